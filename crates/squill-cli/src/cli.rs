@@ -1,0 +1,43 @@
+//! Command-line arguments.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// squill — a MongoDB schema design advisor.
+///
+/// `advise` recommends a schema from a model of your application, `scan`
+/// measures existing data and flags anti-patterns, `generate` writes what you
+/// need to build the design. Exit codes: 0 ok, 1 findings at or above
+/// --fail-on, 2 error.
+#[derive(Debug, Parser)]
+#[command(name = "squill", version, about, long_about)]
+pub struct Cli {
+    /// Settings file with threshold overrides (default: ./squill.toml when present).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Colors: auto (when stdout is a terminal), always, never.
+    #[arg(long, global = true, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every rule squill knows: id, kind, default severity, summary.
+    Rules,
+    /// Print one rule's documentation.
+    Rule {
+        /// The rule's id, e.g. `embed-one-to-few`.
+        id: String,
+    },
+}

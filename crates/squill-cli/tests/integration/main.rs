@@ -1,0 +1,5 @@
+//! The one integration test binary: runs the real `squill` executable.
+//! Each module covers one command; `support` holds the builder and fixtures.
+
+mod rules;
+mod support;

@@ -1,0 +1,165 @@
+//! A small builder around the `squill` binary, in the manner of just's
+//! `tests/test.rs`: `Test::new().args([..]).run()` then assert on the output.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub struct Test {
+    args: Vec<String>,
+    stdin: Option<Vec<u8>>,
+    current_dir: Option<PathBuf>,
+    env: Vec<(String, String)>,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Test {
+    pub fn new() -> Self {
+        Test {
+            args: Vec::new(),
+            stdin: None,
+            current_dir: None,
+            env: Vec::new(),
+        }
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        self.args.extend(
+            args.into_iter()
+                .map(|a| a.as_ref().to_string_lossy().into_owned()),
+        );
+        self
+    }
+
+    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Self {
+        self.stdin = Some(bytes.into());
+        self
+    }
+
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn run(self) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_squill"));
+        cmd.args(&self.args)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        if let Some(dir) = &self.current_dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().expect("spawn squill");
+        if let Some(bytes) = self.stdin {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("stdin");
+            // The child may exit before reading everything; that is its business.
+            let _ = stdin.write_all(&bytes);
+        }
+        let Output {
+            status,
+            stdout,
+            stderr,
+        } = child.wait_with_output().expect("wait for squill");
+        Run {
+            code: status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    #[track_caller]
+    pub fn success(self) -> Self {
+        assert_eq!(
+            self.code, 0,
+            "expected exit 0\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn code(self, code: i32) -> Self {
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repo root")
+}
+
+/// `../shared/data` beside the repository, or `None` with a visible notice.
+/// Under `CI=true` a missing directory is a failure, not a skip.
+pub fn shared_data() -> Option<PathBuf> {
+    let dir = repo_root().join("../shared/data");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "../shared/data is missing and CI=true: tests that need it must not be skipped"
+    );
+    eprintln!("NOTICE: skipping: ../shared/data is not beside the repository");
+    None
+}
+
+/// A fresh temporary directory under the target dir, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> Self {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "{name}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

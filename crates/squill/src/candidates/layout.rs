@@ -1,0 +1,99 @@
+//! The layouts the seeds describe, as values.
+
+use crate::model::AggregateFn;
+use serde::Serialize;
+
+/// Which end of a relationship.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Parent,
+    Child,
+}
+
+/// One way to lay out one relationship between a parent and a child entity.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "layout")]
+pub enum Layout {
+    /// The child lives inside the parent document: a sub-document for 1:1, an
+    /// array of sub-documents for 1:N. The child has no collection of its own.
+    Embed,
+    /// The parent's fields are copied into each child (1:1 linked the other way,
+    /// or a small "one" side folded into the squillions side); the parent has no
+    /// collection of its own when nothing else needs it.
+    EmbedParentInChild,
+    /// The parent holds an array of the children's ids; application-level join
+    /// with `$in`.
+    ChildReferences,
+    /// Each child holds its parent's id (indexed).
+    ParentReference,
+    /// Both: ids of children in the parent and the parent's id in each child.
+    TwoWayReferences,
+    /// A reference plus copies of a few fields of the referenced document, so the
+    /// common read needs no join. `copies_into` says which side holds the copies:
+    /// `Parent` = child fields copied into the parent's reference array (part
+    /// names into a product), `Child` = parent fields copied into each child
+    /// (product name into parts, host ip into log messages).
+    ExtendedReference {
+        copies_into: Side,
+        fields: Vec<String>,
+    },
+    /// The latest `k` children (by `sort_field`) embedded in the parent, all of
+    /// them in their own collection with a parent reference.
+    Subset {
+        k: u64,
+        sort_field: Option<String>,
+        fields: Vec<String>,
+    },
+    /// Children grouped `per_bucket` to a document (or by time unit), with the
+    /// pre-computed aggregates the workload reads.
+    Bucket {
+        by: BucketBy,
+        per_bucket: u64,
+        aggregates: Vec<Aggregation>,
+    },
+    /// N:M: ids of the other side kept in one side's documents only.
+    ManyToManyOneWay { ids_in: Side },
+    /// N:M: ids kept on both sides.
+    ManyToManyTwoWay,
+}
+
+impl Layout {
+    /// A short stable name (also the JSON `layout` tag).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Layout::Embed => "embed",
+            Layout::EmbedParentInChild => "embed-parent-in-child",
+            Layout::ChildReferences => "child-references",
+            Layout::ParentReference => "parent-reference",
+            Layout::TwoWayReferences => "two-way-references",
+            Layout::ExtendedReference { .. } => "extended-reference",
+            Layout::Subset { .. } => "subset",
+            Layout::Bucket { .. } => "bucket",
+            Layout::ManyToManyOneWay { .. } => "many-to-many-one-way",
+            Layout::ManyToManyTwoWay => "many-to-many-two-way",
+        }
+    }
+
+    /// Whether the child keeps a collection of its own under this layout.
+    pub fn child_has_collection(&self) -> bool {
+        !matches!(self, Layout::Embed | Layout::Bucket { .. })
+    }
+}
+
+/// How a bucket groups children.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "by")]
+pub enum BucketBy {
+    /// A fixed number of children per bucket (comments in pages of 50).
+    Count,
+    /// Children whose `field` (a date) falls in one `unit` ("hour", "day").
+    Time { field: String, unit: String },
+}
+
+/// A pre-computed aggregate kept in a bucket or a parent (`$inc`, `$min`, `$max`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Aggregation {
+    pub function: AggregateFn,
+    pub field: Option<String>,
+}

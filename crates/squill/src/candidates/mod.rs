@@ -1,0 +1,7 @@
+//! Candidates: every way one relationship (or one entity) can be laid out in
+//! documents. Enumeration lives here; judging them is the job of `rules` (which
+//! forbid or weigh a candidate) and `costs` (which price it on the workload).
+
+mod layout;
+
+pub use layout::{Aggregation, BucketBy, Layout, Side};

@@ -1,0 +1,233 @@
+//! The `Design`: what `squill advise` recommends, as data. Reporters render it
+//! (text, Markdown, JSON) and `generate` builds artifacts from it, so its
+//! serialized form is a documented, stable structure (docs/design-json.md).
+//! Additive changes only; a field's meaning never changes under its name.
+
+mod shape;
+
+pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
+
+use crate::candidates::Layout;
+use crate::finding::Finding;
+use serde::Serialize;
+
+/// Version of the serialized structure; bumped only on breaking changes.
+pub const DESIGN_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Design {
+    pub schema_version: u32,
+    pub model: String,
+    /// The workload mix the design was optimized for.
+    pub mix: String,
+    pub collections: Vec<Collection>,
+    pub relationships: Vec<RelationshipDecision>,
+    /// Entity-level decisions: polymorphic collections, computed fields.
+    pub entities: Vec<EntityDecision>,
+    pub operations: Vec<OperationPlan>,
+    /// Workload-weighted totals of the chosen design.
+    pub totals: Cost,
+    /// Design-level findings (limits approached, trade-offs that need attention).
+    pub findings: Vec<Finding>,
+}
+
+/// One collection of the design.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Collection {
+    pub name: String,
+    /// The entities stored here as top-level documents (more than one for a
+    /// polymorphic collection, told apart by `discriminator`).
+    pub entities: Vec<String>,
+    pub discriminator: Option<String>,
+    pub shape: Shape,
+    /// An example document with realistic values, as relaxed Extended JSON, at
+    /// typical cardinality.
+    pub example: serde_json::Value,
+    pub documents: u64,
+    pub size: DocumentSize,
+    pub indexes: Vec<Index>,
+}
+
+/// Estimated BSON bytes of one document.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DocumentSize {
+    pub typical_bytes: u64,
+    /// `None` when some embedded array is unbounded.
+    pub max_bytes: Option<u64>,
+    pub nesting_depth: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Index {
+    pub name: String,
+    /// Key paths with direction (1 or -1).
+    pub keys: Vec<(String, i32)>,
+    pub unique: bool,
+    /// Operations that use it (names). Empty only for the implicit `_id` index.
+    pub used_by: Vec<String>,
+}
+
+/// The decision for one relationship, with its reasons and what it beat.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RelationshipDecision {
+    pub relationship: String,
+    pub parent: String,
+    pub child: String,
+    /// The seeds' class of the relationship ("one-to-few", …).
+    pub class: String,
+    pub chosen: Layout,
+    /// Rules that support or shaped the choice, with the reason in this model's terms.
+    pub rules: Vec<RuleHit>,
+    pub alternatives: Vec<Alternative>,
+    /// What the choice gives up ("reassigning a task takes two updates that are
+    /// not atomic").
+    pub tradeoffs: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleHit {
+    pub rule: &'static str,
+    pub reason: String,
+}
+
+/// A candidate that lost, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Alternative {
+    pub layout: Layout,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "verdict")]
+pub enum Verdict {
+    /// A rule forbids it (a limit it breaks).
+    Rejected { rule: &'static str, reason: String },
+    /// Allowed, but the whole design costs more with it.
+    Costlier {
+        /// Weighted cost difference against the chosen design (positive = worse).
+        delta: Cost,
+        /// In words and numbers: "embedding saves 2 round trips on 1,200 reads/s
+        /// but a part's name change rewrites 300 products".
+        explanation: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "decision")]
+pub enum EntityDecision {
+    Polymorphic {
+        collection: String,
+        entities: Vec<String>,
+        discriminator: String,
+        rules: Vec<RuleHit>,
+    },
+    ComputedField {
+        entity: String,
+        field: String,
+        /// What it stands for, e.g. "count of views".
+        computes: String,
+        maintained_by: Vec<String>,
+        rules: Vec<RuleHit>,
+    },
+}
+
+/// How one operation runs under the design.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OperationPlan {
+    pub operation: String,
+    pub rate: f64,
+    pub steps: Vec<Step>,
+    pub transaction: bool,
+    /// Per execution.
+    pub cost: Cost,
+    pub warnings: Vec<String>,
+}
+
+/// One command sent to the server.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    pub collection: String,
+    pub action: Action,
+    /// Field paths tested, with the operator.
+    pub filter: Vec<StepFilter>,
+    pub sort: Vec<(String, i32)>,
+    pub limit: Option<u64>,
+    /// Fields returned (empty = whole document).
+    pub projection: Vec<String>,
+    /// Update operators applied (for updates and upserts).
+    pub updates: Vec<UpdateOp>,
+    /// Name of the index used, if any.
+    pub index: Option<String>,
+    /// Documents this step touches at the model's typical cardinality.
+    pub documents: f64,
+    /// Why the step exists ("application-level join with $in on parts ids").
+    pub purpose: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Find,
+    InsertOne,
+    InsertMany,
+    UpdateOne,
+    UpdateMany,
+    Upsert,
+    DeleteOne,
+    DeleteMany,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepFilter {
+    pub path: String,
+    pub op: String,
+    /// Where the value comes from ("parameter", "ids from step 1", …).
+    pub value_from: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "op")]
+pub enum UpdateOp {
+    Set {
+        path: String,
+    },
+    Unset {
+        path: String,
+    },
+    Inc {
+        path: String,
+    },
+    Min {
+        path: String,
+    },
+    Max {
+        path: String,
+    },
+    /// `$push` with optional `$each`/`$sort`/`$slice` (a subset keeps the latest K).
+    Push {
+        path: String,
+        sort: Option<(String, i32)>,
+        slice: Option<i64>,
+    },
+    AddToSet {
+        path: String,
+    },
+    Pull {
+        path: String,
+    },
+}
+
+/// Cost of an operation (per execution) or of a workload (weighted by rates, per second).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Cost {
+    pub round_trips: f64,
+    pub documents_examined: f64,
+    pub index_keys_examined: f64,
+    pub bytes_read: f64,
+    pub bytes_written: f64,
+    /// Documents written only to keep copies of denormalized data in sync.
+    pub sync_writes: f64,
+    pub transactions: f64,
+    /// The single figure the optimizer minimizes (see docs/cost-model.md).
+    pub score: f64,
+}

@@ -1,0 +1,64 @@
+//! Document shapes: the field tree of a collection's documents and where each
+//! field comes from (the entity's own field, an embedded child, a reference, a
+//! copy kept in sync).
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Shape {
+    pub fields: Vec<ShapeField>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShapeField {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: ShapeType,
+    pub required: bool,
+    pub origin: FieldOrigin,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ShapeType {
+    /// A BSON scalar, by `$jsonSchema` bsonType name ("string", "objectId", …),
+    /// with the model's enum values when it has them.
+    Scalar {
+        bson_type: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        enum_values: Vec<String>,
+    },
+    Object {
+        shape: Shape,
+    },
+    Array {
+        items: Box<ShapeType>,
+        /// Bound the design keeps (a subset's K, a bucket's size, the model's max).
+        max_items: Option<u64>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "from")]
+pub enum FieldOrigin {
+    /// `_id`.
+    Id,
+    /// A field of the entity itself.
+    Own { entity: String, field: String },
+    /// An embedded child (or children) of a relationship.
+    Embedded { relationship: String },
+    /// Id(s) of related documents.
+    Reference { relationship: String },
+    /// A copy of another entity's field, kept in sync on update.
+    Copy {
+        relationship: String,
+        entity: String,
+        field: String,
+    },
+    /// A pre-computed aggregate or counter.
+    Computed { description: String },
+    /// The type field of a polymorphic collection.
+    Discriminator,
+    /// Bookkeeping of a bucket (its key, its count).
+    Bucket { description: String },
+}

@@ -1,0 +1,21 @@
+//! squill: a MongoDB schema design advisor.
+//!
+//! The pipeline, one folder a stage:
+//! `inputs` (model file, dumps) → `model` → `candidates` / `rules` / `costs` →
+//! `design` → `outputs` (reporters) and `generate` (artifacts); `scan` measures
+//! existing data and feeds both `rules` (anti-patterns) and `model` (emit-model).
+//!
+//! The library never prints: it returns values (`Design`, `Finding`s, reports)
+//! and typed errors; the `squill` binary renders them and picks the exit code.
+
+pub mod candidates;
+pub mod costs;
+pub mod design;
+pub mod finding;
+pub mod generate;
+pub mod inputs;
+pub mod model;
+pub mod outputs;
+pub mod rules;
+pub mod scan;
+pub mod settings;

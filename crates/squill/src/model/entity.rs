@@ -1,0 +1,113 @@
+//! Entities and their fields, with the sizes the cost model needs.
+
+use serde::Serialize;
+
+super::index_type!(
+    /// Index of an entity in `Model::entities`.
+    EntityId
+);
+
+/// A kind of thing the application stores (a person, a product, a log message).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Entity {
+    pub name: String,
+    /// Estimated number of instances (documents, if it had its own collection).
+    pub count: u64,
+    pub fields: Vec<Field>,
+    /// Free text for reports.
+    pub description: Option<String>,
+}
+
+impl Entity {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// One field of an entity. `_id` is implicit (an ObjectId unless a field named
+/// `_id` says otherwise).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    pub name: String,
+    pub ty: FieldType,
+    /// Average size in bytes of the value (strings, binary) or, for arrays, the
+    /// average number of elements. `None` means the type's default.
+    pub avg_size: Option<u32>,
+    /// Number of distinct values, when known (selectivity of an equality filter).
+    pub distinct: Option<u64>,
+    /// Allowed values, when the model lists them (become `enum` in validators).
+    pub enum_values: Vec<String>,
+    /// Whether every instance has the field (default true).
+    pub required: bool,
+    /// Updates of this field per second are not stored here: the workload says
+    /// which operations change which fields.
+    pub description: Option<String>,
+}
+
+/// BSON-level types a model can declare.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    String,
+    Int,
+    Long,
+    Double,
+    Decimal,
+    Bool,
+    Date,
+    ObjectId,
+    Binary,
+    /// A sub-document whose inner shape the model does not detail.
+    Object,
+    Array(Box<FieldType>),
+}
+
+impl FieldType {
+    /// Bytes of the BSON value (without the element's type byte and name), using
+    /// `avg_size` for variable-length values. Arrays use `avg_size` as an element
+    /// count and assume short index keys.
+    pub fn value_bytes(&self, avg_size: Option<u32>) -> u64 {
+        let n = avg_size.map(u64::from);
+        match self {
+            // int32 length + bytes + NUL
+            FieldType::String => 4 + n.unwrap_or(16) + 1,
+            FieldType::Int => 4,
+            FieldType::Long | FieldType::Double | FieldType::Date => 8,
+            FieldType::Decimal => 16,
+            FieldType::Bool => 1,
+            FieldType::ObjectId => 12,
+            // int32 length + subtype + bytes
+            FieldType::Binary => 4 + 1 + n.unwrap_or(64),
+            FieldType::Object => n.unwrap_or(64),
+            FieldType::Array(item) => {
+                let count = n.unwrap_or(4);
+                // document header/trailer + per element: type byte, index key, NUL
+                5 + count * (1 + 2 + 1 + item.value_bytes(None))
+            }
+        }
+    }
+
+    /// The `$jsonSchema` `bsonType` name.
+    pub fn bson_type(&self) -> &'static str {
+        match self {
+            FieldType::String => "string",
+            FieldType::Int => "int",
+            FieldType::Long => "long",
+            FieldType::Double => "double",
+            FieldType::Decimal => "decimal",
+            FieldType::Bool => "bool",
+            FieldType::Date => "date",
+            FieldType::ObjectId => "objectId",
+            FieldType::Binary => "binData",
+            FieldType::Object => "object",
+            FieldType::Array(_) => "array",
+        }
+    }
+}
+
+impl Field {
+    /// Bytes this field adds to a BSON document: type byte, name, NUL, value.
+    pub fn element_bytes(&self) -> u64 {
+        1 + self.name.len() as u64 + 1 + self.ty.value_bytes(self.avg_size)
+    }
+}

@@ -1,0 +1,118 @@
+//! The `Model`: what every input (a model file, a scanned dump, later SQL DDL and
+//! mongod logs) converges on, and what the advisor and the generator start from.
+//!
+//! It is a resolved, validated value: names are unique, every reference between
+//! parts is an index that is known to be in range, cardinalities are consistent.
+//! Anything that produces a `Model` is responsible for those guarantees, so the
+//! rest of the pipeline never re-checks them (and never panics on them).
+
+mod cardinality;
+mod entity;
+mod relationship;
+mod workload;
+
+pub use cardinality::{Cardinality, CardinalityClass, Count};
+pub use entity::{Entity, EntityId, Field, FieldType};
+pub use relationship::{Relationship, RelationshipId, RelationshipKind};
+pub use workload::{
+    Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,
+    OperationKind, SortKey, Workload,
+};
+
+use serde::Serialize;
+
+/// An application: its entities, how they relate, and what it does to them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Model {
+    /// A name for reports (the file stem when the file does not give one).
+    pub name: String,
+    pub entities: Vec<Entity>,
+    pub relationships: Vec<Relationship>,
+    pub workload: Workload,
+}
+
+impl Model {
+    pub fn entity(&self, id: EntityId) -> &Entity {
+        &self.entities[id.index()]
+    }
+
+    pub fn relationship(&self, id: RelationshipId) -> &Relationship {
+        &self.relationships[id.index()]
+    }
+
+    pub fn operation(&self, id: OperationId) -> &Operation {
+        &self.workload.operations[id.index()]
+    }
+
+    pub fn entity_by_name(&self, name: &str) -> Option<EntityId> {
+        self.entities
+            .iter()
+            .position(|e| e.name == name)
+            .map(EntityId::from_index)
+    }
+
+    pub fn relationship_by_name(&self, name: &str) -> Option<RelationshipId> {
+        self.relationships
+            .iter()
+            .position(|r| r.name == name)
+            .map(RelationshipId::from_index)
+    }
+
+    pub fn operation_by_name(&self, name: &str) -> Option<OperationId> {
+        self.workload
+            .operations
+            .iter()
+            .position(|o| o.name == name)
+            .map(OperationId::from_index)
+    }
+
+    pub fn entity_ids(&self) -> impl Iterator<Item = EntityId> + '_ {
+        (0..self.entities.len()).map(EntityId::from_index)
+    }
+
+    pub fn relationship_ids(&self) -> impl Iterator<Item = RelationshipId> + '_ {
+        (0..self.relationships.len()).map(RelationshipId::from_index)
+    }
+
+    pub fn operation_ids(&self) -> impl Iterator<Item = OperationId> + '_ {
+        (0..self.workload.operations.len()).map(OperationId::from_index)
+    }
+
+    /// Relationships in which `entity` is the parent (the "one" side, or side A of N:M).
+    pub fn relationships_from(
+        &self,
+        entity: EntityId,
+    ) -> impl Iterator<Item = RelationshipId> + '_ {
+        self.relationship_ids()
+            .filter(move |r| self.relationship(*r).parent == entity)
+    }
+
+    /// Relationships in which `entity` is the child (the "many" side, or side B of N:M).
+    pub fn relationships_to(&self, entity: EntityId) -> impl Iterator<Item = RelationshipId> + '_ {
+        self.relationship_ids()
+            .filter(move |r| self.relationship(*r).child == entity)
+    }
+}
+
+/// Defines a `u32` index newtype for one kind of model part.
+macro_rules! index_type {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+        #[serde(transparent)]
+        pub struct $name(u32);
+
+        impl $name {
+            /// # Panics
+            /// Never in practice: a model with more than `u32::MAX` parts cannot be loaded.
+            pub fn from_index(index: usize) -> Self {
+                Self(u32::try_from(index).expect("model part index fits in u32"))
+            }
+
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+pub(crate) use index_type;

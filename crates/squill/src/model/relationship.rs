@@ -1,0 +1,46 @@
+//! Relationships between entities, with the facts the seeds decide on:
+//! cardinality, whether the child stands alone, whether it is shared.
+
+use super::{Cardinality, EntityId};
+use serde::Serialize;
+
+super::index_type!(
+    /// Index of a relationship in `Model::relationships`.
+    RelationshipId
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RelationshipKind {
+    OneToOne,
+    OneToMany,
+    ManyToMany,
+}
+
+/// A relationship from `parent` (the "one" side; side A of an N:M) to `child`
+/// (the "many" side; side B of an N:M).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Relationship {
+    /// Unique name, used by operations' `include` and by reports (e.g. `parts`).
+    pub name: String,
+    pub kind: RelationshipKind,
+    pub parent: EntityId,
+    pub child: EntityId,
+    /// Children per parent (for N:M: B items per A item).
+    pub children: Cardinality,
+    /// Parents per child. One for 1:1 and for an unshared 1:N; for N:M the M side
+    /// (A items per B item); for a shared 1:N (a part used by several products)
+    /// how many parents share a child.
+    pub parents: Cardinality,
+    /// The child is read or updated on its own, not only through its parent
+    /// (000_34acd10fa9a500cb.txt: "will the entities on the N side ever need to stand alone?").
+    pub child_standalone: bool,
+    /// A child can belong to several parents (turns 1:N into N:M without a join table).
+    pub shared: bool,
+    /// Name of the field that holds the reference or the embedded data in the
+    /// parent (default: the relationship name) and in the child (default: the
+    /// parent entity's name).
+    pub parent_field: String,
+    pub child_field: String,
+    pub description: Option<String>,
+}

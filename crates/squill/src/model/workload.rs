@@ -1,0 +1,166 @@
+//! The workload: what the application reads and writes, how often, in which mix.
+
+use super::{EntityId, RelationshipId};
+use serde::Serialize;
+
+super::index_type!(
+    /// Index of an operation in `Workload::operations`.
+    OperationId
+);
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Workload {
+    /// Named mixes. There is always at least one; a model that names none gets a
+    /// single mix called `default`.
+    pub mixes: Vec<Mix>,
+    pub operations: Vec<Operation>,
+    /// Sets of write operations that must be atomic together.
+    pub atomic_groups: Vec<AtomicGroup>,
+}
+
+impl Workload {
+    pub fn mix(&self, name: &str) -> Option<usize> {
+        self.mixes.iter().position(|m| m.name == name)
+    }
+}
+
+/// A mix: the operations' rates in one situation ("browsing", "write_heavy").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mix {
+    pub name: String,
+    pub description: Option<String>,
+}
+
+/// One access pattern of the application.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Operation {
+    pub name: String,
+    pub kind: OperationKind,
+    /// Operations per second in each mix, indexed like `Workload::mixes`. Weights
+    /// given in the file are turned into rates by the mix's total (default 1.0/s
+    /// per unit of weight), so costs compare across operations of one mix.
+    pub rates: Vec<f64>,
+    pub description: Option<String>,
+}
+
+impl Operation {
+    pub fn rate(&self, mix: usize) -> f64 {
+        self.rates.get(mix).copied().unwrap_or(0.0)
+    }
+
+    pub fn entity(&self) -> EntityId {
+        match &self.kind {
+            OperationKind::Read { entity, .. }
+            | OperationKind::Insert { entity, .. }
+            | OperationKind::Update { entity, .. }
+            | OperationKind::Delete { entity, .. } => *entity,
+        }
+    }
+
+    pub fn is_write(&self) -> bool {
+        !matches!(self.kind, OperationKind::Read { .. })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum OperationKind {
+    /// Find instances of `entity` and, with each, related data.
+    Read {
+        entity: EntityId,
+        filter: Vec<Filter>,
+        sort: Vec<SortKey>,
+        limit: Option<u64>,
+        /// Fields of `entity` returned; empty means all.
+        fields: Vec<String>,
+        include: Vec<Include>,
+        /// The read aggregates children (count/sum/min/max/avg) rather than
+        /// listing them: a computed field could answer it.
+        aggregates: Vec<Aggregate>,
+    },
+    Insert {
+        entity: EntityId,
+        /// Relationships the new instance is linked through (to its parent(s)).
+        links: Vec<RelationshipId>,
+        /// How many instances one operation inserts (default 1).
+        count: u64,
+    },
+    Update {
+        entity: EntityId,
+        filter: Vec<Filter>,
+        /// Fields whose value changes.
+        changes: Vec<String>,
+        /// Relationships re-pointed by this update (reassigning a task).
+        relinks: Vec<RelationshipId>,
+        /// Whether it touches one instance or many.
+        multi: bool,
+    },
+    Delete {
+        entity: EntityId,
+        filter: Vec<Filter>,
+    },
+}
+
+/// One condition of a filter. `path` is a field of the operation's entity, or
+/// `relationship.field` for a field of a related entity (items whose seller is in
+/// a region: `seller.region`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Filter {
+    pub path: Vec<String>,
+    pub op: FilterOp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterOp {
+    Eq,
+    Range,
+    In,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SortKey {
+    pub field: String,
+    pub descending: bool,
+}
+
+/// Related data returned together with the operation's entity, through one
+/// relationship, possibly nested (comments received, with each comment's author).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Include {
+    pub relationship: RelationshipId,
+    /// Which way the relationship is walked: from parent to children (`true`) or
+    /// from a child to its parent(s).
+    pub to_children: bool,
+    /// Fields of the related entity returned; empty means all.
+    pub fields: Vec<String>,
+    /// Only some related items: the latest K (limit with sort) or a page.
+    pub limit: Option<u64>,
+    pub sort: Vec<SortKey>,
+    pub filter: Vec<Filter>,
+    pub include: Vec<Include>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Aggregate {
+    pub relationship: RelationshipId,
+    pub function: AggregateFn,
+    /// Field of the child aggregated (`None` for count).
+    pub field: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AggregateFn {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AtomicGroup {
+    pub name: String,
+    pub operations: Vec<OperationId>,
+}

@@ -1,0 +1,5 @@
+//! Reporters: turn values (a `Design`, a scan report, rule docs) into text,
+//! Markdown, JSON, SARIF. They write to a `String` or an `io::Write`; they never
+//! decide exit codes.
+
+pub mod rules;

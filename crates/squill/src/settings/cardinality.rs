@@ -1,0 +1,51 @@
+//! Where "few", "many" and "squillions" begin, and the array bounds of
+//! 004_16209cf0db7b32ff.txt rule 4.
+
+use crate::model::{Cardinality, CardinalityClass, Count, RelationshipKind};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CardinalityOptions {
+    pub few_max: Option<u64>,
+    pub embed_max: Option<u64>,
+    pub reference_array_max: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardinalitySettings {
+    /// Up to this many children (at the maximum) is "one-to-few". Zola gives no
+    /// number; a person's addresses are the example. Default 10.
+    pub few_max: u64,
+    /// More children than this are not embedded: "a couple of hundred"
+    /// (004_16209cf0db7b32ff.txt rule 4). Default 200.
+    pub embed_max: u64,
+    /// More children than this are not kept as an array of ids: "a few thousand"
+    /// (004_16209cf0db7b32ff.txt rule 4; parts "never more than a couple thousand"
+    /// still fit, 000_34acd10fa9a500cb.txt). Default 5,000.
+    pub reference_array_max: u64,
+}
+
+impl CardinalityOptions {
+    pub fn resolve(self) -> CardinalitySettings {
+        CardinalitySettings {
+            few_max: self.few_max.unwrap_or(10),
+            embed_max: self.embed_max.unwrap_or(200),
+            reference_array_max: self.reference_array_max.unwrap_or(5_000),
+        }
+    }
+}
+
+impl CardinalitySettings {
+    /// The seeds' class of a relationship from its maximum cardinality.
+    pub fn classify(&self, kind: RelationshipKind, children: &Cardinality) -> CardinalityClass {
+        if kind == RelationshipKind::OneToOne {
+            return CardinalityClass::OneToOne;
+        }
+        match children.max {
+            Count::Finite(n) if n <= self.few_max => CardinalityClass::OneToFew,
+            Count::Finite(n) if n <= self.reference_array_max => CardinalityClass::OneToMany,
+            _ => CardinalityClass::OneToSquillions,
+        }
+    }
+}
