@@ -31,8 +31,32 @@ pub enum ColorChoice {
     Never,
 }
 
+/// Options every command sees.
+#[derive(Debug, Clone)]
+pub struct Global {
+    pub config: Option<PathBuf>,
+    pub color: ColorChoice,
+}
+
+impl Cli {
+    pub fn global(&self) -> Global {
+        Global {
+            config: self.config.clone(),
+            color: self.color,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Recommend a MongoDB schema for a model of your application.
+    Advise(crate::commands::AdviseArgs),
+    /// Check a model file and summarize it, without advising.
+    Check(crate::commands::CheckArgs),
+    /// Measure existing data (mongodump, mongoexport) and flag anti-patterns.
+    Scan(crate::commands::ScanArgs),
+    /// Write validators, indexes, scripts, queries and data for a design.
+    Generate(crate::commands::GenerateArgs),
     /// List every rule squill knows: id, kind, default severity, summary.
     Rules,
     /// Print one rule's documentation.

@@ -1,5 +1,9 @@
 //! The one integration test binary: runs the real `squill` executable.
 //! Each module covers one command; `support` holds the builder and fixtures.
 
+mod advise;
+mod generate;
+mod model_file;
 mod rules;
+mod scan;
 mod support;

@@ -1,3 +1,6 @@
 //! Inputs: everything squill reads, each in its own place, converging on a
-//! `Model` (model files, later SQL and logs) or on a stream of documents (dumps
-//! and exports, for `scan`).
+//! `Model` (model files, later SQL and logs) or on a stream of BSON documents
+//! (dumps and exports, for `scan`: JSON is transcoded to BSON so the scanner has
+//! one path to measure).
+
+pub mod bson;

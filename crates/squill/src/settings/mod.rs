@@ -54,26 +54,34 @@ pub enum SettingsError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: {message}")]
-    Parse {
-        path: PathBuf,
-        message: String,
-        #[source_code]
-        src: miette::NamedSource<String>,
-        #[label("here")]
-        span: Option<miette::SourceSpan>,
-    },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Parse(Box<ParseError>),
+}
+
+/// A `squill.toml` that does not parse or names an unknown key or value.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{path}: {message}")]
+pub struct ParseError {
+    pub path: PathBuf,
+    pub message: String,
+    #[source_code]
+    pub src: miette::NamedSource<String>,
+    #[label("here")]
+    pub span: Option<miette::SourceSpan>,
 }
 
 /// Parses settings from the text of a `squill.toml`.
 pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
     toml::from_str::<Options>(text)
         .map(Options::into_settings)
-        .map_err(|e| SettingsError::Parse {
-            path: path.to_path_buf(),
-            message: e.message().to_string(),
-            span: e.span().map(|r| (r.start, r.end - r.start).into()),
-            src: miette::NamedSource::new(path.display().to_string(), text.to_string()),
+        .map_err(|e| {
+            SettingsError::Parse(Box::new(ParseError {
+                path: path.to_path_buf(),
+                message: e.message().to_string(),
+                span: e.span().map(|r| (r.start, r.end - r.start).into()),
+                src: miette::NamedSource::new(path.display().to_string(), text.to_string()),
+            }))
         })
 }
 

@@ -1,0 +1,119 @@
+//! One function per subcommand; each returns the exit code it wants.
+
+mod advise;
+mod check;
+mod generate;
+mod scan;
+
+pub use advise::AdviseArgs;
+pub use check::CheckArgs;
+pub use generate::GenerateArgs;
+pub use scan::ScanArgs;
+
+use crate::cli::{Cli, ColorChoice, Command, Global};
+use anyhow::{Result, bail};
+use std::io::Write;
+use std::process::ExitCode;
+
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    let global = cli.global();
+    match cli.command {
+        Command::Advise(args) => advise::run(&global, args),
+        Command::Check(args) => check::run(&global, args),
+        Command::Scan(args) => scan::run(&global, args),
+        Command::Generate(args) => generate::run(&global, args),
+        Command::Rules => {
+            let rules: Vec<_> = squill::rules::all().collect();
+            write_stdout(&squill::outputs::rules::list(&rules))
+        }
+        Command::Rule { id } => match squill::rules::by_id(&id) {
+            Some(rule) => write_stdout(&squill::outputs::rules::docs(rule)),
+            None => {
+                let near = squill::outputs::rules::closest_ids(&id);
+                if near.is_empty() {
+                    bail!("no rule with id `{id}` (`squill rules` lists them)");
+                }
+                bail!(
+                    "no rule with id `{id}`; did you mean {}? (`squill rules` lists them)",
+                    near.iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        },
+    }
+}
+
+pub fn write_stdout(text: &str) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints an error to stderr: miette's rendering for diagnostics with source
+/// snippets, `error: …` with its causes otherwise.
+pub fn report_error(err: &anyhow::Error) {
+    use std::io::IsTerminal;
+    if let Some(diag) = err
+        .chain()
+        .find_map(|c| c.downcast_ref::<DiagnosticError>())
+    {
+        let mut text = String::new();
+        let handler = if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+            miette::GraphicalReportHandler::new()
+        } else {
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        };
+        if handler.render_report(&mut text, diag.0.as_ref()).is_ok() {
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+            return;
+        }
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "error: {err}");
+    for cause in err.chain().skip(1) {
+        let _ = writeln!(stderr, "  caused by: {cause}");
+    }
+}
+
+/// Settings from `--config FILE`, else `./squill.toml` when it exists, else defaults.
+pub fn load_settings(global: &Global) -> Result<squill::settings::Settings> {
+    let path = match &global.config {
+        Some(path) => path.clone(),
+        None => {
+            let default = std::path::PathBuf::from("squill.toml");
+            if !default.is_file() {
+                return Ok(squill::settings::Settings::default());
+            }
+            default
+        }
+    };
+    squill::settings::load(&path).map_err(|e| anyhow::Error::new(DiagnosticError(Box::new(e))))
+}
+
+/// Whether to color stdout: `--color`, then `NO_COLOR`, then whether it is a terminal.
+pub fn use_color(global: &Global) -> bool {
+    use std::io::IsTerminal;
+    match global.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+/// Carries a miette diagnostic through `anyhow` so `report_error` can render its
+/// source snippet.
+#[derive(Debug)]
+pub struct DiagnosticError(pub Box<dyn miette::Diagnostic + Send + Sync + 'static>);
+
+impl std::fmt::Display for DiagnosticError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for DiagnosticError {}
