@@ -9,6 +9,10 @@ pub struct Ctx<'a> {
     pub file: &'a str,
     pub text: &'a str,
     pub problems: Vec<Problem>,
+    /// Names of relationships (and their field names) that were declared but
+    /// could not be resolved: their own problem is reported once, and uses of
+    /// them are not reported again.
+    pub unresolved: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -17,6 +21,7 @@ impl<'a> Ctx<'a> {
             file,
             text,
             problems: Vec::new(),
+            unresolved: Vec::new(),
         }
     }
 
@@ -43,6 +48,11 @@ impl<'a> Ctx<'a> {
             label: label.into(),
             help,
         });
+    }
+
+    /// Whether `name` refers to a relationship whose declaration already failed.
+    pub fn is_unresolved(&self, name: &str) -> bool {
+        self.unresolved.iter().any(|n| n == name)
     }
 
     /// `value` as a finite number ≥ 0, or a recorded problem.

@@ -340,6 +340,14 @@ fn relationships(
         let (Some(kind), Some(parent), Some(child), Some(children), Some(parents)) =
             (kind, parent, child, children, parents)
         else {
+            ctx.unresolved.push(name.value.clone());
+            ctx.unresolved.push(r.parent.value.clone());
+            ctx.unresolved.extend(
+                r.parent_field
+                    .iter()
+                    .chain(&r.child_field)
+                    .map(|f| f.value.clone()),
+            );
             continue;
         };
         if kind == RelationshipKind::OneToOne {

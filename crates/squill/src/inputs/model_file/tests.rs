@@ -344,3 +344,75 @@ fn the_schema_rejects_what_the_parser_rejects() {
         assert!(parse("m.yaml", bad).is_err(), "parser accepts: {bad}");
     }
 }
+
+#[test]
+fn the_example_in_the_docs_parses_with_the_rates_it_states() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/model-file.md"),
+    )
+    .unwrap();
+    let after = docs.split("## A complete small example").nth(1).unwrap();
+    let block = after
+        .split("```yaml\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let m = parse("shop.yaml", block).unwrap_or_else(|e| panic!("{e}"));
+    let sale = m.workload.mix("sale").unwrap();
+    let rate = |name: &str| m.operation(m.operation_by_name(name).unwrap()).rate(sale);
+    // weights 2 + 6 + 2 scaled to total_rate 2000
+    assert!((rate("product_page") - 400.0).abs() < 1e-9);
+    assert!((rate("category_listing") - 1200.0).abs() < 1e-9);
+    assert!((rate("reprice_category") - 0.1).abs() < 1e-12);
+}
+
+#[test]
+fn rates_and_weights_combine_on_different_mixes_only() {
+    let base = "mixes:\n  a:\n  b: {total_rate: 10}\nentities: {e: {count: 1}}\noperations:\n  o: {read: e, RATES}\n";
+    let m = parse(
+        "m.yaml",
+        &base.replace("RATES", "rates: {a: 3}, weights: {b: 1}"),
+    )
+    .unwrap();
+    assert_eq!(m.workload.operations[0].rates, vec![3.0, 10.0]);
+    let p = problems(&base.replace("RATES", "rates: {a: 3}, weights: {a: 1}"));
+    assert!(
+        p[0].contains("gives mix `a` both a rate and a weight"),
+        "{p:?}"
+    );
+    let p = problems(&base.replace("RATES", "rate: 1, weights: {a: 1}"));
+    assert!(p[0].contains("gives `rate` (every mix) and also"), "{p:?}");
+    let p = problems(&base.replace("RATES", "filter: {}"));
+    assert!(p[0].contains("says nothing of how often it runs"), "{p:?}");
+}
+
+#[test]
+fn misplaced_keys_and_bad_atomic_groups_are_errors() {
+    let text = r"
+entities: {e: {count: 1, fields: {x: int}}}
+operations:
+  r: {read: e, rate: 1, links: [nope]}
+  w: {update: e, rate: 1, changes: [x], limit: 3}
+  v: {update: e, rate: 1, changes: [_id]}
+atomic:
+  g: [r, w]
+";
+    let all = problems(text).join("\n");
+    assert!(all.contains("`links` does not apply to a read"), "{all}");
+    assert!(all.contains("`limit` does not apply to an update"), "{all}");
+    assert!(
+        all.contains("field `_id` changed is not a field of entity `e`"),
+        "{all}"
+    );
+}
+
+#[test]
+fn duplicate_names_are_errors() {
+    let all = problems("entities:\n  a: {count: 1}\n  a: {count: 2}\n").join("\n");
+    assert!(
+        all.contains("m.yaml:3:3: duplicate entity name `a`"),
+        "{all}"
+    );
+}
