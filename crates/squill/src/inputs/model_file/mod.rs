@@ -169,6 +169,10 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         .unwrap_or(&plain)
         .trim()
         .to_string();
+    if message.starts_with("budget breached") {
+        message =
+            format!("the file is nested too deeply or is too large for a model file ({message})");
+    }
     for (from, to) in [
         ("expected f64", "expected a number"),
         ("expected u64", "expected a whole number"),

@@ -416,3 +416,27 @@ fn duplicate_names_are_errors() {
         "{all}"
     );
 }
+
+#[test]
+fn dotted_field_names_and_reference_fields_are_accepted() {
+    let text = r"
+entities:
+  customer: {count: 10, fields: {address.city: string(12)}}
+  order: {count: 100, fields: {customer: objectId, total: double}}
+relationships:
+  orders: {parent: customer, child: order, children: {typical: 10, max: 100}}
+operations:
+  by_city: {read: customer, rate: 1, filter: {address.city: eq}, fields: [address.city]}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let OperationKind::Read { filter, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(filter[0].path, vec!["address.city".to_string()]);
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&text.replace("customer: objectId", "customer: string"));
+    assert!(
+        p[0].contains("already has a field `customer` that is not an objectId"),
+        "{p:?}"
+    );
+}

@@ -491,6 +491,9 @@ fn resolve_path(
     start: EntityId,
     key: &S<String>,
 ) -> Option<Vec<String>> {
+    if has_field(model, start, &key.value) {
+        return Some(vec![key.value.clone()]);
+    }
     let segments: Vec<&str> = key.value.split('.').map(str::trim).collect();
     let mut current = start;
     let mut out = Vec::new();
