@@ -118,8 +118,22 @@ pub fn position(text: &str, loc: Location) -> Option<Position> {
         (Some(off), len) => {
             let off = usize::try_from(off).ok()?;
             let len = len.and_then(|l| usize::try_from(l).ok()).unwrap_or(0);
-            let p = Position::at_offset(text, off, len);
-            Some(Position { line, column, ..p })
+            // Line and column come from the parser: only clamp the byte range
+            // (no scan of the text, which would make big files quadratic).
+            let mut start = off.min(text.len());
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = start.saturating_add(len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            Some(Position {
+                line,
+                column,
+                offset: start,
+                len: end - start,
+            })
         }
         (None, _) => Some(Position::at_line_column(text, line, column, 0)),
     }

@@ -223,7 +223,17 @@ fn empty_and_binary_input_are_errors() {
 /// parse or fail with a positioned message; none panics.
 #[test]
 fn mutated_inputs_never_panic() {
-    let bytes = SMALL.as_bytes();
+    mutate_and_parse(SMALL, 1500, 1);
+    let rubis = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rubis.yaml"),
+    )
+    .unwrap();
+    mutate_and_parse(&rubis, 30, 500);
+}
+
+/// Parses every `step`-th truncation of `source` and `rounds` random edits of it.
+fn mutate_and_parse(source: &str, rounds: usize, step: usize) {
+    let bytes = source.as_bytes();
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = || {
         seed ^= seed << 13;
@@ -232,8 +242,11 @@ fn mutated_inputs_never_panic() {
         seed
     };
     let alphabet = b":{}[],-\"' \n\t#&*!|>?%@`0123456789.aZ";
-    let mut inputs: Vec<Vec<u8>> = (0..bytes.len()).map(|i| bytes[..i].to_vec()).collect();
-    for _ in 0..3000 {
+    let mut inputs: Vec<Vec<u8>> = (0..bytes.len())
+        .step_by(step)
+        .map(|i| bytes[..i].to_vec())
+        .collect();
+    for _ in 0..rounds {
         let mut b = bytes.to_vec();
         for _ in 0..(next() % 4 + 1) {
             #[allow(clippy::cast_possible_truncation)]
