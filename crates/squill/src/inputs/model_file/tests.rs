@@ -199,6 +199,9 @@ fn json_is_accepted_and_its_errors_have_positions() {
     let json = r#"{"entities": {"a": {"count": 3, "fields": {"x": "int"}}}}"#;
     let m = parse("m.json", json).unwrap();
     assert_eq!(m.entities[0].count, 3);
+    // A YAML file written as one flow mapping is YAML, not (invalid) JSON.
+    let m = parse("m.yaml", "{entities: {a: {count: 3}}}").unwrap();
+    assert_eq!(m.entities[0].count, 3);
     let p = problems_named("m.json", "{\"entities\": {\"a\": {\"count\": 3,}}}");
     assert!(p[0].starts_with("m.json:1:"), "{p:?}");
     let p = problems_named("m.json", "{\"entities\": {\"a\": {\"cont\": 3}}}");
