@@ -204,6 +204,19 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         .location()
         .and_then(|l| context::position(text, l))
         .unwrap_or_else(|| Position::at_offset(text, text.len(), 0));
+    // Scalar type errors ("invalid floating point") do not say what was found.
+    let found = text
+        .get(position.offset..position.offset + position.len)
+        .filter(|f| !f.is_empty() && f.len() <= 60);
+    if let (Some(found), true) = (found, message.starts_with("invalid ")) {
+        message = match message.as_str() {
+            "invalid floating point" | "invalid integer" => {
+                format!("expected a number, found `{found}`")
+            }
+            "invalid boolean" => format!("expected true or false, found `{found}`"),
+            _ => format!("{message}: `{found}`"),
+        };
+    }
     let label = if message.contains("unknown key") {
         "unknown key"
     } else {

@@ -456,3 +456,13 @@ operations:
         "{p:?}"
     );
 }
+
+#[test]
+fn non_numeric_and_non_boolean_values_say_what_was_found() {
+    let p = problems("entities:\n  a: {count: many}\n");
+    assert_eq!(p[0], "m.yaml:2:14: expected a number, found `many`");
+    let p = problems(
+        "entities: {a: {count: 1}, b: {count: 1}}\nrelationships: {r: {parent: a, child: b, children: 1, standalone: maybe}}\n",
+    );
+    assert!(p[0].contains("found `maybe`"), "{p:?}");
+}
