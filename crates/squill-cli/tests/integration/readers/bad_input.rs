@@ -1,0 +1,1 @@
+//! Damaged inputs made here.

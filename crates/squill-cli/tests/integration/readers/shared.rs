@@ -1,0 +1,1 @@
+//! The shared real data read end to end.
