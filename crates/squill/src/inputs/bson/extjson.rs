@@ -76,7 +76,16 @@ fn double(d: f64) -> String {
     } else if d.fract() == 0.0 && d.abs() < 1e15 {
         format!("{d:.1}")
     } else {
-        format!("{d:?}").replace('e', "E")
+        // Shortest round-trip digits, in the corpus' spelling: `1.0E+20`.
+        let text = format!("{d:?}");
+        match text.split_once('e') {
+            None => text,
+            Some((mantissa, exp)) => {
+                let point = if mantissa.contains('.') { "" } else { ".0" };
+                let sign = if exp.starts_with('-') { "" } else { "+" };
+                format!("{mantissa}{point}E{sign}{exp}")
+            }
+        }
     }
 }
 
@@ -152,7 +161,8 @@ mod tests {
         assert_eq!(base64(b"TEST T3ST"), "VEVTVCBUM1NU");
         assert_eq!(double(1.0), "1.0");
         assert_eq!(double(-0.0), "-0.0");
-        assert_eq!(double(1.2345678921232e18), "1.2345678921232E18");
+        assert_eq!(double(1.2345678921232e18), "1.2345678921232E+18");
+        assert_eq!(double(1e-20), "1.0E-20");
         // {"a": 1}
         let doc = [12, 0, 0, 0, 0x10, b'a', 0, 1, 0, 0, 0, 0];
         assert_eq!(

@@ -263,7 +263,12 @@ pub(crate) fn read_json(
                 }
             }
             Err(e) => {
-                let at = t.locate((t.pos + e.offset).min(t.end));
+                // A document cut short by the end is reported where it starts.
+                let at = if e.incomplete {
+                    t.locate(t.pos)
+                } else {
+                    t.locate((t.pos + e.offset).min(t.end))
+                };
                 // Resume on the next line: one document per line is the common layout.
                 let resumed = match t.skip_line() {
                     Ok(more) => more && t.next_non_ws().ok().flatten().is_some(),

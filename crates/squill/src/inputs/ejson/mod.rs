@@ -14,6 +14,9 @@ pub mod decimal;
 mod parser;
 mod wrapper;
 
+#[cfg(test)]
+mod tests;
+
 pub use parser::transcode_document;
 
 /// How strict the transcoder is.
