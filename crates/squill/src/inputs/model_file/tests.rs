@@ -466,3 +466,15 @@ fn non_numeric_and_non_boolean_values_say_what_was_found() {
     );
     assert!(p[0].contains("found `maybe`"), "{p:?}");
 }
+
+#[test]
+fn documents_without_a_model_say_so() {
+    assert!(problems("# only a comment\n")[0].contains("m.yaml:1:1: the model file is empty"));
+    assert!(problems("name: x\n")[0].contains("missing key `entities`"));
+    assert!(problems("- a\n- b\n")[0].contains("expected a map"));
+    let p = problems("entities: {a: {count: 1}}\n---\nentities: {}\n");
+    assert!(
+        p[0].starts_with("m.yaml:3:1: a model file holds one YAML document"),
+        "{p:?}"
+    );
+}
