@@ -347,6 +347,23 @@ fn every_example_validates_against_the_schema() {
 }
 
 #[test]
+fn the_schema_accepts_every_short_type() {
+    let validator = validator();
+    for ty in compact::TYPE_NAMES.iter().copied().chain([
+        "int64",
+        "decimal128",
+        "string(40)?",
+        "objectId[]",
+        "int[][3]",
+        "binary(1024)",
+    ]) {
+        let text = format!("entities: {{a: {{count: 1, fields: {{x: '{ty}'}}}}}}");
+        assert!(validator.is_valid(&as_json(&text)), "schema rejects {ty}");
+        assert!(parse("m.yaml", &text).is_ok(), "parser rejects {ty}");
+    }
+}
+
+#[test]
 fn the_schema_rejects_what_the_parser_rejects() {
     let validator = validator();
     for bad in [
