@@ -202,3 +202,15 @@ fn every_problem_is_reported_at_once() {
     );
     insta::assert_snapshot!(err);
 }
+
+#[test]
+fn json_model_problems_have_positions_too() {
+    let err = check_fails("unknown-field.json");
+    assert_has(
+        &err,
+        &[
+            "unknown-field.json:6:56: `titel`: entity `book` has no field or relationship `titel`",
+            "did you mean `title`?",
+        ],
+    );
+}
