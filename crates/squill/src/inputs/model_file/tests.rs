@@ -495,3 +495,12 @@ fn documents_without_a_model_say_so() {
         "{p:?}"
     );
 }
+
+#[test]
+fn counts_must_be_whole_and_not_huge() {
+    assert!(
+        problems("entities: {a: {count: 2.5}}")[0].contains("must be a whole number, found 2.5")
+    );
+    assert!(problems("entities: {a: {count: 1e300}}")[0].contains("is too large"));
+    assert!(problems("entities: {a: {count: .nan}}")[0].contains("must be a finite number"));
+}
