@@ -13,6 +13,7 @@
 mod compact;
 mod context;
 mod error;
+mod paths;
 mod raw;
 mod resolve;
 mod schema;
