@@ -323,8 +323,8 @@ pub fn product_parts() -> Design {
             bytes_read: 13_654_800.0,
             bytes_written: 1_480_559.0,
             sync_writes: 150.0,
-            transactions: 0.0,
             score: 2_163.0,
+            ..Cost::default()
         },
         findings: vec![Finding {
             rule: "growing-document",
