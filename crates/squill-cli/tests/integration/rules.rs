@@ -89,3 +89,21 @@ fn rule_docs_match_the_generated_page() {
     let body = &page[page.find("## What it checks").expect("section")..];
     assert!(run.stdout.contains(body));
 }
+
+/// Every relative link of docs/README.md points at a file that exists.
+#[test]
+fn docs_index_links_resolve() {
+    let docs = crate::support::repo_root().join("docs");
+    let index = std::fs::read_to_string(docs.join("README.md")).expect("docs/README.md");
+    let mut links = 0;
+    for part in index.split("](").skip(1) {
+        let target = part.split(')').next().unwrap_or_default();
+        if target.starts_with("http") || target.starts_with('#') {
+            continue;
+        }
+        links += 1;
+        let path = docs.join(target.split('#').next().unwrap_or_default());
+        assert!(path.exists(), "docs/README.md links to missing {target}");
+    }
+    assert!(links >= 3, "docs/README.md lists the docs");
+}
