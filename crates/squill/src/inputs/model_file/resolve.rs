@@ -497,11 +497,11 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
             {
                 ctx.error(
                     ctx.pos(max_raw),
-                    format!(
-                        "`{side}`: max {m} is less than {} {}",
-                        if typical > m { "typical" } else { "min" },
-                        typical.max(min)
-                    ),
+                    if min > m {
+                        format!("`{side}`: min {min} is greater than max {m}")
+                    } else {
+                        format!("`{side}`: typical {typical} is greater than max {m}")
+                    },
                     "max too small",
                     Some("min ≤ typical ≤ max".into()),
                 );
