@@ -121,8 +121,10 @@ pub fn cost_delta(delta: &Cost) -> String {
         parts.push(format!("{} written/s", signed_bytes(delta.bytes_written)));
     }
     for (value, unit) in [
+        (delta.documents_written, "documents written/s"),
         (delta.sync_writes, "sync writes/s"),
         (delta.transactions, "transactions/s"),
+        (delta.index_entries, "index entries"),
     ] {
         if value != 0.0 {
             parts.push(format!("{} {unit}", signed(value)));
@@ -132,8 +134,8 @@ pub fn cost_delta(delta: &Cost) -> String {
     parts.join(", ")
 }
 
-/// A workload-weighted cost (per second), every component: name and amount
-/// per second (the score has no unit).
+/// A workload-weighted cost, every per-second component: name and amount.
+/// (`index_entries` and `score` are not rates; reporters show them apart.)
 pub fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
     vec![
         ("round trips", human::count(cost.round_trips)),
@@ -144,10 +146,39 @@ pub fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
         ),
         ("bytes read", human::bytes(cost.bytes_read)),
         ("bytes written", human::bytes(cost.bytes_written)),
+        ("documents written", human::count(cost.documents_written)),
         ("sync writes", human::count(cost.sync_writes)),
         ("transactions", human::count(cost.transactions)),
-        ("score", human::count(cost.score)),
     ]
+}
+
+/// An example document shortened for reading: arrays keep their first
+/// `ARRAY_SHOWN` elements and a string saying how many more there are, long
+/// strings are cut. The JSON report keeps the full example.
+pub fn abridge(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    const ARRAY_SHOWN: usize = 2;
+    const STRING_SHOWN: usize = 40;
+    match value {
+        Value::Array(items) => {
+            let mut out: Vec<Value> = items.iter().take(ARRAY_SHOWN).map(abridge).collect();
+            if items.len() > ARRAY_SHOWN {
+                out.push(Value::String(format!(
+                    "… {} more",
+                    human::int((items.len() - ARRAY_SHOWN) as u64)
+                )));
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), abridge(v))).collect())
+        }
+        Value::String(s) if s.chars().count() > STRING_SHOWN + 1 => {
+            let cut: String = s.chars().take(STRING_SHOWN).collect();
+            Value::String(format!("{cut}…"))
+        }
+        other => other.clone(),
+    }
 }
 
 /// JSON laid out for reading: an object or array that fits in `width`
@@ -238,6 +269,9 @@ pub fn per_run(cost: &Cost) -> String {
     }
     if cost.bytes_written != 0.0 {
         parts.push(format!("{} written", human::bytes(cost.bytes_written)));
+    }
+    if cost.documents_written != 0.0 {
+        parts.push(human::plural(cost.documents_written, "document", "documents") + " written");
     }
     if cost.sync_writes != 0.0 {
         parts.push(human::plural(cost.sync_writes, "sync write", "sync writes"));
@@ -447,5 +481,14 @@ mod tests {
         assert!(text.contains("\"tags\": [\"a\", \"b\"],"), "{text}");
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, value);
+    }
+
+    #[test]
+    fn abridged_examples_say_what_they_left_out() {
+        let value = serde_json::json!({"a": [1, 2, 3, 4], "s": "x".repeat(50), "b": [1]});
+        assert_eq!(
+            abridge(&value),
+            serde_json::json!({"a": [1, 2, "… 2 more"], "s": format!("{}…", "x".repeat(40)), "b": [1]})
+        );
     }
 }

@@ -26,6 +26,12 @@ pub fn render(design: &Design) -> String {
     for (name, value) in describe::totals(&design.totals) {
         let _ = writeln!(out, "| {name} | {value} |");
     }
+    let _ = writeln!(
+        out,
+        "\nIndex entries held: {}. Score (what the optimizer minimizes): {}.",
+        human::count(design.totals.index_entries),
+        human::count(design.totals.score)
+    );
     out.push_str("\n## Collections\n\n");
     for c in &design.collections {
         collection(&mut out, c);
@@ -96,8 +102,12 @@ fn collection(out: &mut String, c: &Collection) {
     );
     let _ = writeln!(out, "| size, max cardinality | {max} |");
     let _ = writeln!(out, "| nesting depth | {} |\n", c.size.nesting_depth);
-    let pretty = describe::pretty_json(&c.example);
+    let pretty = describe::pretty_json(&describe::abridge(&c.example));
     let _ = writeln!(out, "Example document:\n\n```json\n{pretty}\n```\n");
+    if c.indexes.is_empty() {
+        out.push_str("Indexes: only the implicit `_id_`.\n\n");
+        return;
+    }
     out.push_str("| index | keys | unique | used by |\n|---|---|---|---|\n");
     for i in &c.indexes {
         let used = if i.used_by.is_empty() {

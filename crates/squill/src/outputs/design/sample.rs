@@ -257,6 +257,7 @@ pub fn product_parts() -> Design {
             documents_examined: 20_001.0,
             bytes_written: 2_961_118.0,
             sync_writes: 300.0,
+            documents_written: 301.0,
             score: 310.0,
             ..Cost::default()
         },
@@ -323,6 +324,8 @@ pub fn product_parts() -> Design {
             bytes_read: 13_654_800.0,
             bytes_written: 1_480_559.0,
             sync_writes: 150.0,
+            documents_written: 150.5,
+            index_entries: 1_020_000.0,
             score: 2_163.0,
             ..Cost::default()
         },

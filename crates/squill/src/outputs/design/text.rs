@@ -70,19 +70,17 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
         human::plural(design.operations.len() as f64, "operation", "operations"),
         human::plural(design.findings.len() as f64, "finding", "findings"),
     );
-    out.push_str("Workload cost:");
-    let totals = describe::totals(&design.totals);
-    let line: Vec<String> = totals
-        .iter()
-        .map(|(name, value)| {
-            if *name == "score" {
-                format!("score {value}")
-            } else {
-                format!("{value} {name}/s")
-            }
-        })
+    let line: Vec<String> = describe::totals(&design.totals)
+        .into_iter()
+        .map(|(name, value)| format!("{value} {}", name.trim_start_matches("bytes ")))
         .collect();
-    let _ = writeln!(out, " {}", line.join(" · "));
+    let _ = writeln!(out, "Workload, per second: {}", line.join(" · "));
+    let _ = writeln!(
+        out,
+        "Index entries held: {} · score {}",
+        human::count(design.totals.index_entries),
+        human::count(design.totals.score)
+    );
 }
 
 fn heading(out: &mut String, p: Paint, title: &str) {
@@ -111,11 +109,15 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         c.size.nesting_depth
     );
     out.push_str("  example:\n");
-    let pretty = describe::pretty_json(&c.example);
+    let pretty = describe::pretty_json(&describe::abridge(&c.example));
     for line in pretty.lines() {
         let _ = writeln!(out, "    {}", p.dim(line));
     }
-    out.push_str("  indexes:\n");
+    out.push_str("  indexes:");
+    if c.indexes.is_empty() {
+        out.push_str(" only the implicit _id_");
+    }
+    out.push('\n');
     let width = c.indexes.iter().map(|i| i.name.len()).max().unwrap_or(0);
     for index in &c.indexes {
         let mut line = format!(
