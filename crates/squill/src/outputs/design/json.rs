@@ -20,6 +20,20 @@ pub fn write(design: &Design, out: &mut dyn std::io::Write) -> std::io::Result<(
     out.write_all(b"\n")
 }
 
+/// The JSON Schema (draft 2020-12) of the design JSON, generated from the
+/// types; shipped as schema/squill-design.schema.json.
+pub fn schema() -> String {
+    // The schema of what squill writes (serialize contract): a field left out
+    // when empty (`enum_values`) is optional.
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let schema = generator.into_root_schema_for::<Design>();
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_else(|_| "{}".into());
+    text.push('\n');
+    text
+}
+
 /// Every field path that occurs in the serialized value, arrays written as
 /// `[]`, sorted and deduplicated: `collections[].indexes[].used_by`, …
 /// Example documents (`collections[].example`) are data, not structure, so
@@ -120,6 +134,84 @@ mod tests {
             missing.is_empty(),
             "fields not described in docs/design-json.md: {missing:?}"
         );
+    }
+
+    const SCHEMA_PATH: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../schema/squill-design.schema.json"
+    );
+
+    /// schema/squill-design.schema.json is generated from the types; this fails
+    /// when it is out of date and rewrites it under `UPDATE_DOCS=1`.
+    #[test]
+    fn design_schema_file_is_current() {
+        let expected = schema();
+        let current = std::fs::read_to_string(SCHEMA_PATH).unwrap_or_default();
+        if current != expected {
+            if std::env::var_os("UPDATE_DOCS").is_some() {
+                std::fs::write(SCHEMA_PATH, &expected).unwrap();
+            } else {
+                panic!(
+                    "schema/squill-design.schema.json is out of date: run UPDATE_DOCS=1 cargo test -p squill design_schema"
+                );
+            }
+        }
+    }
+
+    fn validator() -> jsonschema::Validator {
+        let schema: serde_json::Value = serde_json::from_str(&schema()).unwrap();
+        jsonschema::validator_for(&schema).expect("a valid JSON Schema")
+    }
+
+    fn assert_valid(validator: &jsonschema::Validator, name: &str, design: &Design) {
+        let value = serde_json::to_value(design).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+    }
+
+    #[test]
+    fn sample_designs_match_the_schema() {
+        let v = validator();
+        assert_valid(&v, "product_parts", &sample::product_parts());
+        assert_valid(&v, "every_variant", &sample::every_variant());
+        let mut broken = serde_json::to_value(sample::product_parts()).unwrap();
+        broken["collections"][0]["size"]["typical_bytes"] = serde_json::json!("big");
+        assert!(!v.is_valid(&broken), "the schema must reject a wrong type");
+    }
+
+    /// The design of every example model matches the schema, under every mix.
+    #[test]
+    fn example_designs_match_the_schema() {
+        let v = validator();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).expect("examples/") {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "yaml") {
+                continue;
+            }
+            let model = crate::inputs::model_file::load(&path).expect("example model");
+            let settings = crate::settings::Settings::default();
+            let mixes: Vec<Option<&str>> = if model.workload.mixes.is_empty() {
+                vec![None]
+            } else {
+                model
+                    .workload
+                    .mixes
+                    .iter()
+                    .map(|m| Some(m.name.as_str()))
+                    .collect()
+            };
+            for mix in mixes {
+                let design = crate::design::advise(&model, &settings, mix).expect("a design");
+                assert_valid(&v, &format!("{} {mix:?}", path.display()), &design);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "only {checked} example designs checked");
     }
 
     #[test]
