@@ -1,4 +1,6 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
 mod builder;
+mod dump;
 mod first;
+mod golden;
