@@ -3,4 +3,6 @@
 mod builder;
 mod dump;
 mod first;
-mod golden;
+pub mod golden;
+mod exhaustive;
+mod rules_fire;
