@@ -271,7 +271,13 @@ impl<'a> Planner<'a> {
                 );
                 self.includes(&mut plan, op_id, *entity, m, step, include);
                 for agg in aggregates {
-                    self.aggregate(&mut plan, op_id, *entity, m, agg);
+                    // Over a window the read fetches anyway: computed from it.
+                    let windowed = include
+                        .iter()
+                        .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
+                    if !windowed {
+                        self.aggregate(&mut plan, op_id, *entity, m, agg);
+                    }
                 }
             }
             OperationKind::Insert {
@@ -313,7 +319,6 @@ impl<'a> Planner<'a> {
             if keys.len() == 1 && keys[0].0 == "_id" {
                 step.index = Some("_id_".to_string());
             } else if !keys.is_empty() {
-                step.index = Some(index_name(&keys));
                 let writes = self.facts.entity_writes[entity.index()]
                     + keys
                         .iter()
@@ -322,17 +327,36 @@ impl<'a> Planner<'a> {
                             self.facts.field_update_rate(entity, leaf)
                         })
                         .sum::<f64>();
-                plan.indexes.push(IndexNeed {
-                    collection: step.collection.clone(),
-                    keys,
-                    entries,
-                    writes,
-                    operation: op,
-                });
+                // An index is worth its upkeep only if scanning instead costs more.
+                let acc = self.access(entity);
+                let rate = self.facts.model.operation(op).rate(self.facts.mix);
+                let c = self.c();
+                let scan_extra = (acc.docs - cost.docs).max(0.0) * c.document_examined
+                    + (acc.docs * acc.root_bytes - cost.bytes_read).max(0.0) * c.byte_read;
+                let upkeep = crate::costs::index_score(entries, writes, keys.len() as f64, c);
+                // (Writes that find their documents through another field always get one.)
+                if step.action == Action::Find && rate * scan_extra < upkeep {
+                    plan.cost.documents_examined += acc.docs - cost.docs;
+                    plan.cost.bytes_read += acc.docs * acc.root_bytes - cost.bytes_read;
+                    plan.cost.index_keys_examined -= cost.keys;
+                    step.index = None;
+                } else {
+                    // An index and its full reversal are the same index.
+                    let keys: Vec<(String, i32)> = if keys[0].1 < 0 {
+                        keys.into_iter().map(|(k, d)| (k, -d)).collect()
+                    } else {
+                        keys
+                    };
+                    step.index = Some(index_name(&keys));
+                    plan.indexes.push(IndexNeed {
+                        collection: step.collection.clone(),
+                        keys,
+                        entries,
+                        writes,
+                        operation: op,
+                    });
+                }
             }
-        }
-        if step.action != Action::Find {
-            // `Target` is filled by the caller through `target`.
         }
         plan.steps.push(step);
         plan.steps.len()
@@ -578,6 +602,11 @@ impl<'a> Planner<'a> {
             }
         } else {
             // e's children's field.
+            if field == "_id"
+                && let Some(p) = child_ids_path(layout, &rel.parent_field)
+            {
+                return (acc.path(&p), "parameter".to_string());
+            }
             match layout {
                 Layout::Embed => (
                     acc.path(&format!("{}.{field}", rel.parent_field)),
@@ -729,8 +758,19 @@ impl<'a> Planner<'a> {
             if inc.to_children {
                 match layout {
                     Layout::Embed => (true, None, None),
-                    Layout::Subset { k, fields, .. } => {
-                        let fits = inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64;
+                    Layout::Subset {
+                        k,
+                        fields,
+                        sort_field,
+                    } => {
+                        let order = match (inc.sort.first(), sort_field) {
+                            (None, _) => true,
+                            (Some(s), Some(f)) => s.descending && s.field == *f,
+                            (Some(_), None) => false,
+                        };
+                        let fits = order
+                            && inc.filter.is_empty()
+                            && (inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64);
                         let has = fields.is_empty() || covered_fields(fields);
                         (fits && has, None, Some(rel.child_field.clone()))
                     }
@@ -770,7 +810,10 @@ impl<'a> Planner<'a> {
         let acc = self.access(target);
         if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
             let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
-            let buckets = m * (wanted / per).ceil().max(1.0);
+            // Newest-first or windowed reads of count buckets straddle one more bucket.
+            let straddle = matches!(by, BucketBy::Count)
+                && (inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty());
+            let buckets = m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 });
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
@@ -1271,37 +1314,6 @@ impl<'a> Planner<'a> {
                         &mut parent_updates,
                     );
                 }
-                Layout::ExtendedReference {
-                    copies_into: Side::Child,
-                    fields,
-                } => {
-                    let pacc = self.access(parent);
-                    let mut step = Self::step(
-                        &pacc.collection,
-                        Action::Find,
-                        format!(
-                            "read the {}'s {} to copy into the {name}",
-                            self.name(parent),
-                            fields.join(", ")
-                        ),
-                    );
-                    step.filter.push(filt(pacc.path("_id"), "eq", "parameter"));
-                    step.projection = fields.iter().map(|x| pacc.path(x)).collect();
-                    step.documents = 1.0;
-                    let cost = StepCost {
-                        keys: 1.0,
-                        docs: 1.0,
-                        bytes_read: pacc.root_bytes,
-                        ..StepCost::default()
-                    };
-                    self.push(
-                        plan,
-                        op,
-                        step,
-                        cost,
-                        Some((vec![(pacc.path("_id"), 1)], parent, pacc.docs)),
-                    );
-                }
                 _ => {}
             }
             for (func, field, cname) in self.computed(r) {
@@ -1524,13 +1536,29 @@ impl<'a> Planner<'a> {
                 if !copied.is_empty() {
                     let cacc = self.access(rel.child);
                     let holders = f.typical(r) * m;
+                    // A copied field that identifies the parent finds the copies
+                    // through the index the reads already use.
+                    let parent = f.model.entity(e);
+                    let key = fields
+                        .iter()
+                        .find(|x| {
+                            parent
+                                .field(x)
+                                .and_then(|fd| fd.distinct)
+                                .is_some_and(|d| d >= parent.count && parent.count > 0)
+                        })
+                        .map_or("_id", String::as_str);
                     extra.push((
                         rel.child,
                         Action::UpdateMany,
                         vec![filt(
-                            cacc.path(&format!("{}._id", rel.child_field)),
+                            cacc.path(&format!("{}.{key}", rel.child_field)),
                             "eq",
-                            "parameter",
+                            if key == "_id" {
+                                "parameter".to_string()
+                            } else {
+                                format!("the old {key}")
+                            },
                         )],
                         copied
                             .iter()

@@ -227,8 +227,8 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     while i < list.len() {
         let prefix_of = (0..list.len()).find(|&j| {
             j != i
-                && list[j].keys.len() > list[i].keys.len()
-                && list[j].keys.starts_with(&list[i].keys)
+                && super::optimize::covers(&list[j].keys, &list[i].keys)
+                && (list[j].keys.len() > list[i].keys.len() || j < i)
         });
         if let Some(j) = prefix_of {
             let users = list[i].used_by.clone();
@@ -459,11 +459,15 @@ fn decision(
         relationship: rr.name.clone(),
         parent: model.entity(rr.parent).name.clone(),
         child: model.entity(rr.child).name.clone(),
-        class: facts
-            .settings
-            .cardinality
-            .classify(rr.kind, &rr.children)
-            .to_string(),
+        class: if rr.kind == crate::model::RelationshipKind::ManyToMany {
+            "many-to-many".to_string()
+        } else {
+            facts
+                .settings
+                .cardinality
+                .classify(rr.kind, &rr.children)
+                .to_string()
+        },
         chosen: chosen.layout.clone(),
         rules,
         alternatives,

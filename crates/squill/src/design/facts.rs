@@ -10,6 +10,9 @@ use crate::model::{
 use crate::settings::Settings;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// A sort key: field and whether it is descending.
+pub type SortBy = (String, bool);
+
 /// What the workload does through one relationship, per second in the mix.
 #[derive(Debug, Clone, Default)]
 pub struct RelFacts {
@@ -22,8 +25,12 @@ pub struct RelFacts {
     pub child_fields_read: Vec<(Vec<String>, f64)>,
     /// Field sets of the parent read through the relationship (from the child), with their rate.
     pub parent_fields_read: Vec<(Vec<String>, f64)>,
-    /// Limits (latest K, pages) of reads of the children, with the sort field and rate.
-    pub limits: Vec<(u64, Option<String>, f64)>,
+    /// Limits of reads of the children: K, the first sort key (field,
+    /// descending) and the rate. Descending on a field = "the latest K".
+    pub limits: Vec<(u64, Option<SortBy>, f64)>,
+    /// Range conditions reads put on the children's fields through the
+    /// relationship (a time window), with their rate.
+    pub child_ranges: Vec<(String, f64)>,
     /// Aggregates of the children that reads ask for, with their rate.
     pub aggregates: Vec<(AggregateFn, Option<String>, f64)>,
     /// Children inserted per second (linked through this relationship).
@@ -198,8 +205,18 @@ impl<'m> Facts<'m> {
                 rf.reads_down += rate;
                 rf.child_fields_read.push((inc.fields.clone(), rate));
                 if let Some(limit) = inc.limit {
-                    rf.limits
-                        .push((limit, inc.sort.first().map(|s| s.field.clone()), rate));
+                    rf.limits.push((
+                        limit,
+                        inc.sort.first().map(|s| (s.field.clone(), s.descending)),
+                        rate,
+                    ));
+                }
+                for f in &inc.filter {
+                    if f.op == crate::model::FilterOp::Range
+                        && let Some(field) = f.path.last()
+                    {
+                        rf.child_ranges.push((field.clone(), rate));
+                    }
                 }
             } else {
                 rf.reads_up += rate;

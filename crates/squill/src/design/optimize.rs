@@ -14,9 +14,48 @@ use crate::costs::plan::Planner;
 use crate::model::{OperationId, RelationshipKind};
 use rustc_hash::FxHashMap;
 
-type IndexKey = (String, Vec<(String, i32)>);
+type Keys = Vec<(String, i32)>;
+type IndexKey = (String, Keys);
 /// A move's new total, option, and the re-costed operations' scores and indexes.
 type Move = (f64, usize, Vec<f64>, Vec<Vec<(IndexKey, f64)>>);
+/// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
+type Wanted = Vec<(Keys, u32, f64)>;
+
+/// Whether index `long` serves every query index `short` would.
+pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
+    long.len() >= short.len()
+        && (long.starts_with(short)
+            || short
+                .iter()
+                .zip(long)
+                .all(|((a, d), (b, e))| a == b && *d == -*e))
+}
+
+/// Standing cost of one collection's indexes: one covered by another costs nothing.
+fn wanted_cost(list: &Wanted) -> f64 {
+    let live: Vec<&(Keys, u32, f64)> = list.iter().filter(|(_, n, _)| *n > 0).collect();
+    let mut total = 0.0;
+    for (i, (k, _, c)) in live.iter().enumerate() {
+        let covered = live
+            .iter()
+            .enumerate()
+            .any(|(j, (o, _, _))| j != i && covers(o, k) && (o.len() > k.len() || j < i));
+        if !covered {
+            total += c;
+        }
+    }
+    total
+}
+
+fn want(map: &mut FxHashMap<String, Wanted>, key: &IndexKey, cost: f64, delta: i64) {
+    let list = map.entry(key.0.clone()).or_default();
+    match list.iter_mut().find(|(k, _, _)| *k == key.1) {
+        Some(e) => e.1 = (i64::from(e.1) + delta).max(0) as u32,
+        None if delta > 0 => list.push((key.1.clone(), delta as u32, cost)),
+        None => {}
+    }
+    list.retain(|(_, n, _)| *n > 0);
+}
 
 /// The total score of a state, from scratch. `None` when the state cannot exist.
 pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64> {
@@ -27,7 +66,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         p: &p,
     };
     let mut total = penalty(facts, space, state);
-    let mut indexes: FxHashMap<IndexKey, f64> = FxHashMap::default();
+    let mut wanted: FxHashMap<String, Wanted> = FxHashMap::default();
     for op in facts.model.operation_ids() {
         let plan = planner.plan(op);
         total += plan.cost.score * facts.model.operation(op).rate(facts.mix);
@@ -38,10 +77,10 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
                 need.keys.len() as f64,
                 &facts.settings.design.costs,
             );
-            indexes.entry((need.collection, need.keys)).or_insert(c);
+            want(&mut wanted, &(need.collection, need.keys), c, 1);
         }
     }
-    total += indexes.values().sum::<f64>();
+    total += wanted.values().map(wanted_cost).sum::<f64>();
     Some(total)
 }
 
@@ -66,7 +105,7 @@ struct Search<'f, 's> {
     state: State,
     op_score: Vec<f64>,
     op_idx: Vec<Vec<(IndexKey, f64)>>,
-    idx_refs: FxHashMap<IndexKey, (u32, f64)>,
+    wanted: FxHashMap<String, Wanted>,
     total: f64,
 }
 
@@ -112,12 +151,11 @@ impl<'f, 's> Search<'f, 's> {
             state,
             op_score: vec![0.0; n_ops],
             op_idx: vec![Vec::new(); n_ops],
-            idx_refs: FxHashMap::default(),
+            wanted: FxHashMap::default(),
             total: 0.0,
         };
         let all: Vec<OperationId> = model.operation_ids().collect();
-        let (delta, scores, idx) = s.evaluate(&s.state.clone(), &all)?;
-        s.total = delta;
+        let (_, scores, idx) = s.evaluate(&s.state.clone(), &all)?;
         s.apply(&all, scores, idx);
         s.total = s.recount();
         Some(s)
@@ -125,7 +163,7 @@ impl<'f, 's> Search<'f, 's> {
 
     fn recount(&self) -> f64 {
         self.op_score.iter().sum::<f64>()
-            + self.idx_refs.values().map(|(_, c)| c).sum::<f64>()
+            + self.wanted.values().map(wanted_cost).sum::<f64>()
             + penalty(self.facts, self.space, &self.state)
     }
 
@@ -145,16 +183,18 @@ impl<'f, 's> Search<'f, 's> {
         let coef = &self.facts.settings.design.costs;
         let mut scores = Vec::with_capacity(ops.len());
         let mut idx = Vec::with_capacity(ops.len());
-        let mut refs: FxHashMap<&IndexKey, i64> = FxHashMap::default();
         let mut total = self.total + penalty(self.facts, self.space, state)
             - penalty(self.facts, self.space, &self.state);
+        let mut touched: FxHashMap<String, Wanted> = FxHashMap::default();
         for op in ops {
             total -= self.op_score[op.index()];
-            for (k, _) in &self.op_idx[op.index()] {
-                *refs.entry(k).or_insert(0) -= 1;
+            for (k, c) in &self.op_idx[op.index()] {
+                touched
+                    .entry(k.0.clone())
+                    .or_insert_with(|| self.wanted.get(&k.0).cloned().unwrap_or_default());
+                want(&mut touched, k, *c, -1);
             }
         }
-        let mut new_keys: Vec<(IndexKey, f64)> = Vec::new();
         for op in ops {
             let plan = planner.plan(*op);
             let s = plan.cost.score * self.facts.model.operation(*op).rate(self.facts.mix);
@@ -164,49 +204,31 @@ impl<'f, 's> Search<'f, 's> {
             for need in plan.indexes {
                 let c = index_score(need.entries, need.writes, need.keys.len() as f64, coef);
                 let key = (need.collection, need.keys);
-                mine.push((key.clone(), c));
-                new_keys.push((key, c));
+                touched
+                    .entry(key.0.clone())
+                    .or_insert_with(|| self.wanted.get(&key.0).cloned().unwrap_or_default());
+                want(&mut touched, &key, c, 1);
+                mine.push((key, c));
             }
             idx.push(mine);
         }
-        // Index standing costs: count each index once across the design.
-        let mut added: FxHashMap<&IndexKey, (i64, f64)> = FxHashMap::default();
-        for (k, c) in &new_keys {
-            added.entry(k).or_insert((0, *c)).0 += 1;
-        }
-        let mut keys: Vec<&IndexKey> = refs.keys().copied().collect();
-        keys.extend(added.keys().copied());
-        keys.sort();
-        keys.dedup();
-        for k in keys {
-            let (before, cost) = self.idx_refs.get(k).copied().unwrap_or((0, 0.0));
-            let removed = refs.get(k).copied().unwrap_or(0);
-            let (plus, new_cost) = added.get(k).copied().unwrap_or((0, cost));
-            let after = i64::from(before) + removed + plus;
-            if before > 0 && after <= 0 {
-                total -= cost;
-            } else if before == 0 && after > 0 {
-                total += new_cost;
-            }
+        for (coll, after) in &touched {
+            let before = self.wanted.get(coll).map_or(0.0, wanted_cost);
+            total += wanted_cost(after) - before;
         }
         Some((total, scores, idx))
     }
 
     fn apply(&mut self, ops: &[OperationId], scores: Vec<f64>, idx: Vec<Vec<(IndexKey, f64)>>) {
         for op in ops {
-            for (k, _) in std::mem::take(&mut self.op_idx[op.index()]) {
-                if let Some(e) = self.idx_refs.get_mut(&k) {
-                    e.0 -= 1;
-                    if e.0 == 0 {
-                        self.idx_refs.remove(&k);
-                    }
-                }
+            for (k, c) in std::mem::take(&mut self.op_idx[op.index()]) {
+                want(&mut self.wanted, &k, c, -1);
             }
         }
         for ((op, s), mine) in ops.iter().zip(scores).zip(idx) {
             self.op_score[op.index()] = s;
             for (k, c) in &mine {
-                self.idx_refs.entry(k.clone()).or_insert((0, *c)).0 += 1;
+                want(&mut self.wanted, k, *c, 1);
             }
             self.op_idx[op.index()] = mine;
         }
