@@ -3,15 +3,17 @@
 mod advise;
 mod check;
 mod generate;
+mod rules;
 mod scan;
 
 pub use advise::AdviseArgs;
 pub use check::CheckArgs;
 pub use generate::GenerateArgs;
+pub use rules::RulesArgs;
 pub use scan::ScanArgs;
 
 use crate::cli::{Cli, ColorChoice, Command, Global};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -22,26 +24,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::run(&global, args),
         Command::Scan(args) => scan::run(&global, args),
         Command::Generate(args) => generate::run(&global, args),
-        Command::Rules => {
-            let rules: Vec<_> = squill::rules::all().collect();
-            write_stdout(&squill::outputs::rules::list(&rules))
-        }
-        Command::Rule { id } => match squill::rules::by_id(&id) {
-            Some(rule) => write_stdout(&squill::outputs::rules::docs(rule)),
-            None => {
-                let near = squill::outputs::rules::closest_ids(&id);
-                if near.is_empty() {
-                    bail!("no rule with id `{id}` (`squill rules` lists them)");
-                }
-                bail!(
-                    "no rule with id `{id}`; did you mean {}? (`squill rules` lists them)",
-                    near.iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-        },
+        Command::Rules(args) => rules::list(&args),
+        Command::Rule { id } => rules::show(&id),
     }
 }
 

@@ -3,8 +3,25 @@
 //! serialized form is a documented, stable structure (docs/design-json.md).
 //! Additive changes only; a field's meaning never changes under its name.
 
+mod advise;
+mod build;
+mod document;
+mod error;
+mod example;
+pub mod facts;
+pub mod findings;
+pub mod judge;
+pub mod optimize;
+pub mod placement;
 mod shape;
+pub mod space;
+pub mod words;
 
+#[cfg(test)]
+mod tests;
+
+pub use advise::advise;
+pub use error::AdviseError;
 pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
 
 use crate::candidates::Layout;
@@ -14,7 +31,7 @@ use serde::Serialize;
 /// Version of the serialized structure; bumped only on breaking changes.
 pub const DESIGN_SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Design {
     pub schema_version: u32,
     pub model: String,
@@ -32,7 +49,7 @@ pub struct Design {
 }
 
 /// One collection of the design.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Collection {
     pub name: String,
     /// The entities stored here as top-level documents (more than one for a
@@ -49,7 +66,7 @@ pub struct Collection {
 }
 
 /// Estimated BSON bytes of one document.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DocumentSize {
     pub typical_bytes: u64,
     /// `None` when some embedded array is unbounded.
@@ -57,7 +74,7 @@ pub struct DocumentSize {
     pub nesting_depth: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Index {
     pub name: String,
     /// Key paths with direction (1 or -1).
@@ -68,7 +85,7 @@ pub struct Index {
 }
 
 /// The decision for one relationship, with its reasons and what it beat.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RelationshipDecision {
     pub relationship: String,
     pub parent: String,
@@ -84,20 +101,20 @@ pub struct RelationshipDecision {
     pub tradeoffs: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RuleHit {
     pub rule: &'static str,
     pub reason: String,
 }
 
 /// A candidate that lost, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Alternative {
     pub layout: Layout,
     pub verdict: Verdict,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
 pub enum Verdict {
     /// A rule forbids it (a limit it breaks).
@@ -112,7 +129,7 @@ pub enum Verdict {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "decision")]
 pub enum EntityDecision {
     Polymorphic {
@@ -132,7 +149,7 @@ pub enum EntityDecision {
 }
 
 /// How one operation runs under the design.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct OperationPlan {
     pub operation: String,
     pub rate: f64,
@@ -144,7 +161,7 @@ pub struct OperationPlan {
 }
 
 /// One command sent to the server.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Step {
     pub collection: String,
     pub action: Action,
@@ -164,7 +181,7 @@ pub struct Step {
     pub purpose: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Find,
@@ -177,7 +194,7 @@ pub enum Action {
     DeleteMany,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepFilter {
     pub path: String,
     pub op: String,
@@ -185,7 +202,7 @@ pub struct StepFilter {
     pub value_from: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "op")]
 pub enum UpdateOp {
     Set {
@@ -218,7 +235,7 @@ pub enum UpdateOp {
 }
 
 /// Cost of an operation (per execution) or of a workload (weighted by rates, per second).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Cost {
     pub round_trips: f64,
     pub documents_examined: f64,
@@ -228,6 +245,11 @@ pub struct Cost {
     /// Documents written only to keep copies of denormalized data in sync.
     pub sync_writes: f64,
     pub transactions: f64,
+    /// Documents written (inserted, updated, deleted), sync writes included.
+    pub documents_written: f64,
+    /// Entries held by the design's secondary indexes (workload totals only):
+    /// their memory and upkeep are part of the score.
+    pub index_entries: f64,
     /// The single figure the optimizer minimizes (see docs/cost-model.md).
     pub score: f64,
 }

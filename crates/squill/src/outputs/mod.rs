@@ -2,4 +2,6 @@
 //! Markdown, JSON, SARIF. They write to a `String` or an `io::Write`; they never
 //! decide exit codes.
 
+pub mod design;
+pub mod human;
 pub mod rules;
