@@ -17,3 +17,9 @@ pub mod testing;
 pub use histogram::{Distribution, Histogram};
 pub use id_value::IdValue;
 pub use profile::{CollectionProfile, Limits};
+pub mod analyze;
+pub mod relationships;
+pub mod report;
+
+pub use analyze::{Analysis, analyze};
+pub use report::ScanReport;

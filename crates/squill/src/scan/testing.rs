@@ -84,3 +84,65 @@ pub fn oid(n: u64) -> [u8; 12] {
     b[4..].copy_from_slice(&n.to_be_bytes());
     b
 }
+
+/// One collection of a test input.
+pub struct Coll {
+    pub db: &'static str,
+    pub name: &'static str,
+    pub docs: Vec<Vec<u8>>,
+    pub indexes: Option<Vec<super::report::IndexReport>>,
+}
+
+pub fn coll(db: &'static str, name: &'static str, docs: Vec<Vec<u8>>) -> Coll {
+    Coll {
+        db,
+        name,
+        docs,
+        indexes: None,
+    }
+}
+
+/// An ascending/descending index on `keys`.
+pub fn index(name: &str, keys: &[(&str, i32)]) -> super::report::IndexReport {
+    super::report::IndexReport {
+        name: name.to_string(),
+        key: keys
+            .iter()
+            .map(|(k, d)| ((*k).to_string(), serde_json::Value::from(*d)))
+            .collect(),
+        unique: false,
+        sparse: false,
+        partial: false,
+        expire_after_seconds: None,
+    }
+}
+
+/// Scans test collections with `settings`, single-threaded.
+pub fn scan(colls: Vec<Coll>, settings: &crate::settings::Settings) -> super::report::ScanReport {
+    let profiles = colls
+        .into_iter()
+        .map(|c| {
+            let (p, errors) = super::analyze::profile_documents(
+                c.docs.iter().map(Vec::as_slice),
+                super::Limits::default(),
+            );
+            assert!(errors.is_empty(), "{errors:?}");
+            let meta = super::report::CollectionMeta {
+                database: Some(c.db.to_string()),
+                name: c.name.to_string(),
+                file: None,
+                indexes: c.indexes,
+            };
+            (meta, p)
+        })
+        .collect();
+    super::analyze::analyze(profiles, Vec::new(), settings)
+}
+
+/// The findings of one rule.
+pub fn fired<'r>(
+    report: &'r super::report::ScanReport,
+    rule: &str,
+) -> Vec<&'r crate::finding::Finding> {
+    report.findings.iter().filter(|f| f.rule == rule).collect()
+}

@@ -7,9 +7,11 @@
 
 mod cardinality;
 mod profile;
+pub mod scan;
 
 pub use cardinality::{CardinalityOptions, CardinalitySettings};
 pub use profile::Profile;
+pub use scan::{ScanOptions, ScanSettings};
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,8 @@ pub struct Options {
     /// Threshold profile for scan anti-patterns: seeds, compass, atlas, articles.
     pub profile: Option<Profile>,
     pub cardinality: Option<CardinalityOptions>,
+    /// Thresholds and severities of the data rules, per rule id.
+    pub scan: Option<ScanOptions>,
 }
 
 /// Resolved settings that the rules and the cost model read.
@@ -28,6 +32,7 @@ pub struct Options {
 pub struct Settings {
     pub profile: Profile,
     pub cardinality: CardinalitySettings,
+    pub scan: ScanSettings,
 }
 
 impl Default for Settings {
@@ -39,9 +44,11 @@ impl Default for Settings {
 impl Options {
     pub fn into_settings(self) -> Settings {
         let profile = self.profile.unwrap_or_default();
+        let cardinality = self.cardinality.unwrap_or_default().resolve();
         Settings {
             profile,
-            cardinality: self.cardinality.unwrap_or_default().resolve(),
+            scan: self.scan.unwrap_or_default().resolve(profile, &cardinality),
+            cardinality,
         }
     }
 }
