@@ -5,3 +5,4 @@
 
 pub mod bson;
 pub mod dump;
+pub mod model_file;
