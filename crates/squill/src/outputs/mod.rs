@@ -3,3 +3,4 @@
 //! decide exit codes.
 
 pub mod rules;
+pub mod scan;

@@ -23,3 +23,5 @@ pub mod report;
 
 pub use analyze::{Analysis, analyze};
 pub use report::ScanReport;
+pub mod driver;
+pub mod emit_model;

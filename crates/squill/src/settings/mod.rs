@@ -80,8 +80,22 @@ pub struct ParseError {
 
 /// Parses settings from the text of a `squill.toml`.
 pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
+    parse_with_profile(path, text, None)
+}
+
+/// As `parse`, with the profile overridden (a command-line `--profile`).
+pub fn parse_with_profile(
+    path: &Path,
+    text: &str,
+    profile: Option<Profile>,
+) -> Result<Settings, SettingsError> {
     toml::from_str::<Options>(text)
-        .map(Options::into_settings)
+        .map(|mut o| {
+            if profile.is_some() {
+                o.profile = profile;
+            }
+            o.into_settings()
+        })
         .map_err(|e| {
             SettingsError::Parse(Box::new(ParseError {
                 path: path.to_path_buf(),
@@ -94,9 +108,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
 
 /// Reads `path`.
 pub fn load(path: &Path) -> Result<Settings, SettingsError> {
+    load_with_profile(path, None)
+}
+
+/// Reads `path`, with the profile overridden.
+pub fn load_with_profile(path: &Path, profile: Option<Profile>) -> Result<Settings, SettingsError> {
     let text = std::fs::read_to_string(path).map_err(|source| SettingsError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    parse(path, &text)
+    parse_with_profile(path, &text, profile)
 }
