@@ -101,7 +101,9 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
     if let Some(n) = args.threads {
         // Fails only if a pool exists already, which it cannot here.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
     }
     let inputs = squill::inputs::dump::open(&args.paths, args.input_format);
     let progress = driver::Progress::default();

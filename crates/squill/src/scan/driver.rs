@@ -48,7 +48,12 @@ struct Part {
 }
 
 /// Scans everything `inputs` holds and analyzes it.
-pub fn scan(inputs: Inputs, settings: &Settings, options: Options, progress: &Progress) -> ScanReport {
+pub fn scan(
+    inputs: Inputs,
+    settings: &Settings,
+    options: Options,
+    progress: &Progress,
+) -> ScanReport {
     let Inputs {
         collections,
         sources,
@@ -78,7 +83,9 @@ pub fn scan(inputs: Inputs, settings: &Settings, options: Options, progress: &Pr
                     pending_docs += 1;
                     if pending_bytes >= 4 << 20 {
                         progress.bytes.fetch_add(pending_bytes, Ordering::Relaxed);
-                        progress.documents.fetch_add(pending_docs, Ordering::Relaxed);
+                        progress
+                            .documents
+                            .fetch_add(pending_docs, Ordering::Relaxed);
                         pending_bytes = 0;
                         pending_docs = 0;
                     }
@@ -102,7 +109,9 @@ pub fn scan(inputs: Inputs, settings: &Settings, options: Options, progress: &Pr
                 part.errors.push(e);
             }
             progress.bytes.fetch_add(pending_bytes, Ordering::Relaxed);
-            progress.documents.fetch_add(pending_docs, Ordering::Relaxed);
+            progress
+                .documents
+                .fetch_add(pending_docs, Ordering::Relaxed);
             part
         })
         .collect();
@@ -186,7 +195,9 @@ fn index_report(spec: &IndexSpec) -> IndexReport {
         name: spec.name.clone(),
         key: spec.keys.clone(),
         unique: spec.unique,
-        sparse: opt("sparse").and_then(serde_json::Value::as_bool).unwrap_or(false),
+        sparse: opt("sparse")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false),
         partial: opt("partialFilterExpression").is_some(),
         expire_after_seconds: opt("expireAfterSeconds").and_then(|v| {
             v.as_i64()

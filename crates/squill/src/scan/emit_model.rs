@@ -13,7 +13,13 @@ use crate::model::{
 fn ident(s: &str) -> String {
     let mut out: String = s
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
@@ -39,7 +45,10 @@ fn base_type(ty: &str) -> Option<FieldType> {
 
 /// The field's most frequent type that a model can declare, and its size.
 fn field(f: &FieldReport) -> Option<Field> {
-    let top = f.types.iter().find(|t| t.ty == "array" || base_type(t.ty).is_some())?;
+    let top = f
+        .types
+        .iter()
+        .find(|t| t.ty == "array" || base_type(t.ty).is_some())?;
     let (ty, avg_size) = if top.ty == "array" {
         let arr = f.array.as_ref()?;
         let item = arr
@@ -55,7 +64,9 @@ fn field(f: &FieldReport) -> Option<Field> {
         let ty = base_type(top.ty)?;
         let size = match ty {
             // The value's encoded size less the int32 length and the NUL/subtype.
-            FieldType::String | FieldType::Binary => Some((f.avg_bytes - 5.0).max(0.0).round() as u32),
+            FieldType::String | FieldType::Binary => {
+                Some((f.avg_bytes - 5.0).max(0.0).round() as u32)
+            }
             FieldType::Object => Some(f.avg_bytes.round() as u32),
             _ => None,
         };
@@ -96,7 +107,7 @@ fn relationship(
     name: String,
     parent: EntityId,
     child: EntityId,
-    parent_name: &str,
+    _parent_name: &str,
 ) -> Relationship {
     let children = Cardinality {
         min: r.fan_out.min,
@@ -114,7 +125,9 @@ fn relationship(
         Direction::ParentReference => Cardinality::ONE,
     };
     let (parent_field, child_field) = match r.direction {
-        Direction::ChildReferenceArray => (r.field.clone(), parent_name.to_string()),
+        // Several arrays of one parent can point at one child collection: the
+        // back-reference name must be unique, so it is the relationship's.
+        Direction::ChildReferenceArray => (r.field.clone(), name.clone()),
         Direction::ParentReference => (name.clone(), r.field.clone()),
     };
     Relationship {
@@ -143,7 +156,11 @@ fn relationship(
 /// Builds the model of what the scan found. Collections without documents are
 /// left out (nothing measured).
 pub fn model(report: &ScanReport, name: &str) -> Model {
-    let measured: Vec<&CollectionReport> = report.collections.iter().filter(|c| c.documents > 0).collect();
+    let measured: Vec<&CollectionReport> = report
+        .collections
+        .iter()
+        .filter(|c| c.documents > 0)
+        .collect();
     let mut names: Vec<String> = Vec::new();
     for c in &measured {
         let plain = ident(&c.name);
@@ -185,7 +202,9 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             Direction::ChildReferenceArray => parent,
             Direction::ParentReference => child,
         };
-        entities[holder.index()].fields.retain(|f| f.name != r.field);
+        entities[holder.index()]
+            .fields
+            .retain(|f| f.name != r.field);
         relationships.push(relationship(r, rel_name, parent, child, &parent_name));
     }
     Model {
@@ -234,7 +253,10 @@ mod tests {
         assert_eq!(back.entity(r.parent).name, "movies");
         assert_eq!(back.entity(r.child).name, "comments");
         // 12 comments over movies 0..3, movie 3 has none: 0, 4, 4, 4.
-        assert_eq!((r.children.min, r.children.typical, r.children.max), (0, 4, crate::model::Count::Finite(4)));
+        assert_eq!(
+            (r.children.min, r.children.typical, r.children.max),
+            (0, 4, crate::model::Count::Finite(4))
+        );
         insta::assert_snapshot!(yaml);
     }
 }

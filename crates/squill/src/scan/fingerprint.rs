@@ -145,6 +145,17 @@ impl Sample {
         (v.len() as f64 / self.rate()).round() as u64
     }
 
+    /// Distinct kept values over kept values (1.0 for a unique key).
+    pub fn distinct_share(&self) -> f64 {
+        if self.values.is_empty() {
+            return 0.0;
+        }
+        let mut v = self.values.clone();
+        v.sort_unstable();
+        v.dedup();
+        v.len() as f64 / self.values.len() as f64
+    }
+
     /// Whether no kept value repeats (a unique key, as far as the sample shows).
     pub fn all_distinct(&self) -> bool {
         let mut v = self.values.clone();

@@ -139,6 +139,13 @@ impl Histogram {
             return 0;
         }
         let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        // The extremes are known exactly.
+        if rank == self.n {
+            return self.max;
+        }
+        if rank == 1 {
+            return self.min;
+        }
         let mut seen = 0;
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c;

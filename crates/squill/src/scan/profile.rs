@@ -263,15 +263,16 @@ impl CollectionProfile {
     pub fn merge(&mut self, other: &CollectionProfile) {
         self.documents += other.documents;
         self.invalid_documents += other.invalid_documents;
-        if other.sizes.max() > self.sizes.max() || self.largest_example.is_none() {
-            if other.largest_example.is_some() && other.sizes.max() >= self.sizes.max() {
-                self.largest_example.clone_from(&other.largest_example);
-            }
+        // Ties keep the earlier document, so the result does not depend on timing.
+        if other.largest_example.is_some()
+            && (self.largest_example.is_none() || other.sizes.max() > self.sizes.max())
+        {
+            self.largest_example.clone_from(&other.largest_example);
         }
-        if other.depths.max() > self.depths.max() || self.deepest_example.is_none() {
-            if other.deepest_example.is_some() && other.depths.max() >= self.depths.max() {
-                self.deepest_example.clone_from(&other.deepest_example);
-            }
+        if other.deepest_example.is_some()
+            && (self.deepest_example.is_none() || other.depths.max() > self.depths.max())
+        {
+            self.deepest_example.clone_from(&other.deepest_example);
         }
         self.sizes.merge(&other.sizes);
         self.depths.merge(&other.depths);
@@ -370,10 +371,10 @@ impl DocVisitor<'_> {
             n.doc_gen = gen_now;
             n.docs_present += 1;
         }
-        if n.types[slot] == 0 {
-            if let Some(id) = &self.id {
-                n.type_examples.push((slot as u8, id.clone()));
-            }
+        if n.types[slot] == 0
+            && let Some(id) = &self.id
+        {
+            n.type_examples.push((slot as u8, id.clone()));
         }
         n.types[slot] += 1;
         n.value_bytes += u64::from(bytes);

@@ -1,7 +1,9 @@
 //! The Markdown report: tables for collections, fields and relationships, and
 //! a section per finding.
 
-use super::{collection_name, evidence_value, example_id, key_text, location_text, percent, types_text};
+use super::{
+    collection_name, evidence_value, example_id, key_text, location_text, percent, types_text,
+};
 use crate::scan::ScanReport;
 use std::fmt::Write as _;
 
@@ -49,13 +51,22 @@ pub fn markdown(report: &ScanReport) -> String {
         let _ = writeln!(out, "\n### {}\n", cell(&collection_name(c)));
         if let Some(ix) = &c.indexes {
             for i in ix {
-                let _ = writeln!(out, "- index `{}` `{}`{}", i.name, key_text(&i.key), if i.unique { " unique" } else { "" });
+                let _ = writeln!(
+                    out,
+                    "- index `{}` `{}`{}",
+                    i.name,
+                    key_text(&i.key),
+                    if i.unique { " unique" } else { "" }
+                );
             }
             if !ix.is_empty() {
                 out.push('\n');
             }
         }
-        let _ = writeln!(out, "| field | presence | types | array length p50 / p95 / max |");
+        let _ = writeln!(
+            out,
+            "| field | presence | types | array length p50 / p95 / max |"
+        );
         let _ = writeln!(out, "|---|---:|---|---|");
         for f in &c.fields {
             let arr = f.array.as_ref().map_or(String::new(), |a| {

@@ -29,14 +29,14 @@ pub fn text(report: &ScanReport) -> String {
         for r in &report.relationships {
             let _ = writeln!(
                 out,
-                "  {}.{} -> {}.{}: {}, {} ({:?}), fan-out p50 {} p95 {} max {}, {} of {} values match{}",
+                "  {}.{} -> {}.{}: {}, {} ({}), fan-out p50 {} p95 {} max {}, {} of {} values match{}",
                 r.from,
                 r.field,
                 r.to,
                 r.key,
                 r.direction.as_str(),
                 r.class,
-                r.kind,
+                kind_name(r.kind),
                 r.fan_out.p50,
                 r.fan_out.p95,
                 r.fan_out.max,
@@ -88,6 +88,10 @@ pub fn text(report: &ScanReport) -> String {
     out
 }
 
+/// Field paths listed per collection; documents with generated keys (ids as
+/// field names) can have thousands.
+const MAX_FIELDS: usize = 60;
+
 fn collection(out: &mut String, c: &CollectionReport) {
     let _ = writeln!(
         out,
@@ -134,8 +138,20 @@ fn collection(out: &mut String, c: &CollectionReport) {
         .max()
         .unwrap_or(0)
         .min(48);
-    for f in &c.fields {
-        let name = format!("{}{}", "  ".repeat(f.level as usize - 1), f.path.rsplit('.').next().unwrap_or(&f.path));
+    for (shown, f) in c.fields.iter().enumerate() {
+        if shown == MAX_FIELDS {
+            let _ = writeln!(
+                out,
+                "    ... {} more field paths (the JSON and Markdown reports list them all)",
+                c.fields.len() - MAX_FIELDS
+            );
+            break;
+        }
+        let name = format!(
+            "{}{}",
+            "  ".repeat(f.level as usize - 1),
+            f.path.rsplit('.').next().unwrap_or(&f.path)
+        );
         let mut line = format!(
             "    {name:<width$}  {:>6}  {}",
             percent(f.presence),
@@ -172,7 +188,23 @@ fn indexes(out: &mut String, c: &CollectionReport) {
                     )
                 })
                 .collect();
-            let _ = writeln!(out, "  indexes: {}", if list.is_empty() { "none".to_string() } else { list.join("; ") });
+            let _ = writeln!(
+                out,
+                "  indexes: {}",
+                if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join("; ")
+                }
+            );
         }
+    }
+}
+
+fn kind_name(kind: crate::model::RelationshipKind) -> &'static str {
+    match kind {
+        crate::model::RelationshipKind::OneToOne => "1:1",
+        crate::model::RelationshipKind::OneToMany => "1:N",
+        crate::model::RelationshipKind::ManyToMany => "N:M",
     }
 }
