@@ -50,11 +50,25 @@ pub struct CollectionMeta {
 pub struct IndexReport {
     pub name: String,
     /// The key pattern in order: field → 1, -1, "text", "2dsphere", "hashed", …
+    /// (an object in JSON, its keys in index order).
+    #[serde(serialize_with = "key_object")]
     pub key: Vec<(String, serde_json::Value)>,
     pub unique: bool,
     pub sparse: bool,
     pub partial: bool,
     pub expire_after_seconds: Option<i64>,
+}
+
+fn key_object<S: serde::Serializer>(
+    key: &[(String, serde_json::Value)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(key.len()))?;
+    for (k, v) in key {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
 }
 
 #[derive(Debug, Clone, Serialize)]
