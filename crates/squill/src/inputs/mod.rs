@@ -5,4 +5,5 @@
 
 pub mod bson;
 pub mod dump;
+pub mod ejson;
 pub mod model_file;

@@ -13,6 +13,8 @@ use std::path::Path;
 
 pub(crate) struct Prelude {
     pub collections: Vec<CollectionInfo>,
+    /// Problems that did not stop reading (a collection's metadata that does not parse).
+    pub errors: Vec<InputError>,
 }
 
 pub(crate) fn read_prelude_of_file(path: &Path, gzip: bool) -> Result<Prelude, InputError> {
@@ -53,6 +55,7 @@ pub(crate) fn read_prelude<R: Read>(
         Err(e) => return Err(io(e, 4)),
     }
     let mut collections = Vec::new();
+    let mut errors = Vec::new();
     loop {
         let at = framer.offset();
         match framer.take_terminator() {
@@ -81,16 +84,26 @@ pub(crate) fn read_prelude<R: Read>(
         let meta = if doc.metadata.is_empty() {
             metadata::Metadata::default()
         } else {
-            metadata::parse(doc.metadata.as_bytes()).map_err(|m| {
-                archive_err(
-                    path,
-                    at,
-                    format!("metadata of {}.{}: {m}", doc.db, doc.collection),
-                )
-            })?
+            metadata::parse(doc.metadata.as_bytes()).unwrap_or_else(|m| {
+                let what = format!(
+                    "metadata of {}.{} (its indexes are unknown): {m}",
+                    doc.db, doc.collection
+                );
+                errors.push(archive_err(path, at, what));
+                metadata::Metadata::default()
+            })
         };
         if meta.kind.as_deref() == Some("view") || doc.kind == "view" {
             continue;
+        }
+        // A time series collection's documents travel as its buckets.
+        if meta.kind.as_deref() == Some("timeseries") || doc.kind == "timeseries" {
+            collections.push(CollectionInfo {
+                database: Some(doc.db.clone()),
+                name: format!("system.buckets.{}", doc.collection),
+                indexes: Vec::new(),
+                origin: path.to_path_buf(),
+            });
         }
         collections.push(CollectionInfo {
             database: Some(doc.db),
@@ -99,7 +112,10 @@ pub(crate) fn read_prelude<R: Read>(
             origin: path.to_path_buf(),
         });
     }
-    Ok(Prelude { collections })
+    Ok(Prelude {
+        collections,
+        errors,
+    })
 }
 
 /// Reads an archive from its start (the prelude was read once at `open`).
@@ -110,6 +126,7 @@ pub(crate) fn read_archive(
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> u64 {
     let mut framer = Framer::new(reader, 0);
+    // Prelude problems were reported when the archive was opened.
     if let Err(e) = read_prelude(path, &mut framer) {
         on_event(Event::Error(e));
         return framer.offset();

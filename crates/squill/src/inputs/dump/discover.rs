@@ -267,6 +267,7 @@ impl Inputs {
         let kind = match detected {
             InputFormat::Archive => match super::archive::read_prelude_of_file(path, gzip) {
                 Ok(prelude) => {
+                    self.errors.extend(prelude.errors);
                     let namespaces = prelude
                         .collections
                         .into_iter()

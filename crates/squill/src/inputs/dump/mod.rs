@@ -26,6 +26,8 @@ mod discover;
 mod error;
 mod format;
 mod framing;
+#[doc(hidden)]
+pub mod fuzzing;
 mod json;
 mod metadata;
 mod stdin;

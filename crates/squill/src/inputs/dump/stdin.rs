@@ -149,6 +149,7 @@ impl Inputs {
             InputFormat::Archive => {
                 let mut framer = Framer::new(stream, 0);
                 let prelude = archive::read_prelude(&path, &mut framer)?;
+                self.errors.extend(prelude.errors);
                 let namespaces = prelude
                     .collections
                     .into_iter()

@@ -32,8 +32,8 @@ use miette::NamedSource;
 use std::path::Path;
 
 /// Parses a model file's text. `source_name` is used in messages (usually the
-/// path) and for the model's default name (its stem); a name ending in `.json`, or
-/// text starting with `{`, is checked as JSON first.
+/// path) and for the model's default name (its stem); a name ending in `.json`
+/// is checked as strict JSON first.
 pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     let source = || Some(NamedSource::new(source_name, text.to_string()).with_language("yaml"));
     let fail = |problem: Problem| ModelFileError::new(vec![problem], source());
@@ -49,10 +49,11 @@ pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     if let Some(problem) = binary_content(source_name, text) {
         return Err(ModelFileError::new(vec![problem], None));
     }
+    // Only a `.json` name is held to strict JSON: a YAML file may well be one
+    // flow mapping `{entities: …}`, which is not JSON.
     let is_json = Path::new(source_name)
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        || text.trim_start().starts_with('{');
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if is_json && let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
         return Err(fail(json_problem(source_name, text, &e)));
     }
@@ -169,6 +170,10 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         .unwrap_or(&plain)
         .trim()
         .to_string();
+    if message.starts_with("budget breached") {
+        message =
+            format!("the file is nested too deeply or is too large for a model file ({message})");
+    }
     for (from, to) in [
         ("expected f64", "expected a number"),
         ("expected u64", "expected a whole number"),
@@ -199,6 +204,19 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         .location()
         .and_then(|l| context::position(text, l))
         .unwrap_or_else(|| Position::at_offset(text, text.len(), 0));
+    // Scalar type errors ("invalid floating point") do not say what was found.
+    let found = text
+        .get(position.offset..position.offset + position.len)
+        .filter(|f| !f.is_empty() && f.len() <= 60);
+    if let (Some(found), true) = (found, message.starts_with("invalid ")) {
+        message = match message.as_str() {
+            "invalid floating point" | "invalid integer" => {
+                format!("expected a number, found `{found}`")
+            }
+            "invalid boolean" => format!("expected true or false, found `{found}`"),
+            _ => format!("{message}: `{found}`"),
+        };
+    }
     let label = if message.contains("unknown key") {
         "unknown key"
     } else {

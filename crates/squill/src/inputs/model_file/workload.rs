@@ -175,11 +175,11 @@ impl Rates {
             );
             return out;
         }
-        if given > 1 {
+        if op.rate.is_some() && given > 1 {
             ctx.error(
                 ctx.pos(name),
                 format!(
-                    "operation `{}` gives more than one of `rate`, `rates` and `weights`",
+                    "operation `{}` gives `rate` (every mix) and also `rates` or `weights`",
                     name.value
                 ),
                 "choose one",
@@ -213,6 +213,22 @@ impl Rates {
                 };
                 if let Some(v) = ctx.non_negative(v, &format!("a {what}")) {
                     target[m] = v;
+                }
+                if what == "weight"
+                    && op
+                        .rates
+                        .as_ref()
+                        .is_some_and(|r| r.value.0.iter().any(|(k, _)| k.value == mix.value))
+                {
+                    ctx.error(
+                        ctx.pos(mix),
+                        format!(
+                            "operation `{}` gives mix `{}` both a rate and a weight",
+                            name.value, mix.value
+                        ),
+                        "rate and weight",
+                        Some("keep one of them for this mix".into()),
+                    );
                 }
             }
         }
@@ -348,7 +364,12 @@ fn operation_kind(
             ctx.error(
                 pos.or(here),
                 format!(
-                    "`{key}` does not apply to a {kind} (operation `{}`); it belongs to: {}",
+                    "`{key}` does not apply to {} {kind} (operation `{}`); it belongs to: {}",
+                    if kind.starts_with(['i', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    },
                     name.value,
                     allowed.join(", ")
                 ),
@@ -470,6 +491,9 @@ fn resolve_path(
     start: EntityId,
     key: &S<String>,
 ) -> Option<Vec<String>> {
+    if has_field(model, start, &key.value) {
+        return Some(vec![key.value.clone()]);
+    }
     let segments: Vec<&str> = key.value.split('.').map(str::trim).collect();
     let mut current = start;
     let mut out = Vec::new();
@@ -487,6 +511,9 @@ fn resolve_path(
             }
             current = step.target;
             continue;
+        }
+        if ctx.is_unresolved(seg) {
+            return None;
         }
         let entity = &model.entity(current).name;
         let mut names = reachable(model, current);
@@ -603,6 +630,7 @@ fn relationship_list(
     for name in raw.into_iter().flatten() {
         match walk(model, entity, &name.value) {
             Some(step) => out.push(step.relationship),
+            None if ctx.is_unresolved(&name.value) => {}
             None => {
                 let e = &model.entity(entity).name;
                 ctx.error(
@@ -623,6 +651,9 @@ fn relationship_list(
 fn includes(ctx: &mut Ctx<'_>, model: &Model, from: EntityId, raw: &RawIncludes) -> Vec<Include> {
     let mut out = Vec::new();
     let unknown = |ctx: &mut Ctx<'_>, name: &S<String>| {
+        if ctx.is_unresolved(&name.value) {
+            return;
+        }
         let e = &model.entity(from).name;
         let names = reachable(model, from);
         ctx.error(
@@ -708,6 +739,9 @@ fn aggregate(
     };
     let e = &model.entity(entity).name;
     let Some(step) = walk(model, entity, &path[0]) else {
+        if ctx.is_unresolved(&path[0]) {
+            return None;
+        }
         ctx.error(
             ctx.pos(raw),
             format!(
