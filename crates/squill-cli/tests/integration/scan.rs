@@ -328,7 +328,9 @@ fn atlas_sample_dump_end_to_end() {
 fn other_shared_datasets_end_to_end() {
     let Some(data) = shared_data() else { return };
     for path in [
-        // JSON inputs join when the readers' JSON transcoder lands.
+        "mongo/atlas-sample-ejson",
+        "mongo/json-datasets/datasets/books.json",
+        "mongo/json-datasets/datasets/countries-big.json",
         "mongo/mongo-tools-testdata/bsondump/testdata/sample.bson",
         "mongo/mongo-tools-testdata/mongodump/testdata/importCollection.bson",
     ] {
@@ -340,6 +342,15 @@ fn other_shared_datasets_end_to_end() {
         let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
         assert!(v["totals"]["documents"].as_u64().unwrap() > 0, "{path}");
     }
+    // Extended JSON export and BSON dump of the same data find the same relationship.
+    let run = Test::new()
+        .args(["scan", "--format", "json", "--fail-on", "never"])
+        .args([data.join("mongo/atlas-sample-ejson/sample_analytics")])
+        .run()
+        .success();
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["relationships"][0]["field"], "accounts");
+    assert_eq!(v["relationships"][0]["key"], "account_id");
     // Malformed BSON: reported with the byte offset, exit 2, no panic.
     let run = Test::new()
         .args(["scan", "--fail-on", "never"])
