@@ -83,7 +83,16 @@ impl<'a> Ctx<'a> {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked below
     pub fn whole(&mut self, value: &S<f64>, what: &str, min: u64) -> Option<u64> {
         let v = self.non_negative(value, what)?;
-        if v.fract() != 0.0 || v > 9.0e15 {
+        if v > 9.0e15 {
+            self.error(
+                self.pos(value),
+                format!("{what} is too large: {v} (at most 9e15)"),
+                "too large",
+                None,
+            );
+            return None;
+        }
+        if v.fract() != 0.0 {
             self.error(
                 self.pos(value),
                 format!("{what} must be a whole number, found {v}"),

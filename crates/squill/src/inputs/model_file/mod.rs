@@ -13,6 +13,7 @@
 mod compact;
 mod context;
 mod error;
+mod paths;
 mod raw;
 mod resolve;
 mod schema;
@@ -37,7 +38,10 @@ use std::path::Path;
 pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     let source = || Some(NamedSource::new(source_name, text.to_string()).with_language("yaml"));
     let fail = |problem: Problem| ModelFileError::new(vec![problem], source());
-    if text.trim().is_empty() {
+    let only_comments = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if only_comments {
         return Err(fail(Problem {
             file: source_name.to_string(),
             position: Some(Position::at_offset(text, 0, 0)),
@@ -190,20 +194,35 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         ("struct RawMix", "mix"),
         ("struct RawCardinalityLong", "cardinality"),
         ("unknown field `", "unknown key `"),
+        ("missing field `", "missing key `"),
+        (
+            "expected mapping start",
+            "expected a map (`key: value` lines) here",
+        ),
     ] {
         message = message.replace(from, to);
     }
-    let help = message
-        .split_once("unknown key `")
-        .and_then(|(_, rest)| rest.split_once('`'))
-        .and_then(|(unknown, _)| {
-            let names = expected_names(&message);
-            error::suggestion(unknown, names.iter().map(String::as_str))
-        });
+    let help = if message.starts_with("missing key `entities`") {
+        Some("a model needs at least `entities:`; see docs/model-file.md".to_string())
+    } else {
+        None
+    };
+    let help = help.or_else(|| {
+        message
+            .split_once("unknown key `")
+            .and_then(|(_, rest)| rest.split_once('`'))
+            .and_then(|(unknown, _)| {
+                let names = expected_names(&message);
+                error::suggestion(unknown, names.iter().map(String::as_str))
+            })
+    });
     let position = e
         .location()
         .and_then(|l| context::position(text, l))
         .unwrap_or_else(|| Position::at_offset(text, text.len(), 0));
+    if message.starts_with("multiple YAML documents") {
+        message = "a model file holds one YAML document; a second one starts here".into();
+    }
     // Scalar type errors ("invalid floating point") do not say what was found.
     let found = text
         .get(position.offset..position.offset + position.len)

@@ -415,7 +415,7 @@ impl JsonSchema for RawField {
         json_schema!({
             "description": "A field type: `string`, `string(40)` (average bytes), `int`, `long`, `double`, `decimal`, `bool`, `date`, `objectId`, `binary(1024)`, `object(200)`, `string[]` / `string[5]` (array, average element count); a trailing `?` marks it optional. Or the long form.",
             "oneOf": [
-                {"type": "string", "pattern": r"^\s*[A-Za-z]+\s*(\(\s*\d+(\.\d+)?\s*\))?\s*(\[\s*\]|\[\s*\d+(\.\d+)?\s*\])*\s*\??\s*$"},
+                {"type": "string", "pattern": r"^\s*[A-Za-z][A-Za-z0-9_]*\s*(\(\s*\d+(\.\d+)?\s*\))?\s*(\[\s*\]|\[\s*\d+(\.\d+)?\s*\])*\s*\??\s*$"},
                 generator.subschema_for::<RawFieldLong>(),
             ]
         })

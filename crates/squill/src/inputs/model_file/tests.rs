@@ -347,6 +347,23 @@ fn every_example_validates_against_the_schema() {
 }
 
 #[test]
+fn the_schema_accepts_every_short_type() {
+    let validator = validator();
+    for ty in compact::TYPE_NAMES.iter().copied().chain([
+        "int64",
+        "decimal128",
+        "string(40)?",
+        "objectId[]",
+        "int[][3]",
+        "binary(1024)",
+    ]) {
+        let text = format!("entities: {{a: {{count: 1, fields: {{x: '{ty}'}}}}}}");
+        assert!(validator.is_valid(&as_json(&text)), "schema rejects {ty}");
+        assert!(parse("m.yaml", &text).is_ok(), "parser rejects {ty}");
+    }
+}
+
+#[test]
 fn the_schema_rejects_what_the_parser_rejects() {
     let validator = validator();
     for bad in [
@@ -465,4 +482,25 @@ fn non_numeric_and_non_boolean_values_say_what_was_found() {
         "entities: {a: {count: 1}, b: {count: 1}}\nrelationships: {r: {parent: a, child: b, children: 1, standalone: maybe}}\n",
     );
     assert!(p[0].contains("found `maybe`"), "{p:?}");
+}
+
+#[test]
+fn documents_without_a_model_say_so() {
+    assert!(problems("# only a comment\n")[0].contains("m.yaml:1:1: the model file is empty"));
+    assert!(problems("name: x\n")[0].contains("missing key `entities`"));
+    assert!(problems("- a\n- b\n")[0].contains("expected a map"));
+    let p = problems("entities: {a: {count: 1}}\n---\nentities: {}\n");
+    assert!(
+        p[0].starts_with("m.yaml:3:1: a model file holds one YAML document"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn counts_must_be_whole_and_not_huge() {
+    assert!(
+        problems("entities: {a: {count: 2.5}}")[0].contains("must be a whole number, found 2.5")
+    );
+    assert!(problems("entities: {a: {count: 1e300}}")[0].contains("is too large"));
+    assert!(problems("entities: {a: {count: .nan}}")[0].contains("must be a finite number"));
 }
