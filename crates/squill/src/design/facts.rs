@@ -283,7 +283,9 @@ impl<'m> Facts<'m> {
                 }
                 self.filter_rels(*entity, filter, &mut set);
             }
-            OperationKind::Insert { .. } | OperationKind::Delete { .. } | OperationKind::Update { .. } => {}
+            OperationKind::Insert { .. }
+            | OperationKind::Delete { .. }
+            | OperationKind::Update { .. } => {}
         }
         // A write also refreshes copies and counters kept next to its entity.
         if op.is_write() {

@@ -17,7 +17,14 @@ use rustc_hash::FxHashMap;
 type Keys = Vec<(String, i32)>;
 type IndexKey = (String, Keys);
 /// A move's new total, option, and the re-costed operations' scores and indexes.
-type Move = (f64, usize, Vec<OperationId>, Vec<f64>, Vec<Vec<(IndexKey, f64)>>, Vec<crate::model::EntityId>);
+type Move = (
+    f64,
+    usize,
+    Vec<OperationId>,
+    Vec<f64>,
+    Vec<Vec<(IndexKey, f64)>>,
+    Vec<crate::model::EntityId>,
+);
 /// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
 type Wanted = Vec<(Keys, u32, f64)>;
 
@@ -64,7 +71,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         facts,
         space,
         p: &p,
-            quiet: true,
+        quiet: true,
     };
     let mut total = penalty(facts, space, state);
     let mut wanted: FxHashMap<String, Wanted> = FxHashMap::default();
@@ -117,7 +124,9 @@ impl<'f, 's> Search<'f, 's> {
         let mut s = Search {
             facts,
             space,
-            roots: (0..model.entities.len()).map(crate::model::EntityId::from_index).collect(),
+            roots: (0..model.entities.len())
+                .map(crate::model::EntityId::from_index)
+                .collect(),
             state,
             op_score: vec![0.0; n_ops],
             op_idx: vec![Vec::new(); n_ops],
@@ -148,7 +157,13 @@ impl<'f, 's> Search<'f, 's> {
         ops: Option<Vec<OperationId>>,
         rels: &[usize],
         ents: &[usize],
-    ) -> Option<(f64, Vec<OperationId>, Vec<f64>, Vec<Vec<(IndexKey, f64)>>, Vec<crate::model::EntityId>)> {
+    ) -> Option<(
+        f64,
+        Vec<OperationId>,
+        Vec<f64>,
+        Vec<Vec<(IndexKey, f64)>>,
+        Vec<crate::model::EntityId>,
+    )> {
         let p = Placement::build(self.facts, self.space, state)?;
         let model = self.facts.model;
         let roots: Vec<crate::model::EntityId> = model.entity_ids().map(|e| p.root(e)).collect();
@@ -206,7 +221,12 @@ impl<'f, 's> Search<'f, 's> {
     /// shares a top-level document (before or after the move) with an entity
     /// of a moved relationship, or a member of a moved entity-level candidate;
     /// with the rest of their atomic groups.
-    fn affected(&self, new_roots: &[crate::model::EntityId], rels: &[usize], ents: &[usize]) -> Vec<OperationId> {
+    fn affected(
+        &self,
+        new_roots: &[crate::model::EntityId],
+        rels: &[usize],
+        ents: &[usize],
+    ) -> Vec<OperationId> {
         let model = self.facts.model;
         let mut seeds: Vec<crate::model::EntityId> = Vec::new();
         for r in rels {
@@ -216,7 +236,9 @@ impl<'f, 's> Search<'f, 's> {
         }
         for i in ents {
             match &self.space.entity[*i] {
-                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => seeds.extend(entities.iter().copied()),
+                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => {
+                    seeds.extend(entities.iter().copied())
+                }
                 crate::candidates::EntityCandidate::Computed { relationship, .. } => {
                     let rel = model.relationship(*relationship);
                     seeds.push(rel.parent);
@@ -231,7 +253,10 @@ impl<'f, 's> Search<'f, 's> {
         }
         let mut out: Vec<OperationId> = Vec::new();
         for e in model.entity_ids() {
-            if seeds.contains(&e) || root_set.contains(&self.roots[e.index()]) || root_set.contains(&new_roots[e.index()]) {
+            if seeds.contains(&e)
+                || root_set.contains(&self.roots[e.index()])
+                || root_set.contains(&new_roots[e.index()])
+            {
                 out.extend(self.facts.ops_touching[e.index()].iter().copied());
             }
         }
@@ -530,6 +555,8 @@ impl<'f, 's> Evaluator<'f, 's> {
     /// The total score of `state`, which differs from the design in the
     /// relationships `rels`, and the operations whose plans changed.
     pub fn total_with(&self, state: &State, rels: &[usize]) -> Option<(f64, Vec<OperationId>)> {
-        self.search.evaluate(state, None, rels, &[]).map(|(t, ops, ..)| (t, ops))
+        self.search
+            .evaluate(state, None, rels, &[])
+            .map(|(t, ops, ..)| (t, ops))
     }
 }
