@@ -26,10 +26,27 @@ fn examples() -> Vec<(String, squill::model::Model)> {
 }
 
 const EXAMPLES: &[&str] = &[
-    "auction-catalog", "blog-comments-embed", "blog-comments-link", "blog-comments-pages", "books-authors",
-    "books-categories", "host-ip-in-logs", "host-last-1000", "host-logs", "notifications", "order-customer",
-    "page-views", "parts-name-denormalized", "person-addresses", "person-tasks", "product-name-in-parts",
-    "product-parts", "product-reviews", "rubis", "sensor-readings", "user-address",
+    "auction-catalog",
+    "blog-comments-embed",
+    "blog-comments-link",
+    "blog-comments-pages",
+    "books-authors",
+    "books-categories",
+    "host-ip-in-logs",
+    "host-last-1000",
+    "host-logs",
+    "notifications",
+    "order-customer",
+    "page-views",
+    "parts-name-denormalized",
+    "person-addresses",
+    "person-tasks",
+    "product-name-in-parts",
+    "product-parts",
+    "product-reviews",
+    "rubis",
+    "sensor-readings",
+    "user-address",
 ];
 
 #[divan::bench(args = EXAMPLES, sample_count = 10)]

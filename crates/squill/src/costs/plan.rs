@@ -210,7 +210,7 @@ impl<'a> Planner<'a> {
             if !single {
                 plan.transaction = true;
                 plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
-                plan.warnings.push(say!(self.quiet, 
+                plan.warnings.push(say!(self.quiet,
                     "atomic group `{}` writes {} kinds of documents: it runs in a multi-document transaction",
                     group.name,
                     targets.len()
@@ -231,7 +231,8 @@ impl<'a> Planner<'a> {
                 .filter(|s| s.action != Action::Find)
                 .count();
             if writes > 1 && distinct.len() > 1 {
-                plan.warnings.push(say!(self.quiet, 
+                plan.warnings.push(say!(
+                    self.quiet,
                     "{} takes {} writes to different documents that are not atomic",
                     model.operation(op).name,
                     writes
@@ -584,9 +585,14 @@ impl<'a> Planner<'a> {
                 path: vec![field.clone()],
                 op: c.op,
             };
-            let purpose = say!(self.quiet, "find the {}s whose {field} matches", self.name(rel.parent));
+            let purpose = say!(
+                self.quiet,
+                "find the {}s whose {field} matches",
+                self.name(rel.parent)
+            );
             let (_, n) = if field == "_id" {
-                let purpose = say!(self.quiet, 
+                let purpose = say!(
+                    self.quiet,
                     "read the {} to get its {} ids",
                     self.name(rel.parent),
                     rel.parent_field
@@ -626,8 +632,11 @@ impl<'a> Planner<'a> {
                         path: vec![field.clone()],
                         op: c.op,
                     };
-                    let purpose =
-                        say!(self.quiet, "find the {}s whose {field} matches", self.name(rel.child));
+                    let purpose = say!(
+                        self.quiet,
+                        "find the {}s whose {field} matches",
+                        self.name(rel.child)
+                    );
                     let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
                     let from = format!("ids from step {n}");
                     match child_ids_path(layout, &rel.parent_field) {
@@ -676,7 +685,8 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                say!(self.quiet, 
+                say!(
+                    self.quiet,
                     "{}s of every kind in one query",
                     if let Some(EntityCandidate::Polymorphic { collection, .. }) =
                         self.space.entity.get(group)
@@ -826,7 +836,8 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                say!(self.quiet, 
+                say!(
+                    self.quiet,
                     "read the {} buckets of each {}",
                     rel.parent_field,
                     self.name(from)
@@ -863,7 +874,8 @@ impl<'a> Planner<'a> {
         let mut step = Self::step(
             &acc.collection,
             Action::Find,
-            say!(self.quiet, 
+            say!(
+                self.quiet,
                 "application-level join: the {} of each {} through {}",
                 if inc.to_children {
                     format!("{}s", self.name(target))
@@ -1010,7 +1022,8 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
-                    say!(self.quiet, 
+                    say!(
+                        self.quiet,
                         "compute the {fname} of the {}s of each {} (aggregation)",
                         self.name(rel.child),
                         self.name(e)
@@ -1106,7 +1119,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = if self.quiet { String::new() } else { words::plural(&name) };
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let many = if count > 1.0 {
             Action::InsertMany
         } else {
@@ -1164,7 +1181,11 @@ impl<'a> Planner<'a> {
                         }],
                         f.typical(rel),
                         f.typical(rel) - 1.0,
-                        say!(self.quiet, "write the {name} into each of its {}s", self.name(host)),
+                        say!(
+                            self.quiet,
+                            "write the {name} into each of its {}s",
+                            self.name(host)
+                        ),
                     );
                 }
             }
@@ -1217,7 +1238,8 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Upsert,
-                    say!(self.quiet, 
+                    say!(
+                        self.quiet,
                         "add the {name} to the open bucket of its {}",
                         self.name(r.parent)
                     ),
@@ -1256,7 +1278,8 @@ impl<'a> Planner<'a> {
                 );
             }
             _ => {
-                let mut step = Self::step(&acc.collection, many, say!(self.quiet, "insert the {name}"));
+                let mut step =
+                    Self::step(&acc.collection, many, say!(self.quiet, "insert the {name}"));
                 step.documents = count;
                 let cost = StepCost {
                     docs_written: count,
@@ -1288,7 +1311,11 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        say!(self.quiet, "add the {name}'s id to its {}", self.name(parent)),
+                        say!(
+                            self.quiet,
+                            "add the {name}'s id to its {}",
+                            self.name(parent)
+                        ),
                         &mut parent_updates,
                     );
                 }
@@ -1303,7 +1330,8 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        say!(self.quiet, 
+                        say!(
+                            self.quiet,
                             "add the {name}'s id and {} to its {}",
                             fields.join(", "),
                             self.name(parent)
@@ -1319,7 +1347,11 @@ impl<'a> Planner<'a> {
                             sort: sort_field.clone().map(|s| (s, -1)),
                             slice: Some(-(*k as i64)),
                         },
-                        say!(self.quiet, "keep the latest {k} {names} in the {}", self.name(parent)),
+                        say!(
+                            self.quiet,
+                            "keep the latest {k} {names} in the {}",
+                            self.name(parent)
+                        ),
                         &mut parent_updates,
                     );
                 }
@@ -1339,7 +1371,12 @@ impl<'a> Planner<'a> {
                 add_update(
                     parent,
                     u,
-                    say!(self.quiet, "keep the {what} of {}s in the {}", name, self.name(parent)),
+                    say!(
+                        self.quiet,
+                        "keep the {what} of {}s in the {}",
+                        name,
+                        self.name(parent)
+                    ),
                     &mut parent_updates,
                 );
             }
@@ -1374,7 +1411,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = if self.quiet { String::new() } else { words::plural(&name) };
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -1494,7 +1535,8 @@ impl<'a> Planner<'a> {
                         .collect(),
                     holders,
                     holders,
-                    say!(self.quiet, 
+                    say!(
+                        self.quiet,
                         "refresh the copy of the {name}'s {} in {} {}",
                         copied
                             .iter()
@@ -1529,7 +1571,11 @@ impl<'a> Planner<'a> {
                         vec![u],
                         m,
                         0.0,
-                        say!(self.quiet, "keep {cname} of the {} in step", self.name(rel.parent)),
+                        say!(
+                            self.quiet,
+                            "keep {cname} of the {} in step",
+                            self.name(rel.parent)
+                        ),
                     ));
                 }
             }
@@ -1577,7 +1623,8 @@ impl<'a> Planner<'a> {
                             .collect(),
                         holders,
                         holders,
-                        say!(self.quiet, 
+                        say!(
+                            self.quiet,
                             "refresh the copy of the {name}'s {} in {} {}",
                             copied
                                 .iter()
@@ -1630,7 +1677,8 @@ impl<'a> Planner<'a> {
                 .iter()
                 .all(|g| !g.operations.contains(&op))
         {
-            plan.warnings.push(say!(self.quiet, 
+            plan.warnings.push(say!(
+                self.quiet,
                 "re-pointing a {name} takes {} updates that are not atomic",
                 nonatomic
                     + usize::from(
@@ -1647,7 +1695,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = if self.quiet { String::new() } else { words::plural(&name) };
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -1744,7 +1796,11 @@ impl<'a> Planner<'a> {
                     ups,
                     holders,
                     0.0,
-                    say!(self.quiet, "remove the {name} from its {}", self.name(rel.parent)),
+                    say!(
+                        self.quiet,
+                        "remove the {name} from its {}",
+                        self.name(rel.parent)
+                    ),
                 );
             }
         }

@@ -4,6 +4,7 @@
 
 use super::document::DocBuilder;
 use super::facts::Facts;
+use super::optimize::Evaluator;
 use super::placement::{Home, Placement};
 use super::space::{Space, State};
 use super::words;
@@ -12,7 +13,6 @@ use super::{
     Index, OperationPlan, RelationshipDecision, RuleHit, Shape, Verdict,
 };
 use crate::candidates::{EntityCandidate, Layout, Side};
-use super::optimize::Evaluator;
 use crate::costs::plan::{OpPlan, Planner};
 use crate::model::{EntityId, OperationId};
 use crate::rules::design as r;
@@ -326,7 +326,13 @@ fn diff_words(d: &Cost) -> String {
     parts.join(", ")
 }
 
-fn explanation(facts: &Facts<'_>, pairs: &[(OperationId, &OpPlan, &OpPlan)], delta: f64, chosen_total: f64, layout: &str) -> String {
+fn explanation(
+    facts: &Facts<'_>,
+    pairs: &[(OperationId, &OpPlan, &OpPlan)],
+    delta: f64,
+    chosen_total: f64,
+    layout: &str,
+) -> String {
     let model = facts.model;
     let mut rows: Vec<(f64, String)> = Vec::new();
     for (op, a, b) in pairs {
@@ -340,7 +346,14 @@ fn explanation(facts: &Facts<'_>, pairs: &[(OperationId, &OpPlan, &OpPlan)], del
         if w.is_empty() {
             continue;
         }
-        rows.push((weighted, format!("{} ({}/s): {w}", model.operation(*op).name, words::num(rate))));
+        rows.push((
+            weighted,
+            format!(
+                "{} ({}/s): {w}",
+                model.operation(*op).name,
+                words::num(rate)
+            ),
+        ));
     }
     rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
     let mut s = format!(
@@ -349,8 +362,18 @@ fn explanation(facts: &Facts<'_>, pairs: &[(OperationId, &OpPlan, &OpPlan)], del
         words::num(chosen_total + delta),
         words::num(chosen_total)
     );
-    let worse: Vec<&str> = rows.iter().filter(|r| r.0 > 0.0).take(2).map(|r| r.1.as_str()).collect();
-    let better: Vec<&str> = rows.iter().filter(|r| r.0 < 0.0).take(2).map(|r| r.1.as_str()).collect();
+    let worse: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 > 0.0)
+        .take(2)
+        .map(|r| r.1.as_str())
+        .collect();
+    let better: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 < 0.0)
+        .take(2)
+        .map(|r| r.1.as_str())
+        .collect();
     if !worse.is_empty() {
         s.push_str(&format!(": per execution {}", worse.join("; ")));
     }
@@ -384,30 +407,43 @@ fn decision(
             continue;
         }
         let verdict = if let Some(hit) = &cand.forbidden {
-            Verdict::Rejected { rule: hit.rule, reason: hit.reason.clone() }
+            Verdict::Rejected {
+                rule: hit.rule,
+                reason: hit.reason.clone(),
+            }
         } else {
             let mut st = state.clone();
             st.rel[ri] = i;
             let alt = super::optimize::repair_keeping(facts, space, st, ri).and_then(|st| {
-                let changed: Vec<usize> = (0..st.rel.len()).filter(|r| st.rel[*r] != state.rel[*r]).collect();
-                let (total, ops) = eval.total_with(&st, &changed)?;
-                let p = Placement::build(facts, space, &st)?;
-                let planner = Planner { facts, space, p: &p, quiet: true };
-                let plans: Vec<(OperationId, OpPlan)> = ops.iter().map(|o| (*o, planner.plan(*o))).collect();
+                let changed: Vec<usize> = (0..st.rel.len())
+                    .filter(|r| st.rel[*r] != state.rel[*r])
+                    .collect();
+                let (total, plans) = eval.total_with(&st, &changed)?;
                 Some((total, plans))
             });
             match alt {
                 Some((total, plans)) => {
                     costlier += 1;
                     let mut delta = Cost::default();
-                    let pairs: Vec<(OperationId, &OpPlan, &OpPlan)> =
-                        plans.iter().map(|(o, p)| (*o, &priced.plans[o.index()], p)).collect();
+                    let pairs: Vec<(OperationId, &OpPlan, &OpPlan)> = plans
+                        .iter()
+                        .map(|(o, p)| (*o, &priced.plans[o.index()], p))
+                        .collect();
                     for (o, a, b) in &pairs {
-                        delta.add_scaled(&b.cost.minus(&a.cost), model.operation(*o).rate(facts.mix));
+                        delta.add_scaled(
+                            &b.cost.minus(&a.cost),
+                            model.operation(*o).rate(facts.mix),
+                        );
                     }
                     delta.score = total - eval.total();
                     nearest = Some(nearest.map_or(delta.score, |n: f64| n.min(delta.score)));
-                    let explanation = explanation(facts, &pairs, delta.score, eval.total(), &layout_words(facts, rel, &cand.layout));
+                    let explanation = explanation(
+                        facts,
+                        &pairs,
+                        delta.score,
+                        eval.total(),
+                        &layout_words(facts, rel, &cand.layout),
+                    );
                     Verdict::Costlier { delta, explanation }
                 }
                 None => Verdict::Rejected {
@@ -419,15 +455,24 @@ fn decision(
                 },
             }
         };
-        alternatives.push(Alternative { layout: cand.layout.clone(), verdict });
+        alternatives.push(Alternative {
+            layout: cand.layout.clone(),
+            verdict,
+        });
     }
     if let Some(reason) = r::design_for_workload::check(costlier, nearest, priced.totals.score) {
-        rules.push(RuleHit { rule: r::design_for_workload::RULE.id, reason });
+        rules.push(RuleHit {
+            rule: r::design_for_workload::RULE.id,
+            reason,
+        });
     }
     if let Some(hit) = &chosen.forbidden {
         rules.push(RuleHit {
             rule: hit.rule,
-            reason: format!("every candidate breaks a rule; this one least: {}", hit.reason),
+            reason: format!(
+                "every candidate breaks a rule; this one least: {}",
+                hit.reason
+            ),
         });
     }
     RelationshipDecision {
@@ -437,7 +482,11 @@ fn decision(
         class: if rr.kind == crate::model::RelationshipKind::ManyToMany {
             "many-to-many".to_string()
         } else {
-            facts.settings.cardinality.classify(rr.kind, &rr.children).to_string()
+            facts
+                .settings
+                .cardinality
+                .classify(rr.kind, &rr.children)
+                .to_string()
         },
         chosen: chosen.layout.clone(),
         rules,
@@ -457,11 +506,15 @@ fn tradeoffs(
     let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
     let childs = words::plural(child);
     let mut out = Vec::new();
-    let touches = |op: OperationId| facts.ops_by_rel[rel.index()].contains(&op);
-    for (op, plan) in model.operation_ids().zip(&priced.plans) {
-        if !touches(op) {
-            continue;
-        }
+    let mut ops: Vec<OperationId> = facts.ops_touching[r.parent.index()]
+        .iter()
+        .chain(&facts.ops_touching[r.child.index()])
+        .copied()
+        .collect();
+    ops.sort();
+    ops.dedup();
+    for op in ops {
+        let plan = &priced.plans[op.index()];
         for w in &plan.warnings {
             let relevant = w.contains(child.as_str()) || w.contains(parent.as_str());
             if relevant && !out.contains(w) {

@@ -17,7 +17,14 @@ use rustc_hash::FxHashMap;
 type Keys = Vec<(String, i32)>;
 type IndexKey = (String, Keys);
 /// A move's new total, option, and the re-costed operations' scores and indexes.
-type Move = (f64, usize, Vec<OperationId>, Vec<f64>, Vec<Vec<(IndexKey, f64)>>, Vec<crate::model::EntityId>);
+type Move = (
+    f64,
+    usize,
+    Vec<OperationId>,
+    Vec<f64>,
+    Vec<Vec<(IndexKey, f64)>>,
+    Vec<crate::model::EntityId>,
+);
 /// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
 type Wanted = Vec<(Keys, u32, f64)>;
 
@@ -64,7 +71,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         facts,
         space,
         p: &p,
-            quiet: true,
+        quiet: true,
     };
     let mut total = penalty(facts, space, state);
     let mut wanted: FxHashMap<String, Wanted> = FxHashMap::default();
@@ -117,7 +124,9 @@ impl<'f, 's> Search<'f, 's> {
         let mut s = Search {
             facts,
             space,
-            roots: (0..model.entities.len()).map(crate::model::EntityId::from_index).collect(),
+            roots: (0..model.entities.len())
+                .map(crate::model::EntityId::from_index)
+                .collect(),
             state,
             op_score: vec![0.0; n_ops],
             op_idx: vec![Vec::new(); n_ops],
@@ -148,7 +157,32 @@ impl<'f, 's> Search<'f, 's> {
         ops: Option<Vec<OperationId>>,
         rels: &[usize],
         ents: &[usize],
-    ) -> Option<(f64, Vec<OperationId>, Vec<f64>, Vec<Vec<(IndexKey, f64)>>, Vec<crate::model::EntityId>)> {
+    ) -> Option<(
+        f64,
+        Vec<OperationId>,
+        Vec<f64>,
+        Vec<Vec<(IndexKey, f64)>>,
+        Vec<crate::model::EntityId>,
+    )> {
+        self.evaluate_keeping(state, ops, rels, ents, None)
+    }
+
+    /// `evaluate`, also handing the plans to `keep` when given.
+    #[allow(clippy::type_complexity)]
+    fn evaluate_keeping(
+        &self,
+        state: &State,
+        ops: Option<Vec<OperationId>>,
+        rels: &[usize],
+        ents: &[usize],
+        mut keep: Option<&mut Vec<crate::costs::plan::OpPlan>>,
+    ) -> Option<(
+        f64,
+        Vec<OperationId>,
+        Vec<f64>,
+        Vec<Vec<(IndexKey, f64)>>,
+        Vec<crate::model::EntityId>,
+    )> {
         let p = Placement::build(self.facts, self.space, state)?;
         let model = self.facts.model;
         let roots: Vec<crate::model::EntityId> = model.entity_ids().map(|e| p.root(e)).collect();
@@ -184,9 +218,9 @@ impl<'f, 's> Search<'f, 's> {
             total += s;
             scores.push(s);
             let mut mine = Vec::new();
-            for need in plan.indexes {
+            for need in &plan.indexes {
                 let c = index_score(need.entries, need.writes, need.keys.len() as f64, coef);
-                let key = (need.collection, need.keys);
+                let key = (need.collection.clone(), need.keys.clone());
                 touched
                     .entry(key.0.clone())
                     .or_insert_with(|| self.wanted.get(&key.0).cloned().unwrap_or_default());
@@ -194,6 +228,9 @@ impl<'f, 's> Search<'f, 's> {
                 mine.push((key, c));
             }
             idx.push(mine);
+            if let Some(k) = keep.as_deref_mut() {
+                k.push(plan);
+            }
         }
         for (coll, after) in &touched {
             let before = self.wanted.get(coll).map_or(0.0, wanted_cost);
@@ -206,7 +243,12 @@ impl<'f, 's> Search<'f, 's> {
     /// shares a top-level document (before or after the move) with an entity
     /// of a moved relationship, or a member of a moved entity-level candidate;
     /// with the rest of their atomic groups.
-    fn affected(&self, new_roots: &[crate::model::EntityId], rels: &[usize], ents: &[usize]) -> Vec<OperationId> {
+    fn affected(
+        &self,
+        new_roots: &[crate::model::EntityId],
+        rels: &[usize],
+        ents: &[usize],
+    ) -> Vec<OperationId> {
         let model = self.facts.model;
         let mut seeds: Vec<crate::model::EntityId> = Vec::new();
         for r in rels {
@@ -216,7 +258,9 @@ impl<'f, 's> Search<'f, 's> {
         }
         for i in ents {
             match &self.space.entity[*i] {
-                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => seeds.extend(entities.iter().copied()),
+                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => {
+                    seeds.extend(entities.iter().copied())
+                }
                 crate::candidates::EntityCandidate::Computed { relationship, .. } => {
                     let rel = model.relationship(*relationship);
                     seeds.push(rel.parent);
@@ -231,7 +275,10 @@ impl<'f, 's> Search<'f, 's> {
         }
         let mut out: Vec<OperationId> = Vec::new();
         for e in model.entity_ids() {
-            if seeds.contains(&e) || root_set.contains(&self.roots[e.index()]) || root_set.contains(&new_roots[e.index()]) {
+            if seeds.contains(&e)
+                || root_set.contains(&self.roots[e.index()])
+                || root_set.contains(&new_roots[e.index()])
+            {
                 out.extend(self.facts.ops_touching[e.index()].iter().copied());
             }
         }
@@ -529,7 +576,15 @@ impl<'f, 's> Evaluator<'f, 's> {
 
     /// The total score of `state`, which differs from the design in the
     /// relationships `rels`, and the operations whose plans changed.
-    pub fn total_with(&self, state: &State, rels: &[usize]) -> Option<(f64, Vec<OperationId>)> {
-        self.search.evaluate(state, None, rels, &[]).map(|(t, ops, ..)| (t, ops))
+    pub fn total_with(
+        &self,
+        state: &State,
+        rels: &[usize],
+    ) -> Option<(f64, Vec<(OperationId, crate::costs::plan::OpPlan)>)> {
+        let mut plans = Vec::new();
+        let (t, ops, ..) =
+            self.search
+                .evaluate_keeping(state, None, rels, &[], Some(&mut plans))?;
+        Some((t, ops.into_iter().zip(plans).collect()))
     }
 }

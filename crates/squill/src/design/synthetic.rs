@@ -9,7 +9,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
     fn below(&mut self, n: u64) -> u64 {
@@ -69,15 +72,34 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             RelationshipKind::OneToOne => (Cardinality::ONE, Cardinality::ONE),
             RelationshipKind::OneToMany => {
                 let typical = [3, 20, 300, 5_000][g.below(4) as usize];
-                let max = if g.below(4) == 0 { Count::Unbounded } else { Count::Finite(typical * 4) };
+                let max = if g.below(4) == 0 {
+                    Count::Unbounded
+                } else {
+                    Count::Finite(typical * 4)
+                };
                 (
-                    Cardinality { min: 0, typical, max, growth_per_day: None },
+                    Cardinality {
+                        min: 0,
+                        typical,
+                        max,
+                        growth_per_day: None,
+                    },
                     Cardinality::ONE,
                 )
             }
             RelationshipKind::ManyToMany => (
-                Cardinality { min: 0, typical: 3, max: Count::Finite(10), growth_per_day: None },
-                Cardinality { min: 0, typical: 50, max: Count::Finite([200, 1_000_000][g.below(2) as usize]), growth_per_day: None },
+                Cardinality {
+                    min: 0,
+                    typical: 3,
+                    max: Count::Finite(10),
+                    growth_per_day: None,
+                },
+                Cardinality {
+                    min: 0,
+                    typical: 50,
+                    max: Count::Finite([200, 1_000_000][g.below(2) as usize]),
+                    growth_per_day: None,
+                },
             ),
         };
         rels.push(Relationship {
@@ -123,7 +145,11 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         relationship: RelationshipId::from_index(*r),
                         to_children: *down,
                         fields: Vec::new(),
-                        limit: if *down && g.below(3) == 0 { Some(10) } else { None },
+                        limit: if *down && g.below(3) == 0 {
+                            Some(10)
+                        } else {
+                            None
+                        },
                         sort: Vec::new(),
                         filter: Vec::new(),
                         include: Vec::new(),
@@ -132,7 +158,11 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                 OperationKind::Read {
                     entity,
                     filter: vec![Filter {
-                        path: vec![if g.below(2) == 0 { "_id".to_string() } else { first_field }],
+                        path: vec![if g.below(2) == 0 {
+                            "_id".to_string()
+                        } else {
+                            first_field
+                        }],
                         op: FilterOp::Eq,
                     }],
                     sort: Vec::new(),
@@ -144,19 +174,29 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             }
             12..=15 => OperationKind::Insert {
                 entity,
-                links: near.iter().filter(|(_, down)| !down).map(|(r, _)| RelationshipId::from_index(*r)).collect(),
+                links: near
+                    .iter()
+                    .filter(|(_, down)| !down)
+                    .map(|(r, _)| RelationshipId::from_index(*r))
+                    .collect(),
                 count: 1,
             },
             16..=18 => OperationKind::Update {
                 entity,
-                filter: vec![Filter { path: vec!["_id".to_string()], op: FilterOp::Eq }],
+                filter: vec![Filter {
+                    path: vec!["_id".to_string()],
+                    op: FilterOp::Eq,
+                }],
                 changes: vec![first_field],
                 relinks: Vec::new(),
                 multi: false,
             },
             _ => OperationKind::Delete {
                 entity,
-                filter: vec![Filter { path: vec!["_id".to_string()], op: FilterOp::Eq }],
+                filter: vec![Filter {
+                    path: vec!["_id".to_string()],
+                    op: FilterOp::Eq,
+                }],
             },
         };
         ops.push(Operation {
@@ -171,7 +211,10 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
         entities: ents,
         relationships: rels,
         workload: Workload {
-            mixes: vec![Mix { name: "default".to_string(), description: None }],
+            mixes: vec![Mix {
+                name: "default".to_string(),
+                description: None,
+            }],
             operations: ops,
             atomic_groups: Vec::new(),
         },
