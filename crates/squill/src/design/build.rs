@@ -435,6 +435,23 @@ fn decision(
                             model.operation(*o).rate(facts.mix),
                         );
                     }
+                    // Index entries the changed operations' indexes hold, after minus before.
+                    let entries = |plans: &mut dyn Iterator<Item = &OpPlan>| {
+                        let mut seen: Vec<(&str, &[(String, i32)])> = Vec::new();
+                        let mut n = 0.0;
+                        for p in plans {
+                            for i in &p.indexes {
+                                let k = (i.collection.as_str(), i.keys.as_slice());
+                                if !seen.contains(&k) {
+                                    seen.push(k);
+                                    n += i.entries;
+                                }
+                            }
+                        }
+                        n
+                    };
+                    delta.index_entries = entries(&mut pairs.iter().map(|(_, _, b)| *b))
+                        - entries(&mut pairs.iter().map(|(_, a, _)| *a));
                     delta.score = total - eval.total();
                     nearest = Some(nearest.map_or(delta.score, |n: f64| n.min(delta.score)));
                     let explanation = explanation(
