@@ -418,16 +418,7 @@ fn decision(
                 let changed: Vec<usize> = (0..st.rel.len())
                     .filter(|r| st.rel[*r] != state.rel[*r])
                     .collect();
-                let (total, ops) = eval.total_with(&st, &changed)?;
-                let p = Placement::build(facts, space, &st)?;
-                let planner = Planner {
-                    facts,
-                    space,
-                    p: &p,
-                    quiet: true,
-                };
-                let plans: Vec<(OperationId, OpPlan)> =
-                    ops.iter().map(|o| (*o, planner.plan(*o))).collect();
+                let (total, plans) = eval.total_with(&st, &changed)?;
                 Some((total, plans))
             });
             match alt {
@@ -444,6 +435,23 @@ fn decision(
                             model.operation(*o).rate(facts.mix),
                         );
                     }
+                    // Index entries the changed operations' indexes hold, after minus before.
+                    let entries = |plans: &mut dyn Iterator<Item = &OpPlan>| {
+                        let mut seen: Vec<(&str, &[(String, i32)])> = Vec::new();
+                        let mut n = 0.0;
+                        for p in plans {
+                            for i in &p.indexes {
+                                let k = (i.collection.as_str(), i.keys.as_slice());
+                                if !seen.contains(&k) {
+                                    seen.push(k);
+                                    n += i.entries;
+                                }
+                            }
+                        }
+                        n
+                    };
+                    delta.index_entries = entries(&mut pairs.iter().map(|(_, _, b)| *b))
+                        - entries(&mut pairs.iter().map(|(_, a, _)| *a));
                     delta.score = total - eval.total();
                     nearest = Some(nearest.map_or(delta.score, |n: f64| n.min(delta.score)));
                     let explanation = explanation(
@@ -515,11 +523,15 @@ fn tradeoffs(
     let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
     let childs = words::plural(child);
     let mut out = Vec::new();
-    let touches = |op: OperationId| facts.ops_by_rel[rel.index()].contains(&op);
-    for (op, plan) in model.operation_ids().zip(&priced.plans) {
-        if !touches(op) {
-            continue;
-        }
+    let mut ops: Vec<OperationId> = facts.ops_touching[r.parent.index()]
+        .iter()
+        .chain(&facts.ops_touching[r.child.index()])
+        .copied()
+        .collect();
+    ops.sort();
+    ops.dedup();
+    for op in ops {
+        let plan = &priced.plans[op.index()];
         for w in &plan.warnings {
             let relevant = w.contains(child.as_str()) || w.contains(parent.as_str());
             if relevant && !out.contains(w) {

@@ -70,7 +70,18 @@ fn fit(mut s: String, len: usize, n: u64, salt: &str) -> String {
         i += 1;
     }
     if s.len() > len {
-        s.truncate(len);
+        let mut cut = len;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+        // No dangling word fragment of one or two letters.
+        if let Some(sp) = s.rfind(' ')
+            && s.len() - sp <= 3
+            && sp > 0
+        {
+            s.truncate(sp);
+        }
         s = s.trim_end().to_string();
     }
     s
@@ -95,7 +106,11 @@ pub fn string(entity: &str, name: &str, len: usize, n: u64) -> String {
         format!("{}{}", first.to_lowercase(), n % 100)
     } else if lower.contains("city") {
         pick(CITIES, n, name).to_string()
-    } else if lower.contains("ip") {
+    } else if lower == "ip"
+        || lower.starts_with("ipaddr")
+        || lower.ends_with("_ip")
+        || lower == "ip_address"
+    {
         format!("10.{}.{}.{}", n % 250, (n * 7) % 250, (n * 13) % 250 + 1)
     } else if lower.contains("street") || lower.contains("address") {
         format!("{} {} Street", 1 + n % 300, pick(WORDS, n, "street"))

@@ -1,7 +1,7 @@
 //! Facts about a model in one mix, computed once before the search: sizes of
 //! entities' own fields, how often each field is updated, what the workload
-//! reads through each relationship, and which operations a relationship's
-//! layout can change the cost of (for incremental re-costing).
+//! reads through each relationship, and which operations touch each entity
+//! (for incremental re-costing).
 
 use crate::model::{
     AggregateFn, CardinalityClass, EntityId, Filter, Include, Model, OperationId, OperationKind,
@@ -52,10 +52,6 @@ pub struct Facts<'m> {
     /// Updates per second of each entity's fields.
     pub field_updates: Vec<FxHashMap<String, f64>>,
     pub rels: Vec<RelFacts>,
-    /// Operations whose cost a relationship's layout may change.
-    pub ops_by_rel: Vec<Vec<OperationId>>,
-    /// Operations that touch an entity (directly or within two relationships).
-    pub ops_by_entity: Vec<Vec<OperationId>>,
     pub read_rate: f64,
     pub write_rate: f64,
     /// Inserts and deletes per second of each entity.
@@ -91,8 +87,6 @@ impl<'m> Facts<'m> {
             own_bytes,
             field_updates: vec![FxHashMap::default(); n_ent],
             rels: vec![RelFacts::default(); n_rel],
-            ops_by_rel: vec![Vec::new(); n_rel],
-            ops_by_entity: vec![Vec::new(); n_ent],
             read_rate: 0.0,
             write_rate: 0.0,
             entity_writes: vec![0.0; n_ent],
@@ -120,16 +114,6 @@ impl<'m> Facts<'m> {
             let touched = facts.touched(op_id);
             for e in &touched {
                 facts.ops_touching[e.index()].push(op_id);
-            }
-            let near = facts.neighbourhood(&touched, 2);
-            for e in &near {
-                facts.ops_by_entity[e.index()].push(op_id);
-            }
-            for r in model.relationship_ids() {
-                let rel = model.relationship(r);
-                if near.contains(&rel.parent) || near.contains(&rel.child) {
-                    facts.ops_by_rel[r.index()].push(op_id);
-                }
             }
         }
         facts

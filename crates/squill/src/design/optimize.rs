@@ -164,6 +164,25 @@ impl<'f, 's> Search<'f, 's> {
         Vec<Vec<(IndexKey, f64)>>,
         Vec<crate::model::EntityId>,
     )> {
+        self.evaluate_keeping(state, ops, rels, ents, None)
+    }
+
+    /// `evaluate`, also handing the plans to `keep` when given.
+    #[allow(clippy::type_complexity)]
+    fn evaluate_keeping(
+        &self,
+        state: &State,
+        ops: Option<Vec<OperationId>>,
+        rels: &[usize],
+        ents: &[usize],
+        mut keep: Option<&mut Vec<crate::costs::plan::OpPlan>>,
+    ) -> Option<(
+        f64,
+        Vec<OperationId>,
+        Vec<f64>,
+        Vec<Vec<(IndexKey, f64)>>,
+        Vec<crate::model::EntityId>,
+    )> {
         let p = Placement::build(self.facts, self.space, state)?;
         let model = self.facts.model;
         let roots: Vec<crate::model::EntityId> = model.entity_ids().map(|e| p.root(e)).collect();
@@ -199,9 +218,9 @@ impl<'f, 's> Search<'f, 's> {
             total += s;
             scores.push(s);
             let mut mine = Vec::new();
-            for need in plan.indexes {
+            for need in &plan.indexes {
                 let c = index_score(need.entries, need.writes, need.keys.len() as f64, coef);
-                let key = (need.collection, need.keys);
+                let key = (need.collection.clone(), need.keys.clone());
                 touched
                     .entry(key.0.clone())
                     .or_insert_with(|| self.wanted.get(&key.0).cloned().unwrap_or_default());
@@ -209,6 +228,9 @@ impl<'f, 's> Search<'f, 's> {
                 mine.push((key, c));
             }
             idx.push(mine);
+            if let Some(k) = keep.as_deref_mut() {
+                k.push(plan);
+            }
         }
         for (coll, after) in &touched {
             let before = self.wanted.get(coll).map_or(0.0, wanted_cost);
@@ -554,9 +576,15 @@ impl<'f, 's> Evaluator<'f, 's> {
 
     /// The total score of `state`, which differs from the design in the
     /// relationships `rels`, and the operations whose plans changed.
-    pub fn total_with(&self, state: &State, rels: &[usize]) -> Option<(f64, Vec<OperationId>)> {
-        self.search
-            .evaluate(state, None, rels, &[])
-            .map(|(t, ops, ..)| (t, ops))
+    pub fn total_with(
+        &self,
+        state: &State,
+        rels: &[usize],
+    ) -> Option<(f64, Vec<(OperationId, crate::costs::plan::OpPlan)>)> {
+        let mut plans = Vec::new();
+        let (t, ops, ..) =
+            self.search
+                .evaluate_keeping(state, None, rels, &[], Some(&mut plans))?;
+        Some((t, ops.into_iter().zip(plans).collect()))
     }
 }

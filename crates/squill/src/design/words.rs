@@ -84,40 +84,32 @@ pub fn plural(word: &str) -> String {
 }
 
 /// Mends "{name}s" written after an entity name into its plural
-/// ("addresss" → "addresses", "categorys" → "categories").
+/// ("addresss" → "addresses", "categorys" → "categories"), word by word.
 pub fn mend_plurals(text: &str, names: &[&str]) -> String {
-    let mut out = text.to_string();
-    let mut sorted: Vec<&str> = names.to_vec();
-    sorted.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    for n in sorted {
-        let wrong = format!("{n}s");
-        let right = plural(n);
-        if wrong == right || !out.contains(&wrong) {
-            continue;
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut word_start: Option<usize> = None;
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let flush = |out: &mut String, word: &str| {
+        if let Some(stem) = word.strip_suffix('s')
+            && names.contains(&stem)
+        {
+            out.push_str(&plural(stem));
+        } else {
+            out.push_str(word);
         }
-        let mut fixed = String::with_capacity(out.len());
-        let mut rest = out.as_str();
-        while let Some(at) = rest.find(&wrong) {
-            let before_ok = at == 0
-                || !rest[..at]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let after = &rest[at + wrong.len()..];
-            let after_ok = !after
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_');
-            fixed.push_str(&rest[..at]);
-            fixed.push_str(if before_ok && after_ok {
-                &right
-            } else {
-                &wrong
-            });
-            rest = after;
+    };
+    for (i, c) in text.char_indices() {
+        if is_word(c) {
+            word_start.get_or_insert(i);
+        } else {
+            if let Some(st) = word_start.take() {
+                flush(&mut out, &text[st..i]);
+            }
+            out.push(c);
         }
-        fixed.push_str(rest);
-        out = fixed;
+    }
+    if let Some(st) = word_start {
+        flush(&mut out, &text[st..]);
     }
     out
 }
