@@ -64,17 +64,30 @@ pub fn report_error(err: &anyhow::Error) {
 
 /// Settings from `--config FILE`, else `./squill.toml` when it exists, else defaults.
 pub fn load_settings(global: &Global) -> Result<squill::settings::Settings> {
+    load_settings_with_profile(global, None)
+}
+
+/// As `load_settings`, with the threshold profile overridden (`--profile`).
+pub fn load_settings_with_profile(
+    global: &Global,
+    profile: Option<squill::settings::Profile>,
+) -> Result<squill::settings::Settings> {
     let path = match &global.config {
         Some(path) => path.clone(),
         None => {
             let default = std::path::PathBuf::from("squill.toml");
             if !default.is_file() {
-                return Ok(squill::settings::Settings::default());
+                return Ok(squill::settings::Options {
+                    profile,
+                    ..Default::default()
+                }
+                .into_settings());
             }
             default
         }
     };
-    squill::settings::load(&path).map_err(|e| anyhow::Error::new(DiagnosticError(Box::new(e))))
+    squill::settings::load_with_profile(&path, profile)
+        .map_err(|e| anyhow::Error::new(DiagnosticError(Box::new(e))))
 }
 
 /// Whether to color stdout: `--color`, then `NO_COLOR`, then whether it is a terminal.
