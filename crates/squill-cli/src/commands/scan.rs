@@ -16,6 +16,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 nothing at or above --fail-on; 1 a finding at or above \
+--fail-on (default: warning); 2 an input could not be read in full (the report of everything \
+readable is still written) or another error.\n\
+Thresholds: --profile or `profile` in squill.toml; per rule under [scan.<rule-id>] in squill.toml.\n\
+The JSON report is documented in docs/scan-json.md."
+)]
 pub struct ScanArgs {
     /// Dump directories, .bson(.gz) files, archives, JSON exports; `-` reads standard input.
     #[arg(required = true, value_name = "PATH")]

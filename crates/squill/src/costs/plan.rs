@@ -95,6 +95,15 @@ pub struct Planner<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
     pub p: &'a Placement<'a>,
+    /// Skip the words (step purposes, warnings) while searching: only costs count.
+    pub quiet: bool,
+}
+
+/// `format!` unless the planner is quiet (the search needs numbers, not words).
+macro_rules! say {
+    ($quiet:expr, $($arg:tt)*) => {
+        if $quiet { String::new() } else { format!($($arg)*) }
+    };
 }
 
 fn index_name(keys: &[(String, i32)]) -> String {
@@ -201,7 +210,7 @@ impl<'a> Planner<'a> {
             if !single {
                 plan.transaction = true;
                 plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
-                plan.warnings.push(format!(
+                plan.warnings.push(say!(self.quiet,
                     "atomic group `{}` writes {} kinds of documents: it runs in a multi-document transaction",
                     group.name,
                     targets.len()
@@ -222,7 +231,8 @@ impl<'a> Planner<'a> {
                 .filter(|s| s.action != Action::Find)
                 .count();
             if writes > 1 && distinct.len() > 1 {
-                plan.warnings.push(format!(
+                plan.warnings.push(say!(
+                    self.quiet,
                     "{} takes {} writes to different documents that are not atomic",
                     model.operation(op).name,
                     writes
@@ -265,7 +275,7 @@ impl<'a> Planner<'a> {
                 include,
                 aggregates,
             } => {
-                let purpose = format!("find {}", self.name(*entity));
+                let purpose = say!(self.quiet, "find {}", self.name(*entity));
                 let (m, step) = self.find(
                     &mut plan, op_id, *entity, filter, sort, *limit, fields, purpose,
                 );
@@ -575,9 +585,14 @@ impl<'a> Planner<'a> {
                 path: vec![field.clone()],
                 op: c.op,
             };
-            let purpose = format!("find the {}s whose {field} matches", self.name(rel.parent));
+            let purpose = say!(
+                self.quiet,
+                "find the {}s whose {field} matches",
+                self.name(rel.parent)
+            );
             let (_, n) = if field == "_id" {
-                let purpose = format!(
+                let purpose = say!(
+                    self.quiet,
                     "read the {} to get its {} ids",
                     self.name(rel.parent),
                     rel.parent_field
@@ -617,8 +632,11 @@ impl<'a> Planner<'a> {
                         path: vec![field.clone()],
                         op: c.op,
                     };
-                    let purpose =
-                        format!("find the {}s whose {field} matches", self.name(rel.child));
+                    let purpose = say!(
+                        self.quiet,
+                        "find the {}s whose {field} matches",
+                        self.name(rel.child)
+                    );
                     let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
                     let from = format!("ids from step {n}");
                     match child_ids_path(layout, &rel.parent_field) {
@@ -667,7 +685,8 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                format!(
+                say!(
+                    self.quiet,
                     "{}s of every kind in one query",
                     if let Some(EntityCandidate::Polymorphic { collection, .. }) =
                         self.space.entity.get(group)
@@ -817,7 +836,8 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                format!(
+                say!(
+                    self.quiet,
                     "read the {} buckets of each {}",
                     rel.parent_field,
                     self.name(from)
@@ -854,7 +874,8 @@ impl<'a> Planner<'a> {
         let mut step = Self::step(
             &acc.collection,
             Action::Find,
-            format!(
+            say!(
+                self.quiet,
                 "application-level join: the {} of each {} through {}",
                 if inc.to_children {
                     format!("{}s", self.name(target))
@@ -972,9 +993,9 @@ impl<'a> Planner<'a> {
                     &acc.collection,
                     Action::Find,
                     if stored {
-                        format!("add up the {fname} kept in each bucket")
+                        say!(self.quiet, "add up the {fname} kept in each bucket")
                     } else {
-                        format!("compute the {fname} over the buckets' items")
+                        say!(self.quiet, "compute the {fname} over the buckets' items")
                     },
                 );
                 step.filter
@@ -1001,7 +1022,8 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
-                    format!(
+                    say!(
+                        self.quiet,
                         "compute the {fname} of the {}s of each {} (aggregation)",
                         self.name(rel.child),
                         self.name(e)
@@ -1097,7 +1119,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = words::plural(&name);
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let many = if count > 1.0 {
             Action::InsertMany
         } else {
@@ -1138,7 +1164,7 @@ impl<'a> Planner<'a> {
                     add_update(
                         host,
                         u,
-                        format!("add the {name} inside its {}", self.name(host)),
+                        say!(self.quiet, "add the {name} inside its {}", self.name(host)),
                         &mut parent_updates,
                     );
                 } else {
@@ -1155,7 +1181,11 @@ impl<'a> Planner<'a> {
                         }],
                         f.typical(rel),
                         f.typical(rel) - 1.0,
-                        format!("write the {name} into each of its {}s", self.name(host)),
+                        say!(
+                            self.quiet,
+                            "write the {name} into each of its {}s",
+                            self.name(host)
+                        ),
                     );
                 }
             }
@@ -1208,7 +1238,8 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Upsert,
-                    format!(
+                    say!(
+                        self.quiet,
                         "add the {name} to the open bucket of its {}",
                         self.name(r.parent)
                     ),
@@ -1247,7 +1278,8 @@ impl<'a> Planner<'a> {
                 );
             }
             _ => {
-                let mut step = Self::step(&acc.collection, many, format!("insert the {name}"));
+                let mut step =
+                    Self::step(&acc.collection, many, say!(self.quiet, "insert the {name}"));
                 step.documents = count;
                 let cost = StepCost {
                     docs_written: count,
@@ -1279,7 +1311,11 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        format!("add the {name}'s id to its {}", self.name(parent)),
+                        say!(
+                            self.quiet,
+                            "add the {name}'s id to its {}",
+                            self.name(parent)
+                        ),
                         &mut parent_updates,
                     );
                 }
@@ -1294,7 +1330,8 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        format!(
+                        say!(
+                            self.quiet,
                             "add the {name}'s id and {} to its {}",
                             fields.join(", "),
                             self.name(parent)
@@ -1310,7 +1347,11 @@ impl<'a> Planner<'a> {
                             sort: sort_field.clone().map(|s| (s, -1)),
                             slice: Some(-(*k as i64)),
                         },
-                        format!("keep the latest {k} {names} in the {}", self.name(parent)),
+                        say!(
+                            self.quiet,
+                            "keep the latest {k} {names} in the {}",
+                            self.name(parent)
+                        ),
                         &mut parent_updates,
                     );
                 }
@@ -1330,7 +1371,12 @@ impl<'a> Planner<'a> {
                 add_update(
                     parent,
                     u,
-                    format!("keep the {what} of {}s in the {}", name, self.name(parent)),
+                    say!(
+                        self.quiet,
+                        "keep the {what} of {}s in the {}",
+                        name,
+                        self.name(parent)
+                    ),
                     &mut parent_updates,
                 );
             }
@@ -1365,7 +1411,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = words::plural(&name);
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -1386,7 +1436,7 @@ impl<'a> Planner<'a> {
                 &[],
                 if multi { None } else { Some(1) },
                 &["_id".to_string()],
-                format!("find the {names} to update"),
+                say!(self.quiet, "find the {names} to update"),
             );
             vec![filt(acc.path("_id"), "in", format!("ids from step {n}"))]
         };
@@ -1433,7 +1483,7 @@ impl<'a> Planner<'a> {
                     vec![UpdateOp::Pull { path: path.clone() }],
                     1.0,
                     0.0,
-                    format!("remove the {name} from its old {pname}"),
+                    say!(self.quiet, "remove the {name} from its old {pname}"),
                 ));
                 extra.push((
                     parent,
@@ -1446,13 +1496,13 @@ impl<'a> Planner<'a> {
                     }],
                     1.0,
                     0.0,
-                    format!("add the {name} to its new {pname}"),
+                    say!(self.quiet, "add the {name} to its new {pname}"),
                 ));
                 nonatomic += 2;
             }
         }
         // Copies of the changed fields elsewhere, and computed fields.
-        for r in f.model.relationships_to(e) {
+        for r in f.rels_to[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             let layout = self.layout(r);
             let copied: Vec<&String> = match layout {
@@ -1485,7 +1535,8 @@ impl<'a> Planner<'a> {
                         .collect(),
                     holders,
                     holders,
-                    format!(
+                    say!(
+                        self.quiet,
                         "refresh the copy of the {name}'s {} in {} {}",
                         copied
                             .iter()
@@ -1520,12 +1571,16 @@ impl<'a> Planner<'a> {
                         vec![u],
                         m,
                         0.0,
-                        format!("keep {cname} of the {} in step", self.name(rel.parent)),
+                        say!(
+                            self.quiet,
+                            "keep {cname} of the {} in step",
+                            self.name(rel.parent)
+                        ),
                     ));
                 }
             }
         }
-        for r in f.model.relationships_from(e) {
+        for r in f.rels_from[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             if let Layout::ExtendedReference {
                 copies_into: Side::Child,
@@ -1568,7 +1623,8 @@ impl<'a> Planner<'a> {
                             .collect(),
                         holders,
                         holders,
-                        format!(
+                        say!(
+                            self.quiet,
                             "refresh the copy of the {name}'s {} in {} {}",
                             copied
                                 .iter()
@@ -1608,7 +1664,7 @@ impl<'a> Planner<'a> {
                 updates,
                 docs,
                 sync,
-                format!("update the {name}"),
+                say!(self.quiet, "update the {name}"),
             );
         }
         for (ent, action, filter, ups, docs, sync, why) in extra {
@@ -1621,7 +1677,8 @@ impl<'a> Planner<'a> {
                 .iter()
                 .all(|g| !g.operations.contains(&op))
         {
-            plan.warnings.push(format!(
+            plan.warnings.push(say!(
+                self.quiet,
                 "re-pointing a {name} takes {} updates that are not atomic",
                 nonatomic
                     + usize::from(
@@ -1638,7 +1695,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = words::plural(&name);
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -1659,7 +1720,7 @@ impl<'a> Planner<'a> {
                 &[],
                 None,
                 &["_id".to_string()],
-                format!("find the {names} to delete"),
+                say!(self.quiet, "find the {names} to delete"),
             );
             format!("ids from step {n}")
         };
@@ -1679,7 +1740,7 @@ impl<'a> Planner<'a> {
                     Vec::new(),
                     m,
                     0.0,
-                    format!("delete the {name}"),
+                    say!(self.quiet, "delete the {name}"),
                 );
             }
             _ => {
@@ -1693,11 +1754,11 @@ impl<'a> Planner<'a> {
                     vec![UpdateOp::Pull { path: host_path }],
                     m,
                     0.0,
-                    format!("pull the {name} out of its document"),
+                    say!(self.quiet, "pull the {name} out of its document"),
                 );
             }
         }
-        for r in f.model.relationships_to(e) {
+        for r in f.rels_to[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             let layout = self.layout(r);
             let mut ups = Vec::new();
@@ -1735,7 +1796,11 @@ impl<'a> Planner<'a> {
                     ups,
                     holders,
                     0.0,
-                    format!("remove the {name} from its {}", self.name(rel.parent)),
+                    say!(
+                        self.quiet,
+                        "remove the {name} from its {}",
+                        self.name(rel.parent)
+                    ),
                 );
             }
         }

@@ -60,6 +60,11 @@ pub struct Facts<'m> {
     pub write_rate: f64,
     /// Inserts and deletes per second of each entity.
     pub entity_writes: Vec<f64>,
+    /// Relationships where each entity is the parent / the child.
+    pub rels_from: Vec<Vec<RelationshipId>>,
+    pub rels_to: Vec<Vec<RelationshipId>>,
+    /// Operations that read or write each entity (or a relationship next to it).
+    pub ops_touching: Vec<Vec<OperationId>>,
 }
 
 impl<'m> Facts<'m> {
@@ -91,7 +96,15 @@ impl<'m> Facts<'m> {
             read_rate: 0.0,
             write_rate: 0.0,
             entity_writes: vec![0.0; n_ent],
+            rels_from: vec![Vec::new(); n_ent],
+            rels_to: vec![Vec::new(); n_ent],
+            ops_touching: vec![Vec::new(); n_ent],
         };
+        for r in model.relationship_ids() {
+            let rel = model.relationship(r);
+            facts.rels_from[rel.parent.index()].push(r);
+            facts.rels_to[rel.child.index()].push(r);
+        }
         for (i, rel) in model.relationships.iter().enumerate() {
             facts.rels[i].class = Some(settings.cardinality.classify(rel.kind, &rel.children));
         }
@@ -105,6 +118,9 @@ impl<'m> Facts<'m> {
             }
             facts.entity_rates(op_id, rate);
             let touched = facts.touched(op_id);
+            for e in &touched {
+                facts.ops_touching[e.index()].push(op_id);
+            }
             let near = facts.neighbourhood(&touched, 2);
             for e in &near {
                 facts.ops_by_entity[e.index()].push(op_id);
@@ -267,11 +283,19 @@ impl<'m> Facts<'m> {
                 }
                 self.filter_rels(*entity, filter, &mut set);
             }
-            OperationKind::Insert { links, .. } => {
-                for r in links {
-                    add_rel(*r, &mut set);
-                }
+            OperationKind::Insert { .. }
+            | OperationKind::Delete { .. }
+            | OperationKind::Update { .. } => {}
+        }
+        // A write also refreshes copies and counters kept next to its entity.
+        if op.is_write() {
+            let e = op.entity();
+            for r in model.relationships_from(e).chain(model.relationships_to(e)) {
+                add_rel(r, &mut set);
             }
+        }
+        match &op.kind {
+            OperationKind::Read { .. } | OperationKind::Insert { .. } => {}
             OperationKind::Update {
                 relinks,
                 filter,

@@ -15,6 +15,8 @@ pub mod optimize;
 pub mod placement;
 mod shape;
 pub mod space;
+#[doc(hidden)]
+pub mod synthetic;
 pub mod words;
 
 #[cfg(test)]

@@ -52,9 +52,9 @@ impl Options {
         let cardinality = self.cardinality.unwrap_or_default().resolve();
         Settings {
             profile,
+            design: self.design.unwrap_or_default().resolve(),
             scan: self.scan.unwrap_or_default().resolve(profile, &cardinality),
             cardinality,
-            design: self.design.unwrap_or_default().resolve(),
         }
     }
 }

@@ -134,6 +134,7 @@ fn dump_alternative() {
                     facts: &facts,
                     space: &space,
                     p: &p,
+                    quiet: false,
                 };
                 for op in model.operation_ids() {
                     let plan = pl.plan(op);

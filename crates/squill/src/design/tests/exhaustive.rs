@@ -15,8 +15,14 @@ fn assert_optimal(model: &Model) {
     for mix in 0..model.workload.mixes.len() {
         let facts = Facts::new(model, &settings, mix);
         let space = Space::new(&facts);
-        let combos: usize = (0..space.rels.len()).map(|r| space.allowed(r).len()).product();
-        assert!(space.rels.len() >= 3 && combos > 8, "{}: too small a space ({combos})", model.name);
+        let combos: usize = (0..space.rels.len())
+            .map(|r| space.allowed(r).len())
+            .product();
+        assert!(
+            space.rels.len() >= 3 && combos > 8,
+            "{}: too small a space ({combos})",
+            model.name
+        );
         let (_, exact) = exhaustive(&facts, &space).unwrap();
         let (_, found) = local_search(&facts, &space).unwrap();
         assert!(
@@ -39,18 +45,52 @@ fn comments_two_parents() -> Model {
     let uc = b.one_to_many("written", user, comment, card(0, 40, Some(150)), false);
     let pt = b.one_to_many("tags", post, tag, card(0, 3, Some(8)), false);
     b.m.relationships[uc.index()].child_field = "author".into();
-    b.op("post_page", &[100.0, 10.0], OperationKind::Read {
-        entity: post, filter: vec![eq("_id")], sort: vec![], limit: None, fields: vec![],
-        include: vec![inc(pc, true, &[]), inc(pt, true, &["label"])], aggregates: vec![],
-    });
-    b.op("user_page", &[30.0, 3.0], OperationKind::Read {
-        entity: user, filter: vec![eq("_id")], sort: vec![], limit: None, fields: vec![],
-        include: vec![inc(uc, true, &["text"])], aggregates: vec![],
-    });
-    b.op("comment", &[2.0, 60.0], OperationKind::Insert { entity: comment, links: vec![pc, uc], count: 1 });
-    b.op("rename_user", &[0.1, 5.0], OperationKind::Update {
-        entity: user, filter: vec![eq("_id")], changes: vec!["name".into()], relinks: vec![], multi: false,
-    });
+    b.op(
+        "post_page",
+        &[100.0, 10.0],
+        OperationKind::Read {
+            entity: post,
+            filter: vec![eq("_id")],
+            sort: vec![],
+            limit: None,
+            fields: vec![],
+            include: vec![inc(pc, true, &[]), inc(pt, true, &["label"])],
+            aggregates: vec![],
+        },
+    );
+    b.op(
+        "user_page",
+        &[30.0, 3.0],
+        OperationKind::Read {
+            entity: user,
+            filter: vec![eq("_id")],
+            sort: vec![],
+            limit: None,
+            fields: vec![],
+            include: vec![inc(uc, true, &["text"])],
+            aggregates: vec![],
+        },
+    );
+    b.op(
+        "comment",
+        &[2.0, 60.0],
+        OperationKind::Insert {
+            entity: comment,
+            links: vec![pc, uc],
+            count: 1,
+        },
+    );
+    b.op(
+        "rename_user",
+        &[0.1, 5.0],
+        OperationKind::Update {
+            entity: user,
+            filter: vec![eq("_id")],
+            changes: vec!["name".into()],
+            relinks: vec![],
+            multi: false,
+        },
+    );
     b.build()
 }
 
@@ -59,23 +99,55 @@ fn orders_atomic() -> Model {
     let mut b = B::new("orders-atomic");
     let customer = b.entity("customer", 50_000, vec![s("name", 20), s("email", 24)]);
     let order = b.entity("order", 1_000_000, vec![dbl("total"), date("placed")]);
-    let line = b.entity("line", 4_000_000, vec![int("qty"), dbl("price"), s("sku", 10)]);
+    let line = b.entity(
+        "line",
+        4_000_000,
+        vec![int("qty"), dbl("price"), s("sku", 10)],
+    );
     let co = b.one_to_many("orders", customer, order, card(0, 20, None), true);
     let ol = b.one_to_many("lines", order, line, card(1, 4, Some(50)), false);
-    let cust_read = b.read("order_page", 80.0, order, vec![eq("_id")], vec![inc(ol, true, &[]), inc(co, false, &["name"])]);
+    let cust_read = b.read(
+        "order_page",
+        80.0,
+        order,
+        vec![eq("_id")],
+        vec![inc(ol, true, &[]), inc(co, false, &["name"])],
+    );
     let _ = cust_read;
     let add = b.insert("add_line", 20.0, line, vec![ol]);
     let total = b.update("update_total", 20.0, order, &["total"], vec![]);
-    b.m.workload.atomic_groups.push(AtomicGroup { name: "line_and_total".into(), operations: vec![add, total] });
-    b.insert("place_order", 5.0, order, vec![co]);
-    b.op("lines_count", &[10.0], OperationKind::Read {
-        entity: order, filter: vec![eq("_id")], sort: vec![], limit: None, fields: vec![], include: vec![],
-        aggregates: vec![Aggregate { relationship: ol, function: AggregateFn::Count, field: None }],
+    b.m.workload.atomic_groups.push(AtomicGroup {
+        name: "line_and_total".into(),
+        operations: vec![add, total],
     });
+    b.insert("place_order", 5.0, order, vec![co]);
+    b.op(
+        "lines_count",
+        &[10.0],
+        OperationKind::Read {
+            entity: order,
+            filter: vec![eq("_id")],
+            sort: vec![],
+            limit: None,
+            fields: vec![],
+            include: vec![],
+            aggregates: vec![Aggregate {
+                relationship: ol,
+                function: AggregateFn::Count,
+                field: None,
+            }],
+        },
+    );
     // A third relationship: a customer's addresses, one-to-few.
     let address = b.entity("address", 80_000, vec![s("street", 30), s("city", 16)]);
     let ca = b.one_to_many("addresses", customer, address, card(0, 2, Some(5)), false);
-    b.read("customer_page", 40.0, customer, vec![eq("_id")], vec![inc(ca, true, &[])]);
+    b.read(
+        "customer_page",
+        40.0,
+        customer,
+        vec![eq("_id")],
+        vec![inc(ca, true, &[])],
+    );
     b.build()
 }
 
@@ -87,15 +159,41 @@ fn nested() -> Model {
     let address = b.entity("address", 3_000, vec![s("street", 30), s("zip", 6)]);
     let staff = b.entity("employee", 100_000, vec![s("name", 20), s("role", 12)]);
     let co = b.one_to_many("offices", company, office, card(1, 3, Some(10)), false);
-    let oa = b.rel("address", RelationshipKind::OneToOne, office, address, card(1, 1, Some(1)), card(1, 1, Some(1)), false);
+    let oa = b.rel(
+        "address",
+        RelationshipKind::OneToOne,
+        office,
+        address,
+        card(1, 1, Some(1)),
+        card(1, 1, Some(1)),
+        false,
+    );
     let os = b.one_to_many("staff", office, staff, card(0, 30, Some(400)), true);
-    b.read("company_page", 50.0, company, vec![eq("_id")], vec![{
-        let mut i = inc(co, true, &[]);
-        i.include = vec![inc(oa, true, &[])];
-        i
-    }]);
-    b.read("office_staff", 20.0, office, vec![eq("_id")], vec![inc(os, true, &["name"])]);
-    b.read("find_employee", 60.0, staff, vec![eq("name")], vec![inc(os, false, &["city"])]);
+    b.read(
+        "company_page",
+        50.0,
+        company,
+        vec![eq("_id")],
+        vec![{
+            let mut i = inc(co, true, &[]);
+            i.include = vec![inc(oa, true, &[])];
+            i
+        }],
+    );
+    b.read(
+        "office_staff",
+        20.0,
+        office,
+        vec![eq("_id")],
+        vec![inc(os, true, &["name"])],
+    );
+    b.read(
+        "find_employee",
+        60.0,
+        staff,
+        vec![eq("name")],
+        vec![inc(os, false, &["city"])],
+    );
     b.insert("hire", 1.0, staff, vec![os]);
     b.update("move_office", 0.01, address, &["street"], vec![]);
     b.build()
@@ -119,11 +217,25 @@ fn local_search_matches_exhaustive_on_nested_embedding() {
 #[test]
 fn an_atomic_group_in_one_document_needs_no_transaction() {
     let d = crate::design::advise(&orders_atomic(), &Settings::default(), None).unwrap();
-    let lines = d.relationships.iter().find(|r| r.relationship == "lines").unwrap();
-    let add = d.operations.iter().find(|o| o.operation == "add_line").unwrap();
+    let lines = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "lines")
+        .unwrap();
+    let add = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "add_line")
+        .unwrap();
     if lines.chosen == crate::candidates::Layout::Embed {
-        assert!(!add.transaction, "embedded lines and their total live in one document");
+        assert!(
+            !add.transaction,
+            "embedded lines and their total live in one document"
+        );
     } else {
-        assert!(add.transaction, "lines apart from their order need a transaction");
+        assert!(
+            add.transaction,
+            "lines apart from their order need a transaction"
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 mod builder;
 mod dump;
+mod exhaustive;
 mod first;
 pub mod golden;
-mod exhaustive;
 mod rules_fire;

@@ -33,6 +33,8 @@ pub(crate) struct Framer<R> {
     /// Stream offset of `buf[0]`.
     base: u64,
     eof: bool,
+    /// A read error that came after some bytes, reported once those are used.
+    pending: Option<io::Error>,
 }
 
 const CHUNK: usize = 1 << 20;
@@ -41,11 +43,12 @@ impl<R: Read> Framer<R> {
     pub(crate) fn new(reader: R, base: u64) -> Self {
         Framer {
             reader,
-            buf: vec![0; CHUNK],
+            buf: Vec::with_capacity(1 << 16),
             pos: 0,
             end: 0,
             base,
             eof: false,
+            pending: None,
         }
     }
 
@@ -59,30 +62,41 @@ impl<R: Read> Framer<R> {
     }
 
     /// Makes at least `need` unconsumed bytes available; `Ok(false)` at the end.
+    /// Reads a chunk at a time with `read_to_end`, so the buffer is never
+    /// zeroed first (a damaged length may ask for up to 16 MiB).
     fn fill(&mut self, need: usize) -> io::Result<bool> {
         if self.available() >= need {
             return Ok(true);
         }
-        if self.pos + need > self.buf.len() {
-            // Move what is left to the front, growing the buffer for big documents.
-            self.buf.copy_within(self.pos..self.end, 0);
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
+        if self.eof {
+            return Ok(false);
+        }
+        if self.pos > 0 {
+            self.buf.drain(..self.pos);
             self.base += self.pos as u64;
             self.end -= self.pos;
             self.pos = 0;
-            if need > self.buf.len() {
-                self.buf.resize(need.max(CHUNK), 0);
-            }
         }
         while self.available() < need && !self.eof {
-            let n = match self.reader.read(&mut self.buf[self.end..]) {
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            let want = (need - self.available()).max(CHUNK);
+            let before = self.buf.len();
+            let result = (&mut self.reader)
+                .take(want as u64)
+                .read_to_end(&mut self.buf);
+            self.end = self.buf.len();
+            match result {
+                Ok(n) if n < want => self.eof = true,
+                Ok(_) => {}
+                // Deliver what arrived before the error; report it when more is needed.
+                Err(e) if self.end > before => {
+                    self.pending = Some(e);
+                    break;
+                }
                 Err(e) => return Err(e),
-            };
-            if n == 0 {
-                self.eof = true;
             }
-            self.end += n;
         }
         Ok(self.available() >= need)
     }

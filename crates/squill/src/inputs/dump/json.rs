@@ -22,43 +22,47 @@ struct Text<R> {
     /// Stream offset of `buf[0]`.
     base: u64,
     eof: bool,
+    /// A read error that came after some bytes, reported once those are used.
+    pending: Option<io::Error>,
     /// Line number (1-based) at `pos`, and the stream offset where it starts.
     line: u64,
     line_start: u64,
 }
 
 impl<R: Read> Text<R> {
+    /// Reads another chunk after the unconsumed bytes (moved to the front);
+    /// `Ok(false)` when nothing more came.
     fn fill(&mut self) -> io::Result<bool> {
+        if let Some(e) = self.pending.take() {
+            return Err(e);
+        }
         if self.eof {
             return Ok(false);
         }
         if self.pos > 0 {
-            self.buf.copy_within(self.pos..self.end, 0);
+            self.buf.drain(..self.pos);
             self.base += self.pos as u64;
             self.end -= self.pos;
             self.pos = 0;
         }
-        if self.end == self.buf.len() {
-            let grown = (self.buf.len() * 2).min(MAX_TEXT + CHUNK);
-            if grown == self.buf.len() {
-                return Ok(false);
+        let before = self.buf.len();
+        let result = (&mut self.reader)
+            .take(CHUNK as u64)
+            .read_to_end(&mut self.buf);
+        self.end = self.buf.len();
+        let got = match result {
+            Ok(n) => n,
+            // Use what arrived before the error; report it when more is needed.
+            Err(e) if self.end > before => {
+                self.pending = Some(e);
+                return Ok(true);
             }
-            self.buf.resize(grown, 0);
+            Err(e) => return Err(e),
+        };
+        if got < CHUNK {
+            self.eof = true;
         }
-        loop {
-            match self.reader.read(&mut self.buf[self.end..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(false);
-                }
-                Ok(n) => {
-                    self.end += n;
-                    return Ok(true);
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        Ok(got > 0)
     }
 
     fn offset(&self, at: usize) -> u64 {
@@ -138,11 +142,12 @@ pub(crate) fn read_json(
 ) -> u64 {
     let mut t = Text {
         reader,
-        buf: vec![0; CHUNK],
+        buf: Vec::with_capacity(1 << 16),
         pos: 0,
         end: 0,
         base: 0,
         eof: false,
+        pending: None,
         line: 1,
         line_start: 0,
     };

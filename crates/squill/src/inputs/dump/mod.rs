@@ -158,8 +158,10 @@ impl Source {
         &self.path
     }
 
-    /// Size in bytes for progress bars (of the file, or of this part of it;
-    /// compressed size for gzip; `None` for stdin).
+    /// Size in bytes for progress bars: of the file, or of this part of it;
+    /// `None` for stdin. For gzip sources it is the compressed size while
+    /// `Position::byte_offset` and `ReadSummary::bytes` count decompressed
+    /// bytes, so treat it as an estimate there.
     pub fn len_bytes(&self) -> Option<u64> {
         match &self.kind {
             SourceKind::Bson {

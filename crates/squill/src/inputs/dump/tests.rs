@@ -315,3 +315,10 @@ fn reads_stdin_once_with_detection_and_gzip() {
         .unwrap_err();
     assert_eq!(err.to_string(), "-: file is empty");
 }
+
+#[test]
+fn sources_can_be_shared_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Source>();
+    send_sync::<Inputs>();
+}
