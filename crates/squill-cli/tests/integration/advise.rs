@@ -231,3 +231,43 @@ fn unwritable_output_exits_2() {
         .code(2);
     assert!(run.stderr.contains("/no/such/dir/x.txt"), "{}", run.stderr);
 }
+
+/// The `toml` blocks of docs/configuration.md, in order.
+fn configuration_doc_blocks() -> Vec<String> {
+    let doc = std::fs::read_to_string(repo_root().join("docs/configuration.md")).unwrap();
+    doc.split("```toml\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The complete example of docs/configuration.md sets every key to its
+/// default: squill accepts it (unknown keys are errors) and advises exactly as
+/// with no file at all. The other examples parse too.
+#[test]
+fn configuration_doc_examples_parse_and_the_complete_one_is_the_defaults() {
+    let blocks = configuration_doc_blocks();
+    assert!(blocks.len() >= 3, "{blocks:?}");
+    let dir = TempDir::new("config-doc");
+    let model = example("rubis.yaml");
+    let plain = advise(&[&model, "--mix", "browsing", "--format", "json"]);
+    let mut complete = None;
+    for (i, block) in blocks.iter().enumerate() {
+        let path = dir.path().join(format!("squill-{i}.toml"));
+        std::fs::write(&path, block).unwrap();
+        let run = Test::new()
+            .args(["--config"])
+            .args([&path])
+            .args(["advise", &model, "--mix", "browsing", "--format", "json"])
+            .run();
+        assert_eq!(
+            run.code, 0,
+            "block {i} of docs/configuration.md:\n{block}\n{}",
+            run.stderr
+        );
+        if block.contains("[scan.relationships]") {
+            complete = Some(run.stdout);
+        }
+    }
+    assert_eq!(complete.expect("the complete example"), plain);
+}
