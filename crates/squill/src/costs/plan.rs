@@ -719,6 +719,23 @@ impl<'a> Planner<'a> {
                 total += m * n;
             }
             keys.truncate(1);
+            // One order for every kind (a feed newest first): the index serves it.
+            let first = &includes[members[0]].sort;
+            let same = |a: &crate::model::SortKey, b: &crate::model::SortKey| {
+                a.field == b.field && a.descending == b.descending
+            };
+            if !first.is_empty()
+                && members.iter().all(|&j| {
+                    let s = &includes[j].sort;
+                    s.len() == first.len() && s.iter().zip(first).all(|(a, b)| same(a, b))
+                })
+            {
+                for s in first {
+                    let k = (acc.path(&s.field), if s.descending { -1 } else { 1 });
+                    step.sort.push(k.clone());
+                    keys.push(k);
+                }
+            }
             step.documents = total;
             let cost = StepCost {
                 keys: total,
@@ -772,6 +789,12 @@ impl<'a> Planner<'a> {
         let covered_fields = |fields: &Vec<String>| {
             !inc.fields.is_empty() && inc.fields.iter().all(|x| x == "_id" || fields.contains(x))
         };
+        // Only the other side's ids: the reference kept here answers it.
+        let ids_only = !inc.fields.is_empty()
+            && inc.fields.iter().all(|x| x == "_id")
+            && inc.filter.is_empty()
+            && inc.sort.is_empty()
+            && inc.limit.is_none();
         let here = format!("ids from step {from_step}");
         let (free, by_id_path, by_ref_path): (bool, Option<String>, Option<String>) =
             if inc.to_children {
@@ -802,7 +825,7 @@ impl<'a> Planner<'a> {
                         (false, None, Some(format!("{}._id", rel.child_field)))
                     }
                     l => (
-                        false,
+                        ids_only && child_ids_path(l, &rel.parent_field).is_some(),
                         child_ids_path(l, &rel.parent_field).map(|_| "_id".to_string()),
                         parent_ref_path(l, &rel.child_field),
                     ),
@@ -816,7 +839,7 @@ impl<'a> Planner<'a> {
                     } => (covered_fields(fields), Some("_id".to_string()), None),
                     Layout::Bucket { .. } => (false, Some("_id".to_string()), None),
                     l => (
-                        false,
+                        ids_only && parent_ref_path(l, &rel.child_field).is_some(),
                         parent_ref_path(l, &rel.child_field).map(|_| "_id".to_string()),
                         child_ids_path(l, &rel.parent_field),
                     ),

@@ -444,11 +444,15 @@ fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
     with_entities.entity = (0..space.entity.len())
         .map(|i| !space.entity_support[i].is_empty())
         .collect();
+    // A polymorphic collection only pays once its kinds all keep references:
+    // from one relationship at a time the descent never reaches it.
+    let mut refs_with_entities = refs.clone();
+    refs_with_entities.entity = with_entities.entity.clone();
     // Large models: the two starts that matter most (time grows with each).
     if space.rels.len() + space.entity.len() > 60 {
         return vec![rules, refs];
     }
-    vec![rules, refs, embeds, with_entities]
+    vec![rules, refs, embeds, with_entities, refs_with_entities]
 }
 
 /// Makes a state feasible by replacing embedding choices that conflict.

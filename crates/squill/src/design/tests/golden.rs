@@ -66,6 +66,58 @@ fn host_logs_reference_the_parent() {
 }
 
 #[test]
+fn person_tasks_reference_both_ways() {
+    let d = design("person-tasks", None);
+    let r = decision(&d, "tasks");
+    assert_eq!(r.chosen, Layout::TwoWayReferences);
+    cites(r, "two-way-references");
+    // The price the seed accepts: reassigning a task is not one atomic update.
+    assert!(
+        r.tradeoffs
+            .iter()
+            .any(|t| t.contains("re-pointing") && t.contains("not atomic")),
+        "{:?}",
+        r.tradeoffs
+    );
+    // The owner's id alone is the runner-up: it needs an index on `owner`.
+    assert!(
+        r.alternatives
+            .iter()
+            .any(|a| a.layout == Layout::ParentReference)
+    );
+}
+
+#[test]
+fn notifications_share_one_polymorphic_collection() {
+    let d = design("notifications", None);
+    let (collection, entities, rules) = d
+        .entities
+        .iter()
+        .find_map(|e| match e {
+            EntityDecision::Polymorphic {
+                collection,
+                entities,
+                rules,
+                ..
+            } => Some((collection, entities, rules)),
+            EntityDecision::ComputedField { .. } => None,
+        })
+        .expect("a polymorphic collection");
+    assert_eq!(collection, "notification");
+    assert_eq!(entities.len(), 3);
+    assert!(rules.iter().any(|h| h.rule == "polymorphic-collection"));
+    // The feed reads every kind with one query.
+    let feed = d.operations.iter().find(|o| o.operation == "feed").unwrap();
+    assert_eq!(
+        feed.steps
+            .iter()
+            .filter(|s| s.collection == "notification")
+            .count(),
+        1
+    );
+}
+
+#[test]
 fn parts_copy_the_name_not_the_quantity() {
     let d = design("parts-name-denormalized", None);
     let r = decision(&d, "parts");
