@@ -498,10 +498,20 @@ impl<'a> Planner<'a> {
             }
         }
         let scan = keys.is_empty();
+        // Embedded instances found by their own fields (items of a category
+        // inside their sellers) lie in different parents: about one parent
+        // document each. Only a filter on the holder's id groups them.
+        let inside = format!("{}.", acc.prefix);
+        let grouped = eq
+            .iter()
+            .any(|(p, _, _)| !p.starts_with(&inside) && (p == "_id" || p.ends_with("._id")));
         let roots = if acc.prefix.is_empty() {
             m
-        } else {
+        } else if grouped {
             (m / acc.per_root.max(1.0)).ceil().max(1.0).min(acc.docs)
+        } else {
+            let r = acc.docs.max(1.0);
+            (r * (1.0 - (1.0 - 1.0 / r).powf(m))).ceil().max(1.0)
         };
         let examined = if scan { acc.docs } else { roots };
         let mut step = Self::step(&acc.collection, Action::Find, purpose);

@@ -1,4 +1,4 @@
-//! Numbers in words for reasons and explanations: "1,200 reads/s", "2.5 KB".
+//! Numbers in words for reasons and explanations: "1,200 reads/s", "2.5 KiB".
 
 /// A count or rate with thousands separators and at most two decimals.
 pub fn num(x: f64) -> String {
@@ -37,18 +37,12 @@ fn group(n: u64) -> String {
     out
 }
 
-/// Bytes with a unit: "310 B", "12.4 KB", "16 MiB" style (1 KB = 1,000 B).
+/// Bytes in the binary units every reporter uses (`squill::outputs::human`).
 pub fn bytes(b: f64) -> String {
     if !b.is_finite() {
         return "unbounded".to_string();
     }
-    if b < 1_000.0 {
-        format!("{} B", num(b.round()))
-    } else if b < 1_000_000.0 {
-        format!("{:.1} KB", b / 1_000.0)
-    } else {
-        format!("{:.1} MB", b / 1_000_000.0)
-    }
+    crate::outputs::human::bytes(b)
 }
 
 /// "1 product" / "300 products".
@@ -83,35 +77,75 @@ pub fn plural(word: &str) -> String {
     }
 }
 
-/// Mends "{name}s" written after an entity name into its plural
-/// ("addresss" → "addresses", "categorys" → "categories"), word by word.
+/// The singular of a plural entity name (`users` → `user`, `categories` →
+/// `category`); other words unchanged.
+pub fn singular(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    if !lower.ends_with('s') || lower.ends_with("ss") {
+        return word.to_string();
+    }
+    let n = word.len();
+    if lower.ends_with("ies") {
+        format!("{}y", &word[..n - 3])
+    } else if ["sses", "xes", "ches", "shes"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        word[..n - 2].to_string()
+    } else {
+        word[..n - 1].to_string()
+    }
+}
+
+/// Mends reasons written with entity names in fixed slots, word by word:
+/// "{name}s" becomes the name's plural ("addresss" → "addresses", "categorys"
+/// → "categories", "userss" → "users"); a plural name where one instance is
+/// meant becomes singular ("a regions" → "a region", "each items" → "each
+/// item", "the users's id" → "the user's id"), with "a" turned into "an"
+/// before a, e, i, o ("a user", "an item").
 pub fn mend_plurals(text: &str, names: &[&str]) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut word_start: Option<usize> = None;
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    let flush = |out: &mut String, word: &str| {
+    // Tokens: runs of word characters and runs of the rest.
+    let mut tokens: Vec<String> = Vec::new();
+    for c in text.chars() {
+        match tokens.last_mut() {
+            Some(t) if t.chars().next().is_some_and(is_word) == is_word(c) => t.push(c),
+            _ => tokens.push(c.to_string()),
+        }
+    }
+    let one = ["a", "an", "each", "every", "per", "one"];
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    for i in 0..tokens.len() {
+        let word = &tokens[i];
+        if !word.chars().next().is_some_and(is_word) {
+            out.push(word.clone());
+            continue;
+        }
         if let Some(stem) = word.strip_suffix('s')
             && names.contains(&stem)
         {
-            out.push_str(&plural(stem));
-        } else {
-            out.push_str(word);
+            out.push(plural(stem));
+            continue;
         }
-    };
-    for (i, c) in text.char_indices() {
-        if is_word(c) {
-            word_start.get_or_insert(i);
-        } else {
-            if let Some(st) = word_start.take() {
-                flush(&mut out, &text[st..i]);
+        let plural_name = names.contains(&word.as_str()) && singular(word) != *word;
+        let before = (i >= 2 && tokens[i - 1] == " ").then(|| tokens[i - 2].to_ascii_lowercase());
+        let article = before.as_deref().is_some_and(|w| one.contains(&w));
+        let possessive = tokens.get(i + 1).is_some_and(|t| t == "'")
+            && tokens.get(i + 2).is_some_and(|t| t == "s");
+        if plural_name && (article || possessive) {
+            let one_of = singular(word);
+            if before.as_deref() == Some("a")
+                && one_of.starts_with(['a', 'e', 'i', 'o'])
+                && let Some(a) = out.get_mut(i - 2)
+            {
+                a.push('n');
             }
-            out.push(c);
+            out.push(one_of);
+        } else {
+            out.push(word.clone());
         }
     }
-    if let Some(st) = word_start {
-        flush(&mut out, &text[st..]);
-    }
-    out
+    out.concat()
 }
 
 #[cfg(test)]
@@ -122,7 +156,7 @@ mod tests {
         assert_eq!(super::num(0.5), "0.5");
         assert_eq!(super::num(12.34), "12.3");
         assert_eq!(super::num(3.0), "3");
-        assert_eq!(super::bytes(16_777_216.0), "16.8 MB");
+        assert_eq!(super::bytes(16_777_216.0), "16.0 MiB");
         assert_eq!(super::count(1.0, "product"), "1 product");
         assert_eq!(super::plural("address"), "addresses");
         assert_eq!(super::plural("category"), "categories");
@@ -131,5 +165,17 @@ mod tests {
             super::mend_plurals("a person has 5 addresss.", &["address"]),
             "a person has 5 addresses."
         );
+        let names = ["users", "items", "regions", "categories"];
+        assert_eq!(
+            super::mend_plurals("a regions can have 400 userss", &names),
+            "a region can have 400 users"
+        );
+        assert_eq!(
+            super::mend_plurals("the users's id in each items; a items", &names),
+            "the user's id in each item; an item"
+        );
+        assert_eq!(super::singular("categories"), "category");
+        assert_eq!(super::singular("addresses"), "address");
+        assert_eq!(super::singular("address"), "address");
     }
 }
