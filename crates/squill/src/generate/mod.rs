@@ -22,6 +22,8 @@ mod values;
 pub mod write;
 
 #[cfg(test)]
+mod external_tests;
+#[cfg(test)]
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod tests;

@@ -123,6 +123,7 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
+        Expr::Below(n) => json!({"below": n}),
     }
 }
 

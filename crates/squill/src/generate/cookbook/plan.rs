@@ -71,6 +71,8 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// `{"$lt": n}`: a bucket that still has room.
+    Below(u64),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -424,6 +426,32 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         // No element named: every element is updated.
                         *path = path.replace("$[e]", "$[]");
                     }
+                }
+            }
+        }
+        // A bucket upsert only adds to a bucket with room: without the bound,
+        // the `$push` would grow the array past the validator's maxItems.
+        if step.action == Action::Upsert
+            && let Some(c) = coll.as_ref()
+        {
+            for u in &updates {
+                let Update::Push { path, .. } = u else {
+                    continue;
+                };
+                let Some(max) = c.shape.fields.iter().find_map(|f| match &f.ty {
+                    ShapeType::Array { max_items, .. } if f.name == *path => *max_items,
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                let counter = updates.iter().find_map(|u| match u {
+                    Update::Inc(p, Expr::Number(1)) if !p.contains('.') => Some(p.clone()),
+                    _ => None,
+                });
+                if let Some(counter) = counter
+                    && !filter.iter().any(|(p, _)| *p == counter)
+                {
+                    filter.push((counter, Expr::Below(max)));
                 }
             }
         }

@@ -21,6 +21,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
+        Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
         Expr::In(p) => format!("{{\"$in\": {p}}}"),
         Expr::Range(a, b) => format!("{{\"$gte\": {a}, \"$lt\": {b}}}"),
         Expr::IdsFrom { step, path } => match lang {
