@@ -1,14 +1,149 @@
-//! `squill check`: checks a model file.
+//! `squill check`: validates a model file and summarizes it, so a person can see
+//! what squill understood before asking for advice.
 
 use crate::cli::Global;
-use anyhow::{Result, bail};
+use anyhow::Result;
+use squill::model::{Model, RelationshipKind};
+use squill::settings::Settings;
+use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// The model file (YAML or JSON; see docs/model-file.md).
+    #[arg(value_name = "MODEL")]
+    pub model: PathBuf,
+}
 
-pub fn run(global: &Global, _args: CheckArgs) -> Result<ExitCode> {
-    let _settings = super::load_settings(global)?;
-    let _color = super::use_color(global);
-    bail!("`squill check` is not built yet")
+pub fn run(global: &Global, args: CheckArgs) -> Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let model = squill::inputs::model_file::load(&args.model)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    super::write_stdout(&summary(
+        &model,
+        &args.model.display().to_string(),
+        &settings,
+    ))
+}
+
+/// Thousands separators for counts.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn rate(r: f64) -> String {
+    if r == 0.0 || r >= 100.0 {
+        format!("{r:.0}")
+    } else if r >= 1.0 {
+        format!("{r:.1}")
+    } else {
+        format!("{r:.3}")
+    }
+}
+
+fn summary(model: &Model, path: &str, settings: &Settings) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{path}: model `{}` is valid", model.name);
+    let name_width = |names: &mut dyn Iterator<Item = usize>| names.max().unwrap_or(0);
+
+    let _ = writeln!(out, "\nentities ({}):", model.entities.len());
+    let w = name_width(&mut model.entities.iter().map(|e| e.name.len()));
+    for e in &model.entities {
+        let _ = writeln!(
+            out,
+            "  {:<w$}  {:>13} documents  {} field{}",
+            e.name,
+            grouped(e.count),
+            e.fields.len(),
+            if e.fields.len() == 1 { "" } else { "s" }
+        );
+    }
+
+    let _ = writeln!(out, "\nrelationships ({}):", model.relationships.len());
+    let w = name_width(&mut model.relationships.iter().map(|r| r.name.len()));
+    for r in &model.relationships {
+        let class = settings.cardinality.classify(r.kind, &r.children);
+        let kind = match r.kind {
+            RelationshipKind::ManyToMany => format!("many-to-many (children {class})"),
+            _ => class.to_string(),
+        };
+        let mut notes = Vec::new();
+        if r.child_standalone {
+            notes.push("standalone");
+        }
+        if r.shared {
+            notes.push("shared");
+        }
+        let _ = writeln!(
+            out,
+            "  {:<w$}  {} -> {}  {kind}  children {}/{}/{}  parents {}/{}/{}{}",
+            r.name,
+            model.entity(r.parent).name,
+            model.entity(r.child).name,
+            r.children.min,
+            r.children.typical,
+            r.children.max,
+            r.parents.min,
+            r.parents.typical,
+            r.parents.max,
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!("  ({})", notes.join(", "))
+            }
+        );
+    }
+
+    let wl = &model.workload;
+    let _ = writeln!(
+        out,
+        "\noperations ({}) in {} mix{}:",
+        wl.operations.len(),
+        wl.mixes.len(),
+        if wl.mixes.len() == 1 { "" } else { "es" }
+    );
+    let w = name_width(&mut wl.mixes.iter().map(|m| m.name.len()));
+    for (i, mix) in wl.mixes.iter().enumerate() {
+        let active: Vec<_> = wl.operations.iter().filter(|o| o.rate(i) > 0.0).collect();
+        let reads: f64 = active
+            .iter()
+            .filter(|o| !o.is_write())
+            .map(|o| o.rate(i))
+            .sum();
+        let writes: f64 = active
+            .iter()
+            .filter(|o| o.is_write())
+            .map(|o| o.rate(i))
+            .sum();
+        let _ = writeln!(
+            out,
+            "  {:<w$}  {} operation{}  reads {}/s  writes {}/s",
+            mix.name,
+            active.len(),
+            if active.len() == 1 { "" } else { "s" },
+            rate(reads),
+            rate(writes),
+        );
+    }
+    if !wl.atomic_groups.is_empty() {
+        let _ = writeln!(out, "\natomic groups ({}):", wl.atomic_groups.len());
+        for g in &wl.atomic_groups {
+            let ops: Vec<&str> = g
+                .operations
+                .iter()
+                .map(|o| model.operation(*o).name.as_str())
+                .collect();
+            let _ = writeln!(out, "  {}: {}", g.name, ops.join(", "));
+        }
+    }
+    out
 }

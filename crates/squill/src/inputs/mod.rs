@@ -4,3 +4,4 @@
 //! one path to measure).
 
 pub mod bson;
+pub mod model_file;

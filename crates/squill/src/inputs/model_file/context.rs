@@ -1,0 +1,116 @@
+//! The validation context: turns source locations into positions and collects
+//! every problem instead of stopping at the first.
+
+use super::error::{Position, Problem};
+use super::raw::S;
+use serde_saphyr::Location;
+
+pub struct Ctx<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+    pub problems: Vec<Problem>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(file: &'a str, text: &'a str) -> Self {
+        Ctx {
+            file,
+            text,
+            problems: Vec::new(),
+        }
+    }
+
+    pub fn position(&self, loc: Location) -> Option<Position> {
+        position(self.text, loc)
+    }
+
+    pub fn pos<T>(&self, s: &S<T>) -> Option<Position> {
+        self.position(s.referenced)
+    }
+
+    /// Records a problem at `at`.
+    pub fn error(
+        &mut self,
+        at: Option<Position>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: Option<String>,
+    ) {
+        self.problems.push(Problem {
+            file: self.file.to_string(),
+            position: at.or(Some(Position::at_offset(self.text, 0, 0))),
+            message: message.into(),
+            label: label.into(),
+            help,
+        });
+    }
+
+    /// `value` as a finite number ≥ 0, or a recorded problem.
+    pub fn non_negative(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
+        let v = value.value;
+        if !v.is_finite() {
+            self.error(
+                self.pos(value),
+                format!("{what} must be a finite number, found `{v}`"),
+                "not a finite number",
+                None,
+            );
+            return None;
+        }
+        if v < 0.0 {
+            self.error(
+                self.pos(value),
+                format!("{what} must not be negative, found {v}"),
+                "negative",
+                Some(format!("write a number ≥ 0 for {what}")),
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    /// `value` as a whole number ≥ `min`, or a recorded problem.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked below
+    pub fn whole(&mut self, value: &S<f64>, what: &str, min: u64) -> Option<u64> {
+        let v = self.non_negative(value, what)?;
+        if v.fract() != 0.0 || v > 9.0e15 {
+            self.error(
+                self.pos(value),
+                format!("{what} must be a whole number, found {v}"),
+                "not a whole number",
+                None,
+            );
+            return None;
+        }
+        let n = v as u64;
+        if n < min {
+            self.error(
+                self.pos(value),
+                format!("{what} must be at least {min}, found {n}"),
+                "too small",
+                None,
+            );
+            return None;
+        }
+        Some(n)
+    }
+}
+
+/// Position of a saphyr location in `text`; `None` when the location is unknown.
+pub fn position(text: &str, loc: Location) -> Option<Position> {
+    let line = usize::try_from(loc.line()).ok()?;
+    let column = usize::try_from(loc.column()).ok()?;
+    if line == 0 {
+        return None;
+    }
+    let span = loc.span();
+    match (span.byte_offset(), span.byte_len()) {
+        (Some(off), len) => {
+            let off = usize::try_from(off).ok()?;
+            let len = len.and_then(|l| usize::try_from(l).ok()).unwrap_or(0);
+            let p = Position::at_offset(text, off, len);
+            Some(Position { line, column, ..p })
+        }
+        (None, _) => Some(Position::at_line_column(text, line, column, 0)),
+    }
+}

@@ -1,0 +1,214 @@
+//! The model file: YAML (or JSON) that a person writes by hand in minutes,
+//! turned into a validated `squill::model::Model`.
+//!
+//! Reading happens in three stages so that each error can point into the file:
+//! `raw` deserializes the text with every value's location (serde-saphyr's
+//! `Spanned`), `resolve`/`workload` check names, numbers and paths and build the
+//! model, collecting every problem instead of stopping at the first, and `error`
+//! renders them with `file:line:column`, a snippet and a suggestion. JSON goes
+//! through the same YAML parser (JSON is YAML 1.2 flow syntax) so it gets the
+//! same locations; serde_json checks it first because it words JSON syntax
+//! errors better. The reference of the syntax is docs/model-file.md.
+
+mod compact;
+mod context;
+mod error;
+mod raw;
+mod resolve;
+mod schema;
+mod workload;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{ModelFileError, Position, Problem};
+pub use schema::schema_json;
+pub use write::to_yaml;
+
+use crate::model::Model;
+use context::Ctx;
+use miette::NamedSource;
+use std::path::Path;
+
+/// Parses a model file's text. `source_name` is used in messages (usually the
+/// path) and for the model's default name (its stem); a name ending in `.json`, or
+/// text starting with `{`, is checked as JSON first.
+pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
+    let source = || Some(NamedSource::new(source_name, text.to_string()).with_language("yaml"));
+    let fail = |problem: Problem| ModelFileError::new(vec![problem], source());
+    if text.trim().is_empty() {
+        return Err(fail(Problem {
+            file: source_name.to_string(),
+            position: Some(Position::at_offset(text, 0, 0)),
+            message: "the model file is empty".into(),
+            label: "empty".into(),
+            help: Some("a model needs at least `entities:`; see docs/model-file.md".into()),
+        }));
+    }
+    if let Some(problem) = binary_content(source_name, text) {
+        return Err(ModelFileError::new(vec![problem], None));
+    }
+    let is_json = Path::new(source_name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        || text.trim_start().starts_with('{');
+    if is_json && let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        return Err(fail(json_problem(source_name, text, &e)));
+    }
+    let options = serde_saphyr::options! {
+        with_snippet: false,
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
+    };
+    let raw: raw::RawModel = match serde_saphyr::from_str_with_options(text, options) {
+        Ok(raw) => raw,
+        Err(e) => return Err(fail(yaml_problem(source_name, text, &e))),
+    };
+    let default_name = Path::new(source_name)
+        .file_stem()
+        .map_or_else(|| "model".to_string(), |s| s.to_string_lossy().into_owned());
+    let mut ctx = Ctx::new(source_name, text);
+    match resolve::resolve(&mut ctx, raw, &default_name) {
+        Some(model) => Ok(model),
+        None => Err(ModelFileError::new(ctx.problems, source())),
+    }
+}
+
+/// Reads and parses the model file at `path`.
+pub fn load(path: &Path) -> Result<Model, ModelFileError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            std::io::ErrorKind::IsADirectory => "is a directory, not a model file".to_string(),
+            _ => e.to_string(),
+        };
+        ModelFileError::file(&name, format!("cannot read the model file: {why}"))
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => parse(&name, &text),
+        Err(e) => {
+            let bytes = e.as_bytes();
+            let at = e.utf8_error().valid_up_to();
+            let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+            let p = Position::at_offset(valid, valid.len(), 0);
+            Err(ModelFileError::new(
+                vec![Problem {
+                    file: name,
+                    position: Some(p),
+                    message: format!(
+                        "the model file is not UTF-8 text (invalid byte 0x{:02x} at byte offset {at})",
+                        bytes[at]
+                    ),
+                    label: String::new(),
+                    help: Some("a model file is YAML or JSON text".into()),
+                }],
+                None,
+            ))
+        }
+    }
+}
+
+/// Text that is valid UTF-8 but holds control characters YAML forbids is most
+/// likely not a model file at all; say so instead of a parser message.
+fn binary_content(file: &str, text: &str) -> Option<Problem> {
+    let (offset, c) = text
+        .char_indices()
+        .find(|(_, c)| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))?;
+    Some(Problem {
+        file: file.to_string(),
+        position: Some(Position::at_offset(text, offset, c.len_utf8())),
+        message: format!(
+            "the model file holds a control character (U+{:04X}) at byte offset {offset}: it does not look like YAML or JSON text",
+            u32::from(c)
+        ),
+        label: "control character".into(),
+        help: Some("a model file is YAML or JSON text".into()),
+    })
+}
+
+fn json_problem(file: &str, text: &str, e: &serde_json::Error) -> Problem {
+    let message = e.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(m, _)| m)
+        .to_string();
+    let position = if e.line() == 0 {
+        Position::at_offset(text, text.len(), 0)
+    } else {
+        Position::at_line_column(text, e.line(), e.column().max(1), 1)
+    };
+    Problem {
+        file: file.to_string(),
+        position: Some(position),
+        message: format!("invalid JSON: {message}"),
+        label: "here".into(),
+        help: None,
+    }
+}
+
+/// The names serde lists after "expected one of" in an unknown-key message.
+fn expected_names(message: &str) -> Vec<String> {
+    let Some((_, list)) = message.split_once("expected one of ") else {
+        return message
+            .split_once("expected `")
+            .map(|(_, rest)| vec![rest.trim_end_matches('`').to_string()])
+            .unwrap_or_default();
+    };
+    list.split(", ")
+        .map(|n| n.trim().trim_matches('`').to_string())
+        .collect()
+}
+
+fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
+    let plain = e.without_snippet().to_string();
+    // The message may end with its own " at line L column C"; we print ours.
+    let mut message = plain
+        .split(" at line ")
+        .next()
+        .unwrap_or(&plain)
+        .trim()
+        .to_string();
+    for (from, to) in [
+        ("expected f64", "expected a number"),
+        ("expected u64", "expected a whole number"),
+        (
+            "expected struct RawModel",
+            "expected a map of `entities`, `relationships`, `operations`, …",
+        ),
+        ("struct RawModel", "model"),
+        ("struct RawEntity", "entity"),
+        ("struct RawOperation", "operation"),
+        ("struct RawRelationship", "relationship"),
+        ("struct RawFieldLong", "field"),
+        ("struct RawInclude", "include"),
+        ("struct RawMix", "mix"),
+        ("struct RawCardinalityLong", "cardinality"),
+        ("unknown field `", "unknown key `"),
+    ] {
+        message = message.replace(from, to);
+    }
+    let help = message
+        .split_once("unknown key `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .and_then(|(unknown, _)| {
+            let names = expected_names(&message);
+            error::suggestion(unknown, names.iter().map(String::as_str))
+        });
+    let position = e
+        .location()
+        .and_then(|l| context::position(text, l))
+        .unwrap_or_else(|| Position::at_offset(text, text.len(), 0));
+    let label = if message.contains("unknown key") {
+        "unknown key"
+    } else {
+        "here"
+    };
+    Problem {
+        file: file.to_string(),
+        position: Some(position),
+        message,
+        label: label.into(),
+        help,
+    }
+}

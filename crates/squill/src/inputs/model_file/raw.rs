@@ -1,0 +1,624 @@
+//! The model file as written: every key a person may type, with the source
+//! location of each value (`Spanned`) so validation can point at it. Nothing here
+//! is checked beyond its shape; `resolve` turns it into a `Model`.
+//!
+//! Several keys take a short or a long form (`string(40)` or `{type: string,
+//! size: 40}`); those are small enums with hand-written visitors, not
+//! `#[serde(untagged)]`, because untagged enums lose both source locations and
+//! the precise error message.
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+pub type S<T> = Spanned<T>;
+
+/// A squill model: entities, relationships between them, and the workload.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "squill model file")]
+pub struct RawModel {
+    /// A name for reports (default: the file's stem).
+    #[schemars(with = "Option<String>")]
+    pub name: Option<S<String>>,
+    /// Named situations, each giving every operation its own rate ("browsing",
+    /// "write_heavy"). A list of names, or a map from name to `{description, total_rate}`.
+    /// Default: one mix called `default`.
+    pub mixes: Option<RawMixes>,
+    /// The kinds of things the application stores, by name.
+    #[schemars(with = "NamedMap<RawEntity>")]
+    pub entities: S<NamedMap<RawEntity>>,
+    /// How entities relate, by relationship name.
+    #[serde(default)]
+    pub relationships: NamedMap<RawRelationship>,
+    /// The application's reads and writes, by operation name.
+    #[serde(default)]
+    pub operations: NamedMap<RawOperation>,
+    /// Groups of write operations that must be atomic together: group name → operation names.
+    #[serde(default)]
+    #[schemars(with = "NamedMap<Vec<String>>")]
+    pub atomic: NamedMap<Vec<S<String>>>,
+}
+
+/// An entity: how many there are and what fields each has.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEntity {
+    /// Estimated number of instances.
+    #[schemars(with = "f64", range(min = 0))]
+    pub count: S<f64>,
+    pub description: Option<String>,
+    /// Fields by name: a short type (`string(40)`, `int`, `date?`, `string[5]`) or
+    /// `{type, size, distinct, enum, required, description}`. `_id` is implicit.
+    #[serde(default)]
+    #[schemars(with = "NamedMap<RawField>")]
+    pub fields: NamedMap<S<RawField>>,
+}
+
+/// A field: the short form or the long form.
+#[derive(Debug)]
+pub enum RawField {
+    Short(String),
+    Long(Box<RawFieldLong>),
+}
+
+/// The long form of a field.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFieldLong {
+    /// string, int, long, double, decimal, bool, date, objectId, binary, object;
+    /// `T[]` for an array of T.
+    #[serde(rename = "type")]
+    #[schemars(with = "String")]
+    pub ty: S<String>,
+    /// Average bytes (string, binary, object) or average element count (array).
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub size: Option<S<f64>>,
+    /// Number of distinct values.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub distinct: Option<S<f64>>,
+    /// The allowed values.
+    #[serde(rename = "enum")]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub enum_values: Option<Vec<S<String>>>,
+    /// Whether every instance has the field (default true).
+    pub required: Option<bool>,
+    pub description: Option<String>,
+}
+
+/// A relationship from a parent entity (the "one" side, side A of N:M) to a child.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRelationship {
+    /// one-to-one, one-to-many (default) or many-to-many.
+    #[schemars(with = "Option<RelationshipKindName>")]
+    pub kind: Option<S<String>>,
+    /// The "one" side (side A of a many-to-many).
+    #[schemars(with = "String")]
+    pub parent: S<String>,
+    /// The "many" side (side B of a many-to-many).
+    #[schemars(with = "String")]
+    pub child: S<String>,
+    /// Children per parent. Default 1 for one-to-one; required otherwise.
+    #[schemars(with = "Option<RawCardinality>")]
+    pub children: Option<S<RawCardinality>>,
+    /// Parents per child. Default 1; required for many-to-many and for shared children.
+    #[schemars(with = "Option<RawCardinality>")]
+    pub parents: Option<S<RawCardinality>>,
+    /// The child is read or updated on its own, not only through its parent (default false).
+    pub standalone: Option<bool>,
+    /// A child can belong to several parents (default false).
+    pub shared: Option<bool>,
+    /// Field in the parent that holds the children or their ids (default: the relationship's name).
+    #[schemars(with = "Option<String>")]
+    pub parent_field: Option<S<String>>,
+    /// Field in the child that holds the parent or its id (default: the parent entity's name).
+    #[schemars(with = "Option<String>")]
+    pub child_field: Option<S<String>>,
+    pub description: Option<String>,
+}
+
+/// The names a relationship kind may take.
+#[derive(JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+#[allow(dead_code)] // only its schema is used
+pub enum RelationshipKindName {
+    OneToOne,
+    OneToMany,
+    ManyToMany,
+}
+
+/// A cardinality: a plain number (exactly that many) or `{min, typical, max, growth_per_day}`.
+#[derive(Debug)]
+pub enum RawCardinality {
+    Exactly(f64),
+    Range(Box<RawCardinalityLong>),
+}
+
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCardinalityLong {
+    /// Default 0.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub min: Option<S<f64>>,
+    #[schemars(with = "f64", range(min = 0))]
+    pub typical: Option<S<f64>>,
+    /// A number or `unbounded`.
+    #[schemars(with = "RawCount")]
+    pub max: Option<S<RawCount>>,
+    /// Items added per owner per day.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub growth_per_day: Option<S<f64>>,
+}
+
+/// A number or `unbounded`.
+#[derive(Debug)]
+pub enum RawCount {
+    Number(f64),
+    Unbounded,
+}
+
+/// Mixes: a list of names, or a map of name → details.
+#[derive(Debug)]
+pub enum RawMixes {
+    List(Vec<S<String>>),
+    Map(NamedMap<Option<RawMix>>),
+}
+
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMix {
+    pub description: Option<String>,
+    /// Operations per second of the whole mix: the operations' `weights` in this mix
+    /// are scaled so they add up to it. Without it, a weight is a rate per second.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub total_rate: Option<S<f64>>,
+}
+
+/// One operation: exactly one of `read`, `insert`, `update`, `delete` names its
+/// entity, and exactly one of `rate`, `rates`, `weights` says how often it runs.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOperation {
+    /// Reads instances of this entity.
+    #[schemars(with = "Option<String>")]
+    pub read: Option<S<String>>,
+    /// Inserts instances of this entity.
+    #[schemars(with = "Option<String>")]
+    pub insert: Option<S<String>>,
+    /// Updates instances of this entity.
+    #[schemars(with = "Option<String>")]
+    pub update: Option<S<String>>,
+    /// Deletes instances of this entity.
+    #[schemars(with = "Option<String>")]
+    pub delete: Option<S<String>>,
+    /// Operations per second, the same in every mix.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub rate: Option<S<f64>>,
+    /// Operations per second in each named mix (0 in mixes not named).
+    #[schemars(with = "Option<NamedMap<f64>>")]
+    pub rates: Option<S<NamedMap<S<f64>>>>,
+    /// Relative weight in each named mix (see the mix's `total_rate`).
+    #[schemars(with = "Option<NamedMap<f64>>")]
+    pub weights: Option<S<NamedMap<S<f64>>>>,
+    pub description: Option<String>,
+    /// Conditions: field (or `relationship.field`) → eq, range or in. Read, update, delete.
+    #[schemars(with = "Option<NamedMap<FilterOpName>>")]
+    pub filter: Option<NamedMap<S<String>>>,
+    /// Sort keys, `-field` for descending. Read only.
+    #[schemars(with = "Option<OneOrMany>")]
+    pub sort: Option<S<OneOrMany>>,
+    /// At most this many results. Read only.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub limit: Option<S<f64>>,
+    /// Fields returned (default all). Read only.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub fields: Option<Vec<S<String>>>,
+    /// Related data returned with each result, by relationship name. Read only.
+    pub include: Option<RawIncludes>,
+    /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
+    #[schemars(with = "Option<Vec<AggregateText>>")]
+    pub aggregates: Option<Vec<S<String>>>,
+    /// Relationships the new instance is linked through. Insert only.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub links: Option<Vec<S<String>>>,
+    /// Instances inserted by one operation (default 1). Insert only.
+    #[schemars(with = "Option<f64>", range(min = 1))]
+    pub count: Option<S<f64>>,
+    /// Fields whose value changes. Update only.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub changes: Option<Vec<S<String>>>,
+    /// Relationships re-pointed by the update. Update only.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub relinks: Option<Vec<S<String>>>,
+    /// Whether it changes many instances (default false). Update only.
+    #[schemars(with = "Option<bool>")]
+    pub multi: Option<S<bool>>,
+}
+
+/// The filter operators.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+pub enum FilterOpName {
+    Eq,
+    Range,
+    In,
+}
+
+/// `count(rel)` or `fn(rel.field)` with fn one of sum, min, max, avg.
+#[derive(JsonSchema)]
+#[schemars(transparent)]
+#[allow(dead_code)] // only its schema is used
+pub struct AggregateText(
+    #[schemars(regex(pattern = r"^\s*(count|sum|min|max|avg)\s*\(\s*[^()\s]+\s*\)\s*$"))] String,
+);
+
+/// Includes: a list of relationship names, or a map of name → details.
+#[derive(Debug)]
+pub enum RawIncludes {
+    List(Vec<S<String>>),
+    Map(NamedMap<Option<RawInclude>>),
+}
+
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawInclude {
+    /// Fields of the related entity returned (default all).
+    #[schemars(with = "Option<Vec<String>>")]
+    pub fields: Option<Vec<S<String>>>,
+    /// Only this many related items.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub limit: Option<S<f64>>,
+    #[schemars(with = "Option<OneOrMany>")]
+    pub sort: Option<S<OneOrMany>>,
+    #[schemars(with = "Option<NamedMap<FilterOpName>>")]
+    pub filter: Option<NamedMap<S<String>>>,
+    pub include: Option<RawIncludes>,
+}
+
+/// One string or a list of strings.
+#[derive(Debug)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<S<String>>),
+}
+
+/// A map whose keys are names, kept in file order with each key's location.
+/// Duplicate keys are kept so validation can report them.
+#[derive(Debug)]
+pub struct NamedMap<V>(pub Vec<(S<String>, V)>);
+
+impl<V> Default for NamedMap<V> {
+    fn default() -> Self {
+        NamedMap(Vec::new())
+    }
+}
+
+// ---- hand-written visitors -------------------------------------------------
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for NamedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for V_<V> {
+            type Value = NamedMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of names")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(NamedMap::default())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(NamedMap::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(key) = map.next_key::<S<String>>()? {
+                    let value = map.next_value::<V>()?;
+                    out.push((key, value));
+                }
+                Ok(NamedMap(out))
+            }
+        }
+        d.deserialize_map(V_(PhantomData))
+    }
+}
+
+impl<V: JsonSchema> JsonSchema for NamedMap<V> {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        format!("NamedMap_{}", V::schema_name()).into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "additionalProperties": generator.subschema_for::<V>(),
+        })
+    }
+}
+
+/// Deserializes a string through `short` or a map through `T`'s own `Deserialize`.
+fn string_or_map<'de, D, T, O>(
+    d: D,
+    expecting: &'static str,
+    short: fn(String) -> Result<O, String>,
+    long: fn(T) -> O,
+) -> Result<O, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct V_<T, O> {
+        expecting: &'static str,
+        short: fn(String) -> Result<O, String>,
+        long: fn(T) -> O,
+    }
+    impl<'de, T: Deserialize<'de>, O> Visitor<'de> for V_<T, O> {
+        type Value = O;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.expecting)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<O, E> {
+            (self.short)(v.to_string()).map_err(E::custom)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<O, E> {
+            (self.short)(v.to_string()).map_err(E::custom)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<O, E> {
+            (self.short)(v.to_string()).map_err(E::custom)
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<O, E> {
+            (self.short)(v.to_string()).map_err(E::custom)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<O, A::Error> {
+            T::deserialize(de::value::MapAccessDeserializer::new(map)).map(self.long)
+        }
+    }
+    d.deserialize_any(V_ {
+        expecting,
+        short,
+        long,
+    })
+}
+
+impl<'de> Deserialize<'de> for RawField {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(
+            d,
+            "a field type such as `string(40)` or a map `{type: string, size: 40}`",
+            |s| Ok(RawField::Short(s)),
+            |l| RawField::Long(Box::new(l)),
+        )
+    }
+}
+
+impl JsonSchema for RawField {
+    fn schema_name() -> Cow<'static, str> {
+        "Field".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A field type: `string`, `string(40)` (average bytes), `int`, `long`, `double`, `decimal`, `bool`, `date`, `objectId`, `binary(1024)`, `object(200)`, `string[]` / `string[5]` (array, average element count); a trailing `?` marks it optional. Or the long form.",
+            "oneOf": [
+                {"type": "string", "pattern": r"^\s*[A-Za-z]+\s*(\(\s*\d+(\.\d+)?\s*\))?\s*(\[\s*\]|\[\s*\d+(\.\d+)?\s*\])*\s*\??\s*$"},
+                generator.subschema_for::<RawFieldLong>(),
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawCardinality {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(
+            d,
+            "a number or a map `{min, typical, max, growth_per_day}`",
+            |s| {
+                s.trim()
+                    .parse::<f64>()
+                    .map(RawCardinality::Exactly)
+                    .map_err(|_| {
+                        format!("expected a number or `{{min, typical, max}}`, found `{s}`")
+                    })
+            },
+            |r| RawCardinality::Range(Box::new(r)),
+        )
+    }
+}
+
+impl JsonSchema for RawCardinality {
+    fn schema_name() -> Cow<'static, str> {
+        "Cardinality".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A number (exactly that many) or `{min, typical, max, growth_per_day}`.",
+            "oneOf": [
+                {"type": "number", "minimum": 0},
+                generator.subschema_for::<RawCardinalityLong>(),
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawCount {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl Visitor<'_> for V_ {
+            type Value = RawCount;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number or `unbounded`")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawCount, E> {
+                #[allow(clippy::cast_precision_loss)] // counts far below 2^53
+                Ok(RawCount::Number(v as f64))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawCount, E> {
+                #[allow(clippy::cast_precision_loss)] // counts far below 2^53
+                Ok(RawCount::Number(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawCount, E> {
+                Ok(RawCount::Number(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawCount, E> {
+                if v.trim() == "unbounded" {
+                    Ok(RawCount::Unbounded)
+                } else {
+                    Err(E::custom(format!(
+                        "expected a number or `unbounded`, found `{v}`"
+                    )))
+                }
+            }
+        }
+        d.deserialize_any(V_)
+    }
+}
+
+impl JsonSchema for RawCount {
+    fn schema_name() -> Cow<'static, str> {
+        "Count".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "oneOf": [
+                {"type": "number", "minimum": 0},
+                {"const": "unbounded"},
+            ]
+        })
+    }
+}
+
+/// A list of names or a map of name → `T` (or nothing).
+fn list_or_map<'de, D, T>(d: D, expecting: &'static str) -> Result<ListOrMap<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct V_<T>(&'static str, PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for V_<T> {
+        type Value = ListOrMap<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element::<S<String>>()? {
+                out.push(v);
+            }
+            Ok(ListOrMap::List(out))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            NamedMap::<Option<T>>::deserialize(de::value::MapAccessDeserializer::new(map))
+                .map(ListOrMap::Map)
+        }
+    }
+    d.deserialize_any(V_(expecting, PhantomData))
+}
+
+enum ListOrMap<T> {
+    List(Vec<S<String>>),
+    Map(NamedMap<Option<T>>),
+}
+
+impl<'de> Deserialize<'de> for RawMixes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(
+            match list_or_map::<D, RawMix>(d, "a list of mix names or a map of mixes")? {
+                ListOrMap::List(l) => RawMixes::List(l),
+                ListOrMap::Map(m) => RawMixes::Map(m),
+            },
+        )
+    }
+}
+
+impl JsonSchema for RawMixes {
+    fn schema_name() -> Cow<'static, str> {
+        "Mixes".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "oneOf": [
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "object", "additionalProperties": {
+                    "oneOf": [{"type": "null"}, generator.subschema_for::<RawMix>()]
+                }},
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawIncludes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(
+            match list_or_map::<D, RawInclude>(
+                d,
+                "a list of relationship names or a map of relationship name → {fields, limit, sort, filter, include}",
+            )? {
+                ListOrMap::List(l) => RawIncludes::List(l),
+                ListOrMap::Map(m) => RawIncludes::Map(m),
+            },
+        )
+    }
+}
+
+impl JsonSchema for RawIncludes {
+    fn schema_name() -> Cow<'static, str> {
+        "Includes".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Related data returned with each result: relationship names, or a map of relationship name → details.",
+            "oneOf": [
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "object", "additionalProperties": {
+                    "oneOf": [{"type": "null"}, generator.subschema_for::<RawInclude>()]
+                }},
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl<'de> Visitor<'de> for V_ {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a field name or a list of field names")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany::One(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element::<S<String>>()? {
+                    out.push(v);
+                }
+                Ok(OneOrMany::Many(out))
+            }
+        }
+        d.deserialize_any(V_)
+    }
+}
+
+/// Schema helper: `T` or a list of `T`.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+pub enum OneOrManySchema<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl JsonSchema for OneOrMany {
+    fn schema_name() -> Cow<'static, str> {
+        "OneOrMany".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        OneOrManySchema::<String>::json_schema(generator)
+    }
+}

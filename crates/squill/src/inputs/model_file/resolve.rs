@@ -1,0 +1,518 @@
+//! From the file as written (`raw`) to a validated `Model`: names become ids,
+//! short forms become full values, and every inconsistency is recorded with its
+//! position (all of them, not only the first).
+
+use super::compact;
+use super::context::Ctx;
+use super::error::suggestion;
+use super::raw::{
+    NamedMap, RawCardinality, RawCount, RawEntity, RawField, RawMixes, RawModel, RawRelationship, S,
+};
+use crate::model::{
+    Cardinality, Count, Entity, EntityId, Field, Model, Relationship, RelationshipKind, Workload,
+};
+use std::collections::HashMap;
+
+/// The checked model, or `None` when problems were recorded in `ctx`.
+pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<Model> {
+    let name = raw
+        .name
+        .as_ref()
+        .map_or_else(|| default_name.to_string(), |n| n.value.clone());
+    let entities = entities(ctx, &raw.entities);
+    let relationships = relationships(ctx, &raw.relationships, &entities);
+    let mut model = Model {
+        name,
+        entities,
+        relationships,
+        workload: Workload::default(),
+    };
+    let mixes = mixes(ctx, raw.mixes.as_ref());
+    model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
+    if ctx.problems.is_empty() {
+        Some(model)
+    } else {
+        None
+    }
+}
+
+/// A mix as declared, with the total that weights are scaled to.
+pub struct DeclaredMix {
+    pub mix: crate::model::Mix,
+    pub total_rate: Option<f64>,
+    /// Whether the file declared mixes at all (else the one mix is `default`).
+    pub declared: bool,
+}
+
+/// Reports a name used twice in one map.
+pub fn check_duplicates<V>(ctx: &mut Ctx<'_>, map: &NamedMap<V>, what: &str) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, (key, _)) in map.0.iter().enumerate() {
+        if let Some(&first) = seen.get(key.value.as_str()) {
+            let first_line = ctx.pos(&map.0[first].0).map_or(0, |p| p.line);
+            ctx.error(
+                ctx.pos(key),
+                format!("duplicate {what} name `{}`", key.value),
+                "defined again here",
+                Some(format!(
+                    "it is first defined on line {first_line}; rename one"
+                )),
+            );
+        } else {
+            seen.insert(&key.value, i);
+        }
+    }
+}
+
+pub fn check_name(ctx: &mut Ctx<'_>, key: &S<String>, what: &str) {
+    let n = key.value.as_str();
+    if n.trim().is_empty() || n.contains('.') || n.starts_with('$') || n.contains('\0') {
+        ctx.error(
+            ctx.pos(key),
+            format!(
+                "`{n}` cannot be a {what} name: it must be non-empty, without `.` or a leading `$`"
+            ),
+            "invalid name",
+            None,
+        );
+    }
+}
+
+fn mixes(ctx: &mut Ctx<'_>, raw: Option<&RawMixes>) -> Vec<DeclaredMix> {
+    let one = |name: &str, description: Option<String>, total_rate, declared| DeclaredMix {
+        mix: crate::model::Mix {
+            name: name.to_string(),
+            description,
+        },
+        total_rate,
+        declared,
+    };
+    let mut out = Vec::new();
+    match raw {
+        None => return vec![one("default", None, None, false)],
+        Some(RawMixes::List(list)) => {
+            let map = NamedMap(list.iter().map(|n| (n.clone(), ())).collect());
+            check_duplicates(ctx, &map, "mix");
+            for n in list {
+                check_name(ctx, n, "mix");
+                out.push(one(&n.value, None, None, true));
+            }
+        }
+        Some(RawMixes::Map(map)) => {
+            check_duplicates(ctx, map, "mix");
+            for (n, m) in &map.0 {
+                check_name(ctx, n, "mix");
+                let (description, total) = match m {
+                    Some(m) => (
+                        m.description.clone(),
+                        m.total_rate
+                            .as_ref()
+                            .and_then(|t| ctx.non_negative(t, "a mix's total_rate")),
+                    ),
+                    None => (None, None),
+                };
+                out.push(one(&n.value, description, total, true));
+            }
+        }
+    }
+    if out.is_empty() {
+        ctx.error(
+            None,
+            "`mixes` is empty",
+            "no mix",
+            Some("remove `mixes` (one mix called `default`) or name at least one".into()),
+        );
+        return vec![one("default", None, None, false)];
+    }
+    out
+}
+
+fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
+    check_duplicates(ctx, &raw.value, "entity");
+    if raw.value.0.is_empty() {
+        ctx.error(
+            ctx.pos(raw),
+            "the model has no entities",
+            "no entity here",
+            Some("add at least one entity under `entities:`".into()),
+        );
+    }
+    let mut out = Vec::new();
+    for (name, e) in &raw.value.0 {
+        check_name(ctx, name, "entity");
+        let count = ctx.whole(&e.count, "an entity's count", 0).unwrap_or(0);
+        check_duplicates(ctx, &e.fields, "field");
+        let fields = e
+            .fields
+            .0
+            .iter()
+            .filter_map(|(fname, f)| field(ctx, fname, f))
+            .collect();
+        out.push(Entity {
+            name: name.value.clone(),
+            count,
+            fields,
+            description: e.description.clone(),
+        });
+    }
+    out
+}
+
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // sizes are checked ≥ 0 and capped
+fn field(ctx: &mut Ctx<'_>, name: &S<String>, raw: &S<RawField>) -> Option<Field> {
+    check_name(ctx, name, "field");
+    let (type_text, type_pos, long) = match &raw.value {
+        RawField::Short(t) => (t.as_str(), ctx.pos(raw), None),
+        RawField::Long(l) => (l.ty.value.as_str(), ctx.pos(&l.ty), Some(l.as_ref())),
+    };
+    let short = match compact::parse_type(type_text) {
+        Ok(t) => t,
+        Err(e) => {
+            let help = e
+                .unknown_name
+                .as_deref()
+                .and_then(|n| suggestion(n, compact::TYPE_NAMES.iter().copied()));
+            ctx.error(type_pos, e.message, "not a field type", help);
+            return None;
+        }
+    };
+    let mut size = short.size;
+    let mut required = !short.optional;
+    let mut distinct = None;
+    let mut enum_values = Vec::new();
+    let mut description = None;
+    if let Some(l) = long {
+        if let Some(s) = &l.size {
+            if size.is_some() {
+                ctx.error(
+                    ctx.pos(s),
+                    format!(
+                        "field `{}` gives its size twice (in `type` and in `size`)",
+                        name.value
+                    ),
+                    "second size",
+                    None,
+                );
+            }
+            size = ctx.non_negative(s, "a field's size");
+        }
+        if let Some(r) = l.required {
+            if short.optional && r {
+                ctx.error(
+                    type_pos,
+                    format!(
+                        "field `{}` is marked optional (`?`) and `required: true`",
+                        name.value
+                    ),
+                    "contradiction",
+                    None,
+                );
+            }
+            required = r;
+        }
+        distinct = l
+            .distinct
+            .as_ref()
+            .and_then(|d| ctx.whole(d, "a field's distinct count", 0));
+        enum_values = l
+            .enum_values
+            .iter()
+            .flatten()
+            .map(|v| v.value.clone())
+            .collect();
+        description.clone_from(&l.description);
+    }
+    let avg_size = size.map(|s| s.round().min(f64::from(u32::MAX)) as u32);
+    Some(Field {
+        name: name.value.clone(),
+        ty: short.ty,
+        avg_size,
+        distinct,
+        enum_values,
+        required,
+        description,
+    })
+}
+
+fn entity_ref(
+    ctx: &mut Ctx<'_>,
+    entities: &[Entity],
+    name: &S<String>,
+    role: &str,
+) -> Option<EntityId> {
+    if let Some(i) = entities.iter().position(|e| e.name == name.value) {
+        return Some(EntityId::from_index(i));
+    }
+    ctx.error(
+        ctx.pos(name),
+        format!("{role} `{}` is not an entity of this model", name.value),
+        "undefined entity",
+        suggestion(&name.value, entities.iter().map(|e| e.name.as_str())),
+    );
+    None
+}
+
+fn kind(ctx: &mut Ctx<'_>, raw: Option<&S<String>>) -> Option<RelationshipKind> {
+    let Some(k) = raw else {
+        return Some(RelationshipKind::OneToMany);
+    };
+    let names = ["one-to-one", "one-to-many", "many-to-many"];
+    match k
+        .value
+        .trim()
+        .to_ascii_lowercase()
+        .replace('_', "-")
+        .as_str()
+    {
+        "one-to-one" | "1:1" => Some(RelationshipKind::OneToOne),
+        "one-to-many" | "1:n" => Some(RelationshipKind::OneToMany),
+        "many-to-many" | "n:m" => Some(RelationshipKind::ManyToMany),
+        _ => {
+            ctx.error(
+                ctx.pos(k),
+                format!("unknown relationship kind `{}`", k.value),
+                "not a kind",
+                suggestion(&k.value, names)
+                    .or_else(|| Some(format!("one of {}", names.join(", ")))),
+            );
+            None
+        }
+    }
+}
+
+fn relationships(
+    ctx: &mut Ctx<'_>,
+    raw: &NamedMap<RawRelationship>,
+    entities: &[Entity],
+) -> Vec<Relationship> {
+    check_duplicates(ctx, raw, "relationship");
+    let mut out = Vec::new();
+    for (name, r) in &raw.0 {
+        check_name(ctx, name, "relationship");
+        let kind = kind(ctx, r.kind.as_ref());
+        let parent = entity_ref(ctx, entities, &r.parent, "parent");
+        let child = entity_ref(ctx, entities, &r.child, "child");
+        let shared = r.shared.unwrap_or(false);
+        let children = match (&r.children, kind) {
+            (Some(c), _) => cardinality(ctx, c, "children"),
+            (None, Some(RelationshipKind::OneToOne)) => Some(Cardinality::ONE),
+            (None, _) => {
+                ctx.error(
+                    ctx.pos(name),
+                    format!(
+                        "relationship `{}` does not say how many children a parent has",
+                        name.value
+                    ),
+                    "`children` missing",
+                    Some(
+                        "add `children: {min: 0, typical: 5, max: 20}` (max may be `unbounded`)"
+                            .into(),
+                    ),
+                );
+                None
+            }
+        };
+        let parents = match (&r.parents, kind) {
+            (Some(c), _) => cardinality(ctx, c, "parents"),
+            (None, Some(RelationshipKind::ManyToMany)) => {
+                ctx.error(
+                    ctx.pos(name),
+                    format!("many-to-many relationship `{}` needs `parents` (the M side: parents per child)", name.value),
+                    "`parents` missing",
+                    Some("add `parents: {min: 0, typical: 3, max: 10}`".into()),
+                );
+                None
+            }
+            (None, _) if shared => {
+                ctx.error(
+                    ctx.pos(name),
+                    format!(
+                        "shared relationship `{}` needs `parents` (how many parents share a child)",
+                        name.value
+                    ),
+                    "`parents` missing",
+                    Some("add `parents: {min: 1, typical: 2, max: 10}`".into()),
+                );
+                None
+            }
+            (None, _) => Some(Cardinality::ONE),
+        };
+        let (Some(kind), Some(parent), Some(child), Some(children), Some(parents)) =
+            (kind, parent, child, children, parents)
+        else {
+            continue;
+        };
+        if kind == RelationshipKind::OneToOne {
+            for (c, raw_c, side) in [
+                (children, &r.children, "children"),
+                (parents, &r.parents, "parents"),
+            ] {
+                if c.max != Count::Finite(1) {
+                    ctx.error(
+                        raw_c.as_ref().map_or_else(|| ctx.pos(name), |s| ctx.pos(s)),
+                        format!(
+                            "one-to-one relationship `{}` has {side} max {} (must be 1)",
+                            name.value, c.max
+                        ),
+                        "max must be 1",
+                        Some("use `kind: one-to-many` when a parent can have several".into()),
+                    );
+                }
+            }
+        }
+        if kind == RelationshipKind::OneToMany && !shared && parents.max != Count::Finite(1) {
+            ctx.error(
+                r.parents.as_ref().map_or_else(|| ctx.pos(name), |s| ctx.pos(s)),
+                format!(
+                    "relationship `{}` gives a child up to {} parents but is not `shared`",
+                    name.value, parents.max
+                ),
+                "parents > 1",
+                Some("set `shared: true` (a child belongs to several parents) or `kind: many-to-many`".into()),
+            );
+        }
+        let parent_field = r
+            .parent_field
+            .as_ref()
+            .map_or_else(|| name.value.clone(), |f| f.value.clone());
+        let child_field = r.child_field.as_ref().map_or_else(
+            || entities[parent.index()].name.clone(),
+            |f| f.value.clone(),
+        );
+        for (owner, field, raw_f, key) in [
+            (parent, &parent_field, &r.parent_field, "parent_field"),
+            (child, &child_field, &r.child_field, "child_field"),
+        ] {
+            if entities[owner.index()].field(field).is_some() {
+                ctx.error(
+                    raw_f.as_ref().map_or_else(|| ctx.pos(name), |s| ctx.pos(s)),
+                    format!(
+                        "relationship `{}` would store its {key} `{field}` in entity `{}`, which already has a field `{field}`",
+                        name.value,
+                        entities[owner.index()].name
+                    ),
+                    "name clash",
+                    Some(format!("set `{key}:` to another name")),
+                );
+            }
+        }
+        out.push((
+            name,
+            Relationship {
+                name: name.value.clone(),
+                kind,
+                parent,
+                child,
+                children,
+                parents,
+                child_standalone: r.standalone.unwrap_or(false),
+                shared,
+                parent_field,
+                child_field,
+                description: r.description.clone(),
+            },
+        ));
+    }
+    // Two relationships must not store their data under the same field of one entity.
+    let mut used: HashMap<(EntityId, &str), &str> = HashMap::new();
+    for (key, rel) in &out {
+        for (owner, field, which) in [
+            (rel.parent, rel.parent_field.as_str(), "parent_field"),
+            (rel.child, rel.child_field.as_str(), "child_field"),
+        ] {
+            if let Some(other) = used.get(&(owner, field)) {
+                ctx.error(
+                    ctx.pos(key),
+                    format!(
+                        "relationships `{other}` and `{}` both store `{field}` in entity `{}`",
+                        rel.name,
+                        entities[owner.index()].name
+                    ),
+                    "field name clash",
+                    Some(format!("set `{which}:` on `{}` to another name", rel.name)),
+                );
+            } else {
+                used.insert((owner, field), &rel.name);
+            }
+        }
+    }
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option<Cardinality> {
+    let pos = ctx.pos(raw);
+    match &raw.value {
+        RawCardinality::Exactly(n) => {
+            let s = S::new(*n, raw.referenced, raw.defined);
+            ctx.whole(&s, &format!("`{side}`"), 0)
+                .map(Cardinality::exactly)
+        }
+        RawCardinality::Range(r) => {
+            let min = match &r.min {
+                Some(m) => ctx.whole(m, &format!("`{side}.min`"), 0)?,
+                None => 0,
+            };
+            let Some(typical_raw) = &r.typical else {
+                ctx.error(
+                    pos,
+                    format!("`{side}` needs `typical`"),
+                    "`typical` missing",
+                    Some("e.g. `{min: 0, typical: 5, max: 20}`".into()),
+                );
+                return None;
+            };
+            let typical = ctx.whole(typical_raw, &format!("`{side}.typical`"), 0)?;
+            let Some(max_raw) = &r.max else {
+                ctx.error(
+                    pos,
+                    format!("`{side}` needs `max` (a number or `unbounded`)"),
+                    "`max` missing",
+                    Some("e.g. `{min: 0, typical: 5, max: 20}`".into()),
+                );
+                return None;
+            };
+            let max = match max_raw.value {
+                RawCount::Unbounded => Count::Unbounded,
+                RawCount::Number(n) => Count::Finite(ctx.whole(
+                    &S::new(n, max_raw.referenced, max_raw.defined),
+                    &format!("`{side}.max`"),
+                    0,
+                )?),
+            };
+            let growth_per_day = match &r.growth_per_day {
+                Some(g) => Some(ctx.non_negative(g, &format!("`{side}.growth_per_day`"))?),
+                None => None,
+            };
+            if min > typical {
+                ctx.error(
+                    r.min.as_ref().and_then(|m| ctx.pos(m)),
+                    format!("`{side}`: min {min} is greater than typical {typical}"),
+                    "min > typical",
+                    Some("min ≤ typical ≤ max".into()),
+                );
+                return None;
+            }
+            if let Count::Finite(m) = max
+                && (typical > m || min > m)
+            {
+                ctx.error(
+                    ctx.pos(max_raw),
+                    format!(
+                        "`{side}`: max {m} is less than {} {}",
+                        if typical > m { "typical" } else { "min" },
+                        typical.max(min)
+                    ),
+                    "max too small",
+                    Some("min ≤ typical ≤ max".into()),
+                );
+                return None;
+            }
+            Some(Cardinality {
+                min,
+                typical,
+                max,
+                growth_per_day,
+            })
+        }
+    }
+}

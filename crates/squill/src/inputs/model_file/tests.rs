@@ -1,0 +1,264 @@
+//! Tests of the model file: what parses to what, what fails and how it says so,
+//! that `to_yaml` reads back equal, and that no input makes it panic.
+
+use super::*;
+use crate::model::*;
+
+const SMALL: &str = r"
+name: blog
+entities:
+  post:
+    count: 100000
+    fields:
+      title: string(80)
+      body: {type: string, size: 2000}
+      published: date
+  comment:
+    count: 2000000
+    fields:
+      text: string(300)
+      date: date
+      votes: int?
+relationships:
+  comments:
+    parent: post
+    child: comment
+    children: {min: 0, typical: 10, max: 500, growth_per_day: 0.5}
+operations:
+  view_post:
+    read: post
+    rate: 100
+    filter: {_id: eq}
+    include:
+      comments: {fields: [text, date], sort: -date, limit: 10}
+  add_comment:
+    insert: comment
+    links: [comments]
+    rate: 5
+";
+
+fn problems(text: &str) -> Vec<String> {
+    match parse("m.yaml", text) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e.problems().iter().map(ToString::to_string).collect(),
+    }
+}
+
+#[test]
+fn a_small_model_parses() {
+    let m = parse("blog.yaml", SMALL).unwrap();
+    assert_eq!(m.name, "blog");
+    assert_eq!(m.entities.len(), 2);
+    let post = &m.entities[0];
+    assert_eq!(post.fields[1].avg_size, Some(2000));
+    assert!(!m.entities[1].fields[2].required);
+    let r = &m.relationships[0];
+    assert_eq!(r.children.max, Count::Finite(500));
+    assert_eq!(r.children.growth_per_day, Some(0.5));
+    assert_eq!(r.parents, Cardinality::ONE);
+    assert_eq!(r.child_field, "post");
+    assert_eq!(m.workload.mixes[0].name, "default");
+    let OperationKind::Read {
+        include, filter, ..
+    } = &m.workload.operations[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(filter[0].path, vec!["_id".to_string()]);
+    assert!(include[0].to_children);
+    assert_eq!(include[0].limit, Some(10));
+    assert!(include[0].sort[0].descending);
+}
+
+#[test]
+fn to_yaml_reads_back_equal() {
+    let m = parse("blog.yaml", SMALL).unwrap();
+    let text = to_yaml(&m);
+    let back = parse("blog.yaml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(m, back, "{text}");
+}
+
+#[test]
+fn unknown_key_names_line_column_and_suggests() {
+    let p = problems("entities:\n  a:\n    count: 1\n    feilds: {}\n");
+    assert_eq!(p.len(), 1);
+    assert!(
+        p[0].starts_with("m.yaml:4:5: unknown key `feilds`"),
+        "{p:?}"
+    );
+    let e = parse("m.yaml", "entities:\n  a:\n    count: 1\n    feilds: {}\n").unwrap_err();
+    let help = miette::Diagnostic::help(&e).unwrap().to_string();
+    assert!(help.contains("`fields`"), "{help}");
+}
+
+#[test]
+fn every_semantic_problem_is_reported() {
+    let text = r"
+entities:
+  post: {count: -3, fields: {title: strng}}
+relationships:
+  comments: {parent: post, child: coment, children: {min: 5, typical: 2, max: 1}}
+operations:
+  view: {read: post, rate: -1, filter: {titel: eq}}
+";
+    let p = problems(text);
+    let all = p.join("\n");
+    assert!(
+        all.contains("m.yaml:3:17: an entity's count must not be negative"),
+        "{all}"
+    );
+    assert!(all.contains("unknown field type `strng`"), "{all}");
+    assert!(all.contains("child `coment` is not an entity"), "{all}");
+    assert!(all.contains("a rate must not be negative"), "{all}");
+    assert!(
+        all.contains("entity `post` has no field or relationship `titel`"),
+        "{all}"
+    );
+}
+
+#[test]
+fn cardinality_order_is_checked() {
+    let base = "entities: {a: {count: 1}, b: {count: 1}}\nrelationships:\n  r: {parent: a, child: b, children: CARD}\n";
+    let p = problems(&base.replace("CARD", "{min: 5, typical: 2, max: 10}"));
+    assert!(p[0].contains("min 5 is greater than typical 2"), "{p:?}");
+    let p = problems(&base.replace("CARD", "{min: 0, typical: 20, max: 10}"));
+    assert!(p[0].contains("max 10 is less than typical 20"), "{p:?}");
+    let ok = parse(
+        "m.yaml",
+        &base.replace("CARD", "{typical: 20, max: unbounded}"),
+    )
+    .unwrap();
+    assert_eq!(ok.relationships[0].children.max, Count::Unbounded);
+    let p = problems(&base.replace("CARD", "{typical: 2, max: lots}"));
+    assert!(p[0].contains("expected a number or `unbounded`"), "{p:?}");
+}
+
+#[test]
+fn one_to_one_needs_max_one() {
+    let p = problems(
+        "entities: {a: {count: 1}, b: {count: 1}}\nrelationships:\n  r: {kind: one-to-one, parent: a, child: b, children: {typical: 1, max: 3}}\n",
+    );
+    assert!(p[0].contains("has children max 3 (must be 1)"), "{p:?}");
+}
+
+#[test]
+fn weights_become_rates_by_total() {
+    let text = r"
+mixes:
+  browsing: {total_rate: 100}
+  bidding: {}
+entities: {item: {count: 10, fields: {name: string}}}
+operations:
+  a: {read: item, weights: {browsing: 3, bidding: 2}}
+  b: {read: item, weights: {browsing: 1}}
+  c: {read: item, rates: {bidding: 7}}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let ops = &m.workload.operations;
+    assert!((ops[0].rate(0) - 75.0).abs() < 1e-9);
+    assert!((ops[1].rate(0) - 25.0).abs() < 1e-9);
+    assert!((ops[0].rate(1) - 2.0).abs() < 1e-9);
+    assert!((ops[2].rate(1) - 7.0).abs() < 1e-9);
+    assert!(ops[2].rate(0).abs() < 1e-12);
+    let p = problems(&text.replace("bidding: 2", "biding: 2"));
+    assert!(p[0].contains("weight for undeclared mix `biding`"), "{p:?}");
+}
+
+#[test]
+fn paths_go_through_relationships() {
+    let text = r"
+entities:
+  region: {count: 5, fields: {name: string}}
+  user: {count: 100, fields: {nickname: string}}
+  item: {count: 1000, fields: {end_date: date}}
+relationships:
+  users: {parent: region, child: user, children: {typical: 20, max: 100}, child_field: region}
+  items_sold: {parent: user, child: item, children: {typical: 10, max: 100}, child_field: seller}
+operations:
+  by_region:
+    read: item
+    rate: 1
+    filter: {seller.region: eq, end_date: range}
+    include: {seller: {fields: [nickname]}}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let OperationKind::Read {
+        filter, include, ..
+    } = &m.workload.operations[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(filter[0].path, vec!["items_sold", "users", "_id"]);
+    assert!(!include[0].to_children);
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(m, back);
+}
+
+#[test]
+fn json_is_accepted_and_its_errors_have_positions() {
+    let json = r#"{"entities": {"a": {"count": 3, "fields": {"x": "int"}}}}"#;
+    let m = parse("m.json", json).unwrap();
+    assert_eq!(m.entities[0].count, 3);
+    let p = problems_named("m.json", "{\"entities\": {\"a\": {\"count\": 3,}}}");
+    assert!(p[0].starts_with("m.json:1:"), "{p:?}");
+    let p = problems_named("m.json", "{\"entities\": {\"a\": {\"cont\": 3}}}");
+    assert!(p[0].starts_with("m.json:1:"), "{p:?}");
+    assert!(p[0].contains("unknown key `cont`"), "{p:?}");
+}
+
+fn problems_named(name: &str, text: &str) -> Vec<String> {
+    match parse(name, text) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.problems().iter().map(ToString::to_string).collect(),
+    }
+}
+
+#[test]
+fn empty_and_binary_input_are_errors() {
+    assert!(problems("   \n")[0].contains("m.yaml:1:1: the model file is empty"));
+    assert!(problems("a\u{1}b")[0].contains("control character"));
+}
+
+/// Cheap fuzzing: every truncation and many byte edits of a valid model either
+/// parse or fail with a positioned message; none panics.
+#[test]
+fn mutated_inputs_never_panic() {
+    let bytes = SMALL.as_bytes();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let alphabet = b":{}[],-\"' \n\t#&*!|>?%@`0123456789.aZ";
+    let mut inputs: Vec<Vec<u8>> = (0..bytes.len()).map(|i| bytes[..i].to_vec()).collect();
+    for _ in 0..3000 {
+        let mut b = bytes.to_vec();
+        for _ in 0..(next() % 4 + 1) {
+            #[allow(clippy::cast_possible_truncation)]
+            let at = (next() % b.len() as u64) as usize;
+            #[allow(clippy::cast_possible_truncation)]
+            let c = alphabet[(next() % alphabet.len() as u64) as usize];
+            match next() % 3 {
+                0 => b[at] = c,
+                1 => b.insert(at, c),
+                _ => {
+                    b.remove(at);
+                }
+            }
+        }
+        inputs.push(b);
+    }
+    for b in inputs {
+        let Ok(text) = String::from_utf8(b) else {
+            continue;
+        };
+        if let Err(e) = parse("m.yaml", &text) {
+            let first = e.problems()[0].to_string();
+            assert!(first.starts_with("m.yaml:"), "{first}");
+            let p = e.problems()[0].position.unwrap();
+            assert!(p.offset + p.len <= text.len());
+        }
+    }
+}

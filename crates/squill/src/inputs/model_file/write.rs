@@ -1,0 +1,333 @@
+//! `to_yaml`: a `Model` written back as a model file that `parse` reads to an
+//! equal `Model` (`scan --emit-model` uses it). It writes the long forms where a
+//! short one would lose information, and every rate per mix explicitly.
+
+use super::compact;
+use crate::model::{
+    Cardinality, Filter, FilterOp, Include, Model, OperationKind, RelationshipKind, SortKey,
+};
+use std::fmt::Write as _;
+
+/// A plain YAML scalar when safe in any context, else a JSON string (which is
+/// a YAML double-quoted scalar).
+fn s(text: &str) -> String {
+    let plain = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
+        );
+    if plain {
+        text.to_string()
+    } else {
+        serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
+    }
+}
+
+/// A short field type as a block-context value: plain (`string(40)`, `int[5]`, `date?`).
+fn block_type(text: &str) -> String {
+    let plain = text.starts_with(|c: char| c.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '(' | ')' | '[' | ']' | '?'));
+    if plain { text.to_string() } else { s(text) }
+}
+
+fn num(v: f64) -> String {
+    // Rust prints the shortest text that reads back to the same f64.
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+fn list(items: impl IntoIterator<Item = String>) -> String {
+    format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
+}
+
+fn cardinality(c: &Cardinality) -> String {
+    let mut out = format!("{{min: {}, typical: {}, max: {}", c.min, c.typical, c.max);
+    if let Some(g) = c.growth_per_day {
+        let _ = write!(out, ", growth_per_day: {}", num(g));
+    }
+    out.push('}');
+    out
+}
+
+fn sort(keys: &[SortKey]) -> String {
+    list(keys.iter().map(|k| {
+        s(&format!(
+            "{}{}",
+            if k.descending { "-" } else { "" },
+            k.field
+        ))
+    }))
+}
+
+fn filter(filters: &[Filter]) -> String {
+    let items: Vec<String> = filters
+        .iter()
+        .map(|f| {
+            let op = match f.op {
+                FilterOp::Eq => "eq",
+                FilterOp::Range => "range",
+                FilterOp::In => "in",
+            };
+            format!("{}: {op}", s(&f.path.join(".")))
+        })
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+fn include(model: &Model, out: &mut String, includes: &[Include], indent: usize) {
+    let pad = " ".repeat(indent);
+    for inc in includes {
+        let r = model.relationship(inc.relationship);
+        // From the parent the relationship's name walks to the children; from the
+        // child it walks to the parent; for a relationship of an entity to itself
+        // the child's field names the way up.
+        let name = if inc.to_children || r.parent != r.child {
+            &r.name
+        } else {
+            &r.child_field
+        };
+        let _ = writeln!(out, "{pad}{}:", s(name));
+        let inner = " ".repeat(indent + 2);
+        let mut wrote = false;
+        if !inc.fields.is_empty() {
+            let _ = writeln!(
+                out,
+                "{inner}fields: {}",
+                list(inc.fields.iter().map(|f| s(f)))
+            );
+            wrote = true;
+        }
+        if let Some(l) = inc.limit {
+            let _ = writeln!(out, "{inner}limit: {l}");
+            wrote = true;
+        }
+        if !inc.sort.is_empty() {
+            let _ = writeln!(out, "{inner}sort: {}", sort(&inc.sort));
+            wrote = true;
+        }
+        if !inc.filter.is_empty() {
+            let _ = writeln!(out, "{inner}filter: {}", filter(&inc.filter));
+            wrote = true;
+        }
+        if !inc.include.is_empty() {
+            let _ = writeln!(out, "{inner}include:");
+            include(model, out, &inc.include, indent + 4);
+            wrote = true;
+        }
+        if !wrote {
+            // `name:` alone is null: the whole related entity.
+            out.truncate(out.len() - 1);
+            out.push_str(" {}\n");
+        }
+    }
+}
+
+/// Writes `model` as a model file.
+pub fn to_yaml(model: &Model) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# yaml-language-server: $schema=https://example.invalid/squill/schema/squill-model.schema.json"
+    );
+    let _ = writeln!(out, "name: {}", s(&model.name));
+    let mixes = &model.workload.mixes;
+    let implicit_mix =
+        mixes.len() == 1 && mixes[0].name == "default" && mixes[0].description.is_none();
+    if !implicit_mix {
+        let _ = writeln!(out, "mixes:");
+        for m in mixes {
+            match &m.description {
+                Some(d) => {
+                    let _ = writeln!(out, "  {}: {{description: {}}}", s(&m.name), s(d));
+                }
+                None => {
+                    let _ = writeln!(out, "  {}: {{}}", s(&m.name));
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "entities:");
+    for e in &model.entities {
+        let _ = writeln!(out, "  {}:", s(&e.name));
+        let _ = writeln!(out, "    count: {}", e.count);
+        if let Some(d) = &e.description {
+            let _ = writeln!(out, "    description: {}", s(d));
+        }
+        if e.fields.is_empty() {
+            let _ = writeln!(out, "    fields: {{}}");
+            continue;
+        }
+        let _ = writeln!(out, "    fields:");
+        for f in &e.fields {
+            let ty = compact::write_type(&f.ty, f.avg_size, f.required);
+            if f.distinct.is_none() && f.enum_values.is_empty() && f.description.is_none() {
+                let _ = writeln!(out, "      {}: {}", s(&f.name), block_type(&ty));
+                continue;
+            }
+            let mut parts = vec![format!("type: {}", s(&ty))];
+            if let Some(d) = f.distinct {
+                parts.push(format!("distinct: {d}"));
+            }
+            if !f.enum_values.is_empty() {
+                parts.push(format!(
+                    "enum: {}",
+                    list(
+                        f.enum_values
+                            .iter()
+                            .map(|v| serde_json::to_string(v).unwrap_or_default())
+                    )
+                ));
+            }
+            if let Some(d) = &f.description {
+                parts.push(format!("description: {}", s(d)));
+            }
+            let _ = writeln!(out, "      {}: {{{}}}", s(&f.name), parts.join(", "));
+        }
+    }
+    if !model.relationships.is_empty() {
+        let _ = writeln!(out, "relationships:");
+    }
+    for r in &model.relationships {
+        let _ = writeln!(out, "  {}:", s(&r.name));
+        let kind = match r.kind {
+            RelationshipKind::OneToOne => "one-to-one",
+            RelationshipKind::OneToMany => "one-to-many",
+            RelationshipKind::ManyToMany => "many-to-many",
+        };
+        let _ = writeln!(out, "    kind: {kind}");
+        let _ = writeln!(out, "    parent: {}", s(&model.entity(r.parent).name));
+        let _ = writeln!(out, "    child: {}", s(&model.entity(r.child).name));
+        let _ = writeln!(out, "    children: {}", cardinality(&r.children));
+        let _ = writeln!(out, "    parents: {}", cardinality(&r.parents));
+        let _ = writeln!(out, "    standalone: {}", r.child_standalone);
+        let _ = writeln!(out, "    shared: {}", r.shared);
+        let _ = writeln!(out, "    parent_field: {}", s(&r.parent_field));
+        let _ = writeln!(out, "    child_field: {}", s(&r.child_field));
+        if let Some(d) = &r.description {
+            let _ = writeln!(out, "    description: {}", s(d));
+        }
+    }
+    if !model.workload.operations.is_empty() {
+        let _ = writeln!(out, "operations:");
+    }
+    for op in &model.workload.operations {
+        let _ = writeln!(out, "  {}:", s(&op.name));
+        let verb = match op.kind {
+            OperationKind::Read { .. } => "read",
+            OperationKind::Insert { .. } => "insert",
+            OperationKind::Update { .. } => "update",
+            OperationKind::Delete { .. } => "delete",
+        };
+        let _ = writeln!(out, "    {verb}: {}", s(&model.entity(op.entity()).name));
+        if implicit_mix {
+            let _ = writeln!(out, "    rate: {}", num(op.rate(0)));
+        } else {
+            let rates: Vec<String> = mixes
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("{}: {}", s(&m.name), num(op.rate(i))))
+                .collect();
+            let _ = writeln!(out, "    rates: {{{}}}", rates.join(", "));
+        }
+        if let Some(d) = &op.description {
+            let _ = writeln!(out, "    description: {}", s(d));
+        }
+        let rel_name = |id| s(&model.relationship(id).name);
+        match &op.kind {
+            OperationKind::Read {
+                filter: f,
+                sort: so,
+                limit,
+                fields,
+                include: inc,
+                aggregates,
+                ..
+            } => {
+                if !f.is_empty() {
+                    let _ = writeln!(out, "    filter: {}", filter(f));
+                }
+                if !so.is_empty() {
+                    let _ = writeln!(out, "    sort: {}", sort(so));
+                }
+                if let Some(l) = limit {
+                    let _ = writeln!(out, "    limit: {l}");
+                }
+                if !fields.is_empty() {
+                    let _ = writeln!(out, "    fields: {}", list(fields.iter().map(|f| s(f))));
+                }
+                if !inc.is_empty() {
+                    let _ = writeln!(out, "    include:");
+                    include(model, &mut out, inc, 6);
+                }
+                if !aggregates.is_empty() {
+                    let items = aggregates.iter().map(|a| {
+                        let r = &model.relationship(a.relationship).name;
+                        let inner = match &a.field {
+                            Some(f) => format!("{r}.{f}"),
+                            None => r.clone(),
+                        };
+                        serde_json::to_string(&format!(
+                            "{}({inner})",
+                            compact::aggregate_name(a.function)
+                        ))
+                        .unwrap_or_default()
+                    });
+                    let _ = writeln!(out, "    aggregates: {}", list(items));
+                }
+            }
+            OperationKind::Insert { links, count, .. } => {
+                if !links.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "    links: {}",
+                        list(links.iter().map(|l| rel_name(*l)))
+                    );
+                }
+                let _ = writeln!(out, "    count: {count}");
+            }
+            OperationKind::Update {
+                filter: f,
+                changes,
+                relinks,
+                multi,
+                ..
+            } => {
+                if !f.is_empty() {
+                    let _ = writeln!(out, "    filter: {}", filter(f));
+                }
+                if !changes.is_empty() {
+                    let _ = writeln!(out, "    changes: {}", list(changes.iter().map(|c| s(c))));
+                }
+                if !relinks.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "    relinks: {}",
+                        list(relinks.iter().map(|l| rel_name(*l)))
+                    );
+                }
+                let _ = writeln!(out, "    multi: {multi}");
+            }
+            OperationKind::Delete { filter: f, .. } => {
+                if !f.is_empty() {
+                    let _ = writeln!(out, "    filter: {}", filter(f));
+                }
+            }
+        }
+    }
+    if !model.workload.atomic_groups.is_empty() {
+        let _ = writeln!(out, "atomic:");
+        for g in &model.workload.atomic_groups {
+            let ops = g.operations.iter().map(|o| s(&model.operation(*o).name));
+            let _ = writeln!(out, "  {}: {}", s(&g.name), list(ops));
+        }
+    }
+    out
+}
