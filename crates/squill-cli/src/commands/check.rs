@@ -41,7 +41,9 @@ fn grouped(n: u64) -> String {
 }
 
 fn rate(r: f64) -> String {
-    if r == 0.0 || r >= 100.0 {
+    if r == 0.0 {
+        "0".to_string()
+    } else if r >= 100.0 {
         format!("{r:.0}")
     } else if r >= 1.0 {
         format!("{r:.1}")

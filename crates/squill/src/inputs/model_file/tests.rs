@@ -262,3 +262,85 @@ fn mutated_inputs_never_panic() {
         }
     }
 }
+
+fn examples() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut out: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"))
+        .collect();
+    out.sort();
+    assert!(out.len() >= 21, "examples/ holds {} models", out.len());
+    out
+}
+
+#[test]
+fn every_example_loads_and_writes_back_equal() {
+    for path in examples() {
+        let model = load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let text = to_yaml(&model);
+        let back = parse("written-back.yaml", &text).unwrap_or_else(|e| {
+            panic!(
+                "{}: to_yaml output does not parse: {e}\n{text}",
+                path.display()
+            )
+        });
+        assert_eq!(model, back, "{}", path.display());
+    }
+}
+
+#[test]
+fn json_examples_equal_their_yaml_twins() {
+    let mut twins = 0;
+    for path in examples() {
+        if path.extension().is_some_and(|e| e == "json") {
+            let yaml = path.with_extension("yaml");
+            assert_eq!(
+                load(&path).unwrap(),
+                load(&yaml).unwrap(),
+                "{}",
+                path.display()
+            );
+            twins += 1;
+        }
+    }
+    assert!(twins >= 2);
+}
+
+fn validator() -> jsonschema::Validator {
+    let schema: serde_json::Value = serde_json::from_str(&schema_json()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+fn as_json(text: &str) -> serde_json::Value {
+    serde_saphyr::from_str(text).unwrap()
+}
+
+#[test]
+fn every_example_validates_against_the_schema() {
+    let validator = validator();
+    for path in examples() {
+        let value = as_json(&std::fs::read_to_string(&path).unwrap());
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+    }
+}
+
+#[test]
+fn the_schema_rejects_what_the_parser_rejects() {
+    let validator = validator();
+    for bad in [
+        "entities: {a: {count: 1, feilds: {}}}",
+        "entities: {a: {count: -1}}",
+        "entities: {a: {count: 1, fields: {x: 12}}}",
+        "entities: {a: {count: 1}}\nrelationships: {r: {parent: a, child: a, children: {typical: 1, max: lots}}}",
+        "entities: {a: {count: 1}}\noperations: {o: {read: a, rate: 1, filter: {x: equals}}}",
+    ] {
+        assert!(!validator.is_valid(&as_json(bad)), "schema accepts: {bad}");
+        assert!(parse("m.yaml", bad).is_err(), "parser accepts: {bad}");
+    }
+}
