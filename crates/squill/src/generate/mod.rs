@@ -23,8 +23,9 @@ pub mod write;
 
 #[cfg(test)]
 mod external_tests;
-#[cfg(test)]
-pub(crate) mod fixtures;
+#[cfg(any(test, feature = "fixtures"))]
+#[doc(hidden)]
+pub mod fixtures;
 #[cfg(test)]
 mod tests;
 
