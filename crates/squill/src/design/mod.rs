@@ -3,8 +3,25 @@
 //! serialized form is a documented, stable structure (docs/design-json.md).
 //! Additive changes only; a field's meaning never changes under its name.
 
+mod advise;
+mod build;
+mod document;
+mod error;
+mod example;
+pub mod facts;
+pub mod findings;
+pub mod judge;
+pub mod optimize;
+pub mod placement;
 mod shape;
+pub mod space;
+pub mod words;
 
+#[cfg(test)]
+mod tests;
+
+pub use advise::advise;
+pub use error::AdviseError;
 pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
 
 use crate::candidates::Layout;
@@ -228,6 +245,11 @@ pub struct Cost {
     /// Documents written only to keep copies of denormalized data in sync.
     pub sync_writes: f64,
     pub transactions: f64,
+    /// Documents written (inserted, updated, deleted), sync writes included.
+    pub documents_written: f64,
+    /// Entries held by the design's secondary indexes (workload totals only):
+    /// their memory and upkeep are part of the score.
+    pub index_entries: f64,
     /// The single figure the optimizer minimizes (see docs/cost-model.md).
     pub score: f64,
 }

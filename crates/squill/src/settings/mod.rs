@@ -6,9 +6,11 @@
 //! silently. `Options` is what the file may say; `Settings` is what rules read.
 
 mod cardinality;
+mod design;
 mod profile;
 
 pub use cardinality::{CardinalityOptions, CardinalitySettings};
+pub use design::{CostCoefficients, CostOptions, DesignOptions, DesignSettings};
 pub use profile::Profile;
 
 use serde::Deserialize;
@@ -21,6 +23,8 @@ pub struct Options {
     /// Threshold profile for scan anti-patterns: seeds, compass, atlas, articles.
     pub profile: Option<Profile>,
     pub cardinality: Option<CardinalityOptions>,
+    /// Design-rule thresholds and cost coefficients (`[design]`, `[design.costs]`).
+    pub design: Option<DesignOptions>,
 }
 
 /// Resolved settings that the rules and the cost model read.
@@ -28,6 +32,7 @@ pub struct Options {
 pub struct Settings {
     pub profile: Profile,
     pub cardinality: CardinalitySettings,
+    pub design: DesignSettings,
 }
 
 impl Default for Settings {
@@ -42,6 +47,7 @@ impl Options {
         Settings {
             profile,
             cardinality: self.cardinality.unwrap_or_default().resolve(),
+            design: self.design.unwrap_or_default().resolve(),
         }
     }
 }

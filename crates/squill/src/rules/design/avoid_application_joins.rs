@@ -7,3 +7,18 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
 }
+
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports layouts that answer the reads through the relationship without an
+/// application-level join (a round trip each).
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    (cx.reads() > 0.0 && cx.answers_reads_without_join()).then(|| {
+        Judgement::Support(format!(
+            "{}/s reads through {} need no second query",
+            words::num(cx.reads()),
+            cx.rel().name
+        ))
+    })
+}

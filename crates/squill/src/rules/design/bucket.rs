@@ -7,3 +7,48 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["002_6843193bac1933d0.txt", "003_8caca105590b9080.txt"],
 }
+
+use crate::candidates::{BucketBy, Layout, fn_name};
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports buckets when children are read in pages or arrive over time.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let Layout::Bucket {
+        by,
+        per_bucket,
+        aggregates,
+    } = cx.layout
+    else {
+        return None;
+    };
+    let aggs = if aggregates.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", with {} kept in each bucket",
+            aggregates
+                .iter()
+                .map(|a| match &a.field {
+                    Some(f) => format!("{} of {f}", fn_name(a.function)),
+                    None => fn_name(a.function).to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    Some(Judgement::Support(match by {
+        BucketBy::Count => format!(
+            "{}s are read {} at a time: one bucket document per page of {}{aggs}",
+            cx.child(),
+            words::num(*per_bucket as f64),
+            words::num(*per_bucket as f64)
+        ),
+        BucketBy::Time { field, unit } => format!(
+            "about {} {}s arrive per {unit} per {}: one bucket per {unit} of {field}{aggs}",
+            words::num(*per_bucket as f64),
+            cx.child(),
+            cx.parent()
+        ),
+    }))
+}

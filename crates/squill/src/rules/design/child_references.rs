@@ -7,3 +7,30 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["000_34acd10fa9a500cb.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::model::CardinalityClass;
+
+/// Supports an array of child ids for one-to-many (bounded by a few thousand),
+/// or for children that stand alone or are shared.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if !matches!(cx.layout, Layout::ChildReferences) {
+        return None;
+    }
+    match cx.class() {
+        CardinalityClass::OneToMany => Some(Judgement::Support(format!(
+            "a {} has {} {}s: one-to-many, an array of their ids in the {} fetches them with one $in",
+            cx.parent(),
+            cx.max_words(),
+            cx.child(),
+            cx.parent()
+        ))),
+        CardinalityClass::OneToFew if cx.child_standalone() => Some(Judgement::Support(format!(
+            "{}s stand alone: the {} keeps their ids and fetches them with one $in",
+            cx.child(),
+            cx.parent()
+        ))),
+        _ => None,
+    }
+}

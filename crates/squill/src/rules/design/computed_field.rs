@@ -7,3 +7,46 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt", "002_6843193bac1933d0.txt"],
 }
+
+use crate::candidates::{EntityCandidate, fn_name};
+use crate::design::facts::Facts;
+use crate::design::words;
+
+/// Supports keeping an aggregate of a relationship's children in the parent
+/// when reads ask for it: the reason gives its read rate and the writes that
+/// would maintain it.
+pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
+    let EntityCandidate::Computed {
+        relationship,
+        function,
+        field,
+        name,
+    } = candidate
+    else {
+        return None;
+    };
+    let model = facts.model;
+    let rel = model.relationship(*relationship);
+    let rf = facts.rel(*relationship);
+    let reads: f64 = rf
+        .aggregates
+        .iter()
+        .filter(|(f, x, _)| f == function && x == field)
+        .map(|(_, _, r)| r)
+        .sum();
+    if reads <= 0.0 {
+        return None;
+    }
+    let child = &model.entity(rel.child).name;
+    let parent = &model.entity(rel.parent).name;
+    let what = field
+        .as_ref()
+        .map_or_else(|| words::plural(child), |f| format!("{child}.{f}"));
+    Some(format!(
+        "reads ask for the {} of {what} {}/s while {}s arrive {}/s: keep it in {parent}.{name}, maintained on write",
+        fn_name(*function),
+        words::num(reads),
+        child,
+        words::num(rf.child_inserts)
+    ))
+}

@@ -7,3 +7,53 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
 }
+
+use crate::design::Action;
+use crate::design::findings::DesignCheck;
+use crate::finding::{Evidence, Finding};
+
+/// Reports finds whose projection lies inside the index they use: with `_id`
+/// excluded from the projection the index alone answers them.
+pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for op in &cx.design.operations {
+        for (n, step) in op.steps.iter().enumerate() {
+            let Some(index) = &step.index else { continue };
+            if step.action != Action::Find || step.projection.is_empty() || index == "_id_" {
+                continue;
+            }
+            let Some(ix) = cx
+                .design
+                .collections
+                .iter()
+                .find(|c| c.name == step.collection)
+                .and_then(|c| {
+                    c.indexes.iter().find(|i| {
+                        i.used_by.contains(&op.operation)
+                            && step
+                                .projection
+                                .iter()
+                                .all(|p| i.keys.iter().any(|(k, _)| k == p))
+                    })
+                })
+            else {
+                continue;
+            };
+            out.push(Finding {
+                rule: RULE.id,
+                severity: RULE.default_severity,
+                message: format!(
+                    "step {} of {} returns only {}, all in index {}: project out _id and the index alone answers it",
+                    n + 1,
+                    op.operation,
+                    step.projection.join(", "),
+                    ix.name
+                ),
+                location: DesignCheck::at(format!("operations.{}", op.operation)),
+                evidence: vec![Evidence::new("index", ix.name.clone()), Evidence::new("rate_per_second", op.rate)],
+                help: Some("add `_id: 0` to the projection".to_string()),
+            });
+        }
+    }
+    out
+}

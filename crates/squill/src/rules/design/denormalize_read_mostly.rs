@@ -7,3 +7,49 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["001_5782b55841006ac6.txt", "004_16209cf0db7b32ff.txt"],
 }
+
+use crate::candidates::{Layout, Side};
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Forbids copying a fast-changing field (updated more than once per
+/// `design.read-mostly-ratio` reads through the relationship); supports copies
+/// of read-mostly fields.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let Layout::ExtendedReference {
+        copies_into,
+        fields,
+    } = cx.layout
+    else {
+        return None;
+    };
+    let f = cx.facts;
+    let rel = cx.rel();
+    let (source, reads) = match copies_into {
+        Side::Parent => (rel.child, &cx.rf().child_fields_read),
+        Side::Child => (rel.parent, &cx.rf().parent_fields_read),
+    };
+    let read_rate: f64 = reads.iter().map(|(_, r)| r).sum();
+    let ratio = f.settings.design.read_mostly_ratio;
+    let source_name = &f.model.entity(source).name;
+    for field in fields {
+        let updates = f.field_update_rate(source, field);
+        if updates * ratio > read_rate {
+            return Some(Judgement::Forbid(format!(
+                "{source_name}.{field} changes {}/s against {}/s reads through {}: a copy would be rewritten too often (needs {ratio}x more reads than updates)",
+                words::num(updates),
+                words::num(read_rate),
+                rel.name
+            )));
+        }
+    }
+    let updates: f64 = fields.iter().map(|x| f.field_update_rate(source, x)).sum();
+    Some(Judgement::Support(format!(
+        "{} of {source_name} {} read {}/s through {} and updated {}/s: read-mostly, worth a copy",
+        fields.join(", "),
+        if fields.len() == 1 { "is" } else { "are" },
+        words::num(read_rate),
+        rel.name,
+        words::num(updates)
+    )))
+}

@@ -7,3 +7,19 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
 }
+
+use crate::design::words;
+
+/// Cited when the workload's costs decided between allowed candidates: how many
+/// lost on cost and by how much the nearest did.
+pub fn check(costlier: usize, nearest: Option<f64>, total: f64) -> Option<String> {
+    let nearest = nearest?;
+    (costlier > 0).then(|| {
+        format!(
+            "the cheapest of {} allowed layouts on this workload: {}/s in all, the next best costs {} more",
+            costlier + 1,
+            words::num(total),
+            words::num(nearest)
+        )
+    })
+}

@@ -7,3 +7,22 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["000_34acd10fa9a500cb.txt", "004_16209cf0db7b32ff.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::model::CardinalityClass;
+
+/// Supports embedding one-to-few children that never stand alone.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    (matches!(cx.layout, Layout::Embed)
+        && cx.class() == CardinalityClass::OneToFew
+        && !cx.child_standalone())
+    .then(|| {
+        Judgement::Support(format!(
+            "a {} has {} {}s and they are never used on their own: one-to-few, embed them",
+            cx.parent(),
+            cx.max_words(),
+            cx.child()
+        ))
+    })
+}

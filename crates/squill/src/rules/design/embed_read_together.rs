@@ -7,3 +7,26 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["002_6843193bac1933d0.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+use crate::model::CardinalityClass;
+
+/// Supports embedding what the workload reads together when it is one-to-one
+/// or one-to-few and bounded.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let bounded_small = matches!(
+        cx.class(),
+        CardinalityClass::OneToOne | CardinalityClass::OneToFew
+    );
+    (matches!(cx.layout, Layout::Embed) && bounded_small && cx.rf().reads_down > 0.0).then(|| {
+        Judgement::Support(format!(
+            "{}/s reads take a {} with its {}s, which are bounded ({}): one document answers them",
+            words::num(cx.rf().reads_down),
+            cx.parent(),
+            cx.child(),
+            cx.max_words()
+        ))
+    })
+}

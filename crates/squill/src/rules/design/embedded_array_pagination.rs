@@ -7,3 +7,24 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["003_8caca105590b9080.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports layouts that page on the server (own documents, buckets) when reads
+/// take the children a page at a time from a long list.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if !matches!(cx.layout, Layout::Bucket { .. } | Layout::ParentReference) {
+        return None;
+    }
+    let typical = cx.rel().children.typical;
+    let (k, _, rate) = cx.rf().limits.iter().find(|(k, _, _)| *k < typical)?;
+    Some(Judgement::Support(format!(
+        "{}/s reads take {} of a typical {} {}s: an embedded array would be read whole for each page",
+        words::num(*rate),
+        words::num(*k as f64),
+        words::num(typical as f64),
+        cx.child()
+    )))
+}

@@ -7,3 +7,20 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["002_6843193bac1933d0.txt", "001_5782b55841006ac6.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+
+/// Supports copying, next to a reference, the few fields a read needs.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let Layout::ExtendedReference { fields, .. } = cx.layout else {
+        return None;
+    };
+    cx.answers_reads_without_join().then(|| {
+        Judgement::Support(format!(
+            "reads through {} need only {} of the other side: a copy next to the reference saves the join",
+            cx.rel().name,
+            fields.join(", ")
+        ))
+    })
+}

@@ -7,3 +7,19 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+
+/// Supports embedding whenever nothing compelling argues against it (the child
+/// is not used on its own, not shared, not many-to-many).
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    (matches!(cx.layout, Layout::Embed) && !cx.child_standalone() && !cx.many_to_many()).then(
+        || {
+            Judgement::Support(format!(
+                "nothing requires {}s on their own: embedding is the default",
+                cx.child()
+            ))
+        },
+    )
+}

@@ -7,3 +7,26 @@ crate::rules::declare_rule! {
     severity: Warning,
     sources: ["004_16209cf0db7b32ff.txt", "003_8caca105590b9080.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports layouts that keep the parent document from growing when children
+/// keep arriving (the parent is otherwise rewritten, larger, on every insert).
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let growth = cx.rel().children.growth_per_day.filter(|g| *g > 0.0)?;
+    matches!(
+        cx.layout,
+        Layout::ParentReference | Layout::Bucket { .. } | Layout::Subset { .. }
+    )
+    .then(|| {
+        Judgement::Support(format!(
+            "each {} gains {} {}s a day: this layout keeps the {} document from growing with them",
+            cx.parent(),
+            words::num(growth),
+            cx.child(),
+            cx.parent()
+        ))
+    })
+}

@@ -7,3 +7,55 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
 }
+
+use crate::design::findings::DesignCheck;
+use crate::design::words;
+use crate::finding::{Evidence, Finding};
+
+/// Reports collections whose secondary indexes are written more often than the
+/// operations that use them run.
+pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
+    let model = cx.facts.model;
+    let mut out = Vec::new();
+    for c in &cx.design.collections {
+        if c.indexes.is_empty() {
+            continue;
+        }
+        let writes: f64 = c
+            .entities
+            .iter()
+            .filter_map(|n| model.entity_by_name(n))
+            .map(|e| cx.facts.entity_writes[e.index()])
+            .sum();
+        let uses: f64 = cx
+            .design
+            .operations
+            .iter()
+            .filter(|o| c.indexes.iter().any(|i| i.used_by.contains(&o.operation)))
+            .map(|o| o.rate)
+            .sum();
+        let entries = writes * c.indexes.len() as f64;
+        if writes > 0.0 && entries > uses {
+            out.push(Finding {
+                rule: RULE.id,
+                severity: RULE.default_severity,
+                message: format!(
+                    "{} gets {} inserts or deletes/s, each updating {} indexes ({} index entries/s), while the operations that use them run {}/s",
+                    c.name,
+                    words::num(writes),
+                    c.indexes.len(),
+                    words::num(entries),
+                    words::num(uses)
+                ),
+                location: DesignCheck::at(format!("collections.{}", c.name)),
+                evidence: vec![
+                    Evidence::new("indexes", c.indexes.iter().map(|i| i.name.clone()).collect::<Vec<_>>()),
+                    Evidence::new("writes_per_second", writes),
+                    Evidence::new("index_uses_per_second", uses),
+                ],
+                help: Some("keep only the indexes these reads need; check each is worth its upkeep".to_string()),
+            });
+        }
+    }
+    out
+}

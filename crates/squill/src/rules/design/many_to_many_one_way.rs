@@ -7,3 +7,30 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["003_8caca105590b9080.txt"],
 }
+
+use crate::candidates::{Layout, Side};
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports ids on one side only of an uneven many-to-many: the side whose
+/// arrays stay small, when the other side's would not.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let Layout::ManyToManyOneWay { ids_in } = cx.layout else {
+        return None;
+    };
+    let rel = cx.rel();
+    let bound = cx.facts.settings.cardinality.reference_array_max;
+    let (small, large, holder, other) = match ids_in {
+        Side::Parent => (rel.children.max, rel.parents.max, cx.parent(), cx.child()),
+        Side::Child => (rel.parents.max, rel.children.max, cx.child(), cx.parent()),
+    };
+    let small_ok = small.finite().is_some_and(|n| n <= bound);
+    let large_big = large.finite().is_none_or(|n| n > bound);
+    (small_ok && large_big).then(|| {
+        Judgement::Support(format!(
+            "a {holder} has at most {} {other}s but a {other} can have {} {holder}s: keep the ids in the {holder} only",
+            words::num(small.finite().unwrap_or(0) as f64),
+            large.finite().map_or("an unbounded number of".to_string(), |n| words::num(n as f64))
+        ))
+    })
+}

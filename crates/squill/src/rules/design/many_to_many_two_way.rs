@@ -7,3 +7,30 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["003_8caca105590b9080.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports id arrays on both sides of a many-to-many whose both sides are small
+/// and both read.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if !matches!(cx.layout, Layout::ManyToManyTwoWay) {
+        return None;
+    }
+    let rel = cx.rel();
+    let bound = cx.facts.settings.cardinality.reference_array_max;
+    let a = rel.children.max.finite()?;
+    let b = rel.parents.max.finite()?;
+    (a <= bound && b <= bound && cx.rf().reads_down > 0.0 && cx.rf().reads_up > 0.0).then(|| {
+        Judgement::Support(format!(
+            "a {} has at most {} {}s and a {} at most {} {}s, and both directions are read: ids on both sides",
+            cx.parent(),
+            words::num(a as f64),
+            cx.child(),
+            cx.child(),
+            words::num(b as f64),
+            cx.parent()
+        ))
+    })
+}

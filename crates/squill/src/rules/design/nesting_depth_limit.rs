@@ -7,3 +7,35 @@ crate::rules::declare_rule! {
     severity: Error,
     sources: ["MongoDB manual: limits"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::model::FieldType;
+
+/// Forbids embedding that would nest deeper than the limit: the chain of
+/// one-to-few/one-to-one parents above this one, plus the embedded child's own
+/// sub-documents.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if !matches!(cx.layout, Layout::Embed) {
+        return None;
+    }
+    let f = cx.facts;
+    let model = f.model;
+    let child_objects = model
+        .entity(cx.rel().child)
+        .fields
+        .iter()
+        .filter(|x| matches!(x.ty, FieldType::Object | FieldType::Array(_)))
+        .count()
+        .min(1) as u32;
+    // document, array, element document, the element's own sub-documents
+    let depth = 1 + 2 + child_objects;
+    let limit = f.settings.design.max_nesting_depth;
+    (depth > limit).then(|| {
+        Judgement::Forbid(format!(
+            "embedding {} in {} nests {depth} levels deep (limit {limit})",
+            cx.child(),
+            cx.parent()
+        ))
+    })
+}

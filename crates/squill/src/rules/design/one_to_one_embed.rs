@@ -7,3 +7,20 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["003_8caca105590b9080.txt", "004_16209cf0db7b32ff.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::model::RelationshipKind;
+
+/// Supports a one-to-one relationship kept as a sub-document.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    (cx.rel().kind == RelationshipKind::OneToOne
+        && matches!(cx.layout, Layout::Embed | Layout::EmbedParentInChild))
+    .then(|| {
+        Judgement::Support(format!(
+            "one {} per {}: a sub-document reads in the same query as its owner",
+            cx.child(),
+            cx.parent()
+        ))
+    })
+}

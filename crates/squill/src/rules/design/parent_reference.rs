@@ -7,3 +7,23 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["000_34acd10fa9a500cb.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::model::CardinalityClass;
+
+/// Supports the parent's id in each child for one-to-squillions.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    (matches!(cx.layout, Layout::ParentReference)
+        && cx.class() == CardinalityClass::OneToSquillions)
+        .then(|| {
+            Judgement::Support(format!(
+                "a {} has {} {}s: one-to-squillions, each {} keeps its {}'s id (indexed)",
+                cx.parent(),
+                cx.max_words(),
+                cx.child(),
+                cx.child(),
+                cx.parent()
+            ))
+        })
+}

@@ -7,3 +7,29 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
 }
+
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Read-heavy workloads support denormalized layouts; write-heavy ones
+/// support normalized ones.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let f = cx.facts;
+    let ratio = f.settings.design.read_heavy_ratio;
+    let (reads, writes) = (f.read_rate, f.write_rate);
+    if cx.denormalizes() && reads > 0.0 && reads >= writes * ratio && cx.reads() > 0.0 {
+        return Some(Judgement::Support(format!(
+            "the workload is read-heavy ({}/s reads against {}/s writes): denormalize for the reads",
+            words::num(reads),
+            words::num(writes)
+        )));
+    }
+    if !cx.denormalizes() && writes > 0.0 && writes >= reads {
+        return Some(Judgement::Support(format!(
+            "the workload is write-heavy ({}/s writes against {}/s reads): keep each fact in one place",
+            words::num(writes),
+            words::num(reads)
+        )));
+    }
+    None
+}

@@ -7,3 +7,22 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["002_6843193bac1933d0.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+
+/// Supports referencing what is shared by several parents or many-to-many.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if cx.embeds() || matches!(cx.layout, Layout::Bucket { .. }) {
+        return None;
+    }
+    let rel = cx.rel();
+    if cx.many_to_many() || rel.shared {
+        return Some(Judgement::Support(format!(
+            "a {} can belong to several {}s: a reference keeps one copy of it",
+            cx.child(),
+            cx.parent()
+        )));
+    }
+    None
+}

@@ -7,3 +7,28 @@ crate::rules::declare_rule! {
     severity: Info,
     sources: ["000_34acd10fa9a500cb.txt", "004_16209cf0db7b32ff.txt"],
 }
+
+use crate::candidates::Layout;
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+
+/// Supports keeping a child that is used on its own in its own collection.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if matches!(cx.layout, Layout::Embed | Layout::Bucket { .. }) || !cx.child_standalone() {
+        return None;
+    }
+    let own = cx.rf().child_own_ops;
+    Some(Judgement::Support(if own > 0.0 {
+        format!(
+            "{}s are used on their own ({}/s operations start from a {}): they keep their own documents",
+            cx.child(),
+            words::num(own),
+            cx.child()
+        )
+    } else {
+        format!(
+            "{}s are used on their own: they keep their own documents",
+            cx.child()
+        )
+    }))
+}

@@ -7,3 +7,73 @@ crate::rules::declare_rule! {
     severity: Error,
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
 }
+
+use crate::candidates::{Layout, Side};
+use crate::design::judge::{Judgement, RelCheck};
+use crate::design::words;
+use crate::model::Count;
+
+/// Forbids arrays that grow without bound: embedded children beyond
+/// `cardinality.embed-max`, id arrays beyond `cardinality.reference-array-max`.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let s = &cx.facts.settings.cardinality;
+    let rel = cx.rel();
+    let (count, bound, what, holder, item) = match cx.layout {
+        Layout::Embed if rel.kind != crate::model::RelationshipKind::OneToOne => (
+            rel.children.max,
+            s.embed_max,
+            "embedded",
+            cx.parent(),
+            cx.child(),
+        ),
+        Layout::ChildReferences
+        | Layout::TwoWayReferences
+        | Layout::ManyToManyTwoWay
+        | Layout::ManyToManyOneWay {
+            ids_in: Side::Parent,
+        }
+        | Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            ..
+        } => (
+            rel.children.max,
+            s.reference_array_max,
+            "referenced",
+            cx.parent(),
+            cx.child(),
+        ),
+        _ => (Count::Finite(0), 0, "", "", ""),
+    };
+    let too_many = |c: Count, b: u64| c.finite().is_none_or(|n| n > b);
+    if !what.is_empty() && too_many(count, bound) {
+        return Some(Judgement::Forbid(format!(
+            "a {holder} can have {} {item}s; an array of {what} {item}s must stay within {}",
+            match count {
+                Count::Finite(n) => words::num(n as f64),
+                Count::Unbounded => "an unbounded number of".to_string(),
+            },
+            words::num(bound as f64)
+        )));
+    }
+    // Ids of the parents in each child (N:M one-way into the child, two-way).
+    if matches!(
+        cx.layout,
+        Layout::ManyToManyTwoWay
+            | Layout::ManyToManyOneWay {
+                ids_in: Side::Child
+            }
+    ) && too_many(rel.parents.max, s.reference_array_max)
+    {
+        return Some(Judgement::Forbid(format!(
+            "a {} can belong to {} {}s; an array of their ids must stay within {}",
+            cx.child(),
+            match rel.parents.max {
+                Count::Finite(n) => words::num(n as f64),
+                Count::Unbounded => "an unbounded number of".to_string(),
+            },
+            cx.parent(),
+            words::num(s.reference_array_max as f64)
+        )));
+    }
+    None
+}

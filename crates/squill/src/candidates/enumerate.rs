@@ -1,0 +1,197 @@
+//! Enumeration: every layout that applies to a relationship, with the details
+//! (fields to copy, K, bucket size, aggregates) taken from the workload.
+
+use super::{Aggregation, BucketBy, Layout, Side};
+use crate::design::facts::Facts;
+use crate::model::{FieldType, RelationshipId, RelationshipKind};
+
+/// The candidate layouts of one relationship, in a stable order.
+pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
+    let model = facts.model;
+    let rel = model.relationship(r);
+    let rf = facts.rel(r);
+    let mut out = Vec::new();
+    let one_parent = rel.kind != RelationshipKind::ManyToMany && !rel.shared;
+    if rel.kind == RelationshipKind::ManyToMany {
+        out.push(Layout::ManyToManyOneWay {
+            ids_in: Side::Parent,
+        });
+        out.push(Layout::ManyToManyOneWay {
+            ids_in: Side::Child,
+        });
+        out.push(Layout::ManyToManyTwoWay);
+        for fields in copy_sets(facts, r, Side::Parent) {
+            out.push(Layout::ExtendedReference {
+                copies_into: Side::Parent,
+                fields,
+            });
+        }
+        return out;
+    }
+    if one_parent {
+        out.push(Layout::Embed);
+        let parent_alone = model.relationships_from(rel.parent).count()
+            + model.relationships_to(rel.parent).count()
+            == 1;
+        if rel.kind == RelationshipKind::OneToOne || parent_alone {
+            out.push(Layout::EmbedParentInChild);
+        }
+    }
+    out.push(Layout::ChildReferences);
+    if one_parent {
+        out.push(Layout::ParentReference);
+        out.push(Layout::TwoWayReferences);
+    }
+    for fields in copy_sets(facts, r, Side::Parent) {
+        out.push(Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields,
+        });
+    }
+    if one_parent {
+        for fields in copy_sets(facts, r, Side::Child) {
+            out.push(Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields,
+            });
+        }
+    }
+    if !one_parent || rel.kind == RelationshipKind::OneToOne {
+        return out;
+    }
+    let aggregates = read_aggregates(facts, r);
+    let mut ks: Vec<(u64, Option<String>)> = Vec::new();
+    for (k, sort, _) in &rf.limits {
+        if *k >= 1 && !ks.iter().any(|(x, s)| x == k && s == sort) {
+            ks.push((*k, sort.clone()));
+        }
+    }
+    ks.sort();
+    for (k, sort) in &ks {
+        let below_max = rel.children.max.finite().is_none_or(|m| *k < m);
+        if below_max {
+            let fields = rf
+                .child_fields_read
+                .iter()
+                .find(|(f, _)| !f.is_empty())
+                .map(|(f, _)| f.clone())
+                .unwrap_or_default();
+            out.push(Layout::Subset {
+                k: *k,
+                sort_field: sort.clone(),
+                fields,
+            });
+        }
+    }
+    for (k, _) in &ks {
+        if *k >= 2 {
+            out.push(Layout::Bucket {
+                by: BucketBy::Count,
+                per_bucket: *k,
+                aggregates: aggregates.clone(),
+            });
+        }
+    }
+    if let Some(layout) = time_bucket(facts, r, &aggregates) {
+        out.push(layout);
+    }
+    out.dedup();
+    out
+}
+
+/// The aggregates reads ask of a relationship's children (deduplicated).
+fn read_aggregates(facts: &Facts<'_>, r: RelationshipId) -> Vec<Aggregation> {
+    let mut out: Vec<Aggregation> = Vec::new();
+    for (function, field, _) in &facts.rel(r).aggregates {
+        let a = Aggregation {
+            function: *function,
+            field: field.clone(),
+        };
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Children that arrive over time with a date field: one bucket per time unit,
+/// the largest unit that keeps a bucket under the embedding bound.
+fn time_bucket(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]) -> Option<Layout> {
+    let model = facts.model;
+    let rel = model.relationship(r);
+    let per_day = rel.children.growth_per_day.filter(|g| *g > 0.0)?;
+    let child = model.entity(rel.child);
+    let sorted: Vec<&str> = facts
+        .rel(r)
+        .limits
+        .iter()
+        .filter_map(|(_, s, _)| s.as_deref())
+        .collect();
+    let date = child
+        .fields
+        .iter()
+        .filter(|f| f.ty == FieldType::Date)
+        .max_by_key(|f| sorted.contains(&f.name.as_str()))?;
+    let cap = facts.settings.cardinality.embed_max as f64;
+    let units: [(&str, f64); 4] = [
+        ("month", 1.0 / 30.0),
+        ("day", 1.0),
+        ("hour", 24.0),
+        ("minute", 1440.0),
+    ];
+    let (unit, per_unit) = units
+        .iter()
+        .map(|(u, n)| (*u, per_day / n))
+        .find(|(_, per)| *per <= cap)?;
+    let per_bucket = per_unit.ceil().max(1.0) as u64;
+    if per_bucket < 2 {
+        return None;
+    }
+    Some(Layout::Bucket {
+        by: BucketBy::Time {
+            field: date.name.clone(),
+            unit: unit.to_string(),
+        },
+        per_bucket,
+        aggregates: aggregates.to_vec(),
+    })
+}
+
+/// Field sets worth copying next to a reference: the fields reads take through
+/// the relationship (`into` = `Parent`: child fields copied into the parent;
+/// `Child`: parent fields copied into each child), and the same set limited to
+/// its rarely-updated fields.
+pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<String>> {
+    let model = facts.model;
+    let rel = model.relationship(r);
+    let rf = facts.rel(r);
+    let (source, reads) = match into {
+        Side::Parent => (rel.child, &rf.child_fields_read),
+        Side::Child => (rel.parent, &rf.parent_fields_read),
+    };
+    let entity = model.entity(source);
+    // A copy of every field is not a reference any more: only explicit field lists.
+    let mut union: Vec<String> = Vec::new();
+    for (fields, _) in reads {
+        for f in fields {
+            if f != "_id" && entity.field(f).is_some() && !union.contains(f) {
+                union.push(f.clone());
+            }
+        }
+    }
+    if union.is_empty() || union.len() >= entity.fields.len().max(2) {
+        return Vec::new();
+    }
+    let read_rate: f64 = reads.iter().map(|(_, rate)| rate).sum();
+    let ratio = facts.settings.design.read_mostly_ratio;
+    let mostly: Vec<String> = union
+        .iter()
+        .filter(|f| facts.field_update_rate(source, f) * ratio <= read_rate)
+        .cloned()
+        .collect();
+    let mut out = vec![union.clone()];
+    if !mostly.is_empty() && mostly.len() < union.len() {
+        out.push(mostly);
+    }
+    out
+}

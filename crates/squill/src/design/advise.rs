@@ -1,0 +1,147 @@
+//! `advise`: model → facts → candidates judged by the rules → the cheapest
+//! design on the workload → the `Design` with its reasons.
+
+use super::error::AdviseError;
+use super::facts::Facts;
+use super::space::Space;
+use super::{Design, build, optimize};
+use crate::model::{Model, OperationKind};
+use crate::outputs::rules::edit_distance;
+use crate::settings::Settings;
+
+/// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
+pub fn advise(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+) -> Result<Design, AdviseError> {
+    check_model(model)?;
+    let mix_index = resolve_mix(model, mix)?;
+    let facts = Facts::new(model, settings, mix_index);
+    let space = Space::new(&facts);
+    let (state, _) =
+        optimize::local_search(&facts, &space).ok_or_else(|| AdviseError::NoDesign {
+            model: model.name.clone(),
+            problem: "every combination embeds some entity twice or in a cycle".to_string(),
+        })?;
+    build::design(&facts, &space, &state).ok_or_else(|| AdviseError::NoDesign {
+        model: model.name.clone(),
+        problem: "the chosen combination could not be laid out".to_string(),
+    })
+}
+
+fn resolve_mix(model: &Model, mix: Option<&str>) -> Result<usize, AdviseError> {
+    let Some(wanted) = mix else { return Ok(0) };
+    if let Some(i) = model.workload.mix(wanted) {
+        return Ok(i);
+    }
+    let available: Vec<String> = model
+        .workload
+        .mixes
+        .iter()
+        .map(|m| m.name.clone())
+        .collect();
+    let closest = available
+        .iter()
+        .map(|m| (edit_distance(wanted, m), m))
+        .filter(|(d, m)| *d <= m.len().max(wanted.len()).max(3) / 2)
+        .min()
+        .map(|(_, m)| m.clone());
+    Err(AdviseError::UnknownMix {
+        model: model.name.clone(),
+        wanted: wanted.to_string(),
+        closest,
+        available,
+    })
+}
+
+/// The invariants `advise` relies on (a `Model` from the parser has them; one
+/// built by hand may not): every index in range, finite non-negative rates.
+fn check_model(model: &Model) -> Result<(), AdviseError> {
+    let bad = |problem: String| {
+        Err(AdviseError::Inconsistent {
+            model: model.name.clone(),
+            problem,
+        })
+    };
+    if model.entities.is_empty() {
+        return Err(AdviseError::EmptyModel {
+            model: model.name.clone(),
+        });
+    }
+    let n_ent = model.entities.len();
+    let n_rel = model.relationships.len();
+    for rel in &model.relationships {
+        if rel.parent.index() >= n_ent || rel.child.index() >= n_ent {
+            return bad(format!(
+                "relationship `{}` names an entity that does not exist",
+                rel.name
+            ));
+        }
+        for (side, c) in [("children", &rel.children), ("parents", &rel.parents)] {
+            if c.min > c.typical || c.max.finite().is_some_and(|m| m < c.typical) {
+                return bad(format!(
+                    "relationship `{}`: {side} min <= typical <= max does not hold",
+                    rel.name
+                ));
+            }
+            if c.growth_per_day.is_some_and(|g| !g.is_finite() || g < 0.0) {
+                return bad(format!(
+                    "relationship `{}`: growth must be a non-negative number",
+                    rel.name
+                ));
+            }
+        }
+    }
+    for op in &model.workload.operations {
+        if op.rates.iter().any(|r| !r.is_finite() || *r < 0.0) {
+            return bad(format!(
+                "operation `{}` has a negative or non-finite rate",
+                op.name
+            ));
+        }
+        if op.entity().index() >= n_ent {
+            return bad(format!(
+                "operation `{}` names an entity that does not exist",
+                op.name
+            ));
+        }
+        let rels: Vec<usize> = match &op.kind {
+            OperationKind::Read {
+                include,
+                aggregates,
+                ..
+            } => {
+                fn walk(incs: &[crate::model::Include], out: &mut Vec<usize>) {
+                    for i in incs {
+                        out.push(i.relationship.index());
+                        walk(&i.include, out);
+                    }
+                }
+                let mut v = Vec::new();
+                walk(include, &mut v);
+                v.extend(aggregates.iter().map(|a| a.relationship.index()));
+                v
+            }
+            OperationKind::Insert { links, .. } => links.iter().map(|r| r.index()).collect(),
+            OperationKind::Update { relinks, .. } => relinks.iter().map(|r| r.index()).collect(),
+            OperationKind::Delete { .. } => Vec::new(),
+        };
+        if rels.iter().any(|r| *r >= n_rel) {
+            return bad(format!(
+                "operation `{}` names a relationship that does not exist",
+                op.name
+            ));
+        }
+    }
+    let n_ops = model.workload.operations.len();
+    for g in &model.workload.atomic_groups {
+        if g.operations.iter().any(|o| o.index() >= n_ops) {
+            return bad(format!(
+                "atomic group `{}` names an operation that does not exist",
+                g.name
+            ));
+        }
+    }
+    Ok(())
+}

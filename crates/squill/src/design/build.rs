@@ -1,0 +1,602 @@
+//! From the chosen state to the `Design` users read: collections with shapes,
+//! examples, sizes and indexes; decisions with the rules behind them and what
+//! each alternative would cost; operation plans; totals and findings.
+
+use super::document::DocBuilder;
+use super::facts::Facts;
+use super::placement::{Home, Placement};
+use super::space::{Space, State};
+use super::words;
+use super::{
+    Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize, EntityDecision,
+    Index, OperationPlan, RelationshipDecision, RuleHit, Shape, Verdict,
+};
+use crate::candidates::{EntityCandidate, Layout, Side};
+use crate::costs::plan::{OpPlan, Planner};
+use crate::model::{EntityId, OperationId};
+use crate::rules::design as r;
+
+/// Weighted totals of a state, and each operation's plan.
+pub struct Priced {
+    pub totals: Cost,
+    pub plans: Vec<OpPlan>,
+}
+
+pub fn price(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Priced> {
+    let p = Placement::build(facts, space, state)?;
+    let planner = Planner {
+        facts,
+        space,
+        p: &p,
+    };
+    let mut totals = Cost::default();
+    let mut plans = Vec::new();
+    let mut seen: Vec<(String, Vec<(String, i32)>)> = Vec::new();
+    let coef = &facts.settings.design.costs;
+    let mut index_score = 0.0;
+    for op in facts.model.operation_ids() {
+        let plan = planner.plan_for_report(op);
+        totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
+        for need in &plan.indexes {
+            let key = (need.collection.clone(), need.keys.clone());
+            if !seen.contains(&key) {
+                seen.push(key);
+                totals.index_entries += need.entries;
+                index_score += crate::costs::index_score(
+                    need.entries,
+                    need.writes,
+                    need.keys.len() as f64,
+                    coef,
+                );
+            }
+        }
+        plans.push(plan);
+    }
+    totals.score = super::optimize::objective(facts, space, state)?;
+    let _ = index_score;
+    Some(Priced { totals, plans })
+}
+
+pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design> {
+    let model = facts.model;
+    let p = Placement::build(facts, space, state)?;
+    let priced = price(facts, space, state)?;
+    let docs = DocBuilder {
+        facts,
+        space,
+        p: &p,
+    };
+    let collections = collections(facts, space, &p, &docs, &priced);
+    let relationships = model
+        .relationship_ids()
+        .map(|rel| decision(facts, space, state, &priced, rel))
+        .collect();
+    let entities = entity_decisions(facts, space, state, &priced);
+    let operations = model
+        .operation_ids()
+        .zip(&priced.plans)
+        .map(|(op, plan)| OperationPlan {
+            operation: model.operation(op).name.clone(),
+            rate: model.operation(op).rate(facts.mix),
+            steps: plan.steps.clone(),
+            transaction: plan.transaction,
+            cost: plan.cost,
+            warnings: plan.warnings.clone(),
+        })
+        .collect();
+    let mut design = Design {
+        schema_version: DESIGN_SCHEMA_VERSION,
+        model: model.name.clone(),
+        mix: model
+            .workload
+            .mixes
+            .get(facts.mix)
+            .map_or_else(|| "default".to_string(), |m| m.name.clone()),
+        collections,
+        relationships,
+        entities,
+        operations,
+        totals: priced.totals,
+        findings: Vec::new(),
+    };
+    design.findings = super::findings::findings(facts, space, state, &design);
+    let names: Vec<&str> = model.entities.iter().map(|e| e.name.as_str()).collect();
+    let mend = |s: &mut String| *s = words::mend_plurals(s, &names);
+    for d in &mut design.relationships {
+        d.rules.iter_mut().for_each(|h| mend(&mut h.reason));
+        d.tradeoffs.iter_mut().for_each(&mend);
+        for a in &mut d.alternatives {
+            match &mut a.verdict {
+                Verdict::Rejected { reason, .. } => mend(reason),
+                Verdict::Costlier { explanation, .. } => mend(explanation),
+            }
+        }
+    }
+    for f in &mut design.findings {
+        mend(&mut f.message);
+    }
+    Some(design)
+}
+
+fn collections(
+    facts: &Facts<'_>,
+    space: &Space,
+    p: &Placement<'_>,
+    docs: &DocBuilder<'_>,
+    priced: &Priced,
+) -> Vec<Collection> {
+    let model = facts.model;
+    let mut out: Vec<Collection> = Vec::new();
+    for e in model.entity_ids() {
+        let (shape, example, size, documents) = match p.home[e.index()] {
+            Home::Embedded { .. } => continue,
+            Home::Own => {
+                let (s, d) = docs.entity(e, 1, true);
+                let size = DocumentSize {
+                    typical_bytes: p.typical[e.index()].round() as u64,
+                    max_bytes: p.max[e.index()].map(|m| m.round() as u64),
+                    nesting_depth: p.depth[e.index()],
+                };
+                (s, d, size, model.entity(e).count)
+            }
+            Home::Bucketed { rel } => {
+                let (s, d) = docs.bucket(rel, 1);
+                let child = model.relationship(rel).child;
+                let b = p.bucket_bytes(facts, rel);
+                let per = match p.layouts[rel.index()] {
+                    Layout::Bucket { per_bucket, .. } => *per_bucket as f64,
+                    _ => 1.0,
+                };
+                let max = b
+                    + (per - p.bucket_items(facts, rel)).max(0.0)
+                        * (5.0 + p.typical[child.index()]);
+                let size = DocumentSize {
+                    typical_bytes: b.round() as u64,
+                    max_bytes: p.max[child.index()].map(|_| max.round() as u64),
+                    nesting_depth: 3 + p.depth[child.index()],
+                };
+                (s, d, size, p.documents(facts, e).round() as u64)
+            }
+        };
+        let name = p.collection(facts, space, e);
+        if let Some(c) = out.iter_mut().find(|c| c.name == name) {
+            // A polymorphic collection: one more entity, its fields merged in.
+            c.entities.push(model.entity(e).name.clone());
+            c.documents += documents;
+            for f in shape {
+                if !c.shape.fields.iter().any(|x| x.name == f.name) {
+                    let mut f = f;
+                    f.required = false;
+                    c.shape.fields.push(f);
+                }
+            }
+            c.size.typical_bytes = c.size.typical_bytes.max(size.typical_bytes);
+            c.size.max_bytes = c.size.max_bytes.zip(size.max_bytes).map(|(a, b)| a.max(b));
+            c.size.nesting_depth = c.size.nesting_depth.max(size.nesting_depth);
+            continue;
+        }
+        let discriminator = p.poly[e.index()].and_then(|i| match &space.entity[i] {
+            EntityCandidate::Polymorphic { discriminator, .. } => Some(discriminator.clone()),
+            EntityCandidate::Computed { .. } => None,
+        });
+        out.push(Collection {
+            name,
+            entities: vec![model.entity(e).name.clone()],
+            discriminator,
+            shape: Shape { fields: shape },
+            example: serde_json::Value::Object(example),
+            documents,
+            size,
+            indexes: Vec::new(),
+        });
+    }
+    for c in &mut out {
+        c.indexes = indexes(facts, &c.name, priced);
+    }
+    out
+}
+
+/// The indexes the plans use on one collection, without any that is a prefix of another.
+fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
+    let mut list: Vec<Index> = Vec::new();
+    for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
+        for need in plan.indexes.iter().filter(|n| n.collection == collection) {
+            let name = facts.model.operation(op).name.clone();
+            match list.iter_mut().find(|i| i.keys == need.keys) {
+                Some(i) => {
+                    if !i.used_by.contains(&name) {
+                        i.used_by.push(name);
+                    }
+                }
+                None => list.push(Index {
+                    name: need
+                        .keys
+                        .iter()
+                        .map(|(k, d)| format!("{k}_{d}"))
+                        .collect::<Vec<_>>()
+                        .join("_"),
+                    keys: need.keys.clone(),
+                    unique: false,
+                    used_by: vec![name],
+                }),
+            }
+        }
+    }
+    // Drop an index that is a prefix of another; its users move to the longer one.
+    let mut i = 0;
+    while i < list.len() {
+        let prefix_of = (0..list.len()).find(|&j| {
+            j != i
+                && list[j].keys.len() > list[i].keys.len()
+                && list[j].keys.starts_with(&list[i].keys)
+        });
+        if let Some(j) = prefix_of {
+            let users = list[i].used_by.clone();
+            for u in users {
+                if !list[j].used_by.contains(&u) {
+                    list[j].used_by.push(u);
+                }
+            }
+            list.remove(i);
+            i = 0;
+        } else {
+            i += 1;
+        }
+    }
+    list.sort_by(|a, b| a.name.cmp(&b.name));
+    list
+}
+
+fn layout_words(facts: &Facts<'_>, rel: crate::model::RelationshipId, l: &Layout) -> String {
+    let model = facts.model;
+    let r = model.relationship(rel);
+    let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
+    let childs = words::plural(child);
+    match l {
+        Layout::Embed => format!("embedding {childs} in the {parent}"),
+        Layout::EmbedParentInChild => format!("folding the {parent} into each {child}"),
+        Layout::ChildReferences => format!("{child} ids in the {parent}"),
+        Layout::ParentReference => format!("the {parent}'s id in each {child}"),
+        Layout::TwoWayReferences => "references both ways".to_string(),
+        Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields,
+        } => {
+            format!("copying {child} {} into the {parent}", fields.join(", "))
+        }
+        Layout::ExtendedReference {
+            copies_into: Side::Child,
+            fields,
+        } => {
+            format!("copying {parent} {} into each {child}", fields.join(", "))
+        }
+        Layout::Subset { k, .. } => format!("the latest {k} {childs} in the {parent}"),
+        Layout::Bucket { per_bucket, .. } => format!("buckets of {per_bucket} {childs}"),
+        Layout::ManyToManyOneWay {
+            ids_in: Side::Parent,
+        } => format!("{child} ids in each {parent} only"),
+        Layout::ManyToManyOneWay {
+            ids_in: Side::Child,
+        } => format!("{parent} ids in each {child} only"),
+        Layout::ManyToManyTwoWay => "ids on both sides".to_string(),
+    }
+}
+
+/// "2 more round trips, 300 more documents examined" for one execution.
+fn diff_words(d: &Cost) -> String {
+    let mut parts = Vec::new();
+    let mut say = |x: f64, one: &str, many: &str| {
+        if x.abs() < 0.005 {
+            return;
+        }
+        let n = words::num(x.abs());
+        let what = if (x.abs() - 1.0).abs() < 1e-9 {
+            one
+        } else {
+            many
+        };
+        parts.push(format!("{} {n} {what}", if x > 0.0 { "+" } else { "-" }));
+    };
+    say(d.round_trips, "round trip", "round trips");
+    say(
+        d.documents_examined,
+        "document examined",
+        "documents examined",
+    );
+    say(d.documents_written, "document written", "documents written");
+    say(d.sync_writes, "copy to update", "copies to update");
+    say(d.transactions, "transaction", "transactions");
+    if d.bytes_written.abs() >= 1.0 {
+        parts.push(format!(
+            "{} {} written",
+            if d.bytes_written > 0.0 { "+" } else { "-" },
+            words::bytes(d.bytes_written.abs())
+        ));
+    }
+    if d.bytes_read.abs() >= 1.0 && parts.len() < 2 {
+        parts.push(format!(
+            "{} {} read",
+            if d.bytes_read > 0.0 { "+" } else { "-" },
+            words::bytes(d.bytes_read.abs())
+        ));
+    }
+    parts.join(", ")
+}
+
+fn explanation(facts: &Facts<'_>, chosen: &Priced, alt: &Priced, layout: &str) -> String {
+    let model = facts.model;
+    let mut rows: Vec<(f64, String)> = Vec::new();
+    for (op, (a, b)) in model
+        .operation_ids()
+        .zip(chosen.plans.iter().zip(&alt.plans))
+    {
+        let rate = model.operation(op).rate(facts.mix);
+        let d = b.cost.minus(&a.cost);
+        let weighted = d.score * rate;
+        if weighted.abs() < 1e-9 || rate <= 0.0 {
+            continue;
+        }
+        let w = diff_words(&d);
+        if w.is_empty() {
+            continue;
+        }
+        rows.push((
+            weighted,
+            format!("{} ({}/s): {w}", model.operation(op).name, words::num(rate)),
+        ));
+    }
+    rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
+    let delta = alt.totals.score - chosen.totals.score;
+    let mut s = format!(
+        "{layout} costs {} more per second ({} vs {})",
+        words::num(delta),
+        words::num(alt.totals.score),
+        words::num(chosen.totals.score)
+    );
+    let worse: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 > 0.0)
+        .take(2)
+        .map(|r| r.1.as_str())
+        .collect();
+    let better: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.0 < 0.0)
+        .take(2)
+        .map(|r| r.1.as_str())
+        .collect();
+    if !worse.is_empty() {
+        s.push_str(&format!(": per execution {}", worse.join("; ")));
+    }
+    if !better.is_empty() {
+        s.push_str(&format!("; it would save on {}", better.join("; ")));
+    }
+    if worse.is_empty()
+        && better.is_empty()
+        && (alt.totals.index_entries - chosen.totals.index_entries).abs() > 0.5
+    {
+        s.push_str(&format!(
+            ": its indexes hold {} more entries",
+            words::num(alt.totals.index_entries - chosen.totals.index_entries)
+        ));
+    }
+    s
+}
+
+fn decision(
+    facts: &Facts<'_>,
+    space: &Space,
+    state: &State,
+    priced: &Priced,
+    rel: crate::model::RelationshipId,
+) -> RelationshipDecision {
+    let model = facts.model;
+    let rr = model.relationship(rel);
+    let ri = rel.index();
+    let chosen = &space.rels[ri][state.rel[ri]];
+    let mut rules = chosen.support.clone();
+    let mut alternatives = Vec::new();
+    let mut costlier = 0usize;
+    let mut nearest: Option<f64> = None;
+    for (i, cand) in space.rels[ri].iter().enumerate() {
+        if i == state.rel[ri] {
+            continue;
+        }
+        let verdict = if let Some(hit) = &cand.forbidden {
+            Verdict::Rejected {
+                rule: hit.rule,
+                reason: hit.reason.clone(),
+            }
+        } else {
+            let mut st = state.clone();
+            st.rel[ri] = i;
+            let st = super::optimize::repair_keeping(facts, space, st, ri);
+            match st.as_ref().and_then(|s| price(facts, space, s)) {
+                Some(alt) => {
+                    costlier += 1;
+                    let delta = alt.totals.minus(&priced.totals);
+                    nearest = Some(nearest.map_or(delta.score, |n: f64| n.min(delta.score)));
+                    Verdict::Costlier {
+                        delta,
+                        explanation: explanation(
+                            facts,
+                            priced,
+                            &alt,
+                            &layout_words(facts, rel, &cand.layout),
+                        ),
+                    }
+                }
+                None => Verdict::Rejected {
+                    rule: r::design_for_workload::RULE.id,
+                    reason: format!(
+                        "{} cannot be combined with the other choices of this design",
+                        layout_words(facts, rel, &cand.layout)
+                    ),
+                },
+            }
+        };
+        alternatives.push(Alternative {
+            layout: cand.layout.clone(),
+            verdict,
+        });
+    }
+    if let Some(reason) = r::design_for_workload::check(costlier, nearest, priced.totals.score) {
+        rules.push(RuleHit {
+            rule: r::design_for_workload::RULE.id,
+            reason,
+        });
+    }
+    if let Some(hit) = &chosen.forbidden {
+        rules.push(RuleHit {
+            rule: hit.rule,
+            reason: format!(
+                "every candidate breaks a rule; this one least: {}",
+                hit.reason
+            ),
+        });
+    }
+    RelationshipDecision {
+        relationship: rr.name.clone(),
+        parent: model.entity(rr.parent).name.clone(),
+        child: model.entity(rr.child).name.clone(),
+        class: facts
+            .settings
+            .cardinality
+            .classify(rr.kind, &rr.children)
+            .to_string(),
+        chosen: chosen.layout.clone(),
+        rules,
+        alternatives,
+        tradeoffs: tradeoffs(facts, priced, rel, &chosen.layout),
+    }
+}
+
+fn tradeoffs(
+    facts: &Facts<'_>,
+    priced: &Priced,
+    rel: crate::model::RelationshipId,
+    layout: &Layout,
+) -> Vec<String> {
+    let model = facts.model;
+    let r = model.relationship(rel);
+    let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
+    let childs = words::plural(child);
+    let mut out = Vec::new();
+    let touches = |op: OperationId| facts.ops_by_rel[rel.index()].contains(&op);
+    for (op, plan) in model.operation_ids().zip(&priced.plans) {
+        if !touches(op) {
+            continue;
+        }
+        for w in &plan.warnings {
+            let relevant = w.contains(child.as_str()) || w.contains(parent.as_str());
+            if relevant && !out.contains(w) {
+                out.push(w.clone());
+            }
+        }
+        for s in &plan.steps {
+            if s.purpose.starts_with("refresh the copy")
+                && (s.collection == *parent
+                    || s.collection == *child
+                    || s.purpose.contains(child.as_str()))
+            {
+                let t = format!(
+                    "{} ({}/s) must {}; the copies are not updated atomically with the original",
+                    model.operation(op).name,
+                    words::num(model.operation(op).rate(facts.mix)),
+                    s.purpose
+                );
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+    }
+    match layout {
+        Layout::Embed => out.push(format!("{childs} exist only inside their {parent}: reading one means reading its {parent}")),
+        Layout::Subset { k, .. } => out.push(format!("only the latest {k} {childs} are in the {parent}; older ones take a query on the {child} collection")),
+        Layout::Bucket { .. } => out.push(format!("{childs} are stored in buckets: one is read or updated through its bucket")),
+        Layout::ExtendedReference { fields, .. } => out.push(format!("the copies of {} lose atomic, isolated updates with their original", fields.join(", "))),
+        _ => {}
+    }
+    out
+}
+
+fn entity_decisions(
+    facts: &Facts<'_>,
+    space: &Space,
+    state: &State,
+    priced: &Priced,
+) -> Vec<EntityDecision> {
+    let model = facts.model;
+    let mut out = Vec::new();
+    for (i, on) in state.entity.iter().enumerate() {
+        if !on {
+            continue;
+        }
+        match &space.entity[i] {
+            EntityCandidate::Polymorphic {
+                entities,
+                collection,
+                discriminator,
+                ..
+            } => out.push(EntityDecision::Polymorphic {
+                collection: collection.clone(),
+                entities: entities
+                    .iter()
+                    .map(|e: &EntityId| model.entity(*e).name.clone())
+                    .collect(),
+                discriminator: discriminator.clone(),
+                rules: space.entity_support[i].clone(),
+            }),
+            EntityCandidate::Computed {
+                relationship,
+                function,
+                field,
+                name,
+            } => {
+                let rel = model.relationship(*relationship);
+                let maintained_by = model
+                    .operation_ids()
+                    .zip(&priced.plans)
+                    .filter(|(_, p)| {
+                        p.steps.iter().any(|s| {
+                            s.updates
+                                .iter()
+                                .any(|u| update_path(u).ends_with(name.as_str()))
+                        })
+                    })
+                    .map(|(o, _)| model.operation(o).name.clone())
+                    .collect();
+                out.push(EntityDecision::ComputedField {
+                    entity: model.entity(rel.parent).name.clone(),
+                    field: name.clone(),
+                    computes: match field {
+                        Some(f) => format!(
+                            "{} of {}.{f}",
+                            crate::candidates::fn_name(*function),
+                            model.entity(rel.child).name
+                        ),
+                        None => format!("count of {}", rel.parent_field),
+                    },
+                    maintained_by,
+                    rules: space.entity_support[i].clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+pub fn update_path(u: &super::UpdateOp) -> &str {
+    use super::UpdateOp as U;
+    match u {
+        U::Set { path }
+        | U::Unset { path }
+        | U::Inc { path }
+        | U::Min { path }
+        | U::Max { path }
+        | U::AddToSet { path }
+        | U::Pull { path } => path,
+        U::Push { path, .. } => path,
+    }
+}

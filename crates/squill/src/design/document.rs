@@ -1,0 +1,531 @@
+//! The shape of each collection's documents (field tree with origins) and an
+//! example document at typical cardinality, built from the same walk so they
+//! always agree.
+
+use super::example;
+use super::facts::Facts;
+use super::placement::Placement;
+use super::space::Space;
+use super::{FieldOrigin, Shape, ShapeField, ShapeType};
+use crate::candidates::{BucketBy, EntityCandidate, Layout, Side, fn_name};
+use crate::model::{AggregateFn, EntityId, FieldType, RelationshipId, RelationshipKind};
+use serde_json::{Map, Value, json};
+
+pub struct DocBuilder<'a> {
+    pub facts: &'a Facts<'a>,
+    pub space: &'a Space,
+    pub p: &'a Placement<'a>,
+}
+
+fn scalar(t: &str) -> ShapeType {
+    ShapeType::Scalar {
+        bson_type: t.to_string(),
+        enum_values: Vec::new(),
+    }
+}
+
+fn field(name: &str, ty: ShapeType, required: bool, origin: FieldOrigin) -> ShapeField {
+    ShapeField {
+        name: name.to_string(),
+        ty,
+        required,
+        origin,
+    }
+}
+
+fn field_type(ty: &FieldType, enum_values: &[String]) -> ShapeType {
+    match ty {
+        FieldType::Array(item) => ShapeType::Array {
+            items: Box::new(field_type(item, &[])),
+            max_items: None,
+        },
+        FieldType::Object => ShapeType::Object {
+            shape: Shape::default(),
+        },
+        t => ShapeType::Scalar {
+            bson_type: t.bson_type().to_string(),
+            enum_values: enum_values.to_vec(),
+        },
+    }
+}
+
+impl DocBuilder<'_> {
+    fn name(&self, e: EntityId) -> &str {
+        &self.facts.model.entity(e).name
+    }
+
+    fn array_max(&self) -> u64 {
+        self.facts.settings.design.example_array_max
+    }
+
+    fn typical_items(&self, r: RelationshipId, cap: Option<u64>) -> u64 {
+        let t = self.facts.model.relationship(r).children.typical;
+        let t = cap.map_or(t, |c| t.min(c));
+        t.min(self.array_max())
+    }
+
+    /// Shape and example of entity `e`, instance `n`, as a document or sub-document.
+    pub fn entity(
+        &self,
+        e: EntityId,
+        n: u64,
+        with_id: bool,
+    ) -> (Vec<ShapeField>, Map<String, Value>) {
+        let f = self.facts;
+        let model = f.model;
+        let entity = model.entity(e);
+        let ename = entity.name.as_str();
+        let mut shape = Vec::new();
+        let mut doc = Map::new();
+        if with_id {
+            shape.push(field("_id", scalar("objectId"), true, FieldOrigin::Id));
+            doc.insert("_id".into(), example::object_id(ename, n));
+        }
+        if let Some(i) = self.p.poly[e.index()]
+            && let EntityCandidate::Polymorphic {
+                discriminator,
+                entities,
+                ..
+            } = &self.space.entity[i]
+        {
+            shape.push(field(
+                discriminator,
+                ShapeType::Scalar {
+                    bson_type: "string".into(),
+                    enum_values: entities
+                        .iter()
+                        .map(|x| model.entity(*x).name.clone())
+                        .collect(),
+                },
+                true,
+                FieldOrigin::Discriminator,
+            ));
+            doc.insert(discriminator.clone(), Value::String(ename.to_string()));
+        }
+        for fd in entity.fields.iter().filter(|x| x.name != "_id") {
+            shape.push(field(
+                &fd.name,
+                field_type(&fd.ty, &fd.enum_values),
+                fd.required,
+                FieldOrigin::Own {
+                    entity: ename.to_string(),
+                    field: fd.name.clone(),
+                },
+            ));
+            doc.insert(
+                fd.name.clone(),
+                example::value(ename, fd, n, self.array_max()),
+            );
+        }
+        for r in model.relationships_from(e) {
+            self.parent_side(r, n, &mut shape, &mut doc);
+        }
+        for r in model.relationships_to(e) {
+            self.child_side(r, n, &mut shape, &mut doc);
+        }
+        for &i in &self.p.computed {
+            if let EntityCandidate::Computed {
+                relationship,
+                function,
+                field: agg_field,
+                name,
+            } = &self.space.entity[i]
+                && model.relationship(*relationship).parent == e
+            {
+                let rel = model.relationship(*relationship);
+                let desc = match agg_field {
+                    Some(x) => format!("{} of {}.{x}", fn_name(*function), self.name(rel.child)),
+                    None => format!("count of {}", rel.parent_field),
+                };
+                let ty = if *function == AggregateFn::Count {
+                    "long"
+                } else {
+                    "double"
+                };
+                shape.push(field(
+                    name,
+                    scalar(ty),
+                    true,
+                    FieldOrigin::Computed { description: desc },
+                ));
+                let v = if *function == AggregateFn::Count {
+                    json!(rel.children.typical)
+                } else {
+                    json!(((n % 97) as f64) * 1.5)
+                };
+                doc.insert(name.clone(), v);
+            }
+        }
+        (shape, doc)
+    }
+
+    fn embedded_child_with_id(&self, r: RelationshipId) -> bool {
+        self.facts.rel(r).child_own_ops > 0.0
+    }
+
+    fn parent_side(
+        &self,
+        r: RelationshipId,
+        n: u64,
+        shape: &mut Vec<ShapeField>,
+        doc: &mut Map<String, Value>,
+    ) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let child = self.name(rel.child).to_string();
+        let name = rel.parent_field.as_str();
+        let max = rel.children.max.finite();
+        let typ = rel.children.typical.max(1);
+        let emb = FieldOrigin::Embedded {
+            relationship: rel.name.clone(),
+        };
+        let refo = FieldOrigin::Reference {
+            relationship: rel.name.clone(),
+        };
+        match self.p.layouts[r.index()] {
+            Layout::Embed if rel.kind == RelationshipKind::OneToOne => {
+                let (s, d) = self.entity(rel.child, n, self.embedded_child_with_id(r));
+                shape.push(field(
+                    name,
+                    ShapeType::Object {
+                        shape: Shape { fields: s },
+                    },
+                    rel.children.min > 0,
+                    emb,
+                ));
+                doc.insert(name.into(), Value::Object(d));
+            }
+            Layout::Embed => {
+                let (s, _) = self.entity(rel.child, n * typ, self.embedded_child_with_id(r));
+                let items: Vec<Value> = (0..self.typical_items(r, None))
+                    .map(|i| {
+                        Value::Object(
+                            self.entity(rel.child, n * typ + i, self.embedded_child_with_id(r))
+                                .1,
+                        )
+                    })
+                    .collect();
+                shape.push(field(
+                    name,
+                    ShapeType::Array {
+                        items: Box::new(ShapeType::Object {
+                            shape: Shape { fields: s },
+                        }),
+                        max_items: max,
+                    },
+                    true,
+                    emb,
+                ));
+                doc.insert(name.into(), Value::Array(items));
+            }
+            Layout::ChildReferences
+            | Layout::TwoWayReferences
+            | Layout::ManyToManyTwoWay
+            | Layout::ManyToManyOneWay {
+                ids_in: Side::Parent,
+            } => {
+                shape.push(field(
+                    name,
+                    ShapeType::Array {
+                        items: Box::new(scalar("objectId")),
+                        max_items: max,
+                    },
+                    true,
+                    refo,
+                ));
+                let ids = (0..self.typical_items(r, None))
+                    .map(|i| example::object_id(&child, n * typ + i))
+                    .collect();
+                doc.insert(name.into(), Value::Array(ids));
+            }
+            Layout::ExtendedReference {
+                copies_into: Side::Parent,
+                fields,
+            } => {
+                let (s, items) = self.copies(
+                    rel.child,
+                    fields,
+                    &rel.name,
+                    n * typ,
+                    self.typical_items(r, None),
+                );
+                shape.push(field(
+                    name,
+                    ShapeType::Array {
+                        items: Box::new(ShapeType::Object {
+                            shape: Shape { fields: s },
+                        }),
+                        max_items: max,
+                    },
+                    true,
+                    refo,
+                ));
+                doc.insert(name.into(), Value::Array(items));
+            }
+            Layout::Subset { k, fields, .. } => {
+                let fields: Vec<String> = if fields.is_empty() {
+                    f.model
+                        .entity(rel.child)
+                        .fields
+                        .iter()
+                        .map(|x| x.name.clone())
+                        .collect()
+                } else {
+                    fields.clone()
+                };
+                let (s, items) = self.copies(
+                    rel.child,
+                    &fields,
+                    &rel.name,
+                    n * typ,
+                    self.typical_items(r, Some(*k)),
+                );
+                shape.push(field(
+                    name,
+                    ShapeType::Array {
+                        items: Box::new(ShapeType::Object {
+                            shape: Shape { fields: s },
+                        }),
+                        max_items: Some(*k),
+                    },
+                    true,
+                    emb,
+                ));
+                doc.insert(name.into(), Value::Array(items));
+            }
+            _ => {}
+        }
+    }
+
+    /// `_id` plus copies of `fields` of `entity` for `count` instances from `first`.
+    fn copies(
+        &self,
+        entity: EntityId,
+        fields: &[String],
+        relationship: &str,
+        first: u64,
+        count: u64,
+    ) -> (Vec<ShapeField>, Vec<Value>) {
+        let e = self.facts.model.entity(entity);
+        let mut shape = vec![field(
+            "_id",
+            scalar("objectId"),
+            true,
+            FieldOrigin::Reference {
+                relationship: relationship.to_string(),
+            },
+        )];
+        for x in fields.iter().filter_map(|x| e.field(x)) {
+            shape.push(field(
+                &x.name,
+                field_type(&x.ty, &x.enum_values),
+                x.required,
+                FieldOrigin::Copy {
+                    relationship: relationship.to_string(),
+                    entity: e.name.clone(),
+                    field: x.name.clone(),
+                },
+            ));
+        }
+        let items = (0..count)
+            .map(|i| {
+                let n = first + i;
+                let mut m = Map::new();
+                m.insert("_id".into(), example::object_id(&e.name, n));
+                for x in fields.iter().filter_map(|x| e.field(x)) {
+                    m.insert(
+                        x.name.clone(),
+                        example::value(&e.name, x, n, self.array_max()),
+                    );
+                }
+                Value::Object(m)
+            })
+            .collect();
+        (shape, items)
+    }
+
+    fn child_side(
+        &self,
+        r: RelationshipId,
+        n: u64,
+        shape: &mut Vec<ShapeField>,
+        doc: &mut Map<String, Value>,
+    ) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let parent = self.name(rel.parent).to_string();
+        let name = rel.child_field.as_str();
+        let refo = FieldOrigin::Reference {
+            relationship: rel.name.clone(),
+        };
+        let typ = rel.children.typical.max(1);
+        let many_parents = rel.kind == RelationshipKind::ManyToMany || rel.shared;
+        let parent_n = n / typ;
+        let id_array = |shape: &mut Vec<ShapeField>, doc: &mut Map<String, Value>| {
+            shape.push(field(
+                name,
+                ShapeType::Array {
+                    items: Box::new(scalar("objectId")),
+                    max_items: rel.parents.max.finite(),
+                },
+                true,
+                refo.clone(),
+            ));
+            let m = rel.parents.typical.max(1).min(self.array_max());
+            doc.insert(
+                name.into(),
+                Value::Array(
+                    (0..m)
+                        .map(|i| example::object_id(&parent, parent_n + i))
+                        .collect(),
+                ),
+            );
+        };
+        match self.p.layouts[r.index()] {
+            Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
+                if many_parents {
+                    id_array(shape, doc);
+                } else {
+                    shape.push(field(name, scalar("objectId"), rel.parents.min > 0, refo));
+                    doc.insert(name.into(), example::object_id(&parent, parent_n));
+                }
+            }
+            Layout::ManyToManyTwoWay
+            | Layout::ManyToManyOneWay {
+                ids_in: Side::Child,
+            } => id_array(shape, doc),
+            Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields,
+            } => {
+                let (s, mut items) = self.copies(rel.parent, fields, &rel.name, parent_n, 1);
+                shape.push(field(
+                    name,
+                    ShapeType::Object {
+                        shape: Shape { fields: s },
+                    },
+                    true,
+                    refo,
+                ));
+                doc.insert(name.into(), items.pop().unwrap_or(Value::Null));
+            }
+            Layout::EmbedParentInChild => {
+                let (s, d) = self.entity(rel.parent, parent_n, true);
+                shape.push(field(
+                    name,
+                    ShapeType::Object {
+                        shape: Shape { fields: s },
+                    },
+                    true,
+                    FieldOrigin::Embedded {
+                        relationship: rel.name.clone(),
+                    },
+                ));
+                doc.insert(name.into(), Value::Object(d));
+            }
+            _ => {}
+        }
+    }
+
+    /// A bucket document of `r`: the parent's id, the bucket's key, its count and
+    /// aggregates, and the children.
+    pub fn bucket(&self, r: RelationshipId, n: u64) -> (Vec<ShapeField>, Map<String, Value>) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let parent = self.name(rel.parent).to_string();
+        let Layout::Bucket {
+            by,
+            per_bucket,
+            aggregates,
+        } = self.p.layouts[r.index()]
+        else {
+            return (Vec::new(), Map::new());
+        };
+        let bname = format!("{}_{}", parent, rel.parent_field);
+        let bo = |d: &str| FieldOrigin::Bucket {
+            description: d.to_string(),
+        };
+        let mut shape = vec![
+            field("_id", scalar("objectId"), true, FieldOrigin::Id),
+            field(
+                &rel.child_field,
+                scalar("objectId"),
+                true,
+                FieldOrigin::Reference {
+                    relationship: rel.name.clone(),
+                },
+            ),
+        ];
+        let mut doc = Map::new();
+        doc.insert("_id".into(), example::object_id(&bname, n));
+        doc.insert(rel.child_field.clone(), example::object_id(&parent, n));
+        match by {
+            BucketBy::Count => {
+                shape.push(field(
+                    "page",
+                    scalar("int"),
+                    true,
+                    bo("page number, from 0"),
+                ));
+                doc.insert("page".into(), json!(n % 7));
+            }
+            BucketBy::Time { field: tf, unit } => {
+                shape.push(field(
+                    unit,
+                    scalar("date"),
+                    true,
+                    bo(&format!("{tf} truncated to the {unit}")),
+                ));
+                doc.insert(unit.clone(), example::date(n));
+            }
+        }
+        let items = (self.p.bucket_items(f, r) as u64).min(self.array_max());
+        shape.push(field(
+            "count",
+            scalar("int"),
+            true,
+            bo("children in this bucket"),
+        ));
+        doc.insert("count".into(), json!(items));
+        for a in aggregates {
+            let Some(x) = &a.field else { continue };
+            let key = match a.function {
+                AggregateFn::Sum | AggregateFn::Avg => format!("sum_{x}"),
+                AggregateFn::Min => format!("min_{x}"),
+                AggregateFn::Max => format!("max_{x}"),
+                AggregateFn::Count => continue,
+            };
+            if !shape.iter().any(|s| s.name == key) {
+                shape.push(field(
+                    &key,
+                    scalar("double"),
+                    true,
+                    FieldOrigin::Computed {
+                        description: format!("{} of {x} in this bucket", fn_name(a.function)),
+                    },
+                ));
+                doc.insert(key, json!(((n % 50) as f64) * 2.5));
+            }
+        }
+        let _ = per_bucket;
+        let (s, _) = self.entity(rel.child, n, false);
+        let list: Vec<Value> = (0..items)
+            .map(|i| Value::Object(self.entity(rel.child, n * 1000 + i, false).1))
+            .collect();
+        shape.push(field(
+            &rel.parent_field,
+            ShapeType::Array {
+                items: Box::new(ShapeType::Object {
+                    shape: Shape { fields: s },
+                }),
+                max_items: Some(*per_bucket),
+            },
+            true,
+            FieldOrigin::Embedded {
+                relationship: rel.name.clone(),
+            },
+        ));
+        doc.insert(rel.parent_field.clone(), Value::Array(list));
+        (shape, doc)
+    }
+}

@@ -1,0 +1,178 @@
+//! Deterministic, plausible example values: the same model always gives the
+//! same example documents, with strings of the model's average sizes.
+
+use crate::model::{Field, FieldType};
+use serde_json::{Value, json};
+
+fn hash(parts: &[&str], n: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h ^= n;
+    h.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// An ObjectId for instance `n` of `entity`, as relaxed Extended JSON.
+pub fn object_id(entity: &str, n: u64) -> Value {
+    // 4-byte timestamp (2026-01-01 + n minutes) then 8 bytes derived from the name.
+    let ts = 1_767_225_600u64 + n * 60;
+    json!({ "$oid": format!("{:08x}{:016x}", ts as u32, hash(&[entity], n)) })
+}
+
+/// A date for instance `n`, as relaxed Extended JSON.
+pub fn date(n: u64) -> Value {
+    let day = 1 + (n % 28);
+    let hour = (n * 7) % 24;
+    let minute = (n * 13) % 60;
+    json!({ "$date": format!("2026-01-{day:02}T{hour:02}:{minute:02}:00Z") })
+}
+
+const FIRST: &[&str] = &[
+    "Ada",
+    "Grace",
+    "Alan",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Frances",
+    "John",
+    "Katherine",
+    "Linus",
+];
+const LAST: &[&str] = &[
+    "Lovelace", "Hopper", "Turing", "Dijkstra", "Liskov", "Knuth", "Allen", "Backus", "Johnson",
+    "Torvalds",
+];
+const WORDS: &[&str] = &[
+    "amber", "river", "stone", "quiet", "harbor", "maple", "signal", "copper", "meadow", "lantern",
+    "orbit", "cedar", "velvet", "summit", "willow", "ember", "garnet", "prairie", "beacon",
+    "falcon",
+];
+const CITIES: &[&str] = &[
+    "Lisbon", "Oslo", "Kyoto", "Austin", "Nairobi", "Lyon", "Porto", "Quebec",
+];
+
+fn pick<'a>(list: &[&'a str], n: u64, salt: &str) -> &'a str {
+    list[(hash(&[salt], n) % list.len() as u64) as usize]
+}
+
+fn fit(mut s: String, len: usize, n: u64, salt: &str) -> String {
+    let mut i = 0;
+    while s.len() < len {
+        s.push(' ');
+        s.push_str(pick(WORDS, n + i, salt));
+        i += 1;
+    }
+    if s.len() > len {
+        s.truncate(len);
+        s = s.trim_end().to_string();
+    }
+    s
+}
+
+/// A string for field `name` of about `len` bytes.
+pub fn string(entity: &str, name: &str, len: usize, n: u64) -> String {
+    let lower = name.to_ascii_lowercase();
+    let first = pick(FIRST, n, entity);
+    let last = pick(LAST, n, entity);
+    let base = if lower.contains("email") {
+        format!(
+            "{}.{}@example.com",
+            first.to_lowercase(),
+            last.to_lowercase()
+        )
+    } else if lower == "firstname" || lower == "first_name" {
+        first.to_string()
+    } else if lower == "lastname" || lower == "last_name" {
+        last.to_string()
+    } else if lower.contains("nick") || lower.contains("user") || lower.contains("login") {
+        format!("{}{}", first.to_lowercase(), n % 100)
+    } else if lower.contains("city") {
+        pick(CITIES, n, name).to_string()
+    } else if lower.contains("ip") {
+        format!("10.{}.{}.{}", n % 250, (n * 7) % 250, (n * 13) % 250 + 1)
+    } else if lower.contains("street") || lower.contains("address") {
+        format!("{} {} Street", 1 + n % 300, pick(WORDS, n, "street"))
+    } else if lower.contains("password") || lower.contains("hash") {
+        format!("{:016x}{:016x}", hash(&[entity, name], n), hash(&[name], n))
+    } else if lower == "name"
+        && (entity.contains("user")
+            || entity.contains("person")
+            || entity.contains("author")
+            || entity.contains("customer"))
+    {
+        format!("{first} {last}")
+    } else {
+        let mut s = pick(WORDS, n, name).to_string();
+        if let Some(c) = s.get_mut(0..1) {
+            c.make_ascii_uppercase();
+        }
+        s
+    };
+    fit(base, len.max(1), n, name)
+}
+
+/// A value of `field` for instance `n` of `entity`.
+pub fn value(entity: &str, field: &Field, n: u64, array_max: u64) -> Value {
+    if !field.enum_values.is_empty() {
+        return Value::String(field.enum_values[(n as usize) % field.enum_values.len()].clone());
+    }
+    scalar(
+        entity,
+        &field.name,
+        &field.ty,
+        field.avg_size,
+        field.distinct,
+        n,
+        array_max,
+    )
+}
+
+fn scalar(
+    entity: &str,
+    name: &str,
+    ty: &FieldType,
+    avg: Option<u32>,
+    distinct: Option<u64>,
+    n: u64,
+    array_max: u64,
+) -> Value {
+    let spread = distinct.unwrap_or(1000).max(1);
+    match ty {
+        FieldType::String => Value::String(string(entity, name, avg.unwrap_or(16) as usize, n)),
+        FieldType::Int | FieldType::Long => json!((hash(&[entity, name], n) % spread) as i64),
+        FieldType::Double => {
+            let cents = hash(&[entity, name], n) % (spread * 100).max(100);
+            json!(cents as f64 / 100.0)
+        }
+        FieldType::Decimal => {
+            json!({ "$numberDecimal": format!("{}.{:02}", hash(&[name], n) % 1000, n % 100) })
+        }
+        FieldType::Bool => Value::Bool(hash(&[entity, name], n).is_multiple_of(2)),
+        FieldType::Date => date(n),
+        FieldType::ObjectId => object_id(name, n),
+        FieldType::Binary => {
+            let len = avg.unwrap_or(16) as usize;
+            let b64_len = len.div_ceil(3) * 4;
+            let s: String = (0..b64_len)
+                .map(|i| (b'A' + ((hash(&[name], n + i as u64) % 26) as u8)) as char)
+                .collect();
+            json!({ "$binary": { "base64": s, "subType": "00" } })
+        }
+        FieldType::Object => json!({}),
+        FieldType::Array(item) => {
+            let k = u64::from(avg.unwrap_or(3)).min(array_max);
+            Value::Array(
+                (0..k)
+                    .map(|i| scalar(entity, name, item, None, distinct, n * 31 + i, array_max))
+                    .collect(),
+            )
+        }
+    }
+}

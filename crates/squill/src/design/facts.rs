@@ -1,0 +1,370 @@
+//! Facts about a model in one mix, computed once before the search: sizes of
+//! entities' own fields, how often each field is updated, what the workload
+//! reads through each relationship, and which operations a relationship's
+//! layout can change the cost of (for incremental re-costing).
+
+use crate::model::{
+    AggregateFn, CardinalityClass, EntityId, Filter, Include, Model, OperationId, OperationKind,
+    RelationshipId,
+};
+use crate::settings::Settings;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// What the workload does through one relationship, per second in the mix.
+#[derive(Debug, Clone, Default)]
+pub struct RelFacts {
+    pub class: Option<CardinalityClass>,
+    /// Reads that walk from the parent to its children.
+    pub reads_down: f64,
+    /// Reads that walk from a child to its parent(s).
+    pub reads_up: f64,
+    /// Field sets of the child read through the relationship (from the parent), with their rate.
+    pub child_fields_read: Vec<(Vec<String>, f64)>,
+    /// Field sets of the parent read through the relationship (from the child), with their rate.
+    pub parent_fields_read: Vec<(Vec<String>, f64)>,
+    /// Limits (latest K, pages) of reads of the children, with the sort field and rate.
+    pub limits: Vec<(u64, Option<String>, f64)>,
+    /// Aggregates of the children that reads ask for, with their rate.
+    pub aggregates: Vec<(AggregateFn, Option<String>, f64)>,
+    /// Children inserted per second (linked through this relationship).
+    pub child_inserts: f64,
+    /// Children re-pointed to another parent per second.
+    pub relinks: f64,
+    /// Rate of operations that start from the child entity.
+    pub child_own_ops: f64,
+}
+
+/// Facts about a model in one mix.
+#[derive(Debug, Clone)]
+pub struct Facts<'m> {
+    pub model: &'m Model,
+    pub settings: &'m Settings,
+    pub mix: usize,
+    /// BSON bytes of an entity's own fields with `_id` (no header).
+    pub own_bytes: Vec<f64>,
+    /// Updates per second of each entity's fields.
+    pub field_updates: Vec<FxHashMap<String, f64>>,
+    pub rels: Vec<RelFacts>,
+    /// Operations whose cost a relationship's layout may change.
+    pub ops_by_rel: Vec<Vec<OperationId>>,
+    /// Operations that touch an entity (directly or within two relationships).
+    pub ops_by_entity: Vec<Vec<OperationId>>,
+    pub read_rate: f64,
+    pub write_rate: f64,
+    /// Inserts and deletes per second of each entity.
+    pub entity_writes: Vec<f64>,
+}
+
+impl<'m> Facts<'m> {
+    pub fn new(model: &'m Model, settings: &'m Settings, mix: usize) -> Self {
+        let n_ent = model.entities.len();
+        let n_rel = model.relationships.len();
+        let own_bytes = model
+            .entities
+            .iter()
+            .map(|e| {
+                let fields: u64 = e
+                    .fields
+                    .iter()
+                    .filter(|f| f.name != "_id")
+                    .map(crate::model::Field::element_bytes)
+                    .sum();
+                (fields + 1 + 4 + 12) as f64
+            })
+            .collect();
+        let mut facts = Facts {
+            model,
+            settings,
+            mix,
+            own_bytes,
+            field_updates: vec![FxHashMap::default(); n_ent],
+            rels: vec![RelFacts::default(); n_rel],
+            ops_by_rel: vec![Vec::new(); n_rel],
+            ops_by_entity: vec![Vec::new(); n_ent],
+            read_rate: 0.0,
+            write_rate: 0.0,
+            entity_writes: vec![0.0; n_ent],
+        };
+        for (i, rel) in model.relationships.iter().enumerate() {
+            facts.rels[i].class = Some(settings.cardinality.classify(rel.kind, &rel.children));
+        }
+        for op_id in model.operation_ids() {
+            let op = model.operation(op_id);
+            let rate = op.rate(mix);
+            if op.is_write() {
+                facts.write_rate += rate;
+            } else {
+                facts.read_rate += rate;
+            }
+            facts.entity_rates(op_id, rate);
+            let touched = facts.touched(op_id);
+            let near = facts.neighbourhood(&touched, 2);
+            for e in &near {
+                facts.ops_by_entity[e.index()].push(op_id);
+            }
+            for r in model.relationship_ids() {
+                let rel = model.relationship(r);
+                if near.contains(&rel.parent) || near.contains(&rel.child) {
+                    facts.ops_by_rel[r.index()].push(op_id);
+                }
+            }
+        }
+        facts
+    }
+
+    fn entity_rates(&mut self, op_id: OperationId, rate: f64) {
+        let model = self.model;
+        let op = model.operation(op_id);
+        match &op.kind {
+            OperationKind::Read {
+                entity,
+                include,
+                aggregates,
+                filter,
+                ..
+            } => {
+                self.rels_of_includes(*entity, include, rate);
+                self.filter_fields(*entity, filter, rate);
+                for agg in aggregates {
+                    self.rels[agg.relationship.index()].aggregates.push((
+                        agg.function,
+                        agg.field.clone(),
+                        rate,
+                    ));
+                    self.rels[agg.relationship.index()].reads_down += rate;
+                }
+                for r in model.relationships_to(*entity) {
+                    self.rels[r.index()].child_own_ops += rate;
+                }
+            }
+            OperationKind::Insert {
+                entity,
+                links,
+                count,
+            } => {
+                let n = rate * (*count).max(1) as f64;
+                self.entity_writes[entity.index()] += n;
+                for r in links {
+                    self.rels[r.index()].child_inserts += n;
+                }
+            }
+            OperationKind::Update {
+                entity,
+                changes,
+                relinks,
+                ..
+            } => {
+                for c in changes {
+                    *self.field_updates[entity.index()]
+                        .entry(c.clone())
+                        .or_insert(0.0) += rate;
+                }
+                for r in relinks {
+                    self.rels[r.index()].relinks += rate;
+                }
+                for r in model.relationships_to(*entity) {
+                    self.rels[r.index()].child_own_ops += rate;
+                }
+            }
+            OperationKind::Delete { entity, .. } => {
+                self.entity_writes[entity.index()] += rate;
+                for r in model.relationships_to(*entity) {
+                    self.rels[r.index()].child_own_ops += rate;
+                }
+            }
+        }
+    }
+
+    /// A filter on a parent's field from the child (`seller.region`) reads that
+    /// field through the relationship: an extended reference could copy it.
+    fn filter_fields(&mut self, entity: EntityId, filter: &[Filter], rate: f64) {
+        for f in filter {
+            if let Some((r, field)) = self.resolve_related(entity, &f.path) {
+                let rel = self.model.relationship(r);
+                if rel.child == entity && field != "_id" {
+                    self.rels[r.index()]
+                        .parent_fields_read
+                        .push((vec![field], rate));
+                    self.rels[r.index()].reads_up += rate;
+                }
+            }
+        }
+    }
+
+    fn rels_of_includes(&mut self, _from: EntityId, includes: &[Include], rate: f64) {
+        for inc in includes {
+            let rf = &mut self.rels[inc.relationship.index()];
+            if inc.to_children {
+                rf.reads_down += rate;
+                rf.child_fields_read.push((inc.fields.clone(), rate));
+                if let Some(limit) = inc.limit {
+                    rf.limits
+                        .push((limit, inc.sort.first().map(|s| s.field.clone()), rate));
+                }
+            } else {
+                rf.reads_up += rate;
+                rf.parent_fields_read.push((inc.fields.clone(), rate));
+            }
+            let rel = self.model.relationship(inc.relationship);
+            let next = if inc.to_children {
+                rel.child
+            } else {
+                rel.parent
+            };
+            self.rels_of_includes(next, &inc.include, rate);
+        }
+    }
+
+    /// Entities an operation reads or writes.
+    pub fn touched(&self, op_id: OperationId) -> FxHashSet<EntityId> {
+        let model = self.model;
+        let op = model.operation(op_id);
+        let mut set = FxHashSet::default();
+        set.insert(op.entity());
+        let mut add_rel = |r: RelationshipId, set: &mut FxHashSet<EntityId>| {
+            let rel = model.relationship(r);
+            set.insert(rel.parent);
+            set.insert(rel.child);
+        };
+        match &op.kind {
+            OperationKind::Read {
+                include,
+                aggregates,
+                filter,
+                entity,
+                ..
+            } => {
+                fn walk(
+                    incs: &[Include],
+                    set: &mut FxHashSet<EntityId>,
+                    add: &mut dyn FnMut(RelationshipId, &mut FxHashSet<EntityId>),
+                ) {
+                    for i in incs {
+                        add(i.relationship, set);
+                        walk(&i.include, set, add);
+                    }
+                }
+                walk(include, &mut set, &mut add_rel);
+                for a in aggregates {
+                    add_rel(a.relationship, &mut set);
+                }
+                self.filter_rels(*entity, filter, &mut set);
+            }
+            OperationKind::Insert { links, .. } => {
+                for r in links {
+                    add_rel(*r, &mut set);
+                }
+            }
+            OperationKind::Update {
+                relinks,
+                filter,
+                entity,
+                ..
+            } => {
+                for r in relinks {
+                    add_rel(*r, &mut set);
+                }
+                self.filter_rels(*entity, filter, &mut set);
+            }
+            OperationKind::Delete { filter, entity } => self.filter_rels(*entity, filter, &mut set),
+        }
+        set
+    }
+
+    fn filter_rels(&self, entity: EntityId, filter: &[Filter], set: &mut FxHashSet<EntityId>) {
+        for f in filter {
+            if let Some((r, _)) = self.resolve_related(entity, &f.path) {
+                let rel = self.model.relationship(r);
+                set.insert(rel.parent);
+                set.insert(rel.child);
+            }
+        }
+    }
+
+    /// The entities within `depth` relationships of `start`.
+    pub fn neighbourhood(&self, start: &FxHashSet<EntityId>, depth: usize) -> FxHashSet<EntityId> {
+        let mut set = start.clone();
+        let mut frontier: Vec<EntityId> = start.iter().copied().collect();
+        for _ in 0..depth {
+            let mut next = Vec::new();
+            for e in frontier {
+                for r in self
+                    .model
+                    .relationships_from(e)
+                    .chain(self.model.relationships_to(e))
+                {
+                    let rel = self.model.relationship(r);
+                    for x in [rel.parent, rel.child] {
+                        if set.insert(x) {
+                            next.push(x);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        set
+    }
+
+    /// A filter path that goes through a relationship (`seller.region`,
+    /// `category`, `post._id`): the relationship and the field of the related
+    /// entity (`_id` when the path names only the relationship).
+    pub fn resolve_related(
+        &self,
+        entity: EntityId,
+        path: &[String],
+    ) -> Option<(RelationshipId, String)> {
+        let model = self.model;
+        let first = path.first()?;
+        if path.len() == 1 && (first == "_id" || model.entity(entity).field(first).is_some()) {
+            return None;
+        }
+        let field = path.get(1).cloned().unwrap_or_else(|| "_id".to_string());
+        for r in model.relationships_to(entity) {
+            let rel = model.relationship(r);
+            if &rel.child_field == first
+                || &rel.name == first
+                || &model.entity(rel.parent).name == first
+            {
+                return Some((r, field));
+            }
+        }
+        for r in model.relationships_from(entity) {
+            let rel = model.relationship(r);
+            if &rel.parent_field == first
+                || &rel.name == first
+                || &model.entity(rel.child).name == first
+            {
+                return Some((r, field));
+            }
+        }
+        None
+    }
+
+    /// Updates per second of `field` of `entity`.
+    pub fn field_update_rate(&self, entity: EntityId, field: &str) -> f64 {
+        self.field_updates[entity.index()]
+            .get(field)
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    pub fn rel(&self, r: RelationshipId) -> &RelFacts {
+        &self.rels[r.index()]
+    }
+
+    /// Entity count as a float, at least one.
+    pub fn count(&self, e: EntityId) -> f64 {
+        (self.model.entity(e).count as f64).max(1.0)
+    }
+
+    /// Typical children per parent, at least one.
+    pub fn typical(&self, r: RelationshipId) -> f64 {
+        (self.model.relationship(r).children.typical as f64).max(1.0)
+    }
+
+    /// Typical parents per child (M of an N:M, sharing of a shared 1:N), at least one.
+    pub fn typical_parents(&self, r: RelationshipId) -> f64 {
+        (self.model.relationship(r).parents.typical as f64).max(1.0)
+    }
+}

@@ -1,0 +1,100 @@
+//! What a design rule's check sees, and what it may answer: forbid a candidate
+//! (with the limit it breaks) or support it (with the reason in the model's
+//! words). Weighing is the cost model's job; rules that weigh say so in their
+//! reason and leave the numbers to `costs`.
+
+use super::facts::{Facts, RelFacts};
+use crate::candidates::{Layout, Side};
+use crate::model::{CardinalityClass, Count, Relationship, RelationshipId, RelationshipKind};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judgement {
+    Forbid(String),
+    Support(String),
+}
+
+/// One candidate layout of one relationship, under judgement.
+pub struct RelCheck<'a> {
+    pub facts: &'a Facts<'a>,
+    pub r: RelationshipId,
+    pub layout: &'a Layout,
+}
+
+impl<'a> RelCheck<'a> {
+    pub fn rel(&self) -> &'a Relationship {
+        self.facts.model.relationship(self.r)
+    }
+    pub fn rf(&self) -> &'a RelFacts {
+        self.facts.rel(self.r)
+    }
+    pub fn parent(&self) -> &'a str {
+        &self.facts.model.entity(self.rel().parent).name
+    }
+    pub fn child(&self) -> &'a str {
+        &self.facts.model.entity(self.rel().child).name
+    }
+    pub fn class(&self) -> CardinalityClass {
+        self.facts
+            .settings
+            .cardinality
+            .classify(self.rel().kind, &self.rel().children)
+    }
+    pub fn many_to_many(&self) -> bool {
+        self.rel().kind == RelationshipKind::ManyToMany
+    }
+    pub fn max_children(&self) -> Count {
+        self.rel().children.max
+    }
+    /// "at most 5" / "unbounded".
+    pub fn max_words(&self) -> String {
+        match self.rel().children.max {
+            Count::Finite(n) => format!("at most {}", super::words::num(n as f64)),
+            Count::Unbounded => "an unbounded number of".to_string(),
+        }
+    }
+    /// The child is used on its own: the model says so, or operations start from it.
+    pub fn child_standalone(&self) -> bool {
+        self.rel().child_standalone || self.rel().shared
+    }
+    /// Whether the layout keeps the children inside the parent's documents.
+    pub fn embeds(&self) -> bool {
+        matches!(self.layout, Layout::Embed | Layout::EmbedParentInChild)
+    }
+    /// Whether the layout keeps a copy of the other side's data (denormalizes).
+    pub fn denormalizes(&self) -> bool {
+        matches!(
+            self.layout,
+            Layout::Embed
+                | Layout::EmbedParentInChild
+                | Layout::ExtendedReference { .. }
+                | Layout::Subset { .. }
+                | Layout::Bucket { .. }
+        )
+    }
+    /// Whether a read through the relationship needs no second query under this layout
+    /// for the fields the workload reads.
+    pub fn answers_reads_without_join(&self) -> bool {
+        let rf = self.rf();
+        match self.layout {
+            Layout::Embed | Layout::EmbedParentInChild => true,
+            Layout::ExtendedReference {
+                copies_into,
+                fields,
+            } => {
+                let reads = match copies_into {
+                    Side::Parent => &rf.child_fields_read,
+                    Side::Child => &rf.parent_fields_read,
+                };
+                reads.iter().any(|(f, _)| {
+                    !f.is_empty() && f.iter().all(|x| x == "_id" || fields.contains(x))
+                })
+            }
+            Layout::Subset { k, .. } => rf.limits.iter().any(|(l, _, _)| l <= k),
+            _ => false,
+        }
+    }
+    /// Reads per second through the relationship (either direction).
+    pub fn reads(&self) -> f64 {
+        self.rf().reads_down + self.rf().reads_up
+    }
+}

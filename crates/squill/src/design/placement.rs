@@ -1,0 +1,402 @@
+//! Where every entity lives under one combination of candidates, and how big
+//! its documents are. Built for each state the optimizer looks at; `None` when
+//! the combination cannot exist (an entity embedded twice, a cycle of embeds).
+
+use super::facts::Facts;
+use super::space::{Space, State};
+use crate::candidates::{EntityCandidate, Layout};
+use crate::model::{EntityId, RelationshipId, RelationshipKind};
+
+/// Where an entity's instances are stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Home {
+    /// Top-level documents of its own (or a polymorphic) collection.
+    Own,
+    /// Inside `host`'s documents through `rel`; `array` when several per host.
+    Embedded {
+        rel: RelationshipId,
+        host: EntityId,
+        array: bool,
+    },
+    /// In bucket documents of `rel` (several children per document).
+    Bucketed { rel: RelationshipId },
+}
+
+#[derive(Debug, Clone)]
+pub struct Placement<'s> {
+    pub layouts: Vec<&'s Layout>,
+    pub home: Vec<Home>,
+    /// Per entity: the enabled polymorphic candidate it belongs to.
+    pub poly: Vec<Option<usize>>,
+    /// Enabled computed-field candidates (indexes into `Space::entity`).
+    pub computed: Vec<usize>,
+    /// Typical and maximum BSON bytes of an entity as a (sub)document with
+    /// everything embedded in it; `None` = unbounded.
+    pub typical: Vec<f64>,
+    pub max: Vec<Option<f64>>,
+    pub depth: Vec<u32>,
+}
+
+/// Bytes of an array element's type byte, index key and NUL.
+const ELEMENT: f64 = 5.0;
+/// Bytes of an ObjectId element with a short name.
+fn id_element(name: &str) -> f64 {
+    1.0 + name.len() as f64 + 1.0 + 12.0
+}
+
+fn id_array(name: &str, n: Option<f64>) -> Option<f64> {
+    n.map(|n| 1.0 + name.len() as f64 + 1.0 + 5.0 + n * (ELEMENT + 12.0))
+}
+
+impl<'s> Placement<'s> {
+    pub fn build(facts: &Facts<'_>, space: &'s Space, state: &State) -> Option<Placement<'s>> {
+        let model = facts.model;
+        let n = model.entities.len();
+        let layouts: Vec<&Layout> = state
+            .rel
+            .iter()
+            .enumerate()
+            .map(|(r, c)| &space.rels[r][*c].layout)
+            .collect();
+        let mut home = vec![Home::Own; n];
+        for r in model.relationship_ids() {
+            let rel = model.relationship(r);
+            let (guest, h) = match layouts[r.index()] {
+                Layout::Embed => (
+                    rel.child,
+                    Home::Embedded {
+                        rel: r,
+                        host: rel.parent,
+                        array: rel.kind != RelationshipKind::OneToOne,
+                    },
+                ),
+                Layout::EmbedParentInChild => (
+                    rel.parent,
+                    Home::Embedded {
+                        rel: r,
+                        host: rel.child,
+                        array: false,
+                    },
+                ),
+                Layout::Bucket { .. } => (rel.child, Home::Bucketed { rel: r }),
+                _ => continue,
+            };
+            if home[guest.index()] != Home::Own {
+                return None;
+            }
+            home[guest.index()] = h;
+        }
+        // No cycles of embedding.
+        for e in 0..n {
+            let mut cur = e;
+            let mut steps = 0;
+            while let Home::Embedded { host, .. } = home[cur] {
+                cur = host.index();
+                steps += 1;
+                if steps > n {
+                    return None;
+                }
+            }
+        }
+        let mut poly = vec![None; n];
+        let mut computed = Vec::new();
+        for (i, on) in state.entity.iter().enumerate() {
+            if !on {
+                continue;
+            }
+            match &space.entity[i] {
+                EntityCandidate::Polymorphic { entities, .. } => {
+                    for e in entities {
+                        if home[e.index()] != Home::Own || poly[e.index()].is_some() {
+                            return None;
+                        }
+                        poly[e.index()] = Some(i);
+                    }
+                }
+                EntityCandidate::Computed { .. } => computed.push(i),
+            }
+        }
+        let mut p = Placement {
+            layouts,
+            home,
+            poly,
+            computed,
+            typical: vec![f64::NAN; n],
+            max: vec![None; n],
+            depth: vec![0; n],
+        };
+        let mut done = vec![false; n];
+        for e in model.entity_ids() {
+            p.size(facts, space, e, &mut done);
+        }
+        Some(p)
+    }
+
+    fn size(&mut self, facts: &Facts<'_>, space: &Space, e: EntityId, done: &mut [bool]) {
+        if done[e.index()] {
+            return;
+        }
+        done[e.index()] = true;
+        let model = facts.model;
+        let mut typical = facts.own_bytes[e.index()] + 5.0;
+        let mut max = Some(typical);
+        let object_fields = model
+            .entity(e)
+            .fields
+            .iter()
+            .any(|f| matches!(f.ty, crate::model::FieldType::Object));
+        let mut depth = 1 + u32::from(object_fields);
+        let mut add = |t: f64, m: Option<f64>, d: u32| {
+            typical += t;
+            max = match (max, m) {
+                (Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            };
+            depth = depth.max(d);
+        };
+        for r in model.relationships_from(e) {
+            let rel = model.relationship(r);
+            let name = rel.parent_field.as_str();
+            let nt = facts.typical(r);
+            let nm = rel.children.max.finite().map(|m| m as f64);
+            match self.layouts[r.index()] {
+                Layout::Embed => {
+                    self.size(facts, space, rel.child, done);
+                    let (ct, cm, cd) = (
+                        self.typical[rel.child.index()],
+                        self.max[rel.child.index()],
+                        self.depth[rel.child.index()],
+                    );
+                    if rel.kind == RelationshipKind::OneToOne {
+                        add(2.0 + name.len() as f64 + ct, cm.map(|c| 2.0 + c), 1 + cd);
+                    } else {
+                        let head = 7.0 + name.len() as f64;
+                        add(
+                            head + nt * (ELEMENT + ct),
+                            nm.zip(cm).map(|(n, c)| head + n * (ELEMENT + c)),
+                            2 + cd,
+                        );
+                    }
+                }
+                Layout::ChildReferences
+                | Layout::TwoWayReferences
+                | Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay {
+                    ids_in: crate::candidates::Side::Parent,
+                } => add(
+                    id_array(name, Some(nt)).unwrap_or(0.0),
+                    id_array(name, nm),
+                    2,
+                ),
+                Layout::ExtendedReference {
+                    copies_into: crate::candidates::Side::Parent,
+                    fields,
+                } => {
+                    let item = copy_bytes(facts, rel.child, fields);
+                    let head = 7.0 + name.len() as f64;
+                    add(
+                        head + nt * (ELEMENT + item),
+                        nm.map(|n| head + n * (ELEMENT + item)),
+                        3,
+                    );
+                }
+                Layout::Subset { k, fields, .. } => {
+                    let item = if fields.is_empty() {
+                        facts.own_bytes[rel.child.index()] + 5.0
+                    } else {
+                        copy_bytes(facts, rel.child, fields)
+                    };
+                    let head = 7.0 + name.len() as f64;
+                    let kt = nt.min(*k as f64);
+                    add(
+                        head + kt * (ELEMENT + item),
+                        Some(head + *k as f64 * (ELEMENT + item)),
+                        3,
+                    );
+                }
+                _ => {}
+            }
+        }
+        for r in model.relationships_to(e) {
+            let rel = model.relationship(r);
+            let name = rel.child_field.as_str();
+            let mt = Some(facts.typical_parents(r));
+            let mm = rel.parents.max.finite().map(|m| m as f64);
+            match self.layouts[r.index()] {
+                Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
+                    if rel.kind == RelationshipKind::ManyToMany || rel.shared {
+                        add(id_array(name, mt).unwrap_or(0.0), id_array(name, mm), 2);
+                    } else {
+                        add(id_element(name), Some(id_element(name)), 1);
+                    }
+                }
+                Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay {
+                    ids_in: crate::candidates::Side::Child,
+                } => add(id_array(name, mt).unwrap_or(0.0), id_array(name, mm), 2),
+                Layout::ExtendedReference {
+                    copies_into: crate::candidates::Side::Child,
+                    fields,
+                } => {
+                    let b = 2.0 + name.len() as f64 + copy_bytes(facts, rel.parent, fields);
+                    add(b, Some(b), 2);
+                }
+                Layout::EmbedParentInChild => {
+                    self.size(facts, space, rel.parent, done);
+                    let (pt, pm, pd) = (
+                        self.typical[rel.parent.index()],
+                        self.max[rel.parent.index()],
+                        self.depth[rel.parent.index()],
+                    );
+                    add(
+                        2.0 + name.len() as f64 + pt,
+                        pm.map(|p| 2.0 + name.len() as f64 + p),
+                        1 + pd,
+                    );
+                }
+                _ => {}
+            }
+        }
+        for &i in &self.computed {
+            if let EntityCandidate::Computed {
+                relationship, name, ..
+            } = &space.entity[i]
+                && model.relationship(*relationship).parent == e
+            {
+                let b = 2.0 + name.len() as f64 + 8.0;
+                add(b, Some(b), 1);
+            }
+        }
+        if let Some(i) = self.poly[e.index()]
+            && let EntityCandidate::Polymorphic { discriminator, .. } = &space.entity[i]
+        {
+            let b =
+                2.0 + discriminator.len() as f64 + 5.0 + model.entity(e).name.len() as f64 + 1.0;
+            add(b, Some(b), 1);
+        }
+        self.typical[e.index()] = typical;
+        self.max[e.index()] = max;
+        self.depth[e.index()] = depth;
+    }
+
+    /// The entity whose top-level documents hold `e`'s instances.
+    pub fn root(&self, e: EntityId) -> EntityId {
+        let mut cur = e;
+        while let Home::Embedded { host, .. } = self.home[cur.index()] {
+            cur = host;
+        }
+        cur
+    }
+
+    /// Dotted path of `e` inside its root document ("" at top level).
+    pub fn path(&self, facts: &Facts<'_>, e: EntityId) -> String {
+        let mut parts = Vec::new();
+        let mut cur = e;
+        while let Home::Embedded { rel, host, .. } = self.home[cur.index()] {
+            let relationship = facts.model.relationship(rel);
+            parts.push(if relationship.child == cur {
+                relationship.parent_field.clone()
+            } else {
+                relationship.child_field.clone()
+            });
+            cur = host;
+        }
+        if let Home::Bucketed { rel } = self.home[cur.index()] {
+            parts.push(facts.model.relationship(rel).parent_field.clone());
+        }
+        parts.reverse();
+        parts.join(".")
+    }
+
+    /// How many instances of `e` one root document holds, typically.
+    pub fn per_root(&self, facts: &Facts<'_>, e: EntityId) -> f64 {
+        let mut n = 1.0;
+        let mut cur = e;
+        while let Home::Embedded { rel, host, array } = self.home[cur.index()] {
+            if array {
+                n *= facts.typical(rel);
+            }
+            cur = host;
+        }
+        if let Home::Bucketed { rel } = self.home[cur.index()] {
+            n *= self.bucket_items(facts, rel);
+        }
+        n
+    }
+
+    /// Children per bucket document of a bucketed relationship.
+    pub fn bucket_items(&self, facts: &Facts<'_>, rel: RelationshipId) -> f64 {
+        match self.layouts[rel.index()] {
+            Layout::Bucket { per_bucket, .. } => {
+                (*per_bucket as f64).min(facts.typical(rel)).max(1.0)
+            }
+            _ => 1.0,
+        }
+    }
+
+    /// Typical bytes of one bucket document of `rel`.
+    pub fn bucket_bytes(&self, facts: &Facts<'_>, rel: RelationshipId) -> f64 {
+        let child = facts.model.relationship(rel).child;
+        let aggs = match self.layouts[rel.index()] {
+            Layout::Bucket { aggregates, .. } => aggregates.len() as f64,
+            _ => 0.0,
+        };
+        5.0 + 17.0
+            + 20.0
+            + 16.0
+            + 14.0
+            + aggs * 20.0
+            + self.bucket_items(facts, rel) * (ELEMENT + self.typical[child.index()])
+    }
+
+    /// Typical bytes of the top-level document that holds `e`.
+    pub fn root_bytes(&self, facts: &Facts<'_>, e: EntityId) -> f64 {
+        let root = self.root(e);
+        match self.home[root.index()] {
+            Home::Bucketed { rel } => self.bucket_bytes(facts, rel),
+            _ => self.typical[root.index()],
+        }
+    }
+
+    /// Name of the collection that holds `e`.
+    pub fn collection(&self, facts: &Facts<'_>, space: &Space, e: EntityId) -> String {
+        let root = self.root(e);
+        if let Home::Bucketed { rel } = self.home[root.index()] {
+            let model = facts.model;
+            let r = model.relationship(rel);
+            return format!("{}_{}", model.entity(r.parent).name, r.parent_field);
+        }
+        if let Some(i) = self.poly[root.index()]
+            && let EntityCandidate::Polymorphic { collection, .. } = &space.entity[i]
+        {
+            return collection.clone();
+        }
+        facts.model.entity(root).name.clone()
+    }
+
+    /// Number of top-level documents in the collection that holds `e`.
+    pub fn documents(&self, facts: &Facts<'_>, e: EntityId) -> f64 {
+        let root = self.root(e);
+        match self.home[root.index()] {
+            Home::Bucketed { rel } => {
+                let parents = facts.count(facts.model.relationship(rel).parent);
+                let per = self.bucket_items(facts, rel);
+                (facts.count(root) / per)
+                    .ceil()
+                    .max(parents.min(facts.count(root)))
+            }
+            _ => facts.count(root),
+        }
+    }
+}
+
+/// Bytes of a sub-document holding `_id` and copies of `fields` of `entity`.
+pub fn copy_bytes(facts: &Facts<'_>, entity: EntityId, fields: &[String]) -> f64 {
+    let e = facts.model.entity(entity);
+    5.0 + 17.0
+        + fields
+            .iter()
+            .filter_map(|f| e.field(f))
+            .map(|f| f.element_bytes() as f64)
+            .sum::<f64>()
+}
