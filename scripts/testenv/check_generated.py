@@ -30,9 +30,21 @@ from pymongo import MongoClient
 from pymongo.errors import WriteError
 
 FAILURES = []
+# Operations whose failure is a known flaw of the design (named by the test
+# with its reason); their failures are reported as KNOWN and do not fail the run,
+# but one that passes does, so the list shrinks when the flaw is fixed.
+EXPECTED = set()
+_current = [None]
 
 
 def fail(msg):
+    if _current[0] in EXPECTED:
+        print("KNOWN: " + msg)
+        _current[0] = ("known", _current[0])
+        return
+    if isinstance(_current[0], tuple):
+        print("KNOWN: " + msg)
+        return
     FAILURES.append(msg)
     print("FAIL: " + msg)
 
@@ -108,7 +120,8 @@ def at_path(doc, path):
         if isinstance(v, dict) and parts[0] in v:
             walk(v[parts[0]], parts[1:])
 
-    walk(doc, path.split(".") if path else [])
+    parts = [p for p in path.split(".") if not p.startswith("$")] if path else []
+    walk(doc, parts)
     return out
 
 
@@ -172,17 +185,22 @@ def build_filter(step, params, results):
     return filt
 
 
-def sort_key(doc, path):
-    vals = at_path(doc, path)
-    return vals[0] if vals else None
+def sort_key(doc, path, direction):
+    """The value MongoDB sorts a document by: for an array, its smallest
+    element ascending and its largest descending."""
+    vals = [v for v in at_path(doc, path) if v is not None]
+    if not vals:
+        return None
+    return max(vals) if direction < 0 else min(vals)
 
 
 def check_sorted(docs, sort, label):
     if not sort or len(docs) < 2:
         return True
     path, direction = sort[0]
-    keys = [sort_key(d, path) for d in docs]
-    expected = sorted(keys, reverse=direction < 0)
+    keys = [sort_key(d, path, direction) for d in docs]
+    # Missing and null sort before every value, as in MongoDB.
+    expected = sorted(keys, key=lambda k: (k is not None, k if k is not None else 0), reverse=direction < 0)
     if keys != expected:
         fail(f"{label}: not sorted by {path} {direction}")
         return False
@@ -197,63 +215,74 @@ def check_cookbook(db, out):
         examples = json_util.loads(f.read(), json_options=OPTS)
     for fn_name, plan in cookbook.PLAN.items():
         label = f"cookbook {fn_name}"
+        _current[0] = fn_name
         try:
-            params = sample_params(db, plan, examples)
-        except RuntimeError as e:
-            fail(f"{label}: {e}")
-            continue
-        # What each write should match, counted before it runs.
-        expected_writes = {}
-        for step in plan["steps"]:
-            if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
-                if all("ids_from" not in e for _, e in step["filter"]):
-                    n = db[step["collection"]].count_documents(build_filter(step, params, {}))
-                    expected_writes[step["key"]] = n
-        try:
-            result = getattr(cookbook, fn_name)(db, **params)
-        except Exception as e:  # noqa: BLE001 - any failure of the operation is the finding
-            fail(f"{label}: raised {type(e).__name__}: {e}")
-            continue
-        good = True
-        for step in plan["steps"]:
-            key, action = step["key"], step["action"]
-            got = result.get(key)
-            if action == "find":
-                filt = build_filter(step, params, result)
-                matching = db[step["collection"]].count_documents(filt)
-                want = matching if step["limit"] is None else min(matching, step["limit"])
-                if len(got) != want:
-                    fail(f"{label}/{key}: {len(got)} documents, expected {want} (filter {filt})")
-                    good = False
-                if want == 0:
-                    fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
-                    good = False
-                good &= check_sorted(got, step["sort"], f"{label}/{key}")
-            elif action in ("update_one", "upsert"):
-                n = expected_writes.get(key)
-                matched = got.get("matched_count", 0)
-                upserted = got.get("upserted_id") is not None
-                if action == "update_one" and n is not None and matched != min(n, 1):
-                    fail(f"{label}/{key}: matched {matched}, expected {min(n, 1)}")
-                    good = False
-                if action == "upsert" and not (matched == 1 or upserted):
-                    fail(f"{label}/{key}: the upsert neither matched nor inserted")
-                    good = False
-            elif action == "update_many":
-                n = expected_writes.get(key)
-                if n is not None and got.get("matched_count") != n:
-                    fail(f"{label}/{key}: matched {got.get('matched_count')}, expected {n}")
-                    good = False
-            elif action in ("insert_one", "insert_many"):
-                if not (got.get("inserted_id") or got.get("inserted_ids")):
-                    fail(f"{label}/{key}: nothing inserted")
-                    good = False
-        if good:
-            summary = ", ".join(
-                f"{s['key']}: {len(result[s['key']])} docs" if s["action"] == "find" else f"{s['key']}: {s['action']}"
-                for s in plan["steps"]
-            )
-            ok(f"{label} ({summary})")
+            check_operation(db, cookbook, examples, fn_name, plan, label)
+        finally:
+            if _current[0] == fn_name and fn_name in EXPECTED:
+                _current[0] = None
+                fail(f"{label}: expected to fail (a known flaw of the design) but passed; remove it from the list")
+            _current[0] = None
+
+
+def check_operation(db, cookbook, examples, fn_name, plan, label):
+    try:
+        params = sample_params(db, plan, examples)
+    except RuntimeError as e:
+        fail(f"{label}: {e}")
+        return
+    # What each write should match, counted before it runs.
+    expected_writes = {}
+    for step in plan["steps"]:
+        if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
+            if all("ids_from" not in e for _, e in step["filter"]):
+                n = db[step["collection"]].count_documents(build_filter(step, params, {}))
+                expected_writes[step["key"]] = n
+    try:
+        result = getattr(cookbook, fn_name)(db, **params)
+    except Exception as e:  # noqa: BLE001 - any failure of the operation is the finding
+        fail(f"{label}: raised {type(e).__name__}: {e}")
+        return
+    good = True
+    for step in plan["steps"]:
+        key, action = step["key"], step["action"]
+        got = result.get(key)
+        if action == "find":
+            filt = build_filter(step, params, result)
+            matching = db[step["collection"]].count_documents(filt)
+            want = matching if step["limit"] is None else min(matching, step["limit"])
+            if len(got) != want:
+                fail(f"{label}/{key}: {len(got)} documents, expected {want} (filter {filt})")
+                good = False
+            if want == 0:
+                fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
+                good = False
+            good &= check_sorted(got, step["sort"], f"{label}/{key}")
+        elif action in ("update_one", "upsert"):
+            n = expected_writes.get(key)
+            matched = got.get("matched_count", 0)
+            upserted = got.get("upserted_id") is not None
+            if action == "update_one" and n is not None and matched != min(n, 1):
+                fail(f"{label}/{key}: matched {matched}, expected {min(n, 1)}")
+                good = False
+            if action == "upsert" and not (matched == 1 or upserted):
+                fail(f"{label}/{key}: the upsert neither matched nor inserted")
+                good = False
+        elif action == "update_many":
+            n = expected_writes.get(key)
+            if n is not None and got.get("matched_count") != n:
+                fail(f"{label}/{key}: matched {got.get('matched_count')}, expected {n}")
+                good = False
+        elif action in ("insert_one", "insert_many"):
+            if not (got.get("inserted_id") or got.get("inserted_ids")):
+                fail(f"{label}/{key}: nothing inserted")
+                good = False
+    if good:
+        summary = ", ".join(
+            f"{s['key']}: {len(result[s['key']])} docs" if s["action"] == "find" else f"{s['key']}: {s['action']}"
+            for s in plan["steps"]
+        )
+        ok(f"{label} ({summary})")
 
 
 def main():
@@ -262,7 +291,9 @@ def main():
     ap.add_argument("--db", required=True)
     ap.add_argument("--dir", required=True)
     ap.add_argument("--broken")
+    ap.add_argument("--expect-fail", action="append", default=[], metavar="FUNCTION")
     args = ap.parse_args()
+    EXPECTED.update(args.expect_fail)
     client = MongoClient(args.uri, serverSelectionTimeoutMS=10000)
     db = client[args.db]
     loaded = load_data(db, args.dir)

@@ -7,7 +7,7 @@
 //!
 //!     cargo bench -p squill --features fixtures --bench generate
 
-use squill::generate::{Builder, DataFormat, Fanout, Population, data, fixtures};
+use squill::generate::{Builder, DataOptions, Fanout, Population, data, fixtures};
 use std::time::Instant;
 
 fn main() {
@@ -23,7 +23,7 @@ fn main() {
     // Size one host's worth of output, then scale to the target.
     let probe = dir.join("probe");
     let _ = std::fs::remove_dir_all(&probe);
-    let small = data::write(&model, &design, 4, 1, &probe, DataFormat::Both, true).expect("probe");
+    let small = data::write(&model, &design, &DataOptions::new(4, 1), &probe).expect("probe");
     let _ = std::fs::remove_dir_all(&probe);
     let per_host = small.bytes() / 4;
     let scale = (target / per_host.max(1)).max(1);
@@ -61,8 +61,7 @@ fn main() {
     let out = dir.join("out");
     let _ = std::fs::remove_dir_all(&out);
     let started = Instant::now();
-    let summary =
-        data::write(&model, &design, scale, 1, &out, DataFormat::Both, true).expect("write");
+    let summary = data::write(&model, &design, &DataOptions::new(scale, 1), &out).expect("write");
     let secs = started.elapsed().as_secs_f64();
     println!(
         "generate data (scale {scale}, EJSON + BSON, fsync at close): {} documents, {} bytes in {secs:.2} s: {:.0} documents/s, {:.1} MB/s",

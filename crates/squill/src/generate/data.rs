@@ -126,18 +126,47 @@ pub fn metadata(coll: &Collection, seed: u64) -> serde_json::Value {
     })
 }
 
+/// What data to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataOptions {
+    /// Instances of every entity that is nobody's child.
+    pub scale: u64,
+    pub seed: u64,
+    /// Cut children per parent at this many (`None`: the model's cardinality).
+    pub max_children: Option<u64>,
+    pub format: DataFormat,
+    /// Overwrite existing files.
+    pub force: bool,
+}
+
+impl DataOptions {
+    pub fn new(scale: u64, seed: u64) -> Self {
+        DataOptions {
+            scale,
+            seed,
+            max_children: None,
+            format: DataFormat::Both,
+            force: false,
+        }
+    }
+}
+
 /// Writes the data of every collection under `dir`.
 pub fn write(
     model: &Model,
     design: &Design,
-    scale: u64,
-    seed: u64,
+    options: &DataOptions,
     dir: &Path,
-    format: DataFormat,
-    force: bool,
 ) -> Result<DataSummary, GenerateError> {
+    let DataOptions {
+        scale,
+        seed,
+        max_children,
+        format,
+        force,
+    } = *options;
     refuse_existing(&paths(design, dir, format), force)?;
-    let pop = Population::new(model, design, scale, seed);
+    let pop = Population::with_max_children(model, design, scale, seed, max_children);
     let builder = Builder {
         pop: &pop,
         fanout: Fanout::Drawn,

@@ -462,6 +462,15 @@ impl Builder<'_, '_> {
             return Value::Null;
         };
         let rel = pop.model.relationship(r);
+        // Inside an element that stands for the related instance itself (an
+        // extended reference `{_id, name}` in the other side's array), the
+        // reference is that instance's own id.
+        if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty) {
+            let sides = [rel.parent, rel.child];
+            if sides.contains(&e) && outer.entity.is_some_and(|o| sides.contains(&o) && o != e) {
+                return self.id_value(ty, Some(e), ctx.key);
+            }
+        }
         if ctx.entity == Some(rel.parent) {
             let children = self.children_of(r, ctx.key);
             return self.items(ty, &children, Some(rel.child), ctx, r);

@@ -57,14 +57,21 @@ fn on_path(name: &str) -> bool {
 }
 
 fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    try_run(cmd).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn try_run(cmd: &mut Command) -> Result<String, String> {
+    let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
-    text
+    if out.status.success() {
+        Ok(text)
+    } else {
+        Err(format!("{cmd:?} failed:\n{text}"))
+    }
 }
 
 struct Dir(PathBuf);
@@ -172,60 +179,136 @@ fn broken_documents(model: &Model, design: &Design) -> String {
     out
 }
 
-#[test]
-fn artifacts_work_against_a_server() {
-    let Some(uri) = std::env::var("SQUILL_TEST_MONGODB_URI")
+/// The URI, the venv's python and mongosh, or `None` after a notice.
+fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
+    let uri = std::env::var("SQUILL_TEST_MONGODB_URI")
         .ok()
-        .or_else(|| missing("SQUILL_TEST_MONGODB_URI (a running server)"))
-    else {
-        return;
-    };
-    let Some(python) = venv_python().or_else(|| missing("the test venv's python")) else {
-        return;
-    };
-    let Some(mongosh) = mongosh().or_else(|| missing("mongosh")) else {
-        return;
-    };
+        .or_else(|| missing("SQUILL_TEST_MONGODB_URI (a running server)"))?;
+    let python = venv_python().or_else(|| missing("the test venv's python"))?;
+    let mongosh = mongosh().or_else(|| missing("mongosh"))?;
+    Some((uri, python, mongosh))
+}
+
+/// Writes the artifacts and data of one design, runs the setup script twice
+/// and the checks of scripts/testenv/check_generated.py against the server.
+fn check_against_server(
+    (uri, python, mongosh): &(String, PathBuf, PathBuf),
+    name: &str,
+    model: &Model,
+    design: &Design,
+    data_options: &DataOptions,
+    known: &[(&str, &str, &str)],
+) -> Result<(), String> {
+    let known: Vec<&str> = known
+        .iter()
+        .filter(|(example, _, _)| *example == name)
+        .map(|(_, op, _)| *op)
+        .collect();
     let harness = repo_root().join("scripts/testenv/check_generated.py");
-    for (name, model, design) in fixtures::all() {
-        let dir = out_dir(&format!("server-{name}"));
-        write_artifacts(
-            &dir.0,
-            &artifacts(&model, &design, &Options::default()).unwrap(),
-            false,
-        )
-        .unwrap();
-        data::write(&model, &design, 3, 17, &dir.0, DataFormat::Both, false).unwrap();
-        let broken = dir.0.join("broken.json");
-        std::fs::write(&broken, broken_documents(&model, &design)).unwrap();
-        let db = format!("squill_{}_{}", name.replace('-', "_"), std::process::id());
-        let db_uri = database_uri(&uri, &db);
-        // The setup script, twice: the second run must find everything in place.
-        for _ in 0..2 {
-            let out = run(Command::new(&mongosh)
-                .args(["--quiet", "--norc", &db_uri])
-                .arg(dir.0.join("setup.js")));
-            assert!(out.contains("squill setup: done"), "{name}: {out}");
-        }
-        let out = run(Command::new(&python)
-            .arg(&harness)
-            .args(["--uri", &uri, "--db", &db, "--dir"])
-            .arg(&dir.0)
-            .arg("--broken")
-            .arg(&broken));
-        eprintln!("{name}:\n{out}");
-        let broken_count = std::fs::read_to_string(&broken).unwrap().lines().count();
-        assert_eq!(
-            out.matches("refused (121)").count(),
-            broken_count,
-            "{name}: every broken document is refused"
-        );
-        assert_eq!(
-            out.matches("ok: cookbook ").count(),
-            design.operations.len(),
-            "{name}: every operation of the cookbook checked"
-        );
+    let dir = out_dir(&format!("server-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(model, design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    data::write(model, design, data_options, &dir.0).unwrap();
+    let broken = dir.0.join("broken.json");
+    std::fs::write(&broken, broken_documents(model, design)).unwrap();
+    let db = format!("squill_{}_{}", name.replace('-', "_"), std::process::id());
+    let db_uri = database_uri(uri, &db);
+    // The setup script, twice (mongosh runs the files in order): the second
+    // run must find everything in place.
+    let setup = dir.0.join("setup.js");
+    let out = try_run(
+        Command::new(mongosh)
+            .args(["--quiet", "--norc", &db_uri])
+            .arg(&setup)
+            .arg(&setup),
+    )
+    .map_err(|e| format!("{name}: setup.js: {e}"))?;
+    if out.matches("squill setup: done").count() != 2 {
+        return Err(format!("{name}: setup.js did not finish twice: {out}"));
     }
+    let mut cmd = Command::new(python);
+    cmd.arg(&harness)
+        .args(["--uri", uri, "--db", &db, "--dir"])
+        .arg(&dir.0)
+        .arg("--broken")
+        .arg(&broken);
+    for op in &known {
+        cmd.args(["--expect-fail", op]);
+    }
+    let out = try_run(&mut cmd).map_err(|e| format!("{name}: {e}"))?;
+    eprintln!("{name}:\n{out}");
+    let broken_count = std::fs::read_to_string(&broken).unwrap().lines().count();
+    if out.matches("refused (121)").count() != broken_count {
+        return Err(format!(
+            "{name}: not every broken document was refused:\n{out}"
+        ));
+    }
+    if out.matches("ok: cookbook ").count() != design.operations.len() - known.len() {
+        return Err(format!(
+            "{name}: not every cookbook operation was checked:\n{out}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn fixture_artifacts_work_against_a_server() {
+    let Some(tools) = server_tools() else { return };
+    let failures: Vec<String> = fixtures::all()
+        .into_iter()
+        .filter_map(|(name, model, design)| {
+            check_against_server(&tools, name, &model, &design, &DataOptions::new(3, 17), &[]).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Operations of the example designs that cannot work as the advisor plans
+/// them today, with why: the checks expect them to fail (and fail when one
+/// starts to pass, so this list shrinks). They are flaws of the design, not
+/// of the generated code or of the server; reported to the advisor's owner.
+const KNOWN_DESIGN_FLAWS: &[(&str, &str, &str)] = &[
+    (
+        "host-ip-in-logs",
+        "recent_by_ip",
+        "the join filters `messages._id` in host_messages with host ids; the host's id is in `host`",
+    ),
+    (
+        "notifications",
+        "send_email",
+        "the bucket upsert does not set `page`, which the shape requires: a new bucket is refused (121)",
+    ),
+    (
+        "rubis",
+        "search_items_by_region",
+        "the filter path `region_users` is not a field of `users`",
+    ),
+];
+
+#[test]
+fn seed_example_artifacts_work_against_a_server() {
+    let Some(tools) = server_tools() else { return };
+    let options = DataOptions {
+        max_children: Some(40),
+        ..DataOptions::new(2, 17)
+    };
+    // SQUILL_TEST_EXAMPLES=a,b limits the run to those examples (while debugging).
+    let only = std::env::var("SQUILL_TEST_EXAMPLES").ok();
+    let failures: Vec<String> = super::tests::seed_examples()
+        .into_iter()
+        .filter(|(name, _, _)| {
+            only.as_ref()
+                .is_none_or(|o| o.split(',').any(|x| x == name))
+        })
+        .filter_map(|(name, model, design)| {
+            check_against_server(&tools, &name, &model, &design, &options, KNOWN_DESIGN_FLAWS).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// `mongodb://host:port/?opts` → `mongodb://host:port/DB?opts`.

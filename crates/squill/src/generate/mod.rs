@@ -29,7 +29,7 @@ pub mod fixtures;
 #[cfg(test)]
 mod tests;
 
-pub use data::{DataFormat, DataSummary};
+pub use data::{DataFormat, DataOptions, DataSummary};
 pub use documents::{Builder, Fanout, Root};
 pub use population::Population;
 pub use value::{Document, Value};

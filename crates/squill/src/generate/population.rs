@@ -100,6 +100,9 @@ pub struct Population<'a> {
     pub model: &'a Model,
     pub design: &'a Design,
     pub seed: u64,
+    /// Children per parent are cut at this many (quick looks and tests of
+    /// models whose typical fan-out is in the millions).
+    max_children: Option<u64>,
     counts: Vec<u64>,
     owner: Vec<Option<RelationshipId>>,
     /// Per owning relationship: (next parent index, first child of that parent).
@@ -108,6 +111,16 @@ pub struct Population<'a> {
 
 impl<'a> Population<'a> {
     pub fn new(model: &'a Model, design: &'a Design, scale: u64, seed: u64) -> Self {
+        Self::with_max_children(model, design, scale, seed, None)
+    }
+
+    pub fn with_max_children(
+        model: &'a Model,
+        design: &'a Design,
+        scale: u64,
+        seed: u64,
+        max_children: Option<u64>,
+    ) -> Self {
         let owner = model
             .entity_ids()
             .map(|e| {
@@ -120,6 +133,7 @@ impl<'a> Population<'a> {
             model,
             design,
             seed,
+            max_children,
             counts: vec![u64::MAX; model.entities.len()],
             owner,
             cursors: RefCell::default(),
@@ -169,7 +183,8 @@ impl<'a> Population<'a> {
     pub fn children_count(&self, r: RelationshipId, i: u64) -> u64 {
         let rel = self.model.relationship(r);
         let mut rng = Rng::new(&[self.seed, 0xc41d, r.index() as u64, i]);
-        draw(&rel.children, &mut rng)
+        let n = draw(&rel.children, &mut rng);
+        self.max_children.map_or(n, |cap| n.min(cap))
     }
 
     /// The indices of parent `i`'s children through `r`, in order.

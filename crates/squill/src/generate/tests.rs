@@ -291,9 +291,9 @@ fn writing_refuses_existing_files_and_leaves_no_temporary_file() {
     let err = write_artifacts(&dir, &arts, false).unwrap_err();
     assert!(matches!(err, GenerateError::Exists { .. }));
     write_artifacts(&dir, &arts, true).unwrap();
-    let summary = data::write(&m, &d, 2, 1, &dir, DataFormat::Both, false).unwrap();
+    let summary = data::write(&m, &d, &DataOptions::new(2, 1), &dir).unwrap();
     assert!(summary.documents() > 2);
-    assert!(data::write(&m, &d, 2, 1, &dir, DataFormat::Both, false).is_err());
+    assert!(data::write(&m, &d, &DataOptions::new(2, 1), &dir).is_err());
     let names: Vec<String> = walk(&dir);
     assert!(names.iter().all(|n| !n.contains(".tmp-")), "{names:?}");
     assert!(
@@ -321,6 +321,79 @@ fn artifacts_snapshots() {
     for (name, model, design) in fixtures::all() {
         for a in artifacts(&model, &design, &Options::default()).unwrap() {
             insta::assert_snapshot!(format!("{name}__{}", a.file), a.content);
+        }
+    }
+}
+
+/// The example models of the seeds (examples/*.yaml) with the design the
+/// advisor recommends for their default mix.
+pub(super) fn seed_examples() -> Vec<(String, Model, Design)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    let settings = crate::settings::Settings::default();
+    paths
+        .iter()
+        .map(|p| {
+            let model = crate::inputs::model_file::load(p)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let design = crate::design::advise(&model, &settings, None)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                model,
+                design,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_seed_example_generates_documents_that_validate() {
+    let examples = seed_examples();
+    assert!(examples.len() >= 20, "{} example models", examples.len());
+    for (name, model, design) in &examples {
+        artifacts(model, design, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let pop = Population::new(model, design, 1, 7);
+        for ex in examples::examples(&pop) {
+            let v = schema::validator(coll(design, &ex.collection));
+            for doc in [&ex.typical, &ex.max] {
+                if let Err(e) = check::check(&v, doc) {
+                    panic!(
+                        "{name}/{} example: {e}\n{}",
+                        ex.collection,
+                        doc.to_ejson_pretty()
+                    );
+                }
+            }
+            let broken = break_shape(&ex.typical, coll(design, &ex.collection));
+            assert!(
+                check::check(&v, &broken).is_err(),
+                "{name}/{}: broken example accepted",
+                ex.collection
+            );
+        }
+        let pop = Population::with_max_children(model, design, 2, 11, Some(30));
+        let b = Builder {
+            pop: &pop,
+            fanout: Fanout::Drawn,
+        };
+        for c in &design.collections {
+            let v = schema::validator(c);
+            let mut n = 0;
+            pop.for_each_root(c, |root| -> Result<(), String> {
+                let doc = b.document(c, &root);
+                n += 1;
+                check::check(&v, &doc)
+                    .map_err(|e| format!("{name}/{}: {e}\n{}", c.name, doc.to_ejson_pretty()))
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+            assert!(n > 0, "{name}/{} has documents", c.name);
         }
     }
 }

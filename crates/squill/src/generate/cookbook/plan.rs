@@ -215,6 +215,8 @@ impl Builder<'_> {
         hint: &str,
         phrase: Option<&str>,
     ) -> String {
+        let plain = plain_path(path);
+        let path = plain.as_str();
         let canonical = self
             .collection(collection)
             .and_then(|c| canonical(self.design, c, path));
@@ -279,6 +281,23 @@ impl Builder<'_> {
         let Some(src) = self.collection(&from.collection) else {
             return "_id".to_string();
         };
+        // The entity whose ids the filter wants, and a field of the earlier
+        // step's documents that holds ids of that entity.
+        let wanted = self
+            .collection(&target.collection)
+            .and_then(|c| canonical(self.design, c, filter_path));
+        if let Some((entity, _)) = &wanted {
+            if src.entities.first() == Some(entity) {
+                return "_id".to_string();
+            }
+            if let Some(f) = src.shape.fields.iter().find(|f| {
+                matches!(f.origin, crate::design::FieldOrigin::Reference { .. })
+                    && canonical(self.design, src, &f.name).as_ref()
+                        == Some(&(entity.clone(), "_id".to_string()))
+            }) {
+                return f.name.clone();
+            }
+        }
         let target_entities: Vec<&String> = self
             .collection(&target.collection)
             .map(|c| c.entities.iter().collect())
@@ -399,21 +418,56 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             key = format!("{key}_{}", b.steps.len() + 1);
         }
         let coll = b.collection(&step.collection).cloned();
+        // A bucket upsert only adds to a bucket with room: the counter is
+        // bounded by the array's maxItems instead of matched on a value, or
+        // the `$push` would grow the array past the validator's bound.
+        let bound = if step.action == Action::Upsert {
+            coll.as_ref().and_then(|c| bucket_bound(c, step))
+        } else {
+            None
+        };
         let mut filter = Vec::new();
         for f in &step.filter {
+            if let Some((counter, max)) = &bound
+                && f.path == *counter
+            {
+                filter.push((counter.clone(), Expr::Below(*max)));
+                continue;
+            }
             let e = b.filter_expr(step, &f.path, &f.op, &f.value_from);
             filter.push((f.path.clone(), e));
         }
+        if let Some((counter, max)) = &bound
+            && !filter.iter().any(|(p, _)| p == counter)
+        {
+            filter.push((counter.clone(), Expr::Below(*max)));
+        }
         let mut updates: Vec<Update> = step.updates.iter().map(|u| b.update(step, u)).collect();
         let mut array_filters = Vec::new();
-        // Updates of fields inside array elements use `$[e]`, restricted by the
-        // step's filter on the same array when it has one.
         for u in &mut updates {
+            // A `$push` into an array the design bounds keeps the bound with
+            // `$slice`: the latest K (after `$sort`, or the last appended).
+            if let Update::Push {
+                path, sort, slice, ..
+            } = u
+                && slice.is_none()
+                && bound.is_none()
+                && let Some(max) = coll.as_ref().and_then(|c| array_bound(c, path))
+            {
+                let max = i64::try_from(max).unwrap_or(i64::MAX);
+                *slice = Some(if sort.is_some() { max } else { -max });
+            }
+            // Updates of fields inside array elements use `$[e]`, restricted
+            // by the step's filter on the same array when it has one. A path
+            // that already names a positional operator (`$`, `$[]`) is kept.
             let path = match u {
                 Update::Set(p, _) | Update::Inc(p, _) | Update::Min(p, _) | Update::Max(p, _) => p,
                 Update::Unset(p) => p,
                 _ => continue,
             };
+            if path.split('.').any(|seg| seg.starts_with('$')) {
+                continue;
+            }
             if let Some(prefix) = array_prefix(coll.as_ref(), path) {
                 *path = positional(path, &prefix);
                 if array_filters.is_empty() {
@@ -426,32 +480,6 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         // No element named: every element is updated.
                         *path = path.replace("$[e]", "$[]");
                     }
-                }
-            }
-        }
-        // A bucket upsert only adds to a bucket with room: without the bound,
-        // the `$push` would grow the array past the validator's maxItems.
-        if step.action == Action::Upsert
-            && let Some(c) = coll.as_ref()
-        {
-            for u in &updates {
-                let Update::Push { path, .. } = u else {
-                    continue;
-                };
-                let Some(max) = c.shape.fields.iter().find_map(|f| match &f.ty {
-                    ShapeType::Array { max_items, .. } if f.name == *path => *max_items,
-                    _ => None,
-                }) else {
-                    continue;
-                };
-                let counter = updates.iter().find_map(|u| match u {
-                    Update::Inc(p, Expr::Number(1)) if !p.contains('.') => Some(p.clone()),
-                    _ => None,
-                });
-                if let Some(counter) = counter
-                    && !filter.iter().any(|(p, _)| *p == counter)
-                {
-                    filter.push((counter, Expr::Below(max)));
                 }
             }
         }
@@ -547,4 +575,40 @@ fn canonical(design: &Design, coll: &Collection, path: &str) -> Option<(String, 
         }
     }
     None
+}
+
+/// The `maxItems` of a top-level array field.
+fn array_bound(coll: &Collection, path: &str) -> Option<u64> {
+    coll.shape.fields.iter().find_map(|f| match &f.ty {
+        ShapeType::Array { max_items, .. } if f.name == path => *max_items,
+        _ => None,
+    })
+}
+
+/// For a bucket upsert: the counter it increments by one and the bound of the
+/// array it pushes into.
+fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
+    let max = step.updates.iter().find_map(|u| match u {
+        UpdateOp::Push { path, .. } => array_bound(coll, path),
+        _ => None,
+    })?;
+    let counter = step.updates.iter().find_map(|u| match u {
+        UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
+        _ => None,
+    })?;
+    Some((counter, max))
+}
+
+/// Whether a field name reads as a count (incremented by one).
+fn is_counter(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
+    last.contains("count") || last.starts_with("num") || last.starts_with("n_")
+}
+
+/// A path without positional operators (`parts.$.name` → `parts.name`).
+pub fn plain_path(path: &str) -> String {
+    path.split('.')
+        .filter(|seg| !seg.starts_with('$'))
+        .collect::<Vec<_>>()
+        .join(".")
 }
