@@ -131,7 +131,23 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     };
     let artifacts = generate::artifacts(&model, &design, &options)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    let written = generate::write_artifacts(&out, &artifacts, args.common.force)
+    let data_options = args.scale.map(|scale| DataOptions {
+        scale,
+        seed: args.common.seed,
+        max_children: args.max_children,
+        format: DataFormat::Both,
+        force: args.common.force,
+    });
+    // Refuse before writing anything: the artifacts and the data files.
+    if !args.common.force {
+        let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
+        if let Some(d) = &data_options {
+            planned.extend(generate::data::paths(&design, &out, d.format));
+        }
+        generate::write::refuse_existing(&planned, false)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    }
+    let written = generate::write_artifacts(&out, &artifacts, true)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let mut text = format!(
         "squill generate: model `{}`, mix `{}`: {} files in {}\n",
@@ -143,16 +159,16 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     for a in &artifacts {
         let _ = writeln!(text, "  {:<22} {}", a.file, a.title);
     }
-    if let Some(scale) = args.scale {
+    if let Some(data_options) = data_options {
         let started = std::time::Instant::now();
-        let options = DataOptions {
-            scale,
-            seed: args.common.seed,
-            max_children: args.max_children,
-            format: DataFormat::Both,
-            force: args.common.force,
+        let data_options = DataOptions {
+            force: true,
+            ..data_options
         };
-        let summary = generate::data::write(&model, &design, &options, &out)
+        let summary = generate::data::write(&model, &design, &data_options, &out)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+        let readme = generate::readme_with_data(&design, &artifacts, &summary);
+        generate::write_artifacts(&out, &[readme], true)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
         data_report(&mut text, &summary, started.elapsed());
     }

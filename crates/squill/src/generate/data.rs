@@ -76,7 +76,8 @@ pub fn database_name(design: &Design) -> String {
     if s.is_empty() { "squill".into() } else { s }
 }
 
-fn paths(design: &Design, dir: &Path, format: DataFormat) -> Vec<PathBuf> {
+/// The files `write` would write under `dir`.
+pub fn paths(design: &Design, dir: &Path, format: DataFormat) -> Vec<PathBuf> {
     let db = database_name(design);
     let mut out = Vec::new();
     for c in &design.collections {

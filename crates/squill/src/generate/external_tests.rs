@@ -297,7 +297,9 @@ fn seed_example_artifacts_work_against_a_server() {
         ..DataOptions::new(2, 17)
     };
     // SQUILL_TEST_EXAMPLES=a,b limits the run to those examples (while debugging).
-    let only = std::env::var("SQUILL_TEST_EXAMPLES").ok();
+    let only = std::env::var("SQUILL_TEST_EXAMPLES")
+        .ok()
+        .filter(|s| !s.is_empty());
     let failures: Vec<String> = super::tests::seed_examples()
         .into_iter()
         .filter(|(name, _, _)| {

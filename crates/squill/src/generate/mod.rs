@@ -154,9 +154,24 @@ pub fn artifacts(
     out.push(Artifact {
         file: "README.md",
         title: "this index",
-        content: readme(design, &out),
+        content: readme(design, &out, None),
     });
     Ok(out)
+}
+
+/// The README index again, with the synthetic data written beside the
+/// artifacts (`squill generate MODEL --scale N`).
+pub fn readme_with_data(design: &Design, artifacts: &[Artifact], data: &DataSummary) -> Artifact {
+    let others: Vec<Artifact> = artifacts
+        .iter()
+        .filter(|a| a.file != "README.md")
+        .cloned()
+        .collect();
+    Artifact {
+        file: "README.md",
+        title: "this index",
+        content: readme(design, &others, Some(data)),
+    }
 }
 
 fn pretty(json: &serde_json::Value) -> String {
@@ -165,7 +180,7 @@ fn pretty(json: &serde_json::Value) -> String {
     s
 }
 
-fn readme(design: &Design, artifacts: &[Artifact]) -> String {
+fn readme(design: &Design, artifacts: &[Artifact], data: Option<&DataSummary>) -> String {
     let mut out = format!(
         "# Generated for model `{}`, mix `{}`\n\nWritten by `squill generate` from the design `squill advise` recommends.\n\n\
          | file | what it holds |\n|---|---|\n",
@@ -191,6 +206,24 @@ fn readme(design: &Design, artifacts: &[Artifact]) -> String {
                 idx.join(", ")
             }
         ));
+    }
+    if let Some(data) = data {
+        let db = data::database_name(design);
+        out.push_str(&format!(
+            "\n## Synthetic data\n\n{} documents: `data/COLLECTION.json` (Extended JSON lines, for mongoimport) and \
+             `dump/{db}/` (BSON and metadata with the validator and indexes, for mongorestore).\n\n\
+             | collection | documents | Extended JSON bytes | BSON bytes |\n|---|---|---|---|\n",
+            cookbook::format_count(data.documents() as f64)
+        ));
+        for c in &data.collections {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                c.name,
+                cookbook::format_count(c.documents as f64),
+                cookbook::format_count(c.ejson_bytes as f64),
+                cookbook::format_count(c.bson_bytes as f64)
+            ));
+        }
     }
     out.push_str(
         "\nTo build it: `mongosh \"mongodb://HOST/DB\" setup.js` (safe to run again).\n\

@@ -9,12 +9,14 @@
 //! Numbering: every entity that is nobody's child has `scale` instances. A
 //! child of a one-to-one or one-to-many relationship is numbered through its
 //! *owning* relationship (the first one it is the child of): parent 0's
-//! children come first, then parent 1's, and so on. A many-to-many relationship
-//! links edge `e` (parent `e / a`, `a` the typical children per parent) to
-//! child `e mod n`, which is invertible, so both sides' id arrays agree.
+//! children come first, then parent 1's, and so on. A many-to-many
+//! relationship, or a one-to-many whose children are shared by several
+//! parents, links edge `e` (parent `e / a`, `a` the typical children per
+//! parent) to child `e mod n`, which is invertible, so both sides' id arrays
+//! agree; both sides then have their typical counts.
 
 use crate::design::Design;
-use crate::model::{Cardinality, EntityId, Model, RelationshipId, RelationshipKind};
+use crate::model::{Cardinality, EntityId, Model, Relationship, RelationshipId, RelationshipKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -94,6 +96,13 @@ pub fn draw(card: &Cardinality, rng: &mut Rng) -> u64 {
     (x.round() as u64).clamp(min, hi)
 }
 
+/// Whether a child can have several parents: many-to-many, or a one-to-many
+/// whose children are shared (a part used by three products). Both sides then
+/// use their typical counts, through the invertible edge numbering.
+pub fn is_shared(rel: &Relationship) -> bool {
+    rel.kind == RelationshipKind::ManyToMany || rel.parents.typical > 1
+}
+
 /// The synthetic population of one model at one scale and seed.
 #[derive(Debug)]
 pub struct Population<'a> {
@@ -126,7 +135,7 @@ impl<'a> Population<'a> {
             .map(|e| {
                 model
                     .relationships_to(e)
-                    .find(|r| model.relationship(*r).kind != RelationshipKind::ManyToMany)
+                    .find(|r| !is_shared(model.relationship(*r)))
             })
             .collect();
         let mut p = Population {
@@ -157,11 +166,11 @@ impl<'a> Population<'a> {
         } else if let Some(r) = self
             .model
             .relationships_to(e)
-            .find(|r| self.model.relationship(*r).kind == RelationshipKind::ManyToMany)
+            .find(|r| is_shared(self.model.relationship(*r)))
         {
             let rel = self.model.relationship(r);
             let na = self.count_of(rel.parent, scale, depth + 1);
-            let a = rel.children.typical.max(1);
+            let a = self.edges_per_parent(rel);
             let b = rel.parents.typical.max(1);
             (na * a).div_ceil(b).max(1)
         } else {
@@ -169,6 +178,13 @@ impl<'a> Population<'a> {
         };
         self.counts[e.index()] = n;
         n
+    }
+
+    /// Children of each parent of a shared relationship: its typical count
+    /// (under the cap).
+    fn edges_per_parent(&self, rel: &Relationship) -> u64 {
+        let a = rel.children.typical.max(1);
+        self.max_children.map_or(a, |cap| a.min(cap.max(1)))
     }
 
     pub fn count(&self, e: EntityId) -> u64 {
@@ -191,8 +207,8 @@ impl<'a> Population<'a> {
     pub fn children(&self, r: RelationshipId, i: u64) -> Vec<u64> {
         let rel = self.model.relationship(r);
         let n_child = self.count(rel.child);
-        if rel.kind == RelationshipKind::ManyToMany {
-            let a = rel.children.typical.max(1);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
             let mut ids: Vec<u64> = (i * a..(i + 1) * a).map(|e| e % n_child.max(1)).collect();
             ids.sort_unstable();
             ids.dedup();
@@ -232,8 +248,8 @@ impl<'a> Population<'a> {
     pub fn parents(&self, r: RelationshipId, j: u64) -> Vec<u64> {
         let rel = self.model.relationship(r);
         let n_parent = self.count(rel.parent);
-        if rel.kind == RelationshipKind::ManyToMany {
-            let a = rel.children.typical.max(1);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
             let n_child = self.count(rel.child).max(1);
             let edges = n_parent * a;
             let mut ids: Vec<u64> = (0..)

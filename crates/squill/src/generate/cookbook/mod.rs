@@ -282,6 +282,5 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
 }
 
 fn render_rate(r: f64) -> String {
-    let s = format!("{r:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    render::trim_rate(r)
 }

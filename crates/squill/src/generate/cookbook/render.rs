@@ -272,9 +272,20 @@ fn js_header(op: &OpCode, comment: &str) -> String {
     out
 }
 
-fn trim_rate(r: f64) -> String {
-    let s = format!("{r:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+/// A rate with three significant digits for small values (0.000123), at
+/// most three decimals otherwise.
+pub fn trim_rate(r: f64) -> String {
+    let decimals = if r > 0.0 && r < 1.0 {
+        (2.0 - r.log10().floor()).clamp(3.0, 12.0) as usize
+    } else {
+        3
+    };
+    let s = format!("{r:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 /// A mongosh function for the operation.
