@@ -188,3 +188,170 @@ fn golden_artifacts_of_seed_examples() {
         }
     }
 }
+
+/// Round trip: data generated for a seed example, read back by `squill scan`,
+/// has the design's shape (every top-level field, with its BSON type, present
+/// in every document when required) and the model's cardinalities: the median
+/// fan-out of each reference the scan finds is within 25 % of the model's
+/// typical children per parent (the generator draws around the typical value;
+/// shared and many-to-many relationships use it exactly).
+/// SQUILL_TEST_SCAN_BIN runs `scan` from another squill build (to try the
+/// round trip before `scan` is on this branch).
+#[test]
+fn round_trip_through_scan_gives_the_shape_and_cardinalities() {
+    let settings = squill::settings::Settings::default();
+    for name in [
+        "product-parts",
+        "person-tasks",
+        "blog-comments-link",
+        "order-customer",
+        "books-authors",
+    ] {
+        let model = squill::inputs::model_file::load(Path::new(&example(name))).unwrap();
+        let design = squill::design::advise(&model, &settings, None).unwrap();
+        let tmp = TempDir::new(&format!("gen-roundtrip-{name}"));
+        Test::new()
+            .args([
+                "generate",
+                "data",
+                &example(name),
+                "--scale",
+                "20",
+                "--format",
+                "both",
+                "--out",
+            ])
+            .args([tmp.path()])
+            .run()
+            .success();
+        let dump = tmp.path().join("dump");
+        let scan = match std::env::var_os("SQUILL_TEST_SCAN_BIN") {
+            Some(bin) => {
+                let out = std::process::Command::new(bin)
+                    .args(["scan", "--format", "json", "--fail-on", "never"])
+                    .arg(&dump)
+                    .output()
+                    .unwrap();
+                crate::support::Run {
+                    code: out.status.code().unwrap_or(-1),
+                    stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                    stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                }
+            }
+            None => Test::new()
+                .args(["scan", "--format", "json", "--fail-on", "never"])
+                .args([&dump])
+                .run(),
+        };
+        // The scan skeleton (before `squill scan` lands) takes no options.
+        if scan.code == 2
+            && (scan.stderr.contains("not built yet")
+                || scan.stderr.contains("unexpected argument"))
+        {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "`squill scan` is not built and CI=true"
+            );
+            eprintln!(
+                "NOTICE: skipping the round trip: `squill scan` is not built on this branch yet"
+            );
+            return;
+        }
+        assert_eq!(scan.code, 0, "{}", scan.stderr);
+        let report: serde_json::Value = serde_json::from_str(&scan.stdout).unwrap();
+        round_trip_matches(name, &model, &design, tmp.path(), &report);
+    }
+}
+
+fn round_trip_matches(
+    name: &str,
+    model: &squill::model::Model,
+    design: &squill::design::Design,
+    dir: &Path,
+    report: &serde_json::Value,
+) {
+    use squill::design::{FieldOrigin, ShapeType};
+    let collections = report["collections"].as_array().unwrap();
+    for coll in &design.collections {
+        let scanned = collections
+            .iter()
+            .find(|c| c["name"] == coll.name.as_str())
+            .unwrap_or_else(|| panic!("{name}: scan has no collection {}", coll.name));
+        let lines = std::fs::read_to_string(dir.join("data").join(format!("{}.json", coll.name)))
+            .unwrap()
+            .lines()
+            .count() as u64;
+        assert_eq!(
+            scanned["documents"].as_u64(),
+            Some(lines),
+            "{name}/{}",
+            coll.name
+        );
+        let fields = scanned["fields"].as_array().unwrap();
+        for f in &coll.shape.fields {
+            let found = fields
+                .iter()
+                .find(|x| x["path"] == f.name.as_str())
+                .unwrap_or_else(|| panic!("{name}/{}: scan did not find `{}`", coll.name, f.name));
+            let want = match &f.ty {
+                ShapeType::Scalar { bson_type, .. } => bson_type.as_str(),
+                ShapeType::Object { .. } => "object",
+                ShapeType::Array { .. } => "array",
+            };
+            let types: Vec<&str> = found["types"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| t["type"].as_str())
+                .collect();
+            assert_eq!(types, [want], "{name}/{}.{}", coll.name, f.name);
+            let presence = found["presence"].as_f64().unwrap();
+            if f.required {
+                assert!(
+                    presence > 0.999,
+                    "{name}/{}.{}: presence {presence}",
+                    coll.name,
+                    f.name
+                );
+            }
+        }
+        // References the design holds: the scan's fan-out against the model.
+        for f in &coll.shape.fields {
+            let FieldOrigin::Reference { relationship } = &f.origin else {
+                continue;
+            };
+            let Some(rid) = model.relationship_by_name(relationship) else {
+                continue;
+            };
+            let rel = model.relationship(rid);
+            let parent = &model.entity(rel.parent).name;
+            let holds_children = coll.entities.first() == Some(parent);
+            if !holds_children || !matches!(f.ty, ShapeType::Array { .. }) {
+                continue;
+            }
+            let Some(found) = report["relationships"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| {
+                    r["from"]["collection"] == coll.name.as_str()
+                        && (r["field"] == f.name.as_str()
+                            || r["field"] == format!("{}._id", f.name).as_str())
+                })
+            else {
+                panic!(
+                    "{name}: scan found no relationship through {}.{}",
+                    coll.name, f.name
+                );
+            };
+            let p50 = found["fan_out"]["p50"].as_f64().unwrap();
+            let typical = rel.children.typical as f64;
+            assert!(
+                (p50 - typical).abs() <= 0.25 * typical.max(4.0),
+                "{name}: {}.{} median fan-out {p50}, model's typical {typical}",
+                coll.name,
+                f.name
+            );
+        }
+    }
+}
