@@ -58,7 +58,7 @@ pub enum Command {
     /// Write validators, indexes, scripts, queries and data for a design.
     Generate(crate::commands::GenerateArgs),
     /// List every rule squill knows: id, kind, default severity, summary.
-    Rules,
+    Rules(crate::commands::RulesArgs),
     /// Print one rule's documentation.
     Rule {
         /// The rule's id, e.g. `embed-one-to-few`.

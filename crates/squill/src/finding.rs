@@ -1,10 +1,22 @@
 //! Findings: a rule firing on data or on a design, as a value with its evidence.
 //! Reporters render them; the library never prints them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -38,7 +50,7 @@ impl std::fmt::Display for Severity {
 }
 
 /// Where a finding points.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Location {
     /// A part of a model ("relationships.parts", "operations.view_item").
@@ -61,7 +73,7 @@ pub enum Location {
 }
 
 /// A measured number behind a finding.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Evidence {
     pub name: String,
     pub value: serde_json::Value,
@@ -76,7 +88,7 @@ impl Evidence {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Finding {
     /// The rule's id (kebab-case).
     pub rule: &'static str,

@@ -1,14 +1,92 @@
-//! `squill advise`: recommends a schema.
+//! `squill advise`: reads a model, asks the library for a design, renders it.
+//!
+//! A design's findings are part of the answer, not a failure: the command exits
+//! 0 whenever it produced a design, unless `--fail-on` asks for exit 1 on
+//! findings at or above a severity (for CI checks of a model). Any error — a
+//! bad model, an unknown mix, an unreadable file, an unwritable output — exits 2.
 
 use crate::cli::Global;
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result};
+use squill::finding::Severity;
+use squill::outputs::design::Format;
+use std::io::Read as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct AdviseArgs {}
+pub struct AdviseArgs {
+    /// The model file (YAML or JSON; see docs/model-file.md); `-` reads standard input.
+    #[arg(value_name = "MODEL")]
+    pub model: PathBuf,
 
-pub fn run(global: &Global, _args: AdviseArgs) -> Result<ExitCode> {
-    let _settings = super::load_settings(global)?;
-    let _color = super::use_color(global);
-    bail!("`squill advise` is not built yet")
+    /// The workload mix to design for (default: the model's first mix).
+    #[arg(long, value_name = "NAME")]
+    pub mix: Option<String>,
+
+    /// Output format: text for a terminal, Markdown for reviews, JSON for tools
+    /// (docs/design-json.md).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: AdviseFormat,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Exit 1 when the design has a finding at or above this severity
+    /// (info, warning, error). Without it, findings never change the exit code.
+    #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
+    pub fail_on: Option<Severity>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AdviseFormat {
+    Text,
+    Markdown,
+    Json,
+}
+
+fn parse_severity(text: &str) -> Result<Severity, String> {
+    Severity::parse(text)
+        .ok_or_else(|| format!("`{text}` is not a severity: use info, warning or error"))
+}
+
+pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let model = if args.model.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the model from standard input")?;
+        squill::inputs::model_file::parse("<stdin>", &text)
+    } else {
+        squill::inputs::model_file::load(&args.model)
+    }
+    .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let design = squill::design::advise(&model, &settings, args.mix.as_deref())
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+
+    let format = match args.format {
+        AdviseFormat::Text => Format::Text,
+        AdviseFormat::Markdown => Format::Markdown,
+        AdviseFormat::Json => Format::Json,
+    };
+    // Colors only on a terminal, never in a file.
+    let color = args.output.is_none() && super::use_color(global);
+    let report = squill::outputs::design::render(&design, format, color);
+    match &args.output {
+        Some(path) => std::fs::write(path, report)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            super::write_stdout(&report)?;
+        }
+    }
+
+    let failed = args
+        .fail_on
+        .is_some_and(|level| design.findings.iter().any(|f| f.severity >= level));
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -3,15 +3,17 @@
 mod advise;
 mod check;
 mod generate;
+mod rules;
 mod scan;
 
 pub use advise::AdviseArgs;
 pub use check::CheckArgs;
 pub use generate::GenerateArgs;
+pub use rules::RulesArgs;
 pub use scan::ScanArgs;
 
 use crate::cli::{Cli, ColorChoice, Command, Global};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -22,26 +24,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::run(&global, args),
         Command::Scan(args) => scan::run(&global, args),
         Command::Generate(args) => generate::run(&global, args),
-        Command::Rules => {
-            let rules: Vec<_> = squill::rules::all().collect();
-            write_stdout(&squill::outputs::rules::list(&rules))
-        }
-        Command::Rule { id } => match squill::rules::by_id(&id) {
-            Some(rule) => write_stdout(&squill::outputs::rules::docs(rule)),
-            None => {
-                let near = squill::outputs::rules::closest_ids(&id);
-                if near.is_empty() {
-                    bail!("no rule with id `{id}` (`squill rules` lists them)");
-                }
-                bail!(
-                    "no rule with id `{id}`; did you mean {}? (`squill rules` lists them)",
-                    near.iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-        },
+        Command::Rules(args) => rules::list(&args),
+        Command::Rule { id } => rules::show(&id),
     }
 }
 
@@ -80,17 +64,30 @@ pub fn report_error(err: &anyhow::Error) {
 
 /// Settings from `--config FILE`, else `./squill.toml` when it exists, else defaults.
 pub fn load_settings(global: &Global) -> Result<squill::settings::Settings> {
+    load_settings_with_profile(global, None)
+}
+
+/// As `load_settings`, with the threshold profile overridden (`--profile`).
+pub fn load_settings_with_profile(
+    global: &Global,
+    profile: Option<squill::settings::Profile>,
+) -> Result<squill::settings::Settings> {
     let path = match &global.config {
         Some(path) => path.clone(),
         None => {
             let default = std::path::PathBuf::from("squill.toml");
             if !default.is_file() {
-                return Ok(squill::settings::Settings::default());
+                return Ok(squill::settings::Options {
+                    profile,
+                    ..Default::default()
+                }
+                .into_settings());
             }
             default
         }
     };
-    squill::settings::load(&path).map_err(|e| anyhow::Error::new(DiagnosticError(Box::new(e))))
+    squill::settings::load_with_profile(&path, profile)
+        .map_err(|e| anyhow::Error::new(DiagnosticError(Box::new(e))))
 }
 
 /// Whether to color stdout: `--color`, then `NO_COLOR`, then whether it is a terminal.

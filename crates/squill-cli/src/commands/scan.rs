@@ -1,14 +1,213 @@
-//! `squill scan`: measures existing data.
+//! `squill scan`: measures existing data (mongodump directories and archives,
+//! `.bson` files, mongoexport JSON) and flags anti-patterns.
+//!
+//! Exit codes: 2 when any input could not be read (the report of everything
+//! else is still written first), else 1 when a finding is at or above
+//! `--fail-on`, else 0.
 
 use crate::cli::Global;
-use anyhow::{Result, bail};
+use anyhow::{Context, Result};
+use squill::finding::Severity;
+use squill::inputs::dump::InputFormat;
+use squill::scan::driver;
+use squill::settings::Profile;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct ScanArgs {}
+#[command(
+    after_help = "Exit codes: 0 nothing at or above --fail-on; 1 a finding at or above \
+--fail-on (default: warning); 2 an input could not be read in full (the report of everything \
+readable is still written) or another error.\n\
+Thresholds: --profile or `profile` in squill.toml; per rule under [scan.<rule-id>] in squill.toml.\n\
+The JSON report is documented in docs/scan-json.md."
+)]
+pub struct ScanArgs {
+    /// Dump directories, .bson(.gz) files, archives, JSON exports; `-` reads standard input.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
 
-pub fn run(global: &Global, _args: ScanArgs) -> Result<ExitCode> {
-    let _settings = super::load_settings(global)?;
-    let _color = super::use_color(global);
-    bail!("`squill scan` is not built yet")
+    /// The input format (detected from the content by default).
+    #[arg(long, default_value = "auto", value_parser = parse_input_format, value_name = "FORMAT")]
+    pub input_format: InputFormat,
+
+    /// Report format.
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: Format,
+
+    /// Exit 1 when a finding at or above this severity is found.
+    #[arg(long, default_value = "warning", value_name = "SEVERITY")]
+    pub fail_on: FailOn,
+
+    /// Also write what was found as a model file that `squill advise` accepts.
+    #[arg(long, value_name = "FILE")]
+    pub emit_model: Option<PathBuf>,
+
+    /// Threshold profile (overrides `profile` in squill.toml).
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<ProfileArg>,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Benchmark floor: validate and walk the BSON without measuring anything.
+    #[arg(long, hide = true)]
+    pub walk_only: bool,
+}
+
+fn parse_input_format(s: &str) -> Result<InputFormat, String> {
+    match s {
+        // The issue's spelling of mongoexport --jsonArray output.
+        "json" => Ok(InputFormat::JsonArray),
+        other => other.parse(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum FailOn {
+    Info,
+    Warning,
+    Error,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ProfileArg {
+    Seeds,
+    Compass,
+    Atlas,
+    Articles,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Seeds => Profile::Seeds,
+            ProfileArg::Compass => Profile::Compass,
+            ProfileArg::Atlas => Profile::Atlas,
+            ProfileArg::Articles => Profile::Articles,
+        }
+    }
+}
+
+pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
+    let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
+    if let Some(n) = args.threads {
+        // Fails only if a pool exists already, which it cannot here.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
+    }
+    let inputs = squill::inputs::dump::open(&args.paths, args.input_format);
+    let progress = driver::Progress::default();
+    let options = driver::Options {
+        walk_only: args.walk_only,
+        split: args.threads.unwrap_or_else(rayon::current_num_threads),
+        ..driver::Options::default()
+    };
+    let total = driver::total_bytes(&inputs);
+    let report = if std::io::stderr().is_terminal() {
+        with_progress_bar(total, &progress, || {
+            driver::scan(inputs, &settings, options, &progress)
+        })
+    } else {
+        driver::scan(inputs, &settings, options, &progress)
+    };
+
+    let text = match args.format {
+        Format::Text => squill::outputs::scan::text(&report),
+        Format::Json => squill::outputs::scan::json(&report),
+        Format::Sarif => squill::outputs::scan::sarif(&report),
+        Format::Markdown => squill::outputs::scan::markdown(&report),
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, &text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    if let Some(path) = &args.emit_model {
+        let name = args
+            .paths
+            .first()
+            .and_then(|p| p.file_stem())
+            .map_or_else(|| "scan".to_string(), |s| s.to_string_lossy().into_owned());
+        let model = squill::scan::emit_model::model(&report, &name);
+        std::fs::write(path, squill::inputs::model_file::to_yaml(&model))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if !report.errors.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "error: {} input error(s); the rest was scanned (see the report)",
+            report.errors.len()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    let threshold = match args.fail_on {
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Never => None,
+    };
+    let failed = threshold.is_some_and(|t| report.max_severity().is_some_and(|s| s >= t));
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Runs `work` while a bar on stderr follows `progress`.
+fn with_progress_bar<T: Send>(
+    total: Option<u64>,
+    progress: &driver::Progress,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let bar = match total {
+        Some(t) => indicatif::ProgressBar::new(t),
+        None => indicatif::ProgressBar::no_length(),
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {bytes}/{total_bytes} {wide_bar} {bytes_per_sec} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(progress.bytes.load(Ordering::Relaxed));
+                bar.set_message(format!(
+                    "{} documents",
+                    progress.documents.load(Ordering::Relaxed)
+                ));
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            bar.finish_and_clear();
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
 }

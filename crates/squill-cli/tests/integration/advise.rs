@@ -1,1 +1,233 @@
-//! Integration tests of `squill advise`.
+//! Integration tests of `squill advise`: the example models through every
+//! format, and every way the command can fail (exit 2) or flag (exit 1).
+
+use crate::support::{TempDir, Test, repo_root};
+
+fn example(name: &str) -> String {
+    repo_root()
+        .join("examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn advise(args: &[&str]) -> String {
+    let mut all = vec!["advise".to_string()];
+    all.extend(args.iter().map(|a| (*a).to_string()));
+    Test::new().args(all).run().success().stdout
+}
+
+#[test]
+fn person_addresses_text() {
+    insta::assert_snapshot!(advise(&[&example("person-addresses.yaml")]));
+}
+
+#[test]
+fn person_addresses_json() {
+    let text = advise(&[&example("person-addresses.yaml"), "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(value["schema_version"], 1);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn product_parts_markdown() {
+    insta::assert_snapshot!(advise(&[
+        &example("product-parts.yaml"),
+        "--format",
+        "markdown"
+    ]));
+}
+
+#[test]
+fn rubis_browsing_text() {
+    insta::assert_snapshot!(advise(&[&example("rubis.yaml"), "--mix", "browsing"]));
+}
+
+#[test]
+fn rubis_write_heavy_text() {
+    insta::assert_snapshot!(advise(&[&example("rubis.yaml"), "--mix", "write_heavy"]));
+}
+
+#[test]
+fn the_mix_changes_the_report() {
+    let browsing = advise(&[
+        &example("rubis.yaml"),
+        "--mix",
+        "browsing",
+        "--format",
+        "json",
+    ]);
+    let writes = advise(&[
+        &example("rubis.yaml"),
+        "--mix",
+        "write_heavy",
+        "--format",
+        "json",
+    ]);
+    let b: serde_json::Value = serde_json::from_str(&browsing).unwrap();
+    let w: serde_json::Value = serde_json::from_str(&writes).unwrap();
+    assert_eq!(b["mix"], "browsing");
+    assert_eq!(w["mix"], "write_heavy");
+    assert_ne!(b["totals"], w["totals"]);
+}
+
+#[test]
+fn every_format_reports_the_same_decisions() {
+    let model = example("product-parts.yaml");
+    let json: serde_json::Value =
+        serde_json::from_str(&advise(&[&model, "--format", "json"])).unwrap();
+    let text = advise(&[&model]);
+    let markdown = advise(&[&model, "--format", "markdown"]);
+    for decision in json["relationships"].as_array().unwrap() {
+        let name = decision["relationship"].as_str().unwrap();
+        assert!(text.contains(name), "text lacks {name}");
+        assert!(markdown.contains(name), "markdown lacks {name}");
+    }
+    for collection in json["collections"].as_array().unwrap() {
+        let name = collection["name"].as_str().unwrap();
+        assert!(text.contains(name) && markdown.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn reads_the_model_from_stdin() {
+    let text = std::fs::read_to_string(example("person-addresses.yaml")).unwrap();
+    let from_stdin = Test::new()
+        .args(["advise", "-", "--format", "json"])
+        .stdin(text)
+        .run()
+        .success()
+        .stdout;
+    let from_file = advise(&[&example("person-addresses.yaml"), "--format", "json"]);
+    let a: serde_json::Value = serde_json::from_str(&from_stdin).unwrap();
+    let b: serde_json::Value = serde_json::from_str(&from_file).unwrap();
+    assert_eq!(a["collections"], b["collections"]);
+}
+
+#[test]
+fn output_writes_the_report_to_a_file_without_color() {
+    let dir = TempDir::new("advise-output");
+    let out = dir.path().join("design.md");
+    let run = Test::new()
+        .args(["--color", "always", "advise"])
+        .args([example("person-addresses.yaml").as_str(), "--output"])
+        .args([&out])
+        .run()
+        .success();
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.starts_with("Design for"), "{written}");
+    assert!(!written.contains('\x1b'));
+}
+
+#[test]
+fn color_always_colors_the_terminal_report() {
+    let run = Test::new()
+        .args([
+            "--color",
+            "always",
+            "advise",
+            &example("person-addresses.yaml"),
+        ])
+        .run()
+        .success();
+    assert!(run.stdout.contains("\x1b["), "{}", run.stdout);
+}
+
+#[test]
+fn fail_on_exits_1_only_for_findings_at_or_above_the_level() {
+    for model in [
+        "person-addresses.yaml",
+        "product-parts.yaml",
+        "host-logs.yaml",
+    ] {
+        let model = example(model);
+        let json: serde_json::Value =
+            serde_json::from_str(&advise(&[&model, "--format", "json"])).unwrap();
+        let severities: Vec<&str> = json["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["severity"].as_str().unwrap())
+            .collect();
+        for (level, rank) in [("info", 0), ("warning", 1), ("error", 2)] {
+            let expected = i32::from(severities.iter().any(|s| {
+                let r = match *s {
+                    "info" => 0,
+                    "warning" => 1,
+                    _ => 2,
+                };
+                r >= rank
+            }));
+            Test::new()
+                .args(["advise", &model, "--fail-on", level])
+                .run()
+                .code(expected);
+        }
+    }
+}
+
+#[test]
+fn unknown_mix_exits_2_with_a_suggestion() {
+    let run = Test::new()
+        .args(["advise", &example("rubis.yaml"), "--mix", "browsin"])
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("browsin"), "{}", run.stderr);
+    assert!(run.stderr.contains("browsing"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn missing_model_file_exits_2_naming_it() {
+    let run = Test::new()
+        .args(["advise", "no/such/model.yaml"])
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("no/such/model.yaml"), "{}", run.stderr);
+}
+
+#[test]
+fn bad_model_exits_2_with_line_and_column() {
+    let run = Test::new()
+        .args(["advise", "-"])
+        .stdin("entities:\n  person:\n    count: 10\n    fields:\n      name: strng\n")
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("<stdin>:5:13"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("did you mean `string`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn bad_fail_on_level_exits_2() {
+    let run = Test::new()
+        .args([
+            "advise",
+            &example("person-addresses.yaml"),
+            "--fail-on",
+            "fatal",
+        ])
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("fatal"), "{}", run.stderr);
+}
+
+#[test]
+fn unwritable_output_exits_2() {
+    let run = Test::new()
+        .args([
+            "advise",
+            &example("person-addresses.yaml"),
+            "--output",
+            "/no/such/dir/x.txt",
+        ])
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("/no/such/dir/x.txt"), "{}", run.stderr);
+}

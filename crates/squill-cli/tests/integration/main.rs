@@ -4,6 +4,7 @@
 mod advise;
 mod generate;
 mod model_file;
+mod readers;
 mod rules;
 mod scan;
 mod support;

@@ -32,3 +32,78 @@ fn unknown_rule_suggests_the_closest_id_and_exits_2() {
         run.stderr
     );
 }
+
+#[test]
+fn rules_json_lists_the_same_ids_as_text() {
+    let text = Test::new().args(["rules"]).run().success();
+    let text_ids: Vec<String> = text
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    let json = Test::new()
+        .args(["rules", "--format", "json"])
+        .run()
+        .success();
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("valid JSON");
+    let json_ids: Vec<String> = value
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|r| r["id"].as_str().expect("id").to_string())
+        .collect();
+    assert_eq!(text_ids, json_ids);
+    assert_eq!(value[0]["kind"], "design");
+    assert!(value[0]["default_severity"].is_string());
+}
+
+#[test]
+fn rules_markdown_is_the_docs_index() {
+    let run = Test::new()
+        .args(["rules", "--format", "markdown"])
+        .run()
+        .success();
+    let index = std::fs::read_to_string(crate::support::repo_root().join("docs/rules/README.md"))
+        .expect("docs/rules/README.md");
+    assert_eq!(run.stdout, index);
+}
+
+#[test]
+fn rules_rejects_an_unknown_format_with_exit_2() {
+    let run = Test::new()
+        .args(["rules", "--format", "yaml"])
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("yaml"), "{}", run.stderr);
+}
+
+#[test]
+fn rule_docs_match_the_generated_page() {
+    let run = Test::new().args(["rule", "pre-allocation"]).run().success();
+    assert!(run.stdout.contains("MMAPv1"), "{}", run.stdout);
+    assert!(run.stdout.contains("WiredTiger"), "{}", run.stdout);
+    let page =
+        std::fs::read_to_string(crate::support::repo_root().join("docs/rules/pre-allocation.md"))
+            .expect("page");
+    // Same source: every section of the page is in the command's output.
+    let body = &page[page.find("## What it checks").expect("section")..];
+    assert!(run.stdout.contains(body));
+}
+
+/// Every relative link of docs/README.md points at a file that exists.
+#[test]
+fn docs_index_links_resolve() {
+    let docs = crate::support::repo_root().join("docs");
+    let index = std::fs::read_to_string(docs.join("README.md")).expect("docs/README.md");
+    let mut links = 0;
+    for part in index.split("](").skip(1) {
+        let target = part.split(')').next().unwrap_or_default();
+        if target.starts_with("http") || target.starts_with('#') {
+            continue;
+        }
+        links += 1;
+        let path = docs.join(target.split('#').next().unwrap_or_default());
+        assert!(path.exists(), "docs/README.md links to missing {target}");
+    }
+    assert!(links >= 3, "docs/README.md lists the docs");
+}

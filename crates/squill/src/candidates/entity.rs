@@ -70,6 +70,14 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
             }
         }
         for agg in aggregates {
+            // An aggregate over a window the read also fetches (one hour of
+            // readings: an include with a filter) is not a whole-parent figure a counter could keep.
+            let windowed = include
+                .iter()
+                .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
+            if windowed {
+                continue;
+            }
             let rel = model.relationship(agg.relationship);
             let name = match (&agg.function, &agg.field) {
                 (AggregateFn::Count, _) | (_, None) => format!("{}_count", rel.parent_field),

@@ -20,12 +20,6 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             ids_in: Side::Child,
         });
         out.push(Layout::ManyToManyTwoWay);
-        for fields in copy_sets(facts, r, Side::Parent) {
-            out.push(Layout::ExtendedReference {
-                copies_into: Side::Parent,
-                fields,
-            });
-        }
         return out;
     }
     if one_parent {
@@ -60,16 +54,18 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
         return out;
     }
     let aggregates = read_aggregates(facts, r);
-    let mut ks: Vec<(u64, Option<String>)> = Vec::new();
+    let mut limits: Vec<(u64, Option<(String, bool)>)> = Vec::new();
     for (k, sort, _) in &rf.limits {
-        if *k >= 1 && !ks.iter().any(|(x, s)| x == k && s == sort) {
-            ks.push((*k, sort.clone()));
+        if *k >= 1 && !limits.iter().any(|(x, s)| x == k && s == sort) {
+            limits.push((*k, sort.clone()));
         }
     }
-    ks.sort();
-    for (k, sort) in &ks {
+    limits.sort();
+    // The latest K (newest first, or no order): a subset in the parent.
+    for (k, sort) in &limits {
+        let latest = sort.as_ref().is_none_or(|(_, desc)| *desc);
         let below_max = rel.children.max.finite().is_none_or(|m| *k < m);
-        if below_max {
+        if latest && below_max {
             let fields = rf
                 .child_fields_read
                 .iter()
@@ -78,13 +74,15 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
                 .unwrap_or_default();
             out.push(Layout::Subset {
                 k: *k,
-                sort_field: sort.clone(),
+                sort_field: sort.as_ref().map(|(f, _)| f.clone()),
                 fields,
             });
         }
     }
-    for (k, _) in &ks {
-        if *k >= 2 {
+    // Pages in order (oldest first, or no order): a bucket per page.
+    for (k, sort) in &limits {
+        let in_order = sort.as_ref().is_none_or(|(_, desc)| !*desc);
+        if *k >= 2 && in_order {
             out.push(Layout::Bucket {
                 by: BucketBy::Count,
                 per_bucket: *k,
@@ -121,17 +119,10 @@ fn time_bucket(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation])
     let rel = model.relationship(r);
     let per_day = rel.children.growth_per_day.filter(|g| *g > 0.0)?;
     let child = model.entity(rel.child);
-    let sorted: Vec<&str> = facts
-        .rel(r)
-        .limits
-        .iter()
-        .filter_map(|(_, s, _)| s.as_deref())
-        .collect();
-    let date = child
-        .fields
-        .iter()
-        .filter(|f| f.ty == FieldType::Date)
-        .max_by_key(|f| sorted.contains(&f.name.as_str()))?;
+    // Only for reads that take a time window of the children.
+    let date = child.fields.iter().find(|f| {
+        f.ty == FieldType::Date && facts.rel(r).child_ranges.iter().any(|(x, _)| *x == f.name)
+    })?;
     let cap = facts.settings.cardinality.embed_max as f64;
     let units: [(&str, f64); 4] = [
         ("month", 1.0 / 30.0),

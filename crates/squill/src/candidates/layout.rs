@@ -4,7 +4,7 @@ use crate::model::AggregateFn;
 use serde::Serialize;
 
 /// Which end of a relationship.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     Parent,
@@ -12,7 +12,7 @@ pub enum Side {
 }
 
 /// One way to lay out one relationship between a parent and a child entity.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", tag = "layout")]
 pub enum Layout {
     /// The child lives inside the parent document: a sub-document for 1:1, an
@@ -82,7 +82,7 @@ impl Layout {
 }
 
 /// How a bucket groups children.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum BucketBy {
     /// A fixed number of children per bucket (comments in pages of 50).
@@ -92,7 +92,7 @@ pub enum BucketBy {
 }
 
 /// A pre-computed aggregate kept in a bucket or a parent (`$inc`, `$min`, `$max`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Aggregation {
     pub function: AggregateFn,
     pub field: Option<String>,

@@ -95,6 +95,15 @@ pub struct Planner<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
     pub p: &'a Placement<'a>,
+    /// Skip the words (step purposes, warnings) while searching: only costs count.
+    pub quiet: bool,
+}
+
+/// `format!` unless the planner is quiet (the search needs numbers, not words).
+macro_rules! say {
+    ($quiet:expr, $($arg:tt)*) => {
+        if $quiet { String::new() } else { format!($($arg)*) }
+    };
 }
 
 fn index_name(keys: &[(String, i32)]) -> String {
@@ -201,7 +210,7 @@ impl<'a> Planner<'a> {
             if !single {
                 plan.transaction = true;
                 plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
-                plan.warnings.push(format!(
+                plan.warnings.push(say!(self.quiet,
                     "atomic group `{}` writes {} kinds of documents: it runs in a multi-document transaction",
                     group.name,
                     targets.len()
@@ -222,7 +231,8 @@ impl<'a> Planner<'a> {
                 .filter(|s| s.action != Action::Find)
                 .count();
             if writes > 1 && distinct.len() > 1 {
-                plan.warnings.push(format!(
+                plan.warnings.push(say!(
+                    self.quiet,
                     "{} takes {} writes to different documents that are not atomic",
                     model.operation(op).name,
                     writes
@@ -265,13 +275,19 @@ impl<'a> Planner<'a> {
                 include,
                 aggregates,
             } => {
-                let purpose = format!("find {}", self.name(*entity));
+                let purpose = say!(self.quiet, "find {}", self.name(*entity));
                 let (m, step) = self.find(
                     &mut plan, op_id, *entity, filter, sort, *limit, fields, purpose,
                 );
                 self.includes(&mut plan, op_id, *entity, m, step, include);
                 for agg in aggregates {
-                    self.aggregate(&mut plan, op_id, *entity, m, agg);
+                    // Over a window the read fetches anyway: computed from it.
+                    let windowed = include
+                        .iter()
+                        .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
+                    if !windowed {
+                        self.aggregate(&mut plan, op_id, *entity, m, agg);
+                    }
                 }
             }
             OperationKind::Insert {
@@ -313,7 +329,6 @@ impl<'a> Planner<'a> {
             if keys.len() == 1 && keys[0].0 == "_id" {
                 step.index = Some("_id_".to_string());
             } else if !keys.is_empty() {
-                step.index = Some(index_name(&keys));
                 let writes = self.facts.entity_writes[entity.index()]
                     + keys
                         .iter()
@@ -322,17 +337,36 @@ impl<'a> Planner<'a> {
                             self.facts.field_update_rate(entity, leaf)
                         })
                         .sum::<f64>();
-                plan.indexes.push(IndexNeed {
-                    collection: step.collection.clone(),
-                    keys,
-                    entries,
-                    writes,
-                    operation: op,
-                });
+                // An index is worth its upkeep only if scanning instead costs more.
+                let acc = self.access(entity);
+                let rate = self.facts.model.operation(op).rate(self.facts.mix);
+                let c = self.c();
+                let scan_extra = (acc.docs - cost.docs).max(0.0) * c.document_examined
+                    + (acc.docs * acc.root_bytes - cost.bytes_read).max(0.0) * c.byte_read;
+                let upkeep = crate::costs::index_score(entries, writes, keys.len() as f64, c);
+                // (Writes that find their documents through another field always get one.)
+                if step.action == Action::Find && rate * scan_extra < upkeep {
+                    plan.cost.documents_examined += acc.docs - cost.docs;
+                    plan.cost.bytes_read += acc.docs * acc.root_bytes - cost.bytes_read;
+                    plan.cost.index_keys_examined -= cost.keys;
+                    step.index = None;
+                } else {
+                    // An index and its full reversal are the same index.
+                    let keys: Vec<(String, i32)> = if keys[0].1 < 0 {
+                        keys.into_iter().map(|(k, d)| (k, -d)).collect()
+                    } else {
+                        keys
+                    };
+                    step.index = Some(index_name(&keys));
+                    plan.indexes.push(IndexNeed {
+                        collection: step.collection.clone(),
+                        keys,
+                        entries,
+                        writes,
+                        operation: op,
+                    });
+                }
             }
-        }
-        if step.action != Action::Find {
-            // `Target` is filled by the caller through `target`.
         }
         plan.steps.push(step);
         plan.steps.len()
@@ -551,9 +585,14 @@ impl<'a> Planner<'a> {
                 path: vec![field.clone()],
                 op: c.op,
             };
-            let purpose = format!("find the {}s whose {field} matches", self.name(rel.parent));
+            let purpose = say!(
+                self.quiet,
+                "find the {}s whose {field} matches",
+                self.name(rel.parent)
+            );
             let (_, n) = if field == "_id" {
-                let purpose = format!(
+                let purpose = say!(
+                    self.quiet,
                     "read the {} to get its {} ids",
                     self.name(rel.parent),
                     rel.parent_field
@@ -578,6 +617,11 @@ impl<'a> Planner<'a> {
             }
         } else {
             // e's children's field.
+            if field == "_id"
+                && let Some(p) = child_ids_path(layout, &rel.parent_field)
+            {
+                return (acc.path(&p), "parameter".to_string());
+            }
             match layout {
                 Layout::Embed => (
                     acc.path(&format!("{}.{field}", rel.parent_field)),
@@ -588,8 +632,11 @@ impl<'a> Planner<'a> {
                         path: vec![field.clone()],
                         op: c.op,
                     };
-                    let purpose =
-                        format!("find the {}s whose {field} matches", self.name(rel.child));
+                    let purpose = say!(
+                        self.quiet,
+                        "find the {}s whose {field} matches",
+                        self.name(rel.child)
+                    );
                     let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
                     let from = format!("ids from step {n}");
                     match child_ids_path(layout, &rel.parent_field) {
@@ -638,7 +685,8 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                format!(
+                say!(
+                    self.quiet,
                     "{}s of every kind in one query",
                     if let Some(EntityCandidate::Polymorphic { collection, .. }) =
                         self.space.entity.get(group)
@@ -729,8 +777,19 @@ impl<'a> Planner<'a> {
             if inc.to_children {
                 match layout {
                     Layout::Embed => (true, None, None),
-                    Layout::Subset { k, fields, .. } => {
-                        let fits = inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64;
+                    Layout::Subset {
+                        k,
+                        fields,
+                        sort_field,
+                    } => {
+                        let order = match (inc.sort.first(), sort_field) {
+                            (None, _) => true,
+                            (Some(s), Some(f)) => s.descending && s.field == *f,
+                            (Some(_), None) => false,
+                        };
+                        let fits = order
+                            && inc.filter.is_empty()
+                            && (inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64);
                         let has = fields.is_empty() || covered_fields(fields);
                         (fits && has, None, Some(rel.child_field.clone()))
                     }
@@ -770,11 +829,15 @@ impl<'a> Planner<'a> {
         let acc = self.access(target);
         if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
             let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
-            let buckets = m * (wanted / per).ceil().max(1.0);
+            // Newest-first or windowed reads of count buckets straddle one more bucket.
+            let straddle = matches!(by, BucketBy::Count)
+                && (inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty());
+            let buckets = m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 });
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                format!(
+                say!(
+                    self.quiet,
                     "read the {} buckets of each {}",
                     rel.parent_field,
                     self.name(from)
@@ -811,7 +874,8 @@ impl<'a> Planner<'a> {
         let mut step = Self::step(
             &acc.collection,
             Action::Find,
-            format!(
+            say!(
+                self.quiet,
                 "application-level join: the {} of each {} through {}",
                 if inc.to_children {
                     format!("{}s", self.name(target))
@@ -929,9 +993,9 @@ impl<'a> Planner<'a> {
                     &acc.collection,
                     Action::Find,
                     if stored {
-                        format!("add up the {fname} kept in each bucket")
+                        say!(self.quiet, "add up the {fname} kept in each bucket")
                     } else {
-                        format!("compute the {fname} over the buckets' items")
+                        say!(self.quiet, "compute the {fname} over the buckets' items")
                     },
                 );
                 step.filter
@@ -958,7 +1022,8 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
-                    format!(
+                    say!(
+                        self.quiet,
                         "compute the {fname} of the {}s of each {} (aggregation)",
                         self.name(rel.child),
                         self.name(e)
@@ -1054,7 +1119,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = words::plural(&name);
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let many = if count > 1.0 {
             Action::InsertMany
         } else {
@@ -1095,7 +1164,7 @@ impl<'a> Planner<'a> {
                     add_update(
                         host,
                         u,
-                        format!("add the {name} inside its {}", self.name(host)),
+                        say!(self.quiet, "add the {name} inside its {}", self.name(host)),
                         &mut parent_updates,
                     );
                 } else {
@@ -1112,7 +1181,11 @@ impl<'a> Planner<'a> {
                         }],
                         f.typical(rel),
                         f.typical(rel) - 1.0,
-                        format!("write the {name} into each of its {}s", self.name(host)),
+                        say!(
+                            self.quiet,
+                            "write the {name} into each of its {}s",
+                            self.name(host)
+                        ),
                     );
                 }
             }
@@ -1165,7 +1238,8 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Upsert,
-                    format!(
+                    say!(
+                        self.quiet,
                         "add the {name} to the open bucket of its {}",
                         self.name(r.parent)
                     ),
@@ -1204,7 +1278,8 @@ impl<'a> Planner<'a> {
                 );
             }
             _ => {
-                let mut step = Self::step(&acc.collection, many, format!("insert the {name}"));
+                let mut step =
+                    Self::step(&acc.collection, many, say!(self.quiet, "insert the {name}"));
                 step.documents = count;
                 let cost = StepCost {
                     docs_written: count,
@@ -1236,7 +1311,11 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        format!("add the {name}'s id to its {}", self.name(parent)),
+                        say!(
+                            self.quiet,
+                            "add the {name}'s id to its {}",
+                            self.name(parent)
+                        ),
                         &mut parent_updates,
                     );
                 }
@@ -1251,7 +1330,8 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        format!(
+                        say!(
+                            self.quiet,
                             "add the {name}'s id and {} to its {}",
                             fields.join(", "),
                             self.name(parent)
@@ -1267,39 +1347,12 @@ impl<'a> Planner<'a> {
                             sort: sort_field.clone().map(|s| (s, -1)),
                             slice: Some(-(*k as i64)),
                         },
-                        format!("keep the latest {k} {names} in the {}", self.name(parent)),
-                        &mut parent_updates,
-                    );
-                }
-                Layout::ExtendedReference {
-                    copies_into: Side::Child,
-                    fields,
-                } => {
-                    let pacc = self.access(parent);
-                    let mut step = Self::step(
-                        &pacc.collection,
-                        Action::Find,
-                        format!(
-                            "read the {}'s {} to copy into the {name}",
-                            self.name(parent),
-                            fields.join(", ")
+                        say!(
+                            self.quiet,
+                            "keep the latest {k} {names} in the {}",
+                            self.name(parent)
                         ),
-                    );
-                    step.filter.push(filt(pacc.path("_id"), "eq", "parameter"));
-                    step.projection = fields.iter().map(|x| pacc.path(x)).collect();
-                    step.documents = 1.0;
-                    let cost = StepCost {
-                        keys: 1.0,
-                        docs: 1.0,
-                        bytes_read: pacc.root_bytes,
-                        ..StepCost::default()
-                    };
-                    self.push(
-                        plan,
-                        op,
-                        step,
-                        cost,
-                        Some((vec![(pacc.path("_id"), 1)], parent, pacc.docs)),
+                        &mut parent_updates,
                     );
                 }
                 _ => {}
@@ -1318,7 +1371,12 @@ impl<'a> Planner<'a> {
                 add_update(
                     parent,
                     u,
-                    format!("keep the {what} of {}s in the {}", name, self.name(parent)),
+                    say!(
+                        self.quiet,
+                        "keep the {what} of {}s in the {}",
+                        name,
+                        self.name(parent)
+                    ),
                     &mut parent_updates,
                 );
             }
@@ -1353,7 +1411,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = words::plural(&name);
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -1374,7 +1436,7 @@ impl<'a> Planner<'a> {
                 &[],
                 if multi { None } else { Some(1) },
                 &["_id".to_string()],
-                format!("find the {names} to update"),
+                say!(self.quiet, "find the {names} to update"),
             );
             vec![filt(acc.path("_id"), "in", format!("ids from step {n}"))]
         };
@@ -1421,7 +1483,7 @@ impl<'a> Planner<'a> {
                     vec![UpdateOp::Pull { path: path.clone() }],
                     1.0,
                     0.0,
-                    format!("remove the {name} from its old {pname}"),
+                    say!(self.quiet, "remove the {name} from its old {pname}"),
                 ));
                 extra.push((
                     parent,
@@ -1434,13 +1496,13 @@ impl<'a> Planner<'a> {
                     }],
                     1.0,
                     0.0,
-                    format!("add the {name} to its new {pname}"),
+                    say!(self.quiet, "add the {name} to its new {pname}"),
                 ));
                 nonatomic += 2;
             }
         }
         // Copies of the changed fields elsewhere, and computed fields.
-        for r in f.model.relationships_to(e) {
+        for r in f.rels_to[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             let layout = self.layout(r);
             let copied: Vec<&String> = match layout {
@@ -1473,7 +1535,8 @@ impl<'a> Planner<'a> {
                         .collect(),
                     holders,
                     holders,
-                    format!(
+                    say!(
+                        self.quiet,
                         "refresh the copy of the {name}'s {} in {} {}",
                         copied
                             .iter()
@@ -1508,12 +1571,16 @@ impl<'a> Planner<'a> {
                         vec![u],
                         m,
                         0.0,
-                        format!("keep {cname} of the {} in step", self.name(rel.parent)),
+                        say!(
+                            self.quiet,
+                            "keep {cname} of the {} in step",
+                            self.name(rel.parent)
+                        ),
                     ));
                 }
             }
         }
-        for r in f.model.relationships_from(e) {
+        for r in f.rels_from[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             if let Layout::ExtendedReference {
                 copies_into: Side::Child,
@@ -1524,13 +1591,29 @@ impl<'a> Planner<'a> {
                 if !copied.is_empty() {
                     let cacc = self.access(rel.child);
                     let holders = f.typical(r) * m;
+                    // A copied field that identifies the parent finds the copies
+                    // through the index the reads already use.
+                    let parent = f.model.entity(e);
+                    let key = fields
+                        .iter()
+                        .find(|x| {
+                            parent
+                                .field(x)
+                                .and_then(|fd| fd.distinct)
+                                .is_some_and(|d| d >= parent.count && parent.count > 0)
+                        })
+                        .map_or("_id", String::as_str);
                     extra.push((
                         rel.child,
                         Action::UpdateMany,
                         vec![filt(
-                            cacc.path(&format!("{}._id", rel.child_field)),
+                            cacc.path(&format!("{}.{key}", rel.child_field)),
                             "eq",
-                            "parameter",
+                            if key == "_id" {
+                                "parameter".to_string()
+                            } else {
+                                format!("the old {key}")
+                            },
                         )],
                         copied
                             .iter()
@@ -1540,7 +1623,8 @@ impl<'a> Planner<'a> {
                             .collect(),
                         holders,
                         holders,
-                        format!(
+                        say!(
+                            self.quiet,
                             "refresh the copy of the {name}'s {} in {} {}",
                             copied
                                 .iter()
@@ -1580,7 +1664,7 @@ impl<'a> Planner<'a> {
                 updates,
                 docs,
                 sync,
-                format!("update the {name}"),
+                say!(self.quiet, "update the {name}"),
             );
         }
         for (ent, action, filter, ups, docs, sync, why) in extra {
@@ -1593,7 +1677,8 @@ impl<'a> Planner<'a> {
                 .iter()
                 .all(|g| !g.operations.contains(&op))
         {
-            plan.warnings.push(format!(
+            plan.warnings.push(say!(
+                self.quiet,
                 "re-pointing a {name} takes {} updates that are not atomic",
                 nonatomic
                     + usize::from(
@@ -1610,7 +1695,11 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = words::plural(&name);
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -1631,7 +1720,7 @@ impl<'a> Planner<'a> {
                 &[],
                 None,
                 &["_id".to_string()],
-                format!("find the {names} to delete"),
+                say!(self.quiet, "find the {names} to delete"),
             );
             format!("ids from step {n}")
         };
@@ -1651,7 +1740,7 @@ impl<'a> Planner<'a> {
                     Vec::new(),
                     m,
                     0.0,
-                    format!("delete the {name}"),
+                    say!(self.quiet, "delete the {name}"),
                 );
             }
             _ => {
@@ -1665,11 +1754,11 @@ impl<'a> Planner<'a> {
                     vec![UpdateOp::Pull { path: host_path }],
                     m,
                     0.0,
-                    format!("pull the {name} out of its document"),
+                    say!(self.quiet, "pull the {name} out of its document"),
                 );
             }
         }
-        for r in f.model.relationships_to(e) {
+        for r in f.rels_to[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             let layout = self.layout(r);
             let mut ups = Vec::new();
@@ -1707,7 +1796,11 @@ impl<'a> Planner<'a> {
                     ups,
                     holders,
                     0.0,
-                    format!("remove the {name} from its {}", self.name(rel.parent)),
+                    say!(
+                        self.quiet,
+                        "remove the {name} from its {}",
+                        self.name(rel.parent)
+                    ),
                 );
             }
         }

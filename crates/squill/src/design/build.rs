@@ -4,6 +4,7 @@
 
 use super::document::DocBuilder;
 use super::facts::Facts;
+use super::optimize::Evaluator;
 use super::placement::{Home, Placement};
 use super::space::{Space, State};
 use super::words;
@@ -28,6 +29,7 @@ pub fn price(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Priced> 
         facts,
         space,
         p: &p,
+        quiet: false,
     };
     let mut totals = Cost::default();
     let mut plans = Vec::new();
@@ -67,9 +69,10 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         p: &p,
     };
     let collections = collections(facts, space, &p, &docs, &priced);
+    let eval = Evaluator::new(facts, space, state.clone())?;
     let relationships = model
         .relationship_ids()
-        .map(|rel| decision(facts, space, state, &priced, rel))
+        .map(|rel| decision(facts, space, state, &priced, &eval, rel))
         .collect();
     let entities = entity_decisions(facts, space, state, &priced);
     let operations = model
@@ -227,8 +230,8 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     while i < list.len() {
         let prefix_of = (0..list.len()).find(|&j| {
             j != i
-                && list[j].keys.len() > list[i].keys.len()
-                && list[j].keys.starts_with(&list[i].keys)
+                && super::optimize::covers(&list[j].keys, &list[i].keys)
+                && (list[j].keys.len() > list[i].keys.len() || j < i)
         });
         if let Some(j) = prefix_of {
             let users = list[i].used_by.clone();
@@ -323,14 +326,17 @@ fn diff_words(d: &Cost) -> String {
     parts.join(", ")
 }
 
-fn explanation(facts: &Facts<'_>, chosen: &Priced, alt: &Priced, layout: &str) -> String {
+fn explanation(
+    facts: &Facts<'_>,
+    pairs: &[(OperationId, &OpPlan, &OpPlan)],
+    delta: f64,
+    chosen_total: f64,
+    layout: &str,
+) -> String {
     let model = facts.model;
     let mut rows: Vec<(f64, String)> = Vec::new();
-    for (op, (a, b)) in model
-        .operation_ids()
-        .zip(chosen.plans.iter().zip(&alt.plans))
-    {
-        let rate = model.operation(op).rate(facts.mix);
+    for (op, a, b) in pairs {
+        let rate = model.operation(*op).rate(facts.mix);
         let d = b.cost.minus(&a.cost);
         let weighted = d.score * rate;
         if weighted.abs() < 1e-9 || rate <= 0.0 {
@@ -342,16 +348,19 @@ fn explanation(facts: &Facts<'_>, chosen: &Priced, alt: &Priced, layout: &str) -
         }
         rows.push((
             weighted,
-            format!("{} ({}/s): {w}", model.operation(op).name, words::num(rate)),
+            format!(
+                "{} ({}/s): {w}",
+                model.operation(*op).name,
+                words::num(rate)
+            ),
         ));
     }
     rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
-    let delta = alt.totals.score - chosen.totals.score;
     let mut s = format!(
         "{layout} costs {} more per second ({} vs {})",
         words::num(delta),
-        words::num(alt.totals.score),
-        words::num(chosen.totals.score)
+        words::num(chosen_total + delta),
+        words::num(chosen_total)
     );
     let worse: Vec<&str> = rows
         .iter()
@@ -371,14 +380,8 @@ fn explanation(facts: &Facts<'_>, chosen: &Priced, alt: &Priced, layout: &str) -
     if !better.is_empty() {
         s.push_str(&format!("; it would save on {}", better.join("; ")));
     }
-    if worse.is_empty()
-        && better.is_empty()
-        && (alt.totals.index_entries - chosen.totals.index_entries).abs() > 0.5
-    {
-        s.push_str(&format!(
-            ": its indexes hold {} more entries",
-            words::num(alt.totals.index_entries - chosen.totals.index_entries)
-        ));
+    if worse.is_empty() {
+        s.push_str(": the difference is the upkeep of the indexes it needs");
     }
     s
 }
@@ -388,6 +391,7 @@ fn decision(
     space: &Space,
     state: &State,
     priced: &Priced,
+    eval: &Evaluator<'_, '_>,
     rel: crate::model::RelationshipId,
 ) -> RelationshipDecision {
     let model = facts.model;
@@ -410,21 +414,46 @@ fn decision(
         } else {
             let mut st = state.clone();
             st.rel[ri] = i;
-            let st = super::optimize::repair_keeping(facts, space, st, ri);
-            match st.as_ref().and_then(|s| price(facts, space, s)) {
-                Some(alt) => {
+            let alt = super::optimize::repair_keeping(facts, space, st, ri).and_then(|st| {
+                let changed: Vec<usize> = (0..st.rel.len())
+                    .filter(|r| st.rel[*r] != state.rel[*r])
+                    .collect();
+                let (total, ops) = eval.total_with(&st, &changed)?;
+                let p = Placement::build(facts, space, &st)?;
+                let planner = Planner {
+                    facts,
+                    space,
+                    p: &p,
+                    quiet: true,
+                };
+                let plans: Vec<(OperationId, OpPlan)> =
+                    ops.iter().map(|o| (*o, planner.plan(*o))).collect();
+                Some((total, plans))
+            });
+            match alt {
+                Some((total, plans)) => {
                     costlier += 1;
-                    let delta = alt.totals.minus(&priced.totals);
-                    nearest = Some(nearest.map_or(delta.score, |n: f64| n.min(delta.score)));
-                    Verdict::Costlier {
-                        delta,
-                        explanation: explanation(
-                            facts,
-                            priced,
-                            &alt,
-                            &layout_words(facts, rel, &cand.layout),
-                        ),
+                    let mut delta = Cost::default();
+                    let pairs: Vec<(OperationId, &OpPlan, &OpPlan)> = plans
+                        .iter()
+                        .map(|(o, p)| (*o, &priced.plans[o.index()], p))
+                        .collect();
+                    for (o, a, b) in &pairs {
+                        delta.add_scaled(
+                            &b.cost.minus(&a.cost),
+                            model.operation(*o).rate(facts.mix),
+                        );
                     }
+                    delta.score = total - eval.total();
+                    nearest = Some(nearest.map_or(delta.score, |n: f64| n.min(delta.score)));
+                    let explanation = explanation(
+                        facts,
+                        &pairs,
+                        delta.score,
+                        eval.total(),
+                        &layout_words(facts, rel, &cand.layout),
+                    );
+                    Verdict::Costlier { delta, explanation }
                 }
                 None => Verdict::Rejected {
                     rule: r::design_for_workload::RULE.id,
@@ -459,11 +488,15 @@ fn decision(
         relationship: rr.name.clone(),
         parent: model.entity(rr.parent).name.clone(),
         child: model.entity(rr.child).name.clone(),
-        class: facts
-            .settings
-            .cardinality
-            .classify(rr.kind, &rr.children)
-            .to_string(),
+        class: if rr.kind == crate::model::RelationshipKind::ManyToMany {
+            "many-to-many".to_string()
+        } else {
+            facts
+                .settings
+                .cardinality
+                .classify(rr.kind, &rr.children)
+                .to_string()
+        },
         chosen: chosen.layout.clone(),
         rules,
         alternatives,

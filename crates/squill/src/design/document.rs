@@ -117,10 +117,10 @@ impl DocBuilder<'_> {
                 example::value(ename, fd, n, self.array_max()),
             );
         }
-        for r in model.relationships_from(e) {
+        for r in self.facts.rels_from[e.index()].iter().copied() {
             self.parent_side(r, n, &mut shape, &mut doc);
         }
-        for r in model.relationships_to(e) {
+        for r in self.facts.rels_to[e.index()].iter().copied() {
             self.child_side(r, n, &mut shape, &mut doc);
         }
         for &i in &self.p.computed {

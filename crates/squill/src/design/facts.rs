@@ -10,6 +10,9 @@ use crate::model::{
 use crate::settings::Settings;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// A sort key: field and whether it is descending.
+pub type SortBy = (String, bool);
+
 /// What the workload does through one relationship, per second in the mix.
 #[derive(Debug, Clone, Default)]
 pub struct RelFacts {
@@ -22,8 +25,12 @@ pub struct RelFacts {
     pub child_fields_read: Vec<(Vec<String>, f64)>,
     /// Field sets of the parent read through the relationship (from the child), with their rate.
     pub parent_fields_read: Vec<(Vec<String>, f64)>,
-    /// Limits (latest K, pages) of reads of the children, with the sort field and rate.
-    pub limits: Vec<(u64, Option<String>, f64)>,
+    /// Limits of reads of the children: K, the first sort key (field,
+    /// descending) and the rate. Descending on a field = "the latest K".
+    pub limits: Vec<(u64, Option<SortBy>, f64)>,
+    /// Range conditions reads put on the children's fields through the
+    /// relationship (a time window), with their rate.
+    pub child_ranges: Vec<(String, f64)>,
     /// Aggregates of the children that reads ask for, with their rate.
     pub aggregates: Vec<(AggregateFn, Option<String>, f64)>,
     /// Children inserted per second (linked through this relationship).
@@ -53,6 +60,11 @@ pub struct Facts<'m> {
     pub write_rate: f64,
     /// Inserts and deletes per second of each entity.
     pub entity_writes: Vec<f64>,
+    /// Relationships where each entity is the parent / the child.
+    pub rels_from: Vec<Vec<RelationshipId>>,
+    pub rels_to: Vec<Vec<RelationshipId>>,
+    /// Operations that read or write each entity (or a relationship next to it).
+    pub ops_touching: Vec<Vec<OperationId>>,
 }
 
 impl<'m> Facts<'m> {
@@ -84,7 +96,15 @@ impl<'m> Facts<'m> {
             read_rate: 0.0,
             write_rate: 0.0,
             entity_writes: vec![0.0; n_ent],
+            rels_from: vec![Vec::new(); n_ent],
+            rels_to: vec![Vec::new(); n_ent],
+            ops_touching: vec![Vec::new(); n_ent],
         };
+        for r in model.relationship_ids() {
+            let rel = model.relationship(r);
+            facts.rels_from[rel.parent.index()].push(r);
+            facts.rels_to[rel.child.index()].push(r);
+        }
         for (i, rel) in model.relationships.iter().enumerate() {
             facts.rels[i].class = Some(settings.cardinality.classify(rel.kind, &rel.children));
         }
@@ -98,6 +118,9 @@ impl<'m> Facts<'m> {
             }
             facts.entity_rates(op_id, rate);
             let touched = facts.touched(op_id);
+            for e in &touched {
+                facts.ops_touching[e.index()].push(op_id);
+            }
             let near = facts.neighbourhood(&touched, 2);
             for e in &near {
                 facts.ops_by_entity[e.index()].push(op_id);
@@ -198,8 +221,18 @@ impl<'m> Facts<'m> {
                 rf.reads_down += rate;
                 rf.child_fields_read.push((inc.fields.clone(), rate));
                 if let Some(limit) = inc.limit {
-                    rf.limits
-                        .push((limit, inc.sort.first().map(|s| s.field.clone()), rate));
+                    rf.limits.push((
+                        limit,
+                        inc.sort.first().map(|s| (s.field.clone(), s.descending)),
+                        rate,
+                    ));
+                }
+                for f in &inc.filter {
+                    if f.op == crate::model::FilterOp::Range
+                        && let Some(field) = f.path.last()
+                    {
+                        rf.child_ranges.push((field.clone(), rate));
+                    }
                 }
             } else {
                 rf.reads_up += rate;
@@ -250,11 +283,19 @@ impl<'m> Facts<'m> {
                 }
                 self.filter_rels(*entity, filter, &mut set);
             }
-            OperationKind::Insert { links, .. } => {
-                for r in links {
-                    add_rel(*r, &mut set);
-                }
+            OperationKind::Insert { .. }
+            | OperationKind::Delete { .. }
+            | OperationKind::Update { .. } => {}
+        }
+        // A write also refreshes copies and counters kept next to its entity.
+        if op.is_write() {
+            let e = op.entity();
+            for r in model.relationships_from(e).chain(model.relationships_to(e)) {
+                add_rel(r, &mut set);
             }
+        }
+        match &op.kind {
+            OperationKind::Read { .. } | OperationKind::Insert { .. } => {}
             OperationKind::Update {
                 relinks,
                 filter,

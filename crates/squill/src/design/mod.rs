@@ -15,6 +15,8 @@ pub mod optimize;
 pub mod placement;
 mod shape;
 pub mod space;
+#[doc(hidden)]
+pub mod synthetic;
 pub mod words;
 
 #[cfg(test)]
@@ -31,7 +33,7 @@ use serde::Serialize;
 /// Version of the serialized structure; bumped only on breaking changes.
 pub const DESIGN_SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Design {
     pub schema_version: u32,
     pub model: String,
@@ -49,7 +51,7 @@ pub struct Design {
 }
 
 /// One collection of the design.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Collection {
     pub name: String,
     /// The entities stored here as top-level documents (more than one for a
@@ -66,7 +68,7 @@ pub struct Collection {
 }
 
 /// Estimated BSON bytes of one document.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DocumentSize {
     pub typical_bytes: u64,
     /// `None` when some embedded array is unbounded.
@@ -74,7 +76,7 @@ pub struct DocumentSize {
     pub nesting_depth: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Index {
     pub name: String,
     /// Key paths with direction (1 or -1).
@@ -85,7 +87,7 @@ pub struct Index {
 }
 
 /// The decision for one relationship, with its reasons and what it beat.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RelationshipDecision {
     pub relationship: String,
     pub parent: String,
@@ -101,20 +103,20 @@ pub struct RelationshipDecision {
     pub tradeoffs: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RuleHit {
     pub rule: &'static str,
     pub reason: String,
 }
 
 /// A candidate that lost, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Alternative {
     pub layout: Layout,
     pub verdict: Verdict,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
 pub enum Verdict {
     /// A rule forbids it (a limit it breaks).
@@ -129,7 +131,7 @@ pub enum Verdict {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "decision")]
 pub enum EntityDecision {
     Polymorphic {
@@ -149,7 +151,7 @@ pub enum EntityDecision {
 }
 
 /// How one operation runs under the design.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct OperationPlan {
     pub operation: String,
     pub rate: f64,
@@ -161,7 +163,7 @@ pub struct OperationPlan {
 }
 
 /// One command sent to the server.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Step {
     pub collection: String,
     pub action: Action,
@@ -181,7 +183,7 @@ pub struct Step {
     pub purpose: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Find,
@@ -194,7 +196,7 @@ pub enum Action {
     DeleteMany,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepFilter {
     pub path: String,
     pub op: String,
@@ -202,7 +204,7 @@ pub struct StepFilter {
     pub value_from: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "op")]
 pub enum UpdateOp {
     Set {
@@ -235,7 +237,7 @@ pub enum UpdateOp {
 }
 
 /// Cost of an operation (per execution) or of a workload (weighted by rates, per second).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Cost {
     pub round_trips: f64,
     pub documents_examined: f64,

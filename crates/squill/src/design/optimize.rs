@@ -14,9 +14,55 @@ use crate::costs::plan::Planner;
 use crate::model::{OperationId, RelationshipKind};
 use rustc_hash::FxHashMap;
 
-type IndexKey = (String, Vec<(String, i32)>);
+type Keys = Vec<(String, i32)>;
+type IndexKey = (String, Keys);
 /// A move's new total, option, and the re-costed operations' scores and indexes.
-type Move = (f64, usize, Vec<f64>, Vec<Vec<(IndexKey, f64)>>);
+type Move = (
+    f64,
+    usize,
+    Vec<OperationId>,
+    Vec<f64>,
+    Vec<Vec<(IndexKey, f64)>>,
+    Vec<crate::model::EntityId>,
+);
+/// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
+type Wanted = Vec<(Keys, u32, f64)>;
+
+/// Whether index `long` serves every query index `short` would.
+pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
+    long.len() >= short.len()
+        && (long.starts_with(short)
+            || short
+                .iter()
+                .zip(long)
+                .all(|((a, d), (b, e))| a == b && *d == -*e))
+}
+
+/// Standing cost of one collection's indexes: one covered by another costs nothing.
+fn wanted_cost(list: &Wanted) -> f64 {
+    let live: Vec<&(Keys, u32, f64)> = list.iter().filter(|(_, n, _)| *n > 0).collect();
+    let mut total = 0.0;
+    for (i, (k, _, c)) in live.iter().enumerate() {
+        let covered = live
+            .iter()
+            .enumerate()
+            .any(|(j, (o, _, _))| j != i && covers(o, k) && (o.len() > k.len() || j < i));
+        if !covered {
+            total += c;
+        }
+    }
+    total
+}
+
+fn want(map: &mut FxHashMap<String, Wanted>, key: &IndexKey, cost: f64, delta: i64) {
+    let list = map.entry(key.0.clone()).or_default();
+    match list.iter_mut().find(|(k, _, _)| *k == key.1) {
+        Some(e) => e.1 = (i64::from(e.1) + delta).max(0) as u32,
+        None if delta > 0 => list.push((key.1.clone(), delta as u32, cost)),
+        None => {}
+    }
+    list.retain(|(_, n, _)| *n > 0);
+}
 
 /// The total score of a state, from scratch. `None` when the state cannot exist.
 pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64> {
@@ -25,9 +71,10 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         facts,
         space,
         p: &p,
+        quiet: true,
     };
     let mut total = penalty(facts, space, state);
-    let mut indexes: FxHashMap<IndexKey, f64> = FxHashMap::default();
+    let mut wanted: FxHashMap<String, Wanted> = FxHashMap::default();
     for op in facts.model.operation_ids() {
         let plan = planner.plan(op);
         total += plan.cost.score * facts.model.operation(op).rate(facts.mix);
@@ -38,10 +85,10 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
                 need.keys.len() as f64,
                 &facts.settings.design.costs,
             );
-            indexes.entry((need.collection, need.keys)).or_insert(c);
+            want(&mut wanted, &(need.collection, need.keys), c, 1);
         }
     }
-    total += indexes.values().sum::<f64>();
+    total += wanted.values().map(wanted_cost).sum::<f64>();
     Some(total)
 }
 
@@ -61,100 +108,91 @@ fn penalty(facts: &Facts<'_>, space: &Space, state: &State) -> f64 {
 struct Search<'f, 's> {
     facts: &'f Facts<'f>,
     space: &'s Space,
-    deps_rel: Vec<Vec<OperationId>>,
-    deps_ent: Vec<Vec<OperationId>>,
     state: State,
+    /// The root entity of each entity under `state`.
+    roots: Vec<crate::model::EntityId>,
     op_score: Vec<f64>,
     op_idx: Vec<Vec<(IndexKey, f64)>>,
-    idx_refs: FxHashMap<IndexKey, (u32, f64)>,
+    wanted: FxHashMap<String, Wanted>,
     total: f64,
 }
 
 impl<'f, 's> Search<'f, 's> {
     fn new(facts: &'f Facts<'f>, space: &'s Space, state: State) -> Option<Self> {
         let model = facts.model;
-        let expand = |ops: &[OperationId]| -> Vec<OperationId> {
-            let mut out: Vec<OperationId> = ops.to_vec();
-            for g in &model.workload.atomic_groups {
-                if g.operations.iter().any(|o| out.contains(o)) {
-                    out.extend(g.operations.iter().copied());
-                }
-            }
-            out.sort();
-            out.dedup();
-            out
-        };
-        let deps_rel = facts.ops_by_rel.iter().map(|o| expand(o)).collect();
-        let deps_ent = space
-            .entity
-            .iter()
-            .map(|c| match c {
-                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => {
-                    let mut v: Vec<OperationId> = entities
-                        .iter()
-                        .flat_map(|e| facts.ops_by_entity[e.index()].iter().copied())
-                        .collect();
-                    v.sort();
-                    v.dedup();
-                    expand(&v)
-                }
-                crate::candidates::EntityCandidate::Computed { relationship, .. } => {
-                    expand(&facts.ops_by_rel[relationship.index()])
-                }
-            })
-            .collect();
         let n_ops = model.workload.operations.len();
         let mut s = Search {
             facts,
             space,
-            deps_rel,
-            deps_ent,
+            roots: (0..model.entities.len())
+                .map(crate::model::EntityId::from_index)
+                .collect(),
             state,
             op_score: vec![0.0; n_ops],
             op_idx: vec![Vec::new(); n_ops],
-            idx_refs: FxHashMap::default(),
+            wanted: FxHashMap::default(),
             total: 0.0,
         };
         let all: Vec<OperationId> = model.operation_ids().collect();
-        let (delta, scores, idx) = s.evaluate(&s.state.clone(), &all)?;
-        s.total = delta;
-        s.apply(&all, scores, idx);
+        let (_, ops, scores, idx, roots) = s.evaluate(&s.state.clone(), Some(all), &[], &[])?;
+        s.apply(&ops, scores, idx);
+        s.roots = roots;
         s.total = s.recount();
         Some(s)
     }
 
     fn recount(&self) -> f64 {
         self.op_score.iter().sum::<f64>()
-            + self.idx_refs.values().map(|(_, c)| c).sum::<f64>()
+            + self.wanted.values().map(wanted_cost).sum::<f64>()
             + penalty(self.facts, self.space, &self.state)
     }
 
-    /// Plans `ops` under `state`; returns the new total and the per-op results.
+    /// Re-plans, under `state`, the operations a move of `rels` / `ents` can
+    /// change (or `ops` when given): the new total, those operations, their
+    /// scores and indexes, and the new roots.
     #[allow(clippy::type_complexity)]
     fn evaluate(
         &self,
         state: &State,
-        ops: &[OperationId],
-    ) -> Option<(f64, Vec<f64>, Vec<Vec<(IndexKey, f64)>>)> {
+        ops: Option<Vec<OperationId>>,
+        rels: &[usize],
+        ents: &[usize],
+    ) -> Option<(
+        f64,
+        Vec<OperationId>,
+        Vec<f64>,
+        Vec<Vec<(IndexKey, f64)>>,
+        Vec<crate::model::EntityId>,
+    )> {
         let p = Placement::build(self.facts, self.space, state)?;
+        let model = self.facts.model;
+        let roots: Vec<crate::model::EntityId> = model.entity_ids().map(|e| p.root(e)).collect();
+        let ops = match ops {
+            Some(o) => o,
+            None => self.affected(&roots, rels, ents),
+        };
+        let ops = &ops[..];
         let planner = Planner {
             facts: self.facts,
             space: self.space,
             p: &p,
+            quiet: true,
         };
         let coef = &self.facts.settings.design.costs;
         let mut scores = Vec::with_capacity(ops.len());
         let mut idx = Vec::with_capacity(ops.len());
-        let mut refs: FxHashMap<&IndexKey, i64> = FxHashMap::default();
         let mut total = self.total + penalty(self.facts, self.space, state)
             - penalty(self.facts, self.space, &self.state);
+        let mut touched: FxHashMap<String, Wanted> = FxHashMap::default();
         for op in ops {
             total -= self.op_score[op.index()];
-            for (k, _) in &self.op_idx[op.index()] {
-                *refs.entry(k).or_insert(0) -= 1;
+            for (k, c) in &self.op_idx[op.index()] {
+                touched
+                    .entry(k.0.clone())
+                    .or_insert_with(|| self.wanted.get(&k.0).cloned().unwrap_or_default());
+                want(&mut touched, k, *c, -1);
             }
         }
-        let mut new_keys: Vec<(IndexKey, f64)> = Vec::new();
         for op in ops {
             let plan = planner.plan(*op);
             let s = plan.cost.score * self.facts.model.operation(*op).rate(self.facts.mix);
@@ -164,64 +202,130 @@ impl<'f, 's> Search<'f, 's> {
             for need in plan.indexes {
                 let c = index_score(need.entries, need.writes, need.keys.len() as f64, coef);
                 let key = (need.collection, need.keys);
-                mine.push((key.clone(), c));
-                new_keys.push((key, c));
+                touched
+                    .entry(key.0.clone())
+                    .or_insert_with(|| self.wanted.get(&key.0).cloned().unwrap_or_default());
+                want(&mut touched, &key, c, 1);
+                mine.push((key, c));
             }
             idx.push(mine);
         }
-        // Index standing costs: count each index once across the design.
-        let mut added: FxHashMap<&IndexKey, (i64, f64)> = FxHashMap::default();
-        for (k, c) in &new_keys {
-            added.entry(k).or_insert((0, *c)).0 += 1;
+        for (coll, after) in &touched {
+            let before = self.wanted.get(coll).map_or(0.0, wanted_cost);
+            total += wanted_cost(after) - before;
         }
-        let mut keys: Vec<&IndexKey> = refs.keys().copied().collect();
-        keys.extend(added.keys().copied());
-        keys.sort();
-        keys.dedup();
-        for k in keys {
-            let (before, cost) = self.idx_refs.get(k).copied().unwrap_or((0, 0.0));
-            let removed = refs.get(k).copied().unwrap_or(0);
-            let (plus, new_cost) = added.get(k).copied().unwrap_or((0, cost));
-            let after = i64::from(before) + removed + plus;
-            if before > 0 && after <= 0 {
-                total -= cost;
-            } else if before == 0 && after > 0 {
-                total += new_cost;
+        Some((total, ops.to_vec(), scores, idx, roots))
+    }
+
+    /// Operations whose plan a move can change: those touching an entity that
+    /// shares a top-level document (before or after the move) with an entity
+    /// of a moved relationship, or a member of a moved entity-level candidate;
+    /// with the rest of their atomic groups.
+    fn affected(
+        &self,
+        new_roots: &[crate::model::EntityId],
+        rels: &[usize],
+        ents: &[usize],
+    ) -> Vec<OperationId> {
+        let model = self.facts.model;
+        let mut seeds: Vec<crate::model::EntityId> = Vec::new();
+        for r in rels {
+            let rel = &model.relationships[*r];
+            seeds.push(rel.parent);
+            seeds.push(rel.child);
+        }
+        for i in ents {
+            match &self.space.entity[*i] {
+                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => {
+                    seeds.extend(entities.iter().copied())
+                }
+                crate::candidates::EntityCandidate::Computed { relationship, .. } => {
+                    let rel = model.relationship(*relationship);
+                    seeds.push(rel.parent);
+                    seeds.push(rel.child);
+                }
             }
         }
-        Some((total, scores, idx))
+        let mut root_set: Vec<crate::model::EntityId> = Vec::new();
+        for e in &seeds {
+            root_set.push(self.roots[e.index()]);
+            root_set.push(new_roots[e.index()]);
+        }
+        let mut out: Vec<OperationId> = Vec::new();
+        for e in model.entity_ids() {
+            if seeds.contains(&e)
+                || root_set.contains(&self.roots[e.index()])
+                || root_set.contains(&new_roots[e.index()])
+            {
+                out.extend(self.facts.ops_touching[e.index()].iter().copied());
+            }
+        }
+        for g in &model.workload.atomic_groups {
+            if g.operations.iter().any(|o| out.contains(o)) {
+                out.extend(g.operations.iter().copied());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     fn apply(&mut self, ops: &[OperationId], scores: Vec<f64>, idx: Vec<Vec<(IndexKey, f64)>>) {
         for op in ops {
-            for (k, _) in std::mem::take(&mut self.op_idx[op.index()]) {
-                if let Some(e) = self.idx_refs.get_mut(&k) {
-                    e.0 -= 1;
-                    if e.0 == 0 {
-                        self.idx_refs.remove(&k);
-                    }
-                }
+            for (k, c) in std::mem::take(&mut self.op_idx[op.index()]) {
+                want(&mut self.wanted, &k, c, -1);
             }
         }
         for ((op, s), mine) in ops.iter().zip(scores).zip(idx) {
             self.op_score[op.index()] = s;
             for (k, c) in &mine {
-                self.idx_refs.entry(k.clone()).or_insert((0, *c)).0 += 1;
+                want(&mut self.wanted, k, *c, 1);
             }
             self.op_idx[op.index()] = mine;
         }
     }
 
+    /// Marks the choices next to moved relationships (sharing an entity with
+    /// them or their neighbours) and every entity-level choice for another look.
+    fn mark_dirty(&self, vars: &[Var], moved: &[usize], dirty: &mut [bool]) {
+        let f = self.facts;
+        let mut near: Vec<crate::model::EntityId> = Vec::new();
+        for r in moved {
+            let rel = &f.model.relationships[*r];
+            for e in [rel.parent, rel.child] {
+                near.push(e);
+                for x in f.rels_from[e.index()].iter().chain(&f.rels_to[e.index()]) {
+                    let o = f.model.relationship(*x);
+                    near.push(o.parent);
+                    near.push(o.child);
+                }
+            }
+        }
+        for (vi, var) in vars.iter().enumerate() {
+            dirty[vi] |= match var {
+                Var::Rel(r) => {
+                    let rel = &f.model.relationships[*r];
+                    near.contains(&rel.parent) || near.contains(&rel.child)
+                }
+                Var::Ent(_) => true,
+            };
+        }
+    }
+
     /// Coordinate descent: try every option of every choice, keep improvements.
     fn descend(&mut self, vars: &[Var]) {
+        // After the first pass, only choices near a move that was made can improve.
+        let mut dirty = vec![true; vars.len()];
         for _pass in 0..30 {
             let mut improved = false;
-            for var in vars {
-                let (ops, options): (&[OperationId], Vec<usize>) = match var {
-                    Var::Rel(r) => (&self.deps_rel[*r], self.space.allowed(*r)),
-                    Var::Ent(i) => (&self.deps_ent[*i], vec![0, 1]),
+            for (vi, var) in vars.iter().enumerate() {
+                if !std::mem::take(&mut dirty[vi]) {
+                    continue;
+                }
+                let (rels, ents, options): (Vec<usize>, Vec<usize>, Vec<usize>) = match var {
+                    Var::Rel(r) => (vec![*r], Vec::new(), self.space.allowed(*r)),
+                    Var::Ent(i) => (Vec::new(), vec![*i], vec![0, 1]),
                 };
-                let ops = ops.to_vec();
                 let current = match var {
                     Var::Rel(r) => self.state.rel[*r],
                     Var::Ent(i) => usize::from(self.state.entity[*i]),
@@ -236,21 +340,23 @@ impl<'f, 's> Search<'f, 's> {
                         Var::Rel(r) => st.rel[*r] = o,
                         Var::Ent(i) => st.entity[*i] = o == 1,
                     }
-                    if let Some((t, s, ix)) = self.evaluate(&st, &ops)
+                    if let Some((t, ops, sc, ix, roots)) = self.evaluate(&st, None, &rels, &ents)
                         && t < self.total - 1e-9 * self.total.abs().max(1.0)
                         && best.as_ref().is_none_or(|b| t < b.0)
                     {
-                        best = Some((t, o, s, ix));
+                        best = Some((t, o, ops, sc, ix, roots));
                     }
                 }
-                if let Some((t, o, s, ix)) = best {
+                if let Some((t, o, ops, sc, ix, roots)) = best {
                     match var {
                         Var::Rel(r) => self.state.rel[*r] = o,
                         Var::Ent(i) => self.state.entity[*i] = o == 1,
                     }
-                    self.apply(&ops, s, ix);
+                    self.apply(&ops, sc, ix);
+                    self.roots = roots;
                     self.total = t;
                     improved = true;
+                    self.mark_dirty(vars, &rels, &mut dirty);
                 }
             }
             if !improved {
@@ -316,6 +422,10 @@ fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
     with_entities.entity = (0..space.entity.len())
         .map(|i| !space.entity_support[i].is_empty())
         .collect();
+    // Large models: the two starts that matter most (time grows with each).
+    if space.rels.len() + space.entity.len() > 60 {
+        return vec![rules, refs];
+    }
     vec![rules, refs, embeds, with_entities]
 }
 
@@ -423,5 +533,30 @@ pub fn exhaustive(facts: &Facts<'_>, space: &Space) -> Option<(State, f64)> {
             idx[k] = 0;
             k += 1;
         }
+    }
+}
+
+/// Prices single changes to a settled design without re-planning everything:
+/// what `decision` uses to cost each alternative.
+pub struct Evaluator<'f, 's> {
+    search: Search<'f, 's>,
+}
+
+impl<'f, 's> Evaluator<'f, 's> {
+    pub fn new(facts: &'f Facts<'f>, space: &'s Space, state: State) -> Option<Self> {
+        Search::new(facts, space, state).map(|search| Evaluator { search })
+    }
+
+    /// The total score of the design.
+    pub fn total(&self) -> f64 {
+        self.search.total
+    }
+
+    /// The total score of `state`, which differs from the design in the
+    /// relationships `rels`, and the operations whose plans changed.
+    pub fn total_with(&self, state: &State, rels: &[usize]) -> Option<(f64, Vec<OperationId>)> {
+        self.search
+            .evaluate(state, None, rels, &[])
+            .map(|(t, ops, ..)| (t, ops))
     }
 }

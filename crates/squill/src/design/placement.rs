@@ -154,7 +154,7 @@ impl<'s> Placement<'s> {
             };
             depth = depth.max(d);
         };
-        for r in model.relationships_from(e) {
+        for r in facts.rels_from[e.index()].iter().copied() {
             let rel = model.relationship(r);
             let name = rel.parent_field.as_str();
             let nt = facts.typical(r);
@@ -217,7 +217,7 @@ impl<'s> Placement<'s> {
                 _ => {}
             }
         }
-        for r in model.relationships_to(e) {
+        for r in facts.rels_to[e.index()].iter().copied() {
             let rel = model.relationship(r);
             let name = rel.child_field.as_str();
             let mt = Some(facts.typical_parents(r));

@@ -4,12 +4,12 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Shape {
     pub fields: Vec<ShapeField>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ShapeField {
     pub name: String,
     #[serde(rename = "type")]
@@ -18,7 +18,7 @@ pub struct ShapeField {
     pub origin: FieldOrigin,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ShapeType {
     /// A BSON scalar, by `$jsonSchema` bsonType name ("string", "objectId", …),
@@ -38,7 +38,7 @@ pub enum ShapeType {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "from")]
 pub enum FieldOrigin {
     /// `_id`.

@@ -4,4 +4,6 @@
 //! one path to measure).
 
 pub mod bson;
+pub mod dump;
+pub mod ejson;
 pub mod model_file;

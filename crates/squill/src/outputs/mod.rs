@@ -2,4 +2,7 @@
 //! Markdown, JSON, SARIF. They write to a `String` or an `io::Write`; they never
 //! decide exit codes.
 
+pub mod design;
+pub mod human;
 pub mod rules;
+pub mod scan;

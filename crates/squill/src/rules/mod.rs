@@ -111,4 +111,41 @@ mod tests {
             assert!(!rule.sources.is_empty(), "{}: no sources", rule.id);
         }
     }
+
+    /// Every source a rule declares is cited in its References section, and
+    /// every seed file named there exists among the five seeds.
+    #[test]
+    fn every_rule_cites_its_sources() {
+        const SEEDS: &[&str] = &[
+            "000_34acd10fa9a500cb.txt",
+            "001_5782b55841006ac6.txt",
+            "002_6843193bac1933d0.txt",
+            "003_8caca105590b9080.txt",
+            "004_16209cf0db7b32ff.txt",
+        ];
+        for rule in all() {
+            let references = rule
+                .docs
+                .split_once("## References")
+                .map(|(_, r)| r)
+                .unwrap_or_else(|| panic!("{}: no References", rule.id));
+            for source in rule.sources {
+                assert!(
+                    references.contains(source),
+                    "{}: References do not cite `{source}`",
+                    rule.id
+                );
+            }
+            for word in references.split(|c: char| c == '`' || c.is_whitespace()) {
+                if word.ends_with(".txt") {
+                    assert!(SEEDS.contains(&word), "{}: unknown seed `{word}`", rule.id);
+                }
+            }
+            assert!(
+                !rule.docs.contains("Not yet written"),
+                "{}: docs not written",
+                rule.id
+            );
+        }
+    }
 }

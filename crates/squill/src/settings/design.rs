@@ -81,7 +81,7 @@ impl DesignOptions {
                 round_trip: c.round_trip.unwrap_or(1.0),
                 index_key: c.index_key.unwrap_or(0.002),
                 document_examined: c.document_examined.unwrap_or(0.01),
-                byte_read: c.byte_read.unwrap_or(0.000_01),
+                byte_read: c.byte_read.unwrap_or(0.000_002_5),
                 byte_written: c.byte_written.unwrap_or(0.000_1),
                 document_written: c.document_written.unwrap_or(0.1),
                 sync_write: c.sync_write.unwrap_or(0.1),

@@ -8,10 +8,12 @@
 mod cardinality;
 mod design;
 mod profile;
+pub mod scan;
 
 pub use cardinality::{CardinalityOptions, CardinalitySettings};
 pub use design::{CostCoefficients, CostOptions, DesignOptions, DesignSettings};
 pub use profile::Profile;
+pub use scan::{ScanOptions, ScanSettings};
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -25,6 +27,8 @@ pub struct Options {
     pub cardinality: Option<CardinalityOptions>,
     /// Design-rule thresholds and cost coefficients (`[design]`, `[design.costs]`).
     pub design: Option<DesignOptions>,
+    /// Thresholds and severities of the data rules, per rule id.
+    pub scan: Option<ScanOptions>,
 }
 
 /// Resolved settings that the rules and the cost model read.
@@ -33,6 +37,7 @@ pub struct Settings {
     pub profile: Profile,
     pub cardinality: CardinalitySettings,
     pub design: DesignSettings,
+    pub scan: ScanSettings,
 }
 
 impl Default for Settings {
@@ -44,10 +49,12 @@ impl Default for Settings {
 impl Options {
     pub fn into_settings(self) -> Settings {
         let profile = self.profile.unwrap_or_default();
+        let cardinality = self.cardinality.unwrap_or_default().resolve();
         Settings {
             profile,
-            cardinality: self.cardinality.unwrap_or_default().resolve(),
             design: self.design.unwrap_or_default().resolve(),
+            scan: self.scan.unwrap_or_default().resolve(profile, &cardinality),
+            cardinality,
         }
     }
 }
@@ -79,8 +86,22 @@ pub struct ParseError {
 
 /// Parses settings from the text of a `squill.toml`.
 pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
+    parse_with_profile(path, text, None)
+}
+
+/// As `parse`, with the profile overridden (a command-line `--profile`).
+pub fn parse_with_profile(
+    path: &Path,
+    text: &str,
+    profile: Option<Profile>,
+) -> Result<Settings, SettingsError> {
     toml::from_str::<Options>(text)
-        .map(Options::into_settings)
+        .map(|mut o| {
+            if profile.is_some() {
+                o.profile = profile;
+            }
+            o.into_settings()
+        })
         .map_err(|e| {
             SettingsError::Parse(Box::new(ParseError {
                 path: path.to_path_buf(),
@@ -93,9 +114,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
 
 /// Reads `path`.
 pub fn load(path: &Path) -> Result<Settings, SettingsError> {
+    load_with_profile(path, None)
+}
+
+/// Reads `path`, with the profile overridden.
+pub fn load_with_profile(path: &Path, profile: Option<Profile>) -> Result<Settings, SettingsError> {
     let text = std::fs::read_to_string(path).map_err(|source| SettingsError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    parse(path, &text)
+    parse_with_profile(path, &text, profile)
 }

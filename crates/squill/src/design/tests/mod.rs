@@ -1,4 +1,8 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
 mod builder;
+mod dump;
+mod exhaustive;
 mod first;
+pub mod golden;
+mod rules_fire;

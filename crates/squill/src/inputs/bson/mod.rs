@@ -6,7 +6,10 @@
 //! known type bytes, valid UTF-8 in keys and strings, nesting within 100 levels,
 //! and reports the byte offset of the first problem.
 
+mod extjson;
 mod walk;
+
+pub use extjson::{scalar_to_canonical_extjson, to_canonical_extjson};
 
 pub use walk::{MAX_DEPTH, MAX_DOCUMENT_BYTES, walk};
 

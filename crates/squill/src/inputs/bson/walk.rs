@@ -293,14 +293,7 @@ fn memchr0(bytes: &[u8]) -> Option<usize> {
 }
 
 fn utf8(bytes: &[u8], offset: usize) -> Result<&str, BsonError> {
-    // ASCII is the common case and checks fastest.
-    if bytes.is_ascii() {
-        // Safe path without unsafe: from_utf8 on ASCII cannot fail.
-        return std::str::from_utf8(bytes).map_err(|_| BsonError {
-            offset,
-            kind: K::InvalidUtf8,
-        });
-    }
+    // std's check has a word-at-a-time ASCII fast path of its own.
     std::str::from_utf8(bytes).map_err(|e| BsonError {
         offset: offset + e.valid_up_to(),
         kind: K::InvalidUtf8,

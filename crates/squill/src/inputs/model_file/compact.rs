@@ -80,6 +80,11 @@ pub fn parse_type(text: &str) -> Result<ShortType, ShortTypeError> {
             .find(']')
             .ok_or_else(|| err(format!("`{text}`: missing `]`")))?;
         let inner = after[..close].trim();
+        if arrays == 0 && size.is_some() {
+            return Err(err(format!(
+                "`{text}`: an array's elements cannot have a size; the number in `[…]` is the average element count"
+            )));
+        }
         if !inner.is_empty() {
             if size.is_some() && arrays == 0 {
                 return Err(err(format!(
@@ -253,6 +258,7 @@ mod tests {
         );
         assert!(parse_type("string(4").is_err());
         assert!(parse_type("string(4)[3]").is_err());
+        assert!(parse_type("string(4)[]").is_err());
         assert!(parse_type("int x").is_err());
         assert!(parse_type("").is_err());
         assert!(parse_type("?").is_err());

@@ -9,6 +9,10 @@ pub struct Ctx<'a> {
     pub file: &'a str,
     pub text: &'a str,
     pub problems: Vec<Problem>,
+    /// Names of relationships (and their field names) that were declared but
+    /// could not be resolved: their own problem is reported once, and uses of
+    /// them are not reported again.
+    pub unresolved: Vec<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -17,6 +21,7 @@ impl<'a> Ctx<'a> {
             file,
             text,
             problems: Vec::new(),
+            unresolved: Vec::new(),
         }
     }
 
@@ -43,6 +48,11 @@ impl<'a> Ctx<'a> {
             label: label.into(),
             help,
         });
+    }
+
+    /// Whether `name` refers to a relationship whose declaration already failed.
+    pub fn is_unresolved(&self, name: &str) -> bool {
+        self.unresolved.iter().any(|n| n == name)
     }
 
     /// `value` as a finite number ≥ 0, or a recorded problem.
@@ -73,7 +83,16 @@ impl<'a> Ctx<'a> {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked below
     pub fn whole(&mut self, value: &S<f64>, what: &str, min: u64) -> Option<u64> {
         let v = self.non_negative(value, what)?;
-        if v.fract() != 0.0 || v > 9.0e15 {
+        if v > 9.0e15 {
+            self.error(
+                self.pos(value),
+                format!("{what} is too large: {v} (at most 9e15)"),
+                "too large",
+                None,
+            );
+            return None;
+        }
+        if v.fract() != 0.0 {
             self.error(
                 self.pos(value),
                 format!("{what} must be a whole number, found {v}"),
@@ -108,8 +127,22 @@ pub fn position(text: &str, loc: Location) -> Option<Position> {
         (Some(off), len) => {
             let off = usize::try_from(off).ok()?;
             let len = len.and_then(|l| usize::try_from(l).ok()).unwrap_or(0);
-            let p = Position::at_offset(text, off, len);
-            Some(Position { line, column, ..p })
+            // Line and column come from the parser: only clamp the byte range
+            // (no scan of the text, which would make big files quadratic).
+            let mut start = off.min(text.len());
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = start.saturating_add(len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            Some(Position {
+                line,
+                column,
+                offset: start,
+                len: end - start,
+            })
         }
         (None, _) => Some(Position::at_line_column(text, line, column, 0)),
     }

@@ -13,6 +13,7 @@
 mod compact;
 mod context;
 mod error;
+mod paths;
 mod raw;
 mod resolve;
 mod schema;
@@ -32,12 +33,15 @@ use miette::NamedSource;
 use std::path::Path;
 
 /// Parses a model file's text. `source_name` is used in messages (usually the
-/// path) and for the model's default name (its stem); a name ending in `.json`, or
-/// text starting with `{`, is checked as JSON first.
+/// path) and for the model's default name (its stem); a name ending in `.json`
+/// is checked as strict JSON first.
 pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     let source = || Some(NamedSource::new(source_name, text.to_string()).with_language("yaml"));
     let fail = |problem: Problem| ModelFileError::new(vec![problem], source());
-    if text.trim().is_empty() {
+    let only_comments = text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if only_comments {
         return Err(fail(Problem {
             file: source_name.to_string(),
             position: Some(Position::at_offset(text, 0, 0)),
@@ -49,10 +53,11 @@ pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     if let Some(problem) = binary_content(source_name, text) {
         return Err(ModelFileError::new(vec![problem], None));
     }
+    // Only a `.json` name is held to strict JSON: a YAML file may well be one
+    // flow mapping `{entities: …}`, which is not JSON.
     let is_json = Path::new(source_name)
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        || text.trim_start().starts_with('{');
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if is_json && let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
         return Err(fail(json_problem(source_name, text, &e)));
     }
@@ -169,6 +174,10 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         .unwrap_or(&plain)
         .trim()
         .to_string();
+    if message.starts_with("budget breached") {
+        message =
+            format!("the file is nested too deeply or is too large for a model file ({message})");
+    }
     for (from, to) in [
         ("expected f64", "expected a number"),
         ("expected u64", "expected a whole number"),
@@ -185,20 +194,48 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         ("struct RawMix", "mix"),
         ("struct RawCardinalityLong", "cardinality"),
         ("unknown field `", "unknown key `"),
+        ("missing field `", "missing key `"),
+        (
+            "expected mapping start",
+            "expected a map (`key: value` lines) here",
+        ),
     ] {
         message = message.replace(from, to);
     }
-    let help = message
-        .split_once("unknown key `")
-        .and_then(|(_, rest)| rest.split_once('`'))
-        .and_then(|(unknown, _)| {
-            let names = expected_names(&message);
-            error::suggestion(unknown, names.iter().map(String::as_str))
-        });
+    let help = if message.starts_with("missing key `entities`") {
+        Some("a model needs at least `entities:`; see docs/model-file.md".to_string())
+    } else {
+        None
+    };
+    let help = help.or_else(|| {
+        message
+            .split_once("unknown key `")
+            .and_then(|(_, rest)| rest.split_once('`'))
+            .and_then(|(unknown, _)| {
+                let names = expected_names(&message);
+                error::suggestion(unknown, names.iter().map(String::as_str))
+            })
+    });
     let position = e
         .location()
         .and_then(|l| context::position(text, l))
         .unwrap_or_else(|| Position::at_offset(text, text.len(), 0));
+    if message.starts_with("multiple YAML documents") {
+        message = "a model file holds one YAML document; a second one starts here".into();
+    }
+    // Scalar type errors ("invalid floating point") do not say what was found.
+    let found = text
+        .get(position.offset..position.offset + position.len)
+        .filter(|f| !f.is_empty() && f.len() <= 60);
+    if let (Some(found), true) = (found, message.starts_with("invalid ")) {
+        message = match message.as_str() {
+            "invalid floating point" | "invalid integer" => {
+                format!("expected a number, found `{found}`")
+            }
+            "invalid boolean" => format!("expected true or false, found `{found}`"),
+            _ => format!("{message}: `{found}`"),
+        };
+    }
     let label = if message.contains("unknown key") {
         "unknown key"
     } else {

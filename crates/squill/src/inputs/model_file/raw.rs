@@ -46,6 +46,7 @@ pub struct RawModel {
 /// An entity: how many there are and what fields each has.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Entity")]
 pub struct RawEntity {
     /// Estimated number of instances.
     #[schemars(with = "f64", range(min = 0))]
@@ -68,6 +69,7 @@ pub enum RawField {
 /// The long form of a field.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "FieldLong")]
 pub struct RawFieldLong {
     /// string, int, long, double, decimal, bool, date, objectId, binary, object;
     /// `T[]` for an array of T.
@@ -92,6 +94,7 @@ pub struct RawFieldLong {
 /// A relationship from a parent entity (the "one" side, side A of N:M) to a child.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Relationship")]
 pub struct RawRelationship {
     /// one-to-one, one-to-many (default) or many-to-many.
     #[schemars(with = "Option<RelationshipKindName>")]
@@ -125,6 +128,7 @@ pub struct RawRelationship {
 #[derive(JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[allow(dead_code)] // only its schema is used
+#[schemars(rename = "RelationshipKind")]
 pub enum RelationshipKindName {
     OneToOne,
     OneToMany,
@@ -140,6 +144,7 @@ pub enum RawCardinality {
 
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "CardinalityRange")]
 pub struct RawCardinalityLong {
     /// Default 0.
     #[schemars(with = "Option<f64>", range(min = 0))]
@@ -170,6 +175,7 @@ pub enum RawMixes {
 
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Mix")]
 pub struct RawMix {
     pub description: Option<String>,
     /// Operations per second of the whole mix: the operations' `weights` in this mix
@@ -182,6 +188,7 @@ pub struct RawMix {
 /// entity, and exactly one of `rate`, `rates`, `weights` says how often it runs.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Operation")]
 pub struct RawOperation {
     /// Reads instances of this entity.
     #[schemars(with = "Option<String>")]
@@ -243,6 +250,7 @@ pub struct RawOperation {
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)] // only its schema is used
+#[schemars(rename = "FilterOp")]
 pub enum FilterOpName {
     Eq,
     Range,
@@ -253,6 +261,7 @@ pub enum FilterOpName {
 #[derive(JsonSchema)]
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
+#[schemars(rename = "Aggregate")]
 pub struct AggregateText(
     #[schemars(regex(pattern = r"^\s*(count|sum|min|max|avg)\s*\(\s*[^()\s]+\s*\)\s*$"))] String,
 );
@@ -266,6 +275,7 @@ pub enum RawIncludes {
 
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Include")]
 pub struct RawInclude {
     /// Fields of the related entity returned (default all).
     #[schemars(with = "Option<Vec<String>>")]
@@ -405,7 +415,7 @@ impl JsonSchema for RawField {
         json_schema!({
             "description": "A field type: `string`, `string(40)` (average bytes), `int`, `long`, `double`, `decimal`, `bool`, `date`, `objectId`, `binary(1024)`, `object(200)`, `string[]` / `string[5]` (array, average element count); a trailing `?` marks it optional. Or the long form.",
             "oneOf": [
-                {"type": "string", "pattern": r"^\s*[A-Za-z]+\s*(\(\s*\d+(\.\d+)?\s*\))?\s*(\[\s*\]|\[\s*\d+(\.\d+)?\s*\])*\s*\??\s*$"},
+                {"type": "string", "pattern": r"^\s*[A-Za-z][A-Za-z0-9_]*\s*(\(\s*\d+(\.\d+)?\s*\))?\s*(\[\s*\]|\[\s*\d+(\.\d+)?\s*\])*\s*\??\s*$"},
                 generator.subschema_for::<RawFieldLong>(),
             ]
         })

@@ -66,7 +66,11 @@ pub fn check_duplicates<V>(ctx: &mut Ctx<'_>, map: &NamedMap<V>, what: &str) {
 
 pub fn check_name(ctx: &mut Ctx<'_>, key: &S<String>, what: &str) {
     let n = key.value.as_str();
-    if n.trim().is_empty() || n.contains('.') || n.starts_with('$') || n.contains('\0') {
+    // A field may be a dotted path into a sub-document (`address.city`, as a scan
+    // reports nested fields); other names are steps of paths and may not.
+    let dot_ok = what == "field" && !n.starts_with('.') && !n.ends_with('.') && !n.contains("..");
+    if n.trim().is_empty() || (n.contains('.') && !dot_ok) || n.starts_with('$') || n.contains('\0')
+    {
         ctx.error(
             ctx.pos(key),
             format!(
@@ -340,6 +344,14 @@ fn relationships(
         let (Some(kind), Some(parent), Some(child), Some(children), Some(parents)) =
             (kind, parent, child, children, parents)
         else {
+            ctx.unresolved.push(name.value.clone());
+            ctx.unresolved.push(r.parent.value.clone());
+            ctx.unresolved.extend(
+                r.parent_field
+                    .iter()
+                    .chain(&r.child_field)
+                    .map(|f| f.value.clone()),
+            );
             continue;
         };
         if kind == RelationshipKind::OneToOne {
@@ -383,11 +395,16 @@ fn relationships(
             (parent, &parent_field, &r.parent_field, "parent_field"),
             (child, &child_field, &r.child_field, "child_field"),
         ] {
-            if entities[owner.index()].field(field).is_some() {
+            // A declared ObjectId field of that name is the reference itself
+            // (as a scan reports it); any other type would be a second value.
+            let clash = entities[owner.index()]
+                .field(field)
+                .is_some_and(|f| !holds_reference(&f.ty));
+            if clash {
                 ctx.error(
                     raw_f.as_ref().map_or_else(|| ctx.pos(name), |s| ctx.pos(s)),
                     format!(
-                        "relationship `{}` would store its {key} `{field}` in entity `{}`, which already has a field `{field}`",
+                        "relationship `{}` would store its {key} `{field}` in entity `{}`, which already has a field `{field}` that is not an objectId",
                         name.value,
                         entities[owner.index()].name
                     ),
@@ -437,6 +454,17 @@ fn relationships(
         }
     }
     out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Whether a declared field can be the storage of a relationship: an ObjectId,
+/// or an array of them.
+fn holds_reference(ty: &crate::model::FieldType) -> bool {
+    use crate::model::FieldType;
+    match ty {
+        FieldType::ObjectId => true,
+        FieldType::Array(item) => matches!(item.as_ref(), FieldType::ObjectId),
+        _ => false,
+    }
 }
 
 fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option<Cardinality> {
@@ -497,11 +525,11 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
             {
                 ctx.error(
                     ctx.pos(max_raw),
-                    format!(
-                        "`{side}`: max {m} is less than {} {}",
-                        if typical > m { "typical" } else { "min" },
-                        typical.max(min)
-                    ),
+                    if min > m {
+                        format!("`{side}`: min {min} is greater than max {m}")
+                    } else {
+                        format!("`{side}`: typical {typical} is greater than max {m}")
+                    },
                     "max too small",
                     Some("min ≤ typical ≤ max".into()),
                 );

@@ -122,7 +122,7 @@ fn cardinality_order_is_checked() {
     let p = problems(&base.replace("CARD", "{min: 5, typical: 2, max: 10}"));
     assert!(p[0].contains("min 5 is greater than typical 2"), "{p:?}");
     let p = problems(&base.replace("CARD", "{min: 0, typical: 20, max: 10}"));
-    assert!(p[0].contains("max 10 is less than typical 20"), "{p:?}");
+    assert!(p[0].contains("typical 20 is greater than max 10"), "{p:?}");
     let ok = parse(
         "m.yaml",
         &base.replace("CARD", "{typical: 20, max: unbounded}"),
@@ -199,6 +199,9 @@ fn json_is_accepted_and_its_errors_have_positions() {
     let json = r#"{"entities": {"a": {"count": 3, "fields": {"x": "int"}}}}"#;
     let m = parse("m.json", json).unwrap();
     assert_eq!(m.entities[0].count, 3);
+    // A YAML file written as one flow mapping is YAML, not (invalid) JSON.
+    let m = parse("m.yaml", "{entities: {a: {count: 3}}}").unwrap();
+    assert_eq!(m.entities[0].count, 3);
     let p = problems_named("m.json", "{\"entities\": {\"a\": {\"count\": 3,}}}");
     assert!(p[0].starts_with("m.json:1:"), "{p:?}");
     let p = problems_named("m.json", "{\"entities\": {\"a\": {\"cont\": 3}}}");
@@ -223,7 +226,17 @@ fn empty_and_binary_input_are_errors() {
 /// parse or fail with a positioned message; none panics.
 #[test]
 fn mutated_inputs_never_panic() {
-    let bytes = SMALL.as_bytes();
+    mutate_and_parse(SMALL, 1500, 1);
+    let rubis = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rubis.yaml"),
+    )
+    .unwrap();
+    mutate_and_parse(&rubis, 30, 500);
+}
+
+/// Parses every `step`-th truncation of `source` and `rounds` random edits of it.
+fn mutate_and_parse(source: &str, rounds: usize, step: usize) {
+    let bytes = source.as_bytes();
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = || {
         seed ^= seed << 13;
@@ -232,8 +245,11 @@ fn mutated_inputs_never_panic() {
         seed
     };
     let alphabet = b":{}[],-\"' \n\t#&*!|>?%@`0123456789.aZ";
-    let mut inputs: Vec<Vec<u8>> = (0..bytes.len()).map(|i| bytes[..i].to_vec()).collect();
-    for _ in 0..3000 {
+    let mut inputs: Vec<Vec<u8>> = (0..bytes.len())
+        .step_by(step)
+        .map(|i| bytes[..i].to_vec())
+        .collect();
+    for _ in 0..rounds {
         let mut b = bytes.to_vec();
         for _ in 0..(next() % 4 + 1) {
             #[allow(clippy::cast_possible_truncation)]
@@ -331,6 +347,23 @@ fn every_example_validates_against_the_schema() {
 }
 
 #[test]
+fn the_schema_accepts_every_short_type() {
+    let validator = validator();
+    for ty in compact::TYPE_NAMES.iter().copied().chain([
+        "int64",
+        "decimal128",
+        "string(40)?",
+        "objectId[]",
+        "int[][3]",
+        "binary(1024)",
+    ]) {
+        let text = format!("entities: {{a: {{count: 1, fields: {{x: '{ty}'}}}}}}");
+        assert!(validator.is_valid(&as_json(&text)), "schema rejects {ty}");
+        assert!(parse("m.yaml", &text).is_ok(), "parser rejects {ty}");
+    }
+}
+
+#[test]
 fn the_schema_rejects_what_the_parser_rejects() {
     let validator = validator();
     for bad in [
@@ -343,4 +376,131 @@ fn the_schema_rejects_what_the_parser_rejects() {
         assert!(!validator.is_valid(&as_json(bad)), "schema accepts: {bad}");
         assert!(parse("m.yaml", bad).is_err(), "parser accepts: {bad}");
     }
+}
+
+#[test]
+fn the_example_in_the_docs_parses_with_the_rates_it_states() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/model-file.md"),
+    )
+    .unwrap();
+    let after = docs.split("## A complete small example").nth(1).unwrap();
+    let block = after
+        .split("```yaml\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    let m = parse("shop.yaml", block).unwrap_or_else(|e| panic!("{e}"));
+    let sale = m.workload.mix("sale").unwrap();
+    let rate = |name: &str| m.operation(m.operation_by_name(name).unwrap()).rate(sale);
+    // weights 2 + 6 + 2 scaled to total_rate 2000
+    assert!((rate("product_page") - 400.0).abs() < 1e-9);
+    assert!((rate("category_listing") - 1200.0).abs() < 1e-9);
+    assert!((rate("reprice_category") - 0.1).abs() < 1e-12);
+}
+
+#[test]
+fn rates_and_weights_combine_on_different_mixes_only() {
+    let base = "mixes:\n  a:\n  b: {total_rate: 10}\nentities: {e: {count: 1}}\noperations:\n  o: {read: e, RATES}\n";
+    let m = parse(
+        "m.yaml",
+        &base.replace("RATES", "rates: {a: 3}, weights: {b: 1}"),
+    )
+    .unwrap();
+    assert_eq!(m.workload.operations[0].rates, vec![3.0, 10.0]);
+    let p = problems(&base.replace("RATES", "rates: {a: 3}, weights: {a: 1}"));
+    assert!(
+        p[0].contains("gives mix `a` both a rate and a weight"),
+        "{p:?}"
+    );
+    let p = problems(&base.replace("RATES", "rate: 1, weights: {a: 1}"));
+    assert!(p[0].contains("gives `rate` (every mix) and also"), "{p:?}");
+    let p = problems(&base.replace("RATES", "filter: {}"));
+    assert!(p[0].contains("says nothing of how often it runs"), "{p:?}");
+}
+
+#[test]
+fn misplaced_keys_and_bad_atomic_groups_are_errors() {
+    let text = r"
+entities: {e: {count: 1, fields: {x: int}}}
+operations:
+  r: {read: e, rate: 1, links: [nope]}
+  w: {update: e, rate: 1, changes: [x], limit: 3}
+  v: {update: e, rate: 1, changes: [_id]}
+atomic:
+  g: [r, w]
+";
+    let all = problems(text).join("\n");
+    assert!(all.contains("`links` does not apply to a read"), "{all}");
+    assert!(all.contains("`limit` does not apply to an update"), "{all}");
+    assert!(
+        all.contains("field `_id` changed is not a field of entity `e`"),
+        "{all}"
+    );
+}
+
+#[test]
+fn duplicate_names_are_errors() {
+    let all = problems("entities:\n  a: {count: 1}\n  a: {count: 2}\n").join("\n");
+    assert!(
+        all.contains("m.yaml:3:3: duplicate entity name `a`"),
+        "{all}"
+    );
+}
+
+#[test]
+fn dotted_field_names_and_reference_fields_are_accepted() {
+    let text = r"
+entities:
+  customer: {count: 10, fields: {address.city: string(12)}}
+  order: {count: 100, fields: {customer: objectId, total: double}}
+relationships:
+  orders: {parent: customer, child: order, children: {typical: 10, max: 100}}
+operations:
+  by_city: {read: customer, rate: 1, filter: {address.city: eq}, fields: [address.city]}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let OperationKind::Read { filter, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(filter[0].path, vec!["address.city".to_string()]);
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&text.replace("customer: objectId", "customer: string"));
+    assert!(
+        p[0].contains("already has a field `customer` that is not an objectId"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn non_numeric_and_non_boolean_values_say_what_was_found() {
+    let p = problems("entities:\n  a: {count: many}\n");
+    assert_eq!(p[0], "m.yaml:2:14: expected a number, found `many`");
+    let p = problems(
+        "entities: {a: {count: 1}, b: {count: 1}}\nrelationships: {r: {parent: a, child: b, children: 1, standalone: maybe}}\n",
+    );
+    assert!(p[0].contains("found `maybe`"), "{p:?}");
+}
+
+#[test]
+fn documents_without_a_model_say_so() {
+    assert!(problems("# only a comment\n")[0].contains("m.yaml:1:1: the model file is empty"));
+    assert!(problems("name: x\n")[0].contains("missing key `entities`"));
+    assert!(problems("- a\n- b\n")[0].contains("expected a map"));
+    let p = problems("entities: {a: {count: 1}}\n---\nentities: {}\n");
+    assert!(
+        p[0].starts_with("m.yaml:3:1: a model file holds one YAML document"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn counts_must_be_whole_and_not_huge() {
+    assert!(
+        problems("entities: {a: {count: 2.5}}")[0].contains("must be a whole number, found 2.5")
+    );
+    assert!(problems("entities: {a: {count: 1e300}}")[0].contains("is too large"));
+    assert!(problems("entities: {a: {count: .nan}}")[0].contains("must be a finite number"));
 }

@@ -1,96 +1,13 @@
-//! The workload part of `resolve`: operations, their rates per mix, filters,
-//! includes and aggregates resolved against entities and relationships.
+//! The workload part of `resolve`: operations, their kind and the keys that
+//! apply to it, their rates per mix (weights scaled to rates), atomic groups.
+//! Paths, filters, includes and aggregates are resolved in `paths`.
 
-use super::compact;
 use super::context::Ctx;
 use super::error::{Position, suggestion};
-use super::raw::{NamedMap, OneOrMany, RawIncludes, RawOperation, S};
+use super::paths::{aggregate, fields, filters, includes, relationship_list, sort_keys};
+use super::raw::{NamedMap, RawOperation, S};
 use super::resolve::{DeclaredMix, check_duplicates, check_name};
-use crate::model::{
-    Aggregate, AggregateFn, AtomicGroup, EntityId, FieldType, Filter, FilterOp, Include, Model,
-    Operation, OperationId, OperationKind, RelationshipId, SortKey, Workload,
-};
-
-/// One step through a relationship from an entity.
-#[derive(Debug, Clone, Copy)]
-pub struct Step {
-    pub relationship: RelationshipId,
-    pub to_children: bool,
-    pub target: EntityId,
-}
-
-/// The relationship `name` leads through from `from`: by the relationship's name,
-/// by its `parent_field` (from the parent) or by its `child_field` (from the child).
-pub fn walk(model: &Model, from: EntityId, name: &str) -> Option<Step> {
-    let step = |id: RelationshipId, to_children: bool| {
-        let r = model.relationship(id);
-        Step {
-            relationship: id,
-            to_children,
-            target: if to_children { r.child } else { r.parent },
-        }
-    };
-    for id in model.relationship_ids() {
-        let r = model.relationship(id);
-        if r.name == name {
-            if r.parent == from {
-                return Some(step(id, true));
-            }
-            if r.child == from {
-                return Some(step(id, false));
-            }
-        }
-    }
-    for id in model.relationship_ids() {
-        let r = model.relationship(id);
-        if r.parent == from && r.parent_field == name {
-            return Some(step(id, true));
-        }
-        if r.child == from && r.child_field == name {
-            return Some(step(id, false));
-        }
-    }
-    None
-}
-
-/// Names that `walk` accepts from `from`.
-fn reachable(model: &Model, from: EntityId) -> Vec<String> {
-    let mut out = Vec::new();
-    for r in &model.relationships {
-        if r.parent == from {
-            out.push(r.name.clone());
-            out.push(r.parent_field.clone());
-        }
-        if r.child == from {
-            out.push(r.name.clone());
-            out.push(r.child_field.clone());
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
-fn field_names(model: &Model, entity: EntityId) -> Vec<String> {
-    let mut out: Vec<String> = model
-        .entity(entity)
-        .fields
-        .iter()
-        .map(|f| f.name.clone())
-        .collect();
-    if !out.iter().any(|f| f == "_id") {
-        out.push("_id".into());
-    }
-    out
-}
-
-fn has_field(model: &Model, entity: EntityId, name: &str) -> bool {
-    name == "_id" || model.entity(entity).field(name).is_some()
-}
-
-fn help_from(wanted: &str, names: &[String]) -> Option<String> {
-    suggestion(wanted, names.iter().map(String::as_str))
-}
+use crate::model::{AtomicGroup, Model, Operation, OperationId, OperationKind, Workload};
 
 pub fn workload(
     ctx: &mut Ctx<'_>,
@@ -175,11 +92,11 @@ impl Rates {
             );
             return out;
         }
-        if given > 1 {
+        if op.rate.is_some() && given > 1 {
             ctx.error(
                 ctx.pos(name),
                 format!(
-                    "operation `{}` gives more than one of `rate`, `rates` and `weights`",
+                    "operation `{}` gives `rate` (every mix) and also `rates` or `weights`",
                     name.value
                 ),
                 "choose one",
@@ -213,6 +130,22 @@ impl Rates {
                 };
                 if let Some(v) = ctx.non_negative(v, &format!("a {what}")) {
                     target[m] = v;
+                }
+                if what == "weight"
+                    && op
+                        .rates
+                        .as_ref()
+                        .is_some_and(|r| r.value.0.iter().any(|(k, _)| k.value == mix.value))
+                {
+                    ctx.error(
+                        ctx.pos(mix),
+                        format!(
+                            "operation `{}` gives mix `{}` both a rate and a weight",
+                            name.value, mix.value
+                        ),
+                        "rate and weight",
+                        Some("keep one of them for this mix".into()),
+                    );
                 }
             }
         }
@@ -348,7 +281,12 @@ fn operation_kind(
             ctx.error(
                 pos.or(here),
                 format!(
-                    "`{key}` does not apply to a {kind} (operation `{}`); it belongs to: {}",
+                    "`{key}` does not apply to {} {kind} (operation `{}`); it belongs to: {}",
+                    if kind.starts_with(['i', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    },
                     name.value,
                     allowed.join(", ")
                 ),
@@ -425,386 +363,6 @@ fn operation_kind(
             }
         }
         _ => OperationKind::Delete { entity, filter },
-    })
-}
-
-fn filters(
-    ctx: &mut Ctx<'_>,
-    model: &Model,
-    entity: EntityId,
-    raw: &NamedMap<S<String>>,
-) -> Vec<Filter> {
-    check_duplicates(ctx, raw, "filter");
-    let mut out = Vec::new();
-    for (path, op) in &raw.0 {
-        let op_value = match op.value.trim().to_ascii_lowercase().as_str() {
-            "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
-            "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => {
-                Some(FilterOp::Range)
-            }
-            "in" => Some(FilterOp::In),
-            _ => {
-                ctx.error(
-                    ctx.pos(op),
-                    format!("unknown filter operator `{}`", op.value),
-                    "not an operator",
-                    suggestion(&op.value, ["eq", "range", "in"])
-                        .or_else(|| Some("one of eq, range, in".into())),
-                );
-                None
-            }
-        };
-        let path = resolve_path(ctx, model, entity, path);
-        if let (Some(path), Some(op)) = (path, op_value) {
-            out.push(Filter { path, op });
-        }
-    }
-    out
-}
-
-/// `field`, `_id`, `relationship` (its reference) or `relationship.….field`,
-/// normalized to relationship names followed by a field name (or `_id`).
-fn resolve_path(
-    ctx: &mut Ctx<'_>,
-    model: &Model,
-    start: EntityId,
-    key: &S<String>,
-) -> Option<Vec<String>> {
-    let segments: Vec<&str> = key.value.split('.').map(str::trim).collect();
-    let mut current = start;
-    let mut out = Vec::new();
-    for (i, seg) in segments.iter().enumerate() {
-        let last = i + 1 == segments.len();
-        if last && has_field(model, current, seg) {
-            out.push((*seg).to_string());
-            return Some(out);
-        }
-        if let Some(step) = walk(model, current, seg) {
-            out.push(model.relationship(step.relationship).name.clone());
-            if last {
-                out.push("_id".into());
-                return Some(out);
-            }
-            current = step.target;
-            continue;
-        }
-        let entity = &model.entity(current).name;
-        let mut names = reachable(model, current);
-        if last {
-            names.extend(field_names(model, current));
-            ctx.error(
-                ctx.pos(key),
-                format!(
-                    "`{}`: entity `{entity}` has no field or relationship `{seg}`",
-                    key.value
-                ),
-                "unknown field",
-                help_from(seg, &names),
-            );
-        } else {
-            let is_field = has_field(model, current, seg);
-            ctx.error(
-                ctx.pos(key),
-                format!(
-                    "`{}`: `{seg}` is not a relationship of entity `{entity}`",
-                    key.value
-                ),
-                "not a relationship",
-                if is_field {
-                    Some(format!(
-                        "`{seg}` is a field; a dotted path goes through relationships"
-                    ))
-                } else {
-                    help_from(seg, &names)
-                },
-            );
-        }
-        return None;
-    }
-    None
-}
-
-fn sort_keys(
-    ctx: &mut Ctx<'_>,
-    model: &Model,
-    entity: EntityId,
-    raw: &S<OneOrMany>,
-) -> Vec<SortKey> {
-    let items: Vec<(String, Option<Position>)> = match &raw.value {
-        OneOrMany::One(s) => vec![(s.clone(), ctx.pos(raw))],
-        OneOrMany::Many(v) => v.iter().map(|s| (s.value.clone(), ctx.pos(s))).collect(),
-    };
-    let mut out = Vec::new();
-    for (text, pos) in items {
-        let (field, descending) = compact::parse_sort(&text);
-        if has_field(model, entity, &field) {
-            out.push(SortKey { field, descending });
-        } else {
-            ctx.error(
-                pos,
-                format!(
-                    "sort by `{field}`: entity `{}` has no such field",
-                    model.entity(entity).name
-                ),
-                "unknown field",
-                help_from(&field, &field_names(model, entity)),
-            );
-        }
-    }
-    out
-}
-
-fn fields(
-    ctx: &mut Ctx<'_>,
-    model: &Model,
-    entity: EntityId,
-    raw: &[S<String>],
-    what: &str,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    for f in raw {
-        if has_field(model, entity, &f.value) && !(what == "changed" && f.value == "_id") {
-            out.push(f.value.clone());
-        } else {
-            let mut names = field_names(model, entity);
-            if what == "changed" {
-                names.retain(|n| n != "_id");
-            }
-            let rel_help = walk(model, entity, &f.value).map(|_| {
-                if what == "changed" {
-                    format!("`{}` is a relationship: list it under `relinks`", f.value)
-                } else {
-                    format!("`{}` is a relationship: list it under `include`", f.value)
-                }
-            });
-            ctx.error(
-                ctx.pos(f),
-                format!(
-                    "field `{}` {what} is not a field of entity `{}`",
-                    f.value,
-                    model.entity(entity).name
-                ),
-                "unknown field",
-                rel_help.or_else(|| help_from(&f.value, &names)),
-            );
-        }
-    }
-    out
-}
-
-fn relationship_list(
-    ctx: &mut Ctx<'_>,
-    model: &Model,
-    entity: EntityId,
-    raw: Option<&[S<String>]>,
-    key: &str,
-) -> Vec<RelationshipId> {
-    let mut out = Vec::new();
-    for name in raw.into_iter().flatten() {
-        match walk(model, entity, &name.value) {
-            Some(step) => out.push(step.relationship),
-            None => {
-                let e = &model.entity(entity).name;
-                ctx.error(
-                    ctx.pos(name),
-                    format!(
-                        "`{key}`: `{}` is not a relationship of entity `{e}`",
-                        name.value
-                    ),
-                    "not connected",
-                    help_from(&name.value, &reachable(model, entity)),
-                );
-            }
-        }
-    }
-    out
-}
-
-fn includes(ctx: &mut Ctx<'_>, model: &Model, from: EntityId, raw: &RawIncludes) -> Vec<Include> {
-    let mut out = Vec::new();
-    let unknown = |ctx: &mut Ctx<'_>, name: &S<String>| {
-        let e = &model.entity(from).name;
-        let names = reachable(model, from);
-        ctx.error(
-            ctx.pos(name),
-            format!(
-                "include `{}`: no relationship of that name connects to entity `{e}`",
-                name.value
-            ),
-            "not connected",
-            help_from(&name.value, &names)
-                .or_else(|| Some(format!("entity `{e}` has no relationships"))),
-        );
-    };
-    let plain = |step: Step| Include {
-        relationship: step.relationship,
-        to_children: step.to_children,
-        fields: Vec::new(),
-        limit: None,
-        sort: Vec::new(),
-        filter: Vec::new(),
-        include: Vec::new(),
-    };
-    match raw {
-        RawIncludes::List(names) => {
-            for n in names {
-                match walk(model, from, &n.value) {
-                    Some(step) => out.push(plain(step)),
-                    None => unknown(ctx, n),
-                }
-            }
-        }
-        RawIncludes::Map(map) => {
-            check_duplicates(ctx, map, "include");
-            for (n, detail) in &map.0 {
-                let Some(step) = walk(model, from, &n.value) else {
-                    unknown(ctx, n);
-                    continue;
-                };
-                let mut inc = plain(step);
-                if let Some(d) = detail {
-                    let t = step.target;
-                    inc.fields = d
-                        .fields
-                        .as_ref()
-                        .map(|f| fields(ctx, model, t, f, "returned"))
-                        .unwrap_or_default();
-                    inc.limit = d.limit.as_ref().and_then(|l| ctx.whole(l, "`limit`", 0));
-                    inc.sort = d
-                        .sort
-                        .as_ref()
-                        .map(|s| sort_keys(ctx, model, t, s))
-                        .unwrap_or_default();
-                    inc.filter = d
-                        .filter
-                        .as_ref()
-                        .map(|f| filters(ctx, model, t, f))
-                        .unwrap_or_default();
-                    inc.include = d
-                        .include
-                        .as_ref()
-                        .map(|i| includes(ctx, model, t, i))
-                        .unwrap_or_default();
-                }
-                out.push(inc);
-            }
-        }
-    }
-    out
-}
-
-fn aggregate(
-    ctx: &mut Ctx<'_>,
-    model: &Model,
-    entity: EntityId,
-    raw: &S<String>,
-) -> Option<Aggregate> {
-    let (function, path) = match compact::parse_aggregate(&raw.value) {
-        Ok(x) => x,
-        Err(message) => {
-            ctx.error(ctx.pos(raw), message, "not an aggregate", None);
-            return None;
-        }
-    };
-    let e = &model.entity(entity).name;
-    let Some(step) = walk(model, entity, &path[0]) else {
-        ctx.error(
-            ctx.pos(raw),
-            format!(
-                "aggregate `{}`: `{}` is not a relationship of entity `{e}`",
-                raw.value, path[0]
-            ),
-            "not connected",
-            help_from(&path[0], &reachable(model, entity)),
-        );
-        return None;
-    };
-    if !step.to_children {
-        ctx.error(
-            ctx.pos(raw),
-            format!(
-                "aggregate `{}`: `{}` leads from `{e}` to its parent; aggregates are over children",
-                raw.value, path[0]
-            ),
-            "not children",
-            None,
-        );
-        return None;
-    }
-    let child = model.entity(step.target);
-    let field = match (function, path.len()) {
-        (AggregateFn::Count, 1) => None,
-        (AggregateFn::Count, _) => {
-            ctx.error(
-                ctx.pos(raw),
-                format!(
-                    "aggregate `{}`: count takes a relationship, not a field",
-                    raw.value
-                ),
-                "count(relationship)",
-                Some(format!("write `count({})`", path[0])),
-            );
-            return None;
-        }
-        (_, 2) => Some(path[1].clone()),
-        _ => {
-            ctx.error(
-                ctx.pos(raw),
-                format!(
-                    "aggregate `{}`: name the child's field, as in `relationship.field`",
-                    raw.value
-                ),
-                "which field?",
-                Some(format!(
-                    "e.g. `{}({}.{})`",
-                    compact::aggregate_name(function),
-                    path[0],
-                    child.fields.first().map_or("value", |f| f.name.as_str())
-                )),
-            );
-            return None;
-        }
-    };
-    if let Some(f) = &field {
-        match child.field(f) {
-            None => {
-                ctx.error(
-                    ctx.pos(raw),
-                    format!(
-                        "aggregate `{}`: entity `{}` has no field `{f}`",
-                        raw.value, child.name
-                    ),
-                    "unknown field",
-                    help_from(f, &field_names(model, step.target)),
-                );
-                return None;
-            }
-            Some(fd)
-                if matches!(function, AggregateFn::Sum | AggregateFn::Avg)
-                    && !matches!(
-                        fd.ty,
-                        FieldType::Int | FieldType::Long | FieldType::Double | FieldType::Decimal
-                    ) =>
-            {
-                ctx.error(
-                    ctx.pos(raw),
-                    format!(
-                        "aggregate `{}`: field `{f}` is a {}, not a number",
-                        raw.value,
-                        fd.ty.bson_type()
-                    ),
-                    "not numeric",
-                    None,
-                );
-                return None;
-            }
-            Some(_) => {}
-        }
-    }
-    Some(Aggregate {
-        relationship: step.relationship,
-        function,
-        field,
     })
 }
 

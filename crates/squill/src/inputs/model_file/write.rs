@@ -135,7 +135,7 @@ pub fn to_yaml(model: &Model) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# yaml-language-server: $schema=https://example.invalid/squill/schema/squill-model.schema.json"
+        "# A squill model (reference: docs/model-file.md, JSON Schema: schema/squill-model.schema.json)"
     );
     let _ = writeln!(out, "name: {}", s(&model.name));
     let mixes = &model.workload.mixes;

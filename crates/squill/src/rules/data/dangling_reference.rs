@@ -7,3 +7,83 @@ crate::rules::declare_rule! {
     severity: Warning,
     sources: ["000_34acd10fa9a500cb.txt"],
 }
+
+use crate::finding::{Evidence, Finding};
+use crate::scan::analyze::{Analysis, finding, location};
+
+const HELP: &str = "Find out how the references lost their targets (deletes that do not cascade, \
+imports in the wrong order) and fix them: delete or re-point the orphans, and delete children \
+with their parent in one transaction, or embed what is owned by one parent.";
+
+/// Relationships where some values match no key of the target collection.
+pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
+    let limit = a.settings.scan.dangling_reference;
+    for r in a.relationships {
+        if r.dangling_share <= limit.max.value {
+            continue;
+        }
+        let Some(c) = a.collection(&r.from) else {
+            continue;
+        };
+        let dangling = r.values_checked - r.values_matched;
+        out.push(finding(
+            &RULE,
+            limit.severity,
+            format!(
+                "{:.1} % of `{}` values match no {} in {} ({} of {} checked)",
+                r.dangling_share * 100.0,
+                r.field,
+                r.key,
+                r.to,
+                dangling,
+                r.values_checked
+            ),
+            location(c, Some(&r.field), None),
+            vec![
+                Evidence::new("values_checked", r.values_checked),
+                Evidence::new("values_dangling", dangling),
+                Evidence::new("dangling_share", r.dangling_share),
+                Evidence::new("sample_rate", r.sample_rate),
+                Evidence::new("target", format!("{}.{}", r.to, r.key)),
+                Evidence::new("limit", limit.max.value),
+                Evidence::new("limit_source", limit.max.source),
+            ],
+            HELP,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scan::testing::{B, coll, doc, fired, oid, scan};
+
+    fn input(dangling: u64) -> Vec<crate::scan::testing::Coll> {
+        let movies = (0..10).map(|i| doc(&[("_id", B::Oid(oid(i)))])).collect();
+        let comments = (0..10)
+            .map(|i| {
+                let target = if i < dangling { 1000 + i } else { i };
+                doc(&[("_id", B::I32(i as i32)), ("movie_id", B::Oid(oid(target)))])
+            })
+            .collect();
+        vec![coll("m", "movies", movies), coll("m", "comments", comments)]
+    }
+
+    #[test]
+    fn fires_when_some_references_miss() {
+        let r = scan(input(2), &Default::default());
+        let f = fired(&r, "dangling-reference");
+        assert_eq!(f.len(), 1, "{:#?}", r.relationships);
+        assert!(
+            f[0].message.starts_with("20.0 % of `movie_id`"),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn quiet_when_every_reference_hits() {
+        let r = scan(input(0), &Default::default());
+        assert!(fired(&r, "dangling-reference").is_empty());
+        assert_eq!(r.relationships.len(), 1);
+    }
+}

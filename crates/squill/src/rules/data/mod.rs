@@ -28,3 +28,19 @@ pub const ALL: &[&crate::rules::Rule] = &[
     &too_many_collections::RULE,
     &too_many_indexes::RULE,
 ];
+
+/// Runs every data rule's check over a scan.
+pub fn check_all(a: &crate::scan::Analysis<'_>, out: &mut Vec<crate::finding::Finding>) {
+    bloated_document::check(a, out);
+    dangling_reference::check(a, out);
+    deep_nesting::check(a, out);
+    document_near_size_limit::check(a, out);
+    field_name_overhead::check(a, out);
+    long_reference_array::check(a, out);
+    massive_array::check(a, out);
+    missing_id_index::check(a, out);
+    mixed_field_types::check(a, out);
+    redundant_index::check(a, out);
+    too_many_collections::check(a, out);
+    too_many_indexes::check(a, out);
+}

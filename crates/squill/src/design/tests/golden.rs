@@ -1,0 +1,314 @@
+//! Golden decisions: for each example model of the seeds, the layout chosen for
+//! its key relationship and the rule the decision cites. The decisions come
+//! from the candidates, rules and costs; nothing here is special-cased.
+
+use crate::candidates::{BucketBy, Layout, Side};
+use crate::design::{Design, EntityDecision, RelationshipDecision, advise};
+use crate::model::Model;
+use crate::settings::Settings;
+
+pub fn example(name: &str) -> Model {
+    let path = format!("{}/../../examples/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
+    crate::inputs::model_file::load(std::path::Path::new(&path))
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+fn design(name: &str, mix: Option<&str>) -> Design {
+    advise(&example(name), &Settings::default(), mix).unwrap()
+}
+
+fn decision<'d>(d: &'d Design, rel: &str) -> &'d RelationshipDecision {
+    d.relationships
+        .iter()
+        .find(|r| r.relationship == rel)
+        .unwrap()
+}
+
+fn cites(d: &RelationshipDecision, rule: &str) {
+    assert!(
+        d.rules.iter().any(|h| h.rule == rule),
+        "{} should cite {rule}; cites {:?}",
+        d.relationship,
+        d.rules.iter().map(|h| h.rule).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn person_addresses_embeds_one_to_few() {
+    let d = design("person-addresses", None);
+    let r = decision(&d, "addresses");
+    assert_eq!(r.chosen, Layout::Embed);
+    cites(r, "embed-one-to-few");
+}
+
+#[test]
+fn product_parts_keeps_child_references() {
+    let d = design("product-parts", None);
+    let r = decision(&d, "parts");
+    assert_eq!(r.chosen, Layout::ChildReferences);
+    cites(r, "child-references");
+}
+
+#[test]
+fn host_logs_reference_the_parent() {
+    let d = design("host-logs", None);
+    let r = decision(&d, "messages");
+    assert_eq!(r.chosen, Layout::ParentReference);
+    cites(r, "parent-reference");
+    // Embedding and id arrays break the unbounded-array rule.
+    assert!(r.alternatives.iter().any(|a| matches!(
+        &a.verdict,
+        crate::design::Verdict::Rejected {
+            rule: "unbounded-array",
+            ..
+        }
+    )));
+}
+
+#[test]
+fn parts_copy_the_name_not_the_quantity() {
+    let d = design("parts-name-denormalized", None);
+    let r = decision(&d, "parts");
+    match &r.chosen {
+        Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields,
+        } => {
+            assert!(fields.contains(&"name".to_string()));
+            assert!(!fields.contains(&"qty".to_string()));
+        }
+        other => panic!("expected an extended reference, got {other:?}"),
+    }
+    cites(r, "denormalize-read-mostly");
+}
+
+#[test]
+fn product_name_is_copied_into_parts() {
+    let d = design("product-name-in-parts", None);
+    let r = decision(&d, "parts");
+    assert!(
+        matches!(&r.chosen, Layout::ExtendedReference { copies_into: Side::Child, fields } if fields.contains(&"name".to_string())),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "denormalize-read-mostly");
+}
+
+#[test]
+fn host_ip_is_copied_into_messages() {
+    let d = design("host-ip-in-logs", None);
+    let r = decision(&d, "messages");
+    assert!(
+        matches!(&r.chosen, Layout::ExtendedReference { copies_into: Side::Child, fields } if fields == &["ipaddr".to_string()]),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "denormalize-into-squillions");
+    // Changing an address rewrites every copy with one updateMany.
+    let op = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "readdress_host")
+        .unwrap();
+    assert!(
+        op.steps
+            .iter()
+            .any(|s| s.action == crate::design::Action::UpdateMany && s.collection == "logmsg")
+    );
+}
+
+#[test]
+fn host_keeps_its_last_1000_messages() {
+    let d = design("host-last-1000", None);
+    let r = decision(&d, "messages");
+    assert!(
+        matches!(r.chosen, Layout::Subset { k: 1000, .. }),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "subset");
+    let log = d.operations.iter().find(|o| o.operation == "log").unwrap();
+    assert!(log.steps.iter().any(|s| s.updates.iter().any(|u| matches!(
+        u,
+        crate::design::UpdateOp::Push {
+            slice: Some(-1000),
+            ..
+        }
+    ))));
+}
+
+#[test]
+fn blog_comments_three_ways() {
+    let embed = design("blog-comments-embed", None);
+    assert_eq!(decision(&embed, "comments").chosen, Layout::Embed);
+    let link = design("blog-comments-link", None);
+    let r = decision(&link, "comments");
+    assert_eq!(r.chosen, Layout::ParentReference);
+    cites(r, "parent-reference");
+    let pages = design("blog-comments-pages", None);
+    let r = decision(&pages, "comments");
+    assert!(
+        matches!(
+            r.chosen,
+            Layout::Bucket {
+                by: BucketBy::Count,
+                per_bucket: 50,
+                ..
+            }
+        ),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "bucket");
+}
+
+#[test]
+fn user_address_embeds_one_to_one() {
+    let d = design("user-address", None);
+    let r = decision(&d, "address");
+    assert_eq!(r.chosen, Layout::Embed);
+    cites(r, "one-to-one-embed");
+}
+
+#[test]
+fn books_authors_two_way() {
+    let d = design("books-authors", None);
+    let r = decision(&d, "authors");
+    assert_eq!(r.chosen, Layout::ManyToManyTwoWay);
+    cites(r, "many-to-many-two-way");
+}
+
+#[test]
+fn books_categories_one_way_in_books() {
+    let d = design("books-categories", None);
+    let r = decision(&d, "categories");
+    assert_eq!(
+        r.chosen,
+        Layout::ManyToManyOneWay {
+            ids_in: Side::Parent
+        }
+    );
+    cites(r, "many-to-many-one-way");
+}
+
+#[test]
+fn sensor_readings_bucket_with_aggregates() {
+    let d = design("sensor-readings", None);
+    let r = decision(&d, "readings");
+    match &r.chosen {
+        Layout::Bucket {
+            by: BucketBy::Time { unit, .. },
+            aggregates,
+            ..
+        } => {
+            assert_eq!(unit, "hour");
+            assert!(aggregates.len() >= 3, "{aggregates:?}");
+        }
+        other => panic!("expected a time bucket, got {other:?}"),
+    }
+    cites(r, "bucket");
+    let record = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "record")
+        .unwrap();
+    let step = &record.steps[0];
+    assert_eq!(step.action, crate::design::Action::Upsert);
+    assert!(
+        step.updates
+            .iter()
+            .any(|u| matches!(u, crate::design::UpdateOp::Min { .. }))
+    );
+    assert!(
+        step.updates
+            .iter()
+            .any(|u| matches!(u, crate::design::UpdateOp::Inc { .. }))
+    );
+}
+
+#[test]
+fn product_reviews_subset_and_count() {
+    let d = design("product-reviews", None);
+    let r = decision(&d, "reviews");
+    assert!(
+        matches!(r.chosen, Layout::Subset { k: 10, .. }),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "subset");
+    assert!(d.entities.iter().any(
+        |e| matches!(e, EntityDecision::ComputedField { field, .. } if field.contains("count"))
+    ));
+}
+
+#[test]
+fn order_customer_extended_reference() {
+    let d = design("order-customer", None);
+    let r = decision(&d, "orders");
+    assert!(
+        matches!(
+            &r.chosen,
+            Layout::ExtendedReference {
+                copies_into: Side::Child,
+                ..
+            }
+        ),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "extended-reference");
+}
+
+#[test]
+fn page_views_computed_counter() {
+    let d = design("page-views", None);
+    let e = d.entities.iter().find_map(|e| match e {
+        EntityDecision::ComputedField {
+            field,
+            rules,
+            maintained_by,
+            ..
+        } => Some((field, rules, maintained_by)),
+        EntityDecision::Polymorphic { .. } => None,
+    });
+    let (_, rules, maintained_by) = e.expect("a computed field");
+    assert!(rules.iter().any(|h| h.rule == "computed-field"));
+    assert!(!maintained_by.is_empty());
+}
+
+#[test]
+fn auction_catalog_denormalizes_for_reads() {
+    let d = design("auction-catalog", None);
+    let r = decision(&d, "items");
+    assert!(
+        matches!(
+            &r.chosen,
+            Layout::ExtendedReference { .. } | Layout::Embed | Layout::Subset { .. }
+        ),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "read-write-ratio");
+}
+
+#[test]
+fn rubis_mixes_differ_where_costs_say() {
+    let model = example("rubis");
+    let browsing = advise(&model, &Settings::default(), Some("browsing")).unwrap();
+    let heavy = advise(&model, &Settings::default(), Some("write_heavy")).unwrap();
+    // Browsing copies the bidder's nickname into each bid (read by the bid
+    // history); when StoreBid is half the load the copies no longer pay.
+    let b = decision(&browsing, "user_bids");
+    let h = decision(&heavy, "user_bids");
+    assert!(
+        matches!(b.chosen, Layout::ExtendedReference { .. }),
+        "{:?}",
+        b.chosen
+    );
+    assert_eq!(h.chosen, Layout::ParentReference);
+    assert!(
+        h.alternatives
+            .iter()
+            .any(|a| matches!(a.layout, Layout::ExtendedReference { .. }))
+    );
+}

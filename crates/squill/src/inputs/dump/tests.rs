@@ -1,0 +1,324 @@
+//! Reader tests on small fixtures made here (the shared real data is covered
+//! by the CLI crate's `readers` integration tests).
+
+use super::framing::tests::doc;
+use super::*;
+use std::io::Write;
+
+pub(crate) struct Tmp(pub PathBuf);
+
+impl Tmp {
+    pub(crate) fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "squill-readers-{name}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Tmp(dir)
+    }
+    pub(crate) fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub(crate) fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// Reads every source; returns "collection:i" per document and messages per error.
+pub(crate) fn collect(inputs: &Inputs) -> Vec<String> {
+    let mut out: Vec<String> = inputs
+        .errors
+        .iter()
+        .map(|e| format!("open error: {e}"))
+        .collect();
+    for s in &inputs.sources {
+        let r = s.read(&mut |e| match e {
+            Event::Document {
+                collection, bytes, ..
+            } => {
+                let c = &inputs.collections[collection];
+                out.push(format!("{}:{}", c.name, bytes[7]));
+            }
+            Event::Error(e) => out.push(format!("error: {e}")),
+        });
+        if let Err(e) = r {
+            out.push(format!("read failed: {e}"));
+        }
+    }
+    out
+}
+
+const META: &[u8] = br#"{"indexes":[{"v":{"$numberInt":"2"},"key":{"_id":{"$numberInt":"1"}},"name":"_id_"},{"v":2,"key":{"a":1},"name":"a_1","unique":true}],"collectionName":"orders"}"#;
+
+#[test]
+fn reads_a_dump_directory_with_metadata_and_gzip() {
+    let t = Tmp::new("dump");
+    t.write("shop/orders.bson", &[doc(1), doc(2)].concat());
+    t.write("shop/orders.metadata.json", META);
+    t.write("shop/users.bson.gz", &gzip(&doc(3)));
+    t.write("shop/users.metadata.json.gz", &gzip(br#"{"indexes":[]}"#));
+    t.write("shop/empty.bson", b"");
+    t.write(
+        "shop/nodata.metadata.json",
+        br#"{"indexes":[{"key":{"x":1},"name":"x_1"}]}"#,
+    );
+    t.write("shop/README.txt", b"not data");
+    t.write("other/things.bson", &doc(4));
+    let inputs = open(std::slice::from_ref(&t.0), InputFormat::Auto);
+    let names: Vec<_> = inputs
+        .collections
+        .iter()
+        .map(|c| {
+            format!(
+                "{}.{} ({} indexes)",
+                c.database.as_deref().unwrap_or("-"),
+                c.name,
+                c.indexes.len()
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "other.things (0 indexes)",
+            "shop.empty (0 indexes)",
+            "shop.orders (2 indexes)",
+            "shop.users (0 indexes)",
+            "shop.nodata (1 indexes)"
+        ]
+    );
+    assert!(inputs.collections[2].indexes[1].unique);
+    assert_eq!(
+        collect(&inputs),
+        ["things:4", "orders:1", "orders:2", "users:3"]
+    );
+}
+
+#[test]
+fn reports_unreadable_empty_and_unknown_files() {
+    let t = Tmp::new("bad");
+    let empty = t.write("empty.bson", b"");
+    let text = t.write("notes.txt", b"hello");
+    let missing = t.0.join("missing.bson");
+    let inputs = open(&[empty, text, missing], InputFormat::Auto);
+    let msgs: Vec<_> = inputs.errors.iter().map(ToString::to_string).collect();
+    assert!(msgs[0].ends_with("empty.bson: file is empty"), "{msgs:?}");
+    assert!(
+        msgs[1].contains("notes.txt: byte 0: not a recognised input"),
+        "{msgs:?}"
+    );
+    assert!(msgs[2].contains("missing.bson: cannot read"), "{msgs:?}");
+    assert!(inputs.sources.is_empty());
+}
+
+#[test]
+fn damaged_bson_file_reports_offsets_and_keeps_reading() {
+    let t = Tmp::new("damage");
+    let mut bytes = [doc(1), doc(2), doc(3), doc(4)].concat();
+    bytes[12 + 11] = 7; // doc 2 loses its terminator
+    let p = t.write("c.bson", &bytes);
+    let out = collect(&open(&[p], InputFormat::Auto));
+    assert_eq!(out[0], "c:1");
+    assert!(
+        out[1].contains("c.bson: byte 12: document of declared length 12 is not terminated"),
+        "{out:?}"
+    );
+    assert!(out[1].contains("resumed at byte 24"), "{out:?}");
+    assert_eq!(out[2..], ["c:3", "c:4"]);
+}
+
+#[test]
+fn gzip_that_ends_early_is_reported_after_the_documents_before_it() {
+    let t = Tmp::new("gz");
+    let docs: Vec<u8> = (0..200).flat_map(doc).collect();
+    let gz = gzip(&docs);
+    let p = t.write("c.bson.gz", &gz[..gz.len() / 2]);
+    let out = collect(&open(&[p], InputFormat::Auto));
+    let last = out.last().unwrap();
+    assert!(
+        last.contains("c.bson.gz: byte ") && last.contains("gzip"),
+        "{out:?}"
+    );
+    assert!(out.len() > 2, "{out:?}");
+}
+
+#[test]
+fn splits_big_files_at_document_boundaries() {
+    let t = Tmp::new("split");
+    // ~10 MiB of 12-byte documents.
+    let docs: Vec<u8> = (0..900_000).flat_map(|i| doc(i % 100)).collect();
+    let p = t.write("big.bson", &docs);
+    let inputs = open(&[p], InputFormat::Auto);
+    let parts = inputs.sources[0].split(2);
+    assert_eq!(parts.len(), 2);
+    let mut total = 0;
+    let mut offsets = Vec::new();
+    for part in &parts {
+        let s = part
+            .read(&mut |e| {
+                if let Event::Document { position, .. } = e {
+                    offsets.push(position.byte_offset);
+                }
+            })
+            .unwrap();
+        assert_eq!(s.errors, 0);
+        total += s.documents;
+    }
+    assert_eq!(total, 900_000);
+    assert_eq!(
+        parts[0].len_bytes().unwrap() + parts[1].len_bytes().unwrap(),
+        docs.len() as u64
+    );
+    assert!(offsets.iter().all(|o| o % 12 == 0));
+    // Small files and gzip are not split.
+    let t2 = Tmp::new("nosplit");
+    let q = t2.write("s.bson", &doc(1));
+    assert_eq!(open(&[q], InputFormat::Auto).sources[0].split(4).len(), 1);
+}
+
+/// An archive with two collections, blocks interleaved, built as mongodump does.
+pub(crate) fn archive_bytes() -> Vec<u8> {
+    fn cstr_field(t: u8, k: &str, v: &str) -> Vec<u8> {
+        let mut f = vec![t];
+        f.extend(k.as_bytes());
+        f.push(0);
+        f.extend(((v.len() + 1) as i32).to_le_bytes());
+        f.extend(v.as_bytes());
+        f.push(0);
+        f
+    }
+    fn document(fields: &[Vec<u8>]) -> Vec<u8> {
+        let body: Vec<u8> = fields.concat();
+        let mut d = ((body.len() + 5) as i32).to_le_bytes().to_vec();
+        d.extend(body);
+        d.push(0);
+        d
+    }
+    let header = |db: &str, c: &str, eof: bool| {
+        document(&[
+            cstr_field(2, "db", db),
+            cstr_field(2, "collection", c),
+            vec![8, b'E', b'O', b'F', 0, u8::from(eof)],
+            [&[0x12u8, b'C', b'R', b'C', 0][..], &[0; 8]].concat(),
+        ])
+    };
+    let term = [0xFFu8; 4];
+    let mut a = format::ARCHIVE_MAGIC.to_vec();
+    a.extend(document(&[cstr_field(2, "version", "0.1")]));
+    a.extend(document(&[
+        cstr_field(2, "db", "test"),
+        cstr_field(2, "collection", "bar"),
+        cstr_field(
+            2,
+            "metadata",
+            r#"{"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"}]}"#,
+        ),
+    ]));
+    a.extend(document(&[
+        cstr_field(2, "db", "test"),
+        cstr_field(2, "collection", "baz"),
+        cstr_field(2, "metadata", ""),
+    ]));
+    a.extend(term);
+    a.extend(header("test", "bar", false));
+    a.extend(doc(1));
+    a.extend(doc(2));
+    a.extend(term);
+    a.extend(header("test", "baz", false));
+    a.extend(doc(3));
+    a.extend(term);
+    a.extend(header("test", "bar", false));
+    a.extend(doc(4));
+    a.extend(term);
+    a.extend(header("test", "bar", true));
+    a.extend(term);
+    a.extend(header("test", "baz", true));
+    a.extend(term);
+    a
+}
+
+#[test]
+fn reads_archives_plain_and_gzip() {
+    let t = Tmp::new("archive");
+    let plain = t.write("dump.archive", &archive_bytes());
+    let gz = t.write("dump.archive.gz", &gzip(&archive_bytes()));
+    let inputs = open(&[plain, gz], InputFormat::Auto);
+    assert_eq!(inputs.collections.len(), 4);
+    assert_eq!(inputs.collections[0].indexes.len(), 1);
+    assert_eq!(inputs.collections[1].database.as_deref(), Some("test"));
+    let out = collect(&inputs);
+    assert_eq!(
+        out,
+        [
+            "bar:1", "bar:2", "baz:3", "bar:4", "bar:1", "bar:2", "baz:3", "bar:4"
+        ]
+    );
+}
+
+#[test]
+fn truncated_archive_reports_where_it_ends() {
+    let t = Tmp::new("archive-cut");
+    let a = archive_bytes();
+    let p = t.write("cut.archive", &a[..a.len() - 60]);
+    let out = collect(&open(&[p], InputFormat::Auto));
+    assert_eq!(out[..4], ["bar:1", "bar:2", "baz:3", "bar:4"]);
+    assert!(
+        out[4].starts_with("error: ") && out[4].contains("cut.archive: byte "),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn reads_stdin_once_with_detection_and_gzip() {
+    let mut inputs = Inputs::default();
+    let bytes = gzip(&[doc(1), doc(2)].concat());
+    let source = inputs
+        .stdin_source(Box::new(std::io::Cursor::new(bytes)), InputFormat::Auto)
+        .unwrap()
+        .unwrap();
+    inputs.sources.push(source);
+    assert_eq!(collect(&inputs), ["stdin:1", "stdin:2"]);
+    let again = collect(&inputs);
+    assert!(again[0].contains("already read"), "{again:?}");
+
+    let mut inputs = Inputs::default();
+    let source = inputs
+        .stdin_source(
+            Box::new(std::io::Cursor::new(archive_bytes())),
+            InputFormat::Auto,
+        )
+        .unwrap()
+        .unwrap();
+    inputs.sources.push(source);
+    assert_eq!(collect(&inputs), ["bar:1", "bar:2", "baz:3", "bar:4"]);
+
+    let mut inputs = Inputs::default();
+    let err = inputs
+        .stdin_source(
+            Box::new(std::io::Cursor::new(Vec::new())),
+            InputFormat::Auto,
+        )
+        .unwrap_err();
+    assert_eq!(err.to_string(), "-: file is empty");
+}
+
+#[test]
+fn sources_can_be_shared_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Source>();
+    send_sync::<Inputs>();
+}

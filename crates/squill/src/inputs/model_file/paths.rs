@@ -1,0 +1,493 @@
+//! Names and paths resolved against the model for the workload: fields of an
+//! entity, steps through relationships (by name, `parent_field` or
+//! `child_field`), filters, sort keys, includes and aggregates. Every miss is a
+//! problem with the names that would have matched.
+
+use super::compact;
+use super::context::Ctx;
+use super::error::{Position, suggestion};
+use super::raw::{NamedMap, OneOrMany, RawIncludes, S};
+use super::resolve::check_duplicates;
+use crate::model::{
+    Aggregate, AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, Model, RelationshipId,
+    SortKey,
+};
+
+/// One step through a relationship from an entity.
+#[derive(Debug, Clone, Copy)]
+pub struct Step {
+    pub relationship: RelationshipId,
+    pub to_children: bool,
+    pub target: EntityId,
+}
+
+/// The relationship `name` leads through from `from`: by the relationship's name,
+/// by its `parent_field` (from the parent) or by its `child_field` (from the child).
+pub fn walk(model: &Model, from: EntityId, name: &str) -> Option<Step> {
+    let step = |id: RelationshipId, to_children: bool| {
+        let r = model.relationship(id);
+        Step {
+            relationship: id,
+            to_children,
+            target: if to_children { r.child } else { r.parent },
+        }
+    };
+    for id in model.relationship_ids() {
+        let r = model.relationship(id);
+        if r.name == name {
+            if r.parent == from {
+                return Some(step(id, true));
+            }
+            if r.child == from {
+                return Some(step(id, false));
+            }
+        }
+    }
+    for id in model.relationship_ids() {
+        let r = model.relationship(id);
+        if r.parent == from && r.parent_field == name {
+            return Some(step(id, true));
+        }
+        if r.child == from && r.child_field == name {
+            return Some(step(id, false));
+        }
+    }
+    None
+}
+
+/// Names that `walk` accepts from `from`.
+pub(super) fn reachable(model: &Model, from: EntityId) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in &model.relationships {
+        if r.parent == from {
+            out.push(r.name.clone());
+            out.push(r.parent_field.clone());
+        }
+        if r.child == from {
+            out.push(r.name.clone());
+            out.push(r.child_field.clone());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+pub(super) fn field_names(model: &Model, entity: EntityId) -> Vec<String> {
+    let mut out: Vec<String> = model
+        .entity(entity)
+        .fields
+        .iter()
+        .map(|f| f.name.clone())
+        .collect();
+    if !out.iter().any(|f| f == "_id") {
+        out.push("_id".into());
+    }
+    out
+}
+
+pub(super) fn has_field(model: &Model, entity: EntityId, name: &str) -> bool {
+    name == "_id" || model.entity(entity).field(name).is_some()
+}
+
+pub(super) fn help_from(wanted: &str, names: &[String]) -> Option<String> {
+    suggestion(wanted, names.iter().map(String::as_str))
+}
+
+pub(super) fn filters(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    raw: &NamedMap<S<String>>,
+) -> Vec<Filter> {
+    check_duplicates(ctx, raw, "filter");
+    let mut out = Vec::new();
+    for (path, op) in &raw.0 {
+        let op_value = match op.value.trim().to_ascii_lowercase().as_str() {
+            "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
+            "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => {
+                Some(FilterOp::Range)
+            }
+            "in" => Some(FilterOp::In),
+            _ => {
+                ctx.error(
+                    ctx.pos(op),
+                    format!("unknown filter operator `{}`", op.value),
+                    "not an operator",
+                    suggestion(&op.value, ["eq", "range", "in"])
+                        .or_else(|| Some("one of eq, range, in".into())),
+                );
+                None
+            }
+        };
+        let path = resolve_path(ctx, model, entity, path);
+        if let (Some(path), Some(op)) = (path, op_value) {
+            out.push(Filter { path, op });
+        }
+    }
+    out
+}
+
+/// `field`, `_id`, `relationship` (its reference) or `relationship.….field`,
+/// normalized to relationship names followed by a field name (or `_id`).
+pub(super) fn resolve_path(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    start: EntityId,
+    key: &S<String>,
+) -> Option<Vec<String>> {
+    if has_field(model, start, &key.value) {
+        return Some(vec![key.value.clone()]);
+    }
+    let segments: Vec<&str> = key.value.split('.').map(str::trim).collect();
+    let mut current = start;
+    let mut out = Vec::new();
+    for (i, seg) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        if last && has_field(model, current, seg) {
+            out.push((*seg).to_string());
+            return Some(out);
+        }
+        if let Some(step) = walk(model, current, seg) {
+            out.push(model.relationship(step.relationship).name.clone());
+            if last {
+                out.push("_id".into());
+                return Some(out);
+            }
+            current = step.target;
+            continue;
+        }
+        if ctx.is_unresolved(seg) {
+            return None;
+        }
+        let entity = &model.entity(current).name;
+        let mut names = reachable(model, current);
+        if last {
+            names.extend(field_names(model, current));
+            ctx.error(
+                ctx.pos(key),
+                format!(
+                    "`{}`: entity `{entity}` has no field or relationship `{seg}`",
+                    key.value
+                ),
+                "unknown field",
+                help_from(seg, &names),
+            );
+        } else {
+            let is_field = has_field(model, current, seg);
+            ctx.error(
+                ctx.pos(key),
+                format!(
+                    "`{}`: `{seg}` is not a relationship of entity `{entity}`",
+                    key.value
+                ),
+                "not a relationship",
+                if is_field {
+                    Some(format!(
+                        "`{seg}` is a field; a dotted path goes through relationships"
+                    ))
+                } else {
+                    help_from(seg, &names)
+                },
+            );
+        }
+        return None;
+    }
+    None
+}
+
+pub(super) fn sort_keys(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    raw: &S<OneOrMany>,
+) -> Vec<SortKey> {
+    let items: Vec<(String, Option<Position>)> = match &raw.value {
+        OneOrMany::One(s) => vec![(s.clone(), ctx.pos(raw))],
+        OneOrMany::Many(v) => v.iter().map(|s| (s.value.clone(), ctx.pos(s))).collect(),
+    };
+    let mut out = Vec::new();
+    for (text, pos) in items {
+        let (field, descending) = compact::parse_sort(&text);
+        if has_field(model, entity, &field) {
+            out.push(SortKey { field, descending });
+        } else {
+            ctx.error(
+                pos,
+                format!(
+                    "sort by `{field}`: entity `{}` has no such field",
+                    model.entity(entity).name
+                ),
+                "unknown field",
+                help_from(&field, &field_names(model, entity)),
+            );
+        }
+    }
+    out
+}
+
+pub(super) fn fields(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    raw: &[S<String>],
+    what: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in raw {
+        if has_field(model, entity, &f.value) && !(what == "changed" && f.value == "_id") {
+            out.push(f.value.clone());
+        } else {
+            let mut names = field_names(model, entity);
+            if what == "changed" {
+                names.retain(|n| n != "_id");
+            }
+            let rel_help = walk(model, entity, &f.value).map(|_| {
+                if what == "changed" {
+                    format!("`{}` is a relationship: list it under `relinks`", f.value)
+                } else {
+                    format!("`{}` is a relationship: list it under `include`", f.value)
+                }
+            });
+            ctx.error(
+                ctx.pos(f),
+                format!(
+                    "field `{}` {what} is not a field of entity `{}`",
+                    f.value,
+                    model.entity(entity).name
+                ),
+                "unknown field",
+                rel_help.or_else(|| help_from(&f.value, &names)),
+            );
+        }
+    }
+    out
+}
+
+pub(super) fn relationship_list(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    raw: Option<&[S<String>]>,
+    key: &str,
+) -> Vec<RelationshipId> {
+    let mut out = Vec::new();
+    for name in raw.into_iter().flatten() {
+        match walk(model, entity, &name.value) {
+            Some(step) => out.push(step.relationship),
+            None if ctx.is_unresolved(&name.value) => {}
+            None => {
+                let e = &model.entity(entity).name;
+                ctx.error(
+                    ctx.pos(name),
+                    format!(
+                        "`{key}`: `{}` is not a relationship of entity `{e}`",
+                        name.value
+                    ),
+                    "not connected",
+                    help_from(&name.value, &reachable(model, entity)),
+                );
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn includes(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    from: EntityId,
+    raw: &RawIncludes,
+) -> Vec<Include> {
+    let mut out = Vec::new();
+    let unknown = |ctx: &mut Ctx<'_>, name: &S<String>| {
+        if ctx.is_unresolved(&name.value) {
+            return;
+        }
+        let e = &model.entity(from).name;
+        let names = reachable(model, from);
+        ctx.error(
+            ctx.pos(name),
+            format!(
+                "include `{}`: no relationship of that name connects to entity `{e}`",
+                name.value
+            ),
+            "not connected",
+            help_from(&name.value, &names)
+                .or_else(|| Some(format!("entity `{e}` has no relationships"))),
+        );
+    };
+    let plain = |step: Step| Include {
+        relationship: step.relationship,
+        to_children: step.to_children,
+        fields: Vec::new(),
+        limit: None,
+        sort: Vec::new(),
+        filter: Vec::new(),
+        include: Vec::new(),
+    };
+    match raw {
+        RawIncludes::List(names) => {
+            for n in names {
+                match walk(model, from, &n.value) {
+                    Some(step) => out.push(plain(step)),
+                    None => unknown(ctx, n),
+                }
+            }
+        }
+        RawIncludes::Map(map) => {
+            check_duplicates(ctx, map, "include");
+            for (n, detail) in &map.0 {
+                let Some(step) = walk(model, from, &n.value) else {
+                    unknown(ctx, n);
+                    continue;
+                };
+                let mut inc = plain(step);
+                if let Some(d) = detail {
+                    let t = step.target;
+                    inc.fields = d
+                        .fields
+                        .as_ref()
+                        .map(|f| fields(ctx, model, t, f, "returned"))
+                        .unwrap_or_default();
+                    inc.limit = d.limit.as_ref().and_then(|l| ctx.whole(l, "`limit`", 0));
+                    inc.sort = d
+                        .sort
+                        .as_ref()
+                        .map(|s| sort_keys(ctx, model, t, s))
+                        .unwrap_or_default();
+                    inc.filter = d
+                        .filter
+                        .as_ref()
+                        .map(|f| filters(ctx, model, t, f))
+                        .unwrap_or_default();
+                    inc.include = d
+                        .include
+                        .as_ref()
+                        .map(|i| includes(ctx, model, t, i))
+                        .unwrap_or_default();
+                }
+                out.push(inc);
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn aggregate(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    raw: &S<String>,
+) -> Option<Aggregate> {
+    let (function, path) = match compact::parse_aggregate(&raw.value) {
+        Ok(x) => x,
+        Err(message) => {
+            ctx.error(ctx.pos(raw), message, "not an aggregate", None);
+            return None;
+        }
+    };
+    let e = &model.entity(entity).name;
+    let Some(step) = walk(model, entity, &path[0]) else {
+        if ctx.is_unresolved(&path[0]) {
+            return None;
+        }
+        ctx.error(
+            ctx.pos(raw),
+            format!(
+                "aggregate `{}`: `{}` is not a relationship of entity `{e}`",
+                raw.value, path[0]
+            ),
+            "not connected",
+            help_from(&path[0], &reachable(model, entity)),
+        );
+        return None;
+    };
+    if !step.to_children {
+        ctx.error(
+            ctx.pos(raw),
+            format!(
+                "aggregate `{}`: `{}` leads from `{e}` to its parent; aggregates are over children",
+                raw.value, path[0]
+            ),
+            "not children",
+            None,
+        );
+        return None;
+    }
+    let child = model.entity(step.target);
+    let field = match (function, path.len()) {
+        (AggregateFn::Count, 1) => None,
+        (AggregateFn::Count, _) => {
+            ctx.error(
+                ctx.pos(raw),
+                format!(
+                    "aggregate `{}`: count takes a relationship, not a field",
+                    raw.value
+                ),
+                "count(relationship)",
+                Some(format!("write `count({})`", path[0])),
+            );
+            return None;
+        }
+        (_, 2) => Some(path[1].clone()),
+        _ => {
+            ctx.error(
+                ctx.pos(raw),
+                format!(
+                    "aggregate `{}`: name the child's field, as in `relationship.field`",
+                    raw.value
+                ),
+                "which field?",
+                Some(format!(
+                    "e.g. `{}({}.{})`",
+                    compact::aggregate_name(function),
+                    path[0],
+                    child.fields.first().map_or("value", |f| f.name.as_str())
+                )),
+            );
+            return None;
+        }
+    };
+    if let Some(f) = &field {
+        match child.field(f) {
+            None => {
+                ctx.error(
+                    ctx.pos(raw),
+                    format!(
+                        "aggregate `{}`: entity `{}` has no field `{f}`",
+                        raw.value, child.name
+                    ),
+                    "unknown field",
+                    help_from(f, &field_names(model, step.target)),
+                );
+                return None;
+            }
+            Some(fd)
+                if matches!(function, AggregateFn::Sum | AggregateFn::Avg)
+                    && !matches!(
+                        fd.ty,
+                        FieldType::Int | FieldType::Long | FieldType::Double | FieldType::Decimal
+                    ) =>
+            {
+                ctx.error(
+                    ctx.pos(raw),
+                    format!(
+                        "aggregate `{}`: field `{f}` is a {}, not a number",
+                        raw.value,
+                        fd.ty.bson_type()
+                    ),
+                    "not numeric",
+                    None,
+                );
+                return None;
+            }
+            Some(_) => {}
+        }
+    }
+    Some(Aggregate {
+        relationship: step.relationship,
+        function,
+        field,
+    })
+}

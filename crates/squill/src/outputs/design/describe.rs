@@ -1,0 +1,494 @@
+//! Phrases shared by the text and Markdown reporters, so both say the same
+//! thing about a layout, a step or a cost in the same words.
+
+use crate::candidates::{Aggregation, BucketBy, Layout, Side};
+use crate::design::{Action, Cost, EntityDecision, Step, UpdateOp};
+use crate::model::AggregateFn;
+use crate::outputs::human;
+
+/// A layout in words: `extended reference (copies name, email into each child)`.
+pub fn layout(layout: &Layout) -> String {
+    match layout {
+        Layout::Embed => "embed".into(),
+        Layout::EmbedParentInChild => "embed the parent in each child".into(),
+        Layout::ChildReferences => "array of child references in the parent".into(),
+        Layout::ParentReference => "parent reference in each child".into(),
+        Layout::TwoWayReferences => "two-way references".into(),
+        Layout::ExtendedReference {
+            copies_into,
+            fields,
+        } => {
+            let into = match copies_into {
+                Side::Parent => "into the parent's reference array",
+                Side::Child => "into each child",
+            };
+            format!("extended reference (copies {} {into})", fields.join(", "))
+        }
+        Layout::Subset {
+            k,
+            sort_field,
+            fields,
+        } => {
+            let mut text = format!("subset (latest {}", human::int(*k));
+            if let Some(field) = sort_field {
+                text.push_str(&format!(" by {field}"));
+            }
+            text.push_str(" in the parent");
+            if !fields.is_empty() {
+                text.push_str(&format!(", fields {}", fields.join(", ")));
+            }
+            text.push_str("; all in their own collection)");
+            text
+        }
+        Layout::Bucket {
+            by,
+            per_bucket,
+            aggregates,
+        } => {
+            let grouping = match by {
+                BucketBy::Count => format!("{} per document", human::int(*per_bucket)),
+                BucketBy::Time { field, unit } => {
+                    format!(
+                        "one document per {unit} of {field}, up to {}",
+                        human::int(*per_bucket)
+                    )
+                }
+            };
+            if aggregates.is_empty() {
+                format!("bucket ({grouping})")
+            } else {
+                let list: Vec<String> = aggregates.iter().map(aggregation).collect();
+                format!("bucket ({grouping}; pre-computed {})", list.join(", "))
+            }
+        }
+        Layout::ManyToManyOneWay { ids_in } => match ids_in {
+            Side::Parent => "many-to-many, ids in the parent only".into(),
+            Side::Child => "many-to-many, ids in the child only".into(),
+        },
+        Layout::ManyToManyTwoWay => "many-to-many, ids on both sides".into(),
+    }
+}
+
+/// `count`, `sum(value)`.
+pub fn aggregation(aggregation: &Aggregation) -> String {
+    let name = aggregate_fn(aggregation.function);
+    match &aggregation.field {
+        Some(field) => format!("{name}({field})"),
+        None => name.to_string(),
+    }
+}
+
+pub fn aggregate_fn(function: AggregateFn) -> &'static str {
+    match function {
+        AggregateFn::Count => "count",
+        AggregateFn::Sum => "sum",
+        AggregateFn::Min => "min",
+        AggregateFn::Max => "max",
+        AggregateFn::Avg => "avg",
+    }
+}
+
+/// The non-zero parts of a cost difference: `+2 round trips, +300 sync writes`.
+pub fn cost_delta(delta: &Cost) -> String {
+    let mut parts = Vec::new();
+    let signed = |v: f64| {
+        if v > 0.0 {
+            format!("+{}", human::count(v))
+        } else {
+            human::count(v)
+        }
+    };
+    let signed_bytes = |v: f64| {
+        if v > 0.0 {
+            format!("+{}", human::bytes(v))
+        } else {
+            human::bytes(v)
+        }
+    };
+    for (value, unit) in [
+        (delta.round_trips, "round trips/s"),
+        (delta.documents_examined, "documents examined/s"),
+        (delta.index_keys_examined, "index keys/s"),
+    ] {
+        if value != 0.0 {
+            parts.push(format!("{} {unit}", signed(value)));
+        }
+    }
+    if delta.bytes_read != 0.0 {
+        parts.push(format!("{} read/s", signed_bytes(delta.bytes_read)));
+    }
+    if delta.bytes_written != 0.0 {
+        parts.push(format!("{} written/s", signed_bytes(delta.bytes_written)));
+    }
+    for (value, unit) in [
+        (delta.documents_written, "documents written/s"),
+        (delta.sync_writes, "sync writes/s"),
+        (delta.transactions, "transactions/s"),
+        (delta.index_entries, "index entries"),
+    ] {
+        if value != 0.0 {
+            parts.push(format!("{} {unit}", signed(value)));
+        }
+    }
+    parts.push(format!("score {}", signed(delta.score)));
+    parts.join(", ")
+}
+
+/// A workload-weighted cost, every per-second component: name and amount.
+/// (`index_entries` and `score` are not rates; reporters show them apart.)
+pub fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
+    vec![
+        ("round trips", human::count(cost.round_trips)),
+        ("documents examined", human::count(cost.documents_examined)),
+        (
+            "index keys examined",
+            human::count(cost.index_keys_examined),
+        ),
+        ("bytes read", human::bytes(cost.bytes_read)),
+        ("bytes written", human::bytes(cost.bytes_written)),
+        ("documents written", human::count(cost.documents_written)),
+        ("sync writes", human::count(cost.sync_writes)),
+        ("transactions", human::count(cost.transactions)),
+    ]
+}
+
+/// An example document shortened for reading: arrays keep their first
+/// `ARRAY_SHOWN` elements and a string saying how many more there are, long
+/// strings are cut. The JSON report keeps the full example.
+pub fn abridge(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    const ARRAY_SHOWN: usize = 2;
+    const STRING_SHOWN: usize = 40;
+    match value {
+        Value::Array(items) => {
+            let mut out: Vec<Value> = items.iter().take(ARRAY_SHOWN).map(abridge).collect();
+            if items.len() > ARRAY_SHOWN {
+                out.push(Value::String(format!(
+                    "… {} more",
+                    human::int((items.len() - ARRAY_SHOWN) as u64)
+                )));
+            }
+            Value::Array(out)
+        }
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), abridge(v))).collect())
+        }
+        Value::String(s) if s.chars().count() > STRING_SHOWN + 1 => {
+            let cut: String = s.chars().take(STRING_SHOWN).collect();
+            Value::String(format!("{cut}…"))
+        }
+        other => other.clone(),
+    }
+}
+
+/// JSON laid out for reading: an object or array that fits in `width`
+/// characters stays on one line (`{ "$oid": "…" }`), bigger ones break.
+pub fn pretty_json(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_json(value, 0, &mut out);
+    out
+}
+
+const JSON_WIDTH: usize = 72;
+
+fn write_json(value: &serde_json::Value, indent: usize, out: &mut String) {
+    use serde_json::Value;
+    let compact = compact_json(value);
+    if indent * 2 + compact.len() <= JSON_WIDTH
+        || !matches!(value, Value::Object(_) | Value::Array(_))
+    {
+        out.push_str(&compact);
+        return;
+    }
+    let pad = "  ".repeat(indent + 1);
+    match value {
+        Value::Object(map) => {
+            out.push_str("{\n");
+            for (i, (key, child)) in map.iter().enumerate() {
+                out.push_str(&pad);
+                out.push_str(&serde_json::Value::String(key.clone()).to_string());
+                out.push_str(": ");
+                write_json(child, indent + 1, out);
+                if i + 1 < map.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+        }
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for (i, child) in items.iter().enumerate() {
+                out.push_str(&pad);
+                write_json(child, indent + 1, out);
+                if i + 1 < items.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+        }
+        _ => {}
+    }
+    out.push_str(&"  ".repeat(indent));
+    out.push(if value.is_object() { '}' } else { ']' });
+}
+
+fn compact_json(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) if map.is_empty() => "{}".into(),
+        Value::Object(map) => {
+            let inner: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), compact_json(v)))
+                .collect();
+            format!("{{ {} }}", inner.join(", "))
+        }
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(compact_json).collect();
+            format!("[{}]", inner.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// One execution's cost in one line, zero parts left out.
+pub fn per_run(cost: &Cost) -> String {
+    let mut parts = vec![human::plural(cost.round_trips, "round trip", "round trips")];
+    if cost.documents_examined != 0.0 {
+        parts.push(human::plural(cost.documents_examined, "document", "documents") + " examined");
+    }
+    if cost.index_keys_examined != 0.0 {
+        parts.push(human::plural(
+            cost.index_keys_examined,
+            "index key",
+            "index keys",
+        ));
+    }
+    if cost.bytes_read != 0.0 {
+        parts.push(format!("{} read", human::bytes(cost.bytes_read)));
+    }
+    if cost.bytes_written != 0.0 {
+        parts.push(format!("{} written", human::bytes(cost.bytes_written)));
+    }
+    if cost.documents_written != 0.0 {
+        parts.push(human::plural(cost.documents_written, "document", "documents") + " written");
+    }
+    if cost.sync_writes != 0.0 {
+        parts.push(human::plural(cost.sync_writes, "sync write", "sync writes"));
+    }
+    parts.join(", ")
+}
+
+pub fn action(action: Action) -> &'static str {
+    match action {
+        Action::Find => "find",
+        Action::InsertOne => "insertOne",
+        Action::InsertMany => "insertMany",
+        Action::UpdateOne => "updateOne",
+        Action::UpdateMany => "updateMany",
+        Action::Upsert => "upsert",
+        Action::DeleteOne => "deleteOne",
+        Action::DeleteMany => "deleteMany",
+    }
+}
+
+/// `{ host: 1, time: -1 }`.
+pub fn keys(keys: &[(String, i32)]) -> String {
+    if keys.is_empty() {
+        return "{}".into();
+    }
+    let inner: Vec<String> = keys.iter().map(|(k, d)| format!("{k}: {d}")).collect();
+    format!("{{ {} }}", inner.join(", "))
+}
+
+/// `{ host: $eq (parameter), time: $gte (parameter) }`.
+pub fn filter(step: &Step) -> String {
+    if step.filter.is_empty() {
+        return "{}".into();
+    }
+    let inner: Vec<String> = step
+        .filter
+        .iter()
+        .map(|f| format!("{}: {} ({})", f.path, f.op, f.value_from))
+        .collect();
+    format!("{{ {} }}", inner.join(", "))
+}
+
+/// `$set name`, `$push logmsgs (sort time: -1, slice -1000)`.
+pub fn update(op: &UpdateOp) -> String {
+    match op {
+        UpdateOp::Set { path } => format!("$set {path}"),
+        UpdateOp::Unset { path } => format!("$unset {path}"),
+        UpdateOp::Inc { path } => format!("$inc {path}"),
+        UpdateOp::Min { path } => format!("$min {path}"),
+        UpdateOp::Max { path } => format!("$max {path}"),
+        UpdateOp::Push { path, sort, slice } => {
+            let mut extra = Vec::new();
+            if let Some((field, dir)) = sort {
+                extra.push(format!("$sort {field}: {dir}"));
+            }
+            if let Some(slice) = slice {
+                extra.push(format!("$slice {slice}"));
+            }
+            if extra.is_empty() {
+                format!("$push {path}")
+            } else {
+                format!("$push {path} ($each, {})", extra.join(", "))
+            }
+        }
+        UpdateOp::AddToSet { path } => format!("$addToSet {path}"),
+        UpdateOp::Pull { path } => format!("$pull {path}"),
+    }
+}
+
+/// One step in one line: `find persons { _id: $eq (parameter) } via _id_ → 1 document`.
+pub fn step(step: &Step) -> String {
+    let mut text = format!("{} {}", action(step.action), step.collection);
+    if !step.filter.is_empty() {
+        text.push(' ');
+        text.push_str(&filter(step));
+    }
+    if !step.sort.is_empty() {
+        text.push_str(&format!(" sort {}", keys(&step.sort)));
+    }
+    if let Some(limit) = step.limit {
+        text.push_str(&format!(" limit {}", human::int(limit)));
+    }
+    if !step.updates.is_empty() {
+        let ops: Vec<String> = step.updates.iter().map(update).collect();
+        text.push_str(&format!(" {}", ops.join(", ")));
+    }
+    match &step.index {
+        Some(index) => text.push_str(&format!(" using index {index}")),
+        None if matches!(step.action, Action::InsertOne | Action::InsertMany) => {}
+        None => text.push_str(" (no index: collection scan)"),
+    }
+    text.push_str(&format!(
+        " → {}",
+        human::plural(step.documents, "document", "documents")
+    ));
+    text
+}
+
+/// An entity-level decision in one line.
+pub fn entity_decision(decision: &EntityDecision) -> String {
+    match decision {
+        EntityDecision::Polymorphic {
+            collection,
+            entities,
+            discriminator,
+            ..
+        } => format!(
+            "polymorphic collection {collection} holds {} (told apart by `{discriminator}`)",
+            entities.join(", ")
+        ),
+        EntityDecision::ComputedField {
+            entity,
+            field,
+            computes,
+            maintained_by,
+            ..
+        } => format!(
+            "computed field {entity}.{field} = {computes}, kept up to date by {}",
+            maintained_by.join(", ")
+        ),
+    }
+}
+
+pub fn entity_decision_rules(decision: &EntityDecision) -> &[crate::design::RuleHit] {
+    match decision {
+        EntityDecision::Polymorphic { rules, .. } | EntityDecision::ComputedField { rules, .. } => {
+            rules
+        }
+    }
+}
+
+/// Where a finding points, as text.
+pub fn location(location: &crate::finding::Location) -> String {
+    use crate::finding::Location;
+    match location {
+        Location::Model { path } => path.clone(),
+        Location::Collection {
+            file,
+            database,
+            collection,
+            field,
+            example_id,
+        } => {
+            let mut text = String::new();
+            if let Some(file) = file {
+                text.push_str(&format!("{}: ", file.display()));
+            }
+            if let Some(db) = database {
+                text.push_str(&format!("{db}."));
+            }
+            text.push_str(collection);
+            if let Some(field) = field {
+                text.push_str(&format!(" field {field}"));
+            }
+            if let Some(id) = example_id {
+                text.push_str(&format!(" (e.g. _id {id})"));
+            }
+            text
+        }
+        Location::File {
+            path,
+            line,
+            byte_offset,
+        } => {
+            let mut text = path.display().to_string();
+            if let Some(line) = line {
+                text.push_str(&format!(":{line}"));
+            }
+            if let Some(offset) = byte_offset {
+                text.push_str(&format!(" at byte {offset}"));
+            }
+            text
+        }
+    }
+}
+
+/// Evidence as `name = value` pairs.
+pub fn evidence(evidence: &[crate::finding::Evidence]) -> String {
+    evidence
+        .iter()
+        .map(|e| {
+            let value = match &e.value {
+                serde_json::Value::Number(n) => {
+                    n.as_f64().map_or_else(|| n.to_string(), human::count)
+                }
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            format!("{} = {value}", e.name)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_objects_stay_on_one_line() {
+        let value = serde_json::json!({"_id": {"$oid": "65f1a2b3c4d5e6f708192a3b"}, "tags": ["a", "b"], "long": "x".repeat(80)});
+        let text = pretty_json(&value);
+        assert!(
+            text.contains("\"_id\": { \"$oid\": \"65f1a2b3c4d5e6f708192a3b\" },"),
+            "{text}"
+        );
+        assert!(text.contains("\"tags\": [\"a\", \"b\"],"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn abridged_examples_say_what_they_left_out() {
+        let value = serde_json::json!({"a": [1, 2, 3, 4], "s": "x".repeat(50), "b": [1]});
+        assert_eq!(
+            abridge(&value),
+            serde_json::json!({"a": [1, 2, "… 2 more"], "s": format!("{}…", "x".repeat(40)), "b": [1]})
+        );
+    }
+}

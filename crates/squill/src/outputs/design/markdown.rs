@@ -1,0 +1,245 @@
+//! The Markdown report of a `Design`: the same content as the text report, as
+//! headings and tables, for pull requests, wikis and design reviews.
+
+use super::describe;
+use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
+use crate::outputs::human;
+use std::fmt::Write as _;
+
+/// Renders the design as a Markdown document.
+pub fn render(design: &Design) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Design for {} (mix: {})\n", design.model, design.mix);
+    let _ = writeln!(
+        out,
+        "{} · {} · {} · {}\n",
+        human::plural(design.collections.len() as f64, "collection", "collections"),
+        human::plural(
+            design.relationships.len() as f64,
+            "relationship",
+            "relationships"
+        ),
+        human::plural(design.operations.len() as f64, "operation", "operations"),
+        human::plural(design.findings.len() as f64, "finding", "findings"),
+    );
+    out.push_str("Workload cost (weighted by the operations' rates):\n\n| measure | per second |\n|---|---:|\n");
+    for (name, value) in describe::totals(&design.totals) {
+        let _ = writeln!(out, "| {name} | {value} |");
+    }
+    let _ = writeln!(
+        out,
+        "\nIndex entries held: {}. Score (what the optimizer minimizes): {}.",
+        human::count(design.totals.index_entries),
+        human::count(design.totals.score)
+    );
+    out.push_str("\n## Collections\n\n");
+    for c in &design.collections {
+        collection(&mut out, c);
+    }
+    out.push_str("## Relationships\n\n");
+    if design.relationships.is_empty() {
+        out.push_str("None.\n\n");
+    }
+    for d in &design.relationships {
+        relationship(&mut out, d);
+    }
+    if !design.entities.is_empty() {
+        out.push_str("## Entity decisions\n\n");
+        for d in &design.entities {
+            let _ = writeln!(out, "- {}", cell(&describe::entity_decision(d)));
+            for hit in describe::entity_decision_rules(d) {
+                let _ = writeln!(out, "  - `{}`: {}", hit.rule, hit.reason);
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("## Operations\n\n");
+    if design.operations.is_empty() {
+        out.push_str("None.\n\n");
+    }
+    for plan in &design.operations {
+        operation(&mut out, plan);
+    }
+    out.push_str("## Findings\n\n");
+    if design.findings.is_empty() {
+        out.push_str("None.\n");
+    } else {
+        out.push_str(
+            "| severity | rule | where | message | evidence | help |\n|---|---|---|---|---|---|\n",
+        );
+        for f in &design.findings {
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} | {} |",
+                f.severity,
+                f.rule,
+                cell(&describe::location(&f.location)),
+                cell(&f.message),
+                cell(&describe::evidence(&f.evidence)),
+                cell(f.help.as_deref().unwrap_or(""))
+            );
+        }
+    }
+    out
+}
+
+fn collection(out: &mut String, c: &Collection) {
+    let _ = writeln!(out, "### {}\n", c.name);
+    let max = c
+        .size
+        .max_bytes
+        .map_or_else(|| "unbounded".to_string(), |b| human::bytes(b as f64));
+    let _ = writeln!(out, "| | |\n|---|---|");
+    let _ = writeln!(out, "| entities | {} |", cell(&c.entities.join(", ")));
+    if let Some(d) = &c.discriminator {
+        let _ = writeln!(out, "| type field | `{d}` |");
+    }
+    let _ = writeln!(out, "| documents | {} |", human::int(c.documents));
+    let _ = writeln!(
+        out,
+        "| size, typical | {} |",
+        human::bytes(c.size.typical_bytes as f64)
+    );
+    let _ = writeln!(out, "| size, max cardinality | {max} |");
+    let _ = writeln!(out, "| nesting depth | {} |\n", c.size.nesting_depth);
+    let pretty = describe::pretty_json(&describe::abridge(&c.example));
+    let _ = writeln!(out, "Example document:\n\n```json\n{pretty}\n```\n");
+    if c.indexes.is_empty() {
+        out.push_str("Indexes: only the implicit `_id_`.\n\n");
+        return;
+    }
+    out.push_str("| index | keys | unique | used by |\n|---|---|---|---|\n");
+    for i in &c.indexes {
+        let used = if i.used_by.is_empty() {
+            "(implicit)".to_string()
+        } else {
+            i.used_by.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | `{}` | {} | {} |",
+            i.name,
+            describe::keys(&i.keys),
+            if i.unique { "yes" } else { "no" },
+            cell(&used)
+        );
+    }
+    out.push('\n');
+}
+
+fn relationship(out: &mut String, d: &RelationshipDecision) {
+    let _ = writeln!(
+        out,
+        "### {}: {} → {} ({})\n",
+        d.relationship, d.parent, d.child, d.class
+    );
+    let _ = writeln!(out, "**Decision:** {}\n", describe::layout(&d.chosen));
+    if !d.rules.is_empty() {
+        out.push_str("Why:\n\n");
+        for hit in &d.rules {
+            let _ = writeln!(out, "- `{}`: {}", hit.rule, hit.reason);
+        }
+        out.push('\n');
+    }
+    if !d.alternatives.is_empty() {
+        out.push_str("| alternative | verdict | reason | cost difference |\n|---|---|---|---|\n");
+        for alt in &d.alternatives {
+            let (verdict, reason, delta) = match &alt.verdict {
+                Verdict::Rejected { rule, reason } => (
+                    format!("rejected by `{rule}`"),
+                    reason.clone(),
+                    String::new(),
+                ),
+                Verdict::Costlier { delta, explanation } => (
+                    "costlier".to_string(),
+                    explanation.clone(),
+                    describe::cost_delta(delta),
+                ),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {verdict} | {} | {} |",
+                cell(&describe::layout(&alt.layout)),
+                cell(&reason),
+                cell(&delta)
+            );
+        }
+        out.push('\n');
+    }
+    if !d.tradeoffs.is_empty() {
+        out.push_str("Trade-offs accepted:\n\n");
+        for t in &d.tradeoffs {
+            let _ = writeln!(out, "- {t}");
+        }
+        out.push('\n');
+    }
+}
+
+fn operation(out: &mut String, plan: &OperationPlan) {
+    let _ = writeln!(out, "### {} ({})\n", plan.operation, human::rate(plan.rate));
+    out.push_str("| # | command | collection | filter | index | documents | purpose |\n|---|---|---|---|---|---:|---|\n");
+    for (i, s) in plan.steps.iter().enumerate() {
+        let mut filter = describe::filter(s);
+        if !s.sort.is_empty() {
+            let _ = write!(filter, " sort {}", describe::keys(&s.sort));
+        }
+        if let Some(limit) = s.limit {
+            let _ = write!(filter, " limit {}", human::int(limit));
+        }
+        let mut command = describe::action(s.action).to_string();
+        if !s.updates.is_empty() {
+            let ops: Vec<String> = s.updates.iter().map(describe::update).collect();
+            let _ = write!(command, " {}", ops.join(", "));
+        }
+        if !s.projection.is_empty() {
+            let _ = write!(command, " returning {}", s.projection.join(", "));
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | `{}` | {} | {} | {} |",
+            i + 1,
+            cell(&command),
+            s.collection,
+            cell(&filter),
+            s.index
+                .as_deref()
+                .map_or_else(|| "none".to_string(), |i| format!("`{i}`")),
+            human::count(s.documents),
+            cell(&s.purpose)
+        );
+    }
+    let _ = writeln!(out, "\nPer run: {}.", describe::per_run(&plan.cost));
+    if plan.transaction {
+        out.push_str("Needs a multi-document transaction.\n");
+    }
+    for w in &plan.warnings {
+        let _ = writeln!(out, "\n> **Warning:** {w}");
+    }
+    out.push('\n');
+}
+
+/// Text safe inside a table cell: pipes escaped, newlines folded.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outputs::design::sample;
+
+    #[test]
+    fn product_parts_markdown() {
+        insta::assert_snapshot!(render(&sample::product_parts()));
+    }
+
+    #[test]
+    fn every_variant_markdown() {
+        insta::assert_snapshot!(render(&sample::every_variant()));
+    }
+
+    #[test]
+    fn pipes_in_cells_are_escaped() {
+        assert_eq!(cell("a | b\nc"), "a \\| b c");
+    }
+}

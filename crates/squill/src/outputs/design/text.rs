@@ -1,0 +1,305 @@
+//! The terminal report of a `Design`: summary, collections, relationships,
+//! entity decisions, operations, findings. Colors only when the caller asks
+//! (the CLI decides from `--color`, `NO_COLOR` and whether stdout is a terminal).
+
+use super::describe;
+use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
+use crate::finding::{Finding, Severity};
+use crate::outputs::human;
+use std::fmt::Write as _;
+
+/// Renders the design for a terminal.
+pub fn render(design: &Design, color: bool) -> String {
+    let p = Paint(color);
+    let mut out = String::new();
+    summary(&mut out, p, design);
+    heading(&mut out, p, "Collections");
+    for collection in &design.collections {
+        render_collection(&mut out, p, collection);
+    }
+    heading(&mut out, p, "Relationships");
+    if design.relationships.is_empty() {
+        out.push_str("(none)\n");
+    }
+    for decision in &design.relationships {
+        render_relationship(&mut out, p, decision);
+    }
+    if !design.entities.is_empty() {
+        heading(&mut out, p, "Entity decisions");
+        for decision in &design.entities {
+            let _ = writeln!(out, "{}", describe::entity_decision(decision));
+            for hit in describe::entity_decision_rules(decision) {
+                let _ = writeln!(out, "  {} {}", p.rule(hit.rule), hit.reason);
+            }
+        }
+    }
+    heading(&mut out, p, "Operations");
+    if design.operations.is_empty() {
+        out.push_str("(none)\n");
+    }
+    for plan in &design.operations {
+        render_operation(&mut out, p, plan);
+    }
+    heading(&mut out, p, "Findings");
+    if design.findings.is_empty() {
+        out.push_str("none\n");
+    }
+    for finding in &design.findings {
+        render_finding(&mut out, p, finding);
+    }
+    out
+}
+
+fn summary(out: &mut String, p: Paint, design: &Design) {
+    let _ = writeln!(
+        out,
+        "{} {} (mix: {})",
+        p.bold("Design for"),
+        p.bold(&design.model),
+        design.mix
+    );
+    let _ = writeln!(
+        out,
+        "{} · {} · {} · {}",
+        human::plural(design.collections.len() as f64, "collection", "collections"),
+        human::plural(
+            design.relationships.len() as f64,
+            "relationship",
+            "relationships"
+        ),
+        human::plural(design.operations.len() as f64, "operation", "operations"),
+        human::plural(design.findings.len() as f64, "finding", "findings"),
+    );
+    let line: Vec<String> = describe::totals(&design.totals)
+        .into_iter()
+        .map(|(name, value)| format!("{value} {}", name.trim_start_matches("bytes ")))
+        .collect();
+    let _ = writeln!(out, "Workload, per second: {}", line.join(" · "));
+    let _ = writeln!(
+        out,
+        "Index entries held: {} · score {}",
+        human::count(design.totals.index_entries),
+        human::count(design.totals.score)
+    );
+}
+
+fn heading(out: &mut String, p: Paint, title: &str) {
+    let _ = writeln!(out, "\n{}", p.bold(title));
+    let _ = writeln!(out, "{}", "─".repeat(title.chars().count()));
+}
+
+fn render_collection(out: &mut String, p: Paint, c: &Collection) {
+    let _ = write!(out, "{}", p.bold(&c.name));
+    let _ = write!(out, "  {} documents", human::int(c.documents));
+    if c.entities.len() > 1 || c.entities.first() != Some(&c.name) {
+        let _ = write!(out, "; holds {}", c.entities.join(", "));
+    }
+    if let Some(d) = &c.discriminator {
+        let _ = write!(out, "; type field `{d}`");
+    }
+    out.push('\n');
+    let max = c
+        .size
+        .max_bytes
+        .map_or_else(|| "unbounded".to_string(), |b| human::bytes(b as f64));
+    let _ = writeln!(
+        out,
+        "  size: {} typical, {max} at max cardinality; nesting depth {}",
+        human::bytes(c.size.typical_bytes as f64),
+        c.size.nesting_depth
+    );
+    out.push_str("  example:\n");
+    let pretty = describe::pretty_json(&describe::abridge(&c.example));
+    for line in pretty.lines() {
+        let _ = writeln!(out, "    {}", p.dim(line));
+    }
+    out.push_str("  indexes:");
+    if c.indexes.is_empty() {
+        out.push_str(" only the implicit _id_");
+    }
+    out.push('\n');
+    let width = c.indexes.iter().map(|i| i.name.len()).max().unwrap_or(0);
+    for index in &c.indexes {
+        let mut line = format!(
+            "    {:<width$}  {}",
+            index.name,
+            describe::keys(&index.keys)
+        );
+        if index.unique {
+            line.push_str(" unique");
+        }
+        if index.used_by.is_empty() {
+            line.push_str("  (implicit)");
+        } else {
+            let _ = write!(line, "  used by {}", index.used_by.join(", "));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    out.push('\n');
+}
+
+fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
+    let _ = writeln!(
+        out,
+        "{}  {} → {} ({})",
+        p.bold(&d.relationship),
+        d.parent,
+        d.child,
+        d.class
+    );
+    let _ = writeln!(out, "  decision: {}", p.green(&describe::layout(&d.chosen)));
+    if !d.rules.is_empty() {
+        out.push_str("  why:\n");
+        for hit in &d.rules {
+            let _ = writeln!(out, "    {} {}", p.rule(hit.rule), hit.reason);
+        }
+    }
+    if !d.alternatives.is_empty() {
+        out.push_str("  alternatives:\n");
+        for alt in &d.alternatives {
+            let _ = writeln!(out, "    {}", describe::layout(&alt.layout));
+            match &alt.verdict {
+                Verdict::Rejected { rule, reason } => {
+                    let _ = writeln!(
+                        out,
+                        "      {} by {}: {reason}",
+                        p.red("rejected"),
+                        p.rule(rule)
+                    );
+                }
+                Verdict::Costlier { delta, explanation } => {
+                    let _ = writeln!(out, "      {}: {explanation}", p.yellow("costlier"));
+                    let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
+                }
+            }
+        }
+    }
+    if !d.tradeoffs.is_empty() {
+        out.push_str("  trade-offs accepted:\n");
+        for t in &d.tradeoffs {
+            let _ = writeln!(out, "    - {t}");
+        }
+    }
+    out.push('\n');
+}
+
+fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
+    let _ = writeln!(
+        out,
+        "{}  {}",
+        p.bold(&plan.operation),
+        human::rate(plan.rate)
+    );
+    for (i, step) in plan.steps.iter().enumerate() {
+        let _ = writeln!(out, "  {}. {}", i + 1, describe::step(step));
+        if !step.projection.is_empty() {
+            let _ = writeln!(out, "     returns {}", step.projection.join(", "));
+        }
+        if !step.purpose.is_empty() {
+            let _ = writeln!(out, "     {}", p.dim(&step.purpose));
+        }
+    }
+    let _ = writeln!(out, "  per run: {}", describe::per_run(&plan.cost));
+    if plan.transaction {
+        let _ = writeln!(out, "  {}", p.yellow("needs a multi-document transaction"));
+    }
+    for w in &plan.warnings {
+        let _ = writeln!(out, "  {} {w}", p.yellow("warning:"));
+    }
+    out.push('\n');
+}
+
+fn render_finding(out: &mut String, p: Paint, f: &Finding) {
+    let severity = match f.severity {
+        Severity::Error => p.red("error"),
+        Severity::Warning => p.yellow("warning"),
+        Severity::Info => p.dim("info"),
+    };
+    let _ = writeln!(
+        out,
+        "{severity} {} {}: {}",
+        p.rule(f.rule),
+        describe::location(&f.location),
+        f.message
+    );
+    if !f.evidence.is_empty() {
+        let _ = writeln!(out, "  evidence: {}", describe::evidence(&f.evidence));
+    }
+    if let Some(help) = &f.help {
+        let _ = writeln!(out, "  help: {help}");
+    }
+}
+
+/// ANSI styling that is a no-op when color is off.
+#[derive(Clone, Copy)]
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn bold(self, t: &str) -> String {
+        self.wrap("1", t)
+    }
+    fn dim(self, t: &str) -> String {
+        self.wrap("2", t)
+    }
+    fn red(self, t: &str) -> String {
+        self.wrap("31", t)
+    }
+    fn green(self, t: &str) -> String {
+        self.wrap("32", t)
+    }
+    fn yellow(self, t: &str) -> String {
+        self.wrap("33", t)
+    }
+    fn rule(self, id: &str) -> String {
+        self.wrap("36", &format!("[{id}]"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outputs::design::sample;
+
+    #[test]
+    fn product_parts_text() {
+        insta::assert_snapshot!(render(&sample::product_parts(), false));
+    }
+
+    #[test]
+    fn every_variant_text() {
+        insta::assert_snapshot!(render(&sample::every_variant(), false));
+    }
+
+    #[test]
+    fn color_only_when_asked() {
+        let design = sample::product_parts();
+        assert!(!render(&design, false).contains('\x1b'));
+        let colored = render(&design, true);
+        assert!(colored.contains("\x1b[1m"), "{colored}");
+        assert_eq!(strip_ansi(&colored), render(&design, false));
+    }
+
+    fn strip_ansi(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == '\x1b' {
+                for c in chars.by_ref() {
+                    if c == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}

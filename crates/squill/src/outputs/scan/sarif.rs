@@ -1,0 +1,145 @@
+//! SARIF 2.1.0: one run, the data rules with their full docs as help, one
+//! result per finding (logical location `db.collection.field`, physical
+//! location the dump file), and input errors as tool notifications.
+
+use super::location_text;
+use crate::finding::{Location, Severity};
+use crate::scan::ScanReport;
+use serde_json::{Value, json};
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn uri(path: &std::path::Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn locations(loc: &Location) -> Vec<Value> {
+    match loc {
+        Location::Collection {
+            file,
+            database,
+            collection,
+            field,
+            ..
+        } => {
+            let mut name = match database {
+                Some(db) => format!("{db}.{collection}"),
+                None => collection.clone(),
+            };
+            if let Some(f) = field {
+                name.push('.');
+                name.push_str(f);
+            }
+            let mut l = json!({
+                "logicalLocations": [{
+                    "fullyQualifiedName": name,
+                    "kind": if field.is_some() { "member" } else { "type" },
+                }]
+            });
+            if let Some(file) = file {
+                l["physicalLocation"] = json!({ "artifactLocation": { "uri": uri(file) } });
+            }
+            vec![l]
+        }
+        Location::File {
+            path, byte_offset, ..
+        } => {
+            let mut p = json!({ "artifactLocation": { "uri": uri(path) } });
+            if let Some(b) = byte_offset {
+                p["region"] = json!({ "byteOffset": b });
+            }
+            vec![json!({ "physicalLocation": p })]
+        }
+        Location::Model { path } => vec![json!({
+            "logicalLocations": [{ "fullyQualifiedName": path }]
+        })],
+    }
+}
+
+pub fn sarif(report: &ScanReport) -> String {
+    let rules: Vec<&crate::rules::Rule> = crate::rules::data::ALL.to_vec();
+    let rule_objects: Vec<Value> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.summary },
+                "help": { "text": r.docs, "markdown": r.docs },
+                "defaultConfiguration": { "level": level(r.default_severity) },
+                "properties": { "sources": r.sources },
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let evidence: serde_json::Map<String, Value> = f
+                .evidence
+                .iter()
+                .map(|e| (e.name.clone(), e.value.clone()))
+                .collect();
+            let mut props = json!({ "evidence": evidence });
+            if let Location::Collection {
+                example_id: Some(id),
+                ..
+            } = &f.location
+            {
+                props["exampleId"] = json!(id);
+            }
+            if let Some(h) = &f.help {
+                props["help"] = json!(h);
+            }
+            json!({
+                "ruleId": f.rule,
+                "ruleIndex": rules.iter().position(|r| r.id == f.rule),
+                "level": level(f.severity),
+                "message": { "text": format!("{}: {}", location_text(&f.location), f.message) },
+                "locations": locations(&f.location),
+                "properties": props,
+            })
+        })
+        .collect();
+    let notifications: Vec<Value> = report
+        .errors
+        .iter()
+        .map(|e| {
+            let mut n = json!({ "level": "error", "message": { "text": e.message } });
+            if let Some(file) = &e.file {
+                let mut p = json!({ "artifactLocation": { "uri": uri(file) } });
+                if let Some(b) = e.byte_offset {
+                    p["region"] = json!({ "byteOffset": b });
+                }
+                n["locations"] = json!([{ "physicalLocation": p }]);
+            }
+            n
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "squill",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://example.invalid/squill",
+                "rules": rule_objects,
+            }},
+            "invocations": [{
+                "executionSuccessful": report.errors.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": results,
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&doc).expect("serializes");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,210 @@
+//! The text report: a summary per collection, the relationships, the findings
+//! with their evidence and help, input errors, and notes.
+
+use super::{
+    collection_name, evidence_value, example_id, key_text, location_text, percent, types_text,
+};
+use crate::scan::ScanReport;
+use crate::scan::report::CollectionReport;
+use std::fmt::Write as _;
+
+pub fn text(report: &ScanReport) -> String {
+    let mut out = String::new();
+    let t = &report.totals;
+    let _ = writeln!(
+        out,
+        "squill scan (profile {}): {} databases, {} collections, {} documents, {} bytes",
+        report.profile.as_str(),
+        t.databases,
+        t.collections,
+        t.documents,
+        t.bytes
+    );
+    for c in &report.collections {
+        out.push('\n');
+        collection(&mut out, c);
+    }
+    if !report.relationships.is_empty() {
+        let _ = writeln!(out, "\nrelationships");
+        for r in &report.relationships {
+            let _ = writeln!(
+                out,
+                "  {}.{} -> {}.{}: {}, {} ({}), fan-out p50 {} p95 {} max {}, {} of {} values match{}",
+                r.from,
+                r.field,
+                r.to,
+                r.key,
+                r.direction.as_str(),
+                r.class,
+                kind_name(r.kind),
+                r.fan_out.p50,
+                r.fan_out.p95,
+                r.fan_out.max,
+                r.values_matched,
+                r.values_checked,
+                if r.sample_rate < 1.0 {
+                    format!(" (sample {})", percent(r.sample_rate))
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    let _ = writeln!(out, "\nfindings: {}", report.findings.len());
+    for f in &report.findings {
+        let _ = writeln!(
+            out,
+            "  {}[{}] {}: {}",
+            f.severity,
+            f.rule,
+            location_text(&f.location),
+            f.message
+        );
+        if let Some(id) = example_id(&f.location) {
+            let _ = writeln!(out, "    example _id: {id}");
+        }
+        let ev: Vec<String> = f
+            .evidence
+            .iter()
+            .map(|e| format!("{}={}", e.name, evidence_value(&e.value)))
+            .collect();
+        if !ev.is_empty() {
+            let _ = writeln!(out, "    evidence: {}", ev.join("; "));
+        }
+        if let Some(help) = &f.help {
+            let _ = writeln!(out, "    help: {help}");
+        }
+    }
+    if !report.errors.is_empty() {
+        let _ = writeln!(out, "\ninput errors: {}", report.errors.len());
+        for e in &report.errors {
+            let _ = writeln!(out, "  {}", e.message);
+        }
+    }
+    let _ = writeln!(out, "\nnotes");
+    for n in &report.notes {
+        let _ = writeln!(out, "  - {n}");
+    }
+    out
+}
+
+/// Field paths listed per collection; documents with generated keys (ids as
+/// field names) can have thousands.
+const MAX_FIELDS: usize = 60;
+
+fn collection(out: &mut String, c: &CollectionReport) {
+    let _ = writeln!(
+        out,
+        "{}: {} documents, {} bytes{}",
+        collection_name(c),
+        c.documents,
+        c.bytes,
+        c.file
+            .as_ref()
+            .map(|f| format!(" ({})", f.display()))
+            .unwrap_or_default()
+    );
+    if c.documents == 0 {
+        indexes(out, c);
+        return;
+    }
+    let s = &c.size;
+    let _ = writeln!(
+        out,
+        "  size: min {} mean {} p50 {} p95 {} max {} bytes",
+        s.min, s.mean, s.p50, s.p95, s.max
+    );
+    let _ = writeln!(
+        out,
+        "  depth max {}; {} field paths, {} distinct names; names {} of the bytes{}",
+        c.depth.max,
+        c.field_paths,
+        c.distinct_field_names,
+        percent(c.field_name_share),
+        if c.paths_capped {
+            format!(
+                "; field tree capped ({} occurrences untracked)",
+                c.untracked_fields
+            )
+        } else {
+            String::new()
+        }
+    );
+    indexes(out, c);
+    let width = c
+        .fields
+        .iter()
+        .map(|f| f.path.len() + 2 * (f.level as usize - 1))
+        .max()
+        .unwrap_or(0)
+        .min(48);
+    for (shown, f) in c.fields.iter().enumerate() {
+        if shown == MAX_FIELDS {
+            let _ = writeln!(
+                out,
+                "    ... {} more field paths (the JSON and Markdown reports list them all)",
+                c.fields.len() - MAX_FIELDS
+            );
+            break;
+        }
+        let name = format!(
+            "{}{}",
+            "  ".repeat(f.level as usize - 1),
+            f.path.rsplit('.').next().unwrap_or(&f.path)
+        );
+        let mut line = format!(
+            "    {name:<width$}  {:>6}  {}",
+            percent(f.presence),
+            types_text(&f.types)
+        );
+        if let Some(a) = &f.array {
+            let _ = write!(
+                line,
+                "; length p50 {} p95 {} max {}",
+                a.lengths.p50, a.lengths.p95, a.lengths.max
+            );
+            if !a.element_types.is_empty() {
+                let _ = write!(line, " of {}", types_text(&a.element_types));
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+fn indexes(out: &mut String, c: &CollectionReport) {
+    match &c.indexes {
+        None => {
+            let _ = writeln!(out, "  indexes: unknown (no metadata)");
+        }
+        Some(ix) => {
+            let list: Vec<String> = ix
+                .iter()
+                .map(|i| {
+                    format!(
+                        "{} {}{}",
+                        i.name,
+                        key_text(&i.key),
+                        if i.unique { " unique" } else { "" }
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  indexes: {}",
+                if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    list.join("; ")
+                }
+            );
+        }
+    }
+}
+
+fn kind_name(kind: crate::model::RelationshipKind) -> &'static str {
+    match kind {
+        crate::model::RelationshipKind::OneToOne => "1:1",
+        crate::model::RelationshipKind::OneToMany => "1:N",
+        crate::model::RelationshipKind::ManyToMany => "N:M",
+    }
+}

@@ -1,0 +1,210 @@
+//! From finished profiles to a `ScanReport`: the per-collection summaries, the
+//! inferred relationships, and every data rule's findings.
+
+use super::profile::{CollectionProfile, TYPE_SLOTS, slot_type};
+use super::report::{
+    ArrayReport, CollectionMeta, CollectionReport, FORMAT, FieldReport, InputErrorReport,
+    ScanReport, Totals, TypeCount,
+};
+use super::{IdValue, relationships};
+use crate::finding::{Finding, Location, sort_findings};
+use crate::settings::Settings;
+
+/// What the data rules read.
+pub struct Analysis<'a> {
+    pub collections: &'a [CollectionReport],
+    pub relationships: &'a [super::report::RelationshipReport],
+    pub settings: &'a Settings,
+}
+
+impl Analysis<'_> {
+    /// The collection a relationship side names.
+    pub fn collection(&self, r: &super::report::CollectionRef) -> Option<&CollectionReport> {
+        self.collections
+            .iter()
+            .find(|c| c.name == r.collection && c.database == r.database)
+    }
+}
+
+/// Where a finding about collection `c` points.
+pub fn location(c: &CollectionReport, field: Option<&str>, example: Option<&String>) -> Location {
+    Location::Collection {
+        file: c.file.clone(),
+        database: c.database.clone(),
+        collection: c.name.clone(),
+        field: field.map(str::to_string),
+        example_id: example.cloned(),
+    }
+}
+
+/// Notes every report carries: what a scan of data alone cannot judge.
+pub const NOTES: &[&str] = &[
+    "Case-insensitive queries without a case-insensitive index and $lookup-heavy reads are \
+     anti-patterns of the workload, not of the data: they need the queries (mongod logs), which \
+     scan does not read.",
+    "Quantiles are sketched within 1/64 (about 1.6 %) of the true value; counts, minimums and \
+     maximums are exact.",
+];
+
+/// Builds the report from finished profiles (in input order).
+pub fn analyze(
+    mut collections: Vec<(CollectionMeta, CollectionProfile)>,
+    errors: Vec<InputErrorReport>,
+    settings: &Settings,
+) -> ScanReport {
+    for (_, p) in &mut collections {
+        p.finish();
+    }
+    let relationships = relationships::infer(&collections, settings);
+    let reports: Vec<CollectionReport> = collections
+        .iter()
+        .map(|(m, p)| collection_report(m, p))
+        .collect();
+    let mut findings = Vec::new();
+    let analysis = Analysis {
+        collections: &reports,
+        relationships: &relationships,
+        settings,
+    };
+    crate::rules::data::check_all(&analysis, &mut findings);
+    sort_findings(&mut findings);
+    let mut dbs: Vec<&Option<String>> = reports.iter().map(|c| &c.database).collect();
+    dbs.sort();
+    dbs.dedup();
+    let totals = Totals {
+        databases: dbs.len() as u64,
+        collections: reports.len() as u64,
+        documents: reports.iter().map(|c| c.documents).sum(),
+        bytes: reports.iter().map(|c| c.bytes).sum(),
+    };
+    ScanReport {
+        format: FORMAT,
+        profile: settings.profile,
+        totals,
+        collections: reports,
+        relationships,
+        findings,
+        errors,
+        notes: NOTES.iter().map(|n| (*n).to_string()).collect(),
+    }
+}
+
+fn types(counts: &[u64; TYPE_SLOTS], examples: &[(u8, IdValue)]) -> Vec<TypeCount> {
+    let mut out: Vec<TypeCount> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .filter_map(|(slot, &count)| {
+            Some(TypeCount {
+                ty: slot_type(slot)?.name(),
+                count,
+                example_id: examples
+                    .iter()
+                    .find(|(s, _)| usize::from(*s) == slot)
+                    .map(|(_, id)| id.to_extended_json()),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| b.count.cmp(&a.count).then(a.ty.cmp(b.ty)));
+    out
+}
+
+fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> CollectionReport {
+    let mut fields = Vec::new();
+    let mut stack: Vec<u32> = p.nodes[0].children.iter().rev().copied().collect();
+    let mut names: Vec<&str> = Vec::new();
+    while let Some(i) = stack.pop() {
+        let n = &p.nodes[i as usize];
+        names.push(&n.name);
+        let occurrences = n.occurrences();
+        fields.push(FieldReport {
+            path: p.path(i),
+            level: p.level(i),
+            documents: n.docs_present,
+            presence: if p.documents == 0 {
+                0.0
+            } else {
+                (n.docs_present as f64 / p.documents as f64 * 10_000.0).round() / 10_000.0
+            },
+            types: types(&n.types, &n.type_examples),
+            avg_bytes: if occurrences == 0 {
+                0.0
+            } else {
+                (n.value_bytes as f64 / occurrences as f64 * 10.0).round() / 10.0
+            },
+            array: n
+                .array
+                .as_ref()
+                .filter(|a| a.lengths.count() > 0)
+                .map(|a| ArrayReport {
+                    lengths: a.lengths.distribution(),
+                    element_types: types(&a.element_types, &[]),
+                    longest_example_id: a.longest_example.as_ref().map(IdValue::to_extended_json),
+                }),
+            distinct_values: n.refs.as_ref().map(|r| r.sample.distinct_estimate()),
+        });
+        stack.extend(n.children.iter().rev().copied());
+    }
+    names.sort_unstable();
+    names.dedup();
+    let bytes = u64::try_from(p.sizes.sum()).unwrap_or(u64::MAX);
+    CollectionReport {
+        database: meta.database.clone(),
+        name: meta.name.clone(),
+        file: meta.file.clone(),
+        documents: p.documents,
+        invalid_documents: p.invalid_documents,
+        size: p.sizes.distribution(),
+        bytes,
+        depth: p.depths.distribution(),
+        distinct_field_names: names.len() as u64,
+        field_paths: (p.nodes.len() - 1) as u64,
+        paths_capped: p.is_capped(),
+        untracked_fields: p.untracked,
+        field_name_share: if bytes == 0 {
+            0.0
+        } else {
+            (p.name_bytes as f64 / bytes as f64 * 10_000.0).round() / 10_000.0
+        },
+        field_name_bytes: p.name_bytes,
+        indexes: meta.indexes.clone(),
+        largest_example_id: p.largest_example.as_ref().map(IdValue::to_extended_json),
+        deepest_example_id: p.deepest_example.as_ref().map(IdValue::to_extended_json),
+        fields,
+    }
+}
+
+/// Helper for findings: a rule's finding on a collection.
+pub fn finding(
+    rule: &'static crate::rules::Rule,
+    severity: crate::finding::Severity,
+    message: String,
+    location: Location,
+    evidence: Vec<crate::finding::Evidence>,
+    help: &str,
+) -> Finding {
+    Finding {
+        rule: rule.id,
+        severity,
+        message,
+        location,
+        evidence,
+        help: Some(help.to_string()),
+    }
+}
+
+/// Measures `docs` as one collection and analyzes it with the others: the
+/// single-threaded path tests and small inputs use.
+pub fn profile_documents<'a>(
+    docs: impl IntoIterator<Item = &'a [u8]>,
+    limits: super::Limits,
+) -> (CollectionProfile, Vec<crate::inputs::bson::BsonError>) {
+    let mut p = CollectionProfile::new(limits);
+    let mut errors = Vec::new();
+    for d in docs {
+        if let Err(e) = p.add(d) {
+            errors.push(e);
+        }
+    }
+    (p, errors)
+}

@@ -1,0 +1,262 @@
+//! The scan as a `Model` (`squill scan --emit-model FILE`): one entity per
+//! collection with its measured top-level fields, and one relationship per
+//! inferred reference with its measured cardinality, so `squill advise` can
+//! compare the design a user has with the one it recommends. There is no
+//! workload in data: the model has none, and says so in its description.
+
+use super::report::{CollectionReport, Direction, FieldReport, RelationshipReport, ScanReport};
+use crate::model::{
+    Cardinality, Count, Entity, EntityId, Field, FieldType, Mix, Model, Relationship,
+    RelationshipKind, Workload,
+};
+
+fn ident(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+fn base_type(ty: &str) -> Option<FieldType> {
+    Some(match ty {
+        "string" | "symbol" => FieldType::String,
+        "int" => FieldType::Int,
+        "long" => FieldType::Long,
+        "double" => FieldType::Double,
+        "decimal" => FieldType::Decimal,
+        "bool" => FieldType::Bool,
+        "date" | "timestamp" => FieldType::Date,
+        "objectId" => FieldType::ObjectId,
+        "binData" => FieldType::Binary,
+        "object" => FieldType::Object,
+        _ => return None,
+    })
+}
+
+/// The field's most frequent type that a model can declare, and its size.
+fn field(f: &FieldReport) -> Option<Field> {
+    let top = f
+        .types
+        .iter()
+        .find(|t| t.ty == "array" || base_type(t.ty).is_some())?;
+    let (ty, avg_size) = if top.ty == "array" {
+        let arr = f.array.as_ref()?;
+        let item = arr
+            .element_types
+            .iter()
+            .find_map(|t| base_type(t.ty))
+            .unwrap_or(FieldType::Object);
+        (
+            FieldType::Array(Box::new(item)),
+            Some(arr.lengths.mean.round() as u32),
+        )
+    } else {
+        let ty = base_type(top.ty)?;
+        let size = match ty {
+            // The value's encoded size less the int32 length and the NUL/subtype.
+            FieldType::String | FieldType::Binary => {
+                Some((f.avg_bytes - 5.0).max(0.0).round() as u32)
+            }
+            FieldType::Object => Some(f.avg_bytes.round() as u32),
+            _ => None,
+        };
+        (ty, size)
+    };
+    Some(Field {
+        name: f.path.clone(),
+        ty,
+        avg_size,
+        distinct: f.distinct_values,
+        enum_values: Vec::new(),
+        required: f.presence >= 1.0,
+        description: None,
+    })
+}
+
+fn entity(c: &CollectionReport, name: String) -> Entity {
+    let fields = c
+        .fields
+        .iter()
+        .filter(|f| f.level == 1)
+        .filter(|f| !(f.path == "_id" && f.types.first().is_some_and(|t| t.ty == "objectId")))
+        .filter_map(field)
+        .collect();
+    Entity {
+        name,
+        count: c.documents,
+        fields,
+        description: Some(format!(
+            "measured by squill scan: {} documents, mean {} bytes",
+            c.documents, c.size.mean
+        )),
+    }
+}
+
+fn relationship(
+    r: &RelationshipReport,
+    name: String,
+    parent: EntityId,
+    child: EntityId,
+    _parent_name: &str,
+) -> Relationship {
+    let children = Cardinality {
+        min: r.fan_out.min,
+        typical: r.fan_out.p50.max(r.fan_out.min),
+        max: Count::Finite(r.fan_out.max.max(r.fan_out.p50)),
+        growth_per_day: None,
+    };
+    let parents = match r.direction {
+        Direction::ChildReferenceArray => Cardinality {
+            min: 1,
+            typical: 1,
+            max: Count::Finite(r.max_parents_per_child.max(1)),
+            growth_per_day: None,
+        },
+        Direction::ParentReference => Cardinality::ONE,
+    };
+    let (parent_field, child_field) = match r.direction {
+        // Several arrays of one parent can point at one child collection: the
+        // back-reference name must be unique, so it is the relationship's.
+        Direction::ChildReferenceArray => (r.field.clone(), name.clone()),
+        Direction::ParentReference => (name.clone(), r.field.clone()),
+    };
+    Relationship {
+        name,
+        kind: r.kind,
+        parent,
+        child,
+        children,
+        parents,
+        child_standalone: true,
+        shared: r.kind == RelationshipKind::ManyToMany,
+        parent_field,
+        child_field,
+        description: Some(format!(
+            "{}.{} matches {}.{} ({}); {:.1} % of the values match",
+            r.from,
+            r.field,
+            r.to,
+            r.key,
+            r.direction.as_str(),
+            r.match_share * 100.0
+        )),
+    }
+}
+
+/// Builds the model of what the scan found. Collections without documents are
+/// left out (nothing measured).
+pub fn model(report: &ScanReport, name: &str) -> Model {
+    let measured: Vec<&CollectionReport> = report
+        .collections
+        .iter()
+        .filter(|c| c.documents > 0)
+        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for c in &measured {
+        let plain = ident(&c.name);
+        let clash = measured.iter().filter(|o| ident(&o.name) == plain).count() > 1;
+        let mut n = match (&c.database, clash) {
+            (Some(db), true) => ident(&format!("{db}_{}", c.name)),
+            _ => plain,
+        };
+        while names.contains(&n) {
+            n.push('_');
+        }
+        names.push(n);
+    }
+    let entities: Vec<Entity> = measured
+        .iter()
+        .zip(&names)
+        .map(|(c, n)| entity(c, n.clone()))
+        .collect();
+    let find = |r: &super::report::CollectionRef| {
+        measured
+            .iter()
+            .position(|c| c.name == r.collection && c.database == r.database)
+            .map(EntityId::from_index)
+    };
+    let mut entities = entities;
+    let mut relationships: Vec<Relationship> = Vec::new();
+    for r in &report.relationships {
+        let (Some(parent), Some(child)) = (find(&r.parent), find(&r.child)) else {
+            continue;
+        };
+        let from = &entities[find(&r.from).map_or(0, EntityId::index)].name;
+        let mut rel_name = ident(&format!("{from}_{}", r.field));
+        while relationships.iter().any(|x| x.name == rel_name) {
+            rel_name.push('_');
+        }
+        let parent_name = entities[parent.index()].name.clone();
+        // The reference field belongs to the relationship, not to the entity.
+        let holder = match r.direction {
+            Direction::ChildReferenceArray => parent,
+            Direction::ParentReference => child,
+        };
+        entities[holder.index()]
+            .fields
+            .retain(|f| f.name != r.field);
+        relationships.push(relationship(r, rel_name, parent, child, &parent_name));
+    }
+    Model {
+        name: name.to_string(),
+        entities,
+        relationships,
+        workload: Workload {
+            mixes: vec![Mix {
+                name: "default".to_string(),
+                description: None,
+            }],
+            operations: Vec::new(),
+            atomic_groups: Vec::new(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scan::testing::{B, coll, doc, oid, scan};
+
+    #[test]
+    fn emitted_model_parses_back_with_the_measured_relationship() {
+        let movies = (0..4)
+            .map(|i| doc(&[("_id", B::Oid(oid(i))), ("title", B::Str("Metropolis"))]))
+            .collect();
+        let comments = (0..12)
+            .map(|i| {
+                doc(&[
+                    ("_id", B::Oid(oid(100 + i))),
+                    ("movie_id", B::Oid(oid(i % 3))),
+                    ("text", B::Str("great")),
+                ])
+            })
+            .collect();
+        let report = scan(
+            vec![coll("m", "movies", movies), coll("m", "comments", comments)],
+            &Default::default(),
+        );
+        let model = super::model(&report, "scanned");
+        let yaml = crate::inputs::model_file::to_yaml(&model);
+        let back = crate::inputs::model_file::parse("scanned.yaml", &yaml)
+            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        assert_eq!(back.entities.len(), 2);
+        let r = &back.relationships[0];
+        assert_eq!(back.entity(r.parent).name, "movies");
+        assert_eq!(back.entity(r.child).name, "comments");
+        // 12 comments over movies 0..3, movie 3 has none: 0, 4, 4, 4.
+        assert_eq!(
+            (r.children.min, r.children.typical, r.children.max),
+            (0, 4, crate::model::Count::Finite(4))
+        );
+        insta::assert_snapshot!(yaml);
+    }
+}

@@ -1,0 +1,579 @@
+//! The per-collection profile: what one pass over the documents accumulates,
+//! in memory bounded by `Limits` whatever the number of documents.
+//!
+//! The field tree follows MongoDB's dot notation: the fields of documents inside
+//! an array `a` are children of `a` (`a.b`), and an array's elements are counted
+//! on the array's own node. The walker calls the `Visitor` methods; the hot path
+//! is a child lookup that tries the next sibling first (documents of one
+//! collection tend to keep their field order) and plain counter updates.
+
+use super::fingerprint::{self, Sample};
+use super::histogram::Histogram;
+use super::id_value::IdValue;
+use crate::inputs::bson::{BsonError, Container, ElementType, Scalar, Visitor, walk};
+
+/// Bounds on what a profile keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Distinct field paths tracked per collection; further paths are counted
+    /// as untracked and the report says the tree was capped.
+    pub max_paths: usize,
+    /// Fields per collection whose values are fingerprinted as possible references.
+    pub max_reference_fields: usize,
+    /// Fingerprints kept exactly per reference field before sampling.
+    pub reference_sample: usize,
+    /// Fingerprints kept exactly for the top-level `_id` before sampling.
+    pub id_sample: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_paths: 2_000,
+            max_reference_fields: 64,
+            reference_sample: 1 << 13,
+            id_sample: 1 << 16,
+        }
+    }
+}
+
+/// Number of type slots: BSON types 0x01..=0x13, then MaxKey and MinKey.
+pub const TYPE_SLOTS: usize = 22;
+
+#[inline]
+pub fn type_slot(t: ElementType) -> usize {
+    match t {
+        ElementType::MaxKey => 20,
+        ElementType::MinKey => 21,
+        other => other as usize,
+    }
+}
+
+pub fn slot_type(slot: usize) -> Option<ElementType> {
+    match slot {
+        20 => Some(ElementType::MaxKey),
+        21 => Some(ElementType::MinKey),
+        s => ElementType::from_byte(u8::try_from(s).ok()?),
+    }
+}
+
+const UNTRACKED: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Default)]
+pub struct ArrayStats {
+    pub lengths: Histogram,
+    pub element_types: [u64; TYPE_SLOTS],
+    /// The `_id` of the document holding the longest array.
+    pub longest_example: Option<IdValue>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RefStats {
+    pub sample: Sample,
+    /// Candidate values per document, where the field is present.
+    pub per_doc: Histogram,
+    cur_gen: u64,
+    cur_count: u64,
+}
+
+impl RefStats {
+    fn flush(&mut self) {
+        if self.cur_count > 0 {
+            self.per_doc.record(self.cur_count);
+            self.cur_count = 0;
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldNode {
+    pub name: Box<str>,
+    pub parent: u32,
+    pub children: Vec<u32>,
+    hint: u32,
+    /// Values by type (for arrays' elements see `array`).
+    pub types: [u64; TYPE_SLOTS],
+    /// Documents in which the field occurs at least once.
+    pub docs_present: u64,
+    doc_gen: u64,
+    /// Sum of the encoded sizes of the values (not counting array elements).
+    pub value_bytes: u64,
+    pub array: Option<Box<ArrayStats>>,
+    pub refs: Option<Box<RefStats>>,
+    /// The `_id` of the first document seen with each type.
+    pub type_examples: Vec<(u8, IdValue)>,
+}
+
+impl FieldNode {
+    fn new(name: &str, parent: u32) -> Self {
+        FieldNode {
+            name: name.into(),
+            parent,
+            children: Vec::new(),
+            hint: 0,
+            types: [0; TYPE_SLOTS],
+            docs_present: 0,
+            doc_gen: 0,
+            value_bytes: 0,
+            array: None,
+            refs: None,
+            type_examples: Vec::new(),
+        }
+    }
+
+    pub fn occurrences(&self) -> u64 {
+        self.types.iter().sum()
+    }
+}
+
+/// Everything measured about one collection.
+#[derive(Debug, Clone)]
+pub struct CollectionProfile {
+    pub limits: Limits,
+    pub documents: u64,
+    /// Documents the walker rejected (counted in `documents` too; the report's
+    /// input errors say where).
+    pub invalid_documents: u64,
+    pub sizes: Histogram,
+    pub depths: Histogram,
+    /// Bytes of field names (with their NUL) in documents, array indexes excluded.
+    pub name_bytes: u64,
+    pub largest_example: Option<IdValue>,
+    pub deepest_example: Option<IdValue>,
+    /// Node 0 is the document itself.
+    pub nodes: Vec<FieldNode>,
+    /// Field occurrences not tracked because `max_paths` was reached.
+    pub untracked: u64,
+    reference_fields: usize,
+}
+
+impl CollectionProfile {
+    pub fn new(limits: Limits) -> Self {
+        CollectionProfile {
+            limits,
+            documents: 0,
+            invalid_documents: 0,
+            sizes: Histogram::default(),
+            depths: Histogram::default(),
+            name_bytes: 0,
+            largest_example: None,
+            deepest_example: None,
+            nodes: vec![FieldNode::new("", 0)],
+            untracked: 0,
+            reference_fields: 0,
+        }
+    }
+
+    pub fn is_capped(&self) -> bool {
+        self.untracked > 0
+    }
+
+    /// Measures one document (exactly its bytes).
+    pub fn add(&mut self, doc: &[u8]) -> Result<(), BsonError> {
+        self.documents += 1;
+        let mut v = DocVisitor {
+            p: self,
+            stack: Vec::with_capacity(16),
+            id: None,
+            name_bytes: 0,
+            max_depth: 0,
+            size: 0,
+        };
+        let result = walk(doc, &mut v);
+        if result.is_err() {
+            self.invalid_documents += 1;
+        }
+        result
+    }
+
+    /// Flushes per-document counters; call once after the last `add`.
+    pub fn finish(&mut self) {
+        for node in &mut self.nodes {
+            if let Some(r) = &mut node.refs {
+                r.flush();
+            }
+        }
+    }
+
+    /// The dotted path of node `i`.
+    pub fn path(&self, mut i: u32) -> String {
+        let mut parts = Vec::new();
+        while i != 0 {
+            let n = &self.nodes[i as usize];
+            parts.push(&*n.name);
+            i = n.parent;
+        }
+        parts.reverse();
+        parts.join(".")
+    }
+
+    /// Depth of node `i` in the tree (top-level fields are 1).
+    pub fn level(&self, mut i: u32) -> u32 {
+        let mut level = 0;
+        while i != 0 {
+            level += 1;
+            i = self.nodes[i as usize].parent;
+        }
+        level
+    }
+
+    /// Whether a node lies inside an array (some ancestor is an array).
+    pub fn under_array(&self, i: u32) -> bool {
+        let mut i = self.nodes[i as usize].parent;
+        while i != 0 {
+            if self.nodes[i as usize].array.is_some() {
+                return true;
+            }
+            i = self.nodes[i as usize].parent;
+        }
+        false
+    }
+
+    fn child(&mut self, parent: u32, key: &str) -> u32 {
+        if parent == UNTRACKED {
+            self.untracked += 1;
+            return UNTRACKED;
+        }
+        let p = parent as usize;
+        let n = self.nodes[p].children.len();
+        let hint = self.nodes[p].hint as usize;
+        for k in 0..n {
+            let mut i = hint + k;
+            if i >= n {
+                i -= n;
+            }
+            let c = self.nodes[p].children[i];
+            if &*self.nodes[c as usize].name == key {
+                self.nodes[p].hint = (i + 1) as u32;
+                return c;
+            }
+        }
+        if self.nodes.len() >= self.limits.max_paths {
+            self.untracked += 1;
+            return UNTRACKED;
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(FieldNode::new(key, parent));
+        self.nodes[p].children.push(id);
+        self.nodes[p].hint = n as u32 + 1;
+        id
+    }
+
+    /// Merges `other` (a profile of other documents of the same collection).
+    pub fn merge(&mut self, other: &CollectionProfile) {
+        self.documents += other.documents;
+        self.invalid_documents += other.invalid_documents;
+        // Ties keep the earlier document, so the result does not depend on timing.
+        if other.largest_example.is_some()
+            && (self.largest_example.is_none() || other.sizes.max() > self.sizes.max())
+        {
+            self.largest_example.clone_from(&other.largest_example);
+        }
+        if other.deepest_example.is_some()
+            && (self.deepest_example.is_none() || other.depths.max() > self.depths.max())
+        {
+            self.deepest_example.clone_from(&other.deepest_example);
+        }
+        self.sizes.merge(&other.sizes);
+        self.depths.merge(&other.depths);
+        self.name_bytes += other.name_bytes;
+        self.untracked += other.untracked;
+        self.merge_node(0, other, 0);
+    }
+
+    fn merge_node(&mut self, mine: u32, other: &CollectionProfile, theirs: u32) {
+        let o = &other.nodes[theirs as usize];
+        {
+            let m = &mut self.nodes[mine as usize];
+            for (a, b) in m.types.iter_mut().zip(&o.types) {
+                *a += b;
+            }
+            m.docs_present += o.docs_present;
+            m.value_bytes += o.value_bytes;
+            for (t, ex) in &o.type_examples {
+                if !m.type_examples.iter().any(|(mt, _)| mt == t) {
+                    m.type_examples.push((*t, ex.clone()));
+                }
+            }
+            match (&mut m.array, &o.array) {
+                (Some(a), Some(b)) => {
+                    if b.lengths.max() > a.lengths.max() {
+                        a.longest_example.clone_from(&b.longest_example);
+                    }
+                    a.lengths.merge(&b.lengths);
+                    for (x, y) in a.element_types.iter_mut().zip(&b.element_types) {
+                        *x += y;
+                    }
+                }
+                (None, Some(b)) => m.array = Some(b.clone()),
+                _ => {}
+            }
+            match (&mut m.refs, &o.refs) {
+                (Some(a), Some(b)) => {
+                    a.sample.merge(&b.sample);
+                    a.per_doc.merge(&b.per_doc);
+                }
+                (None, Some(b)) => {
+                    m.refs = Some(b.clone());
+                    self.reference_fields += 1;
+                }
+                _ => {}
+            }
+        }
+        for &child in &o.children {
+            let name = &other.nodes[child as usize].name;
+            let mine_child = self.child(mine, name);
+            if mine_child == UNTRACKED {
+                self.untracked += other.nodes[child as usize].occurrences();
+                continue;
+            }
+            self.merge_node(mine_child, other, child);
+        }
+    }
+}
+
+struct DocVisitor<'p> {
+    p: &'p mut CollectionProfile,
+    stack: Vec<(u32, Container)>,
+    id: Option<IdValue>,
+    name_bytes: u64,
+    max_depth: u32,
+    size: u32,
+}
+
+impl DocVisitor<'_> {
+    /// The node a value with `key` lands on, and whether it is an array element.
+    #[inline]
+    fn target(&mut self, key: &str) -> (u32, bool) {
+        let &(parent, kind) = self.stack.last().expect("inside the document");
+        match kind {
+            Container::Array => (parent, true),
+            Container::Document => {
+                self.name_bytes += key.len() as u64 + 1;
+                (self.p.child(parent, key), false)
+            }
+        }
+    }
+
+    #[inline]
+    fn count(&mut self, node: u32, slot: usize, element: bool, bytes: u32) {
+        if node == UNTRACKED {
+            return;
+        }
+        let gen_now = self.p.documents;
+        let n = &mut self.p.nodes[node as usize];
+        if element {
+            let a = n.array.get_or_insert_with(Default::default);
+            a.element_types[slot] += 1;
+            return;
+        }
+        if n.doc_gen != gen_now {
+            n.doc_gen = gen_now;
+            n.docs_present += 1;
+        }
+        if n.types[slot] == 0
+            && let Some(id) = &self.id
+        {
+            n.type_examples.push((slot as u8, id.clone()));
+        }
+        n.types[slot] += 1;
+        n.value_bytes += u64::from(bytes);
+    }
+
+    #[inline]
+    fn reference(&mut self, node: u32, fp: u64, top_level_id: bool) {
+        if node == UNTRACKED {
+            return;
+        }
+        let gen_now = self.p.documents;
+        let limits = self.p.limits;
+        let n = &mut self.p.nodes[node as usize];
+        if n.refs.is_none() {
+            if !top_level_id && self.p.reference_fields >= limits.max_reference_fields {
+                return;
+            }
+            self.p.reference_fields += 1;
+            let cap = if top_level_id {
+                limits.id_sample
+            } else {
+                limits.reference_sample
+            };
+            n.refs = Some(Box::new(RefStats {
+                sample: Sample::new(cap),
+                per_doc: Histogram::default(),
+                cur_gen: gen_now,
+                cur_count: 0,
+            }));
+        }
+        let r = n.refs.as_mut().expect("just set");
+        if r.cur_gen != gen_now {
+            r.flush();
+            r.cur_gen = gen_now;
+        }
+        r.cur_count += 1;
+        r.sample.push(fp);
+    }
+}
+
+impl Visitor for DocVisitor<'_> {
+    #[inline]
+    fn enter(&mut self, key: &str, container: Container, bytes: u32, depth: u32) {
+        if depth == 0 {
+            self.size = bytes;
+            self.stack.clear();
+            self.stack.push((0, Container::Document));
+            return;
+        }
+        self.max_depth = self.max_depth.max(depth);
+        let (node, element) = self.target(key);
+        let ty = match container {
+            Container::Document => ElementType::Document,
+            Container::Array => ElementType::Array,
+        };
+        self.count(node, type_slot(ty), element, bytes);
+        self.stack.push((node, container));
+    }
+
+    #[inline]
+    fn leave(&mut self, container: Container, elements: u32, depth: u32) {
+        let (node, _) = self.stack.pop().unwrap_or((UNTRACKED, container));
+        if depth == 0 {
+            let p = &mut *self.p;
+            let size = u64::from(self.size);
+            if p.largest_example.is_none() || size > p.sizes.max() {
+                p.largest_example.clone_from(&self.id);
+            }
+            p.sizes.record(size);
+            let depth = u64::from(self.max_depth);
+            if p.deepest_example.is_none() || depth > p.depths.max() {
+                p.deepest_example.clone_from(&self.id);
+            }
+            p.depths.record(depth);
+            p.name_bytes += self.name_bytes;
+            return;
+        }
+        if container == Container::Array && node != UNTRACKED {
+            let a = self.p.nodes[node as usize]
+                .array
+                .get_or_insert_with(Default::default);
+            let len = u64::from(elements);
+            if a.longest_example.is_none() || len > a.lengths.max() {
+                a.longest_example.clone_from(&self.id);
+            }
+            a.lengths.record(len);
+        }
+    }
+
+    #[inline]
+    fn scalar(&mut self, key: &str, value: Scalar<'_>, value_bytes: u32, depth: u32) {
+        let top_level_id = depth == 1 && key == "_id";
+        if top_level_id {
+            self.id = Some(IdValue::from_scalar(&value));
+        }
+        let (node, element) = self.target(key);
+        self.count(node, type_slot(value.element_type()), element, value_bytes);
+        if let Some(fp) = fingerprint::of(&value) {
+            self.reference(node, fp, top_level_id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{B, doc};
+    use super::*;
+
+    fn profile(docs: &[Vec<u8>]) -> CollectionProfile {
+        let mut p = CollectionProfile::new(Limits::default());
+        for d in docs {
+            p.add(d).unwrap();
+        }
+        p.finish();
+        p
+    }
+
+    fn node<'a>(p: &'a CollectionProfile, path: &str) -> &'a FieldNode {
+        let i = (0..p.nodes.len() as u32)
+            .find(|&i| p.path(i) == path)
+            .unwrap_or_else(|| panic!("no {path}"));
+        &p.nodes[i as usize]
+    }
+
+    #[test]
+    fn counts_fields_types_presence_and_arrays() {
+        let docs = vec![
+            doc(&[
+                ("_id", B::I32(1)),
+                ("tags", B::Arr(vec![B::Str("a"), B::Str("b")])),
+                (
+                    "items",
+                    B::Arr(vec![
+                        B::Doc(vec![("sku", B::Str("x"))]),
+                        B::Doc(vec![("sku", B::I32(3))]),
+                    ]),
+                ),
+            ]),
+            doc(&[("_id", B::I32(2)), ("tags", B::Arr(vec![]))]),
+            doc(&[("_id", B::I32(3)), ("tags", B::Str("solo"))]),
+        ];
+        let p = profile(&docs);
+        assert_eq!(p.documents, 3);
+        let tags = node(&p, "tags");
+        assert_eq!(tags.docs_present, 3);
+        assert_eq!(tags.types[type_slot(ElementType::Array)], 2);
+        assert_eq!(tags.types[type_slot(ElementType::String)], 1);
+        let a = tags.array.as_ref().unwrap();
+        assert_eq!(a.lengths.max(), 2);
+        assert_eq!(a.element_types[type_slot(ElementType::String)], 2);
+        assert_eq!(a.longest_example, Some(IdValue::Int32(1)));
+        let sku = node(&p, "items.sku");
+        assert_eq!(sku.docs_present, 1, "present in one document, twice");
+        assert_eq!(sku.occurrences(), 2);
+        assert_eq!(p.depths.max(), 2);
+        // field names: _id tags items sku sku, and _id tags twice
+        assert_eq!(p.name_bytes, (4 + 5 + 6 + 4 + 4) + (4 + 5) + (4 + 5));
+    }
+
+    #[test]
+    fn path_cap_is_reported_not_exceeded() {
+        let limits = Limits {
+            max_paths: 3,
+            ..Limits::default()
+        };
+        let mut p = CollectionProfile::new(limits);
+        p.add(&doc(&[
+            ("a", B::I32(1)),
+            ("b", B::I32(1)),
+            ("c", B::I32(1)),
+        ]))
+        .unwrap();
+        assert_eq!(p.nodes.len(), 3);
+        assert_eq!(p.untracked, 1);
+    }
+
+    #[test]
+    fn merging_halves_equals_one_pass() {
+        let docs: Vec<Vec<u8>> = (0..100)
+            .map(|i| {
+                doc(&[
+                    ("_id", B::I32(i)),
+                    ("v", B::Arr((0..i % 7).map(B::I32).collect())),
+                ])
+            })
+            .collect();
+        let whole = profile(&docs);
+        let mut a = profile(&docs[..40]);
+        a.merge(&profile(&docs[40..]));
+        assert_eq!(a.documents, whole.documents);
+        assert_eq!(a.sizes, whole.sizes);
+        let (x, y) = (node(&a, "v"), node(&whole, "v"));
+        assert_eq!(
+            x.array.as_ref().unwrap().lengths,
+            y.array.as_ref().unwrap().lengths
+        );
+        assert_eq!(
+            x.refs.as_ref().unwrap().per_doc,
+            y.refs.as_ref().unwrap().per_doc
+        );
+    }
+}

@@ -1,0 +1,211 @@
+//! The `ScanReport` value: what `squill scan` found, ready for any reporter.
+//! Its JSON form (serde) is documented in docs/scan-json.md and versioned by
+//! `format`; fields are only ever added.
+
+use super::histogram::Distribution;
+use crate::finding::Finding;
+use crate::model::{CardinalityClass, RelationshipKind};
+use crate::settings::Profile;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The version tag of the JSON form.
+pub const FORMAT: &str = "squill-scan/1";
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScanReport {
+    pub format: &'static str,
+    pub profile: Profile,
+    pub totals: Totals,
+    pub collections: Vec<CollectionReport>,
+    pub relationships: Vec<RelationshipReport>,
+    /// Sorted by `finding::sort_findings`.
+    pub findings: Vec<Finding>,
+    /// Input that could not be read; the rest was still scanned.
+    pub errors: Vec<InputErrorReport>,
+    /// What scan did not judge, and why.
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Default)]
+pub struct Totals {
+    pub databases: u64,
+    pub collections: u64,
+    pub documents: u64,
+    pub bytes: u64,
+}
+
+/// A collection as the input describes it (dump metadata), before measuring.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CollectionMeta {
+    pub database: Option<String>,
+    pub name: String,
+    /// The file the documents came from, when there is one.
+    pub file: Option<PathBuf>,
+    /// The indexes from the metadata; `None` when the input has no metadata.
+    pub indexes: Option<Vec<IndexReport>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexReport {
+    pub name: String,
+    /// The key pattern in order: field → 1, -1, "text", "2dsphere", "hashed", …
+    /// (an object in JSON, its keys in index order).
+    #[serde(serialize_with = "key_object")]
+    pub key: Vec<(String, serde_json::Value)>,
+    pub unique: bool,
+    pub sparse: bool,
+    pub partial: bool,
+    pub expire_after_seconds: Option<i64>,
+}
+
+fn key_object<S: serde::Serializer>(
+    key: &[(String, serde_json::Value)],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(key.len()))?;
+    for (k, v) in key {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CollectionReport {
+    pub database: Option<String>,
+    pub name: String,
+    pub file: Option<PathBuf>,
+    pub documents: u64,
+    pub invalid_documents: u64,
+    /// BSON bytes per document.
+    pub size: Distribution,
+    pub bytes: u64,
+    /// Levels of nested documents and arrays below the top-level document.
+    pub depth: Distribution,
+    pub distinct_field_names: u64,
+    pub field_paths: u64,
+    /// True when more distinct paths occurred than the profile tracks.
+    pub paths_capped: bool,
+    pub untracked_fields: u64,
+    /// Field-name bytes (with their NUL) as a share of all document bytes.
+    pub field_name_share: f64,
+    pub field_name_bytes: u64,
+    /// `None` when the input has no metadata.
+    pub indexes: Option<Vec<IndexReport>>,
+    pub largest_example_id: Option<String>,
+    pub deepest_example_id: Option<String>,
+    /// The field tree, depth first, parents before children.
+    pub fields: Vec<FieldReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldReport {
+    /// Dotted path (through arrays, as in MongoDB queries).
+    pub path: String,
+    /// 1 for top-level fields.
+    pub level: u32,
+    /// Documents in which the field occurs.
+    pub documents: u64,
+    /// `documents` over the collection's documents.
+    pub presence: f64,
+    pub types: Vec<TypeCount>,
+    /// Mean encoded size of a value (arrays and documents: their whole size).
+    pub avg_bytes: f64,
+    pub array: Option<ArrayReport>,
+    /// Distinct values (ObjectIds, strings up to 64 bytes, integers), estimated
+    /// from the fingerprint sample when it is no longer exact.
+    pub distinct_values: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TypeCount {
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub count: u64,
+    /// The `_id` of the first document seen with a value of this type.
+    pub example_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ArrayReport {
+    pub lengths: Distribution,
+    pub element_types: Vec<TypeCount>,
+    pub longest_example_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CollectionRef {
+    pub database: Option<String>,
+    pub collection: String,
+}
+
+impl std::fmt::Display for CollectionRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.database {
+            Some(db) => write!(f, "{db}.{}", self.collection),
+            None => f.write_str(&self.collection),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// The parent holds an array of the children's keys.
+    ChildReferenceArray,
+    /// Each child holds its parent's key.
+    ParentReference,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::ChildReferenceArray => "child-reference array",
+            Direction::ParentReference => "parent reference",
+        }
+    }
+}
+
+/// A field whose values match the keys of another collection.
+#[derive(Debug, Clone, Serialize)]
+pub struct RelationshipReport {
+    /// The collection holding the references, and the field.
+    pub from: CollectionRef,
+    pub field: String,
+    /// The collection referred to, and the key matched (`_id` or a unique field).
+    pub to: CollectionRef,
+    pub key: String,
+    pub value_type: &'static str,
+    pub direction: Direction,
+    pub parent: CollectionRef,
+    pub child: CollectionRef,
+    /// Values compared (all of them, or the consistent sample).
+    pub values_checked: u64,
+    pub values_matched: u64,
+    pub match_share: f64,
+    pub dangling_share: f64,
+    /// Share of values the comparison saw (1.0 = all).
+    pub sample_rate: f64,
+    /// Children per parent.
+    pub fan_out: Distribution,
+    /// Most parents sharing one child (1 unless shared).
+    pub max_parents_per_child: u64,
+    pub kind: RelationshipKind,
+    pub class: CardinalityClass,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputErrorReport {
+    pub file: Option<PathBuf>,
+    pub byte_offset: Option<u64>,
+    pub line: Option<u64>,
+    pub message: String,
+}
+
+impl ScanReport {
+    /// The highest severity among the findings.
+    pub fn max_severity(&self) -> Option<crate::finding::Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+}
