@@ -273,16 +273,6 @@ fn fixture_artifacts_work_against_a_server() {
 /// of the generated code or of the server; reported to the advisor's owner.
 const KNOWN_DESIGN_FLAWS: &[(&str, &str, &str)] = &[
     (
-        "host-ip-in-logs",
-        "recent_by_ip",
-        "the join filters `messages._id` in host_messages with host ids; the host's id is in `host`",
-    ),
-    (
-        "notifications",
-        "send_email",
-        "the bucket upsert does not set `page`, which the shape requires: a new bucket is refused (121)",
-    ),
-    (
         "rubis",
         "search_items_by_region",
         "the filter path `region_users` is not a field of `users`",
