@@ -1,14 +1,224 @@
-//! `squill generate`: writes the artifacts of a design.
+//! `squill generate`: writes what a team needs to build the design `squill
+//! advise` recommends for a model — validators, indexes, the setup script,
+//! example documents, the query cookbook — and, with `--scale`, synthetic data.
+//! `squill generate data` writes only the data.
 
 use crate::cli::Global;
-use anyhow::{Result, bail};
+use anyhow::{Context, Result};
+use squill::generate::{self, DataFormat, DataOptions, DataSummary};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
-pub struct GenerateArgs {}
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct GenerateArgs {
+    #[command(subcommand)]
+    pub command: Option<Box<GenerateCommand>>,
 
-pub fn run(global: &Global, _args: GenerateArgs) -> Result<ExitCode> {
-    let _settings = super::load_settings(global)?;
-    let _color = super::use_color(global);
-    bail!("`squill generate` is not built yet")
+    /// The model file (YAML or JSON; see docs/model-file.md).
+    #[arg(value_name = "MODEL", required = true)]
+    pub model: Option<PathBuf>,
+
+    /// Directory to write into (created when missing).
+    #[arg(long, short, value_name = "DIR", required = true)]
+    pub out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub common: Common,
+
+    /// Also write synthetic data: N instances of every entity that is nobody's
+    /// child; children follow their relationships' cardinalities.
+    #[arg(long, value_name = "N")]
+    pub scale: Option<u64>,
+
+    /// Cut the children of any one parent at N (for a quick look at a model
+    /// whose typical fan-out is in the millions).
+    #[arg(long, value_name = "N", requires = "scale")]
+    pub max_children: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Common {
+    /// The workload mix to design for (default: the model's first).
+    #[arg(long, value_name = "NAME")]
+    pub mix: Option<String>,
+
+    /// Overwrite files that exist.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Seed of every generated value: the same seed gives the same files.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum GenerateCommand {
+    /// Write only synthetic data, as Extended JSON lines and/or a mongodump directory.
+    Data(DataArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DataArgs {
+    /// The model file.
+    #[arg(value_name = "MODEL")]
+    pub model: PathBuf,
+
+    /// N instances of every entity that is nobody's child; children follow
+    /// their relationships' cardinalities.
+    #[arg(long, value_name = "N")]
+    pub scale: u64,
+
+    /// Directory to write into: data/COLL.json and dump/DB/COLL.bson.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// ejson (data/*.json, for mongoimport), dump (dump/DB/, for mongorestore), or both.
+    #[arg(long, value_name = "FORMAT", default_value = "both")]
+    pub format: Format,
+
+    /// Cut the children of any one parent at N (for a quick look at a model
+    /// whose typical fan-out is in the millions).
+    #[arg(long, value_name = "N")]
+    pub max_children: Option<u64>,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Ejson,
+    Dump,
+    Both,
+}
+
+impl From<Format> for DataFormat {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Ejson => DataFormat::Ejson,
+            Format::Dump => DataFormat::Dump,
+            Format::Both => DataFormat::Both,
+        }
+    }
+}
+
+fn design_for(
+    global: &Global,
+    path: &Path,
+    mix: Option<&str>,
+) -> Result<(squill::model::Model, squill::design::Design)> {
+    let settings = super::load_settings(global)?;
+    let model = squill::inputs::model_file::load(path)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let design = squill::design::advise(&model, &settings, mix)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    Ok((model, design))
+}
+
+pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
+    if let Some(command) = args.command {
+        let GenerateCommand::Data(data) = *command;
+        return run_data(global, data);
+    }
+    let (Some(model_path), Some(out)) = (args.model, args.out) else {
+        anyhow::bail!("usage: squill generate MODEL --out DIR");
+    };
+    let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
+    let options = generate::Options {
+        seed: args.common.seed,
+    };
+    let artifacts = generate::artifacts(&model, &design, &options)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let data_options = args.scale.map(|scale| DataOptions {
+        scale,
+        seed: args.common.seed,
+        max_children: args.max_children,
+        format: DataFormat::Both,
+        force: args.common.force,
+    });
+    // Refuse before writing anything: the artifacts and the data files.
+    if !args.common.force {
+        let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
+        if let Some(d) = &data_options {
+            planned.extend(generate::data::paths(&design, &out, d.format));
+        }
+        generate::write::refuse_existing(&planned, false)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    }
+    let written = generate::write_artifacts(&out, &artifacts, true)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let mut text = format!(
+        "squill generate: model `{}`, mix `{}`: {} files in {}\n",
+        design.model,
+        design.mix,
+        written.len(),
+        out.display()
+    );
+    for a in &artifacts {
+        let _ = writeln!(text, "  {:<22} {}", a.file, a.title);
+    }
+    if let Some(data_options) = data_options {
+        let started = std::time::Instant::now();
+        let data_options = DataOptions {
+            force: true,
+            ..data_options
+        };
+        let summary = generate::data::write(&model, &design, &data_options, &out)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+        let readme = generate::readme_with_data(&design, &artifacts, &summary);
+        generate::write_artifacts(&out, &[readme], true)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+        data_report(&mut text, &summary, started.elapsed());
+    }
+    super::write_stdout(&text)
+}
+
+fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
+    let (model, design) = design_for(global, &args.model, args.common.mix.as_deref())?;
+    let started = std::time::Instant::now();
+    let options = DataOptions {
+        scale: args.scale,
+        seed: args.common.seed,
+        max_children: args.max_children,
+        format: args.format.into(),
+        force: args.common.force,
+    };
+    let summary = generate::data::write(&model, &design, &options, &args.out)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))
+        .with_context(|| format!("writing data into {}", args.out.display()))?;
+    let mut text = format!(
+        "squill generate data: model `{}`, mix `{}`, scale {}, seed {} → {}\n",
+        design.model,
+        design.mix,
+        args.scale,
+        args.common.seed,
+        args.out.display()
+    );
+    data_report(&mut text, &summary, started.elapsed());
+    super::write_stdout(&text)
+}
+
+fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Duration) {
+    for c in &summary.collections {
+        let _ = writeln!(
+            text,
+            "  {:<24} {:>12} documents  {:>14} bytes EJSON  {:>14} bytes BSON",
+            c.name,
+            generate::cookbook::format_count(c.documents as f64),
+            generate::cookbook::format_count(c.ejson_bytes as f64),
+            generate::cookbook::format_count(c.bson_bytes as f64),
+        );
+    }
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let _ = writeln!(
+        text,
+        "  {} documents, {} bytes in {:.2} s ({:.0} documents/s, {:.1} MB/s)",
+        generate::cookbook::format_count(summary.documents() as f64),
+        generate::cookbook::format_count(summary.bytes() as f64),
+        secs,
+        summary.documents() as f64 / secs,
+        summary.bytes() as f64 / secs / 1e6
+    );
 }

@@ -1,1 +1,357 @@
-//! Integration tests of `squill generate`.
+//! Integration tests of `squill generate`: every example model generates, the
+//! output directory is written whole or not at all, existing files are
+//! refused without --force, data is reproducible from --seed, and golden
+//! snapshots of the artifacts of several seed examples.
+//! (Validation, parsing and the server-backed checks of the artifacts are
+//! library tests in crates/squill/src/generate/.)
+
+use crate::support::{TempDir, Test, repo_root};
+use std::path::Path;
+
+fn example(name: &str) -> String {
+    repo_root()
+        .join("examples")
+        .join(format!("{name}.yaml"))
+        .display()
+        .to_string()
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push(e.path().strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_example_model_generates_its_artifacts_and_data() {
+    let mut models: Vec<_> = std::fs::read_dir(repo_root().join("examples"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    models.sort();
+    assert!(models.len() >= 20);
+    for model in models {
+        let tmp = TempDir::new("gen-all");
+        let run = Test::new()
+            .args(["generate"])
+            .args([&model])
+            .args(["--out"])
+            .args([tmp.path()])
+            .args(["--scale", "1", "--max-children", "20"])
+            .run()
+            .success();
+        let written = files(tmp.path());
+        for f in [
+            "README.md",
+            "validators.json",
+            "validators.js",
+            "indexes.js",
+            "setup.js",
+            "examples.json",
+            "cookbook.md",
+            "cookbook.py",
+            "cookbook.js",
+            "cookbook.mongosh.js",
+        ] {
+            assert!(
+                written.contains(&f.to_string()),
+                "{}: {f} missing",
+                model.display()
+            );
+        }
+        assert!(
+            written.iter().any(|f| f.starts_with("data/")),
+            "{written:?}"
+        );
+        assert!(
+            written.iter().any(|f| f.ends_with(".metadata.json")),
+            "{written:?}"
+        );
+        assert!(!written.iter().any(|f| f.contains(".tmp-")), "{written:?}");
+        assert!(run.stdout.contains("documents/s"), "{}", run.stdout);
+        let readme = std::fs::read_to_string(tmp.path().join("README.md")).unwrap();
+        for f in written.iter().filter(|f| !f.contains('/')) {
+            assert!(readme.contains(&format!("`{f}`")), "README lists {f}");
+        }
+    }
+}
+
+#[test]
+fn existing_files_are_refused_without_force() {
+    let tmp = TempDir::new("gen-force");
+    let out = tmp.path().display().to_string();
+    let model = example("person-tasks");
+    Test::new()
+        .args(["generate", &model, "--out", &out])
+        .run()
+        .success();
+    let before = std::fs::read(tmp.path().join("setup.js")).unwrap();
+    let run = Test::new()
+        .args(["generate", &model, "--out", &out])
+        .run()
+        .code(2);
+    assert!(
+        run.stderr.contains("exists; pass --force"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(tmp.path().join("setup.js")).unwrap(), before);
+    Test::new()
+        .args(["generate", &model, "--out", &out, "--force"])
+        .run()
+        .success();
+}
+
+#[test]
+fn data_is_reproducible_from_the_seed_and_formats_are_chosen() {
+    let model = example("product-parts");
+    let run = |seed: &str, format: &str| {
+        let tmp = TempDir::new(&format!("gen-seed-{seed}-{format}"));
+        let out = tmp.path().display().to_string();
+        Test::new()
+            .args(["generate", "data", &model, "--scale", "3", "--out", &out])
+            .args(["--seed", seed, "--format", format])
+            .run()
+            .success();
+        let contents: Vec<(String, Vec<u8>)> = files(tmp.path())
+            .into_iter()
+            .map(|f| {
+                let bytes = std::fs::read(tmp.path().join(&f)).unwrap();
+                (f, bytes)
+            })
+            .collect();
+        contents
+    };
+    let a = run("7", "both");
+    assert_eq!(a, run("7", "both"), "same seed, same bytes");
+    assert_ne!(a, run("8", "both"), "another seed, other data");
+    let ejson = run("7", "ejson");
+    assert!(
+        ejson.iter().all(|(f, _)| f.starts_with("data/")),
+        "{ejson:?}"
+    );
+    let dump = run("7", "dump");
+    assert!(dump.iter().all(|(f, _)| f.starts_with("dump/")));
+}
+
+#[test]
+fn a_bad_model_is_an_error_with_its_location() {
+    let tmp = TempDir::new("gen-bad");
+    let model = tmp.path().join("bad.yaml");
+    std::fs::write(&model, "name: x\nentities:\n  a: {count: many}\n").unwrap();
+    let run = Test::new()
+        .args(["generate"])
+        .args([&model])
+        .args(["--out"])
+        .args([&tmp.path().join("out")])
+        .run()
+        .code(2);
+    assert!(run.stderr.contains("bad.yaml"), "{}", run.stderr);
+    assert!(!tmp.path().join("out").exists(), "nothing written");
+}
+
+/// Golden artifacts of several seed examples (000: parent references and the
+/// latest messages; 001: two-way references, a denormalized name; 002: a
+/// bucket; 003: comments in pages).
+#[test]
+fn golden_artifacts_of_seed_examples() {
+    for name in [
+        "host-logs",
+        "person-tasks",
+        "parts-name-denormalized",
+        "sensor-readings",
+        "blog-comments-pages",
+    ] {
+        let tmp = TempDir::new(&format!("gen-golden-{name}"));
+        Test::new()
+            .args(["generate", &example(name), "--out"])
+            .args([tmp.path()])
+            .run()
+            .success();
+        // examples.json is left out: at maximum cardinality it runs to
+        // thousands of lines; every example is validated instead.
+        for file in ["README.md", "validators.json", "setup.js", "cookbook.md"] {
+            let text = std::fs::read_to_string(tmp.path().join(file)).unwrap();
+            insta::assert_snapshot!(format!("generate__{name}__{file}"), text);
+        }
+    }
+}
+
+/// Round trip: data generated for a seed example, read back by `squill scan`,
+/// has the design's shape (every top-level field, with its BSON type, present
+/// in every document when required) and the model's cardinalities: the median
+/// fan-out of each reference the scan finds is within 25 % of the model's
+/// typical children per parent (the generator draws around the typical value;
+/// shared and many-to-many relationships use it exactly).
+/// SQUILL_TEST_SCAN_BIN runs `scan` from another squill build (to try the
+/// round trip before `scan` is on this branch).
+#[test]
+fn round_trip_through_scan_gives_the_shape_and_cardinalities() {
+    let settings = squill::settings::Settings::default();
+    for name in [
+        "product-parts",
+        "person-tasks",
+        "blog-comments-link",
+        "order-customer",
+        "books-authors",
+    ] {
+        let model = squill::inputs::model_file::load(Path::new(&example(name))).unwrap();
+        let design = squill::design::advise(&model, &settings, None).unwrap();
+        let tmp = TempDir::new(&format!("gen-roundtrip-{name}"));
+        Test::new()
+            .args([
+                "generate",
+                "data",
+                &example(name),
+                "--scale",
+                "20",
+                "--format",
+                "both",
+                "--out",
+            ])
+            .args([tmp.path()])
+            .run()
+            .success();
+        let dump = tmp.path().join("dump");
+        let scan = match std::env::var_os("SQUILL_TEST_SCAN_BIN") {
+            Some(bin) => {
+                let out = std::process::Command::new(bin)
+                    .args(["scan", "--format", "json", "--fail-on", "never"])
+                    .arg(&dump)
+                    .output()
+                    .unwrap();
+                crate::support::Run {
+                    code: out.status.code().unwrap_or(-1),
+                    stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                    stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                }
+            }
+            None => Test::new()
+                .args(["scan", "--format", "json", "--fail-on", "never"])
+                .args([&dump])
+                .run(),
+        };
+        // The scan skeleton (before `squill scan` lands) takes no options.
+        if scan.code == 2
+            && (scan.stderr.contains("not built yet")
+                || scan.stderr.contains("unexpected argument"))
+        {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "`squill scan` is not built and CI=true"
+            );
+            eprintln!(
+                "NOTICE: skipping the round trip: `squill scan` is not built on this branch yet"
+            );
+            return;
+        }
+        assert_eq!(scan.code, 0, "{}", scan.stderr);
+        let report: serde_json::Value = serde_json::from_str(&scan.stdout).unwrap();
+        round_trip_matches(name, &model, &design, tmp.path(), &report);
+    }
+}
+
+fn round_trip_matches(
+    name: &str,
+    model: &squill::model::Model,
+    design: &squill::design::Design,
+    dir: &Path,
+    report: &serde_json::Value,
+) {
+    use squill::design::{FieldOrigin, ShapeType};
+    let collections = report["collections"].as_array().unwrap();
+    for coll in &design.collections {
+        let scanned = collections
+            .iter()
+            .find(|c| c["name"] == coll.name.as_str())
+            .unwrap_or_else(|| panic!("{name}: scan has no collection {}", coll.name));
+        let lines = std::fs::read_to_string(dir.join("data").join(format!("{}.json", coll.name)))
+            .unwrap()
+            .lines()
+            .count() as u64;
+        assert_eq!(
+            scanned["documents"].as_u64(),
+            Some(lines),
+            "{name}/{}",
+            coll.name
+        );
+        let fields = scanned["fields"].as_array().unwrap();
+        for f in &coll.shape.fields {
+            let found = fields
+                .iter()
+                .find(|x| x["path"] == f.name.as_str())
+                .unwrap_or_else(|| panic!("{name}/{}: scan did not find `{}`", coll.name, f.name));
+            let want = match &f.ty {
+                ShapeType::Scalar { bson_type, .. } => bson_type.as_str(),
+                ShapeType::Object { .. } => "object",
+                ShapeType::Array { .. } => "array",
+            };
+            let types: Vec<&str> = found["types"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| t["type"].as_str())
+                .collect();
+            assert_eq!(types, [want], "{name}/{}.{}", coll.name, f.name);
+            let presence = found["presence"].as_f64().unwrap();
+            if f.required {
+                assert!(
+                    presence > 0.999,
+                    "{name}/{}.{}: presence {presence}",
+                    coll.name,
+                    f.name
+                );
+            }
+        }
+        // References the design holds: the scan's fan-out against the model.
+        for f in &coll.shape.fields {
+            let FieldOrigin::Reference { relationship } = &f.origin else {
+                continue;
+            };
+            let Some(rid) = model.relationship_by_name(relationship) else {
+                continue;
+            };
+            let rel = model.relationship(rid);
+            let parent = &model.entity(rel.parent).name;
+            let holds_children = coll.entities.first() == Some(parent);
+            if !holds_children || !matches!(f.ty, ShapeType::Array { .. }) {
+                continue;
+            }
+            let Some(found) = report["relationships"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| {
+                    r["from"]["collection"] == coll.name.as_str()
+                        && (r["field"] == f.name.as_str()
+                            || r["field"] == format!("{}._id", f.name).as_str())
+                })
+            else {
+                panic!(
+                    "{name}: scan found no relationship through {}.{}",
+                    coll.name, f.name
+                );
+            };
+            let p50 = found["fan_out"]["p50"].as_f64().unwrap();
+            let typical = rel.children.typical as f64;
+            assert!(
+                (p50 - typical).abs() <= 0.25 * typical.max(4.0),
+                "{name}: {}.{} median fan-out {p50}, model's typical {typical}",
+                coll.name,
+                f.name
+            );
+        }
+    }
+}

@@ -22,8 +22,13 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
         out.push(Layout::ManyToManyTwoWay);
         return out;
     }
-    if one_parent {
+    // A shared child (a part used by several products) could still be copied
+    // into every parent; the rules say why that loses (it stands alone, it is
+    // shared, arrays bound), and the answer should show it.
+    if one_parent || rel.shared {
         out.push(Layout::Embed);
+    }
+    if one_parent {
         let parent_alone = model.relationships_from(rel.parent).count()
             + model.relationships_to(rel.parent).count()
             == 1;
@@ -35,6 +40,13 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     if one_parent {
         out.push(Layout::ParentReference);
         out.push(Layout::TwoWayReferences);
+    } else {
+        // Shared children have several parents: the parent side becomes an id
+        // array in the child, as in a many-to-many.
+        out.push(Layout::ManyToManyOneWay {
+            ids_in: Side::Child,
+        });
+        out.push(Layout::ManyToManyTwoWay);
     }
     for fields in copy_sets(facts, r, Side::Parent) {
         out.push(Layout::ExtendedReference {

@@ -54,6 +54,8 @@ const WORDS: &[&str] = &[
     "orbit", "cedar", "velvet", "summit", "willow", "ember", "garnet", "prairie", "beacon",
     "falcon",
 ];
+const COMPANY: &[&str] = &["Corp", "Ltd", "Works", "Industries", "GmbH", "& Sons"];
+const COUNTRIES: &[&str] = &["USA", "PRT", "NOR", "JPN", "KEN", "FRA", "CAN", "BRA"];
 const CITIES: &[&str] = &[
     "Lisbon", "Oslo", "Kyoto", "Austin", "Nairobi", "Lyon", "Porto", "Quebec",
 ];
@@ -74,11 +76,12 @@ fn fit(mut s: String, len: usize, n: u64, salt: &str) -> String {
         while !s.is_char_boundary(cut) {
             cut -= 1;
         }
+        let cut_inside_word = s.as_bytes().get(cut).is_some_and(|b| *b != b' ');
         s.truncate(cut);
-        // No dangling word fragment of one or two letters.
-        if let Some(sp) = s.rfind(' ')
-            && s.len() - sp <= 3
-            && sp > 0
+        // No cut word at the end, unless that leaves too little text.
+        if cut_inside_word
+            && let Some(sp) = s.rfind(' ')
+            && sp >= len / 2
         {
             s.truncate(sp);
         }
@@ -87,12 +90,32 @@ fn fit(mut s: String, len: usize, n: u64, salt: &str) -> String {
     s
 }
 
-/// A string for field `name` of about `len` bytes.
+/// A string for field `name` of about `len` bytes. Values with a form of their
+/// own (names, emails, codes, addresses) keep it whole, since a cut email reads
+/// as a bug and sizes come from the model, not from the example; free text is
+/// filled to the model's size.
 pub fn string(entity: &str, name: &str, len: usize, n: u64) -> String {
+    let len = len.max(1);
+    match structured(entity, name, n) {
+        Some(value) => value,
+        None => {
+            let mut s = pick(WORDS, n, name).to_string();
+            if let Some(c) = s.get_mut(0..1) {
+                c.make_ascii_uppercase();
+            }
+            fit(s, len, n, name)
+        }
+    }
+}
+
+/// A value shaped by the field's name, or `None` for free text.
+fn structured(entity: &str, name: &str, n: u64) -> Option<String> {
     let lower = name.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     let first = pick(FIRST, n, entity);
     let last = pick(LAST, n, entity);
-    let base = if lower.contains("email") {
+    let h = hash(&[entity, name], n);
+    Some(if has(&["email"]) {
         format!(
             "{}.{}@example.com",
             first.to_lowercase(),
@@ -102,35 +125,75 @@ pub fn string(entity: &str, name: &str, len: usize, n: u64) -> String {
         first.to_string()
     } else if lower == "lastname" || lower == "last_name" {
         last.to_string()
-    } else if lower.contains("nick") || lower.contains("user") || lower.contains("login") {
+    } else if has(&["nick", "user", "login", "handle"]) {
         format!("{}{}", first.to_lowercase(), n % 100)
-    } else if lower.contains("city") {
+    } else if has(&["city", "town"]) {
         pick(CITIES, n, name).to_string()
+    } else if lower == "cc" || has(&["country"]) {
+        pick(COUNTRIES, n, name).to_string()
     } else if lower == "ip"
         || lower.starts_with("ipaddr")
         || lower.ends_with("_ip")
         || lower == "ip_address"
     {
         format!("10.{}.{}.{}", n % 250, (n * 7) % 250, (n * 13) % 250 + 1)
-    } else if lower.contains("street") || lower.contains("address") {
-        format!("{} {} Street", 1 + n % 300, pick(WORDS, n, "street"))
-    } else if lower.contains("password") || lower.contains("hash") {
-        format!("{:016x}{:016x}", hash(&[entity, name], n), hash(&[name], n))
+    } else if has(&["street", "address"]) {
+        format!(
+            "{} {} Street",
+            1 + n % 300,
+            capitalized(pick(WORDS, n, "street"))
+        )
+    } else if has(&["password", "hash", "token", "secret"]) {
+        format!("{h:016x}{:016x}", hash(&[name], n))
+    } else if has(&["ssn"]) {
+        format!(
+            "{:03}-{:02}-{:04}",
+            h % 900 + 100,
+            h / 1000 % 90 + 10,
+            h / 100_000 % 9000 + 1000
+        )
+    } else if has(&["phone", "mobile"]) {
+        format!("+1 555 {:03} {:04}", h % 1000, h / 1000 % 10_000)
+    } else if has(&["partno", "sku", "code", "serial"]) {
+        format!(
+            "{:03}-{}-{:03}",
+            h % 1000,
+            &format!("{:x}", h >> 20)[..3],
+            h / 1000 % 1000
+        )
+    } else if has(&["manufacturer", "company", "brand", "vendor", "publisher"]) {
+        format!(
+            "{} {}",
+            capitalized(pick(WORDS, n, name)),
+            pick(COMPANY, n, entity)
+        )
+    } else if has(&["url", "link", "website"]) {
+        format!("https://example.com/{}/{}", entity, n)
     } else if lower == "name"
-        && (entity.contains("user")
-            || entity.contains("person")
-            || entity.contains("author")
-            || entity.contains("customer"))
+        && [
+            "user", "person", "author", "customer", "owner", "member", "employee",
+        ]
+        .iter()
+        .any(|e| entity.contains(e))
     {
         format!("{first} {last}")
+    } else if lower == "name" || lower == "title" || lower.ends_with("_name") {
+        format!(
+            "{} {}",
+            capitalized(pick(WORDS, n, name)),
+            capitalized(pick(WORDS, n + 1, entity))
+        )
     } else {
-        let mut s = pick(WORDS, n, name).to_string();
-        if let Some(c) = s.get_mut(0..1) {
-            c.make_ascii_uppercase();
-        }
-        s
-    };
-    fit(base, len.max(1), n, name)
+        return None;
+    })
+}
+
+fn capitalized(word: &str) -> String {
+    let mut s = word.to_string();
+    if let Some(c) = s.get_mut(0..1) {
+        c.make_ascii_uppercase();
+    }
+    s
 }
 
 /// A value of `field` for instance `n` of `entity`.

@@ -1,0 +1,286 @@
+//! The query cookbook: every operation of the workload under the chosen
+//! design, as a mongosh function, a Python (pymongo) function and a Node.js
+//! (official driver) function, with the index each find uses, the documents an
+//! `updateMany` touches, and the atomicity the design keeps or gives up.
+//! `PLAN` at the end of the Python module lists each operation's parameters
+//! (collection, field path, kind) and steps, for tools and tests that call it.
+
+mod plan;
+mod render;
+
+pub use plan::{OpCode, Param, ParamKind, StepCode, op_code};
+pub use render::{
+    format_count, mongosh as mongosh_function, node as node_function, python as python_function,
+};
+
+use crate::design::{Action, Design};
+use serde_json::json;
+
+pub fn op_codes(design: &Design) -> Vec<OpCode> {
+    design
+        .operations
+        .iter()
+        .map(|p| op_code(design, p))
+        .collect()
+}
+
+/// The cookbook in mongosh: functions to paste into a shell or `load()`.
+pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
+    let mut out = format!(
+        "// Query cookbook for model `{}` (mix `{}`), mongosh syntax, written by `squill generate`.\n\
+         // load() this file in mongosh connected to the database, then call a function.\n\n",
+        design.model, design.mix
+    );
+    out.push_str(
+        "// Values at `path` in `docs`, through arrays; embedded objects give their `_id`.\n\
+         function ids(docs, path) {\n\
+         \x20 const out = [];\n\
+         \x20 const walk = (v, parts) => {\n\
+         \x20   if (v === undefined || v === null) return;\n\
+         \x20   if (Array.isArray(v)) { v.forEach((x) => walk(x, parts)); return; }\n\
+         \x20   if (parts.length === 0) { out.push(typeof v === \"object\" && v._id !== undefined ? v._id : v); return; }\n\
+         \x20   walk(v[parts[0]], parts.slice(1));\n\
+         \x20 };\n\
+         \x20 docs.forEach((d) => walk(d, path.split(\".\")));\n\
+         \x20 return out;\n\
+         }\n",
+    );
+    for op in ops {
+        out.push('\n');
+        out.push_str(&render::mongosh(op));
+    }
+    out
+}
+
+/// The cookbook as a Node.js module exporting one async function per operation.
+pub fn node(design: &Design, ops: &[OpCode]) -> String {
+    let mut out = format!(
+        "// Query cookbook for model `{}` (mix `{}`), Node.js driver, written by `squill generate`.\n\
+         // const cookbook = require(\"./cookbook.js\"); await cookbook.OPERATION(client.db(NAME), ...)\n\
+         \"use strict\";\n\n",
+        design.model, design.mix
+    );
+    out.push_str(
+        "// Values at `path` in `docs`, through arrays; embedded objects give their `_id`.\n\
+         function ids(docs, path) {\n\
+         \x20 const out = [];\n\
+         \x20 const walk = (v, parts) => {\n\
+         \x20   if (v === undefined || v === null) return;\n\
+         \x20   if (Array.isArray(v)) { v.forEach((x) => walk(x, parts)); return; }\n\
+         \x20   if (parts.length === 0) { out.push(typeof v === \"object\" && v._id !== undefined ? v._id : v); return; }\n\
+         \x20   walk(v[parts[0]], parts.slice(1));\n\
+         \x20 };\n\
+         \x20 docs.forEach((d) => walk(d, path.split(\".\")));\n\
+         \x20 return out;\n\
+         }\n",
+    );
+    for op in ops {
+        out.push('\n');
+        out.push_str(&render::node(op));
+    }
+    let names: Vec<&str> = ops.iter().map(|o| o.function.as_str()).collect();
+    out.push_str(&format!("\nmodule.exports = {{ {} }};\n", names.join(", ")));
+    out
+}
+
+/// The metadata of each operation, for callers that supply parameters.
+pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for op in ops {
+        let params: Vec<_> = op
+            .params
+            .iter()
+            .map(|p| json!({"name": p.name, "collection": p.collection, "path": p.path, "kind": p.kind.as_str()}))
+            .collect();
+        let steps: Vec<_> = op
+            .steps
+            .iter()
+            .map(|s| {
+                json!({
+                    "key": s.key,
+                    "collection": s.collection,
+                    "action": action_name(s.action),
+                    "filter": s.filter.iter().map(|(p, e)| json!([p, expr_json(e)])).collect::<Vec<_>>(),
+                    "sort": s.sort,
+                    "limit": s.limit,
+                    "index": s.index,
+                })
+            })
+            .collect();
+        map.insert(
+            op.function.clone(),
+            json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps}),
+        );
+    }
+    serde_json::Value::Object(map)
+}
+
+fn expr_json(e: &plan::Expr) -> serde_json::Value {
+    use plan::Expr;
+    match e {
+        Expr::Param(p) => json!({"eq": p}),
+        Expr::In(p) => json!({"in": p}),
+        Expr::Range(a, b) => json!({"range": [a, b]}),
+        Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
+        Expr::Number(n) => json!({"number": n}),
+        Expr::Below(n) => json!({"below": n}),
+    }
+}
+
+pub fn action_name(a: Action) -> &'static str {
+    match a {
+        Action::Find => "find",
+        Action::InsertOne => "insert_one",
+        Action::InsertMany => "insert_many",
+        Action::UpdateOne => "update_one",
+        Action::UpdateMany => "update_many",
+        Action::Upsert => "upsert",
+        Action::DeleteOne => "delete_one",
+        Action::DeleteMany => "delete_many",
+    }
+}
+
+/// The cookbook as a Python module: one function per operation taking a
+/// pymongo `Database`.
+pub fn python(design: &Design, ops: &[OpCode]) -> String {
+    let mut out = format!(
+        "\"\"\"Query cookbook for model `{}` (mix `{}`), pymongo, written by `squill generate`.\n\n\
+         Each function takes a pymongo Database and the operation's parameters and returns\n\
+         a dict with each step's result: the documents found, or the write's counts.\n\"\"\"\n\n",
+        design.model, design.mix
+    );
+    out.push_str(
+        "\ndef _ids(docs, path):\n\
+         \x20   \"\"\"Values at `path` in `docs`, through arrays; embedded objects give their `_id`.\"\"\"\n\
+         \x20   out = []\n\n\
+         \x20   def walk(v, parts):\n\
+         \x20       if v is None:\n\
+         \x20           return\n\
+         \x20       if isinstance(v, list):\n\
+         \x20           for x in v:\n\
+         \x20               walk(x, parts)\n\
+         \x20           return\n\
+         \x20       if not parts:\n\
+         \x20           out.append(v.get(\"_id\", v) if isinstance(v, dict) else v)\n\
+         \x20           return\n\
+         \x20       if isinstance(v, dict):\n\
+         \x20           walk(v.get(parts[0]), parts[1:])\n\n\
+         \x20   for d in docs:\n\
+         \x20       walk(d, path.split(\".\"))\n\
+         \x20   return out\n\n\n\
+         def _result(r):\n\
+         \x20   \"\"\"The counts of a write result as a dict.\"\"\"\n\
+         \x20   out = {}\n\
+         \x20   for name in (\"matched_count\", \"modified_count\", \"upserted_id\", \"inserted_id\", \"inserted_ids\", \"deleted_count\"):\n\
+         \x20       if hasattr(r, name):\n\
+         \x20           out[name] = getattr(r, name)\n\
+         \x20   return out\n",
+    );
+    for op in ops {
+        out.push_str("\n\n");
+        out.push_str(&render::python(op));
+    }
+    out.push_str("\n\n# Parameters and steps of each function (collection, field path, kind).\n");
+    out.push_str(&format!(
+        "PLAN = {}\n",
+        python_literal(&serde_json::to_string_pretty(&plan_json(ops)).unwrap_or_default())
+    ));
+    out
+}
+
+/// JSON text as a Python literal (true/false/null spelled the Python way,
+/// outside strings).
+fn python_literal(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_str = false;
+    let mut escaped = false;
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(match word.as_str() {
+            "true" => "True",
+            "false" => "False",
+            "null" => "None",
+            w => w,
+        });
+        word.clear();
+    };
+    for c in json.chars() {
+        if in_str {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, &mut out);
+        if c == '"' {
+            in_str = true;
+        }
+        out.push(c);
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// cookbook.md: each operation with its steps explained and the three versions.
+pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
+    let mut out = format!(
+        "# Query cookbook — model `{}`, mix `{}`\n\n\
+         Every operation of the workload under the chosen design, in mongosh, Python\n\
+         (pymongo) and Node.js (official driver) syntax. The same functions are in\n\
+         `cookbook.mongosh.js`, `cookbook.py` and `cookbook.js`.\n",
+        design.model, design.mix
+    );
+    for op in ops {
+        out.push_str(&format!("\n## {}\n\n", op.name));
+        out.push_str(&format!("{} per second in this mix.", render_rate(op.rate)));
+        if op.transaction {
+            out.push_str(" The model asks for its writes to be atomic together: they run in one transaction.");
+        }
+        out.push_str("\n\n");
+        for w in &op.warnings {
+            out.push_str(&format!("> **Warning:** {w}\n\n"));
+        }
+        for (i, s) in op.steps.iter().enumerate() {
+            out.push_str(&format!(
+                "{}. `{}` on `{}`",
+                i + 1,
+                action_name(s.action),
+                s.collection
+            ));
+            if let Some(ix) = &s.index {
+                out.push_str(&format!(", index `{ix}`"));
+            }
+            if matches!(s.action, Action::UpdateMany | Action::DeleteMany) {
+                out.push_str(&format!(
+                    ", touches about {} documents at the model's typical cardinality",
+                    format_count(s.documents)
+                ));
+            }
+            if !s.purpose.is_empty() {
+                out.push_str(&format!(" — {}", s.purpose));
+            }
+            out.push('\n');
+        }
+        out.push_str("\n```javascript\n// mongosh\n");
+        out.push_str(&render::mongosh(op));
+        out.push_str("```\n\n```python\n");
+        out.push_str(&render::python(op));
+        out.push_str("```\n\n```javascript\n// Node.js\n");
+        out.push_str(&render::node(op));
+        out.push_str("```\n");
+    }
+    out
+}
+
+fn render_rate(r: f64) -> String {
+    render::trim_rate(r)
+}

@@ -1,0 +1,426 @@
+//! Spells a cookbook operation out in mongosh, Python (pymongo) and Node.js
+//! (the official driver). Filters and updates are written as JSON-like
+//! literals, which all three languages share; the calls around them differ.
+
+use super::plan::{Expr, OpCode, StepCode, Update};
+use crate::design::Action;
+use std::fmt::Write as _;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Mongosh,
+    Python,
+    Node,
+}
+
+fn q(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+fn expr(lang: Lang, e: &Expr) -> String {
+    match e {
+        Expr::Param(p) => p.clone(),
+        Expr::Number(n) => n.to_string(),
+        Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::In(p) => format!("{{\"$in\": {p}}}"),
+        Expr::Range(a, b) => format!("{{\"$gte\": {a}, \"$lt\": {b}}}"),
+        Expr::IdsFrom { step, path } => match lang {
+            Lang::Python => format!("{{\"$in\": _ids({step}, {})}}", q(path)),
+            _ => format!("{{\"$in\": ids({step}, {})}}", q(path)),
+        },
+    }
+}
+
+fn object(pairs: &[(String, String)]) -> String {
+    if pairs.is_empty() {
+        return "{}".into();
+    }
+    let inner: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}: {v}", q(k)))
+        .collect();
+    format!("{{{}}}", inner.join(", "))
+}
+
+fn filter(lang: Lang, step: &StepCode) -> String {
+    object(
+        &step
+            .filter
+            .iter()
+            .map(|(p, e)| (p.clone(), expr(lang, e)))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn update_doc(lang: Lang, step: &StepCode) -> String {
+    let mut groups: Vec<(&str, Vec<(String, String)>)> = Vec::new();
+    let mut add = |op: &'static str, path: &str, value: String| match groups
+        .iter_mut()
+        .find(|(o, _)| *o == op)
+    {
+        Some((_, v)) => v.push((path.to_string(), value)),
+        None => groups.push((op, vec![(path.to_string(), value)])),
+    };
+    for u in &step.updates {
+        match u {
+            Update::Set(p, e) => add("$set", p, expr(lang, e)),
+            Update::Unset(p) => add("$unset", p, "\"\"".into()),
+            Update::Inc(p, e) => add("$inc", p, expr(lang, e)),
+            Update::Min(p, e) => add("$min", p, expr(lang, e)),
+            Update::Max(p, e) => add("$max", p, expr(lang, e)),
+            Update::Push {
+                path,
+                item,
+                sort,
+                slice,
+            } => {
+                let mut parts = vec![("$each".to_string(), format!("[{item}]"))];
+                if let Some((field, dir)) = sort {
+                    let s = if field.is_empty() {
+                        dir.to_string()
+                    } else {
+                        format!("{{{}: {dir}}}", q(field))
+                    };
+                    parts.push(("$sort".into(), s));
+                }
+                if let Some(k) = slice {
+                    parts.push(("$slice".into(), k.to_string()));
+                }
+                add("$push", path, object(&parts));
+            }
+            Update::AddToSet(p, e) => add("$addToSet", p, expr(lang, e)),
+            Update::Pull(p, e) => add("$pull", p, expr(lang, e)),
+        }
+    }
+    object(
+        &groups
+            .into_iter()
+            .map(|(op, pairs)| (op.to_string(), object(&pairs)))
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn projection(step: &StepCode) -> Option<String> {
+    (!step.projection.is_empty()).then(|| {
+        object(
+            &step
+                .projection
+                .iter()
+                .map(|p| (p.clone(), "1".to_string()))
+                .collect::<Vec<_>>(),
+        )
+    })
+}
+
+fn array_filters(lang: Lang, step: &StepCode) -> Option<String> {
+    (!step.array_filters.is_empty()).then(|| {
+        let items: Vec<String> = step
+            .array_filters
+            .iter()
+            .map(|(p, e)| object(&[(p.clone(), expr(lang, e))]))
+            .collect();
+        format!("[{}]", items.join(", "))
+    })
+}
+
+/// Comment lines that say what the step does and what it costs.
+fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
+    let mut out = String::new();
+    if !step.purpose.is_empty() {
+        let _ = writeln!(out, "{indent}{comment} {}", step.purpose);
+    }
+    match (&step.index, step.action) {
+        (Some(i), _) => {
+            let _ = writeln!(out, "{indent}{comment} index: {}.{i}", step.collection);
+        }
+        (None, Action::InsertOne | Action::InsertMany) => {}
+        (None, _) => {
+            let _ = writeln!(out, "{indent}{comment} index: _id or none (see the design)");
+        }
+    }
+    if step.action == Action::UpdateMany || step.action == Action::DeleteMany {
+        let _ = writeln!(
+            out,
+            "{indent}{comment} touches about {} documents at the model's typical cardinality",
+            format_count(step.documents)
+        );
+    }
+    out
+}
+
+pub fn format_count(x: f64) -> String {
+    let n = x.round() as u64;
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -> String {
+    let coll = match lang {
+        Lang::Node => format!("{db}.collection({})", q(&step.collection)),
+        _ => format!("{db}.getCollection({})", q(&step.collection)),
+    };
+    let aw = if lang == Lang::Node { "await " } else { "" };
+    let mut opts: Vec<(String, String)> = Vec::new();
+    if session && lang == Lang::Node {
+        opts.push(("session".into(), "session".into()));
+    }
+    let f = filter(lang, step);
+    let key = &step.key;
+    let call = match step.action {
+        Action::Find => {
+            let mut s = match (lang, projection(step)) {
+                (Lang::Node, Some(p)) => {
+                    let mut o = opts.clone();
+                    o.insert(0, ("projection".into(), p));
+                    format!("{coll}.find({f}, {})", object(&o))
+                }
+                (Lang::Node, None) if !opts.is_empty() => {
+                    format!("{coll}.find({f}, {})", object(&opts))
+                }
+                (_, Some(p)) => format!("{coll}.find({f}, {p})"),
+                _ => format!("{coll}.find({f})"),
+            };
+            if !step.sort.is_empty() {
+                let sort: Vec<(String, String)> = step
+                    .sort
+                    .iter()
+                    .map(|(p, d)| (p.clone(), d.to_string()))
+                    .collect();
+                let _ = write!(s, ".sort({})", object(&sort));
+            }
+            if let Some(l) = step.limit {
+                let _ = write!(s, ".limit({l})");
+            }
+            format!("{s}.toArray()")
+        }
+        Action::InsertOne => format!(
+            "{coll}.insertOne({}{})",
+            step.insert.as_deref().unwrap_or("{}"),
+            opt_arg(&opts)
+        ),
+        Action::InsertMany => format!(
+            "{coll}.insertMany({}{})",
+            step.insert.as_deref().unwrap_or("[]"),
+            opt_arg(&opts)
+        ),
+        Action::UpdateOne | Action::UpdateMany | Action::Upsert => {
+            let method = if step.action == Action::UpdateMany {
+                "updateMany"
+            } else {
+                "updateOne"
+            };
+            if step.action == Action::Upsert {
+                opts.push(("upsert".into(), "true".into()));
+            }
+            if let Some(af) = array_filters(lang, step) {
+                opts.push(("arrayFilters".into(), af));
+            }
+            format!(
+                "{coll}.{method}({f}, {}{})",
+                update_doc(lang, step),
+                opt_arg(&opts)
+            )
+        }
+        Action::DeleteOne => format!("{coll}.deleteOne({f}{})", opt_arg(&opts)),
+        Action::DeleteMany => format!("{coll}.deleteMany({f}{})", opt_arg(&opts)),
+    };
+    format!(
+        "{}{indent}const {key} = {aw}{call};\n",
+        step_comment(step, "//", indent)
+    )
+}
+
+fn opt_arg(opts: &[(String, String)]) -> String {
+    if opts.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", object(opts))
+    }
+}
+
+fn returns(op: &OpCode) -> String {
+    let keys: Vec<String> = op
+        .steps
+        .iter()
+        .map(|s| format!("{}: {}", q(&s.key), s.key))
+        .collect();
+    format!("{{{}}}", keys.join(", "))
+}
+
+fn js_header(op: &OpCode, comment: &str) -> String {
+    let mut out = format!(
+        "{comment} {} — {} per second in this mix\n",
+        op.name,
+        trim_rate(op.rate)
+    );
+    for w in &op.warnings {
+        let _ = writeln!(out, "{comment} WARNING: {w}");
+    }
+    if op.transaction {
+        let _ = writeln!(
+            out,
+            "{comment} The model asks for these writes to be atomic together: one transaction."
+        );
+    }
+    out
+}
+
+/// A rate with three significant digits for small values (0.000123), at
+/// most three decimals otherwise.
+pub fn trim_rate(r: f64) -> String {
+    let decimals = if r > 0.0 && r < 1.0 {
+        (2.0 - r.log10().floor()).clamp(3.0, 12.0) as usize
+    } else {
+        3
+    };
+    let s = format!("{r:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// A mongosh function for the operation.
+pub fn mongosh(op: &OpCode) -> String {
+    let params: Vec<&str> = op.params.iter().map(|p| p.name.as_str()).collect();
+    let mut out = js_header(op, "//");
+    let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
+    if op.transaction {
+        out.push_str("  const session = db.getMongo().startSession();\n");
+        out.push_str("  const sdb = session.getDatabase(db.getName());\n");
+        out.push_str("  session.startTransaction();\n  try {\n");
+        for s in &op.steps {
+            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "    "));
+        }
+        out.push_str("    session.commitTransaction();\n");
+        let _ = writeln!(out, "    return {};", returns(op));
+        out.push_str("  } catch (e) {\n    session.abortTransaction();\n    throw e;\n  } finally {\n    session.endSession();\n  }\n");
+    } else {
+        for s in &op.steps {
+            out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
+        }
+        let _ = writeln!(out, "  return {};", returns(op));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A Node.js (official driver) async function for the operation.
+pub fn node(op: &OpCode) -> String {
+    let mut params = vec!["db"];
+    params.extend(op.params.iter().map(|p| p.name.as_str()));
+    let mut out = js_header(op, "//");
+    let _ = writeln!(
+        out,
+        "async function {}({}) {{",
+        op.function,
+        params.join(", ")
+    );
+    if op.transaction {
+        out.push_str("  const session = db.client.startSession();\n  try {\n    let out;\n");
+        out.push_str("    await session.withTransaction(async () => {\n");
+        for s in &op.steps {
+            out.push_str(&js_step(Lang::Node, s, "db", true, "      "));
+        }
+        let _ = writeln!(out, "      out = {};", returns(op));
+        out.push_str(
+            "    });\n    return out;\n  } finally {\n    await session.endSession();\n  }\n",
+        );
+    } else {
+        for s in &op.steps {
+            out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
+        }
+        let _ = writeln!(out, "  return {};", returns(op));
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
+    let coll = format!("db[{}]", q(&step.collection));
+    let sess = if session { ", session=session" } else { "" };
+    let f = filter(Lang::Python, step);
+    let key = &step.key;
+    let call = match step.action {
+        Action::Find => {
+            let mut s = match projection(step) {
+                Some(p) => format!("{coll}.find({f}, {p}{sess})"),
+                None => format!("{coll}.find({f}{sess})"),
+            };
+            if !step.sort.is_empty() {
+                let sort: Vec<String> = step
+                    .sort
+                    .iter()
+                    .map(|(p, d)| format!("({}, {d})", q(p)))
+                    .collect();
+                let _ = write!(s, ".sort([{}])", sort.join(", "));
+            }
+            if let Some(l) = step.limit {
+                let _ = write!(s, ".limit({l})");
+            }
+            format!("list({s})")
+        }
+        Action::InsertOne => format!(
+            "_result({coll}.insert_one({}{sess}))",
+            step.insert.as_deref().unwrap_or("{}")
+        ),
+        Action::InsertMany => format!(
+            "_result({coll}.insert_many({}{sess}))",
+            step.insert.as_deref().unwrap_or("[]")
+        ),
+        Action::UpdateOne | Action::UpdateMany | Action::Upsert => {
+            let method = if step.action == Action::UpdateMany {
+                "update_many"
+            } else {
+                "update_one"
+            };
+            let mut extra = String::new();
+            if step.action == Action::Upsert {
+                extra.push_str(", upsert=True");
+            }
+            if let Some(af) = array_filters(Lang::Python, step) {
+                let _ = write!(extra, ", array_filters={af}");
+            }
+            format!(
+                "_result({coll}.{method}({f}, {}{extra}{sess}))",
+                update_doc(Lang::Python, step)
+            )
+        }
+        Action::DeleteOne => format!("_result({coll}.delete_one({f}{sess}))"),
+        Action::DeleteMany => format!("_result({coll}.delete_many({f}{sess}))"),
+    };
+    format!(
+        "{}{indent}{key} = {call}\n",
+        step_comment(step, "#", indent)
+    )
+}
+
+/// A Python (pymongo) function for the operation.
+pub fn python(op: &OpCode) -> String {
+    let mut params = vec!["db"];
+    params.extend(op.params.iter().map(|p| p.name.as_str()));
+    let mut out = js_header(op, "#");
+    let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
+    if op.transaction {
+        out.push_str("    with db.client.start_session() as session:\n");
+        out.push_str("        with session.start_transaction():\n");
+        for s in &op.steps {
+            out.push_str(&py_step(s, true, "            "));
+        }
+        let _ = writeln!(out, "    return {}", returns(op));
+    } else {
+        for s in &op.steps {
+            out.push_str(&py_step(s, false, "    "));
+        }
+        let _ = writeln!(out, "    return {}", returns(op));
+    }
+    out
+}

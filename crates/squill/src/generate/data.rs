@@ -1,0 +1,237 @@
+//! Synthetic data: every collection of the design, as Extended JSON lines
+//! (`data/COLL.json`, what mongoimport reads) and as a mongodump directory
+//! (`dump/DB/COLL.bson` + `COLL.metadata.json` with the validator and the
+//! indexes, what mongorestore reads). Documents are built one at a time and
+//! written through one reused buffer per format: memory does not grow with
+//! the scale.
+
+use super::documents::{Builder, Fanout};
+use super::population::Population;
+use super::write::{AtomicFile, refuse_existing};
+use super::{GenerateError, indexes, schema};
+use crate::design::{Collection, Design};
+use crate::model::Model;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// Which files `generate data` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFormat {
+    Ejson,
+    Dump,
+    Both,
+}
+
+impl DataFormat {
+    fn ejson(self) -> bool {
+        matches!(self, DataFormat::Ejson | DataFormat::Both)
+    }
+    fn dump(self) -> bool {
+        matches!(self, DataFormat::Dump | DataFormat::Both)
+    }
+}
+
+/// What was written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DataSummary {
+    pub collections: Vec<CollectionSummary>,
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectionSummary {
+    pub name: String,
+    pub documents: u64,
+    pub ejson_bytes: u64,
+    pub bson_bytes: u64,
+}
+
+impl DataSummary {
+    pub fn documents(&self) -> u64 {
+        self.collections.iter().map(|c| c.documents).sum()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.collections
+            .iter()
+            .map(|c| c.ejson_bytes + c.bson_bytes)
+            .sum()
+    }
+}
+
+/// The database name used in the dump layout: the model's name, with what a
+/// database name may not contain replaced.
+pub fn database_name(design: &Design) -> String {
+    let s: String = design
+        .model
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(60)
+        .collect();
+    if s.is_empty() { "squill".into() } else { s }
+}
+
+/// The files `write` would write under `dir`.
+pub fn paths(design: &Design, dir: &Path, format: DataFormat) -> Vec<PathBuf> {
+    let db = database_name(design);
+    let mut out = Vec::new();
+    for c in &design.collections {
+        if format.ejson() {
+            out.push(dir.join("data").join(format!("{}.json", c.name)));
+        }
+        if format.dump() {
+            out.push(dir.join("dump").join(&db).join(format!("{}.bson", c.name)));
+            out.push(
+                dir.join("dump")
+                    .join(&db)
+                    .join(format!("{}.metadata.json", c.name)),
+            );
+        }
+    }
+    out
+}
+
+/// mongodump's `COLL.metadata.json`: options (the validator) and indexes.
+pub fn metadata(coll: &Collection, seed: u64) -> serde_json::Value {
+    let mut idx = vec![json!({"v": 2, "key": {"_id": 1}, "name": "_id_"})];
+    for i in indexes::created(coll) {
+        let mut spec = indexes::spec(i);
+        if let Some(obj) = spec.as_object_mut() {
+            obj.insert("v".into(), json!(2));
+        }
+        idx.push(spec);
+    }
+    let uuid: String = (0..4)
+        .map(|k| {
+            format!(
+                "{:08x}",
+                super::population::mix(seed ^ super::population::name_hash(&coll.name) ^ k) as u32
+            )
+        })
+        .collect();
+    json!({
+        "options": {
+            "validator": schema::validator(coll),
+            "validationLevel": "strict",
+            "validationAction": "error"
+        },
+        "indexes": idx,
+        "uuid": uuid,
+        "collectionName": coll.name,
+        "type": "collection"
+    })
+}
+
+/// What data to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataOptions {
+    /// Instances of every entity that is nobody's child.
+    pub scale: u64,
+    pub seed: u64,
+    /// Cut children per parent at this many (`None`: the model's cardinality).
+    pub max_children: Option<u64>,
+    pub format: DataFormat,
+    /// Overwrite existing files.
+    pub force: bool,
+}
+
+impl DataOptions {
+    pub fn new(scale: u64, seed: u64) -> Self {
+        DataOptions {
+            scale,
+            seed,
+            max_children: None,
+            format: DataFormat::Both,
+            force: false,
+        }
+    }
+}
+
+/// Writes the data of every collection under `dir`.
+pub fn write(
+    model: &Model,
+    design: &Design,
+    options: &DataOptions,
+    dir: &Path,
+) -> Result<DataSummary, GenerateError> {
+    let DataOptions {
+        scale,
+        seed,
+        max_children,
+        format,
+        force,
+    } = *options;
+    refuse_existing(&paths(design, dir, format), force)?;
+    let pop = Population::with_max_children(model, design, scale, seed, max_children);
+    let builder = Builder {
+        pop: &pop,
+        fanout: Fanout::Drawn,
+    };
+    let db = database_name(design);
+    let mut summary = DataSummary::default();
+    let mut text = String::with_capacity(1 << 16);
+    let mut bytes = Vec::with_capacity(1 << 16);
+    for coll in &design.collections {
+        let mut json_file = if format.ejson() {
+            Some(AtomicFile::create(
+                &dir.join("data").join(format!("{}.json", coll.name)),
+            )?)
+        } else {
+            None
+        };
+        let mut bson_file = if format.dump() {
+            Some(AtomicFile::create(
+                &dir.join("dump")
+                    .join(&db)
+                    .join(format!("{}.bson", coll.name)),
+            )?)
+        } else {
+            None
+        };
+        let mut stats = CollectionSummary {
+            name: coll.name.clone(),
+            documents: 0,
+            ejson_bytes: 0,
+            bson_bytes: 0,
+        };
+        pop.for_each_root(coll, |root| -> Result<(), GenerateError> {
+            let doc = builder.document(coll, &root);
+            stats.documents += 1;
+            if let Some(f) = json_file.as_mut() {
+                text.clear();
+                doc.write_ejson_line(&mut text);
+                stats.ejson_bytes += text.len() as u64;
+                f.write_all(text.as_bytes())?;
+            }
+            if let Some(f) = bson_file.as_mut() {
+                bytes.clear();
+                doc.write_bson(&mut bytes);
+                stats.bson_bytes += bytes.len() as u64;
+                f.write_all(&bytes)?;
+            }
+            Ok(())
+        })?;
+        if let Some(f) = json_file {
+            summary.files.push(f.commit()?);
+        }
+        if let Some(f) = bson_file {
+            summary.files.push(f.commit()?);
+            let meta = metadata(coll, seed);
+            let path = dir
+                .join("dump")
+                .join(&db)
+                .join(format!("{}.metadata.json", coll.name));
+            summary.files.push(super::write::write_file(
+                &path,
+                serde_json::to_string(&meta).unwrap_or_default().as_bytes(),
+            )?);
+        }
+        summary.collections.push(stats);
+    }
+    Ok(summary)
+}

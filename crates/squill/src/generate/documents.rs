@@ -1,0 +1,597 @@
+//! Builds the documents of a collection by walking the design's `Shape`: each
+//! field's origin says where its value comes from (the entity's own field, the
+//! embedded children, the ids of related documents, a copy of a related
+//! document's field, a computed aggregate, a bucket's bookkeeping). Which
+//! instances exist and how they relate is `population`'s job.
+
+use super::population::{Population, Rng, name_hash};
+use super::value::{Document, Value};
+use super::values::{self, number};
+use crate::candidates::{BucketBy, Layout};
+use crate::design::{Collection, FieldOrigin, Shape, ShapeType};
+use crate::model::{EntityId, RelationshipId};
+
+/// Children per parent used when building a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fanout {
+    /// Drawn from the relationship's cardinality (synthetic data).
+    Drawn,
+    /// The model's typical cardinality (an example document).
+    Typical,
+    /// The model's maximum, capped at `EXAMPLE_CAP` (an example document).
+    Max,
+}
+
+/// Examples "at maximum cardinality" stop here when the model's maximum is
+/// larger or unbounded, so an example file stays readable.
+pub const EXAMPLE_CAP: u64 = 1_000;
+
+/// One top-level document to build.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Root {
+    /// Instance `index` of `entity`, with the parent it was enumerated under.
+    Entity {
+        entity: EntityId,
+        index: u64,
+        parent: Option<(RelationshipId, u64)>,
+    },
+    /// One bucket of `parent`'s children through `relationship`.
+    Bucket {
+        relationship: RelationshipId,
+        parent: u64,
+        children: Vec<u64>,
+        number: u64,
+    },
+}
+
+/// Where a value is being built: an instance, or a bucket, inside another.
+#[derive(Clone, Copy)]
+struct Ctx<'c> {
+    entity: Option<EntityId>,
+    key: u64,
+    parent: Option<(RelationshipId, u64)>,
+    bucket: Option<(RelationshipId, u64, &'c [u64])>,
+    outer: Option<&'c Ctx<'c>>,
+}
+
+pub struct Builder<'p, 'a> {
+    pub pop: &'p Population<'a>,
+    pub fanout: Fanout,
+}
+
+impl<'a> Population<'a> {
+    pub fn layout(&self, r: RelationshipId) -> Option<&'a Layout> {
+        let name = &self.model.relationship(r).name;
+        self.design
+            .relationships
+            .iter()
+            .find(|d| &d.relationship == name)
+            .map(|d| &d.chosen)
+    }
+
+    fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
+        self.model.relationship_by_name(name)
+    }
+
+    /// The bucket relationship a collection holds, when its documents are
+    /// buckets of a relationship's children rather than entity instances.
+    pub fn bucket_of(&self, coll: &Collection) -> Option<RelationshipId> {
+        coll.shape.fields.iter().find_map(|f| match &f.origin {
+            FieldOrigin::Embedded { relationship } => {
+                let r = self.rel_by_name(relationship)?;
+                let rel = self.model.relationship(r);
+                let holds_parent = coll
+                    .entities
+                    .iter()
+                    .any(|e| *e == self.model.entity(rel.parent).name);
+                matches!(self.layout(r), Some(Layout::Bucket { .. }))
+                    .then_some(r)
+                    .filter(|_| !holds_parent)
+            }
+            _ => None,
+        })
+    }
+
+    /// Calls `f` for every top-level document of `coll`, in order.
+    pub fn for_each_root<E>(
+        &self,
+        coll: &Collection,
+        mut f: impl FnMut(Root) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if let Some(r) = self.bucket_of(coll) {
+            let rel = self.model.relationship(r);
+            let mut number = 0;
+            for parent in 0..self.count(rel.parent) {
+                for children in self.buckets(r, &self.children(r, parent)) {
+                    f(Root::Bucket {
+                        relationship: r,
+                        parent,
+                        children,
+                        number,
+                    })?;
+                    number += 1;
+                }
+            }
+            return Ok(());
+        }
+        for name in &coll.entities {
+            let Some(entity) = self.model.entity_by_name(name) else {
+                continue;
+            };
+            match self.owner(entity) {
+                Some(r) => {
+                    let rel = self.model.relationship(r);
+                    for parent in 0..self.count(rel.parent) {
+                        for index in self.children(r, parent) {
+                            f(Root::Entity {
+                                entity,
+                                index,
+                                parent: Some((r, parent)),
+                            })?;
+                        }
+                    }
+                }
+                None => {
+                    for index in 0..self.count(entity) {
+                        f(Root::Entity {
+                            entity,
+                            index,
+                            parent: None,
+                        })?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Splits one parent's children into buckets: `per_bucket` at a time, or
+    /// by the time unit of their date field.
+    pub fn buckets(&self, r: RelationshipId, children: &[u64]) -> Vec<Vec<u64>> {
+        let Some(Layout::Bucket { by, per_bucket, .. }) = self.layout(r) else {
+            return vec![children.to_vec()];
+        };
+        let per = (*per_bucket).max(1) as usize;
+        match by {
+            BucketBy::Count => children.chunks(per).map(<[u64]>::to_vec).collect(),
+            BucketBy::Time { field, unit } => {
+                let child = self.model.relationship(r).child;
+                let unit_ms: i64 = match unit.as_str() {
+                    "minute" => 60_000,
+                    "day" => 86_400_000,
+                    _ => 3_600_000,
+                };
+                let mut out: Vec<Vec<u64>> = Vec::new();
+                let mut current = None;
+                for &c in children {
+                    let slot = match self.field_value(child, c, field, "date") {
+                        Value::Date(ms) => ms.div_euclid(unit_ms),
+                        _ => 0,
+                    };
+                    if current != Some(slot) || out.last().is_some_and(|b| b.len() >= per) {
+                        out.push(Vec::new());
+                        current = Some(slot);
+                    }
+                    if let Some(last) = out.last_mut() {
+                        last.push(c);
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// The value of an entity's own field for one instance.
+    pub fn field_value(&self, entity: EntityId, key: u64, field: &str, bson_type: &str) -> Value {
+        let e = self.model.entity(entity);
+        let model_field = e.field(field);
+        let enum_values = model_field.map(|f| f.enum_values.as_slice()).unwrap_or(&[]);
+        values::scalar(
+            self.seed,
+            &e.name,
+            key,
+            field,
+            bson_type,
+            model_field,
+            enum_values,
+        )
+    }
+}
+
+impl Builder<'_, '_> {
+    fn children_of(&self, r: RelationshipId, parent: u64) -> Vec<u64> {
+        let pop = self.pop;
+        let rel = pop.model.relationship(r);
+        let n = match self.fanout {
+            Fanout::Drawn => return pop.children(r, parent),
+            Fanout::Typical => rel.children.typical,
+            Fanout::Max => super::population::effective_max(&rel.children).min(EXAMPLE_CAP),
+        };
+        // Examples: consecutive instances of the child from the parent's first one.
+        let first = pop.children(r, parent).first().copied().unwrap_or(0);
+        (first..first + n).collect()
+    }
+
+    /// Builds the top-level document for `root`.
+    pub fn document(&self, coll: &Collection, root: &Root) -> Document {
+        let ctx = match root {
+            Root::Entity {
+                entity,
+                index,
+                parent,
+            } => Ctx {
+                entity: Some(*entity),
+                key: *index,
+                parent: *parent,
+                bucket: None,
+                outer: None,
+            },
+            Root::Bucket {
+                relationship,
+                parent,
+                children,
+                number,
+            } => Ctx {
+                entity: None,
+                key: (1 << 46) + number,
+                parent: Some((*relationship, *parent)),
+                bucket: Some((*relationship, *parent, children.as_slice())),
+                outer: None,
+            },
+        };
+        let coll_entity = coll
+            .entities
+            .first()
+            .and_then(|e| self.pop.model.entity_by_name(e));
+        self.object(&coll.shape, &ctx, coll_entity)
+    }
+
+    fn object(&self, shape: &Shape, ctx: &Ctx<'_>, id_entity: Option<EntityId>) -> Document {
+        let mut doc = Document(Vec::with_capacity(shape.fields.len()));
+        for field in &shape.fields {
+            if !field.required && !matches!(field.origin, FieldOrigin::Id) {
+                // Optional fields are absent from one instance in ten.
+                let mut rng = Rng::new(&[self.pop.seed, 0x0b7, ctx.key, name_hash(&field.name)]);
+                if rng.below(10) == 0 {
+                    continue;
+                }
+            }
+            let v = self.field(&field.name, &field.ty, &field.origin, ctx, id_entity);
+            doc.push(field.name.clone(), v);
+        }
+        doc
+    }
+
+    fn entity_name(&self, e: Option<EntityId>) -> &str {
+        e.map(|e| self.pop.model.entity(e).name.as_str())
+            .unwrap_or("bucket")
+    }
+
+    fn id_value(&self, ty: &ShapeType, entity: Option<EntityId>, key: u64) -> Value {
+        let bson_type = scalar_type(ty);
+        let e = entity.unwrap_or(EntityId::from_index(0));
+        match bson_type {
+            "string" => Value::String(format!("{}-{key}", self.entity_name(entity))),
+            "int" | "long" | "double" | "decimal" => number(bson_type, key as f64),
+            _ => Value::ObjectId(self.pop.object_id(e, key)),
+        }
+    }
+
+    fn field(
+        &self,
+        name: &str,
+        ty: &ShapeType,
+        origin: &FieldOrigin,
+        ctx: &Ctx<'_>,
+        id_entity: Option<EntityId>,
+    ) -> Value {
+        let pop = self.pop;
+        match origin {
+            FieldOrigin::Id => {
+                let entity = ctx.entity.or(id_entity);
+                self.id_value(ty, entity, ctx.key)
+            }
+            FieldOrigin::Own { entity, field } => {
+                let (e, key) = self.instance_of(entity, ctx);
+                match ty {
+                    ShapeType::Scalar { .. } => self.scalar_of(e, key, field, ty),
+                    ShapeType::Array { items, max_items } => {
+                        let model_field = e.and_then(|e| pop.model.entity(e).field(field));
+                        let n = model_field.and_then(|f| f.avg_size).unwrap_or(3) as u64;
+                        let n = max_items.map_or(n, |m| n.min(m));
+                        Value::Array(
+                            (0..n)
+                                .map(|i| {
+                                    self.scalar_of(
+                                        e,
+                                        key.wrapping_mul(31).wrapping_add(i),
+                                        field,
+                                        items,
+                                    )
+                                })
+                                .collect(),
+                        )
+                    }
+                    ShapeType::Object { shape } => Value::Document(self.object(shape, ctx, e)),
+                }
+            }
+            FieldOrigin::Embedded { relationship } => self.embedded(relationship, ty, ctx),
+            FieldOrigin::Reference { relationship } => self.reference(relationship, ty, ctx),
+            FieldOrigin::Copy { entity, field, .. } => {
+                let (e, key) = self.instance_of(entity, ctx);
+                self.scalar_of(e, key, field, ty)
+            }
+            FieldOrigin::Computed { description } => self.computed(name, description, ty, ctx),
+            FieldOrigin::Discriminator => Value::String(self.entity_name(ctx.entity).to_string()),
+            FieldOrigin::Bucket { description } => self.bucket_field(description, ty, ctx),
+        }
+    }
+
+    fn scalar_of(&self, e: Option<EntityId>, key: u64, field: &str, ty: &ShapeType) -> Value {
+        let bson_type = scalar_type(ty);
+        match e {
+            Some(e) => {
+                let v = self.pop.field_value(e, key, field, bson_type);
+                // The design's enum wins over the model's when they differ.
+                if let ShapeType::Scalar { enum_values, .. } = ty
+                    && !enum_values.is_empty()
+                    && !matches!(&v, Value::String(s) if enum_values.contains(s))
+                {
+                    return Value::String(
+                        enum_values[(key % enum_values.len() as u64) as usize].clone(),
+                    );
+                }
+                v
+            }
+            None => values::scalar(self.pop.seed, "", key, field, bson_type, None, &[]),
+        }
+    }
+
+    /// The instance of `entity` that `ctx` is about: itself, an enclosing
+    /// instance, its parent, or (when unrelated) a reproducible random one.
+    fn instance_of(&self, entity: &str, ctx: &Ctx<'_>) -> (Option<EntityId>, u64) {
+        let pop = self.pop;
+        let Some(e) = pop.model.entity_by_name(entity) else {
+            return (None, ctx.key);
+        };
+        let mut c = Some(ctx);
+        while let Some(cur) = c {
+            if cur.entity == Some(e) {
+                return (Some(e), cur.key);
+            }
+            if let Some((r, p)) = cur.parent
+                && pop.model.relationship(r).parent == e
+            {
+                return (Some(e), p);
+            }
+            if let Some(cur_e) = cur.entity
+                && let Some(r) = pop
+                    .model
+                    .relationships_to(cur_e)
+                    .find(|r| pop.model.relationship(*r).parent == e)
+            {
+                return (
+                    Some(e),
+                    pop.parents(r, cur.key).first().copied().unwrap_or(0),
+                );
+            }
+            c = cur.outer;
+        }
+        let mut rng = Rng::new(&[pop.seed, 0xa11, ctx.key, name_hash(entity)]);
+        (Some(e), rng.below(pop.count(e).max(1)))
+    }
+
+    fn embedded(&self, relationship: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+        let pop = self.pop;
+        let Some(r) = pop.rel_by_name(relationship) else {
+            return Value::Null;
+        };
+        let rel = pop.model.relationship(r);
+        if ctx.entity == Some(rel.child) && ctx.entity != Some(rel.parent) {
+            // The parent embedded in the child (embed-parent-in-child).
+            let (_, p) = self.instance_of(&pop.model.entity(rel.parent).name, ctx);
+            let child_ctx = Ctx {
+                entity: Some(rel.parent),
+                key: p,
+                parent: None,
+                bucket: None,
+                outer: Some(ctx),
+            };
+            return self.items(ty, &[p], Some(rel.parent), &child_ctx, r);
+        }
+        let children: Vec<u64> = match (ctx.bucket, pop.layout(r)) {
+            (Some((br, _, kids)), _) if br == r => kids.to_vec(),
+            (_, Some(Layout::Subset { k, .. })) => {
+                let all = self.children_of(r, ctx.key);
+                let keep = all.len().saturating_sub(*k as usize);
+                // Newest first: dates rise with the child's number.
+                all[keep..].iter().rev().copied().collect()
+            }
+            _ => self.children_of(r, ctx.key),
+        };
+        let parent_ctx = Ctx {
+            parent: Some((r, ctx.key)),
+            ..*ctx
+        };
+        self.items(ty, &children, Some(rel.child), &parent_ctx, r)
+    }
+
+    /// An array (or one object) of related instances built from `ty`.
+    fn items(
+        &self,
+        ty: &ShapeType,
+        keys: &[u64],
+        entity: Option<EntityId>,
+        ctx: &Ctx<'_>,
+        r: RelationshipId,
+    ) -> Value {
+        let one = |key: u64, item_ty: &ShapeType| -> Value {
+            let item_ctx = Ctx {
+                entity,
+                key,
+                parent: if entity == Some(self.pop.model.relationship(r).child) {
+                    Some((r, ctx.key))
+                } else {
+                    None
+                },
+                bucket: None,
+                outer: Some(ctx),
+            };
+            match item_ty {
+                ShapeType::Object { shape } => {
+                    Value::Document(self.object(shape, &item_ctx, entity))
+                }
+                scalar => self.id_value(scalar, entity, key),
+            }
+        };
+        match ty {
+            ShapeType::Array { items, max_items } => {
+                let n = max_items.map_or(keys.len(), |m| keys.len().min(m as usize));
+                Value::Array(keys[..n].iter().map(|k| one(*k, items)).collect())
+            }
+            other => match keys.first() {
+                Some(k) => one(*k, other),
+                None => Value::Null,
+            },
+        }
+    }
+
+    fn reference(&self, relationship: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+        let pop = self.pop;
+        let Some(r) = pop.rel_by_name(relationship) else {
+            return Value::Null;
+        };
+        let rel = pop.model.relationship(r);
+        // Inside an element that stands for the related instance itself (an
+        // extended reference `{_id, name}` in the other side's array), the
+        // reference is that instance's own id.
+        if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty) {
+            let sides = [rel.parent, rel.child];
+            if sides.contains(&e) && outer.entity.is_some_and(|o| sides.contains(&o) && o != e) {
+                return self.id_value(ty, Some(e), ctx.key);
+            }
+        }
+        if ctx.entity == Some(rel.parent) {
+            let children = self.children_of(r, ctx.key);
+            return self.items(ty, &children, Some(rel.child), ctx, r);
+        }
+        // The child side (or a bucket of children): the parent(s).
+        let parents = match ctx.parent {
+            Some((pr, p)) if pr == r => vec![p],
+            _ => match ctx.entity {
+                Some(_) => pop.parents(r, ctx.key),
+                None => vec![0],
+            },
+        };
+        self.items(ty, &parents, Some(rel.parent), ctx, r)
+    }
+
+    /// Children the computed field summarizes: the bucket's, or the children
+    /// of the relationship the description names.
+    fn computed(&self, name: &str, description: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+        let pop = self.pop;
+        let bson_type = scalar_type(ty);
+        let text = description.to_ascii_lowercase();
+        let source = ctx
+            .bucket
+            .map(|(r, _, kids)| (r, kids.to_vec()))
+            .or_else(|| {
+                let e = ctx.entity?;
+                pop.model.relationships_from(e).find_map(|r| {
+                    let rel = pop.model.relationship(r);
+                    let child = &pop.model.entity(rel.child).name;
+                    (text.contains(&rel.name.to_ascii_lowercase())
+                        || text.contains(&child.to_ascii_lowercase()))
+                    .then(|| (r, self.children_of(r, ctx.key)))
+                })
+            });
+        let Some((r, kids)) = source else {
+            return values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]);
+        };
+        if text.starts_with("count") || text.contains("number of") {
+            return number(bson_type, kids.len() as f64);
+        }
+        let child = pop.model.relationship(r).child;
+        let child_entity = pop.model.entity(child);
+        let Some(field) = child_entity
+            .fields
+            .iter()
+            .find(|f| text.contains(&f.name.to_ascii_lowercase()))
+        else {
+            return number(bson_type, kids.len() as f64);
+        };
+        let xs: Vec<f64> = kids
+            .iter()
+            .filter_map(|k| as_f64(&pop.field_value(child, *k, &field.name, field.ty.bson_type())))
+            .collect();
+        let sum: f64 = xs.iter().sum();
+        let x = if text.starts_with("min") {
+            xs.iter().copied().fold(f64::INFINITY, f64::min)
+        } else if text.starts_with("max") {
+            xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        } else if text.starts_with("avg") || text.starts_with("average") || text.starts_with("mean")
+        {
+            if xs.is_empty() {
+                0.0
+            } else {
+                sum / xs.len() as f64
+            }
+        } else {
+            sum
+        };
+        number(bson_type, if x.is_finite() { x } else { 0.0 })
+    }
+
+    fn bucket_field(&self, description: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+        let pop = self.pop;
+        let bson_type = scalar_type(ty);
+        let Some((r, _, kids)) = ctx.bucket else {
+            return values::scalar(pop.seed, "", ctx.key, description, bson_type, None, &[]);
+        };
+        match bson_type {
+            "date" => {
+                let child = pop.model.relationship(r).child;
+                let time_field = match pop.layout(r) {
+                    Some(Layout::Bucket {
+                        by: BucketBy::Time { field, .. },
+                        ..
+                    }) => Some(field.clone()),
+                    _ => pop
+                        .model
+                        .entity(child)
+                        .fields
+                        .iter()
+                        .find(|f| f.ty.bson_type() == "date")
+                        .map(|f| f.name.clone()),
+                };
+                match (time_field, kids.first()) {
+                    (Some(f), Some(k)) => pop.field_value(child, *k, &f, "date"),
+                    _ => Value::Date(values::EPOCH_2024_MS),
+                }
+            }
+            "int" | "long" | "double" | "decimal" => number(bson_type, kids.len() as f64),
+            _ => self.id_value(ty, None, ctx.key),
+        }
+    }
+}
+
+fn scalar_type(ty: &ShapeType) -> &str {
+    match ty {
+        ShapeType::Scalar { bson_type, .. } => bson_type,
+        ShapeType::Object { .. } => "object",
+        ShapeType::Array { .. } => "array",
+    }
+}
+
+fn as_f64(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(f64::from(*i)),
+        Value::Long(i) => Some(*i as f64),
+        Value::Double(f) => Some(*f),
+        Value::Decimal {
+            coefficient,
+            exponent,
+        } => Some(*coefficient as f64 * 10f64.powi(*exponent)),
+        _ => None,
+    }
+}

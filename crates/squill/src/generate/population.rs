@@ -1,0 +1,308 @@
+//! Who exists in the synthetic data, and who is related to whom, as pure
+//! functions of the seed: how many instances each entity has, how many
+//! children a parent has (drawn from the relationship's cardinality), which
+//! children those are, and each instance's ObjectId. Nothing is remembered
+//! between documents except one cursor per relationship, so generating N
+//! documents takes memory independent of N, and any collection can be written
+//! on its own and still agree with the others.
+//!
+//! Numbering: every entity that is nobody's child has `scale` instances. A
+//! child of a one-to-one or one-to-many relationship is numbered through its
+//! *owning* relationship (the first one it is the child of): parent 0's
+//! children come first, then parent 1's, and so on. A many-to-many
+//! relationship, or a one-to-many whose children are shared by several
+//! parents, links edge `e` (parent `e / a`, `a` the typical children per
+//! parent) to child `e mod n`, which is invertible, so both sides' id arrays
+//! agree; both sides then have their typical counts.
+
+use crate::design::Design;
+use crate::model::{Cardinality, EntityId, Model, Relationship, RelationshipId, RelationshipKind};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// SplitMix64: a tiny, good-enough mixer for reproducible pseudo-random values.
+pub fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// FNV-1a of a name, to key random streams by field and relationship names.
+pub fn name_hash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A reproducible random stream.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(parts: &[u64]) -> Self {
+        Rng(parts.iter().fold(0x5151_1a11_u64, |h, p| mix(h ^ p)))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        mix(self.0)
+    }
+
+    /// Uniform in `[0, n)`; 0 when `n` is 0.
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+        }
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Where a cardinality's long tail stops when the model gives no maximum.
+pub fn effective_max(card: &Cardinality) -> u64 {
+    card.max
+        .finite()
+        .unwrap_or_else(|| card.typical.saturating_mul(4).max(card.typical + 1))
+}
+
+/// Children of one parent: mostly around `typical` (a triangle from `min` to
+/// `typical` to its mirror), and in 2% of parents an outlier up to the maximum,
+/// so the data has both the typical shape and the long tail.
+pub fn draw(card: &Cardinality, rng: &mut Rng) -> u64 {
+    let max = effective_max(card);
+    let (min, typ) = (card.min.min(max), card.typical.clamp(card.min, max));
+    if max > typ && rng.unit() < 0.02 {
+        return typ + 1 + rng.below(max - typ);
+    }
+    let hi = (2 * typ - min).min(max);
+    if hi == min {
+        return min;
+    }
+    // triangular(min, typ, hi)
+    let (a, c, b) = (min as f64, typ as f64, hi as f64);
+    let u = rng.unit();
+    let f = (c - a) / (b - a);
+    let x = if u < f {
+        a + ((b - a) * (c - a) * u).sqrt()
+    } else {
+        b - ((b - a) * (b - c) * (1.0 - u)).sqrt()
+    };
+    (x.round() as u64).clamp(min, hi)
+}
+
+/// Whether a child can have several parents: many-to-many, or a one-to-many
+/// whose children are shared (a part used by three products). Both sides then
+/// use their typical counts, through the invertible edge numbering.
+pub fn is_shared(rel: &Relationship) -> bool {
+    rel.kind == RelationshipKind::ManyToMany || rel.parents.typical > 1
+}
+
+/// The synthetic population of one model at one scale and seed.
+#[derive(Debug)]
+pub struct Population<'a> {
+    pub model: &'a Model,
+    pub design: &'a Design,
+    pub seed: u64,
+    /// Children per parent are cut at this many (quick looks and tests of
+    /// models whose typical fan-out is in the millions).
+    max_children: Option<u64>,
+    counts: Vec<u64>,
+    owner: Vec<Option<RelationshipId>>,
+    /// Per owning relationship: (next parent index, first child of that parent).
+    cursors: RefCell<HashMap<RelationshipId, (u64, u64)>>,
+}
+
+impl<'a> Population<'a> {
+    pub fn new(model: &'a Model, design: &'a Design, scale: u64, seed: u64) -> Self {
+        Self::with_max_children(model, design, scale, seed, None)
+    }
+
+    pub fn with_max_children(
+        model: &'a Model,
+        design: &'a Design,
+        scale: u64,
+        seed: u64,
+        max_children: Option<u64>,
+    ) -> Self {
+        let owner = model
+            .entity_ids()
+            .map(|e| {
+                model
+                    .relationships_to(e)
+                    .find(|r| !is_shared(model.relationship(*r)))
+            })
+            .collect();
+        let mut p = Population {
+            model,
+            design,
+            seed,
+            max_children,
+            counts: vec![u64::MAX; model.entities.len()],
+            owner,
+            cursors: RefCell::default(),
+        };
+        for e in model.entity_ids() {
+            p.count_of(e, scale, 0);
+        }
+        p
+    }
+
+    fn count_of(&mut self, e: EntityId, scale: u64, depth: usize) -> u64 {
+        if self.counts[e.index()] != u64::MAX {
+            return self.counts[e.index()];
+        }
+        let n = if depth > self.model.entities.len() {
+            scale // a cycle of ownership: cut it
+        } else if let Some(r) = self.owner[e.index()] {
+            let parent = self.model.relationship(r).parent;
+            let np = self.count_of(parent, scale, depth + 1);
+            (0..np).map(|i| self.children_count(r, i)).sum()
+        } else if let Some(r) = self
+            .model
+            .relationships_to(e)
+            .find(|r| is_shared(self.model.relationship(*r)))
+        {
+            let rel = self.model.relationship(r);
+            let na = self.count_of(rel.parent, scale, depth + 1);
+            let a = self.edges_per_parent(rel);
+            let b = rel.parents.typical.max(1);
+            (na * a).div_ceil(b).max(1)
+        } else {
+            scale
+        };
+        self.counts[e.index()] = n;
+        n
+    }
+
+    /// Children of each parent of a shared relationship: its typical count
+    /// (under the cap).
+    fn edges_per_parent(&self, rel: &Relationship) -> u64 {
+        let a = rel.children.typical.max(1);
+        self.max_children.map_or(a, |cap| a.min(cap.max(1)))
+    }
+
+    pub fn count(&self, e: EntityId) -> u64 {
+        self.counts[e.index()]
+    }
+
+    pub fn owner(&self, e: EntityId) -> Option<RelationshipId> {
+        self.owner[e.index()]
+    }
+
+    /// Children of parent `i` through `r`, drawn from its cardinality.
+    pub fn children_count(&self, r: RelationshipId, i: u64) -> u64 {
+        let rel = self.model.relationship(r);
+        let mut rng = Rng::new(&[self.seed, 0xc41d, r.index() as u64, i]);
+        let n = draw(&rel.children, &mut rng);
+        self.max_children.map_or(n, |cap| n.min(cap))
+    }
+
+    /// The indices of parent `i`'s children through `r`, in order.
+    pub fn children(&self, r: RelationshipId, i: u64) -> Vec<u64> {
+        let rel = self.model.relationship(r);
+        let n_child = self.count(rel.child);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
+            let mut ids: Vec<u64> = (i * a..(i + 1) * a).map(|e| e % n_child.max(1)).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            return ids;
+        }
+        if self.owner(rel.child) == Some(r) {
+            let start = self.first_child(r, i);
+            return (start..start + self.children_count(r, i)).collect();
+        }
+        // A second parent of a child numbered elsewhere: a random sample.
+        let mut rng = Rng::new(&[self.seed, 0x5a3e, r.index() as u64, i]);
+        let mut ids: Vec<u64> = (0..self.children_count(r, i))
+            .map(|_| rng.below(n_child))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// The first child index of parent `i` (sum of the earlier parents'
+    /// counts), cheap when parents are asked for in increasing order.
+    fn first_child(&self, r: RelationshipId, i: u64) -> u64 {
+        let mut cursors = self.cursors.borrow_mut();
+        let (mut at, mut start) = cursors.get(&r).copied().unwrap_or((0, 0));
+        if i < at {
+            (at, start) = (0, 0);
+        }
+        while at < i {
+            start += self.children_count(r, at);
+            at += 1;
+        }
+        cursors.insert(r, (at, start));
+        start
+    }
+
+    /// The parent index(es) of child `j` through `r`.
+    pub fn parents(&self, r: RelationshipId, j: u64) -> Vec<u64> {
+        let rel = self.model.relationship(r);
+        let n_parent = self.count(rel.parent);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
+            let n_child = self.count(rel.child).max(1);
+            let edges = n_parent * a;
+            let mut ids: Vec<u64> = (0..)
+                .map(|k| j + k * n_child)
+                .take_while(|e| *e < edges)
+                .map(|e| e / a)
+                .collect();
+            ids.dedup();
+            return ids;
+        }
+        let mut rng = Rng::new(&[self.seed, 0x9a4e, r.index() as u64, j]);
+        vec![rng.below(n_parent)]
+    }
+
+    /// A reproducible ObjectId for instance `key` of entity `e`: a timestamp in
+    /// 2023–2024 rising with the key, then the seed, the entity, the key.
+    pub fn object_id(&self, e: EntityId, key: u64) -> [u8; 12] {
+        let ts = 1_700_000_000u32.wrapping_add((key / 64) as u32 % 40_000_000);
+        let mut id = [0u8; 12];
+        id[..4].copy_from_slice(&ts.to_be_bytes());
+        id[4] = (mix(self.seed) & 0xff) as u8;
+        id[5] = (e.index() & 0xff) as u8;
+        id[6..].copy_from_slice(&key.to_be_bytes()[2..]);
+        id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Count;
+
+    #[test]
+    fn draws_stay_within_bounds_and_center_on_typical() {
+        let card = Cardinality {
+            min: 1,
+            typical: 20,
+            max: Count::Finite(500),
+            growth_per_day: None,
+        };
+        let mut rng = Rng::new(&[7]);
+        let draws: Vec<u64> = (0..10_000).map(|_| draw(&card, &mut rng)).collect();
+        assert!(draws.iter().all(|d| (1..=500).contains(d)));
+        let mut sorted = draws.clone();
+        sorted.sort_unstable();
+        let median = sorted[sorted.len() / 2];
+        assert!((18..=22).contains(&median), "median {median}");
+        assert!(draws.iter().any(|d| *d > 40), "the tail is drawn");
+    }
+
+    #[test]
+    fn exact_cardinality_is_exact() {
+        let mut rng = Rng::new(&[1]);
+        assert!((0..100).all(|_| draw(&Cardinality::exactly(3), &mut rng) == 3));
+    }
+}

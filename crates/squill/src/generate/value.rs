@@ -1,0 +1,486 @@
+//! The documents `generate` builds, as a small owned BSON value with two
+//! writers: Extended JSON text and BSON bytes. Both write into a caller's
+//! buffer so data generation streams without a DOM per output format.
+//!
+//! Extended JSON is v2 relaxed, except that 64-bit integers always keep
+//! `$numberLong`: a relaxed reader would otherwise turn a small long into an
+//! int, and the validators tell `int` from `long`.
+
+use std::fmt::Write as _;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i32),
+    Long(i64),
+    Double(f64),
+    /// A decimal128 `coefficient × 10^exponent`.
+    Decimal {
+        coefficient: i64,
+        exponent: i32,
+    },
+    String(String),
+    /// Milliseconds since the Unix epoch.
+    Date(i64),
+    ObjectId([u8; 12]),
+    Binary(Vec<u8>),
+    Array(Vec<Value>),
+    Document(Document),
+}
+
+/// A document: fields in order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Document(pub Vec<(String, Value)>);
+
+impl Document {
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+
+    /// The value at a dotted path; through arrays, the first element that has it.
+    pub fn path(&self, path: &str) -> Option<&Value> {
+        let (head, rest) = match path.split_once('.') {
+            Some((h, r)) => (h, Some(r)),
+            None => (path, None),
+        };
+        let v = self.get(head)?;
+        match rest {
+            None => Some(v),
+            Some(rest) => v.path(rest),
+        }
+    }
+
+    pub fn push(&mut self, name: impl Into<String>, value: Value) {
+        self.0.push((name.into(), value));
+    }
+
+    pub fn to_ejson(&self) -> String {
+        let mut out = String::new();
+        write_ejson_document(&mut out, self, None);
+        out
+    }
+
+    /// Appends the document as one line of Extended JSON.
+    pub fn write_ejson_line(&self, out: &mut String) {
+        write_ejson_document(out, self, None);
+        out.push('\n');
+    }
+
+    /// Indented Extended JSON for example files.
+    pub fn to_ejson_pretty(&self) -> String {
+        let mut out = String::new();
+        write_ejson_document(&mut out, self, Some(0));
+        out
+    }
+
+    /// Appends the document's BSON bytes to `out`.
+    pub fn write_bson(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&[0; 4]);
+        for (name, value) in &self.0 {
+            write_bson_element(out, name, value);
+        }
+        out.push(0);
+        patch_len(out, start);
+    }
+}
+
+impl Value {
+    fn path(&self, path: &str) -> Option<&Value> {
+        match self {
+            Value::Document(d) => d.path(path),
+            Value::Array(items) => items.iter().find_map(|i| i.path(path)),
+            _ => None,
+        }
+    }
+
+    /// The `$type` alias of the value.
+    pub fn bson_type(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Long(_) => "long",
+            Value::Double(_) => "double",
+            Value::Decimal { .. } => "decimal",
+            Value::String(_) => "string",
+            Value::Date(_) => "date",
+            Value::ObjectId(_) => "objectId",
+            Value::Binary(_) => "binData",
+            Value::Array(_) => "array",
+            Value::Document(_) => "object",
+        }
+    }
+
+    pub fn to_ejson(&self) -> String {
+        let mut out = String::new();
+        write_ejson(&mut out, self, None);
+        out
+    }
+}
+
+/// The decimal's text, e.g. `12.34`, `-0.5`, `300`.
+pub fn decimal_text(coefficient: i64, exponent: i32) -> String {
+    let neg = coefficient < 0;
+    let digits = coefficient.unsigned_abs().to_string();
+    let mut s = String::new();
+    if neg {
+        s.push('-');
+    }
+    if exponent >= 0 {
+        s.push_str(&digits);
+        for _ in 0..exponent {
+            s.push('0');
+        }
+    } else {
+        let scale = exponent.unsigned_abs() as usize;
+        if digits.len() > scale {
+            let (a, b) = digits.split_at(digits.len() - scale);
+            s.push_str(a);
+            s.push('.');
+            s.push_str(b);
+        } else {
+            s.push_str("0.");
+            for _ in digits.len()..scale {
+                s.push('0');
+            }
+            s.push_str(&digits);
+        }
+    }
+    s
+}
+
+fn hex(out: &mut String, bytes: &[u8]) {
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+}
+
+pub fn object_id_hex(id: &[u8; 12]) -> String {
+    let mut s = String::with_capacity(24);
+    hex(&mut s, id);
+    s
+}
+
+fn newline(out: &mut String, indent: Option<usize>) {
+    if let Some(n) = indent {
+        out.push('\n');
+        for _ in 0..n {
+            out.push_str("  ");
+        }
+    }
+}
+
+fn write_ejson_document(out: &mut String, doc: &Document, indent: Option<usize>) {
+    if doc.0.is_empty() {
+        out.push_str("{}");
+        return;
+    }
+    out.push('{');
+    let inner = indent.map(|n| n + 1);
+    for (i, (name, value)) in doc.0.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        newline(out, inner);
+        write_json_string(out, name);
+        out.push(':');
+        if indent.is_some() {
+            out.push(' ');
+        }
+        write_ejson(out, value, inner);
+    }
+    newline(out, indent);
+    out.push('}');
+}
+
+fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Long(i) => {
+            let _ = write!(out, "{{\"$numberLong\":\"{i}\"}}");
+        }
+        Value::Double(f) => write_double(out, *f),
+        Value::Decimal {
+            coefficient,
+            exponent,
+        } => {
+            let _ = write!(
+                out,
+                "{{\"$numberDecimal\":\"{}\"}}",
+                decimal_text(*coefficient, *exponent)
+            );
+        }
+        Value::String(s) => write_json_string(out, s),
+        Value::Date(ms) => match iso_date(*ms) {
+            Some(iso) => {
+                let _ = write!(out, "{{\"$date\":\"{iso}\"}}");
+            }
+            None => {
+                let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
+            }
+        },
+        Value::ObjectId(id) => {
+            out.push_str("{\"$oid\":\"");
+            hex(out, id);
+            out.push_str("\"}");
+        }
+        Value::Binary(bytes) => {
+            out.push_str("{\"$binary\":{\"base64\":\"");
+            base64(out, bytes);
+            out.push_str("\",\"subType\":\"00\"}}");
+        }
+        Value::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            let inner = indent.map(|n| n + 1);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, inner);
+                write_ejson(out, item, inner);
+            }
+            newline(out, indent);
+            out.push(']');
+        }
+        Value::Document(d) => write_ejson_document(out, d, indent),
+    }
+}
+
+/// A double that a relaxed reader reads back as a double: always with a point
+/// or an exponent; non-finite values as `$numberDouble`.
+fn write_double(out: &mut String, f: f64) {
+    if !f.is_finite() {
+        let text = if f.is_nan() {
+            "NaN"
+        } else if f > 0.0 {
+            "Infinity"
+        } else {
+            "-Infinity"
+        };
+        let _ = write!(out, "{{\"$numberDouble\":\"{text}\"}}");
+        return;
+    }
+    let start = out.len();
+    let _ = write!(out, "{f:?}");
+    if !out[start..].contains(['.', 'e', 'E']) {
+        out.push_str(".0");
+    }
+}
+
+pub fn write_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn base64(out: &mut String, bytes: &[u8]) {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` for years 1970–9999 (relaxed Extended JSON's
+/// range), else `None`.
+pub fn iso_date(ms: i64) -> Option<String> {
+    if !(0..253_402_300_800_000).contains(&ms) {
+        return None;
+    }
+    let secs = ms.div_euclid(1000);
+    let millis = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    Some(format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    ))
+}
+
+/// Days since 1970-01-01 → (year, month, day), after Howard Hinnant's
+/// `civil_from_days`.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn patch_len(out: &mut [u8], start: usize) {
+    let len = i32::try_from(out.len() - start).unwrap_or(i32::MAX);
+    out[start..start + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+fn cstring(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+}
+
+fn write_bson_element(out: &mut Vec<u8>, name: &str, value: &Value) {
+    let type_byte: u8 = match value {
+        Value::Double(_) => 0x01,
+        Value::String(_) => 0x02,
+        Value::Document(_) => 0x03,
+        Value::Array(_) => 0x04,
+        Value::Binary(_) => 0x05,
+        Value::ObjectId(_) => 0x07,
+        Value::Bool(_) => 0x08,
+        Value::Date(_) => 0x09,
+        Value::Null => 0x0A,
+        Value::Int(_) => 0x10,
+        Value::Long(_) => 0x12,
+        Value::Decimal { .. } => 0x13,
+    };
+    out.push(type_byte);
+    cstring(out, name);
+    match value {
+        Value::Null => {}
+        Value::Bool(b) => out.push(u8::from(*b)),
+        Value::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
+        Value::Long(i) | Value::Date(i) => out.extend_from_slice(&i.to_le_bytes()),
+        Value::Double(f) => out.extend_from_slice(&f.to_le_bytes()),
+        Value::Decimal {
+            coefficient,
+            exponent,
+        } => out.extend_from_slice(&decimal128_bytes(*coefficient, *exponent)),
+        Value::String(s) => {
+            let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
+            out.extend_from_slice(&len.to_le_bytes());
+            cstring(out, s);
+        }
+        Value::ObjectId(id) => out.extend_from_slice(id),
+        Value::Binary(bytes) => {
+            let len = i32::try_from(bytes.len()).unwrap_or(i32::MAX);
+            out.extend_from_slice(&len.to_le_bytes());
+            out.push(0);
+            out.extend_from_slice(bytes);
+        }
+        Value::Array(items) => {
+            let start = out.len();
+            out.extend_from_slice(&[0; 4]);
+            let mut key = itoa_buf();
+            for (i, item) in items.iter().enumerate() {
+                key.clear();
+                let _ = write!(key, "{i}");
+                write_bson_element(out, &key, item);
+            }
+            out.push(0);
+            patch_len(out, start);
+        }
+        Value::Document(d) => d.write_bson(out),
+    }
+}
+
+fn itoa_buf() -> String {
+    String::with_capacity(8)
+}
+
+/// IEEE 754-2008 decimal128 in BID encoding, for coefficients that fit in 64
+/// bits (all squill generates): sign, biased exponent (bias 6176) in the 14
+/// bits after it, coefficient in the low bits.
+pub fn decimal128_bytes(coefficient: i64, exponent: i32) -> [u8; 16] {
+    let sign = u64::from(coefficient < 0);
+    let biased = u64::try_from(i64::from(exponent) + 6176).unwrap_or(6176) & 0x3fff;
+    let high = (sign << 63) | (biased << 49);
+    let low = coefficient.unsigned_abs();
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&low.to_le_bytes());
+    bytes[8..].copy_from_slice(&high.to_le_bytes());
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc() -> Document {
+        Document(vec![
+            ("_id".into(), Value::ObjectId([1; 12])),
+            ("n".into(), Value::Int(5)),
+            ("l".into(), Value::Long(5)),
+            ("d".into(), Value::Double(2.0)),
+            (
+                "p".into(),
+                Value::Decimal {
+                    coefficient: 1234,
+                    exponent: -2,
+                },
+            ),
+            ("t".into(), Value::Date(0)),
+            ("a".into(), Value::Array(vec![Value::String("x\"".into())])),
+            ("b".into(), Value::Binary(vec![1, 2, 3, 4])),
+        ])
+    }
+
+    #[test]
+    fn extended_json_keeps_bson_types() {
+        assert_eq!(
+            doc().to_ejson(),
+            r#"{"_id":{"$oid":"010101010101010101010101"},"n":5,"l":{"$numberLong":"5"},"d":2.0,"p":{"$numberDecimal":"12.34"},"t":{"$date":"1970-01-01T00:00:00.000Z"},"a":["x\""],"b":{"$binary":{"base64":"AQIDBA==","subType":"00"}}}"#
+        );
+    }
+
+    #[test]
+    fn bson_bytes_have_consistent_lengths() {
+        let mut out = Vec::new();
+        doc().write_bson(&mut out);
+        assert_eq!(
+            i32::from_le_bytes(out[..4].try_into().unwrap()) as usize,
+            out.len()
+        );
+        assert_eq!(out.last(), Some(&0));
+    }
+
+    #[test]
+    fn dates_and_decimals_render() {
+        assert_eq!(
+            iso_date(1_700_000_000_123).unwrap(),
+            "2023-11-14T22:13:20.123Z"
+        );
+        assert_eq!(decimal_text(5, -3), "0.005");
+        assert_eq!(decimal_text(-120, 1), "-1200");
+        assert_eq!(iso_date(-1), None);
+    }
+}

@@ -1,0 +1,88 @@
+//! Writing files so that a reader never sees half of one: each file is written
+//! to a temporary name in the same directory and renamed into place when
+//! complete. Existing files are refused unless the caller forces overwriting,
+//! and the refusal happens before anything is written.
+
+use super::GenerateError;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Fails with the first of `paths` that exists, unless `force`.
+pub fn refuse_existing(paths: &[PathBuf], force: bool) -> Result<(), GenerateError> {
+    if force {
+        return Ok(());
+    }
+    match paths.iter().find(|p| p.exists()) {
+        Some(p) => Err(GenerateError::Exists { path: p.clone() }),
+        None => Ok(()),
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
+    move |source| GenerateError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A file being written under a temporary name; `commit` renames it into
+/// place, dropping it uncommitted removes the temporary file.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    pub fn create(path: &Path) -> Result<Self, GenerateError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        let file = File::create(&tmp).map_err(io(&tmp))?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::with_capacity(1 << 20, file)),
+        })
+    }
+
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), GenerateError> {
+        match self.out.as_mut() {
+            Some(out) => out.write_all(bytes).map_err(io(&self.tmp)),
+            None => Ok(()),
+        }
+    }
+
+    pub fn commit(mut self) -> Result<PathBuf, GenerateError> {
+        if let Some(out) = self.out.take() {
+            let file = out.into_inner().map_err(|e| GenerateError::Io {
+                path: self.tmp.clone(),
+                source: e.into_error(),
+            })?;
+            file.sync_all().map_err(io(&self.tmp))?;
+        }
+        std::fs::rename(&self.tmp, &self.path).map_err(io(&self.path))?;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.is_some() {
+            self.out = None;
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes a whole file atomically.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<PathBuf, GenerateError> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
+}

@@ -1,0 +1,55 @@
+# Starts SecantusDB (a MongoDB-compatible server from PyPI) on a free loopback
+# port with in-memory storage, for the tests; sourced by scripts/test.
+#   start_server   → exports SQUILL_TEST_MONGODB_URI once the server answers a ping,
+#                    and installs an EXIT trap that stops it (tests failing or not)
+#   stop_server    → stops the server this shell started (by its pid only)
+
+_secantus_pid=""
+_secantus_log=""
+
+stop_server() {
+    if [[ -n "$_secantus_pid" ]] && kill -0 "$_secantus_pid" 2>/dev/null; then
+        kill "$_secantus_pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            kill -0 "$_secantus_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 "$_secantus_pid" 2>/dev/null || true
+        wait "$_secantus_pid" 2>/dev/null || true
+    fi
+    _secantus_pid=""
+    [[ -n "$_secantus_log" ]] && rm -f "$_secantus_log"
+    _secantus_log=""
+}
+
+start_server() {
+    local venv="$1"
+    local port
+    port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    _secantus_log="$(mktemp -t secantusd.XXXXXX.log)"
+    "$venv/bin/secantusd-py" --host 127.0.0.1 --port "$port" --storage-path :memory: \
+        >"$_secantus_log" 2>&1 &
+    _secantus_pid=$!
+    trap stop_server EXIT
+    local uri="mongodb://127.0.0.1:$port/?directConnection=true"
+    for _ in $(seq 1 120); do
+        if ! kill -0 "$_secantus_pid" 2>/dev/null; then
+            echo "testenv: SecantusDB exited while starting:" >&2
+            cat "$_secantus_log" >&2
+            return 1
+        fi
+        if "$venv/bin/python" - "$uri" <<'PY' 2>/dev/null; then
+import sys
+from pymongo import MongoClient
+MongoClient(sys.argv[1], serverSelectionTimeoutMS=500).admin.command("ping")
+PY
+            export SQUILL_TEST_MONGODB_URI="$uri"
+            echo "testenv: SecantusDB answers at $uri (pid $_secantus_pid)"
+            return 0
+        fi
+        sleep 0.5
+    done
+    echo "testenv: SecantusDB did not answer within 60 s:" >&2
+    cat "$_secantus_log" >&2
+    return 1
+}
