@@ -247,6 +247,30 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
         }
     }
     list.sort_by(|a, b| a.name.cmp(&b.name));
+    // The implicit `_id_` index, first, when steps use it (it costs nothing
+    // and `generate` never creates it, but readers look for it here).
+    let mut id_users: Vec<String> = Vec::new();
+    for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
+        let name = &facts.model.operation(op).name;
+        let uses = plan
+            .steps
+            .iter()
+            .any(|s| s.collection == collection && s.index.as_deref() == Some("_id_"));
+        if uses && !id_users.contains(name) {
+            id_users.push(name.clone());
+        }
+    }
+    if !id_users.is_empty() {
+        list.insert(
+            0,
+            Index {
+                name: "_id_".to_string(),
+                keys: vec![("_id".to_string(), 1)],
+                unique: true,
+                used_by: id_users,
+            },
+        );
+    }
     list
 }
 

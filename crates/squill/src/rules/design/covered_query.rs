@@ -29,7 +29,8 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                 .find(|c| c.name == step.collection)
                 .and_then(|c| {
                     c.indexes.iter().find(|i| {
-                        i.used_by.contains(&op.operation)
+                        i.name != "_id_"
+                            && i.used_by.contains(&op.operation)
                             && step
                                 .projection
                                 .iter()

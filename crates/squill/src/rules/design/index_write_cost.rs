@@ -18,7 +18,10 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let model = cx.facts.model;
     let mut out = Vec::new();
     for c in &cx.design.collections {
-        if c.indexes.is_empty() {
+        // Secondary indexes only: the implicit `_id_` index is always there.
+        let indexes: Vec<&crate::design::Index> =
+            c.indexes.iter().filter(|i| i.name != "_id_").collect();
+        if indexes.is_empty() {
             continue;
         }
         let writes: f64 = c
@@ -31,10 +34,10 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             .design
             .operations
             .iter()
-            .filter(|o| c.indexes.iter().any(|i| i.used_by.contains(&o.operation)))
+            .filter(|o| indexes.iter().any(|i| i.used_by.contains(&o.operation)))
             .map(|o| o.rate)
             .sum();
-        let entries = writes * c.indexes.len() as f64;
+        let entries = writes * indexes.len() as f64;
         if writes > 0.0 && entries > uses {
             out.push(Finding {
                 rule: RULE.id,
@@ -43,13 +46,13 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                     "{} gets {} inserts or deletes/s, each updating {} indexes ({} index entries/s), while the operations that use them run {}/s",
                     c.name,
                     words::num(writes),
-                    c.indexes.len(),
+                    indexes.len(),
                     words::num(entries),
                     words::num(uses)
                 ),
                 location: DesignCheck::at(format!("collections.{}", c.name)),
                 evidence: vec![
-                    Evidence::new("indexes", c.indexes.iter().map(|i| i.name.clone()).collect::<Vec<_>>()),
+                    Evidence::new("indexes", indexes.iter().map(|i| i.name.clone()).collect::<Vec<_>>()),
                     Evidence::new("writes_per_second", writes),
                     Evidence::new("index_uses_per_second", uses),
                 ],
