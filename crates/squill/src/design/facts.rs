@@ -344,14 +344,13 @@ impl<'m> Facts<'m> {
         if path.len() == 1 && (first == "_id" || model.entity(entity).field(first).is_some()) {
             return None;
         }
-        let field = path.get(1).cloned().unwrap_or_else(|| "_id".to_string());
         for r in model.relationships_to(entity) {
             let rel = model.relationship(r);
             if &rel.child_field == first
                 || &rel.name == first
                 || &model.entity(rel.parent).name == first
             {
-                return Some((r, field));
+                return Some((r, self.field_of(rel.parent, &path[1..])));
             }
         }
         for r in model.relationships_from(entity) {
@@ -360,10 +359,34 @@ impl<'m> Facts<'m> {
                 || &rel.name == first
                 || &model.entity(rel.child).name == first
             {
-                return Some((r, field));
+                return Some((r, self.field_of(rel.child, &path[1..])));
             }
         }
         None
+    }
+
+    /// The field of `entity` that the rest of a filter path tests. A second hop
+    /// through a relationship in which `entity` is the child (items whose
+    /// seller is in a region: `seller.region`) tests the reference to that
+    /// parent, which the entity's documents hold under the relationship's
+    /// child field (`region`), not under the relationship's name.
+    fn field_of(&self, entity: EntityId, rest: &[String]) -> String {
+        let model = self.model;
+        let Some(first) = rest.first() else {
+            return "_id".to_string();
+        };
+        if first == "_id" || model.entity(entity).field(first).is_some() {
+            return first.clone();
+        }
+        model
+            .relationships_to(entity)
+            .map(|r| model.relationship(r))
+            .find(|rel| {
+                &rel.name == first
+                    || &rel.child_field == first
+                    || &model.entity(rel.parent).name == first
+            })
+            .map_or_else(|| first.clone(), |rel| rel.child_field.clone())
     }
 
     /// Updates per second of `field` of `entity`.
