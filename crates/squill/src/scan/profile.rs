@@ -10,7 +10,7 @@
 use super::fingerprint::{self, Sample};
 use super::histogram::Histogram;
 use super::id_value::IdValue;
-use crate::inputs::bson::{BsonError, Container, ElementType, Scalar, Visitor, walk};
+use crate::inputs::bson::{BsonError, Container, ElementType, Scalar, Visitor, same_bytes, walk};
 
 /// Bounds on what a profile keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +145,8 @@ pub struct CollectionProfile {
     /// Field occurrences not tracked because `max_paths` was reached.
     pub untracked: u64,
     reference_fields: usize,
+    /// The visitor's stack, kept between documents so `add` does not allocate.
+    stack: Vec<(u32, Container)>,
 }
 
 impl CollectionProfile {
@@ -161,6 +163,7 @@ impl CollectionProfile {
             nodes: vec![FieldNode::new("", 0)],
             untracked: 0,
             reference_fields: 0,
+            stack: Vec::new(),
         }
     }
 
@@ -171,15 +174,17 @@ impl CollectionProfile {
     /// Measures one document (exactly its bytes).
     pub fn add(&mut self, doc: &[u8]) -> Result<(), BsonError> {
         self.documents += 1;
+        let stack = std::mem::take(&mut self.stack);
         let mut v = DocVisitor {
             p: self,
-            stack: Vec::with_capacity(16),
+            stack,
             id: None,
             name_bytes: 0,
             max_depth: 0,
             size: 0,
         };
         let result = walk(doc, &mut v);
+        self.stack = v.stack;
         if result.is_err() {
             self.invalid_documents += 1;
         }
@@ -229,21 +234,35 @@ impl CollectionProfile {
         false
     }
 
+    #[inline]
     fn child(&mut self, parent: u32, key: &str) -> u32 {
         if parent == UNTRACKED {
             self.untracked += 1;
             return UNTRACKED;
         }
+        let p = &self.nodes[parent as usize];
+        let n = p.children.len();
+        let hint = p.hint as usize;
+        // The next sibling of the last match: the usual case.
+        if let Some(&c) = p.children.get(hint)
+            && same_bytes(self.nodes[c as usize].name.as_bytes(), key.as_bytes())
+        {
+            self.nodes[parent as usize].hint = (hint + 1) as u32;
+            return c;
+        }
+        self.child_slow(parent, key, n, hint)
+    }
+
+    #[cold]
+    fn child_slow(&mut self, parent: u32, key: &str, n: usize, hint: usize) -> u32 {
         let p = parent as usize;
-        let n = self.nodes[p].children.len();
-        let hint = self.nodes[p].hint as usize;
         for k in 0..n {
             let mut i = hint + k;
-            if i >= n {
+            while i >= n {
                 i -= n;
             }
             let c = self.nodes[p].children[i];
-            if &*self.nodes[c as usize].name == key {
+            if same_bytes(self.nodes[c as usize].name.as_bytes(), key.as_bytes()) {
                 self.nodes[p].hint = (i + 1) as u32;
                 return c;
             }

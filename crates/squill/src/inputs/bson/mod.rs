@@ -11,6 +11,7 @@ mod walk;
 
 pub use extjson::{scalar_to_canonical_extjson, to_canonical_extjson};
 
+pub(crate) use walk::same_bytes;
 pub use walk::{MAX_DEPTH, MAX_DOCUMENT_BYTES, walk};
 
 /// The kind of a BSON element, by its type byte.
@@ -41,6 +42,7 @@ pub enum ElementType {
 }
 
 impl ElementType {
+    #[inline]
     pub fn from_byte(b: u8) -> Option<Self> {
         use ElementType as T;
         Some(match b {

@@ -1,16 +1,40 @@
 //! The walk itself: iterative over the bytes, recursive only in the visitor's
 //! view, bounded by `MAX_DEPTH`.
+//!
+//! Keys are most of the UTF-8 checks, and the keys of one collection repeat from
+//! document to document. So a key is first compared (with its NUL) against the
+//! key seen last at the same place (same field position under the same path, in
+//! a small per-thread cache of already validated keys) and, in arrays, against
+//! the expected index ("0", "1", …): a match is the same bytes that passed the
+//! check before, so finding the NUL and validating UTF-8 are skipped. Anything
+//! else takes the full path; what is accepted or rejected does not change.
 
 use super::{BsonError, BsonErrorKind as K, Container, ElementType as T, Scalar, Visitor};
+use std::cell::RefCell;
 
 /// MongoDB's limit on nesting (documents and arrays).
 pub const MAX_DEPTH: u32 = 100;
 /// MongoDB's limit on a document's size.
 pub const MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
 
+/// Slots in a thread's key cache (a power of two).
+const KEY_SLOTS: usize = 1024;
+
+thread_local! {
+    static KEYS: RefCell<KeyCache> = RefCell::new(KeyCache::new(KEY_SLOTS));
+}
+
 /// Walks one document (`doc` must be exactly its bytes), calling `visitor`.
 /// Documents over 16 MiB are rejected before any callback.
 pub fn walk(doc: &[u8], visitor: &mut impl Visitor) -> Result<(), BsonError> {
+    KEYS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut keys) => walk_with(doc, visitor, &mut keys),
+        // A visitor that walks another document from inside a callback.
+        Err(_) => walk_with(doc, visitor, &mut KeyCache::new(1)),
+    })
+}
+
+fn walk_with(doc: &[u8], visitor: &mut impl Visitor, keys: &mut KeyCache) -> Result<(), BsonError> {
     if doc.len() > MAX_DOCUMENT_BYTES {
         return Err(BsonError {
             offset: 0,
@@ -27,11 +51,13 @@ pub fn walk(doc: &[u8], visitor: &mut impl Visitor) -> Result<(), BsonError> {
             },
         });
     }
+    visitor.enter("", Container::Document, len as u32, 0);
     Walker {
         bytes: doc,
         visitor,
+        keys,
     }
-    .container("", Container::Document, 0, len, 0)
+    .container(Container::Document, 0, len, 0, ROOT_PATH)
 }
 
 fn err<V>(offset: usize, kind: super::BsonErrorKind) -> Result<V, BsonError> {
@@ -39,6 +65,7 @@ fn err<V>(offset: usize, kind: super::BsonErrorKind) -> Result<V, BsonError> {
 }
 
 /// Reads and checks the length prefix of a document starting at `at`.
+#[inline]
 fn document_len(bytes: &[u8], at: usize) -> Result<usize, BsonError> {
     let Some(raw) = bytes.get(at..at + 4) else {
         return err(at, K::TooShort);
@@ -69,24 +96,120 @@ fn document_len(bytes: &[u8], at: usize) -> Result<usize, BsonError> {
     Ok(len)
 }
 
-struct Walker<'a, V> {
-    bytes: &'a [u8],
-    visitor: &'a mut V,
+/// Validated keys in slots chosen by where the key occurs (the path of its
+/// container and its position there); an empty slot never matches, as a key is
+/// only taken from the cache when the byte after it is its NUL.
+struct KeyCache {
+    slots: Vec<String>,
 }
 
-impl<'a, V: Visitor> Walker<'a, V> {
+impl KeyCache {
+    fn new(slots: usize) -> Self {
+        debug_assert!(slots.is_power_of_two());
+        KeyCache {
+            slots: vec![String::new(); slots],
+        }
+    }
+
+    #[inline]
+    fn slot(&self, path: u32, index: u32) -> usize {
+        let h = path.wrapping_add(index).wrapping_mul(0x9E37_79B9);
+        (h >> 16) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, slot: usize) -> &str {
+        &self.slots[slot]
+    }
+}
+
+const ROOT_PATH: u32 = 0x5bd1_e995;
+
+/// The path of the container that is element `index` of a container at `path`;
+/// the elements of an array share one path, as they share one field in a profile.
+#[inline]
+fn child_path(path: u32, kind: Container, index: u32) -> u32 {
+    let index = match kind {
+        Container::Document => index,
+        Container::Array => u32::MAX,
+    };
+    (path ^ index.wrapping_mul(0x85EB_CA6B))
+        .rotate_left(13)
+        .wrapping_mul(0xC2B2_AE35)
+}
+
+/// A validated key: in the cache, an array index, or checked in place.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Cached(usize),
+    Index(&'static str),
+    Checked(&'a str),
+}
+
+/// The decimal strings of 0..=9999, back to back: array keys.
+static INDEX_BYTES: [u8; 38_890] = index_bytes();
+static INDEX_KEYS: &str = match std::str::from_utf8(&INDEX_BYTES) {
+    Ok(s) => s,
+    Err(_) => panic!("digits are ASCII"),
+};
+
+const fn index_bytes() -> [u8; 38_890] {
+    let mut out = [0u8; 38_890];
+    let mut at = 0;
+    let mut i = 0u32;
+    while i < 10_000 {
+        let digits = if i < 10 {
+            1
+        } else if i < 100 {
+            2
+        } else if i < 1000 {
+            3
+        } else {
+            4
+        };
+        let mut d = digits;
+        let mut v = i;
+        while d > 0 {
+            d -= 1;
+            out[at + d] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        at += digits;
+        i += 1;
+    }
+    out
+}
+
+/// The key an array's element `i` must have, for `i` below 10,000.
+#[inline]
+fn index_key(i: u32) -> Option<&'static str> {
+    let i = i as usize;
+    let (at, n) = match i {
+        0..=9 => (i, 1),
+        10..=99 => (10 + (i - 10) * 2, 2),
+        100..=999 => (190 + (i - 100) * 3, 3),
+        1000..=9999 => (2890 + (i - 1000) * 4, 4),
+        _ => return None,
+    };
+    INDEX_KEYS.get(at..at + n)
+}
+
+struct Walker<'a, 'c, V> {
+    bytes: &'a [u8],
+    visitor: &'c mut V,
+    keys: &'c mut KeyCache,
+}
+
+impl<'a, V: Visitor> Walker<'a, '_, V> {
+    /// Walks the elements of a container whose `enter` was already called.
     fn container(
         &mut self,
-        key: &str,
         kind: Container,
         start: usize,
         len: usize,
         depth: u32,
+        path: u32,
     ) -> Result<(), BsonError> {
-        if depth >= MAX_DEPTH {
-            return err(start, K::TooDeep);
-        }
-        self.visitor.enter(key, kind, len as u32, depth);
         let end = start + len - 1; // the terminating NUL
         let mut pos = start + 4;
         let mut elements = 0u32;
@@ -95,13 +218,9 @@ impl<'a, V: Visitor> Walker<'a, V> {
             let Some(ty) = T::from_byte(type_byte) else {
                 return err(pos, K::UnknownType(type_byte));
             };
-            let key_start = pos + 1;
-            let Some(nul) = memchr0(&self.bytes[key_start..end]) else {
-                return err(key_start, K::UnterminatedKey);
-            };
-            let key = utf8(&self.bytes[key_start..key_start + nul], key_start)?;
-            let value_at = key_start + nul + 1;
-            pos = self.element(ty, key, value_at, end, depth + 1)?;
+            let (key, value_at) = self.key(kind, pos + 1, end, path, elements)?;
+            let child = child_path(path, kind, elements);
+            pos = self.element(ty, key, value_at, end, depth + 1, child)?;
             elements += 1;
         }
         if pos != end {
@@ -111,14 +230,60 @@ impl<'a, V: Visitor> Walker<'a, V> {
         Ok(())
     }
 
+    /// Finds and validates the key starting at `at` (element `index` of a
+    /// container at `path`); returns it and the offset after its NUL.
+    #[inline]
+    fn key(
+        &mut self,
+        kind: Container,
+        at: usize,
+        end: usize,
+        path: u32,
+        index: u32,
+    ) -> Result<(Key<'a>, usize), BsonError> {
+        let b = self.bytes;
+        let slot = match kind {
+            Container::Array => {
+                if let Some(s) = index_key(index) {
+                    let n = s.len();
+                    if at + n < end && b[at + n] == 0 && same_bytes(&b[at..at + n], s.as_bytes()) {
+                        return Ok((Key::Index(s), at + n + 1));
+                    }
+                }
+                None
+            }
+            Container::Document => {
+                let slot = self.keys.slot(path, index);
+                let cached = self.keys.slots[slot].as_bytes();
+                let n = cached.len();
+                if at + n < end && b[at + n] == 0 && same_bytes(&b[at..at + n], cached) {
+                    return Ok((Key::Cached(slot), at + n + 1));
+                }
+                Some(slot)
+            }
+        };
+        let Some(nul) = memchr0(&b[at..end]) else {
+            return err(at, K::UnterminatedKey);
+        };
+        let key = utf8(&b[at..at + nul], at)?;
+        if let Some(slot) = slot {
+            let s = &mut self.keys.slots[slot];
+            s.clear();
+            s.push_str(key);
+        }
+        Ok((Key::Checked(key), at + nul + 1))
+    }
+
     /// Visits one element's value at `at`, returns the offset after it.
+    #[inline]
     fn element(
         &mut self,
         ty: T,
-        key: &str,
+        key: Key<'a>,
         at: usize,
         end: usize,
         depth: u32,
+        path: u32,
     ) -> Result<usize, BsonError> {
         let b = self.bytes;
         let need = |n: usize| -> Result<&'a [u8], BsonError> {
@@ -150,7 +315,16 @@ impl<'a, V: Visitor> Walker<'a, V> {
                 } else {
                     Container::Array
                 };
-                self.container(key, kind, at, len, depth)?;
+                if depth >= MAX_DEPTH {
+                    return err(at, K::TooDeep);
+                }
+                let key = match key {
+                    Key::Cached(slot) => self.keys.get(slot),
+                    Key::Index(s) => s,
+                    Key::Checked(s) => s,
+                };
+                self.visitor.enter(key, kind, len as u32, depth);
+                self.container(kind, at, len, depth, path)?;
                 return Ok(at + len);
             }
             T::Binary => {
@@ -224,8 +398,9 @@ impl<'a, V: Visitor> Walker<'a, V> {
                     return err(at, K::BadCodeWithScope);
                 }
                 let scope = &b[scope_at..inner_end];
-                // The scope is a document: validate it without reporting its fields.
-                walk(scope, &mut NoVisitor).map_err(|e| BsonError {
+                // The scope is a document: validate it without reporting its
+                // fields (with a cache of its own: `key` may be in this one).
+                walk_with(scope, &mut NoVisitor, &mut KeyCache::new(1)).map_err(|e| BsonError {
                     offset: scope_at + e.offset,
                     kind: e.kind,
                 })?;
@@ -255,6 +430,11 @@ impl<'a, V: Visitor> Walker<'a, V> {
             }
             T::MinKey => (Scalar::MinKey, 0),
             T::MaxKey => (Scalar::MaxKey, 0),
+        };
+        let key = match key {
+            Key::Cached(slot) => self.keys.get(slot),
+            Key::Index(s) => s,
+            Key::Checked(s) => s,
         };
         self.visitor.scalar(key, value, size as u32, depth);
         Ok(at + size)
@@ -288,10 +468,35 @@ impl<'a, V: Visitor> Walker<'a, V> {
     }
 }
 
+/// Byte equality without a call to `memcmp` for the short strings keys are:
+/// two overlapping word compares cover 4 to 16 bytes.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    fn w8(s: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"))
+    }
+    fn w4(s: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(s[at..at + 4].try_into().expect("4 bytes"))
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        9..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+#[inline]
 fn memchr0(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == 0)
 }
 
+#[inline]
 fn utf8(bytes: &[u8], offset: usize) -> Result<&str, BsonError> {
     // std's check has a word-at-a-time ASCII fast path of its own.
     std::str::from_utf8(bytes).map_err(|e| BsonError {
@@ -414,5 +619,80 @@ mod tests {
             walk(&nest(100), &mut NoVisitor).unwrap_err().kind,
             K::TooDeep
         );
+    }
+
+    /// A document of string fields, keys given as raw bytes.
+    fn raw_doc(fields: &[(&[u8], &str)], array: bool) -> Vec<u8> {
+        let mut body = Vec::new();
+        for (k, v) in fields {
+            body.push(0x02);
+            body.extend_from_slice(k);
+            body.push(0);
+            body.extend_from_slice(&((v.len() + 1) as i32).to_le_bytes());
+            body.extend_from_slice(v.as_bytes());
+            body.push(0);
+        }
+        body.push(0);
+        let inner = [&((body.len() + 4) as i32).to_le_bytes()[..], &body].concat();
+        let ty = if array { 0x04 } else { 0x03 };
+        let outer = [&[ty, b'x', 0][..], &inner, &[0]].concat();
+        [&((outer.len() + 4) as i32).to_le_bytes()[..], &outer].concat()
+    }
+
+    fn keys_of(doc: &[u8]) -> Vec<String> {
+        let mut log = Log::default();
+        walk(doc, &mut log).unwrap();
+        log.0
+    }
+
+    #[test]
+    fn cached_keys_never_stand_in_for_other_bytes() {
+        // The same place in successive documents: equal keys hit the cache,
+        // others (a longer key sharing the prefix, the same length, invalid
+        // UTF-8) must be read and checked afresh.
+        let a = raw_doc(&[(b"name", "1"), (b"age", "2")], false);
+        let b = raw_doc(&[(b"names", "1"), (b"agf", "2")], false);
+        let bad = raw_doc(&[(b"name", "1"), (b"ag\xff", "2")], false);
+        for _ in 0..2 {
+            assert!(keys_of(&a).iter().any(|l| l.starts_with("\"age\"")));
+            let log = keys_of(&b);
+            assert!(log.iter().any(|l| l.starts_with("\"names\"")));
+            assert!(log.iter().any(|l| l.starts_with("\"agf\"")));
+            let e = walk(&bad, &mut NoVisitor).unwrap_err();
+            assert_eq!(e.kind, K::InvalidUtf8);
+            // outer length, x-key, inner length, first element (12 bytes), type, "ag"
+            assert_eq!(e.offset, 4 + 3 + 4 + 12 + 1 + 2, "offset of the 0xff byte");
+        }
+    }
+
+    #[test]
+    fn array_keys_are_checked_like_any_key() {
+        let good = raw_doc(&[(b"0", "a"), (b"1", "b")], true);
+        assert!(keys_of(&good).iter().any(|l| l.starts_with("\"1\"")));
+        // Not the index, but valid UTF-8: accepted as before, reported as is.
+        let odd = raw_doc(&[(b"0", "a"), (b"10", "b")], true);
+        assert!(keys_of(&odd).iter().any(|l| l.starts_with("\"10\"")));
+        let bad = raw_doc(&[(b"0", "a"), (b"1\xc3", "b")], true);
+        assert_eq!(walk(&bad, &mut NoVisitor).unwrap_err().kind, K::InvalidUtf8);
+        assert_eq!(index_key(0), Some("0"));
+        assert_eq!(index_key(99), Some("99"));
+        assert_eq!(index_key(1000), Some("1000"));
+        assert_eq!(index_key(9999), Some("9999"));
+        assert_eq!(index_key(10_000), None);
+    }
+
+    #[test]
+    fn same_bytes_agrees_with_slice_equality() {
+        let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..base.len() {
+            let a = &base[..n];
+            assert!(same_bytes(a, a));
+            assert!(!same_bytes(a, &base[..n + 1]));
+            for at in 0..n {
+                let mut b = a.to_vec();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(a, &b), "length {n}, byte {at}");
+            }
+        }
     }
 }
