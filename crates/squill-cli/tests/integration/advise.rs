@@ -271,3 +271,34 @@ fn configuration_doc_examples_parse_and_the_complete_one_is_the_defaults() {
     }
     assert_eq!(complete.expect("the complete example"), plain);
 }
+
+/// The README shows real output: every line of its one-minute example (except
+/// the `…` that mark cuts) must come out of the command it names.
+#[test]
+fn readme_example_output_is_real() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let after = readme
+        .split("What it prints")
+        .nth(1)
+        .expect("README has the example output");
+    let block = after
+        .split("```")
+        .nth(1)
+        .expect("README example output is fenced");
+    let run = Test::new()
+        .args(["advise", "examples/person-addresses.yaml"])
+        .current_dir(repo_root())
+        .run()
+        .success();
+    let lines: Vec<&str> = block
+        .lines()
+        .filter(|l| !l.trim().is_empty() && l.trim() != "…")
+        .collect();
+    assert!(lines.len() > 10, "README example too short");
+    for line in lines {
+        assert!(
+            run.stdout.lines().any(|l| l == line),
+            "README line not in the output: {line}"
+        );
+    }
+}
