@@ -19,3 +19,4 @@ pub mod outputs;
 pub mod rules;
 pub mod scan;
 pub mod settings;
+pub mod text_codec;

@@ -2,6 +2,7 @@
 //! document; rendered as canonical Extended JSON v2.
 
 use crate::inputs::bson::Scalar;
+use crate::text_codec::base64;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum IdValue {
@@ -66,27 +67,6 @@ impl IdValue {
             IdValue::Other(name) => format!("{{\"$type\":\"{name}\"}}"),
         }
     }
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! value in a report.
 
 use super::{BsonError, Container, Scalar, Visitor, walk};
+use crate::text_codec::{base64, hex};
 use serde_json::{Map, Value, json};
 
 /// Walks `doc` (validating it) and renders it as canonical Extended JSON.
@@ -87,28 +88,6 @@ fn double(d: f64) -> String {
             }
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(A[(n >> (18 - 6 * k) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// An open container: its key in the parent and its entries so far.
