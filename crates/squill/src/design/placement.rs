@@ -286,19 +286,20 @@ impl<'s> Placement<'s> {
 
     /// Dotted path of `e` inside its root document ("" at top level).
     pub fn path(&self, facts: &Facts<'_>, e: EntityId) -> String {
-        let mut parts = Vec::new();
+        // Borrowed parts: the planner asks for paths on every step it costs.
+        let mut parts: Vec<&str> = Vec::new();
         let mut cur = e;
         while let Home::Embedded { rel, host, .. } = self.home[cur.index()] {
             let relationship = facts.model.relationship(rel);
             parts.push(if relationship.child == cur {
-                relationship.parent_field.clone()
+                &relationship.parent_field
             } else {
-                relationship.child_field.clone()
+                &relationship.child_field
             });
             cur = host;
         }
         if let Home::Bucketed { rel } = self.home[cur.index()] {
-            parts.push(facts.model.relationship(rel).parent_field.clone());
+            parts.push(&facts.model.relationship(rel).parent_field);
         }
         parts.reverse();
         parts.join(".")
