@@ -357,7 +357,12 @@ impl<'a> Planner<'a> {
                     } else {
                         keys
                     };
-                    step.index = Some(index_name(&keys));
+                    // The name is for reports only; the quiet search skips the formatting.
+                    step.index = Some(if self.quiet {
+                        String::new()
+                    } else {
+                        index_name(&keys)
+                    });
                     plan.indexes.push(IndexNeed {
                         collection: step.collection.clone(),
                         keys,

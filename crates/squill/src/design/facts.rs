@@ -49,6 +49,9 @@ pub struct Facts<'m> {
     pub mix: usize,
     /// BSON bytes of an entity's own fields with `_id` (no header).
     pub own_bytes: Vec<f64>,
+    /// Whether an entity has a field of type object (one more nesting level);
+    /// kept here because every placement the search builds asks.
+    pub object_fields: Vec<bool>,
     /// Updates per second of each entity's fields.
     pub field_updates: Vec<FxHashMap<String, f64>>,
     pub rels: Vec<RelFacts>,
@@ -85,6 +88,15 @@ impl<'m> Facts<'m> {
             settings,
             mix,
             own_bytes,
+            object_fields: model
+                .entities
+                .iter()
+                .map(|e| {
+                    e.fields
+                        .iter()
+                        .any(|f| matches!(f.ty, crate::model::FieldType::Object))
+                })
+                .collect(),
             field_updates: vec![FxHashMap::default(); n_ent],
             rels: vec![RelFacts::default(); n_rel],
             read_rate: 0.0,

@@ -40,28 +40,51 @@ pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
 
 /// Standing cost of one collection's indexes: one covered by another costs nothing.
 fn wanted_cost(list: &Wanted) -> f64 {
-    let live: Vec<&(Keys, u32, f64)> = list.iter().filter(|(_, n, _)| *n > 0).collect();
+    // Same sum, in the same order, as over the list of live entries, without
+    // collecting that list (this runs for every move the search tries).
     let mut total = 0.0;
-    for (i, (k, _, c)) in live.iter().enumerate() {
-        let covered = live
-            .iter()
-            .enumerate()
-            .any(|(j, (o, _, _))| j != i && covers(o, k) && (o.len() > k.len() || j < i));
+    let mut i = 0usize;
+    for (k, n, c) in list {
+        if *n == 0 {
+            continue;
+        }
+        let mut j = 0usize;
+        let mut covered = false;
+        for (o, m, _) in list {
+            if *m == 0 {
+                continue;
+            }
+            if j != i && covers(o, k) && (o.len() > k.len() || j < i) {
+                covered = true;
+                break;
+            }
+            j += 1;
+        }
         if !covered {
             total += c;
         }
+        i += 1;
     }
     total
 }
 
 fn want(map: &mut FxHashMap<String, Wanted>, key: &IndexKey, cost: f64, delta: i64) {
-    let list = map.entry(key.0.clone()).or_default();
-    match list.iter_mut().find(|(k, _, _)| *k == key.1) {
-        Some(e) => e.1 = (i64::from(e.1) + delta).max(0) as u32,
+    // Look up before inserting: `entry` would clone the name on every call.
+    let list = match map.get_mut(key.0.as_str()) {
+        Some(l) => l,
+        None => map.entry(key.0.clone()).or_default(),
+    };
+    match list.iter().position(|(k, _, _)| *k == key.1) {
+        Some(i) => {
+            let e = &mut list[i];
+            e.1 = (i64::from(e.1) + delta).max(0) as u32;
+            if e.1 == 0 {
+                list.remove(i);
+            }
+        }
         None if delta > 0 => list.push((key.1.clone(), delta as u32, cost)),
         None => {}
     }
-    list.retain(|(_, n, _)| *n > 0);
 }
 
 /// The total score of a state, from scratch. `None` when the state cannot exist.
@@ -206,9 +229,7 @@ impl<'f, 's> Search<'f, 's> {
         for op in ops {
             total -= self.op_score[op.index()];
             for (k, c) in &self.op_idx[op.index()] {
-                touched
-                    .entry(k.0.clone())
-                    .or_insert_with(|| self.wanted.get(&k.0).cloned().unwrap_or_default());
+                self.touch(&mut touched, &k.0);
                 want(&mut touched, k, *c, -1);
             }
         }
@@ -217,13 +238,11 @@ impl<'f, 's> Search<'f, 's> {
             let s = plan.cost.score * self.facts.model.operation(*op).rate(self.facts.mix);
             total += s;
             scores.push(s);
-            let mut mine = Vec::new();
+            let mut mine = Vec::with_capacity(plan.indexes.len());
             for need in &plan.indexes {
                 let c = index_score(need.entries, need.writes, need.keys.len() as f64, coef);
                 let key = (need.collection.clone(), need.keys.clone());
-                touched
-                    .entry(key.0.clone())
-                    .or_insert_with(|| self.wanted.get(&key.0).cloned().unwrap_or_default());
+                self.touch(&mut touched, &key.0);
                 want(&mut touched, &key, c, 1);
                 mine.push((key, c));
             }
@@ -237,6 +256,16 @@ impl<'f, 's> Search<'f, 's> {
             total += wanted_cost(after) - before;
         }
         Some((total, ops.to_vec(), scores, idx, roots))
+    }
+
+    /// Copies `coll`'s wanted indexes into `touched` the first time a move touches it.
+    fn touch(&self, touched: &mut FxHashMap<String, Wanted>, coll: &str) {
+        if !touched.contains_key(coll) {
+            touched.insert(
+                coll.to_string(),
+                self.wanted.get(coll).cloned().unwrap_or_default(),
+            );
+        }
     }
 
     /// Operations whose plan a move can change: those touching an entity that
@@ -353,11 +382,12 @@ impl<'f, 's> Search<'f, 's> {
                     Var::Ent(i) => usize::from(self.state.entity[*i]),
                 };
                 let mut best: Option<Move> = None;
+                // One scratch state per choice, changed in place for each option.
+                let mut st = self.state.clone();
                 for o in options {
                     if o == current {
                         continue;
                     }
-                    let mut st = self.state.clone();
                     match var {
                         Var::Rel(r) => st.rel[*r] = o,
                         Var::Ent(i) => st.entity[*i] = o == 1,

@@ -140,12 +140,7 @@ impl<'s> Placement<'s> {
         let model = facts.model;
         let mut typical = facts.own_bytes[e.index()] + 5.0;
         let mut max = Some(typical);
-        let object_fields = model
-            .entity(e)
-            .fields
-            .iter()
-            .any(|f| matches!(f.ty, crate::model::FieldType::Object));
-        let mut depth = 1 + u32::from(object_fields);
+        let mut depth = 1 + u32::from(facts.object_fields[e.index()]);
         let mut add = |t: f64, m: Option<f64>, d: u32| {
             typical += t;
             max = match (max, m) {
@@ -157,8 +152,9 @@ impl<'s> Placement<'s> {
         for r in facts.rels_from[e.index()].iter().copied() {
             let rel = model.relationship(r);
             let name = rel.parent_field.as_str();
-            let nt = facts.typical(r);
-            let nm = rel.children.max.finite().map(|m| m as f64);
+            // Only some layouts need these: compute them on use.
+            let nt = || facts.typical(r);
+            let nm = || rel.children.max.finite().map(|m| m as f64);
             match self.layouts[r.index()] {
                 Layout::Embed => {
                     self.size(facts, space, rel.child, done);
@@ -172,8 +168,8 @@ impl<'s> Placement<'s> {
                     } else {
                         let head = 7.0 + name.len() as f64;
                         add(
-                            head + nt * (ELEMENT + ct),
-                            nm.zip(cm).map(|(n, c)| head + n * (ELEMENT + c)),
+                            head + nt() * (ELEMENT + ct),
+                            nm().zip(cm).map(|(n, c)| head + n * (ELEMENT + c)),
                             2 + cd,
                         );
                     }
@@ -184,8 +180,8 @@ impl<'s> Placement<'s> {
                 | Layout::ManyToManyOneWay {
                     ids_in: crate::candidates::Side::Parent,
                 } => add(
-                    id_array(name, Some(nt)).unwrap_or(0.0),
-                    id_array(name, nm),
+                    id_array(name, Some(nt())).unwrap_or(0.0),
+                    id_array(name, nm()),
                     2,
                 ),
                 Layout::ExtendedReference {
@@ -195,8 +191,8 @@ impl<'s> Placement<'s> {
                     let item = copy_bytes(facts, rel.child, fields);
                     let head = 7.0 + name.len() as f64;
                     add(
-                        head + nt * (ELEMENT + item),
-                        nm.map(|n| head + n * (ELEMENT + item)),
+                        head + nt() * (ELEMENT + item),
+                        nm().map(|n| head + n * (ELEMENT + item)),
                         3,
                     );
                 }
@@ -207,7 +203,7 @@ impl<'s> Placement<'s> {
                         copy_bytes(facts, rel.child, fields)
                     };
                     let head = 7.0 + name.len() as f64;
-                    let kt = nt.min(*k as f64);
+                    let kt = nt().min(*k as f64);
                     add(
                         head + kt * (ELEMENT + item),
                         Some(head + *k as f64 * (ELEMENT + item)),
@@ -220,12 +216,12 @@ impl<'s> Placement<'s> {
         for r in facts.rels_to[e.index()].iter().copied() {
             let rel = model.relationship(r);
             let name = rel.child_field.as_str();
-            let mt = Some(facts.typical_parents(r));
-            let mm = rel.parents.max.finite().map(|m| m as f64);
+            let mt = || Some(facts.typical_parents(r));
+            let mm = || rel.parents.max.finite().map(|m| m as f64);
             match self.layouts[r.index()] {
                 Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
                     if rel.kind == RelationshipKind::ManyToMany || rel.shared {
-                        add(id_array(name, mt).unwrap_or(0.0), id_array(name, mm), 2);
+                        add(id_array(name, mt()).unwrap_or(0.0), id_array(name, mm()), 2);
                     } else {
                         add(id_element(name), Some(id_element(name)), 1);
                     }
@@ -233,7 +229,7 @@ impl<'s> Placement<'s> {
                 Layout::ManyToManyTwoWay
                 | Layout::ManyToManyOneWay {
                     ids_in: crate::candidates::Side::Child,
-                } => add(id_array(name, mt).unwrap_or(0.0), id_array(name, mm), 2),
+                } => add(id_array(name, mt()).unwrap_or(0.0), id_array(name, mm()), 2),
                 Layout::ExtendedReference {
                     copies_into: crate::candidates::Side::Child,
                     fields,
@@ -290,19 +286,20 @@ impl<'s> Placement<'s> {
 
     /// Dotted path of `e` inside its root document ("" at top level).
     pub fn path(&self, facts: &Facts<'_>, e: EntityId) -> String {
-        let mut parts = Vec::new();
+        // Borrowed parts: the planner asks for paths on every step it costs.
+        let mut parts: Vec<&str> = Vec::new();
         let mut cur = e;
         while let Home::Embedded { rel, host, .. } = self.home[cur.index()] {
             let relationship = facts.model.relationship(rel);
             parts.push(if relationship.child == cur {
-                relationship.parent_field.clone()
+                &relationship.parent_field
             } else {
-                relationship.child_field.clone()
+                &relationship.child_field
             });
             cur = host;
         }
         if let Home::Bucketed { rel } = self.home[cur.index()] {
-            parts.push(facts.model.relationship(rel).parent_field.clone());
+            parts.push(&facts.model.relationship(rel).parent_field);
         }
         parts.reverse();
         parts.join(".")
