@@ -122,14 +122,21 @@ impl Value {
 
 /// The decimal's text, e.g. `12.34`, `-0.5`, `300`.
 pub fn decimal_text(coefficient: i64, exponent: i32) -> String {
-    let neg = coefficient < 0;
-    let digits = coefficient.unsigned_abs().to_string();
     let mut s = String::new();
+    write_decimal(&mut s, coefficient, exponent);
+    s
+}
+
+/// Appends the decimal's text (see `decimal_text`) without allocating.
+fn write_decimal(s: &mut String, coefficient: i64, exponent: i32) {
+    let neg = coefficient < 0;
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(coefficient.unsigned_abs());
     if neg {
         s.push('-');
     }
     if exponent >= 0 {
-        s.push_str(&digits);
+        s.push_str(digits);
         for _ in 0..exponent {
             s.push('0');
         }
@@ -145,15 +152,16 @@ pub fn decimal_text(coefficient: i64, exponent: i32) -> String {
             for _ in digits.len()..scale {
                 s.push('0');
             }
-            s.push_str(&digits);
+            s.push_str(digits);
         }
     }
-    s
 }
 
 fn hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for b in bytes {
-        let _ = write!(out, "{b:02x}");
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
     }
 }
 
@@ -199,32 +207,30 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
+        Value::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
         Value::Long(i) => {
-            let _ = write!(out, "{{\"$numberLong\":\"{i}\"}}");
+            out.push_str("{\"$numberLong\":\"");
+            out.push_str(itoa::Buffer::new().format(*i));
+            out.push_str("\"}");
         }
         Value::Double(f) => write_double(out, *f),
         Value::Decimal {
             coefficient,
             exponent,
         } => {
-            let _ = write!(
-                out,
-                "{{\"$numberDecimal\":\"{}\"}}",
-                decimal_text(*coefficient, *exponent)
-            );
+            out.push_str("{\"$numberDecimal\":\"");
+            write_decimal(out, *coefficient, *exponent);
+            out.push_str("\"}");
         }
         Value::String(s) => write_json_string(out, s),
-        Value::Date(ms) => match iso_date(*ms) {
-            Some(iso) => {
-                let _ = write!(out, "{{\"$date\":\"{iso}\"}}");
-            }
-            None => {
-                let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
-            }
-        },
+        Value::Date(ms) if iso_range(*ms) => {
+            out.push_str("{\"$date\":\"");
+            write_iso_date(out, *ms);
+            out.push_str("\"}");
+        }
+        Value::Date(ms) => {
+            let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
+        }
         Value::ObjectId(id) => {
             out.push_str("{\"$oid\":\"");
             hex(out, id);
@@ -279,6 +285,12 @@ fn write_double(out: &mut String, f: f64) {
 
 pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
+    // Most generated text needs no escape: copy it whole.
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -317,20 +329,49 @@ fn base64(out: &mut String, bytes: &[u8]) {
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for years 1970–9999 (relaxed Extended JSON's
 /// range), else `None`.
 pub fn iso_date(ms: i64) -> Option<String> {
-    if !(0..253_402_300_800_000).contains(&ms) {
+    if !iso_range(ms) {
         return None;
     }
+    let mut s = String::with_capacity(24);
+    write_iso_date(&mut s, ms);
+    Some(s)
+}
+
+fn iso_range(ms: i64) -> bool {
+    (0..253_402_300_800_000).contains(&ms)
+}
+
+/// Appends `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ`, digit by
+/// digit rather than through `format!`.
+fn write_iso_date(out: &mut String, ms: i64) {
     let secs = ms.div_euclid(1000);
     let millis = ms.rem_euclid(1000);
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    Some(format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        (rem / 60) % 60,
-        rem % 60
-    ))
+    digits(out, y, 4);
+    out.push('-');
+    digits(out, i64::from(m), 2);
+    out.push('-');
+    digits(out, i64::from(d), 2);
+    out.push('T');
+    digits(out, rem / 3600, 2);
+    out.push(':');
+    digits(out, (rem / 60) % 60, 2);
+    out.push(':');
+    digits(out, rem % 60, 2);
+    out.push('.');
+    digits(out, millis, 3);
+    out.push('Z');
+}
+
+/// `n` (0 ≤ n < 10^width) zero-padded to `width` digits.
+fn digits(out: &mut String, n: i64, width: u32) {
+    let mut p = 10_i64.pow(width - 1);
+    while p > 0 {
+        out.push(char::from(b'0' + ((n / p) % 10) as u8));
+        p /= 10;
+    }
 }
 
 /// Days since 1970-01-01 → (year, month, day), after Howard Hinnant's
@@ -400,21 +441,15 @@ fn write_bson_element(out: &mut Vec<u8>, name: &str, value: &Value) {
         Value::Array(items) => {
             let start = out.len();
             out.extend_from_slice(&[0; 4]);
-            let mut key = itoa_buf();
+            let mut key = itoa::Buffer::new();
             for (i, item) in items.iter().enumerate() {
-                key.clear();
-                let _ = write!(key, "{i}");
-                write_bson_element(out, &key, item);
+                write_bson_element(out, key.format(i), item);
             }
             out.push(0);
             patch_len(out, start);
         }
         Value::Document(d) => d.write_bson(out),
     }
-}
-
-fn itoa_buf() -> String {
-    String::with_capacity(8)
 }
 
 /// IEEE 754-2008 decimal128 in BID encoding, for coefficients that fit in 64

@@ -8,6 +8,9 @@
 use super::population::{Rng, name_hash};
 use super::value::{Document, Value};
 use crate::model::Field;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 const FIRST: &[&str] = &[
     "Ada",
@@ -117,7 +120,12 @@ pub fn scalar(
     enum_values: &[String],
 ) -> Value {
     let mut rng = Rng::new(&[seed, name_hash(entity), key, name_hash(name)]);
-    let lname = name.to_ascii_lowercase();
+    // Lowercase only when needed: most field names already are.
+    let lname: Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(name.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(name)
+    };
     let avg = field.and_then(|f| f.avg_size).map(|n| n as usize);
     if !enum_values.is_empty() {
         let v = &enum_values[rng.below(enum_values.len() as u64) as usize];
@@ -172,54 +180,136 @@ pub fn date_value(rng: &mut Rng, key: u64) -> i64 {
     EPOCH_2024_MS + step * DATE_STEP_MS + rng.below(DATE_STEP_MS as u64) as i64
 }
 
-fn string_value(rng: &mut Rng, entity: &str, key: u64, name: &str, avg: Option<usize>) -> String {
-    let first = pick(rng, FIRST);
-    let last = pick(rng, LAST);
-    let lentity = entity.to_ascii_lowercase();
+/// What a string field holds, from its name and its entity's name: decided
+/// once per (entity, field) and cached, since the name tests are the bulk of
+/// the work per value otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StrKind {
+    Email,
+    First,
+    Last,
+    PersonName,
+    Ip,
+    Url,
+    Street,
+    City,
+    Country,
+    Zip,
+    Phone,
+    Sku,
+    Host,
+    Title { product: bool },
+    Words { default: usize },
+}
+
+fn str_kind(lentity: &str, name: &str) -> StrKind {
     if has(name, &["email"]) {
-        format!(
-            "{}.{}{key}@example.com",
-            first.to_lowercase(),
-            last.to_lowercase()
-        )
+        StrKind::Email
     } else if name == "first_name" || name == "firstname" {
-        first.into()
+        StrKind::First
     } else if name == "last_name" || name == "lastname" {
-        last.into()
+        StrKind::Last
     } else if has(name, &["name"])
         && has(
-            &lentity,
+            lentity,
             &[
                 "person", "user", "author", "customer", "member", "employee", "seller",
             ],
         )
     {
-        format!("{first} {last}")
+        StrKind::PersonName
     } else if name == "ip" || has(name, &["ip_addr", "_ip", "ip_"]) {
-        format!(
+        StrKind::Ip
+    } else if has(name, &["url", "uri", "link"]) {
+        StrKind::Url
+    } else if has(name, &["street", "address"]) {
+        StrKind::Street
+    } else if has(name, &["city", "town"]) {
+        StrKind::City
+    } else if has(name, &["country"]) {
+        StrKind::Country
+    } else if has(name, &["zip", "postal"]) {
+        StrKind::Zip
+    } else if has(name, &["phone"]) {
+        StrKind::Phone
+    } else if has(name, &["sku", "code", "serial"]) {
+        StrKind::Sku
+    } else if has(name, &["host"]) {
+        StrKind::Host
+    } else if has(name, &["name", "title", "subject", "label"]) {
+        StrKind::Title {
+            product: has(lentity, &["part", "product", "item"]),
+        }
+    } else {
+        StrKind::Words {
+            default: if has(
+                name,
+                &[
+                    "text",
+                    "body",
+                    "message",
+                    "content",
+                    "comment",
+                    "description",
+                ],
+            ) {
+                80
+            } else {
+                12
+            },
+        }
+    }
+}
+
+thread_local! {
+    /// `str_kind` by entity name, then lowercased field name.
+    static KINDS: RefCell<HashMap<String, HashMap<String, StrKind>>> = RefCell::new(HashMap::new());
+}
+
+fn cached_str_kind(entity: &str, name: &str) -> StrKind {
+    KINDS.with(|k| {
+        let mut k = k.borrow_mut();
+        // Looked up without allocating; a miss (once per field) pays for the keys.
+        if let Some(kind) = k.get(entity).and_then(|m| m.get(name)) {
+            return *kind;
+        }
+        let kind = str_kind(&entity.to_ascii_lowercase(), name);
+        k.entry(entity.to_string())
+            .or_default()
+            .insert(name.to_string(), kind);
+        kind
+    })
+}
+
+fn string_value(rng: &mut Rng, entity: &str, key: u64, name: &str, avg: Option<usize>) -> String {
+    let first = pick(rng, FIRST);
+    let last = pick(rng, LAST);
+    match cached_str_kind(entity, name) {
+        StrKind::Email => format!(
+            "{}.{}{key}@example.com",
+            first.to_lowercase(),
+            last.to_lowercase()
+        ),
+        StrKind::First => first.into(),
+        StrKind::Last => last.into(),
+        StrKind::PersonName => format!("{first} {last}"),
+        StrKind::Ip => format!(
             "10.{}.{}.{}",
             rng.below(256),
             rng.below(256),
             1 + rng.below(254)
-        )
-    } else if has(name, &["url", "uri", "link"]) {
-        format!("https://example.com/{lentity}/{key}")
-    } else if has(name, &["street", "address"]) {
-        format!(
+        ),
+        StrKind::Url => format!("https://example.com/{}/{key}", entity.to_ascii_lowercase()),
+        StrKind::Street => format!(
             "{} {} Street",
             1 + rng.below(999),
             capital(pick(rng, WORDS))
-        )
-    } else if has(name, &["city", "town"]) {
-        pick(rng, CITIES).into()
-    } else if has(name, &["country"]) {
-        pick(rng, COUNTRIES).into()
-    } else if has(name, &["zip", "postal"]) {
-        format!("{:05}", rng.below(100_000))
-    } else if has(name, &["phone"]) {
-        format!("+1-555-{:04}", rng.below(10_000))
-    } else if has(name, &["sku", "code", "serial"]) {
-        format!(
+        ),
+        StrKind::City => pick(rng, CITIES).into(),
+        StrKind::Country => pick(rng, COUNTRIES).into(),
+        StrKind::Zip => format!("{:05}", rng.below(100_000)),
+        StrKind::Phone => format!("+1-555-{:04}", rng.below(10_000)),
+        StrKind::Sku => format!(
             "{}-{:06}",
             entity
                 .to_ascii_uppercase()
@@ -227,37 +317,17 @@ fn string_value(rng: &mut Rng, entity: &str, key: u64, name: &str, avg: Option<u
                 .take(3)
                 .collect::<String>(),
             key
-        )
-    } else if has(name, &["host"]) {
-        format!("{}-{key}.example.net", pick(rng, WORDS))
-    } else if has(name, &["name", "title", "subject", "label"]) {
-        let noun = if has(&lentity, &["part", "product", "item"]) {
-            pick(rng, NOUNS)
-        } else {
-            pick(rng, WORDS)
-        };
-        format!("{} {noun} {key}", capital(pick(rng, WORDS)))
-    } else {
-        words(
-            rng,
-            avg.unwrap_or(
-                if has(
-                    name,
-                    &[
-                        "text",
-                        "body",
-                        "message",
-                        "content",
-                        "comment",
-                        "description",
-                    ],
-                ) {
-                    80
-                } else {
-                    12
-                },
-            ),
-        )
+        ),
+        StrKind::Host => format!("{}-{key}.example.net", pick(rng, WORDS)),
+        StrKind::Title { product } => {
+            let noun = if product {
+                pick(rng, NOUNS)
+            } else {
+                pick(rng, WORDS)
+            };
+            format!("{} {noun} {key}", capital(pick(rng, WORDS)))
+        }
+        StrKind::Words { default } => words(rng, avg.unwrap_or(default)),
     }
 }
 
