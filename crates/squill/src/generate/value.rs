@@ -6,6 +6,7 @@
 //! `$numberLong`: a relaxed reader would otherwise turn a small long into an
 //! int, and the validators tell `int` from `long`.
 
+use crate::text_codec::{base64_into, hex_into};
 use std::fmt::Write as _;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -157,17 +158,9 @@ fn write_decimal(s: &mut String, coefficient: i64, exponent: i32) {
     }
 }
 
-fn hex(out: &mut String, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-}
-
 pub fn object_id_hex(id: &[u8; 12]) -> String {
     let mut s = String::with_capacity(24);
-    hex(&mut s, id);
+    hex_into(&mut s, id);
     s
 }
 
@@ -233,12 +226,12 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
         }
         Value::ObjectId(id) => {
             out.push_str("{\"$oid\":\"");
-            hex(out, id);
+            hex_into(out, id);
             out.push_str("\"}");
         }
         Value::Binary(bytes) => {
             out.push_str("{\"$binary\":{\"base64\":\"");
-            base64(out, bytes);
+            base64_into(out, bytes);
             out.push_str("\",\"subType\":\"00\"}}");
         }
         Value::Array(items) => {
@@ -305,25 +298,6 @@ pub fn write_json_string(out: &mut String, s: &str) {
         }
     }
     out.push('"');
-}
-
-fn base64(out: &mut String, bytes: &[u8]) {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for years 1970–9999 (relaxed Extended JSON's
