@@ -161,6 +161,28 @@ impl<'a> Planner<'a> {
         &self.facts.settings.design.costs
     }
 
+    /// Why an `updateMany` runs: "refresh the copy of the part's name in 300
+    /// products". Empty while searching (`quiet`), like every `say!`.
+    fn refresh_purpose(
+        &self,
+        name: &str,
+        copied: &[impl AsRef<str>],
+        holders: f64,
+        holder: EntityId,
+    ) -> String {
+        say!(
+            self.quiet,
+            "refresh the copy of the {name}'s {} in {} {}",
+            copied
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+            words::num(holders),
+            plural(self.name(holder), holders)
+        )
+    }
+
     fn name(&self, e: EntityId) -> &str {
         &self.facts.model.entity(e).name
     }
@@ -1573,17 +1595,7 @@ impl<'a> Planner<'a> {
                         .collect(),
                     holders,
                     holders,
-                    say!(
-                        self.quiet,
-                        "refresh the copy of the {name}'s {} in {} {}",
-                        copied
-                            .iter()
-                            .map(|s| s.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        words::num(holders),
-                        plural(self.name(rel.parent), holders)
-                    ),
+                    self.refresh_purpose(&name, &copied, holders, rel.parent),
                 ));
             }
             for (func, field, cname) in self.computed(r) {
@@ -1661,17 +1673,7 @@ impl<'a> Planner<'a> {
                             .collect(),
                         holders,
                         holders,
-                        say!(
-                            self.quiet,
-                            "refresh the copy of the {name}'s {} in {} {}",
-                            copied
-                                .iter()
-                                .map(|s| s.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", "),
-                            words::num(holders),
-                            plural(self.name(rel.child), holders)
-                        ),
+                        self.refresh_purpose(&name, &copied, holders, rel.child),
                     ));
                 }
             }

@@ -24,6 +24,21 @@ pub fn op_codes(design: &Design) -> Vec<OpCode> {
         .collect()
 }
 
+/// The JavaScript helper both the mongosh and the Node.js cookbooks start with:
+/// values at `path` in `docs`, through arrays; embedded objects give their `_id`.
+const JS_IDS_HELPER: &str = "// Values at `path` in `docs`, through arrays; embedded objects give their `_id`.\n\
+     function ids(docs, path) {\n\
+     \x20 const out = [];\n\
+     \x20 const walk = (v, parts) => {\n\
+     \x20   if (v === undefined || v === null) return;\n\
+     \x20   if (Array.isArray(v)) { v.forEach((x) => walk(x, parts)); return; }\n\
+     \x20   if (parts.length === 0) { out.push(typeof v === \"object\" && v._id !== undefined ? v._id : v); return; }\n\
+     \x20   walk(v[parts[0]], parts.slice(1));\n\
+     \x20 };\n\
+     \x20 docs.forEach((d) => walk(d, path.split(\".\")));\n\
+     \x20 return out;\n\
+     }\n";
+
 /// The cookbook in mongosh: functions to paste into a shell or `load()`.
 pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     let mut out = format!(
@@ -31,20 +46,7 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
          // load() this file in mongosh connected to the database, then call a function.\n\n",
         design.model, design.mix
     );
-    out.push_str(
-        "// Values at `path` in `docs`, through arrays; embedded objects give their `_id`.\n\
-         function ids(docs, path) {\n\
-         \x20 const out = [];\n\
-         \x20 const walk = (v, parts) => {\n\
-         \x20   if (v === undefined || v === null) return;\n\
-         \x20   if (Array.isArray(v)) { v.forEach((x) => walk(x, parts)); return; }\n\
-         \x20   if (parts.length === 0) { out.push(typeof v === \"object\" && v._id !== undefined ? v._id : v); return; }\n\
-         \x20   walk(v[parts[0]], parts.slice(1));\n\
-         \x20 };\n\
-         \x20 docs.forEach((d) => walk(d, path.split(\".\")));\n\
-         \x20 return out;\n\
-         }\n",
-    );
+    out.push_str(JS_IDS_HELPER);
     for op in ops {
         out.push('\n');
         out.push_str(&render::mongosh(op));
@@ -60,20 +62,7 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
          \"use strict\";\n\n",
         design.model, design.mix
     );
-    out.push_str(
-        "// Values at `path` in `docs`, through arrays; embedded objects give their `_id`.\n\
-         function ids(docs, path) {\n\
-         \x20 const out = [];\n\
-         \x20 const walk = (v, parts) => {\n\
-         \x20   if (v === undefined || v === null) return;\n\
-         \x20   if (Array.isArray(v)) { v.forEach((x) => walk(x, parts)); return; }\n\
-         \x20   if (parts.length === 0) { out.push(typeof v === \"object\" && v._id !== undefined ? v._id : v); return; }\n\
-         \x20   walk(v[parts[0]], parts.slice(1));\n\
-         \x20 };\n\
-         \x20 docs.forEach((d) => walk(d, path.split(\".\")));\n\
-         \x20 return out;\n\
-         }\n",
-    );
+    out.push_str(JS_IDS_HELPER);
     for op in ops {
         out.push('\n');
         out.push_str(&render::node(op));
