@@ -71,6 +71,7 @@ pub fn scan(
                 profiles: vec![None; n],
                 errors: Vec::new(),
             };
+            let mut keys = crate::inputs::bson::KeyCache::default();
             let mut pending_bytes = 0u64;
             let mut pending_docs = 0u64;
             let read = source.read(&mut |event| match event {
@@ -90,13 +91,13 @@ pub fn scan(
                         pending_docs = 0;
                     }
                     let result = if options.walk_only {
-                        crate::inputs::bson::walk(bytes, &mut NoOp)
+                        crate::inputs::bson::walk_cached(bytes, &mut NoOp, &mut keys)
                     } else {
                         let Some(slot) = part.profiles.get_mut(collection) else {
                             return;
                         };
                         slot.get_or_insert_with(|| CollectionProfile::new(options.limits))
-                            .add(bytes)
+                            .add_cached(bytes, &mut keys)
                     };
                     if let Err(e) = result {
                         part.errors
@@ -112,6 +113,10 @@ pub fn scan(
             progress
                 .documents
                 .fetch_add(pending_docs, Ordering::Relaxed);
+            // Each part's last document's counters, before parts merge.
+            for p in part.profiles.iter_mut().flatten() {
+                p.finish();
+            }
             part
         })
         .collect();
@@ -208,5 +213,52 @@ fn index_report(spec: &IndexSpec) -> IndexReport {
                         .and_then(|s| s.as_str()?.parse().ok())
                 })
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{B, doc, oid};
+    use super::*;
+    use crate::inputs::dump::{InputFormat, open};
+
+    /// A file big enough to be split, scanned in one part and in three: the
+    /// parts' profiles merge into the same report (the last document of each
+    /// part included: its per-document reference counts once went missing).
+    #[test]
+    fn splitting_a_file_does_not_change_the_report() {
+        let dir = std::env::temp_dir().join(format!("squill-split-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("db")).unwrap();
+        let mut parents = Vec::new();
+        let mut i = 0u64;
+        while parents.len() < 9 << 20 {
+            let kids: Vec<B<'_>> = (0..i % 7)
+                .map(|k| B::Oid(oid(1_000_000 + i * 8 + k)))
+                .collect();
+            parents.extend(doc(&[
+                ("_id", B::Oid(oid(i))),
+                ("children", B::Arr(kids)),
+                ("pad", B::Str("some padding to make the file big enough")),
+            ]));
+            i += 1;
+        }
+        std::fs::write(dir.join("db/parents.bson"), &parents).unwrap();
+        let children: Vec<u8> = (0..i * 8)
+            .flat_map(|k| doc(&[("_id", B::Oid(oid(1_000_000 + k)))]))
+            .collect();
+        std::fs::write(dir.join("db/children.bson"), &children).unwrap();
+        let report = |split| {
+            let inputs = open(std::slice::from_ref(&dir), InputFormat::Auto);
+            let options = Options {
+                split,
+                ..Options::default()
+            };
+            let r = scan(inputs, &Settings::default(), options, &Progress::default());
+            serde_json::to_string(&r).unwrap()
+        };
+        let (one, three) = (report(1), report(3));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(one.contains("children"), "{one}");
+        assert_eq!(one, three);
     }
 }

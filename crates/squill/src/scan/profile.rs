@@ -10,7 +10,9 @@
 use super::fingerprint::{self, Sample};
 use super::histogram::Histogram;
 use super::id_value::IdValue;
-use crate::inputs::bson::{BsonError, Container, ElementType, Scalar, Visitor, same_bytes, walk};
+use crate::inputs::bson::{
+    BsonError, Container, ElementType, KeyCache, Scalar, Visitor, same_bytes, walk, walk_cached,
+};
 
 /// Bounds on what a profile keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,14 +76,27 @@ pub struct RefStats {
     pub per_doc: Histogram,
     cur_gen: u64,
     cur_count: u64,
+    /// Documents with exactly one value, not yet in `per_doc`: most reference
+    /// fields are scalars, and an add is cheaper than a histogram record.
+    ones: u64,
 }
 
 impl RefStats {
+    #[inline]
     fn flush(&mut self) {
-        if self.cur_count > 0 {
-            self.per_doc.record(self.cur_count);
-            self.cur_count = 0;
+        match self.cur_count {
+            0 => {}
+            1 => self.ones += 1,
+            n => self.per_doc.record(n),
         }
+        self.cur_count = 0;
+    }
+
+    /// Moves everything counted into `per_doc`.
+    fn finish(&mut self) {
+        self.flush();
+        self.per_doc.record_n(1, self.ones);
+        self.ones = 0;
     }
 }
 
@@ -147,6 +162,9 @@ pub struct CollectionProfile {
     reference_fields: usize,
     /// The visitor's stack, kept between documents so `add` does not allocate.
     stack: Vec<(u32, Container)>,
+    /// The buffer of the last string `_id`, reused so such an `_id` does not
+    /// allocate per document.
+    spare_id: String,
 }
 
 impl CollectionProfile {
@@ -164,6 +182,7 @@ impl CollectionProfile {
             untracked: 0,
             reference_fields: 0,
             stack: Vec::new(),
+            spare_id: String::new(),
         }
     }
 
@@ -173,29 +192,48 @@ impl CollectionProfile {
 
     /// Measures one document (exactly its bytes).
     pub fn add(&mut self, doc: &[u8]) -> Result<(), BsonError> {
+        self.add_with(doc, |d, v| walk(d, v))
+    }
+
+    /// `add` with the walker's key cache kept by the caller across documents.
+    pub fn add_cached(&mut self, doc: &[u8], keys: &mut KeyCache) -> Result<(), BsonError> {
+        self.add_with(doc, |d, v| walk_cached(d, v, keys))
+    }
+
+    fn add_with(
+        &mut self,
+        doc: &[u8],
+        walker: impl FnOnce(&[u8], &mut DocVisitor<'_>) -> Result<(), BsonError>,
+    ) -> Result<(), BsonError> {
         self.documents += 1;
         let stack = std::mem::take(&mut self.stack);
         let mut v = DocVisitor {
             p: self,
             stack,
+            cur: (0, Container::Document),
             id: None,
             name_bytes: 0,
             max_depth: 0,
             size: 0,
         };
-        let result = walk(doc, &mut v);
-        self.stack = v.stack;
+        let result = walker(doc, &mut v);
+        let (stack, id) = (v.stack, v.id);
+        self.stack = stack;
+        if let Some(IdValue::String(s)) = id {
+            self.spare_id = s;
+        }
         if result.is_err() {
             self.invalid_documents += 1;
         }
         result
     }
 
-    /// Flushes per-document counters; call once after the last `add`.
+    /// Flushes per-document counters; call after the last `add` (again after
+    /// a `merge`: it is idempotent).
     pub fn finish(&mut self) {
         for node in &mut self.nodes {
             if let Some(r) = &mut node.refs {
-                r.flush();
+                r.finish();
             }
         }
     }
@@ -247,7 +285,7 @@ impl CollectionProfile {
         if let Some(&c) = p.children.get(hint)
             && same_bytes(self.nodes[c as usize].name.as_bytes(), key.as_bytes())
         {
-            self.nodes[parent as usize].hint = (hint + 1) as u32;
+            self.nodes[parent as usize].hint = next_hint(hint, n);
             return c;
         }
         self.child_slow(parent, key, n, hint)
@@ -263,7 +301,7 @@ impl CollectionProfile {
             }
             let c = self.nodes[p].children[i];
             if same_bytes(self.nodes[c as usize].name.as_bytes(), key.as_bytes()) {
-                self.nodes[p].hint = (i + 1) as u32;
+                self.nodes[p].hint = next_hint(i, n);
                 return c;
             }
         }
@@ -274,7 +312,7 @@ impl CollectionProfile {
         let id = self.nodes.len() as u32;
         self.nodes.push(FieldNode::new(key, parent));
         self.nodes[p].children.push(id);
-        self.nodes[p].hint = n as u32 + 1;
+        self.nodes[p].hint = 0;
         id
     }
 
@@ -331,6 +369,7 @@ impl CollectionProfile {
                 (Some(a), Some(b)) => {
                     a.sample.merge(&b.sample);
                     a.per_doc.merge(&b.per_doc);
+                    a.ones += b.ones;
                 }
                 (None, Some(b)) => {
                     m.refs = Some(b.clone());
@@ -351,9 +390,19 @@ impl CollectionProfile {
     }
 }
 
+/// The child to try first after child `i` of `n` matched: the next one, and
+/// after the last the first (the next document, or array element, starts over).
+#[inline]
+fn next_hint(i: usize, n: usize) -> u32 {
+    if i + 1 >= n { 0 } else { (i + 1) as u32 }
+}
+
 struct DocVisitor<'p> {
     p: &'p mut CollectionProfile,
+    /// The open containers above `cur`.
     stack: Vec<(u32, Container)>,
+    /// The innermost open container: its node and kind.
+    cur: (u32, Container),
     id: Option<IdValue>,
     name_bytes: u64,
     max_depth: u32,
@@ -361,31 +410,26 @@ struct DocVisitor<'p> {
 }
 
 impl DocVisitor<'_> {
-    /// The node a value with `key` lands on, and whether it is an array element.
-    #[inline]
-    fn target(&mut self, key: &str) -> (u32, bool) {
-        let &(parent, kind) = self.stack.last().expect("inside the document");
-        match kind {
-            Container::Array => (parent, true),
-            Container::Document => {
-                self.name_bytes += key.len() as u64 + 1;
-                (self.p.child(parent, key), false)
+    /// Counts a value of type `slot` (`bytes` long) with `key` in the current
+    /// container, and returns the node it lands on: a field's own node, or for
+    /// an array element the array's node (whose `array` stats count it).
+    #[inline(always)]
+    fn value(&mut self, key: &str, slot: usize, bytes: u32) -> u32 {
+        let (parent, kind) = self.cur;
+        if kind == Container::Array {
+            if parent != UNTRACKED {
+                let n = &mut self.p.nodes[parent as usize];
+                n.array.get_or_insert_with(Default::default).element_types[slot] += 1;
             }
+            return parent;
         }
-    }
-
-    #[inline]
-    fn count(&mut self, node: u32, slot: usize, element: bool, bytes: u32) {
+        self.name_bytes += key.len() as u64 + 1;
+        let node = self.p.child(parent, key);
         if node == UNTRACKED {
-            return;
+            return node;
         }
         let gen_now = self.p.documents;
         let n = &mut self.p.nodes[node as usize];
-        if element {
-            let a = n.array.get_or_insert_with(Default::default);
-            a.element_types[slot] += 1;
-            return;
-        }
         if n.doc_gen != gen_now {
             n.doc_gen = gen_now;
             n.docs_present += 1;
@@ -397,6 +441,7 @@ impl DocVisitor<'_> {
         }
         n.types[slot] += 1;
         n.value_bytes += u64::from(bytes);
+        node
     }
 
     #[inline]
@@ -422,6 +467,7 @@ impl DocVisitor<'_> {
                 per_doc: Histogram::default(),
                 cur_gen: gen_now,
                 cur_count: 0,
+                ones: 0,
             }));
         }
         let r = n.refs.as_mut().expect("just set");
@@ -440,22 +486,23 @@ impl Visitor for DocVisitor<'_> {
         if depth == 0 {
             self.size = bytes;
             self.stack.clear();
-            self.stack.push((0, Container::Document));
+            self.cur = (0, Container::Document);
             return;
         }
         self.max_depth = self.max_depth.max(depth);
-        let (node, element) = self.target(key);
         let ty = match container {
             Container::Document => ElementType::Document,
             Container::Array => ElementType::Array,
         };
-        self.count(node, type_slot(ty), element, bytes);
-        self.stack.push((node, container));
+        let node = self.value(key, type_slot(ty), bytes);
+        self.stack.push(self.cur);
+        self.cur = (node, container);
     }
 
     #[inline]
     fn leave(&mut self, container: Container, elements: u32, depth: u32) {
-        let (node, _) = self.stack.pop().unwrap_or((UNTRACKED, container));
+        let node = self.cur.0;
+        self.cur = self.stack.pop().unwrap_or((UNTRACKED, Container::Document));
         if depth == 0 {
             let p = &mut *self.p;
             let size = u64::from(self.size);
@@ -487,10 +534,17 @@ impl Visitor for DocVisitor<'_> {
     fn scalar(&mut self, key: &str, value: Scalar<'_>, value_bytes: u32, depth: u32) {
         let top_level_id = depth == 1 && key == "_id";
         if top_level_id {
-            self.id = Some(IdValue::from_scalar(&value));
+            self.id = Some(match value {
+                Scalar::String(v) => {
+                    let mut s = std::mem::take(&mut self.p.spare_id);
+                    s.clear();
+                    s.push_str(v);
+                    IdValue::String(s)
+                }
+                ref other => IdValue::from_scalar(other),
+            });
         }
-        let (node, element) = self.target(key);
-        self.count(node, type_slot(value.element_type()), element, value_bytes);
+        let node = self.value(key, type_slot(value.element_type()), value_bytes);
         if let Some(fp) = fingerprint::of(&value) {
             self.reference(node, fp, top_level_id);
         }

@@ -12,7 +12,7 @@ mod walk;
 pub use extjson::{scalar_to_canonical_extjson, to_canonical_extjson};
 
 pub(crate) use walk::same_bytes;
-pub use walk::{MAX_DEPTH, MAX_DOCUMENT_BYTES, walk};
+pub use walk::{KeyCache, MAX_DEPTH, MAX_DOCUMENT_BYTES, walk, walk_cached};
 
 /// The kind of a BSON element, by its type byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,34 +41,47 @@ pub enum ElementType {
     MaxKey = 0x7F,
 }
 
+/// `ElementType` by type byte (`None` for bytes that name no type).
+static TYPE_BY_BYTE: [Option<ElementType>; 256] = {
+    use ElementType as T;
+    let mut t = [None; 256];
+    let all = [
+        T::Double,
+        T::String,
+        T::Document,
+        T::Array,
+        T::Binary,
+        T::Undefined,
+        T::ObjectId,
+        T::Boolean,
+        T::DateTime,
+        T::Null,
+        T::Regex,
+        T::DbPointer,
+        T::JavaScript,
+        T::Symbol,
+        T::JavaScriptWithScope,
+        T::Int32,
+        T::Timestamp,
+        T::Int64,
+        T::Decimal128,
+        T::MinKey,
+        T::MaxKey,
+    ];
+    let mut i = 0;
+    while i < all.len() {
+        t[all[i] as u8 as usize] = Some(all[i]);
+        i += 1;
+    }
+    t
+};
+
 impl ElementType {
+    /// The type a type byte names, if any: one table load, as the walker asks
+    /// this for every element.
     #[inline]
     pub fn from_byte(b: u8) -> Option<Self> {
-        use ElementType as T;
-        Some(match b {
-            0x01 => T::Double,
-            0x02 => T::String,
-            0x03 => T::Document,
-            0x04 => T::Array,
-            0x05 => T::Binary,
-            0x06 => T::Undefined,
-            0x07 => T::ObjectId,
-            0x08 => T::Boolean,
-            0x09 => T::DateTime,
-            0x0A => T::Null,
-            0x0B => T::Regex,
-            0x0C => T::DbPointer,
-            0x0D => T::JavaScript,
-            0x0E => T::Symbol,
-            0x0F => T::JavaScriptWithScope,
-            0x10 => T::Int32,
-            0x11 => T::Timestamp,
-            0x12 => T::Int64,
-            0x13 => T::Decimal128,
-            0xFF => T::MinKey,
-            0x7F => T::MaxKey,
-            _ => return None,
-        })
+        TYPE_BY_BYTE[b as usize]
     }
 
     /// The `$type` / `$jsonSchema` bsonType alias.

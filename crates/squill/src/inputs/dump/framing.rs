@@ -37,7 +37,7 @@ pub(crate) struct Framer<R> {
     pending: Option<io::Error>,
 }
 
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 1 << 17;
 
 impl<R: Read> Framer<R> {
     pub(crate) fn new(reader: R, base: u64) -> Self {
