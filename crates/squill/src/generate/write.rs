@@ -61,6 +61,19 @@ impl AtomicFile {
         }
     }
 
+    /// Hands what is buffered to the kernel.
+    pub fn flush(&mut self) -> Result<(), GenerateError> {
+        match self.out.as_mut() {
+            Some(out) => out.flush().map_err(io(&self.tmp)),
+            None => Ok(()),
+        }
+    }
+
+    /// The temporary name the file is written under until `commit`.
+    pub fn temporary_path(&self) -> &Path {
+        &self.tmp
+    }
+
     pub fn commit(mut self) -> Result<PathBuf, GenerateError> {
         if let Some(out) = self.out.take() {
             let file = out.into_inner().map_err(|e| GenerateError::Io {
