@@ -71,7 +71,7 @@ pub struct WriteThread {
     thread: Option<JoinHandle<Result<Vec<PathBuf>, GenerateError>>>,
     /// Named in the error when the thread cannot start or dies.
     dir: PathBuf,
-    pub tuning: Tuning,
+    tuning: Tuning,
 }
 
 impl WriteThread {
