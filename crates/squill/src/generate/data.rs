@@ -1,13 +1,15 @@
 //! Synthetic data: every collection of the design, as Extended JSON lines
 //! (`data/COLL.json`, what mongoimport reads) and as a mongodump directory
 //! (`dump/DB/COLL.bson` + `COLL.metadata.json` with the validator and the
-//! indexes, what mongorestore reads). Documents are built one at a time and
-//! written through one reused buffer per format: memory does not grow with
-//! the scale.
+//! indexes, what mongorestore reads). Documents are built one at a time on
+//! the calling thread and encoded into a few large buffers that a writer
+//! thread (`write_thread`) puts on disk meanwhile: memory does not grow with
+//! the scale, and the disk works while documents are built.
 
 use super::documents::{Builder, Fanout};
 use super::population::Population;
-use super::write::{AtomicFile, refuse_existing};
+use super::write::refuse_existing;
+use super::write_thread::{Slot, Tuning, WriteThread};
 use super::{GenerateError, indexes, schema};
 use crate::design::{Collection, Design};
 use crate::model::Model;
@@ -159,6 +161,22 @@ pub fn write(
     options: &DataOptions,
     dir: &Path,
 ) -> Result<DataSummary, GenerateError> {
+    write_tuned(model, design, options, dir, Tuning::DEFAULT)
+}
+
+/// The open files of one collection, as slots of the writer thread.
+const JSON: Slot = 0;
+const BSON: Slot = 1;
+
+/// `write`, with the sizes of the hand-over to the writer thread (tests use
+/// tiny ones to exercise a full queue).
+pub(crate) fn write_tuned(
+    model: &Model,
+    design: &Design,
+    options: &DataOptions,
+    dir: &Path,
+    tuning: Tuning,
+) -> Result<DataSummary, GenerateError> {
     let DataOptions {
         scale,
         seed,
@@ -174,64 +192,67 @@ pub fn write(
     };
     let db = database_name(design);
     let mut summary = DataSummary::default();
-    let mut text = String::with_capacity(1 << 16);
-    let mut bytes = Vec::with_capacity(1 << 16);
+    let mut writer = WriteThread::start(dir, tuning)?;
+    let chunk = tuning.chunk;
     for coll in &design.collections {
-        let mut json_file = if format.ejson() {
-            Some(AtomicFile::create(
-                &dir.join("data").join(format!("{}.json", coll.name)),
-            )?)
-        } else {
-            None
-        };
-        let mut bson_file = if format.dump() {
-            Some(AtomicFile::create(
-                &dir.join("dump")
-                    .join(&db)
-                    .join(format!("{}.bson", coll.name)),
-            )?)
-        } else {
-            None
-        };
+        if format.ejson() {
+            writer.create(JSON, dir.join("data").join(format!("{}.json", coll.name)))?;
+        }
+        if format.dump() {
+            let path = dir
+                .join("dump")
+                .join(&db)
+                .join(format!("{}.bson", coll.name));
+            writer.create(BSON, path)?;
+        }
         let mut stats = CollectionSummary {
             name: coll.name.clone(),
             documents: 0,
             ejson_bytes: 0,
             bson_bytes: 0,
         };
+        // Documents are encoded straight into the buffers handed to the writer.
+        let mut text = writer.text_buffer();
+        let mut bytes = writer.buffer();
         pop.for_each_root(coll, |root| -> Result<(), GenerateError> {
             let doc = builder.document(coll, &root);
             stats.documents += 1;
-            if let Some(f) = json_file.as_mut() {
-                text.clear();
+            if format.ejson() {
+                let before = text.len();
                 doc.write_ejson_line(&mut text);
-                stats.ejson_bytes += text.len() as u64;
-                f.write_all(text.as_bytes())?;
+                stats.ejson_bytes += (text.len() - before) as u64;
+                if text.len() >= chunk {
+                    let full = std::mem::replace(&mut text, writer.text_buffer());
+                    writer.append(JSON, full.into_bytes())?;
+                }
             }
-            if let Some(f) = bson_file.as_mut() {
-                bytes.clear();
+            if format.dump() {
+                let before = bytes.len();
                 doc.write_bson(&mut bytes);
-                stats.bson_bytes += bytes.len() as u64;
-                f.write_all(&bytes)?;
+                stats.bson_bytes += (bytes.len() - before) as u64;
+                if bytes.len() >= chunk {
+                    let full = std::mem::replace(&mut bytes, writer.buffer());
+                    writer.append(BSON, full)?;
+                }
             }
             Ok(())
         })?;
-        if let Some(f) = json_file {
-            summary.files.push(f.commit()?);
+        if format.ejson() {
+            writer.append(JSON, text.into_bytes())?;
+            writer.commit(JSON)?;
         }
-        if let Some(f) = bson_file {
-            summary.files.push(f.commit()?);
+        if format.dump() {
+            writer.append(BSON, bytes)?;
+            writer.commit(BSON)?;
             let meta = metadata(coll, seed);
             let path = dir
                 .join("dump")
                 .join(&db)
                 .join(format!("{}.metadata.json", coll.name));
-            summary.files.push(super::write::write_file(
-                &path,
-                serde_json::to_string(&meta).unwrap_or_default().as_bytes(),
-            )?);
+            writer.whole(path, serde_json::to_vec(&meta).unwrap_or_default())?;
         }
         summary.collections.push(stats);
     }
+    summary.files = writer.finish()?;
     Ok(summary)
 }

@@ -20,7 +20,10 @@ pub mod setup;
 pub mod value;
 mod values;
 pub mod write;
+mod write_thread;
 
+#[cfg(test)]
+mod data_write_tests;
 #[cfg(test)]
 mod external_tests;
 #[cfg(any(test, feature = "fixtures"))]

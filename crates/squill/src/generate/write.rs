@@ -27,11 +27,13 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
 }
 
 /// A file being written under a temporary name; `commit` renames it into
-/// place, dropping it uncommitted removes the temporary file.
+/// place, dropping it uncommitted (or after a failed `commit`) removes the
+/// temporary file.
 pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
     out: Option<BufWriter<File>>,
+    renamed: bool,
 }
 
 impl AtomicFile {
@@ -48,6 +50,7 @@ impl AtomicFile {
             path: path.to_path_buf(),
             tmp,
             out: Some(BufWriter::with_capacity(1 << 20, file)),
+            renamed: false,
         })
     }
 
@@ -56,6 +59,19 @@ impl AtomicFile {
             Some(out) => out.write_all(bytes).map_err(io(&self.tmp)),
             None => Ok(()),
         }
+    }
+
+    /// Hands what is buffered to the kernel.
+    pub fn flush(&mut self) -> Result<(), GenerateError> {
+        match self.out.as_mut() {
+            Some(out) => out.flush().map_err(io(&self.tmp)),
+            None => Ok(()),
+        }
+    }
+
+    /// The temporary name the file is written under until `commit`.
+    pub fn temporary_path(&self) -> &Path {
+        &self.tmp
     }
 
     pub fn commit(mut self) -> Result<PathBuf, GenerateError> {
@@ -67,13 +83,15 @@ impl AtomicFile {
             file.sync_all().map_err(io(&self.tmp))?;
         }
         std::fs::rename(&self.tmp, &self.path).map_err(io(&self.path))?;
+        self.renamed = true;
         Ok(self.path.clone())
     }
 }
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.out.is_some() {
+        if !self.renamed {
+            // Close before removing.
             self.out = None;
             let _ = std::fs::remove_file(&self.tmp);
         }
@@ -85,4 +103,36 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<PathBuf, GenerateError> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes)?;
     f.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".tmp-"))
+            .collect()
+    }
+
+    #[test]
+    fn a_failed_commit_reports_the_path_and_removes_the_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("squill-atomic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let target = dir.join("x.json");
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.write_all(b"{}\n").unwrap();
+        // A non-empty directory where the file should go: the rename fails.
+        std::fs::create_dir_all(target.join("in-the-way")).unwrap();
+        let err = f.commit().unwrap_err();
+        assert!(
+            matches!(&err, GenerateError::Io { path, .. } if *path == target),
+            "{err}"
+        );
+        assert_eq!(leftovers(&dir), Vec::<String>::new());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

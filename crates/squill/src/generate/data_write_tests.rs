@@ -1,0 +1,125 @@
+//! Tests of `data::write` around its writer thread: the bytes do not depend
+//! on how they are handed over, and a failure on the writer's side comes back
+//! to the caller with the path, promptly, leaving no temporary file.
+
+use super::data::{self, DataOptions};
+use super::write_thread::Tuning;
+use super::{GenerateError, fixtures};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A hand-over far smaller than any collection: the queue fills and the
+/// generating thread blocks on it, many times.
+const TINY: Tuning = Tuning {
+    chunk: 64,
+    queue: 1,
+    sync_every: 64 << 10,
+};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("squill-gen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out.sort();
+    out
+}
+
+fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    walk(dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains(".tmp-"))
+        .collect()
+}
+
+/// Runs `write_tuned` on host → logs at `options` into `dir` on its own
+/// thread, and fails the test if it does not return within a minute (a
+/// deadlock between the two threads).
+fn write_or_hang(
+    dir: &Path,
+    options: DataOptions,
+    tuning: Tuning,
+) -> Result<data::DataSummary, GenerateError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let dir = dir.to_path_buf();
+    std::thread::spawn(move || {
+        let (m, d) = fixtures::host_logs();
+        let _ = tx.send(data::write_tuned(&m, &d, &options, &dir, tuning));
+    });
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("data::write neither finished nor failed within a minute")
+}
+
+#[test]
+fn the_bytes_do_not_depend_on_the_hand_over() {
+    let a = scratch("handover-default");
+    let b = scratch("handover-tiny");
+    let options = DataOptions::new(3, 7);
+    let big = write_or_hang(&a, options, Tuning::DEFAULT).unwrap();
+    let small = write_or_hang(&b, options, TINY).unwrap();
+    assert_eq!(big.collections, small.collections);
+    let (fa, fb) = (walk(&a), walk(&b));
+    assert_eq!(fa.len(), 6, "{fa:?}");
+    assert_eq!(fa.len(), fb.len());
+    for (x, y) in fa.iter().zip(&fb) {
+        assert_eq!(x.strip_prefix(&a).unwrap(), y.strip_prefix(&b).unwrap());
+        assert!(
+            std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+            "{} differs",
+            x.display()
+        );
+    }
+    // The summary lists the files in the order they were committed.
+    assert_eq!(big.files.len(), 6);
+    assert!(big.files[0].ends_with("data/hosts.json"), "{:?}", big.files);
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
+#[test]
+fn a_file_where_a_directory_should_be_stops_generation_with_its_path() {
+    let dir = scratch("in-the-way");
+    // `data/` must be a directory for the EJSON files.
+    std::fs::write(dir.join("data"), b"not a directory").unwrap();
+    // Hundreds of gigabytes if generation went on: it must stop at the
+    // first hand-over after the writer failed, not at the end.
+    let err = write_or_hang(&dir, DataOptions::new(100_000, 1), TINY).unwrap_err();
+    assert!(
+        matches!(&err, GenerateError::Io { path, .. } if *path == dir.join("data")),
+        "{err:?}"
+    );
+    // Nothing but the obstacle: no temporary file, no BSON file either.
+    assert_eq!(walk(&dir), vec![dir.join("data")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_failed_rename_is_reported_with_the_path_and_leaves_no_temporary_file() {
+    let dir = scratch("rename");
+    let bson = dir.join("dump/host-logs/logmsgs.bson");
+    // A non-empty directory where the last big file goes (--force skips the
+    // refusal): written in full, its rename fails.
+    std::fs::create_dir_all(bson.join("in-the-way")).unwrap();
+    let mut options = DataOptions::new(2, 1);
+    options.force = true;
+    let err = write_or_hang(&dir, options, TINY).unwrap_err();
+    assert!(
+        matches!(&err, GenerateError::Io { path, .. } if *path == bson),
+        "{err:?}"
+    );
+    assert_eq!(temporaries(&dir), Vec::<PathBuf>::new());
+    // The metadata that would follow it was not written.
+    assert!(!dir.join("dump/host-logs/logmsgs.metadata.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

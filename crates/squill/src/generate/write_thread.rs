@@ -1,0 +1,272 @@
+//! One thread that owns the data files and writes them, so that building and
+//! encoding documents (on the calling thread) overlaps with the disk instead
+//! of alternating with it.
+//!
+//! The caller fills buffers of about a megabyte and hands them over a bounded
+//! channel; the writer appends them to its `AtomicFile`s and hands the emptied
+//! buffers back, so memory is about a dozen chunks whatever the scale (the
+//! caller allocates only when none has come back). Buffers of 4 MiB made the
+//! writer's `write` calls several times slower (BENCHMARKS.md), probably
+//! because the data has left the CPU cache by the time it is copied.
+//!
+//! Every `sync_every` bytes appended to a file, the writer asks a third thread
+//! to `fdatasync` it, without waiting. Without that the kernel keeps all the
+//! data in its page cache (with the usual `vm.dirty_background_ratio` of 10%
+//! and `dirty_expire_centisecs` of 30 s it starts writing back only at
+//! gigabytes of dirty data or after 30 s) and the disk starts at the fsync at
+//! close, after generation is over; with it the disk works while documents are built, and
+//! the final fsync has only the tail left. The syncing thread opens the file
+//! on its own descriptor and ignores its errors: a write-back error is
+//! reported to every descriptor open when it happens, so the writer's own
+//! fsync at commit still sees it, and it alone decides whether the file is
+//! renamed into place.
+//!
+//! Errors: the writer stops at its first I/O error, drops its open files
+//! (which removes their temporary files) and its end of the channel; the
+//! caller's next hand-over fails, and the caller then joins the writer and
+//! returns its error, with the path. Files are renamed into place only on an
+//! explicit commit, so stopping early on either side never leaves a file
+//! behind.
+
+use super::GenerateError;
+use super::write::{AtomicFile, write_file};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::thread::JoinHandle;
+
+/// Sizes of the hand-over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuning {
+    /// A buffer is handed over once it holds this many bytes.
+    pub chunk: usize,
+    /// Buffers waiting for the writer at most; the caller blocks beyond.
+    pub queue: usize,
+    /// Bytes appended to one file between two requests to write it back.
+    pub sync_every: u64,
+}
+
+impl Tuning {
+    pub const DEFAULT: Tuning = Tuning {
+        chunk: 1 << 20,
+        queue: 8,
+        sync_every: 32 << 20,
+    };
+}
+
+/// Which open file a job is for: the caller numbers them.
+pub type Slot = usize;
+
+enum Job {
+    Create { slot: Slot, path: PathBuf },
+    Append { slot: Slot, bytes: Vec<u8> },
+    Commit { slot: Slot },
+    Whole { path: PathBuf, bytes: Vec<u8> },
+}
+
+/// The caller's handle on the writer thread.
+pub struct WriteThread {
+    jobs: Option<SyncSender<Job>>,
+    free: Receiver<Vec<u8>>,
+    thread: Option<JoinHandle<Result<Vec<PathBuf>, GenerateError>>>,
+    /// Named in the error when the thread cannot start or dies.
+    dir: PathBuf,
+    tuning: Tuning,
+}
+
+impl WriteThread {
+    /// Starts the writer; `dir` is where the files go (for error messages).
+    pub fn start(dir: &Path, tuning: Tuning) -> Result<Self, GenerateError> {
+        let (jobs, inbox) = sync_channel(tuning.queue.max(1));
+        let (done, free) = channel();
+        let sync_every = tuning.sync_every;
+        let thread = std::thread::Builder::new()
+            .name("squill-write".into())
+            .spawn(move || run(&inbox, &done, sync_every))
+            .map_err(|source| GenerateError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        Ok(WriteThread {
+            jobs: Some(jobs),
+            free,
+            thread: Some(thread),
+            dir: dir.to_path_buf(),
+            tuning,
+        })
+    }
+
+    /// An empty buffer: one the writer handed back, or a new one.
+    pub fn buffer(&self) -> Vec<u8> {
+        self.free
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(self.tuning.chunk + (self.tuning.chunk >> 3)))
+    }
+
+    /// An empty text buffer (a handed-back buffer is empty, hence UTF-8).
+    pub fn text_buffer(&self) -> String {
+        String::from_utf8(self.buffer()).unwrap_or_default()
+    }
+
+    pub fn create(&mut self, slot: Slot, path: PathBuf) -> Result<(), GenerateError> {
+        self.send(Job::Create { slot, path })
+    }
+
+    pub fn append(&mut self, slot: Slot, bytes: Vec<u8>) -> Result<(), GenerateError> {
+        self.send(Job::Append { slot, bytes })
+    }
+
+    /// fsync and rename into place.
+    pub fn commit(&mut self, slot: Slot) -> Result<(), GenerateError> {
+        self.send(Job::Commit { slot })
+    }
+
+    /// Writes a whole small file (after the jobs before it).
+    pub fn whole(&mut self, path: PathBuf, bytes: Vec<u8>) -> Result<(), GenerateError> {
+        self.send(Job::Whole { path, bytes })
+    }
+
+    /// Waits for every job; the committed files, in the order of the commits.
+    pub fn finish(mut self) -> Result<Vec<PathBuf>, GenerateError> {
+        self.join()
+    }
+
+    fn send(&mut self, job: Job) -> Result<(), GenerateError> {
+        let sent = match &self.jobs {
+            Some(jobs) => jobs.send(job).is_ok(),
+            None => false,
+        };
+        if sent {
+            return Ok(());
+        }
+        // The writer stopped: its error says why.
+        match self.join() {
+            Err(e) => Err(e),
+            Ok(_) => Err(self.died()),
+        }
+    }
+
+    fn join(&mut self) -> Result<Vec<PathBuf>, GenerateError> {
+        self.jobs = None;
+        match self.thread.take() {
+            Some(thread) => thread.join().unwrap_or_else(|_| Err(self.died())),
+            None => Err(self.died()),
+        }
+    }
+
+    fn died(&self) -> GenerateError {
+        GenerateError::Io {
+            path: self.dir.clone(),
+            source: std::io::Error::other("the writer thread stopped"),
+        }
+    }
+}
+
+impl Drop for WriteThread {
+    /// Closing the channel without commits makes the writer remove its
+    /// temporary files; waiting for it means they are gone when the caller
+    /// returns.
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+struct Open {
+    file: AtomicFile,
+    unsynced: u64,
+}
+
+/// The thread that writes files back to disk while the writer goes on.
+struct Syncer {
+    requests: Option<SyncSender<PathBuf>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Syncer {
+    /// `None` when no thread can be started: the fsync at commit then does
+    /// all the work, as it would anyway.
+    fn start() -> Self {
+        let (requests, inbox) = sync_channel::<PathBuf>(2);
+        let thread = std::thread::Builder::new()
+            .name("squill-sync".into())
+            .spawn(move || {
+                for path in inbox {
+                    // Gone (committed or removed) or failing: the writer's
+                    // fsync is the one that counts.
+                    if let Ok(file) = File::open(&path) {
+                        let _ = file.sync_data();
+                    }
+                }
+            })
+            .ok();
+        Syncer {
+            requests: thread.as_ref().map(|_| requests),
+            thread,
+        }
+    }
+
+    /// Asks for `path` to be written back; skipped while two requests wait
+    /// (the next one covers it).
+    fn request(&self, path: &Path) {
+        if let Some(requests) = &self.requests {
+            // Full: skipped. Disconnected: the thread is gone, nothing to do.
+            let _ = requests.try_send(path.to_path_buf());
+        }
+    }
+}
+
+impl Drop for Syncer {
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn run(
+    inbox: &Receiver<Job>,
+    free: &Sender<Vec<u8>>,
+    sync_every: u64,
+) -> Result<Vec<PathBuf>, GenerateError> {
+    // Declared first, dropped last: the open files (and their temporary
+    // names) are gone before the syncing thread is joined.
+    let syncer = Syncer::start();
+    let mut open: Vec<Option<Open>> = Vec::new();
+    let mut committed = Vec::new();
+    for job in inbox {
+        match job {
+            Job::Create { slot, path } => {
+                let file = AtomicFile::create(&path)?;
+                if open.len() <= slot {
+                    open.resize_with(slot + 1, || None);
+                }
+                open[slot] = Some(Open { file, unsynced: 0 });
+            }
+            Job::Append { slot, mut bytes } => {
+                if let Some(o) = open.get_mut(slot).and_then(Option::as_mut) {
+                    o.file.write_all(&bytes)?;
+                    o.unsynced += bytes.len() as u64;
+                    if o.unsynced >= sync_every {
+                        o.file.flush()?;
+                        syncer.request(o.file.temporary_path());
+                        o.unsynced = 0;
+                    }
+                }
+                bytes.clear();
+                // The caller may be gone already: then the buffer is freed.
+                let _ = free.send(bytes);
+            }
+            Job::Commit { slot } => {
+                if let Some(o) = open.get_mut(slot).and_then(Option::take) {
+                    committed.push(o.file.commit()?);
+                }
+            }
+            Job::Whole { path, bytes } => committed.push(write_file(&path, &bytes)?),
+        }
+    }
+    Ok(committed)
+}
