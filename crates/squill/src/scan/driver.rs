@@ -115,7 +115,7 @@ pub fn scan(
                 .fetch_add(pending_docs, Ordering::Relaxed);
             // Each part's last document's counters, before parts merge.
             for p in part.profiles.iter_mut().flatten() {
-                p.finish();
+                p.flush();
             }
             part
         })

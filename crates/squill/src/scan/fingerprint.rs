@@ -64,6 +64,9 @@ fn mix(mut x: u64) -> u64 {
 pub struct Sample {
     threshold: u64,
     values: Vec<u64>,
+    /// Whether `values` is sorted: `sort` does it once after the last push
+    /// and merge, so the analysis reads sorted values without copying them.
+    sorted: bool,
     cap: usize,
     /// Every value offered, kept or not.
     pub offered: u64,
@@ -74,6 +77,7 @@ impl Sample {
         Sample {
             threshold: u64::MAX,
             values: Vec::new(),
+            sorted: true,
             cap: cap.max(16),
             offered: 0,
         }
@@ -84,6 +88,7 @@ impl Sample {
         self.offered += 1;
         if fp <= self.threshold {
             self.values.push(fp);
+            self.sorted = false;
             if self.values.len() > self.cap {
                 self.shrink();
             }
@@ -105,6 +110,7 @@ impl Sample {
         self.values.retain(|&v| v <= t);
         self.values
             .extend(other.values.iter().copied().filter(|&v| v <= t));
+        self.sorted = false;
         self.cap = self.cap.max(other.cap);
         self.shrink();
     }
@@ -126,23 +132,51 @@ impl Sample {
         self.threshold == u64::MAX
     }
 
+    /// Sorts the kept values (once: later reads use them in place).
+    pub fn sort(&mut self) {
+        if !self.sorted {
+            self.values.sort_unstable();
+            self.sorted = true;
+        }
+    }
+
+    /// The kept values, sorted (borrowed once `sort` has run).
+    fn sorted_values(&self) -> std::borrow::Cow<'_, [u64]> {
+        if self.sorted {
+            std::borrow::Cow::Borrowed(&self.values)
+        } else {
+            let mut v = self.values.clone();
+            v.sort_unstable();
+            std::borrow::Cow::Owned(v)
+        }
+    }
+
     /// The kept fingerprints at or below `t`, sorted.
-    pub fn sorted_below(&self, t: u64) -> Vec<u64> {
-        let mut v: Vec<u64> = self.values.iter().copied().filter(|&x| x <= t).collect();
-        v.sort_unstable();
-        v
+    pub fn sorted_below(&self, t: u64) -> std::borrow::Cow<'_, [u64]> {
+        match self.sorted_values() {
+            std::borrow::Cow::Borrowed(v) => {
+                std::borrow::Cow::Borrowed(&v[..v.partition_point(|&x| x <= t)])
+            }
+            std::borrow::Cow::Owned(mut v) => {
+                v.truncate(v.partition_point(|&x| x <= t));
+                std::borrow::Cow::Owned(v)
+            }
+        }
     }
 
     pub fn kept(&self) -> usize {
         self.values.len()
     }
 
+    /// Distinct kept values.
+    fn distinct_kept(&self) -> usize {
+        let v = self.sorted_values();
+        v.chunk_by(|a, b| a == b).count()
+    }
+
     /// Estimated number of distinct values offered.
     pub fn distinct_estimate(&self) -> u64 {
-        let mut v = self.values.clone();
-        v.sort_unstable();
-        v.dedup();
-        (v.len() as f64 / self.rate()).round() as u64
+        (self.distinct_kept() as f64 / self.rate()).round() as u64
     }
 
     /// Distinct kept values over kept values (1.0 for a unique key).
@@ -150,17 +184,12 @@ impl Sample {
         if self.values.is_empty() {
             return 0.0;
         }
-        let mut v = self.values.clone();
-        v.sort_unstable();
-        v.dedup();
-        v.len() as f64 / self.values.len() as f64
+        self.distinct_kept() as f64 / self.values.len() as f64
     }
 
     /// Whether no kept value repeats (a unique key, as far as the sample shows).
     pub fn all_distinct(&self) -> bool {
-        let mut v = self.values.clone();
-        v.sort_unstable();
-        v.windows(2).all(|w| w[0] != w[1])
+        self.distinct_kept() == self.values.len()
     }
 }
 

@@ -100,19 +100,34 @@ impl RefStats {
     }
 }
 
+/// No node (a field without children expects none).
+const NO_NODE: u32 = u32::MAX - 1;
+
+/// A field of the tree. What every value reads and writes comes first and fits
+/// in one cache line: the name's first 16 bytes (most names fit, so matching
+/// a key rarely follows a pointer), the child expected next, the sibling
+/// after this one, and the per-document counters.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub struct FieldNode {
-    pub name: Box<str>,
+    short: [u8; 16],
+    name_len: u32,
+    /// The child to try first: the sibling after the last child matched
+    /// (documents of one collection tend to keep their field order).
+    expect: u32,
+    /// The sibling after this one in the parent's order, wrapping to the
+    /// first (the next document, or array element, starts over).
+    next: u32,
     pub parent: u32,
-    pub children: Vec<u32>,
-    hint: u32,
-    /// Values by type (for arrays' elements see `array`).
-    pub types: [u64; TYPE_SLOTS],
+    doc_gen: u64,
     /// Documents in which the field occurs at least once.
     pub docs_present: u64,
-    doc_gen: u64,
     /// Sum of the encoded sizes of the values (not counting array elements).
     pub value_bytes: u64,
+    /// Values by type (for arrays' elements see `array`).
+    pub types: [u64; TYPE_SLOTS],
+    pub name: Box<str>,
+    pub children: Vec<u32>,
     pub array: Option<Box<ArrayStats>>,
     pub refs: Option<Box<RefStats>>,
     /// The `_id` of the first document seen with each type.
@@ -121,11 +136,17 @@ pub struct FieldNode {
 
 impl FieldNode {
     fn new(name: &str, parent: u32) -> Self {
+        let mut short = [0u8; 16];
+        let n = name.len().min(16);
+        short[..n].copy_from_slice(&name.as_bytes()[..n]);
         FieldNode {
+            short,
+            name_len: u32::try_from(name.len()).unwrap_or(u32::MAX),
+            expect: NO_NODE,
+            next: NO_NODE,
             name: name.into(),
             parent,
             children: Vec::new(),
-            hint: 0,
             types: [0; TYPE_SLOTS],
             docs_present: 0,
             doc_gen: 0,
@@ -133,6 +154,18 @@ impl FieldNode {
             array: None,
             refs: None,
             type_examples: Vec::new(),
+        }
+    }
+
+    /// Whether the field's name is `key`.
+    #[inline]
+    fn is_named(&self, key: &[u8]) -> bool {
+        if key.len() != self.name_len as usize {
+            return false;
+        }
+        match self.short.get(..key.len()) {
+            Some(short) => same_bytes(short, key),
+            None => same_bytes(self.name.as_bytes(), key),
         }
     }
 
@@ -228,12 +261,23 @@ impl CollectionProfile {
         result
     }
 
-    /// Flushes per-document counters; call after the last `add` (again after
-    /// a `merge`: it is idempotent).
-    pub fn finish(&mut self) {
+    /// Flushes per-document counters; call after the last `add`, before a
+    /// `merge` (it is idempotent).
+    pub fn flush(&mut self) {
         for node in &mut self.nodes {
             if let Some(r) = &mut node.refs {
                 r.finish();
+            }
+        }
+    }
+
+    /// Flushes, and sorts the reference samples for the analysis; call after
+    /// the last `add` and `merge`.
+    pub fn finish(&mut self) {
+        self.flush();
+        for node in &mut self.nodes {
+            if let Some(r) = &mut node.refs {
+                r.sample.sort();
             }
         }
     }
@@ -278,41 +322,44 @@ impl CollectionProfile {
             self.untracked += 1;
             return UNTRACKED;
         }
-        let p = &self.nodes[parent as usize];
-        let n = p.children.len();
-        let hint = p.hint as usize;
-        // The next sibling of the last match: the usual case.
-        if let Some(&c) = p.children.get(hint)
-            && same_bytes(self.nodes[c as usize].name.as_bytes(), key.as_bytes())
+        let c = self.nodes[parent as usize].expect;
+        if let Some(n) = self.nodes.get(c as usize)
+            && n.is_named(key.as_bytes())
         {
-            self.nodes[parent as usize].hint = next_hint(hint, n);
+            let next = n.next;
+            self.nodes[parent as usize].expect = next;
             return c;
         }
-        self.child_slow(parent, key, n, hint)
+        self.child_slow(parent, key)
     }
 
     #[cold]
-    fn child_slow(&mut self, parent: u32, key: &str, n: usize, hint: usize) -> u32 {
+    fn child_slow(&mut self, parent: u32, key: &str) -> u32 {
         let p = parent as usize;
-        for k in 0..n {
-            let mut i = hint + k;
-            while i >= n {
-                i -= n;
-            }
-            let c = self.nodes[p].children[i];
-            if same_bytes(self.nodes[c as usize].name.as_bytes(), key.as_bytes()) {
-                self.nodes[p].hint = next_hint(i, n);
-                return c;
-            }
+        let found = self.nodes[p]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c as usize].is_named(key.as_bytes()));
+        if let Some(c) = found {
+            self.nodes[p].expect = self.nodes[c as usize].next;
+            return c;
         }
         if self.nodes.len() >= self.limits.max_paths {
             self.untracked += 1;
             return UNTRACKED;
         }
         let id = self.nodes.len() as u32;
-        self.nodes.push(FieldNode::new(key, parent));
+        let mut node = FieldNode::new(key, parent);
+        // Close the ring of siblings: last -> new -> first.
+        let first = self.nodes[p].children.first().copied().unwrap_or(id);
+        node.next = first;
+        if let Some(&last) = self.nodes[p].children.last() {
+            self.nodes[last as usize].next = id;
+        }
+        self.nodes.push(node);
         self.nodes[p].children.push(id);
-        self.nodes[p].hint = 0;
+        self.nodes[p].expect = first;
         id
     }
 
@@ -388,13 +435,6 @@ impl CollectionProfile {
             self.merge_node(mine_child, other, child);
         }
     }
-}
-
-/// The child to try first after child `i` of `n` matched: the next one, and
-/// after the last the first (the next document, or array element, starts over).
-#[inline]
-fn next_hint(i: usize, n: usize) -> u32 {
-    if i + 1 >= n { 0 } else { (i + 1) as u32 }
 }
 
 struct DocVisitor<'p> {

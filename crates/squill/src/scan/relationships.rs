@@ -107,8 +107,8 @@ pub fn infer(
                 if values.is_empty() {
                     continue;
                 }
-                let mut targets = ksample.sorted_below(t);
-                targets.dedup();
+                // Sorted, repeats included: a binary search finds a value either way.
+                let targets = ksample.sorted_below(t);
                 let matched = values
                     .iter()
                     .filter(|v| targets.binary_search(v).is_ok())
@@ -157,7 +157,8 @@ pub fn infer(
                     for &r in &runs {
                         fan.record(r);
                     }
-                    fan.record_n(0, (targets.len() as u64).saturating_sub(runs.len() as u64));
+                    let distinct_targets = targets.chunk_by(|a, b| a == b).count() as u64;
+                    fan.record_n(0, distinct_targets.saturating_sub(runs.len() as u64));
                     let kind = if fan.max() <= 1 {
                         RelationshipKind::OneToOne
                     } else {
