@@ -5,7 +5,7 @@
 
 use super::profile::{CollectionProfile, Limits};
 use super::report::{CollectionMeta, IndexReport, InputErrorReport, ScanReport};
-use crate::inputs::dump::{CollectionInfo, Event, IndexSpec, InputError, Inputs};
+use crate::inputs::dump::{CollectionInfo, Event, IndexSpec, InputError, Inputs, Source};
 use crate::settings::Settings;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -59,65 +59,17 @@ pub fn scan(
         sources,
         errors: open_errors,
     } = inputs;
-    let parts: Vec<_> = sources
-        .iter()
-        .flat_map(|s| s.split(options.split.max(1)))
-        .collect();
     let n = collections.len();
-    let results: Vec<Part> = parts
+    // Splitting a big file reads the length prefixes up to each cut: done per
+    // file inside the parallel phase, so it overlaps the scanning of other
+    // files instead of running alone before it. Parts come back in input
+    // order (rayon's collect keeps it), so the merge does not depend on timing.
+    let results: Vec<Part> = sources
         .par_iter()
-        .map(|source| {
-            let mut part = Part {
-                profiles: vec![None; n],
-                errors: Vec::new(),
-            };
-            let mut keys = crate::inputs::bson::KeyCache::default();
-            let mut pending_bytes = 0u64;
-            let mut pending_docs = 0u64;
-            let read = source.read(&mut |event| match event {
-                Event::Document {
-                    collection,
-                    bytes,
-                    position,
-                } => {
-                    pending_bytes += bytes.len() as u64;
-                    pending_docs += 1;
-                    if pending_bytes >= 4 << 20 {
-                        progress.bytes.fetch_add(pending_bytes, Ordering::Relaxed);
-                        progress
-                            .documents
-                            .fetch_add(pending_docs, Ordering::Relaxed);
-                        pending_bytes = 0;
-                        pending_docs = 0;
-                    }
-                    let result = if options.walk_only {
-                        crate::inputs::bson::walk_cached(bytes, &mut NoOp, &mut keys)
-                    } else {
-                        let Some(slot) = part.profiles.get_mut(collection) else {
-                            return;
-                        };
-                        slot.get_or_insert_with(|| CollectionProfile::new(options.limits))
-                            .add_cached(bytes, &mut keys)
-                    };
-                    if let Err(e) = result {
-                        part.errors
-                            .push(InputError::invalid_document(source.path(), position, &e));
-                    }
-                }
-                Event::Error(e) => part.errors.push(e),
-            });
-            if let Err(e) = read {
-                part.errors.push(e);
-            }
-            progress.bytes.fetch_add(pending_bytes, Ordering::Relaxed);
-            progress
-                .documents
-                .fetch_add(pending_docs, Ordering::Relaxed);
-            // Each part's last document's counters, before parts merge.
-            for p in part.profiles.iter_mut().flatten() {
-                p.flush();
-            }
-            part
+        .flat_map(|s| {
+            s.split(options.split.max(1))
+                .into_par_iter()
+                .map(|source| scan_part(&source, n, options, progress))
         })
         .collect();
 
@@ -144,6 +96,61 @@ pub fn scan(
         })
         .collect();
     super::analyze::analyze(profiles, errors, settings)
+}
+
+/// Profiles one part of the input.
+fn scan_part(source: &Source, n: usize, options: Options, progress: &Progress) -> Part {
+    let mut part = Part {
+        profiles: vec![None; n],
+        errors: Vec::new(),
+    };
+    let mut keys = crate::inputs::bson::KeyCache::default();
+    let mut pending_bytes = 0u64;
+    let mut pending_docs = 0u64;
+    let read = source.read(&mut |event| match event {
+        Event::Document {
+            collection,
+            bytes,
+            position,
+        } => {
+            pending_bytes += bytes.len() as u64;
+            pending_docs += 1;
+            if pending_bytes >= 4 << 20 {
+                progress.bytes.fetch_add(pending_bytes, Ordering::Relaxed);
+                progress
+                    .documents
+                    .fetch_add(pending_docs, Ordering::Relaxed);
+                pending_bytes = 0;
+                pending_docs = 0;
+            }
+            let result = if options.walk_only {
+                crate::inputs::bson::walk_cached(bytes, &mut NoOp, &mut keys)
+            } else {
+                let Some(slot) = part.profiles.get_mut(collection) else {
+                    return;
+                };
+                slot.get_or_insert_with(|| CollectionProfile::new(options.limits))
+                    .add_cached(bytes, &mut keys)
+            };
+            if let Err(e) = result {
+                part.errors
+                    .push(InputError::invalid_document(source.path(), position, &e));
+            }
+        }
+        Event::Error(e) => part.errors.push(e),
+    });
+    if let Err(e) = read {
+        part.errors.push(e);
+    }
+    progress.bytes.fetch_add(pending_bytes, Ordering::Relaxed);
+    progress
+        .documents
+        .fetch_add(pending_docs, Ordering::Relaxed);
+    // Each part's last document's counters, before parts merge.
+    for p in part.profiles.iter_mut().flatten() {
+        p.flush();
+    }
+    part
 }
 
 struct NoOp;

@@ -244,6 +244,7 @@ impl CollectionProfile {
             p: self,
             stack,
             cur: (0, Container::Document),
+            arrays_open: 0,
             id: None,
             name_bytes: 0,
             max_depth: 0,
@@ -443,6 +444,8 @@ struct DocVisitor<'p> {
     stack: Vec<(u32, Container)>,
     /// The innermost open container: its node and kind.
     cur: (u32, Container),
+    /// Open arrays: while none is, a field occurs once in a document.
+    arrays_open: u32,
     id: Option<IdValue>,
     name_bytes: u64,
     max_depth: u32,
@@ -486,6 +489,7 @@ impl DocVisitor<'_> {
 
     #[inline]
     fn reference(&mut self, node: u32, fp: u64, top_level_id: bool) {
+        let once = self.arrays_open == 0;
         if node == UNTRACKED {
             return;
         }
@@ -511,11 +515,16 @@ impl DocVisitor<'_> {
             }));
         }
         let r = n.refs.as_mut().expect("just set");
-        if r.cur_gen != gen_now {
-            r.flush();
-            r.cur_gen = gen_now;
+        if once {
+            // Outside arrays a field has one value per document.
+            r.ones += 1;
+        } else {
+            if r.cur_gen != gen_now {
+                r.flush();
+                r.cur_gen = gen_now;
+            }
+            r.cur_count += 1;
         }
-        r.cur_count += 1;
         r.sample.push(fp);
     }
 }
@@ -537,6 +546,9 @@ impl Visitor for DocVisitor<'_> {
         let node = self.value(key, type_slot(ty), bytes);
         self.stack.push(self.cur);
         self.cur = (node, container);
+        if container == Container::Array {
+            self.arrays_open += 1;
+        }
     }
 
     #[inline]
@@ -557,6 +569,9 @@ impl Visitor for DocVisitor<'_> {
             p.depths.record(depth);
             p.name_bytes += self.name_bytes;
             return;
+        }
+        if container == Container::Array {
+            self.arrays_open -= 1;
         }
         if container == Container::Array && node != UNTRACKED {
             let a = self.p.nodes[node as usize]

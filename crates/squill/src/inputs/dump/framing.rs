@@ -62,12 +62,18 @@ impl<R: Read> Framer<R> {
     }
 
     /// Makes at least `need` unconsumed bytes available; `Ok(false)` at the end.
-    /// Reads a chunk at a time with `read_to_end`, so the buffer is never
-    /// zeroed first (a damaged length may ask for up to 16 MiB).
+    #[inline]
     fn fill(&mut self, need: usize) -> io::Result<bool> {
         if self.available() >= need {
             return Ok(true);
         }
+        self.refill(need)
+    }
+
+    /// Reads a chunk at a time with `read_to_end`, so the buffer is never
+    /// zeroed first (a damaged length may ask for up to 16 MiB).
+    #[cold]
+    fn refill(&mut self, need: usize) -> io::Result<bool> {
         if let Some(e) = self.pending.take() {
             return Err(e);
         }
