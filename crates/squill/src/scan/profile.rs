@@ -364,6 +364,30 @@ impl CollectionProfile {
         id
     }
 
+    /// Starts tracking the values of `node` as possible keys or references;
+    /// false when the cap on such fields is reached (the `_id` always is).
+    #[cold]
+    fn start_refs(&mut self, node: u32, top_level_id: bool) -> bool {
+        let limits = self.limits;
+        if !top_level_id && self.reference_fields >= limits.max_reference_fields {
+            return false;
+        }
+        self.reference_fields += 1;
+        let cap = if top_level_id {
+            limits.id_sample
+        } else {
+            limits.reference_sample
+        };
+        self.nodes[node as usize].refs = Some(Box::new(RefStats {
+            sample: Sample::new(cap),
+            per_doc: Histogram::default(),
+            cur_gen: self.documents,
+            cur_count: 0,
+            ones: 0,
+        }));
+        true
+    }
+
     /// Merges `other` (a profile of other documents of the same collection).
     pub fn merge(&mut self, other: &CollectionProfile) {
         self.documents += other.documents;
@@ -494,27 +518,12 @@ impl DocVisitor<'_> {
             return;
         }
         let gen_now = self.p.documents;
-        let limits = self.p.limits;
-        let n = &mut self.p.nodes[node as usize];
-        if n.refs.is_none() {
-            if !top_level_id && self.p.reference_fields >= limits.max_reference_fields {
-                return;
-            }
-            self.p.reference_fields += 1;
-            let cap = if top_level_id {
-                limits.id_sample
-            } else {
-                limits.reference_sample
-            };
-            n.refs = Some(Box::new(RefStats {
-                sample: Sample::new(cap),
-                per_doc: Histogram::default(),
-                cur_gen: gen_now,
-                cur_count: 0,
-                ones: 0,
-            }));
+        if self.p.nodes[node as usize].refs.is_none() && !self.p.start_refs(node, top_level_id) {
+            return;
         }
-        let r = n.refs.as_mut().expect("just set");
+        let Some(r) = self.p.nodes[node as usize].refs.as_deref_mut() else {
+            return;
+        };
         if once {
             // Outside arrays a field has one value per document.
             r.ones += 1;
