@@ -153,15 +153,13 @@ impl Sample {
 
     /// The kept fingerprints at or below `t`, sorted.
     pub fn sorted_below(&self, t: u64) -> std::borrow::Cow<'_, [u64]> {
-        match self.sorted_values() {
-            std::borrow::Cow::Borrowed(v) => {
-                std::borrow::Cow::Borrowed(&v[..v.partition_point(|&x| x <= t)])
-            }
-            std::borrow::Cow::Owned(mut v) => {
-                v.truncate(v.partition_point(|&x| x <= t));
-                std::borrow::Cow::Owned(v)
-            }
+        let mut v = self.sorted_values();
+        let n = v.partition_point(|&x| x <= t);
+        match &mut v {
+            std::borrow::Cow::Borrowed(s) => *s = &s[..n],
+            std::borrow::Cow::Owned(o) => o.truncate(n),
         }
+        v
     }
 
     pub fn kept(&self) -> usize {

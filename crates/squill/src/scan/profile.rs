@@ -275,9 +275,9 @@ impl CollectionProfile {
     /// Flushes, and sorts the reference samples for the analysis; call after
     /// the last `add` and `merge`.
     pub fn finish(&mut self) {
-        self.flush();
         for node in &mut self.nodes {
             if let Some(r) = &mut node.refs {
+                r.finish();
                 r.sample.sort();
             }
         }
@@ -579,10 +579,11 @@ impl Visitor for DocVisitor<'_> {
             p.name_bytes += self.name_bytes;
             return;
         }
-        if container == Container::Array {
-            self.arrays_open -= 1;
+        if container != Container::Array {
+            return;
         }
-        if container == Container::Array && node != UNTRACKED {
+        self.arrays_open -= 1;
+        if node != UNTRACKED {
             let a = self.p.nodes[node as usize]
                 .array
                 .get_or_insert_with(Default::default);

@@ -134,8 +134,13 @@ impl KeyCache {
     }
 
     #[inline]
-    fn get(&self, slot: usize) -> &str {
-        &self.slots[slot]
+    /// The text of a validated key: from the cache, or from where it was found.
+    fn text<'k>(&'k self, key: Key<'k>) -> &'k str {
+        match key {
+            Key::Cached(slot) => &self.slots[slot],
+            Key::Index(s) => s,
+            Key::Checked(s) => s,
+        }
     }
 }
 
@@ -319,39 +324,22 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
                     kind: K::Truncated,
                 })
         };
-        // The common scalars call the visitor in their own arm: inlined there,
-        // the visitor's own matches on the value's type fold away.
-        macro_rules! visit {
-            ($value:expr, $size:expr) => {{
-                let size: usize = $size;
-                let key = match key {
-                    Key::Cached(slot) => self.keys.get(slot),
-                    Key::Index(s) => s,
-                    Key::Checked(s) => s,
-                };
-                self.visitor.scalar(key, $value, size as u32, depth);
-                return Ok(at + size);
-            }};
-        }
         let (value, size): (Scalar<'a>, usize) = match ty {
-            T::Double => visit!(Scalar::Double(f64::from_le_bytes(arr8(need(8)?))), 8),
-            T::String => {
-                let (s, n) = self.string(at, end)?;
-                visit!(Scalar::String(s), n)
-            }
+            T::Double => (Scalar::Double(f64::from_le_bytes(arr8(need(8)?))), 8),
             T::Int32 => {
                 let r = need(4)?;
-                visit!(
+                (
                     Scalar::Int32(i32::from_le_bytes([r[0], r[1], r[2], r[3]])),
-                    4
+                    4,
                 )
             }
-            T::Int64 => visit!(Scalar::Int64(i64::from_le_bytes(arr8(need(8)?))), 8),
-            T::ObjectId => visit!(Scalar::ObjectId(arr12(need(12)?)), 12),
-            T::DateTime => visit!(Scalar::DateTime(i64::from_le_bytes(arr8(need(8)?))), 8),
-            T::JavaScript | T::Symbol => {
+            T::Int64 => (Scalar::Int64(i64::from_le_bytes(arr8(need(8)?))), 8),
+            T::ObjectId => (Scalar::ObjectId(arr12(need(12)?)), 12),
+            T::DateTime => (Scalar::DateTime(i64::from_le_bytes(arr8(need(8)?))), 8),
+            T::String | T::JavaScript | T::Symbol => {
                 let (s, n) = self.string(at, end)?;
                 let v = match ty {
+                    T::String => Scalar::String(s),
                     T::JavaScript => Scalar::JavaScript(s),
                     _ => Scalar::Symbol(s),
                 };
@@ -370,11 +358,7 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
                 if depth >= MAX_DEPTH {
                     return err(at, K::TooDeep);
                 }
-                let key = match key {
-                    Key::Cached(slot) => self.keys.get(slot),
-                    Key::Index(s) => s,
-                    Key::Checked(s) => s,
-                };
+                let key = self.keys.text(key);
                 self.visitor.enter(key, kind, len as u32, depth);
                 let path = child_path(place.0, place.1, place.2);
                 self.container(kind, at, len, depth, path)?;
@@ -474,11 +458,7 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
             T::MinKey => (Scalar::MinKey, 0),
             T::MaxKey => (Scalar::MaxKey, 0),
         };
-        let key = match key {
-            Key::Cached(slot) => self.keys.get(slot),
-            Key::Index(s) => s,
-            Key::Checked(s) => s,
-        };
+        let key = self.keys.text(key);
         self.visitor.scalar(key, value, size as u32, depth);
         Ok(at + size)
     }
