@@ -2,12 +2,16 @@
 //! (`data/COLL.json`, what mongoimport reads) and as a mongodump directory
 //! (`dump/DB/COLL.bson` + `COLL.metadata.json` with the validator and the
 //! indexes, what mongorestore reads). Documents are built one at a time on
-//! the calling thread and encoded into a few large buffers that a writer
-//! thread (`write_thread`) puts on disk meanwhile: memory does not grow with
-//! the scale, and the disk works while documents are built.
+//! the calling thread and encoded straight into a few large buffers (`sink`:
+//! no tree of values per document) that a writer thread (`write_thread`)
+//! puts on disk meanwhile: memory does not grow with the scale, and the disk
+//! works while documents are built.
 
 use super::documents::{Builder, Fanout};
+use super::plan::ShapePlan;
 use super::population::Population;
+use super::sink::Encoder;
+use super::values::Scratch;
 use super::write::refuse_existing;
 use super::write_thread::{Slot, Tuning, WriteThread};
 use super::{GenerateError, indexes, schema};
@@ -214,26 +218,23 @@ pub(crate) fn write_tuned(
         // Documents are encoded straight into the buffers handed to the writer.
         let mut text = writer.text_buffer();
         let mut bytes = writer.buffer();
+        let plan = ShapePlan::new(&pop, &coll.shape);
+        let mut scratch = Scratch::default();
+        let (json, dump) = (format.ejson(), format.dump());
         pop.for_each_root(coll, |root| -> Result<(), GenerateError> {
-            let doc = builder.document(coll, &root);
+            let (text_before, bytes_before) = (text.len(), bytes.len());
+            let mut encoder = Encoder::new(json.then_some(&mut text), dump.then_some(&mut bytes));
+            builder.encode(coll, &plan, &root, &mut encoder, &mut scratch);
             stats.documents += 1;
-            if format.ejson() {
-                let before = text.len();
-                doc.write_ejson_line(&mut text);
-                stats.ejson_bytes += (text.len() - before) as u64;
-                if text.len() >= chunk {
-                    let full = std::mem::replace(&mut text, writer.text_buffer());
-                    writer.append(JSON, full.into_bytes())?;
-                }
+            stats.ejson_bytes += (text.len() - text_before) as u64;
+            stats.bson_bytes += (bytes.len() - bytes_before) as u64;
+            if text.len() >= chunk {
+                let full = std::mem::replace(&mut text, writer.text_buffer());
+                writer.append(JSON, full.into_bytes())?;
             }
-            if format.dump() {
-                let before = bytes.len();
-                doc.write_bson(&mut bytes);
-                stats.bson_bytes += (bytes.len() - before) as u64;
-                if bytes.len() >= chunk {
-                    let full = std::mem::replace(&mut bytes, writer.buffer());
-                    writer.append(BSON, full)?;
-                }
+            if bytes.len() >= chunk {
+                let full = std::mem::replace(&mut bytes, writer.buffer());
+                writer.append(BSON, full)?;
             }
             Ok(())
         })?;

@@ -4,11 +4,13 @@
 //! document's field, a computed aggregate, a bucket's bookkeeping). Which
 //! instances exist and how they relate is `population`'s job.
 
+use super::plan::{FieldPlan, Origin, ShapePlan, ValuePlan};
 use super::population::{Population, Rng, name_hash};
-use super::value::{Document, Value};
-use super::values::{self, number};
+use super::sink::{Name, Sink, TreeSink};
+use super::value::{Document, Scalar, Value};
+use super::values::{self, Generated, NumType, Scratch, number};
 use crate::candidates::{BucketBy, Layout};
-use crate::design::{Collection, FieldOrigin, Shape, ShapeType};
+use crate::design::{Collection, FieldOrigin, ShapeType};
 use crate::model::{EntityId, RelationshipId};
 
 /// Children per parent used when building a document.
@@ -54,6 +56,14 @@ struct Ctx<'c> {
     outer: Option<&'c Ctx<'c>>,
 }
 
+/// What `items` builds each element from.
+struct Item<'f, 'c> {
+    f: &'f FieldPlan<'f>,
+    entity: Option<EntityId>,
+    ctx: &'c Ctx<'c>,
+    r: RelationshipId,
+}
+
 pub struct Builder<'p, 'a> {
     pub pop: &'p Population<'a>,
     pub fanout: Fanout,
@@ -69,7 +79,7 @@ impl<'a> Population<'a> {
             .map(|d| &d.chosen)
     }
 
-    fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
+    pub(super) fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
         self.model.relationship_by_name(name)
     }
 
@@ -214,6 +224,22 @@ impl Builder<'_, '_> {
 
     /// Builds the top-level document for `root`.
     pub fn document(&self, coll: &Collection, root: &Root) -> Document {
+        let plan = ShapePlan::new(self.pop, &coll.shape);
+        let mut sink = TreeSink::default();
+        self.encode(coll, &plan, root, &mut sink, &mut Scratch::default());
+        sink.finish()
+    }
+
+    /// Builds the top-level document for `root` into `sink`; `plan` is
+    /// `ShapePlan::new` of the collection's shape.
+    pub fn encode<S: Sink>(
+        &self,
+        coll: &Collection,
+        plan: &ShapePlan<'_>,
+        root: &Root,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
         let ctx = match root {
             Root::Entity {
                 entity,
@@ -243,23 +269,30 @@ impl Builder<'_, '_> {
             .entities
             .first()
             .and_then(|e| self.pop.model.entity_by_name(e));
-        self.object(&coll.shape, &ctx, coll_entity)
+        self.object(plan, &ctx, coll_entity, Name::Top, sink, scratch);
     }
 
-    fn object(&self, shape: &Shape, ctx: &Ctx<'_>, id_entity: Option<EntityId>) -> Document {
-        let mut doc = Document(Vec::with_capacity(shape.fields.len()));
-        for field in &shape.fields {
-            if !field.required && !matches!(field.origin, FieldOrigin::Id) {
+    fn object<S: Sink>(
+        &self,
+        plan: &ShapePlan<'_>,
+        ctx: &Ctx<'_>,
+        id_entity: Option<EntityId>,
+        name: Name<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        sink.open(name, false);
+        for f in &plan.fields {
+            if !f.field.required && !matches!(f.field.origin, FieldOrigin::Id) {
                 // Optional fields are absent from one instance in ten.
-                let mut rng = Rng::new(&[self.pop.seed, 0x0b7, ctx.key, name_hash(&field.name)]);
+                let mut rng = Rng::new(&[self.pop.seed, 0x0b7, ctx.key, f.name_hash]);
                 if rng.below(10) == 0 {
                     continue;
                 }
             }
-            let v = self.field(&field.name, &field.ty, &field.origin, ctx, id_entity);
-            doc.push(field.name.clone(), v);
+            self.field(f, ctx, id_entity, sink, scratch);
         }
-        doc
+        sink.close();
     }
 
     fn entity_name(&self, e: Option<EntityId>) -> &str {
@@ -267,91 +300,119 @@ impl Builder<'_, '_> {
             .unwrap_or("bucket")
     }
 
-    fn id_value(&self, ty: &ShapeType, entity: Option<EntityId>, key: u64) -> Value {
+    /// The id of instance `key` of `entity`, in the type `ty` asks for.
+    fn id_value<'s>(
+        &self,
+        ty: &ShapeType,
+        entity: Option<EntityId>,
+        key: u64,
+        scratch: &'s mut Scratch,
+    ) -> Scalar<'s> {
         let bson_type = scalar_type(ty);
         let e = entity.unwrap_or(EntityId::from_index(0));
         match bson_type {
-            "string" => Value::String(format!("{}-{key}", self.entity_name(entity))),
-            "int" | "long" | "double" | "decimal" => number(bson_type, key as f64),
-            _ => Value::ObjectId(self.pop.object_id(e, key)),
+            "string" => {
+                let text = scratch.text();
+                text.push_str(self.entity_name(entity));
+                text.push('-');
+                text.push_str(itoa::Buffer::new().format(key));
+                Scalar::Str(text)
+            }
+            "int" | "long" | "double" | "decimal" => NumType::of(bson_type).scalar(key as f64),
+            _ => Scalar::ObjectId(self.pop.object_id(e, key)),
         }
     }
 
-    fn field(
+    fn field<S: Sink>(
         &self,
-        name: &str,
-        ty: &ShapeType,
-        origin: &FieldOrigin,
+        f: &FieldPlan<'_>,
         ctx: &Ctx<'_>,
         id_entity: Option<EntityId>,
-    ) -> Value {
-        let pop = self.pop;
-        match origin {
-            FieldOrigin::Id => {
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let name = Name::Field(&f.key);
+        let ty = &f.field.ty;
+        match &f.origin {
+            Origin::Id => {
                 let entity = ctx.entity.or(id_entity);
-                self.id_value(ty, entity, ctx.key)
+                sink.scalar(name, self.id_value(ty, entity, ctx.key, scratch));
             }
-            FieldOrigin::Own { entity, field } => {
-                let (e, key) = self.instance_of(entity, ctx);
-                match ty {
-                    ShapeType::Scalar { .. } => self.scalar_of(e, key, field, ty),
-                    ShapeType::Array { items, max_items } => {
-                        let model_field = e.and_then(|e| pop.model.entity(e).field(field));
-                        let n = model_field.and_then(|f| f.avg_size).unwrap_or(3) as u64;
-                        let n = max_items.map_or(n, |m| n.min(m));
-                        Value::Array(
-                            (0..n)
-                                .map(|i| {
-                                    self.scalar_of(
-                                        e,
-                                        key.wrapping_mul(31).wrapping_add(i),
-                                        field,
-                                        items,
-                                    )
-                                })
-                                .collect(),
-                        )
+            Origin::Value(v) => {
+                let (e, key) = self.instance_of(v.entity, ctx);
+                match (&f.field.origin, ty) {
+                    (FieldOrigin::Own { .. }, ShapeType::Array { max_items, .. }) => {
+                        let n = max_items.map_or(v.items, |m| v.items.min(m));
+                        sink.open(name, true);
+                        for i in 0..n {
+                            let key = key.wrapping_mul(31).wrapping_add(i);
+                            self.scalar_of(v, key, Name::Index(i as usize), sink, scratch);
+                        }
+                        sink.close();
                     }
-                    ShapeType::Object { shape } => Value::Document(self.object(shape, ctx, e)),
+                    (FieldOrigin::Own { .. }, ShapeType::Object { .. }) => {
+                        if let Some(sub) = &f.sub {
+                            self.object(sub, ctx, e, name, sink, scratch);
+                        }
+                    }
+                    _ => self.scalar_of(v, key, name, sink, scratch),
                 }
             }
-            FieldOrigin::Embedded { relationship } => self.embedded(relationship, ty, ctx),
-            FieldOrigin::Reference { relationship } => self.reference(relationship, ty, ctx),
-            FieldOrigin::Copy { entity, field, .. } => {
-                let (e, key) = self.instance_of(entity, ctx);
-                self.scalar_of(e, key, field, ty)
+            Origin::Embedded {
+                relationship,
+                layout,
+            } => match relationship {
+                Some(r) => self.embedded(*r, *layout, f, ctx, sink, scratch),
+                None => sink.scalar(name, Scalar::Null),
+            },
+            Origin::Reference { relationship } => match relationship {
+                Some(r) => self.reference(*r, f, ctx, sink, scratch),
+                None => sink.scalar(name, Scalar::Null),
+            },
+            Origin::Other => {
+                let v = match &f.field.origin {
+                    FieldOrigin::Computed { description } => {
+                        self.computed(&f.field.name, description, ty, ctx)
+                    }
+                    FieldOrigin::Bucket { description } => self.bucket_field(description, ty, ctx),
+                    _ => Value::String(self.entity_name(ctx.entity).to_string()),
+                };
+                sink.value(name, &v);
             }
-            FieldOrigin::Computed { description } => self.computed(name, description, ty, ctx),
-            FieldOrigin::Discriminator => Value::String(self.entity_name(ctx.entity).to_string()),
-            FieldOrigin::Bucket { description } => self.bucket_field(description, ty, ctx),
         }
     }
 
-    fn scalar_of(&self, e: Option<EntityId>, key: u64, field: &str, ty: &ShapeType) -> Value {
-        let bson_type = scalar_type(ty);
-        match e {
-            Some(e) => {
-                let v = self.pop.field_value(e, key, field, bson_type);
-                // The design's enum wins over the model's when they differ.
-                if let ShapeType::Scalar { enum_values, .. } = ty
-                    && !enum_values.is_empty()
-                    && !matches!(&v, Value::String(s) if enum_values.contains(s))
-                {
-                    return Value::String(
-                        enum_values[(key % enum_values.len() as u64) as usize].clone(),
-                    );
-                }
-                v
-            }
-            None => values::scalar(self.pop.seed, "", key, field, bson_type, None, &[]),
+    /// One value of an entity's own field (or a copy of it).
+    fn scalar_of<S: Sink>(
+        &self,
+        v: &ValuePlan<'_>,
+        key: u64,
+        name: Name<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let generated = v.spec.generate(self.pop.seed, key, scratch);
+        // The design's enum wins over the model's when they differ.
+        let allowed = |g: &Generated<'_>| match g {
+            Generated::Scalar(Scalar::Str(s)) => v.design_enum.iter().any(|e| e == s),
+            _ => false,
+        };
+        if !v.design_enum.is_empty() && !allowed(&generated) {
+            let pick = &v.design_enum[(key % v.design_enum.len() as u64) as usize];
+            sink.scalar(name, Scalar::Str(pick));
+            return;
+        }
+        match generated {
+            Generated::Scalar(s) => sink.scalar(name, s),
+            Generated::Value(value) => sink.value(name, &value),
         }
     }
 
     /// The instance of `entity` that `ctx` is about: itself, an enclosing
     /// instance, its parent, or (when unrelated) a reproducible random one.
-    fn instance_of(&self, entity: &str, ctx: &Ctx<'_>) -> (Option<EntityId>, u64) {
+    fn instance_of(&self, entity: Option<EntityId>, ctx: &Ctx<'_>) -> (Option<EntityId>, u64) {
         let pop = self.pop;
-        let Some(e) = pop.model.entity_by_name(entity) else {
+        let Some(e) = entity else {
             return (None, ctx.key);
         };
         let mut c = Some(ctx);
@@ -377,19 +438,25 @@ impl Builder<'_, '_> {
             }
             c = cur.outer;
         }
-        let mut rng = Rng::new(&[pop.seed, 0xa11, ctx.key, name_hash(entity)]);
+        let name = &pop.model.entity(e).name;
+        let mut rng = Rng::new(&[pop.seed, 0xa11, ctx.key, name_hash(name)]);
         (Some(e), rng.below(pop.count(e).max(1)))
     }
 
-    fn embedded(&self, relationship: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+    fn embedded<S: Sink>(
+        &self,
+        r: RelationshipId,
+        layout: Option<&Layout>,
+        f: &FieldPlan<'_>,
+        ctx: &Ctx<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
         let pop = self.pop;
-        let Some(r) = pop.rel_by_name(relationship) else {
-            return Value::Null;
-        };
         let rel = pop.model.relationship(r);
         if ctx.entity == Some(rel.child) && ctx.entity != Some(rel.parent) {
             // The parent embedded in the child (embed-parent-in-child).
-            let (_, p) = self.instance_of(&pop.model.entity(rel.parent).name, ctx);
+            let (_, p) = self.instance_of(Some(rel.parent), ctx);
             let child_ctx = Ctx {
                 entity: Some(rel.parent),
                 key: p,
@@ -397,9 +464,10 @@ impl Builder<'_, '_> {
                 bucket: None,
                 outer: Some(ctx),
             };
-            return self.items(ty, &[p], Some(rel.parent), &child_ctx, r);
+            self.items(f, &[p], Some(rel.parent), &child_ctx, r, sink, scratch);
+            return;
         }
-        let children: Vec<u64> = match (ctx.bucket, pop.layout(r)) {
+        let children: Vec<u64> = match (ctx.bucket, layout) {
             (Some((br, _, kids)), _) if br == r => kids.to_vec(),
             (_, Some(Layout::Subset { k, .. })) => {
                 let all = self.children_of(r, ctx.key);
@@ -413,54 +481,81 @@ impl Builder<'_, '_> {
             parent: Some((r, ctx.key)),
             ..*ctx
         };
-        self.items(ty, &children, Some(rel.child), &parent_ctx, r)
+        self.items(f, &children, Some(rel.child), &parent_ctx, r, sink, scratch);
     }
 
-    /// An array (or one object) of related instances built from `ty`.
-    fn items(
+    /// An array (or one object) of related instances built from the field's
+    /// type.
+    #[allow(clippy::too_many_arguments)]
+    fn items<S: Sink>(
         &self,
-        ty: &ShapeType,
+        f: &FieldPlan<'_>,
         keys: &[u64],
         entity: Option<EntityId>,
         ctx: &Ctx<'_>,
         r: RelationshipId,
-    ) -> Value {
-        let one = |key: u64, item_ty: &ShapeType| -> Value {
-            let item_ctx = Ctx {
-                entity,
-                key,
-                parent: if entity == Some(self.pop.model.relationship(r).child) {
-                    Some((r, ctx.key))
-                } else {
-                    None
-                },
-                bucket: None,
-                outer: Some(ctx),
-            };
-            match item_ty {
-                ShapeType::Object { shape } => {
-                    Value::Document(self.object(shape, &item_ctx, entity))
-                }
-                scalar => self.id_value(scalar, entity, key),
-            }
-        };
-        match ty {
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let name = Name::Field(&f.key);
+        let item = Item { f, entity, ctx, r };
+        match &f.field.ty {
             ShapeType::Array { items, max_items } => {
                 let n = max_items.map_or(keys.len(), |m| keys.len().min(m as usize));
-                Value::Array(keys[..n].iter().map(|k| one(*k, items)).collect())
+                sink.open(name, true);
+                for (i, k) in keys[..n].iter().enumerate() {
+                    self.item(&item, *k, items, Name::Index(i), sink, scratch);
+                }
+                sink.close();
             }
             other => match keys.first() {
-                Some(k) => one(*k, other),
-                None => Value::Null,
+                Some(k) => self.item(&item, *k, other, name, sink, scratch),
+                None => sink.scalar(name, Scalar::Null),
             },
         }
     }
 
-    fn reference(&self, relationship: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
-        let pop = self.pop;
-        let Some(r) = pop.rel_by_name(relationship) else {
-            return Value::Null;
+    /// One related instance: an object built from the field's sub-plan, or
+    /// its id.
+    fn item<S: Sink>(
+        &self,
+        item: &Item<'_, '_>,
+        key: u64,
+        item_ty: &ShapeType,
+        name: Name<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let item_ctx = Ctx {
+            entity: item.entity,
+            key,
+            parent: if item.entity == Some(self.pop.model.relationship(item.r).child) {
+                Some((item.r, item.ctx.key))
+            } else {
+                None
+            },
+            bucket: None,
+            outer: Some(item.ctx),
         };
+        match (item_ty, &item.f.sub) {
+            (ShapeType::Object { .. }, Some(sub)) => {
+                self.object(sub, &item_ctx, item.entity, name, sink, scratch);
+            }
+            (ShapeType::Object { .. }, None) => {}
+            (scalar, _) => sink.scalar(name, self.id_value(scalar, item.entity, key, scratch)),
+        }
+    }
+
+    fn reference<S: Sink>(
+        &self,
+        r: RelationshipId,
+        f: &FieldPlan<'_>,
+        ctx: &Ctx<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let pop = self.pop;
+        let ty = &f.field.ty;
         let rel = pop.model.relationship(r);
         // Inside an element that stands for the related instance itself (an
         // extended reference `{_id, name}` in the other side's array), the
@@ -468,12 +563,15 @@ impl Builder<'_, '_> {
         if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty) {
             let sides = [rel.parent, rel.child];
             if sides.contains(&e) && outer.entity.is_some_and(|o| sides.contains(&o) && o != e) {
-                return self.id_value(ty, Some(e), ctx.key);
+                let id = self.id_value(ty, Some(e), ctx.key, scratch);
+                sink.scalar(Name::Field(&f.key), id);
+                return;
             }
         }
         if ctx.entity == Some(rel.parent) {
             let children = self.children_of(r, ctx.key);
-            return self.items(ty, &children, Some(rel.child), ctx, r);
+            self.items(f, &children, Some(rel.child), ctx, r, sink, scratch);
+            return;
         }
         // The child side (or a bucket of children): the parent(s).
         let parents = match ctx.parent {
@@ -483,7 +581,7 @@ impl Builder<'_, '_> {
                 None => vec![0],
             },
         };
-        self.items(ty, &parents, Some(rel.parent), ctx, r)
+        self.items(f, &parents, Some(rel.parent), ctx, r, sink, scratch);
     }
 
     /// Children the computed field summarizes: the bucket's, or the children
@@ -570,12 +668,14 @@ impl Builder<'_, '_> {
                 }
             }
             "int" | "long" | "double" | "decimal" => number(bson_type, kids.len() as f64),
-            _ => self.id_value(ty, None, ctx.key),
+            _ => self
+                .id_value(ty, None, ctx.key, &mut Scratch::default())
+                .to_value(),
         }
     }
 }
 
-fn scalar_type(ty: &ShapeType) -> &str {
+pub(super) fn scalar_type(ty: &ShapeType) -> &str {
     match ty {
         ShapeType::Scalar { bson_type, .. } => bson_type,
         ShapeType::Object { .. } => "object",

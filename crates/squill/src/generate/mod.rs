@@ -14,11 +14,13 @@ pub mod data;
 mod documents;
 pub mod examples;
 pub mod indexes;
+mod plan;
 pub mod population;
 pub mod schema;
 pub mod setup;
+mod sink;
 pub mod value;
-mod values;
+pub mod values;
 pub mod write;
 mod write_thread;
 
@@ -34,7 +36,9 @@ mod tests;
 
 pub use data::{DataFormat, DataOptions, DataSummary};
 pub use documents::{Builder, Fanout, Root};
+pub use plan::ShapePlan;
 pub use population::Population;
+pub use sink::{Encoder, Sink};
 pub use value::{Document, Value};
 
 use crate::design::Design;

@@ -397,3 +397,39 @@ fn every_seed_example_generates_documents_that_validate() {
         }
     }
 }
+
+/// `generate data` encodes documents straight into its buffers (`Encoder`);
+/// examples and checks build `Value` trees. Both must give the same bytes.
+#[test]
+fn the_direct_encoder_writes_what_the_value_tree_writes() {
+    use super::sink::Encoder;
+    use super::values::Scratch;
+    for (name, model, design) in fixtures::all() {
+        let pop = Population::with_max_children(&model, &design, 2, 5, Some(40));
+        let b = Builder {
+            pop: &pop,
+            fanout: Fanout::Drawn,
+        };
+        let mut scratch = Scratch::default();
+        for c in &design.collections {
+            let plan = ShapePlan::new(&pop, &c.shape);
+            pop.for_each_root(c, |root| -> Result<(), String> {
+                let doc = b.document(c, &root);
+                let (mut tree_json, mut tree_bson) = (String::new(), Vec::new());
+                doc.write_ejson_line(&mut tree_json);
+                doc.write_bson(&mut tree_bson);
+                let (mut json, mut bson) = (String::new(), Vec::new());
+                let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
+                b.encode(c, &plan, &root, &mut encoder, &mut scratch);
+                if json != tree_json || bson != tree_bson {
+                    return Err(format!(
+                        "{name}/{}: encoder wrote\n{json}tree wrote\n{tree_json}",
+                        c.name
+                    ));
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}

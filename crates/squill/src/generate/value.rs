@@ -34,6 +34,132 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Document(pub Vec<(String, Value)>);
 
+/// A scalar value that borrows its text or bytes: what data generation
+/// encodes straight into its output buffers, without an owned `Value` per
+/// field. Both encoders below write a `Value`'s scalars through it, so the
+/// two paths give the same bytes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar<'s> {
+    Null,
+    Bool(bool),
+    Int(i32),
+    Long(i64),
+    Double(f64),
+    Decimal { coefficient: i64, exponent: i32 },
+    Str(&'s str),
+    Date(i64),
+    ObjectId([u8; 12]),
+    Binary(&'s [u8]),
+}
+
+impl Scalar<'_> {
+    pub fn to_value(self) -> Value {
+        match self {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Int(i) => Value::Int(i),
+            Scalar::Long(i) => Value::Long(i),
+            Scalar::Double(f) => Value::Double(f),
+            Scalar::Decimal {
+                coefficient,
+                exponent,
+            } => Value::Decimal {
+                coefficient,
+                exponent,
+            },
+            Scalar::Str(s) => Value::String(s.to_string()),
+            Scalar::Date(ms) => Value::Date(ms),
+            Scalar::ObjectId(id) => Value::ObjectId(id),
+            Scalar::Binary(b) => Value::Binary(b.to_vec()),
+        }
+    }
+
+    /// The BSON element type byte.
+    pub fn bson_type_byte(self) -> u8 {
+        match self {
+            Scalar::Double(_) => 0x01,
+            Scalar::Str(_) => 0x02,
+            Scalar::Binary(_) => 0x05,
+            Scalar::ObjectId(_) => 0x07,
+            Scalar::Bool(_) => 0x08,
+            Scalar::Date(_) => 0x09,
+            Scalar::Null => 0x0A,
+            Scalar::Int(_) => 0x10,
+            Scalar::Long(_) => 0x12,
+            Scalar::Decimal { .. } => 0x13,
+        }
+    }
+
+    /// Appends the element's value bytes (after its type and name).
+    pub fn write_bson_payload(self, out: &mut Vec<u8>) {
+        match self {
+            Scalar::Null => {}
+            Scalar::Bool(b) => out.push(u8::from(b)),
+            Scalar::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
+            Scalar::Long(i) | Scalar::Date(i) => out.extend_from_slice(&i.to_le_bytes()),
+            Scalar::Double(f) => out.extend_from_slice(&f.to_le_bytes()),
+            Scalar::Decimal {
+                coefficient,
+                exponent,
+            } => out.extend_from_slice(&decimal128_bytes(coefficient, exponent)),
+            Scalar::Str(s) => {
+                let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
+                out.extend_from_slice(&len.to_le_bytes());
+                cstring(out, s);
+            }
+            Scalar::ObjectId(id) => out.extend_from_slice(&id),
+            Scalar::Binary(bytes) => {
+                let len = i32::try_from(bytes.len()).unwrap_or(i32::MAX);
+                out.extend_from_slice(&len.to_le_bytes());
+                out.push(0);
+                out.extend_from_slice(bytes);
+            }
+        }
+    }
+
+    /// Appends the value as Extended JSON.
+    pub fn write_ejson(self, out: &mut String) {
+        match self {
+            Scalar::Null => out.push_str("null"),
+            Scalar::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+            Scalar::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
+            Scalar::Long(i) => {
+                out.push_str("{\"$numberLong\":\"");
+                out.push_str(itoa::Buffer::new().format(i));
+                out.push_str("\"}");
+            }
+            Scalar::Double(f) => write_double(out, f),
+            Scalar::Decimal {
+                coefficient,
+                exponent,
+            } => {
+                out.push_str("{\"$numberDecimal\":\"");
+                write_decimal(out, coefficient, exponent);
+                out.push_str("\"}");
+            }
+            Scalar::Str(s) => write_json_string(out, s),
+            Scalar::Date(ms) if iso_range(ms) => {
+                out.push_str("{\"$date\":\"");
+                write_iso_date(out, ms);
+                out.push_str("\"}");
+            }
+            Scalar::Date(ms) => {
+                let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
+            }
+            Scalar::ObjectId(id) => {
+                out.push_str("{\"$oid\":\"");
+                hex_into(out, &id);
+                out.push_str("\"}");
+            }
+            Scalar::Binary(bytes) => {
+                out.push_str("{\"$binary\":{\"base64\":\"");
+                base64_into(out, bytes);
+                out.push_str("\",\"subType\":\"00\"}}");
+            }
+        }
+    }
+}
+
 impl Document {
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v)
@@ -88,6 +214,29 @@ impl Document {
 }
 
 impl Value {
+    /// The value as a `Scalar`; `None` for arrays and documents.
+    pub fn as_scalar(&self) -> Option<Scalar<'_>> {
+        Some(match self {
+            Value::Null => Scalar::Null,
+            Value::Bool(b) => Scalar::Bool(*b),
+            Value::Int(i) => Scalar::Int(*i),
+            Value::Long(i) => Scalar::Long(*i),
+            Value::Double(f) => Scalar::Double(*f),
+            Value::Decimal {
+                coefficient,
+                exponent,
+            } => Scalar::Decimal {
+                coefficient: *coefficient,
+                exponent: *exponent,
+            },
+            Value::String(s) => Scalar::Str(s),
+            Value::Date(ms) => Scalar::Date(*ms),
+            Value::ObjectId(id) => Scalar::ObjectId(*id),
+            Value::Binary(b) => Scalar::Binary(b),
+            Value::Array(_) | Value::Document(_) => return None,
+        })
+    }
+
     fn path(&self, path: &str) -> Option<&Value> {
         match self {
             Value::Document(d) => d.path(path),
@@ -198,42 +347,6 @@ fn write_ejson_document(out: &mut String, doc: &Document, indent: Option<usize>)
 
 fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
     match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
-        Value::Long(i) => {
-            out.push_str("{\"$numberLong\":\"");
-            out.push_str(itoa::Buffer::new().format(*i));
-            out.push_str("\"}");
-        }
-        Value::Double(f) => write_double(out, *f),
-        Value::Decimal {
-            coefficient,
-            exponent,
-        } => {
-            out.push_str("{\"$numberDecimal\":\"");
-            write_decimal(out, *coefficient, *exponent);
-            out.push_str("\"}");
-        }
-        Value::String(s) => write_json_string(out, s),
-        Value::Date(ms) if iso_range(*ms) => {
-            out.push_str("{\"$date\":\"");
-            write_iso_date(out, *ms);
-            out.push_str("\"}");
-        }
-        Value::Date(ms) => {
-            let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
-        }
-        Value::ObjectId(id) => {
-            out.push_str("{\"$oid\":\"");
-            hex_into(out, id);
-            out.push_str("\"}");
-        }
-        Value::Binary(bytes) => {
-            out.push_str("{\"$binary\":{\"base64\":\"");
-            base64_into(out, bytes);
-            out.push_str("\",\"subType\":\"00\"}}");
-        }
         Value::Array(items) => {
             if items.is_empty() {
                 out.push_str("[]");
@@ -252,6 +365,11 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
             out.push(']');
         }
         Value::Document(d) => write_ejson_document(out, d, indent),
+        scalar => {
+            if let Some(s) = scalar.as_scalar() {
+                s.write_ejson(out);
+            }
+        }
     }
 }
 
@@ -363,56 +481,21 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-fn patch_len(out: &mut [u8], start: usize) {
+pub(super) fn patch_len(out: &mut [u8], start: usize) {
     let len = i32::try_from(out.len() - start).unwrap_or(i32::MAX);
     out[start..start + 4].copy_from_slice(&len.to_le_bytes());
 }
 
-fn cstring(out: &mut Vec<u8>, s: &str) {
+pub(super) fn cstring(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
     out.push(0);
 }
 
 fn write_bson_element(out: &mut Vec<u8>, name: &str, value: &Value) {
-    let type_byte: u8 = match value {
-        Value::Double(_) => 0x01,
-        Value::String(_) => 0x02,
-        Value::Document(_) => 0x03,
-        Value::Array(_) => 0x04,
-        Value::Binary(_) => 0x05,
-        Value::ObjectId(_) => 0x07,
-        Value::Bool(_) => 0x08,
-        Value::Date(_) => 0x09,
-        Value::Null => 0x0A,
-        Value::Int(_) => 0x10,
-        Value::Long(_) => 0x12,
-        Value::Decimal { .. } => 0x13,
-    };
-    out.push(type_byte);
-    cstring(out, name);
     match value {
-        Value::Null => {}
-        Value::Bool(b) => out.push(u8::from(*b)),
-        Value::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
-        Value::Long(i) | Value::Date(i) => out.extend_from_slice(&i.to_le_bytes()),
-        Value::Double(f) => out.extend_from_slice(&f.to_le_bytes()),
-        Value::Decimal {
-            coefficient,
-            exponent,
-        } => out.extend_from_slice(&decimal128_bytes(*coefficient, *exponent)),
-        Value::String(s) => {
-            let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
-            out.extend_from_slice(&len.to_le_bytes());
-            cstring(out, s);
-        }
-        Value::ObjectId(id) => out.extend_from_slice(id),
-        Value::Binary(bytes) => {
-            let len = i32::try_from(bytes.len()).unwrap_or(i32::MAX);
-            out.extend_from_slice(&len.to_le_bytes());
-            out.push(0);
-            out.extend_from_slice(bytes);
-        }
         Value::Array(items) => {
+            out.push(0x04);
+            cstring(out, name);
             let start = out.len();
             out.extend_from_slice(&[0; 4]);
             let mut key = itoa::Buffer::new();
@@ -422,7 +505,18 @@ fn write_bson_element(out: &mut Vec<u8>, name: &str, value: &Value) {
             out.push(0);
             patch_len(out, start);
         }
-        Value::Document(d) => d.write_bson(out),
+        Value::Document(d) => {
+            out.push(0x03);
+            cstring(out, name);
+            d.write_bson(out);
+        }
+        scalar => {
+            if let Some(s) = scalar.as_scalar() {
+                out.push(s.bson_type_byte());
+                cstring(out, name);
+                s.write_bson_payload(out);
+            }
+        }
     }
 }
 

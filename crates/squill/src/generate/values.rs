@@ -6,11 +6,12 @@
 //! original.
 
 use super::population::{Rng, name_hash};
-use super::value::{Document, Value};
+use super::value::{Document, Scalar, Value};
 use crate::model::Field;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 const FIRST: &[&str] = &[
     "Ada",
@@ -78,15 +79,13 @@ fn pick<'s>(rng: &mut Rng, list: &[&'s str]) -> &'s str {
     list[rng.below(list.len() as u64) as usize]
 }
 
-fn words(rng: &mut Rng, bytes: usize) -> String {
-    let mut s = String::with_capacity(bytes + 8);
-    while s.len() < bytes.max(3) {
-        if !s.is_empty() {
-            s.push(' ');
+fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
+    while out.len() < bytes.max(3) {
+        if !out.is_empty() {
+            out.push(' ');
         }
-        s.push_str(pick(rng, WORDS));
+        out.push_str(pick(rng, WORDS));
     }
-    s
 }
 
 /// What the value is for, from words in the field name.
@@ -94,17 +93,44 @@ fn has(name: &str, words: &[&str]) -> bool {
     words.iter().any(|w| name.contains(w))
 }
 
+/// The numeric BSON types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumType {
+    Int,
+    Long,
+    Decimal,
+    Double,
+}
+
+impl NumType {
+    /// By `$jsonSchema` name; anything else is a double.
+    pub fn of(bson_type: &str) -> Self {
+        match bson_type {
+            "int" => NumType::Int,
+            "long" => NumType::Long,
+            "decimal" => NumType::Decimal,
+            _ => NumType::Double,
+        }
+    }
+
+    pub fn scalar(self, x: f64) -> Scalar<'static> {
+        match self {
+            NumType::Int => {
+                Scalar::Int(x.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32)
+            }
+            NumType::Long => Scalar::Long(x.round() as i64),
+            NumType::Decimal => Scalar::Decimal {
+                coefficient: (x * 100.0).round() as i64,
+                exponent: -2,
+            },
+            NumType::Double => Scalar::Double(x),
+        }
+    }
+}
+
 /// A number in the field's BSON type.
 pub fn number(bson_type: &str, x: f64) -> Value {
-    match bson_type {
-        "int" => Value::Int(x.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32),
-        "long" => Value::Long(x.round() as i64),
-        "decimal" => Value::Decimal {
-            coefficient: (x * 100.0).round() as i64,
-            exponent: -2,
-        },
-        _ => Value::Double(x),
-    }
+    NumType::of(bson_type).scalar(x).to_value()
 }
 
 /// The value of `field` (of an entity named `entity`) for instance `key`.
@@ -119,57 +145,168 @@ pub fn scalar(
     field: Option<&Field>,
     enum_values: &[String],
 ) -> Value {
-    let mut rng = Rng::new(&[seed, name_hash(entity), key, name_hash(name)]);
-    // Lowercase only when needed: most field names already are.
-    let lname: Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(name.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(name)
-    };
-    let avg = field.and_then(|f| f.avg_size).map(|n| n as usize);
-    if !enum_values.is_empty() {
-        let v = &enum_values[rng.below(enum_values.len() as u64) as usize];
-        return match bson_type {
-            "string" => Value::String(v.clone()),
-            other => v
-                .parse::<f64>()
-                .map(|x| number(other, x))
-                .unwrap_or_else(|_| Value::String(v.clone())),
-        };
+    let spec = ScalarSpec::new(entity, name, bson_type, field, enum_values);
+    let mut scratch = Scratch::default();
+    match spec.generate(seed, key, &mut scratch) {
+        Generated::Scalar(s) => s.to_value(),
+        Generated::Value(v) => v,
     }
-    match bson_type {
-        "string" => Value::String(string_value(&mut rng, entity, key, &lname, avg)),
-        "int" | "long" | "double" | "decimal" | "number" => {
-            let x = number_value(&mut rng, &lname, bson_type);
-            number(
-                if bson_type == "number" {
+}
+
+/// Reused space for the text and bytes of generated values.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl Scratch {
+    /// The text space, emptied.
+    pub fn text(&mut self) -> &mut String {
+        self.text.clear();
+        &mut self.text
+    }
+}
+
+/// A generated value: a scalar, borrowing the scratch space or the spec, or
+/// (for a type squill has no generator for) a small owned document.
+#[derive(Debug)]
+pub enum Generated<'s> {
+    Scalar(Scalar<'s>),
+    Value(Value),
+}
+
+/// What a field's value is drawn from.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Str(StrKind),
+    Num {
+        kind: NumKind,
+        out: NumType,
+        whole: bool,
+    },
+    Bool,
+    Date,
+    ObjectId,
+    Binary,
+    Null,
+    Other,
+}
+
+/// Everything about a field's values that does not depend on the instance,
+/// worked out once (from its names, type, size and enum), so that generating
+/// a value costs the random draws and the writing only.
+#[derive(Debug, Clone)]
+pub struct ScalarSpec<'m> {
+    entity: &'m str,
+    stream: (u64, u64),
+    kind: Kind,
+    avg: Option<usize>,
+    enum_values: &'m [String],
+    bson_type: &'m str,
+}
+
+impl<'m> ScalarSpec<'m> {
+    pub fn new(
+        entity: &'m str,
+        name: &str,
+        bson_type: &'m str,
+        field: Option<&Field>,
+        enum_values: &'m [String],
+    ) -> Self {
+        // Lowercase only when needed: most field names already are.
+        let lname: Cow<'_, str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(name.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(name)
+        };
+        let kind = match bson_type {
+            "string" => Kind::Str(cached_str_kind(entity, &lname)),
+            "int" | "long" | "double" | "decimal" | "number" => Kind::Num {
+                kind: num_kind(&lname),
+                out: NumType::of(if bson_type == "number" {
                     "int"
                 } else {
                     bson_type
+                }),
+                whole: matches!(bson_type, "int" | "long" | "number"),
+            },
+            "bool" => Kind::Bool,
+            "date" => Kind::Date,
+            "objectId" => Kind::ObjectId,
+            "binData" => Kind::Binary,
+            "null" => Kind::Null,
+            // An object whose inner shape the model does not detail.
+            _ => Kind::Other,
+        };
+        ScalarSpec {
+            entity,
+            stream: (name_hash(entity), name_hash(name)),
+            kind,
+            avg: field.and_then(|f| f.avg_size).map(|n| n as usize),
+            enum_values,
+            bson_type,
+        }
+    }
+
+    /// The value for instance `key`.
+    pub fn generate<'s>(&'s self, seed: u64, key: u64, scratch: &'s mut Scratch) -> Generated<'s> {
+        let mut rng = Rng::new(&[seed, self.stream.0, key, self.stream.1]);
+        if !self.enum_values.is_empty() {
+            let v = &self.enum_values[rng.below(self.enum_values.len() as u64) as usize];
+            return Generated::Scalar(match self.bson_type {
+                "string" => Scalar::Str(v),
+                other => match v.parse::<f64>() {
+                    Ok(x) => NumType::of(other).scalar(x),
+                    Err(_) => Scalar::Str(v),
                 },
-                x,
-            )
+            });
         }
-        "bool" => Value::Bool(rng.below(2) == 1),
-        "date" => Value::Date(date_value(&mut rng, key)),
-        "objectId" => {
-            let mut id = [0u8; 12];
-            for chunk in id.chunks_mut(4) {
-                chunk.copy_from_slice(&(rng.next_u64() as u32).to_be_bytes());
+        Generated::Scalar(match self.kind {
+            Kind::Str(kind) => {
+                scratch.text.clear();
+                string_value(
+                    &mut scratch.text,
+                    &mut rng,
+                    self.entity,
+                    key,
+                    kind,
+                    self.avg,
+                );
+                Scalar::Str(&scratch.text)
             }
-            Value::ObjectId(id)
-        }
-        "binData" => Value::Binary(
-            (0..avg.unwrap_or(16))
-                .map(|_| (rng.next_u64() & 0xff) as u8)
-                .collect(),
-        ),
-        "null" => Value::Null,
-        // An object whose inner shape the model does not detail.
-        _ => Value::Document(Document(vec![
-            ("kind".into(), Value::String(pick(&mut rng, WORDS).into())),
-            ("value".into(), Value::Int(rng.below(100) as i32)),
-        ])),
+            Kind::Num { kind, out, whole } => {
+                let x = number_draw(&mut rng, kind);
+                out.scalar(if whole {
+                    x.round()
+                } else {
+                    (x * 100.0).round() / 100.0
+                })
+            }
+            Kind::Bool => Scalar::Bool(rng.below(2) == 1),
+            Kind::Date => Scalar::Date(date_value(&mut rng, key)),
+            Kind::ObjectId => {
+                let mut id = [0u8; 12];
+                for chunk in id.chunks_mut(4) {
+                    chunk.copy_from_slice(&(rng.next_u64() as u32).to_be_bytes());
+                }
+                Scalar::ObjectId(id)
+            }
+            Kind::Binary => {
+                scratch.bytes.clear();
+                scratch
+                    .bytes
+                    .extend((0..self.avg.unwrap_or(16)).map(|_| (rng.next_u64() & 0xff) as u8));
+                Scalar::Binary(&scratch.bytes)
+            }
+            Kind::Null => Scalar::Null,
+            Kind::Other => {
+                return Generated::Value(Value::Document(Document(vec![
+                    ("kind".into(), Value::String(pick(&mut rng, WORDS).into())),
+                    ("value".into(), Value::Int(rng.below(100) as i32)),
+                ])));
+            }
+        })
     }
 }
 
@@ -281,89 +418,136 @@ fn cached_str_kind(entity: &str, name: &str) -> StrKind {
     })
 }
 
-fn string_value(rng: &mut Rng, entity: &str, key: u64, name: &str, avg: Option<usize>) -> String {
+fn string_value(
+    out: &mut String,
+    rng: &mut Rng,
+    entity: &str,
+    key: u64,
+    kind: StrKind,
+    avg: Option<usize>,
+) {
     let first = pick(rng, FIRST);
     let last = pick(rng, LAST);
-    match cached_str_kind(entity, name) {
-        StrKind::Email => format!(
-            "{}.{}{key}@example.com",
-            first.to_lowercase(),
-            last.to_lowercase()
-        ),
-        StrKind::First => first.into(),
-        StrKind::Last => last.into(),
-        StrKind::PersonName => format!("{first} {last}"),
-        StrKind::Ip => format!(
+    // Writing to a String cannot fail.
+    let _ = match kind {
+        StrKind::Email => {
+            out.extend(first.chars().flat_map(char::to_lowercase));
+            out.push('.');
+            out.extend(last.chars().flat_map(char::to_lowercase));
+            write!(out, "{key}@example.com")
+        }
+        StrKind::First => {
+            out.push_str(first);
+            Ok(())
+        }
+        StrKind::Last => {
+            out.push_str(last);
+            Ok(())
+        }
+        StrKind::PersonName => write!(out, "{first} {last}"),
+        StrKind::Ip => write!(
+            out,
             "10.{}.{}.{}",
             rng.below(256),
             rng.below(256),
             1 + rng.below(254)
         ),
-        StrKind::Url => format!("https://example.com/{}/{key}", entity.to_ascii_lowercase()),
-        StrKind::Street => format!(
-            "{} {} Street",
-            1 + rng.below(999),
-            capital(pick(rng, WORDS))
+        StrKind::Url => write!(
+            out,
+            "https://example.com/{}/{key}",
+            entity.to_ascii_lowercase()
         ),
-        StrKind::City => pick(rng, CITIES).into(),
-        StrKind::Country => pick(rng, COUNTRIES).into(),
-        StrKind::Zip => format!("{:05}", rng.below(100_000)),
-        StrKind::Phone => format!("+1-555-{:04}", rng.below(10_000)),
-        StrKind::Sku => format!(
-            "{}-{:06}",
-            entity
-                .to_ascii_uppercase()
-                .chars()
-                .take(3)
-                .collect::<String>(),
-            key
-        ),
-        StrKind::Host => format!("{}-{key}.example.net", pick(rng, WORDS)),
+        StrKind::Street => {
+            let n = 1 + rng.below(999);
+            let _ = write!(out, "{n} ");
+            capital(out, pick(rng, WORDS));
+            out.push_str(" Street");
+            Ok(())
+        }
+        StrKind::City => {
+            out.push_str(pick(rng, CITIES));
+            Ok(())
+        }
+        StrKind::Country => {
+            out.push_str(pick(rng, COUNTRIES));
+            Ok(())
+        }
+        StrKind::Zip => write!(out, "{:05}", rng.below(100_000)),
+        StrKind::Phone => write!(out, "+1-555-{:04}", rng.below(10_000)),
+        StrKind::Sku => {
+            out.extend(entity.to_ascii_uppercase().chars().take(3));
+            write!(out, "-{key:06}")
+        }
+        StrKind::Host => write!(out, "{}-{key}.example.net", pick(rng, WORDS)),
         StrKind::Title { product } => {
             let noun = if product {
                 pick(rng, NOUNS)
             } else {
                 pick(rng, WORDS)
             };
-            format!("{} {noun} {key}", capital(pick(rng, WORDS)))
+            capital(out, pick(rng, WORDS));
+            write!(out, " {noun} {key}")
         }
-        StrKind::Words { default } => words(rng, avg.unwrap_or(default)),
+        StrKind::Words { default } => {
+            words(out, rng, avg.unwrap_or(default));
+            Ok(())
+        }
+    };
+}
+
+/// Appends `s` with its first letter in upper case.
+fn capital(out: &mut String, s: &str) {
+    let mut c = s.chars();
+    if let Some(f) = c.next() {
+        out.extend(f.to_uppercase());
+        out.push_str(c.as_str());
     }
 }
 
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-        .unwrap_or_default()
+/// What a number field holds, from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NumKind {
+    Money,
+    Rating,
+    Age,
+    Year,
+    Temperature,
+    Quantity,
+    Other,
 }
 
-fn number_value(rng: &mut Rng, name: &str, bson_type: &str) -> f64 {
-    let whole = matches!(bson_type, "int" | "long" | "number");
-    let x = if has(
+fn num_kind(name: &str) -> NumKind {
+    if has(
         name,
         &["price", "amount", "total", "cost", "balance", "salary"],
     ) {
-        1.0 + rng.unit() * 999.0
+        NumKind::Money
     } else if has(name, &["rating", "stars"]) {
-        1.0 + rng.below(5) as f64
+        NumKind::Rating
     } else if has(name, &["age"]) {
-        18.0 + rng.below(70) as f64
+        NumKind::Age
     } else if has(name, &["year"]) {
-        1950.0 + rng.below(76) as f64
+        NumKind::Year
     } else if has(name, &["temp"]) {
-        -10.0 + rng.unit() * 45.0
+        NumKind::Temperature
     } else if has(
         name,
         &["qty", "quantity", "count", "stock", "views", "score", "num"],
     ) {
-        rng.below(1000) as f64
+        NumKind::Quantity
     } else {
-        rng.unit() * 10_000.0
-    };
-    if whole {
-        x.round()
-    } else {
-        (x * 100.0).round() / 100.0
+        NumKind::Other
+    }
+}
+
+fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
+    match kind {
+        NumKind::Money => 1.0 + rng.unit() * 999.0,
+        NumKind::Rating => 1.0 + rng.below(5) as f64,
+        NumKind::Age => 18.0 + rng.below(70) as f64,
+        NumKind::Year => 1950.0 + rng.below(76) as f64,
+        NumKind::Temperature => -10.0 + rng.unit() * 45.0,
+        NumKind::Quantity => rng.below(1000) as f64,
+        NumKind::Other => rng.unit() * 10_000.0,
     }
 }

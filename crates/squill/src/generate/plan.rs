@@ -1,0 +1,146 @@
+//! A collection's shape, worked out once before its documents are built:
+//! every field's encoded name, the hash its random streams are keyed by, the
+//! entity or relationship its origin names (found by name once, not per
+//! value), and how its values are drawn (`ScalarSpec`). The builder walks
+//! this beside the `Shape`; per document only the instance-dependent work
+//! is left.
+
+use super::documents::scalar_type;
+use super::population::{Population, name_hash};
+use super::sink::Key;
+use super::values::ScalarSpec;
+use crate::candidates::Layout;
+use crate::design::{FieldOrigin, Shape, ShapeField, ShapeType};
+use crate::model::{EntityId, RelationshipId};
+
+/// The fields of one (sub)document.
+#[derive(Debug)]
+pub struct ShapePlan<'c> {
+    pub fields: Vec<FieldPlan<'c>>,
+}
+
+#[derive(Debug)]
+pub struct FieldPlan<'c> {
+    pub field: &'c ShapeField,
+    pub key: Key,
+    /// `name_hash` of the field's name.
+    pub name_hash: u64,
+    pub origin: Origin<'c>,
+    /// The plan of the object the field holds (itself, or each of its
+    /// array's items).
+    pub sub: Option<ShapePlan<'c>>,
+}
+
+/// A field's origin with its names resolved.
+#[derive(Debug)]
+pub enum Origin<'c> {
+    /// `_id`.
+    Id,
+    /// The entity's own field, or a copy of a related entity's field.
+    Value(ValuePlan<'c>),
+    Embedded {
+        relationship: Option<RelationshipId>,
+        layout: Option<&'c Layout>,
+    },
+    Reference {
+        relationship: Option<RelationshipId>,
+    },
+    /// Computed, discriminator and bucket fields: built as in the design.
+    Other,
+}
+
+/// An entity's own field (or a copy of one).
+#[derive(Debug)]
+pub struct ValuePlan<'c> {
+    /// `None` when the model has no entity of that name.
+    pub entity: Option<EntityId>,
+    /// How the value (or each item of an array) is drawn.
+    pub spec: ScalarSpec<'c>,
+    /// The design's enum, which wins over the model's when they differ.
+    pub design_enum: &'c [String],
+    /// Items of an array field (the model's average size, else 3).
+    pub items: u64,
+}
+
+impl<'c> ShapePlan<'c> {
+    pub fn new<'a: 'c>(pop: &Population<'a>, shape: &'c Shape) -> Self {
+        ShapePlan {
+            fields: shape
+                .fields
+                .iter()
+                .map(|f| FieldPlan::new(pop, f))
+                .collect(),
+        }
+    }
+}
+
+impl<'c> FieldPlan<'c> {
+    fn new<'a: 'c>(pop: &Population<'a>, field: &'c ShapeField) -> Self {
+        let model = pop.model;
+        let origin = match &field.origin {
+            FieldOrigin::Id => Origin::Id,
+            FieldOrigin::Own { entity, field: f }
+            | FieldOrigin::Copy {
+                entity, field: f, ..
+            } => {
+                // The type values are drawn in: the field's, or the items' of
+                // an array of the entity's own.
+                let ty = match (&field.origin, &field.ty) {
+                    (FieldOrigin::Own { .. }, ShapeType::Array { items, .. }) => items.as_ref(),
+                    (_, ty) => ty,
+                };
+                let bson_type = scalar_type(ty);
+                let e = model.entity_by_name(entity);
+                let model_field = e.and_then(|e| model.entity(e).field(f));
+                let spec = match e {
+                    Some(e) => ScalarSpec::new(
+                        &model.entity(e).name,
+                        f,
+                        bson_type,
+                        model_field,
+                        model_field.map_or(&[], |mf| mf.enum_values.as_slice()),
+                    ),
+                    None => ScalarSpec::new("", f, bson_type, None, &[]),
+                };
+                let design_enum = match (e, ty) {
+                    (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),
+                    _ => &[],
+                };
+                Origin::Value(ValuePlan {
+                    entity: e,
+                    spec,
+                    design_enum,
+                    items: model_field.and_then(|mf| mf.avg_size).map_or(3, u64::from),
+                })
+            }
+            FieldOrigin::Embedded { relationship } => {
+                let r = model.relationship_by_name(relationship);
+                Origin::Embedded {
+                    relationship: r,
+                    layout: r.and_then(|r| pop.layout(r)),
+                }
+            }
+            FieldOrigin::Reference { relationship } => Origin::Reference {
+                relationship: model.relationship_by_name(relationship),
+            },
+            FieldOrigin::Computed { .. }
+            | FieldOrigin::Discriminator
+            | FieldOrigin::Bucket { .. } => Origin::Other,
+        };
+        let sub = match &field.ty {
+            ShapeType::Object { shape } => Some(ShapePlan::new(pop, shape)),
+            ShapeType::Array { items, .. } => match items.as_ref() {
+                ShapeType::Object { shape } => Some(ShapePlan::new(pop, shape)),
+                _ => None,
+            },
+            ShapeType::Scalar { .. } => None,
+        };
+        FieldPlan {
+            field,
+            key: Key::new(&field.name),
+            name_hash: name_hash(&field.name),
+            origin,
+            sub,
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Where the document builder puts what it builds: a `Value` tree (example
+//! documents, the validator checks, tests) or, for synthetic data, Extended
+//! JSON and BSON written straight into the output buffers. The second skips a
+//! tree of owned strings per document, which was most of the allocation and
+//! copying in `generate data` (BENCHMARKS.md).
+//!
+//! Both encoders write scalars through `Scalar`'s writers, the same ones the
+//! `Value` tree uses, so a document comes out byte for byte the same either
+//! way; a test in `tests.rs` compares them on every example model.
+
+use super::value::{Document, Scalar, Value, cstring, patch_len, write_json_string};
+
+/// A field name with its Extended JSON form (`"name":`) encoded once.
+#[derive(Debug, Clone)]
+pub struct Key {
+    pub name: String,
+    json: String,
+}
+
+impl Key {
+    pub fn new(name: &str) -> Self {
+        let mut json = String::with_capacity(name.len() + 3);
+        write_json_string(&mut json, name);
+        json.push(':');
+        Key {
+            name: name.to_string(),
+            json,
+        }
+    }
+}
+
+/// Where a value goes in its container.
+#[derive(Debug, Clone, Copy)]
+pub enum Name<'k> {
+    /// A field of a document.
+    Field(&'k Key),
+    /// An element of an array (BSON names it by its index).
+    Index(usize),
+    /// The top-level document.
+    Top,
+}
+
+/// Receives one document, value by value, in order.
+pub trait Sink {
+    fn scalar(&mut self, name: Name<'_>, value: Scalar<'_>);
+    /// Opens a document (or an array) that the following values go into.
+    fn open(&mut self, name: Name<'_>, array: bool);
+    fn close(&mut self);
+
+    /// A whole value, taken apart into the calls above.
+    fn value(&mut self, name: Name<'_>, value: &Value) {
+        match value {
+            Value::Array(items) => {
+                self.open(name, true);
+                for (i, item) in items.iter().enumerate() {
+                    self.value(Name::Index(i), item);
+                }
+                self.close();
+            }
+            Value::Document(doc) => {
+                self.open(name, false);
+                for (k, v) in &doc.0 {
+                    self.value(Name::Field(&Key::new(k)), v);
+                }
+                self.close();
+            }
+            other => {
+                if let Some(s) = other.as_scalar() {
+                    self.scalar(name, s);
+                }
+            }
+        }
+    }
+}
+
+/// Builds the `Value` tree.
+#[derive(Debug, Default)]
+pub struct TreeSink {
+    /// Open containers, innermost last, with the name they go under.
+    stack: Vec<(Option<String>, Value)>,
+    done: Option<Document>,
+}
+
+impl TreeSink {
+    /// The top-level document, once closed.
+    pub fn finish(self) -> Document {
+        self.done.unwrap_or_default()
+    }
+
+    fn put(&mut self, name: Name<'_>, value: Value) {
+        match self.stack.last_mut() {
+            Some((_, Value::Array(items))) => items.push(value),
+            Some((_, Value::Document(doc))) => {
+                let key = match name {
+                    Name::Field(k) => k.name.clone(),
+                    Name::Index(i) => i.to_string(),
+                    Name::Top => String::new(),
+                };
+                doc.0.push((key, value));
+            }
+            _ => {
+                if let Value::Document(doc) = value {
+                    self.done = Some(doc);
+                }
+            }
+        }
+    }
+}
+
+impl Sink for TreeSink {
+    fn scalar(&mut self, name: Name<'_>, value: Scalar<'_>) {
+        self.put(name, value.to_value());
+    }
+
+    fn open(&mut self, name: Name<'_>, array: bool) {
+        let key = match name {
+            Name::Field(k) => Some(k.name.clone()),
+            Name::Index(i) => Some(i.to_string()),
+            Name::Top => None,
+        };
+        let empty = if array {
+            Value::Array(Vec::new())
+        } else {
+            Value::Document(Document::default())
+        };
+        self.stack.push((key, empty));
+    }
+
+    fn close(&mut self) {
+        if let Some((key, value)) = self.stack.pop() {
+            let k = key.as_deref().map(Key::new);
+            let name = k.as_ref().map_or(Name::Top, Name::Field);
+            self.put(name, value);
+        }
+    }
+}
+
+/// Writes one document as a line of Extended JSON and/or as BSON, appending
+/// to the caller's buffers.
+pub struct Encoder<'o> {
+    json: Option<&'o mut String>,
+    bson: Option<&'o mut Vec<u8>>,
+    /// Per open container: where its BSON length goes, and whether a JSON
+    /// value was written in it yet (for the commas).
+    open: Vec<(usize, bool, bool)>,
+}
+
+impl<'o> Encoder<'o> {
+    pub fn new(json: Option<&'o mut String>, bson: Option<&'o mut Vec<u8>>) -> Self {
+        Encoder {
+            json,
+            bson,
+            open: Vec::with_capacity(8),
+        }
+    }
+
+    /// The JSON text before a value: a comma after the first, the key in a
+    /// document.
+    fn json_lead(json: &mut String, open: &mut [(usize, bool, bool)], name: Name<'_>) {
+        if let Some((_, written, _)) = open.last_mut() {
+            if *written {
+                json.push(',');
+            }
+            *written = true;
+        }
+        if let Name::Field(k) = name {
+            json.push_str(&k.json);
+        }
+    }
+
+    fn bson_lead(bson: &mut Vec<u8>, type_byte: u8, name: Name<'_>) {
+        match name {
+            Name::Field(k) => {
+                bson.push(type_byte);
+                cstring(bson, &k.name);
+            }
+            Name::Index(i) => {
+                bson.push(type_byte);
+                cstring(bson, itoa::Buffer::new().format(i));
+            }
+            Name::Top => {}
+        }
+    }
+}
+
+impl Sink for Encoder<'_> {
+    fn scalar(&mut self, name: Name<'_>, value: Scalar<'_>) {
+        if let Some(json) = self.json.as_deref_mut() {
+            Self::json_lead(json, &mut self.open, name);
+            value.write_ejson(json);
+        }
+        if let Some(bson) = self.bson.as_deref_mut() {
+            Self::bson_lead(bson, value.bson_type_byte(), name);
+            value.write_bson_payload(bson);
+        }
+    }
+
+    fn open(&mut self, name: Name<'_>, array: bool) {
+        if let Some(json) = self.json.as_deref_mut() {
+            Self::json_lead(json, &mut self.open, name);
+            json.push(if array { '[' } else { '{' });
+        }
+        let mut start = 0;
+        if let Some(bson) = self.bson.as_deref_mut() {
+            Self::bson_lead(bson, if array { 0x04 } else { 0x03 }, name);
+            start = bson.len();
+            bson.extend_from_slice(&[0; 4]);
+        }
+        self.open.push((start, false, array));
+    }
+
+    fn close(&mut self) {
+        let Some((start, _, array)) = self.open.pop() else {
+            return;
+        };
+        if let Some(json) = self.json.as_deref_mut() {
+            json.push(if array { ']' } else { '}' });
+            if self.open.is_empty() {
+                json.push('\n');
+            }
+        }
+        if let Some(bson) = self.bson.as_deref_mut() {
+            bson.push(0);
+            patch_len(bson, start);
+        }
+    }
+}
