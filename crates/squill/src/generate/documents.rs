@@ -573,15 +573,23 @@ impl Builder<'_, '_> {
             self.items(f, &children, Some(rel.child), ctx, r, sink, scratch);
             return;
         }
-        // The child side (or a bucket of children): the parent(s).
-        let parents = match ctx.parent {
-            Some((pr, p)) if pr == r => vec![p],
+        // The child side (or a bucket of children): the parent(s), without
+        // allocating for the usual one.
+        let (one, many);
+        let parents: &[u64] = match ctx.parent {
+            Some((pr, p)) if pr == r => {
+                one = [p];
+                &one
+            }
             _ => match ctx.entity {
-                Some(_) => pop.parents(r, ctx.key),
-                None => vec![0],
+                Some(_) => {
+                    many = pop.parents(r, ctx.key);
+                    &many
+                }
+                None => &[0],
             },
         };
-        self.items(f, &parents, Some(rel.parent), ctx, r, sink, scratch);
+        self.items(f, parents, Some(rel.parent), ctx, r, sink, scratch);
     }
 
     /// Children the computed field summarizes: the bucket's, or the children

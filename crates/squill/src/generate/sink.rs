@@ -10,11 +10,13 @@
 
 use super::value::{Document, Scalar, Value, cstring, patch_len, write_json_string};
 
-/// A field name with its Extended JSON form (`"name":`) encoded once.
+/// A field name with its Extended JSON form (`"name":`) and its BSON form
+/// (the name and a NUL) encoded once.
 #[derive(Debug, Clone)]
 pub struct Key {
     pub name: String,
     json: String,
+    bson: Vec<u8>,
 }
 
 impl Key {
@@ -22,9 +24,12 @@ impl Key {
         let mut json = String::with_capacity(name.len() + 3);
         write_json_string(&mut json, name);
         json.push(':');
+        let mut bson = Vec::with_capacity(name.len() + 1);
+        cstring(&mut bson, name);
         Key {
             name: name.to_string(),
             json,
+            bson,
         }
     }
 }
@@ -172,7 +177,7 @@ impl<'o> Encoder<'o> {
         match name {
             Name::Field(k) => {
                 bson.push(type_byte);
-                cstring(bson, &k.name);
+                bson.extend_from_slice(&k.bson);
             }
             Name::Index(i) => {
                 bson.push(type_byte);

@@ -6,7 +6,7 @@
 //! `$numberLong`: a relaxed reader would otherwise turn a small long into an
 //! int, and the validators tell `int` from `long`.
 
-use crate::text_codec::{base64_into, hex_into};
+use crate::text_codec::{ascii, base64_into, hex_into};
 use std::fmt::Write as _;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -397,7 +397,7 @@ fn write_double(out: &mut String, f: f64) {
 pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
     // Most generated text needs no escape: copy it whole.
-    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+    if !needs_escape(s.as_bytes()) {
         out.push_str(s);
         out.push('"');
         return;
@@ -418,6 +418,29 @@ pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Whether JSON needs an escape in `bytes` (a quote, a backslash or a control
+/// character), eight bytes at a time: the test runs on every string written.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero exactly where the high bit of the result is set
+    // (the classic test; false positives only above a real zero byte).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        // Bytes below 0x20, except that bytes at or above 0x80 are masked out.
+        let control = x.wrapping_sub(0x20 * ONES) & !x & HIGHS;
+        if control | zero(x ^ (u64::from(b'"') * ONES)) | zero(x ^ (u64::from(b'\\') * ONES)) != 0 {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| b == b'"' || b == b'\\' || b < 0x20)
+}
+
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` for years 1970–9999 (relaxed Extended JSON's
 /// range), else `None`.
 pub fn iso_date(ms: i64) -> Option<String> {
@@ -433,36 +456,31 @@ fn iso_range(ms: i64) -> bool {
     (0..253_402_300_800_000).contains(&ms)
 }
 
-/// Appends `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ`, digit by
-/// digit rather than through `format!`.
+/// Appends `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ`, built
+/// in a fixed buffer digit by digit rather than through `format!`.
 fn write_iso_date(out: &mut String, ms: i64) {
     let secs = ms.div_euclid(1000);
     let millis = ms.rem_euclid(1000);
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    digits(out, y, 4);
-    out.push('-');
-    digits(out, i64::from(m), 2);
-    out.push('-');
-    digits(out, i64::from(d), 2);
-    out.push('T');
-    digits(out, rem / 3600, 2);
-    out.push(':');
-    digits(out, (rem / 60) % 60, 2);
-    out.push(':');
-    digits(out, rem % 60, 2);
-    out.push('.');
-    digits(out, millis, 3);
-    out.push('Z');
+    let mut buf = *b"0000-00-00T00:00:00.000Z";
+    put_digits(&mut buf[0..4], y);
+    put_digits(&mut buf[5..7], i64::from(m));
+    put_digits(&mut buf[8..10], i64::from(d));
+    put_digits(&mut buf[11..13], rem / 3600);
+    put_digits(&mut buf[14..16], (rem / 60) % 60);
+    put_digits(&mut buf[17..19], rem % 60);
+    put_digits(&mut buf[20..23], millis);
+    // Only ASCII digits and punctuation were written.
+    out.push_str(ascii(&buf).unwrap_or_default());
 }
 
-/// `n` (0 ≤ n < 10^width) zero-padded to `width` digits.
-fn digits(out: &mut String, n: i64, width: u32) {
-    let mut p = 10_i64.pow(width - 1);
-    while p > 0 {
-        out.push(char::from(b'0' + ((n / p) % 10) as u8));
-        p /= 10;
+/// Writes `n` (0 ≤ n < 10^len) zero-padded over the bytes of `dst`.
+fn put_digits(dst: &mut [u8], mut n: i64) {
+    for b in dst.iter_mut().rev() {
+        *b = b'0' + (n % 10) as u8;
+        n /= 10;
     }
 }
 
@@ -574,6 +592,21 @@ mod tests {
             out.len()
         );
         assert_eq!(out.last(), Some(&0));
+    }
+
+    #[test]
+    fn the_word_wise_escape_test_agrees_with_the_byte_wise_one() {
+        let naive = |b: &[u8]| b.iter().any(|&c| c == b'"' || c == b'\\' || c < 0x20);
+        for len in 0..20 {
+            for pos in 0..len {
+                for byte in 0..=255u8 {
+                    let mut s = vec![b'a'; len];
+                    s[pos] = byte;
+                    assert_eq!(needs_escape(&s), naive(&s), "{s:?}");
+                }
+            }
+        }
+        assert!(!needs_escape("välj ümlaut 日本語 plain text!".as_bytes()));
     }
 
     #[test]

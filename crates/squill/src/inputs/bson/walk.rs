@@ -10,6 +10,7 @@
 //! else takes the full path; what is accepted or rejected does not change.
 
 use super::{BsonError, BsonErrorKind as K, Container, ElementType as T, Scalar, Visitor};
+use crate::text_codec::ascii;
 use std::cell::RefCell;
 
 /// MongoDB's limit on nesting (documents and arrays).
@@ -533,20 +534,6 @@ fn utf8(bytes: &[u8], offset: usize) -> Result<&str, BsonError> {
             kind: K::InvalidUtf8,
         })
     })
-}
-
-/// The bytes as a `str` when they are all ASCII. Most strings in documents
-/// are short (the Atlas samples average 8 bytes) and ASCII, and a word-wise
-/// ASCII test costs a fraction of `from_utf8`'s set-up on a short input.
-#[allow(unsafe_code)]
-#[inline]
-fn ascii(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
-        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-    } else {
-        None
-    }
 }
 
 fn arr8(b: &[u8]) -> [u8; 8] {
