@@ -51,6 +51,11 @@ pub struct Common {
     /// Seed of every generated value: the same seed gives the same files.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+
+    /// Threads that build synthetic documents (default: one per core). The
+    /// files are the same whatever the number.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -137,6 +142,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         max_children: args.max_children,
         format: DataFormat::Both,
         force: args.common.force,
+        threads: args.common.threads.unwrap_or(0),
     });
     // Refuse before writing anything: the artifacts and the data files.
     if !args.common.force {
@@ -184,6 +190,7 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         max_children: args.max_children,
         format: args.format.into(),
         force: args.common.force,
+        threads: args.common.threads.unwrap_or(0),
     };
     let summary = generate::data::write(&model, &design, &options, &args.out)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))

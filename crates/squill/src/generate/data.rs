@@ -1,17 +1,17 @@
 //! Synthetic data: every collection of the design, as Extended JSON lines
 //! (`data/COLL.json`, what mongoimport reads) and as a mongodump directory
 //! (`dump/DB/COLL.bson` + `COLL.metadata.json` with the validator and the
-//! indexes, what mongorestore reads). Documents are built one at a time on
-//! the calling thread and encoded straight into a few large buffers (`sink`:
-//! no tree of values per document) that a writer thread (`write_thread`)
-//! puts on disk meanwhile: memory does not grow with the scale, and the disk
-//! works while documents are built.
+//! indexes, what mongorestore reads). The calling thread lists each
+//! collection's documents (their roots) in batches; builder threads
+//! (`build_threads`, one per core) encode the batches straight into large
+//! buffers (`sink`: no tree of values per document); the buffers go, in the
+//! order of the batches, to a writer thread (`write_thread`) that puts them
+//! on disk meanwhile. Memory does not grow with the scale, the disk works
+//! while documents are built, and the bytes do not depend on the threads.
 
-use super::documents::{Builder, Fanout};
-use super::plan::ShapePlan;
+use super::build_threads::{Built, Pool, thread_count, with_pool};
+use super::documents::Root;
 use super::population::Population;
-use super::sink::Encoder;
-use super::values::Scratch;
 use super::write::refuse_existing;
 use super::write_thread::{Slot, Tuning, WriteThread};
 use super::{GenerateError, indexes, schema};
@@ -144,6 +144,9 @@ pub struct DataOptions {
     pub format: DataFormat,
     /// Overwrite existing files.
     pub force: bool,
+    /// Threads that build documents (0: one per core). The output does not
+    /// depend on it.
+    pub threads: usize,
 }
 
 impl DataOptions {
@@ -154,6 +157,7 @@ impl DataOptions {
             max_children: None,
             format: DataFormat::Both,
             force: false,
+            threads: 0,
         }
     }
 }
@@ -166,6 +170,83 @@ pub fn write(
     dir: &Path,
 ) -> Result<DataSummary, GenerateError> {
     write_tuned(model, design, options, dir, Tuning::DEFAULT)
+}
+
+/// Where the built batches of one collection go: the writer, in order.
+struct Output<'w> {
+    writer: &'w mut WriteThread,
+    stats: CollectionSummary,
+    sizer: Sizer,
+    /// Extended JSON, BSON.
+    format: (bool, bool),
+}
+
+impl Output<'_> {
+    /// Hands a batch to the builder threads, with buffers to fill, after
+    /// writing the oldest ones out while too many are out.
+    fn send(
+        &mut self,
+        pool: &mut Pool,
+        coll: usize,
+        roots: Vec<Root>,
+    ) -> Result<(), GenerateError> {
+        while pool.in_flight() >= pool.max_in_flight() {
+            self.write(pool.next()?)?;
+        }
+        let json = if self.format.0 {
+            self.writer.text_buffer()
+        } else {
+            String::new()
+        };
+        let bson = if self.format.1 {
+            self.writer.buffer()
+        } else {
+            Vec::new()
+        };
+        pool.send(coll, roots, json, bson)
+    }
+
+    fn write(&mut self, built: Built) -> Result<(), GenerateError> {
+        self.stats.documents += built.roots as u64;
+        self.stats.ejson_bytes += built.json.len() as u64;
+        self.stats.bson_bytes += built.bson.len() as u64;
+        self.sizer
+            .observe(built.roots, built.json.len().max(built.bson.len()));
+        if self.format.0 {
+            self.writer.append(JSON, built.json.into_bytes())?;
+        }
+        if self.format.1 {
+            self.writer.append(BSON, built.bson)?;
+        }
+        Ok(())
+    }
+}
+
+/// Roots per batch: as many as make about one writer chunk, from the bytes
+/// per root seen so far (documents range from a hundred bytes to megabytes).
+struct Sizer {
+    target: usize,
+    roots_seen: usize,
+    bytes_seen: usize,
+    roots: usize,
+}
+
+impl Sizer {
+    fn new(target: usize) -> Self {
+        Sizer {
+            target: target.max(1),
+            roots_seen: 0,
+            bytes_seen: 0,
+            roots: 16,
+        }
+    }
+
+    fn observe(&mut self, roots: usize, bytes: usize) {
+        self.roots_seen += roots;
+        self.bytes_seen += bytes;
+        let per_root = (self.bytes_seen / self.roots_seen.max(1)).max(1);
+        self.roots = (self.target / per_root).clamp(1, 1 << 16);
+    }
 }
 
 /// The open files of one collection, as slots of the writer thread.
@@ -187,73 +268,69 @@ pub(crate) fn write_tuned(
         max_children,
         format,
         force,
+        ..
     } = *options;
     refuse_existing(&paths(design, dir, format), force)?;
     let pop = Population::with_max_children(model, design, scale, seed, max_children);
-    let builder = Builder {
-        pop: &pop,
-        fanout: Fanout::Drawn,
-    };
     let db = database_name(design);
     let mut summary = DataSummary::default();
     let mut writer = WriteThread::start(dir, tuning)?;
-    let chunk = tuning.chunk;
-    for coll in &design.collections {
-        if format.ejson() {
-            writer.create(JSON, dir.join("data").join(format!("{}.json", coll.name)))?;
-        }
-        if format.dump() {
-            let path = dir
-                .join("dump")
-                .join(&db)
-                .join(format!("{}.bson", coll.name));
-            writer.create(BSON, path)?;
-        }
-        let mut stats = CollectionSummary {
-            name: coll.name.clone(),
-            documents: 0,
-            ejson_bytes: 0,
-            bson_bytes: 0,
-        };
-        // Documents are encoded straight into the buffers handed to the writer.
-        let mut text = writer.text_buffer();
-        let mut bytes = writer.buffer();
-        let plan = ShapePlan::new(&pop, &coll.shape);
-        let mut scratch = Scratch::default();
-        let (json, dump) = (format.ejson(), format.dump());
-        pop.for_each_root(coll, |root| -> Result<(), GenerateError> {
-            let (text_before, bytes_before) = (text.len(), bytes.len());
-            let mut encoder = Encoder::new(json.then_some(&mut text), dump.then_some(&mut bytes));
-            builder.encode(coll, &plan, &root, &mut encoder, &mut scratch);
-            stats.documents += 1;
-            stats.ejson_bytes += (text.len() - text_before) as u64;
-            stats.bson_bytes += (bytes.len() - bytes_before) as u64;
-            if text.len() >= chunk {
-                let full = std::mem::replace(&mut text, writer.text_buffer());
-                writer.append(JSON, full.into_bytes())?;
+    let (json, dump) = (format.ejson(), format.dump());
+    let threads = thread_count(options.threads);
+    with_pool(&pop, design, (json, dump), threads, dir, |pool| {
+        for (index, coll) in design.collections.iter().enumerate() {
+            if json {
+                writer.create(JSON, dir.join("data").join(format!("{}.json", coll.name)))?;
             }
-            if bytes.len() >= chunk {
-                let full = std::mem::replace(&mut bytes, writer.buffer());
-                writer.append(BSON, full)?;
+            if dump {
+                let path = dir
+                    .join("dump")
+                    .join(&db)
+                    .join(format!("{}.bson", coll.name));
+                writer.create(BSON, path)?;
             }
-            Ok(())
-        })?;
-        if format.ejson() {
-            writer.append(JSON, text.into_bytes())?;
-            writer.commit(JSON)?;
+            let mut out = Output {
+                writer: &mut writer,
+                stats: CollectionSummary {
+                    name: coll.name.clone(),
+                    documents: 0,
+                    ejson_bytes: 0,
+                    bson_bytes: 0,
+                },
+                sizer: Sizer::new(tuning.chunk),
+                format: (json, dump),
+            };
+            let mut batch = Vec::new();
+            pop.for_each_root(coll, |root| -> Result<(), GenerateError> {
+                batch.push(root);
+                if batch.len() >= out.sizer.roots {
+                    out.send(pool, index, std::mem::take(&mut batch))?;
+                }
+                Ok(())
+            })?;
+            if !batch.is_empty() {
+                out.send(pool, index, batch)?;
+            }
+            while pool.in_flight() > 0 {
+                out.write(pool.next()?)?;
+            }
+            let stats = out.stats;
+            if json {
+                writer.commit(JSON)?;
+            }
+            if dump {
+                writer.commit(BSON)?;
+                let meta = metadata(coll, seed);
+                let path = dir
+                    .join("dump")
+                    .join(&db)
+                    .join(format!("{}.metadata.json", coll.name));
+                writer.whole(path, serde_json::to_vec(&meta).unwrap_or_default())?;
+            }
+            summary.collections.push(stats);
         }
-        if format.dump() {
-            writer.append(BSON, bytes)?;
-            writer.commit(BSON)?;
-            let meta = metadata(coll, seed);
-            let path = dir
-                .join("dump")
-                .join(&db)
-                .join(format!("{}.metadata.json", coll.name));
-            writer.whole(path, serde_json::to_vec(&meta).unwrap_or_default())?;
-        }
-        summary.collections.push(stats);
-    }
+        Ok(())
+    })?;
     summary.files = writer.finish()?;
     Ok(summary)
 }

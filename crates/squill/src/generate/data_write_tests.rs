@@ -87,6 +87,38 @@ fn the_bytes_do_not_depend_on_the_hand_over() {
     let _ = std::fs::remove_dir_all(&b);
 }
 
+/// Every fixture written by one builder thread and by four, with batches of
+/// a few documents (so that they finish out of order): the same files.
+#[test]
+fn the_bytes_do_not_depend_on_the_number_of_threads() {
+    for (name, model, design) in fixtures::all() {
+        let dirs = [1, 4].map(|threads| {
+            let dir = scratch(&format!("threads-{name}-{threads}"));
+            let options = DataOptions {
+                max_children: Some(50),
+                threads,
+                ..DataOptions::new(3, 9)
+            };
+            let tiny = Tuning { chunk: 256, ..TINY };
+            data::write_tuned(&model, &design, &options, &dir, tiny).unwrap();
+            dir
+        });
+        let (a, b) = (walk(&dirs[0]), walk(&dirs[1]));
+        assert!(!a.is_empty());
+        assert_eq!(a.len(), b.len(), "{name}");
+        for (x, y) in a.iter().zip(&b) {
+            assert!(
+                std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+                "{name}: {} differs with four threads",
+                x.display()
+            );
+        }
+        for d in dirs {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
 #[test]
 fn a_file_where_a_directory_should_be_stops_generation_with_its_path() {
     let dir = scratch("in-the-way");

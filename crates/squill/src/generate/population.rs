@@ -153,6 +153,20 @@ impl<'a> Population<'a> {
         p
     }
 
+    /// A copy for another thread: the same population, with cursors of its
+    /// own.
+    pub fn fork(&self) -> Self {
+        Population {
+            model: self.model,
+            design: self.design,
+            seed: self.seed,
+            max_children: self.max_children,
+            counts: self.counts.clone(),
+            owner: self.owner.clone(),
+            cursors: RefCell::default(),
+        }
+    }
+
     fn count_of(&mut self, e: EntityId, scale: u64, depth: usize) -> u64 {
         if self.counts[e.index()] != u64::MAX {
             return self.counts[e.index()];
