@@ -1,20 +1,30 @@
 //! Data generation throughput: `squill generate data` on the host → log
 //! messages design (000_34acd10fa9a500cb.txt), sized to about
 //! SQUILL_BENCH_BYTES of output (default 1 GB, EJSON + BSON together) in
-//! SQUILL_BENCH_DIR (default target/bench-generate). Prints documents/s and
-//! MB/s for writing the files, and for building and encoding the same
-//! documents without writing them, to tell CPU-bound from disk-bound.
+//! SQUILL_BENCH_DIR (default target/bench-generate), against the disk itself.
 //!
 //!     cargo bench -p squill --features fixtures --bench generate
+//!
+//! First, building and encoding alone on one thread (nothing written): what
+//! one core can do. Then SQUILL_BENCH_ROUNDS rounds (default 3), each of:
+//! writing the data with one builder thread, with one per core, and writing
+//! the same number of bytes of generated text straight to a file the way the
+//! data writer does (1 MiB writes, write-back asked for every 32 MiB on a
+//! second thread, an fsync at the end; `dd bs=1M conv=fsync` without the
+//! overlap): the disk. Generation is disk-bound when its time is close to the
+//! disk's in the same round; the medians and the per-round ratios say how
+//! close.
 
-use squill::generate::{Builder, DataOptions, Fanout, Population, data, fixtures};
+use squill::generate::{
+    Builder, DataOptions, Encoder, Fanout, Population, ShapePlan, data, fixtures, values::Scratch,
+};
+use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 fn main() {
-    let target: u64 = std::env::var("SQUILL_BENCH_BYTES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1_000_000_000);
+    let target: u64 = env("SQUILL_BENCH_BYTES", 1_000_000_000);
+    let rounds = env("SQUILL_BENCH_ROUNDS", 3).max(1) as usize;
     let dir = std::env::var("SQUILL_BENCH_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| std::path::PathBuf::from("target/bench-generate"));
@@ -24,11 +34,12 @@ fn main() {
     let probe = dir.join("probe");
     let _ = std::fs::remove_dir_all(&probe);
     let small = data::write(&model, &design, &DataOptions::new(4, 1), &probe).expect("probe");
+    let sample = std::fs::read(probe.join("data/logmsgs.json")).expect("probe output");
     let _ = std::fs::remove_dir_all(&probe);
     let per_host = small.bytes() / 4;
     let scale = (target / per_host.max(1)).max(1);
 
-    // CPU only: build and encode every document, write nothing.
+    // CPU only: build and encode every document on this thread, write nothing.
     let pop = Population::new(&model, &design, scale, 1);
     let builder = Builder {
         pop: &pop,
@@ -36,15 +47,15 @@ fn main() {
     };
     let started = Instant::now();
     let (mut docs, mut bytes) = (0u64, 0u64);
-    let mut text = String::new();
-    let mut bin = Vec::new();
+    let (mut text, mut bin) = (String::new(), Vec::new());
+    let mut scratch = Scratch::default();
     for coll in &design.collections {
+        let plan = ShapePlan::new(&pop, &coll.shape);
         pop.for_each_root(coll, |root| -> Result<(), ()> {
-            let doc = builder.document(coll, &root);
             text.clear();
             bin.clear();
-            doc.write_ejson_line(&mut text);
-            doc.write_bson(&mut bin);
+            let mut encoder = Encoder::new(Some(&mut text), Some(&mut bin));
+            builder.encode(coll, &plan, &root, &mut encoder, &mut scratch);
             docs += 1;
             bytes += (text.len() + bin.len()) as u64;
             Ok(())
@@ -53,22 +64,128 @@ fn main() {
     }
     let cpu = started.elapsed().as_secs_f64();
     println!(
-        "build+encode only: {docs} documents, {bytes} bytes in {cpu:.2} s: {:.0} documents/s, {:.1} MB/s",
+        "build+encode only, 1 thread: {docs} documents, {bytes} bytes in {cpu:.2} s: {:.0} documents/s, {:.1} MB/s",
         docs as f64 / cpu,
         bytes as f64 / cpu / 1e6
     );
 
-    let out = dir.join("out");
-    let _ = std::fs::remove_dir_all(&out);
-    let started = Instant::now();
-    let summary = data::write(&model, &design, &DataOptions::new(scale, 1), &out).expect("write");
-    let secs = started.elapsed().as_secs_f64();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut one = Vec::new();
+    let mut all = Vec::new();
+    let mut disk = Vec::new();
+    let mut bytes_written = 0;
+    for round in 1..=rounds {
+        let w1 = generate(&model, &design, scale, 1, &dir.join("out"));
+        let wn = generate(&model, &design, scale, cores, &dir.join("out"));
+        let d = write_plain(&dir.join("plain"), &sample, wn.1);
+        println!(
+            "round {round}: generate data, 1 thread {:.2} s ({:.1} MB/s); {cores} threads {:.2} s ({:.1} MB/s, {:.0} documents/s); disk {:.2} s ({:.1} MB/s); {cores} threads / disk time {:.2}",
+            w1.0,
+            mb(w1.1, w1.0),
+            wn.0,
+            mb(wn.1, wn.0),
+            wn.2 as f64 / wn.0,
+            d,
+            mb(wn.1, d),
+            wn.0 / d
+        );
+        bytes_written = wn.1;
+        one.push(w1.0);
+        all.push(wn.0);
+        disk.push(d);
+    }
+    let ratios: Vec<f64> = all.iter().zip(&disk).map(|(g, d)| g / d).collect();
+    // The same bytes in every run: the output does not depend on the threads.
+    let n = bytes_written;
     println!(
-        "generate data (scale {scale}, EJSON + BSON, fsync at close): {} documents, {} bytes in {secs:.2} s: {:.0} documents/s, {:.1} MB/s",
-        summary.documents(),
-        summary.bytes(),
-        summary.documents() as f64 / secs,
-        summary.bytes() as f64 / secs / 1e6
+        "medians over {rounds} rounds, {n} bytes: 1 thread {:.1} MB/s, {cores} threads {:.1} MB/s, disk {:.1} MB/s; generation takes {:.2}x the disk's time (median of the rounds' ratios)",
+        mb(n, median(&one)),
+        mb(n, median(&all)),
+        mb(n, median(&disk)),
+        median(&ratios)
     );
-    let _ = std::fs::remove_dir_all(&out);
+}
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn mb(bytes: u64, secs: f64) -> f64 {
+    bytes as f64 / secs / 1e6
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Seconds, bytes and documents of `generate data` with `threads` builders.
+fn generate(
+    model: &squill::model::Model,
+    design: &squill::design::Design,
+    scale: u64,
+    threads: usize,
+    out: &Path,
+) -> (f64, u64, u64) {
+    let _ = std::fs::remove_dir_all(out);
+    let options = DataOptions {
+        threads,
+        ..DataOptions::new(scale, 1)
+    };
+    let started = Instant::now();
+    let summary = data::write(model, design, &options, out).expect("write");
+    let secs = started.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(out);
+    (secs, summary.bytes(), summary.documents())
+}
+
+/// Seconds to write `bytes` bytes of `sample` (repeated) to one new file in
+/// 1 MiB writes, as `data::write`'s writer does without any generating: a
+/// second thread `fdatasync`s the file every 32 MiB so the disk works during
+/// the writes, and an fsync at the end. The best this disk does with the
+/// page cache in the way, to compare generation with.
+fn write_plain(dir: &Path, sample: &[u8], bytes: u64) -> f64 {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).expect("bench dir");
+    let block: Vec<u8> = if sample.is_empty() {
+        vec![b'x'; 1 << 20]
+    } else {
+        sample.iter().copied().cycle().take(1 << 20).collect()
+    };
+    let path = dir.join("plain.bin");
+    let started = Instant::now();
+    let mut file = std::fs::File::create(&path).expect("plain file");
+    let (ask, asked) = std::sync::mpsc::sync_channel::<()>(2);
+    let syncer = {
+        let path = path.clone();
+        std::thread::spawn(move || {
+            for () in asked {
+                if let Ok(f) = std::fs::File::open(&path) {
+                    let _ = f.sync_data();
+                }
+            }
+        })
+    };
+    let (mut left, mut unsynced) = (bytes, 0u64);
+    while left > 0 {
+        let n = left.min(block.len() as u64) as usize;
+        file.write_all(&block[..n]).expect("write");
+        left -= n as u64;
+        unsynced += n as u64;
+        if unsynced >= 32 << 20 {
+            let _ = ask.try_send(());
+            unsynced = 0;
+        }
+    }
+    drop(ask);
+    let _ = syncer.join();
+    file.sync_all().expect("fsync");
+    drop(file);
+    let secs = started.elapsed().as_secs_f64();
+    let _ = std::fs::remove_dir_all(dir);
+    secs
 }

@@ -237,7 +237,8 @@ impl Sizer {
             target: target.max(1),
             roots_seen: 0,
             bytes_seen: 0,
-            roots: 16,
+            // One until sizes are known: a root may be megabytes.
+            roots: 1,
         }
     }
 
