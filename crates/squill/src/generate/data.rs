@@ -216,7 +216,7 @@ pub(crate) fn write_tuned(
             bson_bytes: 0,
         };
         // Documents are encoded straight into the buffers handed to the writer.
-        let mut text = writer.text_buffer();
+        let mut text = writer.text_buffer().into_bytes();
         let mut bytes = writer.buffer();
         let plan = ShapePlan::new(&pop, &coll.shape);
         let mut scratch = Scratch::default();
@@ -229,8 +229,8 @@ pub(crate) fn write_tuned(
             stats.ejson_bytes += (text.len() - text_before) as u64;
             stats.bson_bytes += (bytes.len() - bytes_before) as u64;
             if text.len() >= chunk {
-                let full = std::mem::replace(&mut text, writer.text_buffer());
-                writer.append(JSON, full.into_bytes())?;
+                let full = std::mem::replace(&mut text, writer.text_buffer().into_bytes());
+                writer.append(JSON, full)?;
             }
             if bytes.len() >= chunk {
                 let full = std::mem::replace(&mut bytes, writer.buffer());
@@ -239,7 +239,7 @@ pub(crate) fn write_tuned(
             Ok(())
         })?;
         if format.ejson() {
-            writer.append(JSON, text.into_bytes())?;
+            writer.append(JSON, text)?;
             writer.commit(JSON)?;
         }
         if format.dump() {

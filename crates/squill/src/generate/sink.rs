@@ -8,7 +8,7 @@
 //! `Value` tree uses, so a document comes out byte for byte the same either
 //! way; a test in `tests.rs` compares them on every example model.
 
-use super::value::{Document, Scalar, Value, cstring, patch_len, write_json_string};
+use super::value::{Document, JsonOut, Scalar, Value, cstring, patch_len, write_json_string};
 
 /// A field name with its Extended JSON form (`"name":`) and its BSON form
 /// (the name and a NUL) encoded once.
@@ -141,17 +141,18 @@ impl Sink for TreeSink {
 }
 
 /// Writes one document as a line of Extended JSON and/or as BSON, appending
-/// to the caller's buffers.
-pub struct Encoder<'o> {
-    json: Option<&'o mut String>,
+/// to the caller's buffers. The JSON goes into bytes (`Vec<u8>`, what data
+/// generation uses: no UTF-8 bookkeeping) or a `String`.
+pub struct Encoder<'o, J: JsonOut = Vec<u8>> {
+    json: Option<&'o mut J>,
     bson: Option<&'o mut Vec<u8>>,
     /// Per open container: where its BSON length goes, and whether a JSON
     /// value was written in it yet (for the commas).
     open: Vec<(usize, bool, bool)>,
 }
 
-impl<'o> Encoder<'o> {
-    pub fn new(json: Option<&'o mut String>, bson: Option<&'o mut Vec<u8>>) -> Self {
+impl<'o, J: JsonOut> Encoder<'o, J> {
+    pub fn new(json: Option<&'o mut J>, bson: Option<&'o mut Vec<u8>>) -> Self {
         Encoder {
             json,
             bson,
@@ -161,10 +162,10 @@ impl<'o> Encoder<'o> {
 
     /// The JSON text before a value: a comma after the first, the key in a
     /// document.
-    fn json_lead(json: &mut String, open: &mut [(usize, bool, bool)], name: Name<'_>) {
+    fn json_lead(json: &mut J, open: &mut [(usize, bool, bool)], name: Name<'_>) {
         if let Some((_, written, _)) = open.last_mut() {
             if *written {
-                json.push(',');
+                json.push_byte(b',');
             }
             *written = true;
         }
@@ -188,7 +189,7 @@ impl<'o> Encoder<'o> {
     }
 }
 
-impl Sink for Encoder<'_> {
+impl<J: JsonOut> Sink for Encoder<'_, J> {
     fn scalar(&mut self, name: Name<'_>, value: Scalar<'_>) {
         if let Some(json) = self.json.as_deref_mut() {
             Self::json_lead(json, &mut self.open, name);
@@ -203,7 +204,7 @@ impl Sink for Encoder<'_> {
     fn open(&mut self, name: Name<'_>, array: bool) {
         if let Some(json) = self.json.as_deref_mut() {
             Self::json_lead(json, &mut self.open, name);
-            json.push(if array { '[' } else { '{' });
+            json.push_byte(if array { b'[' } else { b'{' });
         }
         let mut start = 0;
         if let Some(bson) = self.bson.as_deref_mut() {
@@ -219,9 +220,9 @@ impl Sink for Encoder<'_> {
             return;
         };
         if let Some(json) = self.json.as_deref_mut() {
-            json.push(if array { ']' } else { '}' });
+            json.push_byte(if array { b']' } else { b'}' });
             if self.open.is_empty() {
-                json.push('\n');
+                json.push_byte(b'\n');
             }
         }
         if let Some(bson) = self.bson.as_deref_mut() {

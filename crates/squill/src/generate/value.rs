@@ -6,8 +6,86 @@
 //! `$numberLong`: a relaxed reader would otherwise turn a small long into an
 //! int, and the validators tell `int` from `long`.
 
-use crate::text_codec::{ascii, base64_into, hex_into};
-use std::fmt::Write as _;
+use crate::text_codec::{ascii, base64_into};
+use std::fmt;
+
+/// Where Extended JSON text goes: the data encoder's byte buffer, or a
+/// `String` (the `Value` tree's writers, examples, tests). The leaf writers
+/// are generic over it so that, into bytes, the pieces that are ASCII by
+/// construction (dates, hex, digits, punctuation) are appended without the
+/// ASCII test a `String` needs, and small fixed pieces are fixed-size copies.
+pub trait JsonOut {
+    fn push_str(&mut self, s: &str);
+    /// Appends bytes that are ASCII by construction.
+    fn push_ascii(&mut self, bytes: &[u8]);
+    /// Appends one ASCII byte.
+    fn push_byte(&mut self, b: u8);
+    fn push_char(&mut self, c: char);
+    /// The bytes written since `start`.
+    fn since(&self, start: usize) -> &[u8];
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// What `write!` calls; writing to memory cannot fail.
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>);
+}
+
+impl JsonOut for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        String::push_str(self, ascii(bytes).unwrap_or_default());
+    }
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.push(char::from(b));
+    }
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        self.push(c);
+    }
+    fn since(&self, start: usize) -> &[u8] {
+        &self.as_bytes()[start..]
+    }
+    fn len(&self) -> usize {
+        String::len(self)
+    }
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>) {
+        let _ = fmt::Write::write_fmt(self, args);
+    }
+}
+
+impl JsonOut for Vec<u8> {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.push(b);
+    }
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        self.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+    }
+    fn since(&self, start: usize) -> &[u8] {
+        &self[start..]
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>) {
+        let _ = std::io::Write::write_fmt(self, args);
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -118,43 +196,46 @@ impl Scalar<'_> {
     }
 
     /// Appends the value as Extended JSON.
-    pub fn write_ejson(self, out: &mut String) {
+    pub fn write_ejson<O: JsonOut>(self, out: &mut O) {
         match self {
-            Scalar::Null => out.push_str("null"),
-            Scalar::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-            Scalar::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
+            Scalar::Null => out.push_ascii(b"null"),
+            Scalar::Bool(b) => out.push_ascii(if b { b"true" } else { b"false" }),
+            Scalar::Int(i) => out.push_ascii(itoa::Buffer::new().format(i).as_bytes()),
             Scalar::Long(i) => {
-                out.push_str("{\"$numberLong\":\"");
-                out.push_str(itoa::Buffer::new().format(i));
-                out.push_str("\"}");
+                out.push_ascii(b"{\"$numberLong\":\"");
+                out.push_ascii(itoa::Buffer::new().format(i).as_bytes());
+                out.push_ascii(b"\"}");
             }
             Scalar::Double(f) => write_double(out, f),
             Scalar::Decimal {
                 coefficient,
                 exponent,
             } => {
-                out.push_str("{\"$numberDecimal\":\"");
+                out.push_ascii(b"{\"$numberDecimal\":\"");
                 write_decimal(out, coefficient, exponent);
-                out.push_str("\"}");
+                out.push_ascii(b"\"}");
             }
             Scalar::Str(s) => write_json_string(out, s),
             Scalar::Date(ms) if iso_range(ms) => {
-                out.push_str("{\"$date\":\"");
-                write_iso_date(out, ms);
-                out.push_str("\"}");
+                // One copy of the whole `{"$date":"…"}`.
+                let mut buf = *b"{\"$date\":\"0000-00-00T00:00:00.000Z\"}";
+                iso_date_into(&mut buf[10..34], ms);
+                out.push_ascii(&buf);
             }
             Scalar::Date(ms) => {
-                let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
+                write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
             }
             Scalar::ObjectId(id) => {
-                out.push_str("{\"$oid\":\"");
-                hex_into(out, &id);
-                out.push_str("\"}");
+                let mut buf = *b"{\"$oid\":\"000000000000000000000000\"}";
+                hex_bytes_into(&mut buf[9..33], &id);
+                out.push_ascii(&buf);
             }
             Scalar::Binary(bytes) => {
-                out.push_str("{\"$binary\":{\"base64\":\"");
-                base64_into(out, bytes);
-                out.push_str("\",\"subType\":\"00\"}}");
+                out.push_ascii(b"{\"$binary\":{\"base64\":\"");
+                let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
+                base64_into(&mut text, bytes);
+                out.push_ascii(text.as_bytes());
+                out.push_ascii(b"\",\"subType\":\"00\"}}");
             }
         }
     }
@@ -278,39 +359,46 @@ pub fn decimal_text(coefficient: i64, exponent: i32) -> String {
 }
 
 /// Appends the decimal's text (see `decimal_text`) without allocating.
-fn write_decimal(s: &mut String, coefficient: i64, exponent: i32) {
+fn write_decimal<O: JsonOut>(s: &mut O, coefficient: i64, exponent: i32) {
     let neg = coefficient < 0;
     let mut buf = itoa::Buffer::new();
-    let digits = buf.format(coefficient.unsigned_abs());
+    let digits = buf.format(coefficient.unsigned_abs()).as_bytes();
     if neg {
-        s.push('-');
+        s.push_byte(b'-');
     }
     if exponent >= 0 {
-        s.push_str(digits);
+        s.push_ascii(digits);
         for _ in 0..exponent {
-            s.push('0');
+            s.push_byte(b'0');
         }
     } else {
         let scale = exponent.unsigned_abs() as usize;
         if digits.len() > scale {
             let (a, b) = digits.split_at(digits.len() - scale);
-            s.push_str(a);
-            s.push('.');
-            s.push_str(b);
+            s.push_ascii(a);
+            s.push_byte(b'.');
+            s.push_ascii(b);
         } else {
-            s.push_str("0.");
+            s.push_ascii(b"0.");
             for _ in digits.len()..scale {
-                s.push('0');
+                s.push_byte(b'0');
             }
-            s.push_str(digits);
+            s.push_ascii(digits);
         }
     }
 }
 
 pub fn object_id_hex(id: &[u8; 12]) -> String {
-    let mut s = String::with_capacity(24);
-    hex_into(&mut s, id);
-    s
+    crate::text_codec::hex(id)
+}
+
+/// Writes the lowercase hex of `bytes` over `dst` (twice as long).
+fn hex_bytes_into(dst: &mut [u8], bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for (pair, b) in dst.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = HEX[usize::from(b >> 4)];
+        pair[1] = HEX[usize::from(b & 15)];
+    }
 }
 
 fn newline(out: &mut String, indent: Option<usize>) {
@@ -375,7 +463,7 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
 
 /// A double that a relaxed reader reads back as a double: always with a point
 /// or an exponent; non-finite values as `$numberDouble`.
-fn write_double(out: &mut String, f: f64) {
+fn write_double<O: JsonOut>(out: &mut O, f: f64) {
     if !f.is_finite() {
         let text = if f.is_nan() {
             "NaN"
@@ -384,38 +472,42 @@ fn write_double(out: &mut String, f: f64) {
         } else {
             "-Infinity"
         };
-        let _ = write!(out, "{{\"$numberDouble\":\"{text}\"}}");
+        write!(out, "{{\"$numberDouble\":\"{text}\"}}");
         return;
     }
     let start = out.len();
-    let _ = write!(out, "{f:?}");
-    if !out[start..].contains(['.', 'e', 'E']) {
-        out.push_str(".0");
+    write!(out, "{f:?}");
+    if !out
+        .since(start)
+        .iter()
+        .any(|b| matches!(b, b'.' | b'e' | b'E'))
+    {
+        out.push_ascii(b".0");
     }
 }
 
-pub fn write_json_string(out: &mut String, s: &str) {
-    out.push('"');
+pub fn write_json_string<O: JsonOut>(out: &mut O, s: &str) {
+    out.push_byte(b'"');
     // Most generated text needs no escape: copy it whole.
     if !needs_escape(s.as_bytes()) {
         out.push_str(s);
-        out.push('"');
+        out.push_byte(b'"');
         return;
     }
     for c in s.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+            '"' => out.push_ascii(b"\\\""),
+            '\\' => out.push_ascii(b"\\\\"),
+            '\n' => out.push_ascii(b"\\n"),
+            '\r' => out.push_ascii(b"\\r"),
+            '\t' => out.push_ascii(b"\\t"),
             c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                write!(out, "\\u{:04x}", c as u32);
             }
-            c => out.push(c),
+            c => out.push_char(c),
         }
     }
-    out.push('"');
+    out.push_byte(b'"');
 }
 
 /// Whether JSON needs an escape in `bytes` (a quote, a backslash or a control
@@ -447,24 +539,23 @@ pub fn iso_date(ms: i64) -> Option<String> {
     if !iso_range(ms) {
         return None;
     }
-    let mut s = String::with_capacity(24);
-    write_iso_date(&mut s, ms);
-    Some(s)
+    let mut buf = *b"0000-00-00T00:00:00.000Z";
+    iso_date_into(&mut buf, ms);
+    Some(String::from_utf8_lossy(&buf).into_owned())
 }
 
 fn iso_range(ms: i64) -> bool {
     (0..253_402_300_800_000).contains(&ms)
 }
 
-/// Appends `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ`, built
-/// in a fixed buffer digit by digit rather than through `format!`.
-fn write_iso_date(out: &mut String, ms: i64) {
+/// Writes `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ` over the
+/// 24 bytes of `buf`, digit by digit rather than through `format!`.
+fn iso_date_into(buf: &mut [u8], ms: i64) {
     let secs = ms.div_euclid(1000);
     let millis = ms.rem_euclid(1000);
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    let mut buf = *b"0000-00-00T00:00:00.000Z";
     put_digits(&mut buf[0..4], y);
     put_digits(&mut buf[5..7], i64::from(m));
     put_digits(&mut buf[8..10], i64::from(d));
@@ -472,8 +563,6 @@ fn write_iso_date(out: &mut String, ms: i64) {
     put_digits(&mut buf[14..16], (rem / 60) % 60);
     put_digits(&mut buf[17..19], rem % 60);
     put_digits(&mut buf[20..23], millis);
-    // Only ASCII digits and punctuation were written.
-    out.push_str(ascii(&buf).unwrap_or_default());
 }
 
 /// Writes `n` (0 ≤ n < 10^len) zero-padded over the bytes of `dst`.
