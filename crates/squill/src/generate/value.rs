@@ -475,6 +475,10 @@ fn write_double<O: JsonOut>(out: &mut O, f: f64) {
         write!(out, "{{\"$numberDouble\":\"{text}\"}}");
         return;
     }
+    if let Some(cents) = whole_cents(f) {
+        write_cents(out, cents);
+        return;
+    }
     let start = out.len();
     write!(out, "{f:?}");
     if !out
@@ -483,6 +487,38 @@ fn write_double<O: JsonOut>(out: &mut O, f: f64) {
         .any(|b| matches!(b, b'.' | b'e' | b'E'))
     {
         out.push_ascii(b".0");
+    }
+}
+
+/// Below this, distinct multiples of 0.01 are more than an ulp apart.
+const CENTS_LIMIT: f64 = 1e13;
+
+/// `f` as a whole number of cents, when it is exactly the double nearest
+/// one (what the generator's prices, ratings and ids are) and small enough
+/// that the shortest text that reads back as `f` is that number of cents
+/// written out: no other decimal with as few digits lies within half an ulp.
+/// `-0.0` is left to the general path.
+fn whole_cents(f: f64) -> Option<i64> {
+    if f.abs() >= CENTS_LIMIT {
+        return None;
+    }
+    let cents = (f * 100.0).round() as i64;
+    ((cents as f64 / 100.0).to_bits() == f.to_bits()).then_some(cents)
+}
+
+/// `cents / 100` as `{f:?}` writes it: `12.5`, `-0.07`, `3.0`.
+fn write_cents<O: JsonOut>(out: &mut O, cents: i64) {
+    if cents < 0 {
+        out.push_byte(b'-');
+    }
+    let c = cents.unsigned_abs();
+    out.push_ascii(itoa::Buffer::new().format(c / 100).as_bytes());
+    let frac = (c % 100) as u8;
+    let (tens, ones) = (b'0' + frac / 10, b'0' + frac % 10);
+    if ones == b'0' {
+        out.push_ascii(&[b'.', tens]);
+    } else {
+        out.push_ascii(&[b'.', tens, ones]);
     }
 }
 
@@ -696,6 +732,29 @@ mod tests {
             }
         }
         assert!(!needs_escape("välj ümlaut 日本語 plain text!".as_bytes()));
+    }
+
+    /// The shortcut for whole cents writes what `{f:?}` writes.
+    #[test]
+    fn doubles_in_cents_read_like_debug() {
+        let mut rng = crate::generate::population::Rng::new(&[3]);
+        let mut xs: Vec<f64> = vec![0.0, -0.0, 0.01, -0.01, 0.1, 1.0, 3.5, 12.34, 1e12, 9.99e12];
+        xs.extend([1e13, 1e16, 1e-5, 0.125, f64::MIN_POSITIVE, 123_456_789.01]);
+        for _ in 0..100_000 {
+            let x = rng.unit() * 10f64.powi(rng.below(15) as i32 - 2);
+            xs.push((x * 100.0).round() / 100.0);
+            xs.push(-x.round());
+            xs.push(x);
+        }
+        for x in xs {
+            let mut out = String::new();
+            write_double(&mut out, x);
+            let mut want = format!("{x:?}");
+            if !want.contains(['.', 'e', 'E']) {
+                want.push_str(".0");
+            }
+            assert_eq!(out, want);
+        }
     }
 
     #[test]
