@@ -11,7 +11,6 @@ use crate::model::Field;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 const FIRST: &[&str] = &[
     "Ada",
@@ -428,57 +427,65 @@ fn string_value(
 ) {
     let first = pick(rng, FIRST);
     let last = pick(rng, LAST);
-    // Writing to a String cannot fail.
-    let _ = match kind {
+    // Pieces are appended one by one rather than through `write!`, whose
+    // formatting machinery cost more than the values themselves; the draws
+    // stay in the same order.
+    let mut num = itoa::Buffer::new();
+    match kind {
         StrKind::Email => {
             out.extend(first.chars().flat_map(char::to_lowercase));
             out.push('.');
             out.extend(last.chars().flat_map(char::to_lowercase));
-            write!(out, "{key}@example.com")
+            out.push_str(num.format(key));
+            out.push_str("@example.com");
         }
-        StrKind::First => {
+        StrKind::First => out.push_str(first),
+        StrKind::Last => out.push_str(last),
+        StrKind::PersonName => {
             out.push_str(first);
-            Ok(())
-        }
-        StrKind::Last => {
+            out.push(' ');
             out.push_str(last);
-            Ok(())
         }
-        StrKind::PersonName => write!(out, "{first} {last}"),
-        StrKind::Ip => write!(
-            out,
-            "10.{}.{}.{}",
-            rng.below(256),
-            rng.below(256),
-            1 + rng.below(254)
-        ),
-        StrKind::Url => write!(
-            out,
-            "https://example.com/{}/{key}",
-            entity.to_ascii_lowercase()
-        ),
+        StrKind::Ip => {
+            let (a, b, c) = (rng.below(256), rng.below(256), 1 + rng.below(254));
+            out.push_str("10.");
+            out.push_str(num.format(a));
+            out.push('.');
+            out.push_str(num.format(b));
+            out.push('.');
+            out.push_str(num.format(c));
+        }
+        StrKind::Url => {
+            out.push_str("https://example.com/");
+            out.push_str(&entity.to_ascii_lowercase());
+            out.push('/');
+            out.push_str(num.format(key));
+        }
         StrKind::Street => {
             let n = 1 + rng.below(999);
-            let _ = write!(out, "{n} ");
+            out.push_str(num.format(n));
+            out.push(' ');
             capital(out, pick(rng, WORDS));
             out.push_str(" Street");
-            Ok(())
         }
-        StrKind::City => {
-            out.push_str(pick(rng, CITIES));
-            Ok(())
+        StrKind::City => out.push_str(pick(rng, CITIES)),
+        StrKind::Country => out.push_str(pick(rng, COUNTRIES)),
+        StrKind::Zip => padded(out, rng.below(100_000), 5),
+        StrKind::Phone => {
+            out.push_str("+1-555-");
+            padded(out, rng.below(10_000), 4);
         }
-        StrKind::Country => {
-            out.push_str(pick(rng, COUNTRIES));
-            Ok(())
-        }
-        StrKind::Zip => write!(out, "{:05}", rng.below(100_000)),
-        StrKind::Phone => write!(out, "+1-555-{:04}", rng.below(10_000)),
         StrKind::Sku => {
             out.extend(entity.to_ascii_uppercase().chars().take(3));
-            write!(out, "-{key:06}")
+            out.push('-');
+            padded(out, key, 6);
         }
-        StrKind::Host => write!(out, "{}-{key}.example.net", pick(rng, WORDS)),
+        StrKind::Host => {
+            out.push_str(pick(rng, WORDS));
+            out.push('-');
+            out.push_str(num.format(key));
+            out.push_str(".example.net");
+        }
         StrKind::Title { product } => {
             let noun = if product {
                 pick(rng, NOUNS)
@@ -486,13 +493,23 @@ fn string_value(
                 pick(rng, WORDS)
             };
             capital(out, pick(rng, WORDS));
-            write!(out, " {noun} {key}")
+            out.push(' ');
+            out.push_str(noun);
+            out.push(' ');
+            out.push_str(num.format(key));
         }
-        StrKind::Words { default } => {
-            words(out, rng, avg.unwrap_or(default));
-            Ok(())
-        }
-    };
+        StrKind::Words { default } => words(out, rng, avg.unwrap_or(default)),
+    }
+}
+
+/// Appends `n` zero-padded to `width` digits, as `{n:0width$}` does.
+fn padded(out: &mut String, n: u64, width: usize) {
+    let mut num = itoa::Buffer::new();
+    let digits = num.format(n);
+    for _ in digits.len()..width {
+        out.push('0');
+    }
+    out.push_str(digits);
 }
 
 /// Appends `s` with its first letter in upper case.
