@@ -394,7 +394,9 @@ impl Builder<'_, '_> {
         let generated = v.spec.generate(self.pop.seed, key, scratch);
         // The design's enum wins over the model's when they differ.
         let allowed = |g: &Generated<'_>| match g {
-            Generated::Scalar(Scalar::Str(s)) => v.design_enum.iter().any(|e| e == s),
+            Generated::Scalar(Scalar::Str(s) | Scalar::Plain(s)) => {
+                v.design_enum.iter().any(|e| e == s)
+            }
             _ => false,
         };
         if !v.design_enum.is_empty() && !allowed(&generated) {

@@ -7,6 +7,7 @@
 //! int, and the validators tell `int` from `long`.
 
 use crate::text_codec::{ascii, base64_into};
+use std::cell::Cell;
 use std::fmt;
 
 /// Where Extended JSON text goes: the data encoder's byte buffer, or a
@@ -123,8 +124,14 @@ pub enum Scalar<'s> {
     Int(i32),
     Long(i64),
     Double(f64),
-    Decimal { coefficient: i64, exponent: i32 },
+    Decimal {
+        coefficient: i64,
+        exponent: i32,
+    },
     Str(&'s str),
+    /// A string known to need no JSON escape (built from squill's own word
+    /// lists and digits): written as a `Str` is, without the escape test.
+    Plain(&'s str),
     Date(i64),
     ObjectId([u8; 12]),
     Binary(&'s [u8]),
@@ -145,7 +152,7 @@ impl Scalar<'_> {
                 coefficient,
                 exponent,
             },
-            Scalar::Str(s) => Value::String(s.to_string()),
+            Scalar::Str(s) | Scalar::Plain(s) => Value::String(s.to_string()),
             Scalar::Date(ms) => Value::Date(ms),
             Scalar::ObjectId(id) => Value::ObjectId(id),
             Scalar::Binary(b) => Value::Binary(b.to_vec()),
@@ -156,7 +163,7 @@ impl Scalar<'_> {
     pub fn bson_type_byte(self) -> u8 {
         match self {
             Scalar::Double(_) => 0x01,
-            Scalar::Str(_) => 0x02,
+            Scalar::Str(_) | Scalar::Plain(_) => 0x02,
             Scalar::Binary(_) => 0x05,
             Scalar::ObjectId(_) => 0x07,
             Scalar::Bool(_) => 0x08,
@@ -180,7 +187,7 @@ impl Scalar<'_> {
                 coefficient,
                 exponent,
             } => out.extend_from_slice(&decimal128_bytes(coefficient, exponent)),
-            Scalar::Str(s) => {
+            Scalar::Str(s) | Scalar::Plain(s) => {
                 let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
                 out.extend_from_slice(&len.to_le_bytes());
                 cstring(out, s);
@@ -216,6 +223,11 @@ impl Scalar<'_> {
                 out.push_ascii(b"\"}");
             }
             Scalar::Str(s) => write_json_string(out, s),
+            Scalar::Plain(s) => {
+                out.push_byte(b'"');
+                out.push_str(s);
+                out.push_byte(b'"');
+            }
             Scalar::Date(ms) if iso_range(ms) => {
                 // One copy of the whole `{"$date":"…"}`.
                 let mut buf = *b"{\"$date\":\"0000-00-00T00:00:00.000Z\"}";
@@ -548,7 +560,7 @@ pub fn write_json_string<O: JsonOut>(out: &mut O, s: &str) {
 
 /// Whether JSON needs an escape in `bytes` (a quote, a backslash or a control
 /// character), eight bytes at a time: the test runs on every string written.
-fn needs_escape(bytes: &[u8]) -> bool {
+pub(super) fn needs_escape(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // A byte of `x` is zero exactly where the high bit of the result is set
@@ -585,28 +597,60 @@ fn iso_range(ms: i64) -> bool {
 }
 
 /// Writes `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ` over the
-/// 24 bytes of `buf`, digit by digit rather than through `format!`.
+/// 24 bytes of `buf`, two digits at a time rather than through `format!`.
+/// The `YYYY-MM-DD` of the last day written is kept per thread: consecutive
+/// documents' dates mostly fall on one day.
 fn iso_date_into(buf: &mut [u8], ms: i64) {
+    thread_local! {
+        static LAST_DAY: Cell<(i64, [u8; 10])> = const { Cell::new((i64::MIN, [0; 10])) };
+    }
     let secs = ms.div_euclid(1000);
-    let millis = ms.rem_euclid(1000);
+    let millis = ms.rem_euclid(1000) as usize;
     let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    put_digits(&mut buf[0..4], y);
-    put_digits(&mut buf[5..7], i64::from(m));
-    put_digits(&mut buf[8..10], i64::from(d));
-    put_digits(&mut buf[11..13], rem / 3600);
-    put_digits(&mut buf[14..16], (rem / 60) % 60);
-    put_digits(&mut buf[17..19], rem % 60);
-    put_digits(&mut buf[20..23], millis);
+    let rem = secs.rem_euclid(86_400) as usize;
+    let ymd = LAST_DAY.with(|last| match last.get() {
+        (day, text) if day == days => text,
+        _ => {
+            let text = ymd_text(days);
+            last.set((days, text));
+            text
+        }
+    });
+    buf[..10].copy_from_slice(&ymd);
+    put2(&mut buf[11..13], rem / 3600);
+    put2(&mut buf[14..16], (rem / 60) % 60);
+    put2(&mut buf[17..19], rem % 60);
+    buf[20] = b'0' + (millis / 100) as u8;
+    put2(&mut buf[21..23], millis % 100);
 }
 
-/// Writes `n` (0 ≤ n < 10^len) zero-padded over the bytes of `dst`.
-fn put_digits(dst: &mut [u8], mut n: i64) {
-    for b in dst.iter_mut().rev() {
-        *b = b'0' + (n % 10) as u8;
-        n /= 10;
+/// `YYYY-MM-DD` of a day since 1970-01-01 (years 1970–9999).
+fn ymd_text(days: i64) -> [u8; 10] {
+    let (y, m, d) = civil_from_days(days);
+    let y = y as usize;
+    let mut text = *b"0000-00-00";
+    put2(&mut text[0..2], y / 100);
+    put2(&mut text[2..4], y % 100);
+    put2(&mut text[5..7], m as usize);
+    put2(&mut text[8..10], d as usize);
+    text
+}
+
+/// `00` to `99`, two bytes each.
+static PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
     }
+    t
+};
+
+/// Writes `n` (below 100) as two digits over the first two bytes of `dst`.
+fn put2(dst: &mut [u8], n: usize) {
+    dst[..2].copy_from_slice(&PAIRS[2 * n..2 * n + 2]);
 }
 
 /// Days since 1970-01-01 → (year, month, day), after Howard Hinnant's

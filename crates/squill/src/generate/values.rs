@@ -6,7 +6,7 @@
 //! original.
 
 use super::population::{Rng, name_hash};
-use super::value::{Document, Scalar, Value};
+use super::value::{Document, Scalar, Value, needs_escape};
 use crate::model::Field;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -203,6 +203,10 @@ pub struct ScalarSpec<'m> {
     avg: Option<usize>,
     enum_values: &'m [String],
     bson_type: &'m str,
+    /// Generated text needs no JSON escape: it is made of the word lists
+    /// above, digits and punctuation, and the entity's name (when that
+    /// needs none).
+    plain: bool,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -245,6 +249,7 @@ impl<'m> ScalarSpec<'m> {
             avg: field.and_then(|f| f.avg_size).map(|n| n as usize),
             enum_values,
             bson_type,
+            plain: !needs_escape(entity.as_bytes()),
         }
     }
 
@@ -272,7 +277,11 @@ impl<'m> ScalarSpec<'m> {
                     kind,
                     self.avg,
                 );
-                Scalar::Str(&scratch.text)
+                if self.plain {
+                    Scalar::Plain(&scratch.text)
+                } else {
+                    Scalar::Str(&scratch.text)
+                }
             }
             Kind::Num { kind, out, whole } => {
                 let x = number_draw(&mut rng, kind);
@@ -566,5 +575,20 @@ fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
         NumKind::Temperature => -10.0 + rng.unit() * 45.0,
         NumKind::Quantity => rng.below(1000) as f64,
         NumKind::Other => rng.unit() * 10_000.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What makes generated text `Scalar::Plain`.
+    #[test]
+    fn the_word_lists_need_no_json_escape() {
+        for list in [FIRST, LAST, WORDS, NOUNS, CITIES, COUNTRIES] {
+            for w in list {
+                assert!(!needs_escape(w.as_bytes()), "{w}");
+            }
+        }
     }
 }
