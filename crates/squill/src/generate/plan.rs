@@ -94,13 +94,14 @@ impl<'c> FieldPlan<'c> {
                 let model_field = e.and_then(|e| model.entity(e).field(f));
                 let spec = match e {
                     Some(e) => ScalarSpec::new(
+                        pop.seed,
                         &model.entity(e).name,
                         f,
                         bson_type,
                         model_field,
                         model_field.map_or(&[], |mf| mf.enum_values.as_slice()),
                     ),
-                    None => ScalarSpec::new("", f, bson_type, None, &[]),
+                    None => ScalarSpec::new(pop.seed, "", f, bson_type, None, &[]),
                 };
                 let design_enum = match (e, ty) {
                     (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),

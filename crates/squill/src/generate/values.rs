@@ -144,9 +144,9 @@ pub fn scalar(
     field: Option<&Field>,
     enum_values: &[String],
 ) -> Value {
-    let spec = ScalarSpec::new(entity, name, bson_type, field, enum_values);
+    let spec = ScalarSpec::new(seed, entity, name, bson_type, field, enum_values);
     let mut scratch = Scratch::default();
-    match spec.generate(seed, key, &mut scratch) {
+    match spec.generate(key, &mut scratch) {
         Generated::Scalar(s) => s.to_value(),
         Generated::Value(v) => v,
     }
@@ -198,6 +198,9 @@ enum Kind {
 #[derive(Debug, Clone)]
 pub struct ScalarSpec<'m> {
     entity: &'m str,
+    /// The value's random stream is keyed by (seed, entity, instance,
+    /// field): the first two mixed once (`Rng::prefix`), and the field's
+    /// name hash.
     stream: (u64, u64),
     kind: Kind,
     avg: Option<usize>,
@@ -211,6 +214,7 @@ pub struct ScalarSpec<'m> {
 
 impl<'m> ScalarSpec<'m> {
     pub fn new(
+        seed: u64,
         entity: &'m str,
         name: &str,
         bson_type: &'m str,
@@ -244,7 +248,7 @@ impl<'m> ScalarSpec<'m> {
         };
         ScalarSpec {
             entity,
-            stream: (name_hash(entity), name_hash(name)),
+            stream: (Rng::prefix(&[seed, name_hash(entity)]), name_hash(name)),
             kind,
             avg: field.and_then(|f| f.avg_size).map(|n| n as usize),
             enum_values,
@@ -254,8 +258,8 @@ impl<'m> ScalarSpec<'m> {
     }
 
     /// The value for instance `key`.
-    pub fn generate<'s>(&'s self, seed: u64, key: u64, scratch: &'s mut Scratch) -> Generated<'s> {
-        let mut rng = Rng::new(&[seed, self.stream.0, key, self.stream.1]);
+    pub fn generate<'s>(&'s self, key: u64, scratch: &'s mut Scratch) -> Generated<'s> {
+        let mut rng = Rng::resume(self.stream.0, &[key, self.stream.1]);
         if !self.enum_values.is_empty() {
             let v = &self.enum_values[rng.below(self.enum_values.len() as u64) as usize];
             return Generated::Scalar(match self.bson_type {
