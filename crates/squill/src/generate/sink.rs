@@ -17,6 +17,24 @@ pub struct Key {
     pub name: String,
     json: String,
     bson: Vec<u8>,
+    /// `json` and `bson` padded to 16 bytes, when they fit: appended as one
+    /// fixed-size copy (then cut to length) rather than a call to `memcpy`.
+    json16: Option<[u8; 16]>,
+    bson16: Option<[u8; 16]>,
+}
+
+fn pad16(bytes: &[u8]) -> Option<[u8; 16]> {
+    let mut padded = [0; 16];
+    padded.get_mut(..bytes.len())?.copy_from_slice(bytes);
+    Some(padded)
+}
+
+/// Appends `bytes`, whose copy `padded` (16 bytes or fewer) holds, as one
+/// fixed-size copy.
+fn push_padded(out: &mut Vec<u8>, bytes: &[u8], padded: &[u8; 16]) {
+    let len = out.len() + bytes.len();
+    out.extend_from_slice(padded);
+    out.truncate(len);
 }
 
 impl Key {
@@ -28,6 +46,8 @@ impl Key {
         cstring(&mut bson, name);
         Key {
             name: name.to_string(),
+            json16: pad16(json.as_bytes()),
+            bson16: pad16(&bson),
             json,
             bson,
         }
@@ -223,7 +243,10 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
             *written = true;
         }
         if let Name::Field(k) = name {
-            json.push_str(&k.json);
+            match &k.json16 {
+                Some(padded) => json.push_padded(&k.json, padded),
+                None => json.push_str(&k.json),
+            }
         }
     }
 
@@ -231,7 +254,16 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
         match name {
             Name::Field(k) => {
                 bson.push(type_byte);
-                bson.extend_from_slice(&k.bson);
+                match &k.bson16 {
+                    Some(padded) => push_padded(bson, &k.bson, padded),
+                    None => bson.extend_from_slice(&k.bson),
+                }
+            }
+            // Array indexes below 100 without formatting.
+            Name::Index(i @ 0..10) => bson.extend_from_slice(&[type_byte, b'0' + i as u8, 0]),
+            Name::Index(i @ 10..100) => {
+                let (tens, ones) = (b'0' + (i / 10) as u8, b'0' + (i % 10) as u8);
+                bson.extend_from_slice(&[type_byte, tens, ones, 0]);
             }
             Name::Index(i) => {
                 bson.push(type_byte);

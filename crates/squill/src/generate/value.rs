@@ -22,6 +22,8 @@ pub trait JsonOut {
     /// Appends one ASCII byte.
     fn push_byte(&mut self, b: u8);
     fn push_char(&mut self, c: char);
+    /// Appends `s`, whose copy `padded` (16 bytes or fewer) holds.
+    fn push_padded(&mut self, s: &str, padded: &[u8; 16]);
     /// The bytes written since `start`.
     fn since(&self, start: usize) -> &[u8];
     fn len(&self) -> usize;
@@ -48,6 +50,10 @@ impl JsonOut for String {
     #[inline]
     fn push_char(&mut self, c: char) {
         self.push(c);
+    }
+    #[inline]
+    fn push_padded(&mut self, s: &str, _: &[u8; 16]) {
+        String::push_str(self, s);
     }
     fn since(&self, start: usize) -> &[u8] {
         &self.as_bytes()[start..]
@@ -76,6 +82,13 @@ impl JsonOut for Vec<u8> {
     #[inline]
     fn push_char(&mut self, c: char) {
         self.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+    }
+    #[inline]
+    fn push_padded(&mut self, s: &str, padded: &[u8; 16]) {
+        // One fixed-size copy, then cut to length.
+        let len = self.len() + s.len();
+        self.extend_from_slice(padded);
+        self.truncate(len);
     }
     fn since(&self, start: usize) -> &[u8] {
         &self[start..]

@@ -8,6 +8,7 @@
 use super::population::{Rng, name_hash};
 use super::value::{Document, Scalar, Value, needs_escape};
 use crate::model::Field;
+use crate::text_codec::ascii;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -78,13 +79,46 @@ fn pick<'s>(rng: &mut Rng, list: &[&'s str]) -> &'s str {
     list[rng.below(list.len() as u64) as usize]
 }
 
-fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
-    while out.len() < bytes.max(3) {
-        if !out.is_empty() {
-            out.push(' ');
+/// `WORDS`, each in eight bytes (padded) with its length: a word is then
+/// one fixed-size copy rather than a call to `memcpy`.
+static WORDS8: [([u8; 8], usize); WORDS.len()] = {
+    let mut t = [([0u8; 8], 0usize); WORDS.len()];
+    let mut i = 0;
+    while i < WORDS.len() {
+        let w = WORDS[i].as_bytes();
+        let mut j = 0;
+        while j < w.len() {
+            t[i].0[j] = w[j];
+            j += 1;
         }
-        out.push_str(pick(rng, WORDS));
+        t[i].1 = w.len();
+        i += 1;
     }
+    t
+};
+
+/// Words from `WORDS`, space-separated, until `out` holds `bytes` (at least
+/// 3). They are gathered in a stack buffer and appended a bufferful at a
+/// time: the draws are those of picking one word after another.
+fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
+    let target = bytes.max(3);
+    let mut buf = [0u8; 128];
+    let mut len = 0;
+    while out.len() + len < target {
+        if len + 9 > buf.len() {
+            out.push_str(ascii(&buf[..len]).unwrap_or_default());
+            len = 0;
+        }
+        if out.len() + len > 0 {
+            buf[len] = b' ';
+            len += 1;
+        }
+        let (word, n) = &WORDS8[rng.below(WORDS.len() as u64) as usize];
+        buf[len..len + 8].copy_from_slice(word);
+        len += n;
+    }
+    // The buffer holds ASCII words and spaces only.
+    out.push_str(ascii(&buf[..len]).unwrap_or_default());
 }
 
 /// What the value is for, from words in the field name.
@@ -585,6 +619,26 @@ fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_fill_to_the_size_as_one_pick_after_another_did() {
+        for bytes in [0, 3, 12, 80, 120, 127, 128, 300, 1000] {
+            for start in ["", "x"] {
+                let (mut a, mut b) = (Rng::new(&[bytes as u64]), Rng::new(&[bytes as u64]));
+                let mut got = start.to_string();
+                words(&mut got, &mut a, bytes);
+                let mut want = start.to_string();
+                while want.len() < bytes.max(3) {
+                    if !want.is_empty() {
+                        want.push(' ');
+                    }
+                    want.push_str(pick(&mut b, WORDS));
+                }
+                assert_eq!(got, want);
+                assert_eq!(a.next_u64(), b.next_u64());
+            }
+        }
+    }
 
     /// What makes generated text `Scalar::Plain`.
     #[test]
