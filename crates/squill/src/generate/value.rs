@@ -417,12 +417,21 @@ pub fn object_id_hex(id: &[u8; 12]) -> String {
     crate::text_codec::hex(id)
 }
 
-/// Writes the lowercase hex of `bytes` over `dst` (twice as long).
+/// Writes the lowercase hex of `bytes` over `dst` (twice as long), two
+/// digits per table look-up.
 fn hex_bytes_into(dst: &mut [u8], bytes: &[u8]) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
+    static HEX2: [[u8; 2]; 256] = {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut t = [[0u8; 2]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = [HEX[i >> 4], HEX[i & 15]];
+            i += 1;
+        }
+        t
+    };
     for (pair, b) in dst.chunks_exact_mut(2).zip(bytes) {
-        pair[0] = HEX[usize::from(b >> 4)];
-        pair[1] = HEX[usize::from(b & 15)];
+        pair.copy_from_slice(&HEX2[usize::from(*b)]);
     }
 }
 
