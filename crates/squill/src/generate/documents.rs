@@ -283,7 +283,7 @@ impl Builder<'_, '_> {
     ) {
         sink.open(name, false);
         for f in &plan.fields {
-            if !f.field.required && !matches!(f.field.origin, FieldOrigin::Id) {
+            if f.optional {
                 // Optional fields are absent from one instance in ten.
                 let mut rng = Rng::resume(self.pop.optional_prefix, &[ctx.key, f.name_hash]);
                 if rng.below(10) == 0 {

@@ -22,6 +22,8 @@ pub struct ShapePlan<'c> {
 #[derive(Debug)]
 pub struct FieldPlan<'c> {
     pub field: &'c ShapeField,
+    /// Absent from one instance in ten: not required, and not `_id`.
+    pub optional: bool,
     pub key: Key,
     /// `name_hash` of the field's name.
     pub name_hash: u64,
@@ -138,6 +140,7 @@ impl<'c> FieldPlan<'c> {
         };
         FieldPlan {
             field,
+            optional: !field.required && !matches!(field.origin, FieldOrigin::Id),
             key: Key::new(&field.name),
             name_hash: name_hash(&field.name),
             origin,

@@ -101,18 +101,22 @@ static WORDS8: [([u8; 8], usize); WORDS.len()] = {
 /// 3). They are gathered in a stack buffer and appended a bufferful at a
 /// time: the draws are those of picking one word after another.
 fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
-    let target = bytes.max(3);
     let mut buf = [0u8; 128];
     let mut len = 0;
-    while out.len() + len < target {
+    // What the buffer may hold before `out` reaches the size.
+    let mut room = bytes.max(3).saturating_sub(out.len());
+    let mut space = !out.is_empty();
+    while len < room {
         if len + 9 > buf.len() {
             out.push_str(ascii(&buf[..len]).unwrap_or_default());
+            room -= len;
             len = 0;
         }
-        if out.len() + len > 0 {
+        if space {
             buf[len] = b' ';
             len += 1;
         }
+        space = true;
         let (word, n) = &WORDS8[rng.below(WORDS.len() as u64) as usize];
         buf[len..len + 8].copy_from_slice(word);
         len += n;
