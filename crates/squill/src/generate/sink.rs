@@ -235,6 +235,9 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
 
     /// The JSON text before a value: a comma after the first, the key in a
     /// document.
+    // Inlined by force: out of line, the two leads' calls were 6% of
+    // `generate data`'s instructions (plain `#[inline]` changed nothing).
+    #[inline(always)]
     fn json_lead(json: &mut J, open: &mut OpenStack, name: Name<'_>) {
         if let Some(Open { written, .. }) = open.last_mut() {
             if *written {
@@ -250,6 +253,7 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
         }
     }
 
+    #[inline(always)]
     fn bson_lead(bson: &mut Vec<u8>, type_byte: u8, name: Name<'_>) {
         match name {
             Name::Field(k) => {
