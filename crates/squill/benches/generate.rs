@@ -47,7 +47,7 @@ fn main() {
     };
     let started = Instant::now();
     let (mut docs, mut bytes) = (0u64, 0u64);
-    let (mut text, mut bin) = (String::new(), Vec::new());
+    let (mut text, mut bin) = (Vec::new(), Vec::new());
     let mut scratch = Scratch::default();
     for coll in &design.collections {
         let plan = ShapePlan::new(&pop, &coll.shape);

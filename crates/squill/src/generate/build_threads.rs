@@ -33,7 +33,7 @@ struct Job {
     seq: u64,
     coll: usize,
     roots: Vec<Root>,
-    json: String,
+    json: Vec<u8>,
     bson: Vec<u8>,
 }
 
@@ -41,7 +41,7 @@ struct Job {
 pub(super) struct Built {
     pub roots: usize,
     /// Extended JSON lines (empty when not asked for).
-    pub json: String,
+    pub json: Vec<u8>,
     /// BSON documents (empty when not asked for).
     pub bson: Vec<u8>,
 }
@@ -127,7 +127,7 @@ impl Pool {
         &mut self,
         coll: usize,
         roots: Vec<Root>,
-        json: String,
+        json: Vec<u8>,
         bson: Vec<u8>,
     ) -> Result<(), GenerateError> {
         let job = Job {

@@ -194,9 +194,9 @@ impl Output<'_> {
             self.write(pool.next()?)?;
         }
         let json = if self.format.0 {
-            self.writer.text_buffer()
+            self.writer.buffer()
         } else {
-            String::new()
+            Vec::new()
         };
         let bson = if self.format.1 {
             self.writer.buffer()
@@ -213,7 +213,7 @@ impl Output<'_> {
         self.sizer
             .observe(built.roots, built.json.len().max(built.bson.len()));
         if self.format.0 {
-            self.writer.append(JSON, built.json.into_bytes())?;
+            self.writer.append(JSON, built.json)?;
         }
         if self.format.1 {
             self.writer.append(BSON, built.bson)?;

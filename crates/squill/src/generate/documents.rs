@@ -5,7 +5,7 @@
 //! instances exist and how they relate is `population`'s job.
 
 use super::plan::{FieldPlan, Origin, ShapePlan, ValuePlan};
-use super::population::{Population, Rng, name_hash};
+use super::population::{Population, Rng, is_shared, name_hash};
 use super::sink::{Name, Sink, TreeSink};
 use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
@@ -283,9 +283,9 @@ impl Builder<'_, '_> {
     ) {
         sink.open(name, false);
         for f in &plan.fields {
-            if !f.field.required && !matches!(f.field.origin, FieldOrigin::Id) {
+            if f.optional {
                 // Optional fields are absent from one instance in ten.
-                let mut rng = Rng::new(&[self.pop.seed, 0x0b7, ctx.key, f.name_hash]);
+                let mut rng = Rng::resume(self.pop.optional_prefix, &[ctx.key, f.name_hash]);
                 if rng.below(10) == 0 {
                     continue;
                 }
@@ -391,10 +391,12 @@ impl Builder<'_, '_> {
         sink: &mut S,
         scratch: &mut Scratch,
     ) {
-        let generated = v.spec.generate(self.pop.seed, key, scratch);
+        let generated = v.spec.generate(key, scratch);
         // The design's enum wins over the model's when they differ.
         let allowed = |g: &Generated<'_>| match g {
-            Generated::Scalar(Scalar::Str(s)) => v.design_enum.iter().any(|e| e == s),
+            Generated::Scalar(Scalar::Str(s) | Scalar::Plain(s)) => {
+                v.design_enum.iter().any(|e| e == s)
+            }
             _ => false,
         };
         if !v.design_enum.is_empty() && !allowed(&generated) {
@@ -431,10 +433,7 @@ impl Builder<'_, '_> {
                     .relationships_to(cur_e)
                     .find(|r| pop.model.relationship(*r).parent == e)
             {
-                return (
-                    Some(e),
-                    pop.parents(r, cur.key).first().copied().unwrap_or(0),
-                );
+                return (Some(e), pop.first_parent(r, cur.key));
             }
             c = cur.outer;
         }
@@ -582,6 +581,10 @@ impl Builder<'_, '_> {
                 &one
             }
             _ => match ctx.entity {
+                Some(_) if !is_shared(rel) => {
+                    one = [pop.first_parent(r, ctx.key)];
+                    &one
+                }
                 Some(_) => {
                     many = pop.parents(r, ctx.key);
                     &many

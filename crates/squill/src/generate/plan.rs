@@ -22,6 +22,8 @@ pub struct ShapePlan<'c> {
 #[derive(Debug)]
 pub struct FieldPlan<'c> {
     pub field: &'c ShapeField,
+    /// Absent from one instance in ten: not required, and not `_id`.
+    pub optional: bool,
     pub key: Key,
     /// `name_hash` of the field's name.
     pub name_hash: u64,
@@ -94,13 +96,14 @@ impl<'c> FieldPlan<'c> {
                 let model_field = e.and_then(|e| model.entity(e).field(f));
                 let spec = match e {
                     Some(e) => ScalarSpec::new(
+                        pop.seed,
                         &model.entity(e).name,
                         f,
                         bson_type,
                         model_field,
                         model_field.map_or(&[], |mf| mf.enum_values.as_slice()),
                     ),
-                    None => ScalarSpec::new("", f, bson_type, None, &[]),
+                    None => ScalarSpec::new(pop.seed, "", f, bson_type, None, &[]),
                 };
                 let design_enum = match (e, ty) {
                     (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),
@@ -137,6 +140,7 @@ impl<'c> FieldPlan<'c> {
         };
         FieldPlan {
             field,
+            optional: !field.required && !matches!(field.origin, FieldOrigin::Id),
             key: Key::new(&field.name),
             name_hash: name_hash(&field.name),
             origin,

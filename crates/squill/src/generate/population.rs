@@ -41,7 +41,18 @@ pub struct Rng(u64);
 
 impl Rng {
     pub fn new(parts: &[u64]) -> Self {
-        Rng(parts.iter().fold(0x5151_1a11_u64, |h, p| mix(h ^ p)))
+        Self::resume(0x5151_1a11, parts)
+    }
+
+    /// The state `Rng::new(parts)` starts in, for streams whose leading parts
+    /// are the same for every value: mixed once, then `resume`d per value.
+    pub fn prefix(parts: &[u64]) -> u64 {
+        Self::new(parts).0
+    }
+
+    /// `Rng::new` of the prefix's parts followed by `parts`.
+    pub fn resume(prefix: u64, parts: &[u64]) -> Self {
+        Rng(parts.iter().fold(prefix, |h, p| mix(h ^ p)))
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -116,6 +127,9 @@ pub struct Population<'a> {
     owner: Vec<Option<RelationshipId>>,
     /// Per owning relationship: (next parent index, first child of that parent).
     cursors: RefCell<HashMap<RelationshipId, (u64, u64)>>,
+    /// `Rng::prefix` of the stream that decides whether an optional field
+    /// is present.
+    pub(super) optional_prefix: u64,
 }
 
 impl<'a> Population<'a> {
@@ -146,6 +160,7 @@ impl<'a> Population<'a> {
             counts: vec![u64::MAX; model.entities.len()],
             owner,
             cursors: RefCell::default(),
+            optional_prefix: Rng::prefix(&[seed, 0x0b7]),
         };
         for e in model.entity_ids() {
             p.count_of(e, scale, 0);
@@ -161,6 +176,7 @@ impl<'a> Population<'a> {
             design: self.design,
             seed: self.seed,
             max_children: self.max_children,
+            optional_prefix: self.optional_prefix,
             counts: self.counts.clone(),
             owner: self.owner.clone(),
             cursors: RefCell::default(),
@@ -278,6 +294,19 @@ impl<'a> Population<'a> {
         vec![rng.below(n_parent)]
     }
 
+    /// The first of `parents(r, j)` (0 when there is none), without the
+    /// `Vec`: most children have one parent, and a document asks per value.
+    pub fn first_parent(&self, r: RelationshipId, j: u64) -> u64 {
+        let rel = self.model.relationship(r);
+        let n_parent = self.count(rel.parent);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
+            return if j < n_parent * a { j / a } else { 0 };
+        }
+        let mut rng = Rng::new(&[self.seed, 0x9a4e, r.index() as u64, j]);
+        rng.below(n_parent)
+    }
+
     /// A reproducible ObjectId for instance `key` of entity `e`: a timestamp in
     /// 2023–2024 rising with the key, then the seed, the entity, the key.
     pub fn object_id(&self, e: EntityId, key: u64) -> [u8; 12] {
@@ -312,6 +341,13 @@ mod tests {
         let median = sorted[sorted.len() / 2];
         assert!((18..=22).contains(&median), "median {median}");
         assert!(draws.iter().any(|d| *d > 40), "the tail is drawn");
+    }
+
+    #[test]
+    fn a_resumed_stream_is_the_whole_one() {
+        let mut whole = Rng::new(&[1, 2, 3, 4]);
+        let mut resumed = Rng::resume(Rng::prefix(&[1, 2]), &[3, 4]);
+        assert!((0..10).all(|_| whole.next_u64() == resumed.next_u64()));
     }
 
     #[test]

@@ -418,13 +418,23 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
                 let (mut tree_json, mut tree_bson) = (String::new(), Vec::new());
                 doc.write_ejson_line(&mut tree_json);
                 doc.write_bson(&mut tree_bson);
-                let (mut json, mut bson) = (String::new(), Vec::new());
+                // Into bytes, as `generate data` does, and into a `String`.
+                let (mut json, mut bson) = (Vec::new(), Vec::new());
                 let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
                 b.encode(c, &plan, &root, &mut encoder, &mut scratch);
-                if json != tree_json || bson != tree_bson {
+                let mut text = String::new();
+                b.encode(
+                    c,
+                    &plan,
+                    &root,
+                    &mut Encoder::new(Some(&mut text), None),
+                    &mut scratch,
+                );
+                if json != tree_json.as_bytes() || bson != tree_bson || text != tree_json {
                     return Err(format!(
-                        "{name}/{}: encoder wrote\n{json}tree wrote\n{tree_json}",
-                        c.name
+                        "{name}/{}: encoder wrote\n{}{text}tree wrote\n{tree_json}",
+                        c.name,
+                        String::from_utf8_lossy(&json)
                     ));
                 }
                 Ok(())

@@ -6,8 +6,100 @@
 //! `$numberLong`: a relaxed reader would otherwise turn a small long into an
 //! int, and the validators tell `int` from `long`.
 
-use crate::text_codec::{ascii, base64_into, hex_into};
-use std::fmt::Write as _;
+use crate::text_codec::{ascii, base64_into};
+use std::cell::Cell;
+use std::fmt;
+
+/// Where Extended JSON text goes: the data encoder's byte buffer, or a
+/// `String` (the `Value` tree's writers, examples, tests). The leaf writers
+/// are generic over it so that, into bytes, the pieces that are ASCII by
+/// construction (dates, hex, digits, punctuation) are appended without the
+/// ASCII test a `String` needs, and small fixed pieces are fixed-size copies.
+pub trait JsonOut {
+    fn push_str(&mut self, s: &str);
+    /// Appends bytes that are ASCII by construction.
+    fn push_ascii(&mut self, bytes: &[u8]);
+    /// Appends one ASCII byte.
+    fn push_byte(&mut self, b: u8);
+    fn push_char(&mut self, c: char);
+    /// Appends `s`, whose copy `padded` (16 bytes or fewer) holds.
+    fn push_padded(&mut self, s: &str, padded: &[u8; 16]);
+    /// The bytes written since `start`.
+    fn since(&self, start: usize) -> &[u8];
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// What `write!` calls; writing to memory cannot fail.
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>);
+}
+
+impl JsonOut for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        String::push_str(self, ascii(bytes).unwrap_or_default());
+    }
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.push(char::from(b));
+    }
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        self.push(c);
+    }
+    #[inline]
+    fn push_padded(&mut self, s: &str, _: &[u8; 16]) {
+        String::push_str(self, s);
+    }
+    fn since(&self, start: usize) -> &[u8] {
+        &self.as_bytes()[start..]
+    }
+    fn len(&self) -> usize {
+        String::len(self)
+    }
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>) {
+        let _ = fmt::Write::write_fmt(self, args);
+    }
+}
+
+impl JsonOut for Vec<u8> {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
+    }
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.push(b);
+    }
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        self.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+    }
+    #[inline]
+    fn push_padded(&mut self, s: &str, padded: &[u8; 16]) {
+        // One fixed-size copy, then cut to length.
+        let len = self.len() + s.len();
+        self.extend_from_slice(padded);
+        self.truncate(len);
+    }
+    fn since(&self, start: usize) -> &[u8] {
+        &self[start..]
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>) {
+        let _ = std::io::Write::write_fmt(self, args);
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -45,8 +137,14 @@ pub enum Scalar<'s> {
     Int(i32),
     Long(i64),
     Double(f64),
-    Decimal { coefficient: i64, exponent: i32 },
+    Decimal {
+        coefficient: i64,
+        exponent: i32,
+    },
     Str(&'s str),
+    /// A string known to need no JSON escape (built from squill's own word
+    /// lists and digits): written as a `Str` is, without the escape test.
+    Plain(&'s str),
     Date(i64),
     ObjectId([u8; 12]),
     Binary(&'s [u8]),
@@ -67,7 +165,7 @@ impl Scalar<'_> {
                 coefficient,
                 exponent,
             },
-            Scalar::Str(s) => Value::String(s.to_string()),
+            Scalar::Str(s) | Scalar::Plain(s) => Value::String(s.to_string()),
             Scalar::Date(ms) => Value::Date(ms),
             Scalar::ObjectId(id) => Value::ObjectId(id),
             Scalar::Binary(b) => Value::Binary(b.to_vec()),
@@ -78,7 +176,7 @@ impl Scalar<'_> {
     pub fn bson_type_byte(self) -> u8 {
         match self {
             Scalar::Double(_) => 0x01,
-            Scalar::Str(_) => 0x02,
+            Scalar::Str(_) | Scalar::Plain(_) => 0x02,
             Scalar::Binary(_) => 0x05,
             Scalar::ObjectId(_) => 0x07,
             Scalar::Bool(_) => 0x08,
@@ -102,7 +200,7 @@ impl Scalar<'_> {
                 coefficient,
                 exponent,
             } => out.extend_from_slice(&decimal128_bytes(coefficient, exponent)),
-            Scalar::Str(s) => {
+            Scalar::Str(s) | Scalar::Plain(s) => {
                 let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
                 out.extend_from_slice(&len.to_le_bytes());
                 cstring(out, s);
@@ -118,43 +216,51 @@ impl Scalar<'_> {
     }
 
     /// Appends the value as Extended JSON.
-    pub fn write_ejson(self, out: &mut String) {
+    pub fn write_ejson<O: JsonOut>(self, out: &mut O) {
         match self {
-            Scalar::Null => out.push_str("null"),
-            Scalar::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-            Scalar::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
+            Scalar::Null => out.push_ascii(b"null"),
+            Scalar::Bool(b) => out.push_ascii(if b { b"true" } else { b"false" }),
+            Scalar::Int(i) => out.push_ascii(itoa::Buffer::new().format(i).as_bytes()),
             Scalar::Long(i) => {
-                out.push_str("{\"$numberLong\":\"");
-                out.push_str(itoa::Buffer::new().format(i));
-                out.push_str("\"}");
+                out.push_ascii(b"{\"$numberLong\":\"");
+                out.push_ascii(itoa::Buffer::new().format(i).as_bytes());
+                out.push_ascii(b"\"}");
             }
             Scalar::Double(f) => write_double(out, f),
             Scalar::Decimal {
                 coefficient,
                 exponent,
             } => {
-                out.push_str("{\"$numberDecimal\":\"");
+                out.push_ascii(b"{\"$numberDecimal\":\"");
                 write_decimal(out, coefficient, exponent);
-                out.push_str("\"}");
+                out.push_ascii(b"\"}");
             }
             Scalar::Str(s) => write_json_string(out, s),
+            Scalar::Plain(s) => {
+                out.push_byte(b'"');
+                out.push_str(s);
+                out.push_byte(b'"');
+            }
             Scalar::Date(ms) if iso_range(ms) => {
-                out.push_str("{\"$date\":\"");
-                write_iso_date(out, ms);
-                out.push_str("\"}");
+                // One copy of the whole `{"$date":"…"}`.
+                let mut buf = *b"{\"$date\":\"0000-00-00T00:00:00.000Z\"}";
+                iso_date_into(&mut buf[10..34], ms);
+                out.push_ascii(&buf);
             }
             Scalar::Date(ms) => {
-                let _ = write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
+                write!(out, "{{\"$date\":{{\"$numberLong\":\"{ms}\"}}}}");
             }
             Scalar::ObjectId(id) => {
-                out.push_str("{\"$oid\":\"");
-                hex_into(out, &id);
-                out.push_str("\"}");
+                let mut buf = *b"{\"$oid\":\"000000000000000000000000\"}";
+                hex_bytes_into(&mut buf[9..33], &id);
+                out.push_ascii(&buf);
             }
             Scalar::Binary(bytes) => {
-                out.push_str("{\"$binary\":{\"base64\":\"");
-                base64_into(out, bytes);
-                out.push_str("\",\"subType\":\"00\"}}");
+                out.push_ascii(b"{\"$binary\":{\"base64\":\"");
+                let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
+                base64_into(&mut text, bytes);
+                out.push_ascii(text.as_bytes());
+                out.push_ascii(b"\",\"subType\":\"00\"}}");
             }
         }
     }
@@ -278,39 +384,55 @@ pub fn decimal_text(coefficient: i64, exponent: i32) -> String {
 }
 
 /// Appends the decimal's text (see `decimal_text`) without allocating.
-fn write_decimal(s: &mut String, coefficient: i64, exponent: i32) {
+fn write_decimal<O: JsonOut>(s: &mut O, coefficient: i64, exponent: i32) {
     let neg = coefficient < 0;
     let mut buf = itoa::Buffer::new();
-    let digits = buf.format(coefficient.unsigned_abs());
+    let digits = buf.format(coefficient.unsigned_abs()).as_bytes();
     if neg {
-        s.push('-');
+        s.push_byte(b'-');
     }
     if exponent >= 0 {
-        s.push_str(digits);
+        s.push_ascii(digits);
         for _ in 0..exponent {
-            s.push('0');
+            s.push_byte(b'0');
         }
     } else {
         let scale = exponent.unsigned_abs() as usize;
         if digits.len() > scale {
             let (a, b) = digits.split_at(digits.len() - scale);
-            s.push_str(a);
-            s.push('.');
-            s.push_str(b);
+            s.push_ascii(a);
+            s.push_byte(b'.');
+            s.push_ascii(b);
         } else {
-            s.push_str("0.");
+            s.push_ascii(b"0.");
             for _ in digits.len()..scale {
-                s.push('0');
+                s.push_byte(b'0');
             }
-            s.push_str(digits);
+            s.push_ascii(digits);
         }
     }
 }
 
 pub fn object_id_hex(id: &[u8; 12]) -> String {
-    let mut s = String::with_capacity(24);
-    hex_into(&mut s, id);
-    s
+    crate::text_codec::hex(id)
+}
+
+/// Writes the lowercase hex of `bytes` over `dst` (twice as long), two
+/// digits per table look-up.
+fn hex_bytes_into(dst: &mut [u8], bytes: &[u8]) {
+    static HEX2: [[u8; 2]; 256] = {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut t = [[0u8; 2]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = [HEX[i >> 4], HEX[i & 15]];
+            i += 1;
+        }
+        t
+    };
+    for (pair, b) in dst.chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&HEX2[usize::from(*b)]);
+    }
 }
 
 fn newline(out: &mut String, indent: Option<usize>) {
@@ -375,7 +497,7 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
 
 /// A double that a relaxed reader reads back as a double: always with a point
 /// or an exponent; non-finite values as `$numberDouble`.
-fn write_double(out: &mut String, f: f64) {
+fn write_double<O: JsonOut>(out: &mut O, f: f64) {
     if !f.is_finite() {
         let text = if f.is_nan() {
             "NaN"
@@ -384,43 +506,83 @@ fn write_double(out: &mut String, f: f64) {
         } else {
             "-Infinity"
         };
-        let _ = write!(out, "{{\"$numberDouble\":\"{text}\"}}");
+        write!(out, "{{\"$numberDouble\":\"{text}\"}}");
+        return;
+    }
+    if let Some(cents) = whole_cents(f) {
+        write_cents(out, cents);
         return;
     }
     let start = out.len();
-    let _ = write!(out, "{f:?}");
-    if !out[start..].contains(['.', 'e', 'E']) {
-        out.push_str(".0");
+    write!(out, "{f:?}");
+    if !out
+        .since(start)
+        .iter()
+        .any(|b| matches!(b, b'.' | b'e' | b'E'))
+    {
+        out.push_ascii(b".0");
     }
 }
 
-pub fn write_json_string(out: &mut String, s: &str) {
-    out.push('"');
+/// Below this, distinct multiples of 0.01 are more than an ulp apart.
+const CENTS_LIMIT: f64 = 1e13;
+
+/// `f` as a whole number of cents, when it is exactly the double nearest
+/// one (what the generator's prices, ratings and ids are) and small enough
+/// that the shortest text that reads back as `f` is that number of cents
+/// written out: no other decimal with as few digits lies within half an ulp.
+/// `-0.0` is left to the general path.
+fn whole_cents(f: f64) -> Option<i64> {
+    if f.abs() >= CENTS_LIMIT {
+        return None;
+    }
+    let cents = (f * 100.0).round() as i64;
+    ((cents as f64 / 100.0).to_bits() == f.to_bits()).then_some(cents)
+}
+
+/// `cents / 100` as `{f:?}` writes it: `12.5`, `-0.07`, `3.0`.
+fn write_cents<O: JsonOut>(out: &mut O, cents: i64) {
+    if cents < 0 {
+        out.push_byte(b'-');
+    }
+    let c = cents.unsigned_abs();
+    out.push_ascii(itoa::Buffer::new().format(c / 100).as_bytes());
+    let frac = (c % 100) as u8;
+    let (tens, ones) = (b'0' + frac / 10, b'0' + frac % 10);
+    if ones == b'0' {
+        out.push_ascii(&[b'.', tens]);
+    } else {
+        out.push_ascii(&[b'.', tens, ones]);
+    }
+}
+
+pub fn write_json_string<O: JsonOut>(out: &mut O, s: &str) {
+    out.push_byte(b'"');
     // Most generated text needs no escape: copy it whole.
     if !needs_escape(s.as_bytes()) {
         out.push_str(s);
-        out.push('"');
+        out.push_byte(b'"');
         return;
     }
     for c in s.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+            '"' => out.push_ascii(b"\\\""),
+            '\\' => out.push_ascii(b"\\\\"),
+            '\n' => out.push_ascii(b"\\n"),
+            '\r' => out.push_ascii(b"\\r"),
+            '\t' => out.push_ascii(b"\\t"),
             c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                write!(out, "\\u{:04x}", c as u32);
             }
-            c => out.push(c),
+            c => out.push_char(c),
         }
     }
-    out.push('"');
+    out.push_byte(b'"');
 }
 
 /// Whether JSON needs an escape in `bytes` (a quote, a backslash or a control
 /// character), eight bytes at a time: the test runs on every string written.
-fn needs_escape(bytes: &[u8]) -> bool {
+pub(super) fn needs_escape(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // A byte of `x` is zero exactly where the high bit of the result is set
@@ -447,41 +609,70 @@ pub fn iso_date(ms: i64) -> Option<String> {
     if !iso_range(ms) {
         return None;
     }
-    let mut s = String::with_capacity(24);
-    write_iso_date(&mut s, ms);
-    Some(s)
+    let mut buf = *b"0000-00-00T00:00:00.000Z";
+    iso_date_into(&mut buf, ms);
+    Some(String::from_utf8_lossy(&buf).into_owned())
 }
 
 fn iso_range(ms: i64) -> bool {
     (0..253_402_300_800_000).contains(&ms)
 }
 
-/// Appends `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ`, built
-/// in a fixed buffer digit by digit rather than through `format!`.
-fn write_iso_date(out: &mut String, ms: i64) {
+/// Writes `ms` (within `iso_range`) as `YYYY-MM-DDTHH:MM:SS.mmmZ` over the
+/// 24 bytes of `buf`, two digits at a time rather than through `format!`.
+/// The `YYYY-MM-DD` of the last day written is kept per thread: consecutive
+/// documents' dates mostly fall on one day.
+fn iso_date_into(buf: &mut [u8], ms: i64) {
+    thread_local! {
+        static LAST_DAY: Cell<(i64, [u8; 10])> = const { Cell::new((i64::MIN, [0; 10])) };
+    }
     let secs = ms.div_euclid(1000);
-    let millis = ms.rem_euclid(1000);
+    let millis = ms.rem_euclid(1000) as usize;
     let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    let mut buf = *b"0000-00-00T00:00:00.000Z";
-    put_digits(&mut buf[0..4], y);
-    put_digits(&mut buf[5..7], i64::from(m));
-    put_digits(&mut buf[8..10], i64::from(d));
-    put_digits(&mut buf[11..13], rem / 3600);
-    put_digits(&mut buf[14..16], (rem / 60) % 60);
-    put_digits(&mut buf[17..19], rem % 60);
-    put_digits(&mut buf[20..23], millis);
-    // Only ASCII digits and punctuation were written.
-    out.push_str(ascii(&buf).unwrap_or_default());
+    let rem = secs.rem_euclid(86_400) as usize;
+    let ymd = LAST_DAY.with(|last| match last.get() {
+        (day, text) if day == days => text,
+        _ => {
+            let text = ymd_text(days);
+            last.set((days, text));
+            text
+        }
+    });
+    buf[..10].copy_from_slice(&ymd);
+    put2(&mut buf[11..13], rem / 3600);
+    put2(&mut buf[14..16], (rem / 60) % 60);
+    put2(&mut buf[17..19], rem % 60);
+    buf[20] = b'0' + (millis / 100) as u8;
+    put2(&mut buf[21..23], millis % 100);
 }
 
-/// Writes `n` (0 ≤ n < 10^len) zero-padded over the bytes of `dst`.
-fn put_digits(dst: &mut [u8], mut n: i64) {
-    for b in dst.iter_mut().rev() {
-        *b = b'0' + (n % 10) as u8;
-        n /= 10;
+/// `YYYY-MM-DD` of a day since 1970-01-01 (years 1970–9999).
+fn ymd_text(days: i64) -> [u8; 10] {
+    let (y, m, d) = civil_from_days(days);
+    let y = y as usize;
+    let mut text = *b"0000-00-00";
+    put2(&mut text[0..2], y / 100);
+    put2(&mut text[2..4], y % 100);
+    put2(&mut text[5..7], m as usize);
+    put2(&mut text[8..10], d as usize);
+    text
+}
+
+/// `00` to `99`, two bytes each.
+static PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
     }
+    t
+};
+
+/// Writes `n` (below 100) as two digits over the first two bytes of `dst`.
+fn put2(dst: &mut [u8], n: usize) {
+    dst[..2].copy_from_slice(&PAIRS[2 * n..2 * n + 2]);
 }
 
 /// Days since 1970-01-01 → (year, month, day), after Howard Hinnant's
@@ -607,6 +798,29 @@ mod tests {
             }
         }
         assert!(!needs_escape("välj ümlaut 日本語 plain text!".as_bytes()));
+    }
+
+    /// The shortcut for whole cents writes what `{f:?}` writes.
+    #[test]
+    fn doubles_in_cents_read_like_debug() {
+        let mut rng = crate::generate::population::Rng::new(&[3]);
+        let mut xs: Vec<f64> = vec![0.0, -0.0, 0.01, -0.01, 0.1, 1.0, 3.5, 12.34, 1e12, 9.99e12];
+        xs.extend([1e13, 1e16, 1e-5, 0.125, f64::MIN_POSITIVE, 123_456_789.01]);
+        for _ in 0..100_000 {
+            let x = rng.unit() * 10f64.powi(rng.below(15) as i32 - 2);
+            xs.push((x * 100.0).round() / 100.0);
+            xs.push(-x.round());
+            xs.push(x);
+        }
+        for x in xs {
+            let mut out = String::new();
+            write_double(&mut out, x);
+            let mut want = format!("{x:?}");
+            if !want.contains(['.', 'e', 'E']) {
+                want.push_str(".0");
+            }
+            assert_eq!(out, want);
+        }
     }
 
     #[test]

@@ -6,12 +6,12 @@
 //! original.
 
 use super::population::{Rng, name_hash};
-use super::value::{Document, Scalar, Value};
+use super::value::{Document, Scalar, Value, needs_escape};
 use crate::model::Field;
+use crate::text_codec::ascii;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 const FIRST: &[&str] = &[
     "Ada",
@@ -79,13 +79,50 @@ fn pick<'s>(rng: &mut Rng, list: &[&'s str]) -> &'s str {
     list[rng.below(list.len() as u64) as usize]
 }
 
-fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
-    while out.len() < bytes.max(3) {
-        if !out.is_empty() {
-            out.push(' ');
+/// `WORDS`, each in eight bytes (padded) with its length: a word is then
+/// one fixed-size copy rather than a call to `memcpy`.
+static WORDS8: [([u8; 8], usize); WORDS.len()] = {
+    let mut t = [([0u8; 8], 0usize); WORDS.len()];
+    let mut i = 0;
+    while i < WORDS.len() {
+        let w = WORDS[i].as_bytes();
+        let mut j = 0;
+        while j < w.len() {
+            t[i].0[j] = w[j];
+            j += 1;
         }
-        out.push_str(pick(rng, WORDS));
+        t[i].1 = w.len();
+        i += 1;
     }
+    t
+};
+
+/// Words from `WORDS`, space-separated, until `out` holds `bytes` (at least
+/// 3). They are gathered in a stack buffer and appended a bufferful at a
+/// time: the draws are those of picking one word after another.
+fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
+    let mut buf = [0u8; 128];
+    let mut len = 0;
+    // What the buffer may hold before `out` reaches the size.
+    let mut room = bytes.max(3).saturating_sub(out.len());
+    let mut space = !out.is_empty();
+    while len < room {
+        if len + 9 > buf.len() {
+            out.push_str(ascii(&buf[..len]).unwrap_or_default());
+            room -= len;
+            len = 0;
+        }
+        if space {
+            buf[len] = b' ';
+            len += 1;
+        }
+        space = true;
+        let (word, n) = &WORDS8[rng.below(WORDS.len() as u64) as usize];
+        buf[len..len + 8].copy_from_slice(word);
+        len += n;
+    }
+    // The buffer holds ASCII words and spaces only.
+    out.push_str(ascii(&buf[..len]).unwrap_or_default());
 }
 
 /// What the value is for, from words in the field name.
@@ -145,9 +182,9 @@ pub fn scalar(
     field: Option<&Field>,
     enum_values: &[String],
 ) -> Value {
-    let spec = ScalarSpec::new(entity, name, bson_type, field, enum_values);
+    let spec = ScalarSpec::new(seed, entity, name, bson_type, field, enum_values);
     let mut scratch = Scratch::default();
-    match spec.generate(seed, key, &mut scratch) {
+    match spec.generate(key, &mut scratch) {
         Generated::Scalar(s) => s.to_value(),
         Generated::Value(v) => v,
     }
@@ -199,15 +236,23 @@ enum Kind {
 #[derive(Debug, Clone)]
 pub struct ScalarSpec<'m> {
     entity: &'m str,
+    /// The value's random stream is keyed by (seed, entity, instance,
+    /// field): the first two mixed once (`Rng::prefix`), and the field's
+    /// name hash.
     stream: (u64, u64),
     kind: Kind,
     avg: Option<usize>,
     enum_values: &'m [String],
     bson_type: &'m str,
+    /// Generated text needs no JSON escape: it is made of the word lists
+    /// above, digits and punctuation, and the entity's name (when that
+    /// needs none).
+    plain: bool,
 }
 
 impl<'m> ScalarSpec<'m> {
     pub fn new(
+        seed: u64,
         entity: &'m str,
         name: &str,
         bson_type: &'m str,
@@ -241,17 +286,18 @@ impl<'m> ScalarSpec<'m> {
         };
         ScalarSpec {
             entity,
-            stream: (name_hash(entity), name_hash(name)),
+            stream: (Rng::prefix(&[seed, name_hash(entity)]), name_hash(name)),
             kind,
             avg: field.and_then(|f| f.avg_size).map(|n| n as usize),
             enum_values,
             bson_type,
+            plain: !needs_escape(entity.as_bytes()),
         }
     }
 
     /// The value for instance `key`.
-    pub fn generate<'s>(&'s self, seed: u64, key: u64, scratch: &'s mut Scratch) -> Generated<'s> {
-        let mut rng = Rng::new(&[seed, self.stream.0, key, self.stream.1]);
+    pub fn generate<'s>(&'s self, key: u64, scratch: &'s mut Scratch) -> Generated<'s> {
+        let mut rng = Rng::resume(self.stream.0, &[key, self.stream.1]);
         if !self.enum_values.is_empty() {
             let v = &self.enum_values[rng.below(self.enum_values.len() as u64) as usize];
             return Generated::Scalar(match self.bson_type {
@@ -273,7 +319,11 @@ impl<'m> ScalarSpec<'m> {
                     kind,
                     self.avg,
                 );
-                Scalar::Str(&scratch.text)
+                if self.plain {
+                    Scalar::Plain(&scratch.text)
+                } else {
+                    Scalar::Str(&scratch.text)
+                }
             }
             Kind::Num { kind, out, whole } => {
                 let x = number_draw(&mut rng, kind);
@@ -428,57 +478,65 @@ fn string_value(
 ) {
     let first = pick(rng, FIRST);
     let last = pick(rng, LAST);
-    // Writing to a String cannot fail.
-    let _ = match kind {
+    // Pieces are appended one by one rather than through `write!`, whose
+    // formatting machinery cost more than the values themselves; the draws
+    // stay in the same order.
+    let mut num = itoa::Buffer::new();
+    match kind {
         StrKind::Email => {
             out.extend(first.chars().flat_map(char::to_lowercase));
             out.push('.');
             out.extend(last.chars().flat_map(char::to_lowercase));
-            write!(out, "{key}@example.com")
+            out.push_str(num.format(key));
+            out.push_str("@example.com");
         }
-        StrKind::First => {
+        StrKind::First => out.push_str(first),
+        StrKind::Last => out.push_str(last),
+        StrKind::PersonName => {
             out.push_str(first);
-            Ok(())
-        }
-        StrKind::Last => {
+            out.push(' ');
             out.push_str(last);
-            Ok(())
         }
-        StrKind::PersonName => write!(out, "{first} {last}"),
-        StrKind::Ip => write!(
-            out,
-            "10.{}.{}.{}",
-            rng.below(256),
-            rng.below(256),
-            1 + rng.below(254)
-        ),
-        StrKind::Url => write!(
-            out,
-            "https://example.com/{}/{key}",
-            entity.to_ascii_lowercase()
-        ),
+        StrKind::Ip => {
+            let (a, b, c) = (rng.below(256), rng.below(256), 1 + rng.below(254));
+            out.push_str("10.");
+            out.push_str(num.format(a));
+            out.push('.');
+            out.push_str(num.format(b));
+            out.push('.');
+            out.push_str(num.format(c));
+        }
+        StrKind::Url => {
+            out.push_str("https://example.com/");
+            out.push_str(&entity.to_ascii_lowercase());
+            out.push('/');
+            out.push_str(num.format(key));
+        }
         StrKind::Street => {
             let n = 1 + rng.below(999);
-            let _ = write!(out, "{n} ");
+            out.push_str(num.format(n));
+            out.push(' ');
             capital(out, pick(rng, WORDS));
             out.push_str(" Street");
-            Ok(())
         }
-        StrKind::City => {
-            out.push_str(pick(rng, CITIES));
-            Ok(())
+        StrKind::City => out.push_str(pick(rng, CITIES)),
+        StrKind::Country => out.push_str(pick(rng, COUNTRIES)),
+        StrKind::Zip => padded(out, rng.below(100_000), 5),
+        StrKind::Phone => {
+            out.push_str("+1-555-");
+            padded(out, rng.below(10_000), 4);
         }
-        StrKind::Country => {
-            out.push_str(pick(rng, COUNTRIES));
-            Ok(())
-        }
-        StrKind::Zip => write!(out, "{:05}", rng.below(100_000)),
-        StrKind::Phone => write!(out, "+1-555-{:04}", rng.below(10_000)),
         StrKind::Sku => {
             out.extend(entity.to_ascii_uppercase().chars().take(3));
-            write!(out, "-{key:06}")
+            out.push('-');
+            padded(out, key, 6);
         }
-        StrKind::Host => write!(out, "{}-{key}.example.net", pick(rng, WORDS)),
+        StrKind::Host => {
+            out.push_str(pick(rng, WORDS));
+            out.push('-');
+            out.push_str(num.format(key));
+            out.push_str(".example.net");
+        }
         StrKind::Title { product } => {
             let noun = if product {
                 pick(rng, NOUNS)
@@ -486,13 +544,23 @@ fn string_value(
                 pick(rng, WORDS)
             };
             capital(out, pick(rng, WORDS));
-            write!(out, " {noun} {key}")
+            out.push(' ');
+            out.push_str(noun);
+            out.push(' ');
+            out.push_str(num.format(key));
         }
-        StrKind::Words { default } => {
-            words(out, rng, avg.unwrap_or(default));
-            Ok(())
-        }
-    };
+        StrKind::Words { default } => words(out, rng, avg.unwrap_or(default)),
+    }
+}
+
+/// Appends `n` zero-padded to `width` digits, as `{n:0width$}` does.
+fn padded(out: &mut String, n: u64, width: usize) {
+    let mut num = itoa::Buffer::new();
+    let digits = num.format(n);
+    for _ in digits.len()..width {
+        out.push('0');
+    }
+    out.push_str(digits);
 }
 
 /// Appends `s` with its first letter in upper case.
@@ -549,5 +617,40 @@ fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
         NumKind::Temperature => -10.0 + rng.unit() * 45.0,
         NumKind::Quantity => rng.below(1000) as f64,
         NumKind::Other => rng.unit() * 10_000.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_fill_to_the_size_as_one_pick_after_another_did() {
+        for bytes in [0, 3, 12, 80, 120, 127, 128, 300, 1000] {
+            for start in ["", "x"] {
+                let (mut a, mut b) = (Rng::new(&[bytes as u64]), Rng::new(&[bytes as u64]));
+                let mut got = start.to_string();
+                words(&mut got, &mut a, bytes);
+                let mut want = start.to_string();
+                while want.len() < bytes.max(3) {
+                    if !want.is_empty() {
+                        want.push(' ');
+                    }
+                    want.push_str(pick(&mut b, WORDS));
+                }
+                assert_eq!(got, want);
+                assert_eq!(a.next_u64(), b.next_u64());
+            }
+        }
+    }
+
+    /// What makes generated text `Scalar::Plain`.
+    #[test]
+    fn the_word_lists_need_no_json_escape() {
+        for list in [FIRST, LAST, WORDS, NOUNS, CITIES, COUNTRIES] {
+            for w in list {
+                assert!(!needs_escape(w.as_bytes()), "{w}");
+            }
+        }
     }
 }

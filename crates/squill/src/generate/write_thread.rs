@@ -103,11 +103,6 @@ impl WriteThread {
             .unwrap_or_else(|_| Vec::with_capacity(self.tuning.chunk + (self.tuning.chunk >> 3)))
     }
 
-    /// An empty text buffer (a handed-back buffer is empty, hence UTF-8).
-    pub fn text_buffer(&self) -> String {
-        String::from_utf8(self.buffer()).unwrap_or_default()
-    }
-
     pub fn create(&mut self, slot: Slot, path: PathBuf) -> Result<(), GenerateError> {
         self.send(Job::Create { slot, path })
     }
