@@ -49,7 +49,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(BufWriter::with_capacity(1 << 20, file)),
+            out: Some(BufWriter::with_capacity(64 << 10, file)),
             renamed: false,
         })
     }
