@@ -15,6 +15,7 @@ pub mod data;
 mod documents;
 pub mod examples;
 pub mod indexes;
+mod json_text;
 mod plan;
 pub mod population;
 pub mod schema;

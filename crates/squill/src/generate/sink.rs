@@ -8,7 +8,8 @@
 //! `Value` tree uses, so a document comes out byte for byte the same either
 //! way; a test in `tests.rs` compares them on every example model.
 
-use super::value::{Document, JsonOut, Scalar, Value, cstring, patch_len, write_json_string};
+use super::json_text::{JsonOut, write_json_string};
+use super::value::{Document, Scalar, Value, cstring, patch_len};
 
 /// A field name with its Extended JSON form (`"name":`) and its BSON form
 /// (the name and a NUL) encoded once.

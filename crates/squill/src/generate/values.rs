@@ -5,8 +5,9 @@
 //! another collection (an extended reference) has the same value as the
 //! original.
 
+use super::json_text::needs_escape;
 use super::population::{Rng, name_hash};
-use super::value::{Document, Scalar, Value, needs_escape};
+use super::value::{Document, Scalar, Value};
 use crate::model::Field;
 use crate::text_codec::ascii;
 use std::borrow::Cow;
