@@ -4,7 +4,17 @@
 //! the generator's text writers use.
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const HEX: &[u8; 16] = b"0123456789abcdef";
+/// Every byte's two lowercase hex digits: one look-up per byte.
+static HEX2: [[u8; 2]; 256] = {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [HEX[i >> 4], HEX[i & 15]];
+        i += 1;
+    }
+    t
+};
 
 /// The bytes as a `str` when they are all ASCII. Most strings in documents
 /// are short (the Atlas samples average 8 bytes) and ASCII, and a word-wise
@@ -45,18 +55,24 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Writes the lowercase hex of `bytes` over `dst` (twice as long; the
+/// generator fills a fixed `{"$oid":"…"}` buffer with it).
+pub fn hex_over(dst: &mut [u8], bytes: &[u8]) {
+    for (pair, b) in dst.chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&HEX2[usize::from(*b)]);
+    }
+}
+
 /// Appends the lowercase hex of `bytes` to `out`, through a stack buffer so
 /// that each 32 bytes are one append rather than 64.
 pub fn hex_into(out: &mut String, bytes: &[u8]) {
     out.reserve(bytes.len() * 2);
     let mut buf = [0u8; 64];
     for chunk in bytes.chunks(32) {
-        for (i, b) in chunk.iter().enumerate() {
-            buf[2 * i] = HEX[usize::from(b >> 4)];
-            buf[2 * i + 1] = HEX[usize::from(b & 15)];
-        }
+        let hex = &mut buf[..2 * chunk.len()];
+        hex_over(hex, chunk);
         // Only hex digits were written.
-        out.push_str(ascii(&buf[..2 * chunk.len()]).unwrap_or_default());
+        out.push_str(ascii(hex).unwrap_or_default());
     }
 }
 

@@ -48,7 +48,7 @@ pub(super) struct Built {
 
 /// The caller's side of the builder threads.
 pub(super) struct Pool {
-    jobs: Option<Sender<Job>>,
+    jobs: Sender<Job>,
     done: Receiver<(u64, Result<Built, String>)>,
     /// Finished out of order, waiting for the batches before them.
     waiting: BTreeMap<u64, Result<Built, String>>,
@@ -78,12 +78,13 @@ pub(super) fn with_pool<R>(
     dir: &Path,
     body: impl FnOnce(&mut Pool) -> Result<R, GenerateError>,
 ) -> Result<R, GenerateError> {
+    let threads = threads.max(1);
     let (jobs, inbox) = channel::<Job>();
     let inbox = Mutex::new(inbox);
     std::thread::scope(|scope| {
         let (done_tx, done) = channel();
-        for i in 0..threads.max(1) {
-            let (inbox, done_tx, worker_pop) = (&inbox, done_tx.clone(), pop.fork());
+        for i in 0..threads {
+            let (inbox, done_tx, worker_pop) = (&inbox, done_tx.clone(), pop.clone());
             std::thread::Builder::new()
                 .name(format!("squill-build-{i}"))
                 .spawn_scoped(scope, move || {
@@ -96,17 +97,17 @@ pub(super) fn with_pool<R>(
         }
         drop(done_tx);
         let mut pool = Pool {
-            jobs: Some(jobs),
+            jobs,
             done,
             waiting: BTreeMap::new(),
             sent: 0,
             returned: 0,
-            threads: threads.max(1),
+            threads,
             dir: dir.to_path_buf(),
         };
         let result = body(&mut pool);
         // Closing the queue stops the threads; the scope waits for them.
-        pool.jobs = None;
+        drop(pool);
         result
     })
 }
@@ -137,13 +138,11 @@ impl Pool {
             json,
             bson,
         };
-        match &self.jobs {
-            Some(jobs) if jobs.send(job).is_ok() => {
-                self.sent += 1;
-                Ok(())
-            }
-            _ => Err(self.stopped("every generating thread has stopped")),
+        if self.jobs.send(job).is_err() {
+            return Err(self.stopped("every generating thread has stopped"));
         }
+        self.sent += 1;
+        Ok(())
     }
 
     /// The oldest batch not yet returned, once built.

@@ -88,18 +88,26 @@ pub fn paths(design: &Design, dir: &Path, format: DataFormat) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for c in &design.collections {
         if format.ejson() {
-            out.push(dir.join("data").join(format!("{}.json", c.name)));
+            out.push(ejson_path(dir, c));
         }
         if format.dump() {
-            out.push(dir.join("dump").join(&db).join(format!("{}.bson", c.name)));
-            out.push(
-                dir.join("dump")
-                    .join(&db)
-                    .join(format!("{}.metadata.json", c.name)),
-            );
+            out.push(dump_path(dir, &db, c, "bson"));
+            out.push(dump_path(dir, &db, c, "metadata.json"));
         }
     }
     out
+}
+
+/// `DIR/data/COLL.json`.
+fn ejson_path(dir: &Path, coll: &Collection) -> PathBuf {
+    dir.join("data").join(format!("{}.json", coll.name))
+}
+
+/// `DIR/dump/DB/COLL.EXT`.
+fn dump_path(dir: &Path, db: &str, coll: &Collection, ext: &str) -> PathBuf {
+    dir.join("dump")
+        .join(db)
+        .join(format!("{}.{ext}", coll.name))
 }
 
 /// mongodump's `COLL.metadata.json`: options (the validator) and indexes.
@@ -281,14 +289,10 @@ pub(crate) fn write_tuned(
     with_pool(&pop, design, (json, dump), threads, dir, |pool| {
         for (index, coll) in design.collections.iter().enumerate() {
             if json {
-                writer.create(JSON, dir.join("data").join(format!("{}.json", coll.name)))?;
+                writer.create(JSON, ejson_path(dir, coll))?;
             }
             if dump {
-                let path = dir
-                    .join("dump")
-                    .join(&db)
-                    .join(format!("{}.bson", coll.name));
-                writer.create(BSON, path)?;
+                writer.create(BSON, dump_path(dir, &db, coll, "bson"))?;
             }
             let mut out = Output {
                 writer: &mut writer,
@@ -321,12 +325,8 @@ pub(crate) fn write_tuned(
             }
             if dump {
                 writer.commit(BSON)?;
-                let meta = metadata(coll, seed);
-                let path = dir
-                    .join("dump")
-                    .join(&db)
-                    .join(format!("{}.metadata.json", coll.name));
-                writer.whole(path, serde_json::to_vec(&meta).unwrap_or_default())?;
+                let meta = serde_json::to_vec(&metadata(coll, seed)).unwrap_or_default();
+                writer.whole(dump_path(dir, &db, coll, "metadata.json"), meta)?;
             }
             summary.collections.push(stats);
         }

@@ -79,7 +79,7 @@ impl<'a> Population<'a> {
             .map(|d| &d.chosen)
     }
 
-    pub(super) fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
+    fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
         self.model.relationship_by_name(name)
     }
 

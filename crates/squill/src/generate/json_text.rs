@@ -139,24 +139,6 @@ pub fn object_id_hex(id: &[u8; 12]) -> String {
     crate::text_codec::hex(id)
 }
 
-/// Writes the lowercase hex of `bytes` over `dst` (twice as long), two
-/// digits per table look-up.
-pub(super) fn hex_bytes_into(dst: &mut [u8], bytes: &[u8]) {
-    static HEX2: [[u8; 2]; 256] = {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut t = [[0u8; 2]; 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = [HEX[i >> 4], HEX[i & 15]];
-            i += 1;
-        }
-        t
-    };
-    for (pair, b) in dst.chunks_exact_mut(2).zip(bytes) {
-        pair.copy_from_slice(&HEX2[usize::from(*b)]);
-    }
-}
-
 /// A double that a relaxed reader reads back as a double: always with a point
 /// or an exponent; non-finite values as `$numberDouble`.
 pub(super) fn write_double<O: JsonOut>(out: &mut O, f: f64) {

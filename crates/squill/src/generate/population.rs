@@ -115,7 +115,9 @@ pub fn is_shared(rel: &Relationship) -> bool {
 }
 
 /// The synthetic population of one model at one scale and seed.
-#[derive(Debug)]
+/// `Clone` gives each builder thread its own (the cursors are only a
+/// cache of where the last lookup ended).
+#[derive(Debug, Clone)]
 pub struct Population<'a> {
     pub model: &'a Model,
     pub design: &'a Design,
@@ -166,21 +168,6 @@ impl<'a> Population<'a> {
             p.count_of(e, scale, 0);
         }
         p
-    }
-
-    /// A copy for another thread: the same population, with cursors of its
-    /// own.
-    pub fn fork(&self) -> Self {
-        Population {
-            model: self.model,
-            design: self.design,
-            seed: self.seed,
-            max_children: self.max_children,
-            optional_prefix: self.optional_prefix,
-            counts: self.counts.clone(),
-            owner: self.owner.clone(),
-            cursors: RefCell::default(),
-        }
     }
 
     fn count_of(&mut self, e: EntityId, scale: u64, depth: usize) -> u64 {
@@ -290,8 +277,7 @@ impl<'a> Population<'a> {
             ids.dedup();
             return ids;
         }
-        let mut rng = Rng::new(&[self.seed, 0x9a4e, r.index() as u64, j]);
-        vec![rng.below(n_parent)]
+        vec![self.first_parent(r, j)]
     }
 
     /// The first of `parents(r, j)` (0 when there is none), without the

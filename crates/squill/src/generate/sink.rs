@@ -113,17 +113,12 @@ impl TreeSink {
         self.done.unwrap_or_default()
     }
 
-    fn put(&mut self, name: Name<'_>, value: Value) {
+    /// Adds `value` to the innermost open container, under `key` in a
+    /// document; with none open, it is the finished top-level document.
+    fn put(&mut self, key: Option<String>, value: Value) {
         match self.stack.last_mut() {
             Some((_, Value::Array(items))) => items.push(value),
-            Some((_, Value::Document(doc))) => {
-                let key = match name {
-                    Name::Field(k) => k.name.clone(),
-                    Name::Index(i) => i.to_string(),
-                    Name::Top => String::new(),
-                };
-                doc.0.push((key, value));
-            }
+            Some((_, Value::Document(doc))) => doc.0.push((key.unwrap_or_default(), value)),
             _ => {
                 if let Value::Document(doc) = value {
                     self.done = Some(doc);
@@ -133,17 +128,22 @@ impl TreeSink {
     }
 }
 
+/// The key a value is stored under in a `Document` (array items and the
+/// top-level document have none).
+fn key_of(name: Name<'_>) -> Option<String> {
+    match name {
+        Name::Field(k) => Some(k.name.clone()),
+        Name::Index(_) | Name::Top => None,
+    }
+}
+
 impl Sink for TreeSink {
     fn scalar(&mut self, name: Name<'_>, value: Scalar<'_>) {
-        self.put(name, value.to_value());
+        self.put(key_of(name), value.to_value());
     }
 
     fn open(&mut self, name: Name<'_>, array: bool) {
-        let key = match name {
-            Name::Field(k) => Some(k.name.clone()),
-            Name::Index(i) => Some(i.to_string()),
-            Name::Top => None,
-        };
+        let key = key_of(name);
         let empty = if array {
             Value::Array(Vec::new())
         } else {
@@ -154,9 +154,7 @@ impl Sink for TreeSink {
 
     fn close(&mut self) {
         if let Some((key, value)) = self.stack.pop() {
-            let k = key.as_deref().map(Key::new);
-            let name = k.as_ref().map_or(Name::Top, Name::Field);
-            self.put(name, value);
+            self.put(key, value);
         }
     }
 }

@@ -38,7 +38,8 @@ use std::thread::JoinHandle;
 /// Sizes of the hand-over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tuning {
-    /// A buffer is handed over once it holds this many bytes.
+    /// The size a buffer is made for: a batch of documents is sized to
+    /// about this many bytes (`data::Sizer`).
     pub chunk: usize,
     /// Buffers waiting for the writer at most; the caller blocks beyond.
     pub queue: usize,
