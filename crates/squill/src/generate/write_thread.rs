@@ -2,12 +2,14 @@
 //! encoding documents (on the calling thread) overlaps with the disk instead
 //! of alternating with it.
 //!
-//! The caller fills buffers of about a megabyte and hands them over a bounded
-//! channel; the writer appends them to its `AtomicFile`s and hands the emptied
-//! buffers back, so memory is about a dozen chunks whatever the scale (the
-//! caller allocates only when none has come back). Buffers of 4 MiB made the
-//! writer's `write` calls several times slower (BENCHMARKS.md), probably
-//! because the data has left the CPU cache by the time it is copied.
+//! The caller fills buffers of about two megabytes and hands them over a
+//! bounded channel; the writer appends them to its `AtomicFile`s and hands the
+//! emptied buffers back, so memory is a few dozen chunks whatever the scale
+//! (the caller allocates only when none has come back). The writer hands the
+//! kernel at most `WRITE_PIECE` per `write`: single writes of 3-4 MiB made the
+//! kernel's copy several times slower here (BENCHMARKS.md). An earlier note
+//! blamed the CPU cache for that; a C program writing one reused buffer showed
+//! the same slowdown, so it is the size of the write.
 //!
 //! Every `sync_every` bytes appended to a file, the writer asks a third thread
 //! to `fdatasync` it, without waiting. Without that the kernel keeps all the
@@ -48,8 +50,11 @@ pub struct Tuning {
 }
 
 impl Tuning {
+    /// Batches of 2 MiB rather than 1 MiB: `generate data` of host-logs at
+    /// scale 9 took 4-8% less time in three alternated series and the same
+    /// in a fourth (BENCHMARKS.md); larger ones were slower.
     pub const DEFAULT: Tuning = Tuning {
-        chunk: 1 << 20,
+        chunk: 2 << 20,
         queue: 8,
         sync_every: 32 << 20,
     };
@@ -170,6 +175,14 @@ impl Drop for WriteThread {
     }
 }
 
+/// The most one `write` call hands the kernel. On this project's machine
+/// (Linux 6.18, ext4) the kernel's copy into the page cache got slower per
+/// byte as single writes grew past 2 MiB: `generate data` in 3 MiB writes
+/// took twice the system time of 1 MiB writes, and a C program writing one
+/// reused buffer 3.5 times (BENCHMARKS.md), so a bigger batch is written in
+/// pieces of this size.
+const WRITE_PIECE: usize = 1 << 20;
+
 struct Open {
     file: AtomicFile,
     unsynced: u64,
@@ -244,7 +257,9 @@ fn run(
             }
             Job::Append { slot, mut bytes } => {
                 if let Some(o) = open.get_mut(slot).and_then(Option::as_mut) {
-                    o.file.write_all(&bytes)?;
+                    for piece in bytes.chunks(WRITE_PIECE) {
+                        o.file.write_all(piece)?;
+                    }
                     o.unsynced += bytes.len() as u64;
                     if o.unsynced >= sync_every {
                         o.file.flush()?;
