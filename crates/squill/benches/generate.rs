@@ -13,7 +13,10 @@
 //! second thread, an fsync at the end; `dd bs=1M conv=fsync` without the
 //! overlap): the disk. Generation is disk-bound when its time is close to the
 //! disk's in the same round; the medians and the per-round ratios say how
-//! close.
+//! close. Each round also generates with one thread per core into
+//! SQUILL_BENCH_RAM_DIR (default /dev/shm when it exists, a RAM file system):
+//! the same work with no disk under it, the floor that the CPU (and the
+//! kernel's copy into the page cache) sets.
 
 use squill::generate::{
     Builder, DataOptions, Encoder, Fanout, Population, ShapePlan, data, fixtures, values::Scratch,
@@ -50,12 +53,12 @@ fn main() {
     let (mut text, mut bin) = (Vec::new(), Vec::new());
     let mut scratch = Scratch::default();
     for coll in &design.collections {
-        let plan = ShapePlan::new(&pop, &coll.shape);
+        let plan = ShapePlan::of_collection(&pop, coll);
         pop.for_each_root(coll, |root| -> Result<(), ()> {
             text.clear();
             bin.clear();
             let mut encoder = Encoder::new(Some(&mut text), Some(&mut bin));
-            builder.encode(coll, &plan, &root, &mut encoder, &mut scratch);
+            builder.encode(&plan, &root, &mut encoder, &mut scratch);
             docs += 1;
             bytes += (text.len() + bin.len()) as u64;
             Ok(())
@@ -70,14 +73,30 @@ fn main() {
     );
 
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let ram_dir = std::env::var("SQUILL_BENCH_RAM_DIR")
+        .map(std::path::PathBuf::from)
+        .ok()
+        .or_else(|| Some(std::path::PathBuf::from("/dev/shm")).filter(|d| d.is_dir()))
+        .map(|d| d.join(format!("squill-bench-{}", std::process::id())));
     let mut one = Vec::new();
     let mut all = Vec::new();
+    let mut ram = Vec::new();
     let mut disk = Vec::new();
     let mut bytes_written = 0;
     for round in 1..=rounds {
         let w1 = generate(&model, &design, scale, 1, &dir.join("out"));
         let wn = generate(&model, &design, scale, cores, &dir.join("out"));
         let d = write_plain(&dir.join("plain"), &sample, wn.1);
+        if let Some(ram_dir) = &ram_dir {
+            let r = generate(&model, &design, scale, cores, ram_dir);
+            println!(
+                "round {round}: {cores} threads into RAM ({}) {:.2} s ({:.1} MB/s)",
+                ram_dir.display(),
+                r.0,
+                mb(r.1, r.0)
+            );
+            ram.push(r.0);
+        }
         println!(
             "round {round}: generate data, 1 thread {:.2} s ({:.1} MB/s); {cores} threads {:.2} s ({:.1} MB/s, {:.0} documents/s); disk {:.2} s ({:.1} MB/s); {cores} threads / disk time {:.2}",
             w1.0,
@@ -95,6 +114,7 @@ fn main() {
         disk.push(d);
     }
     let ratios: Vec<f64> = all.iter().zip(&disk).map(|(g, d)| g / d).collect();
+
     // The same bytes in every run: the output does not depend on the threads.
     let n = bytes_written;
     println!(
@@ -104,6 +124,14 @@ fn main() {
         mb(n, median(&disk)),
         median(&ratios)
     );
+    if !ram.is_empty() {
+        let to_ram: Vec<f64> = all.iter().zip(&ram).map(|(g, r)| g / r).collect();
+        println!(
+            "{cores} threads into RAM: median {:.1} MB/s; onto the disk takes {:.2}x the time into RAM (median of the rounds' ratios; near 1: the CPU sets the pace, not the disk)",
+            mb(n, median(&ram)),
+            median(&to_ram)
+        );
+    }
 }
 
 fn env(name: &str, default: u64) -> u64 {

@@ -4,7 +4,8 @@
 //!
 //! Every document is a pure function of its root (which instance, under which
 //! parent) and the seed (`population`), so the caller can enumerate the roots
-//! alone, cut them into batches and hand each batch, with two empty buffers,
+//! alone (as runs of consecutive instances: `roots`), cut them into batches
+//! and hand each batch, with two empty buffers,
 //! to whichever thread is free. Each thread has its own `Population` (whose
 //! only state is a cursor that makes consecutive parents cheap), its own plan
 //! of the collection and its own scratch space. `Pool::next` gives the built
@@ -16,9 +17,10 @@
 //! sized (from the bytes per root seen so far) to about one writer chunk.
 
 use super::GenerateError;
-use super::documents::{Builder, Fanout, Root};
+use super::documents::{Builder, Fanout};
 use super::plan::ShapePlan;
 use super::population::Population;
+use super::roots::Run;
 use super::sink::Encoder;
 use super::values::Scratch;
 use crate::design::Design;
@@ -28,18 +30,19 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-/// One batch of roots of one collection, with the buffers to encode into.
+/// One batch of runs of roots of one collection, with the buffers to
+/// encode into.
 struct Job {
     seq: u64,
     coll: usize,
-    roots: Vec<Root>,
+    runs: Vec<Run>,
     json: Vec<u8>,
     bson: Vec<u8>,
 }
 
 /// A batch's documents, encoded.
 pub(super) struct Built {
-    pub roots: usize,
+    pub roots: u64,
     /// Extended JSON lines (empty when not asked for).
     pub json: Vec<u8>,
     /// BSON documents (empty when not asked for).
@@ -123,18 +126,19 @@ impl Pool {
         self.sent - self.returned
     }
 
-    /// Queues a batch of `coll`'s roots with the buffers to encode them into.
+    /// Queues a batch of `coll`'s roots (as runs) with the buffers to encode
+    /// them into.
     pub fn send(
         &mut self,
         coll: usize,
-        roots: Vec<Root>,
+        runs: Vec<Run>,
         json: Vec<u8>,
         bson: Vec<u8>,
     ) -> Result<(), GenerateError> {
         let job = Job {
             seq: self.sent,
             coll,
-            roots,
+            runs,
             json,
             bson,
         };
@@ -195,20 +199,22 @@ fn build(
             return;
         };
         if plan.as_ref().is_none_or(|(c, _)| *c != job.coll) {
-            plan = Some((job.coll, ShapePlan::new(pop, &coll.shape)));
+            plan = Some((job.coll, ShapePlan::of_collection(pop, coll)));
         }
         let Some((_, shape)) = &plan else { return };
         // A panic here would otherwise leave the caller waiting for this
         // batch forever: it comes back as this batch's error instead.
         let built = catch_unwind(AssertUnwindSafe(|| {
-            for root in &job.roots {
-                let mut encoder =
-                    Encoder::new(json.then_some(&mut job.json), bson.then_some(&mut job.bson));
-                builder.encode(coll, shape, root, &mut encoder, &mut scratch);
+            // One encoder for the batch: it is back to empty after each
+            // document.
+            let mut encoder =
+                Encoder::new(json.then_some(&mut job.json), bson.then_some(&mut job.bson));
+            for run in &job.runs {
+                run.for_each(|root| builder.encode(shape, root, &mut encoder, &mut scratch));
             }
         }))
         .map(|()| Built {
-            roots: job.roots.len(),
+            roots: job.runs.iter().map(Run::len).sum(),
             json: job.json,
             bson: job.bson,
         })

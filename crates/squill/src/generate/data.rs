@@ -2,7 +2,8 @@
 //! (`data/COLL.json`, what mongoimport reads) and as a mongodump directory
 //! (`dump/DB/COLL.bson` + `COLL.metadata.json` with the validator and the
 //! indexes, what mongorestore reads). The calling thread lists each
-//! collection's documents (their roots) in batches; builder threads
+//! collection's documents (their roots, as runs of consecutive instances) in
+//! batches; builder threads
 //! (`build_threads`, one per core) encode the batches straight into large
 //! buffers (`sink`: no tree of values per document); the buffers go, in the
 //! order of the batches, to a writer thread (`write_thread`) that puts them
@@ -10,8 +11,8 @@
 //! while documents are built, and the bytes do not depend on the threads.
 
 use super::build_threads::{Built, Pool, thread_count, with_pool};
-use super::documents::Root;
 use super::population::Population;
+use super::roots::Run;
 use super::write::refuse_existing;
 use super::write_thread::{Slot, Tuning, WriteThread};
 use super::{GenerateError, indexes, schema};
@@ -192,12 +193,7 @@ struct Output<'w> {
 impl Output<'_> {
     /// Hands a batch to the builder threads, with buffers to fill, after
     /// writing the oldest ones out while too many are out.
-    fn send(
-        &mut self,
-        pool: &mut Pool,
-        coll: usize,
-        roots: Vec<Root>,
-    ) -> Result<(), GenerateError> {
+    fn send(&mut self, pool: &mut Pool, coll: usize, roots: Vec<Run>) -> Result<(), GenerateError> {
         while pool.in_flight() >= pool.max_in_flight() {
             self.write(pool.next()?)?;
         }
@@ -215,7 +211,7 @@ impl Output<'_> {
     }
 
     fn write(&mut self, built: Built) -> Result<(), GenerateError> {
-        self.stats.documents += built.roots as u64;
+        self.stats.documents += built.roots;
         self.stats.ejson_bytes += built.json.len() as u64;
         self.stats.bson_bytes += built.bson.len() as u64;
         self.sizer
@@ -233,16 +229,16 @@ impl Output<'_> {
 /// Roots per batch: as many as make about one writer chunk, from the bytes
 /// per root seen so far (documents range from a hundred bytes to megabytes).
 struct Sizer {
-    target: usize,
-    roots_seen: usize,
-    bytes_seen: usize,
-    roots: usize,
+    target: u64,
+    roots_seen: u64,
+    bytes_seen: u64,
+    roots: u64,
 }
 
 impl Sizer {
     fn new(target: usize) -> Self {
         Sizer {
-            target: target.max(1),
+            target: (target as u64).max(1),
             roots_seen: 0,
             bytes_seen: 0,
             // One until sizes are known: a root may be megabytes.
@@ -250,11 +246,11 @@ impl Sizer {
         }
     }
 
-    fn observe(&mut self, roots: usize, bytes: usize) {
+    fn observe(&mut self, roots: u64, bytes: usize) {
         self.roots_seen += roots;
-        self.bytes_seen += bytes;
+        self.bytes_seen += bytes as u64;
         let per_root = (self.bytes_seen / self.roots_seen.max(1)).max(1);
-        self.roots = (self.target / per_root).clamp(1, 1 << 16);
+        self.roots = (self.target / per_root).clamp(1, 1 << 20);
     }
 }
 
@@ -305,11 +301,19 @@ pub(crate) fn write_tuned(
                 sizer: Sizer::new(tuning.chunk),
                 format: (json, dump),
             };
-            let mut batch = Vec::new();
-            pop.for_each_root(coll, |root| -> Result<(), GenerateError> {
-                batch.push(root);
-                if batch.len() >= out.sizer.roots {
-                    out.send(pool, index, std::mem::take(&mut batch))?;
+            // Runs of roots, cut so that a batch holds `sizer.roots`.
+            let (mut batch, mut in_batch) = (Vec::new(), 0);
+            pop.for_each_run(coll, |run| -> Result<(), GenerateError> {
+                let mut rest = Some(run);
+                while let Some(run) = rest.take() {
+                    let (head, tail) = run.split(out.sizer.roots.saturating_sub(in_batch));
+                    in_batch += head.len();
+                    batch.push(head);
+                    if in_batch >= out.sizer.roots {
+                        out.send(pool, index, std::mem::take(&mut batch))?;
+                        in_batch = 0;
+                    }
+                    rest = tail;
                 }
                 Ok(())
             })?;

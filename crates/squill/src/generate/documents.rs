@@ -6,6 +6,7 @@
 
 use super::plan::{FieldPlan, Origin, ShapePlan, ValuePlan};
 use super::population::{Population, Rng, is_shared, name_hash};
+use super::roots::Root;
 use super::sink::{Name, Sink, TreeSink};
 use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
@@ -27,24 +28,6 @@ pub enum Fanout {
 /// Examples "at maximum cardinality" stop here when the model's maximum is
 /// larger or unbounded, so an example file stays readable.
 pub const EXAMPLE_CAP: u64 = 1_000;
-
-/// One top-level document to build.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Root {
-    /// Instance `index` of `entity`, with the parent it was enumerated under.
-    Entity {
-        entity: EntityId,
-        index: u64,
-        parent: Option<(RelationshipId, u64)>,
-    },
-    /// One bucket of `parent`'s children through `relationship`.
-    Bucket {
-        relationship: RelationshipId,
-        parent: u64,
-        children: Vec<u64>,
-        number: u64,
-    },
-}
 
 /// Where a value is being built: an instance, or a bucket, inside another.
 #[derive(Clone, Copy)]
@@ -100,59 +83,6 @@ impl<'a> Population<'a> {
             }
             _ => None,
         })
-    }
-
-    /// Calls `f` for every top-level document of `coll`, in order.
-    pub fn for_each_root<E>(
-        &self,
-        coll: &Collection,
-        mut f: impl FnMut(Root) -> Result<(), E>,
-    ) -> Result<(), E> {
-        if let Some(r) = self.bucket_of(coll) {
-            let rel = self.model.relationship(r);
-            let mut number = 0;
-            for parent in 0..self.count(rel.parent) {
-                for children in self.buckets(r, &self.children(r, parent)) {
-                    f(Root::Bucket {
-                        relationship: r,
-                        parent,
-                        children,
-                        number,
-                    })?;
-                    number += 1;
-                }
-            }
-            return Ok(());
-        }
-        for name in &coll.entities {
-            let Some(entity) = self.model.entity_by_name(name) else {
-                continue;
-            };
-            match self.owner(entity) {
-                Some(r) => {
-                    let rel = self.model.relationship(r);
-                    for parent in 0..self.count(rel.parent) {
-                        for index in self.children(r, parent) {
-                            f(Root::Entity {
-                                entity,
-                                index,
-                                parent: Some((r, parent)),
-                            })?;
-                        }
-                    }
-                }
-                None => {
-                    for index in 0..self.count(entity) {
-                        f(Root::Entity {
-                            entity,
-                            index,
-                            parent: None,
-                        })?;
-                    }
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Splits one parent's children into buckets: `per_bucket` at a time, or
@@ -224,17 +154,16 @@ impl Builder<'_, '_> {
 
     /// Builds the top-level document for `root`.
     pub fn document(&self, coll: &Collection, root: &Root) -> Document {
-        let plan = ShapePlan::new(self.pop, &coll.shape);
+        let plan = ShapePlan::of_collection(self.pop, coll);
         let mut sink = TreeSink::default();
-        self.encode(coll, &plan, root, &mut sink, &mut Scratch::default());
+        self.encode(&plan, root, &mut sink, &mut Scratch::default());
         sink.finish()
     }
 
     /// Builds the top-level document for `root` into `sink`; `plan` is
-    /// `ShapePlan::new` of the collection's shape.
+    /// `ShapePlan::of_collection` of the collection `root` is in.
     pub fn encode<S: Sink>(
         &self,
-        coll: &Collection,
         plan: &ShapePlan<'_>,
         root: &Root,
         sink: &mut S,
@@ -265,11 +194,7 @@ impl Builder<'_, '_> {
                 outer: None,
             },
         };
-        let coll_entity = coll
-            .entities
-            .first()
-            .and_then(|e| self.pop.model.entity_by_name(e));
-        self.object(plan, &ctx, coll_entity, Name::Top, sink, scratch);
+        self.object(plan, &ctx, plan.id_entity, Name::Top, sink, scratch);
     }
 
     fn object<S: Sink>(
@@ -592,6 +517,16 @@ impl Builder<'_, '_> {
                 None => &[0],
             },
         };
+        if let ShapeType::Scalar { .. } = ty {
+            // The usual reference, one id (every child document has one):
+            // what `items` does, without building an item's context.
+            let name = Name::Field(&f.key);
+            match parents.first() {
+                Some(p) => sink.scalar(name, self.id_value(ty, Some(rel.parent), *p, scratch)),
+                None => sink.scalar(name, Scalar::Null),
+            }
+            return;
+        }
         self.items(f, parents, Some(rel.parent), ctx, r, sink, scratch);
     }
 

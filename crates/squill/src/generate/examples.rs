@@ -2,8 +2,9 @@
 //! and one at its maximum (capped at `EXAMPLE_CAP` children when the maximum
 //! is larger or unbounded), built by the same code as the synthetic data.
 
-use super::documents::{Builder, EXAMPLE_CAP, Fanout, Root};
+use super::documents::{Builder, EXAMPLE_CAP, Fanout};
 use super::population::Population;
+use super::roots::Root;
 use super::value::Document;
 use crate::design::Collection;
 

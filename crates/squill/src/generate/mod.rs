@@ -18,6 +18,7 @@ pub mod indexes;
 mod json_text;
 mod plan;
 pub mod population;
+mod roots;
 pub mod schema;
 pub mod setup;
 mod sink;
@@ -37,9 +38,10 @@ pub mod fixtures;
 mod tests;
 
 pub use data::{DataFormat, DataOptions, DataSummary};
-pub use documents::{Builder, Fanout, Root};
+pub use documents::{Builder, Fanout};
 pub use plan::ShapePlan;
 pub use population::Population;
+pub use roots::{Root, Run};
 pub use sink::{Encoder, Sink};
 pub use value::{Document, Value};
 

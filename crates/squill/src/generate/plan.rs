@@ -10,13 +10,16 @@ use super::population::{Population, name_hash};
 use super::sink::Key;
 use super::values::ScalarSpec;
 use crate::candidates::Layout;
-use crate::design::{FieldOrigin, Shape, ShapeField, ShapeType};
+use crate::design::{Collection, FieldOrigin, Shape, ShapeField, ShapeType};
 use crate::model::{EntityId, RelationshipId};
 
 /// The fields of one (sub)document.
 #[derive(Debug)]
 pub struct ShapePlan<'c> {
     pub fields: Vec<FieldPlan<'c>>,
+    /// Whose `_id` a document of the collection has when its root does not
+    /// say (the collection's first entity); `None` in a subdocument's plan.
+    pub id_entity: Option<EntityId>,
 }
 
 #[derive(Debug)]
@@ -65,13 +68,25 @@ pub struct ValuePlan<'c> {
 }
 
 impl<'c> ShapePlan<'c> {
-    pub fn new<'a: 'c>(pop: &Population<'a>, shape: &'c Shape) -> Self {
+    /// The plan of a collection's documents.
+    pub fn of_collection<'a: 'c>(pop: &Population<'a>, coll: &'c Collection) -> Self {
+        ShapePlan {
+            id_entity: coll
+                .entities
+                .first()
+                .and_then(|e| pop.model.entity_by_name(e)),
+            ..Self::new(pop, &coll.shape)
+        }
+    }
+
+    fn new<'a: 'c>(pop: &Population<'a>, shape: &'c Shape) -> Self {
         ShapePlan {
             fields: shape
                 .fields
                 .iter()
                 .map(|f| FieldPlan::new(pop, f))
                 .collect(),
+            id_entity: None,
         }
     }
 }

@@ -132,6 +132,8 @@ pub struct Population<'a> {
     /// `Rng::prefix` of the stream that decides whether an optional field
     /// is present.
     pub(super) optional_prefix: u64,
+    /// The seed's byte in every ObjectId, mixed once.
+    seed_byte: u8,
 }
 
 impl<'a> Population<'a> {
@@ -163,6 +165,7 @@ impl<'a> Population<'a> {
             owner,
             cursors: RefCell::default(),
             optional_prefix: Rng::prefix(&[seed, 0x0b7]),
+            seed_byte: (mix(seed) & 0xff) as u8,
         };
         for e in model.entity_ids() {
             p.count_of(e, scale, 0);
@@ -232,8 +235,7 @@ impl<'a> Population<'a> {
             return ids;
         }
         if self.owner(rel.child) == Some(r) {
-            let start = self.first_child(r, i);
-            return (start..start + self.children_count(r, i)).collect();
+            return self.owned_children(r, i).collect();
         }
         // A second parent of a child numbered elsewhere: a random sample.
         let mut rng = Rng::new(&[self.seed, 0x5a3e, r.index() as u64, i]);
@@ -243,6 +245,13 @@ impl<'a> Population<'a> {
         ids.sort_unstable();
         ids.dedup();
         ids
+    }
+
+    /// The children of parent `i` through `r`, which owns them (numbers
+    /// them parent after parent).
+    pub fn owned_children(&self, r: RelationshipId, i: u64) -> std::ops::Range<u64> {
+        let start = self.first_child(r, i);
+        start..start + self.children_count(r, i)
     }
 
     /// The first child index of parent `i` (sum of the earlier parents'
@@ -299,7 +308,7 @@ impl<'a> Population<'a> {
         let ts = 1_700_000_000u32.wrapping_add((key / 64) as u32 % 40_000_000);
         let mut id = [0u8; 12];
         id[..4].copy_from_slice(&ts.to_be_bytes());
-        id[4] = (mix(self.seed) & 0xff) as u8;
+        id[4] = self.seed_byte;
         id[5] = (e.index() & 0xff) as u8;
         id[6..].copy_from_slice(&key.to_be_bytes()[2..]);
         id

@@ -11,16 +11,19 @@
 use super::json_text::{JsonOut, write_json_string};
 use super::value::{Document, Scalar, Value, cstring, patch_len};
 
-/// A field name with its Extended JSON form (`"name":`) and its BSON form
-/// (the name and a NUL) encoded once.
+/// A field name with its Extended JSON forms (`"name":`, and `,"name":`
+/// after another field) and its BSON form (a type byte, the name and a NUL)
+/// encoded once.
 #[derive(Debug, Clone)]
 pub struct Key {
     pub name: String,
-    json: String,
+    /// `[json, json after a comma]`.
+    json: [String; 2],
+    /// The BSON element's name, with a placeholder type byte first.
     bson: Vec<u8>,
     /// `json` and `bson` padded to 16 bytes, when they fit: appended as one
     /// fixed-size copy (then cut to length) rather than a call to `memcpy`.
-    json16: Option<[u8; 16]>,
+    json16: [Option<[u8; 16]>; 2],
     bson16: Option<[u8; 16]>,
 }
 
@@ -32,8 +35,8 @@ fn pad16(bytes: &[u8]) -> Option<[u8; 16]> {
 
 /// Appends `bytes`, whose copy `padded` (16 bytes or fewer) holds, as one
 /// fixed-size copy.
-fn push_padded(out: &mut Vec<u8>, bytes: &[u8], padded: &[u8; 16]) {
-    let len = out.len() + bytes.len();
+fn push_padded(out: &mut Vec<u8>, bytes: usize, padded: &[u8; 16]) {
+    let len = out.len() + bytes;
     out.extend_from_slice(padded);
     out.truncate(len);
 }
@@ -43,13 +46,15 @@ impl Key {
         let mut json = String::with_capacity(name.len() + 3);
         write_json_string(&mut json, name);
         json.push(':');
-        let mut bson = Vec::with_capacity(name.len() + 1);
+        let after_comma = format!(",{json}");
+        let mut bson = Vec::with_capacity(name.len() + 2);
+        bson.push(0);
         cstring(&mut bson, name);
         Key {
             name: name.to_string(),
-            json16: pad16(json.as_bytes()),
+            json16: [pad16(json.as_bytes()), pad16(after_comma.as_bytes())],
             bson16: pad16(&bson),
-            json,
+            json: [json, after_comma],
             bson,
         }
     }
@@ -165,16 +170,20 @@ impl Sink for TreeSink {
 pub struct Encoder<'o, J: JsonOut = Vec<u8>> {
     json: Option<&'o mut J>,
     bson: Option<&'o mut Vec<u8>>,
+    /// Whether a JSON value was written in the innermost open container yet
+    /// (for the commas): kept here rather than on the stack, since every
+    /// value asks.
+    written: bool,
     open: OpenStack,
 }
 
-/// An open container: where its BSON length goes, whether a JSON value was
-/// written in it yet (for the commas), and whether it is an array.
+/// An open container: where its BSON length goes, whether it is an array,
+/// and `written` of the container it is in, restored when it closes.
 #[derive(Debug, Clone, Copy, Default)]
 struct Open {
     start: usize,
-    written: bool,
     array: bool,
+    outer_written: bool,
 }
 
 /// Containers kept in place before `deeper` is used.
@@ -210,14 +219,6 @@ impl OpenStack {
         }
     }
 
-    fn last_mut(&mut self) -> Option<&mut Open> {
-        match self.len {
-            0 => None,
-            n if n <= INLINE => Some(&mut self.inline[n - 1]),
-            _ => self.deeper.last_mut(),
-        }
-    }
-
     fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -228,6 +229,7 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
         Encoder {
             json,
             bson,
+            written: false,
             open: OpenStack::default(),
         }
     }
@@ -237,31 +239,35 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
     // Inlined by force: out of line, the two leads' calls were 6% of
     // `generate data`'s instructions (plain `#[inline]` changed nothing).
     #[inline(always)]
-    fn json_lead(json: &mut J, open: &mut OpenStack, name: Name<'_>) {
-        if let Some(Open { written, .. }) = open.last_mut() {
-            if *written {
-                json.push_byte(b',');
+    fn json_lead(json: &mut J, written: &mut bool, name: Name<'_>) {
+        let comma = std::mem::replace(written, true);
+        match name {
+            Name::Field(k) => {
+                let (text, padded) = (&k.json[usize::from(comma)], &k.json16[usize::from(comma)]);
+                match padded {
+                    Some(padded) => json.push_padded(text, padded),
+                    None => json.push_str(text),
+                }
             }
-            *written = true;
-        }
-        if let Name::Field(k) = name {
-            match &k.json16 {
-                Some(padded) => json.push_padded(&k.json, padded),
-                None => json.push_str(&k.json),
-            }
+            Name::Index(_) | Name::Top if comma => json.push_byte(b','),
+            Name::Index(_) | Name::Top => {}
         }
     }
 
     #[inline(always)]
     fn bson_lead(bson: &mut Vec<u8>, type_byte: u8, name: Name<'_>) {
         match name {
-            Name::Field(k) => {
-                bson.push(type_byte);
-                match &k.bson16 {
-                    Some(padded) => push_padded(bson, &k.bson, padded),
-                    None => bson.extend_from_slice(&k.bson),
+            Name::Field(k) => match &k.bson16 {
+                Some(padded) => {
+                    let mut typed = *padded;
+                    typed[0] = type_byte;
+                    push_padded(bson, k.bson.len(), &typed);
                 }
-            }
+                None => {
+                    bson.push(type_byte);
+                    bson.extend_from_slice(&k.bson[1..]);
+                }
+            },
             // Array indexes below 100 without formatting.
             Name::Index(i @ 0..10) => bson.extend_from_slice(&[type_byte, b'0' + i as u8, 0]),
             Name::Index(i @ 10..100) => {
@@ -280,7 +286,7 @@ impl<'o, J: JsonOut> Encoder<'o, J> {
 impl<J: JsonOut> Sink for Encoder<'_, J> {
     fn scalar(&mut self, name: Name<'_>, value: Scalar<'_>) {
         if let Some(json) = self.json.as_deref_mut() {
-            Self::json_lead(json, &mut self.open, name);
+            Self::json_lead(json, &mut self.written, name);
             value.write_ejson(json);
         }
         if let Some(bson) = self.bson.as_deref_mut() {
@@ -291,7 +297,7 @@ impl<J: JsonOut> Sink for Encoder<'_, J> {
 
     fn open(&mut self, name: Name<'_>, array: bool) {
         if let Some(json) = self.json.as_deref_mut() {
-            Self::json_lead(json, &mut self.open, name);
+            Self::json_lead(json, &mut self.written, name);
             json.push_byte(if array { b'[' } else { b'{' });
         }
         let mut start = 0;
@@ -302,15 +308,24 @@ impl<J: JsonOut> Sink for Encoder<'_, J> {
         }
         self.open.push(Open {
             start,
-            written: false,
             array,
+            // After a top-level document the next one starts a line of its
+            // own, without a comma.
+            outer_written: self.written && !matches!(name, Name::Top),
         });
+        self.written = false;
     }
 
     fn close(&mut self) {
-        let Some(Open { start, array, .. }) = self.open.pop() else {
+        let Some(Open {
+            start,
+            array,
+            outer_written,
+        }) = self.open.pop()
+        else {
             return;
         };
+        self.written = outer_written;
         if let Some(json) = self.json.as_deref_mut() {
             json.push_byte(if array { b']' } else { b'}' });
             if self.open.is_empty() {
@@ -327,6 +342,33 @@ impl<J: JsonOut> Sink for Encoder<'_, J> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A builder thread encodes a whole batch with one encoder: each
+    /// document is a line of its own (no comma carried over from the last).
+    #[test]
+    fn one_encoder_writes_document_after_document() {
+        let docs = [
+            Document(vec![("a".into(), Value::Int(1))]),
+            Document(vec![
+                ("b".into(), Value::Array(vec![Value::Int(2), Value::Null])),
+                ("c".into(), Value::Bool(true)),
+            ]),
+            Document(vec![("d".into(), Value::Document(Document::default()))]),
+        ];
+        let (mut want_json, mut want_bson) = (String::new(), Vec::new());
+        for doc in &docs {
+            doc.write_ejson_line(&mut want_json);
+            doc.write_bson(&mut want_bson);
+        }
+        let (mut json, mut bson) = (Vec::new(), Vec::new());
+        let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
+        for doc in docs {
+            encoder.value(Name::Top, &Value::Document(doc));
+        }
+        drop(encoder);
+        assert_eq!(String::from_utf8(json).unwrap(), want_json);
+        assert_eq!(bson, want_bson);
+    }
 
     /// Deeper than the containers kept in place: the encoder still writes
     /// what the tree writes.

@@ -412,7 +412,7 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
         };
         let mut scratch = Scratch::default();
         for c in &design.collections {
-            let plan = ShapePlan::new(&pop, &c.shape);
+            let plan = ShapePlan::of_collection(&pop, c);
             pop.for_each_root(c, |root| -> Result<(), String> {
                 let doc = b.document(c, &root);
                 let (mut tree_json, mut tree_bson) = (String::new(), Vec::new());
@@ -421,10 +421,9 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
                 // Into bytes, as `generate data` does, and into a `String`.
                 let (mut json, mut bson) = (Vec::new(), Vec::new());
                 let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
-                b.encode(c, &plan, &root, &mut encoder, &mut scratch);
+                b.encode(&plan, &root, &mut encoder, &mut scratch);
                 let mut text = String::new();
                 b.encode(
-                    c,
                     &plan,
                     &root,
                     &mut Encoder::new(Some(&mut text), None),
