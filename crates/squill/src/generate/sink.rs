@@ -345,6 +345,8 @@ mod tests {
 
     /// A builder thread encodes a whole batch with one encoder: each
     /// document is a line of its own (no comma carried over from the last).
+    /// The names include ones too long for the padded fast path and one
+    /// that JSON must escape.
     #[test]
     fn one_encoder_writes_document_after_document() {
         let docs = [
@@ -354,6 +356,15 @@ mod tests {
                 ("c".into(), Value::Bool(true)),
             ]),
             Document(vec![("d".into(), Value::Document(Document::default()))]),
+            Document(vec![
+                (
+                    "a_field_name_longer_than_sixteen_bytes".into(),
+                    Value::Int(3),
+                ),
+                ("fourteen_bytes".into(), Value::Long(4)),
+                ("fifteen_bytes_x".into(), Value::Null),
+                ("say \"hi\"".into(), Value::String("x".into())),
+            ]),
         ];
         let (mut want_json, mut want_bson) = (String::new(), Vec::new());
         for doc in &docs {
