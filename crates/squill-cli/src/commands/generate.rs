@@ -221,11 +221,11 @@ fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Dur
     let secs = elapsed.as_secs_f64().max(1e-9);
     let _ = writeln!(
         text,
-        "  {} documents, {} bytes in {:.2} s ({:.0} documents/s, {:.1} MB/s)",
+        "  {} documents, {} bytes in {:.2} s ({} documents/s, {:.1} MB/s)",
         generate::cookbook::format_count(summary.documents() as f64),
         generate::cookbook::format_count(summary.bytes() as f64),
         secs,
-        summary.documents() as f64 / secs,
+        generate::cookbook::format_count(summary.documents() as f64 / secs),
         summary.bytes() as f64 / secs / 1e6
     );
 }
