@@ -193,7 +193,7 @@ struct Output<'w> {
 impl Output<'_> {
     /// Hands a batch to the builder threads, with buffers to fill, after
     /// writing the oldest ones out while too many are out.
-    fn send(&mut self, pool: &mut Pool, coll: usize, roots: Vec<Run>) -> Result<(), GenerateError> {
+    fn send(&mut self, pool: &mut Pool, coll: usize, runs: Vec<Run>) -> Result<(), GenerateError> {
         while pool.in_flight() >= pool.max_in_flight() {
             self.write(pool.next()?)?;
         }
@@ -207,7 +207,7 @@ impl Output<'_> {
         } else {
             Vec::new()
         };
-        pool.send(coll, roots, json, bson)
+        pool.send(coll, runs, json, bson)
     }
 
     fn write(&mut self, built: Built) -> Result<(), GenerateError> {

@@ -440,7 +440,7 @@ impl Builder<'_, '_> {
     }
 
     /// One related instance: an object built from the field's sub-plan, or
-    /// its id.
+    /// its id (the usual reference: no context is built for it).
     fn item<S: Sink>(
         &self,
         item: &Item<'_, '_>,
@@ -450,19 +450,19 @@ impl Builder<'_, '_> {
         sink: &mut S,
         scratch: &mut Scratch,
     ) {
-        let item_ctx = Ctx {
-            entity: item.entity,
-            key,
-            parent: if item.entity == Some(self.pop.model.relationship(item.r).child) {
-                Some((item.r, item.ctx.key))
-            } else {
-                None
-            },
-            bucket: None,
-            outer: Some(item.ctx),
-        };
         match (item_ty, &item.f.sub) {
             (ShapeType::Object { .. }, Some(sub)) => {
+                let item_ctx = Ctx {
+                    entity: item.entity,
+                    key,
+                    parent: if item.entity == Some(self.pop.model.relationship(item.r).child) {
+                        Some((item.r, item.ctx.key))
+                    } else {
+                        None
+                    },
+                    bucket: None,
+                    outer: Some(item.ctx),
+                };
                 self.object(sub, &item_ctx, item.entity, name, sink, scratch);
             }
             (ShapeType::Object { .. }, None) => {}
@@ -517,16 +517,6 @@ impl Builder<'_, '_> {
                 None => &[0],
             },
         };
-        if let ShapeType::Scalar { .. } = ty {
-            // The usual reference, one id (every child document has one):
-            // what `items` does, without building an item's context.
-            let name = Name::Field(&f.key);
-            match parents.first() {
-                Some(p) => sink.scalar(name, self.id_value(ty, Some(rel.parent), *p, scratch)),
-                None => sink.scalar(name, Scalar::Null),
-            }
-            return;
-        }
         self.items(f, parents, Some(rel.parent), ctx, r, sink, scratch);
     }
 

@@ -58,13 +58,15 @@ impl Run {
 
     /// The first `n` roots (at least one), and the rest if any are left.
     pub fn split(self, n: u64) -> (Run, Option<Run>) {
+        let n = n.max(1);
+        let len = self.len();
         match self {
             Run::Entities {
                 entity,
                 parent,
                 indices,
-            } if indices.end.saturating_sub(indices.start) > n.max(1) => {
-                let mid = indices.start + n.max(1);
+            } if len > n => {
+                let mid = indices.start + n;
                 let head = Run::Entities {
                     entity,
                     parent,
@@ -147,25 +149,22 @@ impl Population<'_> {
             let Some(entity) = self.model.entity_by_name(name) else {
                 continue;
             };
-            let runs: Box<dyn Iterator<Item = Run>> = match self.owner(entity) {
+            let mut emit = |run: Run| if run.is_empty() { Ok(()) } else { f(run) };
+            match self.owner(entity) {
                 Some(r) => {
-                    let rel = self.model.relationship(r);
-                    Box::new(
-                        (0..self.count(rel.parent)).map(move |parent| Run::Entities {
+                    for parent in 0..self.count(self.model.relationship(r).parent) {
+                        emit(Run::Entities {
                             entity,
                             parent: Some((r, parent)),
                             indices: self.owned_children(r, parent),
-                        }),
-                    )
+                        })?;
+                    }
                 }
-                None => Box::new(std::iter::once(Run::Entities {
+                None => emit(Run::Entities {
                     entity,
                     parent: None,
                     indices: 0..self.count(entity),
-                })),
-            };
-            for run in runs.filter(|run| !run.is_empty()) {
-                f(run)?;
+                })?,
             }
         }
         Ok(())

@@ -101,7 +101,9 @@ static WORDS8: [([u8; 8], usize); WORDS.len()] = {
 /// Words picked from one random draw: each pick takes the top
 /// log2(26) ≈ 4.7 bits of what is left of the draw (`pick_word`), so the
 /// eighth pick still has about 26 bits to itself and its bias is below
-/// 26 / 2^26. One draw per word was a fifth of the work of a log message.
+/// 26 / 2^26. With one draw per word, drawing a log message's value took
+/// 130 M instructions of `generate data` at scale 1; now 111 M (callgrind,
+/// BENCHMARKS.md).
 const WORDS_PER_DRAW: u32 = 8;
 
 /// The random bits words are picked from, drawn as they run out.
@@ -511,8 +513,7 @@ fn string_value(
     avg: Option<usize>,
 ) {
     // Pieces are appended one by one rather than through `write!`, whose
-    // formatting machinery cost more than the values themselves; the draws
-    // stay in the same order.
+    // formatting machinery cost more than the values themselves.
     let mut num = itoa::Buffer::new();
     match kind {
         StrKind::Email => {
