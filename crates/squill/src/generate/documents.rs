@@ -197,6 +197,12 @@ impl Builder<'_, '_> {
         self.object(plan, &ctx, plan.id_entity, Name::Top, sink, scratch);
     }
 
+    /// Whether optional field `f` is absent from instance `key` (one in ten).
+    #[inline]
+    pub(super) fn absent(&self, key: u64, f: &FieldPlan<'_>) -> bool {
+        f.optional && Rng::resume(self.pop.optional_prefix, &[key, f.name_hash]).below(10) == 0
+    }
+
     fn object<S: Sink>(
         &self,
         plan: &ShapePlan<'_>,
@@ -208,19 +214,14 @@ impl Builder<'_, '_> {
     ) {
         sink.open(name, false);
         for f in &plan.fields {
-            if f.optional {
-                // Optional fields are absent from one instance in ten.
-                let mut rng = Rng::resume(self.pop.optional_prefix, &[ctx.key, f.name_hash]);
-                if rng.below(10) == 0 {
-                    continue;
-                }
+            if !self.absent(ctx.key, f) {
+                self.field(f, ctx, id_entity, sink, scratch);
             }
-            self.field(f, ctx, id_entity, sink, scratch);
         }
         sink.close();
     }
 
-    fn entity_name(&self, e: Option<EntityId>) -> &str {
+    pub(super) fn entity_name(&self, e: Option<EntityId>) -> &str {
         e.map(|e| self.pop.model.entity(e).name.as_str())
             .unwrap_or("bucket")
     }
@@ -233,18 +234,30 @@ impl Builder<'_, '_> {
         key: u64,
         scratch: &'s mut Scratch,
     ) -> Scalar<'s> {
-        let bson_type = scalar_type(ty);
-        let e = entity.unwrap_or(EntityId::from_index(0));
-        match bson_type {
-            "string" => {
+        self.id_scalar(IdType::of(ty), entity, key, scratch)
+    }
+
+    /// The id of instance `key` of `entity`, as `id` says.
+    pub(super) fn id_scalar<'s>(
+        &self,
+        id: IdType,
+        entity: Option<EntityId>,
+        key: u64,
+        scratch: &'s mut Scratch,
+    ) -> Scalar<'s> {
+        match id {
+            IdType::Text => {
                 let text = scratch.text();
                 text.push_str(self.entity_name(entity));
                 text.push('-');
                 text.push_str(itoa::Buffer::new().format(key));
                 Scalar::Str(text)
             }
-            "int" | "long" | "double" | "decimal" => NumType::of(bson_type).scalar(key as f64),
-            _ => Scalar::ObjectId(self.pop.object_id(e, key)),
+            IdType::Number(n) => n.scalar(key as f64),
+            IdType::ObjectId => Scalar::ObjectId(
+                self.pop
+                    .object_id(entity.unwrap_or(EntityId::from_index(0)), key),
+            ),
         }
     }
 
@@ -316,6 +329,20 @@ impl Builder<'_, '_> {
         sink: &mut S,
         scratch: &mut Scratch,
     ) {
+        match Self::value_of(v, key, scratch) {
+            Generated::Scalar(s) => sink.scalar(name, s),
+            Generated::Value(value) => sink.value(name, &value),
+        }
+    }
+
+    /// The value of an entity's own field (or a copy of it) for instance
+    /// `key`.
+    #[inline]
+    pub(super) fn value_of<'s>(
+        v: &'s ValuePlan<'_>,
+        key: u64,
+        scratch: &'s mut Scratch,
+    ) -> Generated<'s> {
         let generated = v.spec.generate(key, scratch);
         // The design's enum wins over the model's when they differ.
         let allowed = |g: &Generated<'_>| match g {
@@ -326,13 +353,28 @@ impl Builder<'_, '_> {
         };
         if !v.design_enum.is_empty() && !allowed(&generated) {
             let pick = &v.design_enum[(key % v.design_enum.len() as u64) as usize];
-            sink.scalar(name, Scalar::Str(pick));
-            return;
+            return Generated::Scalar(Scalar::Str(pick));
         }
-        match generated {
-            Generated::Scalar(s) => sink.scalar(name, s),
-            Generated::Value(value) => sink.value(name, &value),
-        }
+        generated
+    }
+
+    /// `instance_of` for a top-level instance (`key` of `entity`, under
+    /// `parent`).
+    pub(super) fn instance_of_root(
+        &self,
+        wanted: Option<EntityId>,
+        entity: EntityId,
+        key: u64,
+        parent: Option<(RelationshipId, u64)>,
+    ) -> u64 {
+        let ctx = Ctx {
+            entity: Some(entity),
+            key,
+            parent,
+            bucket: None,
+            outer: None,
+        };
+        self.instance_of(wanted, &ctx).1
     }
 
     /// The instance of `entity` that `ctx` is about: itself, an enclosing
@@ -607,6 +649,25 @@ impl Builder<'_, '_> {
             _ => self
                 .id_value(ty, None, ctx.key, &mut Scratch::default())
                 .to_value(),
+        }
+    }
+}
+
+/// How an id is written, from the type the shape gives it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum IdType {
+    /// `entity-123`.
+    Text,
+    Number(NumType),
+    ObjectId,
+}
+
+impl IdType {
+    pub(super) fn of(ty: &ShapeType) -> Self {
+        match scalar_type(ty) {
+            "string" => IdType::Text,
+            n @ ("int" | "long" | "double" | "decimal") => IdType::Number(NumType::of(n)),
+            _ => IdType::ObjectId,
         }
     }
 }

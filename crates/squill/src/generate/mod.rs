@@ -14,6 +14,7 @@ pub mod cookbook;
 pub mod data;
 mod documents;
 pub mod examples;
+mod flat;
 pub mod indexes;
 mod json_text;
 mod plan;

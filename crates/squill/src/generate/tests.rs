@@ -442,3 +442,96 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
         }
     }
 }
+
+/// Flat documents are encoded from steps (`flat`) rather than by the walk
+/// over the shape; both must give the same bytes. Every example model, with
+/// up to 40 children per parent; the test also fails if few collections are
+/// flat, so that it cannot pass by comparing nothing.
+#[test]
+fn flat_documents_are_the_walked_documents() {
+    use super::flat::FlatPlan;
+    use super::roots::Run;
+    use super::sink::Encoder;
+    use super::values::Scratch;
+    use std::collections::BTreeSet;
+    let (mut flat_docs, mut flat_colls, mut walked_runs) = (0, BTreeSet::new(), 0);
+    for (name, model, design) in fixtures::all() {
+        let pop = Population::with_max_children(&model, &design, 10, 7, Some(40));
+        let b = Builder {
+            pop: &pop,
+            fanout: Fanout::Drawn,
+        };
+        let mut scratch = Scratch::default();
+        for c in &design.collections {
+            let plan = ShapePlan::of_collection(&pop, c);
+            pop.for_each_run(c, |run| -> Result<(), String> {
+                let Run::Entities {
+                    entity,
+                    parent,
+                    indices,
+                } = &run
+                else {
+                    walked_runs += 1;
+                    return Ok(());
+                };
+                let Some(flat) = FlatPlan::new(&b, &plan, *entity) else {
+                    walked_runs += 1;
+                    return Ok(());
+                };
+                flat_docs += run.len();
+                flat_colls.insert(format!("{name}/{}", c.name));
+                let (mut json, mut bson) = (Vec::new(), Vec::new());
+                let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
+                run.for_each(|root| b.encode(&plan, root, &mut encoder, &mut scratch));
+                drop(encoder);
+                let (mut flat_json, mut flat_bson) = (Vec::new(), Vec::new());
+                b.encode_flat(
+                    &plan,
+                    &flat,
+                    *parent,
+                    indices.clone(),
+                    Some(&mut flat_json),
+                    Some(&mut flat_bson),
+                    &mut scratch,
+                );
+                // One format at a time, as `--format ejson` and `dump` ask.
+                let mut only_json = Vec::new();
+                let f = &flat;
+                b.encode_flat(
+                    &plan,
+                    f,
+                    *parent,
+                    indices.clone(),
+                    Some(&mut only_json),
+                    None,
+                    &mut scratch,
+                );
+                let mut only_bson = Vec::new();
+                b.encode_flat(
+                    &plan,
+                    f,
+                    *parent,
+                    indices.clone(),
+                    None,
+                    Some(&mut only_bson),
+                    &mut scratch,
+                );
+                if flat_json != json || flat_bson != bson || only_json != json || only_bson != bson
+                {
+                    return Err(format!(
+                        "{name}/{}: steps wrote\n{}walk wrote\n{}",
+                        c.name,
+                        String::from_utf8_lossy(&flat_json),
+                        String::from_utf8_lossy(&json)
+                    ));
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    // host-logs/logmsgs, shop/reviews and four more at the time of writing.
+    assert!(flat_colls.len() >= 5, "flat: {flat_colls:?}");
+    assert!(flat_docs > 500, "{flat_docs} flat documents");
+    assert!(walked_runs >= 10, "{walked_runs} walked runs");
+}

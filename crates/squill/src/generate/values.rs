@@ -80,20 +80,36 @@ fn pick<'s>(rng: &mut Rng, list: &[&'s str]) -> &'s str {
     list[rng.below(list.len() as u64) as usize]
 }
 
-/// `WORDS`, each in eight bytes (padded) with its length: a word is then
-/// one fixed-size copy rather than a call to `memcpy`.
-static WORDS8: [([u8; 8], usize); WORDS.len()] = {
-    let mut t = [([0u8; 8], 0usize); WORDS.len()];
-    let mut i = 0;
-    while i < WORDS.len() {
-        let w = WORDS[i].as_bytes();
-        let mut j = 0;
-        while j < w.len() {
-            t[i].0[j] = w[j];
-            j += 1;
+/// Every pair of `WORDS` as ` first second`, padded to 16 bytes (the
+/// longest word has 7), with the lengths of ` first` and of the whole: two
+/// words are then one fixed-size copy. Picking a pair from the 676 is the
+/// same as picking its two words one after the other (see `pick_pair`).
+static PAIRS: [([u8; 16], u8, u8); WORDS.len() * WORDS.len()] = {
+    let n = WORDS.len();
+    let mut t = [([0u8; 16], 0u8, 0u8); WORDS.len() * WORDS.len()];
+    let mut p = 0;
+    while p < n * n {
+        let (a, b) = (WORDS[p / n].as_bytes(), WORDS[p % n].as_bytes());
+        let mut len = 0;
+        let mut i = 0;
+        t[p].0[len] = b' ';
+        len += 1;
+        while i < a.len() {
+            t[p].0[len] = a[i];
+            len += 1;
+            i += 1;
         }
-        t[i].1 = w.len();
-        i += 1;
+        t[p].1 = len as u8;
+        t[p].0[len] = b' ';
+        len += 1;
+        i = 0;
+        while i < b.len() {
+            t[p].0[len] = b[i];
+            len += 1;
+            i += 1;
+        }
+        t[p].2 = len as u8;
+        p += 1;
     }
     t
 };
@@ -103,7 +119,7 @@ static WORDS8: [([u8; 8], usize); WORDS.len()] = {
 /// eighth pick still has about 26 bits to itself and its bias is below
 /// 26 / 2^26. With one draw per word, drawing a log message's value took
 /// 130 M instructions of `generate data` at scale 1; now 111 M (callgrind,
-/// BENCHMARKS.md).
+/// BENCHMARKS.md). Even, so that a pair never straddles two draws.
 const WORDS_PER_DRAW: u32 = 8;
 
 /// The random bits words are picked from, drawn as they run out.
@@ -119,7 +135,9 @@ impl WordBits {
 
     /// The index of the next word: the integer part of the fraction
     /// `bits / 2^64` times the number of words; the fractional part is what
-    /// the next pick uses.
+    /// the next pick uses. `words` picks two at a time (`pick_pair`); this
+    /// is the definition its test holds it to.
+    #[cfg(test)]
     fn pick_word(&mut self, rng: &mut Rng) -> usize {
         if self.left == 0 {
             self.bits = rng.next_u64();
@@ -130,35 +148,51 @@ impl WordBits {
         self.bits = wide as u64;
         (wide >> 64) as usize
     }
+
+    /// The index in `PAIRS` of the next two words, as `pick_word` twice
+    /// would pick them: with `bits × 26 = a·2^64 + r` and
+    /// `r × 26 = b·2^64 + r'`, `bits × 676 = (26a + b)·2^64 + r'`.
+    fn pick_pair(&mut self, rng: &mut Rng) -> usize {
+        if self.left == 0 {
+            self.bits = rng.next_u64();
+            self.left = WORDS_PER_DRAW;
+        }
+        self.left -= 2;
+        let wide = u128::from(self.bits) * PAIRS.len() as u128;
+        self.bits = wide as u64;
+        (wide >> 64) as usize
+    }
 }
 
 /// Words from `WORDS`, space-separated, until `out` holds `bytes` (at least
-/// 3). They are gathered in a stack buffer and appended a bufferful at a
-/// time.
+/// 3). They are picked two at a time and gathered in a stack buffer that is
+/// appended a bufferful at a time.
 fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
     let mut buf = [0u8; 128];
+    // Each pair comes with a space before it; the first is cut when the
+    // text starts with the pair.
+    let mut skip = usize::from(out.is_empty());
     let mut len = 0;
-    // What the buffer may hold before `out` reaches the size.
+    // What the buffer may hold (after `skip`) before `out` reaches the size.
     let mut room = bytes.max(3).saturating_sub(out.len());
-    let mut space = !out.is_empty();
     let mut bits = WordBits::new();
-    while len < room {
-        if len + 9 > buf.len() {
-            out.push_str(ascii(&buf[..len]).unwrap_or_default());
-            room -= len;
-            len = 0;
+    while len < room + skip {
+        if len + 16 > buf.len() {
+            out.push_str(ascii(&buf[skip..len]).unwrap_or_default());
+            room -= len - skip;
+            (len, skip) = (0, 0);
         }
-        if space {
-            buf[len] = b' ';
-            len += 1;
+        let (pair, first, both) = &PAIRS[bits.pick_pair(rng)];
+        buf[len..len + 16].copy_from_slice(pair);
+        if len + usize::from(*first) >= room + skip {
+            // The first word reaches the size: one word at a time would stop here.
+            len += usize::from(*first);
+            break;
         }
-        space = true;
-        let (word, n) = &WORDS8[bits.pick_word(rng)];
-        buf[len..len + 8].copy_from_slice(word);
-        len += n;
+        len += usize::from(*both);
     }
     // The buffer holds ASCII words and spaces only.
-    out.push_str(ascii(&buf[..len]).unwrap_or_default());
+    out.push_str(ascii(&buf[skip..len]).unwrap_or_default());
 }
 
 /// What the value is for, from words in the field name.
@@ -329,6 +363,12 @@ impl<'m> ScalarSpec<'m> {
             bson_type,
             plain: !needs_escape(entity.as_bytes()),
         }
+    }
+
+    /// Whether every value is a scalar (`Generated::Scalar`): all but a
+    /// type squill has no generator for.
+    pub fn is_scalar(&self) -> bool {
+        !self.enum_values.is_empty() || !matches!(self.kind, Kind::Other)
     }
 
     /// The value for instance `key`.
@@ -661,7 +701,10 @@ mod tests {
 
     #[test]
     fn words_fill_to_the_size_as_one_pick_after_another_does() {
-        for bytes in [0, 3, 12, 80, 120, 127, 128, 300, 1000] {
+        // Every size up to two bufferfuls, so that the text ends after the
+        // first and after the second word of a pair, on either side of a
+        // flush of the buffer.
+        for bytes in (0..300).chain([1000]) {
             for start in ["", "x"] {
                 let (mut a, mut b) = (Rng::new(&[bytes as u64]), Rng::new(&[bytes as u64]));
                 let mut got = start.to_string();
