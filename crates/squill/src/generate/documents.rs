@@ -238,6 +238,7 @@ impl Builder<'_, '_> {
     }
 
     /// The id of instance `key` of `entity`, as `id` says.
+    #[inline(always)]
     pub(super) fn id_scalar<'s>(
         &self,
         id: IdType,
@@ -346,9 +347,8 @@ impl Builder<'_, '_> {
         let generated = v.spec.generate(key, scratch);
         // The design's enum wins over the model's when they differ.
         let allowed = |g: &Generated<'_>| match g {
-            Generated::Scalar(Scalar::Str(s) | Scalar::Plain(s)) => {
-                v.design_enum.iter().any(|e| e == s)
-            }
+            Generated::Scalar(Scalar::Str(s)) => v.design_enum.iter().any(|e| e == s),
+            Generated::Scalar(Scalar::Plain(s)) => v.design_enum.iter().any(|e| e.as_bytes() == *s),
             _ => false,
         };
         if !v.design_enum.is_empty() && !allowed(&generated) {

@@ -16,6 +16,8 @@ pub trait JsonOut {
     fn push_str(&mut self, s: &str);
     /// Appends bytes that are ASCII by construction.
     fn push_ascii(&mut self, bytes: &[u8]);
+    /// Appends bytes that are UTF-8 by construction.
+    fn push_utf8(&mut self, bytes: &[u8]);
     /// Appends one ASCII byte.
     fn push_byte(&mut self, b: u8);
     fn push_char(&mut self, c: char);
@@ -39,6 +41,10 @@ impl JsonOut for String {
     #[inline]
     fn push_ascii(&mut self, bytes: &[u8]) {
         String::push_str(self, ascii(bytes).unwrap_or_default());
+    }
+    #[inline]
+    fn push_utf8(&mut self, bytes: &[u8]) {
+        String::push_str(self, &String::from_utf8_lossy(bytes));
     }
     #[inline]
     fn push_byte(&mut self, b: u8) {
@@ -70,6 +76,10 @@ impl JsonOut for Vec<u8> {
     }
     #[inline]
     fn push_ascii(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+    #[inline]
+    fn push_utf8(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);
     }
     #[inline]

@@ -54,7 +54,9 @@ pub enum Scalar<'s> {
     Str(&'s str),
     /// A string known to need no JSON escape (built from squill's own word
     /// lists and digits): written as a `Str` is, without the escape test.
-    Plain(&'s str),
+    /// Its bytes are UTF-8; they are bytes so that generated words need no
+    /// UTF-8 test (`values::words`).
+    Plain(&'s [u8]),
     Date(i64),
     ObjectId([u8; 12]),
     Binary(&'s [u8]),
@@ -75,7 +77,8 @@ impl Scalar<'_> {
                 coefficient,
                 exponent,
             },
-            Scalar::Str(s) | Scalar::Plain(s) => Value::String(s.to_string()),
+            Scalar::Str(s) => Value::String(s.to_string()),
+            Scalar::Plain(s) => Value::String(String::from_utf8_lossy(s).into_owned()),
             Scalar::Date(ms) => Value::Date(ms),
             Scalar::ObjectId(id) => Value::ObjectId(id),
             Scalar::Binary(b) => Value::Binary(b.to_vec()),
@@ -99,6 +102,7 @@ impl Scalar<'_> {
     }
 
     /// Appends the element's value bytes (after its type and name).
+    #[inline(always)]
     pub fn write_bson_payload(self, out: &mut Vec<u8>) {
         match self {
             Scalar::Null => {}
@@ -110,11 +114,8 @@ impl Scalar<'_> {
                 coefficient,
                 exponent,
             } => out.extend_from_slice(&decimal128_bytes(coefficient, exponent)),
-            Scalar::Str(s) | Scalar::Plain(s) => {
-                let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
-                out.extend_from_slice(&len.to_le_bytes());
-                cstring(out, s);
-            }
+            Scalar::Str(s) => string_payload(out, s.as_bytes()),
+            Scalar::Plain(s) => string_payload(out, s),
             Scalar::ObjectId(id) => out.extend_from_slice(&id),
             Scalar::Binary(bytes) => {
                 let len = i32::try_from(bytes.len()).unwrap_or(i32::MAX);
@@ -126,6 +127,7 @@ impl Scalar<'_> {
     }
 
     /// Appends the value as Extended JSON.
+    #[inline(always)]
     pub fn write_ejson<O: JsonOut>(self, out: &mut O) {
         match self {
             Scalar::Null => out.push_ascii(b"null"),
@@ -148,7 +150,7 @@ impl Scalar<'_> {
             Scalar::Str(s) => write_json_string(out, s),
             Scalar::Plain(s) => {
                 out.push_byte(b'"');
-                out.push_str(s);
+                out.push_utf8(s);
                 out.push_byte(b'"');
             }
             Scalar::Date(ms) if iso_range(ms) => {
@@ -352,6 +354,14 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
 pub(super) fn patch_len(out: &mut [u8], start: usize) {
     let len = i32::try_from(out.len() - start).unwrap_or(i32::MAX);
     out[start..start + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+/// A BSON string's payload: its length with the NUL, the bytes, the NUL.
+fn string_payload(out: &mut Vec<u8>, s: &[u8]) {
+    let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(s);
+    out.push(0);
 }
 
 pub(super) fn cstring(out: &mut Vec<u8>, s: &str) {

@@ -9,7 +9,6 @@ use super::json_text::needs_escape;
 use super::population::{Rng, name_hash};
 use super::value::{Document, Scalar, Value};
 use crate::model::Field;
-use crate::text_codec::ascii;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -166,8 +165,10 @@ impl WordBits {
 
 /// Words from `WORDS`, space-separated, until `out` holds `bytes` (at least
 /// 3). They are picked two at a time and gathered in a stack buffer that is
-/// appended a bufferful at a time.
-fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
+/// appended a bufferful at a time. Into bytes rather than a `String`: the
+/// test that they are ASCII, which a `String` would need, cost as much as
+/// picking them.
+fn words(out: &mut Vec<u8>, rng: &mut Rng, bytes: usize) {
     let mut buf = [0u8; 128];
     // Each pair comes with a space before it; the first is cut when the
     // text starts with the pair.
@@ -178,7 +179,7 @@ fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
     let mut bits = WordBits::new();
     while len < room + skip {
         if len + 16 > buf.len() {
-            out.push_str(ascii(&buf[skip..len]).unwrap_or_default());
+            out.extend_from_slice(&buf[skip..len]);
             room -= len - skip;
             (len, skip) = (0, 0);
         }
@@ -191,8 +192,7 @@ fn words(out: &mut String, rng: &mut Rng, bytes: usize) {
         }
         len += usize::from(*both);
     }
-    // The buffer holds ASCII words and spaces only.
-    out.push_str(ascii(&buf[skip..len]).unwrap_or_default());
+    out.extend_from_slice(&buf[skip..len]);
 }
 
 /// What the value is for, from words in the field name.
@@ -385,18 +385,17 @@ impl<'m> ScalarSpec<'m> {
             });
         }
         Generated::Scalar(match self.kind {
+            Kind::Str(StrKind::Words { default }) => {
+                scratch.bytes.clear();
+                words(&mut scratch.bytes, &mut rng, self.avg.unwrap_or(default));
+                // Words and spaces: ASCII, with nothing to escape.
+                Scalar::Plain(&scratch.bytes)
+            }
             Kind::Str(kind) => {
                 scratch.text.clear();
-                string_value(
-                    &mut scratch.text,
-                    &mut rng,
-                    self.entity,
-                    key,
-                    kind,
-                    self.avg,
-                );
+                string_value(&mut scratch.text, &mut rng, self.entity, key, kind);
                 if self.plain {
-                    Scalar::Plain(&scratch.text)
+                    Scalar::Plain(scratch.text.as_bytes())
                 } else {
                     Scalar::Str(&scratch.text)
                 }
@@ -544,14 +543,8 @@ fn cached_str_kind(entity: &str, name: &str) -> StrKind {
     })
 }
 
-fn string_value(
-    out: &mut String,
-    rng: &mut Rng,
-    entity: &str,
-    key: u64,
-    kind: StrKind,
-    avg: Option<usize>,
-) {
+/// A string of any kind but `Words` (which `words` writes as bytes).
+fn string_value(out: &mut String, rng: &mut Rng, entity: &str, key: u64, kind: StrKind) {
     // Pieces are appended one by one rather than through `write!`, whose
     // formatting machinery cost more than the values themselves.
     let mut num = itoa::Buffer::new();
@@ -624,7 +617,8 @@ fn string_value(
             out.push(' ');
             out.push_str(num.format(key));
         }
-        StrKind::Words { default } => words(out, rng, avg.unwrap_or(default)),
+        // `ScalarSpec::generate` has `words` write these, as bytes.
+        StrKind::Words { .. } => {}
     }
 }
 
@@ -707,7 +701,7 @@ mod tests {
         for bytes in (0..300).chain([1000]) {
             for start in ["", "x"] {
                 let (mut a, mut b) = (Rng::new(&[bytes as u64]), Rng::new(&[bytes as u64]));
-                let mut got = start.to_string();
+                let mut got = start.as_bytes().to_vec();
                 words(&mut got, &mut a, bytes);
                 let mut want = start.to_string();
                 let mut bits = WordBits::new();
@@ -717,7 +711,7 @@ mod tests {
                     }
                     want.push_str(WORDS[bits.pick_word(&mut b)]);
                 }
-                assert_eq!(got, want);
+                assert_eq!(got, want.as_bytes());
                 assert_eq!(a.next_u64(), b.next_u64());
             }
         }
