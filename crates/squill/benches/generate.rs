@@ -19,7 +19,7 @@
 //! kernel's copy into the page cache) sets.
 
 use squill::generate::{
-    Builder, DataOptions, Encoder, Fanout, Population, ShapePlan, data, fixtures, values::Scratch,
+    Builder, DataOptions, Fanout, Population, RunEncoder, data, fixtures, values::Scratch,
 };
 use std::io::Write;
 use std::path::Path;
@@ -53,14 +53,20 @@ fn main() {
     let (mut text, mut bin) = (Vec::new(), Vec::new());
     let mut scratch = Scratch::default();
     for coll in &design.collections {
-        let plan = ShapePlan::of_collection(&pop, coll);
-        pop.for_each_root(coll, |root| -> Result<(), ()> {
+        // The same code as the builder threads: `RunEncoder`.
+        let mut encoder = RunEncoder::new(&pop, coll);
+        pop.for_each_run(coll, |run| -> Result<(), ()> {
+            encoder.encode(
+                &builder,
+                &run,
+                Some(&mut text),
+                Some(&mut bin),
+                &mut scratch,
+            );
+            docs += run.len();
+            bytes += (text.len() + bin.len()) as u64;
             text.clear();
             bin.clear();
-            let mut encoder = Encoder::new(Some(&mut text), Some(&mut bin));
-            builder.encode(&plan, &root, &mut encoder, &mut scratch);
-            docs += 1;
-            bytes += (text.len() + bin.len()) as u64;
             Ok(())
         })
         .expect("build");

@@ -7,8 +7,8 @@
 //! alone (as runs of consecutive instances: `roots`), cut them into batches
 //! and hand each batch, with two empty buffers,
 //! to whichever thread is free. Each thread has its own `Population` (whose
-//! only state is a cursor that makes consecutive parents cheap), its own plan
-//! of the collection and its own scratch space. `Pool::next` gives the built
+//! only state is a cursor that makes consecutive parents cheap), its own
+//! plans of the collection (`RunEncoder`) and its own scratch space. `Pool::next` gives the built
 //! batches back in the order they were sent, whatever order they finish in,
 //! and the caller hands their buffers to the writer thread: the bytes on disk
 //! do not depend on the number of threads, and a test checks it.
@@ -18,14 +18,11 @@
 
 use super::GenerateError;
 use super::documents::{Builder, Fanout};
-use super::flat::FlatPlan;
-use super::plan::ShapePlan;
+use super::encode_runs::RunEncoder;
 use super::population::Population;
 use super::roots::Run;
-use super::sink::Encoder;
 use super::values::Scratch;
 use crate::design::Design;
-use crate::model::EntityId;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -190,7 +187,7 @@ fn build(
         fanout: Fanout::Drawn,
     };
     let mut scratch = Scratch::default();
-    let mut plans: Option<Plans<'_>> = None;
+    let mut encoder: Option<(usize, RunEncoder<'_>)> = None;
     loop {
         let job = match inbox.lock() {
             Ok(inbox) => inbox.recv(),
@@ -200,36 +197,18 @@ fn build(
         let Some(coll) = design.collections.get(job.coll) else {
             return;
         };
-        if plans.as_ref().is_none_or(|p| p.coll != job.coll) {
-            plans = Some(Plans {
-                coll: job.coll,
-                shape: ShapePlan::of_collection(pop, coll),
-                flat: Vec::new(),
-            });
+        if encoder.as_ref().is_none_or(|(c, _)| *c != job.coll) {
+            encoder = Some((job.coll, RunEncoder::new(pop, coll)));
         }
-        let Some(plans) = &mut plans else { return };
+        let Some((_, encoder)) = &mut encoder else {
+            return;
+        };
         // A panic here would otherwise leave the caller waiting for this
         // batch forever: it comes back as this batch's error instead.
         let built = catch_unwind(AssertUnwindSafe(|| {
             for run in &job.runs {
                 let (jbuf, bbuf) = (json.then_some(&mut job.json), bson.then_some(&mut job.bson));
-                if let Run::Entities {
-                    entity,
-                    parent,
-                    indices,
-                } = run
-                    && let Some((shape, flat)) = plans.flat(&builder, *entity)
-                {
-                    let indices = indices.clone();
-                    builder.encode_flat(shape, flat, *parent, indices, jbuf, bbuf, &mut scratch);
-                    continue;
-                }
-                // One encoder for the run: it is back to empty after each
-                // document.
-                let mut encoder = Encoder::new(jbuf, bbuf);
-                run.for_each(|root| {
-                    builder.encode(&plans.shape, root, &mut encoder, &mut scratch);
-                });
+                encoder.encode(&builder, run, jbuf, bbuf, &mut scratch);
             }
         }))
         .map(|()| Built {
@@ -248,33 +227,5 @@ fn build(
         if done.send((job.seq, built)).is_err() {
             return;
         }
-    }
-}
-
-/// The plans of the collection a builder thread is on.
-struct Plans<'c> {
-    coll: usize,
-    shape: ShapePlan<'c>,
-    /// Per entity met so far: its flat plan, if its documents are flat.
-    flat: Vec<(EntityId, Option<FlatPlan>)>,
-}
-
-impl<'c> Plans<'c> {
-    /// The collection's plan and `entity`'s flat plan, if its documents
-    /// are flat.
-    fn flat(
-        &mut self,
-        builder: &Builder<'_, '_>,
-        entity: EntityId,
-    ) -> Option<(&ShapePlan<'c>, &FlatPlan)> {
-        let i = match self.flat.iter().position(|(e, _)| *e == entity) {
-            Some(i) => i,
-            None => {
-                let plan = FlatPlan::new(builder, &self.shape, entity);
-                self.flat.push((entity, plan));
-                self.flat.len() - 1
-            }
-        };
-        Some((&self.shape, self.flat[i].1.as_ref()?))
     }
 }

@@ -13,6 +13,7 @@ pub mod check;
 pub mod cookbook;
 pub mod data;
 mod documents;
+mod encode_runs;
 pub mod examples;
 mod flat;
 pub mod indexes;
@@ -40,6 +41,7 @@ mod tests;
 
 pub use data::{DataFormat, DataOptions, DataSummary};
 pub use documents::{Builder, Fanout};
+pub use encode_runs::RunEncoder;
 pub use plan::ShapePlan;
 pub use population::Population;
 pub use roots::{Root, Run};
