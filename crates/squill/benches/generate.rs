@@ -56,17 +56,18 @@ fn main() {
         // The same code as the builder threads: `RunEncoder`.
         let mut encoder = RunEncoder::new(&pop, coll);
         pop.for_each_run(coll, |run| -> Result<(), ()> {
-            encoder.encode(
-                &builder,
-                &run,
-                Some(&mut text),
-                Some(&mut bin),
-                &mut scratch,
-            );
-            docs += run.len();
-            bytes += (text.len() + bin.len()) as u64;
-            text.clear();
-            bin.clear();
+            // In pieces, as batches are, so that the buffers stay small.
+            let mut rest = Some(run);
+            while let Some(run) = rest.take() {
+                let (head, tail) = run.split(4096);
+                let (j, b) = (Some(&mut text), Some(&mut bin));
+                encoder.encode(&builder, &head, j, b, &mut scratch);
+                docs += head.len();
+                bytes += (text.len() + bin.len()) as u64;
+                text.clear();
+                bin.clear();
+                rest = tail;
+            }
             Ok(())
         })
         .expect("build");
