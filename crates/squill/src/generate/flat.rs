@@ -1,7 +1,8 @@
 //! Flat documents, whose every field is a scalar (the instance's id, one of
-//! its own values or a related instance's, its parent's id, a constant), are
-//! encoded from a list of steps worked out once per collection and entity,
-//! rather than by walking the shape per document (`documents`).
+//! its own values or a related instance's, its parent's id, a constant) or
+//! an extended reference to its parent (`{_id, ipaddr}`), are encoded from a
+//! list of steps worked out once per collection and entity, rather than by
+//! walking the shape per document (`documents`).
 //!
 //! Most of the bytes of a large data set are in such documents: the
 //! "squillions" side of a one-to-squillions relationship (log messages,
@@ -15,7 +16,7 @@
 //! the same; a test compares the two on every example model.
 
 use super::documents::{Builder, IdType};
-use super::plan::{Origin, ShapePlan};
+use super::plan::{FieldPlan, Origin, ShapePlan};
 use super::population::is_shared;
 use super::sink::Key;
 use super::value::{Scalar, patch_len};
@@ -33,7 +34,7 @@ pub struct FlatPlan {
 }
 
 /// Where a field's value comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 enum Step {
     /// The instance's own id.
     Id(IdType),
@@ -49,6 +50,14 @@ enum Step {
         parent: EntityId,
         id: IdType,
     },
+    /// That parent as a subdocument of its id and its own values (an
+    /// extended reference): a step per field of the field's sub-plan, each
+    /// an `Id`, `Own` or `Null` of the parent.
+    ParentObject {
+        relationship: RelationshipId,
+        parent: EntityId,
+        steps: Vec<Step>,
+    },
     /// The entity's name (a discriminator).
     EntityName,
     Null,
@@ -58,48 +67,81 @@ impl FlatPlan {
     /// The steps for `entity`'s documents of the collection `plan` is of,
     /// when they are flat.
     pub fn new(builder: &Builder<'_, '_>, plan: &ShapePlan<'_>, entity: EntityId) -> Option<Self> {
-        let model = builder.pop.model;
-        let steps = plan.fields.iter().map(|f| {
-            let scalar = matches!(f.field.ty, ShapeType::Scalar { .. });
-            Some(match &f.origin {
-                Origin::Id => Step::Id(IdType::of(&f.field.ty)),
-                Origin::Value(v) if scalar && v.spec.is_scalar() => match v.entity {
-                    Some(e) if e != entity => Step::Related,
-                    _ => Step::Own,
-                },
-                Origin::Reference {
-                    relationship: Some(r),
-                } if scalar => {
-                    let rel = model.relationship(*r);
-                    if rel.parent == entity || is_shared(rel) {
-                        // The children's ids, or several parents' ids.
-                        return None;
-                    }
-                    Step::ParentId {
+        Some(FlatPlan {
+            entity,
+            steps: steps(builder, plan, entity, None)?,
+        })
+    }
+}
+
+/// The steps of `plan`'s fields for an instance of `entity`: a document's
+/// (`outer` is `None`), or a parent's in an extended reference inside an
+/// `outer` document, which takes only ids and its own values.
+fn steps(
+    builder: &Builder<'_, '_>,
+    plan: &ShapePlan<'_>,
+    entity: EntityId,
+    outer: Option<EntityId>,
+) -> Option<Vec<Step>> {
+    let model = builder.pop.model;
+    let top = outer.is_none();
+    let step = |f: &FieldPlan<'_>| {
+        let scalar = matches!(f.field.ty, ShapeType::Scalar { .. });
+        Some(match &f.origin {
+            Origin::Id => Step::Id(IdType::of(&f.field.ty)),
+            Origin::Value(v) if scalar && v.spec.is_scalar() => match v.entity {
+                Some(e) if e != entity => Step::Related,
+                _ => Step::Own,
+            },
+            Origin::Reference { relationship: None }
+            | Origin::Embedded {
+                relationship: None, ..
+            } => Step::Null,
+            // Inside the element that stands for the related instance, a
+            // reference between it and the outer document is its own id
+            // (as `reference` has it).
+            Origin::Reference {
+                relationship: Some(r),
+            } if scalar && outer.is_some_and(|o| o != entity) => {
+                let rel = model.relationship(*r);
+                let sides = [rel.parent, rel.child];
+                if !sides.contains(&entity) || !outer.is_some_and(|o| sides.contains(&o)) {
+                    return None;
+                }
+                Step::Id(IdType::of(&f.field.ty))
+            }
+            Origin::Reference {
+                relationship: Some(r),
+            } if top => {
+                let rel = model.relationship(*r);
+                if rel.parent == entity || is_shared(rel) {
+                    // The children's ids, or several parents' ids.
+                    return None;
+                }
+                match (&f.field.ty, &f.sub) {
+                    (ShapeType::Scalar { .. }, _) => Step::ParentId {
                         relationship: *r,
                         parent: rel.parent,
                         id: IdType::of(&f.field.ty),
-                    }
+                    },
+                    (ShapeType::Object { .. }, Some(sub)) => Step::ParentObject {
+                        relationship: *r,
+                        parent: rel.parent,
+                        steps: steps(builder, sub, rel.parent, Some(entity))?,
+                    },
+                    _ => return None,
                 }
-                Origin::Reference { relationship: None }
-                | Origin::Embedded {
-                    relationship: None, ..
-                } => Step::Null,
-                Origin::Other if matches!(f.field.origin, FieldOrigin::Discriminator) => {
-                    Step::EntityName
-                }
-                _ => return None,
-            })
-        });
-        Some(FlatPlan {
-            entity,
-            steps: steps.collect::<Option<_>>()?,
+            }
+            Origin::Other if top && matches!(f.field.origin, FieldOrigin::Discriminator) => {
+                Step::EntityName
+            }
+            _ => return None,
         })
-    }
-
-    pub fn entity(&self) -> EntityId {
-        self.entity
-    }
+    };
+    let steps: Vec<Step> = plan.fields.iter().map(step).collect::<Option<_>>()?;
+    // A parent's fields: its id and its own values only.
+    let parent_only = |s: &Step| matches!(s, Step::Id(_) | Step::Own | Step::Null);
+    (top || steps.iter().all(parent_only)).then_some(steps)
 }
 
 impl Builder<'_, '_> {
@@ -132,43 +174,20 @@ impl Builder<'_, '_> {
                 if self.absent(key, f) {
                     continue;
                 }
-                let value = match *step {
-                    Step::Id(id) => self.id_scalar(id, Some(entity), key, scratch),
-                    Step::Own | Step::Related => {
-                        let Origin::Value(v) = &f.origin else {
-                            continue;
-                        };
-                        let key = match step {
-                            Step::Related => self.instance_of_root(v.entity, entity, key, parent),
-                            _ => key,
-                        };
-                        match Self::value_of(v, key, scratch) {
-                            Generated::Scalar(s) => s,
-                            // Not planned: the step is for scalar values only.
-                            Generated::Value(_) => Scalar::Null,
-                        }
-                    }
-                    Step::ParentId {
-                        relationship,
-                        parent: parent_entity,
-                        id,
-                    } => {
-                        let p = match parent {
-                            Some((r, p)) if r == relationship => p,
-                            _ => self.pop.first_parent(relationship, key),
-                        };
-                        self.id_scalar(id, Some(parent_entity), p, scratch)
-                    }
-                    Step::EntityName => Scalar::Str(self.entity_name(Some(entity))),
-                    Step::Null => Scalar::Null,
-                };
-                put(
-                    json.as_deref_mut(),
-                    bson.as_deref_mut(),
-                    &f.key,
-                    comma,
-                    value,
-                );
+                let (j, b) = (json.as_deref_mut(), bson.as_deref_mut());
+                if let Step::ParentObject {
+                    relationship,
+                    parent: parent_entity,
+                    steps,
+                } = step
+                {
+                    let p = self.parent_key(*relationship, key, parent);
+                    let instance = (*parent_entity, p);
+                    self.put_object(j, b, f, comma, steps, instance, scratch);
+                } else {
+                    let value = self.step_value(step, f, (entity, key), parent, scratch);
+                    put(j, b, &f.key, comma, value);
+                }
                 comma = true;
             }
             if let Some(json) = json.as_deref_mut() {
@@ -178,6 +197,110 @@ impl Builder<'_, '_> {
                 bson.push(0);
                 patch_len(bson, start);
             }
+        }
+    }
+
+    /// The parent through `r` of instance `key`, enumerated under `parent`:
+    /// as `reference` finds it for the usual (unshared) parent.
+    #[inline]
+    fn parent_key(
+        &self,
+        r: RelationshipId,
+        key: u64,
+        parent: Option<(RelationshipId, u64)>,
+    ) -> u64 {
+        match parent {
+            Some((pr, p)) if pr == r => p,
+            _ => self.pop.first_parent(r, key),
+        }
+    }
+
+    /// The value of a scalar step of field `f` for instance `key` of
+    /// `entity`, enumerated under `parent`.
+    #[inline(always)]
+    fn step_value<'s>(
+        &'s self,
+        step: &Step,
+        f: &'s FieldPlan<'_>,
+        (entity, key): (EntityId, u64),
+        parent: Option<(RelationshipId, u64)>,
+        scratch: &'s mut Scratch,
+    ) -> Scalar<'s> {
+        match *step {
+            Step::Id(id) => self.id_scalar(id, Some(entity), key, scratch),
+            Step::Own | Step::Related => {
+                let Origin::Value(v) = &f.origin else {
+                    return Scalar::Null;
+                };
+                let key = match step {
+                    Step::Related => self.instance_of_root(v.entity, entity, key, parent),
+                    _ => key,
+                };
+                match Self::value_of(v, key, scratch) {
+                    Generated::Scalar(s) => s,
+                    // Not planned: the step is for scalar values only.
+                    Generated::Value(_) => Scalar::Null,
+                }
+            }
+            Step::ParentId {
+                relationship,
+                parent: parent_entity,
+                id,
+            } => {
+                let p = self.parent_key(relationship, key, parent);
+                self.id_scalar(id, Some(parent_entity), p, scratch)
+            }
+            Step::EntityName => Scalar::Str(self.entity_name(Some(entity))),
+            // Planned only where `encode_flat` writes it as an object.
+            Step::ParentObject { .. } | Step::Null => Scalar::Null,
+        }
+    }
+
+    /// Appends field `f`, an extended reference: instance `(parent, p)` as a
+    /// subdocument, its fields from `steps`.
+    #[allow(clippy::too_many_arguments)]
+    fn put_object(
+        &self,
+        mut json: Option<&mut Vec<u8>>,
+        mut bson: Option<&mut Vec<u8>>,
+        f: &FieldPlan<'_>,
+        comma: bool,
+        steps: &[Step],
+        (parent, p): (EntityId, u64),
+        scratch: &mut Scratch,
+    ) {
+        let Some(sub) = &f.sub else { return };
+        if let Some(json) = json.as_deref_mut() {
+            f.key.push_json(json, comma);
+            json.push(b'{');
+        }
+        let mut start = 0;
+        if let Some(bson) = bson.as_deref_mut() {
+            f.key.push_bson(bson, 0x03);
+            start = bson.len();
+            bson.extend_from_slice(&[0; 4]);
+        }
+        let mut comma = false;
+        for (sf, step) in sub.fields.iter().zip(steps) {
+            if self.absent(p, sf) {
+                continue;
+            }
+            let value = self.step_value(step, sf, (parent, p), None, scratch);
+            put(
+                json.as_deref_mut(),
+                bson.as_deref_mut(),
+                &sf.key,
+                comma,
+                value,
+            );
+            comma = true;
+        }
+        if let Some(json) = json {
+            json.push(b'}');
+        }
+        if let Some(bson) = bson {
+            bson.push(0);
+            patch_len(bson, start);
         }
     }
 }
