@@ -5,8 +5,7 @@
 //! Every document is a pure function of its root (which instance, under which
 //! parent) and the seed (`population`), so the caller can enumerate the roots
 //! alone (as runs of consecutive instances: `roots`), cut them into batches
-//! and hand each batch, with two empty buffers,
-//! to whichever thread is free. Each thread has its own `Population` (whose
+//! and hand each batch, with two empty buffers, to whichever thread is free. Each thread has its own `Population` (whose
 //! only state is a cursor that makes consecutive parents cheap), its own
 //! plans of the collection (`RunEncoder`) and its own scratch space. `Pool::next` gives the built
 //! batches back in the order they were sent, whatever order they finish in,

@@ -12,7 +12,7 @@ use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
 use crate::candidates::{BucketBy, Layout};
 use crate::design::{Collection, FieldOrigin, ShapeType};
-use crate::model::{EntityId, RelationshipId};
+use crate::model::{EntityId, Relationship, RelationshipId};
 
 /// Children per parent used when building a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -358,6 +358,22 @@ impl Builder<'_, '_> {
         generated
     }
 
+    /// The parent through `r` (whose children are not shared, or which
+    /// the instance was enumerated under) of instance `key`, enumerated
+    /// under `parent`.
+    #[inline]
+    pub(super) fn sole_parent(
+        &self,
+        r: RelationshipId,
+        key: u64,
+        parent: Option<(RelationshipId, u64)>,
+    ) -> u64 {
+        match parent {
+            Some((pr, p)) if pr == r => p,
+            _ => self.pop.first_parent(r, key),
+        }
+    }
+
     /// `instance_of` for a top-level instance (`key` of `entity`, under
     /// `parent`).
     pub(super) fn instance_of_root(
@@ -526,13 +542,12 @@ impl Builder<'_, '_> {
         // Inside an element that stands for the related instance itself (an
         // extended reference `{_id, name}` in the other side's array), the
         // reference is that instance's own id.
-        if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty) {
-            let sides = [rel.parent, rel.child];
-            if sides.contains(&e) && outer.entity.is_some_and(|o| sides.contains(&o) && o != e) {
-                let id = self.id_value(ty, Some(e), ctx.key, scratch);
-                sink.scalar(Name::Field(&f.key), id);
-                return;
-            }
+        if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty)
+            && outer.entity.is_some_and(|o| stands_for_itself(rel, e, o))
+        {
+            let id = self.id_value(ty, Some(e), ctx.key, scratch);
+            sink.scalar(Name::Field(&f.key), id);
+            return;
         }
         if ctx.entity == Some(rel.parent) {
             let children = self.children_of(r, ctx.key);
@@ -542,22 +557,21 @@ impl Builder<'_, '_> {
         // The child side (or a bucket of children): the parent(s), without
         // allocating for the usual one.
         let (one, many);
-        let parents: &[u64] = match ctx.parent {
-            Some((pr, p)) if pr == r => {
-                one = [p];
+        let enumerated_under = ctx.parent.is_some_and(|(pr, _)| pr == r);
+        let parents: &[u64] = match ctx.entity {
+            _ if enumerated_under => {
+                one = [self.sole_parent(r, ctx.key, ctx.parent)];
                 &one
             }
-            _ => match ctx.entity {
-                Some(_) if !is_shared(rel) => {
-                    one = [pop.first_parent(r, ctx.key)];
-                    &one
-                }
-                Some(_) => {
-                    many = pop.parents(r, ctx.key);
-                    &many
-                }
-                None => &[0],
-            },
+            Some(_) if !is_shared(rel) => {
+                one = [self.sole_parent(r, ctx.key, ctx.parent)];
+                &one
+            }
+            Some(_) => {
+                many = pop.parents(r, ctx.key);
+                &many
+            }
+            None => &[0],
         };
         self.items(f, parents, Some(rel.parent), ctx, r, sink, scratch);
     }
@@ -651,6 +665,14 @@ impl Builder<'_, '_> {
                 .to_value(),
         }
     }
+}
+
+/// Whether, inside an element that stands for an instance of `e` (an
+/// extended reference in a document of `outer`), a reference through `rel`
+/// is `e`'s own id: `rel` links the two.
+pub(super) fn stands_for_itself(rel: &Relationship, e: EntityId, outer: EntityId) -> bool {
+    let sides = [rel.parent, rel.child];
+    sides.contains(&e) && sides.contains(&outer) && outer != e
 }
 
 /// How an id is written, from the type the shape gives it.

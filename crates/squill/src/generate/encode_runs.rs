@@ -64,7 +64,7 @@ impl<'c> RunEncoder<'c> {
         let i = match self.flat.iter().position(|(e, _)| *e == entity) {
             Some(i) => i,
             None => {
-                let plan = FlatPlan::new(builder, &self.shape, entity);
+                let plan = FlatPlan::new(builder.pop, &self.shape, entity);
                 self.flat.push((entity, plan));
                 self.flat.len() - 1
             }

@@ -15,14 +15,14 @@
 //! functions (`Builder::value_of`, `id_scalar`, `absent`), so the bytes are
 //! the same; a test compares the two on every example model.
 
-use super::documents::{Builder, IdType};
+use super::documents::{Builder, IdType, stands_for_itself};
 use super::plan::{FieldPlan, Origin, ShapePlan};
-use super::population::is_shared;
+use super::population::{Population, is_shared};
 use super::sink::Key;
 use super::value::{Scalar, patch_len};
 use super::values::{Generated, Scratch};
 use crate::design::{FieldOrigin, ShapeType};
-use crate::model::{EntityId, RelationshipId};
+use crate::model::{EntityId, Model, RelationshipId};
 use std::ops::Range;
 
 /// How one entity's documents in one collection are encoded: a step per
@@ -66,10 +66,10 @@ enum Step {
 impl FlatPlan {
     /// The steps for `entity`'s documents of the collection `plan` is of,
     /// when they are flat.
-    pub fn new(builder: &Builder<'_, '_>, plan: &ShapePlan<'_>, entity: EntityId) -> Option<Self> {
+    pub fn new(pop: &Population<'_>, plan: &ShapePlan<'_>, entity: EntityId) -> Option<Self> {
         Some(FlatPlan {
             entity,
-            steps: steps(builder, plan, entity, None)?,
+            steps: steps(pop.model, plan, entity, None)?,
         })
     }
 }
@@ -78,12 +78,11 @@ impl FlatPlan {
 /// (`outer` is `None`), or a parent's in an extended reference inside an
 /// `outer` document, which takes only ids and its own values.
 fn steps(
-    builder: &Builder<'_, '_>,
+    model: &Model,
     plan: &ShapePlan<'_>,
     entity: EntityId,
     outer: Option<EntityId>,
 ) -> Option<Vec<Step>> {
-    let model = builder.pop.model;
     let top = outer.is_none();
     let step = |f: &FieldPlan<'_>| {
         let scalar = matches!(f.field.ty, ShapeType::Scalar { .. });
@@ -102,10 +101,8 @@ fn steps(
             // (as `reference` has it).
             Origin::Reference {
                 relationship: Some(r),
-            } if scalar && outer.is_some_and(|o| o != entity) => {
-                let rel = model.relationship(*r);
-                let sides = [rel.parent, rel.child];
-                if !sides.contains(&entity) || !outer.is_some_and(|o| sides.contains(&o)) {
+            } if scalar && let Some(o) = outer => {
+                if !stands_for_itself(model.relationship(*r), entity, o) {
                     return None;
                 }
                 Step::Id(IdType::of(&f.field.ty))
@@ -127,7 +124,7 @@ fn steps(
                     (ShapeType::Object { .. }, Some(sub)) => Step::ParentObject {
                         relationship: *r,
                         parent: rel.parent,
-                        steps: steps(builder, sub, rel.parent, Some(entity))?,
+                        steps: steps(model, sub, rel.parent, Some(entity))?,
                     },
                     _ => return None,
                 }
@@ -149,7 +146,7 @@ impl Builder<'_, '_> {
     /// all under `parent`, as Extended JSON lines into `json` and BSON into
     /// `bson` (each when given). `plan` is the one `flat` was made from.
     #[allow(clippy::too_many_arguments)]
-    pub fn encode_flat(
+    pub(super) fn encode_flat(
         &self,
         plan: &ShapePlan<'_>,
         flat: &FlatPlan,
@@ -160,6 +157,7 @@ impl Builder<'_, '_> {
         scratch: &mut Scratch,
     ) {
         let entity = flat.entity;
+        debug_assert_eq!(plan.fields.len(), flat.steps.len(), "a plan and its steps");
         for key in indices {
             if let Some(json) = json.as_deref_mut() {
                 json.push(b'{');
@@ -181,7 +179,7 @@ impl Builder<'_, '_> {
                     steps,
                 } = step
                 {
-                    let p = self.parent_key(*relationship, key, parent);
+                    let p = self.sole_parent(*relationship, key, parent);
                     let instance = (*parent_entity, p);
                     self.put_object(j, b, f, comma, steps, instance, scratch);
                 } else {
@@ -200,21 +198,6 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// The parent through `r` of instance `key`, enumerated under `parent`:
-    /// as `reference` finds it for the usual (unshared) parent.
-    #[inline]
-    fn parent_key(
-        &self,
-        r: RelationshipId,
-        key: u64,
-        parent: Option<(RelationshipId, u64)>,
-    ) -> u64 {
-        match parent {
-            Some((pr, p)) if pr == r => p,
-            _ => self.pop.first_parent(r, key),
-        }
-    }
-
     /// The value of a scalar step of field `f` for instance `key` of
     /// `entity`, enumerated under `parent`.
     #[inline(always)]
@@ -230,6 +213,7 @@ impl Builder<'_, '_> {
             Step::Id(id) => self.id_scalar(id, Some(entity), key, scratch),
             Step::Own | Step::Related => {
                 let Origin::Value(v) = &f.origin else {
+                    debug_assert!(false, "a value step planned for another origin");
                     return Scalar::Null;
                 };
                 let key = match step {
@@ -238,8 +222,10 @@ impl Builder<'_, '_> {
                 };
                 match Self::value_of(v, key, scratch) {
                     Generated::Scalar(s) => s,
-                    // Not planned: the step is for scalar values only.
-                    Generated::Value(_) => Scalar::Null,
+                    Generated::Value(_) => {
+                        debug_assert!(false, "a value step planned for a non-scalar");
+                        Scalar::Null
+                    }
                 }
             }
             Step::ParentId {
@@ -247,12 +233,15 @@ impl Builder<'_, '_> {
                 parent: parent_entity,
                 id,
             } => {
-                let p = self.parent_key(relationship, key, parent);
+                let p = self.sole_parent(relationship, key, parent);
                 self.id_scalar(id, Some(parent_entity), p, scratch)
             }
             Step::EntityName => Scalar::Str(self.entity_name(Some(entity))),
-            // Planned only where `encode_flat` writes it as an object.
-            Step::ParentObject { .. } | Step::Null => Scalar::Null,
+            Step::Null => Scalar::Null,
+            Step::ParentObject { .. } => {
+                debug_assert!(false, "an object step written as a scalar");
+                Scalar::Null
+            }
         }
     }
 
@@ -269,7 +258,11 @@ impl Builder<'_, '_> {
         (parent, p): (EntityId, u64),
         scratch: &mut Scratch,
     ) {
-        let Some(sub) = &f.sub else { return };
+        let Some(sub) = &f.sub else {
+            debug_assert!(false, "an object step planned without a sub-plan");
+            return;
+        };
+        debug_assert_eq!(sub.fields.len(), steps.len());
         if let Some(json) = json.as_deref_mut() {
             f.key.push_json(json, comma);
             json.push(b'{');

@@ -44,6 +44,7 @@ impl JsonOut for String {
     }
     #[inline]
     fn push_utf8(&mut self, bytes: &[u8]) {
+        debug_assert!(std::str::from_utf8(bytes).is_ok(), "UTF-8 by construction");
         String::push_str(self, &String::from_utf8_lossy(bytes));
     }
     #[inline]

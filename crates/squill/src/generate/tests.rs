@@ -443,8 +443,118 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
     }
 }
 
+/// A model whose flat collection has a step of every kind the examples do
+/// not have: a string `_id`, optional own and copied fields, a design enum
+/// narrower than the model's, a discriminator, an optional parent reference
+/// as an int, and an extended reference to a parent with a non-ASCII name.
+fn flat_kinds() -> (Model, Design) {
+    use crate::candidates::{Layout, Side};
+    use fixtures::*;
+    let mut note = field("note", crate::model::FieldType::String);
+    note.required = false;
+    note.avg_size = Some(20);
+    let mut nick = field("nick", crate::model::FieldType::String);
+    nick.required = false;
+    let m = model(
+        "flat-kinds",
+        vec![
+            entity(
+                "Küche",
+                50,
+                vec![field("name", crate::model::FieldType::String), nick],
+            ),
+            entity(
+                "event",
+                1_000,
+                vec![
+                    field("time", crate::model::FieldType::Date),
+                    note,
+                    enum_field("level", &["debug", "info", "warn", "error"]),
+                    field("score", crate::model::FieldType::Int),
+                ],
+            ),
+        ],
+        vec![rel(
+            "kitchen_events",
+            crate::model::RelationshipKind::OneToMany,
+            0,
+            1,
+            card(0, 20, Some(60)),
+            crate::model::Cardinality::ONE,
+        )],
+        vec![],
+    );
+    let copy = |name: &str, ty: &str| {
+        sf(
+            name,
+            s(ty),
+            FieldOrigin::Copy {
+                relationship: "kitchen_events".into(),
+                entity: "Küche".into(),
+                field: name.into(),
+            },
+        )
+    };
+    let mut level = own(&m, "event", "level");
+    level.ty = ShapeType::Scalar {
+        bson_type: "string".into(),
+        enum_values: vec!["info".into(), "warn".into()],
+    };
+    let mut kitchen = reference("kitchen", s("int"), "kitchen_events");
+    kitchen.required = false;
+    let mut optional_nick = copy("nick", "string");
+    optional_nick.required = false;
+    let kitchen_ref = reference(
+        "kitchen_ref",
+        obj(vec![
+            reference("_id", s("string"), "kitchen_events"),
+            copy("name", "string"),
+            optional_nick,
+        ]),
+        "kitchen_events",
+    );
+    let events = collection(
+        "events",
+        &["event"],
+        1_000,
+        vec![
+            sf("_id", s("string"), FieldOrigin::Id),
+            own(&m, "event", "time"),
+            own(&m, "event", "note"),
+            level,
+            own(&m, "event", "score"),
+            sf("kind", s("string"), FieldOrigin::Discriminator),
+            kitchen,
+            kitchen_ref,
+        ],
+        vec![],
+    );
+    let kitchens = collection(
+        "kitchens",
+        &["Küche"],
+        50,
+        vec![id(), own(&m, "Küche", "name"), own(&m, "Küche", "nick")],
+        vec![],
+    );
+    let d = design(
+        &m,
+        vec![kitchens, events],
+        vec![decision(
+            &m,
+            "kitchen_events",
+            Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields: vec!["name".into(), "nick".into()],
+            },
+        )],
+        vec![],
+    );
+    (m, d)
+}
+
 /// Flat documents are encoded from steps (`flat`) rather than by the walk
-/// over the shape; both must give the same bytes. Every fixture and seed
+/// over the shape; both must give the same bytes, and so must `RunEncoder`,
+/// which the builder threads use, on runs cut in pieces. Every fixture and seed
 /// example model, with up to 40 children per parent; the test also fails if
 /// few collections are flat, so that it cannot pass by comparing nothing.
 #[test]
@@ -455,11 +565,15 @@ fn flat_documents_are_the_walked_documents() {
     use super::values::Scratch;
     use std::collections::BTreeSet;
     let (mut flat_docs, mut flat_colls, mut walked_runs) = (0, BTreeSet::new(), 0);
+    let (m, d) = flat_kinds();
     let fixtures = fixtures::all()
         .into_iter()
+        .chain([("flat-kinds", m, d)])
         .map(|(n, m, d)| (n.to_string(), m, d));
     for (name, model, design) in fixtures.chain(seed_examples()) {
-        let pop = Population::with_max_children(&model, &design, 10, 7, Some(40));
+        // Enough parents that an optional field of theirs is absent from some.
+        let scale = if name == "flat-kinds" { 60 } else { 10 };
+        let pop = Population::with_max_children(&model, &design, scale, 7, Some(40));
         let b = Builder {
             pop: &pop,
             fanout: Fanout::Drawn,
@@ -467,7 +581,36 @@ fn flat_documents_are_the_walked_documents() {
         let mut scratch = Scratch::default();
         for c in &design.collections {
             let plan = ShapePlan::of_collection(&pop, c);
+            let mut run_encoder = RunEncoder::new(&pop, c);
+            let coll = format!("{name}/{}", c.name);
+            let mut lines = Vec::new();
             pop.for_each_run(c, |run| -> Result<(), String> {
+                let (mut json, mut bson) = (Vec::new(), Vec::new());
+                let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
+                run.for_each(|root| b.encode(&plan, root, &mut encoder, &mut scratch));
+                drop(encoder);
+                lines.extend(String::from_utf8_lossy(&json).lines().map(str::to_string));
+                let differs = |what: &str, got: &[u8], want: &[u8]| {
+                    (got != want).then(|| {
+                        let (got, want) =
+                            (String::from_utf8_lossy(got), String::from_utf8_lossy(want));
+                        format!("{coll}: {what} wrote\n{got}\nthe walk wrote\n{want}")
+                    })
+                };
+                // What the builder threads run, on the run cut in pieces.
+                let (mut piece_json, mut piece_bson) = (Vec::new(), Vec::new());
+                let mut rest = Some(run.clone());
+                while let Some(piece) = rest.take() {
+                    let (head, tail) = piece.split(7);
+                    let (j, b2) = (Some(&mut piece_json), Some(&mut piece_bson));
+                    run_encoder.encode(&b, &head, j, b2, &mut scratch);
+                    rest = tail;
+                }
+                let mismatch = differs("RunEncoder", &piece_json, &json)
+                    .or_else(|| differs("RunEncoder (BSON)", &piece_bson, &bson));
+                if let Some(e) = mismatch {
+                    return Err(e);
+                }
                 let Run::Entities {
                     entity,
                     parent,
@@ -477,71 +620,55 @@ fn flat_documents_are_the_walked_documents() {
                     walked_runs += 1;
                     return Ok(());
                 };
-                let Some(flat) = FlatPlan::new(&b, &plan, *entity) else {
+                let Some(flat) = FlatPlan::new(&pop, &plan, *entity) else {
                     walked_runs += 1;
                     return Ok(());
                 };
                 flat_docs += run.len();
-                flat_colls.insert(format!("{name}/{}", c.name));
-                let (mut json, mut bson) = (Vec::new(), Vec::new());
-                let mut encoder = Encoder::new(Some(&mut json), Some(&mut bson));
-                run.for_each(|root| b.encode(&plan, root, &mut encoder, &mut scratch));
-                drop(encoder);
-                let (mut flat_json, mut flat_bson) = (Vec::new(), Vec::new());
-                b.encode_flat(
-                    &plan,
-                    &flat,
-                    *parent,
-                    indices.clone(),
-                    Some(&mut flat_json),
-                    Some(&mut flat_bson),
-                    &mut scratch,
-                );
-                // One format at a time, as `--format ejson` and `dump` ask.
-                let mut only_json = Vec::new();
-                let f = &flat;
-                b.encode_flat(
-                    &plan,
-                    f,
-                    *parent,
-                    indices.clone(),
-                    Some(&mut only_json),
-                    None,
-                    &mut scratch,
-                );
-                let mut only_bson = Vec::new();
-                b.encode_flat(
-                    &plan,
-                    f,
-                    *parent,
-                    indices.clone(),
-                    None,
-                    Some(&mut only_bson),
-                    &mut scratch,
-                );
-                if flat_json != json || flat_bson != bson || only_json != json || only_bson != bson
-                {
-                    return Err(format!(
-                        "{name}/{}: steps wrote\n{}walk wrote\n{}",
-                        c.name,
-                        String::from_utf8_lossy(&flat_json),
-                        String::from_utf8_lossy(&json)
-                    ));
+                flat_colls.insert(coll.clone());
+                // Both formats, then one at a time (`--format ejson`, `dump`).
+                let mut out = [
+                    (Vec::new(), Vec::new()),
+                    (Vec::new(), Vec::new()),
+                    (Vec::new(), Vec::new()),
+                ];
+                for (i, (j, b2)) in out.iter_mut().enumerate() {
+                    let (j, b2) = ((i != 2).then_some(j), (i != 1).then_some(b2));
+                    b.encode_flat(&plan, &flat, *parent, indices.clone(), j, b2, &mut scratch);
                 }
-                Ok(())
+                let [(both_json, both_bson), (only_json, _), (_, only_bson)] = &out;
+                let mismatch = differs("steps", both_json, &json)
+                    .or_else(|| differs("steps (BSON)", both_bson, &bson))
+                    .or_else(|| differs("steps, JSON only", only_json, &json))
+                    .or_else(|| differs("steps, BSON only", only_bson, &bson));
+                mismatch.map_or(Ok(()), Err)
             })
             .unwrap_or_else(|e| panic!("{e}"));
+            if coll == "flat-kinds/events" {
+                // Optional fields, top-level and in the extended reference,
+                // are present in some documents and absent from others.
+                for field in ["\"note\":", "\"kitchen\":", "\"nick\":"] {
+                    let with = lines.iter().filter(|l| l.contains(field)).count();
+                    assert!(
+                        with > 0 && with < lines.len(),
+                        "{field} in {with} of {}",
+                        lines.len()
+                    );
+                }
+            }
         }
     }
-    // 33 at the time of writing: log messages, comments, reviews, bids…
+    // 34 at the time of writing: log messages, comments, reviews, bids…
     assert!(flat_colls.len() >= 30, "flat: {flat_colls:?}");
-    // Extended references to the parent (`{_id, ipaddr}`) are flat too.
-    for extended in [
+    // Extended references to the parent (`{_id, ipaddr}`) are flat too, and
+    // so is the collection with a step of every kind.
+    for flat in [
         "host-ip-in-logs/logmsg",
         "rubis/bids",
         "product-name-in-parts/part",
+        "flat-kinds/events",
     ] {
-        assert!(flat_colls.contains(extended), "{extended} is not flat");
+        assert!(flat_colls.contains(flat), "{flat} is not flat");
     }
     assert!(flat_docs > 500, "{flat_docs} flat documents");
     assert!(walked_runs >= 10, "{walked_runs} walked runs");

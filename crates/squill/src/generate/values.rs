@@ -120,6 +120,10 @@ static PAIRS: [([u8; 16], u8, u8); WORDS.len() * WORDS.len()] = {
 /// 130 M instructions of `generate data` at scale 1; now 111 M (callgrind,
 /// BENCHMARKS.md). Even, so that a pair never straddles two draws.
 const WORDS_PER_DRAW: u32 = 8;
+const _: () = assert!(
+    WORDS_PER_DRAW.is_multiple_of(2),
+    "a pair must not straddle two draws"
+);
 
 /// The random bits words are picked from, drawn as they run out.
 struct WordBits {
@@ -618,7 +622,7 @@ fn string_value(out: &mut String, rng: &mut Rng, entity: &str, key: u64, kind: S
             out.push_str(num.format(key));
         }
         // `ScalarSpec::generate` has `words` write these, as bytes.
-        StrKind::Words { .. } => {}
+        StrKind::Words { .. } => debug_assert!(false, "words are written as bytes"),
     }
 }
 
