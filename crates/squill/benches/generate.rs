@@ -141,6 +141,13 @@ fn main() {
     }
 }
 
+/// Lets the disk finish what the last step left it (write-back, the freeing
+/// of the files it removed) before the next one is timed: `sync`, where
+/// there is one. Without it, the step after a large removal paid for it.
+fn settle() {
+    let _ = std::process::Command::new("sync").status();
+}
+
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
@@ -167,6 +174,7 @@ fn generate(
     out: &Path,
 ) -> (f64, u64, u64) {
     let _ = std::fs::remove_dir_all(out);
+    settle();
     let options = DataOptions {
         threads,
         ..DataOptions::new(scale, 1)
@@ -192,6 +200,7 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64) -> f64 {
         sample.iter().copied().cycle().take(1 << 20).collect()
     };
     let path = dir.join("plain.bin");
+    settle();
     let started = Instant::now();
     let mut file = std::fs::File::create(&path).expect("plain file");
     let (ask, asked) = std::sync::mpsc::sync_channel::<()>(2);
