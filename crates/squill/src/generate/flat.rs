@@ -8,8 +8,8 @@
 //! "squillions" side of a one-to-squillions relationship (log messages,
 //! events, readings) is flat. For them, the walk (a context per document,
 //! the match on each field's origin and type, the search for whose value it
-//! is, the encoder's stack of open containers) cost more instructions than
-//! drawing and writing the values (BENCHMARKS.md "generate").
+//! is, the encoder's stack of open containers) was about a quarter of the
+//! instructions per document (BENCHMARKS.md "generate").
 //!
 //! Each step does what the walk does for its field, through the same
 //! functions (`Builder::value_of`, `id_scalar`, `absent`), so the bytes are
