@@ -152,27 +152,49 @@ impl Builder<'_, '_> {
         flat: &FlatPlan,
         parent: Option<(RelationshipId, u64)>,
         indices: Range<u64>,
-        mut json: Option<&mut Vec<u8>>,
-        mut bson: Option<&mut Vec<u8>>,
+        json: Option<&mut Vec<u8>>,
+        bson: Option<&mut Vec<u8>>,
+        scratch: &mut Scratch,
+    ) {
+        let run = (plan, flat, parent, indices);
+        let mut none = Vec::new();
+        match (json, bson) {
+            (Some(json), Some(bson)) => {
+                self.flat_run(run, &mut Out::<true, true> { json, bson }, scratch)
+            }
+            (Some(json), None) => {
+                let bson = &mut none;
+                self.flat_run(run, &mut Out::<true, false> { json, bson }, scratch);
+            }
+            (None, Some(bson)) => {
+                let json = &mut none;
+                self.flat_run(run, &mut Out::<false, true> { json, bson }, scratch);
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// `encode_flat` into `out`.
+    fn flat_run<const J: bool, const B: bool>(
+        &self,
+        (plan, flat, parent, indices): (
+            &ShapePlan<'_>,
+            &FlatPlan,
+            Option<(RelationshipId, u64)>,
+            Range<u64>,
+        ),
+        out: &mut Out<'_, J, B>,
         scratch: &mut Scratch,
     ) {
         let entity = flat.entity;
         debug_assert_eq!(plan.fields.len(), flat.steps.len(), "a plan and its steps");
         for key in indices {
-            if let Some(json) = json.as_deref_mut() {
-                json.push(b'{');
-            }
-            let mut start = 0;
-            if let Some(bson) = bson.as_deref_mut() {
-                start = bson.len();
-                bson.extend_from_slice(&[0; 4]);
-            }
+            let start = out.open(None);
             let mut comma = false;
             for (f, step) in plan.fields.iter().zip(&flat.steps) {
                 if self.absent(key, f) {
                     continue;
                 }
-                let (j, b) = (json.as_deref_mut(), bson.as_deref_mut());
                 if let Step::ParentObject {
                     relationship,
                     parent: parent_entity,
@@ -180,21 +202,14 @@ impl Builder<'_, '_> {
                 } = step
                 {
                     let p = self.sole_parent(*relationship, key, parent);
-                    let instance = (*parent_entity, p);
-                    self.put_object(j, b, f, comma, steps, instance, scratch);
+                    self.put_object(out, f, comma, steps, (*parent_entity, p), scratch);
                 } else {
                     let value = self.step_value(step, f, (entity, key), parent, scratch);
-                    put(j, b, &f.key, comma, value);
+                    out.put(&f.key, comma, value);
                 }
                 comma = true;
             }
-            if let Some(json) = json.as_deref_mut() {
-                json.extend_from_slice(b"}\n");
-            }
-            if let Some(bson) = bson.as_deref_mut() {
-                bson.push(0);
-                patch_len(bson, start);
-            }
+            out.close(start, true);
         }
     }
 
@@ -247,11 +262,9 @@ impl Builder<'_, '_> {
 
     /// Appends field `f`, an extended reference: instance `(parent, p)` as a
     /// subdocument, its fields from `steps`.
-    #[allow(clippy::too_many_arguments)]
-    fn put_object(
+    fn put_object<const J: bool, const B: bool>(
         &self,
-        mut json: Option<&mut Vec<u8>>,
-        mut bson: Option<&mut Vec<u8>>,
+        out: &mut Out<'_, J, B>,
         f: &FieldPlan<'_>,
         comma: bool,
         steps: &[Step],
@@ -263,56 +276,72 @@ impl Builder<'_, '_> {
             return;
         };
         debug_assert_eq!(sub.fields.len(), steps.len());
-        if let Some(json) = json.as_deref_mut() {
-            f.key.push_json(json, comma);
-            json.push(b'{');
-        }
-        let mut start = 0;
-        if let Some(bson) = bson.as_deref_mut() {
-            f.key.push_bson(bson, 0x03);
-            start = bson.len();
-            bson.extend_from_slice(&[0; 4]);
-        }
+        let start = out.open(Some((&f.key, comma)));
         let mut comma = false;
         for (sf, step) in sub.fields.iter().zip(steps) {
             if self.absent(p, sf) {
                 continue;
             }
             let value = self.step_value(step, sf, (parent, p), None, scratch);
-            put(
-                json.as_deref_mut(),
-                bson.as_deref_mut(),
-                &sf.key,
-                comma,
-                value,
-            );
+            out.put(&sf.key, comma, value);
             comma = true;
         }
-        if let Some(json) = json {
-            json.push(b'}');
-        }
-        if let Some(bson) = bson {
-            bson.push(0);
-            patch_len(bson, start);
-        }
+        out.close(start, false);
     }
 }
 
-/// Appends one field: its name and value.
-#[inline(always)]
-fn put(
-    json: Option<&mut Vec<u8>>,
-    bson: Option<&mut Vec<u8>>,
-    key: &Key,
-    comma: bool,
-    value: Scalar<'_>,
-) {
-    if let Some(json) = json {
-        key.push_json(json, comma);
-        value.write_ejson(json);
+/// Where flat documents go: Extended JSON (when `J`) and BSON (when `B`),
+/// known at compile time so that the loop does not ask per field.
+struct Out<'o, const J: bool, const B: bool> {
+    json: &'o mut Vec<u8>,
+    bson: &'o mut Vec<u8>,
+}
+
+impl<const J: bool, const B: bool> Out<'_, J, B> {
+    /// Appends one field: its name and value.
+    #[inline(always)]
+    fn put(&mut self, key: &Key, comma: bool, value: Scalar<'_>) {
+        if J {
+            key.push_json(self.json, comma);
+            value.write_ejson(self.json);
+        }
+        if B {
+            key.push_bson(self.bson, value.bson_type_byte());
+            value.write_bson_payload(self.bson);
+        }
     }
-    if let Some(bson) = bson {
-        key.push_bson(bson, value.bson_type_byte());
-        value.write_bson_payload(bson);
+
+    /// Opens a document: the top-level one, or a field's (`key`, after a
+    /// comma when the `bool` says). Gives where its BSON length goes.
+    #[inline(always)]
+    fn open(&mut self, key: Option<(&Key, bool)>) -> usize {
+        if J {
+            if let Some((key, comma)) = key {
+                key.push_json(self.json, comma);
+            }
+            self.json.push(b'{');
+        }
+        if !B {
+            return 0;
+        }
+        if let Some((key, _)) = key {
+            key.push_bson(self.bson, 0x03);
+        }
+        let start = self.bson.len();
+        self.bson.extend_from_slice(&[0; 4]);
+        start
+    }
+
+    /// Closes the document `open` gave `start` for; a top-level one ends
+    /// its line.
+    #[inline(always)]
+    fn close(&mut self, start: usize, top: bool) {
+        if J {
+            self.json.extend_from_slice(if top { b"}\n" } else { b"}" });
+        }
+        if B {
+            self.bson.push(0);
+            patch_len(self.bson, start);
+        }
     }
 }
