@@ -558,20 +558,14 @@ impl Builder<'_, '_> {
         // allocating for the usual one.
         let (one, many);
         let enumerated_under = ctx.parent.is_some_and(|(pr, _)| pr == r);
-        let parents: &[u64] = match ctx.entity {
-            _ if enumerated_under => {
-                one = [self.sole_parent(r, ctx.key, ctx.parent)];
-                &one
-            }
-            Some(_) if !is_shared(rel) => {
-                one = [self.sole_parent(r, ctx.key, ctx.parent)];
-                &one
-            }
-            Some(_) => {
-                many = pop.parents(r, ctx.key);
-                &many
-            }
-            None => &[0],
+        let parents: &[u64] = if enumerated_under || (ctx.entity.is_some() && !is_shared(rel)) {
+            one = [self.sole_parent(r, ctx.key, ctx.parent)];
+            &one
+        } else if ctx.entity.is_some() {
+            many = pop.parents(r, ctx.key);
+            &many
+        } else {
+            &[0]
         };
         self.items(f, parents, Some(rel.parent), ctx, r, sink, scratch);
     }

@@ -88,30 +88,24 @@ static PAIRS: [([u8; 16], u8, u8); WORDS.len() * WORDS.len()] = {
     let mut t = [([0u8; 16], 0u8, 0u8); WORDS.len() * WORDS.len()];
     let mut p = 0;
     while p < n * n {
-        let (a, b) = (WORDS[p / n].as_bytes(), WORDS[p % n].as_bytes());
-        let mut len = 0;
-        let mut i = 0;
-        t[p].0[len] = b' ';
-        len += 1;
-        while i < a.len() {
-            t[p].0[len] = a[i];
-            len += 1;
-            i += 1;
-        }
-        t[p].1 = len as u8;
-        t[p].0[len] = b' ';
-        len += 1;
-        i = 0;
-        while i < b.len() {
-            t[p].0[len] = b[i];
-            len += 1;
-            i += 1;
-        }
-        t[p].2 = len as u8;
+        let first = space_then(&mut t[p].0, 0, WORDS[p / n].as_bytes());
+        let both = space_then(&mut t[p].0, first, WORDS[p % n].as_bytes());
+        (t[p].1, t[p].2) = (first as u8, both as u8);
         p += 1;
     }
     t
 };
+
+/// Writes a space and `word` into `buf` at `at`; where they end.
+const fn space_then(buf: &mut [u8; 16], at: usize, word: &[u8]) -> usize {
+    buf[at] = b' ';
+    let mut i = 0;
+    while i < word.len() {
+        buf[at + 1 + i] = word[i];
+        i += 1;
+    }
+    at + 1 + word.len()
+}
 
 /// Words picked from one random draw: each pick takes the top
 /// log2(26) ≈ 4.7 bits of what is left of the draw (`pick_word`), so the
@@ -142,26 +136,25 @@ impl WordBits {
     /// is the definition its test holds it to.
     #[cfg(test)]
     fn pick_word(&mut self, rng: &mut Rng) -> usize {
-        if self.left == 0 {
-            self.bits = rng.next_u64();
-            self.left = WORDS_PER_DRAW;
-        }
-        self.left -= 1;
-        let wide = u128::from(self.bits) * WORDS.len() as u128;
-        self.bits = wide as u64;
-        (wide >> 64) as usize
+        self.pick(rng, WORDS.len(), 1)
     }
 
     /// The index in `PAIRS` of the next two words, as `pick_word` twice
     /// would pick them: with `bits × 26 = a·2^64 + r` and
     /// `r × 26 = b·2^64 + r'`, `bits × 676 = (26a + b)·2^64 + r'`.
     fn pick_pair(&mut self, rng: &mut Rng) -> usize {
+        self.pick(rng, PAIRS.len(), 2)
+    }
+
+    /// One of `choices`, worth `words` of the draw's picks.
+    #[inline(always)]
+    fn pick(&mut self, rng: &mut Rng, choices: usize, words: u32) -> usize {
         if self.left == 0 {
             self.bits = rng.next_u64();
             self.left = WORDS_PER_DRAW;
         }
-        self.left -= 2;
-        let wide = u128::from(self.bits) * PAIRS.len() as u128;
+        self.left -= words;
+        let wide = u128::from(self.bits) * choices as u128;
         self.bits = wide as u64;
         (wide >> 64) as usize
     }
