@@ -2,6 +2,13 @@
 //! to a temporary name in the same directory and renamed into place when
 //! complete. Existing files are refused unless the caller forces overwriting,
 //! and the refusal happens before anything is written.
+//!
+//! A large file can have its disk space reserved ahead of its writes
+//! (`reserve_ahead`): on this project's machine (Linux 6.18, ext4) the
+//! kernel's copy into the page cache then took about a third less system
+//! time, and the file reached the disk sooner (BENCHMARKS.md "generate"),
+//! because each write lands in blocks already allocated instead of reserving
+//! them page by page. What is reserved past the end is given back at commit.
 
 use super::GenerateError;
 use std::fs::File;
@@ -26,6 +33,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
     }
 }
 
+/// The most disk space a data file keeps reserved past what is written
+/// (`AtomicFile::reserve_ahead`): with 64 MiB, a file written in 1 MiB
+/// pieces asks for space once per 64 MiB.
+pub const RESERVE_AHEAD: u64 = 64 << 20;
+
 /// A file being written under a temporary name; `commit` renames it into
 /// place, dropping it uncommitted (or after a failed `commit`) removes the
 /// temporary file.
@@ -34,6 +46,12 @@ pub struct AtomicFile {
     tmp: PathBuf,
     out: Option<BufWriter<File>>,
     renamed: bool,
+    /// Bytes handed to `write_all` so far.
+    written: u64,
+    /// Where the space reserved on disk ends, and how far past what is
+    /// written it is kept (0: no reserving).
+    reserved: u64,
+    ahead: u64,
 }
 
 impl AtomicFile {
@@ -51,14 +69,35 @@ impl AtomicFile {
             tmp,
             out: Some(BufWriter::with_capacity(64 << 10, file)),
             renamed: false,
+            written: 0,
+            reserved: 0,
+            ahead: 0,
         })
     }
 
+    /// From now on, keeps disk space reserved past what is written: as much
+    /// again as is written, up to `bytes` (so a small file reserves little).
+    /// Where the platform or file system
+    /// cannot (or the disk has not that much room left), writing goes on
+    /// without: a real lack of space still fails the write that meets it.
+    pub fn reserve_ahead(&mut self, bytes: u64) {
+        self.ahead = bytes;
+    }
+
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), GenerateError> {
-        match self.out.as_mut() {
-            Some(out) => out.write_all(bytes).map_err(io(&self.tmp)),
-            None => Ok(()),
+        let Some(out) = self.out.as_mut() else {
+            return Ok(());
+        };
+        self.written += bytes.len() as u64;
+        if self.ahead > 0 && self.written > self.reserved {
+            let end = self.written + self.written.min(self.ahead);
+            if reserve(out.get_ref(), self.reserved, end - self.reserved) {
+                self.reserved = end;
+            } else {
+                self.ahead = 0;
+            }
         }
+        out.write_all(bytes).map_err(io(&self.tmp))
     }
 
     /// Hands what is buffered to the kernel.
@@ -80,6 +119,11 @@ impl AtomicFile {
                 path: self.tmp.clone(),
                 source: e.into_error(),
             })?;
+            if self.reserved > self.written {
+                // Gives back the space reserved past the end (a truncation
+                // to the same length frees it).
+                file.set_len(self.written).map_err(io(&self.tmp))?;
+            }
             file.sync_all().map_err(io(&self.tmp))?;
         }
         std::fs::rename(&self.tmp, &self.path).map_err(io(&self.path))?;
@@ -96,6 +140,19 @@ impl Drop for AtomicFile {
             let _ = std::fs::remove_file(&self.tmp);
         }
     }
+}
+
+/// Reserves disk space for `len` bytes from `offset` without changing the
+/// file's length; false when that cannot be done.
+#[cfg(target_os = "linux")]
+fn reserve(file: &File, offset: u64, len: u64) -> bool {
+    use rustix::fs::{FallocateFlags, fallocate};
+    fallocate(file, FallocateFlags::KEEP_SIZE, offset, len).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reserve(_: &File, _: u64, _: u64) -> bool {
+    false
 }
 
 /// Writes a whole file atomically.
@@ -133,6 +190,45 @@ mod tests {
             "{err}"
         );
         assert_eq!(leftovers(&dir), Vec::<String>::new());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Disk space held by `path`, in bytes.
+    #[cfg(unix)]
+    fn allocated(path: &Path) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).unwrap().blocks() * 512
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn space_reserved_ahead_holds_the_bytes_and_is_given_back_at_commit() {
+        let dir = std::env::temp_dir().join(format!("squill-reserve-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let target = dir.join("big.bin");
+        let mut f = AtomicFile::create(&target).unwrap();
+        f.reserve_ahead(RESERVE_AHEAD);
+        let mut expected = Vec::new();
+        for i in 0..40u8 {
+            // Uneven pieces, some past the write buffer, some inside it.
+            let piece = vec![i; 100_000 + 37_123 * usize::from(i % 5)];
+            f.write_all(&piece).unwrap();
+            expected.extend_from_slice(&piece);
+        }
+        f.flush().unwrap();
+        let written = expected.len() as u64;
+        let held = allocated(f.temporary_path());
+        if held < written + (1 << 20) {
+            // A file system without `fallocate`: nothing to give back.
+            eprintln!("notice: no space was reserved ahead here ({held} bytes for {written})");
+        }
+        let path = f.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), expected);
+        let held = allocated(&path);
+        assert!(
+            held < written + (64 << 10),
+            "{held} bytes held for {written} written"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

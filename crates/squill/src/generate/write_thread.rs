@@ -31,7 +31,7 @@
 //! behind.
 
 use super::GenerateError;
-use super::write::{AtomicFile, write_file};
+use super::write::{AtomicFile, RESERVE_AHEAD, write_file};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
@@ -249,7 +249,8 @@ fn run(
     for job in inbox {
         match job {
             Job::Create { slot, path } => {
-                let file = AtomicFile::create(&path)?;
+                let mut file = AtomicFile::create(&path)?;
+                file.reserve_ahead(RESERVE_AHEAD);
                 if open.len() <= slot {
                     open.resize_with(slot + 1, || None);
                 }
