@@ -15,11 +15,12 @@
 //! functions (`Builder::value_of`, `id_scalar`, `absent`), so the bytes are
 //! the same; a test compares the two on every example model.
 
+use super::appender::Appender;
 use super::documents::{Builder, IdType, stands_for_itself};
 use super::plan::{FieldPlan, Origin, ShapePlan};
 use super::population::{Population, is_shared};
 use super::sink::Key;
-use super::value::{Scalar, patch_len};
+use super::value::Scalar;
 use super::values::{Generated, Scratch};
 use crate::design::{FieldOrigin, ShapeType};
 use crate::model::{EntityId, Model, RelationshipId};
@@ -160,15 +161,13 @@ impl Builder<'_, '_> {
         let mut none = Vec::new();
         match (json, bson) {
             (Some(json), Some(bson)) => {
-                self.flat_run(run, &mut Out::<true, true> { json, bson }, scratch)
+                self.flat_run(run, &mut Out::<true, true>::new(json, bson), scratch)
             }
             (Some(json), None) => {
-                let bson = &mut none;
-                self.flat_run(run, &mut Out::<true, false> { json, bson }, scratch);
+                self.flat_run(run, &mut Out::<true, false>::new(json, &mut none), scratch)
             }
             (None, Some(bson)) => {
-                let json = &mut none;
-                self.flat_run(run, &mut Out::<false, true> { json, bson }, scratch);
+                self.flat_run(run, &mut Out::<false, true>::new(&mut none, bson), scratch)
             }
             (None, None) => {}
         }
@@ -292,22 +291,30 @@ impl Builder<'_, '_> {
 
 /// Where flat documents go: Extended JSON (when `J`) and BSON (when `B`),
 /// known at compile time so that the loop does not ask per field.
-struct Out<'o, const J: bool, const B: bool> {
-    json: &'o mut Vec<u8>,
-    bson: &'o mut Vec<u8>,
+/// Each through an `Appender`, which keeps the buffer's end in registers.
+struct Out<'v, const J: bool, const B: bool> {
+    json: Appender<'v>,
+    bson: Appender<'v>,
 }
 
-impl<const J: bool, const B: bool> Out<'_, J, B> {
+impl<'v, const J: bool, const B: bool> Out<'v, J, B> {
+    fn new(json: &'v mut Vec<u8>, bson: &'v mut Vec<u8>) -> Self {
+        Out {
+            json: Appender::new(json),
+            bson: Appender::new(bson),
+        }
+    }
+
     /// Appends one field: its name and value.
     #[inline(always)]
     fn put(&mut self, key: &Key, comma: bool, value: Scalar<'_>) {
         if J {
-            key.push_json(self.json, comma);
-            value.write_ejson(self.json);
+            key.push_json(&mut self.json, comma);
+            value.write_ejson(&mut self.json);
         }
         if B {
-            key.push_bson(self.bson, value.bson_type_byte());
-            value.write_bson_payload(self.bson);
+            key.push_bson(&mut self.bson, value.bson_type_byte());
+            value.write_bson_payload(&mut self.bson);
         }
     }
 
@@ -317,18 +324,18 @@ impl<const J: bool, const B: bool> Out<'_, J, B> {
     fn open(&mut self, key: Option<(&Key, bool)>) -> usize {
         if J {
             if let Some((key, comma)) = key {
-                key.push_json(self.json, comma);
+                key.push_json(&mut self.json, comma);
             }
-            self.json.push(b'{');
+            self.json.put_byte(b'{');
         }
         if !B {
             return 0;
         }
         if let Some((key, _)) = key {
-            key.push_bson(self.bson, 0x03);
+            key.push_bson(&mut self.bson, 0x03);
         }
         let start = self.bson.len();
-        self.bson.extend_from_slice(&[0; 4]);
+        self.bson.put(&[0; 4]);
         start
     }
 
@@ -337,11 +344,12 @@ impl<const J: bool, const B: bool> Out<'_, J, B> {
     #[inline(always)]
     fn close(&mut self, start: usize, top: bool) {
         if J {
-            self.json.extend_from_slice(if top { b"}\n" } else { b"}" });
+            self.json.put(if top { b"}\n" } else { b"}" });
         }
         if B {
-            self.bson.push(0);
-            patch_len(self.bson, start);
+            self.bson.put_byte(0);
+            let len = i32::try_from(self.bson.len() - start).unwrap_or(i32::MAX);
+            self.bson.patch(start, len.to_le_bytes());
         }
     }
 }

@@ -8,6 +8,7 @@
 //! snapshot-tested; `write_artifacts` and `data::write` put them on disk
 //! atomically.
 
+mod appender;
 mod build_threads;
 pub mod check;
 pub mod cookbook;

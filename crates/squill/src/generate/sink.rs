@@ -8,6 +8,7 @@
 //! `Value` tree uses, so a document comes out byte for byte the same either
 //! way; a test in `tests.rs` compares them on every example model.
 
+use super::appender::ByteOut;
 use super::json_text::{JsonOut, write_json_string};
 use super::value::{Document, Scalar, Value, cstring, patch_len};
 
@@ -31,14 +32,6 @@ fn pad16(bytes: &[u8]) -> Option<[u8; 16]> {
     let mut padded = [0; 16];
     padded.get_mut(..bytes.len())?.copy_from_slice(bytes);
     Some(padded)
-}
-
-/// Appends `bytes`, whose copy `padded` (16 bytes or fewer) holds, as one
-/// fixed-size copy.
-fn push_padded(out: &mut Vec<u8>, bytes: usize, padded: &[u8; 16]) {
-    let len = out.len() + bytes;
-    out.extend_from_slice(padded);
-    out.truncate(len);
 }
 
 impl Key {
@@ -73,16 +66,16 @@ impl Key {
 
     /// Appends the BSON element's type byte and name.
     #[inline(always)]
-    pub(super) fn push_bson(&self, out: &mut Vec<u8>, type_byte: u8) {
+    pub(super) fn push_bson<O: ByteOut>(&self, out: &mut O, type_byte: u8) {
         match &self.bson16 {
             Some(padded) => {
                 let mut typed = *padded;
                 typed[0] = type_byte;
-                push_padded(out, self.bson.len(), &typed);
+                out.put_padded(&typed, self.bson.len());
             }
             None => {
-                out.push(type_byte);
-                out.extend_from_slice(&self.bson[1..]);
+                out.put_byte(type_byte);
+                out.put(&self.bson[1..]);
             }
         }
     }

@@ -7,6 +7,7 @@
 //! `$numberLong`: a relaxed reader would otherwise turn a small long into an
 //! int, and the validators tell `int` from `long`.
 
+use super::appender::ByteOut;
 use super::json_text::*;
 pub use super::json_text::{decimal_text, iso_date, object_id_hex};
 use crate::text_codec::{base64_into, hex_over};
@@ -103,25 +104,25 @@ impl Scalar<'_> {
 
     /// Appends the element's value bytes (after its type and name).
     #[inline(always)]
-    pub fn write_bson_payload(self, out: &mut Vec<u8>) {
+    pub fn write_bson_payload<O: ByteOut>(self, out: &mut O) {
         match self {
             Scalar::Null => {}
-            Scalar::Bool(b) => out.push(u8::from(b)),
-            Scalar::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
-            Scalar::Long(i) | Scalar::Date(i) => out.extend_from_slice(&i.to_le_bytes()),
-            Scalar::Double(f) => out.extend_from_slice(&f.to_le_bytes()),
+            Scalar::Bool(b) => out.put_byte(u8::from(b)),
+            Scalar::Int(i) => out.put(&i.to_le_bytes()),
+            Scalar::Long(i) | Scalar::Date(i) => out.put(&i.to_le_bytes()),
+            Scalar::Double(f) => out.put(&f.to_le_bytes()),
             Scalar::Decimal {
                 coefficient,
                 exponent,
-            } => out.extend_from_slice(&decimal128_bytes(coefficient, exponent)),
+            } => out.put(&decimal128_bytes(coefficient, exponent)),
             Scalar::Str(s) => string_payload(out, s.as_bytes()),
             Scalar::Plain(s) => string_payload(out, s),
-            Scalar::ObjectId(id) => out.extend_from_slice(&id),
+            Scalar::ObjectId(id) => out.put(&id),
             Scalar::Binary(bytes) => {
                 let len = i32::try_from(bytes.len()).unwrap_or(i32::MAX);
-                out.extend_from_slice(&len.to_le_bytes());
-                out.push(0);
-                out.extend_from_slice(bytes);
+                out.put(&len.to_le_bytes());
+                out.put_byte(0);
+                out.put(bytes);
             }
         }
     }
@@ -357,11 +358,11 @@ pub(super) fn patch_len(out: &mut [u8], start: usize) {
 }
 
 /// A BSON string's payload: its length with the NUL, the bytes, the NUL.
-fn string_payload(out: &mut Vec<u8>, s: &[u8]) {
+fn string_payload<O: ByteOut>(out: &mut O, s: &[u8]) {
     let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
-    out.extend_from_slice(&len.to_le_bytes());
-    out.extend_from_slice(s);
-    out.push(0);
+    out.put(&len.to_le_bytes());
+    out.put(s);
+    out.put_byte(0);
 }
 
 pub(super) fn cstring(out: &mut Vec<u8>, s: &str) {
