@@ -20,7 +20,7 @@ use super::documents::{Builder, IdType, stands_for_itself};
 use super::plan::{FieldPlan, Origin, ShapePlan};
 use super::population::{Population, is_shared};
 use super::sink::Key;
-use super::value::Scalar;
+use super::value::{Scalar, bson_len};
 use super::values::{Generated, Scratch};
 use crate::design::{FieldOrigin, ShapeType};
 use crate::model::{EntityId, Model, RelationshipId};
@@ -290,8 +290,8 @@ impl Builder<'_, '_> {
 }
 
 /// Where flat documents go: Extended JSON (when `J`) and BSON (when `B`),
-/// known at compile time so that the loop does not ask per field.
-/// Each through an `Appender`, which keeps the buffer's end in registers.
+/// known at compile time so that the loop does not ask per field. Each goes
+/// through an `Appender`, which keeps the buffer's end in registers.
 struct Out<'v, const J: bool, const B: bool> {
     json: Appender<'v>,
     bson: Appender<'v>,
@@ -348,8 +348,7 @@ impl<'v, const J: bool, const B: bool> Out<'v, J, B> {
         }
         if B {
             self.bson.put_byte(0);
-            let len = i32::try_from(self.bson.len() - start).unwrap_or(i32::MAX);
-            self.bson.patch(start, len.to_le_bytes());
+            self.bson.patch(start, bson_len(self.bson.len() - start));
         }
     }
 }

@@ -3,6 +3,7 @@
 //! text goes (`JsonOut`): the data encoder's bytes, or a `String` for the
 //! `Value` tree's writers.
 
+use super::appender::ByteOut;
 use crate::text_codec::ascii;
 use std::cell::Cell;
 use std::fmt;
@@ -93,10 +94,7 @@ impl JsonOut for Vec<u8> {
     }
     #[inline]
     fn push_padded(&mut self, s: &str, padded: &[u8; 16]) {
-        // One fixed-size copy, then cut to length.
-        let len = self.len() + s.len();
-        self.extend_from_slice(padded);
-        self.truncate(len);
+        ByteOut::put_padded(self, padded, s.len());
     }
     fn since(&self, start: usize) -> &[u8] {
         &self[start..]

@@ -119,8 +119,7 @@ impl Scalar<'_> {
             Scalar::Plain(s) => string_payload(out, s),
             Scalar::ObjectId(id) => out.put(&id),
             Scalar::Binary(bytes) => {
-                let len = i32::try_from(bytes.len()).unwrap_or(i32::MAX);
-                out.put(&len.to_le_bytes());
+                out.put(&bson_len(bytes.len()));
                 out.put_byte(0);
                 out.put(bytes);
             }
@@ -353,14 +352,18 @@ fn write_ejson(out: &mut String, value: &Value, indent: Option<usize>) {
 }
 
 pub(super) fn patch_len(out: &mut [u8], start: usize) {
-    let len = i32::try_from(out.len() - start).unwrap_or(i32::MAX);
-    out[start..start + 4].copy_from_slice(&len.to_le_bytes());
+    let len = bson_len(out.len() - start);
+    out[start..start + 4].copy_from_slice(&len);
+}
+
+/// A BSON length field (int32, little-endian) for `n` bytes.
+pub(super) fn bson_len(n: usize) -> [u8; 4] {
+    i32::try_from(n).unwrap_or(i32::MAX).to_le_bytes()
 }
 
 /// A BSON string's payload: its length with the NUL, the bytes, the NUL.
 fn string_payload<O: ByteOut>(out: &mut O, s: &[u8]) {
-    let len = i32::try_from(s.len() + 1).unwrap_or(i32::MAX);
-    out.put(&len.to_le_bytes());
+    out.put(&bson_len(s.len() + 1));
     out.put(s);
     out.put_byte(0);
 }
