@@ -86,75 +86,129 @@ fn main() {
         .ok()
         .or_else(|| Some(std::path::PathBuf::from("/dev/shm")).filter(|d| d.is_dir()))
         .map(|d| d.join(format!("squill-bench-{}", std::process::id())));
-    let mut one = Vec::new();
-    let mut all = Vec::new();
-    let mut ram = Vec::new();
-    let mut disk = Vec::new();
+    // Seconds per step and round.
+    let mut times: [Vec<f64>; STEPS.len()] = Default::default();
     let mut bytes_written = 0;
+    let mut documents = Vec::new();
     for round in 1..=rounds {
         // Each step goes first in turn, so that what one leaves the next to
         // pay for (write-back, the freeing of the files it removed, memory
         // to reclaim) falls on all of them alike: with a fixed order, the
         // plain write, always third, came out slower than generating.
-        let (mut w1, mut wn, mut d, mut r) = (None, None, None, None);
-        for step in (0..4).map(|i| (i + round) % 4) {
-            match step {
-                0 => w1 = Some(generate(&model, &design, scale, 1, &dir.join("out"))),
-                1 => wn = Some(generate(&model, &design, scale, cores, &dir.join("out"))),
-                2 => d = Some(write_plain(&dir.join("plain"), &sample, bytes)),
-                _ => {
-                    r = ram_dir
-                        .as_ref()
-                        .map(|rd| generate(&model, &design, scale, cores, rd))
+        let mut line = format!("round {round}:");
+        for step in (0..STEPS.len()).map(|i| (i + round) % STEPS.len()) {
+            let out = dir.join("out");
+            let secs = match STEPS[step] {
+                Step::Generate { threads, direct } => {
+                    let threads = threads.unwrap_or(cores);
+                    let (secs, n, docs) = generate(&model, &design, scale, threads, direct, &out);
+                    bytes_written = n;
+                    if threads == cores && !direct {
+                        documents.push(docs as f64 / secs);
+                    }
+                    Some(secs)
                 }
+                Step::Plain { direct } => {
+                    Some(write_plain(&dir.join("plain"), &sample, bytes, direct))
+                }
+                Step::Ram => ram_dir
+                    .as_ref()
+                    .map(|rd| generate(&model, &design, scale, cores, false, rd).0),
+            };
+            if let Some(secs) = secs {
+                line += &format!(" {} {secs:.2} s;", STEPS[step].name());
+                times[step].push(secs);
             }
         }
-        let (Some(w1), Some(wn), Some(d)) = (w1, wn, d) else {
-            unreachable!("every step ran");
-        };
-        if let (Some(ram_dir), Some(r)) = (&ram_dir, r) {
-            println!(
-                "round {round}: {cores} threads into RAM ({}) {:.2} s ({:.1} MB/s)",
-                ram_dir.display(),
-                r.0,
-                mb(r.1, r.0)
-            );
-            ram.push(r.0);
-        }
-        println!(
-            "round {round}: generate data, 1 thread {:.2} s ({:.1} MB/s); {cores} threads {:.2} s ({:.1} MB/s, {:.0} documents/s); disk {:.2} s ({:.1} MB/s); {cores} threads / disk time {:.2}",
-            w1.0,
-            mb(w1.1, w1.0),
-            wn.0,
-            mb(wn.1, wn.0),
-            wn.2 as f64 / wn.0,
-            d,
-            mb(wn.1, d),
-            wn.0 / d
-        );
-        bytes_written = wn.1;
-        one.push(w1.0);
-        all.push(wn.0);
-        disk.push(d);
+        println!("{line}");
     }
-    let ratios: Vec<f64> = all.iter().zip(&disk).map(|(g, d)| g / d).collect();
 
     // The same bytes in every run: the output does not depend on the threads.
     let n = bytes_written;
+    println!("medians over {rounds} rounds, {n} bytes ({cores} cores):");
+    for (step, t) in STEPS.iter().zip(&times) {
+        if !t.is_empty() {
+            println!(
+                "  {:<38} {:>7.1} MB/s  ({:.2}-{:.2} s)",
+                step.name(),
+                mb(n, median(t)),
+                t.iter().copied().fold(f64::INFINITY, f64::min),
+                t.iter().copied().fold(0.0, f64::max)
+            );
+        }
+    }
     println!(
-        "medians over {rounds} rounds, {n} bytes: 1 thread {:.1} MB/s, {cores} threads {:.1} MB/s, disk {:.1} MB/s; generation takes {:.2}x the disk's time (median of the rounds' ratios)",
-        mb(n, median(&one)),
-        mb(n, median(&all)),
-        mb(n, median(&disk)),
-        median(&ratios)
+        "  documents/s, generating through the page cache: {:.0}",
+        median(&documents)
     );
-    if !ram.is_empty() {
-        let to_ram: Vec<f64> = all.iter().zip(&ram).map(|(g, r)| g / r).collect();
+    // Per-round ratios: generation against the plain write that goes the
+    // same way to the disk (near 1: the disk sets the pace).
+    for (g, p) in [(0, 2), (1, 3)] {
+        let r: Vec<f64> = times[g].iter().zip(&times[p]).map(|(a, b)| a / b).collect();
         println!(
-            "{cores} threads into RAM: median {:.1} MB/s; onto the disk takes {:.2}x the time into RAM (median of the rounds' ratios; near 1: the CPU sets the pace, not the disk)",
-            mb(n, median(&ram)),
-            median(&to_ram)
+            "  {} / {}: median {:.2} ({:.2}-{:.2}) per round",
+            STEPS[g].name(),
+            STEPS[p].name(),
+            median(&r),
+            r.iter().copied().fold(f64::INFINITY, f64::min),
+            r.iter().copied().fold(0.0, f64::max)
         );
+    }
+}
+
+/// What a round times.
+#[derive(Clone, Copy)]
+enum Step {
+    /// `data::write` with this many builder threads (`None`: one per core),
+    /// past the page cache or not.
+    Generate {
+        threads: Option<usize>,
+        direct: bool,
+    },
+    /// The same bytes written with no generating, the same way.
+    Plain { direct: bool },
+    /// `data::write` into RAM (tmpfs), one builder per core.
+    Ram,
+}
+
+/// The steps, in the order of the summary; the per-round ratios pair the
+/// first two with the next two.
+const STEPS: [Step; 6] = [
+    Step::Generate {
+        threads: None,
+        direct: false,
+    },
+    Step::Generate {
+        threads: None,
+        direct: true,
+    },
+    Step::Plain { direct: false },
+    Step::Plain { direct: true },
+    Step::Generate {
+        threads: Some(1),
+        direct: false,
+    },
+    Step::Ram,
+];
+
+impl Step {
+    fn name(self) -> &'static str {
+        match self {
+            Step::Generate {
+                threads: None,
+                direct: false,
+            } => "generate, page cache",
+            Step::Generate {
+                threads: None,
+                direct: true,
+            } => "generate, past the page cache",
+            Step::Generate {
+                threads: Some(_), ..
+            } => "generate, 1 builder, page cache",
+            Step::Plain { direct: false } => "plain write, page cache",
+            Step::Plain { direct: true } => "plain write, past the page cache",
+            Step::Ram => "generate into RAM (tmpfs)",
+        }
     }
 }
 
@@ -188,12 +242,14 @@ fn generate(
     design: &squill::design::Design,
     scale: u64,
     threads: usize,
+    bypass_cache: bool,
     out: &Path,
 ) -> (f64, u64, u64) {
     let _ = std::fs::remove_dir_all(out);
     settle();
     let options = DataOptions {
         threads,
+        bypass_cache,
         ..DataOptions::new(scale, 1)
     };
     let started = Instant::now();
@@ -209,7 +265,7 @@ fn generate(
 /// thread `fdatasync`ing the file every 32 MiB so the disk works during the
 /// writes, and the fsync and rename at the end. The best this disk does with
 /// the page cache in the way, to compare generation with.
-fn write_plain(dir: &Path, sample: &[u8], bytes: u64) -> f64 {
+fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> f64 {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("bench dir");
     let block: Vec<u8> = if sample.is_empty() {
@@ -222,6 +278,8 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64) -> f64 {
     let started = Instant::now();
     let mut file = AtomicFile::create(&path).expect("plain file");
     file.reserve_ahead(RESERVE_AHEAD);
+    // Past the page cache, as `data::write` does then: no write-back to ask for.
+    let direct = bypass_cache && file.bypass_cache();
     let (ask, asked) = std::sync::mpsc::sync_channel::<()>(2);
     let syncer = {
         let path = file.temporary_path().to_path_buf();
@@ -239,7 +297,7 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64) -> f64 {
         file.write_all(&block[..n]).expect("write");
         left -= n as u64;
         unsynced += n as u64;
-        if unsynced >= 32 << 20 {
+        if unsynced >= 32 << 20 && !direct {
             file.flush().expect("write");
             let _ = ask.try_send(());
             unsynced = 0;

@@ -56,6 +56,11 @@ pub struct Common {
     /// files are the same whatever the number.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// Write data files past the page cache (O_DIRECT, Linux file systems
+    /// that allow it). The files are the same either way.
+    #[arg(long)]
+    pub direct: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -143,6 +148,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         format: DataFormat::Both,
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
+        bypass_cache: args.common.direct,
     });
     // Refuse before writing anything: the artifacts and the data files.
     if !args.common.force {
@@ -191,6 +197,7 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         format: args.format.into(),
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
+        bypass_cache: args.common.direct,
     };
     let summary = generate::data::write(&model, &design, &options, &args.out)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))

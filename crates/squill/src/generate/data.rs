@@ -156,6 +156,9 @@ pub struct DataOptions {
     /// Threads that build documents (0: one per core). The output does not
     /// depend on it.
     pub threads: usize,
+    /// Write the data files past the page cache (`O_DIRECT`) where the file
+    /// system allows it. The bytes are the same either way.
+    pub bypass_cache: bool,
 }
 
 impl DataOptions {
@@ -167,6 +170,7 @@ impl DataOptions {
             format: DataFormat::Both,
             force: false,
             threads: 0,
+            bypass_cache: false,
         }
     }
 }
@@ -279,7 +283,7 @@ pub(crate) fn write_tuned(
     let pop = Population::with_max_children(model, design, scale, seed, max_children);
     let db = database_name(design);
     let mut summary = DataSummary::default();
-    let mut writer = WriteThread::start(dir, tuning)?;
+    let mut writer = WriteThread::start(dir, tuning, options.bypass_cache)?;
     let (json, dump) = (format.ejson(), format.dump());
     let threads = thread_count(options.threads);
     with_pool(&pop, design, (json, dump), threads, dir, |pool| {

@@ -13,6 +13,7 @@ mod build_threads;
 pub mod check;
 pub mod cookbook;
 pub mod data;
+mod direct;
 mod documents;
 mod encode_runs;
 pub mod examples;

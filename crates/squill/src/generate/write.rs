@@ -11,6 +11,7 @@
 //! rather than reserving them page by page. What is reserved past the end is given back at commit.
 
 use super::GenerateError;
+use super::direct::Direct;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -38,13 +39,30 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
 /// pieces asks for space once per 64 MiB.
 pub const RESERVE_AHEAD: u64 = 64 << 20;
 
+/// What an `AtomicFile` writes through.
+enum Sink {
+    /// The page cache, in 64 KiB batches.
+    Cached(BufWriter<File>),
+    /// Past the page cache (`bypass_cache`).
+    Direct(Direct),
+}
+
+impl Sink {
+    fn file(&self) -> &File {
+        match self {
+            Sink::Cached(out) => out.get_ref(),
+            Sink::Direct(d) => d.file(),
+        }
+    }
+}
+
 /// A file being written under a temporary name; `commit` renames it into
 /// place, dropping it uncommitted (or after a failed `commit`) removes the
 /// temporary file.
 pub struct AtomicFile {
     path: PathBuf,
     tmp: PathBuf,
-    out: Option<BufWriter<File>>,
+    out: Option<Sink>,
     renamed: bool,
     /// Bytes handed to `write_all` so far.
     written: u64,
@@ -67,7 +85,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(BufWriter::with_capacity(64 << 10, file)),
+            out: Some(Sink::Cached(BufWriter::with_capacity(64 << 10, file))),
             renamed: false,
             written: 0,
             reserved: 0,
@@ -84,6 +102,34 @@ impl AtomicFile {
         self.ahead = bytes;
     }
 
+    /// Writes the file past the page cache (`direct.rs`) where the platform
+    /// and the file system allow it, from the first byte; true if so. Call
+    /// before writing.
+    pub fn bypass_cache(&mut self) -> bool {
+        if self.written > 0 {
+            return false;
+        }
+        self.out = match self.out.take() {
+            Some(Sink::Cached(out)) => match out.into_inner() {
+                Ok(file) => Some(Direct::open(file).map_or_else(
+                    |file| Sink::Cached(BufWriter::with_capacity(64 << 10, file)),
+                    Sink::Direct,
+                )),
+                // Nothing was written, so nothing was buffered: unreachable,
+                // but the file is kept as it was.
+                Err(e) => Some(Sink::Cached(e.into_inner())),
+            },
+            other => other,
+        };
+        self.bypasses_cache()
+    }
+
+    /// Whether the bytes go past the page cache (an `fsync` before commit
+    /// is then of little use).
+    pub fn bypasses_cache(&self) -> bool {
+        matches!(&self.out, Some(Sink::Direct(d)) if d.bypassing())
+    }
+
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), GenerateError> {
         let Some(out) = self.out.as_mut() else {
             return Ok(());
@@ -91,20 +137,25 @@ impl AtomicFile {
         self.written += bytes.len() as u64;
         if self.ahead > 0 && self.written > self.reserved {
             let end = self.written + self.written.min(self.ahead);
-            if reserve(out.get_ref(), self.reserved, end - self.reserved) {
+            if reserve(out.file(), self.reserved, end - self.reserved) {
                 self.reserved = end;
             } else {
                 self.ahead = 0;
             }
         }
-        out.write_all(bytes).map_err(io(&self.tmp))
+        match out {
+            Sink::Cached(out) => out.write_all(bytes),
+            Sink::Direct(d) => d.write_all(bytes),
+        }
+        .map_err(io(&self.tmp))
     }
 
-    /// Hands what is buffered to the kernel.
+    /// Hands what is buffered to the kernel; past the page cache, the
+    /// stage is written when full, not before.
     pub fn flush(&mut self) -> Result<(), GenerateError> {
         match self.out.as_mut() {
-            Some(out) => out.flush().map_err(io(&self.tmp)),
-            None => Ok(()),
+            Some(Sink::Cached(out)) => out.flush().map_err(io(&self.tmp)),
+            _ => Ok(()),
         }
     }
 
@@ -115,10 +166,13 @@ impl AtomicFile {
 
     pub fn commit(mut self) -> Result<PathBuf, GenerateError> {
         if let Some(out) = self.out.take() {
-            let file = out.into_inner().map_err(|e| GenerateError::Io {
-                path: self.tmp.clone(),
-                source: e.into_error(),
-            })?;
+            let file = match out {
+                Sink::Cached(out) => out.into_inner().map_err(|e| GenerateError::Io {
+                    path: self.tmp.clone(),
+                    source: e.into_error(),
+                })?,
+                Sink::Direct(d) => d.finish().map_err(io(&self.tmp))?,
+            };
             if self.reserved > self.written {
                 // Gives back the space reserved past the end (a truncation
                 // to the same length frees it).

@@ -82,13 +82,14 @@ pub struct WriteThread {
 
 impl WriteThread {
     /// Starts the writer; `dir` is where the files go (for error messages).
-    pub fn start(dir: &Path, tuning: Tuning) -> Result<Self, GenerateError> {
+    /// With `bypass_cache`, files opened by `create` are written past the
+    /// page cache where the file system allows it (`direct.rs`).
+    pub fn start(dir: &Path, tuning: Tuning, bypass_cache: bool) -> Result<Self, GenerateError> {
         let (jobs, inbox) = sync_channel(tuning.queue.max(1));
         let (done, free) = channel();
-        let sync_every = tuning.sync_every;
         let thread = std::thread::Builder::new()
             .name("squill-write".into())
-            .spawn(move || run(&inbox, &done, sync_every))
+            .spawn(move || run(&inbox, &done, tuning, bypass_cache))
             .map_err(|source| GenerateError::Io {
                 path: dir.to_path_buf(),
                 source,
@@ -239,7 +240,8 @@ impl Drop for Syncer {
 fn run(
     inbox: &Receiver<Job>,
     free: &Sender<Vec<u8>>,
-    sync_every: u64,
+    tuning: Tuning,
+    bypass_cache: bool,
 ) -> Result<Vec<PathBuf>, GenerateError> {
     // Declared first, dropped last: the open files (and their temporary
     // names) are gone before the syncing thread is joined.
@@ -251,6 +253,9 @@ fn run(
             Job::Create { slot, path } => {
                 let mut file = AtomicFile::create(&path)?;
                 file.reserve_ahead(RESERVE_AHEAD);
+                if bypass_cache {
+                    file.bypass_cache();
+                }
                 if open.len() <= slot {
                     open.resize_with(slot + 1, || None);
                 }
@@ -262,7 +267,7 @@ fn run(
                         o.file.write_all(piece)?;
                     }
                     o.unsynced += bytes.len() as u64;
-                    if o.unsynced >= sync_every {
+                    if o.unsynced >= tuning.sync_every && !o.file.bypasses_cache() {
                         o.file.flush()?;
                         syncer.request(o.file.temporary_path());
                         o.unsynced = 0;
