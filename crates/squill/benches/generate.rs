@@ -6,17 +6,22 @@
 //!     cargo bench -p squill --features fixtures --bench generate
 //!
 //! First, building and encoding alone on one thread (nothing written): what
-//! one core can do. Then SQUILL_BENCH_ROUNDS rounds (default 3), each of:
-//! writing the data with one builder thread, with one per core, and writing
-//! the same number of bytes of generated text straight to a file the way the
-//! data writer does (1 MiB writes, write-back asked for every 32 MiB on a
-//! second thread, an fsync at the end; `dd bs=1M conv=fsync` without the
-//! overlap): the disk. Generation is disk-bound when its time is close to the
-//! disk's in the same round; the medians and the per-round ratios say how
-//! close. Each round also generates with one thread per core into
-//! SQUILL_BENCH_RAM_DIR (default /dev/shm when it exists, a RAM file system):
-//! the same work with no disk under it, the floor that the CPU (and the
-//! kernel's copy into the page cache) sets.
+//! one core can do. Then SQUILL_BENCH_ROUNDS rounds (default 3) of six steps,
+//! each step going first in turn:
+//! - `data::write` with one builder thread per core, through the page cache
+//!   and past it (`--direct`);
+//! - the same number of bytes of generated text written straight to a file
+//!   the way the data writer does, through the page cache (1 MiB writes,
+//!   write-back asked for every 32 MiB on a second thread, an fsync at the
+//!   end) and past it (the same `AtomicFile` in direct mode): the disk, each
+//!   way;
+//! - `data::write` with one builder thread, through the page cache;
+//! - `data::write` with one builder per core into SQUILL_BENCH_RAM_DIR
+//!   (default /dev/shm when it exists, a RAM file system).
+//!
+//! Generation is disk-bound when its time is close to that of the plain
+//! write that goes the same way to the disk, in the same round; the medians
+//! and the per-round ratios say how close.
 
 use squill::generate::{
     Builder, DataOptions, Fanout, Population, RunEncoder, data, fixtures,

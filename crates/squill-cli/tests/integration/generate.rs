@@ -117,12 +117,13 @@ fn existing_files_are_refused_without_force() {
 #[test]
 fn data_is_reproducible_from_the_seed_and_formats_are_chosen() {
     let model = example("product-parts");
-    let run = |seed: &str, format: &str| {
-        let tmp = TempDir::new(&format!("gen-seed-{seed}-{format}"));
+    let run_with = |seed: &str, format: &str, extra: &[&str]| {
+        let tmp = TempDir::new(&format!("gen-seed-{seed}-{format}-{}", extra.len()));
         let out = tmp.path().display().to_string();
         Test::new()
             .args(["generate", "data", &model, "--scale", "3", "--out", &out])
             .args(["--seed", seed, "--format", format])
+            .args(extra)
             .run()
             .success();
         let contents: Vec<(String, Vec<u8>)> = files(tmp.path())
@@ -134,8 +135,14 @@ fn data_is_reproducible_from_the_seed_and_formats_are_chosen() {
             .collect();
         contents
     };
+    let run = |seed: &str, format: &str| run_with(seed, format, &[]);
     let a = run("7", "both");
     assert_eq!(a, run("7", "both"), "same seed, same bytes");
+    assert_eq!(
+        a,
+        run_with("7", "both", &["--direct"]),
+        "the same bytes past the page cache"
+    );
     assert_ne!(a, run("8", "both"), "another seed, other data");
     let ejson = run("7", "ejson");
     assert!(

@@ -1,15 +1,17 @@
 //! Writing a large file past the page cache (`O_DIRECT`, Linux only).
 //!
 //! Why: on this project's machine (Linux 6.18, ext4 on virtio), the kernel's
-//! copy of `generate data`'s bytes into the page cache took 0.30 s of system
-//! time for 800 MB at best and 1.3-1.7 s in bad spells, on one of two cores
-//! the builder threads need. Writes straight from an aligned buffer to the
-//! device took 0.03-0.11 s of system time for the same bytes, and the disk
-//! took them as fast (BENCHMARKS.md "generate").
+//! copy of `generate data`'s 802 MB into the page cache took 0.22-0.33 s of
+//! system time, on one of the two cores the builder threads need, and `dd`
+//! through the page cache spent 1.3-1.7 s of system time in bad spells.
+//! Written past the cache, the same run spent 0.04-0.14 s, and a plain write
+//! of 833 MB took 0.33-0.58 s either way (BENCHMARKS.md "generate").
 //!
-//! How: appended bytes are staged in one buffer aligned as the file system
-//! asks (`statx`'s `STATX_DIOALIGN`) and written a whole stage at a time, so
-//! every direct write starts and ends on that alignment. What is left at the
+//! How: appended bytes are staged in buffers aligned as the file system asks
+//! (`statx`'s `STATX_DIOALIGN`) and on huge pages, and written a whole stage
+//! at a time, so every direct write starts and ends on that alignment. A
+//! thread of the file's own writes the full stages while the caller fills
+//! the next. What is left at the
 //! end (less than one alignment unit) is written through the page cache after
 //! `O_DIRECT` is cleared. Where the file system does not report an alignment
 //! (tmpfs, other platforms), `Direct::open` gives the file back and the caller
@@ -66,17 +68,18 @@ struct Stage {
 }
 
 impl Stage {
-    /// A stage of `STAGE` bytes (or none, for `align` 1: a placeholder), on
-    /// huge pages where the system gives them.
-    fn new(align: usize) -> Stage {
-        if align <= 1 {
-            return Stage {
-                buf: Vec::new(),
-                at: 0,
-                filled: 0,
-                offset: 0,
-            };
+    /// No buffer: what is left in place of a stage moved out.
+    fn none() -> Stage {
+        Stage {
+            buf: Vec::new(),
+            at: 0,
+            filled: 0,
+            offset: 0,
         }
+    }
+
+    /// A stage of `STAGE` bytes, on huge pages where the system gives them.
+    fn new(align: usize) -> Stage {
         let align = align.max(HUGE_PAGE);
         // Zeroed by the allocator's fresh mapping: no page is touched
         // before the advice below.
@@ -256,7 +259,7 @@ impl Direct {
         let tail_at = self.stage.offset + whole as u64;
         if whole > 0 {
             self.stage.filled = whole;
-            let last = std::mem::replace(&mut self.stage, Stage::new(1));
+            let last = std::mem::replace(&mut self.stage, Stage::none());
             if let Some(full) = &self.full {
                 let _ = full.send(last);
             }
@@ -271,7 +274,7 @@ impl Direct {
             fall_back(&self.file, &self.bypassing)?;
         }
         // The stages back to this thread's spares, for its next file.
-        let stages = std::mem::replace(&mut self.stage, Stage::new(1));
+        let stages = std::mem::replace(&mut self.stage, Stage::none());
         Stage::give_back(self.free.try_iter().chain([stages]));
         write_all_at(&self.file, &tail, tail_at)?;
         // A second handle on the file: `self` is dropped.

@@ -124,8 +124,8 @@ impl AtomicFile {
         self.bypasses_cache()
     }
 
-    /// Whether the bytes go past the page cache (an `fsync` before commit
-    /// is then of little use).
+    /// Whether the bytes go past the page cache (asking the kernel to write
+    /// the file back early then has nothing to do).
     pub fn bypasses_cache(&self) -> bool {
         matches!(&self.out, Some(Sink::Direct(d)) if d.bypassing())
     }
