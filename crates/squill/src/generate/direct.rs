@@ -5,7 +5,7 @@
 //! system time, on one of the two cores the builder threads need, and `dd`
 //! through the page cache spent 1.3-1.7 s of system time in bad spells.
 //! Written past the cache, the same run spent 0.04-0.14 s, and a plain write
-//! of 833 MB took 0.33-0.58 s either way (BENCHMARKS.md "generate").
+//! of 833 MB took 0.32-0.58 s either way (BENCHMARKS.md "generate").
 //!
 //! How: appended bytes are staged in buffers aligned as the file system asks
 //! (`statx`'s `STATX_DIOALIGN`) and on huge pages, and written a whole stage
@@ -27,18 +27,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::thread::JoinHandle;
 
-/// Bytes staged between two direct writes: writes of 4 MiB took 800 MiB
-/// onto this machine's disk in 0.47-0.49 s, against 0.51-0.65 s for 1 MiB
-/// and 0.58-0.62 s for 16 MiB (one at a time, three runs each).
+/// Bytes staged between two direct writes: from ordinary pages, writes of
+/// 4 MiB took 800 MiB onto this machine's disk in 0.47-0.49 s, against
+/// 0.51-0.65 s for 1 MiB and 0.60-0.62 s for 16 MiB (one at a time, three
+/// runs each); from huge pages, 16 MiB did no better than 4 MiB.
 pub const STAGE: usize = 4 << 20;
 
 /// A stage is aligned to this and asked to be backed by huge pages
 /// (transparent huge pages, where the system has them on request). A direct
 /// write is cut into requests of at most so many pieces of contiguous memory
-/// (254 on this machine's virtio disk): from 4 KiB pages a 4 MiB write made
-/// about four requests, from 2 MiB pages one. Writing 800 MiB this way took
-/// 0.32-0.41 s here, against 0.49-0.67 s from ordinary pages (a C program,
-/// five alternated runs each), and 0.37-0.46 s through the page cache.
+/// (254 on this machine's virtio disk): from 4 KiB pages a 4 MiB write needs
+/// at least four requests, from 2 MiB pages one. Writing 800 MiB in 4 MiB
+/// writes took 0.32-0.41 s from huge pages, against 0.49-0.67 s from ordinary
+/// ones (a C program, five alternated runs each).
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Stages per file: one filling, the others written or waiting to be.
@@ -123,10 +124,10 @@ impl Stage {
     }
 }
 
-/// A file written past the page cache, a stage at a time. Two stages take
-/// turns: one is filled on the caller's thread while a thread of the file's
-/// own writes the other, so the disk is not left idle while a stage fills
-/// (the kernel makes a direct write wait for the device).
+/// A file written past the page cache, a stage at a time. `STAGES` stages
+/// take turns: one is filled on the caller's thread while a thread of the
+/// file's own writes the others, so the disk is not left idle while a stage
+/// fills (the kernel makes a direct write wait for the device).
 pub struct Direct {
     file: File,
     stage: Stage,
@@ -136,7 +137,7 @@ pub struct Direct {
     taken: usize,
     full: Option<SyncSender<Stage>>,
     free: Receiver<Stage>,
-    /// The writing thread's result: whether it still bypasses the cache.
+    /// The writing thread: its first error, if any.
     thread: Option<JoinHandle<io::Result<()>>>,
     /// Cleared when a direct write was refused and the file fell back.
     bypassing: Arc<AtomicBool>,

@@ -48,6 +48,10 @@ enum Sink {
 }
 
 impl Sink {
+    fn cached(file: File) -> Sink {
+        Sink::Cached(BufWriter::with_capacity(64 << 10, file))
+    }
+
     fn file(&self) -> &File {
         match self {
             Sink::Cached(out) => out.get_ref(),
@@ -85,7 +89,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(Sink::Cached(BufWriter::with_capacity(64 << 10, file))),
+            out: Some(Sink::cached(file)),
             renamed: false,
             written: 0,
             reserved: 0,
@@ -111,10 +115,7 @@ impl AtomicFile {
         }
         self.out = match self.out.take() {
             Some(Sink::Cached(out)) => match out.into_inner() {
-                Ok(file) => Some(Direct::open(file).map_or_else(
-                    |file| Sink::Cached(BufWriter::with_capacity(64 << 10, file)),
-                    Sink::Direct,
-                )),
+                Ok(file) => Some(Direct::open(file).map_or_else(Sink::cached, Sink::Direct)),
                 // Nothing was written, so nothing was buffered: unreachable,
                 // but the file is kept as it was.
                 Err(e) => Some(Sink::Cached(e.into_inner())),

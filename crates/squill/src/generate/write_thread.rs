@@ -89,7 +89,7 @@ impl WriteThread {
         let (done, free) = channel();
         let thread = std::thread::Builder::new()
             .name("squill-write".into())
-            .spawn(move || run(&inbox, &done, tuning, bypass_cache))
+            .spawn(move || run(&inbox, &done, tuning.sync_every, bypass_cache))
             .map_err(|source| GenerateError::Io {
                 path: dir.to_path_buf(),
                 source,
@@ -240,7 +240,7 @@ impl Drop for Syncer {
 fn run(
     inbox: &Receiver<Job>,
     free: &Sender<Vec<u8>>,
-    tuning: Tuning,
+    sync_every: u64,
     bypass_cache: bool,
 ) -> Result<Vec<PathBuf>, GenerateError> {
     // Declared first, dropped last: the open files (and their temporary
@@ -267,7 +267,7 @@ fn run(
                         o.file.write_all(piece)?;
                     }
                     o.unsynced += bytes.len() as u64;
-                    if o.unsynced >= tuning.sync_every && !o.file.bypasses_cache() {
+                    if o.unsynced >= sync_every && !o.file.bypasses_cache() {
                         o.file.flush()?;
                         syncer.request(o.file.temporary_path());
                         o.unsynced = 0;
