@@ -182,7 +182,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         let readme = generate::readme_with_data(&design, &artifacts, &summary);
         generate::write_artifacts(&out, &[readme], true)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-        data_report(&mut text, &summary, started.elapsed());
+        data_report(&mut text, &summary, &data_options, started.elapsed());
     }
     super::write_stdout(&text)
 }
@@ -210,11 +210,16 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         args.common.seed,
         args.out.display()
     );
-    data_report(&mut text, &summary, started.elapsed());
+    data_report(&mut text, &summary, &options, started.elapsed());
     super::write_stdout(&text)
 }
 
-fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Duration) {
+fn data_report(
+    text: &mut String,
+    summary: &DataSummary,
+    options: &DataOptions,
+    elapsed: std::time::Duration,
+) {
     for c in &summary.collections {
         let _ = writeln!(
             text,
@@ -235,4 +240,11 @@ fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Dur
         generate::cookbook::format_count(summary.documents() as f64 / secs),
         summary.bytes() as f64 / secs / 1e6
     );
+    if options.bypass_cache {
+        let line = match summary.direct_files {
+            0 => "  --direct: this file system takes no direct writes here; the data files went through the page cache".to_string(),
+            n => format!("  --direct: {n} data files written past the page cache"),
+        };
+        let _ = writeln!(text, "{line}");
+    }
 }

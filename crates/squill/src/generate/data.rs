@@ -43,6 +43,9 @@ impl DataFormat {
 pub struct DataSummary {
     pub collections: Vec<CollectionSummary>,
     pub files: Vec<PathBuf>,
+    /// Data files written past the page cache (`DataOptions::bypass_cache`
+    /// and a file system that allows it).
+    pub direct_files: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -340,6 +343,8 @@ pub(crate) fn write_tuned(
         }
         Ok(())
     })?;
-    summary.files = writer.finish()?;
+    let committed = writer.finish()?;
+    summary.files = committed.files;
+    summary.direct_files = committed.direct;
     Ok(summary)
 }

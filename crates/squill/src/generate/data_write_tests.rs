@@ -103,6 +103,17 @@ fn the_bytes_do_not_depend_on_the_page_cache() {
     });
     let [(a, sa), (b, sb)] = dirs;
     assert_eq!(sa.collections, sb.collections);
+    // Every data file (two collections, two formats) past the cache, where
+    // this file system takes direct writes at all.
+    let probe = b.join("probe");
+    let takes_direct = super::direct::Direct::open(std::fs::File::create(&probe).unwrap()).is_ok();
+    let _ = std::fs::remove_file(&probe);
+    assert_eq!(sa.direct_files, 0);
+    if takes_direct {
+        assert_eq!(sb.direct_files, 4, "{:?}", sb.files);
+    } else {
+        eprintln!("notice: {} takes no direct writes", b.display());
+    }
     // Several stages for each large file, and a tail past the last one.
     assert!(sa.bytes() > 10 * (4 << 20), "only {} bytes", sa.bytes());
     let (fa, fb) = (walk(&a), walk(&b));

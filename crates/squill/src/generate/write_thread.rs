@@ -60,6 +60,14 @@ impl Tuning {
     };
 }
 
+/// What the writer wrote: the committed files, in the order of the commits,
+/// and how many of them went past the page cache.
+#[derive(Debug, Default)]
+pub struct Committed {
+    pub files: Vec<PathBuf>,
+    pub direct: usize,
+}
+
 /// Which open file a job is for: the caller numbers them.
 pub type Slot = usize;
 
@@ -74,7 +82,7 @@ enum Job {
 pub struct WriteThread {
     jobs: Option<SyncSender<Job>>,
     free: Receiver<Vec<u8>>,
-    thread: Option<JoinHandle<Result<Vec<PathBuf>, GenerateError>>>,
+    thread: Option<JoinHandle<Result<Committed, GenerateError>>>,
     /// Named in the error when the thread cannot start or dies.
     dir: PathBuf,
     tuning: Tuning,
@@ -128,8 +136,8 @@ impl WriteThread {
         self.send(Job::Whole { path, bytes })
     }
 
-    /// Waits for every job; the committed files, in the order of the commits.
-    pub fn finish(mut self) -> Result<Vec<PathBuf>, GenerateError> {
+    /// Waits for every job: what was committed.
+    pub fn finish(mut self) -> Result<Committed, GenerateError> {
         self.join()
     }
 
@@ -148,7 +156,7 @@ impl WriteThread {
         }
     }
 
-    fn join(&mut self) -> Result<Vec<PathBuf>, GenerateError> {
+    fn join(&mut self) -> Result<Committed, GenerateError> {
         self.jobs = None;
         match self.thread.take() {
             Some(thread) => thread.join().unwrap_or_else(|_| Err(self.died())),
@@ -242,12 +250,12 @@ fn run(
     free: &Sender<Vec<u8>>,
     sync_every: u64,
     bypass_cache: bool,
-) -> Result<Vec<PathBuf>, GenerateError> {
+) -> Result<Committed, GenerateError> {
     // Declared first, dropped last: the open files (and their temporary
     // names) are gone before the syncing thread is joined.
     let syncer = Syncer::start();
     let mut open: Vec<Option<Open>> = Vec::new();
-    let mut committed = Vec::new();
+    let mut committed = Committed::default();
     for job in inbox {
         match job {
             Job::Create { slot, path } => {
@@ -279,10 +287,12 @@ fn run(
             }
             Job::Commit { slot } => {
                 if let Some(o) = open.get_mut(slot).and_then(Option::take) {
-                    committed.push(o.file.commit()?);
+                    // Asked before the commit, which clears O_DIRECT.
+                    committed.direct += usize::from(o.file.bypasses_cache());
+                    committed.files.push(o.file.commit()?);
                 }
             }
-            Job::Whole { path, bytes } => committed.push(write_file(&path, &bytes)?),
+            Job::Whole { path, bytes } => committed.files.push(write_file(&path, &bytes)?),
         }
     }
     Ok(committed)
