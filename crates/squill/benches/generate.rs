@@ -21,7 +21,15 @@
 //!
 //! Generation is disk-bound when its time is close to that of the plain
 //! write that goes the same way to the disk, in the same round; the medians
-//! and the per-round ratios say how close.
+//! and the per-round ratios say how close. Each step's CPU time (user and
+//! system, every thread of the process, from /proc/self/stat) over its wall
+//! time and the cores says how busy the CPU was: near 100%, the CPU sets the
+//! pace whatever the disk could do.
+//!
+//! SQUILL_BENCH_STEPS (default: all) picks steps by key, comma-separated:
+//! `gen`, `gen-direct`, `plain`, `plain-direct`, `gen-1`, `ram`.
+//! `benches/generate-throttled.sh` runs the two direct ones with the disk's
+//! write rate capped, to find the disk speed below which generation keeps up.
 
 use squill::generate::{
     Builder, DataOptions, Fanout, Population, RunEncoder, data, fixtures,
@@ -91,8 +99,15 @@ fn main() {
         .ok()
         .or_else(|| Some(std::path::PathBuf::from("/dev/shm")).filter(|d| d.is_dir()))
         .map(|d| d.join(format!("squill-bench-{}", std::process::id())));
-    // Seconds per step and round.
+    let chosen = std::env::var("SQUILL_BENCH_STEPS").ok();
+    let chosen = |step: Step| {
+        chosen
+            .as_deref()
+            .is_none_or(|keys| keys.split(',').any(|k| k.trim() == step.key()))
+    };
+    // Seconds and CPU seconds per step and round.
     let mut times: [Vec<f64>; STEPS.len()] = Default::default();
+    let mut cpu_times: [Vec<f64>; STEPS.len()] = Default::default();
     let mut bytes_written = 0;
     let mut documents = Vec::new();
     for round in 1..=rounds {
@@ -102,7 +117,11 @@ fn main() {
         // plain write, always third, came out slower than generating.
         let mut line = format!("round {round}:");
         for step in (0..STEPS.len()).map(|i| (i + round) % STEPS.len()) {
+            if !chosen(STEPS[step]) {
+                continue;
+            }
             let out = dir.join("out");
+            let cpu_before = cpu_seconds();
             let secs = match STEPS[step] {
                 Step::Generate { threads, direct } => {
                     let threads = threads.unwrap_or(cores);
@@ -123,6 +142,10 @@ fn main() {
             if let Some(secs) = secs {
                 line += &format!(" {} {secs:.2} s;", STEPS[step].name());
                 times[step].push(secs);
+                // Includes the step's `sync` and removals: a little high.
+                if let (Some(a), Some(b)) = (cpu_before, cpu_seconds()) {
+                    cpu_times[step].push(b - a);
+                }
             }
         }
         println!("{line}");
@@ -131,10 +154,22 @@ fn main() {
     // The same bytes in every run: the output does not depend on the threads.
     let n = bytes_written;
     println!("medians over {rounds} rounds, {n} bytes ({cores} cores):");
-    for (step, t) in STEPS.iter().zip(&times) {
+    for ((step, t), c) in STEPS.iter().zip(&times).zip(&cpu_times) {
         if !t.is_empty() {
+            // CPU busy: CPU seconds over what the cores could give in the
+            // step's wall time.
+            let busy: Vec<f64> = c
+                .iter()
+                .zip(t)
+                .map(|(c, t)| 100.0 * c / (t * cores as f64))
+                .collect();
+            let busy = if busy.is_empty() {
+                String::new()
+            } else {
+                format!("  CPU busy {:.0}%", median(&busy))
+            };
             println!(
-                "  {:<38} {:>7.1} MB/s  ({:.2}-{:.2} s)",
+                "  {:<38} {:>7.1} MB/s  ({:.2}-{:.2} s){busy}",
                 step.name(),
                 mb(n, median(t)),
                 t.iter().copied().fold(f64::INFINITY, f64::min),
@@ -142,13 +177,18 @@ fn main() {
             );
         }
     }
-    println!(
-        "  documents/s, generating through the page cache: {:.0}",
-        median(&documents)
-    );
+    if !documents.is_empty() {
+        println!(
+            "  documents/s, generating through the page cache: {:.0}",
+            median(&documents)
+        );
+    }
     // Per-round ratios: generation against the plain write that goes the
     // same way to the disk (near 1: the disk sets the pace).
     for (g, p) in [(0, 2), (1, 3)] {
+        if times[g].is_empty() || times[p].is_empty() {
+            continue;
+        }
         let r: Vec<f64> = times[g].iter().zip(&times[p]).map(|(a, b)| a / b).collect();
         println!(
             "  {} / {}: median {:.2} ({:.2}-{:.2}) per round",
@@ -197,6 +237,26 @@ const STEPS: [Step; 6] = [
 ];
 
 impl Step {
+    /// What SQUILL_BENCH_STEPS calls it.
+    fn key(self) -> &'static str {
+        match self {
+            Step::Generate {
+                threads: None,
+                direct: false,
+            } => "gen",
+            Step::Generate {
+                threads: None,
+                direct: true,
+            } => "gen-direct",
+            Step::Generate {
+                threads: Some(_), ..
+            } => "gen-1",
+            Step::Plain { direct: false } => "plain",
+            Step::Plain { direct: true } => "plain-direct",
+            Step::Ram => "ram",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Step::Generate {
@@ -222,6 +282,18 @@ impl Step {
 /// there is one. Without it, the step after a large removal paid for it.
 fn settle() {
     let _ = std::process::Command::new("sync").status();
+}
+
+/// User and system CPU seconds of this process so far, every thread
+/// (finished ones included), where /proc says.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses: utime and
+    // stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    let mut fields = stat.get(stat.rfind(')')? + 2..)?.split(' ');
+    let utime: f64 = fields.nth(11)?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
 
 fn env(name: &str, default: u64) -> u64 {
