@@ -103,7 +103,7 @@ fn main() {
     let chosen = |step: Step| {
         chosen
             .as_deref()
-            .is_none_or(|keys| keys.split(',').any(|k| k.trim() == step.key()))
+            .is_none_or(|keys| keys.split(',').any(|k| k.trim() == step.labels().0))
     };
     // Seconds and CPU seconds per step and round.
     let mut times: [Vec<f64>; STEPS.len()] = Default::default();
@@ -121,16 +121,15 @@ fn main() {
                 continue;
             }
             let out = dir.join("out");
-            let cpu_before = cpu_seconds();
-            let secs = match STEPS[step] {
+            let timed = match STEPS[step] {
                 Step::Generate { threads, direct } => {
                     let threads = threads.unwrap_or(cores);
-                    let (secs, n, docs) = generate(&model, &design, scale, threads, direct, &out);
+                    let (timed, n, docs) = generate(&model, &design, scale, threads, direct, &out);
                     bytes_written = n;
                     if threads == cores && !direct {
-                        documents.push(docs as f64 / secs);
+                        documents.push(docs as f64 / timed.secs);
                     }
-                    Some(secs)
+                    Some(timed)
                 }
                 Step::Plain { direct } => {
                     Some(write_plain(&dir.join("plain"), &sample, bytes, direct))
@@ -139,13 +138,10 @@ fn main() {
                     .as_ref()
                     .map(|rd| generate(&model, &design, scale, cores, false, rd).0),
             };
-            if let Some(secs) = secs {
+            if let Some(Timed { secs, cpu }) = timed {
                 line += &format!(" {} {secs:.2} s;", STEPS[step].name());
                 times[step].push(secs);
-                // Includes the step's `sync` and removals: a little high.
-                if let (Some(a), Some(b)) = (cpu_before, cpu_seconds()) {
-                    cpu_times[step].push(b - a);
-                }
+                cpu_times[step].extend(cpu);
             }
         }
         println!("{line}");
@@ -168,12 +164,11 @@ fn main() {
             } else {
                 format!("  CPU busy {:.0}%", median(&busy))
             };
+            let (fastest, slowest) = span(t);
             println!(
-                "  {:<38} {:>7.1} MB/s  ({:.2}-{:.2} s){busy}",
+                "  {:<38} {:>7.1} MB/s  ({fastest:.2}-{slowest:.2} s){busy}",
                 step.name(),
                 mb(n, median(t)),
-                t.iter().copied().fold(f64::INFINITY, f64::min),
-                t.iter().copied().fold(0.0, f64::max)
             );
         }
     }
@@ -190,13 +185,12 @@ fn main() {
             continue;
         }
         let r: Vec<f64> = times[g].iter().zip(&times[p]).map(|(a, b)| a / b).collect();
+        let (low, high) = span(&r);
         println!(
-            "  {} / {}: median {:.2} ({:.2}-{:.2}) per round",
+            "  {} / {}: median {:.2} ({low:.2}-{high:.2}) per round",
             STEPS[g].name(),
             STEPS[p].name(),
             median(&r),
-            r.iter().copied().fold(f64::INFINITY, f64::min),
-            r.iter().copied().fold(0.0, f64::max)
         );
     }
 }
@@ -237,43 +231,28 @@ const STEPS: [Step; 6] = [
 ];
 
 impl Step {
-    /// What SQUILL_BENCH_STEPS calls it.
-    fn key(self) -> &'static str {
+    /// What SQUILL_BENCH_STEPS calls the step, and its name in the summary.
+    fn labels(self) -> (&'static str, &'static str) {
         match self {
             Step::Generate {
                 threads: None,
                 direct: false,
-            } => "gen",
+            } => ("gen", "generate, page cache"),
             Step::Generate {
                 threads: None,
                 direct: true,
-            } => "gen-direct",
+            } => ("gen-direct", "generate, past the page cache"),
             Step::Generate {
                 threads: Some(_), ..
-            } => "gen-1",
-            Step::Plain { direct: false } => "plain",
-            Step::Plain { direct: true } => "plain-direct",
-            Step::Ram => "ram",
+            } => ("gen-1", "generate, 1 builder, page cache"),
+            Step::Plain { direct: false } => ("plain", "plain write, page cache"),
+            Step::Plain { direct: true } => ("plain-direct", "plain write, past the page cache"),
+            Step::Ram => ("ram", "generate into RAM (tmpfs)"),
         }
     }
 
     fn name(self) -> &'static str {
-        match self {
-            Step::Generate {
-                threads: None,
-                direct: false,
-            } => "generate, page cache",
-            Step::Generate {
-                threads: None,
-                direct: true,
-            } => "generate, past the page cache",
-            Step::Generate {
-                threads: Some(_), ..
-            } => "generate, 1 builder, page cache",
-            Step::Plain { direct: false } => "plain write, page cache",
-            Step::Plain { direct: true } => "plain write, past the page cache",
-            Step::Ram => "generate into RAM (tmpfs)",
-        }
+        self.labels().1
     }
 }
 
@@ -282,6 +261,37 @@ impl Step {
 /// there is one. Without it, the step after a large removal paid for it.
 fn settle() {
     let _ = std::process::Command::new("sync").status();
+}
+
+/// A step's wall time and, where /proc says, the CPU time of every thread
+/// of this process over the same window.
+struct Timed {
+    secs: f64,
+    cpu: Option<f64>,
+}
+
+/// Started where a step's timing starts (after its `settle`), stopped where
+/// it ends (before its removals).
+struct Clock {
+    wall: Instant,
+    cpu: Option<f64>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            cpu: cpu_seconds(),
+            wall: Instant::now(),
+        }
+    }
+
+    fn stop(&self) -> Timed {
+        let secs = self.wall.elapsed().as_secs_f64();
+        Timed {
+            secs,
+            cpu: self.cpu.zip(cpu_seconds()).map(|(a, b)| b - a),
+        }
+    }
 }
 
 /// User and system CPU seconds of this process so far, every thread
@@ -307,13 +317,20 @@ fn mb(bytes: u64, secs: f64) -> f64 {
     bytes as f64 / secs / 1e6
 }
 
+/// The smallest and the largest of `xs`.
+fn span(xs: &[f64]) -> (f64, f64) {
+    xs.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| {
+        (lo.min(x), hi.max(x))
+    })
+}
+
 fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
-/// Seconds, bytes and documents of `generate data` with `threads` builders.
+/// Time, bytes and documents of `generate data` with `threads` builders.
 fn generate(
     model: &squill::model::Model,
     design: &squill::design::Design,
@@ -321,7 +338,7 @@ fn generate(
     threads: usize,
     bypass_cache: bool,
     out: &Path,
-) -> (f64, u64, u64) {
+) -> (Timed, u64, u64) {
     let _ = std::fs::remove_dir_all(out);
     settle();
     let options = DataOptions {
@@ -329,20 +346,20 @@ fn generate(
         bypass_cache,
         ..DataOptions::new(scale, 1)
     };
-    let started = Instant::now();
+    let clock = Clock::start();
     let summary = data::write(model, design, &options, out).expect("write");
-    let secs = started.elapsed().as_secs_f64();
+    let timed = clock.stop();
     let _ = std::fs::remove_dir_all(out);
-    (secs, summary.bytes(), summary.documents())
+    (timed, summary.bytes(), summary.documents())
 }
 
-/// Seconds to write `bytes` bytes of `sample` (repeated) to one new file in
+/// The time to write `bytes` bytes of `sample` (repeated) to one new file in
 /// 1 MiB writes, as `data::write`'s writer does without any generating: the
 /// same `AtomicFile` (disk space reserved ahead of the writes), a second
 /// thread `fdatasync`ing the file every 32 MiB so the disk works during the
 /// writes, and the fsync and rename at the end. The best this disk does with
 /// the page cache in the way, to compare generation with.
-fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> f64 {
+fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> Timed {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("bench dir");
     let block: Vec<u8> = if sample.is_empty() {
@@ -352,7 +369,7 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> f64
     };
     let path = dir.join("plain.bin");
     settle();
-    let started = Instant::now();
+    let clock = Clock::start();
     let mut file = AtomicFile::create(&path).expect("plain file");
     file.reserve_ahead(RESERVE_AHEAD);
     // Past the page cache, as `data::write` does then: no write-back to ask for.
@@ -383,7 +400,7 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> f64
     drop(ask);
     let _ = syncer.join();
     file.commit().expect("fsync and rename");
-    let secs = started.elapsed().as_secs_f64();
+    let timed = clock.stop();
     let _ = std::fs::remove_dir_all(dir);
-    secs
+    timed
 }
