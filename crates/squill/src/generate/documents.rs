@@ -351,7 +351,7 @@ impl Builder<'_, '_> {
             Generated::Scalar(Scalar::Plain(s)) => v.design_enum.iter().any(|e| e.as_bytes() == *s),
             _ => false,
         };
-        if !v.design_enum.is_empty() && !allowed(&generated) {
+        if v.check_enum && !allowed(&generated) {
             let pick = &v.design_enum[(key % v.design_enum.len() as u64) as usize];
             return Generated::Scalar(Scalar::Str(pick));
         }

@@ -20,7 +20,7 @@ use super::documents::{Builder, IdType, stands_for_itself};
 use super::plan::{FieldPlan, Origin, ShapePlan};
 use super::population::{Population, is_shared};
 use super::sink::Key;
-use super::value::{Scalar, bson_len};
+use super::value::{Held, Scalar, bson_len};
 use super::values::{Generated, Scratch};
 use crate::design::{FieldOrigin, ShapeType};
 use crate::model::{EntityId, Model, RelationshipId};
@@ -187,10 +187,11 @@ impl Builder<'_, '_> {
     ) {
         let entity = flat.entity;
         debug_assert_eq!(plan.fields.len(), flat.steps.len(), "a plan and its steps");
+        let held = self.held_values(plan, flat, parent, &indices, scratch);
         for key in indices {
             let start = out.open(None);
             let mut comma = false;
-            for (f, step) in plan.fields.iter().zip(&flat.steps) {
+            for (i, (f, step)) in plan.fields.iter().zip(&flat.steps).enumerate() {
                 if self.absent(key, f) {
                     continue;
                 }
@@ -202,6 +203,8 @@ impl Builder<'_, '_> {
                 {
                     let p = self.sole_parent(*relationship, key, parent);
                     self.put_object(out, f, comma, steps, (*parent_entity, p), scratch);
+                } else if let Some(Some(value)) = held.get(i) {
+                    out.put(&f.key, comma, value.scalar());
                 } else {
                     let value = self.step_value(step, f, (entity, key), parent, scratch);
                     out.put(&f.key, comma, value);
@@ -210,6 +213,43 @@ impl Builder<'_, '_> {
             }
             out.close(start, true);
         }
+    }
+
+    /// The values of `Related` steps that are the run's parent's (a copy of
+    /// its field in each child, say), per step: the same for every document
+    /// of the run, so drawn once for it rather than once per document. The
+    /// bench's log messages copy their host's `ipaddr`: one core built 13%
+    /// more of them per second (BENCHMARKS.md "generate"). Empty when no
+    /// step is such, or the run has one document.
+    fn held_values(
+        &self,
+        plan: &ShapePlan<'_>,
+        flat: &FlatPlan,
+        parent: Option<(RelationshipId, u64)>,
+        indices: &Range<u64>,
+        scratch: &mut Scratch,
+    ) -> Vec<Option<Held>> {
+        let Some((r, p)) = parent else {
+            return Vec::new();
+        };
+        if indices.end - indices.start < 2 || !flat.steps.iter().any(|s| matches!(s, Step::Related))
+        {
+            return Vec::new();
+        }
+        let of_parent = self.pop.model.relationship(r).parent;
+        let held = |(f, step): (&FieldPlan<'_>, &Step)| match (step, &f.origin) {
+            // As `instance_of` finds it: the run's parent, for a field of
+            // the parent's entity (a `Related` step is never the
+            // document's own entity).
+            (Step::Related, Origin::Value(v)) if v.entity == Some(of_parent) => {
+                match Self::value_of(v, p, scratch) {
+                    Generated::Scalar(s) => Some(Held::of(s)),
+                    Generated::Value(_) => None,
+                }
+            }
+            _ => None,
+        };
+        plan.fields.iter().zip(&flat.steps).map(held).collect()
     }
 
     /// The value of a scalar step of field `f` for instance `key` of

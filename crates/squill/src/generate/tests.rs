@@ -655,6 +655,13 @@ fn flat_documents_are_the_walked_documents() {
                         lines.len()
                     );
                 }
+                // The design's enum, narrower than the model's, wins: the
+                // check that draws again is not skipped (`check_enum`).
+                let levels: BTreeSet<&str> = lines
+                    .iter()
+                    .filter_map(|l| l.split("\"level\":\"").nth(1)?.split('"').next())
+                    .collect();
+                assert_eq!(levels, BTreeSet::from(["info", "warn"]), "levels");
             }
         }
     }

@@ -315,6 +315,8 @@ pub struct ScalarSpec<'m> {
     /// above, digits and punctuation, and the entity's name (when that
     /// needs none).
     plain: bool,
+    /// No enum value needs a JSON escape: they are written without the test.
+    enum_plain: bool,
 }
 
 impl<'m> ScalarSpec<'m> {
@@ -359,7 +361,16 @@ impl<'m> ScalarSpec<'m> {
             enum_values,
             bson_type,
             plain: !needs_escape(entity.as_bytes()),
+            enum_plain: enum_values.iter().all(|v| !needs_escape(v.as_bytes())),
         }
+    }
+
+    /// Whether every value is a string of `allowed`: true for a string
+    /// field whose every enum value is one of them.
+    pub fn only_strings_of(&self, allowed: &[String]) -> bool {
+        self.bson_type == "string"
+            && !self.enum_values.is_empty()
+            && self.enum_values.iter().all(|v| allowed.contains(v))
     }
 
     /// Whether every value is a scalar (`Generated::Scalar`): all but a
@@ -374,6 +385,7 @@ impl<'m> ScalarSpec<'m> {
         if !self.enum_values.is_empty() {
             let v = &self.enum_values[rng.below(self.enum_values.len() as u64) as usize];
             return Generated::Scalar(match self.bson_type {
+                "string" if self.enum_plain => Scalar::Plain(v.as_bytes()),
                 "string" => Scalar::Str(v),
                 other => match v.parse::<f64>() {
                     Ok(x) => NumType::of(other).scalar(x),
