@@ -187,7 +187,7 @@ impl Builder<'_, '_> {
     ) {
         let entity = flat.entity;
         debug_assert_eq!(plan.fields.len(), flat.steps.len(), "a plan and its steps");
-        let held = self.held_values(plan, flat, parent, &indices, scratch);
+        let held = self.held_steps::<J, B>(plan, flat, parent, &indices, scratch);
         for key in indices {
             let start = out.open(None);
             let mut comma = false;
@@ -195,7 +195,14 @@ impl Builder<'_, '_> {
                 if self.absent(key, f) {
                     continue;
                 }
-                if let Step::ParentObject {
+                if let Some(Some(held)) = held.get(i) {
+                    match held {
+                        HeldStep::Value(value) => out.put(&f.key, comma, value.scalar()),
+                        HeldStep::Object { json, bson } => {
+                            out.put_object(&f.key, comma, json, bson)
+                        }
+                    }
+                } else if let Step::ParentObject {
                     relationship,
                     parent: parent_entity,
                     steps,
@@ -203,8 +210,6 @@ impl Builder<'_, '_> {
                 {
                     let p = self.sole_parent(*relationship, key, parent);
                     self.put_object(out, f, comma, steps, (*parent_entity, p), scratch);
-                } else if let Some(Some(value)) = held.get(i) {
-                    out.put(&f.key, comma, value.scalar());
                 } else {
                     let value = self.step_value(step, f, (entity, key), parent, scratch);
                     out.put(&f.key, comma, value);
@@ -215,37 +220,57 @@ impl Builder<'_, '_> {
         }
     }
 
-    /// The values of `Related` steps that are the run's parent's (a copy of
-    /// its field in each child, say), per step: the same for every document
-    /// of the run, so drawn once for it rather than once per document. The
-    /// bench's log messages copy their host's `ipaddr`: one core built 13%
-    /// more of them per second (BENCHMARKS.md "generate"). Empty when no
-    /// step is such, or the run has one document.
-    fn held_values(
+    /// What is the same in every document of a run of one parent's
+    /// children, per step, worked out once for the run rather than once per
+    /// document: the value of a `Related` step that is the parent's (a copy
+    /// of its field), and the encoded subdocument of a `ParentObject` step
+    /// (an extended reference to it). The bench's log messages copy their
+    /// host's `ipaddr`: one core built 13% more of them per second
+    /// (BENCHMARKS.md "generate"). Empty when no step is such, or the run
+    /// has one document.
+    fn held_steps<const J: bool, const B: bool>(
         &self,
         plan: &ShapePlan<'_>,
         flat: &FlatPlan,
         parent: Option<(RelationshipId, u64)>,
         indices: &Range<u64>,
         scratch: &mut Scratch,
-    ) -> Vec<Option<Held>> {
+    ) -> Vec<Option<HeldStep>> {
         let Some((r, p)) = parent else {
             return Vec::new();
         };
-        if indices.end - indices.start < 2 || !flat.steps.iter().any(|s| matches!(s, Step::Related))
-        {
+        let holds = |s: &Step| matches!(s, Step::Related | Step::ParentObject { .. });
+        if indices.end - indices.start < 2 || !flat.steps.iter().any(holds) {
             return Vec::new();
         }
         let of_parent = self.pop.model.relationship(r).parent;
-        let held = |(f, step): (&FieldPlan<'_>, &Step)| match (step, &f.origin) {
+        let held = |(f, step): (&FieldPlan<'_>, &Step)| match (step, &f.origin, &f.sub) {
             // As `instance_of` finds it: the run's parent, for a field of
             // the parent's entity (a `Related` step is never the
             // document's own entity).
-            (Step::Related, Origin::Value(v)) if v.entity == Some(of_parent) => {
+            (Step::Related, Origin::Value(v), _) if v.entity == Some(of_parent) => {
                 match Self::value_of(v, p, scratch) {
-                    Generated::Scalar(s) => Some(Held::of(s)),
+                    Generated::Scalar(s) => Some(HeldStep::Value(Held::of(s))),
                     Generated::Value(_) => None,
                 }
+            }
+            // As `sole_parent` finds it: the run's parent.
+            (
+                Step::ParentObject {
+                    relationship,
+                    parent: parent_entity,
+                    steps,
+                },
+                _,
+                Some(sub),
+            ) if *relationship == r => {
+                let (mut json, mut bson) = (Vec::new(), Vec::new());
+                let mut o = Out::<J, B>::new(&mut json, &mut bson);
+                let start = o.open(None);
+                self.object_fields(&mut o, sub, steps, (*parent_entity, p), scratch);
+                o.close(start, false);
+                drop(o);
+                Some(HeldStep::Object { json, bson })
             }
             _ => None,
         };
@@ -314,8 +339,21 @@ impl Builder<'_, '_> {
             debug_assert!(false, "an object step planned without a sub-plan");
             return;
         };
-        debug_assert_eq!(sub.fields.len(), steps.len());
         let start = out.open(Some((&f.key, comma)));
+        self.object_fields(out, sub, steps, (parent, p), scratch);
+        out.close(start, false);
+    }
+
+    /// The fields of `put_object`'s subdocument, from `steps`.
+    fn object_fields<const J: bool, const B: bool>(
+        &self,
+        out: &mut Out<'_, J, B>,
+        sub: &ShapePlan<'_>,
+        steps: &[Step],
+        (parent, p): (EntityId, u64),
+        scratch: &mut Scratch,
+    ) {
+        debug_assert_eq!(sub.fields.len(), steps.len());
         let mut comma = false;
         for (sf, step) in sub.fields.iter().zip(steps) {
             if self.absent(p, sf) {
@@ -325,8 +363,19 @@ impl Builder<'_, '_> {
             out.put(&sf.key, comma, value);
             comma = true;
         }
-        out.close(start, false);
     }
+}
+
+/// A step's part of every document of a run, worked out once
+/// (`held_steps`).
+enum HeldStep {
+    Value(Held),
+    /// A subdocument, encoded: from `{` to `}`, and from its length to its
+    /// closing zero.
+    Object {
+        json: Vec<u8>,
+        bson: Vec<u8>,
+    },
 }
 
 /// Where flat documents go: Extended JSON (when `J`) and BSON (when `B`),
@@ -355,6 +404,20 @@ impl<'v, const J: bool, const B: bool> Out<'v, J, B> {
         if B {
             key.push_bson(&mut self.bson, value.bson_type_byte());
             value.write_bson_payload(&mut self.bson);
+        }
+    }
+
+    /// Appends a field whose value is a subdocument encoded already (a
+    /// `HeldStep::Object`).
+    #[inline(always)]
+    fn put_object(&mut self, key: &Key, comma: bool, json: &[u8], bson: &[u8]) {
+        if J {
+            key.push_json(&mut self.json, comma);
+            self.json.put(json);
+        }
+        if B {
+            key.push_bson(&mut self.bson, 0x03);
+            self.bson.put(bson);
         }
     }
 
