@@ -24,7 +24,10 @@
 //! and the per-round ratios say how close. Each step's CPU time (user and
 //! system, every thread of the process, from /proc/self/stat) over its wall
 //! time and the cores says how busy the CPU was: near 100%, the CPU sets the
-//! pace whatever the disk could do.
+//! pace whatever the disk could do. The disk's busy time over the step's wall
+//! time (`io_ticks` of /proc/diskstats, the time the disk under
+//! SQUILL_BENCH_DIR had requests in flight) says it the other way round:
+//! near the plain write's, generation never left the disk waiting.
 //!
 //! SQUILL_BENCH_STEPS (default: all) picks steps by key, comma-separated:
 //! `gen`, `gen-direct`, `plain`, `plain-direct`, `gen-1`, `ram`.
@@ -108,6 +111,7 @@ fn main() {
     // Seconds and CPU seconds per step and round.
     let mut times: [Vec<f64>; STEPS.len()] = Default::default();
     let mut cpu_times: [Vec<f64>; STEPS.len()] = Default::default();
+    let mut disk_times: [Vec<f64>; STEPS.len()] = Default::default();
     let mut bytes_written = 0;
     let mut documents = Vec::new();
     for round in 1..=rounds {
@@ -138,10 +142,11 @@ fn main() {
                     .as_ref()
                     .map(|rd| generate(&model, &design, scale, cores, false, rd).0),
             };
-            if let Some(Timed { secs, cpu }) = timed {
+            if let Some(Timed { secs, cpu, disk }) = timed {
                 line += &format!(" {} {secs:.2} s;", STEPS[step].name());
                 times[step].push(secs);
                 cpu_times[step].extend(cpu);
+                disk_times[step].extend(disk);
             }
         }
         println!("{line}");
@@ -150,20 +155,24 @@ fn main() {
     // The same bytes in every run: the output does not depend on the threads.
     let n = bytes_written;
     println!("medians over {rounds} rounds, {n} bytes ({cores} cores):");
-    for ((step, t), c) in STEPS.iter().zip(&times).zip(&cpu_times) {
+    for (((step, t), c), d) in STEPS.iter().zip(&times).zip(&cpu_times).zip(&disk_times) {
         if !t.is_empty() {
             // CPU busy: CPU seconds over what the cores could give in the
-            // step's wall time.
-            let busy: Vec<f64> = c
-                .iter()
-                .zip(t)
-                .map(|(c, t)| 100.0 * c / (t * cores as f64))
-                .collect();
-            let busy = if busy.is_empty() {
-                String::new()
-            } else {
-                format!("  CPU busy {:.0}%", median(&busy))
+            // step's wall time; disk busy: the disk's busy seconds over it.
+            let share = |busy: &[f64], of: f64| -> Vec<f64> {
+                busy.iter()
+                    .zip(t)
+                    .map(|(b, t)| 100.0 * b / (t * of))
+                    .collect()
             };
+            let (cpu, disk) = (share(c, cores as f64), share(d, 1.0));
+            let mut busy = String::new();
+            if !cpu.is_empty() {
+                busy += &format!("  CPU busy {:.0}%", median(&cpu));
+            }
+            if !disk.is_empty() {
+                busy += &format!("  disk busy {:.0}%", median(&disk));
+            }
             let (fastest, slowest) = span(t);
             println!(
                 "  {:<38} {:>7.1} MB/s  ({fastest:.2}-{slowest:.2} s){busy}",
@@ -268,19 +277,26 @@ fn settle() {
 struct Timed {
     secs: f64,
     cpu: Option<f64>,
+    /// Seconds the disk had writes (or reads) in flight.
+    disk: Option<f64>,
 }
 
 /// Started where a step's timing starts (after its `settle`), stopped where
 /// it ends (before its removals).
-struct Clock {
+struct Clock<'d> {
     wall: Instant,
     cpu: Option<f64>,
+    /// The directory whose disk is watched, and its busy milliseconds.
+    dir: &'d Path,
+    disk: Option<u64>,
 }
 
-impl Clock {
-    fn start() -> Clock {
+impl<'d> Clock<'d> {
+    fn start(dir: &'d Path) -> Clock<'d> {
         Clock {
             cpu: cpu_seconds(),
+            disk: disk_busy_ms(dir),
+            dir,
             wall: Instant::now(),
         }
     }
@@ -290,8 +306,38 @@ impl Clock {
         Timed {
             secs,
             cpu: self.cpu.zip(cpu_seconds()).map(|(a, b)| b - a),
+            disk: self
+                .disk
+                .zip(disk_busy_ms(self.dir))
+                .map(|(a, b)| b.saturating_sub(a) as f64 / 1000.0),
         }
     }
+}
+
+/// Milliseconds the disk under `dir` has had requests in flight since boot
+/// (`io_ticks` of /proc/diskstats, for the device `dir` is on), where Linux
+/// says; not for a RAM file system, which has no line there. Near the step's
+/// wall time, the disk was never left waiting: it set the pace.
+#[cfg(unix)]
+fn disk_busy_ms(dir: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(dir).ok()?.dev();
+    // glibc's gnu_dev_major and gnu_dev_minor.
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let stats = std::fs::read_to_string("/proc/diskstats").ok()?;
+    stats.lines().find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let this =
+            f.first()?.parse::<u64>().ok()? == major && f.get(1)?.parse::<u64>().ok()? == minor;
+        // Fields: major, minor, name, then io_ticks is the tenth statistic.
+        if this { f.get(12)?.parse().ok() } else { None }
+    })
+}
+
+#[cfg(not(unix))]
+fn disk_busy_ms(_: &Path) -> Option<u64> {
+    None
 }
 
 /// User and system CPU seconds of this process so far, every thread
@@ -346,7 +392,7 @@ fn generate(
         bypass_cache,
         ..DataOptions::new(scale, 1)
     };
-    let clock = Clock::start();
+    let clock = Clock::start(out.parent().unwrap_or(out));
     let summary = data::write(model, design, &options, out).expect("write");
     let timed = clock.stop();
     let _ = std::fs::remove_dir_all(out);
@@ -369,7 +415,7 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> Tim
     };
     let path = dir.join("plain.bin");
     settle();
-    let clock = Clock::start();
+    let clock = Clock::start(dir);
     let mut file = AtomicFile::create(&path).expect("plain file");
     file.reserve_ahead(RESERVE_AHEAD);
     // Past the page cache, as `data::write` does then: no write-back to ask for.
