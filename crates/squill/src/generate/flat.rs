@@ -20,7 +20,7 @@ use super::documents::{Builder, IdType, stands_for_itself};
 use super::plan::{FieldPlan, Origin, ShapePlan};
 use super::population::{Population, is_shared};
 use super::sink::Key;
-use super::value::{Held, Scalar, bson_len};
+use super::value::{Scalar, bson_len};
 use super::values::{Generated, Scratch};
 use crate::design::{FieldOrigin, ShapeType};
 use crate::model::{EntityId, Model, RelationshipId};
@@ -196,12 +196,7 @@ impl Builder<'_, '_> {
                     continue;
                 }
                 if let Some(Some(held)) = held.get(i) {
-                    match held {
-                        HeldStep::Value(value) => out.put(&f.key, comma, value.scalar()),
-                        HeldStep::Object { json, bson } => {
-                            out.put_object(&f.key, comma, json, bson)
-                        }
-                    }
+                    out.put_held(&f.key, comma, held);
                 } else if let Step::ParentObject {
                     relationship,
                     parent: parent_entity,
@@ -221,10 +216,10 @@ impl Builder<'_, '_> {
     }
 
     /// What is the same in every document of a run of one parent's
-    /// children, per step, worked out once for the run rather than once per
+    /// children, per step, encoded once for the run rather than once per
     /// document: the value of a `Related` step that is the parent's (a copy
-    /// of its field), and the encoded subdocument of a `ParentObject` step
-    /// (an extended reference to it). The bench's log messages copy their
+    /// of its field), and the subdocument of a `ParentObject` step (an
+    /// extended reference to it). The bench's log messages copy their
     /// host's `ipaddr`: one core built 13% more of them per second
     /// (BENCHMARKS.md "generate"). Empty when no step is such, or the run
     /// has one document.
@@ -235,7 +230,7 @@ impl Builder<'_, '_> {
         parent: Option<(RelationshipId, u64)>,
         indices: &Range<u64>,
         scratch: &mut Scratch,
-    ) -> Vec<Option<HeldStep>> {
+    ) -> Vec<Option<Held>> {
         let Some((r, p)) = parent else {
             return Vec::new();
         };
@@ -249,10 +244,21 @@ impl Builder<'_, '_> {
             // the parent's entity (a `Related` step is never the
             // document's own entity).
             (Step::Related, Origin::Value(v), _) if v.entity == Some(of_parent) => {
-                match Self::value_of(v, p, scratch) {
-                    Generated::Scalar(s) => Some(HeldStep::Value(Held::of(s))),
-                    Generated::Value(_) => None,
+                let Generated::Scalar(value) = Self::value_of(v, p, scratch) else {
+                    return None;
+                };
+                let mut held = Held {
+                    type_byte: value.bson_type_byte(),
+                    json: Vec::new(),
+                    bson: Vec::new(),
+                };
+                if J {
+                    value.write_ejson(&mut held.json);
                 }
+                if B {
+                    value.write_bson_payload(&mut held.bson);
+                }
+                Some(held)
             }
             // As `sole_parent` finds it: the run's parent.
             (
@@ -270,7 +276,11 @@ impl Builder<'_, '_> {
                 self.object_fields(&mut o, sub, steps, (*parent_entity, p), scratch);
                 o.close(start, false);
                 drop(o);
-                Some(HeldStep::Object { json, bson })
+                Some(Held {
+                    type_byte: 0x03,
+                    json,
+                    bson,
+                })
             }
             _ => None,
         };
@@ -366,16 +376,15 @@ impl Builder<'_, '_> {
     }
 }
 
-/// A step's part of every document of a run, worked out once
-/// (`held_steps`).
-enum HeldStep {
-    Value(Held),
-    /// A subdocument, encoded: from `{` to `}`, and from its length to its
-    /// closing zero.
-    Object {
-        json: Vec<u8>,
-        bson: Vec<u8>,
-    },
+/// A field's value that is the same in every document of a run, encoded
+/// once (`held_steps`): a scalar, or a subdocument (from `{` to `}`, and
+/// from its length to its closing zero).
+struct Held {
+    /// The BSON element's type.
+    type_byte: u8,
+    /// The value as Extended JSON, and as BSON after the element's name.
+    json: Vec<u8>,
+    bson: Vec<u8>,
 }
 
 /// Where flat documents go: Extended JSON (when `J`) and BSON (when `B`),
@@ -407,17 +416,16 @@ impl<'v, const J: bool, const B: bool> Out<'v, J, B> {
         }
     }
 
-    /// Appends a field whose value is a subdocument encoded already (a
-    /// `HeldStep::Object`).
+    /// Appends a field whose value is encoded already.
     #[inline(always)]
-    fn put_object(&mut self, key: &Key, comma: bool, json: &[u8], bson: &[u8]) {
+    fn put_held(&mut self, key: &Key, comma: bool, held: &Held) {
         if J {
             key.push_json(&mut self.json, comma);
-            self.json.put(json);
+            self.json.put(&held.json);
         }
         if B {
-            key.push_bson(&mut self.bson, 0x03);
-            self.bson.put(bson);
+            key.push_bson(&mut self.bson, held.type_byte);
+            self.bson.put(&held.bson);
         }
     }
 

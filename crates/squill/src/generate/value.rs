@@ -63,49 +63,6 @@ pub enum Scalar<'s> {
     Binary(&'s [u8]),
 }
 
-/// A `Scalar` that owns its text or bytes, to be written many times.
-#[derive(Debug, Clone)]
-pub enum Held {
-    Str(String),
-    Plain(Vec<u8>),
-    Binary(Vec<u8>),
-    Other(Scalar<'static>),
-}
-
-impl Held {
-    pub fn of(s: Scalar<'_>) -> Held {
-        match s {
-            Scalar::Str(s) => Held::Str(s.to_string()),
-            Scalar::Plain(b) => Held::Plain(b.to_vec()),
-            Scalar::Binary(b) => Held::Binary(b.to_vec()),
-            Scalar::Null => Held::Other(Scalar::Null),
-            Scalar::Bool(b) => Held::Other(Scalar::Bool(b)),
-            Scalar::Int(i) => Held::Other(Scalar::Int(i)),
-            Scalar::Long(i) => Held::Other(Scalar::Long(i)),
-            Scalar::Double(f) => Held::Other(Scalar::Double(f)),
-            Scalar::Decimal {
-                coefficient,
-                exponent,
-            } => Held::Other(Scalar::Decimal {
-                coefficient,
-                exponent,
-            }),
-            Scalar::Date(ms) => Held::Other(Scalar::Date(ms)),
-            Scalar::ObjectId(id) => Held::Other(Scalar::ObjectId(id)),
-        }
-    }
-
-    #[inline(always)]
-    pub fn scalar(&self) -> Scalar<'_> {
-        match self {
-            Held::Str(s) => Scalar::Str(s),
-            Held::Plain(b) => Scalar::Plain(b),
-            Held::Binary(b) => Scalar::Binary(b),
-            Held::Other(s) => *s,
-        }
-    }
-}
-
 impl Scalar<'_> {
     pub fn to_value(self) -> Value {
         match self {
