@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use std::fs::File;
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 use std::thread::JoinHandle;
 
@@ -44,6 +44,12 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// Stages per file: one filling, the others written or waiting to be.
 const STAGES: usize = 4;
+
+/// A stage this full goes to the disk before it is full when the file's
+/// thread has nothing left to write: the disk would otherwise wait for the
+/// rest of the stage (at the start of a file, the builders take longer to
+/// fill the first stage than the disk takes to write it).
+const EARLY: usize = 1 << 20;
 
 /// The largest piece handed to an ordinary `write` once the file has fallen
 /// back (see `write_thread::WRITE_PIECE` for why pieces).
@@ -141,6 +147,8 @@ pub struct Direct {
     thread: Option<JoinHandle<io::Result<()>>>,
     /// Cleared when a direct write was refused and the file fell back.
     bypassing: Arc<AtomicBool>,
+    /// Stages sent to the thread and not yet written.
+    pending: Arc<AtomicUsize>,
 }
 
 impl Direct {
@@ -162,11 +170,14 @@ impl Direct {
         let (done, free) = channel();
         let bypassing = Arc::new(AtomicBool::new(true));
         let flag = Arc::clone(&bypassing);
+        let pending = Arc::new(AtomicUsize::new(0));
+        let written = Arc::clone(&pending);
         let thread = std::thread::Builder::new()
             .name("squill-direct".into())
             .spawn(move || {
                 for stage in inbox {
                     write_stage(&theirs, &stage, &flag)?;
+                    written.fetch_sub(1, Ordering::Release);
                     // The caller has gone: nothing more will come.
                     if done.send(stage).is_err() {
                         break;
@@ -188,6 +199,7 @@ impl Direct {
             free,
             thread: Some(thread),
             bypassing,
+            pending,
         })
     }
 
@@ -208,26 +220,36 @@ impl Direct {
             self.stage.filled += n;
             bytes = &bytes[n..];
             if self.stage.filled == STAGE {
-                self.hand_over()?;
+                self.hand_over(STAGE)?;
             }
+        }
+        if self.stage.filled >= EARLY && self.pending.load(Ordering::Acquire) == 0 {
+            // The disk has nothing to do: what is aligned goes now.
+            self.hand_over(self.stage.filled - self.stage.filled % self.align)?;
         }
         Ok(())
     }
 
-    /// Sends the full stage to be written and takes an empty one: a new one
-    /// for the second stage, then the one the thread has written.
-    fn hand_over(&mut self) -> io::Result<()> {
-        let next = match self.thread_sent_back()? {
+    /// Sends the stage's first `whole` bytes (all of it, or as many as keep
+    /// the alignment) to be written and takes an empty stage, with the rest
+    /// moved to its start: a new stage for the second one, then the one the
+    /// thread has written.
+    fn hand_over(&mut self, whole: usize) -> io::Result<()> {
+        let mut next = match self.thread_sent_back()? {
             Some(stage) => stage,
             None => {
                 self.taken += 1;
                 Stage::take(self.align)
             }
         };
-        let offset = self.stage.offset + self.stage.filled as u64;
-        let full = std::mem::replace(&mut self.stage, next);
-        self.stage.filled = 0;
-        self.stage.offset = offset;
+        // Less than one alignment unit.
+        let rest = self.stage.at + whole..self.stage.at + self.stage.filled;
+        next.buf[next.at..next.at + rest.len()].copy_from_slice(&self.stage.buf[rest.clone()]);
+        next.filled = rest.len();
+        next.offset = self.stage.offset + whole as u64;
+        let mut full = std::mem::replace(&mut self.stage, next);
+        full.filled = whole;
+        self.pending.fetch_add(1, Ordering::Release);
         match self.full.as_ref().map(|f| f.send(full)) {
             Some(Ok(())) => Ok(()),
             _ => Err(self.stop()),
@@ -261,6 +283,7 @@ impl Direct {
         if whole > 0 {
             self.stage.filled = whole;
             let last = std::mem::replace(&mut self.stage, Stage::none());
+            self.pending.fetch_add(1, Ordering::Release);
             if let Some(full) = &self.full {
                 let _ = full.send(last);
             }
@@ -461,6 +484,50 @@ mod tests {
                 path.display()
             ),
         }
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// Waits (a few seconds at most) until the thread has written every
+    /// stage it was sent.
+    fn idle(d: &Direct) {
+        for _ in 0..5000 {
+            if d.pending.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        panic!("the direct-write thread did not finish its stages");
+    }
+
+    #[test]
+    fn stages_go_early_when_the_disk_is_idle_and_lose_nothing() {
+        let path = scratch("early");
+        let file = File::create(&path).unwrap();
+        let Ok(mut d) = Direct::open(file) else {
+            eprintln!("notice: {} takes no direct writes", path.display());
+            let _ = std::fs::remove_file(&path);
+            return;
+        };
+        let mut expected = Vec::new();
+        // One MiB and a few bytes, with the thread idle: all but the bytes
+        // past the alignment go to the disk, the rest starts the next stage.
+        let first: Vec<u8> = (0..EARLY + 123).map(|j| (j % 251) as u8).collect();
+        d.write_all(&first).unwrap();
+        expected.extend_from_slice(&first);
+        let whole = EARLY + 123 - (EARLY + 123) % d.align;
+        assert_eq!(
+            (d.stage.offset, d.stage.filled),
+            (whole as u64, EARLY + 123 - whole)
+        );
+        // Then uneven pieces, each after the thread went idle.
+        for p in pieces() {
+            idle(&d);
+            d.write_all(&p).unwrap();
+            expected.extend_from_slice(&p);
+        }
+        assert!(d.bypassing(), "the direct writes fell back");
+        d.finish().unwrap().sync_all().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), expected);
         let _ = std::fs::remove_file(&path);
     }
 
