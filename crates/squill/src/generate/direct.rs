@@ -232,8 +232,8 @@ impl Direct {
 
     /// Sends the stage's first `whole` bytes (all of it, or as many as keep
     /// the alignment) to be written and takes an empty stage, with the rest
-    /// moved to its start: a new stage for the second one, then the one the
-    /// thread has written.
+    /// moved to its start: a new one while the file has fewer than `STAGES`,
+    /// then the oldest one the thread has written.
     fn hand_over(&mut self, whole: usize) -> io::Result<()> {
         let mut next = match self.thread_sent_back()? {
             Some(stage) => stage,
