@@ -152,6 +152,12 @@ pub struct Direct {
 }
 
 impl Direct {
+    /// Whether `file` can be written past the page cache, as far as the
+    /// file system says before a write is tried.
+    pub fn possible(file: &File) -> bool {
+        alignment(file).is_some()
+    }
+
     /// Starts writing `file` (empty, just created) past the page cache;
     /// gives it back when the platform or the file system cannot.
     pub fn open(file: File) -> Result<Direct, File> {
