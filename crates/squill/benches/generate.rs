@@ -33,6 +33,10 @@
 //! `gen`, `gen-direct`, `plain`, `plain-direct`, `gen-1`, `ram`.
 //! `benches/generate-throttled.sh` runs the two direct ones with the disk's
 //! write rate capped, to find the disk speed below which generation keeps up.
+//! The plain write here keeps its stages from one round to the next, while
+//! generation's writer makes new ones in every step, and fresh memory is dear
+//! on some machines: `benches/generate-fresh.sh` compares the two in new
+//! processes, where both pay for it.
 
 use squill::generate::{
     Builder, DataOptions, Fanout, Population, RunEncoder, data, fixtures,
