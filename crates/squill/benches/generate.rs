@@ -322,24 +322,22 @@ impl<'d> Clock<'d> {
 /// (`io_ticks` of /proc/diskstats, for the device `dir` is on), where Linux
 /// says; not for a RAM file system, which has no line there. Near the step's
 /// wall time, the disk was never left waiting: it set the pace.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn disk_busy_ms(dir: &Path) -> Option<u64> {
     use std::os::unix::fs::MetadataExt;
     let dev = std::fs::metadata(dir).ok()?.dev();
-    // glibc's gnu_dev_major and gnu_dev_minor.
-    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
-    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let (major, minor) = (rustix::fs::major(dev), rustix::fs::minor(dev));
     let stats = std::fs::read_to_string("/proc/diskstats").ok()?;
     stats.lines().find_map(|line| {
         let f: Vec<&str> = line.split_whitespace().collect();
         let this =
-            f.first()?.parse::<u64>().ok()? == major && f.get(1)?.parse::<u64>().ok()? == minor;
+            f.first()?.parse::<u32>().ok()? == major && f.get(1)?.parse::<u32>().ok()? == minor;
         // Fields: major, minor, name, then io_ticks is the tenth statistic.
         if this { f.get(12)?.parse().ok() } else { None }
     })
 }
 
-#[cfg(not(unix))]
+#[cfg(not(target_os = "linux"))]
 fn disk_busy_ms(_: &Path) -> Option<u64> {
     None
 }

@@ -175,19 +175,9 @@ impl AtomicFile {
     }
 
     /// Whether the bytes go past the page cache (asking the kernel to write
-    /// the file back early then has nothing to do), or will once there are
-    /// enough of them.
+    /// the file back early then has nothing to do); not yet for a file still
+    /// held under `DIRECT_FROM`, nor ever for one that stays small.
     pub fn bypasses_cache(&self) -> bool {
-        match &self.out {
-            Some(Sink::Direct(d)) => d.bypassing(),
-            Some(Sink::Held(..)) => true,
-            _ => false,
-        }
-    }
-
-    /// Whether bytes went past the page cache: a file that stayed small did
-    /// not.
-    pub fn went_past_cache(&self) -> bool {
         matches!(&self.out, Some(Sink::Direct(d)) if d.bypassing())
     }
 
@@ -315,7 +305,7 @@ mod tests {
         for p in pieces {
             f.write_all(p).unwrap();
         }
-        let went = f.went_past_cache();
+        let went = f.bypasses_cache();
         let path = f.commit().unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), pieces.concat());
         assert!(!went || possible);

@@ -288,7 +288,7 @@ fn run(
             Job::Commit { slot } => {
                 if let Some(o) = open.get_mut(slot).and_then(Option::take) {
                     // Asked before the commit, which clears O_DIRECT.
-                    committed.direct += usize::from(o.file.went_past_cache());
+                    committed.direct += usize::from(o.file.bypasses_cache());
                     committed.files.push(o.file.commit()?);
                 }
             }
