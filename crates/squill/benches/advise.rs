@@ -1,7 +1,7 @@
 //! `cargo bench -p squill --bench advise`: advise on every example model and on
 //! a generated model of 200 entities, 300 relationships and 1,000 operations.
 
-use squill::design::advise;
+use squill::advise::advise;
 use squill::settings::Settings;
 use std::path::PathBuf;
 
@@ -65,7 +65,7 @@ fn example(bencher: divan::Bencher, name: &str) {
 
 #[divan::bench(sample_count = 3)]
 fn generated_200_300_1000(bencher: divan::Bencher) {
-    let model = squill::design::synthetic::model(200, 300, 1_000, 7);
+    let model = squill::model::synthetic::model(200, 300, 1_000, 7);
     let settings = Settings::default();
     bencher.bench(|| divan::black_box(advise(&model, &settings, None).unwrap()));
 }

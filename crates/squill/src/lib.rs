@@ -8,6 +8,9 @@
 //! The library never prints: it returns values (`Design`, `Finding`s, reports)
 //! and typed errors; the `squill` binary renders them and picks the exit code.
 
+pub mod advise;
+#[cfg(test)]
+mod architecture;
 pub mod candidates;
 pub mod costs;
 pub mod design;
@@ -20,3 +23,4 @@ pub mod rules;
 pub mod scan;
 pub mod settings;
 pub mod text_codec;
+pub mod words;

@@ -62,7 +62,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
         squill::inputs::model_file::load(&args.model)
     }
     .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    let design = squill::design::advise(&model, &settings, args.mix.as_deref())
+    let design = squill::advise::advise(&model, &settings, args.mix.as_deref())
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
 
     let format = match args.format {

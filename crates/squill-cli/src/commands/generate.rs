@@ -122,7 +122,7 @@ fn design_for(
     let settings = super::load_settings(global)?;
     let model = squill::inputs::model_file::load(path)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    let design = squill::design::advise(&model, &settings, mix)
+    let design = squill::advise::advise(&model, &settings, mix)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     Ok((model, design))
 }

@@ -120,13 +120,14 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         ..driver::Options::default()
     };
     let total = driver::total_bytes(&inputs);
-    let report = if std::io::stderr().is_terminal() {
+    let mut report = if std::io::stderr().is_terminal() {
         with_progress_bar(total, &progress, || {
             driver::scan(inputs, &settings, options, &progress)
         })
     } else {
         driver::scan(inputs, &settings, options, &progress)
     };
+    squill::rules::data::apply(&mut report, &settings);
 
     let text = match args.format {
         Format::Text => squill::outputs::scan::text(&report),

@@ -219,7 +219,7 @@ fn round_trip_through_scan_gives_the_shape_and_cardinalities() {
     for name in &names {
         let name = name.as_str();
         let model = squill::inputs::model_file::load(Path::new(&example(name))).unwrap();
-        let design = squill::design::advise(&model, &settings, None).unwrap();
+        let design = squill::advise::advise(&model, &settings, None).unwrap();
         let tmp = TempDir::new(&format!("gen-roundtrip-{name}"));
         Test::new()
             .args([

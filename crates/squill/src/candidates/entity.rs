@@ -1,7 +1,7 @@
 //! Entity-level candidates: a polymorphic collection for entities one read
 //! fetches together, and computed fields for aggregates a read asks for.
 
-use crate::design::facts::Facts;
+use crate::candidates::facts::Facts;
 use crate::model::{AggregateFn, EntityId, OperationId, OperationKind, RelationshipId};
 use serde::Serialize;
 

@@ -1,8 +1,8 @@
 //! Enumeration: every layout that applies to a relationship, with the details
 //! (fields to copy, K, bucket size, aggregates) taken from the workload.
 
-use super::{Aggregation, BucketBy, Layout, Side};
-use crate::design::facts::Facts;
+use crate::candidates::facts::Facts;
+use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::{FieldType, RelationshipId, RelationshipKind};
 
 /// The candidate layouts of one relationship, in a stable order.

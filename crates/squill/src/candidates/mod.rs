@@ -4,7 +4,8 @@
 
 mod entity;
 pub mod enumerate;
-mod layout;
+pub mod facts;
+pub mod placement;
+pub mod space;
 
 pub use entity::{EntityCandidate, enumerate as entity_candidates, fn_name};
-pub use layout::{Aggregation, BucketBy, Layout, Side};

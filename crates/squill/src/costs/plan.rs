@@ -1,16 +1,17 @@
 //! How one operation runs under a placement: its steps (collection, action,
 //! filter, sort, projection, updates, index) and what each costs.
 
-use crate::candidates::{BucketBy, EntityCandidate, Layout, Side};
-use crate::design::facts::Facts;
-use crate::design::placement::{Home, Placement};
-use crate::design::space::Space;
-use crate::design::words;
+use crate::candidates::EntityCandidate;
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::{Home, Placement};
+use crate::candidates::space::Space;
 use crate::design::{Action, Cost, Step, StepFilter, UpdateOp};
+use crate::design::{BucketBy, Layout, Side};
 use crate::model::{
     AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, RelationshipId,
     RelationshipKind, SortKey,
 };
+use crate::words;
 
 /// An index a step relies on.
 #[derive(Debug, Clone, PartialEq)]

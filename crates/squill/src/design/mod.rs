@@ -3,30 +3,12 @@
 //! serialized form is a documented, stable structure (docs/design-json.md).
 //! Additive changes only; a field's meaning never changes under its name.
 
-mod advise;
-mod build;
-mod document;
-mod error;
-mod example;
-pub mod facts;
-pub mod findings;
-pub mod judge;
-pub mod optimize;
-pub mod placement;
+mod layout;
 mod shape;
-pub mod space;
-#[doc(hidden)]
-pub mod synthetic;
-pub mod words;
 
-#[cfg(test)]
-mod tests;
-
-pub use advise::advise;
-pub use error::AdviseError;
+pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
 
-use crate::candidates::Layout;
 use crate::finding::Finding;
 use serde::Serialize;
 

@@ -10,7 +10,7 @@ use super::roots::Root;
 use super::sink::{Name, Sink, TreeSink};
 use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
-use crate::candidates::{BucketBy, Layout};
+use crate::design::{BucketBy, Layout};
 use crate::design::{Collection, FieldOrigin, ShapeType};
 use crate::model::{EntityId, Relationship, RelationshipId};
 

@@ -7,8 +7,8 @@
 //! a bucket with pre-computed aggregates (sensor → readings) and a
 //! polymorphic collection with a computed counter.
 
-use crate::candidates::{Aggregation, BucketBy, Layout, Side};
 use crate::design::*;
+use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::*;
 
 pub fn field(name: &str, ty: FieldType) -> Field {

@@ -9,7 +9,7 @@ use super::documents::scalar_type;
 use super::population::{Population, name_hash};
 use super::sink::Key;
 use super::values::ScalarSpec;
-use crate::candidates::Layout;
+use crate::design::Layout;
 use crate::design::{Collection, FieldOrigin, Shape, ShapeField, ShapeType};
 use crate::model::{EntityId, RelationshipId};
 

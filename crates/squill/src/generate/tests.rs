@@ -342,7 +342,7 @@ pub(super) fn seed_examples() -> Vec<(String, Model, Design)> {
         .map(|p| {
             let model = crate::inputs::model_file::load(p)
                 .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            let design = crate::design::advise(&model, &settings, None)
+            let design = crate::advise::advise(&model, &settings, None)
                 .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             (
                 p.file_stem().unwrap().to_string_lossy().into_owned(),
@@ -448,7 +448,7 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
 /// narrower than the model's, a discriminator, an optional parent reference
 /// as an int, and an extended reference to a parent with a non-ASCII name.
 fn flat_kinds() -> (Model, Design) {
-    use crate::candidates::{Layout, Side};
+    use crate::design::{Layout, Side};
     use fixtures::*;
     let mut note = field("note", crate::model::FieldType::String);
     note.required = false;

@@ -9,6 +9,8 @@
 mod cardinality;
 mod entity;
 mod relationship;
+#[doc(hidden)]
+pub mod synthetic;
 mod workload;
 
 pub use cardinality::{Cardinality, CardinalityClass, Count};

@@ -3,6 +3,5 @@
 //! decide exit codes.
 
 pub mod design;
-pub mod human;
 pub mod rules;
 pub mod scan;

@@ -97,27 +97,11 @@ pub fn docs(rule: &Rule) -> String {
 /// The rule ids closest to `wanted` (for "did you mean").
 pub fn closest_ids(wanted: &str) -> Vec<&'static str> {
     let mut scored: Vec<(usize, &'static str)> = crate::rules::all()
-        .map(|r| (edit_distance(wanted, r.id), r.id))
+        .map(|r| (crate::words::edit_distance(wanted, r.id), r.id))
         .filter(|(d, id)| *d <= wanted.len().max(3) / 2 || id.contains(wanted))
         .collect();
     scored.sort();
     scored.into_iter().take(3).map(|(_, id)| id).collect()
-}
-
-/// Levenshtein distance, for suggestions on short names.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != *cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

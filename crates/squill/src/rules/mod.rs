@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod design;
+pub mod judge;
 
 use crate::finding::Severity;
 use serde::Serialize;

@@ -1,5 +1,5 @@
 //! From finished profiles to a `ScanReport`: the per-collection summaries, the
-//! inferred relationships, and every data rule's findings.
+//! inferred relationships. The data rules judge it afterwards (`rules::data::apply`).
 
 use super::profile::{CollectionProfile, TYPE_SLOTS, slot_type};
 use super::report::{
@@ -7,7 +7,7 @@ use super::report::{
     ScanReport, Totals, TypeCount,
 };
 use super::{IdValue, relationships};
-use crate::finding::{Finding, Location, sort_findings};
+use crate::finding::Location;
 use crate::settings::Settings;
 
 /// What the data rules read.
@@ -60,14 +60,6 @@ pub fn analyze(
         .iter()
         .map(|(m, p)| collection_report(m, p))
         .collect();
-    let mut findings = Vec::new();
-    let analysis = Analysis {
-        collections: &reports,
-        relationships: &relationships,
-        settings,
-    };
-    crate::rules::data::check_all(&analysis, &mut findings);
-    sort_findings(&mut findings);
     let mut dbs: Vec<&Option<String>> = reports.iter().map(|c| &c.database).collect();
     dbs.sort();
     dbs.dedup();
@@ -83,7 +75,7 @@ pub fn analyze(
         totals,
         collections: reports,
         relationships,
-        findings,
+        findings: Vec::new(),
         errors,
         notes: NOTES.iter().map(|n| (*n).to_string()).collect(),
     }
@@ -171,25 +163,6 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
         largest_example_id: p.largest_example.as_ref().map(IdValue::to_extended_json),
         deepest_example_id: p.deepest_example.as_ref().map(IdValue::to_extended_json),
         fields,
-    }
-}
-
-/// Helper for findings: a rule's finding on a collection.
-pub fn finding(
-    rule: &'static crate::rules::Rule,
-    severity: crate::finding::Severity,
-    message: String,
-    location: Location,
-    evidence: Vec<crate::finding::Evidence>,
-    help: &str,
-) -> Finding {
-    Finding {
-        rule: rule.id,
-        severity,
-        message,
-        location,
-        evidence,
-        help: Some(help.to_string()),
     }
 }
 

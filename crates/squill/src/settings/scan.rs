@@ -132,16 +132,17 @@ pub struct RelationshipOptions {
     pub min_match_share: Option<f64>,
 }
 
-/// A rule's resolved severity and threshold.
+/// A rule's threshold, resolved, and its severity as `squill.toml` sets it
+/// (`None`: the rule's default, which the rule itself declares).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RuleLimit<T> {
-    pub severity: Severity,
+    pub severity: Option<Severity>,
     pub max: Limit<T>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CollectionLimits {
-    pub severity: Severity,
+    pub severity: Option<Severity>,
     pub per_database: Option<Limit<u64>>,
     pub per_dump: Option<Limit<u64>>,
 }
@@ -154,8 +155,8 @@ pub struct ScanSettings {
     pub bloated_document: RuleLimit<u64>,
     pub document_near_size_limit: RuleLimit<u64>,
     pub too_many_indexes: RuleLimit<u64>,
-    pub redundant_index: Severity,
-    pub missing_id_index: Severity,
+    pub redundant_index: Option<Severity>,
+    pub missing_id_index: Option<Severity>,
     pub too_many_collections: CollectionLimits,
     pub deep_nesting: RuleLimit<u64>,
     pub mixed_field_types: RuleLimit<u64>,
@@ -176,7 +177,6 @@ impl Default for ScanSettings {
 
 fn rule<T: Copy, O: Into<Option<T>>>(
     opts: Option<MaxOptions<O>>,
-    rule: &crate::rules::Rule,
     value: T,
     source: &'static str,
 ) -> RuleLimit<T> {
@@ -185,7 +185,7 @@ fn rule<T: Copy, O: Into<Option<T>>>(
         None => (None, None),
     };
     RuleLimit {
-        severity: severity.unwrap_or(rule.default_severity),
+        severity,
         max: limit(over, value, source),
     }
 }
@@ -203,7 +203,6 @@ into_option!(MaxElements: u64, MaxBytes: u64, MaxIndexes: u64, MaxDepth: u64, Ma
 
 impl ScanOptions {
     pub fn resolve(self, profile: Profile, cardinality: &CardinalitySettings) -> ScanSettings {
-        use crate::rules::data as r;
         use Profile as P;
         let (array, array_src) = match profile {
             P::Seeds => (cardinality.embed_max, SEEDS_EMBED),
@@ -241,70 +240,30 @@ impl ScanOptions {
             (None, None) => None,
         };
         ScanSettings {
-            massive_array: rule(
-                self.massive_array,
-                &r::massive_array::RULE,
-                array,
-                array_src,
-            ),
+            massive_array: rule(self.massive_array, array, array_src),
             long_reference_array: rule(
                 self.long_reference_array,
-                &r::long_reference_array::RULE,
                 cardinality.reference_array_max,
                 SEEDS_IDS,
             ),
-            bloated_document: rule(
-                self.bloated_document,
-                &r::bloated_document::RULE,
-                doc,
-                doc_src,
-            ),
+            bloated_document: rule(self.bloated_document, doc, doc_src),
             document_near_size_limit: rule(
                 self.document_near_size_limit,
-                &r::document_near_size_limit::RULE,
                 8 * 1024 * 1024,
                 NEAR_LIMIT,
             ),
-            too_many_indexes: rule(
-                self.too_many_indexes,
-                &r::too_many_indexes::RULE,
-                indexes,
-                indexes_src,
-            ),
-            redundant_index: self
-                .redundant_index
-                .and_then(|o| o.severity)
-                .unwrap_or(r::redundant_index::RULE.default_severity),
-            missing_id_index: self
-                .missing_id_index
-                .and_then(|o| o.severity)
-                .unwrap_or(r::missing_id_index::RULE.default_severity),
+            too_many_indexes: rule(self.too_many_indexes, indexes, indexes_src),
+            redundant_index: self.redundant_index.and_then(|o| o.severity),
+            missing_id_index: self.missing_id_index.and_then(|o| o.severity),
             too_many_collections: CollectionLimits {
-                severity: colls
-                    .severity
-                    .unwrap_or(r::too_many_collections::RULE.default_severity),
+                severity: colls.severity,
                 per_database: pick(colls.max_per_database, per_db),
                 per_dump: pick(colls.max_per_dump, per_dump),
             },
-            deep_nesting: rule(self.deep_nesting, &r::deep_nesting::RULE, 10, DEPTH),
-            mixed_field_types: rule(
-                self.mixed_field_types,
-                &r::mixed_field_types::RULE,
-                1,
-                TYPES,
-            ),
-            field_name_overhead: rule(
-                self.field_name_overhead,
-                &r::field_name_overhead::RULE,
-                0.5,
-                NAMES,
-            ),
-            dangling_reference: rule(
-                self.dangling_reference,
-                &r::dangling_reference::RULE,
-                0.0,
-                DANGLING,
-            ),
+            deep_nesting: rule(self.deep_nesting, 10, DEPTH),
+            mixed_field_types: rule(self.mixed_field_types, 1, TYPES),
+            field_name_overhead: rule(self.field_name_overhead, 0.5, NAMES),
+            dangling_reference: rule(self.dangling_reference, 0.0, DANGLING),
             min_match_share: limit(
                 self.relationships.and_then(|o| o.min_match_share),
                 0.5,
@@ -348,7 +307,7 @@ mod tests {
         .unwrap();
         assert_eq!(s.scan.massive_array.max.value, 5);
         assert_eq!(s.scan.massive_array.max.source, "squill.toml");
-        assert_eq!(s.scan.massive_array.severity, Severity::Error);
+        assert_eq!(s.scan.massive_array.severity, Some(Severity::Error));
         assert_eq!(s.scan.too_many_indexes.max.value, 30);
     }
 

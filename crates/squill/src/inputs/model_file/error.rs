@@ -185,7 +185,7 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
     candidates
         .into_iter()
         .map(|c| {
-            let d = crate::outputs::rules::edit_distance(&wanted.to_lowercase(), &c.to_lowercase());
+            let d = crate::words::edit_distance(&wanted.to_lowercase(), &c.to_lowercase());
             (d, c)
         })
         .filter(|(d, _)| *d <= limit)

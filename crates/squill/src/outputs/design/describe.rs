@@ -1,10 +1,10 @@
 //! Phrases shared by the text and Markdown reporters, so both say the same
 //! thing about a layout, a step or a cost in the same words.
 
-use crate::candidates::{Aggregation, BucketBy, Layout, Side};
 use crate::design::{Action, Cost, EntityDecision, Step, UpdateOp};
+use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::AggregateFn;
-use crate::outputs::human;
+use crate::words::human;
 
 /// A layout in words: `extended reference (copies name, email into each child)`.
 pub fn layout(layout: &Layout) -> String {

@@ -206,7 +206,7 @@ mod tests {
                     .collect()
             };
             for mix in mixes {
-                let design = crate::design::advise(&model, &settings, mix).expect("a design");
+                let design = crate::advise::advise(&model, &settings, mix).expect("a design");
                 assert_valid(&v, &format!("{} {mix:?}", path.display()), &design);
                 checked += 1;
             }

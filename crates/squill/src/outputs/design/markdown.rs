@@ -3,7 +3,7 @@
 
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
-use crate::outputs::human;
+use crate::words::human;
 use std::fmt::Write as _;
 
 /// Renders the design as a Markdown document.

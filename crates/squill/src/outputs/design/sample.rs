@@ -2,12 +2,12 @@
 //! (Zola's products and parts) and one that uses every variant of every type,
 //! so a field the docs or the reporters forget shows up in a test.
 
-use crate::candidates::{Aggregation, BucketBy, Layout, Side};
 use crate::design::{
     Action, Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize,
     EntityDecision, FieldOrigin, Index, OperationPlan, RelationshipDecision, RuleHit, Shape,
     ShapeField, ShapeType, Step, StepFilter, UpdateOp, Verdict,
 };
+use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::AggregateFn;
 use serde_json::json;

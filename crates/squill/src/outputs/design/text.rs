@@ -5,7 +5,7 @@
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
 use crate::finding::{Finding, Severity};
-use crate::outputs::human;
+use crate::words::human;
 use std::fmt::Write as _;
 
 /// Renders the design for a terminal.

@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "Compass performance insights", "Atlas schema advice"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Keep together only what is read together: move large or rarely read fields \
 and arrays to their own collection and keep a few frequently read fields in the document \
@@ -45,7 +46,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, scan};
 
     fn sized(bytes: usize) -> Vec<Vec<u8>> {
         let s = "x".repeat(bytes);

@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["000_34acd10fa9a500cb.txt"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Find out how the references lost their targets (deletes that do not cascade, \
 imports in the wrong order) and fix them: delete or re-point the orphans, and delete children \
@@ -55,9 +56,9 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, oid, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, oid, scan};
 
-    fn input(dangling: u64) -> Vec<crate::scan::testing::Coll> {
+    fn input(dangling: u64) -> Vec<crate::rules::data::testing::Coll> {
         let movies = (0..10).map(|i| doc(&[("_id", B::Oid(oid(i)))])).collect();
         let comments = (0..10)
             .map(|i| {

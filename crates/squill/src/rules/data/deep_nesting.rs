@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["MongoDB manual: limits"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Flatten: promote deeply nested sub-documents to top-level fields or to their \
 own collection; long paths are hard to index, query and update, and nesting stops at 100 levels.";
@@ -47,7 +48,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, scan};
 
     fn nested(levels: usize) -> Vec<Vec<u8>> {
         let mut v = B::I32(1);

@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["MongoDB manual: limits"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Move what makes the document grow out of it before writes start failing at \
 16 MiB: unbounded arrays into their own collection (parent-reference or bucket pattern), large \
@@ -44,7 +45,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, scan};
 
     fn sized(bytes: usize) -> Vec<Vec<u8>> {
         vec![doc(&[

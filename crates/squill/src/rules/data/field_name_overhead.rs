@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Shorten the longest, most repeated field names, or turn many sparse fields into \
 an array of {k, v} pairs (attribute pattern). Under WiredTiger block compression recovers much \
@@ -56,7 +57,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, scan};
 
     #[test]
     fn fires_when_names_dominate() {

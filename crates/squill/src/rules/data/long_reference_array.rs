@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Past a few thousand ids, stop growing the array: store a reference to the \
 parent in each child instead (parent-reference, the one-to-squillions layout) and index that \
@@ -56,9 +57,9 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, oid, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, oid, scan};
 
-    fn input(refs: u64) -> Vec<crate::scan::testing::Coll> {
+    fn input(refs: u64) -> Vec<crate::rules::data::testing::Coll> {
         let children = (0..refs).map(|i| doc(&[("_id", B::Oid(oid(i)))])).collect();
         let parent = doc(&[
             ("_id", B::I32(1)),

@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["MongoDB manual: indexes"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Every regular collection has a unique index on _id; without it lookups by _id \
 scan the collection and uniqueness is not enforced. Recreate the collection (or restore it \
@@ -50,7 +51,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, index, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, index, scan};
 
     fn with(
         indexes: Option<Vec<crate::scan::report::IndexReport>>,

@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["Compass schema analysis"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Store one type per field and enforce it with a $jsonSchema validator; when \
 the variation is deliberate, say so with a type or version field (polymorphic or \
@@ -87,7 +88,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, scan};
 
     #[test]
     fn fires_on_string_and_number_with_the_rare_type_example() {

@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 use crate::scan::report::IndexReport;
 
 const HELP: &str = "Drop the redundant index: a query that can use an index on (a) can use the \
@@ -91,7 +92,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, index, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, index, scan};
 
     fn with(indexes: Vec<crate::scan::report::IndexReport>) -> crate::scan::report::ScanReport {
         let mut c = coll("d", "c", vec![doc(&[("_id", B::I32(1))])]);

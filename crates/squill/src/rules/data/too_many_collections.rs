@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["Compass performance insights", "Atlas schema advice", "Schaefer & Coupal anti-patterns"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding};
+use crate::scan::analyze::Analysis;
 
 const HELP: &str = "Many small collections each carry their own indexes and files: merge \
 collections that hold the same kind of document into one with a field that says which \
@@ -74,9 +75,9 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, scan};
 
-    fn colls(n: usize) -> Vec<crate::scan::testing::Coll> {
+    fn colls(n: usize) -> Vec<crate::rules::data::testing::Coll> {
         let names: &'static [String] = Box::leak(
             (0..n)
                 .map(|i| format!("c{i}"))

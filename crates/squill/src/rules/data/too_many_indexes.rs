@@ -8,8 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "Compass performance insights", "Atlas schema advice", "Schaefer & Coupal anti-patterns", "MongoDB manual: limits"],
 }
 
+use super::finding;
 use crate::finding::{Evidence, Finding};
-use crate::scan::analyze::{Analysis, finding, location};
+use crate::scan::analyze::{Analysis, location};
 
 const HELP: &str = "Every index costs work on each write and memory for its keys: drop the \
 indexes no query uses (check $indexStats), fold prefixes into compound indexes, and replace \
@@ -44,9 +45,9 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::testing::{B, coll, doc, fired, index, scan};
+    use crate::rules::data::testing::{B, coll, doc, fired, index, scan};
 
-    fn with_indexes(n: usize) -> crate::scan::testing::Coll {
+    fn with_indexes(n: usize) -> crate::rules::data::testing::Coll {
         let mut c = coll("d", "c", vec![doc(&[("_id", B::I32(1))])]);
         let names: Vec<String> = (0..n).map(|i| format!("f{i}")).collect();
         let mut idx = vec![index("_id_", &[("_id", 1)])];

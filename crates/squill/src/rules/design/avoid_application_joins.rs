@@ -8,8 +8,8 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
 }
 
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports layouts that answer the reads through the relationship without an
 /// application-level join (a round trip each).

@@ -8,9 +8,10 @@ crate::rules::declare_rule! {
     sources: ["002_6843193bac1933d0.txt", "003_8caca105590b9080.txt"],
 }
 
-use crate::candidates::{BucketBy, Layout, fn_name};
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::candidates::fn_name;
+use crate::design::{BucketBy, Layout};
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports buckets when children are read in pages or arrive over time.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["000_34acd10fa9a500cb.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
 use crate::model::CardinalityClass;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports an array of child ids for one-to-many (bounded by a few thousand),
 /// or for children that stand alone or are shared.

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "002_6843193bac1933d0.txt"],
 }
 
+use crate::candidates::facts::Facts;
 use crate::candidates::{EntityCandidate, fn_name};
-use crate::design::facts::Facts;
-use crate::design::words;
+use crate::words;
 
 /// Supports keeping an aggregate of a relationship's children in the parent
 /// when reads ask for it: the reason gives its read rate and the writes that

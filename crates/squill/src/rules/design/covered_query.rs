@@ -9,8 +9,8 @@ crate::rules::declare_rule! {
 }
 
 use crate::design::Action;
-use crate::design::findings::DesignCheck;
 use crate::finding::{Evidence, Finding};
+use crate::rules::judge::DesignCheck;
 
 /// Reports finds whose projection lies inside the index they use: with `_id`
 /// excluded from the projection the index alone answers them.

@@ -8,8 +8,8 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::design::findings::DesignCheck;
 use crate::finding::{Evidence, Finding};
+use crate::rules::judge::DesignCheck;
 
 /// Reports a unique, never-updated field that reads look documents up by
 /// alone: as `_id` it would save an index.
@@ -42,7 +42,7 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                         "{}.{key} is unique and never changes; as _id it would replace index {} ({} entries)",
                         c.name,
                         ix.name,
-                        crate::design::words::num(c.documents as f64)
+                        crate::words::num(c.documents as f64)
                     ),
                     location: DesignCheck::at(format!("entities.{}.fields.{key}", entity.name)),
                     evidence: vec![Evidence::new("index", ix.name.clone()), Evidence::new("used_by", ix.used_by.clone())],

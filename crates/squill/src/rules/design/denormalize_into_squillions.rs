@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["001_5782b55841006ac6.txt"],
 }
 
-use crate::candidates::{Layout, Side};
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::{Layout, Side};
 use crate::model::CardinalityClass;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports copying the one side's fields into each child of a one-to-squillions
 /// relationship (or folding the one side into them).

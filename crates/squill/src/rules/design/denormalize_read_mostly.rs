@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["001_5782b55841006ac6.txt", "004_16209cf0db7b32ff.txt"],
 }
 
-use crate::candidates::{Layout, Side};
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::{Layout, Side};
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Forbids copying a fast-changing field (updated more than once per
 /// `design.read-mostly-ratio` reads through the relationship); supports copies

@@ -8,7 +8,7 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::design::words;
+use crate::words;
 
 /// Cited when the workload's costs decided between allowed candidates: how many
 /// lost on cost and by how much the nearest did.

@@ -8,10 +8,10 @@ crate::rules::declare_rule! {
     sources: ["000_34acd10fa9a500cb.txt", "003_8caca105590b9080.txt", "MongoDB manual: limits"],
 }
 
-use crate::candidates::{Layout, Side};
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::placement::copy_bytes;
-use crate::design::words;
+use crate::candidates::placement::copy_bytes;
+use crate::design::{Layout, Side};
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Forbids a layout whose document would pass the size limit at the
 /// relationship's maximum cardinality (the parent's own fields plus the array

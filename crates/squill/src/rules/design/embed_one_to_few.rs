@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["000_34acd10fa9a500cb.txt", "004_16209cf0db7b32ff.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
 use crate::model::CardinalityClass;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports embedding one-to-few children that never stand alone.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

@@ -8,10 +8,10 @@ crate::rules::declare_rule! {
     sources: ["002_6843193bac1933d0.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::Layout;
 use crate::model::CardinalityClass;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports embedding what the workload reads together when it is one-to-one
 /// or one-to-few and bounded.

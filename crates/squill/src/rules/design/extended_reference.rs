@@ -8,8 +8,8 @@ crate::rules::declare_rule! {
     sources: ["002_6843193bac1933d0.txt", "001_5782b55841006ac6.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports copying, next to a reference, the few fields a read needs.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

@@ -8,8 +8,8 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports embedding whenever nothing compelling argues against it (the child
 /// is not used on its own, not shared, not many-to-many).

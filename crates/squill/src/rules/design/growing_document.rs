@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "003_8caca105590b9080.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports layouts that keep the parent document from growing when children
 /// keep arriving (the parent is otherwise rewritten, larger, on every insert).

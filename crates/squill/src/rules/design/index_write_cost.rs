@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::design::findings::DesignCheck;
-use crate::design::words;
 use crate::finding::{Evidence, Finding};
+use crate::rules::judge::DesignCheck;
+use crate::words;
 
 /// Reports collections whose secondary indexes are written more often than the
 /// operations that use them run.

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["003_8caca105590b9080.txt"],
 }
 
-use crate::candidates::{Layout, Side};
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::{Layout, Side};
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports ids on one side only of an uneven many-to-many: the side whose
 /// arrays stay small, when the other side's would not.

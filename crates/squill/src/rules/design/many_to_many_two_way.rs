@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["003_8caca105590b9080.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports id arrays on both sides of a many-to-many whose both sides are small
 /// and both read.

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["MongoDB manual: limits"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
 use crate::model::FieldType;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Forbids embedding that would nest deeper than the limit: the chain of
 /// one-to-few/one-to-one parents above this one, plus the embedded child's own

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["003_8caca105590b9080.txt", "004_16209cf0db7b32ff.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
 use crate::model::RelationshipKind;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports a one-to-one relationship kept as a sub-document.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["000_34acd10fa9a500cb.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
 use crate::model::CardinalityClass;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports the parent's id in each child for one-to-squillions.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

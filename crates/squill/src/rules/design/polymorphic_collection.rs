@@ -9,7 +9,7 @@ crate::rules::declare_rule! {
 }
 
 use crate::candidates::EntityCandidate;
-use crate::design::facts::Facts;
+use crate::candidates::facts::Facts;
 
 /// Supports one collection for entities that one read fetches together.
 pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::findings::DesignCheck;
+use crate::design::Layout;
 use crate::finding::{Evidence, Finding};
+use crate::rules::judge::DesignCheck;
 
 /// Where the design keeps fixed-size groups (buckets, subsets), notes that
 /// pre-allocating their slots only helped MMAPv1; under WiredTiger every update

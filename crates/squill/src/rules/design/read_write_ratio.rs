@@ -8,8 +8,8 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Read-heavy workloads support denormalized layouts; write-heavy ones
 /// support normalized ones.

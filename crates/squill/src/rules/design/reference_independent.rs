@@ -8,8 +8,8 @@ crate::rules::declare_rule! {
     sources: ["002_6843193bac1933d0.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports referencing what is shared by several parents or many-to-many.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

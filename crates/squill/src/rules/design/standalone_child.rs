@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["000_34acd10fa9a500cb.txt", "004_16209cf0db7b32ff.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports keeping a child that is used on its own in its own collection.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["001_5782b55841006ac6.txt", "002_6843193bac1933d0.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports keeping the latest K children in the parent when they are read
 /// more often than new children arrive.

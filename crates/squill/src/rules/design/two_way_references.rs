@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["001_5782b55841006ac6.txt"],
 }
 
-use crate::candidates::Layout;
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::Layout;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Supports references both ways when both directions are read.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {

@@ -8,10 +8,10 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
 }
 
-use crate::candidates::{Layout, Side};
-use crate::design::judge::{Judgement, RelCheck};
-use crate::design::words;
+use crate::design::{Layout, Side};
 use crate::model::Count;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
 /// Forbids arrays that grow without bound: embedded children beyond
 /// `cardinality.embed-max`, id arrays beyond `cardinality.reference-array-max`.

@@ -8,9 +8,9 @@ crate::rules::declare_rule! {
     sources: ["004_16209cf0db7b32ff.txt"],
 }
 
-use crate::design::findings::DesignCheck;
 use crate::design::{Action, UpdateOp};
 use crate::finding::{Evidence, Finding};
+use crate::rules::judge::DesignCheck;
 
 /// Reports updates of a field inside an embedded array or of a large document:
 /// they must use update operators (`$set` on the path, `$inc`, `$push`), never
@@ -48,7 +48,7 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                         op.operation,
                         if paths.is_empty() { "fields".to_string() } else { paths.join(", ") },
                         coll.name,
-                        crate::design::words::bytes(coll.size.typical_bytes as f64)
+                        crate::words::bytes(coll.size.typical_bytes as f64)
                     ),
                     location: DesignCheck::at(format!("operations.{}", op.operation)),
                     evidence: vec![Evidence::new("document_bytes", coll.size.typical_bytes)],

@@ -4,9 +4,8 @@
 //! relationship is referenced.
 
 use super::builder::*;
-use crate::design::facts::Facts;
-use crate::design::optimize::{exhaustive, local_search};
-use crate::design::space::Space;
+use crate::advise::optimize::{exhaustive, local_search};
+use crate::candidates::facts::Facts;
 use crate::model::{Aggregate, AggregateFn, AtomicGroup, Model, OperationKind, RelationshipKind};
 use crate::settings::Settings;
 
@@ -14,7 +13,7 @@ fn assert_optimal(model: &Model) {
     let settings = Settings::default();
     for mix in 0..model.workload.mixes.len() {
         let facts = Facts::new(model, &settings, mix);
-        let space = Space::new(&facts);
+        let space = crate::rules::design::space(&facts);
         let combos: usize = (0..space.rels.len())
             .map(|r| space.allowed(r).len())
             .product();
@@ -216,7 +215,7 @@ fn local_search_matches_exhaustive_on_nested_embedding() {
 
 #[test]
 fn an_atomic_group_in_one_document_needs_no_transaction() {
-    let d = crate::design::advise(&orders_atomic(), &Settings::default(), None).unwrap();
+    let d = crate::advise::advise(&orders_atomic(), &Settings::default(), None).unwrap();
     let lines = d
         .relationships
         .iter()
@@ -227,7 +226,7 @@ fn an_atomic_group_in_one_document_needs_no_transaction() {
         .iter()
         .find(|o| o.operation == "add_line")
         .unwrap();
-    if lines.chosen == crate::candidates::Layout::Embed {
+    if lines.chosen == crate::design::Layout::Embed {
         assert!(
             !add.transaction,
             "embedded lines and their total live in one document"

@@ -1,4 +1,12 @@
-//! Numbers in words for reasons and explanations: "1,200 reads/s", "2.5 KiB".
+//! English for people, made at the edge: numbers with separators and units,
+//! plurals and articles of a model's names, suggestions for misspelt names.
+//! The lowest layer: everything that writes a sentence calls here, nothing here
+//! knows a stage of the pipeline.
+
+pub mod human;
+mod suggest;
+
+pub use suggest::edit_distance;
 
 /// A count or rate with thousands separators and at most two decimals.
 pub fn num(x: f64) -> String {
@@ -37,12 +45,12 @@ fn group(n: u64) -> String {
     out
 }
 
-/// Bytes in the binary units every reporter uses (`squill::outputs::human`).
+/// Bytes in the binary units every reporter uses (`human`).
 pub fn bytes(b: f64) -> String {
     if !b.is_finite() {
         return "unbounded".to_string();
     }
-    crate::outputs::human::bytes(b)
+    human::bytes(b)
 }
 
 /// "1 product" / "300 products".

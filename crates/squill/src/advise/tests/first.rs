@@ -1,5 +1,5 @@
 use super::builder::*;
-use crate::design::advise;
+use crate::advise::advise;
 use crate::settings::Settings;
 
 #[test]

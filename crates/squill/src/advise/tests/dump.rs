@@ -1,7 +1,8 @@
 //! `cargo test -p squill --lib design::tests::dump -- --ignored --nocapture`:
 //! prints every example's decisions (a development aid, not an assertion).
 
-use crate::design::{Verdict, advise};
+use crate::advise::advise;
+use crate::design::Verdict;
 use crate::settings::Settings;
 
 #[test]
@@ -105,18 +106,14 @@ fn dump_examples() {
 #[test]
 #[ignore = "prints one state's plans"]
 fn dump_alternative() {
+    use crate::advise::optimize;
+    use crate::candidates::{facts::Facts, placement::Placement, space::State};
     use crate::costs::plan::Planner;
-    use crate::design::{
-        facts::Facts,
-        optimize,
-        placement::Placement,
-        space::{Space, State},
-    };
     let file = std::env::var("MODEL").unwrap();
     let model = crate::inputs::model_file::load(std::path::Path::new(&file)).unwrap();
     let settings = Settings::default();
     let facts = Facts::new(&model, &settings, 0);
-    let space = Space::new(&facts);
+    let space = crate::rules::design::space(&facts);
     let (best, score) = optimize::local_search(&facts, &space).unwrap();
     println!("best {best:?} {score}");
     for r in 0..space.rels.len() {

@@ -2,23 +2,12 @@
 //! (covered queries, a natural `_id`, index upkeep, update style, MMAPv1-era
 //! advice) and choices that had to break a rule.
 
-use super::Design;
-use super::facts::Facts;
-use super::space::{Space, State};
+use crate::candidates::facts::Facts;
+use crate::candidates::space::{Space, State};
+use crate::design::Design;
 use crate::finding::{Evidence, Finding, Location, Severity, sort_findings};
 use crate::rules::design as r;
-
-/// What a design-level rule's check sees.
-pub struct DesignCheck<'a> {
-    pub facts: &'a Facts<'a>,
-    pub design: &'a Design,
-}
-
-impl DesignCheck<'_> {
-    pub fn at(path: String) -> Location {
-        Location::Model { path }
-    }
-}
+use crate::rules::judge::DesignCheck;
 
 pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design) -> Vec<Finding> {
     let cx = DesignCheck { facts, design };

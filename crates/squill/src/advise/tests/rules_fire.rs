@@ -3,9 +3,9 @@
 
 use super::builder::*;
 use super::golden::example;
-use crate::design::facts::Facts;
-use crate::design::space::Space;
-use crate::design::{Verdict, advise};
+use crate::advise::advise;
+use crate::candidates::facts::Facts;
+use crate::design::Verdict;
 use crate::model::{Model, OperationKind};
 use crate::settings::{DesignOptions, Options, Settings};
 use std::collections::BTreeSet;
@@ -15,7 +15,7 @@ fn fired(model: &Model, settings: &Settings) -> BTreeSet<&'static str> {
     let mut out = BTreeSet::new();
     for mix in 0..model.workload.mixes.len() {
         let facts = Facts::new(model, settings, mix);
-        let space = Space::new(&facts);
+        let space = crate::rules::design::space(&facts);
         for c in space.rels.iter().flatten() {
             out.extend(c.forbidden.iter().map(|h| h.rule));
             out.extend(c.support.iter().map(|h| h.rule));
@@ -138,10 +138,10 @@ fn document_size_limit_names_the_size() {
     let settings = Settings::default();
     let model = huge_children();
     let facts = Facts::new(&model, &settings, 0);
-    let space = Space::new(&facts);
+    let space = crate::rules::design::space(&facts);
     let embed = space.rels[0]
         .iter()
-        .find(|c| c.layout == crate::candidates::Layout::Embed)
+        .find(|c| c.layout == crate::design::Layout::Embed)
         .unwrap();
     let hit = embed
         .forbidden

@@ -3,11 +3,12 @@
 //! always agree.
 
 use super::example;
-use super::facts::Facts;
-use super::placement::Placement;
-use super::space::Space;
-use super::{FieldOrigin, Shape, ShapeField, ShapeType};
-use crate::candidates::{BucketBy, EntityCandidate, Layout, Side, fn_name};
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::Placement;
+use crate::candidates::space::Space;
+use crate::candidates::{EntityCandidate, fn_name};
+use crate::design::{BucketBy, Layout, Side};
+use crate::design::{FieldOrigin, Shape, ShapeField, ShapeType};
 use crate::model::{AggregateFn, EntityId, FieldType, RelationshipId, RelationshipKind};
 use serde_json::{Map, Value, json};
 

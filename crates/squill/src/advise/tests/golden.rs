@@ -2,8 +2,9 @@
 //! its key relationship and the rule the decision cites. The decisions come
 //! from the candidates, rules and costs; nothing here is special-cased.
 
-use crate::candidates::{BucketBy, Layout, Side};
-use crate::design::{Design, EntityDecision, RelationshipDecision, advise};
+use crate::advise::advise;
+use crate::design::{BucketBy, Layout, Side};
+use crate::design::{Design, EntityDecision, RelationshipDecision};
 use crate::model::Model;
 use crate::settings::Settings;
 

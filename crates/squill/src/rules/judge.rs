@@ -3,8 +3,10 @@
 //! words). Weighing is the cost model's job; rules that weigh say so in their
 //! reason and leave the numbers to `costs`.
 
-use super::facts::{Facts, RelFacts};
-use crate::candidates::{Layout, Side};
+use crate::candidates::facts::{Facts, RelFacts};
+use crate::design::Design;
+use crate::design::{Layout, Side};
+use crate::finding::Location;
 use crate::model::{CardinalityClass, Count, Relationship, RelationshipId, RelationshipKind};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +50,7 @@ impl<'a> RelCheck<'a> {
     /// "at most 5" / "unbounded".
     pub fn max_words(&self) -> String {
         match self.rel().children.max {
-            Count::Finite(n) => format!("at most {}", super::words::num(n as f64)),
+            Count::Finite(n) => format!("at most {}", crate::words::num(n as f64)),
             Count::Unbounded => "an unbounded number of".to_string(),
         }
     }
@@ -96,5 +98,17 @@ impl<'a> RelCheck<'a> {
     /// Reads per second through the relationship (either direction).
     pub fn reads(&self) -> f64 {
         self.rf().reads_down + self.rf().reads_up
+    }
+}
+
+/// What a design-level rule's check sees.
+pub struct DesignCheck<'a> {
+    pub facts: &'a Facts<'a>,
+    pub design: &'a Design,
+}
+
+impl DesignCheck<'_> {
+    pub fn at(path: String) -> Location {
+        Location::Model { path }
     }
 }

@@ -4,7 +4,8 @@
 //! none, because embedding and the child-side id arrays were never enumerated.
 
 use super::golden::example;
-use crate::design::{Verdict, advise};
+use crate::advise::advise;
+use crate::design::Verdict;
 use crate::settings::Settings;
 
 #[test]

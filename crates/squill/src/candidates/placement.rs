@@ -4,7 +4,8 @@
 
 use super::facts::Facts;
 use super::space::{Space, State};
-use crate::candidates::{EntityCandidate, Layout};
+use crate::candidates::EntityCandidate;
+use crate::design::Layout;
 use crate::model::{EntityId, RelationshipId, RelationshipKind};
 
 /// Where an entity's instances are stored.
@@ -178,14 +179,14 @@ impl<'s> Placement<'s> {
                 | Layout::TwoWayReferences
                 | Layout::ManyToManyTwoWay
                 | Layout::ManyToManyOneWay {
-                    ids_in: crate::candidates::Side::Parent,
+                    ids_in: crate::design::Side::Parent,
                 } => add(
                     id_array(name, Some(nt())).unwrap_or(0.0),
                     id_array(name, nm()),
                     2,
                 ),
                 Layout::ExtendedReference {
-                    copies_into: crate::candidates::Side::Parent,
+                    copies_into: crate::design::Side::Parent,
                     fields,
                 } => {
                     let item = copy_bytes(facts, rel.child, fields);
@@ -228,10 +229,10 @@ impl<'s> Placement<'s> {
                 }
                 Layout::ManyToManyTwoWay
                 | Layout::ManyToManyOneWay {
-                    ids_in: crate::candidates::Side::Child,
+                    ids_in: crate::design::Side::Child,
                 } => add(id_array(name, mt()).unwrap_or(0.0), id_array(name, mm()), 2),
                 Layout::ExtendedReference {
-                    copies_into: crate::candidates::Side::Child,
+                    copies_into: crate::design::Side::Child,
                     fields,
                 } => {
                     let b = 2.0 + name.len() as f64 + copy_bytes(facts, rel.parent, fields);

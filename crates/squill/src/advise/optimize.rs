@@ -6,9 +6,9 @@
 //! all embedded where allowed), re-costing after each move only the operations
 //! the moved choice can change. `exhaustive` checks it on small models.
 
-use super::facts::Facts;
-use super::placement::Placement;
-use super::space::{Space, State};
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::Placement;
+use crate::candidates::space::{Space, State};
 use crate::costs::index_score;
 use crate::costs::plan::Planner;
 use crate::model::{OperationId, RelationshipKind};
@@ -454,7 +454,7 @@ fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
     };
     let rules = pick(&|r, i| space.rels[r][i].support.len() as i64);
     let refs = pick(&|r, i| {
-        use crate::candidates::Layout as L;
+        use crate::design::Layout as L;
         match space.rels[r][i].layout {
             L::ParentReference | L::ManyToManyOneWay { .. } => 2,
             L::ChildReferences => 1,
@@ -462,7 +462,7 @@ fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
         }
     });
     let embeds = pick(&|r, i| {
-        use crate::candidates::Layout as L;
+        use crate::design::Layout as L;
         let one = facts.model.relationships[r].kind == RelationshipKind::OneToOne;
         match space.rels[r][i].layout {
             L::Embed => 2,
@@ -510,14 +510,14 @@ pub fn repair_keeping(
             .rev()
             .filter(|r| *r != keep)
             .find(|r| {
-                use crate::candidates::Layout as L;
+                use crate::design::Layout as L;
                 matches!(
                     space.rels[*r][state.rel[*r]].layout,
                     L::Embed | L::EmbedParentInChild | L::Bucket { .. }
                 )
             })?;
         let alt = space.allowed(embedding).into_iter().find(|i| {
-            use crate::candidates::Layout as L;
+            use crate::design::Layout as L;
             !matches!(
                 space.rels[embedding][*i].layout,
                 L::Embed | L::EmbedParentInChild | L::Bucket { .. }

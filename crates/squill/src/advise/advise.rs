@@ -2,12 +2,12 @@
 //! design on the workload → the `Design` with its reasons.
 
 use super::error::AdviseError;
-use super::facts::Facts;
-use super::space::Space;
-use super::{Design, build, optimize};
+use super::{build, optimize};
+use crate::candidates::facts::Facts;
+use crate::design::Design;
 use crate::model::{Model, OperationKind};
-use crate::outputs::rules::edit_distance;
 use crate::settings::Settings;
+use crate::words::edit_distance;
 
 /// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
 pub fn advise(
@@ -18,7 +18,7 @@ pub fn advise(
     check_model(model)?;
     let mix_index = resolve_mix(model, mix)?;
     let facts = Facts::new(model, settings, mix_index);
-    let space = Space::new(&facts);
+    let space = crate::rules::design::space(&facts);
     let (state, _) =
         optimize::local_search(&facts, &space).ok_or_else(|| AdviseError::NoDesign {
             model: model.name.clone(),

@@ -3,19 +3,20 @@
 //! each alternative would cost; operation plans; totals and findings.
 
 use super::document::DocBuilder;
-use super::facts::Facts;
 use super::optimize::Evaluator;
-use super::placement::{Home, Placement};
-use super::space::{Space, State};
-use super::words;
-use super::{
+use crate::candidates::EntityCandidate;
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::{Home, Placement};
+use crate::candidates::space::{Space, State};
+use crate::costs::plan::{OpPlan, Planner};
+use crate::design::{
     Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize, EntityDecision,
     Index, OperationPlan, RelationshipDecision, RuleHit, Shape, Verdict,
 };
-use crate::candidates::{EntityCandidate, Layout, Side};
-use crate::costs::plan::{OpPlan, Planner};
+use crate::design::{Layout, Side};
 use crate::model::{EntityId, OperationId};
 use crate::rules::design as r;
+use crate::words;
 
 /// Weighted totals of a state, and each operation's plan.
 pub struct Priced {
@@ -656,8 +657,8 @@ fn entity_decisions(
     out
 }
 
-pub fn update_path(u: &super::UpdateOp) -> &str {
-    use super::UpdateOp as U;
+pub fn update_path(u: &crate::design::UpdateOp) -> &str {
+    use crate::design::UpdateOp as U;
     match u {
         U::Set { path }
         | U::Unset { path }

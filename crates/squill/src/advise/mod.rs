@@ -1,0 +1,18 @@
+//! `advise`: the orchestrator. Model → facts → candidates judged by the rules
+//! → the cheapest combination on the workload (`optimize`) → the `Design` with
+//! its documents, plans, reasons and findings (`build`).
+
+#[allow(clippy::module_inception)]
+mod advise;
+mod build;
+mod document;
+mod error;
+mod example;
+mod findings;
+pub mod optimize;
+
+#[cfg(test)]
+mod tests;
+
+pub use advise::advise;
+pub use error::AdviseError;

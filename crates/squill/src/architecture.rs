@@ -1,0 +1,246 @@
+//! The layering test: every `crate::…` (and `super::…`) path in the library
+//! points to its own top-level module or to one in a lower layer. The order is
+//! written once, here; ARCHITECTURE.md explains it.
+//!
+//! Test code (`#[cfg(test)]` items and the files they declare) may reach up:
+//! a test of `generate` runs `advise` to get a design, as a user would.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Bottom to top. A module may import from its own folder and from the layers
+/// below it, never from its own layer's other modules or from above.
+const LAYERS: &[&[&str]] = &[
+    &["model", "words", "finding", "text_codec"],
+    &["design", "inputs", "settings"],
+    &["candidates", "scan"],
+    &["rules", "costs", "generate"],
+    &["advise", "outputs"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&module))
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// A source file and its module path (`["rules", "data", "massive_array"]`).
+struct Source {
+    file: PathBuf,
+    module: Vec<String>,
+}
+
+fn sources() -> Vec<Source> {
+    fn walk(dir: &Path, module: &[String], out: &mut Vec<Source>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("src is readable")
+            .map(|e| e.expect("a directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if path.is_dir() {
+                let mut m = module.to_vec();
+                m.push(name);
+                walk(&path, &m, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let mut m = module.to_vec();
+                if name != "mod" && name != "lib" {
+                    m.push(name);
+                }
+                out.push(Source {
+                    file: path,
+                    module: m,
+                });
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&src(), &[], &mut out);
+    out
+}
+
+/// The text without comments, `#[cfg(test)]` items, and the names of the
+/// modules those items declare in other files (`#[cfg(test)] mod tests;`).
+fn production_text(text: &str) -> (String, Vec<String>) {
+    let uncommented: String = text
+        .lines()
+        .map(|l| l.split_once("//").map_or(l, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = String::new();
+    let mut test_modules = Vec::new();
+    let mut rest = uncommented.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + "#[cfg(test)]".len()..];
+        let semi = item.find(';').unwrap_or(item.len());
+        let brace = item.find('{').unwrap_or(item.len());
+        if semi < brace {
+            let decl = item[..semi].trim();
+            if let Some(name) = decl.strip_prefix("mod ").or(decl.strip_prefix("pub mod ")) {
+                test_modules.push(name.trim().to_string());
+            }
+            rest = &item[(semi + 1).min(item.len())..];
+        } else {
+            let mut depth = 0usize;
+            let mut end = item.len();
+            for (i, c) in item.char_indices().skip(brace) {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = i + 1;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            rest = &item[end..];
+        }
+    }
+    out.push_str(rest);
+    (out, test_modules)
+}
+
+fn ident_at(text: &str) -> &str {
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+/// Top-level modules a file's code names.
+fn imports(module: &[String], text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (at, _) in text.match_indices("crate::") {
+        let after = &text[at + "crate::".len()..];
+        if let Some(group) = after.strip_prefix('{') {
+            // `crate::{a::b, c}`: the first segment of each path in the group.
+            let mut depth = 0;
+            let mut segment_start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => segment_start = true,
+                    c if segment_start && (c.is_ascii_alphabetic() || c == '_') => {
+                        found.insert(ident_at(&group[i..]).to_string());
+                        segment_start = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            found.insert(ident_at(after).to_string());
+        }
+    }
+    // `super::super::x` climbing to the crate root names top-level `x`.
+    for (at, _) in text.match_indices("super::") {
+        if at > 0 && text[..at].ends_with("super::") {
+            continue;
+        }
+        let mut after = &text[at..];
+        let mut up = 0;
+        while let Some(r) = after.strip_prefix("super::") {
+            up += 1;
+            after = r;
+        }
+        if up == module.len() {
+            found.insert(ident_at(after).to_string());
+        } else if up == module.len() - 1 && module.len() >= 2 {
+            // Still inside the same top-level module.
+        }
+    }
+    found.retain(|m| !m.is_empty());
+    found
+}
+
+#[test]
+fn every_import_points_down() {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    let top: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("pub mod ")
+                .or(l.trim().strip_prefix("mod "))
+        })
+        .map(|l| l.trim_end_matches(';'))
+        .filter(|m| *m != "architecture")
+        .collect();
+    for m in &top {
+        assert!(
+            layer_of(m).is_some(),
+            "top-level module `{m}` has no layer: add it to LAYERS in architecture.rs"
+        );
+    }
+
+    let sources = sources();
+    // Files declared by `#[cfg(test)] mod x;` are test code.
+    let mut test_files: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut texts = Vec::new();
+    for s in &sources {
+        let (text, tests) = production_text(&std::fs::read_to_string(&s.file).unwrap());
+        for t in tests {
+            let mut m = s.module.clone();
+            m.push(t);
+            test_files.insert(m);
+        }
+        texts.push(text);
+    }
+    let mut wrong = Vec::new();
+    for (s, text) in sources.iter().zip(&texts) {
+        if s.module.is_empty() || test_files.iter().any(|t| s.module.starts_with(t)) {
+            continue;
+        }
+        let own = s.module[0].as_str();
+        if own == "architecture" {
+            continue;
+        }
+        let Some(from) = layer_of(own) else { continue };
+        for target in imports(&s.module, text) {
+            if target == own {
+                continue;
+            }
+            let Some(to) = layer_of(&target) else {
+                continue; // a local name or an item of lib.rs
+            };
+            if to >= from {
+                wrong.push(format!(
+                    "{}: `{own}` (layer {}) imports `{target}` (layer {})",
+                    s.file.strip_prefix(src()).unwrap().display(),
+                    from + 1,
+                    to + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that do not point down:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The test itself can fail: a made-up upward import is caught.
+#[test]
+fn an_upward_import_is_caught() {
+    let module = vec!["model".to_string(), "entity".to_string()];
+    let text = "use crate::advise::advise;\nuse crate::{outputs::x, model::y};\nfn f() { super::super::rules::all(); }";
+    let found = imports(&module, text);
+    assert_eq!(
+        found.into_iter().collect::<Vec<_>>(),
+        ["advise", "model", "outputs", "rules"]
+    );
+    let (kept, tests) = production_text(
+        "use crate::model::A;\n#[cfg(test)]\nmod tests {\n use crate::advise::advise; { }\n}\n#[cfg(test)]\nmod more;\n// crate::outputs\nfn g() {}",
+    );
+    assert!(!kept.contains("advise") && !kept.contains("outputs"));
+    assert_eq!(tests, ["more"]);
+}

@@ -1,0 +1,52 @@
+//! The search space: every candidate of every relationship (with the rules
+//! that forbid or support it) and every entity-level candidate; a `State`
+//! picks one of each. The rules fill it (`rules::design::space`): candidates
+//! know what can be built, not what is allowed.
+
+use crate::candidates::EntityCandidate;
+use crate::design::{Layout, RuleHit};
+
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub layout: Layout,
+    /// The first rule that forbids it.
+    pub forbidden: Option<RuleHit>,
+    /// Rules that support it, with their reasons.
+    pub support: Vec<RuleHit>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Space {
+    pub rels: Vec<Vec<Candidate>>,
+    pub entity: Vec<EntityCandidate>,
+    /// Rules that support each entity-level candidate (an empty list means no
+    /// rule applies and the candidate is never enabled).
+    pub entity_support: Vec<Vec<RuleHit>>,
+}
+
+/// One choice per relationship (an index into `Space::rels[r]`) and per
+/// entity-level candidate (on or off).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    pub rel: Vec<usize>,
+    pub entity: Vec<bool>,
+}
+
+impl Space {
+    /// Allowed options of each relationship (indexes of candidates no rule forbids).
+    /// When every candidate breaks a rule, all of them stay in play (the
+    /// decision then shows the rule each one breaks, and findings say so).
+    pub fn allowed(&self, rel: usize) -> Vec<usize> {
+        let ok: Vec<usize> = self.rels[rel]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.forbidden.is_none())
+            .map(|(i, _)| i)
+            .collect();
+        if ok.is_empty() {
+            (0..self.rels[rel].len()).collect()
+        } else {
+            ok
+        }
+    }
+}
