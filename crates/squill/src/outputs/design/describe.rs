@@ -4,7 +4,7 @@
 use crate::design::{Action, Cost, EntityDecision, Step, UpdateOp};
 use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::AggregateFn;
-use crate::words::human;
+use crate::words;
 
 /// A layout in words: `extended reference (copies name, email into each child)`.
 pub fn layout(layout: &Layout) -> String {
@@ -29,7 +29,7 @@ pub fn layout(layout: &Layout) -> String {
             sort_field,
             fields,
         } => {
-            let mut text = format!("subset (latest {}", human::int(*k));
+            let mut text = format!("subset (latest {}", words::int(*k));
             if let Some(field) = sort_field {
                 text.push_str(&format!(" by {field}"));
             }
@@ -46,11 +46,11 @@ pub fn layout(layout: &Layout) -> String {
             aggregates,
         } => {
             let grouping = match by {
-                BucketBy::Count => format!("{} per document", human::int(*per_bucket)),
+                BucketBy::Count => format!("{} per document", words::int(*per_bucket)),
                 BucketBy::Time { field, unit } => {
                     format!(
                         "one document per {unit} of {field}, up to {}",
-                        human::int(*per_bucket)
+                        words::int(*per_bucket)
                     )
                 }
             };
@@ -93,16 +93,16 @@ pub fn cost_delta(delta: &Cost) -> String {
     let mut parts = Vec::new();
     let signed = |v: f64| {
         if v > 0.0 {
-            format!("+{}", human::count(v))
+            format!("+{}", words::num(v))
         } else {
-            human::count(v)
+            words::num(v)
         }
     };
     let signed_bytes = |v: f64| {
         if v > 0.0 {
-            format!("+{}", human::bytes(v))
+            format!("+{}", words::bytes(v))
         } else {
-            human::bytes(v)
+            words::bytes(v)
         }
     };
     for (value, unit) in [
@@ -138,17 +138,14 @@ pub fn cost_delta(delta: &Cost) -> String {
 /// (`index_entries` and `score` are not rates; reporters show them apart.)
 pub fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
     vec![
-        ("round trips", human::count(cost.round_trips)),
-        ("documents examined", human::count(cost.documents_examined)),
-        (
-            "index keys examined",
-            human::count(cost.index_keys_examined),
-        ),
-        ("bytes read", human::bytes(cost.bytes_read)),
-        ("bytes written", human::bytes(cost.bytes_written)),
-        ("documents written", human::count(cost.documents_written)),
-        ("sync writes", human::count(cost.sync_writes)),
-        ("transactions", human::count(cost.transactions)),
+        ("round trips", words::num(cost.round_trips)),
+        ("documents examined", words::num(cost.documents_examined)),
+        ("index keys examined", words::num(cost.index_keys_examined)),
+        ("bytes read", words::bytes(cost.bytes_read)),
+        ("bytes written", words::bytes(cost.bytes_written)),
+        ("documents written", words::num(cost.documents_written)),
+        ("sync writes", words::num(cost.sync_writes)),
+        ("transactions", words::num(cost.transactions)),
     ]
 }
 
@@ -165,7 +162,7 @@ pub fn abridge(value: &serde_json::Value) -> serde_json::Value {
             if items.len() > ARRAY_SHOWN {
                 out.push(Value::String(format!(
                     "… {} more",
-                    human::int((items.len() - ARRAY_SHOWN) as u64)
+                    words::int((items.len() - ARRAY_SHOWN) as u64)
                 )));
             }
             Value::Array(out)
@@ -253,28 +250,24 @@ fn compact_json(value: &serde_json::Value) -> String {
 
 /// One execution's cost in one line, zero parts left out.
 pub fn per_run(cost: &Cost) -> String {
-    let mut parts = vec![human::plural(cost.round_trips, "round trip", "round trips")];
+    let mut parts = vec![words::count(cost.round_trips, "round trip")];
     if cost.documents_examined != 0.0 {
-        parts.push(human::plural(cost.documents_examined, "document", "documents") + " examined");
+        parts.push(words::count(cost.documents_examined, "document") + " examined");
     }
     if cost.index_keys_examined != 0.0 {
-        parts.push(human::plural(
-            cost.index_keys_examined,
-            "index key",
-            "index keys",
-        ));
+        parts.push(words::count(cost.index_keys_examined, "index key"));
     }
     if cost.bytes_read != 0.0 {
-        parts.push(format!("{} read", human::bytes(cost.bytes_read)));
+        parts.push(format!("{} read", words::bytes(cost.bytes_read)));
     }
     if cost.bytes_written != 0.0 {
-        parts.push(format!("{} written", human::bytes(cost.bytes_written)));
+        parts.push(format!("{} written", words::bytes(cost.bytes_written)));
     }
     if cost.documents_written != 0.0 {
-        parts.push(human::plural(cost.documents_written, "document", "documents") + " written");
+        parts.push(words::count(cost.documents_written, "document") + " written");
     }
     if cost.sync_writes != 0.0 {
-        parts.push(human::plural(cost.sync_writes, "sync write", "sync writes"));
+        parts.push(words::count(cost.sync_writes, "sync write"));
     }
     parts.join(", ")
 }
@@ -352,7 +345,7 @@ pub fn step(step: &Step) -> String {
         text.push_str(&format!(" sort {}", keys(&step.sort)));
     }
     if let Some(limit) = step.limit {
-        text.push_str(&format!(" limit {}", human::int(limit)));
+        text.push_str(&format!(" limit {}", words::int(limit)));
     }
     if !step.updates.is_empty() {
         let ops: Vec<String> = step.updates.iter().map(update).collect();
@@ -363,10 +356,7 @@ pub fn step(step: &Step) -> String {
         None if matches!(step.action, Action::InsertOne | Action::InsertMany) => {}
         None => text.push_str(" (no index: collection scan)"),
     }
-    text.push_str(&format!(
-        " → {}",
-        human::plural(step.documents, "document", "documents")
-    ));
+    text.push_str(&format!(" → {}", words::count(step.documents, "document")));
     text
 }
 
@@ -455,7 +445,7 @@ pub fn evidence(evidence: &[crate::finding::Evidence]) -> String {
         .map(|e| {
             let value = match &e.value {
                 serde_json::Value::Number(n) => {
-                    n.as_f64().map_or_else(|| n.to_string(), human::count)
+                    n.as_f64().map_or_else(|| n.to_string(), words::num)
                 }
                 serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),

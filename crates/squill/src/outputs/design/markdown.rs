@@ -3,7 +3,7 @@
 
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
-use crate::words::human;
+use crate::words;
 use std::fmt::Write as _;
 
 /// Renders the design as a Markdown document.
@@ -13,14 +13,10 @@ pub fn render(design: &Design) -> String {
     let _ = writeln!(
         out,
         "{} · {} · {} · {}\n",
-        human::plural(design.collections.len() as f64, "collection", "collections"),
-        human::plural(
-            design.relationships.len() as f64,
-            "relationship",
-            "relationships"
-        ),
-        human::plural(design.operations.len() as f64, "operation", "operations"),
-        human::plural(design.findings.len() as f64, "finding", "findings"),
+        words::count(design.collections.len() as f64, "collection"),
+        words::count(design.relationships.len() as f64, "relationship"),
+        words::count(design.operations.len() as f64, "operation"),
+        words::count(design.findings.len() as f64, "finding"),
     );
     out.push_str("Workload cost (weighted by the operations' rates):\n\n| measure | per second |\n|---|---:|\n");
     for (name, value) in describe::totals(&design.totals) {
@@ -29,8 +25,8 @@ pub fn render(design: &Design) -> String {
     let _ = writeln!(
         out,
         "\nIndex entries held: {}. Score (what the optimizer minimizes): {}.",
-        human::count(design.totals.index_entries),
-        human::count(design.totals.score)
+        words::num(design.totals.index_entries),
+        words::num(design.totals.score)
     );
     out.push_str("\n## Collections\n\n");
     for c in &design.collections {
@@ -88,17 +84,17 @@ fn collection(out: &mut String, c: &Collection) {
     let max = c
         .size
         .max_bytes
-        .map_or_else(|| "unbounded".to_string(), |b| human::bytes(b as f64));
+        .map_or_else(|| "unbounded".to_string(), |b| words::bytes(b as f64));
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(out, "| entities | {} |", cell(&c.entities.join(", ")));
     if let Some(d) = &c.discriminator {
         let _ = writeln!(out, "| type field | `{d}` |");
     }
-    let _ = writeln!(out, "| documents | {} |", human::int(c.documents));
+    let _ = writeln!(out, "| documents | {} |", words::int(c.documents));
     let _ = writeln!(
         out,
         "| size, typical | {} |",
-        human::bytes(c.size.typical_bytes as f64)
+        words::bytes(c.size.typical_bytes as f64)
     );
     let _ = writeln!(out, "| size, max cardinality | {max} |");
     let _ = writeln!(out, "| nesting depth | {} |\n", c.size.nesting_depth);
@@ -176,7 +172,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
 }
 
 fn operation(out: &mut String, plan: &OperationPlan) {
-    let _ = writeln!(out, "### {} ({})\n", plan.operation, human::rate(plan.rate));
+    let _ = writeln!(out, "### {} ({})\n", plan.operation, words::rate(plan.rate));
     out.push_str("| # | command | collection | filter | index | documents | purpose |\n|---|---|---|---|---|---:|---|\n");
     for (i, s) in plan.steps.iter().enumerate() {
         let mut filter = describe::filter(s);
@@ -184,7 +180,7 @@ fn operation(out: &mut String, plan: &OperationPlan) {
             let _ = write!(filter, " sort {}", describe::keys(&s.sort));
         }
         if let Some(limit) = s.limit {
-            let _ = write!(filter, " limit {}", human::int(limit));
+            let _ = write!(filter, " limit {}", words::int(limit));
         }
         let mut command = describe::action(s.action).to_string();
         if !s.updates.is_empty() {
@@ -204,7 +200,7 @@ fn operation(out: &mut String, plan: &OperationPlan) {
             s.index
                 .as_deref()
                 .map_or_else(|| "none".to_string(), |i| format!("`{i}`")),
-            human::count(s.documents),
+            words::num(s.documents),
             cell(&s.purpose)
         );
     }

@@ -5,7 +5,7 @@
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
 use crate::finding::{Finding, Severity};
-use crate::words::human;
+use crate::words;
 use std::fmt::Write as _;
 
 /// Renders the design for a terminal.
@@ -61,14 +61,10 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
     let _ = writeln!(
         out,
         "{} · {} · {} · {}",
-        human::plural(design.collections.len() as f64, "collection", "collections"),
-        human::plural(
-            design.relationships.len() as f64,
-            "relationship",
-            "relationships"
-        ),
-        human::plural(design.operations.len() as f64, "operation", "operations"),
-        human::plural(design.findings.len() as f64, "finding", "findings"),
+        words::count(design.collections.len() as f64, "collection"),
+        words::count(design.relationships.len() as f64, "relationship"),
+        words::count(design.operations.len() as f64, "operation"),
+        words::count(design.findings.len() as f64, "finding"),
     );
     let line: Vec<String> = describe::totals(&design.totals)
         .into_iter()
@@ -78,8 +74,8 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
     let _ = writeln!(
         out,
         "Index entries held: {} · score {}",
-        human::count(design.totals.index_entries),
-        human::count(design.totals.score)
+        words::num(design.totals.index_entries),
+        words::num(design.totals.score)
     );
 }
 
@@ -90,7 +86,7 @@ fn heading(out: &mut String, p: Paint, title: &str) {
 
 fn render_collection(out: &mut String, p: Paint, c: &Collection) {
     let _ = write!(out, "{}", p.bold(&c.name));
-    let _ = write!(out, "  {} documents", human::int(c.documents));
+    let _ = write!(out, "  {} documents", words::int(c.documents));
     if c.entities.len() > 1 || c.entities.first() != Some(&c.name) {
         let _ = write!(out, "; holds {}", c.entities.join(", "));
     }
@@ -101,11 +97,11 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
     let max = c
         .size
         .max_bytes
-        .map_or_else(|| "unbounded".to_string(), |b| human::bytes(b as f64));
+        .map_or_else(|| "unbounded".to_string(), |b| words::bytes(b as f64));
     let _ = writeln!(
         out,
         "  size: {} typical, {max} at max cardinality; nesting depth {}",
-        human::bytes(c.size.typical_bytes as f64),
+        words::bytes(c.size.typical_bytes as f64),
         c.size.nesting_depth
     );
     out.push_str("  example:\n");
@@ -188,7 +184,7 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
         out,
         "{}  {}",
         p.bold(&plan.operation),
-        human::rate(plan.rate)
+        words::rate(plan.rate)
     );
     for (i, step) in plan.steps.iter().enumerate() {
         let _ = writeln!(out, "  {}. {}", i + 1, describe::step(step));

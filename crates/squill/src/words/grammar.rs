@@ -1,0 +1,224 @@
+//! The one grammar helper: how a model's names read in a sentence. Names are
+//! the user's (`address`, `users`, `clothing`), singular or plural; a sentence
+//! asks for the form it needs — one, many, with an article, counted — instead
+//! of writing `"{name}s"` and patching the result afterwards.
+
+/// Mass nouns: no plural, no "a".
+const UNCOUNTABLE: &[&str] = &[
+    "clothing",
+    "equipment",
+    "information",
+    "data",
+    "metadata",
+    "news",
+    "software",
+    "hardware",
+    "feedback",
+    "stock",
+    "media",
+    "series",
+    "staff",
+    "furniture",
+    "luggage",
+    "baggage",
+    "music",
+];
+
+/// Words that start with a vowel letter but a consonant sound ("a user").
+const CONSONANT_SOUND: &[&str] = &[
+    "uni", "use", "usa", "usu", "uti", "ure", "eu", "one", "once",
+];
+/// Words that start with a consonant letter but a vowel sound ("an hour").
+const VOWEL_SOUND: &[&str] = &["hour", "honest", "honor", "honour", "heir"];
+
+fn last_word(phrase: &str) -> (&str, &str) {
+    match phrase.rfind([' ', '_', '-']) {
+        Some(at) => (&phrase[..=at], &phrase[at + 1..]),
+        None => ("", phrase),
+    }
+}
+
+fn uncountable(word: &str) -> bool {
+    UNCOUNTABLE.contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// The plural of a name or a phrase's last word: address → addresses,
+/// category → categories, log → logs, round trip → round trips; names
+/// already plural and mass nouns stay.
+pub fn plural(name: &str) -> String {
+    let (head, word) = last_word(name);
+    let lower = word.to_ascii_lowercase();
+    let tail = if uncountable(word) {
+        word.to_string()
+    } else if lower.ends_with("ss")
+        || lower.ends_with('x')
+        || lower.ends_with("ch")
+        || lower.ends_with("sh")
+        || lower.ends_with("zz")
+    {
+        format!("{word}es")
+    } else if lower.ends_with('s') {
+        word.to_string()
+    } else if lower.ends_with('y')
+        && !["ay", "ey", "iy", "oy", "uy"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+    {
+        format!("{}ies", &word[..word.len() - 1])
+    } else if lower == "person" {
+        format!("{}eople", &word[..1])
+    } else if lower == "child" {
+        format!("{word}ren")
+    } else {
+        format!("{word}s")
+    };
+    format!("{head}{tail}")
+}
+
+/// The singular of a name or a phrase's last word: users → user, categories →
+/// category, addresses → address; singular names stay.
+pub fn singular(name: &str) -> String {
+    let (head, word) = last_word(name);
+    let lower = word.to_ascii_lowercase();
+    let n = word.len();
+    let tail = if lower == "people" {
+        format!("{}erson", &word[..1])
+    } else if lower == "children" {
+        word[..n - 3].to_string()
+    } else if !lower.ends_with('s')
+        || lower.ends_with("ss")
+        || lower.ends_with("us")
+        || lower.ends_with("is")
+        || uncountable(word)
+    {
+        word.to_string()
+    } else if lower.ends_with("ies") && n > 4 {
+        format!("{}y", &word[..n - 3])
+    } else if ["sses", "xes", "ches", "shes", "zzes"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        word[..n - 2].to_string()
+    } else {
+        word[..n - 1].to_string()
+    };
+    format!("{head}{tail}")
+}
+
+/// One of a name, with its article: "a user", "an account", "an hour",
+/// "a unit"; a mass noun takes none ("clothing").
+pub fn a(name: &str) -> String {
+    let one = singular(name);
+    if uncountable(last_word(&one).1) {
+        return one;
+    }
+    format!("{} {one}", article(&one))
+}
+
+/// "a" or "an" before `word`, by its sound as far as spelling tells.
+pub fn article(word: &str) -> &'static str {
+    let lower = word.to_ascii_lowercase();
+    if VOWEL_SOUND.iter().any(|p| lower.starts_with(p)) {
+        return "an";
+    }
+    if CONSONANT_SOUND.iter().any(|p| lower.starts_with(p)) {
+        return "a";
+    }
+    if lower.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// A number and the name agreeing with it: "1 product", "300 products",
+/// "0.5 documents", "2 round trips".
+pub fn count(n: f64, name: &str) -> String {
+    let figure = super::num(n);
+    if figure == "1" {
+        format!("1 {}", singular(name))
+    } else {
+        format!("{figure} {}", plural(name))
+    }
+}
+
+/// How the two sides of a relationship are named in one sentence. A
+/// self-relationship (employee → employee) would read "an employee has at most
+/// 10 employees"; the sides then take the relationship's words: "a manager
+/// employee" and "report employees" read better than the same name twice, so
+/// they are named by role: `("parent employee", "child employee")` unless the
+/// caller has roles of its own.
+pub fn sides(parent: &str, child: &str) -> (String, String) {
+    if singular(parent) == singular(child) {
+        let one = singular(parent);
+        (format!("parent {one}"), format!("child {one}"))
+    } else {
+        (singular(parent), singular(child))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural("address"), "addresses");
+        assert_eq!(plural("category"), "categories");
+        assert_eq!(plural("day"), "days");
+        assert_eq!(plural("views"), "views");
+        assert_eq!(plural("clothing"), "clothing");
+        assert_eq!(plural("round trip"), "round trips");
+        assert_eq!(plural("index entry"), "index entries");
+        assert_eq!(plural("order_line"), "order_lines");
+        assert_eq!(plural("person"), "people");
+        assert_eq!(plural("box"), "boxes");
+    }
+
+    #[test]
+    fn singulars() {
+        assert_eq!(singular("users"), "user");
+        assert_eq!(singular("categories"), "category");
+        assert_eq!(singular("addresses"), "address");
+        assert_eq!(singular("address"), "address");
+        assert_eq!(singular("status"), "status");
+        assert_eq!(singular("people"), "person");
+        assert_eq!(singular("order_lines"), "order_line");
+    }
+
+    #[test]
+    fn articles() {
+        assert_eq!(a("account"), "an account");
+        assert_eq!(a("employee"), "an employee");
+        assert_eq!(a("user"), "a user");
+        assert_eq!(a("users"), "a user");
+        assert_eq!(a("items"), "an item");
+        assert_eq!(a("hour"), "an hour");
+        assert_eq!(a("unit"), "a unit");
+        assert_eq!(a("order"), "an order");
+        assert_eq!(a("clothing"), "clothing");
+        assert_eq!(a("product"), "a product");
+    }
+
+    #[test]
+    fn counts_agree() {
+        assert_eq!(count(1.0, "product"), "1 product");
+        assert_eq!(count(1.0, "users"), "1 user");
+        assert_eq!(count(300.0, "product"), "300 products");
+        assert_eq!(count(0.5, "document"), "0.5 documents");
+        assert_eq!(count(2.0, "round trip"), "2 round trips");
+        assert_eq!(count(1.0, "round trip"), "1 round trip");
+    }
+
+    #[test]
+    fn self_relationships_name_their_sides() {
+        assert_eq!(
+            sides("employee", "employee"),
+            ("parent employee".to_string(), "child employee".to_string())
+        );
+        assert_eq!(
+            sides("person", "addresses"),
+            ("person".to_string(), "address".to_string())
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! The one number formatter: every figure a person reads (text, Markdown,
+//! reasons, explanations) goes through here, so a rate reads the same in every
+//! place (`13/s`), whatever output shows it. JSON carries the raw numbers.
+
+/// `1200.0` → `"1,200"`, `12.6` → `"13"`, `2.5` → `"2.5"`, `0.25` → `"0.25"`.
+/// Whole numbers and everything from 10 up get separators and no decimals;
+/// one decimal from 1 to 10, two below 1 (trailing zeros dropped).
+/// An infinite value reads "unbounded"; NaN, which no figure should be,
+/// reads "unknown" rather than a made-up number.
+pub fn num(value: f64) -> String {
+    if value.is_nan() {
+        return "unknown".to_string();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 {
+            "unbounded"
+        } else {
+            "-unbounded"
+        }
+        .to_string();
+    }
+    let negative = value < 0.0;
+    let v = value.abs();
+    let text = if (v - v.round()).abs() < 1e-9 || v >= 10.0 {
+        group(&format!("{:.0}", v.round()))
+    } else if v >= 1.0 {
+        trim_zeros(format!("{v:.1}"))
+    } else {
+        trim_zeros(format!("{v:.2}"))
+    };
+    if negative && text != "0" {
+        format!("-{text}")
+    } else {
+        text
+    }
+}
+
+/// An integer with separators: `16,777,216`.
+pub fn int(value: u64) -> String {
+    group(&value.to_string())
+}
+
+/// A per-second rate: `1,200/s`.
+pub fn rate(value: f64) -> String {
+    format!("{}/s", num(value))
+}
+
+/// Bytes in binary units: `412 B`, `4.2 KiB`, `16.0 MiB`; "unbounded" when
+/// infinite.
+pub fn bytes(value: f64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if !value.is_finite() {
+        return num(value);
+    }
+    let v = value.abs();
+    let sign = if value < 0.0 { "-" } else { "" };
+    if v < 1024.0 {
+        return format!("{sign}{} B", num(v));
+    }
+    let mut scaled = v / 1024.0;
+    let mut unit = 0;
+    while scaled >= 1024.0 && unit + 1 < UNITS.len() {
+        scaled /= 1024.0;
+        unit += 1;
+    }
+    format!("{sign}{scaled:.1} {}", UNITS[unit])
+}
+
+fn group(digits: &str) -> String {
+    let bytes = digits.as_bytes();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 && (bytes.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(char::from(*b));
+    }
+    out
+}
+
+fn trim_zeros(text: String) -> String {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_like_a_person_wrote_them() {
+        assert_eq!(num(1200.0), "1,200");
+        assert_eq!(num(1_234_567.0), "1,234,567");
+        assert_eq!(num(999.0), "999");
+        assert_eq!(num(2.5), "2.5");
+        assert_eq!(num(2.0), "2");
+        assert_eq!(num(0.25), "0.25");
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(12.6), "13");
+        assert_eq!(num(12.5), "13");
+        assert_eq!(num(40.0), "40");
+        assert_eq!(num(-300.0), "-300");
+        assert_eq!(num(f64::INFINITY), "unbounded");
+        assert_eq!(num(f64::NAN), "unknown");
+        assert_eq!(int(16_777_216), "16,777,216");
+    }
+
+    /// The same rate reads the same as a number and as a rate.
+    #[test]
+    fn a_rate_is_its_number_per_second() {
+        for v in [0.2, 0.7, 12.5, 40.0, 1200.0] {
+            assert_eq!(rate(v), format!("{}/s", num(v)));
+        }
+        assert_eq!(rate(1200.0), "1,200/s");
+    }
+
+    #[test]
+    fn bytes_use_binary_units() {
+        assert_eq!(bytes(412.0), "412 B");
+        assert_eq!(bytes(4300.0), "4.2 KiB");
+        assert_eq!(bytes(16.0 * 1024.0 * 1024.0), "16.0 MiB");
+        assert_eq!(bytes(-2048.0), "-2.0 KiB");
+        assert_eq!(bytes(f64::INFINITY), "unbounded");
+    }
+}
