@@ -7,4 +7,5 @@ mod model_file;
 mod readers;
 mod rules;
 mod scan;
+mod scan_streams;
 mod support;

@@ -77,6 +77,7 @@ pub fn analyze(
         relationships,
         findings: Vec::new(),
         errors,
+        skipped: Vec::new(),
         notes: NOTES.iter().map(|n| (*n).to_string()).collect(),
     }
 }

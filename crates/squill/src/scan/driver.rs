@@ -54,10 +54,12 @@ pub fn scan(
     options: Options,
     progress: &Progress,
 ) -> ScanReport {
+    let skipped: Vec<InputErrorReport> = inputs.skipped.iter().map(error_report).collect();
     let Inputs {
         collections,
         sources,
         errors: open_errors,
+        ..
     } = inputs;
     let n = collections.len();
     // Splitting a big file reads the length prefixes up to each cut: done per
@@ -95,7 +97,9 @@ pub fn scan(
             )
         })
         .collect();
-    super::analyze::analyze(profiles, errors, settings)
+    let mut report = super::analyze::analyze(profiles, errors, settings);
+    report.skipped = skipped;
+    report
 }
 
 /// Profiles one part of the input.

@@ -23,6 +23,10 @@ pub struct ScanReport {
     pub findings: Vec<Finding>,
     /// Input that could not be read; the rest was still scanned.
     pub errors: Vec<InputErrorReport>,
+    /// Paths passed over on purpose (a FIFO or device inside a directory, a
+    /// real path reached again through a symbolic link); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<InputErrorReport>,
     /// What scan did not judge, and why.
     pub notes: Vec<String>,
 }

@@ -123,6 +123,21 @@ impl Inputs {
         self.collections.len() - 1
     }
 
+    /// Whether `path`'s real location is met for the first time; when not,
+    /// notes it as skipped. A path that cannot be resolved counts as new (its
+    /// reading reports the problem).
+    fn first_visit(&mut self, path: &Path) -> bool {
+        let Ok(real) = fs::canonicalize(path) else {
+            return true;
+        };
+        if self.seen.insert(real.clone()) {
+            return true;
+        }
+        self.skipped
+            .push(InputError::new(path, None, K::AlreadyRead(real)));
+        false
+    }
+
     /// Adds one path given by the user.
     pub(crate) fn add_path(&mut self, path: &Path, format: InputFormat) {
         let meta = match fs::metadata(path) {
@@ -132,6 +147,21 @@ impl Inputs {
                 return;
             }
         };
+        if !meta.is_dir() && !meta.is_file() && format != InputFormat::Dump {
+            // A FIFO, `/dev/stdin` or `<(…)`: readable once, from the start.
+            if !self.first_visit(path) {
+                return;
+            }
+            let name = path.file_name().map_or_else(
+                || "stream".to_string(),
+                |n| collection_name(&n.to_string_lossy()),
+            );
+            match fs::File::open(path) {
+                Ok(f) => self.add_stream(path, &name, Box::new(f), format),
+                Err(e) => self.errors.push(InputError::io(path, None, &e)),
+            }
+            return;
+        }
         if meta.is_dir() {
             let before = self.sources.len() + self.collections.len();
             self.add_dir(path, format);
@@ -152,6 +182,9 @@ impl Inputs {
     /// Walks a directory in name order: a whole dump (db directories inside)
     /// or one database's directory. The database is the data file's directory name.
     fn add_dir(&mut self, dir: &Path, format: InputFormat) {
+        if !self.first_visit(dir) {
+            return;
+        }
         let mut entries = match fs::read_dir(dir) {
             Ok(rd) => rd
                 .filter_map(Result::ok)
@@ -169,11 +202,17 @@ impl Inputs {
             let Some(name) = entry.file_name().and_then(|n| n.to_str()) else {
                 continue;
             };
-            if entry.is_dir() {
+            let meta = fs::metadata(entry);
+            if meta.as_ref().is_ok_and(fs::Metadata::is_dir) {
                 self.add_dir(entry, format);
             } else if is_data_file(name) {
-                data_stems.push(collection_name(name));
-                self.add_file(entry, format, database.clone(), false);
+                if meta.as_ref().is_ok_and(|m| !m.is_file()) {
+                    self.skipped
+                        .push(InputError::new(entry, None, K::NotRegular));
+                } else {
+                    data_stems.push(collection_name(name));
+                    self.add_file(entry, format, database.clone(), false);
+                }
             }
         }
         // A metadata file without data: a collection whose data was not dumped
@@ -189,6 +228,11 @@ impl Inputs {
                 .trim_end_matches(".gz")
                 .trim_end_matches(".metadata.json");
             if data_stems.iter().any(|s| *s == percent_decode(stem)) {
+                continue;
+            }
+            if !entry.is_file() {
+                self.skipped
+                    .push(InputError::new(entry, None, K::NotRegular));
                 continue;
             }
             match read_metadata(entry) {
@@ -215,6 +259,9 @@ impl Inputs {
         database: Option<String>,
         explicit: bool,
     ) {
+        if !self.first_visit(path) {
+            return;
+        }
         let (head, gzip) = match file_head(path) {
             Ok(h) => h,
             Err(e) => {

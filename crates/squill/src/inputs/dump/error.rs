@@ -92,6 +92,15 @@ pub enum InputErrorKind {
     Archive(String),
     #[error("metadata: {0}")]
     Metadata(String),
+    /// A FIFO, device or socket met while walking a directory: reading it
+    /// could block forever, so it is passed over (given by its own path, it
+    /// is read as a stream).
+    #[error("not a regular file (a FIFO, device or socket): skipped")]
+    NotRegular,
+    /// A path whose real location was read already: a symbolic link leads
+    /// back to it (a loop, or two names for one file).
+    #[error("already read as {}: skipped", .0.display())]
+    AlreadyRead(std::path::PathBuf),
     #[error("{0}")]
     Other(String),
 }

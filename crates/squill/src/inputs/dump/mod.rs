@@ -51,6 +51,12 @@ pub struct Inputs {
     pub sources: Vec<Source>,
     /// Problems found while opening (unreadable paths, unknown formats, bad metadata).
     pub errors: Vec<InputError>,
+    /// Paths passed over on purpose, with why (special files inside a
+    /// directory, a real path reached a second time through a link). Nothing
+    /// of them is lost: either they cannot be read safely or they were read.
+    pub skipped: Vec<InputError>,
+    /// Real paths of the directories and files taken so far.
+    seen: std::collections::HashSet<PathBuf>,
 }
 
 /// A collection and what its metadata says.

@@ -1,13 +1,15 @@
-//! Standard input: read once, so the format is detected from a peeked head
-//! that is then put back in front of the stream; an archive's prelude is read
-//! at `open` time to list its collections, and its body is kept for `read`.
+//! Streams: standard input, and any path that is not a regular file (a FIFO,
+//! `/dev/stdin`, a shell's `<(…)`). Such input can be read once only and
+//! cannot seek, so the format is detected from a peeked head that is then put
+//! back in front of the stream; an archive's prelude is read at `open` time to
+//! list its collections, and its body is kept for `read`.
 
 use super::discover::{HEAD_BYTES, read_head};
 use super::format::{self, InputFormat};
 use super::{CollectionInfo, Event, InputError, InputErrorKind as K, Inputs, Source, SourceKind};
 use super::{archive, framing::Framer, gz, json, read_bson};
 use std::io::{self, Cursor, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 type Stream = Box<dyn Read + Send>;
@@ -98,23 +100,44 @@ impl Stdin {
 
 impl Inputs {
     pub(crate) fn add_stdin(&mut self, format: InputFormat) {
-        let path = PathBuf::from("-");
-        match self.stdin_source(Box::new(io::stdin()), format) {
+        self.add_stream(Path::new("-"), "stdin", Box::new(io::stdin()), format);
+    }
+
+    /// Adds a stream read once from its start: standard input, or a path that
+    /// is not a regular file. `name` is the collection a BSON or JSON stream
+    /// fills.
+    pub(crate) fn add_stream(
+        &mut self,
+        path: &Path,
+        name: &str,
+        stream: Stream,
+        format: InputFormat,
+    ) {
+        match self.stream_source(path, name, stream, format) {
             Ok(Some(source)) => self.sources.push(source),
             Ok(None) => {}
             Err(e) => self.errors.push(e),
         }
-        let _ = path;
     }
 
-    /// Builds the source for a stream standing for standard input (tests pass their own).
+    /// Builds the source for standard input (tests pass their own stream).
     pub(crate) fn stdin_source(
         &mut self,
+        stream: Stream,
+        format: InputFormat,
+    ) -> Result<Option<Source>, InputError> {
+        self.stream_source(Path::new("-"), "stdin", stream, format)
+    }
+
+    fn stream_source(
+        &mut self,
+        path: &Path,
+        name: &str,
         mut stream: Stream,
         format: InputFormat,
     ) -> Result<Option<Source>, InputError> {
-        let path = PathBuf::from("-");
-        let io_err = |e: io::Error| InputError::io(Path::new("-"), None, &e);
+        let path = path.to_path_buf();
+        let io_err = |e: io::Error| InputError::io(&path, None, &e);
         let mut head = read_head(&mut stream, HEAD_BYTES).map_err(io_err)?;
         stream = Box::new(Cursor::new(head.clone()).chain(stream));
         if format::is_gzip(&head) {
@@ -139,7 +162,7 @@ impl Inputs {
         let add = |inputs: &mut Inputs| {
             inputs.collections.push(CollectionInfo {
                 database: None,
-                name: "stdin".into(),
+                name: name.to_string(),
                 indexes: Vec::new(),
                 origin: path.clone(),
             });

@@ -132,6 +132,12 @@ pub fn markdown(report: &ScanReport) -> String {
             let _ = writeln!(out, "- {}", e.message);
         }
     }
+    if !report.skipped.is_empty() {
+        let _ = writeln!(out, "\n## Skipped\n");
+        for e in &report.skipped {
+            let _ = writeln!(out, "- {}", e.message);
+        }
+    }
     let _ = writeln!(out, "\n## Notes\n");
     for n in &report.notes {
         let _ = writeln!(out, "- {n}");

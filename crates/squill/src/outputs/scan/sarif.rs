@@ -110,8 +110,10 @@ pub fn sarif(report: &ScanReport) -> String {
     let notifications: Vec<Value> = report
         .errors
         .iter()
-        .map(|e| {
-            let mut n = json!({ "level": "error", "message": { "text": e.message } });
+        .map(|e| ("error", e))
+        .chain(report.skipped.iter().map(|e| ("note", e)))
+        .map(|(level, e)| {
+            let mut n = json!({ "level": level, "message": { "text": e.message } });
             if let Some(file) = &e.file {
                 let mut p = json!({ "artifactLocation": { "uri": uri(file) } });
                 if let Some(b) = e.byte_offset {

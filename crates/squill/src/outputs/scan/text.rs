@@ -81,6 +81,12 @@ pub fn text(report: &ScanReport) -> String {
             let _ = writeln!(out, "  {}", e.message);
         }
     }
+    if !report.skipped.is_empty() {
+        let _ = writeln!(out, "\nskipped: {}", report.skipped.len());
+        for e in &report.skipped {
+            let _ = writeln!(out, "  {}", e.message);
+        }
+    }
     let _ = writeln!(out, "\nnotes");
     for n in &report.notes {
         let _ = writeln!(out, "  - {n}");
