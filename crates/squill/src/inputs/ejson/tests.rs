@@ -101,3 +101,23 @@ fn refuses_nesting_over_100_levels_without_overflowing_the_stack() {
     let ok = format!("{}1{}", r#"{"a":"#.repeat(100), "}".repeat(100));
     assert!(transcode_document(ok.as_bytes(), &mut Vec::new(), Options::default()).is_ok());
 }
+
+/// Issue 23: `{"$date": 1e400}` was taken as a date (infinity saturated to
+/// the largest 64-bit number of milliseconds). Out-of-range numbers fail,
+/// with the offset; a fractional number of milliseconds in range still reads.
+#[test]
+fn a_date_out_of_range_is_refused() {
+    let legacy = Options { legacy: true };
+    for text in [
+        r#"{"d": {"$date": 1e400}}"#,
+        r#"{"d": {"$date": -1e400}}"#,
+        r#"{"d": {"$date": 1e19}}"#,
+    ] {
+        let e = fails(text, legacy);
+        assert!(e.message.contains("in range"), "{text}: {}", e.message);
+    }
+    assert_eq!(
+        ejson(r#"{"d": {"$date": 1.5e3}}"#),
+        json!({"d": {"$date": {"$numberLong": "1500"}}})
+    );
+}

@@ -472,10 +472,18 @@ fn typed(
                         .map_err(|_| bad("$numberLong out of range"))?,
                     _ => return Err(bad("expected {\"$numberLong\": \"…\"}")),
                 },
+                // `1e400` parses as infinity and `as i64` would saturate it to
+                // a date 292 million years away: only finite values in range.
                 Some(J::Num(_, t)) if options.legacy => t
                     .parse::<i64>()
-                    .or_else(|_| t.parse::<f64>().map(|f| f as i64))
-                    .map_err(|_| bad("not a number of milliseconds"))?,
+                    .ok()
+                    .or_else(|| {
+                        t.parse::<f64>()
+                            .ok()
+                            .filter(|f| f.is_finite() && f.abs() < 9.2e18)
+                            .map(|f| f as i64)
+                    })
+                    .ok_or_else(|| bad("not a number of milliseconds in range"))?,
                 _ => return Err(bad("expected an ISO-8601 string or {\"$numberLong\": …}")),
             };
             out.extend_from_slice(&ms.to_le_bytes());
