@@ -61,7 +61,7 @@ impl<'a> Ctx<'a> {
         if !v.is_finite() {
             self.error(
                 self.pos(value),
-                format!("{what} must be a finite number, found `{v}`"),
+                format!("{what} must be a finite number, found `{}`", shown(v)),
                 "not a finite number",
                 None,
             );
@@ -70,9 +70,48 @@ impl<'a> Ctx<'a> {
         if v < 0.0 {
             self.error(
                 self.pos(value),
-                format!("{what} must not be negative, found {v}"),
+                format!("{what} must not be negative, found {}", shown(v)),
                 "negative",
                 Some(format!("write a number ≥ 0 for {what}")),
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    /// `value` as a rate per second: finite, ≥ 0 and at most `MAX_RATE` (a
+    /// rate of 1e308 would print 300-digit figures and overflow the totals).
+    pub fn rate(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
+        let v = self.non_negative(value, what)?;
+        if v > MAX_RATE {
+            self.error(
+                self.pos(value),
+                format!(
+                    "{what} is too large: {} per second (at most {}: no deployment runs more)",
+                    shown(v),
+                    crate::words::num(MAX_RATE)
+                ),
+                "too large",
+                None,
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    /// `value` as a number from 0 to `max`, or a recorded problem with `why`.
+    pub fn at_most(&mut self, value: &S<f64>, what: &str, max: f64, why: &str) -> Option<f64> {
+        let v = self.non_negative(value, what)?;
+        if v > max {
+            self.error(
+                self.pos(value),
+                format!(
+                    "{what} is too large: {} (at most {}: {why})",
+                    shown(v),
+                    crate::words::num(max)
+                ),
+                "too large",
+                None,
             );
             return None;
         }
@@ -86,7 +125,7 @@ impl<'a> Ctx<'a> {
         if v > 9.0e15 {
             self.error(
                 self.pos(value),
-                format!("{what} is too large: {v} (at most 9e15)"),
+                format!("{what} is too large: {} (at most 9e15)", shown(v)),
                 "too large",
                 None,
             );
@@ -145,5 +184,21 @@ pub fn position(text: &str, loc: Location) -> Option<Position> {
             })
         }
         (None, _) => Some(Position::at_line_column(text, line, column, 0)),
+    }
+}
+
+/// The largest rate a model may give, per second.
+pub const MAX_RATE: f64 = 1e9;
+
+/// MongoDB's BSON document limit: no field, and no array's element count, can
+/// be larger.
+pub const MAX_DOCUMENT_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+
+/// A number as the user may have written it: `1e308`, not 309 digits.
+fn shown(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }

@@ -76,8 +76,9 @@ pub struct RawFieldLong {
     #[serde(rename = "type")]
     #[schemars(with = "String")]
     pub ty: S<String>,
-    /// Average bytes (string, binary, object) or average element count (array).
-    #[schemars(with = "Option<f64>", range(min = 0))]
+    /// Average bytes (string, binary, object) or average element count (array);
+    /// at most 16 MiB, MongoDB's document limit.
+    #[schemars(with = "Option<f64>", range(min = 0, max = 16_777_216))]
     pub size: Option<S<f64>>,
     /// Number of distinct values.
     #[schemars(with = "Option<f64>", range(min = 0))]
@@ -180,7 +181,7 @@ pub struct RawMix {
     pub description: Option<String>,
     /// Operations per second of the whole mix: the operations' `weights` in this mix
     /// are scaled so they add up to it. Without it, a weight is a rate per second.
-    #[schemars(with = "Option<f64>", range(min = 0))]
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1e9))]
     pub total_rate: Option<S<f64>>,
 }
 
@@ -203,7 +204,7 @@ pub struct RawOperation {
     #[schemars(with = "Option<String>")]
     pub delete: Option<S<String>>,
     /// Operations per second, the same in every mix.
-    #[schemars(with = "Option<f64>", range(min = 0))]
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1e9))]
     pub rate: Option<S<f64>>,
     /// Operations per second in each named mix (0 in mixes not named).
     #[schemars(with = "Option<NamedMap<f64>>")]

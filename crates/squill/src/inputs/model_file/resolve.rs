@@ -3,13 +3,14 @@
 //! position (all of them, not only the first).
 
 use super::compact;
-use super::context::Ctx;
+use super::context::{Ctx, MAX_DOCUMENT_BYTES};
 use super::error::suggestion;
 use super::raw::{
     NamedMap, RawCardinality, RawCount, RawEntity, RawField, RawMixes, RawModel, RawRelationship, S,
 };
 use crate::model::{
-    Cardinality, Count, Entity, EntityId, Field, Model, Relationship, RelationshipKind, Workload,
+    Cardinality, Count, Entity, EntityId, Field, FieldType, Model, Relationship, RelationshipKind,
+    Workload,
 };
 use std::collections::HashMap;
 
@@ -111,7 +112,7 @@ fn mixes(ctx: &mut Ctx<'_>, raw: Option<&RawMixes>) -> Vec<DeclaredMix> {
                         m.description.clone(),
                         m.total_rate
                             .as_ref()
-                            .and_then(|t| ctx.non_negative(t, "a mix's total_rate")),
+                            .and_then(|t| ctx.rate(t, "a mix's total_rate")),
                     ),
                     None => (None, None),
                 };
@@ -144,14 +145,15 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
     let mut out = Vec::new();
     for (name, e) in &raw.value.0 {
         check_name(ctx, name, "entity");
-        let count = ctx.whole(&e.count, "an entity's count", 0).unwrap_or(0);
+        let count = ctx.whole(&e.count, "an entity's count", 0);
         check_duplicates(ctx, &e.fields, "field");
         let fields = e
             .fields
             .0
             .iter()
-            .filter_map(|(fname, f)| field(ctx, fname, f))
+            .filter_map(|(fname, f)| field(ctx, fname, f, count))
             .collect();
+        let count = count.unwrap_or(0);
         out.push(Entity {
             name: name.value.clone(),
             count,
@@ -163,7 +165,12 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
 }
 
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // sizes are checked ≥ 0 and capped
-fn field(ctx: &mut Ctx<'_>, name: &S<String>, raw: &S<RawField>) -> Option<Field> {
+fn field(
+    ctx: &mut Ctx<'_>,
+    name: &S<String>,
+    raw: &S<RawField>,
+    entity_count: Option<u64>,
+) -> Option<Field> {
     check_name(ctx, name, "field");
     let (type_text, type_pos, long) = match &raw.value {
         RawField::Short(t) => (t.as_str(), ctx.pos(raw), None),
@@ -180,7 +187,37 @@ fn field(ctx: &mut Ctx<'_>, name: &S<String>, raw: &S<RawField>) -> Option<Field
             return None;
         }
     };
+    // Sizes beyond a BSON document's limit cannot be stored, and past 4 GiB
+    // they would saturate silently (issue 23).
+    let (size_what, size_why) = if matches!(short.ty, FieldType::Array(_)) {
+        (
+            "an array's element count",
+            "every element takes bytes of one 16 MiB document",
+        )
+    } else {
+        ("a field's size", "MongoDB's 16 MiB document limit")
+    };
     let mut size = short.size;
+    if let Some(s) = size
+        && s > MAX_DOCUMENT_BYTES
+    {
+        ctx.error(
+            type_pos,
+            format!(
+                "field `{}`: {size_what} is too large: {} (at most {}: {size_why})",
+                name.value,
+                if s >= 1e15 {
+                    format!("{s:e}")
+                } else {
+                    format!("{s}")
+                },
+                crate::words::num(MAX_DOCUMENT_BYTES)
+            ),
+            "too large",
+            None,
+        );
+        size = None;
+    }
     let mut required = !short.optional;
     let mut distinct = None;
     let mut enum_values = Vec::new();
@@ -198,7 +235,7 @@ fn field(ctx: &mut Ctx<'_>, name: &S<String>, raw: &S<RawField>) -> Option<Field
                     None,
                 );
             }
-            size = ctx.non_negative(s, "a field's size");
+            size = ctx.at_most(s, size_what, MAX_DOCUMENT_BYTES, size_why);
         }
         if let Some(r) = l.required {
             if short.optional && r {
@@ -218,6 +255,36 @@ fn field(ctx: &mut Ctx<'_>, name: &S<String>, raw: &S<RawField>) -> Option<Field
             .distinct
             .as_ref()
             .and_then(|d| ctx.whole(d, "a field's distinct count", 0));
+        // An array's distinct values are its elements', which may outnumber
+        // the instances (5 posts, 7 tags); a scalar has one value an instance.
+        if let (Some(d), Some(n), Some(raw_d)) = (distinct, entity_count, &l.distinct)
+            && d > n
+            && !matches!(short.ty, FieldType::Array(_))
+        {
+            ctx.error(
+                ctx.pos(raw_d),
+                format!(
+                    "field `{}` has {} distinct values but its entity has only {} instances",
+                    name.value,
+                    crate::words::int(d),
+                    crate::words::int(n)
+                ),
+                "more than the instances",
+                Some("distinct ≤ the entity's count".into()),
+            );
+            distinct = None;
+        }
+        if l.enum_values.as_ref().is_some_and(Vec::is_empty) {
+            ctx.error(
+                ctx.pos(&l.ty),
+                format!(
+                    "field `{}` has an empty `enum`: no value would be allowed",
+                    name.value
+                ),
+                "empty enum",
+                Some("list the allowed values, or remove `enum`".into()),
+            );
+        }
         enum_values = l
             .enum_values
             .iter()

@@ -504,3 +504,38 @@ fn counts_must_be_whole_and_not_huge() {
     assert!(problems("entities: {a: {count: 1e300}}")[0].contains("is too large"));
     assert!(problems("entities: {a: {count: .nan}}")[0].contains("must be a finite number"));
 }
+
+/// Issue 23: numbers beyond what any deployment or document can hold passed
+/// `check` and came out as 300-digit figures or saturated sizes. Each is an
+/// error at its line:column.
+#[test]
+fn numbers_out_of_range_are_errors_at_their_position() {
+    let text = r"
+mixes: {big: {total_rate: 1e12}}
+entities:
+  post:
+    count: 1000
+    fields:
+      body: string(20000000)
+      huge: string(999999999999)
+      tags: string[99999999999]
+      blob: {type: binary, size: 1e20}
+      kind: {type: string, distinct: 5000}
+      state: {type: string, enum: []}
+operations:
+  view: {read: post, rates: {big: 1e308}}
+";
+    let all = problems(text).join("\n");
+    for expected in [
+        "m.yaml:2:27: a mix's total_rate is too large: 1000000000000 per second",
+        "m.yaml:7:13: field `body`: a field's size is too large: 20000000 (at most 16,777,216: MongoDB's 16 MiB document limit)",
+        "m.yaml:8:13: field `huge`: a field's size is too large",
+        "m.yaml:9:13: field `tags`: an array's element count is too large",
+        "m.yaml:10:34: a field's size is too large: 1e20",
+        "m.yaml:11:38: field `kind` has 5,000 distinct values but its entity has only 1,000 instances",
+        "m.yaml:12:21: field `state` has an empty `enum`",
+        "m.yaml:14:35: a rate is too large: 1e308 per second",
+    ] {
+        assert!(all.contains(expected), "missing `{expected}` in:\n{all}");
+    }
+}

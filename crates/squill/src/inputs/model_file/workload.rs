@@ -104,7 +104,7 @@ impl Rates {
             );
             return out;
         }
-        if let Some(v) = op.rate.as_ref().and_then(|r| ctx.non_negative(r, "a rate")) {
+        if let Some(v) = op.rate.as_ref().and_then(|r| ctx.rate(r, "a rate")) {
             out.rates.fill(v);
         }
         for (map, target, what) in [
@@ -128,7 +128,7 @@ impl Rates {
                     );
                     continue;
                 };
-                if let Some(v) = ctx.non_negative(v, &format!("a {what}")) {
+                if let Some(v) = ctx.rate(v, &format!("a {what}")) {
                     target[m] = v;
                 }
                 if what == "weight"
