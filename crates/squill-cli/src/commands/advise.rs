@@ -9,7 +9,6 @@ use crate::cli::Global;
 use anyhow::{Context as _, Result};
 use squill::finding::Severity;
 use squill::outputs::design::Format;
-use std::io::Read as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,16 +51,7 @@ fn parse_severity(text: &str) -> Result<Severity, String> {
 
 pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     let settings = super::load_settings(global)?;
-    let model = if args.model.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read the model from standard input")?;
-        squill::inputs::model_file::parse("<stdin>", &text)
-    } else {
-        squill::inputs::model_file::load(&args.model)
-    }
-    .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let model = super::load_model(&args.model)?;
     let design = squill::advise::advise(&model, &settings, args.mix.as_deref())
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
 

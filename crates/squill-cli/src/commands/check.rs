@@ -11,20 +11,20 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// The model file (YAML or JSON; see docs/model-file.md).
+    /// The model file (YAML or JSON; see docs/model-file.md); `-` reads standard input.
     #[arg(value_name = "MODEL")]
     pub model: PathBuf,
 }
 
 pub fn run(global: &Global, args: CheckArgs) -> Result<ExitCode> {
     let settings = super::load_settings(global)?;
-    let model = squill::inputs::model_file::load(&args.model)
-        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    super::write_stdout(&summary(
-        &model,
-        &args.model.display().to_string(),
-        &settings,
-    ))
+    let model = super::load_model(&args.model)?;
+    let name = if args.model.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        args.model.display().to_string()
+    };
+    super::write_stdout(&summary(&model, &name, &settings))
 }
 
 /// Thousands separators for counts.

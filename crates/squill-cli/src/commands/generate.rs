@@ -120,8 +120,7 @@ fn design_for(
     mix: Option<&str>,
 ) -> Result<(squill::model::Model, squill::design::Design)> {
     let settings = super::load_settings(global)?;
-    let model = squill::inputs::model_file::load(path)
-        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let model = super::load_model(path)?;
     let design = squill::advise::advise(&model, &settings, mix)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     Ok((model, design))

@@ -24,8 +24,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::run(&global, args),
         Command::Scan(args) => scan::run(&global, args),
         Command::Generate(args) => generate::run(&global, args),
-        Command::Rules(args) => rules::list(&args),
-        Command::Rule { id } => rules::show(&id),
+        Command::Rules(args) => {
+            // The catalogue does not depend on settings, but a `--config`
+            // that cannot be read is an error everywhere (exit 2).
+            load_settings(&global)?;
+            rules::list(&args)
+        }
+        Command::Rule { id } => {
+            load_settings(&global)?;
+            rules::show(&id)
+        }
     }
 }
 
@@ -60,6 +68,12 @@ pub fn report_error(err: &anyhow::Error) {
     for cause in err.chain().skip(1) {
         let _ = writeln!(stderr, "  caused by: {cause}");
     }
+}
+
+/// The model at `path` (`-`: standard input), its problems rendered with
+/// their source snippets.
+pub fn load_model(path: &std::path::Path) -> Result<squill::model::Model> {
+    squill::inputs::load_model(path).map_err(|e| anyhow::Error::new(DiagnosticError(Box::new(e))))
 }
 
 /// Settings from `--config FILE`, else `./squill.toml` when it exists, else defaults.

@@ -8,4 +8,5 @@ mod readers;
 mod rules;
 mod scan;
 mod scan_streams;
+mod stdin_and_config;
 mod support;

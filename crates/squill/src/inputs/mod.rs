@@ -7,3 +7,5 @@ pub mod bson;
 pub mod dump;
 pub mod ejson;
 pub mod model_file;
+
+pub use model_file::load as load_model;

@@ -79,8 +79,20 @@ pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     }
 }
 
-/// Reads and parses the model file at `path`.
+/// Reads and parses the model file at `path`; `-` is standard input (named
+/// `<stdin>` in messages). Every command that takes a model comes through here.
 pub fn load(path: &Path) -> Result<Model, ModelFileError> {
+    if path.as_os_str() == "-" {
+        let name = "<stdin>".to_string();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map_err(|e| {
+            ModelFileError::file(
+                &name,
+                format!("cannot read the model from standard input: {e}"),
+            )
+        })?;
+        return parse_bytes(name, bytes);
+    }
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| {
         let why = match e.kind() {
@@ -90,6 +102,12 @@ pub fn load(path: &Path) -> Result<Model, ModelFileError> {
         };
         ModelFileError::file(&name, format!("cannot read the model file: {why}"))
     })?;
+    parse_bytes(name, bytes)
+}
+
+/// Parses bytes read from `name`, refusing text that is not UTF-8 with the
+/// byte offset of the first bad byte.
+fn parse_bytes(name: String, bytes: Vec<u8>) -> Result<Model, ModelFileError> {
     match String::from_utf8(bytes) {
         Ok(text) => parse(&name, &text),
         Err(e) => {
