@@ -5,7 +5,9 @@ cd "$(dirname "$0")"
 data=../../shared/data/mongo
 [ -d "$data" ] || data=/work/shared/data/mongo
 t=$data/mongo-tools-testdata
-mkdir -p corpus/{bson_framing,ejson,archive,gzip_any,json_stream}
+mkdir -p corpus/{bson_framing,ejson,archive,gzip_any,json_stream,model_file}
+# The model files of the examples (they are the project's own).
+cp ../examples/*.yaml ../examples/*.json corpus/model_file/
 cp "$t"/bsondump/testdata/*.bson corpus/bson_framing/
 cp "$t"/mongorestore/testdata/aws_test_db/c1.bson corpus/bson_framing/
 for f in "$t"/mongorestore/testdata/*.archive "$t"/mongorestore/testdata/timeseries_tests/dump.archive; do cp "$f" corpus/archive/; done
