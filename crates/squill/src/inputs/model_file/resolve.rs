@@ -22,6 +22,7 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
         .map_or_else(|| default_name.to_string(), |n| n.value.clone());
     let entities = entities(ctx, &raw.entities);
     let relationships = relationships(ctx, &raw.relationships, &entities);
+    owned_cycle(ctx, &raw.relationships, &entities, &relationships);
     let mut model = Model {
         name,
         entities,
@@ -34,6 +35,92 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
         Some(model)
     } else {
         None
+    }
+}
+
+/// Refuses a cycle of owned relationships (a → b → c → a, every child neither
+/// standalone, shared nor many-to-many): each entity would live only inside
+/// the next, so none has a document of its own to hold the others (issue 23:
+/// advise embedded b in a while c referenced b's `_id`). A self-relationship
+/// alone (threaded replies) is a bounded recursion, not such a cycle.
+fn owned_cycle(
+    ctx: &mut Ctx<'_>,
+    raw: &NamedMap<RawRelationship>,
+    entities: &[Entity],
+    relationships: &[Relationship],
+) {
+    let owned = |r: &Relationship| {
+        !r.child_standalone
+            && !r.shared
+            && r.kind != RelationshipKind::ManyToMany
+            && r.parent != r.child
+    };
+    let n = entities.len();
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, r) in relationships.iter().enumerate() {
+        if owned(r) && r.parent.index() < n && r.child.index() < n {
+            out[r.parent.index()].push(i);
+        }
+    }
+    // Depth-first search with colours; a grey child closes a cycle, read off
+    // the path of relationships that led here.
+    let mut colour = vec![0u8; n];
+    for start in 0..n {
+        if colour[start] != 0 {
+            continue;
+        }
+        let mut path: Vec<usize> = Vec::new();
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        colour[start] = 1;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let Some(&rel) = out[node].get(*next) else {
+                colour[node] = 2;
+                stack.pop();
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            let child = relationships[rel].child.index();
+            match colour[child] {
+                0 => {
+                    colour[child] = 1;
+                    path.push(rel);
+                    stack.push((child, 0));
+                }
+                1 => {
+                    let from = path
+                        .iter()
+                        .position(|&r| relationships[r].parent.index() == child)
+                        .unwrap_or(path.len());
+                    let cycle: Vec<usize> = path[from..].iter().copied().chain([rel]).collect();
+                    let names: Vec<String> = cycle
+                        .iter()
+                        .map(|&r| entities[relationships[r].parent.index()].name.clone())
+                        .chain([entities[child].name.clone()])
+                        .collect();
+                    let first = &relationships[cycle[0]].name;
+                    let pos = raw
+                        .0
+                        .iter()
+                        .find(|(k, _)| k.value == *first)
+                        .and_then(|(k, _)| ctx.pos(k));
+                    ctx.error(
+                        pos,
+                        format!(
+                            "relationships form a cycle of owned children ({}): each entity would live only inside the next",
+                            names.join(" → ")
+                        ),
+                        "cycle",
+                        Some(
+                            "mark at least one child of the cycle `standalone: true` (it keeps documents of its own)"
+                                .into(),
+                        ),
+                    );
+                    return;
+                }
+                _ => {}
+            }
+        }
     }
 }
 

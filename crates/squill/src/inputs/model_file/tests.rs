@@ -539,3 +539,41 @@ operations:
         assert!(all.contains(expected), "missing `{expected}` in:\n{all}");
     }
 }
+
+/// Issue 23: a → b → c → a, every child owned, was accepted and advise
+/// embedded b in a while c referenced b's `_id`. The cycle is an error at the
+/// first relationship's name; a self-relationship alone is not.
+#[test]
+fn a_cycle_of_owned_children_is_an_error() {
+    let text = r"
+entities:
+  a: {count: 10, fields: {x: int}}
+  b: {count: 10, fields: {x: int}}
+  c: {count: 10, fields: {x: int}}
+relationships:
+  ab: {parent: a, child: b, children: 2}
+  bc: {parent: b, child: c, children: 2}
+  ca: {parent: c, child: a, children: 2}
+operations:
+  read_a: {read: a, rate: 1}
+";
+    let all = problems(text).join("\n");
+    assert!(
+        all.contains("m.yaml:7:3: relationships form a cycle of owned children (a → b → c → a)"),
+        "{all}"
+    );
+    let standalone = text.replace(
+        "ca: {parent: c, child: a, children: 2}",
+        "ca: {parent: c, child: a, children: 2, standalone: true}",
+    );
+    assert!(parse("m.yaml", &standalone).is_ok());
+    let threads = r"
+entities:
+  reply: {count: 10, fields: {x: int}}
+relationships:
+  replies: {parent: reply, child: reply, children: 2}
+operations:
+  read: {read: reply, rate: 1}
+";
+    assert!(parse("m.yaml", threads).is_ok());
+}
