@@ -5,6 +5,7 @@ use super::error::AdviseError;
 use super::{build, optimize};
 use crate::candidates::facts::Facts;
 use crate::design::Design;
+use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::{Model, OperationKind};
 use crate::settings::Settings;
 use crate::words::edit_distance;
@@ -19,15 +20,40 @@ pub fn advise(
     let mix_index = resolve_mix(model, mix)?;
     let facts = Facts::new(model, settings, mix_index);
     let space = crate::rules::design::space(&facts);
-    let (state, _) =
-        optimize::local_search(&facts, &space).ok_or_else(|| AdviseError::NoDesign {
+    let searched = optimize::local_search_within(&facts, &space, optimize::PLAN_BUDGET)
+        .ok_or_else(|| AdviseError::NoDesign {
             model: model.name.clone(),
             problem: "every combination embeds some entity twice or in a cycle".to_string(),
         })?;
-    build::design(&facts, &space, &state).ok_or_else(|| AdviseError::NoDesign {
-        model: model.name.clone(),
-        problem: "the chosen combination could not be laid out".to_string(),
-    })
+    let mut design =
+        build::design(&facts, &space, &searched.state).ok_or_else(|| AdviseError::NoDesign {
+            model: model.name.clone(),
+            problem: "the chosen combination could not be laid out".to_string(),
+        })?;
+    if searched.stopped {
+        design.findings.insert(0, budget_note(searched.planned));
+    }
+    Ok(design)
+}
+
+/// The note on a design the search budget stopped: the best found, not
+/// proven the best a longer search would find.
+pub(super) fn budget_note(planned: u64) -> Finding {
+    Finding {
+        rule: crate::rules::design::design_for_workload::RULE.id,
+        severity: Severity::Warning,
+        message: format!(
+            "the search stopped at its budget of {} operation plans: this is the best design found, and a longer search might find a cheaper one",
+            crate::words::int(planned)
+        ),
+        location: Location::Model {
+            path: "workload".to_string(),
+        },
+        evidence: vec![Evidence::new("operation plans priced", planned.to_string())],
+        help: Some(
+            "advise the parts of a large model that do not share operations separately".to_string(),
+        ),
+    }
 }
 
 fn resolve_mix(model: &Model, mix: Option<&str>) -> Result<usize, AdviseError> {

@@ -68,6 +68,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         facts,
         space,
         p: &p,
+        budget: std::cell::Cell::new(0),
     };
     let collections = collections(facts, space, &p, &docs, &priced);
     let eval = Evaluator::new(facts, space, state.clone())?;
@@ -135,6 +136,7 @@ fn collections(
         let (shape, example, size, documents) = match p.home[e.index()] {
             Home::Embedded { .. } => continue,
             Home::Own => {
+                docs.budget.set(super::document::EXAMPLE_BUDGET);
                 let (s, d) = docs.entity(e, 1, true);
                 let size = DocumentSize {
                     typical_bytes: p.typical[e.index()].round() as u64,

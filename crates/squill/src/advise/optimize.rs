@@ -127,10 +127,21 @@ fn penalty(facts: &Facts<'_>, space: &Space, state: &State) -> f64 {
     rels as f64 * c
 }
 
+/// Operation plans the search may price before it stops where it is: a
+/// bound on time that does not depend on the machine, so the same model gives
+/// the same design everywhere. The largest models of the scale bench price
+/// 43,213 (1,000 entities, relationships and operations) to 112,183 (200,
+/// 300, 1,000) plans (BENCHMARKS.md, "advise at scale"): the budget is some
+/// twenty times that.
+pub const PLAN_BUDGET: u64 = 2_000_000;
+
 /// Incremental evaluation of states that differ from the current one by a move.
 struct Search<'f, 's> {
     facts: &'f Facts<'f>,
     space: &'s Space,
+    /// Operation plans priced so far, by this search and the ones before it.
+    planned: std::cell::Cell<u64>,
+    budget: u64,
     state: State,
     /// The root entity of each entity under `state`.
     roots: Vec<crate::model::EntityId>,
@@ -147,6 +158,8 @@ impl<'f, 's> Search<'f, 's> {
         let mut s = Search {
             facts,
             space,
+            planned: std::cell::Cell::new(0),
+            budget: u64::MAX,
             roots: (0..model.entities.len())
                 .map(crate::model::EntityId::from_index)
                 .collect(),
@@ -233,6 +246,7 @@ impl<'f, 's> Search<'f, 's> {
                 want(&mut touched, k, *c, -1);
             }
         }
+        self.planned.set(self.planned.get() + ops.len() as u64);
         for op in ops {
             let plan = planner.plan(*op);
             let s = plan.cost.score * self.facts.model.operation(*op).rate(self.facts.mix);
@@ -370,6 +384,9 @@ impl<'f, 's> Search<'f, 's> {
         for _pass in 0..30 {
             let mut improved = false;
             for (vi, var) in vars.iter().enumerate() {
+                if self.planned.get() >= self.budget {
+                    break;
+                }
                 if !std::mem::take(&mut dirty[vi]) {
                     continue;
                 }
@@ -530,10 +547,32 @@ pub fn repair_keeping(
 
 /// Local search from several starts; the best state found and its score.
 pub fn local_search(facts: &Facts<'_>, space: &Space) -> Option<(State, f64)> {
+    local_search_within(facts, space, PLAN_BUDGET).map(|s| (s.state, s.score))
+}
+
+/// What a bounded search found.
+pub struct Searched {
+    pub state: State,
+    pub score: f64,
+    /// Operation plans priced.
+    pub planned: u64,
+    /// Whether the budget stopped the search before it settled: the state is
+    /// the best found, not a local optimum.
+    pub stopped: bool,
+}
+
+/// `local_search`, pricing at most about `budget` operation plans.
+pub fn local_search_within(facts: &Facts<'_>, space: &Space, budget: u64) -> Option<Searched> {
     let vars = vars(space);
     let mut best: Option<(State, f64)> = None;
     let mut seen: Vec<State> = Vec::new();
+    let mut planned = 0u64;
+    let mut stopped = false;
     for start in starts(facts, space) {
+        if planned >= budget {
+            stopped = true;
+            break;
+        }
         let Some(start) = repair(facts, space, start) else {
             continue;
         };
@@ -544,13 +583,22 @@ pub fn local_search(facts: &Facts<'_>, space: &Space) -> Option<(State, f64)> {
         let Some(mut search) = Search::new(facts, space, start) else {
             continue;
         };
+        search.planned.set(planned + search.planned.get());
+        search.budget = budget;
         search.descend(&vars);
+        planned = search.planned.get();
+        stopped |= planned >= budget;
         let total = objective(facts, space, &search.state)?;
         if best.as_ref().is_none_or(|(_, b)| total < *b - 1e-12) {
             best = Some((search.state, total));
         }
     }
-    best
+    best.map(|(state, score)| Searched {
+        state,
+        score,
+        planned,
+        stopped,
+    })
 }
 
 /// Every combination (for tests on small models): the best state and its score.

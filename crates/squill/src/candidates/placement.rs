@@ -27,6 +27,10 @@ pub enum Home {
 pub struct Placement<'s> {
     pub layouts: Vec<&'s Layout>,
     pub home: Vec<Home>,
+    /// Per entity: the entity whose top-level documents hold it.
+    roots: Vec<EntityId>,
+    /// Per entity: how many of its instances one root document holds.
+    per_root: Vec<f64>,
     /// Per entity: the enabled polymorphic candidate it belongs to.
     pub poly: Vec<Option<usize>>,
     /// Enabled computed-field candidates (indexes into `Space::entity`).
@@ -87,16 +91,33 @@ impl<'s> Placement<'s> {
             }
             home[guest.index()] = h;
         }
-        // No cycles of embedding.
+        // Each entity's root, in one pass: a walk up stops at an entity whose
+        // root is known, so the whole pass is linear in the entities (a walk
+        // from every entity was quadratic on long chains of embedding). A walk
+        // that meets itself is a cycle of embedding: no such design.
+        let mut roots = vec![usize::MAX; n];
+        let mut on_walk = vec![false; n];
+        let mut walk: Vec<usize> = Vec::new();
         for e in 0..n {
             let mut cur = e;
-            let mut steps = 0;
-            while let Home::Embedded { host, .. } = home[cur] {
-                cur = host.index();
-                steps += 1;
-                if steps > n {
+            while roots[cur] == usize::MAX {
+                if on_walk[cur] {
                     return None;
                 }
+                on_walk[cur] = true;
+                walk.push(cur);
+                match home[cur] {
+                    Home::Embedded { host, .. } => cur = host.index(),
+                    _ => {
+                        roots[cur] = cur;
+                        break;
+                    }
+                }
+            }
+            let root = roots[cur];
+            for w in walk.drain(..) {
+                roots[w] = root;
+                on_walk[w] = false;
             }
         }
         let mut poly = vec![None; n];
@@ -120,15 +141,34 @@ impl<'s> Placement<'s> {
         let mut p = Placement {
             layouts,
             home,
+            roots: roots.into_iter().map(EntityId::from_index).collect(),
+            per_root: Vec::new(),
             poly,
             computed,
             typical: vec![f64::NAN; n],
             max: vec![None; n],
             depth: vec![0; n],
         };
+        p.per_root = (0..n)
+            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
+            .collect();
         let mut done = vec![false; n];
         for e in model.entity_ids() {
             p.size(facts, space, e, &mut done);
+        }
+        // MongoDB refuses a document nested deeper than 100 levels or larger
+        // than 16 MiB: a combination that builds one cannot exist, however
+        // each relationship's own rules judged it alone (a chain of embedded
+        // one-to-many relationships is fine link by link and 800 levels deep
+        // as a whole).
+        let design = &facts.settings.design;
+        for root in 0..n {
+            if p.roots[root].index() == root
+                && (p.depth[root] > design.max_nesting_depth
+                    || p.typical[root] > design.max_document_bytes as f64)
+            {
+                return None;
+            }
         }
         Some(p)
     }
@@ -278,11 +318,7 @@ impl<'s> Placement<'s> {
 
     /// The entity whose top-level documents hold `e`'s instances.
     pub fn root(&self, e: EntityId) -> EntityId {
-        let mut cur = e;
-        while let Home::Embedded { host, .. } = self.home[cur.index()] {
-            cur = host;
-        }
-        cur
+        self.roots[e.index()]
     }
 
     /// Dotted path of `e` inside its root document ("" at top level).
@@ -307,7 +343,13 @@ impl<'s> Placement<'s> {
     }
 
     /// How many instances of `e` one root document holds, typically.
-    pub fn per_root(&self, facts: &Facts<'_>, e: EntityId) -> f64 {
+    pub fn per_root(&self, _facts: &Facts<'_>, e: EntityId) -> f64 {
+        self.per_root[e.index()]
+    }
+
+    /// `per_root`, walked up from `e` (once per entity, when the placement is
+    /// built).
+    fn walk_per_root(&self, facts: &Facts<'_>, e: EntityId) -> f64 {
         let mut n = 1.0;
         let mut cur = e;
         while let Home::Embedded { rel, host, array } = self.home[cur.index()] {

@@ -220,3 +220,99 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
         },
     }
 }
+
+/// A chain of `n` entities (`e0 → e1 → … `), one-to-many with 5 children
+/// typically and 50 at most, and one read per relationship that includes the
+/// children: the shape whose cost grew fastest with the model's size.
+pub fn chain(n: usize) -> Model {
+    let mut g = Lcg(11);
+    let entities: Vec<Entity> = (0..n)
+        .map(|i| Entity {
+            name: format!("e{i}"),
+            count: 1_000 * (i as u64 + 1),
+            fields: vec![
+                Field {
+                    name: "name".into(),
+                    ty: FieldType::String,
+                    avg_size: Some(20),
+                    distinct: None,
+                    enum_values: Vec::new(),
+                    required: true,
+                    description: None,
+                },
+                Field {
+                    name: "v".into(),
+                    ty: FieldType::Int,
+                    avg_size: None,
+                    distinct: None,
+                    enum_values: Vec::new(),
+                    required: true,
+                    description: None,
+                },
+            ],
+            description: None,
+        })
+        .collect();
+    let relationships: Vec<Relationship> = (1..n)
+        .map(|i| Relationship {
+            name: format!("r{}", i - 1),
+            kind: RelationshipKind::OneToMany,
+            parent: EntityId::from_index(i - 1),
+            child: EntityId::from_index(i),
+            children: Cardinality {
+                min: 0,
+                typical: 5,
+                max: Count::Finite(50),
+                growth_per_day: None,
+            },
+            parents: Cardinality::ONE,
+            child_standalone: false,
+            shared: false,
+            parent_field: format!("r{}", i - 1),
+            child_field: format!("e{}_id", i - 1),
+            description: None,
+        })
+        .collect();
+    let operations = relationships
+        .iter()
+        .enumerate()
+        .map(|(i, rel)| Operation {
+            name: format!("read{i}"),
+            kind: OperationKind::Read {
+                entity: rel.parent,
+                filter: vec![Filter {
+                    path: vec!["_id".to_string()],
+                    op: FilterOp::Eq,
+                }],
+                sort: Vec::new(),
+                limit: None,
+                fields: Vec::new(),
+                include: vec![Include {
+                    relationship: RelationshipId::from_index(i),
+                    to_children: true,
+                    fields: Vec::new(),
+                    limit: None,
+                    sort: Vec::new(),
+                    filter: Vec::new(),
+                    include: Vec::new(),
+                }],
+                aggregates: Vec::new(),
+            },
+            rates: vec![g.rate()],
+            description: None,
+        })
+        .collect();
+    Model {
+        name: format!("chain{n}"),
+        entities,
+        relationships,
+        workload: Workload {
+            mixes: vec![Mix {
+                name: "default".to_string(),
+                description: None,
+            }],
+            operations,
+            atomic_groups: Vec::new(),
+        },
+    }
+}

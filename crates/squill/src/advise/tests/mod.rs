@@ -7,3 +7,4 @@ mod exhaustive;
 mod first;
 pub mod golden;
 mod rules_fire;
+mod scale;

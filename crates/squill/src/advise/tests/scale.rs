@@ -1,0 +1,55 @@
+//! The search at scale: bounded by its budget, and never building a document
+//! MongoDB would refuse (issue 18).
+
+use crate::advise::optimize::{PLAN_BUDGET, local_search_within};
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::Placement;
+use crate::model::synthetic;
+use crate::settings::Settings;
+
+/// A budget smaller than the search needs stops it where it is, with a
+/// feasible state, and says so; the full budget lets it settle.
+#[test]
+fn the_budget_stops_the_search_with_a_feasible_state() {
+    let model = synthetic::model(60, 80, 200, 3);
+    let settings = Settings::default();
+    let facts = Facts::new(&model, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    let full = local_search_within(&facts, &space, PLAN_BUDGET).unwrap();
+    assert!(!full.stopped, "{} plans", full.planned);
+    let cut = local_search_within(&facts, &space, full.planned / 4).unwrap();
+    assert!(cut.stopped);
+    assert!(cut.planned < full.planned);
+    assert!(Placement::build(&facts, &space, &cut.state).is_some());
+    assert!(cut.score >= full.score - 1e-9 * full.score.abs());
+}
+
+/// A chain of one-to-many relationships each fine to embed alone would nest
+/// 200 levels deep embedded as a whole (and its example had 5^200 documents):
+/// no document of the design is deeper than MongoDB's 100 levels.
+#[test]
+fn a_long_chain_never_nests_past_the_limit() {
+    let model = synthetic::chain(200);
+    let design = crate::advise::advise(&model, &Settings::default(), None).unwrap();
+    assert!(design.collections.len() > 1);
+    for c in &design.collections {
+        assert!(
+            c.size.nesting_depth <= 100,
+            "{}: {}",
+            c.name,
+            c.size.nesting_depth
+        );
+    }
+}
+
+/// The note a stopped search leaves names the budget.
+#[test]
+fn a_stopped_search_is_noted() {
+    let note = super::super::advise::budget_note(1234);
+    assert_eq!(note.rule, "design-for-workload");
+    assert!(
+        note.message.contains("1,234 operation plans"),
+        "{}",
+        note.message
+    );
+}
