@@ -244,3 +244,23 @@ fn an_upward_import_is_caught() {
     assert!(!kept.contains("advise") && !kept.contains("outputs"));
     assert_eq!(tests, ["more"]);
 }
+
+/// No `unsafe` anywhere in the library: the workspace denies `unsafe_code`,
+/// and no module may allow it back (issue 18).
+#[test]
+fn no_module_allows_unsafe_code() {
+    for s in sources()
+        .into_iter()
+        .filter(|s| s.module != ["architecture"])
+    {
+        let text = std::fs::read_to_string(&s.file).unwrap();
+        let (code, _) = production_text(&text);
+        for bad in ["allow(unsafe_code)", "unsafe {", "unsafe fn", "unsafe impl"] {
+            assert!(
+                !code.contains(bad),
+                "{} has `{bad}`",
+                s.file.strip_prefix(src()).unwrap().display()
+            );
+        }
+    }
+}

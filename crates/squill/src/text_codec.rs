@@ -1,7 +1,5 @@
 //! Base64 and hex encoding of bytes, as Extended JSON writes binary values and
 //! ObjectIds. One copy for the BSON renderer, the scan report and the generator.
-//! And the cheap way from ASCII bytes to a `str` that both the BSON walker and
-//! the generator's text writers use.
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 /// Every byte's two lowercase hex digits: one look-up per byte.
@@ -15,21 +13,6 @@ static HEX2: [[u8; 2]; 256] = {
     }
     t
 };
-
-/// The bytes as a `str` when they are all ASCII. Most strings in documents
-/// are short (the Atlas samples average 8 bytes) and ASCII, and a word-wise
-/// ASCII test costs a fraction of `from_utf8`'s set-up on a short input; the
-/// generator's dates and hex digits are ASCII by construction.
-#[allow(unsafe_code)]
-#[inline]
-pub fn ascii(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
-        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
-        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
-    } else {
-        None
-    }
-}
 
 /// Appends the standard, padded base64 of `bytes` to `out`.
 pub fn base64_into(out: &mut String, bytes: &[u8]) {
@@ -72,7 +55,7 @@ pub fn hex_into(out: &mut String, bytes: &[u8]) {
         let hex = &mut buf[..2 * chunk.len()];
         hex_over(hex, chunk);
         // Only hex digits were written.
-        out.push_str(ascii(hex).unwrap_or_default());
+        out.push_str(std::str::from_utf8(hex).unwrap_or_default());
     }
 }
 

@@ -1,116 +1,62 @@
-//! Appending to a byte buffer with its end and capacity held in locals.
+//! Appending to a byte buffer: the flat loop (`flat.rs`) appends some thirty
+//! small pieces per document (field names, `{"$oid":"…"}`, a date, words,
+//! lengths) through this one interface, for Extended JSON and BSON alike.
 //!
-//! The flat loop (`flat.rs`) appends some thirty small pieces per document:
-//! field names, `{"$oid":"…"}`, a date, words, lengths. Through `Vec`'s own
-//! methods, every piece reloaded the vector's pointer, length and capacity
-//! from memory (a byte written through the pointer might, for all the
-//! compiler knows, have changed them) and stored the length back: about a
-//! fifth of `generate data`'s instructions went to `Vec`'s bookkeeping
-//! (callgrind, BENCHMARKS.md "generate"). An `Appender` keeps them in
-//! locals, which the compiler keeps in registers once the loop is inlined,
-//! and gives the vector its new length once, when dropped.
-//!
-//! Invariant (what the `unsafe` blocks rely on): `ptr` and `cap` are the
-//! vector's buffer and capacity, `at <= cap`, and the bytes before `at` are
-//! initialised: those before the vector's length were, and every byte from
-//! there to `at` was written by `put`. Only `grow` changes the buffer, and it
-//! gives the vector its length first.
-
-// The one module of the data path with `unsafe`: see the invariant above.
-#![allow(unsafe_code)]
+//! Without `unsafe` (issue 18), the pieces go through `Vec`'s own
+//! `extend_from_slice`: the bookkeeping the unsafe version saved is back, and
+//! BENCHMARKS.md ("generate without unsafe") gives what it costs.
 
 use super::json_text::JsonOut;
 use std::fmt;
 
 pub struct Appender<'v> {
     vec: &'v mut Vec<u8>,
-    ptr: *mut u8,
-    at: usize,
-    cap: usize,
 }
 
 impl<'v> Appender<'v> {
     pub fn new(vec: &'v mut Vec<u8>) -> Self {
-        Appender {
-            ptr: vec.as_mut_ptr(),
-            at: vec.len(),
-            cap: vec.capacity(),
-            vec,
-        }
+        Appender { vec }
     }
 
     /// Appends `bytes`.
     #[inline(always)]
     pub fn put(&mut self, bytes: &[u8]) {
-        if bytes.len() > self.cap - self.at {
-            self.grow(bytes.len());
-        }
-        // SAFETY: `grow` left room for `bytes` after `at` (`at + len <=
-        // cap`), in a buffer that `bytes`, borrowed from elsewhere, is not.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.at), bytes.len());
-        }
-        self.at += bytes.len();
+        self.vec.extend_from_slice(bytes);
     }
 
     /// Appends the first `len` bytes of `padded` as one fixed-size copy of
-    /// all 16 (the bytes past `len` are written over by what comes next, or
-    /// left past the end).
+    /// all 16, then cuts to length.
     #[inline(always)]
     pub fn put_padded(&mut self, padded: &[u8; 16], len: usize) {
         debug_assert!(len <= 16);
-        self.put(padded);
-        self.at -= 16 - len.min(16);
+        let end = self.vec.len() + len.min(16);
+        self.vec.extend_from_slice(padded);
+        self.vec.truncate(end);
     }
 
     #[inline(always)]
     pub fn put_byte(&mut self, b: u8) {
-        self.put(&[b]);
+        self.vec.push(b);
     }
 
-    /// Where the next byte goes (the vector's length, once dropped).
+    /// Where the next byte goes.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.at
+        self.vec.len()
     }
 
     /// Writes `bytes` over the bytes written at `start`, which must all be
     /// written already.
     #[inline(always)]
     pub fn patch<const N: usize>(&mut self, start: usize, bytes: [u8; N]) {
-        assert!(
-            start <= self.at && N <= self.at - start,
-            "patching unwritten bytes"
-        );
-        // SAFETY: `start + N <= at <= cap`, checked above.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(start), N) }
+        let at = self.vec.len();
+        assert!(start <= at && N <= at - start, "patching unwritten bytes");
+        self.vec[start..start + N].copy_from_slice(&bytes);
     }
 
     /// The bytes written since `start` (clamped to what is written).
     pub fn since(&self, start: usize) -> &[u8] {
-        let start = start.min(self.at);
-        // SAFETY: the bytes before `at` are initialised, in a buffer that
-        // `&self` keeps from changing while the slice lives.
-        unsafe { std::slice::from_raw_parts(self.ptr.add(start), self.at - start) }
-    }
-
-    /// Makes room for `more` bytes after `at`: the vector takes its length,
-    /// grows as a `Vec` does, and the locals follow its new buffer.
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self, more: usize) {
-        // SAFETY: the bytes before `at` are initialised, and `at <= cap`.
-        unsafe { self.vec.set_len(self.at) };
-        self.vec.reserve(more);
-        self.ptr = self.vec.as_mut_ptr();
-        self.cap = self.vec.capacity();
-    }
-}
-
-impl Drop for Appender<'_> {
-    fn drop(&mut self) {
-        // SAFETY: the bytes before `at` are initialised, and `at <= cap`.
-        unsafe { self.vec.set_len(self.at) };
+        &self.vec[start.min(self.vec.len())..]
     }
 }
 
@@ -185,7 +131,7 @@ impl JsonOut for Appender<'_> {
         Appender::since(self, start)
     }
     fn len(&self) -> usize {
-        self.at
+        self.vec.len()
     }
     fn write_fmt(&mut self, args: fmt::Arguments<'_>) {
         // Rare (doubles, escapes, dates out of ISO range): through a string.

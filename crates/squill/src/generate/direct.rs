@@ -85,14 +85,13 @@ impl Stage {
         }
     }
 
-    /// A stage of `STAGE` bytes, on huge pages where the system gives them.
+    /// A stage of `STAGE` bytes, aligned for direct writes. (It was also
+    /// advised onto huge pages, through an `unsafe` madvise; issue 18 took
+    /// the `unsafe` out.)
     fn new(align: usize) -> Stage {
         let align = align.max(HUGE_PAGE);
-        // Zeroed by the allocator's fresh mapping: no page is touched
-        // before the advice below.
-        let mut buf = vec![0u8; STAGE + align];
+        let buf = vec![0u8; STAGE + align];
         let at = buf.as_ptr().align_offset(align);
-        advise_huge_pages(&mut buf[at..at + STAGE]);
         Stage {
             buf,
             at,
@@ -401,27 +400,6 @@ fn alignment(file: &File) -> Option<usize> {
 fn alignment(_: &File) -> Option<usize> {
     None
 }
-
-/// Asks for `stage` to be backed by huge pages; a hint, ignored where the
-/// system has none to give.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-fn advise_huge_pages(stage: &mut [u8]) {
-    use rustix::mm::{Advice, madvise};
-    // SAFETY: the range is memory this process owns (a live, exclusively
-    // borrowed buffer), and MADV_HUGEPAGE changes only how the kernel backs
-    // it, never its contents.
-    let _ = unsafe {
-        madvise(
-            stage.as_mut_ptr().cast(),
-            stage.len(),
-            Advice::LinuxHugepage,
-        )
-    };
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &mut [u8]) {}
 
 /// Sets or clears `O_DIRECT`; false when that fails.
 #[cfg(target_os = "linux")]

@@ -271,11 +271,12 @@ impl Builder<'_, '_> {
                 Some(sub),
             ) if *relationship == r => {
                 let (mut json, mut bson) = (Vec::new(), Vec::new());
-                let mut o = Out::<J, B>::new(&mut json, &mut bson);
-                let start = o.open(None);
-                self.object_fields(&mut o, sub, steps, (*parent_entity, p), scratch);
-                o.close(start, false);
-                drop(o);
+                {
+                    let mut o = Out::<J, B>::new(&mut json, &mut bson);
+                    let start = o.open(None);
+                    self.object_fields(&mut o, sub, steps, (*parent_entity, p), scratch);
+                    o.close(start, false);
+                }
                 Some(Held {
                     type_byte: 0x03,
                     json,

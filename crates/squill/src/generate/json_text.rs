@@ -4,7 +4,6 @@
 //! `Value` tree's writers.
 
 use super::appender::ByteOut;
-use crate::text_codec::ascii;
 use std::cell::Cell;
 use std::fmt;
 
@@ -41,7 +40,7 @@ impl JsonOut for String {
     }
     #[inline]
     fn push_ascii(&mut self, bytes: &[u8]) {
-        String::push_str(self, ascii(bytes).unwrap_or_default());
+        String::push_str(self, std::str::from_utf8(bytes).unwrap_or_default());
     }
     #[inline]
     fn push_utf8(&mut self, bytes: &[u8]) {
