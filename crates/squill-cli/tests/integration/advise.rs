@@ -26,7 +26,7 @@ fn person_addresses_text() {
 fn person_addresses_json() {
     let text = advise(&[&example("person-addresses.yaml"), "--format", "json"]);
     let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
-    assert_eq!(value["schema_version"], 1);
+    assert_eq!(value["schema_version"], 2);
     insta::assert_snapshot!(text);
 }
 

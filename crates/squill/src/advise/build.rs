@@ -566,10 +566,8 @@ fn tradeoffs(
             }
         }
         for s in &plan.steps {
-            if s.purpose.starts_with("refresh the copy")
-                && (s.collection == *parent
-                    || s.collection == *child
-                    || s.purpose.contains(child.as_str()))
+            if let Some(source) = &s.copy_of
+                && (s.collection == *parent || s.collection == *child || source == child)
             {
                 let t = format!(
                     "{} ({}/s) must {}; the copies are not updated atomically with the original",

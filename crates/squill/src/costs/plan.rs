@@ -5,7 +5,7 @@ use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::Space;
-use crate::design::{Action, Cost, Step, StepFilter, UpdateOp};
+use crate::design::{Action, Cost, Step, StepFilter, UpdateOp, ValueSource};
 use crate::design::{BucketBy, Layout, Side};
 use crate::model::{
     AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, RelationshipId,
@@ -55,6 +55,7 @@ type ExtraWrite = (
     f64,
     f64,
     String,
+    Option<String>,
 );
 
 /// What one step costs (per execution of the operation).
@@ -114,11 +115,11 @@ fn index_name(keys: &[(String, i32)]) -> String {
         .join("_")
 }
 
-fn filt(path: impl Into<String>, op: &str, from: impl Into<String>) -> StepFilter {
+fn filt(path: impl Into<String>, op: FilterOp, from: ValueSource) -> StepFilter {
     StepFilter {
         path: path.into(),
-        op: op.to_string(),
-        value_from: from.into(),
+        op,
+        value_from: from,
     }
 }
 
@@ -417,6 +418,7 @@ impl<'a> Planner<'a> {
             index: None,
             documents: 0.0,
             purpose,
+            copy_of: None,
         }
     }
 
@@ -487,19 +489,14 @@ impl<'a> Planner<'a> {
         purpose: String,
     ) -> (f64, usize) {
         let acc = self.access(e);
-        let mut eq: Vec<(String, &str, String)> = Vec::new();
-        let mut range: Vec<(String, &str, String)> = Vec::new();
+        let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        let mut range: Vec<(String, FilterOp, ValueSource)> = Vec::new();
         for c in filter {
             let (path, from) = self.filter_path(plan, op, e, &acc, c);
-            let op_name = match c.op {
-                FilterOp::Eq => "eq",
-                FilterOp::In => "in",
-                FilterOp::Range => "range",
-            };
             if c.op == FilterOp::Range {
-                range.push((path, op_name, from));
+                range.push((path, c.op, from));
             } else {
-                eq.push((path, op_name, from));
+                eq.push((path, c.op, from));
             }
         }
         let m = self.matched(e, filter, limit);
@@ -508,7 +505,16 @@ impl<'a> Planner<'a> {
         if let Some(kind) = &acc.kind
             && !by_id
         {
-            eq.insert(0, ("kind".to_string(), "eq", format!("\"{kind}\"")));
+            eq.insert(
+                0,
+                (
+                    "kind".to_string(),
+                    FilterOp::Eq,
+                    ValueSource::Literal {
+                        value: kind.clone(),
+                    },
+                ),
+            );
         }
         if by_id {
             keys.push(("_id".to_string(), 1));
@@ -579,10 +585,10 @@ impl<'a> Planner<'a> {
         e: EntityId,
         acc: &Access,
         c: &Filter,
-    ) -> (String, String) {
+    ) -> (String, ValueSource) {
         let f = self.facts;
         let Some((r, field)) = f.resolve_related(e, &c.path) else {
-            return (acc.path(&c.path.join(".")), "parameter".to_string());
+            return (acc.path(&c.path.join(".")), ValueSource::Param);
         };
         let rel = f.model.relationship(r);
         let layout = self.layout(r);
@@ -591,16 +597,16 @@ impl<'a> Planner<'a> {
             match layout {
                 Layout::Embed if self.p.root(e) == self.p.root(rel.parent) => {
                     let host = self.access(rel.parent);
-                    return (host.path(&field), "parameter".to_string());
+                    return (host.path(&field), ValueSource::Param);
                 }
                 Layout::EmbedParentInChild => {
                     return (
                         acc.path(&format!("{}.{field}", rel.child_field)),
-                        "parameter".to_string(),
+                        ValueSource::Param,
                     );
                 }
                 Layout::Bucket { .. } if field == "_id" => {
-                    return (rel.child_field.clone(), "parameter".to_string());
+                    return (rel.child_field.clone(), ValueSource::Param);
                 }
                 Layout::ExtendedReference {
                     copies_into: Side::Child,
@@ -608,7 +614,7 @@ impl<'a> Planner<'a> {
                 } if field == "_id" || fields.contains(&field) => {
                     return (
                         acc.path(&format!("{}.{field}", rel.child_field)),
-                        "parameter".to_string(),
+                        ValueSource::Param,
                     );
                 }
                 _ => {}
@@ -616,7 +622,7 @@ impl<'a> Planner<'a> {
             if field == "_id"
                 && let Some(p) = parent_ref_path(layout, &rel.child_field)
             {
-                return (acc.path(&p), "parameter".to_string());
+                return (acc.path(&p), ValueSource::Param);
             }
             // A step on the parent first.
             let pf = Filter {
@@ -648,7 +654,7 @@ impl<'a> Planner<'a> {
                     purpose,
                 )
             };
-            let from = format!("ids from step {n}");
+            let from = ValueSource::FromStep { step: n };
             match parent_ref_path(layout, &rel.child_field) {
                 Some(p) => (acc.path(&p), from),
                 None => (acc.path("_id"), from),
@@ -658,12 +664,12 @@ impl<'a> Planner<'a> {
             if field == "_id"
                 && let Some(p) = child_ids_path(layout, &rel.parent_field)
             {
-                return (acc.path(&p), "parameter".to_string());
+                return (acc.path(&p), ValueSource::Param);
             }
             match layout {
                 Layout::Embed => (
                     acc.path(&format!("{}.{field}", rel.parent_field)),
-                    "parameter".to_string(),
+                    ValueSource::Param,
                 ),
                 _ => {
                     let cf = Filter {
@@ -676,7 +682,7 @@ impl<'a> Planner<'a> {
                         self.name(rel.child)
                     );
                     let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
-                    let from = format!("ids from step {n}");
+                    let from = ValueSource::FromStep { step: n };
                     match child_ids_path(layout, &rel.parent_field) {
                         Some(p) => (acc.path(&p), from),
                         None => (acc.path("_id"), from),
@@ -745,8 +751,8 @@ impl<'a> Planner<'a> {
                 if !step.filter.iter().any(|f| f.path == path) {
                     step.filter.push(filt(
                         path.clone(),
-                        "in",
-                        format!("ids from step {from_step}"),
+                        FilterOp::In,
+                        ValueSource::FromStep { step: from_step },
                     ));
                     keys.push((path, 1));
                 }
@@ -833,7 +839,7 @@ impl<'a> Planner<'a> {
             && inc.filter.is_empty()
             && inc.sort.is_empty()
             && inc.limit.is_none();
-        let here = format!("ids from step {from_step}");
+        let here = ValueSource::FromStep { step: from_step };
         let (free, by_id_path, by_ref_path): (bool, Option<String>, Option<String>) =
             if inc.to_children {
                 match layout {
@@ -904,7 +910,8 @@ impl<'a> Planner<'a> {
                     self.name(from)
                 ),
             );
-            step.filter.push(filt(rel.child_field.clone(), "in", here));
+            step.filter
+                .push(filt(rel.child_field.clone(), FilterOp::In, here));
             let key = match by {
                 BucketBy::Count => "page".to_string(),
                 BucketBy::Time { unit, .. } => unit.clone(),
@@ -968,7 +975,7 @@ impl<'a> Planner<'a> {
             (p.clone(), vec![(p, 1)], m * each)
         };
         let by_root_id = path == "_id";
-        step.filter.push(filt(path, "in", here));
+        step.filter.push(filt(path, FilterOp::In, here));
         step.sort = inc
             .sort
             .iter()
@@ -1059,8 +1066,11 @@ impl<'a> Planner<'a> {
                         say!(self.quiet, "compute the {fname} over the buckets' items")
                     },
                 );
-                step.filter
-                    .push(filt(rel.child_field.clone(), "in", "parameter"));
+                step.filter.push(filt(
+                    rel.child_field.clone(),
+                    FilterOp::In,
+                    ValueSource::Param,
+                ));
                 step.documents = buckets;
                 let cost = StepCost {
                     keys: buckets + if stored { 0.0 } else { m * n },
@@ -1090,7 +1100,8 @@ impl<'a> Planner<'a> {
                         self.name(e)
                     ),
                 );
-                step.filter.push(filt(acc.path(&path), "in", "parameter"));
+                step.filter
+                    .push(filt(acc.path(&path), FilterOp::In, ValueSource::Param));
                 if let Some(x) = &agg.field {
                     step.projection.push(acc.path(x));
                 }
@@ -1164,9 +1175,9 @@ impl<'a> Planner<'a> {
     }
 
     /// Filter that picks the one root document holding instance `e` (by its id).
-    fn id_filter(&self, e: EntityId, from: &str) -> Vec<StepFilter> {
+    fn id_filter(&self, e: EntityId, from: ValueSource) -> Vec<StepFilter> {
         let acc = self.access(e);
-        vec![filt(acc.path("_id"), "eq", from)]
+        vec![filt(acc.path("_id"), FilterOp::Eq, from)]
     }
 
     fn insert(
@@ -1230,7 +1241,7 @@ impl<'a> Planner<'a> {
                     );
                 } else {
                     // A parent folded into its child: written with the child.
-                    let step_f = vec![filt(acc.path("_id"), "eq", "parameter")];
+                    let step_f = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
                     self.write_root(
                         plan,
                         op,
@@ -1285,15 +1296,24 @@ impl<'a> Planner<'a> {
                         }),
                     }
                 }
-                let mut filter = vec![filt(r.child_field.clone(), "eq", "parameter")];
+                let mut filter = vec![filt(
+                    r.child_field.clone(),
+                    FilterOp::Eq,
+                    ValueSource::Param,
+                )];
                 match by {
-                    BucketBy::Count => {
-                        filter.push(filt("count", "lt", words::num(*per_bucket as f64)))
-                    }
+                    BucketBy::Count => filter.push(filt(
+                        "count",
+                        FilterOp::Range,
+                        ValueSource::Below { limit: *per_bucket },
+                    )),
                     BucketBy::Time { field, unit } => filter.push(filt(
                         unit.clone(),
-                        "eq",
-                        format!("{field} truncated to the {unit}"),
+                        FilterOp::Eq,
+                        ValueSource::Truncated {
+                            field: field.clone(),
+                            unit: unit.clone(),
+                        },
                     )),
                 }
                 let mut step = Self::step(
@@ -1443,7 +1463,7 @@ impl<'a> Planner<'a> {
             }
         }
         for (parent, updates, why) in parent_updates {
-            let filter = self.id_filter(parent, "parameter");
+            let filter = self.id_filter(parent, ValueSource::Param);
             self.write_root(
                 plan,
                 op,
@@ -1487,7 +1507,7 @@ impl<'a> Planner<'a> {
             1.0
         };
         let mut step_filter = if by_id {
-            vec![filt(acc.path("_id"), "eq", "parameter")]
+            vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)]
         } else {
             let (_, n) = self.find(
                 plan,
@@ -1499,7 +1519,11 @@ impl<'a> Planner<'a> {
                 &["_id".to_string()],
                 say!(self.quiet, "find the {names} to update"),
             );
-            vec![filt(acc.path("_id"), "in", format!("ids from step {n}"))]
+            vec![filt(
+                acc.path("_id"),
+                FilterOp::In,
+                ValueSource::FromStep { step: n },
+            )]
         };
         let elem = if acc.per_root > 1.0 {
             format!("{}.$", acc.prefix)
@@ -1540,16 +1564,29 @@ impl<'a> Planner<'a> {
                 extra.push((
                     parent,
                     Action::UpdateOne,
-                    vec![filt(pacc.path("_id"), "eq", "the old parent")],
+                    vec![filt(
+                        pacc.path("_id"),
+                        FilterOp::Eq,
+                        ValueSource::Old {
+                            field: rel.child_field.clone(),
+                        },
+                    )],
                     vec![UpdateOp::Pull { path: path.clone() }],
                     1.0,
                     0.0,
                     say!(self.quiet, "remove the {name} from its old {pname}"),
+                    None,
                 ));
                 extra.push((
                     parent,
                     Action::UpdateOne,
-                    vec![filt(pacc.path("_id"), "eq", "the new parent")],
+                    vec![filt(
+                        pacc.path("_id"),
+                        FilterOp::Eq,
+                        ValueSource::New {
+                            field: rel.child_field.clone(),
+                        },
+                    )],
                     vec![UpdateOp::Push {
                         path,
                         sort: None,
@@ -1558,6 +1595,7 @@ impl<'a> Planner<'a> {
                     1.0,
                     0.0,
                     say!(self.quiet, "add the {name} to its new {pname}"),
+                    None,
                 ));
                 nonatomic += 2;
             }
@@ -1585,8 +1623,8 @@ impl<'a> Planner<'a> {
                     Action::UpdateMany,
                     vec![filt(
                         pacc.path(&format!("{}._id", rel.parent_field)),
-                        "eq",
-                        "parameter",
+                        FilterOp::Eq,
+                        ValueSource::Param,
                     )],
                     copied
                         .iter()
@@ -1597,6 +1635,7 @@ impl<'a> Planner<'a> {
                     holders,
                     holders,
                     self.refresh_purpose(&name, &copied, holders, rel.parent),
+                    Some(name.clone()),
                 ));
             }
             for (func, field, cname) in self.computed(r) {
@@ -1618,7 +1657,7 @@ impl<'a> Planner<'a> {
                     extra.push((
                         rel.parent,
                         Action::UpdateOne,
-                        vec![filt(pacc.path("_id"), "eq", "parameter")],
+                        vec![filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)],
                         vec![u],
                         m,
                         0.0,
@@ -1627,6 +1666,7 @@ impl<'a> Planner<'a> {
                             "keep {cname} of the {} in step",
                             self.name(rel.parent)
                         ),
+                        None,
                     ));
                 }
             }
@@ -1659,11 +1699,13 @@ impl<'a> Planner<'a> {
                         Action::UpdateMany,
                         vec![filt(
                             cacc.path(&format!("{}.{key}", rel.child_field)),
-                            "eq",
+                            FilterOp::Eq,
                             if key == "_id" {
-                                "parameter".to_string()
+                                ValueSource::Param
                             } else {
-                                format!("the old {key}")
+                                ValueSource::Old {
+                                    field: key.to_string(),
+                                }
                             },
                         )],
                         copied
@@ -1675,6 +1717,7 @@ impl<'a> Planner<'a> {
                         holders,
                         holders,
                         self.refresh_purpose(&name, &copied, holders, rel.child),
+                        Some(name.clone()),
                     ));
                 }
             }
@@ -1685,7 +1728,7 @@ impl<'a> Planner<'a> {
                 rel, array: false, ..
             } if f.model.relationship(rel).parent == e => {
                 let n = f.typical(rel) * m;
-                step_filter = vec![filt(acc.path("_id"), "eq", "parameter")];
+                step_filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
                 (n, n - m)
             }
             _ => (m, 0.0),
@@ -1708,8 +1751,11 @@ impl<'a> Planner<'a> {
                 say!(self.quiet, "update the {name}"),
             );
         }
-        for (ent, action, filter, ups, docs, sync, why) in extra {
+        for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
             self.write_root(plan, op, ent, action, filter, ups, docs, sync, why);
+            if let Some(step) = plan.steps.last_mut() {
+                step.copy_of = copy_of;
+            }
         }
         if nonatomic > 0
             && f.model
@@ -1751,7 +1797,7 @@ impl<'a> Planner<'a> {
             self.matched(e, filter, None)
         };
         let from = if by_id {
-            "parameter".to_string()
+            ValueSource::Param
         } else {
             let (_, n) = self.find(
                 plan,
@@ -1763,7 +1809,7 @@ impl<'a> Planner<'a> {
                 &["_id".to_string()],
                 say!(self.quiet, "find the {names} to delete"),
             );
-            format!("ids from step {n}")
+            ValueSource::FromStep { step: n }
         };
         match self.p.home[e.index()] {
             Home::Own => {
@@ -1777,7 +1823,11 @@ impl<'a> Planner<'a> {
                     op,
                     e,
                     action,
-                    vec![filt("_id", if m > 1.0 { "in" } else { "eq" }, from.clone())],
+                    vec![filt(
+                        "_id",
+                        if m > 1.0 { FilterOp::In } else { FilterOp::Eq },
+                        from.clone(),
+                    )],
                     Vec::new(),
                     m,
                     0.0,
@@ -1791,7 +1841,7 @@ impl<'a> Planner<'a> {
                     op,
                     e,
                     Action::UpdateOne,
-                    vec![filt(acc.path("_id"), "eq", from.clone())],
+                    vec![filt(acc.path("_id"), FilterOp::Eq, from.clone())],
                     vec![UpdateOp::Pull { path: host_path }],
                     m,
                     0.0,
@@ -1833,7 +1883,11 @@ impl<'a> Planner<'a> {
                     op,
                     rel.parent,
                     action,
-                    vec![filt(pacc.path(&rel.parent_field), "eq", from.clone())],
+                    vec![filt(
+                        pacc.path(&rel.parent_field),
+                        FilterOp::Eq,
+                        from.clone(),
+                    )],
                     ups,
                     holders,
                     0.0,

@@ -10,10 +10,11 @@ pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
 
 use crate::finding::Finding;
+pub use crate::model::FilterOp;
 use serde::Serialize;
 
 /// Version of the serialized structure; bumped only on breaking changes.
-pub const DESIGN_SCHEMA_VERSION: u32 = 1;
+pub const DESIGN_SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Design {
@@ -163,6 +164,9 @@ pub struct Step {
     pub documents: f64,
     /// Why the step exists ("application-level join with $in on parts ids").
     pub purpose: String,
+    /// The entity whose copied fields this step refreshes (a write that only
+    /// keeps denormalized copies in sync).
+    pub copy_of: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -181,9 +185,32 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepFilter {
     pub path: String,
-    pub op: String,
-    /// Where the value comes from ("parameter", "ids from step 1", …).
-    pub value_from: String,
+    /// The test: equality, membership (`$in`) or a range.
+    pub op: FilterOp,
+    /// Where the value compared comes from.
+    pub value_from: ValueSource,
+}
+
+/// Where a step's filter value comes from: what the cookbook turns into a
+/// parameter, a value carried from an earlier step, or a constant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "source")]
+pub enum ValueSource {
+    /// A value the application passes in (the operation's parameter).
+    Param,
+    /// Values that an earlier step of the same plan read (1-based).
+    FromStep { step: usize },
+    /// The value `field` held before this operation changed it (the old
+    /// parent of a re-pointed child, the old value of a copied key).
+    Old { field: String },
+    /// The value `field` takes with this operation (the new parent).
+    New { field: String },
+    /// The parameter `field`, truncated to the time `unit` (a time bucket).
+    Truncated { field: String, unit: String },
+    /// A constant: the polymorphic collection's discriminator value.
+    Literal { value: String },
+    /// Below a constant: a count bucket that still has room.
+    Below { limit: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

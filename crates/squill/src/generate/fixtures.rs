@@ -209,11 +209,29 @@ pub fn decision(m: &Model, relationship: &str, chosen: Layout) -> RelationshipDe
     }
 }
 
+/// A filter written the way the v1 design JSON read (`"eq"`, `"ids from step
+/// 1"`, `"the old owner"`), as typed values: these fixtures predate them.
 pub fn filter(path: &str, op: &str, value_from: &str) -> StepFilter {
+    let op = match op.trim_start_matches('$') {
+        "in" => FilterOp::In,
+        "range" => FilterOp::Range,
+        _ => FilterOp::Eq,
+    };
+    let value_from = if let Some(n) = value_from.strip_prefix("ids from step ") {
+        ValueSource::FromStep {
+            step: n.parse().unwrap_or(1),
+        }
+    } else if let Some(f) = value_from.strip_prefix("the old ") {
+        ValueSource::Old { field: f.into() }
+    } else if let Some(f) = value_from.strip_prefix("the new ") {
+        ValueSource::New { field: f.into() }
+    } else {
+        ValueSource::Param
+    };
     StepFilter {
         path: path.into(),
-        op: op.into(),
-        value_from: value_from.into(),
+        op,
+        value_from,
     }
 }
 
@@ -229,6 +247,7 @@ pub fn step(collection: &str, action: Action, purpose: &str) -> Step {
         index: None,
         documents: 1.0,
         purpose: purpose.into(),
+        copy_of: None,
     }
 }
 

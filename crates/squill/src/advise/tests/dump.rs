@@ -82,7 +82,7 @@ fn dump_examples() {
                             s.action,
                             s.filter
                                 .iter()
-                                .map(|f| format!("{} {} {}", f.path, f.op, f.value_from))
+                                .map(|f| format!("{} {:?} {:?}", f.path, f.op, f.value_from))
                                 .collect::<Vec<_>>(),
                             s.index,
                             s.purpose

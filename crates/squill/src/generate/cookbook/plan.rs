@@ -3,7 +3,10 @@
 //! three renderers (mongosh, Python, Node.js) only spell these out, so the
 //! three versions of an operation cannot drift apart.
 
-use crate::design::{Action, Collection, Design, OperationPlan, ShapeType, Step, UpdateOp};
+use crate::design::{
+    Action, Collection, Design, FilterOp, OperationPlan, ShapeType, Step, StepFilter, UpdateOp,
+    ValueSource,
+};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpCode {
@@ -175,10 +178,6 @@ pub fn ident(s: &str) -> String {
     }
 }
 
-fn normalize_op(op: &str) -> String {
-    op.trim_start_matches('$').to_ascii_lowercase()
-}
-
 /// Whether the first segment of `path` is an array in the collection's shape.
 fn array_prefix(coll: Option<&Collection>, path: &str) -> Option<String> {
     let coll = coll?;
@@ -201,8 +200,8 @@ impl Builder<'_> {
     /// mean the same thing share one name: the same field of the same entity
     /// (a part's id in `parts` and in `products.parts._id`; a host's ip and
     /// its copy in each message), in the same role (matching vs new value).
-    /// A step filter whose `value_from` is a phrase ("the new owner") gets a
-    /// parameter of its own named after the phrase.
+    /// A step filter whose value is its own (the old or new value of a
+    /// field, a truncated time) gets a parameter of its own named after it.
     fn param(&mut self, collection: &str, path: &str, kind: ParamKind, hint: &str) -> String {
         self.param_named(collection, path, kind, hint, None)
     }
@@ -319,13 +318,10 @@ impl Builder<'_> {
             .unwrap_or_else(|| "_id".to_string())
     }
 
-    fn filter_expr(&mut self, step: &Step, path: &str, op: &str, value_from: &str) -> Expr {
-        let lower = value_from.to_ascii_lowercase();
-        if let Some(n) = lower
-            .split("step")
-            .nth(1)
-            .and_then(|rest| rest.trim().split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|d| d.parse::<usize>().ok())
+    fn filter_expr(&mut self, step: &Step, f: &StepFilter) -> Expr {
+        let path = f.path.as_str();
+        // A value read by an earlier step of the plan.
+        if let ValueSource::FromStep { step: n } = f.value_from
             && n >= 1
             && n <= self.steps.len()
         {
@@ -339,15 +335,26 @@ impl Builder<'_> {
                 path: src,
             };
         }
-        let phrase = (!lower.is_empty() && !lower.contains("param")).then_some(value_from);
-        match normalize_op(op).as_str() {
-            "in" => Expr::In(self.param_named(&step.collection, path, ParamKind::List, "", phrase)),
-            "range" | "gt" | "gte" | "lt" | "lte" | "between" => Expr::Range(
+        // A value of its own gets a parameter named after what it is.
+        let own = match &f.value_from {
+            ValueSource::Param | ValueSource::FromStep { .. } => None,
+            ValueSource::Below { limit } => return Expr::Below(*limit),
+            ValueSource::Old { field } => Some(format!("old_{field}")),
+            ValueSource::New { field } => Some(format!("new_{field}")),
+            ValueSource::Truncated { field, unit } => Some(format!("{field}_{unit}")),
+            ValueSource::Literal { value } => Some(value.clone()),
+        };
+        let own = own.as_deref();
+        match f.op {
+            FilterOp::In => {
+                Expr::In(self.param_named(&step.collection, path, ParamKind::List, "", own))
+            }
+            FilterOp::Range => Expr::Range(
                 self.param(&step.collection, path, ParamKind::From, ""),
                 self.param(&step.collection, path, ParamKind::To, ""),
             ),
-            _ => {
-                Expr::Param(self.param_named(&step.collection, path, ParamKind::Value, "", phrase))
+            FilterOp::Eq => {
+                Expr::Param(self.param_named(&step.collection, path, ParamKind::Value, "", own))
             }
         }
     }
@@ -434,7 +441,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 filter.push((counter.clone(), Expr::Below(*max)));
                 continue;
             }
-            let e = b.filter_expr(step, &f.path, &f.op, &f.value_from);
+            let e = b.filter_expr(step, f);
             filter.push((f.path.clone(), e));
         }
         if let Some((counter, max)) = &bound

@@ -1,7 +1,9 @@
 //! Phrases shared by the text and Markdown reporters, so both say the same
 //! thing about a layout, a step or a cost in the same words.
 
-use crate::design::{Action, Cost, EntityDecision, Step, UpdateOp};
+use crate::design::{
+    Action, Cost, EntityDecision, FilterOp, Step, StepFilter, UpdateOp, ValueSource,
+};
 use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::AggregateFn;
 use crate::words;
@@ -302,9 +304,33 @@ pub fn filter(step: &Step) -> String {
     let inner: Vec<String> = step
         .filter
         .iter()
-        .map(|f| format!("{}: {} ({})", f.path, f.op, f.value_from))
+        .map(|f| format!("{}: {} ({})", f.path, test(f), value_source(&f.value_from)))
         .collect();
     format!("{{ {} }}", inner.join(", "))
+}
+
+/// The test a filter makes: `eq`, `in`, `range`; `lt` below a constant.
+fn test(f: &StepFilter) -> &'static str {
+    match (f.op, &f.value_from) {
+        (_, ValueSource::Below { .. }) => "lt",
+        (FilterOp::Eq, _) => "eq",
+        (FilterOp::In, _) => "in",
+        (FilterOp::Range, _) => "range",
+    }
+}
+
+/// Where a filter's value comes from, in words: `parameter`, `ids from step
+/// 1`, `the old author_id`.
+pub fn value_source(v: &ValueSource) -> String {
+    match v {
+        ValueSource::Param => "parameter".to_string(),
+        ValueSource::FromStep { step } => format!("ids from step {step}"),
+        ValueSource::Old { field } => format!("the old {field}"),
+        ValueSource::New { field } => format!("the new {field}"),
+        ValueSource::Truncated { field, unit } => format!("{field} truncated to the {unit}"),
+        ValueSource::Literal { value } => format!("\"{value}\""),
+        ValueSource::Below { limit } => words::int(*limit),
+    }
 }
 
 /// `$set name`, `$push logmsgs (sort time: -1, slice -1000)`.

@@ -7,7 +7,7 @@ use crate::design::{
     EntityDecision, FieldOrigin, Index, OperationPlan, RelationshipDecision, RuleHit, Shape,
     ShapeField, ShapeType, Step, StepFilter, UpdateOp, Verdict,
 };
-use crate::design::{Aggregation, BucketBy, Layout, Side};
+use crate::design::{Aggregation, BucketBy, FilterOp, Layout, Side, ValueSource};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::AggregateFn;
 use serde_json::json;
@@ -61,14 +61,15 @@ fn step(collection: &str, action: Action) -> Step {
         index: None,
         documents: 1.0,
         purpose: String::new(),
+        copy_of: None,
     }
 }
 
-fn eq(path: &str, value_from: &str) -> StepFilter {
+fn eq(path: &str) -> StepFilter {
     StepFilter {
         path: path.into(),
-        op: "$eq".into(),
-        value_from: value_from.into(),
+        op: FilterOp::Eq,
+        value_from: ValueSource::Param,
     }
 }
 
@@ -177,7 +178,7 @@ pub fn product_parts() -> Design {
         operation: "view_product".into(),
         rate: 1200.0,
         steps: vec![Step {
-            filter: vec![eq("catalog_number", "parameter")],
+            filter: vec![eq("catalog_number")],
             index: Some("catalog_number_1".into()),
             purpose: "the product with its part names".into(),
             ..step("products", Action::Find)
@@ -198,7 +199,7 @@ pub fn product_parts() -> Design {
         rate: 40.0,
         steps: vec![
             Step {
-                filter: vec![eq("catalog_number", "parameter")],
+                filter: vec![eq("catalog_number")],
                 projection: vec!["parts.id".into()],
                 index: Some("catalog_number_1".into()),
                 purpose: "the ids of the product's parts".into(),
@@ -207,8 +208,8 @@ pub fn product_parts() -> Design {
             Step {
                 filter: vec![StepFilter {
                     path: "_id".into(),
-                    op: "$in".into(),
-                    value_from: "parts.id from step 1".into(),
+                    op: FilterOp::In,
+                    value_from: ValueSource::FromStep { step: 1 },
                 }],
                 index: Some("_id_".into()),
                 documents: 300.0,
@@ -232,7 +233,7 @@ pub fn product_parts() -> Design {
         rate: 0.5,
         steps: vec![
             Step {
-                filter: vec![eq("_id", "parameter")],
+                filter: vec![eq("_id")],
                 updates: vec![UpdateOp::Set {
                     path: "name".into(),
                 }],
@@ -241,7 +242,7 @@ pub fn product_parts() -> Design {
                 ..step("parts", Action::UpdateOne)
             },
             Step {
-                filter: vec![eq("parts.id", "parameter")],
+                filter: vec![eq("parts.id")],
                 updates: vec![UpdateOp::Set {
                     path: "parts.$[p].name".into(),
                 }],
