@@ -12,11 +12,11 @@ use crate::rules::judge::DesignCheck;
 pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design) -> Vec<Finding> {
     let cx = DesignCheck { facts, design };
     let mut out = Vec::new();
-    out.extend(r::covered_query::check(&cx));
-    out.extend(r::custom_id::check(&cx));
-    out.extend(r::index_write_cost::check(&cx));
-    out.extend(r::update_with_operators::check(&cx));
-    out.extend(r::pre_allocation::check(&cx));
+    for rule in r::ALL {
+        if let crate::rules::Check::Design(check) = rule.check {
+            out.extend(check(&cx));
+        }
+    }
     for (ri, choice) in state.rel.iter().enumerate() {
         let c = &space.rels[ri][*choice];
         if let Some(hit) = &c.forbidden {

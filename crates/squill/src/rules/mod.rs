@@ -2,12 +2,16 @@
 //!
 //! One file per rule (named after its id) under `design/` (rules that forbid or
 //! weigh candidate layouts) or `data/` (anti-patterns found in scanned data).
-//! Each file declares its metadata with `declare_rule!`; the docs live in
-//! `docs/<id>.md` and feed `squill rule ID`, the docs pages and SARIF alike.
+//! Each file declares the rule with `declare_rule!`: id, summary, kind,
+//! severity, sources and its check; the docs live in `docs/<id>.md` and feed
+//! `squill rule ID`, the docs pages and SARIF alike. The build script lists
+//! the files, so a new rule is its file and its docs, nothing else.
 
 pub mod data;
 pub mod design;
 pub mod judge;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::finding::Severity;
 use serde::Serialize;
@@ -22,8 +26,8 @@ pub enum RuleKind {
     Data,
 }
 
-/// A rule's metadata. The check itself is a function in the rule's file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// A rule: its metadata and its check.
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct Rule {
     /// Kebab-case id that names the decision or the problem.
     pub id: &'static str,
@@ -36,6 +40,48 @@ pub struct Rule {
     /// Markdown with the fixed sections (see `REQUIRED_DOC_SECTIONS`).
     #[serde(skip)]
     pub docs: &'static str,
+    /// What the rule looks at, and the function that looks.
+    #[serde(skip)]
+    pub check: Check,
+}
+
+/// A rule's check, by what it judges.
+#[derive(Clone, Copy)]
+pub enum Check {
+    /// One candidate layout of one relationship: forbid it or support it.
+    /// Rules are asked in `order` (limits first): the first that forbids is
+    /// the one a report shows, and supports are listed in that order.
+    Relationship {
+        order: u16,
+        check: fn(&judge::RelCheck<'_>) -> Option<judge::Judgement>,
+    },
+    /// An entity-level candidate (a polymorphic collection, a computed field):
+    /// the reason to enable it, if any.
+    Entity(
+        fn(
+            &crate::candidates::facts::Facts<'_>,
+            &crate::candidates::EntityCandidate,
+        ) -> Option<String>,
+    ),
+    /// The finished design: findings about it.
+    Design(fn(&judge::DesignCheck<'_>) -> Vec<crate::finding::Finding>),
+    /// A scanned data set: findings about it.
+    Data(fn(&crate::scan::Analysis<'_>, &mut Vec<crate::finding::Finding>)),
+    /// Cited by the advisor itself with its own evidence (the cost model's
+    /// verdict), not asked by the registry.
+    Cited,
+}
+
+impl std::fmt::Debug for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Check::Relationship { .. } => "Relationship",
+            Check::Entity(_) => "Entity",
+            Check::Design(_) => "Design",
+            Check::Data(_) => "Data",
+            Check::Cited => "Cited",
+        })
+    }
 }
 
 /// The headings every rule's docs must have, in this order.
@@ -48,23 +94,30 @@ pub const REQUIRED_DOC_SECTIONS: &[&str] = &[
     "## References",
 ];
 
-/// Declares a rule's metadata as a `pub const RULE: Rule`, with its docs read
-/// from `src/rules/docs/<id>.md`.
+/// Declares a rule as a `pub const RULE: Rule`, with its docs read from
+/// `src/rules/docs/<id>.md` and its check (a `Check` variant, written without
+/// the `Check::` prefix).
 macro_rules! declare_rule {
     (
         id: $id:literal,
         summary: $summary:literal,
         kind: $kind:ident,
         severity: $severity:ident,
-        sources: [$($source:literal),* $(,)?] $(,)?
+        sources: [$($source:literal),* $(,)?],
+        check: $check:expr $(,)?
     ) => {
-        pub const RULE: $crate::rules::Rule = $crate::rules::Rule {
-            id: $id,
-            summary: $summary,
-            kind: $crate::rules::RuleKind::$kind,
-            default_severity: $crate::finding::Severity::$severity,
-            sources: &[$($source),*],
-            docs: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/docs/", $id, ".md")),
+        pub const RULE: $crate::rules::Rule = {
+            #[allow(unused_imports)]
+            use $crate::rules::Check::*;
+            $crate::rules::Rule {
+                id: $id,
+                summary: $summary,
+                kind: $crate::rules::RuleKind::$kind,
+                default_severity: $crate::finding::Severity::$severity,
+                sources: &[$($source),*],
+                docs: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules/docs/", $id, ".md")),
+                check: $check,
+            }
         };
     };
 }
@@ -97,6 +150,35 @@ mod tests {
         let before = ids.len();
         ids.dedup();
         assert_eq!(before, ids.len(), "duplicate rule ids");
+    }
+
+    /// The ids, with their kind and what their check judges: renaming or
+    /// dropping a rule changes this snapshot, deliberately.
+    #[test]
+    fn rule_ids_are_a_deliberate_list() {
+        let list: Vec<String> = all()
+            .map(|r| format!("{} {:?} {:?}", r.id, r.kind, r.check))
+            .collect();
+        insta::assert_snapshot!(list.join("\n"));
+    }
+
+    /// Each kind of check sits with the kind of rule it belongs to, and every
+    /// relationship rule has an order of its own.
+    #[test]
+    fn checks_match_their_kind_and_orders_are_unique() {
+        let mut orders = Vec::new();
+        for r in all() {
+            match (r.kind, r.check) {
+                (RuleKind::Data, Check::Data(_)) => {}
+                (RuleKind::Design, Check::Relationship { order, .. }) => orders.push(order),
+                (RuleKind::Design, Check::Entity(_) | Check::Design(_) | Check::Cited) => {}
+                (kind, check) => panic!("{}: a {kind:?} rule with a {check:?} check", r.id),
+            }
+        }
+        let n = orders.len();
+        orders.sort_unstable();
+        orders.dedup();
+        assert_eq!(n, orders.len(), "two relationship rules share an order");
     }
 
     #[test]

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Data,
     severity: Warning,
     sources: ["000_34acd10fa9a500cb.txt"],
+    check: Data(check),
 }
 
 use super::finding;

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Data,
     severity: Warning,
     sources: ["MongoDB manual: limits"],
+    check: Data(check),
 }
 
 use super::finding;

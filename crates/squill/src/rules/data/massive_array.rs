@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Data,
     severity: Warning,
     sources: ["004_16209cf0db7b32ff.txt", "Compass performance insights", "Atlas schema advice", "Schaefer & Coupal anti-patterns"],
+    check: Data(check),
 }
 
 use super::finding;

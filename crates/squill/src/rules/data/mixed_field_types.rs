@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Data,
     severity: Warning,
     sources: ["Compass schema analysis"],
+    check: Data(check),
 }
 
 use super::finding;

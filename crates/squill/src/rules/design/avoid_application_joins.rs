@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
+    check: Relationship { order: 220, check },
 }
 
 use crate::rules::judge::{Judgement, RelCheck};
@@ -21,4 +22,23 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             cx.rel().name
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("user-address.yaml"), "address", "embed"),
+            "support: 100/s reads through address need no second query"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "child-references"), "-");
+    }
 }

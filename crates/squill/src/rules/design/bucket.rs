@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["002_6843193bac1933d0.txt", "003_8caca105590b9080.txt"],
+    check: Relationship { order: 150, check },
 }
 
 use crate::candidates::fn_name;
@@ -40,16 +41,29 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     };
     Some(Judgement::Support(match by {
         BucketBy::Count => format!(
-            "{}s are read {} at a time: one bucket document per page of {}{aggs}",
-            cx.child(),
-            words::num(*per_bucket as f64),
-            words::num(*per_bucket as f64)
-        ),
+"{} are read {} at a time: one bucket document per page of {}{aggs}", words::plural(cx.child()), words::num(*per_bucket as f64), words::num(*per_bucket as f64)
+),
         BucketBy::Time { field, unit } => format!(
-            "about {} {}s arrive per {unit} per {}: one bucket per {unit} of {field}{aggs}",
-            words::num(*per_bucket as f64),
-            cx.child(),
-            cx.parent()
-        ),
+"about {} {} arrive per {unit} per {}: one bucket per {unit} of {field}{aggs}", words::num(*per_bucket as f64), words::plural(cx.child()), cx.parent()
+),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("blog-comments-pages.yaml"), "comments", "bucket"),
+            "support: comments are read 50 at a time: one bucket document per page of 50"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("blog-comments-pages.yaml"), "comments", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt", "002_6843193bac1933d0.txt"],
+    check: Entity(check),
 }
 
 use crate::candidates::facts::Facts;
@@ -43,10 +44,6 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
         .as_ref()
         .map_or_else(|| words::plural(child), |f| format!("{child}.{f}"));
     Some(format!(
-        "reads ask for the {} of {what} {}/s while {}s arrive {}/s: keep it in {parent}.{name}, maintained on write",
-        fn_name(*function),
-        words::num(reads),
-        child,
-        words::num(rf.child_inserts)
-    ))
+"reads ask for the {} of {what} {}/s while {} arrive {}/s: keep it in {parent}.{name}, maintained on write", fn_name(*function), words::num(reads), words::plural(child), words::num(rf.child_inserts)
+))
 }

@@ -6,10 +6,12 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["001_5782b55841006ac6.txt"],
+    check: Relationship { order: 120, check },
 }
 
 use crate::design::{Layout, Side};
 use crate::model::CardinalityClass;
+use crate::words;
 use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports copying the one side's fields into each child of a one-to-squillions
@@ -23,23 +25,30 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             copies_into: Side::Child,
             fields,
         } => Some(Judgement::Support(format!(
-            "{} has {} {}s per {}: copying {} into each {} answers reads of {}s with the {}'s {} in one query",
-            cx.rel().name,
-            cx.max_words(),
-            cx.child(),
-            cx.parent(),
-            fields.join(", "),
-            cx.child(),
-            cx.child(),
-            cx.parent(),
-            fields.join(", ")
-        ))),
+"{} has {} {} per {}: copying {} into each {} answers reads of {} with the {}'s {} in one query", cx.rel().name, cx.max_words(), words::plural(cx.child()), cx.parent(), fields.join(", "), cx.child(), words::plural(cx.child()), words::singular(cx.parent()), fields.join(", ")
+))),
         Layout::EmbedParentInChild => Some(Judgement::Support(format!(
-            "the {} side is small and only read with its {}s: folding it into each {} drops a collection and a query",
-            cx.parent(),
-            cx.child(),
-            cx.child()
-        ))),
+"the {} side is small and only read with its {}: folding it into each {} drops a collection and a query", cx.parent(), words::plural(cx.child()), cx.child()
+))),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("page-views.yaml"), "views", "embed-parent-in-child"),
+            "support: the page side is small and only read with its views: folding it into each view drops a collection and a query"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("page-views.yaml"), "views", "embed"), "-");
     }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["001_5782b55841006ac6.txt", "004_16209cf0db7b32ff.txt"],
+    check: Relationship { order: 40, check },
 }
 
 use crate::design::{Layout, Side};
@@ -52,4 +53,23 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         rel.name,
         words::num(updates)
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
+            "support: ipaddr of host is read 20/s through messages and updated 0/s: read-mostly, worth a copy"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
+    check: Cited,
 }
 
 use crate::words;

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Error,
     sources: ["000_34acd10fa9a500cb.txt", "003_8caca105590b9080.txt", "MongoDB manual: limits"],
+    check: Relationship { order: 10, check },
 }
 
 use crate::candidates::placement::copy_bytes;
@@ -39,12 +40,36 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let at_max = parent + max * per_item;
     (at_max > limit).then(|| {
         Judgement::Forbid(format!(
-            "a {} with {} {}s would take {} (limit {})",
-            cx.parent(),
-            words::num(max),
-            cx.child(),
-            words::bytes(at_max),
-            words::bytes(limit)
-        ))
+"{} with {} {} would take {} (limit {})", words::a(cx.parent()), words::num(max), words::plural(cx.child()), words::bytes(at_max), words::bytes(limit)
+))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::judge;
+
+    const MODEL: &str = r"
+entities:
+  post: {count: 1000, fields: {title: string(80)}}
+  comment: {count: 1000000, fields: {text: string(2000)}}
+relationships:
+  comments: {parent: post, child: comment, children: {min: 0, typical: 20, max: 20000}}
+operations:
+  view: {read: post, rate: 10, include: [comments]}
+";
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, MODEL, "comments", "embed"),
+            "forbid: a post with 20,000 comments would take 38.9 MiB (limit 16.0 MiB)"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, MODEL, "comments", "parent-reference"), "-");
+    }
 }

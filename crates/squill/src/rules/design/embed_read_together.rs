@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["002_6843193bac1933d0.txt"],
+    check: Relationship { order: 160, check },
 }
 
 use crate::design::Layout;
@@ -22,11 +23,26 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     );
     (matches!(cx.layout, Layout::Embed) && bounded_small && cx.rf().reads_down > 0.0).then(|| {
         Judgement::Support(format!(
-            "{}/s reads take a {} with its {}s, which are bounded ({}): one document answers them",
-            words::num(cx.rf().reads_down),
-            cx.parent(),
-            cx.child(),
-            cx.max_words()
-        ))
+"{}/s reads take {} with its {}, which are bounded ({}): one document answers them", words::num(cx.rf().reads_down), words::a(cx.parent()), words::plural(cx.child()), cx.max_words()
+))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("user-address.yaml"), "address", "embed"),
+            "support: 100/s reads take a user with its addresses, which are bounded (at most 1): one document answers them"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "embed-parent-in-child"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["003_8caca105590b9080.txt"],
+    check: Relationship { order: 190, check },
 }
 
 use crate::design::Layout;
@@ -21,10 +22,25 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let typical = cx.rel().children.typical;
     let (k, _, rate) = cx.rf().limits.iter().find(|(k, _, _)| *k < typical)?;
     Some(Judgement::Support(format!(
-        "{}/s reads take {} of a typical {} {}s: an embedded array would be read whole for each page",
-        words::num(*rate),
-        words::num(*k as f64),
-        words::num(typical as f64),
-        cx.child()
-    )))
+"{}/s reads take {} of a typical {} {}: an embedded array would be read whole for each page", words::num(*rate), words::num(*k as f64), words::num(typical as f64), words::plural(cx.child())
+)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("blog-comments-pages.yaml"), "comments", "parent-reference"),
+            "support: 300/s reads take 50 of a typical 300 comments: an embedded array would be read whole for each page"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("blog-comments-pages.yaml"), "comments", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["002_6843193bac1933d0.txt", "001_5782b55841006ac6.txt"],
+    check: Relationship { order: 130, check },
 }
 
 use crate::design::Layout;
@@ -23,4 +24,23 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             fields.join(", ")
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
+            "support: reads through messages need only ipaddr of the other side: a copy next to the reference saves the join"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "embed"), "-");
+    }
 }

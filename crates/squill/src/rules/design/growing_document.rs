@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Warning,
     sources: ["004_16209cf0db7b32ff.txt", "003_8caca105590b9080.txt"],
+    check: Relationship { order: 200, check },
 }
 
 use crate::design::Layout;
@@ -22,11 +23,26 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     )
     .then(|| {
         Judgement::Support(format!(
-            "each {} gains {} {}s a day: this layout keeps the {} document from growing with them",
-            cx.parent(),
-            words::num(growth),
-            cx.child(),
-            cx.parent()
-        ))
+"each {} gains {} {} a day: this layout keeps the {} document from growing with them", cx.parent(), words::num(growth), words::plural(cx.child()), cx.parent()
+))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("page-views.yaml"), "views", "parent-reference"),
+            "support: each page gains 8.6 views a day: this layout keeps the page document from growing with them"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("page-views.yaml"), "views", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["003_8caca105590b9080.txt"],
+    check: Relationship { order: 110, check },
 }
 
 use crate::design::{Layout, Side};
@@ -28,9 +29,32 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let large_big = large.finite().is_none_or(|n| n > bound);
     (small_ok && large_big).then(|| {
         Judgement::Support(format!(
-            "a {holder} has at most {} {other}s but a {other} can have {} {holder}s: keep the ids in the {holder} only",
+            "{} has at most {} {} but {} can have {} {}: keep the ids in the {holder} only",
+            words::a(holder),
             words::num(small.finite().unwrap_or(0) as f64),
-            large.finite().map_or("an unbounded number of".to_string(), |n| words::num(n as f64))
+            words::plural(other),
+            words::a(other),
+            large.finite().map_or("an unbounded number of".to_string(), |n| words::num(n as f64)),
+            words::plural(holder)
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("books-categories.yaml"), "categories", "many-to-many-one-way"),
+            "support: a book has at most 3 categories but a category can have 500,000 books: keep the ids in the book only"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("books-categories.yaml"), "categories", "many-to-many-two-way"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Error,
     sources: ["MongoDB manual: limits"],
+    check: Relationship { order: 20, check },
 }
 
 use crate::design::Layout;

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["003_8caca105590b9080.txt", "004_16209cf0db7b32ff.txt"],
+    check: Relationship { order: 50, check },
 }
 
 use crate::design::Layout;
@@ -23,4 +24,23 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             cx.parent()
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("user-address.yaml"), "address", "embed"),
+            "support: one address per user: a sub-document reads in the same query as its owner"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "child-references"), "-");
+    }
 }

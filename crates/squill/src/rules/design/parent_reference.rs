@@ -6,10 +6,12 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["000_34acd10fa9a500cb.txt"],
+    check: Relationship { order: 80, check },
 }
 
 use crate::design::Layout;
 use crate::model::CardinalityClass;
+use crate::words;
 use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports the parent's id in each child for one-to-squillions.
@@ -18,12 +20,26 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         && cx.class() == CardinalityClass::OneToSquillions)
         .then(|| {
             Judgement::Support(format!(
-                "a {} has {} {}s: one-to-squillions, each {} keeps its {}'s id (indexed)",
-                cx.parent(),
-                cx.max_words(),
-                cx.child(),
-                cx.child(),
-                cx.parent()
-            ))
+"{} has {} {}: one-to-squillions, each {} keeps its {}'s id (indexed)", words::a(cx.parent()), cx.max_words(), words::plural(cx.child()), cx.child(), words::singular(cx.parent())
+))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("page-views.yaml"), "views", "parent-reference"),
+            "support: a page has an unbounded number of views: one-to-squillions, each view keeps its page's id (indexed)"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("page-views.yaml"), "views", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["002_6843193bac1933d0.txt"],
+    check: Entity(check),
 }
 
 use crate::candidates::EntityCandidate;

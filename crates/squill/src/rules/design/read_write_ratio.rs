@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
+    check: Relationship { order: 210, check },
 }
 
 use crate::rules::judge::{Judgement, RelCheck};
@@ -32,4 +33,23 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         )));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("user-address.yaml"), "address", "embed"),
+            "support: the workload is read-heavy (100/s reads against 0.05/s writes): denormalize for the reads"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "child-references"), "-");
+    }
 }

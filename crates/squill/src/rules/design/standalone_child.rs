@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["000_34acd10fa9a500cb.txt", "004_16209cf0db7b32ff.txt"],
+    check: Relationship { order: 170, check },
 }
 
 use crate::design::Layout;
@@ -20,15 +21,30 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let own = cx.rf().child_own_ops;
     Some(Judgement::Support(if own > 0.0 {
         format!(
-            "{}s are used on their own ({}/s operations start from a {}): they keep their own documents",
-            cx.child(),
-            words::num(own),
-            cx.child()
-        )
+"{} are used on their own ({}/s operations start from {}): they keep their own documents", words::plural(cx.child()), words::num(own), words::a(cx.child())
+)
     } else {
         format!(
-            "{}s are used on their own: they keep their own documents",
-            cx.child()
-        )
+"{} are used on their own: they keep their own documents", words::plural(cx.child())
+)
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("books-authors.yaml"), "authors", "many-to-many-one-way"),
+            "support: authors are used on their own (60/s operations start from an author): they keep their own documents"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["001_5782b55841006ac6.txt", "002_6843193bac1933d0.txt"],
+    check: Relationship { order: 140, check },
 }
 
 use crate::design::Layout;
@@ -27,12 +28,26 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         .sum();
     (reads > 0.0 && reads >= rf.child_inserts).then(|| {
         Judgement::Support(format!(
-            "the latest {} {}s are read {}/s and new ones arrive {}/s: keep them in the {}, all of them in their own collection",
-            words::num(*k as f64),
-            cx.child(),
-            words::num(reads),
-            words::num(rf.child_inserts),
-            cx.parent()
-        ))
+"the latest {} {} are read {}/s and new ones arrive {}/s: keep them in the {}, all of them in their own collection", words::num(*k as f64), words::plural(cx.child()), words::num(reads), words::num(rf.child_inserts), cx.parent()
+))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("host-last-1000.yaml"), "messages", "subset"),
+            "support: the latest 1,000 logmsgs are read 100/s and new ones arrive 20/s: keep them in the host, all of them in their own collection"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("host-last-1000.yaml"), "messages", "embed"), "-");
+    }
 }

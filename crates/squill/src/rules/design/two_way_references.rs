@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["001_5782b55841006ac6.txt"],
+    check: Relationship { order: 90, check },
 }
 
 use crate::design::Layout;
@@ -18,13 +19,26 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     (matches!(cx.layout, Layout::TwoWayReferences) && rf.reads_down > 0.0 && rf.reads_up > 0.0)
         .then(|| {
             Judgement::Support(format!(
-                "both directions are read: {}/s from a {} to its {}s and {}/s from a {} to its {}",
-                words::num(rf.reads_down),
-                cx.parent(),
-                cx.child(),
-                words::num(rf.reads_up),
-                cx.child(),
-                cx.parent()
-            ))
+"both directions are read: {}/s from {} to its {} and {}/s from {} to its {}", words::num(rf.reads_down), words::a(cx.parent()), words::plural(cx.child()), words::num(rf.reads_up), words::a(cx.child()), cx.parent()
+))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("person-tasks.yaml"), "tasks", "two-way-references"),
+            "support: both directions are read: 50/s from a person to its tasks and 80/s from a task to its person"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("person-tasks.yaml"), "tasks", "embed"), "-");
+    }
 }

@@ -6,6 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Error,
     sources: ["004_16209cf0db7b32ff.txt", "000_34acd10fa9a500cb.txt"],
+    check: Relationship { order: 30, check },
 }
 
 use crate::design::{Layout, Side};
@@ -47,11 +48,14 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let too_many = |c: Count, b: u64| c.finite().is_none_or(|n| n > b);
     if !what.is_empty() && too_many(count, bound) {
         return Some(Judgement::Forbid(format!(
-            "a {holder} can have {} {item}s; an array of {what} {item}s must stay within {}",
+            "{} can have {} {}; an array of {what} {} must stay within {}",
+            words::a(holder),
             match count {
                 Count::Finite(n) => words::num(n as f64),
                 Count::Unbounded => "an unbounded number of".to_string(),
             },
+            words::plural(item),
+            words::plural(item),
             words::num(bound as f64)
         )));
     }
@@ -65,15 +69,30 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     ) && too_many(rel.parents.max, s.reference_array_max)
     {
         return Some(Judgement::Forbid(format!(
-            "a {} can belong to {} {}s; an array of their ids must stay within {}",
-            cx.child(),
-            match rel.parents.max {
+"{} can belong to {} {}; an array of their ids must stay within {}", words::a(cx.child()), match rel.parents.max {
                 Count::Finite(n) => words::num(n as f64),
                 Count::Unbounded => "an unbounded number of".to_string(),
-            },
-            cx.parent(),
-            words::num(s.reference_array_max as f64)
-        )));
+            }, words::plural(cx.parent()), words::num(s.reference_array_max as f64)
+)));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("page-views.yaml"), "views", "embed"),
+            "forbid: a page can have an unbounded number of views; an array of embedded views must stay within 200"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("page-views.yaml"), "views", "embed-parent-in-child"), "-");
+    }
 }

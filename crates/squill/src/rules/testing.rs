@@ -1,0 +1,86 @@
+//! Test support for the rules' own tests: a rule's verdict on one candidate
+//! of one relationship of a model written as YAML (often an example of
+//! `examples/`), the way squawk's rules carry their own SQL.
+
+use crate::candidates::enumerate;
+use crate::candidates::facts::Facts;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::rules::{Check, Rule};
+use crate::settings::Settings;
+
+/// `rule`'s verdict on the first candidate of kind `layout` (`"embed"`,
+/// `"extended-reference"`, …, as `Layout::kind` names them) of relationship
+/// `relationship` in the model `yaml`: `forbid: …`, `support: …` or `-`.
+pub fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> String {
+    let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+    let settings = Settings::default();
+    let facts = Facts::new(&model, &settings, 0);
+    let r = model
+        .relationship_by_name(relationship)
+        .unwrap_or_else(|| panic!("no relationship `{relationship}`"));
+    let candidates = enumerate::for_relationship(&facts, r);
+    let layout = candidates
+        .iter()
+        .find(|l| l.kind() == layout)
+        .unwrap_or_else(|| panic!("no `{layout}` candidate for `{relationship}`"));
+    let Check::Relationship { check, .. } = rule.check else {
+        panic!("{} does not judge relationships", rule.id);
+    };
+    match check(&RelCheck {
+        facts: &facts,
+        r,
+        layout,
+    }) {
+        None => "-".to_string(),
+        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
+        Some(Judgement::Support(why)) => format!("support: {why}"),
+    }
+}
+
+/// An example model's text.
+pub fn example(name: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples")
+            .join(name),
+    )
+    .unwrap_or_else(|e| panic!("examples/{name}: {e}"))
+}
+
+/// Every verdict of every relationship rule on every candidate of every
+/// example: what the rules' own tests are chosen from
+/// (`cargo test -p squill verdicts -- --ignored --nocapture`).
+#[test]
+#[ignore = "prints the verdicts to choose test cases from"]
+fn verdicts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let yaml = example(&name);
+        let model = crate::inputs::model_file::parse("test.yaml", &yaml).unwrap();
+        let settings = Settings::default();
+        let facts = Facts::new(&model, &settings, 0);
+        for r in model.relationship_ids() {
+            let rel = &model.relationship(r).name;
+            let mut kinds: Vec<&str> = enumerate::for_relationship(&facts, r)
+                .iter()
+                .map(crate::design::Layout::kind)
+                .collect();
+            kinds.dedup();
+            for kind in kinds {
+                for rule in crate::rules::design::ALL {
+                    if matches!(rule.check, Check::Relationship { .. }) {
+                        let v = judge(rule, &yaml, rel, kind);
+                        println!("{}\t{name}\t{rel}\t{kind}\t{v}", rule.id);
+                    }
+                }
+            }
+        }
+    }
+}
