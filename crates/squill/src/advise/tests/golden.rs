@@ -324,9 +324,31 @@ fn page_views_computed_counter() {
         } => Some((field, rules, maintained_by)),
         EntityDecision::Polymorphic { .. } => None,
     });
-    let (_, rules, maintained_by) = e.expect("a computed field");
+    let (field, rules, maintained_by) = e.expect("a computed field");
     assert!(rules.iter().any(|h| h.rule == "computed-field"));
-    assert!(!maintained_by.is_empty());
+    // The counter is kept by the one operation that adds a view, and the
+    // page read uses it instead of counting.
+    assert_eq!(maintained_by, &["record_view"]);
+    let show = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "show_page")
+        .expect("show_page");
+    assert_eq!(show.steps.len(), 1, "{:?}", show.steps);
+    assert_eq!(show.steps[0].collection, "page");
+    let record = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "record_view")
+        .expect("record_view");
+    assert!(
+        record.steps.iter().any(|s| s
+            .updates
+            .iter()
+            .any(|u| matches!(u, crate::design::UpdateOp::Inc { path } if path == field))),
+        "{:?}",
+        record.steps
+    );
 }
 
 #[test]

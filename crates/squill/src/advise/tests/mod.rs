@@ -4,7 +4,6 @@ mod alternatives;
 mod builder;
 mod dump;
 mod exhaustive;
-mod first;
 pub mod golden;
 mod rules_fire;
 mod scale;
