@@ -1,0 +1,126 @@
+//! Aggregates a read asks for: computed fields and bucket pre-aggregates, or counting on read.
+
+use super::*;
+
+impl<'a> Planner<'a> {
+    pub(super) fn computed(
+        &self,
+        r: RelationshipId,
+    ) -> impl Iterator<Item = (AggregateFn, Option<&'a String>, &'a String)> + '_ {
+        self.p
+            .computed
+            .iter()
+            .filter_map(move |&i| match &self.space.entity[i] {
+                EntityCandidate::Computed {
+                    relationship,
+                    function,
+                    field,
+                    name,
+                } if *relationship == r => Some((*function, field.as_ref(), name)),
+                _ => None,
+            })
+    }
+
+    pub(super) fn aggregate(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        m: f64,
+        agg: &crate::model::Aggregate,
+    ) {
+        let f = self.facts;
+        let r = agg.relationship;
+        if self
+            .computed(r)
+            .any(|(func, field, _)| func == agg.function && field == agg.field.as_ref())
+        {
+            return;
+        }
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        let n = f.typical(r);
+        let fname = crate::candidates::fn_name(agg.function);
+        match layout {
+            Layout::Embed => {}
+            Layout::Subset { k, .. } if n <= *k as f64 => {}
+            Layout::ChildReferences if agg.function == AggregateFn::Count => {}
+            Layout::Bucket {
+                per_bucket,
+                aggregates,
+                ..
+            } => {
+                let acc = self.access(rel.child);
+                let buckets = m * (n / (*per_bucket as f64).max(1.0)).ceil().max(1.0);
+                let stored = aggregates
+                    .iter()
+                    .any(|a| a.function == agg.function && a.field == agg.field);
+                let mut step = Self::step(
+                    &acc.collection,
+                    Action::Find,
+                    if stored {
+                        say!(self.quiet, "add up the {fname} kept in each bucket")
+                    } else {
+                        say!(self.quiet, "compute the {fname} over the buckets' items")
+                    },
+                );
+                step.filter.push(filt(
+                    rel.child_field.clone(),
+                    FilterOp::In,
+                    ValueSource::Param,
+                ));
+                step.documents = buckets;
+                let cost = StepCost {
+                    keys: buckets + if stored { 0.0 } else { m * n },
+                    docs: buckets,
+                    bytes_read: buckets * acc.root_bytes,
+                    ..StepCost::default()
+                };
+                self.push(
+                    plan,
+                    op,
+                    step,
+                    cost,
+                    Some((vec![(rel.child_field.clone(), 1)], rel.child, acc.docs)),
+                );
+            }
+            l => {
+                let acc = self.access(rel.child);
+                let path =
+                    parent_ref_path(l, &rel.child_field).unwrap_or_else(|| "_id".to_string());
+                let mut step = Self::step(
+                    &acc.collection,
+                    Action::Find,
+                    say!(
+                        self.quiet,
+                        "compute the {fname} of the {}s of each {} (aggregation)",
+                        self.name(rel.child),
+                        self.name(e)
+                    ),
+                );
+                step.filter
+                    .push(filt(acc.path(&path), FilterOp::In, ValueSource::Param));
+                if let Some(x) = &agg.field {
+                    step.projection.push(acc.path(x));
+                }
+                let total = m * n;
+                step.documents = total;
+                let covered = agg.function == AggregateFn::Count;
+                let roots = (total / acc.per_root.max(1.0)).ceil();
+                let cost = StepCost {
+                    keys: total,
+                    docs: if covered { 0.0 } else { roots },
+                    bytes_read: if covered { 0.0 } else { roots * acc.root_bytes },
+                    ..StepCost::default()
+                };
+                self.push(
+                    plan,
+                    op,
+                    step,
+                    cost,
+                    Some((vec![(acc.path(&path), 1)], rel.child, acc.docs)),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Finding instances by a filter, and the steps a filter through a relationship needs.
+
+use super::*;
+
+impl<'a> Planner<'a> {
+    /// Finds instances of `e`; returns how many and the step number.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn find(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        filter: &[Filter],
+        sort: &[SortKey],
+        limit: Option<u64>,
+        fields: &[String],
+        purpose: String,
+    ) -> (f64, usize) {
+        let acc = self.access(e);
+        let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        let mut range: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        for c in filter {
+            let (path, from) = self.filter_path(plan, op, e, &acc, c);
+            if c.op == FilterOp::Range {
+                range.push((path, c.op, from));
+            } else {
+                eq.push((path, c.op, from));
+            }
+        }
+        let m = self.matched(e, filter, limit);
+        let by_id = eq.iter().any(|(p, _, _)| *p == acc.path("_id")) && acc.prefix.is_empty();
+        let mut keys: Vec<(String, i32)> = Vec::new();
+        if let Some(kind) = &acc.kind
+            && !by_id
+        {
+            eq.insert(
+                0,
+                (
+                    "kind".to_string(),
+                    FilterOp::Eq,
+                    ValueSource::Literal {
+                        value: kind.clone(),
+                    },
+                ),
+            );
+        }
+        if by_id {
+            keys.push(("_id".to_string(), 1));
+        } else {
+            for (p, _, _) in &eq {
+                keys.push((p.clone(), 1));
+            }
+            for s in sort {
+                keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
+            }
+            for (p, _, _) in &range {
+                if !keys.iter().any(|(k, _)| k == p) {
+                    keys.push((p.clone(), 1));
+                }
+            }
+        }
+        let scan = keys.is_empty();
+        // Embedded instances found by their own fields (items of a category
+        // inside their sellers) lie in different parents: about one parent
+        // document each. Only a filter on the holder's id groups them.
+        let inside = format!("{}.", acc.prefix);
+        let grouped = eq
+            .iter()
+            .any(|(p, _, _)| !p.starts_with(&inside) && (p == "_id" || p.ends_with("._id")));
+        let roots = if acc.prefix.is_empty() {
+            m
+        } else if grouped {
+            (m / acc.per_root.max(1.0)).ceil().max(1.0).min(acc.docs)
+        } else {
+            let r = acc.docs.max(1.0);
+            (r * (1.0 - (1.0 - 1.0 / r).powf(m))).ceil().max(1.0)
+        };
+        let examined = if scan { acc.docs } else { roots };
+        let mut step = Self::step(&acc.collection, Action::Find, purpose);
+        step.filter = eq
+            .into_iter()
+            .chain(range)
+            .map(|(p, o, f)| filt(p, o, f))
+            .collect();
+        step.sort = sort
+            .iter()
+            .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
+            .collect();
+        step.limit = limit;
+        step.projection = fields.iter().map(|f| acc.path(f)).collect();
+        step.documents = m;
+        let entries = if acc.prefix.is_empty() {
+            acc.docs
+        } else {
+            acc.docs * acc.per_root
+        };
+        let cost = StepCost {
+            keys: if scan { 0.0 } else { roots },
+            docs: examined,
+            bytes_read: examined * acc.root_bytes,
+            ..StepCost::default()
+        };
+        let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
+        (m, n)
+    }
+
+    /// The path a filter condition tests in `e`'s documents, adding a step
+    /// first when the condition is on a related entity that is not copied here.
+    pub(super) fn filter_path(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        acc: &Access,
+        c: &Filter,
+    ) -> (String, ValueSource) {
+        let f = self.facts;
+        let Some((r, field)) = f.resolve_related(e, &c.path) else {
+            return (acc.path(&c.path.join(".")), ValueSource::Param);
+        };
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        if rel.child == e {
+            // e's parent's field.
+            match layout {
+                Layout::Embed if self.p.root(e) == self.p.root(rel.parent) => {
+                    let host = self.access(rel.parent);
+                    return (host.path(&field), ValueSource::Param);
+                }
+                Layout::EmbedParentInChild => {
+                    return (
+                        acc.path(&format!("{}.{field}", rel.child_field)),
+                        ValueSource::Param,
+                    );
+                }
+                Layout::Bucket { .. } if field == "_id" => {
+                    return (rel.child_field.clone(), ValueSource::Param);
+                }
+                Layout::ExtendedReference {
+                    copies_into: Side::Child,
+                    fields,
+                } if field == "_id" || fields.contains(&field) => {
+                    return (
+                        acc.path(&format!("{}.{field}", rel.child_field)),
+                        ValueSource::Param,
+                    );
+                }
+                _ => {}
+            }
+            if field == "_id"
+                && let Some(p) = parent_ref_path(layout, &rel.child_field)
+            {
+                return (acc.path(&p), ValueSource::Param);
+            }
+            // A step on the parent first.
+            let pf = Filter {
+                path: vec![field.clone()],
+                op: c.op,
+            };
+            let purpose = say!(
+                self.quiet,
+                "find the {}s whose {field} matches",
+                self.name(rel.parent)
+            );
+            let (_, n) = if field == "_id" {
+                let purpose = say!(
+                    self.quiet,
+                    "read the {} to get its {} ids",
+                    self.name(rel.parent),
+                    rel.parent_field
+                );
+                self.find(plan, op, rel.parent, &[pf], &[], None, &[], purpose)
+            } else {
+                self.find(
+                    plan,
+                    op,
+                    rel.parent,
+                    &[pf],
+                    &[],
+                    None,
+                    &["_id".to_string()],
+                    purpose,
+                )
+            };
+            let from = ValueSource::FromStep { step: n };
+            match parent_ref_path(layout, &rel.child_field) {
+                Some(p) => (acc.path(&p), from),
+                None => (acc.path("_id"), from),
+            }
+        } else {
+            // e's children's field.
+            if field == "_id"
+                && let Some(p) = child_ids_path(layout, &rel.parent_field)
+            {
+                return (acc.path(&p), ValueSource::Param);
+            }
+            match layout {
+                Layout::Embed => (
+                    acc.path(&format!("{}.{field}", rel.parent_field)),
+                    ValueSource::Param,
+                ),
+                _ => {
+                    let cf = Filter {
+                        path: vec![field.clone()],
+                        op: c.op,
+                    };
+                    let purpose = say!(
+                        self.quiet,
+                        "find the {}s whose {field} matches",
+                        self.name(rel.child)
+                    );
+                    let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
+                    let from = ValueSource::FromStep { step: n };
+                    match child_ids_path(layout, &rel.parent_field) {
+                        Some(p) => (acc.path(&p), from),
+                        None => (acc.path("_id"), from),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Reads that include related entities: the steps that fetch them under each layout.
+
+use super::*;
+
+impl<'a> Planner<'a> {
+    pub(super) fn includes(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        from: EntityId,
+        m: f64,
+        from_step: usize,
+        includes: &[Include],
+    ) {
+        // Polymorphic: includes of children kept in one collection become one query.
+        let mut merged: Vec<usize> = Vec::new();
+        for (i, inc) in includes.iter().enumerate() {
+            if merged.contains(&i) || !inc.to_children {
+                continue;
+            }
+            let child = self.facts.model.relationship(inc.relationship).child;
+            let Some(group) = self.p.poly[child.index()] else {
+                continue;
+            };
+            let members: Vec<usize> = includes
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| {
+                    x.to_children
+                        && self.p.poly[self.facts.model.relationship(x.relationship).child.index()]
+                            == Some(group)
+                        && parent_ref_path(self.layout(x.relationship), "").is_some()
+                })
+                .map(|(j, _)| j)
+                .collect();
+            if members.len() < 2 || !members.contains(&i) {
+                continue;
+            }
+            let acc = self.access(child);
+            let mut step = Self::step(
+                &acc.collection,
+                Action::Find,
+                say!(
+                    self.quiet,
+                    "{}s of every kind in one query",
+                    if let Some(EntityCandidate::Polymorphic { collection, .. }) =
+                        self.space.entity.get(group)
+                    {
+                        collection.as_str()
+                    } else {
+                        ""
+                    }
+                ),
+            );
+            let mut total = 0.0;
+            let mut keys = Vec::new();
+            for &j in &members {
+                let x = &includes[j];
+                let rel = self.facts.model.relationship(x.relationship);
+                let path = parent_ref_path(self.layout(x.relationship), &rel.child_field)
+                    .unwrap_or_default();
+                if !step.filter.iter().any(|f| f.path == path) {
+                    step.filter.push(filt(
+                        path.clone(),
+                        FilterOp::In,
+                        ValueSource::FromStep { step: from_step },
+                    ));
+                    keys.push((path, 1));
+                }
+                let n = self
+                    .facts
+                    .typical(x.relationship)
+                    .min(x.limit.map_or(f64::MAX, |l| l as f64));
+                total += m * n;
+            }
+            keys.truncate(1);
+            // One order for every kind (a feed newest first): the index serves it.
+            let first = &includes[members[0]].sort;
+            let same = |a: &crate::model::SortKey, b: &crate::model::SortKey| {
+                a.field == b.field && a.descending == b.descending
+            };
+            if !first.is_empty()
+                && members.iter().all(|&j| {
+                    let s = &includes[j].sort;
+                    s.len() == first.len() && s.iter().zip(first).all(|(a, b)| same(a, b))
+                })
+            {
+                for s in first {
+                    let k = (acc.path(&s.field), if s.descending { -1 } else { 1 });
+                    step.sort.push(k.clone());
+                    keys.push(k);
+                }
+            }
+            step.documents = total;
+            let cost = StepCost {
+                keys: total,
+                docs: total,
+                bytes_read: total * acc.root_bytes,
+                ..StepCost::default()
+            };
+            let entries = acc.docs;
+            let n = self.push(plan, op, step, cost, Some((keys, child, entries)));
+            for &j in &members {
+                let x = &includes[j];
+                let c = self.facts.model.relationship(x.relationship).child;
+                let k = m * self.facts.typical(x.relationship);
+                self.includes(plan, op, c, k, n, &x.include);
+            }
+            merged.extend(members);
+        }
+        for (i, inc) in includes.iter().enumerate() {
+            if merged.contains(&i) {
+                continue;
+            }
+            self.include(plan, op, from, m, from_step, inc);
+        }
+    }
+
+    pub(super) fn include(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        from: EntityId,
+        m: f64,
+        from_step: usize,
+        inc: &Include,
+    ) {
+        let f = self.facts;
+        let r = inc.relationship;
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        let target = if inc.to_children {
+            rel.child
+        } else {
+            rel.parent
+        };
+        let each = if inc.to_children {
+            f.typical(r)
+        } else {
+            f.typical_parents(r)
+        };
+        let wanted = inc.limit.map_or(each, |l| each.min(l as f64));
+        let returned = (m * wanted).min(f.count(target).max(m));
+        let covered_fields = |fields: &Vec<String>| {
+            !inc.fields.is_empty() && inc.fields.iter().all(|x| x == "_id" || fields.contains(x))
+        };
+        // Only the other side's ids: the reference kept here answers it.
+        let ids_only = !inc.fields.is_empty()
+            && inc.fields.iter().all(|x| x == "_id")
+            && inc.filter.is_empty()
+            && inc.sort.is_empty()
+            && inc.limit.is_none();
+        let here = ValueSource::FromStep { step: from_step };
+        let (free, by_id_path, by_ref_path): (bool, Option<String>, Option<String>) =
+            if inc.to_children {
+                match layout {
+                    Layout::Embed => (true, None, None),
+                    Layout::Subset {
+                        k,
+                        fields,
+                        sort_field,
+                    } => {
+                        let order = match (inc.sort.first(), sort_field) {
+                            (None, _) => true,
+                            (Some(s), Some(f)) => s.descending && s.field == *f,
+                            (Some(_), None) => false,
+                        };
+                        let fits = order
+                            && inc.filter.is_empty()
+                            && (inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64);
+                        let has = fields.is_empty() || covered_fields(fields);
+                        (fits && has, None, Some(rel.child_field.clone()))
+                    }
+                    Layout::ExtendedReference {
+                        copies_into: Side::Parent,
+                        fields,
+                    } => (covered_fields(fields), Some("_id".to_string()), None),
+                    Layout::Bucket { .. } => (false, None, None),
+                    Layout::EmbedParentInChild => {
+                        (false, None, Some(format!("{}._id", rel.child_field)))
+                    }
+                    l => (
+                        ids_only && child_ids_path(l, &rel.parent_field).is_some(),
+                        child_ids_path(l, &rel.parent_field).map(|_| "_id".to_string()),
+                        parent_ref_path(l, &rel.child_field),
+                    ),
+                }
+            } else {
+                match layout {
+                    Layout::Embed | Layout::EmbedParentInChild => (true, None, None),
+                    Layout::ExtendedReference {
+                        copies_into: Side::Child,
+                        fields,
+                    } => (covered_fields(fields), Some("_id".to_string()), None),
+                    Layout::Bucket { .. } => (false, Some("_id".to_string()), None),
+                    l => (
+                        ids_only && parent_ref_path(l, &rel.child_field).is_some(),
+                        parent_ref_path(l, &rel.child_field).map(|_| "_id".to_string()),
+                        child_ids_path(l, &rel.parent_field),
+                    ),
+                }
+            };
+        if free {
+            self.includes(plan, op, target, returned, from_step, &inc.include);
+            return;
+        }
+        let acc = self.access(target);
+        if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
+            let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
+            // Newest-first or windowed reads of count buckets straddle one more bucket.
+            let straddle = matches!(by, BucketBy::Count)
+                && (inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty());
+            let buckets = m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 });
+            let mut step = Self::step(
+                &acc.collection,
+                Action::Find,
+                say!(
+                    self.quiet,
+                    "read the {} buckets of each {}",
+                    rel.parent_field,
+                    self.name(from)
+                ),
+            );
+            step.filter
+                .push(filt(rel.child_field.clone(), FilterOp::In, here));
+            let key = match by {
+                BucketBy::Count => "page".to_string(),
+                BucketBy::Time { unit, .. } => unit.clone(),
+            };
+            step.sort.push((key.clone(), -1));
+            step.limit = inc.limit.map(|l| ((l as f64) / per).ceil() as u64);
+            step.documents = buckets;
+            let cost = StepCost {
+                keys: buckets,
+                docs: buckets,
+                bytes_read: buckets * acc.root_bytes,
+                ..StepCost::default()
+            };
+            let n = self.push(
+                plan,
+                op,
+                step,
+                cost,
+                Some((
+                    vec![(rel.child_field.clone(), 1), (key, -1)],
+                    target,
+                    acc.docs,
+                )),
+            );
+            self.includes(plan, op, target, returned, n, &inc.include);
+            return;
+        }
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            say!(
+                self.quiet,
+                "application-level join: the {} of each {} through {}",
+                if inc.to_children {
+                    format!("{}s", self.name(target))
+                } else {
+                    self.name(target).to_string()
+                },
+                self.name(from),
+                rel.name
+            ),
+        );
+        let (path, keys, examined) = if let Some(p) = by_id_path {
+            // Fetch by the ids at hand.
+            let p = acc.path(&p);
+            let examined = m * each;
+            (
+                p.clone(),
+                vec![(p, 1)],
+                examined.min(f.count(target).max(1.0)),
+            )
+        } else if let Some(p) = by_ref_path {
+            let p = acc.path(&p);
+            let mut keys = vec![(p.clone(), 1)];
+            for s in &inc.sort {
+                keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
+            }
+            (p, keys, m * wanted)
+        } else {
+            let p = acc.path("_id");
+            (p.clone(), vec![(p, 1)], m * each)
+        };
+        let by_root_id = path == "_id";
+        step.filter.push(filt(path, FilterOp::In, here));
+        step.sort = inc
+            .sort
+            .iter()
+            .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
+            .collect();
+        step.limit = inc.limit.map(|l| (l as f64 * m).ceil() as u64);
+        step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
+        step.documents = returned;
+        let roots = if acc.prefix.is_empty() {
+            examined
+        } else {
+            (examined / acc.per_root.max(1.0)).ceil().max(1.0)
+        };
+        let cost = StepCost {
+            keys: examined,
+            docs: roots,
+            bytes_read: roots * acc.root_bytes,
+            ..StepCost::default()
+        };
+        let entries = if acc.prefix.is_empty() && !keys[0].0.contains('.') && by_root_id {
+            acc.docs
+        } else {
+            // A multikey or nested index: one entry per element.
+            acc.docs * acc.per_root.max(1.0) * if inc.to_children { 1.0 } else { f.typical(r) }
+        };
+        let n = self.push(plan, op, step, cost, Some((keys, target, entries)));
+        self.includes(plan, op, target, returned, n, &inc.include);
+    }
+}

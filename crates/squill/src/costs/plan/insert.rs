@@ -1,0 +1,303 @@
+//! Inserts: where a new instance goes, and what its links write.
+
+use super::*;
+
+impl<'a> Planner<'a> {
+    pub(super) fn insert(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        links: &[RelationshipId],
+        count: f64,
+    ) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
+        let many = if count > 1.0 {
+            Action::InsertMany
+        } else {
+            Action::InsertOne
+        };
+        let mut parent_updates: Vec<(EntityId, Vec<UpdateOp>, String)> = Vec::new();
+        let add_update =
+            |parent: EntityId,
+             u: UpdateOp,
+             why: String,
+             list: &mut Vec<(EntityId, Vec<UpdateOp>, String)>| {
+                if let Some(x) = list.iter_mut().find(|x| x.0 == parent) {
+                    x.1.push(u);
+                    x.2 = format!("{}; {why}", x.2);
+                } else {
+                    list.push((parent, vec![u], why));
+                }
+            };
+        match f
+            .model
+            .entity_ids()
+            .nth(e.index())
+            .map(|x| self.p.home[x.index()])
+        {
+            Some(Home::Embedded { rel, host, array }) => {
+                let r = f.model.relationship(rel);
+                if r.child == e {
+                    let path = acc.prefix.clone();
+                    let u = if array {
+                        UpdateOp::Push {
+                            path,
+                            sort: None,
+                            slice: None,
+                        }
+                    } else {
+                        UpdateOp::Set { path }
+                    };
+                    add_update(
+                        host,
+                        u,
+                        say!(self.quiet, "add the {name} inside its {}", self.name(host)),
+                        &mut parent_updates,
+                    );
+                } else {
+                    // A parent folded into its child: written with the child.
+                    let step_f = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+                    self.write_root(
+                        plan,
+                        op,
+                        e,
+                        Action::UpdateMany,
+                        step_f,
+                        vec![UpdateOp::Set {
+                            path: acc.prefix.clone(),
+                        }],
+                        f.typical(rel),
+                        f.typical(rel) - 1.0,
+                        say!(
+                            self.quiet,
+                            "write the {name} into each of its {}s",
+                            self.name(host)
+                        ),
+                    );
+                }
+            }
+            Some(Home::Bucketed { rel }) => {
+                let r = f.model.relationship(rel);
+                let Layout::Bucket {
+                    by,
+                    per_bucket,
+                    aggregates,
+                } = self.layout(rel)
+                else {
+                    return;
+                };
+                let mut updates = vec![
+                    UpdateOp::Push {
+                        path: r.parent_field.clone(),
+                        sort: None,
+                        slice: None,
+                    },
+                    UpdateOp::Inc {
+                        path: "count".to_string(),
+                    },
+                ];
+                for a in aggregates {
+                    let field = a.field.clone().unwrap_or_default();
+                    match a.function {
+                        AggregateFn::Count => {}
+                        AggregateFn::Sum | AggregateFn::Avg => updates.push(UpdateOp::Inc {
+                            path: format!("sum_{field}"),
+                        }),
+                        AggregateFn::Min => updates.push(UpdateOp::Min {
+                            path: format!("min_{field}"),
+                        }),
+                        AggregateFn::Max => updates.push(UpdateOp::Max {
+                            path: format!("max_{field}"),
+                        }),
+                    }
+                }
+                let mut filter = vec![filt(
+                    r.child_field.clone(),
+                    FilterOp::Eq,
+                    ValueSource::Param,
+                )];
+                match by {
+                    BucketBy::Count => filter.push(filt(
+                        "count",
+                        FilterOp::Range,
+                        ValueSource::Below { limit: *per_bucket },
+                    )),
+                    BucketBy::Time { field, unit } => filter.push(filt(
+                        unit.clone(),
+                        FilterOp::Eq,
+                        ValueSource::Truncated {
+                            field: field.clone(),
+                            unit: unit.clone(),
+                        },
+                    )),
+                }
+                let mut step = Self::step(
+                    &acc.collection,
+                    Action::Upsert,
+                    say!(
+                        self.quiet,
+                        "add the {name} to the open bucket of its {}",
+                        self.name(r.parent)
+                    ),
+                );
+                step.filter = filter;
+                step.updates = updates;
+                step.documents = count;
+                let half = self.p.bucket_bytes(f, rel) / 2.0;
+                let cost = StepCost {
+                    keys: count,
+                    docs: count,
+                    docs_written: count,
+                    bytes_written: count * half,
+                    ..StepCost::default()
+                };
+                Self::target(plan, e, false);
+                self.push(
+                    plan,
+                    op,
+                    step,
+                    cost,
+                    Some((
+                        vec![
+                            (r.child_field.clone(), 1),
+                            (
+                                match by {
+                                    BucketBy::Count => "count".to_string(),
+                                    BucketBy::Time { unit, .. } => unit.clone(),
+                                },
+                                1,
+                            ),
+                        ],
+                        e,
+                        acc.docs,
+                    )),
+                );
+            }
+            _ => {
+                let mut step =
+                    Self::step(&acc.collection, many, say!(self.quiet, "insert the {name}"));
+                step.documents = count;
+                let cost = StepCost {
+                    docs_written: count,
+                    bytes_written: count * self.p.typical[e.index()],
+                    ..StepCost::default()
+                };
+                Self::target(plan, e, count > 1.0);
+                self.push(plan, op, step, cost, None);
+            }
+        }
+        for &r in links {
+            let rel = f.model.relationship(r);
+            if rel.child != e {
+                continue;
+            }
+            let layout = self.layout(r);
+            let parent = rel.parent;
+            match layout {
+                Layout::ChildReferences
+                | Layout::TwoWayReferences
+                | Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay {
+                    ids_in: Side::Parent,
+                } => {
+                    add_update(
+                        parent,
+                        UpdateOp::Push {
+                            path: self.access(parent).path(&rel.parent_field),
+                            sort: None,
+                            slice: None,
+                        },
+                        say!(
+                            self.quiet,
+                            "add the {name}'s id to its {}",
+                            self.name(parent)
+                        ),
+                        &mut parent_updates,
+                    );
+                }
+                Layout::ExtendedReference {
+                    copies_into: Side::Parent,
+                    fields,
+                } => {
+                    add_update(
+                        parent,
+                        UpdateOp::Push {
+                            path: self.access(parent).path(&rel.parent_field),
+                            sort: None,
+                            slice: None,
+                        },
+                        say!(
+                            self.quiet,
+                            "add the {name}'s id and {} to its {}",
+                            fields.join(", "),
+                            self.name(parent)
+                        ),
+                        &mut parent_updates,
+                    );
+                }
+                Layout::Subset { k, sort_field, .. } => {
+                    add_update(
+                        parent,
+                        UpdateOp::Push {
+                            path: self.access(parent).path(&rel.parent_field),
+                            sort: sort_field.clone().map(|s| (s, -1)),
+                            slice: Some(-(*k as i64)),
+                        },
+                        say!(
+                            self.quiet,
+                            "keep the latest {k} {names} in the {}",
+                            self.name(parent)
+                        ),
+                        &mut parent_updates,
+                    );
+                }
+                _ => {}
+            }
+            for (func, field, cname) in self.computed(r) {
+                let path = self.access(parent).path(cname);
+                let u = match func {
+                    AggregateFn::Min => UpdateOp::Min { path },
+                    AggregateFn::Max => UpdateOp::Max { path },
+                    _ => UpdateOp::Inc { path },
+                };
+                let what = field.map_or_else(
+                    || "count".to_string(),
+                    |x| format!("{} of {x}", crate::candidates::fn_name(func)),
+                );
+                add_update(
+                    parent,
+                    u,
+                    say!(
+                        self.quiet,
+                        "keep the {what} of {}s in the {}",
+                        name,
+                        self.name(parent)
+                    ),
+                    &mut parent_updates,
+                );
+            }
+        }
+        for (parent, updates, why) in parent_updates {
+            let filter = self.id_filter(parent, ValueSource::Param);
+            self.write_root(
+                plan,
+                op,
+                parent,
+                Action::UpdateOne,
+                filter,
+                updates,
+                1.0,
+                0.0,
+                why,
+            );
+        }
+    }
+}

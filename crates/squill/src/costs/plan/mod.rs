@@ -1,0 +1,550 @@
+//! How one operation runs under a placement: its steps (collection, action,
+//! filter, sort, projection, updates, index) and what each costs. This file
+//! holds the planner's shared parts; each kind of operation is planned in a
+//! file of its own (`find`, `include`, `aggregate`, `insert`, `update`,
+//! `delete`).
+
+use crate::candidates::EntityCandidate;
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::{Home, Placement};
+use crate::candidates::space::Space;
+use crate::design::{Action, Cost, Step, StepFilter, UpdateOp, ValueSource};
+use crate::design::{BucketBy, Layout, Side};
+use crate::model::{
+    AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, RelationshipId,
+    RelationshipKind, SortKey,
+};
+use crate::words;
+
+/// An index a step relies on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexNeed {
+    pub collection: String,
+    pub keys: Vec<(String, i32)>,
+    /// Entries the index holds (one per document, one per element for arrays).
+    pub entries: f64,
+    /// Writes per second of the indexed documents.
+    pub writes: f64,
+    pub operation: OperationId,
+}
+
+/// A document an operation writes: the root entity and whether it is one
+/// document (`false` for updateMany).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub root: EntityId,
+    pub many: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct OpPlan {
+    pub steps: Vec<Step>,
+    pub cost: Cost,
+    pub indexes: Vec<IndexNeed>,
+    pub targets: Vec<Target>,
+    pub warnings: Vec<String>,
+    pub transaction: bool,
+}
+
+/// Keys of an index a step uses, the entity whose documents it indexes, its entries.
+type IndexUse = (Vec<(String, i32)>, EntityId, f64);
+
+/// A write besides the entity's own: entity, action, filter, updates, documents, sync writes, why.
+type ExtraWrite = (
+    EntityId,
+    Action,
+    Vec<StepFilter>,
+    Vec<UpdateOp>,
+    f64,
+    f64,
+    String,
+    Option<String>,
+);
+
+/// What one step costs (per execution of the operation).
+#[derive(Debug, Clone, Copy, Default)]
+struct StepCost {
+    keys: f64,
+    docs: f64,
+    bytes_read: f64,
+    docs_written: f64,
+    bytes_written: f64,
+    sync: f64,
+}
+
+/// Where an entity's instances are and how to reach them.
+struct Access {
+    collection: String,
+    prefix: String,
+    root: EntityId,
+    root_bytes: f64,
+    /// Instances per root document.
+    per_root: f64,
+    /// Documents in the collection.
+    docs: f64,
+    /// The discriminator value when the collection is polymorphic.
+    kind: Option<String>,
+}
+
+impl Access {
+    fn path(&self, field: &str) -> String {
+        if self.prefix.is_empty() {
+            field.to_string()
+        } else {
+            format!("{}.{field}", self.prefix)
+        }
+    }
+}
+
+pub struct Planner<'a> {
+    pub facts: &'a Facts<'a>,
+    pub space: &'a Space,
+    pub p: &'a Placement<'a>,
+    /// Skip the words (step purposes, warnings) while searching: only costs count.
+    pub quiet: bool,
+}
+
+/// `format!` unless the planner is quiet (the search needs numbers, not words).
+macro_rules! say {
+    ($quiet:expr, $($arg:tt)*) => {
+        if $quiet { String::new() } else { format!($($arg)*) }
+    };
+}
+
+mod aggregate;
+mod delete;
+mod find;
+mod include;
+mod insert;
+mod update;
+
+fn index_name(keys: &[(String, i32)]) -> String {
+    keys.iter()
+        .map(|(k, d)| format!("{k}_{d}"))
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+fn filt(path: impl Into<String>, op: FilterOp, from: ValueSource) -> StepFilter {
+    StepFilter {
+        path: path.into(),
+        op,
+        value_from: from,
+    }
+}
+
+/// Whether the child holds its parent's id under this layout (and under which path).
+fn parent_ref_path(layout: &Layout, child_field: &str) -> Option<String> {
+    match layout {
+        Layout::ParentReference
+        | Layout::TwoWayReferences
+        | Layout::Subset { .. }
+        | Layout::ManyToManyTwoWay
+        | Layout::ManyToManyOneWay {
+            ids_in: Side::Child,
+        } => Some(child_field.to_string()),
+        Layout::ExtendedReference {
+            copies_into: Side::Child,
+            ..
+        } => Some(format!("{child_field}._id")),
+        _ => None,
+    }
+}
+
+/// Whether the parent holds its children's ids under this layout (and under which path).
+fn child_ids_path(layout: &Layout, parent_field: &str) -> Option<String> {
+    match layout {
+        Layout::ChildReferences
+        | Layout::TwoWayReferences
+        | Layout::ManyToManyTwoWay
+        | Layout::ManyToManyOneWay {
+            ids_in: Side::Parent,
+        } => Some(parent_field.to_string()),
+        Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            ..
+        } => Some(format!("{parent_field}._id")),
+        _ => None,
+    }
+}
+
+impl<'a> Planner<'a> {
+    fn c(&self) -> &crate::settings::CostCoefficients {
+        &self.facts.settings.design.costs
+    }
+
+    /// Why an `updateMany` runs: "refresh the copy of the part's name in 300
+    /// products". Empty while searching (`quiet`), like every `say!`.
+    fn refresh_purpose(
+        &self,
+        name: &str,
+        copied: &[impl AsRef<str>],
+        holders: f64,
+        holder: EntityId,
+    ) -> String {
+        say!(
+            self.quiet,
+            "refresh the copy of the {name}'s {} in {} {}",
+            copied
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+            words::num(holders),
+            plural(self.name(holder), holders)
+        )
+    }
+
+    fn name(&self, e: EntityId) -> &str {
+        &self.facts.model.entity(e).name
+    }
+
+    fn access(&self, e: EntityId) -> Access {
+        let p = self.p;
+        let root = p.root(e);
+        let kind = p.poly[root.index()].map(|_| self.name(root).to_string());
+        Access {
+            collection: p.collection(self.facts, self.space, e),
+            prefix: p.path(self.facts, e),
+            root,
+            root_bytes: p.root_bytes(self.facts, e),
+            per_root: p.per_root(self.facts, e),
+            docs: p.documents(self.facts, e),
+            kind,
+        }
+    }
+
+    fn layout(&self, r: RelationshipId) -> &'a Layout {
+        self.p.layouts[r.index()]
+    }
+
+    /// Plans an operation, with the transaction its atomic group needs.
+    pub fn plan(&self, op: OperationId) -> OpPlan {
+        let mut plan = self.plan_alone(op);
+        let model = self.facts.model;
+        let mut warned = false;
+        for group in &model.workload.atomic_groups {
+            if !group.operations.contains(&op) {
+                continue;
+            }
+            let mut targets: Vec<Target> = Vec::new();
+            for o in &group.operations {
+                let t = if *o == op {
+                    plan.targets.clone()
+                } else {
+                    self.plan_alone(*o).targets
+                };
+                for x in t {
+                    if !targets.contains(&x) {
+                        targets.push(x);
+                    }
+                }
+            }
+            let single = targets.len() <= 1 && targets.iter().all(|t| !t.many);
+            if !single {
+                plan.transaction = true;
+                plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
+                plan.warnings.push(say!(self.quiet,
+                    "atomic group `{}` writes {} kinds of documents: it runs in a multi-document transaction",
+                    group.name,
+                    targets.len()
+                ));
+            }
+            warned = true;
+        }
+        if !warned {
+            let distinct: Vec<&Target> = plan.targets.iter().fold(Vec::new(), |mut v, t| {
+                if !v.contains(&t) {
+                    v.push(t);
+                }
+                v
+            });
+            let writes = plan
+                .steps
+                .iter()
+                .filter(|s| s.action != Action::Find)
+                .count();
+            if writes > 1 && distinct.len() > 1 {
+                plan.warnings.push(say!(
+                    self.quiet,
+                    "{} takes {} writes to different documents that are not atomic",
+                    model.operation(op).name,
+                    writes
+                ));
+            }
+        }
+        plan.cost.rescore(self.c());
+        plan
+    }
+
+    /// `plan`, with the words of steps and warnings mended for reading.
+    pub fn plan_for_report(&self, op: OperationId) -> OpPlan {
+        let mut plan = self.plan(op);
+        let names: Vec<&str> = self
+            .facts
+            .model
+            .entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        for s in &mut plan.steps {
+            s.purpose = words::mend_plurals(&s.purpose, &names);
+        }
+        for w in &mut plan.warnings {
+            *w = words::mend_plurals(w, &names);
+        }
+        plan
+    }
+
+    fn plan_alone(&self, op_id: OperationId) -> OpPlan {
+        let mut plan = OpPlan::default();
+        let op = self.facts.model.operation(op_id);
+        match &op.kind {
+            OperationKind::Read {
+                entity,
+                filter,
+                sort,
+                limit,
+                fields,
+                include,
+                aggregates,
+            } => {
+                let purpose = say!(self.quiet, "find {}", self.name(*entity));
+                let (m, step) = self.find(
+                    &mut plan, op_id, *entity, filter, sort, *limit, fields, purpose,
+                );
+                self.includes(&mut plan, op_id, *entity, m, step, include);
+                for agg in aggregates {
+                    // Over a window the read fetches anyway: computed from it.
+                    let windowed = include
+                        .iter()
+                        .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
+                    if !windowed {
+                        self.aggregate(&mut plan, op_id, *entity, m, agg);
+                    }
+                }
+            }
+            OperationKind::Insert {
+                entity,
+                links,
+                count,
+            } => self.insert(&mut plan, op_id, *entity, links, (*count).max(1) as f64),
+            OperationKind::Update {
+                entity,
+                filter,
+                changes,
+                relinks,
+                multi,
+            } => self.update(&mut plan, op_id, *entity, filter, changes, relinks, *multi),
+            OperationKind::Delete { entity, filter } => {
+                self.delete(&mut plan, op_id, *entity, filter)
+            }
+        }
+        plan
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        mut step: Step,
+        cost: StepCost,
+        index: Option<IndexUse>,
+    ) -> usize {
+        plan.cost.round_trips += 1.0;
+        plan.cost.index_keys_examined += cost.keys;
+        plan.cost.documents_examined += cost.docs;
+        plan.cost.bytes_read += cost.bytes_read;
+        plan.cost.documents_written += cost.docs_written;
+        plan.cost.bytes_written += cost.bytes_written;
+        plan.cost.sync_writes += cost.sync;
+        if let Some((keys, entity, entries)) = index {
+            if keys.len() == 1 && keys[0].0 == "_id" {
+                step.index = Some("_id_".to_string());
+            } else if !keys.is_empty() {
+                let writes = self.facts.entity_writes[entity.index()]
+                    + keys
+                        .iter()
+                        .map(|(k, _)| {
+                            let leaf = k.rsplit('.').next().unwrap_or(k);
+                            self.facts.field_update_rate(entity, leaf)
+                        })
+                        .sum::<f64>();
+                // An index is worth its upkeep only if scanning instead costs more.
+                let acc = self.access(entity);
+                let rate = self.facts.model.operation(op).rate(self.facts.mix);
+                let c = self.c();
+                let scan_extra = (acc.docs - cost.docs).max(0.0) * c.document_examined
+                    + (acc.docs * acc.root_bytes - cost.bytes_read).max(0.0) * c.byte_read;
+                let upkeep = crate::costs::index_score(entries, writes, keys.len() as f64, c);
+                // (Writes that find their documents through another field always get one.)
+                if step.action == Action::Find && rate * scan_extra < upkeep {
+                    plan.cost.documents_examined += acc.docs - cost.docs;
+                    plan.cost.bytes_read += acc.docs * acc.root_bytes - cost.bytes_read;
+                    plan.cost.index_keys_examined -= cost.keys;
+                    step.index = None;
+                } else {
+                    // An index and its full reversal are the same index.
+                    let keys: Vec<(String, i32)> = if keys[0].1 < 0 {
+                        keys.into_iter().map(|(k, d)| (k, -d)).collect()
+                    } else {
+                        keys
+                    };
+                    // The name is for reports only; the quiet search skips the formatting.
+                    step.index = Some(if self.quiet {
+                        String::new()
+                    } else {
+                        index_name(&keys)
+                    });
+                    plan.indexes.push(IndexNeed {
+                        collection: step.collection.clone(),
+                        keys,
+                        entries,
+                        writes,
+                        operation: op,
+                    });
+                }
+            }
+        }
+        plan.steps.push(step);
+        plan.steps.len()
+    }
+
+    fn target(plan: &mut OpPlan, root: EntityId, many: bool) {
+        let t = Target { root, many };
+        plan.targets.push(t);
+    }
+
+    fn step(collection: &str, action: Action, purpose: String) -> Step {
+        Step {
+            collection: collection.to_string(),
+            action,
+            filter: Vec::new(),
+            sort: Vec::new(),
+            limit: None,
+            projection: Vec::new(),
+            updates: Vec::new(),
+            index: None,
+            documents: 0.0,
+            purpose,
+            copy_of: None,
+        }
+    }
+
+    /// Estimated instances of `e` a filter matches.
+    fn matched(&self, e: EntityId, filter: &[Filter], limit: Option<u64>) -> f64 {
+        let f = self.facts;
+        let entity = f.model.entity(e);
+        let mut est = f.count(e);
+        for c in filter {
+            let sel = if c.path.len() == 1 && c.path[0] == "_id" {
+                1.0 / f.count(e)
+            } else if let Some((r, field)) = f.resolve_related(e, &c.path) {
+                let rel = f.model.relationship(r);
+                let other = if rel.child == e {
+                    rel.parent
+                } else {
+                    rel.child
+                };
+                let per = if rel.child == e {
+                    f.typical_parents(r)
+                } else {
+                    f.typical(r)
+                };
+                if field == "_id" {
+                    (per / f.count(other)).min(1.0)
+                } else {
+                    let d = f
+                        .model
+                        .entity(other)
+                        .field(&field)
+                        .and_then(|x| x.distinct)
+                        .map_or(f.count(other), |d| d.max(1) as f64);
+                    1.0 / d
+                }
+            } else {
+                let d = c
+                    .path
+                    .first()
+                    .and_then(|p| entity.field(p))
+                    .and_then(|x| x.distinct)
+                    .map_or(f.count(e), |d| d.max(1) as f64);
+                match c.op {
+                    FilterOp::Eq => 1.0 / d,
+                    FilterOp::In => (5.0 / d).min(1.0),
+                    FilterOp::Range => 0.25,
+                }
+            };
+            est *= sel;
+        }
+        est = est.max(1.0);
+        if let Some(l) = limit {
+            est = est.min(l as f64);
+        }
+        est
+    }
+
+    /// An update of one root document (or `docs` of them) that holds `e`.
+    #[allow(clippy::too_many_arguments)]
+    fn write_root(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        action: Action,
+        filter: Vec<StepFilter>,
+        updates: Vec<UpdateOp>,
+        docs: f64,
+        sync: f64,
+        purpose: String,
+    ) -> usize {
+        let acc = self.access(e);
+        let mut step = Self::step(&acc.collection, action, purpose);
+        let key = filter.first().map(|x| x.path.clone());
+        step.filter = filter;
+        step.updates = updates;
+        step.documents = docs;
+        let written = match action {
+            Action::InsertOne | Action::InsertMany => {
+                docs * self.p.typical[acc.root.index()].min(acc.root_bytes)
+            }
+            Action::DeleteOne | Action::DeleteMany => docs * 64.0,
+            _ => docs * acc.root_bytes,
+        };
+        let reads = !matches!(action, Action::InsertOne | Action::InsertMany);
+        let cost = StepCost {
+            keys: if reads { docs } else { 0.0 },
+            docs: if reads { docs } else { 0.0 },
+            bytes_read: 0.0,
+            docs_written: docs,
+            bytes_written: written,
+            sync,
+        };
+        Self::target(plan, acc.root, docs > 1.0 || action == Action::UpdateMany);
+        let index = key.map(|k| {
+            let entries = if k == "_id" {
+                acc.docs
+            } else {
+                acc.docs * acc.per_root.max(1.0)
+            };
+            (vec![(k, 1)], acc.root, entries)
+        });
+        self.push(plan, op, step, cost, index)
+    }
+
+    /// Filter that picks the one root document holding instance `e` (by its id).
+    fn id_filter(&self, e: EntityId, from: ValueSource) -> Vec<StepFilter> {
+        let acc = self.access(e);
+        vec![filt(acc.path("_id"), FilterOp::Eq, from)]
+    }
+}
+
+/// "product" → "products" when `n` is not one.
+fn plural(word: &str, n: f64) -> String {
+    if (n - 1.0).abs() < 1e-9 || word.ends_with('s') {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}

@@ -1,0 +1,305 @@
+//! Updates: the instance itself, re-pointed links, and the copies and counters that follow it.
+
+use super::*;
+
+impl<'a> Planner<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn update(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        filter: &[Filter],
+        changes: &[String],
+        relinks: &[RelationshipId],
+        multi: bool,
+    ) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
+        let names = if self.quiet {
+            String::new()
+        } else {
+            words::plural(&name)
+        };
+        let by_id = filter.is_empty()
+            || filter
+                .iter()
+                .any(|c| c.path.len() == 1 && c.path[0] == "_id");
+        let m = if multi {
+            self.matched(e, filter, None)
+        } else {
+            1.0
+        };
+        let mut step_filter = if by_id {
+            vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)]
+        } else {
+            let (_, n) = self.find(
+                plan,
+                op,
+                e,
+                filter,
+                &[],
+                if multi { None } else { Some(1) },
+                &["_id".to_string()],
+                say!(self.quiet, "find the {names} to update"),
+            );
+            vec![filt(
+                acc.path("_id"),
+                FilterOp::In,
+                ValueSource::FromStep { step: n },
+            )]
+        };
+        let elem = if acc.per_root > 1.0 {
+            format!("{}.$", acc.prefix)
+        } else {
+            acc.prefix.clone()
+        };
+        let at = |field: &str| {
+            if elem.is_empty() {
+                field.to_string()
+            } else {
+                format!("{elem}.{field}")
+            }
+        };
+        let mut updates: Vec<UpdateOp> = changes
+            .iter()
+            .map(|c| UpdateOp::Set { path: at(c) })
+            .collect();
+        let mut extra: Vec<ExtraWrite> = Vec::new();
+        let mut nonatomic = 0usize;
+        for &r in relinks {
+            let rel = f.model.relationship(r);
+            if rel.child != e {
+                continue;
+            }
+            let parent = rel.parent;
+            let pacc = self.access(parent);
+            let pname = self.name(parent).to_string();
+            let layout = self.layout(r);
+            if let Some(p) = parent_ref_path(layout, &rel.child_field) {
+                updates.push(UpdateOp::Set { path: at(&p) });
+            }
+            let moves = matches!(layout, Layout::Embed | Layout::Bucket { .. });
+            if child_ids_path(layout, &rel.parent_field).is_some()
+                || matches!(layout, Layout::Subset { .. })
+                || moves
+            {
+                let path = pacc.path(&rel.parent_field);
+                extra.push((
+                    parent,
+                    Action::UpdateOne,
+                    vec![filt(
+                        pacc.path("_id"),
+                        FilterOp::Eq,
+                        ValueSource::Old {
+                            field: rel.child_field.clone(),
+                        },
+                    )],
+                    vec![UpdateOp::Pull { path: path.clone() }],
+                    1.0,
+                    0.0,
+                    say!(self.quiet, "remove the {name} from its old {pname}"),
+                    None,
+                ));
+                extra.push((
+                    parent,
+                    Action::UpdateOne,
+                    vec![filt(
+                        pacc.path("_id"),
+                        FilterOp::Eq,
+                        ValueSource::New {
+                            field: rel.child_field.clone(),
+                        },
+                    )],
+                    vec![UpdateOp::Push {
+                        path,
+                        sort: None,
+                        slice: None,
+                    }],
+                    1.0,
+                    0.0,
+                    say!(self.quiet, "add the {name} to its new {pname}"),
+                    None,
+                ));
+                nonatomic += 2;
+            }
+        }
+        // Copies of the changed fields elsewhere, and computed fields.
+        for r in f.rels_to[e.index()].iter().copied() {
+            let rel = f.model.relationship(r);
+            let layout = self.layout(r);
+            let copied: Vec<&String> = match layout {
+                Layout::ExtendedReference {
+                    copies_into: Side::Parent,
+                    fields,
+                } => changes.iter().filter(|c| fields.contains(c)).collect(),
+                Layout::Subset { fields, .. } => changes
+                    .iter()
+                    .filter(|c| fields.is_empty() || fields.contains(c))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if !copied.is_empty() {
+                let pacc = self.access(rel.parent);
+                let holders = f.typical_parents(r) * m;
+                extra.push((
+                    rel.parent,
+                    Action::UpdateMany,
+                    vec![filt(
+                        pacc.path(&format!("{}._id", rel.parent_field)),
+                        FilterOp::Eq,
+                        ValueSource::Param,
+                    )],
+                    copied
+                        .iter()
+                        .map(|c| UpdateOp::Set {
+                            path: pacc.path(&format!("{}.$.{c}", rel.parent_field)),
+                        })
+                        .collect(),
+                    holders,
+                    holders,
+                    self.refresh_purpose(&name, &copied, holders, rel.parent),
+                    Some(name.clone()),
+                ));
+            }
+            for (func, field, cname) in self.computed(r) {
+                if let Some(x) = field
+                    && changes.contains(x)
+                {
+                    let pacc = self.access(rel.parent);
+                    let u = match func {
+                        AggregateFn::Min => UpdateOp::Min {
+                            path: pacc.path(cname),
+                        },
+                        AggregateFn::Max => UpdateOp::Max {
+                            path: pacc.path(cname),
+                        },
+                        _ => UpdateOp::Inc {
+                            path: pacc.path(cname),
+                        },
+                    };
+                    extra.push((
+                        rel.parent,
+                        Action::UpdateOne,
+                        vec![filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)],
+                        vec![u],
+                        m,
+                        0.0,
+                        say!(
+                            self.quiet,
+                            "keep {cname} of the {} in step",
+                            self.name(rel.parent)
+                        ),
+                        None,
+                    ));
+                }
+            }
+        }
+        for r in f.rels_from[e.index()].iter().copied() {
+            let rel = f.model.relationship(r);
+            if let Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields,
+            } = self.layout(r)
+            {
+                let copied: Vec<&String> = changes.iter().filter(|c| fields.contains(c)).collect();
+                if !copied.is_empty() {
+                    let cacc = self.access(rel.child);
+                    let holders = f.typical(r) * m;
+                    // A copied field that identifies the parent finds the copies
+                    // through the index the reads already use.
+                    let parent = f.model.entity(e);
+                    let key = fields
+                        .iter()
+                        .find(|x| {
+                            parent
+                                .field(x)
+                                .and_then(|fd| fd.distinct)
+                                .is_some_and(|d| d >= parent.count && parent.count > 0)
+                        })
+                        .map_or("_id", String::as_str);
+                    extra.push((
+                        rel.child,
+                        Action::UpdateMany,
+                        vec![filt(
+                            cacc.path(&format!("{}.{key}", rel.child_field)),
+                            FilterOp::Eq,
+                            if key == "_id" {
+                                ValueSource::Param
+                            } else {
+                                ValueSource::Old {
+                                    field: key.to_string(),
+                                }
+                            },
+                        )],
+                        copied
+                            .iter()
+                            .map(|c| UpdateOp::Set {
+                                path: cacc.path(&format!("{}.{c}", rel.child_field)),
+                            })
+                            .collect(),
+                        holders,
+                        holders,
+                        self.refresh_purpose(&name, &copied, holders, rel.child),
+                        Some(name.clone()),
+                    ));
+                }
+            }
+        }
+        // The entity itself (every copy of it when it is folded into its children).
+        let (docs, sync) = match self.p.home[e.index()] {
+            Home::Embedded {
+                rel, array: false, ..
+            } if f.model.relationship(rel).parent == e => {
+                let n = f.typical(rel) * m;
+                step_filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+                (n, n - m)
+            }
+            _ => (m, 0.0),
+        };
+        let action = if docs > 1.0 {
+            Action::UpdateMany
+        } else {
+            Action::UpdateOne
+        };
+        if !updates.is_empty() {
+            self.write_root(
+                plan,
+                op,
+                e,
+                action,
+                step_filter,
+                updates,
+                docs,
+                sync,
+                say!(self.quiet, "update the {name}"),
+            );
+        }
+        for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
+            self.write_root(plan, op, ent, action, filter, ups, docs, sync, why);
+            if let Some(step) = plan.steps.last_mut() {
+                step.copy_of = copy_of;
+            }
+        }
+        if nonatomic > 0
+            && f.model
+                .workload
+                .atomic_groups
+                .iter()
+                .all(|g| !g.operations.contains(&op))
+        {
+            plan.warnings.push(say!(
+                self.quiet,
+                "re-pointing a {name} takes {} updates that are not atomic",
+                nonatomic
+                    + usize::from(
+                        !changes.is_empty()
+                            || relinks
+                                .iter()
+                                .any(|r| parent_ref_path(self.layout(*r), "").is_some())
+                    )
+            ));
+        }
+    }
+}
