@@ -540,11 +540,11 @@ impl<'a> Planner<'a> {
     }
 }
 
-/// "product" → "products" when `n` is not one.
+/// "product" → "products" when `n` is not one (the grammar helper's forms).
 fn plural(word: &str, n: f64) -> String {
-    if (n - 1.0).abs() < 1e-9 || word.ends_with('s') {
-        word.to_string()
+    if (n - 1.0).abs() < 1e-9 {
+        words::singular(word)
     } else {
-        format!("{word}s")
+        words::plural(word)
     }
 }

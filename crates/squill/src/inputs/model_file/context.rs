@@ -83,25 +83,18 @@ impl<'a> Ctx<'a> {
     /// rate of 1e308 would print 300-digit figures and overflow the totals).
     pub fn rate(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
         let v = self.non_negative(value, what)?;
-        if v > MAX_RATE {
-            self.error(
-                self.pos(value),
-                format!(
-                    "{what} is too large: {} per second (at most {}: no deployment runs more)",
-                    shown(v),
-                    crate::words::num(MAX_RATE)
-                ),
-                "too large",
-                None,
-            );
-            return None;
-        }
-        Some(v)
+        let per_second = format!("{what} per second");
+        self.within(value, v, &per_second, MAX_RATE, "no deployment runs more")
     }
 
     /// `value` as a number from 0 to `max`, or a recorded problem with `why`.
     pub fn at_most(&mut self, value: &S<f64>, what: &str, max: f64, why: &str) -> Option<f64> {
         let v = self.non_negative(value, what)?;
+        self.within(value, v, what, max, why)
+    }
+
+    /// `v` (read from `value`) when at most `max`, else a recorded problem.
+    fn within(&mut self, value: &S<f64>, v: f64, what: &str, max: f64, why: &str) -> Option<f64> {
         if v > max {
             self.error(
                 self.pos(value),

@@ -527,14 +527,14 @@ operations:
 ";
     let all = problems(text).join("\n");
     for expected in [
-        "m.yaml:2:27: a mix's total_rate is too large: 1000000000000 per second",
+        "m.yaml:2:27: a mix's total_rate per second is too large: 1000000000000 (at most 1,000,000,000: no deployment runs more)",
         "m.yaml:7:13: field `body`: a field's size is too large: 20000000 (at most 16,777,216: MongoDB's 16 MiB document limit)",
         "m.yaml:8:13: field `huge`: a field's size is too large",
         "m.yaml:9:13: field `tags`: an array's element count is too large",
         "m.yaml:10:34: a field's size is too large: 1e20",
         "m.yaml:11:38: field `kind` has 5,000 distinct values but its entity has only 1,000 instances",
         "m.yaml:12:21: field `state` has an empty `enum`",
-        "m.yaml:14:35: a rate is too large: 1e308 per second",
+        "m.yaml:14:35: a rate per second is too large: 1e308",
     ] {
         assert!(all.contains(expected), "missing `{expected}` in:\n{all}");
     }
