@@ -6,15 +6,12 @@
 //!     cargo bench -p squill --features fixtures --bench generate
 //!
 //! First, building and encoding alone on one thread (nothing written): what
-//! one core can do. Then SQUILL_BENCH_ROUNDS rounds (default 3) of six steps,
+//! one core can do. Then SQUILL_BENCH_ROUNDS rounds (default 3) of four steps,
 //! each step going first in turn:
-//! - `data::write` with one builder thread per core, through the page cache
-//!   and past it (`--direct`);
+//! - `data::write` with one builder thread per core;
 //! - the same number of bytes of generated text written straight to a file
-//!   the way the data writer does, through the page cache (1 MiB writes,
-//!   write-back asked for every 32 MiB on a second thread, an fsync at the
-//!   end) and past it (the same `AtomicFile` in direct mode): the disk, each
-//!   way;
+//!   the way the data writer does (1 MiB writes, write-back asked for every
+//!   32 MiB on a second thread, an fsync at the end): the disk;
 //! - `data::write` with one builder thread, through the page cache;
 //! - `data::write` with one builder per core into SQUILL_BENCH_RAM_DIR
 //!   (default /dev/shm when it exists, a RAM file system).
@@ -30,13 +27,7 @@
 //! near the plain write's, generation never left the disk waiting.
 //!
 //! SQUILL_BENCH_STEPS (default: all) picks steps by key, comma-separated:
-//! `gen`, `gen-direct`, `plain`, `plain-direct`, `gen-1`, `ram`.
-//! `benches/generate-throttled.sh` runs the two direct ones with the disk's
-//! write rate capped, to find the disk speed below which generation keeps up.
-//! The plain write here keeps its stages from one round to the next, while
-//! generation's writer makes new ones in every step, and fresh memory is dear
-//! on some machines: `benches/generate-fresh.sh` compares the two in new
-//! processes, where both pay for it.
+//! `gen`, `plain`, `gen-1`, `ram`.
 
 use squill::generate::{
     Builder, DataOptions, Fanout, Population, RunEncoder, data, fixtures,
@@ -130,21 +121,19 @@ fn main() {
             }
             let out = dir.join("out");
             let timed = match STEPS[step] {
-                Step::Generate { threads, direct } => {
+                Step::Generate { threads } => {
                     let threads = threads.unwrap_or(cores);
-                    let (timed, n, docs) = generate(&model, &design, scale, threads, direct, &out);
+                    let (timed, n, docs) = generate(&model, &design, scale, threads, &out);
                     bytes_written = n;
-                    if threads == cores && !direct {
+                    if threads == cores {
                         documents.push(docs as f64 / timed.secs);
                     }
                     Some(timed)
                 }
-                Step::Plain { direct } => {
-                    Some(write_plain(&dir.join("plain"), &sample, bytes, direct))
-                }
+                Step::Plain => Some(write_plain(&dir.join("plain"), &sample, bytes)),
                 Step::Ram => ram_dir
                     .as_ref()
-                    .map(|rd| generate(&model, &design, scale, cores, false, rd).0),
+                    .map(|rd| generate(&model, &design, scale, cores, rd).0),
             };
             if let Some(Timed { secs, cpu, disk }) = timed {
                 line += &format!(" {} {secs:.2} s;", STEPS[step].name());
@@ -191,9 +180,9 @@ fn main() {
             median(&documents)
         );
     }
-    // Per-round ratios: generation against the plain write that goes the
-    // same way to the disk (near 1: the disk sets the pace).
-    for (g, p) in [(0, 2), (1, 3)] {
+    // Per-round ratio: generation against the plain write of the same bytes
+    // (near 1: the disk sets the pace).
+    for (g, p) in [(0, 1)] {
         if times[g].is_empty() || times[p].is_empty() {
             continue;
         }
@@ -211,35 +200,20 @@ fn main() {
 /// What a round times.
 #[derive(Clone, Copy)]
 enum Step {
-    /// `data::write` with this many builder threads (`None`: one per core),
-    /// past the page cache or not.
-    Generate {
-        threads: Option<usize>,
-        direct: bool,
-    },
+    /// `data::write` with this many builder threads (`None`: one per core).
+    Generate { threads: Option<usize> },
     /// The same bytes written with no generating, the same way.
-    Plain { direct: bool },
+    Plain,
     /// `data::write` into RAM (tmpfs), one builder per core.
     Ram,
 }
 
-/// The steps, in the order of the summary; the per-round ratios pair the
-/// first two with the next two.
-const STEPS: [Step; 6] = [
-    Step::Generate {
-        threads: None,
-        direct: false,
-    },
-    Step::Generate {
-        threads: None,
-        direct: true,
-    },
-    Step::Plain { direct: false },
-    Step::Plain { direct: true },
-    Step::Generate {
-        threads: Some(1),
-        direct: false,
-    },
+/// The steps, in the order of the summary; the per-round ratio pairs the
+/// first with the second.
+const STEPS: [Step; 4] = [
+    Step::Generate { threads: None },
+    Step::Plain,
+    Step::Generate { threads: Some(1) },
     Step::Ram,
 ];
 
@@ -247,19 +221,9 @@ impl Step {
     /// What SQUILL_BENCH_STEPS calls the step, and its name in the summary.
     fn labels(self) -> (&'static str, &'static str) {
         match self {
-            Step::Generate {
-                threads: None,
-                direct: false,
-            } => ("gen", "generate, page cache"),
-            Step::Generate {
-                threads: None,
-                direct: true,
-            } => ("gen-direct", "generate, past the page cache"),
-            Step::Generate {
-                threads: Some(_), ..
-            } => ("gen-1", "generate, 1 builder, page cache"),
-            Step::Plain { direct: false } => ("plain", "plain write, page cache"),
-            Step::Plain { direct: true } => ("plain-direct", "plain write, past the page cache"),
+            Step::Generate { threads: None } => ("gen", "generate"),
+            Step::Generate { threads: Some(_) } => ("gen-1", "generate, 1 builder"),
+            Step::Plain => ("plain", "plain write"),
             Step::Ram => ("ram", "generate into RAM (tmpfs)"),
         }
     }
@@ -384,14 +348,12 @@ fn generate(
     design: &squill::design::Design,
     scale: u64,
     threads: usize,
-    bypass_cache: bool,
     out: &Path,
 ) -> (Timed, u64, u64) {
     let _ = std::fs::remove_dir_all(out);
     settle();
     let options = DataOptions {
         threads,
-        bypass_cache,
         ..DataOptions::new(scale, 1)
     };
     let clock = Clock::start(out.parent().unwrap_or(out));
@@ -407,7 +369,7 @@ fn generate(
 /// thread `fdatasync`ing the file every 32 MiB so the disk works during the
 /// writes, and the fsync and rename at the end. The best this disk does with
 /// the page cache in the way, to compare generation with.
-fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> Timed {
+fn write_plain(dir: &Path, sample: &[u8], bytes: u64) -> Timed {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("bench dir");
     let block: Vec<u8> = if sample.is_empty() {
@@ -420,8 +382,6 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> Tim
     let clock = Clock::start(dir);
     let mut file = AtomicFile::create(&path).expect("plain file");
     file.reserve_ahead(RESERVE_AHEAD);
-    // Past the page cache, as `data::write` does then: no write-back to ask for.
-    let direct = bypass_cache && file.bypass_cache();
     let (ask, asked) = std::sync::mpsc::sync_channel::<()>(2);
     let syncer = {
         let path = file.temporary_path().to_path_buf();
@@ -439,7 +399,7 @@ fn write_plain(dir: &Path, sample: &[u8], bytes: u64, bypass_cache: bool) -> Tim
         file.write_all(&block[..n]).expect("write");
         left -= n as u64;
         unsynced += n as u64;
-        if unsynced >= 32 << 20 && !direct {
+        if unsynced >= 32 << 20 {
             file.flush().expect("write");
             let _ = ask.try_send(());
             unsynced = 0;

@@ -56,11 +56,6 @@ pub struct Common {
     /// files are the same whatever the number.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-
-    /// Write data files past the page cache (O_DIRECT, Linux file systems
-    /// that allow it). The files are the same either way.
-    #[arg(long)]
-    pub direct: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -147,7 +142,6 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         format: DataFormat::Both,
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
-        bypass_cache: args.common.direct,
     });
     // Refuse before writing anything: the artifacts and the data files.
     if !args.common.force {
@@ -181,7 +175,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         let readme = generate::readme_with_data(&design, &artifacts, &summary);
         generate::write_artifacts(&out, &[readme], true)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-        data_report(&mut text, &summary, &data_options, started.elapsed());
+        data_report(&mut text, &summary, started.elapsed());
     }
     super::write_stdout(&text)
 }
@@ -196,7 +190,6 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         format: args.format.into(),
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
-        bypass_cache: args.common.direct,
     };
     let summary = generate::data::write(&model, &design, &options, &args.out)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))
@@ -209,16 +202,11 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         args.common.seed,
         args.out.display()
     );
-    data_report(&mut text, &summary, &options, started.elapsed());
+    data_report(&mut text, &summary, started.elapsed());
     super::write_stdout(&text)
 }
 
-fn data_report(
-    text: &mut String,
-    summary: &DataSummary,
-    options: &DataOptions,
-    elapsed: std::time::Duration,
-) {
+fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Duration) {
     for c in &summary.collections {
         let _ = writeln!(
             text,
@@ -239,11 +227,4 @@ fn data_report(
         generate::cookbook::format_count(summary.documents() as f64 / secs),
         summary.bytes() as f64 / secs / 1e6
     );
-    if options.bypass_cache {
-        let line = match summary.direct_files {
-            0 => "  --direct: this file system takes no direct writes here; the data files went through the page cache".to_string(),
-            n => format!("  --direct: {n} data files written past the page cache"),
-        };
-        let _ = writeln!(text, "{line}");
-    }
 }

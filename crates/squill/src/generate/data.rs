@@ -43,9 +43,6 @@ impl DataFormat {
 pub struct DataSummary {
     pub collections: Vec<CollectionSummary>,
     pub files: Vec<PathBuf>,
-    /// Data files written past the page cache (`DataOptions::bypass_cache`
-    /// and a file system that allows it).
-    pub direct_files: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,9 +156,6 @@ pub struct DataOptions {
     /// Threads that build documents (0: one per core). The output does not
     /// depend on it.
     pub threads: usize,
-    /// Write the data files past the page cache (`O_DIRECT`) where the file
-    /// system allows it. The bytes are the same either way.
-    pub bypass_cache: bool,
 }
 
 impl DataOptions {
@@ -173,7 +167,6 @@ impl DataOptions {
             format: DataFormat::Both,
             force: false,
             threads: 0,
-            bypass_cache: false,
         }
     }
 }
@@ -286,7 +279,7 @@ pub(crate) fn write_tuned(
     let pop = Population::with_max_children(model, design, scale, seed, max_children);
     let db = database_name(design);
     let mut summary = DataSummary::default();
-    let mut writer = WriteThread::start(dir, tuning, options.bypass_cache)?;
+    let mut writer = WriteThread::start(dir, tuning)?;
     let (json, dump) = (format.ejson(), format.dump());
     let threads = thread_count(options.threads);
     with_pool(&pop, design, (json, dump), threads, dir, |pool| {
@@ -345,6 +338,5 @@ pub(crate) fn write_tuned(
     })?;
     let committed = writer.finish()?;
     summary.files = committed.files;
-    summary.direct_files = committed.direct;
     Ok(summary)
 }

@@ -87,54 +87,6 @@ fn the_bytes_do_not_depend_on_the_hand_over() {
     let _ = std::fs::remove_dir_all(&b);
 }
 
-/// Data files written past the page cache hold the bytes written through it,
-/// over many stages of the direct writer (where the file system takes direct
-/// writes at all: `direct.rs` tests that on its own).
-#[test]
-fn the_bytes_do_not_depend_on_the_page_cache() {
-    let dirs = [false, true].map(|bypass_cache| {
-        let dir = scratch(&format!("cache-{bypass_cache}"));
-        let options = DataOptions {
-            bypass_cache,
-            ..DataOptions::new(15, 5)
-        };
-        let summary = write_or_hang(&dir, options, Tuning::DEFAULT).unwrap();
-        (dir, summary)
-    });
-    let [(a, sa), (b, sb)] = dirs;
-    assert_eq!(sa.collections, sb.collections);
-    // Every data file of `DIRECT_FROM` bytes or more past the cache, where
-    // this file system takes direct writes at all; the smaller ones (the
-    // hosts') through it.
-    let probe = b.join("probe");
-    let takes_direct = super::direct::Direct::open(std::fs::File::create(&probe).unwrap()).is_ok();
-    let _ = std::fs::remove_file(&probe);
-    assert_eq!(sa.direct_files, 0);
-    let large = (sb.collections.iter())
-        .flat_map(|c| [c.ejson_bytes, c.bson_bytes])
-        .filter(|&n| n >= super::write::DIRECT_FROM as u64)
-        .count();
-    assert!((2..4).contains(&large), "{:?}", sb.collections);
-    if takes_direct {
-        assert_eq!(sb.direct_files, large, "{:?}", sb.files);
-    } else {
-        eprintln!("notice: {} takes no direct writes", b.display());
-    }
-    // Several stages for each large file, and a tail past the last one.
-    assert!(sa.bytes() > 10 * (4 << 20), "only {} bytes", sa.bytes());
-    let (fa, fb) = (walk(&a), walk(&b));
-    assert_eq!(fa.len(), fb.len());
-    for (x, y) in fa.iter().zip(&fb) {
-        assert!(
-            std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
-            "{} differs past the page cache",
-            x.display()
-        );
-    }
-    let _ = std::fs::remove_dir_all(&a);
-    let _ = std::fs::remove_dir_all(&b);
-}
-
 /// Every fixture written by one builder thread and by four, with batches of
 /// a few documents (so that they finish out of order): the same files.
 #[test]

@@ -13,7 +13,6 @@ mod build_threads;
 pub mod check;
 pub mod cookbook;
 pub mod data;
-mod direct;
 mod documents;
 mod encode_runs;
 pub mod examples;

@@ -11,7 +11,6 @@
 //! rather than reserving them page by page. What is reserved past the end is given back at commit.
 
 use super::GenerateError;
-use super::direct::Direct;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -39,72 +38,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError + '_ {
 /// pieces asks for space once per 64 MiB.
 pub const RESERVE_AHEAD: u64 = 64 << 20;
 
-/// A file asked to go past the page cache goes there once this many bytes
-/// have come; a smaller one is written through the cache at commit. A file
-/// past the cache takes a 4 MiB stage on huge pages and its own threads: for
-/// the tiny files of a collection of a few documents, faulting the stage's
-/// first huge page took 7.9-16.1 ms per file in three of four traces, at the
-/// start of `generate data`, where the disk waits for the first large file
-/// (BENCHMARKS.md "generate").
-pub const DIRECT_FROM: usize = 1 << 20;
+/// What an `AtomicFile` writes through: the page cache, in 64 KiB batches.
+type Sink = BufWriter<File>;
 
-/// What an `AtomicFile` writes through.
-enum Sink {
-    /// The page cache, in 64 KiB batches.
-    Cached(BufWriter<File>),
-    /// Asked to go past the page cache (`bypass_cache`), with fewer than
-    /// `DIRECT_FROM` bytes so far: the bytes are held here.
-    Held(File, Vec<u8>),
-    /// Past the page cache.
-    Direct(Direct),
-}
-
-impl Sink {
-    fn cached(file: File) -> Sink {
-        Sink::Cached(BufWriter::with_capacity(64 << 10, file))
-    }
-
-    fn file(&self) -> &File {
-        match self {
-            Sink::Cached(out) => out.get_ref(),
-            Sink::Held(file, _) => file,
-            Sink::Direct(d) => d.file(),
-        }
-    }
-
-    /// Appends, and takes a held file past the page cache once it has
-    /// `DIRECT_FROM` bytes (through the cache if the kernel will not).
-    fn write_all(self, bytes: &[u8]) -> (Sink, std::io::Result<()>) {
-        match self {
-            Sink::Cached(mut out) => {
-                let r = out.write_all(bytes);
-                (Sink::Cached(out), r)
-            }
-            Sink::Direct(mut d) => {
-                let r = d.write_all(bytes);
-                (Sink::Direct(d), r)
-            }
-            Sink::Held(file, mut held) => {
-                held.extend_from_slice(bytes);
-                if held.len() < DIRECT_FROM {
-                    return (Sink::Held(file, held), Ok(()));
-                }
-                match Direct::open(file) {
-                    Ok(d) => Sink::Direct(d).write_all(&held),
-                    Err(file) => Sink::cached(file).write_all(&held),
-                }
-            }
-        }
-    }
-
-    /// Everything written, the file handed back (`O_DIRECT` cleared).
-    fn finish(self) -> std::io::Result<File> {
-        match self {
-            Sink::Cached(out) => out.into_inner().map_err(|e| e.into_error()),
-            Sink::Held(mut file, held) => file.write_all(&held).map(|()| file),
-            Sink::Direct(d) => d.finish(),
-        }
-    }
+fn cached(file: File) -> Sink {
+    BufWriter::with_capacity(64 << 10, file)
 }
 
 /// A file being written under a temporary name; `commit` renames it into
@@ -136,7 +74,7 @@ impl AtomicFile {
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
-            out: Some(Sink::cached(file)),
+            out: Some(cached(file)),
             renamed: false,
             written: 0,
             reserved: 0,
@@ -153,58 +91,27 @@ impl AtomicFile {
         self.ahead = bytes;
     }
 
-    /// Writes the file past the page cache (`direct.rs`) where the platform
-    /// and the file system allow it, once it has `DIRECT_FROM` bytes (a
-    /// smaller file goes through the cache at commit); true if the file
-    /// system allows it. Call before writing.
-    pub fn bypass_cache(&mut self) -> bool {
-        if self.written > 0 {
-            return false;
-        }
-        self.out = match self.out.take() {
-            Some(Sink::Cached(out)) => match out.into_inner() {
-                Ok(file) if Direct::possible(&file) => Some(Sink::Held(file, Vec::new())),
-                Ok(file) => Some(Sink::cached(file)),
-                // Nothing was written, so nothing was buffered: unreachable,
-                // but the file is kept as it was.
-                Err(e) => Some(Sink::Cached(e.into_inner())),
-            },
-            other => other,
-        };
-        matches!(self.out, Some(Sink::Held(..)))
-    }
-
-    /// Whether the bytes go past the page cache (asking the kernel to write
-    /// the file back early then has nothing to do); not yet for a file still
-    /// held under `DIRECT_FROM`, nor ever for one that stays small.
-    pub fn bypasses_cache(&self) -> bool {
-        matches!(&self.out, Some(Sink::Direct(d)) if d.bypassing())
-    }
-
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), GenerateError> {
-        let Some(out) = self.out.take() else {
+        let Some(out) = self.out.as_mut() else {
             return Ok(());
         };
         self.written += bytes.len() as u64;
         if self.ahead > 0 && self.written > self.reserved {
             let end = self.written + self.written.min(self.ahead);
-            if reserve(out.file(), self.reserved, end - self.reserved) {
+            if reserve(out.get_ref(), self.reserved, end - self.reserved) {
                 self.reserved = end;
             } else {
                 self.ahead = 0;
             }
         }
-        let (out, written) = out.write_all(bytes);
-        self.out = Some(out);
-        written.map_err(io(&self.tmp))
+        out.write_all(bytes).map_err(io(&self.tmp))
     }
 
-    /// Hands what is buffered to the kernel; past the page cache, the
-    /// stage is written when full, not before.
+    /// Hands what is buffered to the kernel.
     pub fn flush(&mut self) -> Result<(), GenerateError> {
         match self.out.as_mut() {
-            Some(Sink::Cached(out)) => out.flush().map_err(io(&self.tmp)),
-            _ => Ok(()),
+            Some(out) => out.flush().map_err(io(&self.tmp)),
+            None => Ok(()),
         }
     }
 
@@ -215,7 +122,10 @@ impl AtomicFile {
 
     pub fn commit(mut self) -> Result<PathBuf, GenerateError> {
         if let Some(out) = self.out.take() {
-            let file = out.finish().map_err(io(&self.tmp))?;
+            let file = out
+                .into_inner()
+                .map_err(|e| e.into_error())
+                .map_err(io(&self.tmp))?;
             if self.reserved > self.written {
                 // Gives back the space reserved past the end (a truncation
                 // to the same length frees it).
@@ -293,81 +203,6 @@ mod tests {
             "{err}"
         );
         assert_eq!(leftovers(&dir), Vec::<String>::new());
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    /// Writes `pieces` to a new file asked to go past the page cache:
-    /// whether it did, and whether the bytes read back whole.
-    fn write_bypassing(dir: &Path, pieces: &[Vec<u8>]) -> bool {
-        let target = dir.join("bypassing.bin");
-        let mut f = AtomicFile::create(&target).unwrap();
-        let possible = f.bypass_cache();
-        for p in pieces {
-            f.write_all(p).unwrap();
-        }
-        let went = f.bypasses_cache();
-        let path = f.commit().unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), pieces.concat());
-        assert!(!went || possible);
-        went
-    }
-
-    #[test]
-    fn a_small_file_stays_in_the_page_cache_and_a_large_one_goes_past_it() {
-        let dir = scratch_dir("held");
-        let piece =
-            |i: usize, len: usize| -> Vec<u8> { (0..len).map(|j| (i * 7 + j) as u8).collect() };
-        // Under `DIRECT_FROM` in all: held, then written through the cache.
-        let small: Vec<Vec<u8>> = (0..3).map(|i| piece(i, 1000 + i * 333)).collect();
-        assert!(!write_bypassing(&dir, &small));
-        // Past it in uneven pieces: the held bytes go first, past the cache
-        // where the file system takes direct writes.
-        let large: Vec<Vec<u8>> = (0..9).map(|i| piece(i, 300_001 + i * 7_919)).collect();
-        let target = dir.join("probe");
-        std::fs::create_dir_all(&dir).unwrap();
-        let possible = Direct::possible(&File::create(&target).unwrap());
-        assert_eq!(write_bypassing(&dir, &large), possible);
-        if !possible {
-            eprintln!("notice: {} takes no direct writes", dir.display());
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    /// Disk space held by `path`, in bytes.
-    #[cfg(unix)]
-    fn allocated(path: &Path) -> u64 {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata(path).unwrap().blocks() * 512
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn space_reserved_ahead_holds_the_bytes_and_is_given_back_at_commit() {
-        let dir = scratch_dir("reserve");
-        let target = dir.join("big.bin");
-        let mut f = AtomicFile::create(&target).unwrap();
-        f.reserve_ahead(RESERVE_AHEAD);
-        let mut expected = Vec::new();
-        for i in 0..40u8 {
-            // Uneven pieces, some past the write buffer, some inside it.
-            let piece = vec![i; 100_000 + 37_123 * usize::from(i % 5)];
-            f.write_all(&piece).unwrap();
-            expected.extend_from_slice(&piece);
-        }
-        f.flush().unwrap();
-        let written = expected.len() as u64;
-        let held = allocated(f.temporary_path());
-        if held < written + (1 << 20) {
-            // A file system without `fallocate`: nothing to give back.
-            eprintln!("notice: no space was reserved ahead here ({held} bytes for {written})");
-        }
-        let path = f.commit().unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), expected);
-        let held = allocated(&path);
-        assert!(
-            held < written + (64 << 10),
-            "{held} bytes held for {written} written"
-        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -60,12 +60,10 @@ impl Tuning {
     };
 }
 
-/// What the writer wrote: the committed files, in the order of the commits,
-/// and how many of them went past the page cache.
+/// What the writer wrote: the committed files, in the order of the commits.
 #[derive(Debug, Default)]
 pub struct Committed {
     pub files: Vec<PathBuf>,
-    pub direct: usize,
 }
 
 /// Which open file a job is for: the caller numbers them.
@@ -90,14 +88,12 @@ pub struct WriteThread {
 
 impl WriteThread {
     /// Starts the writer; `dir` is where the files go (for error messages).
-    /// With `bypass_cache`, files opened by `create` are written past the
-    /// page cache where the file system allows it (`direct.rs`).
-    pub fn start(dir: &Path, tuning: Tuning, bypass_cache: bool) -> Result<Self, GenerateError> {
+    pub fn start(dir: &Path, tuning: Tuning) -> Result<Self, GenerateError> {
         let (jobs, inbox) = sync_channel(tuning.queue.max(1));
         let (done, free) = channel();
         let thread = std::thread::Builder::new()
             .name("squill-write".into())
-            .spawn(move || run(&inbox, &done, tuning.sync_every, bypass_cache))
+            .spawn(move || run(&inbox, &done, tuning.sync_every))
             .map_err(|source| GenerateError::Io {
                 path: dir.to_path_buf(),
                 source,
@@ -249,7 +245,6 @@ fn run(
     inbox: &Receiver<Job>,
     free: &Sender<Vec<u8>>,
     sync_every: u64,
-    bypass_cache: bool,
 ) -> Result<Committed, GenerateError> {
     // Declared first, dropped last: the open files (and their temporary
     // names) are gone before the syncing thread is joined.
@@ -261,9 +256,6 @@ fn run(
             Job::Create { slot, path } => {
                 let mut file = AtomicFile::create(&path)?;
                 file.reserve_ahead(RESERVE_AHEAD);
-                if bypass_cache {
-                    file.bypass_cache();
-                }
                 if open.len() <= slot {
                     open.resize_with(slot + 1, || None);
                 }
@@ -275,7 +267,7 @@ fn run(
                         o.file.write_all(piece)?;
                     }
                     o.unsynced += bytes.len() as u64;
-                    if o.unsynced >= sync_every && !o.file.bypasses_cache() {
+                    if o.unsynced >= sync_every {
                         o.file.flush()?;
                         syncer.request(o.file.temporary_path());
                         o.unsynced = 0;
@@ -287,8 +279,6 @@ fn run(
             }
             Job::Commit { slot } => {
                 if let Some(o) = open.get_mut(slot).and_then(Option::take) {
-                    // Asked before the commit, which clears O_DIRECT.
-                    committed.direct += usize::from(o.file.bypasses_cache());
                     committed.files.push(o.file.commit()?);
                 }
             }
