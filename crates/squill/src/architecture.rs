@@ -79,9 +79,12 @@ fn production_text(text: &str) -> (String, Vec<String>) {
         let semi = item.find(';').unwrap_or(item.len());
         let brace = item.find('{').unwrap_or(item.len());
         if semi < brace {
-            let decl = item[..semi].trim();
-            if let Some(name) = decl.strip_prefix("mod ").or(decl.strip_prefix("pub mod ")) {
-                test_modules.push(name.trim().to_string());
+            // `mod x;`, `pub mod x;`, `pub(crate) mod x;`: the word after `mod`.
+            let mut words = item[..semi].split_whitespace();
+            if words.any(|w| w == "mod")
+                && let Some(name) = words.next()
+            {
+                test_modules.push(name.to_string());
             }
             rest = &item[(semi + 1).min(item.len())..];
         } else {
@@ -239,10 +242,10 @@ fn an_upward_import_is_caught() {
         ["advise", "model", "outputs", "rules"]
     );
     let (kept, tests) = production_text(
-        "use crate::model::A;\n#[cfg(test)]\nmod tests {\n use crate::advise::advise; { }\n}\n#[cfg(test)]\nmod more;\n// crate::outputs\nfn g() {}",
+        "use crate::model::A;\n#[cfg(test)]\nmod tests {\n use crate::advise::advise; { }\n}\n#[cfg(test)]\nmod more;\n#[cfg(test)]\npub(crate) mod testing;\n// crate::outputs\nfn g() {}",
     );
     assert!(!kept.contains("advise") && !kept.contains("outputs"));
-    assert_eq!(tests, ["more"]);
+    assert_eq!(tests, ["more", "testing"]);
 }
 
 /// No `unsafe` anywhere in the library: the workspace denies `unsafe_code`,

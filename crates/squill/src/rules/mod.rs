@@ -181,6 +181,29 @@ mod tests {
         assert_eq!(n, orders.len(), "two relationship rules share an order");
     }
 
+    /// Every rule's file carries tests of its own (`testing::judge` and
+    /// friends), so a new rule cannot come without them.
+    #[test]
+    fn every_rule_file_has_its_own_tests() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        for rule in all() {
+            let folder = match rule.kind {
+                RuleKind::Design => "design",
+                RuleKind::Data => "data",
+            };
+            let file = root
+                .join(folder)
+                .join(format!("{}.rs", rule.id.replace('-', "_")));
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            assert!(
+                text.contains("#[cfg(test)]") && text.contains("#[test]"),
+                "{}: no tests in {}",
+                rule.id,
+                file.display()
+            );
+        }
+    }
+
     #[test]
     fn every_rule_has_its_doc_sections_in_order() {
         for rule in all() {

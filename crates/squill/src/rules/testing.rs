@@ -12,9 +12,19 @@ use crate::settings::Settings;
 /// `"extended-reference"`, …, as `Layout::kind` names them) of relationship
 /// `relationship` in the model `yaml`: `forbid: …`, `support: …` or `-`.
 pub fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> String {
+    judge_with(&Settings::default(), rule, yaml, relationship, layout)
+}
+
+/// `judge` under `settings` (a threshold changed in `squill.toml`).
+pub fn judge_with(
+    settings: &Settings,
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> String {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
-    let settings = Settings::default();
-    let facts = Facts::new(&model, &settings, 0);
+    let facts = Facts::new(&model, settings, 0);
     let r = model
         .relationship_by_name(relationship)
         .unwrap_or_else(|| panic!("no relationship `{relationship}`"));
@@ -37,6 +47,40 @@ pub fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> Strin
     }
 }
 
+/// The reasons an entity rule gives for the entity-level candidates of the
+/// model in `yaml`, one a line (`-` where it gives none).
+pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
+    let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+    let settings = Settings::default();
+    let facts = Facts::new(&model, &settings, 0);
+    let Check::Entity(check) = rule.check else {
+        panic!("{} does not judge entity candidates", rule.id);
+    };
+    crate::candidates::entity_candidates(&facts)
+        .iter()
+        .map(|c| check(&facts, c).unwrap_or_else(|| "-".to_string()))
+        .collect()
+}
+
+/// The findings a design-level rule makes on the design advised for the
+/// model in `yaml`: their messages.
+pub fn judge_design(rule: &Rule, yaml: &str) -> Vec<String> {
+    let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+    let settings = Settings::default();
+    let design = crate::advise::advise(&model, &settings, None).expect("a design");
+    let facts = Facts::new(&model, &settings, 0);
+    let Check::Design(check) = rule.check else {
+        panic!("{} does not judge designs", rule.id);
+    };
+    check(&crate::rules::judge::DesignCheck {
+        facts: &facts,
+        design: &design,
+    })
+    .into_iter()
+    .map(|f| f.message)
+    .collect()
+}
+
 /// An example model's text.
 pub fn example(name: &str) -> String {
     std::fs::read_to_string(
@@ -45,6 +89,31 @@ pub fn example(name: &str) -> String {
             .join(name),
     )
     .unwrap_or_else(|e| panic!("examples/{name}: {e}"))
+}
+
+/// Every entity-level and design-level verdict on every example.
+#[test]
+#[ignore = "prints the verdicts to choose test cases from"]
+fn other_verdicts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let yaml = example(&name);
+        for rule in crate::rules::design::ALL {
+            let got = match rule.check {
+                Check::Entity(_) => judge_entities(rule, &yaml),
+                Check::Design(_) => judge_design(rule, &yaml),
+                _ => continue,
+            };
+            println!("{}\t{name}\t{got:?}", rule.id);
+        }
+    }
 }
 
 /// Every verdict of every relationship rule on every candidate of every

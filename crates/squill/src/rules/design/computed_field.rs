@@ -47,3 +47,26 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
 "reads ask for the {} of {what} {}/s while {} arrive {}/s: keep it in {parent}.{name}, maintained on write", fn_name(*function), words::num(reads), words::plural(child), words::num(rf.child_inserts)
 ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_entities};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_entities(&RULE, &example("page-views.yaml")),
+            [
+            "reads ask for the count of views 10/s while views arrive 10/s: keep it in page.views_count, maintained on write"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        let verdicts = judge_entities(&RULE, &example("notifications.yaml"));
+        assert!(!verdicts.is_empty(), "no entity candidate to judge");
+        assert!(verdicts.iter().all(|v| v == "-"), "{verdicts:?}");
+    }
+}

@@ -59,3 +59,33 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_design};
+
+    /// Is this email taken? Only the email is read, through its index.
+    const EMAIL_TAKEN: &str = r"
+entities:
+  user: {count: 1000000, fields: {email: string(30), name: string(20), bio: string(500)}}
+operations:
+  email_taken: {read: user, rate: 100, filter: {email: eq}, fields: [email]}
+  add_user: {insert: user, rate: 1}
+";
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_design(&RULE, EMAIL_TAKEN),
+            [
+                "step 1 of email_taken returns only email, all in index email_1: project out _id and the index alone answers it"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+    }
+}

@@ -54,3 +54,24 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_design};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_design(&RULE, &example("person-addresses.yaml")),
+            [
+            "person.ssn is unique and never changes; as _id it would replace index ssn_1 (1,000,000 entries)"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+    }
+}

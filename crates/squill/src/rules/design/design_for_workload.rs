@@ -24,3 +24,25 @@ pub fn check(costlier: usize, nearest: Option<f64>, total: f64) -> Option<String
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    /// The advisor cites the rule with the cost figures of its decision.
+    #[test]
+    fn cites_the_margin_when_the_workload_decided() {
+        assert_eq!(
+            check(3, Some(42.0), 134.0).as_deref(),
+            Some(
+                "the cheapest of 4 allowed layouts on this workload: 134/s in all, the next best costs 42 more"
+            )
+        );
+    }
+
+    #[test]
+    fn stays_quiet_when_nothing_lost_on_cost() {
+        assert_eq!(check(0, Some(1.0), 10.0), None);
+        assert_eq!(check(2, None, 10.0), None);
+    }
+}

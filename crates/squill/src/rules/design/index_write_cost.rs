@@ -44,10 +44,10 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                 rule: RULE.id,
                 severity: RULE.default_severity,
                 message: format!(
-                    "{} gets {} inserts or deletes/s, each updating {} indexes ({} index entries/s), while the operations that use them run {}/s",
+                    "{} gets {} inserts or deletes/s, each updating {} ({} index entries/s), while the operations that use them run {}/s",
                     c.name,
                     words::num(writes),
-                    indexes.len(),
+                    words::count(indexes.len() as f64, "index"),
                     words::num(entries),
                     words::num(uses)
                 ),
@@ -62,4 +62,25 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_design};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_design(&RULE, &example("host-ip-in-logs.yaml")),
+            [
+            "logmsg gets 200 inserts or deletes/s, each updating 1 index (200 index entries/s), while the operations that use them run 20/s"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+    }
 }

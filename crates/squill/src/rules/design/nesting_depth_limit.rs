@@ -40,3 +40,37 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         ))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge, judge_with};
+    use crate::settings::{DesignOptions, Options};
+
+    /// One embedding nests three levels (document, array, element), far
+    /// below MongoDB's 100: whole chains are checked where the search places
+    /// them (`candidates::placement`).
+    #[test]
+    fn stays_quiet_under_the_limit() {
+        let model = example("person-addresses.yaml");
+        assert_eq!(judge(&RULE, &model, "addresses", "embed"), "-");
+    }
+
+    /// With a limit of 2 levels (`max-nesting-depth` in squill.toml), the
+    /// same embedding is refused.
+    #[test]
+    fn fires_past_a_lower_limit() {
+        let settings = Options {
+            design: Some(DesignOptions {
+                max_nesting_depth: Some(2),
+                ..DesignOptions::default()
+            }),
+            ..Options::default()
+        }
+        .into_settings();
+        assert_eq!(
+            judge_with(&settings, &RULE, &example("person-addresses.yaml"), "addresses", "embed"),
+            "forbid: embedding address in person nests 3 levels deep (limit 2)"
+        );
+    }
+}

@@ -38,3 +38,26 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
         names.join(", ")
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_entities};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_entities(&RULE, &example("notifications.yaml")),
+            [
+            "feed reads email_notification, sms_notification, push_notification together: one `notification` collection told apart by `kind` answers it with one query"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        let verdicts = judge_entities(&RULE, &example("auction-catalog.yaml"));
+        assert!(!verdicts.is_empty(), "no entity candidate to judge");
+        assert!(verdicts.iter().all(|v| v == "-"), "{verdicts:?}");
+    }
+}

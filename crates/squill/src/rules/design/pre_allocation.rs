@@ -38,3 +38,24 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_design};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_design(&RULE, &example("blog-comments-pages.yaml")),
+            [
+            "comments: do not pre-fill the 50 slots with placeholders; that only helped the MMAPv1 engine, WiredTiger rewrites the document on each update anyway"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+    }
+}

@@ -65,3 +65,24 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_design};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge_design(&RULE, &example("person-addresses.yaml")),
+            [
+            "edit_address updates addresses.$.street, addresses.$.city in person documents of 312 B: send only the changed paths with update operators"
+            ]
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+    }
+}
