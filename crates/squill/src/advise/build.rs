@@ -24,19 +24,19 @@ pub struct Priced {
     pub plans: Vec<OpPlan>,
 }
 
-pub fn price(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Priced> {
-    let p = Placement::build(facts, space, state)?;
+/// Each operation's plan for the report, and the weighted totals; `score`
+/// is the search's own figure for the state (the evaluator has it: the
+/// operations are not planned again for it).
+fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: f64) -> Priced {
     let planner = Planner {
         facts,
         space,
-        p: &p,
+        p,
         quiet: false,
     };
     let mut totals = Cost::default();
     let mut plans = Vec::new();
     let mut seen: Vec<(String, Vec<(String, i32)>)> = Vec::new();
-    let coef = &facts.settings.design.costs;
-    let mut index_score = 0.0;
     for op in facts.model.operation_ids() {
         let plan = planner.plan_for_report(op);
         totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
@@ -45,25 +45,21 @@ pub fn price(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Priced> 
             if !seen.contains(&key) {
                 seen.push(key);
                 totals.index_entries += need.entries;
-                index_score += crate::costs::index_score(
-                    need.entries,
-                    need.writes,
-                    need.keys.len() as f64,
-                    coef,
-                );
             }
         }
         plans.push(plan);
     }
-    totals.score = super::optimize::objective(facts, space, state)?;
-    let _ = index_score;
-    Some(Priced { totals, plans })
+    totals.score = score;
+    Priced { totals, plans }
 }
 
 pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design> {
     let model = facts.model;
     let p = Placement::build(facts, space, state)?;
-    let priced = price(facts, space, state)?;
+    // Plans every operation once for the search's figures (the evaluator,
+    // which also prices the alternatives) and once with words for the report.
+    let eval = Evaluator::new(facts, space, state.clone())?;
+    let priced = price(facts, space, &p, eval.total());
     let docs = DocBuilder {
         facts,
         space,
@@ -71,7 +67,6 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         budget: std::cell::Cell::new(0),
     };
     let collections = collections(facts, space, &p, &docs, &priced);
-    let eval = Evaluator::new(facts, space, state.clone())?;
     let relationships = model
         .relationship_ids()
         .map(|rel| decision(facts, space, state, &priced, &eval, rel))
