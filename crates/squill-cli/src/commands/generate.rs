@@ -142,6 +142,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         format: DataFormat::Both,
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
+        cancel: Some(stop_on_signals()),
     });
     // Refuse before writing anything: the artifacts and the data files.
     if !args.common.force {
@@ -152,13 +153,20 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         generate::write::refuse_existing(&planned, false)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     }
-    let written = generate::write_artifacts(&out, &artifacts, true)
+    // With data, the README (the index of what is there) is written last,
+    // after the data: an interrupted run leaves no index that looks complete.
+    let first: Vec<generate::Artifact> = artifacts
+        .iter()
+        .filter(|a| data_options.is_none() || a.file != "README.md")
+        .cloned()
+        .collect();
+    let written = generate::write_artifacts(&out, &first, true)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let mut text = format!(
         "squill generate: model `{}`, mix `{}`: {} files in {}\n",
         design.model,
         design.mix,
-        written.len(),
+        written.len() + usize::from(data_options.is_some()),
         out.display()
     );
     for a in &artifacts {
@@ -180,6 +188,17 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     super::write_stdout(&text)
 }
 
+/// A flag that SIGINT and SIGTERM set, for `generate data` to stop at its
+/// next batch and remove the files it was writing. Where the handlers cannot
+/// be installed, the flag just stays down.
+fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(&flag));
+    }
+    flag
+}
+
 fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
     let (model, design) = design_for(global, &args.model, args.common.mix.as_deref())?;
     let started = std::time::Instant::now();
@@ -190,6 +209,7 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         format: args.format.into(),
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
+        cancel: Some(stop_on_signals()),
     };
     let summary = generate::data::write(&model, &design, &options, &args.out)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))

@@ -3,6 +3,7 @@
 
 mod advise;
 mod generate;
+mod generate_interrupted;
 mod model_file;
 mod readers;
 mod rules;

@@ -143,7 +143,7 @@ pub fn metadata(coll: &Collection, seed: u64) -> serde_json::Value {
 }
 
 /// What data to generate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct DataOptions {
     /// Instances of every entity that is nobody's child.
     pub scale: u64,
@@ -156,6 +156,10 @@ pub struct DataOptions {
     /// Threads that build documents (0: one per core). The output does not
     /// depend on it.
     pub threads: usize,
+    /// Set from elsewhere (a signal handler) to stop: `write` returns
+    /// `Interrupted` at the next batch, and the files being written are
+    /// removed.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl DataOptions {
@@ -167,6 +171,7 @@ impl DataOptions {
             format: DataFormat::Both,
             force: false,
             threads: 0,
+            cancel: None,
         }
     }
 }
@@ -254,6 +259,14 @@ impl Sizer {
     }
 }
 
+/// Whether the caller asked to stop.
+fn cancelled(options: &DataOptions) -> bool {
+    options
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 /// The open files of one collection, as slots of the writer thread.
 const JSON: Slot = 0;
 const BSON: Slot = 1;
@@ -304,6 +317,9 @@ pub(crate) fn write_tuned(
             // Runs of roots, cut so that a batch holds `sizer.roots`.
             let (mut batch, mut in_batch) = (Vec::new(), 0);
             pop.for_each_run(coll, |run| -> Result<(), GenerateError> {
+                if cancelled(options) {
+                    return Err(GenerateError::Interrupted);
+                }
                 let mut rest = Some(run);
                 while let Some(run) = rest.take() {
                     let (head, tail) = run.split(out.sizer.roots.saturating_sub(in_batch));

@@ -66,7 +66,7 @@ fn the_bytes_do_not_depend_on_the_hand_over() {
     let a = scratch("handover-default");
     let b = scratch("handover-tiny");
     let options = DataOptions::new(3, 7);
-    let big = write_or_hang(&a, options, Tuning::DEFAULT).unwrap();
+    let big = write_or_hang(&a, options.clone(), Tuning::DEFAULT).unwrap();
     let small = write_or_hang(&b, options, TINY).unwrap();
     assert_eq!(big.collections, small.collections);
     let (fa, fb) = (walk(&a), walk(&b));

@@ -56,6 +56,11 @@ use std::path::{Path, PathBuf};
 /// Something `generate` could not do.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum GenerateError {
+    #[error(
+        "interrupted: the files being written were removed; the files already complete are kept"
+    )]
+    #[diagnostic(code(squill::generate::interrupted))]
+    Interrupted,
     #[error("{path} exists; pass --force to overwrite it")]
     #[diagnostic(code(squill::generate::exists))]
     Exists { path: PathBuf },

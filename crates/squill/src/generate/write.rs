@@ -70,6 +70,7 @@ impl AtomicFile {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        remove_stale_temporaries(dir, &name);
         let file = File::create(&tmp).map_err(io(&tmp))?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
@@ -162,6 +163,34 @@ fn reserve(_: &File, _: u64, _: u64) -> bool {
     false
 }
 
+/// Removes what an earlier run that died (killed, or out of power) left of
+/// `name`: `.NAME.tmp-PID` files whose process is gone. A live process's
+/// temporary file is left alone; where processes cannot be looked up
+/// (no `/proc`), nothing is removed.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let proc_fs = Path::new("/proc/self");
+    if !proc_fs.exists() {
+        return;
+    }
+    let prefix = format!(".{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(pid) = file_name
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new("/proc").join(pid.to_string()).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Writes a whole file atomically.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<PathBuf, GenerateError> {
     let mut f = AtomicFile::create(path)?;
@@ -187,6 +216,26 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .filter(|n| n.contains(".tmp-"))
             .collect()
+    }
+
+    /// Issue 23: a run killed mid-write left `.NAME.tmp-PID` files that later
+    /// runs never removed. A dead process's are removed when the file is
+    /// written again; a live one's (this process's parent, say) are kept.
+    #[test]
+    fn stale_temporaries_of_dead_runs_are_removed() {
+        let dir = scratch_dir("stale");
+        std::fs::create_dir_all(&dir).unwrap();
+        let dead = dir.join(".x.json.tmp-4000000000");
+        std::fs::write(&dead, b"half").unwrap();
+        let alive = dir.join(format!(
+            ".x.json.tmp-{}",
+            std::os::unix::process::parent_id()
+        ));
+        std::fs::write(&alive, b"busy").unwrap();
+        write_file(&dir.join("x.json"), b"{}").unwrap();
+        assert!(!dead.exists(), "a dead run's temporary file is left");
+        assert!(alive.exists(), "a live run's temporary file was removed");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
