@@ -11,7 +11,7 @@ use crate::rules::judge::DesignCheck;
 
 pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design) -> Vec<Finding> {
     let cx = DesignCheck { facts, design };
-    let mut out = Vec::new();
+    let mut out = too_large(facts, design);
     for rule in r::ALL {
         if let crate::rules::Check::Design(check) = rule.check {
             out.extend(check(&cx));
@@ -40,4 +40,38 @@ pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design
     }
     sort_findings(&mut out);
     out
+}
+
+/// Documents of the design that MongoDB would refuse: larger than the limit
+/// typically (on their own fields, or with what is embedded in them), whatever
+/// the relationships' rules said link by link (issue 23: a 19 MiB entity was
+/// advised with no finding).
+fn too_large(facts: &Facts<'_>, design: &Design) -> Vec<Finding> {
+    let limit = facts.settings.design.max_document_bytes;
+    let rule = r::document_size_limit::RULE;
+    design
+        .collections
+        .iter()
+        .filter(|c| c.size.typical_bytes > limit)
+        .map(|c| Finding {
+            rule: rule.id,
+            severity: Severity::Error,
+            message: format!(
+                "a document of {} takes {} typically, over MongoDB's limit of {}: it cannot be stored",
+                c.name,
+                crate::words::bytes(c.size.typical_bytes as f64),
+                crate::words::bytes(limit as f64)
+            ),
+            location: Location::Model {
+                path: format!("entities.{}", c.entities.first().cloned().unwrap_or_default()),
+            },
+            evidence: vec![
+                Evidence::new("typical_bytes", c.size.typical_bytes),
+                Evidence::new("limit_bytes", limit),
+            ],
+            help: Some(
+                "split the entity: move its large fields (files, long texts) into documents of their own, or into GridFS".to_string(),
+            ),
+        })
+        .collect()
 }

@@ -161,11 +161,15 @@ impl<'s> Placement<'s> {
         // each relationship's own rules judged it alone (a chain of embedded
         // one-to-many relationships is fine link by link and 800 levels deep
         // as a whole).
+        // An entity too large on its own fields is no layout's doing: the
+        // design keeps it, and a finding says it cannot be stored.
         let design = &facts.settings.design;
+        let limit = design.max_document_bytes as f64;
         for root in 0..n {
+            let alone = facts.own_bytes[root] + 5.0;
             if p.roots[root].index() == root
                 && (p.depth[root] > design.max_nesting_depth
-                    || p.typical[root] > design.max_document_bytes as f64)
+                    || (p.typical[root] > limit && alone <= limit))
             {
                 return None;
             }

@@ -53,3 +53,29 @@ fn a_stopped_search_is_noted() {
         note.message
     );
 }
+
+/// Issue 23: an entity whose own fields make a 17 MiB document was advised
+/// with no finding (and, once designs over 16 MiB became infeasible, with no
+/// design at all). It gets a design and an error finding.
+#[test]
+fn a_document_too_large_on_its_own_is_an_error_finding() {
+    let yaml = r"
+entities:
+  doc: {count: 10, fields: {a: string(9000000), b: string(9000000)}}
+operations:
+  read: {read: doc, rate: 1}
+";
+    let model = crate::inputs::model_file::parse("big.yaml", yaml).unwrap();
+    let design = crate::advise::advise(&model, &Settings::default(), None).unwrap();
+    let f = design
+        .findings
+        .iter()
+        .find(|f| f.rule == "document-size-limit")
+        .expect("a size-limit finding");
+    assert_eq!(f.severity, crate::finding::Severity::Error);
+    assert!(
+        f.message.contains("a document of doc takes 17.2 MiB"),
+        "{}",
+        f.message
+    );
+}
