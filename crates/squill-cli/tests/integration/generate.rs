@@ -5,7 +5,7 @@
 //! (Validation, parsing and the server-backed checks of the artifacts are
 //! library tests in crates/squill/src/generate/.)
 
-use crate::support::{TempDir, Test, repo_root};
+use crate::support::{TempDir, Test, files, repo_root};
 use std::path::Path;
 
 fn example(name: &str) -> String {
@@ -14,22 +14,6 @@ fn example(name: &str) -> String {
         .join(format!("{name}.yaml"))
         .display()
         .to_string()
-}
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                out.push(e.path().strip_prefix(dir).unwrap().display().to_string());
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

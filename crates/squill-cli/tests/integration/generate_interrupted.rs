@@ -2,26 +2,10 @@
 //! SIGINT left 150-450 MB `.NAME.tmp-PID` files and a README that looked
 //! complete).
 
-use crate::support::TempDir;
+use crate::support::{TempDir, files};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn files(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                out.push(e.path().strip_prefix(dir).unwrap().display().to_string());
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn sigint_removes_the_files_being_written_and_writes_no_readme() {
