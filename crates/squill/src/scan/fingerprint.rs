@@ -95,6 +95,18 @@ impl Sample {
         }
     }
 
+    /// Takes back one `push` of `fp` (a rejected document's). A shrink that
+    /// push caused stays: the sample is then a consistent sample at a lower rate.
+    pub fn unpush(&mut self, fp: u64) {
+        self.offered = self.offered.saturating_sub(1);
+        if fp <= self.threshold
+            && let Some(at) = self.values.iter().rposition(|&v| v == fp)
+        {
+            self.values.swap_remove(at);
+            self.sorted = false;
+        }
+    }
+
     fn shrink(&mut self) {
         while self.values.len() > self.cap && self.threshold > 0 {
             self.threshold >>= 1;

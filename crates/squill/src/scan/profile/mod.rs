@@ -7,6 +7,8 @@
 //! is a child lookup that tries the next sibling first (documents of one
 //! collection tend to keep their field order) and plain counter updates.
 
+mod undo;
+
 use super::fingerprint::{self, Sample};
 use super::histogram::Histogram;
 use super::id_value::IdValue;
@@ -195,6 +197,9 @@ pub struct CollectionProfile {
     reference_fields: usize,
     /// The visitor's stack, kept between documents so `add` does not allocate.
     stack: Vec<(u32, Container)>,
+    /// Lengths of the arrays of the document being walked, recorded when the
+    /// document is whole (a rejected document records none); kept like `stack`.
+    lengths: Vec<(u32, u32)>,
     /// The buffer of the last string `_id`, reused so such an `_id` does not
     /// allocate per document.
     spare_id: String,
@@ -215,6 +220,7 @@ impl CollectionProfile {
             untracked: 0,
             reference_fields: 0,
             stack: Vec::new(),
+            lengths: Vec::new(),
             spare_id: String::new(),
         }
     }
@@ -239,10 +245,14 @@ impl CollectionProfile {
         walker: impl FnOnce(&[u8], &mut DocVisitor<'_>) -> Result<(), BsonError>,
     ) -> Result<(), BsonError> {
         self.documents += 1;
+        let nodes_before = self.nodes.len() as u32;
         let stack = std::mem::take(&mut self.stack);
+        let mut lengths = std::mem::take(&mut self.lengths);
+        lengths.clear();
         let mut v = DocVisitor {
             p: self,
             stack,
+            lengths,
             cur: (0, Container::Document),
             arrays_open: 0,
             id: None,
@@ -251,13 +261,17 @@ impl CollectionProfile {
             size: 0,
         };
         let result = walker(doc, &mut v);
-        let (stack, id) = (v.stack, v.id);
+        let (stack, lengths, id) = (v.stack, v.lengths, v.id);
         self.stack = stack;
+        self.lengths = lengths;
         if let Some(IdValue::String(s)) = id {
             self.spare_id = s;
         }
         if result.is_err() {
             self.invalid_documents += 1;
+            // What the walker visited before it gave up is taken back: a
+            // rejected document counts in no field.
+            undo::take_back(self, doc, nodes_before);
         }
         result
     }
@@ -466,6 +480,8 @@ struct DocVisitor<'p> {
     p: &'p mut CollectionProfile,
     /// The open containers above `cur`.
     stack: Vec<(u32, Container)>,
+    /// Arrays closed so far: their node and length.
+    lengths: Vec<(u32, u32)>,
     /// The innermost open container: its node and kind.
     cur: (u32, Container),
     /// Open arrays: while none is, a field occurs once in a document.
@@ -577,6 +593,16 @@ impl Visitor for DocVisitor<'_> {
             }
             p.depths.record(depth);
             p.name_bytes += self.name_bytes;
+            for &(node, len) in &self.lengths {
+                let a = p.nodes[node as usize]
+                    .array
+                    .get_or_insert_with(Default::default);
+                let len = u64::from(len);
+                if a.longest_example.is_none() || len > a.lengths.max() {
+                    a.longest_example.clone_from(&self.id);
+                }
+                a.lengths.record(len);
+            }
             return;
         }
         if container != Container::Array {
@@ -584,14 +610,7 @@ impl Visitor for DocVisitor<'_> {
         }
         self.arrays_open -= 1;
         if node != UNTRACKED {
-            let a = self.p.nodes[node as usize]
-                .array
-                .get_or_insert_with(Default::default);
-            let len = u64::from(elements);
-            if a.longest_example.is_none() || len > a.lengths.max() {
-                a.longest_example.clone_from(&self.id);
-            }
-            a.lengths.record(len);
+            self.lengths.push((node, elements));
         }
     }
 
