@@ -403,6 +403,9 @@ impl<'m> ScalarSpec<'m> {
             Kind::Str(kind) => {
                 scratch.text.clear();
                 string_value(&mut scratch.text, &mut rng, self.entity, key, kind);
+                if let Some(n) = self.avg {
+                    fit(&mut scratch.text, &mut rng, n, kind);
+                }
                 if self.plain {
                     Scalar::Plain(scratch.text.as_bytes())
                 } else {
@@ -631,6 +634,51 @@ fn string_value(out: &mut String, rng: &mut Rng, entity: &str, key: u64, kind: S
     }
 }
 
+/// Makes a value of kind `kind` `n` bytes long, the size the model declares
+/// (`string(n)`): the documents then weigh what the design was priced at.
+/// Longer values are cut (codes keep their end, where the instance number
+/// is, so they stay distinct); shorter ones grow with words where the format
+/// allows it: an email's local part, a URL's path, or after a space.
+fn fit(out: &mut String, rng: &mut Rng, n: usize, kind: StrKind) {
+    if out.len() > n {
+        let keep_end = matches!(kind, StrKind::Sku);
+        let mut at = if keep_end { out.len() - n } else { n };
+        while !out.is_char_boundary(at) {
+            at = if keep_end { at + 1 } else { at - 1 };
+        }
+        if keep_end {
+            out.drain(..at);
+        } else {
+            out.truncate(at);
+        }
+        return;
+    }
+    if out.len() == n {
+        return;
+    }
+    let (sep, before) = match kind {
+        StrKind::Email => ('.', out.find('@')),
+        StrKind::Url => ('/', None),
+        StrKind::Host => ('-', out.find('.')),
+        _ => (' ', None),
+    };
+    let tail = before.map(|at| out.split_off(at)).unwrap_or_default();
+    let room = n - out.len() - tail.len();
+    if room > 1 {
+        let mut pad = Vec::with_capacity(room + 8);
+        words(&mut pad, rng, room - 1);
+        pad.truncate(room - 1);
+        // Words are lowercase ASCII with spaces between: the separator
+        // stands for the spaces where a space is not allowed.
+        out.push(sep);
+        out.extend(
+            pad.iter()
+                .map(|&b| if b == b' ' { sep } else { char::from(b) }),
+        );
+    }
+    out.push_str(&tail);
+}
+
 /// Appends `n` zero-padded to `width` digits, as `{n:0width$}` does.
 fn padded(out: &mut String, n: u64, width: usize) {
     let mut num = itoa::Buffer::new();
@@ -701,6 +749,58 @@ fn number_draw(rng: &mut Rng, kind: NumKind) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_take_the_declared_size() {
+        let fields = [
+            ("bio", 400),
+            ("name", 60),
+            ("email", 50),
+            ("email", 10),
+            ("code", 3),
+            ("title", 5),
+            ("url", 70),
+            ("host", 40),
+            ("city", 2),
+        ];
+        for (name, size) in fields {
+            let field = Field {
+                name: name.into(),
+                ty: crate::model::FieldType::String,
+                avg_size: Some(size),
+                distinct: None,
+                enum_values: Vec::new(),
+                required: true,
+                description: None,
+            };
+            let spec = ScalarSpec::new(1, "person", name, "string", Some(&field), &[]);
+            let mut scratch = Scratch::default();
+            for key in [0, 7, 123_456] {
+                let Generated::Scalar(Scalar::Plain(bytes)) = spec.generate(key, &mut scratch)
+                else {
+                    panic!("{name}: not a plain string");
+                };
+                let text = String::from_utf8_lossy(bytes).into_owned();
+                // Text ends on a whole word: at most a word (7 bytes) past.
+                let words = name == "bio";
+                let (low, high) = (size as usize, size as usize + if words { 7 } else { 0 });
+                assert!(
+                    (low..=high).contains(&text.len()),
+                    "{name}({size}) of {key}: {} bytes, {text:?}",
+                    text.len()
+                );
+                if name == "email" && size > 30 {
+                    assert!(
+                        text.ends_with("@example.com") && !text.contains(' '),
+                        "{text}"
+                    );
+                }
+                if name == "code" {
+                    assert!(text.ends_with(&format!("{:03}", key % 1000)), "{text}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn words_fill_to_the_size_as_one_pick_after_another_does() {
