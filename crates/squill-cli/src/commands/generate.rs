@@ -143,6 +143,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
         cancel: Some(stop_on_signals()),
+        progress: Some(Default::default()),
     });
     // Refuse before writing anything: the artifacts and the data files.
     if !args.common.force {
@@ -153,6 +154,10 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         generate::write::refuse_existing(&planned, false)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     }
+    let estimate = match &data_options {
+        Some(d) => Some(preflight(&model, &design, d, &out)?),
+        None => None,
+    };
     // With data, the README (the index of what is there) is written last,
     // after the data: an interrupted run leaves no index that looks complete.
     let first: Vec<generate::Artifact> = artifacts
@@ -178,8 +183,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
             force: true,
             ..data_options
         };
-        let summary = generate::data::write(&model, &design, &data_options, &out)
-            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+        let summary = write_with_progress(&model, &design, &data_options, &out, estimate)?;
         let readme = generate::readme_with_data(&design, &artifacts, &summary);
         generate::write_artifacts(&out, &[readme], true)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
@@ -210,9 +214,10 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         force: args.common.force,
         threads: args.common.threads.unwrap_or(0),
         cancel: Some(stop_on_signals()),
+        progress: Some(Default::default()),
     };
-    let summary = generate::data::write(&model, &design, &options, &args.out)
-        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))
+    let estimate = preflight(&model, &design, &options, &args.out)?;
+    let summary = write_with_progress(&model, &design, &options, &args.out, Some(estimate))
         .with_context(|| format!("writing data into {}", args.out.display()))?;
     let mut text = format!(
         "squill generate data: model `{}`, mix `{}`, scale {}, seed {} → {}\n",
@@ -224,6 +229,48 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
     );
     data_report(&mut text, &summary, started.elapsed());
     super::write_stdout(&text)
+}
+
+/// Refuses what cannot be written (files that exist, more than the free
+/// space) and says on stderr how much will be, before anything is.
+fn preflight(
+    model: &squill::model::Model,
+    design: &squill::design::Design,
+    options: &DataOptions,
+    out: &Path,
+) -> Result<generate::estimate::Estimate> {
+    let estimate = generate::data::preflight(model, design, options, out)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let free = generate::write::free_space(out)
+        .map(|b| format!(", {} free", squill::words::bytes(b as f64)))
+        .unwrap_or_default();
+    eprintln!(
+        "squill generate: about {} documents, {} to write into {}{free}",
+        squill::words::int(estimate.documents()),
+        squill::words::bytes(estimate.bytes() as f64),
+        out.display()
+    );
+    Ok(estimate)
+}
+
+/// `data::write`, with a progress bar towards the estimate on a terminal.
+fn write_with_progress(
+    model: &squill::model::Model,
+    design: &squill::design::Design,
+    options: &DataOptions,
+    out: &Path,
+    estimate: Option<generate::estimate::Estimate>,
+) -> Result<DataSummary> {
+    let position = || {
+        use std::sync::atomic::Ordering::Relaxed;
+        options.progress.as_ref().map_or((0, 0), |p| {
+            (p.bytes.load(Relaxed), p.documents.load(Relaxed))
+        })
+    };
+    super::progress::with_progress_bar(estimate.map(|e| e.bytes()), position, || {
+        generate::data::write(model, design, options, out)
+    })
+    .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))
 }
 
 fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Duration) {

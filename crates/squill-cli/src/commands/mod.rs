@@ -3,6 +3,7 @@
 mod advise;
 mod check;
 mod generate;
+mod progress;
 mod rules;
 mod scan;
 

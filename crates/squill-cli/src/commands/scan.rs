@@ -11,7 +11,7 @@ use squill::finding::Severity;
 use squill::inputs::dump::InputFormat;
 use squill::scan::driver;
 use squill::settings::Profile;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -129,13 +129,16 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         ..driver::Options::default()
     };
     let total = driver::total_bytes(&inputs);
-    let mut report = if std::io::stderr().is_terminal() {
-        with_progress_bar(total, &progress, || {
-            driver::scan(inputs, &settings, options, &progress)
-        })
-    } else {
-        driver::scan(inputs, &settings, options, &progress)
+    let position = || {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            progress.bytes.load(Relaxed),
+            progress.documents.load(Relaxed),
+        )
     };
+    let mut report = super::progress::with_progress_bar(total, position, || {
+        driver::scan(inputs, &settings, options, &progress)
+    });
     squill::rules::data::apply(&mut report, &settings);
 
     let text = match args.format {
@@ -183,41 +186,5 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
-}
-
-/// Runs `work` while a bar on stderr follows `progress`.
-fn with_progress_bar<T: Send>(
-    total: Option<u64>,
-    progress: &driver::Progress,
-    work: impl FnOnce() -> T + Send,
-) -> T {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let bar = match total {
-        Some(t) => indicatif::ProgressBar::new(t),
-        None => indicatif::ProgressBar::no_length(),
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {bytes}/{total_bytes} {wide_bar} {bytes_per_sec} {msg}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let done = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                bar.set_position(progress.bytes.load(Ordering::Relaxed));
-                bar.set_message(format!(
-                    "{} documents",
-                    progress.documents.load(Ordering::Relaxed)
-                ));
-                std::thread::sleep(std::time::Duration::from_millis(100));
-            }
-            bar.finish_and_clear();
-        });
-        let out = work();
-        done.store(true, Ordering::Relaxed);
-        out
     })
 }

@@ -50,3 +50,66 @@ fn sigint_removes_the_files_being_written_and_writes_no_readme() {
         "a README that looks complete: {left:?}"
     );
 }
+
+/// A scale no disk holds is refused up front, with the estimate, before
+/// anything is written (issue 23: `--scale 10000000000` spun a core with no
+/// estimate or bound).
+#[test]
+fn a_run_larger_than_the_free_space_is_refused_before_it_starts() {
+    let dir = TempDir::new("no-space");
+    let out = dir.path().join("out");
+    let run = crate::support::Test::new()
+        .args(["generate", "data"])
+        .args([crate::support::repo_root().join("examples/rubis.yaml")])
+        .args(["--scale", "10000000000", "--out"])
+        .args([&out])
+        .run()
+        .code(2);
+    assert!(
+        run.stderr.contains("which has") && run.stderr.contains("free"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+    assert!(files(&out).is_empty(), "{:?}", files(&out));
+}
+
+/// The estimate is said before the data is written, and comes close to it.
+#[test]
+fn the_estimate_is_said_before_writing() {
+    let dir = TempDir::new("estimate");
+    let run = crate::support::Test::new()
+        .args(["generate", "data"])
+        .args([crate::support::repo_root().join("examples/host-logs.yaml")])
+        .args([
+            "--scale",
+            "20",
+            "--max-children",
+            "50",
+            "--format",
+            "dump",
+            "--out",
+        ])
+        .args([dir.path()])
+        .run()
+        .success();
+    let said = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("about") && l.contains("documents"))
+        .unwrap_or_else(|| panic!("no estimate: {}", run.stderr));
+    let number = |text: &str, before: &str| -> f64 {
+        let head = &text[..text.find(before).unwrap_or_else(|| panic!("{text}"))];
+        let word = head.split_whitespace().last().unwrap_or_default();
+        word.replace(',', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{text}"))
+    };
+    let estimated = number(said, " documents");
+    let total = run.stdout.lines().last().unwrap_or_default();
+    let written = number(total, " documents,");
+    assert!(
+        (0.75..=1.25).contains(&(estimated / written)),
+        "estimated {estimated}, wrote {written}"
+    );
+}

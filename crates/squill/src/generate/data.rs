@@ -30,10 +30,10 @@ pub enum DataFormat {
 }
 
 impl DataFormat {
-    fn ejson(self) -> bool {
+    pub fn ejson(self) -> bool {
         matches!(self, DataFormat::Ejson | DataFormat::Both)
     }
-    fn dump(self) -> bool {
+    pub fn dump(self) -> bool {
         matches!(self, DataFormat::Dump | DataFormat::Both)
     }
 }
@@ -160,6 +160,15 @@ pub struct DataOptions {
     /// `Interrupted` at the next batch, and the files being written are
     /// removed.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Counts what has been written so far, for a progress bar.
+    pub progress: Option<std::sync::Arc<Progress>>,
+}
+
+/// What `write` has written so far.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub documents: std::sync::atomic::AtomicU64,
+    pub bytes: std::sync::atomic::AtomicU64,
 }
 
 impl DataOptions {
@@ -172,6 +181,7 @@ impl DataOptions {
             force: false,
             threads: 0,
             cancel: None,
+            progress: None,
         }
     }
 }
@@ -186,9 +196,34 @@ pub fn write(
     write_tuned(model, design, options, dir, Tuning::DEFAULT)
 }
 
+/// What a run will write, checked before anything is: the estimate, after
+/// refusing (unless `options.force`) files that exist and a run larger than
+/// the free space where it writes.
+pub fn preflight(
+    model: &Model,
+    design: &Design,
+    options: &DataOptions,
+    dir: &Path,
+) -> Result<super::estimate::Estimate, GenerateError> {
+    refuse_existing(&paths(design, dir, options.format), options.force)?;
+    let estimate = super::estimate::estimate(model, design, options);
+    if let Some(available) = super::write::free_space(dir)
+        && estimate.bytes() > available
+        && !options.force
+    {
+        return Err(GenerateError::NoSpace {
+            dir: dir.to_path_buf(),
+            needed: estimate.bytes(),
+            available,
+        });
+    }
+    Ok(estimate)
+}
+
 /// Where the built batches of one collection go: the writer, in order.
 struct Output<'w> {
     writer: &'w mut WriteThread,
+    progress: Option<&'w Progress>,
     stats: CollectionSummary,
     sizer: Sizer,
     /// Extended JSON, BSON.
@@ -221,6 +256,12 @@ impl Output<'_> {
         self.stats.bson_bytes += built.bson.len() as u64;
         self.sizer
             .observe(built.roots, built.json.len().max(built.bson.len()));
+        if let Some(p) = self.progress {
+            use std::sync::atomic::Ordering::Relaxed;
+            p.documents.fetch_add(built.roots, Relaxed);
+            p.bytes
+                .fetch_add((built.json.len() + built.bson.len()) as u64, Relaxed);
+        }
         if self.format.0 {
             self.writer.append(JSON, built.json)?;
         }
@@ -305,6 +346,7 @@ pub(crate) fn write_tuned(
             }
             let mut out = Output {
                 writer: &mut writer,
+                progress: options.progress.as_deref(),
                 stats: CollectionSummary {
                     name: coll.name.clone(),
                     documents: 0,

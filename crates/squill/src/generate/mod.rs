@@ -15,6 +15,7 @@ pub mod cookbook;
 pub mod data;
 mod documents;
 mod encode_runs;
+pub mod estimate;
 pub mod examples;
 mod flat;
 pub mod indexes;
@@ -64,6 +65,23 @@ pub enum GenerateError {
     #[error("{path} exists; pass --force to overwrite it")]
     #[diagnostic(code(squill::generate::exists))]
     Exists { path: PathBuf },
+    #[error(
+        "this would write about {} into {}, which has {} free",
+        crate::words::bytes(*needed as f64),
+        dir.display(),
+        crate::words::bytes(*available as f64)
+    )]
+    #[diagnostic(
+        code(squill::generate::no_space),
+        help(
+            "lower --scale or --max-children, write one format (--format), or pass --force to try anyway"
+        )
+    )]
+    NoSpace {
+        dir: PathBuf,
+        needed: u64,
+        available: u64,
+    },
     #[error("cannot write {path}: {source}")]
     Io {
         path: PathBuf,

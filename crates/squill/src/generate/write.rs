@@ -163,6 +163,28 @@ fn reserve(_: &File, _: u64, _: u64) -> bool {
     false
 }
 
+/// Bytes an unprivileged writer may still put on the file system that holds
+/// `dir` (or its nearest existing ancestor, when `dir` is still to be made);
+/// `None` where that cannot be asked.
+pub fn free_space(dir: &Path) -> Option<u64> {
+    let mut at = dir;
+    while !at.exists() {
+        at = at.parent().filter(|p| !p.as_os_str().is_empty())?;
+    }
+    available(at)
+}
+
+#[cfg(target_os = "linux")]
+fn available(dir: &Path) -> Option<u64> {
+    let s = rustix::fs::statvfs(dir).ok()?;
+    Some(s.f_bavail.saturating_mul(s.f_frsize))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn available(_: &Path) -> Option<u64> {
+    None
+}
+
 /// Removes what an earlier run that died (killed, or out of power) left of
 /// `name`: `.NAME.tmp-PID` files whose process is gone. A live process's
 /// temporary file is left alone; where processes cannot be looked up

@@ -1,0 +1,248 @@
+//! What `generate data` will write, worked out before it starts: documents
+//! and bytes per collection, from the expected number of instances of each
+//! entity at the scale asked (no instance drawn) and the size of the first
+//! documents built at a small scale. Fast whatever the scale, so a run that would fill the disk
+//! or run for days is refused or announced before it begins.
+
+use super::data::DataOptions;
+use super::documents::{Builder, Fanout};
+use super::encode_runs::RunEncoder;
+use super::population::{Population, effective_max, is_shared};
+use super::values::Scratch;
+use crate::design::{Collection, Design};
+use crate::model::{Cardinality, EntityId, Model};
+
+/// The expected output of one collection.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollectionEstimate {
+    pub name: String,
+    pub documents: u64,
+    /// Extended JSON and BSON, as the format asks (0 for the one not written).
+    pub bytes: u64,
+}
+
+/// The expected output of a run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Estimate {
+    pub collections: Vec<CollectionEstimate>,
+}
+
+impl Estimate {
+    pub fn documents(&self) -> u64 {
+        self.collections.iter().map(|c| c.documents).sum()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.collections.iter().map(|c| c.bytes).sum()
+    }
+}
+
+/// Scale of the sample the sizes are measured on: the first documents of a
+/// run at this scale are the first documents of the run asked for.
+const SAMPLE_SCALE: u64 = 20;
+/// Documents measured per collection, and the bytes that stop it sooner.
+const SAMPLE_DOCUMENTS: u64 = 400;
+const SAMPLE_BYTES: usize = 32 << 20;
+
+/// The estimate for `options` (scale, cap on children, format): the
+/// documents from the expected counts, their bytes from documents built
+/// at a small scale and measured, in the formats asked.
+pub fn estimate(model: &Model, design: &Design, options: &DataOptions) -> Estimate {
+    let counts = expected_counts(model, options.scale as f64, options.max_children);
+    let sample = Population::with_max_children(
+        model,
+        design,
+        options.scale.min(SAMPLE_SCALE),
+        options.seed,
+        options.max_children,
+    );
+    let (json, bson) = (options.format.ejson(), options.format.dump());
+    let collections = design
+        .collections
+        .iter()
+        .map(|c| {
+            // The sample's documents, scaled by how many more instances
+            // its entities will have (buckets follow their children).
+            let (mut in_sample, mut at_scale) = (0.0, 0.0);
+            for e in c.entities.iter().filter_map(|n| model.entity_by_name(n)) {
+                in_sample += sample.count(e) as f64;
+                at_scale += counts[e.index()];
+            }
+            let measured = measure(&sample, c, (json, bson));
+            let documents = if in_sample > 0.0 {
+                measured.documents as f64 * at_scale / in_sample
+            } else {
+                at_scale
+            };
+            let per_document = match measured.bytes_per_document {
+                Some(bytes) => bytes,
+                // No document at the sample's scale (children that most
+                // parents lack): the design's size, twice for the JSON.
+                None => {
+                    c.size.typical_bytes as f64
+                        * (f64::from(u8::from(json)) * 2.0 + f64::from(u8::from(bson)))
+                }
+            };
+            CollectionEstimate {
+                name: c.name.clone(),
+                documents: saturating(documents),
+                bytes: saturating(documents * per_document),
+            }
+        })
+        .collect();
+    Estimate { collections }
+}
+
+/// What the sample holds of one collection.
+struct Measured {
+    documents: u64,
+    /// Over its first documents, in the formats asked; `None` without any.
+    bytes_per_document: Option<f64>,
+}
+
+/// Counts `coll`'s documents in `pop` and measures its first ones.
+fn measure(pop: &Population<'_>, coll: &Collection, (json, bson): (bool, bool)) -> Measured {
+    let builder = Builder {
+        pop,
+        fanout: Fanout::Drawn,
+    };
+    let mut encoder = RunEncoder::new(pop, coll);
+    let (mut jbuf, mut bbuf, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
+    let (mut documents, mut measured) = (0, 0);
+    let _ = pop.for_each_run(coll, |run| -> Result<(), ()> {
+        documents += run.len();
+        if measured < SAMPLE_DOCUMENTS && jbuf.len() + bbuf.len() <= SAMPLE_BYTES {
+            let (head, _) = run.split(SAMPLE_DOCUMENTS - measured);
+            measured += head.len();
+            encoder.encode(
+                &builder,
+                &head,
+                json.then_some(&mut jbuf),
+                bson.then_some(&mut bbuf),
+                &mut scratch,
+            );
+        }
+        Ok(())
+    });
+    Measured {
+        documents,
+        bytes_per_document: (measured > 0)
+            .then(|| (jbuf.len() + bbuf.len()) as f64 / measured as f64),
+    }
+}
+
+fn saturating(x: f64) -> u64 {
+    if x.is_finite() && x < u64::MAX as f64 {
+        x.round() as u64
+    } else {
+        u64::MAX
+    }
+}
+
+/// The expected instances of every entity, as `Population` numbers them:
+/// `scale` of every entity nobody owns, and per parent the mean of the
+/// children drawn.
+fn expected_counts(model: &Model, scale: f64, max_children: Option<u64>) -> Vec<f64> {
+    let mut counts = vec![None; model.entities.len()];
+    for e in model.entity_ids() {
+        count_of(model, e, scale, max_children, &mut counts, 0);
+    }
+    counts.into_iter().map(|c| c.unwrap_or(scale)).collect()
+}
+
+fn count_of(
+    model: &Model,
+    e: EntityId,
+    scale: f64,
+    cap: Option<u64>,
+    counts: &mut Vec<Option<f64>>,
+    depth: usize,
+) -> f64 {
+    if let Some(n) = counts[e.index()] {
+        return n;
+    }
+    let owner = model
+        .relationships_to(e)
+        .find(|r| !is_shared(model.relationship(*r)));
+    let n = if depth > model.entities.len() {
+        scale
+    } else if let Some(r) = owner {
+        let rel = model.relationship(r);
+        count_of(model, rel.parent, scale, cap, counts, depth + 1)
+            * mean_children(&rel.children, cap)
+    } else if let Some(r) = model
+        .relationships_to(e)
+        .find(|r| is_shared(model.relationship(*r)))
+    {
+        let rel = model.relationship(r);
+        let parents = count_of(model, rel.parent, scale, cap, counts, depth + 1);
+        let a = cap.map_or(rel.children.typical, |c| rel.children.typical.min(c.max(1)));
+        (parents * a.max(1) as f64 / rel.parents.typical.max(1) as f64).max(1.0)
+    } else {
+        scale
+    };
+    counts[e.index()] = Some(n);
+    n
+}
+
+/// The mean of `population::draw` under the cap: a triangle around the
+/// typical count, and 2 % of outliers spread evenly up to the maximum.
+fn mean_children(card: &Cardinality, cap: Option<u64>) -> f64 {
+    let max = effective_max(card);
+    let (min, typ) = (card.min.min(max), card.typical.clamp(card.min, max));
+    let hi = (2 * typ).saturating_sub(min).min(max);
+    let c = cap.map_or(f64::INFINITY, |c| c as f64);
+    let triangle = ((min + typ + hi) as f64 / 3.0).min(c);
+    if max <= typ {
+        return triangle;
+    }
+    // E[min(U, c)] for U even on [a, b].
+    let (a, b) = ((typ + 1) as f64, max as f64);
+    let outlier = if c >= b {
+        (a + b) / 2.0
+    } else if c <= a || b <= a {
+        c.min(a)
+    } else {
+        ((c * c - a * a) / 2.0 + c * (b - c)) / (b - a)
+    };
+    0.98 * triangle + 0.02 * outlier
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::data::{self, DataFormat, DataOptions};
+    use super::*;
+
+    /// The estimate against what is written, for every seed example: the
+    /// documents and the bytes within a quarter.
+    #[test]
+    fn the_estimate_is_close_to_what_is_written() {
+        let mut lines = Vec::new();
+        for (name, model, design) in super::super::tests::seed_examples() {
+            let dir =
+                std::env::temp_dir().join(format!("squill-estimate-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            let options = DataOptions {
+                format: DataFormat::Both,
+                max_children: Some(40),
+                ..DataOptions::new(120, 1)
+            };
+            let guess = estimate(&model, &design, &options);
+            let got = data::write(&model, &design, &options, &dir).unwrap();
+            let _ = std::fs::remove_dir_all(&dir);
+            for (g, c) in guess.collections.iter().zip(&got.collections) {
+                assert_eq!(g.name, c.name);
+                let (docs, bytes) = (c.documents as f64, (c.ejson_bytes + c.bson_bytes) as f64);
+                let json_per_bson = c.ejson_bytes as f64 / c.bson_bytes.max(1) as f64;
+                lines.push(format!(
+                    "{name}/{}: documents {} of {}, bytes {} of {}, json/bson {json_per_bson:.2}",
+                    c.name, g.documents, docs, g.bytes, bytes
+                ));
+                let ratio = g.documents as f64 / docs.max(1.0);
+                assert!((0.75..=1.25).contains(&ratio), "{}", lines.last().unwrap());
+                let ratio = g.bytes as f64 / bytes.max(1.0);
+                assert!((0.75..=1.25).contains(&ratio), "{}", lines.last().unwrap());
+            }
+        }
+        eprintln!("{}", lines.join("\n"));
+    }
+}
