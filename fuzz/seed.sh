@@ -5,11 +5,13 @@ cd "$(dirname "$0")"
 data=../../shared/data/mongo
 [ -d "$data" ] || data=/work/shared/data/mongo
 t=$data/mongo-tools-testdata
-mkdir -p corpus/{bson_framing,ejson,archive,gzip_any,json_stream,model_file}
+mkdir -p corpus/{bson_framing,ejson,archive,gzip_any,json_stream,model_file,scan_profile}
 # The model files of the examples (they are the project's own).
 cp ../examples/*.yaml ../examples/*.json corpus/model_file/
 cp "$t"/bsondump/testdata/*.bson corpus/bson_framing/
 cp "$t"/mongorestore/testdata/aws_test_db/c1.bson corpus/bson_framing/
+# The same documents for the profile (small ones: the fuzzer cuts at 4 KB).
+cp "$t"/bsondump/testdata/*.bson corpus/scan_profile/
 for f in "$t"/mongorestore/testdata/*.archive "$t"/mongorestore/testdata/timeseries_tests/dump.archive; do cp "$f" corpus/archive/; done
 cp "$t"/mongorestore/testdata/prelude_test/prelude_gzip/test/*.gz corpus/gzip_any/
 for f in corpus/bson_framing/sample.bson corpus/archive/test.bar.archive; do gzip -c "$f" > "corpus/gzip_any/$(basename "$f").gz"; done

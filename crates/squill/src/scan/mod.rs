@@ -25,3 +25,5 @@ pub use analyze::{Analysis, analyze};
 pub use report::ScanReport;
 pub mod driver;
 pub mod emit_model;
+#[doc(hidden)]
+pub mod fuzzing;

@@ -225,6 +225,39 @@ impl CollectionProfile {
         }
     }
 
+    /// What a report reads of the profile, a line per field: two profiles
+    /// of the same documents have the same summary (tests and fuzzing
+    /// compare them).
+    #[doc(hidden)]
+    pub fn summary(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "fields {} untracked {} reference fields {} sizes {:?} depths {:?} names {}",
+            self.nodes.len(),
+            self.untracked,
+            self.reference_fields,
+            self.sizes.distribution(),
+            self.depths.distribution(),
+            self.name_bytes
+        )];
+        for (i, n) in self.nodes.iter().enumerate() {
+            out.push(format!(
+                "{} present {} types {:?} bytes {} array {:?} refs {:?} examples {:?}",
+                self.path(i as u32),
+                n.docs_present,
+                n.types,
+                n.value_bytes,
+                n.array
+                    .as_deref()
+                    .map(|a| (a.lengths.distribution(), a.element_types)),
+                n.refs
+                    .as_deref()
+                    .map(|r| (r.sample.offered, r.per_doc.distribution())),
+                n.type_examples
+            ));
+        }
+        out
+    }
+
     pub fn is_capped(&self) -> bool {
         self.untracked > 0
     }

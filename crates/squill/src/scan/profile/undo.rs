@@ -20,9 +20,21 @@ pub(super) fn take_back(p: &mut CollectionProfile, doc: &[u8], nodes_before: u32
         stack: Vec::new(),
         cur: (0, Container::Document),
         arrays_open: 0,
+        arrays: Vec::new(),
     };
     // The same walk fails at the same place; its error was reported already.
     let _ = walk(doc, &mut undo);
+    // Array stats the document created on a field that had none (the walk
+    // may have stopped inside the array, before leaving it).
+    for node in std::mem::take(&mut undo.arrays) {
+        let n = &mut p.nodes[node as usize];
+        if n.array
+            .as_deref()
+            .is_some_and(|a| a.lengths.count() == 0 && a.element_types.iter().all(|&t| t == 0))
+        {
+            n.array = None;
+        }
+    }
     drop_new_nodes(p, nodes_before);
 }
 
@@ -33,6 +45,8 @@ struct Undo<'p> {
     stack: Vec<(u32, Container)>,
     cur: (u32, Container),
     arrays_open: u32,
+    /// The arrays entered on fields that existed before.
+    arrays: Vec<u32>,
 }
 
 impl Undo<'_> {
@@ -126,26 +140,18 @@ impl Visitor for Undo<'_> {
         self.cur = (node, container);
         if container == Container::Array {
             self.arrays_open += 1;
+            if self.kept(node) {
+                self.arrays.push(node);
+            }
         }
     }
 
     fn leave(&mut self, container: Container, _elements: u32, depth: u32) {
-        let (node, _) = self.cur;
         self.cur = self.stack.pop().unwrap_or((UNTRACKED, Container::Document));
         if depth == 0 || container != Container::Array {
             return;
         }
         self.arrays_open -= 1;
-        // Array stats this document created on a field that had none.
-        if self.kept(node) {
-            let n = &mut self.p.nodes[node as usize];
-            if n.array
-                .as_deref()
-                .is_some_and(|a| a.lengths.count() == 0 && a.element_types.iter().all(|&t| t == 0))
-            {
-                n.array = None;
-            }
-        }
     }
 
     fn scalar(&mut self, key: &str, value: Scalar<'_>, value_bytes: u32, depth: u32) {
@@ -191,35 +197,6 @@ mod tests {
     use super::super::{CollectionProfile, Limits};
     use crate::scan::testing::{B, doc, oid};
 
-    /// What a report reads of a profile, per field.
-    fn summary(p: &CollectionProfile) -> Vec<String> {
-        let mut out = vec![format!(
-            "fields {} untracked {} reference fields {} sizes {:?} names {}",
-            p.nodes.len(),
-            p.untracked,
-            p.reference_fields,
-            p.sizes.distribution(),
-            p.name_bytes
-        )];
-        for (i, n) in p.nodes.iter().enumerate() {
-            out.push(format!(
-                "{} present {} types {:?} bytes {} array {:?} refs {:?} examples {:?}",
-                p.path(i as u32),
-                n.docs_present,
-                n.types,
-                n.value_bytes,
-                n.array
-                    .as_deref()
-                    .map(|a| (a.lengths.distribution(), a.element_types)),
-                n.refs
-                    .as_deref()
-                    .map(|r| (r.sample.offered, r.per_doc.distribution())),
-                n.type_examples
-            ));
-        }
-        out
-    }
-
     fn deep(levels: usize) -> B<'static> {
         let mut v = B::I32(0);
         for _ in 0..levels {
@@ -262,7 +239,7 @@ mod tests {
         let with = profile(&[valid(1), valid(2), rejected.clone(), valid(3)]);
         let without = profile(&[valid(1), valid(2), valid(3)]);
         assert_eq!(with.invalid_documents, 1);
-        assert_eq!(summary(&with), summary(&without));
+        assert_eq!(with.summary(), without.summary());
         // And what follows is counted as before: the ring of siblings holds.
         let mut p = CollectionProfile::new(Limits::default());
         p.add(&valid(1)).unwrap();
@@ -285,6 +262,6 @@ mod tests {
         bad[at] = 0x7f;
         let with = profile(&[valid(1), bad]);
         let without = profile(&[valid(1)]);
-        assert_eq!(summary(&with), summary(&without));
+        assert_eq!(with.summary(), without.summary());
     }
 }
