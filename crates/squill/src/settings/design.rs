@@ -2,15 +2,21 @@
 //! (docs/cost-model.md). Each is a typed setting a `squill.toml` can override
 //! under `[design]`; the defaults say where they come from.
 
+use super::checked;
 use serde::Deserialize;
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct DesignOptions {
+    #[serde(default, deserialize_with = "checked::document_bytes")]
     pub max_document_bytes: Option<u64>,
+    #[serde(default, deserialize_with = "checked::nesting_depth")]
     pub max_nesting_depth: Option<u32>,
+    #[serde(default, deserialize_with = "checked::ratio")]
     pub read_mostly_ratio: Option<f64>,
+    #[serde(default, deserialize_with = "checked::ratio")]
     pub read_heavy_ratio: Option<f64>,
+    #[serde(default, deserialize_with = "checked::example_elements")]
     pub example_array_max: Option<u64>,
     pub costs: Option<CostOptions>,
 }
@@ -18,15 +24,25 @@ pub struct DesignOptions {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CostOptions {
+    #[serde(default, deserialize_with = "checked::weight")]
     pub round_trip: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub index_key: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub document_examined: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub byte_read: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub byte_written: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub document_written: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub sync_write: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub transaction: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub index_entry: Option<f64>,
+    #[serde(default, deserialize_with = "checked::weight")]
     pub unsupported_layout: Option<f64>,
 }
 

@@ -6,6 +6,7 @@
 //! silently. `Options` is what the file may say; `Settings` is what rules read.
 
 mod cardinality;
+mod checked;
 mod design;
 mod profile;
 pub mod scan;

@@ -116,7 +116,16 @@ threshold_key!(MaxBytes, "max-bytes", u64);
 threshold_key!(MaxIndexes, "max-indexes", u64);
 threshold_key!(MaxDepth, "max-depth", u64);
 threshold_key!(MaxTypes, "max-types", u64);
-threshold_key!(MaxShare, "max-share", f64);
+/// `max-share`: a share, from 0 to 1.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct MaxShare {
+    #[serde(
+        rename = "max-share",
+        default,
+        deserialize_with = "super::checked::share"
+    )]
+    pub value: Option<f64>,
+}
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -129,6 +138,7 @@ pub struct CollectionsOptions {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct RelationshipOptions {
+    #[serde(default, deserialize_with = "super::checked::share")]
     pub min_match_share: Option<f64>,
 }
 
