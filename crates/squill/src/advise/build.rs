@@ -28,17 +28,12 @@ pub struct Priced {
 /// is the search's own figure for the state (the evaluator has it: the
 /// operations are not planned again for it).
 fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: f64) -> Priced {
-    let planner = Planner {
-        facts,
-        space,
-        p,
-        quiet: false,
-    };
+    let planner = Planner { facts, space, p };
     let mut totals = Cost::default();
     let mut plans = Vec::new();
     let mut seen: Vec<(String, Vec<(String, i32)>)> = Vec::new();
     for op in facts.model.operation_ids() {
-        let plan = planner.plan_for_report(op);
+        let plan = planner.plan(op);
         totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
         for need in &plan.indexes {
             let key = (need.collection.clone(), need.keys.clone());
@@ -555,9 +550,9 @@ fn tradeoffs(
     for op in ops {
         let plan = &priced.plans[op.index()];
         for w in &plan.warnings {
-            let relevant = w.contains(child.as_str()) || w.contains(parent.as_str());
-            if relevant && !out.contains(w) {
-                out.push(w.clone());
+            let t = w.text();
+            if (w.mentions(child) || w.mentions(parent)) && !out.contains(&t) {
+                out.push(t);
             }
         }
         for s in &plan.steps {
@@ -568,7 +563,7 @@ fn tradeoffs(
                     "{} ({}/s) must {}; the copies are not updated atomically with the original",
                     model.operation(op).name,
                     words::num(model.operation(op).rate(facts.mix)),
-                    s.purpose
+                    crate::design::Purpose::texts(&s.purpose)
                 );
                 if !out.contains(&t) {
                     out.push(t);

@@ -94,7 +94,6 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         facts,
         space,
         p: &p,
-        quiet: true,
     };
     let mut total = penalty(facts, space, state);
     let mut wanted: FxHashMap<String, Wanted> = FxHashMap::default();
@@ -231,7 +230,6 @@ impl<'f, 's> Search<'f, 's> {
             facts: self.facts,
             space: self.space,
             p: &p,
-            quiet: true,
         };
         let coef = &self.facts.settings.design.costs;
         let mut scores = Vec::with_capacity(ops.len());

@@ -4,9 +4,11 @@
 //! Additive changes only; a field's meaning never changes under its name.
 
 mod layout;
+pub mod purpose;
 mod shape;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};
+pub use purpose::{Purpose, Warning};
 pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
 
 use crate::finding::Finding;
@@ -142,7 +144,9 @@ pub struct OperationPlan {
     pub transaction: bool,
     /// Per execution.
     pub cost: Cost,
-    pub warnings: Vec<String>,
+    #[serde(serialize_with = "purpose::warnings_json")]
+    #[schemars(with = "purpose::WarningsJson")]
+    pub warnings: Vec<Warning>,
 }
 
 /// One command sent to the server.
@@ -162,8 +166,11 @@ pub struct Step {
     pub index: Option<String>,
     /// Documents this step touches at the model's typical cardinality.
     pub documents: f64,
-    /// Why the step exists ("application-level join with $in on parts ids").
-    pub purpose: String,
+    /// Why the step exists (one step may serve several: a parent updated
+    /// once for its child's id and its count).
+    #[serde(serialize_with = "purpose::purposes_json")]
+    #[schemars(with = "purpose::PurposesJson")]
+    pub purpose: Vec<Purpose>,
     /// The entity whose copied fields this step refreshes (a write that only
     /// keeps denormalized copies in sync).
     pub copy_of: Option<String>,

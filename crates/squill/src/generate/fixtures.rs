@@ -235,7 +235,7 @@ pub fn filter(path: &str, op: &str, value_from: &str) -> StepFilter {
     }
 }
 
-pub fn step(collection: &str, action: Action, purpose: &str) -> Step {
+pub fn step(collection: &str, action: Action, purpose: impl Into<Vec<Purpose>>) -> Step {
     Step {
         collection: collection.into(),
         action,
@@ -387,7 +387,10 @@ pub fn host_logs() -> (Model, Design) {
     let mut recent = step(
         "logmsgs",
         Action::Find,
-        "the latest 5,000 messages of a host, newest first",
+        Purpose::FindMatching {
+            entity: "logmsg".into(),
+            field: "host".into(),
+        },
     );
     recent.filter = vec![filter("host", "eq", "parameter")];
     recent.sort = vec![("time".into(), -1)];
@@ -402,10 +405,18 @@ pub fn host_logs() -> (Model, Design) {
     let mut ins = step(
         "logmsgs",
         Action::InsertOne,
-        "insert the message with its host's id and ip",
+        Purpose::Insert {
+            entity: "logmsg".into(),
+        },
     );
     ins.documents = 1.0;
-    let mut ip = step("hosts", Action::UpdateOne, "change the host's ip");
+    let mut ip = step(
+        "hosts",
+        Action::UpdateOne,
+        Purpose::Update {
+            entity: "host".into(),
+        },
+    );
     ip.filter = vec![filter("_id", "eq", "parameter")];
     ip.updates = vec![UpdateOp::Set {
         path: "ipaddr".into(),
@@ -413,7 +424,12 @@ pub fn host_logs() -> (Model, Design) {
     let mut ip_copies = step(
         "logmsgs",
         Action::UpdateMany,
-        "refresh the ip copied into every message of the host",
+        Purpose::RefreshCopy {
+            source: "host".into(),
+            fields: vec!["ipaddr".into()],
+            holders: 6_000.0,
+            holder: "logmsg".into(),
+        },
     );
     ip_copies.filter = vec![filter("host", "eq", "parameter")];
     ip_copies.updates = vec![UpdateOp::Set {
@@ -422,7 +438,10 @@ pub fn host_logs() -> (Model, Design) {
     ip_copies.index = Some("host_1_time_-1".into());
     ip_copies.documents = 6_000.0;
     let mut change = plan("change_host_ip", 0.001, vec![ip, ip_copies]);
-    change.warnings = vec!["the ip copied into each message is updated by a second command: until it runs, messages show the old ip".into()];
+    change.warnings = vec![Warning::NotAtomic {
+        operation: "change_host_ip".into(),
+        writes: 2,
+    }];
     let d = design(
         &m,
         vec![hosts, logs],
@@ -526,16 +545,33 @@ pub fn product_parts() -> (Model, Design) {
         ],
         vec![],
     );
-    let mut p1 = step("products", Action::Find, "the product");
+    let mut p1 = step(
+        "products",
+        Action::Find,
+        Purpose::Find {
+            entity: "product".into(),
+        },
+    );
     p1.filter = vec![filter("_id", "eq", "parameter")];
     let mut p2 = step(
         "parts",
         Action::Find,
-        "application-level join with $in on the product's part ids",
+        Purpose::Join {
+            target: "part".into(),
+            many: true,
+            from: "product".into(),
+            via: "parts".into(),
+        },
     );
     p2.filter = vec![filter("_id", "in", "ids from step 1")];
     p2.documents = 10.0;
-    let mut r1 = step("parts", Action::UpdateOne, "rename the part");
+    let mut r1 = step(
+        "parts",
+        Action::UpdateOne,
+        Purpose::Update {
+            entity: "part".into(),
+        },
+    );
     r1.filter = vec![filter("_id", "eq", "parameter")];
     r1.updates = vec![UpdateOp::Set {
         path: "name".into(),
@@ -543,7 +579,12 @@ pub fn product_parts() -> (Model, Design) {
     let mut r2 = step(
         "products",
         Action::UpdateMany,
-        "refresh the part's name in every product that lists it",
+        Purpose::RefreshCopy {
+            source: "part".into(),
+            fields: vec!["name".into()],
+            holders: 1.0,
+            holder: "product".into(),
+        },
     );
     r2.filter = vec![filter("parts._id", "eq", "parameter")];
     r2.updates = vec![UpdateOp::Set {
@@ -645,14 +686,25 @@ pub fn person_tasks() -> (Model, Design) {
             &["tasks_of_person"],
         )],
     );
-    let mut t1 = step("people", Action::Find, "the person, by email");
+    let mut t1 = step(
+        "people",
+        Action::Find,
+        Purpose::Find {
+            entity: "person".into(),
+        },
+    );
     t1.filter = vec![filter("email", "eq", "parameter")];
     t1.index = Some("email_1".into());
     t1.projection = vec!["name".into(), "email".into()];
     let mut t2 = step(
         "tasks",
         Action::Find,
-        "the person's tasks by due date, through the owner reference",
+        Purpose::Join {
+            target: "task".into(),
+            many: true,
+            from: "person".into(),
+            via: "owner".into(),
+        },
     );
     t2.filter = vec![filter("owner", "eq", "ids from step 1")];
     t2.sort = vec![("due".into(), 1)];
@@ -661,7 +713,9 @@ pub fn person_tasks() -> (Model, Design) {
     let mut a1 = step(
         "tasks",
         Action::UpdateOne,
-        "point the task at its new owner",
+        Purpose::Update {
+            entity: "task".into(),
+        },
     );
     a1.filter = vec![filter("_id", "eq", "parameter")];
     a1.updates = vec![UpdateOp::Set {
@@ -670,7 +724,10 @@ pub fn person_tasks() -> (Model, Design) {
     let mut a2 = step(
         "people",
         Action::UpdateOne,
-        "remove the task from its old owner's list",
+        Purpose::RemoveFromOldParent {
+            entity: "task".into(),
+            parent: "person".into(),
+        },
     );
     a2.filter = vec![filter("_id", "eq", "the old owner")];
     a2.updates = vec![UpdateOp::Pull {
@@ -679,7 +736,10 @@ pub fn person_tasks() -> (Model, Design) {
     let mut a3 = step(
         "people",
         Action::UpdateOne,
-        "add the task to its new owner's list",
+        Purpose::AddToNewParent {
+            entity: "task".into(),
+            parent: "person".into(),
+        },
     );
     a3.filter = vec![filter("_id", "eq", "parameter")];
     a3.updates = vec![UpdateOp::AddToSet {
@@ -687,7 +747,13 @@ pub fn person_tasks() -> (Model, Design) {
     }];
     let mut reassign = plan("reassign_task", 1.0, vec![a1, a2, a3]);
     reassign.transaction = true;
-    let mut c1 = step("tasks", Action::UpdateOne, "mark the task done");
+    let mut c1 = step(
+        "tasks",
+        Action::UpdateOne,
+        Purpose::Update {
+            entity: "task".into(),
+        },
+    );
     c1.filter = vec![filter("_id", "eq", "parameter")];
     c1.updates = vec![UpdateOp::Set {
         path: "status".into(),
@@ -842,25 +908,43 @@ pub fn shop() -> (Model, Design) {
     let mut a = step(
         "people",
         Action::Find,
-        "the person with the embedded addresses: one read",
+        Purpose::Find {
+            entity: "person".into(),
+        },
     );
     a.filter = vec![filter("_id", "eq", "parameter")];
     let mut p = step(
         "products",
         Action::Find,
-        "the product with its 10 latest reviews and the review count",
+        Purpose::Find {
+            entity: "product".into(),
+        },
     );
     p.filter = vec![filter("_id", "eq", "parameter")];
     let mut r1 = step(
         "reviews",
         Action::InsertOne,
-        "the review in its own collection",
+        Purpose::Insert {
+            entity: "review".into(),
+        },
     );
     r1.documents = 1.0;
     let mut r2 = step(
         "products",
         Action::UpdateOne,
-        "keep the latest 10 in the product and count it",
+        vec![
+            Purpose::KeepLatest {
+                k: 10,
+                entity: "review".into(),
+                parent: "product".into(),
+            },
+            Purpose::KeepComputed {
+                function: "count".into(),
+                field: None,
+                entity: "review".into(),
+                parent: "product".into(),
+            },
+        ],
     );
     r2.filter = vec![filter("_id", "eq", "parameter")];
     r2.updates = vec![
@@ -1001,7 +1085,10 @@ pub fn sensor_buckets() -> (Model, Design) {
     let mut h = step(
         "reading_buckets",
         Action::Find,
-        "the last 24 hourly buckets of a sensor",
+        Purpose::ReadBuckets {
+            field: "readings".into(),
+            entity: "sensor".into(),
+        },
     );
     h.filter = vec![filter("sensor", "eq", "parameter")];
     h.sort = vec![("start".into(), -1)];
@@ -1017,7 +1104,10 @@ pub fn sensor_buckets() -> (Model, Design) {
     let mut r = step(
         "reading_buckets",
         Action::Upsert,
-        "add the reading to its hour's bucket, creating it when needed",
+        Purpose::AddToOpenBucket {
+            entity: "reading".into(),
+            parent: "sensor".into(),
+        },
     );
     r.filter = vec![
         filter("sensor", "eq", "parameter"),

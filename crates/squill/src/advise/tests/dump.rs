@@ -85,7 +85,7 @@ fn dump_examples() {
                                 .map(|f| format!("{} {:?} {:?}", f.path, f.op, f.value_from))
                                 .collect::<Vec<_>>(),
                             s.index,
-                            s.purpose
+                            crate::design::Purpose::texts(&s.purpose)
                         );
                     }
                 }
@@ -131,7 +131,6 @@ fn dump_alternative() {
                     facts: &facts,
                     space: &space,
                     p: &p,
-                    quiet: false,
                 };
                 for op in model.operation_ids() {
                     let plan = pl.plan(op);

@@ -59,9 +59,13 @@ impl<'a> Planner<'a> {
                     &acc.collection,
                     Action::Find,
                     if stored {
-                        say!(self.quiet, "add up the {fname} kept in each bucket")
+                        Purpose::AddUpBuckets {
+                            function: fname.to_string(),
+                        }
                     } else {
-                        say!(self.quiet, "compute the {fname} over the buckets' items")
+                        Purpose::ComputeOverBuckets {
+                            function: fname.to_string(),
+                        }
                     },
                 );
                 step.filter.push(filt(
@@ -91,12 +95,11 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
-                    say!(
-                        self.quiet,
-                        "compute the {fname} of the {}s of each {} (aggregation)",
-                        self.name(rel.child),
-                        self.name(e)
-                    ),
+                    Purpose::ComputeOverChildren {
+                        function: fname.to_string(),
+                        child: self.name(rel.child).to_string(),
+                        parent: self.name(e).to_string(),
+                    },
                 );
                 step.filter
                     .push(filt(acc.path(&path), FilterOp::In, ValueSource::Param));

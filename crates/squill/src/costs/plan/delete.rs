@@ -13,11 +13,6 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = if self.quiet {
-            String::new()
-        } else {
-            words::plural(&name)
-        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -38,7 +33,9 @@ impl<'a> Planner<'a> {
                 &[],
                 None,
                 &["_id".to_string()],
-                say!(self.quiet, "find the {names} to delete"),
+                Purpose::FindToDelete {
+                    entity: name.clone(),
+                },
             );
             ValueSource::FromStep { step: n }
         };
@@ -62,7 +59,9 @@ impl<'a> Planner<'a> {
                     Vec::new(),
                     m,
                     0.0,
-                    say!(self.quiet, "delete the {name}"),
+                    Purpose::Delete {
+                        entity: name.clone(),
+                    },
                 );
             }
             _ => {
@@ -76,7 +75,9 @@ impl<'a> Planner<'a> {
                     vec![UpdateOp::Pull { path: host_path }],
                     m,
                     0.0,
-                    say!(self.quiet, "pull the {name} out of its document"),
+                    Purpose::Pull {
+                        entity: name.clone(),
+                    },
                 );
             }
         }
@@ -122,11 +123,10 @@ impl<'a> Planner<'a> {
                     ups,
                     holders,
                     0.0,
-                    say!(
-                        self.quiet,
-                        "remove the {name} from its {}",
-                        self.name(rel.parent)
-                    ),
+                    Purpose::RemoveFromParent {
+                        entity: name.clone(),
+                        parent: self.name(rel.parent).to_string(),
+                    },
                 );
             }
         }

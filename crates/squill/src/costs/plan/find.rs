@@ -14,7 +14,7 @@ impl<'a> Planner<'a> {
         sort: &[SortKey],
         limit: Option<u64>,
         fields: &[String],
-        purpose: String,
+        purpose: Purpose,
     ) -> (f64, usize) {
         let acc = self.access(e);
         let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
@@ -157,18 +157,15 @@ impl<'a> Planner<'a> {
                 path: vec![field.clone()],
                 op: c.op,
             };
-            let purpose = say!(
-                self.quiet,
-                "find the {}s whose {field} matches",
-                self.name(rel.parent)
-            );
+            let purpose = Purpose::FindMatching {
+                entity: self.name(rel.parent).to_string(),
+                field: field.to_string(),
+            };
             let (_, n) = if field == "_id" {
-                let purpose = say!(
-                    self.quiet,
-                    "read the {} to get its {} ids",
-                    self.name(rel.parent),
-                    rel.parent_field
-                );
+                let purpose = Purpose::ReadIds {
+                    entity: self.name(rel.parent).to_string(),
+                    field: rel.parent_field.clone(),
+                };
                 self.find(plan, op, rel.parent, &[pf], &[], None, &[], purpose)
             } else {
                 self.find(
@@ -204,11 +201,10 @@ impl<'a> Planner<'a> {
                         path: vec![field.clone()],
                         op: c.op,
                     };
-                    let purpose = say!(
-                        self.quiet,
-                        "find the {}s whose {field} matches",
-                        self.name(rel.child)
-                    );
+                    let purpose = Purpose::FindMatching {
+                        entity: self.name(rel.child).to_string(),
+                        field: field.to_string(),
+                    };
                     let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
                     let from = ValueSource::FromStep { step: n };
                     match child_ids_path(layout, &rel.parent_field) {

@@ -40,17 +40,15 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                say!(
-                    self.quiet,
-                    "{}s of every kind in one query",
-                    if let Some(EntityCandidate::Polymorphic { collection, .. }) =
+                Purpose::AllKinds {
+                    collection: if let Some(EntityCandidate::Polymorphic { collection, .. }) =
                         self.space.entity.get(group)
                     {
-                        collection.as_str()
+                        collection.clone()
                     } else {
-                        ""
-                    }
-                ),
+                        String::new()
+                    },
+                },
             );
             let mut total = 0.0;
             let mut keys = Vec::new();
@@ -214,12 +212,10 @@ impl<'a> Planner<'a> {
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                say!(
-                    self.quiet,
-                    "read the {} buckets of each {}",
-                    rel.parent_field,
-                    self.name(from)
-                ),
+                Purpose::ReadBuckets {
+                    field: rel.parent_field.clone(),
+                    entity: self.name(from).to_string(),
+                },
             );
             step.filter
                 .push(filt(rel.child_field.clone(), FilterOp::In, here));
@@ -253,17 +249,12 @@ impl<'a> Planner<'a> {
         let mut step = Self::step(
             &acc.collection,
             Action::Find,
-            say!(
-                self.quiet,
-                "application-level join: the {} of each {} through {}",
-                if inc.to_children {
-                    format!("{}s", self.name(target))
-                } else {
-                    self.name(target).to_string()
-                },
-                self.name(from),
-                rel.name
-            ),
+            Purpose::Join {
+                target: self.name(target).to_string(),
+                many: inc.to_children,
+                from: self.name(from).to_string(),
+                via: rel.name.clone(),
+            },
         );
         let (path, keys, examined) = if let Some(p) = by_id_path {
             // Fetch by the ids at hand.

@@ -14,27 +14,22 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = if self.quiet {
-            String::new()
-        } else {
-            words::plural(&name)
-        };
         let many = if count > 1.0 {
             Action::InsertMany
         } else {
             Action::InsertOne
         };
-        let mut parent_updates: Vec<(EntityId, Vec<UpdateOp>, String)> = Vec::new();
+        let mut parent_updates: Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)> = Vec::new();
         let add_update =
             |parent: EntityId,
              u: UpdateOp,
-             why: String,
-             list: &mut Vec<(EntityId, Vec<UpdateOp>, String)>| {
+             why: Purpose,
+             list: &mut Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)>| {
                 if let Some(x) = list.iter_mut().find(|x| x.0 == parent) {
                     x.1.push(u);
-                    x.2 = format!("{}; {why}", x.2);
+                    x.2.push(why);
                 } else {
-                    list.push((parent, vec![u], why));
+                    list.push((parent, vec![u], vec![why]));
                 }
             };
         match f
@@ -59,7 +54,10 @@ impl<'a> Planner<'a> {
                     add_update(
                         host,
                         u,
-                        say!(self.quiet, "add the {name} inside its {}", self.name(host)),
+                        Purpose::AddInside {
+                            entity: name.clone(),
+                            host: self.name(host).to_string(),
+                        },
                         &mut parent_updates,
                     );
                 } else {
@@ -76,11 +74,10 @@ impl<'a> Planner<'a> {
                         }],
                         f.typical(rel),
                         f.typical(rel) - 1.0,
-                        say!(
-                            self.quiet,
-                            "write the {name} into each of its {}s",
-                            self.name(host)
-                        ),
+                        Purpose::WriteIntoEach {
+                            entity: name.clone(),
+                            host: self.name(host).to_string(),
+                        },
                     );
                 }
             }
@@ -142,11 +139,10 @@ impl<'a> Planner<'a> {
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Upsert,
-                    say!(
-                        self.quiet,
-                        "add the {name} to the open bucket of its {}",
-                        self.name(r.parent)
-                    ),
+                    Purpose::AddToOpenBucket {
+                        entity: name.clone(),
+                        parent: self.name(r.parent).to_string(),
+                    },
                 );
                 step.filter = filter;
                 step.updates = updates;
@@ -182,8 +178,13 @@ impl<'a> Planner<'a> {
                 );
             }
             _ => {
-                let mut step =
-                    Self::step(&acc.collection, many, say!(self.quiet, "insert the {name}"));
+                let mut step = Self::step(
+                    &acc.collection,
+                    many,
+                    Purpose::Insert {
+                        entity: name.clone(),
+                    },
+                );
                 step.documents = count;
                 let cost = StepCost {
                     docs_written: count,
@@ -215,11 +216,11 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        say!(
-                            self.quiet,
-                            "add the {name}'s id to its {}",
-                            self.name(parent)
-                        ),
+                        Purpose::AddId {
+                            entity: name.clone(),
+                            fields: Vec::new(),
+                            parent: self.name(parent).to_string(),
+                        },
                         &mut parent_updates,
                     );
                 }
@@ -234,12 +235,11 @@ impl<'a> Planner<'a> {
                             sort: None,
                             slice: None,
                         },
-                        say!(
-                            self.quiet,
-                            "add the {name}'s id and {} to its {}",
-                            fields.join(", "),
-                            self.name(parent)
-                        ),
+                        Purpose::AddId {
+                            entity: name.clone(),
+                            fields: fields.iter().map(|f| f.to_string()).collect(),
+                            parent: self.name(parent).to_string(),
+                        },
                         &mut parent_updates,
                     );
                 }
@@ -251,11 +251,11 @@ impl<'a> Planner<'a> {
                             sort: sort_field.clone().map(|s| (s, -1)),
                             slice: Some(-(*k as i64)),
                         },
-                        say!(
-                            self.quiet,
-                            "keep the latest {k} {names} in the {}",
-                            self.name(parent)
-                        ),
+                        Purpose::KeepLatest {
+                            k: *k,
+                            entity: name.clone(),
+                            parent: self.name(parent).to_string(),
+                        },
                         &mut parent_updates,
                     );
                 }
@@ -268,19 +268,15 @@ impl<'a> Planner<'a> {
                     AggregateFn::Max => UpdateOp::Max { path },
                     _ => UpdateOp::Inc { path },
                 };
-                let what = field.map_or_else(
-                    || "count".to_string(),
-                    |x| format!("{} of {x}", crate::candidates::fn_name(func)),
-                );
                 add_update(
                     parent,
                     u,
-                    say!(
-                        self.quiet,
-                        "keep the {what} of {}s in the {}",
-                        name,
-                        self.name(parent)
-                    ),
+                    Purpose::KeepComputed {
+                        function: crate::candidates::fn_name(func).to_string(),
+                        field: field.map(|x| x.to_string()),
+                        entity: name.clone(),
+                        parent: self.name(parent).to_string(),
+                    },
                     &mut parent_updates,
                 );
             }

@@ -8,13 +8,12 @@ use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::Space;
-use crate::design::{Action, Cost, Step, StepFilter, UpdateOp, ValueSource};
+use crate::design::{Action, Cost, Purpose, Step, StepFilter, UpdateOp, ValueSource, Warning};
 use crate::design::{BucketBy, Layout, Side};
 use crate::model::{
     AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, RelationshipId,
     RelationshipKind, SortKey,
 };
-use crate::words;
 
 /// An index a step relies on.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +41,7 @@ pub struct OpPlan {
     pub cost: Cost,
     pub indexes: Vec<IndexNeed>,
     pub targets: Vec<Target>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub transaction: bool,
 }
 
@@ -57,7 +56,7 @@ type ExtraWrite = (
     Vec<UpdateOp>,
     f64,
     f64,
-    String,
+    Purpose,
     Option<String>,
 );
 
@@ -100,15 +99,6 @@ pub struct Planner<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
     pub p: &'a Placement<'a>,
-    /// Skip the words (step purposes, warnings) while searching: only costs count.
-    pub quiet: bool,
-}
-
-/// `format!` unless the planner is quiet (the search needs numbers, not words).
-macro_rules! say {
-    ($quiet:expr, $($arg:tt)*) => {
-        if $quiet { String::new() } else { format!($($arg)*) }
-    };
 }
 
 mod aggregate;
@@ -173,26 +163,21 @@ impl<'a> Planner<'a> {
         &self.facts.settings.design.costs
     }
 
-    /// Why an `updateMany` runs: "refresh the copy of the part's name in 300
-    /// products". Empty while searching (`quiet`), like every `say!`.
+    /// Why an `updateMany` runs: the copy of the part's name refreshed in
+    /// 300 products.
     fn refresh_purpose(
         &self,
         name: &str,
         copied: &[impl AsRef<str>],
         holders: f64,
         holder: EntityId,
-    ) -> String {
-        say!(
-            self.quiet,
-            "refresh the copy of the {name}'s {} in {} {}",
-            copied
-                .iter()
-                .map(AsRef::as_ref)
-                .collect::<Vec<_>>()
-                .join(", "),
-            words::num(holders),
-            plural(self.name(holder), holders)
-        )
+    ) -> Purpose {
+        Purpose::RefreshCopy {
+            source: name.to_string(),
+            fields: copied.iter().map(|c| c.as_ref().to_string()).collect(),
+            holders,
+            holder: self.name(holder).to_string(),
+        }
     }
 
     fn name(&self, e: EntityId) -> &str {
@@ -244,11 +229,10 @@ impl<'a> Planner<'a> {
             if !single {
                 plan.transaction = true;
                 plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
-                plan.warnings.push(say!(self.quiet,
-                    "atomic group `{}` writes {} kinds of documents: it runs in a multi-document transaction",
-                    group.name,
-                    targets.len()
-                ));
+                plan.warnings.push(Warning::Transaction {
+                    group: group.name.clone(),
+                    kinds: targets.len(),
+                });
             }
             warned = true;
         }
@@ -265,34 +249,13 @@ impl<'a> Planner<'a> {
                 .filter(|s| s.action != Action::Find)
                 .count();
             if writes > 1 && distinct.len() > 1 {
-                plan.warnings.push(say!(
-                    self.quiet,
-                    "{} takes {} writes to different documents that are not atomic",
-                    model.operation(op).name,
-                    writes
-                ));
+                plan.warnings.push(Warning::NotAtomic {
+                    operation: model.operation(op).name.clone(),
+                    writes,
+                });
             }
         }
         plan.cost.rescore(self.c());
-        plan
-    }
-
-    /// `plan`, with the words of steps and warnings mended for reading.
-    pub fn plan_for_report(&self, op: OperationId) -> OpPlan {
-        let mut plan = self.plan(op);
-        let names: Vec<&str> = self
-            .facts
-            .model
-            .entities
-            .iter()
-            .map(|e| e.name.as_str())
-            .collect();
-        for s in &mut plan.steps {
-            s.purpose = words::mend_plurals(&s.purpose, &names);
-        }
-        for w in &mut plan.warnings {
-            *w = words::mend_plurals(w, &names);
-        }
         plan
     }
 
@@ -309,7 +272,9 @@ impl<'a> Planner<'a> {
                 include,
                 aggregates,
             } => {
-                let purpose = say!(self.quiet, "find {}", self.name(*entity));
+                let purpose = Purpose::Find {
+                    entity: self.name(*entity).to_string(),
+                };
                 let (m, step) = self.find(
                     &mut plan, op_id, *entity, filter, sort, *limit, fields, purpose,
                 );
@@ -391,12 +356,7 @@ impl<'a> Planner<'a> {
                     } else {
                         keys
                     };
-                    // The name is for reports only; the quiet search skips the formatting.
-                    step.index = Some(if self.quiet {
-                        String::new()
-                    } else {
-                        index_name(&keys)
-                    });
+                    step.index = Some(index_name(&keys));
                     plan.indexes.push(IndexNeed {
                         collection: step.collection.clone(),
                         keys,
@@ -416,7 +376,7 @@ impl<'a> Planner<'a> {
         plan.targets.push(t);
     }
 
-    fn step(collection: &str, action: Action, purpose: String) -> Step {
+    fn step(collection: &str, action: Action, purpose: impl Into<Vec<Purpose>>) -> Step {
         Step {
             collection: collection.to_string(),
             action,
@@ -427,7 +387,7 @@ impl<'a> Planner<'a> {
             updates: Vec::new(),
             index: None,
             documents: 0.0,
-            purpose,
+            purpose: purpose.into(),
             copy_of: None,
         }
     }
@@ -497,7 +457,7 @@ impl<'a> Planner<'a> {
         updates: Vec<UpdateOp>,
         docs: f64,
         sync: f64,
-        purpose: String,
+        purpose: impl Into<Vec<Purpose>>,
     ) -> usize {
         let acc = self.access(e);
         let mut step = Self::step(&acc.collection, action, purpose);
@@ -537,14 +497,5 @@ impl<'a> Planner<'a> {
     fn id_filter(&self, e: EntityId, from: ValueSource) -> Vec<StepFilter> {
         let acc = self.access(e);
         vec![filt(acc.path("_id"), FilterOp::Eq, from)]
-    }
-}
-
-/// "product" → "products" when `n` is not one (the grammar helper's forms).
-fn plural(word: &str, n: f64) -> String {
-    if (n - 1.0).abs() < 1e-9 {
-        words::singular(word)
-    } else {
-        words::plural(word)
     }
 }

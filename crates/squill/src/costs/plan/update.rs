@@ -17,11 +17,6 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let names = if self.quiet {
-            String::new()
-        } else {
-            words::plural(&name)
-        };
         let by_id = filter.is_empty()
             || filter
                 .iter()
@@ -42,7 +37,9 @@ impl<'a> Planner<'a> {
                 &[],
                 if multi { None } else { Some(1) },
                 &["_id".to_string()],
-                say!(self.quiet, "find the {names} to update"),
+                Purpose::FindToUpdate {
+                    entity: name.clone(),
+                },
             );
             vec![filt(
                 acc.path("_id"),
@@ -99,7 +96,10 @@ impl<'a> Planner<'a> {
                     vec![UpdateOp::Pull { path: path.clone() }],
                     1.0,
                     0.0,
-                    say!(self.quiet, "remove the {name} from its old {pname}"),
+                    Purpose::RemoveFromOldParent {
+                        entity: name.clone(),
+                        parent: pname.to_string(),
+                    },
                     None,
                 ));
                 extra.push((
@@ -119,7 +119,10 @@ impl<'a> Planner<'a> {
                     }],
                     1.0,
                     0.0,
-                    say!(self.quiet, "add the {name} to its new {pname}"),
+                    Purpose::AddToNewParent {
+                        entity: name.clone(),
+                        parent: pname.to_string(),
+                    },
                     None,
                 ));
                 nonatomic += 2;
@@ -186,11 +189,10 @@ impl<'a> Planner<'a> {
                         vec![u],
                         m,
                         0.0,
-                        say!(
-                            self.quiet,
-                            "keep {cname} of the {} in step",
-                            self.name(rel.parent)
-                        ),
+                        Purpose::MaintainComputed {
+                            field: cname.to_string(),
+                            parent: self.name(rel.parent).to_string(),
+                        },
                         None,
                     ));
                 }
@@ -273,7 +275,9 @@ impl<'a> Planner<'a> {
                 updates,
                 docs,
                 sync,
-                say!(self.quiet, "update the {name}"),
+                Purpose::Update {
+                    entity: name.clone(),
+                },
             );
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
@@ -289,17 +293,16 @@ impl<'a> Planner<'a> {
                 .iter()
                 .all(|g| !g.operations.contains(&op))
         {
-            plan.warnings.push(say!(
-                self.quiet,
-                "re-pointing a {name} takes {} updates that are not atomic",
-                nonatomic
+            plan.warnings.push(Warning::RepointNotAtomic {
+                entity: name.clone(),
+                updates: nonatomic
                     + usize::from(
                         !changes.is_empty()
                             || relinks
                                 .iter()
-                                .any(|r| parent_ref_path(self.layout(*r), "").is_some())
-                    )
-            ));
+                                .any(|r| parent_ref_path(self.layout(*r), "").is_some()),
+                    ),
+            });
         }
     }
 }

@@ -508,10 +508,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             insert,
             index: step.index.clone(),
             documents: step.documents,
-            purpose: step.purpose.clone(),
+            purpose: crate::design::Purpose::texts(&step.purpose),
         });
     }
-    let mut warnings = plan.warnings.clone();
+    let mut warnings: Vec<String> = plan.warnings.iter().map(|w| w.text()).collect();
     let writes = b.steps.iter().filter(|s| s.action != Action::Find).count();
     if writes > 1 && !plan.transaction && warnings.is_empty() {
         warnings.push(format!(

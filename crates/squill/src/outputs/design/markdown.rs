@@ -2,7 +2,7 @@
 //! headings and tables, for pull requests, wikis and design reviews.
 
 use super::describe;
-use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
+use crate::design::{Collection, Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
 use crate::words;
 use std::fmt::Write as _;
 
@@ -201,7 +201,7 @@ fn operation(out: &mut String, plan: &OperationPlan) {
                 .as_deref()
                 .map_or_else(|| "none".to_string(), |i| format!("`{i}`")),
             words::num(s.documents),
-            cell(&s.purpose)
+            cell(&Purpose::texts(&s.purpose))
         );
     }
     let _ = writeln!(out, "\nPer run: {}.", describe::per_run(&plan.cost));
@@ -209,7 +209,7 @@ fn operation(out: &mut String, plan: &OperationPlan) {
         out.push_str("Needs a multi-document transaction.\n");
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "\n> **Warning:** {w}");
+        let _ = writeln!(out, "\n> **Warning:** {}", w.text());
     }
     out.push('\n');
 }

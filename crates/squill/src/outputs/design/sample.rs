@@ -7,7 +7,7 @@ use crate::design::{
     EntityDecision, FieldOrigin, Index, OperationPlan, RelationshipDecision, RuleHit, Shape,
     ShapeField, ShapeType, Step, StepFilter, UpdateOp, Verdict,
 };
-use crate::design::{Aggregation, BucketBy, FilterOp, Layout, Side, ValueSource};
+use crate::design::{Aggregation, BucketBy, FilterOp, Layout, Purpose, Side, ValueSource, Warning};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::AggregateFn;
 use serde_json::json;
@@ -60,7 +60,7 @@ fn step(collection: &str, action: Action) -> Step {
         updates: Vec::new(),
         index: None,
         documents: 1.0,
-        purpose: String::new(),
+        purpose: Vec::new(),
         copy_of: None,
     }
 }
@@ -180,7 +180,9 @@ pub fn product_parts() -> Design {
         steps: vec![Step {
             filter: vec![eq("catalog_number")],
             index: Some("catalog_number_1".into()),
-            purpose: "the product with its part names".into(),
+            purpose: vec![Purpose::Find {
+                entity: "product".into(),
+            }],
             ..step("products", Action::Find)
         }],
         transaction: false,
@@ -202,7 +204,10 @@ pub fn product_parts() -> Design {
                 filter: vec![eq("catalog_number")],
                 projection: vec!["parts.id".into()],
                 index: Some("catalog_number_1".into()),
-                purpose: "the ids of the product's parts".into(),
+                purpose: vec![Purpose::ReadIds {
+                    entity: "product".into(),
+                    field: "parts".into(),
+                }],
                 ..step("products", Action::Find)
             },
             Step {
@@ -213,7 +218,12 @@ pub fn product_parts() -> Design {
                 }],
                 index: Some("_id_".into()),
                 documents: 300.0,
-                purpose: "application-level join with $in on the part ids".into(),
+                purpose: vec![Purpose::Join {
+                    target: "part".into(),
+                    many: true,
+                    from: "product".into(),
+                    via: "parts".into(),
+                }],
                 ..step("parts", Action::Find)
             },
         ],
@@ -238,7 +248,9 @@ pub fn product_parts() -> Design {
                     path: "name".into(),
                 }],
                 index: Some("_id_".into()),
-                purpose: "the part itself".into(),
+                purpose: vec![Purpose::Update {
+                    entity: "part".into(),
+                }],
                 ..step("parts", Action::UpdateOne)
             },
             Step {
@@ -248,7 +260,12 @@ pub fn product_parts() -> Design {
                 }],
                 index: None,
                 documents: 300.0,
-                purpose: "keep the copied part name in sync".into(),
+                purpose: vec![Purpose::RefreshCopy {
+                    source: "part".into(),
+                    fields: vec!["name".into()],
+                    holders: 300.0,
+                    holder: "product".into(),
+                }],
                 ..step("products", Action::UpdateMany)
             },
         ],
@@ -262,7 +279,10 @@ pub fn product_parts() -> Design {
             score: 310.0,
             ..Cost::default()
         },
-        warnings: vec!["the copies in products lag the part for a moment: not atomic".into()],
+        warnings: vec![Warning::NotAtomic {
+            operation: "rename_part".into(),
+            writes: 2,
+        }],
     };
     Design {
         schema_version: DESIGN_SCHEMA_VERSION,

@@ -3,7 +3,7 @@
 //! (the CLI decides from `--color`, `NO_COLOR` and whether stdout is a terminal).
 
 use super::describe;
-use crate::design::{Collection, Design, OperationPlan, RelationshipDecision, Verdict};
+use crate::design::{Collection, Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
 use crate::finding::{Finding, Severity};
 use crate::words;
 use std::fmt::Write as _;
@@ -192,7 +192,7 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
             let _ = writeln!(out, "     returns {}", step.projection.join(", "));
         }
         if !step.purpose.is_empty() {
-            let _ = writeln!(out, "     {}", p.dim(&step.purpose));
+            let _ = writeln!(out, "     {}", p.dim(&Purpose::texts(&step.purpose)));
         }
     }
     let _ = writeln!(out, "  per run: {}", describe::per_run(&plan.cost));
@@ -200,7 +200,7 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
         let _ = writeln!(out, "  {}", p.yellow("needs a multi-document transaction"));
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "  {} {w}", p.yellow("warning:"));
+        let _ = writeln!(out, "  {} {}", p.yellow("warning:"), w.text());
     }
     out.push('\n');
 }

@@ -1,0 +1,357 @@
+//! Why a step of a plan runs, and what a plan warns of, as values. The planner
+//! says what it does with names and numbers (`RefreshCopy { source, fields,
+//! holders, holder }`); English is made from them only when a person reads
+//! it (`text`), with the grammar helper choosing each name's form, so no
+//! sentence is written with a name in a fixed slot and patched afterwards.
+//! Programs read the typed values (the design JSON carries both).
+
+use crate::words::{a, num, plural, singular};
+use serde::{Serialize, Serializer};
+
+/// Why a step runs. Entity and field names are the model's.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Purpose {
+    /// The documents a read asks for.
+    Find {
+        entity: String,
+    },
+    /// The first step of a read filtered on a related entity's field.
+    FindMatching {
+        entity: String,
+        field: String,
+    },
+    /// A document read for the ids it keeps in `field`.
+    ReadIds {
+        entity: String,
+        field: String,
+    },
+    /// The documents of every kind of a polymorphic collection at once.
+    AllKinds {
+        collection: String,
+    },
+    /// The buckets (in `field`) of each `entity`.
+    ReadBuckets {
+        field: String,
+        entity: String,
+    },
+    /// An application-level join: the `target` (or several) of each `from`
+    /// through relationship `via`.
+    Join {
+        target: String,
+        many: bool,
+        from: String,
+        via: String,
+    },
+    /// A value kept per bucket, added up (`function` as in the model: count, sum…).
+    AddUpBuckets {
+        function: String,
+    },
+    /// A value computed over the items of the buckets.
+    ComputeOverBuckets {
+        function: String,
+    },
+    /// A value computed by an aggregation over each parent's children.
+    ComputeOverChildren {
+        function: String,
+        child: String,
+        parent: String,
+    },
+    FindToDelete {
+        entity: String,
+    },
+    Delete {
+        entity: String,
+    },
+    /// An embedded entity removed from the document that holds it.
+    Pull {
+        entity: String,
+    },
+    /// A child's id or copy removed from its parent.
+    RemoveFromParent {
+        entity: String,
+        parent: String,
+    },
+    /// An embedded entity added to its host document.
+    AddInside {
+        entity: String,
+        host: String,
+    },
+    /// A parent folded into its children, written into each.
+    WriteIntoEach {
+        entity: String,
+        host: String,
+    },
+    AddToOpenBucket {
+        entity: String,
+        parent: String,
+    },
+    Insert {
+        entity: String,
+    },
+    /// A child's id (and copied fields) added to its parent.
+    AddId {
+        entity: String,
+        fields: Vec<String>,
+        parent: String,
+    },
+    /// The latest `k` children kept in the parent (a subset).
+    KeepLatest {
+        k: u64,
+        entity: String,
+        parent: String,
+    },
+    /// A computed field of the parent kept up to date on insert: `function`
+    /// of `field` (no field: a count).
+    KeepComputed {
+        function: String,
+        field: Option<String>,
+        entity: String,
+        parent: String,
+    },
+    FindToUpdate {
+        entity: String,
+    },
+    /// A re-pointed child leaving its old parent's list.
+    RemoveFromOldParent {
+        entity: String,
+        parent: String,
+    },
+    /// A re-pointed child joining its new parent's list.
+    AddToNewParent {
+        entity: String,
+        parent: String,
+    },
+    /// A computed field (`field`) of the parent kept up to date on update.
+    MaintainComputed {
+        field: String,
+        parent: String,
+    },
+    Update {
+        entity: String,
+    },
+    /// The copies of `source`'s `fields` refreshed in `holders` documents of
+    /// `holder`.
+    RefreshCopy {
+        source: String,
+        fields: Vec<String>,
+        holders: f64,
+        holder: String,
+    },
+}
+
+impl Purpose {
+    /// The purpose in English, for reports and the cookbook's comments.
+    pub fn text(&self) -> String {
+        use Purpose::*;
+        let one = |name: &str| singular(name);
+        match self {
+            Find { entity } => format!("find {entity}"),
+            FindMatching { entity, field } => {
+                format!("find the {} whose {field} matches", plural(entity))
+            }
+            ReadIds { entity, field } => {
+                format!("read the {} to get its {field} ids", one(entity))
+            }
+            AllKinds { collection } => format!("{} of every kind in one query", plural(collection)),
+            ReadBuckets { field, entity } => {
+                format!("read the {field} buckets of each {}", one(entity))
+            }
+            Join {
+                target,
+                many,
+                from,
+                via,
+            } => format!(
+                "application-level join: the {} of each {} through {via}",
+                if *many { plural(target) } else { one(target) },
+                one(from)
+            ),
+            AddUpBuckets { function } => format!("add up the {function} kept in each bucket"),
+            ComputeOverBuckets { function } => {
+                format!("compute the {function} over the buckets' items")
+            }
+            ComputeOverChildren {
+                function,
+                child,
+                parent,
+            } => format!(
+                "compute the {function} of the {} of each {} (aggregation)",
+                plural(child),
+                one(parent)
+            ),
+            FindToDelete { entity } => format!("find the {} to delete", plural(entity)),
+            Delete { entity } => format!("delete the {}", one(entity)),
+            Pull { entity } => format!("pull the {} out of its document", one(entity)),
+            RemoveFromParent { entity, parent } => {
+                format!("remove the {} from its {}", one(entity), one(parent))
+            }
+            AddInside { entity, host } => {
+                format!("add the {} inside its {}", one(entity), one(host))
+            }
+            WriteIntoEach { entity, host } => {
+                format!(
+                    "write the {} into each of its {}",
+                    one(entity),
+                    plural(host)
+                )
+            }
+            AddToOpenBucket { entity, parent } => format!(
+                "add the {} to the open bucket of its {}",
+                one(entity),
+                one(parent)
+            ),
+            Insert { entity } => format!("insert the {}", one(entity)),
+            AddId {
+                entity,
+                fields,
+                parent,
+            } if fields.is_empty() => {
+                format!("add the {}'s id to its {}", one(entity), one(parent))
+            }
+            AddId {
+                entity,
+                fields,
+                parent,
+            } => format!(
+                "add the {}'s id and {} to its {}",
+                one(entity),
+                fields.join(", "),
+                one(parent)
+            ),
+            KeepLatest { k, entity, parent } => {
+                format!(
+                    "keep the latest {k} {} in the {}",
+                    plural(entity),
+                    one(parent)
+                )
+            }
+            KeepComputed {
+                function,
+                field,
+                entity,
+                parent,
+            } => format!(
+                "keep the {} of {} in the {}",
+                match field {
+                    Some(x) => format!("{function} of {x}"),
+                    None => "count".to_string(),
+                },
+                plural(entity),
+                one(parent)
+            ),
+            FindToUpdate { entity } => format!("find the {} to update", plural(entity)),
+            RemoveFromOldParent { entity, parent } => {
+                format!("remove the {} from its old {}", one(entity), one(parent))
+            }
+            AddToNewParent { entity, parent } => {
+                format!("add the {} to its new {}", one(entity), one(parent))
+            }
+            MaintainComputed { field, parent } => {
+                format!("keep {field} of the {} in step", one(parent))
+            }
+            Update { entity } => format!("update the {}", one(entity)),
+            RefreshCopy {
+                source,
+                fields,
+                holders,
+                holder,
+            } => format!(
+                "refresh the copy of the {}'s {} in {} {}",
+                one(source),
+                fields.join(", "),
+                num(*holders),
+                if num(*holders) == "1" {
+                    one(holder)
+                } else {
+                    plural(holder)
+                }
+            ),
+        }
+    }
+
+    /// The purposes of one step in English, joined.
+    pub fn texts(purposes: &[Purpose]) -> String {
+        purposes
+            .iter()
+            .map(Purpose::text)
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+impl From<Purpose> for Vec<Purpose> {
+    fn from(p: Purpose) -> Self {
+        vec![p]
+    }
+}
+
+/// What a plan's reader should know about how it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Warning {
+    /// An atomic group that writes `kinds` kinds of documents.
+    Transaction { group: String, kinds: usize },
+    /// An operation whose `writes` writes to different documents are not atomic.
+    NotAtomic { operation: String, writes: usize },
+    /// Re-pointing an entity takes `updates` updates that are not atomic.
+    RepointNotAtomic { entity: String, updates: usize },
+}
+
+impl Warning {
+    /// Whether the warning is about `entity` (by its name in the model).
+    pub fn mentions(&self, entity: &str) -> bool {
+        match self {
+            Warning::Transaction { group, .. } => group.contains(entity),
+            Warning::NotAtomic { operation, .. } => operation.contains(entity),
+            Warning::RepointNotAtomic { entity: e, .. } => e == entity,
+        }
+    }
+
+    pub fn text(&self) -> String {
+        match self {
+            Warning::Transaction { group, kinds } => format!(
+                "atomic group `{group}` writes {kinds} kinds of documents: it runs in a multi-document transaction"
+            ),
+            Warning::NotAtomic { operation, writes } => {
+                format!(
+                    "{operation} takes {writes} writes to different documents that are not atomic"
+                )
+            }
+            Warning::RepointNotAtomic { entity, updates } => {
+                format!(
+                    "re-pointing {} takes {updates} updates that are not atomic",
+                    a(entity)
+                )
+            }
+        }
+    }
+}
+
+/// A purpose or warning as the design JSON shows it: its fields, and its
+/// English under `text`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct WithText<T> {
+    #[serde(flatten)]
+    what: T,
+    text: String,
+}
+
+/// The schema of `Step::purpose` in the design JSON.
+pub type PurposesJson = Vec<WithText<Purpose>>;
+/// The schema of `OperationPlan::warnings` in the design JSON.
+pub type WarningsJson = Vec<WithText<Warning>>;
+
+pub(super) fn purposes_json<S: Serializer>(p: &[Purpose], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(p.iter().map(|what| WithText {
+        what,
+        text: what.text(),
+    }))
+}
+
+pub(super) fn warnings_json<S: Serializer>(w: &[Warning], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(w.iter().map(|what| WithText {
+        what,
+        text: what.text(),
+    }))
+}
