@@ -95,21 +95,6 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         findings: Vec::new(),
     };
     design.findings = super::findings::findings(facts, space, state, &design);
-    let names: Vec<&str> = model.entities.iter().map(|e| e.name.as_str()).collect();
-    let mend = |s: &mut String| *s = words::mend_plurals(s, &names);
-    for d in &mut design.relationships {
-        d.rules.iter_mut().for_each(|h| mend(&mut h.reason));
-        d.tradeoffs.iter_mut().for_each(&mend);
-        for a in &mut d.alternatives {
-            match &mut a.verdict {
-                Verdict::Rejected { reason, .. } => mend(reason),
-                Verdict::Costlier { explanation, .. } => mend(explanation),
-            }
-        }
-    }
-    for f in &mut design.findings {
-        mend(&mut f.message);
-    }
     Some(design)
 }
 
@@ -271,7 +256,9 @@ fn layout_words(facts: &Facts<'_>, rel: crate::model::RelationshipId, l: &Layout
     let model = facts.model;
     let r = model.relationship(rel);
     let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
-    let childs = words::plural(child);
+    // Each side in the form the sentence needs: one parent, one child, or many.
+    let (parent, child) = words::sides(parent, child);
+    let childs = words::plural(&child);
     match l {
         Layout::Embed => format!("embedding {childs} in the {parent}"),
         Layout::EmbedParentInChild => format!("folding the {parent} into each {child}"),

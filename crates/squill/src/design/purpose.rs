@@ -355,3 +355,86 @@ pub(super) fn warnings_json<S: Serializer>(w: &[Warning], s: S) -> Result<S::Ok,
         text: what.text(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names come as the model spells them, singular or plural; each slot
+    /// takes the form it needs.
+    #[test]
+    fn names_take_the_form_of_their_slot() {
+        let cases = [
+            (
+                Purpose::AddInside {
+                    entity: "bids".into(),
+                    host: "items".into(),
+                },
+                "add the bid inside its item",
+            ),
+            (
+                Purpose::FindMatching {
+                    entity: "category".into(),
+                    field: "name".into(),
+                },
+                "find the categories whose name matches",
+            ),
+            (
+                Purpose::Join {
+                    target: "users".into(),
+                    many: false,
+                    from: "comments".into(),
+                    via: "comments_sent".into(),
+                },
+                "application-level join: the user of each comment through comments_sent",
+            ),
+            (
+                Purpose::RefreshCopy {
+                    source: "parts".into(),
+                    fields: vec!["name".into(), "price".into()],
+                    holders: 1.0,
+                    holder: "products".into(),
+                },
+                "refresh the copy of the part's name, price in 1 product",
+            ),
+            (
+                Purpose::KeepComputed {
+                    function: "sum".into(),
+                    field: Some("amount".into()),
+                    entity: "address".into(),
+                    parent: "people".into(),
+                },
+                "keep the sum of amount of addresses in the person",
+            ),
+        ];
+        for (purpose, text) in cases {
+            assert_eq!(purpose.text(), text);
+        }
+        assert_eq!(
+            Warning::RepointNotAtomic {
+                entity: "accounts".into(),
+                updates: 3
+            }
+            .text(),
+            "re-pointing an account takes 3 updates that are not atomic"
+        );
+    }
+
+    /// The design JSON shows a purpose's fields, its kind and its text.
+    #[test]
+    fn json_has_the_kind_the_fields_and_the_text() {
+        let mut out = Vec::new();
+        let mut s = serde_json::Serializer::new(&mut out);
+        purposes_json(
+            &[Purpose::Delete {
+                entity: "users".into(),
+            }],
+            &mut s,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#"[{"kind":"delete","entity":"users","text":"delete the user"}]"#
+        );
+    }
+}

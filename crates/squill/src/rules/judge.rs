@@ -29,10 +29,21 @@ impl<'a> RelCheck<'a> {
     pub fn rf(&self) -> &'a RelFacts {
         self.facts.rel(self.r)
     }
-    pub fn parent(&self) -> &'a str {
+    /// One parent as a sentence names it: singular ("users" reads "user"),
+    /// and by role in a self-relationship ("parent employee").
+    pub fn parent(&self) -> String {
+        crate::words::sides(self.parent_name(), self.child_name()).0
+    }
+    /// One child as a sentence names it (see `parent`).
+    pub fn child(&self) -> String {
+        crate::words::sides(self.parent_name(), self.child_name()).1
+    }
+    /// The parent entity's name in the model.
+    pub fn parent_name(&self) -> &'a str {
         &self.facts.model.entity(self.rel().parent).name
     }
-    pub fn child(&self) -> &'a str {
+    /// The child entity's name in the model.
+    pub fn child_name(&self) -> &'a str {
         &self.facts.model.entity(self.rel().child).name
     }
     pub fn class(&self) -> CardinalityClass {

@@ -41,10 +41,10 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     };
     Some(Judgement::Support(match by {
         BucketBy::Count => format!(
-"{} are read {} at a time: one bucket document per page of {}{aggs}", words::plural(cx.child()), words::num(*per_bucket as f64), words::num(*per_bucket as f64)
+"{} are read {} at a time: one bucket document per page of {}{aggs}", words::plural(&cx.child()), words::num(*per_bucket as f64), words::num(*per_bucket as f64)
 ),
         BucketBy::Time { field, unit } => format!(
-"about {} {} arrive per {unit} per {}: one bucket per {unit} of {field}{aggs}", words::num(*per_bucket as f64), words::plural(cx.child()), cx.parent()
+"about {} {} arrive per {unit} per {}: one bucket per {unit} of {field}{aggs}", words::num(*per_bucket as f64), words::plural(&cx.child()), cx.parent()
 ),
     }))
 }

@@ -22,10 +22,10 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     }
     match cx.class() {
         CardinalityClass::OneToMany => Some(Judgement::Support(format!(
-"{} has {} {}: one-to-many, an array of their ids in the {} fetches them with one $in", words::a(cx.parent()), cx.max_words(), words::plural(cx.child()), cx.parent()
+"{} has {} {}: one-to-many, an array of their ids in the {} fetches them with one $in", words::a(&cx.parent()), cx.max_words(), words::plural(&cx.child()), cx.parent()
 ))),
         CardinalityClass::OneToFew if cx.child_standalone() => Some(Judgement::Support(format!(
-"{} stand alone: the {} keeps their ids and fetches them with one $in", words::plural(cx.child()), cx.parent()
+"{} stand alone: the {} keeps their ids and fetches them with one $in", words::plural(&cx.child()), cx.parent()
 ))),
         _ => None,
     }

@@ -25,10 +25,10 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             copies_into: Side::Child,
             fields,
         } => Some(Judgement::Support(format!(
-"{} has {} {} per {}: copying {} into each {} answers reads of {} with the {}'s {} in one query", cx.rel().name, cx.max_words(), words::plural(cx.child()), cx.parent(), fields.join(", "), cx.child(), words::plural(cx.child()), words::singular(cx.parent()), fields.join(", ")
+"{} has {} {} per {}: copying {} into each {} answers reads of {} with the {}'s {} in one query", cx.rel().name, cx.max_words(), words::plural(&cx.child()), cx.parent(), fields.join(", "), cx.child(), words::plural(&cx.child()), words::singular(&cx.parent()), fields.join(", ")
 ))),
         Layout::EmbedParentInChild => Some(Judgement::Support(format!(
-"the {} side is small and only read with its {}: folding it into each {} drops a collection and a query", cx.parent(), words::plural(cx.child()), cx.child()
+"the {} side is small and only read with its {}: folding it into each {} drops a collection and a query", cx.parent(), words::plural(&cx.child()), cx.child()
 ))),
         _ => None,
     }

@@ -40,7 +40,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let at_max = parent + max * per_item;
     (at_max > limit).then(|| {
         Judgement::Forbid(format!(
-"{} with {} {} would take {} (limit {})", words::a(cx.parent()), words::num(max), words::plural(cx.child()), words::bytes(at_max), words::bytes(limit)
+"{} with {} {} would take {} (limit {})", words::a(&cx.parent()), words::num(max), words::plural(&cx.child()), words::bytes(at_max), words::bytes(limit)
 ))
     })
 }

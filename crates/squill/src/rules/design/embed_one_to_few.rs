@@ -21,7 +21,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         && !cx.child_standalone())
     .then(|| {
         Judgement::Support(format!(
-"{} has {} {} and they are never used on their own: one-to-few, embed them", words::a(cx.parent()), cx.max_words(), words::plural(cx.child())
+"{} has {} {} and they are never used on their own: one-to-few, embed them", words::a(&cx.parent()), cx.max_words(), words::plural(&cx.child())
 ))
     })
 }

@@ -23,7 +23,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     );
     (matches!(cx.layout, Layout::Embed) && bounded_small && cx.rf().reads_down > 0.0).then(|| {
         Judgement::Support(format!(
-"{}/s reads take {} with its {}, which are bounded ({}): one document answers them", words::num(cx.rf().reads_down), words::a(cx.parent()), words::plural(cx.child()), cx.max_words()
+"{}/s reads take {} with its {}, which are bounded ({}): one document answers them", words::num(cx.rf().reads_down), words::a(&cx.parent()), words::plural(&cx.child()), cx.max_words()
 ))
     })
 }

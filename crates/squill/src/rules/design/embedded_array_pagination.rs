@@ -22,7 +22,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let typical = cx.rel().children.typical;
     let (k, _, rate) = cx.rf().limits.iter().find(|(k, _, _)| *k < typical)?;
     Some(Judgement::Support(format!(
-"{}/s reads take {} of a typical {} {}: an embedded array would be read whole for each page", words::num(*rate), words::num(*k as f64), words::num(typical as f64), words::plural(cx.child())
+"{}/s reads take {} of a typical {} {}: an embedded array would be read whole for each page", words::num(*rate), words::num(*k as f64), words::num(typical as f64), words::plural(&cx.child())
 )))
 }
 

@@ -19,7 +19,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     (matches!(cx.layout, Layout::Embed) && !cx.child_standalone() && !cx.many_to_many()).then(
         || {
             Judgement::Support(format!(
-"nothing requires {} on their own: embedding is the default", words::plural(cx.child())
+"nothing requires {} on their own: embedding is the default", words::plural(&cx.child())
 ))
         },
     )

@@ -23,7 +23,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     )
     .then(|| {
         Judgement::Support(format!(
-"each {} gains {} {} a day: this layout keeps the {} document from growing with them", cx.parent(), words::num(growth), words::plural(cx.child()), cx.parent()
+"each {} gains {} {} a day: this layout keeps the {} document from growing with them", cx.parent(), words::num(growth), words::plural(&cx.child()), cx.parent()
 ))
     })
 }

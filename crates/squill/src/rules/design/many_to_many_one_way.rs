@@ -30,12 +30,12 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     (small_ok && large_big).then(|| {
         Judgement::Support(format!(
             "{} has at most {} {} but {} can have {} {}: keep the ids in the {holder} only",
-            words::a(holder),
+            words::a(&holder),
             words::num(small.finite().unwrap_or(0) as f64),
-            words::plural(other),
-            words::a(other),
+            words::plural(&other),
+            words::a(&other),
             large.finite().map_or("an unbounded number of".to_string(), |n| words::num(n as f64)),
-            words::plural(holder)
+            words::plural(&holder)
         ))
     })
 }

@@ -25,7 +25,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let b = rel.parents.max.finite()?;
     (a <= bound && b <= bound && cx.rf().reads_down > 0.0 && cx.rf().reads_up > 0.0).then(|| {
         Judgement::Support(format!(
-"{} has at most {} {} and {} at most {} {}, and both directions are read: ids on both sides", words::a(cx.parent()), words::num(a as f64), words::plural(cx.child()), words::a(cx.child()), words::num(b as f64), words::plural(cx.parent())
+"{} has at most {} {} and {} at most {} {}, and both directions are read: ids on both sides", words::a(&cx.parent()), words::num(a as f64), words::plural(&cx.child()), words::a(&cx.child()), words::num(b as f64), words::plural(&cx.parent())
 ))
     })
 }

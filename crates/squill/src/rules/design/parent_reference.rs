@@ -20,7 +20,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         && cx.class() == CardinalityClass::OneToSquillions)
         .then(|| {
             Judgement::Support(format!(
-"{} has {} {}: one-to-squillions, each {} keeps its {}'s id (indexed)", words::a(cx.parent()), cx.max_words(), words::plural(cx.child()), cx.child(), words::singular(cx.parent())
+"{} has {} {}: one-to-squillions, each {} keeps its {}'s id (indexed)", words::a(&cx.parent()), cx.max_words(), words::plural(&cx.child()), cx.child(), words::singular(&cx.parent())
 ))
         })
 }

@@ -21,7 +21,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let rel = cx.rel();
     if cx.many_to_many() || rel.shared {
         return Some(Judgement::Support(format!(
-"{} can belong to several {}: a reference keeps one copy of it", words::a(cx.child()), words::plural(cx.parent())
+"{} can belong to several {}: a reference keeps one copy of it", words::a(&cx.child()), words::plural(&cx.parent())
 )));
     }
     None

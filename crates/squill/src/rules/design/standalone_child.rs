@@ -21,11 +21,11 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let own = cx.rf().child_own_ops;
     Some(Judgement::Support(if own > 0.0 {
         format!(
-"{} are used on their own ({}/s operations start from {}): they keep their own documents", words::plural(cx.child()), words::num(own), words::a(cx.child())
+"{} are used on their own ({}/s operations start from {}): they keep their own documents", words::plural(&cx.child()), words::num(own), words::a(&cx.child())
 )
     } else {
         format!(
-"{} are used on their own: they keep their own documents", words::plural(cx.child())
+"{} are used on their own: they keep their own documents", words::plural(&cx.child())
 )
     }))
 }

@@ -28,7 +28,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         .sum();
     (reads > 0.0 && reads >= rf.child_inserts).then(|| {
         Judgement::Support(format!(
-"the latest {} {} are read {}/s and new ones arrive {}/s: keep them in the {}, all of them in their own collection", words::num(*k as f64), words::plural(cx.child()), words::num(reads), words::num(rf.child_inserts), cx.parent()
+"the latest {} {} are read {}/s and new ones arrive {}/s: keep them in the {}, all of them in their own collection", words::num(*k as f64), words::plural(&cx.child()), words::num(reads), words::num(rf.child_inserts), cx.parent()
 ))
     })
 }

@@ -19,7 +19,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     (matches!(cx.layout, Layout::TwoWayReferences) && rf.reads_down > 0.0 && rf.reads_up > 0.0)
         .then(|| {
             Judgement::Support(format!(
-"both directions are read: {}/s from {} to its {} and {}/s from {} to its {}", words::num(rf.reads_down), words::a(cx.parent()), words::plural(cx.child()), words::num(rf.reads_up), words::a(cx.child()), cx.parent()
+"both directions are read: {}/s from {} to its {} and {}/s from {} to its {}", words::num(rf.reads_down), words::a(&cx.parent()), words::plural(&cx.child()), words::num(rf.reads_up), words::a(&cx.child()), cx.parent()
 ))
         })
 }

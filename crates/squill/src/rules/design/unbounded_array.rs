@@ -43,19 +43,19 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             cx.parent(),
             cx.child(),
         ),
-        _ => (Count::Finite(0), 0, "", "", ""),
+        _ => (Count::Finite(0), 0, "", String::new(), String::new()),
     };
     let too_many = |c: Count, b: u64| c.finite().is_none_or(|n| n > b);
     if !what.is_empty() && too_many(count, bound) {
         return Some(Judgement::Forbid(format!(
             "{} can have {} {}; an array of {what} {} must stay within {}",
-            words::a(holder),
+            words::a(&holder),
             match count {
                 Count::Finite(n) => words::num(n as f64),
                 Count::Unbounded => "an unbounded number of".to_string(),
             },
-            words::plural(item),
-            words::plural(item),
+            words::plural(&item),
+            words::plural(&item),
             words::num(bound as f64)
         )));
     }
@@ -69,10 +69,10 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     ) && too_many(rel.parents.max, s.reference_array_max)
     {
         return Some(Judgement::Forbid(format!(
-"{} can belong to {} {}; an array of their ids must stay within {}", words::a(cx.child()), match rel.parents.max {
+"{} can belong to {} {}; an array of their ids must stay within {}", words::a(&cx.child()), match rel.parents.max {
                 Count::Finite(n) => words::num(n as f64),
                 Count::Unbounded => "an unbounded number of".to_string(),
-            }, words::plural(cx.parent()), words::num(s.reference_array_max as f64)
+            }, words::plural(&cx.parent()), words::num(s.reference_array_max as f64)
 )));
     }
     None
