@@ -94,6 +94,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         totals: priced.totals,
         findings: Vec::new(),
     };
+    rename_covered_indexes(facts, &priced, &mut design);
     design.findings = super::findings::findings(facts, space, state, &design);
     Some(design)
 }
@@ -172,13 +173,35 @@ fn collections(
         });
     }
     for c in &mut out {
-        c.indexes = indexes(facts, &c.name, priced);
+        c.indexes = indexes(facts, &c.name, priced).0;
     }
     out
 }
 
-/// The indexes the plans use on one collection, without any that is a prefix of another.
-fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
+/// Steps name the index they need; one that is the prefix of another is not
+/// created, so its steps are pointed at the longer one that serves them.
+fn rename_covered_indexes(facts: &Facts<'_>, priced: &Priced, design: &mut Design) {
+    for c in &design.collections {
+        let (_, covered) = indexes(facts, &c.name, priced);
+        for (old, new) in covered {
+            for step in design.operations.iter_mut().flat_map(|o| &mut o.steps) {
+                if step.collection == c.name && step.index.as_deref() == Some(old.as_str()) {
+                    step.index = Some(new.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The indexes the plans use on one collection, without any that is a prefix
+/// of another; and the names of those left out, each with the index that
+/// serves its queries.
+fn indexes(
+    facts: &Facts<'_>,
+    collection: &str,
+    priced: &Priced,
+) -> (Vec<Index>, Vec<(String, String)>) {
+    let mut covered: Vec<(String, String)> = Vec::new();
     let mut list: Vec<Index> = Vec::new();
     for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
         for need in plan.indexes.iter().filter(|n| n.collection == collection) {
@@ -212,6 +235,10 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                 && (list[j].keys.len() > list[i].keys.len() || j < i)
         });
         if let Some(j) = prefix_of {
+            for (_, by) in covered.iter_mut().filter(|(_, by)| *by == list[i].name) {
+                by.clone_from(&list[j].name);
+            }
+            covered.push((list[i].name.clone(), list[j].name.clone()));
             let users = list[i].used_by.clone();
             for u in users {
                 if !list[j].used_by.contains(&u) {
@@ -249,7 +276,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
             },
         );
     }
-    list
+    (list, covered)
 }
 
 fn layout_words(facts: &Facts<'_>, rel: crate::model::RelationshipId, l: &Layout) -> String {

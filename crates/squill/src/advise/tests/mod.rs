@@ -5,5 +5,6 @@ mod builder;
 mod dump;
 mod exhaustive;
 pub mod golden;
+mod indexes;
 mod rules_fire;
 mod scale;

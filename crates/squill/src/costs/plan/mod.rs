@@ -115,6 +115,32 @@ fn index_name(keys: &[(String, i32)]) -> String {
         .join("_")
 }
 
+/// The keys of the index a step needs, in one spelling for every index that
+/// serves it: a key's direction matters only relative to the other sort keys
+/// (an index is walked either way, and equality or range tests ignore the
+/// order), so keys that are not sorted on, and a single sort key, take 1;
+/// with several sort keys the first takes 1 and the others keep their
+/// direction relative to it. `{sensor: 1, hour: -1}` for "sensor = ?, newest
+/// hour first" and `{sensor: 1, hour: 1}` for "sensor = ? and hour = ?" are
+/// then one index, as they are for MongoDB.
+fn canonical_keys(keys: Vec<(String, i32)>, sort: &[(String, i32)]) -> Vec<(String, i32)> {
+    let sorted: Vec<usize> = (0..keys.len())
+        .filter(|&i| sort.iter().any(|(f, _)| *f == keys[i].0))
+        .collect();
+    let sign = sorted.first().map_or(1, |&i| keys[i].1.signum());
+    keys.into_iter()
+        .enumerate()
+        .map(|(i, (k, d))| {
+            let d = if sorted.len() > 1 && sorted.contains(&i) {
+                d * sign
+            } else {
+                1
+            };
+            (k, d)
+        })
+        .collect()
+}
+
 fn filt(path: impl Into<String>, op: FilterOp, from: ValueSource) -> StepFilter {
     StepFilter {
         path: path.into(),
@@ -350,12 +376,7 @@ impl<'a> Planner<'a> {
                     plan.cost.index_keys_examined -= cost.keys;
                     step.index = None;
                 } else {
-                    // An index and its full reversal are the same index.
-                    let keys: Vec<(String, i32)> = if keys[0].1 < 0 {
-                        keys.into_iter().map(|(k, d)| (k, -d)).collect()
-                    } else {
-                        keys
-                    };
+                    let keys = canonical_keys(keys, &step.sort);
                     step.index = Some(index_name(&keys));
                     plan.indexes.push(IndexNeed {
                         collection: step.collection.clone(),
