@@ -209,7 +209,8 @@ impl<'s> Placement<'s> {
                         self.depth[rel.child.index()],
                     );
                     if rel.kind == RelationshipKind::OneToOne {
-                        add(2.0 + name.len() as f64 + ct, cm.map(|c| 2.0 + c), 1 + cd);
+                        let head = 2.0 + name.len() as f64;
+                        add(head + ct, cm.map(|c| head + c), 1 + cd);
                     } else {
                         let head = 7.0 + name.len() as f64;
                         add(
