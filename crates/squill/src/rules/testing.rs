@@ -153,3 +153,17 @@ fn verdicts() {
         }
     }
 }
+
+/// A model of one entity whose `n` reads each filter on a field of their
+/// own: `n` secondary indexes on one collection.
+pub fn reads_on_own_fields(n: usize) -> String {
+    let fields: String = (0..n)
+        .map(|i| format!("      f{i}: {{type: int, distinct: 1000000}}\n"))
+        .collect();
+    let ops: String = (0..n)
+        .map(|i| format!("  by_f{i}: {{read: thing, rate: 100, filter: {{f{i}: eq}}}}\n"))
+        .collect();
+    format!(
+        "name: wide\nentities:\n  thing:\n    count: 10000000\n    fields:\n{fields}operations:\n{ops}"
+    )
+}

@@ -113,6 +113,13 @@ fn every_design_rule_fires_on_some_model() {
     }
     seen.extend(fired(&huge_children(), &defaults));
     seen.extend(fired(&covered(), &defaults));
+    // 65 indexes on one collection: the design-level limit.
+    let wide = crate::inputs::model_file::parse(
+        "wide.yaml",
+        &crate::rules::testing::reads_on_own_fields(64),
+    )
+    .unwrap();
+    seen.extend(fired(&wide, &defaults));
     // The nesting limit, lowered so that embedding one level trips it.
     let shallow = Options {
         design: Some(DesignOptions {
