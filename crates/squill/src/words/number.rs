@@ -2,9 +2,10 @@
 //! reasons, explanations) goes through here, so a rate reads the same in every
 //! place (`13/s`), whatever output shows it. JSON carries the raw numbers.
 
-/// `1200.0` → `"1,200"`, `12.6` → `"13"`, `2.5` → `"2.5"`, `0.25` → `"0.25"`.
-/// Whole numbers and everything from 10 up get separators and no decimals;
-/// one decimal from 1 to 10, two below 1 (trailing zeros dropped).
+/// `1200.0` → `"1,200"`, `12.6` → `"13"`, `2.5` → `"2.5"`, `0.25` → `"0.25"`,
+/// `0.0001` → `"0.0001"`. Whole numbers and everything from 10 up get
+/// separators and no decimals; one decimal from 1 to 10, two significant
+/// digits below 1 (trailing zeros dropped).
 /// An infinite value reads "unbounded"; NaN, which no figure should be,
 /// reads "unknown" rather than a made-up number.
 pub fn num(value: f64) -> String {
@@ -26,7 +27,10 @@ pub fn num(value: f64) -> String {
     } else if v >= 1.0 {
         trim_zeros(format!("{v:.1}"))
     } else {
-        trim_zeros(format!("{v:.2}"))
+        // Two significant digits below 1, so a rare rate (0.0001/s) does
+        // not read as none at all.
+        let decimals = (1 - v.log10().floor() as i32).clamp(2, 12) as usize;
+        trim_zeros(format!("{v:.decimals$}"))
     };
     if negative && text != "0" {
         format!("-{text}")
@@ -98,6 +102,10 @@ mod tests {
         assert_eq!(num(2.5), "2.5");
         assert_eq!(num(2.0), "2");
         assert_eq!(num(0.25), "0.25");
+        assert_eq!(num(0.05), "0.05");
+        assert_eq!(num(0.0001), "0.0001");
+        assert_eq!(num(0.000_123_45), "0.00012");
+        assert_eq!(num(-0.002), "-0.002");
         assert_eq!(num(0.0), "0");
         assert_eq!(num(12.6), "13");
         assert_eq!(num(12.5), "13");

@@ -64,7 +64,7 @@ mod tests {
     fn fires() {
         assert_eq!(
             judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
-            "support: ipaddr of host is read 20/s through messages and updated 0/s: read-mostly, worth a copy"
+            "support: ipaddr of host is read 20/s through messages and updated 0.00001/s: read-mostly, worth a copy"
         );
     }
 
