@@ -100,3 +100,76 @@ fn every_step_uses_an_index_of_its_collection_and_none_is_proposed_twice() {
         }
     }
 }
+
+/// A computed field is chosen only when some operation keeps it up to date
+/// (issue 19: a report said "kept up to date by " and nothing).
+#[test]
+fn every_computed_field_has_a_maintainer() {
+    for (name, mix, d) in designs() {
+        for e in &d.entities {
+            if let crate::design::EntityDecision::ComputedField {
+                entity,
+                field,
+                maintained_by,
+                ..
+            } = e
+            {
+                assert!(
+                    !maintained_by.is_empty(),
+                    "{name} {mix:?}: {entity}.{field} is computed but nothing maintains it"
+                );
+            }
+        }
+    }
+}
+
+/// No step only hands back what the caller passed in: a find by the `_id`
+/// parameter that returns nothing but that `_id` (issue 19).
+#[test]
+fn no_step_returns_only_the_id_it_was_given() {
+    use crate::design::{Action, ValueSource};
+    for (name, mix, d) in designs() {
+        for op in &d.operations {
+            for (i, s) in op.steps.iter().enumerate() {
+                let by_given_id = s.filter.len() == 1
+                    && s.filter[0].path == "_id"
+                    && s.filter[0].value_from == ValueSource::Param;
+                let only_id = s.projection == ["_id"];
+                assert!(
+                    !(s.action == Action::Find && by_given_id && only_id),
+                    "{name} {mix:?}: {} step {} only returns the _id it is given",
+                    op.operation,
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+/// No collection needs more indexes than MongoDB holds, and none is a
+/// prefix of another (the longer one serves its queries).
+#[test]
+fn indexes_stay_within_the_limit_and_none_is_a_prefix_of_another() {
+    for (name, mix, d) in designs() {
+        for c in &d.collections {
+            assert!(
+                c.indexes.len() <= 64,
+                "{name} {mix:?}: {} has {}",
+                c.name,
+                c.indexes.len()
+            );
+            for a in &c.indexes {
+                for b in &c.indexes {
+                    let prefix = a.name != "_id_"
+                        && a.keys.len() < b.keys.len()
+                        && a.keys.iter().zip(&b.keys).all(|(x, y)| x.0 == y.0);
+                    assert!(
+                        !prefix,
+                        "{name} {mix:?}: {} has {} and {}, a prefix of it",
+                        c.name, b.name, a.name
+                    );
+                }
+            }
+        }
+    }
+}

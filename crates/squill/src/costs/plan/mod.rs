@@ -128,6 +128,42 @@ fn index_name(keys: &[(String, i32)]) -> String {
         .join("_")
 }
 
+/// Drops a read's first step when it only returns the `_id` the caller
+/// passed in (a post's comments, asked for by the post's id): the steps after
+/// it take the parameter instead, and the plan no longer pays for the
+/// round trip. `first` is what that step cost.
+fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
+    let Some(s) = plan.steps.first() else {
+        return;
+    };
+    let by_given_id = s.action == Action::Find
+        && s.filter.len() == 1
+        && s.filter[0].path == "_id"
+        && s.filter[0].value_from == ValueSource::Param
+        && s.projection == ["_id"];
+    if !by_given_id || plan.steps.len() < 2 {
+        return;
+    }
+    plan.steps.remove(0);
+    for f in plan.steps.iter_mut().flat_map(|s| &mut s.filter) {
+        f.value_from = match &f.value_from {
+            ValueSource::FromStep { step: 1 } => {
+                // One document by its id gave one value.
+                if f.op == FilterOp::In {
+                    f.op = FilterOp::Eq;
+                }
+                ValueSource::Param
+            }
+            ValueSource::FromStep { step } => ValueSource::FromStep { step: step - 1 },
+            other => other.clone(),
+        };
+    }
+    for need in &mut plan.indexes {
+        need.step = need.step.saturating_sub(1);
+    }
+    plan.cost.add_scaled(first, -1.0);
+}
+
 /// The keys of the index a step needs, in one spelling for every index that
 /// serves it: a key's direction matters only relative to the other sort keys
 /// (an index is walked either way, and equality or range tests ignore the
@@ -314,10 +350,14 @@ impl<'a> Planner<'a> {
                 let purpose = Purpose::Find {
                     entity: self.name(*entity).to_string(),
                 };
+                let before = plan.cost;
                 let (m, step) = self.find(
                     &mut plan, op_id, *entity, filter, sort, *limit, fields, purpose,
                 );
+                let mut first = plan.cost;
+                first.add_scaled(&before, -1.0);
                 self.includes(&mut plan, op_id, *entity, m, step, include);
+                drop_given_id_step(&mut plan, &first);
                 for agg in aggregates {
                     // Over a window the read fetches anyway: computed from it.
                     let windowed = include
