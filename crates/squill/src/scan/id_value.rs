@@ -24,7 +24,7 @@ impl IdValue {
     pub fn from_scalar(v: &Scalar<'_>) -> Self {
         match *v {
             Scalar::ObjectId(b) => IdValue::ObjectId(*b),
-            Scalar::String(s) => IdValue::String(s.to_string()),
+            Scalar::String(s) => IdValue::String(s.as_str().to_string()),
             Scalar::Int32(i) => IdValue::Int32(i),
             Scalar::Int64(i) => IdValue::Int64(i),
             Scalar::Double(d) => IdValue::Double(d),

@@ -21,7 +21,7 @@ pub fn to_canonical_extjson(doc: &[u8]) -> Result<Value, BsonError> {
 pub fn scalar_to_canonical_extjson(value: &Scalar<'_>) -> Value {
     match *value {
         Scalar::Double(d) => json!({ "$numberDouble": double(d) }),
-        Scalar::String(s) => Value::from(s),
+        Scalar::String(s) => Value::from(s.as_str()),
         Scalar::Binary { subtype, bytes } => {
             // Subtype 2 carries its own length prefix, which is not data.
             let data = if subtype == 2 {

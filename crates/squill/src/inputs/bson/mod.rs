@@ -113,11 +113,56 @@ impl ElementType {
     }
 }
 
+/// A string value's bytes, which the walker checked are UTF-8. Kept as
+/// bytes because most readers hash or copy them: making a `&str` safely
+/// checks them again (`as_str`), which the walker's ASCII test spares the
+/// many short strings of a document.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Text<'a>(&'a [u8]);
+
+/// As the string it is: `"abc"`.
+impl std::fmt::Debug for Text<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl<'a> Text<'a> {
+    /// `bytes` if they are UTF-8.
+    pub fn new(bytes: &'a [u8]) -> Option<Self> {
+        (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(Text(bytes))
+    }
+    /// Bytes the caller found to be ASCII.
+    pub(crate) fn from_ascii(bytes: &'a [u8]) -> Self {
+        debug_assert!(bytes.is_ascii());
+        Text(bytes)
+    }
+    pub fn as_bytes(self) -> &'a [u8] {
+        self.0
+    }
+    /// The text as `&str` (checked again, so kept off hot paths).
+    pub fn as_str(self) -> &'a str {
+        std::str::from_utf8(self.0).unwrap_or_default()
+    }
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> From<&'a str> for Text<'a> {
+    fn from(s: &'a str) -> Self {
+        Text(s.as_bytes())
+    }
+}
+
 /// A scalar value, borrowed from the document bytes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scalar<'a> {
     Double(f64),
-    String(&'a str),
+    String(Text<'a>),
     Binary {
         subtype: u8,
         bytes: &'a [u8],

@@ -9,7 +9,7 @@
 //! check before, so finding the NUL and validating UTF-8 are skipped. Anything
 //! else takes the full path; what is accepted or rejected does not change.
 
-use super::{BsonError, BsonErrorKind as K, Container, ElementType as T, Scalar, Visitor};
+use super::{BsonError, BsonErrorKind as K, Container, ElementType as T, Scalar, Text, Visitor};
 use std::cell::RefCell;
 
 /// MongoDB's limit on nesting (documents and arrays).
@@ -336,10 +336,13 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
             T::Int64 => (Scalar::Int64(i64::from_le_bytes(arr8(need(8)?))), 8),
             T::ObjectId => (Scalar::ObjectId(arr12(need(12)?)), 12),
             T::DateTime => (Scalar::DateTime(i64::from_le_bytes(arr8(need(8)?))), 8),
-            T::String | T::JavaScript | T::Symbol => {
+            T::String => {
+                let (s, n) = self.text(at, end)?;
+                (Scalar::String(s), n)
+            }
+            T::JavaScript | T::Symbol => {
                 let (s, n) = self.string(at, end)?;
                 let v = match ty {
-                    T::String => Scalar::String(s),
                     T::JavaScript => Scalar::JavaScript(s),
                     _ => Scalar::Symbol(s),
                 };
@@ -482,6 +485,25 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
         Ok((s, 4 + n))
     }
 
+    /// A string value, as checked bytes (see `Text`); returns it and its
+    /// encoded size.
+    fn text(&self, at: usize, end: usize) -> Result<(Text<'a>, usize), BsonError> {
+        let b = self.bytes;
+        let Some(raw) = b.get(at..at + 4).filter(|_| at + 4 <= end) else {
+            return err(at, K::Truncated);
+        };
+        let n = i32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+        if n < 1 || at + 4 + n as usize > end {
+            return err(at, K::BadStringLength(i64::from(n)));
+        }
+        let n = n as usize;
+        if b[at + 4 + n - 1] != 0 {
+            return err(at + 4 + n - 1, K::UnterminatedString);
+        }
+        let s = text(&b[at + 4..at + 4 + n - 1], at + 4)?;
+        Ok((s, 4 + n))
+    }
+
     /// A NUL-terminated UTF-8 string; returns it and its encoded size.
     fn cstring(&self, at: usize, end: usize) -> Result<(&'a str, usize), BsonError> {
         let slice = self.bytes.get(at..end).unwrap_or(&[]);
@@ -518,6 +540,16 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 #[inline]
 fn memchr0(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == 0)
+}
+
+/// `bytes` as checked text: an ASCII test (word-wise, the common case),
+/// else the full UTF-8 check, which says where it fails.
+#[inline]
+fn text(bytes: &[u8], offset: usize) -> Result<Text<'_>, BsonError> {
+    if bytes.is_ascii() {
+        return Ok(Text::from_ascii(bytes));
+    }
+    utf8(bytes, offset).map(Text::from)
 }
 
 #[inline]

@@ -267,7 +267,7 @@ fn fields(doc: &[u8]) -> Option<Fields> {
                     "type" => &mut self.0.kind,
                     _ => return,
                 };
-                *slot = s.to_string();
+                *slot = s.as_str().to_string();
             }
         }
     }

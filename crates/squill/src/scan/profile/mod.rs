@@ -655,7 +655,7 @@ impl Visitor for DocVisitor<'_> {
                 Scalar::String(v) => {
                     let mut s = std::mem::take(&mut self.p.spare_id);
                     s.clear();
-                    s.push_str(v);
+                    s.push_str(v.as_str());
                     IdValue::String(s)
                 }
                 ref other => IdValue::from_scalar(other),
