@@ -65,10 +65,12 @@ impl<'a> Planner<'a> {
                     ));
                     keys.push((path, 1));
                 }
-                let n = self
-                    .facts
-                    .typical(x.relationship)
-                    .min(x.limit.map_or(f64::MAX, |l| l as f64));
+                let n = (self.facts.typical(x.relationship)
+                    * self.selectivity(
+                        self.facts.model.relationship(x.relationship).child,
+                        &x.filter,
+                    ))
+                .min(x.limit.map_or(f64::MAX, |l| l as f64));
                 total += m * n;
             }
             keys.truncate(1);
@@ -87,6 +89,17 @@ impl<'a> Planner<'a> {
                     let k = (acc.path(&s.field), if s.descending { -1 } else { 1 });
                     step.sort.push(k.clone());
                     keys.push(k);
+                }
+            }
+            // A filter every kind shares (since a date) is tested in the query.
+            let common = &includes[members[0]].filter;
+            if !common.is_empty() && members.iter().all(|&j| includes[j].filter == *common) {
+                self.own_filters(&mut step, &acc, common);
+                for c in common {
+                    let k = acc.path(&c.path.join("."));
+                    if !keys.iter().any(|(x, _)| *x == k) {
+                        keys.push((k, 1));
+                    }
                 }
             }
             step.documents = total;
@@ -132,11 +145,12 @@ impl<'a> Planner<'a> {
         } else {
             rel.parent
         };
+        // A filter on the related side (the last 30 days) keeps its share.
         let each = if inc.to_children {
             f.typical(r)
         } else {
             f.typical_parents(r)
-        };
+        } * self.selectivity(target, &inc.filter);
         let wanted = inc.limit.map_or(each, |l| each.min(l as f64));
         let returned = (m * wanted).min(f.count(target).max(m));
         let covered_fields = |fields: &Vec<String>| {
@@ -268,8 +282,18 @@ impl<'a> Planner<'a> {
         } else if let Some(p) = by_ref_path {
             let p = acc.path(&p);
             let mut keys = vec![(p.clone(), 1)];
+            // Equality tests, then the sort, then ranges.
+            for c in inc.filter.iter().filter(|c| c.op != FilterOp::Range) {
+                keys.push((acc.path(&c.path.join(".")), 1));
+            }
             for s in &inc.sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
+            }
+            for c in inc.filter.iter().filter(|c| c.op == FilterOp::Range) {
+                let k = acc.path(&c.path.join("."));
+                if !keys.iter().any(|(x, _)| *x == k) {
+                    keys.push((k, 1));
+                }
             }
             (p, keys, m * wanted)
         } else {
@@ -278,6 +302,7 @@ impl<'a> Planner<'a> {
         };
         let by_root_id = path == "_id";
         step.filter.push(filt(path, FilterOp::In, here));
+        self.own_filters(&mut step, &acc, &inc.filter);
         step.sort = inc
             .sort
             .iter()

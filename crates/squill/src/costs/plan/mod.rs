@@ -469,6 +469,25 @@ impl<'a> Planner<'a> {
     }
 
     /// Estimated instances of `e` a filter matches.
+    /// The share of `e`'s instances a filter keeps (1 without one).
+    fn selectivity(&self, e: EntityId, filter: &[Filter]) -> f64 {
+        if filter.is_empty() {
+            return 1.0;
+        }
+        (self.matched(e, filter, None) / self.facts.count(e).max(1.0)).min(1.0)
+    }
+
+    /// Adds the tests of `filter` on the step's own fields (an include's
+    /// filter: the comments of the last 30 days); the values are parameters.
+    fn own_filters(&self, step: &mut Step, acc: &Access, filter: &[Filter]) {
+        for c in filter {
+            let path = acc.path(&c.path.join("."));
+            if !step.filter.iter().any(|f| f.path == path) {
+                step.filter.push(filt(path, c.op, ValueSource::Param));
+            }
+        }
+    }
+
     fn matched(&self, e: EntityId, filter: &[Filter], limit: Option<u64>) -> f64 {
         let f = self.facts;
         let entity = f.model.entity(e);
