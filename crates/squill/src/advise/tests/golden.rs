@@ -432,22 +432,51 @@ operations:
 ";
     let model = crate::inputs::model_file::parse("window.yaml", yaml).unwrap();
     let d = advise(&model, &Settings::default(), None).unwrap();
-    let recent = d.operations.iter().find(|o| o.operation == "recent").unwrap();
+    let recent = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "recent")
+        .unwrap();
     let events = recent
         .steps
         .iter()
         .find(|s| s.collection == "event")
         .expect("a query on the events");
     let paths: Vec<&str> = events.filter.iter().map(|f| f.path.as_str()).collect();
-    assert!(paths.contains(&"kind") && paths.contains(&"at"), "{paths:?}");
+    assert!(
+        paths.contains(&"kind") && paths.contains(&"at"),
+        "{paths:?}"
+    );
     // One kind in ten, a quarter of the time range: far fewer than 10,000.
     assert!(events.documents < 1_000.0, "{}", events.documents);
     let index = d
         .collections
         .iter()
         .find(|c| c.name == "event")
-        .and_then(|c| c.indexes.iter().find(|i| Some(&i.name) == events.index.as_ref()))
+        .and_then(|c| {
+            c.indexes
+                .iter()
+                .find(|i| Some(&i.name) == events.index.as_ref())
+        })
         .expect("an index");
     let fields: Vec<&str> = index.keys.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(fields, ["host", "kind", "at"], "equality, sort, range");
+}
+
+/// A multikey index on an array of ids holds one entry per id: books found
+/// by category, with the category ids in each book, index every book once
+/// per category it is in (issue 19: once per book).
+#[test]
+fn an_index_on_an_id_array_counts_an_entry_per_id() {
+    let model = example("books-categories");
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let books = model.entity(model.entity_by_name("book").unwrap()).count as f64;
+    let rel = model
+        .relationships
+        .iter()
+        .find(|r| r.name == "categories")
+        .unwrap();
+    let per_book = rel.children.typical as f64;
+    assert!(per_book > 1.0);
+    assert_eq!(d.totals.index_entries, books * per_book);
 }

@@ -89,11 +89,18 @@ impl<'a> Planner<'a> {
         step.limit = limit;
         step.projection = fields.iter().map(|f| acc.path(f)).collect();
         step.documents = m;
-        let entries = if acc.prefix.is_empty() {
-            acc.docs
-        } else {
-            acc.docs * acc.per_root
-        };
+        // A key on an array of ids holds one entry per id (a book's
+        // categories): a multikey index has that many per document.
+        let per_doc = filter
+            .iter()
+            .map(|c| self.ids_per_document(e, &c.path))
+            .fold(1.0, f64::max);
+        let entries = per_doc
+            * if acc.prefix.is_empty() {
+                acc.docs
+            } else {
+                acc.docs * acc.per_root
+            };
         let cost = StepCost {
             keys: if scan { 0.0 } else { roots },
             docs: examined,
@@ -102,6 +109,29 @@ impl<'a> Planner<'a> {
         };
         let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
         (m, n)
+    }
+
+    /// How many values `e`'s documents hold under a filter path: the ids of
+    /// the other side when the layout keeps them as an array here (a
+    /// many-to-many, shared children, or the children's ids in a parent),
+    /// else one.
+    pub(super) fn ids_per_document(&self, e: EntityId, path: &[String]) -> f64 {
+        let f = self.facts;
+        let Some((r, _)) = f.resolve_related(e, path) else {
+            return 1.0;
+        };
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        if rel.child == e
+            && (rel.kind == RelationshipKind::ManyToMany || rel.shared)
+            && parent_ref_path(layout, &rel.child_field).is_some()
+        {
+            f.typical_parents(r).max(1.0)
+        } else if rel.parent == e && child_ids_path(layout, &rel.parent_field).is_some() {
+            f.typical(r).max(1.0)
+        } else {
+            1.0
+        }
     }
 
     /// The path a filter condition tests in `e`'s documents, adding a step

@@ -325,8 +325,17 @@ impl<'a> Planner<'a> {
         let entries = if acc.prefix.is_empty() && !keys[0].0.contains('.') && by_root_id {
             acc.docs
         } else {
-            // A multikey or nested index: one entry per element.
-            acc.docs * acc.per_root.max(1.0) * if inc.to_children { 1.0 } else { f.typical(r) }
+            // A multikey or nested index: one entry per element, and one per
+            // id where the children keep their parents' ids in an array.
+            acc.docs
+                * acc.per_root.max(1.0)
+                * if !inc.to_children {
+                    f.typical(r)
+                } else if rel.kind == RelationshipKind::ManyToMany || rel.shared {
+                    f.typical_parents(r).max(1.0)
+                } else {
+                    1.0
+                }
         };
         let n = self.push(plan, op, step, cost, Some((keys, target, entries)));
         self.includes(plan, op, target, returned, n, &inc.include);
