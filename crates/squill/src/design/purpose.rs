@@ -5,7 +5,7 @@
 //! sentence is written with a name in a fixed slot and patched afterwards.
 //! Programs read the typed values (the design JSON carries both).
 
-use crate::words::{a, num, plural, singular};
+use crate::words::{a, num, plural, sides, singular};
 use serde::{Serialize, Serializer};
 
 /// Why a step runs. Entity and field names are the model's.
@@ -162,11 +162,20 @@ impl Purpose {
                 many,
                 from,
                 via,
-            } => format!(
-                "application-level join: the {} of each {} through {via}",
-                if *many { plural(target) } else { one(target) },
-                one(from)
-            ),
+            } => {
+                // A self-relationship names its sides by role: "the child
+                // employees of each parent employee".
+                let (from, target) = if *many {
+                    sides(from, target)
+                } else {
+                    let (parent, child) = sides(target, from);
+                    (child, parent)
+                };
+                format!(
+                    "application-level join: the {} of each {from} through {via}",
+                    if *many { plural(&target) } else { target }
+                )
+            }
             AddUpBuckets { function } => format!("add up the {function} kept in each bucket"),
             ComputeOverBuckets { function } => {
                 format!("compute the {function} over the buckets' items")
@@ -407,6 +416,16 @@ mod tests {
                 "keep the sum of amount of addresses in the person",
             ),
         ];
+        let self_join = Purpose::Join {
+            target: "employee".into(),
+            many: true,
+            from: "employee".into(),
+            via: "reports".into(),
+        };
+        assert_eq!(
+            self_join.text(),
+            "application-level join: the child employees of each parent employee through reports"
+        );
         for (purpose, text) in cases {
             assert_eq!(purpose.text(), text);
         }
