@@ -78,6 +78,7 @@ pub struct ScanOptions {
     pub too_many_indexes: Option<MaxOptions<MaxIndexes>>,
     pub redundant_index: Option<SeverityOnly>,
     pub missing_id_index: Option<SeverityOnly>,
+    pub pre_allocation: Option<SeverityOnly>,
     pub too_many_collections: Option<CollectionsOptions>,
     pub deep_nesting: Option<MaxOptions<MaxDepth>>,
     pub mixed_field_types: Option<MaxOptions<MaxTypes>>,
@@ -167,6 +168,7 @@ pub struct ScanSettings {
     pub too_many_indexes: RuleLimit<u64>,
     pub redundant_index: Option<Severity>,
     pub missing_id_index: Option<Severity>,
+    pub pre_allocation: Option<Severity>,
     pub too_many_collections: CollectionLimits,
     pub deep_nesting: RuleLimit<u64>,
     pub mixed_field_types: RuleLimit<u64>,
@@ -265,6 +267,7 @@ impl ScanOptions {
             too_many_indexes: rule(self.too_many_indexes, indexes, indexes_src),
             redundant_index: self.redundant_index.and_then(|o| o.severity),
             missing_id_index: self.missing_id_index.and_then(|o| o.severity),
+            pre_allocation: self.pre_allocation.and_then(|o| o.severity),
             too_many_collections: CollectionLimits {
                 severity: colls.severity,
                 per_database: pick(colls.max_per_database, per_db),
