@@ -12,7 +12,7 @@ mod findings;
 pub mod optimize;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use advise::advise;
 pub use error::AdviseError;

@@ -25,7 +25,7 @@ fn examples() -> Vec<String> {
 }
 
 /// Every example's design for every mix, with the example's name and mix.
-fn designs() -> Vec<(String, Option<String>, crate::design::Design)> {
+pub fn designs() -> Vec<(String, Option<String>, crate::design::Design)> {
     let mut out = Vec::new();
     for name in examples() {
         let model = example(&name);

@@ -5,6 +5,6 @@ mod builder;
 mod dump;
 mod exhaustive;
 pub mod golden;
-mod invariants;
+pub mod invariants;
 mod rules_fire;
 mod scale;

@@ -466,9 +466,10 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
         Ok(at + size)
     }
 
-    /// An int32-length-prefixed, NUL-terminated UTF-8 string; returns it and its encoded size.
+    /// An int32-length-prefixed, NUL-terminated string's bytes (without the
+    /// NUL) and its encoded size; the bytes are not checked yet.
     #[inline]
-    fn string(&self, at: usize, end: usize) -> Result<(&'a str, usize), BsonError> {
+    fn string_bytes(&self, at: usize, end: usize) -> Result<(&'a [u8], usize), BsonError> {
         let b = self.bytes;
         let Some(raw) = b.get(at..at + 4).filter(|_| at + 4 <= end) else {
             return err(at, K::Truncated);
@@ -481,27 +482,22 @@ impl<'a, V: Visitor> Walker<'a, '_, V> {
         if b[at + 4 + n - 1] != 0 {
             return err(at + 4 + n - 1, K::UnterminatedString);
         }
-        let s = utf8(&b[at + 4..at + 4 + n - 1], at + 4)?;
-        Ok((s, 4 + n))
+        Ok((&b[at + 4..at + 4 + n - 1], 4 + n))
+    }
+
+    /// A length-prefixed UTF-8 string; returns it and its encoded size.
+    #[inline]
+    fn string(&self, at: usize, end: usize) -> Result<(&'a str, usize), BsonError> {
+        let (bytes, size) = self.string_bytes(at, end)?;
+        Ok((utf8(bytes, at + 4)?, size))
     }
 
     /// A string value, as checked bytes (see `Text`); returns it and its
     /// encoded size.
+    #[inline]
     fn text(&self, at: usize, end: usize) -> Result<(Text<'a>, usize), BsonError> {
-        let b = self.bytes;
-        let Some(raw) = b.get(at..at + 4).filter(|_| at + 4 <= end) else {
-            return err(at, K::Truncated);
-        };
-        let n = i32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
-        if n < 1 || at + 4 + n as usize > end {
-            return err(at, K::BadStringLength(i64::from(n)));
-        }
-        let n = n as usize;
-        if b[at + 4 + n - 1] != 0 {
-            return err(at + 4 + n - 1, K::UnterminatedString);
-        }
-        let s = text(&b[at + 4..at + 4 + n - 1], at + 4)?;
-        Ok((s, 4 + n))
+        let (bytes, size) = self.string_bytes(at, end)?;
+        Ok((text(bytes, at + 4)?, size))
     }
 
     /// A NUL-terminated UTF-8 string; returns it and its encoded size.

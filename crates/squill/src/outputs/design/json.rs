@@ -189,32 +189,15 @@ mod tests {
     #[test]
     fn example_designs_match_the_schema() {
         let v = validator();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-        let mut checked = 0;
-        for entry in std::fs::read_dir(&dir).expect("examples/") {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "yaml") {
-                continue;
-            }
-            let model = crate::inputs::model_file::load(&path).expect("example model");
-            let settings = crate::settings::Settings::default();
-            let mixes: Vec<Option<&str>> = if model.workload.mixes.is_empty() {
-                vec![None]
-            } else {
-                model
-                    .workload
-                    .mixes
-                    .iter()
-                    .map(|m| Some(m.name.as_str()))
-                    .collect()
-            };
-            for mix in mixes {
-                let design = crate::advise::advise(&model, &settings, mix).expect("a design");
-                assert_valid(&v, &format!("{} {mix:?}", path.display()), &design);
-                checked += 1;
-            }
+        let designs = crate::advise::tests::invariants::designs();
+        for (name, mix, design) in &designs {
+            assert_valid(&v, &format!("{name} {mix:?}"), design);
         }
-        assert!(checked >= 10, "only {checked} example designs checked");
+        assert!(
+            designs.len() >= 10,
+            "only {} example designs checked",
+            designs.len()
+        );
     }
 
     #[test]
