@@ -234,6 +234,13 @@ impl DocBuilder<'_> {
                 ));
                 doc.insert(name.into(), Value::Array(items));
             }
+            Layout::ChildReferences | Layout::TwoWayReferences
+                if rel.kind == crate::model::RelationshipKind::OneToOne =>
+            {
+                // One child: its id as a plain field, absent while there is none.
+                shape.push(field(name, scalar("objectId"), rel.children.min > 0, refo));
+                doc.insert(name.into(), example::object_id(&child, n.wrapping_mul(typ)));
+            }
             Layout::ChildReferences
             | Layout::TwoWayReferences
             | Layout::ManyToManyTwoWay

@@ -220,6 +220,12 @@ impl<'s> Placement<'s> {
                         );
                     }
                 }
+                Layout::ChildReferences | Layout::TwoWayReferences
+                    if rel.kind == RelationshipKind::OneToOne =>
+                {
+                    // One child: its id as a plain field.
+                    add(id_element(name), Some(id_element(name)), 1);
+                }
                 Layout::ChildReferences
                 | Layout::TwoWayReferences
                 | Layout::ManyToManyTwoWay

@@ -480,3 +480,79 @@ fn an_index_on_an_id_array_counts_an_entry_per_id() {
     assert!(per_book > 1.0);
     assert_eq!(d.totals.index_entries, books * per_book);
 }
+
+/// A one-to-one kept by reference in the parent is one id, not an array of
+/// one: the shape, the insert (`$set`) and the read that follows it (its
+/// first step returns the id field it needs).
+#[test]
+fn a_one_to_one_child_reference_is_a_plain_id() {
+    let yaml = "name: profile-split
+entities:
+  user:
+    count: 20000000
+    fields: {name: string(24), plan: {type: string(8), distinct: 4}}
+  settings:
+    count: 20000000
+    fields: {layouts: binary(196608)}
+relationships:
+  user_settings:
+    kind: one-to-one
+    parent: user
+    child: settings
+    child_field: user
+operations:
+  core_profile: {read: user, rate: 50000, filter: {_id: eq}}
+  load_settings:
+    read: user
+    rate: 10
+    filter: {_id: eq}
+    fields: [_id]
+    include: [user_settings]
+  create_settings: {insert: settings, links: [user_settings], rate: 1}
+";
+    let model = crate::inputs::model_file::parse("split.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let r = decision(&d, "user_settings");
+    // The cheapest here (the parent-reference alternative pays an index on
+    // 20 M settings); the test is about how this layout is written.
+    assert!(
+        matches!(r.chosen, Layout::ChildReferences | Layout::TwoWayReferences),
+        "{:?}",
+        r.chosen
+    );
+    let user = d.collections.iter().find(|c| c.name == "user").unwrap();
+    let field = user
+        .shape
+        .fields
+        .iter()
+        .find(|f| f.name == "user_settings")
+        .expect("the reference in the user");
+    assert!(
+        matches!(field.ty, crate::design::ShapeType::Scalar { .. }),
+        "{:?}",
+        field.ty
+    );
+    let create = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "create_settings")
+        .unwrap();
+    let set = create
+        .steps
+        .iter()
+        .flat_map(|s| &s.updates)
+        .any(|u| matches!(u, crate::design::UpdateOp::Set { path } if path == "user_settings"));
+    assert!(set, "{:?}", create.steps);
+    let load = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "load_settings")
+        .unwrap();
+    assert!(
+        load.steps[0]
+            .projection
+            .contains(&"user_settings".to_string()),
+        "{:?}",
+        load.steps[0].projection
+    );
+}

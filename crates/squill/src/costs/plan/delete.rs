@@ -89,8 +89,11 @@ impl<'a> Planner<'a> {
             if child_ids_path(layout, &rel.parent_field).is_some()
                 || matches!(layout, Layout::Subset { .. })
             {
-                ups.push(UpdateOp::Pull {
-                    path: pacc.path(&rel.parent_field),
+                let path = pacc.path(&rel.parent_field);
+                ups.push(if matches!(layout, Layout::Subset { .. }) {
+                    UpdateOp::Pull { path }
+                } else {
+                    remove_id(rel, path)
                 });
             }
             for (func, _, cname) in self.computed(r) {

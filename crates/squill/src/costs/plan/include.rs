@@ -270,6 +270,21 @@ impl<'a> Planner<'a> {
                 via: rel.name.clone(),
             },
         );
+        if by_id_path.is_some() {
+            // The ids come from a field of the documents read before: that
+            // step must return it.
+            let holder = self.access(from).path(if inc.to_children {
+                &rel.parent_field
+            } else {
+                &rel.child_field
+            });
+            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1))
+                && !s.projection.is_empty()
+                && !s.projection.contains(&holder)
+            {
+                s.projection.push(holder);
+            }
+        }
         let (path, keys, examined) = if let Some(p) = by_id_path {
             // Fetch by the ids at hand.
             let p = acc.path(&p);

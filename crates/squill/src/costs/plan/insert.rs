@@ -211,11 +211,7 @@ impl<'a> Planner<'a> {
                 } => {
                     add_update(
                         parent,
-                        UpdateOp::Push {
-                            path: self.access(parent).path(&rel.parent_field),
-                            sort: None,
-                            slice: None,
-                        },
+                        add_id(rel, self.access(parent).path(&rel.parent_field)),
                         Purpose::AddId {
                             entity: name.clone(),
                             fields: Vec::new(),

@@ -141,7 +141,15 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
         && s.filter[0].path == "_id"
         && s.filter[0].value_from == ValueSource::Param
         && s.projection == ["_id"];
-    if !by_given_id || plan.steps.len() < 2 {
+    // Later steps must want that `_id` itself (children found by their
+    // reference to it), not ids the document holds (a child's id kept in
+    // the parent, looked up as the child's `_id`).
+    let wants_only_the_id = plan.steps[1..]
+        .iter()
+        .flat_map(|s| &s.filter)
+        .filter(|f| f.value_from == ValueSource::FromStep { step: 1 })
+        .all(|f| f.path != "_id" && !f.path.ends_with("._id"));
+    if !by_given_id || !wants_only_the_id || plan.steps.len() < 2 {
         return;
     }
     plan.steps.remove(0);
@@ -213,6 +221,36 @@ fn parent_ref_path(layout: &Layout, child_field: &str) -> Option<String> {
             ..
         } => Some(format!("{child_field}._id")),
         _ => None,
+    }
+}
+
+/// Whether a relationship's id field in the parent holds one id rather than
+/// an array: a one-to-one keeps its child's id as a plain field.
+fn single_id(rel: &crate::model::Relationship) -> bool {
+    rel.kind == RelationshipKind::OneToOne
+}
+
+/// The update that adds a child's id to its parent's id field: `$set` for a
+/// one-to-one, `$push` otherwise.
+fn add_id(rel: &crate::model::Relationship, path: String) -> UpdateOp {
+    if single_id(rel) {
+        UpdateOp::Set { path }
+    } else {
+        UpdateOp::Push {
+            path,
+            sort: None,
+            slice: None,
+        }
+    }
+}
+
+/// The update that removes a child's id from its parent: `$unset` for a
+/// one-to-one, `$pull` otherwise.
+fn remove_id(rel: &crate::model::Relationship, path: String) -> UpdateOp {
+    if single_id(rel) {
+        UpdateOp::Unset { path }
+    } else {
+        UpdateOp::Pull { path }
     }
 }
 

@@ -93,7 +93,11 @@ impl<'a> Planner<'a> {
                             field: rel.child_field.clone(),
                         },
                     )],
-                    vec![UpdateOp::Pull { path: path.clone() }],
+                    vec![if moves || matches!(layout, Layout::Subset { .. }) {
+                        UpdateOp::Pull { path: path.clone() }
+                    } else {
+                        remove_id(rel, path.clone())
+                    }],
                     1.0,
                     0.0,
                     Purpose::RemoveFromOldParent {
@@ -112,10 +116,14 @@ impl<'a> Planner<'a> {
                             field: rel.child_field.clone(),
                         },
                     )],
-                    vec![UpdateOp::Push {
-                        path,
-                        sort: None,
-                        slice: None,
+                    vec![if moves || matches!(layout, Layout::Subset { .. }) {
+                        UpdateOp::Push {
+                            path,
+                            sort: None,
+                            slice: None,
+                        }
+                    } else {
+                        add_id(rel, path)
                     }],
                     1.0,
                     0.0,

@@ -8,6 +8,15 @@ use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::AggregateFn;
 use crate::words;
 
+/// A relationship's layout in words, for its decision: a one-to-one keeps a
+/// plain id where a one-to-many keeps an array.
+pub fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> String {
+    match layout {
+        Layout::ChildReferences if d.class == "one-to-one" => "the child's id in the parent".into(),
+        other => self::layout(other),
+    }
+}
+
 /// A layout in words: `extended reference (copies name, email into each child)`.
 pub fn layout(layout: &Layout) -> String {
     match layout {

@@ -129,7 +129,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
         "### {}: {} → {} ({})\n",
         d.relationship, d.parent, d.child, d.class
     );
-    let _ = writeln!(out, "**Decision:** {}\n", describe::layout(&d.chosen));
+    let _ = writeln!(out, "**Decision:** {}\n", describe::decided(d, &d.chosen));
     if !d.rules.is_empty() {
         out.push_str("Why:\n\n");
         for hit in &d.rules {
@@ -155,7 +155,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
             let _ = writeln!(
                 out,
                 "| {} | {verdict} | {} | {} |",
-                cell(&describe::layout(&alt.layout)),
+                cell(&describe::decided(d, &alt.layout)),
                 cell(&reason),
                 cell(&delta)
             );

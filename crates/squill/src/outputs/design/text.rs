@@ -143,7 +143,11 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
         d.child,
         d.class
     );
-    let _ = writeln!(out, "  decision: {}", p.green(&describe::layout(&d.chosen)));
+    let _ = writeln!(
+        out,
+        "  decision: {}",
+        p.green(&describe::decided(d, &d.chosen))
+    );
     if !d.rules.is_empty() {
         out.push_str("  why:\n");
         for hit in &d.rules {
@@ -153,7 +157,7 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
     if !d.alternatives.is_empty() {
         out.push_str("  alternatives:\n");
         for alt in &d.alternatives {
-            let _ = writeln!(out, "    {}", describe::layout(&alt.layout));
+            let _ = writeln!(out, "    {}", describe::decided(d, &alt.layout));
             match &alt.verdict {
                 Verdict::Rejected { rule, reason } => {
                     let _ = writeln!(
