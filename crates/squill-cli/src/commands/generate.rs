@@ -239,9 +239,9 @@ fn preflight(
     options: &DataOptions,
     out: &Path,
 ) -> Result<generate::estimate::Estimate> {
-    let estimate = generate::data::preflight(model, design, options, out)
+    let (estimate, free) = generate::data::preflight(model, design, options, out)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    let free = generate::write::free_space(out)
+    let free = free
         .map(|b| format!(", {} free", squill::words::bytes(b as f64)))
         .unwrap_or_default();
     eprintln!(

@@ -95,7 +95,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         totals: priced.totals,
         findings: Vec::new(),
     };
-    rename_covered_indexes(facts, &priced, &mut design);
+    rename_covered_indexes(&priced, &mut design);
     design.findings = super::findings::findings(facts, space, state, &design);
     Some(design)
 }
@@ -174,35 +174,45 @@ fn collections(
         });
     }
     for c in &mut out {
-        c.indexes = indexes(facts, &c.name, priced).0;
+        c.indexes = indexes(facts, &c.name, priced);
     }
     out
 }
 
 /// Steps name the index they need; one that is the prefix of another is not
-/// created, so its steps are pointed at the longer one that serves them.
-fn rename_covered_indexes(facts: &Facts<'_>, priced: &Priced, design: &mut Design) {
-    for c in &design.collections {
-        let (_, covered) = indexes(facts, &c.name, priced);
-        for (old, new) in covered {
-            for step in design.operations.iter_mut().flat_map(|o| &mut o.steps) {
-                if step.collection == c.name && step.index.as_deref() == Some(old.as_str()) {
-                    step.index = Some(new.clone());
-                }
+/// created, so its steps are pointed at the one that serves them.
+fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
+    let Design {
+        operations,
+        collections,
+        ..
+    } = design;
+    for (op, plan) in operations.iter_mut().zip(&priced.plans) {
+        for need in &plan.indexes {
+            let (Some(step), Some(coll)) = (
+                op.steps.get_mut(need.step),
+                collections.iter().find(|c| c.name == need.collection),
+            ) else {
+                continue;
+            };
+            let exists = coll
+                .indexes
+                .iter()
+                .any(|i| step.index.as_ref() == Some(&i.name));
+            if let Some(by) = coll
+                .indexes
+                .iter()
+                .find(|i| super::optimize::covers(&i.keys, &need.keys))
+                && !exists
+            {
+                step.index = Some(by.name.clone());
             }
         }
     }
 }
 
-/// The indexes the plans use on one collection, without any that is a prefix
-/// of another; and the names of those left out, each with the index that
-/// serves its queries.
-fn indexes(
-    facts: &Facts<'_>,
-    collection: &str,
-    priced: &Priced,
-) -> (Vec<Index>, Vec<(String, String)>) {
-    let mut covered: Vec<(String, String)> = Vec::new();
+/// The indexes the plans use on one collection, without any that is a prefix of another.
+fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     let mut list: Vec<Index> = Vec::new();
     for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
         for need in plan.indexes.iter().filter(|n| n.collection == collection) {
@@ -236,10 +246,6 @@ fn indexes(
                 && (list[j].keys.len() > list[i].keys.len() || j < i)
         });
         if let Some(j) = prefix_of {
-            for (_, by) in covered.iter_mut().filter(|(_, by)| *by == list[i].name) {
-                by.clone_from(&list[j].name);
-            }
-            covered.push((list[i].name.clone(), list[j].name.clone()));
             let users = list[i].used_by.clone();
             for u in users {
                 if !list[j].used_by.contains(&u) {
@@ -277,7 +283,7 @@ fn indexes(
             },
         );
     }
-    (list, covered)
+    list
 }
 
 fn layout_words(facts: &Facts<'_>, rel: crate::model::RelationshipId, l: &Layout) -> String {

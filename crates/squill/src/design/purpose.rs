@@ -351,18 +351,24 @@ pub type PurposesJson = Vec<WithText<Purpose>>;
 /// The schema of `OperationPlan::warnings` in the design JSON.
 pub type WarningsJson = Vec<WithText<Warning>>;
 
-pub(super) fn purposes_json<S: Serializer>(p: &[Purpose], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(p.iter().map(|what| WithText {
+/// Each item with its English under `text`.
+fn with_text<S: Serializer, T: Serialize>(
+    items: &[T],
+    text: impl Fn(&T) -> String,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(items.iter().map(|what| WithText {
         what,
-        text: what.text(),
+        text: text(what),
     }))
 }
 
+pub(super) fn purposes_json<S: Serializer>(p: &[Purpose], s: S) -> Result<S::Ok, S::Error> {
+    with_text(p, Purpose::text, s)
+}
+
 pub(super) fn warnings_json<S: Serializer>(w: &[Warning], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(w.iter().map(|what| WithText {
-        what,
-        text: what.text(),
-    }))
+    with_text(w, Warning::text, s)
 }
 
 #[cfg(test)]

@@ -164,12 +164,8 @@ pub struct DataOptions {
     pub progress: Option<std::sync::Arc<Progress>>,
 }
 
-/// What `write` has written so far.
-#[derive(Debug, Default)]
-pub struct Progress {
-    pub documents: std::sync::atomic::AtomicU64,
-    pub bytes: std::sync::atomic::AtomicU64,
-}
+/// What `write` has written so far: the counters scan's progress bar reads.
+pub use crate::scan::driver::Progress;
 
 impl DataOptions {
     pub fn new(scale: u64, seed: u64) -> Self {
@@ -199,15 +195,17 @@ pub fn write(
 /// What a run will write, checked before anything is: the estimate, after
 /// refusing (unless `options.force`) files that exist and a run larger than
 /// the free space where it writes.
+/// Also the bytes free where it writes, when the platform tells.
 pub fn preflight(
     model: &Model,
     design: &Design,
     options: &DataOptions,
     dir: &Path,
-) -> Result<super::estimate::Estimate, GenerateError> {
+) -> Result<(super::estimate::Estimate, Option<u64>), GenerateError> {
     refuse_existing(&paths(design, dir, options.format), options.force)?;
     let estimate = super::estimate::estimate(model, design, options);
-    if let Some(available) = super::write::free_space(dir)
+    let free = super::write::free_space(dir);
+    if let Some(available) = free
         && estimate.bytes() > available
         && !options.force
     {
@@ -217,7 +215,7 @@ pub fn preflight(
             available,
         });
     }
-    Ok(estimate)
+    Ok((estimate, free))
 }
 
 /// Where the built batches of one collection go: the writer, in order.

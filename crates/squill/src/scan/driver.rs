@@ -30,7 +30,8 @@ impl Default for Options {
     }
 }
 
-/// Bytes read so far, for a progress bar; updated every few megabytes.
+/// Bytes and documents so far (read by scan, written by `generate data`),
+/// for a progress bar; updated every few megabytes or every batch.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub bytes: AtomicU64,

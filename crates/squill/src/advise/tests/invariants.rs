@@ -24,8 +24,15 @@ fn examples() -> Vec<String> {
     names
 }
 
-/// Every example's design for every mix, with the example's name and mix.
-pub fn designs() -> Vec<(String, Option<String>, crate::design::Design)> {
+/// Every example's design for every mix, with the example's name and mix
+/// (advised once for all the tests that read them).
+pub fn designs() -> &'static [(String, Option<String>, crate::design::Design)] {
+    static DESIGNS: std::sync::OnceLock<Vec<(String, Option<String>, crate::design::Design)>> =
+        std::sync::OnceLock::new();
+    DESIGNS.get_or_init(advise_every_example)
+}
+
+fn advise_every_example() -> Vec<(String, Option<String>, crate::design::Design)> {
     let mut out = Vec::new();
     for name in examples() {
         let model = example(&name);
@@ -66,35 +73,33 @@ fn a_document_at_its_maximum_is_no_smaller_than_a_typical_one() {
 #[test]
 fn every_step_uses_an_index_of_its_collection_and_none_is_proposed_twice() {
     for (name, mix, d) in designs() {
-        {
-            for op in &d.operations {
-                for (i, s) in op.steps.iter().enumerate() {
-                    let Some(index) = &s.index else { continue };
-                    let coll = d.collections.iter().find(|c| c.name == s.collection);
-                    assert!(
-                        coll.is_some_and(|c| c.indexes.iter().any(|x| &x.name == index)),
-                        "{name} {mix:?}: {} step {} uses {index}, which {} does not have",
-                        op.operation,
-                        i + 1,
-                        s.collection
-                    );
-                }
+        for op in &d.operations {
+            for (i, s) in op.steps.iter().enumerate() {
+                let Some(index) = &s.index else { continue };
+                let coll = d.collections.iter().find(|c| c.name == s.collection);
+                assert!(
+                    coll.is_some_and(|c| c.indexes.iter().any(|x| &x.name == index)),
+                    "{name} {mix:?}: {} step {} uses {index}, which {} does not have",
+                    op.operation,
+                    i + 1,
+                    s.collection
+                );
             }
-            for c in &d.collections {
-                for (i, a) in c.indexes.iter().enumerate() {
-                    for b in &c.indexes[i + 1..] {
-                        let fields = |x: &crate::design::Index| {
-                            x.keys.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>()
-                        };
-                        assert_ne!(
-                            fields(a),
-                            fields(b),
-                            "{name} {mix:?}: {} has {} and {} on the same fields",
-                            c.name,
-                            a.name,
-                            b.name
-                        );
-                    }
+        }
+        for c in &d.collections {
+            for (i, a) in c.indexes.iter().enumerate() {
+                for b in &c.indexes[i + 1..] {
+                    let fields = |x: &crate::design::Index| {
+                        x.keys.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>()
+                    };
+                    assert_ne!(
+                        fields(a),
+                        fields(b),
+                        "{name} {mix:?}: {} has {} and {} on the same fields",
+                        c.name,
+                        a.name,
+                        b.name
+                    );
                 }
             }
         }

@@ -89,12 +89,7 @@ impl<'a> Planner<'a> {
             if child_ids_path(layout, &rel.parent_field).is_some()
                 || matches!(layout, Layout::Subset { .. })
             {
-                let path = pacc.path(&rel.parent_field);
-                ups.push(if matches!(layout, Layout::Subset { .. }) {
-                    UpdateOp::Pull { path }
-                } else {
-                    remove_id(rel, path)
-                });
+                ups.push(remove_id(rel, layout, pacc.path(&rel.parent_field)));
             }
             for (func, _, cname) in self.computed(r) {
                 if matches!(

@@ -122,13 +122,21 @@ impl<'a> Planner<'a> {
         };
         let rel = f.model.relationship(r);
         let layout = self.layout(r);
-        if rel.child == e
-            && (rel.kind == RelationshipKind::ManyToMany || rel.shared)
-            && parent_ref_path(layout, &rel.child_field).is_some()
-        {
-            f.typical_parents(r).max(1.0)
+        if rel.child == e && parent_ref_path(layout, &rel.child_field).is_some() {
+            self.parent_ids_per_child(r)
         } else if rel.parent == e && child_ids_path(layout, &rel.parent_field).is_some() {
             f.typical(r).max(1.0)
+        } else {
+            1.0
+        }
+    }
+
+    /// How many parent ids a child of `r` holds where it references its
+    /// parent: several in a many-to-many or for shared children, else one.
+    pub(super) fn parent_ids_per_child(&self, r: RelationshipId) -> f64 {
+        let rel = self.facts.model.relationship(r);
+        if rel.kind == RelationshipKind::ManyToMany || rel.shared {
+            self.facts.typical_parents(r).max(1.0)
         } else {
             1.0
         }

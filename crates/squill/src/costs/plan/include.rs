@@ -344,12 +344,10 @@ impl<'a> Planner<'a> {
             // id where the children keep their parents' ids in an array.
             acc.docs
                 * acc.per_root.max(1.0)
-                * if !inc.to_children {
-                    f.typical(r)
-                } else if rel.kind == RelationshipKind::ManyToMany || rel.shared {
-                    f.typical_parents(r).max(1.0)
+                * if inc.to_children {
+                    self.parent_ids_per_child(r)
                 } else {
-                    1.0
+                    f.typical(r)
                 }
         };
         let n = self.push(plan, op, step, cost, Some((keys, target, entries)));

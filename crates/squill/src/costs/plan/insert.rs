@@ -211,7 +211,7 @@ impl<'a> Planner<'a> {
                 } => {
                     add_update(
                         parent,
-                        add_id(rel, self.access(parent).path(&rel.parent_field)),
+                        add_id(rel, layout, self.access(parent).path(&rel.parent_field)),
                         Purpose::AddId {
                             entity: name.clone(),
                             fields: Vec::new(),

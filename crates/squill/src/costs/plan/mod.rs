@@ -224,16 +224,18 @@ fn parent_ref_path(layout: &Layout, child_field: &str) -> Option<String> {
     }
 }
 
-/// Whether a relationship's id field in the parent holds one id rather than
-/// an array: a one-to-one keeps its child's id as a plain field.
-fn single_id(rel: &crate::model::Relationship) -> bool {
+/// Whether the parent's field for a relationship holds one id rather than
+/// an array: a one-to-one kept by reference keeps its child's id as a plain
+/// field (embedded children, subsets and buckets are arrays whatever the kind).
+fn single_id(rel: &crate::model::Relationship, layout: &Layout) -> bool {
     rel.kind == RelationshipKind::OneToOne
+        && matches!(layout, Layout::ChildReferences | Layout::TwoWayReferences)
 }
 
-/// The update that adds a child's id to its parent's id field: `$set` for a
-/// one-to-one, `$push` otherwise.
-fn add_id(rel: &crate::model::Relationship, path: String) -> UpdateOp {
-    if single_id(rel) {
+/// The update that adds a child (its id) to its parent's field: `$set` for
+/// one id, `$push` into an array otherwise.
+fn add_id(rel: &crate::model::Relationship, layout: &Layout, path: String) -> UpdateOp {
+    if single_id(rel, layout) {
         UpdateOp::Set { path }
     } else {
         UpdateOp::Push {
@@ -244,10 +246,10 @@ fn add_id(rel: &crate::model::Relationship, path: String) -> UpdateOp {
     }
 }
 
-/// The update that removes a child's id from its parent: `$unset` for a
-/// one-to-one, `$pull` otherwise.
-fn remove_id(rel: &crate::model::Relationship, path: String) -> UpdateOp {
-    if single_id(rel) {
+/// The update that removes a child (its id) from its parent's field:
+/// `$unset` for one id, `$pull` from an array otherwise.
+fn remove_id(rel: &crate::model::Relationship, layout: &Layout, path: String) -> UpdateOp {
+    if single_id(rel, layout) {
         UpdateOp::Unset { path }
     } else {
         UpdateOp::Pull { path }

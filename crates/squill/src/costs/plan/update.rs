@@ -93,11 +93,7 @@ impl<'a> Planner<'a> {
                             field: rel.child_field.clone(),
                         },
                     )],
-                    vec![if moves || matches!(layout, Layout::Subset { .. }) {
-                        UpdateOp::Pull { path: path.clone() }
-                    } else {
-                        remove_id(rel, path.clone())
-                    }],
+                    vec![remove_id(rel, layout, path.clone())],
                     1.0,
                     0.0,
                     Purpose::RemoveFromOldParent {
@@ -116,15 +112,7 @@ impl<'a> Planner<'a> {
                             field: rel.child_field.clone(),
                         },
                     )],
-                    vec![if moves || matches!(layout, Layout::Subset { .. }) {
-                        UpdateOp::Push {
-                            path,
-                            sort: None,
-                            slice: None,
-                        }
-                    } else {
-                        add_id(rel, path)
-                    }],
+                    vec![add_id(rel, layout, path)],
                     1.0,
                     0.0,
                     Purpose::AddToNewParent {

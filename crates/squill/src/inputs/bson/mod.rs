@@ -128,10 +128,6 @@ impl std::fmt::Debug for Text<'_> {
 }
 
 impl<'a> Text<'a> {
-    /// `bytes` if they are UTF-8.
-    pub fn new(bytes: &'a [u8]) -> Option<Self> {
-        (bytes.is_ascii() || std::str::from_utf8(bytes).is_ok()).then_some(Text(bytes))
-    }
     /// Bytes the caller found to be ASCII.
     pub(crate) fn from_ascii(bytes: &'a [u8]) -> Self {
         debug_assert!(bytes.is_ascii());

@@ -190,7 +190,7 @@ mod tests {
     fn example_designs_match_the_schema() {
         let v = validator();
         let designs = crate::advise::tests::invariants::designs();
-        for (name, mix, design) in &designs {
+        for (name, mix, design) in designs {
             assert_valid(&v, &format!("{name} {mix:?}"), design);
         }
         assert!(
