@@ -3,14 +3,14 @@
 //! (`dump/DB/COLL.bson` + `COLL.metadata.json` with the validator and the
 //! indexes, what mongorestore reads). The calling thread lists each
 //! collection's documents (their roots, as runs of consecutive instances) in
-//! batches; builder threads
-//! (`build_threads`, one per core) encode the batches straight into large
-//! buffers (`sink`: no tree of values per document); the buffers go, in the
-//! order of the batches, to a writer thread (`write_thread`) that puts them
-//! on disk meanwhile. Memory does not grow with the scale, the disk works
+//! batches; rayon (`build_chunks`, one thread per core) encodes a window of
+//! batches straight into large buffers (`sink`: no tree of values per
+//! document); the buffers go, in the order of the batches, to a writer
+//! thread (`write_thread`) that puts them on disk while the next window is
+//! built. Memory does not grow with the scale, the disk works
 //! while documents are built, and the bytes do not depend on the threads.
 
-use super::build_threads::{Built, Pool, thread_count, with_pool};
+use super::build_chunks::{Batch, Builders, Built, thread_count};
 use super::population::Population;
 use super::roots::Run;
 use super::write::refuse_existing;
@@ -229,12 +229,8 @@ struct Output<'w> {
 }
 
 impl Output<'_> {
-    /// Hands a batch to the builder threads, with buffers to fill, after
-    /// writing the oldest ones out while too many are out.
-    fn send(&mut self, pool: &mut Pool, coll: usize, runs: Vec<Run>) -> Result<(), GenerateError> {
-        while pool.in_flight() >= pool.max_in_flight() {
-            self.write(pool.next()?)?;
-        }
+    /// A batch of `runs` with buffers to fill.
+    fn batch(&mut self, runs: Vec<Run>) -> Batch {
         let json = if self.format.0 {
             self.writer.buffer()
         } else {
@@ -245,7 +241,20 @@ impl Output<'_> {
         } else {
             Vec::new()
         };
-        pool.send(coll, runs, json, bson)
+        Batch { runs, json, bson }
+    }
+
+    /// Builds a window of batches and hands them to the writer, in order.
+    fn flush(
+        &mut self,
+        builders: &Builders<'_>,
+        coll: usize,
+        window: &mut Vec<Batch>,
+    ) -> Result<(), GenerateError> {
+        for built in builders.build(coll, std::mem::take(window))? {
+            self.write(built)?;
+        }
+        Ok(())
     }
 
     fn write(&mut self, built: Built) -> Result<(), GenerateError> {
@@ -333,65 +342,72 @@ pub(crate) fn write_tuned(
     let mut summary = DataSummary::default();
     let mut writer = WriteThread::start(dir, tuning)?;
     let (json, dump) = (format.ejson(), format.dump());
-    let threads = thread_count(options.threads);
-    with_pool(&pop, design, (json, dump), threads, dir, |pool| {
-        for (index, coll) in design.collections.iter().enumerate() {
-            if json {
-                writer.create(JSON, ejson_path(dir, coll))?;
-            }
-            if dump {
-                writer.create(BSON, dump_path(dir, &db, coll, "bson"))?;
-            }
-            let mut out = Output {
-                writer: &mut writer,
-                progress: options.progress.as_deref(),
-                stats: CollectionSummary {
-                    name: coll.name.clone(),
-                    documents: 0,
-                    ejson_bytes: 0,
-                    bson_bytes: 0,
-                },
-                sizer: Sizer::new(tuning.chunk),
-                format: (json, dump),
-            };
-            // Runs of roots, cut so that a batch holds `sizer.roots`.
-            let (mut batch, mut in_batch) = (Vec::new(), 0);
-            pop.for_each_run(coll, |run| -> Result<(), GenerateError> {
-                if cancelled(options) {
-                    return Err(GenerateError::Interrupted);
-                }
-                let mut rest = Some(run);
-                while let Some(run) = rest.take() {
-                    let (head, tail) = run.split(out.sizer.roots.saturating_sub(in_batch));
-                    in_batch += head.len();
-                    batch.push(head);
-                    if in_batch >= out.sizer.roots {
-                        out.send(pool, index, std::mem::take(&mut batch))?;
-                        in_batch = 0;
-                    }
-                    rest = tail;
-                }
-                Ok(())
-            })?;
-            if !batch.is_empty() {
-                out.send(pool, index, batch)?;
-            }
-            while pool.in_flight() > 0 {
-                out.write(pool.next()?)?;
-            }
-            let stats = out.stats;
-            if json {
-                writer.commit(JSON)?;
-            }
-            if dump {
-                writer.commit(BSON)?;
-                let meta = serde_json::to_vec(&metadata(coll, seed)).unwrap_or_default();
-                writer.whole(dump_path(dir, &db, coll, "metadata.json"), meta)?;
-            }
-            summary.collections.push(stats);
+    let builders = Builders::new(
+        &pop,
+        design,
+        (json, dump),
+        thread_count(options.threads),
+        dir,
+    )?;
+    for (index, coll) in design.collections.iter().enumerate() {
+        if json {
+            writer.create(JSON, ejson_path(dir, coll))?;
         }
-        Ok(())
-    })?;
+        if dump {
+            writer.create(BSON, dump_path(dir, &db, coll, "bson"))?;
+        }
+        let mut out = Output {
+            writer: &mut writer,
+            progress: options.progress.as_deref(),
+            stats: CollectionSummary {
+                name: coll.name.clone(),
+                documents: 0,
+                ejson_bytes: 0,
+                bson_bytes: 0,
+            },
+            sizer: Sizer::new(tuning.chunk),
+            format: (json, dump),
+        };
+        // Runs of roots, cut so that a batch holds `sizer.roots`, gathered
+        // into windows that are built together.
+        let (mut runs, mut in_batch, mut window) = (Vec::new(), 0, Vec::new());
+        pop.for_each_run(coll, |run| -> Result<(), GenerateError> {
+            if cancelled(options) {
+                return Err(GenerateError::Interrupted);
+            }
+            let mut rest = Some(run);
+            while let Some(run) = rest.take() {
+                let (head, tail) = run.split(out.sizer.roots.saturating_sub(in_batch));
+                in_batch += head.len();
+                runs.push(head);
+                if in_batch >= out.sizer.roots {
+                    let batch = out.batch(std::mem::take(&mut runs));
+                    window.push(batch);
+                    in_batch = 0;
+                    if window.len() >= builders.window() {
+                        out.flush(&builders, index, &mut window)?;
+                    }
+                }
+                rest = tail;
+            }
+            Ok(())
+        })?;
+        if !runs.is_empty() {
+            let batch = out.batch(runs);
+            window.push(batch);
+        }
+        out.flush(&builders, index, &mut window)?;
+        let stats = out.stats;
+        if json {
+            writer.commit(JSON)?;
+        }
+        if dump {
+            writer.commit(BSON)?;
+            let meta = serde_json::to_vec(&metadata(coll, seed)).unwrap_or_default();
+            writer.whole(dump_path(dir, &db, coll, "metadata.json"), meta)?;
+        }
+        summary.collections.push(stats);
+    }
     let committed = writer.finish()?;
     summary.files = committed.files;
     Ok(summary)

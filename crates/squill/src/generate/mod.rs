@@ -9,7 +9,7 @@
 //! atomically.
 
 mod appender;
-mod build_threads;
+mod build_chunks;
 pub mod check;
 pub mod cookbook;
 pub mod data;
