@@ -20,6 +20,7 @@ pub fn advise(
     let mix_index = resolve_mix(model, mix)?;
     let facts = Facts::new(model, settings, mix_index);
     let space = crate::rules::design::space(&facts);
+    check_pins(model, &space)?;
     let searched = optimize::local_search_within(&facts, &space, optimize::PLAN_BUDGET)
         .ok_or_else(|| AdviseError::NoDesign {
             model: model.name.clone(),
@@ -34,6 +35,26 @@ pub fn advise(
         design.findings.insert(0, budget_note(searched.planned));
     }
     Ok(design)
+}
+
+/// Every pinned relationship has a candidate of its layout.
+fn check_pins(model: &Model, space: &crate::candidates::space::Space) -> Result<(), AdviseError> {
+    for (r, pin) in space.pinned.iter().enumerate() {
+        if let Some(kind) = pin
+            && space.allowed(r).is_empty()
+        {
+            let mut candidates: Vec<&'static str> =
+                space.rels[r].iter().map(|c| c.layout.kind()).collect();
+            candidates.dedup();
+            return Err(AdviseError::PinnedLayout {
+                model: model.name.clone(),
+                relationship: model.relationships[r].name.clone(),
+                layout: kind.name(),
+                candidates,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The note on a design the search budget stopped: the best found, not

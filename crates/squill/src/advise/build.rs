@@ -395,8 +395,9 @@ fn explanation(
     }
     rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
     let mut s = format!(
-        "{layout} costs {} more per second ({} vs {})",
-        words::num(delta),
+        "{layout} costs {} {} per second ({} vs {})",
+        words::num(delta.abs()),
+        if delta < 0.0 { "less" } else { "more" },
         words::num(chosen_total + delta),
         words::num(chosen_total)
     );
@@ -418,7 +419,7 @@ fn explanation(
     if !better.is_empty() {
         s.push_str(&format!("; it would save on {}", better.join("; ")));
     }
-    if worse.is_empty() {
+    if worse.is_empty() && delta >= 0.0 {
         s.push_str(": the difference is the upkeep of the indexes it needs");
     }
     s
@@ -499,7 +500,11 @@ fn decision(
                         eval.total(),
                         &layout_words(facts, rel, &cand.layout),
                     );
-                    Verdict::Costlier { delta, explanation }
+                    if delta.score < 0.0 {
+                        Verdict::Cheaper { delta, explanation }
+                    } else {
+                        Verdict::Costlier { delta, explanation }
+                    }
                 }
                 None => Verdict::Rejected {
                     rule: r::design_for_workload::RULE.id,
@@ -515,19 +520,27 @@ fn decision(
             verdict,
         });
     }
-    if let Some(reason) = r::design_for_workload::check(costlier, nearest, priced.totals.score) {
+    let pinned = rr.layout.is_some();
+    let reason = if pinned {
+        Some(r::design_for_workload::pinned(nearest, priced.totals.score))
+    } else {
+        r::design_for_workload::check(costlier, nearest, priced.totals.score)
+    };
+    if let Some(reason) = reason {
         rules.push(RuleHit {
             rule: r::design_for_workload::RULE.id,
             reason,
         });
     }
     if let Some(hit) = &chosen.forbidden {
+        let why = if pinned {
+            "the model pins this layout, though it breaks a rule"
+        } else {
+            "every candidate breaks a rule; this one least"
+        };
         rules.push(RuleHit {
             rule: hit.rule,
-            reason: format!(
-                "every candidate breaks a rule; this one least: {}",
-                hit.reason
-            ),
+            reason: format!("{why}: {}", hit.reason),
         });
     }
     RelationshipDecision {

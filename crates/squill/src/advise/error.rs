@@ -20,6 +20,17 @@ pub enum AdviseError {
     #[error("model `{model}` is inconsistent: {problem}")]
     #[diagnostic(code(squill::advise::inconsistent_model))]
     Inconsistent { model: String, problem: String },
+    /// A relationship is pinned to a layout it cannot have.
+    #[error(
+        "model `{model}`: relationship `{relationship}` is pinned to `layout: {layout}`, which is not a candidate for it"
+    )]
+    #[diagnostic(code(squill::advise::pinned_layout), help("its candidates are: {}", candidates.join(", ")))]
+    PinnedLayout {
+        model: String,
+        relationship: String,
+        layout: &'static str,
+        candidates: Vec<&'static str>,
+    },
     /// No combination of candidates could be laid out (every one conflicts).
     #[error("model `{model}`: no combination of layouts fits together ({problem})")]
     #[diagnostic(code(squill::advise::no_design))]

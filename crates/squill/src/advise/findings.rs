@@ -19,27 +19,81 @@ pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design
     }
     for (ri, choice) in state.rel.iter().enumerate() {
         let c = &space.rels[ri][*choice];
+        let rel = &facts.model.relationships[ri];
         if let Some(hit) = &c.forbidden {
             let rule = crate::rules::by_id(hit.rule);
+            let (what, help) = if rel.layout.is_some() {
+                (
+                    format!(
+                        "the model pins layout `{}`, which breaks a rule",
+                        c.layout.kind()
+                    ),
+                    "remove `layout:` from the relationship to let advise choose",
+                )
+            } else {
+                (
+                    "every layout breaks a rule; the chosen one".to_string(),
+                    "revisit the relationship's cardinality or the workload",
+                )
+            };
             out.push(Finding {
                 rule: hit.rule,
                 severity: rule.map_or(Severity::Warning, |x| {
                     x.default_severity.max(Severity::Warning)
                 }),
-                message: format!(
-                    "{}: every layout breaks a rule; the chosen one: {}",
-                    facts.model.relationships[ri].name, hit.reason
-                ),
+                message: format!("{}: {what}: {}", rel.name, hit.reason),
                 location: Location::Model {
                     path: format!("relationships.{}", facts.model.relationships[ri].name),
                 },
                 evidence: vec![Evidence::new("layout", c.layout.kind())],
-                help: Some("revisit the relationship's cardinality or the workload".to_string()),
+                help: Some(help.to_string()),
             });
         }
     }
+    out.extend(costly_pins(design));
     sort_findings(&mut out);
     out
+}
+
+/// A pinned layout that another would beat on this workload: what the pin
+/// costs, so keeping today's design is a decision taken with the number.
+fn costly_pins(design: &Design) -> Vec<Finding> {
+    design
+        .relationships
+        .iter()
+        .filter_map(|d| {
+            let (layout, delta) = d
+                .alternatives
+                .iter()
+                .filter_map(|a| match &a.verdict {
+                    crate::design::Verdict::Cheaper { delta, .. } => Some((&a.layout, delta)),
+                    _ => None,
+                })
+                .min_by(|a, b| a.1.score.total_cmp(&b.1.score))?;
+            Some(Finding {
+                rule: r::design_for_workload::RULE.id,
+                severity: Severity::Info,
+                message: format!(
+                    "{}: the pinned layout `{}` costs {}/s more on this workload than `{}`",
+                    d.relationship,
+                    d.chosen.kind(),
+                    crate::words::num(-delta.score),
+                    layout.kind()
+                ),
+                location: Location::Model {
+                    path: format!("relationships.{}", d.relationship),
+                },
+                evidence: vec![Evidence::new(
+                    "score difference",
+                    format!("{:.1}", delta.score),
+                )],
+                help: Some(format!(
+                    "set `layout: {}` or remove `layout:` to let advise choose",
+                    layout.kind()
+                )),
+            })
+        })
+        .collect()
 }
 
 /// Documents of the design that MongoDB would refuse: larger than the limit

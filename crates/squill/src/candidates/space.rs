@@ -5,6 +5,7 @@
 
 use crate::candidates::EntityCandidate;
 use crate::design::{Layout, RuleHit};
+use crate::model::LayoutKind;
 
 #[derive(Debug, Clone)]
 pub struct Candidate {
@@ -22,6 +23,8 @@ pub struct Space {
     /// Rules that support each entity-level candidate (an empty list means no
     /// rule applies and the candidate is never enabled).
     pub entity_support: Vec<Vec<RuleHit>>,
+    /// Per relationship, the layout the model pins it to.
+    pub pinned: Vec<Option<LayoutKind>>,
 }
 
 /// One choice per relationship (an index into `Space::rels[r]`) and per
@@ -36,7 +39,17 @@ impl Space {
     /// Allowed options of each relationship (indexes of candidates no rule forbids).
     /// When every candidate breaks a rule, all of them stay in play (the
     /// decision then shows the rule each one breaks, and findings say so).
+    /// A pinned relationship has only the candidates of its layout, allowed
+    /// or not: the model says that is the design.
     pub fn allowed(&self, rel: usize) -> Vec<usize> {
+        if let Some(kind) = self.pinned.get(rel).copied().flatten() {
+            return self.rels[rel]
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.layout.layout_kind() == kind)
+                .map(|(i, _)| i)
+                .collect();
+        }
         let ok: Vec<usize> = self.rels[rel]
             .iter()
             .enumerate()

@@ -1,6 +1,6 @@
 //! The layouts the seeds describe, as values.
 
-use crate::model::AggregateFn;
+use crate::model::{AggregateFn, LayoutKind};
 use serde::Serialize;
 
 /// Which end of a relationship.
@@ -61,17 +61,22 @@ pub enum Layout {
 impl Layout {
     /// A short stable name (also the JSON `layout` tag).
     pub fn kind(&self) -> &'static str {
+        self.layout_kind().name()
+    }
+
+    /// Which layout this is, without its parameters.
+    pub fn layout_kind(&self) -> LayoutKind {
         match self {
-            Layout::Embed => "embed",
-            Layout::EmbedParentInChild => "embed-parent-in-child",
-            Layout::ChildReferences => "child-references",
-            Layout::ParentReference => "parent-reference",
-            Layout::TwoWayReferences => "two-way-references",
-            Layout::ExtendedReference { .. } => "extended-reference",
-            Layout::Subset { .. } => "subset",
-            Layout::Bucket { .. } => "bucket",
-            Layout::ManyToManyOneWay { .. } => "many-to-many-one-way",
-            Layout::ManyToManyTwoWay => "many-to-many-two-way",
+            Layout::Embed => LayoutKind::Embed,
+            Layout::EmbedParentInChild => LayoutKind::EmbedParentInChild,
+            Layout::ChildReferences => LayoutKind::ChildReferences,
+            Layout::ParentReference => LayoutKind::ParentReference,
+            Layout::TwoWayReferences => LayoutKind::TwoWayReferences,
+            Layout::ExtendedReference { .. } => LayoutKind::ExtendedReference,
+            Layout::Subset { .. } => LayoutKind::Subset,
+            Layout::Bucket { .. } => LayoutKind::Bucket,
+            Layout::ManyToManyOneWay { .. } => LayoutKind::ManyToManyOneWay,
+            Layout::ManyToManyTwoWay => LayoutKind::ManyToManyTwoWay,
         }
     }
 

@@ -114,6 +114,13 @@ pub enum Verdict {
         /// but a part's name change rewrites 300 products".
         explanation: String,
     },
+    /// Cheaper than the chosen layout, which the model pins (`layout:`).
+    Cheaper {
+        /// Weighted cost difference against the chosen design (negative = better).
+        delta: Cost,
+        /// In words and numbers, as for `Costlier`.
+        explanation: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

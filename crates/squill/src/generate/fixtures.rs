@@ -67,6 +67,7 @@ pub fn rel(
         shared: false,
         parent_field: name.into(),
         child_field: String::new(),
+        layout: None,
         description: None,
     }
 }

@@ -15,7 +15,7 @@ mod workload;
 
 pub use cardinality::{Cardinality, CardinalityClass, Count};
 pub use entity::{Entity, EntityId, Field, FieldType};
-pub use relationship::{Relationship, RelationshipId, RelationshipKind};
+pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,
     OperationKind, SortKey, Workload,

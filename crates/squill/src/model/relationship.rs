@@ -17,6 +17,59 @@ pub enum RelationshipKind {
     ManyToMany,
 }
 
+/// A layout as the model names it, to pin a relationship to it (`layout:`
+/// in the model file): the design's `Layout` says how it is built, this says
+/// only which one was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LayoutKind {
+    Embed,
+    EmbedParentInChild,
+    ChildReferences,
+    ParentReference,
+    TwoWayReferences,
+    ExtendedReference,
+    Subset,
+    Bucket,
+    ManyToManyOneWay,
+    ManyToManyTwoWay,
+}
+
+impl LayoutKind {
+    pub const ALL: [LayoutKind; 10] = [
+        LayoutKind::Embed,
+        LayoutKind::EmbedParentInChild,
+        LayoutKind::ChildReferences,
+        LayoutKind::ParentReference,
+        LayoutKind::TwoWayReferences,
+        LayoutKind::ExtendedReference,
+        LayoutKind::Subset,
+        LayoutKind::Bucket,
+        LayoutKind::ManyToManyOneWay,
+        LayoutKind::ManyToManyTwoWay,
+    ];
+
+    /// The name the model file and the design JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            LayoutKind::Embed => "embed",
+            LayoutKind::EmbedParentInChild => "embed-parent-in-child",
+            LayoutKind::ChildReferences => "child-references",
+            LayoutKind::ParentReference => "parent-reference",
+            LayoutKind::TwoWayReferences => "two-way-references",
+            LayoutKind::ExtendedReference => "extended-reference",
+            LayoutKind::Subset => "subset",
+            LayoutKind::Bucket => "bucket",
+            LayoutKind::ManyToManyOneWay => "many-to-many-one-way",
+            LayoutKind::ManyToManyTwoWay => "many-to-many-two-way",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LayoutKind> {
+        LayoutKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// A relationship from `parent` (the "one" side; side A of an N:M) to `child`
 /// (the "many" side; side B of an N:M).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -42,5 +95,8 @@ pub struct Relationship {
     /// parent entity's name).
     pub parent_field: String,
     pub child_field: String,
+    /// The layout the model pins this relationship to (the design it has
+    /// today, or one to compare): the search keeps it fixed.
+    pub layout: Option<LayoutKind>,
     pub description: Option<String>,
 }

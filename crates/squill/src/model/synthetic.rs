@@ -113,6 +113,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             shared: false,
             parent_field: format!("r{i}"),
             child_field: format!("e{a}_ref{i}"),
+            layout: None,
             description: None,
         });
     }
@@ -270,6 +271,7 @@ pub fn chain(n: usize) -> Model {
             shared: false,
             parent_field: format!("r{}", i - 1),
             child_field: format!("e{}_id", i - 1),
+            layout: None,
             description: None,
         })
         .collect();

@@ -141,6 +141,9 @@ fn relationship(
         shared: r.kind == RelationshipKind::ManyToMany,
         parent_field,
         child_field,
+        // The layout found is what the data has, not a constraint: advise
+        // is asked what it should be.
+        layout: None,
         description: Some(format!(
             "{}.{} matches {}.{} ({}); {:.1} % of the values match",
             r.from,

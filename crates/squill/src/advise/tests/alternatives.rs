@@ -35,7 +35,8 @@ fn every_relationship_of_every_example_lists_reasoned_alternatives() {
                 for a in &r.alternatives {
                     let reason = match &a.verdict {
                         Verdict::Rejected { reason, .. } => reason,
-                        Verdict::Costlier { explanation, .. } => explanation,
+                        Verdict::Costlier { explanation, .. }
+                        | Verdict::Cheaper { explanation, .. } => explanation,
                     };
                     assert!(
                         !reason.trim().is_empty(),

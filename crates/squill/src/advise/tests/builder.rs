@@ -137,6 +137,7 @@ impl B {
             shared: false,
             parent_field: name.to_string(),
             child_field: parent_name,
+            layout: None,
             description: None,
         });
         RelationshipId::from_index(self.m.relationships.len() - 1)

@@ -49,7 +49,8 @@ fn dump_examples() {
                             Verdict::Rejected { rule, reason } => {
                                 println!("      x {}: {rule}: {reason}", a.layout.kind())
                             }
-                            Verdict::Costlier { explanation, .. } => {
+                            Verdict::Costlier { explanation, .. }
+                            | Verdict::Cheaper { explanation, .. } => {
                                 println!("      $ {explanation}")
                             }
                         }

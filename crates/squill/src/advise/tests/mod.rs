@@ -6,5 +6,6 @@ mod dump;
 mod exhaustive;
 pub mod golden;
 pub mod invariants;
+mod pins;
 mod rules_fire;
 mod scale;

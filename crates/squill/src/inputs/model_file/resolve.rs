@@ -9,8 +9,8 @@ use super::raw::{
     NamedMap, RawCardinality, RawCount, RawEntity, RawField, RawMixes, RawModel, RawRelationship, S,
 };
 use crate::model::{
-    Cardinality, Count, Entity, EntityId, Field, FieldType, Model, Relationship, RelationshipKind,
-    Workload,
+    Cardinality, Count, Entity, EntityId, Field, FieldType, LayoutKind, Model, Relationship,
+    RelationshipKind, Workload,
 };
 use std::collections::HashMap;
 
@@ -438,6 +438,22 @@ fn kind(ctx: &mut Ctx<'_>, raw: Option<&S<String>>) -> Option<RelationshipKind> 
     }
 }
 
+/// A pinned layout's name.
+fn layout(ctx: &mut Ctx<'_>, raw: &S<String>) -> Option<LayoutKind> {
+    let name = raw.value.trim().to_ascii_lowercase().replace('_', "-");
+    let found = LayoutKind::from_name(&name);
+    if found.is_none() {
+        let names = LayoutKind::ALL.map(LayoutKind::name);
+        ctx.error(
+            ctx.pos(raw),
+            format!("unknown layout `{}`", raw.value),
+            "not a layout",
+            suggestion(&raw.value, names).or_else(|| Some(format!("one of {}", names.join(", ")))),
+        );
+    }
+    found
+}
+
 fn relationships(
     ctx: &mut Ctx<'_>,
     raw: &NamedMap<RawRelationship>,
@@ -580,6 +596,7 @@ fn relationships(
                 shared,
                 parent_field,
                 child_field,
+                layout: r.layout.as_ref().and_then(|l| layout(ctx, l)),
                 description: r.description.clone(),
             },
         ));

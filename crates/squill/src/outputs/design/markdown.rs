@@ -151,6 +151,11 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
                     explanation.clone(),
                     describe::cost_delta(delta),
                 ),
+                Verdict::Cheaper { delta, explanation } => (
+                    "cheaper (the model pins the chosen one)".to_string(),
+                    explanation.clone(),
+                    describe::cost_delta(delta),
+                ),
             };
             let _ = writeln!(
                 out,

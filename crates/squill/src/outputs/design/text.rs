@@ -171,6 +171,10 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
                     let _ = writeln!(out, "      {}: {explanation}", p.yellow("costlier"));
                     let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
                 }
+                Verdict::Cheaper { delta, explanation } => {
+                    let _ = writeln!(out, "      {}: {explanation}", p.green("cheaper"));
+                    let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
+                }
             }
         }
     }

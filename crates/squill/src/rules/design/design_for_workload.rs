@@ -25,9 +25,42 @@ pub fn check(costlier: usize, nearest: Option<f64>, total: f64) -> Option<String
     })
 }
 
+/// Cited for a layout the model pins: what it costs, and what the cheapest
+/// other layout would (a negative `nearest` is cheaper than the pin).
+pub fn pinned(nearest: Option<f64>, total: f64) -> String {
+    let base = format!(
+        "the model pins this layout (`layout:`); the design costs {}/s in all with it",
+        words::num(total)
+    );
+    match nearest {
+        Some(n) if n < 0.0 => format!(
+            "{base}, and the cheapest other layout would cost {} less",
+            words::num(-n)
+        ),
+        Some(n) => format!(
+            "{base}, and it is also the cheapest: the next best costs {} more",
+            words::num(n)
+        ),
+        None => base,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, pinned};
+
+    /// A pinned layout says what it costs against the best other one.
+    #[test]
+    fn a_pin_states_its_price() {
+        assert_eq!(
+            pinned(Some(-42.0), 134.0),
+            "the model pins this layout (`layout:`); the design costs 134/s in all with it, and the cheapest other layout would cost 42 less"
+        );
+        assert_eq!(
+            pinned(Some(3.0), 134.0),
+            "the model pins this layout (`layout:`); the design costs 134/s in all with it, and it is also the cheapest: the next best costs 3 more"
+        );
+    }
 
     /// The advisor cites the rule with the cost figures of its decision.
     #[test]

@@ -90,5 +90,6 @@ pub fn space(facts: &Facts<'_>) -> Space {
         rels,
         entity,
         entity_support,
+        pinned: model.relationships.iter().map(|r| r.layout).collect(),
     }
 }

@@ -1,0 +1,102 @@
+//! `layout:` pins a relationship: advise keeps the layout, prices it against
+//! the others and says what it costs; a pin it cannot build is an error.
+
+use super::golden::example;
+use crate::advise::{AdviseError, advise};
+use crate::design::{Layout, Verdict};
+use crate::finding::Severity;
+use crate::model::{LayoutKind, Model};
+use crate::settings::Settings;
+
+fn pinned(name: &str, rel: &str, kind: LayoutKind) -> Model {
+    let mut m = example(name);
+    let r = m.relationships.iter_mut().find(|r| r.name == rel).unwrap();
+    r.layout = Some(kind);
+    m
+}
+
+#[test]
+fn a_pinned_layout_is_kept_and_the_cheaper_ones_are_named() {
+    // host-logs alone chooses a parent reference.
+    let m = pinned("host-logs", "messages", LayoutKind::ChildReferences);
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    let r = &d.relationships[0];
+    assert_eq!(r.chosen, Layout::ChildReferences);
+    let cheaper: Vec<&str> = r
+        .alternatives
+        .iter()
+        .filter(|a| matches!(a.verdict, Verdict::Cheaper { .. }))
+        .map(|a| a.layout.kind())
+        .collect();
+    assert!(cheaper.contains(&"parent-reference"), "{cheaper:?}");
+    // Its rule still fires at its severity, worded as a pin, and the price
+    // of the pin is a finding.
+    let unbounded = d
+        .findings
+        .iter()
+        .find(|f| f.rule == "unbounded-array")
+        .unwrap();
+    assert_eq!(unbounded.severity, Severity::Error);
+    assert!(unbounded.message.contains("pins layout `child-references`"));
+    let price = d
+        .findings
+        .iter()
+        .find(|f| f.rule == "design-for-workload")
+        .unwrap();
+    assert!(
+        price.message.contains("than `parent-reference`"),
+        "{}",
+        price.message
+    );
+}
+
+#[test]
+fn a_pin_on_the_chosen_layout_changes_nothing_but_the_reason() {
+    let free = advise(&example("product-reviews"), &Settings::default(), None).unwrap();
+    let m = pinned("product-reviews", "reviews", LayoutKind::Subset);
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    assert_eq!(d.collections, free.collections);
+    assert_eq!(d.operations, free.operations);
+    assert!(
+        d.relationships[0]
+            .alternatives
+            .iter()
+            .all(|a| !matches!(a.verdict, Verdict::Cheaper { .. }))
+    );
+    assert!(!d.findings.iter().any(|f| f.rule == "design-for-workload"));
+}
+
+#[test]
+fn a_pin_that_is_not_a_candidate_is_an_error_listing_the_candidates() {
+    let m = pinned("host-logs", "messages", LayoutKind::ManyToManyTwoWay);
+    match advise(&m, &Settings::default(), None) {
+        Err(AdviseError::PinnedLayout {
+            relationship,
+            layout,
+            candidates,
+            ..
+        }) => {
+            assert_eq!(relationship, "messages");
+            assert_eq!(layout, "many-to-many-two-way");
+            assert!(candidates.contains(&"parent-reference"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_unknown_layout_name_is_an_error_at_its_position() {
+    let yaml = "name: x
+entities:
+  a: {count: 1, fields: {n: string}}
+  b: {count: 1, fields: {n: string}}
+relationships:
+  bs: {parent: a, child: b, children: 3, layout: embeded}
+";
+    let e = crate::inputs::model_file::parse("x.yaml", yaml).unwrap_err();
+    let p = &e.problems()[0];
+    assert_eq!(p.message, "unknown layout `embeded`");
+    assert_eq!(p.help.as_deref(), Some("did you mean `embed`?"));
+    let at = p.position.as_ref().unwrap();
+    assert_eq!((at.line, at.column), (6, 50));
+}
