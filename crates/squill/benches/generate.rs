@@ -29,8 +29,9 @@
 //! SQUILL_BENCH_STEPS (default: all) picks steps by key, comma-separated:
 //! `gen`, `plain`, `gen-1`, `ram`.
 
+use squill::fixtures;
 use squill::generate::{
-    Builder, DataOptions, Fanout, Population, RunEncoder, data, fixtures,
+    Builder, DataOptions, Fanout, Population, RunEncoder, data,
     values::Scratch,
     write::{AtomicFile, RESERVE_AHEAD},
 };

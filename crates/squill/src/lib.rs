@@ -15,6 +15,8 @@ pub mod candidates;
 pub mod costs;
 pub mod design;
 pub mod finding;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod generate;
 pub mod inputs;
 pub mod model;

@@ -155,7 +155,12 @@ impl DocBuilder<'_> {
                     name,
                     scalar(ty),
                     true,
-                    FieldOrigin::Computed { description: desc },
+                    FieldOrigin::Computed {
+                        function: *function,
+                        field: agg_field.clone(),
+                        relationship: rel.name.clone(),
+                        description: desc,
+                    },
                 ));
                 let v = if *function == AggregateFn::Count {
                     json!(rel.children.typical)
@@ -512,10 +517,11 @@ impl DocBuilder<'_> {
         doc.insert("count".into(), json!(items));
         for a in aggregates {
             let Some(x) = &a.field else { continue };
-            let key = match a.function {
-                AggregateFn::Sum | AggregateFn::Avg => format!("sum_{x}"),
-                AggregateFn::Min => format!("min_{x}"),
-                AggregateFn::Max => format!("max_{x}"),
+            // An average is kept as a sum: the count is there to divide by.
+            let (key, function) = match a.function {
+                AggregateFn::Sum | AggregateFn::Avg => (format!("sum_{x}"), AggregateFn::Sum),
+                AggregateFn::Min => (format!("min_{x}"), AggregateFn::Min),
+                AggregateFn::Max => (format!("max_{x}"), AggregateFn::Max),
                 AggregateFn::Count => continue,
             };
             if !shape.iter().any(|s| s.name == key) {
@@ -524,7 +530,10 @@ impl DocBuilder<'_> {
                     scalar("double"),
                     true,
                     FieldOrigin::Computed {
-                        description: format!("{} of {x} in this bucket", fn_name(a.function)),
+                        function,
+                        field: Some(x.clone()),
+                        relationship: rel.name.clone(),
+                        description: format!("{} of {x} in this bucket", fn_name(function)),
                     },
                 ));
                 doc.insert(key, json!(((n % 50) as f64) * 2.5));

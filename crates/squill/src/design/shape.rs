@@ -55,8 +55,16 @@ pub enum FieldOrigin {
         entity: String,
         field: String,
     },
-    /// A pre-computed aggregate or counter.
-    Computed { description: String },
+    /// A pre-computed aggregate or counter: `function` of the children's
+    /// `field` (none for a count) through `relationship`. A bucket keeps the
+    /// sum for an average (the average is the sum over the count).
+    Computed {
+        function: crate::model::AggregateFn,
+        field: Option<String>,
+        relationship: String,
+        /// The same, in words.
+        description: String,
+    },
     /// The type field of a polymorphic collection.
     Discriminator,
     /// Bookkeeping of a bucket (its key, its count).

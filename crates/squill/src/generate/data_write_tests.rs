@@ -2,9 +2,10 @@
 //! on how they are handed over, and a failure on the writer's side comes back
 //! to the caller with the path, promptly, leaving no temporary file.
 
+use super::GenerateError;
 use super::data::{self, DataOptions};
 use super::write_thread::Tuning;
-use super::{GenerateError, fixtures};
+use crate::fixtures;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -82,7 +83,7 @@ fn the_bytes_do_not_depend_on_the_hand_over() {
     }
     // The summary lists the files in the order they were committed.
     assert_eq!(big.files.len(), 6);
-    assert!(big.files[0].ends_with("data/hosts.json"), "{:?}", big.files);
+    assert!(big.files[0].ends_with("data/host.json"), "{:?}", big.files);
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }
@@ -139,7 +140,7 @@ fn a_file_where_a_directory_should_be_stops_generation_with_its_path() {
 #[test]
 fn a_failed_rename_is_reported_with_the_path_and_leaves_no_temporary_file() {
     let dir = scratch("rename");
-    let bson = dir.join("dump/host-logs/logmsgs.bson");
+    let bson = dir.join("dump/host-logs/logmsg.bson");
     // A non-empty directory where the last big file goes (--force skips the
     // refusal): written in full, its rename fails.
     std::fs::create_dir_all(bson.join("in-the-way")).unwrap();
@@ -152,6 +153,6 @@ fn a_failed_rename_is_reported_with_the_path_and_leaves_no_temporary_file() {
     );
     assert_eq!(temporaries(&dir), Vec::<PathBuf>::new());
     // The metadata that would follow it was not written.
-    assert!(!dir.join("dump/host-logs/logmsgs.metadata.json").exists());
+    assert!(!dir.join("dump/host-logs/logmsg.metadata.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,7 +12,7 @@ use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
 use crate::design::{BucketBy, Layout};
 use crate::design::{Collection, FieldOrigin, ShapeType};
-use crate::model::{EntityId, Relationship, RelationshipId};
+use crate::model::{AggregateFn, EntityId, Relationship, RelationshipId};
 
 /// Children per parent used when building a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,9 +310,17 @@ impl Builder<'_, '_> {
             },
             Origin::Other => {
                 let v = match &f.field.origin {
-                    FieldOrigin::Computed { description } => {
-                        self.computed(&f.field.name, description, ty, ctx)
-                    }
+                    FieldOrigin::Computed {
+                        function,
+                        field,
+                        relationship,
+                        ..
+                    } => self.computed(
+                        &f.field.name,
+                        (*function, field.as_deref(), relationship),
+                        ty,
+                        ctx,
+                    ),
                     FieldOrigin::Bucket { description } => self.bucket_field(description, ty, ctx),
                     _ => Value::String(self.entity_name(ctx.entity).to_string()),
                 };
@@ -571,57 +579,51 @@ impl Builder<'_, '_> {
     }
 
     /// Children the computed field summarizes: the bucket's, or the children
-    /// of the relationship the description names.
-    fn computed(&self, name: &str, description: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+    /// of the relationship it is over.
+    fn computed(
+        &self,
+        name: &str,
+        (function, field, relationship): (AggregateFn, Option<&str>, &str),
+        ty: &ShapeType,
+        ctx: &Ctx<'_>,
+    ) -> Value {
         let pop = self.pop;
         let bson_type = scalar_type(ty);
-        let text = description.to_ascii_lowercase();
+        // In a bucket, its children; in a parent, the children through the
+        // relationship the aggregate is over.
         let source = ctx
             .bucket
             .map(|(r, _, kids)| (r, kids.to_vec()))
             .or_else(|| {
-                let e = ctx.entity?;
-                pop.model.relationships_from(e).find_map(|r| {
-                    let rel = pop.model.relationship(r);
-                    let child = &pop.model.entity(rel.child).name;
-                    (text.contains(&rel.name.to_ascii_lowercase())
-                        || text.contains(&child.to_ascii_lowercase()))
-                    .then(|| (r, self.children_of(r, ctx.key)))
-                })
+                let r = pop.model.relationship_by_name(relationship)?;
+                Some((r, self.children_of(r, ctx.key)))
             });
         let Some((r, kids)) = source else {
             return values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]);
         };
-        if text.starts_with("count") || text.contains("number of") {
-            return number(bson_type, kids.len() as f64);
-        }
         let child = pop.model.relationship(r).child;
-        let child_entity = pop.model.entity(child);
-        let Some(field) = child_entity
-            .fields
-            .iter()
-            .find(|f| text.contains(&f.name.to_ascii_lowercase()))
-        else {
-            return number(bson_type, kids.len() as f64);
-        };
-        let xs: Vec<f64> = kids
-            .iter()
-            .filter_map(|k| as_f64(&pop.field_value(child, *k, &field.name, field.ty.bson_type())))
-            .collect();
-        let sum: f64 = xs.iter().sum();
-        let x = if text.starts_with("min") {
-            xs.iter().copied().fold(f64::INFINITY, f64::min)
-        } else if text.starts_with("max") {
-            xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-        } else if text.starts_with("avg") || text.starts_with("average") || text.starts_with("mean")
-        {
-            if xs.is_empty() {
-                0.0
-            } else {
-                sum / xs.len() as f64
+        let xs: Vec<f64> = match (function, field) {
+            (AggregateFn::Count, _) | (_, None) => {
+                return number(bson_type, kids.len() as f64);
             }
-        } else {
-            sum
+            (_, Some(field)) => {
+                let ty = pop
+                    .model
+                    .entity(child)
+                    .field(field)
+                    .map_or("double", |f| f.ty.bson_type());
+                kids.iter()
+                    .filter_map(|k| as_f64(&pop.field_value(child, *k, field, ty)))
+                    .collect()
+            }
+        };
+        let sum: f64 = xs.iter().sum();
+        let x = match function {
+            AggregateFn::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
+            AggregateFn::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            AggregateFn::Avg if xs.is_empty() => 0.0,
+            AggregateFn::Avg => sum / xs.len() as f64,
+            AggregateFn::Sum | AggregateFn::Count => sum,
         };
         number(bson_type, if x.is_finite() { x } else { 0.0 })
     }

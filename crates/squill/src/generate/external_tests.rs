@@ -8,9 +8,9 @@
 //!
 //! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
 
-use super::fixtures;
 use super::*;
 use crate::design::{FieldOrigin, ShapeType};
+use crate::fixtures;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

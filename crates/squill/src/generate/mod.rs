@@ -35,9 +35,8 @@ mod write_thread;
 mod data_write_tests;
 #[cfg(test)]
 mod external_tests;
-#[cfg(any(test, feature = "fixtures"))]
-#[doc(hidden)]
-pub mod fixtures;
+#[cfg(test)]
+mod hand_built;
 #[cfg(test)]
 mod tests;
 

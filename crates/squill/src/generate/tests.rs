@@ -5,9 +5,9 @@
 //! `external_tests`.
 
 use super::documents::{Builder, Fanout};
-use super::fixtures;
 use super::*;
 use crate::design::{Collection, FieldOrigin, ShapeType};
+use crate::fixtures;
 
 fn collect(model: &Model, design: &Design, scale: u64, seed: u64) -> Vec<(String, Vec<Document>)> {
     let pop = Population::new(model, design, scale, seed);
@@ -169,8 +169,11 @@ fn copies_agree_with_their_originals() {
         .map(|h| (oid(h.get("_id")), h.clone()))
         .collect();
     for log in &data[1].1 {
-        let host = &hosts[&oid(log.get("host"))];
-        assert_eq!(log.get("host_ipaddr"), host.get("ipaddr"));
+        let Some(Value::Document(copy)) = log.get("host") else {
+            panic!("host sub-document")
+        };
+        let host = &hosts[&oid(copy.get("_id"))];
+        assert_eq!(copy.get("ipaddr"), host.get("ipaddr"));
     }
 }
 
@@ -224,12 +227,12 @@ fn subset_holds_the_latest_children_and_buckets_their_aggregates() {
             .collect();
         assert_eq!(got, expected, "the 10 latest, newest first");
         assert_eq!(
-            product.get("review_count"),
-            Some(&Value::Int(mine.len() as i32))
+            product.get("reviews_count"),
+            Some(&Value::Long(mine.len() as i64))
         );
     }
 
-    let (m, d) = fixtures::sensor_buckets();
+    let (m, d) = fixtures::sensor_readings();
     let data = collect(&m, &d, 3, 9);
     for bucket in &data[1].1 {
         let Some(Value::Array(readings)) = bucket.get("readings") else {
@@ -258,12 +261,12 @@ fn subset_holds_the_latest_children_and_buckets_their_aggregates() {
         };
         assert_eq!(*max, values.iter().copied().fold(f64::MIN, f64::max));
         // All readings of a bucket fall in the hour of its start.
-        let Some(Value::Date(start)) = bucket.get("start") else {
+        let Some(Value::Date(start)) = bucket.get("hour") else {
             panic!()
         };
         for r in readings {
             let Value::Document(r) = r else { panic!() };
-            let Some(Value::Date(ts)) = r.get("ts") else {
+            let Some(Value::Date(ts)) = r.get("time") else {
                 panic!()
             };
             assert_eq!(ts / 3_600_000, start / 3_600_000);
@@ -274,11 +277,13 @@ fn subset_holds_the_latest_children_and_buckets_their_aggregates() {
 #[test]
 fn redundant_indexes_are_refused() {
     let (m, mut d) = fixtures::host_logs();
-    d.collections[1]
-        .indexes
-        .push(fixtures::index("host_1", &[("host", 1)], &["recent_logs"]));
+    d.collections[1].indexes.push(super::hand_built::index(
+        "host._id_1",
+        &[("host._id", 1)],
+        &["recent_logs"],
+    ));
     let err = artifacts(&m, &d, &Options::default()).unwrap_err();
-    assert!(err.to_string().contains("`host_1`"), "{err}");
+    assert!(err.to_string().contains("`host._id_1`"), "{err}");
 }
 
 #[test]
@@ -299,7 +304,7 @@ fn writing_refuses_existing_files_and_leaves_no_temporary_file() {
     assert!(
         names
             .iter()
-            .any(|n| n.ends_with("dump/host-logs/logmsgs.metadata.json"))
+            .any(|n| n.ends_with("dump/host-logs/logmsg.metadata.json"))
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -448,8 +453,8 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
 /// narrower than the model's, a discriminator, an optional parent reference
 /// as an int, and an extended reference to a parent with a non-ASCII name.
 fn flat_kinds() -> (Model, Design) {
+    use super::hand_built::*;
     use crate::design::{Layout, Side};
-    use fixtures::*;
     let mut note = field("note", crate::model::FieldType::String);
     note.required = false;
     note.avg_size = Some(20);

@@ -487,6 +487,9 @@ pub fn every_variant() -> Design {
             ty: scalar("long"),
             required: false,
             origin: FieldOrigin::Computed {
+                function: AggregateFn::Count,
+                field: None,
+                relationship: "views".into(),
                 description: "count of views".into(),
             },
         },

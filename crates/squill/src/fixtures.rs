@@ -1,0 +1,102 @@
+//! Designs to test the generators and reporters on: small YAML models under
+//! `tests/fixtures/`, each relationship pinned (`layout:`) to the layout the
+//! fixture is about, advised with the default settings. Pinning keeps every
+//! layout covered whatever the advisor would choose on its own; advising
+//! keeps the designs what `squill advise` really produces (no hand-built
+//! copies to drift from it).
+//!
+//! - `host-logs`: parent reference extended with the host's ip, a
+//!   recent-first read, the `updateMany` that refreshes the copies;
+//! - `product-parts`: shared children referenced from the parent, their
+//!   names copied into the reference array;
+//! - `person-tasks`: two-way references, a re-link that moves both ids;
+//! - `shop`: an embedded one-to-few, a subset of the latest reviews and a
+//!   computed count;
+//! - `sensor-readings`: buckets per hour with pre-computed aggregates.
+
+use crate::design::Design;
+use crate::model::Model;
+use crate::settings::Settings;
+
+/// The fixtures, by name, as files.
+const FILES: [(&str, &str); 5] = [
+    (
+        "host-logs",
+        include_str!("../tests/fixtures/host-logs.yaml"),
+    ),
+    (
+        "product-parts",
+        include_str!("../tests/fixtures/product-parts.yaml"),
+    ),
+    (
+        "person-tasks",
+        include_str!("../tests/fixtures/person-tasks.yaml"),
+    ),
+    ("shop", include_str!("../tests/fixtures/shop.yaml")),
+    (
+        "sensor-readings",
+        include_str!("../tests/fixtures/sensor-readings.yaml"),
+    ),
+];
+
+/// The model and its design. Panics on a fixture that does not load or
+/// advise: that is a broken test input, not a case to handle.
+pub fn load(name: &str) -> (Model, Design) {
+    let (_, text) = FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no fixture `{name}`"));
+    let model = crate::inputs::model_file::parse(&format!("{name}.yaml"), text)
+        .unwrap_or_else(|e| panic!("fixture {name}: {e:?}"));
+    let design = crate::advise::advise(&model, &Settings::default(), None)
+        .unwrap_or_else(|e| panic!("fixture {name}: {e:?}"));
+    (model, design)
+}
+
+pub fn host_logs() -> (Model, Design) {
+    load("host-logs")
+}
+
+pub fn product_parts() -> (Model, Design) {
+    load("product-parts")
+}
+
+pub fn person_tasks() -> (Model, Design) {
+    load("person-tasks")
+}
+
+pub fn shop() -> (Model, Design) {
+    load("shop")
+}
+
+pub fn sensor_readings() -> (Model, Design) {
+    load("sensor-readings")
+}
+
+/// Every fixture, with its name.
+pub fn all() -> Vec<(&'static str, Model, Design)> {
+    FILES
+        .iter()
+        .map(|(name, _)| {
+            let (m, d) = load(name);
+            (*name, m, d)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each fixture is advised into the layout it is pinned to: the pins
+    /// hold, so the generators' tests cover every layout they name.
+    #[test]
+    fn every_fixture_has_its_pinned_layouts() {
+        for (name, model, design) in super::all() {
+            for (r, d) in model.relationships.iter().zip(&design.relationships) {
+                let pin = r
+                    .layout
+                    .unwrap_or_else(|| panic!("{name}: {} is not pinned", r.name));
+                assert_eq!(d.chosen.layout_kind(), pin, "{name}: {}", r.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Builders of models and designs by hand, for the one test design the
+//! advisor cannot produce (`tests::flat_kinds`: a string `_id` with an int
+//! reference, a design enum narrower than the model's) and for designs a
+//! test breaks on purpose. Every other test design is advised from a YAML
+//! model (`crate::fixtures`).
+
+use crate::design::Layout;
+use crate::design::*;
+use crate::model::*;
+
+pub fn field(name: &str, ty: FieldType) -> Field {
+    Field {
+        name: name.into(),
+        ty,
+        avg_size: None,
+        distinct: None,
+        enum_values: Vec::new(),
+        required: true,
+        description: None,
+    }
+}
+
+pub fn enum_field(name: &str, values: &[&str]) -> Field {
+    Field {
+        enum_values: values.iter().map(|v| v.to_string()).collect(),
+        ..field(name, FieldType::String)
+    }
+}
+
+pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
+    Entity {
+        name: name.into(),
+        count,
+        fields,
+        description: None,
+    }
+}
+
+pub fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
+    Cardinality {
+        min,
+        typical,
+        max: max.map_or(Count::Unbounded, Count::Finite),
+        growth_per_day: None,
+    }
+}
+
+pub fn rel(
+    name: &str,
+    kind: RelationshipKind,
+    parent: usize,
+    child: usize,
+    children: Cardinality,
+    parents: Cardinality,
+) -> Relationship {
+    Relationship {
+        name: name.into(),
+        kind,
+        parent: EntityId::from_index(parent),
+        child: EntityId::from_index(child),
+        children,
+        parents,
+        child_standalone: true,
+        shared: false,
+        parent_field: name.into(),
+        child_field: String::new(),
+        layout: None,
+        description: None,
+    }
+}
+
+pub fn model(
+    name: &str,
+    entities: Vec<Entity>,
+    relationships: Vec<Relationship>,
+    operations: Vec<Operation>,
+) -> Model {
+    Model {
+        name: name.into(),
+        entities,
+        relationships,
+        workload: Workload {
+            mixes: vec![Mix {
+                name: "default".into(),
+                description: None,
+            }],
+            operations,
+            atomic_groups: Vec::new(),
+        },
+    }
+}
+
+pub fn s(t: &str) -> ShapeType {
+    ShapeType::Scalar {
+        bson_type: t.into(),
+        enum_values: Vec::new(),
+    }
+}
+
+pub fn obj(fields: Vec<ShapeField>) -> ShapeType {
+    ShapeType::Object {
+        shape: Shape { fields },
+    }
+}
+
+pub fn id() -> ShapeField {
+    sf("_id", s("objectId"), FieldOrigin::Id)
+}
+
+pub fn sf(name: &str, ty: ShapeType, origin: FieldOrigin) -> ShapeField {
+    ShapeField {
+        name: name.into(),
+        ty,
+        required: true,
+        origin,
+    }
+}
+
+/// The entity's own field, with the model's type and enum values.
+pub fn own(m: &Model, entity: &str, field: &str) -> ShapeField {
+    let e = &m.entities[m.entity_by_name(entity).unwrap().index()];
+    let f = e.field(field).unwrap();
+    let ty = ShapeType::Scalar {
+        bson_type: f.ty.bson_type().into(),
+        enum_values: f.enum_values.clone(),
+    };
+    ShapeField {
+        name: field.into(),
+        ty,
+        required: f.required,
+        origin: FieldOrigin::Own {
+            entity: entity.into(),
+            field: field.into(),
+        },
+    }
+}
+
+pub fn reference(name: &str, ty: ShapeType, relationship: &str) -> ShapeField {
+    sf(
+        name,
+        ty,
+        FieldOrigin::Reference {
+            relationship: relationship.into(),
+        },
+    )
+}
+
+pub fn collection(
+    name: &str,
+    entities: &[&str],
+    documents: u64,
+    fields: Vec<ShapeField>,
+    indexes: Vec<Index>,
+) -> Collection {
+    Collection {
+        name: name.into(),
+        entities: entities.iter().map(|e| e.to_string()).collect(),
+        discriminator: None,
+        shape: Shape { fields },
+        example: serde_json::Value::Null,
+        documents,
+        size: DocumentSize {
+            typical_bytes: 200,
+            max_bytes: Some(2000),
+            nesting_depth: 2,
+        },
+        indexes,
+    }
+}
+
+pub fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index {
+    Index {
+        name: name.into(),
+        keys: keys.iter().map(|(k, d)| (k.to_string(), *d)).collect(),
+        unique: false,
+        used_by: used_by.iter().map(|u| u.to_string()).collect(),
+    }
+}
+
+pub fn decision(m: &Model, relationship: &str, chosen: Layout) -> RelationshipDecision {
+    let r = m.relationship(m.relationship_by_name(relationship).unwrap());
+    RelationshipDecision {
+        relationship: relationship.into(),
+        parent: m.entity(r.parent).name.clone(),
+        child: m.entity(r.child).name.clone(),
+        class: "one-to-many".into(),
+        chosen,
+        rules: Vec::new(),
+        alternatives: Vec::new(),
+        tradeoffs: Vec::new(),
+    }
+}
+
+pub fn design(
+    m: &Model,
+    collections: Vec<Collection>,
+    relationships: Vec<RelationshipDecision>,
+    operations: Vec<OperationPlan>,
+) -> Design {
+    Design {
+        schema_version: DESIGN_SCHEMA_VERSION,
+        model: m.name.clone(),
+        mix: "default".into(),
+        collections,
+        relationships,
+        entities: Vec::new(),
+        operations,
+        totals: Cost::default(),
+        findings: Vec::new(),
+    }
+}
