@@ -93,9 +93,19 @@ mod tests {
         assert_eq!(String::from_utf8(buf).unwrap(), render(&design));
     }
 
+    /// The keys of the sample with every variant and of every example's
+    /// design under every mix: a key any of them writes must be documented.
     fn paths() -> Vec<String> {
-        let value = serde_json::to_value(sample::every_variant()).unwrap();
-        field_paths(&value)
+        let examples = crate::advise::tests::invariants::designs()
+            .iter()
+            .map(|(_, _, design)| design);
+        let mut paths: Vec<String> = std::iter::once(&sample::every_variant())
+            .chain(examples)
+            .flat_map(|d| field_paths(&serde_json::to_value(d).unwrap()))
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths
     }
 
     /// Every key of the serialized design is described in docs/design-json.md
