@@ -180,6 +180,24 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
                 op.name
             ));
         }
+        // Filters carry their path resolved (`Filter::new`); a hand-built
+        // one that does not would silently test a field that is not there.
+        let (entity, filter) = match &op.kind {
+            OperationKind::Read { entity, filter, .. }
+            | OperationKind::Update { entity, filter, .. }
+            | OperationKind::Delete { entity, filter } => (*entity, filter.as_slice()),
+            OperationKind::Insert { .. } => continue,
+        };
+        if let Some(f) = filter
+            .iter()
+            .find(|f| f.related != model.related(entity, &f.path))
+        {
+            return bad(format!(
+                "operation `{}`: filter `{}` is not resolved against the model (make it with Filter::new)",
+                op.name,
+                f.path.join(".")
+            ));
+        }
     }
     let n_ops = model.workload.operations.len();
     for g in &model.workload.atomic_groups {

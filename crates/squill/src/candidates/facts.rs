@@ -5,7 +5,7 @@
 
 use crate::model::{
     AggregateFn, CardinalityClass, EntityId, Filter, Include, Model, OperationId, OperationKind,
-    RelationshipId,
+    Related, RelationshipId,
 };
 use crate::settings::Settings;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -198,12 +198,17 @@ impl<'m> Facts<'m> {
     /// field through the relationship: an extended reference could copy it.
     fn filter_fields(&mut self, entity: EntityId, filter: &[Filter], rate: f64) {
         for f in filter {
-            if let Some((r, field)) = self.resolve_related(entity, &f.path) {
+            if let Some(Related {
+                relationship: r,
+                field,
+            }) = &f.related
+            {
+                let r = *r;
                 let rel = self.model.relationship(r);
                 if rel.child == entity && field != "_id" {
                     self.rels[r.index()]
                         .parent_fields_read
-                        .push((vec![field], rate));
+                        .push((vec![field.clone()], rate));
                     self.rels[r.index()].reads_up += rate;
                 }
             }
@@ -260,7 +265,6 @@ impl<'m> Facts<'m> {
                 include,
                 aggregates,
                 filter,
-                entity,
                 ..
             } => {
                 fn walk(
@@ -277,7 +281,7 @@ impl<'m> Facts<'m> {
                 for a in aggregates {
                     add_rel(a.relationship, &mut set);
                 }
-                self.filter_rels(*entity, filter, &mut set);
+                self.filter_rels(filter, &mut set);
             }
             OperationKind::Insert { .. }
             | OperationKind::Delete { .. }
@@ -293,25 +297,22 @@ impl<'m> Facts<'m> {
         match &op.kind {
             OperationKind::Read { .. } | OperationKind::Insert { .. } => {}
             OperationKind::Update {
-                relinks,
-                filter,
-                entity,
-                ..
+                relinks, filter, ..
             } => {
                 for r in relinks {
                     add_rel(*r, &mut set);
                 }
-                self.filter_rels(*entity, filter, &mut set);
+                self.filter_rels(filter, &mut set);
             }
-            OperationKind::Delete { filter, entity } => self.filter_rels(*entity, filter, &mut set),
+            OperationKind::Delete { filter, .. } => self.filter_rels(filter, &mut set),
         }
         set
     }
 
-    fn filter_rels(&self, entity: EntityId, filter: &[Filter], set: &mut FxHashSet<EntityId>) {
+    fn filter_rels(&self, filter: &[Filter], set: &mut FxHashSet<EntityId>) {
         for f in filter {
-            if let Some((r, _)) = self.resolve_related(entity, &f.path) {
-                let rel = self.model.relationship(r);
+            if let Some(related) = &f.related {
+                let rel = self.model.relationship(related.relationship);
                 set.insert(rel.parent);
                 set.insert(rel.child);
             }
@@ -341,64 +342,6 @@ impl<'m> Facts<'m> {
             frontier = next;
         }
         set
-    }
-
-    /// A filter path that goes through a relationship (`seller.region`,
-    /// `category`, `post._id`): the relationship and the field of the related
-    /// entity (`_id` when the path names only the relationship).
-    pub fn resolve_related(
-        &self,
-        entity: EntityId,
-        path: &[String],
-    ) -> Option<(RelationshipId, String)> {
-        let model = self.model;
-        let first = path.first()?;
-        if path.len() == 1 && (first == "_id" || model.entity(entity).field(first).is_some()) {
-            return None;
-        }
-        for r in model.relationships_to(entity) {
-            let rel = model.relationship(r);
-            if &rel.child_field == first
-                || &rel.name == first
-                || &model.entity(rel.parent).name == first
-            {
-                return Some((r, self.field_of(rel.parent, &path[1..])));
-            }
-        }
-        for r in model.relationships_from(entity) {
-            let rel = model.relationship(r);
-            if &rel.parent_field == first
-                || &rel.name == first
-                || &model.entity(rel.child).name == first
-            {
-                return Some((r, self.field_of(rel.child, &path[1..])));
-            }
-        }
-        None
-    }
-
-    /// The field of `entity` that the rest of a filter path tests. A second hop
-    /// through a relationship in which `entity` is the child (items whose
-    /// seller is in a region: `seller.region`) tests the reference to that
-    /// parent, which the entity's documents hold under the relationship's
-    /// child field (`region`), not under the relationship's name.
-    fn field_of(&self, entity: EntityId, rest: &[String]) -> String {
-        let model = self.model;
-        let Some(first) = rest.first() else {
-            return "_id".to_string();
-        };
-        if first == "_id" || model.entity(entity).field(first).is_some() {
-            return first.clone();
-        }
-        model
-            .relationships_to(entity)
-            .map(|r| model.relationship(r))
-            .find(|rel| {
-                &rel.name == first
-                    || &rel.child_field == first
-                    || &model.entity(rel.parent).name == first
-            })
-            .map_or_else(|| first.clone(), |rel| rel.child_field.clone())
     }
 
     /// Updates per second of `field` of `entity`.

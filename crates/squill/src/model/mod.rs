@@ -18,7 +18,7 @@ pub use entity::{Entity, EntityId, Field, FieldType};
 pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,
-    OperationKind, SortKey, Workload,
+    OperationKind, Related, SortKey, Workload,
 };
 
 use serde::Serialize;
@@ -44,6 +44,64 @@ impl Model {
 
     pub fn operation(&self, id: OperationId) -> &Operation {
         &self.workload.operations[id.index()]
+    }
+
+    /// A filter path that goes through a relationship (`seller.region`,
+    /// `category`, `post._id`): the relationship and the field of the related
+    /// entity (`_id` when the path names only the relationship). `None` for a
+    /// field of `entity` itself.
+    pub fn related(&self, entity: EntityId, path: &[String]) -> Option<Related> {
+        let first = path.first()?;
+        if path.len() == 1 && (first == "_id" || self.entity(entity).field(first).is_some()) {
+            return None;
+        }
+        for r in self.relationships_to(entity) {
+            let rel = self.relationship(r);
+            if &rel.child_field == first
+                || &rel.name == first
+                || &self.entity(rel.parent).name == first
+            {
+                return Some(Related {
+                    relationship: r,
+                    field: self.field_of(rel.parent, &path[1..]),
+                });
+            }
+        }
+        for r in self.relationships_from(entity) {
+            let rel = self.relationship(r);
+            if &rel.parent_field == first
+                || &rel.name == first
+                || &self.entity(rel.child).name == first
+            {
+                return Some(Related {
+                    relationship: r,
+                    field: self.field_of(rel.child, &path[1..]),
+                });
+            }
+        }
+        None
+    }
+
+    /// The field of `entity` that the rest of a filter path tests. A second hop
+    /// through a relationship in which `entity` is the child (items whose
+    /// seller is in a region: `seller.region`) tests the reference to that
+    /// parent, which the entity's documents hold under the relationship's
+    /// child field (`region`), not under the relationship's name.
+    fn field_of(&self, entity: EntityId, rest: &[String]) -> String {
+        let Some(first) = rest.first() else {
+            return "_id".to_string();
+        };
+        if first == "_id" || self.entity(entity).field(first).is_some() {
+            return first.clone();
+        }
+        self.relationships_to(entity)
+            .map(|r| self.relationship(r))
+            .find(|rel| {
+                &rel.name == first
+                    || &rel.child_field == first
+                    || &self.entity(rel.parent).name == first
+            })
+            .map_or_else(|| first.clone(), |rel| rel.child_field.clone())
     }
 
     pub fn entity_by_name(&self, name: &str) -> Option<EntityId> {

@@ -165,6 +165,8 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                             first_field
                         }],
                         op: FilterOp::Eq,
+                        // An own field or `_id`: no relationship to resolve.
+                        related: None,
                     }],
                     sort: Vec::new(),
                     limit: None,
@@ -187,6 +189,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                 filter: vec![Filter {
                     path: vec!["_id".to_string()],
                     op: FilterOp::Eq,
+                    related: None,
                 }],
                 changes: vec![first_field],
                 relinks: Vec::new(),
@@ -197,6 +200,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                 filter: vec![Filter {
                     path: vec!["_id".to_string()],
                     op: FilterOp::Eq,
+                    related: None,
                 }],
             },
         };
@@ -285,6 +289,7 @@ pub fn chain(n: usize) -> Model {
                 filter: vec![Filter {
                     path: vec!["_id".to_string()],
                     op: FilterOp::Eq,
+                    related: None,
                 }],
                 sort: Vec::new(),
                 limit: None,

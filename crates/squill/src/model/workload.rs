@@ -108,6 +108,32 @@ pub enum OperationKind {
 pub struct Filter {
     pub path: Vec<String>,
     pub op: FilterOp,
+    /// Where the path leads when it goes through a relationship, resolved
+    /// once when the filter is made (`Filter::new`), so the search never
+    /// matches names again.
+    pub related: Option<Related>,
+}
+
+/// A filter path through a relationship: the relationship and the field of
+/// the related entity the condition tests (`_id` when the path names only
+/// the relationship).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub relationship: super::RelationshipId,
+    pub field: String,
+}
+
+impl Filter {
+    /// A condition on `path` of `entity`'s documents, resolved against `model`.
+    pub fn new(
+        model: &super::Model,
+        entity: super::EntityId,
+        path: Vec<String>,
+        op: FilterOp,
+    ) -> Filter {
+        let related = model.related(entity, &path);
+        Filter { path, op, related }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]

@@ -46,12 +46,14 @@ pub fn eq(path: &str) -> Filter {
     Filter {
         path: path.split('.').map(str::to_string).collect(),
         op: FilterOp::Eq,
+        related: None,
     }
 }
 pub fn range(path: &str) -> Filter {
     Filter {
         path: path.split('.').map(str::to_string).collect(),
         op: FilterOp::Range,
+        related: None,
     }
 }
 pub fn desc(field: &str) -> SortKey {

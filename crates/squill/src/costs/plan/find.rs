@@ -93,7 +93,7 @@ impl<'a> Planner<'a> {
         // categories): a multikey index has that many per document.
         let per_doc = filter
             .iter()
-            .map(|c| self.ids_per_document(e, &c.path))
+            .map(|c| self.ids_per_document(e, c))
             .fold(1.0, f64::max);
         let entries = per_doc
             * if acc.prefix.is_empty() {
@@ -115,11 +115,12 @@ impl<'a> Planner<'a> {
     /// the other side when the layout keeps them as an array here (a
     /// many-to-many, shared children, or the children's ids in a parent),
     /// else one.
-    pub(super) fn ids_per_document(&self, e: EntityId, path: &[String]) -> f64 {
+    pub(super) fn ids_per_document(&self, e: EntityId, c: &Filter) -> f64 {
         let f = self.facts;
-        let Some((r, _)) = f.resolve_related(e, path) else {
+        let Some(related) = &c.related else {
             return 1.0;
         };
+        let r = related.relationship;
         let rel = f.model.relationship(r);
         let layout = self.layout(r);
         if rel.child == e && parent_ref_path(layout, &rel.child_field).is_some() {
@@ -153,7 +154,11 @@ impl<'a> Planner<'a> {
         c: &Filter,
     ) -> (String, ValueSource) {
         let f = self.facts;
-        let Some((r, field)) = f.resolve_related(e, &c.path) else {
+        let Some(Related {
+            relationship: r,
+            field,
+        }) = c.related.clone()
+        else {
             return (acc.path(&c.path.join(".")), ValueSource::Param);
         };
         let rel = f.model.relationship(r);
@@ -191,10 +196,7 @@ impl<'a> Planner<'a> {
                 return (acc.path(&p), ValueSource::Param);
             }
             // A step on the parent first.
-            let pf = Filter {
-                path: vec![field.clone()],
-                op: c.op,
-            };
+            let pf = Filter::new(f.model, rel.parent, vec![field.clone()], c.op);
             let purpose = Purpose::FindMatching {
                 entity: self.name(rel.parent).to_string(),
                 field: field.to_string(),
@@ -235,10 +237,7 @@ impl<'a> Planner<'a> {
                     ValueSource::Param,
                 ),
                 _ => {
-                    let cf = Filter {
-                        path: vec![field.clone()],
-                        op: c.op,
-                    };
+                    let cf = Filter::new(f.model, rel.child, vec![field.clone()], c.op);
                     let purpose = Purpose::FindMatching {
                         entity: self.name(rel.child).to_string(),
                         field: field.to_string(),

@@ -11,8 +11,8 @@ use crate::candidates::space::Space;
 use crate::design::{Action, Cost, Purpose, Step, StepFilter, UpdateOp, ValueSource, Warning};
 use crate::design::{BucketBy, Layout, Side};
 use crate::model::{
-    AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, RelationshipId,
-    RelationshipKind, SortKey,
+    AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, Related,
+    RelationshipId, RelationshipKind, SortKey,
 };
 
 /// An index a step relies on.
@@ -535,7 +535,11 @@ impl<'a> Planner<'a> {
         for c in filter {
             let sel = if c.path.len() == 1 && c.path[0] == "_id" {
                 1.0 / f.count(e)
-            } else if let Some((r, field)) = f.resolve_related(e, &c.path) {
+            } else if let Some(Related {
+                relationship: r,
+                field,
+            }) = c.related.clone()
+            {
                 let rel = f.model.relationship(r);
                 let other = if rel.child == e {
                     rel.parent

@@ -122,7 +122,7 @@ pub(super) fn filters(
         };
         let path = resolve_path(ctx, model, entity, path);
         if let (Some(path), Some(op)) = (path, op_value) {
-            out.push(Filter { path, op });
+            out.push(Filter::new(model, entity, path, op));
         }
     }
     out

@@ -5,8 +5,7 @@
 
 use crate::design::{
     Action, Alternative, Cost, Design, EntityDecision, FieldOrigin, OperationPlan,
-    RelationshipDecision, RuleHit, Shape, ShapeField, ShapeType, Step, UpdateOp,
-    Verdict,
+    RelationshipDecision, RuleHit, Shape, ShapeField, ShapeType, Step, UpdateOp, Verdict,
 };
 use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::finding::{Evidence, Finding, Location, Severity};
