@@ -3,10 +3,9 @@
 //! atomic group that one document can honour, copies that only pay when the
 //! relationship is referenced.
 
-use super::builder::*;
 use crate::advise::optimize::{exhaustive, local_search};
 use crate::candidates::facts::Facts;
-use crate::model::{Aggregate, AggregateFn, AtomicGroup, Model, OperationKind, RelationshipKind};
+use crate::model::Model;
 use crate::settings::Settings;
 
 fn assert_optimal(model: &Model) {
@@ -32,170 +31,123 @@ fn assert_optimal(model: &Model) {
     }
 }
 
+fn model(file: &str, yaml: &str) -> Model {
+    crate::inputs::model_file::parse(file, yaml).unwrap()
+}
+
 /// Comments belong to a post and to their author; only one can embed them.
 fn comments_two_parents() -> Model {
-    let mut b = B::new("comments-two-parents");
-    b.mixes(&["reading", "writing"]);
-    let post = b.entity("post", 10_000, vec![s("title", 40), s("body", 2000)]);
-    let user = b.entity("user", 5_000, vec![s("name", 16), s("email", 24)]);
-    let comment = b.entity("comment", 200_000, vec![s("text", 200), date("at")]);
-    let tag = b.entity("tag", 10_000, vec![s("label", 12)]);
-    let pc = b.one_to_many("comments", post, comment, card(0, 20, Some(100)), false);
-    let uc = b.one_to_many("written", user, comment, card(0, 40, Some(150)), false);
-    let pt = b.one_to_many("tags", post, tag, card(0, 3, Some(8)), false);
-    b.m.relationships[uc.index()].child_field = "author".into();
-    b.op(
-        "post_page",
-        &[100.0, 10.0],
-        OperationKind::Read {
-            entity: post,
-            filter: vec![eq("_id")],
-            sort: vec![],
-            limit: None,
-            fields: vec![],
-            include: vec![inc(pc, true, &[]), inc(pt, true, &["label"])],
-            aggregates: vec![],
-        },
-    );
-    b.op(
-        "user_page",
-        &[30.0, 3.0],
-        OperationKind::Read {
-            entity: user,
-            filter: vec![eq("_id")],
-            sort: vec![],
-            limit: None,
-            fields: vec![],
-            include: vec![inc(uc, true, &["text"])],
-            aggregates: vec![],
-        },
-    );
-    b.op(
-        "comment",
-        &[2.0, 60.0],
-        OperationKind::Insert {
-            entity: comment,
-            links: vec![pc, uc],
-            count: 1,
-        },
-    );
-    b.op(
-        "rename_user",
-        &[0.1, 5.0],
-        OperationKind::Update {
-            entity: user,
-            filter: vec![eq("_id")],
-            changes: vec!["name".into()],
-            relinks: vec![],
-            multi: false,
-        },
-    );
-    b.build()
+    model(
+        "comments-two-parents.yaml",
+        "name: comments-two-parents
+mixes: [reading, writing]
+entities:
+  post: {count: 10000, fields: {title: string(40), body: string(2000)}}
+  user: {count: 5000, fields: {name: string(16), email: string(24)}}
+  comment: {count: 200000, fields: {text: string(200), at: date}}
+  tag: {count: 10000, fields: {label: string(12)}}
+relationships:
+  comments: {parent: post, child: comment, children: {min: 0, typical: 20, max: 100}}
+  written:
+    parent: user
+    child: comment
+    children: {min: 0, typical: 40, max: 150}
+    child_field: author
+  tags: {parent: post, child: tag, children: {min: 0, typical: 3, max: 8}}
+operations:
+  post_page:
+    read: post
+    rates: {reading: 100, writing: 10}
+    filter: {_id: eq}
+    include: {comments: {}, tags: {fields: [label]}}
+  user_page:
+    read: user
+    rates: {reading: 30, writing: 3}
+    filter: {_id: eq}
+    include: {written: {fields: [text]}}
+  comment:
+    insert: comment
+    links: [comments, written]
+    rates: {reading: 2, writing: 60}
+  rename_user:
+    update: user
+    filter: {_id: eq}
+    changes: [name]
+    rates: {reading: 0.1, writing: 5}
+",
+    )
 }
 
 /// Order lines, their order's total kept atomically, and the customer's name.
 fn orders_atomic() -> Model {
-    let mut b = B::new("orders-atomic");
-    let customer = b.entity("customer", 50_000, vec![s("name", 20), s("email", 24)]);
-    let order = b.entity("order", 1_000_000, vec![dbl("total"), date("placed")]);
-    let line = b.entity(
-        "line",
-        4_000_000,
-        vec![int("qty"), dbl("price"), s("sku", 10)],
-    );
-    let co = b.one_to_many("orders", customer, order, card(0, 20, None), true);
-    let ol = b.one_to_many("lines", order, line, card(1, 4, Some(50)), false);
-    let cust_read = b.read(
-        "order_page",
-        80.0,
-        order,
-        vec![eq("_id")],
-        vec![inc(ol, true, &[]), inc(co, false, &["name"])],
-    );
-    let _ = cust_read;
-    let add = b.insert("add_line", 20.0, line, vec![ol]);
-    let total = b.update("update_total", 20.0, order, &["total"], vec![]);
-    b.m.workload.atomic_groups.push(AtomicGroup {
-        name: "line_and_total".into(),
-        operations: vec![add, total],
-    });
-    b.insert("place_order", 5.0, order, vec![co]);
-    b.op(
-        "lines_count",
-        &[10.0],
-        OperationKind::Read {
-            entity: order,
-            filter: vec![eq("_id")],
-            sort: vec![],
-            limit: None,
-            fields: vec![],
-            include: vec![],
-            aggregates: vec![Aggregate {
-                relationship: ol,
-                function: AggregateFn::Count,
-                field: None,
-            }],
-        },
-    );
-    // A third relationship: a customer's addresses, one-to-few.
-    let address = b.entity("address", 80_000, vec![s("street", 30), s("city", 16)]);
-    let ca = b.one_to_many("addresses", customer, address, card(0, 2, Some(5)), false);
-    b.read(
-        "customer_page",
-        40.0,
-        customer,
-        vec![eq("_id")],
-        vec![inc(ca, true, &[])],
-    );
-    b.build()
+    model(
+        "orders-atomic.yaml",
+        "name: orders-atomic
+entities:
+  customer: {count: 50000, fields: {name: string(20), email: string(24)}}
+  order: {count: 1000000, fields: {total: double, placed: date}}
+  line: {count: 4000000, fields: {qty: int, price: double, sku: string(10)}}
+  address: {count: 80000, fields: {street: string(30), city: string(16)}}
+relationships:
+  orders:
+    parent: customer
+    child: order
+    children: {min: 0, typical: 20, max: unbounded}
+    standalone: true
+  lines: {parent: order, child: line, children: {min: 1, typical: 4, max: 50}}
+  # A third relationship: a customer's addresses, one-to-few.
+  addresses: {parent: customer, child: address, children: {min: 0, typical: 2, max: 5}}
+operations:
+  order_page:
+    read: order
+    rate: 80
+    filter: {_id: eq}
+    include: {lines: {}, customer: {fields: [name]}}
+  add_line: {insert: line, links: [lines], rate: 20}
+  update_total: {update: order, filter: {_id: eq}, changes: [total], rate: 20}
+  place_order: {insert: order, links: [orders], rate: 5}
+  lines_count: {read: order, rate: 10, filter: {_id: eq}, aggregates: [count(lines)]}
+  customer_page: {read: customer, rate: 40, filter: {_id: eq}, include: [addresses]}
+atomic:
+  line_and_total: [add_line, update_total]
+",
+    )
 }
 
 /// A one-to-one inside a one-to-few inside a parent: nested embedding.
 fn nested() -> Model {
-    let mut b = B::new("nested");
-    let company = b.entity("company", 1_000, vec![s("name", 30)]);
-    let office = b.entity("office", 3_000, vec![s("city", 16)]);
-    let address = b.entity("address", 3_000, vec![s("street", 30), s("zip", 6)]);
-    let staff = b.entity("employee", 100_000, vec![s("name", 20), s("role", 12)]);
-    let co = b.one_to_many("offices", company, office, card(1, 3, Some(10)), false);
-    let oa = b.rel(
-        "address",
-        RelationshipKind::OneToOne,
-        office,
-        address,
-        card(1, 1, Some(1)),
-        card(1, 1, Some(1)),
-        false,
-    );
-    let os = b.one_to_many("staff", office, staff, card(0, 30, Some(400)), true);
-    b.read(
-        "company_page",
-        50.0,
-        company,
-        vec![eq("_id")],
-        vec![{
-            let mut i = inc(co, true, &[]);
-            i.include = vec![inc(oa, true, &[])];
-            i
-        }],
-    );
-    b.read(
-        "office_staff",
-        20.0,
-        office,
-        vec![eq("_id")],
-        vec![inc(os, true, &["name"])],
-    );
-    b.read(
-        "find_employee",
-        60.0,
-        staff,
-        vec![eq("name")],
-        vec![inc(os, false, &["city"])],
-    );
-    b.insert("hire", 1.0, staff, vec![os]);
-    b.update("move_office", 0.01, address, &["street"], vec![]);
-    b.build()
+    model(
+        "nested.yaml",
+        "name: nested
+entities:
+  company: {count: 1000, fields: {name: string(30)}}
+  office: {count: 3000, fields: {city: string(16)}}
+  address: {count: 3000, fields: {street: string(30), zip: string(6)}}
+  employee: {count: 100000, fields: {name: string(20), role: string(12)}}
+relationships:
+  offices: {parent: company, child: office, children: {min: 1, typical: 3, max: 10}}
+  address: {kind: one-to-one, parent: office, child: address}
+  staff:
+    parent: office
+    child: employee
+    children: {min: 0, typical: 30, max: 400}
+    standalone: true
+operations:
+  company_page:
+    read: company
+    rate: 50
+    filter: {_id: eq}
+    include: {offices: {include: [address]}}
+  office_staff: {read: office, rate: 20, filter: {_id: eq}, include: {staff: {fields: [name]}}}
+  find_employee:
+    read: employee
+    rate: 60
+    filter: {name: eq}
+    include: {office: {fields: [city]}}
+  hire: {insert: employee, links: [staff], rate: 1}
+  move_office: {update: address, filter: {_id: eq}, changes: [street], rate: 0.01}
+",
+    )
 }
 
 #[test]

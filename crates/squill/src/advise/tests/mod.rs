@@ -1,7 +1,6 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
 mod alternatives;
-mod builder;
 mod dump;
 mod exhaustive;
 pub mod golden;

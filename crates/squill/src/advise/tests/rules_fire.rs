@@ -1,12 +1,11 @@
 //! Every design rule fires on some model: as a limit that forbids a candidate,
 //! a reason that supports one, or a finding on the finished design.
 
-use super::builder::*;
 use super::golden::example;
 use crate::advise::advise;
 use crate::candidates::facts::Facts;
 use crate::design::Verdict;
-use crate::model::{Model, OperationKind};
+use crate::model::Model;
 use crate::settings::{DesignOptions, Options, Settings};
 use std::collections::BTreeSet;
 
@@ -36,50 +35,45 @@ fn fired(model: &Model, settings: &Settings) -> BTreeSet<&'static str> {
     out
 }
 
+fn model(file: &str, yaml: &str) -> Model {
+    crate::inputs::model_file::parse(file, yaml).unwrap()
+}
+
 /// A product whose embedded parts would pass 16 MiB at their maximum.
 fn huge_children() -> Model {
-    let mut b = B::new("huge-children");
-    let p = b.entity("product", 1_000, vec![s("name", 20)]);
-    let part = b.entity(
-        "part",
-        100_000,
-        vec![
-            s("name", 20),
-            field("drawing", crate::model::FieldType::Binary, Some(200_000)),
-        ],
-    );
-    let r = b.one_to_many("parts", p, part, card(1, 5, Some(150)), false);
-    b.read(
-        "product_page",
-        10.0,
-        p,
-        vec![eq("_id")],
-        vec![inc(r, true, &[])],
-    );
-    b.build()
+    model(
+        "huge-children.yaml",
+        "name: huge-children
+entities:
+  product: {count: 1000, fields: {name: string(20)}}
+  part: {count: 100000, fields: {name: string(20), drawing: binary(200000)}}
+relationships:
+  parts: {parent: product, child: part, children: {min: 1, typical: 5, max: 150}}
+operations:
+  product_page: {read: product, rate: 10, filter: {_id: eq}, include: [parts]}
+",
+    )
 }
 
 /// A read that returns only the field it filters on: a covered query.
 fn covered() -> Model {
-    let mut b = B::new("covered");
-    let user = b.entity("user", 100_000, vec![s("email", 24), s("name", 16)]);
-    let session = b.entity("session", 1_000_000, vec![s("token", 32), date("at")]);
-    let r = b.one_to_many("sessions", user, session, card(0, 10, None), true);
-    b.op(
-        "email_exists",
-        &[50.0],
-        OperationKind::Read {
-            entity: user,
-            filter: vec![eq("email")],
-            sort: vec![],
-            limit: Some(1),
-            fields: vec!["email".into()],
-            include: vec![],
-            aggregates: vec![],
-        },
-    );
-    b.insert("login", 10.0, session, vec![r]);
-    b.build()
+    model(
+        "covered.yaml",
+        "name: covered
+entities:
+  user: {count: 100000, fields: {email: string(24), name: string(16)}}
+  session: {count: 1000000, fields: {token: string(32), at: date}}
+relationships:
+  sessions:
+    parent: user
+    child: session
+    children: {min: 0, typical: 10, max: unbounded}
+    standalone: true
+operations:
+  email_exists: {read: user, rate: 50, filter: {email: eq}, limit: 1, fields: [email]}
+  login: {insert: session, links: [sessions], rate: 10}
+",
+    )
 }
 
 #[test]
