@@ -261,7 +261,18 @@ fn fixture_artifacts_work_against_a_server() {
     let failures: Vec<String> = fixtures::all()
         .into_iter()
         .filter_map(|(name, model, design)| {
-            check_against_server(&tools, name, &model, &design, &DataOptions::new(3, 17), &[]).err()
+            // Fixtures share names with examples (host-logs): their own
+            // database and directory keep the two tests apart.
+            let name = format!("fixture-{name}");
+            check_against_server(
+                &tools,
+                &name,
+                &model,
+                &design,
+                &DataOptions::new(3, 17),
+                &[],
+            )
+            .err()
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
