@@ -4,19 +4,21 @@
 
 use super::document::DocBuilder;
 use super::optimize::Evaluator;
+use super::reasons::{
+    breaks_a_rule, cannot_combine, computes, explanation, layout_words, tradeoffs,
+};
 use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::{Space, State};
 use crate::costs::plan::{OpPlan, Planner};
+use crate::design::Layout;
 use crate::design::{
     Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize, EntityDecision,
     Index, OperationPlan, RelationshipDecision, RuleHit, Shape, Verdict,
 };
-use crate::design::{Layout, Side};
 use crate::model::{EntityId, OperationId};
 use crate::rules::design as r;
-use crate::words;
 
 /// Weighted totals of a state, and each operation's plan.
 pub struct Priced {
@@ -286,145 +288,6 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     list
 }
 
-fn layout_words(facts: &Facts<'_>, rel: crate::model::RelationshipId, l: &Layout) -> String {
-    let model = facts.model;
-    let r = model.relationship(rel);
-    let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
-    // Each side in the form the sentence needs: one parent, one child, or many.
-    let (parent, child) = words::sides(parent, child);
-    let childs = words::plural(&child);
-    match l {
-        Layout::Embed => format!("embedding {childs} in the {parent}"),
-        Layout::EmbedParentInChild => format!("folding the {parent} into each {child}"),
-        Layout::ChildReferences => format!("{child} ids in the {parent}"),
-        Layout::ParentReference => format!("the {parent}'s id in each {child}"),
-        Layout::TwoWayReferences => "references both ways".to_string(),
-        Layout::ExtendedReference {
-            copies_into: Side::Parent,
-            fields,
-        } => {
-            format!("copying {child} {} into the {parent}", fields.join(", "))
-        }
-        Layout::ExtendedReference {
-            copies_into: Side::Child,
-            fields,
-        } => {
-            format!("copying {parent} {} into each {child}", fields.join(", "))
-        }
-        Layout::Subset { k, .. } => format!("the latest {k} {childs} in the {parent}"),
-        Layout::Bucket { per_bucket, .. } => format!("buckets of {per_bucket} {childs}"),
-        Layout::ManyToManyOneWay {
-            ids_in: Side::Parent,
-        } => format!("{child} ids in each {parent} only"),
-        Layout::ManyToManyOneWay {
-            ids_in: Side::Child,
-        } => format!("{parent} ids in each {child} only"),
-        Layout::ManyToManyTwoWay => "ids on both sides".to_string(),
-    }
-}
-
-/// "2 more round trips, 300 more documents examined" for one execution.
-fn diff_words(d: &Cost) -> String {
-    let mut parts = Vec::new();
-    let mut say = |x: f64, one: &str, many: &str| {
-        if x.abs() < 0.005 {
-            return;
-        }
-        let n = words::num(x.abs());
-        let what = if (x.abs() - 1.0).abs() < 1e-9 {
-            one
-        } else {
-            many
-        };
-        parts.push(format!("{} {n} {what}", if x > 0.0 { "+" } else { "-" }));
-    };
-    say(d.round_trips, "round trip", "round trips");
-    say(
-        d.documents_examined,
-        "document examined",
-        "documents examined",
-    );
-    say(d.documents_written, "document written", "documents written");
-    say(d.sync_writes, "copy to update", "copies to update");
-    say(d.transactions, "transaction", "transactions");
-    if d.bytes_written.abs() >= 1.0 {
-        parts.push(format!(
-            "{} {} written",
-            if d.bytes_written > 0.0 { "+" } else { "-" },
-            words::bytes(d.bytes_written.abs())
-        ));
-    }
-    if d.bytes_read.abs() >= 1.0 && parts.len() < 2 {
-        parts.push(format!(
-            "{} {} read",
-            if d.bytes_read > 0.0 { "+" } else { "-" },
-            words::bytes(d.bytes_read.abs())
-        ));
-    }
-    parts.join(", ")
-}
-
-fn explanation(
-    facts: &Facts<'_>,
-    pairs: &[(OperationId, &OpPlan, &OpPlan)],
-    delta: f64,
-    chosen_total: f64,
-    layout: &str,
-) -> String {
-    let model = facts.model;
-    let mut rows: Vec<(f64, String)> = Vec::new();
-    for (op, a, b) in pairs {
-        let rate = model.operation(*op).rate(facts.mix);
-        let d = b.cost.minus(&a.cost);
-        let weighted = d.score * rate;
-        if weighted.abs() < 1e-9 || rate <= 0.0 {
-            continue;
-        }
-        let w = diff_words(&d);
-        if w.is_empty() {
-            continue;
-        }
-        rows.push((
-            weighted,
-            format!(
-                "{} ({}/s): {w}",
-                model.operation(*op).name,
-                words::num(rate)
-            ),
-        ));
-    }
-    rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
-    let mut s = format!(
-        "{layout} costs {} {} per second ({} vs {})",
-        words::num(delta.abs()),
-        if delta < 0.0 { "less" } else { "more" },
-        words::num(chosen_total + delta),
-        words::num(chosen_total)
-    );
-    let worse: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.0 > 0.0)
-        .take(2)
-        .map(|r| r.1.as_str())
-        .collect();
-    let better: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.0 < 0.0)
-        .take(2)
-        .map(|r| r.1.as_str())
-        .collect();
-    if !worse.is_empty() {
-        s.push_str(&format!(": per execution {}", worse.join("; ")));
-    }
-    if !better.is_empty() {
-        s.push_str(&format!("; it would save on {}", better.join("; ")));
-    }
-    if worse.is_empty() && delta >= 0.0 {
-        s.push_str(": the difference is the upkeep of the indexes it needs");
-    }
-    s
-}
-
 fn decision(
     facts: &Facts<'_>,
     space: &Space,
@@ -508,10 +371,7 @@ fn decision(
                 }
                 None => Verdict::Rejected {
                     rule: r::design_for_workload::RULE.id,
-                    reason: format!(
-                        "{} cannot be combined with the other choices of this design",
-                        layout_words(facts, rel, &cand.layout)
-                    ),
+                    reason: cannot_combine(facts, rel, &cand.layout),
                 },
             }
         };
@@ -533,14 +393,9 @@ fn decision(
         });
     }
     if let Some(hit) = &chosen.forbidden {
-        let why = if pinned {
-            "the model pins this layout, though it breaks a rule"
-        } else {
-            "every candidate breaks a rule; this one least"
-        };
         rules.push(RuleHit {
             rule: hit.rule,
-            reason: format!("{why}: {}", hit.reason),
+            reason: breaks_a_rule(pinned, &hit.reason),
         });
     }
     RelationshipDecision {
@@ -561,58 +416,6 @@ fn decision(
         alternatives,
         tradeoffs: tradeoffs(facts, priced, rel, &chosen.layout),
     }
-}
-
-fn tradeoffs(
-    facts: &Facts<'_>,
-    priced: &Priced,
-    rel: crate::model::RelationshipId,
-    layout: &Layout,
-) -> Vec<String> {
-    let model = facts.model;
-    let r = model.relationship(rel);
-    let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
-    let childs = words::plural(child);
-    let mut out = Vec::new();
-    let mut ops: Vec<OperationId> = facts.ops_touching[r.parent.index()]
-        .iter()
-        .chain(&facts.ops_touching[r.child.index()])
-        .copied()
-        .collect();
-    ops.sort();
-    ops.dedup();
-    for op in ops {
-        let plan = &priced.plans[op.index()];
-        for w in &plan.warnings {
-            let t = w.text();
-            if (w.mentions(child) || w.mentions(parent)) && !out.contains(&t) {
-                out.push(t);
-            }
-        }
-        for s in &plan.steps {
-            if let Some(source) = &s.copy_of
-                && (s.collection == *parent || s.collection == *child || source == child)
-            {
-                let t = format!(
-                    "{} ({}/s) must {}; the copies are not updated atomically with the original",
-                    model.operation(op).name,
-                    words::num(model.operation(op).rate(facts.mix)),
-                    crate::design::Purpose::texts(&s.purpose)
-                );
-                if !out.contains(&t) {
-                    out.push(t);
-                }
-            }
-        }
-    }
-    match layout {
-        Layout::Embed => out.push(format!("{childs} exist only inside their {parent}: reading one means reading its {parent}")),
-        Layout::Subset { k, .. } => out.push(format!("only the latest {k} {childs} are in the {parent}; older ones take a query on the {child} collection")),
-        Layout::Bucket { .. } => out.push(format!("{childs} are stored in buckets: one is read or updated through its bucket")),
-        Layout::ExtendedReference { fields, .. } => out.push(format!("the copies of {} lose atomic, isolated updates with their original", fields.join(", "))),
-        _ => {}
-    }
-    out
 }
 
 fn entity_decisions(
@@ -664,14 +467,7 @@ fn entity_decisions(
                 out.push(EntityDecision::ComputedField {
                     entity: model.entity(rel.parent).name.clone(),
                     field: name.clone(),
-                    computes: match field {
-                        Some(f) => format!(
-                            "{} of {}.{f}",
-                            crate::candidates::fn_name(*function),
-                            model.entity(rel.child).name
-                        ),
-                        None => format!("count of {}", rel.parent_field),
-                    },
+                    computes: computes(model, rel, *function, field.as_deref()),
                     maintained_by,
                     rules: space.entity_support[i].clone(),
                 });

@@ -10,6 +10,7 @@ mod error;
 mod example;
 mod findings;
 pub mod optimize;
+mod reasons;
 
 #[cfg(test)]
 pub(crate) mod tests;
