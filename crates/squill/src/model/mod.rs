@@ -55,27 +55,21 @@ impl Model {
         if path.len() == 1 && (first == "_id" || self.entity(entity).field(first).is_some()) {
             return None;
         }
-        for r in self.relationships_to(entity) {
+        // Up to a parent (through the child's field), then down to children
+        // (through the parent's field).
+        let up = self.relationships_to(entity).map(|r| (r, true));
+        let down = self.relationships_from(entity).map(|r| (r, false));
+        for (r, to_parent) in up.chain(down) {
             let rel = self.relationship(r);
-            if &rel.child_field == first
-                || &rel.name == first
-                || &self.entity(rel.parent).name == first
-            {
+            let (field, other) = if to_parent {
+                (&rel.child_field, rel.parent)
+            } else {
+                (&rel.parent_field, rel.child)
+            };
+            if field == first || &rel.name == first || &self.entity(other).name == first {
                 return Some(Related {
                     relationship: r,
-                    field: self.field_of(rel.parent, &path[1..]),
-                });
-            }
-        }
-        for r in self.relationships_from(entity) {
-            let rel = self.relationship(r);
-            if &rel.parent_field == first
-                || &rel.name == first
-                || &self.entity(rel.child).name == first
-            {
-                return Some(Related {
-                    relationship: r,
-                    field: self.field_of(rel.child, &path[1..]),
+                    field: self.field_of(other, &path[1..]),
                 });
             }
         }

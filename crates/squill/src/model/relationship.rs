@@ -20,8 +20,9 @@ pub enum RelationshipKind {
 /// A layout as the model names it, to pin a relationship to it (`layout:`
 /// in the model file): the design's `Layout` says how it is built, this says
 /// only which one was asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
+#[schemars(rename = "Layout")]
 pub enum LayoutKind {
     Embed,
     EmbedParentInChild,

@@ -124,27 +124,9 @@ pub struct RawRelationship {
     pub child_field: Option<S<String>>,
     /// Pin the relationship to one layout (the design it has today, or one to
     /// compare): advise keeps it and decides the rest around it.
-    #[schemars(with = "Option<LayoutName>")]
+    #[schemars(with = "Option<crate::model::LayoutKind>")]
     pub layout: Option<S<String>>,
     pub description: Option<String>,
-}
-
-/// The layouts a relationship may be pinned to.
-#[derive(JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-#[allow(dead_code)] // only its schema is used
-#[schemars(rename = "Layout")]
-pub enum LayoutName {
-    Embed,
-    EmbedParentInChild,
-    ChildReferences,
-    ParentReference,
-    TwoWayReferences,
-    ExtendedReference,
-    Subset,
-    Bucket,
-    ManyToManyOneWay,
-    ManyToManyTwoWay,
 }
 
 /// The names a relationship kind may take.
