@@ -147,7 +147,15 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
                 op.name
             ));
         }
-        if op.entity().index() >= n_ent {
+        if let OperationKind::Link { relationship, .. } = &op.kind
+            && relationship.index() >= n_rel
+        {
+            return bad(format!(
+                "operation `{}` names a relationship that does not exist",
+                op.name
+            ));
+        }
+        if op.entity_in(model).index() >= n_ent {
             return bad(format!(
                 "operation `{}` names an entity that does not exist",
                 op.name
@@ -173,6 +181,7 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
             OperationKind::Insert { links, .. } => links.iter().map(|r| r.index()).collect(),
             OperationKind::Update { relinks, .. } => relinks.iter().map(|r| r.index()).collect(),
             OperationKind::Delete { .. } => Vec::new(),
+            OperationKind::Link { relationship, .. } => vec![relationship.index()],
         };
         if rels.iter().any(|r| *r >= n_rel) {
             return bad(format!(
@@ -186,7 +195,7 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
             OperationKind::Read { entity, filter, .. }
             | OperationKind::Update { entity, filter, .. }
             | OperationKind::Delete { entity, filter } => (*entity, filter.as_slice()),
-            OperationKind::Insert { .. } => continue,
+            OperationKind::Insert { .. } | OperationKind::Link { .. } => continue,
         };
         if let Some(f) = filter
             .iter()

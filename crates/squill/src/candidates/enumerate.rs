@@ -20,6 +20,15 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             ids_in: Side::Child,
         });
         out.push(Layout::ManyToManyTwoWay);
+        // The parent's array of ids can carry copies of the child's fields
+        // the parent's reads show (a playlist's tracks with their titles),
+        // as for shared children below.
+        for fields in copy_sets(facts, r, Side::Parent) {
+            out.push(Layout::ExtendedReference {
+                copies_into: Side::Parent,
+                fields,
+            });
+        }
         return out;
     }
     // A shared child (a part used by several products) could still be copied

@@ -37,6 +37,10 @@ pub struct RelFacts {
     pub child_inserts: f64,
     /// Children re-pointed to another parent per second.
     pub relinks: f64,
+    /// Links made between an existing parent and child per second (a star,
+    /// a track added to a playlist), and links removed.
+    pub links: f64,
+    pub unlinks: f64,
     /// Rate of operations that start from the child entity.
     pub child_own_ops: f64,
 }
@@ -185,6 +189,17 @@ impl<'m> Facts<'m> {
                     self.rels[r.index()].child_own_ops += rate;
                 }
             }
+            OperationKind::Link {
+                relationship,
+                unlink,
+            } => {
+                let rf = &mut self.rels[relationship.index()];
+                if *unlink {
+                    rf.unlinks += rate;
+                } else {
+                    rf.links += rate;
+                }
+            }
             OperationKind::Delete { entity, .. } => {
                 self.entity_writes[entity.index()] += rate;
                 for r in model.relationships_to(*entity) {
@@ -254,7 +269,7 @@ impl<'m> Facts<'m> {
         let model = self.model;
         let op = model.operation(op_id);
         let mut set = FxHashSet::default();
-        set.insert(op.entity());
+        set.insert(op.entity_in(model));
         let mut add_rel = |r: RelationshipId, set: &mut FxHashSet<EntityId>| {
             let rel = model.relationship(r);
             set.insert(rel.parent);
@@ -283,19 +298,22 @@ impl<'m> Facts<'m> {
                 }
                 self.filter_rels(filter, &mut set);
             }
+            OperationKind::Link { relationship, .. } => add_rel(*relationship, &mut set),
             OperationKind::Insert { .. }
             | OperationKind::Delete { .. }
             | OperationKind::Update { .. } => {}
         }
         // A write also refreshes copies and counters kept next to its entity.
         if op.is_write() {
-            let e = op.entity();
+            let e = op.entity_in(model);
             for r in model.relationships_from(e).chain(model.relationships_to(e)) {
                 add_rel(r, &mut set);
             }
         }
         match &op.kind {
-            OperationKind::Read { .. } | OperationKind::Insert { .. } => {}
+            OperationKind::Read { .. }
+            | OperationKind::Insert { .. }
+            | OperationKind::Link { .. } => {}
             OperationKind::Update {
                 relinks, filter, ..
             } => {

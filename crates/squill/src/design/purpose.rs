@@ -67,6 +67,23 @@ pub enum Purpose {
     Pull {
         entity: String,
     },
+    /// A link to an existing `to` recorded in `entity`'s document (a star,
+    /// a track added to a playlist).
+    Link {
+        entity: String,
+        to: String,
+    },
+    /// A link to `to` removed from `entity`'s document.
+    Unlink {
+        entity: String,
+        to: String,
+    },
+    /// The fields an extended reference copies, read from the instance
+    /// being linked.
+    ReadCopies {
+        entity: String,
+        fields: Vec<String>,
+    },
     /// A child's id or copy removed from its parent.
     RemoveFromParent {
         entity: String,
@@ -137,6 +154,9 @@ pub enum Purpose {
         fields: Vec<String>,
         holders: f64,
         holder: String,
+        /// The most documents one refresh can touch, at the model's maximum
+        /// cardinality (`None`: unbounded).
+        at_most: Option<u64>,
     },
 }
 
@@ -192,6 +212,19 @@ impl Purpose {
             FindToDelete { entity } => format!("find the {} to delete", plural(entity)),
             Delete { entity } => format!("delete the {}", one(entity)),
             Pull { entity } => format!("pull the {} out of its document", one(entity)),
+            Link { entity, to } => {
+                format!("record the link to the {} in the {}", one(to), one(entity))
+            }
+            Unlink { entity, to } => {
+                format!(
+                    "remove the link to the {} from the {}",
+                    one(to),
+                    one(entity)
+                )
+            }
+            ReadCopies { entity, fields } => {
+                format!("read the {}'s {} to copy", one(entity), fields.join(", "))
+            }
             RemoveFromParent { entity, parent } => {
                 format!("remove the {} from its {}", one(entity), one(parent))
             }
@@ -265,17 +298,25 @@ impl Purpose {
                 fields,
                 holders,
                 holder,
-            } => format!(
-                "refresh the copy of the {}'s {} in {} {}",
-                one(source),
-                fields.join(", "),
-                num(*holders),
-                if num(*holders) == "1" {
-                    one(holder)
-                } else {
-                    plural(holder)
-                }
-            ),
+                at_most,
+            } => {
+                let worst = match at_most {
+                    Some(n) if (*n as f64) > *holders => format!(" (at most {})", num(*n as f64)),
+                    Some(_) => String::new(),
+                    None => " (no upper bound)".to_string(),
+                };
+                format!(
+                    "refresh the copy of the {}'s {} in {} {}{worst}",
+                    one(source),
+                    fields.join(", "),
+                    num(*holders),
+                    if num(*holders) == "1" {
+                        one(holder)
+                    } else {
+                        plural(holder)
+                    }
+                )
+            }
         }
     }
 
@@ -409,6 +450,7 @@ mod tests {
                     fields: vec!["name".into(), "price".into()],
                     holders: 1.0,
                     holder: "products".into(),
+                    at_most: Some(1),
                 },
                 "refresh the copy of the part's name, price in 1 product",
             ),

@@ -48,10 +48,25 @@ const SAMPLE_BYTES: usize = 32 << 20;
 /// at a small scale and measured, in the formats asked.
 pub fn estimate(model: &Model, design: &Design, options: &DataOptions) -> Estimate {
     let counts = expected_counts(model, options.scale as f64, options.max_children);
+    // A shared relationship's parents draw their children's ids from all
+    // the children: the sample needs as many children as a parent lists, or
+    // the ids wrap and the arrays come out short.
+    let shared = model
+        .relationships
+        .iter()
+        .filter(|r| super::population::is_shared(r))
+        .map(|r| {
+            let n = r.children.typical.max(1);
+            options.max_children.map_or(n, |cap| n.min(cap.max(1)))
+        })
+        .max()
+        .unwrap_or(0)
+        // Beyond this the sample costs more than the estimate is worth.
+        .min(10_000);
     let sample = Population::with_max_children(
         model,
         design,
-        options.scale.min(SAMPLE_SCALE),
+        options.scale.min(SAMPLE_SCALE.max(shared)),
         options.seed,
         options.max_children,
     );

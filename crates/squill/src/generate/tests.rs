@@ -330,30 +330,18 @@ fn artifacts_snapshots() {
     }
 }
 
-/// The example models of the seeds (examples/*.yaml) with the design the
-/// advisor recommends for their default mix.
+/// The example models (examples/*.yaml and examples/scenarios/*.yaml) with
+/// the design the advisor recommends for their default mix.
 pub(super) fn seed_examples() -> Vec<(String, Model, Design)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
     let settings = crate::settings::Settings::default();
-    paths
-        .iter()
-        .map(|p| {
-            let model = crate::inputs::model_file::load(p)
-                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    crate::advise::tests::golden::example_names()
+        .into_iter()
+        .map(|name| {
+            let model = crate::advise::tests::golden::example(&name);
             let design = crate::advise::advise(&model, &settings, None)
-                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            (
-                p.file_stem().unwrap().to_string_lossy().into_owned(),
-                model,
-                design,
-            )
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // A name for directories and databases: `scenarios/s01` → `scenarios-s01`.
+            (name.replace('/', "-"), model, design)
         })
         .collect()
 }

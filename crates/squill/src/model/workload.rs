@@ -48,12 +48,15 @@ impl Operation {
         self.rates.get(mix).copied().unwrap_or(0.0)
     }
 
-    pub fn entity(&self) -> EntityId {
+    /// The entity the operation starts from: a link's is the parent, whose
+    /// id it is given with the child's.
+    pub fn entity_in(&self, model: &super::Model) -> EntityId {
         match &self.kind {
             OperationKind::Read { entity, .. }
             | OperationKind::Insert { entity, .. }
             | OperationKind::Update { entity, .. }
             | OperationKind::Delete { entity, .. } => *entity,
+            OperationKind::Link { relationship, .. } => model.relationship(*relationship).parent,
         }
     }
 
@@ -98,6 +101,14 @@ pub enum OperationKind {
     Delete {
         entity: EntityId,
         filter: Vec<Filter>,
+    },
+    /// Links one existing parent and one existing child through
+    /// `relationship` (a user stars a repository, a track joins a playlist),
+    /// or removes that link (`unlink`). Neither instance is created or
+    /// deleted.
+    Link {
+        relationship: RelationshipId,
+        unlink: bool,
     },
 }
 

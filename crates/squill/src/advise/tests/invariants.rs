@@ -5,24 +5,9 @@
 //! maximum is no smaller than a typical one (issue 19: user-address had 138 B
 //! at most, 145 B typically).
 
-use super::golden::example;
+use super::golden::{example, example_names as examples};
 use crate::advise::advise;
 use crate::settings::Settings;
-
-fn examples() -> Vec<String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let p = e.path();
-            (p.extension()? == "yaml")
-                .then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
-        })
-        .collect();
-    names.sort();
-    names
-}
 
 /// Every example's design for every mix, with the example's name and mix
 /// (advised once for all the tests that read them).

@@ -8,3 +8,4 @@ pub mod invariants;
 mod pins;
 mod rules_fire;
 mod scale;
+mod scenarios;

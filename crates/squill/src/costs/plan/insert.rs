@@ -32,6 +32,19 @@ impl<'a> Planner<'a> {
                     list.push((parent, vec![u], vec![why]));
                 }
             };
+        // A new parent holds its children's ids with copies of their fields:
+        // they are read from the children first.
+        for &r in links {
+            let rel = f.model.relationship(r);
+            if rel.parent == e
+                && let Layout::ExtendedReference {
+                    copies_into: Side::Parent,
+                    fields,
+                } = self.layout(r)
+            {
+                self.read_copies(plan, op, rel.child, fields, f.typical(r).max(1.0));
+            }
+        }
         match f
             .model
             .entity_ids()

@@ -119,6 +119,7 @@ mod delete;
 mod find;
 mod include;
 mod insert;
+mod link;
 mod update;
 
 fn index_name(keys: &[(String, i32)]) -> String {
@@ -232,6 +233,15 @@ fn single_id(rel: &crate::model::Relationship, layout: &Layout) -> bool {
         && matches!(layout, Layout::ChildReferences | Layout::TwoWayReferences)
 }
 
+/// Whether `op` is in an atomic group (its writes then run in a transaction).
+fn in_atomic_group(model: &crate::model::Model, op: OperationId) -> bool {
+    model
+        .workload
+        .atomic_groups
+        .iter()
+        .any(|g| g.operations.contains(&op))
+}
+
 /// The update that adds a child (its id) to its parent's field: `$set` for
 /// one id, `$push` into an array otherwise.
 fn add_id(rel: &crate::model::Relationship, layout: &Layout, path: String) -> UpdateOp {
@@ -286,12 +296,14 @@ impl<'a> Planner<'a> {
         copied: &[impl AsRef<str>],
         holders: f64,
         holder: EntityId,
+        at_most: crate::model::Count,
     ) -> Purpose {
         Purpose::RefreshCopy {
             source: name.to_string(),
             fields: copied.iter().map(|c| c.as_ref().to_string()).collect(),
             holders,
             holder: self.name(holder).to_string(),
+            at_most: at_most.finite(),
         }
     }
 
@@ -423,6 +435,10 @@ impl<'a> Planner<'a> {
             OperationKind::Delete { entity, filter } => {
                 self.delete(&mut plan, op_id, *entity, filter)
             }
+            OperationKind::Link {
+                relationship,
+                unlink,
+            } => self.link(&mut plan, op_id, *relationship, *unlink),
         }
         plan
     }
@@ -546,13 +562,15 @@ impl<'a> Planner<'a> {
                 } else {
                     rel.child
                 };
+                // How many of `e` one instance of the other side has, as the
+                // model states it (children per parent, or parents per child).
                 let per = if rel.child == e {
-                    f.typical_parents(r)
-                } else {
                     f.typical(r)
+                } else {
+                    f.typical_parents(r)
                 };
                 if field == "_id" {
-                    (per / f.count(other)).min(1.0)
+                    (per / f.count(e)).min(1.0)
                 } else {
                     let d = f
                         .model

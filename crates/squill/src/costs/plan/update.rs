@@ -158,7 +158,13 @@ impl<'a> Planner<'a> {
                         .collect(),
                     holders,
                     holders,
-                    self.refresh_purpose(&name, &copied, holders, rel.parent),
+                    self.refresh_purpose(
+                        &name,
+                        &copied,
+                        holders,
+                        rel.parent,
+                        scaled(rel.parents.max, m),
+                    ),
                     Some(name.clone()),
                 ));
             }
@@ -239,7 +245,13 @@ impl<'a> Planner<'a> {
                             .collect(),
                         holders,
                         holders,
-                        self.refresh_purpose(&name, &copied, holders, rel.child),
+                        self.refresh_purpose(
+                            &name,
+                            &copied,
+                            holders,
+                            rel.child,
+                            scaled(rel.children.max, m),
+                        ),
                         Some(name.clone()),
                     ));
                 }
@@ -282,13 +294,7 @@ impl<'a> Planner<'a> {
                 step.copy_of = copy_of;
             }
         }
-        if nonatomic > 0
-            && f.model
-                .workload
-                .atomic_groups
-                .iter()
-                .all(|g| !g.operations.contains(&op))
-        {
+        if nonatomic > 0 && !in_atomic_group(f.model, op) {
             plan.warnings.push(Warning::RepointNotAtomic {
                 entity: name.clone(),
                 updates: nonatomic
@@ -300,5 +306,15 @@ impl<'a> Planner<'a> {
                     ),
             });
         }
+    }
+}
+
+/// The most holders `m` updated instances can have, each at most `max`.
+fn scaled(max: crate::model::Count, m: f64) -> crate::model::Count {
+    match max {
+        crate::model::Count::Finite(n) => {
+            crate::model::Count::Finite((n as f64 * m.max(1.0)).ceil() as u64)
+        }
+        unbounded => unbounded,
     }
 }

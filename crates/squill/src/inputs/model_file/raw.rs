@@ -207,6 +207,13 @@ pub struct RawOperation {
     /// Deletes instances of this entity.
     #[schemars(with = "Option<String>")]
     pub delete: Option<S<String>>,
+    /// Links an existing parent and an existing child through this
+    /// relationship (a star, a track added to a playlist).
+    #[schemars(with = "Option<String>")]
+    pub link: Option<S<String>>,
+    /// Removes a link between a parent and a child of this relationship.
+    #[schemars(with = "Option<String>")]
+    pub unlink: Option<S<String>>,
     /// Operations per second, the same in every mix.
     #[schemars(with = "Option<f64>", range(min = 0, max = 1e9))]
     pub rate: Option<S<f64>>,

@@ -577,3 +577,79 @@ operations:
 ";
     assert!(parse("m.yaml", threads).is_ok());
 }
+
+const LINKS: &str = r"
+name: playlists
+entities:
+  playlist: {count: 10, fields: {name: string}}
+  track: {count: 100, fields: {title: string}}
+  person: {count: 5, fields: {name: string}}
+relationships:
+  tracks:
+    kind: many-to-many
+    parent: playlist
+    child: track
+    children: {typical: 4, max: 50}
+    parents: {typical: 2, max: 9}
+    layout: extended-reference
+  owns: {parent: person, child: playlist, children: 2}
+operations:
+  add_track: {link: tracks, rate: 3}
+  remove_track: {unlink: tracks, rate: 1}
+";
+
+#[test]
+fn links_parse_and_read_back_with_pins() {
+    let m = parse("links.yaml", LINKS).unwrap();
+    let kinds: Vec<&OperationKind> = m.workload.operations.iter().map(|o| &o.kind).collect();
+    let tracks = m.relationship_by_name("tracks").unwrap();
+    assert_eq!(
+        kinds,
+        [
+            &OperationKind::Link {
+                relationship: tracks,
+                unlink: false
+            },
+            &OperationKind::Link {
+                relationship: tracks,
+                unlink: true
+            },
+        ]
+    );
+    assert_eq!(
+        m.relationship(tracks).layout,
+        Some(LayoutKind::ExtendedReference)
+    );
+    let text = to_yaml(&m);
+    let back = parse("links.yaml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(m, back, "{text}");
+}
+
+#[test]
+fn link_errors_point_at_the_relationship_and_the_key() {
+    let bad = LINKS.replace("{link: tracks, rate: 3}", "{link: trakcs, rate: 3}");
+    let p = problems(&bad);
+    assert!(p[0].contains("not a relationship of this model"), "{p:?}");
+    let e = parse("m.yaml", &bad).unwrap_err();
+    assert_eq!(
+        e.problems()[0].help.as_deref(),
+        Some("did you mean `tracks`?")
+    );
+    let with_filter = LINKS.replace(
+        "{link: tracks, rate: 3}",
+        "{link: tracks, rate: 3, filter: {_id: eq}}",
+    );
+    let p = problems(&with_filter);
+    assert!(p[0].contains("`filter` does not apply to a link"), "{p:?}");
+    // Moving from the parent's side, or in a many-to-many, is a link.
+    let relink = LINKS.replace(
+        "{unlink: tracks, rate: 1}",
+        "{update: playlist, filter: {_id: eq}, relinks: [tracks], rate: 1}",
+    );
+    let p = problems(&relink);
+    assert!(
+        p[0].contains("`relinks` moves a track to another playlist"),
+        "{p:?}"
+    );
+    assert!(p[0].starts_with("m.yaml:18:65:"), "{p:?}");
+}

@@ -7,7 +7,9 @@ use super::error::{Position, suggestion};
 use super::paths::{aggregate, fields, filters, includes, relationship_list, sort_keys};
 use super::raw::{NamedMap, RawOperation, S};
 use super::resolve::{DeclaredMix, check_duplicates, check_name};
-use crate::model::{AtomicGroup, Model, Operation, OperationId, OperationKind, Workload};
+use crate::model::{
+    AtomicGroup, Model, Operation, OperationId, OperationKind, RelationshipKind, Workload,
+};
 
 pub fn workload(
     ctx: &mut Ctx<'_>,
@@ -172,6 +174,8 @@ fn operation_kind(
         ("insert", &op.insert),
         ("update", &op.update),
         ("delete", &op.delete),
+        ("link", &op.link),
+        ("unlink", &op.unlink),
     ]
     .into_iter()
     .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
@@ -180,9 +184,9 @@ fn operation_kind(
         [] => {
             ctx.error(
                 ctx.pos(name),
-                format!("operation `{}` names no entity to read, insert, update or delete", name.value),
+                format!("operation `{}` names no entity to read, insert, update or delete, nor a relationship to link or unlink", name.value),
                 "what does it do?",
-                Some("add one of `read: ENTITY`, `insert: ENTITY`, `update: ENTITY`, `delete: ENTITY`".into()),
+                Some("add one of `read: ENTITY`, `insert: ENTITY`, `update: ENTITY`, `delete: ENTITY`, `link: RELATIONSHIP`, `unlink: RELATIONSHIP`".into()),
             );
             return None;
         }
@@ -197,7 +201,31 @@ fn operation_kind(
             return None;
         }
     };
-    let Some(entity) = model.entity_by_name(&target.value) else {
+    // A link names a relationship; its entity is the relationship's parent.
+    let link = matches!(kind, "link" | "unlink").then(|| {
+        let r = model.relationship_by_name(&target.value);
+        if r.is_none() {
+            ctx.error(
+                ctx.pos(target),
+                format!(
+                    "operation `{}` {kind}s through `{}`, which is not a relationship of this model",
+                    name.value, target.value
+                ),
+                "undefined relationship",
+                suggestion(
+                    &target.value,
+                    model.relationships.iter().map(|r| r.name.as_str()),
+                ),
+            );
+        }
+        r
+    });
+    let entity = match link {
+        Some(Some(r)) => Some(model.relationship(r).parent),
+        Some(None) => return None,
+        None => model.entity_by_name(&target.value),
+    };
+    let Some(entity) = entity else {
         ctx.error(
             ctx.pos(target),
             format!(
@@ -304,6 +332,10 @@ fn operation_kind(
         return None;
     }
     Some(match kind {
+        "link" | "unlink" => OperationKind::Link {
+            relationship: link.flatten()?,
+            unlink: kind == "unlink",
+        },
         "read" => OperationKind::Read {
             entity,
             filter,
@@ -346,6 +378,35 @@ fn operation_kind(
                 .map(|c| fields(ctx, model, entity, c, "changed"))
                 .unwrap_or_default();
             let relinks = relationship_list(ctx, model, entity, op.relinks.as_deref(), "relinks");
+            // A re-link moves a child to another parent; from the parent's
+            // side (or in a many-to-many) it is a link and an unlink.
+            if let Some(raw) = op.relinks.as_deref()
+                && raw.len() == relinks.len()
+            {
+                for (n, r) in raw.iter().zip(&relinks) {
+                    let rel = model.relationship(*r);
+                    if rel.child != entity || rel.kind == RelationshipKind::ManyToMany {
+                        let (p, c) = (
+                            &model.entity(rel.parent).name,
+                            &model.entity(rel.child).name,
+                        );
+                        ctx.error(
+                            ctx.pos(n),
+                            format!(
+                                "`relinks` moves a {c} to another {p}, but update `{}` is on `{}`{}",
+                                name.value,
+                                model.entity(entity).name,
+                                if rel.kind == RelationshipKind::ManyToMany { " and a many-to-many has no single parent to move from" } else { "" }
+                            ),
+                            "not a move",
+                            Some(format!(
+                                "to add or remove a link between a {p} and a {c}, use an operation `link: {}` or `unlink: {}`",
+                                rel.name, rel.name
+                            )),
+                        );
+                    }
+                }
+            }
             if changes.is_empty() && relinks.is_empty() {
                 ctx.error(
                     ctx.pos(name),

@@ -211,6 +211,9 @@ pub fn to_yaml(model: &Model) -> String {
         let _ = writeln!(out, "    shared: {}", r.shared);
         let _ = writeln!(out, "    parent_field: {}", s(&r.parent_field));
         let _ = writeln!(out, "    child_field: {}", s(&r.child_field));
+        if let Some(layout) = r.layout {
+            let _ = writeln!(out, "    layout: {}", layout.name());
+        }
         if let Some(d) = &r.description {
             let _ = writeln!(out, "    description: {}", s(d));
         }
@@ -220,13 +223,21 @@ pub fn to_yaml(model: &Model) -> String {
     }
     for op in &model.workload.operations {
         let _ = writeln!(out, "  {}:", s(&op.name));
-        let verb = match op.kind {
-            OperationKind::Read { .. } => "read",
-            OperationKind::Insert { .. } => "insert",
-            OperationKind::Update { .. } => "update",
-            OperationKind::Delete { .. } => "delete",
+        let target = s(&model.entity(op.entity_in(model)).name);
+        let (verb, target) = match op.kind {
+            OperationKind::Read { .. } => ("read", target),
+            OperationKind::Insert { .. } => ("insert", target),
+            OperationKind::Update { .. } => ("update", target),
+            OperationKind::Delete { .. } => ("delete", target),
+            OperationKind::Link {
+                relationship,
+                unlink,
+            } => (
+                if unlink { "unlink" } else { "link" },
+                s(&model.relationship(relationship).name),
+            ),
         };
-        let _ = writeln!(out, "    {verb}: {}", s(&model.entity(op.entity()).name));
+        let _ = writeln!(out, "    {verb}: {target}");
         if implicit_mix {
             let _ = writeln!(out, "    rate: {}", num(op.rate(0)));
         } else {
@@ -320,6 +331,7 @@ pub fn to_yaml(model: &Model) -> String {
                     let _ = writeln!(out, "    filter: {}", filter(f));
                 }
             }
+            OperationKind::Link { .. } => {}
         }
     }
     if !model.workload.atomic_groups.is_empty() {

@@ -6,83 +6,87 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Info,
     sources: ["004_16209cf0db7b32ff.txt"],
-    check: Design(check),
+    // Asked after `favor-embedding` (230): it explains a plan, it forbids nothing.
+    check: Relationship { order: 240, check },
 }
 
-use crate::design::{Action, UpdateOp};
-use crate::finding::{Evidence, Finding};
-use crate::rules::judge::DesignCheck;
+use crate::design::{Layout, Side};
+use crate::model::OperationKind;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
 
-/// Reports updates of a field inside an embedded array or of a large document:
-/// they must use update operators (`$set` on the path, `$inc`, `$push`), never
-/// a replacement of the whole document.
-pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for op in &cx.design.operations {
-        for step in &op.steps {
-            if !matches!(step.action, Action::UpdateOne | Action::UpdateMany) {
-                continue;
-            }
-            let Some(coll) = cx
-                .design
-                .collections
-                .iter()
-                .find(|c| c.name == step.collection)
-            else {
-                continue;
-            };
-            let paths: Vec<&str> = step
-                .updates
-                .iter()
-                .filter_map(|u| match u {
-                    UpdateOp::Set { path } => Some(path.as_str()),
-                    _ => None,
-                })
-                .collect();
-            let positional = paths.iter().any(|p| p.contains(".$"));
-            if positional || coll.size.typical_bytes >= 16 * 1024 {
-                out.push(Finding {
-                    rule: RULE.id,
-                    severity: RULE.default_severity,
-                    message: format!(
-                        "{} updates {} in {} documents of {}: send only the changed paths with update operators",
-                        op.operation,
-                        if paths.is_empty() { "fields".to_string() } else { paths.join(", ") },
-                        coll.name,
-                        crate::words::bytes(coll.size.typical_bytes as f64)
-                    ),
-                    location: DesignCheck::at(format!("operations.{}", op.operation)),
-                    evidence: vec![Evidence::new("document_bytes", coll.size.typical_bytes)],
-                    help: Some(if positional {
-                        "use $set with the positional operator ($ or $[<id>]) on the element".to_string()
-                    } else {
-                        "use $set/$inc on the changed fields, never replaceOne".to_string()
-                    }),
-                });
-                break;
+/// Supports a layout that keeps the child's fields (or copies of them) inside
+/// the parent when the workload changes those fields: each change is a `$set`
+/// on the element through the positional operator, not a new parent document.
+/// squill's plans always write that way; the reason says so where it matters,
+/// rather than a finding that repeats the plan.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let fields: Vec<String> = match cx.layout {
+        Layout::Embed => cx
+            .facts
+            .model
+            .entity(cx.rel().child)
+            .fields
+            .iter()
+            .map(|f| f.name.clone())
+            .collect(),
+        Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields,
+        }
+        | Layout::Subset { fields, .. } => fields.clone(),
+        _ => return None,
+    };
+    let child = cx.rel().child;
+    let (model, mix) = (cx.facts.model, cx.facts.mix);
+    // The updates of the child that change any of those fields, each once.
+    let mut names: Vec<&str> = Vec::new();
+    let mut rate = 0.0;
+    for op in &model.workload.operations {
+        if let OperationKind::Update {
+            entity, changes, ..
+        } = &op.kind
+            && *entity == child
+        {
+            let hit: Vec<&String> = changes.iter().filter(|c| fields.contains(c)).collect();
+            if !hit.is_empty() && op.rate(mix) > 0.0 {
+                rate += op.rate(mix);
+                for c in hit {
+                    if !names.contains(&c.as_str()) {
+                        names.push(c);
+                    }
+                }
             }
         }
     }
-    out
+    if names.is_empty() {
+        return None;
+    }
+    Some(Judgement::Support(format!(
+        "a change to {}'s {} ({}/s) is a $set on its element inside {}, never a rewrite of the whole {}",
+        words::a(&cx.child()),
+        names.join(", "),
+        words::num(rate),
+        words::a(&cx.parent()),
+        cx.parent()
+    )))
 }
 
 #[cfg(test)]
 mod tests {
     use super::RULE;
-    use crate::rules::testing::{example, judge_design};
+    use crate::rules::testing::{example, judge};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge_design(&RULE, &example("person-addresses.yaml")),
-            [
-            "edit_address updates addresses.$.street, addresses.$.city in person documents of 312 B: send only the changed paths with update operators"
-            ]
+            judge(&RULE, &example("person-addresses.yaml"), "addresses", "embed"),
+            "support: a change to an address's street, city (0.2/s) is a $set on its element inside a person, never a rewrite of the whole person"
         );
     }
 
     #[test]
     fn stays_quiet() {
-        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+        assert_eq!(judge(&RULE, &example("person-addresses.yaml"), "addresses", "parent-reference"), "-");
     }
 }

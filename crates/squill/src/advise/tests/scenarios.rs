@@ -1,0 +1,105 @@
+//! The scenarios of `../shared/scenarios.md` (examples/scenarios/): each
+//! asserts the structure an expert expects (layouts, where fields come from,
+//! indexes, round trips and documents per operation, what maintains what),
+//! not the report's words.
+
+use super::golden::example;
+use crate::advise::advise;
+use crate::design::{Action, Design, FieldOrigin, Layout, OperationPlan, ShapeType, Side};
+use crate::settings::Settings;
+
+fn design(name: &str) -> Design {
+    advise(
+        &example(&format!("scenarios/{name}")),
+        &Settings::default(),
+        None,
+    )
+    .unwrap()
+}
+
+fn plan<'d>(d: &'d Design, op: &str) -> &'d OperationPlan {
+    d.operations.iter().find(|p| p.operation == op).unwrap()
+}
+
+fn indexes(d: &Design, coll: &str) -> Vec<Vec<(String, i32)>> {
+    let c = d.collections.iter().find(|c| c.name == coll).unwrap();
+    c.indexes.iter().map(|i| i.keys.clone()).collect()
+}
+
+/// S1: an extended reference inside the many-to-many, ids on the playlist
+/// side only; the page is one round trip; the rename one updateMany.
+#[test]
+fn s01_playlists() {
+    let d = design("s01-playlists");
+    let r = &d.relationships[0];
+    assert_eq!(
+        r.chosen,
+        Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields: vec!["title".into(), "duration".into(), "artist_name".into()]
+        }
+    );
+    // Never the playlists' ids inside the track.
+    let track = d.collections.iter().find(|c| c.name == "track").unwrap();
+    assert!(track.shape.fields.iter().all(|f| f.name != "playlists"));
+    // The playlist's array: ids with the three copies.
+    let playlist = d.collections.iter().find(|c| c.name == "playlist").unwrap();
+    let tracks = playlist
+        .shape
+        .fields
+        .iter()
+        .find(|f| f.name == "tracks")
+        .unwrap();
+    let ShapeType::Array { items, .. } = &tracks.ty else {
+        panic!("{:?}", tracks.ty)
+    };
+    let ShapeType::Object { shape } = items.as_ref() else {
+        panic!("{items:?}")
+    };
+    let copied: Vec<&str> = shape
+        .fields
+        .iter()
+        .filter(|f| matches!(f.origin, FieldOrigin::Copy { .. }))
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(copied, ["title", "duration", "artist_name"]);
+    assert!(indexes(&d, "playlist").contains(&vec![("tracks._id".to_string(), 1)]));
+    let page = plan(&d, "playlist_page");
+    assert_eq!(
+        (page.cost.round_trips, page.cost.documents_examined),
+        (1.0, 1.0)
+    );
+    let reverse = plan(&d, "playlists_of_track");
+    assert_eq!(reverse.cost.round_trips, 1.0);
+    assert_eq!(
+        reverse.steps[0].documents, 30.0,
+        "the model's playlists per track"
+    );
+    let rename = plan(&d, "rename_track");
+    let refresh = rename
+        .steps
+        .iter()
+        .find(|s| s.action == Action::UpdateMany)
+        .unwrap();
+    assert_eq!(
+        (refresh.collection.as_str(), refresh.documents),
+        ("playlist", 30.0)
+    );
+    assert!(refresh.purpose.iter().any(|p| matches!(
+        p,
+        crate::design::Purpose::RefreshCopy {
+            at_most: Some(3_000_000),
+            ..
+        }
+    )));
+    // Adding a track reads its copies, then writes the playlist only.
+    let add = plan(&d, "add_track");
+    let writes: Vec<&str> = add
+        .steps
+        .iter()
+        .filter(|s| s.action != Action::Find)
+        .map(|s| s.collection.as_str())
+        .collect();
+    assert_eq!(writes, ["playlist"]);
+    assert_eq!(plan(&d, "remove_track").cost.round_trips, 1.0);
+}

@@ -1,0 +1,177 @@
+//! Links between existing instances (a star, a track added to a playlist)
+//! and their removal: the id (and any copies) written where the layout keeps
+//! them, on one side or both, and the counters kept of the link.
+
+use super::*;
+
+impl<'a> Planner<'a> {
+    pub(super) fn link(&self, plan: &mut OpPlan, op: OperationId, r: RelationshipId, unlink: bool) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        let (parent, child) = (rel.parent, rel.child);
+        let (pname, cname) = (self.name(parent).to_string(), self.name(child).to_string());
+        let why = |entity: &str, to: &str| {
+            let (entity, to) = (entity.to_string(), to.to_string());
+            if unlink {
+                Purpose::Unlink { entity, to }
+            } else {
+                Purpose::Link { entity, to }
+            }
+        };
+        // Writes on the parent's document and on the child's, each in one
+        // update whatever it carries.
+        let mut on_parent: (Vec<UpdateOp>, Vec<Purpose>) = (Vec::new(), Vec::new());
+        let mut on_child: (Vec<UpdateOp>, Vec<Purpose>) = (Vec::new(), Vec::new());
+        if let Some(path) = child_ids_path(layout, &rel.parent_field) {
+            // An extended reference keeps copies with each id: the child is
+            // read first for them.
+            let path = self.access(parent).path(&path);
+            let u = match layout {
+                Layout::ExtendedReference { fields, .. } if !unlink => {
+                    self.read_copies(plan, op, child, fields, 1.0);
+                    UpdateOp::Push {
+                        path: self.access(parent).path(&rel.parent_field),
+                        sort: None,
+                        slice: None,
+                    }
+                }
+                _ if unlink => remove_id(rel, layout, path),
+                _ if single_id(rel, layout) => UpdateOp::Set { path },
+                _ => UpdateOp::AddToSet { path },
+            };
+            on_parent.0.push(u);
+            on_parent.1.push(why(&pname, &cname));
+        }
+        if let Some(path) = parent_ref_path(layout, &rel.child_field) {
+            let path = self.access(child).path(&path);
+            let many = rel.kind == RelationshipKind::ManyToMany || rel.shared;
+            let u = match layout {
+                Layout::ExtendedReference { fields, .. } if !unlink => {
+                    self.read_copies(plan, op, parent, fields, 1.0);
+                    UpdateOp::Set {
+                        path: self.access(child).path(&rel.child_field),
+                    }
+                }
+                _ if unlink && many => UpdateOp::Pull { path },
+                _ if unlink => UpdateOp::Unset { path },
+                _ if many => UpdateOp::AddToSet { path },
+                _ => UpdateOp::Set { path },
+            };
+            on_child.0.push(u);
+            on_child.1.push(why(&cname, &pname));
+        }
+        match layout {
+            // The child lives only inside its parent(s): linking writes a
+            // copy of it there, unlinking pulls it out.
+            Layout::Embed => {
+                let path = self.access(parent).path(&rel.parent_field);
+                on_parent.0.push(if unlink {
+                    UpdateOp::Pull { path }
+                } else {
+                    UpdateOp::Push {
+                        path,
+                        sort: None,
+                        slice: None,
+                    }
+                });
+                on_parent.1.push(why(&pname, &cname));
+            }
+            Layout::Subset { k, sort_field, .. } => {
+                let path = self.access(parent).path(&rel.parent_field);
+                on_parent.0.push(if unlink {
+                    UpdateOp::Pull { path }
+                } else {
+                    UpdateOp::Push {
+                        path,
+                        sort: sort_field.clone().map(|s| (s, -1)),
+                        slice: Some(-(*k as i64)),
+                    }
+                });
+                on_parent.1.push(why(&pname, &cname));
+            }
+            _ => {}
+        }
+        for (func, field, name) in self.computed(r) {
+            // A count follows the links; a sum, min or max of the child's
+            // field would need the child's value, which a link does not carry.
+            if func == AggregateFn::Count {
+                on_parent.0.push(UpdateOp::Inc {
+                    path: self.access(parent).path(name),
+                });
+                on_parent.1.push(Purpose::KeepComputed {
+                    function: crate::candidates::fn_name(func).to_string(),
+                    field: field.map(|x| x.to_string()),
+                    entity: cname.clone(),
+                    parent: pname.clone(),
+                });
+            }
+        }
+        let mut writes = 0;
+        for (e, (updates, purposes)) in [(parent, on_parent), (child, on_child)] {
+            if updates.is_empty() {
+                continue;
+            }
+            let filter = self.id_filter(e, ValueSource::Param);
+            self.write_root(
+                plan,
+                op,
+                e,
+                Action::UpdateOne,
+                filter,
+                updates,
+                1.0,
+                0.0,
+                purposes,
+            );
+            writes += 1;
+        }
+        if writes > 1 && !in_atomic_group(f.model, op) {
+            plan.warnings.push(Warning::NotAtomic {
+                operation: f.model.operation(op).name.clone(),
+                writes,
+            });
+        }
+    }
+
+    /// A step that reads the fields an extended reference copies from the
+    /// `n` instances being linked (their ids are given).
+    pub(super) fn read_copies(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        fields: &[String],
+        n: f64,
+    ) {
+        let acc = self.access(e);
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::ReadCopies {
+                entity: self.name(e).to_string(),
+                fields: fields.to_vec(),
+            },
+        );
+        step.filter = vec![filt(
+            acc.path("_id"),
+            if n > 1.0 { FilterOp::In } else { FilterOp::Eq },
+            ValueSource::Param,
+        )];
+        step.projection = fields.iter().map(|x| acc.path(x)).collect();
+        step.documents = n;
+        let cost = StepCost {
+            keys: n,
+            docs: n,
+            bytes_read: n * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![(acc.path("_id"), 1)], acc.root, acc.docs)),
+        );
+    }
+}
