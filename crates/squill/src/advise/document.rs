@@ -334,7 +334,11 @@ impl DocBuilder<'_> {
         first: u64,
         count: u64,
     ) -> (Vec<ShapeField>, Vec<Value>) {
-        let e = self.facts.model.entity(entity);
+        let model = self.facts.model;
+        let e = model.entity(entity);
+        let snapshot: &[String] = model
+            .relationship_by_name(relationship)
+            .map_or(&[], |r| &model.relationship(r).snapshot);
         let mut shape = vec![field(
             "_id",
             scalar("objectId"),
@@ -352,6 +356,7 @@ impl DocBuilder<'_> {
                     relationship: relationship.to_string(),
                     entity: e.name.clone(),
                     field: x.name.clone(),
+                    snapshot: snapshot.contains(&x.name),
                 },
             ));
         }

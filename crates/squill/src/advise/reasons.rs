@@ -198,7 +198,26 @@ pub(super) fn tradeoffs(
         Layout::Embed => out.push(format!("{childs} exist only inside their {parent}: reading one means reading its {parent}")),
         Layout::Subset { k, .. } => out.push(format!("only the latest {k} {childs} are in the {parent}; older ones take a query on the {child} collection")),
         Layout::Bucket { .. } => out.push(format!("{childs} are stored in buckets: one is read or updated through its bucket")),
-        Layout::ExtendedReference { fields, .. } => out.push(format!("the copies of {} lose atomic, isolated updates with their original", fields.join(", "))),
+        Layout::ExtendedReference { fields, .. } => {
+            // Snapshots are meant to part from their original.
+            let live: Vec<&str> = fields
+                .iter()
+                .filter(|f| !r.snapshot.contains(f))
+                .map(String::as_str)
+                .collect();
+            if !live.is_empty() {
+                out.push(format!(
+                    "the copies of {} lose atomic, isolated updates with their original",
+                    live.join(", ")
+                ));
+            }
+            if !r.snapshot.is_empty() {
+                out.push(format!(
+                    "{} keep the value they had when each {child} was written: a change to the {parent} does not reach them",
+                    r.snapshot.join(", ")
+                ));
+            }
+        }
         _ => {}
     }
     out

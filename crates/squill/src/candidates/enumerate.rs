@@ -64,7 +64,21 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
         });
     }
     if one_parent {
-        for fields in copy_sets(facts, r, Side::Child) {
+        // Snapshot fields are copied into the child whatever the reads ask:
+        // every copy set carries them, and they make one of their own.
+        let mut sets = copy_sets(facts, r, Side::Child);
+        if !rel.snapshot.is_empty() {
+            for set in &mut sets {
+                for f in &rel.snapshot {
+                    if !set.contains(f) {
+                        set.push(f.clone());
+                    }
+                }
+            }
+            sets.push(rel.snapshot.clone());
+            sets.dedup();
+        }
+        for fields in sets {
             out.push(Layout::ExtendedReference {
                 copies_into: Side::Child,
                 fields,

@@ -54,6 +54,9 @@ pub enum FieldOrigin {
         relationship: String,
         entity: String,
         field: String,
+        /// Written once with the document and never refreshed: the value as
+        /// it was then (the model's `snapshot:`).
+        snapshot: bool,
     },
     /// A pre-computed aggregate or counter: `function` of the children's
     /// `field` (none for a count) through `relationship`. A bucket keeps the

@@ -65,6 +65,7 @@ pub fn rel(
         parent_field: name.into(),
         child_field: String::new(),
         layout: None,
+        snapshot: Vec::new(),
         description: None,
     }
 }

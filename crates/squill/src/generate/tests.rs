@@ -485,6 +485,7 @@ fn flat_kinds() -> (Model, Design) {
                 relationship: "kitchen_events".into(),
                 entity: "Küche".into(),
                 field: name.into(),
+                snapshot: false,
             },
         )
     };

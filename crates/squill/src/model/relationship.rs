@@ -99,5 +99,8 @@ pub struct Relationship {
     /// The layout the model pins this relationship to (the design it has
     /// today, or one to compare): the search keeps it fixed.
     pub layout: Option<LayoutKind>,
+    /// Fields of the parent the child keeps as they were when it was written
+    /// (the price on an invoice line): copies in the child, never refreshed.
+    pub snapshot: Vec<String>,
     pub description: Option<String>,
 }

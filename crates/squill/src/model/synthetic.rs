@@ -114,6 +114,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             parent_field: format!("r{i}"),
             child_field: format!("e{a}_ref{i}"),
             layout: None,
+            snapshot: Vec::new(),
             description: None,
         });
     }
@@ -276,6 +277,7 @@ pub fn chain(n: usize) -> Model {
             parent_field: format!("r{}", i - 1),
             child_field: format!("e{}_id", i - 1),
             layout: None,
+            snapshot: Vec::new(),
             description: None,
         })
         .collect();

@@ -144,6 +144,7 @@ fn relationship(
         // The layout found is what the data has, not a constraint: advise
         // is asked what it should be.
         layout: None,
+        snapshot: Vec::new(),
         description: Some(format!(
             "{}.{} matches {}.{} ({}); {:.1} % of the values match",
             r.from,

@@ -80,30 +80,9 @@ operations:
 fn every_design_rule_fires_on_some_model() {
     let defaults = Settings::default();
     let mut seen = BTreeSet::new();
-    for name in [
-        "person-addresses",
-        "product-parts",
-        "host-logs",
-        "person-tasks",
-        "parts-name-denormalized",
-        "product-name-in-parts",
-        "host-ip-in-logs",
-        "host-last-1000",
-        "blog-comments-embed",
-        "blog-comments-link",
-        "blog-comments-pages",
-        "user-address",
-        "books-authors",
-        "books-categories",
-        "sensor-readings",
-        "product-reviews",
-        "order-customer",
-        "notifications",
-        "page-views",
-        "auction-catalog",
-        "rubis",
-    ] {
-        seen.extend(fired(&example(name), &defaults));
+    // Every example and scenario.
+    for name in super::golden::example_names() {
+        seen.extend(fired(&example(&name), &defaults));
     }
     seen.extend(fired(&huge_children(), &defaults));
     seen.extend(fired(&covered(), &defaults));

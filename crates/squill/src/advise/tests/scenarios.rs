@@ -103,3 +103,90 @@ fn s01_playlists() {
     assert_eq!(writes, ["playlist"]);
     assert_eq!(plan(&d, "remove_track").cost.round_trips, 1.0);
 }
+
+/// The origin of `path` (a.b.c) in collection `coll`, through objects and
+/// arrays of objects.
+fn origin<'d>(d: &'d Design, coll: &str, path: &str) -> &'d FieldOrigin {
+    let c = d.collections.iter().find(|c| c.name == coll).unwrap();
+    let mut fields = &c.shape.fields;
+    let mut parts = path.split('.').peekable();
+    loop {
+        let name = parts.next().unwrap();
+        let f = fields
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("{coll}.{path}"));
+        if parts.peek().is_none() {
+            return &f.origin;
+        }
+        fields = match &f.ty {
+            ShapeType::Object { shape } => &shape.fields,
+            ShapeType::Array { items, .. } => match items.as_ref() {
+                ShapeType::Object { shape } => &shape.fields,
+                other => panic!("{coll}.{path}: {other:?}"),
+            },
+            other => panic!("{coll}.{path}: {other:?}"),
+        };
+    }
+}
+
+fn snapshot(o: &FieldOrigin) -> Option<bool> {
+    match o {
+        FieldOrigin::Copy { snapshot, .. } => Some(*snapshot),
+        _ => None,
+    }
+}
+
+/// S7: lines embedded; the product's name and price and the billing address
+/// as snapshots; the customer's name a live copy; a price change touches
+/// the product alone.
+#[test]
+fn s07_invoices() {
+    let d = design("s07-invoices");
+    let layout = |rel: &str| {
+        &d.relationships
+            .iter()
+            .find(|r| r.relationship == rel)
+            .unwrap()
+            .chosen
+    };
+    assert_eq!(layout("lines"), &Layout::Embed);
+    assert_eq!(
+        snapshot(origin(&d, "invoice", "lines.product.name")),
+        Some(true)
+    );
+    assert_eq!(
+        snapshot(origin(&d, "invoice", "lines.product.price")),
+        Some(true)
+    );
+    assert_eq!(
+        snapshot(origin(&d, "invoice", "customer.billing_address")),
+        Some(true)
+    );
+    assert_eq!(
+        snapshot(origin(&d, "invoice", "customer.name")),
+        Some(false)
+    );
+    // Product and customer keep their own collections, referenced by id.
+    assert!(d.collections.iter().any(|c| c.name == "product"));
+    assert!(d.collections.iter().any(|c| c.name == "customer"));
+    assert_eq!(plan(&d, "invoice_page").cost.round_trips, 1.0);
+    let price = plan(&d, "change_price");
+    assert_eq!(price.steps.len(), 1);
+    assert_eq!(price.steps[0].collection, "product");
+    let rename = plan(&d, "rename_customer");
+    let refresh: Vec<&str> = rename
+        .steps
+        .iter()
+        .filter(|s| s.action == Action::UpdateMany)
+        .map(|s| s.collection.as_str())
+        .collect();
+    assert_eq!(refresh, ["invoice"]);
+    let set: Vec<&str> = rename
+        .steps
+        .iter()
+        .filter(|s| s.action == Action::UpdateMany)
+        .flat_map(|s| s.updates.iter().map(crate::advise::build::update_path))
+        .collect();
+    assert_eq!(set, ["customer.name"], "the snapshot is not refreshed");
+}

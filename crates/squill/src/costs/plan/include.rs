@@ -212,7 +212,11 @@ impl<'a> Planner<'a> {
                     ),
                 }
             };
-        if free {
+        // Copies in a reference carry the fields they copy, not what the
+        // related documents hold of their own relations: a nested include
+        // still reads those documents.
+        let copies_only = matches!(layout, Layout::ExtendedReference { .. });
+        if free && (!copies_only || inc.include.is_empty()) {
             self.includes(plan, op, target, returned, from_step, &inc.include);
             return;
         }

@@ -207,7 +207,11 @@ impl<'a> Planner<'a> {
                 fields,
             } = self.layout(r)
             {
-                let copied: Vec<&String> = changes.iter().filter(|c| fields.contains(c)).collect();
+                // Snapshot copies keep the value of the child's writing.
+                let copied: Vec<&String> = changes
+                    .iter()
+                    .filter(|c| fields.contains(c) && !rel.snapshot.contains(c))
+                    .collect();
                 if !copied.is_empty() {
                     let cacc = self.access(rel.child);
                     let holders = f.typical(r) * m;

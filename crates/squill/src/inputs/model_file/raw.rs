@@ -126,6 +126,10 @@ pub struct RawRelationship {
     /// compare): advise keeps it and decides the rest around it.
     #[schemars(with = "Option<crate::model::LayoutKind>")]
     pub layout: Option<S<String>>,
+    /// Fields of the parent the child keeps as they were when it was written
+    /// (the price on an invoice line): copied into the child, never refreshed.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub snapshot: Option<Vec<S<String>>>,
     pub description: Option<String>,
 }
 

@@ -438,6 +438,44 @@ fn kind(ctx: &mut Ctx<'_>, raw: Option<&S<String>>) -> Option<RelationshipKind> 
     }
 }
 
+/// The parent's fields a child keeps as of its writing: fields of the
+/// parent, in a relationship where a child has one parent.
+fn snapshot(
+    ctx: &mut Ctx<'_>,
+    r: &RawRelationship,
+    parent: &Entity,
+    kind: RelationshipKind,
+    shared: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in r.snapshot.iter().flatten() {
+        if kind == RelationshipKind::ManyToMany || shared {
+            ctx.error(
+                ctx.pos(f),
+                "`snapshot` is kept by a child of one parent; this relationship gives a child several"
+                    .to_string(),
+                "several parents",
+                None,
+            );
+            return Vec::new();
+        }
+        if parent.field(&f.value).is_none() {
+            ctx.error(
+                ctx.pos(f),
+                format!(
+                    "`snapshot`: `{}` is not a field of entity `{}`",
+                    f.value, parent.name
+                ),
+                "not a field",
+                suggestion(&f.value, parent.fields.iter().map(|x| x.name.as_str())),
+            );
+        } else if !out.contains(&f.value) {
+            out.push(f.value.clone());
+        }
+    }
+    out
+}
+
 /// A pinned layout's name.
 fn layout(ctx: &mut Ctx<'_>, raw: &S<String>) -> Option<LayoutKind> {
     let name = raw.value.trim().to_ascii_lowercase().replace('_', "-");
@@ -597,6 +635,7 @@ fn relationships(
                 parent_field,
                 child_field,
                 layout: r.layout.as_ref().and_then(|l| layout(ctx, l)),
+                snapshot: snapshot(ctx, r, &entities[parent.index()], kind, shared),
                 description: r.description.clone(),
             },
         ));

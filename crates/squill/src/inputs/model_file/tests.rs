@@ -653,3 +653,31 @@ fn link_errors_point_at_the_relationship_and_the_key() {
     );
     assert!(p[0].starts_with("m.yaml:18:65:"), "{p:?}");
 }
+
+#[test]
+fn snapshots_name_fields_of_the_parent_of_a_one_parent_relationship() {
+    let ok = SMALL.replace(
+        "    children: {min: 0, typical: 10, max: 500, growth_per_day: 0.5}",
+        "    children: {min: 0, typical: 10, max: 500, growth_per_day: 0.5}\n    snapshot: [title]",
+    );
+    let m = parse("m.yaml", &ok).unwrap();
+    assert_eq!(m.relationships[0].snapshot, ["title"]);
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(m, back);
+    let typo = ok.replace("snapshot: [title]", "snapshot: [titel]");
+    let e = parse("m.yaml", &typo).unwrap_err();
+    let p = &e.problems()[0];
+    assert_eq!(
+        p.message,
+        "`snapshot`: `titel` is not a field of entity `post`"
+    );
+    assert_eq!(p.help.as_deref(), Some("did you mean `title`?"));
+    let pos = p.position.as_ref().unwrap();
+    assert_eq!((pos.line, pos.column), (21, 16));
+    let m2m = LINKS.replace("    layout: extended-reference", "    snapshot: [name]");
+    let p = problems(&m2m);
+    assert!(
+        p[0].contains("`snapshot` is kept by a child of one parent"),
+        "{p:?}"
+    );
+}

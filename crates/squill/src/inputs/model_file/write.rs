@@ -214,6 +214,13 @@ pub fn to_yaml(model: &Model) -> String {
         if let Some(layout) = r.layout {
             let _ = writeln!(out, "    layout: {}", layout.name());
         }
+        if !r.snapshot.is_empty() {
+            let _ = writeln!(
+                out,
+                "    snapshot: {}",
+                list(r.snapshot.iter().map(|f| s(f)))
+            );
+        }
         if let Some(d) = &r.description {
             let _ = writeln!(out, "    description: {}", s(d));
         }

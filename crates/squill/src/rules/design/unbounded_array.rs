@@ -22,7 +22,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let (count, bound, what, holder, item) = match cx.layout {
         Layout::Embed if rel.kind != crate::model::RelationshipKind::OneToOne => (
             rel.children.max,
-            s.embed_max,
+            embed_bound(cx),
             "embedded",
             cx.parent(),
             cx.child(),
@@ -78,6 +78,21 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     None
 }
 
+/// Bytes of one ObjectId as an array element: type, index key, 12 bytes.
+const ID_ELEMENT_BYTES: f64 = 17.0;
+
+/// How many children may be embedded. The seed's two limits — a couple of
+/// hundred sub-documents, a few thousand ids — are one budget of bytes: 5,000
+/// ids take about 85 KB, as do 200 sub-documents of about 400 bytes. Small
+/// children (an invoice line) fit more than 200 in that budget; never fewer
+/// than `embed-max` fit, whatever their size.
+fn embed_bound(cx: &RelCheck<'_>) -> u64 {
+    let s = &cx.facts.settings.cardinality;
+    let budget = s.reference_array_max as f64 * ID_ELEMENT_BYTES;
+    let element = cx.facts.own_bytes[cx.rel().child.index()].max(1.0);
+    ((budget / element) as u64).clamp(s.embed_max, s.reference_array_max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::RULE;
@@ -87,7 +102,18 @@ mod tests {
     fn fires() {
         assert_eq!(
             judge(&RULE, &example("page-views.yaml"), "views", "embed"),
-            "forbid: a page can have an unbounded number of views; an array of embedded views must stay within 200"
+            "forbid: a page can have an unbounded number of views; an array of embedded views must stay within 1,011"
+        );
+    }
+
+    /// The bound follows the child's size: at most 300 small invoice lines
+    /// fit the budget; an unbounded number of comments never does.
+    #[test]
+    fn small_children_fit_more() {
+        assert_eq!(judge(&RULE, &example("scenarios/s07-invoices.yaml"), "lines", "embed"), "-");
+        assert!(
+            judge(&RULE, &example("blog-comments-link.yaml"), "comments", "embed")
+                .starts_with("forbid:")
         );
     }
 

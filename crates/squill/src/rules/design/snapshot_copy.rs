@@ -1,0 +1,57 @@
+//! `snapshot-copy`: Keep the fields a child must show as they were when it was written as copies in the child, never through a reference.
+
+crate::rules::declare_rule! {
+    id: "snapshot-copy",
+    summary: "Keep the fields a child must show as they were when it was written as copies in the child, never through a reference",
+    kind: Design,
+    severity: Error,
+    sources: ["001_5782b55841006ac6.txt"],
+    // A requirement of the model, asked with the other limits.
+    check: Relationship { order: 15, check },
+}
+
+use crate::design::{Layout, Side};
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+
+/// Forbids every layout that does not copy the relationship's snapshot
+/// fields into the child: a reference would show the parent as it is now.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let snapshot = &cx.rel().snapshot;
+    if snapshot.is_empty() {
+        return None;
+    }
+    let kept = matches!(
+        cx.layout,
+        Layout::ExtendedReference { copies_into: Side::Child, fields }
+            if snapshot.iter().all(|f| fields.contains(f))
+    );
+    (!kept).then(|| {
+        Judgement::Forbid(format!(
+            "{} must keep the {}'s {} as they were when it was written; only a copy in the {} does, a reference shows today's",
+            words::a(&cx.child()),
+            cx.parent(),
+            snapshot.join(", "),
+            cx.child()
+        ))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("scenarios/s07-invoices.yaml"), "sold", "parent-reference"),
+            "forbid: a line must keep the product's name, price as they were when it was written; only a copy in the line does, a reference shows today's"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("host-logs.yaml"), "messages", "parent-reference"), "-");
+    }
+}
