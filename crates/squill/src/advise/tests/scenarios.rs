@@ -190,3 +190,82 @@ fn s07_invoices() {
         .collect();
     assert_eq!(set, ["customer.name"], "the snapshot is not refreshed");
 }
+
+/// S8: revisions in their own collection keyed by contract and revision,
+/// the history never embedded, the copy and the edit in one transaction.
+#[test]
+fn s08_contracts() {
+    let d = design("s08-contracts");
+    let r = &d.relationships[0];
+    assert_eq!(r.chosen, Layout::ParentReference);
+    assert!(r.alternatives.iter().any(|a| a.layout == Layout::Embed
+        && matches!(
+            a.verdict,
+            crate::design::Verdict::Rejected {
+                rule: "unbounded-array",
+                ..
+            }
+        )));
+    assert_eq!(d.collections.len(), 2);
+    assert!(indexes(&d, "contract_revision").contains(&vec![
+        ("contract".to_string(), 1),
+        ("revision".to_string(), 1)
+    ]));
+    for op in ["keep_old_version", "edit"] {
+        assert!(
+            plan(&d, op)
+                .warnings
+                .iter()
+                .any(|w| matches!(w, crate::design::Warning::Transaction { .. })),
+            "{op}"
+        );
+    }
+    assert_eq!(plan(&d, "current").cost.round_trips, 1.0);
+    assert_eq!(plan(&d, "history").cost.round_trips, 1.0);
+}
+
+/// S12: active loans embedded with the book's title, every loan in its own
+/// collection by patron, borrow and return in transactions.
+#[test]
+fn s12_library_loans() {
+    let d = design("s12-library-loans");
+    let layout = |rel: &str| {
+        &d.relationships
+            .iter()
+            .find(|r| r.relationship == rel)
+            .unwrap()
+            .chosen
+    };
+    assert_eq!(layout("active_loans"), &Layout::Embed);
+    assert_eq!(layout("loans"), &Layout::ParentReference);
+    assert!(matches!(
+        origin(&d, "patron", "active_loans.book.title"),
+        FieldOrigin::Copy {
+            snapshot: false,
+            ..
+        }
+    ));
+    assert!(indexes(&d, "loan").contains(&vec![
+        ("patron".to_string(), 1),
+        ("returned_at".to_string(), 1)
+    ]));
+    assert_eq!(plan(&d, "patron_page").cost.round_trips, 1.0);
+    for op in [
+        "borrow_active",
+        "borrow_record",
+        "return_active",
+        "return_record",
+    ] {
+        assert!(
+            plan(&d, op)
+                .warnings
+                .iter()
+                .any(|w| matches!(w, crate::design::Warning::Transaction { .. })),
+            "{op}"
+        );
+    }
+    // Returning pulls the loan out of the patron's array.
+    let ret = plan(&d, "return_active");
+    assert_eq!(ret.steps.len(), 1);
+    assert_eq!(ret.steps[0].collection, "patron");
+}
