@@ -269,3 +269,27 @@ fn s12_library_loans() {
     assert_eq!(ret.steps.len(), 1);
     assert_eq!(ret.steps[0].collection, "patron");
 }
+
+/// S13: the large, rarely read settings in their own collection; the hot
+/// read touches the small profile only; embedding is the costlier
+/// alternative, by the bytes the hot read would carry.
+#[test]
+fn s13_user_profile() {
+    let d = design("s13-user-profile");
+    let r = &d.relationships[0];
+    assert_eq!(r.chosen, Layout::ChildReferences);
+    let user = d.collections.iter().find(|c| c.name == "user").unwrap();
+    assert!(user.size.typical_bytes < 1024, "{:?}", user.size);
+    let hot = plan(&d, "core_profile");
+    assert_eq!(hot.cost.round_trips, 1.0);
+    assert!(hot.cost.bytes_read < 1024.0, "{:?}", hot.cost);
+    let embed = r
+        .alternatives
+        .iter()
+        .find(|a| a.layout == Layout::Embed)
+        .unwrap();
+    let crate::design::Verdict::Costlier { delta, .. } = &embed.verdict else {
+        panic!("{:?}", embed.verdict)
+    };
+    assert!(delta.bytes_read > 1e9, "{delta:?}");
+}
