@@ -148,6 +148,40 @@ impl<'m> Facts<'m> {
             } => {
                 self.rels_of_includes(*entity, include, rate);
                 self.filter_fields(*entity, filter, rate);
+                // The children of one parent asked as a query on the child
+                // (tracks whose playlists hold this one) read down that
+                // relationship as an include from the parent would: the same
+                // application, whichever way it is written.
+                let through = children_of_one_parent(model, *entity, filter);
+                if let Some(r) = through {
+                    let OperationKind::Read {
+                        fields,
+                        sort,
+                        limit,
+                        ..
+                    } = &op.kind
+                    else {
+                        unreachable!("matched above")
+                    };
+                    let rf = &mut self.rels[r.index()];
+                    rf.reads_down += rate;
+                    rf.child_fields_read.push((fields.clone(), rate));
+                    if let Some(limit) = limit {
+                        rf.limits.push((
+                            *limit,
+                            sort.first().map(|s| (s.field.clone(), s.descending)),
+                            rate,
+                        ));
+                    }
+                    for f in filter {
+                        if f.op == crate::model::FilterOp::Range
+                            && f.related.is_none()
+                            && let Some(field) = f.path.last()
+                        {
+                            rf.child_ranges.push((field.clone(), rate));
+                        }
+                    }
+                }
                 for agg in aggregates {
                     self.rels[agg.relationship.index()].aggregates.push((
                         agg.function,
@@ -157,7 +191,9 @@ impl<'m> Facts<'m> {
                     self.rels[agg.relationship.index()].reads_down += rate;
                 }
                 for r in model.relationships_to(*entity) {
-                    self.rels[r.index()].child_own_ops += rate;
+                    if Some(r) != through {
+                        self.rels[r.index()].child_own_ops += rate;
+                    }
                 }
             }
             OperationKind::Insert {
@@ -388,4 +424,22 @@ impl<'m> Facts<'m> {
     pub fn typical_parents(&self, r: RelationshipId) -> f64 {
         (self.model.relationship(r).parents.typical as f64).max(1.0)
     }
+}
+
+/// The relationship a read of `entity` walks down when its filter names one
+/// parent's id (`{post: eq}` on comments, `{playlists: eq}` on tracks) and
+/// nothing else of another entity.
+pub fn children_of_one_parent(
+    model: &Model,
+    entity: EntityId,
+    filter: &[Filter],
+) -> Option<RelationshipId> {
+    let mut through = filter.iter().filter_map(|f| {
+        let related = f.related.as_ref()?;
+        let rel = model.relationship(related.relationship);
+        (rel.child == entity && related.field == "_id" && f.op == crate::model::FilterOp::Eq)
+            .then_some(related.relationship)
+    });
+    let r = through.next()?;
+    through.next().is_none().then_some(r)
 }

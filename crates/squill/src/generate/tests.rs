@@ -665,7 +665,6 @@ fn flat_documents_are_the_walked_documents() {
     // so is the collection with a step of every kind.
     for flat in [
         "host-ip-in-logs/logmsg",
-        "rubis/bids",
         "product-name-in-parts/part",
         "flat-kinds/events",
     ] {

@@ -222,10 +222,24 @@ fn host_keeps_its_last_1000_messages() {
 fn blog_comments_three_ways() {
     let embed = design("blog-comments-embed", None);
     assert_eq!(decision(&embed, "comments").chosen, Layout::Embed);
+    // The seed links every comment to its post; the newest-first page of
+    // 20 (150/s) also keeps those 20 in the post (the example's header
+    // argues it). The link stays: every comment is in its own collection
+    // with the post's id.
     let link = design("blog-comments-link", None);
     let r = decision(&link, "comments");
-    assert_eq!(r.chosen, Layout::ParentReference);
-    cites(r, "parent-reference");
+    assert!(
+        matches!(&r.chosen, Layout::Subset { k: 20, sort_field: Some(f), .. } if f == "created_on"),
+        "{:?}",
+        r.chosen
+    );
+    cites(r, "subset");
+    assert!(
+        r.alternatives
+            .iter()
+            .any(|a| a.layout == Layout::ParentReference
+                && matches!(a.verdict, crate::design::Verdict::Costlier { .. }))
+    );
     let pages = design("blog-comments-pages", None);
     let r = decision(&pages, "comments");
     assert!(

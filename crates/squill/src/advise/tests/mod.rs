@@ -5,6 +5,7 @@ mod dump;
 mod exhaustive;
 pub mod golden;
 pub mod invariants;
+mod phrasing;
 mod pins;
 mod rules_fire;
 mod scale;

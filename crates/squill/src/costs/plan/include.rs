@@ -217,6 +217,19 @@ impl<'a> Planner<'a> {
         // still reads those documents.
         let copies_only = matches!(layout, Layout::ExtendedReference { .. });
         if free && (!copies_only || inc.include.is_empty()) {
+            // Answered inside the documents read before: that step returns
+            // the field that holds the children (or the parent's copy).
+            let holder = self.access(from).path(if inc.to_children {
+                &rel.parent_field
+            } else {
+                &rel.child_field
+            });
+            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1))
+                && !s.projection.is_empty()
+                && !s.projection.contains(&holder)
+            {
+                s.projection.push(holder);
+            }
             self.includes(plan, op, target, returned, from_step, &inc.include);
             return;
         }

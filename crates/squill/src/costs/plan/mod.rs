@@ -142,18 +142,29 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
         && s.filter[0].path == "_id"
         && s.filter[0].value_from == ValueSource::Param
         && s.projection == ["_id"];
-    // Later steps must want that `_id` itself (children found by their
-    // reference to it), not ids the document holds (a child's id kept in
-    // the parent, looked up as the child's `_id`).
-    let wants_only_the_id = plan.steps[1..]
-        .iter()
-        .flat_map(|s| &s.filter)
-        .filter(|f| f.value_from == ValueSource::FromStep { step: 1 })
-        .all(|f| f.path != "_id" && !f.path.ends_with("._id"));
-    if !by_given_id || !wants_only_the_id || plan.steps.len() < 2 {
+    // The step returns nothing but the `_id` it was given (an include that
+    // needs a field the document holds adds it to the projection), so what
+    // later steps take from it is that `_id`: children found by their
+    // reference to it, as `parent` or as an extended reference's `parent._id`.
+    if !by_given_id || plan.steps.len() < 2 {
         return;
     }
     plan.steps.remove(0);
+    for s in &mut plan.steps {
+        // A join from the dropped step is now a query by the given id.
+        if s.filter
+            .iter()
+            .any(|f| f.value_from == ValueSource::FromStep { step: 1 })
+        {
+            for p in &mut s.purpose {
+                if let Purpose::Join { target, .. } = p {
+                    *p = Purpose::Find {
+                        entity: std::mem::take(target),
+                    };
+                }
+            }
+        }
+    }
     for f in plan.steps.iter_mut().flat_map(|s| &mut s.filter) {
         f.value_from = match &f.value_from {
             ValueSource::FromStep { step: 1 } => {
@@ -399,6 +410,32 @@ impl<'a> Planner<'a> {
                 include,
                 aggregates,
             } => {
+                if aggregates.is_empty()
+                    && let Some(r) = crate::candidates::facts::children_of_one_parent(
+                        self.facts.model,
+                        *entity,
+                        filter,
+                    )
+                {
+                    // The children of one parent, asked on the child: planned
+                    // as the parent's include, so the design does not depend
+                    // on how the read is written.
+                    let inc = Include {
+                        relationship: r,
+                        to_children: true,
+                        fields: fields.clone(),
+                        limit: *limit,
+                        sort: sort.clone(),
+                        filter: filter
+                            .iter()
+                            .filter(|f| f.related.as_ref().map(|x| x.relationship) != Some(r))
+                            .cloned()
+                            .collect(),
+                        include: include.clone(),
+                    };
+                    self.read_down(&mut plan, op_id, r, inc);
+                    return plan;
+                }
                 let purpose = Purpose::Find {
                     entity: self.name(*entity).to_string(),
                 };
@@ -441,6 +478,36 @@ impl<'a> Planner<'a> {
             } => self.link(&mut plan, op_id, *relationship, *unlink),
         }
         plan
+    }
+
+    /// A read of one parent's children through `r`, by the parent's id.
+    fn read_down(&self, plan: &mut OpPlan, op: OperationId, r: RelationshipId, inc: Include) {
+        let model = self.facts.model;
+        let parent = model.relationship(r).parent;
+        let by_id = [Filter::new(
+            model,
+            parent,
+            vec!["_id".to_string()],
+            FilterOp::Eq,
+        )];
+        let purpose = Purpose::Find {
+            entity: self.name(parent).to_string(),
+        };
+        let before = plan.cost;
+        let (m, step) = self.find(
+            plan,
+            op,
+            parent,
+            &by_id,
+            &[],
+            None,
+            &["_id".to_string()],
+            purpose,
+        );
+        let mut first = plan.cost;
+        first.add_scaled(&before, -1.0);
+        self.includes(plan, op, parent, m, step, &[inc]);
+        drop_given_id_step(plan, &first);
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -1,0 +1,63 @@
+//! The same application written two ways gives the same design (issue 19):
+//! the children of one parent read as an include from the parent, or as a
+//! query on the children by the parent's id, with the same fields, order
+//! and limit.
+
+use crate::advise::advise;
+use crate::design::Layout;
+use crate::settings::Settings;
+
+fn layouts(yaml: &str) -> Vec<(String, Layout)> {
+    let model = crate::inputs::model_file::parse("phrasing.yaml", yaml)
+        .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    d.relationships
+        .into_iter()
+        .map(|r| (r.relationship, r.chosen))
+        .collect()
+}
+
+fn text(name: &str) -> String {
+    crate::rules::testing::example(&format!("{name}.yaml"))
+}
+
+/// S1's playlist page as an include from the playlist, and as tracks
+/// queried by the playlist they are in.
+#[test]
+fn a_playlist_page_as_an_include_or_a_query() {
+    let include = text("scenarios/s01-playlists");
+    let query = include.replace(
+        "    read: playlist
+    rate: 3000
+    filter: {_id: eq}
+    include:
+      tracks: {fields: [title, duration, artist_name]}",
+        "    read: track
+    rate: 3000
+    filter: {playlists: eq}
+    fields: [title, duration, artist_name]",
+    );
+    assert_ne!(include, query, "the rewrite must apply");
+    assert_eq!(layouts(&include), layouts(&query));
+}
+
+/// The newest comments of a post: a query on the comments (as the example
+/// has it) or an include from the post by its id.
+#[test]
+fn a_comment_page_as_a_query_or_an_include() {
+    let query = text("blog-comments-link");
+    let include = query.replace(
+        "    read: comment
+    rate: 150
+    filter: {post: eq}
+    sort: -created_on
+    limit: 20",
+        "    read: post
+    rate: 150
+    filter: {_id: eq}
+    include:
+      comments: {sort: -created_on, limit: 20}",
+    );
+    assert_ne!(include, query, "the rewrite must apply");
+    assert_eq!(layouts(&query), layouts(&include));
+}
