@@ -441,5 +441,9 @@ pub fn children_of_one_parent(
             .then_some(related.relationship)
     });
     let r = through.next()?;
-    through.next().is_none().then_some(r)
+    // Any other condition tests the child's own fields.
+    let others_own = filter
+        .iter()
+        .all(|f| f.related.as_ref().is_none_or(|x| x.relationship == r));
+    (through.next().is_none() && others_own).then_some(r)
 }

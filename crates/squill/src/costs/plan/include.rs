@@ -224,11 +224,8 @@ impl<'a> Planner<'a> {
             } else {
                 &rel.child_field
             });
-            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1))
-                && !s.projection.is_empty()
-                && !s.projection.contains(&holder)
-            {
-                s.projection.push(holder);
+            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) {
+                project_whole(&mut s.projection, holder);
             }
             self.includes(plan, op, target, returned, from_step, &inc.include);
             return;
@@ -295,11 +292,8 @@ impl<'a> Planner<'a> {
             } else {
                 &rel.child_field
             });
-            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1))
-                && !s.projection.is_empty()
-                && !s.projection.contains(&holder)
-            {
-                s.projection.push(holder);
+            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) {
+                project_whole(&mut s.projection, holder);
             }
         }
         let (path, keys, examined) = if let Some(p) = by_id_path {
@@ -370,4 +364,20 @@ impl<'a> Planner<'a> {
         let n = self.push(plan, op, step, cost, Some((keys, target, entries)));
         self.includes(plan, op, target, returned, n, &inc.include);
     }
+}
+
+/// Adds `path` to a projection that lists fields (an empty one returns
+/// everything): its sub-paths give way to it, and a projected prefix already
+/// covers it. MongoDB refuses `a.b` and `a.b.c` in one projection.
+fn project_whole(projection: &mut Vec<String>, path: String) {
+    if projection.is_empty()
+        || projection
+            .iter()
+            .any(|p| *p == path || path.starts_with(&format!("{p}.")))
+    {
+        return;
+    }
+    let under = format!("{path}.");
+    projection.retain(|p| !p.starts_with(&under));
+    projection.push(path);
 }

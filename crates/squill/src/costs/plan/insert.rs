@@ -54,7 +54,15 @@ impl<'a> Planner<'a> {
             Some(Home::Embedded { rel, host, array }) => {
                 let r = f.model.relationship(rel);
                 if r.child == e {
-                    let path = acc.prefix.clone();
+                    // Inside a host that is itself an element of an array
+                    // (bids in an item in its seller), the filter matched
+                    // that element: the positional `$` names it.
+                    let hacc = self.access(host);
+                    let path = if hacc.per_root > 1.0 && !hacc.prefix.is_empty() {
+                        format!("{}.$.{}", hacc.prefix, r.parent_field)
+                    } else {
+                        acc.prefix.clone()
+                    };
                     let u = if array {
                         UpdateOp::Push {
                             path,
