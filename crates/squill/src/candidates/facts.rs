@@ -25,6 +25,8 @@ pub struct RelFacts {
     pub child_fields_read: Vec<(Vec<String>, f64)>,
     /// Field sets of the parent read through the relationship (from the child), with their rate.
     pub parent_fields_read: Vec<(Vec<String>, f64)>,
+    /// Fields of the parent that reads of the child filter on (`seller.region`).
+    pub parent_fields_filtered: Vec<String>,
     /// Limits of reads of the children: K, the first sort key (field,
     /// descending) and the rate. Descending on a field = "the latest K".
     pub limits: Vec<(u64, Option<SortBy>, f64)>,
@@ -257,6 +259,10 @@ impl<'m> Facts<'m> {
                 let r = *r;
                 let rel = self.model.relationship(r);
                 if rel.child == entity && field != "_id" {
+                    let rf = &mut self.rels[r.index()];
+                    if !rf.parent_fields_filtered.contains(field) {
+                        rf.parent_fields_filtered.push(field.clone());
+                    }
                     self.rels[r.index()]
                         .parent_fields_read
                         .push((vec![field.clone()], rate));

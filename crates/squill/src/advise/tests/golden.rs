@@ -618,3 +618,33 @@ operations:
         load.steps[0].projection
     );
 }
+
+/// Copies of a host's ip in its messages are refreshed through the index the
+/// reads use: by the copied ip when reads filter messages by it
+/// (host-ip-in-logs), by the host's id otherwise — never through an index
+/// made for the refresh alone (the fixture read messages by host id, and an
+/// index on `host.ipaddr` over 10^9 messages served a 0.001/s update).
+#[test]
+fn copies_are_refreshed_through_the_reads_index() {
+    let by_ip = design("host-ip-in-logs", None);
+    let (_, fixture) = crate::fixtures::host_logs();
+    for (d, key) in [(&by_ip, "host.ipaddr"), (&fixture, "host._id")] {
+        let refresh = d
+            .operations
+            .iter()
+            .flat_map(|o| &o.steps)
+            .find(|s| s.copy_of.is_some())
+            .unwrap();
+        assert_eq!(refresh.filter[0].path, key);
+    }
+    let logmsg = fixture
+        .collections
+        .iter()
+        .find(|c| c.name == "logmsg")
+        .unwrap();
+    assert!(
+        logmsg.indexes.iter().all(|i| i.keys[0].0 != "host.ipaddr"),
+        "{:?}",
+        logmsg.indexes
+    );
+}

@@ -215,16 +215,19 @@ impl<'a> Planner<'a> {
                 if !copied.is_empty() {
                     let cacc = self.access(rel.child);
                     let holders = f.typical(r) * m;
-                    // A copied field that identifies the parent finds the copies
-                    // through the index the reads already use.
+                    // A copied field that identifies the parent, and that reads
+                    // of the child filter on, finds the copies through the
+                    // index those reads already use; otherwise the id.
                     let parent = f.model.entity(e);
+                    let filtered = &f.rel(r).parent_fields_filtered;
                     let key = fields
                         .iter()
                         .find(|x| {
-                            parent
-                                .field(x)
-                                .and_then(|fd| fd.distinct)
-                                .is_some_and(|d| d >= parent.count && parent.count > 0)
+                            filtered.contains(x)
+                                && parent
+                                    .field(x)
+                                    .and_then(|fd| fd.distinct)
+                                    .is_some_and(|d| d >= parent.count && parent.count > 0)
                         })
                         .map_or("_id", String::as_str);
                     extra.push((
