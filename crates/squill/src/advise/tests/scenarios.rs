@@ -21,6 +21,23 @@ fn plan<'d>(d: &'d Design, op: &str) -> &'d OperationPlan {
     d.operations.iter().find(|p| p.operation == op).unwrap()
 }
 
+/// Whether operation `op`'s plan runs in a multi-document transaction.
+fn in_transaction(d: &Design, op: &str) -> bool {
+    plan(d, op)
+        .warnings
+        .iter()
+        .any(|w| matches!(w, crate::design::Warning::Transaction { .. }))
+}
+
+/// The layout chosen for relationship `rel`.
+fn layout<'d>(d: &'d Design, rel: &str) -> &'d Layout {
+    &d.relationships
+        .iter()
+        .find(|r| r.relationship == rel)
+        .unwrap()
+        .chosen
+}
+
 fn indexes(d: &Design, coll: &str) -> Vec<Vec<(String, i32)>> {
     let c = d.collections.iter().find(|c| c.name == coll).unwrap();
     c.indexes.iter().map(|i| i.keys.clone()).collect()
@@ -143,14 +160,7 @@ fn snapshot(o: &FieldOrigin) -> Option<bool> {
 #[test]
 fn s07_invoices() {
     let d = design("s07-invoices");
-    let layout = |rel: &str| {
-        &d.relationships
-            .iter()
-            .find(|r| r.relationship == rel)
-            .unwrap()
-            .chosen
-    };
-    assert_eq!(layout("lines"), &Layout::Embed);
+    assert_eq!(layout(&d, "lines"), &Layout::Embed);
     assert_eq!(
         snapshot(origin(&d, "invoice", "lines.product.name")),
         Some(true)
@@ -212,13 +222,7 @@ fn s08_contracts() {
         ("revision".to_string(), 1)
     ]));
     for op in ["keep_old_version", "edit"] {
-        assert!(
-            plan(&d, op)
-                .warnings
-                .iter()
-                .any(|w| matches!(w, crate::design::Warning::Transaction { .. })),
-            "{op}"
-        );
+        assert!(in_transaction(&d, op), "{op}");
     }
     assert_eq!(plan(&d, "current").cost.round_trips, 1.0);
     assert_eq!(plan(&d, "history").cost.round_trips, 1.0);
@@ -229,15 +233,8 @@ fn s08_contracts() {
 #[test]
 fn s12_library_loans() {
     let d = design("s12-library-loans");
-    let layout = |rel: &str| {
-        &d.relationships
-            .iter()
-            .find(|r| r.relationship == rel)
-            .unwrap()
-            .chosen
-    };
-    assert_eq!(layout("active_loans"), &Layout::Embed);
-    assert_eq!(layout("loans"), &Layout::ParentReference);
+    assert_eq!(layout(&d, "active_loans"), &Layout::Embed);
+    assert_eq!(layout(&d, "loans"), &Layout::ParentReference);
     assert!(matches!(
         origin(&d, "patron", "active_loans.book.title"),
         FieldOrigin::Copy {
@@ -256,13 +253,7 @@ fn s12_library_loans() {
         "return_active",
         "return_record",
     ] {
-        assert!(
-            plan(&d, op)
-                .warnings
-                .iter()
-                .any(|w| matches!(w, crate::design::Warning::Transaction { .. })),
-            "{op}"
-        );
+        assert!(in_transaction(&d, op), "{op}");
     }
     // Returning pulls the loan out of the patron's array.
     let ret = plan(&d, "return_active");

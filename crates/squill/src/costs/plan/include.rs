@@ -219,14 +219,7 @@ impl<'a> Planner<'a> {
         if free && (!copies_only || inc.include.is_empty()) {
             // Answered inside the documents read before: that step returns
             // the field that holds the children (or the parent's copy).
-            let holder = self.access(from).path(if inc.to_children {
-                &rel.parent_field
-            } else {
-                &rel.child_field
-            });
-            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) {
-                project_whole(&mut s.projection, holder);
-            }
+            self.return_holder(plan, from, rel, inc.to_children, from_step);
             self.includes(plan, op, target, returned, from_step, &inc.include);
             return;
         }
@@ -287,14 +280,7 @@ impl<'a> Planner<'a> {
         if by_id_path.is_some() {
             // The ids come from a field of the documents read before: that
             // step must return it.
-            let holder = self.access(from).path(if inc.to_children {
-                &rel.parent_field
-            } else {
-                &rel.child_field
-            });
-            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) {
-                project_whole(&mut s.projection, holder);
-            }
+            self.return_holder(plan, from, rel, inc.to_children, from_step);
         }
         let (path, keys, examined) = if let Some(p) = by_id_path {
             // Fetch by the ids at hand.
@@ -363,6 +349,29 @@ impl<'a> Planner<'a> {
         };
         let n = self.push(plan, op, step, cost, Some((keys, target, entries)));
         self.includes(plan, op, target, returned, n, &inc.include);
+    }
+}
+
+impl Planner<'_> {
+    /// Makes step `from_step` (1-based) return the field of `from` that holds
+    /// the relationship: the children's field in a parent, the parent's in a
+    /// child.
+    fn return_holder(
+        &self,
+        plan: &mut OpPlan,
+        from: EntityId,
+        rel: &crate::model::Relationship,
+        to_children: bool,
+        from_step: usize,
+    ) {
+        let holder = self.access(from).path(if to_children {
+            &rel.parent_field
+        } else {
+            &rel.child_field
+        });
+        if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) {
+            project_whole(&mut s.projection, holder);
+        }
     }
 }
 

@@ -61,36 +61,23 @@ impl<'a> Planner<'a> {
             on_child.0.push(u);
             on_child.1.push(why(&cname, &pname));
         }
-        match layout {
-            // The child lives only inside its parent(s): linking writes a
-            // copy of it there, unlinking pulls it out.
-            Layout::Embed => {
-                let path = self.access(parent).path(&rel.parent_field);
-                on_parent.0.push(if unlink {
-                    UpdateOp::Pull { path }
-                } else {
-                    UpdateOp::Push {
-                        path,
-                        sort: None,
-                        slice: None,
-                    }
-                });
-                on_parent.1.push(why(&pname, &cname));
-            }
+        // The child lives inside its parent(s) (all of it, or the latest K):
+        // linking writes a copy of it there, unlinking pulls it out.
+        let inside = match layout {
+            Layout::Embed => Some((None, None)),
             Layout::Subset { k, sort_field, .. } => {
-                let path = self.access(parent).path(&rel.parent_field);
-                on_parent.0.push(if unlink {
-                    UpdateOp::Pull { path }
-                } else {
-                    UpdateOp::Push {
-                        path,
-                        sort: sort_field.clone().map(|s| (s, -1)),
-                        slice: Some(-(*k as i64)),
-                    }
-                });
-                on_parent.1.push(why(&pname, &cname));
+                Some((sort_field.clone().map(|s| (s, -1)), Some(-(*k as i64))))
             }
-            _ => {}
+            _ => None,
+        };
+        if let Some((sort, slice)) = inside {
+            let path = self.access(parent).path(&rel.parent_field);
+            on_parent.0.push(if unlink {
+                UpdateOp::Pull { path }
+            } else {
+                UpdateOp::Push { path, sort, slice }
+            });
+            on_parent.1.push(why(&pname, &cname));
         }
         for (func, field, name) in self.computed(r) {
             // A count follows the links; a sum, min or max of the child's
