@@ -61,3 +61,45 @@ fn a_comment_page_as_a_query_or_an_include() {
     assert_ne!(include, query, "the rewrite must apply");
     assert_eq!(layouts(&query), layouts(&include));
 }
+
+/// An include whose condition tests another entity's field (RUBiS's open
+/// items of a category whose seller is in a region, written from the
+/// category) tests that field where the design keeps it, as the read on the
+/// items does — not a path made of the relationship's names.
+#[test]
+fn an_include_condition_on_another_entity_is_resolved() {
+    let query = text("rubis");
+    let include = query.replace(
+        "    read: items
+    weights: {browsing: 8.26, bidding: 6.34, write_medium: 6.34, write_heavy: 6.34}
+    filter: {category: eq, seller.region: eq, end_date: range}
+    fields: [_id, name, initial_price, max_bid, nb_of_bids, end_date]
+    limit: 25",
+        "    read: categories
+    weights: {browsing: 8.26, bidding: 6.34, write_medium: 6.34, write_heavy: 6.34}
+    filter: {_id: eq}
+    include:
+      category_items:
+        filter: {seller.region: eq, end_date: range}
+        fields: [_id, name, initial_price, max_bid, nb_of_bids, end_date]
+        limit: 25",
+    );
+    assert_ne!(include, query, "the rewrite must apply");
+    let model = crate::inputs::model_file::parse("rubis.yaml", &include).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let plan = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "search_items_by_region")
+        .unwrap();
+    let paths: Vec<&str> = plan
+        .steps
+        .iter()
+        .flat_map(|s| s.filter.iter().map(|f| f.path.as_str()))
+        .collect();
+    assert!(paths.contains(&"region"), "{paths:?}");
+    assert!(
+        paths.iter().all(|p| !p.contains("region_users")),
+        "{paths:?}"
+    );
+}

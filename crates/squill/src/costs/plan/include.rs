@@ -282,6 +282,20 @@ impl<'a> Planner<'a> {
             // step must return it.
             self.return_holder(plan, from, rel, inc.to_children, from_step);
         }
+        // Conditions on another entity's fields (items whose seller is in a
+        // region) are resolved as a read's are, with a step first if needed;
+        // the others test the target's own fields.
+        let mut related: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        for c in inc.filter.iter().filter(|c| c.related.is_some()) {
+            let (p, source) = self.filter_path(plan, op, target, &acc, c);
+            related.push((p, c.op, source));
+        }
+        let own: Vec<Filter> = inc
+            .filter
+            .iter()
+            .filter(|c| c.related.is_none())
+            .cloned()
+            .collect();
         let (path, keys, examined) = if let Some(p) = by_id_path {
             // Fetch by the ids at hand.
             let p = acc.path(&p);
@@ -295,13 +309,16 @@ impl<'a> Planner<'a> {
             let p = acc.path(&p);
             let mut keys = vec![(p.clone(), 1)];
             // Equality tests, then the sort, then ranges.
-            for c in inc.filter.iter().filter(|c| c.op != FilterOp::Range) {
+            for (p, _, _) in related.iter().filter(|(_, o, _)| *o != FilterOp::Range) {
+                keys.push((p.clone(), 1));
+            }
+            for c in own.iter().filter(|c| c.op != FilterOp::Range) {
                 keys.push((acc.path(&c.path.join(".")), 1));
             }
             for s in &inc.sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
             }
-            for c in inc.filter.iter().filter(|c| c.op == FilterOp::Range) {
+            for c in own.iter().filter(|c| c.op == FilterOp::Range) {
                 let k = acc.path(&c.path.join("."));
                 if !keys.iter().any(|(x, _)| *x == k) {
                     keys.push((k, 1));
@@ -314,7 +331,12 @@ impl<'a> Planner<'a> {
         };
         let by_root_id = path == "_id";
         step.filter.push(filt(path, FilterOp::In, here));
-        self.own_filters(&mut step, &acc, &inc.filter);
+        self.own_filters(&mut step, &acc, &own);
+        for (p, o, source) in related {
+            if !step.filter.iter().any(|x| x.path == p) {
+                step.filter.push(filt(p, o, source));
+            }
+        }
         step.sort = inc
             .sort
             .iter()
