@@ -547,6 +547,9 @@ fn canonical(design: &Design, coll: &Collection, path: &str) -> Option<(String, 
     };
     let mut entity = coll.entities.first()?.clone();
     let mut shape = &coll.shape;
+    // Inside a reference's object (`tracks.…`, `customer.…`): its `_id` is
+    // the referenced entity's, which `entity` already names.
+    let mut in_reference = false;
     let segments: Vec<&str> = path.split('.').collect();
     for (i, seg) in segments.iter().enumerate() {
         let field = shape.fields.iter().find(|f| f.name == *seg)?;
@@ -561,16 +564,21 @@ fn canonical(design: &Design, coll: &Collection, path: &str) -> Option<(String, 
             | (FieldOrigin::Copy { entity, field, .. }, true) => {
                 return Some((entity.clone(), field.clone()));
             }
+            (FieldOrigin::Reference { .. }, true) if in_reference => {
+                return Some((entity, "_id".into()));
+            }
             (FieldOrigin::Reference { relationship }, true) => {
                 return matches!(ty, ShapeType::Scalar { .. })
                     .then(|| other(relationship, &entity).map(|e| (e, "_id".to_string())))
                     .flatten();
             }
-            (
-                FieldOrigin::Reference { relationship } | FieldOrigin::Embedded { relationship },
-                false,
-            ) => {
+            (FieldOrigin::Reference { relationship }, false) => {
                 entity = other(relationship, &entity)?;
+                in_reference = true;
+            }
+            (FieldOrigin::Embedded { relationship }, false) => {
+                entity = other(relationship, &entity)?;
+                in_reference = false;
             }
             (_, true) => return None,
             (_, false) => {}
