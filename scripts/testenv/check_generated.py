@@ -273,6 +273,12 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             if n is not None and got.get("matched_count") != n:
                 fail(f"{label}/{key}: matched {got.get('matched_count')}, expected {n}")
                 good = False
+            # An update of every copy that matches none with a value taken
+            # from the data passes the count above and checks nothing (it hid
+            # a product id passed where a part's belonged).
+            if n == 0:
+                fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
+                good = False
         elif action in ("insert_one", "insert_many"):
             if not (got.get("inserted_id") or got.get("inserted_ids")):
                 fail(f"{label}/{key}: nothing inserted")

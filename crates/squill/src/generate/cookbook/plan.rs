@@ -627,3 +627,28 @@ pub fn plain_path(path: &str) -> String {
         .collect::<Vec<_>>()
         .join(".")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::op_code;
+
+    /// A refresh of copies inside a reference's object filters on the
+    /// referenced entity's id, and shares the caller's parameter for it:
+    /// `rename_part(part_id, new_name)`, not a third parameter named after
+    /// the product that holds the copies (which invited passing a product id
+    /// where the part's belongs).
+    #[test]
+    fn a_reference_id_names_the_referenced_entity() {
+        for (fixture, op, want) in [
+            ("product-parts", "rename_part", vec!["part_id", "new_name"]),
+            ("host-logs", "change_host_ip", vec!["host_id", "new_ipaddr"]),
+            ("host-logs", "recent_logs", vec!["host_id"]),
+        ] {
+            let (_, d) = crate::fixtures::load(fixture);
+            let plan = d.operations.iter().find(|p| p.operation == op).unwrap();
+            let code = op_code(&d, plan);
+            let names: Vec<&str> = code.params.iter().map(|p| p.name.as_str()).collect();
+            assert_eq!(names, want, "{fixture} {op}");
+        }
+    }
+}
