@@ -148,42 +148,17 @@ impl<'m> Facts<'m> {
                 filter,
                 ..
             } => {
-                self.rels_of_includes(*entity, include, rate);
-                self.filter_fields(*entity, filter, rate);
-                // The children of one parent asked as a query on the child
-                // (tracks whose playlists hold this one) read down that
-                // relationship as an include from the parent would: the same
-                // application, whichever way it is written.
-                let through = children_of_one_parent(model, *entity, filter);
-                if let Some(r) = through {
-                    let OperationKind::Read {
-                        fields,
-                        sort,
-                        limit,
-                        ..
-                    } = &op.kind
-                    else {
-                        unreachable!("matched above")
-                    };
-                    let rf = &mut self.rels[r.index()];
-                    rf.reads_down += rate;
-                    rf.child_fields_read.push((fields.clone(), rate));
-                    if let Some(limit) = limit {
-                        rf.limits.push((
-                            *limit,
-                            sort.first().map(|s| (s.field.clone(), s.descending)),
-                            rate,
-                        ));
+                // The children of one parent asked on the child read down
+                // that relationship, as the parent's include does.
+                let as_include = op.as_parent_include(model);
+                match &as_include {
+                    Some((parent, inc)) => {
+                        self.rels_of_includes(*parent, std::slice::from_ref(inc), rate)
                     }
-                    for f in filter {
-                        if f.op == crate::model::FilterOp::Range
-                            && f.related.is_none()
-                            && let Some(field) = f.path.last()
-                        {
-                            rf.child_ranges.push((field.clone(), rate));
-                        }
-                    }
+                    None => self.rels_of_includes(*entity, include, rate),
                 }
+                self.filter_fields(*entity, filter, rate);
+                let through = as_include.map(|(_, inc)| inc.relationship);
                 for agg in aggregates {
                     self.rels[agg.relationship.index()].aggregates.push((
                         agg.function,
@@ -430,26 +405,4 @@ impl<'m> Facts<'m> {
     pub fn typical_parents(&self, r: RelationshipId) -> f64 {
         (self.model.relationship(r).parents.typical as f64).max(1.0)
     }
-}
-
-/// The relationship a read of `entity` walks down when its filter names one
-/// parent's id (`{post: eq}` on comments, `{playlists: eq}` on tracks) and
-/// nothing else of another entity.
-pub fn children_of_one_parent(
-    model: &Model,
-    entity: EntityId,
-    filter: &[Filter],
-) -> Option<RelationshipId> {
-    let mut through = filter.iter().filter_map(|f| {
-        let related = f.related.as_ref()?;
-        let rel = model.relationship(related.relationship);
-        (rel.child == entity && related.field == "_id" && f.op == crate::model::FilterOp::Eq)
-            .then_some(related.relationship)
-    });
-    let r = through.next()?;
-    // Any other condition tests the child's own fields.
-    let others_own = filter
-        .iter()
-        .all(|f| f.related.as_ref().is_none_or(|x| x.relationship == r));
-    (through.next().is_none() && others_own).then_some(r)
 }

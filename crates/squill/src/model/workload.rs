@@ -63,6 +63,61 @@ impl Operation {
     pub fn is_write(&self) -> bool {
         !matches!(self.kind, OperationKind::Read { .. })
     }
+
+    /// A read of the children of one parent asked on the children (tracks
+    /// by the playlist they are in, comments by their post) as what it is:
+    /// the parent's include, with the read's fields, order, limit, own
+    /// conditions and includes. `None` for any other operation, and for a
+    /// read that also tests another entity or aggregates. The facts and the
+    /// planner both take it in this form, so the design does not depend on
+    /// how the read is written.
+    pub fn as_parent_include(&self, model: &super::Model) -> Option<(EntityId, Include)> {
+        let OperationKind::Read {
+            entity,
+            filter,
+            sort,
+            limit,
+            fields,
+            include,
+            aggregates,
+        } = &self.kind
+        else {
+            return None;
+        };
+        if !aggregates.is_empty() {
+            return None;
+        }
+        let mut through = filter.iter().filter_map(|f| {
+            let related = f.related.as_ref()?;
+            let rel = model.relationship(related.relationship);
+            (rel.child == *entity && related.field == "_id" && f.op == FilterOp::Eq)
+                .then_some(related.relationship)
+        });
+        let r = through.next()?;
+        // Besides the parent's id, only the child's own fields are tested.
+        let own = |f: &&Filter| {
+            f.related
+                .as_ref()
+                .is_none_or(|x| x.relationship == r && x.field == "_id")
+        };
+        if through.next().is_some() || !filter.iter().all(|f| own(&f)) {
+            return None;
+        }
+        let inc = Include {
+            relationship: r,
+            to_children: true,
+            fields: fields.clone(),
+            limit: *limit,
+            sort: sort.clone(),
+            filter: filter
+                .iter()
+                .filter(|f| f.related.is_none())
+                .cloned()
+                .collect(),
+            include: include.clone(),
+        };
+        Some((model.relationship(r).parent, inc))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -410,30 +410,8 @@ impl<'a> Planner<'a> {
                 include,
                 aggregates,
             } => {
-                if aggregates.is_empty()
-                    && let Some(r) = crate::candidates::facts::children_of_one_parent(
-                        self.facts.model,
-                        *entity,
-                        filter,
-                    )
-                {
-                    // The children of one parent, asked on the child: planned
-                    // as the parent's include, so the design does not depend
-                    // on how the read is written.
-                    let inc = Include {
-                        relationship: r,
-                        to_children: true,
-                        fields: fields.clone(),
-                        limit: *limit,
-                        sort: sort.clone(),
-                        filter: filter
-                            .iter()
-                            .filter(|f| f.related.as_ref().map(|x| x.relationship) != Some(r))
-                            .cloned()
-                            .collect(),
-                        include: include.clone(),
-                    };
-                    self.read_down(&mut plan, op_id, r, inc);
+                if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
+                    self.read_down(&mut plan, op_id, parent, inc);
                     return plan;
                 }
                 let purpose = Purpose::Find {
@@ -480,10 +458,9 @@ impl<'a> Planner<'a> {
         plan
     }
 
-    /// A read of one parent's children through `r`, by the parent's id.
-    fn read_down(&self, plan: &mut OpPlan, op: OperationId, r: RelationshipId, inc: Include) {
+    /// A read of one parent's children (`inc`), by the parent's id.
+    fn read_down(&self, plan: &mut OpPlan, op: OperationId, parent: EntityId, inc: Include) {
         let model = self.facts.model;
-        let parent = model.relationship(r).parent;
         let by_id = [Filter::new(
             model,
             parent,
