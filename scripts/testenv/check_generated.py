@@ -232,12 +232,18 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
         fail(f"{label}: {e}")
         return
     # What each write should match, counted before it runs.
+    # Finds are counted before the operation too: a find that precedes a
+    # delete in the same plan (find the star, then delete it) sees the
+    # document the delete then removes.
     expected_writes = {}
+    expected_finds = {}
     for step in plan["steps"]:
-        if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
-            if all("ids_from" not in e for _, e in step["filter"]):
-                n = db[step["collection"]].count_documents(build_filter(step, params, {}))
+        if all("ids_from" not in e for _, e in step["filter"]):
+            n = db[step["collection"]].count_documents(build_filter(step, params, {}))
+            if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
                 expected_writes[step["key"]] = n
+            elif step["action"] == "find":
+                expected_finds[step["key"]] = n
     try:
         result = getattr(cookbook, fn_name)(db, **params)
     except Exception as e:  # noqa: BLE001 - any failure of the operation is the finding
@@ -249,7 +255,9 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
         got = result.get(key)
         if action == "find":
             filt = build_filter(step, params, result)
-            matching = db[step["collection"]].count_documents(filt)
+            matching = expected_finds.get(key)
+            if matching is None:
+                matching = db[step["collection"]].count_documents(filt)
             want = matching if step["limit"] is None else min(matching, step["limit"])
             if len(got) != want:
                 fail(f"{label}/{key}: {len(got)} documents, expected {want} (filter {filt})")

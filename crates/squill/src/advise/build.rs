@@ -190,7 +190,7 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
         ..
     } = design;
     for (op, plan) in operations.iter_mut().zip(&priced.plans) {
-        for need in &plan.indexes {
+        for need in plan.indexes.iter().filter(|n| !n.unique) {
             let (Some(step), Some(coll)) = (
                 op.steps.get_mut(need.step),
                 collections.iter().find(|c| c.name == need.collection),
@@ -213,6 +213,11 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
     }
 }
 
+/// Whether two indexes hold the same fields, in any order and direction.
+fn same_key_set(a: &[(String, i32)], b: &[(String, i32)]) -> bool {
+    a.len() == b.len() && a.iter().all(|(k, _)| b.iter().any(|(l, _)| l == k))
+}
+
 /// The indexes the plans use on one collection, without any that is a prefix of another.
 fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     let mut list: Vec<Index> = Vec::new();
@@ -221,6 +226,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
             let name = facts.model.operation(op).name.clone();
             match list.iter_mut().find(|i| i.keys == need.keys) {
                 Some(i) => {
+                    i.unique |= need.unique;
                     if !i.used_by.contains(&name) {
                         i.used_by.push(name);
                     }
@@ -233,21 +239,47 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                         .collect::<Vec<_>>()
                         .join("_"),
                     keys: need.keys.clone(),
-                    unique: false,
+                    unique: need.unique,
                     used_by: vec![name],
                 }),
             }
         }
     }
-    // Drop an index that is a prefix of another; its users move to the longer one.
+    // A unique combination whose keys an index of the reads holds in
+    // another order is that index, made unique ({user, repo} = {repo, user}).
+    let mut i = 0;
+    while i < list.len() {
+        let same = (0..list.len()).find(|&j| {
+            j != i
+                && list[i].unique
+                && !list[j].unique
+                && same_key_set(&list[i].keys, &list[j].keys)
+        });
+        if let Some(j) = same {
+            let users = std::mem::take(&mut list[i].used_by);
+            for u in users {
+                if !list[j].used_by.contains(&u) {
+                    list[j].used_by.push(u);
+                }
+            }
+            list[j].unique = true;
+            list.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    // Drop an index that is a prefix of another; its users move to the
+    // longer one. A unique index stays: the longer one does not enforce it.
     let mut i = 0;
     while i < list.len() {
         let prefix_of = (0..list.len()).find(|&j| {
             j != i
+                && (!list[i].unique || list[j].keys.len() == list[i].keys.len())
                 && super::optimize::covers(&list[j].keys, &list[i].keys)
                 && (list[j].keys.len() > list[i].keys.len() || j < i)
         });
         if let Some(j) = prefix_of {
+            list[j].unique |= list[i].unique;
             let users = list[i].used_by.clone();
             for u in users {
                 if !list[j].used_by.contains(&u) {
@@ -483,6 +515,7 @@ pub fn update_path(u: &crate::design::UpdateOp) -> &str {
         U::Set { path }
         | U::Unset { path }
         | U::Inc { path }
+        | U::Dec { path }
         | U::Min { path }
         | U::Max { path }
         | U::AddToSet { path }

@@ -239,6 +239,11 @@ pub enum UpdateOp {
     Inc {
         path: String,
     },
+    /// `$inc` by a negative amount: a count or sum falls (a child deleted,
+    /// a link removed).
+    Dec {
+        path: String,
+    },
     Min {
         path: String,
     },

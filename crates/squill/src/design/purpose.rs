@@ -346,6 +346,9 @@ pub enum Warning {
     NotAtomic { operation: String, writes: usize },
     /// Re-pointing an entity takes `updates` updates that are not atomic.
     RepointNotAtomic { entity: String, updates: usize },
+    /// The entity's `unique:` combination `keys` is not in one collection's
+    /// documents under this design: no index can enforce it.
+    UniqueUnchecked { entity: String, keys: Vec<String> },
 }
 
 impl Warning {
@@ -355,6 +358,7 @@ impl Warning {
             Warning::Transaction { group, .. } => group.contains(entity),
             Warning::NotAtomic { operation, .. } => operation.contains(entity),
             Warning::RepointNotAtomic { entity: e, .. } => e == entity,
+            Warning::UniqueUnchecked { entity: e, .. } => e == entity,
         }
     }
 
@@ -374,6 +378,10 @@ impl Warning {
                     a(entity)
                 )
             }
+            Warning::UniqueUnchecked { entity, keys } => format!(
+                "no index can keep ({}) unique for {entity}: this design does not keep them in one document; the application must check before it inserts",
+                keys.join(", ")
+            ),
         }
     }
 }

@@ -33,6 +33,7 @@ pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
         count,
         fields,
         description: None,
+        unique: Vec::new(),
     }
 }
 

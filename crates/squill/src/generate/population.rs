@@ -16,7 +16,9 @@
 //! agree; both sides then have their typical counts.
 
 use crate::design::Design;
-use crate::model::{Cardinality, EntityId, Model, Relationship, RelationshipId, RelationshipKind};
+use crate::model::{
+    Cardinality, EntityId, KeyPart, Model, Relationship, RelationshipId, RelationshipKind,
+};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -127,6 +129,10 @@ pub struct Population<'a> {
     max_children: Option<u64>,
     counts: Vec<u64>,
     owner: Vec<Option<RelationshipId>>,
+    /// Per owning relationship: at most this many children per parent, when
+    /// the children are unique per parent and another parent (one star per
+    /// user and repository: a user stars at most every repository).
+    unique_cap: Vec<Option<u64>>,
     /// Per owning relationship: (next parent index, first child of that parent).
     cursors: RefCell<HashMap<RelationshipId, (u64, u64)>>,
     /// `Rng::prefix` of the stream that decides whether an optional field
@@ -163,6 +169,7 @@ impl<'a> Population<'a> {
             max_children,
             counts: vec![u64::MAX; model.entities.len()],
             owner,
+            unique_cap: vec![None; model.relationships.len()],
             cursors: RefCell::default(),
             optional_prefix: Rng::prefix(&[seed, 0x0b7]),
             seed_byte: (mix(seed) & 0xff) as u8,
@@ -182,6 +189,23 @@ impl<'a> Population<'a> {
         } else if let Some(r) = self.owner[e.index()] {
             let parent = self.model.relationship(r).parent;
             let np = self.count_of(parent, scale, depth + 1);
+            let others: Vec<RelationshipId> = self
+                .model
+                .entity(e)
+                .unique
+                .iter()
+                .filter(|c| c.contains(&KeyPart::Parent(r)))
+                .flat_map(|c| c.iter())
+                .filter_map(|k| match k {
+                    KeyPart::Parent(o) if *o != r => Some(*o),
+                    _ => None,
+                })
+                .collect();
+            for o in others {
+                let n = self.count_of(self.model.relationship(o).parent, scale, depth + 1);
+                self.unique_cap[r.index()] =
+                    Some(self.unique_cap[r.index()].map_or(n, |c| c.min(n)));
+            }
             (0..np).map(|i| self.children_count(r, i)).sum()
         } else if let Some(r) = self
             .model
@@ -220,6 +244,7 @@ impl<'a> Population<'a> {
         let rel = self.model.relationship(r);
         let mut rng = Rng::new(&[self.seed, 0xc41d, r.index() as u64, i]);
         let n = draw(&rel.children, &mut rng);
+        let n = self.unique_cap[r.index()].map_or(n, |cap| n.min(cap));
         self.max_children.map_or(n, |cap| n.min(cap))
     }
 
@@ -297,6 +322,20 @@ impl<'a> Population<'a> {
         if is_shared(rel) {
             let a = self.edges_per_parent(rel);
             return if j < n_parent * a { j / a } else { 0 };
+        }
+        // A parent that is part of a unique combination of the child (one
+        // star per user and repository): children numbered next to each
+        // other (the children of one owner) get different parents.
+        let unique = self
+            .model
+            .entity(rel.child)
+            .unique
+            .iter()
+            .flatten()
+            .any(|k| *k == KeyPart::Parent(r));
+        if unique && self.owner(rel.child) != Some(r) {
+            let offset = Rng::new(&[self.seed, 0x9a4f, r.index() as u64]).below(n_parent.max(1));
+            return (j + offset) % n_parent.max(1);
         }
         let mut rng = Rng::new(&[self.seed, 0x9a4e, r.index() as u64, j]);
         rng.below(n_parent)

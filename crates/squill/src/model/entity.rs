@@ -16,6 +16,19 @@ pub struct Entity {
     pub fields: Vec<Field>,
     /// Free text for reports.
     pub description: Option<String>,
+    /// Combinations of keys no two instances share (the model's `unique:`),
+    /// each enforced by a unique index where the design keeps them in one
+    /// collection's documents.
+    pub unique: Vec<Vec<KeyPart>>,
+}
+
+/// One key of a uniqueness constraint: a field of the entity, or the
+/// reference to its parent through a relationship (wherever the design puts it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyPart {
+    Field(String),
+    Parent(super::RelationshipId),
 }
 
 impl Entity {

@@ -14,7 +14,7 @@ pub mod synthetic;
 mod workload;
 
 pub use cardinality::{Cardinality, CardinalityClass, Count};
-pub use entity::{Entity, EntityId, Field, FieldType};
+pub use entity::{Entity, EntityId, Field, FieldType, KeyPart};
 pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,

@@ -54,6 +54,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             count: 1_000 * (1 + g.below(10_000)),
             fields,
             description: None,
+            unique: Vec::new(),
         });
     }
     let mut rels = Vec::with_capacity(relationships);
@@ -168,6 +169,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         op: FilterOp::Eq,
                         // An own field or `_id`: no relationship to resolve.
                         related: None,
+                        selectivity: None,
                     }],
                     sort: Vec::new(),
                     limit: None,
@@ -191,6 +193,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     path: vec!["_id".to_string()],
                     op: FilterOp::Eq,
                     related: None,
+                    selectivity: None,
                 }],
                 changes: vec![first_field],
                 relinks: Vec::new(),
@@ -202,6 +205,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     path: vec!["_id".to_string()],
                     op: FilterOp::Eq,
                     related: None,
+                    selectivity: None,
                 }],
             },
         };
@@ -257,6 +261,7 @@ pub fn chain(n: usize) -> Model {
                 },
             ],
             description: None,
+            unique: Vec::new(),
         })
         .collect();
     let relationships: Vec<Relationship> = (1..n)
@@ -292,6 +297,7 @@ pub fn chain(n: usize) -> Model {
                     path: vec!["_id".to_string()],
                     op: FilterOp::Eq,
                     related: None,
+                    selectivity: None,
                 }],
                 sort: Vec::new(),
                 limit: None,

@@ -178,6 +178,9 @@ pub struct Filter {
     /// once when the filter is made (`Filter::new`), so the search never
     /// matches names again.
     pub related: Option<Related>,
+    /// The fraction of instances a range keeps, when the model says so
+    /// (`range(0.02)`: the last week of a year); otherwise a quarter.
+    pub selectivity: Option<f64>,
 }
 
 /// A filter path through a relationship: the relationship and the field of
@@ -198,7 +201,12 @@ impl Filter {
         op: FilterOp,
     ) -> Filter {
         let related = model.related(entity, &path);
-        Filter { path, op, related }
+        Filter {
+            path,
+            op,
+            related,
+            selectivity: None,
+        }
     }
 }
 

@@ -99,6 +99,7 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
             "measured by squill scan: {} documents, mean {} bytes",
             c.documents, c.size.mean
         )),
+        unique: Vec::new(),
     }
 }
 

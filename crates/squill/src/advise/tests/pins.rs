@@ -100,3 +100,26 @@ relationships:
     let at = p.position.as_ref().unwrap();
     assert_eq!((at.line, at.column), (6, 50));
 }
+
+/// A unique combination the design cannot keep in one document (the star's
+/// user is the document that holds it) gets no index but a warning on the
+/// insert; kept in the star's own documents, it is a unique index.
+#[test]
+fn a_unique_combination_no_index_can_enforce_is_a_warning() {
+    let unchecked = |d: &crate::design::Design| {
+        d.operations
+            .iter()
+            .find(|p| p.operation == "star")
+            .unwrap()
+            .warnings
+            .iter()
+            .any(|w| matches!(w, crate::design::Warning::UniqueUnchecked { keys, .. } if keys == &["user", "repo"]))
+    };
+    let d = advise(&example("scenarios/s02-stars"), &Settings::default(), None).unwrap();
+    assert!(!unchecked(&d));
+    let m = pinned("scenarios/s02-stars", "stars_given", LayoutKind::Embed);
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    assert!(unchecked(&d));
+    let user = d.collections.iter().find(|c| c.name == "user").unwrap();
+    assert!(user.indexes.iter().all(|i| !i.unique || i.name == "_id_"));
+}

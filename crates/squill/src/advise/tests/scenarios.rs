@@ -121,6 +121,99 @@ fn s01_playlists() {
     assert_eq!(plan(&d, "remove_track").cost.round_trips, 1.0);
 }
 
+/// S2: stars in their own collection, unique per user and repository, one
+/// index per "newest first" read, the count kept in the repository.
+#[test]
+fn s02_stars() {
+    let d = design("s02-stars");
+    for rel in ["stars_given", "stargazers"] {
+        assert_eq!(layout(&d, rel), &Layout::ParentReference, "{rel}");
+        // Ids (or stars) kept on either side are rejected by a limit.
+        let decision = d
+            .relationships
+            .iter()
+            .find(|r| r.relationship == rel)
+            .unwrap();
+        for alt in &decision.alternatives {
+            if matches!(
+                alt.layout,
+                Layout::ChildReferences | Layout::TwoWayReferences
+            ) {
+                assert!(
+                    matches!(
+                        alt.verdict,
+                        crate::design::Verdict::Rejected {
+                            rule: "unbounded-array",
+                            ..
+                        }
+                    ),
+                    "{rel}: {:?}",
+                    alt.verdict
+                );
+            }
+        }
+    }
+    assert_eq!(
+        origin(&d, "star", "user"),
+        &FieldOrigin::Reference {
+            relationship: "stars_given".into()
+        }
+    );
+    let star = d.collections.iter().find(|c| c.name == "star").unwrap();
+    let unique: Vec<&Vec<(String, i32)>> = star
+        .indexes
+        .iter()
+        .filter(|i| i.unique && i.name != "_id_")
+        .map(|i| &i.keys)
+        .collect();
+    assert_eq!(
+        unique,
+        [&vec![("user".to_string(), 1), ("repo".to_string(), 1)]]
+    );
+    let keys = indexes(&d, "star");
+    for wanted in [
+        vec![("user".to_string(), 1), ("starred_at".to_string(), 1)],
+        vec![("repo".to_string(), 1), ("starred_at".to_string(), 1)],
+    ] {
+        assert!(keys.contains(&wanted), "{keys:?}");
+    }
+    assert_eq!(
+        keys.len(),
+        4,
+        "_id, the unique pair and one per page read: {keys:?}"
+    );
+    // The count: a computed field the star and the unstar keep.
+    let counted = d.entities.iter().find_map(|e| match e {
+        crate::design::EntityDecision::ComputedField {
+            entity,
+            maintained_by,
+            ..
+        } if entity == "repo" => Some(maintained_by.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        counted,
+        Some(vec!["star".to_string(), "unstar".to_string()])
+    );
+    let page = plan(&d, "repo_page");
+    assert_eq!(
+        (page.cost.round_trips, page.cost.documents_examined),
+        (1.0, 1.0)
+    );
+    // Unstar finds the star, deletes it, and decrements the count of the
+    // repository the star names (not a repository that lists it).
+    let unstar = plan(&d, "unstar");
+    let last = unstar.steps.last().unwrap();
+    assert_eq!(last.collection, "repo");
+    assert_eq!(last.filter[0].path, "_id");
+    assert!(
+        last.updates
+            .iter()
+            .any(|u| matches!(u, crate::design::UpdateOp::Dec { .. }))
+    );
+    assert_eq!(plan(&d, "has_starred").cost.documents_examined, 1.0);
+}
+
 /// The origin of `path` (a.b.c) in collection `coll`, through objects and
 /// arrays of objects.
 fn origin<'d>(d: &'d Design, coll: &str, path: &str) -> &'d FieldOrigin {

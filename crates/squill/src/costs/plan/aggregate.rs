@@ -43,7 +43,9 @@ impl<'a> Planner<'a> {
         let fname = crate::candidates::fn_name(agg.function);
         match layout {
             Layout::Embed => {}
-            Layout::Subset { k, .. } if n <= *k as f64 => {}
+            // A subset answers only when it holds every child: a parent with
+            // more than `k` would need the query anyway.
+            Layout::Subset { k, .. } if rel.children.max.finite().is_some_and(|max| max <= *k) => {}
             Layout::ChildReferences if agg.function == AggregateFn::Count => {}
             Layout::Bucket {
                 per_bucket,

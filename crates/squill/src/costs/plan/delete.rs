@@ -22,9 +22,31 @@ impl<'a> Planner<'a> {
         } else {
             self.matched(e, filter, None)
         };
-        let from = if by_id {
+        // A count (or sum) kept in the parent needs the parent's id, which
+        // only the child knows when the child holds the reference: a delete
+        // by id then reads the child first (an id array in the parent is
+        // found by the child's own id instead).
+        let needs_parent_id = f.rels_to[e.index()].iter().any(|&r| {
+            let rel = f.model.relationship(r);
+            child_ids_path(self.layout(r), &rel.parent_field).is_none()
+                && parent_ref_path(self.layout(r), &rel.child_field).is_some()
+                && self.computed(r).next().is_some()
+        });
+        let from = if by_id && !needs_parent_id {
             ValueSource::Param
         } else {
+            let id_only;
+            let filter = if filter.is_empty() {
+                id_only = [Filter::new(
+                    f.model,
+                    e,
+                    vec!["_id".to_string()],
+                    FilterOp::Eq,
+                )];
+                &id_only[..]
+            } else {
+                filter
+            };
             let (_, n) = self.find(
                 plan,
                 op,
@@ -38,6 +60,11 @@ impl<'a> Planner<'a> {
                 },
             );
             ValueSource::FromStep { step: n }
+        };
+        let own_from = if by_id {
+            ValueSource::Param
+        } else {
+            from.clone()
         };
         match self.p.home[e.index()] {
             Home::Own => {
@@ -54,7 +81,7 @@ impl<'a> Planner<'a> {
                     vec![filt(
                         "_id",
                         if m > 1.0 { FilterOp::In } else { FilterOp::Eq },
-                        from.clone(),
+                        own_from.clone(),
                     )],
                     Vec::new(),
                     m,
@@ -71,7 +98,7 @@ impl<'a> Planner<'a> {
                     op,
                     e,
                     Action::UpdateOne,
-                    vec![filt(acc.path("_id"), FilterOp::Eq, from.clone())],
+                    vec![filt(acc.path("_id"), FilterOp::Eq, own_from.clone())],
                     vec![UpdateOp::Pull { path: host_path }],
                     m,
                     0.0,
@@ -86,9 +113,8 @@ impl<'a> Planner<'a> {
             let layout = self.layout(r);
             let mut ups = Vec::new();
             let pacc = self.access(rel.parent);
-            if child_ids_path(layout, &rel.parent_field).is_some()
-                || matches!(layout, Layout::Subset { .. })
-            {
+            let ids_in_parent = child_ids_path(layout, &rel.parent_field);
+            if ids_in_parent.is_some() || matches!(layout, Layout::Subset { .. }) {
                 ups.push(remove_id(rel, layout, pacc.path(&rel.parent_field)));
             }
             for (func, _, cname) in self.computed(r) {
@@ -96,7 +122,7 @@ impl<'a> Planner<'a> {
                     func,
                     AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg
                 ) {
-                    ups.push(UpdateOp::Inc {
+                    ups.push(UpdateOp::Dec {
                         path: pacc.path(cname),
                     });
                 }
@@ -113,11 +139,15 @@ impl<'a> Planner<'a> {
                     op,
                     rel.parent,
                     action,
-                    vec![filt(
-                        pacc.path(&rel.parent_field),
-                        FilterOp::Eq,
-                        from.clone(),
-                    )],
+                    // The parent found by the child's id in its array, or by
+                    // the reference the child holds (a subset holds only the
+                    // latest children: the child's id may not be there).
+                    vec![
+                        match (&ids_in_parent, parent_ref_path(layout, &rel.child_field)) {
+                            (None, Some(_)) => filt(pacc.path("_id"), FilterOp::Eq, from.clone()),
+                            _ => filt(pacc.path(&rel.parent_field), FilterOp::Eq, own_from.clone()),
+                        },
+                    ],
                     ups,
                     holders,
                     0.0,

@@ -45,6 +45,9 @@ impl<'a> Planner<'a> {
                 self.read_copies(plan, op, rel.child, fields, f.typical(r).max(1.0));
             }
         }
+        // The step that inserts a document of the entity's own, which its
+        // unique indexes serve.
+        let mut own_step = None;
         match f
             .model
             .entity_ids()
@@ -213,9 +216,10 @@ impl<'a> Planner<'a> {
                     ..StepCost::default()
                 };
                 Self::target(plan, e, count > 1.0);
-                self.push(plan, op, step, cost, None);
+                own_step = Some(self.push(plan, op, step, cost, None) - 1);
             }
         }
+        self.unique_indexes(plan, op, e, own_step);
         for &r in links {
             let rel = f.model.relationship(r);
             if rel.child != e {
@@ -311,6 +315,52 @@ impl<'a> Planner<'a> {
                 0.0,
                 why,
             );
+        }
+    }
+
+    /// The unique indexes an inserted entity's `unique:` combinations need,
+    /// where the design keeps it in documents of its own (`step` inserts
+    /// them) with every key; otherwise the application has to check, and
+    /// the plan says so (a unique index on an embedded array's paths does
+    /// not compare the elements of one document).
+    fn unique_indexes(&self, plan: &mut OpPlan, op: OperationId, e: EntityId, step: Option<usize>) {
+        let f = self.facts;
+        let acc = self.access(e);
+        for combination in &f.model.entity(e).unique {
+            let keys: Option<Vec<(String, i32)>> = step.and_then(|_| {
+                combination
+                    .iter()
+                    .map(|k| match k {
+                        KeyPart::Field(name) => Some((acc.path(name), 1)),
+                        KeyPart::Parent(r) => {
+                            let rel = f.model.relationship(*r);
+                            parent_ref_path(self.layout(*r), &rel.child_field)
+                                .map(|p| (acc.path(&p), 1))
+                        }
+                    })
+                    .collect()
+            });
+            match (keys, step) {
+                (Some(keys), Some(step)) => plan.indexes.push(IndexNeed {
+                    collection: acc.collection.clone(),
+                    keys,
+                    entries: acc.docs,
+                    writes: f.entity_writes[e.index()],
+                    operation: op,
+                    step,
+                    unique: true,
+                }),
+                _ => plan.warnings.push(Warning::UniqueUnchecked {
+                    entity: self.name(e).to_string(),
+                    keys: combination
+                        .iter()
+                        .map(|k| match k {
+                            KeyPart::Field(name) => name.clone(),
+                            KeyPart::Parent(r) => f.model.relationship(*r).child_field.clone(),
+                        })
+                        .collect(),
+                }),
+            }
         }
     }
 }

@@ -83,8 +83,11 @@ impl<'a> Planner<'a> {
             // A count follows the links; a sum, min or max of the child's
             // field would need the child's value, which a link does not carry.
             if func == AggregateFn::Count {
-                on_parent.0.push(UpdateOp::Inc {
-                    path: self.access(parent).path(name),
+                let path = self.access(parent).path(name);
+                on_parent.0.push(if unlink {
+                    UpdateOp::Dec { path }
+                } else {
+                    UpdateOp::Inc { path }
                 });
                 on_parent.1.push(Purpose::KeepComputed {
                     function: crate::candidates::fn_name(func).to_string(),

@@ -11,7 +11,7 @@ use crate::candidates::space::Space;
 use crate::design::{Action, Cost, Purpose, Step, StepFilter, UpdateOp, ValueSource, Warning};
 use crate::design::{BucketBy, Layout, Side};
 use crate::model::{
-    AggregateFn, EntityId, Filter, FilterOp, Include, OperationId, OperationKind, Related,
+    AggregateFn, EntityId, Filter, FilterOp, Include, KeyPart, OperationId, OperationKind, Related,
     RelationshipId, RelationshipKind, SortKey,
 };
 
@@ -27,6 +27,9 @@ pub struct IndexNeed {
     pub operation: OperationId,
     /// The step (0-based) that uses it.
     pub step: usize,
+    /// A unique index the entity's `unique:` asks for (kept even when a
+    /// longer index starts with its keys).
+    pub unique: bool,
 }
 
 /// A document an operation writes: the root entity and whether it is one
@@ -50,7 +53,7 @@ pub struct OpPlan {
 impl OpPlan {
     /// Gives each step the name of the index it uses (`sensor_1_hour_1`).
     pub fn name_indexes(&mut self) {
-        for need in &self.indexes {
+        for need in self.indexes.iter().filter(|n| !n.unique) {
             if let Some(step) = self.steps.get_mut(need.step) {
                 step.index = Some(index_name(&need.keys));
             }
@@ -539,6 +542,7 @@ impl<'a> Planner<'a> {
                         writes,
                         operation: op,
                         step: plan.steps.len(),
+                        unique: false,
                     });
                 }
             }
@@ -634,7 +638,7 @@ impl<'a> Planner<'a> {
                 match c.op {
                     FilterOp::Eq => 1.0 / d,
                     FilterOp::In => (5.0 / d).min(1.0),
-                    FilterOp::Range => 0.25,
+                    FilterOp::Range => c.selectivity.unwrap_or(0.25),
                 }
             };
             est *= sel;

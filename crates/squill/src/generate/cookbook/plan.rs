@@ -368,14 +368,20 @@ impl Builder<'_> {
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
             UpdateOp::Inc { path } => {
-                let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
-                let by = if last.contains("count")
-                    || last.starts_with("num")
-                    || last.starts_with("n_")
-                {
+                let by = if is_counter(path) {
                     Expr::Number(1)
                 } else {
                     Expr::Param(self.param(&c, path, ParamKind::Value, "add_"))
+                };
+                Update::Inc(path.clone(), by)
+            }
+            // A count falls by one; a sum by the removed child's value,
+            // which the caller passes negated.
+            UpdateOp::Dec { path } => {
+                let by = if is_counter(path) {
+                    Expr::Number(-1)
+                } else {
+                    Expr::Param(self.param(&c, path, ParamKind::Value, "minus_"))
                 };
                 Update::Inc(path.clone(), by)
             }

@@ -103,7 +103,31 @@ pub(super) fn filters(
     check_duplicates(ctx, raw, "filter");
     let mut out = Vec::new();
     for (path, op) in &raw.0 {
-        let op_value = match op.value.trim().to_ascii_lowercase().as_str() {
+        let text = op.value.trim().to_ascii_lowercase();
+        // `range(0.02)`: a range that keeps that fraction of the instances.
+        let mut selectivity = None;
+        let text = match text
+            .strip_prefix("range(")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            Some(arg) => {
+                match arg.trim().parse::<f64>() {
+                    Ok(x) if x > 0.0 && x <= 1.0 => selectivity = Some(x),
+                    _ => ctx.error(
+                        ctx.pos(op),
+                        format!(
+                            "`{}`: a range's selectivity is a fraction above 0 and at most 1",
+                            op.value
+                        ),
+                        "not a fraction",
+                        Some("`range(0.02)` keeps 2% of the instances".into()),
+                    ),
+                }
+                "range".to_string()
+            }
+            None => text,
+        };
+        let op_value = match text.as_str() {
             "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
             "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => {
                 Some(FilterOp::Range)
@@ -115,14 +139,16 @@ pub(super) fn filters(
                     format!("unknown filter operator `{}`", op.value),
                     "not an operator",
                     suggestion(&op.value, ["eq", "range", "in"])
-                        .or_else(|| Some("one of eq, range, in".into())),
+                        .or_else(|| Some("one of eq, range, range(fraction), in".into())),
                 );
                 None
             }
         };
         let path = resolve_path(ctx, model, entity, path);
         if let (Some(path), Some(op)) = (path, op_value) {
-            out.push(Filter::new(model, entity, path, op));
+            let mut f = Filter::new(model, entity, path, op);
+            f.selectivity = selectivity;
+            out.push(f);
         }
     }
     out

@@ -57,6 +57,11 @@ pub struct RawEntity {
     #[serde(default)]
     #[schemars(with = "NamedMap<RawField>")]
     pub fields: NamedMap<S<RawField>>,
+    /// Combinations of fields (or references to a parent, by the
+    /// relationship's name or its `child_field`) that no two instances share:
+    /// `[[user, repo]]` for one star per user and repository.
+    #[schemars(with = "Option<Vec<Vec<String>>>")]
+    pub unique: Option<Vec<Vec<S<String>>>>,
 }
 
 /// A field: the short form or the long form.

@@ -9,8 +9,8 @@ use super::raw::{
     NamedMap, RawCardinality, RawCount, RawEntity, RawField, RawMixes, RawModel, RawRelationship, S,
 };
 use crate::model::{
-    Cardinality, Count, Entity, EntityId, Field, FieldType, LayoutKind, Model, Relationship,
-    RelationshipKind, Workload,
+    Cardinality, Count, Entity, EntityId, Field, FieldType, KeyPart, LayoutKind, Model,
+    Relationship, RelationshipId, RelationshipKind, Workload,
 };
 use std::collections::HashMap;
 
@@ -22,6 +22,8 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
         .map_or_else(|| default_name.to_string(), |n| n.value.clone());
     let entities = entities(ctx, &raw.entities);
     let relationships = relationships(ctx, &raw.relationships, &entities);
+    let mut entities = entities;
+    unique_keys(ctx, &raw.entities, &mut entities, &relationships);
     owned_cycle(ctx, &raw.relationships, &entities, &relationships);
     let mut model = Model {
         name,
@@ -246,9 +248,70 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
             count,
             fields,
             description: e.description.clone(),
+            unique: Vec::new(),
         });
     }
     out
+}
+
+/// Each entity's `unique:` combinations: a key is a field of the entity,
+/// `_id`, or a reference to its parent (the relationship's name or its
+/// `child_field`), in a relationship where the entity has one parent.
+fn unique_keys(
+    ctx: &mut Ctx<'_>,
+    raw: &S<NamedMap<RawEntity>>,
+    entities: &mut [Entity],
+    relationships: &[Relationship],
+) {
+    for (i, (_, e)) in raw.value.0.iter().enumerate() {
+        let Some(entity) = entities.get(i) else {
+            continue;
+        };
+        let mut all = Vec::new();
+        for combination in e.unique.iter().flatten() {
+            if combination.is_empty() {
+                continue;
+            }
+            let mut parts = Vec::new();
+            for key in combination {
+                let k = key.value.as_str();
+                if k == "_id" || entity.field(k).is_some() {
+                    parts.push(KeyPart::Field(k.to_string()));
+                    continue;
+                }
+                let parent = relationships.iter().position(|r| {
+                    r.child.index() == i
+                        && r.kind != RelationshipKind::ManyToMany
+                        && !r.shared
+                        && (r.name == k || r.child_field == k)
+                });
+                match parent {
+                    Some(r) => parts.push(KeyPart::Parent(RelationshipId::from_index(r))),
+                    None => {
+                        let names = entity.fields.iter().map(|f| f.name.as_str()).chain(
+                            relationships
+                                .iter()
+                                .filter(|r| r.child.index() == i)
+                                .map(|r| r.child_field.as_str()),
+                        );
+                        ctx.error(
+                            ctx.pos(key),
+                            format!(
+                                "`unique`: `{k}` is neither a field of entity `{}` nor the reference to one of its parents",
+                                entity.name
+                            ),
+                            "not a key",
+                            suggestion(k, names),
+                        );
+                    }
+                }
+            }
+            if parts.len() == combination.len() && !all.contains(&parts) {
+                all.push(parts);
+            }
+        }
+        entities[i].unique = all;
+    }
 }
 
 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // sizes are checked ≥ 0 and capped

@@ -681,3 +681,57 @@ fn snapshots_name_fields_of_the_parent_of_a_one_parent_relationship() {
         "{p:?}"
     );
 }
+
+#[test]
+fn unique_combinations_name_fields_or_the_parent_reference() {
+    let ok = SMALL.replace(
+        "  comment:\n    count: 2000000\n",
+        "  comment:\n    count: 2000000\n    unique: [[post, date], [text]]\n",
+    );
+    let m = parse("m.yaml", &ok).unwrap();
+    let comments = m.relationship_ids().next().unwrap();
+    assert_eq!(
+        m.entities[1].unique,
+        [
+            vec![KeyPart::Parent(comments), KeyPart::Field("date".into())],
+            vec![KeyPart::Field("text".into())]
+        ]
+    );
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(m, back);
+    let typo = ok.replace("[[post, date]", "[[post, dat]");
+    let e = parse("m.yaml", &typo).unwrap_err();
+    let p = &e.problems()[0];
+    assert_eq!(
+        p.message,
+        "`unique`: `dat` is neither a field of entity `comment` nor the reference to one of its parents"
+    );
+    assert_eq!(p.help.as_deref(), Some("did you mean `date`?"));
+    let pos = p.position.as_ref().unwrap();
+    assert_eq!((pos.line, pos.column), (12, 21));
+}
+
+#[test]
+fn a_range_may_say_how_much_it_keeps() {
+    let ok = SMALL.replace("filter: {_id: eq}", "filter: {published: range(0.02)}");
+    let m = parse("m.yaml", &ok).unwrap();
+    let OperationKind::Read { filter, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        (filter[0].op, filter[0].selectivity),
+        (FilterOp::Range, Some(0.02))
+    );
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    for bad in ["range(0)", "range(1.5)", "range(x)"] {
+        let p = problems(&SMALL.replace(
+            "filter: {_id: eq}",
+            &format!("filter: {{published: {bad}}}"),
+        ));
+        assert!(
+            p[0].contains("a range's selectivity is a fraction above 0 and at most 1"),
+            "{p:?}"
+        );
+        assert!(p[0].starts_with("m.yaml:25:25:"), "{p:?}");
+    }
+}

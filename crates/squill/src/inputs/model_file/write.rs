@@ -71,10 +71,11 @@ fn filter(filters: &[Filter]) -> String {
     let items: Vec<String> = filters
         .iter()
         .map(|f| {
-            let op = match f.op {
-                FilterOp::Eq => "eq",
-                FilterOp::Range => "range",
-                FilterOp::In => "in",
+            let op = match (f.op, f.selectivity) {
+                (FilterOp::Eq, _) => "eq".to_string(),
+                (FilterOp::Range, None) => "range".to_string(),
+                (FilterOp::Range, Some(x)) => format!("range({x})"),
+                (FilterOp::In, _) => "in".to_string(),
             };
             format!("{}: {op}", s(&f.path.join(".")))
         })
@@ -160,6 +161,18 @@ pub fn to_yaml(model: &Model) -> String {
         let _ = writeln!(out, "    count: {}", e.count);
         if let Some(d) = &e.description {
             let _ = writeln!(out, "    description: {}", s(d));
+        }
+        if !e.unique.is_empty() {
+            let key = |k: &crate::model::KeyPart| match k {
+                crate::model::KeyPart::Field(f) => s(f),
+                crate::model::KeyPart::Parent(r) => s(&model.relationship(*r).name),
+            };
+            let combos: Vec<String> = e
+                .unique
+                .iter()
+                .map(|c| format!("[{}]", c.iter().map(key).collect::<Vec<_>>().join(", ")))
+                .collect();
+            let _ = writeln!(out, "    unique: [{}]", combos.join(", "));
         }
         if e.fields.is_empty() {
             let _ = writeln!(out, "    fields: {{}}");

@@ -348,6 +348,7 @@ pub fn update(op: &UpdateOp) -> String {
         UpdateOp::Set { path } => format!("$set {path}"),
         UpdateOp::Unset { path } => format!("$unset {path}"),
         UpdateOp::Inc { path } => format!("$inc {path}"),
+        UpdateOp::Dec { path } => format!("$inc {path} (down)"),
         UpdateOp::Min { path } => format!("$min {path}"),
         UpdateOp::Max { path } => format!("$max {path}"),
         UpdateOp::Push { path, sort, slice } => {
