@@ -482,6 +482,7 @@ fn entity_decisions(
                 function,
                 field,
                 name,
+                ..
             } => {
                 let rel = model.relationship(*relationship);
                 let maintained_by = model

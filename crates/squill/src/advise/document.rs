@@ -138,6 +138,7 @@ impl DocBuilder<'_> {
                 function,
                 field: agg_field,
                 name,
+                ..
             } = &self.space.entity[i]
                 && model.relationship(*relationship).parent == e
             {

@@ -181,6 +181,11 @@ pub struct Step {
     /// The entity whose copied fields this step refreshes (a write that only
     /// keeps denormalized copies in sync).
     pub copy_of: Option<String>,
+    /// The step runs once every this many executions of the operation: a
+    /// counter the readers accept approximately, written in batches (the
+    /// application adds up `every` views, then `$inc`s by their number).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub every: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]

@@ -247,6 +247,9 @@ pub struct Aggregate {
     pub function: AggregateFn,
     /// Field of the child aggregated (`None` for count).
     pub field: Option<String>,
+    /// The relative error the reader accepts (`count(views) within 1%`):
+    /// a counter may then be written in batches.
+    pub tolerance: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]

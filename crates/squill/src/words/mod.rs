@@ -8,5 +8,5 @@ mod number;
 mod suggest;
 
 pub use grammar::{a, article, count, plural, sides, singular};
-pub use number::{bytes, int, num, rate};
+pub use number::{bytes, int, num, percent, rate};
 pub use suggest::edit_distance;

@@ -40,6 +40,16 @@ pub fn num(value: f64) -> String {
 }
 
 /// An integer with separators: `16,777,216`.
+/// A share as a percentage: `0.00995` → `"1.0%"`, `0.25` → `"25%"`.
+pub fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p >= 10.0 || p == p.round() {
+        format!("{}%", num(p))
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
 pub fn int(value: u64) -> String {
     group(&value.to_string())
 }

@@ -214,6 +214,45 @@ fn s02_stars() {
     assert_eq!(plan(&d, "has_starred").cost.documents_examined, 1.0);
 }
 
+/// S10: the view counter is a computed field written once every 200 views
+/// (1% of a typical 20,000); the rule states the exact counter's price.
+#[test]
+fn s10_view_counts() {
+    let d = design("s10-view-counts");
+    let counted = d.entities.iter().find_map(|e| match e {
+        crate::design::EntityDecision::ComputedField {
+            entity,
+            field,
+            maintained_by,
+            rules,
+            ..
+        } if entity == "article" => Some((field.clone(), maintained_by.clone(), rules.clone())),
+        _ => None,
+    });
+    let (field, maintained_by, rules) = counted.unwrap();
+    assert_eq!(field, "views_count");
+    assert_eq!(maintained_by, ["count_view"]);
+    let approx = rules
+        .iter()
+        .find(|r| r.rule == "approximate-counter")
+        .unwrap();
+    assert!(approx.reason.contains("200,000"), "{}", approx.reason);
+    let count_view = plan(&d, "count_view");
+    let counter = count_view
+        .steps
+        .iter()
+        .find(|s| s.collection == "article")
+        .unwrap();
+    assert_eq!(counter.every, Some(200));
+    // The insert every time, the counter once in 200: 1.005 round trips.
+    assert!((count_view.cost.round_trips - 1.005).abs() < 1e-9);
+    let page = plan(&d, "read_article");
+    assert_eq!(
+        (page.cost.round_trips, page.cost.documents_examined),
+        (1.0, 1.0)
+    );
+}
+
 /// The origin of `path` (a.b.c) in collection `coll`, through objects and
 /// arrays of objects.
 fn origin<'d>(d: &'d Design, coll: &str, path: &str) -> &'d FieldOrigin {

@@ -16,9 +16,28 @@ impl<'a> Planner<'a> {
                     function,
                     field,
                     name,
+                    ..
                 } if *relationship == r => Some((*function, field.as_ref(), name)),
                 _ => None,
             })
+    }
+
+    /// Children per write of the computed field `name` through `r` (1 when
+    /// it is kept exact).
+    pub(super) fn batch(&self, r: RelationshipId, name: &str) -> u64 {
+        self.p
+            .computed
+            .iter()
+            .find_map(|&i| match &self.space.entity[i] {
+                EntityCandidate::Computed {
+                    relationship,
+                    name: n,
+                    every,
+                    ..
+                } if *relationship == r && n == name => Some(*every),
+                _ => None,
+            })
+            .unwrap_or(1)
     }
 
     pub(super) fn aggregate(

@@ -20,6 +20,8 @@ impl<'a> Planner<'a> {
             Action::InsertOne
         };
         let mut parent_updates: Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)> = Vec::new();
+        // Counters written once every so many inserts (readers accept an error).
+        let mut batched: Vec<(EntityId, UpdateOp, Purpose, u64)> = Vec::new();
         let add_update =
             |parent: EntityId,
              u: UpdateOp,
@@ -289,18 +291,39 @@ impl<'a> Planner<'a> {
                     AggregateFn::Max => UpdateOp::Max { path },
                     _ => UpdateOp::Inc { path },
                 };
-                add_update(
-                    parent,
-                    u,
-                    Purpose::KeepComputed {
-                        function: crate::candidates::fn_name(func).to_string(),
-                        field: field.map(|x| x.to_string()),
-                        entity: name.clone(),
-                        parent: self.name(parent).to_string(),
-                    },
-                    &mut parent_updates,
-                );
+                let why = Purpose::KeepComputed {
+                    function: crate::candidates::fn_name(func).to_string(),
+                    field: field.map(|x| x.to_string()),
+                    entity: name.clone(),
+                    parent: self.name(parent).to_string(),
+                };
+                match self.batch(r, cname) {
+                    1 => add_update(parent, u, why, &mut parent_updates),
+                    every => batched.push((parent, u, why, every)),
+                }
             }
+        }
+        // An approximate counter in a parent written anyway rides along
+        // exactly: batching saves only a write of its own.
+        for (parent, u, why, every) in batched {
+            if let Some(x) = parent_updates.iter_mut().find(|x| x.0 == parent) {
+                x.1.push(u);
+                x.2.push(why);
+                continue;
+            }
+            let filter = self.id_filter(parent, ValueSource::Param);
+            let (mut step, cost, index) = self.root_write(
+                plan,
+                parent,
+                Action::UpdateOne,
+                filter,
+                vec![u],
+                1.0,
+                0.0,
+                why,
+            );
+            step.every = Some(every);
+            self.push(plan, op, step, cost, index);
         }
         for (parent, updates, why) in parent_updates {
             let filter = self.id_filter(parent, ValueSource::Param);

@@ -499,13 +499,15 @@ impl<'a> Planner<'a> {
         cost: StepCost,
         index: Option<IndexUse>,
     ) -> usize {
-        plan.cost.round_trips += 1.0;
-        plan.cost.index_keys_examined += cost.keys;
-        plan.cost.documents_examined += cost.docs;
-        plan.cost.bytes_read += cost.bytes_read;
-        plan.cost.documents_written += cost.docs_written;
-        plan.cost.bytes_written += cost.bytes_written;
-        plan.cost.sync_writes += cost.sync;
+        // A batched step runs in one execution out of `every`.
+        let share = step.every.map_or(1.0, |n| 1.0 / n.max(1) as f64);
+        plan.cost.round_trips += share;
+        plan.cost.index_keys_examined += share * cost.keys;
+        plan.cost.documents_examined += share * cost.docs;
+        plan.cost.bytes_read += share * cost.bytes_read;
+        plan.cost.documents_written += share * cost.docs_written;
+        plan.cost.bytes_written += share * cost.bytes_written;
+        plan.cost.sync_writes += share * cost.sync;
         if let Some((keys, entity, entries)) = index {
             if keys.len() == 1 && keys[0].0 == "_id" {
                 step.index = Some("_id_".to_string());
@@ -569,6 +571,7 @@ impl<'a> Planner<'a> {
             documents: 0.0,
             purpose: purpose.into(),
             copy_of: None,
+            every: None,
         }
     }
 
@@ -664,6 +667,24 @@ impl<'a> Planner<'a> {
         sync: f64,
         purpose: impl Into<Vec<Purpose>>,
     ) -> usize {
+        let (step, cost, index) =
+            self.root_write(plan, e, action, filter, updates, docs, sync, purpose);
+        self.push(plan, op, step, cost, index)
+    }
+
+    /// The step of `write_root`, its cost and its index, not yet pushed.
+    #[allow(clippy::too_many_arguments)]
+    fn root_write(
+        &self,
+        plan: &mut OpPlan,
+        e: EntityId,
+        action: Action,
+        filter: Vec<StepFilter>,
+        updates: Vec<UpdateOp>,
+        docs: f64,
+        sync: f64,
+        purpose: impl Into<Vec<Purpose>>,
+    ) -> (Step, StepCost, Option<IndexUse>) {
         let acc = self.access(e);
         let mut step = Self::step(&acc.collection, action, purpose);
         let key = filter.first().map(|x| x.path.clone());
@@ -695,7 +716,7 @@ impl<'a> Planner<'a> {
             };
             (vec![(k, 1)], acc.root, entries)
         });
-        self.push(plan, op, step, cost, index)
+        (step, cost, index)
     }
 
     /// Filter that picks the one root document holding instance `e` (by its id).

@@ -367,6 +367,11 @@ impl Builder<'_> {
                 Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
+            // A batched counter adds what the application added up.
+            UpdateOp::Inc { path } if step.every.is_some() => Update::Inc(
+                path.clone(),
+                Expr::Param(self.param(&c, path, ParamKind::Value, "added_")),
+            ),
             UpdateOp::Inc { path } => {
                 let by = if is_counter(path) {
                     Expr::Number(1)
@@ -514,7 +519,13 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             insert,
             index: step.index.clone(),
             documents: step.documents,
-            purpose: crate::design::Purpose::texts(&step.purpose),
+            purpose: match step.every {
+                Some(n) => format!(
+                    "{} — once every {n} runs, by the number added up since the last write",
+                    crate::design::Purpose::texts(&step.purpose)
+                ),
+                None => crate::design::Purpose::texts(&step.purpose),
+            },
         });
     }
     let mut warnings: Vec<String> = plan.warnings.iter().map(|w| w.text()).collect();

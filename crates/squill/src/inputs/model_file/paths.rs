@@ -406,7 +406,33 @@ pub(super) fn aggregate(
     entity: EntityId,
     raw: &S<String>,
 ) -> Option<Aggregate> {
-    let (function, path) = match compact::parse_aggregate(&raw.value) {
+    // `count(views) within 1%`: the reader accepts that relative error.
+    let (text, tolerance) = match raw.value.split_once(" within ") {
+        Some((agg, tol)) => {
+            let tol = tol.trim();
+            let parsed = match tol.strip_suffix('%') {
+                Some(p) => p.trim().parse::<f64>().map(|x| x / 100.0),
+                None => tol.parse::<f64>(),
+            };
+            match parsed {
+                Ok(x) if x > 0.0 && x < 1.0 => (agg.trim(), Some(x)),
+                _ => {
+                    ctx.error(
+                        ctx.pos(raw),
+                        format!(
+                            "aggregate `{}`: the tolerance `{tol}` is not a share between 0 and 100%",
+                            raw.value
+                        ),
+                        "not a tolerance",
+                        Some("e.g. `count(views) within 1%` or `within 0.01`".into()),
+                    );
+                    return None;
+                }
+            }
+        }
+        None => (raw.value.as_str(), None),
+    };
+    let (function, path) = match compact::parse_aggregate(text) {
         Ok(x) => x,
         Err(message) => {
             ctx.error(ctx.pos(raw), message, "not an aggregate", None);
@@ -511,9 +537,25 @@ pub(super) fn aggregate(
             Some(_) => {}
         }
     }
+    if tolerance.is_some() && !matches!(function, AggregateFn::Count | AggregateFn::Sum) {
+        ctx.error(
+            ctx.pos(raw),
+            format!(
+                "aggregate `{}`: only a count or a sum can be kept approximately",
+                raw.value
+            ),
+            "exact only",
+            Some(format!(
+                "drop `within …`, or count the children: `count({})`",
+                path[0]
+            )),
+        );
+        return None;
+    }
     Some(Aggregate {
         relationship: step.relationship,
         function,
         field,
+        tolerance,
     })
 }

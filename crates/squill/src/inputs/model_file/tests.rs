@@ -735,3 +735,28 @@ fn a_range_may_say_how_much_it_keeps() {
         assert!(p[0].starts_with("m.yaml:25:25:"), "{p:?}");
     }
 }
+
+#[test]
+fn a_count_may_accept_an_error() {
+    let ok = SMALL.replace(
+        "      comments: {fields: [text, date], sort: -date, limit: 10}",
+        "      comments: {fields: [text, date], sort: -date, limit: 10}\n    aggregates: [count(comments) within 1%]",
+    );
+    let m = parse("m.yaml", &ok).unwrap();
+    let OperationKind::Read { aggregates, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(aggregates[0].tolerance, Some(0.01));
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&ok.replace("within 1%", "within 150%"));
+    assert!(
+        p[0].contains("the tolerance `150%` is not a share between 0 and 100%"),
+        "{p:?}"
+    );
+    assert!(p[0].starts_with("m.yaml:28:18:"), "{p:?}");
+    let p = problems(&ok.replace("count(comments) within 1%", "max(comments.date) within 1%"));
+    assert!(
+        p[0].contains("only a count or a sum can be kept approximately"),
+        "{p:?}"
+    );
+}

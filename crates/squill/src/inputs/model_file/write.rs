@@ -305,8 +305,12 @@ pub fn to_yaml(model: &Model) -> String {
                             Some(f) => format!("{r}.{f}"),
                             None => r.clone(),
                         };
+                        let within = a
+                            .tolerance
+                            .map(|t| format!(" within {t}"))
+                            .unwrap_or_default();
                         serde_json::to_string(&format!(
-                            "{}({inner})",
+                            "{}({inner}){within}",
                             compact::aggregate_name(a.function)
                         ))
                         .unwrap_or_default()

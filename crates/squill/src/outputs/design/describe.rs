@@ -393,6 +393,9 @@ pub fn step(step: &Step) -> String {
         None => text.push_str(" (no index: collection scan)"),
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
+    if let Some(n) = step.every {
+        text.push_str(&format!(", once every {} runs", words::int(n)));
+    }
     text
 }
 

@@ -205,7 +205,14 @@ fn operation(out: &mut String, plan: &OperationPlan) {
             s.index
                 .as_deref()
                 .map_or_else(|| "none".to_string(), |i| format!("`{i}`")),
-            words::num(s.documents),
+            match s.every {
+                Some(n) => format!(
+                    "{} (once every {} runs)",
+                    words::num(s.documents),
+                    words::int(n)
+                ),
+                None => words::num(s.documents),
+            },
             cell(&Purpose::texts(&s.purpose))
         );
     }

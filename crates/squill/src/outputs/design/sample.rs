@@ -31,6 +31,7 @@ fn step(collection: &str, action: Action) -> Step {
         documents: 1.0,
         purpose: Vec::new(),
         copy_of: None,
+        every: None,
     }
 }
 
@@ -193,6 +194,9 @@ pub fn every_variant() -> Design {
         UpdateOp::Inc {
             path: "views".into(),
         },
+        UpdateOp::Dec {
+            path: "likes".into(),
+        },
         UpdateOp::Min { path: "min".into() },
         UpdateOp::Max { path: "max".into() },
         UpdateOp::Push {
@@ -228,6 +232,7 @@ pub fn every_variant() -> Design {
                 sort: vec![("time".into(), -1)],
                 limit: Some(1000),
                 updates: updates.clone(),
+                every: (*a == Action::Upsert).then_some(100),
                 ..step("logmsgs", *a)
             })
             .collect(),

@@ -22,6 +22,7 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
         function,
         field,
         name,
+        ..
     } = candidate
     else {
         return None;
