@@ -348,29 +348,42 @@ impl DocBuilder<'_> {
                 relationship: relationship.to_string(),
             },
         )];
-        for x in fields.iter().filter_map(|x| e.field(x)) {
-            shape.push(field(
-                &x.name,
-                field_type(&x.ty, &x.enum_values),
-                x.required,
-                FieldOrigin::Copy {
-                    relationship: relationship.to_string(),
-                    entity: e.name.clone(),
-                    field: x.name.clone(),
-                    snapshot: snapshot.contains(&x.name),
-                },
-            ));
+        // A field of the entity, or its own reference to a parent (the
+        // seller's region id copied into an item).
+        let parent_ref = |x: &str| {
+            model
+                .parent_reference(entity, x)
+                .map(|o| model.relationship(o).parent)
+        };
+        for x in fields {
+            let copy = FieldOrigin::Copy {
+                relationship: relationship.to_string(),
+                entity: e.name.clone(),
+                field: x.clone(),
+                snapshot: snapshot.contains(x),
+            };
+            if let Some(f) = e.field(x) {
+                shape.push(field(
+                    x,
+                    field_type(&f.ty, &f.enum_values),
+                    f.required,
+                    copy,
+                ));
+            } else if parent_ref(x).is_some() {
+                shape.push(field(x, scalar("objectId"), true, copy));
+            }
         }
         let items = (0..count)
             .map(|i| {
                 let n = first + i;
                 let mut m = Map::new();
                 m.insert("_id".into(), example::object_id(&e.name, n));
-                for x in fields.iter().filter_map(|x| e.field(x)) {
-                    m.insert(
-                        x.name.clone(),
-                        example::value(&e.name, x, n, self.array_max()),
-                    );
+                for x in fields {
+                    if let Some(f) = e.field(x) {
+                        m.insert(x.clone(), example::value(&e.name, f, n, self.array_max()));
+                    } else if let Some(p) = parent_ref(x) {
+                        m.insert(x.clone(), example::object_id(&model.entity(p).name, n));
+                    }
                 }
                 Value::Object(m)
             })

@@ -196,11 +196,21 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
         Side::Child => (rel.parent, &rf.parent_fields_read),
     };
     let entity = model.entity(source);
+    // A field of the source, or the reference it holds to a parent of its
+    // own (an item's seller's region: the users' `region` id).
+    let copyable = |f: &str| {
+        entity.field(f).is_some()
+            || model.relationships_to(source).any(|o| {
+                o != r
+                    && model.relationship(o).child_field == f
+                    && one_parent(model.relationship(o))
+            })
+    };
     // A copy of every field is not a reference any more: only explicit field lists.
     let mut union: Vec<String> = Vec::new();
     for (fields, _) in reads {
         for f in fields {
-            if f != "_id" && entity.field(f).is_some() && !union.contains(f) {
+            if f != "_id" && copyable(f) && !union.contains(f) {
                 union.push(f.clone());
             }
         }
@@ -220,4 +230,10 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
         out.push(mostly);
     }
     out
+}
+
+/// Whether a child of `rel` has exactly one parent through it (its reference
+/// is one id, which a copy can carry).
+fn one_parent(rel: &crate::model::Relationship) -> bool {
+    rel.kind != RelationshipKind::ManyToMany && !rel.shared
 }

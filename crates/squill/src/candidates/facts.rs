@@ -277,6 +277,9 @@ impl<'m> Facts<'m> {
             } else {
                 rel.parent
             };
+            // A condition of the include on another entity's field (items
+            // whose seller is in a region) reads it as a query's filter does.
+            self.filter_fields(next, &inc.filter, rate);
             self.rels_of_includes(next, &inc.include, rate);
         }
     }

@@ -308,6 +308,15 @@ impl Builder<'_, '_> {
                 Some(r) => self.reference(*r, f, ctx, sink, scratch),
                 None => sink.scalar(name, Scalar::Null),
             },
+            Origin::CopiedReference {
+                entity,
+                relationship,
+            } => {
+                let (_, key) = self.instance_of(Some(*entity), ctx);
+                let parent = self.pop.parent_of(*relationship, key);
+                let of = self.pop.model.relationship(*relationship).parent;
+                sink.scalar(name, self.id_value(ty, Some(of), parent, scratch));
+            }
             Origin::Other => {
                 let v = match &f.field.origin {
                     FieldOrigin::Computed {

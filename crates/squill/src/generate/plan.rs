@@ -50,6 +50,12 @@ pub enum Origin<'c> {
     Reference {
         relationship: Option<RelationshipId>,
     },
+    /// A copy of `entity`'s own reference to its parent through
+    /// `relationship` (the seller's region id in an item).
+    CopiedReference {
+        entity: EntityId,
+        relationship: RelationshipId,
+    },
     /// Computed, discriminator and bucket fields: built as in the design.
     Other,
 }
@@ -103,6 +109,17 @@ impl<'c> FieldPlan<'c> {
         let model = pop.model;
         let origin = match &field.origin {
             FieldOrigin::Id => Origin::Id,
+            FieldOrigin::Copy {
+                entity, field: f, ..
+            } if let Some(e) = model.entity_by_name(entity)
+                && model.entity(e).field(f).is_none()
+                && let Some(r) = model.parent_reference(e, f) =>
+            {
+                Origin::CopiedReference {
+                    entity: e,
+                    relationship: r,
+                }
+            }
             FieldOrigin::Own { entity, field: f }
             | FieldOrigin::Copy {
                 entity, field: f, ..

@@ -135,6 +135,9 @@ pub struct Population<'a> {
     unique_cap: Vec<Option<u64>>,
     /// Per owning relationship: (next parent index, first child of that parent).
     cursors: RefCell<HashMap<RelationshipId, (u64, u64)>>,
+    /// Per owning relationship, built on first use: each parent's first
+    /// child, to find the parent a child was numbered under.
+    starts: RefCell<HashMap<RelationshipId, std::sync::Arc<Vec<u64>>>>,
     /// `Rng::prefix` of the stream that decides whether an optional field
     /// is present.
     pub(super) optional_prefix: u64,
@@ -171,6 +174,7 @@ impl<'a> Population<'a> {
             owner,
             unique_cap: vec![None; model.relationships.len()],
             cursors: RefCell::default(),
+            starts: RefCell::default(),
             optional_prefix: Rng::prefix(&[seed, 0x0b7]),
             seed_byte: (mix(seed) & 0xff) as u8,
         };
@@ -277,6 +281,33 @@ impl<'a> Population<'a> {
     pub fn owned_children(&self, r: RelationshipId, i: u64) -> std::ops::Range<u64> {
         let start = self.first_child(r, i);
         start..start + self.children_count(r, i)
+    }
+
+    /// The parent of child `j` through `r`: the one it was numbered under
+    /// when `r` owns the child, as its own reference says.
+    pub fn parent_of(&self, r: RelationshipId, j: u64) -> u64 {
+        let rel = self.model.relationship(r);
+        if self.owner(rel.child) != Some(r) {
+            return self.first_parent(r, j);
+        }
+        let starts = {
+            let mut cache = self.starts.borrow_mut();
+            cache
+                .entry(r)
+                .or_insert_with(|| {
+                    let n = self.count(rel.parent);
+                    let mut v = Vec::with_capacity(n as usize);
+                    let mut at = 0;
+                    for i in 0..n {
+                        v.push(at);
+                        at += self.children_count(r, i);
+                    }
+                    std::sync::Arc::new(v)
+                })
+                .clone()
+        };
+        // The last parent whose first child is at or before `j`.
+        starts.partition_point(|s| *s <= j).saturating_sub(1) as u64
     }
 
     /// The first child index of parent `i` (sum of the earlier parents'

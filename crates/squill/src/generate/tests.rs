@@ -177,6 +177,31 @@ fn copies_agree_with_their_originals() {
     }
 }
 
+/// A copy of the parent's own reference (RUBiS: the seller's region in each
+/// item) is the id the parent's document holds.
+#[test]
+fn copied_references_agree_with_the_parent_document() {
+    let m = crate::advise::tests::golden::example("rubis");
+    let d =
+        crate::advise::advise(&m, &crate::settings::Settings::default(), Some("browsing")).unwrap();
+    let data = collect(&m, &d, 3, 5);
+    let rows = |name: &str| &data.iter().find(|(c, _)| c == name).unwrap().1;
+    let users: std::collections::HashMap<[u8; 12], Document> = rows("users")
+        .iter()
+        .map(|u| (oid(u.get("_id")), u.clone()))
+        .collect();
+    let mut checked = 0;
+    for item in rows("items") {
+        let Some(Value::Document(seller)) = item.get("seller") else {
+            panic!("seller sub-document: {item:?}")
+        };
+        let user = &users[&oid(seller.get("_id"))];
+        assert_eq!(seller.get("region"), user.get("region"));
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}
+
 #[test]
 fn two_way_references_agree() {
     let (m, d) = fixtures::person_tasks();

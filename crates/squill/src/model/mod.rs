@@ -50,6 +50,16 @@ impl Model {
     /// `category`, `post._id`): the relationship and the field of the related
     /// entity (`_id` when the path names only the relationship). `None` for a
     /// field of `entity` itself.
+    /// The relationship through which `entity` holds a reference to one
+    /// parent under `field` (its `child_field`): what a copy of that field
+    /// of `entity` carries.
+    pub fn parent_reference(&self, entity: EntityId, field: &str) -> Option<RelationshipId> {
+        self.relationships_to(entity).find(|r| {
+            let rel = self.relationship(*r);
+            rel.child_field == field && rel.kind != RelationshipKind::ManyToMany && !rel.shared
+        })
+    }
+
     pub fn related(&self, entity: EntityId, path: &[String]) -> Option<Related> {
         let first = path.first()?;
         if path.len() == 1 && (first == "_id" || self.entity(entity).field(first).is_some()) {

@@ -460,6 +460,49 @@ fn rubis_mixes_differ_where_costs_say() {
     );
 }
 
+/// Items are read on their own (by id, by category): no mix folds them into
+/// their seller. The search by region is served by a copy of the seller's
+/// region id in each item: one query. (Until session 15 browsing embedded
+/// them: a category page's 25 items were counted as 3 seller documents.)
+#[test]
+fn rubis_items_keep_their_collection_with_the_sellers_region() {
+    let model = example("rubis");
+    for mix in ["browsing", "bidding", "write_medium", "write_heavy"] {
+        let d = advise(&model, &Settings::default(), Some(mix)).unwrap();
+        let items = decision(&d, "items_sold");
+        assert_eq!(
+            items.chosen,
+            Layout::ExtendedReference {
+                copies_into: crate::design::Side::Child,
+                fields: vec!["region".into()]
+            },
+            "{mix}"
+        );
+        let embed = items
+            .alternatives
+            .iter()
+            .find(|a| a.layout == Layout::Embed)
+            .unwrap();
+        assert!(
+            matches!(embed.verdict, crate::design::Verdict::Costlier { .. }),
+            "{mix}"
+        );
+        let search = d
+            .operations
+            .iter()
+            .find(|o| o.operation == "search_items_by_region")
+            .unwrap();
+        assert_eq!(search.cost.round_trips, 1.0, "{mix}");
+        assert!(
+            search.steps[0]
+                .filter
+                .iter()
+                .any(|f| f.path == "seller.region"),
+            "{mix}"
+        );
+    }
+}
+
 /// An include's filter is part of the query that fetches the related
 /// documents and of what it costs (issue 19: "the last 30 days" was dropped
 /// and the whole history counted).

@@ -153,8 +153,17 @@ impl<'a> Planner<'a> {
         } * self.selectivity(target, &inc.filter);
         let wanted = inc.limit.map_or(each, |l| each.min(l as f64));
         let returned = (m * wanted).min(f.count(target).max(m));
+        // Copies answer the include when they hold every field it returns
+        // and every field its conditions test (a condition on another
+        // entity needs that entity).
         let covered_fields = |fields: &Vec<String>| {
-            !inc.fields.is_empty() && inc.fields.iter().all(|x| x == "_id" || fields.contains(x))
+            !inc.fields.is_empty()
+                && inc.fields.iter().all(|x| x == "_id" || fields.contains(x))
+                && inc.filter.iter().all(|c| {
+                    c.related.is_none()
+                        && c.path.len() == 1
+                        && (c.path[0] == "_id" || fields.contains(&c.path[0]))
+                })
         };
         // Only the other side's ids: the reference kept here answers it.
         let ids_only = !inc.fields.is_empty()
@@ -226,10 +235,32 @@ impl<'a> Planner<'a> {
         let acc = self.access(target);
         if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
             let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
+            // Only a window on the bucket's own time field picks buckets: any
+            // other condition (the seller's region, a price) can match
+            // children in every bucket, so all the parent's are read.
+            let window = |c: &Filter| {
+                c.op == FilterOp::Range
+                    && c.related.is_none()
+                    && matches!(by, BucketBy::Time { field, .. } if c.path.len() == 1 && c.path[0] == *field)
+            };
+            let spread = inc.filter.iter().any(|c| !window(c));
+            let mut conditions: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+            for c in &inc.filter {
+                if c.related.is_some() {
+                    let (p, source) = self.filter_path(plan, op, target, &acc, c);
+                    conditions.push((p, c.op, source));
+                } else {
+                    conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
+                }
+            }
             // Newest-first or windowed reads of count buckets straddle one more bucket.
             let straddle = matches!(by, BucketBy::Count)
                 && (inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty());
-            let buckets = m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 });
+            let buckets = if spread {
+                m * (f.typical(r) / per).ceil().max(1.0)
+            } else {
+                m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 })
+            };
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
@@ -240,12 +271,21 @@ impl<'a> Planner<'a> {
             );
             step.filter
                 .push(filt(rel.child_field.clone(), FilterOp::In, here));
+            for (p, o, source) in conditions {
+                if !step.filter.iter().any(|x| x.path == p) {
+                    step.filter.push(filt(p, o, source));
+                }
+            }
             let key = match by {
                 BucketBy::Count => "page".to_string(),
                 BucketBy::Time { unit, .. } => unit.clone(),
             };
             step.sort.push((key.clone(), -1));
-            step.limit = inc.limit.map(|l| ((l as f64) / per).ceil() as u64);
+            step.limit = if spread {
+                None
+            } else {
+                inc.limit.map(|l| ((l as f64) / per).ceil() as u64)
+            };
             step.documents = buckets;
             let cost = StepCost {
                 keys: buckets,
@@ -345,10 +385,22 @@ impl<'a> Planner<'a> {
         step.limit = inc.limit.map(|l| (l as f64 * m).ceil() as u64);
         step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
         step.documents = returned;
+        // Embedded targets found by a field of their own (the items of a
+        // category, embedded in their sellers) lie in different host
+        // documents, about one each; only a filter on the host's own fields
+        // (its id) finds them grouped.
+        let inside = format!("{}.", acc.prefix);
+        let grouped = step
+            .filter
+            .first()
+            .is_some_and(|x| !x.path.starts_with(&inside));
         let roots = if acc.prefix.is_empty() {
             examined
-        } else {
+        } else if grouped {
             (examined / acc.per_root.max(1.0)).ceil().max(1.0)
+        } else {
+            let r = acc.docs.max(1.0);
+            (r * (1.0 - (1.0 - 1.0 / r).powf(examined))).ceil().max(1.0)
         };
         let cost = StepCost {
             keys: examined,

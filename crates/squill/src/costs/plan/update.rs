@@ -77,6 +77,26 @@ impl<'a> Planner<'a> {
             if let Some(p) = parent_ref_path(layout, &rel.child_field) {
                 updates.push(UpdateOp::Set { path: at(&p) });
             }
+            match layout {
+                // The copies follow the new parent: read from it first
+                // (snapshots too: the child now belongs to that parent).
+                Layout::ExtendedReference {
+                    copies_into: Side::Child,
+                    fields,
+                } => {
+                    self.read_copies(plan, op, parent, fields, 1.0);
+                    for c in fields {
+                        updates.push(UpdateOp::Set {
+                            path: at(&format!("{}.{c}", rel.child_field)),
+                        });
+                    }
+                }
+                // The parent lives in the child: the new one replaces it.
+                Layout::EmbedParentInChild => updates.push(UpdateOp::Set {
+                    path: at(&rel.child_field),
+                }),
+                _ => {}
+            }
             let moves = matches!(layout, Layout::Embed | Layout::Bucket { .. });
             if child_ids_path(layout, &rel.parent_field).is_some()
                 || matches!(layout, Layout::Subset { .. })
@@ -207,9 +227,17 @@ impl<'a> Planner<'a> {
                 fields,
             } = self.layout(r)
             {
-                // Snapshot copies keep the value of the child's writing.
+                // Snapshot copies keep the value of the child's writing. A
+                // re-pointed reference of this entity changes the copy of it
+                // (the seller moves to another region: its items' copies).
+                let moved: Vec<&String> = relinks
+                    .iter()
+                    .map(|o| &f.model.relationship(*o).child_field)
+                    .filter(|c| !changes.contains(c))
+                    .collect();
                 let copied: Vec<&String> = changes
                     .iter()
+                    .chain(moved)
                     .filter(|c| fields.contains(c) && !rel.snapshot.contains(c))
                     .collect();
                 if !copied.is_empty() {
