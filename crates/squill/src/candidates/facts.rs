@@ -159,13 +159,24 @@ impl<'m> Facts<'m> {
                 }
                 self.filter_fields(*entity, filter, rate);
                 let through = as_include.map(|(_, inc)| inc.relationship);
+                // A read goes down a relationship once, however many of its
+                // parts use it (the latest reviews and their count).
+                let mut read_down: Vec<RelationshipId> = include
+                    .iter()
+                    .filter(|i| i.to_children)
+                    .map(|i| i.relationship)
+                    .chain(through)
+                    .collect();
                 for agg in aggregates {
                     self.rels[agg.relationship.index()].aggregates.push((
                         agg.function,
                         agg.field.clone(),
                         rate,
                     ));
-                    self.rels[agg.relationship.index()].reads_down += rate;
+                    if !read_down.contains(&agg.relationship) {
+                        read_down.push(agg.relationship);
+                        self.rels[agg.relationship.index()].reads_down += rate;
+                    }
                 }
                 for r in model.relationships_to(*entity) {
                     if Some(r) != through {

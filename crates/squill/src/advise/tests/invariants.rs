@@ -150,7 +150,9 @@ fn indexes_stay_within_the_limit_and_none_is_a_prefix_of_another() {
             );
             for a in &c.indexes {
                 for b in &c.indexes {
+                    // A unique index stays: the longer one does not enforce it.
                     let prefix = a.name != "_id_"
+                        && !a.unique
                         && a.keys.len() < b.keys.len()
                         && a.keys.iter().zip(&b.keys).all(|(x, y)| x.0 == y.0);
                     assert!(
@@ -162,4 +164,88 @@ fn indexes_stay_within_the_limit_and_none_is_a_prefix_of_another() {
             }
         }
     }
+}
+
+/// The numbers before `/s` in a text, as written (`1,200`, `0.0001`).
+fn quoted_rates(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("/s") {
+        let start = text[..at]
+            .rfind(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
+            .map_or(0, |i| i + 1);
+        let number = text[start..at].trim_end_matches('.');
+        if number.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            out.push((start, number.to_string()));
+        }
+    }
+    out
+}
+
+/// Every rate a reason quotes is the model's (issue 19: rates double
+/// counted, or 0.0001/s shown as 0/s): an operation named with its rate
+/// quotes that operation's rate, and no figure exceeds the whole mix.
+#[test]
+fn every_rate_in_a_reason_is_the_models() {
+    let mut checked = 0;
+    for (name, mix, d) in designs() {
+        let total: f64 = d.operations.iter().map(|o| o.rate).sum();
+        let mut texts: Vec<&str> = Vec::new();
+        for r in &d.relationships {
+            texts.extend(r.rules.iter().map(|h| h.reason.as_str()));
+            for a in &r.alternatives {
+                match &a.verdict {
+                    crate::design::Verdict::Rejected { reason, .. } => texts.push(reason),
+                    crate::design::Verdict::Costlier { explanation, .. }
+                    | crate::design::Verdict::Cheaper { explanation, .. } => {
+                        texts.push(explanation)
+                    }
+                }
+            }
+        }
+        for e in &d.entities {
+            let rules = match e {
+                crate::design::EntityDecision::Polymorphic { rules, .. }
+                | crate::design::EntityDecision::ComputedField { rules, .. } => rules,
+            };
+            texts.extend(rules.iter().map(|h| h.reason.as_str()));
+        }
+        texts.extend(d.findings.iter().map(|f| f.message.as_str()));
+        for text in texts {
+            for (start, number) in quoted_rates(text) {
+                let value: f64 = number.replace(',', "").parse().unwrap();
+                // The total as words round it (107.6 reads "108").
+                let shown: f64 = crate::words::num(total).replace(',', "").parse().unwrap();
+                assert!(
+                    value <= shown.max(total) * 1.0001 + 1e-9,
+                    "{name} {mix:?}: {number}/s is more than the whole mix ({total}/s): {text}"
+                );
+                // `op_name (R/s)`: R is that operation's rate, as words write it.
+                if let Some(before) = text[..start].strip_suffix('(') {
+                    let op = before.trim_end().rsplit(' ').next().unwrap_or("");
+                    if let Some(o) = d.operations.iter().find(|o| o.operation == op) {
+                        assert_eq!(
+                            number,
+                            crate::words::num(o.rate),
+                            "{name} {mix:?}: {op} runs {}/s, the text says {number}/s: {text}",
+                            o.rate
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} quoted operation rates");
+}
+
+#[test]
+fn quoted_rates_are_found() {
+    assert_eq!(
+        quoted_rates("my_stars (500/s): + 1; reads 1,200/s and 0.0001/s."),
+        [
+            (10, "500".to_string()),
+            (29, "1,200".to_string()),
+            (41, "0.0001".to_string())
+        ]
+    );
 }

@@ -17,7 +17,7 @@ pub fn check(costlier: usize, nearest: Option<f64>, total: f64) -> Option<String
     let nearest = nearest?;
     (costlier > 0).then(|| {
         format!(
-            "the cheapest of {} allowed layouts on this workload: {}/s in all, the next best costs {} more",
+            "the cheapest of {} allowed layouts on this workload: a score of {} per second in all, the next best costs {} more",
             costlier + 1,
             words::num(total),
             words::num(nearest)
@@ -29,7 +29,7 @@ pub fn check(costlier: usize, nearest: Option<f64>, total: f64) -> Option<String
 /// other layout would (a negative `nearest` is cheaper than the pin).
 pub fn pinned(nearest: Option<f64>, total: f64) -> String {
     let base = format!(
-        "the model pins this layout (`layout:`); the design costs {}/s in all with it",
+        "the model pins this layout (`layout:`); the design scores {} per second in all with it",
         words::num(total)
     );
     match nearest {
@@ -54,11 +54,11 @@ mod tests {
     fn a_pin_states_its_price() {
         assert_eq!(
             pinned(Some(-42.0), 134.0),
-            "the model pins this layout (`layout:`); the design costs 134/s in all with it, and the cheapest other layout would cost 42 less"
+            "the model pins this layout (`layout:`); the design scores 134 per second in all with it, and the cheapest other layout would cost 42 less"
         );
         assert_eq!(
             pinned(Some(3.0), 134.0),
-            "the model pins this layout (`layout:`); the design costs 134/s in all with it, and it is also the cheapest: the next best costs 3 more"
+            "the model pins this layout (`layout:`); the design scores 134 per second in all with it, and it is also the cheapest: the next best costs 3 more"
         );
     }
 
@@ -68,7 +68,7 @@ mod tests {
         assert_eq!(
             check(3, Some(42.0), 134.0).as_deref(),
             Some(
-                "the cheapest of 4 allowed layouts on this workload: 134/s in all, the next best costs 42 more"
+                "the cheapest of 4 allowed layouts on this workload: a score of 134 per second in all, the next best costs 42 more"
             )
         );
     }
