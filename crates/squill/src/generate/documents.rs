@@ -361,6 +361,21 @@ impl Builder<'_, '_> {
         key: u64,
         scratch: &'s mut Scratch,
     ) -> Generated<'s> {
+        // One value per instance for a field of a unique combination.
+        match v.unique {
+            Some("int") => return Generated::Scalar(Scalar::Int(key as i32)),
+            Some("long") => return Generated::Scalar(Scalar::Long(key as i64)),
+            Some("double") => return Generated::Scalar(Scalar::Double(key as f64)),
+            Some("date") => {
+                return Generated::Scalar(Scalar::Date(
+                    super::values::EPOCH_2024_MS + key as i64 * 1000,
+                ));
+            }
+            Some("string") => {
+                return Generated::Value(super::value::Value::String(format!("K{key:09}")));
+            }
+            _ => {}
+        }
         let generated = v.spec.generate(key, scratch);
         // The design's enum wins over the model's when they differ.
         let allowed = |g: &Generated<'_>| match g {

@@ -78,6 +78,11 @@ pub struct ValuePlan<'c> {
     pub check_enum: bool,
     /// Items of an array field (the model's average size, else 3).
     pub items: u64,
+    /// The field is part of a `unique:` combination of its entity: its
+    /// value is made from the instance's number, one per instance (a drawn
+    /// revision number repeated within a contract, which the server's
+    /// unique index refused). The BSON type it is made in.
+    pub unique: Option<&'static str>,
 }
 
 impl<'c> ShapePlan<'c> {
@@ -148,12 +153,31 @@ impl<'c> FieldPlan<'c> {
                     (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),
                     _ => &[],
                 };
+                let in_unique = matches!(field.origin, FieldOrigin::Own { .. })
+                    && e.is_some_and(|e| {
+                        model
+                            .entity(e)
+                            .unique
+                            .iter()
+                            .flatten()
+                            .any(|k| matches!(k, crate::model::KeyPart::Field(x) if x == f))
+                    });
+                let unique = match bson_type {
+                    "int" => Some("int"),
+                    "long" => Some("long"),
+                    "double" => Some("double"),
+                    "date" => Some("date"),
+                    "string" => Some("string"),
+                    _ => None,
+                }
+                .filter(|_| in_unique);
                 Origin::Value(ValuePlan {
                     entity: e,
                     check_enum: !design_enum.is_empty() && !spec.only_strings_of(design_enum),
                     spec,
                     design_enum,
                     items: model_field.and_then(|mf| mf.avg_size).map_or(3, u64::from),
+                    unique,
                 })
             }
             FieldOrigin::Embedded { relationship } => {

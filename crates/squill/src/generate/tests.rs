@@ -202,6 +202,32 @@ fn copied_references_agree_with_the_parent_document() {
     assert!(checked > 20, "{checked}");
 }
 
+/// A `unique:` combination holds in the data: one star per user and
+/// repository (a second parent drawn apart), one revision number per
+/// contract (a field made from the instance's number).
+#[test]
+fn unique_combinations_hold_in_the_data() {
+    for (example, coll, keys) in [
+        ("scenarios/s02-stars", "star", ["user", "repo"]),
+        (
+            "scenarios/s08-contracts",
+            "contract_revision",
+            ["contract", "revision"],
+        ),
+    ] {
+        let m = crate::advise::tests::golden::example(example);
+        let d = crate::advise::advise(&m, &crate::settings::Settings::default(), None).unwrap();
+        let data = collect(&m, &d, 200, 9);
+        let rows = &data.iter().find(|(c, _)| c == coll).unwrap().1;
+        let mut seen = std::collections::HashSet::new();
+        for doc in rows {
+            let pair = format!("{:?}", keys.map(|k| doc.get(k)));
+            assert!(seen.insert(pair.clone()), "{example}: {pair} twice");
+        }
+        assert!(seen.len() > 100, "{example}: {}", seen.len());
+    }
+}
+
 #[test]
 fn two_way_references_agree() {
     let (m, d) = fixtures::person_tasks();
