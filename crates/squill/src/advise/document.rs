@@ -523,7 +523,7 @@ impl DocBuilder<'_> {
                     true,
                     bo(&format!("{tf} truncated to the {unit}")),
                 ));
-                doc.insert(unit.clone(), example::date(n));
+                doc.insert(unit.clone(), truncated(example::date(n), unit));
             }
         }
         let items = (self.p.bucket_items(f, r) as u64).min(self.array_max());
@@ -534,6 +534,15 @@ impl DocBuilder<'_> {
             bo("children in this bucket"),
         ));
         doc.insert("count".into(), json!(items));
+        // The bucket's children, and its aggregates computed from them.
+        let list: Vec<Value> = (0..items)
+            .map(|i| Value::Object(self.entity(rel.child, n * 1000 + i, false).1))
+            .collect();
+        let numbers = |x: &str| -> Vec<f64> {
+            list.iter()
+                .filter_map(|c| c.get(x).and_then(number))
+                .collect()
+        };
         for a in aggregates {
             let Some(x) = &a.field else { continue };
             // An average is kept as a sum: the count is there to divide by.
@@ -555,14 +564,22 @@ impl DocBuilder<'_> {
                         description: format!("{} of {x} in this bucket", fn_name(function)),
                     },
                 ));
-                doc.insert(key, json!(((n % 50) as f64) * 2.5));
+                let xs = numbers(x);
+                let v = match function {
+                    AggregateFn::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
+                    AggregateFn::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    _ => xs.iter().sum(),
+                };
+                let v = if v.is_finite() {
+                    (v * 100.0).round() / 100.0
+                } else {
+                    0.0
+                };
+                doc.insert(key, json!(v));
             }
         }
         let _ = per_bucket;
         let (s, _) = self.entity(rel.child, n, false);
-        let list: Vec<Value> = (0..items)
-            .map(|i| Value::Object(self.entity(rel.child, n * 1000 + i, false).1))
-            .collect();
         shape.push(field(
             &rel.parent_field,
             ShapeType::Array {
@@ -578,5 +595,34 @@ impl DocBuilder<'_> {
         ));
         doc.insert(rel.parent_field.clone(), Value::Array(list));
         (shape, doc)
+    }
+}
+
+/// A number of an example value (a plain number or a `$numberDecimal`).
+fn number(v: &Value) -> Option<f64> {
+    v.as_f64().or_else(|| {
+        v.get("$numberDecimal")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok())
+    })
+}
+
+/// An example date (`{"$date": "2026-01-02T07:13:00Z"}`) truncated to `unit`,
+/// as a time bucket's key is.
+fn truncated(date: Value, unit: &str) -> Value {
+    let Some(text) = date.get("$date").and_then(Value::as_str) else {
+        return date;
+    };
+    // YYYY-MM-DDTHH:MM:SSZ
+    let (keep, rest) = match unit {
+        "month" => (8, "01T00:00:00Z"),
+        "day" => (11, "00:00:00Z"),
+        "hour" => (14, "00:00Z"),
+        "minute" => (17, "00Z"),
+        _ => return date,
+    };
+    match text.get(..keep) {
+        Some(head) => json!({ "$date": format!("{head}{rest}") }),
+        None => date,
     }
 }

@@ -161,6 +161,28 @@ fn structured(entity: &str, name: &str, n: u64) -> Option<String> {
             &format!("{:x}", h >> 20)[..3],
             h / 1000 % 1000
         )
+    } else if has(&["isbn"]) {
+        format!("978{:010}", h % 10_000_000_000)
+    } else if has(&["slug"]) {
+        format!(
+            "{}-{}-{n}",
+            pick(WORDS, n, name),
+            pick(WORDS, n + 1, entity)
+        )
+    } else if lower.ends_with("_id")
+        || lower.ends_with("number")
+        || lower.ends_with("_no")
+        || lower.ends_with("_key")
+    {
+        // An identifier the application assigns (an invoice number, a
+        // sensor's id): a code, not words.
+        let prefix: String = lower
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .take(3)
+            .collect::<String>()
+            .to_ascii_uppercase();
+        format!("{prefix}-{:06}", n + 1)
     } else if has(&["manufacturer", "company", "brand", "vendor", "publisher"]) {
         format!(
             "{} {}",

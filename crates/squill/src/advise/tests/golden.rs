@@ -691,3 +691,39 @@ fn copies_are_refreshed_through_the_reads_index() {
         logmsg.indexes
     );
 }
+
+/// Example documents read as real ones: a bucket's key is its time truncated
+/// to the unit and its aggregates are those of the readings it shows
+/// (issue 19: every aggregate read 2.5); an identifier is a code, not words.
+#[test]
+fn example_documents_agree_with_themselves() {
+    let d = advise(&example("sensor-readings"), &Settings::default(), None).unwrap();
+    let bucket = &d
+        .collections
+        .iter()
+        .find(|c| c.name == "sensor_readings")
+        .unwrap()
+        .example;
+    assert!(
+        bucket["hour"]["$date"]
+            .as_str()
+            .unwrap()
+            .ends_with(":00:00Z")
+    );
+    let values: Vec<f64> = bucket["readings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["value"].as_f64())
+        .collect();
+    assert_eq!(values.len() as u64, bucket["count"].as_u64().unwrap());
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    assert!((bucket["min_value"].as_f64().unwrap() - min).abs() < 0.01);
+    let sensor = &d
+        .collections
+        .iter()
+        .find(|c| c.name == "sensor")
+        .unwrap()
+        .example;
+    assert!(sensor["sensor_id"].as_str().unwrap().starts_with("SEN-"));
+}
