@@ -727,3 +727,39 @@ fn example_documents_agree_with_themselves() {
         .example;
     assert!(sensor["sensor_id"].as_str().unwrap().starts_with("SEN-"));
 }
+
+/// Through a relationship of an entity with itself, an inserted instance
+/// linked through it is the child: a new hire joins a manager and has no
+/// reports whose copies it would read first (it read 6 documents).
+#[test]
+fn a_new_instance_of_a_self_relationship_is_the_child() {
+    let yaml = "name: org
+entities:
+  employee: {count: 100000, fields: {name: string(20), title: string(20)}}
+relationships:
+  reports:
+    parent: employee
+    child: employee
+    children: {min: 0, typical: 6, max: 40}
+    child_field: manager
+    standalone: true
+operations:
+  team:
+    read: employee
+    rate: 50
+    filter: {_id: eq}
+    include:
+      reports: {fields: [name]}
+  hire: {insert: employee, links: [reports], rate: 1}
+";
+    let model = crate::inputs::model_file::parse("org.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let hire = d.operations.iter().find(|o| o.operation == "hire").unwrap();
+    assert!(
+        hire.steps
+            .iter()
+            .all(|s| s.action != crate::design::Action::Find),
+        "{:?}",
+        hire.steps
+    );
+}

@@ -35,10 +35,13 @@ impl<'a> Planner<'a> {
                 }
             };
         // A new parent holds its children's ids with copies of their fields:
-        // they are read from the children first.
+        // they are read from the children first. (Through a relationship of
+        // an entity with itself, the new instance is the child: a new hire
+        // joins a manager and has no reports yet.)
         for &r in links {
             let rel = f.model.relationship(r);
             if rel.parent == e
+                && rel.child != e
                 && let Layout::ExtendedReference {
                     copies_into: Side::Parent,
                     fields,

@@ -240,7 +240,9 @@ impl Builder<'_> {
             (None, ParamKind::To) => format!("{}_to", field.as_deref().unwrap_or(path)),
             (None, ParamKind::Document) => format!("new_{collection}"),
             (None, ParamKind::Documents) => format!("new_{collection}_list"),
-            (None, ParamKind::Item) => format!("new_{path}_item"),
+            // An element pushed is new; one pulled names its hint (`old_`).
+            (None, ParamKind::Item) if hint.is_empty() => format!("new_{path}_item"),
+            (None, ParamKind::Item) => format!("{hint}{path}_item"),
             (None, _) => match (path, &field) {
                 ("_id", None) => format!("{hint}{collection}_id"),
                 (_, Some(f)) => format!("{hint}{f}"),
@@ -410,7 +412,7 @@ impl Builder<'_> {
             ),
             UpdateOp::Pull { path } => Update::Pull(
                 path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Item, "")),
+                Expr::Param(self.param(&c, path, ParamKind::Item, "old_")),
             ),
         }
     }
