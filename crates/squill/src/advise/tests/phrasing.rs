@@ -109,3 +109,62 @@ fn an_include_condition_on_another_entity_is_resolved() {
         "{paths:?}"
     );
 }
+
+/// Every example and scenario, in every mix: each read of the children of
+/// one parent written as a query on the children is rewritten as an include
+/// from the parent (returning only the parent's id), and the design keeps
+/// every layout.
+#[test]
+fn every_query_on_the_children_of_one_parent_reads_as_its_include() {
+    use crate::model::{Filter, FilterOp, OperationKind};
+    let mut rewritten = 0;
+    for name in super::golden::example_names() {
+        let model = super::golden::example(&name);
+        let mut variant = model.clone();
+        for op in &mut variant.workload.operations {
+            let Some((parent, inc)) = op.as_parent_include(&model) else {
+                continue;
+            };
+            op.kind = OperationKind::Read {
+                entity: parent,
+                filter: vec![Filter::new(
+                    &model,
+                    parent,
+                    vec!["_id".into()],
+                    FilterOp::Eq,
+                )],
+                sort: Vec::new(),
+                limit: None,
+                fields: vec!["_id".into()],
+                include: vec![inc],
+                aggregates: Vec::new(),
+            };
+            rewritten += 1;
+        }
+        if variant == model {
+            continue;
+        }
+        let mixes: Vec<Option<&str>> = if model.workload.mixes.is_empty() {
+            vec![None]
+        } else {
+            model
+                .workload
+                .mixes
+                .iter()
+                .map(|m| Some(m.name.as_str()))
+                .collect()
+        };
+        for mix in mixes {
+            let a = advise(&model, &Settings::default(), mix).unwrap();
+            let b = advise(&variant, &Settings::default(), mix).unwrap();
+            for (x, y) in a.relationships.iter().zip(&b.relationships) {
+                assert_eq!(
+                    x.chosen, y.chosen,
+                    "{name} {mix:?}: {} is {:?} as queries, {:?} as includes",
+                    x.relationship, x.chosen, y.chosen
+                );
+            }
+        }
+    }
+    assert!(rewritten >= 10, "only {rewritten} reads rewritten");
+}
