@@ -379,7 +379,7 @@ impl Warning {
                 )
             }
             Warning::UniqueUnchecked { entity, keys } => format!(
-                "no index can keep ({}) unique for {entity}: this design does not keep them in one document; the application must check before it inserts",
+                "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",
                 keys.join(", ")
             ),
         }

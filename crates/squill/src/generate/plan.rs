@@ -153,15 +153,15 @@ impl<'c> FieldPlan<'c> {
                     (Some(_), ShapeType::Scalar { enum_values, .. }) => enum_values.as_slice(),
                     _ => &[],
                 };
-                let in_unique = matches!(field.origin, FieldOrigin::Own { .. })
-                    && e.is_some_and(|e| {
-                        model
-                            .entity(e)
-                            .unique
-                            .iter()
-                            .flatten()
-                            .any(|k| matches!(k, crate::model::KeyPart::Field(x) if x == f))
-                    });
+                // The field itself, or a copy of it (which must read the same).
+                let in_unique = e.is_some_and(|e| {
+                    model
+                        .entity(e)
+                        .unique
+                        .iter()
+                        .flatten()
+                        .any(|k| matches!(k, crate::model::KeyPart::Field(x) if x == f))
+                });
                 let unique = match bson_type {
                     "int" => Some("int"),
                     "long" => Some("long"),

@@ -763,3 +763,83 @@ operations:
         hire.steps
     );
 }
+
+/// Deleting a child kept in a subset of its parent by its id reads the
+/// child first, then updates the parent the child names (it filtered the
+/// post by the comment's id).
+#[test]
+fn a_subset_child_deleted_by_id_finds_its_parent_through_its_reference() {
+    let yaml = "name: blog
+entities:
+  post: {count: 1000, fields: {title: string(40)}}
+  comment: {count: 100000, fields: {text: string(200), date: date}}
+relationships:
+  comments:
+    parent: post
+    child: comment
+    children: {min: 0, typical: 100, max: 10000}
+    child_field: post
+    standalone: true
+    layout: subset
+operations:
+  post_page:
+    read: post
+    rate: 100
+    filter: {_id: eq}
+    include:
+      comments: {sort: -date, limit: 10}
+  delete_comment: {delete: comment, filter: {_id: eq}, rate: 1}
+";
+    let model = crate::inputs::model_file::parse("blog.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    assert!(matches!(
+        decision(&d, "comments").chosen,
+        Layout::Subset { .. }
+    ));
+    let del = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "delete_comment")
+        .unwrap();
+    assert_eq!(del.steps[0].action, crate::design::Action::Find);
+    let post = del.steps.iter().find(|s| s.collection == "post").unwrap();
+    assert_eq!(post.filter[0].path, "_id");
+    assert_eq!(
+        post.filter[0].value_from,
+        crate::design::ValueSource::FromStep { step: 1 }
+    );
+}
+
+/// A unique combination with a key some documents lack (an optional field)
+/// gets no unique index, which would refuse the second document without
+/// it, but a warning on the insert.
+#[test]
+fn a_unique_combination_with_an_optional_key_is_a_warning() {
+    let yaml = "name: users
+entities:
+  user: {count: 1000, unique: [[email]], fields: {name: string(20), email: string(30)?}}
+operations:
+  by_email: {read: user, rate: 10, filter: {email: eq}}
+  sign_up: {insert: user, rate: 1}
+";
+    let model = crate::inputs::model_file::parse("users.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let user = d.collections.iter().find(|c| c.name == "user").unwrap();
+    assert!(user.indexes.iter().all(|i| !i.unique || i.name == "_id_"));
+    let sign_up = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "sign_up")
+        .unwrap();
+    assert!(
+        sign_up
+            .warnings
+            .iter()
+            .any(|w| matches!(w, crate::design::Warning::UniqueUnchecked { .. }))
+    );
+    let required = yaml.replace("email: string(30)?", "email: string(30)");
+    let model = crate::inputs::model_file::parse("users.yaml", &required).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let user = d.collections.iter().find(|c| c.name == "user").unwrap();
+    assert!(user.indexes.iter().any(|i| i.unique && i.name == "email_1"));
+}

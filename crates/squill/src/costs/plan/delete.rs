@@ -22,15 +22,17 @@ impl<'a> Planner<'a> {
         } else {
             self.matched(e, filter, None)
         };
-        // A count (or sum) kept in the parent needs the parent's id, which
-        // only the child knows when the child holds the reference: a delete
-        // by id then reads the child first (an id array in the parent is
-        // found by the child's own id instead).
+        // A count (or sum) kept in the parent, or a subset of the latest
+        // children, needs the parent's id, which only the child knows when
+        // the child holds the reference: a delete by id then reads the child
+        // first (an id array in the parent is found by the child's own id
+        // instead).
         let needs_parent_id = f.rels_to[e.index()].iter().any(|&r| {
             let rel = f.model.relationship(r);
-            child_ids_path(self.layout(r), &rel.parent_field).is_none()
-                && parent_ref_path(self.layout(r), &rel.child_field).is_some()
-                && self.computed(r).next().is_some()
+            let layout = self.layout(r);
+            child_ids_path(layout, &rel.parent_field).is_none()
+                && parent_ref_path(layout, &rel.child_field).is_some()
+                && (self.computed(r).next().is_some() || matches!(layout, Layout::Subset { .. }))
         });
         let from = if by_id && !needs_parent_id {
             ValueSource::Param

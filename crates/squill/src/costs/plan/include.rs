@@ -249,6 +249,9 @@ impl<'a> Planner<'a> {
                 if c.related.is_some() {
                     let (p, source) = self.filter_path(plan, op, target, &acc, c);
                     conditions.push((p, c.op, source));
+                } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
+                    // The window picks buckets by their key (the hour).
+                    conditions.push((unit.clone(), c.op, ValueSource::Param));
                 } else {
                     conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
                 }
@@ -387,17 +390,9 @@ impl<'a> Planner<'a> {
         step.documents = returned;
         // Embedded targets found by a field of their own (the items of a
         // category, embedded in their sellers) lie in different host
-        // documents, about one each; only a filter on the host's own fields
-        // (its id) finds them grouped.
-        let inside = format!("{}.", acc.prefix);
-        let grouped = step
-            .filter
-            .first()
-            .is_some_and(|x| !x.path.starts_with(&inside));
+        // documents, about one each.
         let roots = if acc.prefix.is_empty() {
             examined
-        } else if grouped {
-            (examined / acc.per_root.max(1.0)).ceil().max(1.0)
         } else {
             let r = acc.docs.max(1.0);
             (r * (1.0 - (1.0 - 1.0 / r).powf(examined))).ceil().max(1.0)

@@ -307,20 +307,28 @@ impl<'a> Planner<'a> {
             }
         }
         // An approximate counter in a parent written anyway rides along
-        // exactly: batching saves only a write of its own.
+        // exactly: batching saves only a write of its own. Counters of one
+        // parent batched alike are one write.
+        let mut own: Vec<(EntityId, u64, Vec<UpdateOp>, Vec<Purpose>)> = Vec::new();
         for (parent, u, why, every) in batched {
             if let Some(x) = parent_updates.iter_mut().find(|x| x.0 == parent) {
                 x.1.push(u);
                 x.2.push(why);
-                continue;
+            } else if let Some(x) = own.iter_mut().find(|x| x.0 == parent && x.1 == every) {
+                x.2.push(u);
+                x.3.push(why);
+            } else {
+                own.push((parent, every, vec![u], vec![why]));
             }
+        }
+        for (parent, every, updates, why) in own {
             let filter = self.id_filter(parent, ValueSource::Param);
             let (mut step, cost, index) = self.root_write(
                 plan,
                 parent,
                 Action::UpdateOne,
                 filter,
-                vec![u],
+                updates,
                 1.0,
                 0.0,
                 why,
@@ -352,8 +360,18 @@ impl<'a> Planner<'a> {
     fn unique_indexes(&self, plan: &mut OpPlan, op: OperationId, e: EntityId, step: Option<usize>) {
         let f = self.facts;
         let acc = self.access(e);
-        for combination in &f.model.entity(e).unique {
-            let keys: Option<Vec<(String, i32)>> = step.and_then(|_| {
+        let entity = f.model.entity(e);
+        for combination in &entity.unique {
+            // Documents without a key index it as null, and two nulls
+            // collide: a key some documents lack (an optional field, or
+            // every key of the other kinds in a polymorphic collection)
+            // needs a partial index squill does not write yet.
+            let all_have = acc.kind.is_none()
+                && combination.iter().all(|k| match k {
+                    KeyPart::Field(name) => entity.field(name).is_none_or(|x| x.required),
+                    KeyPart::Parent(r) => f.model.relationship(*r).parents.min > 0,
+                });
+            let keys: Option<Vec<(String, i32)>> = step.filter(|_| all_have).and_then(|_| {
                 combination
                     .iter()
                     .map(|k| match k {

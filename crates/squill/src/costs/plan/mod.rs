@@ -620,7 +620,11 @@ impl<'a> Planner<'a> {
                 } else {
                     f.typical_parents(r)
                 };
-                if field == "_id" {
+                if c.op == FilterOp::Range {
+                    // A range on the other side's field (sellers rated
+                    // above 4): the share it keeps, as for an own field.
+                    c.selectivity.unwrap_or(0.25)
+                } else if field == "_id" {
                     (per / f.count(e)).min(1.0)
                 } else {
                     let d = f

@@ -275,7 +275,16 @@ fn unique_keys(
             let mut parts = Vec::new();
             for key in combination {
                 let k = key.value.as_str();
-                if k == "_id" || entity.field(k).is_some() {
+                if k == "_id" {
+                    ctx.error(
+                        ctx.pos(key),
+                        "`unique`: a combination with `_id` is unique already".to_string(),
+                        "always unique",
+                        Some("leave `_id` out, or declare the natural key as `_id`".into()),
+                    );
+                    continue;
+                }
+                if entity.field(k).is_some() {
                     parts.push(KeyPart::Field(k.to_string()));
                     continue;
                 }

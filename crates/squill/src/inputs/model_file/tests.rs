@@ -760,3 +760,17 @@ fn a_count_may_accept_an_error() {
         "{p:?}"
     );
 }
+
+#[test]
+fn a_unique_combination_with_the_id_is_refused() {
+    let bad = SMALL.replace(
+        "  comment:\n    count: 2000000\n",
+        "  comment:\n    count: 2000000\n    unique: [[_id, date]]\n",
+    );
+    let p = problems(&bad);
+    assert!(
+        p[0].contains("a combination with `_id` is unique already"),
+        "{p:?}"
+    );
+    assert!(p[0].starts_with("m.yaml:12:15:"), "{p:?}");
+}
