@@ -14,6 +14,20 @@ pub fn example(name: &str) -> Model {
         .unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
+/// The mixes to advise a model for: each it declares, or its one default.
+pub fn mixes_of(model: &Model) -> Vec<Option<String>> {
+    if model.workload.mixes.is_empty() {
+        vec![None]
+    } else {
+        model
+            .workload
+            .mixes
+            .iter()
+            .map(|m| Some(m.name.clone()))
+            .collect()
+    }
+}
+
 /// Every example model by name: `examples/NAME.yaml` and the scenarios of
 /// `../shared/scenarios.md` as `scenarios/NAME` (examples/scenarios/).
 pub fn example_names() -> Vec<String> {

@@ -21,17 +21,7 @@ fn advise_every_example() -> Vec<(String, Option<String>, crate::design::Design)
     let mut out = Vec::new();
     for name in examples() {
         let model = example(&name);
-        let mixes: Vec<Option<String>> = if model.workload.mixes.is_empty() {
-            vec![None]
-        } else {
-            model
-                .workload
-                .mixes
-                .iter()
-                .map(|m| Some(m.name.clone()))
-                .collect()
-        };
-        for mix in mixes {
+        for mix in super::golden::mixes_of(&model) {
             let d = advise(&model, &Settings::default(), mix.as_deref()).unwrap();
             out.push((name.clone(), mix, d));
         }

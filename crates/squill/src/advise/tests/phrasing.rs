@@ -144,17 +144,8 @@ fn every_query_on_the_children_of_one_parent_reads_as_its_include() {
         if variant == model {
             continue;
         }
-        let mixes: Vec<Option<&str>> = if model.workload.mixes.is_empty() {
-            vec![None]
-        } else {
-            model
-                .workload
-                .mixes
-                .iter()
-                .map(|m| Some(m.name.as_str()))
-                .collect()
-        };
-        for mix in mixes {
+        for mix in super::golden::mixes_of(&model) {
+            let mix = mix.as_deref();
             let a = advise(&model, &Settings::default(), mix).unwrap();
             let b = advise(&variant, &Settings::default(), mix).unwrap();
             for (x, y) in a.relationships.iter().zip(&b.relationships) {
