@@ -857,3 +857,40 @@ operations:
     let user = d.collections.iter().find(|c| c.name == "user").unwrap();
     assert!(user.indexes.iter().any(|i| i.unique && i.name == "email_1"));
 }
+
+/// A page folded into each of its views: a count kept in it would be in
+/// every copy (it was `$inc`ed in one arbitrary view), and a count on read
+/// finds the views by the page's id the read found (it filtered the views'
+/// own `_id` by a parameter).
+#[test]
+fn a_count_of_a_parent_folded_into_its_children() {
+    let mut model = example("page-views");
+    model.relationships[0].layout = Some(crate::model::LayoutKind::EmbedParentInChild);
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let show = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "show_page")
+        .unwrap();
+    let record = d
+        .operations
+        .iter()
+        .find(|o| o.operation == "record_view")
+        .unwrap();
+    let kept = d
+        .entities
+        .iter()
+        .any(|e| matches!(e, EntityDecision::ComputedField { .. }));
+    if kept {
+        let inc = record.steps.iter().find(|s| !s.updates.is_empty()).unwrap();
+        assert_eq!(inc.action, crate::design::Action::UpdateMany, "{inc:?}");
+        assert!(inc.documents > 1.0);
+    } else {
+        let count = &show.steps[1];
+        assert_eq!(count.filter[0].path, "page._id");
+        assert_eq!(
+            count.filter[0].value_from,
+            crate::design::ValueSource::FromStep { step: 1 }
+        );
+    }
+}

@@ -46,8 +46,11 @@ impl<'a> Planner<'a> {
         op: OperationId,
         e: EntityId,
         m: f64,
+        from_step: usize,
         agg: &crate::model::Aggregate,
     ) {
+        // The parents' ids: those the read's step found.
+        let here = ValueSource::FromStep { step: from_step };
         let f = self.facts;
         let r = agg.relationship;
         if self
@@ -89,11 +92,8 @@ impl<'a> Planner<'a> {
                         }
                     },
                 );
-                step.filter.push(filt(
-                    rel.child_field.clone(),
-                    FilterOp::In,
-                    ValueSource::Param,
-                ));
+                step.filter
+                    .push(filt(rel.child_field.clone(), FilterOp::In, here.clone()));
                 step.documents = buckets;
                 let cost = StepCost {
                     keys: buckets + if stored { 0.0 } else { m * n },
@@ -111,8 +111,13 @@ impl<'a> Planner<'a> {
             }
             l => {
                 let acc = self.access(rel.child);
-                let path =
-                    parent_ref_path(l, &rel.child_field).unwrap_or_else(|| "_id".to_string());
+                // Where each child holds its parent's id: its reference, or
+                // the id of the parent folded into it.
+                let path = match l {
+                    Layout::EmbedParentInChild => Some(format!("{}._id", rel.child_field)),
+                    l => parent_ref_path(l, &rel.child_field),
+                }
+                .unwrap_or_else(|| "_id".to_string());
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
@@ -123,7 +128,7 @@ impl<'a> Planner<'a> {
                     },
                 );
                 step.filter
-                    .push(filt(acc.path(&path), FilterOp::In, ValueSource::Param));
+                    .push(filt(acc.path(&path), FilterOp::In, here.clone()));
                 if let Some(x) = &agg.field {
                     step.projection.push(acc.path(x));
                 }

@@ -321,34 +321,29 @@ impl<'a> Planner<'a> {
                 own.push((parent, every, vec![u], vec![why]));
             }
         }
+        // A parent folded into its children is written in every copy (a
+        // page's count in each of its views), not in one of them.
+        let in_every_copy = |parent: EntityId| {
+            let n = self.copies(parent);
+            let action = if n > 1.0 {
+                Action::UpdateMany
+            } else {
+                Action::UpdateOne
+            };
+            (action, n)
+        };
         for (parent, every, updates, why) in own {
+            let (action, n) = in_every_copy(parent);
             let filter = self.id_filter(parent, ValueSource::Param);
-            let (mut step, cost, index) = self.root_write(
-                plan,
-                parent,
-                Action::UpdateOne,
-                filter,
-                updates,
-                1.0,
-                0.0,
-                why,
-            );
+            let (mut step, cost, index) =
+                self.root_write(plan, parent, action, filter, updates, n, n - 1.0, why);
             step.every = Some(every);
             self.push(plan, op, step, cost, index);
         }
         for (parent, updates, why) in parent_updates {
+            let (action, n) = in_every_copy(parent);
             let filter = self.id_filter(parent, ValueSource::Param);
-            self.write_root(
-                plan,
-                op,
-                parent,
-                Action::UpdateOne,
-                filter,
-                updates,
-                1.0,
-                0.0,
-                why,
-            );
+            self.write_root(plan, op, parent, action, filter, updates, n, n - 1.0, why);
         }
     }
 

@@ -340,6 +340,17 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// The root documents that hold one instance of `e`: one, or each child
+    /// it is folded into (a page copied into its 20,000 views).
+    fn copies(&self, e: EntityId) -> f64 {
+        match self.p.home[e.index()] {
+            Home::Embedded {
+                rel, array: false, ..
+            } if self.facts.model.relationship(rel).parent == e => self.facts.typical(rel).max(1.0),
+            _ => 1.0,
+        }
+    }
+
     fn layout(&self, r: RelationshipId) -> &'a Layout {
         self.p.layouts[r.index()]
     }
@@ -427,16 +438,18 @@ impl<'a> Planner<'a> {
                 let mut first = plan.cost;
                 first.add_scaled(&before, -1.0);
                 self.includes(&mut plan, op_id, *entity, m, step, include);
-                drop_given_id_step(&mut plan, &first);
                 for agg in aggregates {
                     // Over a window the read fetches anyway: computed from it.
                     let windowed = include
                         .iter()
                         .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
                     if !windowed {
-                        self.aggregate(&mut plan, op_id, *entity, m, agg);
+                        self.aggregate(&mut plan, op_id, *entity, m, step, agg);
                     }
                 }
+                // After the aggregates too: they take the parents' ids from
+                // the read's step, as the includes do.
+                drop_given_id_step(&mut plan, &first);
             }
             OperationKind::Insert {
                 entity,
