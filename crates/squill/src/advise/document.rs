@@ -429,6 +429,13 @@ impl DocBuilder<'_> {
             );
         };
         match self.p.layouts[r.index()] {
+            // The `_id` is the parent's: it says so, and no field is added.
+            Layout::SharedId => {
+                if let Some(id) = shape.iter_mut().find(|x| x.name == "_id") {
+                    id.origin = refo;
+                }
+                doc.insert("_id".into(), example::object_id(&parent, parent_n));
+            }
             Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
                 if many_parents {
                     id_array(shape, doc);

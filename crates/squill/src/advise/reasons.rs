@@ -26,6 +26,7 @@ pub(super) fn layout_words(
         Layout::ChildReferences => format!("{child} ids in the {parent}"),
         Layout::ParentReference => format!("the {parent}'s id in each {child}"),
         Layout::TwoWayReferences => "references both ways".to_string(),
+        Layout::SharedId => format!("the {child} under the {parent}'s _id"),
         Layout::ExtendedReference {
             copies_into: Side::Parent,
             fields,

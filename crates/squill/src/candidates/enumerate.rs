@@ -49,6 +49,9 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     if one_parent {
         out.push(Layout::ParentReference);
         out.push(Layout::TwoWayReferences);
+        if rel.kind == RelationshipKind::OneToOne && rel.parent != rel.child {
+            out.push(Layout::SharedId);
+        }
     } else {
         // Shared children have several parents: the parent side becomes an id
         // array in the child, as in a many-to-many.

@@ -56,6 +56,9 @@ pub enum Layout {
     ManyToManyOneWay { ids_in: Side },
     /// N:M: ids kept on both sides.
     ManyToManyTwoWay,
+    /// 1:1 by reference without a reference field: the child's `_id` is its
+    /// parent's `_id` (a user's settings under the user's id).
+    SharedId,
 }
 
 impl Layout {
@@ -77,6 +80,7 @@ impl Layout {
             Layout::Bucket { .. } => LayoutKind::Bucket,
             Layout::ManyToManyOneWay { .. } => LayoutKind::ManyToManyOneWay,
             Layout::ManyToManyTwoWay => LayoutKind::ManyToManyTwoWay,
+            Layout::SharedId => LayoutKind::SharedId,
         }
     }
 

@@ -156,6 +156,7 @@ fn broken_documents(model: &Model, design: &Design) -> String {
         let Some(field) = coll.shape.fields.iter().find(|f| {
             f.required
                 && !matches!(f.origin, FieldOrigin::Id)
+                && f.name != "_id"
                 && matches!(f.ty, ShapeType::Scalar { .. })
         }) else {
             continue;

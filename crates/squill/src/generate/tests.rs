@@ -74,6 +74,7 @@ fn break_shape(doc: &Document, coll: &Collection) -> Document {
         .find(|f| {
             f.required
                 && !matches!(f.origin, FieldOrigin::Id)
+                && f.name != "_id"
                 && matches!(f.ty, ShapeType::Scalar { .. })
         })
         .expect("a required scalar field");
@@ -225,6 +226,26 @@ fn unique_combinations_hold_in_the_data() {
             assert!(seen.insert(pair.clone()), "{example}: {pair} twice");
         }
         assert!(seen.len() > 100, "{example}: {}", seen.len());
+    }
+}
+
+/// Under a shared `_id`, each child's `_id` is its parent's (S13: the
+/// settings of a user under the user's id), one child per parent.
+#[test]
+fn a_shared_id_is_the_parents_id() {
+    let m = crate::advise::tests::golden::example("scenarios/s13-user-profile");
+    let d = crate::advise::advise(&m, &crate::settings::Settings::default(), None).unwrap();
+    let data = collect(&m, &d, 30, 4);
+    let rows = |name: &str| &data.iter().find(|(c, _)| c == name).unwrap().1;
+    let users: std::collections::HashSet<[u8; 12]> =
+        rows("user").iter().map(|u| oid(u.get("_id"))).collect();
+    let settings = rows("settings");
+    assert!(settings.len() > 10, "{}", settings.len());
+    let mut seen = std::collections::HashSet::new();
+    for s in settings {
+        let id = oid(s.get("_id"));
+        assert!(users.contains(&id), "settings {id:?} is no user's id");
+        assert!(seen.insert(id), "two settings under one user");
     }
 }
 

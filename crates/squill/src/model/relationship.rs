@@ -34,10 +34,11 @@ pub enum LayoutKind {
     Bucket,
     ManyToManyOneWay,
     ManyToManyTwoWay,
+    SharedId,
 }
 
 impl LayoutKind {
-    pub const ALL: [LayoutKind; 10] = [
+    pub const ALL: [LayoutKind; 11] = [
         LayoutKind::Embed,
         LayoutKind::EmbedParentInChild,
         LayoutKind::ChildReferences,
@@ -48,6 +49,7 @@ impl LayoutKind {
         LayoutKind::Bucket,
         LayoutKind::ManyToManyOneWay,
         LayoutKind::ManyToManyTwoWay,
+        LayoutKind::SharedId,
     ];
 
     /// The name the model file and the design JSON use.
@@ -63,6 +65,7 @@ impl LayoutKind {
             LayoutKind::Bucket => "bucket",
             LayoutKind::ManyToManyOneWay => "many-to-many-one-way",
             LayoutKind::ManyToManyTwoWay => "many-to-many-two-way",
+            LayoutKind::SharedId => "shared-id",
         }
     }
 

@@ -408,9 +408,23 @@ fn s12_library_loans() {
 fn s13_user_profile() {
     let d = design("s13-user-profile");
     let r = &d.relationships[0];
-    assert_eq!(r.chosen, Layout::ChildReferences);
+    // The settings under the user's _id: no reference field on either side.
+    assert_eq!(r.chosen, Layout::SharedId);
     let user = d.collections.iter().find(|c| c.name == "user").unwrap();
     assert!(user.size.typical_bytes < 1024, "{:?}", user.size);
+    assert!(user.shape.fields.iter().all(|f| f.name != "user_settings"));
+    assert_eq!(
+        origin(&d, "settings", "_id"),
+        &FieldOrigin::Reference {
+            relationship: "user_settings".into()
+        }
+    );
+    assert!(indexes(&d, "settings").iter().all(|k| k[0].0 == "_id"));
+    let load = plan(&d, "load_settings");
+    assert_eq!(
+        (load.cost.round_trips, load.steps[0].collection.as_str()),
+        (1.0, "settings")
+    );
     let hot = plan(&d, "core_profile");
     assert_eq!(hot.cost.round_trips, 1.0);
     assert!(hot.cost.bytes_read < 1024.0, "{:?}", hot.cost);

@@ -235,6 +235,8 @@ fn parent_ref_path(layout: &Layout, child_field: &str) -> Option<String> {
             copies_into: Side::Child,
             ..
         } => Some(format!("{child_field}._id")),
+        // The child's own id is its parent's.
+        Layout::SharedId => Some("_id".to_string()),
         _ => None,
     }
 }

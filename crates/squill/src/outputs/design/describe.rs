@@ -25,6 +25,7 @@ pub fn layout(layout: &Layout) -> String {
         Layout::ChildReferences => "array of child references in the parent".into(),
         Layout::ParentReference => "parent reference in each child".into(),
         Layout::TwoWayReferences => "two-way references".into(),
+        Layout::SharedId => "the child under its parent's _id (shared _id)".into(),
         Layout::ExtendedReference {
             copies_into,
             fields,
