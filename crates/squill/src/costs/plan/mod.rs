@@ -342,15 +342,21 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// The root documents that hold one instance of `e`: one, or each child
-    /// it is folded into (a page copied into its 20,000 views).
-    fn copies(&self, e: EntityId) -> f64 {
+    /// The children `e` is folded into, each holding a copy of it (a page
+    /// copied into its 20,000 views); `None` when it is not folded.
+    fn folded_into(&self, e: EntityId) -> Option<f64> {
         match self.p.home[e.index()] {
             Home::Embedded {
                 rel, array: false, ..
-            } if self.facts.model.relationship(rel).parent == e => self.facts.typical(rel).max(1.0),
-            _ => 1.0,
+            } if self.facts.model.relationship(rel).parent == e => Some(self.facts.typical(rel)),
+            _ => None,
         }
+    }
+
+    /// The root documents that hold one instance of `e`: one, or each child
+    /// it is folded into.
+    fn copies(&self, e: EntityId) -> f64 {
+        self.folded_into(e).map_or(1.0, |n| n.max(1.0))
     }
 
     fn layout(&self, r: RelationshipId) -> &'a Layout {

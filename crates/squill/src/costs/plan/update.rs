@@ -293,15 +293,13 @@ impl<'a> Planner<'a> {
             }
         }
         // The entity itself (every copy of it when it is folded into its children).
-        let (docs, sync) = match self.p.home[e.index()] {
-            Home::Embedded {
-                rel, array: false, ..
-            } if f.model.relationship(rel).parent == e => {
-                let n = f.typical(rel) * m;
+        let (docs, sync) = match self.folded_into(e) {
+            Some(children) => {
+                let n = children * m;
                 step_filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
                 (n, n - m)
             }
-            _ => (m, 0.0),
+            None => (m, 0.0),
         };
         let action = if docs > 1.0 {
             Action::UpdateMany
