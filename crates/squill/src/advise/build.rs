@@ -515,6 +515,7 @@ pub fn update_path(u: &crate::design::UpdateOp) -> &str {
     match u {
         U::Set { path }
         | U::Unset { path }
+        | U::SetOnInsert { path }
         | U::Inc { path }
         | U::Dec { path }
         | U::Min { path }

@@ -557,6 +557,8 @@ impl DocBuilder<'_> {
                 AggregateFn::Sum | AggregateFn::Avg => (format!("sum_{x}"), AggregateFn::Sum),
                 AggregateFn::Min => (format!("min_{x}"), AggregateFn::Min),
                 AggregateFn::Max => (format!("max_{x}"), AggregateFn::Max),
+                AggregateFn::First => (format!("first_{x}"), AggregateFn::First),
+                AggregateFn::Last => (format!("last_{x}"), AggregateFn::Last),
                 AggregateFn::Count => continue,
             };
             if !shape.iter().any(|s| s.name == key) {
@@ -575,6 +577,8 @@ impl DocBuilder<'_> {
                 let v = match function {
                     AggregateFn::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
                     AggregateFn::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    AggregateFn::First => xs.first().copied().unwrap_or(0.0),
+                    AggregateFn::Last => xs.last().copied().unwrap_or(0.0),
                     _ => xs.iter().sum(),
                 };
                 let v = if v.is_finite() {

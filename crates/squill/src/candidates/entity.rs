@@ -82,7 +82,9 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
             let windowed = include
                 .iter()
                 .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
-            if windowed {
+            // Per time unit there is no one figure to keep; a first value
+            // is written once, which a parent written by every child cannot tell.
+            if windowed || agg.window.is_some() || agg.function == AggregateFn::First {
                 continue;
             }
             let rel = model.relationship(agg.relationship);
@@ -132,13 +134,7 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
 }
 
 pub fn fn_name(f: AggregateFn) -> &'static str {
-    match f {
-        AggregateFn::Count => "count",
-        AggregateFn::Sum => "sum",
-        AggregateFn::Min => "min",
-        AggregateFn::Max => "max",
-        AggregateFn::Avg => "avg",
-    }
+    f.name()
 }
 
 /// A name for a collection shared by entities: their common `_`-separated

@@ -3,7 +3,7 @@
 
 use crate::candidates::facts::Facts;
 use crate::design::{Aggregation, BucketBy, Layout, Side};
-use crate::model::{FieldType, RelationshipId, RelationshipKind};
+use crate::model::{FieldType, RelationshipId, RelationshipKind, TIME_UNITS};
 
 /// The candidate layouts of one relationship, in a stable order.
 pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
@@ -128,9 +128,7 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             });
         }
     }
-    if let Some(layout) = time_bucket(facts, r, &aggregates) {
-        out.push(layout);
-    }
+    out.extend(time_buckets(facts, r, &aggregates));
     out.dedup();
     out
 }
@@ -150,40 +148,54 @@ fn read_aggregates(facts: &Facts<'_>, r: RelationshipId) -> Vec<Aggregation> {
     out
 }
 
-/// Children that arrive over time with a date field: one bucket per time unit,
-/// the largest unit that keeps a bucket under the embedding bound.
-fn time_bucket(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]) -> Option<Layout> {
+/// Children that arrive over time with a date field: one bucket per time
+/// unit, the largest unit that keeps a bucket under the embedding bound,
+/// and the unit of each window the reads group figures by (one bucket per
+/// candle), which the cost model weighs against it.
+fn time_buckets(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]) -> Vec<Layout> {
     let model = facts.model;
     let rel = model.relationship(r);
-    let per_day = rel.children.growth_per_day.filter(|g| *g > 0.0)?;
+    let Some(per_day) = rel.children.growth_per_day.filter(|g| *g > 0.0) else {
+        return Vec::new();
+    };
     let child = model.entity(rel.child);
+    let rf = facts.rel(r);
     // Only for reads that take a time window of the children.
-    let date = child.fields.iter().find(|f| {
-        f.ty == FieldType::Date && facts.rel(r).child_ranges.iter().any(|(x, _)| *x == f.name)
-    })?;
+    let Some(date) = child
+        .fields
+        .iter()
+        .find(|f| f.ty == FieldType::Date && rf.child_ranges.iter().any(|(x, _)| *x == f.name))
+    else {
+        return Vec::new();
+    };
+    let bucket = |unit: &str, field: &str, per_unit: f64| {
+        let per_bucket = per_unit.ceil().max(1.0) as u64;
+        (per_bucket >= 2).then(|| Layout::Bucket {
+            by: BucketBy::Time {
+                field: field.to_string(),
+                unit: unit.to_string(),
+            },
+            per_bucket,
+            aggregates: aggregates.to_vec(),
+        })
+    };
     let cap = facts.settings.cardinality.embed_max as f64;
-    let units: [(&str, f64); 4] = [
-        ("month", 1.0 / 30.0),
-        ("day", 1.0),
-        ("hour", 24.0),
-        ("minute", 1440.0),
-    ];
-    let (unit, per_unit) = units
+    let mut out: Vec<Layout> = TIME_UNITS
         .iter()
         .map(|(u, n)| (*u, per_day / n))
-        .find(|(_, per)| *per <= cap)?;
-    let per_bucket = per_unit.ceil().max(1.0) as u64;
-    if per_bucket < 2 {
-        return None;
+        .find(|(_, per)| *per <= cap)
+        .and_then(|(unit, per)| bucket(unit, &date.name, per))
+        .into_iter()
+        .collect();
+    for (w, _) in &rf.windows {
+        if let Some((_, n)) = TIME_UNITS.iter().find(|(u, _)| *u == w.unit)
+            && let Some(l) = bucket(&w.unit, &w.field, per_day / n)
+            && !out.contains(&l)
+        {
+            out.push(l);
+        }
     }
-    Some(Layout::Bucket {
-        by: BucketBy::Time {
-            field: date.name.clone(),
-            unit: unit.to_string(),
-        },
-        per_bucket,
-        aggregates: aggregates.to_vec(),
-    })
+    out
 }
 
 /// Field sets worth copying next to a reference: the fields reads take through

@@ -35,6 +35,9 @@ pub struct RelFacts {
     pub child_ranges: Vec<(String, f64)>,
     /// Aggregates of the children that reads ask for, with their rate.
     pub aggregates: Vec<(AggregateFn, Option<String>, f64)>,
+    /// The time windows aggregates are read over (one figure per minute of
+    /// the last day), with their rate.
+    pub windows: Vec<(crate::model::Window, f64)>,
     /// Children inserted per second (linked through this relationship).
     pub child_inserts: f64,
     /// Children re-pointed to another parent per second.
@@ -173,6 +176,14 @@ impl<'m> Facts<'m> {
                         agg.field.clone(),
                         rate,
                     ));
+                    // Figures per time unit read a window of the children.
+                    if let Some(w) = &agg.window {
+                        let rf = &mut self.rels[agg.relationship.index()];
+                        if !rf.windows.iter().any(|(x, _)| x == w) {
+                            rf.windows.push((w.clone(), rate));
+                            rf.child_ranges.push((w.field.clone(), rate));
+                        }
+                    }
                     if !read_down.contains(&agg.relationship) {
                         read_down.push(agg.relationship);
                         self.rels[agg.relationship.index()].reads_down += rate;

@@ -241,6 +241,11 @@ pub enum UpdateOp {
     Unset {
         path: String,
     },
+    /// `$setOnInsert`: written only when an upsert creates the document
+    /// (a bucket's first value).
+    SetOnInsert {
+        path: String,
+    },
     Inc {
         path: String,
     },

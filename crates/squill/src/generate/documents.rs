@@ -647,6 +647,9 @@ impl Builder<'_, '_> {
             AggregateFn::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             AggregateFn::Avg if xs.is_empty() => 0.0,
             AggregateFn::Avg => sum / xs.len() as f64,
+            // The children in the order they arrived.
+            AggregateFn::First => xs.first().copied().unwrap_or(0.0),
+            AggregateFn::Last => xs.last().copied().unwrap_or(0.0),
             AggregateFn::Sum | AggregateFn::Count => sum,
         };
         number(bson_type, if x.is_finite() { x } else { 0.0 })

@@ -18,7 +18,7 @@ pub use entity::{Entity, EntityId, Field, FieldType, KeyPart};
 pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,
-    OperationKind, Related, SortKey, Workload,
+    OperationKind, Related, SortKey, TIME_UNITS, Window, Workload,
 };
 
 use serde::Serialize;

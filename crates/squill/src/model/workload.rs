@@ -250,7 +250,27 @@ pub struct Aggregate {
     /// The relative error the reader accepts (`count(views) within 1%`):
     /// a counter may then be written in batches.
     pub tolerance: Option<f64>,
+    /// One value per time unit of the children's date field over the latest
+    /// units (1-minute candles of the last day), instead of one over all.
+    pub window: Option<Window>,
 }
+
+/// Aggregates grouped by a time unit of the children's date `field`: one
+/// value per `unit` for the latest `last` units.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Window {
+    pub field: String,
+    pub unit: String,
+    pub last: u64,
+}
+
+/// The time units a window or a time bucket groups by, with how many fit a day.
+pub const TIME_UNITS: [(&str, f64); 4] = [
+    ("month", 1.0 / 30.0),
+    ("day", 1.0),
+    ("hour", 24.0),
+    ("minute", 1440.0),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -260,6 +280,25 @@ pub enum AggregateFn {
     Min,
     Max,
     Avg,
+    /// The value of the first child to arrive (a candle's open).
+    First,
+    /// The value of the latest child to arrive (a candle's close, the last price).
+    Last,
+}
+
+impl AggregateFn {
+    /// The name the model file and the reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            AggregateFn::Count => "count",
+            AggregateFn::Sum => "sum",
+            AggregateFn::Min => "min",
+            AggregateFn::Max => "max",
+            AggregateFn::Avg => "avg",
+            AggregateFn::First => "first",
+            AggregateFn::Last => "last",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -438,3 +438,107 @@ fn s13_user_profile() {
     };
     assert!(delta.bytes_read > 1e9, "{delta:?}");
 }
+
+/// S6: one bucket per symbol and minute holding the ticks and the candle,
+/// kept by the insert's upsert; the candle read returns 1,440 buckets'
+/// figures, never their ticks; the last price a computed field on the
+/// symbol; the time series collection weighed in the reasons.
+#[test]
+fn s06_ticks() {
+    let d = design("s06-ticks");
+    let Layout::Bucket {
+        by: crate::design::BucketBy::Time { field, unit },
+        per_bucket,
+        aggregates,
+    } = layout(&d, "ticks")
+    else {
+        panic!("ticks are not bucketed by time: {:?}", layout(&d, "ticks"));
+    };
+    assert_eq!(
+        (field.as_str(), unit.as_str(), *per_bucket),
+        ("time", "minute", 3000)
+    );
+    let kept: Vec<String> = aggregates
+        .iter()
+        .map(|a| format!("{}_{}", a.function.name(), a.field.as_deref().unwrap_or("")))
+        .collect();
+    for f in [
+        "first_price",
+        "last_price",
+        "min_price",
+        "max_price",
+        "sum_volume",
+    ] {
+        assert!(kept.iter().any(|k| k == f), "{f} not kept: {kept:?}");
+    }
+    assert_eq!(
+        indexes(&d, "symbol_ticks"),
+        [vec![("symbol".to_string(), 1), ("minute".to_string(), 1)]]
+    );
+    // The insert keeps the candle with operators, in one upsert.
+    let record = plan(&d, "record");
+    let upsert = &record.steps[0];
+    assert_eq!(upsert.action, Action::Upsert);
+    use crate::design::UpdateOp as U;
+    let ops: Vec<String> = upsert
+        .updates
+        .iter()
+        .map(|u| match u {
+            U::SetOnInsert { path } => format!("$setOnInsert {path}"),
+            U::Set { path } => format!("$set {path}"),
+            U::Min { path } => format!("$min {path}"),
+            U::Max { path } => format!("$max {path}"),
+            U::Inc { path } => format!("$inc {path}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    for op in [
+        "$setOnInsert first_price",
+        "$set last_price",
+        "$min min_price",
+        "$max max_price",
+        "$inc sum_volume",
+    ] {
+        assert!(ops.iter().any(|o| o == op), "{op} missing: {ops:?}");
+    }
+    // A push costs its item and a share of the checkpoint rewrite, not
+    // half of a 200 KiB bucket.
+    assert!(upsert_bytes(&d) < 1000.0, "{}", upsert_bytes(&d));
+    // Candles: the figures of 1,440 buckets, projected.
+    let candles = plan(&d, "candles");
+    let read = candles.steps.last().unwrap();
+    assert_eq!(read.collection, "symbol_ticks");
+    assert_eq!(read.documents, 1440.0);
+    assert!(!read.projection.is_empty());
+    assert!(!read.projection.iter().any(|p| p == "ticks"));
+    assert!(
+        candles.cost.bytes_read < 1440.0 * 200.0,
+        "{}",
+        candles.cost.bytes_read
+    );
+    // The last price is kept in the symbol, read in one round trip.
+    let last = plan(&d, "last_price");
+    assert_eq!(last.cost.round_trips, 1.0);
+    assert!(d.entities.iter().any(|e| matches!(e,
+        crate::design::EntityDecision::ComputedField { entity, maintained_by, .. }
+            if entity == "symbol" && maintained_by == &["record"])));
+    // The time series collection is weighed with the model's numbers.
+    let r = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "ticks")
+        .unwrap();
+    let ts = r
+        .rules
+        .iter()
+        .find(|h| h.rule == "time-series-collection")
+        .unwrap();
+    assert!(ts.reason.contains("4,320,000 ticks"), "{}", ts.reason);
+}
+
+/// Bytes written per run of S6's insert by its bucket upsert: the whole
+/// run less the symbol document its `$set` rewrites.
+fn upsert_bytes(d: &Design) -> f64 {
+    let symbol = d.collections.iter().find(|c| c.name == "symbol").unwrap();
+    plan(d, "record").cost.bytes_written - symbol.size.typical_bytes as f64
+}

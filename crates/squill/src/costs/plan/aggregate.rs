@@ -153,3 +153,191 @@ impl<'a> Planner<'a> {
         }
     }
 }
+
+impl Planner<'_> {
+    /// Aggregates per time unit over the latest units (1-minute candles of
+    /// the last day), all over one relationship and one window. Buckets of
+    /// that unit which keep every figure answer with one document per unit,
+    /// projected to the figures; anything else reads the children of the
+    /// window and computes the figures from them.
+    pub(super) fn windowed(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        m: f64,
+        from_step: usize,
+        aggs: &[&crate::model::Aggregate],
+    ) {
+        let Some(first) = aggs.first() else { return };
+        let Some(w) = &first.window else { return };
+        let f = self.facts;
+        let r = first.relationship;
+        let rel = f.model.relationship(r);
+        let here = ValueSource::FromStep { step: from_step };
+        let acc = self.access(rel.child);
+        let units_a_day = crate::model::TIME_UNITS
+            .iter()
+            .find(|(u, _)| *u == w.unit)
+            .map_or(1.0, |(_, n)| *n);
+        // Children in the window: what arrives in `last` units, or all of a
+        // parent's when the model gives no rate of arrival.
+        let in_window = rel
+            .children
+            .growth_per_day
+            .filter(|g| *g > 0.0)
+            .map_or(f.typical(r), |g| {
+                (g / units_a_day * w.last as f64).min(f.typical(r))
+            });
+        let stored = |layout_aggs: &[crate::design::Aggregation]| {
+            aggs.iter().all(|a| {
+                a.function == AggregateFn::Count
+                    || layout_aggs
+                        .iter()
+                        .any(|x| x.field == a.field && same_kept(x.function, a.function))
+            })
+        };
+        let fname = aggs
+            .iter()
+            .map(|a| crate::candidates::fn_name(a.function))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if let Layout::Bucket {
+            by: BucketBy::Time { field, unit },
+            aggregates,
+            per_bucket,
+        } = self.layout(r)
+            && *field == w.field
+            && *unit == w.unit
+            && stored(aggregates)
+        {
+            // One bucket per unit: read the latest `last`, their figures only.
+            let buckets = m
+                * (w.last as f64).min(
+                    (f.typical(r) / (*per_bucket as f64).max(1.0))
+                        .ceil()
+                        .max(1.0),
+                );
+            let mut step = Self::step(
+                &acc.collection,
+                Action::Find,
+                Purpose::AddUpBuckets { function: fname },
+            );
+            step.filter
+                .push(filt(rel.child_field.clone(), FilterOp::In, here));
+            step.filter
+                .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+            step.sort.push((unit.clone(), -1));
+            step.limit = Some((w.last as f64 * m).ceil() as u64);
+            step.projection = std::iter::once(unit.clone())
+                .chain(std::iter::once("count".to_string()))
+                .chain(aggs.iter().filter_map(|a| kept_path(a)))
+                .fold(Vec::new(), |mut v, p| {
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                    v
+                });
+            step.documents = buckets;
+            // Each returned bucket carries its key and figures, not its items.
+            let figure_bytes: f64 = step.projection.iter().map(|p| 10.0 + p.len() as f64).sum();
+            let cost = StepCost {
+                keys: buckets,
+                docs: buckets,
+                bytes_read: buckets * figure_bytes,
+                ..StepCost::default()
+            };
+            self.push(
+                plan,
+                op,
+                step,
+                cost,
+                Some((
+                    vec![(rel.child_field.clone(), 1), (unit.clone(), -1)],
+                    rel.child,
+                    acc.docs,
+                )),
+            );
+            return;
+        }
+        // Otherwise the window's children are read (whole buckets of
+        // another size, or the children themselves) and grouped.
+        let (docs, bytes, keys) = match self.layout(r) {
+            Layout::Bucket { per_bucket, by, .. } => {
+                let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
+                let b = m * (in_window / per).ceil().max(1.0);
+                let key = match by {
+                    BucketBy::Count => "count".to_string(),
+                    BucketBy::Time { unit, .. } => unit.clone(),
+                };
+                (
+                    b,
+                    b * acc.root_bytes,
+                    vec![(rel.child_field.clone(), 1), (key, -1)],
+                )
+            }
+            l => {
+                let path = match l {
+                    Layout::EmbedParentInChild => Some(format!("{}._id", rel.child_field)),
+                    l => parent_ref_path(l, &rel.child_field),
+                }
+                .unwrap_or_else(|| "_id".to_string());
+                let total = m * in_window;
+                let roots = (total / acc.per_root.max(1.0)).ceil();
+                (
+                    roots,
+                    roots * acc.root_bytes,
+                    vec![(acc.path(&path), 1), (acc.path(&w.field), -1)],
+                )
+            }
+        };
+        if matches!(self.layout(r), Layout::Embed) {
+            // Embedded children came with the parent's document.
+            return;
+        }
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::ComputeOverChildren {
+                function: fname,
+                child: self.name(rel.child).to_string(),
+                parent: self.name(rel.parent).to_string(),
+            },
+        );
+        step.filter
+            .push(filt(keys[0].0.clone(), FilterOp::In, here));
+        step.filter
+            .push(filt(keys[1].0.clone(), FilterOp::Range, ValueSource::Param));
+        step.documents = docs;
+        let cost = StepCost {
+            keys: docs,
+            docs,
+            bytes_read: bytes,
+            ..StepCost::default()
+        };
+        self.push(plan, op, step, cost, Some((keys, rel.child, acc.docs)));
+    }
+}
+
+/// Whether a bucket's figure `kept` answers the aggregate `asked` (an
+/// average is kept as a sum over the bucket's count).
+fn same_kept(kept: AggregateFn, asked: AggregateFn) -> bool {
+    kept == asked
+        || matches!(
+            (kept, asked),
+            (
+                AggregateFn::Sum | AggregateFn::Avg,
+                AggregateFn::Sum | AggregateFn::Avg
+            )
+        )
+}
+
+/// The bucket field that keeps an aggregate (`max_price`); none for a count.
+fn kept_path(a: &crate::model::Aggregate) -> Option<String> {
+    let field = a.field.as_ref()?;
+    let prefix = match a.function {
+        AggregateFn::Count => return None,
+        AggregateFn::Sum | AggregateFn::Avg => "sum",
+        other => crate::candidates::fn_name(other),
+    };
+    Some(format!("{prefix}_{field}"))
+}

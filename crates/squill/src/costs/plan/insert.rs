@@ -143,6 +143,14 @@ impl<'a> Planner<'a> {
                         AggregateFn::Max => updates.push(UpdateOp::Max {
                             path: format!("max_{field}"),
                         }),
+                        // The first child opens the bucket; each later one
+                        // is the latest so far.
+                        AggregateFn::First => updates.push(UpdateOp::SetOnInsert {
+                            path: format!("first_{field}"),
+                        }),
+                        AggregateFn::Last => updates.push(UpdateOp::Set {
+                            path: format!("last_{field}"),
+                        }),
                     }
                 }
                 let mut filter = vec![filt(
@@ -176,12 +184,11 @@ impl<'a> Planner<'a> {
                 step.filter = filter;
                 step.updates = updates;
                 step.documents = count;
-                let half = self.p.bucket_bytes(f, rel) / 2.0;
                 let cost = StepCost {
                     keys: count,
                     docs: count,
                     docs_written: count,
-                    bytes_written: count * half,
+                    bytes_written: count * self.p.bucket_push_bytes(f, rel),
                     ..StepCost::default()
                 };
                 Self::target(plan, e, false);
@@ -292,6 +299,7 @@ impl<'a> Planner<'a> {
                 let u = match func {
                     AggregateFn::Min => UpdateOp::Min { path },
                     AggregateFn::Max => UpdateOp::Max { path },
+                    AggregateFn::Last | AggregateFn::First => UpdateOp::Set { path },
                     _ => UpdateOp::Inc { path },
                 };
                 let why = Purpose::KeepComputed {

@@ -446,7 +446,7 @@ impl<'a> Planner<'a> {
                 let mut first = plan.cost;
                 first.add_scaled(&before, -1.0);
                 self.includes(&mut plan, op_id, *entity, m, step, include);
-                for agg in aggregates {
+                for agg in aggregates.iter().filter(|a| a.window.is_none()) {
                     // Over a window the read fetches anyway: computed from it.
                     let windowed = include
                         .iter()
@@ -454,6 +454,20 @@ impl<'a> Planner<'a> {
                     if !windowed {
                         self.aggregate(&mut plan, op_id, *entity, m, step, agg);
                     }
+                }
+                // Per time unit (candles): one step per relationship grouped.
+                let mut grouped: Vec<Vec<&crate::model::Aggregate>> = Vec::new();
+                for agg in aggregates.iter().filter(|a| a.window.is_some()) {
+                    match grouped
+                        .iter_mut()
+                        .find(|g| g[0].relationship == agg.relationship)
+                    {
+                        Some(g) => g.push(agg),
+                        None => grouped.push(vec![agg]),
+                    }
+                }
+                for g in &grouped {
+                    self.windowed(&mut plan, op_id, m, step, g);
                 }
                 // After the aggregates too: they take the parents' ids from
                 // the read's step, as the includes do.

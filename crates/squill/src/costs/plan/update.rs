@@ -200,6 +200,9 @@ impl<'a> Planner<'a> {
                         AggregateFn::Max => UpdateOp::Max {
                             path: pacc.path(cname),
                         },
+                        AggregateFn::Last | AggregateFn::First => UpdateOp::Set {
+                            path: pacc.path(cname),
+                        },
                         _ => UpdateOp::Inc {
                             path: pacc.path(cname),
                         },

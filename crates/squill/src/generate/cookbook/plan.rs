@@ -81,6 +81,7 @@ pub enum Expr {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {
     Set(String, Expr),
+    SetOnInsert(String, Expr),
     Unset(String),
     Inc(String, Expr),
     Min(String, Expr),
@@ -369,6 +370,10 @@ impl Builder<'_> {
                 Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
+            UpdateOp::SetOnInsert { path } => Update::SetOnInsert(
+                path.clone(),
+                Expr::Param(self.param(&c, path, ParamKind::Value, "")),
+            ),
             // A batched counter adds what the application added up.
             UpdateOp::Inc { path } if step.every.is_some() => Update::Inc(
                 path.clone(),
@@ -481,7 +486,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // by the step's filter on the same array when it has one. A path
             // that already names a positional operator (`$`, `$[]`) is kept.
             let path = match u {
-                Update::Set(p, _) | Update::Inc(p, _) | Update::Min(p, _) | Update::Max(p, _) => p,
+                Update::Set(p, _)
+                | Update::SetOnInsert(p, _)
+                | Update::Inc(p, _)
+                | Update::Min(p, _)
+                | Update::Max(p, _) => p,
                 Update::Unset(p) => p,
                 _ => continue,
             };

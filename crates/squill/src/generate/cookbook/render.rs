@@ -65,6 +65,7 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
         match u {
             Update::Set(p, e) => add("$set", p, expr(lang, e)),
             Update::Unset(p) => add("$unset", p, "\"\"".into()),
+            Update::SetOnInsert(p, e) => add("$setOnInsert", p, expr(lang, e)),
             Update::Inc(p, e) => add("$inc", p, expr(lang, e)),
             Update::Min(p, e) => add("$min", p, expr(lang, e)),
             Update::Max(p, e) => add("$max", p, expr(lang, e)),

@@ -195,9 +195,11 @@ pub fn parse_aggregate(text: &str) -> Result<(AggregateFn, Vec<String>), String>
         "min" => AggregateFn::Min,
         "max" => AggregateFn::Max,
         "avg" | "average" | "mean" => AggregateFn::Avg,
+        "first" => AggregateFn::First,
+        "last" => AggregateFn::Last,
         _ => {
             return Err(format!(
-                "unknown aggregate function `{name}` (count, sum, min, max, avg)"
+                "unknown aggregate function `{name}` (count, sum, min, max, avg, first, last)"
             ));
         }
     };
@@ -209,13 +211,7 @@ pub fn parse_aggregate(text: &str) -> Result<(AggregateFn, Vec<String>), String>
 }
 
 pub fn aggregate_name(f: AggregateFn) -> &'static str {
-    match f {
-        AggregateFn::Count => "count",
-        AggregateFn::Sum => "sum",
-        AggregateFn::Min => "min",
-        AggregateFn::Max => "max",
-        AggregateFn::Avg => "avg",
-    }
+    f.name()
 }
 
 #[cfg(test)]

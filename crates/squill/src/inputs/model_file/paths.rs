@@ -557,5 +557,6 @@ pub(super) fn aggregate(
         function,
         field,
         tolerance,
+        window: None,
     })
 }

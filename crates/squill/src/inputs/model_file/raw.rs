@@ -250,6 +250,9 @@ pub struct RawOperation {
     /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
     #[schemars(with = "Option<Vec<AggregateText>>")]
     pub aggregates: Option<Vec<S<String>>>,
+    /// The aggregates per time unit of the children's date over the latest
+    /// units (`{per: minute, last: 1440}`: 1-minute values of the last day). Read only.
+    pub window: Option<RawWindow>,
     /// Relationships the new instance is linked through. Insert only.
     #[schemars(with = "Option<Vec<String>>")]
     pub links: Option<Vec<S<String>>>,
@@ -284,8 +287,27 @@ pub enum FilterOpName {
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "Aggregate")]
 pub struct AggregateText(
-    #[schemars(regex(pattern = r"^\s*(count|sum|min|max|avg)\s*\(\s*[^()\s]+\s*\)\s*$"))] String,
+    #[schemars(regex(
+        pattern = r"^\s*(count|sum|min|max|avg|first|last)\s*\(\s*[^()\s]+\s*\)(\s+within\s+[0-9.]+\s*%?)?\s*$"
+    ))]
+    String,
 );
+
+/// A time window of aggregates: one value per `per` for the latest `last`.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Window")]
+pub struct RawWindow {
+    /// The time unit of one value: minute, hour, day or month.
+    #[schemars(with = "String")]
+    pub per: S<String>,
+    /// How many of the latest units.
+    #[schemars(with = "f64", range(min = 1))]
+    pub last: S<f64>,
+    /// The children's date field (default: their only date field).
+    #[schemars(with = "Option<String>")]
+    pub by: Option<S<String>>,
+}
 
 /// Includes: a list of relationship names, or a map of name → details.
 #[derive(Debug)]

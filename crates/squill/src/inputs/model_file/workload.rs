@@ -8,7 +8,8 @@ use super::paths::{aggregate, fields, filters, includes, relationship_list, sort
 use super::raw::{NamedMap, RawOperation, S};
 use super::resolve::{DeclaredMix, check_duplicates, check_name};
 use crate::model::{
-    AtomicGroup, Model, Operation, OperationId, OperationKind, RelationshipKind, Workload,
+    Aggregate, AtomicGroup, FieldType, Model, Operation, OperationId, OperationKind,
+    RelationshipKind, Workload,
 };
 
 pub fn workload(
@@ -242,7 +243,7 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = ctx.pos(target);
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 10] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 11] = [
         (
             "filter",
             op.filter.is_some(),
@@ -272,6 +273,12 @@ fn operation_kind(
             "aggregates",
             op.aggregates.is_some(),
             op.aggregates.as_ref().and_then(|f| first_pos(ctx, f, None)),
+            &["read"],
+        ),
+        (
+            "window",
+            op.window.is_some(),
+            op.window.as_ref().and_then(|w| ctx.pos(&w.per)),
             &["read"],
         ),
         (
@@ -355,12 +362,18 @@ fn operation_kind(
                 .as_ref()
                 .map(|i| includes(ctx, model, entity, i))
                 .unwrap_or_default(),
-            aggregates: op
-                .aggregates
-                .iter()
-                .flatten()
-                .filter_map(|a| aggregate(ctx, model, entity, a))
-                .collect(),
+            aggregates: {
+                let mut aggs: Vec<_> = op
+                    .aggregates
+                    .iter()
+                    .flatten()
+                    .filter_map(|a| aggregate(ctx, model, entity, a))
+                    .collect();
+                if let Some(w) = &op.window {
+                    windowed(ctx, model, w, &mut aggs);
+                }
+                aggs
+            },
         },
         "insert" => OperationKind::Insert {
             entity,
@@ -477,4 +490,83 @@ fn atomic_groups(
         });
     }
     out
+}
+
+/// Applies a read's `window` to each of its aggregates: the unit must be one
+/// squill groups by, and each aggregated child needs the date it names (or
+/// exactly one date field).
+fn windowed(ctx: &mut Ctx<'_>, model: &Model, w: &super::raw::RawWindow, aggs: &mut [Aggregate]) {
+    let unit = w.per.value.trim().to_ascii_lowercase();
+    let unit = unit.strip_suffix('s').unwrap_or(&unit).to_string();
+    if !crate::model::TIME_UNITS.iter().any(|(u, _)| *u == unit) {
+        ctx.error(
+            ctx.pos(&w.per),
+            format!(
+                "window: `{}` is not a time unit squill groups by",
+                w.per.value
+            ),
+            "unknown unit",
+            Some("one of minute, hour, day, month".into()),
+        );
+        return;
+    }
+    let Some(last) = ctx.whole(&w.last, "a window's `last`", 1) else {
+        return;
+    };
+    if aggs.is_empty() {
+        ctx.error(
+            ctx.pos(&w.per),
+            "a `window` groups the read's aggregates, and this read has none",
+            "nothing to group",
+            Some("add `aggregates: [max(rel.field), …]`, or drop the window".into()),
+        );
+        return;
+    }
+    for a in aggs.iter_mut() {
+        let child = model.entity(model.relationship(a.relationship).child);
+        let dates: Vec<&str> = child
+            .fields
+            .iter()
+            .filter(|f| f.ty == FieldType::Date)
+            .map(|f| f.name.as_str())
+            .collect();
+        let field = match &w.by {
+            Some(by) if dates.contains(&by.value.as_str()) => by.value.clone(),
+            Some(by) => {
+                ctx.error(
+                    ctx.pos(by),
+                    format!(
+                        "window: `{}` is not a date field of entity `{}`",
+                        by.value, child.name
+                    ),
+                    "not a date",
+                    (!dates.is_empty()).then(|| format!("its dates: {}", dates.join(", "))),
+                );
+                return;
+            }
+            None if dates.len() == 1 => dates[0].to_string(),
+            None => {
+                ctx.error(
+                    ctx.pos(&w.per),
+                    format!(
+                        "window: entity `{}` has {} date fields; say which one groups the values",
+                        child.name,
+                        dates.len()
+                    ),
+                    "which date?",
+                    Some(if dates.is_empty() {
+                        format!("give `{}` a field of type date", child.name)
+                    } else {
+                        format!("add `by: {}`", dates[0])
+                    }),
+                );
+                return;
+            }
+        };
+        a.window = Some(crate::model::Window {
+            field,
+            unit: unit.clone(),
+            last,
+        });
+    }
 }

@@ -316,6 +316,13 @@ pub fn to_yaml(model: &Model) -> String {
                         .unwrap_or_default()
                     });
                     let _ = writeln!(out, "    aggregates: {}", list(items));
+                    if let Some(w) = aggregates.iter().find_map(|a| a.window.as_ref()) {
+                        let _ = writeln!(
+                            out,
+                            "    window: {{per: {}, last: {}, by: {}}}",
+                            w.unit, w.last, w.field
+                        );
+                    }
                 }
             }
             OperationKind::Insert { links, count, .. } => {

@@ -91,13 +91,7 @@ pub fn aggregation(aggregation: &Aggregation) -> String {
 }
 
 pub fn aggregate_fn(function: AggregateFn) -> &'static str {
-    match function {
-        AggregateFn::Count => "count",
-        AggregateFn::Sum => "sum",
-        AggregateFn::Min => "min",
-        AggregateFn::Max => "max",
-        AggregateFn::Avg => "avg",
-    }
+    function.name()
 }
 
 /// The non-zero parts of a cost difference: `+2 round trips, +300 sync writes`.
@@ -351,6 +345,7 @@ pub fn update(op: &UpdateOp) -> String {
         UpdateOp::Inc { path } => format!("$inc {path}"),
         UpdateOp::Dec { path } => format!("$inc {path} (down)"),
         UpdateOp::Min { path } => format!("$min {path}"),
+        UpdateOp::SetOnInsert { path } => format!("$setOnInsert {path}"),
         UpdateOp::Max { path } => format!("$max {path}"),
         UpdateOp::Push { path, sort, slice } => {
             let mut extra = Vec::new();
