@@ -774,3 +774,40 @@ fn a_unique_combination_with_the_id_is_refused() {
     );
     assert!(p[0].starts_with("m.yaml:12:15:"), "{p:?}");
 }
+
+#[test]
+fn a_window_groups_the_aggregates_per_time_unit() {
+    let ok = SMALL.replace(
+        "      comments: {fields: [text, date], sort: -date, limit: 10}",
+        "      comments: {fields: [text, date], sort: -date, limit: 10}\n    aggregates: [first(comments.votes), last(comments.votes), count(comments)]\n    window: {per: days, last: 30}",
+    );
+    let m = parse("m.yaml", &ok).unwrap();
+    let OperationKind::Read { aggregates, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    let w = aggregates[0].window.as_ref().unwrap();
+    assert_eq!((w.field.as_str(), w.unit.as_str(), w.last), ("date", "day", 30));
+    assert_eq!(aggregates[1].function, AggregateFn::Last);
+    assert!(aggregates.iter().all(|a| a.window.as_ref() == Some(w)));
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+
+    let p = problems(&ok.replace("per: days", "per: fortnight"));
+    assert!(p[0].contains("`fortnight` is not a time unit"), "{p:?}");
+    assert!(p[0].starts_with("m.yaml:29:19:"), "{p:?}");
+    let p = problems(&ok.replace("last: 30", "last: 0"));
+    assert!(p[0].contains("a window's `last`"), "{p:?}");
+    let p = problems(&ok.replace("per: days,", "per: day, by: text,"));
+    assert!(p[0].contains("`text` is not a date field of entity `comment`"), "{p:?}");
+    let p = problems(&ok.replace("      votes: int?\n", "      votes: int?\n      edited: date\n"));
+    assert!(p[0].contains("entity `comment` has 2 date fields"), "{p:?}");
+    let p = problems(&ok.replace(
+        "    aggregates: [first(comments.votes), last(comments.votes), count(comments)]\n",
+        "",
+    ));
+    assert!(p[0].contains("this read has none"), "{p:?}");
+    let p = problems(&SMALL.replace(
+        "    links: [comments]\n",
+        "    links: [comments]\n    window: {per: day, last: 1}\n",
+    ));
+    assert!(p[0].contains("window"), "{p:?}");
+}
