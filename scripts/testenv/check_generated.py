@@ -180,6 +180,8 @@ def build_filter(step, params, results):
             filt[path] = {"$in": ids}
         elif "below" in expr:
             filt[path] = {"$lt": expr["below"]}
+        elif "missing" in expr:
+            filt[path] = {"$exists": False}
         elif "number" in expr:
             filt[path] = expr["number"]
     return filt
@@ -253,6 +255,16 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     for step in plan["steps"]:
         key, action = step["key"], step["action"]
         got = result.get(key)
+        # A fallback runs only when the write it stands in for matched
+        # nothing: then it must have written, otherwise not have run.
+        prev = step.get("fallback_of")
+        if prev is not None:
+            before = result.get(prev) or {}
+            if before.get("matched_count", 0) != 0 and got is not None:
+                fail(f"{label}/{key}: ran although {prev} matched")
+                good = False
+            if got is None:
+                continue
         if action == "find":
             filt = build_filter(step, params, result)
             matching = expected_finds.get(key)
@@ -262,7 +274,8 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             if len(got) != want:
                 fail(f"{label}/{key}: {len(got)} documents, expected {want} (filter {filt})")
                 good = False
-            if want == 0:
+            # A rare step (an outlier's overflow) may find nothing at test scale.
+            if want == 0 and step.get("every") is None:
                 fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
                 good = False
             good &= check_sorted(got, step["sort"], f"{label}/{key}")
@@ -295,6 +308,7 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
         summary = ", ".join(
             f"{s['key']}: {len(result[s['key']])} docs" if s["action"] == "find" else f"{s['key']}: {s['action']}"
             for s in plan["steps"]
+            if result.get(s["key"]) is not None
         )
         ok(f"{label} ({summary})")
 

@@ -122,7 +122,7 @@ fn collections(
                     max_bytes: p.max[e.index()].map(|m| m.round() as u64),
                     nesting_depth: p.depth[e.index()],
                 };
-                (s, d, size, model.entity(e).count)
+                (s, d, size, p.documents(facts, e).round() as u64)
             }
             Home::Bucketed { rel } => {
                 let (s, d) = docs.bucket(rel, 1);

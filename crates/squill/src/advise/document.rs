@@ -189,7 +189,11 @@ impl DocBuilder<'_> {
         let rel = f.model.relationship(r);
         let child = self.name(rel.child).to_string();
         let name = rel.parent_field.as_str();
-        let max = rel.children.max.finite();
+        // An outlier layout embeds up to its threshold.
+        let max = match self.p.layouts[r.index()] {
+            Layout::Outlier { threshold } => Some(*threshold),
+            _ => rel.children.max.finite(),
+        };
         let typ = rel.children.typical.max(1);
         let emb = FieldOrigin::Embedded {
             relationship: rel.name.clone(),
@@ -210,8 +214,9 @@ impl DocBuilder<'_> {
                 ));
                 doc.insert(name.into(), Value::Object(d));
             }
-            Layout::Embed => {
-                let with_id = self.embedded_child_with_id(r);
+            Layout::Embed | Layout::Outlier { .. } => {
+                let with_id = self.embedded_child_with_id(r)
+                    || matches!(self.p.layouts[r.index()], Layout::Outlier { .. });
                 let (s, first) = self.entity(rel.child, n.wrapping_mul(typ), with_id);
                 let wanted = self.typical_items(r, None);
                 let mut items = Vec::with_capacity(wanted.min(16) as usize);
@@ -436,7 +441,10 @@ impl DocBuilder<'_> {
                 }
                 doc.insert("_id".into(), example::object_id(&parent, parent_n));
             }
-            Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
+            Layout::ParentReference
+            | Layout::TwoWayReferences
+            | Layout::Subset { .. }
+            | Layout::Outlier { .. } => {
                 if many_parents {
                     id_array(shape, doc);
                 } else {

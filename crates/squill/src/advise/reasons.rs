@@ -40,6 +40,10 @@ pub(super) fn layout_words(
             format!("copying {parent} {} into each {child}", fields.join(", "))
         }
         Layout::Subset { k, .. } => format!("the latest {k} {childs} in the {parent}"),
+        Layout::Outlier { threshold } => format!(
+            "up to {} {childs} in the {parent}, the rest apart",
+            words::num(*threshold as f64)
+        ),
         Layout::Bucket { per_bucket, .. } => format!("buckets of {per_bucket} {childs}"),
         Layout::ManyToManyOneWay {
             ids_in: Side::Parent,
@@ -198,6 +202,11 @@ pub(super) fn tradeoffs(
     match layout {
         Layout::Embed => out.push(format!("{childs} exist only inside their {parent}: reading one means reading its {parent}")),
         Layout::Subset { k, .. } => out.push(format!("only the latest {k} {childs} are in the {parent}; older ones take a query on the {child} collection")),
+        Layout::Outlier { threshold } => out.push(format!(
+            "{} with more than {} {childs} is an outlier: reading all its {childs} takes a second query, and a new {child} goes to its own document once the array is full",
+            words::a(parent),
+            words::num(*threshold as f64)
+        )),
         Layout::Bucket { .. } => out.push(format!("{childs} are stored in buckets: one is read or updated through its bucket")),
         Layout::ExtendedReference { fields, .. } => {
             // Snapshots are meant to part from their original.

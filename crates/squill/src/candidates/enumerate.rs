@@ -88,6 +88,17 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             });
         }
     }
+    // Outliers: when the percentiles say the usual parent fits within what
+    // may be embedded but the maximum does not, embed up to that bound and
+    // keep the rest of an outlier's children apart.
+    if one_parent && rel.kind == RelationshipKind::OneToMany && !rel.child_standalone {
+        let bound = facts.embed_bound(r);
+        let usual = rel.children.p99.or(rel.children.p95);
+        if usual.is_some_and(|p| p <= bound) && rel.children.max.finite().is_none_or(|m| m > bound)
+        {
+            out.push(Layout::Outlier { threshold: bound });
+        }
+    }
     if !one_parent || rel.kind == RelationshipKind::OneToOne {
         return out;
     }

@@ -248,6 +248,17 @@ impl<'s> Placement<'s> {
                         3,
                     );
                 }
+                // The usual parent holds all its children; none more than
+                // the threshold.
+                Layout::Outlier { threshold } => {
+                    let item = facts.own_bytes[rel.child.index()] + 5.0;
+                    let head = 7.0 + name.len() as f64;
+                    add(
+                        head + nt().min(*threshold as f64) * (ELEMENT + item),
+                        Some(head + *threshold as f64 * (ELEMENT + item)),
+                        3,
+                    );
+                }
                 Layout::Subset { k, fields, .. } => {
                     let item = if fields.is_empty() {
                         facts.own_bytes[rel.child.index()] + 5.0
@@ -271,7 +282,10 @@ impl<'s> Placement<'s> {
             let mt = || Some(facts.typical_parents(r));
             let mm = || rel.parents.max.finite().map(|m| m as f64);
             match self.layouts[r.index()] {
-                Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
+                Layout::ParentReference
+                | Layout::TwoWayReferences
+                | Layout::Subset { .. }
+                | Layout::Outlier { .. } => {
                     if rel.kind == RelationshipKind::ManyToMany || rel.shared {
                         add(id_array(name, mt()).unwrap_or(0.0), id_array(name, mm()), 2);
                     } else {
@@ -458,6 +472,23 @@ impl<'s> Placement<'s> {
                 (facts.count(root) / per)
                     .ceil()
                     .max(parents.min(facts.count(root)))
+            }
+            // Only the outliers' children beyond the threshold live apart.
+            Home::Own => {
+                let overflow = facts.rels_to[root.index()].iter().find_map(|&r| {
+                    match self.layouts[r.index()] {
+                        Layout::Outlier { threshold } => Some(
+                            facts
+                                .model
+                                .relationship(r)
+                                .children
+                                .items_share_above(*threshold)
+                                .unwrap_or(1.0),
+                        ),
+                        _ => None,
+                    }
+                });
+                facts.count(root) * overflow.unwrap_or(1.0)
             }
             _ => facts.count(root),
         }

@@ -45,6 +45,10 @@ pub enum Layout {
         sort_field: Option<String>,
         fields: Vec<String>,
     },
+    /// The first `threshold` children embedded in the parent, as usual; a
+    /// parent with more (an outlier, beyond the 99th percentile) keeps the
+    /// rest in the child's collection, each with its parent's id.
+    Outlier { threshold: u64 },
     /// Children grouped `per_bucket` to a document (or by time unit), with the
     /// pre-computed aggregates the workload reads.
     Bucket {
@@ -77,6 +81,7 @@ impl Layout {
             Layout::TwoWayReferences => LayoutKind::TwoWayReferences,
             Layout::ExtendedReference { .. } => LayoutKind::ExtendedReference,
             Layout::Subset { .. } => LayoutKind::Subset,
+            Layout::Outlier { .. } => LayoutKind::Outlier,
             Layout::Bucket { .. } => LayoutKind::Bucket,
             Layout::ManyToManyOneWay { .. } => LayoutKind::ManyToManyOneWay,
             Layout::ManyToManyTwoWay => LayoutKind::ManyToManyTwoWay,

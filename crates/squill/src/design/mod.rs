@@ -186,6 +186,10 @@ pub struct Step {
     /// application adds up `every` views, then `$inc`s by their number).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub every: Option<u64>,
+    /// The step runs only when the write before it matched nothing (an
+    /// outlier's parent with no room left): one or the other, never both.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fallback: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -230,6 +234,9 @@ pub enum ValueSource {
     Literal { value: String },
     /// Below a constant: a count bucket that still has room.
     Below { limit: u64 },
+    /// The path does not exist: an array with no element at that index
+    /// still has room (an outlier's embedded children).
+    Missing,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -252,6 +252,10 @@ mod tests {
                     "{name}/{}: documents {} of {}, bytes {} of {}, json/bson {json_per_bson:.2}",
                     c.name, g.documents, docs, g.bytes, bytes
                 ));
+                // Nothing written and nothing guessed (an empty overflow) agree.
+                if docs == 0.0 && g.documents == 0 {
+                    continue;
+                }
                 let ratio = g.documents as f64 / docs.max(1.0);
                 assert!((0.75..=1.25).contains(&ratio), "{}", lines.last().unwrap());
                 let ratio = g.bytes as f64 / bytes.max(1.0);

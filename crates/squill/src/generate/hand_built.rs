@@ -43,6 +43,8 @@ pub fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
         typical,
         max: max.map_or(Count::Unbounded, Count::Finite),
         growth_per_day: None,
+        p95: None,
+        p99: None,
     }
 }
 

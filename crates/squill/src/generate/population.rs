@@ -397,6 +397,8 @@ mod tests {
             typical: 20,
             max: Count::Finite(500),
             growth_per_day: None,
+            p95: None,
+            p99: None,
         };
         let mut rng = Rng::new(&[7]);
         let draws: Vec<u64> = (0..10_000).map(|_| draw(&card, &mut rng)).collect();

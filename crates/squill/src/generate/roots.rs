@@ -152,11 +152,18 @@ impl Population<'_> {
             let mut emit = |run: Run| if run.is_empty() { Ok(()) } else { f(run) };
             match self.owner(entity) {
                 Some(r) => {
+                    // Under an outlier layout the parent holds its first
+                    // children; only those past the threshold are documents.
+                    let embedded = match self.layout(r) {
+                        Some(crate::design::Layout::Outlier { threshold }) => *threshold,
+                        _ => 0,
+                    };
                     for parent in 0..self.count(self.model.relationship(r).parent) {
+                        let all = self.owned_children(r, parent);
                         emit(Run::Entities {
                             entity,
                             parent: Some((r, parent)),
-                            indices: self.owned_children(r, parent),
+                            indices: (all.start + embedded).min(all.end)..all.end,
                         })?;
                     }
                 }

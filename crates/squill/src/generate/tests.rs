@@ -458,7 +458,13 @@ fn every_seed_example_generates_documents_that_validate() {
                     .map_err(|e| format!("{name}/{}: {e}\n{}", c.name, doc.to_ejson_pretty()))
             })
             .unwrap_or_else(|e| panic!("{e}"));
-            assert!(n > 0, "{name}/{} has documents", c.name);
+            // An outlier's overflow is empty until some parent passes the
+            // threshold, which small samples never reach.
+            let overflow = design.relationships.iter().any(|r| {
+                matches!(r.chosen, crate::design::Layout::Outlier { .. })
+                    && c.entities.contains(&r.child)
+            });
+            assert!(n > 0 || overflow, "{name}/{} has documents", c.name);
         }
     }
 }
@@ -744,4 +750,54 @@ fn flat_documents_are_the_walked_documents() {
     }
     assert!(flat_docs > 500, "{flat_docs} flat documents");
     assert!(walked_runs >= 10, "{walked_runs} walked runs");
+}
+
+/// Under an outlier layout each parent's array holds at most the threshold,
+/// and exactly the children past it get documents of their own, each with
+/// the id of a parent whose array is full (S5, drawn with 2,000 attendees
+/// per event so that most events overflow).
+#[test]
+fn an_outliers_rest_is_in_documents_of_its_own() {
+    let m = crate::advise::tests::golden::example("scenarios/s05-attendees");
+    let d = crate::advise::advise(&m, &crate::settings::Settings::default(), None).unwrap();
+    let Some(crate::design::Layout::Outlier { threshold }) = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "attendees")
+        .map(|r| &r.chosen)
+    else {
+        panic!("S5 is not an outlier design");
+    };
+    let t = *threshold as usize;
+    let mut big = m.clone();
+    big.relationships[0].children.typical = 2000;
+    big.relationships[0].children.min = 1500;
+    let data = collect(&big, &d, 20, 3);
+    let rows = |name: &str| &data.iter().find(|(c, _)| c == name).unwrap().1;
+    let mut full = std::collections::HashSet::new();
+    let mut beyond = 0;
+    for event in rows("event") {
+        let Some(Value::Array(items)) = event.get("attendees") else {
+            panic!("an event without its attendees array")
+        };
+        let n = items.len();
+        assert!(n <= t, "{n} embedded attendees, threshold {t}");
+        if n == t {
+            full.insert(oid(event.get("_id")));
+        }
+    }
+    let pop = Population::new(&big, &d, 20, 3);
+    let r = big.relationship_by_name("attendees").unwrap();
+    for e in 0..pop.count(big.relationships[0].parent) {
+        beyond += pop.owned_children(r, e).count().saturating_sub(t);
+    }
+    let overflow = rows("attendee");
+    assert!(!overflow.is_empty() && !full.is_empty());
+    assert_eq!(overflow.len(), beyond);
+    for a in overflow {
+        assert!(
+            full.contains(&oid(a.get("event"))),
+            "an overflow attendee of an event with room"
+        );
+    }
 }

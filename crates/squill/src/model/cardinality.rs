@@ -45,6 +45,10 @@ pub struct Cardinality {
     /// growth means "capped"; an unbounded maximum with growth lets the advisor say
     /// when a document would cross a limit.
     pub growth_per_day: Option<f64>,
+    /// The 95th and 99th percentiles, when the model knows them: how far
+    /// the usual parents reach, below a maximum set by a few outliers.
+    pub p95: Option<u64>,
+    pub p99: Option<u64>,
 }
 
 impl Cardinality {
@@ -53,6 +57,8 @@ impl Cardinality {
         typical: 1,
         max: Count::Finite(1),
         growth_per_day: None,
+        p95: None,
+        p99: None,
     };
 
     pub fn exactly(n: u64) -> Self {
@@ -61,7 +67,75 @@ impl Cardinality {
             typical: n,
             max: Count::Finite(n),
             growth_per_day: None,
+            p95: None,
+            p99: None,
         }
+    }
+}
+
+impl Cardinality {
+    /// The spread of a skewed count as a log-normal through the typical
+    /// value (its median) and the highest percentile given: `(μ, σ)` of
+    /// the logarithm. `None` without a percentile or a typical count.
+    fn log_normal(&self) -> Option<(f64, f64)> {
+        // z of the 99th and the 95th percentile of a normal distribution.
+        let (p, z) = match (self.p99, self.p95) {
+            (Some(p), _) => (p, 2.326_348),
+            (None, Some(p)) => (p, 1.644_854),
+            (None, None) => return None,
+        };
+        if self.typical == 0 {
+            return None;
+        }
+        let mu = (self.typical as f64).ln();
+        Some((mu, ((p as f64).ln() - mu).max(0.0) / z))
+    }
+
+    /// The share of owners with more than `t` items (from the percentiles;
+    /// none when the maximum is at most `t`).
+    pub fn share_above(&self, t: u64) -> Option<f64> {
+        if self.max.finite().is_some_and(|m| m <= t) {
+            return Some(0.0);
+        }
+        let (mu, sigma) = self.log_normal()?;
+        if sigma == 0.0 {
+            return Some(if (self.typical) > t { 1.0 } else { 0.0 });
+        }
+        Some(1.0 - normal_cdf(((t as f64).ln() - mu) / sigma))
+    }
+
+    /// The share of all items that lie beyond the first `t` of their owner
+    /// (the overflow of an outlier layout): E[(n - t)+] / E[n].
+    pub fn items_share_above(&self, t: u64) -> Option<f64> {
+        if self.max.finite().is_some_and(|m| m <= t) {
+            return Some(0.0);
+        }
+        let (mu, sigma) = self.log_normal()?;
+        if sigma == 0.0 {
+            let n = self.typical as f64;
+            return Some(((n - t as f64) / n).max(0.0));
+        }
+        let z = ((t as f64).ln() - mu) / sigma;
+        let mean = (mu + sigma * sigma / 2.0).exp();
+        let beyond = mean * normal_cdf(sigma - z) - t as f64 * (1.0 - normal_cdf(z));
+        Some((beyond / mean).clamp(0.0, 1.0))
+    }
+}
+
+/// Φ, the standard normal distribution function, from the complementary
+/// error function of Abramowitz and Stegun 7.1.26 (error below 1.5e-7).
+fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erfc = poly * (-z * z).exp();
+    if x >= 0.0 {
+        1.0 - erfc / 2.0
+    } else {
+        erfc / 2.0
     }
 }
 
@@ -85,5 +159,51 @@ impl std::fmt::Display for CardinalityClass {
             CardinalityClass::OneToMany => "one-to-many",
             CardinalityClass::OneToSquillions => "one-to-squillions",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attendees() -> Cardinality {
+        Cardinality {
+            min: 0,
+            typical: 30,
+            max: Count::Finite(2_000_000),
+            growth_per_day: None,
+            p95: None,
+            p99: Some(400),
+        }
+    }
+
+    #[test]
+    fn the_normal_distribution_function_matches_its_table() {
+        for (x, phi) in [
+            (0.0, 0.5),
+            (1.0, 0.841_344_7),
+            (-1.96, 0.024_997_9),
+            (2.326_348, 0.99),
+        ] {
+            assert!((normal_cdf(x) - phi).abs() < 1e-6, "{x}: {}", normal_cdf(x));
+        }
+    }
+
+    /// The percentile the model gives is where the share above is 1%.
+    #[test]
+    fn the_share_above_the_p99_is_one_percent() {
+        let c = attendees();
+        assert!((c.share_above(400).unwrap() - 0.01).abs() < 1e-4);
+        assert!(c.share_above(1000).unwrap() < 0.002);
+        assert_eq!(c.share_above(2_000_000), Some(0.0));
+        assert_eq!(Cardinality::exactly(5).share_above(3), None);
+    }
+
+    #[test]
+    fn items_beyond_a_threshold_are_a_small_share() {
+        let c = attendees();
+        let share = c.items_share_above(1000).unwrap();
+        assert!(share > 0.0 && share < 0.01, "{share}");
+        assert!(c.items_share_above(100).unwrap() > share);
     }
 }

@@ -31,6 +31,7 @@ pub enum LayoutKind {
     TwoWayReferences,
     ExtendedReference,
     Subset,
+    Outlier,
     Bucket,
     ManyToManyOneWay,
     ManyToManyTwoWay,
@@ -38,7 +39,7 @@ pub enum LayoutKind {
 }
 
 impl LayoutKind {
-    pub const ALL: [LayoutKind; 11] = [
+    pub const ALL: [LayoutKind; 12] = [
         LayoutKind::Embed,
         LayoutKind::EmbedParentInChild,
         LayoutKind::ChildReferences,
@@ -46,6 +47,7 @@ impl LayoutKind {
         LayoutKind::TwoWayReferences,
         LayoutKind::ExtendedReference,
         LayoutKind::Subset,
+        LayoutKind::Outlier,
         LayoutKind::Bucket,
         LayoutKind::ManyToManyOneWay,
         LayoutKind::ManyToManyTwoWay,
@@ -62,6 +64,7 @@ impl LayoutKind {
             LayoutKind::TwoWayReferences => "two-way-references",
             LayoutKind::ExtendedReference => "extended-reference",
             LayoutKind::Subset => "subset",
+            LayoutKind::Outlier => "outlier",
             LayoutKind::Bucket => "bucket",
             LayoutKind::ManyToManyOneWay => "many-to-many-one-way",
             LayoutKind::ManyToManyTwoWay => "many-to-many-two-way",

@@ -115,6 +115,12 @@ fn relationship(
         typical: r.fan_out.p50.max(r.fan_out.min),
         max: Count::Finite(r.fan_out.max.max(r.fan_out.p50)),
         growth_per_day: None,
+        // Measured: the fan-out's 95th percentile.
+        p95: Some(r.fan_out.p95.clamp(
+            r.fan_out.p50.max(r.fan_out.min),
+            r.fan_out.max.max(r.fan_out.p50),
+        )),
+        p99: None,
     };
     let parents = match r.direction {
         Direction::ChildReferenceArray => Cardinality {
@@ -122,6 +128,8 @@ fn relationship(
             typical: 1,
             max: Count::Finite(r.max_parents_per_child.max(1)),
             growth_per_day: None,
+            p95: None,
+            p99: None,
         },
         Direction::ParentReference => Cardinality::ONE,
     };

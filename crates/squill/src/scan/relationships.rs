@@ -179,6 +179,8 @@ pub fn infer(
                     typical: dist.p50,
                     max: Count::Finite(dist.max),
                     growth_per_day: None,
+                    p95: Some(dist.p95.clamp(dist.p50, dist.max)),
+                    p99: None,
                 };
                 best = Some(RelationshipReport {
                     from,

@@ -542,3 +542,69 @@ fn upsert_bytes(d: &Design) -> f64 {
     let symbol = d.collections.iter().find(|c| c.name == "symbol").unwrap();
     plan(d, "record").cost.bytes_written - symbol.size.typical_bytes as f64
 }
+
+/// S5: attendees embedded in the event up to a threshold above the p99;
+/// an outlier's rest in the attendee collection by reference. The page is
+/// one document for all but the rare outlier; registration one write; no
+/// event document grows past the threshold; the reason names the p99.
+#[test]
+fn s05_attendees() {
+    let d = design("s05-attendees");
+    let Layout::Outlier { threshold } = layout(&d, "attendees") else {
+        panic!("not an outlier layout: {:?}", layout(&d, "attendees"));
+    };
+    // Above the p99 (400), below what an embedded array may hold.
+    assert!((400..=5000).contains(threshold), "{threshold}");
+    let event = d.collections.iter().find(|c| c.name == "event").unwrap();
+    let max = event.size.max_bytes.unwrap();
+    assert!(max < 1024 * 1024, "{max}");
+    let ShapeType::Array { max_items, .. } = &event
+        .shape
+        .fields
+        .iter()
+        .find(|f| f.name == "attendees")
+        .unwrap()
+        .ty
+    else {
+        panic!("attendees are not an array")
+    };
+    assert_eq!(*max_items, Some(*threshold));
+    // The overflow holds a small share of the attendees, by event.
+    let overflow = d.collections.iter().find(|c| c.name == "attendee").unwrap();
+    assert!(
+        overflow.documents < 400_000_000 / 100,
+        "{}",
+        overflow.documents
+    );
+    assert_eq!(indexes(&d, "attendee"), [vec![("event".to_string(), 1)]]);
+    // The page: one document, the overflow query once in many runs.
+    let page = plan(&d, "event_page");
+    assert_eq!(page.steps[0].collection, "event");
+    let rest = &page.steps[1];
+    assert_eq!(rest.collection, "attendee");
+    assert!(rest.every.is_some_and(|n| n >= 100), "{:?}", rest.every);
+    assert!(page.cost.round_trips < 1.01, "{}", page.cost.round_trips);
+    // Registration: a push while the array has room; a document of its own
+    // only when it has none.
+    let register = plan(&d, "register");
+    assert_eq!(register.steps[0].collection, "event");
+    assert!(
+        register.steps[0]
+            .filter
+            .iter()
+            .any(|f| f.value_from == crate::design::ValueSource::Missing)
+    );
+    assert!(register.steps[1].fallback);
+    assert!(register.warnings.is_empty(), "{:?}", register.warnings);
+    let r = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "attendees")
+        .unwrap();
+    let why = r.rules.iter().find(|h| h.rule == "outlier").unwrap();
+    assert!(
+        why.reason.contains("p99") && why.reason.contains("400"),
+        "{}",
+        why.reason
+    );
+}

@@ -69,6 +69,52 @@ impl<'a> Planner<'a> {
             // more than `k` would need the query anyway.
             Layout::Subset { k, .. } if rel.children.max.finite().is_some_and(|max| max <= *k) => {}
             Layout::ChildReferences if agg.function == AggregateFn::Count => {}
+            // The array answers for the usual parent; an outlier's rest is
+            // computed over its documents, once in so many runs.
+            Layout::Outlier { threshold } => {
+                let outliers = rel.children.share_above(*threshold).unwrap_or(0.0);
+                if outliers <= 0.0 {
+                    return;
+                }
+                let acc = self.access(rel.child);
+                let beyond = (m * rel.children.items_share_above(*threshold).unwrap_or(0.0) * n
+                    / outliers)
+                    .max(1.0);
+                let path = acc.path(&rel.child_field);
+                let mut step = Self::step(
+                    &acc.collection,
+                    Action::Find,
+                    Purpose::ComputeOverChildren {
+                        function: fname.to_string(),
+                        child: self.name(rel.child).to_string(),
+                        parent: self.name(e).to_string(),
+                    },
+                );
+                step.filter.push(filt(path.clone(), FilterOp::In, here));
+                if let Some(x) = &agg.field {
+                    step.projection.push(acc.path(x));
+                }
+                step.documents = beyond;
+                step.every = Some(super::insert::every_one_in(outliers));
+                let covered = agg.function == AggregateFn::Count;
+                let cost = StepCost {
+                    keys: beyond,
+                    docs: if covered { 0.0 } else { beyond },
+                    bytes_read: if covered {
+                        0.0
+                    } else {
+                        beyond * acc.root_bytes
+                    },
+                    ..StepCost::default()
+                };
+                self.push(
+                    plan,
+                    op,
+                    step,
+                    cost,
+                    Some((vec![(path, 1)], rel.child, acc.docs)),
+                );
+            }
             Layout::Bucket {
                 per_bucket,
                 aggregates,

@@ -75,9 +75,22 @@ impl<'a> Planner<'a> {
                 } else {
                     Action::DeleteOne
                 };
-                self.write_root(
+                let fallback = self.outlier_first(
                     plan,
                     op,
+                    e,
+                    own_from.clone(),
+                    |holder| {
+                        vec![UpdateOp::Pull {
+                            path: holder.to_string(),
+                        }]
+                    },
+                    Purpose::Pull {
+                        entity: name.clone(),
+                    },
+                );
+                let (step, cost, index) = self.root_write(
+                    plan,
                     e,
                     action,
                     vec![filt(
@@ -92,6 +105,12 @@ impl<'a> Planner<'a> {
                         entity: name.clone(),
                     },
                 );
+                let mut step = step;
+                if let Some(every) = fallback {
+                    step.every = Some(every);
+                    step.fallback = true;
+                }
+                self.push(plan, op, step, cost, index);
             }
             _ => {
                 let host_path = acc.prefix.clone();

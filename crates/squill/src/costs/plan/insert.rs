@@ -50,6 +50,15 @@ impl<'a> Planner<'a> {
                 self.read_copies(plan, op, rel.child, fields, f.typical(r).max(1.0));
             }
         }
+        // A child of an outlier layout goes into its parent's array; only
+        // an outlier's children past the threshold get documents of their
+        // own, one insert in so many, when the array has no room.
+        let outlier = links.iter().find_map(|&r| match self.layout(r) {
+            Layout::Outlier { threshold } if f.model.relationship(r).child == e => {
+                Some((r, *threshold))
+            }
+            _ => None,
+        });
         // The step that inserts a document of the entity's own, which its
         // unique indexes serve.
         let mut own_step = None;
@@ -222,6 +231,17 @@ impl<'a> Planner<'a> {
                     },
                 );
                 step.documents = count;
+                if let Some((r, threshold)) = outlier {
+                    self.push_while_room(plan, op, r, threshold, &name);
+                    let share = f
+                        .model
+                        .relationship(r)
+                        .children
+                        .items_share_above(threshold)
+                        .unwrap_or(1.0);
+                    step.every = Some(every_one_in(share));
+                    step.fallback = true;
+                }
                 let cost = StepCost {
                     docs_written: count,
                     bytes_written: count * self.p.typical[e.index()],
@@ -409,5 +429,55 @@ impl<'a> Planner<'a> {
                 }),
             }
         }
+    }
+}
+
+impl Planner<'_> {
+    /// Pushes a new child into its parent's array while it has room: the
+    /// filter finds no document once the last place is taken.
+    fn push_while_room(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        r: RelationshipId,
+        threshold: u64,
+        name: &str,
+    ) {
+        let rel = self.facts.model.relationship(r);
+        let parent = rel.parent;
+        let path = self.access(parent).path(&rel.parent_field);
+        let mut filter = self.id_filter(parent, ValueSource::Param);
+        filter.push(filt(
+            format!("{path}.{}", threshold.saturating_sub(1)),
+            FilterOp::Eq,
+            ValueSource::Missing,
+        ));
+        self.write_root(
+            plan,
+            op,
+            parent,
+            Action::UpdateOne,
+            filter,
+            vec![UpdateOp::Push {
+                path,
+                sort: None,
+                slice: None,
+            }],
+            1.0,
+            0.0,
+            Purpose::AddInside {
+                entity: name.to_string(),
+                host: self.name(parent).to_string(),
+            },
+        );
+    }
+}
+
+/// A step that runs for a `share` of executions, as "once every N".
+pub(super) fn every_one_in(share: f64) -> u64 {
+    if share <= 0.0 {
+        u64::MAX
+    } else {
+        (1.0 / share).round().max(1.0) as u64
     }
 }

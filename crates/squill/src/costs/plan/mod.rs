@@ -363,6 +363,52 @@ impl<'a> Planner<'a> {
         self.p.layouts[r.index()]
     }
 
+    /// The outlier relationship `e` is the child of, with the share of its
+    /// instances that live in documents of their own (past the threshold)
+    /// as "once every N": most live in their parent's array.
+    fn outlier_of(&self, e: EntityId) -> Option<(RelationshipId, u64)> {
+        self.facts.rels_to[e.index()]
+            .iter()
+            .find_map(|&r| match self.layout(r) {
+                Layout::Outlier { threshold } => {
+                    let rel = self.facts.model.relationship(r);
+                    let share = rel.children.items_share_above(*threshold).unwrap_or(1.0);
+                    Some((r, insert::every_one_in(share)))
+                }
+                _ => None,
+            })
+    }
+
+    /// Under an outlier layout, a write of one child by its id goes to the
+    /// parent's array, found by the element's id (multikey index); the
+    /// write to the child's own document that follows runs only when that
+    /// matched nothing. Returns the "once every N" for that fallback.
+    fn outlier_first(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        id: ValueSource,
+        updates: impl FnOnce(&str) -> Vec<UpdateOp>,
+        purpose: Purpose,
+    ) -> Option<u64> {
+        let (r, every) = self.outlier_of(e)?;
+        let rel = self.facts.model.relationship(r);
+        let holder = self.access(rel.parent).path(&rel.parent_field);
+        self.write_root(
+            plan,
+            op,
+            rel.parent,
+            Action::UpdateOne,
+            vec![filt(format!("{holder}._id"), FilterOp::Eq, id)],
+            updates(&holder),
+            1.0,
+            0.0,
+            purpose,
+        );
+        Some(every)
+    }
+
     /// Plans an operation, with the transaction its atomic group needs.
     pub fn plan(&self, op: OperationId) -> OpPlan {
         let mut plan = self.plan_alone(op);
@@ -406,7 +452,7 @@ impl<'a> Planner<'a> {
             let writes = plan
                 .steps
                 .iter()
-                .filter(|s| s.action != Action::Find)
+                .filter(|s| s.action != Action::Find && !s.fallback)
                 .count();
             if writes > 1 && distinct.len() > 1 {
                 plan.warnings.push(Warning::NotAtomic {
@@ -607,6 +653,7 @@ impl<'a> Planner<'a> {
             purpose: purpose.into(),
             copy_of: None,
             every: None,
+            fallback: false,
         }
     }
 

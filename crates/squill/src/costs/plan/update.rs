@@ -310,9 +310,31 @@ impl<'a> Planner<'a> {
             Action::UpdateOne
         };
         if !updates.is_empty() {
-            self.write_root(
+            // An outlier's child by its id: in its parent's array first.
+            let fallback = if by_id && !multi && relinks.is_empty() {
+                let fields: Vec<String> = changes.to_vec();
+                self.outlier_first(
+                    plan,
+                    op,
+                    e,
+                    ValueSource::Param,
+                    |holder| {
+                        fields
+                            .iter()
+                            .map(|c| UpdateOp::Set {
+                                path: format!("{holder}.{c}"),
+                            })
+                            .collect()
+                    },
+                    Purpose::Update {
+                        entity: name.clone(),
+                    },
+                )
+            } else {
+                None
+            };
+            let (mut step, cost, index) = self.root_write(
                 plan,
-                op,
                 e,
                 action,
                 step_filter,
@@ -323,6 +345,11 @@ impl<'a> Planner<'a> {
                     entity: name.clone(),
                 },
             );
+            if let Some(every) = fallback {
+                step.every = Some(every);
+                step.fallback = true;
+            }
+            self.push(plan, op, step, cost, index);
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
             self.write_root(plan, op, ent, action, filter, ups, docs, sync, why);

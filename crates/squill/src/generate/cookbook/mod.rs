@@ -93,6 +93,8 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     "sort": s.sort,
                     "limit": s.limit,
                     "index": s.index,
+                    "every": s.every,
+                    "fallback_of": s.fallback_of,
                 })
             })
             .collect();
@@ -113,6 +115,7 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::Missing => json!({"missing": true}),
     }
 }
 

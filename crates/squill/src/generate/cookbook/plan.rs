@@ -76,6 +76,8 @@ pub enum Expr {
     Number(i64),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
+    /// `{"$exists": false}`: an array with no element at that index.
+    Missing,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -114,6 +116,11 @@ pub struct StepCode {
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,
+    /// The key of the write this step stands in for when that write
+    /// matched nothing (an outlier's child when its parent has no room).
+    pub fallback_of: Option<String>,
+    /// Runs once every so many executions (a rare or batched step).
+    pub every: Option<u64>,
 }
 
 /// A name usable in Python and JavaScript.
@@ -342,6 +349,7 @@ impl Builder<'_> {
         let own = match &f.value_from {
             ValueSource::Param | ValueSource::FromStep { .. } => None,
             ValueSource::Below { limit } => return Expr::Below(*limit),
+            ValueSource::Missing => return Expr::Missing,
             ValueSource::Old { field } => Some(format!("old_{field}")),
             ValueSource::New { field } => Some(format!("new_{field}")),
             ValueSource::Truncated { field, unit } => Some(format!("{field}_{unit}")),
@@ -530,7 +538,17 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             insert,
             index: step.index.clone(),
             documents: step.documents,
+            fallback_of: if step.fallback {
+                b.steps.last().map(|s| s.key.clone())
+            } else {
+                None
+            },
+            every: step.every,
             purpose: match step.every {
+                Some(n) if step.fallback => format!(
+                    "{} — only when the write before matched nothing (about once every {n} runs)",
+                    crate::design::Purpose::texts(&step.purpose)
+                ),
                 Some(n) => format!(
                     "{} — once every {n} runs, by the number added up since the last write",
                     crate::design::Purpose::texts(&step.purpose)
@@ -540,7 +558,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         });
     }
     let mut warnings: Vec<String> = plan.warnings.iter().map(|w| w.text()).collect();
-    let writes = b.steps.iter().filter(|s| s.action != Action::Find).count();
+    let writes = plan
+        .steps
+        .iter()
+        .filter(|s| s.action != Action::Find && !s.fallback)
+        .count();
     if writes > 1 && !plan.transaction && warnings.is_empty() {
         warnings.push(format!(
             "these {writes} writes are separate commands, not one transaction: a failure between them leaves the copies out of step until the operation is retried"

@@ -22,6 +22,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::Missing => match lang {
+            Lang::Python => "{\"$exists\": False}".to_string(),
+            _ => "{\"$exists\": false}".to_string(),
+        },
         Expr::In(p) => format!("{{\"$in\": {p}}}"),
         Expr::Range(a, b) => format!("{{\"$gte\": {a}, \"$lt\": {b}}}"),
         Expr::IdsFrom { step, path } => match lang {
@@ -232,8 +236,13 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         Action::DeleteOne => format!("{coll}.deleteOne({f}{})", opt_arg(&opts)),
         Action::DeleteMany => format!("{coll}.deleteMany({f}{})", opt_arg(&opts)),
     };
+    // Only when the write before matched nothing (no room in the parent).
+    let call = match &step.fallback_of {
+        Some(prev) => format!("{prev}.matchedCount === 0 ? {aw}{call} : null"),
+        None => format!("{aw}{call}"),
+    };
     format!(
-        "{}{indent}const {key} = {aw}{call};\n",
+        "{}{indent}const {key} = {call};\n",
         step_comment(step, "//", indent)
     )
 }
@@ -397,6 +406,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         }
         Action::DeleteOne => format!("_result({coll}.delete_one({f}{sess}))"),
         Action::DeleteMany => format!("_result({coll}.delete_many({f}{sess}))"),
+    };
+    let call = match &step.fallback_of {
+        Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
+        None => call,
     };
     format!(
         "{}{indent}{key} = {call}\n",

@@ -171,6 +171,12 @@ pub struct RawCardinalityLong {
     /// Items added per owner per day.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub growth_per_day: Option<S<f64>>,
+    /// 95th percentile: 95% of owners have at most this many.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub p95: Option<S<f64>>,
+    /// 99th percentile: 99% of owners have at most this many (the outliers are above).
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub p99: Option<S<f64>>,
 }
 
 /// A number or `unbounded`.

@@ -817,11 +817,41 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
                 );
                 return None;
             }
+            let mut percentiles = [None, None];
+            for (i, (name, raw)) in [("p95", &r.p95), ("p99", &r.p99)].into_iter().enumerate() {
+                let Some(raw) = raw else { continue };
+                let v = ctx.whole(raw, &format!("`{side}.{name}`"), 0)?;
+                let below = percentiles[..i]
+                    .iter()
+                    .flatten()
+                    .max()
+                    .copied()
+                    .unwrap_or(typical);
+                if v < below || max.finite().is_some_and(|m| v > m) {
+                    ctx.error(
+                        ctx.pos(raw),
+                        format!(
+                            "`{side}`: {name} {v} is not between {} {below} and max {max}",
+                            if i == 0 || percentiles[0].is_none() {
+                                "typical"
+                            } else {
+                                "p95"
+                            }
+                        ),
+                        "out of order",
+                        Some("typical ≤ p95 ≤ p99 ≤ max".into()),
+                    );
+                    return None;
+                }
+                percentiles[i] = Some(v);
+            }
             Some(Cardinality {
                 min,
                 typical,
                 max,
                 growth_per_day,
+                p95: percentiles[0],
+                p99: percentiles[1],
             })
         }
     }

@@ -786,7 +786,10 @@ fn a_window_groups_the_aggregates_per_time_unit() {
         panic!()
     };
     let w = aggregates[0].window.as_ref().unwrap();
-    assert_eq!((w.field.as_str(), w.unit.as_str(), w.last), ("date", "day", 30));
+    assert_eq!(
+        (w.field.as_str(), w.unit.as_str(), w.last),
+        ("date", "day", 30)
+    );
     assert_eq!(aggregates[1].function, AggregateFn::Last);
     assert!(aggregates.iter().all(|a| a.window.as_ref() == Some(w)));
     assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
@@ -797,8 +800,14 @@ fn a_window_groups_the_aggregates_per_time_unit() {
     let p = problems(&ok.replace("last: 30", "last: 0"));
     assert!(p[0].contains("a window's `last`"), "{p:?}");
     let p = problems(&ok.replace("per: days,", "per: day, by: text,"));
-    assert!(p[0].contains("`text` is not a date field of entity `comment`"), "{p:?}");
-    let p = problems(&ok.replace("      votes: int?\n", "      votes: int?\n      edited: date\n"));
+    assert!(
+        p[0].contains("`text` is not a date field of entity `comment`"),
+        "{p:?}"
+    );
+    let p = problems(&ok.replace(
+        "      votes: int?\n",
+        "      votes: int?\n      edited: date\n",
+    ));
     assert!(p[0].contains("entity `comment` has 2 date fields"), "{p:?}");
     let p = problems(&ok.replace(
         "    aggregates: [first(comments.votes), last(comments.votes), count(comments)]\n",

@@ -53,6 +53,11 @@ fn cardinality(c: &Cardinality) -> String {
     if let Some(g) = c.growth_per_day {
         let _ = write!(out, ", growth_per_day: {}", num(g));
     }
+    for (name, p) in [("p95", c.p95), ("p99", c.p99)] {
+        if let Some(p) = p {
+            let _ = write!(out, ", {name}: {p}");
+        }
+    }
     out.push('}');
     out
 }

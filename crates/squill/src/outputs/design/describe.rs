@@ -52,6 +52,10 @@ pub fn layout(layout: &Layout) -> String {
             text.push_str("; all in their own collection)");
             text
         }
+        Layout::Outlier { threshold } => format!(
+            "outlier (up to {} embedded in the parent; beyond, in their own collection)",
+            words::int(*threshold)
+        ),
         Layout::Bucket {
             by,
             per_bucket,
@@ -317,6 +321,7 @@ pub fn filter(step: &Step) -> String {
 fn test(f: &StepFilter) -> &'static str {
     match (f.op, &f.value_from) {
         (_, ValueSource::Below { .. }) => "lt",
+        (_, ValueSource::Missing) => "missing",
         (FilterOp::Eq, _) => "eq",
         (FilterOp::In, _) => "in",
         (FilterOp::Range, _) => "range",
@@ -334,6 +339,7 @@ pub fn value_source(v: &ValueSource) -> String {
         ValueSource::Truncated { field, unit } => format!("{field} truncated to the {unit}"),
         ValueSource::Literal { value } => format!("\"{value}\""),
         ValueSource::Below { limit } => words::int(*limit),
+        ValueSource::Missing => "the array has room".to_string(),
     }
 }
 
@@ -391,6 +397,9 @@ pub fn step(step: &Step) -> String {
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
     if let Some(n) = step.every {
         text.push_str(&format!(", once every {} runs", words::int(n)));
+    }
+    if step.fallback {
+        text.push_str(", when the write before matched nothing");
     }
     text
 }

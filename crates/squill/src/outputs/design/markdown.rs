@@ -207,9 +207,14 @@ fn operation(out: &mut String, plan: &OperationPlan) {
                 .map_or_else(|| "none".to_string(), |i| format!("`{i}`")),
             match s.every {
                 Some(n) => format!(
-                    "{} (once every {} runs)",
+                    "{} (once every {} runs{})",
                     words::num(s.documents),
-                    words::int(n)
+                    words::int(n),
+                    if s.fallback {
+                        ", when the write before matched nothing"
+                    } else {
+                        ""
+                    }
                 ),
                 None => words::num(s.documents),
             },

@@ -32,6 +32,7 @@ fn step(collection: &str, action: Action) -> Step {
         purpose: Vec::new(),
         copy_of: None,
         every: None,
+        fallback: false,
     }
 }
 
@@ -57,6 +58,7 @@ pub fn every_variant() -> Design {
             sort_field: Some("time".into()),
             fields: vec!["time".into(), "message".into()],
         },
+        Layout::Outlier { threshold: 1000 },
         Layout::Bucket {
             by: BucketBy::Count,
             per_bucket: 50,
@@ -86,6 +88,14 @@ pub fn every_variant() -> Design {
                 },
                 Aggregation {
                     function: AggregateFn::Max,
+                    field: Some("value".into()),
+                },
+                Aggregation {
+                    function: AggregateFn::First,
+                    field: Some("value".into()),
+                },
+                Aggregation {
+                    function: AggregateFn::Last,
                     field: Some("value".into()),
                 },
             ],
@@ -199,6 +209,9 @@ pub fn every_variant() -> Design {
         },
         UpdateOp::Min { path: "min".into() },
         UpdateOp::Max { path: "max".into() },
+        UpdateOp::SetOnInsert {
+            path: "first".into(),
+        },
         UpdateOp::Push {
             path: "logmsgs".into(),
             sort: Some(("time".into(), 1)),
@@ -232,7 +245,8 @@ pub fn every_variant() -> Design {
                 sort: vec![("time".into(), -1)],
                 limit: Some(1000),
                 updates: updates.clone(),
-                every: (*a == Action::Upsert).then_some(100),
+                every: (*a == Action::Upsert || *a == Action::InsertOne).then_some(100),
+                fallback: *a == Action::InsertOne,
                 ..step("logmsgs", *a)
             })
             .collect(),

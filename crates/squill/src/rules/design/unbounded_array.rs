@@ -78,19 +78,9 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     None
 }
 
-/// Bytes of one ObjectId as an array element: type, index key, 12 bytes.
-const ID_ELEMENT_BYTES: f64 = 17.0;
-
-/// How many children may be embedded. The seed's two limits — a couple of
-/// hundred sub-documents, a few thousand ids — are one budget of bytes: 5,000
-/// ids take about 85 KB, as do 200 sub-documents of about 400 bytes. Small
-/// children (an invoice line) fit more than 200 in that budget; never fewer
-/// than `embed-max` fit, whatever their size.
+/// How many children may be embedded (see `Facts::embed_bound`).
 fn embed_bound(cx: &RelCheck<'_>) -> u64 {
-    let s = &cx.facts.settings.cardinality;
-    let budget = s.reference_array_max as f64 * ID_ELEMENT_BYTES;
-    let element = cx.facts.own_bytes[cx.rel().child.index()].max(1.0);
-    ((budget / element) as u64).clamp(s.embed_max, s.reference_array_max)
+    cx.facts.embed_bound(cx.r)
 }
 
 #[cfg(test)]
