@@ -51,6 +51,7 @@ fn check_pins(model: &Model, space: &crate::candidates::space::Space) -> Result<
                 relationship: model.relationships[r].name.clone(),
                 layout: kind.name(),
                 candidates,
+                needs: super::error::needs(*kind),
             });
         }
     }

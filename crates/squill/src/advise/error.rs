@@ -24,15 +24,42 @@ pub enum AdviseError {
     #[error(
         "model `{model}`: relationship `{relationship}` is pinned to `layout: {layout}`, which is not a candidate for it"
     )]
-    #[diagnostic(code(squill::advise::pinned_layout), help("its candidates are: {}", candidates.join(", ")))]
+    #[diagnostic(code(squill::advise::pinned_layout), help("{}its candidates are: {}", needs.map(|n| format!("`{layout}` needs {n}; ")).unwrap_or_default(), candidates.join(", ")))]
     PinnedLayout {
         model: String,
         relationship: String,
         layout: &'static str,
         candidates: Vec<&'static str>,
+        /// What the model must say for the layout to be a candidate.
+        needs: Option<&'static str>,
     },
     /// No combination of candidates could be laid out (every one conflicts).
     #[error("model `{model}`: no combination of layouts fits together ({problem})")]
     #[diagnostic(code(squill::advise::no_design))]
     NoDesign { model: String, problem: String },
+}
+
+/// What a model must say for a layout that only some relationships get.
+pub fn needs(kind: crate::model::LayoutKind) -> Option<&'static str> {
+    use crate::model::LayoutKind as K;
+    match kind {
+        K::Outlier => Some(
+            "a one-to-many whose `children` give a `p95` or `p99` within what an embedded array may hold and a `max` above it, with a child that is not `standalone`",
+        ),
+        K::Subset => {
+            Some("a read of a parent's latest children (`limit` with a newest-first `sort`)")
+        }
+        K::Bucket => Some(
+            "children read in pages (`limit`), or arriving over time (`growth_per_day`) and read by a time window",
+        ),
+        K::SharedId => Some("a one-to-one between two different entities"),
+        K::ExtendedReference => Some("reads that take a few fields of the other side"),
+        K::ManyToManyOneWay | K::ManyToManyTwoWay => {
+            Some("a many-to-many, or a child `shared` by several parents")
+        }
+        K::EmbedParentInChild => {
+            Some("a one-to-one, or a parent with no other relationship to fold into its children")
+        }
+        _ => None,
+    }
 }

@@ -159,3 +159,25 @@ fn every_query_on_the_children_of_one_parent_reads_as_its_include() {
     }
     assert!(rewritten >= 10, "only {rewritten} reads rewritten");
 }
+
+/// S5's event page as an include from the event, and as the attendees
+/// queried by their event: the same outlier design either way.
+#[test]
+fn an_event_page_as_an_include_or_a_query() {
+    let include = text("scenarios/s05-attendees");
+    let query = include.replace(
+        "    read: event
+    rate: 5000
+    filter: {_id: eq}
+    include:
+      attendees: {fields: [name]}",
+        "    read: attendee
+    rate: 5000
+    filter: {event: eq}
+    fields: [name]",
+    );
+    assert_ne!(include, query, "the rewrite must apply");
+    let l = layouts(&include);
+    assert!(matches!(l[0].1, Layout::Outlier { .. }), "{l:?}");
+    assert_eq!(l, layouts(&query));
+}

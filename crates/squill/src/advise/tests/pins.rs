@@ -84,6 +84,18 @@ fn a_pin_that_is_not_a_candidate_is_an_error_listing_the_candidates() {
     }
 }
 
+/// An outlier pin without percentiles says what the model lacks.
+#[test]
+fn a_pin_the_model_cannot_have_says_what_it_needs() {
+    let m = pinned("host-logs", "messages", LayoutKind::Outlier);
+    match advise(&m, &Settings::default(), None) {
+        Err(AdviseError::PinnedLayout { needs, .. }) => {
+            assert!(needs.is_some_and(|n| n.contains("p99")), "{needs:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn an_unknown_layout_name_is_an_error_at_its_position() {
     let yaml = "name: x

@@ -820,3 +820,28 @@ fn a_window_groups_the_aggregates_per_time_unit() {
     ));
     assert!(p[0].contains("window"), "{p:?}");
 }
+
+#[test]
+fn percentiles_lie_between_typical_and_max() {
+    let ok = SMALL.replace(
+        "children: {min: 0, typical: 10, max: 500, growth_per_day: 0.5}",
+        "children: {min: 0, typical: 10, p95: 40, p99: 120, max: 500, growth_per_day: 0.5}",
+    );
+    let m = parse("m.yaml", &ok).unwrap();
+    let c = m.relationships[0].children;
+    assert_eq!((c.p95, c.p99), (Some(40), Some(120)));
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&ok.replace("p99: 120", "p99: 30"));
+    assert!(
+        p[0].contains("p99 30 is not between p95 40 and max 500"),
+        "{p:?}"
+    );
+    assert!(p[0].starts_with("m.yaml:20:51:"), "{p:?}");
+    let p = problems(&ok.replace("p95: 40", "p95: 5"));
+    assert!(
+        p[0].contains("p95 5 is not between typical 10 and max 500"),
+        "{p:?}"
+    );
+    let p = problems(&ok.replace("p99: 120", "p99: 900"));
+    assert!(p[0].contains("p99 900 is not between"), "{p:?}");
+}
