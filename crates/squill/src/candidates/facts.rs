@@ -251,6 +251,7 @@ impl<'m> Facts<'m> {
             if let Some(Related {
                 relationship: r,
                 field,
+                ..
             }) = &f.related
             {
                 let r = *r;

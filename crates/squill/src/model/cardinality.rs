@@ -104,6 +104,19 @@ impl Cardinality {
         Some(1.0 - normal_cdf(((t as f64).ln() - mu) / sigma))
     }
 
+    /// Items per owner counted only over owners with at most `t` items,
+    /// averaged over all owners: E[n · 1{n ≤ t}] (the followers a post is
+    /// pushed to when authors above `t` are left out).
+    pub fn mean_at_most(&self, t: u64) -> Option<f64> {
+        let (mu, sigma) = self.log_normal()?;
+        let mean = (mu + sigma * sigma / 2.0).exp();
+        if sigma == 0.0 {
+            return Some(if self.typical <= t { mean } else { 0.0 });
+        }
+        let z = ((t as f64).ln() - mu) / sigma;
+        Some(mean * normal_cdf(z - sigma))
+    }
+
     /// The share of all items that lie beyond the first `t` of their owner
     /// (the overflow of an outlier layout): E[(n - t)+] / E[n].
     pub fn items_share_above(&self, t: u64) -> Option<f64> {
@@ -197,6 +210,18 @@ mod tests {
         assert!(c.share_above(1000).unwrap() < 0.002);
         assert_eq!(c.share_above(2_000_000), Some(0.0));
         assert_eq!(Cardinality::exactly(5).share_above(3), None);
+    }
+
+    /// Below a threshold far above the data, the mean is the whole mean
+    /// (typical e^{σ²/2}); at the median it is a small part of it.
+    #[test]
+    fn the_mean_up_to_a_threshold_grows_to_the_mean() {
+        let c = attendees();
+        let sigma = (400f64 / 30.0).ln() / 2.326_348;
+        let whole = 30.0 * (sigma * sigma / 2.0).exp();
+        assert!((c.mean_at_most(u64::MAX / 2).unwrap() - whole).abs() < 1e-6 * whole);
+        assert!(c.mean_at_most(30).unwrap() < whole / 2.0);
+        assert!(c.mean_at_most(400).unwrap() < c.mean_at_most(4000).unwrap());
     }
 
     #[test]

@@ -77,9 +77,17 @@ impl Model {
                 (&rel.parent_field, rel.child)
             };
             if field == first || &rel.name == first || &self.entity(other).name == first {
+                let rest = &path[1..];
+                // More hops when the rest is itself a related path of the other entity.
+                let further = if rest.len() > 1 && self.related(other, rest).is_some() {
+                    rest.to_vec()
+                } else {
+                    Vec::new()
+                };
                 return Some(Related {
                     relationship: r,
-                    field: self.field_of(other, &path[1..]),
+                    field: self.field_of(other, rest),
+                    further,
                 });
             }
         }

@@ -190,6 +190,10 @@ pub struct Filter {
 pub struct Related {
     pub relationship: super::RelationshipId,
     pub field: String,
+    /// The path past the first hop, when it takes more hops (posts whose
+    /// author is followed by a user: `followers.follower` on the author);
+    /// empty for one hop.
+    pub further: Vec<String>,
 }
 
 impl Filter {

@@ -608,3 +608,52 @@ fn s05_attendees() {
         why.reason
     );
 }
+
+/// S14: follow edges in their own collection, posts by author with
+/// `{author, created_at}`; the home timeline read on demand in two queries
+/// (the reader's follows, then the latest posts of those authors); fan-out
+/// on write priced against it with the authors above the followers' p99
+/// left to read time. squill builds no timeline collection (see the
+/// example's header).
+#[test]
+fn s14_follow_graph() {
+    let d = design("s14-follow-graph");
+    for rel in ["following", "followers", "posts"] {
+        assert_eq!(layout(&d, rel), &Layout::ParentReference, "{rel}");
+    }
+    assert_eq!(
+        indexes(&d, "follow"),
+        [vec![
+            ("follower".to_string(), 1),
+            ("followee".to_string(), 1)
+        ]]
+    );
+    assert_eq!(
+        indexes(&d, "post"),
+        [vec![
+            ("author".to_string(), 1),
+            ("created_at".to_string(), 1)
+        ]]
+    );
+    let timeline = plan(&d, "home_timeline");
+    assert_eq!(timeline.cost.round_trips, 2.0);
+    assert_eq!(timeline.steps[0].collection, "follow");
+    assert_eq!(timeline.steps[1].collection, "post");
+    assert_eq!(timeline.steps[1].filter[0].op, crate::design::FilterOp::In);
+    assert_eq!(timeline.steps[1].limit, Some(50));
+    // The reader's follows (150), then 50 posts: no step on the users.
+    assert_eq!(timeline.cost.documents_examined, 200.0);
+    let posts = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "posts")
+        .unwrap();
+    let fan = posts.rules.iter().find(|h| h.rule == "fan-out").unwrap();
+    assert!(fan.reason.contains("5,000 new posts/s"), "{}", fan.reason);
+    assert!(
+        fan.reason
+            .contains("p99 (5,000 followers, up to 80,000,000)"),
+        "{}",
+        fan.reason
+    );
+}

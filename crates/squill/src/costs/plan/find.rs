@@ -23,6 +23,9 @@ impl<'a> Planner<'a> {
             let (path, from) = self.filter_path(plan, op, e, &acc, c);
             if c.op == FilterOp::Range {
                 range.push((path, c.op, from));
+            } else if matches!(from, ValueSource::FromStep { .. }) {
+                // The values an earlier step found: a membership test.
+                eq.push((path, FilterOp::In, from));
             } else {
                 eq.push((path, c.op, from));
             }
@@ -157,6 +160,7 @@ impl<'a> Planner<'a> {
         let Some(Related {
             relationship: r,
             field,
+            further,
         }) = c.related.clone()
         else {
             return (acc.path(&c.path.join(".")), ValueSource::Param);
@@ -195,8 +199,24 @@ impl<'a> Planner<'a> {
             {
                 return (acc.path(&p), ValueSource::Param);
             }
-            // A step on the parent first.
-            let pf = Filter::new(f.model, rel.parent, vec![field.clone()], c.op);
+            // A step on the parent first (itself through more hops if the
+            // path goes on).
+            let pf = if further.is_empty() {
+                Filter::new(f.model, rel.parent, vec![field.clone()], c.op)
+            } else {
+                Filter::new(f.model, rel.parent, further.clone(), c.op)
+            };
+            // The parents' ids come straight from the hop beyond: no step
+            // on the parent that would only return them.
+            if !further.is_empty()
+                && let Some(p) = parent_ref_path(layout, &rel.child_field)
+            {
+                let pacc = self.access(rel.parent);
+                let (path, from) = self.filter_path(plan, op, rel.parent, &pacc, &pf);
+                if path == pacc.path("_id") && !matches!(from, ValueSource::Param) {
+                    return (acc.path(&p), from);
+                }
+            }
             let purpose = Purpose::FindMatching {
                 entity: self.name(rel.parent).to_string(),
                 field: field.to_string(),
@@ -237,7 +257,11 @@ impl<'a> Planner<'a> {
                     ValueSource::Param,
                 ),
                 _ => {
-                    let cf = Filter::new(f.model, rel.child, vec![field.clone()], c.op);
+                    let cf = if further.is_empty() {
+                        Filter::new(f.model, rel.child, vec![field.clone()], c.op)
+                    } else {
+                        Filter::new(f.model, rel.child, further.clone(), c.op)
+                    };
                     let purpose = Purpose::FindMatching {
                         entity: self.name(rel.child).to_string(),
                         field: field.to_string(),

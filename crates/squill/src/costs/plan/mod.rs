@@ -687,6 +687,7 @@ impl<'a> Planner<'a> {
             } else if let Some(Related {
                 relationship: r,
                 field,
+                ..
             }) = c.related.clone()
             {
                 let rel = f.model.relationship(r);

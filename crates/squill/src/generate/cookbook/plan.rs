@@ -284,7 +284,31 @@ impl Builder<'_> {
     /// documents holds the values.
     fn source_path(&self, from: &StepCode, target: &Step, filter_path: &str) -> String {
         if filter_path != "_id" && !filter_path.ends_with("._id") {
-            // Children that point at the parent: the parent's `_id`.
+            // Children that point at the parent: the parent's `_id`, or,
+            // when the earlier step read other documents (the follows of a
+            // reader, for the posts of the accounts followed), the
+            // reference they hold to that parent — not the one that step
+            // matched on, which is the value it was given.
+            let wanted = self
+                .collection(&target.collection)
+                .and_then(|c| canonical(self.design, c, filter_path));
+            if let (Some((entity, _)), Some(src)) = (wanted, self.collection(&from.collection))
+                && src.entities.first() != Some(&entity)
+            {
+                let matched: Vec<&String> = from.filter.iter().map(|(p, _)| p).collect();
+                let mut refs = src.shape.fields.iter().filter(|f| {
+                    matches!(f.origin, crate::design::FieldOrigin::Reference { .. })
+                        && canonical(self.design, src, &f.name).as_ref()
+                            == Some(&(entity.clone(), "_id".to_string()))
+                });
+                if let Some(f) = refs
+                    .clone()
+                    .find(|f| !matched.contains(&&f.name))
+                    .or(refs.next())
+                {
+                    return f.name.clone();
+                }
+            }
             return "_id".to_string();
         }
         let Some(src) = self.collection(&from.collection) else {

@@ -1,0 +1,161 @@
+//! `fan-out`: Price a feed read on demand (fan-out on read) against copying each new item into every follower's timeline (fan-out on write), with the outliers left to read time.
+
+crate::rules::declare_rule! {
+    id: "fan-out",
+    summary: "Price a feed read on demand (fan-out on read) against copying each new item into every follower's timeline (fan-out on write), with the outliers left to read time",
+    kind: Design,
+    severity: Info,
+    sources: ["004_16209cf0db7b32ff.txt", "MongoDB blog: Building with Patterns: The Outlier Pattern"],
+    check: Relationship { order: 157, check },
+}
+
+use crate::design::{Layout, Side};
+use crate::model::{OperationKind, RelationshipId};
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+
+/// A read of the children of `r` by the parents a reader follows (posts
+/// whose author the user follows): its rate, limit, the edge relationship
+/// from the parent (the author's followers) and the one from the reader
+/// (the accounts the user follows).
+struct Feed {
+    operation: String,
+    rate: f64,
+    limit: u64,
+    followers: RelationshipId,
+    following: RelationshipId,
+}
+
+fn feed(cx: &RelCheck<'_>) -> Option<Feed> {
+    let model = cx.facts.model;
+    let rel = cx.rel();
+    model.workload.operations.iter().find_map(|op| {
+        let OperationKind::Read {
+            entity,
+            filter,
+            limit,
+            ..
+        } = &op.kind
+        else {
+            return None;
+        };
+        if *entity != rel.child {
+            return None;
+        }
+        filter.iter().find_map(|f| {
+            let related = f.related.as_ref()?;
+            // `followers.following` (or `….following._id`): two hops, the
+            // second ending at the reader's reference.
+            let hops: Vec<&String> = related.further.iter().filter(|s| *s != "_id").collect();
+            if related.relationship != cx.r || hops.len() != 2 {
+                return None;
+            }
+            let followers = model
+                .relationships_from(rel.parent)
+                .find(|&e| model.relationship(e).name == *hops[0])?;
+            let edge = model.relationship(followers).child;
+            let following = model.relationships_to(edge).find(|&g| {
+                let g_rel = model.relationship(g);
+                g != followers
+                    && (g_rel.name == *hops[1] || g_rel.child_field == *hops[1])
+            })?;
+            Some(Feed {
+                operation: op.name.clone(),
+                rate: op.rate(cx.facts.mix),
+                limit: limit.unwrap_or(1),
+                followers,
+                following,
+            })
+        })
+    })
+}
+
+/// On a layout that keeps the children apart with their parent's id, says
+/// what copying each new child into its parent's followers' timelines would
+/// cost against the queries it saves, and which authors (past the
+/// followers' percentile) stay read at feed time.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    if !matches!(
+        cx.layout,
+        Layout::ParentReference
+            | Layout::TwoWayReferences
+            | Layout::ExtendedReference {
+                copies_into: Side::Child,
+                ..
+            }
+    ) {
+        return None;
+    }
+    let feed = feed(cx)?;
+    let model = cx.facts.model;
+    let c = &cx.facts.settings.design.costs;
+    let followers = &model.relationship(feed.followers).children;
+    let followed = cx.facts.typical(feed.following);
+    let items = words::plural(&cx.child());
+    let parent = cx.parent();
+    let new_per_second = cx.rf().child_inserts;
+    // Fan-out on write pushes each item to the followers of authors up to
+    // the percentile; those above it are read at feed time in both designs.
+    let (pushed, outliers) = match followers.p99.or(followers.p95) {
+        Some(t) => (
+            followers.mean_at_most(t).unwrap_or(followers.typical as f64),
+            format!(
+                "; the {} of {}s above the {} ({} followers, up to {}) stay read at feed time",
+                if followers.p99.is_some() { "1%" } else { "5%" },
+                parent,
+                if followers.p99.is_some() { "p99" } else { "p95" },
+                words::num(t as f64),
+                followers
+                    .max
+                    .finite()
+                    .map_or("no bound".to_string(), |m| words::num(m as f64)),
+            ),
+        ),
+        None => (followers.typical as f64, String::new()),
+    };
+    let writes = new_per_second * pushed;
+    // What a read on demand pays over one read of a ready timeline: a
+    // query for the follows and their keys and documents.
+    let saved = feed.rate
+        * (c.round_trip + followed * (c.document_examined + 2.0 * c.index_key));
+    let item_bytes = cx.facts.own_bytes[cx.rel().child.index()];
+    let cost = writes * (c.document_written + item_bytes * c.byte_written + c.index_key);
+    let verdict = if cost > saved {
+        "fan-out on read costs less"
+    } else {
+        "fan-out on write would cost less; squill has no timeline layout yet to propose"
+    };
+    Some(Judgement::Support(format!(
+        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s (a score of {}) to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
+        feed.operation,
+        words::num(feed.rate),
+        words::num(feed.limit as f64),
+        words::num(followed),
+        parent,
+        words::num(new_per_second),
+        words::num(pushed),
+        words::num(writes),
+        words::num(cost),
+        words::num(followed),
+        words::num(saved),
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        let verdict = judge(&RULE, &example("scenarios/s14-follow-graph.yaml"), "posts", "parent-reference");
+        assert!(verdict.starts_with("support: home_timeline (100,000/s, 50 posts each) reads on demand"), "{verdict}");
+        assert!(verdict.contains("above the p99 (5,000 followers, up to 80,000,000)"), "{verdict}");
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert_eq!(judge(&RULE, &example("scenarios/s14-follow-graph.yaml"), "posts", "embed"), "-");
+        assert_eq!(judge(&RULE, &example("host-logs.yaml"), "messages", "parent-reference"), "-");
+    }
+}
