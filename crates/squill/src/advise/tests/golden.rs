@@ -865,33 +865,44 @@ operations:
 /// own `_id` by a parameter).
 #[test]
 fn a_count_of_a_parent_folded_into_its_children() {
-    let mut model = example("page-views");
-    model.relationships[0].layout = Some(crate::model::LayoutKind::EmbedParentInChild);
-    let d = advise(&model, &Settings::default(), None).unwrap();
-    let show = d
-        .operations
-        .iter()
-        .find(|o| o.operation == "show_page")
-        .unwrap();
-    let record = d
-        .operations
-        .iter()
-        .find(|o| o.operation == "record_view")
-        .unwrap();
-    let kept = d
-        .entities
-        .iter()
-        .any(|e| matches!(e, EntityDecision::ComputedField { .. }));
-    if kept {
-        let inc = record.steps.iter().find(|s| !s.updates.is_empty()).unwrap();
-        assert_eq!(inc.action, crate::design::Action::UpdateMany, "{inc:?}");
-        assert!(inc.documents > 1.0);
-    } else {
-        let count = &show.steps[1];
-        assert_eq!(count.filter[0].path, "page._id");
-        assert_eq!(
-            count.filter[0].value_from,
-            crate::design::ValueSource::FromStep { step: 1 }
-        );
-    }
+    // Pinned folded into its views, the page's count is either kept (read
+    // far more often than views arrive) or counted over the views (views
+    // far more frequent than reads of the count): both, each for certain.
+    let folded = |show: f64, record: f64| {
+        let mut model = example("page-views");
+        model.relationships[0].layout = Some(crate::model::LayoutKind::EmbedParentInChild);
+        for op in &mut model.workload.operations {
+            op.rates = vec![if op.name == "show_page" { show } else { record }];
+        }
+        advise(&model, &Settings::default(), None).unwrap()
+    };
+    let plan = |d: &Design, name: &str| {
+        d.operations
+            .iter()
+            .find(|o| o.operation == name)
+            .unwrap()
+            .clone()
+    };
+    let kept = |d: &Design| {
+        d.entities
+            .iter()
+            .any(|e| matches!(e, EntityDecision::ComputedField { .. }))
+    };
+    // Kept: the insert writes the count into every copy of the page.
+    let d = folded(100_000.0, 1.0);
+    assert!(kept(&d), "a count read 100,000/s is not kept");
+    let record = plan(&d, "record_view");
+    let inc = record.steps.iter().find(|s| !s.updates.is_empty()).unwrap();
+    assert_eq!(inc.action, crate::design::Action::UpdateMany, "{inc:?}");
+    assert!(inc.documents > 1.0);
+    // Counted: over the views that hold the page, by its id.
+    let d = folded(0.001, 100_000.0);
+    assert!(!kept(&d), "a count read once in 1,000 s is kept");
+    let show = plan(&d, "show_page");
+    let count = &show.steps[1];
+    assert_eq!(count.filter[0].path, "page._id");
+    assert_eq!(
+        count.filter[0].value_from,
+        crate::design::ValueSource::FromStep { step: 1 }
+    );
 }
