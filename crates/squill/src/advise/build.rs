@@ -224,7 +224,10 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
         for need in plan.indexes.iter().filter(|n| n.collection == collection) {
             let name = facts.model.operation(op).name.clone();
-            match list.iter_mut().find(|i| i.keys == need.keys) {
+            match list
+                .iter_mut()
+                .find(|i| i.keys == need.keys && i.partial == need.partial)
+            {
                 Some(i) => {
                     i.unique |= need.unique;
                     if !i.used_by.contains(&name) {
@@ -236,11 +239,16 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                         .keys
                         .iter()
                         .map(|(k, d)| format!("{k}_{d}"))
+                        .chain(
+                            // Apart from an index of the same keys over all documents.
+                            (!need.partial.is_empty()).then(|| "partial".to_string()),
+                        )
                         .collect::<Vec<_>>()
                         .join("_"),
                     keys: need.keys.clone(),
                     unique: need.unique,
                     used_by: vec![name],
+                    partial: need.partial.clone(),
                 }),
             }
         }
@@ -253,6 +261,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
             j != i
                 && list[i].unique
                 && !list[j].unique
+                && list[i].partial.is_empty()
                 && same_key_set(&list[i].keys, &list[j].keys)
         });
         if let Some(j) = same {
@@ -274,6 +283,9 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     while i < list.len() {
         let prefix_of = (0..list.len()).find(|&j| {
             j != i
+                // A partial index covers only some documents: neither
+                // serves for the other.
+                && list[i].partial == list[j].partial
                 && (!list[i].unique || list[j].keys.len() == list[i].keys.len())
                 && super::optimize::covers(&list[j].keys, &list[i].keys)
                 && (list[j].keys.len() > list[i].keys.len() || j < i)
@@ -314,6 +326,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                 keys: vec![("_id".to_string(), 1)],
                 unique: true,
                 used_by: id_users,
+                partial: Vec::new(),
             },
         );
     }

@@ -69,6 +69,21 @@ pub struct Index {
     pub unique: bool,
     /// Operations that use it (names). Empty only for the implicit `_id` index.
     pub used_by: Vec<String>,
+    /// A partial index: only documents meeting every condition are indexed
+    /// (a unique key that some documents lack, or one kind of a polymorphic
+    /// collection). Empty: every document.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partial: Vec<PartialCondition>,
+}
+
+/// A condition of a partial index's `partialFilterExpression`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "test")]
+pub enum PartialCondition {
+    /// `{path: {$exists: true}}`.
+    Exists { path: String },
+    /// `{path: value}`: the discriminator of a polymorphic collection.
+    Equals { path: String, value: String },
 }
 
 /// The decision for one relationship, with its reasons and what it beat.

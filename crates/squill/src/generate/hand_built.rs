@@ -178,6 +178,7 @@ pub fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index {
         keys: keys.iter().map(|(k, d)| (k.to_string(), *d)).collect(),
         unique: false,
         used_by: used_by.iter().map(|u| u.to_string()).collect(),
+        partial: Vec::new(),
     }
 }
 

@@ -4,7 +4,7 @@
 //! index is refused — it would cost writes and memory for nothing
 //! (004_16209cf0db7b32ff.txt, unnecessary indexes).
 
-use crate::design::{Collection, Design, Index};
+use crate::design::{Collection, Design, Index, PartialCondition};
 use serde_json::{Map, Value as Json, json};
 
 /// An index made redundant by another one of the same collection.
@@ -15,9 +15,10 @@ pub struct Redundant {
     pub covered_by: String,
 }
 
-/// Whether `a`'s keys are a prefix of `b`'s (same directions).
+/// Whether `a`'s keys are a prefix of `b`'s (same directions), over the
+/// same documents (a partial index serves only those it holds).
 pub fn is_prefix(a: &Index, b: &Index) -> bool {
-    a.keys.len() <= b.keys.len() && b.keys[..a.keys.len()] == a.keys[..]
+    a.partial == b.partial && a.keys.len() <= b.keys.len() && b.keys[..a.keys.len()] == a.keys[..]
 }
 
 /// True for the implicit `_id` index, which MongoDB always builds.
@@ -74,6 +75,20 @@ pub fn spec(index: &Index) -> Json {
     if index.unique {
         spec.insert("unique".into(), json!(true));
     }
+    if !index.partial.is_empty() {
+        let mut filter = Map::new();
+        for c in &index.partial {
+            match c {
+                PartialCondition::Exists { path } => {
+                    filter.insert(path.clone(), json!({"$exists": true}));
+                }
+                PartialCondition::Equals { path, value } => {
+                    filter.insert(path.clone(), json!(value));
+                }
+            }
+        }
+        spec.insert("partialFilterExpression".into(), Json::Object(filter));
+    }
     Json::Object(spec)
 }
 
@@ -107,4 +122,40 @@ pub fn mongosh(coll: &Collection) -> String {
         specs.join(",\n  ")
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A partial unique index carries its conditions to `createIndexes`:
+    /// a key some documents lack, and the kind of a polymorphic collection.
+    #[test]
+    fn a_partial_index_writes_its_filter() {
+        let mut index =
+            crate::generate::hand_built::index("email_1_partial", &[("email", 1)], &["sign_up"]);
+        index.unique = true;
+        index.partial = vec![
+            PartialCondition::Exists {
+                path: "email".into(),
+            },
+            PartialCondition::Equals {
+                path: "kind".into(),
+                value: "user".into(),
+            },
+        ];
+        assert_eq!(
+            spec(&index),
+            json!({
+                "key": {"email": 1},
+                "name": "email_1_partial",
+                "unique": true,
+                "partialFilterExpression": {"email": {"$exists": true}, "kind": "user"}
+            })
+        );
+        // Not made redundant by an index of the same keys over every document.
+        let mut all = index.clone();
+        all.partial.clear();
+        assert!(!is_prefix(&all, &index) && !is_prefix(&index, &all));
+    }
 }

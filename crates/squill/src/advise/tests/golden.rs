@@ -829,7 +829,7 @@ operations:
 /// gets no unique index, which would refuse the second document without
 /// it, but a warning on the insert.
 #[test]
-fn a_unique_combination_with_an_optional_key_is_a_warning() {
+fn a_unique_combination_with_an_optional_key_is_a_partial_index() {
     let yaml = "name: users
 entities:
   user: {count: 1000, unique: [[email]], fields: {name: string(20), email: string(30)?}}
@@ -840,23 +840,40 @@ operations:
     let model = crate::inputs::model_file::parse("users.yaml", yaml).unwrap();
     let d = advise(&model, &Settings::default(), None).unwrap();
     let user = d.collections.iter().find(|c| c.name == "user").unwrap();
-    assert!(user.indexes.iter().all(|i| !i.unique || i.name == "_id_"));
+    // Unique over the users that have an email: two without one do not collide.
+    let unique = user
+        .indexes
+        .iter()
+        .find(|i| i.unique && i.name != "_id_")
+        .unwrap();
+    assert_eq!(unique.name, "email_1_partial");
+    assert_eq!(
+        unique.partial,
+        [crate::design::PartialCondition::Exists {
+            path: "email".into()
+        }]
+    );
+    // The read keeps an index over every user.
+    assert!(
+        user.indexes
+            .iter()
+            .any(|i| i.name == "email_1" && i.partial.is_empty())
+    );
     let sign_up = d
         .operations
         .iter()
         .find(|o| o.operation == "sign_up")
         .unwrap();
-    assert!(
-        sign_up
-            .warnings
-            .iter()
-            .any(|w| matches!(w, crate::design::Warning::UniqueUnchecked { .. }))
-    );
+    assert!(sign_up.warnings.is_empty(), "{:?}", sign_up.warnings);
     let required = yaml.replace("email: string(30)?", "email: string(30)");
     let model = crate::inputs::model_file::parse("users.yaml", &required).unwrap();
     let d = advise(&model, &Settings::default(), None).unwrap();
     let user = d.collections.iter().find(|c| c.name == "user").unwrap();
-    assert!(user.indexes.iter().any(|i| i.unique && i.name == "email_1"));
+    assert!(
+        user.indexes
+            .iter()
+            .any(|i| i.unique && i.name == "email_1" && i.partial.is_empty())
+    );
 }
 
 /// A page folded into each of its views: a count kept in it would be in

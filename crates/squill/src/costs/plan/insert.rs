@@ -377,7 +377,8 @@ impl<'a> Planner<'a> {
 
     /// The unique indexes an inserted entity's `unique:` combinations need,
     /// where the design keeps it in documents of its own (`step` inserts
-    /// them) with every key; otherwise the application has to check, and
+    /// them) with every key (partial over the documents that have them when
+    /// some may lack one); otherwise the application has to check, and
     /// the plan says so (a unique index on an embedded array's paths does
     /// not compare the elements of one document).
     fn unique_indexes(&self, plan: &mut OpPlan, op: OperationId, e: EntityId, step: Option<usize>) {
@@ -388,22 +389,33 @@ impl<'a> Planner<'a> {
             // Documents without a key index it as null, and two nulls
             // collide: a key some documents lack (an optional field, or
             // every key of the other kinds in a polymorphic collection)
-            // needs a partial index squill does not write yet.
-            let all_have = acc.kind.is_none()
-                && combination.iter().all(|k| match k {
-                    KeyPart::Field(name) => entity.field(name).is_none_or(|x| x.required),
-                    KeyPart::Parent(r) => f.model.relationship(*r).parents.min > 0,
+            // makes the index partial, over the documents that have it.
+            let mut partial: Vec<PartialCondition> = Vec::new();
+            if let Some(kind) = &acc.kind {
+                partial.push(PartialCondition::Equals {
+                    path: "kind".to_string(),
+                    value: kind.clone(),
                 });
-            let keys: Option<Vec<(String, i32)>> = step.filter(|_| all_have).and_then(|_| {
+            }
+            let keys: Option<Vec<(String, i32)>> = step.and_then(|_| {
                 combination
                     .iter()
-                    .map(|k| match k {
-                        KeyPart::Field(name) => Some((acc.path(name), 1)),
-                        KeyPart::Parent(r) => {
-                            let rel = f.model.relationship(*r);
-                            parent_ref_path(self.layout(*r), &rel.child_field)
-                                .map(|p| (acc.path(&p), 1))
+                    .map(|k| {
+                        let (path, optional) = match k {
+                            KeyPart::Field(name) => (
+                                acc.path(name),
+                                entity.field(name).is_some_and(|x| !x.required),
+                            ),
+                            KeyPart::Parent(r) => {
+                                let rel = f.model.relationship(*r);
+                                let p = parent_ref_path(self.layout(*r), &rel.child_field)?;
+                                (acc.path(&p), rel.parents.min == 0)
+                            }
+                        };
+                        if optional {
+                            partial.push(PartialCondition::Exists { path: path.clone() });
                         }
+                        Some((path, 1))
                     })
                     .collect()
             });
@@ -416,6 +428,7 @@ impl<'a> Planner<'a> {
                     operation: op,
                     step,
                     unique: true,
+                    partial,
                 }),
                 _ => plan.warnings.push(Warning::UniqueUnchecked {
                     entity: self.name(e).to_string(),

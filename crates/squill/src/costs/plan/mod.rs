@@ -9,7 +9,7 @@ use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::Space;
 use crate::design::{Action, Cost, Purpose, Step, StepFilter, UpdateOp, ValueSource, Warning};
-use crate::design::{BucketBy, Layout, Side};
+use crate::design::{BucketBy, Layout, PartialCondition, Side};
 use crate::model::{
     AggregateFn, EntityId, Filter, FilterOp, Include, KeyPart, OperationId, OperationKind, Related,
     RelationshipId, RelationshipKind, SortKey,
@@ -30,6 +30,8 @@ pub struct IndexNeed {
     /// A unique index the entity's `unique:` asks for (kept even when a
     /// longer index starts with its keys).
     pub unique: bool,
+    /// Conditions of a partial index (only for unique ones).
+    pub partial: Vec<crate::design::PartialCondition>,
 }
 
 /// A document an operation writes: the root entity and whether it is one
@@ -626,6 +628,7 @@ impl<'a> Planner<'a> {
                         operation: op,
                         step: plan.steps.len(),
                         unique: false,
+                        partial: Vec::new(),
                     });
                 }
             }
