@@ -657,3 +657,35 @@ fn s14_follow_graph() {
         fan.reason
     );
 }
+
+/// Under S5's outlier layout, a child written by its id (unregister,
+/// rename) is found in its event's array by a multikey index, and its own
+/// document is written only when that matched nothing; a count of the
+/// attendees reads the overflow once in so many runs.
+#[test]
+fn an_outliers_child_is_written_in_its_parents_array_first() {
+    let yaml = crate::rules::testing::example("scenarios/s05-attendees.yaml")
+        + "  unregister: {delete: attendee, filter: {_id: eq}, rate: 50}
+  rename: {update: attendee, filter: {_id: eq}, changes: [name], rate: 5}
+  count_page: {read: event, filter: {_id: eq}, rate: 100, aggregates: [count(attendees)]}
+";
+    let model = crate::inputs::model_file::parse("s05.yaml", &yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    assert!(matches!(layout(&d, "attendees"), Layout::Outlier { .. }));
+    for (op, first) in [("unregister", "$pull"), ("rename", "$set")] {
+        let p = plan(&d, op);
+        assert_eq!(p.steps[0].collection, "event", "{op}");
+        assert_eq!(p.steps[0].filter[0].path, "attendees._id", "{op}");
+        assert_eq!(p.steps[0].index.as_deref(), Some("attendees._id_1"), "{op}");
+        let ops = format!("{:?}", p.steps[0].updates);
+        assert!(
+            ops.contains(if first == "$pull" { "Pull" } else { "Set" }),
+            "{op}: {ops}"
+        );
+        assert_eq!(p.steps[1].collection, "attendee", "{op}");
+        assert!(p.steps[1].fallback && p.steps[1].every.is_some(), "{op}");
+        assert!(p.cost.round_trips < 1.01, "{op}: {}", p.cost.round_trips);
+    }
+    let count = plan(&d, "count_page");
+    assert!(count.steps[1].every.is_some_and(|n| n > 100));
+}

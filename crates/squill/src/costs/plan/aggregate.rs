@@ -72,14 +72,10 @@ impl<'a> Planner<'a> {
             // The array answers for the usual parent; an outlier's rest is
             // computed over its documents, once in so many runs.
             Layout::Outlier { threshold } => {
-                let outliers = rel.children.share_above(*threshold).unwrap_or(0.0);
-                if outliers <= 0.0 {
+                let Some(rest) = self.outlier_rest(r, *threshold, m) else {
                     return;
-                }
+                };
                 let acc = self.access(rel.child);
-                let beyond = (m * rel.children.items_share_above(*threshold).unwrap_or(0.0) * n
-                    / outliers)
-                    .max(1.0);
                 let path = acc.path(&rel.child_field);
                 let mut step = Self::step(
                     &acc.collection,
@@ -94,26 +90,8 @@ impl<'a> Planner<'a> {
                 if let Some(x) = &agg.field {
                     step.projection.push(acc.path(x));
                 }
-                step.documents = beyond;
-                step.every = Some(super::insert::every_one_in(outliers));
                 let covered = agg.function == AggregateFn::Count;
-                let cost = StepCost {
-                    keys: beyond,
-                    docs: if covered { 0.0 } else { beyond },
-                    bytes_read: if covered {
-                        0.0
-                    } else {
-                        beyond * acc.root_bytes
-                    },
-                    ..StepCost::default()
-                };
-                self.push(
-                    plan,
-                    op,
-                    step,
-                    cost,
-                    Some((vec![(path, 1)], rel.child, acc.docs)),
-                );
+                self.push_outlier_rest(plan, op, step, path, rest, rel.child, covered);
             }
             Layout::Bucket {
                 per_bucket,

@@ -227,14 +227,9 @@ impl<'a> Planner<'a> {
         if let (true, Layout::Outlier { threshold }) = (inc.to_children, layout) {
             self.return_holder(plan, from, rel, true, from_step);
             let within = inc.limit.is_some_and(|l| l <= *threshold) && inc.sort.is_empty();
-            let outliers = rel.children.share_above(*threshold).unwrap_or(0.0);
-            if !within && outliers > 0.0 {
+            let rest = self.outlier_rest(r, *threshold, m).filter(|_| !within);
+            if let Some(rest) = rest {
                 let acc = self.access(target);
-                // The children past the threshold of one such parent.
-                let beyond = rel.children.items_share_above(*threshold).unwrap_or(0.0)
-                    * f.typical(r)
-                    / outliers;
-                let n = (m * beyond).max(1.0);
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
@@ -249,21 +244,7 @@ impl<'a> Planner<'a> {
                 step.filter.push(filt(path.clone(), FilterOp::In, here));
                 self.own_filters(&mut step, &acc, &inc.filter);
                 step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
-                step.documents = n;
-                step.every = Some(super::insert::every_one_in(outliers));
-                let cost = StepCost {
-                    keys: n,
-                    docs: n,
-                    bytes_read: n * acc.root_bytes,
-                    ..StepCost::default()
-                };
-                self.push(
-                    plan,
-                    op,
-                    step,
-                    cost,
-                    Some((vec![(path, 1)], target, acc.docs)),
-                );
+                self.push_outlier_rest(plan, op, step, path, rest, target, false);
             }
             self.includes(plan, op, target, returned, from_step, &inc.include);
             return;

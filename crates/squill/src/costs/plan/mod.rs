@@ -381,6 +381,52 @@ impl<'a> Planner<'a> {
             })
     }
 
+    /// An outlier's rest, read for `m` parents: the children past the
+    /// threshold of a parent that has more, and how rarely such a parent
+    /// comes ("once every N"). `None` when no parent passes it.
+    fn outlier_rest(&self, r: RelationshipId, threshold: u64, m: f64) -> Option<(f64, u64)> {
+        let children = &self.facts.model.relationship(r).children;
+        let outliers = children.share_above(threshold).unwrap_or(0.0);
+        if outliers <= 0.0 {
+            return None;
+        }
+        let beyond =
+            children.items_share_above(threshold).unwrap_or(0.0) * self.facts.typical(r) / outliers;
+        Some(((m * beyond).max(1.0), insert::every_one_in(outliers)))
+    }
+
+    /// Pushes the query for an outlier's rest (`step`, filtered by the
+    /// parent reference `path`): `n` children of `child`, read whole or,
+    /// for a count, from the index alone.
+    #[allow(clippy::too_many_arguments)]
+    fn push_outlier_rest(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        mut step: Step,
+        path: String,
+        (n, every): (f64, u64),
+        child: EntityId,
+        covered: bool,
+    ) {
+        let acc = self.access(child);
+        step.documents = n;
+        step.every = Some(every);
+        let cost = StepCost {
+            keys: n,
+            docs: if covered { 0.0 } else { n },
+            bytes_read: if covered { 0.0 } else { n * acc.root_bytes },
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![(path, 1)], child, acc.docs)),
+        );
+    }
+
     /// Under an outlier layout, a write of one child by its id goes to the
     /// parent's array, found by the element's id (multikey index); the
     /// write to the child's own document that follows runs only when that
