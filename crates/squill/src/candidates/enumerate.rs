@@ -3,7 +3,7 @@
 
 use crate::candidates::facts::Facts;
 use crate::design::{Aggregation, BucketBy, Layout, Side};
-use crate::model::{FieldType, RelationshipId, RelationshipKind, TIME_UNITS};
+use crate::model::{FieldType, RelationshipId, RelationshipKind, TIME_UNITS, units_a_day};
 
 /// The candidate layouts of one relationship, in a stable order.
 pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
@@ -93,7 +93,7 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     // keep the rest of an outlier's children apart.
     if one_parent && rel.kind == RelationshipKind::OneToMany && !rel.child_standalone {
         let bound = facts.embed_bound(r);
-        let usual = rel.children.p99.or(rel.children.p95);
+        let usual = rel.children.highest_percentile().map(|(_, p)| p);
         if usual.is_some_and(|p| p <= bound) && rel.children.max.finite().is_none_or(|m| m > bound)
         {
             out.push(Layout::Outlier { threshold: bound });
@@ -199,7 +199,7 @@ fn time_buckets(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]
         .into_iter()
         .collect();
     for (w, _) in &rf.windows {
-        if let Some((_, n)) = TIME_UNITS.iter().find(|(u, _)| *u == w.unit)
+        if let Some(n) = units_a_day(&w.unit)
             && let Some(l) = bucket(&w.unit, &w.field, per_day / n)
             && !out.contains(&l)
         {

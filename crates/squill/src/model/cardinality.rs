@@ -74,16 +74,22 @@ impl Cardinality {
 }
 
 impl Cardinality {
+    /// The highest percentile the model gives, by name (`p99`, else `p95`).
+    pub fn highest_percentile(&self) -> Option<(&'static str, u64)> {
+        match (self.p99, self.p95) {
+            (Some(p), _) => Some(("p99", p)),
+            (None, Some(p)) => Some(("p95", p)),
+            (None, None) => None,
+        }
+    }
+
     /// The spread of a skewed count as a log-normal through the typical
     /// value (its median) and the highest percentile given: `(μ, σ)` of
     /// the logarithm. `None` without a percentile or a typical count.
     fn log_normal(&self) -> Option<(f64, f64)> {
         // z of the 99th and the 95th percentile of a normal distribution.
-        let (p, z) = match (self.p99, self.p95) {
-            (Some(p), _) => (p, 2.326_348),
-            (None, Some(p)) => (p, 1.644_854),
-            (None, None) => return None,
-        };
+        let (name, p) = self.highest_percentile()?;
+        let z = if name == "p99" { 2.326_348 } else { 1.644_854 };
         if self.typical == 0 {
             return None;
         }

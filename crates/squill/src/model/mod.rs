@@ -18,7 +18,7 @@ pub use entity::{Entity, EntityId, Field, FieldType, KeyPart};
 pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,
-    OperationKind, Related, SortKey, TIME_UNITS, Window, Workload,
+    OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
 };
 
 use serde::Serialize;

@@ -276,6 +276,11 @@ pub const TIME_UNITS: [(&str, f64); 4] = [
     ("minute", 1440.0),
 ];
 
+/// How many of `unit` fit a day; `None` for a unit squill does not group by.
+pub fn units_a_day(unit: &str) -> Option<f64> {
+    TIME_UNITS.iter().find(|(u, _)| *u == unit).map(|(_, n)| *n)
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AggregateFn {

@@ -135,13 +135,7 @@ impl<'a> Planner<'a> {
             }
             l => {
                 let acc = self.access(rel.child);
-                // Where each child holds its parent's id: its reference, or
-                // the id of the parent folded into it.
-                let path = match l {
-                    Layout::EmbedParentInChild => Some(format!("{}._id", rel.child_field)),
-                    l => parent_ref_path(l, &rel.child_field),
-                }
-                .unwrap_or_else(|| "_id".to_string());
+                let path = parent_id_path(l, &rel.child_field);
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
@@ -199,10 +193,7 @@ impl Planner<'_> {
         let rel = f.model.relationship(r);
         let here = ValueSource::FromStep { step: from_step };
         let acc = self.access(rel.child);
-        let units_a_day = crate::model::TIME_UNITS
-            .iter()
-            .find(|(u, _)| *u == w.unit)
-            .map_or(1.0, |(_, n)| *n);
+        let units_a_day = crate::model::units_a_day(&w.unit).unwrap_or(1.0);
         // Children in the window: what arrives in `last` units, or all of a
         // parent's when the model gives no rate of arrival.
         let in_window = rel
@@ -283,6 +274,10 @@ impl Planner<'_> {
             );
             return;
         }
+        if matches!(self.layout(r), Layout::Embed) {
+            // Embedded children came with the parent's document.
+            return;
+        }
         // Otherwise the window's children are read (whole buckets of
         // another size, or the children themselves) and grouped.
         let (docs, bytes, keys) = match self.layout(r) {
@@ -300,11 +295,7 @@ impl Planner<'_> {
                 )
             }
             l => {
-                let path = match l {
-                    Layout::EmbedParentInChild => Some(format!("{}._id", rel.child_field)),
-                    l => parent_ref_path(l, &rel.child_field),
-                }
-                .unwrap_or_else(|| "_id".to_string());
+                let path = parent_id_path(l, &rel.child_field);
                 let total = m * in_window;
                 let roots = (total / acc.per_root.max(1.0)).ceil();
                 (
@@ -314,10 +305,6 @@ impl Planner<'_> {
                 )
             }
         };
-        if matches!(self.layout(r), Layout::Embed) {
-            // Embedded children came with the parent's document.
-            return;
-        }
         let mut step = Self::step(
             &acc.collection,
             Action::Find,
@@ -340,6 +327,16 @@ impl Planner<'_> {
         };
         self.push(plan, op, step, cost, Some((keys, rel.child, acc.docs)));
     }
+}
+
+/// Where each child holds its parent's id: its reference, or the id of the
+/// parent folded into it (`_id` when it holds none).
+fn parent_id_path(layout: &Layout, child_field: &str) -> String {
+    match layout {
+        Layout::EmbedParentInChild => Some(format!("{child_field}._id")),
+        l => parent_ref_path(l, child_field),
+    }
+    .unwrap_or_else(|| "_id".to_string())
 }
 
 /// Whether a bucket's figure `kept` answers the aggregate `asked` (an

@@ -89,7 +89,7 @@ impl<'a> Planner<'a> {
                         entity: name.clone(),
                     },
                 );
-                let (step, cost, index) = self.root_write(
+                let (mut step, cost, index) = self.root_write(
                     plan,
                     e,
                     action,
@@ -105,11 +105,7 @@ impl<'a> Planner<'a> {
                         entity: name.clone(),
                     },
                 );
-                let mut step = step;
-                if let Some(every) = fallback {
-                    step.every = Some(every);
-                    step.fallback = true;
-                }
+                Self::as_fallback(&mut step, fallback);
                 self.push(plan, op, step, cost, index);
             }
             _ => {

@@ -53,12 +53,7 @@ impl<'a> Planner<'a> {
         // A child of an outlier layout goes into its parent's array; only
         // an outlier's children past the threshold get documents of their
         // own, one insert in so many, when the array has no room.
-        let outlier = links.iter().find_map(|&r| match self.layout(r) {
-            Layout::Outlier { threshold } if f.model.relationship(r).child == e => {
-                Some((r, *threshold))
-            }
-            _ => None,
-        });
+        let outlier = self.outlier_of(e).filter(|(r, _, _)| links.contains(r));
         // The step that inserts a document of the entity's own, which its
         // unique indexes serve.
         let mut own_step = None;
@@ -231,17 +226,10 @@ impl<'a> Planner<'a> {
                     },
                 );
                 step.documents = count;
-                if let Some((r, threshold)) = outlier {
+                if let Some((r, threshold, _)) = outlier {
                     self.push_while_room(plan, op, r, threshold, &name);
-                    let share = f
-                        .model
-                        .relationship(r)
-                        .children
-                        .items_share_above(threshold)
-                        .unwrap_or(1.0);
-                    step.every = Some(every_one_in(share));
-                    step.fallback = true;
                 }
+                Self::as_fallback(&mut step, outlier.map(|(_, _, every)| every));
                 let cost = StepCost {
                     docs_written: count,
                     bytes_written: count * self.p.typical[e.index()],

@@ -365,17 +365,17 @@ impl<'a> Planner<'a> {
         self.p.layouts[r.index()]
     }
 
-    /// The outlier relationship `e` is the child of, with the share of its
-    /// instances that live in documents of their own (past the threshold)
-    /// as "once every N": most live in their parent's array.
-    fn outlier_of(&self, e: EntityId) -> Option<(RelationshipId, u64)> {
+    /// The outlier relationship `e` is the child of, its threshold, and the
+    /// share of its instances that live in documents of their own (past the
+    /// threshold) as "once every N": most live in their parent's array.
+    fn outlier_of(&self, e: EntityId) -> Option<(RelationshipId, u64, u64)> {
         self.facts.rels_to[e.index()]
             .iter()
             .find_map(|&r| match self.layout(r) {
                 Layout::Outlier { threshold } => {
                     let rel = self.facts.model.relationship(r);
                     let share = rel.children.items_share_above(*threshold).unwrap_or(1.0);
-                    Some((r, insert::every_one_in(share)))
+                    Some((r, *threshold, insert::every_one_in(share)))
                 }
                 _ => None,
             })
@@ -427,6 +427,15 @@ impl<'a> Planner<'a> {
         );
     }
 
+    /// Marks a write to a child's own document as the fallback of the write
+    /// to its outlier parent's array before it (`every` from `outlier_of`).
+    fn as_fallback(step: &mut Step, every: Option<u64>) {
+        if let Some(every) = every {
+            step.every = Some(every);
+            step.fallback = true;
+        }
+    }
+
     /// Under an outlier layout, a write of one child by its id goes to the
     /// parent's array, found by the element's id (multikey index); the
     /// write to the child's own document that follows runs only when that
@@ -440,7 +449,7 @@ impl<'a> Planner<'a> {
         updates: impl FnOnce(&str) -> Vec<UpdateOp>,
         purpose: Purpose,
     ) -> Option<u64> {
-        let (r, every) = self.outlier_of(e)?;
+        let (r, _, every) = self.outlier_of(e)?;
         let rel = self.facts.model.relationship(r);
         let holder = self.access(rel.parent).path(&rel.parent_field);
         self.write_root(

@@ -312,14 +312,13 @@ impl<'a> Planner<'a> {
         if !updates.is_empty() {
             // An outlier's child by its id: in its parent's array first.
             let fallback = if by_id && !multi && relinks.is_empty() {
-                let fields: Vec<String> = changes.to_vec();
                 self.outlier_first(
                     plan,
                     op,
                     e,
                     ValueSource::Param,
                     |holder| {
-                        fields
+                        changes
                             .iter()
                             .map(|c| UpdateOp::Set {
                                 path: format!("{holder}.{c}"),
@@ -345,10 +344,7 @@ impl<'a> Planner<'a> {
                     entity: name.clone(),
                 },
             );
-            if let Some(every) = fallback {
-                step.every = Some(every);
-                step.fallback = true;
-            }
+            Self::as_fallback(&mut step, fallback);
             self.push(plan, op, step, cost, index);
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {

@@ -498,7 +498,7 @@ fn atomic_groups(
 fn windowed(ctx: &mut Ctx<'_>, model: &Model, w: &super::raw::RawWindow, aggs: &mut [Aggregate]) {
     let unit = w.per.value.trim().to_ascii_lowercase();
     let unit = unit.strip_suffix('s').unwrap_or(&unit).to_string();
-    if !crate::model::TIME_UNITS.iter().any(|(u, _)| *u == unit) {
+    if crate::model::units_a_day(&unit).is_none() {
         ctx.error(
             ctx.pos(&w.per),
             format!(

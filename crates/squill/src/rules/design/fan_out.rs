@@ -96,14 +96,13 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let new_per_second = cx.rf().child_inserts;
     // Fan-out on write pushes each item to the followers of authors up to
     // the percentile; those above it are read at feed time in both designs.
-    let (pushed, outliers) = match followers.p99.or(followers.p95) {
-        Some(t) => (
+    let (pushed, outliers) = match followers.highest_percentile() {
+        Some((name, t)) => (
             followers.mean_at_most(t).unwrap_or(followers.typical as f64),
             format!(
-                "; the {} of {}s above the {} ({} followers, up to {}) stay read at feed time",
-                if followers.p99.is_some() { "1%" } else { "5%" },
+                "; the {} of {}s above the {name} ({} followers, up to {}) stay read at feed time",
+                if name == "p99" { "1%" } else { "5%" },
                 parent,
-                if followers.p99.is_some() { "p99" } else { "p95" },
                 words::num(t as f64),
                 followers
                     .max

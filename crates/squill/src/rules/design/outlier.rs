@@ -21,11 +21,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         return None;
     };
     let children = &cx.rel().children;
-    let (name, p) = match (children.p99, children.p95) {
-        (Some(p), _) => ("p99", p),
-        (None, Some(p)) => ("p95", p),
-        (None, None) => return None,
-    };
+    let (name, p) = children.highest_percentile()?;
     let share = children.share_above(*threshold)?;
     let parent = cx.parent();
     let child = words::plural(&cx.child());

@@ -10,7 +10,7 @@ crate::rules::declare_rule! {
 }
 
 use crate::design::{BucketBy, Layout};
-use crate::model::TIME_UNITS;
+use crate::model::units_a_day;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
 
@@ -42,10 +42,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         .max_by(|a, b| a.1.total_cmp(&b.1));
     Some(Judgement::Support(match window {
         Some((w, rate)) => {
-            let a_day = TIME_UNITS
-                .iter()
-                .find(|(u, _)| *u == w.unit)
-                .map_or(1.0, |(_, n)| *n);
+            let a_day = units_a_day(&w.unit).unwrap_or(1.0);
             let grouped = (per_day / a_day * w.last as f64).min(cx.facts.typical(cx.r));
             format!(
                 "a MongoDB time series collection would bucket the {child} too ({} bucket{} per {unit} of a {}, at most 1,000 each) but keep no figures: each of the {} reads/s of figures per {unit} would group {} {child} instead of reading {} buckets that keep them",

@@ -22,7 +22,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let (count, bound, what, holder, item) = match cx.layout {
         Layout::Embed if rel.kind != crate::model::RelationshipKind::OneToOne => (
             rel.children.max,
-            embed_bound(cx),
+            cx.facts.embed_bound(cx.r),
             "embedded",
             cx.parent(),
             cx.child(),
@@ -76,11 +76,6 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
 )));
     }
     None
-}
-
-/// How many children may be embedded (see `Facts::embed_bound`).
-fn embed_bound(cx: &RelCheck<'_>) -> u64 {
-    cx.facts.embed_bound(cx.r)
 }
 
 #[cfg(test)]
