@@ -286,6 +286,11 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             if action == "update_one" and n is not None and matched != min(n, 1):
                 fail(f"{label}/{key}: matched {matched}, expected {min(n, 1)}")
                 good = False
+            # A $push or $pull that matched and changed nothing wrote to
+            # the wrong path (`$pull: {"a._id": x}` leaves `a` as it was).
+            if action == "update_one" and step.get("modifies") and matched and got.get("modified_count", 0) != matched:
+                fail(f"{label}/{key}: matched {matched} but modified {got.get('modified_count')}")
+                good = False
             if action == "upsert" and not (matched == 1 or upserted):
                 fail(f"{label}/{key}: the upsert neither matched nor inserted")
                 good = False

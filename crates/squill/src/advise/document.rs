@@ -252,12 +252,17 @@ impl DocBuilder<'_> {
                 shape.push(field(name, scalar("objectId"), rel.children.min > 0, refo));
                 doc.insert(name.into(), example::object_id(&child, n.wrapping_mul(typ)));
             }
-            Layout::ChildReferences
-            | Layout::TwoWayReferences
-            | Layout::ManyToManyTwoWay
-            | Layout::ManyToManyOneWay {
-                ids_in: Side::Parent,
-            } => {
+            l @ (Layout::ManyToManyTwoWay
+            | Layout::ManyToManyOneWay { .. }
+            | Layout::ExtendedReference { .. }
+            | Layout::TwoWayExtendedReference { .. }) => {
+                if let Some((Some(copies), _)) = l.many_sides() {
+                    let items = self.typical_items(r, None);
+                    let first = n.wrapping_mul(typ);
+                    self.link_array(r, Side::Parent, copies, (n, first), items, shape, doc);
+                }
+            }
+            Layout::ChildReferences | Layout::TwoWayReferences => {
                 shape.push(field(
                     name,
                     ShapeType::Array {
@@ -271,30 +276,6 @@ impl DocBuilder<'_> {
                     .map(|i| example::object_id(&child, n.wrapping_mul(typ).wrapping_add(i)))
                     .collect();
                 doc.insert(name.into(), Value::Array(ids));
-            }
-            Layout::ExtendedReference {
-                copies_into: Side::Parent,
-                fields,
-            } => {
-                let (s, items) = self.copies(
-                    rel.child,
-                    fields,
-                    &rel.name,
-                    n.wrapping_mul(typ),
-                    self.typical_items(r, None),
-                );
-                shape.push(field(
-                    name,
-                    ShapeType::Array {
-                        items: Box::new(ShapeType::Object {
-                            shape: Shape { fields: s },
-                        }),
-                        max_items: max,
-                    },
-                    true,
-                    refo,
-                ));
-                doc.insert(name.into(), Value::Array(items));
             }
             Layout::Subset { k, fields, .. } => {
                 let fields: Vec<String> = if fields.is_empty() {
@@ -329,6 +310,86 @@ impl DocBuilder<'_> {
             }
             _ => {}
         }
+    }
+
+    /// The array one side of many-to-many `r` keeps of the other side: bare
+    /// ids, or objects with the id, copies of `copies` and the link's
+    /// attributes this side keeps. `holder` is the instance whose array it
+    /// is, `first` the first instance of the other side it holds.
+    #[allow(clippy::too_many_arguments)] // one array, described in full
+    fn link_array(
+        &self,
+        r: RelationshipId,
+        side: Side,
+        copies: &[String],
+        (holder, first): (u64, u64),
+        count: u64,
+        shape: &mut Vec<ShapeField>,
+        doc: &mut Map<String, Value>,
+    ) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let layout = self.p.layouts[r.index()];
+        let (name, other, max) = match side {
+            Side::Parent => (&rel.parent_field, rel.child, rel.children.max.finite()),
+            Side::Child => (&rel.child_field, rel.parent, rel.parents.max.finite()),
+        };
+        let refo = FieldOrigin::Reference {
+            relationship: rel.name.clone(),
+        };
+        let attrs: Vec<&crate::model::Field> = f.attributes_on(r, side, layout).collect();
+        if copies.is_empty() && attrs.is_empty() {
+            shape.push(field(
+                name,
+                ShapeType::Array {
+                    items: Box::new(scalar("objectId")),
+                    max_items: max,
+                },
+                true,
+                refo,
+            ));
+            let other = self.name(other).to_string();
+            let ids = (0..count)
+                .map(|i| example::object_id(&other, first.wrapping_add(i)))
+                .collect();
+            doc.insert(name.clone(), Value::Array(ids));
+            return;
+        }
+        let (mut s, mut items) = self.copies(other, copies, &rel.name, first, count);
+        for a in &attrs {
+            s.push(field(
+                &a.name,
+                field_type(&a.ty, &a.enum_values),
+                a.required,
+                FieldOrigin::Attribute {
+                    relationship: rel.name.clone(),
+                    field: a.name.clone(),
+                },
+            ));
+        }
+        for (i, item) in items.iter_mut().enumerate() {
+            if let Value::Object(m) = item {
+                // One value per pair of instances, whichever side shows it.
+                let other = first.wrapping_add(i as u64);
+                let pair = holder.min(other).wrapping_mul(1_000_003) ^ holder.max(other);
+                for a in &attrs {
+                    let v = example::value(&rel.name, a, pair, self.array_max());
+                    m.insert(a.name.clone(), v);
+                }
+            }
+        }
+        shape.push(field(
+            name,
+            ShapeType::Array {
+                items: Box::new(ShapeType::Object {
+                    shape: Shape { fields: s },
+                }),
+                max_items: max,
+            },
+            true,
+            refo,
+        ));
+        doc.insert(name.clone(), Value::Array(items));
     }
 
     /// `_id` plus copies of `fields` of `entity` for `count` instances from `first`.
@@ -452,14 +513,10 @@ impl DocBuilder<'_> {
                     doc.insert(name.into(), example::object_id(&parent, parent_n));
                 }
             }
-            Layout::ManyToManyTwoWay
-            | Layout::ManyToManyOneWay {
-                ids_in: Side::Child,
-            } => id_array(shape, doc),
             Layout::ExtendedReference {
                 copies_into: Side::Child,
                 fields,
-            } => {
+            } if !many_parents => {
                 let (s, mut items) = self.copies(rel.parent, fields, &rel.name, parent_n, 1);
                 shape.push(field(
                     name,
@@ -470,6 +527,15 @@ impl DocBuilder<'_> {
                     refo,
                 ));
                 doc.insert(name.into(), items.pop().unwrap_or(Value::Null));
+            }
+            l @ (Layout::ManyToManyTwoWay
+            | Layout::ManyToManyOneWay { .. }
+            | Layout::ExtendedReference { .. }
+            | Layout::TwoWayExtendedReference { .. }) => {
+                if let Some((_, Some(copies))) = l.many_sides() {
+                    let m = rel.parents.typical.max(1).min(self.array_max());
+                    self.link_array(r, Side::Child, copies, (n, parent_n), m, shape, doc);
+                }
             }
             Layout::EmbedParentInChild => {
                 let (s, d) = self.entity(rel.parent, parent_n, true);

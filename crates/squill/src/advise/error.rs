@@ -54,6 +54,9 @@ pub fn needs(kind: crate::model::LayoutKind) -> Option<&'static str> {
         ),
         K::SharedId => Some("a one-to-one between two different entities"),
         K::ExtendedReference => Some("reads that take a few fields of the other side"),
+        K::TwoWayExtendedReference => {
+            Some("a many-to-many read from both sides for a few fields of the other")
+        }
         K::ManyToManyOneWay | K::ManyToManyTwoWay => {
             Some("a many-to-many, or a child `shared` by several parents")
         }

@@ -52,6 +52,25 @@ pub(super) fn layout_words(
             ids_in: Side::Child,
         } => format!("{parent} ids in each {child} only"),
         Layout::ManyToManyTwoWay => "ids on both sides".to_string(),
+        Layout::TwoWayExtendedReference {
+            copies_in_parent,
+            copies_in_child,
+        } => {
+            let mut parts = Vec::new();
+            if !copies_in_parent.is_empty() {
+                parts.push(format!(
+                    "{child} {} in the {parent}",
+                    copies_in_parent.join(", ")
+                ));
+            }
+            if !copies_in_child.is_empty() {
+                parts.push(format!(
+                    "{parent} {} in each {child}",
+                    copies_in_child.join(", ")
+                ));
+            }
+            format!("ids on both sides with copies ({})", parts.join("; "))
+        }
     }
 }
 

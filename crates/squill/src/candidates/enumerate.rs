@@ -23,11 +23,33 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
         // The parent's array of ids can carry copies of the child's fields
         // the parent's reads show (a playlist's tracks with their titles),
         // as for shared children below.
-        for fields in copy_sets(facts, r, Side::Parent) {
+        // Either side's array of ids can carry copies of the other side's
+        // fields its reads show (a playlist's tracks with their titles, a
+        // user's teams with their names), and both can at once.
+        let in_parent = copy_sets(facts, r, Side::Parent);
+        let in_child = copy_sets(facts, r, Side::Child);
+        for fields in &in_parent {
             out.push(Layout::ExtendedReference {
                 copies_into: Side::Parent,
-                fields,
+                fields: fields.clone(),
             });
+        }
+        for fields in &in_child {
+            out.push(Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields: fields.clone(),
+            });
+        }
+        let bare = || std::iter::once(Vec::new());
+        for p in bare().chain(in_parent.iter().cloned()) {
+            for c in bare().chain(in_child.iter().cloned()) {
+                if !p.is_empty() || !c.is_empty() {
+                    out.push(Layout::TwoWayExtendedReference {
+                        copies_in_parent: p.clone(),
+                        copies_in_child: c,
+                    });
+                }
+            }
         }
         return out;
     }

@@ -3,6 +3,7 @@
 //! reads through each relationship, and which operations touch each entity
 //! (for incremental re-costing).
 
+use crate::design::{Layout, Side};
 use crate::model::{
     AggregateFn, CardinalityClass, EntityId, Filter, Include, Model, OperationId, OperationKind,
     Related, RelationshipId,
@@ -445,5 +446,42 @@ impl<'m> Facts<'m> {
     /// Typical parents per child (M of an N:M, sharing of a shared 1:N), at least one.
     pub fn typical_parents(&self, r: RelationshipId) -> f64 {
         (self.model.relationship(r).parents.typical as f64).max(1.0)
+    }
+
+    /// The attributes of many-to-many `r` (a member's role) that the array
+    /// on `side` keeps next to each id under `layout`. With one array, all
+    /// of them. With an array on each side, each keeps what the reads
+    /// through it take (every attribute for a read that names no fields),
+    /// and both keep an attribute no read takes, so none is lost.
+    pub fn attributes_on<'a>(
+        &'a self,
+        r: RelationshipId,
+        side: Side,
+        layout: &Layout,
+    ) -> impl Iterator<Item = &'m crate::model::Field> + 'a {
+        let rel = self.model.relationship(r);
+        let sides = layout.many_sides().unwrap_or((None, None));
+        let here = match side {
+            Side::Parent => sides.0.is_some(),
+            Side::Child => sides.1.is_some(),
+        };
+        let both = sides.0.is_some() && sides.1.is_some();
+        let rf = self.rel(r);
+        let reads = |s: Side| match s {
+            Side::Parent => &rf.child_fields_read,
+            Side::Child => &rf.parent_fields_read,
+        };
+        let takes = move |s: Side, name: &str| {
+            reads(s)
+                .iter()
+                .any(|(fields, _)| fields.is_empty() || fields.iter().any(|f| f == name))
+        };
+        let other = match side {
+            Side::Parent => Side::Child,
+            Side::Child => Side::Parent,
+        };
+        rel.attributes
+            .iter()
+            .filter(move |a| here && (!both || takes(side, &a.name) || !takes(other, &a.name)))
     }
 }

@@ -5,7 +5,7 @@
 use super::facts::Facts;
 use super::space::{Space, State};
 use crate::candidates::EntityCandidate;
-use crate::design::Layout;
+use crate::design::{Layout, Side};
 use crate::model::{EntityId, RelationshipId, RelationshipKind};
 
 /// Where an entity's instances are stored.
@@ -226,27 +226,36 @@ impl<'s> Placement<'s> {
                     // One child: its id as a plain field.
                     add(id_element(name), Some(id_element(name)), 1);
                 }
-                Layout::ChildReferences
-                | Layout::TwoWayReferences
-                | Layout::ManyToManyTwoWay
-                | Layout::ManyToManyOneWay {
-                    ids_in: crate::design::Side::Parent,
-                } => add(
+                Layout::ChildReferences | Layout::TwoWayReferences => add(
                     id_array(name, Some(nt())).unwrap_or(0.0),
                     id_array(name, nm()),
                     2,
                 ),
-                Layout::ExtendedReference {
-                    copies_into: crate::design::Side::Parent,
-                    fields,
-                } => {
-                    let item = copy_bytes(facts, rel.child, fields);
-                    let head = 7.0 + name.len() as f64;
-                    add(
-                        head + nt() * (ELEMENT + item),
-                        nm().map(|n| head + n * (ELEMENT + item)),
-                        3,
-                    );
+                // An array of the children's ids, each with copies of their
+                // fields and the link's attributes when it keeps any.
+                l @ (Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay { .. }
+                | Layout::ExtendedReference { .. }
+                | Layout::TwoWayExtendedReference { .. }) => {
+                    let Some((Some(copies), _)) = l.many_sides() else {
+                        continue;
+                    };
+                    let attrs = attribute_bytes(facts.attributes_on(r, Side::Parent, l));
+                    if copies.is_empty() && attrs == 0.0 {
+                        add(
+                            id_array(name, Some(nt())).unwrap_or(0.0),
+                            id_array(name, nm()),
+                            2,
+                        );
+                    } else {
+                        let item = copy_bytes(facts, rel.child, copies) + attrs;
+                        let head = 7.0 + name.len() as f64;
+                        add(
+                            head + nt() * (ELEMENT + item),
+                            nm().map(|n| head + n * (ELEMENT + item)),
+                            3,
+                        );
+                    }
                 }
                 // The usual parent holds all its children; none more than
                 // the threshold.
@@ -292,16 +301,34 @@ impl<'s> Placement<'s> {
                         add(id_element(name), Some(id_element(name)), 1);
                     }
                 }
-                Layout::ManyToManyTwoWay
-                | Layout::ManyToManyOneWay {
-                    ids_in: crate::design::Side::Child,
-                } => add(id_array(name, mt()).unwrap_or(0.0), id_array(name, mm()), 2),
+                // One parent: its id with copies of its fields.
                 Layout::ExtendedReference {
-                    copies_into: crate::design::Side::Child,
+                    copies_into: Side::Child,
                     fields,
-                } => {
+                } if rel.kind != RelationshipKind::ManyToMany && !rel.shared => {
                     let b = 2.0 + name.len() as f64 + copy_bytes(facts, rel.parent, fields);
                     add(b, Some(b), 2);
+                }
+                // Several parents: an array of their ids, as in the parent.
+                l @ (Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay { .. }
+                | Layout::ExtendedReference { .. }
+                | Layout::TwoWayExtendedReference { .. }) => {
+                    let Some((_, Some(copies))) = l.many_sides() else {
+                        continue;
+                    };
+                    let attrs = attribute_bytes(facts.attributes_on(r, Side::Child, l));
+                    if copies.is_empty() && attrs == 0.0 {
+                        add(id_array(name, mt()).unwrap_or(0.0), id_array(name, mm()), 2);
+                    } else {
+                        let item = copy_bytes(facts, rel.parent, copies) + attrs;
+                        let head = 7.0 + name.len() as f64;
+                        add(
+                            head + facts.typical_parents(r) * (ELEMENT + item),
+                            mm().map(|n| head + n * (ELEMENT + item)),
+                            3,
+                        );
+                    }
                 }
                 Layout::EmbedParentInChild => {
                     self.size(facts, space, rel.parent, done);
@@ -493,6 +520,11 @@ impl<'s> Placement<'s> {
             _ => facts.count(root),
         }
     }
+}
+
+/// Bytes of a link's attributes kept next to one id.
+fn attribute_bytes<'f>(attributes: impl Iterator<Item = &'f crate::model::Field>) -> f64 {
+    attributes.map(|a| a.element_bytes() as f64).sum()
 }
 
 /// Bytes of a sub-document holding `_id` and copies of `fields` of `entity`.

@@ -60,6 +60,14 @@ pub enum Layout {
     ManyToManyOneWay { ids_in: Side },
     /// N:M: ids kept on both sides.
     ManyToManyTwoWay,
+    /// N:M: ids kept on both sides, each with copies of a few fields of the
+    /// other side (a team's members with their names, a user's teams with
+    /// theirs), so reads from either side need no join. One list may be
+    /// empty: that side keeps bare ids (and the link's attributes).
+    TwoWayExtendedReference {
+        copies_in_parent: Vec<String>,
+        copies_in_child: Vec<String>,
+    },
     /// 1:1 by reference without a reference field: the child's `_id` is its
     /// parent's `_id` (a user's settings under the user's id).
     SharedId,
@@ -85,7 +93,66 @@ impl Layout {
             Layout::Bucket { .. } => LayoutKind::Bucket,
             Layout::ManyToManyOneWay { .. } => LayoutKind::ManyToManyOneWay,
             Layout::ManyToManyTwoWay => LayoutKind::ManyToManyTwoWay,
+            Layout::TwoWayExtendedReference { .. } => LayoutKind::TwoWayExtendedReference,
             Layout::SharedId => LayoutKind::SharedId,
+        }
+    }
+
+    /// For a many-to-many (or shared children): the copies of the other
+    /// side's fields each element of the parent's and of the child's array
+    /// carries; `None` for a side that keeps no array. `None` as a whole for
+    /// layouts that are not id arrays.
+    #[allow(clippy::type_complexity)] // two optional slices, named by position
+    pub fn many_sides(&self) -> Option<(Option<&[String]>, Option<&[String]>)> {
+        const BARE: &[String] = &[];
+        Some(match self {
+            Layout::ManyToManyOneWay {
+                ids_in: Side::Parent,
+            } => (Some(BARE), None),
+            Layout::ManyToManyOneWay {
+                ids_in: Side::Child,
+            } => (None, Some(BARE)),
+            Layout::ManyToManyTwoWay => (Some(BARE), Some(BARE)),
+            Layout::ExtendedReference {
+                copies_into: Side::Parent,
+                fields,
+            } => (Some(fields), None),
+            Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields,
+            } => (None, Some(fields)),
+            Layout::TwoWayExtendedReference {
+                copies_in_parent,
+                copies_in_child,
+            } => (Some(copies_in_parent), Some(copies_in_child)),
+            _ => return None,
+        })
+    }
+
+    /// The copies of the other side's fields that `side` keeps next to its
+    /// reference (empty when it keeps none).
+    pub fn copies_in(&self, side: Side) -> &[String] {
+        match (self, side) {
+            (
+                Layout::ExtendedReference {
+                    copies_into,
+                    fields,
+                },
+                s,
+            ) if *copies_into == s => fields,
+            (
+                Layout::TwoWayExtendedReference {
+                    copies_in_parent, ..
+                },
+                Side::Parent,
+            ) => copies_in_parent,
+            (
+                Layout::TwoWayExtendedReference {
+                    copies_in_child, ..
+                },
+                Side::Child,
+            ) => copies_in_child,
+            _ => &[],
         }
     }
 

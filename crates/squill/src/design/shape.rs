@@ -58,6 +58,9 @@ pub enum FieldOrigin {
         /// it was then (the model's `snapshot:`).
         snapshot: bool,
     },
+    /// A field of the link itself in a many-to-many (a member's role), kept
+    /// with the reference on this side.
+    Attribute { relationship: String, field: String },
     /// A pre-computed aggregate or counter: `function` of the children's
     /// `field` (none for a count) through `relationship`. A bucket keeps the
     /// sum for an average (the average is the sum over the count).

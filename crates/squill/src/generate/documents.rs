@@ -317,6 +317,14 @@ impl Builder<'_, '_> {
                 let of = self.pop.model.relationship(*relationship).parent;
                 sink.scalar(name, self.id_value(ty, Some(of), parent, scratch));
             }
+            // The same pair of instances from either side: the element's
+            // instance and the one whose array holds it.
+            Origin::Attribute(v) => {
+                let outer = ctx.outer.map_or(0, |o| o.key);
+                let (a, b) = (ctx.key.min(outer), ctx.key.max(outer));
+                let key = a.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) ^ b;
+                self.scalar_of(v, key, name, sink, scratch);
+            }
             Origin::Other => {
                 let v = match &f.field.origin {
                     FieldOrigin::Computed {

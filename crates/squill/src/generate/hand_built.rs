@@ -69,6 +69,7 @@ pub fn rel(
         child_field: String::new(),
         layout: None,
         snapshot: Vec::new(),
+        attributes: Vec::new(),
         description: None,
     }
 }

@@ -56,6 +56,9 @@ pub enum Origin<'c> {
         entity: EntityId,
         relationship: RelationshipId,
     },
+    /// An attribute of a many-to-many's link (a member's role): drawn from
+    /// the pair of instances, so both sides' copies of a link agree.
+    Attribute(ValuePlan<'c>),
     /// Computed, discriminator and bucket fields: built as in the design.
     Other,
 }
@@ -190,6 +193,35 @@ impl<'c> FieldPlan<'c> {
             FieldOrigin::Reference { relationship } => Origin::Reference {
                 relationship: model.relationship_by_name(relationship),
             },
+            FieldOrigin::Attribute {
+                relationship,
+                field: f,
+            } => {
+                let attribute = model
+                    .relationship_by_name(relationship)
+                    .and_then(|r| model.relationship(r).attribute(f));
+                let bson_type = scalar_type(&field.ty);
+                let spec = ScalarSpec::new(
+                    pop.seed,
+                    relationship,
+                    f,
+                    bson_type,
+                    attribute,
+                    attribute.map_or(&[], |a| a.enum_values.as_slice()),
+                );
+                let design_enum = match &field.ty {
+                    ShapeType::Scalar { enum_values, .. } => enum_values.as_slice(),
+                    _ => &[],
+                };
+                Origin::Attribute(ValuePlan {
+                    entity: None,
+                    check_enum: !design_enum.is_empty() && !spec.only_strings_of(design_enum),
+                    spec,
+                    design_enum,
+                    items: attribute.and_then(|a| a.avg_size).map_or(3, u64::from),
+                    unique: None,
+                })
+            }
             FieldOrigin::Computed { .. }
             | FieldOrigin::Discriminator
             | FieldOrigin::Bucket { .. } => Origin::Other,

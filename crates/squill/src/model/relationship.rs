@@ -35,11 +35,12 @@ pub enum LayoutKind {
     Bucket,
     ManyToManyOneWay,
     ManyToManyTwoWay,
+    TwoWayExtendedReference,
     SharedId,
 }
 
 impl LayoutKind {
-    pub const ALL: [LayoutKind; 12] = [
+    pub const ALL: [LayoutKind; 13] = [
         LayoutKind::Embed,
         LayoutKind::EmbedParentInChild,
         LayoutKind::ChildReferences,
@@ -51,6 +52,7 @@ impl LayoutKind {
         LayoutKind::Bucket,
         LayoutKind::ManyToManyOneWay,
         LayoutKind::ManyToManyTwoWay,
+        LayoutKind::TwoWayExtendedReference,
         LayoutKind::SharedId,
     ];
 
@@ -68,6 +70,7 @@ impl LayoutKind {
             LayoutKind::Bucket => "bucket",
             LayoutKind::ManyToManyOneWay => "many-to-many-one-way",
             LayoutKind::ManyToManyTwoWay => "many-to-many-two-way",
+            LayoutKind::TwoWayExtendedReference => "two-way-extended-reference",
             LayoutKind::SharedId => "shared-id",
         }
     }
@@ -108,5 +111,16 @@ pub struct Relationship {
     /// Fields of the parent the child keeps as they were when it was written
     /// (the price on an invoice line): copies in the child, never refreshed.
     pub snapshot: Vec<String>,
+    /// Fields of the link itself in a many-to-many (a member's role, the day
+    /// they joined): they belong to neither side, and travel with the
+    /// reference wherever the layout keeps it.
+    pub attributes: Vec<super::Field>,
     pub description: Option<String>,
+}
+
+impl Relationship {
+    /// The attribute of the link named `name`, if any.
+    pub fn attribute(&self, name: &str) -> Option<&super::Field> {
+        self.attributes.iter().find(|f| f.name == name)
+    }
 }

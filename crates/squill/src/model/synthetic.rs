@@ -122,6 +122,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             child_field: format!("e{a}_ref{i}"),
             layout: None,
             snapshot: Vec::new(),
+            attributes: Vec::new(),
             description: None,
         });
     }
@@ -291,6 +292,7 @@ pub fn chain(n: usize) -> Model {
             child_field: format!("e{}_id", i - 1),
             layout: None,
             snapshot: Vec::new(),
+            attributes: Vec::new(),
             description: None,
         })
         .collect();

@@ -80,6 +80,7 @@ impl<'a> RelCheck<'a> {
             Layout::Embed
                 | Layout::EmbedParentInChild
                 | Layout::ExtendedReference { .. }
+                | Layout::TwoWayExtendedReference { .. }
                 | Layout::Subset { .. }
                 | Layout::Bucket { .. }
         )
@@ -90,16 +91,25 @@ impl<'a> RelCheck<'a> {
         let rf = self.rf();
         match self.layout {
             Layout::Embed | Layout::EmbedParentInChild => true,
-            Layout::ExtendedReference {
-                copies_into,
-                fields,
-            } => {
-                let reads = match copies_into {
-                    Side::Parent => &rf.child_fields_read,
-                    Side::Child => &rf.parent_fields_read,
-                };
-                reads.iter().any(|(f, _)| {
-                    !f.is_empty() && f.iter().all(|x| x == "_id" || fields.contains(x))
+            Layout::ExtendedReference { .. } | Layout::TwoWayExtendedReference { .. } => {
+                [Side::Parent, Side::Child].into_iter().any(|side| {
+                    let copies = self.layout.copies_in(side);
+                    let attrs: Vec<&str> = self
+                        .facts
+                        .attributes_on(self.r, side, self.layout)
+                        .map(|a| a.name.as_str())
+                        .collect();
+                    let reads = match side {
+                        Side::Parent => &rf.child_fields_read,
+                        Side::Child => &rf.parent_fields_read,
+                    };
+                    !copies.is_empty()
+                        && reads.iter().any(|(f, _)| {
+                            !f.is_empty()
+                                && f.iter().all(|x| {
+                                    x == "_id" || copies.contains(x) || attrs.contains(&x.as_str())
+                                })
+                        })
                 })
             }
             Layout::Subset { k, .. } => rf.limits.iter().any(|(l, _, _)| l <= k),

@@ -154,6 +154,7 @@ fn relationship(
         // is asked what it should be.
         layout: None,
         snapshot: Vec::new(),
+        attributes: Vec::new(),
         description: Some(format!(
             "{}.{} matches {}.{} ({}); {:.1} % of the values match",
             r.from,

@@ -279,27 +279,42 @@ fn user_address_embeds_one_to_one() {
     cites(r, "one-to-one-embed");
 }
 
-/// The seed's two-way ids lose to an extended reference inside the
-/// many-to-many: the names the book page shows never change (the example's
-/// header gives the numbers). Two-way ids remain an allowed alternative.
+/// The seed's bare two-way ids lose to two-way ids with copies: the names
+/// and titles the two pages show never change (the example's header gives
+/// the numbers). Bare two-way ids remain an allowed alternative.
 #[test]
 fn books_authors_copy_the_names_in_the_book() {
     let d = design("books-authors", None);
     let r = decision(&d, "authors");
+    // Ids on both sides, as the seed says, each with the name the other
+    // side's page shows: both pages are one query.
     assert_eq!(
         r.chosen,
-        Layout::ExtendedReference {
-            copies_into: Side::Parent,
-            fields: vec!["name".into()]
+        Layout::TwoWayExtendedReference {
+            copies_in_parent: vec!["name".into()],
+            copies_in_child: vec!["title".into()],
         }
     );
     cites(r, "extended-reference");
+    cites(r, "many-to-many-two-way");
     assert!(
         r.alternatives
             .iter()
             .any(|a| a.layout == Layout::ManyToManyTwoWay
                 && matches!(a.verdict, crate::design::Verdict::Costlier { .. }))
     );
+    // A new book's id and title go into each of its authors.
+    let add = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "add_book")
+        .unwrap();
+    assert!(add.steps.iter().any(|s| {
+        s.collection == "author"
+            && s.updates
+                .iter()
+                .any(|u| matches!(u, crate::design::UpdateOp::Push { path, .. } if path == "books"))
+    }));
 }
 
 /// The ids stay in the book only, as the seed says, with the category's

@@ -689,3 +689,87 @@ fn an_outliers_child_is_written_in_its_parents_array_first() {
     let count = plan(&d, "count_page");
     assert!(count.steps[1].every.is_some_and(|n| n > 100));
 }
+
+/// The names of the fields inside the objects of array `path` of `coll`.
+fn item_fields(d: &Design, coll: &str, path: &str) -> Vec<String> {
+    let c = d.collections.iter().find(|c| c.name == coll).unwrap();
+    let f = c.shape.fields.iter().find(|f| f.name == path).unwrap();
+    let ShapeType::Array { items, .. } = &f.ty else {
+        panic!("{coll}.{path}: {:?}", f.ty)
+    };
+    let ShapeType::Object { shape } = items.as_ref() else {
+        panic!("{coll}.{path}: {items:?}")
+    };
+    shape.fields.iter().map(|f| f.name.clone()).collect()
+}
+
+/// S9: references both ways, each with the other side's name and the link's
+/// attributes the side's reads take; both pages one document; join and
+/// leave write both sides in a transaction; renames refresh the copies.
+#[test]
+fn s09_teams() {
+    let d = design("s09-teams");
+    assert_eq!(
+        layout(&d, "memberships"),
+        &Layout::TwoWayExtendedReference {
+            copies_in_parent: vec!["name".into()],
+            copies_in_child: vec!["name".into()],
+        }
+    );
+    assert_eq!(
+        item_fields(&d, "team", "members"),
+        ["_id", "name", "role", "joined_at"]
+    );
+    assert_eq!(item_fields(&d, "user", "teams"), ["_id", "name", "role"]);
+    assert!(matches!(
+        origin(&d, "team", "members.role"),
+        FieldOrigin::Attribute { field, .. } if field == "role"
+    ));
+    assert!(matches!(
+        origin(&d, "user", "teams.name"),
+        FieldOrigin::Copy { entity, field, .. } if entity == "team" && field == "name"
+    ));
+    assert!(indexes(&d, "team").contains(&vec![("members._id".to_string(), 1)]));
+    assert!(indexes(&d, "user").contains(&vec![("teams._id".to_string(), 1)]));
+    for page in ["team_page", "my_teams"] {
+        let p = plan(&d, page);
+        assert_eq!(
+            (p.cost.round_trips, p.cost.documents_examined),
+            (1.0, 1.0),
+            "{page}"
+        );
+    }
+    for (op, updates) in [("join", "$push"), ("leave", "$pull")] {
+        let p = plan(&d, op);
+        let written: Vec<&str> = p
+            .steps
+            .iter()
+            .filter(|s| s.action == Action::UpdateOne)
+            .map(|s| s.collection.as_str())
+            .collect();
+        assert_eq!(written, ["team", "user"], "{op} ({updates})");
+        assert!(in_transaction(&d, op), "{op}");
+    }
+    for (op, coll, docs) in [("rename_user", "team", 3.0), ("rename_team", "user", 8.0)] {
+        let refresh = plan(&d, op)
+            .steps
+            .iter()
+            .find(|s| s.action == Action::UpdateMany)
+            .unwrap_or_else(|| panic!("{op}"));
+        assert_eq!(
+            (refresh.collection.as_str(), refresh.documents),
+            (coll, docs)
+        );
+    }
+    // Bare ids on both sides would cost a second query on both pages.
+    let decision = &d.relationships[0];
+    let bare = decision
+        .alternatives
+        .iter()
+        .find(|a| a.layout == Layout::ManyToManyTwoWay)
+        .unwrap();
+    let crate::design::Verdict::Costlier { delta, .. } = &bare.verdict else {
+        panic!("{:?}", bare.verdict)
+    };
+    assert!(delta.round_trips > 0.0, "{delta:?}");
+}

@@ -3,6 +3,19 @@
 use super::*;
 
 impl<'a> Planner<'a> {
+    /// Where each child of `r` holds its parent's id: its reference, or the
+    /// id of the parent folded into it (`_id` when it holds none).
+    fn parent_id_path(&self, r: RelationshipId) -> String {
+        match self.layout(r) {
+            Layout::EmbedParentInChild => Some(format!(
+                "{}._id",
+                self.facts.model.relationship(r).child_field
+            )),
+            _ => self.parent_ref_path(r),
+        }
+        .unwrap_or_else(|| "_id".to_string())
+    }
+
     pub(super) fn computed(
         &self,
         r: RelationshipId,
@@ -133,9 +146,9 @@ impl<'a> Planner<'a> {
                     Some((vec![(rel.child_field.clone(), 1)], rel.child, acc.docs)),
                 );
             }
-            l => {
+            _ => {
                 let acc = self.access(rel.child);
-                let path = parent_id_path(l, &rel.child_field);
+                let path = self.parent_id_path(r);
                 let mut step = Self::step(
                     &acc.collection,
                     Action::Find,
@@ -294,8 +307,8 @@ impl Planner<'_> {
                     vec![(rel.child_field.clone(), 1), (key, -1)],
                 )
             }
-            l => {
-                let path = parent_id_path(l, &rel.child_field);
+            _ => {
+                let path = self.parent_id_path(r);
                 let total = m * in_window;
                 let roots = (total / acc.per_root.max(1.0)).ceil();
                 (
@@ -327,16 +340,6 @@ impl Planner<'_> {
         };
         self.push(plan, op, step, cost, Some((keys, rel.child, acc.docs)));
     }
-}
-
-/// Where each child holds its parent's id: its reference, or the id of the
-/// parent folded into it (`_id` when it holds none).
-fn parent_id_path(layout: &Layout, child_field: &str) -> String {
-    match layout {
-        Layout::EmbedParentInChild => Some(format!("{child_field}._id")),
-        l => parent_ref_path(l, child_field),
-    }
-    .unwrap_or_else(|| "_id".to_string())
 }
 
 /// Whether a bucket's figure `kept` answers the aggregate `asked` (an

@@ -28,10 +28,9 @@ impl<'a> Planner<'a> {
         // first (an id array in the parent is found by the child's own id
         // instead).
         let needs_parent_id = f.rels_to[e.index()].iter().any(|&r| {
-            let rel = f.model.relationship(r);
             let layout = self.layout(r);
-            child_ids_path(layout, &rel.parent_field).is_none()
-                && parent_ref_path(layout, &rel.child_field).is_some()
+            self.child_ids_path(r).is_none()
+                && self.parent_ref_path(r).is_some()
                 && (self.computed(r).next().is_some() || matches!(layout, Layout::Subset { .. }))
         });
         let from = if by_id && !needs_parent_id {
@@ -130,7 +129,7 @@ impl<'a> Planner<'a> {
             let layout = self.layout(r);
             let mut ups = Vec::new();
             let pacc = self.access(rel.parent);
-            let ids_in_parent = child_ids_path(layout, &rel.parent_field);
+            let ids_in_parent = self.child_ids_path(r);
             if ids_in_parent.is_some() || matches!(layout, Layout::Subset { .. }) {
                 ups.push(remove_id(rel, layout, pacc.path(&rel.parent_field)));
             }
@@ -159,12 +158,10 @@ impl<'a> Planner<'a> {
                     // The parent found by the child's id in its array, or by
                     // the reference the child holds (a subset holds only the
                     // latest children: the child's id may not be there).
-                    vec![
-                        match (&ids_in_parent, parent_ref_path(layout, &rel.child_field)) {
-                            (None, Some(_)) => filt(pacc.path("_id"), FilterOp::Eq, from.clone()),
-                            _ => filt(pacc.path(&rel.parent_field), FilterOp::Eq, own_from.clone()),
-                        },
-                    ],
+                    vec![match (&ids_in_parent, self.parent_ref_path(r)) {
+                        (None, Some(_)) => filt(pacc.path("_id"), FilterOp::Eq, from.clone()),
+                        _ => filt(pacc.path(&rel.parent_field), FilterOp::Eq, own_from.clone()),
+                    }],
                     ups,
                     holders,
                     0.0,

@@ -125,10 +125,9 @@ impl<'a> Planner<'a> {
         };
         let r = related.relationship;
         let rel = f.model.relationship(r);
-        let layout = self.layout(r);
-        if rel.child == e && parent_ref_path(layout, &rel.child_field).is_some() {
+        if rel.child == e && self.parent_ref_path(r).is_some() {
             self.parent_ids_per_child(r)
-        } else if rel.parent == e && child_ids_path(layout, &rel.parent_field).is_some() {
+        } else if rel.parent == e && self.child_ids_path(r).is_some() {
             f.typical(r).max(1.0)
         } else {
             1.0
@@ -195,7 +194,7 @@ impl<'a> Planner<'a> {
                 _ => {}
             }
             if field == "_id"
-                && let Some(p) = parent_ref_path(layout, &rel.child_field)
+                && let Some(p) = self.parent_ref_path(r)
             {
                 return (acc.path(&p), ValueSource::Param);
             }
@@ -209,7 +208,7 @@ impl<'a> Planner<'a> {
             // The parents' ids come straight from the hop beyond: no step
             // on the parent that would only return them.
             if !further.is_empty()
-                && let Some(p) = parent_ref_path(layout, &rel.child_field)
+                && let Some(p) = self.parent_ref_path(r)
             {
                 let pacc = self.access(rel.parent);
                 let (path, from) = self.filter_path(plan, op, rel.parent, &pacc, &pf);
@@ -240,14 +239,14 @@ impl<'a> Planner<'a> {
                 )
             };
             let from = ValueSource::FromStep { step: n };
-            match parent_ref_path(layout, &rel.child_field) {
+            match self.parent_ref_path(r) {
                 Some(p) => (acc.path(&p), from),
                 None => (acc.path("_id"), from),
             }
         } else {
             // e's children's field.
             if field == "_id"
-                && let Some(p) = child_ids_path(layout, &rel.parent_field)
+                && let Some(p) = self.child_ids_path(r)
             {
                 return (acc.path(&p), ValueSource::Param);
             }
@@ -268,7 +267,7 @@ impl<'a> Planner<'a> {
                     };
                     let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
                     let from = ValueSource::FromStep { step: n };
-                    match child_ids_path(layout, &rel.parent_field) {
+                    match self.child_ids_path(r) {
                         Some(p) => (acc.path(&p), from),
                         None => (acc.path("_id"), from),
                     }

@@ -29,7 +29,7 @@ impl<'a> Planner<'a> {
                     x.to_children
                         && self.p.poly[self.facts.model.relationship(x.relationship).child.index()]
                             == Some(group)
-                        && parent_ref_path(self.layout(x.relationship), "").is_some()
+                        && self.parent_ref_path(x.relationship).is_some()
                 })
                 .map(|(j, _)| j)
                 .collect();
@@ -54,9 +54,7 @@ impl<'a> Planner<'a> {
             let mut keys = Vec::new();
             for &j in &members {
                 let x = &includes[j];
-                let rel = self.facts.model.relationship(x.relationship);
-                let path = parent_ref_path(self.layout(x.relationship), &rel.child_field)
-                    .unwrap_or_default();
+                let path = self.parent_ref_path(x.relationship).unwrap_or_default();
                 if !step.filter.iter().any(|f| f.path == path) {
                     step.filter.push(filt(
                         path.clone(),
@@ -153,24 +151,33 @@ impl<'a> Planner<'a> {
         } * self.selectivity(target, &inc.filter);
         let wanted = inc.limit.map_or(each, |l| each.min(l as f64));
         let returned = (m * wanted).min(f.count(target).max(m));
+        // The link's attributes kept on the side the read starts from (a
+        // member's role in the team's array) are read with its ids.
+        let here_side = if inc.to_children {
+            Side::Parent
+        } else {
+            Side::Child
+        };
+        let attrs: Vec<&str> = f
+            .attributes_on(r, here_side, layout)
+            .map(|a| a.name.as_str())
+            .collect();
         // Copies answer the include when they hold every field it returns
         // and every field its conditions test (a condition on another
         // entity needs that entity).
-        let covered_fields = |fields: &Vec<String>| {
+        let covered_fields = |fields: &[String]| {
+            let has = |x: &str| x == "_id" || fields.iter().any(|f| f == x) || attrs.contains(&x);
             !inc.fields.is_empty()
-                && inc.fields.iter().all(|x| x == "_id" || fields.contains(x))
-                && inc.filter.iter().all(|c| {
-                    c.related.is_none()
-                        && c.path.len() == 1
-                        && (c.path[0] == "_id" || fields.contains(&c.path[0]))
-                })
+                && inc.fields.iter().all(|x| has(x))
+                && inc
+                    .filter
+                    .iter()
+                    .all(|c| c.related.is_none() && c.path.len() == 1 && has(&c.path[0]))
         };
-        // Only the other side's ids: the reference kept here answers it.
-        let ids_only = !inc.fields.is_empty()
-            && inc.fields.iter().all(|x| x == "_id")
-            && inc.filter.is_empty()
-            && inc.sort.is_empty()
-            && inc.limit.is_none();
+        // Only the other side's ids (and the link's attributes kept with
+        // them): the reference kept here answers it.
+        let ids_only = covered_fields(&[]) && inc.sort.is_empty() && inc.limit.is_none();
+        let copies_here = layout.copies_in(here_side);
         let here = ValueSource::FromStep { step: from_step };
         let (free, by_id_path, by_ref_path): (bool, Option<String>, Option<String>) =
             if inc.to_children {
@@ -194,16 +201,21 @@ impl<'a> Planner<'a> {
                     }
                     Layout::ExtendedReference {
                         copies_into: Side::Parent,
-                        fields,
-                    } => (covered_fields(fields), Some("_id".to_string()), None),
+                        ..
+                    }
+                    | Layout::TwoWayExtendedReference { .. }
+                        if !copies_here.is_empty() =>
+                    {
+                        (covered_fields(copies_here), Some("_id".to_string()), None)
+                    }
                     Layout::Bucket { .. } => (false, None, None),
                     Layout::EmbedParentInChild => {
                         (false, None, Some(format!("{}._id", rel.child_field)))
                     }
-                    l => (
-                        ids_only && child_ids_path(l, &rel.parent_field).is_some(),
-                        child_ids_path(l, &rel.parent_field).map(|_| "_id".to_string()),
-                        parent_ref_path(l, &rel.child_field),
+                    _ => (
+                        ids_only && self.child_ids_path(r).is_some(),
+                        self.child_ids_path(r).map(|_| "_id".to_string()),
+                        self.parent_ref_path(r),
                     ),
                 }
             } else {
@@ -211,13 +223,18 @@ impl<'a> Planner<'a> {
                     Layout::Embed | Layout::EmbedParentInChild => (true, None, None),
                     Layout::ExtendedReference {
                         copies_into: Side::Child,
-                        fields,
-                    } => (covered_fields(fields), Some("_id".to_string()), None),
+                        ..
+                    }
+                    | Layout::TwoWayExtendedReference { .. }
+                        if !copies_here.is_empty() =>
+                    {
+                        (covered_fields(copies_here), Some("_id".to_string()), None)
+                    }
                     Layout::Bucket { .. } => (false, Some("_id".to_string()), None),
-                    l => (
-                        ids_only && parent_ref_path(l, &rel.child_field).is_some(),
-                        parent_ref_path(l, &rel.child_field).map(|_| "_id".to_string()),
-                        child_ids_path(l, &rel.parent_field),
+                    _ => (
+                        ids_only && self.parent_ref_path(r).is_some(),
+                        self.parent_ref_path(r).map(|_| "_id".to_string()),
+                        self.child_ids_path(r),
                     ),
                 }
             };
@@ -252,7 +269,7 @@ impl<'a> Planner<'a> {
         // Copies in a reference carry the fields they copy, not what the
         // related documents hold of their own relations: a nested include
         // still reads those documents.
-        let copies_only = matches!(layout, Layout::ExtendedReference { .. });
+        let copies_only = !copies_here.is_empty();
         if free && (!copies_only || inc.include.is_empty()) {
             // Answered inside the documents read before: that step returns
             // the field that holds the children (or the parent's copy).

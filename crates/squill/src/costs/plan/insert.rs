@@ -40,13 +40,8 @@ impl<'a> Planner<'a> {
         // joins a manager and has no reports yet.)
         for &r in links {
             let rel = f.model.relationship(r);
-            if rel.parent == e
-                && rel.child != e
-                && let Layout::ExtendedReference {
-                    copies_into: Side::Parent,
-                    fields,
-                } = self.layout(r)
-            {
+            let fields = self.layout(r).copies_in(Side::Parent);
+            if rel.parent == e && rel.child != e && !fields.is_empty() {
                 self.read_copies(plan, op, rel.child, fields, f.typical(r).max(1.0));
             }
         }
@@ -248,12 +243,7 @@ impl<'a> Planner<'a> {
             let layout = self.layout(r);
             let parent = rel.parent;
             match layout {
-                Layout::ChildReferences
-                | Layout::TwoWayReferences
-                | Layout::ManyToManyTwoWay
-                | Layout::ManyToManyOneWay {
-                    ids_in: Side::Parent,
-                } => {
+                Layout::ChildReferences | Layout::TwoWayReferences => {
                     add_update(
                         parent,
                         add_id(rel, layout, self.access(parent).path(&rel.parent_field)),
@@ -265,10 +255,33 @@ impl<'a> Planner<'a> {
                         &mut parent_updates,
                     );
                 }
-                Layout::ExtendedReference {
-                    copies_into: Side::Parent,
-                    fields,
-                } => {
+                // Ids in an array of the parent: bare, or each in an object
+                // with copies of the child's fields (or the link's
+                // attributes), pushed whole.
+                l @ (Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay { .. }
+                | Layout::ExtendedReference { .. }
+                | Layout::TwoWayExtendedReference { .. })
+                    if self.child_ids_path(r).is_some_and(|p| !p.ends_with("._id")) =>
+                {
+                    add_update(
+                        parent,
+                        add_id(rel, l, self.access(parent).path(&rel.parent_field)),
+                        Purpose::AddId {
+                            entity: name.clone(),
+                            fields: Vec::new(),
+                            parent: self.name(parent).to_string(),
+                        },
+                        &mut parent_updates,
+                    );
+                }
+                l @ (Layout::ManyToManyTwoWay
+                | Layout::ManyToManyOneWay { .. }
+                | Layout::ExtendedReference { .. }
+                | Layout::TwoWayExtendedReference { .. })
+                    if self.child_ids_path(r).is_some() =>
+                {
+                    let fields = l.copies_in(Side::Parent);
                     add_update(
                         parent,
                         UpdateOp::Push {
@@ -361,6 +374,46 @@ impl<'a> Planner<'a> {
             let filter = self.id_filter(parent, ValueSource::Param);
             self.write_root(plan, op, parent, action, filter, updates, n, n - 1.0, why);
         }
+        // A new parent of children that keep their parents' ids (both ways
+        // in a many-to-many): each child linked gets the new id, with the
+        // copies of the new parent's fields, which the caller has.
+        for &r in links {
+            let rel = f.model.relationship(r);
+            let many = rel.kind == RelationshipKind::ManyToMany || rel.shared;
+            if rel.parent != e || rel.child == e || !many {
+                continue;
+            }
+            let Some(path) = self.parent_ref_path(r) else {
+                continue;
+            };
+            let child = rel.child;
+            let acc = self.access(child);
+            let u = if path.ends_with("._id") {
+                UpdateOp::Push {
+                    path: acc.path(&rel.child_field),
+                    sort: None,
+                    slice: None,
+                }
+            } else {
+                UpdateOp::AddToSet {
+                    path: acc.path(&path),
+                }
+            };
+            let n = f.typical(r).max(1.0);
+            let (action, filter) = if n > 1.0 {
+                (
+                    Action::UpdateMany,
+                    vec![filt(acc.path("_id"), FilterOp::In, ValueSource::Param)],
+                )
+            } else {
+                (Action::UpdateOne, self.id_filter(child, ValueSource::Param))
+            };
+            let why = Purpose::Link {
+                entity: self.name(child).to_string(),
+                to: name.clone(),
+            };
+            self.write_root(plan, op, child, action, filter, vec![u], n, n - 1.0, why);
+        }
     }
 
     /// The unique indexes an inserted entity's `unique:` combinations need,
@@ -396,7 +449,7 @@ impl<'a> Planner<'a> {
                             ),
                             KeyPart::Parent(r) => {
                                 let rel = f.model.relationship(*r);
-                                let p = parent_ref_path(self.layout(*r), &rel.child_field)?;
+                                let p = self.parent_ref_path(*r)?;
                                 (acc.path(&p), rel.parents.min == 0)
                             }
                         };

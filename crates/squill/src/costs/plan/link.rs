@@ -23,39 +23,48 @@ impl<'a> Planner<'a> {
         // update whatever it carries.
         let mut on_parent: (Vec<UpdateOp>, Vec<Purpose>) = (Vec::new(), Vec::new());
         let mut on_child: (Vec<UpdateOp>, Vec<Purpose>) = (Vec::new(), Vec::new());
-        if let Some(path) = child_ids_path(layout, &rel.parent_field) {
+        let many = rel.kind == RelationshipKind::ManyToMany || rel.shared;
+        if let Some(path) = self.child_ids_path(r) {
             // An extended reference keeps copies with each id: the child is
-            // read first for them.
+            // read first for them. An id kept in an object (with copies or
+            // the link's attributes) is pushed as that object.
             let path = self.access(parent).path(&path);
+            let copies = layout.copies_in(Side::Parent);
+            if !copies.is_empty() && !unlink {
+                self.read_copies(plan, op, child, copies, 1.0);
+            }
             let u = match layout {
-                Layout::ExtendedReference { fields, .. } if !unlink => {
-                    self.read_copies(plan, op, child, fields, 1.0);
-                    UpdateOp::Push {
-                        path: self.access(parent).path(&rel.parent_field),
-                        sort: None,
-                        slice: None,
-                    }
-                }
                 _ if unlink => remove_id(rel, layout, path),
                 _ if single_id(rel, layout) => UpdateOp::Set { path },
+                _ if path.ends_with("._id") => UpdateOp::Push {
+                    path: self.access(parent).path(&rel.parent_field),
+                    sort: None,
+                    slice: None,
+                },
                 _ => UpdateOp::AddToSet { path },
             };
             on_parent.0.push(u);
             on_parent.1.push(why(&pname, &cname));
         }
-        if let Some(path) = parent_ref_path(layout, &rel.child_field) {
+        if let Some(path) = self.parent_ref_path(r) {
             let path = self.access(child).path(&path);
-            let many = rel.kind == RelationshipKind::ManyToMany || rel.shared;
+            let copies = layout.copies_in(Side::Child);
+            if !copies.is_empty() && !unlink {
+                self.read_copies(plan, op, parent, copies, 1.0);
+            }
+            let object = path.ends_with("._id");
             let u = match layout {
-                Layout::ExtendedReference { fields, .. } if !unlink => {
-                    self.read_copies(plan, op, parent, fields, 1.0);
-                    UpdateOp::Set {
-                        path: self.access(child).path(&rel.child_field),
-                    }
-                }
                 _ if unlink && many => UpdateOp::Pull { path },
                 _ if unlink => UpdateOp::Unset { path },
+                _ if many && object => UpdateOp::Push {
+                    path: self.access(child).path(&rel.child_field),
+                    sort: None,
+                    slice: None,
+                },
                 _ if many => UpdateOp::AddToSet { path },
+                _ if object => UpdateOp::Set {
+                    path: self.access(child).path(&rel.child_field),
+                },
                 _ => UpdateOp::Set { path },
             };
             on_child.0.push(u);
@@ -97,7 +106,8 @@ impl<'a> Planner<'a> {
                 });
             }
         }
-        let mut writes = 0;
+        // Two writes outside an atomic group get their warning with the
+        // plan's other writes (`Planner::plan`), once.
         for (e, (updates, purposes)) in [(parent, on_parent), (child, on_child)] {
             if updates.is_empty() {
                 continue;
@@ -114,13 +124,6 @@ impl<'a> Planner<'a> {
                 0.0,
                 purposes,
             );
-            writes += 1;
-        }
-        if writes > 1 && !in_atomic_group(f.model, op) {
-            plan.warnings.push(Warning::NotAtomic {
-                operation: f.model.operation(op).name.clone(),
-                writes,
-            });
         }
     }
 

@@ -223,26 +223,6 @@ fn filt(path: impl Into<String>, op: FilterOp, from: ValueSource) -> StepFilter 
     }
 }
 
-/// Whether the child holds its parent's id under this layout (and under which path).
-fn parent_ref_path(layout: &Layout, child_field: &str) -> Option<String> {
-    match layout {
-        Layout::ParentReference
-        | Layout::TwoWayReferences
-        | Layout::Subset { .. }
-        | Layout::ManyToManyTwoWay
-        | Layout::ManyToManyOneWay {
-            ids_in: Side::Child,
-        } => Some(child_field.to_string()),
-        Layout::ExtendedReference {
-            copies_into: Side::Child,
-            ..
-        } => Some(format!("{child_field}._id")),
-        // The child's own id is its parent's.
-        Layout::SharedId => Some("_id".to_string()),
-        _ => None,
-    }
-}
-
 /// Whether the parent's field for a relationship holds one id rather than
 /// an array: a one-to-one kept by reference keeps its child's id as a plain
 /// field (embedded children, subsets and buckets are arrays whatever the kind).
@@ -284,24 +264,62 @@ fn remove_id(rel: &crate::model::Relationship, layout: &Layout, path: String) ->
     }
 }
 
-/// Whether the parent holds its children's ids under this layout (and under which path).
-fn child_ids_path(layout: &Layout, parent_field: &str) -> Option<String> {
-    match layout {
-        Layout::ChildReferences
-        | Layout::TwoWayReferences
-        | Layout::ManyToManyTwoWay
-        | Layout::ManyToManyOneWay {
-            ids_in: Side::Parent,
-        } => Some(parent_field.to_string()),
-        Layout::ExtendedReference {
-            copies_into: Side::Parent,
-            ..
-        } => Some(format!("{parent_field}._id")),
-        _ => None,
-    }
-}
-
 impl<'a> Planner<'a> {
+    /// Whether a child of `r` holds its parent's id (and under which path):
+    /// `user.team` for a bare id or an array of ids, `user.teams._id` when
+    /// each id sits in an object with copies or the link's attributes.
+    fn parent_ref_path(&self, r: RelationshipId) -> Option<String> {
+        let rel = self.facts.model.relationship(r);
+        let field = &rel.child_field;
+        let layout = self.layout(r);
+        match layout {
+            Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
+                Some(field.clone())
+            }
+            // The child's own id is its parent's.
+            Layout::SharedId => Some("_id".to_string()),
+            l => match l.many_sides() {
+                Some((_, Some(copies))) => Some(
+                    if copies.is_empty()
+                        && self.facts.attributes_on(r, Side::Child, l).next().is_none()
+                    {
+                        field.clone()
+                    } else {
+                        format!("{field}._id")
+                    },
+                ),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether the parent of `r` holds its children's ids (and under which
+    /// path), as `parent_ref_path` for the other side.
+    fn child_ids_path(&self, r: RelationshipId) -> Option<String> {
+        let rel = self.facts.model.relationship(r);
+        let field = &rel.parent_field;
+        let layout = self.layout(r);
+        match layout {
+            Layout::ChildReferences | Layout::TwoWayReferences => Some(field.clone()),
+            l => match l.many_sides() {
+                Some((Some(copies), _)) => Some(
+                    if copies.is_empty()
+                        && self
+                            .facts
+                            .attributes_on(r, Side::Parent, l)
+                            .next()
+                            .is_none()
+                    {
+                        field.clone()
+                    } else {
+                        format!("{field}._id")
+                    },
+                ),
+                _ => None,
+            },
+        }
+    }
+
     fn c(&self) -> &crate::settings::CostCoefficients {
         &self.facts.settings.design.costs
     }

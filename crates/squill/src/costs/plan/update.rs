@@ -74,7 +74,7 @@ impl<'a> Planner<'a> {
             let pacc = self.access(parent);
             let pname = self.name(parent).to_string();
             let layout = self.layout(r);
-            if let Some(p) = parent_ref_path(layout, &rel.child_field) {
+            if let Some(p) = self.parent_ref_path(r) {
                 updates.push(UpdateOp::Set { path: at(&p) });
             }
             match layout {
@@ -98,9 +98,7 @@ impl<'a> Planner<'a> {
                 _ => {}
             }
             let moves = matches!(layout, Layout::Embed | Layout::Bucket { .. });
-            if child_ids_path(layout, &rel.parent_field).is_some()
-                || matches!(layout, Layout::Subset { .. })
-                || moves
+            if self.child_ids_path(r).is_some() || matches!(layout, Layout::Subset { .. }) || moves
             {
                 let path = pacc.path(&rel.parent_field);
                 extra.push((
@@ -149,15 +147,14 @@ impl<'a> Planner<'a> {
             let rel = f.model.relationship(r);
             let layout = self.layout(r);
             let copied: Vec<&String> = match layout {
-                Layout::ExtendedReference {
-                    copies_into: Side::Parent,
-                    fields,
-                } => changes.iter().filter(|c| fields.contains(c)).collect(),
                 Layout::Subset { fields, .. } => changes
                     .iter()
                     .filter(|c| fields.is_empty() || fields.contains(c))
                     .collect(),
-                _ => Vec::new(),
+                l => {
+                    let fields = l.copies_in(Side::Parent);
+                    changes.iter().filter(|c| fields.contains(c)).collect()
+                }
             };
             if !copied.is_empty() {
                 let pacc = self.access(rel.parent);
@@ -225,11 +222,14 @@ impl<'a> Planner<'a> {
         }
         for r in f.rels_from[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
-            if let Layout::ExtendedReference {
-                copies_into: Side::Child,
-                fields,
-            } = self.layout(r)
-            {
+            let fields = self.layout(r).copies_in(Side::Child);
+            if !fields.is_empty() {
+                // Several parents: the copy sits in the element of this one.
+                let at_parent = if rel.kind == RelationshipKind::ManyToMany || rel.shared {
+                    format!("{}.$", rel.child_field)
+                } else {
+                    rel.child_field.clone()
+                };
                 // Snapshot copies keep the value of the child's writing. A
                 // re-pointed reference of this entity changes the copy of it
                 // (the seller moves to another region: its items' copies).
@@ -278,7 +278,7 @@ impl<'a> Planner<'a> {
                         copied
                             .iter()
                             .map(|c| UpdateOp::Set {
-                                path: cacc.path(&format!("{}.{c}", rel.child_field)),
+                                path: cacc.path(&format!("{at_parent}.{c}")),
                             })
                             .collect(),
                         holders,
@@ -359,9 +359,7 @@ impl<'a> Planner<'a> {
                 updates: nonatomic
                     + usize::from(
                         !changes.is_empty()
-                            || relinks
-                                .iter()
-                                .any(|r| parent_ref_path(self.layout(*r), "").is_some()),
+                            || relinks.iter().any(|r| self.parent_ref_path(*r).is_some()),
                     ),
             });
         }

@@ -95,6 +95,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     "index": s.index,
                     "every": s.every,
                     "fallback_of": s.fallback_of,
+                    // A `$push` (not trimmed to the latest K, which may
+                    // drop the item itself) or a `$pull` changes every
+                    // document it matches (the item pulled is taken from
+                    // the data).
+                    "modifies": s.updates.iter().any(|u| matches!(u, plan::Update::Push { slice: None, .. } | plan::Update::Pull(..))),
                 })
             })
             .collect();
@@ -116,6 +121,7 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
         Expr::Number(n) => json!({"number": n}),
         Expr::Below(n) => json!({"below": n}),
         Expr::Missing => json!({"missing": true}),
+        Expr::IdIs(p) => json!({"id_is": p}),
     }
 }
 

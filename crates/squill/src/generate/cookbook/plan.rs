@@ -78,6 +78,9 @@ pub enum Expr {
     Below(u64),
     /// `{"$exists": false}`: an array with no element at that index.
     Missing,
+    /// `{"_id": param}`: the element of an array of objects with that id
+    /// (what `$pull` removes from an array of references with copies).
+    IdIs(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -447,10 +450,18 @@ impl Builder<'_> {
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Item, "")),
             ),
-            UpdateOp::Pull { path } => Update::Pull(
-                path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Item, "old_")),
-            ),
+            // An id inside objects (`tracks._id`): `$pull` takes the array
+            // and a condition on its elements.
+            UpdateOp::Pull { path } => match path.strip_suffix("._id") {
+                Some(array) => Update::Pull(
+                    array.to_string(),
+                    Expr::IdIs(self.param(&c, path, ParamKind::Item, "old_")),
+                ),
+                None => Update::Pull(
+                    path.clone(),
+                    Expr::Param(self.param(&c, path, ParamKind::Item, "old_")),
+                ),
+            },
         }
     }
 }
@@ -502,17 +513,22 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         let mut updates: Vec<Update> = step.updates.iter().map(|u| b.update(step, u)).collect();
         let mut array_filters = Vec::new();
         for u in &mut updates {
-            // A `$push` into an array the design bounds keeps the bound with
-            // `$slice`: the latest K (after `$sort`, or the last appended).
-            if let Update::Push {
-                path, sort, slice, ..
-            } = u
+            // A `$push` into an array the design bounds (and does not keep
+            // as the latest K, which `$slice` trims) only writes while the
+            // array has room: the document whose array is full is not
+            // matched, and the caller sees it, rather than an element
+            // silently dropped (a member, an address) or a write the
+            // validator refuses.
+            if let Update::Push { path, slice, .. } = u
                 && slice.is_none()
                 && bound.is_none()
                 && let Some(max) = coll.as_ref().and_then(|c| array_bound(c, path))
+                && max > 0
             {
-                let max = i64::try_from(max).unwrap_or(i64::MAX);
-                *slice = Some(if sort.is_some() { max } else { -max });
+                let last = format!("{path}.{}", max - 1);
+                if !filter.iter().any(|(p, _)| *p == last) {
+                    filter.push((last, Expr::Missing));
+                }
             }
             // Updates of fields inside array elements use `$[e]`, restricted
             // by the step's filter on the same array when it has one. A path

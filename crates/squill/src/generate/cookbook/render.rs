@@ -27,6 +27,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
             _ => "{\"$exists\": false}".to_string(),
         },
         Expr::In(p) => format!("{{\"$in\": {p}}}"),
+        Expr::IdIs(p) => format!("{{\"_id\": {p}}}"),
         Expr::Range(a, b) => format!("{{\"$gte\": {a}, \"$lt\": {b}}}"),
         Expr::IdsFrom { step, path } => match lang {
             Lang::Python => format!("{{\"$in\": _ids({step}, {})}}", q(path)),

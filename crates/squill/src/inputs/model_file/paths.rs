@@ -371,11 +371,18 @@ pub(super) fn includes(
                 let mut inc = plain(step);
                 if let Some(d) = detail {
                     let t = step.target;
-                    inc.fields = d
+                    // The link's own attributes (a member's role) may be
+                    // named next to the other side's fields.
+                    let rel = model.relationship(step.relationship);
+                    let (attrs, own): (Vec<&S<String>>, Vec<&S<String>>) = d
                         .fields
-                        .as_ref()
-                        .map(|f| fields(ctx, model, t, f, "returned"))
-                        .unwrap_or_default();
+                        .iter()
+                        .flatten()
+                        .partition(|f| rel.attribute(&f.value).is_some());
+                    let own: Vec<S<String>> = own.into_iter().cloned().collect();
+                    let mut listed = fields(ctx, model, t, &own, "returned");
+                    listed.extend(attrs.into_iter().map(|f| f.value.clone()));
+                    inc.fields = listed;
                     inc.limit = d.limit.as_ref().and_then(|l| ctx.whole(l, "`limit`", 0));
                     inc.sort = d
                         .sort

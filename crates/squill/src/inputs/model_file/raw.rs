@@ -135,6 +135,12 @@ pub struct RawRelationship {
     /// (the price on an invoice line): copied into the child, never refreshed.
     #[schemars(with = "Option<Vec<String>>")]
     pub snapshot: Option<Vec<S<String>>>,
+    /// Fields of the link itself in a many-to-many (a member's `role`, when
+    /// they `joined_at`), written like an entity's fields: they travel with
+    /// the reference, and includes may name them in `fields`.
+    #[serde(default)]
+    #[schemars(with = "NamedMap<RawField>")]
+    pub attributes: NamedMap<S<RawField>>,
     pub description: Option<String>,
 }
 

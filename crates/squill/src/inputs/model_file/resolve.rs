@@ -548,6 +548,52 @@ fn snapshot(
     out
 }
 
+/// A many-to-many's own fields. Includes name them next to the other
+/// side's fields, so a name either side already uses would be ambiguous.
+fn attributes(
+    ctx: &mut Ctx<'_>,
+    r: &RawRelationship,
+    kind: RelationshipKind,
+    sides: [&Entity; 2],
+    references: [&String; 2],
+) -> Vec<Field> {
+    if r.attributes.0.is_empty() {
+        return Vec::new();
+    }
+    check_duplicates(ctx, &r.attributes, "attribute");
+    let mut out = Vec::new();
+    for (name, raw) in &r.attributes.0 {
+        if kind != RelationshipKind::ManyToMany {
+            ctx.error(
+                ctx.pos(name),
+                "`attributes` belong to a many-to-many: in a one-to-many or one-to-one the link's fields are the child's own".to_string(),
+                "not a many-to-many",
+                Some(format!("declare `{}` as a field of entity `{}`", name.value, sides[1].name)),
+            );
+            return Vec::new();
+        }
+        let taken = name.value == "_id"
+            || references.iter().any(|f| **f == name.value)
+            || sides.iter().any(|e| e.field(&name.value).is_some());
+        if taken {
+            ctx.error(
+                ctx.pos(name),
+                format!(
+                    "attribute `{}` has the name of a field of `{}` or `{}`: an include could not tell them apart",
+                    name.value, sides[0].name, sides[1].name
+                ),
+                "name taken",
+                Some("give the attribute another name".into()),
+            );
+            continue;
+        }
+        if let Some(f) = field(ctx, name, raw, None) {
+            out.push(f);
+        }
+    }
+    out
+}
+
 /// A pinned layout's name.
 fn layout(ctx: &mut Ctx<'_>, raw: &S<String>) -> Option<LayoutKind> {
     let name = raw.value.trim().to_ascii_lowercase().replace('_', "-");
@@ -693,6 +739,13 @@ fn relationships(
                 );
             }
         }
+        let attributes = attributes(
+            ctx,
+            r,
+            kind,
+            [&entities[parent.index()], &entities[child.index()]],
+            [&parent_field, &child_field],
+        );
         out.push((
             name,
             Relationship {
@@ -708,6 +761,7 @@ fn relationships(
                 child_field,
                 layout: r.layout.as_ref().and_then(|l| layout(ctx, l)),
                 snapshot: snapshot(ctx, r, &entities[parent.index()], kind, shared),
+                attributes,
                 description: r.description.clone(),
             },
         ));

@@ -845,3 +845,61 @@ fn percentiles_lie_between_typical_and_max() {
     let p = problems(&ok.replace("p99: 120", "p99: 900"));
     assert!(p[0].contains("p99 900 is not between"), "{p:?}");
 }
+
+#[test]
+fn attributes_of_a_many_to_many_parse_read_back_and_are_named_by_includes() {
+    let ok = LINKS
+        .replace(
+            "    layout: extended-reference",
+            "    attributes:\n      position: int\n      added_at: date?",
+        )
+        .replace(
+            "  add_track: {link: tracks, rate: 3}",
+            "  add_track: {link: tracks, rate: 3}\n  page: {read: playlist, rate: 9, include: {tracks: {fields: [title, position]}}}",
+        );
+    let m = parse("m.yaml", &ok).unwrap();
+    let tracks = m.relationship(m.relationship_by_name("tracks").unwrap());
+    let names: Vec<&str> = tracks.attributes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["position", "added_at"]);
+    assert!(!tracks.attributes[1].required);
+    let page = m
+        .workload
+        .operations
+        .iter()
+        .find(|o| o.name == "page")
+        .unwrap();
+    let OperationKind::Read {
+        include: includes, ..
+    } = &page.kind
+    else {
+        panic!("{:?}", page.kind)
+    };
+    assert_eq!(includes[0].fields, ["title", "position"]);
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(m, back);
+    // A name either side uses, and attributes on a one-to-many.
+    let clash = ok.replace("      position: int", "      title: int");
+    let p = problems(&clash);
+    assert!(
+        p[0].starts_with(
+            "m.yaml:15:7: attribute `title` has the name of a field of `playlist` or `track`"
+        ),
+        "{p:?}"
+    );
+    let one_to_many = ok.replace(
+        "  owns: {parent: person, child: playlist, children: 2}",
+        "  owns: {parent: person, child: playlist, children: 2, attributes: {since: date}}",
+    );
+    let p = problems(&one_to_many);
+    assert!(
+        p[0].contains("`attributes` belong to a many-to-many"),
+        "{p:?}"
+    );
+    // An unknown name in an include's fields is still an error.
+    let typo = ok.replace("fields: [title, position]", "fields: [title, positon]");
+    let p = problems(&typo);
+    assert!(
+        p[0].contains("field `positon` returned is not a field of entity `track`"),
+        "{p:?}"
+    );
+}

@@ -239,6 +239,13 @@ pub fn to_yaml(model: &Model) -> String {
                 list(r.snapshot.iter().map(|f| s(f)))
             );
         }
+        if !r.attributes.is_empty() {
+            let _ = writeln!(out, "    attributes:");
+            for f in &r.attributes {
+                let ty = compact::write_type(&f.ty, f.avg_size, f.required);
+                let _ = writeln!(out, "      {}: {}", s(&f.name), block_type(&ty));
+            }
+        }
         if let Some(d) = &r.description {
             let _ = writeln!(out, "    description: {}", s(d));
         }

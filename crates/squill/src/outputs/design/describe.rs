@@ -82,6 +82,23 @@ pub fn layout(layout: &Layout) -> String {
             Side::Child => "many-to-many, ids in the child only".into(),
         },
         Layout::ManyToManyTwoWay => "many-to-many, ids on both sides".into(),
+        Layout::TwoWayExtendedReference {
+            copies_in_parent,
+            copies_in_child,
+        } => {
+            let side = |fields: &[String], whose: &str| {
+                if fields.is_empty() {
+                    format!("bare ids in {whose}")
+                } else {
+                    format!("copies {} in {whose}", fields.join(", "))
+                }
+            };
+            format!(
+                "two-way extended reference ({}; {})",
+                side(copies_in_parent, "the parent"),
+                side(copies_in_child, "each child")
+            )
+        }
     }
 }
 

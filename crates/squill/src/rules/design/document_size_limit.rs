@@ -25,17 +25,21 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let parent = f.own_bytes[rel.parent.index()];
     let per_item = match cx.layout {
         Layout::Embed => f.own_bytes[rel.child.index()] + 10.0,
-        Layout::ChildReferences
-        | Layout::TwoWayReferences
-        | Layout::ManyToManyTwoWay
-        | Layout::ManyToManyOneWay {
-            ids_in: Side::Parent,
-        } => 17.0,
-        Layout::ExtendedReference {
-            copies_into: Side::Parent,
-            fields,
-        } => copy_bytes(f, rel.child, fields) + 5.0,
-        _ => return None,
+        Layout::ChildReferences | Layout::TwoWayReferences => 17.0,
+        l => match l.many_sides() {
+            Some((Some(copies), _)) => {
+                let attrs: f64 = f
+                    .attributes_on(cx.r, Side::Parent, l)
+                    .map(|a| a.element_bytes() as f64)
+                    .sum();
+                if copies.is_empty() && attrs == 0.0 {
+                    17.0
+                } else {
+                    copy_bytes(f, rel.child, copies) + attrs + 5.0
+                }
+            }
+            _ => return None,
+        },
     };
     let at_max = parent + max * per_item;
     (at_max > limit).then(|| {

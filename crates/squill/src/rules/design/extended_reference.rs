@@ -14,9 +14,20 @@ use crate::rules::judge::{Judgement, RelCheck};
 
 /// Supports copying, next to a reference, the few fields a read needs.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
-    let Layout::ExtendedReference { fields, .. } = cx.layout else {
-        return None;
+    let fields: Vec<&String> = match cx.layout {
+        Layout::ExtendedReference { fields, .. } => fields.iter().collect(),
+        // Copies on both sides: each side's reads, one sentence.
+        Layout::TwoWayExtendedReference {
+            copies_in_parent,
+            copies_in_child,
+        } => {
+            let mut all: Vec<&String> = copies_in_parent.iter().collect();
+            all.extend(copies_in_child.iter().filter(|f| !copies_in_parent.contains(f)));
+            all
+        }
+        _ => return None,
     };
+    let fields: Vec<&str> = fields.iter().map(|f| f.as_str()).collect();
     cx.answers_reads_without_join().then(|| {
         Judgement::Support(format!(
             "reads through {} need only {} of the other side: a copy next to the reference saves the join",

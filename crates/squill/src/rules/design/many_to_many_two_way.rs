@@ -16,7 +16,10 @@ use crate::words;
 /// Supports id arrays on both sides of a many-to-many whose both sides are small
 /// and both read.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
-    if !matches!(cx.layout, Layout::ManyToManyTwoWay) {
+    if !matches!(
+        cx.layout,
+        Layout::ManyToManyTwoWay | Layout::TwoWayExtendedReference { .. }
+    ) {
         return None;
     }
     let rel = cx.rel();

@@ -9,7 +9,7 @@ crate::rules::declare_rule! {
     check: Relationship { order: 30, check },
 }
 
-use crate::design::{Layout, Side};
+use crate::design::Layout;
 use crate::model::Count;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
@@ -27,22 +27,17 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             cx.parent(),
             cx.child(),
         ),
-        Layout::ChildReferences
-        | Layout::TwoWayReferences
-        | Layout::ManyToManyTwoWay
-        | Layout::ManyToManyOneWay {
-            ids_in: Side::Parent,
-        }
-        | Layout::ExtendedReference {
-            copies_into: Side::Parent,
-            ..
-        } => (
+        l if matches!(l, Layout::ChildReferences | Layout::TwoWayReferences)
+            || l.many_sides().is_some_and(|(p, _)| p.is_some()) =>
+        {
+            (
             rel.children.max,
             s.reference_array_max,
             "referenced",
             cx.parent(),
             cx.child(),
-        ),
+            )
+        }
         _ => (Count::Finite(0), 0, "", String::new(), String::new()),
     };
     let too_many = |c: Count, b: u64| c.finite().is_none_or(|n| n > b);
@@ -60,13 +55,8 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         )));
     }
     // Ids of the parents in each child (N:M one-way into the child, two-way).
-    if matches!(
-        cx.layout,
-        Layout::ManyToManyTwoWay
-            | Layout::ManyToManyOneWay {
-                ids_in: Side::Child
-            }
-    ) && too_many(rel.parents.max, s.reference_array_max)
+    if cx.layout.many_sides().is_some_and(|(_, c)| c.is_some())
+        && too_many(rel.parents.max, s.reference_array_max)
     {
         return Some(Judgement::Forbid(format!(
 "{} can belong to {} {}; an array of their ids must stay within {}", words::a(&cx.child()), match rel.parents.max {

@@ -1,0 +1,88 @@
+//! `link-attributes`: A many-to-many's own fields travel with its references, on the side whose reads take them.
+
+crate::rules::declare_rule! {
+    id: "link-attributes",
+    summary: "Keep a many-to-many's own fields (a member's role) with the references, on each side whose reads take them",
+    kind: Design,
+    severity: Info,
+    sources: ["003_8caca105590b9080.txt", "001_5782b55841006ac6.txt"],
+    check: Relationship { order: 135, check },
+}
+
+use crate::design::Side;
+use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+
+/// Supports a layout that keeps references of a many-to-many with
+/// attributes by saying where each attribute lives: the relational join
+/// table's extra columns have no table of their own here.
+pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
+    let rel = cx.rel();
+    if rel.attributes.is_empty() {
+        return None;
+    }
+    let (in_parent, in_child) = cx.layout.many_sides()?;
+    let mut parts = Vec::new();
+    for (side, holds, holder, item, field) in [
+        (
+            Side::Parent,
+            in_parent.is_some(),
+            cx.parent(),
+            cx.child(),
+            &rel.parent_field,
+        ),
+        (
+            Side::Child,
+            in_child.is_some(),
+            cx.child(),
+            cx.parent(),
+            &rel.child_field,
+        ),
+    ] {
+        let names: Vec<&str> = cx
+            .facts
+            .attributes_on(cx.r, side, cx.layout)
+            .map(|a| a.name.as_str())
+            .collect();
+        if holds && !names.is_empty() {
+            parts.push(format!(
+                "{} with each {item} in {}'s `{field}`",
+                names.join(", "),
+                words::a(&holder)
+            ));
+        }
+    }
+    let both = in_parent.is_some() && in_child.is_some();
+    let writes = if both {
+        "a link writes them on both sides"
+    } else {
+        "a link writes them once"
+    };
+    Some(Judgement::Support(format!(
+        "the link's own fields are kept next to its references: {}; {writes}",
+        parts.join("; ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge};
+
+    #[test]
+    fn fires() {
+        assert_eq!(
+            judge(&RULE, &example("scenarios/s09-teams.yaml"), "memberships", "many-to-many-two-way"),
+            "support: the link's own fields are kept next to its references: role, joined_at with each user in a team's `members`; role with each team in a user's `teams`; a link writes them on both sides"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        // No attributes on the playlists' tracks.
+        assert_eq!(
+            judge(&RULE, &example("scenarios/s01-playlists.yaml"), "tracks", "many-to-many-two-way"),
+            "-"
+        );
+    }
+}
