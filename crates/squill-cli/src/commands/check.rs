@@ -78,12 +78,16 @@ fn summary(model: &Model, path: &str, settings: &Settings) -> String {
             RelationshipKind::ManyToMany => format!("many-to-many (children {class})"),
             _ => class.to_string(),
         };
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
         if r.child_standalone {
-            notes.push("standalone");
+            notes.push("standalone".into());
+        }
+        if !r.attributes.is_empty() {
+            let names: Vec<&str> = r.attributes.iter().map(|a| a.name.as_str()).collect();
+            notes.push(format!("attributes {}", names.join(", ")));
         }
         if r.shared {
-            notes.push("shared");
+            notes.push("shared".into());
         }
         let _ = writeln!(
             out,

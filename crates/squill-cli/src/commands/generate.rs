@@ -116,9 +116,10 @@ fn design_for(
 ) -> Result<(squill::model::Model, squill::design::Design)> {
     let settings = super::load_settings(global)?;
     let model = super::load_model(path)?;
-    let design = squill::advise::advise(&model, &settings, mix)
-        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    Ok((model, design))
+    // Data and queries follow the model the design was made for: a
+    // many-to-many kept as an edge collection is an entity there.
+    squill::advise::advise_with_model(&model, &settings, mix)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))
 }
 
 pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {

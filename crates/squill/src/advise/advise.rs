@@ -4,9 +4,12 @@
 use super::error::AdviseError;
 use super::{build, optimize};
 use crate::candidates::facts::Facts;
-use crate::design::Design;
+use crate::candidates::space::{Space, State};
+use crate::design::{Alternative, Design, Layout, RelationshipDecision, RuleHit, Verdict};
 use crate::finding::{Evidence, Finding, Location, Severity};
-use crate::model::{Model, OperationKind};
+use crate::model::{
+    LayoutKind, Model, OperationKind, RelationshipId, RelationshipKind, as_junction,
+};
 use crate::settings::Settings;
 use crate::words::edit_distance;
 
@@ -16,16 +19,203 @@ pub fn advise(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<Design, AdviseError> {
+    advise_with_model(model, settings, mix).map(|(_, design)| design)
+}
+
+/// `advise`, with the model the design was made for: `model` itself, or
+/// `model` with some many-to-many relationships written as entities of
+/// their own (an edge collection each) when that costs less, or when the
+/// model pins them so. `generate` builds data and queries from this model.
+pub fn advise_with_model(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+) -> Result<(Model, Design), AdviseError> {
     check_model(model)?;
     let mix_index = resolve_mix(model, mix)?;
+    let mut current = model.clone();
+    let many: Vec<RelationshipId> = model
+        .relationship_ids()
+        .filter(|r| model.relationship(*r).kind == RelationshipKind::ManyToMany)
+        .collect();
+    // A pin to an edge collection is the rewrite, before anything else.
+    let mut edges: Vec<(RelationshipId, Option<Alternative>)> = Vec::new();
+    for &r in &many {
+        if model.relationship(r).layout == Some(LayoutKind::EdgeCollection) {
+            current = as_junction(&current, r).ok_or_else(|| AdviseError::PinnedLayout {
+                model: model.name.clone(),
+                relationship: model.relationship(r).name.clone(),
+                layout: LayoutKind::EdgeCollection.name(),
+                candidates: Vec::new(),
+                needs: super::error::needs(LayoutKind::EdgeCollection),
+            })?;
+            edges.push((r, None));
+        }
+    }
+    let Outcome {
+        mut design,
+        mut breaks,
+        planned,
+        mut space,
+        mut state,
+    } = design_of(&current, settings, mix_index, None)?;
+    // Each other many-to-many as an edge collection, kept when the whole
+    // design costs less that way: those whose array layouts break a rule
+    // first, then the rest, while the search budget lasts (each one is a
+    // search of the whole model again).
+    let mut spent = planned;
+    let mut unpriced = 0usize;
+    let mut order: Vec<RelationshipId> = many
+        .iter()
+        .copied()
+        .filter(|&r| model.relationship(r).layout.is_none())
+        .collect();
+    let forced = |d: &Design, r: RelationshipId| {
+        let path = format!("relationships.{}", model.relationship(r).name);
+        d.findings
+            .iter()
+            .any(|f| matches!(&f.location, Location::Model { path: p } if *p == path))
+    };
+    // The likeliest to win first: links the arrays cannot hold, then the
+    // largest arrays.
+    let largest = |r: RelationshipId| {
+        let rel = model.relationship(r);
+        let max = |c: crate::model::Count| c.finite().unwrap_or(u64::MAX);
+        max(rel.children.max).max(max(rel.parents.max))
+    };
+    order.sort_by_key(|&r| (!forced(&design, r), std::cmp::Reverse(largest(r))));
+    for r in order {
+        let rel = model.relationship(r);
+        let Some(rewritten) = as_junction(&current, r) else {
+            continue;
+        };
+        if spent.saturating_add(planned) > planned.saturating_add(edge_budget(planned)) {
+            unpriced += 1;
+            continue;
+        }
+        let Ok(Outcome {
+            design: alternative,
+            breaks: alternative_breaks,
+            planned: cost,
+            space: alternative_space,
+            state: alternative_state,
+        }) = design_of(&rewritten, settings, mix_index, Some((&space, &state)))
+        else {
+            continue;
+        };
+        spent = spent.saturating_add(cost);
+        let edge = Layout::EdgeCollection {
+            collection: rel.name.clone(),
+        };
+        // A design that breaks fewer rules wins whatever it costs (a user
+        // with 200,000 starred repositories in an array cannot be stored).
+        if (alternative_breaks, alternative.totals.score) < (breaks, design.totals.score) {
+            // Adopted: a full search of the rewritten model, which may do
+            // better than the one descent from the design at hand.
+            let (alternative, alternative_breaks, alternative_space, alternative_state) =
+                match design_of(&rewritten, settings, mix_index, None) {
+                    Ok(full)
+                        if (full.breaks, full.design.totals.score)
+                            < (alternative_breaks, alternative.totals.score) =>
+                    {
+                        spent = spent.saturating_add(full.planned);
+                        (full.design, full.breaks, full.space, full.state)
+                    }
+                    _ => (
+                        alternative,
+                        alternative_breaks,
+                        alternative_space,
+                        alternative_state,
+                    ),
+                };
+            let old = design
+                .relationships
+                .iter()
+                .find(|d| d.relationship == rel.name)
+                .cloned();
+            // The array layout lost on a rule it breaks, or on cost.
+            let forced = design.findings.iter().find(|f| {
+                f.severity >= Severity::Warning
+                    && matches!(&f.location, Location::Model { path } if *path == format!("relationships.{}", rel.name))
+            });
+            let beaten = old.map(|d| Alternative {
+                verdict: match forced {
+                    Some(f) if breaks > alternative_breaks => Verdict::Rejected {
+                        rule: f.rule,
+                        reason: f.message.clone(),
+                    },
+                    _ => Verdict::Costlier {
+                        delta: design.totals.minus(&alternative.totals),
+                        explanation: edge_words(&d.chosen, &design.totals, &alternative.totals),
+                    },
+                },
+                layout: d.chosen,
+            });
+            current = rewritten;
+            design = alternative;
+            breaks = alternative_breaks;
+            space = alternative_space;
+            state = alternative_state;
+            edges.push((r, beaten));
+        } else if let Some(d) = design
+            .relationships
+            .iter_mut()
+            .find(|d| d.relationship == rel.name)
+        {
+            d.alternatives.push(Alternative {
+                verdict: Verdict::Costlier {
+                    delta: alternative.totals.minus(&design.totals),
+                    explanation: edge_words(&edge, &alternative.totals, &design.totals),
+                },
+                layout: edge,
+            });
+        }
+    }
+    for (r, beaten) in edges {
+        design.relationships.push(edge_decision(model, r, beaten));
+    }
+    if unpriced > 0 {
+        design.findings.push(edges_unpriced_note(unpriced, spent));
+    }
+    Ok((current, design))
+}
+
+/// A design with what the search knows of it.
+struct Outcome {
+    design: Design,
+    /// Layouts a rule forbids, chosen because every candidate of their
+    /// relationship breaks one.
+    breaks: usize,
+    /// Operation plans the search priced.
+    planned: u64,
+    space: Space,
+    state: State,
+}
+
+/// The design of `model` as it stands: facts, candidates judged by the
+/// rules, the search (from the layouts of `near`, a design of a model that
+/// differs in one relationship, when given), the report's values.
+fn design_of(
+    model: &Model,
+    settings: &Settings,
+    mix_index: usize,
+    near: Option<(&Space, &State)>,
+) -> Result<Outcome, AdviseError> {
     let facts = Facts::new(model, settings, mix_index);
     let space = crate::rules::design::space(&facts);
     check_pins(model, &space)?;
-    let searched = optimize::local_search_within(&facts, &space, optimize::PLAN_BUDGET)
-        .ok_or_else(|| AdviseError::NoDesign {
-            model: model.name.clone(),
-            problem: "every combination embeds some entity twice or in a cycle".to_string(),
-        })?;
+    let no_design = || AdviseError::NoDesign {
+        model: model.name.clone(),
+        problem: "every combination embeds some entity twice or in a cycle".to_string(),
+    };
+    let searched = match near {
+        Some(near) => {
+            let start = carried_over(&space, near);
+            optimize::local_search_from(&facts, &space, start, optimize::PLAN_BUDGET)
+        }
+        None => optimize::local_search_within(&facts, &space, optimize::PLAN_BUDGET),
+    }
+    .ok_or_else(no_design)?;
     let mut design =
         build::design(&facts, &space, &searched.state).ok_or_else(|| AdviseError::NoDesign {
             model: model.name.clone(),
@@ -34,7 +224,148 @@ pub fn advise(
     if searched.stopped {
         design.findings.insert(0, budget_note(searched.planned));
     }
-    Ok(design)
+    let breaks = searched
+        .state
+        .rel
+        .iter()
+        .enumerate()
+        .filter(|(r, c)| space.rels[*r][**c].forbidden.is_some())
+        .count();
+    Ok(Outcome {
+        design,
+        breaks,
+        planned: searched.planned,
+        space,
+        state: searched.state,
+    })
+}
+
+/// A state of `space` with the choices of `old` wherever the same layout
+/// (or entity candidate) is on offer, the first allowed candidate elsewhere.
+fn carried_over(space: &Space, (old, state): (&Space, &State)) -> State {
+    State {
+        rel: space
+            .rels
+            .iter()
+            .enumerate()
+            .map(|(r, candidates)| {
+                old.rels
+                    .get(r)
+                    .and_then(|o| o.get(state.rel[r]))
+                    .and_then(|chosen| candidates.iter().position(|c| c.layout == chosen.layout))
+                    .or_else(|| space.allowed(r).first().copied())
+                    .unwrap_or(0)
+            })
+            .collect(),
+        entity: space
+            .entity
+            .iter()
+            .map(|e| {
+                old.entity
+                    .iter()
+                    .position(|x| x == e)
+                    .is_some_and(|j| state.entity[j])
+            })
+            .collect(),
+    }
+}
+
+/// Operation plans the edge collections of a model's many-to-many
+/// relationships may cost on top of the main search (`planned`): as much
+/// again, and at least 20,000 plans, which prices every many-to-many of the
+/// examples and scenarios (a search from the design at hand takes tens to
+/// hundreds of plans there) and keeps the scale bench's models within
+/// about three times their time without (BENCHMARKS.md).
+fn edge_budget(planned: u64) -> u64 {
+    const FLOOR: u64 = 20_000;
+    planned.clamp(FLOOR, optimize::PLAN_BUDGET)
+}
+
+/// The note on a design whose many-to-many relationships were not all
+/// priced as edge collections: each is a search of the whole model, and
+/// the budget ran out.
+fn edges_unpriced_note(unpriced: usize, planned: u64) -> Finding {
+    Finding {
+        rule: crate::rules::design::edge_collection::RULE.id,
+        severity: Severity::Info,
+        message: format!(
+            "{} many-to-many relationships were not priced as edge collections: their budget was spent ({} operation plans priced in all)",
+            crate::words::int(unpriced as u64),
+            crate::words::int(planned)
+        ),
+        location: Location::Model {
+            path: "relationships".to_string(),
+        },
+        evidence: vec![Evidence::new("unpriced", unpriced.to_string())],
+        help: Some(
+            "pin `layout: edge-collection` on a relationship to price it, or advise the parts of a large model separately".to_string(),
+        ),
+    }
+}
+
+/// "two-way-extended-reference costs 1,234 more per second (a score of
+/// 5,678 against 4,444)".
+fn edge_words(
+    layout: &Layout,
+    worse: &crate::design::Cost,
+    better: &crate::design::Cost,
+) -> String {
+    format!(
+        "{} costs {} more per second (a score of {} against {})",
+        layout.kind(),
+        crate::words::num(worse.score - better.score),
+        crate::words::num(worse.score),
+        crate::words::num(better.score)
+    )
+}
+
+/// The decision for a many-to-many kept as an edge collection: the link
+/// entity's two relationships carry the layouts; this says why.
+fn edge_decision(
+    model: &Model,
+    r: RelationshipId,
+    beaten: Option<Alternative>,
+) -> RelationshipDecision {
+    let rel = model.relationship(r);
+    let (parent, child) = (
+        &model.entity(rel.parent).name,
+        &model.entity(rel.child).name,
+    );
+    let reason = match &beaten {
+        Some(Alternative {
+            verdict: Verdict::Costlier { delta, .. },
+            ..
+        }) => format!(
+            "the links of {} in a collection of their own cost {} less per second than the best layout that keeps them in arrays",
+            rel.name,
+            crate::words::num(delta.score)
+        ),
+        Some(Alternative {
+            verdict: Verdict::Rejected { rule, .. },
+            ..
+        }) => format!(
+            "every layout that keeps the links of {} in arrays breaks `{rule}`; a collection of their own breaks none",
+            rel.name
+        ),
+        _ => format!("the model pins {} to an edge collection", rel.name),
+    };
+    RelationshipDecision {
+        relationship: rel.name.clone(),
+        parent: parent.clone(),
+        child: child.clone(),
+        class: "many-to-many".to_string(),
+        chosen: Layout::EdgeCollection {
+            collection: rel.name.clone(),
+        },
+        rules: vec![RuleHit {
+            rule: crate::rules::design::edge_collection::RULE.id,
+            reason,
+        }],
+        alternatives: beaten.into_iter().collect(),
+        tradeoffs: vec![format!(
+            "a {parent}'s {child}s (and a {child}'s {parent}s) take a query of the links first"
+        )],
+    }
 }
 
 /// Every pinned relationship has a candidate of its layout.

@@ -201,10 +201,17 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
                 .indexes
                 .iter()
                 .any(|i| step.index.as_ref() == Some(&i.name));
+            // (Or the index of the same keys in another order that a unique
+            // combination was merged into: an equality on every key.)
             if let Some(by) = coll
                 .indexes
                 .iter()
                 .find(|i| super::optimize::covers(&i.keys, &need.keys))
+                .or_else(|| {
+                    coll.indexes
+                        .iter()
+                        .find(|i| i.unique && same_key_set(&i.keys, &need.keys))
+                })
                 && !exists
             {
                 step.index = Some(by.name.clone());

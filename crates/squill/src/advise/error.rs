@@ -54,6 +54,9 @@ pub fn needs(kind: crate::model::LayoutKind) -> Option<&'static str> {
         ),
         K::SharedId => Some("a one-to-one between two different entities"),
         K::ExtendedReference => Some("reads that take a few fields of the other side"),
+        K::EdgeCollection => Some(
+            "a many-to-many between two different entities whose operations use it only through includes, counts, `link` and `unlink`",
+        ),
         K::TwoWayExtendedReference => {
             Some("a many-to-many read from both sides for a few fields of the other")
         }

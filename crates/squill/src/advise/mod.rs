@@ -15,5 +15,5 @@ mod reasons;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use advise::advise;
+pub use advise::{advise, advise_with_model};
 pub use error::AdviseError;

@@ -52,6 +52,9 @@ pub(super) fn layout_words(
             ids_in: Side::Child,
         } => format!("{parent} ids in each {child} only"),
         Layout::ManyToManyTwoWay => "ids on both sides".to_string(),
+        Layout::EdgeCollection { collection } => {
+            format!("a `{collection}` collection with one document per link")
+        }
         Layout::TwoWayExtendedReference {
             copies_in_parent,
             copies_in_child,

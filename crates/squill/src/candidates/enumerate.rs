@@ -12,6 +12,18 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     let rf = facts.rel(r);
     let mut out = Vec::new();
     let one_parent = rel.kind != RelationshipKind::ManyToMany && !rel.shared;
+    // A link of an edge collection keeps its own documents: its parent's
+    // id, with copies of a few of its fields if the reads want them.
+    if rel.edge {
+        out.push(Layout::ParentReference);
+        for fields in copy_sets(facts, r, Side::Child) {
+            out.push(Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields,
+            });
+        }
+        return out;
+    }
     if rel.kind == RelationshipKind::ManyToMany {
         out.push(Layout::ManyToManyOneWay {
             ids_in: Side::Parent,

@@ -71,6 +71,11 @@ pub enum Layout {
     /// 1:1 by reference without a reference field: the child's `_id` is its
     /// parent's `_id` (a user's settings under the user's id).
     SharedId,
+    /// N:M: one document per link in a collection of its own (the join
+    /// table: a membership, a star), with both references and the link's
+    /// attributes; neither side keeps an array. Priced as the model with
+    /// the relationship written as an entity (`model::as_junction`).
+    EdgeCollection { collection: String },
 }
 
 impl Layout {
@@ -95,6 +100,7 @@ impl Layout {
             Layout::ManyToManyTwoWay => LayoutKind::ManyToManyTwoWay,
             Layout::TwoWayExtendedReference { .. } => LayoutKind::TwoWayExtendedReference,
             Layout::SharedId => LayoutKind::SharedId,
+            Layout::EdgeCollection { .. } => LayoutKind::EdgeCollection,
         }
     }
 

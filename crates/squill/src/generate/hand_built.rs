@@ -70,6 +70,7 @@ pub fn rel(
         layout: None,
         snapshot: Vec::new(),
         attributes: Vec::new(),
+        edge: false,
         description: None,
     }
 }

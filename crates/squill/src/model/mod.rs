@@ -8,6 +8,7 @@
 
 mod cardinality;
 mod entity;
+mod junction;
 mod relationship;
 #[doc(hidden)]
 pub mod synthetic;
@@ -15,6 +16,7 @@ mod workload;
 
 pub use cardinality::{Cardinality, CardinalityClass, Count};
 pub use entity::{Entity, EntityId, Field, FieldType, KeyPart};
+pub use junction::as_junction;
 pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,

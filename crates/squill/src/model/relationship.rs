@@ -37,10 +37,11 @@ pub enum LayoutKind {
     ManyToManyTwoWay,
     TwoWayExtendedReference,
     SharedId,
+    EdgeCollection,
 }
 
 impl LayoutKind {
-    pub const ALL: [LayoutKind; 13] = [
+    pub const ALL: [LayoutKind; 14] = [
         LayoutKind::Embed,
         LayoutKind::EmbedParentInChild,
         LayoutKind::ChildReferences,
@@ -54,6 +55,7 @@ impl LayoutKind {
         LayoutKind::ManyToManyTwoWay,
         LayoutKind::TwoWayExtendedReference,
         LayoutKind::SharedId,
+        LayoutKind::EdgeCollection,
     ];
 
     /// The name the model file and the design JSON use.
@@ -72,6 +74,7 @@ impl LayoutKind {
             LayoutKind::ManyToManyTwoWay => "many-to-many-two-way",
             LayoutKind::TwoWayExtendedReference => "two-way-extended-reference",
             LayoutKind::SharedId => "shared-id",
+            LayoutKind::EdgeCollection => "edge-collection",
         }
     }
 
@@ -115,6 +118,10 @@ pub struct Relationship {
     /// they joined): they belong to neither side, and travel with the
     /// reference wherever the layout keeps it.
     pub attributes: Vec<super::Field>,
+    /// The child is the link entity of an edge collection (`as_junction`):
+    /// it keeps documents of its own, one per link, whatever else is copied
+    /// into them.
+    pub edge: bool,
     pub description: Option<String>,
 }
 

@@ -123,6 +123,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             layout: None,
             snapshot: Vec::new(),
             attributes: Vec::new(),
+            edge: false,
             description: None,
         });
     }
@@ -293,6 +294,7 @@ pub fn chain(n: usize) -> Model {
             layout: None,
             snapshot: Vec::new(),
             attributes: Vec::new(),
+            edge: false,
             description: None,
         })
         .collect();

@@ -155,6 +155,7 @@ fn relationship(
         layout: None,
         snapshot: Vec::new(),
         attributes: Vec::new(),
+        edge: false,
         description: Some(format!(
             "{}.{} matches {}.{} ({}); {:.1} % of the values match",
             r.from,

@@ -772,4 +772,77 @@ fn s09_teams() {
         panic!("{:?}", bare.verdict)
     };
     assert!(delta.round_trips > 0.0, "{delta:?}");
+    // The membership collection is the costlier alternative, with its delta.
+    let edge = decision
+        .alternatives
+        .iter()
+        .find(|a| matches!(a.layout, Layout::EdgeCollection { .. }))
+        .unwrap();
+    let crate::design::Verdict::Costlier { delta, .. } = &edge.verdict else {
+        panic!("{:?}", edge.verdict)
+    };
+    assert!(delta.score > 0.0 && delta.round_trips > 0.0, "{delta:?}");
+}
+
+/// S2 written as a many-to-many with the star's date as the link's
+/// attribute: every array layout breaks a limit, so the links get a
+/// collection of their own, with the indexes, counter and plans of S2
+/// written as an entity (`s02_stars`): the same application, the same
+/// design.
+#[test]
+fn s02_stars_as_a_many_to_many() {
+    let m2m = design("s02-stars-many-to-many");
+    let entity = design("s02-stars");
+    assert_eq!(
+        layout(&m2m, "stars"),
+        &Layout::EdgeCollection {
+            collection: "stars".into()
+        }
+    );
+    let decision = m2m
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "stars")
+        .unwrap();
+    assert!(
+        decision
+            .alternatives
+            .iter()
+            .all(|a| matches!(a.verdict, crate::design::Verdict::Rejected { .. }))
+    );
+    let keys = |d: &Design, coll: &str| {
+        let c = d.collections.iter().find(|c| c.name == coll).unwrap();
+        let mut k: Vec<(Vec<(String, i32)>, bool)> = c
+            .indexes
+            .iter()
+            .map(|i| (i.keys.clone(), i.unique))
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&m2m, "stars"), keys(&entity, "star"));
+    for d in [&m2m, &entity] {
+        assert!(matches!(
+            origin(d, "repo", "stargazers_count"),
+            FieldOrigin::Computed { .. }
+        ));
+    }
+    for op in [
+        "has_starred",
+        "repo_page",
+        "my_stars",
+        "stargazers_page",
+        "star",
+    ] {
+        assert_eq!(
+            plan(&m2m, op).cost.round_trips,
+            plan(&entity, op).cost.round_trips,
+            "{op}"
+        );
+    }
+    // The link's attribute and both references, nothing else.
+    let stars = m2m.collections.iter().find(|c| c.name == "stars").unwrap();
+    let mut names: Vec<&str> = stars.shape.fields.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["_id", "repo", "starred_at", "user"]);
 }

@@ -103,47 +103,7 @@ pub(super) fn filters(
     check_duplicates(ctx, raw, "filter");
     let mut out = Vec::new();
     for (path, op) in &raw.0 {
-        let text = op.value.trim().to_ascii_lowercase();
-        // `range(0.02)`: a range that keeps that fraction of the instances.
-        let mut selectivity = None;
-        let text = match text
-            .strip_prefix("range(")
-            .and_then(|r| r.strip_suffix(')'))
-        {
-            Some(arg) => {
-                match arg.trim().parse::<f64>() {
-                    Ok(x) if x > 0.0 && x <= 1.0 => selectivity = Some(x),
-                    _ => ctx.error(
-                        ctx.pos(op),
-                        format!(
-                            "`{}`: a range's selectivity is a fraction above 0 and at most 1",
-                            op.value
-                        ),
-                        "not a fraction",
-                        Some("`range(0.02)` keeps 2% of the instances".into()),
-                    ),
-                }
-                "range".to_string()
-            }
-            None => text,
-        };
-        let op_value = match text.as_str() {
-            "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
-            "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => {
-                Some(FilterOp::Range)
-            }
-            "in" => Some(FilterOp::In),
-            _ => {
-                ctx.error(
-                    ctx.pos(op),
-                    format!("unknown filter operator `{}`", op.value),
-                    "not an operator",
-                    suggestion(&op.value, ["eq", "range", "in"])
-                        .or_else(|| Some("one of eq, range, range(fraction), in".into())),
-                );
-                None
-            }
-        };
+        let (op_value, selectivity) = filter_op(ctx, op);
         let path = resolve_path(ctx, model, entity, path);
         if let (Some(path), Some(op)) = (path, op_value) {
             let mut f = Filter::new(model, entity, path, op);
@@ -152,6 +112,51 @@ pub(super) fn filters(
         }
     }
     out
+}
+
+/// A filter's operator (`eq`, `range`, `range(0.02)`, `in`) and the
+/// selectivity a `range(fraction)` gives.
+pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> (Option<FilterOp>, Option<f64>) {
+    let text = op.value.trim().to_ascii_lowercase();
+    // `range(0.02)`: a range that keeps that fraction of the instances.
+    let mut selectivity = None;
+    let text = match text
+        .strip_prefix("range(")
+        .and_then(|r| r.strip_suffix(')'))
+    {
+        Some(arg) => {
+            match arg.trim().parse::<f64>() {
+                Ok(x) if x > 0.0 && x <= 1.0 => selectivity = Some(x),
+                _ => ctx.error(
+                    ctx.pos(op),
+                    format!(
+                        "`{}`: a range's selectivity is a fraction above 0 and at most 1",
+                        op.value
+                    ),
+                    "not a fraction",
+                    Some("`range(0.02)` keeps 2% of the instances".into()),
+                ),
+            }
+            "range".to_string()
+        }
+        None => text,
+    };
+    let op_value = match text.as_str() {
+        "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
+        "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => Some(FilterOp::Range),
+        "in" => Some(FilterOp::In),
+        _ => {
+            ctx.error(
+                ctx.pos(op),
+                format!("unknown filter operator `{}`", op.value),
+                "not an operator",
+                suggestion(&op.value, ["eq", "range", "in"])
+                    .or_else(|| Some("one of eq, range, range(fraction), in".into())),
+            );
+            None
+        }
+    };
+    (op_value, selectivity)
 }
 
 /// `field`, `_id`, `relationship` (its reference) or `relationship.….field`,
@@ -250,6 +255,30 @@ pub(super) fn sort_keys(
         }
     }
     out
+}
+
+/// An include's order: the related entity's fields, or the attributes of
+/// the many-to-many it goes through.
+fn link_sort_keys(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    rel: &crate::model::Relationship,
+    raw: &S<OneOrMany>,
+) -> Vec<SortKey> {
+    let attribute = |text: &str| {
+        let (field, descending) = compact::parse_sort(text);
+        rel.attribute(&field)
+            .is_some()
+            .then_some(SortKey { field, descending })
+    };
+    match &raw.value {
+        OneOrMany::One(s) if attribute(s).is_some() => attribute(s).into_iter().collect(),
+        OneOrMany::Many(v) if v.iter().all(|s| attribute(&s.value).is_some()) => {
+            v.iter().filter_map(|s| attribute(&s.value)).collect()
+        }
+        _ => sort_keys(ctx, model, entity, raw),
+    }
 }
 
 pub(super) fn fields(
@@ -387,13 +416,28 @@ pub(super) fn includes(
                     inc.sort = d
                         .sort
                         .as_ref()
-                        .map(|s| sort_keys(ctx, model, t, s))
+                        .map(|s| link_sort_keys(ctx, model, t, rel, s))
                         .unwrap_or_default();
-                    inc.filter = d
-                        .filter
-                        .as_ref()
-                        .map(|f| filters(ctx, model, t, f))
-                        .unwrap_or_default();
+                    // Conditions on the link's attributes (members who are
+                    // admins) stay plain paths; the rest resolve as usual.
+                    if let Some(raw) = &d.filter {
+                        let (attrs, own): (Vec<_>, Vec<_>) = raw
+                            .0
+                            .iter()
+                            .cloned()
+                            .partition(|(k, _)| rel.attribute(&k.value).is_some());
+                        inc.filter = filters(ctx, model, t, &NamedMap(own));
+                        for (k, op) in attrs {
+                            if let (Some(op), selectivity) = filter_op(ctx, &op) {
+                                inc.filter.push(Filter {
+                                    path: vec![k.value.clone()],
+                                    op,
+                                    related: None,
+                                    selectivity,
+                                });
+                            }
+                        }
+                    }
                     inc.include = d
                         .include
                         .as_ref()

@@ -762,6 +762,7 @@ fn relationships(
                 layout: r.layout.as_ref().and_then(|l| layout(ctx, l)),
                 snapshot: snapshot(ctx, r, &entities[parent.index()], kind, shared),
                 attributes,
+                edge: false,
                 description: r.description.clone(),
             },
         ));

@@ -82,6 +82,9 @@ pub fn layout(layout: &Layout) -> String {
             Side::Child => "many-to-many, ids in the child only".into(),
         },
         Layout::ManyToManyTwoWay => "many-to-many, ids on both sides".into(),
+        Layout::EdgeCollection { collection } => {
+            format!("edge collection (`{collection}`: one document per link, with both references)")
+        }
         Layout::TwoWayExtendedReference {
             copies_in_parent,
             copies_in_child,

@@ -1,0 +1,266 @@
+//! A many-to-many as an entity of its own (the relational join table, a
+//! MongoDB "edge" or link collection): one instance per link, holding both
+//! references and the link's attributes, with a one-to-many from each side.
+//! advise prices the model rewritten this way against the arrays the
+//! relationship's own layouts keep, and keeps the cheaper.
+
+use super::{
+    Aggregate, AggregateFn, Cardinality, Entity, EntityId, Filter, FilterOp, Include, KeyPart,
+    Model, OperationKind, Relationship, RelationshipId, RelationshipKind,
+};
+
+/// `model` with many-to-many `r` turned into an entity named after it and
+/// two one-to-many relationships: the first takes `r`'s place (so every
+/// other id stays valid), the second is appended. Reads through `r` become
+/// reads through the link's entity; `link:` inserts a link, `unlink:`
+/// deletes it by both references. `None` when `r` is not a many-to-many
+/// between two entities, or when an operation uses it in a way this
+/// rewrite cannot say (a filter through it, a sum over it, an insert that
+/// links it, a re-pointing update).
+pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
+    let rel = model.relationship(r);
+    if rel.kind != RelationshipKind::ManyToMany || rel.parent == rel.child || rel.shared {
+        return None;
+    }
+    let (parent, child) = (model.entity(rel.parent), model.entity(rel.child));
+    let taken = |name: &str| model.entities.iter().any(|e| e.name == name);
+    if taken(&rel.name)
+        || rel
+            .attributes
+            .iter()
+            .any(|a| a.name == parent.name || a.name == child.name)
+    {
+        return None;
+    }
+    let link = EntityId::from_index(model.entities.len());
+    let from_child = RelationshipId::from_index(model.relationships.len());
+    let mut out = model.clone();
+    out.entities.push(Entity {
+        name: rel.name.clone(),
+        count: parent.count.saturating_mul(rel.children.typical).max(1),
+        fields: rel.attributes.clone(),
+        description: Some(format!(
+            "one document per link of {} (a {} and a {})",
+            rel.name, parent.name, child.name
+        )),
+        unique: vec![vec![KeyPart::Parent(r), KeyPart::Parent(from_child)]],
+    });
+    let side = |name: String, from: EntityId, children: Cardinality, field: &str, back: &str| {
+        Relationship {
+            name,
+            kind: RelationshipKind::OneToMany,
+            parent: from,
+            child: link,
+            children,
+            parents: Cardinality::ONE,
+            child_standalone: true,
+            shared: false,
+            parent_field: field.to_string(),
+            child_field: back.to_string(),
+            layout: None,
+            snapshot: Vec::new(),
+            attributes: Vec::new(),
+            edge: true,
+            description: Some(format!(
+                "the links of {} from each {}",
+                rel.name,
+                model.entity(from).name
+            )),
+        }
+    };
+    out.relationships[r.index()] = side(
+        format!("{}_of_{}", rel.name, parent.name),
+        rel.parent,
+        rel.children,
+        &rel.parent_field,
+        &parent.name,
+    );
+    out.relationships.push(side(
+        format!("{}_of_{}", rel.name, child.name),
+        rel.child,
+        rel.parents,
+        &rel.child_field,
+        &child.name,
+    ));
+    let through = |f: &Filter| f.related.as_ref().is_some_and(|x| x.relationship == r);
+    let mut kinds = Vec::new();
+    for op in &model.workload.operations {
+        let kind = match &op.kind {
+            OperationKind::Read {
+                entity,
+                filter,
+                sort,
+                limit,
+                fields,
+                include,
+                aggregates,
+            } => {
+                if filter.iter().any(through) {
+                    return None;
+                }
+                let mut aggs = Vec::new();
+                for a in aggregates {
+                    aggs.push(aggregate(rel, r, from_child, *entity, a)?);
+                }
+                OperationKind::Read {
+                    entity: *entity,
+                    filter: filter.clone(),
+                    sort: sort.clone(),
+                    limit: *limit,
+                    fields: fields.clone(),
+                    include: includes((rel, [&parent.name, &child.name]), r, from_child, include)?,
+                    aggregates: aggs,
+                }
+            }
+            OperationKind::Insert { links, .. } if links.contains(&r) => return None,
+            OperationKind::Update {
+                relinks, filter, ..
+            } if relinks.contains(&r) || filter.iter().any(through) => return None,
+            OperationKind::Delete { filter, .. } if filter.iter().any(through) => return None,
+            OperationKind::Link {
+                relationship,
+                unlink: false,
+            } if *relationship == r => OperationKind::Insert {
+                entity: link,
+                links: vec![r, from_child],
+                count: 1,
+            },
+            // The two references find the link (filters resolved below,
+            // once the model has its new shape).
+            OperationKind::Link {
+                relationship,
+                unlink: true,
+            } if *relationship == r => OperationKind::Delete {
+                entity: link,
+                filter: Vec::new(),
+            },
+            other => other.clone(),
+        };
+        kinds.push(kind);
+    }
+    for (op, kind) in out.workload.operations.iter_mut().zip(kinds) {
+        op.kind = kind;
+    }
+    let by_both: Vec<Filter> = [&parent.name, &child.name]
+        .into_iter()
+        .map(|f| Filter::new(&out, link, vec![f.clone()], FilterOp::Eq))
+        .collect();
+    for (i, op) in model.workload.operations.iter().enumerate() {
+        if matches!(op.kind, OperationKind::Link { relationship, unlink: true } if relationship == r)
+        {
+            out.workload.operations[i].kind = OperationKind::Delete {
+                entity: link,
+                filter: by_both.clone(),
+            };
+        }
+    }
+    Some(out)
+}
+
+/// A count over the many-to-many from either side, over the side's new
+/// one-to-many; `None` for other aggregates (their field is the other
+/// side's, two hops away now).
+fn aggregate(
+    rel: &Relationship,
+    r: RelationshipId,
+    from_child: RelationshipId,
+    entity: EntityId,
+    a: &Aggregate,
+) -> Option<Aggregate> {
+    if a.relationship != r {
+        return Some(a.clone());
+    }
+    if a.function != AggregateFn::Count || a.field.is_some() {
+        return None;
+    }
+    let relationship = if entity == rel.parent { r } else { from_child };
+    Some(Aggregate {
+        relationship,
+        ..a.clone()
+    })
+}
+
+/// Includes through the many-to-many become an include of the links (with
+/// the attributes they name, their limit, and conditions and order on
+/// attributes) and, when other fields are asked, of the other side from
+/// each link.
+fn includes(
+    (rel, names): (&Relationship, [&str; 2]),
+    r: RelationshipId,
+    from_child: RelationshipId,
+    list: &[Include],
+) -> Option<Vec<Include>> {
+    let mut out = Vec::new();
+    for inc in list {
+        if inc.relationship != r {
+            out.push(Include {
+                include: includes((rel, names), r, from_child, &inc.include)?,
+                ..inc.clone()
+            });
+            continue;
+        }
+        let is_attr = |name: &str| rel.attribute(name).is_some();
+        let (links, other, other_ref) = if inc.to_children {
+            (r, from_child, names[1])
+        } else {
+            (from_child, r, names[0])
+        };
+        // Conditions on attributes stay; one on the other side's `_id`
+        // (has this user starred this repository) tests the link's
+        // reference to it.
+        let mut filter = Vec::new();
+        for f in &inc.filter {
+            if f.related.is_some() || f.path.len() != 1 {
+                return None;
+            }
+            if is_attr(&f.path[0]) {
+                filter.push(f.clone());
+            } else if f.path[0] == "_id" {
+                filter.push(Filter {
+                    path: vec![other_ref.to_string()],
+                    related: Some(super::Related {
+                        relationship: other,
+                        field: "_id".to_string(),
+                        further: Vec::new(),
+                    }),
+                    ..f.clone()
+                });
+            } else {
+                return None;
+            }
+        }
+        if !inc.sort.iter().all(|s| is_attr(&s.field)) {
+            return None;
+        }
+        let attrs: Vec<String> = inc.fields.iter().filter(|f| is_attr(f)).cloned().collect();
+        let others: Vec<String> = inc.fields.iter().filter(|f| !is_attr(f)).cloned().collect();
+        // Only the other side's ids (and attributes): the links answer it.
+        let only_links = !inc.fields.is_empty() && others.iter().all(|f| f == "_id");
+        let mut nested = Vec::new();
+        if !only_links {
+            nested.push(Include {
+                relationship: other,
+                to_children: false,
+                fields: others,
+                limit: None,
+                sort: Vec::new(),
+                filter: Vec::new(),
+                include: includes((rel, names), r, from_child, &inc.include)?,
+            });
+        }
+        out.push(Include {
+            relationship: links,
+            to_children: true,
+            fields: if inc.fields.is_empty() || !attrs.is_empty() {
+                attrs
+            } else {
+                vec!["_id".to_string()]
+            },
+            limit: inc.limit,
+            sort: inc.sort.clone(),
+            filter,
+            include: nested,
+        });
+    }
+    Some(out)
+}
