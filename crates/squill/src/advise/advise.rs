@@ -58,12 +58,13 @@ pub fn advise_with_model(
         planned,
         mut space,
         mut state,
-    } = design_of(&current, settings, mix_index, None)?;
+    } = design_of(&current, settings, mix_index, None, optimize::PLAN_BUDGET)?;
     // Each other many-to-many as an edge collection, kept when the whole
     // design costs less that way: those whose array layouts break a rule
     // first, then the rest, while the search budget lasts (each one is a
     // search of the whole model again).
-    let mut spent = planned;
+    let budget = edge_budget(planned);
+    let mut extra = 0u64;
     let mut unpriced = 0usize;
     let mut order: Vec<RelationshipId> = many
         .iter()
@@ -89,7 +90,7 @@ pub fn advise_with_model(
         let Some(rewritten) = as_junction(&current, r) else {
             continue;
         };
-        if spent.saturating_add(planned) > planned.saturating_add(edge_budget(planned)) {
+        if extra >= budget {
             unpriced += 1;
             continue;
         }
@@ -99,11 +100,17 @@ pub fn advise_with_model(
             planned: cost,
             space: alternative_space,
             state: alternative_state,
-        }) = design_of(&rewritten, settings, mix_index, Some((&space, &state)))
+        }) = design_of(
+            &rewritten,
+            settings,
+            mix_index,
+            Some((&space, &state)),
+            budget - extra,
+        )
         else {
             continue;
         };
-        spent = spent.saturating_add(cost);
+        extra = extra.saturating_add(cost);
         let edge = Layout::EdgeCollection {
             collection: rel.name.clone(),
         };
@@ -112,22 +119,26 @@ pub fn advise_with_model(
         if (alternative_breaks, alternative.totals.score) < (breaks, design.totals.score) {
             // Adopted: a full search of the rewritten model, which may do
             // better than the one descent from the design at hand.
-            let (alternative, alternative_breaks, alternative_space, alternative_state) =
-                match design_of(&rewritten, settings, mix_index, None) {
-                    Ok(full)
-                        if (full.breaks, full.design.totals.score)
-                            < (alternative_breaks, alternative.totals.score) =>
-                    {
-                        spent = spent.saturating_add(full.planned);
-                        (full.design, full.breaks, full.space, full.state)
-                    }
-                    _ => (
-                        alternative,
-                        alternative_breaks,
-                        alternative_space,
-                        alternative_state,
-                    ),
-                };
+            let full = (extra < budget)
+                .then(|| design_of(&rewritten, settings, mix_index, None, budget - extra));
+            if let Some(Ok(f)) = &full {
+                extra = extra.saturating_add(f.planned);
+            }
+            let (alternative, alternative_breaks, alternative_space, alternative_state) = match full
+            {
+                Some(Ok(full))
+                    if (full.breaks, full.design.totals.score)
+                        < (alternative_breaks, alternative.totals.score) =>
+                {
+                    (full.design, full.breaks, full.space, full.state)
+                }
+                _ => (
+                    alternative,
+                    alternative_breaks,
+                    alternative_space,
+                    alternative_state,
+                ),
+            };
             let old = design
                 .relationships
                 .iter()
@@ -143,6 +154,14 @@ pub fn advise_with_model(
                     Some(f) if breaks > alternative_breaks => Verdict::Rejected {
                         rule: f.rule,
                         reason: f.message.clone(),
+                    },
+                    // More rules broken, without a finding of its own here.
+                    _ if breaks > alternative_breaks => Verdict::Rejected {
+                        rule: crate::rules::design::edge_collection::RULE.id,
+                        reason: format!(
+                            "with the links of {} in arrays, the design breaks {breaks} rules; with an edge collection, {alternative_breaks}",
+                            rel.name
+                        ),
                     },
                     _ => Verdict::Costlier {
                         delta: design.totals.minus(&alternative.totals),
@@ -162,11 +181,23 @@ pub fn advise_with_model(
             .iter_mut()
             .find(|d| d.relationship == rel.name)
         {
-            d.alternatives.push(Alternative {
-                verdict: Verdict::Costlier {
+            // Kept: the edge collection breaks more rules, or costs more.
+            let verdict = if alternative_breaks > breaks {
+                Verdict::Rejected {
+                    rule: crate::rules::design::edge_collection::RULE.id,
+                    reason: format!(
+                        "with an edge collection for {}, the design breaks {alternative_breaks} rules; with the links in arrays, {breaks}",
+                        rel.name
+                    ),
+                }
+            } else {
+                Verdict::Costlier {
                     delta: alternative.totals.minus(&design.totals),
                     explanation: edge_words(&edge, &alternative.totals, &design.totals),
-                },
+                }
+            };
+            d.alternatives.push(Alternative {
+                verdict,
                 layout: edge,
             });
         }
@@ -175,7 +206,9 @@ pub fn advise_with_model(
         design.relationships.push(edge_decision(model, r, beaten));
     }
     if unpriced > 0 {
-        design.findings.push(edges_unpriced_note(unpriced, spent));
+        design
+            .findings
+            .push(edges_unpriced_note(unpriced, planned + extra));
     }
     Ok((current, design))
 }
@@ -200,6 +233,7 @@ fn design_of(
     settings: &Settings,
     mix_index: usize,
     near: Option<(&Space, &State)>,
+    budget: u64,
 ) -> Result<Outcome, AdviseError> {
     let facts = Facts::new(model, settings, mix_index);
     let space = crate::rules::design::space(&facts);
@@ -211,9 +245,9 @@ fn design_of(
     let searched = match near {
         Some(near) => {
             let start = carried_over(&space, near);
-            optimize::local_search_from(&facts, &space, start, optimize::PLAN_BUDGET)
+            optimize::local_search_from(&facts, &space, start, budget)
         }
-        None => optimize::local_search_within(&facts, &space, optimize::PLAN_BUDGET),
+        None => optimize::local_search_within(&facts, &space, budget),
     }
     .ok_or_else(no_design)?;
     let mut design =

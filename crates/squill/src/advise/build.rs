@@ -201,8 +201,8 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
                 .indexes
                 .iter()
                 .any(|i| step.index.as_ref() == Some(&i.name));
-            // (Or the index of the same keys in another order that a unique
-            // combination was merged into: an equality on every key.)
+            // (Or the unique index of the same keys in another order that
+            // this step's keys were merged into, `indexes` below.)
             if let Some(by) = coll
                 .indexes
                 .iter()

@@ -82,7 +82,12 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
         &rel.child_field,
         &child.name,
     ));
-    let through = |f: &Filter| f.related.as_ref().is_some_and(|x| x.relationship == r);
+    // A filter that goes through the relationship, at its first hop or a
+    // later one (paths name relationships).
+    let through = |f: &Filter| {
+        f.related.as_ref().is_some_and(|x| x.relationship == r)
+            || f.path.contains(&rel.name)
+    };
     let mut kinds = Vec::new();
     for op in &model.workload.operations {
         let kind = match &op.kind {
@@ -117,6 +122,13 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                 relinks, filter, ..
             } if relinks.contains(&r) || filter.iter().any(through) => return None,
             OperationKind::Delete { filter, .. } if filter.iter().any(through) => return None,
+            // Deleting a side would leave its links behind (and their
+            // counters): not said by this rewrite.
+            OperationKind::Delete { entity, .. }
+                if *entity == rel.parent || *entity == rel.child =>
+            {
+                return None;
+            }
             OperationKind::Link {
                 relationship,
                 unlink: false,
@@ -235,7 +247,8 @@ fn includes(
         let attrs: Vec<String> = inc.fields.iter().filter(|f| is_attr(f)).cloned().collect();
         let others: Vec<String> = inc.fields.iter().filter(|f| !is_attr(f)).cloned().collect();
         // Only the other side's ids (and attributes): the links answer it.
-        let only_links = !inc.fields.is_empty() && others.iter().all(|f| f == "_id");
+        let only_links =
+            !inc.fields.is_empty() && others.iter().all(|f| f == "_id") && inc.include.is_empty();
         let mut nested = Vec::new();
         if !only_links {
             nested.push(Include {

@@ -130,8 +130,16 @@ impl<'a> Planner<'a> {
             let mut ups = Vec::new();
             let pacc = self.access(rel.parent);
             let ids_in_parent = self.child_ids_path(r);
-            if ids_in_parent.is_some() || matches!(layout, Layout::Subset { .. }) {
-                ups.push(remove_id(rel, layout, pacc.path(&rel.parent_field)));
+            // The child's id where the parent keeps it: a bare id in the
+            // array, or the `_id` of an element (copies, attributes, a
+            // subset's children), which `$pull` matches as `{_id: id}`.
+            let held = match (&ids_in_parent, layout) {
+                (Some(path), _) => Some(path.clone()),
+                (None, Layout::Subset { .. }) => Some(format!("{}._id", rel.parent_field)),
+                _ => None,
+            };
+            if let Some(path) = &held {
+                ups.push(remove_id(rel, layout, pacc.path(path)));
             }
             for (func, _, cname) in self.computed(r) {
                 if matches!(
@@ -160,7 +168,11 @@ impl<'a> Planner<'a> {
                     // latest children: the child's id may not be there).
                     vec![match (&ids_in_parent, self.parent_ref_path(r)) {
                         (None, Some(_)) => filt(pacc.path("_id"), FilterOp::Eq, from.clone()),
-                        _ => filt(pacc.path(&rel.parent_field), FilterOp::Eq, own_from.clone()),
+                        _ => filt(
+                            pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
+                            FilterOp::Eq,
+                            own_from.clone(),
+                        ),
                     }],
                     ups,
                     holders,

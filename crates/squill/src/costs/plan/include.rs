@@ -277,6 +277,12 @@ impl<'a> Planner<'a> {
             self.includes(plan, op, target, returned, from_step, &inc.include);
             return;
         }
+        // The query of the other side: the link's attributes it tests,
+        // orders by or returns are in that side's array of references when
+        // it keeps them (`teams.role`); otherwise they came with the ids
+        // from the documents read before, and the application applies them.
+        let there = self.on_the_other_side(r, inc, layout);
+        let inc = there.as_ref().unwrap_or(inc);
         let acc = self.access(target);
         if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
             let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
@@ -503,4 +509,69 @@ fn project_whole(projection: &mut Vec<String>, path: String) {
     let under = format!("{path}.");
     projection.retain(|p| !p.starts_with(&under));
     projection.push(path);
+}
+
+impl Planner<'_> {
+    /// `inc` with the many-to-many's attributes moved to where the other
+    /// side keeps them (`None` when the relationship has none).
+    fn on_the_other_side(
+        &self,
+        r: RelationshipId,
+        inc: &Include,
+        layout: &Layout,
+    ) -> Option<Include> {
+        let rel = self.facts.model.relationship(r);
+        if rel.attributes.is_empty() {
+            return None;
+        }
+        let (side, array) = if inc.to_children {
+            (Side::Child, &rel.child_field)
+        } else {
+            (Side::Parent, &rel.parent_field)
+        };
+        let kept: Vec<&str> = self
+            .facts
+            .attributes_on(r, side, layout)
+            .map(|a| a.name.as_str())
+            .collect();
+        let at = |name: &str| -> Option<Option<String>> {
+            rel.attribute(name)
+                .map(|_| kept.contains(&name).then(|| format!("{array}.{name}")))
+        };
+        let mut out = inc.clone();
+        out.filter = inc
+            .filter
+            .iter()
+            .filter_map(|c| match (c.path.len(), c.path.first().map(|p| at(p))) {
+                (1, Some(Some(Some(moved)))) => Some(Filter {
+                    path: vec![moved],
+                    ..c.clone()
+                }),
+                (1, Some(Some(None))) => None,
+                _ => Some(c.clone()),
+            })
+            .collect();
+        out.sort = inc
+            .sort
+            .iter()
+            .filter_map(|k| match at(&k.field) {
+                Some(Some(moved)) => Some(SortKey {
+                    field: moved,
+                    ..k.clone()
+                }),
+                Some(None) => None,
+                None => Some(k.clone()),
+            })
+            .collect();
+        out.fields = inc
+            .fields
+            .iter()
+            .filter_map(|x| match at(x) {
+                Some(Some(moved)) => Some(moved),
+                Some(None) => None,
+                None => Some(x.clone()),
+            })
+            .collect();
+        Some(out)
+    }
 }

@@ -107,7 +107,16 @@ impl<'a> Planner<'a> {
             }
         }
         // Two writes outside an atomic group get their warning with the
-        // plan's other writes (`Planner::plan`), once.
+        // plan's other writes (`Planner::plan`), once; that one counts
+        // kinds of documents, so a link of an entity with itself (two
+        // employees) warns here.
+        let both = !on_parent.0.is_empty() && !on_child.0.is_empty();
+        if both && parent == child && !in_atomic_group(f.model, op) {
+            plan.warnings.push(Warning::NotAtomic {
+                operation: f.model.operation(op).name.clone(),
+                writes: 2,
+            });
+        }
         for (e, (updates, purposes)) in [(parent, on_parent), (child, on_child)] {
             if updates.is_empty() {
                 continue;
