@@ -85,8 +85,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     // A filter that goes through the relationship, at its first hop or a
     // later one (paths name relationships).
     let through = |f: &Filter| {
-        f.related.as_ref().is_some_and(|x| x.relationship == r)
-            || f.path.contains(&rel.name)
+        f.related.as_ref().is_some_and(|x| x.relationship == r) || f.path.contains(&rel.name)
     };
     let mut kinds = Vec::new();
     for op in &model.workload.operations {

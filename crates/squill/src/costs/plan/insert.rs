@@ -243,26 +243,12 @@ impl<'a> Planner<'a> {
             let layout = self.layout(r);
             let parent = rel.parent;
             match layout {
-                Layout::ChildReferences | Layout::TwoWayReferences => {
-                    add_update(
-                        parent,
-                        add_id(rel, layout, self.access(parent).path(&rel.parent_field)),
-                        Purpose::AddId {
-                            entity: name.clone(),
-                            fields: Vec::new(),
-                            parent: self.name(parent).to_string(),
-                        },
-                        &mut parent_updates,
-                    );
-                }
-                // Ids in an array of the parent: bare, or each in an object
-                // with copies of the child's fields (or the link's
-                // attributes), pushed whole.
-                l @ (Layout::ManyToManyTwoWay
-                | Layout::ManyToManyOneWay { .. }
-                | Layout::ExtendedReference { .. }
-                | Layout::TwoWayExtendedReference { .. })
-                    if self.child_ids_path(r).is_some_and(|p| !p.ends_with("._id")) =>
+                // Bare ids in an array of the parent (or one id for a
+                // one-to-one); ids in objects with copies of the child's
+                // fields (or the link's attributes) are pushed whole, below.
+                l if matches!(l, Layout::ChildReferences | Layout::TwoWayReferences)
+                    || (l.many_sides().is_some()
+                        && self.child_ids_path(r).is_some_and(|p| !p.ends_with("._id"))) =>
                 {
                     add_update(
                         parent,
