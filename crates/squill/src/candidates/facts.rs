@@ -49,6 +49,10 @@ pub struct RelFacts {
     pub unlinks: f64,
     /// Rate of operations that start from the child entity.
     pub child_own_ops: f64,
+    /// A many-to-many's attributes that reads test or order by, from the
+    /// parent's side and from the child's (a team's admins, a user's
+    /// newest memberships).
+    pub attributes_tested: [Vec<String>; 2],
 }
 
 /// Facts about a model in one mix.
@@ -273,7 +277,22 @@ impl<'m> Facts<'m> {
 
     fn rels_of_includes(&mut self, _from: EntityId, includes: &[Include], rate: f64) {
         for inc in includes {
+            let rel = self.model.relationship(inc.relationship);
+            let tested: Vec<String> = inc
+                .filter
+                .iter()
+                .filter_map(|f| f.path.first())
+                .chain(inc.sort.iter().map(|k| &k.field))
+                .filter(|name| rel.attribute(name).is_some())
+                .cloned()
+                .collect();
             let rf = &mut self.rels[inc.relationship.index()];
+            let side = &mut rf.attributes_tested[usize::from(!inc.to_children)];
+            for name in tested {
+                if !side.contains(&name) {
+                    side.push(name);
+                }
+            }
             if inc.to_children {
                 rf.reads_down += rate;
                 rf.child_fields_read.push((inc.fields.clone(), rate));
@@ -451,7 +470,8 @@ impl<'m> Facts<'m> {
     /// The attributes of many-to-many `r` (a member's role) that the array
     /// on `side` keeps next to each id under `layout`. With one array, all
     /// of them. With an array on each side, each keeps what the reads
-    /// through it take (every attribute for a read that names no fields),
+    /// through it take or test (every attribute for a read that names no
+    /// fields),
     /// and both keep an attribute no read takes, so none is lost.
     pub fn attributes_on<'a>(
         &'a self,
@@ -472,9 +492,11 @@ impl<'m> Facts<'m> {
             Side::Child => &rf.parent_fields_read,
         };
         let takes = move |s: Side, name: &str| {
-            reads(s)
-                .iter()
-                .any(|(fields, _)| fields.is_empty() || fields.iter().any(|f| f == name))
+            let tested = &rf.attributes_tested[usize::from(s == Side::Child)];
+            tested.iter().any(|t| t == name)
+                || reads(s)
+                    .iter()
+                    .any(|(fields, _)| fields.is_empty() || fields.iter().any(|f| f == name))
         };
         let other = match side {
             Side::Parent => Side::Child,

@@ -86,3 +86,32 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod placement_tests {
+    use crate::rules::testing::{example, judge};
+
+    /// An attribute a side's reads only test (the team page lists its
+    /// admins) is kept on that side too, where the condition runs.
+    #[test]
+    fn an_attribute_tested_from_a_side_is_kept_there() {
+        let model = example("scenarios/s09-teams.yaml").replace(
+            "      memberships: {fields: [name, role, joined_at]}",
+            "      memberships: {fields: [name, joined_at], filter: {role: eq}}",
+        );
+        let got = judge(&super::RULE, &model, "memberships", "many-to-many-two-way");
+        assert_eq!(
+            got,
+            "support: the link's own fields are kept next to its references: role, joined_at with each user in a team's `members`; role with each team in a user's `teams`; a link writes them on both sides"
+        );
+        // Listed by neither side's fields but tested from the user's: on
+        // the user's side (and on the team's, where no read takes it).
+        let only_tested = model.replace(
+            "      memberships: {fields: [name, role]}",
+            "      memberships: {fields: [name], filter: {role: eq}}",
+        );
+        assert!(only_tested.contains("filter: {role: eq}}"));
+        let got = judge(&super::RULE, &only_tested, "memberships", "many-to-many-two-way");
+        assert!(got.contains("role with each team in a user's `teams`"), "{got}");
+    }
+}
