@@ -52,18 +52,13 @@ pub fn advise_with_model(
             edges.push((r, None));
         }
     }
-    let Outcome {
-        mut design,
-        mut breaks,
-        planned,
-        mut space,
-        mut state,
-    } = design_of(&current, settings, mix_index, None, optimize::PLAN_BUDGET)?;
+    let mut best = design_of(&current, settings, mix_index, None, optimize::PLAN_BUDGET)?;
     // Each other many-to-many as an edge collection, kept when the whole
-    // design costs less that way: those whose array layouts break a rule
-    // first, then the rest, while the search budget lasts (each one is a
-    // search of the whole model again).
-    let budget = edge_budget(planned);
+    // design breaks fewer rules, then costs less, that way: those with a
+    // finding (a rule their arrays break) first, then the largest arrays, while the
+    // budget lasts (each is a search of the whole model again).
+    let main_planned = best.planned;
+    let budget = edge_budget(main_planned);
     let mut extra = 0u64;
     let mut unpriced = 0usize;
     let mut order: Vec<RelationshipId> = many
@@ -71,20 +66,17 @@ pub fn advise_with_model(
         .copied()
         .filter(|&r| model.relationship(r).layout.is_none())
         .collect();
-    let forced = |d: &Design, r: RelationshipId| {
-        let path = format!("relationships.{}", model.relationship(r).name);
-        d.findings
-            .iter()
-            .any(|f| matches!(&f.location, Location::Model { path: p } if *p == path))
-    };
-    // The likeliest to win first: links the arrays cannot hold, then the
-    // largest arrays.
     let largest = |r: RelationshipId| {
         let rel = model.relationship(r);
         let max = |c: crate::model::Count| c.finite().unwrap_or(u64::MAX);
         max(rel.children.max).max(max(rel.parents.max))
     };
-    order.sort_by_key(|&r| (!forced(&design, r), std::cmp::Reverse(largest(r))));
+    order.sort_by_key(|&r| {
+        let noted = findings_on(&best.design, &model.relationship(r).name)
+            .next()
+            .is_some();
+        (!noted, std::cmp::Reverse(largest(r)))
+    });
     for r in order {
         let rel = model.relationship(r);
         let Some(rewritten) = as_junction(&current, r) else {
@@ -94,123 +86,123 @@ pub fn advise_with_model(
             unpriced += 1;
             continue;
         }
-        let Ok(Outcome {
-            design: alternative,
-            breaks: alternative_breaks,
-            planned: cost,
-            space: alternative_space,
-            state: alternative_state,
-        }) = design_of(
-            &rewritten,
-            settings,
-            mix_index,
-            Some((&space, &state)),
-            budget - extra,
-        )
+        let near = Some((&best.space, &best.state));
+        let Ok(mut alternative) = design_of(&rewritten, settings, mix_index, near, budget - extra)
         else {
             continue;
         };
-        extra = extra.saturating_add(cost);
-        let edge = Layout::EdgeCollection {
-            collection: rel.name.clone(),
-        };
-        // A design that breaks fewer rules wins whatever it costs (a user
-        // with 200,000 starred repositories in an array cannot be stored).
-        if (alternative_breaks, alternative.totals.score) < (breaks, design.totals.score) {
+        extra = extra.saturating_add(alternative.planned);
+        if alternative.rank() < best.rank() {
             // Adopted: a full search of the rewritten model, which may do
             // better than the one descent from the design at hand.
-            let full = (extra < budget)
-                .then(|| design_of(&rewritten, settings, mix_index, None, budget - extra));
-            if let Some(Ok(f)) = &full {
-                extra = extra.saturating_add(f.planned);
-            }
-            let (alternative, alternative_breaks, alternative_space, alternative_state) = match full
+            if extra < budget
+                && let Ok(full) = design_of(&rewritten, settings, mix_index, None, budget - extra)
             {
-                Some(Ok(full))
-                    if (full.breaks, full.design.totals.score)
-                        < (alternative_breaks, alternative.totals.score) =>
-                {
-                    (full.design, full.breaks, full.space, full.state)
+                extra = extra.saturating_add(full.planned);
+                if full.rank() < alternative.rank() {
+                    alternative = full;
                 }
-                _ => (
-                    alternative,
-                    alternative_breaks,
-                    alternative_space,
-                    alternative_state,
-                ),
-            };
-            let old = design
-                .relationships
-                .iter()
-                .find(|d| d.relationship == rel.name)
-                .cloned();
-            // The array layout lost on a rule it breaks, or on cost.
-            let forced = design.findings.iter().find(|f| {
-                f.severity >= Severity::Warning
-                    && matches!(&f.location, Location::Model { path } if *path == format!("relationships.{}", rel.name))
-            });
-            let beaten = old.map(|d| Alternative {
-                verdict: match forced {
-                    Some(f) if breaks > alternative_breaks => Verdict::Rejected {
-                        rule: f.rule,
-                        reason: f.message.clone(),
-                    },
-                    // More rules broken, without a finding of its own here.
-                    _ if breaks > alternative_breaks => Verdict::Rejected {
-                        rule: crate::rules::design::edge_collection::RULE.id,
-                        reason: format!(
-                            "with the links of {} in arrays, the design breaks {breaks} rules; with an edge collection, {alternative_breaks}",
-                            rel.name
-                        ),
-                    },
-                    _ => Verdict::Costlier {
-                        delta: design.totals.minus(&alternative.totals),
-                        explanation: edge_words(&d.chosen, &design.totals, &alternative.totals),
-                    },
-                },
-                layout: d.chosen,
-            });
+            }
+            let beaten = beaten_by_edge(&best, &alternative, &rel.name);
             current = rewritten;
-            design = alternative;
-            breaks = alternative_breaks;
-            space = alternative_space;
-            state = alternative_state;
+            best = alternative;
             edges.push((r, beaten));
-        } else if let Some(d) = design
-            .relationships
-            .iter_mut()
-            .find(|d| d.relationship == rel.name)
-        {
-            // Kept: the edge collection breaks more rules, or costs more.
-            let verdict = if alternative_breaks > breaks {
-                Verdict::Rejected {
-                    rule: crate::rules::design::edge_collection::RULE.id,
-                    reason: format!(
-                        "with an edge collection for {}, the design breaks {alternative_breaks} rules; with the links in arrays, {breaks}",
-                        rel.name
-                    ),
-                }
-            } else {
-                Verdict::Costlier {
-                    delta: alternative.totals.minus(&design.totals),
-                    explanation: edge_words(&edge, &alternative.totals, &design.totals),
-                }
-            };
-            d.alternatives.push(Alternative {
-                verdict,
-                layout: edge,
-            });
+        } else {
+            keep_arrays(&mut best, &alternative, &rel.name);
         }
     }
+    let mut design = best.design;
     for (r, beaten) in edges {
         design.relationships.push(edge_decision(model, r, beaten));
     }
     if unpriced > 0 {
         design
             .findings
-            .push(edges_unpriced_note(unpriced, planned + extra));
+            .push(edges_unpriced_note(unpriced, main_planned + extra));
     }
     Ok((current, design))
+}
+
+/// The findings on relationship `name`.
+fn findings_on<'d>(design: &'d Design, name: &str) -> impl Iterator<Item = &'d Finding> {
+    let path = format!("relationships.{name}");
+    design
+        .findings
+        .iter()
+        .filter(move |f| matches!(&f.location, Location::Model { path: p } if *p == path))
+}
+
+/// The finding that the chosen layout of relationship `name` breaks a rule
+/// (every candidate of it does).
+fn forced_finding<'d>(design: &'d Design, name: &str) -> Option<&'d Finding> {
+    findings_on(design, name).find(|f| f.severity >= Severity::Warning)
+}
+
+/// What the array layout of relationship `name` in `arrays` lost to the
+/// edge collection of `edge` on: a rule it breaks, or its cost.
+fn beaten_by_edge(arrays: &Outcome, edge: &Outcome, name: &str) -> Option<Alternative> {
+    let d = arrays
+        .design
+        .relationships
+        .iter()
+        .find(|d| d.relationship == name)?;
+    let verdict = match forced_finding(&arrays.design, name) {
+        Some(f) if arrays.breaks > edge.breaks => Verdict::Rejected {
+            rule: f.rule,
+            reason: f.message.clone(),
+        },
+        // More rules broken, without a finding of its own here.
+        _ if arrays.breaks > edge.breaks => Verdict::Rejected {
+            rule: crate::rules::design::edge_collection::RULE.id,
+            reason: format!(
+                "with the links of {name} in arrays, the design breaks {} rules; with an edge collection, {}",
+                arrays.breaks, edge.breaks
+            ),
+        },
+        _ => {
+            let (a, e) = (&arrays.design.totals, &edge.design.totals);
+            Verdict::Costlier {
+                delta: a.minus(e),
+                explanation: edge_words(&d.chosen, a, e),
+            }
+        }
+    };
+    Some(Alternative {
+        layout: d.chosen.clone(),
+        verdict,
+    })
+}
+
+/// The edge collection of relationship `name`, priced in `edge`, as an
+/// alternative the arrays of `arrays` beat: it breaks more rules, or costs
+/// more.
+fn keep_arrays(arrays: &mut Outcome, edge: &Outcome, name: &str) {
+    let layout = Layout::EdgeCollection {
+        collection: name.to_string(),
+    };
+    let verdict = if edge.breaks > arrays.breaks {
+        Verdict::Rejected {
+            rule: crate::rules::design::edge_collection::RULE.id,
+            reason: format!(
+                "with an edge collection for {name}, the design breaks {} rules; with the links in arrays, {}",
+                edge.breaks, arrays.breaks
+            ),
+        }
+    } else {
+        let (e, a) = (&edge.design.totals, &arrays.design.totals);
+        Verdict::Costlier {
+            delta: e.minus(a),
+            explanation: edge_words(&layout, e, a),
+        }
+    };
+    if let Some(d) = arrays
+        .design
+        .relationships
+        .iter_mut()
+        .find(|d| d.relationship == name)
+    {
+        d.alternatives.push(Alternative { layout, verdict });
+    }
 }
 
 /// A design with what the search knows of it.
@@ -223,6 +215,13 @@ struct Outcome {
     planned: u64,
     space: Space,
     state: State,
+}
+
+impl Outcome {
+    /// Designs compare by the rules they break, then by their score.
+    fn rank(&self) -> (usize, f64) {
+        (self.breaks, self.design.totals.score)
+    }
 }
 
 /// The design of `model` as it stands: facts, candidates judged by the
