@@ -25,6 +25,7 @@ import sys
 
 import bson
 from bson import json_util
+from bson.decimal128 import Decimal128
 from bson.objectid import ObjectId
 from pymongo import MongoClient
 from pymongo.errors import WriteError
@@ -131,6 +132,8 @@ def shift(v):
         return v + datetime.timedelta(days=3650)
     if isinstance(v, (int, float)):
         return v + 10**9
+    if isinstance(v, Decimal128):
+        return Decimal128(v.to_decimal() + 10**9)
     if isinstance(v, str):
         return v + "\uffff"
     return v
@@ -184,6 +187,9 @@ def build_filter(step, params, results):
             filt[path] = {"$exists": False}
         elif "number" in expr:
             filt[path] = expr["number"]
+        elif "pair" in expr:
+            k, v = expr["pair"]
+            filt[path] = {"$elemMatch": {"k": params[k], "v": params[v]}}
     return filt
 
 

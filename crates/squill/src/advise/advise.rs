@@ -111,7 +111,47 @@ pub fn advise_with_model(
             keep_arrays(&mut best, &alternative, &rel.name);
         }
     }
+    // Each entity whose reads keep to recent instances, split by age when
+    // the whole design breaks fewer rules, then costs less, that way.
+    let mut archived: Vec<crate::design::EntityDecision> = Vec::new();
+    let mut kept_whole: Vec<Finding> = Vec::new();
+    for e in model.entity_ids() {
+        let Some((field, days)) = crate::model::archive_horizon(&current, e) else {
+            continue;
+        };
+        let Some((rewritten, split)) = crate::model::as_archive(&current, e, &field, days) else {
+            continue;
+        };
+        let near = Some((&best.space, &best.state));
+        let Ok(alternative) = design_of(&rewritten, settings, mix_index, near, budget) else {
+            continue;
+        };
+        let archive_name = &rewritten.entity(split.archive).name;
+        let apart = alternative
+            .design
+            .collections
+            .iter()
+            .any(|c| c.entities.first() == Some(archive_name));
+        if apart && alternative.rank() < best.rank() {
+            archived.push(super::archive::decision(
+                (&current, &best.design),
+                (&rewritten, &alternative.design),
+                &split,
+            ));
+            current = rewritten;
+            best = alternative;
+        } else if apart {
+            kept_whole.push(super::archive::not_split(
+                &model.entity(e).name,
+                &split,
+                &best.design,
+                &alternative.design,
+            ));
+        }
+    }
     let mut design = best.design;
+    design.entities.extend(archived);
+    design.findings.extend(kept_whole);
     for (r, beaten) in edges {
         design.relationships.push(edge_decision(model, r, beaten));
     }

@@ -42,7 +42,7 @@ fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: f64) -> Pri
             let key = (need.collection.clone(), need.keys.clone());
             if !seen.contains(&key) {
                 seen.push(key);
-                totals.index_entries += need.entries;
+                totals.index_entries += need.held;
             }
         }
         plans.push(plan);
@@ -398,7 +398,7 @@ fn decision(
                                 let k = (i.collection.as_str(), i.keys.as_slice());
                                 if !seen.contains(&k) {
                                     seen.push(k);
-                                    n += i.entries;
+                                    n += i.held;
                                 }
                             }
                         }

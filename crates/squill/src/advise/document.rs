@@ -42,14 +42,28 @@ fn field(name: &str, ty: ShapeType, required: bool, origin: FieldOrigin) -> Shap
     }
 }
 
-fn field_type(ty: &FieldType, enum_values: &[String]) -> ShapeType {
+/// The shape of a field of type `ty`; `origin` is the field's, which the
+/// names and values of an `attributes` field share.
+fn field_type(ty: &FieldType, enum_values: &[String], origin: &FieldOrigin) -> ShapeType {
     match ty {
         FieldType::Array(item) => ShapeType::Array {
-            items: Box::new(field_type(item, &[])),
+            items: Box::new(field_type(item, &[], origin)),
             max_items: None,
         },
         FieldType::Object => ShapeType::Object {
             shape: Shape::default(),
+        },
+        // `[{k, v}]`: the names and values of the attribute pattern.
+        FieldType::Attributes { .. } => ShapeType::Array {
+            items: Box::new(ShapeType::Object {
+                shape: Shape {
+                    fields: ["k", "v"]
+                        .into_iter()
+                        .map(|name| field(name, scalar("string"), true, origin.clone()))
+                        .collect(),
+                },
+            }),
+            max_items: None,
         },
         t => ShapeType::Scalar {
             bson_type: t.bson_type().to_string(),
@@ -112,14 +126,15 @@ impl DocBuilder<'_> {
             doc.insert(discriminator.clone(), Value::String(ename.to_string()));
         }
         for fd in entity.fields.iter().filter(|x| x.name != "_id") {
+            let own = FieldOrigin::Own {
+                entity: ename.to_string(),
+                field: fd.name.clone(),
+            };
             shape.push(field(
                 &fd.name,
-                field_type(&fd.ty, &fd.enum_values),
+                field_type(&fd.ty, &fd.enum_values, &own),
                 fd.required,
-                FieldOrigin::Own {
-                    entity: ename.to_string(),
-                    field: fd.name.clone(),
-                },
+                own,
             ));
             doc.insert(
                 fd.name.clone(),
@@ -357,14 +372,15 @@ impl DocBuilder<'_> {
         }
         let (mut s, mut items) = self.copies(other, copies, &rel.name, first, count);
         for a in &attrs {
+            let origin = FieldOrigin::Attribute {
+                relationship: rel.name.clone(),
+                field: a.name.clone(),
+            };
             s.push(field(
                 &a.name,
-                field_type(&a.ty, &a.enum_values),
+                field_type(&a.ty, &a.enum_values, &origin),
                 a.required,
-                FieldOrigin::Attribute {
-                    relationship: rel.name.clone(),
-                    field: a.name.clone(),
-                },
+                origin,
             ));
         }
         for (i, item) in items.iter_mut().enumerate() {
@@ -431,7 +447,7 @@ impl DocBuilder<'_> {
             if let Some(f) = e.field(x) {
                 shape.push(field(
                     x,
-                    field_type(&f.ty, &f.enum_values),
+                    field_type(&f.ty, &f.enum_values, &copy),
                     f.required,
                     copy,
                 ));

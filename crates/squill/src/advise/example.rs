@@ -274,5 +274,33 @@ fn scalar(
                     .collect(),
             )
         }
+        FieldType::Attributes { keys } => Value::Array(
+            attribute_names(name, *keys, avg, n, array_max)
+                .into_iter()
+                .map(|(i, k)| {
+                    let v = hash(&[entity, &k], n * 7 + i) % spread;
+                    json!({"k": k, "v": format!("{k}-{v}")})
+                })
+                .collect(),
+        ),
     }
+}
+
+/// The names instance `n` has: consecutive ones from a point its number
+/// picks, so no name repeats (`specs_17`, `specs_18`, …), with their rank.
+pub fn attribute_names(
+    field: &str,
+    keys: u64,
+    avg: Option<u32>,
+    n: u64,
+    array_max: u64,
+) -> Vec<(u64, String)> {
+    let per = avg
+        .map_or(crate::model::ATTRIBUTES_TYPICAL, u64::from)
+        .min(keys)
+        .min(array_max);
+    let start = hash(&[field], n) % keys.max(1);
+    (0..per)
+        .map(|i| (i, format!("{field}_{}", (start + i) % keys.max(1))))
+        .collect()
 }

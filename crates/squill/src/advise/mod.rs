@@ -4,6 +4,7 @@
 
 #[allow(clippy::module_inception)]
 mod advise;
+mod archive;
 mod build;
 mod document;
 mod error;

@@ -102,7 +102,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         total += plan.cost.score * facts.model.operation(op).rate(facts.mix);
         for need in plan.indexes {
             let c = index_score(
-                need.entries,
+                need.held,
                 need.writes,
                 need.keys.len() as f64,
                 &facts.settings.design.costs,
@@ -252,7 +252,7 @@ impl<'f, 's> Search<'f, 's> {
             scores.push(s);
             let mut mine = Vec::with_capacity(plan.indexes.len());
             for need in &plan.indexes {
-                let c = index_score(need.entries, need.writes, need.keys.len() as f64, coef);
+                let c = index_score(need.held, need.writes, need.keys.len() as f64, coef);
                 let key = (need.collection.clone(), need.keys.clone());
                 self.touch(&mut touched, &key.0);
                 want(&mut touched, &key, c, 1);

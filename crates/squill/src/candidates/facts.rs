@@ -78,9 +78,20 @@ pub struct Facts<'m> {
     pub rels_to: Vec<Vec<RelationshipId>>,
     /// Operations that read or write each entity (or a relationship next to it).
     pub ops_touching: Vec<Vec<OperationId>>,
+    /// The share of each entity's index entries held in memory (`held_share`).
+    pub held: Vec<f64>,
 }
 
 impl<'m> Facts<'m> {
+    /// The share of the index entries on `entity`'s documents held in
+    /// memory: all of them, but for the archive of an entity split by age
+    /// the share its reads make of the live entity's (old orders read
+    /// 0.1 times/s against 5,000 for recent ones: 0.002%), a cache keeping
+    /// pages in proportion to their use.
+    pub fn held_share(&self, entity: EntityId) -> f64 {
+        self.held[entity.index()]
+    }
+
     pub fn new(model: &'m Model, settings: &'m Settings, mix: usize) -> Self {
         let n_ent = model.entities.len();
         let n_rel = model.relationships.len();
@@ -119,6 +130,7 @@ impl<'m> Facts<'m> {
             rels_from: vec![Vec::new(); n_ent],
             rels_to: vec![Vec::new(); n_ent],
             ops_touching: vec![Vec::new(); n_ent],
+            held: vec![1.0; n_ent],
         };
         for r in model.relationship_ids() {
             let rel = model.relationship(r);
@@ -142,7 +154,26 @@ impl<'m> Facts<'m> {
                 facts.ops_touching[e.index()].push(op_id);
             }
         }
+        facts.held = model
+            .entity_ids()
+            .map(|e| match model.entity(e).archive_of {
+                None => 1.0,
+                Some(live) => {
+                    (facts.reads_of(e) / facts.reads_of(live).max(f64::MIN_POSITIVE)).min(1.0)
+                }
+            })
+            .collect();
         facts
+    }
+
+    /// Reads per second that touch `entity`.
+    fn reads_of(&self, entity: EntityId) -> f64 {
+        self.ops_touching[entity.index()]
+            .iter()
+            .map(|o| self.model.operation(*o))
+            .filter(|op| !op.is_write())
+            .map(|op| op.rate(self.mix))
+            .sum()
     }
 
     fn entity_rates(&mut self, op_id: OperationId, rate: f64) {

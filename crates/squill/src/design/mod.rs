@@ -155,6 +155,52 @@ pub enum EntityDecision {
         maintained_by: Vec<String>,
         rules: Vec<RuleHit>,
     },
+    /// The archive pattern: instances older than `horizon_days` move from
+    /// `collection` to `archive` by a scheduled job.
+    Archive {
+        entity: String,
+        collection: String,
+        archive: String,
+        /// The date field that tells the age.
+        field: String,
+        horizon_days: f64,
+        /// Instances the job moves per second (the entity's inserts).
+        moved_per_second: f64,
+        /// Operations that run on both collections, their filters keeping
+        /// to neither side of the horizon.
+        on_both: Vec<String>,
+        /// What the live collection keeps in memory with the archive, and
+        /// what the one collection did without it.
+        working_set: WorkingSet,
+        without_archive: WorkingSet,
+        /// What the design without the archive costs more (positive: the
+        /// archive saves it).
+        saves: Cost,
+        rules: Vec<RuleHit>,
+    },
+}
+
+impl EntityDecision {
+    /// The rules behind the decision.
+    pub fn rules(&self) -> &[RuleHit] {
+        match self {
+            EntityDecision::Polymorphic { rules, .. }
+            | EntityDecision::ComputedField { rules, .. }
+            | EntityDecision::Archive { rules, .. } => rules,
+        }
+    }
+}
+
+/// The part of a collection the server keeps in memory to serve its
+/// workload without reading disk: the documents younger than the horizon
+/// (those the frequent reads reach) and every index entry.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct WorkingSet {
+    pub documents: u64,
+    pub document_bytes: u64,
+    pub index_entries: u64,
+    /// Keys and record ids of the entries, before WiredTiger's prefix compression.
+    pub index_bytes: u64,
 }
 
 /// How one operation runs under the design.
@@ -309,8 +355,9 @@ pub struct Cost {
     pub transactions: f64,
     /// Documents written (inserted, updated, deleted), sync writes included.
     pub documents_written: f64,
-    /// Entries held by the design's secondary indexes (workload totals only):
-    /// their memory and upkeep are part of the score.
+    /// Entries held in memory by the design's secondary indexes (workload
+    /// totals only; an archive's indexes stay on disk): their memory and
+    /// upkeep are part of the score.
     pub index_entries: f64,
     /// The single figure the optimizer minimizes (see docs/cost-model.md).
     pub score: f64,

@@ -18,6 +18,23 @@ pub struct ShapeField {
     pub origin: FieldOrigin,
 }
 
+impl ShapeField {
+    /// Whether this is an `attributes` field (the attribute pattern): an
+    /// array of `{k, v}` documents whose names and values are the field's
+    /// own. A filter on it tests one name and its value together
+    /// (`$elemMatch`); its index keys are `field.k` and `field.v`.
+    pub fn is_attributes(&self) -> bool {
+        let ShapeType::Array { items, .. } = &self.ty else {
+            return false;
+        };
+        let ShapeType::Object { shape } = items.as_ref() else {
+            return false;
+        };
+        matches!(shape.fields.as_slice(), [k, v]
+            if k.name == "k" && v.name == "v" && k.origin == self.origin && v.origin == self.origin)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ShapeType {

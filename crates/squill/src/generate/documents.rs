@@ -280,6 +280,14 @@ impl Builder<'_, '_> {
             Origin::Value(v) => {
                 let (e, key) = self.instance_of(v.entity, ctx);
                 match (&f.field.origin, ty) {
+                    (FieldOrigin::Own { field, .. }, ShapeType::Array { .. })
+                        if let Some((names, spread)) = v.attributes
+                            && let Some([k, val]) = f.sub.as_ref().map(|s| s.fields.as_slice()) =>
+                    {
+                        let pair = [&k.key, &val.key];
+                        let counts = (names, spread, v.items);
+                        self.attributes(field, counts, pair, key, name, sink, scratch);
+                    }
                     (FieldOrigin::Own { .. }, ShapeType::Array { max_items, .. }) => {
                         let n = max_items.map_or(v.items, |m| v.items.min(m));
                         sink.open(name, true);
@@ -566,6 +574,40 @@ impl Builder<'_, '_> {
             (ShapeType::Object { .. }, None) => {}
             (scalar, _) => sink.scalar(name, self.id_value(scalar, item.entity, key, scratch)),
         }
+    }
+
+    /// An `attributes` field: `per` pairs `{k, v}` of consecutive names
+    /// from a point the instance picks (`specs_17`, `specs_18`, …), each
+    /// value one of `spread` of its name's (`specs_17-4`).
+    #[allow(clippy::too_many_arguments)]
+    fn attributes<S: Sink>(
+        &self,
+        field: &str,
+        (names, spread, per): (u64, u64, u64),
+        pair: [&super::sink::Key; 2],
+        key: u64,
+        name: Name<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let start = super::population::mix(key ^ 0xa77) % names;
+        sink.open(name, true);
+        for i in 0..per.min(names) {
+            let n = (start + i) % names;
+            let value = super::population::mix(key.wrapping_mul(31).wrapping_add(i)) % spread;
+            sink.open(Name::Index(i as usize), false);
+            let text = scratch.text();
+            text.push_str(field);
+            text.push('_');
+            text.push_str(itoa::Buffer::new().format(n));
+            let cut = text.len();
+            sink.scalar(Name::Field(pair[0]), Scalar::Str(&text[..cut]));
+            text.push('-');
+            text.push_str(itoa::Buffer::new().format(value));
+            sink.scalar(Name::Field(pair[1]), Scalar::Str(text));
+            sink.close();
+        }
+        sink.close();
     }
 
     fn reference<S: Sink>(

@@ -34,6 +34,7 @@ pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
         fields,
         description: None,
         unique: Vec::new(),
+        archive_of: None,
     }
 }
 

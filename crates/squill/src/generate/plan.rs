@@ -86,6 +86,8 @@ pub struct ValuePlan<'c> {
     /// revision number repeated within a contract, which the server's
     /// unique index refused). The BSON type it is made in.
     pub unique: Option<&'static str>,
+    /// An `attributes` field: its names in all, and the values one name takes.
+    pub attributes: Option<(u64, u64)>,
 }
 
 impl<'c> ShapePlan<'c> {
@@ -179,8 +181,22 @@ impl<'c> FieldPlan<'c> {
                     check_enum: !design_enum.is_empty() && !spec.only_strings_of(design_enum),
                     spec,
                     design_enum,
-                    items: model_field.and_then(|mf| mf.avg_size).map_or(3, u64::from),
+                    items: model_field.and_then(|mf| mf.avg_size).map_or(
+                        match model_field.map(|mf| &mf.ty) {
+                            Some(crate::model::FieldType::Attributes { .. }) => {
+                                crate::model::ATTRIBUTES_TYPICAL
+                            }
+                            _ => 3,
+                        },
+                        u64::from,
+                    ),
                     unique,
+                    attributes: model_field.and_then(|mf| match mf.ty {
+                        crate::model::FieldType::Attributes { keys } => {
+                            Some((keys.max(1), mf.distinct.unwrap_or(1000).max(1)))
+                        }
+                        _ => None,
+                    }),
                 })
             }
             FieldOrigin::Embedded { relationship } => {
@@ -220,6 +236,7 @@ impl<'c> FieldPlan<'c> {
                     design_enum,
                     items: attribute.and_then(|a| a.avg_size).map_or(3, u64::from),
                     unique: None,
+                    attributes: None,
                 })
             }
             FieldOrigin::Computed { .. }

@@ -20,6 +20,10 @@ pub struct Entity {
     /// each enforced by a unique index where the design keeps them in one
     /// collection's documents.
     pub unique: Vec<Vec<KeyPart>>,
+    /// Set on the archive of an entity split by age (`order_archive` holds
+    /// the orders older than the horizon): its documents and indexes are
+    /// read rarely enough to stay on disk, out of the working set.
+    pub archive_of: Option<EntityId>,
 }
 
 /// One key of a uniqueness constraint: a field of the entity, or the
@@ -73,6 +77,12 @@ pub enum FieldType {
     /// A sub-document whose inner shape the model does not detail.
     Object,
     Array(Box<FieldType>),
+    /// Named values that differ from instance to instance (a listing's
+    /// specs: mileage for a car, rooms for a flat): about `avg_size` names
+    /// an instance, out of `keys` in all, each value a string.
+    Attributes {
+        keys: u64,
+    },
 }
 
 impl FieldType {
@@ -97,6 +107,11 @@ impl FieldType {
                 // document header/trailer + per element: type byte, index key, NUL
                 5 + count * (1 + 2 + 1 + item.value_bytes(None))
             }
+            // As stored: `{k, v}` pairs, each a document of two short strings.
+            FieldType::Attributes { .. } => {
+                let count = n.unwrap_or(ATTRIBUTES_TYPICAL);
+                5 + count * (1 + 2 + 1 + ATTRIBUTE_PAIR_BYTES)
+            }
         }
     }
 
@@ -113,10 +128,17 @@ impl FieldType {
             FieldType::ObjectId => "objectId",
             FieldType::Binary => "binData",
             FieldType::Object => "object",
-            FieldType::Array(_) => "array",
+            FieldType::Array(_) | FieldType::Attributes { .. } => "array",
         }
     }
 }
+
+/// Names an instance has when an `attributes` field does not say.
+pub const ATTRIBUTES_TYPICAL: u64 = 10;
+
+/// Bytes of one `{k: …, v: …}` pair: a document's header and trailer, and
+/// two string elements of 12 characters.
+pub const ATTRIBUTE_PAIR_BYTES: u64 = 5 + 2 * (1 + 2 + 4 + 12 + 1);
 
 impl Field {
     /// Bytes this field adds to a BSON document: type byte, name, NUL, value.

@@ -44,6 +44,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
             rel.name, parent.name, child.name
         )),
         unique: vec![vec![KeyPart::Parent(r), KeyPart::Parent(from_child)]],
+        archive_of: None,
     });
     let side = |name: String, from: EntityId, children: Cardinality, field: &str, back: &str| {
         Relationship {

@@ -6,6 +6,7 @@
 //! Anything that produces a `Model` is responsible for those guarantees, so the
 //! rest of the pipeline never re-checks them (and never panics on them).
 
+mod archive;
 mod cardinality;
 mod entity;
 mod junction;
@@ -14,13 +15,16 @@ mod relationship;
 pub mod synthetic;
 mod workload;
 
+pub use archive::{ARCHIVE_BATCH, Archive, archive_horizon, as_archive};
 pub use cardinality::{Cardinality, CardinalityClass, Count};
-pub use entity::{Entity, EntityId, Field, FieldType, KeyPart};
+pub use entity::{
+    ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Entity, EntityId, Field, FieldType, KeyPart,
+};
 pub use junction::as_junction;
 pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
-    Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation, OperationId,
-    OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
+    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation,
+    OperationId, OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
 };
 
 use serde::Serialize;

@@ -55,6 +55,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             fields,
             description: None,
             unique: Vec::new(),
+            archive_of: None,
         });
     }
     let mut rels = Vec::with_capacity(relationships);
@@ -178,6 +179,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         // An own field or `_id`: no relationship to resolve.
                         related: None,
                         selectivity: None,
+                        age: None,
                     }],
                     sort: Vec::new(),
                     limit: None,
@@ -202,6 +204,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     op: FilterOp::Eq,
                     related: None,
                     selectivity: None,
+                    age: None,
                 }],
                 changes: vec![first_field],
                 relinks: Vec::new(),
@@ -214,6 +217,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     op: FilterOp::Eq,
                     related: None,
                     selectivity: None,
+                    age: None,
                 }],
             },
         };
@@ -270,6 +274,7 @@ pub fn chain(n: usize) -> Model {
             ],
             description: None,
             unique: Vec::new(),
+            archive_of: None,
         })
         .collect();
     let relationships: Vec<Relationship> = (1..n)
@@ -310,6 +315,7 @@ pub fn chain(n: usize) -> Model {
                     op: FilterOp::Eq,
                     related: None,
                     selectivity: None,
+                    age: None,
                 }],
                 sort: Vec::new(),
                 limit: None,

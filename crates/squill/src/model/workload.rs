@@ -181,6 +181,27 @@ pub struct Filter {
     /// The fraction of instances a range keeps, when the model says so
     /// (`range(0.02)`: the last week of a year); otherwise a quarter.
     pub selectivity: Option<f64>,
+    /// A range by age on the entity's date field (`since(90 days)`: the
+    /// orders younger than 90 days): which end of the history it keeps.
+    /// Its `selectivity` follows from the entity's insert rate and count.
+    pub age: Option<Age>,
+}
+
+/// A range on a date field measured from now: the instances younger
+/// (`since`) or older (`before`) than `days`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Age {
+    pub days: f64,
+    pub older: bool,
+}
+
+impl Age {
+    /// The share of `count` instances inside the range when
+    /// `inserts_per_day` are added a day, the oldest first to go past it.
+    pub fn share(&self, count: u64, inserts_per_day: f64) -> f64 {
+        let young = (self.days * inserts_per_day / count.max(1) as f64).clamp(0.0, 1.0);
+        if self.older { 1.0 - young } else { young }
+    }
 }
 
 /// A filter path through a relationship: the relationship and the field of
@@ -210,6 +231,7 @@ impl Filter {
             op,
             related,
             selectivity: None,
+            age: None,
         }
     }
 }
@@ -314,4 +336,74 @@ impl AggregateFn {
 pub struct AtomicGroup {
     pub name: String,
     pub operations: Vec<OperationId>,
+}
+
+impl super::Model {
+    /// Instances of `entity` inserted a day by the workload, in its busiest
+    /// mix: what tells how many instances are younger than an age.
+    pub fn inserts_per_day(&self, entity: EntityId) -> f64 {
+        (0..self.workload.mixes.len().max(1))
+            .map(|m| {
+                self.workload
+                    .operations
+                    .iter()
+                    .map(|op| match op.kind {
+                        OperationKind::Insert {
+                            entity: e, count, ..
+                        } if e == entity => op.rate(m) * count as f64,
+                        _ => 0.0,
+                    })
+                    .sum::<f64>()
+            })
+            .fold(0.0, f64::max)
+            * 86_400.0
+    }
+
+    /// Sets the share each age filter keeps (`since(90 days)`) from its
+    /// entity's count and insert rate.
+    pub fn fill_age_shares(&mut self) {
+        let per_day: Vec<f64> = self.entity_ids().map(|e| self.inserts_per_day(e)).collect();
+        let counts: Vec<u64> = self.entities.iter().map(|e| e.count).collect();
+        let share = |e: EntityId, filters: &mut [Filter]| {
+            for f in filters.iter_mut() {
+                if let Some(age) = f.age {
+                    f.selectivity =
+                        Some(age.share(counts[e.index()], per_day[e.index()]).max(1e-9));
+                }
+            }
+        };
+        fn includes(
+            rels: &[super::Relationship],
+            list: &mut [Include],
+            share: &dyn Fn(EntityId, &mut [Filter]),
+        ) {
+            for inc in list {
+                let rel = &rels[inc.relationship.index()];
+                let target = if inc.to_children {
+                    rel.child
+                } else {
+                    rel.parent
+                };
+                share(target, &mut inc.filter);
+                includes(rels, &mut inc.include, share);
+            }
+        }
+        let rels = self.relationships.clone();
+        for op in &mut self.workload.operations {
+            match &mut op.kind {
+                OperationKind::Read {
+                    entity,
+                    filter,
+                    include,
+                    ..
+                } => {
+                    share(*entity, filter);
+                    includes(&rels, include, &share);
+                }
+                OperationKind::Update { entity, filter, .. }
+                | OperationKind::Delete { entity, filter } => share(*entity, filter),
+                _ => {}
+            }
+        }
+    }
 }

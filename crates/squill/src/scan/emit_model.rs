@@ -100,6 +100,7 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
             c.documents, c.size.mean
         )),
         unique: Vec::new(),
+        archive_of: None,
     }
 }
 

@@ -193,10 +193,7 @@ fn every_rate_in_a_reason_is_the_models() {
             }
         }
         for e in &d.entities {
-            let rules = match e {
-                crate::design::EntityDecision::Polymorphic { rules, .. }
-                | crate::design::EntityDecision::ComputedField { rules, .. } => rules,
-            };
+            let rules = e.rules();
             texts.extend(rules.iter().map(|h| h.reason.as_str()));
         }
         texts.extend(d.findings.iter().map(|f| f.message.as_str()));

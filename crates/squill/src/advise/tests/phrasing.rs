@@ -155,6 +155,11 @@ fn every_query_on_the_children_of_one_parent_reads_as_its_include() {
                     x.relationship, x.chosen, y.chosen
                 );
             }
+            assert_eq!(
+                entity_decisions(&a),
+                entity_decisions(&b),
+                "{name} {mix:?}: entity decisions as queries, then as includes"
+            );
         }
     }
     assert!(rewritten >= 10, "only {rewritten} reads rewritten");
@@ -180,4 +185,21 @@ fn an_event_page_as_an_include_or_a_query() {
     let l = layouts(&include);
     assert!(matches!(l[0].1, Layout::Outlier { .. }), "{l:?}");
     assert_eq!(l, layouts(&query));
+}
+
+/// Each entity decision by its kind and the names it decides on.
+fn entity_decisions(d: &crate::design::Design) -> Vec<String> {
+    use crate::design::EntityDecision;
+    d.entities
+        .iter()
+        .map(|e| match e {
+            EntityDecision::Polymorphic { collection, .. } => format!("polymorphic {collection}"),
+            EntityDecision::ComputedField { entity, field, .. } => {
+                format!("computed {entity}.{field}")
+            }
+            EntityDecision::Archive {
+                entity, archive, ..
+            } => format!("archive {entity} into {archive}"),
+        })
+        .collect()
 }

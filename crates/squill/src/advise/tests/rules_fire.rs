@@ -31,6 +31,9 @@ fn fired(model: &Model, settings: &Settings) -> BTreeSet<&'static str> {
             }
         }
         out.extend(d.findings.iter().map(|f| f.rule));
+        for e in &d.entities {
+            out.extend(e.rules().iter().map(|h| h.rule));
+        }
     }
     out
 }

@@ -860,3 +860,163 @@ fn s02_stars_as_a_many_to_many() {
     names.sort_unstable();
     assert_eq!(names, ["_id", "repo", "starred_at", "user"]);
 }
+
+/// S11: orders younger than 90 days stay in `order`, older ones move to
+/// `order_archive` by a job; each read goes to the side its age keeps
+/// to, and the decision states the working set with and without.
+#[test]
+fn s11_orders() {
+    let d = design("s11-orders");
+    let Some(crate::design::EntityDecision::Archive {
+        entity,
+        collection,
+        archive,
+        field,
+        horizon_days,
+        moved_per_second,
+        on_both,
+        working_set,
+        without_archive,
+        saves,
+        ..
+    }) = d
+        .entities
+        .iter()
+        .find(|e| matches!(e, crate::design::EntityDecision::Archive { .. }))
+    else {
+        panic!("no archive: {:?}", d.entities)
+    };
+    assert_eq!((entity.as_str(), collection.as_str()), ("order", "order"));
+    assert_eq!(archive, "order_archive");
+    assert_eq!((field.as_str(), *horizon_days), ("placed_at", 90.0));
+    assert!((moved_per_second - 11.6).abs() < 1e-9);
+    assert!(on_both.is_empty());
+    assert!(saves.score > 0.0);
+    // 1 M orders a day for 90 days stay live: 90 M of 2 B.
+    let live = d.collections.iter().find(|c| c.name == "order").unwrap();
+    let old = d
+        .collections
+        .iter()
+        .find(|c| c.name == "order_archive")
+        .unwrap();
+    assert_eq!(live.documents, 90_201_600);
+    assert_eq!(live.documents + old.documents, 2_000_000_000);
+    // The same recent documents either way; the index entries of the
+    // live collection only with the archive.
+    assert_eq!(working_set.documents, without_archive.documents);
+    assert_eq!(working_set.documents, live.documents);
+    assert!(working_set.index_entries * 10 < without_archive.index_entries);
+    assert!(working_set.index_bytes * 10 < without_archive.index_bytes);
+    // Each read on its side, in one indexed query.
+    let on = |op: &str| -> Vec<String> {
+        plan(&d, op)
+            .steps
+            .iter()
+            .map(|s| s.collection.clone())
+            .collect()
+    };
+    assert_eq!(on("recent_orders"), ["order"]);
+    assert_eq!(on("old_orders"), ["order_archive"]);
+    assert_eq!(on("ship_order"), ["order"]);
+    assert_eq!(on("place_order"), ["order"]);
+    assert!(
+        d.operations
+            .iter()
+            .all(|p| !p.operation.ends_with("_in_archive"))
+    );
+    let keys = |k: &[(&str, i32)]| {
+        k.iter()
+            .map(|(p, d)| (p.to_string(), *d))
+            .collect::<Vec<_>>()
+    };
+    assert!(indexes(&d, "order").contains(&keys(&[("customer", 1), ("placed_at", 1)])));
+    assert!(indexes(&d, "order_archive").contains(&keys(&[("customer", 1), ("placed_at", 1)])));
+    // The job: as many batches of 1,000 as the inserts fill.
+    for step in ["find", "insert", "delete"] {
+        let p = plan(&d, &format!("archive_order_{step}"));
+        assert!((p.rate - 11.6 / 1000.0).abs() < 1e-12, "{step}: {}", p.rate);
+    }
+    assert_eq!(on("archive_order_insert"), ["order_archive"]);
+}
+
+/// S11 with a frequent read by `_id` that no age filter sends to one
+/// side: it would run on both collections, and one collection is kept,
+/// with the archive's cost stated.
+#[test]
+fn s11_orders_read_by_id_keep_one_collection() {
+    let mut text = super::golden::example_text("scenarios/s11-orders");
+    text.push_str("  order_page: {read: order, rate: 3000, filter: {_id: eq}}\n");
+    let model = crate::inputs::model_file::parse("s11.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    assert!(d.collections.iter().all(|c| c.name != "order_archive"));
+    let note = d
+        .findings
+        .iter()
+        .find(|f| f.rule == "archive-by-age")
+        .unwrap();
+    assert!(
+        note.message.contains("order_page would run on both"),
+        "{}",
+        note.message
+    );
+}
+
+/// S4: one `listing` collection with its kind and common fields
+/// top-level and the specs as `{k, v}` pairs, searched through one
+/// compound index; a field per spec is stated as the alternative past
+/// MongoDB's limit.
+#[test]
+fn s04_marketplace() {
+    let d = design("s04-marketplace");
+    let names: Vec<&str> = d.collections.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["seller", "listing"]);
+    let listing = d.collections.iter().find(|c| c.name == "listing").unwrap();
+    let top: Vec<&str> = listing
+        .shape
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    for f in ["kind", "title", "price", "city", "specs", "seller"] {
+        assert!(top.contains(&f), "{f} not top-level: {top:?}");
+    }
+    let specs = listing
+        .shape
+        .fields
+        .iter()
+        .find(|f| f.name == "specs")
+        .unwrap();
+    assert!(specs.is_attributes(), "{:?}", specs.ty);
+    let keys = |k: &[(&str, i32)]| {
+        k.iter()
+            .map(|(p, d)| (p.to_string(), *d))
+            .collect::<Vec<_>>()
+    };
+    let idx = indexes(&d, "listing");
+    assert!(
+        idx.contains(&keys(&[
+            ("kind", 1),
+            ("specs.k", 1),
+            ("specs.v", 1),
+            ("price", 1)
+        ])),
+        "{idx:?}"
+    );
+    assert!(idx.contains(&keys(&[("city", 1), ("price", 1)])), "{idx:?}");
+    assert_eq!(idx.len(), 3, "{idx:?}");
+    for op in ["search_by_spec", "search_by_city"] {
+        let p = plan(&d, op);
+        assert_eq!(p.steps.len(), 1, "{op}");
+        assert!(p.steps[0].index.is_some(), "{op}");
+        assert!(p.cost.documents_examined <= 24.0, "{op}: {:?}", p.cost);
+    }
+    let note = d
+        .findings
+        .iter()
+        .find(|f| f.rule == "attribute-pattern")
+        .unwrap();
+    assert!(note.message.contains("800 indexes"), "{}", note.message);
+    // 20 entries a listing in the pairs' index: the multikey count.
+    let entries = d.totals.index_entries;
+    assert_eq!(entries, 20_000_000.0 * 20.0 + 20_000_000.0, "{entries}");
+}

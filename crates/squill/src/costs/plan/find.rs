@@ -19,8 +19,13 @@ impl<'a> Planner<'a> {
         let acc = self.access(e);
         let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
         let mut range: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        // Paths of `attributes` fields tested: indexed by name and value.
+        let mut pairs: Vec<String> = Vec::new();
         for c in filter {
             let (path, from) = self.filter_path(plan, op, e, &acc, c);
+            if self.attributes_of(e, c).is_some() {
+                pairs.push(path.clone());
+            }
             if c.op == FilterOp::Range {
                 range.push((path, c.op, from));
             } else if matches!(from, ValueSource::FromStep { .. }) {
@@ -51,7 +56,12 @@ impl<'a> Planner<'a> {
             keys.push(("_id".to_string(), 1));
         } else {
             for (p, _, _) in &eq {
-                keys.push((p.clone(), 1));
+                if pairs.contains(p) {
+                    keys.push((format!("{p}.k"), 1));
+                    keys.push((format!("{p}.v"), 1));
+                } else {
+                    keys.push((p.clone(), 1));
+                }
             }
             for s in sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
@@ -120,6 +130,9 @@ impl<'a> Planner<'a> {
     /// else one.
     pub(super) fn ids_per_document(&self, e: EntityId, c: &Filter) -> f64 {
         let f = self.facts;
+        if let Some(per) = self.attributes_of(e, c) {
+            return per;
+        }
         let Some(related) = &c.related else {
             return 1.0;
         };
@@ -132,6 +145,20 @@ impl<'a> Planner<'a> {
         } else {
             1.0
         }
+    }
+
+    /// The names an instance of `e` has when `c` tests an `attributes`
+    /// field of it (a listing's specs), each a multikey index entry.
+    pub(super) fn attributes_of(&self, e: EntityId, c: &Filter) -> Option<f64> {
+        let [name] = c.path.as_slice() else {
+            return None;
+        };
+        let field = self.facts.model.entity(e).field(name)?;
+        matches!(field.ty, FieldType::Attributes { .. }).then(|| {
+            field
+                .avg_size
+                .map_or(crate::model::ATTRIBUTES_TYPICAL as f64, f64::from)
+        })
     }
 
     /// How many parent ids a child of `r` holds where it references its

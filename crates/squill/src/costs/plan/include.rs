@@ -407,7 +407,13 @@ impl<'a> Planner<'a> {
                 keys.push((p.clone(), 1));
             }
             for c in own.iter().filter(|c| c.op != FilterOp::Range) {
-                keys.push((acc.path(&c.path.join(".")), 1));
+                let k = acc.path(&c.path.join("."));
+                if self.attributes_of(target, c).is_some() {
+                    keys.push((format!("{k}.k"), 1));
+                    keys.push((format!("{k}.v"), 1));
+                } else {
+                    keys.push((k, 1));
+                }
             }
             for s in &inc.sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));

@@ -451,6 +451,7 @@ impl<'a> Planner<'a> {
                     collection: acc.collection.clone(),
                     keys,
                     entries: acc.docs,
+                    held: acc.docs * f.held_share(acc.root),
                     writes: f.entity_writes[e.index()],
                     operation: op,
                     step,

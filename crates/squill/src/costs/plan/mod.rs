@@ -11,8 +11,8 @@ use crate::candidates::space::Space;
 use crate::design::{Action, Cost, Purpose, Step, StepFilter, UpdateOp, ValueSource, Warning};
 use crate::design::{BucketBy, Layout, PartialCondition, Side};
 use crate::model::{
-    AggregateFn, EntityId, Filter, FilterOp, Include, KeyPart, OperationId, OperationKind, Related,
-    RelationshipId, RelationshipKind, SortKey,
+    AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, KeyPart, OperationId,
+    OperationKind, Related, RelationshipId, RelationshipKind, SortKey,
 };
 
 /// An index a step relies on.
@@ -22,6 +22,9 @@ pub struct IndexNeed {
     pub keys: Vec<(String, i32)>,
     /// Entries the index holds (one per document, one per element for arrays).
     pub entries: f64,
+    /// Entries the index keeps in memory: all of them, but none in the
+    /// archive of an entity split by age, read rarely enough to stay on disk.
+    pub held: f64,
     /// Writes per second of the indexed documents.
     pub writes: f64,
     pub operation: OperationId,
@@ -682,7 +685,8 @@ impl<'a> Planner<'a> {
                 let c = self.c();
                 let scan_extra = (acc.docs - cost.docs).max(0.0) * c.document_examined
                     + (acc.docs * acc.root_bytes - cost.bytes_read).max(0.0) * c.byte_read;
-                let upkeep = crate::costs::index_score(entries, writes, keys.len() as f64, c);
+                let held = entries * self.facts.held_share(entity);
+                let upkeep = crate::costs::index_score(held, writes, keys.len() as f64, c);
                 // (Writes that find their documents through another field always get one.)
                 if step.action == Action::Find && rate * scan_extra < upkeep {
                     plan.cost.documents_examined += acc.docs - cost.docs;
@@ -697,6 +701,7 @@ impl<'a> Planner<'a> {
                         collection: step.collection.clone(),
                         keys,
                         entries,
+                        held,
                         writes,
                         operation: op,
                         step: plan.steps.len(),
@@ -795,13 +800,20 @@ impl<'a> Planner<'a> {
                     1.0 / d
                 }
             } else {
-                let d = c
-                    .path
-                    .first()
-                    .and_then(|p| entity.field(p))
+                let field = c.path.first().and_then(|p| entity.field(p));
+                let d = field
                     .and_then(|x| x.distinct)
                     .map_or(f.count(e), |d| d.max(1) as f64);
-                match c.op {
+                // One name of an `attributes` field, and one of its values:
+                // the instances that have the name, then the value's share.
+                let has = match field.map(|x| (&x.ty, x.avg_size)) {
+                    Some((FieldType::Attributes { keys }, per)) => (per
+                        .map_or(crate::model::ATTRIBUTES_TYPICAL as f64, f64::from)
+                        / (*keys).max(1) as f64)
+                        .min(1.0),
+                    _ => 1.0,
+                };
+                has * match c.op {
                     FilterOp::Eq => 1.0 / d,
                     FilterOp::In => (5.0 / d).min(1.0),
                     FilterOp::Range => c.selectivity.unwrap_or(0.25),

@@ -122,6 +122,7 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
         Expr::Below(n) => json!({"below": n}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
+        Expr::Pair(k, v) => json!({"pair": [k, v]}),
     }
 }
 

@@ -81,6 +81,9 @@ pub enum Expr {
     /// `{"_id": param}`: the element of an array of objects with that id
     /// (what `$pull` removes from an array of references with copies).
     IdIs(String),
+    /// `{"$elemMatch": {"k": name, "v": value}}`: one name of an
+    /// `attributes` field with its value, in the same pair.
+    Pair(String, String),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -391,10 +394,50 @@ impl Builder<'_> {
                 self.param(&step.collection, path, ParamKind::From, ""),
                 self.param(&step.collection, path, ParamKind::To, ""),
             ),
+            FilterOp::Eq if self.is_attributes(&step.collection, path) => {
+                let leaf = path.rsplit('.').next().unwrap_or(path);
+                let (k, v) = (format!("{path}.k"), format!("{path}.v"));
+                let (kn, vn) = (format!("{leaf}_name"), format!("{leaf}_value"));
+                Expr::Pair(
+                    self.param_named(&step.collection, &k, ParamKind::Value, "", Some(&kn)),
+                    self.param_named(&step.collection, &v, ParamKind::Value, "", Some(&vn)),
+                )
+            }
             FilterOp::Eq => {
                 Expr::Param(self.param_named(&step.collection, path, ParamKind::Value, "", own))
             }
         }
+    }
+
+    /// Whether `path` of `collection`'s documents is an `attributes` field.
+    fn is_attributes(&self, collection: &str, path: &str) -> bool {
+        let Some(c) = self
+            .design
+            .collections
+            .iter()
+            .find(|c| c.name == collection)
+        else {
+            return false;
+        };
+        let mut fields = &c.shape.fields;
+        let mut segments = path.split('.').peekable();
+        while let Some(seg) = segments.next() {
+            let Some(f) = fields.iter().find(|f| f.name == seg) else {
+                return false;
+            };
+            if segments.peek().is_none() {
+                return f.is_attributes();
+            }
+            fields = match &f.ty {
+                crate::design::ShapeType::Object { shape } => &shape.fields,
+                crate::design::ShapeType::Array { items, .. } => match items.as_ref() {
+                    crate::design::ShapeType::Object { shape } => &shape.fields,
+                    _ => return false,
+                },
+                crate::design::ShapeType::Scalar { .. } => return false,
+            };
+        }
+        false
     }
 
     fn update(&mut self, step: &Step, op: &UpdateOp) -> Update {

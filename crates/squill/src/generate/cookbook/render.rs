@@ -28,6 +28,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         },
         Expr::In(p) => format!("{{\"$in\": {p}}}"),
         Expr::IdIs(p) => format!("{{\"_id\": {p}}}"),
+        Expr::Pair(k, v) => format!("{{\"$elemMatch\": {{\"k\": {k}, \"v\": {v}}}}}"),
         Expr::Range(a, b) => format!("{{\"$gte\": {a}, \"$lt\": {b}}}"),
         Expr::IdsFrom { step, path } => match lang {
             Lang::Python => format!("{{\"$in\": _ids({step}, {})}}", q(path)),

@@ -6,7 +6,17 @@ use crate::model::{AggregateFn, FieldType};
 
 /// The base type names, as written in files (lowercase is accepted too).
 pub const TYPE_NAMES: &[&str] = &[
-    "string", "int", "long", "double", "decimal", "bool", "date", "objectId", "binary", "object",
+    "string",
+    "int",
+    "long",
+    "double",
+    "decimal",
+    "bool",
+    "date",
+    "objectId",
+    "binary",
+    "object",
+    "attributes",
 ];
 
 /// A field type with its optional size and whether it may be absent.
@@ -36,6 +46,8 @@ fn base_type(name: &str) -> Option<FieldType> {
         "objectid" | "oid" => FieldType::ObjectId,
         "binary" | "bindata" => FieldType::Binary,
         "object" | "document" => FieldType::Object,
+        // The number of names is the long form's `keys`.
+        "attributes" => FieldType::Attributes { keys: 0 },
         _ => return None,
     })
 }
@@ -164,6 +176,7 @@ fn base_name(ty: &FieldType) -> &'static str {
         FieldType::Binary => "binary",
         FieldType::Object => "object",
         FieldType::Array(_) => "array",
+        FieldType::Attributes { .. } => "attributes",
     }
 }
 

@@ -13,6 +13,9 @@ pub struct Ctx<'a> {
     /// could not be resolved: their own problem is reported once, and uses of
     /// them are not reported again.
     pub unresolved: Vec<String>,
+    /// Each age filter (`since(90 days)`) with the entity it tests: its
+    /// share needs that entity's insert rate, known once every operation is read.
+    pub aged: Vec<(crate::model::EntityId, Option<Position>)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -22,6 +25,7 @@ impl<'a> Ctx<'a> {
             text,
             problems: Vec::new(),
             unresolved: Vec::new(),
+            aged: Vec::new(),
         }
     }
 

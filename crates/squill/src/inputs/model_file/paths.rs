@@ -9,8 +9,8 @@ use super::error::{Position, suggestion};
 use super::raw::{NamedMap, OneOrMany, RawIncludes, S};
 use super::resolve::check_duplicates;
 use crate::model::{
-    Aggregate, AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, Model, RelationshipId,
-    SortKey,
+    Age, Aggregate, AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, Model,
+    RelationshipId, SortKey,
 };
 
 /// One step through a relationship from an entity.
@@ -103,45 +103,80 @@ pub(super) fn filters(
     check_duplicates(ctx, raw, "filter");
     let mut out = Vec::new();
     for (path, op) in &raw.0 {
-        let (op_value, selectivity) = filter_op(ctx, op);
-        let path = resolve_path(ctx, model, entity, path);
-        if let (Some(path), Some(op)) = (path, op_value) {
-            let mut f = Filter::new(model, entity, path, op);
-            f.selectivity = selectivity;
+        let parsed = filter_op(ctx, op);
+        let resolved = resolve_path(ctx, model, entity, path);
+        if let (Some(resolved), Some(kind)) = (resolved, parsed.op) {
+            let mut f = Filter::new(model, entity, resolved, kind);
+            f.selectivity = parsed.selectivity;
+            if let Some(age) = parsed.age
+                && aged_field(ctx, model, entity, &f, path)
+            {
+                ctx.aged.push((entity, ctx.pos(op)));
+                f.age = Some(age);
+            }
             out.push(f);
         }
     }
     out
 }
 
-/// A filter's operator (`eq`, `range`, `range(0.02)`, `in`) and the
-/// selectivity a `range(fraction)` gives.
-pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> (Option<FilterOp>, Option<f64>) {
+/// A filter's operator: `eq`, `in`, a range (`range`, `range(0.02)` with
+/// the share it keeps), or a range by age (`since(90 days)`,
+/// `before(1 year)`).
+pub(super) struct ParsedOp {
+    pub op: Option<FilterOp>,
+    pub selectivity: Option<f64>,
+    pub age: Option<Age>,
+}
+
+pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
     let text = op.value.trim().to_ascii_lowercase();
+    let mut out = ParsedOp {
+        op: None,
+        selectivity: None,
+        age: None,
+    };
+    let call = |name: &str| {
+        text.strip_prefix(name)
+            .and_then(|r| r.trim_start().strip_prefix('('))
+            .and_then(|r| r.strip_suffix(')'))
+            .map(str::trim)
+    };
     // `range(0.02)`: a range that keeps that fraction of the instances.
-    let mut selectivity = None;
-    let text = match text
-        .strip_prefix("range(")
-        .and_then(|r| r.strip_suffix(')'))
-    {
-        Some(arg) => {
-            match arg.trim().parse::<f64>() {
-                Ok(x) if x > 0.0 && x <= 1.0 => selectivity = Some(x),
-                _ => ctx.error(
+    if let Some(arg) = call("range") {
+        match arg.parse::<f64>() {
+            Ok(x) if x > 0.0 && x <= 1.0 => out.selectivity = Some(x),
+            _ => ctx.error(
+                ctx.pos(op),
+                format!(
+                    "`{}`: a range's selectivity is a fraction above 0 and at most 1",
+                    op.value
+                ),
+                "not a fraction",
+                Some("`range(0.02)` keeps 2% of the instances".into()),
+            ),
+        }
+        out.op = Some(FilterOp::Range);
+        return out;
+    }
+    for (name, older) in [("since", false), ("before", true)] {
+        if let Some(arg) = call(name) {
+            match days(arg) {
+                Some(d) => out.age = Some(Age { days: d, older }),
+                None => ctx.error(
                     ctx.pos(op),
-                    format!(
-                        "`{}`: a range's selectivity is a fraction above 0 and at most 1",
-                        op.value
-                    ),
-                    "not a fraction",
-                    Some("`range(0.02)` keeps 2% of the instances".into()),
+                    format!("`{}`: an age is a number and a unit of time", op.value),
+                    "not an age",
+                    Some(format!(
+                        "`{name}(90 days)`; units: minutes, hours, days, weeks, months, years"
+                    )),
                 ),
             }
-            "range".to_string()
+            out.op = Some(FilterOp::Range);
+            return out;
         }
-        None => text,
-    };
-    let op_value = match text.as_str() {
+    }
+    out.op = match text.as_str() {
         "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
         "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => Some(FilterOp::Range),
         "in" => Some(FilterOp::In),
@@ -150,13 +185,64 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> (Option<FilterOp>,
                 ctx.pos(op),
                 format!("unknown filter operator `{}`", op.value),
                 "not an operator",
-                suggestion(&op.value, ["eq", "range", "in"])
-                    .or_else(|| Some("one of eq, range, range(fraction), in".into())),
+                suggestion(&op.value, ["eq", "range", "in", "since", "before"]).or_else(|| {
+                    Some("one of eq, range, range(fraction), in, since(age), before(age)".into())
+                }),
             );
             None
         }
     };
-    (op_value, selectivity)
+    out
+}
+
+/// An age range tests a date field of the filtered entity itself: its
+/// share of the instances follows from that entity's inserts.
+fn aged_field(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    f: &Filter,
+    key: &S<String>,
+) -> bool {
+    let field = match (&f.related, f.path.as_slice()) {
+        (None, [name]) => model.entity(entity).field(name),
+        _ => None,
+    };
+    if field.is_some_and(|x| x.ty == FieldType::Date) {
+        return true;
+    }
+    ctx.error(
+        ctx.pos(key),
+        format!(
+            "`{}`: an age (`since`, `before`) tests a date field of {}",
+            key.value,
+            model.entity(entity).name
+        ),
+        "not a date field of the entity",
+        Some("declare the field as `date`, or write `range(fraction)`".into()),
+    );
+    false
+}
+
+/// `90 days`, `90d`, `1 year`, `12h`: in days, above 0 and at most a
+/// thousand years.
+fn days(text: &str) -> Option<f64> {
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let n: f64 = number.parse().ok()?;
+    let per_day = match unit.trim() {
+        "min" | "mins" | "minute" | "minutes" => 1440.0,
+        "h" | "hour" | "hours" => 24.0,
+        "d" | "day" | "days" => 1.0,
+        "w" | "week" | "weeks" => 1.0 / 7.0,
+        "month" | "months" => 1.0 / 30.0,
+        "y" | "year" | "years" => 1.0 / 365.0,
+        _ => return None,
+    };
+    let d = n / per_day;
+    (d.is_finite() && d > 0.0 && d <= 365_000.0).then_some(d)
 }
 
 /// `field`, `_id`, `relationship` (its reference) or `relationship.….field`,
@@ -428,12 +514,21 @@ pub(super) fn includes(
                             .partition(|(k, _)| rel.attribute(&k.value).is_some());
                         inc.filter = filters(ctx, model, t, &NamedMap(own));
                         for (k, op) in attrs {
-                            if let (Some(op), selectivity) = filter_op(ctx, &op) {
+                            let parsed = filter_op(ctx, &op);
+                            if parsed.age.is_some() {
+                                ctx.error(
+                                    ctx.pos(&op),
+                                    format!("`{}` on `{}`: an age tests a date field of an entity, not an attribute of a link", op.value, k.value),
+                                    "not an entity's field",
+                                    Some("write `range(fraction)` for the share of links it keeps".into()),
+                                );
+                            } else if let Some(op) = parsed.op {
                                 inc.filter.push(Filter {
                                     path: vec![k.value.clone()],
                                     op,
                                     related: None,
-                                    selectivity,
+                                    selectivity: parsed.selectivity,
+                                    age: None,
                                 });
                             }
                         }

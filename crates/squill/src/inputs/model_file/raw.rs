@@ -76,8 +76,8 @@ pub enum RawField {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "FieldLong")]
 pub struct RawFieldLong {
-    /// string, int, long, double, decimal, bool, date, objectId, binary, object;
-    /// `T[]` for an array of T.
+    /// string, int, long, double, decimal, bool, date, objectId, binary, object,
+    /// attributes; `T[]` for an array of T.
     #[serde(rename = "type")]
     #[schemars(with = "String")]
     pub ty: S<String>,
@@ -85,9 +85,13 @@ pub struct RawFieldLong {
     /// at most 16 MiB, MongoDB's document limit.
     #[schemars(with = "Option<f64>", range(min = 0, max = 16_777_216))]
     pub size: Option<S<f64>>,
-    /// Number of distinct values.
+    /// Number of distinct values (for `attributes`: of one name's values).
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub distinct: Option<S<f64>>,
+    /// For `attributes`: how many different names the instances use in all
+    /// (default: `size`, every instance with the same names).
+    #[schemars(with = "Option<f64>", range(min = 1))]
+    pub keys: Option<S<f64>>,
     /// The allowed values.
     #[serde(rename = "enum")]
     #[schemars(with = "Option<Vec<String>>")]

@@ -33,11 +33,34 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
     };
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
+    age_shares(ctx, &mut model);
     if ctx.problems.is_empty() {
         Some(model)
     } else {
         None
     }
+}
+
+/// Gives each age filter (`since(90 days)`) the share of its entity it
+/// keeps, which takes the entity's inserts: an entity nothing inserts has
+/// no ages to tell apart.
+fn age_shares(ctx: &mut Ctx<'_>, model: &mut Model) {
+    for (entity, pos) in std::mem::take(&mut ctx.aged) {
+        if model.inserts_per_day(entity) <= 0.0 {
+            let name = &model.entity(entity).name;
+            ctx.error(
+                pos,
+                format!(
+                    "an age range on {name} needs the rate at which {name} instances are inserted, and no operation inserts one"
+                ),
+                "no insert of this entity",
+                Some(format!(
+                    "add an insert of {name} with its rate, or write `range(fraction)` for the share it keeps"
+                )),
+            );
+        }
+    }
+    model.fill_age_shares();
 }
 
 /// Refuses a cycle of owned relationships (a → b → c → a, every child neither
@@ -249,6 +272,7 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
             fields,
             description: e.description.clone(),
             unique: Vec::new(),
+            archive_of: None,
         });
     }
     out
@@ -453,15 +477,66 @@ fn field(
         description.clone_from(&l.description);
     }
     let avg_size = size.map(|s| s.round().min(f64::from(u32::MAX)) as u32);
+    let mut ty = short.ty;
+    attribute_keys(ctx, name, &mut ty, long, avg_size);
     Some(Field {
         name: name.value.clone(),
-        ty: short.ty,
+        ty,
         avg_size,
         distinct,
         enum_values,
         required,
         description,
     })
+}
+
+/// The names of an `attributes` field: `keys`, at least the names one
+/// instance has (`size`); `keys` on another type is an error.
+fn attribute_keys(
+    ctx: &mut Ctx<'_>,
+    name: &S<String>,
+    ty: &mut FieldType,
+    long: Option<&super::raw::RawFieldLong>,
+    avg_size: Option<u32>,
+) {
+    let given = long.and_then(|l| l.keys.as_ref());
+    let FieldType::Attributes { keys } = ty else {
+        if let Some(k) = given {
+            ctx.error(
+                ctx.pos(k),
+                format!(
+                    "field `{}`: `keys` counts the names of an `attributes` field",
+                    name.value
+                ),
+                "not an attributes field",
+                Some("remove `keys`, or declare `type: attributes`".into()),
+            );
+        }
+        return;
+    };
+    let per = avg_size
+        .map_or(crate::model::ATTRIBUTES_TYPICAL, u64::from)
+        .max(1);
+    *keys = per;
+    if let Some(k) = given
+        && let Some(n) = ctx.whole(k, "an attributes field's names", 1)
+    {
+        if n < per {
+            ctx.error(
+                ctx.pos(k),
+                format!(
+                    "field `{}` has {} names an instance but only {} in all",
+                    name.value,
+                    crate::words::int(per),
+                    crate::words::int(n)
+                ),
+                "fewer than one instance's",
+                Some("`keys` is at least `size`".into()),
+            );
+        } else {
+            *keys = n;
+        }
+    }
 }
 
 fn entity_ref(

@@ -736,6 +736,80 @@ fn a_range_may_say_how_much_it_keeps() {
     }
 }
 
+/// `since(24 hours)` keeps the comments younger than a day: 5 inserted a
+/// second, 432,000 of 2 M.
+#[test]
+fn a_range_may_say_an_age() {
+    let ok = SMALL.replace(
+        "    filter: {_id: eq}\n    include:\n      comments: {fields: [text, date], sort: -date, limit: 10}",
+        "    filter: {_id: eq}\n    include:\n      comments: {fields: [text, date], sort: -date, limit: 10, filter: {date: since(24 hours)}}",
+    );
+    assert_ne!(ok, SMALL);
+    let m = parse("m.yaml", &ok).unwrap();
+    let OperationKind::Read { include, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    let f = &include[0].filter[0];
+    assert_eq!(
+        f.age,
+        Some(crate::model::Age {
+            days: 1.0,
+            older: false
+        })
+    );
+    // 5 comments a second for a day, of 2 M.
+    let share = 5.0 * 86_400.0 / 2_000_000.0;
+    assert!((f.selectivity.unwrap() - share).abs() < 1e-12, "{f:?}");
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let on_read = |op: &str| {
+        problems(&SMALL.replace("filter: {_id: eq}", &format!("filter: {{published: {op}}}")))
+    };
+    // The share needs inserts of the entity: posts have none.
+    let p = on_read("since(90 days)");
+    assert!(p[0].starts_with("m.yaml:25:25:"), "{p:?}");
+    assert!(p[0].contains("no operation inserts one"), "{p:?}");
+    let p = on_read("before(3 fortnights)");
+    assert!(
+        p[0].contains("an age is a number and a unit of time"),
+        "{p:?}"
+    );
+    let p = problems(&SMALL.replace("filter: {_id: eq}", "filter: {title: since(2d)}"));
+    assert!(p[0].contains("tests a date field of post"), "{p:?}");
+}
+
+/// A listing's specs: 20 names an instance of 800, written back as read.
+#[test]
+fn a_field_may_hold_named_values() {
+    let ok = SMALL.replace(
+        "      published: date\n",
+        "      published: date\n      specs: {type: attributes, size: 20, keys: 800, distinct: 50}\n",
+    );
+    assert_ne!(ok, SMALL);
+    let m = parse("m.yaml", &ok).unwrap();
+    let f = m.entities[0].field("specs").unwrap();
+    assert_eq!(
+        (&f.ty, f.avg_size, f.distinct),
+        (&FieldType::Attributes { keys: 800 }, Some(20), Some(50))
+    );
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    // Without `keys`, every instance has the same names.
+    let same = parse("m.yaml", &ok.replace(", keys: 800", "")).unwrap();
+    assert_eq!(
+        same.entities[0].field("specs").unwrap().ty,
+        FieldType::Attributes { keys: 20 }
+    );
+    let p = problems(&ok.replace("keys: 800", "keys: 5"));
+    assert!(
+        p[0].contains("has 20 names an instance but only 5 in all"),
+        "{p:?}"
+    );
+    let p = problems(&ok.replace("type: attributes,", "type: string,"));
+    assert!(
+        p[0].contains("`keys` counts the names of an `attributes` field"),
+        "{p:?}"
+    );
+}
+
 #[test]
 fn a_count_may_accept_an_error() {
     let ok = SMALL.replace(

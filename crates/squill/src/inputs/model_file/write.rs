@@ -77,6 +77,15 @@ fn filter(filters: &[Filter]) -> String {
         .iter()
         .map(|f| {
             let op = match (f.op, f.selectivity) {
+                // The age, not the share it keeps: the share follows from it.
+                _ if f.age.is_some() => {
+                    let age = f.age.unwrap_or(crate::model::Age {
+                        days: 0.0,
+                        older: false,
+                    });
+                    let word = if age.older { "before" } else { "since" };
+                    format!("{word}({} days)", age.days)
+                }
                 (FilterOp::Eq, _) => "eq".to_string(),
                 (FilterOp::Range, None) => "range".to_string(),
                 (FilterOp::Range, Some(x)) => format!("range({x})"),
@@ -186,11 +195,22 @@ pub fn to_yaml(model: &Model) -> String {
         let _ = writeln!(out, "    fields:");
         for f in &e.fields {
             let ty = compact::write_type(&f.ty, f.avg_size, f.required);
-            if f.distinct.is_none() && f.enum_values.is_empty() && f.description.is_none() {
+            let keys = match f.ty {
+                crate::model::FieldType::Attributes { keys } => Some(keys),
+                _ => None,
+            };
+            if f.distinct.is_none()
+                && f.enum_values.is_empty()
+                && f.description.is_none()
+                && keys.is_none()
+            {
                 let _ = writeln!(out, "      {}: {}", s(&f.name), block_type(&ty));
                 continue;
             }
             let mut parts = vec![format!("type: {}", s(&ty))];
+            if let Some(k) = keys {
+                parts.push(format!("keys: {k}"));
+            }
             if let Some(d) = f.distinct {
                 parts.push(format!("distinct: {d}"));
             }

@@ -446,15 +446,40 @@ pub fn entity_decision(decision: &EntityDecision) -> String {
             "computed field {entity}.{field} = {computes}, kept up to date by {}",
             maintained_by.join(", ")
         ),
+        EntityDecision::Archive {
+            entity,
+            collection,
+            archive,
+            field,
+            horizon_days,
+            moved_per_second,
+            working_set,
+            without_archive,
+            ..
+        } => format!(
+            "archive by age: {collection} keeps the {} of the last {} days (by `{field}`), older ones move to {archive} ({} by a scheduled job); working set {} instead of {}",
+            crate::words::plural(entity),
+            crate::words::num(*horizon_days),
+            crate::words::rate(*moved_per_second),
+            working_set_words(working_set),
+            working_set_words(without_archive),
+        ),
     }
 }
 
+/// "90 M documents (41.9 GiB) and 180 M index entries (5.7 GiB)".
+pub fn working_set_words(w: &crate::design::WorkingSet) -> String {
+    format!(
+        "{} documents ({}) and {} index entries ({})",
+        crate::words::num(w.documents as f64),
+        crate::words::bytes(w.document_bytes as f64),
+        crate::words::num(w.index_entries as f64),
+        crate::words::bytes(w.index_bytes as f64)
+    )
+}
+
 pub fn entity_decision_rules(decision: &EntityDecision) -> &[crate::design::RuleHit] {
-    match decision {
-        EntityDecision::Polymorphic { rules, .. } | EntityDecision::ComputedField { rules, .. } => {
-            rules
-        }
-    }
+    decision.rules()
 }
 
 /// Where a finding points, as text.

@@ -1,0 +1,146 @@
+//! The archive decision's report: what the split by age keeps in memory,
+//! against the one collection it replaces, and why it was kept.
+
+use crate::design::{Collection, Design, EntityDecision, RuleHit, WorkingSet};
+use crate::finding::{Evidence, Finding, Location, Severity};
+use crate::model::{Archive, Model};
+use crate::words::{bytes, num, rate};
+
+/// The decision for `split`, adopted because `with` (the rewritten model
+/// and its design) ranks before `without`.
+pub(super) fn decision(
+    without: (&Model, &Design),
+    with: (&Model, &Design),
+    split: &Archive,
+) -> EntityDecision {
+    let (model, design) = with;
+    let entity = &model.entity(split.entity).name;
+    let archive = &model.entity(split.archive).name;
+    let live = holding(design, entity);
+    let old = holding(without.1, entity);
+    let held = live.map_or(EMPTY, |c| working_set(model, c, c.documents));
+    let before = old.map_or(EMPTY, |c| {
+        working_set(without.0, c, model.entity(split.entity).count)
+    });
+    let saves = without.1.totals.minus(&design.totals);
+    let moved = split.moved_per_day / 86_400.0;
+    let mut reason = format!(
+        "the reads of {} keep to the last {} days: the {} older ones move to {archive}, whose indexes leave memory: {} index entries ({}) held instead of {} ({}); the design costs {} less per second",
+        crate::words::plural(entity),
+        num(split.days),
+        num(model.entity(split.archive).count as f64),
+        num(held.index_entries as f64),
+        bytes(held.index_bytes as f64),
+        num(before.index_entries as f64),
+        bytes(before.index_bytes as f64),
+        num(saves.score),
+    );
+    reason.push_str(&format!(", after a job that moves {}", rate(moved)));
+    if !split.both.is_empty() {
+        reason.push_str(&format!(
+            " and the operations that run on both collections ({})",
+            split.both.join(", ")
+        ));
+    }
+    EntityDecision::Archive {
+        entity: entity.clone(),
+        collection: live.map_or_else(|| entity.clone(), |c| c.name.clone()),
+        archive: archive.clone(),
+        field: split.field.clone(),
+        horizon_days: split.days,
+        moved_per_second: moved,
+        on_both: split.both.clone(),
+        working_set: held,
+        without_archive: before,
+        saves,
+        rules: vec![RuleHit {
+            rule: crate::rules::design::archive_by_age::RULE.id,
+            reason,
+        }],
+    }
+}
+
+const EMPTY: WorkingSet = WorkingSet {
+    documents: 0,
+    document_bytes: 0,
+    index_entries: 0,
+    index_bytes: 0,
+};
+
+/// The collection whose documents are `entity`'s.
+fn holding<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
+    design
+        .collections
+        .iter()
+        .find(|c| c.entities.iter().any(|e| e == entity))
+}
+
+/// `recent` documents of `c` (those younger than the horizon) and every
+/// entry of its indexes, one per document: a key of the fields' sizes and
+/// an 8-byte record id.
+fn working_set(model: &Model, c: &Collection, recent: u64) -> WorkingSet {
+    let root = c
+        .entities
+        .first()
+        .and_then(|name| model.entity_by_name(name))
+        .map(|e| model.entity(e));
+    let key_bytes = |path: &str| -> u64 {
+        let leaf = path.rsplit('.').next().unwrap_or(path);
+        root.and_then(|e| e.field(leaf))
+            .map_or(12, |f| f.ty.value_bytes(f.avg_size))
+    };
+    let mut entries = 0u64;
+    let mut index_bytes = 0u64;
+    for index in &c.indexes {
+        entries = entries.saturating_add(c.documents);
+        let per: u64 = index.keys.iter().map(|(k, _)| key_bytes(k)).sum::<u64>() + 8;
+        index_bytes = index_bytes.saturating_add(c.documents.saturating_mul(per));
+    }
+    let recent = recent.min(c.documents);
+    WorkingSet {
+        documents: recent,
+        document_bytes: recent.saturating_mul(c.size.typical_bytes),
+        index_entries: entries,
+        index_bytes,
+    }
+}
+
+/// The note on an entity whose reads keep to recent instances but that
+/// stays whole: what the split by age would have cost.
+pub(super) fn not_split(
+    entity: &str,
+    split: &Archive,
+    kept: &Design,
+    archived: &Design,
+) -> Finding {
+    let more = archived.totals.score - kept.totals.score;
+    let mut message = format!(
+        "keeping the {} older than {} days in an archive collection would cost {} more per second (a score of {} against {})",
+        crate::words::plural(entity),
+        num(split.days),
+        num(more),
+        num(archived.totals.score),
+        num(kept.totals.score)
+    );
+    if !split.both.is_empty() {
+        message.push_str(&format!(
+            "; {} would run on both collections",
+            split.both.join(", ")
+        ));
+    }
+    Finding {
+        rule: crate::rules::design::archive_by_age::RULE.id,
+        severity: Severity::Info,
+        message,
+        location: Location::Model {
+            path: format!("entities.{entity}"),
+        },
+        evidence: vec![
+            Evidence::new("horizon_days", num(split.days)),
+            Evidence::new("score_delta", num(more)),
+        ],
+        help: Some(
+            "an archive pays when the old instances are read far less often than the recent ones; an operation with an age filter (`since`, `before`) keeps to one side".to_string(),
+        ),
+    }
+}

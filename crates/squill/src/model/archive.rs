@@ -1,0 +1,584 @@
+//! An entity split by age (MongoDB's archive pattern): the instances younger
+//! than a horizon stay in the entity's collection, older ones move to
+//! `{entity}_archive` by a scheduled job. advise prices the model rewritten
+//! this way against the model as written and keeps the cheaper: the
+//! archive's indexes leave the working set (the `index-entry` cost), at the
+//! price of the moves and of the reads that must look in both collections.
+
+use super::{
+    Age, Cardinality, Entity, EntityId, Filter, FilterOp, Include, Model, Operation, OperationKind,
+    Relationship, RelationshipId,
+};
+
+/// Instances the archiving job moves per run: one batch found, inserted
+/// into the archive and deleted from the live collection.
+pub const ARCHIVE_BATCH: u64 = 1_000;
+
+/// How `model` was split: the entity, its archive, the date field and the horizon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Archive {
+    pub entity: EntityId,
+    pub archive: EntityId,
+    pub field: String,
+    /// Instances younger than this many days stay live.
+    pub days: f64,
+    /// Instances moved to the archive a day (the entity's inserts).
+    pub moved_per_day: f64,
+    /// The operations that now run on both collections (none of their
+    /// filters keeps to one side of the horizon).
+    pub both: Vec<String>,
+}
+
+/// Which collection an operation's filter reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Live,
+    Archive,
+    Both,
+}
+
+/// The age horizon advise may split `entity` at: the longest `since` of
+/// the reads that keep to recent instances, on one date field. `None` when
+/// no read asks for recent instances, or ages test several fields.
+pub fn archive_horizon(model: &Model, entity: EntityId) -> Option<(String, f64)> {
+    let mut found: Option<(String, f64)> = None;
+    let mut consistent = true;
+    let mut note = |f: &Filter| {
+        if let Some(age) = f.age.filter(|a| !a.older) {
+            match &mut found {
+                None => found = Some((f.path[0].clone(), age.days)),
+                Some((field, days)) if *field == f.path[0] => *days = days.max(age.days),
+                Some(_) => consistent = false,
+            }
+        }
+    };
+    fn walk(model: &Model, list: &[Include], entity: EntityId, note: &mut dyn FnMut(&Filter)) {
+        for inc in list {
+            let rel = model.relationship(inc.relationship);
+            let target = if inc.to_children {
+                rel.child
+            } else {
+                rel.parent
+            };
+            if target == entity {
+                inc.filter.iter().for_each(&mut *note);
+            }
+            walk(model, &inc.include, entity, note);
+        }
+    }
+    for op in &model.workload.operations {
+        if let OperationKind::Read {
+            entity: e,
+            filter,
+            include,
+            ..
+        } = &op.kind
+        {
+            if *e == entity {
+                filter.iter().for_each(&mut note);
+            }
+            walk(model, include, entity, &mut note);
+        }
+    }
+    found.filter(|_| consistent)
+}
+
+/// `model` with `entity` split at `days` on `field`: the entity keeps its
+/// young instances, `{entity}_archive` (appended, with a copy of each
+/// relationship to a parent) the others; operations go to the side their
+/// age filter keeps to, or to both; three operations of the archiving job
+/// are appended. Every id of `model` stays valid. `None` when the split
+/// cannot be said: the entity is a parent (its children would need
+/// archives of their own), a figure or a filter reaches it from another
+/// entity, nothing inserts it, or nothing would be old enough to move.
+pub fn as_archive(
+    model: &Model,
+    entity: EntityId,
+    field: &str,
+    days: f64,
+) -> Option<(Model, Archive)> {
+    let e = model.entity(entity);
+    let per_day = model.inserts_per_day(entity);
+    let live = (days * per_day).round();
+    if model.relationships_from(entity).next().is_some()
+        || per_day <= 0.0
+        || live >= e.count as f64
+        || e.archive_of.is_some()
+        || model
+            .entity_by_name(&format!("{}_archive", e.name))
+            .is_some()
+    {
+        return None;
+    }
+    let ups: Vec<RelationshipId> = model.relationships_to(entity).collect();
+    for op in &model.workload.operations {
+        let reaches = |f: &Filter| {
+            f.related
+                .as_ref()
+                .is_some_and(|r| ups.contains(&r.relationship) && op.entity_in(model) != entity)
+        };
+        match &op.kind {
+            OperationKind::Read {
+                filter, aggregates, ..
+            } if filter.iter().any(reaches)
+                || aggregates.iter().any(|a| ups.contains(&a.relationship)) =>
+            {
+                return None;
+            }
+            OperationKind::Update { filter, .. } | OperationKind::Delete { filter, .. }
+                if filter.iter().any(reaches) =>
+            {
+                return None;
+            }
+            OperationKind::Link { relationship, .. } if ups.contains(relationship) => return None,
+            _ => {}
+        }
+    }
+    let count = e.count as f64;
+    let (live_share, old_share) = (live / count, 1.0 - live / count);
+    let archive = EntityId::from_index(model.entities.len());
+    let mut out = model.clone();
+    out.entities[entity.index()].count = live.max(1.0) as u64;
+    out.entities.push(Entity {
+        name: format!("{}_archive", e.name),
+        count: (count - live).max(1.0) as u64,
+        description: Some(format!(
+            "the {} older than {days} days, moved out of {} by a scheduled job",
+            e.name, e.name
+        )),
+        archive_of: Some(entity),
+        ..e.clone()
+    });
+    // The archive's copy of each relationship to a parent.
+    let mut twin: Vec<(RelationshipId, RelationshipId)> = Vec::new();
+    for &r in &ups {
+        let rel = model.relationship(r);
+        let t = RelationshipId::from_index(out.relationships.len());
+        twin.push((r, t));
+        out.relationships[r.index()].children = scaled(rel.children, live_share);
+        out.relationships.push(Relationship {
+            name: format!("{}_archive", rel.name),
+            child: archive,
+            children: scaled(rel.children, old_share),
+            parent_field: format!("{}_archive", rel.parent_field),
+            description: Some(format!("{} older than the horizon", rel.name)),
+            ..rel.clone()
+        });
+    }
+    // A unique combination through a parent holds in the archive through
+    // the parent's twin.
+    let twin_of = |r: RelationshipId| twin.iter().find(|(a, _)| *a == r).map_or(r, |(_, t)| *t);
+    for combination in &mut out.entities[archive.index()].unique {
+        for part in combination.iter_mut() {
+            if let super::KeyPart::Parent(r) = part {
+                *r = twin_of(*r);
+            }
+        }
+    }
+    let split = Split {
+        model,
+        entity,
+        archive,
+        field,
+        days,
+        counts: (count, live, per_day),
+        twin: &twin,
+    };
+    let mut both = Vec::new();
+    let mut extra: Vec<Operation> = Vec::new();
+    for (i, op) in model.workload.operations.iter().enumerate() {
+        let mut kind = op.kind.clone();
+        let mut clone: Option<OperationKind> = None;
+        let on_entity = match &mut kind {
+            OperationKind::Read {
+                entity: en, filter, ..
+            }
+            | OperationKind::Update {
+                entity: en, filter, ..
+            }
+            | OperationKind::Delete {
+                entity: en, filter, ..
+            } if *en == entity => Some(split.side(filter)),
+            _ => None,
+        };
+        match on_entity {
+            Some(Side::Archive) => split.to_archive(&mut kind),
+            Some(side) => {
+                if side == Side::Both {
+                    let mut c = kind.clone();
+                    split.to_archive(&mut c);
+                    clone = Some(c);
+                }
+                if let OperationKind::Read { filter, .. }
+                | OperationKind::Update { filter, .. }
+                | OperationKind::Delete { filter, .. } = &mut kind
+                {
+                    split.rescale(filter, Side::Live);
+                }
+            }
+            None => {
+                if let OperationKind::Read { include, .. } = &mut kind {
+                    *include = split.includes(include);
+                }
+            }
+        }
+        out.workload.operations[i].kind = kind;
+        if let Some(c) = clone {
+            both.push(op.name.clone());
+            extra.push(Operation {
+                name: format!("{}_in_archive", op.name),
+                kind: c,
+                rates: op.rates.clone(),
+                description: Some(format!("{} on the archived {}", op.name, e.name)),
+            });
+        }
+    }
+    out.workload.operations.extend(extra);
+    out.workload.operations.extend(split.job(&out));
+    Some((
+        out,
+        Archive {
+            entity,
+            archive,
+            field: field.to_string(),
+            days,
+            moved_per_day: per_day,
+            both,
+        },
+    ))
+}
+
+/// A cardinality scaled to a share of the children (the young ones, or
+/// the old), the children of each parent spread over time as all are.
+fn scaled(c: Cardinality, share: f64) -> Cardinality {
+    let s = |n: u64| ((n as f64 * share).round() as u64).max(1);
+    Cardinality {
+        min: 0,
+        typical: s(c.typical),
+        max: match c.max {
+            super::Count::Finite(n) => super::Count::Finite(s(n)),
+            unbounded => unbounded,
+        },
+        p95: c.p95.map(s),
+        p99: c.p99.map(s),
+        ..c
+    }
+}
+
+struct Split<'m> {
+    model: &'m Model,
+    entity: EntityId,
+    archive: EntityId,
+    field: &'m str,
+    days: f64,
+    /// Instances in all, live ones, inserted a day.
+    counts: (f64, f64, f64),
+    twin: &'m [(RelationshipId, RelationshipId)],
+}
+
+impl Split<'_> {
+    /// The side a filter on the entity keeps to: recent instances within
+    /// the horizon, old ones past it, or both when its age (if any) crosses it.
+    fn side(&self, filter: &[Filter]) -> Side {
+        for f in filter {
+            if let Some(age) = f.age.filter(|_| f.path[0] == self.field) {
+                if !age.older && age.days <= self.days {
+                    return Side::Live;
+                }
+                if age.older && age.days >= self.days {
+                    return Side::Archive;
+                }
+            }
+        }
+        Side::Both
+    }
+
+    /// The share each age filter keeps of the side it now runs on.
+    fn rescale(&self, filter: &mut [Filter], side: Side) {
+        let (count, live, per_day) = self.counts;
+        for f in filter.iter_mut() {
+            if let Some(age) = f.age {
+                let kept = age.share(count as u64, per_day) * count;
+                let of = if side == Side::Archive {
+                    count - live
+                } else {
+                    live
+                };
+                // Within the side: everything it holds past the horizon,
+                // or the part of the range it holds.
+                let within = match (side, age.older) {
+                    (Side::Archive, false) => (kept - live).max(0.0),
+                    (Side::Live, true) => (kept - (count - live)).max(0.0),
+                    _ => kept,
+                };
+                f.selectivity = Some((within / of.max(1.0)).clamp(1e-9, 1.0));
+            }
+        }
+    }
+
+    /// An operation on the entity made to run on its archive.
+    fn to_archive(&self, kind: &mut OperationKind) {
+        match kind {
+            OperationKind::Read {
+                entity,
+                filter,
+                include,
+                ..
+            } => {
+                *entity = self.archive;
+                self.refilter(filter);
+                self.rescale(filter, Side::Archive);
+                for inc in include.iter_mut() {
+                    self.retarget(inc);
+                }
+            }
+            OperationKind::Update {
+                entity,
+                filter,
+                relinks,
+                ..
+            } => {
+                *entity = self.archive;
+                self.refilter(filter);
+                self.rescale(filter, Side::Archive);
+                for r in relinks.iter_mut() {
+                    *r = self.twin_of(*r);
+                }
+            }
+            OperationKind::Delete { entity, filter } => {
+                *entity = self.archive;
+                self.refilter(filter);
+                self.rescale(filter, Side::Archive);
+            }
+            _ => {}
+        }
+    }
+
+    fn twin_of(&self, r: RelationshipId) -> RelationshipId {
+        self.twin
+            .iter()
+            .find(|(a, _)| *a == r)
+            .map_or(r, |(_, t)| *t)
+    }
+
+    /// Filters through a relationship to a parent go through its twin.
+    fn refilter(&self, filter: &mut [Filter]) {
+        for f in filter.iter_mut() {
+            if let Some(rel) = &mut f.related {
+                let t = self.twin_of(rel.relationship);
+                if t != rel.relationship {
+                    rel.relationship = t;
+                    f.path[0] = self.model_twin_name(t);
+                }
+            }
+        }
+    }
+
+    fn model_twin_name(&self, t: RelationshipId) -> String {
+        let original = self
+            .twin
+            .iter()
+            .find(|(_, x)| *x == t)
+            .map_or(t, |(a, _)| *a);
+        format!("{}_archive", self.model.relationship(original).name)
+    }
+
+    /// An include from the archived entity to a parent: through the twin.
+    fn retarget(&self, inc: &mut Include) {
+        inc.relationship = self.twin_of(inc.relationship);
+    }
+
+    /// Includes of the entity from its parents go to the side their age
+    /// filter keeps to, or to both.
+    fn includes(&self, list: &[Include]) -> Vec<Include> {
+        let mut out = Vec::new();
+        for inc in list {
+            let rel = self.model.relationship(inc.relationship);
+            let mut inc = Include {
+                include: self.includes(&inc.include),
+                ..inc.clone()
+            };
+            if !(inc.to_children && rel.child == self.entity) {
+                out.push(inc);
+                continue;
+            }
+            let side = self.side(&inc.filter);
+            if side != Side::Live {
+                let mut old = inc.clone();
+                old.relationship = self.twin_of(inc.relationship);
+                self.rescale(&mut old.filter, Side::Archive);
+                if side == Side::Archive {
+                    out.push(old);
+                    continue;
+                }
+                self.rescale(&mut inc.filter, Side::Live);
+                out.push(inc);
+                out.push(old);
+                continue;
+            }
+            self.rescale(&mut inc.filter, Side::Live);
+            out.push(inc);
+        }
+        out
+    }
+
+    /// The archiving job, per batch: find the instances past the horizon,
+    /// insert them into the archive (with their references), delete them
+    /// from the live collection. It runs as often as the entity's inserts
+    /// fill a batch, in each mix.
+    fn job(&self, out: &Model) -> Vec<Operation> {
+        let name = &self.model.entity(self.entity).name;
+        let (_, live, _) = self.counts;
+        let rates: Vec<f64> = (0..self.model.workload.mixes.len().max(1))
+            .map(|m| {
+                self.model
+                    .workload
+                    .operations
+                    .iter()
+                    .map(|op| match op.kind {
+                        OperationKind::Insert { entity, count, .. } if entity == self.entity => {
+                            op.rate(m) * count as f64
+                        }
+                        _ => 0.0,
+                    })
+                    .sum::<f64>()
+                    / ARCHIVE_BATCH as f64
+            })
+            .collect();
+        let batch = Filter {
+            selectivity: Some((ARCHIVE_BATCH as f64 / live.max(1.0)).min(1.0)),
+            age: Some(Age {
+                days: self.days,
+                older: true,
+            }),
+            ..Filter::new(
+                out,
+                self.entity,
+                vec![self.field.to_string()],
+                FilterOp::Range,
+            )
+        };
+        let op = |step: &str, kind: OperationKind, what: String| Operation {
+            name: format!("archive_{name}_{step}"),
+            kind,
+            rates: rates.clone(),
+            description: Some(what),
+        };
+        vec![
+            op(
+                "find",
+                OperationKind::Read {
+                    entity: self.entity,
+                    filter: vec![batch.clone()],
+                    sort: Vec::new(),
+                    limit: Some(ARCHIVE_BATCH),
+                    fields: Vec::new(),
+                    include: Vec::new(),
+                    aggregates: Vec::new(),
+                },
+                format!(
+                    "the archiving job finds {} {name} past the horizon",
+                    ARCHIVE_BATCH
+                ),
+            ),
+            op(
+                "insert",
+                OperationKind::Insert {
+                    entity: self.archive,
+                    links: self.twin.iter().map(|(_, t)| *t).collect(),
+                    count: ARCHIVE_BATCH,
+                },
+                format!("and inserts them into {name}_archive"),
+            ),
+            op(
+                "delete",
+                OperationKind::Delete {
+                    entity: self.entity,
+                    filter: vec![batch],
+                },
+                format!("then deletes them from {name}"),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ORDERS: &str = r"
+name: orders
+entities:
+  customer: {count: 1000000, fields: {name: string(20)}}
+  order:
+    count: 100000000
+    fields: {placed_at: date, number: int}
+    unique: [[customer, number]]
+relationships:
+  orders: {parent: customer, child: order, children: {typical: 100, max: 5000}, standalone: true}
+operations:
+  page:
+    read: customer
+    rate: 100
+    filter: {_id: eq}
+    include: {orders: {filter: {placed_at: since(30 days)}, limit: 10}}
+  history:
+    read: customer
+    rate: 1
+    filter: {_id: eq}
+    include: {orders: {limit: 10}}
+  place: {insert: order, links: [orders], rate: 10}
+";
+
+    /// The page's include keeps to the live orders, the history's looks in
+    /// both; the archive's unique pair goes through its own relationship.
+    #[test]
+    fn includes_go_where_their_age_keeps_them() {
+        let model = crate::inputs::model_file::parse("orders.yaml", ORDERS).unwrap();
+        let order = model.entity_by_name("order").unwrap();
+        let (field, days) = archive_horizon(&model, order).unwrap();
+        assert_eq!((field.as_str(), days), ("placed_at", 30.0));
+        let (out, split) = as_archive(&model, order, &field, days).unwrap();
+        let rels = |op: &str| -> Vec<String> {
+            let id = out.operation_by_name(op).unwrap();
+            let OperationKind::Read { include, .. } = &out.operation(id).kind else {
+                panic!()
+            };
+            include
+                .iter()
+                .map(|i| out.relationship(i.relationship).name.clone())
+                .collect()
+        };
+        assert_eq!(rels("page"), ["orders"]);
+        assert_eq!(rels("history"), ["orders", "orders_archive"]);
+        // 10 a second for 30 days stay live.
+        assert_eq!(out.entity(order).count, 25_920_000);
+        assert_eq!(out.entity(split.archive).count, 100_000_000 - 25_920_000);
+        let twin = out.relationship_by_name("orders_archive").unwrap();
+        assert_eq!(
+            out.entity(split.archive).unique,
+            vec![vec![
+                crate::model::KeyPart::Parent(twin),
+                crate::model::KeyPart::Field("number".into())
+            ]]
+        );
+        // The page's share is now of the live orders: all of them.
+        let id = out.operation_by_name("page").unwrap();
+        let OperationKind::Read { include, .. } = &out.operation(id).kind else {
+            panic!()
+        };
+        assert_eq!(include[0].filter[0].selectivity, Some(1.0));
+    }
+
+    /// Nothing to move when the inserts of the horizon cover the count.
+    #[test]
+    fn a_short_history_is_not_split() {
+        let model = crate::inputs::model_file::parse(
+            "orders.yaml",
+            &ORDERS.replace("count: 100000000", "count: 20000000"),
+        )
+        .unwrap();
+        let order = model.entity_by_name("order").unwrap();
+        assert!(as_archive(&model, order, "placed_at", 30.0).is_none());
+    }
+}

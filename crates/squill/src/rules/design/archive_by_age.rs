@@ -1,0 +1,79 @@
+//! `archive-by-age`: Move the instances older than the reads' horizon to an archive collection when their indexes cost more in memory than the moves cost.
+
+crate::rules::declare_rule! {
+    id: "archive-by-age",
+    summary: "Move the instances older than the reads' horizon to an archive collection when keeping their index entries in memory costs more than moving them",
+    kind: Design,
+    severity: Info,
+    sources: ["MongoDB manual: Archive Pattern", "MongoDB manual: Subset Pattern (working set)"],
+    check: Relationship { order: 216, check },
+}
+
+use crate::rules::judge::{Judgement, RelCheck};
+
+/// The archive is not one of a relationship's candidates: advise prices
+/// the model with the entity split by age and states the comparison in an
+/// entity decision (see `advise::advise_with_model`). Judging one
+/// relationship's layout, this rule has nothing to say.
+pub fn check(_cx: &RelCheck<'_>) -> Option<Judgement> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::advise::advise;
+    use crate::design::EntityDecision;
+    use crate::settings::Settings;
+
+    fn archive(text: &str) -> Option<EntityDecision> {
+        let model = crate::inputs::model_file::parse("orders.yaml", text).unwrap();
+        let d = advise(&model, &Settings::default(), None).unwrap();
+        d.entities
+            .into_iter()
+            .find(|e| matches!(e, EntityDecision::Archive { .. }))
+    }
+
+    /// Billions of orders read by the last 90 days: the old ones move out
+    /// and their index entries leave memory.
+    #[test]
+    fn fires() {
+        let Some(EntityDecision::Archive {
+            archive,
+            horizon_days,
+            working_set,
+            without_archive,
+            rules,
+            ..
+        }) = archive(&orders(2_000_000_000, 0.1))
+        else {
+            panic!("no archive")
+        };
+        assert_eq!(archive, "order_archive");
+        assert_eq!(horizon_days, 90.0);
+        assert!(working_set.index_entries * 10 < without_archive.index_entries);
+        assert_eq!(rules[0].rule, "archive-by-age");
+    }
+
+    /// A history that fits the horizon has nothing to move.
+    #[test]
+    fn stays_quiet() {
+        assert!(archive(&orders(50_000_000, 0.1)).is_none());
+    }
+
+    fn orders(count: u64, old_rate: f64) -> String {
+        format!(
+            r"
+name: orders
+entities:
+  customer: {{count: 50000000, fields: {{name: string(20)}}}}
+  order: {{count: {count}, fields: {{placed_at: date, total: decimal, status: string(10)}}}}
+relationships:
+  orders: {{parent: customer, child: order, children: {{typical: 40, max: 5000}}, standalone: true}}
+operations:
+  recent: {{read: order, rate: 5000, filter: {{customer: eq, placed_at: since(90 days)}}, sort: -placed_at, limit: 20}}
+  old: {{read: order, rate: {old_rate}, filter: {{customer: eq, placed_at: before(90 days)}}, sort: -placed_at, limit: 20}}
+  place: {{insert: order, links: [orders], rate: 11.6}}
+"
+        )
+    }
+}
