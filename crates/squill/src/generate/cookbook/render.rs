@@ -249,6 +249,52 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     )
 }
 
+/// A bounded push (its filter asks that the array's last slot be free)
+/// with no fallback after it: when it matches nothing the array is full,
+/// and the operation must fail rather than carry on with the other writes
+/// (in a transaction, failing aborts them). The array's path and the
+/// step's key, for the error.
+fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s str)> {
+    let (path, _) = step
+        .filter
+        .iter()
+        .find(|(_, e)| matches!(e, Expr::Missing))?;
+    let followed = op
+        .steps
+        .iter()
+        .any(|s| s.fallback_of.as_deref() == Some(step.key.as_str()));
+    if followed {
+        return None;
+    }
+    let array = path.rsplit_once('.').map_or(path.as_str(), |(a, _)| a);
+    Some((array, step.key.as_str()))
+}
+
+fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    match full_guard(op, step) {
+        Some((array, key)) => format!(
+            "{indent}if ({key}.matchedCount === 0) throw new Error({});
+",
+            q(&full_message(&step.collection, array))
+        ),
+        None => String::new(),
+    }
+}
+
+fn full_message(collection: &str, array: &str) -> String {
+    format!("no {collection} with room in {array}: it does not exist or {array} is full")
+}
+
+fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    match full_guard(op, step) {
+        Some((array, key)) => format!(
+            "{indent}if {key}[\"matched_count\"] == 0:\n{indent}    raise RuntimeError({})\n",
+            q(&full_message(&step.collection, array))
+        ),
+        None => String::new(),
+    }
+}
+
 fn opt_arg(opts: &[(String, String)]) -> String {
     if opts.is_empty() {
         String::new()
@@ -311,6 +357,7 @@ pub fn mongosh(op: &OpCode) -> String {
         out.push_str("  session.startTransaction();\n  try {\n");
         for s in &op.steps {
             out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "    "));
+            out.push_str(&js_guard(op, s, "    "));
         }
         out.push_str("    session.commitTransaction();\n");
         let _ = writeln!(out, "    return {};", returns(op));
@@ -318,6 +365,7 @@ pub fn mongosh(op: &OpCode) -> String {
     } else {
         for s in &op.steps {
             out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
+            out.push_str(&js_guard(op, s, "  "));
         }
         let _ = writeln!(out, "  return {};", returns(op));
     }
@@ -341,6 +389,7 @@ pub fn node(op: &OpCode) -> String {
         out.push_str("    await session.withTransaction(async () => {\n");
         for s in &op.steps {
             out.push_str(&js_step(Lang::Node, s, "db", true, "      "));
+            out.push_str(&js_guard(op, s, "      "));
         }
         let _ = writeln!(out, "      out = {};", returns(op));
         out.push_str(
@@ -349,6 +398,7 @@ pub fn node(op: &OpCode) -> String {
     } else {
         for s in &op.steps {
             out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
+            out.push_str(&js_guard(op, s, "  "));
         }
         let _ = writeln!(out, "  return {};", returns(op));
     }
@@ -430,13 +480,55 @@ pub fn python(op: &OpCode) -> String {
         out.push_str("        with session.start_transaction():\n");
         for s in &op.steps {
             out.push_str(&py_step(s, true, "            "));
+            out.push_str(&py_guard(op, s, "            "));
         }
         let _ = writeln!(out, "    return {}", returns(op));
     } else {
         for s in &op.steps {
             out.push_str(&py_step(s, false, "    "));
+            out.push_str(&py_guard(op, s, "    "));
         }
         let _ = writeln!(out, "    return {}", returns(op));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::plan::op_code;
+
+    fn code(scenario: &str, op: &str) -> super::OpCode {
+        let text = crate::rules::testing::example(&format!("scenarios/{scenario}.yaml"));
+        let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let plan = d.operations.iter().find(|p| p.operation == op).unwrap();
+        op_code(&d, plan)
+    }
+
+    /// S9's join pushes into two bounded arrays in one transaction: each
+    /// push that finds no room fails the operation, which aborts the other.
+    #[test]
+    fn a_full_bounded_push_fails_the_operation() {
+        let join = code("s09-teams", "join");
+        assert!(join.transaction);
+        for text in [
+            super::mongosh(&join),
+            super::node(&join),
+            super::python(&join),
+        ] {
+            assert_eq!(text.matches("is full\"").count(), 2, "{text}");
+        }
+        assert!(super::mongosh(&join).contains("if (team_3.matchedCount === 0) throw new Error("));
+        assert!(super::python(&join).contains("if team_3[\"matched_count\"] == 0:\n"));
+    }
+
+    /// An outlier's push has a fallback (the overflow document) when the
+    /// array is full: no error there.
+    #[test]
+    fn a_push_with_a_fallback_does_not_fail() {
+        let register = code("s05-attendees", "register");
+        let text = super::mongosh(&register);
+        assert!(text.contains("matchedCount === 0 ?"), "{text}");
+        assert!(!text.contains("is full"), "{text}");
+    }
 }
