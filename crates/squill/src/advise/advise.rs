@@ -38,9 +38,32 @@ pub fn advise_with_model(
         .relationship_ids()
         .filter(|r| model.relationship(*r).kind == RelationshipKind::ManyToMany)
         .collect();
-    // A pin to an edge collection is the rewrite, before anything else.
+    // A pin to an edge collection is the rewrite, before anything else;
+    // so is a count of a child's parents (a user's teams), which each side
+    // keeps over its own links.
     let mut edges: Vec<(RelationshipId, Option<Alternative>)> = Vec::new();
     for &r in &many {
+        if counted_from_child(model, r) {
+            if let Some(pinned) = model
+                .relationship(r)
+                .layout
+                .filter(|l| *l != LayoutKind::EdgeCollection)
+            {
+                return Err(AdviseError::PinnedLayout {
+                    model: model.name.clone(),
+                    relationship: model.relationship(r).name.clone(),
+                    layout: pinned.name(),
+                    candidates: vec![LayoutKind::EdgeCollection.name()],
+                    needs: Some("no read that counts a child's parents"),
+                });
+            }
+            current = as_junction(&current, r).ok_or_else(|| AdviseError::ChildSideCount {
+                model: model.name.clone(),
+                relationship: model.relationship(r).name.clone(),
+            })?;
+            edges.push((r, None));
+            continue;
+        }
         if model.relationship(r).layout == Some(LayoutKind::EdgeCollection) {
             current = as_junction(&current, r).ok_or_else(|| AdviseError::PinnedLayout {
                 model: model.name.clone(),
@@ -64,7 +87,7 @@ pub fn advise_with_model(
     let mut order: Vec<RelationshipId> = many
         .iter()
         .copied()
-        .filter(|&r| model.relationship(r).layout.is_none())
+        .filter(|&r| model.relationship(r).layout.is_none() && !counted_from_child(model, r))
         .collect();
     let largest = |r: RelationshipId| {
         let rel = model.relationship(r);
@@ -161,6 +184,16 @@ pub fn advise_with_model(
             .push(edges_unpriced_note(unpriced, main_planned + extra));
     }
     Ok((current, design))
+}
+
+/// Whether a read counts the parents of `r`'s children (a user's teams).
+fn counted_from_child(model: &Model, r: RelationshipId) -> bool {
+    model.workload.operations.iter().any(|op| match &op.kind {
+        OperationKind::Read { aggregates, .. } => aggregates
+            .iter()
+            .any(|a| a.relationship == r && a.from_child),
+        _ => false,
+    })
 }
 
 /// The findings on relationship `name`.
@@ -420,6 +453,10 @@ fn edge_decision(
             "every layout that keeps the links of {} in arrays breaks `{rule}`; a collection of their own breaks none",
             rel.name
         ),
+        _ if counted_from_child(model, r) => format!(
+            "a read counts a {child}'s {}: with the links in a collection of their own each side counts its links",
+            rel.child_field
+        ),
         _ => format!("the model pins {} to an edge collection", rel.name),
     };
     RelationshipDecision {
@@ -435,9 +472,16 @@ fn edge_decision(
             reason,
         }],
         alternatives: beaten.into_iter().collect(),
-        tradeoffs: vec![format!(
-            "a {parent}'s {child}s (and a {child}'s {parent}s) take a query of the links first"
-        )],
+        tradeoffs: vec![if rel.parent == rel.child {
+            format!(
+                "a {parent}'s {} (and their {}) take a query of the links first",
+                rel.parent_field, rel.child_field
+            )
+        } else {
+            format!(
+                "a {parent}'s {child}s (and a {child}'s {parent}s) take a query of the links first"
+            )
+        }],
     }
 }
 

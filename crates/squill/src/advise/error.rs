@@ -33,6 +33,18 @@ pub enum AdviseError {
         /// What the model must say for the layout to be a candidate.
         needs: Option<&'static str>,
     },
+    /// A count of a many-to-many's parents that the links as an entity
+    /// cannot carry.
+    #[error(
+        "model `{model}`: a read counts the parents through many-to-many `{relationship}`, which squill prices with the links as an entity of their own, and the model uses `{relationship}` in a way that rewrite cannot say"
+    )]
+    #[diagnostic(
+        code(squill::advise::child_side_count),
+        help(
+            "an operation filters through it, sums a field over it, inserts with a link to it, re-points it or deletes one of its sides; write the links as an entity of your own, with a one-to-many from each side"
+        )
+    )]
+    ChildSideCount { model: String, relationship: String },
     /// No combination of candidates could be laid out (every one conflicts).
     #[error("model `{model}`: no combination of layouts fits together ({problem})")]
     #[diagnostic(code(squill::advise::no_design))]

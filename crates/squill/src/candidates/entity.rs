@@ -84,7 +84,13 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
                 .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
             // Per time unit there is no one figure to keep; a first value
             // is written once, which a parent written by every child cannot tell.
-            if windowed || agg.window.is_some() || agg.function == AggregateFn::First {
+            // A count of a child's parents is kept over the links as an
+            // entity (advise rewrites the model first).
+            if windowed
+                || agg.window.is_some()
+                || agg.function == AggregateFn::First
+                || agg.from_child
+            {
                 continue;
             }
             let rel = model.relationship(agg.relationship);

@@ -19,16 +19,29 @@ use super::{
 /// links it, a re-pointing update).
 pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     let rel = model.relationship(r);
-    if rel.kind != RelationshipKind::ManyToMany || rel.parent == rel.child || rel.shared {
+    if rel.kind != RelationshipKind::ManyToMany || rel.shared {
         return None;
     }
     let (parent, child) = (model.entity(rel.parent), model.entity(rel.child));
+    // The link's two references: named after the sides' entities, or for
+    // a many-to-many of an entity with itself after the roles the fields
+    // name (a user's `followers` and `following`: a follow's `follower`
+    // and `following`).
+    let names: [String; 2] = if rel.parent == rel.child {
+        [
+            singular(&rel.child_field).to_string(),
+            singular(&rel.parent_field).to_string(),
+        ]
+    } else {
+        [parent.name.clone(), child.name.clone()]
+    };
     let taken = |name: &str| model.entities.iter().any(|e| e.name == name);
     if taken(&rel.name)
+        || names[0] == names[1]
         || rel
             .attributes
             .iter()
-            .any(|a| a.name == parent.name || a.name == child.name)
+            .any(|a| a.name == names[0] || a.name == names[1])
     {
         return None;
     }
@@ -70,18 +83,18 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
         }
     };
     out.relationships[r.index()] = side(
-        format!("{}_of_{}", rel.name, parent.name),
+        format!("{}_of_{}", rel.name, names[0]),
         rel.parent,
         rel.children,
         &rel.parent_field,
-        &parent.name,
+        &names[0],
     );
     out.relationships.push(side(
-        format!("{}_of_{}", rel.name, child.name),
+        format!("{}_of_{}", rel.name, names[1]),
         rel.child,
         rel.parents,
         &rel.child_field,
-        &child.name,
+        &names[1],
     ));
     // A filter that goes through the relationship, at its first hop or a
     // later one (paths name relationships).
@@ -105,7 +118,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                 }
                 let mut aggs = Vec::new();
                 for a in aggregates {
-                    aggs.push(aggregate(rel, r, from_child, *entity, a)?);
+                    aggs.push(aggregate(r, from_child, a)?);
                 }
                 OperationKind::Read {
                     entity: *entity,
@@ -113,7 +126,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                     sort: sort.clone(),
                     limit: *limit,
                     fields: fields.clone(),
-                    include: includes((rel, [&parent.name, &child.name]), r, from_child, include)?,
+                    include: includes((rel, [&names[0], &names[1]]), r, from_child, include)?,
                     aggregates: aggs,
                 }
             }
@@ -153,7 +166,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     for (op, kind) in out.workload.operations.iter_mut().zip(kinds) {
         op.kind = kind;
     }
-    let by_both: Vec<Filter> = [&parent.name, &child.name]
+    let by_both: Vec<Filter> = [&names[0], &names[1]]
         .into_iter()
         .map(|f| Filter::new(&out, link, vec![f.clone()], FilterOp::Eq))
         .collect();
@@ -169,25 +182,25 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     Some(out)
 }
 
+/// `followers` → `follower`: a role's name from the plural of a field.
+fn singular(field: &str) -> &str {
+    field.strip_suffix('s').unwrap_or(field)
+}
+
 /// A count over the many-to-many from either side, over the side's new
 /// one-to-many; `None` for other aggregates (their field is the other
 /// side's, two hops away now).
-fn aggregate(
-    rel: &Relationship,
-    r: RelationshipId,
-    from_child: RelationshipId,
-    entity: EntityId,
-    a: &Aggregate,
-) -> Option<Aggregate> {
+fn aggregate(r: RelationshipId, from_child: RelationshipId, a: &Aggregate) -> Option<Aggregate> {
     if a.relationship != r {
         return Some(a.clone());
     }
     if a.function != AggregateFn::Count || a.field.is_some() {
         return None;
     }
-    let relationship = if entity == rel.parent { r } else { from_child };
+    let relationship = if a.from_child { from_child } else { r };
     Some(Aggregate {
         relationship,
+        from_child: false,
         ..a.clone()
     })
 }

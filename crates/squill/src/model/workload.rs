@@ -276,6 +276,10 @@ pub struct Aggregate {
     /// The relative error the reader accepts (`count(views) within 1%`):
     /// a counter may then be written in batches.
     pub tolerance: Option<f64>,
+    /// Counts the parents of a many-to-many's child (a user's teams) rather
+    /// than a parent's children. advise prices such a count with the links
+    /// as an entity of their own, where each side counts its links.
+    pub from_child: bool,
     /// One value per time unit of the children's date field over the latest
     /// units (1-minute candles of the last day), instead of one over all.
     pub window: Option<Window>,

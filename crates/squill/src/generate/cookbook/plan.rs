@@ -545,7 +545,24 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 filter.push((counter.clone(), Expr::Below(*max)));
                 continue;
             }
-            let e = b.filter_expr(step, f);
+            let mut e = b.filter_expr(step, f);
+            // Two paths of one step that stand for the same entity's field
+            // (a follow's `follower._id` and `following._id`, both a
+            // user's id) take two values: the second is named after its path.
+            if let Expr::Param(name) = &e
+                && filter
+                    .iter()
+                    .any(|(_, x): &(String, Expr)| matches!(x, Expr::Param(n) if n == name))
+            {
+                let own = plain_path(&f.path).replace('.', "_");
+                e = Expr::Param(b.param_named(
+                    &step.collection,
+                    &f.path,
+                    ParamKind::Value,
+                    "",
+                    Some(&own),
+                ));
+            }
             filter.push((f.path.clone(), e));
         }
         if let Some((counter, max)) = &bound

@@ -10,7 +10,7 @@ use super::raw::{NamedMap, OneOrMany, RawIncludes, S};
 use super::resolve::check_duplicates;
 use crate::model::{
     Age, Aggregate, AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, Model,
-    RelationshipId, SortKey,
+    RelationshipId, RelationshipKind, SortKey,
 };
 
 /// One step through a relationship from an entity.
@@ -601,7 +601,20 @@ pub(super) fn aggregate(
         );
         return None;
     };
+    let many = model.relationship(step.relationship).kind == RelationshipKind::ManyToMany;
     if !step.to_children {
+        // A child's parents through a many-to-many can be counted (a
+        // user's teams); anything else from the child side is one parent.
+        if many && function == AggregateFn::Count && path.len() == 1 {
+            return Some(Aggregate {
+                relationship: step.relationship,
+                function,
+                field: None,
+                tolerance,
+                from_child: true,
+                window: None,
+            });
+        }
         ctx.error(
             ctx.pos(raw),
             format!(
@@ -609,7 +622,7 @@ pub(super) fn aggregate(
                 raw.value, path[0]
             ),
             "not children",
-            None,
+            many.then(|| format!("a count of the parents is allowed: `count({})`", path[0])),
         );
         return None;
     }
@@ -703,6 +716,7 @@ pub(super) fn aggregate(
         function,
         field,
         tolerance,
+        from_child: false,
         window: None,
     })
 }

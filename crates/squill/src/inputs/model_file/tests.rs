@@ -810,6 +810,29 @@ fn a_field_may_hold_named_values() {
     );
 }
 
+/// A many-to-many's parents may be counted from the child (a user's
+/// teams); other figures from the child side name one parent and are refused.
+#[test]
+fn a_count_may_go_up_a_many_to_many() {
+    let text = r"
+entities:
+  user: {count: 1000, fields: {name: string(20)}}
+  team: {count: 100, fields: {name: string(20), size: int}}
+relationships:
+  memberships: {kind: many-to-many, parent: team, child: user, children: {typical: 10, max: 50}, parents: {typical: 2, max: 10}, parent_field: members, child_field: teams}
+operations:
+  user_page: {read: user, rate: 100, filter: {_id: eq}, aggregates: [count(teams)]}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let OperationKind::Read { aggregates, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert!(aggregates[0].from_child);
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&text.replace("count(teams)", "sum(teams.size)"));
+    assert!(p[0].contains("leads from `user` to its parent"), "{p:?}");
+}
+
 #[test]
 fn a_count_may_accept_an_error() {
     let ok = SMALL.replace(

@@ -332,7 +332,12 @@ pub fn to_yaml(model: &Model) -> String {
                 }
                 if !aggregates.is_empty() {
                     let items = aggregates.iter().map(|a| {
-                        let r = &model.relationship(a.relationship).name;
+                        let rel = model.relationship(a.relationship);
+                        let r = if a.from_child {
+                            &rel.child_field
+                        } else {
+                            &rel.name
+                        };
                         let inner = match &a.field {
                             Some(f) => format!("{r}.{f}"),
                             None => r.clone(),

@@ -44,6 +44,109 @@ mod tests {
         assert_eq!(names, ["_id", "starred_at", "user", "repo"]);
     }
 
+    /// A follow graph written as a many-to-many of users with themselves:
+    /// the links get a collection whose references are named after the
+    /// roles (`follower`, `following`), each indexed for its page.
+    #[test]
+    fn fires_on_a_many_to_many_of_an_entity_with_itself() {
+        let model = crate::inputs::model_file::parse("follows.yaml", FOLLOWS).unwrap();
+        let d = advise(&model, &Settings::default(), None).unwrap();
+        let follows = d.relationships.iter().find(|r| r.relationship == "follows").unwrap();
+        assert_eq!(
+            follows.chosen,
+            crate::design::Layout::EdgeCollection {
+                collection: "follows".into()
+            }
+        );
+        assert_eq!(
+            follows.tradeoffs,
+            ["a user's following (and their followers) take a query of the links first"]
+        );
+        let coll = d.collections.iter().find(|c| c.name == "follows").unwrap();
+        let names: Vec<&str> = coll.shape.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["_id", "since", "follower", "following"]);
+        let keys: Vec<Vec<&str>> = coll
+            .indexes
+            .iter()
+            .map(|i| i.keys.iter().map(|(k, _)| k.as_str()).collect())
+            .collect();
+        assert!(keys.iter().any(|k| k[0].starts_with("follower")), "{keys:?}");
+        assert!(keys.iter().any(|k| k[0].starts_with("following")), "{keys:?}");
+    }
+
+    /// A user page counts the user's teams: the links get a collection
+    /// and each side keeps its count, maintained by the join.
+    #[test]
+    fn a_count_of_a_childs_parents_keeps_the_links_apart() {
+        let model = crate::inputs::model_file::parse("teams.yaml", TEAMS).unwrap();
+        let d = advise(&model, &Settings::default(), None).unwrap();
+        let m = d.relationships.iter().find(|r| r.relationship == "memberships").unwrap();
+        assert!(matches!(m.chosen, crate::design::Layout::EdgeCollection { .. }));
+        assert!(m.rules[0].reason.starts_with("a read counts a user's teams"), "{}", m.rules[0].reason);
+        let counts: Vec<(String, Vec<String>)> = d
+            .entities
+            .iter()
+            .filter_map(|e| match e {
+                crate::design::EntityDecision::ComputedField {
+                    entity,
+                    field,
+                    maintained_by,
+                    ..
+                } => Some((format!("{entity}.{field}"), maintained_by.clone())),
+                _ => None,
+            })
+            .collect();
+        assert!(counts.contains(&("user.teams_count".into(), vec!["join".into(), "leave".into()])), "{counts:?}");
+        // Pinned to arrays, the count cannot be kept: an error says why.
+        let pinned = TEAMS.replace("    child_field: teams\n", "    child_field: teams\n    layout: many-to-many-two-way\n");
+        assert_ne!(pinned, TEAMS);
+        let model = crate::inputs::model_file::parse("teams.yaml", &pinned).unwrap();
+        let err = advise(&model, &Settings::default(), None).unwrap_err().to_string();
+        assert!(err.contains("pinned to `layout: many-to-many-two-way`"), "{err}");
+    }
+
+    const TEAMS: &str = r"
+name: teams
+entities:
+  user: {count: 1000, fields: {name: string(20)}}
+  team: {count: 100, fields: {name: string(20)}}
+relationships:
+  memberships:
+    kind: many-to-many
+    parent: team
+    child: user
+    children: {typical: 10, max: 50}
+    parents: {typical: 2, max: 10}
+    parent_field: members
+    child_field: teams
+operations:
+  user_page: {read: user, rate: 100, filter: {_id: eq}, aggregates: [count(teams)]}
+  team_page: {read: team, rate: 100, filter: {_id: eq}, aggregates: [count(members)]}
+  join: {link: memberships, rate: 1}
+  leave: {unlink: memberships, rate: 1}
+";
+
+    const FOLLOWS: &str = r"
+name: follows
+entities:
+  user: {count: 50000000, fields: {name: string(20)}}
+relationships:
+  follows:
+    kind: many-to-many
+    parent: user
+    child: user
+    children: {typical: 150, max: 20000}
+    parents: {typical: 150, p99: 5000, max: 80000000}
+    parent_field: following
+    child_field: followers
+    attributes: {since: date}
+operations:
+  following_page: {read: user, rate: 2000, filter: {_id: eq}, include: {following: {fields: [name], limit: 50}}}
+  followers_page: {read: user, rate: 1000, filter: {_id: eq}, include: {followers: {fields: [name], limit: 50}}}
+  follow: {link: follows, rate: 500}
+  unfollow: {unlink: follows, rate: 100}
+";
+
     #[test]
     fn stays_quiet() {
         // Small sides: the arrays win and the edge collection is an
