@@ -193,6 +193,40 @@ def build_filter(step, params, results):
     return filt
 
 
+def check_walk(db, step, filt, got, label):
+    """A $graphLookup step: one result per document the filter matches,
+    each holding exactly the documents a breadth-first walk of the same
+    references reaches within maxDepth (computed here from the data)."""
+    g = step["graph"]
+    coll = db[step["collection"]]
+    want = coll.count_documents(filt)
+    if len(got) != want or want == 0:
+        fail(f"{label}: {len(got)} documents, expected {want} (filter {filt})")
+        return False
+    docs = list(coll.find({}))
+    for doc in got:
+        frontier = [v for v in at_path(doc, g["start_with"]) if v is not None]
+        seen = set()
+        for _ in range(g["max_depth"] + 1):
+            nxt = []
+            for d in docs:
+                if d["_id"] in seen:
+                    continue
+                if any(v in frontier for v in at_path(d, g["connect_to"])):
+                    seen.add(d["_id"])
+                    nxt.extend(v for v in at_path(d, g["connect_from"]) if v is not None)
+            frontier = nxt
+            if not frontier:
+                break
+        # (A root has no ancestors and a leaf no descendants: an empty walk
+        # is checked like any other.)
+        found = {d["_id"] for d in doc.get(g["into"], [])}
+        if found != seen:
+            fail(f"{label}: {doc['_id']} walked to {len(found)} documents, expected {len(seen)}")
+            return False
+    return True
+
+
 def sort_key(doc, path, direction):
     """The value MongoDB sorts a document by: for an array, its smallest
     element ascending and its largest descending."""
@@ -285,6 +319,8 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
                 fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
                 good = False
             good &= check_sorted(got, step["sort"], f"{label}/{key}")
+        elif action == "graph_lookup":
+            good &= check_walk(db, step, build_filter(step, params, result), got, f"{label}/{key}")
         elif action in ("update_one", "upsert"):
             n = expected_writes.get(key)
             matched = got.get("matched_count", 0)
@@ -317,7 +353,7 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
                 good = False
     if good:
         summary = ", ".join(
-            f"{s['key']}: {len(result[s['key']])} docs" if s["action"] == "find" else f"{s['key']}: {s['action']}"
+            f"{s['key']}: {len(result[s['key']])} docs" if s["action"] in ("find", "graph_lookup") else f"{s['key']}: {s['action']}"
             for s in plan["steps"]
             if result.get(s["key"]) is not None
         )

@@ -12,14 +12,16 @@
 //! - `person-tasks`: two-way references, a re-link that moves both ids;
 //! - `shop`: an embedded one-to-few, a subset of the latest reviews and a
 //!   computed count;
-//! - `sensor-readings`: buckets per hour with pre-computed aggregates.
+//! - `sensor-readings`: buckets per hour with pre-computed aggregates;
+//! - `category-tree`: a tree read recursively, up and down, with
+//!   `$graphLookup`.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 6] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -36,6 +38,10 @@ const FILES: [(&str, &str); 5] = [
     (
         "sensor-readings",
         include_str!("../tests/fixtures/sensor-readings.yaml"),
+    ),
+    (
+        "category-tree",
+        include_str!("../tests/fixtures/category-tree.yaml"),
     ),
 ];
 

@@ -525,7 +525,9 @@ impl DocBuilder<'_> {
                 if many_parents {
                     id_array(shape, doc);
                 } else {
-                    shape.push(field(name, scalar("objectId"), rel.parents.min > 0, refo));
+                    // A tree's roots have no parent.
+                    let required = rel.parents.min > 0 && rel.parent != rel.child;
+                    shape.push(field(name, scalar("objectId"), required, refo));
                     doc.insert(name.into(), example::object_id(&parent, parent_n));
                 }
             }

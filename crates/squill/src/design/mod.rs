@@ -251,12 +251,32 @@ pub struct Step {
     /// outlier's parent with no room left): one or the other, never both.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fallback: bool,
+    /// For `graph_lookup`: the walk from each document the filter finds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<GraphWalk>,
+}
+
+/// A `$graphLookup` over the step's collection: from each document the
+/// filter finds, follow `connect_from` to the documents whose `connect_to`
+/// holds it, up to `max_depth` more times, into the array `into`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct GraphWalk {
+    /// The first values (the path of the found document's field).
+    pub start_with: String,
+    pub connect_from: String,
+    pub connect_to: String,
+    pub into: String,
+    /// Further levels after the first (`maxDepth`).
+    pub max_depth: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Find,
+    /// An aggregation: `$match` on the filter, then `$graphLookup` (see
+    /// `Step::graph`): a walk up or down a tree in one command.
+    GraphLookup,
     InsertOne,
     InsertMany,
     UpdateOne,

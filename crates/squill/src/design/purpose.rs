@@ -43,6 +43,13 @@ pub enum Purpose {
         from: String,
         via: String,
     },
+    /// A walk of a tree in one command: the ancestors (`up`) or the
+    /// descendants of each `entity` through relationship `via`.
+    Walk {
+        entity: String,
+        up: bool,
+        via: String,
+    },
     /// A value kept per bucket, added up (`function` as in the model: count, sum…).
     AddUpBuckets {
         function: String,
@@ -196,6 +203,11 @@ impl Purpose {
                     if *many { plural(&target) } else { target }
                 )
             }
+            Walk { entity, up, via } => format!(
+                "the {} of each {} through {via}, every level in one walk",
+                if *up { "ancestors" } else { "descendants" },
+                one(entity)
+            ),
             AddUpBuckets { function } => format!("add up the {function} kept in each bucket"),
             ComputeOverBuckets { function } => {
                 format!("compute the {function} over the buckets' items")

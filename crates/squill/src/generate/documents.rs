@@ -631,7 +631,13 @@ impl Builder<'_, '_> {
             sink.scalar(Name::Field(&f.key), id);
             return;
         }
-        if ctx.entity == Some(rel.parent) {
+        // In a tree the document is on both sides: the reference to its
+        // parent is the field named after the child's side; a root has none.
+        let child_side = rel.parent == rel.child && f.field.name == rel.child_field;
+        if child_side && pop.tree_parent(r, ctx.key).is_none() && pop.tree(r).is_some() {
+            return;
+        }
+        if ctx.entity == Some(rel.parent) && !child_side {
             let children = self.children_of(r, ctx.key);
             self.items(f, &children, Some(rel.child), ctx, r, sink, scratch);
             return;

@@ -253,7 +253,12 @@ impl<'c> FieldPlan<'c> {
         };
         FieldPlan {
             field,
-            optional: !field.required && !matches!(field.origin, FieldOrigin::Id),
+            // A tree's reference to the parent is absent from its roots
+            // only, not from one instance in ten.
+            optional: !field.required
+                && !matches!(field.origin, FieldOrigin::Id)
+                && !matches!(&origin, Origin::Reference { relationship: Some(r) }
+                    if pop.tree(*r).is_some()),
             key: Key::new(&field.name),
             name_hash: name_hash(&field.name),
             origin,

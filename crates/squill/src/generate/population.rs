@@ -143,6 +143,9 @@ pub struct Population<'a> {
     pub(super) optional_prefix: u64,
     /// The seed's byte in every ObjectId, mixed once.
     seed_byte: u8,
+    /// Per relationship of an entity with itself: its roots and fan-out
+    /// (`tree`).
+    trees: Vec<Option<(u64, u64)>>,
 }
 
 impl<'a> Population<'a> {
@@ -157,12 +160,26 @@ impl<'a> Population<'a> {
         seed: u64,
         max_children: Option<u64>,
     ) -> Self {
+        // An entity is not numbered under itself: a tree is numbered
+        // level by level (`tree`).
         let owner = model
             .entity_ids()
             .map(|e| {
-                model
-                    .relationships_to(e)
-                    .find(|r| !is_shared(model.relationship(*r)))
+                model.relationships_to(e).find(|r| {
+                    let rel = model.relationship(*r);
+                    !is_shared(rel) && rel.parent != rel.child
+                })
+            })
+            .collect();
+        let trees = model
+            .relationships
+            .iter()
+            .map(|rel| {
+                let fan = rel
+                    .children
+                    .typical
+                    .clamp(2, max_children.unwrap_or(u64::MAX).max(2));
+                (rel.parent == rel.child && !is_shared(rel)).then_some((scale.max(1), fan))
             })
             .collect();
         let mut p = Population {
@@ -177,6 +194,7 @@ impl<'a> Population<'a> {
             starts: RefCell::default(),
             optional_prefix: Rng::prefix(&[seed, 0x0b7]),
             seed_byte: (mix(seed) & 0xff) as u8,
+            trees,
         };
         for e in model.entity_ids() {
             p.count_of(e, scale, 0);
@@ -221,11 +239,31 @@ impl<'a> Population<'a> {
             let a = self.edges_per_parent(rel);
             let b = rel.parents.typical.max(1);
             (na * a).div_ceil(b).max(1)
+        } else if let Some((roots, fan)) = self
+            .model
+            .relationships_to(e)
+            .find_map(|r| self.trees[r.index()])
+        {
+            // A forest of `scale` roots, each with two levels below it.
+            roots * (1 + fan + fan * fan)
         } else {
             scale
         };
         self.counts[e.index()] = n;
         n
+    }
+
+    /// A relationship of an entity with itself, numbered as a forest: its
+    /// first `roots` instances are roots, and instance `j` past them has
+    /// parent `(j - roots) / fan`. `None` for other relationships.
+    pub fn tree(&self, r: RelationshipId) -> Option<(u64, u64)> {
+        self.trees[r.index()]
+    }
+
+    /// The parent of instance `j` in tree `r`; `None` for a root.
+    pub fn tree_parent(&self, r: RelationshipId, j: u64) -> Option<u64> {
+        let (roots, fan) = self.tree(r)?;
+        (j >= roots).then(|| (j - roots) / fan)
     }
 
     /// Children of each parent of a shared relationship: its typical count
@@ -256,6 +294,10 @@ impl<'a> Population<'a> {
     pub fn children(&self, r: RelationshipId, i: u64) -> Vec<u64> {
         let rel = self.model.relationship(r);
         let n_child = self.count(rel.child);
+        if let Some((roots, fan)) = self.tree(r) {
+            let first = roots.saturating_add(i.saturating_mul(fan));
+            return (first..first.saturating_add(fan).min(n_child)).collect();
+        }
         if is_shared(rel) {
             let a = self.edges_per_parent(rel);
             let mut ids: Vec<u64> = (i * a..(i + 1) * a).map(|e| e % n_child.max(1)).collect();
@@ -348,6 +390,9 @@ impl<'a> Population<'a> {
     /// The first of `parents(r, j)` (0 when there is none), without the
     /// `Vec`: most children have one parent, and a document asks per value.
     pub fn first_parent(&self, r: RelationshipId, j: u64) -> u64 {
+        if self.tree(r).is_some() {
+            return self.tree_parent(r, j).unwrap_or(j);
+        }
         let rel = self.model.relationship(r);
         let n_parent = self.count(rel.parent);
         if is_shared(rel) {

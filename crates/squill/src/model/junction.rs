@@ -272,6 +272,7 @@ fn includes(
                 sort: Vec::new(),
                 filter: Vec::new(),
                 include: includes((rel, names), r, from_child, &inc.include)?,
+                recursive: None,
             });
         }
         out.push(Include {
@@ -286,6 +287,7 @@ fn includes(
             sort: inc.sort.clone(),
             filter,
             include: nested,
+            recursive: None,
         });
     }
     Some(out)

@@ -165,6 +165,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         sort: Vec::new(),
                         filter: Vec::new(),
                         include: Vec::new(),
+                        recursive: None,
                     })
                     .collect();
                 OperationKind::Read {
@@ -328,6 +329,7 @@ pub fn chain(n: usize) -> Model {
                     sort: Vec::new(),
                     filter: Vec::new(),
                     include: Vec::new(),
+                    recursive: None,
                 }],
                 aggregates: Vec::new(),
             },

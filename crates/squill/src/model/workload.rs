@@ -115,6 +115,7 @@ impl Operation {
                 .cloned()
                 .collect(),
             include: include.clone(),
+            recursive: None,
         };
         Some((model.relationship(r).parent, inc))
     }
@@ -265,6 +266,9 @@ pub struct Include {
     pub sort: Vec<SortKey>,
     pub filter: Vec<Filter>,
     pub include: Vec<Include>,
+    /// Through a relationship of an entity with itself: the walk repeats,
+    /// up to this many levels (a category's ancestors, a subtree).
+    pub recursive: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

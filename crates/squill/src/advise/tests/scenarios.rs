@@ -1020,3 +1020,41 @@ fn s04_marketplace() {
     let entries = d.totals.index_entries;
     assert_eq!(entries, 20_000_000.0 * 20.0 + 20_000_000.0, "{entries}");
 }
+
+/// Recursive reads over a tree kept as parent references: the
+/// breadcrumbs (a product's category and its ancestors) in the step that
+/// finds the category, a subtree in one `$graphLookup` on the parent index.
+#[test]
+fn a_tree_is_walked_in_one_command() {
+    let (_, d) = crate::fixtures::load("category-tree");
+    let page = plan(&d, "product_page");
+    assert_eq!(page.cost.round_trips, 2.0);
+    let walk = &page.steps[1];
+    assert_eq!(walk.action, Action::GraphLookup);
+    let g = walk.graph.as_ref().unwrap();
+    assert_eq!(
+        (
+            g.start_with.as_str(),
+            g.connect_from.as_str(),
+            g.connect_to.as_str(),
+            g.into.as_str()
+        ),
+        ("parent", "parent", "_id", "ancestors")
+    );
+    // A tree of 600 nodes with 3 children each is 6 levels high: the
+    // walk finds up to 5 ancestors and `recursive: true` allows them all.
+    assert_eq!(g.max_depth, 5);
+    assert_eq!(walk.documents, 1.0 + 5.0);
+    let tree = plan(&d, "category_tree");
+    assert_eq!(tree.cost.round_trips, 2.0);
+    let down = tree.steps[1].graph.as_ref().unwrap();
+    assert_eq!(
+        (
+            down.start_with.as_str(),
+            down.connect_to.as_str(),
+            down.max_depth
+        ),
+        ("_id", "parent", 2)
+    );
+    assert_eq!(tree.steps[1].index.as_deref(), Some("parent_1"));
+}

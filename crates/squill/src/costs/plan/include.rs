@@ -137,6 +137,12 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let r = inc.relationship;
         let rel = f.model.relationship(r);
+        if let Some(levels) = inc.recursive
+            && rel.parent == rel.child
+            && self.walk_tree(plan, op, from, m, from_step, inc, levels)
+        {
+            return;
+        }
         let layout = self.layout(r);
         let target = if inc.to_children {
             rel.child
@@ -482,7 +488,7 @@ impl Planner<'_> {
     /// Makes step `from_step` (1-based) return the field of `from` that holds
     /// the relationship: the children's field in a parent, the parent's in a
     /// child.
-    fn return_holder(
+    pub(super) fn return_holder(
         &self,
         plan: &mut OpPlan,
         from: EntityId,

@@ -128,6 +128,7 @@ mod find;
 mod include;
 mod insert;
 mod link;
+mod tree;
 mod update;
 
 fn index_name(keys: &[(String, i32)]) -> String {
@@ -735,6 +736,7 @@ impl<'a> Planner<'a> {
             copy_of: None,
             every: None,
             fallback: false,
+            graph: None,
         }
     }
 

@@ -95,6 +95,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     "index": s.index,
                     "every": s.every,
                     "fallback_of": s.fallback_of,
+                    "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
                     // drop the item itself) or a `$pull` changes every
                     // document it matches (the item pulled is taken from
@@ -129,6 +130,7 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
 pub fn action_name(a: Action) -> &'static str {
     match a {
         Action::Find => "find",
+        Action::GraphLookup => "graph_lookup",
         Action::InsertOne => "insert_one",
         Action::InsertMany => "insert_many",
         Action::UpdateOne => "update_one",

@@ -127,6 +127,8 @@ pub struct StepCode {
     pub fallback_of: Option<String>,
     /// Runs once every so many executions (a rare or batched step).
     pub every: Option<u64>,
+    /// The walk of a `$graphLookup` step.
+    pub graph: Option<crate::design::GraphWalk>,
 }
 
 /// A name usable in Python and JavaScript.
@@ -644,6 +646,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 None
             },
             every: step.every,
+            graph: step.graph.clone(),
             purpose: match step.every {
                 Some(n) if step.fallback => format!(
                     "{} — only when the write before matched nothing (about once every {n} runs)",

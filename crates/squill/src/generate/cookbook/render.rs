@@ -207,6 +207,15 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             }
             format!("{s}.toArray()")
         }
+        Action::GraphLookup => {
+            let pipeline = graph_pipeline(lang, step);
+            match lang {
+                Lang::Node if !opts.is_empty() => {
+                    format!("{coll}.aggregate({pipeline}, {}).toArray()", object(&opts))
+                }
+                _ => format!("{coll}.aggregate({pipeline}).toArray()"),
+            }
+        }
         Action::InsertOne => format!(
             "{coll}.insertOne({}{})",
             step.insert.as_deref().unwrap_or("{}"),
@@ -293,6 +302,28 @@ fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
         ),
         None => String::new(),
     }
+}
+
+/// `[{"$match": filter}, {"$graphLookup": {…}}]`, the same literal in
+/// every language.
+fn graph_pipeline(lang: Lang, step: &StepCode) -> String {
+    let g = step.graph.as_ref();
+    let field = |x: Option<&String>| q(x.map_or("_id", String::as_str));
+    let walk = object(&[
+        ("from".into(), q(&step.collection)),
+        (
+            "startWith".into(),
+            q(&format!("${}", g.map_or("_id", |g| g.start_with.as_str()))),
+        ),
+        ("connectFromField".into(), field(g.map(|g| &g.connect_from))),
+        ("connectToField".into(), field(g.map(|g| &g.connect_to))),
+        ("as".into(), field(g.map(|g| &g.into))),
+        ("maxDepth".into(), g.map_or(0, |g| g.max_depth).to_string()),
+    ]);
+    format!(
+        "[{{\"$match\": {}}}, {{\"$graphLookup\": {walk}}}]",
+        filter(lang, step)
+    )
 }
 
 fn opt_arg(opts: &[(String, String)]) -> String {
@@ -430,6 +461,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             }
             format!("list({s})")
         }
+        Action::GraphLookup => format!(
+            "list({coll}.aggregate({}{sess}))",
+            graph_pipeline(Lang::Python, step)
+        ),
         Action::InsertOne => format!(
             "_result({coll}.insert_one({}{sess}))",
             step.insert.as_deref().unwrap_or("{}")

@@ -195,6 +195,51 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
     out
 }
 
+/// The levels a recursive include walks: the model's number, or for
+/// `true` the height of a tree of the entity's count with the
+/// relationship's typical children per node. Only an entity's one-to-many
+/// with itself repeats.
+fn recursion(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    rel: &crate::model::Relationship,
+    raw: &S<super::raw::RawRecursive>,
+) -> Option<u32> {
+    use super::raw::RawRecursive;
+    if rel.parent != rel.child || rel.kind == crate::model::RelationshipKind::ManyToMany {
+        ctx.error(
+            ctx.pos(raw),
+            format!(
+                "`recursive` repeats a relationship of an entity with itself; `{}` goes from {} to {}",
+                rel.name,
+                model.entity(rel.parent).name,
+                model.entity(rel.child).name
+            ),
+            "not a tree",
+            Some("recursion walks a one-to-many whose parent and child are one entity (a category and its subcategories)".into()),
+        );
+        return None;
+    }
+    match raw.value {
+        RawRecursive::Off => None,
+        RawRecursive::All => {
+            let n = model.entity(rel.parent).count.max(2) as f64;
+            let b = (rel.children.typical.max(2)) as f64;
+            Some((n.ln() / b.ln()).ceil().clamp(1.0, 100.0) as u32)
+        }
+        RawRecursive::Levels(x) if (1.0..=100.0).contains(&x) && x.fract() == 0.0 => Some(x as u32),
+        RawRecursive::Levels(x) => {
+            ctx.error(
+                ctx.pos(raw),
+                format!("`recursive: {x}`: levels are a whole number from 1 to 100"),
+                "not a number of levels",
+                Some("`recursive: true` walks every level".into()),
+            );
+            None
+        }
+    }
+}
+
 /// An age range tests a date field of the filtered entity itself: its
 /// share of the instances follows from that entity's inserts.
 fn aged_field(
@@ -466,6 +511,7 @@ pub(super) fn includes(
         sort: Vec::new(),
         filter: Vec::new(),
         include: Vec::new(),
+        recursive: None,
     };
     match raw {
         RawIncludes::List(names) => {
@@ -538,6 +584,9 @@ pub(super) fn includes(
                         .as_ref()
                         .map(|i| includes(ctx, model, t, i))
                         .unwrap_or_default();
+                    if let Some(rec) = &d.recursive {
+                        inc.recursive = recursion(ctx, model, rel, rec);
+                    }
                 }
                 out.push(inc);
             }

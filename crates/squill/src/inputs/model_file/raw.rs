@@ -347,6 +347,57 @@ pub struct RawInclude {
     #[schemars(with = "Option<NamedMap<FilterOpName>>")]
     pub filter: Option<NamedMap<S<String>>>,
     pub include: Option<RawIncludes>,
+    /// Through a relationship of an entity with itself: every level
+    /// (`true`: ancestors up to the root, or the whole subtree) or at most
+    /// this many levels.
+    #[schemars(with = "Option<RecursiveSchema>")]
+    pub recursive: Option<S<RawRecursive>>,
+}
+
+/// `recursive: true` or `recursive: 3`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RawRecursive {
+    All,
+    Off,
+    Levels(f64),
+}
+
+/// Schema helper for `RawRecursive`.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+pub enum RecursiveSchema {
+    All(bool),
+    Levels(u32),
+}
+
+impl<'de> Deserialize<'de> for RawRecursive {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl Visitor<'_> for V_ {
+            type Value = RawRecursive;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`true` or a number of levels")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<RawRecursive, E> {
+                Ok(if v {
+                    RawRecursive::All
+                } else {
+                    RawRecursive::Off
+                })
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawRecursive, E> {
+                Ok(RawRecursive::Levels(v as f64))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawRecursive, E> {
+                Ok(RawRecursive::Levels(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawRecursive, E> {
+                Ok(RawRecursive::Levels(v))
+            }
+        }
+        d.deserialize_any(V_)
+    }
 }
 
 /// One string or a list of strings.

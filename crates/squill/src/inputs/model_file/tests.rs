@@ -833,6 +833,40 @@ operations:
     assert!(p[0].contains("leads from `user` to its parent"), "{p:?}");
 }
 
+/// `recursive` repeats a relationship of an entity with itself: `true`
+/// for the tree's height, or a number of levels.
+#[test]
+fn an_include_may_repeat_over_a_tree() {
+    let text = r"
+entities:
+  category: {count: 6000, fields: {name: string(20)}}
+relationships:
+  subcategories: {parent: category, child: category, children: {min: 0, typical: 4, max: 40}, child_field: parent}
+operations:
+  crumbs: {read: category, rate: 10, filter: {_id: eq}, include: {parent: {fields: [name], recursive: true}}}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let OperationKind::Read { include, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    // 6,000 nodes, 4 children each: 7 levels.
+    assert_eq!(include[0].recursive, Some(7));
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&text.replace("recursive: true", "recursive: 0"));
+    assert!(
+        p[0].contains("levels are a whole number from 1 to 100"),
+        "{p:?}"
+    );
+    let p = problems(&SMALL.replace(
+        "comments: {fields: [text, date], sort: -date, limit: 10}",
+        "comments: {fields: [text, date], recursive: true}",
+    ));
+    assert!(
+        p[0].contains("`recursive` repeats a relationship of an entity with itself"),
+        "{p:?}"
+    );
+}
+
 #[test]
 fn a_count_may_accept_an_error() {
     let ok = SMALL.replace(

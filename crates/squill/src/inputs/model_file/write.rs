@@ -124,6 +124,10 @@ fn include(model: &Model, out: &mut String, includes: &[Include], indent: usize)
             let _ = writeln!(out, "{inner}limit: {l}");
             wrote = true;
         }
+        if let Some(n) = inc.recursive {
+            let _ = writeln!(out, "{inner}recursive: {n}");
+            wrote = true;
+        }
         if !inc.sort.is_empty() {
             let _ = writeln!(out, "{inner}sort: {}", sort(&inc.sort));
             wrote = true;

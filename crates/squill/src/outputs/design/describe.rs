@@ -305,6 +305,7 @@ pub fn per_run(cost: &Cost) -> String {
 pub fn action(action: Action) -> &'static str {
     match action {
         Action::Find => "find",
+        Action::GraphLookup => "aggregate with $graphLookup",
         Action::InsertOne => "insertOne",
         Action::InsertMany => "insertMany",
         Action::UpdateOne => "updateOne",

@@ -33,6 +33,7 @@ fn step(collection: &str, action: Action) -> Step {
         copy_of: None,
         every: None,
         fallback: false,
+        graph: None,
     }
 }
 
