@@ -251,9 +251,10 @@ pub struct Step {
     /// outlier's parent with no room left): one or the other, never both.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fallback: bool,
-    /// For `graph_lookup`: the walk from each document the filter finds.
+    /// For `graph_lookup`: the walk from each document the filter finds
+    /// (boxed: the search copies steps, and most have none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub graph: Option<GraphWalk>,
+    pub graph: Option<Box<GraphWalk>>,
 }
 
 /// A `$graphLookup` over the step's collection: from each document the

@@ -67,7 +67,7 @@ impl<'a> Planner<'a> {
             && s.filter[0].path == acc.path("_id")
         {
             s.action = Action::GraphLookup;
-            s.graph = Some(graph);
+            s.graph = Some(Box::new(graph));
             s.purpose.push(purpose);
             s.projection.clear();
             s.documents += m * found;
@@ -84,7 +84,7 @@ impl<'a> Planner<'a> {
             ValueSource::FromStep { step: from_step },
         )];
         step.documents = m * found;
-        step.graph = Some(graph);
+        step.graph = Some(Box::new(graph));
         let examined = m * (1.0 + found);
         let cost = StepCost {
             keys: examined,

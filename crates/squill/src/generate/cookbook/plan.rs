@@ -128,7 +128,7 @@ pub struct StepCode {
     /// Runs once every so many executions (a rare or batched step).
     pub every: Option<u64>,
     /// The walk of a `$graphLookup` step.
-    pub graph: Option<crate::design::GraphWalk>,
+    pub graph: Option<Box<crate::design::GraphWalk>>,
 }
 
 /// A name usable in Python and JavaScript.
