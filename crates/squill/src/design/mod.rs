@@ -251,8 +251,9 @@ pub struct Step {
     /// outlier's parent with no room left): one or the other, never both.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fallback: bool,
-    /// For `graph_lookup`: the walk from each document the filter finds
-    /// (boxed: the search copies steps, and most have none).
+    /// For `graph_lookup`: the walk from each document the filter finds.
+    // Boxed: the search copies steps and most have none; inline, the larger
+    // step made the 200-entity search 7% slower (BENCHMARKS.md, session 18).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<Box<GraphWalk>>,
 }
