@@ -288,7 +288,7 @@ fn scalar(
 
 /// The names instance `n` has: consecutive ones from a point its number
 /// picks, so no name repeats (`specs_17`, `specs_18`, …), with their rank.
-pub fn attribute_names(
+fn attribute_names(
     field: &str,
     keys: u64,
     avg: Option<u32>,

@@ -181,21 +181,17 @@ impl<'c> FieldPlan<'c> {
                     check_enum: !design_enum.is_empty() && !spec.only_strings_of(design_enum),
                     spec,
                     design_enum,
-                    items: model_field.and_then(|mf| mf.avg_size).map_or(
-                        match model_field.map(|mf| &mf.ty) {
-                            Some(crate::model::FieldType::Attributes { .. }) => {
-                                crate::model::ATTRIBUTES_TYPICAL
-                            }
-                            _ => 3,
-                        },
-                        u64::from,
-                    ),
+                    items: model_field
+                        .and_then(|mf| {
+                            mf.attribute_names()
+                                .map(|(per, _)| per)
+                                .or(mf.avg_size.map(u64::from))
+                        })
+                        .unwrap_or(3),
                     unique,
-                    attributes: model_field.and_then(|mf| match mf.ty {
-                        crate::model::FieldType::Attributes { keys } => {
-                            Some((keys.max(1), mf.distinct.unwrap_or(1000).max(1)))
-                        }
-                        _ => None,
+                    attributes: model_field.and_then(|mf| {
+                        let (_, keys) = mf.attribute_names()?;
+                        Some((keys.max(1), mf.distinct.unwrap_or(1000).max(1)))
                     }),
                 })
             }

@@ -165,16 +165,6 @@ pub fn as_archive(
             ..rel.clone()
         });
     }
-    // A unique combination through a parent holds in the archive through
-    // the parent's twin.
-    let twin_of = |r: RelationshipId| twin.iter().find(|(a, _)| *a == r).map_or(r, |(_, t)| *t);
-    for combination in &mut out.entities[archive.index()].unique {
-        for part in combination.iter_mut() {
-            if let super::KeyPart::Parent(r) = part {
-                *r = twin_of(*r);
-            }
-        }
-    }
     let split = Split {
         model,
         entity,
@@ -184,6 +174,15 @@ pub fn as_archive(
         counts: (count, live, per_day),
         twin: &twin,
     };
+    // A unique combination through a parent holds in the archive through
+    // the parent's twin.
+    for combination in &mut out.entities[archive.index()].unique {
+        for part in combination.iter_mut() {
+            if let super::KeyPart::Parent(r) = part {
+                *r = split.twin_of(*r);
+            }
+        }
+    }
     let mut both = Vec::new();
     let mut extra: Vec<Operation> = Vec::new();
     for (i, op) in model.workload.operations.iter().enumerate() {
@@ -361,26 +360,19 @@ impl Split<'_> {
             .map_or(r, |(_, t)| *t)
     }
 
-    /// Filters through a relationship to a parent go through its twin.
+    /// Filters through a relationship to a parent go through its twin
+    /// (named after it: `orders_archive`).
     fn refilter(&self, filter: &mut [Filter]) {
         for f in filter.iter_mut() {
             if let Some(rel) = &mut f.related {
                 let t = self.twin_of(rel.relationship);
                 if t != rel.relationship {
+                    f.path[0] =
+                        format!("{}_archive", self.model.relationship(rel.relationship).name);
                     rel.relationship = t;
-                    f.path[0] = self.model_twin_name(t);
                 }
             }
         }
-    }
-
-    fn model_twin_name(&self, t: RelationshipId) -> String {
-        let original = self
-            .twin
-            .iter()
-            .find(|(_, x)| *x == t)
-            .map_or(t, |(a, _)| *a);
-        format!("{}_archive", self.model.relationship(original).name)
     }
 
     /// An include from the archived entity to a parent: through the twin.
@@ -430,20 +422,7 @@ impl Split<'_> {
         let name = &self.model.entity(self.entity).name;
         let (_, live, _) = self.counts;
         let rates: Vec<f64> = (0..self.model.workload.mixes.len().max(1))
-            .map(|m| {
-                self.model
-                    .workload
-                    .operations
-                    .iter()
-                    .map(|op| match op.kind {
-                        OperationKind::Insert { entity, count, .. } if entity == self.entity => {
-                            op.rate(m) * count as f64
-                        }
-                        _ => 0.0,
-                    })
-                    .sum::<f64>()
-                    / ARCHIVE_BATCH as f64
-            })
+            .map(|m| self.model.inserts_per_second(self.entity, m) / ARCHIVE_BATCH as f64)
             .collect();
         let batch = Filter {
             selectivity: Some((ARCHIVE_BATCH as f64 / live.max(1.0)).min(1.0)),

@@ -141,6 +141,17 @@ pub const ATTRIBUTES_TYPICAL: u64 = 10;
 pub const ATTRIBUTE_PAIR_BYTES: u64 = 5 + 2 * (1 + 2 + 4 + 12 + 1);
 
 impl Field {
+    /// For an `attributes` field: the names an instance has (its `size`,
+    /// else `ATTRIBUTES_TYPICAL`) and the names in all.
+    pub fn attribute_names(&self) -> Option<(u64, u64)> {
+        match self.ty {
+            FieldType::Attributes { keys } => {
+                Some((self.avg_size.map_or(ATTRIBUTES_TYPICAL, u64::from), keys))
+            }
+            _ => None,
+        }
+    }
+
     /// Bytes this field adds to a BSON document: type byte, name, NUL, value.
     pub fn element_bytes(&self) -> u64 {
         1 + self.name.len() as u64 + 1 + self.ty.value_bytes(self.avg_size)

@@ -351,20 +351,23 @@ impl super::Model {
     /// mix: what tells how many instances are younger than an age.
     pub fn inserts_per_day(&self, entity: EntityId) -> f64 {
         (0..self.workload.mixes.len().max(1))
-            .map(|m| {
-                self.workload
-                    .operations
-                    .iter()
-                    .map(|op| match op.kind {
-                        OperationKind::Insert {
-                            entity: e, count, ..
-                        } if e == entity => op.rate(m) * count as f64,
-                        _ => 0.0,
-                    })
-                    .sum::<f64>()
-            })
+            .map(|m| self.inserts_per_second(entity, m))
             .fold(0.0, f64::max)
             * 86_400.0
+    }
+
+    /// Instances of `entity` the workload inserts per second in mix `mix`.
+    pub fn inserts_per_second(&self, entity: EntityId, mix: usize) -> f64 {
+        self.workload
+            .operations
+            .iter()
+            .map(|op| match op.kind {
+                OperationKind::Insert {
+                    entity: e, count, ..
+                } if e == entity => op.rate(mix) * count as f64,
+                _ => 0.0,
+            })
+            .sum()
     }
 
     /// Sets the share each age filter keeps (`since(90 days)`) from its

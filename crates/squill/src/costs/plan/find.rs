@@ -153,12 +153,8 @@ impl<'a> Planner<'a> {
         let [name] = c.path.as_slice() else {
             return None;
         };
-        let field = self.facts.model.entity(e).field(name)?;
-        matches!(field.ty, FieldType::Attributes { .. }).then(|| {
-            field
-                .avg_size
-                .map_or(crate::model::ATTRIBUTES_TYPICAL as f64, f64::from)
-        })
+        let (per, _) = self.facts.model.entity(e).field(name)?.attribute_names()?;
+        Some(per as f64)
     }
 
     /// How many parent ids a child of `r` holds where it references its

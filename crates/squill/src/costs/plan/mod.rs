@@ -11,8 +11,8 @@ use crate::candidates::space::Space;
 use crate::design::{Action, Cost, Purpose, Step, StepFilter, UpdateOp, ValueSource, Warning};
 use crate::design::{BucketBy, Layout, PartialCondition, Side};
 use crate::model::{
-    AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, KeyPart, OperationId,
-    OperationKind, Related, RelationshipId, RelationshipKind, SortKey,
+    AggregateFn, EntityId, Filter, FilterOp, Include, KeyPart, OperationId, OperationKind, Related,
+    RelationshipId, RelationshipKind, SortKey,
 };
 
 /// An index a step relies on.
@@ -808,13 +808,11 @@ impl<'a> Planner<'a> {
                     .map_or(f.count(e), |d| d.max(1) as f64);
                 // One name of an `attributes` field, and one of its values:
                 // the instances that have the name, then the value's share.
-                let has = match field.map(|x| (&x.ty, x.avg_size)) {
-                    Some((FieldType::Attributes { keys }, per)) => (per
-                        .map_or(crate::model::ATTRIBUTES_TYPICAL as f64, f64::from)
-                        / (*keys).max(1) as f64)
-                        .min(1.0),
-                    _ => 1.0,
-                };
+                let has = field
+                    .and_then(crate::model::Field::attribute_names)
+                    .map_or(1.0, |(per, keys)| {
+                        (per as f64 / keys.max(1) as f64).min(1.0)
+                    });
                 has * match c.op {
                     FilterOp::Eq => 1.0 / d,
                     FilterOp::In => (5.0 / d).min(1.0),
