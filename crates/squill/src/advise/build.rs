@@ -541,7 +541,8 @@ pub fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::Min { path }
         | U::Max { path }
         | U::AddToSet { path }
-        | U::Pull { path } => path,
+        | U::Pull { path }
+        | U::Rebase { path } => path,
         U::Push { path, .. } => path,
     }
 }

@@ -555,6 +555,68 @@ impl DocBuilder<'_> {
                     self.link_array(r, Side::Child, copies, (n, parent_n), m, shape, doc);
                 }
             }
+            // The parent's id, then the path from the root: the node's
+            // own (itself last, with copies), or its parent's ids.
+            Layout::TreePath { fields } => {
+                // Another instance than the node itself for its parent.
+                let parent_n = n + 1;
+                shape.push(field(name, scalar("objectId"), false, refo));
+                doc.insert(name.into(), example::object_id(&parent, parent_n));
+                let model = f.model;
+                let levels = rel.levels.map(u64::from);
+                // A grandparent, the parent, the node itself.
+                let (s, _) = self.copies(rel.parent, fields, &rel.name, n, 0);
+                let items: Vec<Value> = [parent_n + 1, parent_n, n]
+                    .into_iter()
+                    .flat_map(|i| self.copies(rel.parent, fields, &rel.name, i, 1).1)
+                    .collect();
+                let pf = model.tree_path_field(r);
+                shape.push(field(
+                    &pf,
+                    ShapeType::Array {
+                        items: Box::new(ShapeType::Object {
+                            shape: Shape { fields: s },
+                        }),
+                        max_items: levels,
+                    },
+                    true,
+                    FieldOrigin::Path {
+                        tree: rel.name.clone(),
+                        via: None,
+                    },
+                ));
+                doc.insert(pf, Value::Array(items));
+            }
+            Layout::PathReference => {
+                shape.push(field(name, scalar("objectId"), true, refo));
+                doc.insert(name.into(), example::object_id(&parent, parent_n));
+                let model = f.model;
+                let tree = model.tree_of(rel.parent);
+                let levels = tree
+                    .and_then(|t| model.relationship(t).levels)
+                    .map(u64::from);
+                shape.push(field(
+                    &model.path_reference_field(r),
+                    ShapeType::Array {
+                        items: Box::new(scalar("objectId")),
+                        max_items: levels,
+                    },
+                    true,
+                    FieldOrigin::Path {
+                        tree: tree.map_or(String::new(), |t| model.relationship(t).name.clone()),
+                        via: Some(rel.name.clone()),
+                    },
+                ));
+                doc.insert(
+                    model.path_reference_field(r),
+                    Value::Array(
+                        [parent_n + 2, parent_n + 1, parent_n]
+                            .into_iter()
+                            .map(|i| example::object_id(&parent, i))
+                            .collect(),
+                    ),
+                );
+            }
             Layout::EmbedParentInChild => {
                 let (s, d) = self.entity(rel.parent, parent_n, true);
                 shape.push(field(

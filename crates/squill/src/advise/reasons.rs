@@ -55,6 +55,16 @@ pub(super) fn layout_words(
         Layout::EdgeCollection { collection } => {
             format!("a `{collection}` collection with one document per link")
         }
+        Layout::TreePath { fields } if fields.is_empty() => {
+            format!("the ids from the root to each {child} in it")
+        }
+        Layout::TreePath { fields } => format!(
+            "the ids and {} from the root to each {child} in it",
+            fields.join(", ")
+        ),
+        Layout::PathReference => {
+            format!("the {parent}'s id and the ids above it in each {child}")
+        }
         Layout::TwoWayExtendedReference {
             copies_in_parent,
             copies_in_child,

@@ -133,6 +133,23 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             out.push(Layout::Outlier { threshold: bound });
         }
     }
+    // A tree walked recursively or read by subtree: each node can keep its
+    // path from the root, bare or with the fields the walks up show
+    // (breadcrumbs' names); what references its nodes, the path of its node.
+    if one_parent && (rf.walks > 0.0 || rf.subtree_reads > 0.0) {
+        if model.tree_of(rel.parent) == Some(r) {
+            out.push(Layout::TreePath { fields: Vec::new() });
+            let fields = walked_fields(facts, r);
+            if !fields.is_empty() {
+                out.push(Layout::TreePath { fields });
+            }
+        } else if rel.parent != rel.child
+            && rf.subtree_reads > 0.0
+            && model.tree_of(rel.parent).is_some()
+        {
+            out.push(Layout::PathReference);
+        }
+    }
     if !one_parent || rel.kind == RelationshipKind::OneToOne {
         return out;
     }
@@ -175,6 +192,25 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     }
     out.extend(time_buckets(facts, r, &aggregates));
     out.dedup();
+    out
+}
+
+/// The fields of a tree's nodes that its walks up read (the names on a
+/// breadcrumb): copies a node's path can carry. None when a walk reads
+/// every field (a copy of everything is the node itself).
+fn walked_fields(facts: &Facts<'_>, r: RelationshipId) -> Vec<String> {
+    let entity = facts.model.entity(facts.model.relationship(r).parent);
+    let mut out: Vec<String> = Vec::new();
+    for (fields, _) in &facts.rel(r).walk_fields_up {
+        if fields.is_empty() {
+            return Vec::new();
+        }
+        for f in fields {
+            if f != "_id" && entity.field(f).is_some() && !out.contains(f) {
+                out.push(f.clone());
+            }
+        }
+    }
     out
 }
 

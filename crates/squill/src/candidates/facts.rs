@@ -53,6 +53,14 @@ pub struct RelFacts {
     /// parent's side and from the child's (a team's admins, a user's
     /// newest memberships).
     pub attributes_tested: [Vec<String>; 2],
+    /// Recursive reads of a tree (its ancestors, a subtree) per second,
+    /// and the fields the walks up read of each ancestor (breadcrumbs).
+    pub walks: f64,
+    pub walk_fields_up: Vec<(Vec<String>, f64)>,
+    /// Reads per second of everything under a node (`under`): of a tree's
+    /// nodes, or of what references them (the products of a category and
+    /// its subcategories), counted on both relationships.
+    pub subtree_reads: f64,
 }
 
 /// Facts about a model in one mix.
@@ -283,6 +291,21 @@ impl<'m> Facts<'m> {
     /// A filter on a parent's field from the child (`seller.region`) reads that
     /// field through the relationship: an extended reference could copy it.
     fn filter_fields(&mut self, entity: EntityId, filter: &[Filter], rate: f64) {
+        for f in filter
+            .iter()
+            .filter(|f| f.op == crate::model::FilterOp::Under)
+        {
+            let node = match &f.related {
+                Some(x) => {
+                    self.rels[x.relationship.index()].subtree_reads += rate;
+                    self.model.relationship(x.relationship).parent
+                }
+                None => entity,
+            };
+            if let Some(t) = self.model.tree_of(node) {
+                self.rels[t.index()].subtree_reads += rate;
+            }
+        }
         for f in filter {
             if let Some(Related {
                 relationship: r,
@@ -318,6 +341,12 @@ impl<'m> Facts<'m> {
                 .cloned()
                 .collect();
             let rf = &mut self.rels[inc.relationship.index()];
+            if inc.recursive.is_some() {
+                rf.walks += rate;
+                if !inc.to_children {
+                    rf.walk_fields_up.push((inc.fields.clone(), rate));
+                }
+            }
             let side = &mut rf.attributes_tested[usize::from(!inc.to_children)];
             for name in tested {
                 if !side.contains(&name) {

@@ -330,6 +330,32 @@ impl<'s> Placement<'s> {
                         );
                     }
                 }
+                // The parent's id, and the path from the root: ids with
+                // copies, the node itself last.
+                Layout::TreePath { fields } => {
+                    let h = model.tree_height(r);
+                    let item = copy_bytes(facts, rel.parent, fields);
+                    let head = id_element(name) + 7.0 + model.tree_path_field(r).len() as f64;
+                    add(
+                        head + h * (ELEMENT + item),
+                        rel.levels.map(|l| head + f64::from(l) * (ELEMENT + item)),
+                        3,
+                    );
+                }
+                // The parent's id, and the ids of the parent's path.
+                Layout::PathReference => {
+                    let tree = model.tree_of(rel.parent);
+                    let h = tree.map_or(1.0, |t| model.tree_height(t));
+                    let levels = tree.and_then(|t| model.relationship(t).levels);
+                    let path = model.path_reference_field(r);
+                    add(
+                        id_element(name) + id_array(&path, Some(h)).unwrap_or(0.0),
+                        levels.and_then(|l| {
+                            id_array(&path, Some(f64::from(l))).map(|b| id_element(name) + b)
+                        }),
+                        2,
+                    );
+                }
                 Layout::EmbedParentInChild => {
                     self.size(facts, space, rel.parent, done);
                     let (pt, pm, pd) = (

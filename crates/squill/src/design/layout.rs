@@ -76,6 +76,16 @@ pub enum Layout {
     /// attributes; neither side keeps an array. Priced as the model with
     /// the relationship written as an entity (`model::as_junction`).
     EdgeCollection { collection: String },
+    /// A tree (an entity's one-to-many with itself): each node keeps its
+    /// parent's id and its path from the root, `[{_id, …fields}]`, the
+    /// node itself last: MongoDB's array of ancestors, with the node
+    /// included so that one multikey index on the path's ids finds a whole
+    /// subtree and breadcrumbs are in the node's own document.
+    TreePath { fields: Vec<String> },
+    /// The child of a tree's node keeps the node's id and the ids on the
+    /// node's path from the root (a product's category and every category
+    /// above it): everything under a node is one indexed query.
+    PathReference,
 }
 
 impl Layout {
@@ -101,6 +111,8 @@ impl Layout {
             Layout::TwoWayExtendedReference { .. } => LayoutKind::TwoWayExtendedReference,
             Layout::SharedId => LayoutKind::SharedId,
             Layout::EdgeCollection { .. } => LayoutKind::EdgeCollection,
+            Layout::TreePath { .. } => LayoutKind::TreePath,
+            Layout::PathReference => LayoutKind::PathReference,
         }
     }
 

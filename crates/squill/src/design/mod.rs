@@ -362,6 +362,12 @@ pub enum UpdateOp {
     Pull {
         path: String,
     },
+    /// The part of a path array above the moved node replaced by the new
+    /// parent's path (an update pipeline: `$concatArrays` of the new
+    /// parent's path and the array from the node on).
+    Rebase {
+        path: String,
+    },
 }
 
 /// Cost of an operation (per execution) or of a workload (weighted by rates, per second).

@@ -50,6 +50,19 @@ pub enum Purpose {
         up: bool,
         via: String,
     },
+    /// Every instance of `entity` in the subtree of the given node of the
+    /// tree `via` (the node included): the ids a query under it takes.
+    Subtree {
+        entity: String,
+        via: String,
+    },
+    /// The paths `holders` instances of `holder` keep, rewritten below the
+    /// moved `entity` (its subtree, or what references its subtree).
+    RebasePaths {
+        entity: String,
+        holder: String,
+        holders: f64,
+    },
     /// A value kept per bucket, added up (`function` as in the model: count, sum…).
     AddUpBuckets {
         function: String,
@@ -206,6 +219,20 @@ impl Purpose {
             Walk { entity, up, via } => format!(
                 "the {} of each {} through {via}, every level in one walk",
                 if *up { "ancestors" } else { "descendants" },
+                one(entity)
+            ),
+            Subtree { entity, via } => format!(
+                "the {} under the given one through {via}, itself included",
+                plural(entity)
+            ),
+            RebasePaths {
+                entity,
+                holder,
+                holders,
+            } => format!(
+                "rewrite the path of the {} {} under the moved {}",
+                crate::words::num(*holders),
+                plural(holder),
                 one(entity)
             ),
             AddUpBuckets { function } => format!("add up the {function} kept in each bucket"),

@@ -88,6 +88,12 @@ pub enum FieldOrigin {
         /// The same, in words.
         description: String,
     },
+    /// A path from the root of tree `tree` (a relationship of an entity
+    /// with itself): the ids of the nodes from a root down, each with
+    /// copies of its fields when the items are objects. The node's own
+    /// path, itself last, when `via` is `None`; the path of the node the
+    /// document references through `via` (a product's category) otherwise.
+    Path { tree: String, via: Option<String> },
     /// The type field of a polymorphic collection.
     Discriminator,
     /// Bookkeeping of a bucket (its key, its count).

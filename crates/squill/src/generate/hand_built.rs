@@ -72,6 +72,7 @@ pub fn rel(
         snapshot: Vec::new(),
         attributes: Vec::new(),
         edge: false,
+        levels: None,
         description: None,
     }
 }

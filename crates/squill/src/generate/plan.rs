@@ -235,6 +235,8 @@ impl<'c> FieldPlan<'c> {
                     attributes: None,
                 })
             }
+            // PENDING(generate): paths drawn from the tree.
+            FieldOrigin::Path { .. } => Origin::Other,
             FieldOrigin::Computed { .. }
             | FieldOrigin::Discriminator
             | FieldOrigin::Bucket { .. } => Origin::Other,

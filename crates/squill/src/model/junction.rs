@@ -75,6 +75,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
             snapshot: Vec::new(),
             attributes: Vec::new(),
             edge: true,
+            levels: None,
             description: Some(format!(
                 "the links of {} from each {}",
                 rel.name,

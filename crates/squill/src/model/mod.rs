@@ -122,6 +122,50 @@ impl Model {
             .map_or_else(|| first.clone(), |rel| rel.child_field.clone())
     }
 
+    /// The tree `entity` forms: its one one-to-many with itself (a
+    /// category's subcategories). `None` when it has none, or several
+    /// (which one a subtree follows would be ambiguous).
+    pub fn tree_of(&self, entity: EntityId) -> Option<RelationshipId> {
+        let mut trees = self.relationship_ids().filter(|&r| {
+            let rel = self.relationship(r);
+            rel.parent == entity
+                && rel.child == entity
+                && rel.kind == RelationshipKind::OneToMany
+                && !rel.shared
+        });
+        let first = trees.next()?;
+        trees.next().is_none().then_some(first)
+    }
+
+    /// The height of the tree `r` forms: the levels a tree of the
+    /// entity's count takes with the relationship's typical children per
+    /// node. It is also the nodes a subtree holds on average (each node is
+    /// in the subtrees of itself and its ancestors) and the length of a
+    /// node's path from the root.
+    pub fn tree_height(&self, r: RelationshipId) -> f64 {
+        let rel = self.relationship(r);
+        let n = self.entity(rel.parent).count.max(2) as f64;
+        let b = rel.children.typical.max(2) as f64;
+        (n.ln() / b.ln()).max(1.0)
+    }
+
+    /// The field a node of tree `r` keeps its path from the root in:
+    /// `path`, unless the entity has a field of that name.
+    pub fn tree_path_field(&self, r: RelationshipId) -> String {
+        let rel = self.relationship(r);
+        if self.entity(rel.parent).field("path").is_some() {
+            format!("{}_path", rel.name)
+        } else {
+            "path".to_string()
+        }
+    }
+
+    /// The field a child of `r` keeps the path of its parent (a tree's
+    /// node) in: `category_path`.
+    pub fn path_reference_field(&self, r: RelationshipId) -> String {
+        format!("{}_path", self.relationship(r).child_field)
+    }
+
     pub fn entity_by_name(&self, name: &str) -> Option<EntityId> {
         self.entities
             .iter()

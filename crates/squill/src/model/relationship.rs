@@ -38,10 +38,12 @@ pub enum LayoutKind {
     TwoWayExtendedReference,
     SharedId,
     EdgeCollection,
+    TreePath,
+    PathReference,
 }
 
 impl LayoutKind {
-    pub const ALL: [LayoutKind; 14] = [
+    pub const ALL: [LayoutKind; 16] = [
         LayoutKind::Embed,
         LayoutKind::EmbedParentInChild,
         LayoutKind::ChildReferences,
@@ -56,6 +58,8 @@ impl LayoutKind {
         LayoutKind::TwoWayExtendedReference,
         LayoutKind::SharedId,
         LayoutKind::EdgeCollection,
+        LayoutKind::TreePath,
+        LayoutKind::PathReference,
     ];
 
     /// The name the model file and the design JSON use.
@@ -75,6 +79,8 @@ impl LayoutKind {
             LayoutKind::TwoWayExtendedReference => "two-way-extended-reference",
             LayoutKind::SharedId => "shared-id",
             LayoutKind::EdgeCollection => "edge-collection",
+            LayoutKind::TreePath => "tree-path",
+            LayoutKind::PathReference => "path-reference",
         }
     }
 
@@ -122,6 +128,10 @@ pub struct Relationship {
     /// it keeps documents of its own, one per link, whatever else is copied
     /// into them.
     pub edge: bool,
+    /// A tree's greatest depth (`levels: 7`): the longest path from a root
+    /// to a node. Only for an entity's one-to-many with itself; `None`
+    /// when the model does not bound it.
+    pub levels: Option<u32>,
     pub description: Option<String>,
 }
 

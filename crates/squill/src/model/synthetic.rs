@@ -125,6 +125,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             snapshot: Vec::new(),
             attributes: Vec::new(),
             edge: false,
+            levels: None,
             description: None,
         });
     }
@@ -301,6 +302,7 @@ pub fn chain(n: usize) -> Model {
             snapshot: Vec::new(),
             attributes: Vec::new(),
             edge: false,
+            levels: None,
             description: None,
         })
         .collect();

@@ -243,6 +243,11 @@ pub enum FilterOp {
     Eq,
     Range,
     In,
+    /// In the subtree of the given node of a tree (the node and everything
+    /// below it): on the `_id` of an entity that forms a tree, or on a
+    /// reference to one (the products of a category and of all its
+    /// subcategories).
+    Under,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -157,6 +157,7 @@ fn relationship(
         snapshot: Vec::new(),
         attributes: Vec::new(),
         edge: false,
+        levels: None,
         description: Some(format!(
             "{}.{} matches {}.{} ({}); {:.1} % of the values match",
             r.from,

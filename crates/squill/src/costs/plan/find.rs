@@ -31,6 +31,9 @@ impl<'a> Planner<'a> {
             } else if matches!(from, ValueSource::FromStep { .. }) {
                 // The values an earlier step found: a membership test.
                 eq.push((path, FilterOp::In, from));
+            } else if c.op == FilterOp::Under {
+                // The given node's id among a path's ids.
+                eq.push((path, FilterOp::Eq, from));
             } else {
                 eq.push((path, c.op, from));
             }
@@ -133,6 +136,9 @@ impl<'a> Planner<'a> {
         if let Some(per) = self.attributes_of(e, c) {
             return per;
         }
+        if c.op == FilterOp::Under {
+            return self.under_entries(e, c);
+        }
         let Some(related) = &c.related else {
             return 1.0;
         };
@@ -179,6 +185,9 @@ impl<'a> Planner<'a> {
         c: &Filter,
     ) -> (String, ValueSource) {
         let f = self.facts;
+        if c.op == FilterOp::Under {
+            return self.under_path(plan, op, e, acc, c);
+        }
         let Some(Related {
             relationship: r,
             field,

@@ -510,7 +510,7 @@ impl Planner<'_> {
 /// Adds `path` to a projection that lists fields (an empty one returns
 /// everything): its sub-paths give way to it, and a projected prefix already
 /// covers it. MongoDB refuses `a.b` and `a.b.c` in one projection.
-fn project_whole(projection: &mut Vec<String>, path: String) {
+pub(super) fn project_whole(projection: &mut Vec<String>, path: String) {
     if projection.is_empty()
         || projection
             .iter()

@@ -45,6 +45,16 @@ impl<'a> Planner<'a> {
                 self.read_copies(plan, op, rel.child, fields, f.typical(r).max(1.0));
             }
         }
+        // A new node of a tree that keeps paths, or a new child of a node
+        // whose path it keeps, copies its parent's path: read first.
+        for &r in links {
+            if matches!(
+                self.layout(r),
+                Layout::TreePath { .. } | Layout::PathReference
+            ) {
+                self.read_path(plan, op, f.model.relationship(r).parent);
+            }
+        }
         // A child of an outlier layout goes into its parent's array; only
         // an outlier's children past the threshold get documents of their
         // own, one insert in so many, when the array has no room.

@@ -277,9 +277,11 @@ impl<'a> Planner<'a> {
         let field = &rel.child_field;
         let layout = self.layout(r);
         match layout {
-            Layout::ParentReference | Layout::TwoWayReferences | Layout::Subset { .. } => {
-                Some(field.clone())
-            }
+            Layout::ParentReference
+            | Layout::TwoWayReferences
+            | Layout::Subset { .. }
+            | Layout::TreePath { .. }
+            | Layout::PathReference => Some(field.clone()),
             // The child's own id is its parent's.
             Layout::SharedId => Some("_id".to_string()),
             l => match l.many_sides() {
@@ -765,7 +767,9 @@ impl<'a> Planner<'a> {
         let entity = f.model.entity(e);
         let mut est = f.count(e);
         for c in filter {
-            let sel = if c.path.len() == 1 && c.path[0] == "_id" {
+            let sel = if c.op == FilterOp::Under {
+                self.subtree_share(e, c)
+            } else if c.path.len() == 1 && c.path[0] == "_id" {
                 1.0 / f.count(e)
             } else if let Some(Related {
                 relationship: r,
@@ -817,6 +821,7 @@ impl<'a> Planner<'a> {
                     FilterOp::Eq => 1.0 / d,
                     FilterOp::In => (5.0 / d).min(1.0),
                     FilterOp::Range => c.selectivity.unwrap_or(0.25),
+                    FilterOp::Under => 1.0,
                 }
             };
             est *= sel;

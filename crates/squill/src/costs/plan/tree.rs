@@ -28,6 +28,11 @@ impl<'a> Planner<'a> {
             return true;
         }
         let up = !inc.to_children;
+        if let Layout::TreePath { fields } = self.layout(r)
+            && self.walk_paths(plan, op, from, m, from_step, inc, levels, fields)
+        {
+            return true;
+        }
         let (start, connect_from, connect_to) =
             match (self.parent_ref_path(r), self.child_ids_path(r), up) {
                 (Some(p), _, true) => (p.clone(), p, "_id".to_string()),
@@ -104,5 +109,274 @@ impl<'a> Planner<'a> {
         );
         self.includes(plan, op, from, m * found, n, &inc.include);
         true
+    }
+}
+
+/// Subtrees (`under`) and the paths a tree's nodes and what references
+/// them keep.
+impl<'a> Planner<'a> {
+    /// A recursive include over a tree whose nodes keep their paths: the
+    /// ancestors' copied fields are in the node's own document (its path),
+    /// and a subtree is one query on the path's ids. `false` when the
+    /// path cannot answer it (a walk up for fields the path does not copy,
+    /// or going on to further includes): the caller walks the references.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_paths(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        from: EntityId,
+        m: f64,
+        from_step: usize,
+        inc: &Include,
+        levels: u32,
+        copies: &[String],
+    ) -> bool {
+        let f = self.facts;
+        let r = inc.relationship;
+        let acc = self.access(from);
+        let pf = f.model.tree_path_field(r);
+        if !inc.to_children {
+            let copied = !inc.fields.is_empty()
+                && inc.fields.iter().all(|x| x == "_id" || copies.contains(x));
+            if !copied || !inc.include.is_empty() {
+                return false;
+            }
+            if let Some(s) = plan.steps.get_mut(from_step.wrapping_sub(1)) {
+                super::include::project_whole(&mut s.projection, acc.path(&pf));
+            }
+            return true;
+        }
+        let h = f.model.tree_height(r).min(f64::from(levels) + 1.0);
+        let n = m * h;
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::Subtree {
+                entity: self.name(from).to_string(),
+                via: f.model.relationship(r).name.clone(),
+            },
+        );
+        step.filter = vec![filt(
+            acc.path(&format!("{pf}._id")),
+            FilterOp::In,
+            ValueSource::FromStep { step: from_step },
+        )];
+        step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
+        step.documents = n;
+        let cost = StepCost {
+            keys: n,
+            docs: n,
+            bytes_read: n * acc.root_bytes,
+            ..StepCost::default()
+        };
+        let entries = f.count(from) * f.model.tree_height(r);
+        let s = self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![(acc.path(&format!("{pf}._id")), 1)], from, entries)),
+        );
+        self.includes(plan, op, from, n, s, &inc.include);
+        true
+    }
+
+    /// The share of `e`'s instances an `under` filter keeps: a subtree
+    /// holds the tree's height in nodes on average (each node is in the
+    /// subtrees of itself and of its ancestors), and under a reference to
+    /// a tree's node, the children of those nodes.
+    pub(super) fn subtree_share(&self, e: EntityId, c: &Filter) -> f64 {
+        let f = self.facts;
+        let model = f.model;
+        let share = match &c.related {
+            None => model
+                .tree_of(e)
+                .map_or(1.0, |t| model.tree_height(t) / f.count(e).max(1.0)),
+            Some(x) => {
+                let node = model.relationship(x.relationship).parent;
+                let h = model.tree_of(node).map_or(1.0, |t| model.tree_height(t));
+                h * f.typical(x.relationship) / f.count(e).max(1.0)
+            }
+        };
+        share.min(1.0)
+    }
+
+    /// The path an `under` filter tests in `e`'s documents and where its
+    /// value comes from: the given node's id in a path the documents keep,
+    /// or the subtree's ids found by a step first.
+    pub(super) fn under_path(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        acc: &Access,
+        c: &Filter,
+    ) -> (String, ValueSource) {
+        let model = self.facts.model;
+        match &c.related {
+            None => {
+                let Some(t) = model.tree_of(e) else {
+                    return (acc.path("_id"), ValueSource::Param);
+                };
+                if matches!(self.layout(t), Layout::TreePath { .. }) {
+                    let path = format!("{}._id", model.tree_path_field(t));
+                    return (acc.path(&path), ValueSource::Param);
+                }
+                let n = self.subtree_walk(plan, op, e, t);
+                (acc.path("_id"), ValueSource::FromStep { step: n })
+            }
+            Some(x) => {
+                let r = x.relationship;
+                if matches!(self.layout(r), Layout::PathReference) {
+                    return (acc.path(&model.path_reference_field(r)), ValueSource::Param);
+                }
+                let node = model.relationship(r).parent;
+                let nodes = Filter::new(model, node, vec!["_id".to_string()], FilterOp::Under);
+                let purpose = Purpose::Subtree {
+                    entity: self.name(node).to_string(),
+                    via: model
+                        .tree_of(node)
+                        .map_or(String::new(), |t| model.relationship(t).name.clone()),
+                };
+                let (_, n) = self.find(
+                    plan,
+                    op,
+                    node,
+                    &[nodes],
+                    &[],
+                    None,
+                    &["_id".to_string()],
+                    purpose,
+                );
+                let from = ValueSource::FromStep { step: n };
+                match self.parent_ref_path(r) {
+                    Some(p) => (acc.path(&p), from),
+                    None => (acc.path("_id"), from),
+                }
+            }
+        }
+    }
+
+    /// How many values an `under` filter's path holds per document: a
+    /// path's ids (the tree's height) where the documents keep one.
+    pub(super) fn under_entries(&self, e: EntityId, c: &Filter) -> f64 {
+        let model = self.facts.model;
+        let tree = match &c.related {
+            None => model
+                .tree_of(e)
+                .filter(|t| matches!(self.layout(*t), Layout::TreePath { .. })),
+            Some(x) if matches!(self.layout(x.relationship), Layout::PathReference) => {
+                model.tree_of(model.relationship(x.relationship).parent)
+            }
+            Some(_) => None,
+        };
+        tree.map_or(1.0, |t| model.tree_height(t))
+    }
+
+    /// The subtree of the given node of `e` through tree `t` when the nodes
+    /// keep no path: one `$graphLookup` down the references, the node
+    /// itself included. Returns the step number.
+    fn subtree_walk(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        t: RelationshipId,
+    ) -> usize {
+        let model = self.facts.model;
+        let rel = model.relationship(t);
+        let acc = self.access(e);
+        let h = model.tree_height(t);
+        let (start, connect_from, connect_to) =
+            match (self.parent_ref_path(t), self.child_ids_path(t)) {
+                (Some(p), _) => ("_id".to_string(), "_id".to_string(), p),
+                (None, Some(c)) => (c.clone(), c, "_id".to_string()),
+                (None, None) => ("_id".to_string(), "_id".to_string(), "_id".to_string()),
+            };
+        let levels = rel.levels.unwrap_or(h.ceil() as u32).max(1);
+        let mut step = Self::step(
+            &acc.collection,
+            Action::GraphLookup,
+            Purpose::Subtree {
+                entity: self.name(e).to_string(),
+                via: rel.name.clone(),
+            },
+        );
+        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+        step.projection = vec![acc.path("_id")];
+        step.documents = h;
+        step.graph = Some(Box::new(crate::design::GraphWalk {
+            start_with: start,
+            connect_from,
+            connect_to: connect_to.clone(),
+            into: "descendants".to_string(),
+            max_depth: levels.saturating_sub(1),
+        }));
+        let cost = StepCost {
+            keys: h,
+            docs: h,
+            bytes_read: h * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![(acc.path(&connect_to), 1)], e, self.facts.count(e))),
+        )
+    }
+
+    /// Reads the path of one node of `e`'s tree, to copy it (a new node's
+    /// parent, a new product's category): its own field when the nodes keep
+    /// one, else a walk up to the root.
+    pub(super) fn read_path(&self, plan: &mut OpPlan, op: OperationId, e: EntityId) {
+        let model = self.facts.model;
+        let Some(t) = model.tree_of(e) else {
+            return;
+        };
+        let field = model.tree_path_field(t);
+        if matches!(self.layout(t), Layout::TreePath { .. }) {
+            self.read_copies(plan, op, e, &[field], 1.0);
+            return;
+        }
+        let acc = self.access(e);
+        let h = model.tree_height(t);
+        let Some(p) = self.parent_ref_path(t) else {
+            return;
+        };
+        let mut step = Self::step(
+            &acc.collection,
+            Action::GraphLookup,
+            Purpose::Walk {
+                entity: self.name(e).to_string(),
+                up: true,
+                via: model.relationship(t).name.clone(),
+            },
+        );
+        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+        step.projection = vec![acc.path("_id")];
+        step.documents = h;
+        step.graph = Some(Box::new(crate::design::GraphWalk {
+            start_with: p.clone(),
+            connect_from: p,
+            connect_to: "_id".to_string(),
+            into: "ancestors".to_string(),
+            max_depth: (h.ceil() as u32).saturating_sub(1),
+        }));
+        let cost = StepCost {
+            keys: h,
+            docs: h,
+            bytes_read: h * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![("_id".to_string(), 1)], e, acc.docs)),
+        );
     }
 }

@@ -97,6 +97,11 @@ impl<'a> Planner<'a> {
                 }),
                 _ => {}
             }
+            // A node of a tree moved: the paths of its subtree, and of what
+            // references its subtree, follow the new parent's.
+            if f.model.tree_of(e) == Some(r) {
+                self.move_node(plan, op, e, r, &mut extra);
+            }
             let moves = matches!(layout, Layout::Embed | Layout::Bucket { .. });
             if self.child_ids_path(r).is_some() || matches!(layout, Layout::Subset { .. }) || moves
             {
@@ -218,6 +223,42 @@ impl<'a> Planner<'a> {
                         None,
                     ));
                 }
+            }
+        }
+        // The copies in the paths of a tree's subtree (the names on its
+        // breadcrumbs), the node's own among them.
+        if let Some(t) = f.model.tree_of(e)
+            && let Layout::TreePath { fields } = self.layout(t)
+        {
+            let copied: Vec<&String> = changes.iter().filter(|c| fields.contains(c)).collect();
+            if !copied.is_empty() {
+                let pf = f.model.tree_path_field(t);
+                let holders = f.model.tree_height(t) * m;
+                extra.push((
+                    e,
+                    Action::UpdateMany,
+                    vec![filt(
+                        acc.path(&format!("{pf}._id")),
+                        FilterOp::Eq,
+                        ValueSource::Param,
+                    )],
+                    copied
+                        .iter()
+                        .map(|c| UpdateOp::Set {
+                            path: acc.path(&format!("{pf}.$.{c}")),
+                        })
+                        .collect(),
+                    holders,
+                    holders,
+                    self.refresh_purpose(
+                        &name,
+                        &copied,
+                        holders,
+                        e,
+                        crate::model::Count::Finite(f.model.entity(e).count),
+                    ),
+                    Some(name.clone()),
+                ));
             }
         }
         for r in f.rels_from[e.index()].iter().copied() {
@@ -362,6 +403,67 @@ impl<'a> Planner<'a> {
                             || relinks.iter().any(|r| self.parent_ref_path(*r).is_some()),
                     ),
             });
+        }
+    }
+}
+
+impl<'a> Planner<'a> {
+    /// The writes a move of one node of tree `t` adds: the new parent's
+    /// path read, then every path that runs through the node rewritten,
+    /// the node's subtree's (itself included) and those of what references
+    /// its subtree (the products of its categories).
+    fn move_node(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        t: RelationshipId,
+        extra: &mut Vec<ExtraWrite>,
+    ) {
+        let f = self.facts;
+        let model = f.model;
+        let name = self.name(e).to_string();
+        let tree_path = matches!(self.layout(t), Layout::TreePath { .. });
+        let holders: Vec<RelationshipId> = f.rels_from[e.index()]
+            .iter()
+            .copied()
+            .filter(|&x| matches!(self.layout(x), Layout::PathReference))
+            .collect();
+        if !tree_path && holders.is_empty() {
+            return;
+        }
+        self.read_path(plan, op, e);
+        let h = model.tree_height(t);
+        let rebase = |holder: EntityId, field: &str, n: f64| -> ExtraWrite {
+            let acc = self.access(holder);
+            (
+                holder,
+                Action::UpdateMany,
+                vec![filt(acc.path(field), FilterOp::Eq, ValueSource::Param)],
+                vec![UpdateOp::Rebase {
+                    path: acc.path(field.trim_end_matches("._id")),
+                }],
+                n,
+                n,
+                Purpose::RebasePaths {
+                    entity: name.clone(),
+                    holder: self.name(holder).to_string(),
+                    holders: n,
+                },
+                None,
+            )
+        };
+        if tree_path {
+            let pf = model.tree_path_field(t);
+            extra.push(rebase(e, &format!("{pf}._id"), h));
+        }
+        for x in holders {
+            let child = model.relationship(x).child;
+            extra.push(rebase(
+                child,
+                &model.path_reference_field(x),
+                h * f.typical(x),
+            ));
         }
     }
 }

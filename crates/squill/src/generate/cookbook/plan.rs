@@ -405,7 +405,7 @@ impl Builder<'_> {
                     self.param_named(&step.collection, &v, ParamKind::Value, "", Some(&vn)),
                 )
             }
-            FilterOp::Eq => {
+            FilterOp::Eq | FilterOp::Under => {
                 Expr::Param(self.param_named(&step.collection, path, ParamKind::Value, "", own))
             }
         }
@@ -494,6 +494,11 @@ impl Builder<'_> {
             UpdateOp::AddToSet { path } => Update::AddToSet(
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Item, "")),
+            ),
+            // PENDING(cookbook): the pipeline that rebases a path.
+            UpdateOp::Rebase { path } => Update::Set(
+                path.clone(),
+                Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
             ),
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.

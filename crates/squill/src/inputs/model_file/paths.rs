@@ -107,6 +107,9 @@ pub(super) fn filters(
         let resolved = resolve_path(ctx, model, entity, path);
         if let (Some(resolved), Some(kind)) = (resolved, parsed.op) {
             let mut f = Filter::new(model, entity, resolved, kind);
+            if kind == FilterOp::Under && !subtree_path(ctx, model, entity, &f, path) {
+                continue;
+            }
             f.selectivity = parsed.selectivity;
             if let Some(age) = parsed.age
                 && aged_field(ctx, model, entity, &f, path)
@@ -118,6 +121,53 @@ pub(super) fn filters(
         }
     }
     out
+}
+
+/// Whether an `under` filter tests a tree: the `_id` of an entity that
+/// forms one, or a reference to such an entity. Says why not at `path`.
+fn subtree_path(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    f: &Filter,
+    path: &S<String>,
+) -> bool {
+    let node = match &f.related {
+        None if f.path == ["_id"] => Some(entity),
+        Some(r) if r.field == "_id" && r.further.is_empty() => {
+            let rel = model.relationship(r.relationship);
+            (rel.child == entity && rel.parent != entity).then_some(rel.parent)
+        }
+        _ => None,
+    };
+    match node {
+        Some(n) if model.tree_of(n).is_some() => true,
+        Some(n) => {
+            ctx.error(
+                ctx.pos(path),
+                format!(
+                    "`{}: under` needs a tree: {} has no one-to-many with itself (or several)",
+                    path.value,
+                    model.entity(n).name
+                ),
+                "not a tree",
+                Some("declare the tree as a relationship whose parent and child are one entity (a category's subcategories)".into()),
+            );
+            false
+        }
+        None => {
+            ctx.error(
+                ctx.pos(path),
+                format!(
+                    "`{}: under` tests a node of a tree: `_id`, or the reference to a parent that forms a tree",
+                    path.value
+                ),
+                "not a node",
+                Some("`{_id: under}` on categories, `{category: under}` on products".into()),
+            );
+            false
+        }
+    }
 }
 
 /// A filter's operator: `eq`, `in`, a range (`range`, `range(0.02)` with
@@ -180,14 +230,20 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
         "eq" | "equality" | "=" | "==" => Some(FilterOp::Eq),
         "range" | "<" | ">" | "<=" | ">=" | "gt" | "gte" | "lt" | "lte" => Some(FilterOp::Range),
         "in" => Some(FilterOp::In),
+        "under" | "subtree" => Some(FilterOp::Under),
         _ => {
             ctx.error(
                 ctx.pos(op),
                 format!("unknown filter operator `{}`", op.value),
                 "not an operator",
-                suggestion(&op.value, ["eq", "range", "in", "since", "before"]).or_else(|| {
-                    Some("one of eq, range, range(fraction), in, since(age), before(age)".into())
-                }),
+                suggestion(&op.value, ["eq", "range", "in", "since", "before", "under"]).or_else(
+                    || {
+                        Some(
+                            "one of eq, range, range(fraction), in, since(age), before(age), under"
+                                .into(),
+                        )
+                    },
+                ),
             );
             None
         }

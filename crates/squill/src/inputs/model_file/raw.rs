@@ -145,6 +145,11 @@ pub struct RawRelationship {
     #[serde(default)]
     #[schemars(with = "NamedMap<RawField>")]
     pub attributes: NamedMap<S<RawField>>,
+    /// A tree's greatest depth: the longest path from a root to a node
+    /// (`levels: 7`). Only for an entity's one-to-many with itself; it
+    /// bounds the path a node keeps when the design stores it.
+    #[schemars(with = "Option<u32>", range(min = 1, max = 100))]
+    pub levels: Option<S<f64>>,
     pub description: Option<String>,
 }
 

@@ -587,6 +587,33 @@ fn kind(ctx: &mut Ctx<'_>, raw: Option<&S<String>>) -> Option<RelationshipKind> 
 
 /// The parent's fields a child keeps as of its writing: fields of the
 /// parent, in a relationship where a child has one parent.
+/// A tree's `levels`: a whole number from 1 to 100, on a one-to-many of
+/// an entity with itself.
+fn levels(ctx: &mut Ctx<'_>, r: &RawRelationship, tree: bool) -> Option<u32> {
+    let raw = r.levels.as_ref()?;
+    if !tree {
+        ctx.error(
+            ctx.pos(raw),
+            "`levels` is the depth of a tree; this relationship is not a one-to-many of an entity with itself".to_string(),
+            "not a tree",
+            Some("remove `levels`, or make parent and child one entity".into()),
+        );
+        return None;
+    }
+    let x = raw.value;
+    if (1.0..=100.0).contains(&x) && x.fract() == 0.0 {
+        Some(x as u32)
+    } else {
+        ctx.error(
+            ctx.pos(raw),
+            format!("`levels: {x}`: a tree's depth is a whole number from 1 to 100"),
+            "not a depth",
+            Some("`levels: 7`: no path from a root is longer than 7 nodes".into()),
+        );
+        None
+    }
+}
+
 fn snapshot(
     ctx: &mut Ctx<'_>,
     r: &RawRelationship,
@@ -838,6 +865,11 @@ fn relationships(
                 snapshot: snapshot(ctx, r, &entities[parent.index()], kind, shared),
                 attributes,
                 edge: false,
+                levels: levels(
+                    ctx,
+                    r,
+                    parent == child && kind == RelationshipKind::OneToMany,
+                ),
                 description: r.description.clone(),
             },
         ));

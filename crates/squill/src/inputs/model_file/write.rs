@@ -90,6 +90,7 @@ fn filter(filters: &[Filter]) -> String {
                 (FilterOp::Range, None) => "range".to_string(),
                 (FilterOp::Range, Some(x)) => format!("range({x})"),
                 (FilterOp::In, _) => "in".to_string(),
+                (FilterOp::Under, _) => "under".to_string(),
             };
             format!("{}: {op}", s(&f.path.join(".")))
         })

@@ -26,6 +26,16 @@ pub fn layout(layout: &Layout) -> String {
         Layout::ParentReference => "parent reference in each child".into(),
         Layout::TwoWayReferences => "two-way references".into(),
         Layout::SharedId => "the child under its parent's _id (shared _id)".into(),
+        Layout::TreePath { fields } if fields.is_empty() => {
+            "tree path (parent id, and the ids from the root to the node in each node)".into()
+        }
+        Layout::TreePath { fields } => format!(
+            "tree path (parent id, and the ids and {} from the root to the node in each node)",
+            fields.join(", ")
+        ),
+        Layout::PathReference => {
+            "path reference (the parent's id and the ids of its ancestors in each child)".into()
+        }
         Layout::ExtendedReference {
             copies_into,
             fields,
@@ -346,6 +356,7 @@ fn test(f: &StepFilter) -> &'static str {
         (FilterOp::Eq, _) => "eq",
         (FilterOp::In, _) => "in",
         (FilterOp::Range, _) => "range",
+        (FilterOp::Under, _) => "under",
     }
 }
 
@@ -390,6 +401,7 @@ pub fn update(op: &UpdateOp) -> String {
         }
         UpdateOp::AddToSet { path } => format!("$addToSet {path}"),
         UpdateOp::Pull { path } => format!("$pull {path}"),
+        UpdateOp::Rebase { path } => format!("rebase {path} on the new parent's path"),
     }
 }
 
