@@ -1058,3 +1058,122 @@ fn a_tree_is_walked_in_one_command() {
     );
     assert_eq!(tree.steps[1].index.as_deref(), Some("parent_1"));
 }
+
+/// S3: each category keeps its path from the root with the names (the
+/// breadcrumbs), each product the ids of its category's path; a category
+/// page with everything under it is one indexed query, a product page two
+/// documents; a move rewrites the paths below the moved category.
+#[test]
+fn s03_category_tree() {
+    let d = design("s03-category-tree");
+    assert_eq!(
+        layout(&d, "subcategories"),
+        &Layout::TreePath {
+            fields: vec!["name".into()]
+        }
+    );
+    assert_eq!(layout(&d, "products"), &Layout::PathReference);
+    assert!(matches!(
+        origin(&d, "category", "path"),
+        FieldOrigin::Path { tree, via: None } if tree == "subcategories"
+    ));
+    assert_eq!(item_fields(&d, "category", "path"), ["_id", "name"]);
+    assert!(matches!(
+        origin(&d, "product", "category_path"),
+        FieldOrigin::Path { tree, via: Some(v) } if tree == "subcategories" && v == "products"
+    ));
+    assert!(indexes(&d, "category").contains(&vec![("path._id".into(), 1)]));
+    assert!(
+        indexes(&d, "product").contains(&vec![("category_path".into(), 1), ("price".into(), 1)])
+    );
+    // Everything under a category: one query, 24 documents.
+    let page = plan(&d, "category_page");
+    assert_eq!(page.cost.round_trips, 1.0);
+    assert_eq!(page.cost.documents_examined, 24.0);
+    assert_eq!(
+        page.steps[0].index.as_deref(),
+        Some("category_path_1_price_1")
+    );
+    // The breadcrumbs come with the category: no walk.
+    let product = plan(&d, "product_page");
+    assert_eq!(product.cost.round_trips, 2.0);
+    assert_eq!(product.cost.documents_examined, 2.0);
+    assert!(product.steps[1].projection.contains(&"path".to_string()));
+    assert!(product.steps.iter().all(|s| s.graph.is_none()));
+    // A rename refreshes the copies in the subtree's paths.
+    let rename = plan(&d, "rename_category");
+    let refresh = rename.steps.last().unwrap();
+    assert_eq!(refresh.action, Action::UpdateMany);
+    assert_eq!(refresh.filter[0].path, "path._id");
+    // A move: the new parent's path read, then the paths of the subtree
+    // (6.3 categories: the height of 6,000 nodes with 4 children each) and
+    // of its products (1,700 each) rebased.
+    let moved = plan(&d, "move_category");
+    let rebased: Vec<(&str, f64)> = moved
+        .steps
+        .iter()
+        .filter(|s| {
+            s.updates
+                .iter()
+                .any(|u| matches!(u, crate::design::UpdateOp::Rebase { .. }))
+        })
+        .map(|s| (s.collection.as_str(), s.documents))
+        .collect();
+    let h = 6000f64.ln() / 4f64.ln();
+    assert_eq!(rebased, [("category", h), ("product", h * 1700.0)]);
+    // A new product copies its category's path: read first.
+    let add = plan(&d, "add_product");
+    assert_eq!(add.cost.round_trips, 2.0);
+    assert_eq!(add.steps[0].projection, ["path"]);
+}
+
+/// Without a read of everything under a category, products keep a bare
+/// reference (no path to rewrite on a move); without breadcrumbs or
+/// subtrees, the categories keep a bare parent reference.
+#[test]
+fn s03_paths_only_for_the_reads_that_need_them() {
+    let mut m = example("scenarios/s03-category-tree");
+    let page = m
+        .workload
+        .operations
+        .iter()
+        .position(|o| o.name == "category_page")
+        .unwrap();
+    m.workload.operations[page].rates = vec![0.0];
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    assert_eq!(layout(&d, "products"), &Layout::ParentReference);
+    let crumbs = m
+        .workload
+        .operations
+        .iter()
+        .position(|o| o.name == "product_page")
+        .unwrap();
+    m.workload.operations[crumbs].rates = vec![0.0];
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    assert!(!matches!(
+        layout(&d, "subcategories"),
+        Layout::TreePath { .. }
+    ));
+}
+
+/// Kept as bare references, everything under a category takes a walk down
+/// the tree first (the category and its descendants in one
+/// `$graphLookup`), then the products of those categories.
+#[test]
+fn s03_a_subtree_without_paths_is_walked_first() {
+    let mut m = example("scenarios/s03-category-tree");
+    for r in &mut m.relationships {
+        r.layout = Some(crate::model::LayoutKind::ParentReference);
+    }
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    let page = plan(&d, "category_page");
+    assert_eq!(page.cost.round_trips, 2.0);
+    let walk = &page.steps[0];
+    assert_eq!(walk.action, Action::GraphLookup);
+    let g = walk.graph.as_ref().unwrap();
+    assert_eq!((g.connect_to.as_str(), g.max_depth), ("parent", 6));
+    let products = &page.steps[1];
+    assert_eq!(products.filter[0].path, "category");
+    assert_eq!(products.filter[0].op, crate::model::FilterOp::In);
+    assert_eq!(products.index.as_deref(), Some("category_1_price_1"));
+}

@@ -232,23 +232,33 @@ impl<'a> Planner<'a> {
                     return (acc.path(&model.path_reference_field(r)), ValueSource::Param);
                 }
                 let node = model.relationship(r).parent;
-                let nodes = Filter::new(model, node, vec!["_id".to_string()], FilterOp::Under);
-                let purpose = Purpose::Subtree {
-                    entity: self.name(node).to_string(),
-                    via: model
-                        .tree_of(node)
-                        .map_or(String::new(), |t| model.relationship(t).name.clone()),
+                let tree = model.tree_of(node);
+                // The walk itself gives the subtree's ids; a query on the
+                // nodes' paths when they keep them.
+                let n = match tree {
+                    Some(t) if !matches!(self.layout(t), Layout::TreePath { .. }) => {
+                        self.subtree_walk(plan, op, node, t)
+                    }
+                    _ => {
+                        let nodes =
+                            Filter::new(model, node, vec!["_id".to_string()], FilterOp::Under);
+                        let purpose = Purpose::Subtree {
+                            entity: self.name(node).to_string(),
+                            via: tree.map_or(String::new(), |t| model.relationship(t).name.clone()),
+                        };
+                        self.find(
+                            plan,
+                            op,
+                            node,
+                            &[nodes],
+                            &[],
+                            None,
+                            &["_id".to_string()],
+                            purpose,
+                        )
+                        .1
+                    }
                 };
-                let (_, n) = self.find(
-                    plan,
-                    op,
-                    node,
-                    &[nodes],
-                    &[],
-                    None,
-                    &["_id".to_string()],
-                    purpose,
-                );
                 let from = ValueSource::FromStep { step: n };
                 match self.parent_ref_path(r) {
                     Some(p) => (acc.path(&p), from),

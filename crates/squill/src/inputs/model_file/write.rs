@@ -257,6 +257,9 @@ pub fn to_yaml(model: &Model) -> String {
         if let Some(layout) = r.layout {
             let _ = writeln!(out, "    layout: {}", layout.name());
         }
+        if let Some(levels) = r.levels {
+            let _ = writeln!(out, "    levels: {levels}");
+        }
         if !r.snapshot.is_empty() {
             let _ = writeln!(
                 out,
