@@ -13,10 +13,14 @@ use super::{
 /// two one-to-many relationships: the first takes `r`'s place (so every
 /// other id stays valid), the second is appended. Reads through `r` become
 /// reads through the link's entity; `link:` inserts a link, `unlink:`
-/// deletes it by both references. `None` when `r` is not a many-to-many
-/// between two entities, or when an operation uses it in a way this
-/// rewrite cannot say (a filter through it, a sum over it, an insert that
-/// links it, a re-pointing update).
+/// deletes it by both references; a filter whose first hop is `r` (books
+/// with a tag) goes through the link to the other side; an insert that
+/// links `r` and a delete of one side by its id are followed by an
+/// operation of their own on the links (appended, named after both, at the
+/// same rates). `None` when `r` is not a many-to-many between two entities,
+/// or when an operation uses it in a way this rewrite cannot say (a filter
+/// through it past the first hop, a sum over it, a re-pointing update, a
+/// side deleted by another filter than its id).
 pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     let rel = model.relationship(r);
     if rel.kind != RelationshipKind::ManyToMany || rel.shared {
@@ -97,13 +101,39 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
         &rel.child_field,
         &names[1],
     ));
-    // A filter that goes through the relationship, at its first hop or a
-    // later one (paths name relationships).
-    let through = |f: &Filter| {
-        f.related.as_ref().is_some_and(|x| x.relationship == r) || f.path.contains(&rel.name)
+    // A filter whose first hop is the relationship now walks to the link
+    // and on to the other side through the link's reference to it (books
+    // with a tag: `tags` → `tags.tag`); one that reaches it later cannot
+    // be said. Re-resolved once the model has its new shape.
+    let hop = |entity: EntityId, f: &Filter| -> Option<Filter> {
+        let first_hop = f.related.as_ref().is_some_and(|x| x.relationship == r);
+        if !first_hop {
+            return (!f.path.contains(&rel.name)).then(|| f.clone());
+        }
+        let first = f.path.first()?;
+        let from_parent =
+            entity == rel.parent && (*first == rel.parent_field || *first == rel.name);
+        let from_child = entity == rel.child && *first == rel.child_field;
+        let other = match (from_parent, from_child) {
+            (true, _) => &names[1],
+            (false, true) => &names[0],
+            _ => return None,
+        };
+        let mut path = vec![first.clone(), other.clone()];
+        path.extend(f.path[1..].iter().cloned());
+        Some(Filter {
+            path,
+            related: None,
+            ..f.clone()
+        })
+    };
+    let hops = |entity: EntityId, filter: &[Filter]| -> Option<Vec<Filter>> {
+        filter.iter().map(|f| hop(entity, f)).collect()
     };
     let mut kinds = Vec::new();
-    for op in &model.workload.operations {
+    let mut extra: Vec<(super::OperationId, super::Operation)> = Vec::new();
+    for (i, op) in model.workload.operations.iter().enumerate() {
+        let id = super::OperationId::from_index(i);
         let kind = match &op.kind {
             OperationKind::Read {
                 entity,
@@ -114,9 +144,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                 include,
                 aggregates,
             } => {
-                if filter.iter().any(through) {
-                    return None;
-                }
+                let filter = hops(*entity, filter)?;
                 let mut aggs = Vec::new();
                 for a in aggregates {
                     aggs.push(aggregate(r, from_child, a)?);
@@ -131,18 +159,87 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                     aggregates: aggs,
                 }
             }
-            OperationKind::Insert { links, .. } if links.contains(&r) => return None,
+            // A new instance linked through the relationship: inserted,
+            // then its links, one document each.
+            OperationKind::Insert {
+                entity,
+                links,
+                count,
+            } if links.contains(&r) => {
+                let per = if *entity == rel.parent {
+                    rel.children.typical
+                } else {
+                    rel.parents.typical
+                };
+                extra.push(links_op(
+                    id,
+                    op,
+                    &rel.name,
+                    "the links of each new one",
+                    OperationKind::Insert {
+                        entity: link,
+                        links: vec![r, from_child],
+                        count: count.max(&1) * per.max(1),
+                    },
+                ));
+                OperationKind::Insert {
+                    entity: *entity,
+                    links: links.iter().copied().filter(|x| *x != r).collect(),
+                    count: *count,
+                }
+            }
+            OperationKind::Update { relinks, .. } if relinks.contains(&r) => return None,
             OperationKind::Update {
-                relinks, filter, ..
-            } if relinks.contains(&r) || filter.iter().any(through) => return None,
-            OperationKind::Delete { filter, .. } if filter.iter().any(through) => return None,
-            // Deleting a side would leave its links behind (and their
-            // counters): not said by this rewrite.
-            OperationKind::Delete { entity, .. }
+                entity,
+                filter,
+                changes,
+                relinks,
+                multi,
+            } => OperationKind::Update {
+                entity: *entity,
+                filter: hops(*entity, filter)?,
+                changes: changes.clone(),
+                relinks: relinks.clone(),
+                multi: *multi,
+            },
+            // Deleting one side by its id deletes its links too (their
+            // counters follow the links' own delete); by another filter,
+            // which links go is not said by this rewrite.
+            OperationKind::Delete { entity, filter }
                 if *entity == rel.parent || *entity == rel.child =>
             {
-                return None;
+                let by_id =
+                    matches!(filter.as_slice(), [f] if f.path == ["_id"] && f.op == FilterOp::Eq);
+                if !by_id {
+                    return None;
+                }
+                let reference = if *entity == rel.parent {
+                    &names[0]
+                } else {
+                    &names[1]
+                };
+                extra.push(links_op(
+                    id,
+                    op,
+                    &rel.name,
+                    "the links of the deleted one",
+                    OperationKind::Delete {
+                        entity: link,
+                        filter: vec![Filter {
+                            path: vec![reference.clone()],
+                            op: FilterOp::Eq,
+                            related: None,
+                            selectivity: None,
+                            age: None,
+                        }],
+                    },
+                ));
+                op.kind.clone()
             }
+            OperationKind::Delete { entity, filter } => OperationKind::Delete {
+                entity: *entity,
+                filter: hops(*entity, filter)?,
+            },
             OperationKind::Link {
                 relationship,
                 unlink: false,
@@ -167,6 +264,45 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     for (op, kind) in out.workload.operations.iter_mut().zip(kinds) {
         op.kind = kind;
     }
+    // The links' own operations join the atomic groups of the operations
+    // they follow.
+    for (follows, x) in extra {
+        let id = super::OperationId::from_index(out.workload.operations.len());
+        for g in &mut out.workload.atomic_groups {
+            if g.operations.contains(&follows) {
+                g.operations.push(id);
+            }
+        }
+        out.workload.operations.push(x);
+    }
+    // Paths rewritten to go through the link, resolved in the new model.
+    let resolved: Vec<Vec<Option<super::Related>>> = out
+        .workload
+        .operations
+        .iter()
+        .map(|op| match &op.kind {
+            OperationKind::Read { entity, filter, .. }
+            | OperationKind::Update { entity, filter, .. }
+            | OperationKind::Delete { entity, filter } => filter
+                .iter()
+                .map(|f| match &f.related {
+                    None => out.related(*entity, &f.path),
+                    some => some.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    for (op, related) in out.workload.operations.iter_mut().zip(resolved) {
+        if let OperationKind::Read { filter, .. }
+        | OperationKind::Update { filter, .. }
+        | OperationKind::Delete { filter, .. } = &mut op.kind
+        {
+            for (f, x) in filter.iter_mut().zip(related) {
+                f.related = x;
+            }
+        }
+    }
     let by_both: Vec<Filter> = [&names[0], &names[1]]
         .into_iter()
         .map(|f| Filter::new(&out, link, vec![f.clone()], FilterOp::Eq))
@@ -181,6 +317,26 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
         }
     }
     Some(out)
+}
+
+/// The operation on the links that follows `op` (`add_book_tags_links` after
+/// `add_book`), at its rates.
+fn links_op(
+    id: super::OperationId,
+    op: &super::Operation,
+    rel: &str,
+    what: &str,
+    kind: OperationKind,
+) -> (super::OperationId, super::Operation) {
+    (
+        id,
+        super::Operation {
+            name: format!("{}_{rel}_links", op.name),
+            kind,
+            rates: op.rates.clone(),
+            description: Some(format!("{what} of `{}`, in {rel}", op.name)),
+        },
+    )
 }
 
 /// `followers` → `follower`: a role's name from the plural of a field.

@@ -2,6 +2,7 @@
 
 mod alternatives;
 mod dump;
+mod edges;
 mod exhaustive;
 pub mod golden;
 pub mod invariants;

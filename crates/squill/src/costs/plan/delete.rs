@@ -33,6 +33,49 @@ impl<'a> Planner<'a> {
                 && self.parent_ref_path(r).is_some()
                 && (self.computed(r).next().is_some() || matches!(layout, Layout::Subset { .. }))
         });
+        // Nothing to keep up elsewhere (no id in a parent's array, no
+        // counter, no outlier's array): one deleteMany with the filter
+        // itself, no step that only finds the ids first.
+        let upkeep = f.rels_to[e.index()].iter().any(|&r| {
+            self.child_ids_path(r).is_some()
+                || matches!(self.layout(r), Layout::Subset { .. })
+                || self.computed(r).next().is_some()
+        });
+        if !by_id
+            && !upkeep
+            && matches!(self.p.home[e.index()], Home::Own)
+            && self.outlier_of(e).is_none()
+        {
+            let mut tests = Vec::new();
+            for c in filter {
+                let (path, from) = self.filter_path(plan, op, e, &acc, c);
+                let op = match (&from, c.op) {
+                    (ValueSource::FromStep { .. }, _) => FilterOp::In,
+                    (_, FilterOp::Under) => FilterOp::Eq,
+                    (_, o) => o,
+                };
+                tests.push(filt(path, op, from));
+            }
+            let action = if m > 1.0 {
+                Action::DeleteMany
+            } else {
+                Action::DeleteOne
+            };
+            self.write_root(
+                plan,
+                op,
+                e,
+                action,
+                tests,
+                Vec::new(),
+                m,
+                0.0,
+                Purpose::Delete {
+                    entity: name.clone(),
+                },
+            );
+            return;
+        }
         let from = if by_id && !needs_parent_id {
             ValueSource::Param
         } else {

@@ -796,6 +796,14 @@ impl<'a> Planner<'a> {
                     c.selectivity.unwrap_or(0.25)
                 } else if field == "_id" {
                     (per / f.count(e)).min(1.0)
+                } else if let Some(o) = f.model.parent_reference(other, &field)
+                    && rel.parent == e
+                {
+                    // The children's reference to a parent of theirs (the
+                    // links of a tag, from the books): that parent's
+                    // children, each one of `e`.
+                    let links = f.typical(o) * self.parent_ids_per_child(r);
+                    (links / f.count(e)).min(1.0)
                 } else {
                     let d = f
                         .model
