@@ -190,7 +190,159 @@ def build_filter(step, params, results):
         elif "pair" in expr:
             k, v = expr["pair"]
             filt[path] = {"$elemMatch": {"k": params[k], "v": params[v]}}
+        elif "subtree_from" in expr:
+            src, into = expr["subtree_from"]
+            ids = []
+            for d in results.get(src, []):
+                ids.append(d["_id"])
+                ids.extend(x["_id"] for x in d.get(into, []))
+            filt[path] = {"$in": ids}
     return filt
+
+
+def tree_of(db, tree_collection, parent_field):
+    """The nodes of a tree as the data has them: each id's parent and children."""
+    parent, children = {}, {}
+    for d in db[tree_collection].find({}, {parent_field: 1}):
+        p = d.get(parent_field)
+        parent[d["_id"]] = p
+        if p is not None:
+            children.setdefault(p, []).append(d["_id"])
+    return parent, children
+
+
+def subtree(children, node):
+    """The node and everything below it: a breadth-first walk of the parent references."""
+    seen, frontier = {node}, [node]
+    while frontier:
+        nxt = []
+        for n in frontier:
+            for c in children.get(n, []):
+                if c not in seen:
+                    seen.add(c)
+                    nxt.append(c)
+        frontier = nxt
+    return seen
+
+
+def chain(parent, node):
+    """The ids from the root down to `node`, following the parent references."""
+    out, seen = [node], {node}
+    while parent.get(out[-1]) is not None and parent[out[-1]] not in seen:
+        seen.add(parent[out[-1]])
+        out.append(parent[out[-1]])
+    return out[::-1]
+
+
+def check_under(db, step, params, result, label):
+    """A filter on a path from a tree's root: it matches exactly the documents
+    whose node is in the subtree a breadth-first walk of the parent references
+    finds under the given node; ids fed from a subtree walk are exactly that
+    subtree."""
+    good = True
+    for u in step.get("under", []):
+        expr = dict(step["filter"]).get(u["path"], {})
+        if "eq" not in expr:
+            continue
+        parent, children = tree_of(db, u["tree_collection"], u["parent_field"])
+        below = subtree(children, params[expr["eq"]])
+        want = {d["_id"] for d in db[step["collection"]].find({}, {u["node_field"]: 1}) if d.get(u["node_field"]) in below}
+        filt = build_filter(step, params, result)
+        matched = {d["_id"] for d in db[step["collection"]].find(filt, {"_id": 1})}
+        if matched != want or not want:
+            fail(f"{label}: {u['path']} matches {len(matched)} documents, the parent references put {len(want)} under the node")
+            good = False
+    for path, expr in step["filter"]:
+        if "subtree_from" not in expr:
+            continue
+        src, into = expr["subtree_from"]
+        for d in result.get(src, []):
+            coll = next(s["collection"] for s in PLAN_STEPS[0] if s["key"] == src)
+            g = next(s["graph"] for s in PLAN_STEPS[0] if s["key"] == src)
+            _, children = tree_of(db, coll, g["connect_to"])
+            want = subtree(children, d["_id"])
+            got = {d["_id"]} | {x["_id"] for x in d.get(into, [])}
+            if got != want:
+                fail(f"{label}: the subtree of {d['_id']} has {len(got)} ids, the parent references {len(want)}")
+                good = False
+    return good
+
+
+def path_fields(plan):
+    """Every path from a tree's root the cookbook tests: (collection, field,
+    tree collection, parent field, node field)."""
+    out = set()
+    for op in plan.values():
+        for step in op["steps"]:
+            for u in step.get("under", []):
+                out.add((step["collection"], u["path"].split(".")[0], u["tree_collection"], u["parent_field"], u["node_field"]))
+    return sorted(out)
+
+
+def check_paths(db, fields, label):
+    """Every path agrees with the parent references: the ids from the root
+    down to the node, and in a node's own path each item's copies equal that
+    node's own fields."""
+    good = True
+    for coll, field, tree_coll, parent_field, node_field in fields:
+        parent, _ = tree_of(db, tree_coll, parent_field)
+        nodes = {d["_id"]: d for d in db[tree_coll].find({})}
+        checked = 0
+        for d in db[coll].find({}):
+            node = d.get(node_field)
+            if node is None or field not in d:
+                continue
+            items = d[field]
+            ids = [x["_id"] if isinstance(x, dict) else x for x in items]
+            want = chain(parent, node)
+            if ids != want:
+                fail(f"{label}: {coll} {d['_id']}: {field} is {ids}, the parent references say {want}")
+                return False
+            for x in items:
+                if isinstance(x, dict):
+                    own = nodes.get(x["_id"], {})
+                    wrong = [k for k in x if k != "_id" and own.get(k) != x[k]]
+                    if wrong:
+                        fail(f"{label}: {coll} {d['_id']}: {field} copies {wrong} of {x['_id']} differ from the node's")
+                        return False
+            checked += 1
+        if checked == 0:
+            fail(f"{label}: no {coll} document holds a {field}; the check would be empty")
+            good = False
+    return good
+
+
+def sample_move(db, plan, params):
+    """A move that changes the paths: a node with a parent and children (and,
+    when a rebase rewrites another collection's paths, documents there)
+    under a new parent outside its subtree that is not its parent."""
+    for step in plan["steps"]:
+        for r in step.get("rebase", []):
+            u = next((u for u in step.get("under", []) if u["path"].split(".")[0] == r["path"]), None)
+            if u is None:
+                continue
+            parent, children = tree_of(db, u["tree_collection"], u["parent_field"])
+            new_parent = next((p["name"] for p in plan["params"] if p["collection"] == u["tree_collection"] and p["path"] == u["parent_field"]), None)
+            if new_parent is None:
+                continue
+            holders = [s for s in plan["steps"] if s.get("rebase")]
+            for node in sorted(parent, key=str):
+                if parent[node] is None or not children.get(node):
+                    continue
+                below = subtree(children, node)
+                if any(
+                    db[s["collection"]].count_documents({s["rebase"][0]["path"] + ("._id" if s["rebase"][0]["objects"] else ""): node}) == 0
+                    for s in holders
+                ):
+                    continue
+                root = chain(parent, node)[0]
+                target = next((n for n in sorted(parent, key=str) if n not in below and n != parent[node] and chain(parent, n)[0] != root), None)
+                if target is None:
+                    continue
+                params[r["node"]] = node
+                params[new_parent] = target
+                return True
+    return False
 
 
 def check_walk(db, step, filt, got, label):
@@ -230,7 +382,8 @@ def check_walk(db, step, filt, got, label):
 def sort_key(doc, path, direction):
     """The value MongoDB sorts a document by: for an array, its smallest
     element ascending and its largest descending."""
-    vals = [v for v in at_path(doc, path) if v is not None]
+    # Decimal128 has no order in Python: compare its decimal value.
+    vals = [v.to_decimal() if isinstance(v, Decimal128) else v for v in at_path(doc, path) if v is not None]
     if not vals:
         return None
     return max(vals) if direction < 0 else min(vals)
@@ -249,12 +402,18 @@ def check_sorted(docs, sort, label):
     return True
 
 
+PATH_FIELDS = [[]]
+
+
 def check_cookbook(db, out):
     spec = importlib.util.spec_from_file_location("cookbook", os.path.join(out, "cookbook.py"))
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
     with open(os.path.join(out, "examples.json"), encoding="utf-8") as f:
         examples = json_util.loads(f.read(), json_options=OPTS)
+    PATH_FIELDS[0] = path_fields(cookbook.PLAN)
+    if PATH_FIELDS[0] and check_paths(db, PATH_FIELDS[0], "loaded data"):
+        ok(f"loaded data: the paths of {', '.join(c + '.' + f for c, f, *_ in PATH_FIELDS[0])} agree with the parent references")
     for fn_name, plan in cookbook.PLAN.items():
         label = f"cookbook {fn_name}"
         _current[0] = fn_name
@@ -267,11 +426,19 @@ def check_cookbook(db, out):
             _current[0] = None
 
 
+PLAN_STEPS = [[]]
+
+
 def check_operation(db, cookbook, examples, fn_name, plan, label):
+    PLAN_STEPS[0] = plan["steps"]
     try:
         params = sample_params(db, plan, examples)
     except RuntimeError as e:
         fail(f"{label}: {e}")
+        return
+    moves = any(s.get("rebase") for s in plan["steps"])
+    if moves and not sample_move(db, plan, params):
+        fail(f"{label}: no node to move outside its subtree in the data")
         return
     # What each write should match, counted before it runs.
     # Finds are counted before the operation too: a find that precedes a
@@ -280,7 +447,8 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     expected_writes = {}
     expected_finds = {}
     for step in plan["steps"]:
-        if all("ids_from" not in e for _, e in step["filter"]):
+        # (A filter fed by an earlier step is counted when that step has run.)
+        if all("ids_from" not in e and "subtree_from" not in e for _, e in step["filter"]):
             n = db[step["collection"]].count_documents(build_filter(step, params, {}))
             if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
                 expected_writes[step["key"]] = n
@@ -305,6 +473,8 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
                 good = False
             if got is None:
                 continue
+        if action in ("find", "graph_lookup") or step.get("rebase"):
+            good &= check_under(db, step, params, result, f"{label}/{key}")
         if action == "find":
             filt = build_filter(step, params, result)
             matching = expected_finds.get(key)
@@ -351,6 +521,14 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             if not (got.get("inserted_id") or got.get("inserted_ids")):
                 fail(f"{label}/{key}: nothing inserted")
                 good = False
+    # A write to a path (a rename into the copies, a move that rebases the
+    # paths below the node): every path still agrees with the parents.
+    writes_paths = any(
+        s["action"] in ("update_one", "update_many") and (s.get("rebase") or s.get("under"))
+        for s in plan["steps"]
+    )
+    if writes_paths:
+        good &= check_paths(db, PATH_FIELDS[0], label)
     if good:
         summary = ", ".join(
             f"{s['key']}: {len(result[s['key']])} docs" if s["action"] in ("find", "graph_lookup") else f"{s['key']}: {s['action']}"

@@ -14,14 +14,18 @@
 //!   computed count;
 //! - `sensor-readings`: buckets per hour with pre-computed aggregates;
 //! - `category-tree`: a tree read recursively, up and down, with
-//!   `$graphLookup`.
+//!   `$graphLookup`;
+//! - `category-subtree`: `under` filters over parent references: a
+//!   `$graphLookup` of the subtree, then `$in` its ids;
+//! - `category-paths`: tree paths and paths of ids kept by the children:
+//!   `under` on a path, renames into the paths, moves that rebase them.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 6] = [
+const FILES: [(&str, &str); 8] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -42,6 +46,14 @@ const FILES: [(&str, &str); 6] = [
     (
         "category-tree",
         include_str!("../tests/fixtures/category-tree.yaml"),
+    ),
+    (
+        "category-subtree",
+        include_str!("../tests/fixtures/category-subtree.yaml"),
+    ),
+    (
+        "category-paths",
+        include_str!("../tests/fixtures/category-paths.yaml"),
     ),
 ];
 

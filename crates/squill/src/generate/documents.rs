@@ -316,6 +316,7 @@ impl Builder<'_, '_> {
                 Some(r) => self.reference(*r, f, ctx, sink, scratch),
                 None => sink.scalar(name, Scalar::Null),
             },
+            Origin::Path { tree, via } => self.path(*tree, *via, f, ctx, sink, scratch),
             Origin::CopiedReference {
                 entity,
                 relationship,
@@ -656,6 +657,80 @@ impl Builder<'_, '_> {
             &[0]
         };
         self.items(f, parents, Some(rel.parent), ctx, r, sink, scratch);
+    }
+
+    /// The path from the root of tree `tree` to a node: the document's own
+    /// node (`via` is `None`), or the node it references through `via` (the
+    /// same one `reference` writes). The nodes are those of the walk up
+    /// `tree_parent`, root first, the node itself last, so the path agrees
+    /// with the `parent` references written; each item is the node's id, or
+    /// an object of its id and copies of its own values.
+    fn path<S: Sink>(
+        &self,
+        tree: RelationshipId,
+        via: Option<RelationshipId>,
+        f: &FieldPlan<'_>,
+        ctx: &Ctx<'_>,
+        sink: &mut S,
+        scratch: &mut Scratch,
+    ) {
+        let pop = self.pop;
+        let node_entity = pop.model.relationship(tree).parent;
+        let node = match via {
+            Some(v)
+                if ctx.entity.is_some() && ctx.entity == Some(pop.model.relationship(v).child) =>
+            {
+                self.sole_parent(v, ctx.key, ctx.parent)
+            }
+            _ => self.instance_of(Some(node_entity), ctx).1,
+        };
+        let nodes = pop.tree_path(tree, node);
+        let name = Name::Field(&f.key);
+        let ShapeType::Array { items, .. } = &f.field.ty else {
+            sink.scalar(name, Scalar::Null);
+            return;
+        };
+        sink.open(name, true);
+        for (i, &k) in nodes.iter().enumerate() {
+            match (items.as_ref(), &f.sub) {
+                (ShapeType::Object { .. }, Some(sub)) => {
+                    let item_ctx = Ctx {
+                        entity: Some(node_entity),
+                        key: k,
+                        parent: None,
+                        bucket: None,
+                        outer: Some(ctx),
+                    };
+                    sink.open(Name::Index(i), false);
+                    for g in &sub.fields {
+                        if self.absent(k, g) {
+                            continue;
+                        }
+                        match &g.origin {
+                            // The item's id: the node's own.
+                            Origin::Id => {
+                                let id = self.id_value(&g.field.ty, Some(node_entity), k, scratch);
+                                sink.scalar(Name::Field(&g.key), id);
+                            }
+                            Origin::Reference {
+                                relationship: Some(r),
+                            } if *r == tree => {
+                                let id = self.id_value(&g.field.ty, Some(node_entity), k, scratch);
+                                sink.scalar(Name::Field(&g.key), id);
+                            }
+                            _ => self.field(g, &item_ctx, Some(node_entity), sink, scratch),
+                        }
+                    }
+                    sink.close();
+                }
+                (ShapeType::Object { .. }, None) => {}
+                (scalar, _) => {
+                    let id = self.id_value(scalar, Some(node_entity), k, scratch);
+                    sink.scalar(Name::Index(i), id);
+                }
+            }
+        }
+        sink.close();
     }
 
     /// Children the computed field summarizes: the bucket's, or the children

@@ -175,9 +175,11 @@ fn count_of(
     if let Some(n) = counts[e.index()] {
         return n;
     }
-    let owner = model
-        .relationships_to(e)
-        .find(|r| !is_shared(model.relationship(*r)));
+    // As `Population` numbers them: not under itself (a tree is a forest).
+    let owner = model.relationships_to(e).find(|r| {
+        let rel = model.relationship(*r);
+        !is_shared(rel) && rel.parent != rel.child
+    });
     let n = if depth > model.entities.len() {
         scale
     } else if let Some(r) = owner {
@@ -192,6 +194,17 @@ fn count_of(
         let parents = count_of(model, rel.parent, scale, cap, counts, depth + 1);
         let a = cap.map_or(rel.children.typical, |c| rel.children.typical.min(c.max(1)));
         (parents * a.max(1) as f64 / rel.parents.typical.max(1) as f64).max(1.0)
+    } else if let Some(rel) = model
+        .relationships_to(e)
+        .map(|r| model.relationship(r))
+        .find(|rel| rel.parent == rel.child && !is_shared(rel))
+    {
+        // `scale` roots, each with two levels below it (`Population::tree`).
+        let fan = rel
+            .children
+            .typical
+            .clamp(2, cap.unwrap_or(u64::MAX).max(2)) as f64;
+        scale.max(1.0) * (1.0 + fan + fan * fan)
     } else {
         scale
     };

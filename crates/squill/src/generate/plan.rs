@@ -59,6 +59,14 @@ pub enum Origin<'c> {
     /// An attribute of a many-to-many's link (a member's role): drawn from
     /// the pair of instances, so both sides' copies of a link agree.
     Attribute(ValuePlan<'c>),
+    /// A path from the root of tree `tree`: the node's own (itself last)
+    /// when `via` is `None`, else that of the node the document references
+    /// through `via`. Each item is the id of a node on the walk up
+    /// `tree_parent`, or an object of the item plan's fields for that node.
+    Path {
+        tree: RelationshipId,
+        via: Option<RelationshipId>,
+    },
     /// Computed, discriminator and bucket fields: built as in the design.
     Other,
 }
@@ -235,8 +243,17 @@ impl<'c> FieldPlan<'c> {
                     attributes: None,
                 })
             }
-            // PENDING(generate): paths drawn from the tree.
-            FieldOrigin::Path { .. } => Origin::Other,
+            FieldOrigin::Path { tree, via } => match (
+                model.relationship_by_name(tree),
+                via.as_deref().map(|v| model.relationship_by_name(v)),
+            ) {
+                (Some(tree), None) => Origin::Path { tree, via: None },
+                (Some(tree), Some(Some(via))) => Origin::Path {
+                    tree,
+                    via: Some(via),
+                },
+                _ => Origin::Reference { relationship: None },
+            },
             FieldOrigin::Computed { .. }
             | FieldOrigin::Discriminator
             | FieldOrigin::Bucket { .. } => Origin::Other,

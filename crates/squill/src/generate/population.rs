@@ -266,6 +266,19 @@ impl<'a> Population<'a> {
         (j >= roots).then(|| (j - roots) / fan)
     }
 
+    /// The nodes from the root of tree `r` down to instance `j`, `j` last:
+    /// the walk up `tree_parent`, reversed. Just `[j]` for a root, or when
+    /// `r` is not numbered as a tree.
+    pub fn tree_path(&self, r: RelationshipId, j: u64) -> Vec<u64> {
+        let mut nodes = vec![j];
+        // Each parent is numbered before its children: the walk ends.
+        while let Some(p) = nodes.last().and_then(|&n| self.tree_parent(r, n)) {
+            nodes.push(p);
+        }
+        nodes.reverse();
+        nodes
+    }
+
     /// Children of each parent of a shared relationship: its typical count
     /// (under the cap).
     fn edges_per_parent(&self, rel: &Relationship) -> u64 {

@@ -803,3 +803,55 @@ fn an_outliers_rest_is_in_documents_of_its_own() {
         );
     }
 }
+
+/// A tree's paths agree with its parent references: a node's path is the
+/// ids from its root down to itself with the nodes' own names, and a
+/// product's path of ids is that of the category it references.
+#[test]
+fn tree_paths_agree_with_the_parent_references() {
+    let (m, d) = fixtures::load("category-paths");
+    let data = collect(&m, &d, 3, 5);
+    let rows = |name: &str| &data.iter().find(|(c, _)| c == name).unwrap().1;
+    let nodes: std::collections::HashMap<[u8; 12], &Document> = rows("category")
+        .iter()
+        .map(|c| (oid(c.get("_id")), c))
+        .collect();
+    let chain = |mut id: [u8; 12]| {
+        let mut out = vec![id];
+        while let Some(p) = nodes[&id].get("parent") {
+            id = oid(Some(p));
+            out.push(id);
+        }
+        out.reverse();
+        out
+    };
+    let mut deep = 0;
+    for c in nodes.values() {
+        let Some(Value::Array(path)) = c.get("path") else {
+            panic!("path array: {c:?}")
+        };
+        let ids: Vec<[u8; 12]> = path
+            .iter()
+            .map(|x| match x {
+                Value::Document(x) => {
+                    assert_eq!(x.get("name"), nodes[&oid(x.get("_id"))].get("name"));
+                    oid(x.get("_id"))
+                }
+                other => panic!("path item: {other:?}"),
+            })
+            .collect();
+        assert_eq!(ids, chain(oid(c.get("_id"))));
+        deep += usize::from(ids.len() >= 3);
+    }
+    assert!(deep > 0, "no path three levels deep");
+    let mut checked = 0;
+    for p in rows("product") {
+        let Some(Value::Array(path)) = p.get("category_path") else {
+            panic!("category_path array: {p:?}")
+        };
+        let ids: Vec<[u8; 12]> = path.iter().map(|x| oid(Some(x))).collect();
+        assert_eq!(ids, chain(oid(p.get("category"))));
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}

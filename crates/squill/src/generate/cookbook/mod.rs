@@ -39,6 +39,56 @@ const JS_IDS_HELPER: &str = "// Values at `path` in `docs`, through arrays; embe
      \x20 return out;\n\
      }\n";
 
+/// The JavaScript helper for a move whose new parent's path is walked up
+/// with `$graphLookup` (the walk's order is not the path's): the ids from
+/// the root down to the node found, the node last, following `parent`.
+const JS_PATH_HELPER: &str = "\n// The ids from the root down to the node docs[0] (found by a `$graphLookup` up\n\
+     // into `into`), following `parent`; [] when there is no node (a new root).\n\
+     function pathIds(docs, into, parent) {\n\
+     \x20 if (docs.length === 0) return [];\n\
+     \x20 const node = docs[0];\n\
+     \x20 const byId = new Map((node[into] || []).map((a) => [String(a._id), a]));\n\
+     \x20 const out = [node._id];\n\
+     \x20 let up = node[parent];\n\
+     \x20 while (up !== undefined && up !== null && byId.has(String(up))) {\n\
+     \x20   out.unshift(up);\n\
+     \x20   up = byId.get(String(up))[parent];\n\
+     \x20 }\n\
+     \x20 return out;\n\
+     }\n";
+
+const PY_PATH_HELPER: &str = "\n\n\
+     def _path_ids(docs, into, parent):\n\
+     \x20   \"\"\"The ids from the root down to the node docs[0] (found by a $graphLookup up\n\
+     \x20   into `into`), following `parent`; [] when there is no node (a new root).\"\"\"\n\
+     \x20   if not docs:\n\
+     \x20       return []\n\
+     \x20   node = docs[0]\n\
+     \x20   by_id = {a[\"_id\"]: a for a in node.get(into, [])}\n\
+     \x20   out = [node[\"_id\"]]\n\
+     \x20   up = node.get(parent)\n\
+     \x20   while up is not None and up in by_id:\n\
+     \x20       out.insert(0, up)\n\
+     \x20       up = by_id[up].get(parent)\n\
+     \x20   return out\n";
+
+/// Whether an operation rebases a path from a walk up (and needs the
+/// helper that orders it).
+fn walks_paths(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .flat_map(|o| &o.steps)
+        .flat_map(|s| &s.updates)
+        .any(|u| {
+            matches!(
+                u,
+                plan::Update::Rebase {
+                    from: plan::NewPath::Walk { .. },
+                    ..
+                }
+            )
+        })
+}
+
 /// The cookbook in mongosh: functions to paste into a shell or `load()`.
 pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     let mut out = format!(
@@ -47,6 +97,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
         design.model, design.mix
     );
     out.push_str(JS_IDS_HELPER);
+    if walks_paths(ops) {
+        out.push_str(JS_PATH_HELPER);
+    }
     for op in ops {
         out.push('\n');
         out.push_str(&render::mongosh(op));
@@ -63,6 +116,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
         design.model, design.mix
     );
     out.push_str(JS_IDS_HELPER);
+    if walks_paths(ops) {
+        out.push_str(JS_PATH_HELPER);
+    }
     for op in ops {
         out.push('\n');
         out.push_str(&render::node(op));
@@ -101,6 +157,13 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     // document it matches (the item pulled is taken from
                     // the data).
                     "modifies": s.updates.iter().any(|u| matches!(u, plan::Update::Push { slice: None, .. } | plan::Update::Pull(..))),
+                    // Paths from a tree's root the filter tests, and those
+                    // the step rewrites below a moved node.
+                    "under": s.under.iter().map(|u| json!({"path": u.path, "tree_collection": u.tree_collection, "parent_field": u.parent_field, "node_field": u.node_field})).collect::<Vec<_>>(),
+                    "rebase": s.updates.iter().filter_map(|u| match u {
+                        plan::Update::Rebase { path, node, objects, .. } => Some(json!({"path": path, "node": node, "objects": objects})),
+                        _ => None,
+                    }).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -124,6 +187,7 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),
+        Expr::SubtreeIds { step, into } => json!({"subtree_from": [step, into]}),
     }
 }
 
@@ -177,6 +241,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
          \x20           out[name] = getattr(r, name)\n\
          \x20   return out\n",
     );
+    if walks_paths(ops) {
+        out.push_str(PY_PATH_HELPER);
+    }
     for op in ops {
         out.push_str("\n\n");
         out.push_str(&render::python(op));

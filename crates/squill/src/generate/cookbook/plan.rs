@@ -84,6 +84,28 @@ pub enum Expr {
     /// `{"$elemMatch": {"k": name, "v": value}}`: one name of an
     /// `attributes` field with its value, in the same pair.
     Pair(String, String),
+    /// `{"$in": ids}` with the ids of a subtree an earlier `$graphLookup`
+    /// step found: each found node's own `_id` and the `_id` of each
+    /// document it walked to (`into`).
+    SubtreeIds {
+        step: String,
+        into: String,
+    },
+}
+
+/// Where a rebase takes the new parent's path from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewPath {
+    /// An earlier `find` of the new parent that returned its own path
+    /// (`field`, objects with an `_id`, the parent last); none found: a root.
+    Field { step: String, field: String },
+    /// An earlier `$graphLookup` up from the new parent: its `_id` and its
+    /// ancestors (`into`), ordered by following `parent` up.
+    Walk {
+        step: String,
+        into: String,
+        parent: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -102,6 +124,16 @@ pub enum Update {
     },
     AddToSet(String, Expr),
     Pull(String, Expr),
+    /// An update pipeline: the part of the path array `path` above the
+    /// moved node `node` (a parameter) replaced by the new parent's path.
+    /// `objects`: the items are objects with an `_id` (a node's own path),
+    /// else bare ids (the path a child of a node keeps).
+    Rebase {
+        path: String,
+        node: String,
+        objects: bool,
+        from: NewPath,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -129,6 +161,24 @@ pub struct StepCode {
     pub every: Option<u64>,
     /// The walk of a `$graphLookup` step.
     pub graph: Option<Box<crate::design::GraphWalk>>,
+    /// A `$graphLookup` that finds a subtree (the node and what is below):
+    /// a step fed by it takes every id it found.
+    pub subtree: bool,
+    /// Filters that test a path from a tree's root (an `under`): what a
+    /// check needs to work the subtree out from the `parent` references.
+    pub under: Vec<UnderTest>,
+}
+
+/// A filter on a path from a tree's root, in the terms of the data: the
+/// tree's collection and the field its nodes keep their parent's id in,
+/// and the field of the step's documents that names the node whose path
+/// they keep (`_id` for a node's own path).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnderTest {
+    pub path: String,
+    pub tree_collection: String,
+    pub parent_field: String,
+    pub node_field: String,
 }
 
 /// A name usable in Python and JavaScript.
@@ -368,6 +418,15 @@ impl Builder<'_> {
             && n <= self.steps.len()
         {
             let from = self.steps[n - 1].clone();
+            // A subtree's ids: the node's own and those found below it.
+            if from.subtree
+                && let Some(g) = &from.graph
+            {
+                return Expr::SubtreeIds {
+                    step: from.key,
+                    into: g.into.clone(),
+                };
+            }
             let src = self.source_path(&from, step, path);
             if !from.projection.is_empty() && !from.projection.contains(&src) && src != "_id" {
                 self.steps[n - 1].projection.push(src.clone());
@@ -495,11 +554,32 @@ impl Builder<'_> {
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Item, "")),
             ),
-            // PENDING(cookbook): the pipeline that rebases a path.
-            UpdateOp::Rebase { path } => Update::Set(
-                path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
-            ),
+            // The moved node is the one the step's filter names (its id in
+            // the path); the new parent's path was read by an earlier step.
+            UpdateOp::Rebase { path } => {
+                let coll = self.collection(&c);
+                let objects = coll.is_some_and(|c| array_of_objects(c, path));
+                let tree = coll.and_then(|c| path_tree(c, path));
+                let node_path = if objects {
+                    format!("{path}._id")
+                } else {
+                    path.clone()
+                };
+                let node = self.param(&c, &node_path, ParamKind::Value, "");
+                match tree.and_then(|t| self.new_path_source(&t)) {
+                    Some(from) => Update::Rebase {
+                        path: path.clone(),
+                        node,
+                        objects,
+                        from,
+                    },
+                    // No step read it: the caller passes the new path.
+                    None => Update::Set(
+                        path.clone(),
+                        Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
+                    ),
+                }
+            }
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.
             UpdateOp::Pull { path } => match path.strip_suffix("._id") {
@@ -516,6 +596,111 @@ impl Builder<'_> {
     }
 }
 
+impl Builder<'_> {
+    /// The latest earlier step that read a node's path of tree `tree`: a
+    /// `find` returning the path the nodes keep, or a walk up to the root.
+    fn new_path_source(&self, tree: &str) -> Option<NewPath> {
+        self.steps.iter().rev().find_map(|s| {
+            let coll = self.collection(&s.collection)?;
+            match (s.action, &s.graph) {
+                (Action::Find, _) => {
+                    let field = own_path_field(coll, tree)?;
+                    s.projection.contains(&field).then(|| NewPath::Field {
+                        step: s.key.clone(),
+                        field,
+                    })
+                }
+                (Action::GraphLookup, Some(g))
+                    if g.into == "ancestors"
+                        && tree_parent_field(coll, tree).as_deref()
+                            == Some(g.connect_from.as_str()) =>
+                {
+                    Some(NewPath::Walk {
+                        step: s.key.clone(),
+                        into: g.into.clone(),
+                        parent: g.connect_from.clone(),
+                    })
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// What a check needs of a filter on `path` of `collection` when it is
+    /// a path from a tree's root.
+    fn under_test(&self, collection: &str, path: &str) -> Option<UnderTest> {
+        let coll = self.collection(collection)?;
+        let head = path.split('.').next()?;
+        let field = coll.shape.fields.iter().find(|f| f.name == head)?;
+        let crate::design::FieldOrigin::Path { tree, via } = &field.origin else {
+            return None;
+        };
+        let d = self
+            .design
+            .relationships
+            .iter()
+            .find(|d| d.relationship == *tree)?;
+        let tree_coll = self
+            .design
+            .collections
+            .iter()
+            .find(|c| c.entities.first() == Some(&d.parent))?;
+        let node_field = match via {
+            None => "_id".to_string(),
+            Some(v) => reference_field(coll, v)?,
+        };
+        Some(UnderTest {
+            path: path.to_string(),
+            tree_collection: tree_coll.name.clone(),
+            parent_field: tree_parent_field(tree_coll, tree)?,
+            node_field,
+        })
+    }
+}
+
+/// Whether top-level `path` of the collection is an array of objects.
+fn array_of_objects(coll: &Collection, path: &str) -> bool {
+    coll.shape.fields.iter().any(|f| {
+        f.name == path
+            && matches!(&f.ty, ShapeType::Array { items, .. } if matches!(items.as_ref(), ShapeType::Object { .. }))
+    })
+}
+
+/// The tree whose path top-level field `path` keeps.
+fn path_tree(coll: &Collection, path: &str) -> Option<String> {
+    coll.shape.fields.iter().find_map(|f| match &f.origin {
+        crate::design::FieldOrigin::Path { tree, .. } if f.name == path => Some(tree.clone()),
+        _ => None,
+    })
+}
+
+/// The field a tree's node keeps its own path from the root in.
+fn own_path_field(coll: &Collection, tree: &str) -> Option<String> {
+    coll.shape.fields.iter().find_map(|f| match &f.origin {
+        crate::design::FieldOrigin::Path { tree: t, via: None } if t == tree => {
+            Some(f.name.clone())
+        }
+        _ => None,
+    })
+}
+
+/// The scalar reference of a top-level field through `relationship`.
+fn reference_field(coll: &Collection, relationship: &str) -> Option<String> {
+    coll.shape.fields.iter().find_map(|f| match &f.origin {
+        crate::design::FieldOrigin::Reference { relationship: r }
+            if r == relationship && matches!(f.ty, ShapeType::Scalar { .. }) =>
+        {
+            Some(f.name.clone())
+        }
+        _ => None,
+    })
+}
+
+/// The field a tree's node keeps its parent's id in (`parent`).
+fn tree_parent_field(coll: &Collection, tree: &str) -> Option<String> {
+    reference_field(coll, tree)
+}
+
 /// Turns a path of an update into its positional form when it goes through an
 /// array of the collection: `parts.name` → `parts.$[e].name`.
 fn positional(path: &str, prefix: &str) -> String {
@@ -530,7 +715,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         keys: Vec::new(),
         steps: Vec::new(),
     };
-    for step in &plan.steps {
+    let new_parent_read = new_parent_read(design, plan);
+    for (at, step) in plan.steps.iter().enumerate() {
         let mut key = ident(&step.collection);
         if b.steps.iter().any(|s| s.key == key) {
             key = format!("{key}_{}", b.steps.len() + 1);
@@ -550,6 +736,16 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 && f.path == *counter
             {
                 filter.push((counter.clone(), Expr::Below(*max)));
+                continue;
+            }
+            // The read of a moved node's new parent: its id is the value
+            // the move sets the node's reference to (`new_category_id`).
+            if let Some((read, relink)) = &new_parent_read
+                && *read == at
+                && f.path == "_id"
+            {
+                let p = b.param(&step.collection, relink, ParamKind::Value, "new_");
+                filter.push((f.path.clone(), Expr::Param(p)));
                 continue;
             }
             let mut e = b.filter_expr(step, f);
@@ -609,6 +805,16 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 Update::Unset(p) => p,
                 _ => continue,
             };
+            // A copy inside a tree's path (`path.$.name`): `$[e]` on the
+            // element with the node's id, as for other arrays.
+            if let Some(c) = coll.as_ref()
+                && let Some(prefix) =
+                    path.strip_suffix(&format!(".{}", path.rsplit('.').next().unwrap_or("")))
+                && let Some(array) = prefix.strip_suffix(".$")
+                && path_tree(c, array).is_some()
+            {
+                *path = format!("{array}.{}", &path[prefix.len() + 1..]);
+            }
             if path.split('.').any(|seg| seg.starts_with('$')) {
                 continue;
             }
@@ -652,6 +858,16 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             },
             every: step.every,
             graph: step.graph.clone(),
+            subtree: step.action == Action::GraphLookup
+                && step
+                    .purpose
+                    .iter()
+                    .any(|p| matches!(p, crate::design::Purpose::Subtree { .. })),
+            under: step
+                .filter
+                .iter()
+                .filter_map(|f| b.under_test(&step.collection, &f.path))
+                .collect(),
             purpose: match step.every {
                 Some(n) if step.fallback => format!(
                     "{} — only when the write before matched nothing (about once every {n} runs)",
@@ -685,6 +901,66 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         params: b.params,
         steps: b.steps,
     }
+}
+
+/// In a plan that moves a node of a tree (rebases the paths under it): the
+/// step that reads the new parent's path, and the reference to the parent
+/// the move sets (`parent`), whose new value is the id that step reads.
+fn new_parent_read(design: &Design, plan: &OperationPlan) -> Option<(usize, String)> {
+    let first = plan.steps.iter().position(|s| {
+        s.updates
+            .iter()
+            .any(|u| matches!(u, UpdateOp::Rebase { .. }))
+    })?;
+    let coll = |name: &str| design.collections.iter().find(|c| c.name == name);
+    let (read, tree) = plan.steps[..first]
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| {
+            let c = coll(&s.collection)?;
+            let one_id = s.filter.len() == 1
+                && s.filter[0].path == "_id"
+                && s.filter[0].op == FilterOp::Eq
+                && matches!(s.filter[0].value_from, ValueSource::Param);
+            if !one_id {
+                return None;
+            }
+            let tree = match (s.action, &s.graph) {
+                (Action::Find, _) => c.shape.fields.iter().find_map(|f| match &f.origin {
+                    crate::design::FieldOrigin::Path { tree, via: None }
+                        if s.projection.contains(&f.name) =>
+                    {
+                        Some(tree.clone())
+                    }
+                    _ => None,
+                })?,
+                (Action::GraphLookup, Some(g)) if g.into == "ancestors" => {
+                    c.shape.fields.iter().find_map(|f| match &f.origin {
+                        crate::design::FieldOrigin::Reference { relationship }
+                            if f.name == g.connect_from =>
+                        {
+                            Some(relationship.clone())
+                        }
+                        _ => None,
+                    })?
+                }
+                _ => return None,
+            };
+            Some((i, tree))
+        })?;
+    let c = coll(&plan.steps[read].collection)?;
+    let parent = tree_parent_field(c, &tree)?;
+    // The move itself: a write that sets the node's parent.
+    plan.steps
+        .iter()
+        .any(|s| {
+            s.collection == plan.steps[read].collection
+                && s.updates
+                    .iter()
+                    .any(|u| matches!(u, UpdateOp::Set { path } if *path == parent))
+        })
+        .then_some((read, parent))
 }
 
 /// The entity field a path of a collection holds: `(entity, field)` for the
@@ -721,6 +997,15 @@ fn canonical(design: &Design, coll: &Collection, path: &str) -> Option<(String, 
             (FieldOrigin::Own { entity, field }, true)
             | (FieldOrigin::Copy { entity, field, .. }, true) => {
                 return Some((entity.clone(), field.clone()));
+            }
+            // A path of bare ids (a product's `category_path`): the tree's
+            // node's ids.
+            (FieldOrigin::Path { tree, via: Some(_) }, true) => {
+                let d = design
+                    .relationships
+                    .iter()
+                    .find(|d| d.relationship == *tree)?;
+                return Some((d.parent.clone(), "_id".into()));
             }
             (FieldOrigin::Reference { .. }, true) if in_reference => {
                 return Some((entity, "_id".into()));
@@ -808,5 +1093,99 @@ mod tests {
             let names: Vec<&str> = code.params.iter().map(|p| p.name.as_str()).collect();
             assert_eq!(names, want, "{fixture} {op}");
         }
+    }
+
+    fn code(fixture: &str, op: &str) -> super::OpCode {
+        let (_, d) = crate::fixtures::load(fixture);
+        let plan = d.operations.iter().find(|p| p.operation == op).unwrap();
+        op_code(&d, plan)
+    }
+
+    /// A move reads the new parent's path (by the id the node's `parent`
+    /// is set to, not the moved node's) and rebases the paths through the
+    /// node on it, the node's id the one the filter names.
+    #[test]
+    fn a_move_rebases_the_paths_on_the_new_parents() {
+        use super::{Expr, NewPath, Update};
+        let m = code("category-paths", "move_category");
+        let names: Vec<&str> = m.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["new_category_id", "category_id"]);
+        assert_eq!(
+            m.steps[0].filter,
+            [("_id".to_string(), Expr::Param("new_category_id".into()))]
+        );
+        let rebases: Vec<(&str, bool, &NewPath)> = m
+            .steps
+            .iter()
+            .flat_map(|s| &s.updates)
+            .filter_map(|u| match u {
+                Update::Rebase {
+                    path,
+                    node,
+                    objects,
+                    from,
+                } => {
+                    assert_eq!(node, "category_id");
+                    Some((path.as_str(), *objects, from))
+                }
+                _ => None,
+            })
+            .collect();
+        let read = NewPath::Field {
+            step: "category".into(),
+            field: "path".into(),
+        };
+        assert_eq!(
+            rebases,
+            [("path", true, &read), ("category_path", false, &read)]
+        );
+    }
+
+    /// `under` on a path takes the node's id; a rename of a copy in the
+    /// paths updates the element with that id (`$[e]`).
+    #[test]
+    fn paths_are_filtered_and_renamed_by_the_nodes_id() {
+        use super::{Expr, Update};
+        let page = code("category-paths", "category_page");
+        assert_eq!(
+            page.steps[0].filter,
+            [(
+                "category_path".to_string(),
+                Expr::Param("category_id".into())
+            )]
+        );
+        assert_eq!(page.steps[0].under[0].node_field, "category");
+        let rename = code("category-paths", "rename_category");
+        let refresh = &rename.steps[1];
+        assert_eq!(
+            refresh.updates,
+            [Update::Set(
+                "path.$[e].name".into(),
+                Expr::Param("new_name".into())
+            )]
+        );
+        assert_eq!(
+            refresh.array_filters,
+            [("e._id".to_string(), Expr::Param("category_id".into()))]
+        );
+    }
+
+    /// Under parent references, the query after the subtree's walk takes
+    /// the node's own id and every id found below it.
+    #[test]
+    fn a_subtree_walk_feeds_every_id_it_found() {
+        use super::Expr;
+        let page = code("category-subtree", "category_subtree");
+        assert!(page.steps[0].subtree);
+        assert_eq!(
+            page.steps[1].filter,
+            [(
+                "_id".to_string(),
+                Expr::SubtreeIds {
+                    step: "category".into(),
+                    into: "descendants".into()
+                }
+            )]
+        );
     }
 }

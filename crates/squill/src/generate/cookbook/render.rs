@@ -2,7 +2,7 @@
 //! (the official driver). Filters and updates are written as JSON-like
 //! literals, which all three languages share; the calls around them differ.
 
-use super::plan::{Expr, OpCode, StepCode, Update};
+use super::plan::{Expr, NewPath, OpCode, StepCode, Update};
 use crate::design::Action;
 use std::fmt::Write as _;
 
@@ -34,7 +34,64 @@ fn expr(lang: Lang, e: &Expr) -> String {
             Lang::Python => format!("{{\"$in\": _ids({step}, {})}}", q(path)),
             _ => format!("{{\"$in\": ids({step}, {})}}", q(path)),
         },
+        // The subtree's root and every node found below it.
+        Expr::SubtreeIds { step, into } => {
+            let below = q(&format!("{into}._id"));
+            match lang {
+                Lang::Python => {
+                    format!("{{\"$in\": _ids({step}, \"_id\") + _ids({step}, {below})}}")
+                }
+                _ => format!("{{\"$in\": ids({step}, \"_id\").concat(ids({step}, {below}))}}"),
+            }
+        }
     }
+}
+
+/// The new parent's path, as the items of the array rebased: objects
+/// (the path the parent keeps) or their ids. An empty path when the new
+/// parent was not found (the node becomes a root).
+fn new_path(lang: Lang, from: &NewPath, objects: bool) -> String {
+    match (from, lang, objects) {
+        (NewPath::Field { step, field }, Lang::Python, true) => {
+            format!("({step}[0][{}] if {step} else [])", q(field))
+        }
+        (NewPath::Field { step, field }, Lang::Python, false) => format!(
+            "([n[\"_id\"] for n in {step}[0][{}]] if {step} else [])",
+            q(field)
+        ),
+        (NewPath::Field { step, field }, _, true) => {
+            format!("({step}.length ? {step}[0][{}] : [])", q(field))
+        }
+        (NewPath::Field { step, field }, _, false) => format!(
+            "({step}.length ? {step}[0][{}].map((n) => n._id) : [])",
+            q(field)
+        ),
+        (NewPath::Walk { step, into, parent }, Lang::Python, _) => {
+            format!("_path_ids({step}, {}, {})", q(into), q(parent))
+        }
+        (NewPath::Walk { step, into, parent }, _, _) => {
+            format!("pathIds({step}, {}, {})", q(into), q(parent))
+        }
+    }
+}
+
+/// `{"$concatArrays": [new path, the array from the node on]}`: the
+/// moved node and what is below it in the path stay, what was above it is
+/// the new parent's path.
+fn rebased(lang: Lang, path: &str, node: &str, objects: bool, from: &NewPath) -> String {
+    let array = q(&format!("${path}"));
+    // The items' ids by `$map` rather than `"$path._id"`, which not every
+    // MongoDB-compatible server resolves through an array in an
+    // expression (SecantusDB gives null, and the path became null).
+    let ids = if objects {
+        format!("{{\"$map\": {{\"input\": {array}, \"in\": \"$$this._id\"}}}}")
+    } else {
+        array.clone()
+    };
+    format!(
+        "{{\"$concatArrays\": [{}, {{\"$slice\": [{array}, {{\"$indexOfArray\": [{ids}, {node}]}}, {{\"$size\": {array}}}]}}]}}",
+        new_path(lang, from, objects)
+    )
 }
 
 fn object(pairs: &[(String, String)]) -> String {
@@ -59,6 +116,31 @@ fn filter(lang: Lang, step: &StepCode) -> String {
 }
 
 fn update_doc(lang: Lang, step: &StepCode) -> String {
+    // A rebase is an update pipeline: one `$set` stage (values set beside
+    // it are literals there).
+    if step
+        .updates
+        .iter()
+        .any(|u| matches!(u, Update::Rebase { .. }))
+    {
+        let mut set = Vec::new();
+        for u in &step.updates {
+            match u {
+                Update::Rebase {
+                    path,
+                    node,
+                    objects,
+                    from,
+                } => set.push((path.clone(), rebased(lang, path, node, *objects, from))),
+                Update::Set(p, e) => {
+                    set.push((p.clone(), format!("{{\"$literal\": {}}}", expr(lang, e))))
+                }
+                Update::Unset(p) => set.push((p.clone(), "\"$$REMOVE\"".into())),
+                _ => {}
+            }
+        }
+        return format!("[{}]", object(&[("$set".to_string(), object(&set))]));
+    }
     let mut groups: Vec<(&str, Vec<(String, String)>)> = Vec::new();
     let mut add = |op: &'static str, path: &str, value: String| match groups
         .iter_mut()
@@ -97,6 +179,7 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
             }
             Update::AddToSet(p, e) => add("$addToSet", p, expr(lang, e)),
             Update::Pull(p, e) => add("$pull", p, expr(lang, e)),
+            Update::Rebase { .. } => {}
         }
     }
     object(
