@@ -52,7 +52,7 @@ impl<'a> Planner<'a> {
                 self.layout(r),
                 Layout::TreePath { .. } | Layout::PathReference
             ) {
-                self.read_path(plan, op, f.model.relationship(r).parent);
+                self.read_path(plan, op, f.model.relationship(r).parent, ValueSource::Param);
             }
         }
         // A child of an outlier layout goes into its parent's array; only

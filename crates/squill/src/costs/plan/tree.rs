@@ -304,7 +304,9 @@ impl<'a> Planner<'a> {
                 (None, Some(c)) => (c.clone(), c, "_id".to_string()),
                 (None, None) => ("_id".to_string(), "_id".to_string(), "_id".to_string()),
             };
-        let levels = rel.levels.unwrap_or(h.ceil() as u32).max(1);
+        // Every level, however deep the tree grows (at most the model's
+        // `levels`): the ids must be the whole subtree.
+        let levels = rel.levels.unwrap_or(100).max(1);
         let mut step = Self::step(
             &acc.collection,
             Action::GraphLookup,
@@ -339,9 +341,16 @@ impl<'a> Planner<'a> {
     }
 
     /// Reads the path of one node of `e`'s tree, to copy it (a new node's
-    /// parent, a new product's category): its own field when the nodes keep
-    /// one, else a walk up to the root.
-    pub(super) fn read_path(&self, plan: &mut OpPlan, op: OperationId, e: EntityId) {
+    /// parent, a new product's category, given as `id`: the parameter, or
+    /// the new parent a move sets): its own field when the nodes keep one,
+    /// else a walk up to the root.
+    pub(super) fn read_path(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        id: ValueSource,
+    ) {
         let model = self.facts.model;
         let Some(t) = model.tree_of(e) else {
             return;
@@ -349,6 +358,9 @@ impl<'a> Planner<'a> {
         let field = model.tree_path_field(t);
         if matches!(self.layout(t), Layout::TreePath { .. }) {
             self.read_copies(plan, op, e, &[field], 1.0);
+            if let Some(s) = plan.steps.last_mut() {
+                s.filter[0].value_from = id;
+            }
             return;
         }
         let acc = self.access(e);
@@ -365,7 +377,7 @@ impl<'a> Planner<'a> {
                 via: model.relationship(t).name.clone(),
             },
         );
-        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, id)];
         step.projection = vec![acc.path("_id")];
         step.documents = h;
         step.graph = Some(Box::new(crate::design::GraphWalk {
@@ -373,7 +385,12 @@ impl<'a> Planner<'a> {
             connect_from: p,
             connect_to: "_id".to_string(),
             into: "ancestors".to_string(),
-            max_depth: (h.ceil() as u32).saturating_sub(1),
+            // The whole path, however deep the tree grows.
+            max_depth: model
+                .relationship(t)
+                .levels
+                .unwrap_or(100)
+                .saturating_sub(1),
         }));
         let cost = StepCost {
             keys: h,

@@ -432,7 +432,11 @@ impl<'a> Planner<'a> {
         if !tree_path && holders.is_empty() {
             return;
         }
-        self.read_path(plan, op, e);
+        // The new parent's path: its id is the value the move sets.
+        let new_parent = ValueSource::New {
+            field: model.relationship(t).child_field.clone(),
+        };
+        self.read_path(plan, op, e, new_parent);
         let h = model.tree_height(t);
         let rebase = |holder: EntityId, field: &str, n: f64| -> ExtraWrite {
             let acc = self.access(holder);

@@ -922,7 +922,10 @@ fn new_parent_read(design: &Design, plan: &OperationPlan) -> Option<(usize, Stri
             let one_id = s.filter.len() == 1
                 && s.filter[0].path == "_id"
                 && s.filter[0].op == FilterOp::Eq
-                && matches!(s.filter[0].value_from, ValueSource::Param);
+                && matches!(
+                    s.filter[0].value_from,
+                    ValueSource::Param | ValueSource::New { .. }
+                );
             if !one_id {
                 return None;
             }
