@@ -796,8 +796,13 @@ impl<'a> Planner<'a> {
                     c.selectivity.unwrap_or(0.25)
                 } else if field == "_id" {
                     (per / f.count(e)).min(1.0)
-                } else if let Some(o) = f.model.parent_reference(other, &field)
-                    && rel.parent == e
+                } else if rel.parent == e
+                    && let Some(o) = f.rels_to[other.index()].iter().copied().find(|&o| {
+                        let x = f.model.relationship(o);
+                        x.child_field == field
+                            && x.kind != RelationshipKind::ManyToMany
+                            && !x.shared
+                    })
                 {
                     // The children's reference to a parent of theirs (the
                     // links of a tag, from the books): that parent's
