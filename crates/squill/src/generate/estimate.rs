@@ -199,12 +199,14 @@ fn count_of(
         .map(|r| model.relationship(r))
         .find(|rel| rel.parent == rel.child && !is_shared(rel))
     {
-        // `scale` roots, each with two levels below it (`Population::tree`).
+        // `scale` roots, each with two levels below it, or fewer within the
+        // tree's `levels` (`Population::count_of`).
         let fan = rel
             .children
             .typical
             .clamp(2, cap.unwrap_or(u64::MAX).max(2)) as f64;
-        scale.max(1.0) * (1.0 + fan + fan * fan)
+        let levels = rel.levels.unwrap_or(3).clamp(1, 3);
+        scale.max(1.0) * (0..levels).map(|i| fan.powi(i as i32)).sum::<f64>()
     } else {
         scale
     };

@@ -239,13 +239,15 @@ impl<'a> Population<'a> {
             let a = self.edges_per_parent(rel);
             let b = rel.parents.typical.max(1);
             (na * a).div_ceil(b).max(1)
-        } else if let Some((roots, fan)) = self
+        } else if let Some((r, (roots, fan))) = self
             .model
             .relationships_to(e)
-            .find_map(|r| self.trees[r.index()])
+            .find_map(|r| Some((r, self.trees[r.index()]?)))
         {
-            // A forest of `scale` roots, each with two levels below it.
-            roots * (1 + fan + fan * fan)
+            // A forest of `scale` roots, each with two levels below it (or
+            // fewer: no path longer than the tree's `levels`).
+            let levels = self.model.relationship(r).levels.unwrap_or(3).clamp(1, 3);
+            roots * (0..levels).map(|i| fan.pow(i)).sum::<u64>()
         } else {
             scale
         };

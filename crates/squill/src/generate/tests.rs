@@ -855,3 +855,24 @@ fn tree_paths_agree_with_the_parent_references() {
     }
     assert!(checked > 20, "{checked}");
 }
+
+/// A tree said to be 2 levels deep is generated 2 levels deep: no path
+/// longer than the validator's `maxItems`.
+#[test]
+fn a_shallow_tree_keeps_its_paths_within_its_levels() {
+    let (mut m, _) = fixtures::load("category-paths");
+    let tree = m.relationship_by_name("subcategories").unwrap();
+    m.relationships[tree.index()].levels = Some(2);
+    let d = crate::advise::advise(&m, &crate::settings::Settings::default(), None).unwrap();
+    let data = collect(&m, &d, 3, 5);
+    let rows = &data.iter().find(|(c, _)| c == "category").unwrap().1;
+    let longest = rows
+        .iter()
+        .map(|c| match c.get("path") {
+            Some(Value::Array(p)) => p.len(),
+            other => panic!("path array: {other:?}"),
+        })
+        .max()
+        .unwrap();
+    assert_eq!(longest, 2);
+}

@@ -307,37 +307,48 @@ impl<'a> Planner<'a> {
         // Every level, however deep the tree grows (at most the model's
         // `levels`): the ids must be the whole subtree.
         let levels = rel.levels.unwrap_or(100).max(1);
-        let mut step = Self::step(
-            &acc.collection,
-            Action::GraphLookup,
-            Purpose::Subtree {
-                entity: self.name(e).to_string(),
-                via: rel.name.clone(),
-            },
-        );
-        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
-        step.projection = vec![acc.path("_id")];
-        step.documents = h;
-        step.graph = Some(Box::new(crate::design::GraphWalk {
+        let purpose = Purpose::Subtree {
+            entity: self.name(e).to_string(),
+            via: rel.name.clone(),
+        };
+        let index = (vec![(acc.path(&connect_to), 1)], e, self.facts.count(e));
+        let graph = crate::design::GraphWalk {
             start_with: start,
             connect_from,
-            connect_to: connect_to.clone(),
+            connect_to,
             into: "descendants".to_string(),
             max_depth: levels.saturating_sub(1),
-        }));
+        };
+        self.walk_from_node(plan, op, e, h, ValueSource::Param, purpose, graph, index)
+    }
+
+    /// A `$graphLookup` from the one node of `e` whose id is `id`,
+    /// reaching `h` nodes, each looked up through `index`.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_from_node(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        h: f64,
+        id: ValueSource,
+        purpose: Purpose,
+        graph: crate::design::GraphWalk,
+        index: IndexUse,
+    ) -> usize {
+        let acc = self.access(e);
+        let mut step = Self::step(&acc.collection, Action::GraphLookup, purpose);
+        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, id)];
+        step.projection = vec![acc.path("_id")];
+        step.documents = h;
+        step.graph = Some(Box::new(graph));
         let cost = StepCost {
             keys: h,
             docs: h,
             bytes_read: h * acc.root_bytes,
             ..StepCost::default()
         };
-        self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((vec![(acc.path(&connect_to), 1)], e, self.facts.count(e))),
-        )
+        self.push(plan, op, step, cost, Some(index))
     }
 
     /// Reads the path of one node of `e`'s tree, to copy it (a new node's
@@ -368,19 +379,12 @@ impl<'a> Planner<'a> {
         let Some(p) = self.parent_ref_path(t) else {
             return;
         };
-        let mut step = Self::step(
-            &acc.collection,
-            Action::GraphLookup,
-            Purpose::Walk {
-                entity: self.name(e).to_string(),
-                up: true,
-                via: model.relationship(t).name.clone(),
-            },
-        );
-        step.filter = vec![filt(acc.path("_id"), FilterOp::Eq, id)];
-        step.projection = vec![acc.path("_id")];
-        step.documents = h;
-        step.graph = Some(Box::new(crate::design::GraphWalk {
+        let purpose = Purpose::Walk {
+            entity: self.name(e).to_string(),
+            up: true,
+            via: model.relationship(t).name.clone(),
+        };
+        let graph = crate::design::GraphWalk {
             start_with: p.clone(),
             connect_from: p,
             connect_to: "_id".to_string(),
@@ -391,19 +395,8 @@ impl<'a> Planner<'a> {
                 .levels
                 .unwrap_or(100)
                 .saturating_sub(1),
-        }));
-        let cost = StepCost {
-            keys: h,
-            docs: h,
-            bytes_read: h * acc.root_bytes,
-            ..StepCost::default()
         };
-        self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((vec![("_id".to_string(), 1)], e, acc.docs)),
-        );
+        let index = (vec![("_id".to_string(), 1)], e, acc.docs);
+        self.walk_from_node(plan, op, e, h, id, purpose, graph, index);
     }
 }
