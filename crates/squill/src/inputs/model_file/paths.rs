@@ -251,10 +251,9 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
     out
 }
 
-/// The levels a recursive include walks: the model's number, or for
-/// `true` the height of a tree of the entity's count with the
-/// relationship's typical children per node. Only an entity's one-to-many
-/// with itself repeats.
+/// The levels a recursive include walks at most: the model's number, or
+/// for `true` every level (the tree's `levels`, else 100). Only an
+/// entity's one-to-many with itself repeats.
 fn recursion(
     ctx: &mut Ctx<'_>,
     model: &Model,
@@ -278,11 +277,10 @@ fn recursion(
     }
     match raw.value {
         RawRecursive::Off => None,
-        RawRecursive::All => {
-            let n = model.entity(rel.parent).count.max(2) as f64;
-            let b = (rel.children.typical.max(2)) as f64;
-            Some((n.ln() / b.ln()).ceil().clamp(1.0, 100.0) as u32)
-        }
+        // Every level there is: the tree's depth when the model bounds it,
+        // else as deep as a document may nest. (The cost counts the levels
+        // a tree of the entity's count has, not this bound.)
+        RawRecursive::All => Some(rel.levels.unwrap_or(100)),
         RawRecursive::Levels(x) if (1.0..=100.0).contains(&x) && x.fract() == 0.0 => Some(x as u32),
         RawRecursive::Levels(x) => {
             ctx.error(

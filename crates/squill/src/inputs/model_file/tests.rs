@@ -834,7 +834,7 @@ operations:
 }
 
 /// `recursive` repeats a relationship of an entity with itself: `true`
-/// for the tree's height, or a number of levels.
+/// for every level, or a number of levels.
 #[test]
 fn an_include_may_repeat_over_a_tree() {
     let text = r"
@@ -849,9 +849,19 @@ operations:
     let OperationKind::Read { include, .. } = &m.workload.operations[0].kind else {
         panic!()
     };
-    // 6,000 nodes, 4 children each: 7 levels.
-    assert_eq!(include[0].recursive, Some(7));
+    // Every level: no bound but the nesting limit, or the tree's `levels`.
+    assert_eq!(include[0].recursive, Some(100));
     assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let bounded = parse(
+        "m.yaml",
+        &text.replace("child_field: parent}", "child_field: parent, levels: 7}"),
+    )
+    .unwrap();
+    let OperationKind::Read { include, .. } = &bounded.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(include[0].recursive, Some(7));
+    assert_eq!(parse("m.yaml", &to_yaml(&bounded)).unwrap(), bounded);
     let p = problems(&text.replace("recursive: true", "recursive: 0"));
     assert!(
         p[0].contains("levels are a whole number from 1 to 100"),
@@ -1033,4 +1043,51 @@ fn attributes_of_a_many_to_many_parse_read_back_and_are_named_by_includes() {
         p[0].contains("field `positon` returned is not a field of entity `track`"),
         "{p:?}"
     );
+}
+
+/// `under` takes a node of a tree: `_id` of an entity with a one-to-many
+/// with itself, or a reference to such an entity; `levels` bounds a tree.
+/// Anything else is an error at its line:column.
+#[test]
+fn under_and_levels_need_a_tree() {
+    let text = r"
+entities:
+  category: {count: 6000, fields: {name: string(20)}}
+  product: {count: 100000, fields: {price: decimal}}
+relationships:
+  subcategories: {parent: category, child: category, children: {min: 0, typical: 4, max: 40}, child_field: parent, levels: 7}
+  products: {parent: category, child: product, children: {min: 0, typical: 20, max: 900}, child_field: category}
+operations:
+  page: {read: product, rate: 10, filter: {category: under}, sort: price, limit: 24}
+  tree: {read: category, rate: 1, filter: {_id: under}}
+";
+    let m = parse("m.yaml", text).unwrap();
+    assert_eq!(m.relationships[0].levels, Some(7));
+    let OperationKind::Read { filter, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(filter[0].op, FilterOp::Under);
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    // A field that is not a node, an entity that is not a tree.
+    let p = problems(&text.replace("{category: under}", "{price: under}"));
+    assert!(
+        p[0].contains("`price: under` tests a node of a tree"),
+        "{p:?}"
+    );
+    assert!(p[0].contains("m.yaml:9:"), "{p:?}");
+    let p = problems(&text.replace("{_id: under}", "{_id: under}").replace(
+        "read: category, rate: 1, filter: {_id: under}",
+        "read: product, rate: 1, filter: {_id: under}",
+    ));
+    assert!(
+        p[0].contains("product has no one-to-many with itself"),
+        "{p:?}"
+    );
+    let p = problems(&text.replace(
+        "child_field: category}",
+        "child_field: category, levels: 3}",
+    ));
+    assert!(p[0].contains("`levels` is the depth of a tree"), "{p:?}");
+    let p = problems(&text.replace("levels: 7", "levels: 0"));
+    assert!(p[0].contains("a whole number from 1 to 100"), "{p:?}");
 }
