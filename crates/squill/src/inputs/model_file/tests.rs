@@ -1075,7 +1075,7 @@ operations:
         "{p:?}"
     );
     assert!(p[0].contains("m.yaml:9:"), "{p:?}");
-    let p = problems(&text.replace("{_id: under}", "{_id: under}").replace(
+    let p = problems(&text.replace(
         "read: category, rate: 1, filter: {_id: under}",
         "read: product, rate: 1, filter: {_id: under}",
     ));
