@@ -43,7 +43,12 @@ pub struct Placement<'s> {
 }
 
 /// Bytes of an array element's type byte, index key and NUL.
-const ELEMENT: f64 = 5.0;
+pub const ELEMENT: f64 = 5.0;
+
+/// Seconds between WiredTiger's checkpoints, at which a document changed
+/// since the last one is written again whole (MongoDB manual, WiredTiger
+/// storage engine).
+pub const CHECKPOINT_SECONDS: f64 = 60.0;
 /// Bytes of an ObjectId element with a short name.
 fn id_element(name: &str) -> f64 {
     1.0 + name.len() as f64 + 1.0 + 12.0
@@ -459,7 +464,6 @@ impl<'s> Placement<'s> {
     /// engine): a bucket filled within a minute is rewritten about once,
     /// shared by all its pushes; one filled over an hour about once per push.
     pub fn bucket_push_bytes(&self, facts: &Facts<'_>, rel: RelationshipId) -> f64 {
-        const CHECKPOINT_SECONDS: f64 = 60.0;
         let child = facts.model.relationship(rel).child;
         let items = self.bucket_items(facts, rel);
         let whole = self.bucket_bytes(facts, rel);

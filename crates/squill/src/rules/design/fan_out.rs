@@ -9,6 +9,7 @@ crate::rules::declare_rule! {
     check: Relationship { order: 157, check },
 }
 
+use crate::candidates::placement::{CHECKPOINT_SECONDS, ELEMENT};
 use crate::design::{Layout, Side};
 use crate::model::{OperationKind, RelationshipId};
 use crate::rules::judge::{Judgement, RelCheck};
@@ -117,15 +118,25 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     // query for the follows and their keys and documents.
     let saved = feed.rate
         * (c.round_trip + followed * (c.document_examined + 2.0 * c.index_key));
-    let item_bytes = cx.facts.own_bytes[cx.rel().child.index()];
-    let cost = writes * (c.document_written + item_bytes * c.byte_written + c.index_key);
+    // Each push adds an item to a timeline of `limit` items. WiredTiger
+    // journals the item and writes the whole timeline again at each
+    // checkpoint while it keeps changing, as a bucket's pushes are priced:
+    // a timeline pushed to once every 27 s is written whole about every
+    // other push. Each pushed item is a copy of the new one: a sync write.
+    let item = ELEMENT + cx.facts.own_bytes[cx.rel().child.index()];
+    let whole = feed.limit as f64 * item;
+    let readers = cx.facts.count(model.relationship(feed.following).parent).max(1.0);
+    let every = readers / writes.max(f64::MIN_POSITIVE);
+    let rewritten = (CHECKPOINT_SECONDS / every).max(1.0).recip();
+    let push = item + rewritten * whole;
+    let cost = writes * (c.document_written + c.sync_write + push * c.byte_written + c.index_key);
     let verdict = if cost > saved {
         "fan-out on read costs less"
     } else {
-        "fan-out on write would cost less; squill has no timeline layout yet to propose"
+        "fan-out on write would cost less; squill has no timeline layout to propose"
     };
     Some(Judgement::Support(format!(
-        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s (a score of {}) to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
+        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s, each adding {} to a timeline of {} that checkpoints write again whole every {} (about {} a push; a score of {}), to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
         feed.operation,
         words::num(feed.rate),
         words::num(feed.limit as f64),
@@ -134,10 +145,19 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         words::num(new_per_second),
         words::num(pushed),
         words::num(writes),
+        words::bytes(item),
+        words::bytes(whole),
+        seconds(every.max(CHECKPOINT_SECONDS)),
+        words::bytes(push),
         words::num(cost),
         words::num(followed),
         words::num(saved),
     )))
+}
+
+/// `60 s`, `27 s`: a period in whole seconds.
+fn seconds(s: f64) -> String {
+    format!("{} s", words::num(s.round()))
 }
 
 #[cfg(test)]
