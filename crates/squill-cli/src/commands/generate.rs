@@ -32,9 +32,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
 
-    /// Cut the children of any one parent at N (for a quick look at a model
-    /// whose typical fan-out is in the millions).
-    #[arg(long, value_name = "N", requires = "scale")]
+    /// Cut the children of any one parent at N, in the examples and the
+    /// data (for a quick look at a model whose typical fan-out is in the
+    /// millions, or a long chain of one-to-manys).
+    #[arg(long, value_name = "N")]
     pub max_children: Option<u64>,
 }
 
@@ -133,6 +134,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
     let options = generate::Options {
         seed: args.common.seed,
+        max_children: args.max_children,
     };
     let artifacts = generate::artifacts(&model, &design, &options)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;

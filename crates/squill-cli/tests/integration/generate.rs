@@ -364,3 +364,52 @@ fn round_trip_matches(
         }
     }
 }
+
+/// A chain of one-to-manys whose population at scale 1 no run could write
+/// is refused at once with what to change, and nothing is written; cut
+/// with --max-children it generates.
+#[test]
+fn a_population_too_large_is_refused_before_anything_is_written() {
+    let tmp = TempDir::new("gen-chain");
+    let mut yaml = String::from("name: chain\nentities:\n");
+    for i in 0..20 {
+        yaml.push_str(&format!(
+            "  e{i}: {{count: 1000, fields: {{name: string(20)}}}}\n"
+        ));
+    }
+    yaml.push_str("relationships:\n");
+    for i in 1..20 {
+        yaml.push_str(&format!(
+            "  r{i}: {{parent: e{}, child: e{i}, children: {{min: 0, typical: 5, max: 50}}, child_field: p{i}}}\n",
+            i - 1
+        ));
+    }
+    // Each level read with its children, as the library's synthetic chain.
+    yaml.push_str("operations:\n");
+    for i in 1..20 {
+        yaml.push_str(&format!(
+            "  read{i}: {{read: e{}, rate: 10, filter: {{_id: eq}}, include: {{r{i}: {{}}}}}}\n",
+            i - 1
+        ));
+    }
+    let model = tmp.path().join("chain.yaml");
+    std::fs::write(&model, yaml).unwrap();
+    let model = model.display().to_string();
+    let out = tmp.path().join("out");
+    let out_s = out.display().to_string();
+    let run = Test::new()
+        .args(["generate", &model, "--out", &out_s])
+        .run()
+        .code(2);
+    assert!(
+        run.stderr.contains("more than any run can write"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--max-children"), "{}", run.stderr);
+    assert!(!out.join("setup.js").exists());
+    Test::new()
+        .args(["generate", &model, "--out", &out_s, "--max-children", "2"])
+        .run()
+        .success();
+}

@@ -101,6 +101,49 @@ fn costly_pins(design: &Design) -> Vec<Finding> {
 /// the relationships' rules said link by link (issue 23: a 19 MiB entity was
 /// advised with no finding).
 fn too_large(facts: &Facts<'_>, design: &Design) -> Vec<Finding> {
+    let mut out = too_large_typically(facts, design);
+    out.extend(too_large_at_max(facts, design));
+    out
+}
+
+/// Documents within the limit typically that would pass it with every
+/// array at its maximum at once (a chain of embedded one-to-manys, each
+/// within the limit alone): the relationships' own rules judge one array
+/// each, so this is said of the whole document, as a warning.
+fn too_large_at_max(facts: &Facts<'_>, design: &Design) -> Vec<Finding> {
+    let limit = facts.settings.design.max_document_bytes;
+    let rule = r::document_size_limit::RULE;
+    design
+        .collections
+        .iter()
+        .filter(|c| c.size.typical_bytes <= limit)
+        .filter_map(|c| Some((c, c.size.max_bytes.filter(|m| *m > limit)?)))
+        .map(|(c, max)| Finding {
+            rule: rule.id,
+            severity: Severity::Warning,
+            message: format!(
+                "with every embedded array at the model's maximum, a document of {} takes {}, over MongoDB's limit of {} ({} typically)",
+                c.name,
+                crate::words::bytes(max as f64),
+                crate::words::bytes(limit as f64),
+                crate::words::bytes(c.size.typical_bytes as f64)
+            ),
+            location: Location::Model {
+                path: format!("entities.{}", c.entities.first().cloned().unwrap_or_default()),
+            },
+            evidence: vec![
+                Evidence::new("max_bytes", max),
+                Evidence::new("typical_bytes", c.size.typical_bytes),
+                Evidence::new("limit_bytes", limit),
+            ],
+            help: Some(
+                "reference the deepest embedded children instead, or give the relationships maximums that hold together".to_string(),
+            ),
+        })
+        .collect()
+}
+
+fn too_large_typically(facts: &Facts<'_>, design: &Design) -> Vec<Finding> {
     let limit = facts.settings.design.max_document_bytes;
     let rule = r::document_size_limit::RULE;
     design

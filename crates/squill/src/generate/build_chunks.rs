@@ -156,10 +156,7 @@ impl<'a> Builders<'a> {
                                 *encoder = Some((coll, RunEncoder::new(pop, collection)));
                             }
                             let (_, encoder) = encoder.as_mut()?;
-                            let builder = Builder {
-                                pop,
-                                fanout: Fanout::Drawn,
-                            };
+                            let builder = Builder::new(pop, Fanout::Drawn);
                             for run in &batch.runs {
                                 let j = json.then_some(&mut batch.json);
                                 let b = bson.then_some(&mut batch.bson);

@@ -203,6 +203,7 @@ pub fn preflight(
     dir: &Path,
 ) -> Result<(super::estimate::Estimate, Option<u64>), GenerateError> {
     refuse_existing(&paths(design, dir, options.format), options.force)?;
+    super::refuse_too_many(model, options.scale, options.max_children)?;
     let estimate = super::estimate::estimate(model, design, options);
     let free = super::write::free_space(dir);
     if let Some(available) = free
@@ -337,6 +338,7 @@ pub(crate) fn write_tuned(
         ..
     } = *options;
     refuse_existing(&paths(design, dir, format), force)?;
+    super::refuse_too_many(model, scale, max_children)?;
     let pop = Population::with_max_children(model, design, scale, seed, max_children);
     let db = database_name(design);
     let mut summary = DataSummary::default();

@@ -50,6 +50,25 @@ struct Item<'f, 'c> {
 pub struct Builder<'p, 'a> {
     pub pop: &'p Population<'a>,
     pub fanout: Fanout,
+    /// For an example (`Typical`, `Max`): the children its arrays may still
+    /// hold beyond each one's first. Typical or maximum cardinality at every
+    /// level of a long chain of embedded one-to-manys would make an example
+    /// of 50^11 documents (it ran for minutes); past the budget each array
+    /// shows its first child.
+    pub budget: std::cell::Cell<u64>,
+}
+
+/// Children an example's arrays hold beyond each one's first, in all.
+pub const EXAMPLE_BUDGET: u64 = 100_000;
+
+impl<'p, 'a> Builder<'p, 'a> {
+    pub fn new(pop: &'p Population<'a>, fanout: Fanout) -> Self {
+        Builder {
+            pop,
+            fanout,
+            budget: std::cell::Cell::new(EXAMPLE_BUDGET),
+        }
+    }
 }
 
 impl<'a> Population<'a> {
@@ -147,6 +166,10 @@ impl Builder<'_, '_> {
             Fanout::Typical => rel.children.typical,
             Fanout::Max => super::population::effective_max(&rel.children).min(EXAMPLE_CAP),
         };
+        let left = self.budget.get();
+        let extra = n.saturating_sub(1).min(left);
+        self.budget.set(left - extra);
+        let n = n.min(1 + extra);
         // Examples: consecutive instances of the child from the parent's first one.
         let first = pop.children(r, parent).first().copied().unwrap_or(0);
         (first..first + n).collect()

@@ -43,6 +43,25 @@ const SAMPLE_SCALE: u64 = 20;
 const SAMPLE_DOCUMENTS: u64 = 400;
 const SAMPLE_BYTES: usize = 32 << 20;
 
+/// Instances of one entity past which a run is refused before it starts:
+/// numbering them alone would take minutes (a chain of one-to-manys
+/// multiplies at every level: 5 children over 19 levels is 2e13), and no
+/// disk would hold their documents.
+pub const MAX_INSTANCES: f64 = 4_294_967_296.0;
+
+/// The entity a run at `scale`, children cut at `max_children`, would
+/// number the most instances of, and how many, when that passes
+/// `MAX_INSTANCES`.
+pub fn too_many(model: &Model, scale: u64, max_children: Option<u64>) -> Option<(String, f64)> {
+    let counts = expected_counts(model, scale as f64, max_children);
+    let (e, n) = counts
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    (n > MAX_INSTANCES).then(|| (model.entities[e].name.clone(), n))
+}
+
 /// The estimate for `options` (scale, cap on children, format): the
 /// documents from the expected counts, their bytes from documents built
 /// at a small scale and measured, in the formats asked.
@@ -116,10 +135,7 @@ struct Measured {
 
 /// Counts `coll`'s documents in `pop` and measures its first ones.
 fn measure(pop: &Population<'_>, coll: &Collection, (json, bson): (bool, bool)) -> Measured {
-    let builder = Builder {
-        pop,
-        fanout: Fanout::Drawn,
-    };
+    let builder = Builder::new(pop, Fanout::Drawn);
     let mut encoder = RunEncoder::new(pop, coll);
     let (mut jbuf, mut bbuf, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
     let (mut documents, mut measured) = (0, 0);

@@ -55,7 +55,7 @@ pub fn examples(pop: &Population<'_>) -> Vec<Examples> {
         .filter_map(|coll| {
             let build = |fanout| {
                 let root = first_root(pop, coll, fanout)?;
-                Some(Builder { pop, fanout }.document(coll, &root))
+                Some(Builder::new(pop, fanout).document(coll, &root))
             };
             Some(Examples {
                 collection: coll.name.clone(),

@@ -81,6 +81,21 @@ pub enum GenerateError {
         needed: u64,
         available: u64,
     },
+    #[error(
+        "at scale {scale} the design would number about {} instances of {entity}, more than any run can write",
+        crate::words::num(*count)
+    )]
+    #[diagnostic(
+        code(squill::generate::too_many),
+        help(
+            "lower --scale, or cut each parent's children with --max-children: children multiply at every level of a chain of one-to-manys"
+        )
+    )]
+    TooMany {
+        entity: String,
+        count: f64,
+        scale: u64,
+    },
     #[error("cannot write {path}: {source}")]
     Io {
         path: PathBuf,
@@ -112,11 +127,33 @@ pub struct Artifact {
 pub struct Options {
     /// Seed of every generated value (examples and data).
     pub seed: u64,
+    /// Cut the children of any one parent at this many in the examples,
+    /// as `DataOptions::max_children` does in the data.
+    pub max_children: Option<u64>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { seed: 1 }
+        Options {
+            seed: 1,
+            max_children: None,
+        }
+    }
+}
+
+/// Refuses a run whose population cannot be numbered (`estimate::too_many`).
+fn refuse_too_many(
+    model: &Model,
+    scale: u64,
+    max_children: Option<u64>,
+) -> Result<(), GenerateError> {
+    match estimate::too_many(model, scale, max_children) {
+        Some((entity, count)) => Err(GenerateError::TooMany {
+            entity,
+            count,
+            scale,
+        }),
+        None => Ok(()),
     }
 }
 
@@ -134,7 +171,8 @@ pub fn artifacts(
         });
     }
     // Examples are built at scale 1: one instance of every root entity.
-    let pop = Population::new(model, design, 1, options.seed);
+    refuse_too_many(model, 1, options.max_children)?;
+    let pop = Population::with_max_children(model, design, 1, options.seed, options.max_children);
     let ops = cookbook::op_codes(design);
     let validators: serde_json::Map<String, serde_json::Value> = design
         .collections

@@ -11,10 +11,7 @@ use crate::fixtures;
 
 fn collect(model: &Model, design: &Design, scale: u64, seed: u64) -> Vec<(String, Vec<Document>)> {
     let pop = Population::new(model, design, scale, seed);
-    let b = Builder {
-        pop: &pop,
-        fanout: Fanout::Drawn,
-    };
+    let b = Builder::new(&pop, Fanout::Drawn);
     design
         .collections
         .iter()
@@ -446,10 +443,7 @@ fn every_seed_example_generates_documents_that_validate() {
             );
         }
         let pop = Population::with_max_children(model, design, 2, 11, Some(30));
-        let b = Builder {
-            pop: &pop,
-            fanout: Fanout::Drawn,
-        };
+        let b = Builder::new(&pop, Fanout::Drawn);
         for c in &design.collections {
             let v = schema::validator(c);
             let mut n = 0;
@@ -479,10 +473,7 @@ fn the_direct_encoder_writes_what_the_value_tree_writes() {
     use super::values::Scratch;
     for (name, model, design) in fixtures::all() {
         let pop = Population::with_max_children(&model, &design, 2, 5, Some(40));
-        let b = Builder {
-            pop: &pop,
-            fanout: Fanout::Drawn,
-        };
+        let b = Builder::new(&pop, Fanout::Drawn);
         let mut scratch = Scratch::default();
         for c in &design.collections {
             let plan = ShapePlan::of_collection(&pop, c);
@@ -648,10 +639,7 @@ fn flat_documents_are_the_walked_documents() {
         // Enough parents that an optional field of theirs is absent from some.
         let scale = if name == "flat-kinds" { 60 } else { 10 };
         let pop = Population::with_max_children(&model, &design, scale, 7, Some(40));
-        let b = Builder {
-            pop: &pop,
-            fanout: Fanout::Drawn,
-        };
+        let b = Builder::new(&pop, Fanout::Drawn);
         let mut scratch = Scratch::default();
         for c in &design.collections {
             let plan = ShapePlan::of_collection(&pop, c);
@@ -875,4 +863,31 @@ fn a_shallow_tree_keeps_its_paths_within_its_levels() {
         .max()
         .unwrap();
     assert_eq!(longest, 2);
+}
+
+/// A chain of one-to-manys multiplies at every level: 20 levels of 5
+/// children each would number about 1e14 instances at scale 1. `generate`
+/// refuses it at once (it numbered them for minutes, writing nothing);
+/// with each parent's children cut at 2 it writes.
+#[test]
+fn a_population_too_large_to_number_is_refused() {
+    let model = crate::model::synthetic::chain(20);
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let refused = super::artifacts(&model, &design, &super::Options::default());
+    let Err(super::GenerateError::TooMany {
+        entity,
+        count,
+        scale,
+    }) = refused
+    else {
+        panic!("expected a refusal: {:?}", refused.map(|a| a.len()));
+    };
+    assert_eq!((entity.as_str(), scale), ("e19", 1));
+    assert!(count > super::estimate::MAX_INSTANCES, "{count}");
+    let cut = super::Options {
+        max_children: Some(2),
+        ..super::Options::default()
+    };
+    assert!(super::artifacts(&model, &design, &cut).is_ok());
 }

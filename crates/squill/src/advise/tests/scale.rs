@@ -79,3 +79,48 @@ operations:
         f.message
     );
 }
+
+/// A chain of embedded one-to-manys, each within the limit alone, whose
+/// maximums together make a document MongoDB would refuse: a warning says
+/// so (the design's sizes said 267 GiB at maximum cardinality, with no
+/// finding).
+#[test]
+fn a_document_too_large_at_every_maximum_is_a_warning() {
+    let mut yaml = String::from("entities:\n");
+    for i in 0..20 {
+        yaml.push_str(&format!(
+            "  e{i}: {{count: 1000, fields: {{name: string(20)}}}}\n"
+        ));
+    }
+    yaml.push_str("relationships:\n");
+    for i in 1..20 {
+        yaml.push_str(&format!(
+            "  r{i}: {{parent: e{}, child: e{i}, children: {{min: 0, typical: 5, max: 50}}, child_field: p{i}}}\n",
+            i - 1
+        ));
+    }
+    yaml.push_str(
+        "operations:\n  read: {read: e0, rate: 1, filter: {_id: eq}, include: {r1: {}}}\n",
+    );
+    let model = crate::inputs::model_file::parse("chain.yaml", &yaml).unwrap();
+    let design = crate::advise::advise(&model, &Settings::default(), None).unwrap();
+    let limit = Settings::default().design.max_document_bytes;
+    let over: Vec<&str> = design
+        .collections
+        .iter()
+        .filter(|c| c.size.max_bytes.is_some_and(|m| m > limit))
+        .map(|c| c.name.as_str())
+        .collect();
+    assert!(!over.is_empty());
+    for name in over {
+        let f = design
+            .findings
+            .iter()
+            .find(|f| {
+                f.rule == "document-size-limit"
+                    && f.message.contains(&format!("document of {name} "))
+            })
+            .unwrap_or_else(|| panic!("no finding on {name}"));
+        assert_eq!(f.severity, crate::finding::Severity::Warning);
+    }
+}
