@@ -203,7 +203,6 @@ pub fn preflight(
     dir: &Path,
 ) -> Result<(super::estimate::Estimate, Option<u64>), GenerateError> {
     refuse_existing(&paths(design, dir, options.format), options.force)?;
-    super::refuse_too_many(model, options.scale, options.max_children)?;
     let estimate = super::estimate::estimate(model, design, options);
     let free = super::write::free_space(dir);
     if let Some(available) = free
@@ -216,6 +215,9 @@ pub fn preflight(
             available,
         });
     }
+    // Past the disk (or with --force), a population that cannot even be
+    // numbered.
+    super::refuse_too_many(model, options.scale, options.max_children)?;
     Ok((estimate, free))
 }
 
