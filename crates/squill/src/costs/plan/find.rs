@@ -127,6 +127,22 @@ impl<'a> Planner<'a> {
         (m, n)
     }
 
+    /// The path of `acc`'s documents that holds their parent's id through
+    /// `r`, tested against the ids step `n` found (the document's own `_id`
+    /// when the parent keeps the ids instead).
+    pub(super) fn by_parent_ids(
+        &self,
+        acc: &Access,
+        r: RelationshipId,
+        n: usize,
+    ) -> (String, ValueSource) {
+        let from = ValueSource::FromStep { step: n };
+        match self.parent_ref_path(r) {
+            Some(p) => (acc.path(&p), from),
+            None => (acc.path("_id"), from),
+        }
+    }
+
     /// How many values `e`'s documents hold under a filter path: the ids of
     /// the other side when the layout keeps them as an array here (a
     /// many-to-many, shared children, or the children's ids in a parent),
@@ -270,11 +286,7 @@ impl<'a> Planner<'a> {
                     purpose,
                 )
             };
-            let from = ValueSource::FromStep { step: n };
-            match self.parent_ref_path(r) {
-                Some(p) => (acc.path(&p), from),
-                None => (acc.path("_id"), from),
-            }
+            self.by_parent_ids(acc, r, n)
         } else {
             // e's children's field.
             if field == "_id"

@@ -259,11 +259,7 @@ impl<'a> Planner<'a> {
                         .1
                     }
                 };
-                let from = ValueSource::FromStep { step: n };
-                match self.parent_ref_path(r) {
-                    Some(p) => (acc.path(&p), from),
-                    None => (acc.path("_id"), from),
-                }
+                self.by_parent_ids(acc, r, n)
             }
         }
     }

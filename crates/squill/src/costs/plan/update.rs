@@ -164,30 +164,16 @@ impl<'a> Planner<'a> {
             if !copied.is_empty() {
                 let pacc = self.access(rel.parent);
                 let holders = f.typical_parents(r) * m;
-                extra.push((
-                    rel.parent,
-                    Action::UpdateMany,
-                    vec![filt(
+                extra.push(self.refresh_write(
+                    &name,
+                    &copied,
+                    (rel.parent, holders, scaled(rel.parents.max, m)),
+                    filt(
                         pacc.path(&format!("{}._id", rel.parent_field)),
                         FilterOp::Eq,
                         ValueSource::Param,
-                    )],
-                    copied
-                        .iter()
-                        .map(|c| UpdateOp::Set {
-                            path: pacc.path(&format!("{}.$.{c}", rel.parent_field)),
-                        })
-                        .collect(),
-                    holders,
-                    holders,
-                    self.refresh_purpose(
-                        &name,
-                        &copied,
-                        holders,
-                        rel.parent,
-                        scaled(rel.parents.max, m),
                     ),
-                    Some(name.clone()),
+                    |c| pacc.path(&format!("{}.$.{c}", rel.parent_field)),
                 ));
             }
             for (func, field, cname) in self.computed(r) {
@@ -234,30 +220,17 @@ impl<'a> Planner<'a> {
             if !copied.is_empty() {
                 let pf = f.model.tree_path_field(t);
                 let holders = f.model.tree_height(t) * m;
-                extra.push((
-                    e,
-                    Action::UpdateMany,
-                    vec![filt(
+                let at_most = crate::model::Count::Finite(f.model.entity(e).count);
+                extra.push(self.refresh_write(
+                    &name,
+                    &copied,
+                    (e, holders, at_most),
+                    filt(
                         acc.path(&format!("{pf}._id")),
                         FilterOp::Eq,
                         ValueSource::Param,
-                    )],
-                    copied
-                        .iter()
-                        .map(|c| UpdateOp::Set {
-                            path: acc.path(&format!("{pf}.$.{c}")),
-                        })
-                        .collect(),
-                    holders,
-                    holders,
-                    self.refresh_purpose(
-                        &name,
-                        &copied,
-                        holders,
-                        e,
-                        crate::model::Count::Finite(f.model.entity(e).count),
                     ),
-                    Some(name.clone()),
+                    |c| acc.path(&format!("{pf}.$.{c}")),
                 ));
             }
         }
@@ -302,10 +275,11 @@ impl<'a> Planner<'a> {
                                     .is_some_and(|d| d >= parent.count && parent.count > 0)
                         })
                         .map_or("_id", String::as_str);
-                    extra.push((
-                        rel.child,
-                        Action::UpdateMany,
-                        vec![filt(
+                    extra.push(self.refresh_write(
+                        &name,
+                        &copied,
+                        (rel.child, holders, scaled(rel.children.max, m)),
+                        filt(
                             cacc.path(&format!("{}.{key}", rel.child_field)),
                             FilterOp::Eq,
                             if key == "_id" {
@@ -315,23 +289,8 @@ impl<'a> Planner<'a> {
                                     field: key.to_string(),
                                 }
                             },
-                        )],
-                        copied
-                            .iter()
-                            .map(|c| UpdateOp::Set {
-                                path: cacc.path(&format!("{at_parent}.{c}")),
-                            })
-                            .collect(),
-                        holders,
-                        holders,
-                        self.refresh_purpose(
-                            &name,
-                            &copied,
-                            holders,
-                            rel.child,
-                            scaled(rel.children.max, m),
                         ),
-                        Some(name.clone()),
+                        |c| cacc.path(&format!("{at_parent}.{c}")),
                     ));
                 }
             }
@@ -408,6 +367,33 @@ impl<'a> Planner<'a> {
 }
 
 impl<'a> Planner<'a> {
+    /// The `updateMany` that refreshes the `copied` fields of `source` in
+    /// the documents of `holder` that keep copies of them (`holders` of
+    /// them typically, `at_most` at the model's maximum), found by
+    /// `filter`, each copy at the path `at` gives it.
+    fn refresh_write(
+        &self,
+        source: &str,
+        copied: &[&String],
+        (holder, holders, at_most): (EntityId, f64, crate::model::Count),
+        filter: StepFilter,
+        at: impl Fn(&str) -> String,
+    ) -> ExtraWrite {
+        (
+            holder,
+            Action::UpdateMany,
+            vec![filter],
+            copied
+                .iter()
+                .map(|c| UpdateOp::Set { path: at(c) })
+                .collect(),
+            holders,
+            holders,
+            self.refresh_purpose(source, copied, holders, holder, at_most),
+            Some(source.to_string()),
+        )
+    }
+
     /// The writes a move of one node of tree `t` adds: the new parent's
     /// path read, then every path that runs through the node rewritten,
     /// the node's subtree's (itself included) and those of what references
