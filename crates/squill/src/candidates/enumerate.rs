@@ -11,7 +11,7 @@ pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     let rel = model.relationship(r);
     let rf = facts.rel(r);
     let mut out = Vec::new();
-    let one_parent = rel.kind != RelationshipKind::ManyToMany && !rel.shared;
+    let one_parent = rel.one_parent();
     // A link of an edge collection keeps its own documents: its parent's
     // id, with copies of a few of its fields if the reads want them.
     if rel.edge {
@@ -299,7 +299,7 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
             || model.relationships_to(source).any(|o| {
                 o != r
                     && model.relationship(o).child_field == f
-                    && one_parent(model.relationship(o))
+                    && model.relationship(o).one_parent()
             })
     };
     // A copy of every field is not a reference any more: only explicit field lists.
@@ -326,10 +326,4 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
         out.push(mostly);
     }
     out
-}
-
-/// Whether a child of `rel` has exactly one parent through it (its reference
-/// is one id, which a copy can carry).
-fn one_parent(rel: &crate::model::Relationship) -> bool {
-    rel.kind != RelationshipKind::ManyToMany && !rel.shared
 }

@@ -310,7 +310,7 @@ impl<'s> Placement<'s> {
                 Layout::ExtendedReference {
                     copies_into: Side::Child,
                     fields,
-                } if rel.kind != RelationshipKind::ManyToMany && !rel.shared => {
+                } if rel.one_parent() => {
                     let b = 2.0 + name.len() as f64 + copy_bytes(facts, rel.parent, fields);
                     add(b, Some(b), 2);
                 }

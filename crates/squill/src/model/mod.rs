@@ -62,7 +62,7 @@ impl Model {
     pub fn parent_reference(&self, entity: EntityId, field: &str) -> Option<RelationshipId> {
         self.relationships_to(entity).find(|r| {
             let rel = self.relationship(*r);
-            rel.child_field == field && rel.kind != RelationshipKind::ManyToMany && !rel.shared
+            rel.child_field == field && rel.one_parent()
         })
     }
 

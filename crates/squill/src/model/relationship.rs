@@ -136,6 +136,12 @@ pub struct Relationship {
 }
 
 impl Relationship {
+    /// Whether a child has exactly one parent through it: its reference is
+    /// one id (not a many-to-many, not shared children).
+    pub fn one_parent(&self) -> bool {
+        self.kind != RelationshipKind::ManyToMany && !self.shared
+    }
+
     /// The attribute of the link named `name`, if any.
     pub fn attribute(&self, name: &str) -> Option<&super::Field> {
         self.attributes.iter().find(|f| f.name == name)

@@ -799,9 +799,7 @@ impl<'a> Planner<'a> {
                 } else if rel.parent == e
                     && let Some(o) = f.rels_to[other.index()].iter().copied().find(|&o| {
                         let x = f.model.relationship(o);
-                        x.child_field == field
-                            && x.kind != RelationshipKind::ManyToMany
-                            && !x.shared
+                        x.child_field == field && x.one_parent()
                     })
                 {
                     // The children's reference to a parent of theirs (the
