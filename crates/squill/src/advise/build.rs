@@ -69,7 +69,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         .relationship_ids()
         .map(|rel| decision(facts, space, state, &priced, &eval, rel))
         .collect();
-    let entities = entity_decisions(facts, space, state, &priced);
+    let entities = entity_decisions(facts, space, state, &priced, &eval);
     let operations = model
         .operation_ids()
         .zip(&priced.plans)
@@ -475,6 +475,7 @@ fn entity_decisions(
     space: &Space,
     state: &State,
     priced: &Priced,
+    eval: &Evaluator<'_, '_>,
 ) -> Vec<EntityDecision> {
     let model = facts.model;
     let mut out = Vec::new();
@@ -482,6 +483,8 @@ fn entity_decisions(
         if !on {
             continue;
         }
+        let mut rules = space.entity_support[i].clone();
+        rules.extend(without_entity(facts, space, state, priced, eval, i));
         match &space.entity[i] {
             EntityCandidate::Polymorphic {
                 entities,
@@ -495,7 +498,7 @@ fn entity_decisions(
                     .map(|e: &EntityId| model.entity(*e).name.clone())
                     .collect(),
                 discriminator: discriminator.clone(),
-                rules: space.entity_support[i].clone(),
+                rules: rules.clone(),
             }),
             EntityCandidate::Computed {
                 relationship,
@@ -522,12 +525,52 @@ fn entity_decisions(
                     field: name.clone(),
                     computes: computes(model, rel, *function, field.as_deref()),
                     maintained_by,
-                    rules: space.entity_support[i].clone(),
+                    rules: rules.clone(),
                 });
             }
         }
     }
     out
+}
+
+/// What the design would cost without entity candidate `i` (separate
+/// collections instead of a polymorphic one, a figure computed at read time
+/// instead of kept), as a `design-for-workload` reason; `None` when the
+/// design cannot do without it.
+fn without_entity(
+    facts: &Facts<'_>,
+    space: &Space,
+    state: &State,
+    priced: &Priced,
+    eval: &Evaluator<'_, '_>,
+    i: usize,
+) -> Option<RuleHit> {
+    let mut st = state.clone();
+    st.entity[i] = false;
+    let (total, plans) = eval.total_with_entities(&st, &[], &[i])?;
+    let pairs: Vec<(OperationId, &OpPlan, &OpPlan)> = plans
+        .iter()
+        .map(|(o, p)| (*o, &priced.plans[o.index()], p))
+        .collect();
+    let delta = total - eval.total();
+    let model = facts.model;
+    let what = match &space.entity[i] {
+        EntityCandidate::Polymorphic { entities, .. } => format!(
+            "a collection of its own for each of {}",
+            entities
+                .iter()
+                .map(|e| model.entity(*e).name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        EntityCandidate::Computed { name, .. } => {
+            format!("computing `{name}` at each read instead of keeping it")
+        }
+    };
+    Some(RuleHit {
+        rule: r::design_for_workload::RULE.id,
+        reason: explanation(facts, &pairs, delta, eval.total(), &what),
+    })
 }
 
 pub fn update_path(u: &crate::design::UpdateOp) -> &str {

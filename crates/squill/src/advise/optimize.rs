@@ -685,10 +685,20 @@ impl<'f, 's> Evaluator<'f, 's> {
         state: &State,
         rels: &[usize],
     ) -> Option<(f64, Vec<(OperationId, crate::costs::plan::OpPlan)>)> {
+        self.total_with_entities(state, rels, &[])
+    }
+
+    /// `total_with`, where entity candidates `ents` changed too.
+    pub fn total_with_entities(
+        &self,
+        state: &State,
+        rels: &[usize],
+        ents: &[usize],
+    ) -> Option<(f64, Vec<(OperationId, crate::costs::plan::OpPlan)>)> {
         let mut plans = Vec::new();
         let (t, ops, ..) =
             self.search
-                .evaluate_keeping(state, None, rels, &[], Some(&mut plans))?;
+                .evaluate_keeping(state, None, rels, ents, Some(&mut plans))?;
         Some((t, ops.into_iter().zip(plans).collect()))
     }
 }

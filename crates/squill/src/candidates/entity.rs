@@ -38,14 +38,22 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
     let mut tolerance: Vec<(usize, Option<f64>)> = Vec::new();
     for op_id in model.operation_ids() {
         let OperationKind::Read {
+            entity,
             include,
             aggregates,
+            family,
             ..
         } = &model.operation(op_id).kind
         else {
             continue;
         };
+        // Kinds one query reads together: the children of several
+        // relationships a read includes, or a family read with no parent.
         let mut children: Vec<EntityId> = Vec::new();
+        if !family.is_empty() {
+            children.push(*entity);
+            children.extend(family.iter().copied());
+        }
         for inc in include.iter().filter(|i| i.to_children) {
             let child = model.relationship(inc.relationship).child;
             if !children.contains(&child) {

@@ -193,8 +193,16 @@ impl<'m> Facts<'m> {
                 include,
                 aggregates,
                 filter,
+                family,
                 ..
             } => {
+                // A family's other kinds are found by the same filter, on their own.
+                for e in family {
+                    self.filter_fields(*e, filter, rate);
+                    for r in model.relationships_to(*e) {
+                        self.rels[r.index()].child_own_ops += rate;
+                    }
+                }
                 // The children of one parent asked on the child read down
                 // that relationship, as the parent's include does.
                 let as_include = op.as_parent_include(model);
@@ -403,8 +411,10 @@ impl<'m> Facts<'m> {
                 include,
                 aggregates,
                 filter,
+                family,
                 ..
             } => {
+                set.extend(family.iter().copied());
                 fn walk(
                     incs: &[Include],
                     set: &mut FxHashSet<EntityId>,

@@ -118,10 +118,17 @@ pub fn as_archive(
                 .is_some_and(|r| ups.contains(&r.relationship) && op.entity_in(model) != entity)
         };
         match &op.kind {
+            // A read over a family with the entity in it: the family's
+            // query would need the archive as one more kind.
             OperationKind::Read {
-                filter, aggregates, ..
+                filter,
+                aggregates,
+                family,
+                entity: first,
+                ..
             } if filter.iter().any(reaches)
-                || aggregates.iter().any(|a| ups.contains(&a.relationship)) =>
+                || aggregates.iter().any(|a| ups.contains(&a.relationship))
+                || (!family.is_empty() && (*first == entity || family.contains(&entity))) =>
             {
                 return None;
             }
@@ -454,6 +461,7 @@ impl Split<'_> {
                     fields: Vec::new(),
                     include: Vec::new(),
                     aggregates: Vec::new(),
+                    family: Vec::new(),
                 },
                 format!(
                     "the archiving job finds {} {name} past the horizon",

@@ -143,6 +143,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                 fields,
                 include,
                 aggregates,
+                family,
             } => {
                 let filter = hops(*entity, filter)?;
                 let mut aggs = Vec::new();
@@ -157,6 +158,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                     fields: fields.clone(),
                     include: includes((rel, [&names[0], &names[1]]), r, from_child, include)?,
                     aggregates: aggs,
+                    family: family.clone(),
                 }
             }
             // A new instance linked through the relationship: inserted,

@@ -188,6 +188,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     fields: Vec::new(),
                     include,
                     aggregates: Vec::new(),
+                    family: Vec::new(),
                 }
             }
             12..=15 => OperationKind::Insert {
@@ -334,6 +335,7 @@ pub fn chain(n: usize) -> Model {
                     recursive: None,
                 }],
                 aggregates: Vec::new(),
+                family: Vec::new(),
             },
             rates: vec![g.rate()],
             description: None,

@@ -80,11 +80,12 @@ impl Operation {
             fields,
             include,
             aggregates,
+            family,
         } = &self.kind
         else {
             return None;
         };
-        if !aggregates.is_empty() {
+        if !aggregates.is_empty() || !family.is_empty() {
             return None;
         }
         let mut through = filter.iter().filter_map(|f| {
@@ -136,6 +137,11 @@ pub enum OperationKind {
         /// The read aggregates children (count/sum/min/max/avg) rather than
         /// listing them: a computed field could answer it.
         aggregates: Vec<Aggregate>,
+        /// Further entities the same query reads with `entity`, a family
+        /// with no parent in common (`read: [car, phone, flat]`): the
+        /// filter, sort and fields are theirs too, the limit is the
+        /// family's. Empty for a read of one entity.
+        family: Vec<EntityId>,
     },
     Insert {
         entity: EntityId,

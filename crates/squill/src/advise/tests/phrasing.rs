@@ -138,6 +138,7 @@ fn every_query_on_the_children_of_one_parent_reads_as_its_include() {
                 fields: vec!["_id".into()],
                 include: vec![inc],
                 aggregates: Vec::new(),
+                family: Vec::new(),
             };
             rewritten += 1;
         }

@@ -1028,6 +1028,49 @@ fn s04_marketplace() {
     assert_eq!(entries, 20_000_000.0 * 20.0 + 20_000_000.0, "{entries}");
 }
 
+/// S4 with one entity per kind and the search across kinds written as a
+/// read over the family: the kinds share one collection told apart by
+/// `kind`, so that search is one query; a collection per kind is priced
+/// against it.
+#[test]
+fn s04_marketplace_kinds() {
+    let d = design("s04-marketplace-kinds");
+    let names: Vec<&str> = d.collections.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["seller", "listing"]);
+    let Some(crate::design::EntityDecision::Polymorphic {
+        entities,
+        discriminator,
+        rules,
+        ..
+    }) = d.entities.first()
+    else {
+        panic!("{:?}", d.entities)
+    };
+    assert_eq!(entities, &["car_listing", "phone_listing", "flat_listing"]);
+    assert_eq!(discriminator, "kind");
+    // A collection per kind: the search by city takes a query per kind.
+    let without = rules
+        .iter()
+        .find(|r| r.rule == "design-for-workload")
+        .unwrap();
+    assert!(
+        without
+            .reason
+            .contains("search_by_city (1,000/s): + 2 round trips"),
+        "{}",
+        without.reason
+    );
+    let p = plan(&d, "search_by_city");
+    assert_eq!(p.steps.len(), 1);
+    assert!(p.steps[0].filter.iter().all(|f| f.path != "kind"));
+    assert_eq!(p.cost.documents_examined, 24.0);
+    assert_eq!(p.steps[0].index.as_deref(), Some("city_1_price_1"));
+    // Each kind's own search tests the kind first.
+    let cars = plan(&d, "search_cars");
+    assert_eq!(cars.steps[0].filter[0].path, "kind");
+    assert_eq!(cars.cost.documents_examined, 24.0);
+}
+
 /// Recursive reads over a tree kept as parent references: the
 /// breadcrumbs (a product's category and its ancestors) in the step that
 /// finds the category, a subtree in one `$graphLookup` on the parent index.

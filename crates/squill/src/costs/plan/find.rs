@@ -16,6 +16,64 @@ impl<'a> Planner<'a> {
         fields: &[String],
         purpose: Purpose,
     ) -> (f64, usize) {
+        self.find_kinds(plan, op, &[e], filter, sort, limit, fields, purpose)
+    }
+
+    /// A read over a family of entities (`read: [car, phone, flat]`): one
+    /// query per collection that holds some of them, each with the read's
+    /// limit, merged by the application; kinds that share a polymorphic
+    /// collection are found together.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn find_family(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        kinds: &[EntityId],
+        filter: &[Filter],
+        sort: &[SortKey],
+        limit: Option<u64>,
+        fields: &[String],
+    ) {
+        let mut done: Vec<EntityId> = Vec::new();
+        for &e in kinds {
+            if done.contains(&e) {
+                continue;
+            }
+            let together: Vec<EntityId> = match self.p.poly[self.p.root(e).index()] {
+                Some(g) => kinds
+                    .iter()
+                    .copied()
+                    .filter(|k| self.p.poly[self.p.root(*k).index()] == Some(g))
+                    .collect(),
+                None => vec![e],
+            };
+            done.extend(&together);
+            let purpose = Purpose::Find {
+                entity: together
+                    .iter()
+                    .map(|k| self.name(*k))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            self.find_kinds(plan, op, &together, filter, sort, limit, fields, purpose);
+        }
+    }
+
+    /// Finds instances of `kinds` (one entity, or kinds of one polymorphic
+    /// collection found by one query); returns how many and the step number.
+    #[allow(clippy::too_many_arguments)]
+    fn find_kinds(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        kinds: &[EntityId],
+        filter: &[Filter],
+        sort: &[SortKey],
+        limit: Option<u64>,
+        fields: &[String],
+        purpose: Purpose,
+    ) -> (f64, usize) {
+        let e = kinds[0];
         let acc = self.access(e);
         let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
         let mut range: Vec<(String, FilterOp, ValueSource)> = Vec::new();
@@ -38,11 +96,33 @@ impl<'a> Planner<'a> {
                 eq.push((path, c.op, from));
             }
         }
-        let m = self.matched(e, filter, limit);
         let by_id = eq.iter().any(|(p, _, _)| *p == acc.path("_id")) && acc.prefix.is_empty();
+        let m = match kinds {
+            [_] => self.matched(e, filter, limit),
+            _ => {
+                let all: f64 = kinds.iter().map(|k| self.matched(*k, filter, None)).sum();
+                let all = if by_id { all.min(1.0) } else { all };
+                all.min(limit.map_or(f64::MAX, |l| l as f64))
+            }
+        };
         let mut keys: Vec<(String, i32)> = Vec::new();
+        // Several kinds of a polymorphic collection: every kind of it needs
+        // no test, some are the ones the application names.
+        let group = self.p.poly[acc.root.index()];
+        let whole = group.is_some_and(|g| {
+            self.facts
+                .model
+                .entity_ids()
+                .filter(|x| self.p.poly[x.index()] == Some(g))
+                .count()
+                == kinds.len()
+        });
+        if kinds.len() > 1 && !whole && !by_id {
+            eq.insert(0, ("kind".to_string(), FilterOp::In, ValueSource::Param));
+        }
         if let Some(kind) = &acc.kind
             && !by_id
+            && kinds.len() == 1
         {
             eq.insert(
                 0,
@@ -91,7 +171,11 @@ impl<'a> Planner<'a> {
             let r = acc.docs.max(1.0);
             (r * (1.0 - (1.0 - 1.0 / r).powf(m))).ceil().max(1.0)
         };
-        let examined = if scan { acc.docs } else { roots };
+        let examined = if scan {
+            kinds.iter().map(|k| self.access(*k).docs).sum()
+        } else {
+            roots
+        };
         let mut step = Self::step(&acc.collection, Action::Find, purpose);
         step.filter = eq
             .into_iter()
@@ -111,11 +195,16 @@ impl<'a> Planner<'a> {
             .iter()
             .map(|c| self.ids_per_document(e, c))
             .fold(1.0, f64::max);
+        let docs: f64 = if kinds.len() > 1 {
+            kinds.iter().map(|k| self.access(*k).docs).sum()
+        } else {
+            acc.docs
+        };
         let entries = per_doc
             * if acc.prefix.is_empty() {
-                acc.docs
+                docs
             } else {
-                acc.docs * acc.per_root
+                docs * acc.per_root
             };
         let cost = StepCost {
             keys: if scan { 0.0 } else { roots },

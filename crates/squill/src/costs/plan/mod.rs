@@ -558,9 +558,17 @@ impl<'a> Planner<'a> {
                 fields,
                 include,
                 aggregates,
+                family,
             } => {
                 if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
                     self.read_down(&mut plan, op_id, parent, inc);
+                    return plan;
+                }
+                if !family.is_empty() {
+                    let kinds: Vec<EntityId> = std::iter::once(*entity)
+                        .chain(family.iter().copied())
+                        .collect();
+                    self.find_family(&mut plan, op_id, &kinds, filter, sort, *limit, fields);
                     return plan;
                 }
                 let purpose = Purpose::Find {

@@ -225,9 +225,10 @@ pub struct RawMix {
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Operation")]
 pub struct RawOperation {
-    /// Reads instances of this entity.
-    #[schemars(with = "Option<String>")]
-    pub read: Option<S<String>>,
+    /// Reads instances of this entity; a list reads a family of entities
+    /// in one query (`[car, phone, flat]`), by fields they all have.
+    #[schemars(with = "Option<OneOrMany>")]
+    pub read: Option<S<OneOrMany>>,
     /// Inserts instances of this entity.
     #[schemars(with = "Option<String>")]
     pub insert: Option<S<String>>,

@@ -1091,3 +1091,48 @@ operations:
     let p = problems(&text.replace("levels: 7", "levels: 0"));
     assert!(p[0].contains("a whole number from 1 to 100"), "{p:?}");
 }
+
+/// `read: [a, b]` reads a family of entities in one query, by fields each
+/// of them has; it round-trips through the writer.
+#[test]
+fn a_read_over_a_family_of_entities() {
+    let text = r"
+entities:
+  car: {count: 100, fields: {title: string(20), price: decimal, city: string(12), make: string(10)}}
+  phone: {count: 100, fields: {title: string(20), price: decimal, city: string(12)}}
+  flat: {count: 50, fields: {title: string(20), price: decimal, city: string(12)}}
+  seller: {count: 10, fields: {name: string(20)}}
+relationships:
+  cars: {parent: seller, child: car, children: {typical: 10, max: 100}, child_field: seller}
+operations:
+  by_city: {read: [car, phone, flat], rate: 10, filter: {city: eq}, sort: price, limit: 24, fields: [title, price]}
+";
+    let m = parse("m.yaml", text).unwrap();
+    let OperationKind::Read { entity, family, .. } = &m.workload.operations[0].kind else {
+        panic!()
+    };
+    assert_eq!(m.entity(*entity).name, "car");
+    let names: Vec<&str> = family.iter().map(|e| m.entity(*e).name.as_str()).collect();
+    assert_eq!(names, ["phone", "flat"]);
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    // A field one kind lacks, named at its place in the file.
+    let p = problems(&text.replace("filter: {city: eq}", "filter: {make: eq}"));
+    assert!(p[0].contains("phone"), "{p:?}");
+    assert!(p[0].contains("m.yaml:10:58"), "{p:?}");
+    // An entity that is not in the model, or named twice.
+    let p = problems(&text.replace("[car, phone, flat]", "[car, phone, boat]"));
+    assert!(p[0].contains("`boat`, which is not an entity"), "{p:?}");
+    let p = problems(&text.replace("[car, phone, flat]", "[car, phone, car]"));
+    assert!(p[0].contains("reads `car` twice"), "{p:?}");
+    let p = problems(&text.replace("[car, phone, flat]", "[]"));
+    assert!(p[0].contains("reads an empty list"), "{p:?}");
+    // Related data is read per entity.
+    let p = problems(&text.replace("limit: 24,", "limit: 24, include: {seller: {}},"));
+    assert!(
+        p.iter()
+            .any(|x| x.contains("`include` is for a read of one entity")),
+        "{p:?}"
+    );
+    let p = problems(&text.replace("filter: {city: eq}", "filter: {seller.name: eq}"));
+    assert!(p.iter().any(|x| x.contains("tests `seller.name`")), "{p:?}");
+}

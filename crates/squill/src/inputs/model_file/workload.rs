@@ -5,7 +5,7 @@
 use super::context::Ctx;
 use super::error::{Position, suggestion};
 use super::paths::{aggregate, fields, filters, includes, relationship_list, sort_keys};
-use super::raw::{NamedMap, RawOperation, S};
+use super::raw::{NamedMap, OneOrMany, RawOperation, S};
 use super::resolve::{DeclaredMix, check_duplicates, check_name};
 use crate::model::{
     Aggregate, AtomicGroup, FieldType, Model, Operation, OperationId, OperationKind,
@@ -164,24 +164,48 @@ fn map_pos<V>(ctx: &Ctx<'_>, map: &NamedMap<V>, fallback: Option<Position>) -> O
     map.0.first().and_then(|(k, _)| ctx.pos(k)).or(fallback)
 }
 
+/// An entity or relationship an operation names, and where.
+type Target<'a> = (&'a str, Option<Position>);
+
 fn operation_kind(
     ctx: &mut Ctx<'_>,
     model: &Model,
     name: &S<String>,
     op: &RawOperation,
 ) -> Option<OperationKind> {
-    let kinds: Vec<(&str, &S<String>)> = [
-        ("read", &op.read),
-        ("insert", &op.insert),
-        ("update", &op.update),
-        ("delete", &op.delete),
-        ("link", &op.link),
-        ("unlink", &op.unlink),
+    // A read names one entity or a family: the first is the entity, the
+    // rest are read with it.
+    let (read, family): (Option<Target<'_>>, &[S<String>]) = match &op.read {
+        None => (None, &[]),
+        Some(r) => match &r.value {
+            OneOrMany::One(e) => (Some((e.as_str(), ctx.pos(r))), &[]),
+            OneOrMany::Many(v) if v.is_empty() => {
+                ctx.error(
+                    ctx.pos(r),
+                    format!("operation `{}` reads an empty list of entities", name.value),
+                    "no entity",
+                    Some("name the entity read, or the entities of a family read together: `read: [car, phone]`".into()),
+                );
+                return None;
+            }
+            OneOrMany::Many(v) => (Some((v[0].value.as_str(), ctx.pos(&v[0]))), &v[1..]),
+        },
+    };
+    fn named<'a>(ctx: &Ctx<'_>, v: &'a Option<S<String>>) -> Option<Target<'a>> {
+        v.as_ref().map(|v| (v.value.as_str(), ctx.pos(v)))
+    }
+    let kinds: Vec<(&str, Target<'_>)> = [
+        ("read", read),
+        ("insert", named(ctx, &op.insert)),
+        ("update", named(ctx, &op.update)),
+        ("delete", named(ctx, &op.delete)),
+        ("link", named(ctx, &op.link)),
+        ("unlink", named(ctx, &op.unlink)),
     ]
     .into_iter()
-    .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+    .filter_map(|(k, v)| v.map(|v| (k, v)))
     .collect();
-    let (kind, target) = match kinds.as_slice() {
+    let (kind, (target, target_pos)) = match kinds.as_slice() {
         [] => {
             ctx.error(
                 ctx.pos(name),
@@ -192,9 +216,9 @@ fn operation_kind(
             return None;
         }
         [one] => *one,
-        [_, (second, v), ..] => {
+        [_, (second, (_, at)), ..] => {
             ctx.error(
-                ctx.pos(v),
+                *at,
                 format!("operation `{}` is already a {}; `{second}` makes it two operations", name.value, kinds[0].0),
                 "second kind",
                 Some("split it into two operations (and group them under `atomic:` if they must be atomic)".into()),
@@ -204,17 +228,17 @@ fn operation_kind(
     };
     // A link names a relationship; its entity is the relationship's parent.
     let link = matches!(kind, "link" | "unlink").then(|| {
-        let r = model.relationship_by_name(&target.value);
+        let r = model.relationship_by_name(target);
         if r.is_none() {
             ctx.error(
-                ctx.pos(target),
+                target_pos,
                 format!(
                     "operation `{}` {kind}s through `{}`, which is not a relationship of this model",
-                    name.value, target.value
+                    name.value, target
                 ),
                 "undefined relationship",
                 suggestion(
-                    &target.value,
+                    target,
                     model.relationships.iter().map(|r| r.name.as_str()),
                 ),
             );
@@ -224,25 +248,22 @@ fn operation_kind(
     let entity = match link {
         Some(Some(r)) => Some(model.relationship(r).parent),
         Some(None) => return None,
-        None => model.entity_by_name(&target.value),
+        None => model.entity_by_name(target),
     };
     let Some(entity) = entity else {
         ctx.error(
-            ctx.pos(target),
+            target_pos,
             format!(
                 "operation `{}` {kind}s `{}`, which is not an entity of this model",
-                name.value, target.value
+                name.value, target
             ),
             "undefined entity",
-            suggestion(
-                &target.value,
-                model.entities.iter().map(|e| e.name.as_str()),
-            ),
+            suggestion(target, model.entities.iter().map(|e| e.name.as_str())),
         );
         return None;
     };
     // Keys that do not apply to this kind of operation.
-    let here = ctx.pos(target);
+    let here = target_pos;
     let misplaced: [(&str, bool, Option<Position>, &[&str]); 11] = [
         (
             "filter",
@@ -335,6 +356,7 @@ fn operation_kind(
         .as_ref()
         .map(|f| filters(ctx, model, entity, f))
         .unwrap_or_default();
+    let family = read_family(ctx, model, name, entity, family, op);
     if bad {
         return None;
     }
@@ -345,6 +367,7 @@ fn operation_kind(
         },
         "read" => OperationKind::Read {
             entity,
+            family: family?,
             filter,
             sort: op
                 .sort
@@ -569,4 +592,98 @@ fn windowed(ctx: &mut Ctx<'_>, model: &Model, w: &super::raw::RawWindow, aggs: &
             last,
         });
     }
+}
+
+/// The further entities of a read over a family (`read: [car, phone,
+/// flat]`), each checked to have the fields the read tests, sorts by and
+/// returns. `None` after an error.
+fn read_family(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    name: &S<String>,
+    entity: crate::model::EntityId,
+    raw: &[S<String>],
+    op: &RawOperation,
+) -> Option<Vec<crate::model::EntityId>> {
+    if raw.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    let mut ok = true;
+    for r in raw {
+        match model.entity_by_name(&r.value) {
+            Some(e) if e == entity || out.contains(&e) => {
+                ok = false;
+                ctx.error(
+                    ctx.pos(r),
+                    format!("operation `{}` reads `{}` twice", name.value, r.value),
+                    "named twice",
+                    None,
+                );
+            }
+            Some(e) => out.push(e),
+            None => {
+                ok = false;
+                ctx.error(
+                    ctx.pos(r),
+                    format!(
+                        "operation `{}` reads `{}`, which is not an entity of this model",
+                        name.value, r.value
+                    ),
+                    "undefined entity",
+                    suggestion(&r.value, model.entities.iter().map(|e| e.name.as_str())),
+                );
+            }
+        }
+    }
+    // One query over every kind: only what each kind has in its own documents.
+    let at = ctx.pos(&raw[0]);
+    let unsupported = [
+        ("include", op.include.is_some()),
+        ("aggregates", op.aggregates.is_some()),
+        ("window", op.window.is_some()),
+    ];
+    for (key, present) in unsupported {
+        if present {
+            ok = false;
+            ctx.error(
+                at,
+                format!(
+                    "operation `{}` reads a family of entities; `{key}` is for a read of one entity",
+                    name.value
+                ),
+                "one query over several kinds",
+                Some("read the related data in an operation on one entity of the family".into()),
+            );
+        }
+    }
+    let through = op
+        .filter
+        .iter()
+        .flat_map(|f| &f.0)
+        .find(|(k, v)| k.value.contains('.') || v.value.trim() == "under");
+    if let Some((key, _)) = through {
+        ok = false;
+        ctx.error(
+            ctx.pos(key),
+            format!(
+                "operation `{}` reads a family of entities and tests `{}`; a family is found by the fields its kinds share",
+                name.value, key.value
+            ),
+            "not a field of every kind",
+            Some("test related data in an operation on one entity of the family".into()),
+        );
+    }
+    for &e in &out {
+        if let Some(f) = &op.filter {
+            filters(ctx, model, e, f);
+        }
+        if let Some(s) = &op.sort {
+            sort_keys(ctx, model, e, s);
+        }
+        if let Some(f) = &op.fields {
+            fields(ctx, model, e, f, "returned");
+        }
+    }
+    ok.then_some(out)
 }

@@ -284,7 +284,18 @@ pub fn to_yaml(model: &Model) -> String {
     for op in &model.workload.operations {
         let _ = writeln!(out, "  {}:", s(&op.name));
         let target = s(&model.entity(op.entity_in(model)).name);
-        let (verb, target) = match op.kind {
+        let (verb, target) = match &op.kind {
+            OperationKind::Read { family, .. } if !family.is_empty() => (
+                "read",
+                format!(
+                    "[{target}, {}]",
+                    family
+                        .iter()
+                        .map(|e| s(&model.entity(*e).name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
             OperationKind::Read { .. } => ("read", target),
             OperationKind::Insert { .. } => ("insert", target),
             OperationKind::Update { .. } => ("update", target),
@@ -293,8 +304,8 @@ pub fn to_yaml(model: &Model) -> String {
                 relationship,
                 unlink,
             } => (
-                if unlink { "unlink" } else { "link" },
-                s(&model.relationship(relationship).name),
+                if *unlink { "unlink" } else { "link" },
+                s(&model.relationship(*relationship).name),
             ),
         };
         let _ = writeln!(out, "    {verb}: {target}");
