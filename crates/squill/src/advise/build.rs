@@ -162,7 +162,7 @@ fn collections(
         }
         let discriminator = p.poly[e.index()].and_then(|i| match &space.entity[i] {
             EntityCandidate::Polymorphic { discriminator, .. } => Some(discriminator.clone()),
-            EntityCandidate::Computed { .. } => None,
+            EntityCandidate::Computed { .. } | EntityCandidate::Timeline { .. } => None,
         });
         out.push(Collection {
             name,
@@ -175,10 +175,128 @@ fn collections(
             indexes: Vec::new(),
         });
     }
+    for &i in &p.timelines {
+        if let EntityCandidate::Timeline {
+            feed,
+            collection,
+            threshold,
+        } = &space.entity[i]
+        {
+            out.push(timeline_collection(
+                facts, docs, feed, collection, *threshold,
+            ));
+        }
+    }
     for c in &mut out {
         c.indexes = indexes(facts, &c.name, priced);
     }
     out
+}
+
+/// A timeline's collection: a document per reader under its id, with the
+/// newest items (each a copy of an item's document) and the outliers it
+/// follows.
+fn timeline_collection(
+    facts: &Facts<'_>,
+    docs: &DocBuilder<'_>,
+    feed: &crate::candidates::feed::Feed,
+    collection: &str,
+    threshold: Option<u64>,
+) -> Collection {
+    use crate::design::{FieldOrigin, ShapeField, ShapeType};
+    let model = facts.model;
+    let reader = model.relationship(feed.following).parent;
+    let item = model.relationship(feed.items).child;
+    let parent = model.relationship(feed.followers).parent;
+    let size = crate::candidates::placement::timeline_size(facts, feed, threshold);
+    let op = model.operation(feed.operation).name.clone();
+    docs.budget.set(super::document::EXAMPLE_BUDGET);
+    let (item_shape, _) = docs.entity(item, 1, true);
+    let items: Vec<serde_json::Value> = (1..=feed.limit.min(3))
+        .map(|n| serde_json::Value::Object(docs.entity(item, n, true).1))
+        .collect();
+    let mut shape = vec![
+        ShapeField {
+            name: "_id".into(),
+            ty: ShapeType::Scalar {
+                bson_type: "objectId".into(),
+                enum_values: Vec::new(),
+            },
+            required: true,
+            origin: FieldOrigin::Id,
+        },
+        ShapeField {
+            name: "items".into(),
+            ty: ShapeType::Array {
+                items: Box::new(ShapeType::Object {
+                    shape: Shape { fields: item_shape },
+                }),
+                max_items: Some(feed.limit),
+            },
+            required: true,
+            origin: FieldOrigin::Timeline {
+                feed: op.clone(),
+                entity: model.entity(item).name.clone(),
+            },
+        },
+    ];
+    let mut example = serde_json::Map::new();
+    example.insert(
+        "_id".into(),
+        docs.entity(reader, 1, true)
+            .1
+            .get("_id")
+            .cloned()
+            .unwrap_or_default(),
+    );
+    example.insert("items".into(), serde_json::Value::Array(items));
+    if threshold.is_some() {
+        shape.push(ShapeField {
+            name: "outliers".into(),
+            ty: ShapeType::Array {
+                items: Box::new(ShapeType::Scalar {
+                    bson_type: "objectId".into(),
+                    enum_values: Vec::new(),
+                }),
+                max_items: Some(
+                    facts.count(parent).min(
+                        model
+                            .relationship(feed.following)
+                            .children
+                            .max
+                            .finite()
+                            .unwrap_or(u64::MAX) as f64,
+                    ) as u64,
+                ),
+            },
+            required: false,
+            origin: FieldOrigin::Outliers {
+                feed: op,
+                entity: model.entity(parent).name.clone(),
+            },
+        });
+        example.insert("outliers".into(), serde_json::Value::Array(Vec::new()));
+    }
+    Collection {
+        name: collection.to_string(),
+        entities: Vec::new(),
+        discriminator: None,
+        shape: Shape { fields: shape },
+        example: serde_json::Value::Object(example),
+        documents: facts.count(reader).round() as u64,
+        size: DocumentSize {
+            typical_bytes: size.document.round() as u64,
+            // The items are capped; the outliers followed are at most the follows.
+            max_bytes: model
+                .relationship(feed.following)
+                .children
+                .max
+                .finite()
+                .map(|m| (size.document + m as f64 * 17.0).round() as u64),
+            nesting_depth: 3,
+        },
+        indexes: Vec::new(),
+    }
 }
 
 /// Steps name the index they need; one that is the prefix of another is not
@@ -528,6 +646,40 @@ fn entity_decisions(
                     rules: rules.clone(),
                 });
             }
+            EntityCandidate::Timeline {
+                feed,
+                collection,
+                threshold,
+            } => {
+                let size = crate::candidates::placement::timeline_size(facts, feed, *threshold);
+                let maintained_by = model
+                    .operation_ids()
+                    .zip(&priced.plans)
+                    .filter(|(_, p)| {
+                        p.steps.iter().any(|s| {
+                            s.collection == *collection && s.action != crate::design::Action::Find
+                        })
+                    })
+                    .map(|(o, _)| model.operation(o).name.clone())
+                    .collect();
+                out.push(EntityDecision::Timeline {
+                    collection: collection.clone(),
+                    reader: model
+                        .entity(model.relationship(feed.following).parent)
+                        .name
+                        .clone(),
+                    items: model
+                        .entity(model.relationship(feed.items).child)
+                        .name
+                        .clone(),
+                    feed: model.operation(feed.operation).name.clone(),
+                    limit: feed.limit,
+                    threshold: *threshold,
+                    pushed: size.pushed,
+                    maintained_by,
+                    rules: rules.clone(),
+                });
+            }
         }
     }
     out
@@ -566,6 +718,10 @@ fn without_entity(
         EntityCandidate::Computed { name, .. } => {
             format!("computing `{name}` at each read instead of keeping it")
         }
+        EntityCandidate::Timeline { feed, .. } => format!(
+            "reading {} on demand (fan-out on read)",
+            model.operation(feed.operation).name
+        ),
     };
     Some(RuleHit {
         rule: r::design_for_workload::RULE.id,

@@ -307,6 +307,13 @@ impl<'f, 's> Search<'f, 's> {
                     seeds.push(rel.parent);
                     seeds.push(rel.child);
                 }
+                crate::candidates::EntityCandidate::Timeline { feed, .. } => {
+                    for r in [feed.items, feed.followers, feed.following] {
+                        let rel = model.relationship(r);
+                        seeds.push(rel.parent);
+                        seeds.push(rel.child);
+                    }
+                }
             }
         }
         let mut root_set: Vec<crate::model::EntityId> = Vec::new();

@@ -27,6 +27,18 @@ pub enum EntityCandidate {
         /// application adding `every` children at a time.
         every: u64,
     },
+    /// Fan-out on write: a document per reader (`collection`, under the
+    /// reader's id) holding copies of the newest items of the parents it
+    /// follows, pushed by each new item, so the feed is one document. The
+    /// items of a parent with more followers than `threshold` (the
+    /// followers' percentile) are not pushed: the reader's document lists
+    /// such parents it follows (`outliers`) and the feed reads their newest
+    /// items at read time.
+    Timeline {
+        feed: crate::candidates::feed::Feed,
+        collection: String,
+        threshold: Option<u64>,
+    },
 }
 
 /// Every entity-level candidate of the model.
@@ -128,6 +140,20 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
                 }
             }
         }
+    }
+    for feed in crate::candidates::feed::feeds(model) {
+        let reader = model.relationship(feed.following).parent;
+        let followers = &model.relationship(feed.followers).children;
+        // Only parents that can pass the percentile are outliers.
+        let threshold = followers
+            .highest_percentile()
+            .map(|(_, t)| t)
+            .filter(|t| followers.max.finite().is_none_or(|m| m > *t));
+        out.push(EntityCandidate::Timeline {
+            collection: format!("{}_timeline", model.entity(reader).name),
+            feed,
+            threshold,
+        });
     }
     // A batch of `every` children moves the figure by at most the share the
     // readers accept of a typical parent's (1% of 20,000 views: 200).

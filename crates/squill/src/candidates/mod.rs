@@ -5,6 +5,7 @@
 mod entity;
 pub mod enumerate;
 pub mod facts;
+pub mod feed;
 pub mod placement;
 pub mod space;
 

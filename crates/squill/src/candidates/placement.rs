@@ -35,6 +35,8 @@ pub struct Placement<'s> {
     pub poly: Vec<Option<usize>>,
     /// Enabled computed-field candidates (indexes into `Space::entity`).
     pub computed: Vec<usize>,
+    /// Enabled timeline candidates (fan-out on write).
+    pub timelines: Vec<usize>,
     /// Typical and maximum BSON bytes of an entity as a (sub)document with
     /// everything embedded in it; `None` = unbounded.
     pub typical: Vec<f64>,
@@ -49,6 +51,72 @@ pub const ELEMENT: f64 = 5.0;
 /// since the last one is written again whole (MongoDB manual, WiredTiger
 /// storage engine).
 pub const CHECKPOINT_SECONDS: f64 = 60.0;
+/// One feed's timeline (fan-out on write): its items, their size, how
+/// many followers a new item is copied to, and the outliers a reader
+/// follows.
+#[derive(Debug, Clone, Copy)]
+pub struct TimelineSize {
+    /// Bytes of one item in the timeline's array: the item's own fields,
+    /// its id and its parent's.
+    pub item: f64,
+    /// Bytes of a timeline document.
+    pub document: f64,
+    /// Timelines one new item is pushed into: the mean followers of the
+    /// parents at or below the threshold.
+    pub pushed: f64,
+    /// Share of new items pushed (those of parents at or below the threshold).
+    pub pushed_share: f64,
+    /// Parents past the threshold a reader follows, typically.
+    pub outliers_followed: f64,
+    /// Share of new edges that point to a parent past the threshold.
+    pub outlier_edges: f64,
+}
+
+/// The sizes and fan-out of a timeline candidate.
+pub fn timeline_size(
+    facts: &Facts<'_>,
+    feed: &crate::candidates::feed::Feed,
+    threshold: Option<u64>,
+) -> TimelineSize {
+    let model = facts.model;
+    let followers = &model.relationship(feed.followers).children;
+    let items = model.relationship(feed.items);
+    let item = ELEMENT
+        + facts.own_bytes[items.child.index()]
+        + id_element("_id")
+        + id_element(&items.child_field);
+    let (pushed, pushed_share, outlier_edges) = match threshold {
+        Some(t) => (
+            followers
+                .mean_at_most(t)
+                .unwrap_or(followers.typical as f64),
+            1.0 - followers.share_above(t).unwrap_or(0.0),
+            followers.items_share_above(t).unwrap_or(0.0),
+        ),
+        None => (followers.typical as f64, 1.0, 0.0),
+    };
+    let outliers_followed = facts.typical(feed.following) * outlier_edges;
+    let document = 5.0
+        + id_element("_id")
+        + 1.0
+        + 6.0
+        + 5.0
+        + feed.limit as f64 * item
+        + if threshold.is_some() {
+            id_array("outliers", Some(outliers_followed)).unwrap_or(0.0)
+        } else {
+            0.0
+        };
+    TimelineSize {
+        item,
+        document,
+        pushed,
+        pushed_share,
+        outliers_followed,
+        outlier_edges,
+    }
+}
+
 /// Bytes of an ObjectId element with a short name.
 fn id_element(name: &str) -> f64 {
     1.0 + name.len() as f64 + 1.0 + 12.0
@@ -127,6 +195,7 @@ impl<'s> Placement<'s> {
         }
         let mut poly = vec![None; n];
         let mut computed = Vec::new();
+        let mut timelines = Vec::new();
         for (i, on) in state.entity.iter().enumerate() {
             if !on {
                 continue;
@@ -141,6 +210,22 @@ impl<'s> Placement<'s> {
                     }
                 }
                 EntityCandidate::Computed { .. } => computed.push(i),
+                // The items and the edges keep documents of their own: the
+                // followers are found at each new item, and the outliers'
+                // items read at feed time.
+                EntityCandidate::Timeline { feed, .. } => {
+                    let item = model.relationship(feed.items).child;
+                    let edge = model.relationship(feed.followers).child;
+                    let edge_home_ok = match home[edge.index()] {
+                        Home::Own => true,
+                        Home::Embedded { rel, .. } => rel == feed.following,
+                        Home::Bucketed { .. } => false,
+                    };
+                    if home[item.index()] != Home::Own || !edge_home_ok {
+                        return None;
+                    }
+                    timelines.push(i);
+                }
             }
         }
         let mut p = Placement {
@@ -150,6 +235,7 @@ impl<'s> Placement<'s> {
             per_root: Vec::new(),
             poly,
             computed,
+            timelines,
             typical: vec![f64::NAN; n],
             max: vec![None; n],
             depth: vec![0; n],

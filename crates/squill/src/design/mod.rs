@@ -178,6 +178,26 @@ pub enum EntityDecision {
         saves: Cost,
         rules: Vec<RuleHit>,
     },
+    /// Fan-out on write: `collection` keeps a document per `reader` (under
+    /// its id) with copies of the newest `limit` `items` of the parents it
+    /// follows, in the feed's order, pushed by each new item into the
+    /// timelines of its parent's followers. Parents with more followers than
+    /// `threshold` are not pushed: each timeline lists such parents it
+    /// follows in `outliers`, and the feed reads their items at read time.
+    Timeline {
+        collection: String,
+        reader: String,
+        items: String,
+        /// The feed read it serves.
+        feed: String,
+        limit: u64,
+        threshold: Option<u64>,
+        /// Timelines one new item is pushed into, typically.
+        pushed: f64,
+        /// Operations that write it.
+        maintained_by: Vec<String>,
+        rules: Vec<RuleHit>,
+    },
 }
 
 impl EntityDecision {
@@ -186,7 +206,8 @@ impl EntityDecision {
         match self {
             EntityDecision::Polymorphic { rules, .. }
             | EntityDecision::ComputedField { rules, .. }
-            | EntityDecision::Archive { rules, .. } => rules,
+            | EntityDecision::Archive { rules, .. }
+            | EntityDecision::Timeline { rules, .. } => rules,
         }
     }
 }

@@ -178,6 +178,39 @@ pub enum Purpose {
         /// cardinality (`None`: unbounded).
         at_most: Option<u64>,
     },
+    /// The reader's timeline document: the newest `entity` items pushed
+    /// into it (fan-out on write).
+    ReadTimeline {
+        entity: String,
+        reader: String,
+    },
+    /// The newest `entity` items of the parents past the followers'
+    /// threshold that the reader follows: not pushed, read now.
+    OutliersItems {
+        entity: String,
+    },
+    /// The followers of the new item's `parent`, whose timelines it goes into.
+    FindFollowers {
+        parent: String,
+    },
+    /// The new `entity` pushed into `timelines` timelines, keeping the newest.
+    PushToTimelines {
+        entity: String,
+        timelines: f64,
+    },
+    /// The deleted `entity`'s copies pulled out of `timelines` timelines.
+    PullFromTimelines {
+        entity: String,
+        timelines: f64,
+    },
+    /// A new timeline, empty, for the new `reader`.
+    CreateTimeline {
+        reader: String,
+    },
+    /// The followed `parent` past the threshold noted in the follower's timeline.
+    NoteOutlier {
+        parent: String,
+    },
 }
 
 impl Purpose {
@@ -187,6 +220,34 @@ impl Purpose {
         let one = |name: &str| singular(name);
         match self {
             Find { entity } => format!("find {entity}"),
+            ReadTimeline { entity, reader } => format!(
+                "the {}'s timeline: the newest {} pushed into it",
+                one(reader),
+                plural(entity)
+            ),
+            OutliersItems { entity } => format!(
+                "the newest {} of the followed accounts too followed to push to (outliers)",
+                plural(entity)
+            ),
+            FindFollowers { parent } => format!(
+                "the followers of the item's {}, up to the outliers' threshold",
+                one(parent)
+            ),
+            PushToTimelines { entity, timelines } => format!(
+                "push the {} into about {} timelines, keeping the newest",
+                one(entity),
+                num(*timelines)
+            ),
+            PullFromTimelines { entity, timelines } => format!(
+                "pull the {}'s copy out of about {} timelines",
+                one(entity),
+                num(*timelines)
+            ),
+            CreateTimeline { reader } => format!("create the new {}'s empty timeline", one(reader)),
+            NoteOutlier { parent } => format!(
+                "note the followed {} (past the threshold) in the follower's timeline",
+                one(parent)
+            ),
             FindMatching { entity, field } => {
                 format!("find the {} whose {field} matches", plural(entity))
             }

@@ -96,6 +96,14 @@ pub enum FieldOrigin {
     Path { tree: String, via: Option<String> },
     /// The type field of a polymorphic collection.
     Discriminator,
+    /// A timeline's copies of the newest instances of `entity` (posts) of
+    /// the parents its reader follows, in feed `feed`'s order, as many as
+    /// its limit: fan-out on write. Each item is a copy of the whole
+    /// document of `entity`.
+    Timeline { feed: String, entity: String },
+    /// The ids of the instances of `entity` past the followers' threshold
+    /// (outliers, not pushed to) that a timeline's reader follows.
+    Outliers { feed: String, entity: String },
     /// Bookkeeping of a bucket (its key, its count).
     Bucket { description: String },
 }

@@ -127,6 +127,7 @@ impl<'c> FieldPlan<'c> {
         let model = pop.model;
         let origin = match &field.origin {
             FieldOrigin::Id => Origin::Id,
+            FieldOrigin::Timeline { .. } | FieldOrigin::Outliers { .. } => Origin::Other,
             FieldOrigin::Copy {
                 entity, field: f, ..
             } if let Some(e) = model.entity_by_name(entity)

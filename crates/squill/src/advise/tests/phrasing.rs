@@ -201,6 +201,7 @@ fn entity_decisions(d: &crate::design::Design) -> Vec<String> {
             EntityDecision::Archive {
                 entity, archive, ..
             } => format!("archive {entity} into {archive}"),
+            EntityDecision::Timeline { collection, .. } => format!("timeline {collection}"),
         })
         .collect()
 }

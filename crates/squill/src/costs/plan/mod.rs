@@ -128,6 +128,7 @@ mod find;
 mod include;
 mod insert;
 mod link;
+mod timeline;
 mod tree;
 mod update;
 
@@ -560,6 +561,9 @@ impl<'a> Planner<'a> {
                 aggregates,
                 family,
             } => {
+                if self.timeline_read(&mut plan, op_id) {
+                    return plan;
+                }
                 if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
                     self.read_down(&mut plan, op_id, parent, inc);
                     return plan;
@@ -628,6 +632,7 @@ impl<'a> Planner<'a> {
                 unlink,
             } => self.link(&mut plan, op_id, *relationship, *unlink),
         }
+        self.timeline_upkeep(&mut plan, op_id);
         plan
     }
 

@@ -477,6 +477,33 @@ pub fn entity_decision(decision: &EntityDecision) -> String {
             working_set_words(working_set),
             working_set_words(without_archive),
         ),
+        EntityDecision::Timeline {
+            collection,
+            reader,
+            items,
+            feed,
+            limit,
+            threshold,
+            pushed,
+            maintained_by,
+            ..
+        } => {
+            let mut s = format!(
+                "timeline (fan-out on write) {collection}: a document per {reader} with its feed {feed}'s newest {} {}, each new one pushed into about {} timelines by {}",
+                crate::words::int(*limit),
+                crate::words::plural(items),
+                crate::words::num(*pushed),
+                maintained_by.join(", ")
+            );
+            if let Some(t) = threshold {
+                s.push_str(&format!(
+                    "; parents with more than {} followers are not pushed: each timeline lists those it follows in `outliers`, whose {} the feed reads at read time",
+                    crate::words::int(*t),
+                    crate::words::plural(items)
+                ));
+            }
+            s
+        }
     }
 }
 

@@ -11,14 +11,13 @@ crate::rules::declare_rule! {
 
 use crate::candidates::placement::{CHECKPOINT_SECONDS, ELEMENT};
 use crate::design::{Layout, Side};
-use crate::model::{OperationKind, RelationshipId};
+use crate::candidates::feed::feeds;
+use crate::model::RelationshipId;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
 
-/// A read of the children of `r` by the parents a reader follows (posts
-/// whose author the user follows): its rate, limit, the edge relationship
-/// from the parent (the author's followers) and the one from the reader
-/// (the accounts the user follows).
+/// A feed read of the children of the relationship judged (posts whose
+/// author the user follows): its rate, limit and edge relationships.
 struct Feed {
     operation: String,
     rate: f64,
@@ -29,45 +28,14 @@ struct Feed {
 
 fn feed(cx: &RelCheck<'_>) -> Option<Feed> {
     let model = cx.facts.model;
-    let rel = cx.rel();
-    model.workload.operations.iter().find_map(|op| {
-        let OperationKind::Read {
-            entity,
-            filter,
-            limit,
-            ..
-        } = &op.kind
-        else {
-            return None;
-        };
-        if *entity != rel.child {
-            return None;
-        }
-        filter.iter().find_map(|f| {
-            let related = f.related.as_ref()?;
-            // `followers.following` (or `….following._id`): two hops, the
-            // second ending at the reader's reference.
-            let hops: Vec<&String> = related.further.iter().filter(|s| *s != "_id").collect();
-            if related.relationship != cx.r || hops.len() != 2 {
-                return None;
-            }
-            let followers = model
-                .relationships_from(rel.parent)
-                .find(|&e| model.relationship(e).name == *hops[0])?;
-            let edge = model.relationship(followers).child;
-            let following = model.relationships_to(edge).find(|&g| {
-                let g_rel = model.relationship(g);
-                g != followers
-                    && (g_rel.name == *hops[1] || g_rel.child_field == *hops[1])
-            })?;
-            Some(Feed {
-                operation: op.name.clone(),
-                rate: op.rate(cx.facts.mix),
-                limit: limit.unwrap_or(1),
-                followers,
-                following,
-            })
-        })
+    let f = feeds(model).into_iter().find(|f| f.items == cx.r)?;
+    let op = model.operation(f.operation);
+    Some(Feed {
+        operation: op.name.clone(),
+        rate: op.rate(cx.facts.mix),
+        limit: f.limit,
+        followers: f.followers,
+        following: f.following,
     })
 }
 
@@ -133,7 +101,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let verdict = if cost > saved {
         "fan-out on read costs less"
     } else {
-        "fan-out on write would cost less; squill has no timeline layout to propose"
+        "fan-out on write would cost less (entity candidate timeline)"
     };
     Some(Judgement::Support(format!(
         "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s, each adding {} to a timeline of {} that checkpoints write again whole every {} (about {} a push; a score of {}), to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",

@@ -1,0 +1,373 @@
+//! Fan-out on write: a feed read from the reader's timeline document, and
+//! the writes that keep timelines (a new item pushed into its parent's
+//! followers' timelines, a new reader's empty timeline, a followed outlier
+//! noted, an item's copies refreshed or pulled).
+
+use super::*;
+use crate::candidates::feed::Feed;
+use crate::candidates::placement::{CHECKPOINT_SECONDS, TimelineSize, timeline_size};
+
+/// An enabled timeline: its feed, collection and threshold.
+pub(super) struct Timeline<'s> {
+    pub feed: &'s Feed,
+    pub collection: &'s str,
+    pub threshold: Option<u64>,
+}
+
+impl<'a> Planner<'a> {
+    /// The enabled timelines of the placement.
+    pub(super) fn timelines(&self) -> Vec<Timeline<'a>> {
+        self.p
+            .timelines
+            .iter()
+            .filter_map(|&i| match &self.space.entity[i] {
+                EntityCandidate::Timeline {
+                    feed,
+                    collection,
+                    threshold,
+                } => Some(Timeline {
+                    feed,
+                    collection,
+                    threshold: *threshold,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The feed `op` read from its timeline: the reader's document by id,
+    /// then, when the reader follows outliers, their newest items.
+    pub(super) fn timeline_read(&self, plan: &mut OpPlan, op: OperationId) -> bool {
+        let Some(t) = self
+            .timelines()
+            .into_iter()
+            .find(|t| t.feed.operation == op)
+        else {
+            return false;
+        };
+        let model = self.facts.model;
+        let size = timeline_size(self.facts, t.feed, t.threshold);
+        let reader = model.relationship(t.feed.following).parent;
+        let item = model.relationship(t.feed.items).child;
+        let mut step = Self::step(
+            t.collection,
+            Action::Find,
+            Purpose::ReadTimeline {
+                entity: self.name(item).to_string(),
+                reader: self.name(reader).to_string(),
+            },
+        );
+        step.filter = vec![filt("_id", FilterOp::Eq, ValueSource::Param)];
+        step.documents = 1.0;
+        let cost = StepCost {
+            keys: 1.0,
+            docs: 1.0,
+            bytes_read: size.document,
+            ..StepCost::default()
+        };
+        let n = self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![("_id".to_string(), 1)], reader, 1.0)),
+        );
+        if t.threshold.is_none() || size.outliers_followed <= 0.0 {
+            return true;
+        }
+        // The outliers' newest items: a reader who follows none skips it.
+        let acc = self.access(item);
+        let Some(by) = self.parent_ref_path(t.feed.items) else {
+            return true;
+        };
+        let by = acc.path(&by);
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::OutliersItems {
+                entity: self.name(item).to_string(),
+            },
+        );
+        step.filter = vec![filt(
+            by.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: n },
+        )];
+        step.sort = t
+            .feed
+            .sort
+            .iter()
+            .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
+            .collect();
+        step.limit = Some(t.feed.limit);
+        let docs = t.feed.limit as f64;
+        step.documents = docs;
+        if size.outliers_followed < 1.0 {
+            step.every = Some(insert::every_one_in(size.outliers_followed));
+        }
+        let mut keys = vec![(by, 1)];
+        keys.extend(step.sort.iter().cloned());
+        let cost = StepCost {
+            keys: docs,
+            docs,
+            bytes_read: docs * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(plan, op, step, cost, Some((keys, item, acc.docs)));
+        true
+    }
+
+    /// The timeline writes operation `op` needs besides its own.
+    pub(super) fn timeline_upkeep(&self, plan: &mut OpPlan, op: OperationId) {
+        let model = self.facts.model;
+        for t in self.timelines() {
+            let size = timeline_size(self.facts, t.feed, t.threshold);
+            let reader = model.relationship(t.feed.following).parent;
+            let item = model.relationship(t.feed.items).child;
+            let edge = model.relationship(t.feed.followers).child;
+            match &model.operation(op).kind {
+                OperationKind::Insert { entity, links, .. }
+                    if *entity == item && links.contains(&t.feed.items) =>
+                {
+                    self.push_to_timelines(plan, op, &t, &size);
+                }
+                OperationKind::Insert { entity, .. } if *entity == reader => {
+                    let mut step = Self::step(
+                        t.collection,
+                        Action::InsertOne,
+                        Purpose::CreateTimeline {
+                            reader: self.name(reader).to_string(),
+                        },
+                    );
+                    step.documents = 1.0;
+                    let empty = size.document - t.feed.limit as f64 * size.item;
+                    let cost = StepCost {
+                        docs_written: 1.0,
+                        bytes_written: empty,
+                        ..StepCost::default()
+                    };
+                    self.push(plan, op, step, cost, None);
+                }
+                OperationKind::Insert { entity, links, .. }
+                    if *entity == edge
+                        && t.threshold.is_some()
+                        && size.outlier_edges > 0.0
+                        && (links.contains(&t.feed.followers)
+                            || links.contains(&t.feed.following)) =>
+                {
+                    let mut step = Self::step(
+                        t.collection,
+                        Action::UpdateOne,
+                        Purpose::NoteOutlier {
+                            parent: self
+                                .name(model.relationship(t.feed.followers).parent)
+                                .to_string(),
+                        },
+                    );
+                    step.filter = vec![filt("_id", FilterOp::Eq, ValueSource::Param)];
+                    step.updates = vec![UpdateOp::AddToSet {
+                        path: "outliers".to_string(),
+                    }];
+                    step.documents = 1.0;
+                    step.every = Some(insert::every_one_in(size.outlier_edges));
+                    let cost = StepCost {
+                        keys: 1.0,
+                        docs: 1.0,
+                        docs_written: 1.0,
+                        bytes_written: size.document,
+                        ..StepCost::default()
+                    };
+                    self.push(plan, op, step, cost, by_id(reader));
+                }
+                OperationKind::Update {
+                    entity, changes, ..
+                } if *entity == item => {
+                    let copied: Vec<String> = changes
+                        .iter()
+                        .filter(|c| model.entity(item).field(c).is_some())
+                        .cloned()
+                        .collect();
+                    if copied.is_empty() {
+                        continue;
+                    }
+                    let updates = copied
+                        .iter()
+                        .map(|c| UpdateOp::Set {
+                            path: format!("items.$[e].{c}"),
+                        })
+                        .collect();
+                    self.rewrite_timelines(plan, op, &t, &size, updates, copied);
+                }
+                OperationKind::Delete { entity, .. } if *entity == item => {
+                    let updates = vec![UpdateOp::Pull {
+                        path: "items".to_string(),
+                    }];
+                    self.rewrite_timelines(plan, op, &t, &size, updates, Vec::new());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A new item into its parent's followers' timelines: the followers
+    /// (up to the threshold: past it the parent is an outlier, not pushed
+    /// to), then one `updateMany` that pushes the item, keeps the feed's
+    /// order and cuts the timeline to the feed's limit.
+    fn push_to_timelines(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+    ) {
+        let Some(n) = self.find_followers(plan, op, t, size) else {
+            return;
+        };
+        let model = self.facts.model;
+        let item = model.relationship(t.feed.items).child;
+        let readers = self
+            .facts
+            .count(model.relationship(t.feed.following).parent);
+        let pushed = size.pushed * size.pushed_share;
+        // A push adds an item; a timeline changed since the last
+        // checkpoint is written whole again (as a bucket's push is priced).
+        let new_per_second = self.facts.rels[t.feed.items.index()].child_inserts;
+        let every = readers / (new_per_second * pushed).max(f64::MIN_POSITIVE);
+        let rewritten = (CHECKPOINT_SECONDS / every).max(1.0).recip();
+        let bytes = size.item + rewritten * size.document;
+        let mut step = Self::step(
+            t.collection,
+            Action::UpdateMany,
+            Purpose::PushToTimelines {
+                entity: self.name(item).to_string(),
+                timelines: pushed,
+            },
+        );
+        step.filter = vec![filt("_id", FilterOp::In, ValueSource::FromStep { step: n })];
+        step.updates = vec![UpdateOp::Push {
+            path: "items".to_string(),
+            sort: t
+                .feed
+                .sort
+                .first()
+                .map(|s| (s.field.clone(), if s.descending { -1 } else { 1 })),
+            slice: Some(t.feed.limit as i64),
+        }];
+        step.documents = pushed;
+        step.copy_of = Some(self.name(item).to_string());
+        let cost = StepCost {
+            keys: pushed,
+            docs: pushed,
+            docs_written: pushed,
+            bytes_written: pushed * bytes,
+            sync: pushed,
+            ..StepCost::default()
+        };
+        let reader = model.relationship(t.feed.following).parent;
+        self.push(plan, op, step, cost, by_id(reader));
+    }
+
+    /// The copies of an item changed or removed in the timelines it was
+    /// pushed into: its parent's followers, then one `updateMany`.
+    fn rewrite_timelines(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+        updates: Vec<UpdateOp>,
+        fields: Vec<String>,
+    ) {
+        let Some(n) = self.find_followers(plan, op, t, size) else {
+            return;
+        };
+        let model = self.facts.model;
+        let item = model.relationship(t.feed.items).child;
+        let pushed = size.pushed * size.pushed_share;
+        let purpose = if fields.is_empty() {
+            Purpose::PullFromTimelines {
+                entity: self.name(item).to_string(),
+                timelines: pushed,
+            }
+        } else {
+            Purpose::RefreshCopy {
+                source: self.name(item).to_string(),
+                fields,
+                holders: pushed,
+                holder: t.collection.to_string(),
+                at_most: t.threshold,
+            }
+        };
+        let mut step = Self::step(t.collection, Action::UpdateMany, purpose);
+        step.filter = vec![filt("_id", FilterOp::In, ValueSource::FromStep { step: n })];
+        step.updates = updates;
+        step.documents = pushed;
+        step.copy_of = Some(self.name(item).to_string());
+        let cost = StepCost {
+            keys: pushed,
+            docs: pushed,
+            docs_written: pushed,
+            bytes_written: pushed * size.document,
+            sync: pushed,
+            ..StepCost::default()
+        };
+        let reader = model.relationship(t.feed.following).parent;
+        self.push(plan, op, step, cost, by_id(reader));
+    }
+
+    /// The followers of the item's parent, by the edges' reference to the
+    /// followed side; at most the threshold and one more (more: an outlier).
+    fn find_followers(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+    ) -> Option<usize> {
+        let model = self.facts.model;
+        let edge = model.relationship(t.feed.followers).child;
+        let acc = self.access(edge);
+        let followed = acc.path(&self.parent_ref_path(t.feed.followers)?);
+        // Edges kept inside their follower: the follower is the document.
+        let follower = match self.p.home[edge.index()] {
+            Home::Embedded { rel, .. } if rel == t.feed.following => "_id".to_string(),
+            _ => acc.path(&self.parent_ref_path(t.feed.following)?),
+        };
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::FindFollowers {
+                parent: self
+                    .name(model.relationship(t.feed.followers).parent)
+                    .to_string(),
+            },
+        );
+        step.filter = vec![filt(followed.clone(), FilterOp::Eq, ValueSource::Param)];
+        step.projection = vec![follower.clone()];
+        step.limit = t.threshold.map(|x| x + 1);
+        step.documents = size.pushed;
+        // Both keys in the index: the followers come from its entries.
+        let cost = StepCost {
+            keys: size.pushed,
+            docs: 0.0,
+            bytes_read: size.pushed * 30.0,
+            ..StepCost::default()
+        };
+        Some(self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(followed, 1), (follower, 1)],
+                edge,
+                acc.docs * acc.per_root.max(1.0),
+            )),
+        ))
+    }
+}
+
+/// The `_id` index a step by id uses.
+fn by_id(e: EntityId) -> Option<IndexUse> {
+    Some((vec![("_id".to_string(), 1)], e, 1.0))
+}
