@@ -663,6 +663,109 @@ fn s14_follow_graph() {
         "{}",
         fan.reason
     );
+    // The timeline was in the search and lost: no timeline collection.
+    assert!(d.entities.is_empty(), "{:?}", d.entities);
+    assert!(d.collections.iter().all(|c| c.name != "user_timeline"));
+}
+
+/// A feed read far more often than posts are written (5,000 feeds a second
+/// against 6 posts): a timeline per member pays. The feed is the member's
+/// timeline by id and the newest posts of the outliers it follows; a post
+/// is pushed into its author's followers' timelines in one `updateMany`;
+/// edits and deletes rewrite or pull the copies; a new member gets an
+/// empty timeline; a follow of an outlier notes it.
+#[test]
+fn a_feed_read_far_more_than_written_keeps_timelines() {
+    let text = include_str!("../../../tests/fixtures/club-feed.yaml");
+    let model = crate::inputs::model_file::parse("club-feed.yaml", text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let Some(crate::design::EntityDecision::Timeline {
+        collection,
+        limit,
+        threshold,
+        rules,
+        ..
+    }) = d.entities.first()
+    else {
+        panic!("{:?}", d.entities)
+    };
+    assert_eq!(collection, "member_timeline");
+    assert_eq!((*limit, *threshold), (30, Some(2000)));
+    let without = rules
+        .iter()
+        .find(|r| r.rule == "design-for-workload")
+        .unwrap();
+    assert!(
+        without
+            .reason
+            .starts_with("reading home_feed on demand (fan-out on read) costs"),
+        "{}",
+        without.reason
+    );
+    let c = d
+        .collections
+        .iter()
+        .find(|c| c.name == *collection)
+        .unwrap();
+    let fields: Vec<&str> = c.shape.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["_id", "items", "outliers"]);
+    assert_eq!(c.documents, 1_000_000);
+    let feed = plan(&d, "home_feed");
+    assert_eq!(feed.steps[0].collection, "member_timeline");
+    assert_eq!(feed.steps[0].documents, 1.0);
+    assert_eq!(feed.steps[1].collection, "post");
+    assert_eq!(feed.steps[1].limit, Some(30));
+    let publish = plan(&d, "publish");
+    let actions: Vec<Action> = publish.steps.iter().map(|s| s.action).collect();
+    assert_eq!(
+        actions,
+        [Action::InsertOne, Action::Find, Action::UpdateMany]
+    );
+    assert_eq!(publish.steps[1].collection, "follow");
+    assert_eq!(publish.steps[1].limit, Some(2001));
+    assert!(
+        matches!(&publish.steps[2].updates[0], crate::design::UpdateOp::Push { slice: Some(30), sort: Some((f, -1)), .. } if f == "created_at"),
+        "{:?}",
+        publish.steps[2].updates
+    );
+    // Pushed to the followers of authors up to the p99, not to the 500,000.
+    assert!(
+        publish.steps[2].documents < 2000.0,
+        "{}",
+        publish.steps[2].documents
+    );
+    for (op, n) in [("edit_post", 3), ("delete_post", 3), ("join", 2)] {
+        let p = plan(&d, op);
+        assert_eq!(p.steps.len(), n, "{op}");
+        assert_eq!(p.steps[n - 1].collection, "member_timeline", "{op}");
+    }
+    let follow = plan(&d, "follow");
+    assert!(
+        follow.steps[1].every.is_some_and(|n| n > 1),
+        "{:?}",
+        follow.steps
+    );
+}
+
+/// With no percentile of the followers, every author is pushed to: no
+/// outliers, and the feed is one read.
+#[test]
+fn a_timeline_without_outliers_is_one_read() {
+    let text = include_str!("../../../tests/fixtures/club-feed.yaml")
+        .replace("p99: 2000, max: 500000", "max: 5000");
+    let model = crate::inputs::model_file::parse("club-feed.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let c = d
+        .collections
+        .iter()
+        .find(|c| c.name == "member_timeline")
+        .unwrap();
+    let fields: Vec<&str> = c.shape.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(fields, ["_id", "items"]);
+    let feed = plan(&d, "home_feed");
+    assert_eq!(feed.steps.len(), 1);
+    assert_eq!(feed.cost.round_trips, 1.0);
+    assert_eq!(plan(&d, "follow").steps.len(), 1);
 }
 
 /// Under S5's outlier layout, a child written by its id (unregister,
