@@ -207,7 +207,8 @@ pub enum Purpose {
     CreateTimeline {
         reader: String,
     },
-    /// The followed `parent` past the threshold noted in the follower's timeline.
+    /// The followed `parent` past the threshold noted in the follower's
+    /// timeline (a follow), or removed from it (an unfollow).
     NoteOutlier {
         parent: String,
     },
@@ -245,8 +246,8 @@ impl Purpose {
             ),
             CreateTimeline { reader } => format!("create the new {}'s empty timeline", one(reader)),
             NoteOutlier { parent } => format!(
-                "note the followed {} (past the threshold) in the follower's timeline",
-                one(parent)
+                "keep the follower's timeline's list of followed {} past the threshold (outliers)",
+                plural(parent)
             ),
             FindMatching { entity, field } => {
                 format!("find the {} whose {field} matches", plural(entity))

@@ -745,6 +745,21 @@ fn a_feed_read_far_more_than_written_keeps_timelines() {
         "{:?}",
         follow.steps
     );
+    // An unfollow takes the parent out of the follower's outliers, when it is one.
+    let text = text.replace(
+        "  join:",
+        "  unfollow: {delete: follow, rate: 5, filter: {follower: eq, followee: eq}}\n  join:",
+    );
+    let model = crate::inputs::model_file::parse("club-feed.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let unfollow = plan(&d, "unfollow");
+    assert_eq!(unfollow.steps[1].collection, "member_timeline");
+    assert!(
+        matches!(&unfollow.steps[1].updates[0], crate::design::UpdateOp::Pull { path } if path == "outliers"),
+        "{:?}",
+        unfollow.steps[1]
+    );
+    assert_eq!(unfollow.steps[1].every, follow.steps[1].every);
 }
 
 /// With no percentile of the followers, every author is pushed to: no

@@ -179,6 +179,35 @@ impl<'a> Planner<'a> {
                     };
                     self.push(plan, op, step, cost, by_id(reader));
                 }
+                // An unfollow: the parent leaves the follower's outliers
+                // when it was one.
+                OperationKind::Delete { entity, .. }
+                    if *entity == edge && t.threshold.is_some() && size.outlier_edges > 0.0 =>
+                {
+                    let mut step = Self::step(
+                        t.collection,
+                        Action::UpdateOne,
+                        Purpose::NoteOutlier {
+                            parent: self
+                                .name(model.relationship(t.feed.followers).parent)
+                                .to_string(),
+                        },
+                    );
+                    step.filter = vec![filt("_id", FilterOp::Eq, ValueSource::Param)];
+                    step.updates = vec![UpdateOp::Pull {
+                        path: "outliers".to_string(),
+                    }];
+                    step.documents = 1.0;
+                    step.every = Some(insert::every_one_in(size.outlier_edges));
+                    let cost = StepCost {
+                        keys: 1.0,
+                        docs: 1.0,
+                        docs_written: 1.0,
+                        bytes_written: size.document,
+                        ..StepCost::default()
+                    };
+                    self.push(plan, op, step, cost, by_id(reader));
+                }
                 OperationKind::Update {
                     entity, changes, ..
                 } if *entity == item => {
