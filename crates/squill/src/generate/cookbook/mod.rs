@@ -7,6 +7,7 @@
 
 mod plan;
 mod render;
+mod timeline;
 
 pub use plan::{OpCode, Param, ParamKind, StepCode, op_code};
 pub use render::{
@@ -57,6 +58,41 @@ const JS_PATH_HELPER: &str = "\n// The ids from the root down to the node docs[0
      \x20 return out;\n\
      }\n";
 
+/// The helpers of a feed merged from a timeline and the items read at feed
+/// time (`feed` in the result): the first `limit` documents by `sort`.
+const JS_NEWEST_HELPER: &str = "\n// The first `limit` of `docs` in the order of `sort` ([[path, 1 or -1], …]).\n\
+     function newest(docs, sort, limit) {\n\
+     \x20 const at = (d, path) => path.split(\".\").reduce((v, p) => (v === undefined || v === null ? v : v[p]), d);\n\
+     \x20 const key = (v) => (v instanceof Date ? v.getTime() : v !== null && typeof v === \"object\" ? String(v) : v);\n\
+     \x20 return docs.slice().sort((a, b) => {\n\
+     \x20   for (const [path, dir] of sort) {\n\
+     \x20     const x = key(at(a, path));\n\
+     \x20     const y = key(at(b, path));\n\
+     \x20     if (x < y) return -dir;\n\
+     \x20     if (x > y) return dir;\n\
+     \x20   }\n\
+     \x20   return 0;\n\
+     \x20 }).slice(0, limit);\n\
+     }\n";
+
+const PY_NEWEST_HELPER: &str = "\n\n\
+     def _newest(docs, sort, limit):\n\
+     \x20   \"\"\"The first `limit` of `docs` in the order of `sort` ([(path, 1 or -1), …]).\"\"\"\n\
+     \x20   def at(d, path):\n\
+     \x20       for p in path.split(\".\"):\n\
+     \x20           d = d.get(p) if isinstance(d, dict) else None\n\
+     \x20       return d\n\n\
+     \x20   out = list(docs)\n\
+     \x20   # Sorted by the last key first: each sort keeps the order of ties.\n\
+     \x20   for path, direction in reversed(sort):\n\
+     \x20       out.sort(key=lambda d: (0, 0) if at(d, path) is None else (1, at(d, path)), reverse=direction < 0)\n\
+     \x20   return out[:limit]\n";
+
+/// Whether an operation merges a feed (`JS_NEWEST_HELPER`).
+fn merges(ops: &[OpCode]) -> bool {
+    ops.iter().any(|o| o.merge.is_some())
+}
+
 const PY_PATH_HELPER: &str = "\n\n\
      def _path_ids(docs, into, parent):\n\
      \x20   \"\"\"The ids from the root down to the node docs[0] (found by a $graphLookup up\n\
@@ -100,6 +136,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     if walks_paths(ops) {
         out.push_str(JS_PATH_HELPER);
     }
+    if merges(ops) {
+        out.push_str(JS_NEWEST_HELPER);
+    }
     for op in ops {
         out.push('\n');
         out.push_str(&render::mongosh(op));
@@ -118,6 +157,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     out.push_str(JS_IDS_HELPER);
     if walks_paths(ops) {
         out.push_str(JS_PATH_HELPER);
+    }
+    if merges(ops) {
+        out.push_str(JS_NEWEST_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -151,6 +193,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     "index": s.index,
                     "every": s.every,
                     "fallback_of": s.fallback_of,
+                    "when": s.when.as_ref().map(|w| match w {
+                        plan::When::Flag(p) => json!({"flag": p}),
+                        plan::When::AtMost { step, n } => json!({"at_most": [step, n]}),
+                        plan::When::Any { step, path } => json!({"any": [step, path]}),
+                    }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
                     // drop the item itself) or a `$pull` changes every
@@ -169,7 +216,8 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
             .collect();
         map.insert(
             op.function.clone(),
-            json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps}),
+            json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps,
+                "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))}),
         );
     }
     serde_json::Value::Object(map)
@@ -188,6 +236,13 @@ fn expr_json(e: &plan::Expr) -> serde_json::Value {
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),
         Expr::SubtreeIds { step, into } => json!({"subtree_from": [step, into]}),
+        Expr::FieldOf { param, field } => json!({"field_of": [param, field]}),
+        Expr::InsertedId { step } => json!({"inserted_id": step}),
+        Expr::Inserted { param, step } => json!({"inserted": [param, step]}),
+        Expr::Doc(fields) => {
+            json!({"doc": fields.iter().map(|(k, e)| json!([k, expr_json(e)])).collect::<Vec<_>>()})
+        }
+        Expr::EmptyList => json!({"empty_list": true}),
     }
 }
 
@@ -243,6 +298,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     );
     if walks_paths(ops) {
         out.push_str(PY_PATH_HELPER);
+    }
+    if merges(ops) {
+        out.push_str(PY_NEWEST_HELPER);
     }
     for op in ops {
         out.push_str("\n\n");

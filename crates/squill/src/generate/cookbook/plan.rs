@@ -17,6 +17,8 @@ pub struct OpCode {
     pub warnings: Vec<String>,
     pub params: Vec<Param>,
     pub steps: Vec<StepCode>,
+    /// A feed merged from a timeline and the outliers' items.
+    pub merge: Option<Merge>,
 }
 
 /// What a parameter stands for, so a caller (or a test) can supply a value.
@@ -35,6 +37,9 @@ pub enum ParamKind {
     Documents,
     /// One element of the array at `path`.
     Item,
+    /// A yes or no the caller knows (a followed account is past the
+    /// followers' threshold).
+    Flag,
 }
 
 impl ParamKind {
@@ -47,6 +52,7 @@ impl ParamKind {
             ParamKind::Document => "document",
             ParamKind::Documents => "documents",
             ParamKind::Item => "item",
+            ParamKind::Flag => "flag",
         }
     }
 }
@@ -91,6 +97,50 @@ pub enum Expr {
         step: String,
         into: String,
     },
+    /// `param["field"]`: a field of a document parameter (the new post's
+    /// author).
+    FieldOf {
+        param: String,
+        field: String,
+    },
+    /// The id an earlier insert step gave its document.
+    InsertedId {
+        step: String,
+    },
+    /// Document parameter `param` as earlier step `step` inserted it, with
+    /// the id it was given.
+    Inserted {
+        param: String,
+        step: String,
+    },
+    /// A new document of these fields (a new reader's empty timeline).
+    Doc(Vec<(String, Expr)>),
+    /// `[]`.
+    EmptyList,
+}
+
+/// A condition a step runs under; otherwise its result is empty (a find)
+/// or null (a write).
+#[derive(Debug, Clone, PartialEq)]
+pub enum When {
+    /// A yes-or-no parameter the caller passes.
+    Flag(String),
+    /// An earlier find returned at most `n` documents.
+    AtMost { step: String, n: u64 },
+    /// An earlier step's documents hold some value at `path`.
+    Any { step: String, path: String },
+}
+
+/// A feed read from a timeline: the timeline's items and the items read at
+/// feed time, merged in the feed's order and cut to its limit (`feed` in
+/// the result).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merge {
+    pub timeline: String,
+    pub path: String,
+    pub items: String,
+    pub sort: Vec<(String, i32)>,
+    pub limit: u64,
 }
 
 /// Where a rebase takes the new parent's path from.
@@ -118,7 +168,7 @@ pub enum Update {
     Max(String, Expr),
     Push {
         path: String,
-        item: String,
+        item: Expr,
         sort: Option<(String, i32)>,
         slice: Option<i64>,
     },
@@ -151,6 +201,11 @@ pub struct StepCode {
     pub array_filters: Vec<(String, Expr)>,
     /// The document parameter of an insert.
     pub insert: Option<String>,
+    /// The document an insert builds itself (a new reader's timeline),
+    /// instead of a parameter.
+    pub insert_doc: Option<Expr>,
+    /// Runs only when this holds.
+    pub when: Option<When>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,
@@ -546,7 +601,7 @@ impl Builder<'_> {
             ),
             UpdateOp::Push { path, sort, slice } => Update::Push {
                 path: path.clone(),
-                item: self.param(&c, path, ParamKind::Item, ""),
+                item: Expr::Param(self.param(&c, path, ParamKind::Item, "")),
                 sort: sort.clone(),
                 slice: *slice,
             },
@@ -849,6 +904,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             updates,
             array_filters,
             insert,
+            insert_doc: None,
+            when: None,
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {
@@ -892,7 +949,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             "these {writes} writes are separate commands, not one transaction: a failure between them leaves the copies out of step until the operation is retried"
         ));
     }
-    OpCode {
+    let mut op = OpCode {
         name: plan.operation.clone(),
         function: ident(&plan.operation),
         rate: plan.rate,
@@ -900,7 +957,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         warnings,
         params: b.params,
         steps: b.steps,
-    }
+        merge: None,
+    };
+    super::timeline::fix(design, plan, &mut op);
+    op
 }
 
 /// In a plan that moves a node of a tree (rebases the paths under it): the

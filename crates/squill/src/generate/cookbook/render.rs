@@ -2,7 +2,7 @@
 //! (the official driver). Filters and updates are written as JSON-like
 //! literals, which all three languages share; the calls around them differ.
 
-use super::plan::{Expr, NewPath, OpCode, StepCode, Update};
+use super::plan::{Expr, Merge, NewPath, OpCode, StepCode, Update, When};
 use crate::design::Action;
 use std::fmt::Write as _;
 
@@ -44,6 +44,69 @@ fn expr(lang: Lang, e: &Expr) -> String {
                 _ => format!("{{\"$in\": ids({step}, \"_id\").concat(ids({step}, {below}))}}"),
             }
         }
+        Expr::FieldOf { param, field } => format!("{param}[{}]", q(field)),
+        Expr::InsertedId { step } => match lang {
+            Lang::Python => format!("{step}[\"inserted_id\"]"),
+            _ => format!("{step}.insertedId"),
+        },
+        // The document as inserted: with the id the insert gave it.
+        Expr::Inserted { param, step } => match lang {
+            Lang::Python => format!("{{**{param}, \"_id\": {step}[\"inserted_id\"]}}"),
+            _ => format!("{{...{param}, _id: {step}.insertedId}}"),
+        },
+        Expr::Doc(fields) => object(
+            &fields
+                .iter()
+                .map(|(k, e)| (k.clone(), expr(lang, e)))
+                .collect::<Vec<_>>(),
+        ),
+        Expr::EmptyList => "[]".to_string(),
+    }
+}
+
+/// The condition of `when` as an expression of the language.
+fn condition(lang: Lang, when: &When) -> String {
+    match (when, lang) {
+        (When::Flag(p), _) => p.clone(),
+        (When::AtMost { step, n }, Lang::Python) => format!("len({step}) <= {n}"),
+        (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
+        (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
+        (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
+    }
+}
+
+/// What a step that did not run gives: no documents, or no write.
+fn skipped(lang: Lang, step: &StepCode) -> &'static str {
+    match (step.action, lang) {
+        (Action::Find | Action::GraphLookup, _) => "[]",
+        (_, Lang::Python) => "None",
+        _ => "null",
+    }
+}
+
+/// The feed merged: the timeline's items and the items read at feed time,
+/// in the feed's order, cut to its limit.
+fn merged(lang: Lang, m: &Merge, indent: &str) -> String {
+    let sort: Vec<String> = m
+        .sort
+        .iter()
+        .map(|(p, d)| match lang {
+            Lang::Python => format!("({}, {d})", q(p)),
+            _ => format!("[{}, {d}]", q(p)),
+        })
+        .collect();
+    let (timeline, path, items, limit) = (&m.timeline, q(&m.path), &m.items, m.limit);
+    match lang {
+        Lang::Python => format!(
+            "{indent}# the feed: the timeline's items and the outliers', newest first, at most {limit}\n\
+             {indent}feed = _newest([x for t in {timeline} for x in t.get({path}, [])] + {items}, [{}], {limit})\n",
+            sort.join(", ")
+        ),
+        _ => format!(
+            "{indent}// the feed: the timeline's items and the outliers', newest first, at most {limit}\n\
+             {indent}const feed = newest({timeline}.flatMap((t) => t[{path}] || []).concat({items}), [{}], {limit});\n",
+            sort.join(", ")
+        ),
     }
 }
 
@@ -163,7 +226,7 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
                 sort,
                 slice,
             } => {
-                let mut parts = vec![("$each".to_string(), format!("[{item}]"))];
+                let mut parts = vec![("$each".to_string(), format!("[{}]", expr(lang, item)))];
                 if let Some((field, dir)) = sort {
                     let s = if field.is_empty() {
                         dir.to_string()
@@ -301,7 +364,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         }
         Action::InsertOne => format!(
             "{coll}.insertOne({}{})",
-            step.insert.as_deref().unwrap_or("{}"),
+            insert_arg(lang, step),
             opt_arg(&opts)
         ),
         Action::InsertMany => format!(
@@ -334,6 +397,10 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     let call = match &step.fallback_of {
         Some(prev) => format!("{prev}.matchedCount === 0 ? {aw}{call} : null"),
         None => format!("{aw}{call}"),
+    };
+    let call = match &step.when {
+        Some(w) => format!("{} ? {call} : {}", condition(lang, w), skipped(lang, step)),
+        None => call,
     };
     format!(
         "{}{indent}const {key} = {call};\n",
@@ -417,12 +484,32 @@ fn opt_arg(opts: &[(String, String)]) -> String {
     }
 }
 
+/// The feed merged, when the operation reads one from a timeline.
+fn merge_lines(lang: Lang, op: &OpCode, indent: &str) -> String {
+    op.merge
+        .as_ref()
+        .map(|m| merged(lang, m, indent))
+        .unwrap_or_default()
+}
+
+/// The document an insert writes: its parameter, or the one it builds.
+fn insert_arg(lang: Lang, step: &StepCode) -> String {
+    match (&step.insert_doc, &step.insert) {
+        (Some(doc), _) => expr(lang, doc),
+        (None, Some(p)) => p.clone(),
+        (None, None) => "{}".to_string(),
+    }
+}
+
 fn returns(op: &OpCode) -> String {
-    let keys: Vec<String> = op
+    let mut keys: Vec<String> = op
         .steps
         .iter()
         .map(|s| format!("{}: {}", q(&s.key), s.key))
         .collect();
+    if op.merge.is_some() {
+        keys.push("\"feed\": feed".to_string());
+    }
     format!("{{{}}}", keys.join(", "))
 }
 
@@ -474,6 +561,7 @@ pub fn mongosh(op: &OpCode) -> String {
             out.push_str(&js_guard(op, s, "    "));
         }
         out.push_str("    session.commitTransaction();\n");
+        out.push_str(&merge_lines(Lang::Mongosh, op, "    "));
         let _ = writeln!(out, "    return {};", returns(op));
         out.push_str("  } catch (e) {\n    session.abortTransaction();\n    throw e;\n  } finally {\n    session.endSession();\n  }\n");
     } else {
@@ -481,6 +569,7 @@ pub fn mongosh(op: &OpCode) -> String {
             out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
         }
+        out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
     }
     out.push_str("}\n");
@@ -505,6 +594,7 @@ pub fn node(op: &OpCode) -> String {
             out.push_str(&js_step(Lang::Node, s, "db", true, "      "));
             out.push_str(&js_guard(op, s, "      "));
         }
+        out.push_str(&merge_lines(Lang::Node, op, "      "));
         let _ = writeln!(out, "      out = {};", returns(op));
         out.push_str(
             "    });\n    return out;\n  } finally {\n    await session.endSession();\n  }\n",
@@ -514,6 +604,7 @@ pub fn node(op: &OpCode) -> String {
             out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
         }
+        out.push_str(&merge_lines(Lang::Node, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
     }
     out.push_str("}\n");
@@ -550,7 +641,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         ),
         Action::InsertOne => format!(
             "_result({coll}.insert_one({}{sess}))",
-            step.insert.as_deref().unwrap_or("{}")
+            insert_arg(Lang::Python, step)
         ),
         Action::InsertMany => format!(
             "_result({coll}.insert_many({}{sess}))",
@@ -581,6 +672,14 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
         None => call,
     };
+    let call = match &step.when {
+        Some(w) => format!(
+            "{call} if {} else {}",
+            condition(Lang::Python, w),
+            skipped(Lang::Python, step)
+        ),
+        None => call,
+    };
     format!(
         "{}{indent}{key} = {call}\n",
         step_comment(step, "#", indent)
@@ -600,12 +699,14 @@ pub fn python(op: &OpCode) -> String {
             out.push_str(&py_step(s, true, "            "));
             out.push_str(&py_guard(op, s, "            "));
         }
+        out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));
     } else {
         for s in &op.steps {
             out.push_str(&py_step(s, false, "    "));
             out.push_str(&py_guard(op, s, "    "));
         }
+        out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));
     }
     out

@@ -1,0 +1,328 @@
+//! The cookbook's steps of fan-out on write, in the terms of the data: the
+//! generic translation of a step (`plan`) names a filter's values after
+//! the collection and path they match, which for a timeline (a collection
+//! of no entity of its own) says the wrong thing: the timelines to push
+//! into are the followers the step before found, not its `_id`s; the item
+//! pushed is the post just inserted; the outliers read at feed time are
+//! those the timeline lists. Each step is rewritten here by its purpose.
+
+use super::plan::{Expr, Merge, OpCode, Param, ParamKind, StepCode, Update, When};
+use crate::design::{
+    Action, Collection, Design, EntityDecision, FieldOrigin, OperationPlan, Purpose,
+};
+
+/// The timeline decision whose collection is `name`.
+fn timeline<'d>(design: &'d Design, name: &str) -> Option<(&'d str, &'d str, Option<u64>)> {
+    design.entities.iter().find_map(|d| match d {
+        EntityDecision::Timeline {
+            collection,
+            reader,
+            items,
+            threshold,
+            ..
+        } if collection == name => Some((reader.as_str(), items.as_str(), *threshold)),
+        _ => None,
+    })
+}
+
+/// The collection of `entity`'s own documents.
+fn own_collection<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
+    design
+        .collections
+        .iter()
+        .find(|c| c.entities.first().map(String::as_str) == Some(entity))
+}
+
+/// The field of `coll`'s documents that references their `parent` (a
+/// post's author).
+fn reference_to(design: &Design, coll: &Collection, parent: &str) -> Option<String> {
+    coll.shape.fields.iter().find_map(|f| match &f.origin {
+        FieldOrigin::Reference { relationship }
+            if design
+                .relationships
+                .iter()
+                .any(|d| d.relationship == *relationship && d.parent == parent) =>
+        {
+            Some(f.name.clone())
+        }
+        _ => None,
+    })
+}
+
+/// The followers' find of any plan of the design on the edge collection
+/// `edges`: the field it matches (the followed side) and the one it
+/// returns (the follower).
+fn edge_fields(design: &Design, edges: &str) -> Option<(String, String)> {
+    design
+        .operations
+        .iter()
+        .flat_map(|p| &p.steps)
+        .find_map(|s| {
+            let finds = s
+                .purpose
+                .iter()
+                .any(|p| matches!(p, Purpose::FindFollowers { .. }));
+            if !finds || s.collection != edges {
+                return None;
+            }
+            Some((
+                s.filter.first()?.path.clone(),
+                s.projection.first()?.clone(),
+            ))
+        })
+}
+
+/// The earlier insert of `op` into `coll`: its key and document parameter.
+fn inserted(op: &OpCode, before: usize, coll: &str) -> Option<(String, String)> {
+    op.steps[..before].iter().find_map(|s| {
+        (s.action == Action::InsertOne && s.collection == coll)
+            .then(|| Some((s.key.clone(), s.insert.clone()?)))
+            .flatten()
+    })
+}
+
+/// The parameter an earlier step matches `_id` with (the post edited).
+fn id_param(op: &OpCode, before: usize) -> Option<String> {
+    op.steps[..before].iter().find_map(|s| {
+        s.filter.iter().find_map(|(p, e)| match e {
+            Expr::Param(name) if p == "_id" => Some(name.clone()),
+            _ => None,
+        })
+    })
+}
+
+/// Rewrites the timeline steps of `op` (planned as `plan`).
+pub(super) fn fix(design: &Design, plan: &OperationPlan, op: &mut OpCode) {
+    for (i, step) in plan.steps.iter().enumerate() {
+        for purpose in &step.purpose {
+            fix_step(design, op, i, purpose, step.copy_of.as_deref());
+        }
+    }
+    // Parameters the rewritten steps no longer use.
+    let used = format!("{:?}", op.steps);
+    op.params
+        .retain(|p| used.contains(&format!("{:?}", p.name)));
+}
+
+/// The step before `i` whose key feeds step `i`'s filter.
+fn source_step(s: &StepCode) -> Option<String> {
+    s.filter.iter().find_map(|(_, e)| match e {
+        Expr::IdsFrom { step, .. } => Some(step.clone()),
+        _ => None,
+    })
+}
+
+/// A timeline write's filter: the timelines of the followers step `from`
+/// found (their follower field, which the step returns).
+fn followers_filter(op: &mut OpCode, i: usize) -> Option<String> {
+    let from = source_step(&op.steps[i])?;
+    let src = op.steps.iter().find(|s| s.key == from)?;
+    let field = src.projection.first()?.clone();
+    for (_, e) in &mut op.steps[i].filter {
+        if let Expr::IdsFrom { path, .. } = e {
+            *path = field.clone();
+        }
+    }
+    Some(from)
+}
+
+fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_of: Option<&str>) {
+    let coll = op.steps[i].collection.clone();
+    match purpose {
+        // The outliers the timeline lists, read only when it lists any;
+        // the feed is the timeline's items and theirs, merged.
+        Purpose::OutliersItems { .. } => {
+            let Some(from) = source_step(&op.steps[i]) else {
+                return;
+            };
+            let s = &mut op.steps[i];
+            for (_, e) in &mut s.filter {
+                if let Expr::IdsFrom { path, .. } = e {
+                    *path = "outliers".to_string();
+                }
+            }
+            s.when = Some(When::Any {
+                step: from.clone(),
+                path: "outliers".to_string(),
+            });
+            op.merge = Some(Merge {
+                timeline: from,
+                path: "items".to_string(),
+                items: s.key.clone(),
+                sort: s.sort.clone(),
+                limit: s.limit.unwrap_or(1),
+            });
+        }
+        // The followers of the item's parent: in an insert, the new item's
+        // own reference; otherwise the caller passes the item's parent.
+        Purpose::FindFollowers { parent } => {
+            let Some(item) = copy_of.map(str::to_string).or_else(|| {
+                // The item is what the timeline writes after this step copy.
+                op.steps
+                    .get(i + 1)
+                    .and_then(|s| timeline(design, &s.collection))
+                    .map(|(_, items, _)| items.to_string())
+            }) else {
+                return;
+            };
+            let Some(items) = own_collection(design, &item) else {
+                return;
+            };
+            let Some(field) = reference_to(design, items, parent) else {
+                return;
+            };
+            let value = match inserted(op, i, &items.name) {
+                Some((_, doc)) => Expr::FieldOf {
+                    param: doc,
+                    field: field.clone(),
+                },
+                None => {
+                    let name = super::plan::ident(&format!("{item}_{field}"));
+                    if !op.params.iter().any(|p| p.name == name) {
+                        op.params.push(Param {
+                            name: name.clone(),
+                            collection: items.name.clone(),
+                            path: field.clone(),
+                            kind: ParamKind::Value,
+                        });
+                    }
+                    Expr::Param(name)
+                }
+            };
+            if let Some((_, e)) = op.steps[i].filter.first_mut() {
+                *e = value;
+            }
+        }
+        // Into the followers' timelines: the item just inserted, with its
+        // id; not when its parent is past the threshold (an outlier, whose
+        // items the feed reads itself).
+        Purpose::PushToTimelines { entity, .. } => {
+            let Some(from) = followers_filter(op, i) else {
+                return;
+            };
+            let threshold = timeline(design, &coll).and_then(|(_, _, t)| t);
+            let source = own_collection(design, entity).map(|c| c.name.clone());
+            let ins = source.and_then(|c| inserted(op, i, &c));
+            let s = &mut op.steps[i];
+            if let Some((key, doc)) = ins {
+                for u in &mut s.updates {
+                    if let Update::Push { item, .. } = u {
+                        *item = Expr::Inserted {
+                            param: doc.clone(),
+                            step: key.clone(),
+                        };
+                    }
+                }
+            }
+            if let Some(n) = threshold {
+                s.when = Some(When::AtMost { step: from, n });
+            }
+        }
+        // The copies of the item changed: the element with its id, set to
+        // the values the item itself was set to.
+        Purpose::RefreshCopy { holder, .. } if timeline(design, holder).is_some() => {
+            if followers_filter(op, i).is_none() {
+                return;
+            }
+            let id = id_param(op, i);
+            let earlier: Vec<(String, Expr)> = op.steps[..i]
+                .iter()
+                .flat_map(|s| &s.updates)
+                .filter_map(|u| match u {
+                    Update::Set(p, e) => Some((p.clone(), e.clone())),
+                    _ => None,
+                })
+                .collect();
+            let s = &mut op.steps[i];
+            for u in &mut s.updates {
+                if let Update::Set(p, e) = u
+                    && let Some(field) = p.strip_prefix("items.$[e].")
+                    && let Some((_, v)) = earlier.iter().find(|(q, _)| q == field)
+                {
+                    *e = v.clone();
+                }
+            }
+            if let Some(id) = id {
+                s.array_filters = vec![("e._id".to_string(), Expr::Param(id))];
+            }
+        }
+        // The deleted item's copies: the element with its id.
+        Purpose::PullFromTimelines { .. } => {
+            if followers_filter(op, i).is_none() {
+                return;
+            }
+            let Some(id) = id_param(op, i) else {
+                return;
+            };
+            op.steps[i].updates = vec![Update::Pull("items".to_string(), Expr::IdIs(id))];
+        }
+        // A new reader's timeline: under the reader's id, empty.
+        Purpose::CreateTimeline { reader } => {
+            let Some(readers) = own_collection(design, reader) else {
+                return;
+            };
+            let Some((key, _)) = inserted(op, i, &readers.name) else {
+                return;
+            };
+            let mut fields = vec![
+                ("_id".to_string(), Expr::InsertedId { step: key }),
+                ("items".to_string(), Expr::EmptyList),
+            ];
+            if timeline(design, &coll).is_some_and(|(_, _, t)| t.is_some()) {
+                fields.push(("outliers".to_string(), Expr::EmptyList));
+            }
+            let s = &mut op.steps[i];
+            s.insert = None;
+            s.insert_doc = Some(Expr::Doc(fields));
+        }
+        // A follow of an outlier: noted in the follower's timeline, when
+        // the caller knows the followed account is past the threshold.
+        Purpose::NoteOutlier { .. } => {
+            let Some(edge) = op.steps[..i]
+                .iter()
+                .find(|s| s.action == Action::InsertOne)
+                .cloned()
+            else {
+                return;
+            };
+            let (Some(doc), Some((followed, follower))) =
+                (edge.insert.clone(), edge_fields(design, &edge.collection))
+            else {
+                return;
+            };
+            let flag = format!("{followed}_is_outlier");
+            op.params.push(Param {
+                name: flag.clone(),
+                collection: coll.clone(),
+                path: "outliers".to_string(),
+                kind: ParamKind::Flag,
+            });
+            let s = &mut op.steps[i];
+            s.filter = vec![(
+                "_id".to_string(),
+                Expr::FieldOf {
+                    param: doc.clone(),
+                    field: follower,
+                },
+            )];
+            s.updates = vec![Update::AddToSet(
+                "outliers".to_string(),
+                Expr::FieldOf {
+                    param: doc,
+                    field: followed,
+                },
+            )];
+            // Not a batched write, as the generic text of a step with
+            // `every` says: a write of its own when the flag is set.
+            let base = s.purpose.split(" — once every").next().unwrap_or("");
+            s.purpose = match s.every {
+                Some(n) => format!(
+                    "{base} — only when {flag} (the followed account is past the followers' threshold: about once every {n} runs)"
+                ),
+                None => format!("{base} — only when {flag}"),
+            };
+            s.when = Some(When::Flag(flag));
+        }
+        _ => {}
+    }
+}
