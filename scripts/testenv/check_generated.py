@@ -10,6 +10,13 @@ OUT holds the artifacts (setup already run) and the data of one design:
                      parameters sampled from it, and its results are checked against
                      what the step promises: the filter's matches (count_documents),
                      the sort order, the limit; writes match the documents they target.
+  timelines          (fan-out on write, when PLAN has a feed merged from a timeline)
+                     each loaded timeline equals the newest items of the parents its
+                     reader follows, outliers apart, recomputed from the loaded edges
+                     and items; a new item published, edited and deleted through the
+                     cookbook is in, updated in and gone from its parent's followers'
+                     timelines; the feed merges a timeline with an outlier's items in
+                     order, at most the limit.
 --broken FILE: Extended JSON lines {"collection": C, "document": D}; each insert must be
 refused by the server with code 121 (document failed validation).
 
@@ -149,6 +156,11 @@ def sample_params(db, plan, examples):
             doc["_id"] = ObjectId()
             values[p["name"]] = doc if kind == "document" else [doc]
             continue
+        # A yes-or-no the caller knows (a followed account is an outlier):
+        # yes, so that the step it guards runs.
+        if kind == "flag":
+            values[p["name"]] = True
+            continue
         found = db[coll].find_one({path: {"$exists": True}}, sort=[("_id", 1)])
         vals = at_path(found, path) if found else []
         if kind == "item":
@@ -161,6 +173,16 @@ def sample_params(db, plan, examples):
         elif kind == "to":
             v = shift(v)
         values[p["name"]] = v
+    # A field of a new document that a step matches on (the new post's
+    # author, whose followers are found): a value the data holds there.
+    for step in plan["steps"]:
+        for path, expr in step["filter"]:
+            if "field_of" in expr:
+                param, field = expr["field_of"]
+                found = db[step["collection"]].find_one({path: {"$exists": True}}, sort=[("_id", 1)])
+                vals = at_path(found, path) if found else []
+                if isinstance(values.get(param), dict) and vals:
+                    values[param][field] = vals[0]
     return values
 
 
@@ -190,6 +212,9 @@ def build_filter(step, params, results):
         elif "pair" in expr:
             k, v = expr["pair"]
             filt[path] = {"$elemMatch": {"k": params[k], "v": params[v]}}
+        elif "field_of" in expr:
+            param, field = expr["field_of"]
+            filt[path] = params[param][field]
         elif "subtree_from" in expr:
             src, into = expr["subtree_from"]
             ids = []
@@ -402,6 +427,231 @@ def check_sorted(docs, sort, label):
     return True
 
 
+# Fan-out on write: a timeline per reader with copies of the newest items of
+# those it follows (found from PLAN: the feed that merges a timeline with the
+# items read at feed time, and the writes that push into timelines).
+
+
+def _cmp(a, b):
+    """MongoDB's order of two values of one sort key (missing first)."""
+    if a is None or b is None:
+        return (a is not None) - (b is not None)
+    if isinstance(a, Decimal128):
+        a = a.to_decimal()
+    if isinstance(b, Decimal128):
+        b = b.to_decimal()
+    try:
+        return (a > b) - (a < b)
+    except TypeError:
+        return 0
+
+
+def feed_order(sort):
+    """A sort key for documents in the feed's order, ties by `_id`."""
+    import functools
+
+    def cmp(x, y):
+        for path, direction in sort:
+            vx = (at_path(x, path) or [None])[0]
+            vy = (at_path(y, path) or [None])[0]
+            c = _cmp(vx, vy) * (-1 if direction < 0 else 1)
+            if c:
+                return c
+        return _cmp(x.get("_id"), y.get("_id"))
+
+    return functools.cmp_to_key(cmp)
+
+
+def timeline_spec(plans):
+    """What PLAN says of the timeline, or None without one."""
+    spec = None
+    for fn, plan in plans.items():
+        m = plan.get("merge")
+        if not m:
+            continue
+        steps = {s["key"]: s for s in plan["steps"]}
+        items_step = steps[m["items"]]
+        spec = {
+            "feed": fn,
+            "timeline": steps[m["timeline"]]["collection"],
+            "reader_param": steps[m["timeline"]]["filter"][0][1].get("eq"),
+            "items": items_step["collection"],
+            "parent_field": items_step["filter"][0][0],
+            "sort": m["sort"],
+            "limit": m["limit"],
+        }
+    if spec is None:
+        return None
+    for fn, plan in plans.items():
+        steps = {s["key"]: s for s in plan["steps"]}
+        for s in plan["steps"]:
+            if s["collection"] != spec["timeline"] or s["action"] != "update_many":
+                continue
+            src = [e["ids_from"] for _, e in s["filter"] if "ids_from" in e]
+            if not src or src[0][0] not in steps:
+                continue
+            followers = steps[src[0][0]]
+            spec["edges"] = followers["collection"]
+            spec["followed"] = followers["filter"][0][0]
+            spec["follower"] = src[0][1]
+            when = s.get("when") or {}
+            if "at_most" in when:
+                spec["threshold"] = when["at_most"][1]
+            actions = {x["action"] for x in plan["steps"] if x["collection"] == spec["items"]}
+            if "insert_one" in actions:
+                spec["publish"] = fn
+            elif "update_one" in actions:
+                spec["edit"] = fn
+            elif "delete_one" in actions:
+                spec["delete"] = fn
+    return spec if "edges" in spec else None
+
+
+def follower_counts(db, spec):
+    counts = {}
+    for f in db[spec["edges"]].find({}, {spec["followed"]: 1}):
+        for p in at_path(f, spec["followed"]):
+            counts[p] = counts.get(p, 0) + 1
+    return counts
+
+
+def expected_timeline(db, spec, reader, counts):
+    """The timeline of `reader` recomputed from the follows and the items."""
+    followed = set()
+    for f in db[spec["edges"]].find({spec["follower"]: reader}):
+        followed.update(at_path(f, spec["followed"]))
+    threshold = spec.get("threshold")
+    outliers = sorted(p for p in followed if threshold is not None and counts.get(p, 0) > threshold)
+    pushed = [p for p in followed if p not in outliers]
+    items = list(db[spec["items"]].find({spec["parent_field"]: {"$in": pushed}}))
+    items.sort(key=feed_order(spec["sort"]))
+    return items[: spec["limit"]], outliers
+
+
+def check_loaded_timelines(db, spec):
+    counts = follower_counts(db, spec)
+    timelines = list(db[spec["timeline"]].find())
+    readers = 0
+    for t in timelines:
+        items, outliers = expected_timeline(db, spec, t["_id"], counts)
+        if t.get("items") != items:
+            got = [x.get("_id") for x in t.get("items", [])]
+            fail(f"loaded {spec['timeline']} {t['_id']}: items {got}, expected the newest {[x['_id'] for x in items]}")
+            return
+        if "threshold" in spec and sorted(t.get("outliers", [])) != outliers:
+            fail(f"loaded {spec['timeline']} {t['_id']}: outliers {t.get('outliers')}, expected {outliers}")
+            return
+        readers += bool(items)
+    if not readers:
+        fail(f"loaded {spec['timeline']}: every timeline is empty; the check would be empty")
+        return
+    ok(f"loaded data: each of {len(timelines)} {spec['timeline']} holds the newest items of those its reader follows ({readers} not empty)")
+
+
+def check_feed(db, cookbook, spec, reader, label):
+    """The feed of `reader`: the timeline's items and its outliers', merged."""
+    result = getattr(cookbook, spec["feed"])(db, **{spec["reader_param"]: reader})
+    feed = result.get("feed")
+    t = db[spec["timeline"]].find_one({"_id": reader}) or {}
+    outliers = t.get("outliers", [])
+    extra = list(db[spec["items"]].find({spec["parent_field"]: {"$in": outliers}})) if outliers else []
+    want = sorted(t.get("items", []) + extra, key=feed_order(spec["sort"]))[: spec["limit"]]
+    if feed is None or len(feed) > spec["limit"]:
+        fail(f"{label}: the feed has {None if feed is None else len(feed)} items, at most {spec['limit']} expected")
+        return False
+    if [x["_id"] for x in feed] != [x["_id"] for x in want]:
+        fail(f"{label}: the feed {[x['_id'] for x in feed]}, expected {[x['_id'] for x in want]}")
+        return False
+    return check_sorted(feed, spec["sort"], label)
+
+
+def check_timeline_writes(db, cookbook, spec):
+    """publish, edit and delete of one item, seen in its parent's followers'
+    timelines; the feed of one of them, with and without an outlier."""
+    plans = cookbook.PLAN
+    if not all(k in spec for k in ("publish", "edit", "delete")):
+        fail(f"{spec['timeline']}: no publish, edit and delete of {spec['items']} in the cookbook")
+        return
+    edge = db[spec["edges"]].find_one({spec["followed"]: {"$exists": True}}, sort=[("_id", 1)])
+    parent = at_path(edge, spec["followed"])[0]
+    followers = [v for f in db[spec["edges"]].find({spec["followed"]: parent}) for v in at_path(f, spec["follower"])]
+    label = f"{spec['timeline']}: {spec['publish']}, {spec['edit']}, {spec['delete']}"
+    # A new item of `parent`, newer than any.
+    model = db[spec["items"]].find_one({}, sort=[("_id", 1)])
+    post = {k: v for k, v in model.items() if k != "_id"}
+    post[spec["parent_field"]] = parent
+    path, direction = spec["sort"][0]
+    newest = db[spec["items"]].find_one({path: {"$exists": True}}, sort=[(path, direction)])
+    if direction < 0 and "." not in path:
+        post[path] = shift(newest[path])
+    (doc_param,) = [p["name"] for p in plans[spec["publish"]]["params"] if p["kind"] == "document"]
+    getattr(cookbook, spec["publish"])(db, **{doc_param: post})
+    stored = db[spec["items"]].find_one({spec["parent_field"]: parent, path: post.get(path)})
+    if stored is None:
+        fail(f"{label}: the published item is not in {spec['items']}")
+        return
+    pid = stored["_id"]
+    pushed = spec.get("threshold") is None or len(followers) <= spec["threshold"]
+
+    def copies(pid):
+        return [
+            (t["_id"], [x for x in t.get("items", []) if x.get("_id") == pid])
+            for t in db[spec["timeline"]].find({"_id": {"$in": followers}})
+        ]
+
+    held = copies(pid)
+    if pushed and (len(held) != len(followers) or any(c != [stored] for _, c in held)):
+        fail(f"{label}: after {spec['publish']}, {len(held)} timelines of {len(followers)} followers, copies {held}")
+        return
+    if not pushed and any(c for _, c in held):
+        fail(f"{label}: an outlier's item was pushed into its followers' timelines")
+        return
+    if any(len(t.get("items", [])) > spec["limit"] for t in db[spec["timeline"]].find()):
+        fail(f"{label}: a timeline holds more than {spec['limit']} items")
+        return
+    # Edited: each copy as the item now is.
+    edit = {}
+    for p in plans[spec["edit"]]["params"]:
+        if p["collection"] == spec["items"] and p["path"] == "_id":
+            edit[p["name"]] = pid
+        elif p["collection"] == spec["items"] and p["path"] == spec["parent_field"]:
+            edit[p["name"]] = parent
+        else:
+            old = (at_path(stored, p["path"]) or [None])[0]
+            edit[p["name"]] = "edited by the check" if isinstance(old, str) or old is None else shift(old)
+    getattr(cookbook, spec["edit"])(db, **edit)
+    stored = db[spec["items"]].find_one({"_id": pid})
+    held = copies(pid)
+    if pushed and any(c != [stored] for _, c in held):
+        fail(f"{label}: after {spec['edit']}, the copies {held} differ from the item {stored}")
+        return
+    # The feed of a follower, then with the parent noted as an outlier.
+    reader = followers[0] if followers else db[spec["timeline"]].find_one()["_id"]
+    if not check_feed(db, cookbook, spec, reader, f"{label}/{spec['feed']}"):
+        return
+    db[spec["timeline"]].update_one({"_id": reader}, {"$addToSet": {"outliers": parent}})
+    result = getattr(cookbook, spec["feed"])(db, **{spec["reader_param"]: reader})
+    if not any(k != "feed" and isinstance(v, list) and any(x.get(spec["parent_field"]) == parent for x in v) for k, v in result.items()):
+        fail(f"{label}/{spec['feed']}: the outlier's items were not read")
+        return
+    if not check_feed(db, cookbook, spec, reader, f"{label}/{spec['feed']} with an outlier"):
+        return
+    db[spec["timeline"]].update_one({"_id": reader}, {"$pull": {"outliers": parent}})
+    # Deleted: no copy left.
+    delete = {}
+    for p in plans[spec["delete"]]["params"]:
+        if p["path"] == "_id":
+            delete[p["name"]] = pid
+        elif p["path"] == spec["parent_field"]:
+            delete[p["name"]] = parent
+    getattr(cookbook, spec["delete"])(db, **delete)
+    left = [t for t, c in copies(pid) if c]
+    if left:
+        fail(f"{label}: after {spec['delete']}, timelines {left} still hold the item")
+        return
+    ok(f"{label}: the item pushed into {len(followers)} followers' timelines, its copies edited and pulled; the feed merged with an outlier's items, at most {spec['limit']} in order")
+
+
 PATH_FIELDS = [[]]
 
 
@@ -414,6 +664,9 @@ def check_cookbook(db, out):
     PATH_FIELDS[0] = path_fields(cookbook.PLAN)
     if PATH_FIELDS[0] and check_paths(db, PATH_FIELDS[0], "loaded data"):
         ok(f"loaded data: the paths of {', '.join(c + '.' + f for c, f, *_ in PATH_FIELDS[0])} agree with the parent references")
+    spec = timeline_spec(cookbook.PLAN)
+    if spec is not None:
+        check_loaded_timelines(db, spec)
     for fn_name, plan in cookbook.PLAN.items():
         label = f"cookbook {fn_name}"
         _current[0] = fn_name
@@ -424,9 +677,27 @@ def check_cookbook(db, out):
                 _current[0] = None
                 fail(f"{label}: expected to fail (a known flaw of the design) but passed; remove it from the list")
             _current[0] = None
+    if spec is not None:
+        check_timeline_writes(db, cookbook, spec)
 
 
 PLAN_STEPS = [[]]
+
+
+def when_holds(when, params, result):
+    if "flag" in when:
+        return bool(params[when["flag"]])
+    if "at_most" in when:
+        step, n = when["at_most"]
+        return len(result.get(step) or []) <= n
+    if "any" in when:
+        step, path = when["any"]
+        return len(at_path_all(result.get(step) or [], path)) > 0
+    return True
+
+
+def at_path_all(docs, path):
+    return [v for d in docs for v in at_path(d, path)]
 
 
 def check_operation(db, cookbook, examples, fn_name, plan, label):
@@ -463,6 +734,13 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     for step in plan["steps"]:
         key, action = step["key"], step["action"]
         got = result.get(key)
+        # A step that runs only when a condition holds: when it does not,
+        # it must not have run (no documents, no write).
+        if step.get("when") is not None and not when_holds(step["when"], params, result):
+            if got not in (None, []):
+                fail(f"{label}/{key}: ran although its condition {step['when']} does not hold")
+                good = False
+            continue
         # A fallback runs only when the write it stands in for matched
         # nothing: then it must have written, otherwise not have run.
         prev = step.get("fallback_of")

@@ -18,14 +18,17 @@
 //! - `category-subtree`: `under` filters over parent references: a
 //!   `$graphLookup` of the subtree, then `$in` its ids;
 //! - `category-paths`: tree paths and paths of ids kept by the children:
-//!   `under` on a path, renames into the paths, moves that rebase them.
+//!   `under` on a path, renames into the paths, moves that rebase them;
+//! - `club-feed`: a feed kept by fan-out on write: a timeline per member
+//!   with copies of the newest posts of those it follows, pushed by each
+//!   post, the members past the threshold of followers read at feed time.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 8] = [
+const FILES: [(&str, &str); 9] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -54,6 +57,10 @@ const FILES: [(&str, &str); 8] = [
     (
         "category-paths",
         include_str!("../tests/fixtures/category-paths.yaml"),
+    ),
+    (
+        "club-feed",
+        include_str!("../tests/fixtures/club-feed.yaml"),
     ),
 ];
 

@@ -357,6 +357,38 @@ impl Builder<'_, '_> {
                 let key = a.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) ^ b;
                 self.scalar_of(v, key, name, sink, scratch);
             }
+            Origin::Timeline { timeline, item } => {
+                sink.open(name, true);
+                let t = self.pop.timelines.get(*timeline);
+                let plan = item.as_deref().or(f.sub.as_ref());
+                if let (Some(t), Some(plan)) = (t, plan) {
+                    let (_, reader) = self.instance_of(Some(t.reader), ctx);
+                    for (i, doc) in self
+                        .timeline_items(t, plan, reader, scratch)
+                        .into_iter()
+                        .enumerate()
+                    {
+                        sink.value(Name::Index(i), &Value::Document(doc));
+                    }
+                }
+                sink.close();
+            }
+            Origin::Outliers { timeline } => {
+                sink.open(name, true);
+                if let Some(t) = self.pop.timelines.get(*timeline) {
+                    let (_, reader) = self.instance_of(Some(t.reader), ctx);
+                    let id = match ty {
+                        ShapeType::Array { items, .. } => IdType::of(items),
+                        other => IdType::of(other),
+                    };
+                    let outliers = super::timeline::outliers(self.pop, t, reader);
+                    for (i, p) in outliers.into_iter().enumerate() {
+                        let s = self.id_scalar(id, Some(t.parent), p, scratch);
+                        sink.scalar(Name::Index(i), s);
+                    }
+                }
+                sink.close();
+            }
             Origin::Other => {
                 let v = match &f.field.origin {
                     FieldOrigin::Computed {

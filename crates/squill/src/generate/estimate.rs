@@ -97,7 +97,7 @@ pub fn estimate(model: &Model, design: &Design, options: &DataOptions) -> Estima
             // The sample's documents, scaled by how many more instances
             // its entities will have (buckets follow their children).
             let (mut in_sample, mut at_scale) = (0.0, 0.0);
-            for e in c.entities.iter().filter_map(|n| model.entity_by_name(n)) {
+            for e in sample.root_entities(c) {
                 in_sample += sample.count(e) as f64;
                 at_scale += counts[e.index()];
             }

@@ -32,7 +32,7 @@ fn first_root(pop: &Population<'_>, coll: &Collection, fanout: Fanout) -> Option
             number: 0,
         });
     }
-    let entity = pop.model.entity_by_name(coll.entities.first()?)?;
+    let entity = *pop.root_entities(coll).first()?;
     Some(match pop.owner(entity) {
         Some(r) => Root::Entity {
             entity,

@@ -26,6 +26,7 @@ mod roots;
 pub mod schema;
 pub mod setup;
 mod sink;
+mod timeline;
 pub mod value;
 pub mod values;
 pub mod write;

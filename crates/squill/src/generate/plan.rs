@@ -67,6 +67,15 @@ pub enum Origin<'c> {
         tree: RelationshipId,
         via: Option<RelationshipId>,
     },
+    /// A timeline's copies of the newest items (`timeline`: the index in
+    /// `Population::timelines`), each built with `item`, the plan of the
+    /// items' own collection (`None` without one: the field's sub-plan).
+    Timeline {
+        timeline: usize,
+        item: Option<Box<ShapePlan<'c>>>,
+    },
+    /// A timeline's list of the followed outliers.
+    Outliers { timeline: usize },
     /// Computed, discriminator and bucket fields: built as in the design.
     Other,
 }
@@ -102,10 +111,7 @@ impl<'c> ShapePlan<'c> {
     /// The plan of a collection's documents.
     pub fn of_collection<'a: 'c>(pop: &Population<'a>, coll: &'c Collection) -> Self {
         ShapePlan {
-            id_entity: coll
-                .entities
-                .first()
-                .and_then(|e| pop.model.entity_by_name(e)),
+            id_entity: pop.root_entities(coll).first().copied(),
             ..Self::new(pop, &coll.shape)
         }
     }
@@ -127,7 +133,22 @@ impl<'c> FieldPlan<'c> {
         let model = pop.model;
         let origin = match &field.origin {
             FieldOrigin::Id => Origin::Id,
-            FieldOrigin::Timeline { .. } | FieldOrigin::Outliers { .. } => Origin::Other,
+            FieldOrigin::Timeline { feed, .. } => {
+                match pop.timelines.iter().position(|t| t.feed == *feed) {
+                    Some(timeline) => Origin::Timeline {
+                        timeline,
+                        item: super::timeline::own_collection(pop, pop.timelines[timeline].item)
+                            .map(|c| Box::new(ShapePlan::of_collection(pop, c))),
+                    },
+                    None => Origin::Other,
+                }
+            }
+            FieldOrigin::Outliers { feed, .. } => {
+                match pop.timelines.iter().position(|t| t.feed == *feed) {
+                    Some(timeline) => Origin::Outliers { timeline },
+                    None => Origin::Other,
+                }
+            }
             FieldOrigin::Copy {
                 entity, field: f, ..
             } if let Some(e) = model.entity_by_name(entity)
@@ -271,8 +292,10 @@ impl<'c> FieldPlan<'c> {
             field,
             // A tree's reference to the parent is absent from its roots
             // only, not from one instance in ten.
+            // A timeline's outliers are always written: the feed reads the
+            // list, and a new reader's timeline starts with an empty one.
             optional: !field.required
-                && !matches!(field.origin, FieldOrigin::Id)
+                && !matches!(field.origin, FieldOrigin::Id | FieldOrigin::Outliers { .. })
                 && !matches!(&origin, Origin::Reference { relationship: Some(r) }
                     if pop.tree(*r).is_some()),
             key: Key::new(&field.name),

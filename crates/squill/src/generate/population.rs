@@ -146,6 +146,9 @@ pub struct Population<'a> {
     /// Per relationship of an entity with itself: its roots and fan-out
     /// (`tree`).
     trees: Vec<Option<(u64, u64)>>,
+    /// The design's timelines (fan-out on write), with the follower counts
+    /// worked out once: shared by the clones of the builder threads.
+    pub(super) timelines: std::sync::Arc<Vec<super::timeline::TimelineGen>>,
 }
 
 impl<'a> Population<'a> {
@@ -195,10 +198,12 @@ impl<'a> Population<'a> {
             optional_prefix: Rng::prefix(&[seed, 0x0b7]),
             seed_byte: (mix(seed) & 0xff) as u8,
             trees,
+            timelines: std::sync::Arc::default(),
         };
         for e in model.entity_ids() {
             p.count_of(e, scale, 0);
         }
+        p.timelines = std::sync::Arc::new(super::timeline::timelines(&p));
         p
     }
 
@@ -347,24 +352,36 @@ impl<'a> Population<'a> {
         if self.owner(rel.child) != Some(r) {
             return self.first_parent(r, j);
         }
-        let starts = {
-            let mut cache = self.starts.borrow_mut();
-            cache
-                .entry(r)
-                .or_insert_with(|| {
-                    let n = self.count(rel.parent);
-                    let mut v = Vec::with_capacity(n as usize);
-                    let mut at = 0;
-                    for i in 0..n {
-                        v.push(at);
-                        at += self.children_count(r, i);
-                    }
-                    std::sync::Arc::new(v)
-                })
-                .clone()
-        };
+        let starts = self.starts(r);
         // The last parent whose first child is at or before `j`.
         starts.partition_point(|s| *s <= j).saturating_sub(1) as u64
+    }
+
+    /// The children of parent `i` through `r`, which owns them, found in
+    /// any order of parents (`owned_children` walks from the last one
+    /// asked for: cheap only in increasing order).
+    pub fn owned_range(&self, r: RelationshipId, i: u64) -> std::ops::Range<u64> {
+        let start = self.starts(r).get(i as usize).copied().unwrap_or(0);
+        start..start + self.children_count(r, i)
+    }
+
+    /// Each parent's first child through `r`, built on first use.
+    fn starts(&self, r: RelationshipId) -> std::sync::Arc<Vec<u64>> {
+        let rel = self.model.relationship(r);
+        let mut cache = self.starts.borrow_mut();
+        cache
+            .entry(r)
+            .or_insert_with(|| {
+                let n = self.count(rel.parent);
+                let mut v = Vec::with_capacity(n as usize);
+                let mut at = 0;
+                for i in 0..n {
+                    v.push(at);
+                    at += self.children_count(r, i);
+                }
+                std::sync::Arc::new(v)
+            })
+            .clone()
     }
 
     /// The first child index of parent `i` (sum of the earlier parents'

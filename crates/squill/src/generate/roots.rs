@@ -105,6 +105,26 @@ impl Run {
 }
 
 impl Population<'_> {
+    /// The timeline (fan-out on write) `coll` is, if it is one.
+    pub(super) fn timeline_of(&self, coll: &Collection) -> Option<usize> {
+        self.timelines
+            .iter()
+            .position(|t| t.collection == coll.name)
+    }
+
+    /// The entities whose instances are `coll`'s documents, in order: its
+    /// entities, or a timeline's reader (one timeline per reader).
+    pub fn root_entities(&self, coll: &Collection) -> Vec<EntityId> {
+        match self.timeline_of(coll) {
+            Some(t) => vec![self.timelines[t].reader],
+            None => coll
+                .entities
+                .iter()
+                .filter_map(|n| self.model.entity_by_name(n))
+                .collect(),
+        }
+    }
+
     /// Calls `f` for every top-level document of `coll`, in order.
     pub fn for_each_root<E>(
         &self,
@@ -145,17 +165,18 @@ impl Population<'_> {
             }
             return Ok(());
         }
-        for name in &coll.entities {
-            let Some(entity) = self.model.entity_by_name(name) else {
-                continue;
-            };
+        // A timeline's documents are its readers': they are not its entities.
+        let timeline = self.timeline_of(coll).is_some();
+        for entity in self.root_entities(coll) {
             let mut emit = |run: Run| if run.is_empty() { Ok(()) } else { f(run) };
             match self.owner(entity) {
                 Some(r) => {
                     // Under an outlier layout the parent holds its first
                     // children; only those past the threshold are documents.
                     let embedded = match self.layout(r) {
-                        Some(crate::design::Layout::Outlier { threshold }) => *threshold,
+                        Some(crate::design::Layout::Outlier { threshold }) if !timeline => {
+                            *threshold
+                        }
                         _ => 0,
                     };
                     for parent in 0..self.count(self.model.relationship(r).parent) {
