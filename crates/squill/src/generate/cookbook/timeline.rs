@@ -278,16 +278,30 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
         // A follow of an outlier: noted in the follower's timeline, when
         // the caller knows the followed account is past the threshold.
         Purpose::NoteOutlier { .. } => {
+            // The follow written before: inserted (its new document's
+            // fields) or deleted (an unfollow: the values its filter took).
             let Some(edge) = op.steps[..i]
                 .iter()
-                .find(|s| s.action == Action::InsertOne)
+                .find(|s| matches!(s.action, Action::InsertOne | Action::DeleteOne))
                 .cloned()
             else {
                 return;
             };
-            let (Some(doc), Some((followed, follower))) =
-                (edge.insert.clone(), edge_fields(design, &edge.collection))
-            else {
+            let Some((followed, follower)) = edge_fields(design, &edge.collection) else {
+                return;
+            };
+            let value = |field: &str| match &edge.insert {
+                Some(doc) => Some(Expr::FieldOf {
+                    param: doc.clone(),
+                    field: field.to_string(),
+                }),
+                None => edge
+                    .filter
+                    .iter()
+                    .find(|(p, e)| p == field && matches!(e, Expr::Param(_)))
+                    .map(|(_, e)| e.clone()),
+            };
+            let (Some(reader), Some(parent)) = (value(&follower), value(&followed)) else {
                 return;
             };
             let flag = format!("{followed}_is_outlier");
@@ -298,20 +312,13 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                 kind: ParamKind::Flag,
             });
             let s = &mut op.steps[i];
-            s.filter = vec![(
-                "_id".to_string(),
-                Expr::FieldOf {
-                    param: doc.clone(),
-                    field: follower,
-                },
-            )];
-            s.updates = vec![Update::AddToSet(
-                "outliers".to_string(),
-                Expr::FieldOf {
-                    param: doc,
-                    field: followed,
-                },
-            )];
+            s.filter = vec![("_id".to_string(), reader)];
+            let pull = s.updates.iter().any(|u| matches!(u, Update::Pull(..)));
+            s.updates = vec![if pull {
+                Update::Pull("outliers".to_string(), parent)
+            } else {
+                Update::AddToSet("outliers".to_string(), parent)
+            }];
             // Not a batched write, as the generic text of a step with
             // `every` says: a write of its own when the flag is set.
             let base = s.purpose.split(" — once every").next().unwrap_or("");
@@ -324,5 +331,76 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
             s.when = Some(When::Flag(flag));
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::render;
+
+    /// The club-feed fixture's timeline steps, in each language, as the
+    /// data needs them.
+    #[test]
+    fn timeline_steps_are_written_in_the_terms_of_the_data() {
+        let (_, design) = crate::fixtures::load("club-feed");
+        let ops = super::super::op_codes(&design);
+        let op = |name: &str| {
+            let o = ops.iter().find(|o| o.name == name).expect(name);
+            (render::python(o), render::node(o), render::mongosh(o))
+        };
+        let (py, js, sh) = op("publish");
+        assert!(py.contains(r#"{"followee": new_post["author"]}"#), "{py}");
+        assert!(py.contains(r#"_ids(follow, "follower")"#), "{py}");
+        assert!(
+            py.contains(r#"{**new_post, "_id": post["inserted_id"]}"#),
+            "{py}"
+        );
+        assert!(py.contains("if len(follow) <= 2000 else None"), "{py}");
+        for text in [&js, &sh] {
+            assert!(
+                text.contains("{...new_post, _id: post.insertedId}"),
+                "{text}"
+            );
+            assert!(text.contains("follow.length <= 2000 ?"), "{text}");
+        }
+        let (py, js, _) = op("home_feed");
+        assert!(
+            py.contains(r#"_ids(member_timeline, "outliers")}}"#),
+            "{py}"
+        );
+        assert!(
+            py.contains(r#"if len(_ids(member_timeline, "outliers")) > 0 else []"#),
+            "{py}"
+        );
+        assert!(py.contains(r#"feed = _newest("#), "{py}");
+        assert!(js.contains("const feed = newest("), "{js}");
+        let (py, _, _) = op("edit_post");
+        assert!(py.contains(r#"array_filters=[{"e._id": post_id}]"#), "{py}");
+        assert!(py.contains(r#"{"items.$[e].text": new_text}"#), "{py}");
+        assert!(
+            py.contains("def edit_post(db, post_id, new_text, post_author):"),
+            "{py}"
+        );
+        let (py, _, _) = op("delete_post");
+        assert!(
+            py.contains(r#"{"$pull": {"items": {"_id": post_id}}}"#),
+            "{py}"
+        );
+        let (py, _, _) = op("follow");
+        assert!(
+            py.contains(r#"{"$addToSet": {"outliers": new_follow["followee"]}}"#),
+            "{py}"
+        );
+        assert!(py.contains(r#"{"_id": new_follow["follower"]}"#), "{py}");
+        assert!(py.contains("if followee_is_outlier else None"), "{py}");
+        let (py, js, _) = op("join");
+        assert!(
+            py.contains(r#"{"_id": member["inserted_id"], "items": [], "outliers": []}"#),
+            "{py}"
+        );
+        assert!(
+            js.contains(r#"{"_id": member.insertedId, "items": [], "outliers": []}"#),
+            "{js}"
+        );
     }
 }
