@@ -57,6 +57,8 @@ pub enum Command {
     Scan(crate::commands::ScanArgs),
     /// Write validators, indexes, scripts, queries and data for a design.
     Generate(crate::commands::GenerateArgs),
+    /// Write a starting model from another database's schema (SQL DDL).
+    Import(crate::commands::ImportArgs),
     /// List every rule squill knows: id, kind, default severity, summary.
     Rules(crate::commands::RulesArgs),
     /// Print one rule's documentation.

@@ -3,6 +3,7 @@
 mod advise;
 mod check;
 mod generate;
+mod import;
 mod progress;
 mod rules;
 mod scan;
@@ -10,6 +11,7 @@ mod scan;
 pub use advise::AdviseArgs;
 pub use check::CheckArgs;
 pub use generate::GenerateArgs;
+pub use import::ImportArgs;
 pub use rules::RulesArgs;
 pub use scan::ScanArgs;
 
@@ -25,6 +27,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check(args) => check::run(&global, args),
         Command::Scan(args) => scan::run(&global, args),
         Command::Generate(args) => generate::run(&global, args),
+        Command::Import(args) => import::run(&global, args),
         Command::Rules(args) => {
             // The catalogue does not depend on settings, but a `--config`
             // that cannot be read is an error everywhere (exit 2).

@@ -4,6 +4,7 @@
 mod advise;
 mod generate;
 mod generate_interrupted;
+mod import;
 mod model_file;
 mod readers;
 mod rules;

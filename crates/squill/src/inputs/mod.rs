@@ -7,5 +7,6 @@ pub mod bson;
 pub mod dump;
 pub mod ejson;
 pub mod model_file;
+pub mod sql;
 
 pub use model_file::load as load_model;

@@ -1,0 +1,120 @@
+//! `squill import sql FILE.sql`: a model from a relational schema's DDL.
+//! Notes (statements skipped, views ignored, references to tables the file
+//! does not create) go to standard error as `file:line:column: …`; the
+//! model goes to standard output or `--output`, written whole or not at all.
+
+use crate::cli::Global;
+use anyhow::{Context, Result, bail};
+use squill::inputs::sql::{self, SqlDialect};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    #[command(subcommand)]
+    pub source: ImportSource,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum ImportSource {
+    /// Read SQL DDL (CREATE TABLE, ALTER TABLE … ADD CONSTRAINT, CREATE
+    /// INDEX) and write a squill model: tables become entities, foreign keys
+    /// relationships, linking tables many-to-manys. Row counts, children per
+    /// parent and the workload are written as marked assumptions.
+    Sql(SqlArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SqlArgs {
+    /// The SQL file (a schema dump: `pg_dump --schema-only`, `mysqldump --no-data`, …).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The SQL dialect of the file.
+    #[arg(long, value_enum, default_value = "generic")]
+    pub dialect: DialectArg,
+    /// Write the model to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum DialectArg {
+    Postgres,
+    Mysql,
+    Sqlite,
+    Mssql,
+    /// What most dialects share.
+    Generic,
+}
+
+pub fn run(_global: &Global, args: ImportArgs) -> Result<ExitCode> {
+    let ImportSource::Sql(args) = args.source;
+    let dialect = match args.dialect {
+        DialectArg::Postgres => SqlDialect::Postgres,
+        DialectArg::Mysql => SqlDialect::MySql,
+        DialectArg::Sqlite => SqlDialect::Sqlite,
+        DialectArg::Mssql => SqlDialect::MsSql,
+        DialectArg::Generic => SqlDialect::Generic,
+    };
+    let bytes = std::fs::read(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        bail!("{} is not UTF-8 text", args.file.display());
+    };
+    let file = args.file.display().to_string();
+    let import = sql::import(&file, &text, dialect);
+    for note in &import.notes {
+        eprintln!(
+            "{}",
+            sql::map::located(
+                &file,
+                note.at,
+                &format!(
+                    "{}: {}",
+                    if note.problem { "warning" } else { "note" },
+                    note.message
+                )
+            )
+        );
+    }
+    if import.tables == 0 {
+        bail!(
+            "{file}: no CREATE TABLE read{}",
+            if import.notes.iter().any(|n| n.problem) {
+                " (see the statements skipped above; --dialect may help)"
+            } else {
+                ""
+            }
+        );
+    }
+    eprintln!(
+        "{file}: {} entities, {} relationships ({} inferred from column names); counts, fan-out and the workload are assumptions to replace",
+        import.tables, import.relationships, import.inferred
+    );
+    match &args.output {
+        Some(path) => write_whole(path, &import.yaml)?,
+        None => {
+            super::write_stdout(&import.yaml)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and
+/// a rename: an interrupted run leaves the old file or the new one, never
+/// half of it.
+fn write_whole(path: &Path, text: &str) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map_or("model".into(), |n| n.to_string_lossy().to_string());
+    let tmp = dir.join(format!(".{name}.squill-tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::anyhow!("cannot write {}: {e}", path.display())
+    })
+}

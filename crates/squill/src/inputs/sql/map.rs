@@ -1,0 +1,562 @@
+//! Tables to a squill model: each table an entity (its single-column
+//! primary key the `_id`), each foreign key a relationship (one-to-one when
+//! the key is unique or the child's primary key, one-to-many otherwise), a
+//! table that only links two others a many-to-many with its other columns
+//! as the link's attributes. What DDL cannot say — rows per table, children
+//! per parent, the workload — is written as an assumption, with a comment
+//! that says so. Columns that look like references where no foreign key is
+//! declared (`u_id`, `source_u_id` → `useracct.u_id`) become relationships
+//! marked as inferred, with the evidence.
+
+use super::ddl::{self, Note, Position, Schema, SqlDialect, Table};
+use std::fmt::Write as _;
+
+/// Rows assumed per table when DDL gives none.
+pub const ASSUMED_COUNT: u64 = 1000;
+/// Children per parent assumed for a one-to-many.
+pub const ASSUMED_CHILDREN: u64 = 10;
+
+/// The model written from a DDL file, and what was noted while reading it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Import {
+    /// The model as YAML, with comments on each assumption.
+    pub yaml: String,
+    pub notes: Vec<Note>,
+    pub tables: usize,
+    pub relationships: usize,
+    /// Relationships inferred from column names (no foreign key declared).
+    pub inferred: usize,
+}
+
+/// A relationship found in the schema.
+#[derive(Debug, Clone)]
+struct Rel {
+    name: String,
+    kind: &'static str,
+    parent: String,
+    child: String,
+    /// The child's reference column (one-to-one, one-to-many).
+    column: String,
+    attributes: Vec<String>,
+    /// The table it was read from (the child, or the linking table).
+    table: String,
+    why: String,
+    inferred: bool,
+}
+
+/// Reads `text` (file `file`) and writes the model.
+pub fn import(file: &str, text: &str, dialect: SqlDialect) -> Import {
+    let schema = ddl::parse(text, dialect);
+    let name = std::path::Path::new(file)
+        .file_stem()
+        .map_or("imported".to_string(), |s| s.to_string_lossy().to_string());
+    let (rels, junctions) = relationships(&schema);
+    let mut notes = schema.notes.clone();
+    for t in &schema.tables {
+        for fk in &t.foreign_keys {
+            if schema.table(&fk.table).is_none() {
+                notes.push(Note {
+                    at: fk.at,
+                    message: format!(
+                        "{}({}) references {}, which this file does not create; no relationship",
+                        t.name,
+                        fk.columns.join(", "),
+                        fk.table
+                    ),
+                    problem: false,
+                });
+            }
+        }
+    }
+    let yaml = write(&name, &schema, &rels, &junctions);
+    Import {
+        yaml,
+        notes,
+        tables: schema.tables.len() - junctions.len(),
+        relationships: rels.len(),
+        inferred: rels.iter().filter(|r| r.inferred).count(),
+    }
+}
+
+/// A table that only links two others: exactly two foreign keys of one
+/// column each, whose columns make up its primary key (or a unique key).
+fn junction(schema: &Schema, t: &Table) -> Option<(String, String, Vec<String>)> {
+    let [a, b] = t.foreign_keys.as_slice() else {
+        return None;
+    };
+    if a.columns.len() != 1 || b.columns.len() != 1 || a.table == b.table {
+        return None;
+    }
+    schema.table(&a.table)?;
+    schema.table(&b.table)?;
+    let mut pair = vec![a.columns[0].clone(), b.columns[0].clone()];
+    pair.sort();
+    let keyed = |k: &Vec<String>| {
+        let mut k = k.clone();
+        k.sort();
+        k == pair
+    };
+    if !keyed(&t.primary_key) && !t.unique.iter().any(keyed) {
+        return None;
+    }
+    // Nothing else references it: a link, not a thing of its own.
+    if schema
+        .tables
+        .iter()
+        .any(|o| o.foreign_keys.iter().any(|f| f.table == t.name))
+    {
+        return None;
+    }
+    let attributes = t
+        .columns
+        .iter()
+        .filter(|c| !pair.contains(&c.name) && !t.primary_key.contains(&c.name))
+        .map(|c| c.name.clone())
+        .collect();
+    let _ = (a.table.as_str(), b.table.as_str());
+    Some((a.columns[0].clone(), b.columns[0].clone(), attributes))
+}
+
+/// A table name in the plural, for the name of a relationship to it
+/// (`city` → `cities`, `address` → `addresses`); a name already plural is kept.
+fn plural(name: &str) -> String {
+    if name.ends_with("ss") || name.ends_with('x') || name.ends_with("ch") || name.ends_with("sh") {
+        format!("{name}es")
+    } else if name.ends_with('s') {
+        name.to_string()
+    } else if let Some(stem) = name.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{name}s")
+    }
+}
+
+fn relationships(schema: &Schema) -> (Vec<Rel>, Vec<String>) {
+    let mut rels: Vec<Rel> = Vec::new();
+    let mut junctions = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    // Names are the model's: unique among relationships and entities.
+    let links: Vec<&str> = schema
+        .tables
+        .iter()
+        .filter(|t| junction(schema, t).is_some())
+        .map(|t| t.name.as_str())
+        .collect();
+    let unique_name = |base: String, parent: &str, names: &mut Vec<String>| {
+        // A linking table is no entity: its name is free for its relationship.
+        let taken = |n: &String, names: &Vec<String>| {
+            names.contains(n) || (schema.table(n).is_some() && !links.contains(&n.as_str()))
+        };
+        let mut n = base.clone();
+        if taken(&n, names) {
+            n = format!("{base}_of_{parent}");
+        }
+        let mut i = 2;
+        while taken(&n, names) {
+            n = format!("{base}_of_{parent}_{i}");
+            i += 1;
+        }
+        names.push(n.clone());
+        n
+    };
+    for t in &schema.tables {
+        if let Some((a, b, attributes)) = junction(schema, t) {
+            let (fa, fb) = (&t.foreign_keys[0], &t.foreign_keys[1]);
+            debug_assert!(fa.columns[0] == a && fb.columns[0] == b);
+            let name = unique_name(t.name.clone(), &fa.table, &mut names);
+            rels.push(Rel {
+                name,
+                kind: "many-to-many",
+                parent: fa.table.clone(),
+                child: fb.table.clone(),
+                column: String::new(),
+                attributes,
+                table: t.name.clone(),
+                why: format!(
+                    "table {} links {} and {} (its key is the two foreign keys)",
+                    t.name, fa.table, fb.table
+                ),
+                inferred: false,
+            });
+            junctions.push(t.name.clone());
+            continue;
+        }
+        for fk in &t.foreign_keys {
+            if schema.table(&fk.table).is_none() {
+                continue;
+            }
+            let column = fk.columns[0].clone();
+            let one = fk.columns == t.primary_key || t.unique.contains(&fk.columns);
+            let base = if t.name == fk.table {
+                format!("{}_children", t.name)
+            } else {
+                let stem = column.trim_end_matches("_id");
+                let stem = stem
+                    .strip_suffix(&format!("_{}", fk.referred_key(schema)))
+                    .unwrap_or(stem);
+                if stem == fk.table
+                    || plural(stem) == fk.table
+                    || stem.is_empty()
+                    || fk.columns.len() > 1
+                {
+                    plural(&t.name)
+                } else {
+                    format!("{}_by_{stem}", plural(&t.name))
+                }
+            };
+            let mut why = format!(
+                "foreign key {}({}) references {}",
+                t.name,
+                fk.columns.join(", "),
+                fk.table
+            );
+            if fk.columns.len() > 1 {
+                why.push_str(&format!(
+                    "; a composite key: the model keeps `{column}` as the reference"
+                ));
+            }
+            rels.push(Rel {
+                name: unique_name(base, &fk.table, &mut names),
+                kind: if one { "one-to-one" } else { "one-to-many" },
+                parent: fk.table.clone(),
+                child: t.name.clone(),
+                column,
+                attributes: Vec::new(),
+                table: t.name.clone(),
+                why,
+                inferred: false,
+            });
+        }
+    }
+    // Columns that name another table's key where no foreign key says so.
+    for t in &schema.tables {
+        if junctions.contains(&t.name) {
+            continue;
+        }
+        let declared: Vec<&String> = t.foreign_keys.iter().flat_map(|f| &f.columns).collect();
+        for c in &t.columns {
+            if declared.contains(&&c.name) || t.primary_key == [c.name.clone()] {
+                continue;
+            }
+            if let Some((target, evidence)) = inferred_target(schema, t, &c.name) {
+                rels.push(Rel {
+                    name: unique_name(
+                        if c.name.trim_end_matches("_id") == target {
+                            plural(&t.name)
+                        } else {
+                            format!("{}_by_{}", plural(&t.name), c.name.trim_end_matches("_id"))
+                        },
+                        &target,
+                        &mut names,
+                    ),
+                    kind: "one-to-many",
+                    parent: target,
+                    child: t.name.clone(),
+                    column: c.name.clone(),
+                    attributes: Vec::new(),
+                    table: t.name.clone(),
+                    why: evidence,
+                    inferred: true,
+                });
+            }
+        }
+    }
+    (rels, junctions)
+}
+
+/// The table a column not declared as a foreign key seems to reference,
+/// and why: `{table}_id` (or a plural table name) with a one-column key,
+/// or a name ending in another table's key column (`source_u_id` →
+/// `useracct.u_id`).
+fn inferred_target(schema: &Schema, t: &Table, column: &str) -> Option<(String, String)> {
+    let integer = |table: &Table, col: &str| {
+        table
+            .columns
+            .iter()
+            .find(|c| c.name == col)
+            .is_some_and(|c| c.sql_type.contains("int") || c.sql_type.contains("serial"))
+    };
+    if !integer(t, column) {
+        return None;
+    }
+    for other in &schema.tables {
+        let [pk] = other.primary_key.as_slice() else {
+            continue;
+        };
+        if other.name == t.name && column == pk {
+            continue;
+        }
+        if !integer(other, pk) {
+            continue;
+        }
+        // `user_id`, `from_user_id`, `region` (for `regions`): the column's
+        // name ends with the table's, singular or plural.
+        let stem = column.strip_suffix("_id").unwrap_or(column);
+        // One thing, not a count or a list: `bids` in `nb_of_bids` is not a bid.
+        let names_table = |s: &str| {
+            let singular = plural(s) != s;
+            singular && (s == other.name || plural(s) == other.name)
+        };
+        let words: Vec<&str> = stem.split('_').collect();
+        let by_table = pk == "id" && (0..words.len()).any(|i| names_table(&words[i..].join("_")));
+        let by_key = pk != "id" && (column == pk || column.ends_with(&format!("_{pk}")));
+        if by_table || by_key {
+            return Some((
+                other.name.clone(),
+                format!(
+                    "inferred: no foreign key declared; `{}.{column}` is an integer named after {} (`{}.{pk}`); the live import measures whether its values match",
+                    t.name,
+                    if by_table { "the table" } else { "its key" },
+                    other.name
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// A squill field type for an SQL column type, and whether the size is an
+/// assumption.
+fn field_type(sql: &str) -> (String, Option<String>) {
+    let s = sql.to_lowercase();
+    let len = s
+        .split_once('(')
+        .and_then(|(_, r)| r.split([')', ',']).next())
+        .and_then(|n| n.trim().parse::<u64>().ok());
+    let array = s.ends_with("[]");
+    let base = s.trim_end_matches("[]");
+    let word = |w: &str| {
+        base.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|x| x == w)
+    };
+    let (ty, note) = if base.starts_with("tinyint(1)")
+        || word("bool")
+        || word("boolean")
+        || base == "bit"
+    {
+        ("bool".to_string(), None)
+    } else if word("bigint") || word("int8") || word("bigserial") {
+        ("long".to_string(), None)
+    } else if base.contains("int") || word("serial") || word("smallserial") || word("year") {
+        ("int".to_string(), None)
+    } else if word("numeric") || word("decimal") || word("money") {
+        ("decimal".to_string(), None)
+    } else if word("real") || word("float") || word("double") || word("float4") || word("float8") {
+        ("double".to_string(), None)
+    } else if word("date")
+        || word("time")
+        || word("timestamp")
+        || word("datetime")
+        || word("timestamptz")
+    {
+        ("date".to_string(), None)
+    } else if word("bytea") || base.contains("blob") || base.contains("binary") || word("image") {
+        (
+            "binary".to_string(),
+            Some("a binary's average size: 64 bytes".to_string()),
+        )
+    } else if word("json") || word("jsonb") {
+        (
+            "object".to_string(),
+            Some("a JSON value's average size: 64 bytes".to_string()),
+        )
+    } else if base.contains("char") {
+        match len {
+            Some(n) => (format!("string({n})"), None),
+            None => (
+                "string".to_string(),
+                Some("no declared length: 16 bytes assumed".to_string()),
+            ),
+        }
+    } else if base.contains("text") || base.contains("clob") {
+        (
+            "string(200)".to_string(),
+            Some("a text column: 200 bytes assumed".to_string()),
+        )
+    } else if word("uuid") {
+        ("string(36)".to_string(), None)
+    } else {
+        (
+            "string".to_string(),
+            Some(format!("type `{sql}` read as a string of 16 bytes")),
+        )
+    };
+    if array {
+        (
+            format!("{}[]", ty.split('(').next().unwrap_or("string")),
+            note,
+        )
+    } else {
+        (ty, note)
+    }
+}
+
+/// A YAML key or value, quoted when it is not a plain word.
+fn q(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_()[]?".contains(c))
+        && s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_default()
+    }
+}
+
+fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# yaml-language-server: $schema=https://squill.dev/schema/squill-model.schema.json\n#\n# Written by `squill import sql` from the DDL of {name}. DDL says which\n# tables, keys and references exist; it cannot say how many rows there\n# are, how many children a parent has, or what the application reads and\n# writes. Those figures are assumptions, each marked `assumed` below:\n# replace them with real ones (or import from a live database), and add\n# the operations under `operations:` before trusting `squill advise`."
+    );
+    let _ = writeln!(out, "name: {}", q(name));
+    let _ = writeln!(out, "entities:");
+    for t in schema
+        .tables
+        .iter()
+        .filter(|t| !junctions.contains(&t.name))
+    {
+        let _ = writeln!(out, "  {}:", q(&t.name));
+        let _ = writeln!(
+            out,
+            "    count: {ASSUMED_COUNT}  # assumed: DDL has no row counts"
+        );
+        let references: Vec<&str> = rels
+            .iter()
+            .filter(|r| r.child == t.name && !r.column.is_empty())
+            .map(|r| r.column.as_str())
+            .collect();
+        let single_key = match t.primary_key.as_slice() {
+            [k] => Some(k.as_str()),
+            _ => None,
+        };
+        let mut fields = String::new();
+        for c in &t.columns {
+            if references.contains(&c.name.as_str()) {
+                continue;
+            }
+            let (ty, note) = field_type(&c.sql_type);
+            let (field, ty) = if Some(c.name.as_str()) == single_key {
+                ("_id".to_string(), ty)
+            } else {
+                (
+                    c.name.clone(),
+                    if c.not_null { ty } else { format!("{ty}?") },
+                )
+            };
+            let _ = write!(fields, "      {}: {}", q(&field), q(&ty));
+            match note {
+                Some(n) => {
+                    let _ = writeln!(fields, "  # assumed: {n}");
+                }
+                None => fields.push('\n'),
+            }
+        }
+        if !fields.is_empty() {
+            let _ = writeln!(out, "    fields:");
+            out.push_str(&fields);
+        }
+        // Unique keys (besides the `_id`), on the fields and references kept.
+        let kept = |col: &String| {
+            t.columns.iter().any(|c| &c.name == col) && Some(col.as_str()) != single_key
+        };
+        let mut unique: Vec<&Vec<String>> =
+            t.unique.iter().filter(|u| u.iter().all(kept)).collect();
+        if t.primary_key.len() > 1 && t.primary_key.iter().all(kept) {
+            unique.push(&t.primary_key);
+        }
+        if !unique.is_empty() {
+            let keys: Vec<String> = unique
+                .iter()
+                .map(|u| {
+                    format!(
+                        "[{}]",
+                        u.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            let _ = writeln!(out, "    unique: [{}]", keys.join(", "));
+        }
+        for i in &t.indexes {
+            let _ = writeln!(out, "    # indexed in SQL: ({})", i.join(", "));
+        }
+    }
+    if !rels.is_empty() {
+        let _ = writeln!(out, "relationships:");
+    }
+    for r in rels {
+        let _ = writeln!(out, "  {}:", q(&r.name));
+        let _ = writeln!(out, "    # {}", r.why);
+        if r.kind != "one-to-many" {
+            let _ = writeln!(out, "    kind: {}", r.kind);
+        }
+        let _ = writeln!(out, "    parent: {}", q(&r.parent));
+        let _ = writeln!(out, "    child: {}", q(&r.child));
+        match r.kind {
+            "one-to-one" => {}
+            "many-to-many" => {
+                let _ = writeln!(
+                    out,
+                    "    children: {{typical: {ASSUMED_CHILDREN}, max: unbounded}}  # assumed"
+                );
+                let _ = writeln!(
+                    out,
+                    "    parents: {{typical: {ASSUMED_CHILDREN}, max: unbounded}}  # assumed"
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "    children: {{min: 0, typical: {ASSUMED_CHILDREN}, max: unbounded}}  # assumed: DDL has no fan-out"
+                );
+            }
+        }
+        if !r.column.is_empty() {
+            let _ = writeln!(out, "    child_field: {}", q(&r.column));
+        }
+        if r.kind != "many-to-many" && r.parent != r.child {
+            // Another table that references the child needs it on its own.
+            let referenced = rels.iter().any(|o| o.parent == r.child && o.name != r.name);
+            if referenced {
+                let _ = writeln!(
+                    out,
+                    "    standalone: true  # other tables reference {}",
+                    r.child
+                );
+            }
+        }
+        if !r.attributes.is_empty() {
+            let _ = writeln!(out, "    attributes:");
+            let link = schema.table(&r.table);
+            let side_fields = |e: &str| {
+                schema
+                    .table(e)
+                    .map(|t| t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            };
+            let (pf, cf) = (side_fields(&r.parent), side_fields(&r.child));
+            for a in &r.attributes {
+                // An attribute may not share a side's field name.
+                let shown = if pf.contains(a) || cf.contains(a) {
+                    format!("{}_{a}", r.table)
+                } else {
+                    a.clone()
+                };
+                let sql = link
+                    .and_then(|t| t.columns.iter().find(|c| &c.name == a))
+                    .map_or("text".to_string(), |c| c.sql_type.clone());
+                let (ty, _) = field_type(&sql);
+                let _ = writeln!(out, "      {}: {}", q(&shown), q(&ty));
+            }
+        }
+    }
+    out
+}
+
+/// `file:line:column: message` for a note.
+pub fn located(file: &str, at: Position, message: &str) -> String {
+    format!("{file}:{}:{}: {message}", at.line, at.column)
+}
