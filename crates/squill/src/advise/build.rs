@@ -98,6 +98,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         findings: Vec::new(),
     };
     rename_covered_indexes(&priced, &mut design);
+    generated_examples(model, &mut design);
     design.findings = super::findings::findings(facts, space, state, &design);
     Some(design)
 }
@@ -296,6 +297,29 @@ fn timeline_collection(
             nesting_depth: 3,
         },
         indexes: Vec::new(),
+    }
+}
+
+/// Each collection's example: the typical document `squill generate`
+/// writes for it (`examples.json`, seed 1, its default), so advise and
+/// generate show the same documents, with references that point at the
+/// examples of the other collections and copies that match their source.
+/// A model whose instances at scale 1 cannot be numbered keeps the
+/// examples of the shape's walk.
+fn generated_examples(model: &crate::model::Model, design: &mut Design) {
+    if crate::generate::estimate::too_many(model, 1, None).is_some() {
+        return;
+    }
+    let examples = {
+        let pop = crate::generate::Population::new(model, design, 1, 1);
+        crate::generate::examples::typical(&pop)
+    };
+    for (name, doc) in examples {
+        if let Some(c) = design.collections.iter_mut().find(|c| c.name == name)
+            && let Ok(v) = serde_json::from_str(&doc.to_ejson_pretty())
+        {
+            c.example = v;
+        }
     }
 }
 

@@ -115,11 +115,7 @@ impl<'a> Population<'a> {
             BucketBy::Count => children.chunks(per).map(<[u64]>::to_vec).collect(),
             BucketBy::Time { field, unit } => {
                 let child = self.model.relationship(r).child;
-                let unit_ms: i64 = match unit.as_str() {
-                    "minute" => 60_000,
-                    "day" => 86_400_000,
-                    _ => 3_600_000,
-                };
+                let unit_ms = unit_ms(unit);
                 let mut out: Vec<Vec<u64>> = Vec::new();
                 let mut current = None;
                 for &c in children {
@@ -171,7 +167,7 @@ impl Builder<'_, '_> {
         self.budget.set(left - extra);
         let n = n.min(1 + extra);
         // Examples: consecutive instances of the child from the parent's first one.
-        let first = pop.children(r, parent).first().copied().unwrap_or(0);
+        let first = pop.first_child_of(r, parent).unwrap_or(0);
         (first..first + n).collect()
     }
 
@@ -850,6 +846,15 @@ impl Builder<'_, '_> {
         match bson_type {
             "date" => {
                 let child = pop.model.relationship(r).child;
+                // A bucket by time unit is keyed by the unit's start: the
+                // upsert of a new child truncates its time the same way.
+                let unit_ms = match pop.layout(r) {
+                    Some(Layout::Bucket {
+                        by: BucketBy::Time { unit, .. },
+                        ..
+                    }) => Some(unit_ms(unit)),
+                    _ => None,
+                };
                 let time_field = match pop.layout(r) {
                     Some(Layout::Bucket {
                         by: BucketBy::Time { field, .. },
@@ -864,7 +869,10 @@ impl Builder<'_, '_> {
                         .map(|f| f.name.clone()),
                 };
                 match (time_field, kids.first()) {
-                    (Some(f), Some(k)) => pop.field_value(child, *k, &f, "date"),
+                    (Some(f), Some(k)) => match (pop.field_value(child, *k, &f, "date"), unit_ms) {
+                        (Value::Date(ms), Some(u)) => Value::Date(ms.div_euclid(u) * u),
+                        (v, _) => v,
+                    },
                     _ => Value::Date(values::EPOCH_2024_MS),
                 }
             }
@@ -873,6 +881,15 @@ impl Builder<'_, '_> {
                 .id_value(ty, None, ctx.key, &mut Scratch::default())
                 .to_value(),
         }
+    }
+}
+
+/// Milliseconds of a bucket's time unit.
+fn unit_ms(unit: &str) -> i64 {
+    match unit {
+        "minute" => 60_000,
+        "day" => 86_400_000,
+        _ => 3_600_000,
     }
 }
 

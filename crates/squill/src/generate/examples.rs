@@ -23,7 +23,13 @@ fn first_root(pop: &Population<'_>, coll: &Collection, fanout: Fanout) -> Option
             Fanout::Max => super::population::effective_max(&rel.children).min(EXAMPLE_CAP),
             _ => rel.children.typical,
         };
-        let kids: Vec<u64> = (0..n.max(1)).collect();
+        // The first bucket holds at most `per_bucket` of the first
+        // children: numbering them all (130 M ticks of a symbol) is waste.
+        let per = match pop.layout(r) {
+            Some(crate::design::Layout::Bucket { per_bucket, .. }) => *per_bucket,
+            _ => n,
+        };
+        let kids: Vec<u64> = (0..n.min(per.saturating_add(1)).max(1)).collect();
         let children = pop.buckets(r, &kids).into_iter().next().unwrap_or_default();
         return Some(Root::Bucket {
             relationship: r,
@@ -36,7 +42,7 @@ fn first_root(pop: &Population<'_>, coll: &Collection, fanout: Fanout) -> Option
     Some(match pop.owner(entity) {
         Some(r) => Root::Entity {
             entity,
-            index: pop.children(r, 0).first().copied().unwrap_or(0),
+            index: pop.first_child_of(r, 0).unwrap_or(0),
             parent: Some((r, 0)),
         },
         None => Root::Entity {
@@ -45,6 +51,21 @@ fn first_root(pop: &Population<'_>, coll: &Collection, fanout: Fanout) -> Option
             parent: None,
         },
     })
+}
+
+/// The example at typical cardinality of every collection of the design:
+/// the document `squill advise` shows and `examples.json` holds as
+/// `typical`, so the two always agree.
+pub fn typical(pop: &Population<'_>) -> Vec<(String, Document)> {
+    pop.design
+        .collections
+        .iter()
+        .filter_map(|coll| {
+            let root = first_root(pop, coll, Fanout::Typical)?;
+            let doc = Builder::new(pop, Fanout::Typical).document(coll, &root);
+            Some((coll.name.clone(), doc))
+        })
+        .collect()
 }
 
 /// Typical and maximum examples of every collection of the design.

@@ -310,6 +310,16 @@ impl<'a> Population<'a> {
         self.max_children.map_or(n, |cap| n.min(cap))
     }
 
+    /// The first of parent `i`'s children through `r`, without numbering
+    /// the others (a symbol's 130 M ticks).
+    pub fn first_child_of(&self, r: RelationshipId, i: u64) -> Option<u64> {
+        let rel = self.model.relationship(r);
+        if self.tree(r).is_none() && !is_shared(rel) && self.owner(rel.child) == Some(r) {
+            return self.owned_children(r, i).next();
+        }
+        self.children(r, i).first().copied()
+    }
+
     /// The indices of parent `i`'s children through `r`, in order.
     pub fn children(&self, r: RelationshipId, i: u64) -> Vec<u64> {
         let rel = self.model.relationship(r);

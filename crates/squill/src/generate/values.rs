@@ -470,10 +470,16 @@ enum StrKind {
     Country,
     Zip,
     Phone,
+    /// `717-63-3144`.
+    Ssn,
     Sku,
     Host,
-    Title { product: bool },
-    Words { default: usize },
+    Title {
+        product: bool,
+    },
+    Words {
+        default: usize,
+    },
 }
 
 fn str_kind(lentity: &str, name: &str) -> StrKind {
@@ -500,13 +506,20 @@ fn str_kind(lentity: &str, name: &str) -> StrKind {
         StrKind::Street
     } else if has(name, &["city", "town"]) {
         StrKind::City
-    } else if has(name, &["country"]) {
+    } else if has(name, &["country"]) || name == "cc" || name.ends_with("_cc") {
         StrKind::Country
+    } else if has(name, &["ssn"]) {
+        StrKind::Ssn
     } else if has(name, &["zip", "postal"]) {
         StrKind::Zip
     } else if has(name, &["phone"]) {
         StrKind::Phone
-    } else if has(name, &["sku", "code", "serial"]) {
+    } else if has(name, &["sku", "code", "serial", "isbn"])
+        || name.ends_with("_id")
+        || name.ends_with("_no")
+        || name.ends_with("_number")
+    {
+        // An identifier is a code (`SEN-000042`), not words.
         StrKind::Sku
     } else if has(name, &["host"]) {
         StrKind::Host
@@ -602,6 +615,13 @@ fn string_value(out: &mut String, rng: &mut Rng, entity: &str, key: u64, kind: S
         StrKind::City => out.push_str(pick(rng, CITIES)),
         StrKind::Country => out.push_str(pick(rng, COUNTRIES)),
         StrKind::Zip => padded(out, rng.below(100_000), 5),
+        StrKind::Ssn => {
+            padded(out, 100 + rng.below(800), 3);
+            out.push('-');
+            padded(out, 1 + rng.below(99), 2);
+            out.push('-');
+            padded(out, rng.below(10_000), 4);
+        }
         StrKind::Phone => {
             out.push_str("+1-555-");
             padded(out, rng.below(10_000), 4);
@@ -640,6 +660,20 @@ fn string_value(out: &mut String, rng: &mut Rng, entity: &str, key: u64, kind: S
 /// is, so they stay distinct); shorter ones grow with words where the format
 /// allows it: an email's local part, a URL's path, or after a space.
 fn fit(out: &mut String, rng: &mut Rng, n: usize, kind: StrKind) {
+    // A code too long drops the zeros of its number first (`SEN-000042`
+    // in 8 bytes: `SEN-0042`), then its prefix.
+    if out.len() > n
+        && matches!(kind, StrKind::Sku)
+        && let Some(dash) = out.find('-')
+    {
+        let zeros = out[dash + 1..].bytes().take_while(|b| *b == b'0').count();
+        let digits = out.len() - dash - 1;
+        let drop = out.len() - n;
+        // Only when that is enough: else the number's end is kept, as before.
+        if drop <= zeros.min(digits.saturating_sub(1)) {
+            out.replace_range(dash + 1..dash + 1 + drop, "");
+        }
+    }
     if out.len() > n {
         let keep_end = matches!(kind, StrKind::Sku);
         let mut at = if keep_end { out.len() - n } else { n };
@@ -656,6 +690,20 @@ fn fit(out: &mut String, rng: &mut Rng, n: usize, kind: StrKind) {
     if out.len() == n {
         return;
     }
+    // Numbers grow with digits: an extension for a phone, more digits for
+    // a postal code or a code.
+    if matches!(kind, StrKind::Phone | StrKind::Zip | StrKind::Ssn) {
+        let room = n - out.len();
+        if matches!(kind, StrKind::Phone) && room > 2 {
+            out.push_str(" x");
+        } else if room > 1 {
+            out.push('-');
+        }
+        while out.len() < n {
+            out.push(char::from(b'0' + rng.below(10) as u8));
+        }
+        return;
+    }
     let (sep, before) = match kind {
         StrKind::Email => ('.', out.find('@')),
         StrKind::Url => ('/', None),
@@ -670,6 +718,11 @@ fn fit(out: &mut String, rng: &mut Rng, n: usize, kind: StrKind) {
         pad.truncate(room - 1);
         // Words are lowercase ASCII with spaces between: the separator
         // stands for the spaces where a space is not allowed.
+        // A cut word's space would end the value: a letter instead.
+        if pad.last() == Some(&b' ') {
+            pad.pop();
+            pad.push(b's');
+        }
         out.push(sep);
         out.extend(
             pad.iter()
