@@ -399,6 +399,28 @@ fn artifacts_snapshots() {
     }
 }
 
+/// advise's example of each collection is examples.json's `typical`
+/// (issue 19: the two showed different documents), on every example model
+/// and scenario.
+#[test]
+fn advise_shows_the_examples_generate_writes() {
+    let mut compared = 0;
+    for (name, model, design) in seed_examples() {
+        let files = artifacts(&model, &design, &Options::default()).unwrap();
+        let examples = files.iter().find(|a| a.file == "examples.json").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&examples.content).unwrap();
+        for c in &design.collections {
+            assert_eq!(
+                json[&c.name]["typical"], c.example,
+                "{name}: collection {}",
+                c.name
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 50, "{compared}");
+}
+
 /// The example models (examples/*.yaml and examples/scenarios/*.yaml) with
 /// the design the advisor recommends for their default mix.
 pub(super) fn seed_examples() -> Vec<(String, Model, Design)> {
