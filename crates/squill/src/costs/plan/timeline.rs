@@ -155,58 +155,20 @@ impl<'a> Planner<'a> {
                         && (links.contains(&t.feed.followers)
                             || links.contains(&t.feed.following)) =>
                 {
-                    let mut step = Self::step(
-                        t.collection,
-                        Action::UpdateOne,
-                        Purpose::NoteOutlier {
-                            parent: self
-                                .name(model.relationship(t.feed.followers).parent)
-                                .to_string(),
-                        },
-                    );
-                    step.filter = vec![filt("_id", FilterOp::Eq, ValueSource::Param)];
-                    step.updates = vec![UpdateOp::AddToSet {
+                    let add = UpdateOp::AddToSet {
                         path: "outliers".to_string(),
-                    }];
-                    step.documents = 1.0;
-                    step.every = Some(insert::every_one_in(size.outlier_edges));
-                    let cost = StepCost {
-                        keys: 1.0,
-                        docs: 1.0,
-                        docs_written: 1.0,
-                        bytes_written: size.document,
-                        ..StepCost::default()
                     };
-                    self.push(plan, op, step, cost, by_id(reader));
+                    self.keep_outliers(plan, op, &t, &size, add);
                 }
                 // An unfollow: the parent leaves the follower's outliers
                 // when it was one.
                 OperationKind::Delete { entity, .. }
                     if *entity == edge && t.threshold.is_some() && size.outlier_edges > 0.0 =>
                 {
-                    let mut step = Self::step(
-                        t.collection,
-                        Action::UpdateOne,
-                        Purpose::NoteOutlier {
-                            parent: self
-                                .name(model.relationship(t.feed.followers).parent)
-                                .to_string(),
-                        },
-                    );
-                    step.filter = vec![filt("_id", FilterOp::Eq, ValueSource::Param)];
-                    step.updates = vec![UpdateOp::Pull {
+                    let pull = UpdateOp::Pull {
                         path: "outliers".to_string(),
-                    }];
-                    step.documents = 1.0;
-                    step.every = Some(insert::every_one_in(size.outlier_edges));
-                    let cost = StepCost {
-                        keys: 1.0,
-                        docs: 1.0,
-                        docs_written: 1.0,
-                        bytes_written: size.document,
-                        ..StepCost::default()
                     };
-                    self.push(plan, op, step, cost, by_id(reader));
+                    self.keep_outliers(plan, op, &t, &size, pull);
                 }
                 OperationKind::Update {
                     entity, changes, ..
@@ -236,6 +198,42 @@ impl<'a> Planner<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// A follow or unfollow of an outlier: `update` (add or pull the
+    /// parent) on the follower's timeline, in as many runs as edges point
+    /// at outliers.
+    fn keep_outliers(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+        update: UpdateOp,
+    ) {
+        let model = self.facts.model;
+        let mut step = Self::step(
+            t.collection,
+            Action::UpdateOne,
+            Purpose::NoteOutlier {
+                parent: self
+                    .name(model.relationship(t.feed.followers).parent)
+                    .to_string(),
+            },
+        );
+        step.filter = vec![filt("_id", FilterOp::Eq, ValueSource::Param)];
+        step.updates = vec![update];
+        step.documents = 1.0;
+        step.every = Some(insert::every_one_in(size.outlier_edges));
+        let cost = StepCost {
+            keys: 1.0,
+            docs: 1.0,
+            docs_written: 1.0,
+            bytes_written: size.document,
+            ..StepCost::default()
+        };
+        let reader = model.relationship(t.feed.following).parent;
+        self.push(plan, op, step, cost, by_id(reader));
     }
 
     /// A new item into its parent's followers' timelines: the followers
