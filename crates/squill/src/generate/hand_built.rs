@@ -95,6 +95,7 @@ pub fn model(
             operations,
             atomic_groups: Vec::new(),
         },
+        assumed: Vec::new(),
     }
 }
 

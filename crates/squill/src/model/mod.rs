@@ -37,6 +37,10 @@ pub struct Model {
     pub entities: Vec<Entity>,
     pub relationships: Vec<Relationship>,
     pub workload: Workload,
+    /// Figures the model states without knowing them (an import from DDL
+    /// has no row counts): `entities.city.count`,
+    /// `relationships.cities.children`. Decisions that rest on them say so.
+    pub assumed: Vec<String>,
 }
 
 impl Model {

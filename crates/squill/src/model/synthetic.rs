@@ -243,6 +243,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             operations: ops,
             atomic_groups: Vec::new(),
         },
+        assumed: Vec::new(),
     }
 }
 
@@ -353,5 +354,6 @@ pub fn chain(n: usize) -> Model {
             operations,
             atomic_groups: Vec::new(),
         },
+        assumed: Vec::new(),
     }
 }

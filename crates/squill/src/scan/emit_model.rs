@@ -236,6 +236,7 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             operations: Vec::new(),
             atomic_groups: Vec::new(),
         },
+        assumed: Vec::new(),
     }
 }
 

@@ -62,6 +62,27 @@ pub struct RawEntity {
     /// `[[user, repo]]` for one star per user and repository.
     #[schemars(with = "Option<Vec<Vec<String>>>")]
     pub unique: Option<Vec<Vec<S<String>>>>,
+    /// Figures given without being known (`[count]`): the decisions that
+    /// rest on them say so.
+    #[schemars(with = "Option<Vec<AssumedEntityFigure>>")]
+    pub assumed: Option<Vec<S<String>>>,
+}
+
+/// The figures of an entity that can be marked as assumed.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+pub enum AssumedEntityFigure {
+    Count,
+}
+
+/// The figures of a relationship that can be marked as assumed.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+pub enum AssumedRelationshipFigure {
+    Children,
+    Parents,
 }
 
 /// A field: the short form or the long form.
@@ -151,6 +172,10 @@ pub struct RawRelationship {
     #[schemars(with = "Option<u32>", range(min = 1, max = 100))]
     pub levels: Option<S<f64>>,
     pub description: Option<String>,
+    /// Figures given without being known (`[children]`): the decisions
+    /// that rest on them say so.
+    #[schemars(with = "Option<Vec<AssumedRelationshipFigure>>")]
+    pub assumed: Option<Vec<S<String>>>,
 }
 
 /// The names a relationship kind may take.

@@ -25,11 +25,13 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
     let mut entities = entities;
     unique_keys(ctx, &raw.entities, &mut entities, &relationships);
     owned_cycle(ctx, &raw.relationships, &entities, &relationships);
+    let assumed = assumed(ctx, &raw);
     let mut model = Model {
         name,
         entities,
         relationships,
         workload: Workload::default(),
+        assumed,
     };
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
@@ -39,6 +41,51 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
     } else {
         None
     }
+}
+
+/// The figures marked `assumed:` on entities and relationships, as paths
+/// (`entities.city.count`); an unknown figure is an error at its place.
+fn assumed(ctx: &mut Ctx<'_>, raw: &RawModel) -> Vec<String> {
+    let mut out = Vec::new();
+    let lists = raw
+        .entities
+        .value
+        .0
+        .iter()
+        .map(|(n, e)| ("entities", n, e.assumed.as_ref(), &["count"][..]))
+        .chain(raw.relationships.0.iter().map(|(n, r)| {
+            (
+                "relationships",
+                n,
+                r.assumed.as_ref(),
+                &["children", "parents"][..],
+            )
+        }));
+    for (kind, name, list, allowed) in lists {
+        for figure in list.into_iter().flatten() {
+            if allowed.contains(&figure.value.as_str()) {
+                out.push(format!("{kind}.{}.{}", name.value, figure.value));
+            } else {
+                ctx.error(
+                    ctx.pos(figure),
+                    format!(
+                        "`assumed: {}` on {} `{}`: the figures that can be assumed here are {}",
+                        figure.value,
+                        if kind == "entities" {
+                            "entity"
+                        } else {
+                            "relationship"
+                        },
+                        name.value,
+                        allowed.join(", ")
+                    ),
+                    "not a figure",
+                    None,
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Gives each age filter (`since(90 days)`) the share of its entity it

@@ -1136,3 +1136,18 @@ operations:
     let p = problems(&text.replace("filter: {city: eq}", "filter: {seller.name: eq}"));
     assert!(p.iter().any(|x| x.contains("tests `seller.name`")), "{p:?}");
 }
+
+/// `assumed:` marks placeholder figures; an unknown figure is an error at
+/// its place, and the writer keeps the marks.
+#[test]
+fn assumed_figures_are_marked() {
+    let text = "entities:\n  a: {count: 10, assumed: [count]}\n  b: {count: 100}\nrelationships:\n  bs: {parent: a, child: b, children: {typical: 10, max: 20}, assumed: [children]}\n";
+    let m = parse("m.yaml", text).unwrap();
+    assert_eq!(m.assumed, ["entities.a.count", "relationships.bs.children"]);
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+    let p = problems(&text.replace("assumed: [count]", "assumed: [size]"));
+    assert!(
+        p[0].contains("m.yaml:2:28: `assumed: size` on entity `a`"),
+        "{p:?}"
+    );
+}

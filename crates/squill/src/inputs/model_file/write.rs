@@ -151,6 +151,19 @@ fn include(model: &Model, out: &mut String, includes: &[Include], indent: usize)
 }
 
 /// Writes `model` as a model file.
+/// `    assumed: [count]`: the figures of `name` the model marks as assumed.
+fn assumed(out: &mut String, model: &Model, kind: &str, name: &str) {
+    let prefix = format!("{kind}.{name}.");
+    let figures: Vec<&str> = model
+        .assumed
+        .iter()
+        .filter_map(|p| p.strip_prefix(&prefix))
+        .collect();
+    if !figures.is_empty() {
+        let _ = writeln!(out, "    assumed: [{}]", figures.join(", "));
+    }
+}
+
 pub fn to_yaml(model: &Model) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -178,6 +191,7 @@ pub fn to_yaml(model: &Model) -> String {
     for e in &model.entities {
         let _ = writeln!(out, "  {}:", s(&e.name));
         let _ = writeln!(out, "    count: {}", e.count);
+        assumed(&mut out, model, "entities", &e.name);
         if let Some(d) = &e.description {
             let _ = writeln!(out, "    description: {}", s(d));
         }
@@ -257,6 +271,7 @@ pub fn to_yaml(model: &Model) -> String {
         if let Some(layout) = r.layout {
             let _ = writeln!(out, "    layout: {}", layout.name());
         }
+        assumed(&mut out, model, "relationships", &r.name);
         if let Some(levels) = r.levels {
             let _ = writeln!(out, "    levels: {levels}");
         }

@@ -424,6 +424,7 @@ fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> Str
             out,
             "    count: {ASSUMED_COUNT}  # assumed: DDL has no row counts"
         );
+        let _ = writeln!(out, "    assumed: [count]");
         let references: Vec<&str> = rels
             .iter()
             .filter(|r| r.child == t.name && !r.column.is_empty())
@@ -506,12 +507,14 @@ fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> Str
                     out,
                     "    parents: {{typical: {ASSUMED_CHILDREN}, max: unbounded}}  # assumed"
                 );
+                let _ = writeln!(out, "    assumed: [children, parents]");
             }
             _ => {
                 let _ = writeln!(
                     out,
                     "    children: {{min: 0, typical: {ASSUMED_CHILDREN}, max: unbounded}}  # assumed: DDL has no fan-out"
                 );
+                let _ = writeln!(out, "    assumed: [children]");
             }
         }
         if !r.column.is_empty() {

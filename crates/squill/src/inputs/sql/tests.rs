@@ -108,8 +108,17 @@ fn a_schema_becomes_a_model() {
     // A composite key is a unique key of the entity.
     let line = m.entities.iter().find(|e| e.name == "order_line").unwrap();
     assert_eq!(line.unique.len(), 1, "{:?}", line.unique);
-    // Counts and fan-out are marked as assumptions.
+    // Counts and fan-out are marked as assumptions, for people and for advise.
     assert!(i.yaml.contains("count: 1000  # assumed"), "{}", i.yaml);
+    assert!(m.assumed.contains(&"entities.customer.count".to_string()));
+    assert!(
+        m.assumed
+            .contains(&"relationships.orders_of_customer.children".to_string())
+    );
+    assert!(
+        m.assumed
+            .contains(&"relationships.product_category.parents".to_string())
+    );
     assert!(
         i.yaml
             .contains("# indexed in SQL: (customer_id, placed_at)")

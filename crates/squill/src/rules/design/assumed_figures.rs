@@ -1,0 +1,78 @@
+//! `assumed-figures`: A decision that rests on figures the model only assumes (row counts, children per parent) says which, so they are measured before the design is trusted.
+
+crate::rules::declare_rule! {
+    id: "assumed-figures",
+    summary: "A decision that rests on figures the model only assumes (row counts, children per parent) says which, so they are measured before the design is trusted",
+    kind: Design,
+    severity: Info,
+    sources: ["001_5782b55841006ac6.txt"],
+    check: Design(check),
+}
+
+use crate::finding::{Evidence, Finding};
+use crate::rules::judge::DesignCheck;
+
+/// One finding per relationship whose decision rests on an assumed figure:
+/// its own cardinality, or the count of either side.
+pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
+    let model = cx.facts.model;
+    if model.assumed.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for d in &cx.design.relationships {
+        let mut figures: Vec<String> = Vec::new();
+        for f in ["children", "parents"] {
+            if model.assumed.contains(&format!("relationships.{}.{f}", d.relationship)) {
+                figures.push(format!("{f} of {}", d.relationship));
+            }
+        }
+        for e in [&d.parent, &d.child] {
+            let count = format!("count of {e}");
+            if model.assumed.contains(&format!("entities.{e}.count")) && !figures.contains(&count) {
+                figures.push(count);
+            }
+        }
+        if figures.is_empty() {
+            continue;
+        }
+        out.push(Finding {
+            rule: RULE.id,
+            severity: RULE.default_severity,
+            message: format!(
+                "{}: the decision ({}) rests on assumed figures: {}",
+                d.relationship,
+                d.chosen.kind(),
+                figures.join(", ")
+            ),
+            location: DesignCheck::at(format!("relationships.{}", d.relationship)),
+            evidence: vec![Evidence::new("assumed", figures.join(", "))],
+            help: Some(
+                "measure them (row counts, children per parent from the data) and replace the `assumed:` figures before relying on this decision".to_string(),
+            ),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULE;
+    use crate::rules::testing::{example, judge_design};
+
+    #[test]
+    fn fires() {
+        let yaml = "name: shop\nentities:\n  customer: {count: 1000, assumed: [count]}\n  orders: {count: 1000, fields: {total: decimal}}\nrelationships:\n  orders:\n    parent: customer\n    child: orders\n    children: {typical: 10, max: unbounded}\n    assumed: [children]\n";
+        let found = judge_design(&RULE, yaml);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("rests on assumed figures: children of orders, count of customer"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn stays_quiet() {
+        assert!(judge_design(&RULE, &example("rubis.yaml")).is_empty());
+    }
+}
