@@ -262,16 +262,11 @@ impl<'a> Planner<'a> {
         let every = readers / (new_per_second * pushed).max(f64::MIN_POSITIVE);
         let rewritten = (CHECKPOINT_SECONDS / every).max(1.0).recip();
         let bytes = size.item + rewritten * size.document;
-        let mut step = Self::step(
-            t.collection,
-            Action::UpdateMany,
-            Purpose::PushToTimelines {
-                entity: self.name(item).to_string(),
-                timelines: pushed,
-            },
-        );
-        step.filter = vec![filt("_id", FilterOp::In, ValueSource::FromStep { step: n })];
-        step.updates = vec![UpdateOp::Push {
+        let purpose = Purpose::PushToTimelines {
+            entity: self.name(item).to_string(),
+            timelines: pushed,
+        };
+        let push = UpdateOp::Push {
             path: "items".to_string(),
             sort: t
                 .feed
@@ -279,19 +274,8 @@ impl<'a> Planner<'a> {
                 .first()
                 .map(|s| (s.field.clone(), if s.descending { -1 } else { 1 })),
             slice: Some(t.feed.limit as i64),
-        }];
-        step.documents = pushed;
-        step.copy_of = Some(self.name(item).to_string());
-        let cost = StepCost {
-            keys: pushed,
-            docs: pushed,
-            docs_written: pushed,
-            bytes_written: pushed * bytes,
-            sync: pushed,
-            ..StepCost::default()
         };
-        let reader = model.relationship(t.feed.following).parent;
-        self.push(plan, op, step, cost, by_id(reader));
+        self.write_timelines(plan, op, t, n, purpose, vec![push], bytes);
     }
 
     /// The copies of an item changed or removed in the timelines it was
@@ -325,6 +309,26 @@ impl<'a> Planner<'a> {
                 at_most: t.threshold,
             }
         };
+        self.write_timelines(plan, op, t, n, purpose, updates, size.document);
+    }
+
+    /// One `updateMany` of the timelines of the followers step `n` found,
+    /// each a sync write of `bytes` (the item's copy is kept there).
+    #[allow(clippy::too_many_arguments)]
+    fn write_timelines(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        n: usize,
+        purpose: Purpose,
+        updates: Vec<UpdateOp>,
+        bytes: f64,
+    ) {
+        let model = self.facts.model;
+        let item = model.relationship(t.feed.items).child;
+        let size = timeline_size(self.facts, t.feed, t.threshold);
+        let pushed = size.pushed * size.pushed_share;
         let mut step = Self::step(t.collection, Action::UpdateMany, purpose);
         step.filter = vec![filt("_id", FilterOp::In, ValueSource::FromStep { step: n })];
         step.updates = updates;
@@ -334,7 +338,7 @@ impl<'a> Planner<'a> {
             keys: pushed,
             docs: pushed,
             docs_written: pushed,
-            bytes_written: pushed * size.document,
+            bytes_written: pushed * bytes,
             sync: pushed,
             ..StepCost::default()
         };
