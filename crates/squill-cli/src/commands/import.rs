@@ -29,8 +29,9 @@ pub struct SqlArgs {
     /// The SQL file (a schema dump: `pg_dump --schema-only`, `mysqldump --no-data`, …).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// The SQL dialect of the file.
-    #[arg(long, value_enum, default_value = "generic")]
+    /// The SQL dialect of the file (default: detected from marks only one
+    /// dialect uses, such as `ENGINE=` or `::`; else generic).
+    #[arg(long, value_enum, default_value = "auto")]
     pub dialect: DialectArg,
     /// Write the model to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
@@ -39,6 +40,8 @@ pub struct SqlArgs {
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum DialectArg {
+    /// Detected from the file.
+    Auto,
     Postgres,
     Mysql,
     Sqlite,
@@ -49,19 +52,20 @@ pub enum DialectArg {
 
 pub fn run(_global: &Global, args: ImportArgs) -> Result<ExitCode> {
     let ImportSource::Sql(args) = args.source;
-    let dialect = match args.dialect {
-        DialectArg::Postgres => SqlDialect::Postgres,
-        DialectArg::Mysql => SqlDialect::MySql,
-        DialectArg::Sqlite => SqlDialect::Sqlite,
-        DialectArg::Mssql => SqlDialect::MsSql,
-        DialectArg::Generic => SqlDialect::Generic,
-    };
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let Ok(text) = String::from_utf8(bytes) else {
         bail!("{} is not UTF-8 text", args.file.display());
     };
     let file = args.file.display().to_string();
+    let dialect = match args.dialect {
+        DialectArg::Auto => SqlDialect::detect(&text),
+        DialectArg::Postgres => SqlDialect::Postgres,
+        DialectArg::Mysql => SqlDialect::MySql,
+        DialectArg::Sqlite => SqlDialect::Sqlite,
+        DialectArg::Mssql => SqlDialect::MsSql,
+        DialectArg::Generic => SqlDialect::Generic,
+    };
     let import = sql::import(&file, &text, dialect);
     for note in &import.notes {
         eprintln!(
@@ -88,8 +92,11 @@ pub fn run(_global: &Global, args: ImportArgs) -> Result<ExitCode> {
         );
     }
     eprintln!(
-        "{file}: {} entities, {} relationships ({} inferred from column names); counts, fan-out and the workload are assumptions to replace",
-        import.tables, import.relationships, import.inferred
+        "{file}: read as {}: {} entities, {} relationships ({} inferred from column names); counts, fan-out and the workload are assumptions to replace",
+        dialect.name(),
+        import.tables,
+        import.relationships,
+        import.inferred
     );
     match &args.output {
         Some(path) => write_whole(path, &import.yaml)?,

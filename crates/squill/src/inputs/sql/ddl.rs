@@ -25,6 +25,37 @@ pub enum SqlDialect {
 }
 
 impl SqlDialect {
+    /// The dialect a dump is most likely written in, from marks only one
+    /// dialect uses (`ENGINE=` and backquotes for MySQL, `::` casts and
+    /// `OWNER TO` for PostgreSQL, `[dbo].` for SQL Server, `PRAGMA` and
+    /// `AUTOINCREMENT` for SQLite); `Generic` when none is found.
+    pub fn detect(text: &str) -> SqlDialect {
+        let upper = text.to_ascii_uppercase();
+        let has = |m: &str| upper.contains(m);
+        if has("ENGINE=") || has("AUTO_INCREMENT") || text.contains('`') {
+            SqlDialect::MySql
+        } else if has("OWNER TO") || text.contains("::") || has("SET SEARCH_PATH") || has(" SERIAL")
+        {
+            SqlDialect::Postgres
+        } else if has("[DBO]") || has("NVARCHAR") || has("\nGO\n") {
+            SqlDialect::MsSql
+        } else if has("PRAGMA") || has("AUTOINCREMENT") {
+            SqlDialect::Sqlite
+        } else {
+            SqlDialect::Generic
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SqlDialect::Postgres => "postgres",
+            SqlDialect::MySql => "mysql",
+            SqlDialect::Sqlite => "sqlite",
+            SqlDialect::MsSql => "mssql",
+            SqlDialect::Generic => "generic",
+        }
+    }
+
     fn parser_dialect(self) -> Box<dyn Dialect> {
         match self {
             SqlDialect::Postgres => Box::new(PostgreSqlDialect {}),

@@ -234,3 +234,25 @@ fn the_sample_databases_import() {
         );
     }
 }
+
+/// The dialect of each sample is told from the file itself.
+#[test]
+fn the_dialect_is_detected() {
+    assert_eq!(SqlDialect::detect(SHOP), SqlDialect::Postgres);
+    assert_eq!(
+        SqlDialect::detect("CREATE TABLE `a` (id INT AUTO_INCREMENT) ENGINE=InnoDB;"),
+        SqlDialect::MySql
+    );
+    assert_eq!(
+        SqlDialect::detect("CREATE TABLE [dbo].[a] (id INT);"),
+        SqlDialect::MsSql
+    );
+    assert_eq!(
+        SqlDialect::detect("PRAGMA foreign_keys=ON;\nCREATE TABLE a (id INTEGER);"),
+        SqlDialect::Sqlite
+    );
+    assert_eq!(
+        SqlDialect::detect("CREATE TABLE a (id INT);"),
+        SqlDialect::Generic
+    );
+}
