@@ -6,7 +6,7 @@
 use crate::cli::Global;
 use anyhow::{Context, Result, bail};
 use squill::inputs::sql::{self, SqlDialect};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -99,29 +99,13 @@ pub fn run(_global: &Global, args: ImportArgs) -> Result<ExitCode> {
         import.inferred
     );
     match &args.output {
-        Some(path) => write_whole(path, &import.yaml)?,
+        // Whole or not at all: a temporary file renamed into place.
+        Some(path) => {
+            squill::generate::write::write_file(path, import.yaml.as_bytes())?;
+        }
         None => {
             super::write_stdout(&import.yaml)?;
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `text` to `path` through a temporary file in the same folder and
-/// a rename: an interrupted run leaves the old file or the new one, never
-/// half of it.
-fn write_whole(path: &Path, text: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("model".into(), |n| n.to_string_lossy().to_string());
-    let tmp = dir.join(format!(".{name}.squill-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::anyhow!("cannot write {}: {e}", path.display())
-    })
 }

@@ -65,13 +65,7 @@ impl<'a> Planner<'a> {
             bytes_read: size.document,
             ..StepCost::default()
         };
-        let n = self.push(
-            plan,
-            op,
-            step,
-            cost,
-            Some((vec![("_id".to_string(), 1)], reader, 1.0)),
-        );
+        let n = self.push(plan, op, step, cost, by_id(reader));
         if t.threshold.is_none() || size.outliers_followed <= 0.0 {
             return true;
         }
@@ -275,7 +269,7 @@ impl<'a> Planner<'a> {
                 .map(|s| (s.field.clone(), if s.descending { -1 } else { 1 })),
             slice: Some(t.feed.limit as i64),
         };
-        self.write_timelines(plan, op, t, n, purpose, vec![push], bytes);
+        self.write_timelines(plan, op, t, (n, pushed), purpose, vec![push], bytes);
     }
 
     /// The copies of an item changed or removed in the timelines it was
@@ -309,26 +303,24 @@ impl<'a> Planner<'a> {
                 at_most: t.threshold,
             }
         };
-        self.write_timelines(plan, op, t, n, purpose, updates, size.document);
+        self.write_timelines(plan, op, t, (n, pushed), purpose, updates, size.document);
     }
 
-    /// One `updateMany` of the timelines of the followers step `n` found,
-    /// each a sync write of `bytes` (the item's copy is kept there).
+    /// One `updateMany` of the `pushed` timelines of the followers step
+    /// `n` found, each a sync write of `bytes` (the item's copy is kept there).
     #[allow(clippy::too_many_arguments)]
     fn write_timelines(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         t: &Timeline<'_>,
-        n: usize,
+        (n, pushed): (usize, f64),
         purpose: Purpose,
         updates: Vec<UpdateOp>,
         bytes: f64,
     ) {
         let model = self.facts.model;
         let item = model.relationship(t.feed.items).child;
-        let size = timeline_size(self.facts, t.feed, t.threshold);
-        let pushed = size.pushed * size.pushed_share;
         let mut step = Self::step(t.collection, Action::UpdateMany, purpose);
         step.filter = vec![filt("_id", FilterOp::In, ValueSource::FromStep { step: n })];
         step.updates = updates;

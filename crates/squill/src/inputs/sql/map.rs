@@ -80,7 +80,7 @@ pub fn import(file: &str, text: &str, dialect: SqlDialect) -> Import {
 
 /// A table that only links two others: exactly two foreign keys of one
 /// column each, whose columns make up its primary key (or a unique key).
-fn junction(schema: &Schema, t: &Table) -> Option<(String, String, Vec<String>)> {
+fn junction(schema: &Schema, t: &Table) -> Option<Vec<String>> {
     let [a, b] = t.foreign_keys.as_slice() else {
         return None;
     };
@@ -113,8 +113,7 @@ fn junction(schema: &Schema, t: &Table) -> Option<(String, String, Vec<String>)>
         .filter(|c| !pair.contains(&c.name) && !t.primary_key.contains(&c.name))
         .map(|c| c.name.clone())
         .collect();
-    let _ = (a.table.as_str(), b.table.as_str());
-    Some((a.columns[0].clone(), b.columns[0].clone(), attributes))
+    Some(attributes)
 }
 
 /// A table name in the plural, for the name of a relationship to it
@@ -162,9 +161,8 @@ fn relationships(schema: &Schema) -> (Vec<Rel>, Vec<String>) {
         n
     };
     for t in &schema.tables {
-        if let Some((a, b, attributes)) = junction(schema, t) {
+        if let Some(attributes) = junction(schema, t) {
             let (fa, fb) = (&t.foreign_keys[0], &t.foreign_keys[1]);
-            debug_assert!(fa.columns[0] == a && fb.columns[0] == b);
             let name = unique_name(t.name.clone(), &fa.table, &mut names);
             rels.push(Rel {
                 name,
