@@ -57,10 +57,7 @@ fn main() {
 
     // CPU only: build and encode every document on this thread, write nothing.
     let pop = Population::new(&model, &design, scale, 1);
-    let builder = Builder {
-        pop: &pop,
-        fanout: Fanout::Drawn,
-    };
+    let builder = Builder::new(&pop, Fanout::Drawn);
     let started = Instant::now();
     let (mut docs, mut bytes) = (0u64, 0u64);
     let (mut text, mut bin) = (Vec::new(), Vec::new());

@@ -1,7 +1,9 @@
-//! `squill import sql FILE.sql`: a model from a relational schema's DDL.
-//! Notes (statements skipped, views ignored, references to tables the file
-//! does not create) go to standard error as `file:line:column: …`; the
-//! model goes to standard output or `--output`, written whole or not at all.
+//! `squill import sql FILE.sql`: a model from a relational schema's DDL;
+//! `squill import postgres://…`: from a live database, measured
+//! (`import_postgres`). Notes (statements skipped, views ignored,
+//! references to tables the file does not create) go to standard error as
+//! `file:line:column: …`; the model goes to standard output or `--output`,
+//! written whole or not at all.
 
 use crate::cli::Global;
 use anyhow::{Context, Result, bail};
@@ -22,6 +24,16 @@ pub enum ImportSource {
     /// relationships, linking tables many-to-manys. Row counts, children per
     /// parent and the workload are written as marked assumptions.
     Sql(SqlArgs),
+    /// Read a live PostgreSQL database and measure it: the catalog (mapped
+    /// like DDL), row counts, children per parent (p50/p95/p99/max), column
+    /// widths and null shares (pg_stats), write rates (pg_stat_user_tables)
+    /// and, with pg_stat_statements, the statements the application runs as
+    /// operations with their rates. Read-only; the password is never shown.
+    /// `squill import postgres://…` is the same.
+    Postgres(super::import_postgres::PostgresArgs),
+    /// `squill import postgres://user@host/db`: the URL itself as the source.
+    #[command(external_subcommand)]
+    Url(Vec<String>),
 }
 
 #[derive(Debug, clap::Args)]
@@ -50,8 +62,12 @@ pub enum DialectArg {
     Generic,
 }
 
-pub fn run(_global: &Global, args: ImportArgs) -> Result<ExitCode> {
-    let ImportSource::Sql(args) = args.source;
+pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
+    let args = match args.source {
+        ImportSource::Sql(args) => args,
+        ImportSource::Postgres(args) => return super::import_postgres::run(global, args),
+        ImportSource::Url(words) => return super::import_postgres::run_url(global, &words),
+    };
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let Ok(text) = String::from_utf8(bytes) else {

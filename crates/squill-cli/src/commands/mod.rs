@@ -4,6 +4,7 @@ mod advise;
 mod check;
 mod generate;
 mod import;
+mod import_postgres;
 mod progress;
 mod rules;
 mod scan;

@@ -73,3 +73,15 @@ fn import_sql_without_tables_is_an_error() {
         missing.stderr
     );
 }
+
+/// Without the `postgres` feature the URL form says how to get it.
+#[cfg(not(feature = "postgres"))]
+#[test]
+fn import_postgres_without_the_feature_says_how_to_build_it() {
+    let run = Test::new()
+        .args(["import", "postgres://u:secret-pw@127.0.0.1:5432/db"])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--features postgres"), "{}", run.stderr);
+    assert!(!run.stderr.contains("secret-pw"), "{}", run.stderr);
+}

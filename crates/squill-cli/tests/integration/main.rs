@@ -6,6 +6,8 @@ mod generate;
 mod generate_interrupted;
 mod import;
 mod model_file;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod readers;
 mod rules;
 mod scan;

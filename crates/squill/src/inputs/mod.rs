@@ -7,6 +7,8 @@ pub mod bson;
 pub mod dump;
 pub mod ejson;
 pub mod model_file;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod sql;
 
 pub use model_file::load as load_model;

@@ -9,6 +9,7 @@
 //! marked as inferred, with the evidence.
 
 use super::ddl::{self, Note, Position, Schema, SqlDialect, Table};
+use super::evidence::{ColumnStats, Evidence};
 use std::fmt::Write as _;
 
 /// Rows assumed per table when DDL gives none.
@@ -28,20 +29,53 @@ pub struct Import {
     pub inferred: usize,
 }
 
-/// A relationship found in the schema.
+/// A relationship found in the schema, and the tables and columns it is
+/// kept in: what the live import measures and `migrate` reads.
 #[derive(Debug, Clone)]
-struct Rel {
-    name: String,
-    kind: &'static str,
-    parent: String,
-    child: String,
-    /// The child's reference column (one-to-one, one-to-many).
-    column: String,
-    attributes: Vec<String>,
+pub struct Rel {
+    pub name: String,
+    pub kind: &'static str,
+    pub parent: String,
+    pub child: String,
+    /// The child's reference column (one-to-one, one-to-many); for a
+    /// many-to-many empty (its table's columns are in `link`).
+    pub column: String,
+    /// The parent's column the reference holds (its key).
+    pub parent_key: String,
+    /// A many-to-many's linking table columns: to the parent, to the child,
+    /// and the child's key the second one holds.
+    pub link: Option<(String, String, String)>,
+    pub attributes: Vec<String>,
     /// The table it was read from (the child, or the linking table).
-    table: String,
-    why: String,
-    inferred: bool,
+    pub table: String,
+    pub why: String,
+    pub inferred: bool,
+}
+
+/// How the tables of a schema become a model: the relationships, and the
+/// linking tables (which are no entities).
+#[derive(Debug, Clone)]
+pub struct Mapping {
+    pub relationships: Vec<Rel>,
+    pub junctions: Vec<String>,
+}
+
+impl Mapping {
+    pub fn of(schema: &Schema) -> Mapping {
+        let (relationships, junctions) = relationships(schema);
+        Mapping {
+            relationships,
+            junctions,
+        }
+    }
+
+    /// The single-column primary key of a table, which becomes the `_id`.
+    pub fn id_column(table: &Table) -> Option<&str> {
+        match table.primary_key.as_slice() {
+            [k] => Some(k.as_str()),
+            _ => None,
+        }
+    }
 }
 
 /// Reads `text` (file `file`) and writes the model.
@@ -50,7 +84,18 @@ pub fn import(file: &str, text: &str, dialect: SqlDialect) -> Import {
     let name = std::path::Path::new(file)
         .file_stem()
         .map_or("imported".to_string(), |s| s.to_string_lossy().to_string());
-    let (rels, junctions) = relationships(&schema);
+    import_schema(&name, &schema, &Mapping::of(&schema), None)
+}
+
+/// Writes the model of `schema` named `name`, with the figures `evidence`
+/// measured in place of assumptions where it has them.
+pub fn import_schema(
+    name: &str,
+    schema: &Schema,
+    mapping: &Mapping,
+    evidence: Option<&Evidence>,
+) -> Import {
+    let (rels, junctions) = (&mapping.relationships, &mapping.junctions);
     let mut notes = schema.notes.clone();
     for t in &schema.tables {
         for fk in &t.foreign_keys {
@@ -68,7 +113,7 @@ pub fn import(file: &str, text: &str, dialect: SqlDialect) -> Import {
             }
         }
     }
-    let yaml = write(&name, &schema, &rels, &junctions);
+    let yaml = write(name, schema, rels, junctions, evidence);
     Import {
         yaml,
         notes,
@@ -170,6 +215,12 @@ fn relationships(schema: &Schema) -> (Vec<Rel>, Vec<String>) {
                 parent: fa.table.clone(),
                 child: fb.table.clone(),
                 column: String::new(),
+                parent_key: fa.referred_key(schema),
+                link: Some((
+                    fa.columns[0].clone(),
+                    fb.columns[0].clone(),
+                    fb.referred_key(schema),
+                )),
                 attributes,
                 table: t.name.clone(),
                 why: format!(
@@ -221,6 +272,8 @@ fn relationships(schema: &Schema) -> (Vec<Rel>, Vec<String>) {
                 parent: fk.table.clone(),
                 child: t.name.clone(),
                 column,
+                parent_key: fk.referred_key(schema),
+                link: None,
                 attributes: Vec::new(),
                 table: t.name.clone(),
                 why,
@@ -239,6 +292,11 @@ fn relationships(schema: &Schema) -> (Vec<Rel>, Vec<String>) {
                 continue;
             }
             if let Some((target, evidence)) = inferred_target(schema, t, &c.name) {
+                let key = schema
+                    .table(&target)
+                    .and_then(Mapping::id_column)
+                    .unwrap_or("id")
+                    .to_string();
                 rels.push(Rel {
                     name: unique_name(
                         if c.name.trim_end_matches("_id") == target {
@@ -253,6 +311,8 @@ fn relationships(schema: &Schema) -> (Vec<Rel>, Vec<String>) {
                     parent: target,
                     child: t.name.clone(),
                     column: c.name.clone(),
+                    parent_key: key,
+                    link: None,
                     attributes: Vec::new(),
                     table: t.name.clone(),
                     why: evidence,
@@ -353,32 +413,34 @@ fn field_type(sql: &str) -> (String, Option<String>) {
     } else if word("bytea") || base.contains("blob") || base.contains("binary") || word("image") {
         (
             "binary".to_string(),
-            Some("a binary's average size: 64 bytes".to_string()),
+            Some("assumed: a binary's average size: 64 bytes".to_string()),
         )
     } else if word("json") || word("jsonb") {
         (
             "object".to_string(),
-            Some("a JSON value's average size: 64 bytes".to_string()),
+            Some("assumed: a JSON value's average size: 64 bytes".to_string()),
         )
     } else if base.contains("char") {
         match len {
             Some(n) => (format!("string({n})"), None),
             None => (
                 "string".to_string(),
-                Some("no declared length: 16 bytes assumed".to_string()),
+                Some("assumed: no declared length, 16 bytes".to_string()),
             ),
         }
     } else if base.contains("text") || base.contains("clob") {
         (
             "string(200)".to_string(),
-            Some("a text column: 200 bytes assumed".to_string()),
+            Some("assumed: a text column, 200 bytes".to_string()),
         )
     } else if word("uuid") {
         ("string(36)".to_string(), None)
     } else {
         (
             "string".to_string(),
-            Some(format!("type `{sql}` read as a string of 16 bytes")),
+            Some(format!(
+                "assumed: type `{sql}` read as a string of 16 bytes"
+            )),
         )
     };
     if array {
@@ -404,12 +466,29 @@ fn q(s: &str) -> String {
     }
 }
 
-fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> String {
+fn write(
+    name: &str,
+    schema: &Schema,
+    rels: &[Rel],
+    junctions: &[String],
+    evidence: Option<&Evidence>,
+) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# yaml-language-server: $schema=https://squill.dev/schema/squill-model.schema.json\n#\n# Written by `squill import sql` from the DDL of {name}. DDL says which\n# tables, keys and references exist; it cannot say how many rows there\n# are, how many children a parent has, or what the application reads and\n# writes. Those figures are assumptions, each marked `assumed` below:\n# replace them with real ones (or import from a live database), and add\n# the operations under `operations:` before trusting `squill advise`."
-    );
+    match evidence {
+        None => {
+            let _ = writeln!(
+                out,
+                "# yaml-language-server: $schema=https://squill.dev/schema/squill-model.schema.json\n#\n# Written by `squill import sql` from the DDL of {name}. DDL says which\n# tables, keys and references exist; it cannot say how many rows there\n# are, how many children a parent has, or what the application reads and\n# writes. Those figures are assumptions, each marked `assumed` below:\n# replace them with real ones (or import from a live database), and add\n# the operations under `operations:` before trusting `squill advise`."
+            );
+        }
+        Some(e) => {
+            let _ = writeln!(
+                out,
+                "# yaml-language-server: $schema=https://squill.dev/schema/squill-model.schema.json\n#\n# Written by `squill import` from the live database {}. Row counts,\n# children per parent, field sizes and null shares are measured (each\n# says how); the operations are the statements the database ran, with\n# their measured rates. Figures it could not measure are marked `assumed`.",
+                e.source
+            );
+        }
+    }
     let _ = writeln!(out, "name: {}", q(name));
     let _ = writeln!(out, "entities:");
     for t in schema
@@ -418,38 +497,67 @@ fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> Str
         .filter(|t| !junctions.contains(&t.name))
     {
         let _ = writeln!(out, "  {}:", q(&t.name));
-        let _ = writeln!(
-            out,
-            "    count: {ASSUMED_COUNT}  # assumed: DDL has no row counts"
-        );
-        let _ = writeln!(out, "    assumed: [count]");
+        let rows = evidence.and_then(|e| e.counts.get(&t.name).copied());
+        match rows {
+            Some(n) => {
+                let _ = writeln!(out, "    count: {n}  # measured: rows in the table");
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "    count: {ASSUMED_COUNT}  # assumed: DDL has no row counts"
+                );
+                let _ = writeln!(out, "    assumed: [count]");
+            }
+        }
         let references: Vec<&str> = rels
             .iter()
             .filter(|r| r.child == t.name && !r.column.is_empty())
             .map(|r| r.column.as_str())
             .collect();
-        let single_key = match t.primary_key.as_slice() {
-            [k] => Some(k.as_str()),
-            _ => None,
-        };
+        let single_key = Mapping::id_column(t);
         let mut fields = String::new();
         for c in &t.columns {
             if references.contains(&c.name.as_str()) {
                 continue;
             }
-            let (ty, note) = field_type(&c.sql_type);
-            let (field, ty) = if Some(c.name.as_str()) == single_key {
+            let stats = evidence.and_then(|e| e.columns.get(&(t.name.clone(), c.name.clone())));
+            let (ty, note) = match stats {
+                Some(st) => measured_type(&c.sql_type, st),
+                None => field_type(&c.sql_type),
+            };
+            let is_id = Some(c.name.as_str()) == single_key;
+            // Measured: optional only when some rows lack it.
+            let optional = !is_id
+                && match stats {
+                    Some(st) => !c.not_null && st.null_frac > 0.0,
+                    None => !c.not_null,
+                };
+            let (field, ty) = if is_id {
                 ("_id".to_string(), ty)
             } else {
-                (
-                    c.name.clone(),
-                    if c.not_null { ty } else { format!("{ty}?") },
-                )
+                (c.name.clone(), if optional { format!("{ty}?") } else { ty })
             };
-            let _ = write!(fields, "      {}: {}", q(&field), q(&ty));
+            let distinct = match (stats, rows) {
+                (Some(st), Some(n)) if !is_id && !ty.contains('[') => st.distinct(n),
+                _ => None,
+            };
+            match distinct {
+                Some(d) => {
+                    let _ = write!(
+                        fields,
+                        "      {}: {{type: {}, distinct: {d}}}",
+                        q(&field),
+                        q(&ty)
+                    );
+                }
+                None => {
+                    let _ = write!(fields, "      {}: {}", q(&field), q(&ty));
+                }
+            }
             match note {
                 Some(n) => {
-                    let _ = writeln!(fields, "  # assumed: {n}");
+                    let _ = writeln!(fields, "  # {n}");
                 }
                 None => fields.push('\n'),
             }
@@ -489,13 +597,69 @@ fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> Str
     for r in rels {
         let _ = writeln!(out, "  {}:", q(&r.name));
         let _ = writeln!(out, "    # {}", r.why);
+        let key = (
+            r.table.clone(),
+            r.link.as_ref().map_or(r.column.clone(), |l| l.0.clone()),
+        );
+        if let Some((tested, matched)) = evidence.and_then(|e| e.matched.get(&key)) {
+            let _ = writeln!(
+                out,
+                "    # measured: {} of {} values tested match a {} key",
+                crate::words::int(*matched),
+                crate::words::int(*tested),
+                r.parent
+            );
+        }
         if r.kind != "one-to-many" {
             let _ = writeln!(out, "    kind: {}", r.kind);
         }
         let _ = writeln!(out, "    parent: {}", q(&r.parent));
         let _ = writeln!(out, "    child: {}", q(&r.child));
+        let children = evidence.and_then(|e| e.children.get(&key));
+        let parents = evidence.and_then(|e| e.parents.get(&key));
         match r.kind {
-            "one-to-one" => {}
+            "one-to-one" => {
+                if let Some(p) = parents.filter(|p| p.min == 0) {
+                    let _ = writeln!(
+                        out,
+                        "    parents: {{min: 0, typical: 1, max: 1}}  # measured: some {} have none ({})",
+                        r.child,
+                        p.how()
+                    );
+                }
+            }
+            "many-to-many" if children.is_some() || parents.is_some() => {
+                let mut assumed = Vec::new();
+                for (side, spread) in [("children", children), ("parents", parents)] {
+                    match spread {
+                        Some(s) => {
+                            let _ = writeln!(out, "    {side}: {}  # {}", s.yaml(), s.how());
+                        }
+                        None => {
+                            let _ = writeln!(
+                                out,
+                                "    {side}: {{typical: {ASSUMED_CHILDREN}, max: unbounded}}  # assumed"
+                            );
+                            assumed.push(side);
+                        }
+                    }
+                }
+                if !assumed.is_empty() {
+                    let _ = writeln!(out, "    assumed: [{}]", assumed.join(", "));
+                }
+            }
+            "one-to-many" if children.is_some() => {
+                let s = children.expect("checked");
+                let _ = writeln!(out, "    children: {}  # {}", s.yaml(), s.how());
+                if let Some(p) = parents.filter(|p| p.min == 0) {
+                    let _ = writeln!(
+                        out,
+                        "    parents: {{min: 0, typical: 1, max: 1}}  # measured: some {} have none ({})",
+                        r.child,
+                        p.how()
+                    );
+                }
+            }
             "many-to-many" => {
                 let _ = writeln!(
                     out,
@@ -554,7 +718,48 @@ fn write(name: &str, schema: &Schema, rels: &[Rel], junctions: &[String]) -> Str
             }
         }
     }
+    if let Some(e) = evidence.filter(|e| !e.operations.is_empty()) {
+        // Comments alone would leave `operations:` empty (null).
+        if e.operations
+            .iter()
+            .any(|l| !l.trim_start().starts_with('#'))
+        {
+            let _ = writeln!(out, "operations:");
+        }
+        for line in &e.operations {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     out
+}
+
+/// The field type of a column with measured statistics: a string, binary
+/// or JSON value sized by its average width, other types as declared.
+fn measured_type(sql: &str, st: &ColumnStats) -> (String, Option<String>) {
+    let (ty, note) = field_type(sql);
+    let base = ty.split(['(', '[']).next().unwrap_or("string").to_string();
+    if !matches!(base.as_str(), "string" | "binary" | "object") || ty.ends_with(']') {
+        return (ty, note);
+    }
+    // A variable-length value carries a 1-byte header when short (4 when long).
+    let width = if st.avg_width > 127 {
+        st.avg_width.saturating_sub(4)
+    } else {
+        st.avg_width.saturating_sub(1)
+    }
+    .max(1);
+    (
+        format!("{base}({width})"),
+        Some(format!(
+            "measured: {width} byte{} on average{}",
+            if width == 1 { "" } else { "s" },
+            if st.null_frac > 0.0 {
+                format!(", null in {:.1}%", st.null_frac * 100.0)
+            } else {
+                String::new()
+            }
+        )),
+    )
 }
 
 /// `file:line:column: message` for a note.

@@ -1,13 +1,19 @@
 //! SQL schemas as a starting model: `squill import sql FILE.sql` reads the
 //! DDL (`ddl`) and maps tables, keys and foreign keys to entities and
 //! relationships (`map`), with the figures DDL cannot know (counts,
-//! children per parent, the workload) stated as assumptions.
+//! children per parent, the workload) stated as assumptions — or, from a
+//! live database, measured (`evidence`).
 
 pub mod ddl;
+pub mod evidence;
 pub mod map;
+pub mod statements;
 
 pub use ddl::{Note, Position, SqlDialect};
-pub use map::{Import, import};
+pub use evidence::Evidence;
+pub use map::{Import, Mapping, import, import_schema};
 
+#[cfg(test)]
+mod statements_tests;
 #[cfg(test)]
 mod tests;

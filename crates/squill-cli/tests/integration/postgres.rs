@@ -1,0 +1,244 @@
+//! `squill import postgres://…` against a real PostgreSQL that
+//! `scripts/test` starts (scripts/testenv/postgres.sh): Sakila and the
+//! `shop` fixture loaded, a scripted workload run through psql, then the
+//! import measured and checked; and the errors a user meets (wrong
+//! password, no server, bad URL), none of which may show the password.
+//! Without the environment the tests skip with a NOTICE, and fail under
+//! CI=true.
+
+use crate::support::Test;
+use std::process::{Command, Stdio};
+
+/// The test role's password, set by scripts/testenv/postgres.sh.
+const SECRET: &str = "squill-test-secret";
+
+/// (user URL without a database, superuser URL without a database).
+fn server() -> Option<(String, String)> {
+    match (
+        std::env::var("SQUILL_TEST_POSTGRES_URI"),
+        std::env::var("SQUILL_TEST_POSTGRES_SUPERUSER_URI"),
+    ) {
+        (Ok(u), Ok(s)) => Some((u, s)),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "SQUILL_TEST_POSTGRES_URI is not set and CI=true: scripts/test starts PostgreSQL"
+            );
+            eprintln!(
+                "NOTICE: skipping: no PostgreSQL (run through scripts/test or scripts/testenv/with-postgres)"
+            );
+            None
+        }
+    }
+}
+
+/// Runs SQL through psql as the superuser, failing on the first error.
+fn psql(url: &str, sql: &str) -> String {
+    let mut child = Command::new("psql")
+        .args(["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("psql runs");
+    // Written from a thread: psql's output would fill its pipe meanwhile.
+    let mut stdin = child.stdin.take().unwrap();
+    let text = sql.to_string();
+    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, text.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(
+        out.status.success(),
+        "psql failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// A fresh copy of database `template` named `name`, for one test.
+fn copy_of(superuser: &str, template: &str, name: &str) {
+    psql(
+        &format!("{superuser}/postgres"),
+        &format!("DROP DATABASE IF EXISTS {name};\nCREATE DATABASE {name} TEMPLATE {template};\n"),
+    );
+}
+
+/// The statements of a small rental-shop application on Sakila, each run
+/// many times with varying values (pg_stat_statements folds them into one
+/// normalized statement with the count).
+fn sakila_workload() -> String {
+    let mut sql = String::new();
+    for i in 0..400u32 {
+        let film = i * 37 % 1000 + 1;
+        sql.push_str(&format!(
+            "SELECT f.title, f.description, f.rental_rate, l.name FROM film f JOIN language l ON l.language_id = f.language_id WHERE f.film_id = {film};\n\
+             SELECT a.first_name, a.last_name FROM actor a JOIN film_actor fa ON fa.actor_id = a.actor_id WHERE fa.film_id = {film};\n"
+        ));
+    }
+    for i in 0..300u32 {
+        let customer = i * 7 % 599 + 1;
+        sql.push_str(&format!(
+            "SELECT r.rental_id, r.rental_date, r.return_date, f.title FROM rental r JOIN inventory i ON i.inventory_id = r.inventory_id JOIN film f ON f.film_id = i.film_id WHERE r.customer_id = {customer} ORDER BY r.rental_date DESC LIMIT 10;\n\
+             SELECT customer_id, first_name, last_name FROM customer WHERE email = 'user{customer}@example.org';\n"
+        ));
+    }
+    for i in 0..200u32 {
+        sql.push_str(&format!(
+            "SELECT f.film_id, f.title FROM film f JOIN film_category fc ON fc.film_id = f.film_id WHERE fc.category_id = {} ORDER BY f.title LIMIT 20;\n\
+             SELECT count(*) FROM inventory WHERE film_id = {} AND store_id = {};\n",
+            i % 16 + 1,
+            i * 13 % 1000 + 1,
+            i % 2 + 1
+        ));
+    }
+    for i in 0..100u32 {
+        sql.push_str(&format!(
+            "SELECT amount, payment_date FROM payment WHERE customer_id = {} ORDER BY payment_date DESC;\n",
+            i * 11 % 599 + 1
+        ));
+    }
+    for i in 0..50u32 {
+        let inventory = i * 91 % 4581 + 1;
+        let customer = i * 13 % 599 + 1;
+        sql.push_str(&format!(
+            "INSERT INTO rental (rental_date, inventory_id, customer_id, staff_id) VALUES (now() + interval '{i} seconds', {inventory}, {customer}, 1);\n\
+             UPDATE rental SET return_date = now() WHERE rental_id = {};\n",
+            i * 17 % 16000 + 1
+        ));
+    }
+    sql
+}
+
+#[test]
+fn import_postgres_measures_sakila_and_its_workload() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_import");
+    psql(&format!("{superuser}/sakila_import"), &sakila_workload());
+    let run = Test::new()
+        .args(["import", &format!("{user}/sakila_import")])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stderr.contains(SECRET) && !run.stdout.contains(SECRET));
+    let yaml = &run.stdout;
+    // Measured counts and fan-out, no assumptions left on them.
+    // 16,044 rentals and the 50 the workload added.
+    assert!(yaml.contains("count: 16094  # measured"), "{yaml}");
+    assert!(
+        yaml.contains("children: {min: 14, typical: 27, p95: 35, p99: 40, max: 42}  # measured over 200 parents"),
+        "film_actor per actor:\n{yaml}"
+    );
+    assert!(!yaml.contains("assumed: [count]"), "{yaml}");
+    // The workload: each statement an operation with its rate.
+    for op in [
+        "read_film_by_id:",
+        "read_actor_by_film_actor_id:",
+        "read_rental_by_customer_id:",
+        "read_customer_by_email:",
+        "read_film_by_film_category_id:",
+        "read_inventory_by_film_id_and_store_id:",
+        "read_payment_by_customer_id:",
+        "insert_rental:",
+        "update_rental_by_id:",
+    ] {
+        assert!(yaml.contains(op), "no {op} in\n{yaml}");
+    }
+    assert!(
+        yaml.contains("# 400 calls, 1 row each: SELECT f.title"),
+        "{yaml}"
+    );
+    // The rental history: sorted, limited by the rows returned, the film's
+    // title through the inventory.
+    assert!(
+        yaml.contains("    sort: [-rental_date]\n    limit: 10\n"),
+        "{yaml}"
+    );
+    // The model is valid and advise works from it.
+    let dir = crate::support::TempDir::new("pg-sakila");
+    let model = dir.path().join("sakila.yaml");
+    std::fs::write(&model, yaml).unwrap();
+    let check = Test::new().args(["check"]).args([&model]).run();
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let advise = Test::new().args(["advise"]).args([&model]).run();
+    assert!(advise.code == 0 || advise.code == 1, "{}", advise.stderr);
+    assert!(advise.stdout.contains("film_actor"), "{}", advise.stdout);
+}
+
+#[test]
+fn import_postgres_errors_never_show_the_password() {
+    let Some((user, _)) = server() else {
+        return;
+    };
+    let wrong = user.replace(SECRET, "not-the-password-42");
+    let run = Test::new()
+        .args(["import", &format!("{wrong}/sakila")])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("refused the login"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("not-the-password-42"),
+        "{}",
+        run.stderr
+    );
+    // Nothing listens on port 1.
+    let run = Test::new()
+        .args([
+            "import",
+            "postgres://squill:hunter2-secret@127.0.0.1:1/sakila",
+            "--timeout",
+            "5s",
+        ])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot reach the server"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("hunter2"), "{}", run.stderr);
+    // A database that does not exist.
+    let run = Test::new()
+        .args(["import", &format!("{user}/no_such_db")])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no_such_db"), "{}", run.stderr);
+    assert!(!run.stderr.contains(SECRET), "{}", run.stderr);
+    // Not a URL at all.
+    let run = Test::new()
+        .args(["import", "postgres://squill:pw-secret@[bad/sakila"])
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("pw-secret"), "{}", run.stderr);
+}
+
+#[test]
+fn import_postgres_is_read_only() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_readonly");
+    let before = psql(
+        &format!("{superuser}/shop_readonly"),
+        "SELECT sum(n_tup_ins + n_tup_upd + n_tup_del) FROM pg_stat_user_tables;",
+    );
+    let run = Test::new()
+        .args(["import", &format!("{user}/shop_readonly")])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let after = psql(
+        &format!("{superuser}/shop_readonly"),
+        "SELECT pg_stat_force_next_flush(); SELECT sum(n_tup_ins + n_tup_upd + n_tup_del) FROM pg_stat_user_tables;",
+    );
+    assert_eq!(before.trim(), after.lines().last().unwrap_or("").trim());
+    // Every statement squill sent ran in a read-only session: none wrote.
+    let writes = psql(
+        &format!("{superuser}/shop_readonly"),
+        "SELECT count(*) FROM pg_stat_statements WHERE query LIKE '%squill import%' AND query !~* '^\\s*(/\\*.*\\*/)?\\s*(select|with|set)';",
+    );
+    assert_eq!(
+        writes.trim(),
+        "0",
+        "squill sent a statement that is no read"
+    );
+}
