@@ -57,8 +57,12 @@ pub enum Command {
     Scan(crate::commands::ScanArgs),
     /// Write validators, indexes, scripts, queries and data for a design.
     Generate(crate::commands::GenerateArgs),
-    /// Write a starting model from another database's schema (SQL DDL).
+    /// Write a starting model from another database: SQL DDL, or a live PostgreSQL, measured.
     Import(crate::commands::ImportArgs),
+    /// Move a PostgreSQL database's rows into the advised design: a
+    /// mongodump directory and Extended JSON lines, resumable, and
+    /// incremental when run again.
+    Migrate(crate::commands::MigrateArgs),
     /// List every rule squill knows: id, kind, default severity, summary.
     Rules(crate::commands::RulesArgs),
     /// Print one rule's documentation.

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["design", "inputs", "settings"],
     &["candidates", "scan"],
     &["rules", "costs", "generate"],
-    &["advise", "outputs"],
+    &["advise", "outputs", "migrate"],
     // Test designs made by advising YAML models; only tests and benches use it.
     &["fixtures"],
 ];

@@ -19,6 +19,8 @@ pub mod finding;
 pub mod fixtures;
 pub mod generate;
 pub mod inputs;
+#[cfg(feature = "postgres")]
+pub mod migrate;
 pub mod model;
 pub mod outputs;
 pub mod rules;

@@ -110,7 +110,7 @@ impl From<Format> for DataFormat {
     }
 }
 
-fn design_for(
+pub(super) fn design_for(
     global: &Global,
     path: &Path,
     mix: Option<&str>,
@@ -198,7 +198,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
 /// A flag that SIGINT and SIGTERM set, for `generate data` to stop at its
 /// next batch and remove the files it was writing. Where the handlers cannot
 /// be installed, the flag just stays down.
-fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+pub(super) fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register(signal, std::sync::Arc::clone(&flag));

@@ -79,7 +79,7 @@ pub fn run_url(global: &Global, words: &[String]) -> Result<ExitCode> {
 }
 
 /// `60s`, `5m`, `1h`, `500ms`, or a number of seconds.
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let split = s
         .find(|c: char| !c.is_ascii_digit() && c != '.')

@@ -5,6 +5,7 @@ mod check;
 mod generate;
 mod import;
 mod import_postgres;
+mod migrate;
 mod progress;
 mod rules;
 mod scan;
@@ -13,6 +14,7 @@ pub use advise::AdviseArgs;
 pub use check::CheckArgs;
 pub use generate::GenerateArgs;
 pub use import::ImportArgs;
+pub use migrate::MigrateArgs;
 pub use rules::RulesArgs;
 pub use scan::ScanArgs;
 
@@ -29,6 +31,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Scan(args) => scan::run(&global, args),
         Command::Generate(args) => generate::run(&global, args),
         Command::Import(args) => import::run(&global, args),
+        Command::Migrate(args) => migrate::run(&global, args),
         Command::Rules(args) => {
             // The catalogue does not depend on settings, but a `--config`
             // that cannot be read is an error everywhere (exit 2).

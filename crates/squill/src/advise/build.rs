@@ -219,10 +219,7 @@ fn timeline_collection(
     let mut shape = vec![
         ShapeField {
             name: "_id".into(),
-            ty: ShapeType::Scalar {
-                bson_type: "objectId".into(),
-                enum_values: Vec::new(),
-            },
+            ty: docs.id_of(reader),
             required: true,
             origin: FieldOrigin::Id,
         },
@@ -255,10 +252,7 @@ fn timeline_collection(
         shape.push(ShapeField {
             name: "outliers".into(),
             ty: ShapeType::Array {
-                items: Box::new(ShapeType::Scalar {
-                    bson_type: "objectId".into(),
-                    enum_values: Vec::new(),
-                }),
+                items: Box::new(docs.id_of(parent)),
                 max_items: Some(
                     facts.count(parent).min(
                         model

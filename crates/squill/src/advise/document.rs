@@ -87,6 +87,17 @@ impl DocBuilder<'_> {
         t.min(self.array_max())
     }
 
+    /// The type of entity `e`'s `_id`, and of every reference to it: the
+    /// `_id` field the model declares (a table's integer key), else an
+    /// ObjectId.
+    pub fn id_of(&self, e: EntityId) -> ShapeType {
+        let declared = self.facts.model.entity(e).field("_id").map(|f| &f.ty);
+        match declared {
+            Some(ty) if !matches!(ty, crate::model::FieldType::Array(_)) => scalar(ty.bson_type()),
+            _ => scalar("objectId"),
+        }
+    }
+
     /// Shape and example of entity `e`, instance `n`, as a document or sub-document.
     pub fn entity(
         &self,
@@ -101,7 +112,7 @@ impl DocBuilder<'_> {
         let mut shape = Vec::new();
         let mut doc = Map::new();
         if with_id {
-            shape.push(field("_id", scalar("objectId"), true, FieldOrigin::Id));
+            shape.push(field("_id", self.id_of(e), true, FieldOrigin::Id));
             doc.insert("_id".into(), example::object_id(ename, n));
         }
         if let Some(i) = self.p.poly[e.index()]
@@ -264,7 +275,12 @@ impl DocBuilder<'_> {
                 if rel.kind == crate::model::RelationshipKind::OneToOne =>
             {
                 // One child: its id as a plain field, absent while there is none.
-                shape.push(field(name, scalar("objectId"), rel.children.min > 0, refo));
+                shape.push(field(
+                    name,
+                    self.id_of(rel.child),
+                    rel.children.min > 0,
+                    refo,
+                ));
                 doc.insert(name.into(), example::object_id(&child, n.wrapping_mul(typ)));
             }
             l @ (Layout::ManyToManyTwoWay
@@ -281,7 +297,7 @@ impl DocBuilder<'_> {
                 shape.push(field(
                     name,
                     ShapeType::Array {
-                        items: Box::new(scalar("objectId")),
+                        items: Box::new(self.id_of(rel.child)),
                         max_items: max,
                     },
                     true,
@@ -357,7 +373,7 @@ impl DocBuilder<'_> {
             shape.push(field(
                 name,
                 ShapeType::Array {
-                    items: Box::new(scalar("objectId")),
+                    items: Box::new(self.id_of(other)),
                     max_items: max,
                 },
                 true,
@@ -424,7 +440,7 @@ impl DocBuilder<'_> {
             .map_or(&[], |r| &model.relationship(r).snapshot);
         let mut shape = vec![field(
             "_id",
-            scalar("objectId"),
+            self.id_of(entity),
             true,
             FieldOrigin::Reference {
                 relationship: relationship.to_string(),
@@ -452,7 +468,12 @@ impl DocBuilder<'_> {
                     copy,
                 ));
             } else if parent_ref(x).is_some() {
-                shape.push(field(x, scalar("objectId"), true, copy));
+                shape.push(field(
+                    x,
+                    self.id_of(parent_ref(x).expect("checked")),
+                    true,
+                    copy,
+                ));
             }
         }
         let items = (0..count)
@@ -494,7 +515,7 @@ impl DocBuilder<'_> {
             shape.push(field(
                 name,
                 ShapeType::Array {
-                    items: Box::new(scalar("objectId")),
+                    items: Box::new(self.id_of(rel.parent)),
                     max_items: rel.parents.max.finite(),
                 },
                 true,
@@ -527,7 +548,7 @@ impl DocBuilder<'_> {
                 } else {
                     // A tree's roots have no parent.
                     let required = rel.parents.min > 0 && rel.parent != rel.child;
-                    shape.push(field(name, scalar("objectId"), required, refo));
+                    shape.push(field(name, self.id_of(rel.parent), required, refo));
                     doc.insert(name.into(), example::object_id(&parent, parent_n));
                 }
             }
@@ -560,7 +581,7 @@ impl DocBuilder<'_> {
             Layout::TreePath { fields } => {
                 // Another instance than the node itself for its parent.
                 let parent_n = n + 1;
-                shape.push(field(name, scalar("objectId"), false, refo));
+                shape.push(field(name, self.id_of(rel.parent), false, refo));
                 doc.insert(name.into(), example::object_id(&parent, parent_n));
                 let model = f.model;
                 let levels = rel.levels.map(u64::from);
@@ -588,7 +609,7 @@ impl DocBuilder<'_> {
                 doc.insert(pf, Value::Array(items));
             }
             Layout::PathReference => {
-                shape.push(field(name, scalar("objectId"), true, refo));
+                shape.push(field(name, self.id_of(rel.parent), true, refo));
                 doc.insert(name.into(), example::object_id(&parent, parent_n));
                 let model = f.model;
                 let tree = model.tree_of(rel.parent);
@@ -598,7 +619,7 @@ impl DocBuilder<'_> {
                 shape.push(field(
                     &model.path_reference_field(r),
                     ShapeType::Array {
-                        items: Box::new(scalar("objectId")),
+                        items: Box::new(self.id_of(rel.parent)),
                         max_items: levels,
                     },
                     true,
@@ -657,7 +678,7 @@ impl DocBuilder<'_> {
             field("_id", scalar("objectId"), true, FieldOrigin::Id),
             field(
                 &rel.child_field,
-                scalar("objectId"),
+                self.id_of(rel.parent),
                 true,
                 FieldOrigin::Reference {
                     relationship: rel.name.clone(),

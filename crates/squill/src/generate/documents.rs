@@ -440,7 +440,11 @@ impl Builder<'_, '_> {
                 ));
             }
             Some("string") => {
-                return Generated::Value(super::value::Value::String(format!("K{key:09}")));
+                // In the scratch buffer, as a scalar: the flat encoder takes
+                // scalars only (an owned value there came out as null).
+                let text = scratch.text();
+                let _ = std::fmt::Write::write_fmt(text, format_args!("K{key:09}"));
+                return Generated::Scalar(Scalar::Str(text));
             }
             _ => {}
         }

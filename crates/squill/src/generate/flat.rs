@@ -313,7 +313,11 @@ impl Builder<'_, '_> {
                 match Self::value_of(v, key, scratch) {
                     Generated::Scalar(s) => s,
                     Generated::Value(_) => {
-                        debug_assert!(false, "a value step planned for a non-scalar");
+                        debug_assert!(
+                            false,
+                            "a value step planned for a non-scalar: {}",
+                            f.field.name
+                        );
                         Scalar::Null
                     }
                 }

@@ -1,0 +1,132 @@
+//! `squill migrate postgres://… --model M.yaml --out DIR`: the database's
+//! rows written as the documents of the design advise recommends for the
+//! model (imported from that database with `squill import`). Progress goes
+//! to standard error, the summary to standard output. Built only with the
+//! `postgres` feature; without it the command says how to get it.
+
+use crate::cli::Global;
+use anyhow::{Result, bail};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Debug, clap::Args)]
+pub struct MigrateArgs {
+    /// The source database: `postgres://user:password@host:port/database`.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The model imported from that database (`squill import postgres://…`),
+    /// with the workload to design for; its advised design is what is written.
+    #[arg(long, short, value_name = "MODEL")]
+    pub model: PathBuf,
+    /// The directory to write: `dump/DB/*.bson` with metadata (mongorestore),
+    /// `data/*.json` (Extended JSON lines, mongoimport), and the state that
+    /// lets a run resume. Run again, it writes only what changed, under
+    /// `increments/NNNN/` (mongoimport --mode=upsert).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The workload mix to design for (default: the model's first).
+    #[arg(long, value_name = "NAME")]
+    pub mix: Option<String>,
+    /// Which files to write.
+    #[arg(long, value_enum, default_value = "both")]
+    pub format: super::generate::Format,
+    /// The schema (namespace) of the tables.
+    #[arg(long, default_value = "public", value_name = "NAME")]
+    pub schema: String,
+    /// A timestamp column (such as `updated_at`) that tells the rows changed
+    /// since the last run; tables without it, and every table by default,
+    /// use PostgreSQL's `xmin`.
+    #[arg(long, value_name = "COLUMN")]
+    pub changed_by: Option<String>,
+    /// Documents between checkpoints (flushed to disk, resumable after).
+    #[arg(long, default_value_t = 50_000, value_name = "N")]
+    pub checkpoint: u64,
+    /// Longest a catalog statement may run; the data itself is not limited.
+    #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = super::import_postgres::parse_duration)]
+    pub timeout: Duration,
+}
+
+#[cfg(not(feature = "postgres"))]
+pub fn run(_global: &Global, _args: MigrateArgs) -> Result<ExitCode> {
+    bail!(
+        "this squill was built without PostgreSQL support: build it with `--features postgres` (cargo install squill-cli --features postgres)"
+    )
+}
+
+#[cfg(feature = "postgres")]
+pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
+    use squill::migrate::{self, MigrateError, MigrateOptions};
+    let (model, design) = super::generate::design_for(global, &args.model, args.mix.as_deref())?;
+    if args.checkpoint == 0 {
+        bail!("--checkpoint must be at least 1");
+    }
+    let options = MigrateOptions {
+        out: args.out.clone(),
+        namespace: args.schema.clone(),
+        format: args.format.into(),
+        checkpoint: args.checkpoint,
+        changed_by: args.changed_by.clone(),
+        statement_timeout: args.timeout,
+        cancel: Some(super::generate::stop_on_signals()),
+        ..MigrateOptions::default()
+    };
+    let summary = match migrate::run(&args.url, &model, &design, &options, &mut |step| {
+        eprintln!("squill migrate: {step}");
+    }) {
+        Ok(s) => s,
+        Err(MigrateError::Interrupted) => {
+            eprintln!(
+                "squill migrate: interrupted after a checkpoint; run the same command again to resume"
+            );
+            return Ok(ExitCode::from(2));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut text = format!(
+        "squill migrate: {} → {} (database `{}`, design for mix `{}`){}\n",
+        summary.source,
+        args.out.display(),
+        summary.database,
+        design.mix,
+        match summary.increment {
+            Some(n) => format!(", changes since the last run: increment {n}"),
+            None => String::new(),
+        }
+    );
+    let (mut docs, mut bytes) = (0u64, 0u64);
+    for c in &summary.collections {
+        let how = if c.skipped {
+            "complete before this run".to_string()
+        } else if c.resumed > 0 {
+            format!("resumed after {} documents", squill::words::int(c.resumed))
+        } else {
+            format!("{:.2} s", c.seconds)
+        };
+        text.push_str(&format!(
+            "  {:<28} {:>12} documents {:>14} bytes BSON  {how}\n",
+            c.name,
+            squill::words::int(c.documents),
+            squill::words::int(c.bson_bytes),
+        ));
+        if !c.skipped {
+            docs += c.documents;
+            bytes += c.bson_bytes.max(c.json_bytes);
+        }
+    }
+    let secs = summary.seconds.max(1e-6);
+    text.push_str(&format!(
+        "  {} documents, {} bytes in {:.2} s ({:.0} documents/s, {:.1} MB/s)\n",
+        squill::words::int(docs),
+        squill::words::int(bytes),
+        summary.seconds,
+        docs as f64 / secs,
+        bytes as f64 / secs / 1e6
+    ));
+    if summary.increment.is_some() {
+        text.push_str(
+            "  load with: mongoimport --mode=upsert --db DB --collection NAME --file increments/NNNN/NAME.json (rows deleted in PostgreSQL are not seen: run a full migration into a new directory for those)\n",
+        );
+    }
+    super::write_stdout(&text)
+}

@@ -1,0 +1,898 @@
+//! A collection of the design as one SQL query over the source tables that
+//! returns each document as Extended JSON, built by PostgreSQL itself: the
+//! entity's row, its embedded children and parents as nested objects and
+//! arrays, references as ids, copies from the related row, attributes from
+//! the linking row, computed fields as aggregates — the shape's field tree
+//! walked once. The same walk gives the condition "this document changed
+//! since": its own row or any row it is built from.
+//!
+//! Values are typed as the design's validator expects: `long` as
+//! `$numberLong`, `decimal` as `$numberDecimal`, `double` as
+//! `$numberDouble`, dates as `$date` (the session runs in UTC), binary as
+//! `$binary`. Objects are `row_to_json` of a subselect, which keeps the
+//! shape's field order and has no limit on the number of fields.
+
+use crate::design::{Collection, Design, FieldOrigin, Layout, Shape, ShapeType};
+use crate::inputs::postgres::connect::{qualified, quote};
+use crate::inputs::sql::ddl::{Schema, Table};
+use crate::inputs::sql::map::{Mapping, Rel};
+use crate::model::{AggregateFn, Model};
+use std::cell::Cell;
+
+/// What marks a row as changed since the last run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Changed {
+    /// Rows written by a transaction at or after this one (PostgreSQL's
+    /// 32-bit `xmin`, compared modulo 2^32).
+    Xmin(u32),
+    /// Rows whose column (a timestamp, present in the table) is later than
+    /// the value.
+    Column { column: String, since: String },
+}
+
+/// A part of the design migrate cannot fill from the tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unsupported {
+    pub collection: String,
+    pub field: String,
+    pub why: String,
+}
+
+/// The query of one collection.
+#[derive(Debug, Clone)]
+pub struct CollectionQuery {
+    pub collection: String,
+    /// The column a single-entity collection is ordered and resumed by,
+    /// with its SQL type; `None` when it cannot resume within the collection.
+    pub key: Option<(String, String)>,
+    /// The tables it reads (for the summary).
+    pub tables: Vec<String>,
+    parts: Vec<Part>,
+}
+
+/// The rows of one entity of a collection.
+#[derive(Debug, Clone)]
+struct Part {
+    from: String,
+    key: String,
+    document: String,
+    changed: Vec<String>,
+    table: String,
+}
+
+impl CollectionQuery {
+    /// `SELECT key::text, document FROM …`, resumed after `after` (a key
+    /// as text), restricted to documents changed since `changed`.
+    pub fn select(&self, after: Option<&str>, changed: Option<&Changed>) -> String {
+        let mut selects = Vec::new();
+        for p in &self.parts {
+            let mut conditions = Vec::new();
+            if let (Some(after), Some((_, ty))) = (after, &self.key) {
+                conditions.push(format!("{} > {}::{ty}", p.key, literal(after)));
+            }
+            if let Some(c) = changed {
+                let any: Vec<String> = p.changed.iter().map(|x| expand(x, c)).collect();
+                conditions.push(format!("({})", any.join(" OR ")));
+            }
+            let r#where = if conditions.is_empty() {
+                String::new()
+            } else {
+                format!(" WHERE {}", conditions.join(" AND "))
+            };
+            selects.push(format!(
+                "SELECT {key}::text AS k, json_strip_nulls({doc}) AS d FROM {from}{where}",
+                key = p.key,
+                doc = p.document,
+                from = p.from,
+                r#where = r#where
+            ));
+        }
+        let mut sql = selects.join(" UNION ALL ");
+        if self.key.is_some() && self.parts.len() == 1 {
+            sql.push_str(&format!(" ORDER BY {}", self.parts[0].key));
+        }
+        sql
+    }
+}
+
+/// A SQL string literal.
+pub fn literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// The placeholder a change test is written as until the mode is known:
+/// `⟦alias|table⟧`.
+fn changed_mark(alias: &str, table: &str) -> String {
+    format!("⟦{alias}|{table}⟧")
+}
+
+/// Replaces every change mark in `sql` by the test of `mode`.
+fn expand(sql: &str, mode: &Changed) -> String {
+    let mut out = String::new();
+    let mut rest = sql;
+    while let Some(start) = rest.find('⟦') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + '⟦'.len_utf8()..];
+        let end = after.find('⟧').unwrap_or(after.len());
+        let (alias, table_has_column) = after[..end].split_once('|').unwrap_or((&after[..end], ""));
+        out.push_str(&match mode {
+            Changed::Xmin(x) => format!(
+                "((({alias}.xmin::text::int8 - {x} + 4294967296) % 4294967296) < 2147483648 AND {alias}.xmin::text::int8 > 2)"
+            ),
+            Changed::Column { column, since } if table_has_column.split(',').any(|c| c == column) => {
+                format!("{alias}.{} > {}::timestamptz", quote(column), literal(since))
+            }
+            // A table without the column: its rows count as changed by xmin.
+            Changed::Column { .. } => "true".to_string(),
+        });
+        rest = &after[(end + '⟧'.len_utf8()).min(after.len())..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Builds the queries of a design whose model was imported from `schema`.
+pub struct Builder<'a> {
+    pub schema: &'a Schema,
+    pub mapping: &'a Mapping,
+    pub model: &'a Model,
+    pub design: &'a Design,
+    /// The namespace of the tables.
+    pub namespace: &'a str,
+    aliases: Cell<usize>,
+    /// A many-to-many advise made an entity of its own (an edge
+    /// collection): the linking table's two foreign keys as one-to-manys,
+    /// named as the rewritten model names them (`film_actor_of_actor`).
+    edges: Vec<Rel>,
+}
+
+/// Where a shape is being filled from.
+#[derive(Clone, Copy)]
+struct Ctx<'t> {
+    table: &'t Table,
+    alias: &'t str,
+    /// The relationship this row was reached through, from the document
+    /// above it (its `Reference` fields are then this row's id).
+    reached_by: Option<&'t str>,
+    /// The linking row it was reached through, for a many-to-many's
+    /// attributes: (relationship, alias of the linking table).
+    link: Option<(&'t str, &'t str)>,
+}
+
+type Out = Result<Built, Unsupported>;
+
+impl<'a> Builder<'a> {
+    pub fn new(
+        schema: &'a Schema,
+        mapping: &'a Mapping,
+        model: &'a Model,
+        design: &'a Design,
+        namespace: &'a str,
+    ) -> Self {
+        let mut edges = Vec::new();
+        for r in &mapping.relationships {
+            let Some((pcol, ccol, ckey)) = &r.link else {
+                continue;
+            };
+            for (side, column, key) in [(&r.parent, pcol, &r.parent_key), (&r.child, ccol, ckey)] {
+                edges.push(Rel {
+                    name: format!("{}_of_{side}", r.name),
+                    kind: "one-to-many",
+                    parent: side.clone(),
+                    child: r.table.clone(),
+                    column: column.clone(),
+                    parent_key: key.clone(),
+                    link: None,
+                    attributes: Vec::new(),
+                    table: r.table.clone(),
+                    why: String::new(),
+                    inferred: false,
+                });
+            }
+        }
+        Builder {
+            schema,
+            mapping,
+            model,
+            design,
+            namespace,
+            aliases: Cell::new(0),
+            edges,
+        }
+    }
+
+    /// The many-to-many whose links entity `name` holds, when it is one.
+    fn link_entity(&self, name: &str) -> Option<&'a Rel> {
+        self.mapping
+            .relationships
+            .iter()
+            .find(|r| r.link.is_some() && r.name == name)
+    }
+
+    fn alias(&self) -> String {
+        let n = self.aliases.get() + 1;
+        self.aliases.set(n);
+        format!("t{n}")
+    }
+
+    fn table(&self, coll: &str, name: &str) -> Result<&'a Table, Unsupported> {
+        let table = match self.link_entity(name) {
+            Some(r) if self.schema.table(name).is_none() => r.table.as_str(),
+            _ => name,
+        };
+        self.schema.table(table).ok_or_else(|| Unsupported {
+            collection: coll.into(),
+            field: String::new(),
+            why: format!(
+                "entity `{name}` is no table of the database: migrate needs the model `squill import` wrote from it"
+            ),
+        })
+    }
+
+    fn rel(&self, coll: &str, name: &str) -> Result<&Rel, Unsupported> {
+        self.mapping
+            .relationships
+            .iter()
+            .chain(&self.edges)
+            .find(|r| r.name == name)
+            .ok_or_else(|| Unsupported {
+                collection: coll.into(),
+                field: String::new(),
+                why: format!(
+                    "relationship `{name}` is no foreign key or linking table of the database"
+                ),
+            })
+    }
+
+    /// The query of `coll`.
+    pub fn collection(&self, coll: &Collection) -> Result<CollectionQuery, Unsupported> {
+        let mut parts = Vec::new();
+        for entity in &coll.entities {
+            let table = self.table(&coll.name, entity)?;
+            let alias = self.alias();
+            let ctx = Ctx {
+                table,
+                alias: &alias,
+                reached_by: None,
+                link: None,
+            };
+            let built = self.object(&coll.name, ctx, &coll.shape, Some(entity))?;
+            let mut changed = vec![self.mark(table, &alias)];
+            changed.extend(built.changed);
+            let key = match Mapping::id_column(table) {
+                Some(k) => format!("{alias}.{}", quote(k)),
+                None => format!("{alias}.ctid"),
+            };
+            let mut from = format!("{} {alias}", qualified(self.namespace, &table.name));
+            for j in &built.joins {
+                from.push(' ');
+                from.push_str(j);
+            }
+            parts.push(Part {
+                from,
+                key,
+                document: built.expr,
+                changed,
+                table: table.name.clone(),
+            });
+        }
+        let key = match (parts.as_slice(), coll.entities.as_slice()) {
+            ([_], [entity]) => {
+                let t = self.table(&coll.name, entity)?;
+                Mapping::id_column(t).map(|k| {
+                    let ty = Self::column_type(t, k).unwrap_or("text").to_string();
+                    (k.to_string(), ty)
+                })
+            }
+            _ => None,
+        };
+        Ok(CollectionQuery {
+            collection: coll.name.clone(),
+            key,
+            tables: parts.iter().map(|p| p.table.clone()).collect(),
+            parts,
+        })
+    }
+
+    /// `(SELECT row_to_json(x) FROM (SELECT v AS "k", …) x)` for `shape`
+    /// filled from the row `ctx`, with the joins its fields need;
+    /// `discriminator` the entity name a `Discriminator` field holds.
+    fn object(&self, coll: &str, ctx: Ctx<'_>, shape: &Shape, discriminator: Option<&str>) -> Out {
+        let mut items = Vec::new();
+        let mut out = Built::default();
+        let mut parents = Vec::new();
+        for f in &shape.fields {
+            let b = self.field(
+                coll,
+                ctx,
+                &f.name,
+                &f.ty,
+                &f.origin,
+                discriminator,
+                &mut parents,
+            )?;
+            items.push(format!("{} AS {}", b.expr, quote(&f.name)));
+            out.joins.extend(b.joins);
+            out.changed.extend(b.changed);
+        }
+        out.expr = if items.is_empty() {
+            "'{}'::json".into()
+        } else {
+            format!(
+                "(SELECT row_to_json(x) FROM (SELECT {}) x)",
+                items.join(", ")
+            )
+        };
+        Ok(out)
+    }
+
+    fn unsupported(coll: &str, field: &str, why: impl Into<String>) -> Unsupported {
+        Unsupported {
+            collection: coll.into(),
+            field: field.into(),
+            why: why.into(),
+        }
+    }
+
+    fn column_type<'t>(table: &'t Table, column: &str) -> Option<&'t str> {
+        table
+            .columns
+            .iter()
+            .find(|c| c.name == column)
+            .map(|c| c.sql_type.as_str())
+    }
+
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)] // one arm per origin
+    fn field(
+        &self,
+        coll: &str,
+        ctx: Ctx<'_>,
+        name: &str,
+        ty: &ShapeType,
+        origin: &FieldOrigin,
+        discriminator: Option<&str>,
+        parents: &mut Vec<(String, String)>,
+    ) -> Out {
+        let a = ctx.alias;
+        let value = |expr: String| {
+            Ok(Built {
+                expr,
+                ..Built::default()
+            })
+        };
+        match origin {
+            FieldOrigin::Id => value(self.id(ctx, ty)),
+            FieldOrigin::Own { field, entity } => {
+                // A link entity's fields are its many-to-many's attributes.
+                let field = match self.link_entity(entity) {
+                    Some(r) => attribute_column(r, field),
+                    None => field.clone(),
+                };
+                let sql = Self::column_type(ctx.table, &field).ok_or_else(|| {
+                    Self::unsupported(
+                        coll,
+                        name,
+                        format!("{} has no column {field}", ctx.table.name),
+                    )
+                })?;
+                value(typed(&format!("{a}.{}", quote(&field)), ty, sql))
+            }
+            FieldOrigin::Discriminator => value(literal(discriminator.unwrap_or(&ctx.table.name))),
+            FieldOrigin::Attribute {
+                relationship,
+                field,
+            } => {
+                let r = self.rel(coll, relationship)?;
+                let Some((_, j)) = ctx.link.filter(|(rel, _)| rel == relationship) else {
+                    return Err(Self::unsupported(
+                        coll,
+                        name,
+                        "an attribute outside its link",
+                    ));
+                };
+                let link = self.table(coll, &r.table)?;
+                let column = attribute_column(r, field);
+                let sql = Self::column_type(link, &column).unwrap_or("text");
+                value(typed(&format!("{j}.{}", quote(&column)), ty, sql))
+            }
+            FieldOrigin::Reference { relationship } if ctx.reached_by == Some(relationship) => {
+                value(self.id(ctx, ty))
+            }
+            FieldOrigin::Reference { relationship } | FieldOrigin::Embedded { relationship } => {
+                let r = self.rel(coll, relationship)?.clone();
+                let embedded = matches!(origin, FieldOrigin::Embedded { .. });
+                self.related(coll, ctx, ty, &r, embedded)
+            }
+            FieldOrigin::Copy {
+                relationship,
+                entity,
+                field,
+                ..
+            } => {
+                if &ctx.table.name == entity {
+                    let own = FieldOrigin::Own {
+                        entity: entity.clone(),
+                        field: field.clone(),
+                    };
+                    return self.field(coll, ctx, name, ty, &own, discriminator, parents);
+                }
+                let r = self.rel(coll, relationship)?.clone();
+                let step = self.step(coll, ctx, &r, false)?;
+                let sql = Self::column_type(step.other, field).ok_or_else(|| {
+                    Self::unsupported(coll, name, format!("{entity} has no column {field}"))
+                })?;
+                let b_ctx_mark = |b: &str| self.mark(step.other, b);
+                if step.to_many {
+                    return Err(Self::unsupported(
+                        coll,
+                        name,
+                        "a copy from one of many related rows",
+                    ));
+                }
+                if step.to_parent {
+                    // One join per parent, whatever the number of copies.
+                    let key = relationship.clone();
+                    let b = match parents.iter().find(|(k, _)| *k == key) {
+                        Some((_, b)) => b.clone(),
+                        None => {
+                            let b = self.alias();
+                            parents.push((key, b.clone()));
+                            let mut built = Built::default();
+                            built.joins.push(format!(
+                                "LEFT JOIN {} {b} ON {b}.{} = {}",
+                                qualified(self.namespace, &step.other.name),
+                                quote(&r.parent_key),
+                                step.outer_key
+                            ));
+                            built.expr = typed(&format!("{b}.{}", quote(field)), ty, sql);
+                            built.changed.push(format!(
+                                "EXISTS (SELECT 1 FROM {} {b} WHERE {b}.{} = {} AND {})",
+                                qualified(self.namespace, &step.other.name),
+                                quote(&r.parent_key),
+                                step.outer_key,
+                                b_ctx_mark(&b)
+                            ));
+                            return Ok(built);
+                        }
+                    };
+                    return value(typed(&format!("{b}.{}", quote(field)), ty, sql));
+                }
+                // From the one child of a one-to-one.
+                let d = self.alias();
+                let b = &step.alias;
+                Ok(Built {
+                    expr: format!("{d}.v"),
+                    joins: vec![format!(
+                        "LEFT JOIN LATERAL (SELECT {} AS v FROM {} WHERE {} = {} LIMIT 1) {d} ON true",
+                        typed(&format!("{b}.{}", quote(field)), ty, sql),
+                        step.inner_from,
+                        step.inner_key,
+                        step.outer_key
+                    )],
+                    changed: vec![format!(
+                        "EXISTS (SELECT 1 FROM {} WHERE {} = {} AND {})",
+                        step.inner_from,
+                        step.inner_key,
+                        step.outer_key,
+                        b_ctx_mark(b)
+                    )],
+                })
+            }
+            FieldOrigin::Computed {
+                function,
+                field,
+                relationship,
+                ..
+            } => {
+                let r = self.rel(coll, relationship)?.clone();
+                let step = self.step(coll, ctx, &r, true)?;
+                let b = &step.alias;
+                let agg = match (function, field) {
+                    (AggregateFn::Count, _) => "count(*)".to_string(),
+                    (
+                        AggregateFn::Sum | AggregateFn::Avg | AggregateFn::Min | AggregateFn::Max,
+                        Some(f),
+                    ) => {
+                        format!("{}({b}.{})", function_sql(*function), quote(f))
+                    }
+                    _ => {
+                        return Err(Self::unsupported(
+                            coll,
+                            name,
+                            format!(
+                                "a computed {} is not filled from the tables yet",
+                                function_sql(*function)
+                            ),
+                        ));
+                    }
+                };
+                let sql_type = match (function, field) {
+                    (AggregateFn::Count, _) => "bigint",
+                    (AggregateFn::Avg, _) => "double precision",
+                    (_, Some(f)) => Self::column_type(step.other, f).unwrap_or("numeric"),
+                    _ => "numeric",
+                };
+                let d = self.alias();
+                let v = if matches!(function, AggregateFn::Count) {
+                    format!("coalesce({d}.v, 0)")
+                } else {
+                    format!("{d}.v")
+                };
+                Ok(Built {
+                    expr: typed(&v, ty, sql_type),
+                    joins: vec![format!(
+                        "LEFT JOIN (SELECT {} AS k, {agg} AS v FROM {} GROUP BY {}) {d} ON {d}.k = {}",
+                        step.inner_key, step.inner_from, step.inner_key, step.outer_key
+                    )],
+                    changed: vec![self.changed_through(&step, &[])],
+                })
+            }
+            FieldOrigin::Path { .. }
+            | FieldOrigin::Timeline { .. }
+            | FieldOrigin::Outliers { .. }
+            | FieldOrigin::Bucket { .. } => Err(Self::unsupported(
+                coll,
+                name,
+                "tree paths, timelines and buckets are not filled from the tables yet",
+            )),
+        }
+    }
+
+    /// The document's `_id`: the table's one-column key, else an ObjectId
+    /// made from the key's (or the row's) values, the same at every run.
+    fn id(&self, ctx: Ctx<'_>, ty: &ShapeType) -> String {
+        let a = ctx.alias;
+        match Mapping::id_column(ctx.table) {
+            Some(k) => {
+                let sql = Self::column_type(ctx.table, k).unwrap_or("text");
+                typed(&format!("{a}.{}", quote(k)), ty, sql)
+            }
+            None => {
+                let cols: Vec<String> = if ctx.table.primary_key.is_empty() {
+                    ctx.table
+                        .columns
+                        .iter()
+                        .map(|c| format!("{a}.{}", quote(&c.name)))
+                        .collect()
+                } else {
+                    ctx.table
+                        .primary_key
+                        .iter()
+                        .map(|c| format!("{a}.{}", quote(c)))
+                        .collect()
+                };
+                format!(
+                    "json_build_object('$oid', substr(md5(concat_ws('|', {})), 1, 24))",
+                    cols.join(", ")
+                )
+            }
+        }
+    }
+
+    fn mark(&self, table: &Table, alias: &str) -> String {
+        let columns: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+        changed_mark(alias, &columns.join(","))
+    }
+
+    /// "A related row, or one of its own sources, changed": an EXISTS over
+    /// the step's rows (and its linking rows).
+    fn changed_through(&self, step: &StepSql<'_>, inner: &[String]) -> String {
+        let mut any = vec![self.mark(step.other, &step.alias)];
+        if let Some((j, link)) = &step.link {
+            any.push(self.mark(link, j));
+        }
+        any.extend(inner.iter().cloned());
+        format!(
+            "EXISTS (SELECT 1 FROM {} WHERE {} = {} AND ({}))",
+            step.inner_from,
+            step.inner_key,
+            step.outer_key,
+            any.join(" OR ")
+        )
+    }
+
+    /// The step from `ctx`'s row through `r`. For a relationship of a table
+    /// with itself, `many` says which way: to the children (an array) or
+    /// to the parent.
+    fn step(
+        &self,
+        coll: &str,
+        ctx: Ctx<'_>,
+        r: &Rel,
+        many: bool,
+    ) -> Result<StepSql<'a>, Unsupported> {
+        let a = ctx.alias;
+        let b = self.alias();
+        let ns = self.namespace;
+        let to_children = if r.parent == r.child {
+            many
+        } else if ctx.table.name == r.parent {
+            true
+        } else if ctx.table.name == r.child || (r.link.is_some() && ctx.table.name == r.table) {
+            false
+        } else {
+            return Err(Self::unsupported(
+                coll,
+                &r.name,
+                format!("{} is not on either side of {}", ctx.table.name, r.name),
+            ));
+        };
+        if let Some((pcol, ccol, ckey)) = &r.link {
+            let j = format!("{b}j");
+            let link = self.table(coll, &r.table)?;
+            let (other, from, inner_key, outer_key) = if to_children {
+                let other = self.table(coll, &r.child)?;
+                (
+                    other,
+                    format!(
+                        "{} {j} JOIN {} {b} ON {b}.{} = {j}.{}",
+                        qualified(ns, &r.table),
+                        qualified(ns, &other.name),
+                        quote(ckey),
+                        quote(ccol)
+                    ),
+                    format!("{j}.{}", quote(pcol)),
+                    format!("{a}.{}", quote(&r.parent_key)),
+                )
+            } else {
+                let other = self.table(coll, &r.parent)?;
+                (
+                    other,
+                    format!(
+                        "{} {j} JOIN {} {b} ON {b}.{} = {j}.{}",
+                        qualified(ns, &r.table),
+                        qualified(ns, &other.name),
+                        quote(&r.parent_key),
+                        quote(pcol)
+                    ),
+                    format!("{j}.{}", quote(ccol)),
+                    format!("{a}.{}", quote(ckey)),
+                )
+            };
+            return Ok(StepSql {
+                other,
+                alias: b,
+                inner_from: from,
+                inner_key,
+                outer_key,
+                to_many: true,
+                to_parent: false,
+                link: Some((j, link)),
+            });
+        }
+        if to_children {
+            let other = self.table(coll, &r.child)?;
+            Ok(StepSql {
+                other,
+                inner_from: format!("{} {b}", qualified(ns, &other.name)),
+                inner_key: format!("{b}.{}", quote(&r.column)),
+                outer_key: format!("{a}.{}", quote(&r.parent_key)),
+                alias: b,
+                to_many: r.kind != "one-to-one",
+                to_parent: false,
+                link: None,
+            })
+        } else {
+            let other = self.table(coll, &r.parent)?;
+            Ok(StepSql {
+                other,
+                inner_from: format!("{} {b}", qualified(ns, &other.name)),
+                inner_key: format!("{b}.{}", quote(&r.parent_key)),
+                outer_key: format!("{a}.{}", quote(&r.column)),
+                alias: b,
+                to_many: false,
+                to_parent: true,
+                link: None,
+            })
+        }
+    }
+
+    /// A reference or an embedding: the related rows' ids, or their
+    /// documents, as one value or an array.
+    fn related(&self, coll: &str, ctx: Ctx<'_>, ty: &ShapeType, r: &Rel, embedded: bool) -> Out {
+        let many = matches!(ty, ShapeType::Array { .. });
+        // The parent's id kept in the child is the child's own column.
+        if !embedded
+            && !many
+            && r.link.is_none()
+            && ctx.table.name == r.child
+            && (r.parent != r.child || !many)
+        {
+            if let ShapeType::Scalar { .. } = ty {
+                let sql = Self::column_type(ctx.table, &r.column).unwrap_or("text");
+                return Ok(Built {
+                    expr: typed(&format!("{}.{}", ctx.alias, quote(&r.column)), ty, sql),
+                    ..Built::default()
+                });
+            }
+        }
+        let step = self.step(coll, ctx, r, many)?;
+        let b = step.alias.clone();
+        let j = step.link.as_ref().map(|(j, _)| j.clone());
+        let inner = Ctx {
+            table: step.other,
+            alias: &b,
+            reached_by: Some(&r.name),
+            link: j.as_deref().map(|j| (r.name.as_str(), j)),
+        };
+        let item_ty = match ty {
+            ShapeType::Array { items, .. } => items.as_ref(),
+            one => one,
+        };
+        let item = match item_ty {
+            ShapeType::Object { shape } => self.object(coll, inner, shape, None)?,
+            scalar => Built {
+                expr: self.id(inner, scalar),
+                ..Built::default()
+            },
+        };
+        let key = match Mapping::id_column(step.other) {
+            Some(k) => format!("{b}.{}", quote(k)),
+            None => format!("{b}.ctid"),
+        };
+        let changed = vec![self.changed_through(&step, &item.changed)];
+        let joins = item.joins.join(" ");
+        if many {
+            let d = self.alias();
+            // A subset keeps the newest K per parent by its sort field.
+            let (from, filter, order) = match self.subset(&r.name, step.other) {
+                Some((sort, k)) if step.link.is_none() => (
+                    format!(
+                        "(SELECT *, row_number() OVER (PARTITION BY {col} ORDER BY {sort} DESC) AS squill_rn FROM {t}) {b}",
+                        col = quote(&r.column),
+                        t = qualified(self.namespace, &step.other.name)
+                    ),
+                    format!(" WHERE {b}.squill_rn <= {k}"),
+                    format!("{b}.{sort} DESC"),
+                ),
+                _ => (step.inner_from.clone(), String::new(), key),
+            };
+            return Ok(Built {
+                expr: format!("coalesce({d}.v, '[]'::json)"),
+                joins: vec![format!(
+                    "LEFT JOIN (SELECT {ik} AS k, json_agg({item} ORDER BY {order}) AS v FROM {from} {joins}{filter} GROUP BY {ik}) {d} ON {d}.k = {ok}",
+                    ik = step.inner_key,
+                    item = item.expr,
+                    ok = step.outer_key,
+                )],
+                changed,
+            });
+        }
+        if step.to_parent {
+            // The parent is one row by its key: a plain join.
+            let mut all = vec![format!(
+                "LEFT JOIN {} ON {} = {}",
+                step.inner_from, step.inner_key, step.outer_key
+            )];
+            all.extend(item.joins);
+            return Ok(Built {
+                expr: format!(
+                    "CASE WHEN {} IS NULL THEN NULL ELSE {} END",
+                    step.inner_key, item.expr
+                ),
+                joins: all,
+                changed,
+            });
+        }
+        // The one child of a one-to-one: the first, should there be more.
+        let d = self.alias();
+        Ok(Built {
+            expr: format!("{d}.v"),
+            joins: vec![format!(
+                "LEFT JOIN LATERAL (SELECT {} AS v FROM {} {joins} WHERE {} = {} ORDER BY {key} LIMIT 1) {d} ON true",
+                item.expr, step.inner_from, step.inner_key, step.outer_key
+            )],
+            changed,
+        })
+    }
+
+    /// For a subset layout: the sort column (quoted) and K.
+    fn subset(&self, relationship: &str, child: &Table) -> Option<(String, u64)> {
+        let decision = self
+            .design
+            .relationships
+            .iter()
+            .find(|d| d.relationship == relationship)?;
+        let Layout::Subset { k, sort_field, .. } = &decision.chosen else {
+            return None;
+        };
+        let column = match sort_field.as_deref() {
+            Some(f) if f != "_id" => f.to_string(),
+            _ => Mapping::id_column(child)?.to_string(),
+        };
+        Some((quote(&column), *k))
+    }
+}
+
+/// A value and what computing it needs.
+#[derive(Debug, Default)]
+struct Built {
+    expr: String,
+    /// Joins to append to the FROM of the row it is computed for.
+    joins: Vec<String>,
+    /// Conditions on that row under which the value changed.
+    changed: Vec<String>,
+}
+
+/// One step through a relationship, as SQL: the related rows `alias` (and
+/// the linking rows) in `inner_from`, tied to the row before by
+/// `inner_key = outer_key`.
+struct StepSql<'a> {
+    other: &'a Table,
+    alias: String,
+    inner_from: String,
+    inner_key: String,
+    outer_key: String,
+    to_many: bool,
+    to_parent: bool,
+    link: Option<(String, &'a Table)>,
+}
+
+fn function_sql(f: AggregateFn) -> &'static str {
+    match f {
+        AggregateFn::Count => "count",
+        AggregateFn::Sum => "sum",
+        AggregateFn::Avg => "avg",
+        AggregateFn::Min => "min",
+        AggregateFn::Max => "max",
+        AggregateFn::First => "first",
+        AggregateFn::Last => "last",
+    }
+}
+
+/// The linking table's column an attribute of the model comes from: its
+/// own name, or with the table's name in front when that was added to tell
+/// it from a side's field (`film_actor_last_update`).
+fn attribute_column(r: &Rel, field: &str) -> String {
+    if r.attributes.iter().any(|a| a == field) {
+        return field.to_string();
+    }
+    field
+        .strip_prefix(&format!("{}_", r.table))
+        .filter(|a| r.attributes.iter().any(|x| x == a))
+        .unwrap_or(field)
+        .to_string()
+}
+
+/// A column reference as the JSON value the design's type wants.
+fn typed(column: &str, ty: &ShapeType, sql_type: &str) -> String {
+    let sql = sql_type.to_ascii_lowercase();
+    let ShapeType::Scalar { bson_type, .. } = ty else {
+        // Arrays and sub-documents held in one column (arrays, json).
+        return format!("to_json({column})");
+    };
+    let wrap = |inner: String| format!("CASE WHEN {column} IS NULL THEN NULL ELSE {inner} END");
+    match bson_type.as_str() {
+        "int" if sql.starts_with("bool") => format!("({column})::int"),
+        "int" | "string" if sql.contains("[]") => format!("to_json({column})"),
+        "int" => column.to_string(),
+        "long" => wrap(format!(
+            "json_build_object('$numberLong', ({column})::int8::text)"
+        )),
+        "double" => wrap(format!(
+            "json_build_object('$numberDouble', ({column})::float8::text)"
+        )),
+        "decimal" => wrap(format!(
+            "json_build_object('$numberDecimal', ({column})::numeric::text)"
+        )),
+        "date" => {
+            let ts = if sql.starts_with("time") && !sql.starts_with("timestamp") {
+                format!("('2000-01-01'::date + {column})")
+            } else {
+                format!("({column})::timestamp")
+            };
+            wrap(format!(
+                "json_build_object('$date', to_char({ts}, 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))"
+            ))
+        }
+        "bool" if !sql.starts_with("bool") => format!("(({column}) <> 0)"),
+        "bool" => column.to_string(),
+        "binData" => wrap(format!(
+            "json_build_object('$binary', json_build_object('base64', translate(encode({column}, 'base64'), E'\\n', ''), 'subType', '00'))"
+        )),
+        "object" => format!("({column})::json"),
+        "objectId" => wrap(format!("json_build_object('$oid', ({column})::text)")),
+        "string" => format!("({column})::text"),
+        _ => format!("to_json({column})"),
+    }
+}

@@ -1,0 +1,17 @@
+//! `squill migrate`: the rows of a live PostgreSQL database written as the
+//! documents of the design advise recommends for the model imported from
+//! it — nested, referenced, copied and computed as the design says
+//! (`document` builds each collection's query), streamed through a binary
+//! `COPY` into a mongodump directory and Extended JSON lines (`stream`),
+//! with checkpoints that let an interrupted run resume and a later run move
+//! only what changed (`state`).
+
+pub mod document;
+pub mod state;
+pub mod stream;
+
+pub use document::{Builder, Changed, CollectionQuery, Unsupported};
+pub use stream::{MigrateError, MigrateOptions, Summary, run};
+
+#[cfg(test)]
+mod tests;
