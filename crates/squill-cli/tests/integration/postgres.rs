@@ -242,3 +242,340 @@ fn import_postgres_is_read_only() {
         "squill sent a statement that is no read"
     );
 }
+
+/// The MongoDB-compatible server and the tools scripts/test installs:
+/// (URI, the venv's python, mongosh).
+fn mongo() -> Option<(String, String, String)> {
+    let get = |k: &str| std::env::var(k).ok();
+    match (
+        get("SQUILL_TEST_MONGODB_URI"),
+        get("SQUILL_TEST_PYTHON"),
+        get("SQUILL_TEST_MONGOSH"),
+    ) {
+        (Some(u), Some(p), Some(m)) => Some((u, p, m)),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "SQUILL_TEST_MONGODB_URI, SQUILL_TEST_PYTHON or SQUILL_TEST_MONGOSH is not set and CI=true"
+            );
+            eprintln!("NOTICE: skipping: no MongoDB-compatible server (run through scripts/test)");
+            None
+        }
+    }
+}
+
+/// `mongodb://host:port/?opts` with database `db` in it.
+fn with_db(uri: &str, db: &str) -> String {
+    let (base, query) = uri
+        .split_once('?')
+        .map_or((uri, None), |(b, q)| (b, Some(q)));
+    let start = base.find("://").map_or(0, |i| i + 3);
+    let end = base[start..].find('/').map_or(base.len(), |i| start + i);
+    match query {
+        Some(q) => format!("{}/{db}?{q}", &base[..end]),
+        None => format!("{}/{db}", &base[..end]),
+    }
+}
+
+fn run_tool(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("the tool runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}
+
+/// What the source says the migrated collections must hold: a count per
+/// collection, and per top-level array of related rows their total and
+/// longest, per reference to a parent how many documents have it.
+fn expectations(url: &str, design: &serde_json::Value) -> serde_json::Value {
+    use squill::inputs::postgres::{Target, catalog};
+    let target = Target::parse(url, std::time::Duration::from_secs(5)).unwrap();
+    let mut client = target.connect(std::time::Duration::from_secs(60)).unwrap();
+    let schema = catalog::read(&mut client, &target, "public").unwrap();
+    let mapping = squill::inputs::sql::Mapping::of(&schema);
+    let mut one = |sql: &str| -> i64 { client.query_one(sql, &[]).unwrap().get(0) };
+    let mut checks = Vec::new();
+    for c in design["collections"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let entities = c["entities"].as_array().unwrap();
+        let [entity] = entities.as_slice() else {
+            continue;
+        };
+        let entity = entity.as_str().unwrap();
+        let table = mapping
+            .relationships
+            .iter()
+            .find(|r| r.link.is_some() && r.name == entity)
+            .map_or(entity.to_string(), |r| r.table.clone());
+        checks.push(serde_json::json!({"collection": name, "kind": "count",
+            "expected": one(&format!("SELECT count(*) FROM \"{table}\""))}));
+        for f in c["shape"]["fields"].as_array().unwrap() {
+            let origin = &f["origin"];
+            let from = origin["from"].as_str().unwrap_or("");
+            if from != "embedded" && from != "reference" {
+                continue;
+            }
+            let rel = origin["relationship"].as_str().unwrap();
+            let Some(r) = mapping.relationships.iter().find(|r| r.name == rel) else {
+                continue;
+            };
+            let field = f["name"].as_str().unwrap();
+            let array = f["type"]["kind"] == "array";
+            let subset = design["relationships"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["relationship"] == rel && d["chosen"]["layout"] == "subset");
+            match (&r.link, array) {
+                (None, true) if r.parent == entity && !subset => {
+                    let total = one(&format!(
+                        "SELECT count(\"{}\") FROM \"{}\"",
+                        r.column, r.child
+                    ));
+                    let max = one(&format!(
+                        "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM \"{}\" WHERE \"{c}\" IS NOT NULL GROUP BY \"{c}\") m",
+                        r.child,
+                        c = r.column
+                    ));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_total", "expected": total}));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_max", "expected": max}));
+                }
+                (Some((pcol, ccol, _)), true) => {
+                    let by = if r.parent == entity { pcol } else { ccol };
+                    let total = one(&format!("SELECT count(*) FROM \"{}\"", r.table));
+                    let max = one(&format!(
+                        "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM \"{}\" GROUP BY \"{by}\") m",
+                        r.table
+                    ));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_total", "expected": total}));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_max", "expected": max}));
+                }
+                (None, false) if r.child == entity && r.parent != r.child => {
+                    let set = one(&format!(
+                        "SELECT count(\"{}\") FROM \"{}\"",
+                        r.column, r.child
+                    ));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "present", "expected": set}));
+                }
+                _ => {}
+            }
+        }
+    }
+    serde_json::Value::Array(checks)
+}
+
+/// Every file under `dir` (relative path → bytes), the state file aside.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(
+        root: &std::path::Path,
+        d: &std::path::Path,
+        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+    ) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if !p.ends_with(".squill-migrate.json") {
+                out.insert(
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_migrate");
+    psql(&format!("{superuser}/sakila_migrate"), &sakila_workload());
+    let url = format!("{user}/sakila_migrate");
+    let dir = crate::support::TempDir::new("pg-migrate");
+    let model = dir.path().join("sakila.yaml");
+    let out = dir.path().join("out");
+    Test::new()
+        .args(["import", &url, "-o"])
+        .args([&model])
+        .run();
+    assert!(model.exists());
+    // The design's artifacts (setup script, cookbook), then its data from
+    // PostgreSQL instead of synthetic data.
+    let generated = Test::new()
+        .args(["generate"])
+        .args([&model])
+        .args(["--out"])
+        .args([&out])
+        .run();
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    let migrated = Test::new()
+        .args(["migrate", &url, "--model"])
+        .args([&model])
+        .args(["--out"])
+        .args([&out])
+        .run();
+    assert_eq!(migrated.code, 0, "{}", migrated.stderr);
+    assert!(!migrated.stdout.contains(SECRET) && !migrated.stderr.contains(SECRET));
+    assert!(
+        migrated.stdout.contains("documents/s"),
+        "{}",
+        migrated.stdout
+    );
+    // Onto the server: the collections with their validators and indexes,
+    // the data loaded under the validators, the dump decoded and compared,
+    // every cookbook operation run on the migrated documents.
+    let db = format!("sakila_migrated_{}", std::process::id());
+    let setup = run_tool(
+        Command::new(&mongosh)
+            .args(["--quiet", "--norc", &with_db(&mongo_uri, &db)])
+            .arg(out.join("setup.js")),
+    );
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let root = crate::support::repo_root();
+    let checked = run_tool(
+        Command::new(&python)
+            .arg(root.join("scripts/testenv/check_generated.py"))
+            .args(["--uri", &mongo_uri, "--db", &db, "--dir"])
+            .arg(&out),
+    );
+    eprintln!("{checked}");
+    assert!(checked.contains("ok: cookbook "), "{checked}");
+    // Counts and fan-out against the source tables.
+    let advice = Test::new()
+        .args(["advise"])
+        .args([&model])
+        .args(["--format", "json"])
+        .run();
+    let design: serde_json::Value = serde_json::from_str(&advice.stdout).unwrap();
+    let expect = dir.path().join("expect.json");
+    std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
+    let compared = run_tool(
+        Command::new(&python)
+            .arg(root.join("scripts/testenv/check_migrated.py"))
+            .args([
+                "--uri",
+                &mongo_uri,
+                "--db",
+                &format!("{db}_counts"),
+                "--dir",
+            ])
+            .arg(&out)
+            .arg("--expect")
+            .arg(&expect),
+    );
+    eprintln!("{compared}");
+    assert!(compared.contains("array_total"), "{compared}");
+    assert!(!compared.contains("FAIL"), "{compared}");
+
+    // Killed in the middle (kill -9), then run again: the same files as
+    // the run that was never stopped.
+    let resumed = dir.path().join("resumed");
+    let bin = env!("CARGO_BIN_EXE_squill");
+    let mut stopped = false;
+    for checkpoint in ["400", "100", "20"] {
+        let _ = std::fs::remove_dir_all(&resumed);
+        let mut child = Command::new(bin)
+            .args(["migrate", &url, "--model"])
+            .arg(&model)
+            .arg("--out")
+            .arg(&resumed)
+            .args(["--checkpoint", checkpoint])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let state = resumed.join(".squill-migrate.json");
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&state)
+                && text.contains("\"last_key\": \"")
+            {
+                let _ = child.kill();
+                let _ = child.wait();
+                stopped = true;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if stopped {
+            break;
+        }
+    }
+    assert!(stopped, "every run finished before it could be stopped");
+    let partials = tree(&resumed)
+        .keys()
+        .filter(|k| k.ends_with(".partial"))
+        .count();
+    assert!(
+        partials > 0,
+        "a stopped run leaves its collection as .partial"
+    );
+    let again = Test::new()
+        .args(["migrate", &url, "--model"])
+        .args([&model])
+        .args(["--out"])
+        .args([&resumed])
+        .run();
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("resumed after"), "{}", again.stdout);
+    let whole: std::collections::BTreeMap<String, Vec<u8>> = tree(&out)
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("dump/") || k.starts_with("data/"))
+        .collect();
+    assert_eq!(
+        tree(&resumed).keys().collect::<Vec<_>>(),
+        whole.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        tree(&resumed) == whole,
+        "the resumed run's files differ from the whole run's"
+    );
+
+    // Changed rows, then a run on the complete directory: only what changed.
+    psql(
+        &format!("{superuser}/sakila_migrate"),
+        "UPDATE customer SET email = 'moved-' || customer_id || '@example.org' WHERE customer_id IN (3, 5);",
+    );
+    let inc = Test::new()
+        .args(["migrate", &url, "--model"])
+        .args([&model])
+        .args(["--out"])
+        .args([&out])
+        .run();
+    assert_eq!(inc.code, 0, "{}", inc.stderr);
+    assert!(inc.stdout.contains("increment 1"), "{}", inc.stdout);
+    let lines: Vec<String> = tree(&out.join("increments"))
+        .values()
+        .flat_map(|b| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.contains("moved-3@example.org"))
+            && lines.iter().any(|l| l.contains("moved-5@example.org")),
+        "{lines:?}"
+    );
+    // Far fewer documents than the database has.
+    assert!(
+        lines.len() < 50,
+        "{} documents in the increment",
+        lines.len()
+    );
+}

@@ -1,0 +1,92 @@
+"""Compares what `squill migrate` loaded into a MongoDB-compatible server with
+figures counted in the source PostgreSQL database.
+
+    python check_migrated.py --uri URI --db NAME --dir OUT --expect FILE
+
+OUT/data/*.json (Extended JSON lines, as `squill migrate` writes them) is loaded
+into database NAME first, which must be empty: check_generated.py's cookbook
+writes to the data it checks, so the two do not share a database.
+
+FILE is JSON: a list of checks, each
+  {"collection": C, "kind": "count", "expected": N}
+      the collection holds N documents (one per source row);
+  {"collection": C, "field": F, "kind": "array_total", "expected": N}
+      the arrays in field F (top level) hold N elements in all (the source's
+      child rows, or linking rows, whose reference is set);
+  {"collection": C, "field": F, "kind": "array_max", "expected": N}
+      the longest of those arrays has N elements (the most children a parent has);
+  {"collection": C, "field": F, "kind": "present", "expected": N}
+      N documents have field F (a reference that is set in N source rows).
+
+Prints one line per check; exits 1 when one fails.
+"""
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+from bson import json_util
+from bson.json_util import JSONOptions
+from pymongo import MongoClient
+
+OPTS = JSONOptions(tz_aware=True)
+
+
+def load(db, out):
+    for path in sorted(glob.glob(os.path.join(out, "data", "*.json"))):
+        name = os.path.basename(path)[: -len(".json")]
+        with open(path, encoding="utf-8") as f:
+            docs = [json_util.loads(line, json_options=OPTS) for line in f if line.strip()]
+        if docs:
+            db[name].insert_many(docs, ordered=True)
+
+
+def measure(db, check):
+    coll = db[check["collection"]]
+    kind = check["kind"]
+    field = check.get("field")
+    if kind == "count":
+        return coll.count_documents({})
+    if kind == "present":
+        return coll.count_documents({field: {"$exists": True}})
+    sizes = [
+        len(d.get(field) or [])
+        for d in coll.find({}, {field: 1})
+        if isinstance(d.get(field), list) or d.get(field) is None
+    ]
+    if kind == "array_total":
+        return sum(sizes)
+    if kind == "array_max":
+        return max(sizes) if sizes else 0
+    raise ValueError(f"unknown check kind {kind}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--uri", required=True)
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--expect", required=True)
+    args = ap.parse_args()
+    with open(args.expect, encoding="utf-8") as f:
+        checks = json.load(f)
+    db = MongoClient(args.uri, serverSelectionTimeoutMS=10000)[args.db]
+    load(db, args.dir)
+    failed = 0
+    for check in checks:
+        got = measure(db, check)
+        label = f"{check['collection']}{'.' + check['field'] if check.get('field') else ''} {check['kind']}"
+        if got == check["expected"]:
+            print(f"ok: migrated {label} = {got}, as in PostgreSQL")
+        else:
+            failed += 1
+            print(f"FAIL: migrated {label} = {got}, PostgreSQL says {check['expected']}")
+    if failed:
+        print(f"{failed} check(s) failed")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
