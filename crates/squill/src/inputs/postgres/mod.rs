@@ -121,6 +121,7 @@ pub fn import(
     let observed = reading.observed();
     let translated = translate(&schema, &mapping, &observed);
     let mut blocks = translated.blocks.clone();
+    evidence.inserts = translated.inserts.clone().into_iter().collect();
     if reading.hidden > 0 {
         notes.push(format!(
             "{} statements of other users are hidden from this user: grant it pg_read_all_stats to read them",
@@ -133,6 +134,14 @@ pub fn import(
                 .into(),
         );
         blocks.extend(table_writes(&reading, &mapping, &schema));
+        let seconds = reading.tables_seconds.max(1e-3);
+        for (table, [ins, _, _]) in &reading.tables {
+            if *ins > 0 {
+                evidence
+                    .inserts
+                    .insert(table.clone(), *ins as f64 / seconds);
+            }
+        }
     }
     let name = target
         .name

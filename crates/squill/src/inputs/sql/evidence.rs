@@ -28,6 +28,10 @@ pub struct Evidence {
     /// The `operations:` section, one YAML line per entry (indented by two
     /// spaces), from the statements the database ran.
     pub operations: Vec<String>,
+    /// Rows inserted per second per table, from the workload measured: a
+    /// relationship whose children keep arriving has no maximum, whatever
+    /// the largest parent holds today.
+    pub inserts: FxHashMap<String, f64>,
 }
 
 /// Planner statistics of a column (`pg_stats`).
@@ -74,14 +78,27 @@ pub struct Spread {
 impl Spread {
     /// The model's cardinality map: `{min: 0, typical: 3, p95: 9, p99: 14, max: 40}`.
     pub fn yaml(&self) -> String {
+        self.yaml_growing(None)
+    }
+
+    /// The same, for children that keep arriving at `growth` per parent per
+    /// day: no maximum but the growth.
+    pub fn yaml_growing(&self, growth: Option<f64>) -> String {
         let typical = self.p50.max(self.min);
         let p95 = self.p95.max(typical);
         let p99 = self.p99.max(p95);
         let max = self.max.max(p99);
-        format!(
-            "{{min: {}, typical: {typical}, p95: {p95}, p99: {p99}, max: {max}}}",
-            self.min
-        )
+        match growth {
+            Some(g) => format!(
+                "{{min: {}, typical: {typical}, p95: {p95}, p99: {p99}, max: unbounded, growth_per_day: {}}}",
+                self.min,
+                crate::words::num(g).replace(',', "")
+            ),
+            None => format!(
+                "{{min: {}, typical: {typical}, p95: {p95}, p99: {p99}, max: {max}}}",
+                self.min
+            ),
+        }
     }
 
     /// Says how it was measured, for the comment beside it.

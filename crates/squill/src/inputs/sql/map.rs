@@ -648,9 +648,34 @@ fn write(
                     let _ = writeln!(out, "    assumed: [{}]", assumed.join(", "));
                 }
             }
+            // No parent has a child today (a reference column left null):
+            // the fan-out it will have is unknown, not zero.
+            "one-to-many" if children.is_some_and(|s| s.max == 0) => {
+                let _ = writeln!(
+                    out,
+                    "    children: {{min: 0, typical: 0, max: unbounded}}  # assumed: no {} has {} set today",
+                    r.child, r.column
+                );
+                let _ = writeln!(out, "    assumed: [children]");
+            }
             "one-to-many" if children.is_some() => {
                 let s = children.expect("checked");
-                let _ = writeln!(out, "    children: {}  # {}", s.yaml(), s.how());
+                match growth(evidence, &r.child, &r.parent) {
+                    Some((g, per_second)) => {
+                        let _ = writeln!(
+                            out,
+                            "    children: {}  # {}; the largest holds {} today, and {} rows arrive at {}/s",
+                            s.yaml_growing(Some(g)),
+                            s.how(),
+                            s.max,
+                            r.child,
+                            crate::words::num(per_second)
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(out, "    children: {}  # {}", s.yaml(), s.how());
+                    }
+                }
                 if let Some(p) = parents.filter(|p| p.min == 0) {
                     let _ = writeln!(
                         out,
@@ -731,6 +756,15 @@ fn write(
         }
     }
     out
+}
+
+/// Children per parent per day, and rows per second, when the workload
+/// measured inserts rows into `child`.
+fn growth(evidence: Option<&Evidence>, child: &str, parent: &str) -> Option<(f64, f64)> {
+    let e = evidence?;
+    let per_second = *e.inserts.get(child)?;
+    let parents = *e.counts.get(parent)?;
+    (per_second > 0.0 && parents > 0).then(|| (per_second * 86_400.0 / parents as f64, per_second))
 }
 
 /// The field type of a column with measured statistics: a string, binary

@@ -43,6 +43,8 @@ pub struct Translated {
     pub skipped: Vec<(String, String)>,
     /// Statements that read or write no rows (SET, CREATE, ALTER, COPY, …).
     pub other: usize,
+    /// Rows inserted per second, per table (a link's: its linking table).
+    pub inserts: BTreeMap<String, f64>,
 }
 
 /// An operation before it is written.
@@ -108,6 +110,19 @@ pub fn translate(schema: &Schema, mapping: &Mapping, observed: &[Observed]) -> T
         let text = shorten(&o.query);
         match operation(schema, mapping, o) {
             Ok(op) => {
+                match op.verb {
+                    "insert" => {
+                        *out.inserts.entry(op.target.clone()).or_default() +=
+                            o.per_second * op.count.unwrap_or(1) as f64;
+                    }
+                    "link" => {
+                        if let Some(r) = mapping.relationships.iter().find(|r| r.name == op.target)
+                        {
+                            *out.inserts.entry(r.table.clone()).or_default() += o.per_second;
+                        }
+                    }
+                    _ => {}
+                }
                 let name = unique(op.name(), &mut names);
                 let mut block = vec![format!(
                     "  # {} calls, {} row{} each: {text}",
