@@ -693,18 +693,15 @@ impl<'a> Builder<'a> {
         let many = matches!(ty, ShapeType::Array { .. });
         // The parent's id kept in the child is the child's own column.
         if !embedded
-            && !many
             && r.link.is_none()
             && ctx.table.name == r.child
-            && (r.parent != r.child || !many)
+            && matches!(ty, ShapeType::Scalar { .. })
         {
-            if let ShapeType::Scalar { .. } = ty {
-                let sql = Self::column_type(ctx.table, &r.column).unwrap_or("text");
-                return Ok(Built {
-                    expr: typed(&format!("{}.{}", ctx.alias, quote(&r.column)), ty, sql),
-                    ..Built::default()
-                });
-            }
+            let sql = Self::column_type(ctx.table, &r.column).unwrap_or("text");
+            return Ok(Built {
+                expr: typed(&format!("{}.{}", ctx.alias, quote(&r.column)), ty, sql),
+                ..Built::default()
+            });
         }
         let step = self.step(coll, ctx, r, many)?;
         let b = step.alias.clone();
