@@ -622,9 +622,9 @@ fn write(
                 if let Some(p) = parents.filter(|p| p.min == 0) {
                     let _ = writeln!(
                         out,
-                        "    parents: {{min: 0, typical: 1, max: 1}}  # measured: some {} have none ({})",
+                        "    parents: {{min: 0, typical: 1, max: 1}}  # measured: some {} have none (of {} rows read)",
                         r.child,
-                        p.how()
+                        crate::words::int(p.over)
                     );
                 }
             }
@@ -679,9 +679,9 @@ fn write(
                 if let Some(p) = parents.filter(|p| p.min == 0) {
                     let _ = writeln!(
                         out,
-                        "    parents: {{min: 0, typical: 1, max: 1}}  # measured: some {} have none ({})",
+                        "    parents: {{min: 0, typical: 1, max: 1}}  # measured: some {} have none (of {} rows read)",
                         r.child,
-                        p.how()
+                        crate::words::int(p.over)
                     );
                 }
             }
