@@ -223,6 +223,7 @@ fn the_sample_databases_import() {
         ),
         ("rubis/database/rubis.sql", SqlDialect::MySql, 9, 14),
     ];
+    let mut golden = String::new();
     for (file, dialect, entities, relationships) in cases {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let i = import(file, &text, dialect);
@@ -232,7 +233,40 @@ fn the_sample_databases_import() {
             (entities, relationships),
             "{file}"
         );
+        // The relationships as the model has them: kind, sides, the
+        // reference's field, a link's attributes, and which were inferred.
+        golden.push_str(&format!("== {file}\n"));
+        for r in &m.relationships {
+            let inferred = i
+                .yaml
+                .split(&format!("\n  {}:\n", r.name))
+                .nth(1)
+                .and_then(|rest| rest.lines().next())
+                .is_some_and(|l| l.contains("inferred"));
+            golden.push_str(&format!(
+                "{}: {:?} {} -> {}{}{}{}\n",
+                r.name,
+                r.kind,
+                m.entity(r.parent).name,
+                m.entity(r.child).name,
+                if r.kind == RelationshipKind::ManyToMany {
+                    String::new()
+                } else {
+                    format!(" by {}", r.child_field)
+                },
+                if r.attributes.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " with [{}]",
+                        r.attributes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )
+                },
+                if inferred { " (inferred)" } else { "" }
+            ));
+        }
     }
+    insta::assert_snapshot!(golden);
 }
 
 /// The dialect of each sample is told from the file itself.
