@@ -579,3 +579,52 @@ fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
         lines.len()
     );
 }
+
+#[test]
+fn import_postgres_observes_the_workload_over_a_window() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_observe");
+    // Statements before the window are not counted: only the difference.
+    let before = "SELECT name FROM customers WHERE email = 'a@b.c';\n".repeat(40);
+    psql(&format!("{superuser}/shop_observe"), &before);
+    let url = format!("{user}/shop_observe");
+    let import =
+        std::thread::spawn(move || Test::new().args(["import", &url, "--observe", "4s"]).run());
+    // Inside the window: 30 lookups by email, 12 orders placed.
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let mut during = "SELECT name FROM customers WHERE email = 'x@y.z';\n".repeat(30);
+    during.push_str(
+        &"INSERT INTO orders (customer_id, status, placed_at, updated_at) VALUES (7, 'pending', now(), now());\n"
+            .repeat(12),
+    );
+    psql(&format!("{superuser}/shop_observe"), &during);
+    let run = import.join().unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("observing the workload for 4 s"),
+        "{}",
+        run.stderr
+    );
+    let yaml = &run.stdout;
+    assert!(
+        yaml.contains("# 30 calls, 0 rows each: SELECT name FROM customers WHERE email = $1"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("# 12 calls, 1 row each: INSERT INTO orders"),
+        "{yaml}"
+    );
+    // 30 calls over the 4 s window.
+    let rate: f64 = yaml
+        .split("read_customers_by_email:")
+        .nth(1)
+        .and_then(|rest| rest.lines().find(|l| l.trim_start().starts_with("rate:")))
+        .and_then(|l| l.trim().trim_start_matches("rate:").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no rate for read_customers_by_email in\n{yaml}"));
+    assert!(
+        (6.0..=8.0).contains(&rate),
+        "{rate} per second for 30 calls in about 4 s"
+    );
+}
