@@ -275,6 +275,12 @@ pub fn run(
             options,
             &mut |cs: &CollectionState| {
                 state.collections.insert(q.collection.clone(), cs.clone());
+                progress(&format!(
+                    "{}: {} documents, checkpoint after key {}",
+                    q.collection,
+                    crate::words::int(cs.documents),
+                    cs.last_key.as_deref().unwrap_or("?")
+                ));
                 state.save(&options.out).map_err(MigrateError::State)
             },
         )?;
