@@ -259,7 +259,11 @@ fn the_sample_databases_import() {
                 } else {
                     format!(
                         " with [{}]",
-                        r.attributes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+                        r.attributes
+                            .iter()
+                            .map(|a| a.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 },
                 if inferred { " (inferred)" } else { "" }
