@@ -146,6 +146,18 @@ def shift(v):
     return v
 
 
+def new_id(db, coll, like):
+    """An `_id` no document of `coll` has, of the type the design gives it:
+    an ObjectId, or for a key kept from a table (an integer) the next one."""
+    if isinstance(like, int) and not isinstance(like, bool):
+        last = db[coll].find_one({}, {"_id": 1}, sort=[("_id", -1)])
+        top = last["_id"] if last and isinstance(last["_id"], int) else like
+        return type(like)(top + 1)
+    if isinstance(like, str):
+        return f"{like}-{ObjectId()}"
+    return ObjectId()
+
+
 def sample_params(db, plan, examples):
     """A value for each parameter, taken from the loaded data."""
     values = {}
@@ -153,7 +165,7 @@ def sample_params(db, plan, examples):
         coll, path, kind = p["collection"], p["path"], p["kind"]
         if kind in ("document", "documents"):
             doc = dict(examples[coll]["typical"])
-            doc["_id"] = ObjectId()
+            doc["_id"] = new_id(db, coll, doc.get("_id"))
             values[p["name"]] = doc if kind == "document" else [doc]
             continue
         # A yes-or-no the caller knows (a followed account is an outlier):

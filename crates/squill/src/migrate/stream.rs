@@ -396,6 +396,7 @@ fn copy_collection(
     let mut rows = CopyRows::new(BufReader::with_capacity(1 << 20, reader))
         .map_err(|e| MigrateError::Data(format!("{}: {e}", q.collection)))?;
     let mut doc = Vec::with_capacity(16 << 10);
+    let mut text = Vec::with_capacity(16 << 10);
     let mut since = 0u64;
     let cancelled = || {
         options
@@ -407,7 +408,10 @@ fn copy_collection(
         let row = rows
             .next_row()
             .map_err(|e| MigrateError::Data(format!("{}: reading the rows: {e}", q.collection)))?;
-        let Some((key, text)) = row else { break };
+        let Some((key, raw)) = row else { break };
+        text.clear();
+        super::compact::strip_nulls(raw, &mut text);
+        let text = text.as_slice();
         doc.clear();
         transcode_document(text, &mut doc, Options { legacy: false }).map_err(|e| {
             MigrateError::Data(format!(

@@ -656,6 +656,10 @@ fn write(
                     "    children: {{min: 0, typical: 0, max: unbounded}}  # assumed: no {} has {} set today",
                     r.child, r.column
                 );
+                let _ = writeln!(
+                    out,
+                    "    parents: {{min: 0, typical: 1, max: 1}}  # measured: the reference is null"
+                );
                 let _ = writeln!(out, "    assumed: [children]");
             }
             "one-to-many" if children.is_some() => {
