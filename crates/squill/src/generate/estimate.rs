@@ -7,10 +7,10 @@
 use super::data::DataOptions;
 use super::documents::{Builder, Fanout};
 use super::encode_runs::RunEncoder;
-use super::population::{Population, effective_max, is_shared};
+use super::population::{Population, draw, is_shared, owners};
 use super::values::Scratch;
 use crate::design::{Collection, Design};
-use crate::model::{Cardinality, EntityId, Model};
+use crate::model::{Cardinality, EntityId, Model, RelationshipId};
 
 /// The expected output of one collection.
 #[derive(Debug, Clone, PartialEq)]
@@ -174,14 +174,16 @@ fn saturating(x: f64) -> u64 {
 /// children drawn.
 fn expected_counts(model: &Model, scale: f64, max_children: Option<u64>) -> Vec<f64> {
     let mut counts = vec![None; model.entities.len()];
+    let owners = owners(model);
     for e in model.entity_ids() {
-        count_of(model, e, scale, max_children, &mut counts, 0);
+        count_of(model, &owners, e, scale, max_children, &mut counts, 0);
     }
     counts.into_iter().map(|c| c.unwrap_or(scale)).collect()
 }
 
 fn count_of(
     model: &Model,
+    owners: &[Option<RelationshipId>],
     e: EntityId,
     scale: f64,
     cap: Option<u64>,
@@ -192,24 +194,30 @@ fn count_of(
         return n;
     }
     // As `Population` numbers them: not under itself (a tree is a forest).
-    let owner = model.relationships_to(e).find(|r| {
-        let rel = model.relationship(*r);
-        !is_shared(rel) && rel.parent != rel.child
-    });
+    let owner = owners[e.index()];
     let n = if depth > model.entities.len() {
         scale
     } else if let Some(r) = owner {
         let rel = model.relationship(r);
-        count_of(model, rel.parent, scale, cap, counts, depth + 1)
+        count_of(model, owners, rel.parent, scale, cap, counts, depth + 1)
             * mean_children(&rel.children, cap)
-    } else if let Some(r) = model
+    } else if model
         .relationships_to(e)
-        .find(|r| is_shared(model.relationship(*r)))
+        .any(|r| is_shared(model.relationship(r)))
     {
-        let rel = model.relationship(r);
-        let parents = count_of(model, rel.parent, scale, cap, counts, depth + 1);
-        let a = cap.map_or(rel.children.typical, |c| rel.children.typical.min(c.max(1)));
-        (parents * a.max(1) as f64 / rel.parents.typical.max(1) as f64).max(1.0)
+        // For the shared relationship that needs the most children.
+        let shared: Vec<RelationshipId> = model
+            .relationships_to(e)
+            .filter(|r| is_shared(model.relationship(*r)))
+            .collect();
+        let mut n: f64 = 1.0;
+        for r in shared {
+            let rel = model.relationship(r);
+            let parents = count_of(model, owners, rel.parent, scale, cap, counts, depth + 1);
+            let a = cap.map_or(rel.children.typical, |c| rel.children.typical.min(c.max(1)));
+            n = n.max(parents * a.max(1) as f64 / rel.parents.typical.max(1) as f64);
+        }
+        n
     } else if let Some(rel) = model
         .relationships_to(e)
         .map(|r| model.relationship(r))
@@ -230,27 +238,15 @@ fn count_of(
     n
 }
 
-/// The mean of `population::draw` under the cap: a triangle around the
-/// typical count, and 2 % of outliers spread evenly up to the maximum.
+/// The mean of `population::draw` under the cap, over quantiles spread
+/// evenly as `population::spread` spreads the parents'.
 fn mean_children(card: &Cardinality, cap: Option<u64>) -> f64 {
-    let max = effective_max(card);
-    let (min, typ) = (card.min.min(max), card.typical.clamp(card.min, max));
-    let hi = (2 * typ).saturating_sub(min).min(max);
-    let c = cap.map_or(f64::INFINITY, |c| c as f64);
-    let triangle = ((min + typ + hi) as f64 / 3.0).min(c);
-    if max <= typ {
-        return triangle;
-    }
-    // E[min(U, c)] for U even on [a, b].
-    let (a, b) = ((typ + 1) as f64, max as f64);
-    let outlier = if c >= b {
-        (a + b) / 2.0
-    } else if c <= a || b <= a {
-        c.min(a)
-    } else {
-        ((c * c - a * a) / 2.0 + c * (b - c)) / (b - a)
-    };
-    0.98 * triangle + 0.02 * outlier
+    const STEPS: u32 = 10_000;
+    let cap = cap.unwrap_or(u64::MAX);
+    let sum: f64 = (0..STEPS)
+        .map(|k| draw(card, (f64::from(k) + 0.5) / f64::from(STEPS)).min(cap) as f64)
+        .sum();
+    sum / f64::from(STEPS)
 }
 
 #[cfg(test)]

@@ -8,12 +8,21 @@
 //!
 //! Numbering: every entity that is nobody's child has `scale` instances. A
 //! child of a one-to-one or one-to-many relationship is numbered through its
-//! *owning* relationship (the first one it is the child of): parent 0's
-//! children come first, then parent 1's, and so on. A many-to-many
-//! relationship, or a one-to-many whose children are shared by several
-//! parents, links edge `e` (parent `e / a`, `a` the typical children per
-//! parent) to child `e mod n`, which is invertible, so both sides' id arrays
-//! agree; both sides then have their typical counts.
+//! *owning* relationship (`owners`: the first one that gives its parents
+//! children typically): parent 0's children come first, then parent 1's,
+//! and so on. A many-to-many relationship, or a one-to-many whose children
+//! are shared by several parents, links edge `e` (parent `e / a`, `a` the
+//! typical children per parent) to child `e mod n`, which is invertible, so
+//! both sides' id arrays agree; both sides then have their typical counts
+//! (a child of several shared relationships is numbered for the one that
+//! needs the most: the others' children have fewer parents than typical).
+//!
+//! Children per parent follow the relationship's distribution over its
+//! parents, not only parent by parent: parent `i` takes the quantile
+//! `spread(i)` of the distribution (`draw`), and the first `n` parents'
+//! quantiles are spread evenly over [0, 1) whatever `n`. So the children of
+//! `n` parents add up to about `n` × the mean, even where the typical
+//! parent has none and a few have them all (a median of 0 and a tail).
 
 use crate::design::Design;
 use crate::model::{
@@ -77,21 +86,65 @@ impl Rng {
     }
 }
 
-/// Where a cardinality's long tail stops when the model gives no maximum.
+/// Where a cardinality's long tail stops when the model gives no maximum:
+/// four times the typical count, and at least its highest percentile.
 pub fn effective_max(card: &Cardinality) -> u64 {
-    card.max
-        .finite()
-        .unwrap_or_else(|| card.typical.saturating_mul(4).max(card.typical + 1))
+    card.max.finite().unwrap_or_else(|| {
+        let percentile = card.highest_percentile().map_or(0, |(_, p)| p);
+        card.typical
+            .saturating_mul(4)
+            .max(card.typical + 1)
+            .max(percentile)
+    })
 }
 
-/// Children of one parent: mostly around `typical` (a triangle from `min` to
-/// `typical` to its mirror), and in 2% of parents an outlier up to the maximum,
-/// so the data has both the typical shape and the long tail.
-pub fn draw(card: &Cardinality, rng: &mut Rng) -> u64 {
+/// Children of a parent at quantile `u` (in [0, 1)) of the relationship's
+/// distribution. With the model's percentiles (p95, p99), the quantiles
+/// through them: from `min` to `typical` (the median), to each percentile,
+/// to the maximum. Without, mostly around `typical` (a triangle from `min`
+/// to `typical` to its mirror), and the top 2% an outlier up to the
+/// maximum, so the data has both the typical shape and the long tail.
+pub fn draw(card: &Cardinality, u: f64) -> u64 {
     let max = effective_max(card);
-    let (min, typ) = (card.min.min(max), card.typical.clamp(card.min, max));
-    if max > typ && rng.unit() < 0.02 {
-        return typ + 1 + rng.below(max - typ);
+    let min = card.min.min(max);
+    let typ = card.typical.clamp(min, max);
+    if card.p95.is_some() || card.p99.is_some() {
+        // Knots of the quantile function, each at least the one before.
+        let mut knots = [(0.0, min); 5];
+        let mut len = 1;
+        for (q, v) in [
+            (0.5, Some(typ)),
+            (0.95, card.p95),
+            (0.99, card.p99),
+            (1.0, Some(max)),
+        ] {
+            if let Some(v) = v {
+                knots[len] = (q, v.clamp(knots[len - 1].1, max));
+                len += 1;
+            }
+        }
+        let u = u.clamp(0.0, 1.0);
+        let i = knots[1..len]
+            .iter()
+            .position(|k| u <= k.0)
+            .unwrap_or(len - 2);
+        let ((u0, a), (u1, b)) = (knots[i], knots[i + 1]);
+        // Geometric between the knots (linear in the logarithm of one
+        // more than the count): a count spread as a log-normal through its
+        // percentiles, as the advisor reads them (`Cardinality::share_above`),
+        // most parents close to the median and a few far above it.
+        let t = (u - u0) / (u1 - u0);
+        let (a1, b1) = (a as f64 + 1.0, b as f64 + 1.0);
+        let x = a1 * (b1 / a1).powf(t) - 1.0;
+        return (x.round() as u64).clamp(a, b);
+    }
+    let mut u = u.clamp(0.0, 1.0);
+    if max > typ {
+        if u >= 0.98 {
+            let w = (u - 0.98) / 0.02;
+            return (typ + 1 + (w * (max - typ) as f64) as u64).min(max);
+        }
+        u /= 0.98;
     }
     let hi = (2 * typ - min).min(max);
     if hi == min {
@@ -99,7 +152,6 @@ pub fn draw(card: &Cardinality, rng: &mut Rng) -> u64 {
     }
     // triangular(min, typ, hi)
     let (a, c, b) = (min as f64, typ as f64, hi as f64);
-    let u = rng.unit();
     let f = (c - a) / (b - a);
     let x = if u < f {
         a + ((b - a) * (c - a) * u).sqrt()
@@ -109,11 +161,85 @@ pub fn draw(card: &Cardinality, rng: &mut Rng) -> u64 {
     (x.round() as u64).clamp(min, hi)
 }
 
+/// The quantile parent `i` takes in its relationship's distribution, for
+/// the stream `seed`: an Owen-scrambled van der Corput sequence. Any `2^k`
+/// parents of an aligned block take one quantile in each `2^-k`-th of
+/// [0, 1), so any first `n` parents are spread evenly (the rare quantiles
+/// of a tail are reached by every 50th parent, not by chance), and the
+/// scrambling keeps the order of parents random.
+pub fn spread(seed: u64, i: u64) -> f64 {
+    // Bit k of the result depends on the bits at or below k only: on the
+    // bit-reversed index that is a nested permutation of the strata.
+    fn nested(mut x: u64, seed: u64) -> u64 {
+        x ^= x.wrapping_mul(0x3d20_adea_5f6b_1c8e);
+        x = x.wrapping_add(seed);
+        x = x.wrapping_mul((seed >> 16) | 1);
+        x ^= x.wrapping_mul(0x0552_6c56_9e2d_4b7a);
+        x ^= x.wrapping_mul(0x53a2_2864_d1c5_f0e4);
+        x
+    }
+    let (s1, s2) = (mix(seed), mix(seed ^ 0x0ddb_a115));
+    // The order of parents shuffled within every aligned block…
+    let index = nested(i.reverse_bits(), s1).reverse_bits();
+    // …and their quantiles scrambled, the strata kept.
+    (nested(index, s2).reverse_bits() >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// Whether a child can have several parents: many-to-many, or a one-to-many
 /// whose children are shared (a part used by three products). Both sides then
 /// use their typical counts, through the invertible edge numbering.
 pub fn is_shared(rel: &Relationship) -> bool {
     rel.kind == RelationshipKind::ManyToMany || rel.parents.typical > 1
+}
+
+/// The relationship that numbers each entity's instances (`Population`
+/// numbers a child parent after parent through it), `None` for an entity
+/// numbered otherwise: a root, a child of a shared relationship, or a node
+/// of a tree. It is the first one-to-one or one-to-many (not shared, not of
+/// the entity with itself) whose parents typically have children: one whose
+/// typical parent has none (5 languages without films, one with all 1,000)
+/// would leave the entity's count to the few parents of its tail. Without
+/// such a relationship, a shared one numbers the child when there is one,
+/// else the first whose children are only in the tail, counted as `scale`
+/// × their mean. Owners that would go round in a cycle (a store's manager
+/// and a staff member's store) are cut: the cycle's first entity in the
+/// model is numbered as if it had no owner (`scale` of them, or through a
+/// shared relationship).
+pub fn owners(model: &Model) -> Vec<Option<RelationshipId>> {
+    let mut owners: Vec<Option<RelationshipId>> = model
+        .entity_ids()
+        .map(|e| {
+            let candidates = || {
+                model.relationships_to(e).filter(|r| {
+                    let rel = model.relationship(*r);
+                    !is_shared(rel) && rel.parent != rel.child
+                })
+            };
+            candidates()
+                .find(|r| model.relationship(*r).children.typical > 0)
+                .or_else(|| {
+                    let shared = model
+                        .relationships_to(e)
+                        .any(|r| is_shared(model.relationship(r)));
+                    if shared { None } else { candidates().next() }
+                })
+        })
+        .collect();
+    for start in model.entity_ids() {
+        // Walk up the owners; a walk that comes back to an entity on it is
+        // a cycle.
+        let mut path = vec![start];
+        while let Some(r) = owners[path[path.len() - 1].index()] {
+            let parent = model.relationship(r).parent;
+            if let Some(at) = path.iter().position(|e| *e == parent) {
+                let first = path[at..].iter().map(|e| e.index()).min();
+                owners[first.unwrap_or(parent.index())] = None;
+                break;
+            }
+            path.push(parent);
+        }
+    }
+    owners
 }
 
 /// The synthetic population of one model at one scale and seed.
@@ -129,6 +255,9 @@ pub struct Population<'a> {
     max_children: Option<u64>,
     counts: Vec<u64>,
     owner: Vec<Option<RelationshipId>>,
+    /// Per relationship: the seed of `spread`, the quantile of each parent
+    /// in the distribution of its children.
+    spreads: Vec<u64>,
     /// Per owning relationship: at most this many children per parent, when
     /// the children are unique per parent and another parent (one star per
     /// user and repository: a user stars at most every repository).
@@ -165,14 +294,10 @@ impl<'a> Population<'a> {
     ) -> Self {
         // An entity is not numbered under itself: a tree is numbered
         // level by level (`tree`).
-        let owner = model
-            .entity_ids()
-            .map(|e| {
-                model.relationships_to(e).find(|r| {
-                    let rel = model.relationship(*r);
-                    !is_shared(rel) && rel.parent != rel.child
-                })
-            })
+        let owner = owners(model);
+        let spreads = model
+            .relationship_ids()
+            .map(|r| Rng::prefix(&[seed, 0xc41d, r.index() as u64]))
             .collect();
         let trees = model
             .relationships
@@ -192,6 +317,7 @@ impl<'a> Population<'a> {
             max_children,
             counts: vec![u64::MAX; model.entities.len()],
             owner,
+            spreads,
             unique_cap: vec![None; model.relationships.len()],
             cursors: RefCell::default(),
             starts: RefCell::default(),
@@ -234,16 +360,28 @@ impl<'a> Population<'a> {
                     Some(self.unique_cap[r.index()].map_or(n, |c| c.min(n)));
             }
             (0..np).map(|i| self.children_count(r, i)).sum()
-        } else if let Some(r) = self
+        } else if self
             .model
             .relationships_to(e)
-            .find(|r| is_shared(self.model.relationship(*r)))
+            .any(|r| is_shared(self.model.relationship(r)))
         {
-            let rel = self.model.relationship(r);
-            let na = self.count_of(rel.parent, scale, depth + 1);
-            let a = self.edges_per_parent(rel);
-            let b = rel.parents.typical.max(1);
-            (na * a).div_ceil(b).max(1)
+            // Enough children for each parent of every shared relationship
+            // to list its typical count without the ids coming round again
+            // (a category's 61 films and an actor's 27).
+            let shared: Vec<RelationshipId> = self
+                .model
+                .relationships_to(e)
+                .filter(|r| is_shared(self.model.relationship(*r)))
+                .collect();
+            let mut n = 1;
+            for r in shared {
+                let rel = self.model.relationship(r);
+                let na = self.count_of(rel.parent, scale, depth + 1);
+                let a = self.edges_per_parent(rel);
+                let b = rel.parents.typical.max(1);
+                n = n.max((na * a).div_ceil(b));
+            }
+            n
         } else if let Some((r, (roots, fan))) = self
             .model
             .relationships_to(e)
@@ -301,11 +439,11 @@ impl<'a> Population<'a> {
         self.owner[e.index()]
     }
 
-    /// Children of parent `i` through `r`, drawn from its cardinality.
+    /// Children of parent `i` through `r`, drawn from its cardinality at
+    /// the parent's quantile (`spread`).
     pub fn children_count(&self, r: RelationshipId, i: u64) -> u64 {
         let rel = self.model.relationship(r);
-        let mut rng = Rng::new(&[self.seed, 0xc41d, r.index() as u64, i]);
-        let n = draw(&rel.children, &mut rng);
+        let n = draw(&rel.children, spread(self.spreads[r.index()], i));
         let n = self.unique_cap[r.index()].map_or(n, |cap| n.min(cap));
         self.max_children.map_or(n, |cap| n.min(cap))
     }
@@ -488,7 +626,7 @@ mod tests {
             p99: None,
         };
         let mut rng = Rng::new(&[7]);
-        let draws: Vec<u64> = (0..10_000).map(|_| draw(&card, &mut rng)).collect();
+        let draws: Vec<u64> = (0..10_000).map(|_| draw(&card, rng.unit())).collect();
         assert!(draws.iter().all(|d| (1..=500).contains(d)));
         let mut sorted = draws.clone();
         sorted.sort_unstable();
@@ -504,9 +642,94 @@ mod tests {
         assert!((0..10).all(|_| whole.next_u64() == resumed.next_u64()));
     }
 
+    /// Any first `n` parents take quantiles spread over [0, 1): one in
+    /// each `2^-k`-th for an aligned block of `2^k`, and for other `n` at
+    /// most a few in any `1/n`-th, whatever the seed.
+    #[test]
+    fn the_quantiles_of_the_first_parents_are_spread_evenly() {
+        for seed in [0, 1, 7, 0xdead_beef] {
+            for k in [1, 3, 6, 10] {
+                let n = 1u64 << k;
+                let mut strata = vec![0; n as usize];
+                for i in 0..n {
+                    strata[(spread(seed, i) * n as f64) as usize] += 1;
+                }
+                assert!(strata.iter().all(|c| *c == 1), "seed {seed}, {n} parents");
+            }
+            for n in [3u64, 5, 20, 50, 131, 1000] {
+                let mut strata = vec![0; n as usize];
+                for i in 0..n {
+                    strata[(spread(seed, i) * n as f64) as usize] += 1;
+                }
+                let most = strata.iter().max().unwrap();
+                let bound = 1 + (n as f64).log2().ceil() as u64;
+                assert!(*most <= bound, "seed {seed}, {n} parents: {most} in one");
+                // The tail: the top 2 % is reached once in every 50 parents.
+                let top = (0..n).filter(|i| spread(seed, *i) >= 0.98).count() as f64;
+                assert!(
+                    (top - n as f64 * 0.02).abs() <= 1.5,
+                    "seed {seed}, {n}: {top}"
+                );
+            }
+        }
+        // Parents do not come in the order of their quantiles.
+        let rising = (0..64).filter(|i| spread(3, i + 1) > spread(3, *i)).count();
+        assert!((16..=48).contains(&rising), "{rising} of 64 rise");
+    }
+
+    /// With the model's percentiles, the quantiles go through them: a
+    /// median of 0 with a tail (5 languages without films, one with all
+    /// 1,000) gives half the parents children, and a mean far above the
+    /// median.
+    #[test]
+    fn draws_go_through_the_percentiles() {
+        let card = Cardinality {
+            min: 0,
+            typical: 0,
+            max: Count::Finite(1000),
+            growth_per_day: None,
+            p95: Some(1000),
+            p99: Some(1000),
+        };
+        assert_eq!(draw(&card, 0.3), 0);
+        assert_eq!(draw(&card, 0.96), 1000);
+        let n = 10_000;
+        let draws: Vec<u64> = (0..n).map(|i| draw(&card, spread(5, i))).collect();
+        let mean = draws.iter().sum::<u64>() as f64 / n as f64;
+        assert!(mean > 100.0, "mean {mean}");
+        let some = draws.iter().filter(|d| **d > 0).count() as f64 / n as f64;
+        assert!(
+            (0.4..0.5).contains(&some),
+            "{some} of the parents have films"
+        );
+        // Skewed: the median and the percentiles where the model puts them.
+        let card = Cardinality {
+            min: 1,
+            typical: 2,
+            max: Count::Finite(60),
+            growth_per_day: None,
+            p95: Some(28),
+            p99: Some(53),
+        };
+        let mut draws: Vec<u64> = (0..n).map(|i| draw(&card, spread(5, i))).collect();
+        draws.sort_unstable();
+        let at = |q: f64| draws[(q * n as f64) as usize];
+        assert_eq!((at(0.0), at(0.5), at(0.95), at(0.99)), (1, 2, 28, 53));
+        assert_eq!(draws[n as usize - 1], 60);
+        // Unbounded: the tail reaches past the highest percentile.
+        let card = Cardinality {
+            max: Count::Unbounded,
+            p99: Some(41),
+            p95: Some(35),
+            ..Cardinality::exactly(27)
+        };
+        assert!(effective_max(&card) >= 41);
+        assert!(draw(&card, 0.999) > 41);
+    }
+
     #[test]
     fn exact_cardinality_is_exact() {
         let mut rng = Rng::new(&[1]);
-        assert!((0..100).all(|_| draw(&Cardinality::exactly(3), &mut rng) == 3));
+        assert!((0..100).all(|_| draw(&Cardinality::exactly(3), rng.unit()) == 3));
     }
 }

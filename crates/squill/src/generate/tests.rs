@@ -62,27 +62,37 @@ fn every_generated_document_validates_against_its_collection() {
 }
 
 /// Changes the type of the first required field with a scalar type, or of
-/// the first required field (a timeline has only its arrays).
+/// the first required field (a timeline has only its arrays); where every
+/// field is optional (a table imported from DDL, its columns all nullable),
+/// gives the first scalar field a value of the wrong type.
 fn break_shape(doc: &Document, coll: &Collection) -> Document {
     let mut out = doc.clone();
-    let required = || {
+    let fields = || {
         coll.shape
             .fields
             .iter()
-            .filter(|f| f.required && !matches!(f.origin, FieldOrigin::Id) && f.name != "_id")
+            .filter(|f| !matches!(f.origin, FieldOrigin::Id) && f.name != "_id")
     };
-    let target = required()
-        .find(|f| matches!(f.ty, ShapeType::Scalar { .. }))
-        .or_else(|| required().next())
-        .expect("a required field");
-    for (k, v) in &mut out.0 {
-        if *k == target.name {
-            *v = match v {
-                Value::String(_) => Value::Int(1),
-                _ => Value::String("not the right type".into()),
-            };
+    let required = || fields().filter(|f| f.required);
+    let scalar = |f: &&crate::design::ShapeField| matches!(f.ty, ShapeType::Scalar { .. });
+    if let Some(target) = required().find(scalar).or_else(|| required().next()) {
+        for (k, v) in &mut out.0 {
+            if *k == target.name {
+                *v = match v {
+                    Value::String(_) => Value::Int(1),
+                    _ => Value::String("not the right type".into()),
+                };
+            }
         }
+        return out;
     }
+    let target = fields().find(scalar).expect("a field besides _id");
+    let wrong = match &target.ty {
+        ShapeType::Scalar { bson_type, .. } if bson_type == "string" => Value::Int(1),
+        _ => Value::String("not the right type".into()),
+    };
+    out.0.retain(|(k, _)| *k != target.name);
+    out.0.push((target.name.clone(), wrong));
     out
 }
 
@@ -437,6 +447,103 @@ pub(super) fn seed_examples() -> Vec<(String, Model, Design)> {
             (name.replace('/', "-"), model, design)
         })
         .collect()
+}
+
+/// Where the typical parent of a relationship has no children (most
+/// languages have no film, one has all of them; most addresses are no
+/// store's), the children are numbered through a relationship that gives
+/// them their count, and where there is none, the children of the few
+/// parents in the tail still add up to the parents × the mean.
+#[test]
+fn children_that_the_typical_parent_lacks_still_exist() {
+    let yaml = r#"
+name: tails
+entities:
+  language: {count: 6, fields: {name: string(10)}}
+  actor: {count: 200, fields: {name: string(10)}}
+  category: {count: 16, fields: {name: string(10)}}
+  film: {count: 1000, fields: {title: string(10)}}
+  note: {count: 100, fields: {text: string(10)}}
+  address: {count: 600, fields: {street: string(10)}}
+  staff: {count: 2, fields: {name: string(10)}}
+  store: {count: 2, fields: {name: string(10)}}
+relationships:
+  films: {parent: language, child: film, child_field: language_id, standalone: true,
+          children: {min: 0, typical: 0, p95: 1000, p99: 1000, max: 1000}}
+  film_actor: {kind: many-to-many, parent: actor, child: film,
+               children: {min: 14, typical: 27, max: 42}, parents: {min: 0, typical: 5, max: 15}}
+  film_category: {kind: many-to-many, parent: category, child: film,
+                  children: {min: 51, typical: 61, max: 74}, parents: {min: 1, typical: 1, max: 1}}
+  notes: {parent: language, child: note, child_field: language_id, standalone: true,
+          children: {min: 0, typical: 0, p95: 50, max: 100}}
+  stores: {parent: address, child: store, child_field: address_id, standalone: true,
+           children: {min: 0, typical: 0, p99: 0, max: 1}}
+  staffs: {parent: address, child: staff, child_field: address_id, standalone: true,
+           children: {min: 0, typical: 0, p99: 0, max: 1}}
+  staffs_of_store: {parent: store, child: staff, child_field: store_id, standalone: true,
+                    children: {min: 1, typical: 1, max: 1}}
+  store_manager: {kind: one-to-one, parent: staff, child: store, child_field: manager_id,
+                  standalone: true}
+operations:
+  read_film: {read: film, filter: {_id: eq}, rate: 10}
+  read_note: {read: note, filter: {_id: eq}, rate: 10}
+  read_store: {read: store, filter: {_id: eq}, rate: 10}
+  read_staff: {read: staff, filter: {_id: eq}, rate: 10}
+"#;
+    let model = crate::inputs::model_file::parse("tails.yaml", yaml).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let id = |name: &str| model.entity_by_name(name).unwrap();
+    let rel = |name: &str| model.relationship_by_name(name).unwrap();
+    for (scale, seed) in [(4, 11), (8, 1), (20, 7)] {
+        let pop = Population::new(&model, &design, scale, seed);
+        // Films are the actors' and the categories' (27 films each, 5
+        // actors per film; 61 each, one category per film), not the few
+        // languages' that have any: as many as the categories list, so
+        // that no actor's or category's list comes round to its start.
+        assert_eq!(pop.owner(id("film")), None);
+        assert_eq!(pop.count(id("film")), scale * 61);
+        assert_eq!(pop.children(rel("film_actor"), 0).len(), 27);
+        assert_eq!(pop.children(rel("film_category"), scale - 1).len(), 61);
+        assert_eq!(pop.parents(rel("film_category"), scale * 61 - 1).len(), 1);
+        // Notes have only the languages: close to half of them have
+        // notes (the quantiles above 0.55), and with 4 languages one is
+        // in the top quarter.
+        assert_eq!(pop.owner(id("note")), Some(rel("notes")));
+        let with_notes = (0..scale)
+            .filter(|i| pop.children_count(rel("notes"), *i) > 0)
+            .count() as u64;
+        assert!(
+            with_notes > 0 && with_notes + 1 >= scale * 45 / 100,
+            "{with_notes} of {scale}"
+        );
+        // A store and its manager number each other: the cycle is cut,
+        // and each store has its own manager.
+        assert_eq!(pop.owner(id("store")), Some(rel("store_manager")));
+        assert_eq!(pop.owner(id("staff")), None);
+        assert_eq!(pop.count(id("staff")), scale);
+        assert_eq!(pop.count(id("store")), scale);
+        let managers: std::collections::BTreeSet<u64> = (0..scale)
+            .map(|j| pop.parent_of(rel("store_manager"), j))
+            .collect();
+        assert_eq!(managers.len() as u64, scale);
+    }
+    // Over many languages, the notes follow the mean the estimate expects.
+    let pop = Population::new(&model, &design, 1000, 3);
+    let mean = pop.count(id("note")) as f64 / 1000.0;
+    let expected =
+        super::estimate::estimate(&model, &design, &super::data::DataOptions::new(1000, 3));
+    let notes = expected
+        .collections
+        .iter()
+        .find(|c| c.name == "note")
+        .map(|c| c.documents as f64 / 1000.0);
+    assert!(mean > 5.0, "{mean} notes per language");
+    let notes = notes.expect("notes have a collection of their own");
+    assert!(
+        (notes / mean - 1.0).abs() < 0.1,
+        "{notes} expected, {mean} numbered"
+    );
 }
 
 #[test]
