@@ -7,6 +7,6 @@ mod grammar;
 mod number;
 mod suggest;
 
-pub use grammar::{a, article, count, plural, sides, singular};
+pub use grammar::{a, article, count, plural, sides, singular, snake};
 pub use number::{bytes, int, num, percent, rate};
 pub use suggest::edit_distance;

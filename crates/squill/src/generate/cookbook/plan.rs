@@ -238,20 +238,7 @@ pub struct UnderTest {
 
 /// A name usable in Python and JavaScript.
 pub fn ident(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    while out.contains("__") {
-        out = out.replace("__", "_");
-    }
-    let out = out.trim_matches('_').to_string();
+    let out = crate::words::snake(s);
     let out = if out.is_empty() {
         "value".to_string()
     } else {

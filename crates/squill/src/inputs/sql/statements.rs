@@ -200,20 +200,7 @@ impl Op {
             n.push_str("_by_");
             n.push_str(&keys.join("_and_"));
         }
-        let n: String = n
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        n.split('_')
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join("_")
+        crate::words::snake(&n)
     }
 
     fn yaml(&self, per_second: f64) -> Vec<String> {
@@ -523,17 +510,9 @@ impl<'s> Cx<'s> {
         }
         for e in ons {
             for atom in conjuncts(e) {
-                if let Expr::BinaryOp {
-                    left,
-                    op: BinaryOperator::Eq,
-                    right,
-                } = atom
-                    && let (Some(a), Some(b)) = (column(&scope, left)?, column(&scope, right)?)
-                {
-                    scope.joins.push((a, b));
-                } else {
-                    return Err("a join condition other than equal columns".into());
-                }
+                let pair = equal_columns(&scope, atom)?
+                    .ok_or("a join condition other than equal columns")?;
+                scope.joins.push(pair);
             }
         }
         Ok(scope)
@@ -714,15 +693,10 @@ impl<'s> Cx<'s> {
         // Comma joins: equal columns in WHERE join the tables.
         if let Some(w) = &select.selection {
             for atom in conjuncts(w) {
-                if let Expr::BinaryOp {
-                    left,
-                    op: BinaryOperator::Eq,
-                    right,
-                } = atom
-                    && let (Some(a), Some(b)) = (column(&scope, left)?, column(&scope, right)?)
-                    && a.0 != b.0
+                if let Some(pair) = equal_columns(&scope, atom)?
+                    && pair.0.0 != pair.1.0
                 {
-                    scope.joins.push((a, b));
+                    scope.joins.push(pair);
                 }
             }
         }
@@ -912,6 +886,26 @@ fn conjuncts(e: &Expr) -> Vec<&Expr> {
         Expr::Nested(inner) => conjuncts(inner),
         other => vec![other],
     }
+}
+
+/// `a.x = b.y`: the two columns an equality between columns names.
+#[allow(clippy::type_complexity)] // two (table index, column) pairs
+fn equal_columns(
+    scope: &Scope<'_>,
+    atom: &Expr,
+) -> Result<Option<((usize, String), (usize, String))>, String> {
+    let Expr::BinaryOp {
+        left,
+        op: BinaryOperator::Eq,
+        right,
+    } = atom
+    else {
+        return Ok(None);
+    };
+    Ok(match (column(scope, left)?, column(scope, right)?) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    })
 }
 
 /// The column an expression names, as (table index, column), when it is one.
