@@ -157,6 +157,23 @@ pub fn sides(parent: &str, child: &str) -> (String, String) {
     }
 }
 
+/// `read_orders_by_customer_id` from any text: ASCII letters and digits
+/// lower-cased, every run of anything else one `_`, none at either end.
+pub fn snake(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,21 +238,4 @@ mod tests {
             ("person".to_string(), "address".to_string())
         );
     }
-}
-
-/// `read_orders_by_customer_id` from any text: ASCII letters and digits
-/// lower-cased, every run of anything else one `_`, none at either end.
-pub fn snake(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    while out.ends_with('_') {
-        out.pop();
-    }
-    out
 }
