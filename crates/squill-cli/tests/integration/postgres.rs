@@ -213,6 +213,28 @@ fn import_postgres_errors_never_show_the_password() {
 }
 
 #[test]
+fn import_postgres_says_which_privilege_is_missing() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    // A role that may log in but read no table.
+    psql(
+        &format!("{superuser}/postgres"),
+        "DROP ROLE IF EXISTS squill_nothing; CREATE ROLE squill_nothing LOGIN PASSWORD 'nothing-secret-1';",
+    );
+    let url = user.replacen(
+        "squill:squill-test-secret@",
+        "squill_nothing:nothing-secret-1@",
+        1,
+    ) + "/shop";
+    let run = Test::new().args(["import", &url]).run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("missing privilege"), "{}", run.stderr);
+    assert!(run.stderr.contains("permission denied"), "{}", run.stderr);
+    assert!(!run.stderr.contains("nothing-secret-1"), "{}", run.stderr);
+}
+
+#[test]
 fn import_postgres_is_read_only() {
     let Some((user, superuser)) = server() else {
         return;
