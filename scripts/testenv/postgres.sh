@@ -16,6 +16,7 @@
 #                       ANALYZEd, SELECT on all their tables granted to squill:
 #                         shop    crates/squill/tests/fixtures/sql/shop.sql
 #                         sakila  ../shared/data/sql/sakila/postgres-sakila-db/
+#                         northwind, chinook  ../shared/data/sql/ (with sakila)
 #                                 (when absent: a NOTICE and no sakila, or a
 #                                 failure under CI=true)
 #                       then resets pg_stat_statements;
@@ -342,6 +343,18 @@ start_postgres() {
         _pg_step "sakila: load postgres-sakila-insert-data-using-copy.sql" \
             _pg_psql -d sakila -o /dev/null -f "$sakila/postgres-sakila-insert-data-using-copy.sql" || _pg_fail || return 1
         _pg_step "sakila: ANALYZE, grant SELECT to squill" _pg_analyze_and_grant sakila || _pg_fail || return 1
+        # Two more schemas for migrate's round trip (shared data as well).
+        local sql="$root/../shared/data/sql"
+        _pg_step "northwind: create database, extension pg_stat_statements" _pg_create_database northwind || _pg_fail || return 1
+        _pg_step "northwind: load northwind.sql" \
+            _pg_psql -d northwind -o /dev/null -f "$sql/northwind/northwind.sql" || _pg_fail || return 1
+        _pg_step "northwind: ANALYZE, grant SELECT to squill" _pg_analyze_and_grant northwind || _pg_fail || return 1
+        # The Chinook script drops and creates database chinook itself.
+        _pg_step "chinook: load Chinook_PostgreSql.sql (creates the database)" \
+            _pg_psql -d postgres -o /dev/null -f "$sql/chinook/ChinookDatabase/DataSources/Chinook_PostgreSql.sql" || _pg_fail || return 1
+        _pg_step "chinook: extension pg_stat_statements" \
+            _pg_psql -d chinook -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" || _pg_fail || return 1
+        _pg_step "chinook: ANALYZE, grant SELECT to squill" _pg_analyze_and_grant chinook || _pg_fail || return 1
     fi
     _pg_step "reset pg_stat_statements" _pg_reset_statements || _pg_fail || return 1
 

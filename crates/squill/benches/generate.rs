@@ -39,6 +39,14 @@ use std::path::Path;
 use std::time::Instant;
 
 fn main() {
+    // `cargo test --all-targets` runs benches without `--bench`: writing a
+    // gigabyte is no test (generate's own tests cover the writer).
+    if !std::env::args().any(|a| a == "--bench") {
+        eprintln!(
+            "generate bench: run with `cargo bench -p squill --features fixtures --bench generate`"
+        );
+        return;
+    }
     let target: u64 = env("SQUILL_BENCH_BYTES", 1_000_000_000);
     let rounds = env("SQUILL_BENCH_ROUNDS", 3).max(1) as usize;
     let dir = std::env::var("SQUILL_BENCH_DIR")
@@ -50,7 +58,13 @@ fn main() {
     let probe = dir.join("probe");
     let _ = std::fs::remove_dir_all(&probe);
     let small = data::write(&model, &design, &DataOptions::new(4, 1), &probe).expect("probe");
-    let sample = std::fs::read(probe.join("data/logmsgs.json")).expect("probe output");
+    // The log messages: the biggest collection.
+    let sample = std::fs::read_dir(probe.join("data"))
+        .expect("probe output")
+        .flatten()
+        .max_by_key(|e| e.metadata().map_or(0, |m| m.len()))
+        .and_then(|e| std::fs::read(e.path()).ok())
+        .expect("probe output");
     let _ = std::fs::remove_dir_all(&probe);
     let per_host = small.bytes() / 4;
     let scale = (target / per_host.max(1)).max(1);

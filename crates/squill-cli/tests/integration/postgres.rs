@@ -650,3 +650,69 @@ fn import_postgres_observes_the_workload_over_a_window() {
         "{rate} per second for 30 calls in about 4 s"
     );
 }
+
+/// Northwind and Chinook, as loaded (no workload: the design follows the
+/// rules and the measured figures): imported, migrated, loaded under the
+/// design's validators and compared with their tables.
+#[test]
+fn migrate_northwind_and_chinook_keep_every_row() {
+    let Some((user, _)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    let root = crate::support::repo_root();
+    for name in ["northwind", "chinook"] {
+        let url = format!("{user}/{name}");
+        let dir = crate::support::TempDir::new(&format!("pg-{name}"));
+        let model = dir.path().join(format!("{name}.yaml"));
+        let out = dir.path().join("out");
+        let import = Test::new()
+            .args(["import", &url, "-o"])
+            .args([&model])
+            .run();
+        assert_eq!(import.code, 0, "{name}: {}", import.stderr);
+        let generated = Test::new()
+            .args(["generate"])
+            .args([&model])
+            .args(["--out"])
+            .args([&out])
+            .run();
+        assert_eq!(generated.code, 0, "{name}: {}", generated.stderr);
+        let migrated = Test::new()
+            .args(["migrate", &url, "--model"])
+            .args([&model])
+            .args(["--out"])
+            .args([&out])
+            .run();
+        assert_eq!(migrated.code, 0, "{name}: {}", migrated.stderr);
+        let db = format!("{name}_migrated_{}", std::process::id());
+        let setup = run_tool(
+            Command::new(&mongosh)
+                .args(["--quiet", "--norc", &with_db(&mongo_uri, &db)])
+                .arg(out.join("setup.js")),
+        );
+        assert!(setup.contains("squill setup: done"), "{setup}");
+        let advice = Test::new()
+            .args(["advise"])
+            .args([&model])
+            .args(["--format", "json"])
+            .run();
+        let design: serde_json::Value = serde_json::from_str(&advice.stdout).unwrap();
+        let expect = dir.path().join("expect.json");
+        std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
+        // Loaded into the collections setup.js made, under their validators.
+        let compared = run_tool(
+            Command::new(&python)
+                .arg(root.join("scripts/testenv/check_migrated.py"))
+                .args(["--uri", &mongo_uri, "--db", &db, "--dir"])
+                .arg(&out)
+                .arg("--expect")
+                .arg(&expect),
+        );
+        eprintln!("{name}:\n{compared}");
+        assert!(compared.contains(" count = "), "{compared}");
+        assert!(!compared.contains("FAIL"), "{compared}");
+    }
+}
