@@ -25,9 +25,13 @@ pub enum Changed {
     /// Rows written by a transaction at or after this one (PostgreSQL's
     /// 32-bit `xmin`, compared modulo 2^32).
     Xmin(u32),
-    /// Rows whose column (a timestamp, present in the table) is later than
-    /// the value.
-    Column { column: String, since: String },
+    /// Rows whose column (a timestamp) is later than `since`; in a table
+    /// without the column, by `xmin` as above.
+    Column {
+        column: String,
+        since: String,
+        xmin: u32,
+    },
 }
 
 /// A part of the design migrate cannot fill from the tables.
@@ -115,15 +119,24 @@ fn expand(sql: &str, mode: &Changed) -> String {
         let after = &rest[start + '⟦'.len_utf8()..];
         let end = after.find('⟧').unwrap_or(after.len());
         let (alias, table_has_column) = after[..end].split_once('|').unwrap_or((&after[..end], ""));
-        out.push_str(&match mode {
-            Changed::Xmin(x) => format!(
+        let by_xmin = |x: u32| {
+            format!(
                 "((({alias}.xmin::text::int8 - {x} + 4294967296) % 4294967296) < 2147483648 AND {alias}.xmin::text::int8 > 2)"
-            ),
-            Changed::Column { column, since } if table_has_column.split(',').any(|c| c == column) => {
-                format!("{alias}.{} > {}::timestamptz", quote(column), literal(since))
+            )
+        };
+        out.push_str(&match mode {
+            Changed::Xmin(x) => by_xmin(*x),
+            Changed::Column { column, since, .. }
+                if table_has_column.split(',').any(|c| c == column) =>
+            {
+                format!(
+                    "{alias}.{} > {}::timestamptz",
+                    quote(column),
+                    literal(since)
+                )
             }
-            // A table without the column: its rows count as changed by xmin.
-            Changed::Column { .. } => "true".to_string(),
+            // A table without the column: its rows' xmin tells.
+            Changed::Column { xmin, .. } => by_xmin(*xmin),
         });
         rest = &after[(end + '⟧'.len_utf8()).min(after.len())..];
     }

@@ -201,6 +201,7 @@ pub fn run(
             Some(column) => Changed::Column {
                 column: column.clone(),
                 since: state.baseline_time.clone(),
+                xmin: state.baseline_xmin,
             },
             None => Changed::Xmin(state.baseline_xmin),
         })

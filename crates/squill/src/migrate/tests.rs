@@ -54,6 +54,7 @@ fn a_later_run_selects_what_changed_and_a_resumed_one_what_is_left() {
         Some(&Changed::Column {
             column: "updated_at".into(),
             since: "2026-01-01".into(),
+            xmin: 700,
         }),
     );
     assert!(
