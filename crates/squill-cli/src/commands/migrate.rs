@@ -42,6 +42,12 @@ pub struct MigrateArgs {
     /// Documents between checkpoints (flushed to disk, resumable after).
     #[arg(long, default_value_t = 50_000, value_name = "N")]
     pub checkpoint: u64,
+    /// Also write the documents into this MongoDB deployment (the database
+    /// the URI names, else the model's name): each collection created with
+    /// its validator, loaded, then indexed; a run of changes replaces the
+    /// changed documents. Needs the `mongodb` feature.
+    #[arg(long, value_name = "MONGODB_URI")]
+    pub to: Option<String>,
     /// Longest a catalog statement may run; the data itself is not limited.
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = super::import_postgres::parse_duration)]
     pub timeout: Duration,
@@ -69,6 +75,7 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         changed_by: args.changed_by.clone(),
         statement_timeout: args.timeout,
         cancel: Some(super::generate::stop_on_signals()),
+        to: args.to.clone(),
         ..MigrateOptions::default()
     };
     let summary = match migrate::run(&args.url, &model, &design, &options, &mut |step| {

@@ -833,3 +833,85 @@ fn migrate_takes_changes_by_an_updated_at_column() {
     // By the column, not by xmin: the row whose timestamp stayed is not seen.
     assert!(!text.contains("Quiet change"), "{text}");
 }
+
+/// `--to mongodb://…`: the documents go straight into the deployment,
+/// validated and indexed, and a run of changes replaces them there.
+#[cfg(feature = "mongodb")]
+#[test]
+fn migrate_writes_into_a_mongodb_deployment() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, _)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_to_mongo");
+    let url = format!("{user}/shop_to_mongo");
+    let dir = crate::support::TempDir::new("pg-to-mongo");
+    let model = dir.path().join("shop.yaml");
+    let out = dir.path().join("out");
+    let import = Test::new()
+        .args(["import", &url, "-o"])
+        .args([&model])
+        .run();
+    assert_eq!(import.code, 0, "{}", import.stderr);
+    let db = format!("shop_live_{}", std::process::id());
+    let to = with_db(&mongo_uri, &db);
+    let migrate = || {
+        Test::new()
+            .args(["migrate", &url, "--model"])
+            .args([&model])
+            .args(["--out"])
+            .args([&out])
+            .args(["--to", &to])
+            .run()
+    };
+    let first = migrate();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let advice = Test::new()
+        .args(["advise"])
+        .args([&model])
+        .args(["--format", "json"])
+        .run();
+    let design: serde_json::Value = serde_json::from_str(&advice.stdout).unwrap();
+    let expect = dir.path().join("expect.json");
+    std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
+    let root = crate::support::repo_root();
+    let check = |label: &str| {
+        let compared = run_tool(
+            Command::new(&python)
+                .arg(root.join("scripts/testenv/check_migrated.py"))
+                .args(["--uri", &mongo_uri, "--db", &db, "--expect"])
+                .arg(&expect),
+        );
+        assert!(compared.contains(" count = "), "{label}: {compared}");
+        assert!(!compared.contains("FAIL"), "{label}: {compared}");
+    };
+    check("first run");
+    // The collections carry the design's validator and indexes.
+    let shown = run_tool(Command::new(&python).args([
+        "-c",
+        &format!(
+            "from pymongo import MongoClient\ndb = MongoClient({mongo_uri:?})[{db:?}]\nfor n in sorted(db.list_collection_names()):\n    o = db.command('listCollections', filter={{'name': n}})['cursor']['firstBatch'][0]['options']\n    print(n, 'validator' in o, len(db[n].index_information()))\nprint(db.customers.find_one({{'_id': 21}})['name'])"
+        ),
+    ]));
+    assert!(
+        shown.lines().filter(|l| l.contains(" True ")).count() >= 3,
+        "{shown}"
+    );
+    // A change, then a run of changes: replaced in place, no duplicate.
+    psql(
+        &format!("{superuser}/shop_to_mongo"),
+        "UPDATE customers SET name = 'Changed twenty-one' WHERE id = 21;",
+    );
+    let second = migrate();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    check("second run");
+    let after = run_tool(Command::new(&python).args([
+        "-c",
+        &format!(
+            "from pymongo import MongoClient\ndb = MongoClient({mongo_uri:?})[{db:?}]\nprint(db.customers.find_one({{'_id': 21}})['name'], db.customers.count_documents({{}}))"
+        ),
+    ]));
+    assert!(after.starts_with("Changed twenty-one 500"), "{after}");
+}

@@ -10,6 +10,8 @@ pub mod compact;
 pub mod document;
 pub mod state;
 pub mod stream;
+#[cfg(feature = "mongodb")]
+pub mod target;
 
 pub use document::{Builder, Changed, CollectionQuery, Unsupported};
 pub use stream::{MigrateError, MigrateOptions, Summary, run};

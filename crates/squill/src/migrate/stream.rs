@@ -41,6 +41,62 @@ pub struct MigrateOptions {
     pub connect_timeout: Duration,
     /// Set by a signal: stop at the next document, after a checkpoint.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// A MongoDB URI to write the documents into as well (feature
+    /// `mongodb`).
+    pub to: Option<String>,
+}
+
+/// Where documents go besides the files: a live deployment.
+pub trait Sink {
+    /// Before a collection's documents (creates it, with its validator).
+    fn begin(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError>;
+    /// One document; `replace` for a run of changes.
+    fn put(&mut self, bson: &[u8], replace: bool) -> Result<(), MigrateError>;
+    /// Everything sent (at a checkpoint).
+    fn flush(&mut self) -> Result<(), MigrateError>;
+    /// After the collection's documents (its indexes).
+    fn end(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError>;
+}
+
+#[cfg(feature = "mongodb")]
+impl Sink for super::target::Target {
+    fn begin(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError> {
+        self.prepare(coll)
+    }
+    fn put(&mut self, bson: &[u8], replace: bool) -> Result<(), MigrateError> {
+        if replace {
+            self.upsert(bson)
+        } else {
+            self.insert(bson)
+        }
+    }
+    fn flush(&mut self) -> Result<(), MigrateError> {
+        super::target::Target::flush(self)
+    }
+    fn end(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError> {
+        self.flush()?;
+        self.indexes(coll)
+    }
+}
+
+/// The sink of `options.to`, connected.
+fn sink(options: &MigrateOptions, database: &str) -> Result<Option<Box<dyn Sink>>, MigrateError> {
+    let Some(uri) = &options.to else {
+        return Ok(None);
+    };
+    #[cfg(feature = "mongodb")]
+    {
+        Ok(Some(Box::new(super::target::Target::connect(
+            uri, database,
+        )?)))
+    }
+    #[cfg(not(feature = "mongodb"))]
+    {
+        let _ = (uri, database);
+        Err(MigrateError::Io(
+            "--to needs a squill built with the `mongodb` feature (cargo install squill-cli --features mongodb); write the dump and load it with mongorestore instead".into(),
+        ))
+    }
 }
 
 impl Default for MigrateOptions {
@@ -54,6 +110,7 @@ impl Default for MigrateOptions {
             statement_timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
             cancel: None,
+            to: None,
         }
     }
 }
@@ -144,6 +201,7 @@ pub fn run(
         return Err(MigrateError::Unsupported(unsupported));
     }
     let db = database_name(design);
+    let mut sink = sink(options, &db)?;
     let design_print = fingerprint(
         &serde_json::to_string(
             &design
@@ -266,6 +324,14 @@ pub fn run(
             }
         };
         let resume = (!incremental && prior.last_key.is_some()).then_some(&prior);
+        if let Some(s) = sink.as_mut() {
+            progress(&format!(
+                "{} into {}",
+                q.collection,
+                options.to.as_deref().map_or("", |_| "MongoDB")
+            ));
+            s.begin(coll)?;
+        }
         let written = copy_collection(
             &mut tx,
             &target,
@@ -274,6 +340,7 @@ pub fn run(
             resume,
             &files,
             options,
+            sink.as_deref_mut(),
             &mut |cs: &CollectionState| {
                 state.collections.insert(q.collection.clone(), cs.clone());
                 progress(&format!(
@@ -285,6 +352,13 @@ pub fn run(
                 state.save(&options.out).map_err(MigrateError::State)
             },
         )?;
+        if let Some(s) = sink.as_mut() {
+            if incremental {
+                s.flush()?;
+            } else {
+                s.end(coll)?;
+            }
+        }
         if !incremental {
             if let Some(b) = &files.bson {
                 let meta = dump_dir.join(format!("{}.metadata.json", q.collection));
@@ -374,6 +448,7 @@ fn copy_collection(
     resume: Option<&CollectionState>,
     files: &Files,
     options: &MigrateOptions,
+    mut sink: Option<&mut (dyn Sink + 'static)>,
     checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
 ) -> Result<CollectionState, MigrateError> {
     let mut cs = resume.cloned().unwrap_or_default();
@@ -424,6 +499,9 @@ fn copy_collection(
         if let Some((w, p)) = &mut bson {
             w.write_all(&doc).map_err(io(p))?;
         }
+        if let Some(s) = sink.as_deref_mut() {
+            s.put(&doc, changed.is_some())?;
+        }
         if let Some((w, p)) = &mut json {
             w.write_all(text).map_err(io(p))?;
             w.write_all(b"\n").map_err(io(p))?;
@@ -439,6 +517,9 @@ fn copy_collection(
             }
             if let Some((w, p)) = &mut json {
                 cs.json_bytes = sync(w, p)?;
+            }
+            if let Some(s) = sink.as_deref_mut() {
+                s.flush()?;
             }
             checkpoint(&cs)?;
         }

@@ -619,6 +619,16 @@ fn write(
         let parents = evidence.and_then(|e| e.parents.get(&key));
         match r.kind {
             "one-to-one" => {
+                // Some parents have none (a profile not every customer has).
+                if let Some(c) = children.filter(|c| c.min == 0) {
+                    let _ = writeln!(
+                        out,
+                        "    children: {{min: 0, typical: {}, max: 1}}  # measured: some {} have none ({})",
+                        c.p50.min(1),
+                        r.parent,
+                        c.how()
+                    );
+                }
                 if let Some(p) = parents.filter(|p| p.min == 0) {
                     let _ = writeln!(
                         out,
