@@ -5,6 +5,8 @@ mod advise;
 mod generate;
 mod generate_interrupted;
 mod import;
+#[cfg(feature = "postgres")]
+mod migrate;
 mod model_file;
 #[cfg(feature = "postgres")]
 mod postgres;

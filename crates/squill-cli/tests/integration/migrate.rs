@@ -1,0 +1,562 @@
+//! `squill migrate` against the real PostgreSQL and SecantusDB that
+//! `scripts/test` starts: Sakila (after its scripted workload), Northwind and
+//! Chinook moved into their advised designs, loaded under the validators,
+//! queried through the cookbook and compared with the source tables; a run
+//! killed or interrupted and resumed; changes by xmin and by a column; and
+//! `--to` straight into a deployment. Without the servers the tests skip with
+//! a NOTICE, and fail under CI=true.
+
+use crate::postgres::{SECRET, copy_of, psql, sakila_workload, server};
+use crate::support::Test;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// `squill import URL -o DIR/NAME.yaml`, which must succeed.
+fn import_model(url: &str, dir: &Path, name: &str) -> PathBuf {
+    let model = dir.join(format!("{name}.yaml"));
+    let run = Test::new().args(["import", url, "-o"]).args([&model]).run();
+    assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+    model
+}
+
+/// `squill migrate URL --model MODEL --out OUT` and more arguments.
+fn migrate(url: &str, model: &Path, out: &Path, more: &[&str]) -> crate::support::Run {
+    Test::new()
+        .args(["migrate", url, "--model"])
+        .args([model])
+        .args(["--out"])
+        .args([out])
+        .args(more)
+        .run()
+}
+
+/// `squill generate MODEL --out OUT` (the setup script and the cookbook),
+/// which must succeed.
+fn generate(model: &Path, out: &Path) {
+    let run = Test::new()
+        .args(["generate"])
+        .args([model])
+        .args(["--out"])
+        .args([out])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// The design advise gives the model, as JSON.
+fn design_of(model: &Path) -> serde_json::Value {
+    let advice = Test::new()
+        .args(["advise"])
+        .args([model])
+        .args(["--format", "json"])
+        .run();
+    serde_json::from_str(&advice.stdout).unwrap()
+}
+
+/// The MongoDB-compatible server and the tools scripts/test installs:
+/// (URI, the venv's python, mongosh).
+fn mongo() -> Option<(String, String, String)> {
+    let get = |k: &str| std::env::var(k).ok();
+    match (
+        get("SQUILL_TEST_MONGODB_URI"),
+        get("SQUILL_TEST_PYTHON"),
+        get("SQUILL_TEST_MONGOSH"),
+    ) {
+        (Some(u), Some(p), Some(m)) => Some((u, p, m)),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "SQUILL_TEST_MONGODB_URI, SQUILL_TEST_PYTHON or SQUILL_TEST_MONGOSH is not set and CI=true"
+            );
+            eprintln!("NOTICE: skipping: no MongoDB-compatible server (run through scripts/test)");
+            None
+        }
+    }
+}
+
+/// `mongodb://host:port/?opts` with database `db` in it.
+fn with_db(uri: &str, db: &str) -> String {
+    let (base, query) = uri
+        .split_once('?')
+        .map_or((uri, None), |(b, q)| (b, Some(q)));
+    let start = base.find("://").map_or(0, |i| i + 3);
+    let end = base[start..].find('/').map_or(base.len(), |i| start + i);
+    match query {
+        Some(q) => format!("{}/{db}?{q}", &base[..end]),
+        None => format!("{}/{db}", &base[..end]),
+    }
+}
+
+fn run_tool(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("the tool runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}
+
+/// What the source says the migrated collections must hold: a count per
+/// collection, and per top-level array of related rows their total and
+/// longest, per reference to a parent how many documents have it.
+fn expectations(url: &str, design: &serde_json::Value) -> serde_json::Value {
+    use squill::inputs::postgres::{Target, catalog};
+    let target = Target::parse(url, std::time::Duration::from_secs(5)).unwrap();
+    let mut client = target.connect(std::time::Duration::from_secs(60)).unwrap();
+    let schema = catalog::read(&mut client, &target, "public").unwrap();
+    let mapping = squill::inputs::sql::Mapping::of(&schema);
+    let mut one = |sql: &str| -> i64 { client.query_one(sql, &[]).unwrap().get(0) };
+    let mut checks = Vec::new();
+    for c in design["collections"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        let entities = c["entities"].as_array().unwrap();
+        let [entity] = entities.as_slice() else {
+            continue;
+        };
+        let entity = entity.as_str().unwrap();
+        let table = mapping
+            .relationships
+            .iter()
+            .find(|r| r.link.is_some() && r.name == entity)
+            .map_or(entity.to_string(), |r| r.table.clone());
+        checks.push(serde_json::json!({"collection": name, "kind": "count",
+            "expected": one(&format!("SELECT count(*) FROM \"{table}\""))}));
+        for f in c["shape"]["fields"].as_array().unwrap() {
+            let origin = &f["origin"];
+            let from = origin["from"].as_str().unwrap_or("");
+            if from != "embedded" && from != "reference" {
+                continue;
+            }
+            let rel = origin["relationship"].as_str().unwrap();
+            let Some(r) = mapping.relationships.iter().find(|r| r.name == rel) else {
+                continue;
+            };
+            let field = f["name"].as_str().unwrap();
+            let array = f["type"]["kind"] == "array";
+            let subset = design["relationships"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["relationship"] == rel && d["chosen"]["layout"] == "subset");
+            match (&r.link, array) {
+                (None, true) if r.parent == entity && !subset => {
+                    let total = one(&format!(
+                        "SELECT count(\"{}\") FROM \"{}\"",
+                        r.column, r.child
+                    ));
+                    let max = one(&format!(
+                        "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM \"{}\" WHERE \"{c}\" IS NOT NULL GROUP BY \"{c}\") m",
+                        r.child,
+                        c = r.column
+                    ));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_total", "expected": total}));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_max", "expected": max}));
+                }
+                (Some((pcol, ccol, _)), true) => {
+                    let by = if r.parent == entity { pcol } else { ccol };
+                    let total = one(&format!("SELECT count(*) FROM \"{}\"", r.table));
+                    let max = one(&format!(
+                        "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM \"{}\" GROUP BY \"{by}\") m",
+                        r.table
+                    ));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_total", "expected": total}));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "array_max", "expected": max}));
+                }
+                (None, false) if r.child == entity && r.parent != r.child => {
+                    let set = one(&format!(
+                        "SELECT count(\"{}\") FROM \"{}\"",
+                        r.column, r.child
+                    ));
+                    checks.push(serde_json::json!({"collection": name, "field": field, "kind": "present", "expected": set}));
+                }
+                _ => {}
+            }
+        }
+    }
+    serde_json::Value::Array(checks)
+}
+
+/// Every file under `dir` (relative path → bytes), the state file aside.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(
+        root: &std::path::Path,
+        d: &std::path::Path,
+        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+    ) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if !p.ends_with(".squill-migrate.json") {
+                out.insert(
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_migrate");
+    psql(&format!("{superuser}/sakila_migrate"), &sakila_workload());
+    let url = format!("{user}/sakila_migrate");
+    let dir = crate::support::TempDir::new("pg-migrate");
+    let model = import_model(&url, dir.path(), "sakila");
+    let out = dir.path().join("out");
+    // The design's artifacts (setup script, cookbook), then its data from
+    // PostgreSQL instead of synthetic data.
+    generate(&model, &out);
+    let migrated = migrate(&url, &model, &out, &[]);
+    assert_eq!(migrated.code, 0, "{}", migrated.stderr);
+    assert!(!migrated.stdout.contains(SECRET) && !migrated.stderr.contains(SECRET));
+    assert!(
+        migrated.stdout.contains("documents/s"),
+        "{}",
+        migrated.stdout
+    );
+    // Onto the server: the collections with their validators and indexes,
+    // the data loaded under the validators, the dump decoded and compared,
+    // every cookbook operation run on the migrated documents.
+    let db = format!("sakila_migrated_{}", std::process::id());
+    let setup = run_tool(
+        Command::new(&mongosh)
+            .args(["--quiet", "--norc", &with_db(&mongo_uri, &db)])
+            .arg(out.join("setup.js")),
+    );
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let root = crate::support::repo_root();
+    let checked = run_tool(
+        Command::new(&python)
+            .arg(root.join("scripts/testenv/check_generated.py"))
+            .args(["--uri", &mongo_uri, "--db", &db, "--dir"])
+            .arg(&out),
+    );
+    eprintln!("{checked}");
+    assert!(checked.contains("ok: cookbook "), "{checked}");
+    // Counts and fan-out against the source tables.
+    let design = design_of(&model);
+    let expect = dir.path().join("expect.json");
+    std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
+    let compared = run_tool(
+        Command::new(&python)
+            .arg(root.join("scripts/testenv/check_migrated.py"))
+            .args([
+                "--uri",
+                &mongo_uri,
+                "--db",
+                &format!("{db}_counts"),
+                "--dir",
+            ])
+            .arg(&out)
+            .arg("--expect")
+            .arg(&expect),
+    );
+    eprintln!("{compared}");
+    assert!(compared.contains("array_total"), "{compared}");
+    assert!(!compared.contains("FAIL"), "{compared}");
+
+    // Killed in the middle (kill -9), then run again: the same files as
+    // the run that was never stopped.
+    let resumed = dir.path().join("resumed");
+    let bin = env!("CARGO_BIN_EXE_squill");
+    let mut stopped = false;
+    for checkpoint in ["400", "100", "20"] {
+        let _ = std::fs::remove_dir_all(&resumed);
+        let mut child = Command::new(bin)
+            .args(["migrate", &url, "--model"])
+            .arg(&model)
+            .arg("--out")
+            .arg(&resumed)
+            .args(["--checkpoint", checkpoint])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let state = resumed.join(".squill-migrate.json");
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&state)
+                && text.contains("\"last_key\": \"")
+            {
+                let _ = child.kill();
+                let _ = child.wait();
+                stopped = true;
+                break;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        if stopped {
+            break;
+        }
+    }
+    assert!(stopped, "every run finished before it could be stopped");
+    let partials = tree(&resumed)
+        .keys()
+        .filter(|k| k.ends_with(".partial"))
+        .count();
+    assert!(
+        partials > 0,
+        "a stopped run leaves its collection as .partial"
+    );
+    let again = migrate(&url, &model, &resumed, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("resumed after"), "{}", again.stdout);
+    let whole: std::collections::BTreeMap<String, Vec<u8>> = tree(&out)
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("dump/") || k.starts_with("data/"))
+        .collect();
+    assert_eq!(
+        tree(&resumed).keys().collect::<Vec<_>>(),
+        whole.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        tree(&resumed) == whole,
+        "the resumed run's files differ from the whole run's"
+    );
+
+    // Changed rows, then a run on the complete directory: only what changed.
+    psql(
+        &format!("{superuser}/sakila_migrate"),
+        "UPDATE customer SET email = 'moved-' || customer_id || '@example.org' WHERE customer_id IN (3, 5);",
+    );
+    let inc = migrate(&url, &model, &out, &[]);
+    assert_eq!(inc.code, 0, "{}", inc.stderr);
+    assert!(inc.stdout.contains("increment 1"), "{}", inc.stdout);
+    let lines: Vec<String> = tree(&out.join("increments"))
+        .values()
+        .flat_map(|b| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.contains("moved-3@example.org"))
+            && lines.iter().any(|l| l.contains("moved-5@example.org")),
+        "{lines:?}"
+    );
+    // Far fewer documents than the database has.
+    assert!(
+        lines.len() < 50,
+        "{} documents in the increment",
+        lines.len()
+    );
+}
+
+/// Northwind and Chinook, as loaded (no workload: the design follows the
+/// rules and the measured figures): imported, migrated, loaded under the
+/// design's validators and compared with their tables.
+#[test]
+fn migrate_northwind_and_chinook_keep_every_row() {
+    let Some((user, _)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    let root = crate::support::repo_root();
+    for name in ["northwind", "chinook"] {
+        let url = format!("{user}/{name}");
+        let dir = crate::support::TempDir::new(&format!("pg-{name}"));
+        let model = import_model(&url, dir.path(), name);
+        let out = dir.path().join("out");
+        generate(&model, &out);
+        let migrated = migrate(&url, &model, &out, &[]);
+        assert_eq!(migrated.code, 0, "{name}: {}", migrated.stderr);
+        let db = format!("{name}_migrated_{}", std::process::id());
+        let setup = run_tool(
+            Command::new(&mongosh)
+                .args(["--quiet", "--norc", &with_db(&mongo_uri, &db)])
+                .arg(out.join("setup.js")),
+        );
+        assert!(setup.contains("squill setup: done"), "{setup}");
+        let design = design_of(&model);
+        let expect = dir.path().join("expect.json");
+        std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
+        // Loaded into the collections setup.js made, under their validators.
+        let compared = run_tool(
+            Command::new(&python)
+                .arg(root.join("scripts/testenv/check_migrated.py"))
+                .args(["--uri", &mongo_uri, "--db", &db, "--dir"])
+                .arg(&out)
+                .arg("--expect")
+                .arg(&expect),
+        );
+        eprintln!("{name}:\n{compared}");
+        assert!(compared.contains(" count = "), "{compared}");
+        assert!(!compared.contains("FAIL"), "{compared}");
+    }
+}
+
+/// Ctrl-C (SIGINT) in the middle of a collection: a checkpoint, a message,
+/// exit 2, and the next run goes on from there.
+#[test]
+fn migrate_stops_at_a_checkpoint_on_ctrl_c_and_resumes() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_sigint");
+    let url = format!("{user}/sakila_sigint");
+    let dir = crate::support::TempDir::new("pg-sigint");
+    let model = import_model(&url, dir.path(), "sakila");
+    let out = dir.path().join("out");
+    let bin = env!("CARGO_BIN_EXE_squill");
+    let mut stopped = None;
+    for checkpoint in ["200", "50", "10"] {
+        let _ = std::fs::remove_dir_all(&out);
+        let child = Command::new(bin)
+            .args(["migrate", &url, "--model"])
+            .arg(&model)
+            .arg("--out")
+            .arg(&out)
+            .args(["--checkpoint", checkpoint])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let state = out.join(".squill-migrate.json");
+        let mut sent = false;
+        for _ in 0..20_000 {
+            if std::fs::read_to_string(&state).is_ok_and(|t| t.contains("\"last_key\": \"")) {
+                let _ = Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .status();
+                sent = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(500));
+        }
+        let output = child.wait_with_output().unwrap();
+        if sent && output.status.code() == Some(2) {
+            stopped = Some(String::from_utf8_lossy(&output.stderr).to_string());
+            break;
+        }
+    }
+    let stderr = stopped.expect("no run could be interrupted before it finished");
+    assert!(
+        stderr.contains("interrupted after a checkpoint"),
+        "{stderr}"
+    );
+    let again = migrate(&url, &model, &out, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("resumed after"), "{}", again.stdout);
+    assert!(
+        !tree(&out).keys().any(|k| k.ends_with(".partial")),
+        "a complete run leaves no .partial file"
+    );
+}
+
+/// `--changed-by updated_at`: the rows whose timestamp moved are the
+/// changes, in the tables that have the column.
+#[test]
+fn migrate_takes_changes_by_an_updated_at_column() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_changes");
+    let url = format!("{user}/shop_changes");
+    let dir = crate::support::TempDir::new("pg-changes");
+    let model = import_model(&url, dir.path(), "shop");
+    let out = dir.path().join("out");
+    let migrate = || migrate(&url, &model, &out, &["--changed-by", "updated_at"]);
+    let first = migrate();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // The timestamp moves on two customers; a third changes without it.
+    psql(
+        &format!("{superuser}/shop_changes"),
+        "UPDATE customers SET name = 'Renamed ' || id, updated_at = now() + interval '1 minute' WHERE id IN (11, 12);\n\
+         UPDATE customers SET name = 'Quiet change' WHERE id = 13;",
+    );
+    let second = migrate();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(second.stdout.contains("increment 1"), "{}", second.stdout);
+    let text: String = tree(&out.join("increments"))
+        .values()
+        .map(|b| String::from_utf8_lossy(b).to_string())
+        .collect();
+    assert!(
+        text.contains("Renamed 11") && text.contains("Renamed 12"),
+        "{text}"
+    );
+    // By the column, not by xmin: the row whose timestamp stayed is not seen.
+    assert!(!text.contains("Quiet change"), "{text}");
+}
+
+/// `--to mongodb://…`: the documents go straight into the deployment,
+/// validated and indexed, and a run of changes replaces them there.
+#[cfg(feature = "mongodb")]
+#[test]
+fn migrate_writes_into_a_mongodb_deployment() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, _)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_to_mongo");
+    let url = format!("{user}/shop_to_mongo");
+    let dir = crate::support::TempDir::new("pg-to-mongo");
+    let model = import_model(&url, dir.path(), "shop");
+    let out = dir.path().join("out");
+    let db = format!("shop_live_{}", std::process::id());
+    let to = with_db(&mongo_uri, &db);
+    let migrate = || migrate(&url, &model, &out, &["--to", &to]);
+    let first = migrate();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let design = design_of(&model);
+    let expect = dir.path().join("expect.json");
+    std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
+    let root = crate::support::repo_root();
+    let check = |label: &str| {
+        let compared = run_tool(
+            Command::new(&python)
+                .arg(root.join("scripts/testenv/check_migrated.py"))
+                .args(["--uri", &mongo_uri, "--db", &db, "--expect"])
+                .arg(&expect),
+        );
+        assert!(compared.contains(" count = "), "{label}: {compared}");
+        assert!(!compared.contains("FAIL"), "{label}: {compared}");
+    };
+    check("first run");
+    // The collections carry the design's validator and indexes.
+    let shown = run_tool(Command::new(&python).args([
+        "-c",
+        &format!(
+            "from pymongo import MongoClient\ndb = MongoClient({mongo_uri:?})[{db:?}]\nfor n in sorted(db.list_collection_names()):\n    o = db.command('listCollections', filter={{'name': n}})['cursor']['firstBatch'][0]['options']\n    print(n, 'validator' in o, len(db[n].index_information()))\nprint(db.customers.find_one({{'_id': 21}})['name'])"
+        ),
+    ]));
+    assert!(
+        shown.lines().filter(|l| l.contains(" True ")).count() >= 3,
+        "{shown}"
+    );
+    // A change, then a run of changes: replaced in place, no duplicate.
+    psql(
+        &format!("{superuser}/shop_to_mongo"),
+        "UPDATE customers SET name = 'Changed twenty-one' WHERE id = 21;",
+    );
+    let second = migrate();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    check("second run");
+    let after = run_tool(Command::new(&python).args([
+        "-c",
+        &format!(
+            "from pymongo import MongoClient\ndb = MongoClient({mongo_uri:?})[{db:?}]\nprint(db.customers.find_one({{'_id': 21}})['name'], db.customers.count_documents({{}}))"
+        ),
+    ]));
+    assert!(after.starts_with("Changed twenty-one 500"), "{after}");
+}
