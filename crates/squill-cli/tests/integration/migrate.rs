@@ -403,28 +403,20 @@ fn migrate_northwind_and_chinook_keep_every_row() {
     }
 }
 
-/// Ctrl-C (SIGINT) in the middle of a collection: a checkpoint, a message,
-/// exit 2, and the next run goes on from there.
-#[test]
-fn migrate_stops_at_a_checkpoint_on_ctrl_c_and_resumes() {
-    let Some((user, superuser)) = server() else {
-        return;
-    };
-    copy_of(&superuser, "sakila", "sakila_sigint");
-    let url = format!("{user}/sakila_sigint");
-    let dir = crate::support::TempDir::new("pg-sigint");
-    let model = import_model(&url, dir.path(), "sakila");
-    let out = dir.path().join("out");
+/// Runs `squill migrate` and sends it SIGINT once a collection has a
+/// checkpoint; its standard error. Tries smaller checkpoints until a run is
+/// caught before it ends.
+fn interrupt(url: &str, model: &Path, out: &Path, more: &[&str]) -> String {
     let bin = env!("CARGO_BIN_EXE_squill");
-    let mut stopped = None;
     for checkpoint in ["200", "50", "10"] {
-        let _ = std::fs::remove_dir_all(&out);
+        let _ = std::fs::remove_dir_all(out);
         let child = Command::new(bin)
-            .args(["migrate", &url, "--model"])
-            .arg(&model)
+            .args(["migrate", url, "--model"])
+            .arg(model)
             .arg("--out")
-            .arg(&out)
+            .arg(out)
             .args(["--checkpoint", checkpoint])
+            .args(more)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -443,11 +435,25 @@ fn migrate_stops_at_a_checkpoint_on_ctrl_c_and_resumes() {
         }
         let output = child.wait_with_output().unwrap();
         if sent && output.status.code() == Some(2) {
-            stopped = Some(String::from_utf8_lossy(&output.stderr).to_string());
-            break;
+            return String::from_utf8_lossy(&output.stderr).to_string();
         }
     }
-    let stderr = stopped.expect("no run could be interrupted before it finished");
+    panic!("no run could be interrupted before it finished");
+}
+
+/// Ctrl-C (SIGINT) in the middle of a collection: a checkpoint, a message,
+/// exit 2, and the next run goes on from there.
+#[test]
+fn migrate_stops_at_a_checkpoint_on_ctrl_c_and_resumes() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_sigint");
+    let url = format!("{user}/sakila_sigint");
+    let dir = crate::support::TempDir::new("pg-sigint");
+    let model = import_model(&url, dir.path(), "sakila");
+    let out = dir.path().join("out");
+    let stderr = interrupt(&url, &model, &out, &[]);
     assert!(
         stderr.contains("interrupted after a checkpoint"),
         "{stderr}"
@@ -559,4 +565,42 @@ fn migrate_writes_into_a_mongodb_deployment() {
         ),
     ]));
     assert!(after.starts_with("Changed twenty-one 500"), "{after}");
+}
+
+/// `--to` interrupted and resumed: the documents inserted before the
+/// checkpoint are skipped, not doubled, and every count matches the tables.
+#[cfg(feature = "mongodb")]
+#[test]
+fn migrate_to_mongodb_resumes_without_duplicates() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, _)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_to_resume");
+    let url = format!("{user}/sakila_to_resume");
+    let dir = crate::support::TempDir::new("pg-to-resume");
+    let model = import_model(&url, dir.path(), "sakila");
+    let out = dir.path().join("out");
+    let db = format!("sakila_resumed_{}", std::process::id());
+    let to = with_db(&mongo_uri, &db);
+    let stderr = interrupt(&url, &model, &out, &["--to", &to]);
+    assert!(
+        stderr.contains("interrupted after a checkpoint"),
+        "{stderr}"
+    );
+    let again = migrate(&url, &model, &out, &["--to", &to]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("resumed after"), "{}", again.stdout);
+    let expect = dir.path().join("expect.json");
+    std::fs::write(&expect, expectations(&url, &design_of(&model)).to_string()).unwrap();
+    let compared = run_tool(
+        Command::new(&python)
+            .arg(crate::support::repo_root().join("scripts/testenv/check_migrated.py"))
+            .args(["--uri", &mongo_uri, "--db", &db, "--expect"])
+            .arg(&expect),
+    );
+    assert!(compared.contains(" count = "), "{compared}");
+    assert!(!compared.contains("FAIL"), "{compared}");
 }
