@@ -19,7 +19,7 @@ pub mod estimate;
 pub mod examples;
 mod flat;
 pub mod indexes;
-mod json_text;
+pub mod json_text;
 mod plan;
 pub mod population;
 mod roots;

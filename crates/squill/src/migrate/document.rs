@@ -51,7 +51,42 @@ pub struct CollectionQuery {
     pub key: Option<(String, String)>,
     /// The tables it reads (for the summary).
     pub tables: Vec<String>,
+    /// The document's top-level values that travel as typed columns
+    /// (between the key and the JSON rest), in order: squill builds them
+    /// into BSON itself, which spares the server a JSON value per field.
+    pub columns: Vec<Column>,
     parts: Vec<Part>,
+}
+
+/// A top-level field read as a typed column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub name: String,
+    pub kind: Kind,
+}
+
+/// How a typed column arrives (its SQL type in the COPY) and which BSON
+/// type it becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `int4` → int32.
+    Int32,
+    /// `int8` → int64.
+    Int64,
+    /// `float8` → double.
+    Double,
+    /// `numeric` as text → decimal128.
+    Decimal,
+    /// `timestamp` (microseconds since 2000, UTC) → date.
+    Date,
+    /// `bool` → bool.
+    Bool,
+    /// `text` → string.
+    Str,
+    /// `bytea` → binary.
+    Binary,
+    /// 24 hexadecimal digits as text → ObjectId.
+    ObjectIdHex,
 }
 
 /// The rows of one entity of a collection.
@@ -59,6 +94,9 @@ pub struct CollectionQuery {
 struct Part {
     from: String,
     key: String,
+    /// The typed columns' expressions, as `CollectionQuery::columns`.
+    typed: Vec<String>,
+    /// The rest of the document, as JSON.
     document: String,
     changed: Vec<String>,
     table: String,
@@ -83,8 +121,9 @@ impl CollectionQuery {
             } else {
                 format!(" WHERE {}", conditions.join(" AND "))
             };
+            let typed: String = p.typed.iter().map(|t| format!("{t}, ")).collect();
             selects.push(format!(
-                "SELECT {key}::text AS k, {doc} AS d FROM {from}{where}",
+                "SELECT {key}::text AS k, {typed}{doc} AS d FROM {from}{where}",
                 key = p.key,
                 doc = p.document,
                 from = p.from,
@@ -260,6 +299,7 @@ impl<'a> Builder<'a> {
     /// The query of `coll`.
     pub fn collection(&self, coll: &Collection) -> Result<CollectionQuery, Unsupported> {
         let mut parts = Vec::new();
+        let mut all_columns = Vec::new();
         for entity in &coll.entities {
             let table = self.table(&coll.name, entity)?;
             let alias = self.alias();
@@ -269,7 +309,29 @@ impl<'a> Builder<'a> {
                 reached_by: None,
                 link: None,
             };
-            let built = self.object(&coll.name, ctx, &coll.shape, Some(entity))?;
+            // One entity: its own scalar values as typed columns, the rest
+            // (nested, related) as JSON. Several (a polymorphic
+            // collection): all JSON, since the parts' columns must agree.
+            let mut rest = Shape::default();
+            let mut typed = Vec::new();
+            let mut columns = Vec::new();
+            for f in &coll.shape.fields {
+                match (
+                    coll.entities.len(),
+                    self.typed_column(ctx, &f.ty, &f.origin),
+                ) {
+                    (1, Some((expr, kind))) => {
+                        typed.push(expr);
+                        columns.push(Column {
+                            name: f.name.clone(),
+                            kind,
+                        });
+                    }
+                    _ => rest.fields.push(f.clone()),
+                }
+            }
+            let built = self.object(&coll.name, ctx, &rest, Some(entity))?;
+            all_columns = columns;
             let mut changed = vec![self.mark(table, &alias)];
             changed.extend(built.changed);
             let key = match Mapping::id_column(table) {
@@ -284,6 +346,7 @@ impl<'a> Builder<'a> {
             parts.push(Part {
                 from,
                 key,
+                typed,
                 document: built.expr,
                 changed,
                 table: table.name.clone(),
@@ -303,6 +366,7 @@ impl<'a> Builder<'a> {
             collection: coll.name.clone(),
             key,
             tables: parts.iter().map(|p| p.table.clone()).collect(),
+            columns: all_columns,
             parts,
         })
     }
@@ -337,6 +401,64 @@ impl<'a> Builder<'a> {
             )
         };
         Ok(out)
+    }
+
+    /// A top-level value of the row itself as a typed column: its `_id`,
+    /// an own scalar, the reference to a parent it keeps, its kind.
+    fn typed_column(
+        &self,
+        ctx: Ctx<'_>,
+        ty: &ShapeType,
+        origin: &FieldOrigin,
+    ) -> Option<(String, Kind)> {
+        let ShapeType::Scalar { bson_type, .. } = ty else {
+            return None;
+        };
+        let a = ctx.alias;
+        let column = match origin {
+            FieldOrigin::Id => Mapping::id_column(ctx.table)?.to_string(),
+            FieldOrigin::Own { field, entity } => match self.link_entity(entity) {
+                Some(r) => attribute_column(r, field),
+                None => field.clone(),
+            },
+            FieldOrigin::Reference { relationship } => {
+                let r = self
+                    .mapping
+                    .relationships
+                    .iter()
+                    .chain(&self.edges)
+                    .find(|r| &r.name == relationship)?;
+                if r.link.is_some() || ctx.table.name != r.child {
+                    return None;
+                }
+                r.column.clone()
+            }
+            FieldOrigin::Discriminator => {
+                return Some((format!("{}::text", literal(&ctx.table.name)), Kind::Str));
+            }
+            _ => return None,
+        };
+        let sql = Self::column_type(ctx.table, &column)?.to_ascii_lowercase();
+        if sql.contains("[]") {
+            return None;
+        }
+        let c = format!("{a}.{}", quote(&column));
+        Some(match bson_type.as_str() {
+            "int" => (format!("({c})::int4"), Kind::Int32),
+            "long" => (format!("({c})::int8"), Kind::Int64),
+            "double" => (format!("({c})::float8"), Kind::Double),
+            "decimal" => (format!("({c})::numeric::text"), Kind::Decimal),
+            "date" if sql.starts_with("time") && !sql.starts_with("timestamp") => {
+                (format!("('2000-01-01'::date + {c})::timestamp"), Kind::Date)
+            }
+            "date" => (format!("({c})::timestamp"), Kind::Date),
+            "bool" if sql.starts_with("bool") => (c, Kind::Bool),
+            "bool" => (format!("(({c}) <> 0)"), Kind::Bool),
+            "string" => (format!("({c})::text"), Kind::Str),
+            "binData" => (format!("({c})::bytea"), Kind::Binary),
+            "objectId" => (format!("({c})::text"), Kind::ObjectIdHex),
+            _ => return None,
+        })
     }
 
     fn unsupported(coll: &str, field: &str, why: impl Into<String>) -> Unsupported {

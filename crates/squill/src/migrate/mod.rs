@@ -6,6 +6,7 @@
 //! with checkpoints that let an interrupted run resume and a later run move
 //! only what changed (`state`).
 
+pub mod assemble;
 pub mod compact;
 pub mod document;
 pub mod state;

@@ -14,7 +14,6 @@ use super::document::{Builder, Changed, CollectionQuery, Unsupported};
 use super::state::{CollectionState, State, fingerprint};
 use crate::design::Design;
 use crate::generate::data::{DataFormat, database_name, metadata};
-use crate::inputs::ejson::{Options, transcode_document};
 use crate::inputs::postgres::{LiveError, Target, catalog};
 use crate::inputs::sql::map::Mapping;
 use crate::model::Model;
@@ -469,10 +468,14 @@ fn copy_collection(
     let reader = tx
         .copy_out(sql.as_str())
         .map_err(|e| target.classify(&e, &format!("reading collection {}", q.collection)))?;
-    let mut rows = CopyRows::new(BufReader::with_capacity(1 << 20, reader))
-        .map_err(|e| MigrateError::Data(format!("{}: {e}", q.collection)))?;
+    let mut rows = CopyRows::new(
+        BufReader::with_capacity(1 << 20, reader),
+        q.columns.len() + 2,
+    )
+    .map_err(|e| MigrateError::Data(format!("{}: {e}", q.collection)))?;
     let mut doc = Vec::with_capacity(16 << 10);
     let mut text = Vec::with_capacity(16 << 10);
+    let mut scratch = super::assemble::Scratch::default();
     let mut since = 0u64;
     let cancelled = || {
         options
@@ -481,21 +484,23 @@ fn copy_collection(
             .is_some_and(|c| c.load(Ordering::Relaxed))
     };
     loop {
-        let row = rows
+        let more = rows
             .next_row()
             .map_err(|e| MigrateError::Data(format!("{}: reading the rows: {e}", q.collection)))?;
-        let Some((key, raw)) = row else { break };
-        text.clear();
-        super::compact::strip_nulls(raw, &mut text);
-        let text = text.as_slice();
-        doc.clear();
-        transcode_document(text, &mut doc, Options { legacy: false }).map_err(|e| {
-            MigrateError::Data(format!(
-                "{}: document with key {}: {e}",
-                q.collection,
-                String::from_utf8_lossy(key)
-            ))
-        })?;
+        if !more {
+            break;
+        }
+        let key = rows.field(0).unwrap_or_default();
+        let values: Vec<Option<&[u8]>> = (1..=q.columns.len()).map(|i| rows.field(i)).collect();
+        let rest = rows.field(q.columns.len() + 1).unwrap_or(b"{}");
+        super::assemble::document(&q.columns, &values, rest, &mut scratch, &mut doc, &mut text)
+            .map_err(|e| {
+                MigrateError::Data(format!(
+                    "{}: document with key {}: {e}",
+                    q.collection,
+                    String::from_utf8_lossy(key)
+                ))
+            })?;
         if let Some((w, p)) = &mut bson {
             w.write_all(&doc).map_err(io(p))?;
         }
@@ -503,7 +508,7 @@ fn copy_collection(
             s.put(&doc, changed.is_some())?;
         }
         if let Some((w, p)) = &mut json {
-            w.write_all(text).map_err(io(p))?;
+            w.write_all(&text).map_err(io(p))?;
             w.write_all(b"\n").map_err(io(p))?;
         }
         cs.documents += 1;
@@ -542,15 +547,18 @@ fn copy_collection(
     Ok(cs)
 }
 
-/// The rows of a binary COPY of `(key text, document json)`, one at a
+/// The rows of a binary COPY of `(key, typed columns…, rest)`, one at a
 /// time, in a buffer reused for each.
 struct CopyRows<R> {
     r: R,
     buf: Vec<u8>,
+    /// Each field's place in `buf`, `None` when null.
+    fields: Vec<Option<(usize, usize)>>,
+    width: usize,
 }
 
 impl<R: Read> CopyRows<R> {
-    fn new(mut r: R) -> std::io::Result<Self> {
+    fn new(mut r: R, width: usize) -> std::io::Result<Self> {
         let mut header = [0u8; 19];
         r.read_exact(&mut header)?;
         if &header[..11] != b"PGCOPY\n\xff\r\n\0" {
@@ -558,39 +566,52 @@ impl<R: Read> CopyRows<R> {
         }
         let ext = u32::from_be_bytes([header[15], header[16], header[17], header[18]]);
         std::io::copy(&mut (&mut r).take(u64::from(ext)), &mut std::io::sink())?;
-        Ok(CopyRows { r, buf: Vec::new() })
+        Ok(CopyRows {
+            r,
+            buf: Vec::new(),
+            fields: Vec::with_capacity(width),
+            width,
+        })
     }
 
-    /// The next row's two fields, `None` at the end.
-    fn next_row(&mut self) -> std::io::Result<Option<(&[u8], &[u8])>> {
+    /// Reads the next row; `false` at the end.
+    fn next_row(&mut self) -> std::io::Result<bool> {
         let mut n = [0u8; 2];
         self.r.read_exact(&mut n)?;
-        let fields = i16::from_be_bytes(n);
-        if fields == -1 {
-            return Ok(None);
+        let count = i16::from_be_bytes(n);
+        if count == -1 {
+            return Ok(false);
         }
-        if fields != 2 {
+        if usize::try_from(count).ok() != Some(self.width) {
             return Err(std::io::Error::other(format!(
-                "a row of {fields} fields, not 2"
+                "a row of {count} fields, not {}",
+                self.width
             )));
         }
         self.buf.clear();
-        let mut split = 0;
-        for i in 0..2 {
+        self.fields.clear();
+        for _ in 0..self.width {
             let mut len = [0u8; 4];
             self.r.read_exact(&mut len)?;
             let len = i32::from_be_bytes(len);
             if len < 0 {
-                return Err(std::io::Error::other("a null key or document"));
+                self.fields.push(None);
+                continue;
             }
             let start = self.buf.len();
             self.buf.resize(start + len as usize, 0);
             self.r.read_exact(&mut self.buf[start..])?;
-            if i == 0 {
-                split = self.buf.len();
-            }
+            self.fields.push(Some((start, self.buf.len())));
         }
-        let (k, d) = self.buf.split_at(split);
-        Ok(Some((k, d)))
+        Ok(true)
+    }
+
+    /// Field `i` of the current row.
+    fn field(&self, i: usize) -> Option<&[u8]> {
+        self.fields
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|(a, b)| &self.buf[a..b])
     }
 }
