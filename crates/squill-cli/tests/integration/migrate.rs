@@ -177,6 +177,30 @@ fn expectations(url: &str, design: &serde_json::Value) -> serde_json::Value {
     serde_json::Value::Array(checks)
 }
 
+/// The migrated documents in database `db` — loaded from `load`'s JSON
+/// lines first when given — compared by check_migrated.py with the counts
+/// and fan-out of the source tables; its report, every check passed.
+fn compare_with_tables(
+    (python, mongo_uri, db): (&str, &str, &str),
+    url: &str,
+    model: &Path,
+    dir: &Path,
+    load: Option<&Path>,
+) -> String {
+    let expect = dir.join("expect.json");
+    std::fs::write(&expect, expectations(url, &design_of(model)).to_string()).unwrap();
+    let mut cmd = Command::new(python);
+    cmd.arg(crate::support::repo_root().join("scripts/testenv/check_migrated.py"))
+        .args(["--uri", mongo_uri, "--db", db]);
+    if let Some(out) = load {
+        cmd.arg("--dir").arg(out);
+    }
+    let compared = run_tool(cmd.arg("--expect").arg(&expect));
+    assert!(compared.contains(" count = "), "{compared}");
+    assert!(!compared.contains("FAIL"), "{compared}");
+    compared
+}
+
 /// Every file under `dir` (relative path → bytes), the state file aside.
 fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     fn walk(
@@ -246,26 +270,15 @@ fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
     eprintln!("{checked}");
     assert!(checked.contains("ok: cookbook "), "{checked}");
     // Counts and fan-out against the source tables.
-    let design = design_of(&model);
-    let expect = dir.path().join("expect.json");
-    std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
-    let compared = run_tool(
-        Command::new(&python)
-            .arg(root.join("scripts/testenv/check_migrated.py"))
-            .args([
-                "--uri",
-                &mongo_uri,
-                "--db",
-                &format!("{db}_counts"),
-                "--dir",
-            ])
-            .arg(&out)
-            .arg("--expect")
-            .arg(&expect),
+    let compared = compare_with_tables(
+        (&python, &mongo_uri, &format!("{db}_counts")),
+        &url,
+        &model,
+        dir.path(),
+        Some(&out),
     );
     eprintln!("{compared}");
     assert!(compared.contains("array_total"), "{compared}");
-    assert!(!compared.contains("FAIL"), "{compared}");
 
     // Killed in the middle (kill -9), then run again: the same files as
     // the run that was never stopped.
@@ -369,7 +382,6 @@ fn migrate_northwind_and_chinook_keep_every_row() {
     let Some((mongo_uri, python, mongosh)) = mongo() else {
         return;
     };
-    let root = crate::support::repo_root();
     for name in ["northwind", "chinook"] {
         let url = format!("{user}/{name}");
         let dir = crate::support::TempDir::new(&format!("pg-{name}"));
@@ -385,21 +397,15 @@ fn migrate_northwind_and_chinook_keep_every_row() {
                 .arg(out.join("setup.js")),
         );
         assert!(setup.contains("squill setup: done"), "{setup}");
-        let design = design_of(&model);
-        let expect = dir.path().join("expect.json");
-        std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
         // Loaded into the collections setup.js made, under their validators.
-        let compared = run_tool(
-            Command::new(&python)
-                .arg(root.join("scripts/testenv/check_migrated.py"))
-                .args(["--uri", &mongo_uri, "--db", &db, "--dir"])
-                .arg(&out)
-                .arg("--expect")
-                .arg(&expect),
+        let compared = compare_with_tables(
+            (&python, &mongo_uri, &db),
+            &url,
+            &model,
+            dir.path(),
+            Some(&out),
         );
         eprintln!("{name}:\n{compared}");
-        assert!(compared.contains(" count = "), "{compared}");
-        assert!(!compared.contains("FAIL"), "{compared}");
     }
 }
 
@@ -524,21 +530,8 @@ fn migrate_writes_into_a_mongodb_deployment() {
     let migrate = || migrate(&url, &model, &out, &["--to", &to]);
     let first = migrate();
     assert_eq!(first.code, 0, "{}", first.stderr);
-    let design = design_of(&model);
-    let expect = dir.path().join("expect.json");
-    std::fs::write(&expect, expectations(&url, &design).to_string()).unwrap();
-    let root = crate::support::repo_root();
-    let check = |label: &str| {
-        let compared = run_tool(
-            Command::new(&python)
-                .arg(root.join("scripts/testenv/check_migrated.py"))
-                .args(["--uri", &mongo_uri, "--db", &db, "--expect"])
-                .arg(&expect),
-        );
-        assert!(compared.contains(" count = "), "{label}: {compared}");
-        assert!(!compared.contains("FAIL"), "{label}: {compared}");
-    };
-    check("first run");
+    let check = || compare_with_tables((&python, &mongo_uri, &db), &url, &model, dir.path(), None);
+    check();
     // The collections carry the design's validator and indexes.
     let shown = run_tool(Command::new(&python).args([
         "-c",
@@ -557,7 +550,7 @@ fn migrate_writes_into_a_mongodb_deployment() {
     );
     let second = migrate();
     assert_eq!(second.code, 0, "{}", second.stderr);
-    check("second run");
+    check();
     let after = run_tool(Command::new(&python).args([
         "-c",
         &format!(
@@ -593,14 +586,5 @@ fn migrate_to_mongodb_resumes_without_duplicates() {
     let again = migrate(&url, &model, &out, &["--to", &to]);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout.contains("resumed after"), "{}", again.stdout);
-    let expect = dir.path().join("expect.json");
-    std::fs::write(&expect, expectations(&url, &design_of(&model)).to_string()).unwrap();
-    let compared = run_tool(
-        Command::new(&python)
-            .arg(crate::support::repo_root().join("scripts/testenv/check_migrated.py"))
-            .args(["--uri", &mongo_uri, "--db", &db, "--expect"])
-            .arg(&expect),
-    );
-    assert!(compared.contains(" count = "), "{compared}");
-    assert!(!compared.contains("FAIL"), "{compared}");
+    compare_with_tables((&python, &mongo_uri, &db), &url, &model, dir.path(), None);
 }

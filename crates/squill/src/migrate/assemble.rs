@@ -21,10 +21,10 @@ pub struct Scratch {
 }
 
 /// Builds the document of one row into `bson` and `json` (both cleared
-/// first): `values[i]` is column `i`'s binary value, `None` when null.
-pub fn document(
+/// first): `values` gives each column's binary value, `None` when null.
+pub fn document<'v>(
     columns: &[Column],
-    values: &[Option<&[u8]>],
+    values: impl IntoIterator<Item = Option<&'v [u8]>>,
     rest: &[u8],
     scratch: &mut Scratch,
     bson: &mut Vec<u8>,
@@ -219,7 +219,7 @@ mod tests {
         let (mut bson, mut json) = (Vec::new(), Vec::new());
         document(
             &columns,
-            &values,
+            values,
             br#"{"tags":[1, 2], "x":null}"#,
             &mut Scratch::default(),
             &mut bson,

@@ -431,6 +431,13 @@ fn open(path: &Path, keep: u64) -> Result<(BufWriter<File>, PathBuf), MigrateErr
     Ok((w, p))
 }
 
+/// Syncs a complete `.partial` file and renames it into place; its length.
+fn finish(w: &mut BufWriter<File>, partial: &Path, target: &Path) -> Result<u64, MigrateError> {
+    let len = sync(w, partial)?;
+    std::fs::rename(partial, target).map_err(io(target))?;
+    Ok(len)
+}
+
 /// Flushes and syncs a file, then returns its length.
 fn sync(w: &mut BufWriter<File>, p: &Path) -> Result<u64, MigrateError> {
     w.flush().map_err(io(p))?;
@@ -491,9 +498,9 @@ fn copy_collection(
             break;
         }
         let key = rows.field(0).unwrap_or_default();
-        let values: Vec<Option<&[u8]>> = (1..=q.columns.len()).map(|i| rows.field(i)).collect();
+        let values = (1..=q.columns.len()).map(|i| rows.field(i));
         let rest = rows.field(q.columns.len() + 1).unwrap_or(b"{}");
-        super::assemble::document(&q.columns, &values, rest, &mut scratch, &mut doc, &mut text)
+        super::assemble::document(&q.columns, values, rest, &mut scratch, &mut doc, &mut text)
             .map_err(|e| {
                 MigrateError::Data(format!(
                     "{}: document with key {}: {e}",
@@ -533,16 +540,11 @@ fn copy_collection(
         }
     }
     // Complete: in place, whole.
-    for (f, target_path) in [(&mut bson, &files.bson), (&mut json, &files.json)] {
-        if let (Some((w, p)), Some(t)) = (f, target_path) {
-            let len = sync(w, p)?;
-            if Some(t) == files.bson.as_ref() {
-                cs.bson_bytes = len;
-            } else {
-                cs.json_bytes = len;
-            }
-            std::fs::rename(&*p, t).map_err(io(t))?;
-        }
+    if let (Some((w, p)), Some(t)) = (&mut bson, &files.bson) {
+        cs.bson_bytes = finish(w, p, t)?;
+    }
+    if let (Some((w, p)), Some(t)) = (&mut json, &files.json) {
+        cs.json_bytes = finish(w, p, t)?;
     }
     Ok(cs)
 }
