@@ -158,6 +158,40 @@ def new_id(db, coll, like):
     return ObjectId()
 
 
+def related_doc(db, plan, coll, path, values):
+    """A document of coll with `path` that the other conditions of the step
+    ranging over `path` select, with the parameters sampled so far (a
+    customer's own buckets, not another customer's): a range is then taken
+    where the rest of the filter leads. None when no step says."""
+    def param_of(step_key, field):
+        for s in plan["steps"]:
+            if s["key"] == step_key:
+                for f, e in s["filter"]:
+                    if f == field and isinstance(e, dict) and "eq" in e:
+                        return e["eq"]
+        return None
+
+    for step in plan["steps"]:
+        if step["collection"] != coll:
+            continue
+        if not any(f == path and isinstance(e, dict) and "range" in e for f, e in step["filter"]):
+            continue
+        cond = {path: {"$exists": True}}
+        for f, e in step["filter"]:
+            if not isinstance(e, dict):
+                continue
+            name = e.get("eq")
+            if "ids_from" in e:
+                name = param_of(*e["ids_from"])
+            if isinstance(name, str) and name in values:
+                cond[f] = values[name]
+        if len(cond) > 1:
+            found = db[coll].find_one(cond, sort=[("_id", 1)])
+            if found:
+                return found
+    return None
+
+
 def sample_params(db, plan, examples):
     """A value for each parameter, taken from the loaded data."""
     values = {}
@@ -174,6 +208,8 @@ def sample_params(db, plan, examples):
             values[p["name"]] = True
             continue
         found = db[coll].find_one({path: {"$exists": True}}, sort=[("_id", 1)])
+        if kind in ("from", "to"):
+            found = related_doc(db, plan, coll, path, values) or found
         vals = at_path(found, path) if found else []
         if kind == "item":
             vals = [x for v in at_path(found, path) for x in (v if isinstance(v, list) else [v])] if found else []

@@ -16,7 +16,10 @@ FILE is JSON: a list of checks, each
   {"collection": C, "field": F, "kind": "array_max", "expected": N}
       the longest of those arrays has N elements (the most children a parent has);
   {"collection": C, "field": F, "kind": "present", "expected": N}
-      N documents have field F (a reference that is set in N source rows).
+      N documents have field F (a reference that is set in N source rows);
+  {"collection": C, "field": F, "kind": "sum", "expected": X}
+      the numbers in field F (top level) add up to X (a bucket's counts to the
+      child rows, a kept sum to the column's), within 1e-6 relative.
 
 Prints one line per check; exits 1 when one fails.
 """
@@ -51,6 +54,8 @@ def measure(db, check):
         return coll.count_documents({})
     if kind == "present":
         return coll.count_documents({field: {"$exists": True}})
+    if kind == "sum":
+        return sum(float(str(d.get(field) or 0)) for d in coll.find({}, {field: 1}))
     sizes = [
         len(d.get(field) or [])
         for d in coll.find({}, {field: 1})
@@ -79,7 +84,11 @@ def main():
     for check in checks:
         got = measure(db, check)
         label = f"{check['collection']}{'.' + check['field'] if check.get('field') else ''} {check['kind']}"
-        if got == check["expected"]:
+        expected = check["expected"]
+        same = got == expected
+        if check["kind"] == "sum":
+            same = abs(got - expected) <= 1e-6 * max(1.0, abs(expected))
+        if same:
             print(f"ok: migrated {label} = {got}, as in PostgreSQL")
         else:
             failed += 1

@@ -7,6 +7,8 @@ mod generate_interrupted;
 mod import;
 #[cfg(feature = "postgres")]
 mod migrate;
+#[cfg(feature = "postgres")]
+mod migrate_patterns;
 mod model_file;
 #[cfg(feature = "postgres")]
 mod postgres;

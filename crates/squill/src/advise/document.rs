@@ -7,7 +7,7 @@ use crate::candidates::facts::Facts;
 use crate::candidates::placement::Placement;
 use crate::candidates::space::Space;
 use crate::candidates::{EntityCandidate, fn_name};
-use crate::design::{BucketBy, Layout, Side};
+use crate::design::{BucketBy, BucketPart, Layout, Side};
 use crate::design::{FieldOrigin, Shape, ShapeField, ShapeType};
 use crate::model::{AggregateFn, EntityId, FieldType, RelationshipId, RelationshipKind};
 use serde_json::{Map, Value, json};
@@ -671,7 +671,8 @@ impl DocBuilder<'_> {
             return (Vec::new(), Map::new());
         };
         let bname = format!("{}_{}", parent, rel.parent_field);
-        let bo = |d: &str| FieldOrigin::Bucket {
+        let bo = |part: BucketPart, d: &str| FieldOrigin::Bucket {
+            part,
             description: d.to_string(),
         };
         let mut shape = vec![
@@ -694,7 +695,7 @@ impl DocBuilder<'_> {
                     "page",
                     scalar("int"),
                     true,
-                    bo("page number, from 0"),
+                    bo(BucketPart::Page, "page number, from 0"),
                 ));
                 doc.insert("page".into(), json!(n % 7));
             }
@@ -703,7 +704,7 @@ impl DocBuilder<'_> {
                     unit,
                     scalar("date"),
                     true,
-                    bo(&format!("{tf} truncated to the {unit}")),
+                    bo(BucketPart::Start, &format!("{tf} truncated to the {unit}")),
                 ));
                 doc.insert(unit.clone(), truncated(example::date(n), unit));
             }
@@ -713,7 +714,7 @@ impl DocBuilder<'_> {
             "count",
             scalar("int"),
             true,
-            bo("children in this bucket"),
+            bo(BucketPart::Count, "children in this bucket"),
         ));
         doc.insert("count".into(), json!(items));
         // The bucket's children, and its aggregates computed from them.

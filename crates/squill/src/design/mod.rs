@@ -9,7 +9,7 @@ mod shape;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
-pub use shape::{FieldOrigin, Shape, ShapeField, ShapeType};
+pub use shape::{BucketPart, FieldOrigin, Shape, ShapeField, ShapeType};
 
 use crate::finding::Finding;
 pub use crate::model::FilterOp;

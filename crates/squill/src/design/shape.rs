@@ -105,5 +105,22 @@ pub enum FieldOrigin {
     /// (outliers, not pushed to) that a timeline's reader follows.
     Outliers { feed: String, entity: String },
     /// Bookkeeping of a bucket (its key, its count).
-    Bucket { description: String },
+    Bucket {
+        part: BucketPart,
+        description: String,
+    },
+}
+
+/// Which of a bucket's own fields a `Bucket` field is: together with the
+/// parent's id, `Page` or `Start` is the bucket's key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BucketPart {
+    /// The page number, from 0, of a bucket of a fixed number of children
+    /// in the order they arrived.
+    Page,
+    /// The start of the time unit the bucket's children fall in.
+    Start,
+    /// How many children the bucket holds.
+    Count,
 }

@@ -398,7 +398,9 @@ impl Builder<'_, '_> {
                         ty,
                         ctx,
                     ),
-                    FieldOrigin::Bucket { description } => self.bucket_field(description, ty, ctx),
+                    FieldOrigin::Bucket { description, .. } => {
+                        self.bucket_field(description, ty, ctx)
+                    }
                     _ => Value::String(self.entity_name(ctx.entity).to_string()),
                 };
                 sink.value(name, &v);

@@ -19,6 +19,9 @@ use crate::inputs::sql::map::{Mapping, Rel};
 use crate::model::{AggregateFn, Model};
 use std::cell::Cell;
 
+mod bucket;
+mod path;
+
 /// What marks a row as changed since the last run.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Changed {
@@ -100,6 +103,9 @@ struct Part {
     document: String,
     changed: Vec<String>,
     table: String,
+    /// For rows grouped into documents (buckets), the group's alias: a
+    /// change is then asked of the group (`bool_or` over its rows).
+    group: Option<String>,
 }
 
 impl CollectionQuery {
@@ -112,10 +118,21 @@ impl CollectionQuery {
             if let (Some(after), Some((_, ty))) = (after, &self.key) {
                 conditions.push(format!("{} > {}::{ty}", p.key, literal(after)));
             }
+            let mut from = p.from.clone();
             if let Some(c) = changed {
                 let any: Vec<String> = p.changed.iter().map(|x| expand(x, c)).collect();
-                conditions.push(format!("({})", any.join(" OR ")));
+                match &p.group {
+                    Some(g) => {
+                        from = from.replace(
+                            bucket::GROUP_CHANGED,
+                            &format!(", bool_or({}) AS squill_changed ", any.join(" OR ")),
+                        );
+                        conditions.push(format!("{g}.squill_changed"));
+                    }
+                    None => conditions.push(format!("({})", any.join(" OR "))),
+                }
             }
+            let from = from.replace(bucket::GROUP_CHANGED, "");
             let r#where = if conditions.is_empty() {
                 String::new()
             } else {
@@ -126,7 +143,6 @@ impl CollectionQuery {
                 "SELECT {key}::text AS k, {typed}{doc} AS d FROM {from}{where}",
                 key = p.key,
                 doc = p.document,
-                from = p.from,
                 r#where = r#where
             ));
         }
@@ -298,6 +314,9 @@ impl<'a> Builder<'a> {
 
     /// The query of `coll`.
     pub fn collection(&self, coll: &Collection) -> Result<CollectionQuery, Unsupported> {
+        if let Some(q) = self.bucket_collection(coll)? {
+            return Ok(q);
+        }
         let mut parts = Vec::new();
         let mut all_columns = Vec::new();
         for entity in &coll.entities {
@@ -350,6 +369,7 @@ impl<'a> Builder<'a> {
                 document: built.expr,
                 changed,
                 table: table.name.clone(),
+                group: None,
             });
         }
         let key = match (parts.as_slice(), coll.entities.as_slice()) {
@@ -624,20 +644,18 @@ impl<'a> Builder<'a> {
                 let b = &step.alias;
                 let agg = match (function, field) {
                     (AggregateFn::Count, _) => "count(*)".to_string(),
-                    (
-                        AggregateFn::Sum | AggregateFn::Avg | AggregateFn::Min | AggregateFn::Max,
-                        Some(f),
-                    ) => {
-                        format!("{}({b}.{})", function_sql(*function), quote(f))
+                    (_, Some(f)) => {
+                        let order: Vec<String> = bucket::arrival_columns(step.other)
+                            .iter()
+                            .map(|k| format!("{b}.{k}"))
+                            .collect();
+                        bucket::aggregate(*function, &format!("{b}.{}", quote(f)), &order)
                     }
-                    _ => {
+                    (_, None) => {
                         return Err(Self::unsupported(
                             coll,
                             name,
-                            format!(
-                                "a computed {} is not filled from the tables yet",
-                                function_sql(*function)
-                            ),
+                            format!("a computed {} without a field", function_sql(*function)),
                         ));
                     }
                 };
@@ -662,13 +680,20 @@ impl<'a> Builder<'a> {
                     changed: vec![self.changed_through(&step, &[])],
                 })
             }
-            FieldOrigin::Path { .. }
-            | FieldOrigin::Timeline { .. }
-            | FieldOrigin::Outliers { .. }
-            | FieldOrigin::Bucket { .. } => Err(Self::unsupported(
+            FieldOrigin::Path { tree, via } => {
+                self.tree_path(coll, ctx, name, ty, tree, via.as_deref())
+            }
+            // A timeline is what its readers' follows fanned out on write:
+            // the application builds it, there is no table it is a view of.
+            FieldOrigin::Timeline { .. } | FieldOrigin::Outliers { .. } => Err(Self::unsupported(
                 coll,
                 name,
-                "tree paths, timelines and buckets are not filled from the tables yet",
+                "a timeline is filled by the application as posts arrive, not from the tables",
+            )),
+            FieldOrigin::Bucket { .. } => Err(Self::unsupported(
+                coll,
+                name,
+                "a bucket's own field outside a bucket collection",
             )),
         }
     }

@@ -62,3 +62,71 @@ fn a_later_run_selects_what_changed_and_a_resumed_one_what_is_left() {
         "{by_column}"
     );
 }
+
+/// The shop with a workload that walks its category tree and pages its
+/// order lines (the bucket pinned): the paths' recursive walk and the
+/// pages' grouping, as SQL.
+#[test]
+fn tree_paths_and_buckets_are_queries_too() {
+    let sql = include_str!("../../tests/fixtures/sql/shop.sql");
+    let schema = parse(sql, SqlDialect::Postgres);
+    let mapping = Mapping::of(&schema);
+    let mut yaml = import_schema("shop", &schema, &mapping, None).yaml;
+    for (anchor, add) in [
+        ("child_field: parent_id\n", "    levels: 3\n"),
+        ("child_field: order_id\n", "    layout: bucket\n"),
+    ] {
+        let at = yaml.find(anchor).expect("the anchor") + anchor.len();
+        yaml.insert_str(at, add);
+    }
+    yaml.push_str(
+        "operations:
+  category_page:
+    read: products
+    rate: 100
+    filter: {category_id: under}
+    sort: price
+    limit: 24
+  breadcrumbs:
+    read: categories
+    rate: 100
+    filter: {_id: eq}
+    include:
+      parent_id: {fields: [name], recursive: true}
+  order_page:
+    read: orders
+    rate: 50
+    filter: {_id: eq}
+    include:
+      order_lines_of_orders: {sort: line_no, limit: 2}
+    aggregates: [sum(order_lines_of_orders.quantity), last(order_lines_of_orders.unit_price)]
+",
+    );
+    let model = crate::inputs::model_file::parse("shop.yaml", &yaml).expect("the model parses");
+    let (model, design) =
+        crate::advise::advise_with_model(&model, &crate::settings::Settings::default(), None)
+            .expect("advise");
+    let b = Builder::new(&schema, &mapping, &model, &design, "public");
+    let mut out = String::new();
+    for name in [
+        "categories",
+        "products",
+        "orders",
+        "orders_order_lines_of_orders",
+    ] {
+        let c = design
+            .collections
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no collection {name}"));
+        let q = b.collection(c).expect("supported");
+        out.push_str(&format!("-- {name}\n{}\n\n", q.select(None, None)));
+        if name == "orders_order_lines_of_orders" {
+            let changed = q.select(None, Some(&Changed::Xmin(700)));
+            assert!(changed.contains("bool_or("), "{changed}");
+            out.push_str(&format!("-- {name}, changed since\n{changed}\n\n"));
+        }
+    }
+    assert!(out.contains("WITH RECURSIVE"), "{out}");
+    insta::assert_snapshot!(out);
+}

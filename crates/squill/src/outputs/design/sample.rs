@@ -183,6 +183,7 @@ pub fn every_variant() -> Design {
             ty: scalar("int"),
             required: true,
             origin: FieldOrigin::Bucket {
+                part: crate::design::BucketPart::Count,
                 description: "children in this bucket".into(),
             },
         },

@@ -1,0 +1,282 @@
+//! `squill migrate` into designs with buckets, tree paths and kept
+//! aggregates, on the shop fixture in the real PostgreSQL: the model is the
+//! live import with a workload that asks for them (and the two buckets
+//! the layouts pinned, as a team pins the design it wants priced: with
+//! the shop's few products a category, advise would embed them). The documents are
+//! loaded under the design's validators, the cookbook runs on them (its
+//! subtree reads use the paths), and every figure is compared with one
+//! counted in the tables by SQL of the test's own.
+
+use crate::migrate::{
+    check_migrated, design_of, generate, import_model, migrate, mongo, run_tool, tree, with_db,
+};
+use crate::postgres::{copy_of, psql, server};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+/// The live import of `url` with `edits` (anchor, text put after it)
+/// applied and `operations` appended.
+fn model_with(
+    url: &str,
+    dir: &Path,
+    name: &str,
+    edits: &[(&str, &str)],
+    ops: &str,
+) -> std::path::PathBuf {
+    let model = import_model(url, dir, name);
+    let mut text = std::fs::read_to_string(&model).unwrap();
+    for (anchor, add) in edits {
+        let at = text
+            .find(anchor)
+            .unwrap_or_else(|| panic!("the imported model has no `{anchor}`:\n{text}"))
+            + anchor.len();
+        text.insert_str(at, add);
+    }
+    text.push_str(ops);
+    std::fs::write(&model, text).unwrap();
+    model
+}
+
+fn layout_of(design: &Value, relationship: &str) -> Value {
+    design["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["relationship"] == relationship)
+        .map(|d| d["chosen"].clone())
+        .unwrap_or_else(|| panic!("no decision for {relationship}"))
+}
+
+/// One number from the source database.
+fn count(url: &str, sql: &str) -> f64 {
+    psql(url, sql).trim().parse().unwrap()
+}
+
+/// Sets up the design's collections, loads the migrated documents and runs
+/// the cookbook on them (check_generated.py), then the counts.
+fn load_and_check(
+    (mongo_uri, python, mongosh): (&str, &str, &str),
+    db: &str,
+    out: &Path,
+    checks: &Value,
+) -> String {
+    let setup = run_tool(
+        Command::new(mongosh)
+            .args(["--quiet", "--norc", &with_db(mongo_uri, db)])
+            .arg(out.join("setup.js")),
+    );
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let cookbook = run_tool(
+        Command::new(python)
+            .arg(crate::support::repo_root().join("scripts/testenv/check_generated.py"))
+            .args(["--uri", mongo_uri, "--db", db, "--dir"])
+            .arg(out),
+    );
+    assert!(cookbook.contains("ok: cookbook "), "{cookbook}");
+    let compared = check_migrated(
+        (python, mongo_uri, &format!("{db}_counts")),
+        checks,
+        out.parent().unwrap(),
+        Some(out),
+    );
+    format!("{cookbook}{compared}")
+}
+
+#[test]
+fn migrate_fills_tree_paths_page_buckets_and_kept_aggregates() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_patterns");
+    let url = format!("{user}/shop_patterns");
+    let dir = crate::support::TempDir::new("pg-patterns");
+    let model = model_with(
+        &url,
+        dir.path(),
+        "shop",
+        &[
+            ("child_field: parent_id\n", "    levels: 3\n"),
+            ("child_field: order_id\n", "    layout: bucket\n"),
+            (
+                "child_field: category_id\n    standalone: true  # other tables reference products\n",
+                "    layout: path-reference\n",
+            ),
+        ],
+        "operations:
+  category_page:
+    read: products
+    rate: 100
+    filter: {category_id: under}
+    sort: price
+    limit: 24
+    fields: [name, price]
+  product_page:
+    read: products
+    rate: 200
+    filter: {_id: eq}
+    include:
+      category_id:
+        fields: [name]
+        include:
+          parent_id: {fields: [name], recursive: true}
+  order_page:
+    read: orders
+    rate: 50
+    filter: {_id: eq}
+    include:
+      order_lines_of_orders: {sort: line_no, limit: 2}
+    aggregates: [sum(order_lines_of_orders.quantity), max(order_lines_of_orders.unit_price)]
+",
+    );
+    let design = design_of(&model);
+    assert_eq!(
+        layout_of(&design, "categories_children")["layout"],
+        "tree-path"
+    );
+    assert_eq!(
+        layout_of(&design, "products_of_categories")["layout"],
+        "path-reference"
+    );
+    let pages = layout_of(&design, "order_lines_of_orders");
+    assert_eq!(pages["layout"], "bucket", "{pages}");
+    let k = pages["per_bucket"].as_u64().unwrap();
+
+    let out = dir.path().join("out");
+    generate(&model, &out);
+    let run = migrate(&url, &model, &out, &["--format", "both"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // The figures, from the tables.
+    let depths = "WITH RECURSIVE w(id, depth) AS (SELECT id, 1 FROM categories WHERE parent_id IS NULL \
+                  UNION ALL SELECT c.id, w.depth + 1 FROM categories c JOIN w ON c.parent_id = w.id)";
+    let pages_sql = format!(
+        "SELECT sum(ceil(n / {k}.0)) FROM (SELECT count(*) AS n FROM order_lines GROUP BY order_id) g"
+    );
+    let lines = count(&url, "SELECT count(*) FROM order_lines");
+    let bucket = "orders_order_lines_of_orders";
+    let checks = json!([
+        {"collection": "categories", "kind": "count", "expected": count(&url, "SELECT count(*) FROM categories")},
+        {"collection": "categories", "field": "path", "kind": "array_total",
+         "expected": count(&url, &format!("{depths} SELECT sum(depth) FROM w"))},
+        {"collection": "categories", "field": "path", "kind": "array_max",
+         "expected": count(&url, &format!("{depths} SELECT max(depth) FROM w"))},
+        {"collection": "products", "field": "category_id_path", "kind": "array_total",
+         "expected": count(&url, &format!("{depths} SELECT sum(depth) FROM products p JOIN w ON w.id = p.category_id"))},
+        {"collection": bucket, "kind": "count", "expected": count(&url, &pages_sql)},
+        {"collection": bucket, "field": "count", "kind": "sum", "expected": lines},
+        {"collection": bucket, "field": "order_lines_of_orders", "kind": "array_total", "expected": lines},
+        {"collection": bucket, "field": "order_lines_of_orders", "kind": "array_max", "expected": k},
+        {"collection": bucket, "field": "sum_quantity", "kind": "sum",
+         "expected": count(&url, "SELECT sum(quantity) FROM order_lines")},
+        {"collection": "orders", "field": "order_lines_of_orders_sum_quantity", "kind": "sum",
+         "expected": count(&url, "SELECT sum(quantity) FROM order_lines")},
+        {"collection": "orders", "field": "order_lines_of_orders_max_unit_price", "kind": "sum",
+         "expected": count(&url, "SELECT sum(m) FROM (SELECT max(unit_price) AS m FROM order_lines GROUP BY order_id) g")},
+    ]);
+    let db = format!("shop_patterns_{}", std::process::id());
+    let report = load_and_check((&mongo_uri, &python, &mongosh), &db, &out, &checks);
+    eprintln!("{report}");
+    assert!(report.contains("category_page"), "{report}");
+
+    // A category renamed, a line added: the next run writes the documents
+    // whose path holds the category, and the one page the line joined.
+    psql(
+        &format!("{superuser}/shop_patterns"),
+        "UPDATE categories SET name = 'Renamed' WHERE id = 6;
+         INSERT INTO order_lines (order_id, line_no, product_id, quantity, unit_price) VALUES (1, 9, 1, 5, 1.00);",
+    );
+    let inc = migrate(&url, &model, &out, &["--format", "both"]);
+    assert_eq!(inc.code, 0, "{}", inc.stderr);
+    let increment: std::collections::BTreeMap<String, Vec<u8>> = tree(&out.join("increments"));
+    let docs = |name: &str| -> Vec<Value> {
+        increment
+            .iter()
+            .filter(|(k, _)| k.ends_with(&format!("/{name}.json")))
+            .flat_map(|(_, b)| {
+                String::from_utf8_lossy(b)
+                    .lines()
+                    .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let under_6 = count(
+        &url,
+        "SELECT count(*) FROM categories WHERE id = 6 OR parent_id = 6",
+    );
+    let categories = docs("categories");
+    assert_eq!(categories.len() as f64, under_6, "{categories:?}");
+    assert!(categories.iter().all(|c| {
+        c["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "Renamed")
+    }));
+    let products = docs("products");
+    let products_under_6 = count(
+        &url,
+        "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id WHERE c.id = 6 OR c.parent_id = 6",
+    );
+    assert_eq!(products.len() as f64, products_under_6);
+    let pages = docs(bucket);
+    assert_eq!(pages.len(), 1, "{pages:?}");
+    assert_eq!(pages[0]["order_id"], 1);
+}
+
+#[test]
+fn migrate_fills_time_buckets() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_days");
+    let url = format!("{user}/shop_days");
+    let dir = crate::support::TempDir::new("pg-days");
+    let model = model_with(
+        &url,
+        dir.path(),
+        "shop",
+        &[
+            ("max: 60", ", growth_per_day: 20"),
+            (
+                "child_field: customer_id\n    standalone: true  # other tables reference orders\n",
+                "    layout: bucket\n",
+            ),
+        ],
+        "operations:
+  order_history:
+    read: customers
+    rate: 50
+    filter: {_id: eq}
+    include:
+      orders_of_customers: {filter: {placed_at: range}, sort: -placed_at, limit: 30}
+",
+    );
+    let design = design_of(&model);
+    let days = layout_of(&design, "orders_of_customers");
+    assert_eq!(days["layout"], "bucket", "{days}");
+    let unit = days["by"]["unit"].as_str().unwrap().to_string();
+    assert_eq!(days["by"]["field"], "placed_at", "{days}");
+    let out = dir.path().join("out");
+    generate(&model, &out);
+    let run = migrate(&url, &model, &out, &["--format", "both"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bucket = "customers_orders_of_customers";
+    let orders = count(&url, "SELECT count(*) FROM orders");
+    let checks = json!([
+        {"collection": bucket, "kind": "count", "expected": count(&url, &format!(
+            "SELECT count(*) FROM (SELECT DISTINCT customer_id, date_trunc('{unit}', placed_at AT TIME ZONE 'UTC') FROM orders) g"))},
+        {"collection": bucket, "field": "count", "kind": "sum", "expected": orders},
+        {"collection": bucket, "field": "orders_of_customers", "kind": "array_total", "expected": orders},
+    ]);
+    let db = format!("shop_days_{}", std::process::id());
+    let report = load_and_check((&mongo_uri, &python, &mongosh), &db, &out, &checks);
+    eprintln!("{report}");
+}
