@@ -37,8 +37,17 @@ pub fn document<'v>(
     let mut first = true;
     for (col, value) in columns.iter().zip(values) {
         let Some(v) = value else { continue };
-        element(col, v, bson, json, &mut first, &mut scratch.text)
-            .map_err(|e| format!("field {}: {e}", col.name))?;
+        element(
+            &col.name,
+            col.kind,
+            v,
+            bson,
+            json,
+            &mut first,
+            &mut scratch.text,
+            true,
+        )
+        .map_err(|e| format!("field {}: {e}", col.name))?;
     }
     // The rest: compacted (nulls out), then its members after ours.
     scratch.rest.clear();
@@ -65,21 +74,148 @@ pub fn document<'v>(
     Ok(())
 }
 
+/// The arrays of one document read as child rows: each item appended as
+/// it arrives, the arrays closed onto the document when its rows end.
+pub struct Arrays {
+    names: Vec<String>,
+    bson: Vec<Vec<u8>>,
+    json: Vec<Vec<u8>>,
+    counts: Vec<u32>,
+    item_bson: Vec<u8>,
+    item_json: Vec<u8>,
+    index: String,
+}
+
+impl Arrays {
+    pub fn new(names: Vec<String>) -> Self {
+        let n = names.len();
+        Arrays {
+            names,
+            bson: vec![Vec::new(); n],
+            json: vec![Vec::new(); n],
+            counts: vec![0; n],
+            item_bson: Vec::new(),
+            item_json: Vec::new(),
+            index: String::new(),
+        }
+    }
+
+    /// Empties every array, for the next document.
+    pub fn clear(&mut self) {
+        for i in 0..self.names.len() {
+            self.bson[i].clear();
+            self.json[i].clear();
+            self.counts[i] = 0;
+        }
+    }
+
+    /// One item of array `i`: an object of `columns`, or the one value
+    /// when `scalar`.
+    pub fn push<'v>(
+        &mut self,
+        i: usize,
+        columns: &[Column],
+        scalar: bool,
+        values: impl IntoIterator<Item = Option<&'v [u8]>>,
+        scratch: &mut Scratch,
+    ) -> Result<(), String> {
+        let n = self.counts[i];
+        self.index.clear();
+        let _ = write!(self.index, "{n}");
+        let (bson, json) = (&mut self.bson[i], &mut self.json[i]);
+        if n > 0 {
+            json.push(b',');
+        }
+        if scalar {
+            let (Some(col), Some(Some(v))) = (columns.first(), values.into_iter().next()) else {
+                // A null id is no item (json_agg's null, stripped).
+                if n > 0 {
+                    json.pop();
+                }
+                return Ok(());
+            };
+            let mut first = true;
+            element(
+                &self.index,
+                col.kind,
+                v,
+                bson,
+                json,
+                &mut first,
+                &mut scratch.text,
+                false,
+            )?;
+        } else {
+            document(
+                columns,
+                values,
+                b"{}",
+                scratch,
+                &mut self.item_bson,
+                &mut self.item_json,
+            )?;
+            bson.push(0x03);
+            bson.extend_from_slice(self.index.as_bytes());
+            bson.push(0);
+            bson.extend_from_slice(&self.item_bson);
+            json.extend_from_slice(&self.item_json);
+        }
+        self.counts[i] = n + 1;
+        Ok(())
+    }
+
+    /// Appends every array (an empty one too: the validator wants it) to
+    /// the complete document in `bson` and `json`.
+    pub fn close(&self, bson: &mut Vec<u8>, json: &mut Vec<u8>) -> Result<(), String> {
+        bson.pop();
+        json.pop();
+        for (i, name) in self.names.iter().enumerate() {
+            if name.as_bytes().contains(&0) {
+                return Err(format!("field {name}: a field name with a NUL byte"));
+            }
+            bson.push(0x04);
+            bson.extend_from_slice(name.as_bytes());
+            bson.push(0);
+            let len = i32::try_from(self.bson[i].len() + 5)
+                .map_err(|_| "an array over 2 GB".to_string())?;
+            bson.extend_from_slice(&len.to_le_bytes());
+            bson.extend_from_slice(&self.bson[i]);
+            bson.push(0);
+            if json.len() > 1 {
+                json.push(b',');
+            }
+            crate::generate::json_text::write_json_string(json, name);
+            json.extend_from_slice(b":[");
+            json.extend_from_slice(&self.json[i]);
+            json.push(b']');
+        }
+        bson.push(0);
+        let len = i32::try_from(bson.len()).map_err(|_| "a document over 2 GB".to_string())?;
+        bson[..4].copy_from_slice(&len.to_le_bytes());
+        json.push(b'}');
+        Ok(())
+    }
+}
+
 fn fixed<const N: usize>(v: &[u8]) -> Result<[u8; N], String> {
     v.try_into()
         .map_err(|_| format!("{} bytes where {N} were expected", v.len()))
 }
 
-/// One typed value as a BSON element and a JSON member.
+/// One typed value as a BSON element named `name` and a JSON member (or,
+/// when not `member`, a bare JSON value: an array's item).
+#[allow(clippy::too_many_arguments)] // one value's pieces, named
 fn element(
-    col: &Column,
+    field: &str,
+    kind: Kind,
     v: &[u8],
     bson: &mut Vec<u8>,
     json: &mut Vec<u8>,
     first: &mut bool,
     text: &mut String,
+    member: bool,
 ) -> Result<(), String> {
-    let name = col.name.as_bytes();
+    let name = field.as_bytes();
     if name.contains(&0) {
         return Err("a field name with a NUL byte".into());
     }
@@ -92,10 +228,12 @@ fn element(
         json.push(b',');
     }
     *first = false;
-    crate::generate::json_text::write_json_string(json, &col.name);
-    json.push(b':');
+    if member {
+        crate::generate::json_text::write_json_string(json, field);
+        json.push(b':');
+    }
     text.clear();
-    match col.kind {
+    match kind {
         Kind::Int32 => {
             let x = i32::from_be_bytes(fixed(v)?);
             head(bson, 0x10);
@@ -191,6 +329,77 @@ mod tests {
             name: name.into(),
             kind,
         }
+    }
+
+    #[test]
+    fn arrays_of_child_rows_close_onto_the_document_in_both_forms() {
+        let root = [col("_id", Kind::Int32)];
+        let id = 1i32.to_be_bytes();
+        let (mut bson, mut json) = (Vec::new(), Vec::new());
+        let mut scratch = Scratch::default();
+        document(
+            &root,
+            [Some(&id[..])],
+            br#"{"name":"a"}"#,
+            &mut scratch,
+            &mut bson,
+            &mut json,
+        )
+        .unwrap();
+        let mut arrays = super::Arrays::new(vec!["payments".into(), "ids".into(), "none".into()]);
+        let item = [col("_id", Kind::Int32), col("amount", Kind::Decimal)];
+        for (i, amount) in [(10i32, "1.50"), (11, "2.00")] {
+            let i = i.to_be_bytes();
+            arrays
+                .push(
+                    0,
+                    &item,
+                    false,
+                    [Some(&i[..]), Some(amount.as_bytes())],
+                    &mut scratch,
+                )
+                .unwrap();
+        }
+        let one = [col("", Kind::Int64)];
+        for x in [7i64, 8] {
+            let x = x.to_be_bytes();
+            arrays
+                .push(1, &one, true, [Some(&x[..])], &mut scratch)
+                .unwrap();
+        }
+        // A null id is no item.
+        arrays.push(1, &one, true, [None], &mut scratch).unwrap();
+        arrays.close(&mut bson, &mut json).unwrap();
+        let text = String::from_utf8(json).unwrap();
+        assert_eq!(
+            text,
+            r#"{"_id":1,"name":"a","payments":[{"_id":10,"amount":{"$numberDecimal":"1.50"}},{"_id":11,"amount":{"$numberDecimal":"2.00"}}],"ids":[{"$numberLong":"7"},{"$numberLong":"8"}],"none":[]}"#
+        );
+        let mut again = Vec::new();
+        crate::inputs::ejson::transcode_document(
+            text.as_bytes(),
+            &mut again,
+            crate::inputs::ejson::Options { legacy: false },
+        )
+        .unwrap();
+        assert_eq!(again, bson);
+        // Cleared, the next document starts with empty arrays.
+        arrays.clear();
+        let (mut b2, mut j2) = (Vec::new(), Vec::new());
+        document(
+            &root,
+            [Some(&id[..])],
+            b"{}",
+            &mut scratch,
+            &mut b2,
+            &mut j2,
+        )
+        .unwrap();
+        arrays.close(&mut b2, &mut j2).unwrap();
+        assert_eq!(
+            String::from_utf8(j2).unwrap(),
+            r#"{"_id":1,"payments":[],"ids":[],"none":[]}"#
+        );
     }
 
     #[test]

@@ -21,6 +21,9 @@ use std::cell::Cell;
 
 mod bucket;
 mod path;
+mod split;
+
+pub use split::ArrayPart;
 
 /// What marks a row as changed since the last run.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,6 +62,8 @@ pub struct CollectionQuery {
     /// into BSON itself, which spares the server a JSON value per field.
     pub columns: Vec<Column>,
     parts: Vec<Part>,
+    /// A full run's form with arrays of child rows read as typed rows.
+    split: Option<split::Split>,
 }
 
 /// A top-level field read as a typed column.
@@ -109,9 +114,22 @@ struct Part {
 }
 
 impl CollectionQuery {
+    /// The arrays read as child rows, and every typed column of a row
+    /// (the parent's, then each array's), when the query for `changed`
+    /// reads them so: its rows are then `(tag, key, columns…, rest)`.
+    pub fn arrays(&self, changed: Option<&Changed>) -> Option<(&[Column], &[ArrayPart])> {
+        match (&self.split, changed) {
+            (Some(s), None) => Some((&s.columns, &s.arrays)),
+            _ => None,
+        }
+    }
+
     /// `SELECT key::text, document FROM …`, resumed after `after` (a key
     /// as text), restricted to documents changed since `changed`.
     pub fn select(&self, after: Option<&str>, changed: Option<&Changed>) -> String {
+        if let (Some(s), None, Some((_, ty))) = (&self.split, changed, &self.key) {
+            return s.select(after, ty);
+        }
         let mut selects = Vec::new();
         for p in &self.parts {
             let mut conditions = Vec::new();
@@ -318,6 +336,7 @@ impl<'a> Builder<'a> {
             return Ok(q);
         }
         let mut parts = Vec::new();
+        let mut split_of = None;
         let mut all_columns = Vec::new();
         for entity in &coll.entities {
             let table = self.table(&coll.name, entity)?;
@@ -350,6 +369,9 @@ impl<'a> Builder<'a> {
                 }
             }
             let built = self.object(&coll.name, ctx, &rest, Some(entity))?;
+            if coll.entities.len() == 1 && split::keyed(table) {
+                split_of = self.split(&coll.name, ctx, &rest, entity, &typed, &columns)?;
+            }
             all_columns = columns;
             let mut changed = vec![self.mark(table, &alias)];
             changed.extend(built.changed);
@@ -388,7 +410,74 @@ impl<'a> Builder<'a> {
             tables: parts.iter().map(|p| p.table.clone()).collect(),
             columns: all_columns,
             parts,
+            split: split_of,
         })
+    }
+
+    /// The split form of a one-entity collection whose JSON rest is
+    /// `rest`, when some of its arrays can be read as child rows.
+    fn split(
+        &self,
+        coll: &str,
+        ctx: Ctx<'_>,
+        rest: &Shape,
+        entity: &str,
+        typed: &[String],
+        columns: &[Column],
+    ) -> Result<Option<split::Split>, Unsupported> {
+        let mut arrays = Vec::new();
+        let mut left = Shape::default();
+        for f in &rest.fields {
+            let part = match &f.origin {
+                FieldOrigin::Embedded { relationship }
+                | FieldOrigin::Reference { relationship } => match self.rel(coll, relationship) {
+                    Ok(r) => {
+                        let r = r.clone();
+                        self.array_part(coll, ctx, &f.name, &f.ty, &r)
+                    }
+                    Err(_) => None,
+                },
+                _ => None,
+            };
+            match part {
+                Some(p) => arrays.push(p),
+                None => left.fields.push(f.clone()),
+            }
+        }
+        if arrays.is_empty() {
+            return Ok(None);
+        }
+        let built = self.object(coll, ctx, &left, Some(entity))?;
+        let key = match Mapping::id_column(ctx.table) {
+            Some(k) => format!("{}.{}", ctx.alias, quote(k)),
+            None => return Ok(None),
+        };
+        let mut from = format!(
+            "{} {}",
+            qualified(self.namespace, &ctx.table.name),
+            ctx.alias
+        );
+        for j in &built.joins {
+            from.push(' ');
+            from.push_str(j);
+        }
+        let mut all = columns.to_vec();
+        for a in &arrays {
+            all.extend(a.columns.iter().cloned());
+        }
+        Ok(Some(split::Split {
+            root: Part {
+                from,
+                key,
+                typed: typed.to_vec(),
+                document: built.expr,
+                changed: Vec::new(),
+                table: ctx.table.name.clone(),
+                group: None,
+            },
+            columns: all,
+            arrays,
+        }))
     }
 
     /// `(SELECT row_to_json(x) FROM (SELECT v AS "k", …) x)` for `shape`
@@ -883,10 +972,13 @@ impl<'a> Builder<'a> {
                 ..Built::default()
             },
         };
-        let key = match Mapping::id_column(step.other) {
-            Some(k) => format!("{b}.{}", quote(k)),
-            None => format!("{b}.ctid"),
-        };
+        // Arrival order: the key (all its columns), else the row's place;
+        // the same order the split form reads child rows in.
+        let key = bucket::arrival_columns(step.other)
+            .iter()
+            .map(|k| format!("{b}.{k}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let changed = vec![self.changed_through(&step, &item.changed)];
         let joins = item.joins.join(" ");
         if many {

@@ -475,68 +475,110 @@ fn copy_collection(
     let reader = tx
         .copy_out(sql.as_str())
         .map_err(|e| target.classify(&e, &format!("reading collection {}", q.collection)))?;
-    let mut rows = CopyRows::new(
-        BufReader::with_capacity(1 << 20, reader),
-        q.columns.len() + 2,
-    )
-    .map_err(|e| MigrateError::Data(format!("{}: {e}", q.collection)))?;
+    let split = q.arrays(changed);
+    let width = match split {
+        Some((all, _)) => all.len() + 3,
+        None => q.columns.len() + 2,
+    };
+    let mut rows = CopyRows::new(BufReader::with_capacity(1 << 20, reader), width)
+        .map_err(|e| MigrateError::Data(format!("{}: {e}", q.collection)))?;
     let mut doc = Vec::with_capacity(16 << 10);
     let mut text = Vec::with_capacity(16 << 10);
     let mut scratch = super::assemble::Scratch::default();
-    let mut since = 0u64;
-    let cancelled = || {
-        options
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
+    let mut out = Out {
+        bson: bson.as_mut(),
+        json: json.as_mut(),
+        sink: sink.as_deref_mut(),
+        since: 0,
+        replace: changed.is_some(),
+        resumable: q.key.is_some() && changed.is_none(),
     };
-    loop {
-        let more = rows
-            .next_row()
-            .map_err(|e| MigrateError::Data(format!("{}: reading the rows: {e}", q.collection)))?;
-        if !more {
-            break;
-        }
-        let key = rows.field(0).unwrap_or_default();
-        let values = (1..=q.columns.len()).map(|i| rows.field(i));
-        let rest = rows.field(q.columns.len() + 1).unwrap_or(b"{}");
-        super::assemble::document(&q.columns, values, rest, &mut scratch, &mut doc, &mut text)
-            .map_err(|e| {
-                MigrateError::Data(format!(
-                    "{}: document with key {}: {e}",
-                    q.collection,
-                    String::from_utf8_lossy(key)
-                ))
-            })?;
-        if let Some((w, p)) = &mut bson {
-            w.write_all(&doc).map_err(io(p))?;
-        }
-        if let Some(s) = sink.as_deref_mut() {
-            s.put(&doc, changed.is_some())?;
-        }
-        if let Some((w, p)) = &mut json {
-            w.write_all(&text).map_err(io(p))?;
-            w.write_all(b"\n").map_err(io(p))?;
-        }
-        cs.documents += 1;
-        since += 1;
-        let stop = cancelled();
-        if (since >= options.checkpoint || stop) && q.key.is_some() && changed.is_none() {
-            since = 0;
-            cs.last_key = Some(String::from_utf8_lossy(key).to_string());
-            if let Some((w, p)) = &mut bson {
-                cs.bson_bytes = sync(w, p)?;
+    let failed = |key: &[u8], e: String| {
+        MigrateError::Data(format!(
+            "{}: document with key {}: {e}",
+            q.collection,
+            String::from_utf8_lossy(key)
+        ))
+    };
+    let read =
+        |e: std::io::Error| MigrateError::Data(format!("{}: reading the rows: {e}", q.collection));
+    match split {
+        None => {
+            while rows.next_row().map_err(read)? {
+                let key = rows.field(0).unwrap_or_default();
+                let values = (1..=q.columns.len()).map(|i| rows.field(i));
+                let rest = rows.field(q.columns.len() + 1).unwrap_or(b"{}");
+                super::assemble::document(
+                    &q.columns,
+                    values,
+                    rest,
+                    &mut scratch,
+                    &mut doc,
+                    &mut text,
+                )
+                .map_err(|e| failed(key, e))?;
+                out.put(&doc, &text, key, &mut cs, options, checkpoint)?;
             }
-            if let Some((w, p)) = &mut json {
-                cs.json_bytes = sync(w, p)?;
-            }
-            if let Some(s) = sink.as_deref_mut() {
-                s.flush()?;
-            }
-            checkpoint(&cs)?;
         }
-        if stop {
-            return Err(MigrateError::Interrupted);
+        Some((all, arrays)) => {
+            // A document's rows arrive together: its own (tag 0), then
+            // each array's child rows (tag i), in the arrays' order.
+            let root_n = q.columns.len();
+            let mut offsets = Vec::with_capacity(arrays.len());
+            let mut at = 2 + root_n;
+            for a in arrays {
+                offsets.push(at);
+                at += a.columns.len();
+            }
+            let mut items =
+                super::assemble::Arrays::new(arrays.iter().map(|a| a.name.clone()).collect());
+            let mut open: Option<Vec<u8>> = None;
+            while rows.next_row().map_err(read)? {
+                let tag = rows.field(0).and_then(|t| <[u8; 2]>::try_from(t).ok());
+                let tag = tag.map_or(-1, i16::from_be_bytes);
+                let key = rows.field(1).unwrap_or_default();
+                if tag == 0 {
+                    if let Some(k) = open.take() {
+                        items
+                            .close(&mut doc, &mut text)
+                            .map_err(|e| failed(&k, e))?;
+                        out.put(&doc, &text, &k, &mut cs, options, checkpoint)?;
+                    }
+                    let values = (2..2 + root_n).map(|i| rows.field(i));
+                    let rest = rows.field(all.len() + 2).unwrap_or(b"{}");
+                    super::assemble::document(
+                        &all[..root_n],
+                        values,
+                        rest,
+                        &mut scratch,
+                        &mut doc,
+                        &mut text,
+                    )
+                    .map_err(|e| failed(key, e))?;
+                    items.clear();
+                    open = Some(key.to_vec());
+                    continue;
+                }
+                // A child row of the open document; one whose parent is
+                // not there (a dangling reference) is no item of any.
+                let i = usize::try_from(tag - 1).unwrap_or(usize::MAX);
+                let (Some(a), Some(k)) = (arrays.get(i), open.as_deref()) else {
+                    continue;
+                };
+                if k != key {
+                    continue;
+                }
+                let values = (offsets[i]..offsets[i] + a.columns.len()).map(|c| rows.field(c));
+                items
+                    .push(i, &a.columns, a.scalar, values, &mut scratch)
+                    .map_err(|e| failed(key, e))?;
+            }
+            if let Some(k) = open.take() {
+                items
+                    .close(&mut doc, &mut text)
+                    .map_err(|e| failed(&k, e))?;
+                out.put(&doc, &text, &k, &mut cs, options, checkpoint)?;
+            }
         }
     }
     // Complete: in place, whole.
@@ -547,6 +589,69 @@ fn copy_collection(
         cs.json_bytes = finish(w, p, t)?;
     }
     Ok(cs)
+}
+
+/// Where a collection's documents go, and when to checkpoint.
+struct Out<'a> {
+    bson: Option<&'a mut (BufWriter<File>, PathBuf)>,
+    json: Option<&'a mut (BufWriter<File>, PathBuf)>,
+    sink: Option<&'a mut (dyn Sink + 'static)>,
+    /// Documents since the last checkpoint.
+    since: u64,
+    /// A run of changes: documents replace those with their `_id`.
+    replace: bool,
+    /// Whether checkpoints can record a key to resume after.
+    resumable: bool,
+}
+
+impl Out<'_> {
+    /// One complete document, `doc` as BSON and `text` as Extended JSON,
+    /// with key `key`; a checkpoint when one is due or a stop was asked
+    /// (then `Interrupted` after it).
+    fn put(
+        &mut self,
+        doc: &[u8],
+        text: &[u8],
+        key: &[u8],
+        cs: &mut CollectionState,
+        options: &MigrateOptions,
+        checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
+    ) -> Result<(), MigrateError> {
+        if let Some((w, p)) = self.bson.as_deref_mut() {
+            w.write_all(doc).map_err(io(p))?;
+        }
+        if let Some(s) = self.sink.as_deref_mut() {
+            s.put(doc, self.replace)?;
+        }
+        if let Some((w, p)) = self.json.as_deref_mut() {
+            w.write_all(text).map_err(io(p))?;
+            w.write_all(b"\n").map_err(io(p))?;
+        }
+        cs.documents += 1;
+        self.since += 1;
+        let stop = options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        if (self.since >= options.checkpoint || stop) && self.resumable {
+            self.since = 0;
+            cs.last_key = Some(String::from_utf8_lossy(key).to_string());
+            if let Some((w, p)) = self.bson.as_deref_mut() {
+                cs.bson_bytes = sync(w, p)?;
+            }
+            if let Some((w, p)) = self.json.as_deref_mut() {
+                cs.json_bytes = sync(w, p)?;
+            }
+            if let Some(s) = self.sink.as_deref_mut() {
+                s.flush()?;
+            }
+            checkpoint(cs)?;
+        }
+        if stop {
+            return Err(MigrateError::Interrupted);
+        }
+        Ok(())
+    }
 }
 
 /// The rows of a binary COPY of `(key, typed columns…, rest)`, one at a

@@ -130,3 +130,57 @@ fn tree_paths_and_buckets_are_queries_too() {
     assert!(out.contains("WITH RECURSIVE"), "{out}");
     insta::assert_snapshot!(out);
 }
+
+/// A customer read with its orders' lines: the arrays come as typed child
+/// rows after their parent's row in a full run (tag, then the child's
+/// key), and as JSON in a run of changes.
+#[test]
+fn arrays_of_child_rows_are_read_as_rows_in_a_full_run() {
+    let sql = include_str!("../../tests/fixtures/sql/shop.sql");
+    let schema = parse(sql, SqlDialect::Postgres);
+    let mapping = Mapping::of(&schema);
+    let mut yaml = import_schema("shop", &schema, &mapping, None).yaml;
+    // A few lines an order, as a live import would measure.
+    let at = yaml
+        .find("  order_lines_of_orders:")
+        .expect("the relationship");
+    let fanout = "{min: 0, typical: 10, max: unbounded}";
+    let from = at + yaml[at..].find(fanout).expect("its assumed fan-out");
+    yaml.replace_range(from..from + fanout.len(), "{min: 1, typical: 3, max: 10}");
+    yaml.push_str(
+        "operations:
+  order_page:
+    read: orders
+    rate: 100
+    filter: {_id: eq}
+    include:
+      order_lines_of_orders: {}
+",
+    );
+    let model = crate::inputs::model_file::parse("shop.yaml", &yaml).expect("the model parses");
+    let (model, design) =
+        crate::advise::advise_with_model(&model, &crate::settings::Settings::default(), None)
+            .expect("advise");
+    let b = Builder::new(&schema, &mapping, &model, &design, "public");
+    let orders = design
+        .collections
+        .iter()
+        .find(|c| c.name == "orders")
+        .expect("an orders collection");
+    let q = b.collection(orders).expect("supported");
+    let (columns, arrays) = q.arrays(None).expect("the lines as rows");
+    assert_eq!(arrays.len(), 1);
+    assert_eq!(arrays[0].name, "order_lines_of_orders");
+    assert!(columns.len() > q.columns.len());
+    assert!(q.arrays(Some(&Changed::Xmin(7))).is_none());
+    let full = q.select(Some("41"), None);
+    let changes = q.select(None, Some(&Changed::Xmin(7)));
+    assert!(
+        !full.contains("json_agg") && full.contains("UNION ALL"),
+        "{full}"
+    );
+    assert!(changes.contains("json_agg"), "{changes}");
+    insta::assert_snapshot!(format!(
+        "-- full run, resumed after 41\n{full}\n\n-- changes\n{changes}\n"
+    ));
+}

@@ -194,6 +194,7 @@ impl Builder<'_> {
                 table: child.name.clone(),
                 group: Some(g.clone()),
             }],
+            split: None,
         }))
     }
 }
