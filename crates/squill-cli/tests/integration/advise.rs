@@ -333,3 +333,53 @@ fn readme_example_output_is_real() {
         );
     }
 }
+
+/// product-reviews as a normalized deployment would have it today (each
+/// review keeps its product's id): the report prices that beside the
+/// recommendation, in every format; the recommendation written back as
+/// `current:` is the best already.
+#[test]
+fn the_design_of_today_is_priced_beside_the_recommendation() {
+    let text = std::fs::read_to_string(example("product-reviews.yaml")).unwrap();
+    let today = format!("{text}\ncurrent:\n  reviews: parent-reference\n");
+    let run = |format: &str, model: &str| {
+        Test::new()
+            .args(["advise", "-", "--format", format])
+            .stdin(model.to_string())
+            .run()
+            .success()
+            .stdout
+    };
+    let report = run("text", &today);
+    let at = report
+        .find("Today against recommended")
+        .expect("a section on the design of today");
+    let section: String = report[at..]
+        .lines()
+        .take_while(|l| !l.starts_with("Collections"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!(section);
+    assert!(run("markdown", &today).contains("## Today against recommended"));
+    let json: serde_json::Value = serde_json::from_str(&run("json", &today)).unwrap();
+    let c = &json["current"];
+    assert_eq!(c["already_best"], false);
+    assert_eq!(
+        c["relationships"][0]["current"]["layout"],
+        "parent-reference"
+    );
+    let recommended = c["relationships"][0]["recommended"]["layout"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(c["relationships"][0]["gain"]["score"].as_f64().unwrap() > 0.0);
+    // Without `current:`, no comparison.
+    let plain: serde_json::Value = serde_json::from_str(&run("json", &text)).unwrap();
+    assert!(plain["current"].is_null());
+    // The recommendation, if it has no parameters to state, is the best.
+    if ["embed", "parent-reference", "child-references"].contains(&recommended.as_str()) {
+        let best = format!("{text}\ncurrent:\n  reviews: {recommended}\n");
+        let json: serde_json::Value = serde_json::from_str(&run("json", &best)).unwrap();
+        assert_eq!(json["current"]["already_best"], true);
+    }
+}

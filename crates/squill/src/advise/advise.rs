@@ -31,6 +31,22 @@ pub fn advise_with_model(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<(Model, Design), AdviseError> {
+    let (advised, mut design) = advise_plain(model, settings, mix)?;
+    if !model.current.is_empty() {
+        match super::current::compare(model, settings, mix, &design) {
+            Ok(c) => design.current = Some(c),
+            Err(e) => design.findings.push(super::current::unpriced(&e)),
+        }
+    }
+    Ok((advised, design))
+}
+
+/// `advise_with_model` without pricing the design of today.
+pub(super) fn advise_plain(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+) -> Result<(Model, Design), AdviseError> {
     check_model(model)?;
     let mix_index = resolve_mix(model, mix)?;
     let mut current = model.clone();

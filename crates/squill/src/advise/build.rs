@@ -96,6 +96,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         operations,
         totals: priced.totals,
         findings: Vec::new(),
+        current: None,
     };
     rename_covered_indexes(&priced, &mut design);
     generated_examples(model, &mut design);

@@ -6,6 +6,7 @@
 mod advise;
 mod archive;
 mod build;
+mod current;
 mod document;
 mod error;
 mod example;

@@ -5,8 +5,60 @@ use crate::candidates::facts::Facts;
 use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::{FieldType, RelationshipId, RelationshipKind, TIME_UNITS, units_a_day};
 
-/// The candidate layouts of one relationship, in a stable order.
+/// The candidate layouts of one relationship, in a stable order; the
+/// layout it has today, with its copies, among them (advise prices it even
+/// when the reads would not suggest those copies).
 pub fn for_relationship(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
+    let mut out = enumerate(facts, r);
+    if let Some(today) = current_layout(facts.model, r)
+        && !out.contains(&today)
+    {
+        out.push(today);
+    }
+    out
+}
+
+/// The exact layout of a relationship's `current:` entry with copies: an
+/// extended reference copying each field from the side that owns it.
+pub fn current_layout(model: &crate::model::Model, r: RelationshipId) -> Option<Layout> {
+    use crate::model::LayoutKind;
+    let cur = model.current_of(r)?;
+    if cur.copies.is_empty() {
+        return None;
+    }
+    let rel = model.relationship(r);
+    let owns =
+        |e: crate::model::EntityId, f: &str| model.entity(e).fields.iter().any(|x| x.name == f);
+    let of_parent: Vec<String> = cur
+        .copies
+        .iter()
+        .filter(|f| owns(rel.parent, f))
+        .cloned()
+        .collect();
+    let of_child: Vec<String> = cur
+        .copies
+        .iter()
+        .filter(|f| !owns(rel.parent, f) && owns(rel.child, f))
+        .cloned()
+        .collect();
+    match cur.layout {
+        LayoutKind::ExtendedReference if of_child.is_empty() => Some(Layout::ExtendedReference {
+            copies_into: Side::Child,
+            fields: of_parent,
+        }),
+        LayoutKind::ExtendedReference if of_parent.is_empty() => Some(Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields: of_child,
+        }),
+        LayoutKind::TwoWayExtendedReference => Some(Layout::TwoWayExtendedReference {
+            copies_in_parent: of_child,
+            copies_in_child: of_parent,
+        }),
+        _ => None,
+    }
+}
+
+fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     let model = facts.model;
     let rel = model.relationship(r);
     let rf = facts.rel(r);

@@ -25,6 +25,9 @@ pub struct Space {
     pub entity_support: Vec<Vec<RuleHit>>,
     /// Per relationship, the layout the model pins it to.
     pub pinned: Vec<Option<LayoutKind>>,
+    /// Per relationship pinned to the layout it has today, that exact
+    /// layout when the model gives its copies.
+    pub pinned_exact: Vec<Option<Layout>>,
 }
 
 /// One choice per relationship (an index into `Space::rels[r]`) and per
@@ -42,6 +45,17 @@ impl Space {
     /// A pinned relationship has only the candidates of its layout, allowed
     /// or not: the model says that is the design.
     pub fn allowed(&self, rel: usize) -> Vec<usize> {
+        if let Some(exact) = self.pinned_exact.get(rel).and_then(Option::as_ref) {
+            let same: Vec<usize> = self.rels[rel]
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| &c.layout == exact)
+                .map(|(i, _)| i)
+                .collect();
+            if !same.is_empty() {
+                return same;
+            }
+        }
         if let Some(kind) = self.pinned.get(rel).copied().flatten() {
             return self.rels[rel]
                 .iter()

@@ -33,6 +33,51 @@ pub struct Design {
     pub totals: Cost,
     /// Design-level findings (limits approached, trade-offs that need attention).
     pub findings: Vec<Finding>,
+    /// The deployment's design today (the model's `current:` layouts)
+    /// priced on the same workload, beside this one; absent when the model
+    /// gives no layout of today.
+    pub current: Option<CurrentComparison>,
+}
+
+/// The design of today against the recommended one.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct CurrentComparison {
+    /// The design of today costs no more than the recommended one: nothing
+    /// to change.
+    pub already_best: bool,
+    /// Workload totals of the design of today.
+    pub current_totals: Cost,
+    /// Workload totals of the recommended design (as `totals`).
+    pub recommended_totals: Cost,
+    /// Per relationship the model gives a layout of today for.
+    pub relationships: Vec<LayoutChange>,
+    /// Per operation, its cost per execution on each design.
+    pub operations: Vec<OperationComparison>,
+    /// Relationships without a layout of today: advise chose theirs for
+    /// both designs.
+    pub unstated: Vec<String>,
+}
+
+/// One relationship today and as recommended.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct LayoutChange {
+    pub relationship: String,
+    pub current: Layout,
+    pub recommended: Layout,
+    /// The workload totals of today minus those with only this
+    /// relationship changed (what the change gains alone; positive is
+    /// cheaper); `None` when it does not change or cannot change alone.
+    pub gain: Option<Cost>,
+}
+
+/// One operation on both designs.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct OperationComparison {
+    pub operation: String,
+    /// Executions per second in the mix.
+    pub rate: f64,
+    pub current: Cost,
+    pub recommended: Cost,
 }
 
 /// One collection of the design.

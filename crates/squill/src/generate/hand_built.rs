@@ -96,6 +96,7 @@ pub fn model(
             atomic_groups: Vec::new(),
         },
         assumed: Vec::new(),
+        current: Vec::new(),
     }
 }
 
@@ -217,5 +218,6 @@ pub fn design(
         operations,
         totals: Cost::default(),
         findings: Vec::new(),
+        current: None,
     }
 }

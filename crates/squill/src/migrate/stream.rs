@@ -454,7 +454,7 @@ fn copy_collection(
     resume: Option<&CollectionState>,
     files: &Files,
     options: &MigrateOptions,
-    mut sink: Option<&mut (dyn Sink + 'static)>,
+    sink: Option<&mut (dyn Sink + 'static)>,
     checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
 ) -> Result<CollectionState, MigrateError> {
     let mut cs = resume.cloned().unwrap_or_default();
@@ -488,7 +488,7 @@ fn copy_collection(
     let mut out = Out {
         bson: bson.as_mut(),
         json: json.as_mut(),
-        sink: sink.as_deref_mut(),
+        sink,
         since: 0,
         replace: changed.is_some(),
         resumable: q.key.is_some() && changed.is_none(),

@@ -21,7 +21,7 @@ pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Entity, EntityId, Field, FieldType, KeyPart,
 };
 pub use junction::as_junction;
-pub use relationship::{LayoutKind, Relationship, RelationshipId, RelationshipKind};
+pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation,
     OperationId, OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
@@ -41,9 +41,18 @@ pub struct Model {
     /// has no row counts): `entities.city.count`,
     /// `relationships.cities.children`. Decisions that rest on them say so.
     pub assumed: Vec<String>,
+    /// The layout each of some relationships has in the deployment today
+    /// (the model's `current:` section): advise prices the workload on it
+    /// beside its own design.
+    pub current: Vec<CurrentLayout>,
 }
 
 impl Model {
+    /// The layout relationship `r` has today, when the model says.
+    pub fn current_of(&self, r: RelationshipId) -> Option<&CurrentLayout> {
+        self.current.iter().find(|c| c.relationship == r)
+    }
+
     pub fn entity(&self, id: EntityId) -> &Entity {
         &self.entities[id.index()]
     }

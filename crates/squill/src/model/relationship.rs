@@ -147,3 +147,13 @@ impl Relationship {
         self.attributes.iter().find(|f| f.name == name)
     }
 }
+
+/// The layout a relationship has in the deployment today: its kind, and
+/// for an extended reference the fields copied (of either side: the side
+/// that owns a field is the side it is copied from).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CurrentLayout {
+    pub relationship: RelationshipId,
+    pub layout: LayoutKind,
+    pub copies: Vec<String>,
+}

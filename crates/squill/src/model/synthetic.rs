@@ -244,6 +244,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             atomic_groups: Vec::new(),
         },
         assumed: Vec::new(),
+        current: Vec::new(),
     }
 }
 
@@ -355,5 +356,6 @@ pub fn chain(n: usize) -> Model {
             atomic_groups: Vec::new(),
         },
         assumed: Vec::new(),
+        current: Vec::new(),
     }
 }

@@ -1,7 +1,9 @@
 //! The scan as a `Model` (`squill scan --emit-model FILE`): one entity per
 //! collection with its measured top-level fields, and one relationship per
 //! inferred reference with its measured cardinality, so `squill advise` can
-//! compare the design a user has with the one it recommends. There is no
+//! compare the design a user has with the one it recommends: each
+//! reference's layout in the dump (an array of ids in the parent, or the
+//! parent's id in each child) is its `current:` layout. There is no
 //! workload in data: the model has none, and says so in its description.
 
 use super::report::{CollectionReport, Direction, FieldReport, RelationshipReport, ScanReport};
@@ -204,6 +206,8 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
     };
     let mut entities = entities;
     let mut relationships: Vec<Relationship> = Vec::new();
+    // The layout each reference has in the dump: what the data does today.
+    let mut current = Vec::new();
     for r in &report.relationships {
         let (Some(parent), Some(child)) = (find(&r.parent), find(&r.child)) else {
             continue;
@@ -222,6 +226,14 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
         entities[holder.index()]
             .fields
             .retain(|f| f.name != r.field);
+        current.push(crate::model::CurrentLayout {
+            relationship: crate::model::RelationshipId::from_index(relationships.len()),
+            layout: match r.direction {
+                Direction::ChildReferenceArray => crate::model::LayoutKind::ChildReferences,
+                Direction::ParentReference => crate::model::LayoutKind::ParentReference,
+            },
+            copies: Vec::new(),
+        });
         relationships.push(relationship(r, rel_name, parent, child, &parent_name));
     }
     Model {
@@ -237,6 +249,7 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             atomic_groups: Vec::new(),
         },
         assumed: Vec::new(),
+        current,
     }
 }
 

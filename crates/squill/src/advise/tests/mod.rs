@@ -11,3 +11,4 @@ mod pins;
 mod rules_fire;
 mod scale;
 mod scenarios;
+mod today;

@@ -41,6 +41,61 @@ pub struct RawModel {
     #[serde(default)]
     #[schemars(with = "NamedMap<Vec<String>>")]
     pub atomic: NamedMap<Vec<S<String>>>,
+    /// The layout relationships have in the deployment today (what `squill
+    /// scan` recognizes, or the design a team has in mind): relationship
+    /// name → a layout, or `{layout, copies}`. advise prices the workload
+    /// on it beside its own design and says what to change.
+    #[serde(default)]
+    #[schemars(with = "NamedMap<RawCurrent>")]
+    pub current: NamedMap<S<RawCurrent>>,
+}
+
+/// A relationship's layout today: `embed`, or `{layout: extended-reference,
+/// copies: [name]}`.
+#[derive(Debug)]
+pub enum RawCurrent {
+    Short(String),
+    Long(RawCurrentLong),
+}
+
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CurrentLayout")]
+pub struct RawCurrentLong {
+    /// The layout's name, as for `layout:` on a relationship.
+    #[schemars(with = "crate::model::LayoutKind")]
+    pub layout: S<String>,
+    /// For `extended-reference` and `two-way-extended-reference`: the fields
+    /// copied, by name (each is a field of the side it is copied from).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub copies: Vec<S<String>>,
+}
+
+impl<'de> Deserialize<'de> for RawCurrent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(
+            d,
+            "a layout such as `embed` or a map `{layout: extended-reference, copies: [name]}`",
+            |s| Ok(RawCurrent::Short(s)),
+            RawCurrent::Long,
+        )
+    }
+}
+
+impl JsonSchema for RawCurrent {
+    fn schema_name() -> Cow<'static, str> {
+        "Current".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "The layout a relationship has today: a layout name, or `{layout, copies}`.",
+            "oneOf": [
+                generator.subschema_for::<crate::model::LayoutKind>(),
+                generator.subschema_for::<RawCurrentLong>(),
+            ]
+        })
+    }
 }
 
 /// An entity: how many there are and what fields each has.

@@ -32,7 +32,9 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
         relationships,
         workload: Workload::default(),
         assumed,
+        current: Vec::new(),
     };
+    model.current = current(ctx, &raw.current, &model);
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
     age_shares(ctx, &mut model);
@@ -739,6 +741,92 @@ fn attributes(
         if let Some(f) = field(ctx, name, raw, None) {
             out.push(f);
         }
+    }
+    out
+}
+
+/// The `current:` section: each relationship's layout today, its copies
+/// fields of one side or the other.
+fn current(
+    ctx: &mut Ctx<'_>,
+    raw: &NamedMap<S<super::raw::RawCurrent>>,
+    model: &Model,
+) -> Vec<crate::model::CurrentLayout> {
+    use super::raw::RawCurrent;
+    let mut out = Vec::new();
+    for (name, entry) in &raw.0 {
+        let Some(r) = model
+            .relationship_ids()
+            .find(|&r| model.relationship(r).name == name.value)
+        else {
+            let names: Vec<&str> = model
+                .relationships
+                .iter()
+                .map(|r| r.name.as_str())
+                .collect();
+            ctx.error(
+                ctx.pos(name),
+                format!(
+                    "`current:` names `{}`, which is no relationship",
+                    name.value
+                ),
+                "unknown relationship",
+                suggestion(&name.value, names.iter().copied()),
+            );
+            continue;
+        };
+        let (kind, copies) = match &entry.value {
+            RawCurrent::Short(text) => {
+                let spanned = S {
+                    value: text.clone(),
+                    referenced: entry.referenced,
+                    defined: entry.defined,
+                };
+                (layout(ctx, &spanned), Vec::new())
+            }
+            RawCurrent::Long(long) => (layout(ctx, &long.layout), long.copies.clone()),
+        };
+        let Some(kind) = kind else { continue };
+        let rel = model.relationship(r);
+        let copying = matches!(
+            kind,
+            LayoutKind::ExtendedReference | LayoutKind::TwoWayExtendedReference
+        );
+        let mut fields = Vec::new();
+        for c in &copies {
+            if !copying {
+                ctx.error(
+                    ctx.pos(c),
+                    format!("copies are for `extended-reference` and `two-way-extended-reference`, not `{}`", kind.name()),
+                    "no copies in this layout",
+                    None,
+                );
+                continue;
+            }
+            let of = |e: crate::model::EntityId| {
+                model.entity(e).fields.iter().any(|f| f.name == c.value)
+            };
+            if !of(rel.parent) && !of(rel.child) {
+                ctx.error(
+                    ctx.pos(c),
+                    format!(
+                        "`{}` is a field of neither {} nor {}",
+                        c.value,
+                        model.entity(rel.parent).name,
+                        model.entity(rel.child).name
+                    ),
+                    "not a field of either side",
+                    None,
+                );
+                continue;
+            }
+            fields.push(c.value.clone());
+        }
+        out.push(crate::model::CurrentLayout {
+            relationship: r,
+            layout: kind,
+            copies: fields,
+        });
     }
     out
 }

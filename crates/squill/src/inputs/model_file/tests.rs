@@ -1151,3 +1151,58 @@ fn assumed_figures_are_marked() {
         "{p:?}"
     );
 }
+
+#[test]
+fn current_names_each_relationships_layout_of_today_and_reads_back() {
+    let text =
+        format!("{SMALL}current:\n  comments: {{layout: extended-reference, copies: [title]}}\n");
+    let m = parse("m.yaml", &text).unwrap();
+    let comments = m.relationship_by_name("comments").unwrap();
+    assert_eq!(
+        m.current,
+        [CurrentLayout {
+            relationship: comments,
+            layout: LayoutKind::ExtendedReference,
+            copies: vec!["title".into()],
+        }]
+    );
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(m, back);
+    let short = parse("m.yaml", &format!("{SMALL}current:\n  comments: embed\n")).unwrap();
+    assert_eq!(short.current[0].layout, LayoutKind::Embed);
+    assert!(short.current[0].copies.is_empty());
+}
+
+#[test]
+fn current_errors_point_at_the_entry() {
+    let p = problems(&format!("{SMALL}current:\n  coments: embed\n"));
+    assert!(
+        p[0].contains("`current:` names `coments`, which is no relationship"),
+        "{p:?}"
+    );
+    let e = parse("m.yaml", &format!("{SMALL}current:\n  coments: embed\n")).unwrap_err();
+    assert_eq!(
+        e.problems()[0].help.as_deref(),
+        Some("did you mean `comments`?")
+    );
+    let p = problems(&format!("{SMALL}current:\n  comments: embedd\n"));
+    assert!(p[0].contains("unknown layout `embedd`"), "{p:?}");
+    let p = problems(&format!(
+        "{SMALL}current:\n  comments: {{layout: embed, copies: [title]}}\n"
+    ));
+    assert!(
+        p[0].contains("copies are for `extended-reference`"),
+        "{p:?}"
+    );
+    let p = problems(&format!(
+        "{SMALL}current:\n  comments: {{layout: extended-reference, copies: [nope]}}\n"
+    ));
+    assert!(
+        p[0].contains("`nope` is a field of neither post nor comment"),
+        "{p:?}"
+    );
+    let p = problems(&format!(
+        "{SMALL}current:\n  comments: {{layout: embed, extra: 1}}\n"
+    ));
+    assert!(p[0].contains("extra"), "{p:?}");
+}

@@ -443,5 +443,21 @@ pub fn to_yaml(model: &Model) -> String {
             let _ = writeln!(out, "  {}: {}", s(&g.name), list(ops));
         }
     }
+    if !model.current.is_empty() {
+        let _ = writeln!(out, "current:");
+        for c in &model.current {
+            let name = s(&model.relationship(c.relationship).name);
+            if c.copies.is_empty() {
+                let _ = writeln!(out, "  {name}: {}", c.layout.name());
+            } else {
+                let _ = writeln!(
+                    out,
+                    "  {name}: {{layout: {}, copies: {}}}",
+                    c.layout.name(),
+                    list(c.copies.iter().map(|f| s(f)))
+                );
+            }
+        }
+    }
     out
 }

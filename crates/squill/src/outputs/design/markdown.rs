@@ -28,6 +28,10 @@ pub fn render(design: &Design) -> String {
         words::num(design.totals.index_entries),
         words::num(design.totals.score)
     );
+    if let Some(c) = &design.current {
+        out.push('\n');
+        super::current::markdown(&mut out, c);
+    }
     out.push_str("\n## Collections\n\n");
     for c in &design.collections {
         collection(&mut out, c);

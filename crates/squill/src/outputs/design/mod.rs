@@ -1,6 +1,7 @@
 //! Reporters for a `Design` (what `squill advise` prints): text for a terminal,
 //! Markdown for reviews, JSON for tools. All return strings; none print.
 
+mod current;
 mod describe;
 pub mod json;
 pub mod markdown;

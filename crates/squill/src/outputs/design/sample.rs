@@ -286,5 +286,28 @@ pub fn every_variant() -> Design {
         evidence: Vec::new(),
         help: None,
     });
+    let cost = |score: f64| Cost {
+        round_trips: score / 2.0,
+        score,
+        ..Cost::default()
+    };
+    design.current = Some(crate::design::CurrentComparison {
+        already_best: false,
+        current_totals: cost(200.0),
+        recommended_totals: cost(100.0),
+        relationships: vec![crate::design::LayoutChange {
+            relationship: "parts".into(),
+            current: Layout::ParentReference,
+            recommended: Layout::ChildReferences,
+            gain: Some(cost(100.0)),
+        }],
+        operations: vec![crate::design::OperationComparison {
+            operation: "product_page".into(),
+            rate: 10.0,
+            current: cost(2.0),
+            recommended: cost(1.0),
+        }],
+        unstated: vec!["other".into()],
+    });
     design
 }

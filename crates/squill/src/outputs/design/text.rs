@@ -13,6 +13,9 @@ pub fn render(design: &Design, color: bool) -> String {
     let p = Paint(color);
     let mut out = String::new();
     summary(&mut out, p, design);
+    if let Some(c) = &design.current {
+        today(&mut out, p, c);
+    }
     heading(&mut out, p, "Collections");
     for collection in &design.collections {
         render_collection(&mut out, p, collection);
@@ -77,6 +80,59 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
         words::num(design.totals.index_entries),
         words::num(design.totals.score)
     );
+}
+
+/// The design of today beside the recommended one.
+fn today(out: &mut String, p: Paint, c: &crate::design::CurrentComparison) {
+    use super::current;
+    heading(out, p, "Today against recommended");
+    let _ = writeln!(out, "{}", current::verdict(c));
+    let rows = current::totals(c);
+    let width = rows.iter().map(|(n, _, _)| n.len()).max().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "  {:width$}  {:>14}  {:>14}",
+        "per second", "today", "recommended"
+    );
+    for (name, now, then) in rows {
+        let _ = writeln!(out, "  {name:width$}  {now:>14}  {then:>14}");
+    }
+    for r in &c.relationships {
+        if r.current == r.recommended {
+            let _ = writeln!(
+                out,
+                "{}: keep {}",
+                p.bold(&r.relationship),
+                describe::layout(&r.current)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{}: {} → {}",
+                p.bold(&r.relationship),
+                describe::layout(&r.current),
+                describe::layout(&r.recommended)
+            );
+            let _ = writeln!(out, "  alone: {}", current::gain(r.gain.as_ref()));
+        }
+    }
+    for o in &c.operations {
+        let _ = writeln!(
+            out,
+            "  {} ({}): {} today, {} recommended",
+            o.operation,
+            words::rate(o.rate),
+            current::per_execution(&o.current),
+            current::per_execution(&o.recommended)
+        );
+    }
+    if !c.unstated.is_empty() {
+        let _ = writeln!(
+            out,
+            "Without a layout of today, chosen by advise in both: {}",
+            c.unstated.join(", ")
+        );
+    }
 }
 
 fn heading(out: &mut String, p: Paint, title: &str) {

@@ -91,5 +91,14 @@ pub fn space(facts: &Facts<'_>) -> Space {
         entity,
         entity_support,
         pinned: model.relationships.iter().map(|r| r.layout).collect(),
+        pinned_exact: model
+            .relationship_ids()
+            .map(|r| {
+                let today = model.current_of(r)?;
+                (model.relationship(r).layout == Some(today.layout))
+                    .then(|| crate::candidates::enumerate::current_layout(model, r))
+                    .flatten()
+            })
+            .collect(),
     }
 }

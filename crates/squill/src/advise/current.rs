@@ -1,0 +1,140 @@
+//! The design of today priced beside the recommended one: the model with
+//! every relationship of its `current:` section pinned to the layout it has
+//! today (with its copies), advised on the same workload; then, for each
+//! relationship the recommendation changes, the design of today with only
+//! that one changed, so that each change says what it gains alone.
+
+use super::AdviseError;
+use super::advise::advise_plain;
+use crate::design::{CurrentComparison, Design, Layout, LayoutChange, OperationComparison};
+use crate::finding::{Evidence, Finding, Location, Severity};
+use crate::model::{CurrentLayout, Model};
+use crate::settings::Settings;
+
+/// Changed relationships priced alone, at most (each is one more search).
+const GAINS_PRICED: usize = 24;
+
+/// `model` as it is today: each relationship with a layout of today pinned
+/// to it; `instead` puts one relationship on another layout.
+fn today(model: &Model, instead: Option<(&str, &Layout)>) -> Model {
+    let mut m = model.clone();
+    for c in &mut m.current {
+        let name = &model.relationship(c.relationship).name;
+        if let Some((r, layout)) = instead
+            && r == name
+        {
+            c.layout = layout.layout_kind();
+            c.copies = copies(layout);
+        }
+    }
+    for c in &m.current {
+        m.relationships[c.relationship.index()].layout = Some(c.layout);
+    }
+    m
+}
+
+/// The fields a layout copies, of either side.
+fn copies(layout: &Layout) -> Vec<String> {
+    match layout {
+        Layout::ExtendedReference { fields, .. } => fields.clone(),
+        Layout::TwoWayExtendedReference {
+            copies_in_parent,
+            copies_in_child,
+        } => copies_in_parent
+            .iter()
+            .chain(copies_in_child)
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn chosen<'d>(design: &'d Design, relationship: &str) -> Option<&'d Layout> {
+    design
+        .relationships
+        .iter()
+        .find(|d| d.relationship == relationship)
+        .map(|d| &d.chosen)
+}
+
+/// The comparison of the design of today with `recommended`.
+pub(super) fn compare(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+    recommended: &Design,
+) -> Result<CurrentComparison, AdviseError> {
+    let (_, now) = advise_plain(&today(model, None), settings, mix)?;
+    let mut relationships = Vec::new();
+    let mut priced = 0usize;
+    for CurrentLayout { relationship, .. } in &model.current {
+        let name = &model.relationship(*relationship).name;
+        let (Some(current), Some(better)) = (chosen(&now, name), chosen(recommended, name)) else {
+            continue;
+        };
+        let gain = if current == better || priced >= GAINS_PRICED {
+            None
+        } else {
+            priced += 1;
+            // A change another one needs (an embed that moves a child's own
+            // relationships) may not stand alone: then no figure of its own.
+            advise_plain(&today(model, Some((name, better))), settings, mix)
+                .ok()
+                .map(|(_, alone)| now.totals.minus(&alone.totals))
+        };
+        relationships.push(LayoutChange {
+            relationship: name.clone(),
+            current: current.clone(),
+            recommended: better.clone(),
+            gain,
+        });
+    }
+    let operations = now
+        .operations
+        .iter()
+        .filter_map(|op| {
+            let other = recommended
+                .operations
+                .iter()
+                .find(|o| o.operation == op.operation)?;
+            Some(OperationComparison {
+                operation: op.operation.clone(),
+                rate: op.rate,
+                current: op.cost,
+                recommended: other.cost,
+            })
+        })
+        .collect();
+    let unstated = model
+        .relationship_ids()
+        .filter(|&r| model.current_of(r).is_none())
+        .map(|r| model.relationship(r).name.clone())
+        .collect();
+    Ok(CurrentComparison {
+        already_best: now.totals.score <= recommended.totals.score
+            || relationships.iter().all(|c| c.current == c.recommended),
+        current_totals: now.totals,
+        recommended_totals: recommended.totals,
+        relationships,
+        operations,
+        unstated,
+    })
+}
+
+/// The finding when the design of today cannot be priced (a layout that is
+/// no candidate for its relationship here, say).
+pub(super) fn unpriced(e: &AdviseError) -> Finding {
+    Finding {
+        rule: crate::rules::design::design_for_workload::RULE.id,
+        severity: Severity::Warning,
+        message: format!("the design of today (`current:`) cannot be priced: {e}"),
+        location: Location::Model {
+            path: "current".to_string(),
+        },
+        evidence: vec![Evidence::new("current", "unpriced")],
+        help: Some(
+            "give each relationship in `current:` a layout its candidates include (advise lists them)"
+                .to_string(),
+        ),
+    }
+}
