@@ -57,6 +57,21 @@ fn chosen<'d>(design: &'d Design, relationship: &str) -> Option<&'d Layout> {
         .map(|d| &d.chosen)
 }
 
+/// The design the deployment has today: `model` advised with every
+/// relationship of its `current:` section pinned to its layout of today
+/// (with the model it was made for); `None` when the model has no
+/// `current:`. What a migration starts from.
+pub fn today_design(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+) -> Result<Option<(Model, Design)>, AdviseError> {
+    if model.current.is_empty() {
+        return Ok(None);
+    }
+    advise_plain(&today(model, None), settings, mix).map(Some)
+}
+
 /// The comparison of the design of today with `recommended`.
 pub(super) fn compare(
     model: &Model,
