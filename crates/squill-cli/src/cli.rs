@@ -55,6 +55,9 @@ pub enum Command {
     Check(crate::commands::CheckArgs),
     /// Measure existing data (mongodump, mongoexport) and flag anti-patterns.
     Scan(crate::commands::ScanArgs),
+    /// Read mongod/mongos logs: query shapes per namespace, their rates,
+    /// latencies and plans, and what to index.
+    Workload(crate::commands::WorkloadArgs),
     /// Write validators, indexes, scripts, queries and data for a design.
     Generate(crate::commands::GenerateArgs),
     /// Write a starting model from another database: SQL DDL, or a live PostgreSQL, measured.

@@ -9,6 +9,7 @@ mod migrate;
 mod progress;
 mod rules;
 mod scan;
+mod workload;
 
 pub use advise::AdviseArgs;
 pub use check::CheckArgs;
@@ -17,6 +18,7 @@ pub use import::ImportArgs;
 pub use migrate::MigrateArgs;
 pub use rules::RulesArgs;
 pub use scan::ScanArgs;
+pub use workload::WorkloadArgs;
 
 use crate::cli::{Cli, ColorChoice, Command, Global};
 use anyhow::Result;
@@ -29,6 +31,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Advise(args) => advise::run(&global, args),
         Command::Check(args) => check::run(&global, args),
         Command::Scan(args) => scan::run(&global, args),
+        Command::Workload(args) => workload::run(&global, args),
         Command::Generate(args) => generate::run(&global, args),
         Command::Import(args) => import::run(&global, args),
         Command::Migrate(args) => migrate::run(&global, args),

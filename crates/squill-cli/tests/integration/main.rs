@@ -18,3 +18,4 @@ mod scan;
 mod scan_streams;
 mod stdin_and_config;
 mod support;
+mod workload;

@@ -7,6 +7,7 @@ pub mod bson;
 pub mod dump;
 pub mod ejson;
 pub mod model_file;
+pub mod mongolog;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod sql;

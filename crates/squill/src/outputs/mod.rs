@@ -5,3 +5,4 @@
 pub mod design;
 pub mod rules;
 pub mod scan;
+pub mod workload;

@@ -7,6 +7,7 @@ fn kind(rule: &Rule) -> &'static str {
     match rule.kind {
         RuleKind::Design => "design",
         RuleKind::Data => "data",
+        RuleKind::Workload => "workload",
     }
 }
 

@@ -1,7 +1,8 @@
 //! The rule catalogue: every piece of design knowledge squill carries, as data.
 //!
 //! One file per rule (named after its id) under `design/` (rules that forbid or
-//! weigh candidate layouts) or `data/` (anti-patterns found in scanned data).
+//! weigh candidate layouts), `data/` (anti-patterns found in scanned data) or
+//! `workload/` (what a workload read from mongod logs does badly).
 //! Each file declares the rule with `declare_rule!`: id, summary, kind,
 //! severity, sources and its check; the docs live in `docs/<id>.md` and feed
 //! `squill rule ID`, the docs pages and SARIF alike. The build script lists
@@ -12,6 +13,7 @@ pub mod design;
 pub mod judge;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod workload;
 
 use crate::finding::Severity;
 use serde::Serialize;
@@ -24,6 +26,8 @@ pub enum RuleKind {
     Design,
     /// Judges measured data (an anti-pattern in a scanned dump).
     Data,
+    /// Judges a workload read from logs (`squill workload`).
+    Workload,
 }
 
 /// A rule: its metadata and its check.
@@ -67,6 +71,8 @@ pub enum Check {
     Design(fn(&judge::DesignCheck<'_>) -> Vec<crate::finding::Finding>),
     /// A scanned data set: findings about it.
     Data(fn(&crate::scan::Analysis<'_>, &mut Vec<crate::finding::Finding>)),
+    /// A workload read from logs: findings about its query shapes.
+    Workload(fn(&workload::Analysis<'_>, &mut Vec<crate::finding::Finding>)),
     /// Cited by the advisor itself with its own evidence (the cost model's
     /// verdict), not asked by the registry.
     Cited,
@@ -79,6 +85,7 @@ impl std::fmt::Debug for Check {
             Check::Entity(_) => "Entity",
             Check::Design(_) => "Design",
             Check::Data(_) => "Data",
+            Check::Workload(_) => "Workload",
             Check::Cited => "Cited",
         })
     }
@@ -123,9 +130,14 @@ macro_rules! declare_rule {
 }
 pub(crate) use declare_rule;
 
-/// Every rule, design rules first, each group in id order.
+/// Every rule, design rules first, then data and workload rules, each group
+/// in id order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    design::ALL.iter().chain(data::ALL.iter()).copied()
+    design::ALL
+        .iter()
+        .chain(data::ALL.iter())
+        .chain(workload::ALL.iter())
+        .copied()
 }
 
 pub fn by_id(id: &str) -> Option<&'static Rule> {
@@ -169,7 +181,7 @@ mod tests {
         let mut orders = Vec::new();
         for r in all() {
             match (r.kind, r.check) {
-                (RuleKind::Data, Check::Data(_)) => {}
+                (RuleKind::Data, Check::Data(_)) | (RuleKind::Workload, Check::Workload(_)) => {}
                 (RuleKind::Design, Check::Relationship { order, .. }) => orders.push(order),
                 (RuleKind::Design, Check::Entity(_) | Check::Design(_) | Check::Cited) => {}
                 (kind, check) => panic!("{}: a {kind:?} rule with a {check:?} check", r.id),
@@ -190,6 +202,7 @@ mod tests {
             let folder = match rule.kind {
                 RuleKind::Design => "design",
                 RuleKind::Data => "data",
+                RuleKind::Workload => "workload",
             };
             let file = root
                 .join(folder)

@@ -1,0 +1,79 @@
+//! `squill workload`: reads mongod/mongos logs (JSON or legacy text, plain or
+//! gzip) and reports the query shapes per namespace, hottest first, with the
+//! findings of the workload rules and suggested indexes.
+//!
+//! Exit codes: 2 when a file could not be opened or read (the report of the
+//! other files is still written first), else 0. Unreadable lines inside a
+//! file are part of the report, not an error.
+
+use crate::cli::Global;
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 the logs were read (unreadable lines are listed in the report); \
+2 a file could not be opened or read, or another error.\n\
+Literal values from filters are never printed unless --show-values is given: logs hold personal data.\n\
+The report is documented in docs/workload.md."
+)]
+pub struct WorkloadArgs {
+    /// mongod or mongos log files: structured JSON (4.4+) or legacy text, plain or gzip.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Report format.
+    #[arg(long, default_value = "text", value_name = "FORMAT")]
+    pub format: Format,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Keep one example filter per shape, with its literal values.
+    #[arg(long)]
+    pub show_values: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+    Sarif,
+}
+
+pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
+    // Read for its errors: a `--config` that cannot be read is an error everywhere.
+    super::load_settings(global)?;
+    let options = squill::inputs::mongolog::Options {
+        show_values: args.show_values,
+    };
+    let mut report = squill::inputs::mongolog::read(&args.files, options);
+    squill::rules::workload::apply(&mut report);
+    let text = match args.format {
+        Format::Text => squill::outputs::workload::text(&report),
+        Format::Json => squill::outputs::workload::json(&report),
+        Format::Markdown => squill::outputs::workload::markdown(&report),
+        Format::Sarif => squill::outputs::workload::sarif(&report),
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, &text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    if !report.errors.is_empty() {
+        let mut err = std::io::stderr().lock();
+        for e in &report.errors {
+            let _ = writeln!(err, "error: {}", e.message);
+        }
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,350 @@
+//! The collector: takes entries from every file in turn, keeps one of a
+//! write's two log entries, folds getMores, groups the rest by namespace and
+//! shape, and counts unreadable lines; `finish` makes the report.
+
+use super::entry::Entry;
+use super::problem::{Problem, Reason};
+use super::report::{
+    ErrorCount, FileError, FileSummary, Latency, NameCount, NamespaceReport, Problems, ReasonCount,
+    ShapeReport, Span, Totals, WorkloadReport,
+};
+use super::shape::{self, Shape};
+use super::stats::ShapeStats;
+use super::timestamp::iso;
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+
+/// Unreadable lines kept with their place, per file and reason.
+const EXAMPLES_PER_REASON: usize = 5;
+/// Names of other commands kept; the rest are counted under `other`.
+const MAX_COMMAND_NAMES: usize = 200;
+/// Connections remembered between a write's WRITE and COMMAND entries.
+const MAX_PENDING: usize = 10_000;
+
+#[derive(Default)]
+pub struct Collector {
+    shapes: FxHashMap<String, FxHashMap<Shape, ShapeStats>>,
+    other_commands: FxHashMap<String, u64>,
+    /// Per connection: the namespace of the write statements logged since
+    /// its last command, waiting for that command's own entry.
+    pending_writes: FxHashMap<String, String>,
+    /// Per connection: a write command's entry seen before its statements'
+    /// (the sample logs are not always in order), with its namespace.
+    deferred: FxHashMap<String, (Entry, String)>,
+    totals: Totals,
+    first: Option<i64>,
+    last: Option<i64>,
+    ctime: bool,
+    problem_counts: BTreeMap<Reason, u64>,
+    examples: Vec<Problem>,
+    files: Vec<FileSummary>,
+    errors: Vec<FileError>,
+}
+
+impl Collector {
+    pub fn add(&mut self, entry: Entry) {
+        if let Some(t) = entry.time {
+            self.first = Some(self.first.map_or(t, |f| f.min(t)));
+            self.last = Some(self.last.map_or(t, |l| l.max(t)));
+        }
+        let (db, coll) = entry.namespace();
+        let ns = format!("{db}.{coll}");
+        let Some(conn) = entry.connection.clone() else {
+            self.count(&entry, &db, &coll, ns);
+            return;
+        };
+        if self.pending_writes.len() >= MAX_PENDING {
+            self.pending_writes.clear();
+        }
+        if self.deferred.len() >= MAX_PENDING {
+            self.flush_deferred();
+        }
+        let deferred = self.deferred.remove(&conn);
+        if entry.write_statement {
+            match deferred {
+                // Its command's entry came first: the statement replaces it.
+                Some((_, d_ns)) if d_ns == ns => self.totals.duplicate_write_commands += 1,
+                other => {
+                    if let Some((d, d_ns)) = other {
+                        self.count_deferred(&d, d_ns);
+                    }
+                    self.pending_writes.insert(conn, ns.clone());
+                }
+            }
+            self.count(&entry, &db, &coll, ns);
+            return;
+        }
+        if let Some((d, d_ns)) = deferred {
+            self.count_deferred(&d, d_ns);
+        }
+        let pending = self.pending_writes.remove(&conn);
+        if matches!(
+            entry.command.first_key(),
+            Some("update" | "delete" | "insert")
+        ) {
+            if pending.is_some_and(|p| p == ns) {
+                // The command entry of statements already counted.
+                self.totals.duplicate_write_commands += 1;
+                return;
+            }
+            // Its statements may still follow (lines out of order): wait
+            // for them until the connection's next entry.
+            self.deferred.insert(conn, (entry, ns));
+            return;
+        }
+        self.count(&entry, &db, &coll, ns);
+    }
+
+    fn count_deferred(&mut self, entry: &Entry, ns: String) {
+        let (db, coll) = entry.namespace();
+        self.count(entry, &db, &coll, ns);
+    }
+
+    /// Counts the write commands still waiting for statements that never came.
+    fn flush_deferred(&mut self) {
+        let mut waiting: Vec<(String, (Entry, String))> = self.deferred.drain().collect();
+        waiting.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, (entry, ns)) in waiting {
+            self.count_deferred(&entry, ns);
+        }
+    }
+
+    fn count(&mut self, entry: &Entry, db: &str, coll: &str, ns: String) {
+        let name = entry.command.first_key().unwrap_or("");
+        let Some((shape, seen)) = shape::of(&entry.command, entry.folded_getmore) else {
+            self.totals.other_commands += 1;
+            let key = if self.other_commands.len() < MAX_COMMAND_NAMES
+                || self.other_commands.contains_key(name)
+            {
+                name
+            } else {
+                "other"
+            };
+            *self.other_commands.entry(key.to_string()).or_default() += 1;
+            return;
+        };
+        if matches!(db, "admin" | "local" | "config") || coll.starts_with("system.") {
+            self.totals.internal_operations += 1;
+            return;
+        }
+        self.totals.operations += 1;
+        if entry.folded_getmore {
+            self.totals.folded_getmores += 1;
+        }
+        self.shapes
+            .entry(ns)
+            .or_default()
+            .entry(shape)
+            .or_default()
+            .add(entry, seen);
+    }
+
+    pub fn saw_ctime(&mut self) {
+        self.ctime = true;
+    }
+
+    pub fn problem(&mut self, file: &str, line: u64, reason: Reason) {
+        *self.problem_counts.entry(reason).or_default() += 1;
+        let kept = self
+            .examples
+            .iter()
+            .filter(|p| p.reason == reason && p.file == file)
+            .count();
+        if kept < EXAMPLES_PER_REASON {
+            self.examples.push(Problem {
+                file: file.to_string(),
+                line,
+                reason,
+            });
+        }
+    }
+
+    pub fn file(&mut self, summary: FileSummary) {
+        self.totals.lines += summary.lines;
+        self.files.push(summary);
+    }
+
+    pub fn error(&mut self, path: &str, message: String) {
+        self.errors.push(FileError {
+            path: path.to_string(),
+            message,
+        });
+    }
+
+    pub fn finish(mut self, show_values: bool) -> WorkloadReport {
+        self.flush_deferred();
+        let span = match (self.first, self.last) {
+            (Some(first), Some(last)) => Some(Span {
+                first: iso(first),
+                last: iso(last),
+                seconds: (last - first) as f64 / 1000.0,
+                year_known: !self.ctime,
+            }),
+            _ => None,
+        };
+        let seconds = span.as_ref().map_or(0.0, |s| s.seconds);
+        let all_ms: u64 = self
+            .shapes
+            .values()
+            .flat_map(|m| m.values())
+            .map(|s| s.total_ms)
+            .fold(0, u64::saturating_add);
+        let mut namespaces: Vec<NamespaceReport> = self
+            .shapes
+            .into_iter()
+            .map(|(ns, shapes)| {
+                let (database, collection) = ns
+                    .split_once('.')
+                    .map_or((ns.clone(), String::new()), |(d, c)| {
+                        (d.to_string(), c.to_string())
+                    });
+                let mut shapes: Vec<ShapeReport> = shapes
+                    .into_iter()
+                    .map(|(shape, stats)| shape_report(shape, stats, seconds, all_ms, show_values))
+                    .collect();
+                shapes.sort_by(|a, b| {
+                    b.total_ms
+                        .cmp(&a.total_ms)
+                        .then(b.count.cmp(&a.count))
+                        .then_with(|| a.text.cmp(&b.text))
+                });
+                NamespaceReport {
+                    operations: shapes.iter().map(|s| s.count + s.getmores).sum(),
+                    total_ms: shapes
+                        .iter()
+                        .map(|s| s.total_ms)
+                        .fold(0, u64::saturating_add),
+                    namespace: ns,
+                    database,
+                    collection,
+                    shapes,
+                }
+            })
+            .collect();
+        namespaces.sort_by(|a, b| {
+            b.total_ms
+                .cmp(&a.total_ms)
+                .then(b.operations.cmp(&a.operations))
+                .then_with(|| a.namespace.cmp(&b.namespace))
+        });
+        // Ids by heat over the whole report: S1 is the hottest shape anywhere.
+        let mut order: Vec<(u64, u64, usize, usize)> = Vec::new();
+        for (n, ns) in namespaces.iter().enumerate() {
+            for (s, shape) in ns.shapes.iter().enumerate() {
+                order.push((shape.total_ms, shape.count, n, s));
+            }
+        }
+        order.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(b.1.cmp(&a.1))
+                .then(a.2.cmp(&b.2))
+                .then(a.3.cmp(&b.3))
+        });
+        for (rank, &(_, _, n, s)) in order.iter().enumerate() {
+            namespaces[n].shapes[s].id = format!("S{}", rank + 1);
+        }
+        let mut other_commands: Vec<NameCount> = self
+            .other_commands
+            .into_iter()
+            .map(|(name, count)| NameCount { name, count })
+            .collect();
+        other_commands.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+        let mut totals = self.totals;
+        totals.shapes = order.len() as u64;
+        totals.namespaces = namespaces.len() as u64;
+        totals.unreadable_lines = self.problem_counts.values().sum();
+        totals.total_ms = all_ms;
+        WorkloadReport {
+            files: self.files,
+            span,
+            totals,
+            namespaces,
+            other_commands,
+            problems: Problems {
+                by_reason: self
+                    .problem_counts
+                    .into_iter()
+                    .map(|(reason, count)| ReasonCount { reason, count })
+                    .collect(),
+                examples: self.examples,
+            },
+            errors: self.errors,
+            findings: Vec::new(),
+            suggested_indexes: Vec::new(),
+            show_values,
+        }
+    }
+}
+
+fn ratio(a: u64, b: u64) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
+}
+
+fn shape_report(
+    shape: Shape,
+    s: ShapeStats,
+    seconds: f64,
+    all_ms: u64,
+    show_values: bool,
+) -> ShapeReport {
+    let rate = (seconds > 0.0).then(|| s.count as f64 / seconds);
+    let mut plans: Vec<NameCount> = s
+        .plans
+        .into_iter()
+        .map(|(name, count)| NameCount { name, count })
+        .collect();
+    plans.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    if s.other_plans > 0 {
+        plans.push(NameCount {
+            name: "other".into(),
+            count: s.other_plans,
+        });
+    }
+    let mut errors: Vec<ErrorCount> = s
+        .errors
+        .into_iter()
+        .map(|(code, count)| ErrorCount {
+            code: Some(code),
+            count,
+        })
+        .collect();
+    errors.sort_by(|a, b| b.count.cmp(&a.count).then(a.code.cmp(&b.code)));
+    if s.other_errors > 0 {
+        errors.push(ErrorCount {
+            code: None,
+            count: s.other_errors,
+        });
+    }
+    ShapeReport {
+        id: String::new(),
+        text: shape.to_string(),
+        shape,
+        count: s.count,
+        getmores: s.getmores,
+        rate_per_second: rate,
+        rate_per_hour: rate.map(|r| r * 3600.0),
+        total_ms: s.total_ms,
+        time_share: if all_ms > 0 {
+            s.total_ms as f64 / all_ms as f64
+        } else {
+            0.0
+        },
+        latency_ms: Latency {
+            p50: s.latency.quantile(0.5),
+            p95: s.latency.quantile(0.95),
+            max: s.latency.max(),
+        },
+        keys_examined: s.keys_examined,
+        docs_examined: s.docs_examined,
+        returned: s.returned,
+        keys_examined_per_returned: ratio(s.keys_examined, s.returned),
+        docs_examined_per_returned: ratio(s.docs_examined, s.returned),
+        plans,
+        in_memory_sorts: s.in_memory_sorts,
+        errors,
+        largest_in: s.largest_in,
+        unanchored_regex: s.unanchored_regex,
+        case_insensitive_regex: s.case_insensitive_regex,
+        example: if show_values { s.example } else { None },
+    }
+}

@@ -1,0 +1,174 @@
+//! The workload report: what the logs say the application does, per
+//! namespace and shape, with the lines that could not be read. Values only;
+//! `outputs::workload` renders them and `rules::workload` judges them.
+
+use super::problem::{Problem, Reason};
+use super::shape::{Shape, SortKey};
+use crate::finding::Finding;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadReport {
+    pub files: Vec<FileSummary>,
+    /// First and last timestamp of all files together.
+    pub span: Option<Span>,
+    pub totals: Totals,
+    /// Hottest first (by total time).
+    pub namespaces: Vec<NamespaceReport>,
+    /// Commands that are not reads or writes of a collection (`hello`,
+    /// `createIndexes`, …), by name, most frequent first.
+    pub other_commands: Vec<NameCount>,
+    pub problems: Problems,
+    /// Files that could not be opened or read at all.
+    pub errors: Vec<FileError>,
+    pub findings: Vec<Finding>,
+    pub suggested_indexes: Vec<IndexSuggestion>,
+    /// Whether example filters (literal values) are included.
+    pub show_values: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileSummary {
+    pub path: String,
+    pub gzip: bool,
+    /// `json`, `text`, `mixed` (both in one file) or `none` (no log line).
+    pub format: &'static str,
+    pub lines: u64,
+    pub operations: u64,
+    pub unreadable: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Span {
+    pub first: String,
+    pub last: String,
+    pub seconds: f64,
+    /// False for mongod 2.4's ctime timestamps, which have no year: the
+    /// dates are then placed in 2000 and only their distance means anything.
+    pub year_known: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Totals {
+    pub lines: u64,
+    /// Operations counted in shapes (a folded getMore included).
+    pub operations: u64,
+    pub shapes: u64,
+    pub namespaces: u64,
+    /// COMMAND entries of writes already counted from their WRITE entries
+    /// (or, in 2.6 text logs, from their per-statement lines).
+    pub duplicate_write_commands: u64,
+    pub folded_getmores: u64,
+    /// Operations on `admin`, `local`, `config` and `system.*`: the server's
+    /// own work (replication, sessions), left out of the shapes.
+    pub internal_operations: u64,
+    pub other_commands: u64,
+    pub unreadable_lines: u64,
+    pub total_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NamespaceReport {
+    pub namespace: String,
+    pub database: String,
+    pub collection: String,
+    pub operations: u64,
+    pub total_ms: u64,
+    pub shapes: Vec<ShapeReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ShapeReport {
+    /// `S1`, `S2`, …: hottest first over the whole report.
+    pub id: String,
+    /// The shape in a compact notation (`find {a: eq} sort {b: -1}`).
+    pub text: String,
+    pub shape: Shape,
+    pub count: u64,
+    pub getmores: u64,
+    /// Per second and per hour over the span the logs cover.
+    pub rate_per_second: Option<f64>,
+    pub rate_per_hour: Option<f64>,
+    pub total_ms: u64,
+    /// Share of the time of every shape in the report.
+    pub time_share: f64,
+    pub latency_ms: Latency,
+    pub keys_examined: u64,
+    pub docs_examined: u64,
+    pub returned: u64,
+    /// Per document returned (`None` when nothing was returned).
+    pub keys_examined_per_returned: Option<f64>,
+    pub docs_examined_per_returned: Option<f64>,
+    pub plans: Vec<NameCount>,
+    pub in_memory_sorts: u64,
+    pub errors: Vec<ErrorCount>,
+    /// The longest `$in`/`$nin` list seen.
+    pub largest_in: u64,
+    pub unanchored_regex: u64,
+    pub case_insensitive_regex: u64,
+    /// One filter as logged: only with `--show-values`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+}
+
+impl ShapeReport {
+    /// Executions whose plan was a collection scan.
+    pub fn collection_scans(&self) -> u64 {
+        self.plans
+            .iter()
+            .filter(|p| p.name.split(", ").any(|stage| stage == "COLLSCAN"))
+            .map(|p| p.count)
+            .sum()
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Latency {
+    pub p50: Option<u64>,
+    pub p95: Option<u64>,
+    pub max: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NameCount {
+    pub name: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorCount {
+    /// `None` for the codes beyond those kept per shape.
+    pub code: Option<i64>,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Problems {
+    pub by_reason: Vec<ReasonCount>,
+    /// The first few of each reason in each file.
+    pub examples: Vec<Problem>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReasonCount {
+    pub reason: Reason,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileError {
+    pub path: String,
+    pub message: String,
+}
+
+/// An index that would serve some shapes, keys in equality–sort–range order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexSuggestion {
+    pub namespace: String,
+    pub keys: Vec<SortKey>,
+    /// The shapes (`S3`) it serves.
+    pub serves: Vec<String>,
+    /// The shapes' executions together, and their time.
+    pub count: u64,
+    pub total_ms: u64,
+}

@@ -1,0 +1,194 @@
+//! Whole-reader tests: several lines through the collector, gzip, the
+//! write dedup, getMore folding, and that no literal value reaches the report.
+
+use super::problem::Reason;
+use super::{Options, WorkloadReport, read_bytes};
+
+fn report(text: &str) -> WorkloadReport {
+    read_bytes("t.log", text.as_bytes(), Options::default())
+}
+
+fn shape_texts(r: &WorkloadReport) -> Vec<String> {
+    r.namespaces
+        .iter()
+        .flat_map(|n| {
+            n.shapes
+                .iter()
+                .map(move |s| format!("{} {} x{}", n.namespace, s.text, s.count))
+        })
+        .collect()
+}
+
+const WRITE: &str = r#"{"t":{"$date":"2023-09-23T16:25:13.420-04:00"},"s":"I","c":"WRITE","id":51803,"ctx":"conn22","msg":"Slow query","attr":{"type":"update","ns":"shop.dealers","command":{"q":{"_id":"DEALER-1"},"u":{"$set":{"name":"Atlanta Auto"}},"multi":false,"upsert":true},"planSummary":"IDHACK","keysExamined":1,"docsExamined":1,"nMatched":1,"durationMillis":11}}"#;
+const COMMAND: &str = r#"{"t":{"$date":"2023-09-23T16:25:13.421-04:00"},"s":"I","c":"COMMAND","id":51803,"ctx":"conn22","msg":"Slow query","attr":{"type":"command","ns":"shop.$cmd","command":{"update":"dealers","ordered":true,"$db":"shop"},"numYields":0,"reslen":60,"durationMillis":12}}"#;
+
+#[test]
+fn a_write_is_counted_once_not_from_both_entries() {
+    let r = report(&format!("{WRITE}\n{COMMAND}\n"));
+    assert_eq!(
+        shape_texts(&r),
+        ["shop.dealers update {_id: eq} $set {name} x1"]
+    );
+    assert_eq!(r.totals.duplicate_write_commands, 1);
+    // Out of order (the command's entry first), still one.
+    let reversed = report(&format!("{COMMAND}\n{WRITE}\n"));
+    assert_eq!(
+        shape_texts(&reversed),
+        ["shop.dealers update {_id: eq} $set {name} x1"]
+    );
+    // A COMMAND entry without a WRITE entry is the only record.
+    let alone = report(&format!("{COMMAND}\n"));
+    assert_eq!(shape_texts(&alone), ["shop.dealers update x1"]);
+    assert_eq!(alone.totals.duplicate_write_commands, 0);
+}
+
+#[test]
+fn legacy_write_lines_and_their_command_count_once() {
+    let text = "\
+2014-04-09T23:25:32.500+0000 [conn3] update shop.users query: { _id: 1 } update: { $set: { a: 1 } } nMatched:1 nModified:1 1ms
+2014-04-09T23:25:32.508+0000 [conn3] command shop.$cmd command: update { update: \"users\", updates: [ { q: { _id: 1 }, u: { $set: { a: 1 } } } ], ordered: true } keyUpdates:0 reslen:95 2ms
+2014-04-09T23:25:32.509+0000 [conn4] command shop.$cmd command: insert { insert: \"users\", documents: 1 } reslen:95 2ms
+";
+    let r = report(text);
+    assert_eq!(
+        shape_texts(&r),
+        [
+            "shop.users insert x1",
+            "shop.users update {_id: eq} $set {a} x1"
+        ]
+    );
+    assert_eq!(r.totals.duplicate_write_commands, 1);
+}
+
+#[test]
+fn getmore_folds_into_its_originating_find() {
+    let find = r#"{"t":{"$date":"2023-09-23T16:25:00.000Z"},"c":"COMMAND","ctx":"conn2","msg":"Slow query","attr":{"type":"command","ns":"shop.cars","command":{"find":"cars","filter":{"a":1}},"planSummary":"COLLSCAN","docsExamined":100,"nreturned":101,"durationMillis":5}}"#;
+    let more = r#"{"t":{"$date":"2023-09-23T16:25:01.000Z"},"c":"COMMAND","ctx":"conn2","msg":"Slow query","attr":{"type":"command","ns":"shop.cars","command":{"getMore":12,"collection":"cars"},"originatingCommand":{"find":"cars","filter":{"a":2}},"planSummary":"COLLSCAN","docsExamined":50,"nreturned":50,"durationMillis":3}}"#;
+    let lone = r#"{"t":{"$date":"2023-09-23T16:25:02.000Z"},"c":"COMMAND","ctx":"conn2","msg":"Slow query","attr":{"type":"command","ns":"shop.cars","command":{"getMore":12,"collection":"cars"},"durationMillis":1}}"#;
+    let r = report(&format!("{find}\n{more}\n{lone}\n"));
+    assert_eq!(
+        shape_texts(&r),
+        ["shop.cars find {a: eq} x1", "shop.cars getMore x1"]
+    );
+    let s = &r.namespaces[0].shapes[0];
+    assert_eq!(
+        (s.getmores, s.total_ms, s.docs_examined, s.returned),
+        (1, 8, 150, 151)
+    );
+    assert_eq!(
+        s.latency_ms.max,
+        Some(5),
+        "a getMore is not an execution's latency"
+    );
+    assert_eq!(r.totals.folded_getmores, 1);
+    let span = r.span.as_ref().unwrap();
+    assert_eq!(span.seconds, 2.0);
+}
+
+#[test]
+fn legacy_and_json_lines_in_one_report_with_rates_and_plans() {
+    let text = "\
+2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { status: \"A\" }, sort: { at: -1 } } planSummary: COLLSCAN keysExamined:0 docsExamined:1000 hasSortStage:1 nreturned:10 100ms
+2019-06-18T12:30:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { status: \"B\" }, sort: { at: -1 } } planSummary: COLLSCAN keysExamined:0 docsExamined:1000 hasSortStage:1 nreturned:10 300ms
+2019-06-18T13:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { status: \"C\" }, sort: { at: -1 } } planSummary: IXSCAN { status: 1 } keysExamined:10 docsExamined:10 nreturned:10 ok:0 errCode:50 errName:MaxTimeMSExpired 200ms
+";
+    let r = report(text);
+    let s = &r.namespaces[0].shapes[0];
+    assert_eq!(s.text, "find {status: eq} sort {at: -1}");
+    assert_eq!(s.count, 3);
+    assert_eq!(s.rate_per_hour, Some(3.0));
+    assert_eq!((s.latency_ms.p50, s.latency_ms.max), (Some(200), Some(300)));
+    assert_eq!(s.docs_examined_per_returned, Some(2010.0 / 30.0));
+    assert_eq!(s.collection_scans(), 2);
+    assert_eq!(s.in_memory_sorts, 2);
+    assert_eq!(s.errors.len(), 1);
+    assert_eq!(s.errors[0].code, Some(50));
+    assert_eq!(r.files[0].format, "text");
+}
+
+#[test]
+fn unreadable_lines_are_counted_with_their_place_and_the_rest_is_read() {
+    let cut = &WRITE[..WRITE.len() - 20];
+    let text = format!("{WRITE}\n{cut}\n*** garbage ***\n\n{WRITE}\n");
+    let r = report(&text);
+    assert_eq!(r.namespaces[0].shapes[0].count, 2);
+    let places: Vec<(u64, Reason)> = r
+        .problems
+        .examples
+        .iter()
+        .map(|p| (p.line, p.reason))
+        .collect();
+    assert_eq!(places, [(2, Reason::CutShort), (3, Reason::NotALogLine)]);
+    assert_eq!(r.totals.unreadable_lines, 2);
+    assert_eq!(r.files[0].lines, 5);
+}
+
+#[test]
+fn gzip_and_truncated_gzip() {
+    use std::io::Write;
+    let plain = format!("{WRITE}\n").repeat(200);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(plain.as_bytes()).unwrap();
+    let bytes = gz.finish().unwrap();
+    let whole = read_bytes("w.log.gz", &bytes, Options::default());
+    assert!(whole.files[0].gzip);
+    assert_eq!(whole.namespaces[0].shapes[0].count, 200);
+    assert_eq!(whole.totals.unreadable_lines, 0);
+    let cut = read_bytes("w.log.gz", &bytes[..bytes.len() / 2], Options::default());
+    assert_eq!(cut.problems.by_reason.len(), 1);
+    assert_eq!(cut.problems.by_reason[0].reason, Reason::TruncatedGzip);
+    let read = cut.namespaces.first().map_or(0, |n| n.shapes[0].count);
+    assert!(read < 200, "{read}");
+}
+
+#[test]
+fn values_stay_out_unless_asked_for() {
+    let legacy = "2014-04-09T23:25:32.508+0000 [conn3] query shop.users query: { email: \"secret@example.com\", name: /^Jo/i } nreturned:1 2ms";
+    let text = format!("{WRITE}\n{legacy}\n");
+    let quiet = serde_json::to_string(&report(&text)).unwrap();
+    for secret in ["secret@example.com", "DEALER-1", "Atlanta", "^Jo"] {
+        assert!(!quiet.contains(secret), "{secret} in {quiet}");
+    }
+    let shown = serde_json::to_string(&read_bytes(
+        "t.log",
+        text.as_bytes(),
+        Options { show_values: true },
+    ))
+    .unwrap();
+    assert!(shown.contains("secret@example.com") && shown.contains("DEALER-1"));
+}
+
+#[test]
+fn server_internal_namespaces_and_other_commands_stay_out_of_the_shapes() {
+    let text = "\
+2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command admin.$cmd command: isMaster { isMaster: 1.0, $db: \"admin\" } numYields:0 reslen:224 0ms
+2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command local.oplog.rs command: find { find: \"oplog.rs\", filter: { ts: { $gte: Timestamp(1, 1) } } } planSummary: COLLSCAN 1ms
+";
+    let r = report(text);
+    assert!(r.namespaces.is_empty());
+    assert_eq!(r.totals.internal_operations, 1);
+    assert_eq!(r.other_commands[0].name, "isMaster");
+}
+
+#[test]
+fn never_panics_on_arbitrary_bytes() {
+    let samples: [&[u8]; 6] = [
+        b"\xff\xfe\x00garbage\n{\"msg\":\"Slow query\"\n",
+        b"{\"msg\":\"Slow query\",\"attr\":{\"ns\":\"a.b\",\"command\":[1,2]}}\n",
+        b"{\"msg\":\"Slow query\",\"attr\":{\"ns\":\"a\",\"command\":{\"find\":5}}}\n",
+        "2019-06-18T12:00:00.000+0000 I COMMAND [conn1] command a.b command: find { find: \"é\", filter: { \"é\": /é/ } } 1ms\n".as_bytes(),
+        b"2019-06-18T12:00:00.000+0000 I COMMAND [conn1] query a. 1ms\n2019-06-18T12:00:00 [ ] getmore . 5ms\n",
+        b"\x1f\x8b\x08\x00garbage",
+    ];
+    for bytes in samples {
+        let r = read_bytes("x", bytes, Options::default());
+        let _ = serde_json::to_string(&r).unwrap();
+    }
+    let legacy = "2019-06-18T12:02:00.506+0100 I COMMAND  [conn7] command shop.orders command: find { find: \"orders\", filter: { status: \"A\", qty: { $in: [ 1, 2 ] }, t: /x/ } } planSummary: IXSCAN { status: 1 } keysExamined:12 docsExamined:10 nreturned:3 12ms";
+    // Every byte prefix (split characters included) of real lines.
+    for line in [WRITE, COMMAND, legacy] {
+        for end in 0..line.len() {
+            let _ = read_bytes("x", &line.as_bytes()[..end], Options::default());
+        }
+    }
+}

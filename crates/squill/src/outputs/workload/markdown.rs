@@ -1,0 +1,113 @@
+//! The Markdown report: one table of shapes per namespace, hottest first,
+//! then findings, suggested indexes and unreadable lines.
+
+use super::{duration, index, latency, per_hour, plans, reason, selectivity};
+use crate::inputs::mongolog::WorkloadReport;
+use crate::outputs::scan::location_text;
+use crate::words;
+use std::fmt::Write as _;
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+pub fn markdown(report: &WorkloadReport) -> String {
+    let mut out = String::from("# Workload\n\n");
+    let t = &report.totals;
+    let _ = writeln!(
+        out,
+        "{}, {}: {} in {} on {}.",
+        words::count(report.files.len() as f64, "file"),
+        words::count(t.lines as f64, "line"),
+        words::count(t.operations as f64, "operation"),
+        words::count(t.shapes as f64, "shape"),
+        words::count(t.namespaces as f64, "namespace"),
+    );
+    if let Some(span) = &report.span {
+        let _ = writeln!(
+            out,
+            "The logs cover {} to {} ({}){}.",
+            span.first,
+            span.last,
+            duration((span.seconds * 1000.0) as u64),
+            if span.year_known {
+                ""
+            } else {
+                "; they give no year"
+            }
+        );
+    }
+    if !report.show_values {
+        out.push_str("\nLiteral values are not shown (shapes only).\n");
+    }
+    for ns in &report.namespaces {
+        let _ = writeln!(
+            out,
+            "\n## `{}`\n\n{}, {}.\n\n| id | shape | count | rate | latency | total | plans | examined |\n|---|---|---|---|---|---|---|---|",
+            ns.namespace,
+            words::count(ns.operations as f64, "operation"),
+            duration(ns.total_ms)
+        );
+        for s in &ns.shapes {
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} | {} | {} | {} ({}) | {} | {} |",
+                s.id,
+                cell(&s.text),
+                words::int(s.count),
+                per_hour(s),
+                latency(s),
+                duration(s.total_ms),
+                words::percent(s.time_share),
+                cell(&plans(s)),
+                cell(&selectivity(s).unwrap_or_default()),
+            );
+        }
+    }
+    let _ = writeln!(out, "\n## Findings\n");
+    if report.findings.is_empty() {
+        out.push_str("None.\n");
+    }
+    for f in &report.findings {
+        let _ = writeln!(
+            out,
+            "- **{}** `{}` {}: {}",
+            f.severity,
+            f.rule,
+            location_text(&f.location),
+            f.message
+        );
+    }
+    if !report.suggested_indexes.is_empty() {
+        let _ = writeln!(out, "\n## Suggested indexes\n");
+        for i in &report.suggested_indexes {
+            let _ = writeln!(out, "- {}", index(i));
+        }
+    }
+    if t.unreadable_lines > 0 {
+        let _ = writeln!(out, "\n## Unreadable lines\n");
+        for r in &report.problems.by_reason {
+            let places: Vec<String> = report
+                .problems
+                .examples
+                .iter()
+                .filter(|p| p.reason == r.reason)
+                .map(|p| format!("`{}:{}`", p.file, p.line))
+                .collect();
+            let _ = writeln!(
+                out,
+                "- {} {}: {}",
+                words::int(r.count),
+                reason(r.reason),
+                places.join(", ")
+            );
+        }
+    }
+    if !report.errors.is_empty() {
+        let _ = writeln!(out, "\n## Errors\n");
+        for e in &report.errors {
+            let _ = writeln!(out, "- {}", e.message);
+        }
+    }
+    out
+}

@@ -1,0 +1,106 @@
+//! SARIF 2.1.0 for `squill workload`: one run, the workload rules with their
+//! full docs as help, one result per finding (logical location the
+//! namespace), unreadable lines as notes and unreadable files as errors
+//! among the tool's notifications, each with its file and line.
+
+use super::reason;
+use crate::finding::Severity;
+use crate::inputs::mongolog::WorkloadReport;
+use crate::outputs::scan::location_text;
+use serde_json::{Value, json};
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn uri(path: &str) -> String {
+    path.replace('\\', "/")
+}
+
+pub fn sarif(report: &WorkloadReport) -> String {
+    let rules = crate::rules::workload::ALL;
+    let rule_objects: Vec<Value> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.summary },
+                "help": { "text": r.docs, "markdown": r.docs },
+                "defaultConfiguration": { "level": level(r.default_severity) },
+                "properties": { "sources": r.sources },
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let evidence: serde_json::Map<String, Value> = f
+                .evidence
+                .iter()
+                .map(|e| (e.name.clone(), e.value.clone()))
+                .collect();
+            let mut props = json!({ "evidence": evidence });
+            if let Some(h) = &f.help {
+                props["help"] = json!(h);
+            }
+            let mut result = json!({
+                "ruleId": f.rule,
+                "level": level(f.severity),
+                "message": { "text": format!("{}: {}", location_text(&f.location), f.message) },
+                "locations": [{ "logicalLocations": [{
+                    "fullyQualifiedName": location_text(&f.location),
+                    "kind": "type",
+                }]}],
+                "properties": props,
+            });
+            if let Some(i) = rules.iter().position(|r| r.id == f.rule) {
+                result["ruleIndex"] = json!(i);
+            }
+            result
+        })
+        .collect();
+    let lines = report.problems.examples.iter().map(|p| {
+        json!({
+            "level": "note",
+            "message": { "text": format!("line not read: {}", reason(p.reason)) },
+            "locations": [{ "physicalLocation": {
+                "artifactLocation": { "uri": uri(&p.file) },
+                "region": { "startLine": p.line.max(1) },
+            }}],
+        })
+    });
+    let files = report.errors.iter().map(|e| {
+        json!({
+            "level": "error",
+            "message": { "text": e.message },
+            "locations": [{ "physicalLocation": { "artifactLocation": { "uri": uri(&e.path) } } }],
+        })
+    });
+    let notifications: Vec<Value> = files.chain(lines).collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "squill",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://example.invalid/squill",
+                "rules": rule_objects,
+            }},
+            "invocations": [{
+                "executionSuccessful": report.errors.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": results,
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".to_string());
+    s.push('\n');
+    s
+}

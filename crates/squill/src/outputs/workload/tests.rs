@@ -1,0 +1,40 @@
+//! The reporters on a small inline log: what each shows, and that literal
+//! values stay out of every format unless the report was made to show them.
+
+use crate::inputs::mongolog::{Options, read_bytes};
+
+const LOG: &str = "\
+2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { email: \"ann@example.com\" }, sort: { at: -1 } } planSummary: COLLSCAN keysExamined:0 docsExamined:1000 hasSortStage:1 nreturned:10 100ms
+2019-06-18T13:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { email: \"bob@example.com\" }, sort: { at: -1 } } planSummary: COLLSCAN keysExamined:0 docsExamined:1000 hasSortStage:1 nreturned:10 300ms
+not a log line
+";
+
+#[test]
+fn text_shows_shapes_hot_first_and_unreadable_lines() {
+    let report = read_bytes("t.log", LOG.as_bytes(), Options::default());
+    let text = super::text(&report);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn no_format_shows_values_unless_asked() {
+    let report = read_bytes("t.log", LOG.as_bytes(), Options::default());
+    for out in [
+        super::text(&report),
+        super::markdown(&report),
+        super::json(&report),
+    ] {
+        assert!(!out.contains("example.com"), "{out}");
+    }
+    let shown = read_bytes("t.log", LOG.as_bytes(), Options { show_values: true });
+    assert!(super::text(&shown).contains("filter: { email: \"ann@example.com\" }"));
+    assert!(super::json(&shown).contains("ann@example.com"));
+}
+
+#[test]
+fn durations_read_in_their_unit() {
+    assert_eq!(super::duration(12), "12 ms");
+    assert_eq!(super::duration(3_400), "3.4 s");
+    assert_eq!(super::duration(150_000), "2.5 min");
+    assert_eq!(super::duration(7_200_000), "2 h");
+}

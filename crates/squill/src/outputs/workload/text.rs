@@ -1,0 +1,150 @@
+//! The text report: totals and span, then per namespace its shapes, hottest
+//! first, then findings, suggested indexes and the lines that could not be read.
+
+use super::{duration, errors, index, latency, per_hour, plans, reason, selectivity};
+use crate::inputs::mongolog::WorkloadReport;
+use crate::outputs::scan::{evidence_value, location_text};
+use crate::words;
+use std::fmt::Write as _;
+
+pub fn text(report: &WorkloadReport) -> String {
+    let mut out = String::new();
+    let t = &report.totals;
+    let _ = writeln!(
+        out,
+        "squill workload: {}, {}, {} in {} on {}",
+        words::count(report.files.len() as f64, "file"),
+        words::count(t.lines as f64, "line"),
+        words::count(t.operations as f64, "operation"),
+        words::count(t.shapes as f64, "shape"),
+        words::count(t.namespaces as f64, "namespace"),
+    );
+    if let Some(span) = &report.span {
+        let _ = writeln!(
+            out,
+            "span: {} to {} ({}){}",
+            span.first,
+            span.last,
+            duration((span.seconds * 1000.0) as u64),
+            if span.year_known {
+                ""
+            } else {
+                "; the log has no year"
+            }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "also: getMores folded into their cursors' shapes {}; write commands counted once, from their statements {}; the server's own operations {}; other commands {}",
+        words::int(t.folded_getmores),
+        words::int(t.duplicate_write_commands),
+        words::int(t.internal_operations),
+        words::int(t.other_commands),
+    );
+    if !report.show_values {
+        let _ = writeln!(
+            out,
+            "values: hidden (shapes only; --show-values adds one example per shape)"
+        );
+    }
+    for ns in &report.namespaces {
+        let _ = writeln!(
+            out,
+            "\n{}: {}, {}",
+            ns.namespace,
+            words::count(ns.operations as f64, "operation"),
+            duration(ns.total_ms)
+        );
+        for s in &ns.shapes {
+            let _ = writeln!(out, "  {:<4} {}", s.id, s.text);
+            let mut line = format!(
+                "       ×{}, {}, {}, total {} ({})",
+                words::int(s.count),
+                per_hour(s),
+                latency(s),
+                duration(s.total_ms),
+                words::percent(s.time_share)
+            );
+            if s.getmores > 0 {
+                let _ = write!(
+                    line,
+                    ", {} folded",
+                    words::count(s.getmores as f64, "getMore")
+                );
+            }
+            let _ = writeln!(out, "{line}");
+            if !s.plans.is_empty() {
+                let _ = writeln!(out, "       plans: {}", plans(s));
+            }
+            if let Some(sel) = selectivity(s) {
+                let _ = writeln!(out, "       {sel}");
+            }
+            if s.in_memory_sorts > 0 {
+                let _ = writeln!(
+                    out,
+                    "       in-memory sorts: {}",
+                    words::int(s.in_memory_sorts)
+                );
+            }
+            if !s.errors.is_empty() {
+                let _ = writeln!(out, "       errors: {}", errors(s));
+            }
+            if let Some(example) = &s.example {
+                let _ = writeln!(out, "       example: {example}");
+            }
+        }
+    }
+    let _ = writeln!(out, "\nfindings: {}", report.findings.len());
+    for f in &report.findings {
+        let _ = writeln!(
+            out,
+            "  {}[{}] {}: {}",
+            f.severity,
+            f.rule,
+            location_text(&f.location),
+            f.message
+        );
+        let evidence: Vec<String> = f
+            .evidence
+            .iter()
+            .map(|e| format!("{} {}", e.name, evidence_value(&e.value)))
+            .collect();
+        if !evidence.is_empty() {
+            let _ = writeln!(out, "      evidence: {}", evidence.join(", "));
+        }
+        if let Some(help) = &f.help {
+            let _ = writeln!(out, "      help: {help}");
+        }
+    }
+    if !report.suggested_indexes.is_empty() {
+        let _ = writeln!(out, "\nsuggested indexes (equality, sort, range)");
+        for i in &report.suggested_indexes {
+            let _ = writeln!(out, "  {}", index(i));
+        }
+    }
+    if t.unreadable_lines > 0 {
+        let _ = writeln!(
+            out,
+            "\nunreadable lines: {}",
+            words::int(t.unreadable_lines)
+        );
+        for r in &report.problems.by_reason {
+            let _ = writeln!(out, "  {} {}", words::int(r.count), reason(r.reason));
+            for p in report
+                .problems
+                .examples
+                .iter()
+                .filter(|p| p.reason == r.reason)
+            {
+                let _ = writeln!(out, "      {}:{}", p.file, p.line);
+            }
+        }
+    }
+    if !report.errors.is_empty() {
+        let _ = writeln!(out, "\nerrors");
+        for e in &report.errors {
+            let _ = writeln!(out, "  {}", e.message);
+        }
+    }
+    out
+}
