@@ -24,9 +24,19 @@ Thresholds: --profile or `profile` in squill.toml; per rule under [scan.<rule-id
 The JSON report is documented in docs/scan-json.md."
 )]
 pub struct ScanArgs {
-    /// Dump directories, .bson(.gz) files, archives, JSON exports; `-` reads standard input.
+    /// Dump directories, .bson(.gz) files, archives, JSON exports; `-` reads
+    /// standard input; or one `mongodb://…` URI of a running deployment
+    /// (built with `--features mongodb`), sampled read-only.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+
+    /// For a `mongodb://…` URI: documents sampled from each collection.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub sample: u64,
+
+    /// For a `mongodb://…` URI: seconds to find a server before giving up.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    pub connect_timeout: u64,
 
     /// The input format (detected from the content by default).
     #[arg(long, default_value = "auto", value_parser = parse_input_format, value_name = "FORMAT")]
@@ -104,6 +114,83 @@ impl From<ProfileArg> for Profile {
     }
 }
 
+/// The URI when the one input is a running deployment.
+fn live_uri(paths: &[PathBuf]) -> Option<&str> {
+    match paths {
+        [one] => one
+            .to_str()
+            .filter(|p| p.starts_with("mongodb://") || p.starts_with("mongodb+srv://")),
+        _ => None,
+    }
+}
+
+/// A deployment sampled through the driver, as scan inputs. With
+/// `SQUILL_RECORD_COMMANDS=FILE` the commands sent are written to FILE, one
+/// name a line (the tests check that every one reads).
+#[cfg(feature = "mongodb")]
+fn live(
+    uri: &str,
+    args: &ScanArgs,
+) -> Result<(squill::inputs::dump::Inputs, Vec<Sampled>, Option<Recorder>)> {
+    use squill::inputs::live::{LiveOptions, open};
+    use std::sync::{Arc, Mutex};
+    let record = std::env::var_os("SQUILL_RECORD_COMMANDS").map(PathBuf::from);
+    let commands = record.as_ref().map(|_| Arc::new(Mutex::new(Vec::new())));
+    let options = LiveOptions {
+        sample: args.sample.max(1),
+        connect_timeout: std::time::Duration::from_secs(args.connect_timeout.max(1)),
+        commands: commands.clone(),
+    };
+    let name = squill::inputs::mongo_uri::without_credentials(uri);
+    eprintln!("squill scan: sampling {name}");
+    let (inputs, sampled) = open(uri, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    for s in &sampled {
+        eprintln!(
+            "squill scan: {}.{}: sampling {} of about {} documents",
+            s.database,
+            s.collection,
+            squill::words::int(s.asked),
+            squill::words::int(s.estimated)
+        );
+    }
+    // The streams are read during the scan: the list is written after it.
+    let recorder = record.zip(commands);
+    let sampled = sampled
+        .into_iter()
+        .map(|s| (s.database, s.collection, s.estimated))
+        .collect();
+    Ok((inputs, sampled, recorder))
+}
+
+/// A collection sampled live: database, name, the server's estimate of
+/// its documents.
+type Sampled = (String, String, u64);
+
+/// Where to write the commands a live scan sent, and the list the driver
+/// fills while the scan reads.
+type Recorder = (PathBuf, std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+/// Writes the commands a live scan sent, one name a line.
+fn write_recorded_commands(recorder: Option<Recorder>) -> Result<()> {
+    if let Some((path, log)) = recorder {
+        let names = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+        std::fs::write(&path, names + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "mongodb"))]
+fn live(
+    uri: &str,
+    _: &ScanArgs,
+) -> Result<(squill::inputs::dump::Inputs, Vec<Sampled>, Option<Recorder>)> {
+    let _ = uri;
+    anyhow::bail!(
+        "scanning a running deployment needs a squill built with the `mongodb` feature (cargo install squill-cli --features mongodb); or scan a mongodump of it"
+    )
+}
+
 pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
     // More threads than cores only add memory and start-up (issue 23:
@@ -121,7 +208,14 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
             .num_threads(n)
             .build_global();
     }
-    let inputs = squill::inputs::dump::open(&args.paths, args.input_format);
+    let (inputs, sampled, recorder) = match live_uri(&args.paths) {
+        Some(uri) => live(uri, &args)?,
+        None => (
+            squill::inputs::dump::open(&args.paths, args.input_format),
+            Vec::new(),
+            None,
+        ),
+    };
     let progress = driver::Progress::default();
     let options = driver::Options {
         walk_only: args.walk_only,
@@ -139,7 +233,17 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     let mut report = super::progress::with_progress_bar(total, position, || {
         driver::scan(inputs, &settings, options, &progress)
     });
+    for c in &mut report.collections {
+        if let Some((_, _, estimated)) = sampled
+            .iter()
+            .find(|(db, name, _)| Some(db) == c.database.as_ref() && *name == c.name)
+            && *estimated > c.documents
+        {
+            c.sampled_from = Some(*estimated);
+        }
+    }
     squill::rules::data::apply(&mut report, &settings);
+    write_recorded_commands(recorder)?;
 
     let text = match args.format {
         Format::Text => squill::outputs::scan::text(&report),
@@ -157,11 +261,16 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         }
     }
     if let Some(path) = &args.emit_model {
-        let name = args
-            .paths
-            .first()
-            .and_then(|p| p.file_stem())
-            .map_or_else(|| "scan".to_string(), |s| s.to_string_lossy().into_owned());
+        // A URI's name is its database: its last part may hold a password.
+        let name = match live_uri(&args.paths) {
+            Some(uri) => squill::inputs::mongo_uri::database_of(uri)
+                .unwrap_or_else(|| "deployment".to_string()),
+            None => args
+                .paths
+                .first()
+                .and_then(|p| p.file_stem())
+                .map_or_else(|| "scan".to_string(), |s| s.to_string_lossy().into_owned()),
+        };
         let model = squill::scan::emit_model::model(&report, &name);
         std::fs::write(path, squill::inputs::model_file::to_yaml(&model))
             .with_context(|| format!("cannot write {}", path.display()))?;

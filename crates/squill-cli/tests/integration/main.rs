@@ -15,6 +15,8 @@ mod postgres;
 mod readers;
 mod rules;
 mod scan;
+#[cfg(feature = "mongodb")]
+mod scan_live;
 mod scan_streams;
 mod stdin_and_config;
 mod support;

@@ -6,7 +6,10 @@
 pub mod bson;
 pub mod dump;
 pub mod ejson;
+#[cfg(feature = "mongodb")]
+pub mod live;
 pub mod model_file;
+pub mod mongo_uri;
 pub mod mongolog;
 #[cfg(feature = "postgres")]
 pub mod postgres;

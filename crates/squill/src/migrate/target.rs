@@ -10,6 +10,7 @@
 
 use super::stream::MigrateError;
 use crate::design::Collection;
+use crate::inputs::mongo_uri::{database_of, password_of, without_credentials};
 use mongodb::bson::{Bson, Document, RawDocumentBuf, doc};
 use mongodb::error::ErrorKind;
 use mongodb::sync::{Client, Database};
@@ -186,59 +187,5 @@ impl Target {
             .run()
             .map_err(|e| self.fail(&format!("indexing {}", coll.name), e))?;
         Ok(())
-    }
-}
-
-/// The database a URI names: `mongodb://host:1/shop?x=y` → `shop`.
-fn database_of(uri: &str) -> Option<String> {
-    let rest = uri.split_once("://")?.1;
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
-    let path = rest.split_once('/')?.1;
-    let db = path.split('?').next().unwrap_or("");
-    (!db.is_empty()).then(|| db.to_string())
-}
-
-/// The password of `mongodb://user:password@host/…`, if any.
-fn password_of(uri: &str) -> Option<String> {
-    let rest = uri.split_once("://")?.1;
-    let userinfo = rest.split('@').next().filter(|_| rest.contains('@'))?;
-    userinfo
-        .split_once(':')
-        .map(|(_, p)| p.to_string())
-        .filter(|p| !p.is_empty())
-}
-
-/// `mongodb://host:port/…` without `user:password@`.
-fn without_credentials(uri: &str) -> String {
-    match uri.split_once("://") {
-        Some((scheme, rest)) => match rest.rsplit_once('@') {
-            Some((_, host)) => format!("{scheme}://{host}"),
-            None => uri.to_string(),
-        },
-        None => "(a MongoDB URI)".to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn credentials_are_kept_out_of_names() {
-        assert_eq!(
-            super::without_credentials("mongodb://u:s3cret@h:27017/?tls=true"),
-            "mongodb://h:27017/?tls=true"
-        );
-        assert_eq!(
-            super::password_of("mongodb://u:s3cret@h:27017"),
-            Some("s3cret".into())
-        );
-        assert_eq!(super::password_of("mongodb://h:27017"), None);
-        assert_eq!(
-            super::database_of("mongodb://u:p@h:1/shop?tls=true"),
-            Some("shop".into())
-        );
-        assert_eq!(
-            super::database_of("mongodb://h:1/?directConnection=true"),
-            None
-        );
     }
 }

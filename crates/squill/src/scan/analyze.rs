@@ -146,6 +146,7 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
         name: meta.name.clone(),
         file: meta.file.clone(),
         documents: p.documents,
+        sampled_from: None,
         invalid_documents: p.invalid_documents,
         size: p.sizes.distribution(),
         bytes,

@@ -95,12 +95,18 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
         .collect();
     Entity {
         name,
-        count: c.documents,
+        count: c.sampled_from.unwrap_or(c.documents),
         fields,
-        description: Some(format!(
-            "measured by squill scan: {} documents, mean {} bytes",
-            c.documents, c.size.mean
-        )),
+        description: Some(match c.sampled_from {
+            Some(n) => format!(
+                "measured by squill scan on a sample of {} of about {n} documents, mean {} bytes",
+                c.documents, c.size.mean
+            ),
+            None => format!(
+                "measured by squill scan: {} documents, mean {} bytes",
+                c.documents, c.size.mean
+            ),
+        }),
         unique: Vec::new(),
         archive_of: None,
     }
@@ -112,17 +118,22 @@ fn relationship(
     parent: EntityId,
     child: EntityId,
     _parent_name: &str,
+    scale: f64,
 ) -> Relationship {
+    // Children counted in a sample of the child collection are that share
+    // of each parent's: scaled back up (a parent with none in the sample
+    // may still have some).
+    let up = |n: u64| ((n as f64) * scale).round() as u64;
+    let min = if scale > 1.0 { 0 } else { r.fan_out.min };
+    let typical = up(r.fan_out.p50).max(min);
+    let max = up(r.fan_out.max).max(typical);
     let children = Cardinality {
-        min: r.fan_out.min,
-        typical: r.fan_out.p50.max(r.fan_out.min),
-        max: Count::Finite(r.fan_out.max.max(r.fan_out.p50)),
+        min,
+        typical,
+        max: Count::Finite(max),
         growth_per_day: None,
         // Measured: the fan-out's 95th percentile.
-        p95: Some(r.fan_out.p95.clamp(
-            r.fan_out.p50.max(r.fan_out.min),
-            r.fan_out.max.max(r.fan_out.p50),
-        )),
+        p95: Some(up(r.fan_out.p95).clamp(typical, max)),
         p99: None,
     };
     let parents = match r.direction {
@@ -234,7 +245,24 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             },
             copies: Vec::new(),
         });
-        relationships.push(relationship(r, rel_name, parent, child, &parent_name));
+        // A sample of the children holds that share of each parent's.
+        let scale = match r.direction {
+            Direction::ParentReference => measured[child.index()]
+                .sampled_from
+                .map_or(1.0, |n| {
+                    n as f64 / measured[child.index()].documents.max(1) as f64
+                })
+                .max(1.0),
+            Direction::ChildReferenceArray => 1.0,
+        };
+        relationships.push(relationship(
+            r,
+            rel_name,
+            parent,
+            child,
+            &parent_name,
+            scale,
+        ));
     }
     Model {
         name: name.to_string(),

@@ -81,6 +81,10 @@ pub struct CollectionReport {
     pub name: String,
     pub file: Option<PathBuf>,
     pub documents: u64,
+    /// When the documents are a sample of a running deployment's
+    /// collection (`scan mongodb://…`): the server's estimate of how many
+    /// the collection holds.
+    pub sampled_from: Option<u64>,
     pub invalid_documents: u64,
     /// BSON bytes per document.
     pub size: Distribution,

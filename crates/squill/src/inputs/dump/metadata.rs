@@ -44,7 +44,7 @@ pub(crate) fn parse_value(value: &Value) -> Result<Metadata, String> {
     Ok(meta)
 }
 
-fn index_spec(value: &Value) -> Result<IndexSpec, String> {
+pub(crate) fn index_spec(value: &Value) -> Result<IndexSpec, String> {
     let Value::Object(fields) = value else {
         return Err("expected an object".into());
     };

@@ -29,7 +29,7 @@ mod framing;
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
-mod metadata;
+pub(crate) mod metadata;
 mod stdin;
 
 pub use error::{InputError, InputErrorKind, Position};

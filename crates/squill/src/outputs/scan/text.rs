@@ -101,9 +101,12 @@ const MAX_FIELDS: usize = 60;
 fn collection(out: &mut String, c: &CollectionReport) {
     let _ = writeln!(
         out,
-        "{}: {} documents, {} bytes{}",
+        "{}: {} documents{}, {} bytes{}",
         collection_name(c),
         c.documents,
+        c.sampled_from
+            .map(|n| format!(" (a sample of about {n})"))
+            .unwrap_or_default(),
         c.bytes,
         c.file
             .as_ref()
