@@ -54,6 +54,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "FILE")]
     pub emit_model: Option<PathBuf>,
 
+    /// mongod/mongos logs (as `squill workload` reads them): their query
+    /// shapes become the model's operations, at the rates the logs show.
+    #[arg(long, value_name = "LOG", num_args = 1.., requires = "emit_model")]
+    pub workload: Vec<PathBuf>,
+
     /// Threshold profile (overrides `profile` in squill.toml).
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<ProfileArg>,
@@ -191,6 +196,38 @@ fn live(
     )
 }
 
+/// The scanned model with the logs' shapes as its operations; the shapes
+/// that could not become one are listed at its end, with why.
+fn observed_model(
+    report: &squill::scan::ScanReport,
+    model: &squill::model::Model,
+    logs: &[PathBuf],
+) -> Result<String> {
+    let workload =
+        squill::inputs::mongolog::read(logs, squill::inputs::mongolog::Options::default());
+    if let Some(e) = workload.errors.first() {
+        anyhow::bail!("cannot read {}: {}", e.path, e.message);
+    }
+    let (model, text, unmapped) = squill::scan::observed::operations(report, model, &workload);
+    let shapes = workload.totals.shapes;
+    eprintln!(
+        "squill scan: {} of {} query shapes in the logs became operations of the model",
+        model.workload.operations.len(),
+        shapes
+    );
+    let mut text = text;
+    if !unmapped.is_empty() {
+        text.push_str("# Query shapes of the logs that are not operations of this model:\n");
+        for u in &unmapped {
+            text.push_str(&format!(
+                "#   {} {} on {}: {}\n",
+                u.shape, u.text, u.namespace, u.why
+            ));
+        }
+    }
+    Ok(text)
+}
+
 pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
     // More threads than cores only add memory and start-up (issue 23:
@@ -272,8 +309,12 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
                 .map_or_else(|| "scan".to_string(), |s| s.to_string_lossy().into_owned()),
         };
         let model = squill::scan::emit_model::model(&report, &name);
-        std::fs::write(path, squill::inputs::model_file::to_yaml(&model))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let text = if args.workload.is_empty() {
+            squill::inputs::model_file::to_yaml(&model)
+        } else {
+            observed_model(&report, &model, &args.workload)?
+        };
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if !report.errors.is_empty() {
         let mut err = std::io::stderr().lock();

@@ -18,6 +18,7 @@ mod scan;
 #[cfg(feature = "mongodb")]
 mod scan_live;
 mod scan_streams;
+mod scan_workload;
 mod stdin_and_config;
 mod support;
 mod workload;

@@ -27,3 +27,4 @@ pub mod driver;
 pub mod emit_model;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod observed;
