@@ -33,6 +33,8 @@ pub fn render(design: &Design) -> String {
         super::current::markdown(&mut out, c);
     }
     out.push_str("\n## Collections\n\n");
+    out.push_str(&super::mermaid::diagram(design));
+    out.push('\n');
     for c in &design.collections {
         collection(&mut out, c);
     }

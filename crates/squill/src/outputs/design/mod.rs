@@ -5,6 +5,7 @@ mod current;
 mod describe;
 pub mod json;
 pub mod markdown;
+mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod text;
