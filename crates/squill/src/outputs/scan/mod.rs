@@ -4,7 +4,7 @@
 
 mod json;
 mod markdown;
-mod sarif;
+pub(crate) mod sarif;
 mod text;
 
 pub use json::json;

@@ -7,7 +7,7 @@ use crate::finding::{Location, Severity};
 use crate::scan::ScanReport;
 use serde_json::{Value, json};
 
-fn level(s: Severity) -> &'static str {
+pub(crate) fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -62,21 +62,22 @@ fn locations(loc: &Location) -> Vec<Value> {
     }
 }
 
+/// A rule as SARIF's `reportingDescriptor`: its summary, its whole doc as
+/// help, its default level and its sources.
+pub(crate) fn rule_object(r: &crate::rules::Rule) -> Value {
+    json!({
+        "id": r.id,
+        "shortDescription": { "text": r.summary },
+        "fullDescription": { "text": r.summary },
+        "help": { "text": r.docs, "markdown": r.docs },
+        "defaultConfiguration": { "level": level(r.default_severity) },
+        "properties": { "sources": r.sources },
+    })
+}
+
 pub fn sarif(report: &ScanReport) -> String {
     let rules: Vec<&crate::rules::Rule> = crate::rules::data::ALL.to_vec();
-    let rule_objects: Vec<Value> = rules
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id,
-                "shortDescription": { "text": r.summary },
-                "fullDescription": { "text": r.summary },
-                "help": { "text": r.docs, "markdown": r.docs },
-                "defaultConfiguration": { "level": level(r.default_severity) },
-                "properties": { "sources": r.sources },
-            })
-        })
-        .collect();
+    let rule_objects: Vec<Value> = rules.iter().map(|r| rule_object(r)).collect();
     let results: Vec<Value> = report
         .findings
         .iter()

@@ -4,18 +4,10 @@
 //! among the tool's notifications, each with its file and line.
 
 use super::reason;
-use crate::finding::Severity;
 use crate::inputs::mongolog::WorkloadReport;
+use crate::outputs::scan::sarif::{level, rule_object};
 use crate::outputs::scan::location_text;
 use serde_json::{Value, json};
-
-fn level(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    }
-}
 
 fn uri(path: &str) -> String {
     path.replace('\\', "/")
@@ -23,19 +15,7 @@ fn uri(path: &str) -> String {
 
 pub fn sarif(report: &WorkloadReport) -> String {
     let rules = crate::rules::workload::ALL;
-    let rule_objects: Vec<Value> = rules
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id,
-                "shortDescription": { "text": r.summary },
-                "fullDescription": { "text": r.summary },
-                "help": { "text": r.docs, "markdown": r.docs },
-                "defaultConfiguration": { "level": level(r.default_severity) },
-                "properties": { "sources": r.sources },
-            })
-        })
-        .collect();
+    let rule_objects: Vec<Value> = rules.iter().map(|r| rule_object(r)).collect();
     let results: Vec<Value> = report
         .findings
         .iter()
