@@ -228,11 +228,14 @@ fn host_keeps_its_last_1000_messages() {
         r.chosen
     );
     cites(r, "subset");
+    // Pushed in time order, newest first, the first 1000 are the latest
+    // (a negative slice would keep the oldest).
     let log = d.operations.iter().find(|o| o.operation == "log").unwrap();
     assert!(log.steps.iter().any(|s| s.updates.iter().any(|u| matches!(
         u,
         crate::design::UpdateOp::Push {
-            slice: Some(-1000),
+            sort: Some((_, -1)),
+            slice: Some(1000),
             ..
         }
     ))));

@@ -299,7 +299,13 @@ impl<'a> Planner<'a> {
                         UpdateOp::Push {
                             path: self.access(parent).path(&rel.parent_field),
                             sort: sort_field.clone().map(|s| (s, -1)),
-                            slice: Some(-(*k as i64)),
+                            // Sorted newest first, the latest K are the
+                            // first K; unsorted, pushed at the end, the last.
+                            slice: Some(if sort_field.is_some() {
+                                *k as i64
+                            } else {
+                                -(*k as i64)
+                            }),
                         },
                         Purpose::KeepLatest {
                             k: *k,

@@ -5,8 +5,8 @@
 
 use super::reason;
 use crate::inputs::mongolog::WorkloadReport;
-use crate::outputs::scan::sarif::{level, rule_object};
 use crate::outputs::scan::location_text;
+use crate::outputs::scan::sarif::{level, rule_object};
 use serde_json::{Value, json};
 
 fn uri(path: &str) -> String {
