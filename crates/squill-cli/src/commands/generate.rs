@@ -37,6 +37,12 @@ pub struct GenerateArgs {
     /// millions, or a long chain of one-to-manys).
     #[arg(long, value_name = "N")]
     pub max_children: Option<u64>,
+
+    /// Write only migration.js: the mongosh script that turns the
+    /// collections of the design of today (the model's `current:`) into
+    /// those of the recommended design (docs/migration.md).
+    #[arg(long, conflicts_with_all = ["scale", "max_children"])]
+    pub migration: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -131,6 +137,9 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     let (Some(model_path), Some(out)) = (args.model, args.out) else {
         anyhow::bail!("usage: squill generate MODEL --out DIR");
     };
+    if args.migration {
+        return run_migration(global, &model_path, &out, &args.common);
+    }
     let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
     let options = generate::Options {
         seed: args.common.seed,
@@ -192,6 +201,60 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
         data_report(&mut text, &summary, started.elapsed());
     }
+    super::write_stdout(&text)
+}
+
+/// `--migration`: advises the model twice (today's design and the
+/// recommended one) and writes the script between them, or refuses with the
+/// changes it cannot migrate (exit 2) rather than write a partial script.
+fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> Result<ExitCode> {
+    let settings = super::load_settings(global)?;
+    let model = super::load_model(path)?;
+    let diag =
+        |e: squill::advise::AdviseError| anyhow::Error::new(super::DiagnosticError(Box::new(e)));
+    let (_, recommended) =
+        squill::advise::advise_with_model(&model, &settings, common.mix.as_deref())
+            .map_err(diag)?;
+    let Some((_, today)) =
+        squill::advise::today_design(&model, &settings, common.mix.as_deref()).map_err(diag)?
+    else {
+        anyhow::bail!(
+            "{}: the model has no `current:` section: there is no design of today to migrate from (docs/model-file.md)",
+            path.display()
+        );
+    };
+    let migration = generate::migration::migration(
+        &model,
+        &today,
+        &recommended,
+        generate::migration::DEFAULT_BATCH,
+    )
+    .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let artifact = generate::Artifact {
+        file: "migration.js",
+        title: "mongosh: the migration from the design of today to the recommended one",
+        content: migration.script,
+    };
+    generate::write_artifacts(out, &[artifact], common.force)
+        .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    let mut text = format!(
+        "squill generate --migration: model `{}`, mix `{}`: {} in {}\n",
+        recommended.model,
+        recommended.mix,
+        "migration.js",
+        out.display()
+    );
+    if migration.changes.is_empty() {
+        text.push_str("  the design of today is already the best: the script does nothing\n");
+    }
+    for (rel, from, to) in &migration.changes {
+        let _ = writeln!(text, "  {rel}: {from} → {to}");
+    }
+    let _ = writeln!(
+        text,
+        "  {}; the old collections and fields stay until the script runs with DROP_OLD = true",
+        squill::words::count(migration.steps as f64, "step")
+    );
     super::write_stdout(&text)
 }
 

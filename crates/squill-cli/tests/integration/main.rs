@@ -9,6 +9,7 @@ mod import;
 mod migrate;
 #[cfg(feature = "postgres")]
 mod migrate_patterns;
+mod migration;
 mod model_file;
 #[cfg(feature = "postgres")]
 mod postgres;

@@ -8,6 +8,7 @@
 
 use crate::postgres::{SECRET, copy_of, psql, sakila_workload, server};
 use crate::support::Test;
+pub(crate) use crate::support::{mongo, run_tool, with_db};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -52,50 +53,8 @@ pub(crate) fn design_of(model: &Path) -> serde_json::Value {
     serde_json::from_str(&advice.stdout).unwrap()
 }
 
-/// The MongoDB-compatible server and the tools scripts/test installs:
-/// (URI, the venv's python, mongosh).
-pub(crate) fn mongo() -> Option<(String, String, String)> {
-    let get = |k: &str| std::env::var(k).ok();
-    match (
-        get("SQUILL_TEST_MONGODB_URI"),
-        get("SQUILL_TEST_PYTHON"),
-        get("SQUILL_TEST_MONGOSH"),
-    ) {
-        (Some(u), Some(p), Some(m)) => Some((u, p, m)),
-        _ => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "SQUILL_TEST_MONGODB_URI, SQUILL_TEST_PYTHON or SQUILL_TEST_MONGOSH is not set and CI=true"
-            );
-            eprintln!("NOTICE: skipping: no MongoDB-compatible server (run through scripts/test)");
-            None
-        }
-    }
-}
 
-/// `mongodb://host:port/?opts` with database `db` in it.
-pub(crate) fn with_db(uri: &str, db: &str) -> String {
-    let (base, query) = uri
-        .split_once('?')
-        .map_or((uri, None), |(b, q)| (b, Some(q)));
-    let start = base.find("://").map_or(0, |i| i + 3);
-    let end = base[start..].find('/').map_or(base.len(), |i| start + i);
-    match query {
-        Some(q) => format!("{}/{db}?{q}", &base[..end]),
-        None => format!("{}/{db}", &base[..end]),
-    }
-}
 
-pub(crate) fn run_tool(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("the tool runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
-    text
-}
 
 /// What the source says the migrated collections must hold: a count per
 /// collection, and per top-level array of related rows their total and

@@ -181,3 +181,48 @@ pub fn files(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// The MongoDB-compatible server and the tools scripts/test installs:
+/// (URI, the venv's python, mongosh).
+pub fn mongo() -> Option<(String, String, String)> {
+    let get = |k: &str| std::env::var(k).ok();
+    match (
+        get("SQUILL_TEST_MONGODB_URI"),
+        get("SQUILL_TEST_PYTHON"),
+        get("SQUILL_TEST_MONGOSH"),
+    ) {
+        (Some(u), Some(p), Some(m)) => Some((u, p, m)),
+        _ => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "SQUILL_TEST_MONGODB_URI, SQUILL_TEST_PYTHON or SQUILL_TEST_MONGOSH is not set and CI=true"
+            );
+            eprintln!("NOTICE: skipping: no MongoDB-compatible server (run through scripts/test)");
+            None
+        }
+    }
+}
+
+/// `mongodb://host:port/?opts` with database `db` in it.
+pub fn with_db(uri: &str, db: &str) -> String {
+    let (base, query) = uri
+        .split_once('?')
+        .map_or((uri, None), |(b, q)| (b, Some(q)));
+    let start = base.find("://").map_or(0, |i| i + 3);
+    let end = base[start..].find('/').map_or(base.len(), |i| start + i);
+    match query {
+        Some(q) => format!("{}/{db}?{q}", &base[..end]),
+        None => format!("{}/{db}", &base[..end]),
+    }
+}
+
+pub fn run_tool(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("the tool runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    text
+}

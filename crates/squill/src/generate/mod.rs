@@ -20,6 +20,7 @@ pub mod examples;
 mod flat;
 pub mod indexes;
 pub mod json_text;
+pub mod migration;
 mod plan;
 pub mod population;
 mod roots;

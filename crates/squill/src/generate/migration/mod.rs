@@ -1,0 +1,90 @@
+//! `generate --migration`: the mongosh script that turns the collections of
+//! the design of today (the model's `current:`) into those of the recommended
+//! design. Both designs come in as values (the caller advises; `generate`
+//! sits below `advise`); the steps are derived from their shapes, so field
+//! and collection names are the designs' own.
+//!
+//! A change no step covers refuses the whole script: a script that migrated
+//! half a design would leave the application's queries failing on the rest.
+
+mod action;
+mod pipeline;
+mod plan;
+mod render;
+mod source;
+mod verify;
+
+#[cfg(test)]
+mod tests;
+
+pub use render::SUPPORTED;
+
+use crate::design::Design;
+use crate::model::Model;
+
+/// Parents (or children) a step reads per batch, unless told otherwise.
+pub const DEFAULT_BATCH: u64 = 1000;
+
+/// Why no migration script is written.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum MigrationError {
+    #[error("no migration script: {}", reasons.join("; "))]
+    #[diagnostic(
+        code(squill::generate::migration::unsupported),
+        help(
+            "the script covers: {}. Migrate the rest by hand, or pin those relationships to their layout of today (`layout:`) to leave them as they are",
+            SUPPORTED.join("; ")
+        )
+    )]
+    Unsupported { reasons: Vec<String> },
+}
+
+/// The script, and what changes (for the caller's summary).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Migration {
+    pub script: String,
+    /// `(relationship, layout of today, recommended layout)`.
+    pub changes: Vec<(String, String, String)>,
+    /// Steps that move data.
+    pub steps: usize,
+}
+
+/// The migration from `today` to `recommended` (the two designs of
+/// `model`, as `advise::today_design` and `advise::advise_with_model` give
+/// them); `batch` documents per batch. When the design of today costs no
+/// more, the script does nothing, unless the model pins (`layout:`) a
+/// relationship to a layout it does not have today: the team asked for it.
+pub fn migration(
+    model: &Model,
+    today: &Design,
+    recommended: &Design,
+    batch: u64,
+) -> Result<Migration, MigrationError> {
+    let plan = plan::plan(today, recommended);
+    let pinned = |rel: &str| {
+        model
+            .relationships
+            .iter()
+            .any(|r| r.name == rel && r.layout.is_some())
+    };
+    let already_best = recommended.current.as_ref().is_some_and(|c| c.already_best)
+        && !plan.changes.iter().any(|(rel, _, _)| pinned(rel));
+    let nothing = plan.actions.is_empty() && plan.cleanup.is_empty() && plan.refused.is_empty();
+    if already_best || nothing {
+        return Ok(Migration {
+            script: render::render(today, recommended, &plan::Plan::default(), batch.max(1)),
+            changes: Vec::new(),
+            steps: 0,
+        });
+    }
+    if !plan.refused.is_empty() {
+        return Err(MigrationError::Unsupported {
+            reasons: plan.refused,
+        });
+    }
+    Ok(Migration {
+        script: render::render(today, recommended, &plan, batch.max(1)),
+        changes: plan.changes.clone(),
+        steps: plan.actions.len(),
+    })
+}

@@ -1,0 +1,575 @@
+//! From the design of today and the recommended one to the steps between
+//! them, per relationship whose layout changes, then a check that the steps
+//! account for every field of every recommended collection: a field no step
+//! builds and today's documents do not already hold refuses the whole
+//! migration, so no script is written that would leave a collection short.
+
+use super::action::{Action, ChildrenAt, Cleanup, ItemField, Latest, ParentField, Undo};
+use super::source::{
+    Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
+};
+use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType};
+use crate::model::AggregateFn;
+
+/// The steps, what the final step removes, and what undoes them.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub actions: Vec<Action>,
+    pub cleanup: Vec<Cleanup>,
+    pub undo: Vec<Undo>,
+    /// Relationships whose layout changes: `(name, today, recommended)`.
+    pub changes: Vec<(String, String, String)>,
+    /// Why no script can be written (empty when one can).
+    pub refused: Vec<String>,
+}
+
+pub fn plan(today: &Design, recommended: &Design) -> Plan {
+    let mut p = Plan::default();
+    for rel in &recommended.relationships {
+        let Some(now) = today
+            .relationships
+            .iter()
+            .find(|r| r.relationship == rel.relationship)
+        else {
+            p.refused.push(format!(
+                "`{}` is not in the design of today",
+                rel.relationship
+            ));
+            continue;
+        };
+        if now.chosen == rel.chosen {
+            continue;
+        }
+        p.changes.push((
+            rel.relationship.clone(),
+            now.chosen.kind().to_string(),
+            rel.chosen.kind().to_string(),
+        ));
+        let Some(src) = source(
+            today,
+            &rel.relationship,
+            &rel.parent,
+            &rel.child,
+            &now.chosen,
+        ) else {
+            p.refused.push(format!(
+                "`{}`: {} → {}: the migration cannot read a {} layout",
+                rel.relationship,
+                now.chosen.kind(),
+                rel.chosen.kind(),
+                now.chosen.kind()
+            ));
+            continue;
+        };
+        let before = p.refused.len();
+        child_side(
+            &mut p,
+            today,
+            recommended,
+            &rel.relationship,
+            &rel.child,
+            &src,
+        );
+        parent_side(&mut p, today, recommended, rel, &src);
+        if p.refused.len() > before {
+            let why = p.refused.split_off(before).join(", ");
+            p.refused.push(format!(
+                "`{}`: {} → {}: {why}",
+                rel.relationship,
+                now.chosen.kind(),
+                rel.chosen.kind()
+            ));
+        }
+    }
+    computed(&mut p, today, recommended);
+    account(&mut p, today, recommended);
+    // In-place conversions last: they change the path other steps match on.
+    p.actions.sort_by_key(Action::runs_last);
+    p
+}
+
+/// The child's collection and its reference to the parent.
+fn child_side(
+    p: &mut Plan,
+    today: &Design,
+    recommended: &Design,
+    rel: &str,
+    child: &str,
+    src: &Source,
+) {
+    let Some(target) = collection_of(recommended, child) else {
+        // Embedded now: the child's collection of today goes in the final step.
+        if let Some(old) = collection_of(today, child) {
+            p.cleanup.push(Cleanup::DropCollection {
+                collection: old.name.clone(),
+            });
+        }
+        return;
+    };
+    let Some(tf) = link_field(target, rel) else {
+        // No reference in the child any more (child references).
+        if let Source::ChildCollection { child, ref_path } = src {
+            let field = ref_path.split('.').next().unwrap_or(ref_path).to_string();
+            p.cleanup.push(Cleanup::Unset {
+                collection: child.clone(),
+                field,
+            });
+        } else {
+            p.refused
+                .push("children that are not in a collection of their own".into());
+        }
+        return;
+    };
+    match (&tf.ty, src) {
+        (ShapeType::Scalar { .. }, Source::ChildCollection { ref_path, .. })
+            if *ref_path == tf.name => {}
+        (ShapeType::Scalar { .. }, Source::Embedded { parent, field, one }) => {
+            let Some(items) = unwound_items(today, parent, field, target, tf) else {
+                p.refused.push(format!(
+                    "the fields of `{}` are not all embedded children's own fields",
+                    target.name
+                ));
+                return;
+            };
+            let keeps_id = items.iter().any(|i| i.target == "_id");
+            p.actions.push(Action::Unwind {
+                relationship: rel.into(),
+                parent: parent.clone(),
+                field: field.clone(),
+                one: *one,
+                child: target.name.clone(),
+                ref_field: tf.name.clone(),
+                items,
+                keeps_id,
+            });
+            p.undo.push(Undo::Drop {
+                collection: target.name.clone(),
+            });
+        }
+        (ShapeType::Scalar { .. }, Source::IdArray { parent, field, .. }) => {
+            p.actions.push(Action::RefFromIds {
+                relationship: rel.into(),
+                parent: parent.clone(),
+                field: field.clone(),
+                child: target.name.clone(),
+                ref_field: tf.name.clone(),
+            });
+            p.undo.push(Undo::Unset {
+                collection: target.name.clone(),
+                field: tf.name.clone(),
+            });
+        }
+        (ShapeType::Object { shape }, Source::ChildCollection { ref_path, child })
+            if !ref_path.contains('.') =>
+        {
+            let Some(parent_coll) = recommended
+                .relationships
+                .iter()
+                .find(|r| r.relationship == rel)
+                .and_then(|r| collection_of(today, &r.parent))
+            else {
+                p.refused
+                    .push("a parent without a collection of its own".into());
+                return;
+            };
+            let mut copies = Vec::new();
+            for f in &shape.fields {
+                match &f.origin {
+                    FieldOrigin::Reference { .. } if f.name == "_id" => {}
+                    FieldOrigin::Copy { entity, field, .. } => {
+                        match own_field(parent_coll, entity, field) {
+                            Some(s) => copies.push(ItemField {
+                                target: f.name.clone(),
+                                source: s.into(),
+                            }),
+                            None => {
+                                p.refused
+                                    .push(format!("no field `{field}` in `{}`", parent_coll.name));
+                                return;
+                            }
+                        }
+                    }
+                    _ => {
+                        p.refused.push(format!(
+                            "`{}.{}` is neither the id nor a copy",
+                            tf.name, f.name
+                        ));
+                        return;
+                    }
+                }
+            }
+            p.actions.push(Action::CopyIntoChild {
+                relationship: rel.into(),
+                child: child.clone(),
+                ref_field: ref_path.clone(),
+                target: tf.name.clone(),
+                parent: parent_coll.name.clone(),
+                copies,
+            });
+            if *ref_path == tf.name {
+                p.undo.push(Undo::BackToId {
+                    collection: child.clone(),
+                    field: tf.name.clone(),
+                });
+            } else {
+                p.undo.push(Undo::Unset {
+                    collection: child.clone(),
+                    field: tf.name.clone(),
+                });
+                p.cleanup.push(Cleanup::Unset {
+                    collection: child.clone(),
+                    field: ref_path.clone(),
+                });
+            }
+        }
+        _ => p.refused.push(format!(
+            "no step builds the child's `{}.{}` from {}",
+            target.name,
+            tf.name,
+            describe(src)
+        )),
+    }
+}
+
+fn describe(src: &Source) -> String {
+    match src {
+        Source::ChildCollection { child, ref_path } => format!("`{child}.{ref_path}`"),
+        Source::Embedded { parent, field, .. } => format!("the embedded `{parent}.{field}`"),
+        Source::IdArray { parent, field, .. } => format!("the ids in `{parent}.{field}`"),
+    }
+}
+
+/// The fields of the new child collection, each from a field of the
+/// embedded children of today (and the `_id` when they carry one).
+fn unwound_items(
+    today: &Design,
+    parent: &str,
+    field: &str,
+    target: &Collection,
+    ref_field: &ShapeField,
+) -> Option<Vec<ItemField>> {
+    let old = today.collections.iter().find(|c| c.name == parent)?;
+    let (old_items, _) = item_fields(old.shape.fields.iter().find(|f| f.name == field)?)?;
+    let mut out = Vec::new();
+    for f in &target.shape.fields {
+        if f.name == ref_field.name {
+            continue;
+        }
+        let from = old_items.iter().find(|o| match (&o.origin, &f.origin) {
+            (FieldOrigin::Id, FieldOrigin::Id) => true,
+            (
+                FieldOrigin::Own { entity, field },
+                FieldOrigin::Own {
+                    entity: e,
+                    field: n,
+                },
+            ) => entity == e && field == n,
+            _ => false,
+        });
+        match (from, &f.origin) {
+            (Some(o), _) => out.push(ItemField {
+                target: f.name.clone(),
+                source: o.name.clone(),
+            }),
+            // No id in the embedded children: the server gives each one.
+            (None, FieldOrigin::Id) => {}
+            (None, _) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The parent's field for the relationship: built from the children's
+/// collection when it changes; the old one goes in the final step.
+fn parent_side(
+    p: &mut Plan,
+    today: &Design,
+    recommended: &Design,
+    rel: &crate::design::RelationshipDecision,
+    src: &Source,
+) {
+    let name = &rel.relationship;
+    let Some(target) = collection_of(recommended, &rel.parent) else {
+        p.refused.push(format!(
+            "`{}` has no collection of its own in the recommended design",
+            rel.parent
+        ));
+        return;
+    };
+    let Some(old_coll) = collection_of(today, &rel.parent) else {
+        p.refused.push(format!(
+            "`{}` has no collection of its own today",
+            rel.parent
+        ));
+        return;
+    };
+    let old = link_field(old_coll, name);
+    let new = link_field(target, name);
+    if old == new {
+        return;
+    }
+    if let Some(old) = old.filter(|o| new.is_none_or(|n| n.name != o.name)) {
+        p.cleanup.push(Cleanup::Unset {
+            collection: old_coll.name.clone(),
+            field: old.name.clone(),
+        });
+    }
+    let Some(new) = new else { return };
+    let Source::ChildCollection { child, ref_path } = src else {
+        p.refused.push(format!(
+            "`{}.{}` can only be built from a child collection with the parent's id",
+            target.name, new.name
+        ));
+        return;
+    };
+    let Some(child_coll) = today.collections.iter().find(|c| &c.name == child) else {
+        return;
+    };
+    let Some(what) = parent_field(new, child_coll, &rel.child, &rel.chosen) else {
+        p.refused.push(format!(
+            "no step builds `{}.{}` (its items are neither the children's fields nor their ids)",
+            target.name, new.name
+        ));
+        return;
+    };
+    p.actions.push(Action::BuildParent {
+        relationship: name.clone(),
+        parent: target.name.clone(),
+        field: new.name.clone(),
+        child: child.clone(),
+        ref_path: ref_path.clone(),
+        what,
+    });
+    if old.is_none_or(|o| o.name != new.name) {
+        p.undo.push(Undo::Unset {
+            collection: target.name.clone(),
+            field: new.name.clone(),
+        });
+    }
+}
+
+/// What the parent's new field holds, with each item field's source in the
+/// child's collection of today.
+fn parent_field(
+    new: &ShapeField,
+    child_coll: &Collection,
+    child: &str,
+    layout: &Layout,
+) -> Option<ParentField> {
+    if is_id_array(new) {
+        return Some(ParentField::Ids);
+    }
+    let (fields, one) = item_fields(new)?;
+    let mut items = Vec::new();
+    let mut copies = false;
+    for f in fields {
+        let source = match &f.origin {
+            FieldOrigin::Id | FieldOrigin::Reference { .. } if f.name == "_id" => "_id",
+            FieldOrigin::Own { entity, field } if entity == child => {
+                own_field(child_coll, entity, field)?
+            }
+            FieldOrigin::Copy { entity, field, .. } if entity == child => {
+                copies = true;
+                own_field(child_coll, entity, field)?
+            }
+            _ => return None,
+        };
+        items.push(ItemField {
+            target: f.name.clone(),
+            source: source.into(),
+        });
+    }
+    if !copies {
+        return Some(ParentField::Embedded { items, one });
+    }
+    let latest = match layout {
+        Layout::Subset { k, sort_field, .. } => Some(Latest {
+            k: *k,
+            sort: sort_field
+                .as_ref()
+                .and_then(|s| own_field(child_coll, child, s))
+                .map(str::to_string),
+        }),
+        _ => None,
+    };
+    (!one).then_some(ParentField::Copies { items, latest })
+}
+
+/// The computed fields (counts, sums) the recommended design keeps and
+/// today's does not.
+fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
+    for coll in &recommended.collections {
+        let old = today.collections.iter().find(|c| c.name == coll.name);
+        for f in &coll.shape.fields {
+            let FieldOrigin::Computed {
+                function,
+                field,
+                relationship,
+                ..
+            } = &f.origin
+            else {
+                continue;
+            };
+            if old.is_some_and(|o| o.shape.fields.iter().any(|g| same_field(f, g))) {
+                continue;
+            }
+            let ShapeType::Scalar { bson_type, .. } = &f.ty else {
+                p.refused
+                    .push(format!("`{}.{}` is no scalar", coll.name, f.name));
+                continue;
+            };
+            if !matches!(
+                function,
+                AggregateFn::Count | AggregateFn::Sum | AggregateFn::Min | AggregateFn::Max
+            ) {
+                p.refused.push(format!(
+                    "`{}.{}`: a computed {} is not supported (count, sum, min, max are)",
+                    coll.name,
+                    f.name,
+                    function.name()
+                ));
+                continue;
+            }
+            match computed_children(today, relationship, field.as_deref()) {
+                Some((children, of)) => {
+                    p.actions.push(Action::Computed {
+                        relationship: relationship.clone(),
+                        parent: coll.name.clone(),
+                        field: f.name.clone(),
+                        function: *function,
+                        of,
+                        bson_type: bson_type.clone(),
+                        children,
+                    });
+                    if old.is_none_or(|o| !o.shape.fields.iter().any(|g| g.name == f.name)) {
+                        p.undo.push(Undo::Unset {
+                            collection: coll.name.clone(),
+                            field: f.name.clone(),
+                        });
+                    }
+                }
+                None => p.refused.push(format!(
+                    "`{}.{}`: the children of `{relationship}` cannot be read today",
+                    coll.name, f.name
+                )),
+            }
+        }
+    }
+}
+
+/// Where today's design keeps the children a computed field aggregates,
+/// and the name of the aggregated field there.
+fn computed_children(
+    today: &Design,
+    relationship: &str,
+    field: Option<&str>,
+) -> Option<(ChildrenAt, Option<String>)> {
+    let rel = today
+        .relationships
+        .iter()
+        .find(|r| r.relationship == relationship)?;
+    let src = source(today, relationship, &rel.parent, &rel.child, &rel.chosen)?;
+    let of = |coll: &Collection| -> Option<Option<String>> {
+        match field {
+            None => Some(None),
+            Some(f) => own_field(coll, &rel.child, f).map(|s| Some(s.to_string())),
+        }
+    };
+    match src {
+        Source::ChildCollection { child, ref_path } => {
+            let coll = today.collections.iter().find(|c| c.name == child)?;
+            Some((ChildrenAt::Collection { child, ref_path }, of(coll)?))
+        }
+        Source::IdArray {
+            child, field: ids, ..
+        } => {
+            let coll = today.collections.iter().find(|c| c.name == child)?;
+            Some((ChildrenAt::Ids { child, field: ids }, of(coll)?))
+        }
+        Source::Embedded {
+            parent,
+            field: arr,
+            one,
+        } => {
+            let coll = today.collections.iter().find(|c| c.name == parent)?;
+            let (items, _) = item_fields(coll.shape.fields.iter().find(|f| f.name == arr)?)?;
+            let of = match field {
+                None => None,
+                Some(f) => Some(
+                    items
+                        .iter()
+                        .find(|i| matches!(&i.origin, FieldOrigin::Own { entity, field: n } if *entity == rel.child && n == f))?
+                        .name
+                        .clone(),
+                ),
+            };
+            Some((ChildrenAt::Embedded { field: arr, one }, of))
+        }
+    }
+}
+
+/// The same field in both designs: name, origin, and type (an array's bound
+/// apart: a bound is the validator's business, not the data's).
+pub fn same_field(a: &ShapeField, b: &ShapeField) -> bool {
+    fn same_type(a: &ShapeType, b: &ShapeType) -> bool {
+        match (a, b) {
+            (ShapeType::Array { items: x, .. }, ShapeType::Array { items: y, .. }) => {
+                same_type(x, y)
+            }
+            (ShapeType::Object { shape: x }, ShapeType::Object { shape: y }) => {
+                x.fields.len() == y.fields.len()
+                    && x.fields
+                        .iter()
+                        .zip(&y.fields)
+                        .all(|(f, g)| same_field(f, g))
+            }
+            _ => a == b,
+        }
+    }
+    a.name == b.name && a.origin == b.origin && same_type(&a.ty, &b.ty)
+}
+
+/// Every field of every recommended collection is either in today's
+/// documents already or built by a step; anything else refuses.
+fn account(p: &mut Plan, today: &Design, recommended: &Design) {
+    let built = |coll: &str, field: &str| {
+        p.actions.iter().any(|a| match a {
+            Action::BuildParent {
+                parent, field: f, ..
+            }
+            | Action::Computed {
+                parent, field: f, ..
+            } => parent == coll && f == field,
+            Action::Unwind { child, .. } => child == coll,
+            Action::RefFromIds {
+                child, ref_field, ..
+            } => child == coll && ref_field == field,
+            Action::CopyIntoChild { child, target, .. } => child == coll && target == field,
+        })
+    };
+    let mut missing = Vec::new();
+    for coll in &recommended.collections {
+        let old = today.collections.iter().find(|c| c.name == coll.name);
+        if let Some(old) = old
+            && old.entities != coll.entities
+        {
+            missing.push(format!(
+                "collection `{}` holds {} today and {} in the recommended design",
+                coll.name,
+                old.entities.join(", "),
+                coll.entities.join(", ")
+            ));
+            continue;
+        }
+        for f in &coll.shape.fields {
+            let kept = old.is_some_and(|o| o.shape.fields.iter().any(|g| same_field(f, g)));
+            if !kept && !built(&coll.name, &f.name) {
+                missing.push(format!("no step builds `{}.{}`", coll.name, f.name));
+            }
+        }
+    }
+    // A reason of its own already explains a field of a refused relationship.
+    if p.refused.is_empty() {
+        p.refused.extend(missing);
+    }
+}

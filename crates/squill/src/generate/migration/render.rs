@@ -1,0 +1,372 @@
+//! The mongosh script: header (what changes, the batch size, the flag of the
+//! final step), the runtime helpers (batches, progress markers, figures),
+//! one block per step, validators and indexes after the data, the
+//! verification, the guarded final step and the rollback note.
+
+use super::action::{Action, Cleanup, ParentField, Undo};
+use super::pipeline::{collection, pipeline};
+use super::plan::Plan;
+use super::verify::figures;
+use crate::design::Design;
+use crate::generate::{indexes, schema};
+use serde_json::json;
+use std::fmt::Write as _;
+
+/// The transitions the generator writes; any other change is refused.
+pub const SUPPORTED: &[&str] = &[
+    "parent-reference → embed (the children into the parent's array or sub-document)",
+    "parent-reference → child-references (the children's ids into the parent)",
+    "parent-reference → extended-reference (the parent's fields copied into each child, or the children's into the parent's array)",
+    "parent-reference → subset (the latest K children by the sort field into the parent)",
+    "subset → parent-reference (the parent's copies dropped in the final step)",
+    "embed → parent-reference (the embedded children unwound into their own collection)",
+    "child-references → parent-reference (each child gets its parent's id)",
+    "computed counts, sums, minimums and maximums over children",
+];
+
+const RUNTIME: &str = r#"const squillProgress = () => db.getCollection(PROGRESS);
+
+// Runs `batch(range, ids)` over `coll` in `_id` order, BATCH documents at a
+// time, recording the last `_id` done: a re-run skips a finished step and
+// resumes an unfinished one after its last complete batch (each batch
+// writes with $merge on _id, so doing one again changes nothing).
+function runStep(id, what, coll, batch) {
+  const marker = squillProgress().findOne({ _id: id });
+  if (marker !== null && marker.done === true) {
+    print(`squill migration: ${id}: done in an earlier run, skipped`);
+    return;
+  }
+  let last = marker !== null && marker.last !== undefined ? marker.last : null;
+  let batches = 0;
+  for (;;) {
+    const filter = last === null ? {} : { _id: { $gt: last } };
+    const ids = db.getCollection(coll).find(filter, { _id: 1 }).sort({ _id: 1 }).limit(BATCH).toArray().map((d) => d._id);
+    if (ids.length === 0) break;
+    batch({ _id: { $gte: ids[0], $lte: ids[ids.length - 1] } }, ids);
+    last = ids[ids.length - 1];
+    squillProgress().updateOne({ _id: id }, { $set: { what: what, last: last, done: false, at: new Date() } }, { upsert: true });
+    batches += 1;
+  }
+  squillProgress().updateOne({ _id: id }, { $set: { what: what, done: true, at: new Date() } }, { upsert: true });
+  print(`squill migration: ${id}: ${what} (${batches} batches of up to ${BATCH})`);
+}
+
+function squillCount(coll, filter) {
+  return db.getCollection(coll).countDocuments(filter);
+}
+
+// Children held by `field` over the whole collection: an array counts its
+// items, a sub-document one.
+function squillSizes(coll, field) {
+  const f = "$" + field;
+  const r = db.getCollection(coll).aggregate([
+    { $group: { _id: null, n: { $sum: { $cond: [{ $isArray: f }, { $size: f }, { $cond: [{ $eq: [{ $type: f }, "object"] }, 1, 0] }] } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// Children a parent keeps at most `k` of, summed over the parents.
+function squillCapped(coll, ref, k) {
+  const r = db.getCollection(coll).aggregate([
+    { $match: { [ref]: { $ne: null } } },
+    { $group: { _id: "$" + ref, n: { $sum: 1 } } },
+    { $group: { _id: null, n: { $sum: { $min: ["$n", k] } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+function squillTotal(coll, field) {
+  const r = db.getCollection(coll).aggregate([{ $group: { _id: null, n: { $sum: "$" + field } } }]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The figures of the source, measured once before the first step and kept:
+// a re-run compares with the source as it was.
+function squillBefore(measure) {
+  const kept = squillProgress().findOne({ _id: "00-before" });
+  if (kept !== null) return kept.figures;
+  const figures = measure();
+  squillProgress().insertOne({ _id: "00-before", figures: figures, at: new Date() });
+  return figures;
+}
+
+// Creates the collection with its validator, or replaces the validator of an
+// existing one (as setup.js does).
+function ensureCollection(name, validator) {
+  const options = { validator: validator, validationLevel: "strict", validationAction: "error" };
+  if (db.getCollectionNames().includes(name)) {
+    db.runCommand(Object.assign({ collMod: name }, options));
+  } else {
+    db.createCollection(name, options);
+  }
+}
+"#;
+
+fn js(v: &str) -> String {
+    json!(v).to_string()
+}
+
+fn what(a: &Action) -> String {
+    match a {
+        Action::BuildParent {
+            parent,
+            field,
+            child,
+            what,
+            ..
+        } => match what {
+            ParentField::Ids => format!("{parent}.{field}: the ids of its {child} documents"),
+            ParentField::Embedded { one: true, .. } => {
+                format!("{parent}.{field}: its {child} embedded")
+            }
+            ParentField::Embedded { .. } => {
+                format!("{parent}.{field}: its {child} documents embedded")
+            }
+            ParentField::Copies {
+                latest: Some(l), ..
+            } => format!(
+                "{parent}.{field}: the latest {} {child} documents{}, copied",
+                l.k,
+                l.sort
+                    .as_ref()
+                    .map(|s| format!(" by {s}"))
+                    .unwrap_or_default()
+            ),
+            ParentField::Copies { .. } => {
+                format!("{parent}.{field}: the ids of its {child} documents with copies")
+            }
+        },
+        Action::Unwind {
+            parent,
+            field,
+            child,
+            ref_field,
+            ..
+        } => format!("{child}: the children embedded in {parent}.{field}, each with {ref_field}"),
+        Action::RefFromIds {
+            parent,
+            field,
+            child,
+            ref_field,
+            ..
+        } => format!("{child}.{ref_field}: the parent whose {parent}.{field} lists it"),
+        Action::CopyIntoChild {
+            child,
+            target,
+            parent,
+            ..
+        } => format!("{child}.{target}: its {parent}'s id with copies of its fields"),
+        Action::Computed {
+            parent,
+            field,
+            function,
+            relationship,
+            ..
+        } => format!(
+            "{parent}.{field}: the {} over {relationship}",
+            function.name()
+        ),
+    }
+}
+
+fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
+    let _ = writeln!(
+        out,
+        "// Migration for model `{}` (mix `{}`), written by `squill generate --migration`:\n\
+         // turns the collections of the design of today (the model's `current:`) into\n\
+         // those of the recommended design.\n//\n\
+         // Run: mongosh \"mongodb://HOST/DB\" migration.js   (MongoDB 5.0 or later)\n//",
+        recommended.model, recommended.mix
+    );
+    if !plan.changes.is_empty() {
+        out.push_str("// What changes:\n");
+        for (rel, from, to) in &plan.changes {
+            let _ = writeln!(out, "//   {rel}: {from} → {to}");
+        }
+        out.push_str("//\n");
+    }
+    out.push_str(
+        "// Safe to run again and to resume: each step works in batches of parent `_id`s,\n\
+         // writes with $merge on `_id` (a batch done twice changes nothing), and records\n\
+         // its progress in the collection `squill_migration`; a finished step is skipped.\n\
+         // The collections of today are never dropped and their fields never removed,\n\
+         // except by the final step, which runs only with DROP_OLD = true (below).\n//\n\
+         // Transitions this generator writes (squill refuses any other change):\n",
+    );
+    for s in SUPPORTED {
+        let _ = writeln!(out, "//   - {s}");
+    }
+    let _ = writeln!(
+        out,
+        "\n// Parents (or children) per batch.\nconst BATCH = {batch};\n\
+         // The final step: drop the collections and fields of today that the new design\n\
+         // no longer has. Set to true only once the application uses the new design.\n\
+         const DROP_OLD = false;\nconst PROGRESS = \"squill_migration\";\n"
+    );
+}
+
+pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> String {
+    let mut out = String::new();
+    header(&mut out, recommended, plan, batch);
+    if plan.actions.is_empty() && plan.cleanup.is_empty() {
+        out.push_str(
+            "print(\"squill migration: the design of today is already the best for this workload: nothing to migrate\");\n",
+        );
+        return out;
+    }
+    out.push_str(RUNTIME);
+    let figs = figures(&plan.actions, today, recommended);
+    out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");
+    for f in &figs {
+        let _ = writeln!(out, "  {},", f.before);
+    }
+    out.push_str("]);\n");
+    for (n, a) in plan.actions.iter().enumerate() {
+        let id = a.id(n + 1);
+        let coll = collection(a);
+        let stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
+        let _ = writeln!(out, "\n// ---- {id}: {} ----", what(a));
+        let _ = writeln!(
+            out,
+            "runStep({}, {}, {}, (range, ids) => {{",
+            js(&id),
+            js(&what(a)),
+            js(coll)
+        );
+        if let Action::Unwind {
+            child,
+            ref_field,
+            keeps_id: false,
+            ..
+        } = a
+        {
+            // New documents get new ids: what an interrupted run of this batch
+            // wrote goes first, so the batch is written once.
+            let _ = writeln!(
+                out,
+                "  db.getCollection({}).deleteMany({{ {}: {{ $in: ids }} }});",
+                js(child),
+                js(ref_field)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  db.getCollection({}).aggregate([{{ $match: range }},\n{}\n  ]).toArray();\n}});",
+            js(coll),
+            stages.join(",\n")
+        );
+    }
+    out.push_str(
+        "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
+    );
+    for c in &recommended.collections {
+        let _ = writeln!(
+            out,
+            "ensureCollection({}, {});",
+            js(&c.name),
+            schema::validator(c)
+        );
+        out.push_str(&indexes::mongosh(c));
+    }
+    verification(&mut out, &figs);
+    cleanup(&mut out, plan);
+    rollback(&mut out, today, recommended, plan);
+    out
+}
+
+fn verification(out: &mut String, figs: &[super::verify::Figure]) {
+    out.push_str(
+        "\n// ---- Verification: the figures of the source against the result ----\nconst after = [\n",
+    );
+    for f in figs {
+        let _ = writeln!(out, "  {},", f.after);
+    }
+    out.push_str("];\nconst labels = [\n");
+    for f in figs {
+        let _ = writeln!(out, "  {},", js(&f.label));
+    }
+    out.push_str(
+        "];\nlet failed = 0;\nfor (let i = 0; i < labels.length; i++) {\n\
+         \x20 const good = Number(before[i]) === Number(after[i]);\n\
+         \x20 if (!good) failed += 1;\n\
+         \x20 print(`squill migration: ${good ? \"ok\" : \"FAILED\"}: ${labels[i]}: ${after[i]} (source: ${before[i]})`);\n}\n\
+         if (failed > 0) {\n\
+         \x20 throw new Error(`squill migration: ${failed} check(s) failed; the collections of today are untouched (see the rollback note at the end)`);\n}\n",
+    );
+}
+
+fn cleanup(out: &mut String, plan: &Plan) {
+    out.push_str("\n// ---- Final step (separate, guarded): remove what only the design of today used ----\n");
+    let mut lines = Vec::new();
+    for c in &plan.cleanup {
+        lines.push(match c {
+            Cleanup::DropCollection { collection } => {
+                format!("db.getCollection({}).drop();", js(collection))
+            }
+            Cleanup::Unset { collection, field } => format!(
+                "db.getCollection({}).updateMany({{}}, {{ $unset: {{ {}: \"\" }} }});",
+                js(collection),
+                js(field)
+            ),
+        });
+    }
+    if lines.is_empty() {
+        out.push_str("// Nothing of today's design is left over.\n");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "function squillDropOld() {{\n{}\n}}\n\
+         if (DROP_OLD) {{\n  squillDropOld();\n  print(\"squill migration: final step done: the old collections and fields are removed\");\n}} else {{\n\
+         \x20 print(\"squill migration: done; the old collections and fields are kept. Once the application uses the new design, set DROP_OLD = true and run again (it then removes them).\");\n}}",
+        lines
+            .iter()
+            .map(|l| format!("  {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan) {
+    out.push_str(
+        "\n// ---- Rollback ----\n// Until the final step has run, the data of today is all still there: to undo\n\
+         // the migration, run these statements (or restore a backup after DROP_OLD):\n",
+    );
+    for u in &plan.undo {
+        let line = match u {
+            Undo::Unset { collection, field } => format!(
+                "db.getCollection({}).updateMany({{}}, {{ $unset: {{ {}: \"\" }} }});",
+                js(collection),
+                js(field)
+            ),
+            Undo::Drop { collection } => format!("db.getCollection({}).drop();", js(collection)),
+            Undo::BackToId { collection, field } => format!(
+                "db.getCollection({c}).updateMany({{ {f}: {{ $type: \"object\" }} }}, [{{ $set: {{ {f}: {v} }} }}]);",
+                c = js(collection),
+                f = js(field),
+                v = js(&format!("${field}._id"))
+            ),
+        };
+        let _ = writeln!(out, "//   {line}");
+    }
+    for c in &recommended.collections {
+        let old = today.collections.iter().find(|o| o.name == c.name);
+        for i in indexes::created(c) {
+            if old.is_some_and(|o| o.indexes.iter().any(|x| x.name == i.name)) {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "//   db.getCollection({}).dropIndex({});",
+                js(&c.name),
+                js(&i.name)
+            );
+        }
+    }
+    out.push_str(
+        "//   db.getCollection(\"squill_migration\").drop();\n\
+         // (The validators of the recommended design stay; setup.js of the design of today\n\
+         // puts its own back.)\n\
+         print(\"squill migration: to undo it before the final step, run the rollback statements at the end of migration.js\");\n",
+    );
+}

@@ -1,0 +1,133 @@
+//! Where one relationship's links live in a design, read from the shapes
+//! (never from example names): the child's collection and the path of its
+//! parent's id, the parent's array of embedded children, or the parent's
+//! array of child ids.
+
+use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType};
+
+/// The collection that keeps `entity`'s documents alone at the top level
+/// (none for an embedded entity or one that shares a polymorphic collection:
+/// the migration does not move those).
+pub fn collection_of<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
+    design
+        .collections
+        .iter()
+        .find(|c| c.entities.len() == 1 && c.entities[0] == entity && c.discriminator.is_none())
+}
+
+/// The top-level field of `coll` that holds `relationship`'s link (an
+/// embedded child or children, ids, a subset's or extended reference's copies).
+pub fn link_field<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c ShapeField> {
+    coll.shape.fields.iter().find(|f| match &f.origin {
+        FieldOrigin::Embedded { relationship: r } | FieldOrigin::Reference { relationship: r } => {
+            r == relationship
+        }
+        _ => false,
+    })
+}
+
+/// The name of the field of `coll` that holds `entity`'s own `field` (the
+/// shapes name it; today it is the model's field name, but nothing here
+/// assumes so).
+pub fn own_field<'c>(coll: &'c Collection, entity: &str, field: &str) -> Option<&'c str> {
+    coll.shape.fields.iter().find_map(|f| match &f.origin {
+        FieldOrigin::Own {
+            entity: e,
+            field: n,
+        } if e == entity && n == field => Some(f.name.as_str()),
+        _ => None,
+    })
+}
+
+/// The fields of the items of an array (or of a sub-document).
+pub fn item_fields(field: &ShapeField) -> Option<(&[ShapeField], bool)> {
+    match &field.ty {
+        ShapeType::Object { shape } => Some((&shape.fields, true)),
+        ShapeType::Array { items, .. } => match items.as_ref() {
+            ShapeType::Object { shape } => Some((&shape.fields, false)),
+            _ => None,
+        },
+        ShapeType::Scalar { .. } => None,
+    }
+}
+
+/// Whether the field is an array of bare ids.
+pub fn is_id_array(field: &ShapeField) -> bool {
+    matches!(&field.ty, ShapeType::Array { items, .. } if matches!(items.as_ref(), ShapeType::Scalar { .. }))
+        && matches!(field.origin, FieldOrigin::Reference { .. })
+}
+
+/// Where a relationship's links are in the design of today.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Each child in its own collection with its parent's id at `ref_path`
+    /// (`product_id`, or `customer._id` under an extended reference).
+    ChildCollection { child: String, ref_path: String },
+    /// The children inside the parent's documents, at `field` (an array, or
+    /// a sub-document when `one`).
+    Embedded {
+        parent: String,
+        field: String,
+        one: bool,
+    },
+    /// The parent keeps its children's ids at `field`; the children have a
+    /// collection of their own without their parent's id.
+    IdArray {
+        parent: String,
+        field: String,
+        child: String,
+    },
+}
+
+/// The source of `relationship` in `today` (its layout there is `layout`);
+/// `None` for a layout the migration cannot read from.
+pub fn source(
+    today: &Design,
+    relationship: &str,
+    parent: &str,
+    child: &str,
+    layout: &Layout,
+) -> Option<Source> {
+    match layout {
+        Layout::ParentReference
+        | Layout::Subset { .. }
+        | Layout::TwoWayReferences
+        | Layout::ExtendedReference {
+            copies_into: crate::design::Side::Child,
+            ..
+        } => {
+            let coll = collection_of(today, child)?;
+            let f = link_field(coll, relationship)?;
+            let ref_path = match &f.ty {
+                ShapeType::Scalar { .. } => f.name.clone(),
+                ShapeType::Object { .. } => format!("{}._id", f.name),
+                ShapeType::Array { .. } => return None,
+            };
+            Some(Source::ChildCollection {
+                child: coll.name.clone(),
+                ref_path,
+            })
+        }
+        Layout::Embed => {
+            let coll = collection_of(today, parent)?;
+            let f = link_field(coll, relationship)?;
+            let (_, one) = item_fields(f)?;
+            Some(Source::Embedded {
+                parent: coll.name.clone(),
+                field: f.name.clone(),
+                one,
+            })
+        }
+        Layout::ChildReferences => {
+            let p = collection_of(today, parent)?;
+            let c = collection_of(today, child)?;
+            let f = link_field(p, relationship).filter(|f| is_id_array(f))?;
+            Some(Source::IdArray {
+                parent: p.name.clone(),
+                field: f.name.clone(),
+                child: c.name.clone(),
+            })
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,124 @@
+//! The verification: figures measured on the source before the first step
+//! (kept in the progress collection, so a re-run compares with the source as
+//! it was, not with its own output) against the same figures after the
+//! migration: documents per collection, and each step's fan-out (the
+//! children a parent's array now holds against the children there were).
+
+use super::action::{Action, ChildrenAt, ParentField};
+use crate::design::Design;
+use crate::model::AggregateFn;
+use serde_json::json;
+
+/// One figure: what it says, its JavaScript before the migration and after.
+pub struct Figure {
+    pub label: String,
+    pub before: String,
+    pub after: String,
+}
+
+fn count(coll: &str, filter: &serde_json::Value) -> String {
+    format!("squillCount({}, {filter})", json!(coll))
+}
+
+fn sizes(coll: &str, field: &str) -> String {
+    format!("squillSizes({}, {})", json!(coll), json!(field))
+}
+
+fn set(path: &str) -> serde_json::Value {
+    json!({ path: {"$ne": null} })
+}
+
+pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<Figure> {
+    let mut out = Vec::new();
+    for coll in &recommended.collections {
+        if today.collections.iter().any(|c| c.name == coll.name) {
+            out.push(Figure {
+                label: format!("{}: documents", coll.name),
+                before: count(&coll.name, &json!({})),
+                after: count(&coll.name, &json!({})),
+            });
+        }
+    }
+    for a in actions {
+        out.push(match a {
+            Action::BuildParent {
+                parent,
+                field,
+                child,
+                ref_path,
+                what,
+                ..
+            } => Figure {
+                label: format!("{parent}.{field}: the {child} documents it holds"),
+                before: match what {
+                    ParentField::Copies {
+                        latest: Some(l), ..
+                    } => format!(
+                        "squillCapped({}, {}, {})",
+                        json!(child),
+                        json!(ref_path),
+                        l.k
+                    ),
+                    _ => count(child, &set(ref_path)),
+                },
+                after: sizes(parent, field),
+            },
+            Action::Unwind {
+                parent,
+                field,
+                child,
+                ref_field,
+                ..
+            } => Figure {
+                label: format!("{child}: one document per child embedded in {parent}.{field}"),
+                before: sizes(parent, field),
+                after: count(child, &set(ref_field)),
+            },
+            Action::RefFromIds {
+                parent,
+                field,
+                child,
+                ref_field,
+                ..
+            } => Figure {
+                label: format!("{child}.{ref_field}: set for each id in {parent}.{field}"),
+                before: sizes(parent, field),
+                after: count(child, &set(ref_field)),
+            },
+            Action::CopyIntoChild {
+                child,
+                ref_field,
+                target,
+                ..
+            } => Figure {
+                label: format!(
+                    "{child}.{target}: a copy for each reference in {child}.{ref_field}"
+                ),
+                before: count(child, &set(ref_field)),
+                after: count(child, &set(&format!("{target}._id"))),
+            },
+            Action::Computed {
+                parent,
+                field,
+                function: AggregateFn::Count,
+                children,
+                ..
+            } => Figure {
+                label: format!("{parent}.{field}: the counts add up to the children"),
+                before: match children {
+                    ChildrenAt::Collection { child, ref_path } => count(child, &set(ref_path)),
+                    ChildrenAt::Ids { field: f, .. } | ChildrenAt::Embedded { field: f, .. } => {
+                        sizes(parent, f)
+                    }
+                },
+                after: format!("squillTotal({}, {})", json!(parent), json!(field)),
+            },
+            Action::Computed { parent, field, .. } => Figure {
+                label: format!("{parent}.{field}: in every document"),
+                before: count(parent, &json!({})),
+                after: count(parent, &json!({ field: {"$exists": true} })),
+            },
+        });
+    }
+    out
+}
