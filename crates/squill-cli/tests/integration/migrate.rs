@@ -53,9 +53,6 @@ pub(crate) fn design_of(model: &Path) -> serde_json::Value {
     serde_json::from_str(&advice.stdout).unwrap()
 }
 
-
-
-
 /// What the source says the migrated collections must hold: a count per
 /// collection, and per top-level array of related rows their total and
 /// longest, per reference to a parent how many documents have it.

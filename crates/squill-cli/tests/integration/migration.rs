@@ -7,8 +7,8 @@
 //! with the source, independently of the script's own verification. Without
 //! the servers the test skips with a NOTICE, and fails under CI=true.
 
-use crate::support::{mongo, run_tool, with_db};
 use crate::support::{TempDir, Test};
+use crate::support::{mongo, run_tool, with_db};
 use std::path::Path;
 use std::process::Command;
 
