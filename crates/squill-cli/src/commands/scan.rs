@@ -309,6 +309,12 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
                 .map_or_else(|| "scan".to_string(), |s| s.to_string_lossy().into_owned()),
         };
         let model = squill::scan::emit_model::model(&report, &name);
+        if model.entities.is_empty() {
+            anyhow::bail!(
+                "--emit-model: no collection has documents, so there is no model to write to {}",
+                path.display()
+            );
+        }
         let text = if args.workload.is_empty() {
             squill::inputs::model_file::to_yaml(&model)
         } else {

@@ -239,9 +239,12 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             .retain(|f| f.name != r.field);
         current.push(crate::model::CurrentLayout {
             relationship: crate::model::RelationshipId::from_index(relationships.len()),
-            layout: match r.direction {
-                Direction::ChildReferenceArray => crate::model::LayoutKind::ChildReferences,
-                Direction::ParentReference => crate::model::LayoutKind::ParentReference,
+            // Ids of children shared by several parents are a many-to-many's
+            // ids kept on one side.
+            layout: match (r.direction, r.kind) {
+                (_, RelationshipKind::ManyToMany) => crate::model::LayoutKind::ManyToManyOneWay,
+                (Direction::ChildReferenceArray, _) => crate::model::LayoutKind::ChildReferences,
+                (Direction::ParentReference, _) => crate::model::LayoutKind::ParentReference,
             },
             copies: Vec::new(),
         });
@@ -264,6 +267,7 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             scale,
         ));
     }
+    embedded(&measured, &mut entities, &mut relationships, &mut current);
     Model {
         name: name.to_string(),
         entities,
@@ -278,6 +282,156 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
         },
         assumed: Vec::new(),
         current,
+    }
+}
+
+/// More fields than this under one sub-document are keys that are values.
+const MAX_EMBEDDED_FIELDS: usize = 64;
+
+/// The sub-documents and arrays of sub-documents each collection embeds,
+/// as entities of their own with a relationship whose layout today is
+/// `embed`: an order's `items`, a user's `address`. Their fields are the
+/// paths one level below; an array's fan-out is its measured lengths. A
+/// field a reference already took is left to it.
+fn embedded(
+    measured: &[&CollectionReport],
+    entities: &mut Vec<Entity>,
+    relationships: &mut Vec<Relationship>,
+    current: &mut Vec<crate::model::CurrentLayout>,
+) {
+    for (i, c) in measured.iter().enumerate() {
+        let scale = c
+            .sampled_from
+            .map_or(1.0, |n| n as f64 / c.documents.max(1) as f64)
+            .max(1.0);
+        for f in c.fields.iter().filter(|f| f.level == 1) {
+            let Some(top) = f.types.first() else { continue };
+            let (many, lengths) = match (top.ty, &f.array) {
+                ("object", _) => (false, None),
+                ("array", Some(a)) if a.element_types.first().is_some_and(|t| t.ty == "object") => {
+                    (true, Some(&a.lengths))
+                }
+                _ => continue,
+            };
+            // Still a field of its holder: no reference claimed it.
+            let parent = EntityId::from_index(i);
+            if !entities[i].fields.iter().any(|x| x.name == f.path) {
+                continue;
+            }
+            let prefix = format!("{}.", f.path);
+            let fields: Vec<Field> = c
+                .fields
+                .iter()
+                .filter(|x| x.level == 2 && x.path.starts_with(&prefix))
+                .filter_map(|x| {
+                    let mut g = field(x)?;
+                    g.name = x.path[prefix.len()..].to_string();
+                    // Presence among the parents that have the sub-document.
+                    g.required = x.documents >= f.documents;
+                    Some(g)
+                })
+                .filter(|g| !g.name.is_empty() && !g.name.contains('.'))
+                .collect();
+            // Keys that are values (ids as field names, one per entry) make
+            // no entity: many names, each in few documents.
+            let common = c
+                .fields
+                .iter()
+                .filter(|x| x.level == 2 && x.path.starts_with(&prefix))
+                .any(|x| x.documents * 2 >= f.documents);
+            if fields.is_empty() || fields.len() > MAX_EMBEDDED_FIELDS || !common {
+                continue;
+            }
+            let mut name = ident(&format!("{}_{}", entities[i].name, f.path));
+            while entities.iter().any(|e| e.name == name) {
+                name.push('_');
+            }
+            // The relationship is named as the field, so that a filter
+            // `items.sku` reads through it, unless that name is taken.
+            let mut rel_name = ident(&f.path);
+            if relationships.iter().any(|r| r.name == rel_name) {
+                rel_name = name.clone();
+            }
+            while relationships.iter().any(|r| r.name == rel_name) {
+                rel_name.push('_');
+            }
+            let per_parent = lengths.map_or(1.0, |l| l.mean);
+            // At least as many as any field has distinct values (the mean
+            // length is sketched).
+            let count = (((f.documents as f64) * scale * per_parent).round() as u64)
+                .max(fields.iter().filter_map(|g| g.distinct).max().unwrap_or(0));
+            entities[i].fields.retain(|x| x.name != f.path);
+            let child = EntityId::from_index(entities.len());
+            entities.push(Entity {
+                name: name.clone(),
+                count,
+                fields,
+                description: Some(format!(
+                    "embedded in {} as `{}`, measured by squill scan",
+                    c.name, f.path
+                )),
+                unique: Vec::new(),
+                archive_of: None,
+            });
+            let children = match lengths {
+                Some(l) => {
+                    let typical = l.p50.max(l.min);
+                    let max = l.max.max(typical);
+                    Cardinality {
+                        min: if f.presence < 1.0 { 0 } else { l.min },
+                        typical,
+                        max: Count::Finite(max),
+                        growth_per_day: None,
+                        p95: Some(l.p95.clamp(typical, max)),
+                        p99: None,
+                    }
+                }
+                None => Cardinality {
+                    min: u64::from(f.presence >= 1.0),
+                    typical: 1,
+                    max: Count::Finite(1),
+                    growth_per_day: None,
+                    p95: None,
+                    p99: None,
+                },
+            };
+            current.push(crate::model::CurrentLayout {
+                relationship: crate::model::RelationshipId::from_index(relationships.len()),
+                layout: crate::model::LayoutKind::Embed,
+                copies: Vec::new(),
+            });
+            relationships.push(Relationship {
+                name: rel_name,
+                kind: if many {
+                    RelationshipKind::OneToMany
+                } else {
+                    RelationshipKind::OneToOne
+                },
+                parent,
+                child,
+                children,
+                parents: Cardinality::ONE,
+                child_standalone: false,
+                shared: false,
+                parent_field: f.path.clone(),
+                child_field: entities[i].name.clone(),
+                layout: None,
+                snapshot: Vec::new(),
+                attributes: Vec::new(),
+                edge: false,
+                levels: None,
+                description: Some(format!(
+                    "{}.{} holds {} (embedded today)",
+                    c.name,
+                    f.path,
+                    if many {
+                        "an array of sub-documents"
+                    } else {
+                        "a sub-document"
+                    }
+                )),
+            });
+        }
     }
 }
 
@@ -317,5 +471,69 @@ mod tests {
             (0, 4, crate::model::Count::Finite(4))
         );
         insta::assert_snapshot!(yaml);
+    }
+
+    /// An order's array of line items and its shipping sub-document are
+    /// entities embedded today; a map whose keys are ids is a field.
+    #[test]
+    fn embedded_sub_documents_are_entities_embedded_today() {
+        let ids: Vec<String> = (0..40).map(|i| format!("k{i:02}")).collect();
+        let orders = (0..10u64)
+            .map(|i| {
+                let items = (0..(1 + i % 3))
+                    .map(|j| B::Doc(vec![("sku", B::Owned(format!("s{j}"))), ("qty", B::I32(2))]))
+                    .collect();
+                let by_key = vec![(ids[(i * 4) as usize].as_str(), B::I32(1))];
+                doc(&[
+                    ("_id", B::Oid(oid(i))),
+                    ("total", B::F64(9.5)),
+                    ("items", B::Arr(items)),
+                    (
+                        "ship",
+                        B::Doc(vec![("city", B::Str("Oslo")), ("zip", B::Str("0150"))]),
+                    ),
+                    ("seen_by", B::Doc(by_key)),
+                ])
+            })
+            .collect();
+        let report = scan(vec![coll("s", "orders", orders)], &Default::default());
+        let model = super::model(&report, "shop");
+        let yaml = crate::inputs::model_file::to_yaml(&model);
+        let back = crate::inputs::model_file::parse("shop.yaml", &yaml)
+            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let names: Vec<&str> = back.entities.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["orders", "orders_items", "orders_ship"], "{yaml}");
+        let items = back.relationship_by_name("items").expect("items");
+        let r = back.relationship(items);
+        assert_eq!(r.kind, crate::model::RelationshipKind::OneToMany);
+        assert_eq!(
+            (r.children.min, r.children.max),
+            (1, crate::model::Count::Finite(3))
+        );
+        // 1, 2, 3, 1, 2, 3, 1, 2, 3, 1 items: 19 in all.
+        assert_eq!(back.entity(r.child).count, 19);
+        let fields: Vec<&str> = back
+            .entity(r.child)
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert_eq!(fields, ["sku", "qty"]);
+        let ship = back.relationship_by_name("ship").expect("ship");
+        assert_eq!(
+            back.relationship(ship).kind,
+            crate::model::RelationshipKind::OneToOne
+        );
+        assert!(
+            back.current
+                .iter()
+                .all(|c| c.layout == crate::model::LayoutKind::Embed)
+        );
+        assert_eq!(back.current.len(), 2);
+        // The map keyed by ids stays a field of the order.
+        assert!(
+            back.entities[0].fields.iter().any(|f| f.name == "seen_by"),
+            "{yaml}"
+        );
     }
 }
