@@ -23,7 +23,8 @@ pub struct AdviseArgs {
     pub mix: Option<String>,
 
     /// Output format: text for a terminal, Markdown for reviews, JSON for tools
-    /// (docs/design-json.md).
+    /// (docs/design-json.md), HTML for a self-contained page with a diagram
+    /// and charts (docs/report.md).
     #[arg(long, value_enum, default_value = "text")]
     pub format: AdviseFormat,
 
@@ -42,6 +43,7 @@ pub enum AdviseFormat {
     Text,
     Markdown,
     Json,
+    Html,
 }
 
 fn parse_severity(text: &str) -> Result<Severity, String> {
@@ -59,6 +61,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
         AdviseFormat::Text => Format::Text,
         AdviseFormat::Markdown => Format::Markdown,
         AdviseFormat::Json => Format::Json,
+        AdviseFormat::Html => Format::Html,
     };
     // Colors only on a terminal, never in a file.
     let color = args.output.is_none() && super::use_color(global);

@@ -14,6 +14,7 @@ mod model_file;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod readers;
+mod report;
 mod rules;
 mod scan;
 #[cfg(feature = "mongodb")]

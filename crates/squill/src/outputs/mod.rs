@@ -3,6 +3,7 @@
 //! decide exit codes.
 
 pub mod design;
+pub mod html;
 pub mod rules;
 pub mod scan;
 pub mod workload;

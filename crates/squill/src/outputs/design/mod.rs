@@ -1,8 +1,9 @@
 //! Reporters for a `Design` (what `squill advise` prints): text for a terminal,
 //! Markdown for reviews, JSON for tools. All return strings; none print.
 
-mod current;
-mod describe;
+// The HTML report (`outputs::html`) says the same things in the same words.
+pub(in crate::outputs) mod current;
+pub(in crate::outputs) mod describe;
 pub mod json;
 pub mod markdown;
 mod mermaid;
@@ -18,6 +19,8 @@ pub enum Format {
     Text,
     Markdown,
     Json,
+    /// One self-contained page with diagrams (`outputs::html`).
+    Html,
 }
 
 /// Renders `design` in `format`; `color` applies to text only.
@@ -26,5 +29,6 @@ pub fn render(design: &Design, format: Format, color: bool) -> String {
         Format::Text => text::render(design, color),
         Format::Markdown => markdown::render(design),
         Format::Json => json::render(design),
+        Format::Html => crate::outputs::html::design(design),
     }
 }

@@ -1,0 +1,410 @@
+//! The HTML report of a `Design` (`squill advise --format html`): the same
+//! content as the text and Markdown reports, plus what reads better as a
+//! picture — the collections as a diagram, each decision's alternatives as
+//! bars — and the cited rules' docs inlined.
+
+use super::chart::{self, Bar};
+use super::page::{self, esc, id, rule_link};
+use crate::design::{Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
+use crate::outputs::design::{current, describe};
+use crate::words;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// Renders the design as one self-contained HTML page.
+pub fn render(design: &Design) -> String {
+    let mut sections = vec![("summary", "Summary"), ("diagram", "Collections")];
+    if design.current.is_some() {
+        sections.push(("current", "Today against recommended"));
+    }
+    sections.push(("relationships", "Relationships"));
+    if !design.entities.is_empty() {
+        sections.push(("entities", "Entity decisions"));
+    }
+    sections.extend([
+        ("operations", "Operations"),
+        ("findings", "Findings"),
+        ("rules", "Rules cited"),
+    ]);
+    let mut body = String::new();
+    summary(&mut body, design);
+    collections(&mut body, design);
+    if let Some(c) = &design.current {
+        today(&mut body, c);
+    }
+    body.push_str("<section id=\"relationships\"><h2>Relationships</h2>\n");
+    if design.relationships.is_empty() {
+        body.push_str("<p>None.</p>\n");
+    }
+    for d in &design.relationships {
+        relationship(&mut body, d, design.totals.score);
+    }
+    body.push_str("</section>\n");
+    if !design.entities.is_empty() {
+        body.push_str("<section id=\"entities\"><h2>Entity decisions</h2>\n<ul>\n");
+        for d in &design.entities {
+            let _ = write!(body, "<li>{}", esc(&describe::entity_decision(d)));
+            hits(&mut body, d.rules());
+            body.push_str("</li>\n");
+        }
+        body.push_str("</ul></section>\n");
+    }
+    body.push_str("<section id=\"operations\"><h2>Operations</h2>\n");
+    if design.operations.is_empty() {
+        body.push_str("<p>None.</p>\n");
+    }
+    for plan in &design.operations {
+        operation(&mut body, plan);
+    }
+    body.push_str("</section>\n");
+    findings(&mut body, design);
+    body.push_str("<section id=\"rules\"><h2>Rules cited</h2>\n");
+    body.push_str(&super::docs::rules(cited(design)));
+    body.push_str("</section>\n");
+    let title = format!("Design for {} (mix: {})", design.model, design.mix);
+    page::document(&title, &sections, &body)
+}
+
+fn summary(out: &mut String, design: &Design) {
+    let _ = writeln!(
+        out,
+        "<section id=\"summary\"><h1>Design for {} <small>(mix: {})</small></h1>",
+        esc(&design.model),
+        esc(&design.mix)
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"counts\">{} · {} · {} · {}</p>",
+        words::count(design.collections.len() as f64, "collection"),
+        words::count(design.relationships.len() as f64, "relationship"),
+        words::count(design.operations.len() as f64, "operation"),
+        words::count(design.findings.len() as f64, "finding"),
+    );
+    out.push_str("<table class=\"narrow\"><caption>Workload cost, weighted by the operations' rates</caption>\n<tr><th>measure</th><th class=\"num\">per second</th></tr>\n");
+    for (name, value) in describe::totals(&design.totals) {
+        let _ = writeln!(
+            out,
+            "<tr><td>{name}</td><td class=\"num\">{}</td></tr>",
+            esc(&value)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "</table>\n<p>Index entries held: {}. Score (what the optimizer minimizes): <strong>{}</strong>.</p></section>",
+        words::num(design.totals.index_entries),
+        words::num(design.totals.score)
+    );
+}
+
+fn collections(out: &mut String, design: &Design) {
+    out.push_str("<section id=\"diagram\"><h2>Collections</h2>\n");
+    out.push_str("<p class=\"legend\">Fields: <span class=\"embedded\">embedded</span><span class=\"copy\">copied (with its source)</span><span class=\"computed\">computed</span><span class=\"reference\">reference (arrow: 1 id or n ids)</span></p>\n<figure>");
+    out.push_str(&super::diagram::collections(design));
+    out.push_str("<figcaption>Each box is a collection, with the entities it holds and its fields; a dashed box holds an embedded sub-document's fields. Select a box for its sizes and indexes.</figcaption></figure>\n");
+    out.push_str("<table><tr><th>collection</th><th>entities</th><th class=\"num\">documents</th><th class=\"num\">typical size</th><th class=\"num\">max size</th><th>indexes</th></tr>\n");
+    for c in &design.collections {
+        let indexes: Vec<String> = c
+            .indexes
+            .iter()
+            .map(|i| {
+                format!(
+                    "<code>{}</code> {}{}",
+                    esc(&i.name),
+                    esc(&describe::keys(&i.keys)),
+                    if i.unique { " unique" } else { "" }
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<tr id=\"{}\"><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            id("coll", &c.name),
+            esc(&c.name),
+            esc(&c.entities.join(", ")),
+            words::int(c.documents),
+            words::bytes(c.size.typical_bytes as f64),
+            c.size
+                .max_bytes
+                .map_or_else(|| "unbounded".to_string(), |b| words::bytes(b as f64)),
+            if indexes.is_empty() {
+                "only <code>_id_</code>".to_string()
+            } else {
+                indexes.join("<br>")
+            }
+        );
+    }
+    out.push_str("</table></section>\n");
+}
+
+fn today(out: &mut String, c: &crate::design::CurrentComparison) {
+    let _ = writeln!(
+        out,
+        "<section id=\"current\"><h2>Today against recommended</h2>\n<p class=\"decision\">{}</p>",
+        esc(&current::verdict(c))
+    );
+    let bars = [
+        Bar {
+            label: "today".into(),
+            value: c.current_totals.score,
+            class: "",
+            note: String::new(),
+        },
+        Bar {
+            label: "recommended".into(),
+            value: c.recommended_totals.score,
+            class: "chosen",
+            note: String::new(),
+        },
+    ];
+    out.push_str(&chart::bars("Score per second of each design", &bars));
+    out.push_str("<table><tr><th>per second</th><th class=\"num\">today</th><th class=\"num\">recommended</th></tr>\n");
+    for (name, now, then) in current::totals(c) {
+        let _ = writeln!(
+            out,
+            "<tr><td>{name}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(&now),
+            esc(&then)
+        );
+    }
+    out.push_str("</table>\n<table><tr><th>relationship</th><th>today</th><th>recommended</th><th>changing it alone</th></tr>\n");
+    for r in &c.relationships {
+        let same = r.current == r.recommended;
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&r.relationship),
+            esc(&describe::layout(&r.current)),
+            if same {
+                "(keep)".to_string()
+            } else {
+                esc(&describe::layout(&r.recommended))
+            },
+            if same {
+                "-".to_string()
+            } else {
+                esc(&current::gain(r.gain.as_ref()))
+            }
+        );
+    }
+    out.push_str("</table>\n<table><tr><th>operation</th><th class=\"num\">rate</th><th>today, per execution</th><th>recommended</th></tr>\n");
+    for o in &c.operations {
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"#{}\">{}</a></td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
+            id("op", &o.operation),
+            esc(&o.operation),
+            words::rate(o.rate),
+            esc(&current::per_execution(&o.current)),
+            esc(&current::per_execution(&o.recommended))
+        );
+    }
+    out.push_str("</table>\n");
+    if !c.unstated.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p>Without a layout of today, chosen by advise in both: {}.</p>",
+            esc(&c.unstated.join(", "))
+        );
+    }
+    out.push_str("</section>\n");
+}
+
+fn hits(out: &mut String, hits: &[crate::design::RuleHit]) {
+    if hits.is_empty() {
+        return;
+    }
+    out.push_str("<ul>");
+    for hit in hits {
+        let _ = write!(
+            out,
+            "<li>{}: {}</li>",
+            rule_link(hit.rule),
+            esc(&hit.reason)
+        );
+    }
+    out.push_str("</ul>");
+}
+
+fn relationship(out: &mut String, d: &RelationshipDecision, score: f64) {
+    let _ = writeln!(
+        out,
+        "<article class=\"card\" id=\"{}\"><h3>{}: {} → {} <small>({})</small></h3>",
+        id("rel", &d.relationship),
+        esc(&d.relationship),
+        esc(&d.parent),
+        esc(&d.child),
+        esc(&d.class)
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"decision\">Decision: {}</p>",
+        esc(&describe::decided(d, &d.chosen))
+    );
+    hits(out, &d.rules);
+    let mut bars = vec![Bar {
+        label: describe::decided(d, &d.chosen),
+        value: score,
+        class: "chosen",
+        note: "chosen".into(),
+    }];
+    if !d.alternatives.is_empty() {
+        out.push_str("<table><tr><th>alternative</th><th>verdict</th><th>reason</th><th>cost difference</th></tr>\n");
+    }
+    for alt in &d.alternatives {
+        let name = describe::decided(d, &alt.layout);
+        let (verdict, reason, delta) = match &alt.verdict {
+            Verdict::Rejected { rule, reason } => {
+                (format!("rejected by {}", rule_link(rule)), reason, None)
+            }
+            Verdict::Costlier { delta, explanation } => {
+                ("costlier".to_string(), explanation, Some((delta, "")))
+            }
+            Verdict::Cheaper { delta, explanation } => (
+                "cheaper (the model pins the chosen one)".to_string(),
+                explanation,
+                Some((delta, "cheaper")),
+            ),
+        };
+        if let Some((delta, class)) = delta {
+            bars.push(Bar {
+                label: name.clone(),
+                value: score + delta.score,
+                class,
+                note: format!(
+                    "{}{}",
+                    if delta.score > 0.0 { "+" } else { "" },
+                    words::num(delta.score)
+                ),
+            });
+        }
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{verdict}</td><td>{}</td><td>{}</td></tr>",
+            esc(&name),
+            esc(reason),
+            delta.map_or_else(String::new, |(d, _)| esc(&describe::cost_delta(d)))
+        );
+    }
+    if !d.alternatives.is_empty() {
+        out.push_str("</table>\n");
+    }
+    if bars.len() > 1 {
+        out.push_str(&chart::bars(
+            "Score per second of the whole design with each layout of this relationship (lower is cheaper); rejected layouts have none",
+            &bars,
+        ));
+    }
+    if !d.tradeoffs.is_empty() {
+        out.push_str("<p>Trade-offs accepted:</p><ul>");
+        for t in &d.tradeoffs {
+            let _ = write!(out, "<li>{}</li>", esc(t));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</article>\n");
+}
+
+fn operation(out: &mut String, plan: &OperationPlan) {
+    let _ = writeln!(
+        out,
+        "<article class=\"card\" id=\"{}\"><h3>{} <small>({})</small></h3>",
+        id("op", &plan.operation),
+        esc(&plan.operation),
+        words::rate(plan.rate)
+    );
+    out.push_str("<table><tr><th class=\"num\">#</th><th>command</th><th>collection</th><th>filter</th><th>index</th><th class=\"num\">documents</th><th>purpose</th></tr>\n");
+    for (i, s) in plan.steps.iter().enumerate() {
+        let mut filter = describe::filter(s);
+        if !s.sort.is_empty() {
+            let _ = write!(filter, " sort {}", describe::keys(&s.sort));
+        }
+        if let Some(limit) = s.limit {
+            let _ = write!(filter, " limit {}", words::int(limit));
+        }
+        let mut command = describe::action(s.action).to_string();
+        if !s.updates.is_empty() {
+            let ops: Vec<String> = s.updates.iter().map(describe::update).collect();
+            let _ = write!(command, " {}", ops.join(", "));
+        }
+        if !s.projection.is_empty() {
+            let _ = write!(command, " returning {}", s.projection.join(", "));
+        }
+        let mut documents = words::num(s.documents);
+        if let Some(n) = s.every {
+            let _ = write!(documents, " (once every {} runs)", words::int(n));
+        }
+        if s.fallback {
+            documents.push_str(" (when the write before matched nothing)");
+        }
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"num\">{}</td><td>{}</td><td><a href=\"#{}\">{}</a></td><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            i + 1,
+            esc(&command),
+            id("coll", &s.collection),
+            esc(&s.collection),
+            esc(&filter),
+            s.index.as_deref().map_or_else(
+                || "none".to_string(),
+                |i| format!("<code>{}</code>", esc(i))
+            ),
+            esc(&documents),
+            esc(&Purpose::texts(&s.purpose))
+        );
+    }
+    let _ = writeln!(
+        out,
+        "</table>\n<p>Per run: {}.{}</p>",
+        esc(&describe::per_run(&plan.cost)),
+        if plan.transaction {
+            " Needs a multi-document transaction."
+        } else {
+            ""
+        }
+    );
+    for w in &plan.warnings {
+        let _ = writeln!(out, "<p class=\"warning\">Warning: {}</p>", esc(&w.text()));
+    }
+    out.push_str("</article>\n");
+}
+
+fn findings(out: &mut String, design: &Design) {
+    out.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
+    if design.findings.is_empty() {
+        out.push_str("<p>None.</p></section>\n");
+        return;
+    }
+    out.push_str("<table><tr><th>severity</th><th>rule</th><th>where</th><th>message</th><th>evidence</th><th>help</th></tr>\n");
+    for f in &design.findings {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"severity-{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            f.severity.as_str(),
+            f.severity,
+            rule_link(f.rule),
+            esc(&describe::location(&f.location)),
+            esc(&f.message),
+            esc(&describe::evidence(&f.evidence)),
+            esc(f.help.as_deref().unwrap_or(""))
+        );
+    }
+    out.push_str("</table></section>\n");
+}
+
+/// Every rule the report links to, once, in id order.
+fn cited(design: &Design) -> BTreeSet<&'static str> {
+    let mut ids = BTreeSet::new();
+    for d in &design.relationships {
+        ids.extend(d.rules.iter().map(|h| h.rule));
+        for alt in &d.alternatives {
+            if let Verdict::Rejected { rule, .. } = &alt.verdict {
+                ids.insert(*rule);
+            }
+        }
+    }
+    for d in &design.entities {
+        ids.extend(d.rules().iter().map(|h| h.rule));
+    }
+    ids.extend(design.findings.iter().map(|f| f.rule));
+    ids
+}

@@ -1,0 +1,14 @@
+//! The HTML reports: one self-contained page per report (the stylesheet and
+//! every diagram and chart inline as SVG, no script, nothing fetched), to
+//! attach to a pull request or a ticket. Light and dark follow the reader's
+//! system, print gets its own palette, and every link and `<details>` is
+//! reachable from the keyboard.
+
+mod canvas;
+mod chart;
+mod design;
+mod diagram;
+mod docs;
+mod page;
+
+pub use design::render as design;
