@@ -52,6 +52,60 @@ pub fn read_file(path: &Path, options: &Options, out: &mut Collector) {
     out.file(summary);
 }
 
+/// Lines parsed together on the worker threads, at most (and their bytes):
+/// parsing is most of the work, the collector's bookkeeping stays in line
+/// order on this thread, so the report is the same as one line at a time.
+const BATCH_LINES: usize = 8192;
+const BATCH_BYTES: usize = 8 << 20;
+
+/// One line of a batch: where its bytes are, and whether it was cut.
+struct Pending {
+    start: usize,
+    end: usize,
+    too_long: bool,
+}
+
+/// What parsing one line gave.
+enum Parsed {
+    Blank,
+    TooLong,
+    Line {
+        is_json: bool,
+        ctime: bool,
+        result: Line,
+    },
+}
+
+fn parse(bytes: &[u8], too_long: bool, options: &Options) -> Parsed {
+    if too_long {
+        return Parsed::TooLong;
+    }
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Parsed::Blank;
+    }
+    // Valid UTF-8 (nearly every line) is checked fast; a line that is
+    // not has its bad bytes replaced.
+    let line = match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
+    let is_json = line.starts_with('{');
+    let result = if is_json {
+        json_line::read(&line, options.show_values)
+    } else {
+        legacy_line::read(&line, options.show_values)
+    };
+    // mongod 2.4's ctime timestamps start with the day's name.
+    let ctime = !is_json && line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+    Parsed::Line {
+        is_json,
+        ctime,
+        result,
+    }
+}
+
 /// Reads from any source of bytes; `name` is what problems cite.
 pub fn read_lines<R: Read>(
     mut reader: BufReader<R>,
@@ -60,6 +114,7 @@ pub fn read_lines<R: Read>(
     options: &Options,
     out: &mut Collector,
 ) -> FileSummary {
+    use rayon::prelude::*;
     let mut summary = FileSummary {
         path: name.to_string(),
         gzip,
@@ -69,70 +124,90 @@ pub fn read_lines<R: Read>(
         unreadable: 0,
     };
     let (mut json, mut text) = (false, false);
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut bytes: Vec<u8> = Vec::with_capacity(BATCH_BYTES + 4096);
+    let mut batch: Vec<Pending> = Vec::with_capacity(BATCH_LINES);
     loop {
-        buf.clear();
-        let (ended, too_long) = match next_line(&mut reader, &mut buf) {
-            Ok(r) => r,
-            Err(_) => {
-                summary.lines += 1;
-                summary.unreadable += 1;
-                let reason = if gzip {
-                    Reason::TruncatedGzip
-                } else {
-                    Reason::ReadError
-                };
-                out.problem(name, summary.lines, reason);
-                break;
-            }
-        };
-        if ended && buf.is_empty() {
-            break;
-        }
-        summary.lines += 1;
-        if too_long {
-            summary.unreadable += 1;
-            out.problem(name, summary.lines, Reason::TooLong);
-            continue;
-        }
-        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        // Valid UTF-8 (nearly every line) is checked fast; a line that is
-        // not has its bad bytes replaced.
-        let line = match simdutf8::basic::from_utf8(bytes) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(bytes),
-        };
-        let is_json = line.starts_with('{');
-        let result = if is_json {
-            json_line::read(&line, options.show_values)
-        } else {
-            legacy_line::read(&line, options.show_values)
-        };
-        match result {
-            Line::Operation(entry) => {
-                summary.operations += 1;
-                if !is_json && line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
-                    out.saw_ctime();
+        // Fill a batch of whole lines.
+        bytes.clear();
+        batch.clear();
+        let mut failed = false;
+        let mut ended = false;
+        while batch.len() < BATCH_LINES && bytes.len() < BATCH_BYTES {
+            let start = bytes.len();
+            match next_line(&mut reader, &mut bytes, start) {
+                Ok((end, too_long)) => {
+                    if end && bytes.len() == start {
+                        ended = true;
+                        break;
+                    }
+                    batch.push(Pending {
+                        start,
+                        end: bytes.len(),
+                        too_long,
+                    });
+                    if end {
+                        ended = true;
+                        break;
+                    }
                 }
-                out.add(*entry);
+                Err(_) => {
+                    failed = true;
+                    break;
+                }
             }
-            Line::Other => {}
-            Line::Unreadable(reason) => {
-                summary.unreadable += 1;
-                out.problem(name, summary.lines, reason);
-                if reason == Reason::NotALogLine {
+        }
+        let parsed: Vec<Parsed> = batch
+            .par_iter()
+            .map(|p| parse(&bytes[p.start..p.end], p.too_long, options))
+            .collect();
+        for p in parsed {
+            summary.lines += 1;
+            let (is_json, ctime, result) = match p {
+                Parsed::Blank => continue,
+                Parsed::TooLong => {
+                    summary.unreadable += 1;
+                    out.problem(name, summary.lines, Reason::TooLong);
                     continue;
                 }
+                Parsed::Line {
+                    is_json,
+                    ctime,
+                    result,
+                } => (is_json, ctime, result),
+            };
+            match result {
+                Line::Operation(entry) => {
+                    summary.operations += 1;
+                    if ctime {
+                        out.saw_ctime();
+                    }
+                    out.add(*entry);
+                }
+                Line::Other => {}
+                Line::Unreadable(reason) => {
+                    summary.unreadable += 1;
+                    out.problem(name, summary.lines, reason);
+                    if reason == Reason::NotALogLine {
+                        continue;
+                    }
+                }
+            }
+            if is_json {
+                json = true;
+            } else {
+                text = true;
             }
         }
-        if is_json {
-            json = true;
-        } else {
-            text = true;
+        if failed {
+            summary.lines += 1;
+            summary.unreadable += 1;
+            let reason = if gzip {
+                Reason::TruncatedGzip
+            } else {
+                Reason::ReadError
+            };
+            out.problem(name, summary.lines, reason);
+            break;
         }
         if ended {
             break;
@@ -147,12 +222,13 @@ pub fn read_lines<R: Read>(
     summary
 }
 
-/// Appends the next line (with its newline) to `buf`, keeping at most
-/// `MAX_LINE` bytes of it. Returns whether the input ended and whether the
+/// Appends the next line (with its newline) to `buf`, where it starts at
+/// `start`, keeping at most `MAX_LINE` bytes of it. Returns whether the input ended and whether the
 /// line was longer than the cap (the rest of it is skipped).
 fn next_line<R: Read>(
     reader: &mut BufReader<R>,
     buf: &mut Vec<u8>,
+    start: usize,
 ) -> std::io::Result<(bool, bool)> {
     let mut too_long = false;
     loop {
@@ -169,7 +245,7 @@ fn next_line<R: Read>(
             None => (available, false),
         };
         let n = chunk.len();
-        if buf.len() + n <= MAX_LINE {
+        if buf.len() - start + n <= MAX_LINE {
             buf.extend_from_slice(chunk);
         } else {
             too_long = true;
