@@ -6,7 +6,7 @@
 //! bad model, an unknown mix, an unreadable file, an unwritable output — exits 2.
 
 use crate::cli::Global;
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use squill::finding::Severity;
 use squill::outputs::design::Format;
 use std::path::PathBuf;
@@ -66,13 +66,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     // Colors only on a terminal, never in a file.
     let color = args.output.is_none() && super::use_color(global);
     let report = squill::outputs::design::render(&design, format, color);
-    match &args.output {
-        Some(path) => std::fs::write(path, report)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            super::write_stdout(&report)?;
-        }
-    }
+    super::write_report(args.output.as_deref(), &report)?;
 
     let failed = args
         .fail_on

@@ -21,7 +21,7 @@ pub use scan::ScanArgs;
 pub use workload::WorkloadArgs;
 
 use crate::cli::{Cli, ColorChoice, Command, Global};
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -45,6 +45,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             load_settings(&global)?;
             rules::show(&id)
         }
+    }
+}
+
+/// Writes a report to `output`, or to standard output without one.
+pub fn write_report(output: Option<&std::path::Path>, text: &str) -> Result<()> {
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+        }
+        None => write_stdout(text).map(|_| ()),
     }
 }
 

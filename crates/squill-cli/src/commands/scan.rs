@@ -288,15 +288,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         Format::Sarif => squill::outputs::scan::sarif(&report),
         Format::Markdown => squill::outputs::scan::markdown(&report),
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, &text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-        }
-    }
+    super::write_report(args.output.as_deref(), &text)?;
     if let Some(path) = &args.emit_model {
         // A URI's name is its database: its last part may hold a password.
         let name = match live_uri(&args.paths) {

@@ -7,7 +7,7 @@
 //! file are part of the report, not an error.
 
 use crate::cli::Global;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,15 +59,7 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
         Format::Markdown => squill::outputs::workload::markdown(&report),
         Format::Sarif => squill::outputs::workload::sarif(&report),
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, &text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-        }
-    }
+    super::write_report(args.output.as_deref(), &text)?;
     if !report.errors.is_empty() {
         let mut err = std::io::stderr().lock();
         for e in &report.errors {
