@@ -247,3 +247,33 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// A profiler export (`mongoexport --collection system.profile`) reads
+/// like a log: the same shapes and figures, the cut last document reported
+/// with its line, and no value printed.
+#[test]
+fn a_profiler_export_reads_like_a_log() {
+    let path =
+        crate::support::repo_root().join("crates/squill-cli/tests/fixtures/logs/shop-profile.json");
+    let run = crate::support::Test::new()
+        .args(["workload", "--format", "json"])
+        .args([&path])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["totals"]["operations"], 5, "{}", run.stdout);
+    let orders = report["namespaces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["namespace"] == "shop.orders")
+        .expect("shop.orders");
+    let s1 = &orders["shapes"][0];
+    assert_eq!(s1["count"], 2);
+    assert_eq!(s1["docs_examined"], 8400);
+    assert_eq!(s1["in_memory_sorts"], 2);
+    assert_eq!(report["totals"]["unreadable_lines"], 1);
+    assert!(run.stdout.contains("shop-profile.json"), "{}", run.stdout);
+    assert!(!run.stdout.contains("someone@example.org"));
+    assert!(!run.stdout.contains("65f1a2b3c4d5e6f708192a3b"));
+}

@@ -13,6 +13,7 @@ mod json_line;
 mod legacy_line;
 mod node;
 pub mod problem;
+mod profile;
 pub mod report;
 pub mod shape;
 mod shell_syntax;

@@ -6,7 +6,7 @@ use super::collect::Collector;
 use super::legacy_line::{self, Line};
 use super::problem::Reason;
 use super::report::FileSummary;
-use super::{Options, json_line};
+use super::{Options, json_line, profile};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -92,7 +92,9 @@ fn parse(bytes: &[u8], too_long: bool, options: &Options) -> Parsed {
         Err(_) => String::from_utf8_lossy(bytes),
     };
     let is_json = line.starts_with('{');
-    let result = if is_json {
+    let result = if is_json && profile::looks_like(&line) {
+        profile::read(&line, options.show_values)
+    } else if is_json {
         json_line::read(&line, options.show_values)
     } else {
         legacy_line::read(&line, options.show_values)
