@@ -143,7 +143,7 @@ fn read_typed(trimmed: &str) -> Line {
 
 /// A WRITE entry's command is one statement (`{q, u, multi}`): as the
 /// command that carries it.
-fn statement(kind: &str, coll: &str, statement: Node) -> Node {
+pub(super) fn statement(kind: &str, coll: &str, statement: Node) -> Node {
     let (name, list) = if kind == "update" {
         ("update", "updates")
     } else {
@@ -197,18 +197,7 @@ fn read_value(trimmed: &str) -> Line {
     let mut folded_getmore = false;
     let command = if write_statement {
         // The WRITE entry's command is one statement (`{q, u, multi}`).
-        let (name, list) = if kind == "update" {
-            ("update", "updates")
-        } else {
-            ("delete", "deletes")
-        };
-        Node::Object(vec![
-            (name.to_string(), Node::Str(coll.to_string())),
-            (
-                list.to_string(),
-                Node::Array(vec![from_json(raw_command, 0)]),
-            ),
-        ])
+        statement(kind, coll, from_json(raw_command, 0))
     } else {
         let command = from_json(raw_command, 0);
         match attr.get("originatingCommand") {

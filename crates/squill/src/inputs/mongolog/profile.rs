@@ -39,20 +39,7 @@ pub fn read(line: &str, keep_example: bool) -> Line {
     let mut folded_getmore = false;
     let command = match op {
         // One statement, as the command that carries it.
-        "update" | "remove" => {
-            let (name, list) = if op == "update" {
-                ("update", "updates")
-            } else {
-                ("delete", "deletes")
-            };
-            super::node::Node::Object(vec![
-                (name.to_string(), super::node::Node::Str(coll.to_string())),
-                (
-                    list.to_string(),
-                    super::node::Node::Array(vec![from_json(raw, 0)]),
-                ),
-            ])
-        }
+        "update" | "remove" => super::json_line::statement(op, coll, from_json(raw, 0)),
         "getmore" => match value.get("originatingCommand") {
             Some(origin) => {
                 folded_getmore = true;
