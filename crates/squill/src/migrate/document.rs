@@ -369,7 +369,7 @@ impl<'a> Builder<'a> {
                 }
             }
             let built = self.object(&coll.name, ctx, &rest, Some(entity))?;
-            if coll.entities.len() == 1 && split::keyed(table) {
+            if coll.entities.len() == 1 {
                 split_of = self.split(&coll.name, ctx, &rest, entity, &typed, &columns)?;
             }
             all_columns = columns;

@@ -3,6 +3,13 @@
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn parse_iso(s: &str) -> Option<i64> {
+    let (ms, len) = parse_iso_prefix(s)?;
+    (len == s.len()).then_some(ms)
+}
+
+/// An ISO-8601 timestamp at the start of `s` (a log line goes on after
+/// it): milliseconds since the Unix epoch, and the bytes it takes.
+pub(crate) fn parse_iso_prefix(s: &str) -> Option<(i64, usize)> {
     let b = s.as_bytes();
     let num = |from: usize, len: usize| -> Option<i64> {
         let part = b.get(from..from + len)?;
@@ -44,21 +51,23 @@ pub(crate) fn parse_iso(s: &str) -> Option<i64> {
         millis = frac.parse::<i64>().ok()? * 10i64.pow(3 - frac.len() as u32);
     }
     let offset_minutes = match b.get(i) {
-        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(b'Z' | b'z') => {
+            i += 1;
+            0
+        }
         Some(&c @ (b'+' | b'-')) => {
             let h = num(i + 1, 2)?;
-            let rest = &b[i + 3..];
-            let m = match rest {
-                [] => 0,
-                [b':', _, _] => num(i + 4, 2)?,
-                [_, _] => num(i + 3, 2)?,
-                _ => return None,
+            // `+hh`, `+hhmm` or `+hh:mm`.
+            let (m, len) = if b.get(i + 3) == Some(&b':') {
+                (num(i + 4, 2)?, 6)
+            } else {
+                num(i + 3, 2).map_or((0, 3), |m| (m, 5))
             };
+            i += len;
             let total = h * 60 + m;
             if c == b'-' { -total } else { total }
         }
-        None => 0,
-        _ => return None,
+        _ => 0,
     };
     if !(1..=12).contains(&month)
         || !(1..=31).contains(&day)
@@ -70,11 +79,11 @@ pub(crate) fn parse_iso(s: &str) -> Option<i64> {
     }
     let days = days_from_civil(year, month, day);
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
-    Some(seconds * 1000 + millis)
+    Some((seconds * 1000 + millis, i))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -106,5 +115,19 @@ mod tests {
         assert_eq!(parse_iso("1960-01-01T00:00:00Z"), Some(-315_619_200_000));
         assert_eq!(parse_iso("2012-13-24T12:15:30Z"), None);
         assert_eq!(parse_iso("yesterday"), None);
+        // A whole value: nothing may follow.
+        assert_eq!(parse_iso("2012-12-24T12:15:30Z x"), None);
+        assert_eq!(parse_iso("2012-12-24T12:15:30+07:0"), None);
+    }
+
+    /// A log line's timestamp, with the line going on after it.
+    #[test]
+    fn a_prefix_says_how_far_it_read() {
+        let line = "2014-04-09T23:16:20.596-0400 I COMMAND [conn1] …";
+        assert_eq!(super::parse_iso_prefix(line), Some((1_397_099_780_596, 28)));
+        assert_eq!(
+            super::parse_iso_prefix("2023-09-23T16:25:03.588Z rest"),
+            Some((1_695_486_303_588, 24))
+        );
     }
 }

@@ -9,56 +9,7 @@ pub const CTIME_YEAR: i64 = 2000;
 
 /// An ISO-8601 timestamp at the start of `text`; the offset just past it.
 pub fn parse_iso(text: &str) -> Option<(i64, usize)> {
-    let b = text.as_bytes();
-    let num = |from: usize, len: usize| -> Option<i64> {
-        let s = b.get(from..from + len)?;
-        s.iter().try_fold(0i64, |acc, &c| {
-            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
-        })
-    };
-    let (year, month, day) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') || !matches!(b.get(10), Some(b'T' | b' '))
-    {
-        return None;
-    }
-    let (hour, minute, second) = (num(11, 2)?, num(14, 2)?, num(17, 2)?);
-    let mut pos = 19;
-    let mut millis = 0i64;
-    if b.get(pos) == Some(&b'.') {
-        pos += 1;
-        let mut scale = 100;
-        while let Some(&c) = b.get(pos).filter(|c| c.is_ascii_digit()) {
-            millis += i64::from(c - b'0') * scale;
-            scale /= 10;
-            pos += 1;
-        }
-    }
-    let offset_minutes = match b.get(pos) {
-        Some(b'Z') => {
-            pos += 1;
-            0
-        }
-        Some(&sign @ (b'+' | b'-')) => {
-            let h = num(pos + 1, 2)?;
-            let colon = usize::from(b.get(pos + 3) == Some(&b':'));
-            let m = num(pos + 3 + colon, 2)?;
-            pos += 5 + colon;
-            let total = h * 60 + m;
-            if sign == b'-' { -total } else { total }
-        }
-        _ => 0,
-    };
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
-        return None;
-    }
-    let days = days_from_civil(year, month, day);
-    let ms = ((days * 24 + hour) * 60 + minute - offset_minutes) * 60_000 + second * 1000 + millis;
-    Some((ms, pos))
+    crate::inputs::ejson::date::parse_iso_prefix(text)
 }
 
 /// A ctime timestamp (`Wed Mar  5 17:14:57.407`) at the start of `text`,
@@ -86,7 +37,7 @@ pub fn parse_ctime(text: &str) -> Option<(i64, usize)> {
     if !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
-    let days = days_from_civil(CTIME_YEAR, month, day);
+    let days = crate::inputs::ejson::date::days_from_civil(CTIME_YEAR, month, day);
     Some((
         ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis,
         words.pos,
@@ -111,18 +62,6 @@ impl<'a> Words<'a> {
         self.pos = start + word_len;
         self.text.get(start..self.pos).filter(|w| !w.is_empty())
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// Milliseconds since the epoch as `2014-04-09T23:16:20.596Z`.

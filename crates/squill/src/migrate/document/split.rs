@@ -18,7 +18,7 @@ use super::{Builder, Column, Ctx, Kind, Part, literal};
 use crate::design::{FieldOrigin, ShapeType};
 use crate::inputs::postgres::connect::{qualified, quote};
 use crate::inputs::sql::ddl::Table;
-use crate::inputs::sql::map::{Mapping, Rel};
+use crate::inputs::sql::map::Rel;
 
 /// One array of a document read as typed child rows.
 #[derive(Debug, Clone)]
@@ -176,8 +176,8 @@ impl Split {
     /// `key_type`). Columns: tag, key as text, the parent's typed columns,
     /// each array's, the parent's JSON rest.
     pub(super) fn select(&self, after: Option<&str>, key_type: &str) -> String {
-        let root_n =
-            self.columns.len() - self.arrays.iter().map(|a| a.columns.len()).sum::<usize>();
+        // The parent's own typed columns come first in `columns`.
+        let root_n = self.root.typed.len();
         let nulls = |cols: &[Column]| -> Vec<String> {
             cols.iter()
                 .map(|c| format!("NULL::{}", c.kind.sql_type()))
@@ -218,7 +218,6 @@ impl Split {
                 .map(|c| format!(" WHERE {c}"))
                 .unwrap_or_default()
         )];
-        debug_assert_eq!(root_n, self.root.typed.len());
         for (i, a) in self.arrays.iter().enumerate() {
             let o = format!("({})::{key_type}", a.fk);
             let mut cols = vec![o.clone(), format!("{}::int2", i + 1), format!("{o}::text")];
@@ -257,9 +256,4 @@ impl Split {
             by.join(", ")
         )
     }
-}
-
-/// Whether an id column lets the parent be the key of a split query.
-pub(super) fn keyed(table: &Table) -> bool {
-    Mapping::id_column(table).is_some()
 }

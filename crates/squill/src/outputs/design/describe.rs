@@ -8,6 +8,32 @@ use crate::design::{Aggregation, BucketBy, Layout, Side};
 use crate::model::AggregateFn;
 use crate::words;
 
+/// A step's command in words: the action, its update operators, the fields
+/// it returns (`update $set status, $inc n returning _id`).
+pub fn step_command(s: &Step) -> String {
+    let mut command = action(s.action).to_string();
+    if !s.updates.is_empty() {
+        let ops: Vec<String> = s.updates.iter().map(update).collect();
+        command.push_str(&format!(" {}", ops.join(", ")));
+    }
+    if !s.projection.is_empty() {
+        command.push_str(&format!(" returning {}", s.projection.join(", ")));
+    }
+    command
+}
+
+/// A step's filter with its sort and limit (`customer = ? sort {at: -1} limit 10`).
+pub fn step_filter(s: &Step) -> String {
+    let mut text = filter(s);
+    if !s.sort.is_empty() {
+        text.push_str(&format!(" sort {}", keys(&s.sort)));
+    }
+    if let Some(limit) = s.limit {
+        text.push_str(&format!(" limit {}", words::int(limit)));
+    }
+    text
+}
+
 /// A relationship's layout in words, for its decision: a one-to-one keeps a
 /// plain id where a one-to-many keeps an array.
 pub fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> String {

@@ -186,21 +186,8 @@ fn operation(out: &mut String, plan: &OperationPlan) {
     let _ = writeln!(out, "### {} ({})\n", plan.operation, words::rate(plan.rate));
     out.push_str("| # | command | collection | filter | index | documents | purpose |\n|---|---|---|---|---|---:|---|\n");
     for (i, s) in plan.steps.iter().enumerate() {
-        let mut filter = describe::filter(s);
-        if !s.sort.is_empty() {
-            let _ = write!(filter, " sort {}", describe::keys(&s.sort));
-        }
-        if let Some(limit) = s.limit {
-            let _ = write!(filter, " limit {}", words::int(limit));
-        }
-        let mut command = describe::action(s.action).to_string();
-        if !s.updates.is_empty() {
-            let ops: Vec<String> = s.updates.iter().map(describe::update).collect();
-            let _ = write!(command, " {}", ops.join(", "));
-        }
-        if !s.projection.is_empty() {
-            let _ = write!(command, " returning {}", s.projection.join(", "));
-        }
+        let filter = describe::step_filter(s);
+        let command = describe::step_command(s);
         let _ = writeln!(
             out,
             "| {} | {} | {} | `{}` | {} | {} | {} |",

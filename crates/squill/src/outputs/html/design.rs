@@ -314,21 +314,8 @@ fn operation(out: &mut String, plan: &OperationPlan) {
     );
     out.push_str("<table><tr><th class=\"num\">#</th><th>command</th><th>collection</th><th>filter</th><th>index</th><th class=\"num\">documents</th><th>purpose</th></tr>\n");
     for (i, s) in plan.steps.iter().enumerate() {
-        let mut filter = describe::filter(s);
-        if !s.sort.is_empty() {
-            let _ = write!(filter, " sort {}", describe::keys(&s.sort));
-        }
-        if let Some(limit) = s.limit {
-            let _ = write!(filter, " limit {}", words::int(limit));
-        }
-        let mut command = describe::action(s.action).to_string();
-        if !s.updates.is_empty() {
-            let ops: Vec<String> = s.updates.iter().map(describe::update).collect();
-            let _ = write!(command, " {}", ops.join(", "));
-        }
-        if !s.projection.is_empty() {
-            let _ = write!(command, " returning {}", s.projection.join(", "));
-        }
+        let filter = describe::step_filter(s);
+        let command = describe::step_command(s);
         let mut documents = words::num(s.documents);
         if let Some(n) = s.every {
             let _ = write!(documents, " (once every {} runs)", words::int(n));

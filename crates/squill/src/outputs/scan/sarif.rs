@@ -125,6 +125,22 @@ pub fn sarif(report: &ScanReport) -> String {
             n
         })
         .collect();
+    document(
+        rule_objects,
+        notifications,
+        results,
+        report.errors.is_empty(),
+    )
+}
+
+/// One SARIF run of squill: its rules, the notifications of the inputs it
+/// could not read (`ok` when there are none), its results; pretty JSON.
+pub(crate) fn document(
+    rules: Vec<Value>,
+    notifications: Vec<Value>,
+    results: Vec<Value>,
+    ok: bool,
+) -> String {
     let doc = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -133,16 +149,16 @@ pub fn sarif(report: &ScanReport) -> String {
                 "name": "squill",
                 "version": env!("CARGO_PKG_VERSION"),
                 "informationUri": "https://example.invalid/squill",
-                "rules": rule_objects,
+                "rules": rules,
             }},
             "invocations": [{
-                "executionSuccessful": report.errors.is_empty(),
+                "executionSuccessful": ok,
                 "toolExecutionNotifications": notifications,
             }],
             "results": results,
         }],
     });
-    let mut s = serde_json::to_string_pretty(&doc).expect("serializes");
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".to_string());
     s.push('\n');
     s
 }

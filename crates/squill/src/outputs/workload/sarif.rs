@@ -6,7 +6,7 @@
 use super::reason;
 use crate::inputs::mongolog::WorkloadReport;
 use crate::outputs::scan::location_text;
-use crate::outputs::scan::sarif::{level, rule_object};
+use crate::outputs::scan::sarif::{document, level, rule_object};
 use serde_json::{Value, json};
 
 fn uri(path: &str) -> String {
@@ -63,24 +63,10 @@ pub fn sarif(report: &WorkloadReport) -> String {
         })
     });
     let notifications: Vec<Value> = files.chain(lines).collect();
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "squill",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://example.invalid/squill",
-                "rules": rule_objects,
-            }},
-            "invocations": [{
-                "executionSuccessful": report.errors.is_empty(),
-                "toolExecutionNotifications": notifications,
-            }],
-            "results": results,
-        }],
-    });
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".to_string());
-    s.push('\n');
-    s
+    document(
+        rule_objects,
+        notifications,
+        results,
+        report.errors.is_empty(),
+    )
 }
