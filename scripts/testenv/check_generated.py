@@ -629,6 +629,9 @@ def check_timeline_writes(db, cookbook, spec):
     # A new item of `parent`, newer than any.
     model = db[spec["items"]].find_one({}, sort=[("_id", 1)])
     post = {k: v for k, v in model.items() if k != "_id"}
+    if not isinstance(model["_id"], ObjectId):
+        # A key kept from a table: the server would make an ObjectId.
+        post["_id"] = new_id(db, spec["items"], model["_id"])
     post[spec["parent_field"]] = parent
     path, direction = spec["sort"][0]
     newest = db[spec["items"]].find_one({path: {"$exists": True}}, sort=[(path, direction)])

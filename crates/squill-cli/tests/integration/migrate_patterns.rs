@@ -280,3 +280,184 @@ fn migrate_fills_time_buckets() {
     let report = load_and_check((&mongo_uri, &python, &mongosh), &db, &out, &checks);
     eprintln!("{report}");
 }
+
+/// A club's follow graph (tests/fixtures/sql/club.sql, loaded here into a
+/// database of the test's own) with a home feed read far more often than
+/// posts are written: advise keeps a timeline per member, and migrate fills
+/// each with the newest posts of the members it follows, the two followed
+/// by everyone being outliers whose ids the timeline lists instead. Every
+/// figure, and one timeline item by item, is compared with SQL of the
+/// test's own; a new post then rewrites exactly its author's followers'
+/// timelines.
+#[test]
+fn migrate_fills_timelines() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, mongosh)) = mongo() else {
+        return;
+    };
+    let fixture = crate::support::repo_root().join("crates/squill/tests/fixtures/sql/club.sql");
+    psql(
+        &format!("{superuser}/postgres"),
+        "DROP DATABASE IF EXISTS club_timeline;\nCREATE DATABASE club_timeline;\n",
+    );
+    let admin = format!("{superuser}/club_timeline");
+    psql(&admin, &std::fs::read_to_string(fixture).unwrap());
+    psql(
+        &admin,
+        "ANALYZE;\nGRANT SELECT ON ALL TABLES IN SCHEMA public TO squill;\n",
+    );
+    let url = format!("{user}/club_timeline");
+    let dir = crate::support::TempDir::new("pg-timeline");
+    // The writes the import measured are the fixture's load, seconds ago
+    // (thousands a second): the application's own rates replace them.
+    let model = import_model(&url, dir.path(), "club");
+    let imported = std::fs::read_to_string(&model).unwrap();
+    // The follows and posts referenced, as the team running the club pins
+    // them: the timeline is the decision under test.
+    let structure = imported[..imported
+        .find("\noperations:")
+        .map_or(imported.len(), |i| i + 1)]
+        .replace(
+            "    child_field: follower_id\n",
+            "    child_field: follower_id\n    layout: parent-reference\n",
+        )
+        .replace(
+            "    child_field: followee_id\n",
+            "    child_field: followee_id\n    layout: parent-reference\n",
+        )
+        .replace(
+            "    child_field: author_id\n",
+            "    child_field: author_id\n    layout: parent-reference\n",
+        );
+    std::fs::write(
+        &model,
+        format!(
+            "{structure}{}",
+            "operations:
+  home_feed:
+    read: posts
+    rate: 5000
+    filter: {author_id.follows_by_followee.follower_id: eq}
+    sort: -created_at
+    limit: 10
+  publish:
+    insert: posts
+    links: [posts_by_author]
+    rate: 6
+  edit_post:
+    update: posts
+    rate: 0.5
+    filter: {_id: eq}
+    changes: [body]
+  delete_post:
+    delete: posts
+    rate: 0.2
+    filter: {_id: eq}
+  follow:
+    insert: follows
+    links: [follows_by_follower, follows_by_followee]
+    rate: 20
+"
+        ),
+    )
+    .unwrap();
+    let design = design_of(&model);
+    let timeline = design["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["decision"] == "timeline")
+        .unwrap_or_else(|| panic!("no timeline in {:#}", design["entities"]))
+        .clone();
+    let coll = timeline["collection"].as_str().unwrap().to_string();
+    let limit = timeline["limit"].as_u64().unwrap();
+    let threshold = timeline["threshold"].as_u64().expect("a threshold");
+
+    let out = dir.path().join("out");
+    generate(&model, &out);
+    let run = migrate(&url, &model, &out, &["--format", "both"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // The figures, from the tables: outliers have more followers than the threshold.
+    let outliers = format!(
+        "(SELECT followee_id FROM follows GROUP BY followee_id HAVING count(*) > {threshold})"
+    );
+    let pushed = format!(
+        "SELECT f.follower_id AS m, least(count(p.id), {limit}) AS n FROM follows f \
+         JOIN posts p ON p.author_id = f.followee_id \
+         WHERE f.followee_id NOT IN {outliers} GROUP BY f.follower_id"
+    );
+    assert!(
+        count(&url, &format!("SELECT count(*) FROM {outliers} o")) >= 1.0,
+        "the fixture's two members followed by everyone are outliers"
+    );
+    let checks = json!([
+        {"collection": coll, "kind": "count", "expected": count(&url, "SELECT count(*) FROM members")},
+        {"collection": coll, "field": "items", "kind": "array_total",
+         "expected": count(&url, &format!("SELECT sum(n) FROM ({pushed}) x"))},
+        {"collection": coll, "field": "items", "kind": "array_max",
+         "expected": count(&url, &format!("SELECT max(n) FROM ({pushed}) x"))},
+        {"collection": coll, "field": "outliers", "kind": "array_total",
+         "expected": count(&url, &format!("SELECT count(*) FROM follows WHERE followee_id IN {outliers}"))},
+    ]);
+    let db = format!("club_timeline_{}", std::process::id());
+    let report = load_and_check((&mongo_uri, &python, &mongosh), &db, &out, &checks);
+    eprintln!("{report}");
+    assert!(report.contains("home_feed"), "{report}");
+
+    // One timeline item by item: member 8's, newest first.
+    let data = std::fs::read_to_string(out.join("data").join(format!("{coll}.json"))).unwrap();
+    let doc: Value = data
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|d| d["_id"] == 8)
+        .expect("member 8's timeline");
+    let got: Vec<String> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["_id"].to_string())
+        .collect();
+    let want: Vec<String> = psql(
+        &url,
+        &format!(
+            "SELECT p.id FROM follows f JOIN posts p ON p.author_id = f.followee_id \
+             WHERE f.follower_id = 8 AND f.followee_id NOT IN {outliers} \
+             ORDER BY p.created_at DESC, p.id DESC LIMIT {limit}"
+        ),
+    )
+    .lines()
+    .map(|l| l.trim().to_string())
+    .filter(|l| !l.is_empty())
+    .collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want, "{doc:#}");
+
+    // A new post by member 5: the next run rewrites its followers' timelines only.
+    psql(
+        &admin,
+        "INSERT INTO posts (id, author_id, body, created_at) VALUES (100000, 5, 'news', '2026-01-01');",
+    );
+    let inc = migrate(&url, &model, &out, &["--format", "both"]);
+    assert_eq!(inc.code, 0, "{}", inc.stderr);
+    let increment = tree(&out.join("increments"));
+    let rewritten: Vec<Value> = increment
+        .iter()
+        .filter(|(k, _)| k.ends_with(&format!("/{coll}.json")))
+        .flat_map(|(_, b)| {
+            String::from_utf8_lossy(b)
+                .lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let followers_of_5 = count(&url, "SELECT count(*) FROM follows WHERE followee_id = 5");
+    assert!(followers_of_5 >= 1.0);
+    assert_eq!(rewritten.len() as f64, followers_of_5, "{rewritten:?}");
+    assert!(
+        rewritten.iter().all(|d| d["items"][0]["_id"] == 100000),
+        "{rewritten:?}"
+    );
+}

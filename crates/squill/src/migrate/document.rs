@@ -22,6 +22,7 @@ use std::cell::Cell;
 mod bucket;
 mod path;
 mod split;
+mod timeline;
 
 pub use split::ArrayPart;
 
@@ -335,10 +336,15 @@ impl<'a> Builder<'a> {
         if let Some(q) = self.bucket_collection(coll)? {
             return Ok(q);
         }
+        // A timeline holds no entity: its documents are its readers'.
+        let entities = match self.timeline_of(&coll.name) {
+            Some(t) => vec![t.reader.to_string()],
+            None => coll.entities.clone(),
+        };
         let mut parts = Vec::new();
         let mut split_of = None;
         let mut all_columns = Vec::new();
-        for entity in &coll.entities {
+        for entity in &entities {
             let table = self.table(&coll.name, entity)?;
             let alias = self.alias();
             let ctx = Ctx {
@@ -354,10 +360,7 @@ impl<'a> Builder<'a> {
             let mut typed = Vec::new();
             let mut columns = Vec::new();
             for f in &coll.shape.fields {
-                match (
-                    coll.entities.len(),
-                    self.typed_column(ctx, &f.ty, &f.origin),
-                ) {
+                match (entities.len(), self.typed_column(ctx, &f.ty, &f.origin)) {
                     (1, Some((expr, kind))) => {
                         typed.push(expr);
                         columns.push(Column {
@@ -369,7 +372,7 @@ impl<'a> Builder<'a> {
                 }
             }
             let built = self.object(&coll.name, ctx, &rest, Some(entity))?;
-            if coll.entities.len() == 1 {
+            if entities.len() == 1 {
                 split_of = self.split(&coll.name, ctx, &rest, entity, &typed, &columns)?;
             }
             all_columns = columns;
@@ -394,7 +397,7 @@ impl<'a> Builder<'a> {
                 group: None,
             });
         }
-        let key = match (parts.as_slice(), coll.entities.as_slice()) {
+        let key = match (parts.as_slice(), entities.as_slice()) {
             ([_], [entity]) => {
                 let t = self.table(&coll.name, entity)?;
                 Mapping::id_column(t).map(|k| {
@@ -772,13 +775,9 @@ impl<'a> Builder<'a> {
             FieldOrigin::Path { tree, via } => {
                 self.tree_path(coll, ctx, name, ty, tree, via.as_deref())
             }
-            // A timeline is what its readers' follows fanned out on write:
-            // the application builds it, there is no table it is a view of.
-            FieldOrigin::Timeline { .. } | FieldOrigin::Outliers { .. } => Err(Self::unsupported(
-                coll,
-                name,
-                "a timeline is filled by the application as posts arrive, not from the tables",
-            )),
+            FieldOrigin::Timeline { .. } | FieldOrigin::Outliers { .. } => {
+                self.timeline_field(coll, ctx, name, ty, origin)
+            }
             FieldOrigin::Bucket { .. } => Err(Self::unsupported(
                 coll,
                 name,

@@ -184,3 +184,54 @@ fn arrays_of_child_rows_are_read_as_rows_in_a_full_run() {
         "-- full run, resumed after 41\n{full}\n\n-- changes\n{changes}\n"
     ));
 }
+
+/// The club's follow graph with a feed read far more than posts are
+/// written: the timeline collection is its readers' rows with the items
+/// chosen by key in one window (outliers excluded) and their copies built
+/// after; the outliers' ids apart.
+#[test]
+fn a_timeline_is_a_window_over_follows_and_items() {
+    let sql = include_str!("../../tests/fixtures/sql/club.sql");
+    let schema = parse(sql, SqlDialect::Postgres);
+    let mapping = Mapping::of(&schema);
+    let mut yaml = import_schema("club", &schema, &mapping, None).yaml;
+    for column in ["follower_id", "followee_id", "author_id"] {
+        let anchor = format!("    child_field: {column}\n");
+        yaml = yaml.replace(&anchor, &format!("{anchor}    layout: parent-reference\n"));
+    }
+    // Measured fan-outs (the DDL's assumption is unbounded): a threshold.
+    yaml = yaml.replace(
+        "{min: 0, typical: 10, max: unbounded}",
+        "{min: 0, typical: 6, p99: 12, max: 300}",
+    );
+    yaml.push_str(
+        "operations:
+  home_feed:
+    read: posts
+    rate: 5000
+    filter: {author_id.follows_by_followee.follower_id: eq}
+    sort: -created_at
+    limit: 10
+  publish:
+    insert: posts
+    links: [posts_by_author]
+    rate: 6
+",
+    );
+    let model = crate::inputs::model_file::parse("club.yaml", &yaml).expect("the model parses");
+    let (model, design) =
+        crate::advise::advise_with_model(&model, &crate::settings::Settings::default(), None)
+            .expect("advise");
+    let b = Builder::new(&schema, &mapping, &model, &design, "public");
+    let c = design
+        .collections
+        .iter()
+        .find(|c| c.name == "members_timeline")
+        .expect("a timeline");
+    let q = b.collection(c).expect("supported");
+    let full = q.select(None, None);
+    assert!(full.contains("row_number() OVER (PARTITION BY"), "{full}");
+    assert!(full.contains("HAVING count(*) > 12"), "{full}");
+    let changed = q.select(None, Some(&Changed::Xmin(7)));
+    insta::assert_snapshot!(format!("-- full run\n{full}\n\n-- changes\n{changed}\n"));
+}

@@ -143,7 +143,7 @@ fn heading(out: &mut String, p: Paint, title: &str) {
 fn render_collection(out: &mut String, p: Paint, c: &Collection) {
     let _ = write!(out, "{}", p.bold(&c.name));
     let _ = write!(out, "  {} documents", words::int(c.documents));
-    if c.entities.len() > 1 || c.entities.first() != Some(&c.name) {
+    if !c.entities.is_empty() && (c.entities.len() > 1 || c.entities.first() != Some(&c.name)) {
         let _ = write!(out, "; holds {}", c.entities.join(", "));
     }
     if let Some(d) = &c.discriminator {
