@@ -29,7 +29,7 @@ fn ident(s: &str) -> String {
     out
 }
 
-fn base_type(ty: &str) -> Option<FieldType> {
+pub(super) fn base_type(ty: &str) -> Option<FieldType> {
     Some(match ty {
         "string" | "symbol" => FieldType::String,
         "int" => FieldType::Int,
@@ -223,30 +223,69 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
         let (Some(parent), Some(child)) = (find(&r.parent), find(&r.child)) else {
             continue;
         };
+        let (holder, other) = match r.direction {
+            Direction::ChildReferenceArray => (parent, child),
+            Direction::ParentReference => (child, parent),
+        };
+        // Copies of the other side's fields beside the reference make it an
+        // extended reference (its wrapper no embedded entity). A field the
+        // other side holds as a reference of its own is no field of its
+        // entity; a wrapper holding two references is claimed by neither.
+        let theirs: Vec<&str> = report
+            .relationships
+            .iter()
+            .filter(|x| find(&x.from) == Some(other))
+            .map(|x| x.field.as_str())
+            .collect();
+        let copies = super::copies::find(
+            measured[holder.index()],
+            &r.field,
+            &entities[other.index()],
+            &theirs,
+        )
+        .filter(|c| {
+            let shared = report.relationships.iter().any(|x| {
+                !std::ptr::eq(x, r)
+                    && find(&x.from) == Some(holder)
+                    && x.field.split_once('.').is_some_and(|(w, _)| w == c.field)
+            });
+            !shared
+        });
+        let field = copies
+            .as_ref()
+            .map_or(r.field.as_str(), |c| c.field.as_str());
         let from = &entities[find(&r.from).map_or(0, EntityId::index)].name;
-        let mut rel_name = ident(&format!("{from}_{}", r.field));
+        let mut rel_name = ident(&format!("{from}_{field}"));
         while relationships.iter().any(|x| x.name == rel_name) {
             rel_name.push('_');
         }
         let parent_name = entities[parent.index()].name.clone();
-        // The reference field belongs to the relationship, not to the entity.
-        let holder = match r.direction {
-            Direction::ChildReferenceArray => parent,
-            Direction::ParentReference => child,
-        };
-        entities[holder.index()]
-            .fields
-            .retain(|f| f.name != r.field);
+        // The reference field (and its copies) belong to the relationship,
+        // not to the entity.
+        entities[holder.index()].fields.retain(|f| {
+            f.name != r.field
+                && copies
+                    .as_ref()
+                    .is_none_or(|c| !c.consumed.contains(&f.name))
+        });
         current.push(crate::model::CurrentLayout {
             relationship: crate::model::RelationshipId::from_index(relationships.len()),
             // Ids of children shared by several parents are a many-to-many's
             // ids kept on one side.
-            layout: match (r.direction, r.kind) {
-                (_, RelationshipKind::ManyToMany) => crate::model::LayoutKind::ManyToManyOneWay,
-                (Direction::ChildReferenceArray, _) => crate::model::LayoutKind::ChildReferences,
-                (Direction::ParentReference, _) => crate::model::LayoutKind::ParentReference,
+            layout: match (r.direction, r.kind, &copies) {
+                (_, _, Some(_)) => crate::model::LayoutKind::ExtendedReference,
+                (_, RelationshipKind::ManyToMany, None) => {
+                    crate::model::LayoutKind::ManyToManyOneWay
+                }
+                (Direction::ChildReferenceArray, _, None) => {
+                    crate::model::LayoutKind::ChildReferences
+                }
+                (Direction::ParentReference, _, None) => crate::model::LayoutKind::ParentReference,
             },
-            copies: Vec::new(),
+            copies: copies
+                .as_ref()
+                .map(|c| c.copies.clone())
+                .unwrap_or_default(),
         });
         // A sample of the children holds that share of each parent's.
         let scale = match r.direction {
@@ -258,14 +297,20 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
                 .max(1.0),
             Direction::ChildReferenceArray => 1.0,
         };
-        relationships.push(relationship(
-            r,
-            rel_name,
-            parent,
-            child,
-            &parent_name,
-            scale,
-        ));
+        let mut rel = relationship(r, rel_name, parent, child, &parent_name, scale);
+        if let Some(c) = &copies {
+            match r.direction {
+                Direction::ChildReferenceArray => rel.parent_field.clone_from(&c.field),
+                Direction::ParentReference => rel.child_field.clone_from(&c.field),
+            }
+            if let Some(d) = rel.description.as_mut() {
+                d.push_str(&format!(
+                    "; copies {} beside it (same names and types)",
+                    c.copies.join(", ")
+                ));
+            }
+        }
+        relationships.push(rel);
     }
     embedded(&measured, &mut entities, &mut relationships, &mut current);
     Model {
@@ -535,5 +580,77 @@ mod tests {
             back.entities[0].fields.iter().any(|f| f.name == "seen_by"),
             "{yaml}"
         );
+    }
+
+    /// A post's `author: {_id, name}` and an order's `customer_id` beside
+    /// `customer_name`: references with copies of the referenced side's
+    /// fields, extended references today, the wrapper no entity; a field
+    /// beside a reference that the other side lacks (`customer_note`)
+    /// stays the holder's own.
+    #[test]
+    fn copies_beside_a_reference_make_it_an_extended_reference_today() {
+        let users: Vec<_> = (0..5)
+            .map(|i| {
+                doc(&[
+                    ("_id", B::Oid(oid(i))),
+                    ("name", B::Str("Ada")),
+                    ("email", B::Str("a@x")),
+                ])
+            })
+            .collect();
+        let posts = (0..20)
+            .map(|i| {
+                doc(&[
+                    ("_id", B::Oid(oid(100 + i))),
+                    ("title", B::Str("hello")),
+                    (
+                        "author",
+                        B::Doc(vec![("_id", B::Oid(oid(i % 5))), ("name", B::Str("Ada"))]),
+                    ),
+                ])
+            })
+            .collect();
+        let orders = (0..10)
+            .map(|i| {
+                doc(&[
+                    ("_id", B::Oid(oid(200 + i))),
+                    ("customer_id", B::Oid(oid(i % 5))),
+                    ("customer_name", B::Str("Ada")),
+                    ("customer_note", B::Str("ring twice")),
+                ])
+            })
+            .collect();
+        let report = scan(
+            vec![
+                coll("b", "users", users),
+                coll("b", "posts", posts),
+                coll("b", "orders", orders),
+            ],
+            &Default::default(),
+        );
+        let model = super::model(&report, "blog");
+        let yaml = crate::inputs::model_file::to_yaml(&model);
+        let back = crate::inputs::model_file::parse("blog.yaml", &yaml)
+            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let names: Vec<&str> = back.entities.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["users", "posts", "orders"], "{yaml}");
+        for (rel, field) in [
+            ("posts_author", "author"),
+            ("orders_customer_id", "customer_id"),
+        ] {
+            let id = back
+                .relationship_by_name(rel)
+                .unwrap_or_else(|| panic!("{rel}\n{yaml}"));
+            assert_eq!(back.relationship(id).child_field, field);
+            let cur = back.current_of(id).expect("a layout today");
+            assert_eq!(cur.layout, crate::model::LayoutKind::ExtendedReference);
+            assert_eq!(cur.copies, ["name"], "{yaml}");
+        }
+        let orders: Vec<&str> = back.entities[2]
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert_eq!(orders, ["customer_note"], "{yaml}");
     }
 }

@@ -23,6 +23,7 @@ pub mod report;
 
 pub use analyze::{Analysis, analyze};
 pub use report::ScanReport;
+pub mod copies;
 pub mod driver;
 pub mod emit_model;
 #[doc(hidden)]
