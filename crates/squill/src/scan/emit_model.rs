@@ -345,11 +345,59 @@ fn embedded(
     current: &mut Vec<crate::model::CurrentLayout>,
 ) {
     for (i, c) in measured.iter().enumerate() {
-        let scale = c
-            .sampled_from
-            .map_or(1.0, |n| n as f64 / c.documents.max(1) as f64)
-            .max(1.0);
-        for f in c.fields.iter().filter(|f| f.level == 1) {
+        // Breadth first: the collection's own sub-documents, then theirs
+        // (an order's items' options), each held by the entity made for
+        // the one above: (path, holder entity, documents with the path).
+        let mut queue = std::collections::VecDeque::from([(String::new(), i, c.documents)]);
+        while let Some((above, holder, holder_docs)) = queue.pop_front() {
+            let level = if above.is_empty() {
+                1
+            } else {
+                above.split('.').count() as u32 + 1
+            };
+            if level > MAX_EMBEDDED_DEPTH {
+                continue;
+            }
+            let within = if above.is_empty() {
+                String::new()
+            } else {
+                format!("{above}.")
+            };
+            embedded_level(
+                c,
+                (holder, holder_docs),
+                (&within, level),
+                entities,
+                relationships,
+                current,
+                &mut queue,
+            );
+        }
+    }
+}
+
+/// Sub-documents nested deeper than this are left as fields.
+const MAX_EMBEDDED_DEPTH: u32 = 4;
+
+/// The sub-documents at `level` under path `within` (`""` or `items.`) of
+/// collection `c`, held by entity `holder` (present in `holder_docs`
+/// documents): each an entity and an embedding, queued for the level below.
+fn embedded_level(
+    c: &CollectionReport,
+    (holder, holder_docs): (usize, u64),
+    (within, level): (&str, u32),
+    entities: &mut Vec<Entity>,
+    relationships: &mut Vec<Relationship>,
+    current: &mut Vec<crate::model::CurrentLayout>,
+    queue: &mut std::collections::VecDeque<(String, usize, u64)>,
+) {
+    {
+        for f in c
+            .fields
+            .iter()
+            .filter(|f| f.level == level && f.path.starts_with(within))
+        {
+            let local = &f.path[within.len()..];
             let Some(top) = f.types.first() else { continue };
             let (many, lengths) = match (top.ty, &f.array) {
                 ("object", _) => (false, None),
@@ -359,15 +407,15 @@ fn embedded(
                 _ => continue,
             };
             // Still a field of its holder: no reference claimed it.
-            let parent = EntityId::from_index(i);
-            if !entities[i].fields.iter().any(|x| x.name == f.path) {
+            let parent = EntityId::from_index(holder);
+            if !entities[holder].fields.iter().any(|x| x.name == local) {
                 continue;
             }
             let prefix = format!("{}.", f.path);
             let fields: Vec<Field> = c
                 .fields
                 .iter()
-                .filter(|x| x.level == 2 && x.path.starts_with(&prefix))
+                .filter(|x| x.level == level + 1 && x.path.starts_with(&prefix))
                 .filter_map(|x| {
                     let mut g = field(x)?;
                     g.name = x.path[prefix.len()..].to_string();
@@ -382,18 +430,18 @@ fn embedded(
             let common = c
                 .fields
                 .iter()
-                .filter(|x| x.level == 2 && x.path.starts_with(&prefix))
+                .filter(|x| x.level == level + 1 && x.path.starts_with(&prefix))
                 .any(|x| x.documents * 2 >= f.documents);
             if fields.is_empty() || fields.len() > MAX_EMBEDDED_FIELDS || !common {
                 continue;
             }
-            let mut name = ident(&format!("{}_{}", entities[i].name, f.path));
+            let mut name = ident(&format!("{}_{local}", entities[holder].name));
             while entities.iter().any(|e| e.name == name) {
                 name.push('_');
             }
             // The relationship is named as the field, so that a filter
             // `items.sku` reads through it, unless that name is taken.
-            let mut rel_name = ident(&f.path);
+            let mut rel_name = ident(local);
             if relationships.iter().any(|r| r.name == rel_name) {
                 rel_name = name.clone();
             }
@@ -403,9 +451,13 @@ fn embedded(
             let per_parent = lengths.map_or(1.0, |l| l.mean);
             // At least as many as any field has distinct values (the mean
             // length is sketched).
-            let count = (((f.documents as f64) * scale * per_parent).round() as u64)
+            // The holder's instances that have it (a share of the holder's
+            // count, as documents with the path are of those with the
+            // holder's), times the mean length of an array.
+            let share = (f.documents as f64 / holder_docs.max(1) as f64).min(1.0);
+            let count = ((entities[holder].count as f64 * share * per_parent).round() as u64)
                 .max(fields.iter().filter_map(|g| g.distinct).max().unwrap_or(0));
-            entities[i].fields.retain(|x| x.name != f.path);
+            entities[holder].fields.retain(|x| x.name != local);
             let child = EntityId::from_index(entities.len());
             entities.push(Entity {
                 name: name.clone(),
@@ -423,7 +475,7 @@ fn embedded(
                     let typical = l.p50.max(l.min);
                     let max = l.max.max(typical);
                     Cardinality {
-                        min: if f.presence < 1.0 { 0 } else { l.min },
+                        min: if f.documents < holder_docs { 0 } else { l.min },
                         typical,
                         max: Count::Finite(max),
                         growth_per_day: None,
@@ -432,7 +484,7 @@ fn embedded(
                     }
                 }
                 None => Cardinality {
-                    min: u64::from(f.presence >= 1.0),
+                    min: u64::from(f.documents >= holder_docs),
                     typical: 1,
                     max: Count::Finite(1),
                     growth_per_day: None,
@@ -458,8 +510,8 @@ fn embedded(
                 parents: Cardinality::ONE,
                 child_standalone: false,
                 shared: false,
-                parent_field: f.path.clone(),
-                child_field: entities[i].name.clone(),
+                parent_field: local.to_string(),
+                child_field: entities[holder].name.clone(),
                 layout: None,
                 snapshot: Vec::new(),
                 attributes: Vec::new(),
@@ -476,6 +528,7 @@ fn embedded(
                     }
                 )),
             });
+            queue.push_back((f.path.clone(), child.index(), f.documents));
         }
     }
 }
@@ -652,5 +705,78 @@ mod tests {
             .map(|f| f.name.as_str())
             .collect();
         assert_eq!(orders, ["customer_note"], "{yaml}");
+    }
+
+    /// Sub-documents inside embedded ones are entities embedded in those:
+    /// an order's items' options, its shipping address's position.
+    #[test]
+    fn nested_sub_documents_are_embedded_in_their_holder() {
+        let orders = (0..8u64)
+            .map(|i| {
+                let items = (0..2)
+                    .map(|j| {
+                        let options = (0..(1 + (i + j) % 2))
+                            .map(|_| {
+                                B::Doc(vec![("label", B::Str("gift")), ("price", B::F64(1.5))])
+                            })
+                            .collect();
+                        B::Doc(vec![
+                            ("sku", B::Owned(format!("s{j}"))),
+                            ("options", B::Arr(options)),
+                        ])
+                    })
+                    .collect();
+                doc(&[
+                    ("_id", B::Oid(oid(i))),
+                    ("items", B::Arr(items)),
+                    (
+                        "ship",
+                        B::Doc(vec![
+                            ("city", B::Str("Oslo")),
+                            (
+                                "geo",
+                                B::Doc(vec![("lat", B::F64(59.9)), ("lng", B::F64(10.7))]),
+                            ),
+                        ]),
+                    ),
+                ])
+            })
+            .collect();
+        let report = scan(vec![coll("s", "orders", orders)], &Default::default());
+        let model = super::model(&report, "shop");
+        let yaml = crate::inputs::model_file::to_yaml(&model);
+        let back = crate::inputs::model_file::parse("shop.yaml", &yaml)
+            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let names: Vec<&str> = back.entities.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "orders",
+                "orders_items",
+                "orders_ship",
+                "orders_items_options",
+                "orders_ship_geo"
+            ],
+            "{yaml}"
+        );
+        let options = back.relationship(back.relationship_by_name("options").expect(&yaml));
+        assert_eq!(back.entity(options.parent).name, "orders_items");
+        assert_eq!(options.kind, crate::model::RelationshipKind::OneToMany);
+        assert_eq!(
+            (options.children.min, options.children.max),
+            (1, crate::model::Count::Finite(2))
+        );
+        // 16 items, half with one option and half with two: 24.
+        assert_eq!(back.entity(options.child).count, 24, "{yaml}");
+        let items: Vec<&str> = back.entities[1]
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert_eq!(items, ["sku"]);
+        let geo = back.relationship(back.relationship_by_name("geo").expect(&yaml));
+        assert_eq!(back.entity(geo.parent).name, "orders_ship");
+        assert_eq!(geo.kind, crate::model::RelationshipKind::OneToOne);
+        assert_eq!(back.current.len(), 4);
     }
 }
