@@ -253,6 +253,10 @@ fn beaten_by_edge(arrays: &Outcome, edge: &Outcome, name: &str) -> Option<Altern
             Verdict::Costlier {
                 delta: a.minus(e),
                 explanation: edge_words(&d.chosen, a, e),
+                by_operation: crate::design::OperationDelta::between(
+                    &edge.design.operations,
+                    &arrays.design.operations,
+                ),
             }
         }
     };
@@ -282,6 +286,10 @@ fn keep_arrays(arrays: &mut Outcome, edge: &Outcome, name: &str) {
         Verdict::Costlier {
             delta: e.minus(a),
             explanation: edge_words(&layout, e, a),
+            by_operation: crate::design::OperationDelta::between(
+                &arrays.design.operations,
+                &edge.design.operations,
+            ),
         }
     };
     if let Some(d) = arrays

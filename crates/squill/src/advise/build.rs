@@ -95,6 +95,7 @@ pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design>
         entities,
         operations,
         totals: priced.totals,
+        mixes: mixes(facts, &priced),
         findings: Vec::new(),
         current: None,
     };
@@ -316,6 +317,39 @@ fn generated_examples(model: &crate::model::Model, design: &mut Design) {
             c.example = v;
         }
     }
+}
+
+/// The design priced under each mix of a model that has several: the
+/// operations' costs weighted by that mix's rates, and the part of the
+/// score no operation accounts for (the indexes held) as it is.
+fn mixes(facts: &Facts<'_>, priced: &Priced) -> Vec<crate::design::MixTotals> {
+    let model = facts.model;
+    if model.workload.mixes.len() < 2 {
+        return Vec::new();
+    }
+    let weighted = |mix: usize| {
+        let mut c = Cost::default();
+        for (op, plan) in model.operation_ids().zip(&priced.plans) {
+            c.add_scaled(&plan.cost, model.operation(op).rate(mix));
+        }
+        c
+    };
+    let held = priced.totals.score - weighted(facts.mix).score;
+    model
+        .workload
+        .mixes
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mut totals = weighted(i);
+            totals.index_entries = priced.totals.index_entries;
+            totals.score += held;
+            crate::design::MixTotals {
+                mix: m.name.clone(),
+                totals,
+            }
+        })
+        .collect()
 }
 
 /// Steps name the index they need; one that is the prefix of another is not
@@ -552,10 +586,27 @@ fn decision(
                         eval.total(),
                         &layout_words(facts, rel, &cand.layout),
                     );
+                    let by_operation = pairs
+                        .iter()
+                        .map(|(o, a, b)| crate::design::OperationDelta {
+                            operation: model.operation(*o).name.clone(),
+                            score: (b.cost.score - a.cost.score)
+                                * model.operation(*o).rate(facts.mix),
+                        })
+                        .filter(|d| d.score.abs() > 1e-9)
+                        .collect();
                     if delta.score < 0.0 {
-                        Verdict::Cheaper { delta, explanation }
+                        Verdict::Cheaper {
+                            delta,
+                            explanation,
+                            by_operation,
+                        }
                     } else {
-                        Verdict::Costlier { delta, explanation }
+                        Verdict::Costlier {
+                            delta,
+                            explanation,
+                            by_operation,
+                        }
                     }
                 }
                 None => Verdict::Rejected {

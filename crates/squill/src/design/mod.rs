@@ -31,12 +31,22 @@ pub struct Design {
     pub operations: Vec<OperationPlan>,
     /// Workload-weighted totals of the chosen design.
     pub totals: Cost,
+    /// When the model has several mixes: this design priced under each
+    /// (its plans, each mix's rates), the mix it was made for included.
+    pub mixes: Vec<MixTotals>,
     /// Design-level findings (limits approached, trade-offs that need attention).
     pub findings: Vec<Finding>,
     /// The deployment's design today (the model's `current:` layouts)
     /// priced on the same workload, beside this one; absent when the model
     /// gives no layout of today.
     pub current: Option<CurrentComparison>,
+}
+
+/// A design's workload totals under one mix's rates.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct MixTotals {
+    pub mix: String,
+    pub totals: Cost,
 }
 
 /// The design of today against the recommended one.
@@ -173,6 +183,9 @@ pub enum Verdict {
         /// In words and numbers: "embedding saves 2 round trips on 1,200 reads/s
         /// but a part's name change rewrites 300 products".
         explanation: String,
+        /// `delta.score` split by operation; what no operation accounts
+        /// for is the upkeep of the indexes.
+        by_operation: Vec<OperationDelta>,
     },
     /// Cheaper than the chosen layout, which the model pins (`layout:`).
     Cheaper {
@@ -180,7 +193,35 @@ pub enum Verdict {
         delta: Cost,
         /// In words and numbers, as for `Costlier`.
         explanation: String,
+        by_operation: Vec<OperationDelta>,
     },
+}
+
+/// What one operation costs more (positive) or less per second with an
+/// alternative than with the chosen design: its score per execution
+/// times its rate.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct OperationDelta {
+    pub operation: String,
+    pub score: f64,
+}
+
+impl OperationDelta {
+    /// Per operation of `chosen`, what `other` costs more per second;
+    /// operations that cost the same are left out.
+    pub fn between(chosen: &[OperationPlan], other: &[OperationPlan]) -> Vec<OperationDelta> {
+        chosen
+            .iter()
+            .filter_map(|a| {
+                let b = other.iter().find(|b| b.operation == a.operation)?;
+                let score = (b.cost.score - a.cost.score) * a.rate;
+                (score.abs() > 1e-9).then(|| OperationDelta {
+                    operation: a.operation.clone(),
+                    score,
+                })
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -217,6 +217,7 @@ pub fn design(
         entities: Vec::new(),
         operations,
         totals: Cost::default(),
+        mixes: Vec::new(),
         findings: Vec::new(),
         current: None,
     }

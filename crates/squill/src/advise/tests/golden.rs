@@ -476,6 +476,44 @@ fn auction_catalog_denormalizes_for_reads() {
     cites(r, "read-write-ratio");
 }
 
+/// Each design is priced under every mix: under its own, as its totals;
+/// the design made for a mix scores no worse there than the design made
+/// for another mix does (each optimizes its own).
+#[test]
+fn a_design_is_priced_under_every_mix() {
+    let model = example("rubis");
+    let browsing = advise(&model, &Settings::default(), Some("browsing")).unwrap();
+    let heavy = advise(&model, &Settings::default(), Some("write_heavy")).unwrap();
+    let names: Vec<&str> = browsing.mixes.iter().map(|m| m.mix.as_str()).collect();
+    assert_eq!(
+        names,
+        ["browsing", "bidding", "write_medium", "write_heavy"]
+    );
+    let under = |d: &Design, mix: &str| {
+        d.mixes
+            .iter()
+            .find(|m| m.mix == mix)
+            .expect("every mix")
+            .totals
+    };
+    let own = under(&browsing, "browsing");
+    assert!((own.score - browsing.totals.score).abs() < 1e-6 * browsing.totals.score);
+    assert!(
+        (own.round_trips - browsing.totals.round_trips).abs() < 1e-9 * own.round_trips.max(1.0)
+    );
+    assert!(
+        under(&heavy, "write_heavy").score <= under(&browsing, "write_heavy").score * (1.0 + 1e-9)
+    );
+    assert!(under(&browsing, "browsing").score <= under(&heavy, "browsing").score * (1.0 + 1e-9));
+    // A model of one mix has none listed.
+    assert!(
+        advise(&example("product-reviews"), &Settings::default(), None)
+            .unwrap()
+            .mixes
+            .is_empty()
+    );
+}
+
 #[test]
 fn rubis_mixes_differ_where_costs_say() {
     let model = example("rubis");

@@ -152,12 +152,16 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
                     reason.clone(),
                     String::new(),
                 ),
-                Verdict::Costlier { delta, explanation } => (
+                Verdict::Costlier {
+                    delta, explanation, ..
+                } => (
                     "costlier".to_string(),
                     explanation.clone(),
                     describe::cost_delta(delta),
                 ),
-                Verdict::Cheaper { delta, explanation } => (
+                Verdict::Cheaper {
+                    delta, explanation, ..
+                } => (
                     "cheaper (the model pins the chosen one)".to_string(),
                     explanation.clone(),
                     describe::cost_delta(delta),

@@ -223,11 +223,15 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
                         p.rule(rule)
                     );
                 }
-                Verdict::Costlier { delta, explanation } => {
+                Verdict::Costlier {
+                    delta, explanation, ..
+                } => {
                     let _ = writeln!(out, "      {}: {explanation}", p.yellow("costlier"));
                     let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
                 }
-                Verdict::Cheaper { delta, explanation } => {
+                Verdict::Cheaper {
+                    delta, explanation, ..
+                } => {
                     let _ = writeln!(out, "      {}: {explanation}", p.green("cheaper"));
                     let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
                 }

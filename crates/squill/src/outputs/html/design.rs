@@ -1,11 +1,14 @@
 //! The HTML report of a `Design` (`squill advise --format html`): the same
 //! content as the text and Markdown reports, plus what reads better as a
 //! picture — the collections as a diagram, each decision's alternatives as
-//! bars — and the cited rules' docs inlined.
+//! bars split by operation — and the cited rules' docs inlined.
 
 use super::chart::{self, Bar};
 use super::page::{self, esc, id, rule_link};
-use crate::design::{Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
+use super::split;
+use crate::design::{
+    Design, OperationDelta, OperationPlan, Purpose, RelationshipDecision, Verdict,
+};
 use crate::outputs::design::{current, describe};
 use crate::words;
 use std::collections::BTreeSet;
@@ -13,7 +16,11 @@ use std::fmt::Write as _;
 
 /// Renders the design as one self-contained HTML page.
 pub fn render(design: &Design) -> String {
-    let mut sections = vec![("summary", "Summary"), ("diagram", "Collections")];
+    let mut sections = vec![("summary", "Summary")];
+    if !design.mixes.is_empty() {
+        sections.push(("mixes", "Mixes"));
+    }
+    sections.push(("diagram", "Collections"));
     if design.current.is_some() {
         sections.push(("current", "Today against recommended"));
     }
@@ -28,6 +35,7 @@ pub fn render(design: &Design) -> String {
     ]);
     let mut body = String::new();
     summary(&mut body, design);
+    mixes(&mut body, design);
     collections(&mut body, design);
     if let Some(c) = &design.current {
         today(&mut body, c);
@@ -94,6 +102,56 @@ fn summary(out: &mut String, design: &Design) {
         words::num(design.totals.index_entries),
         words::num(design.totals.score)
     );
+}
+
+/// This design under each mix of the model: a bar per mix and the totals
+/// side by side, the mix it was made for marked.
+fn mixes(out: &mut String, design: &Design) {
+    if design.mixes.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<section id=\"mixes\"><h2>Mixes</h2>\n<p>This design, made for mix <strong>{}</strong>, priced under each mix of the model: the same plans, each mix's rates. Mixes differ in volume as well as in shape: set a mix's figure beside the design advised for that mix (<code>squill advise --mix NAME</code>), not beside the other mixes'.</p>",
+        esc(&design.mix)
+    );
+    let bars: Vec<Bar> = design
+        .mixes
+        .iter()
+        .map(|m| Bar {
+            label: m.mix.clone(),
+            value: m.totals.score,
+            class: if m.mix == design.mix { "chosen" } else { "" },
+            note: if m.mix == design.mix {
+                "designed for".into()
+            } else {
+                String::new()
+            },
+        })
+        .collect();
+    out.push_str(&chart::bars("Score per second under each mix", &bars));
+    out.push_str("<table><tr><th>measure</th>");
+    for m in &design.mixes {
+        let _ = write!(out, "<th class=\"num\">{}</th>", esc(&m.mix));
+    }
+    out.push_str("</tr>\n");
+    let rows: Vec<Vec<(&str, String)>> = design
+        .mixes
+        .iter()
+        .map(|m| describe::totals(&m.totals))
+        .collect();
+    for (i, (name, _)) in rows[0].iter().enumerate() {
+        let _ = write!(out, "<tr><td>{name}</td>");
+        for r in &rows {
+            let _ = write!(out, "<td class=\"num\">{}</td>", esc(&r[i].1));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("<tr><td>score</td>");
+    for m in &design.mixes {
+        let _ = write!(out, "<td class=\"num\">{}</td>", words::num(m.totals.score));
+    }
+    out.push_str("</tr></table></section>\n");
 }
 
 fn collections(out: &mut String, design: &Design) {
@@ -241,12 +299,6 @@ fn relationship(out: &mut String, d: &RelationshipDecision, score: f64) {
         esc(&describe::decided(d, &d.chosen))
     );
     hits(out, &d.rules);
-    let mut bars = vec![Bar {
-        label: describe::decided(d, &d.chosen),
-        value: score,
-        class: "chosen",
-        note: "chosen".into(),
-    }];
     if !d.alternatives.is_empty() {
         out.push_str("<table><tr><th>alternative</th><th>verdict</th><th>reason</th><th>cost difference</th></tr>\n");
     }
@@ -256,44 +308,29 @@ fn relationship(out: &mut String, d: &RelationshipDecision, score: f64) {
             Verdict::Rejected { rule, reason } => {
                 (format!("rejected by {}", rule_link(rule)), reason, None)
             }
-            Verdict::Costlier { delta, explanation } => {
-                ("costlier".to_string(), explanation, Some((delta, "")))
-            }
-            Verdict::Cheaper { delta, explanation } => (
+            Verdict::Costlier {
+                delta, explanation, ..
+            } => ("costlier".to_string(), explanation, Some(delta)),
+            Verdict::Cheaper {
+                delta, explanation, ..
+            } => (
                 "cheaper (the model pins the chosen one)".to_string(),
                 explanation,
-                Some((delta, "cheaper")),
+                Some(delta),
             ),
         };
-        if let Some((delta, class)) = delta {
-            bars.push(Bar {
-                label: name.clone(),
-                value: score + delta.score,
-                class,
-                note: format!(
-                    "{}{}",
-                    if delta.score > 0.0 { "+" } else { "" },
-                    words::num(delta.score)
-                ),
-            });
-        }
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{verdict}</td><td>{}</td><td>{}</td></tr>",
             esc(&name),
             esc(reason),
-            delta.map_or_else(String::new, |(d, _)| esc(&describe::cost_delta(d)))
+            delta.map_or_else(String::new, |d| esc(&describe::cost_delta(d)))
         );
     }
     if !d.alternatives.is_empty() {
         out.push_str("</table>\n");
     }
-    if bars.len() > 1 {
-        out.push_str(&chart::bars(
-            "Score per second of the whole design with each layout of this relationship (lower is cheaper); rejected layouts have none",
-            &bars,
-        ));
-    }
+    out.push_str(&by_operation(d, score));
     if !d.tradeoffs.is_empty() {
         out.push_str("<p>Trade-offs accepted:</p><ul>");
         for t in &d.tradeoffs {
@@ -302,6 +339,82 @@ fn relationship(out: &mut String, d: &RelationshipDecision, score: f64) {
         out.push_str("</ul>\n");
     }
     out.push_str("</article>\n");
+}
+
+/// The alternatives priced against the chosen layout, split by operation
+/// (the six that differ most named, the rest together) and the upkeep of
+/// indexes (what no operation accounts for); nothing when none is priced.
+fn by_operation(d: &RelationshipDecision, score: f64) -> String {
+    const NAMED: usize = 6;
+    let priced: Vec<(String, f64, &[OperationDelta])> = d
+        .alternatives
+        .iter()
+        .filter_map(|a| match &a.verdict {
+            Verdict::Costlier {
+                delta,
+                by_operation,
+                ..
+            }
+            | Verdict::Cheaper {
+                delta,
+                by_operation,
+                ..
+            } => Some((
+                describe::decided(d, &a.layout),
+                delta.score,
+                by_operation.as_slice(),
+            )),
+            Verdict::Rejected { .. } => None,
+        })
+        .collect();
+    if priced.is_empty() {
+        return String::new();
+    }
+    // Operations by the largest difference any alternative makes to them.
+    let mut ops: Vec<(&str, f64)> = Vec::new();
+    for (_, _, deltas) in &priced {
+        for x in *deltas {
+            match ops.iter_mut().find(|(o, _)| *o == x.operation) {
+                Some((_, m)) => *m = m.max(x.score.abs()),
+                None => ops.push((&x.operation, x.score.abs())),
+            }
+        }
+    }
+    ops.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let named: Vec<&str> = ops.iter().take(NAMED).map(|(o, _)| *o).collect();
+    let mut names: Vec<String> = named.iter().map(|o| (*o).to_string()).collect();
+    let other = ops.len() > NAMED;
+    if other {
+        names.push("other operations".into());
+    }
+    names.push("index upkeep".into());
+    let rows: Vec<split::Row> = priced
+        .iter()
+        .map(|(label, total, deltas)| {
+            let mut parts = vec![0.0; names.len()];
+            for x in *deltas {
+                let i = named
+                    .iter()
+                    .position(|o| *o == x.operation)
+                    .unwrap_or(NAMED);
+                parts[i] += x.score;
+            }
+            let by_ops: f64 = deltas.iter().map(|x| x.score).sum();
+            *parts.last_mut().expect("index upkeep") += total - by_ops;
+            split::Row {
+                label: label.clone(),
+                parts,
+            }
+        })
+        .collect();
+    split::diverging(
+        &format!(
+            "What each priced alternative costs more (right of the axis) or saves (left) per second against the chosen layout ({} in all), by operation",
+            words::num(score)
+        ),
+        &names,
+        &rows,
+    )
 }
 
 fn operation(out: &mut String, plan: &OperationPlan) {

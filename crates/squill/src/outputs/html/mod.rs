@@ -10,5 +10,6 @@ mod design;
 mod diagram;
 mod docs;
 mod page;
+mod split;
 
 pub use design::render as design;
