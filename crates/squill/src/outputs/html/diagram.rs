@@ -206,11 +206,15 @@ struct Edge {
 /// Every reference field (at any depth) whose other side lives in a
 /// collection of the design.
 fn references(design: &Design) -> Vec<Edge> {
+    let embedded = embedded_homes(design);
+    // The collection an entity's documents live in, or the one it is
+    // embedded in (an arrow to a product's parts embedded in products).
     let home = |entity: &str| {
         design
             .collections
             .iter()
             .position(|c| c.entities.iter().any(|e| e == entity))
+            .or_else(|| embedded.iter().find(|(e, _)| e == entity).map(|(_, c)| *c))
     };
     let mut edges = Vec::new();
     for (from, c) in design.collections.iter().enumerate() {
@@ -225,29 +229,88 @@ fn references(design: &Design) -> Vec<Edge> {
                 continue;
             };
             let sides = [home(&d.parent), home(&d.child)];
-            // A tree's reference stays home; any other points to the side
-            // kept in another collection (none when that side is embedded).
+            // A tree's reference stays home; any other points to the
+            // collection that keeps the other side, as documents or embedded.
             let to = if d.parent == d.child {
                 Some(from)
             } else {
                 sides.iter().flatten().copied().find(|&t| t != from)
             };
             let Some(to) = to else { continue };
+            // Pointing at an entity embedded in `to`, the title says which.
+            let target = [&d.parent, &d.child]
+                .into_iter()
+                .find(|e| home(e) == Some(to) && !design.collections[to].entities.contains(e))
+                .map_or_else(
+                    || design.collections[to].name.clone(),
+                    |e| format!("{e}, embedded in {}", design.collections[to].name),
+                );
             edges.push(Edge {
                 from,
                 to,
                 label: format!("{path} ({})", if many { "n" } else { "1" }),
                 title: format!(
-                    "{}.{path} holds {} of {} ({relationship}, {})",
+                    "{}.{path} holds {} of {target} ({relationship}, {})",
                     c.name,
                     if many { "ids" } else { "the id" },
-                    design.collections[to].name,
                     d.class
                 ),
             });
         }
     }
     edges
+}
+
+/// Each entity embedded somewhere, with the collection it is embedded in
+/// (the first, when several embed it): walked down from each collection's
+/// entities, an embedded field holding the relationship's other side.
+fn embedded_homes(design: &Design) -> Vec<(String, usize)> {
+    fn walk(
+        design: &Design,
+        shape: &Shape,
+        owner: &str,
+        at: usize,
+        out: &mut Vec<(String, usize)>,
+    ) {
+        for f in &shape.fields {
+            let inner = match &f.ty {
+                ShapeType::Object { shape } => Some(shape),
+                ShapeType::Array { items, .. } => match items.as_ref() {
+                    ShapeType::Object { shape } => Some(shape),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let FieldOrigin::Embedded { relationship } = &f.origin else {
+                continue;
+            };
+            let Some(d) = design
+                .relationships
+                .iter()
+                .find(|d| d.relationship == *relationship)
+            else {
+                continue;
+            };
+            let other = if d.parent == owner {
+                &d.child
+            } else {
+                &d.parent
+            };
+            if out.iter().all(|(e, _)| e != other) {
+                out.push((other.clone(), at));
+            }
+            if let Some(inner) = inner {
+                walk(design, inner, other, at, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (at, c) in design.collections.iter().enumerate() {
+        if let [owner] = c.entities.as_slice() {
+            walk(design, &c.shape, owner, at, &mut out);
+        }
+    }
+    out
 }
 
 /// (path, relationship, holds many ids) of each reference field.
@@ -413,5 +476,49 @@ mod tests {
             );
             assert!(svg.starts_with("<svg class=\"diagram\""), "{svg}");
         }
+    }
+
+    /// A shipment keeps the id of an order line, and the lines are
+    /// embedded in their orders: the arrow goes to the orders.
+    #[test]
+    fn a_reference_to_an_embedded_entity_points_to_its_holder() {
+        let yaml = "name: shipping
+entities:
+  orders: {count: 1000, fields: {placed_at: date}}
+  lines: {count: 5000, fields: {sku: string, qty: int}}
+  shipments: {count: 3000, fields: {sent_at: date}}
+relationships:
+  order_lines:
+    parent: orders
+    child: lines
+    children: {min: 1, typical: 5, max: 20}
+    layout: embed
+  line_shipments:
+    parent: lines
+    child: shipments
+    children: {min: 0, typical: 1, max: 3}
+    child_field: line
+    standalone: true
+    layout: parent-reference
+";
+        let model = crate::inputs::model_file::parse("shipping.yaml", yaml).expect("parses");
+        let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+            .expect("a design");
+        let edges = super::references(&design);
+        let names: Vec<(&str, &str)> = edges
+            .iter()
+            .map(|e| {
+                (
+                    design.collections[e.from].name.as_str(),
+                    design.collections[e.to].name.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(names, [("shipments", "orders")], "{:?}", design.collections);
+        assert!(
+            edges[0].title.contains("of lines, embedded in orders"),
+            "{}",
+            edges[0].title
+        );
     }
 }
