@@ -26,6 +26,32 @@ pub enum ParentField {
         items: Vec<ItemField>,
         latest: Option<Latest>,
     },
+    /// Many-to-many, the side without the array: the ids of the documents of
+    /// `child` (the other side) whose array at `ref_path` lists it.
+    Holders,
+    /// From an edge collection (`child`), one item per link whose `ref_path`
+    /// is the parent: the other side's id at `id` in the link, bare when
+    /// `items` is empty, else `{_id, items…}` (the link's attributes).
+    FromEdges { id: String, items: Vec<ItemField> },
+}
+
+/// A reference of an edge document: its field, and the copies kept beside
+/// the id (`{_id, copies…}`; none for a bare id), each from the referenced
+/// document's field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeRef {
+    pub field: String,
+    pub copies: Option<Vec<ItemField>>,
+}
+
+impl EdgeRef {
+    /// The path of the id in the edge document.
+    pub fn id_path(&self) -> String {
+        match self.copies {
+            Some(_) => format!("{}._id", self.field),
+            None => self.field.clone(),
+        }
+    }
 }
 
 /// The newest `k` children by `sort` (descending).
@@ -83,6 +109,47 @@ pub enum Action {
         field: String,
         child: String,
         ref_field: String,
+        /// The array holds `{_id, copies…}`, not bare ids.
+        objects: bool,
+    },
+    /// extended reference into the child → parent reference: the child's
+    /// `target` becomes the id at `ref_path` (`customer._id`); in place when
+    /// `target` is the reference's own field (run last, like `CopyIntoChild`).
+    IdFromCopy {
+        relationship: String,
+        child: String,
+        ref_path: String,
+        target: String,
+        /// The id's BSON type (the check counts the ids of that type).
+        id_type: String,
+    },
+    /// extended reference into the parent → child references: the parent's
+    /// array of `{_id, copies…}` at `field` becomes the bare ids at `target`
+    /// (in place when the names are the same: run last).
+    IdsFromCopies {
+        relationship: String,
+        parent: String,
+        field: String,
+        target: String,
+    },
+    /// many-to-many in arrays → edge collection: one document of `edge` per
+    /// item of the `holder`'s array `field`, with a deterministic `_id` (the
+    /// MD5 of both references, as `squill migrate` makes them), so a batch
+    /// done twice overwrites rather than duplicates.
+    Edge {
+        relationship: String,
+        holder: String,
+        field: String,
+        /// The array holds `{_id, attributes…}`, not bare ids.
+        objects: bool,
+        edge: String,
+        /// The link's reference to the holder and to the other side.
+        holder_ref: EdgeRef,
+        other_ref: EdgeRef,
+        /// The other side's collection (for its copies).
+        other: String,
+        /// The link's attributes: the edge's field from the item's.
+        attributes: Vec<ItemField>,
     },
     /// parent-reference → extended reference into the child: the child's
     /// `target` becomes `{_id, copies…}` from its parent's id at `ref_field`
@@ -134,6 +201,19 @@ impl Action {
                 target,
                 ..
             } => ("copy", relationship, target),
+            Action::IdFromCopy {
+                relationship,
+                target,
+                ..
+            }
+            | Action::IdsFromCopies {
+                relationship,
+                target,
+                ..
+            } => ("ids", relationship, target),
+            Action::Edge {
+                relationship, edge, ..
+            } => ("edges", relationship, edge),
             Action::Computed {
                 relationship,
                 field,
@@ -145,7 +225,14 @@ impl Action {
 
     /// Runs after every step that matches children on their parent's id.
     pub fn runs_last(&self) -> bool {
-        matches!(self, Action::CopyIntoChild { .. })
+        match self {
+            Action::CopyIntoChild { .. } => true,
+            Action::IdFromCopy {
+                ref_path, target, ..
+            } => ref_path.split('.').next() == Some(target.as_str()),
+            Action::IdsFromCopies { field, target, .. } => field == target,
+            _ => false,
+        }
     }
 }
 
@@ -165,4 +252,16 @@ pub enum Undo {
     Drop { collection: String },
     /// A reference turned into `{_id, copies…}` in place: back to the id.
     BackToId { collection: String, field: String },
+    /// Copies taken out of references in place: put back from the
+    /// referenced documents as they are now (the step that does the
+    /// opposite, as a statement).
+    CopiesBack(Box<Action>),
+    /// A parent's array of `{_id, copies…}` turned into bare ids in place:
+    /// each id back to `{_id, copies…}` from the `child` collection.
+    CopiesIntoArray {
+        parent: String,
+        field: String,
+        child: String,
+        copies: Vec<ItemField>,
+    },
 }

@@ -8,6 +8,8 @@
 //! half a design would leave the application's queries failing on the rest.
 
 mod action;
+mod computed;
+mod links;
 mod pipeline;
 mod plan;
 mod render;

@@ -4,12 +4,14 @@
 //! the tests run on resolves such a path to nothing, and `$map` means the
 //! same everywhere.
 
-use super::action::{Action, ChildrenAt, ItemField, ParentField};
+use super::action::{Action, ChildrenAt, EdgeRef, ItemField, ParentField, Undo};
 use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
 
 /// The temporary field the looked-up documents are read into.
 const TMP: &str = "__squill";
+/// The other side's document looked up for an edge's copies.
+const OTHER: &str = "__squill_other";
 
 fn field(name: &str) -> String {
     format!("${name}")
@@ -44,7 +46,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             ..
         } => {
             let (sub, value) = match what {
-                ParentField::Ids => (
+                ParentField::Ids | ParentField::Holders => (
                     vec![
                         json!({"$sort": {"_id": 1}}),
                         json!({"$project": {"_id": 1}}),
@@ -73,6 +75,22 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                         None => vec![json!({"$sort": {"_id": 1}})],
                     };
                     (sub, map(json!(field(TMP)), "c", object_of(items, "c")))
+                }
+                ParentField::FromEdges { id, items } => {
+                    let item = if items.is_empty() {
+                        json!(format!("$$c.{id}"))
+                    } else {
+                        let mut m = Map::new();
+                        m.insert("_id".into(), json!(format!("$$c.{id}")));
+                        if let Json::Object(o) = object_of(items, "c") {
+                            m.extend(o);
+                        }
+                        Json::Object(m)
+                    };
+                    (
+                        vec![json!({"$sort": {"_id": 1}})],
+                        map(json!(field(TMP)), "c", item),
+                    )
                 }
             };
             vec![
@@ -110,13 +128,55 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             field: f,
             child,
             ref_field,
+            objects,
+            ..
+        } => {
+            let id = if *objects {
+                format!("${TMP}._id")
+            } else {
+                field(TMP)
+            };
+            vec![
+                json!({"$project": {TMP: {"$ifNull": [field(f), []]}}}),
+                json!({"$unwind": field(TMP)}),
+                json!({"$project": {"_id": id, ref_field.as_str(): "$_id"}}),
+                merge(child, "merge", "discard"),
+            ]
+        }
+        Action::IdFromCopy {
+            child,
+            ref_path,
+            target,
             ..
         } => vec![
-            json!({"$project": {TMP: {"$ifNull": [field(f), []]}}}),
-            json!({"$unwind": field(TMP)}),
-            json!({"$project": {"_id": field(TMP), ref_field.as_str(): "$_id"}}),
+            // Not yet converted: a converted reference has no `_id` under it.
+            json!({"$match": {ref_path.as_str(): {"$ne": null}}}),
+            json!({"$project": {target.as_str(): field(ref_path)}}),
             merge(child, "merge", "discard"),
         ],
+        Action::IdsFromCopies {
+            parent,
+            field: f,
+            target,
+            ..
+        } => vec![
+            // An item converted already stays as it is.
+            json!({"$project": {target.as_str(): map(
+                json!({"$ifNull": [field(f), []]}),
+                "c",
+                json!({"$cond": [{"$eq": [{"$type": "$$c"}, "object"]}, "$$c._id", "$$c"]}),
+            )}}),
+            merge(parent, "merge", "discard"),
+        ],
+        Action::Edge {
+            field: f,
+            objects,
+            holder_ref,
+            other_ref,
+            other,
+            attributes,
+            ..
+        } => edge(f, *objects, holder_ref, other_ref, other, attributes),
         Action::CopyIntoChild {
             child,
             ref_field,
@@ -181,6 +241,101 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
     }
 }
 
+/// The links of one batch of holders as edge documents (without `_id`: the
+/// script makes it from both references).
+fn edge(
+    f: &str,
+    objects: bool,
+    holder_ref: &EdgeRef,
+    other_ref: &EdgeRef,
+    other: &str,
+    attributes: &[ItemField],
+) -> Vec<Json> {
+    let item_id = if objects {
+        format!("${TMP}._id")
+    } else {
+        field(TMP)
+    };
+    let mut keep = Map::new();
+    keep.insert(TMP.into(), json!({"$ifNull": [field(f), []]}));
+    for c in holder_ref.copies.iter().flatten() {
+        keep.insert(c.source.clone(), json!(1));
+    }
+    let mut out = vec![json!({"$project": keep}), json!({"$unwind": field(TMP)})];
+    if other_ref.copies.is_some() {
+        let local = if objects {
+            format!("{TMP}._id")
+        } else {
+            TMP.to_string()
+        };
+        out.push(
+            json!({"$lookup": {"from": other, "localField": local, "foreignField": "_id", "as": OTHER}}),
+        );
+        out.push(json!({"$set": {OTHER: {"$arrayElemAt": [field(OTHER), 0]}}}));
+    }
+    let reference = |r: &EdgeRef, id: Json, from: &str| match &r.copies {
+        None => id,
+        Some(copies) => {
+            let mut m = Map::new();
+            m.insert("_id".into(), id);
+            for c in copies {
+                m.insert(c.target.clone(), json!(format!("{from}{}", c.source)));
+            }
+            Json::Object(m)
+        }
+    };
+    let mut doc = Map::new();
+    doc.insert("_id".into(), json!(0));
+    for a in attributes {
+        doc.insert(a.target.clone(), json!(format!("${TMP}.{}", a.source)));
+    }
+    doc.insert(
+        holder_ref.field.clone(),
+        reference(holder_ref, json!("$_id"), "$"),
+    );
+    doc.insert(
+        other_ref.field.clone(),
+        reference(other_ref, json!(item_id), &format!("${OTHER}.")),
+    );
+    out.push(json!({"$project": doc}));
+    out
+}
+
+/// The statement of an undo that is a pipeline: the collection it runs on
+/// and its stages.
+pub fn undo_pipeline(undo: &Undo) -> Option<(String, Vec<Json>)> {
+    match undo {
+        Undo::CopiesBack(action) => Some((collection(action).to_string(), pipeline(action))),
+        Undo::CopiesIntoArray {
+            parent,
+            field: f,
+            child,
+            copies,
+        } => {
+            let mut item = Map::new();
+            item.insert("_id".into(), json!("$$i"));
+            if let Json::Object(o) = object_of(copies, "c") {
+                item.extend(o);
+            }
+            let found = json!({"$arrayElemAt": [{"$filter": {"input": field(TMP), "cond": {"$eq": ["$$this._id", "$$i"]}}}, 0]});
+            let back = json!({"$let": {"vars": {"c": found}, "in": item}});
+            Some((
+                parent.clone(),
+                vec![
+                    json!({"$lookup": {"from": child, "localField": f, "foreignField": "_id", "as": TMP}}),
+                    json!({"$project": {f.as_str(): map(
+                        json!({"$ifNull": [field(f), []]}),
+                        "i",
+                        json!({"$cond": [{"$eq": [{"$type": "$$i"}, "object"]}, "$$i", back]}),
+                    )}}),
+                    merge(parent, "merge", "discard"),
+                ],
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// An embedded array, or a sub-document as an array of one.
 fn as_array(f: &str, one: bool) -> Json {
     if one {
@@ -209,7 +364,9 @@ pub fn collection(action: &Action) -> &str {
         Action::BuildParent { parent, .. }
         | Action::Unwind { parent, .. }
         | Action::RefFromIds { parent, .. }
+        | Action::IdsFromCopies { parent, .. }
         | Action::Computed { parent, .. } => parent,
-        Action::CopyIntoChild { child, .. } => child,
+        Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
+        Action::Edge { holder, .. } => holder,
     }
 }

@@ -4,12 +4,12 @@
 //! builds and today's documents do not already hold refuses the whole
 //! migration, so no script is written that would leave a collection short.
 
-use super::action::{Action, ChildrenAt, Cleanup, ItemField, Latest, ParentField, Undo};
+use super::action::{Action, Cleanup, ItemField, Latest, ParentField, Undo};
+use super::links;
 use super::source::{
     Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
 };
 use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType};
-use crate::model::AggregateFn;
 
 /// The steps, what the final step removes, and what undoes them.
 #[derive(Debug, Clone, Default)]
@@ -25,7 +25,17 @@ pub struct Plan {
 
 pub fn plan(today: &Design, recommended: &Design) -> Plan {
     let mut p = Plan::default();
+    let parts = links::edge_parts(recommended);
     for rel in &recommended.relationships {
+        if parts.contains(&rel.relationship.as_str())
+            && !today
+                .relationships
+                .iter()
+                .any(|r| r.relationship == rel.relationship)
+        {
+            // A link's reference in a new edge collection: its step builds it.
+            continue;
+        }
         let Some(now) = today
             .relationships
             .iter()
@@ -45,6 +55,20 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             now.chosen.kind().to_string(),
             rel.chosen.kind().to_string(),
         ));
+        if links::is_many_to_many(&now.chosen) || links::is_many_to_many(&rel.chosen) {
+            let before = p.refused.len();
+            links::plan(&mut p, today, recommended, now, rel);
+            if p.refused.len() > before {
+                let why = p.refused.split_off(before).join(", ");
+                p.refused.push(format!(
+                    "`{}`: {} → {}: {why}",
+                    rel.relationship,
+                    now.chosen.kind(),
+                    rel.chosen.kind()
+                ));
+            }
+            continue;
+        }
         let Some(src) = source(
             today,
             &rel.relationship,
@@ -81,7 +105,7 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             ));
         }
     }
-    computed(&mut p, today, recommended);
+    super::computed::computed(&mut p, today, recommended);
     account(&mut p, today, recommended);
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
@@ -114,6 +138,8 @@ fn child_side(
                 collection: child.clone(),
                 field,
             });
+        } else if let Source::IdArray { .. } = src {
+            // No reference in the child today either.
         } else {
             p.refused
                 .push("children that are not in a collection of their own".into());
@@ -146,13 +172,29 @@ fn child_side(
                 collection: target.name.clone(),
             });
         }
-        (ShapeType::Scalar { .. }, Source::IdArray { parent, field, .. }) => {
+        (ShapeType::Scalar { bson_type, .. }, Source::ChildCollection { ref_path, child })
+            if ref_path
+                .strip_suffix("._id")
+                .is_some_and(|h| !h.contains('.')) =>
+        {
+            links::id_from_copy(p, today, rel, child, ref_path, &tf.name, bson_type);
+        }
+        (
+            ShapeType::Scalar { .. },
+            Source::IdArray {
+                parent,
+                field,
+                objects,
+                ..
+            },
+        ) => {
             p.actions.push(Action::RefFromIds {
                 relationship: rel.into(),
                 parent: parent.clone(),
                 field: field.clone(),
                 child: target.name.clone(),
                 ref_field: tf.name.clone(),
+                objects: *objects,
             });
             p.undo.push(Undo::Unset {
                 collection: target.name.clone(),
@@ -315,6 +357,17 @@ fn parent_side(
         });
     }
     let Some(new) = new else { return };
+    if let Source::IdArray {
+        objects: true,
+        field,
+        child,
+        ..
+    } = src
+        && is_id_array(new)
+    {
+        links::ids_from_copies(p, today, old_coll, field, child, &new.name, name);
+        return;
+    }
     let Source::ChildCollection { child, ref_path } = src else {
         p.refused.push(format!(
             "`{}.{}` can only be built from a child collection with the parent's id",
@@ -395,119 +448,6 @@ fn parent_field(
     (!one).then_some(ParentField::Copies { items, latest })
 }
 
-/// The computed fields (counts, sums) the recommended design keeps and
-/// today's does not.
-fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
-    for coll in &recommended.collections {
-        let old = today.collections.iter().find(|c| c.name == coll.name);
-        for f in &coll.shape.fields {
-            let FieldOrigin::Computed {
-                function,
-                field,
-                relationship,
-                ..
-            } = &f.origin
-            else {
-                continue;
-            };
-            if old.is_some_and(|o| o.shape.fields.iter().any(|g| same_field(f, g))) {
-                continue;
-            }
-            let ShapeType::Scalar { bson_type, .. } = &f.ty else {
-                p.refused
-                    .push(format!("`{}.{}` is no scalar", coll.name, f.name));
-                continue;
-            };
-            if !matches!(
-                function,
-                AggregateFn::Count | AggregateFn::Sum | AggregateFn::Min | AggregateFn::Max
-            ) {
-                p.refused.push(format!(
-                    "`{}.{}`: a computed {} is not supported (count, sum, min, max are)",
-                    coll.name,
-                    f.name,
-                    function.name()
-                ));
-                continue;
-            }
-            match computed_children(today, relationship, field.as_deref()) {
-                Some((children, of)) => {
-                    p.actions.push(Action::Computed {
-                        relationship: relationship.clone(),
-                        parent: coll.name.clone(),
-                        field: f.name.clone(),
-                        function: *function,
-                        of,
-                        bson_type: bson_type.clone(),
-                        children,
-                    });
-                    if old.is_none_or(|o| !o.shape.fields.iter().any(|g| g.name == f.name)) {
-                        p.undo.push(Undo::Unset {
-                            collection: coll.name.clone(),
-                            field: f.name.clone(),
-                        });
-                    }
-                }
-                None => p.refused.push(format!(
-                    "`{}.{}`: the children of `{relationship}` cannot be read today",
-                    coll.name, f.name
-                )),
-            }
-        }
-    }
-}
-
-/// Where today's design keeps the children a computed field aggregates,
-/// and the name of the aggregated field there.
-fn computed_children(
-    today: &Design,
-    relationship: &str,
-    field: Option<&str>,
-) -> Option<(ChildrenAt, Option<String>)> {
-    let rel = today
-        .relationships
-        .iter()
-        .find(|r| r.relationship == relationship)?;
-    let src = source(today, relationship, &rel.parent, &rel.child, &rel.chosen)?;
-    let of = |coll: &Collection| -> Option<Option<String>> {
-        match field {
-            None => Some(None),
-            Some(f) => own_field(coll, &rel.child, f).map(|s| Some(s.to_string())),
-        }
-    };
-    match src {
-        Source::ChildCollection { child, ref_path } => {
-            let coll = today.collections.iter().find(|c| c.name == child)?;
-            Some((ChildrenAt::Collection { child, ref_path }, of(coll)?))
-        }
-        Source::IdArray {
-            child, field: ids, ..
-        } => {
-            let coll = today.collections.iter().find(|c| c.name == child)?;
-            Some((ChildrenAt::Ids { child, field: ids }, of(coll)?))
-        }
-        Source::Embedded {
-            parent,
-            field: arr,
-            one,
-        } => {
-            let coll = today.collections.iter().find(|c| c.name == parent)?;
-            let (items, _) = item_fields(coll.shape.fields.iter().find(|f| f.name == arr)?)?;
-            let of = match field {
-                None => None,
-                Some(f) => Some(
-                    items
-                        .iter()
-                        .find(|i| matches!(&i.origin, FieldOrigin::Own { entity, field: n } if *entity == rel.child && n == f))?
-                        .name
-                        .clone(),
-                ),
-            };
-            Some((ChildrenAt::Embedded { field: arr, one }, of))
-        }
-    }
-}
-
 /// The same field in both designs: name, origin, and type (an array's bound
 /// apart: a bound is the validator's business, not the data's).
 pub fn same_field(a: &ShapeField, b: &ShapeField) -> bool {
@@ -544,7 +484,10 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::RefFromIds {
                 child, ref_field, ..
             } => child == coll && ref_field == field,
-            Action::CopyIntoChild { child, target, .. } => child == coll && target == field,
+            Action::CopyIntoChild { child, target, .. }
+            | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
+            Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
+            Action::Edge { edge, .. } => edge == coll,
         })
     };
     let mut missing = Vec::new();

@@ -21,6 +21,9 @@ pub const SUPPORTED: &[&str] = &[
     "subset → parent-reference (the parent's copies dropped in the final step)",
     "embed → parent-reference (the embedded children unwound into their own collection)",
     "child-references → parent-reference (each child gets its parent's id)",
+    "extended-reference → parent-reference or child-references (the copies taken out of the references)",
+    "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
+    "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -75,6 +78,25 @@ function squillCapped(coll, ref, k) {
   return r.length === 0 ? 0 : Number(r[0].n);
 }
 
+// The items of `field` over the whole collection that are bare ids, not
+// documents.
+function squillIds(coll, field) {
+  const f = "$" + field;
+  const r = db.getCollection(coll).aggregate([
+    { $project: { n: { $size: { $filter: { input: { $cond: [{ $isArray: f }, f, []] }, cond: { $ne: [{ $type: "$$this" }, "object"] } } } } } },
+    { $group: { _id: null, n: { $sum: "$n" } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The `_id` of the link between ids `a` and `b`: the first 12 bytes of the MD5
+// of both, as `squill migrate` makes them, so a link written twice is one
+// document.
+function squillLinkId(a, b) {
+  const hex = require("crypto").createHash("md5").update(EJSON.stringify([a, b])).digest("hex");
+  return ObjectId(hex.slice(0, 24));
+}
+
 function squillTotal(coll, field) {
   const r = db.getCollection(coll).aggregate([{ $group: { _id: null, n: { $sum: "$" + field } } }]).toArray();
   return r.length === 0 ? 0 : Number(r[0].n);
@@ -106,6 +128,11 @@ fn js(v: &str) -> String {
     json!(v).to_string()
 }
 
+/// `["a"]["b"]` for the path `a.b`.
+fn js_path(path: &str) -> String {
+    path.split('.').map(|p| format!("[{}]", js(p))).collect()
+}
+
 fn what(a: &Action) -> String {
     match a {
         Action::BuildParent {
@@ -135,6 +162,12 @@ fn what(a: &Action) -> String {
             ParentField::Copies { .. } => {
                 format!("{parent}.{field}: the ids of its {child} documents with copies")
             }
+            ParentField::Holders => {
+                format!("{parent}.{field}: the ids of the {child} documents that list it")
+            }
+            ParentField::FromEdges { .. } => {
+                format!("{parent}.{field}: its links, from {child}")
+            }
         },
         Action::Unwind {
             parent,
@@ -156,6 +189,24 @@ fn what(a: &Action) -> String {
             parent,
             ..
         } => format!("{child}.{target}: its {parent}'s id with copies of its fields"),
+        Action::IdFromCopy {
+            child,
+            ref_path,
+            target,
+            ..
+        } => format!("{child}.{target}: the id of {child}.{ref_path}, without the copies"),
+        Action::IdsFromCopies {
+            parent,
+            field,
+            target,
+            ..
+        } => format!("{parent}.{target}: the ids of {parent}.{field}, without the copies"),
+        Action::Edge {
+            holder,
+            field,
+            edge,
+            ..
+        } => format!("{edge}: one document per link in {holder}.{field}"),
         Action::Computed {
             parent,
             field,
@@ -248,6 +299,29 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 js(child),
                 js(ref_field)
             );
+        }
+        if let Action::Edge {
+            edge,
+            holder_ref,
+            other_ref,
+            ..
+        } = a
+        {
+            // The `_id` of each link from both references: written twice, a
+            // link replaces itself.
+            let _ = writeln!(
+                out,
+                "  const links = db.getCollection({}).aggregate([{{ $match: range }},\n{}\n  ]).toArray();\n\
+                 \x20 if (links.length > 0) {{\n\
+                 \x20   db.getCollection({}).bulkWrite(links.map((l) => ({{ replaceOne: {{ filter: {{ _id: squillLinkId(l{}, l{}) }}, replacement: l, upsert: true }} }})));\n\
+                 \x20 }}\n}});",
+                js(coll),
+                stages.join(",\n"),
+                js(edge),
+                js_path(&holder_ref.id_path()),
+                js_path(&other_ref.id_path()),
+            );
+            continue;
         }
         let _ = writeln!(
             out,
@@ -346,6 +420,17 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 f = js(field),
                 v = js(&format!("${field}._id"))
             ),
+            Undo::CopiesBack(_) | Undo::CopiesIntoArray { .. } => {
+                let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
+                    continue;
+                };
+                let stages: Vec<String> = stages.iter().map(ToString::to_string).collect();
+                format!(
+                    "db.getCollection({}).aggregate([{}]);  // the copies as the referenced documents hold them now",
+                    js(&coll),
+                    stages.join(", ")
+                )
+            }
         };
         let _ = writeln!(out, "//   {line}");
     }

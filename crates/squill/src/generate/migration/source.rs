@@ -57,6 +57,21 @@ pub fn is_id_array(field: &ShapeField) -> bool {
         && matches!(field.origin, FieldOrigin::Reference { .. })
 }
 
+/// Whether the field is an array of `{_id, …}` documents whose `_id` is the
+/// reference (an extended reference, or ids with a link's attributes).
+pub fn is_ref_array(field: &ShapeField) -> bool {
+    matches!(item_fields(field), Some((items, false)) if items.iter().any(|i| i.name == "_id" && matches!(i.origin, FieldOrigin::Reference { .. })))
+}
+
+/// The path of the id in an item of `field`: the item itself, or its `_id`.
+pub fn id_path(field: &ShapeField) -> String {
+    if is_ref_array(field) {
+        format!("{}._id", field.name)
+    } else {
+        field.name.clone()
+    }
+}
+
 /// Where a relationship's links are in the design of today.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -71,11 +86,13 @@ pub enum Source {
         one: bool,
     },
     /// The parent keeps its children's ids at `field`; the children have a
-    /// collection of their own without their parent's id.
+    /// collection of their own without their parent's id. With `objects`,
+    /// each item is `{_id, copies…}` (an extended reference into the parent).
     IdArray {
         parent: String,
         field: String,
         child: String,
+        objects: bool,
     },
 }
 
@@ -118,14 +135,23 @@ pub fn source(
                 one,
             })
         }
-        Layout::ChildReferences => {
+        Layout::ChildReferences
+        | Layout::ExtendedReference {
+            copies_into: crate::design::Side::Parent,
+            ..
+        } => {
             let p = collection_of(today, parent)?;
             let c = collection_of(today, child)?;
-            let f = link_field(p, relationship).filter(|f| is_id_array(f))?;
+            let f = link_field(p, relationship)?;
+            let objects = !is_id_array(f);
+            if objects && !is_ref_array(f) {
+                return None;
+            }
             Some(Source::IdArray {
                 parent: p.name.clone(),
                 field: f.name.clone(),
                 child: c.name.clone(),
+                objects,
             })
         }
         _ => None,

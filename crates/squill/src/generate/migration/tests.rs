@@ -180,3 +180,153 @@ fn unsupported_transition_is_refused() {
         "parent-reference"
     )));
 }
+
+/// Products and their parts (examples/parts-name-denormalized.yaml), a
+/// part's number copied into the product's array today (an extended
+/// reference into the parent); `shared` parts have several products.
+fn parts(layout: &str, shared: bool) -> String {
+    let parents = if shared {
+        "{min: 1, typical: 3, max: 40}\n    shared: true"
+    } else {
+        "{min: 1, typical: 1, max: 1}"
+    };
+    format!(
+        "name: parts
+entities:
+  product:
+    count: 50000
+    fields: {{name: string(30), catalog_number: {{type: int, distinct: 50000}}}}
+  part:
+    count: 2000000
+    fields: {{partno: {{type: string(11), distinct: 2000000}}, name: string(20), qty: int}}
+relationships:
+  parts:
+    parent: product
+    child: part
+    children: {{min: 1, typical: 300, max: 2000}}
+    parents: {parents}
+    standalone: true
+    layout: {layout}
+operations:
+  product_page:
+    read: product
+    rate: 1000
+    filter: {{catalog_number: eq}}
+    include:
+      parts: {{fields: [partno]}}
+  stock_change:
+    update: part
+    filter: {{_id: eq}}
+    changes: [qty]
+    rate: 200
+current:
+  parts: {{layout: extended-reference, copies: [partno]}}
+"
+    )
+}
+
+/// books-authors (examples/books-authors.yaml), with `layout` and `current`.
+fn authors(layout: &str, current: &str) -> String {
+    format!(
+        "name: books-authors
+entities:
+  book:
+    count: 1000000
+    fields: {{title: string(40)}}
+  author:
+    count: 300000
+    fields: {{name: string(18)}}
+relationships:
+  authors:
+    kind: many-to-many
+    parent: book
+    child: author
+    children: {{min: 1, typical: 1, max: 5}}
+    parents: {{min: 1, typical: 3, max: 20}}
+    child_field: books
+    standalone: true
+    shared: true
+    layout: {layout}
+operations:
+  book_with_authors:
+    read: book
+    rate: 200
+    filter: {{_id: eq}}
+    include:
+      authors: {{fields: [name]}}
+  author_with_books:
+    read: author
+    rate: 60
+    filter: {{_id: eq}}
+    include:
+      books: {{fields: [title]}}
+current:
+  authors: {current}
+"
+    )
+}
+
+/// book-tags (advise/tests/book-tags.yaml): a link with an attribute.
+fn tags(layout: &str, current: &str) -> String {
+    let model = include_str!("../../advise/tests/book-tags.yaml").replacen(
+        "    standalone: true\n",
+        &format!("    standalone: true\n    layout: {layout}\n"),
+        1,
+    );
+    format!("{model}\ncurrent:\n  tags: {current}\n")
+}
+
+#[test]
+fn extended_reference_into_the_child_to_parent_reference_in_place() {
+    let text = moving(&orders(
+        "parent-reference",
+        "{layout: extended-reference, copies: [name, email]}",
+    ));
+    // The id back in place, and the rollback puts the copies back.
+    assert!(
+        text.contains(r#"{"$project":{"customer":"$customer._id"}}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn extended_reference_into_the_parent_to_child_references_in_place() {
+    insta::assert_snapshot!(moving(&parts("child-references", true)));
+}
+
+#[test]
+fn extended_reference_into_the_parent_to_parent_reference() {
+    insta::assert_snapshot!(moving(&parts("parent-reference", false)));
+}
+
+#[test]
+fn many_to_many_one_way_to_two_way() {
+    insta::assert_snapshot!(moving(&authors(
+        "many-to-many-two-way",
+        "many-to-many-one-way"
+    )));
+}
+
+#[test]
+fn many_to_many_two_way_to_one_way() {
+    let text = script(&authors("many-to-many-one-way", "many-to-many-two-way"));
+    // Nothing to build: the array of the side that no longer keeps one
+    // goes in the final step.
+    assert!(!text.contains("runStep(\"01"), "{text}");
+    assert!(
+        text.contains(r#"db.getCollection("book").updateMany({}, { $unset: { "authors": "" } });"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn many_to_many_one_way_to_edge_collection() {
+    insta::assert_snapshot!(moving(&tags("edge-collection", "many-to-many-one-way")));
+}
+
+#[test]
+fn edge_collection_to_many_to_many_one_way() {
+    insta::assert_snapshot!(moving(&tags("many-to-many-one-way", "edge-collection")));
+}

@@ -51,6 +51,10 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
             } => Figure {
                 label: format!("{parent}.{field}: the {child} documents it holds"),
                 before: match what {
+                    // Each link once: the items of the other side's arrays.
+                    ParentField::Holders => {
+                        sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
+                    }
                     ParentField::Copies {
                         latest: Some(l), ..
                     } => format!(
@@ -84,6 +88,38 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 label: format!("{child}.{ref_field}: set for each id in {parent}.{field}"),
                 before: sizes(parent, field),
                 after: count(child, &set(ref_field)),
+            },
+            Action::IdFromCopy {
+                child,
+                ref_path,
+                target,
+                id_type,
+                ..
+            } => Figure {
+                label: format!("{child}.{target}: an id for each reference in {child}.{ref_path}"),
+                before: count(child, &set(ref_path)),
+                after: count(child, &json!({ target: {"$type": id_type} })),
+            },
+            Action::IdsFromCopies {
+                parent,
+                field,
+                target,
+                ..
+            } => Figure {
+                label: format!("{parent}.{target}: an id for each item of {parent}.{field}"),
+                before: sizes(parent, field),
+                after: format!("squillIds({}, {})", json!(parent), json!(target)),
+            },
+            Action::Edge {
+                holder,
+                field,
+                edge,
+                holder_ref,
+                ..
+            } => Figure {
+                label: format!("{edge}: one document per item of {holder}.{field}"),
+                before: sizes(holder, field),
+                after: count(edge, &set(&holder_ref.id_path())),
             },
             Action::CopyIntoChild {
                 child,
