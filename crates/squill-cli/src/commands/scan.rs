@@ -90,6 +90,8 @@ pub enum Format {
     Json,
     Sarif,
     Markdown,
+    /// A self-contained page with a diagram and charts (docs/report.md).
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -98,6 +100,18 @@ pub enum FailOn {
     Warning,
     Error,
     Never,
+}
+
+impl FailOn {
+    /// The lowest severity that fails the run, if any does.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Never => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -287,6 +301,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         Format::Json => squill::outputs::scan::json(&report),
         Format::Sarif => squill::outputs::scan::sarif(&report),
         Format::Markdown => squill::outputs::scan::markdown(&report),
+        Format::Html => squill::outputs::html::scan(&report),
     };
     super::write_report(args.output.as_deref(), &text)?;
     if let Some(path) = &args.emit_model {
@@ -323,12 +338,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let threshold = match args.fail_on {
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Never => None,
-    };
+    let threshold = args.fail_on.severity();
     let failed = threshold.is_some_and(|t| report.max_severity().is_some_and(|s| s >= t));
     Ok(if failed {
         ExitCode::from(1)

@@ -3,8 +3,9 @@
 //! findings of the workload rules and suggested indexes.
 //!
 //! Exit codes: 2 when a file could not be opened or read (the report of the
-//! other files is still written first), else 0. Unreadable lines inside a
-//! file are part of the report, not an error.
+//! other files is still written first); 1 when `--fail-on` names a severity
+//! and a finding reaches it; else 0. Unreadable lines inside a file are part
+//! of the report, not an error.
 
 use crate::cli::Global;
 use anyhow::Result;
@@ -15,6 +16,7 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Exit codes: 0 the logs were read (unreadable lines are listed in the report); \
+1 a finding at or above --fail-on (default: never, a log says what happened; set it to gate a CI job); \
 2 a file could not be opened or read, or another error.\n\
 Literal values from filters are never printed unless --show-values is given: logs hold personal data.\n\
 The report is documented in docs/workload.md."
@@ -35,6 +37,10 @@ pub struct WorkloadArgs {
     /// Keep one example filter per shape, with its literal values.
     #[arg(long)]
     pub show_values: bool,
+
+    /// Exit 1 when a finding at or above this severity is found.
+    #[arg(long, default_value = "never", value_name = "SEVERITY")]
+    pub fail_on: super::scan::FailOn,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -43,6 +49,8 @@ pub enum Format {
     Json,
     Markdown,
     Sarif,
+    /// A self-contained page with charts (docs/report.md).
+    Html,
 }
 
 pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
@@ -58,6 +66,7 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
         Format::Json => squill::outputs::workload::json(&report),
         Format::Markdown => squill::outputs::workload::markdown(&report),
         Format::Sarif => squill::outputs::workload::sarif(&report),
+        Format::Html => squill::outputs::html::workload(&report),
     };
     super::write_report(args.output.as_deref(), &text)?;
     if !report.errors.is_empty() {
@@ -67,5 +76,13 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::from(2));
     }
-    Ok(ExitCode::SUCCESS)
+    let threshold = args.fail_on.severity();
+    let worst = report.findings.iter().map(|f| f.severity).max();
+    Ok(
+        if threshold.is_some_and(|t| worst.is_some_and(|s| s >= t)) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
 }

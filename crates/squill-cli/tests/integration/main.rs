@@ -15,6 +15,8 @@ mod model_file;
 mod postgres;
 mod readers;
 mod report;
+mod report_scan;
+mod report_workload;
 mod rules;
 mod scan;
 #[cfg(feature = "mongodb")]

@@ -12,7 +12,7 @@ use std::process::Command;
 
 /// Node, with playwright-core on `NODE_PATH`, and Chromium, as
 /// scripts/test sets them up (scripts/testenv/browser.sh): the node binary.
-fn browser() -> Option<String> {
+pub fn browser() -> Option<String> {
     let node = std::env::var("SQUILL_TEST_NODE").ok();
     let chromium = std::env::var("SQUILL_TEST_CHROMIUM").ok();
     match (node, chromium) {
@@ -46,7 +46,7 @@ fn models() -> Vec<PathBuf> {
 }
 
 /// Where the reports and their screenshots go: `target/report-screenshots/`.
-fn artifacts() -> PathBuf {
+pub fn artifacts() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("the target directory")
@@ -108,10 +108,16 @@ fn every_example_s_report_passes_the_browser_checks() {
     }
     assert!(specs.len() >= 30, "examples found: {}", specs.len());
     assert!(with_today >= 1, "no report shows a design of today");
+    check_in_browser(&node, &out, &specs);
+}
+
+/// Runs scripts/testenv/check_report.js on `specs` (`FILE:NODES:ID,…`),
+/// screenshots into `out`; fails the test with its output when a check fails.
+pub fn check_in_browser(node: &str, out: &Path, specs: &[String]) {
     let run = Command::new(node)
         .arg(repo_root().join("scripts/testenv/check_report.js"))
-        .arg(&out)
-        .args(&specs)
+        .arg(out)
+        .args(specs)
         .output()
         .expect("node runs");
     let text = format!(

@@ -72,7 +72,7 @@ fn write_fixture(dir: &Path) {
     .unwrap();
 }
 
-fn fixture(name: &str) -> TempDir {
+pub fn fixture(name: &str) -> TempDir {
     let dir = TempDir::new(name);
     write_fixture(dir.path());
     dir

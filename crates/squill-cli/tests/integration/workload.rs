@@ -6,7 +6,7 @@ use crate::support::{TempDir, Test, repo_root, shared_data};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-fn fixtures() -> PathBuf {
+pub fn fixtures() -> PathBuf {
     repo_root().join("crates/squill-cli/tests/fixtures/logs")
 }
 
@@ -33,6 +33,32 @@ fn json_report() {
     assert_eq!(report["totals"]["duplicate_write_commands"], 2);
     assert_eq!(report["totals"]["folded_getmores"], 1);
     insta::assert_snapshot!(run.stdout);
+}
+
+/// The fixture logs have warnings (a collection scan on a hot shape):
+/// `--fail-on warning` exits 1 with the report written, `--fail-on error`
+/// and the default (never) exit 0.
+#[test]
+fn fail_on_sets_the_exit_code_by_the_findings_severity() {
+    let logs = ["shop-json.log", "shop-legacy.log"];
+    let json = workload(&[&["--format", "json"][..], &logs].concat()).success();
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("valid JSON");
+    let severities: Vec<&str> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["severity"].as_str())
+        .collect();
+    assert!(severities.contains(&"warning"), "{severities:?}");
+    assert!(!severities.contains(&"error"), "{severities:?}");
+    let failed = workload(&[&["--fail-on", "warning"][..], &logs].concat()).code(1);
+    assert!(
+        failed.stdout.contains("squill workload:"),
+        "{}",
+        failed.stdout
+    );
+    workload(&[&["--fail-on", "error"][..], &logs].concat()).success();
+    workload(&[&["--fail-on", "never"][..], &logs].concat()).success();
 }
 
 #[test]
@@ -231,7 +257,7 @@ fn every_shared_log() {
     );
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+pub fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -276,4 +302,164 @@ fn a_profiler_export_reads_like_a_log() {
     assert!(run.stdout.contains("shop-profile.json"), "{}", run.stdout);
     assert!(!run.stdout.contains("someone@example.org"));
     assert!(!run.stdout.contains("65f1a2b3c4d5e6f708192a3b"));
+}
+
+/// The profiler's documents as mongodump writes them
+/// (`dump/shop/system.profile.bson`): each document of the JSON export
+/// fixture written as BSON (by squill's Extended JSON transcoder), the cut
+/// last line left out. Returns the BSON and the JSON lines it came from.
+fn profile_dump() -> (Vec<u8>, String) {
+    let text = std::fs::read_to_string(fixtures().join("shop-profile.json")).unwrap();
+    let (mut bson, mut json) = (Vec::new(), String::new());
+    for line in text.lines() {
+        if serde_json::from_str::<serde_json::Value>(line).is_err() {
+            continue;
+        }
+        squill::inputs::ejson::transcode_document(
+            line.as_bytes(),
+            &mut bson,
+            squill::inputs::ejson::Options::default(),
+        )
+        .unwrap();
+        json.push_str(line);
+        json.push('\n');
+    }
+    assert_eq!(json.lines().count(), 5);
+    (bson, json)
+}
+
+fn report_of(path: &Path) -> serde_json::Value {
+    let run = Test::new()
+        .args(["workload", "--format", "json"])
+        .args([path])
+        .run()
+        .success();
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// Issue 21: a dump's `system.profile.bson` (told by its bytes, not its
+/// name) reads like the same documents exported as JSON.
+#[test]
+fn a_profiler_dump_reads_like_its_json_export() {
+    let dir = TempDir::new("workload-profile-bson");
+    let (bson, json) = profile_dump();
+    let dumped = dir.path().join("system.profile.bson");
+    std::fs::write(&dumped, &bson).unwrap();
+    let exported = dir.path().join("system.profile.json");
+    std::fs::write(&exported, &json).unwrap();
+    // Not by the extension: the same bytes under a log's name.
+    let renamed = dir.path().join("profile.log");
+    std::fs::write(&renamed, &bson).unwrap();
+    let from_json = report_of(&exported);
+    assert_eq!(from_json["totals"]["operations"], 5);
+    for path in [&dumped, &renamed] {
+        let from_bson = report_of(path);
+        assert_eq!(from_bson["namespaces"], from_json["namespaces"]);
+        assert_eq!(from_bson["totals"], from_json["totals"]);
+        assert_eq!(from_bson["span"], from_json["span"]);
+        assert_eq!(from_bson["findings"], from_json["findings"]);
+        assert_eq!(from_bson["files"][0]["format"], "bson");
+        assert_eq!(from_bson["files"][0]["lines"], 5);
+    }
+    let text = Test::new()
+        .args(["workload"])
+        .args([&dumped])
+        .run()
+        .success();
+    assert!(text.stdout.contains("shop.orders"), "{}", text.stdout);
+    assert!(!text.stdout.contains("someone@example.org"));
+}
+
+/// A truncated dump and a corrupt document: reported with the file and the
+/// byte offset, the documents before them read.
+#[test]
+fn a_truncated_or_corrupt_profiler_dump_reports_the_byte_offset() {
+    let dir = TempDir::new("workload-profile-bson-cut");
+    let (bson, _) = profile_dump();
+    // Where each document starts: its length prefix gives the next.
+    let mut starts = vec![0usize];
+    while let Some(&at) = starts.last() {
+        let len = i32::from_le_bytes(bson[at..at + 4].try_into().unwrap()) as usize;
+        if at + len >= bson.len() {
+            break;
+        }
+        starts.push(at + len);
+    }
+    assert_eq!(starts.len(), 5);
+    let cut = dir.path().join("system.profile.bson");
+    std::fs::write(&cut, &bson[..starts[3] + 40]).unwrap();
+    let report = report_of(&cut);
+    assert_eq!(report["totals"]["operations"], 3);
+    assert_eq!(report["problems"]["by_reason"][0]["reason"], "cut-short");
+    let problem = &report["problems"]["examples"][0];
+    assert_eq!(problem["offset"], starts[3] as u64);
+    assert!(
+        problem["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("system.profile.bson")
+    );
+    let text = Test::new().args(["workload"]).args([&cut]).run().success();
+    assert!(
+        text.stdout
+            .contains(&format!("system.profile.bson at byte {}", starts[3])),
+        "{}",
+        text.stdout
+    );
+    // A type byte no BSON has, in the second document's first element.
+    let mut corrupt = bson.clone();
+    corrupt[starts[1] + 4] = 0x42;
+    let bad = dir.path().join("corrupt.bson");
+    std::fs::write(&bad, &corrupt).unwrap();
+    let report = report_of(&bad);
+    assert_eq!(report["totals"]["operations"], 4);
+    assert_eq!(report["problems"]["by_reason"][0]["reason"], "corrupt");
+    assert_eq!(
+        report["problems"]["examples"][0]["offset"],
+        (starts[1] + 4) as u64
+    );
+    let sarif = Test::new()
+        .args(["workload", "--format", "sarif"])
+        .args([&bad])
+        .run()
+        .success();
+    assert!(
+        sarif
+            .stdout
+            .contains(&format!("\"byteOffset\": {}", starts[1] + 4)),
+        "{}",
+        sarif.stdout
+    );
+    // A region by byte offset is valid SARIF (when the schema is at hand).
+    let schema_path = repo_root().join("target/sarif-schema/sarif-2.1.0-rtm.5.json");
+    if let Ok(text) = std::fs::read_to_string(&schema_path) {
+        let text = text.replace(
+            "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+            "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
+        );
+        let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let validator = jsonschema::draft4::new(&schema).expect("the schema compiles");
+        let v: serde_json::Value = serde_json::from_str(&sarif.stdout).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+}
+
+/// `mongodump --gzip` writes `system.profile.bson.gz`: read like the plain file.
+#[test]
+fn a_gzipped_profiler_dump_reads_like_the_plain_one() {
+    let dir = TempDir::new("workload-profile-bson-gz");
+    let (bson, _) = profile_dump();
+    let plain = dir.path().join("system.profile.bson");
+    std::fs::write(&plain, &bson).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&bson).unwrap();
+    let zipped = dir.path().join("system.profile.bson.gz");
+    std::fs::write(&zipped, gz.finish().unwrap()).unwrap();
+    let (a, b) = (report_of(&plain), report_of(&zipped));
+    assert_eq!(b["files"][0]["gzip"], true);
+    assert_eq!(b["files"][0]["format"], "bson");
+    assert_eq!(a["namespaces"], b["namespaces"]);
+    assert_eq!(a["totals"], b["totals"]);
 }

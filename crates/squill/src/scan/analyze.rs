@@ -149,6 +149,7 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
         sampled_from: None,
         invalid_documents: p.invalid_documents,
         size: p.sizes.distribution(),
+        size_histogram: p.sizes.clone(),
         bytes,
         depth: p.depths.distribution(),
         distinct_field_names: names.len() as u64,

@@ -21,6 +21,14 @@ pub struct Histogram {
     max: u64,
 }
 
+/// A range of values and how many fell in it: `lo <= v < hi`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bin {
+    pub lo: u64,
+    pub hi: u64,
+    pub count: u64,
+}
+
 /// The summary reports carry: exact count, min, mean, max; sketched quantiles.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Distribution {
@@ -157,6 +165,56 @@ impl Histogram {
         self.max
     }
 
+    /// The counts in bins of equal shares of a power of two: `per_octave`
+    /// bins (1, 2, 4 or 8) from each power of two to the next, the values
+    /// below `per_octave` one bin each. The buckets are finer than that and
+    /// aligned with it, so every count lands in its true bin. Only the bins
+    /// from the lowest to the highest value recorded, empty ones included.
+    pub fn bins(&self, per_octave: u32) -> Vec<Bin> {
+        assert!(
+            matches!(per_octave, 1 | 2 | 4 | 8),
+            "per_octave: {per_octave}"
+        );
+        let step = u64::from(per_octave.trailing_zeros());
+        // The bin holding `v`: its lowest value and width.
+        let bin = |v: u64| -> (u64, u64) {
+            if v < u64::from(per_octave) {
+                return (v, 1);
+            }
+            let e = 63 - u64::from(v.leading_zeros());
+            let width = 1u64 << e.saturating_sub(step);
+            (v - (v - (1 << e)) % width, width)
+        };
+        let mut out: Vec<Bin> = Vec::new();
+        if self.n == 0 {
+            return out;
+        }
+        let mut lo = self.min;
+        while lo <= self.max {
+            let (start, width) = bin(lo);
+            out.push(Bin {
+                lo: start,
+                hi: start.saturating_add(width),
+                count: 0,
+            });
+            match start.checked_add(width) {
+                Some(next) => lo = next,
+                None => break,
+            }
+        }
+        for (i, &c) in self.counts.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            // A bucket lies inside one bin: its lowest value names the bin.
+            let (start, _) = bin(bucket_range(i).0);
+            if let Ok(at) = out.binary_search_by_key(&start, |b| b.lo) {
+                out[at].count += c;
+            }
+        }
+        out
+    }
+
     pub fn distribution(&self) -> Distribution {
         Distribution {
             count: self.n,
@@ -218,6 +276,28 @@ mod tests {
         }
         a.merge(&b);
         assert_eq!(a, all);
+    }
+
+    #[test]
+    fn bins_count_every_value_in_its_range() {
+        let mut h = Histogram::default();
+        let values: Vec<u64> = (0..3000u64).map(|i| (i * i) % 70_001 + 3).collect();
+        for &v in &values {
+            h.record(v);
+        }
+        for per_octave in [1, 2, 4, 8] {
+            let bins = h.bins(per_octave);
+            assert!(bins.first().unwrap().lo <= 3);
+            assert!(bins.last().unwrap().hi > h.max());
+            assert!(bins.windows(2).all(|w| w[0].hi == w[1].lo), "{bins:?}");
+            for b in &bins {
+                let exact = values.iter().filter(|&&v| b.lo <= v && v < b.hi).count();
+                assert_eq!(b.count, exact as u64, "{b:?} at {per_octave} per octave");
+            }
+        }
+        // 8 per power of two: 4096..8192 splits at every 512.
+        assert!(h.bins(8).iter().any(|b| (b.lo, b.hi) == (4608, 5120)));
+        assert!(Histogram::default().bins(8).is_empty());
     }
 
     #[test]

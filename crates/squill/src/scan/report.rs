@@ -2,7 +2,7 @@
 //! Its JSON form (serde) is documented in docs/scan-json.md and versioned by
 //! `format`; fields are only ever added.
 
-use super::histogram::Distribution;
+use super::histogram::{Distribution, Histogram};
 use crate::finding::Finding;
 use crate::model::{CardinalityClass, RelationshipKind};
 use crate::settings::Profile;
@@ -88,6 +88,10 @@ pub struct CollectionReport {
     pub invalid_documents: u64,
     /// BSON bytes per document.
     pub size: Distribution,
+    /// The same sizes, bucketed (for a chart of their distribution); not
+    /// part of the JSON form, whose `size` summarizes them.
+    #[serde(skip)]
+    pub size_histogram: Histogram,
     pub bytes: u64,
     /// Levels of nested documents and arrays below the top-level document.
     pub depth: Distribution,

@@ -23,7 +23,14 @@ pub fn num(value: f64) -> String {
     let negative = value < 0.0;
     let v = value.abs();
     let text = if (v - v.round()).abs() < 1e-9 || v >= 10.0 {
-        group(&format!("{:.0}", v.round()))
+        // A whole number below 2^53 prints as the integer it is, without
+        // the float formatter's slow exact path (a report formats thousands).
+        let whole = v.round();
+        if whole < 9.0e15 {
+            group(&(whole as u64).to_string())
+        } else {
+            group(&format!("{whole:.0}"))
+        }
     } else if v >= 1.0 {
         trim_zeros(format!("{v:.1}"))
     } else {

@@ -217,6 +217,7 @@ pub(crate) fn read_body<R: Read>(
                     offset,
                     message,
                     resumed_at,
+                    ..
                 })) => {
                     on_event(Event::Error(InputError::new(
                         path,

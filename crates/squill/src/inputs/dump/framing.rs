@@ -18,6 +18,9 @@ pub(crate) enum Frame<'a> {
         offset: u64,
         message: String,
         resumed_at: Option<u64>,
+        /// The stream ends inside the document (a cut file), rather than
+        /// bytes that are no document.
+        cut_short: bool,
     },
 }
 
@@ -127,10 +130,12 @@ impl<R: Read> Framer<R> {
                 offset,
                 message: format!("stream ends inside a document ({n} trailing bytes)"),
                 resumed_at: None,
+                cut_short: true,
             }));
         }
         let offset = self.offset();
         let declared = self.len_at(self.pos);
+        let mut cut_short = false;
         let problem = if declared < 5 {
             Some(format!(
                 "document length {declared} is below the 5-byte minimum"
@@ -140,6 +145,7 @@ impl<R: Read> Framer<R> {
                 "document length {declared} is over the 16 MiB limit"
             ))
         } else if !self.fill(declared as usize)? {
+            cut_short = true;
             Some(format!(
                 "stream ends inside a document (declared {declared} bytes, {} remain)",
                 self.available()
@@ -167,6 +173,7 @@ impl<R: Read> Framer<R> {
                     offset,
                     message,
                     resumed_at,
+                    cut_short,
                 }))
             }
         }
@@ -271,6 +278,7 @@ pub(crate) mod tests {
                     offset,
                     message,
                     resumed_at,
+                    ..
                 } => format!("damage@{offset} {message} -> {resumed_at:?}"),
             });
         }

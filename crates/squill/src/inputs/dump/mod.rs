@@ -25,7 +25,7 @@ mod archive;
 mod discover;
 mod error;
 mod format;
-mod framing;
+pub(crate) mod framing;
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
@@ -381,6 +381,7 @@ pub(crate) fn read_bson(
                 offset,
                 message,
                 resumed_at,
+                ..
             })) => on_event(Event::Error(InputError::new(
                 path,
                 Some(Position::byte(offset)),

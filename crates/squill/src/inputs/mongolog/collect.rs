@@ -2,13 +2,13 @@
 //! write's two log entries, folds getMores, groups the rest by namespace and
 //! shape, and counts unreadable lines; `finish` makes the report.
 
-use super::entry::Entry;
+use super::entry::Op;
 use super::problem::{Problem, Reason};
 use super::report::{
     ErrorCount, FileError, FileSummary, Latency, NameCount, NamespaceReport, Problems, ReasonCount,
     ShapeReport, Span, Totals, WorkloadReport,
 };
-use super::shape::{self, Shape};
+use super::shape::Shape;
 use super::stats::ShapeStats;
 use super::timestamp::iso;
 use rustc_hash::FxHashMap;
@@ -29,8 +29,8 @@ pub struct Collector {
     /// its last command, waiting for that command's own entry.
     pending_writes: FxHashMap<String, String>,
     /// Per connection: a write command's entry seen before its statements'
-    /// (the sample logs are not always in order), with its namespace.
-    deferred: FxHashMap<String, (Entry, String)>,
+    /// (the sample logs are not always in order).
+    deferred: FxHashMap<String, Box<Op>>,
     totals: Totals,
     first: Option<i64>,
     last: Option<i64>,
@@ -42,15 +42,13 @@ pub struct Collector {
 }
 
 impl Collector {
-    pub fn add(&mut self, entry: Entry) {
-        if let Some(t) = entry.time {
+    pub fn add(&mut self, mut op: Box<Op>) {
+        if let Some(t) = op.time {
             self.first = Some(self.first.map_or(t, |f| f.min(t)));
             self.last = Some(self.last.map_or(t, |l| l.max(t)));
         }
-        let (db, coll) = entry.namespace();
-        let ns = format!("{db}.{coll}");
-        let Some(conn) = entry.connection.clone() else {
-            self.count(&entry, &db, &coll, ns);
+        let Some(conn) = op.connection.take() else {
+            self.count(op);
             return;
         };
         if self.pending_writes.len() >= MAX_PENDING {
@@ -60,83 +58,77 @@ impl Collector {
             self.flush_deferred();
         }
         let deferred = self.deferred.remove(&conn);
-        if entry.write_statement {
+        if op.write_statement {
             match deferred {
                 // Its command's entry came first: the statement replaces it.
-                Some((_, d_ns)) if d_ns == ns => self.totals.duplicate_write_commands += 1,
+                Some(d) if d.ns == op.ns => self.totals.duplicate_write_commands += 1,
                 other => {
-                    if let Some((d, d_ns)) = other {
-                        self.count_deferred(&d, d_ns);
+                    if let Some(d) = other {
+                        self.count(d);
                     }
-                    self.pending_writes.insert(conn, ns.clone());
+                    self.pending_writes.insert(conn, op.ns.clone());
                 }
             }
-            self.count(&entry, &db, &coll, ns);
+            self.count(op);
             return;
         }
-        if let Some((d, d_ns)) = deferred {
-            self.count_deferred(&d, d_ns);
+        if let Some(d) = deferred {
+            self.count(d);
         }
         let pending = self.pending_writes.remove(&conn);
-        if matches!(
-            entry.command.first_key(),
-            Some("update" | "delete" | "insert")
-        ) {
-            if pending.is_some_and(|p| p == ns) {
+        if op.write_command {
+            if pending.is_some_and(|p| p == op.ns) {
                 // The command entry of statements already counted.
                 self.totals.duplicate_write_commands += 1;
                 return;
             }
             // Its statements may still follow (lines out of order): wait
             // for them until the connection's next entry.
-            self.deferred.insert(conn, (entry, ns));
+            self.deferred.insert(conn, op);
             return;
         }
-        self.count(&entry, &db, &coll, ns);
-    }
-
-    fn count_deferred(&mut self, entry: &Entry, ns: String) {
-        let (db, coll) = entry.namespace();
-        self.count(entry, &db, &coll, ns);
+        self.count(op);
     }
 
     /// Counts the write commands still waiting for statements that never came.
     fn flush_deferred(&mut self) {
-        let mut waiting: Vec<(String, (Entry, String))> = self.deferred.drain().collect();
+        let mut waiting: Vec<(String, Box<Op>)> = self.deferred.drain().collect();
         waiting.sort_by(|a, b| a.0.cmp(&b.0));
-        for (_, (entry, ns)) in waiting {
-            self.count_deferred(&entry, ns);
+        for (_, op) in waiting {
+            self.count(op);
         }
     }
 
-    fn count(&mut self, entry: &Entry, db: &str, coll: &str, ns: String) {
-        let name = entry.command.first_key().unwrap_or("");
-        let Some((shape, seen)) = shape::of(&entry.command, entry.folded_getmore) else {
+    fn count(&mut self, mut op: Box<Op>) {
+        let Some((shape, seen)) = op.shape.take() else {
             self.totals.other_commands += 1;
+            let name = op.other_name.take().unwrap_or_default();
             let key = if self.other_commands.len() < MAX_COMMAND_NAMES
-                || self.other_commands.contains_key(name)
+                || self.other_commands.contains_key(&name)
             {
                 name
             } else {
-                "other"
+                "other".to_string()
             };
-            *self.other_commands.entry(key.to_string()).or_default() += 1;
+            *self.other_commands.entry(key).or_default() += 1;
             return;
         };
+        let (db, coll) = op.namespace();
         if matches!(db, "admin" | "local" | "config") || coll.starts_with("system.") {
             self.totals.internal_operations += 1;
             return;
         }
         self.totals.operations += 1;
-        if entry.folded_getmore {
+        if op.folded_getmore {
             self.totals.folded_getmores += 1;
         }
+        let ns = std::mem::take(&mut op.ns);
         self.shapes
             .entry(ns)
             .or_default()
             .entry(shape)
             .or_default()
-            .add(entry, seen);
+            .add(&op, seen);
     }
 
     pub fn saw_ctime(&mut self) {
@@ -144,6 +136,15 @@ impl Collector {
     }
 
     pub fn problem(&mut self, file: &str, line: u64, reason: Reason) {
+        self.record(file, line, None, reason);
+    }
+
+    /// A problem in a `.bson` file, at a byte offset.
+    pub fn problem_at(&mut self, file: &str, offset: u64, reason: Reason) {
+        self.record(file, 0, Some(offset), reason);
+    }
+
+    fn record(&mut self, file: &str, line: u64, offset: Option<u64>, reason: Reason) {
         *self.problem_counts.entry(reason).or_default() += 1;
         let kept = self
             .examples
@@ -154,6 +155,7 @@ impl Collector {
             self.examples.push(Problem {
                 file: file.to_string(),
                 line,
+                offset,
                 reason,
             });
         }

@@ -8,7 +8,7 @@
 
 use super::entry::{Entry, Metrics};
 use super::legacy_line::{Line, clip};
-use super::node::{Node, from_json};
+use super::node::{Command, Node, from_json};
 use super::problem::Reason;
 use super::timestamp::parse_iso;
 use serde::Deserialize;
@@ -39,7 +39,8 @@ pub fn read(line: &str, keep_example: bool) -> Line {
 /// skipped without being built, and the command is read straight into a `Node`.
 #[derive(Deserialize)]
 struct RawLine<'a> {
-    t: Option<Value>,
+    #[serde(borrow)]
+    t: Option<Time<'a>>,
     #[serde(borrow)]
     c: Option<Cow<'a, str>>,
     #[serde(borrow)]
@@ -57,17 +58,164 @@ struct RawAttr<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow)]
     ns: Option<Cow<'a, str>>,
-    command: Option<Node>,
-    originating_command: Option<Node>,
+    command: Option<Command>,
+    originating_command: Option<Command>,
     #[serde(borrow)]
     plan_summary: Option<Cow<'a, str>>,
     keys_examined: Option<f64>,
     docs_examined: Option<f64>,
     nreturned: Option<f64>,
     duration_millis: Option<f64>,
-    has_sort_stage: Option<Value>,
+    has_sort_stage: Option<Flag>,
     err_code: Option<f64>,
     truncated: Option<IgnoredAny>,
+}
+
+/// The entry's time (`"t": {"$date": "…"}`): any JSON value, of which only
+/// the text of a `$date` key is kept (the last one, as `serde_json::Value`
+/// would), without building a map for every line.
+struct Time<'a> {
+    date: Option<Cow<'a, str>>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Time<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Time<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Time<'de>, A::Error> {
+                let mut date = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    if key == "$date" {
+                        date = map.next_value::<Any<'de>>()?.0;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Time { date })
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Time<'de>, A::Error> {
+                IgnoredAny.visit_seq(seq)?;
+                Ok(Time { date: None })
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Time<'de>, E> {
+                Ok(Time { date: None })
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Time<'de>, E> {
+                Ok(Time { date: None })
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Time<'de>, E> {
+                Ok(Time { date: None })
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Time<'de>, E> {
+                Ok(Time { date: None })
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Time<'de>, E> {
+                Ok(Time { date: None })
+            }
+            fn visit_unit<E>(self) -> Result<Time<'de>, E> {
+                Ok(Time { date: None })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Any JSON value, kept only when it is a string.
+struct Any<'a>(Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Any<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Any<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Any<'de>, E> {
+                Ok(Any(Some(Cow::Borrowed(v))))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Any<'de>, E> {
+                Ok(Any(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Any<'de>, A::Error> {
+                IgnoredAny.visit_map(map)?;
+                Ok(Any(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Any<'de>, A::Error> {
+                IgnoredAny.visit_seq(seq)?;
+                Ok(Any(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Any<'de>, E> {
+                Ok(Any(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Any<'de>, E> {
+                Ok(Any(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Any<'de>, E> {
+                Ok(Any(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Any<'de>, E> {
+                Ok(Any(None))
+            }
+            fn visit_unit<E>(self) -> Result<Any<'de>, E> {
+                Ok(Any(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `hasSortStage`: true for `true` and for the integer 1 (any other value,
+/// of any type, is false).
+struct Flag(bool);
+
+impl<'de> Deserialize<'de> for Flag {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Flag;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Flag, E> {
+                Ok(Flag(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Flag, E> {
+                Ok(Flag(v == 1))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_unit<E>(self) -> Result<Flag, E> {
+                Ok(Flag(false))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Flag, A::Error> {
+                IgnoredAny.visit_map(map)?;
+                Ok(Flag(false))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Flag, A::Error> {
+                IgnoredAny.visit_seq(seq)?;
+                Ok(Flag(false))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A count as mongod writes it (an integer, sometimes a double).
@@ -90,7 +238,7 @@ fn read_typed(trimmed: &str) -> Line {
     if attr.truncated.is_some() {
         return Line::Unreadable(Reason::TruncatedByMongod);
     }
-    let (Some(ns), Some(command)) = (attr.ns, attr.command) else {
+    let (Some(ns), Some(Command(command))) = (attr.ns, attr.command) else {
         return Line::Other;
     };
     if command.as_str().is_some_and(|s| s.contains("###")) {
@@ -98,10 +246,8 @@ fn read_typed(trimmed: &str) -> Line {
     }
     let time = raw
         .t
-        .as_ref()
-        .and_then(|t| t.get("$date"))
-        .and_then(Value::as_str)
-        .and_then(parse_iso)
+        .and_then(|t| t.date)
+        .and_then(|d| parse_iso(&d))
         .map(|(ms, _)| ms);
     let kind = attr.kind.as_deref().unwrap_or("command");
     let write_statement = raw.c.as_deref() == Some("WRITE") && matches!(kind, "update" | "remove");
@@ -111,16 +257,14 @@ fn read_typed(trimmed: &str) -> Line {
         statement(kind, coll, command)
     } else {
         match attr.originating_command {
-            Some(origin) if command.first_key() == Some("getMore") => {
+            Some(Command(origin)) if command.first_key() == Some("getMore") => {
                 folded_getmore = true;
                 origin
             }
             _ => command,
         }
     };
-    let has_sort_stage = attr
-        .has_sort_stage
-        .is_some_and(|v| v.as_bool() == Some(true) || v.as_u64() == Some(1));
+    let has_sort_stage = attr.has_sort_stage.is_some_and(|f| f.0);
     Line::Operation(Box::new(Entry {
         time,
         ns: ns.into_owned(),
@@ -197,13 +341,13 @@ fn read_value(trimmed: &str) -> Line {
     let mut folded_getmore = false;
     let command = if write_statement {
         // The WRITE entry's command is one statement (`{q, u, multi}`).
-        statement(kind, coll, from_json(raw_command, 0))
+        statement(kind, coll, Command::from_node(from_json(raw_command, 0)))
     } else {
-        let command = from_json(raw_command, 0);
+        let command = Command::from_node(from_json(raw_command, 0));
         match attr.get("originatingCommand") {
             Some(origin) if command.first_key() == Some("getMore") => {
                 folded_getmore = true;
-                from_json(origin, 0)
+                Command::from_node(from_json(origin, 0))
             }
             _ => command,
         }
@@ -295,7 +439,36 @@ mod tests {
     fn both_paths_agree() {
         let getmore = r#"{"t":{"$date":"2023-09-23T16:25:13.420-04:00"},"c":"COMMAND","ctx":"conn2","msg":"Slow query","attr":{"type":"command","ns":"shop.cars","command":{"getMore":12,"collection":"cars"},"originatingCommand":{"find":"cars","filter":{"a":{"$regularExpression":{"pattern":"x","options":""}}}},"nreturned":5.0,"errCode":50,"durationMillis":1}}"#;
         let write = r#"{"t":{"$date":"2023-09-23T16:25:13.420Z"},"c":"WRITE","ctx":"conn22","msg":"Slow query","attr":{"type":"remove","ns":"shop.d","command":{"q":{"_id":{"$oid":"65f2"}},"limit":1},"planSummary":"IDHACK","keysExamined":1,"durationMillis":11}}"#;
-        for line in [FIND, getmore, write] {
+        // The time and the sort flag in every form a line may hold.
+        let odd: Vec<String> = [
+            (
+                r#""t":{"$date":"2023-09-23T16:25:13.475Z","$date":5}"#,
+                "true",
+            ),
+            (
+                r#""t":{"x":[1,{"$date":"y"}],"$date":"2023-09-23T16:25:13Z"}"#,
+                "1",
+            ),
+            (r#""t":"2023-09-23T16:25:13Z""#, "1.0"),
+            (r#""t":null"#, "{\"a\":[true]}"),
+            (r#""t":[{"$date":"2023-09-23T16:25:13Z"}]"#, "null"),
+            (r#""t":{"$d\u0061te":"2023-09-23T16:25:13Z"}"#, "-1"),
+        ]
+        .iter()
+        .map(|(t, sorted)| {
+            FIND.replacen(r#""t":{"$date":"2023-09-23T16:25:13.475-04:00"}"#, t, 1)
+                .replacen(
+                    r#""hasSortStage":true"#,
+                    &format!(r#""hasSortStage":{sorted}"#),
+                    1,
+                )
+        })
+        .collect();
+        assert!(odd.iter().all(|l| l != FIND));
+        for line in [FIND, getmore, write]
+            .into_iter()
+            .chain(odd.iter().map(String::as_str))
+        {
             let (Line::Operation(fast), Line::Operation(slow)) =
                 (read(line, false), read(line, true))
             else {

@@ -50,7 +50,6 @@ pub fn read(line: &str, keep_example: bool) -> Line {
     let Some(close) = after_open.find(']') else {
         return Line::Other;
     };
-    let connection = after_open.get(..close).unwrap_or("").to_string();
     let body_start = after_time + open + 1 + close + 1;
     let body = line.get(body_start..).unwrap_or("");
     let mut words = body.split_whitespace();
@@ -60,11 +59,14 @@ pub fn read(line: &str, keep_example: bool) -> Line {
     if !OPERATIONS.contains(&op) || !ns.contains('.') {
         return Line::Other;
     }
+    let connection = after_open.get(..close).unwrap_or("").to_string();
     let Some(duration_ms) = trailing_duration(body) else {
         return Line::Unreadable(Reason::CutShort);
     };
-    let ns_end = body.find(ns).map_or(0, |at| at + ns.len());
-    let fields = match Fields::read(body, ns_end) {
+    // Where the namespace word ends: it is a piece of `body` (and the
+    // operation's name before it has no dot, so no earlier text is it).
+    let ns_end = ns.as_ptr() as usize - body.as_ptr() as usize + ns.len();
+    let mut fields = match Fields::read(body, ns_end) {
         Ok(f) => f,
         Err(reason) => return Line::Unreadable(reason),
     };
@@ -73,7 +75,7 @@ pub fn read(line: &str, keep_example: bool) -> Line {
         ..fields.metrics
     };
     let coll = ns.split_once('.').map_or("", |(_, c)| c).to_string();
-    let (command, folded_getmore) = match normalize(op, &coll, &fields) {
+    let (command, folded_getmore) = match normalize(op, &coll, &mut fields) {
         Ok(c) => c,
         Err(reason) => return Line::Unreadable(reason),
     };
@@ -260,35 +262,39 @@ impl Fields {
 }
 
 /// Skips a `{ … }` group (with quoted strings), returning the offset past it.
+/// Jumps from one brace or quote to the next (`locks:{ … }` is most of a
+/// long line), and inside a string from one quote or backslash to the next.
 fn skip_balanced(bytes: &[u8], from: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut quote = None;
-    let mut escaped = false;
-    for (i, &b) in bytes.iter().enumerate().skip(from) {
-        match quote {
-            Some(q) => {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == q {
-                    quote = None;
-                }
-            }
-            None => match b {
-                b'"' => quote = Some(b),
-                b'{' => depth += 1,
-                b'}' => {
-                    depth = depth.checked_sub(1)?;
-                    if depth == 0 {
-                        return Some(i + 1);
+    let mut i = from;
+    loop {
+        let at = i + memchr::memchr3(b'"', b'{', b'}', bytes.get(i..)?)?;
+        match bytes[at] {
+            b'"' => {
+                let mut j = at + 1;
+                loop {
+                    let k = j + memchr::memchr2(b'"', b'\\', bytes.get(j..)?)?;
+                    if bytes[k] == b'\\' {
+                        j = k + 2;
+                    } else {
+                        i = k + 1;
+                        break;
                     }
                 }
-                _ => {}
-            },
+            }
+            b'{' => {
+                depth += 1;
+                i = at + 1;
+            }
+            _ => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+                i = at + 1;
+            }
         }
     }
-    None
 }
 
 /// `COLLSCAN`, `IXSCAN { a: 1 }`, `IXSCAN { a: 1 }, IXSCAN { b: 1 }`: stage
@@ -325,21 +331,21 @@ fn read_plan(body: &str, from: usize) -> (String, usize) {
 /// The operation as a modern command: `{find: c, filter, sort}` for a legacy
 /// query, `{update: c, updates: [{q, u}]}` for a legacy update, and so on.
 /// Whether it is a getMore folded into its originating command comes second.
-fn normalize(op: &str, coll: &str, f: &Fields) -> Result<(Node, bool), Reason> {
+fn normalize(op: &str, coll: &str, f: &mut Fields) -> Result<(Node, bool), Reason> {
     let name = |s: &str| (s.to_string(), Node::Str(coll.to_string()));
-    let statement = |q: Option<&Node>, u: Option<&Node>| {
+    let statement = |q: Option<Node>, u: Option<Node>| {
         let mut s = Vec::new();
         if let Some(q) = q {
-            s.push(("q".to_string(), q.clone()));
+            s.push(("q".to_string(), q));
         }
         if let Some(u) = u {
-            s.push(("u".to_string(), u.clone()));
+            s.push(("u".to_string(), u));
         }
         Node::Object(s)
     };
     match op {
         "query" | "getmore" => {
-            let Some(query) = &f.query else {
+            let Some(query) = f.query.take() else {
                 return if op == "getmore" {
                     Ok((
                         Node::Object(vec![
@@ -355,9 +361,9 @@ fn normalize(op: &str, coll: &str, f: &Fields) -> Result<(Node, bool), Reason> {
             Ok((find_from_query(coll, query), op == "getmore"))
         }
         "update" => {
-            let stmt = match &f.command {
-                Some(c) => c.clone(),
-                None => statement(f.query.as_ref(), f.update.as_ref()),
+            let stmt = match f.command.take() {
+                Some(c) => c,
+                None => statement(f.query.take(), f.update.take()),
             };
             Ok((
                 Node::Object(vec![
@@ -368,9 +374,9 @@ fn normalize(op: &str, coll: &str, f: &Fields) -> Result<(Node, bool), Reason> {
             ))
         }
         "remove" => {
-            let stmt = match &f.command {
-                Some(c) => c.clone(),
-                None => statement(f.query.as_ref(), None),
+            let stmt = match f.command.take() {
+                Some(c) => c,
+                None => statement(f.query.take(), None),
             };
             Ok((
                 Node::Object(vec![
@@ -382,41 +388,42 @@ fn normalize(op: &str, coll: &str, f: &Fields) -> Result<(Node, bool), Reason> {
         }
         "insert" => Ok((Node::Object(vec![name("insert")]), false)),
         _ => {
-            let Some(command) = &f.command else {
+            let Some(command) = f.command.take() else {
                 return Err(Reason::Corrupt);
             };
             if command.first_key() == Some("$msg") {
                 return Err(Reason::Redacted);
             }
             if command.first_key() == Some("getMore")
-                && let Some(origin) = &f.originating
+                && let Some(origin) = f.originating.take()
             {
-                return Ok((origin.clone(), true));
+                return Ok((origin, true));
             }
-            Ok((command.clone(), false))
+            Ok((command, false))
         }
     }
 }
 
 /// A legacy query (`{ query: F, orderby: S }`, `{ $query: F, $orderby: S }`
 /// or a bare filter) as a find command.
-fn find_from_query(coll: &str, query: &Node) -> Node {
+fn find_from_query(coll: &str, query: Node) -> Node {
     let wrapped = matches!(query.first_key(), Some("query" | "$query"))
         && matches!(
             query.fields().first().map(|(_, v)| v),
             Some(Node::Object(_))
         );
     let mut cmd = vec![("find".to_string(), Node::Str(coll.to_string()))];
-    if wrapped {
-        for (k, v) in query.fields() {
-            match k.as_str() {
-                "query" | "$query" => cmd.push(("filter".into(), v.clone())),
-                "orderby" | "$orderby" => cmd.push(("sort".into(), v.clone())),
-                _ => {}
+    match query {
+        Node::Object(fields) if wrapped => {
+            for (k, v) in fields {
+                match k.as_str() {
+                    "query" | "$query" => cmd.push(("filter".into(), v)),
+                    "orderby" | "$orderby" => cmd.push(("sort".into(), v)),
+                    _ => {}
+                }
             }
         }
-    } else {
-        cmd.push(("filter".into(), query.clone()));
+        query => cmd.push(("filter".into(), query)),
     }
     Node::Object(cmd)
 }
@@ -424,6 +431,62 @@ fn find_from_query(coll: &str, query: &Node) -> Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `skip_balanced` as it was, one byte at a time: the reference.
+    fn skip_balanced_bytewise(bytes: &[u8], from: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut quote = None;
+        let mut escaped = false;
+        for (i, &b) in bytes.iter().enumerate().skip(from) {
+            match quote {
+                Some(q) => {
+                    if escaped {
+                        escaped = false;
+                    } else if b == b'\\' {
+                        escaped = true;
+                    } else if b == q {
+                        quote = None;
+                    }
+                }
+                None => match b {
+                    b'"' => quote = Some(b),
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                },
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn skip_balanced_jumps_like_it_walks() {
+        let samples = [
+            r#"{ a: { b: "x}y" }, c: "q\"}" } tail"#,
+            r#"{ "\\" } {"#,
+            r#"locks:{ Global: { acquireCount: { r: 2 } }, Database: { acquireCount: { r: 1 } } } 5ms"#,
+            r#"{ a: "unterminated }"#,
+            r#"} { "\"#,
+            "{{}}{}\"\\\"}",
+        ];
+        for text in samples {
+            let bytes = text.as_bytes();
+            for from in 0..=bytes.len() + 1 {
+                for end in from..=bytes.len() {
+                    assert_eq!(
+                        skip_balanced(&bytes[..end], from),
+                        skip_balanced_bytewise(&bytes[..end], from),
+                        "{text:?} {from}..{end}"
+                    );
+                }
+            }
+        }
+    }
 
     fn entry(line: &str) -> Entry {
         match read(line, false) {

@@ -1,6 +1,7 @@
 //! mongod and mongos logs as a workload: the structured JSON log (4.4 and
 //! later) and the legacy text log (2.4–4.2), plain or gzip, several files at
-//! once, streamed line by line. Each operation becomes a query shape
+//! once, streamed line by line; and the profiler's `system.profile`, exported
+//! as JSON (`profile`) or dumped as BSON (`profile_dump`). Each operation becomes a query shape
 //! (`shape`), its executions statistics (`stats`), and the report
 //! (`report::WorkloadReport`) lists them per namespace. Literal values are
 //! never kept unless asked for (`Options::show_values`): logs hold personal
@@ -11,9 +12,11 @@ mod collect;
 mod entry;
 mod json_line;
 mod legacy_line;
+mod lines;
 mod node;
 pub mod problem;
 mod profile;
+mod profile_dump;
 pub mod report;
 pub mod shape;
 mod shell_syntax;
@@ -45,26 +48,11 @@ pub fn read(paths: &[PathBuf], options: Options) -> WorkloadReport {
 /// Reads log bytes held in memory (tests, standard input) as a file named `name`.
 pub fn read_bytes(name: &str, bytes: &[u8], options: Options) -> WorkloadReport {
     let mut collector = collect::Collector::default();
-    let gzip = bytes.starts_with(&[0x1f, 0x8b]);
-    let summary = if gzip {
-        let decoder = flate2::bufread::MultiGzDecoder::new(bytes);
-        source::read_lines(
-            std::io::BufReader::new(decoder),
-            name,
-            true,
-            &options,
-            &mut collector,
-        )
-    } else {
-        source::read_lines(
-            std::io::BufReader::new(bytes),
-            name,
-            false,
-            &options,
-            &mut collector,
-        )
-    };
-    collector.file(summary);
+    let reader = std::io::BufReader::new(bytes);
+    match source::read_any(reader, name, &options, &mut collector) {
+        Ok(summary) => collector.file(summary),
+        Err(e) => collector.error(name, format!("cannot read {name}: {e}")),
+    }
     collector.finish(options.show_values)
 }
 

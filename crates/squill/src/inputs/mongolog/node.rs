@@ -227,4 +227,140 @@ mod deserialize_tests {
         let via: serde_json::Value = serde_json::from_str(text).unwrap();
         assert_eq!(direct, from_json(&via, 0));
     }
+
+    /// A command is read without the fields no shape reads, but keeps its
+    /// first field whatever it is; both readers agree.
+    #[test]
+    fn commands_leave_out_unread_fields() {
+        for (text, keys) in [
+            (
+                r#"{"find":"c","filter":{"$db":1,"lsid":2},"lsid":{"id":{"$uuid":"x"}},"$db":"d","limit":1}"#,
+                &["find", "filter", "limit"][..],
+            ),
+            (r#"{"$db":"d","find":"c","$db":"e"}"#, &["$db", "find"][..]),
+        ] {
+            let Command(direct) = serde_json::from_str(text).unwrap();
+            let names: Vec<&str> = direct.fields().iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(names, keys, "{text}");
+            // Fields of sub-documents stay.
+            if let Some(filter) = direct.get("filter") {
+                assert_eq!(filter.fields().len(), 2);
+            }
+            let via: serde_json::Value = serde_json::from_str(text).unwrap();
+            let Command(again) = serde_json::from_str(text).unwrap();
+            assert_eq!(again, direct);
+            if !text.contains("\"$db\":\"e\"") {
+                assert_eq!(Command::from_node(from_json(&via, 0)), direct);
+            }
+        }
+        let Command(scalar) = serde_json::from_str(r#""x###""#).unwrap();
+        assert_eq!(scalar, Node::Str("x###".into()));
+    }
+}
+
+/// Fields of a command that no shape reads (session, cluster time,
+/// concerns, the database again): skipped while reading a command rather
+/// than built, as they come with most commands. Only after the first field,
+/// which names the command.
+const UNREAD: &[&str] = &[
+    "lsid",
+    "$clusterTime",
+    "$db",
+    "txnNumber",
+    "autocommit",
+    "startTransaction",
+    "readConcern",
+    "writeConcern",
+    "$readPreference",
+    "maxTimeMS",
+    "cursor",
+    "apiVersion",
+    "apiStrict",
+    "$audit",
+    "$client",
+    "shardVersion",
+    "databaseVersion",
+];
+
+/// A command or originating command, as a node without its `UNREAD` fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Command(pub Node);
+
+impl Command {
+    /// The same node, without the fields a `Command` leaves out.
+    pub fn from_node(node: Node) -> Node {
+        match node {
+            Node::Object(mut fields) => {
+                let mut first = true;
+                fields.retain(|(k, _)| std::mem::take(&mut first) || !UNREAD.contains(&k.as_str()));
+                Node::Object(fields)
+            }
+            other => other,
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Command {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Command, D::Error> {
+        d.deserialize_any(CommandVisitor).map(Command)
+    }
+}
+
+/// `NodeVisitor`, but for a command's own fields.
+struct CommandVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CommandVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Node, E> {
+        NodeVisitor.visit_bool(v)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Node, E> {
+        NodeVisitor.visit_i64(v)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Node, E> {
+        NodeVisitor.visit_u64(v)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Node, E> {
+        NodeVisitor.visit_f64(v)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Node, E> {
+        NodeVisitor.visit_str(v)
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Node, E> {
+        NodeVisitor.visit_string(v)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Node, E> {
+        NodeVisitor.visit_unit()
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Node, E> {
+        NodeVisitor.visit_none()
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Node, A::Error> {
+        NodeVisitor.visit_seq(seq)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut fields = Vec::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if !fields.is_empty() && UNREAD.contains(&key.as_ref()) {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            } else {
+                fields.push((key.into_owned(), map.next_value::<Node>()?));
+            }
+        }
+        Ok(Node::from_wrapper(&fields).unwrap_or(Node::Object(fields)))
+    }
 }

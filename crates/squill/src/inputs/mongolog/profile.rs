@@ -1,6 +1,6 @@
 //! The database profiler's documents (`system.profile`), exported one per
 //! line as Extended JSON (`mongoexport --collection system.profile`,
-//! relaxed or canonical). A document has the operation (`op`), its
+//! relaxed or canonical), or dumped as BSON (`profile_dump`). A document has the operation (`op`), its
 //! namespace, the command (for an update or a delete: the one statement
 //! `{q, u, multi}`), what the server examined and returned, `millis` and
 //! the plan: the same figures as a slow-query line of the log, so the
@@ -16,16 +16,24 @@ use serde_json::Value;
 /// Whether a JSON line looks like a profiler document rather than a log
 /// line (which has `msg`).
 pub fn looks_like(line: &str) -> bool {
-    line.contains("\"millis\"") && line.contains("\"op\"") && !line.contains("\"msg\"")
+    // A log line's `msg` comes early: looked for first, it ends the search
+    // soonest on a log.
+    !line.contains("\"msg\"") && line.contains("\"millis\"") && line.contains("\"op\"")
 }
 
 /// Reads one profiler document.
 pub fn read(line: &str, keep_example: bool) -> Line {
-    let value: Value = match serde_json::from_str(line.trim_end()) {
-        Ok(v) => v,
-        Err(e) if e.is_eof() => return Line::Unreadable(Reason::CutShort),
-        Err(_) => return Line::Unreadable(Reason::Corrupt),
-    };
+    match serde_json::from_str(line.trim_end()) {
+        Ok(value) => from_value(&value, keep_example),
+        Err(e) if e.is_eof() => Line::Unreadable(Reason::CutShort),
+        Err(_) => Line::Unreadable(Reason::Corrupt),
+    }
+}
+
+/// One profiler document as Extended JSON, relaxed or canonical: a line of
+/// a JSON export, or a document of a dump's `.bson` rendered as canonical
+/// Extended JSON (`profile_dump`).
+pub fn from_value(value: &Value, keep_example: bool) -> Line {
     let (Some(op), Some(ns)) = (
         value.get("op").and_then(Value::as_str),
         value.get("ns").and_then(Value::as_str),

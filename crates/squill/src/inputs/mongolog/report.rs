@@ -31,8 +31,10 @@ pub struct WorkloadReport {
 pub struct FileSummary {
     pub path: String,
     pub gzip: bool,
-    /// `json`, `text`, `mixed` (both in one file) or `none` (no log line).
+    /// `json`, `text`, `mixed` (both in one file), `bson` (a dump's
+    /// `system.profile.bson`) or `none` (no log line).
     pub format: &'static str,
+    /// Lines, or documents in a `.bson` file.
     pub lines: u64,
     pub operations: u64,
     pub unreadable: u64,

@@ -2,7 +2,7 @@
 //! documents, plans, errors. Fixed size per shape (a few capped lists and
 //! the latency sketch), so memory follows the number of shapes, not lines.
 
-use super::entry::Entry;
+use super::entry::Op;
 use super::shape::Observed;
 use super::sketch::Sketch;
 
@@ -36,7 +36,7 @@ pub struct ShapeStats {
 }
 
 impl ShapeStats {
-    pub fn add(&mut self, entry: &Entry, seen: Observed) {
+    pub fn add(&mut self, entry: &Op, seen: Observed) {
         let m = &entry.metrics;
         if entry.folded_getmore {
             self.getmores += 1;

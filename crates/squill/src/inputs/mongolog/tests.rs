@@ -192,3 +192,66 @@ fn never_panics_on_arbitrary_bytes() {
         }
     }
 }
+
+/// The report of `bytes` read in blocks of `block` bytes, lines over
+/// `max_line` counted as too long.
+fn report_in_blocks(bytes: &[u8], block: usize, max_line: usize) -> String {
+    let mut collector = super::collect::Collector::default();
+    let limits = super::lines::Limits { block, max_line };
+    let summary = super::lines::read(
+        bytes,
+        "t.log",
+        false,
+        &Options::default(),
+        limits,
+        &mut collector,
+    );
+    collector.file(summary);
+    serde_json::to_string_pretty(&collector.finish(false)).unwrap()
+}
+
+/// Issue 21: a log is cut into blocks that are parsed on every core; the
+/// report is the same whatever the cuts, a write's two entries on either
+/// side of one included.
+#[test]
+fn the_report_is_the_same_in_one_block_and_in_many() {
+    let json = include_str!("../../../../squill-cli/tests/fixtures/logs/shop-json.log");
+    let legacy = include_str!("../../../../squill-cli/tests/fixtures/logs/shop-legacy.log");
+    let cut = &WRITE[..WRITE.len() - 20];
+    let mut text = String::new();
+    for i in 0..20 {
+        text.push_str(json);
+        text.push_str(&format!("{WRITE}\n{COMMAND}\n{COMMAND}\r\n{WRITE}\n\n"));
+        text.push_str(legacy);
+        text.push_str(&format!("{cut}\n*** garbage {i} ***\n"));
+    }
+    // The last line has no newline.
+    text.push_str(WRITE);
+    let whole = report_in_blocks(text.as_bytes(), 1 << 30, 1 << 30);
+    let r: serde_json::Value = serde_json::from_str(&whole).unwrap();
+    assert!(r["totals"]["operations"].as_u64().unwrap() > 200, "{whole}");
+    assert!(r["totals"]["duplicate_write_commands"].as_u64().unwrap() > 40);
+    assert_eq!(r["files"][0]["format"], "mixed");
+    for block in [1, 2, 3, 7, 64, 100, 333, 4096, 1 << 20] {
+        assert_eq!(
+            report_in_blocks(text.as_bytes(), block, 1 << 30),
+            whole,
+            "block of {block} bytes"
+        );
+    }
+    // Lines over a cap are counted the same wherever the cuts fall.
+    let capped = report_in_blocks(text.as_bytes(), 1 << 30, 300);
+    let r: serde_json::Value = serde_json::from_str(&capped).unwrap();
+    assert_eq!(
+        r["files"][0]["lines"],
+        serde_json::json!(text.lines().count())
+    );
+    assert!(capped.contains("too-long"), "{capped}");
+    for block in [1, 5, 64, 299, 300, 301, 1000, 1 << 20] {
+        assert_eq!(
+            report_in_blocks(text.as_bytes(), block, 300),
+            capped,
+            "block of {block} bytes, lines capped at 300"
+        );
+    }
+}

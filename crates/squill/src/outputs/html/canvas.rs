@@ -4,10 +4,14 @@
 //! print), the edges' curves and their labels. layout-rs's own SVG writer
 //! hard-codes colors and fonts, and has no hook for a box's contents.
 
+use super::page::F1;
 use layout::core::format::{ClipHandle, RenderBackend};
 use layout::core::geometry::Point;
 use layout::core::style::StyleAttr;
 use std::fmt::Write as _;
+
+/// The properties of an edge that only places boxes: never drawn.
+pub const HIDDEN: &str = "\u{0}hidden";
 
 /// What the layout drew, in the layout's coordinates.
 #[derive(Default)]
@@ -70,9 +74,9 @@ impl RenderBackend for Canvas {
         self.grow(Point::new(xy.x + half, xy.y + 8.0));
         let _ = writeln!(
             self.edges,
-            "<text class=\"edge-label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}</text>",
-            xy.x,
-            xy.y,
+            "<text class=\"edge-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" dominant-baseline=\"middle\">{}</text>",
+            F1(xy.x),
+            F1(xy.y),
             super::page::esc(text)
         );
     }
@@ -86,17 +90,28 @@ impl RenderBackend for Canvas {
         properties: Option<String>,
         _text: &str,
     ) {
+        // An edge that only places boxes (`HIDDEN`) is not drawn.
+        if properties.as_deref() == Some(HIDDEN) {
+            return;
+        }
         // The path is a cubic Bézier chain: the first pair is the start and
         // its control point, each later pair a control point and a point.
         let [(p0, c0), (c1, p1), rest @ ..] = path else {
             return;
         };
         let mut d = format!(
-            "M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}",
-            p0.x, p0.y, c0.x, c0.y, c1.x, c1.y, p1.x, p1.y
+            "M {} {} C {} {}, {} {}, {} {}",
+            F1(p0.x),
+            F1(p0.y),
+            F1(c0.x),
+            F1(c0.y),
+            F1(c1.x),
+            F1(c1.y),
+            F1(p1.x),
+            F1(p1.y)
         );
         for (c, p) in rest {
-            let _ = write!(d, " S {:.1} {:.1}, {:.1} {:.1}", c.x, c.y, p.x, p.y);
+            let _ = write!(d, " S {} {}, {} {}", F1(c.x), F1(c.y), F1(p.x), F1(p.y));
         }
         for (a, b) in path {
             self.grow(*a);

@@ -65,10 +65,8 @@ pub fn render(design: &Design) -> String {
         operation(&mut body, plan);
     }
     body.push_str("</section>\n");
-    findings(&mut body, design);
-    body.push_str("<section id=\"rules\"><h2>Rules cited</h2>\n");
-    body.push_str(&super::docs::rules(cited(design)));
-    body.push_str("</section>\n");
+    body.push_str(&super::findings::section(&design.findings));
+    body.push_str(&super::docs::section(cited(design)));
     let title = format!("Design for {} (mix: {})", design.model, design.mix);
     page::document(&title, &sections, &body)
 }
@@ -466,29 +464,6 @@ fn operation(out: &mut String, plan: &OperationPlan) {
         let _ = writeln!(out, "<p class=\"warning\">Warning: {}</p>", esc(&w.text()));
     }
     out.push_str("</article>\n");
-}
-
-fn findings(out: &mut String, design: &Design) {
-    out.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
-    if design.findings.is_empty() {
-        out.push_str("<p>None.</p></section>\n");
-        return;
-    }
-    out.push_str("<table><tr><th>severity</th><th>rule</th><th>where</th><th>message</th><th>evidence</th><th>help</th></tr>\n");
-    for f in &design.findings {
-        let _ = writeln!(
-            out,
-            "<tr><td class=\"severity-{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            f.severity.as_str(),
-            f.severity,
-            rule_link(f.rule),
-            esc(&describe::location(&f.location)),
-            esc(&f.message),
-            esc(&describe::evidence(&f.evidence)),
-            esc(f.help.as_deref().unwrap_or(""))
-        );
-    }
-    out.push_str("</table></section>\n");
 }
 
 /// Every rule the report links to, once, in id order.

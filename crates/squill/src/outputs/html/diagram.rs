@@ -1,14 +1,16 @@
-//! The diagram of a design's collections: one box per collection with its
-//! top-level fields (embedded sub-documents nested in a dashed box inside
-//! it; copied, computed, embedded and reference fields marked in color and
-//! words), and one arrow per reference between collections with its
-//! cardinality. `layout-rs` places the boxes and routes the arrows (a
-//! layered, dot-like layout); squill draws the boxes' contents itself, sized
-//! from its own text, so the layout makes room for exactly what is drawn.
+//! The diagram of collections: one box per collection with its top-level
+//! fields (embedded sub-documents nested in a dashed box inside it; copied,
+//! computed, embedded and reference fields marked in color and words), and
+//! one arrow per reference between collections with its cardinality.
+//! `layout-rs` places the boxes and routes the arrows (a layered, dot-like
+//! layout); squill draws the boxes' contents itself, sized from its own
+//! text, so the layout makes room for exactly what is drawn. `graph` draws
+//! any such boxes and arrows (the scan report's are measured collections);
+//! `collections` makes them from a design.
 
-use super::canvas::Canvas;
-use super::page::{esc, id};
-use crate::design::{Collection, Design, FieldOrigin, Shape, ShapeType};
+use super::canvas::{Canvas, HIDDEN};
+use super::page::{F1, esc, id};
+use crate::design::{Design, FieldOrigin, Shape, ShapeType};
 use layout::core::base::Orientation;
 use layout::core::geometry::Point;
 use layout::core::style::StyleAttr;
@@ -26,19 +28,32 @@ const INDENT: f64 = 14.0;
 /// A row longer than this is cut, with the whole text in its tooltip: one
 /// long note must not make its box (and the whole diagram) wide.
 const MAX_CHARS: usize = 56;
+/// How wide a row of boxes without arrows may grow (the page shows about
+/// 1,150 px).
+const ROW_W: f64 = 1100.0;
 /// Collections past which the diagram's crossings are not minimized.
 const LARGE: usize = 60;
 
+/// A box: a collection's name, a line below it, its fields.
+pub struct Node {
+    pub name: String,
+    /// The fragment id its box links to (the collection's row in a table).
+    pub anchor: String,
+    /// The line under the name ("holds product, part"; "1,200 documents").
+    pub subtitle: String,
+    pub rows: Vec<Row>,
+}
+
 /// One line of a box: a field at a nesting depth.
-struct Row {
-    depth: usize,
-    name: String,
-    ty: String,
-    note: String,
+pub struct Row {
+    pub depth: usize,
+    pub name: String,
+    pub ty: String,
+    pub note: String,
     /// The stylesheet class of its origin ("copy", "computed", …), if marked.
-    kind: &'static str,
+    pub kind: &'static str,
     /// Rows below it that are its sub-document's fields.
-    children: usize,
+    pub children: usize,
 }
 
 impl Row {
@@ -52,45 +67,86 @@ impl Row {
     }
 }
 
-/// The diagram as an inline `<svg>` element.
+/// The diagram of a design's collections as an inline `<svg>` element.
 pub fn collections(design: &Design) -> String {
-    let rows: Vec<Vec<Row>> = design
+    let nodes: Vec<Node> = design
         .collections
         .iter()
         .map(|c| {
             let mut rows = Vec::new();
             flatten(&c.shape, 0, &mut rows);
-            rows
+            Node {
+                name: c.name.clone(),
+                anchor: id("coll", &c.name),
+                subtitle: format!("holds {}", c.entities.join(", ")),
+                rows,
+            }
         })
         .collect();
-    let sizes: Vec<Point> = design
-        .collections
-        .iter()
-        .zip(&rows)
-        .map(|(c, rows)| size(c, rows))
-        .collect();
+    graph(&nodes, &references(design))
+}
 
+/// The boxes and the arrows between them (`Edge::from` and `to` index
+/// `nodes`) as an inline `<svg>` element.
+pub fn graph(nodes: &[Node], edges: &[Edge]) -> String {
     let mut graph = VisualGraph::new(Orientation::TopToBottom);
-    let nodes: Vec<_> = sizes
+    let handles: Vec<_> = nodes
         .iter()
         .enumerate()
-        .map(|(n, size)| {
+        .map(|(n, node)| {
             graph.add_node(Element::create_with_properties(
                 ShapeKind::Box(String::new()),
                 StyleAttr::simple(),
                 Orientation::TopToBottom,
-                *size,
+                size(node),
                 n.to_string(),
             ))
         })
         .collect();
     let mut look = StyleAttr::simple();
     look.font_size = 8;
-    for edge in references(design) {
+    for edge in edges {
+        let (Some(&from), Some(&to)) = (handles.get(edge.from), handles.get(edge.to)) else {
+            continue;
+        };
         let mut arrow = Arrow::simple(&edge.label);
         arrow.look = look.clone();
-        arrow.properties = Some(edge.title);
-        graph.add_edge(arrow, nodes[edge.from], nodes[edge.to]);
+        arrow.properties = Some(edge.title.clone());
+        graph.add_edge(arrow, from, to);
+    }
+    // Boxes without an arrow would all share the top layer, one wide row
+    // that the page then shrinks past reading: they are stacked in rows
+    // about `ROW_W` wide, each box tied to one in the row above by an
+    // edge that is laid out, never drawn.
+    let lone: Vec<usize> = (0..nodes.len())
+        .filter(|&n| {
+            !edges
+                .iter()
+                .any(|e| e.from != e.to && (e.from == n || e.to == n))
+        })
+        .collect();
+    let mut rows: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut width = 0.0;
+    for &n in &lone {
+        let w = size(&nodes[n]).x + 30.0;
+        if width + w > ROW_W && rows.last().is_some_and(|r| !r.is_empty()) {
+            rows.push(Vec::new());
+            width = 0.0;
+        }
+        width += w;
+        rows.last_mut().expect("a row").push(n);
+    }
+    for pair in rows.windows(2) {
+        let (above, below) = (&pair[0], &pair[1]);
+        for (column, &n) in below.iter().enumerate() {
+            let mut arrow = Arrow::simple("");
+            arrow.properties = Some(HIDDEN.to_string());
+            graph.add_edge(
+                arrow,
+                handles[above[column.min(above.len() - 1)]],
+                handles[n],
+            );
+        }
     }
     let mut canvas = Canvas::default();
     // layout-rs checks its own invariants with assertions; a failure there
@@ -100,31 +156,28 @@ pub fn collections(design: &Design) -> String {
         // for the 200-entity benchmark model's 172 collections
         // (BENCHMARKS.md, issue 22). Past `LARGE` boxes the layers are kept
         // in their first order.
-        let skip_optimization = design.collections.len() > LARGE;
+        let skip_optimization = nodes.len() > LARGE;
         graph.do_it(false, skip_optimization, false, &mut canvas);
         canvas
     }));
     let Ok(canvas) = laid_out else {
         return "<p>The diagram could not be laid out.</p>".into();
     };
-    draw(design, &rows, &canvas)
+    draw(nodes, &canvas)
 }
 
-fn size(c: &Collection, rows: &[Row]) -> Point {
-    let head = c.name.chars().count() as f64 * 7.9;
-    let holds = (holds(c).chars().count().min(MAX_CHARS)) as f64 * CHAR_W;
-    let body = rows
+fn size(node: &Node) -> Point {
+    let head = node.name.chars().count() as f64 * 7.9;
+    let subtitle = (node.subtitle.chars().count().min(MAX_CHARS)) as f64 * CHAR_W;
+    let body = node
+        .rows
         .iter()
         .map(|r| r.depth as f64 * INDENT + r.text_len() as f64 * CHAR_W)
         .fold(0.0, f64::max);
     Point::new(
-        head.max(holds).max(body).max(80.0) + 2.0 * PAD,
-        HEAD_H + rows.len() as f64 * ROW_H + PAD,
+        head.max(subtitle).max(body).max(80.0) + 2.0 * PAD,
+        HEAD_H + node.rows.len() as f64 * ROW_H + PAD,
     )
-}
-
-fn holds(c: &Collection) -> String {
-    format!("holds {}", c.entities.join(", "))
 }
 
 fn flatten(shape: &Shape, depth: usize, rows: &mut Vec<Row>) {
@@ -195,12 +248,13 @@ fn origin(origin: &FieldOrigin) -> (&'static str, String) {
     }
 }
 
-/// An arrow between two boxes.
-struct Edge {
-    from: usize,
-    to: usize,
-    label: String,
-    title: String,
+/// An arrow between two boxes: from the one holding the reference to the
+/// one it points to, with a short label and a longer tooltip.
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    pub label: String,
+    pub title: String,
 }
 
 /// Every reference field (at any depth) whose other side lives in a
@@ -337,7 +391,7 @@ fn reference_fields(shape: &Shape, prefix: &str, out: &mut Vec<(String, String, 
     }
 }
 
-fn draw(design: &Design, rows: &[Vec<Row>], canvas: &Canvas) -> String {
+fn draw(nodes: &[Node], canvas: &Canvas) -> String {
     let (min, size) = canvas.bounds();
     let margin = 10.0;
     let mut out = String::new();
@@ -349,7 +403,7 @@ fn draw(design: &Design, rows: &[Vec<Row>], canvas: &Canvas) -> String {
         size.x + 2.0 * margin,
         size.y + 2.0 * margin,
         size.x + 2.0 * margin,
-        design.collections.len()
+        nodes.len()
     );
     out.push_str(concat!(
         "<defs><marker id=\"sq-arrow-end\" markerWidth=\"10\" markerHeight=\"7\" refX=\"10\" refY=\"3.5\" orient=\"auto\">",
@@ -358,8 +412,8 @@ fn draw(design: &Design, rows: &[Vec<Row>], canvas: &Canvas) -> String {
         "<polygon class=\"arrowhead\" points=\"10 0, 10 7, 0 3.5\"/></marker></defs>\n"
     ));
     for &(n, xy, size) in &canvas.boxes {
-        if let (Some(c), Some(rows)) = (design.collections.get(n), rows.get(n)) {
-            node(&mut out, c, rows, xy, size);
+        if let Some(node) = nodes.get(n) {
+            draw_node(&mut out, node, xy, size);
         }
     }
     out.push_str(&canvas.edges);
@@ -367,53 +421,57 @@ fn draw(design: &Design, rows: &[Vec<Row>], canvas: &Canvas) -> String {
     out
 }
 
-fn node(out: &mut String, c: &Collection, rows: &[Row], xy: Point, size: Point) {
+fn draw_node(out: &mut String, node: &Node, xy: Point, size: Point) {
     let (x, y) = (xy.x, xy.y);
     let _ = writeln!(
         out,
         "<a href=\"#{}\" aria-label=\"Collection {}\"><g class=\"node\" data-collection=\"{}\">",
-        id("coll", &c.name),
-        esc(&c.name),
-        esc(&c.name)
+        esc(&node.anchor),
+        esc(&node.name),
+        esc(&node.name)
     );
     let _ = writeln!(
         out,
-        "<rect class=\"box\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"4\"/>",
-        size.x, size.y
+        "<rect class=\"box\" x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" rx=\"4\"/>",
+        F1(size.x),
+        F1(size.y),
+        x = F1(x),
+        y = F1(y)
     );
     let _ = writeln!(
         out,
-        "<rect class=\"head\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"3\"/>",
-        x + 1.0,
-        y + 1.0,
-        size.x - 2.0,
-        HEAD_H - 4.0
+        "<rect class=\"head\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\"/>",
+        F1(x + 1.0),
+        F1(y + 1.0),
+        F1(size.x - 2.0),
+        F1(HEAD_H - 4.0)
     );
     let _ = writeln!(
         out,
-        "<text class=\"name\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-        x + PAD,
-        y + 16.0,
-        esc(&c.name)
+        "<text class=\"name\" x=\"{}\" y=\"{}\">{}</text>",
+        F1(x + PAD),
+        F1(y + 16.0),
+        esc(&node.name)
     );
     let _ = writeln!(
         out,
-        "<text class=\"holds\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-        x + PAD,
-        y + 31.0,
-        esc(&cut(&holds(c), MAX_CHARS))
+        "<text class=\"holds\" x=\"{}\" y=\"{}\">{}</text>",
+        F1(x + PAD),
+        F1(y + 31.0),
+        esc(&cut(&node.subtitle, MAX_CHARS))
     );
+    let rows = &node.rows;
     let top = y + HEAD_H;
     for (i, r) in rows.iter().enumerate() {
         let rx = x + PAD + r.depth as f64 * INDENT;
         if r.children > 0 {
             let _ = writeln!(
                 out,
-                "<rect class=\"sub\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"3\"/>",
-                rx + INDENT - 4.0,
-                top + (i + 1) as f64 * ROW_H + 1.0,
-                (x + size.x - PAD / 2.0) - (rx + INDENT - 4.0),
-                r.children as f64 * ROW_H
+                "<rect class=\"sub\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\"/>",
+                F1(rx + INDENT - 4.0),
+                F1(top + (i + 1) as f64 * ROW_H + 1.0),
+                F1((x + size.x - PAD / 2.0) - (rx + INDENT - 4.0)),
+                F1(r.children as f64 * ROW_H)
             );
         }
         let full = if r.note.is_empty() {
@@ -436,12 +494,13 @@ fn node(out: &mut String, c: &Collection, rows: &[Row], xy: Point, size: Point) 
         };
         let _ = writeln!(
             out,
-            "<text x=\"{rx:.1}\" y=\"{:.1}\"><title>{}</title><tspan{kind}>{}</tspan><tspan class=\"type\">{}</tspan><tspan{kind}>{}</tspan></text>",
-            top + i as f64 * ROW_H + 12.0,
+            "<text x=\"{rx}\" y=\"{}\"><title>{}</title><tspan{kind}>{}</tspan><tspan class=\"type\">{}</tspan><tspan{kind}>{}</tspan></text>",
+            F1(top + i as f64 * ROW_H + 12.0),
             esc(&full),
             esc(&r.name),
             esc(&ty),
-            esc(&note)
+            esc(&note),
+            rx = F1(rx)
         );
     }
     out.push_str("</g></a>\n");

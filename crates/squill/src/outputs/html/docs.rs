@@ -7,6 +7,19 @@ use super::page::{esc, id};
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
 
+/// The "Rules cited" section: `rules` of `ids`, or "None.".
+pub fn section<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
+    let docs = rules(ids);
+    format!(
+        "<section id=\"rules\"><h2>Rules cited</h2>\n{}</section>\n",
+        if docs.is_empty() {
+            "<p>None.</p>\n"
+        } else {
+            &docs
+        }
+    )
+}
+
 /// One `<details>` per rule, in the order given; unknown ids are skipped.
 pub fn rules<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::new();

@@ -9,7 +9,12 @@ mod chart;
 mod design;
 mod diagram;
 mod docs;
+mod findings;
 mod page;
+mod scan;
 mod split;
+mod workload;
 
 pub use design::render as design;
+pub use scan::render as scan;
+pub use workload::render as workload;

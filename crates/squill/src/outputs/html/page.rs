@@ -9,8 +9,13 @@ const STYLE: &str = include_str!("style.css");
 
 /// Text safe inside an element or a quoted attribute.
 pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    // Most text has nothing to escape: copied whole, not char by char.
+    let Some(first) = text.find(['&', '<', '>', '"', '\'']) else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 16);
+    out.push_str(&text[..first]);
+    for c in text[first..].chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -21,6 +26,26 @@ pub fn esc(text: &str) -> String {
         }
     }
     out
+}
+
+/// A coordinate or a length with one decimal (`12.5`), as the SVG of the
+/// diagrams and charts writes thousands of them: written from the rounded
+/// tenths, not through the float formatter's exact path, which took a tenth
+/// of the scan report's rendering (BENCHMARKS.md, issue 22).
+#[derive(Clone, Copy)]
+pub struct F1(pub f64);
+
+impl std::fmt::Display for F1 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round();
+        if !tenths.is_finite() || tenths.abs() >= 1e15 {
+            return write!(f, "{:.1}", self.0);
+        }
+        let t = tenths as i64;
+        let sign = if t < 0 { "-" } else { "" };
+        let t = t.unsigned_abs();
+        write!(f, "{sign}{}.{}", t / 10, t % 10)
+    }
 }
 
 /// A fragment id from a name: ASCII letters, digits, `-` and `_` kept, the
@@ -77,5 +102,13 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
         assert_eq!(id("op", "view item/2"), "op-view-item-2");
+        for (v, text) in [
+            (12.0, "12.0"),
+            (-3.25, "-3.3"),
+            (0.04, "0.0"),
+            (1e20, "100000000000000000000.0"),
+        ] {
+            assert_eq!(F1(v).to_string(), text);
+        }
     }
 }

@@ -92,7 +92,7 @@ pub fn markdown(report: &WorkloadReport) -> String {
                 .examples
                 .iter()
                 .filter(|p| p.reason == r.reason)
-                .map(|p| format!("`{}:{}`", p.file, p.line))
+                .map(|p| format!("`{}`", p.place()))
                 .collect();
             let _ = writeln!(
                 out,

@@ -18,6 +18,19 @@ use crate::inputs::mongolog::report::{IndexSuggestion, ShapeReport};
 use crate::inputs::mongolog::shape::sort_text;
 use crate::words;
 
+/// `2 files, 10 lines, 3 operations in 2 shapes on 1 namespace`.
+pub(crate) fn volume(report: &crate::inputs::mongolog::WorkloadReport) -> String {
+    let t = &report.totals;
+    format!(
+        "{}, {}, {} in {} on {}",
+        words::count(report.files.len() as f64, "file"),
+        words::count(t.lines as f64, "line"),
+        words::count(t.operations as f64, "operation"),
+        words::count(t.shapes as f64, "shape"),
+        words::count(t.namespaces as f64, "namespace"),
+    )
+}
+
 /// A duration: `12 ms`, `3.4 s`, `2.5 min`, `1.2 h`.
 pub(crate) fn duration(ms: u64) -> String {
     let ms = ms as f64;

@@ -46,12 +46,17 @@ pub fn sarif(report: &WorkloadReport) -> String {
         })
         .collect();
     let lines = report.problems.examples.iter().map(|p| {
+        // A `.bson` file has no lines: its problems are at a byte offset.
+        let (what, region) = match p.offset {
+            Some(offset) => ("document", json!({ "byteOffset": offset })),
+            None => ("line", json!({ "startLine": p.line.max(1) })),
+        };
         json!({
             "level": "note",
-            "message": { "text": format!("line not read: {}", reason(p.reason)) },
+            "message": { "text": format!("{what} not read: {}", reason(p.reason)) },
             "locations": [{ "physicalLocation": {
                 "artifactLocation": { "uri": uri(&p.file) },
-                "region": { "startLine": p.line.max(1) },
+                "region": region,
             }}],
         })
     });

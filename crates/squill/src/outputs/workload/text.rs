@@ -10,15 +10,7 @@ use std::fmt::Write as _;
 pub fn text(report: &WorkloadReport) -> String {
     let mut out = String::new();
     let t = &report.totals;
-    let _ = writeln!(
-        out,
-        "squill workload: {}, {}, {} in {} on {}",
-        words::count(report.files.len() as f64, "file"),
-        words::count(t.lines as f64, "line"),
-        words::count(t.operations as f64, "operation"),
-        words::count(t.shapes as f64, "shape"),
-        words::count(t.namespaces as f64, "namespace"),
-    );
+    let _ = writeln!(out, "squill workload: {}", super::volume(report));
     if let Some(span) = &report.span {
         let _ = writeln!(
             out,
@@ -136,7 +128,7 @@ pub fn text(report: &WorkloadReport) -> String {
                 .iter()
                 .filter(|p| p.reason == r.reason)
             {
-                let _ = writeln!(out, "      {}:{}", p.file, p.line);
+                let _ = writeln!(out, "      {}", p.place());
             }
         }
     }
