@@ -331,38 +331,12 @@ fn migrate_fills_timelines() {
             "    child_field: author_id\n",
             "    child_field: author_id\n    layout: parent-reference\n",
         );
-    std::fs::write(
-        &model,
-        format!(
-            "{structure}{}",
-            "operations:
-  home_feed:
-    read: posts
-    rate: 5000
-    filter: {author_id.follows_by_followee.follower_id: eq}
-    sort: -created_at
-    limit: 10
-  publish:
-    insert: posts
-    links: [posts_by_author]
-    rate: 6
-  edit_post:
-    update: posts
-    rate: 0.5
-    filter: {_id: eq}
-    changes: [body]
-  delete_post:
-    delete: posts
-    rate: 0.2
-    filter: {_id: eq}
-  follow:
-    insert: follows
-    links: [follows_by_follower, follows_by_followee]
-    rate: 20
-"
-        ),
+    // The club's feed, posts and follows (shared with migrate's unit test).
+    let operations = std::fs::read_to_string(
+        crate::support::repo_root().join("crates/squill/tests/fixtures/sql/club-operations.yaml"),
     )
     .unwrap();
+    std::fs::write(&model, format!("{structure}{operations}")).unwrap();
     let design = design_of(&model);
     let timeline = design["entities"]
         .as_array()

@@ -204,20 +204,9 @@ fn a_timeline_is_a_window_over_follows_and_items() {
         "{min: 0, typical: 10, max: unbounded}",
         "{min: 0, typical: 6, p99: 12, max: 300}",
     );
-    yaml.push_str(
-        "operations:
-  home_feed:
-    read: posts
-    rate: 5000
-    filter: {author_id.follows_by_followee.follower_id: eq}
-    sort: -created_at
-    limit: 10
-  publish:
-    insert: posts
-    links: [posts_by_author]
-    rate: 6
-",
-    );
+    yaml.push_str(include_str!(
+        "../../tests/fixtures/sql/club-operations.yaml"
+    ));
     let model = crate::inputs::model_file::parse("club.yaml", &yaml).expect("the model parses");
     let (model, design) =
         crate::advise::advise_with_model(&model, &crate::settings::Settings::default(), None)
