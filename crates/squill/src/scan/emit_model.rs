@@ -537,6 +537,15 @@ fn embedded_level(
 mod tests {
     use crate::scan::testing::{B, coll, doc, oid, scan};
 
+    /// The model of `report` as YAML, and that YAML read back: what a user
+    /// of `--emit-model` gets and what advise then reads.
+    fn round_trip(report: &crate::scan::ScanReport, name: &str) -> (String, crate::model::Model) {
+        let yaml = crate::inputs::model_file::to_yaml(&super::model(report, name));
+        let back = crate::inputs::model_file::parse(&format!("{name}.yaml"), &yaml)
+            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        (yaml, back)
+    }
+
     #[test]
     fn emitted_model_parses_back_with_the_measured_relationship() {
         let movies = (0..4)
@@ -555,10 +564,7 @@ mod tests {
             vec![coll("m", "movies", movies), coll("m", "comments", comments)],
             &Default::default(),
         );
-        let model = super::model(&report, "scanned");
-        let yaml = crate::inputs::model_file::to_yaml(&model);
-        let back = crate::inputs::model_file::parse("scanned.yaml", &yaml)
-            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let (yaml, back) = round_trip(&report, "scanned");
         assert_eq!(back.entities.len(), 2);
         let r = &back.relationships[0];
         assert_eq!(back.entity(r.parent).name, "movies");
@@ -595,10 +601,7 @@ mod tests {
             })
             .collect();
         let report = scan(vec![coll("s", "orders", orders)], &Default::default());
-        let model = super::model(&report, "shop");
-        let yaml = crate::inputs::model_file::to_yaml(&model);
-        let back = crate::inputs::model_file::parse("shop.yaml", &yaml)
-            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let (yaml, back) = round_trip(&report, "shop");
         let names: Vec<&str> = back.entities.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["orders", "orders_items", "orders_ship"], "{yaml}");
         let items = back.relationship_by_name("items").expect("items");
@@ -681,10 +684,7 @@ mod tests {
             ],
             &Default::default(),
         );
-        let model = super::model(&report, "blog");
-        let yaml = crate::inputs::model_file::to_yaml(&model);
-        let back = crate::inputs::model_file::parse("blog.yaml", &yaml)
-            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let (yaml, back) = round_trip(&report, "blog");
         let names: Vec<&str> = back.entities.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["users", "posts", "orders"], "{yaml}");
         for (rel, field) in [
@@ -743,10 +743,7 @@ mod tests {
             })
             .collect();
         let report = scan(vec![coll("s", "orders", orders)], &Default::default());
-        let model = super::model(&report, "shop");
-        let yaml = crate::inputs::model_file::to_yaml(&model);
-        let back = crate::inputs::model_file::parse("shop.yaml", &yaml)
-            .unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+        let (yaml, back) = round_trip(&report, "shop");
         let names: Vec<&str> = back.entities.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(
             names,
