@@ -3,7 +3,7 @@
 //! location the dump file), and input errors as tool notifications.
 
 use super::location_text;
-use crate::finding::{Location, Severity};
+use crate::finding::{Finding, Location, Severity};
 use crate::scan::ScanReport;
 use serde_json::{Value, json};
 
@@ -13,6 +13,36 @@ pub(crate) fn level(s: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
+}
+
+/// One finding as a SARIF result: its rule and the rule's index in
+/// `rules`, its level, its message after its location, `locations`, and
+/// as properties its evidence, help and example document's id.
+pub(crate) fn result(f: &Finding, rules: &[&crate::rules::Rule], locations: Value) -> Value {
+    let evidence: serde_json::Map<String, Value> = f
+        .evidence
+        .iter()
+        .map(|e| (e.name.clone(), e.value.clone()))
+        .collect();
+    let mut props = json!({ "evidence": evidence });
+    if let Location::Collection {
+        example_id: Some(id),
+        ..
+    } = &f.location
+    {
+        props["exampleId"] = json!(id);
+    }
+    if let Some(h) = &f.help {
+        props["help"] = json!(h);
+    }
+    json!({
+        "ruleId": f.rule,
+        "ruleIndex": rules.iter().position(|r| r.id == f.rule),
+        "level": level(f.severity),
+        "message": { "text": format!("{}: {}", location_text(&f.location), f.message) },
+        "locations": locations,
+        "properties": props,
+    })
 }
 
 fn uri(path: &std::path::Path) -> String {
@@ -81,32 +111,7 @@ pub fn sarif(report: &ScanReport) -> String {
     let results: Vec<Value> = report
         .findings
         .iter()
-        .map(|f| {
-            let evidence: serde_json::Map<String, Value> = f
-                .evidence
-                .iter()
-                .map(|e| (e.name.clone(), e.value.clone()))
-                .collect();
-            let mut props = json!({ "evidence": evidence });
-            if let Location::Collection {
-                example_id: Some(id),
-                ..
-            } = &f.location
-            {
-                props["exampleId"] = json!(id);
-            }
-            if let Some(h) = &f.help {
-                props["help"] = json!(h);
-            }
-            json!({
-                "ruleId": f.rule,
-                "ruleIndex": rules.iter().position(|r| r.id == f.rule),
-                "level": level(f.severity),
-                "message": { "text": format!("{}: {}", location_text(&f.location), f.message) },
-                "locations": locations(&f.location),
-                "properties": props,
-            })
-        })
+        .map(|f| result(f, &rules, json!(locations(&f.location))))
         .collect();
     let notifications: Vec<Value> = report
         .errors

@@ -6,7 +6,7 @@
 use super::reason;
 use crate::inputs::mongolog::WorkloadReport;
 use crate::outputs::scan::location_text;
-use crate::outputs::scan::sarif::{document, level, rule_object};
+use crate::outputs::scan::sarif::{document, result, rule_object};
 use serde_json::{Value, json};
 
 fn uri(path: &str) -> String {
@@ -16,33 +16,17 @@ fn uri(path: &str) -> String {
 pub fn sarif(report: &WorkloadReport) -> String {
     let rules = crate::rules::workload::ALL;
     let rule_objects: Vec<Value> = rules.iter().map(|r| rule_object(r)).collect();
+    // The namespace is the finding's logical location: a log has no file
+    // per collection.
     let results: Vec<Value> = report
         .findings
         .iter()
         .map(|f| {
-            let evidence: serde_json::Map<String, Value> = f
-                .evidence
-                .iter()
-                .map(|e| (e.name.clone(), e.value.clone()))
-                .collect();
-            let mut props = json!({ "evidence": evidence });
-            if let Some(h) = &f.help {
-                props["help"] = json!(h);
-            }
-            let mut result = json!({
-                "ruleId": f.rule,
-                "level": level(f.severity),
-                "message": { "text": format!("{}: {}", location_text(&f.location), f.message) },
-                "locations": [{ "logicalLocations": [{
-                    "fullyQualifiedName": location_text(&f.location),
-                    "kind": "type",
-                }]}],
-                "properties": props,
-            });
-            if let Some(i) = rules.iter().position(|r| r.id == f.rule) {
-                result["ruleIndex"] = json!(i);
-            }
-            result
+            let at = json!([{ "logicalLocations": [{
+                "fullyQualifiedName": location_text(&f.location),
+                "kind": "type",
+            }]}]);
+            result(f, rules, at)
         })
         .collect();
     let lines = report.problems.examples.iter().map(|p| {
