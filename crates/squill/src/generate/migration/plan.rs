@@ -487,6 +487,9 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::CopyIntoChild { child, target, .. }
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
+            Action::LinkItems {
+                collection, target, ..
+            } => collection == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
         })
     };

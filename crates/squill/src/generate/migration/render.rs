@@ -24,6 +24,9 @@ pub const SUPPORTED: &[&str] = &[
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
+    "many-to-many-one-way, two-way or edge-collection → two-way-extended-reference (each side's ids with copies of the other side's fields, the link's attributes kept)",
+    "two-way-extended-reference → many-to-many-one-way or two-way (the copies taken out of each side's array)",
+    "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -84,6 +87,18 @@ function squillIds(coll, field) {
   const f = "$" + field;
   const r = db.getCollection(coll).aggregate([
     { $project: { n: { $size: { $filter: { input: { $cond: [{ $isArray: f }, f, []] }, cond: { $ne: [{ $type: "$$this" }, "object"] } } } } } },
+    { $group: { _id: null, n: { $sum: "$n" } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The items of `field` over the whole collection that are documents with
+// every one of `names` set (the copies a step looked up).
+function squillFilled(coll, field, names) {
+  const f = "$" + field;
+  const set = names.map((n) => ({ $ne: [{ $ifNull: ["$$this." + n, null] }, null] }));
+  const r = db.getCollection(coll).aggregate([
+    { $project: { n: { $size: { $filter: { input: { $cond: [{ $isArray: f }, f, []] }, cond: { $and: [{ $eq: [{ $type: "$$this" }, "object"] }].concat(set) } } } } } },
     { $group: { _id: null, n: { $sum: "$n" } } },
   ]).toArray();
   return r.length === 0 ? 0 : Number(r[0].n);
@@ -162,11 +177,17 @@ fn what(a: &Action) -> String {
             ParentField::Copies { .. } => {
                 format!("{parent}.{field}: the ids of its {child} documents with copies")
             }
-            ParentField::Holders => {
+            ParentField::Holders { copies } if copies.is_empty() => {
                 format!("{parent}.{field}: the ids of the {child} documents that list it")
             }
-            ParentField::FromEdges { .. } => {
+            ParentField::Holders { .. } => format!(
+                "{parent}.{field}: the ids of the {child} documents that list it, with copies"
+            ),
+            ParentField::FromEdges { copies, .. } if copies.is_empty() => {
                 format!("{parent}.{field}: its links, from {child}")
+            }
+            ParentField::FromEdges { other, .. } => {
+                format!("{parent}.{field}: its links, from {child}, with copies from {other}")
             }
         },
         Action::Unwind {
@@ -207,6 +228,25 @@ fn what(a: &Action) -> String {
             edge,
             ..
         } => format!("{edge}: one document per link in {holder}.{field}"),
+        Action::LinkItems {
+            collection,
+            field,
+            target,
+            other,
+            copies,
+            ..
+        } if copies.is_empty() => format!(
+            "{collection}.{target}: the {other} ids of {collection}.{field}, without copies"
+        ),
+        Action::LinkItems {
+            collection,
+            field,
+            target,
+            other,
+            ..
+        } => format!(
+            "{collection}.{target}: the {other} ids of {collection}.{field}, with copies of their fields"
+        ),
         Action::Computed {
             parent,
             field,
@@ -420,13 +460,19 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 f = js(field),
                 v = js(&format!("${field}._id"))
             ),
-            Undo::CopiesBack(_) | Undo::CopiesIntoArray { .. } => {
+            Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;
                 };
                 let stages: Vec<String> = stages.iter().map(ToString::to_string).collect();
+                let note = match u {
+                    Undo::ItemsBack(_) => {
+                        "the items of today (any copies as the referenced documents hold them now)"
+                    }
+                    _ => "the copies as the referenced documents hold them now",
+                };
                 format!(
-                    "db.getCollection({}).aggregate([{}]);  // the copies as the referenced documents hold them now",
+                    "db.getCollection({}).aggregate([{}]);  // {note}",
                     js(&coll),
                     stages.join(", ")
                 )

@@ -330,3 +330,115 @@ fn many_to_many_one_way_to_edge_collection() {
 fn edge_collection_to_many_to_many_one_way() {
     insta::assert_snapshot!(moving(&tags("many-to-many-one-way", "edge-collection")));
 }
+
+#[test]
+fn many_to_many_one_way_to_two_way_extended_reference() {
+    let text = moving(&authors(
+        "two-way-extended-reference",
+        "many-to-many-one-way",
+    ));
+    // The authors list their books today: the books' new array is built
+    // from those ids before the authors' array gains its copies in place
+    // (the last step).
+    let holders = text.find("runStep(\"01-build-authors-authors\"");
+    let in_place = text.find("runStep(\"02-items-authors-books\"");
+    assert!(holders.is_some() && holders < in_place, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn two_way_extended_reference_to_many_to_many_two_way() {
+    insta::assert_snapshot!(moving(&authors(
+        "many-to-many-two-way",
+        "{layout: two-way-extended-reference, copies: [name, title]}"
+    )));
+}
+
+#[test]
+fn two_way_extended_reference_to_many_to_many_one_way() {
+    let text = moving(&authors(
+        "many-to-many-one-way",
+        "{layout: two-way-extended-reference, copies: [name, title]}",
+    ));
+    assert!(
+        text.contains(r#"db.getCollection("book").updateMany({}, { $unset: { "authors": "" } });"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Users following users: a many-to-many of an entity with itself, both
+/// sides' arrays in one collection.
+fn follows(layout: &str, current: &str) -> String {
+    format!(
+        "name: follows
+entities:
+  user:
+    count: 100000
+    fields: {{name: string(18)}}
+relationships:
+  follows:
+    kind: many-to-many
+    parent: user
+    child: user
+    children: {{min: 0, typical: 5, max: 50}}
+    parents: {{min: 0, typical: 5, max: 50}}
+    child_field: followers
+    standalone: true
+    shared: true
+    layout: {layout}
+operations:
+  user_page:
+    read: user
+    rate: 200
+    filter: {{_id: eq}}
+    include:
+      follows: {{fields: [name]}}
+current:
+  follows: {current}
+"
+    )
+}
+
+#[test]
+fn self_many_to_many_one_way_to_two_way() {
+    let text = moving(&follows("many-to-many-two-way", "many-to-many-one-way"));
+    // The followers of a user: the users whose `follows` lists it.
+    assert!(
+        text.contains(r#""from":"user","localField":"_id","foreignField":"follows""#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn self_many_to_many_two_way_to_one_way() {
+    let text = script(&follows("many-to-many-one-way", "many-to-many-two-way"));
+    assert!(!text.contains("runStep(\"01"), "{text}");
+    assert!(
+        text.contains(
+            r#"db.getCollection("user").updateMany({}, { $unset: { "followers": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn many_to_many_one_way_with_attributes_to_two_way_extended_reference() {
+    let text = moving(&tags("two-way-extended-reference", "many-to-many-one-way"));
+    // The book's items gain the tag's name and keep the link's attribute.
+    assert!(
+        text.contains(r#""in":{"_id":{"$cond":[{"$eq":[{"$type":"$$i"},"object"]},"$$i._id","$$i"]},"name":"$$o.name","added_at":"$$i.added_at"}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn edge_collection_to_two_way_extended_reference() {
+    insta::assert_snapshot!(moving(&tags(
+        "two-way-extended-reference",
+        "edge-collection"
+    )));
+}
