@@ -118,6 +118,25 @@ operations:
     )
 }
 
+/// book-tags with a tag's page that shows its books with the link's
+/// attribute: a tag's array of books takes `added_at` too.
+fn tags_read_both_ways(layout: &str, current: Option<&str>) -> String {
+    let path = "crates/squill/src/advise/tests/book-tags.yaml";
+    let text = std::fs::read_to_string(crate::support::repo_root().join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = format!(
+        "{}  tag_page:\n    read: tag\n    rate: 50\n    filter: {{_id: eq}}\n    include:\n      books: {{fields: [title, added_at]}}\n",
+        text.trim_end_matches('\n').to_string() + "\n"
+    );
+    pinned(
+        &text,
+        "    standalone: true\n",
+        "tags",
+        Some(layout),
+        current,
+    )
+}
+
 /// Users following users (a many-to-many of an entity with itself): the
 /// parent's array lists whom a user follows, the child's its followers.
 fn follows(layout: &str, current: Option<&str>) -> String {
@@ -247,6 +266,30 @@ for spec in sys.argv[3:]:
 print(json.dumps(out))
 "#;
 
+/// The link's attributes a side's array holds, measured by pymongo: for
+/// each spec `collection|array|attribute|other|other_array`, the items of
+/// every document's array, and how many of them do not carry the
+/// attribute of the item of the `other` document's array that names the
+/// document back (the same link, read from its other side).
+const ATTRIBUTES: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+out = {}
+for spec in sys.argv[3:]:
+    coll, array, attr, other, back = spec.split("|")
+    docs = {d["_id"]: d for d in db[other].find({})}
+    n, wrong = 0, 0
+    for d in db[coll].find({}, {array: 1}):
+        for i in d.get(array) or []:
+            n += 1
+            o = docs.get(i.get("_id")) if isinstance(i, dict) else None
+            j = [x for x in (o or {}).get(back) or [] if isinstance(x, dict) and x.get("_id") == d["_id"]]
+            wrong += len(j) != 1 or attr not in i or i[attr] != j[0].get(attr)
+    out[spec] = {"n": n, "wrong": wrong}
+print(json.dumps(out))
+"#;
+
 /// Loads data/*.json into the database (mongoimport is not installed).
 const LOAD: &str = r#"
 import glob, os, sys
@@ -295,6 +338,9 @@ struct Case {
     /// Arrays whose items must carry the other side's copies after the
     /// migration (`COPIES` specs).
     copies: Vec<&'static str>,
+    /// Arrays whose items must carry the link's attributes as the other
+    /// side's array holds them (`ATTRIBUTES` specs).
+    attributes: Vec<&'static str>,
     /// Instances per top entity in the data of today (4 unless given): a
     /// case whose links would all be there at 4 (everyone following
     /// everyone) needs more to tell the sides apart.
@@ -469,6 +515,20 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "tags-one-way-to-two-way-with-attributes",
+            // Both pages show the link's attribute: the tags' new array
+            // takes it from the item of the book's array that names the tag.
+            model: tags_read_both_ways("many-to-many-two-way", Some("many-to-many-one-way")),
+            today: tags_read_both_ways("many-to-many-one-way", None),
+            moved: vec![
+                ("book|_id|tags", "book|_id|tags"),
+                ("book|_id|tags", "tag|books|_id"),
+            ],
+            attributes: vec!["tag|books|added_at|book|tags"],
+            scale: Some("40"),
+            ..Case::default()
+        },
+        Case {
             name: "self-one-way-to-two-way",
             model: follows("many-to-many-two-way", Some("many-to-many-one-way")),
             today: follows("many-to-many-one-way", None),
@@ -636,19 +696,22 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
                 case.name
             );
         }
-        if !case.copies.is_empty() {
+        for (script, specs) in [(COPIES, &case.copies), (ATTRIBUTES, &case.attributes)] {
+            if specs.is_empty() {
+                continue;
+            }
             let text = run_tool(
                 Command::new(&python)
-                    .args(["-c", COPIES, &uri, &db])
-                    .args(&case.copies),
+                    .args(["-c", script, &uri, &db])
+                    .args(specs),
             );
-            let copied: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
-            for spec in &case.copies {
+            let found: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+            for spec in specs {
                 assert!(
-                    copied[spec]["n"].as_u64() > Some(0) && copied[spec]["wrong"] == 0,
+                    found[spec]["n"].as_u64() > Some(0) && found[spec]["wrong"] == 0,
                     "{}: {spec}: {}",
                     case.name,
-                    copied[spec]
+                    found[spec]
                 );
             }
         }

@@ -28,9 +28,13 @@ pub enum ParentField {
     },
     /// Many-to-many, the side without the array: the ids of the documents of
     /// `child` (the other side) whose array at `ref_path` lists it, each
-    /// with `copies` of that document's fields when there are any
-    /// (`{_id, copies…}`, a two-way extended reference).
-    Holders { copies: Vec<ItemField> },
+    /// with `copies` of that document's fields and the link's `attributes`
+    /// from the item of its array that names the parent, when there are
+    /// any (`{_id, copies…, attributes…}`).
+    Holders {
+        copies: Vec<ItemField>,
+        attributes: Vec<ItemField>,
+    },
     /// From an edge collection (`child`), one item per link whose `ref_path`
     /// is the parent: the other side's id at `id` in the link, bare when
     /// `items` and `copies` are empty, else `{_id, copies…, items…}`: the

@@ -175,17 +175,17 @@ pub fn plan(
             continue;
         }
         let what = if let Some((other, _, g)) = t.arrays.first() {
-            let Some(copies) = holder_copies(f, other) else {
+            let Some((copies, attributes)) = holder_items(f, other, g) else {
                 p.refused.push(format!(
-                    "`{}.{}` would hold the link's attributes too",
-                    coll.name, f.name
+                    "`{}.{}` would hold fields that are neither copies of `{}` nor the link's attributes in `{}.{}`",
+                    coll.name, f.name, other.name, other.name, g.name
                 ));
                 continue;
             };
             Some((
                 other.name.clone(),
                 id_path(g),
-                ParentField::Holders { copies },
+                ParentField::Holders { copies, attributes },
             ))
         } else if let Some(edge) = t.edge {
             from_edges(today, edge, *side, f, rel)
@@ -231,17 +231,48 @@ pub fn plan(
     }
 }
 
-/// The copies a side's new array keeps of the documents that list it
-/// today (`holder`'s own fields, beside their ids); none for bare ids, and
-/// `None` for items the holders cannot give (the link's attributes).
-fn holder_copies(f: &ShapeField, holder: &Collection) -> Option<Vec<ItemField>> {
+/// What a side's new array keeps of the documents that list it today in
+/// their array `g`: copies of `holder`'s own fields, and the link's
+/// attributes from the item of `g` that names the side's document; none
+/// for bare ids, and `None` for items the holders cannot give.
+#[allow(clippy::type_complexity)] // the copies and the attributes, by position
+fn holder_items(
+    f: &ShapeField,
+    holder: &Collection,
+    g: &ShapeField,
+) -> Option<(Vec<ItemField>, Vec<ItemField>)> {
     if is_id_array(f) {
-        return Some(Vec::new());
+        return Some((Vec::new(), Vec::new()));
     }
     let (fields, false) = item_fields(f)? else {
         return None;
     };
-    copies(fields, holder)
+    let had = item_fields(g).map(|(f, _)| f).unwrap_or_default();
+    let mut copies = Vec::new();
+    let mut attributes = Vec::new();
+    for i in fields {
+        match &i.origin {
+            FieldOrigin::Reference { .. } if i.name == "_id" => {}
+            FieldOrigin::Copy { entity, field, .. } => copies.push(ItemField {
+                target: i.name.clone(),
+                source: own_field(holder, entity, field)?.to_string(),
+            }),
+            FieldOrigin::Attribute { field, .. } => attributes.push(ItemField {
+                target: i.name.clone(),
+                source: attribute_in(had, field)?.to_string(),
+            }),
+            _ => return None,
+        }
+    }
+    Some((copies, attributes))
+}
+
+/// The name of the link's attribute `field` among an array's item fields.
+fn attribute_in<'f>(items: &'f [ShapeField], field: &str) -> Option<&'f str> {
+    items.iter().find_map(|h| match &h.origin {
+        FieldOrigin::Attribute { field: a, .. } if a == field => Some(h.name.as_str()),
+        _ => None,
+    })
 }
 
 /// A side's array whose items change (ids gain or lose the copies of the
@@ -304,15 +335,10 @@ fn link_items(
                     target: i.name.clone(),
                     source: own_field(other, entity, field)?.to_string(),
                 }),
-                FieldOrigin::Attribute { field, .. } => {
-                    let from = had.iter().find(|h| {
-                        matches!(&h.origin, FieldOrigin::Attribute { field: a, .. } if a == field)
-                    })?;
-                    attributes.push(ItemField {
-                        target: i.name.clone(),
-                        source: from.name.clone(),
-                    });
-                }
+                FieldOrigin::Attribute { field, .. } => attributes.push(ItemField {
+                    target: i.name.clone(),
+                    source: attribute_in(had, field)?.to_string(),
+                }),
                 _ => return None,
             }
         }

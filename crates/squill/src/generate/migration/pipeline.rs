@@ -53,15 +53,33 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     ],
                     map(json!(field(TMP)), "c", json!("$$c._id")),
                 ),
-                ParentField::Holders { copies } => {
+                ParentField::Holders { copies, attributes } => {
                     let mut keep = Map::new();
                     keep.insert("_id".into(), json!(1));
                     for c in copies {
                         keep.insert(c.source.clone(), json!(1));
                     }
+                    let array = ref_path.split('.').next().unwrap_or(ref_path);
+                    if !attributes.is_empty() {
+                        keep.insert(array.into(), json!(1));
+                    }
+                    let mut item = with_id("$$c._id", copies, "c");
+                    if !attributes.is_empty() {
+                        // The link's attributes: the holder's item that
+                        // names this document.
+                        if let Json::Object(m) = &mut item {
+                            if let Json::Object(o) = object_of(attributes, "it") {
+                                m.extend(o);
+                            }
+                        } else {
+                            item = with_id("$$c._id", attributes, "it");
+                        }
+                        let named = json!({"$arrayElemAt": [{"$filter": {"input": {"$ifNull": [format!("$$c.{array}"), []]}, "cond": {"$eq": ["$$this._id", "$_id"]}}}, 0]});
+                        item = json!({"$let": {"vars": {"it": named}, "in": item}});
+                    }
                     (
                         vec![json!({"$sort": {"_id": 1}}), json!({"$project": keep})],
-                        map(json!(field(TMP)), "c", with_id("$$c._id", copies, "c")),
+                        map(json!(field(TMP)), "c", item),
                     )
                 }
                 ParentField::Embedded { items, one } => {

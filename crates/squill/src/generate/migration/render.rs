@@ -27,6 +27,7 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many-one-way, two-way or edge-collection → two-way-extended-reference (each side's ids with copies of the other side's fields, the link's attributes kept)",
     "two-way-extended-reference → many-to-many-one-way or two-way (the copies taken out of each side's array)",
     "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way",
+    "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -177,9 +178,14 @@ fn what(a: &Action) -> String {
             ParentField::Copies { .. } => {
                 format!("{parent}.{field}: the ids of its {child} documents with copies")
             }
-            ParentField::Holders { copies } if copies.is_empty() => {
+            ParentField::Holders { copies, attributes }
+                if copies.is_empty() && attributes.is_empty() =>
+            {
                 format!("{parent}.{field}: the ids of the {child} documents that list it")
             }
+            ParentField::Holders { copies, .. } if copies.is_empty() => format!(
+                "{parent}.{field}: the ids of the {child} documents that list it, with the link's attributes"
+            ),
             ParentField::Holders { .. } => format!(
                 "{parent}.{field}: the ids of the {child} documents that list it, with copies"
             ),

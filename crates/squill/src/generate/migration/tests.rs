@@ -442,3 +442,20 @@ fn edge_collection_to_two_way_extended_reference() {
         "edge-collection"
     )));
 }
+
+#[test]
+fn many_to_many_one_way_to_two_way_with_the_links_attributes() {
+    // A tag's page shows its books with the link's attribute too: the
+    // tags' new array takes it from the book's item that names the tag.
+    let model = tags("many-to-many-two-way", "many-to-many-one-way").replacen(
+        "\ncurrent:",
+        "  tag_page:\n    read: tag\n    rate: 50\n    filter: {_id: eq}\n    include:\n      books: {fields: [title, added_at]}\n\ncurrent:",
+        1,
+    );
+    let text = moving(&model);
+    assert!(
+        text.contains(r#""cond":{"$eq":["$$this._id","$_id"]}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

@@ -184,7 +184,7 @@ fn copied(a: &Action) -> Option<Figure> {
             field,
             child,
             ref_path,
-            what: ParentField::Holders { copies },
+            what: ParentField::Holders { copies, .. },
             ..
         } if !copies.is_empty() => (
             parent,
