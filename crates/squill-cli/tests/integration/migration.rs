@@ -118,6 +118,23 @@ operations:
     )
 }
 
+/// books-authors read from the authors' side only: an author's books with
+/// their titles (the book's page, which shows its authors, left out).
+fn authors_from_authors(layout: &str, current: Option<&str>) -> String {
+    let path = "examples/books-authors.yaml";
+    let text = std::fs::read_to_string(crate::support::repo_root().join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let page = "  book_with_authors:\n    read: book\n    rate: 200\n    filter: {_id: eq}\n    include:\n      authors: {fields: [name]}\n";
+    assert!(text.contains(page), "books-authors has the book's page");
+    pinned(
+        &text.replacen(page, "", 1),
+        "    shared: true\n",
+        "authors",
+        Some(layout),
+        current,
+    )
+}
+
 /// book-tags with a tag's page that shows its books with the link's
 /// attribute: a tag's array of books takes `added_at` too.
 fn tags_read_both_ways(layout: &str, current: Option<&str>) -> String {
@@ -529,6 +546,31 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "one-way-to-extended-in-child-array",
+            // The authors' array of book ids gains the books' titles.
+            model: authors_from_authors("extended-reference", Some("many-to-many-one-way")),
+            today: authors_from_authors("many-to-many-one-way", None),
+            moved: vec![("author|_id|books", "author|_id|books")],
+            copies: vec!["author|books|title|book|title"],
+            ..Case::default()
+        },
+        Case {
+            name: "extended-in-child-array-to-two-way",
+            model: authors_from_authors(
+                "many-to-many-two-way",
+                Some("{layout: extended-reference, copies: [title]}"),
+            ),
+            today: authors_from_authors("extended-reference", None),
+            // The books list their authors from the authors' arrays; the
+            // authors' items lose their copies.
+            moved: vec![
+                ("author|_id|books", "author|_id|books"),
+                ("author|_id|books", "book|authors|_id"),
+            ],
+            bare: vec!["author|_id|books"],
+            ..Case::default()
+        },
+        Case {
             name: "self-one-way-to-two-way",
             model: follows("many-to-many-two-way", Some("many-to-many-one-way")),
             today: follows("many-to-many-one-way", None),
@@ -568,6 +610,25 @@ fn cases() -> Vec<Case> {
             // the data of today already holds: the edge collection's
             // unique index on both references refuses the duplicate, as
             // it should.
+            expect_fail: vec!["tag_book", "add_book_tags_links"],
+            ..Case::default()
+        },
+        Case {
+            name: "two-way-extended-to-edges",
+            model: tags(
+                Some("edge-collection"),
+                Some("{layout: two-way-extended-reference, copies: [name]}"),
+            ),
+            today: tags(Some("two-way-extended-reference"), None),
+            // One link document per item of a book's array, its copies
+            // left behind, its attribute with it.
+            moved: vec![
+                ("book|_id|tags", "tags|book|tag"),
+                ("book|_id|tags.added_at", "tags|book|added_at"),
+            ],
+            dropped: vec!["book|_id|tags", "tag|_id|books"],
+            // As for one-way-to-edges: the checker's link is one the data
+            // of today holds, and the edge's unique index refuses it.
             expect_fail: vec!["tag_book", "add_book_tags_links"],
             ..Case::default()
         },

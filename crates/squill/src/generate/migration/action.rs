@@ -257,6 +257,23 @@ impl Action {
         format!("{number:02}-{kind}-{rel}-{field}")
     }
 
+    /// The index the step's `$lookup` needs on the collection it looks up,
+    /// `(collection, path)`: the documents that list this one in an array
+    /// of `{_id, …}` are found by the path into that array, an index read
+    /// rather than a scan per document (and the test server's `$lookup`
+    /// follows such a path only through an index).
+    pub fn lookup_index(&self) -> Option<(&str, &str)> {
+        match self {
+            Action::BuildParent {
+                child,
+                ref_path,
+                what: ParentField::Holders { .. },
+                ..
+            } if ref_path.contains('.') => Some((child, ref_path)),
+            _ => None,
+        }
+    }
+
     /// Runs after every step that matches children on their parent's id.
     pub fn runs_last(&self) -> bool {
         match self {

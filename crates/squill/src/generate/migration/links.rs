@@ -24,6 +24,32 @@ pub fn is_many_to_many(layout: &Layout) -> bool {
     )
 }
 
+/// Whether `rel` keeps its links in an array in the child's documents in
+/// `design` (a shared child's extended reference to its parents, `[{_id,
+/// copies…}]`): its steps are a many-to-many's, whatever the layout's name.
+pub fn child_array(design: &Design, rel: &RelationshipDecision) -> bool {
+    matches!(
+        rel.chosen,
+        Layout::ExtendedReference {
+            copies_into: Side::Child,
+            ..
+        }
+    ) && collection_of(design, &rel.child)
+        .and_then(|c| link_field(c, &rel.relationship))
+        .is_some_and(is_ref_array)
+}
+
+/// The sides whose documents keep an array of `layout`'s links: a
+/// many-to-many's, or a parent's array of its children's ids.
+fn array_sides(layout: &Layout) -> (bool, bool) {
+    match layout {
+        Layout::ChildReferences => (true, false),
+        l => l
+            .many_sides()
+            .map_or((false, false), |(p, c)| (p.is_some(), c.is_some())),
+    }
+}
+
 /// The entity at `side` of `rel`.
 fn entity(rel: &RelationshipDecision, side: Side) -> &str {
     match side {
@@ -78,8 +104,8 @@ struct Links<'d> {
 
 fn links<'d>(design: &'d Design, rel: &'d RelationshipDecision) -> Option<Links<'d>> {
     // The sides the layout gives an array (an edge collection gives none).
-    let (p, c) = rel.chosen.many_sides().unwrap_or((None, None));
-    let sides: Vec<Side> = [(Side::Parent, p.is_some()), (Side::Child, c.is_some())]
+    let (p, c) = array_sides(&rel.chosen);
+    let sides: Vec<Side> = [(Side::Parent, p), (Side::Child, c)]
         .into_iter()
         .filter_map(|(s, has)| has.then_some(s))
         .collect();

@@ -25,8 +25,9 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
     "many-to-many-one-way, two-way or edge-collection → two-way-extended-reference (each side's ids with copies of the other side's fields, the link's attributes kept)",
-    "two-way-extended-reference → many-to-many-one-way or two-way (the copies taken out of each side's array)",
+    "two-way-extended-reference → many-to-many-one-way, two-way (the copies taken out of each side's array) or edge-collection",
     "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way",
+    "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
     "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "computed counts, sums, minimums and maximums over children",
 ];
@@ -103,6 +104,21 @@ function squillFilled(coll, field, names) {
     { $group: { _id: null, n: { $sum: "$n" } } },
   ]).toArray();
   return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// An index on `path` of `coll` for step `id`'s $lookup, unless the step is
+// done or an index of the collection already starts with the path: its
+// name, for the script to drop once the step is done (null when there is
+// none to drop).
+function squillLookupIndex(id, coll, path) {
+  const marker = squillProgress().findOne({ _id: id });
+  if (marker !== null && marker.done === true) return null;
+  const name = "squill_migration_" + path;
+  const indexes = db.getCollection(coll).getIndexes();
+  if (indexes.some((i) => i.name === name)) return name;
+  if (indexes.some((i) => Object.keys(i.key)[0] === path)) return null;
+  db.getCollection(coll).createIndex({ [path]: 1 }, { name: name });
+  return name;
 }
 
 // The `_id` of the link between ids `a` and `b`: the first 12 bytes of the MD5
@@ -323,6 +339,17 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         let coll = collection(a);
         let stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
         let _ = writeln!(out, "\n// ---- {id}: {} ----", what(a));
+        let index = a.lookup_index();
+        if let Some((coll, path)) = index {
+            let _ = writeln!(
+                out,
+                "const index{} = squillLookupIndex({}, {}, {});",
+                n + 1,
+                js(&id),
+                js(coll),
+                js(path)
+            );
+        }
         let _ = writeln!(
             out,
             "runStep({}, {}, {}, (range, ids) => {{",
@@ -375,6 +402,14 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             js(coll),
             stages.join(",\n")
         );
+        if let Some((coll, _)) = index {
+            let _ = writeln!(
+                out,
+                "if (index{0} !== null) db.getCollection({1}).dropIndex(index{0});",
+                n + 1,
+                js(coll)
+            );
+        }
     }
     out.push_str(
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",

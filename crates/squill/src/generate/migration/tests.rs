@@ -459,3 +459,95 @@ fn many_to_many_one_way_to_two_way_with_the_links_attributes() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// books-authors read from the authors' side only (the book's page left
+/// out): an extended reference keeps the books' titles in the authors'
+/// arrays, the child's array of `{_id, copies…}` of its parents.
+fn authors_from_authors(layout: &str, current: &str) -> String {
+    let page = "  book_with_authors:\n    read: book\n    rate: 200\n    filter: {_id: eq}\n    include:\n      authors: {fields: [name]}\n";
+    let model = authors(layout, current);
+    assert!(model.contains(page), "{model}");
+    model.replacen(page, "", 1)
+}
+
+#[test]
+fn many_to_many_one_way_to_extended_reference_in_the_childs_array() {
+    let text = moving(&authors_from_authors(
+        "extended-reference",
+        "many-to-many-one-way",
+    ));
+    assert!(text.contains(r#""title":"$$o.title""#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn extended_reference_in_the_childs_array_to_many_to_many_two_way() {
+    let text = moving(&authors_from_authors(
+        "many-to-many-two-way",
+        "{layout: extended-reference, copies: [title]}",
+    ));
+    // The books' new array is read from the authors' items by their `_id`,
+    // through an index made for the step and dropped after it.
+    assert!(
+        text.contains(r#"squillLookupIndex("01-build-authors-authors", "author", "books._id")"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn shared_childs_extended_reference_to_child_references() {
+    // Parts shared by products, each part's products with their names
+    // today; the products list their parts' ids in the recommended design.
+    let model = "name: parts
+entities:
+  product:
+    count: 50000
+    fields: {name: string(30), catalog_number: {type: int, distinct: 50000}}
+  part:
+    count: 2000000
+    fields: {partno: {type: string(11), distinct: 2000000}, label: string(20), qty: int}
+relationships:
+  parts:
+    parent: product
+    child: part
+    children: {min: 1, typical: 300, max: 2000}
+    parents: {min: 1, typical: 3, max: 40}
+    shared: true
+    child_field: products
+    standalone: true
+    layout: child-references
+operations:
+  part_page:
+    read: part
+    rate: 1000
+    filter: {_id: eq}
+    include:
+      products: {fields: [catalog_number]}
+  stock_change:
+    update: part
+    filter: {_id: eq}
+    changes: [qty]
+    rate: 200
+current:
+  parts: {layout: extended-reference, copies: [name]}
+";
+    let text = moving(model);
+    assert!(
+        text.contains(
+            r#"db.getCollection("part").updateMany({}, { $unset: { "products": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn two_way_extended_reference_to_edge_collection() {
+    // The links are read from the book's array: its copies stay behind,
+    // the edge's own copies are looked up in the tags.
+    insta::assert_snapshot!(moving(&tags(
+        "edge-collection",
+        "{layout: two-way-extended-reference, copies: [name]}"
+    )));
+}
