@@ -584,6 +584,20 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "self-one-way-to-two-way-extended",
+            // Whom a user follows gains their names in place, read from the
+            // same collection; the followers are built as above.
+            model: follows("two-way-extended-reference", Some("many-to-many-one-way")),
+            today: follows("many-to-many-one-way", None),
+            moved: vec![
+                ("user|_id|follows", "user|_id|follows"),
+                ("user|_id|follows", "user|followers|_id"),
+            ],
+            copies: vec!["user|follows|name|user|name"],
+            scale: Some("20"),
+            ..Case::default()
+        },
+        Case {
             name: "self-two-way-to-one-way",
             model: follows("many-to-many-one-way", Some("many-to-many-two-way")),
             today: follows("many-to-many-two-way", None),

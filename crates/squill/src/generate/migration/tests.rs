@@ -551,3 +551,17 @@ fn two_way_extended_reference_to_edge_collection() {
         "{layout: two-way-extended-reference, copies: [name]}"
     )));
 }
+
+#[test]
+fn self_many_to_many_one_way_to_two_way_extended_reference() {
+    // The copies of a followed user are read from the users themselves.
+    let text = moving(&follows(
+        "two-way-extended-reference",
+        "many-to-many-one-way",
+    ));
+    assert!(
+        text.contains(r#"{"$lookup":{"from":"user","localField":"__squill","foreignField":"_id","as":"__squill"}}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
