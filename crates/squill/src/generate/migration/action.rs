@@ -27,12 +27,25 @@ pub enum ParentField {
         latest: Option<Latest>,
     },
     /// Many-to-many, the side without the array: the ids of the documents of
-    /// `child` (the other side) whose array at `ref_path` lists it.
-    Holders,
+    /// `child` (the other side) whose array at `ref_path` lists it, each
+    /// with `copies` of that document's fields and the link's `attributes`
+    /// from the item of its array that names the parent, when there are
+    /// any (`{_id, copies…, attributes…}`).
+    Holders {
+        copies: Vec<ItemField>,
+        attributes: Vec<ItemField>,
+    },
     /// From an edge collection (`child`), one item per link whose `ref_path`
     /// is the parent: the other side's id at `id` in the link, bare when
-    /// `items` is empty, else `{_id, items…}` (the link's attributes).
-    FromEdges { id: String, items: Vec<ItemField> },
+    /// `items` and `copies` are empty, else `{_id, copies…, items…}`: the
+    /// copies of the other side's fields looked up in `other` by the id,
+    /// the link's attributes from the link.
+    FromEdges {
+        id: String,
+        items: Vec<ItemField>,
+        other: String,
+        copies: Vec<ItemField>,
+    },
 }
 
 /// A reference of an edge document: its field, and the copies kept beside
@@ -163,6 +176,22 @@ pub enum Action {
         parent: String,
         copies: Vec<ItemField>,
     },
+    /// A many-to-many side's array whose items change (ids gain or lose the
+    /// copies of the other side's fields): each item of `collection`'s
+    /// `field` becomes the item of `target` (in place when the names are the
+    /// same: run last, as it changes the path other steps read ids at):
+    /// the bare id when `copies` and `attributes` are empty, else `{_id,
+    /// copies…, attributes…}`, the copies looked up in `other` by the id,
+    /// the link's attributes kept from the item.
+    LinkItems {
+        relationship: String,
+        collection: String,
+        field: String,
+        target: String,
+        other: String,
+        copies: Vec<ItemField>,
+        attributes: Vec<ItemField>,
+    },
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -214,6 +243,11 @@ impl Action {
             Action::Edge {
                 relationship, edge, ..
             } => ("edges", relationship, edge),
+            Action::LinkItems {
+                relationship,
+                target,
+                ..
+            } => ("items", relationship, target),
             Action::Computed {
                 relationship,
                 field,
@@ -223,6 +257,23 @@ impl Action {
         format!("{number:02}-{kind}-{rel}-{field}")
     }
 
+    /// The index the step's `$lookup` needs on the collection it looks up,
+    /// `(collection, path)`: the documents that list this one in an array
+    /// of `{_id, …}` are found by the path into that array, an index read
+    /// rather than a scan per document (and the test server's `$lookup`
+    /// follows such a path only through an index).
+    pub fn lookup_index(&self) -> Option<(&str, &str)> {
+        match self {
+            Action::BuildParent {
+                child,
+                ref_path,
+                what: ParentField::Holders { .. },
+                ..
+            } if ref_path.contains('.') => Some((child, ref_path)),
+            _ => None,
+        }
+    }
+
     /// Runs after every step that matches children on their parent's id.
     pub fn runs_last(&self) -> bool {
         match self {
@@ -230,7 +281,8 @@ impl Action {
             Action::IdFromCopy {
                 ref_path, target, ..
             } => ref_path.split('.').next() == Some(target.as_str()),
-            Action::IdsFromCopies { field, target, .. } => field == target,
+            Action::IdsFromCopies { field, target, .. }
+            | Action::LinkItems { field, target, .. } => field == target,
             _ => false,
         }
     }
@@ -256,6 +308,10 @@ pub enum Undo {
     /// referenced documents as they are now (the step that does the
     /// opposite, as a statement).
     CopiesBack(Box<Action>),
+    /// An array's items changed in place: back to the items of today (the
+    /// step that does the opposite, as a statement; copies put back are
+    /// the referenced documents' values as they are now).
+    ItemsBack(Box<Action>),
     /// A parent's array of `{_id, copies…}` turned into bare ids in place:
     /// each id back to `{_id, copies…}` from the `child` collection.
     CopiesIntoArray {

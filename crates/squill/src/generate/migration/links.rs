@@ -6,18 +6,63 @@
 use super::action::{Action, Cleanup, EdgeRef, ItemField, ParentField, Undo};
 use super::plan::{Plan, same_field};
 use super::source::{
-    collection_of, id_path, is_id_array, is_ref_array, item_fields, link_field, own_field,
+    collection_of, id_path, is_id_array, is_ref_array, item_fields, link_field, link_fields,
+    own_field,
 };
 use crate::design::{
-    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
+    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType, Side,
 };
 
 /// Whether the layout keeps a many-to-many's links.
 pub fn is_many_to_many(layout: &Layout) -> bool {
     matches!(
         layout,
-        Layout::ManyToManyOneWay { .. } | Layout::ManyToManyTwoWay | Layout::EdgeCollection { .. }
+        Layout::ManyToManyOneWay { .. }
+            | Layout::ManyToManyTwoWay
+            | Layout::TwoWayExtendedReference { .. }
+            | Layout::EdgeCollection { .. }
     )
+}
+
+/// Whether `rel` keeps its links in an array in the child's documents in
+/// `design` (a shared child's extended reference to its parents, `[{_id,
+/// copies…}]`): its steps are a many-to-many's, whatever the layout's name.
+pub fn child_array(design: &Design, rel: &RelationshipDecision) -> bool {
+    matches!(
+        rel.chosen,
+        Layout::ExtendedReference {
+            copies_into: Side::Child,
+            ..
+        }
+    ) && collection_of(design, &rel.child)
+        .and_then(|c| link_field(c, &rel.relationship))
+        .is_some_and(is_ref_array)
+}
+
+/// The sides whose documents keep an array of `layout`'s links: a
+/// many-to-many's, or a parent's array of its children's ids.
+fn array_sides(layout: &Layout) -> (bool, bool) {
+    match layout {
+        Layout::ChildReferences => (true, false),
+        l => l
+            .many_sides()
+            .map_or((false, false), |(p, c)| (p.is_some(), c.is_some())),
+    }
+}
+
+/// The entity at `side` of `rel`.
+fn entity(rel: &RelationshipDecision, side: Side) -> &str {
+    match side {
+        Side::Parent => &rel.parent,
+        Side::Child => &rel.child,
+    }
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::Parent => Side::Child,
+        Side::Child => Side::Parent,
+    }
 }
 
 /// The collection of an edge-collection relationship, and the entity its
@@ -51,22 +96,38 @@ pub fn edge_parts(design: &Design) -> Vec<&str> {
 }
 
 /// Where a many-to-many's links are in one design: each side's array
-/// (collection, entity, field), and the edge collection.
+/// (collection, side, field), and the edge collection.
 struct Links<'d> {
-    arrays: Vec<(&'d Collection, &'d str, &'d ShapeField)>,
+    arrays: Vec<(&'d Collection, Side, &'d ShapeField)>,
     edge: Option<&'d Collection>,
 }
 
 fn links<'d>(design: &'d Design, rel: &'d RelationshipDecision) -> Option<Links<'d>> {
+    // The sides the layout gives an array (an edge collection gives none).
+    let (p, c) = array_sides(&rel.chosen);
+    let sides: Vec<Side> = [(Side::Parent, p), (Side::Child, c)]
+        .into_iter()
+        .filter_map(|(s, has)| has.then_some(s))
+        .collect();
     let mut arrays = Vec::new();
-    for side in [&rel.parent, &rel.child] {
-        let coll = collection_of(design, side)?;
-        if let Some(f) = link_field(coll, &rel.relationship) {
-            if !is_id_array(f) && !is_ref_array(f) {
+    for (n, side) in sides.iter().enumerate() {
+        let coll = collection_of(design, entity(rel, *side))?;
+        let fields: Vec<&ShapeField> = link_fields(coll, &rel.relationship).collect();
+        // An entity's many-to-many with itself keeps both sides' arrays in
+        // one document, the parent's first: a design writes a document's
+        // parent sides before its child sides.
+        let f = if rel.parent == rel.child {
+            if fields.len() != sides.len() {
                 return None;
             }
-            arrays.push((coll, side.as_str(), f));
+            fields[n]
+        } else {
+            *fields.first()?
+        };
+        if !is_id_array(f) && !is_ref_array(f) {
+            return None;
         }
+        arrays.push((coll, *side, f));
     }
     let edge = edge_collection(design, rel);
     if matches!(rel.chosen, Layout::EdgeCollection { .. }) && edge.is_none() {
@@ -119,36 +180,41 @@ pub fn plan(
     now: &RelationshipDecision,
     rel: &RelationshipDecision,
 ) {
-    if rel.parent == rel.child {
-        p.refused
-            .push("a many-to-many of an entity with itself".into());
-        return;
-    }
     let (Some(t), Some(r)) = (links(today, now), links(recommended, rel)) else {
         p.refused
             .push("links that are neither arrays of ids nor an edge collection".into());
         return;
     };
+    if rel.parent == rel.child && (t.edge.is_some() || r.edge.is_some()) {
+        // Both references of a link point into one collection: the edge's
+        // shape does not tell which is the parent's.
+        p.refused
+            .push("an edge collection of an entity with itself".into());
+        return;
+    }
     let name = &rel.relationship;
     for (coll, side, f) in &r.arrays {
-        if let Some((_, _, g)) = t.arrays.iter().find(|(c, ..)| c.name == coll.name) {
+        if let Some((_, _, g)) = t.arrays.iter().find(|(_, s, _)| s == side) {
             if !same_field(f, g) {
-                p.refused
-                    .push(format!("`{}.{}` changes its items", coll.name, f.name));
+                relink(p, today, rel, coll, *side, g, f);
             }
             continue;
         }
         let what = if let Some((other, _, g)) = t.arrays.first() {
-            if !is_id_array(f) {
+            let Some((copies, attributes)) = holder_items(f, other, g) else {
                 p.refused.push(format!(
-                    "`{}.{}` would hold the link's attributes too",
-                    coll.name, f.name
+                    "`{}.{}` would hold fields that are neither copies of `{}` nor the link's attributes in `{}.{}`",
+                    coll.name, f.name, other.name, other.name, g.name
                 ));
                 continue;
-            }
-            Some((other.name.clone(), id_path(g), ParentField::Holders))
+            };
+            Some((
+                other.name.clone(),
+                id_path(g),
+                ParentField::Holders { copies, attributes },
+            ))
         } else if let Some(edge) = t.edge {
-            from_edges(today, edge, side, f, rel)
+            from_edges(today, edge, *side, f, rel)
         } else {
             None
         };
@@ -191,24 +257,144 @@ pub fn plan(
     }
 }
 
+/// What a side's new array keeps of the documents that list it today in
+/// their array `g`: copies of `holder`'s own fields, and the link's
+/// attributes from the item of `g` that names the side's document; none
+/// for bare ids, and `None` for items the holders cannot give.
+#[allow(clippy::type_complexity)] // the copies and the attributes, by position
+fn holder_items(
+    f: &ShapeField,
+    holder: &Collection,
+    g: &ShapeField,
+) -> Option<(Vec<ItemField>, Vec<ItemField>)> {
+    if is_id_array(f) {
+        return Some((Vec::new(), Vec::new()));
+    }
+    let (fields, false) = item_fields(f)? else {
+        return None;
+    };
+    let had = item_fields(g).map(|(f, _)| f).unwrap_or_default();
+    let mut copies = Vec::new();
+    let mut attributes = Vec::new();
+    for i in fields {
+        match &i.origin {
+            FieldOrigin::Reference { .. } if i.name == "_id" => {}
+            FieldOrigin::Copy { entity, field, .. } => copies.push(ItemField {
+                target: i.name.clone(),
+                source: own_field(holder, entity, field)?.to_string(),
+            }),
+            FieldOrigin::Attribute { field, .. } => attributes.push(ItemField {
+                target: i.name.clone(),
+                source: attribute_in(had, field)?.to_string(),
+            }),
+            _ => return None,
+        }
+    }
+    Some((copies, attributes))
+}
+
+/// The name of the link's attribute `field` among an array's item fields.
+fn attribute_in<'f>(items: &'f [ShapeField], field: &str) -> Option<&'f str> {
+    items.iter().find_map(|h| match &h.origin {
+        FieldOrigin::Attribute { field: a, .. } if a == field => Some(h.name.as_str()),
+        _ => None,
+    })
+}
+
+/// A side's array whose items change (ids gain or lose the copies of the
+/// other side's fields): the step, and its reverse as the rollback when it
+/// works in place.
+fn relink(
+    p: &mut Plan,
+    today: &Design,
+    rel: &RelationshipDecision,
+    coll: &Collection,
+    side: Side,
+    g: &ShapeField,
+    f: &ShapeField,
+) {
+    let step = collection_of(today, entity(rel, other(side))).and_then(|o| {
+        Some((
+            link_items(rel, &coll.name, g, f, o)?,
+            link_items(rel, &coll.name, f, g, o)?,
+        ))
+    });
+    let Some((step, back)) = step else {
+        p.refused.push(format!(
+            "`{}.{}` changes its items to fields that are neither copies of the other side's nor the link's attributes of today",
+            coll.name, f.name
+        ));
+        return;
+    };
+    p.actions.push(step);
+    p.undo.push(if g.name == f.name {
+        Undo::ItemsBack(Box::new(back))
+    } else {
+        Undo::Unset {
+            collection: coll.name.clone(),
+            field: f.name.clone(),
+        }
+    });
+}
+
+/// The step that turns the items of `from` into those of `to` in `coll`:
+/// copies from `other` (the other side's collection of today), the link's
+/// attributes from the item.
+fn link_items(
+    rel: &RelationshipDecision,
+    coll: &str,
+    from: &ShapeField,
+    to: &ShapeField,
+    other: &Collection,
+) -> Option<Action> {
+    let mut copies = Vec::new();
+    let mut attributes = Vec::new();
+    if !is_id_array(to) {
+        let (fields, false) = item_fields(to)? else {
+            return None;
+        };
+        let had = item_fields(from).map(|(f, _)| f).unwrap_or_default();
+        for i in fields {
+            match &i.origin {
+                FieldOrigin::Reference { .. } if i.name == "_id" => {}
+                FieldOrigin::Copy { entity, field, .. } => copies.push(ItemField {
+                    target: i.name.clone(),
+                    source: own_field(other, entity, field)?.to_string(),
+                }),
+                FieldOrigin::Attribute { field, .. } => attributes.push(ItemField {
+                    target: i.name.clone(),
+                    source: attribute_in(had, field)?.to_string(),
+                }),
+                _ => return None,
+            }
+        }
+    }
+    Some(Action::LinkItems {
+        relationship: rel.relationship.clone(),
+        collection: coll.into(),
+        field: from.name.clone(),
+        target: to.name.clone(),
+        other: other.name.clone(),
+        copies,
+        attributes,
+    })
+}
+
 /// A side's new array from today's edge collection: the links whose
 /// reference is the side's document, each the other side's id (with the
 /// link's attributes when the array's items are documents).
 fn from_edges(
     today: &Design,
     edge: &Collection,
-    side: &str,
+    side: Side,
     f: &ShapeField,
     rel: &RelationshipDecision,
 ) -> Option<(String, String, ParentField)> {
-    let other = if side == rel.parent {
-        &rel.child
-    } else {
-        &rel.parent
-    };
-    let mine = edge_ref(today, today, edge, side)?;
-    let theirs = edge_ref(today, today, edge, other)?;
+    let mine = edge_ref(today, today, edge, entity(rel, side))?;
+    let theirs = edge_ref(today, today, edge, entity(rel, other(side)))?;
+    let other_coll = collection_of(today, entity(rel, other(side)))?;
     let mut items = Vec::new();
+    let mut copies = Vec::new();
     if !is_id_array(f) {
         let (fields, false) = item_fields(f)? else {
             return None;
@@ -220,6 +406,10 @@ fn from_edges(
                     target: i.name.clone(),
                     source: own_field(edge, &edge.entities[0], field)?.to_string(),
                 }),
+                FieldOrigin::Copy { entity, field, .. } => copies.push(ItemField {
+                    target: i.name.clone(),
+                    source: own_field(other_coll, entity, field)?.to_string(),
+                }),
                 _ => return None,
             }
         }
@@ -230,6 +420,8 @@ fn from_edges(
         ParentField::FromEdges {
             id: theirs.id_path(),
             items,
+            other: other_coll.name.clone(),
+            copies,
         },
     ))
 }
@@ -247,22 +439,18 @@ fn to_edges(
     let Some((holder, side, g)) = t
         .arrays
         .iter()
-        .find(|(_, s, _)| *s == rel.parent)
+        .find(|(_, s, _)| *s == Side::Parent)
         .or(t.arrays.first())
     else {
         p.refused
             .push(format!("no links today to build `{}` from", edge.name));
         return;
     };
-    let other = if *side == rel.parent {
-        &rel.child
-    } else {
-        &rel.parent
-    };
+    let theirs = entity(rel, other(*side));
     let (Some(holder_ref), Some(other_ref), Some(other_coll)) = (
-        edge_ref(recommended, today, edge, side),
-        edge_ref(recommended, today, edge, other),
-        collection_of(today, other),
+        edge_ref(recommended, today, edge, entity(rel, *side)),
+        edge_ref(recommended, today, edge, theirs),
+        collection_of(today, theirs),
     ) else {
         p.refused.push(format!(
             "the references of `{}` are not ids or copies of today's fields",

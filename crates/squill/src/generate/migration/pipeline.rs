@@ -46,13 +46,42 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             ..
         } => {
             let (sub, value) = match what {
-                ParentField::Ids | ParentField::Holders => (
+                ParentField::Ids => (
                     vec![
                         json!({"$sort": {"_id": 1}}),
                         json!({"$project": {"_id": 1}}),
                     ],
                     map(json!(field(TMP)), "c", json!("$$c._id")),
                 ),
+                ParentField::Holders { copies, attributes } => {
+                    let mut keep = Map::new();
+                    keep.insert("_id".into(), json!(1));
+                    for c in copies {
+                        keep.insert(c.source.clone(), json!(1));
+                    }
+                    let array = ref_path.split('.').next().unwrap_or(ref_path);
+                    if !attributes.is_empty() {
+                        keep.insert(array.into(), json!(1));
+                    }
+                    let mut item = with_id("$$c._id", copies, "c");
+                    if !attributes.is_empty() {
+                        // The link's attributes: the holder's item that
+                        // names this document.
+                        if let Json::Object(m) = &mut item {
+                            if let Json::Object(o) = object_of(attributes, "it") {
+                                m.extend(o);
+                            }
+                        } else {
+                            item = with_id("$$c._id", attributes, "it");
+                        }
+                        let named = json!({"$arrayElemAt": [{"$filter": {"input": {"$ifNull": [format!("$$c.{array}"), []]}, "cond": {"$eq": ["$$this._id", "$_id"]}}}, 0]});
+                        item = json!({"$let": {"vars": {"it": named}, "in": item}});
+                    }
+                    (
+                        vec![json!({"$sort": {"_id": 1}}), json!({"$project": keep})],
+                        map(json!(field(TMP)), "c", item),
+                    )
+                }
                 ParentField::Embedded { items, one } => {
                     let all = map(json!(field(TMP)), "c", object_of(items, "c"));
                     let value = if *one {
@@ -76,28 +105,54 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     };
                     (sub, map(json!(field(TMP)), "c", object_of(items, "c")))
                 }
-                ParentField::FromEdges { id, items } => {
-                    let item = if items.is_empty() {
-                        json!(format!("$$c.{id}"))
-                    } else {
+                ParentField::FromEdges {
+                    id, items, copies, ..
+                } => {
+                    let the_id = format!("$$c.{id}");
+                    let mut item = with_id(&the_id, items, "c");
+                    if !copies.is_empty() {
                         let mut m = Map::new();
-                        m.insert("_id".into(), json!(format!("$$c.{id}")));
+                        m.insert("_id".into(), json!(the_id));
+                        if let Json::Object(o) = object_of(copies, "o") {
+                            m.extend(o);
+                        }
                         if let Json::Object(o) = object_of(items, "c") {
                             m.extend(o);
                         }
-                        Json::Object(m)
-                    };
+                        let found = json!({"$arrayElemAt": [{"$filter": {"input": field(OTHER), "cond": {"$eq": ["$$this._id", the_id]}}}, 0]});
+                        item = json!({"$let": {"vars": {"o": found}, "in": Json::Object(m)}});
+                    }
                     (
                         vec![json!({"$sort": {"_id": 1}})],
                         map(json!(field(TMP)), "c", item),
                     )
                 }
             };
-            vec![
+            // The other side's documents, for the copies its links lack.
+            let others = match what {
+                ParentField::FromEdges {
+                    id, other, copies, ..
+                } if !copies.is_empty() => vec![
+                    json!({"$set": {OTHER: map(json!(field(TMP)), "c", json!(format!("$$c.{id}")))}}),
+                    json!({"$lookup": {"from": other, "localField": OTHER, "foreignField": "_id", "as": OTHER}}),
+                ],
+                _ => Vec::new(),
+            };
+            let mut out = Vec::new();
+            if let ParentField::Holders { .. } = what {
+                // Built once: a re-run leaves it alone, as the array it is
+                // read from may have changed its items in place since.
+                out.push(json!({"$match": {f.as_str(): {"$exists": false}}}));
+            }
+            out.push(
                 json!({"$lookup": {"from": child, "localField": "_id", "foreignField": ref_path, "pipeline": sub, "as": TMP}}),
+            );
+            out.extend(others);
+            out.extend([
                 json!({"$project": {f.as_str(): value}}),
                 merge(parent, "merge", "discard"),
-            ]
+            ]);
+            out
         }
         Action::Unwind {
             field: f,
@@ -177,6 +232,15 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             attributes,
             ..
         } => edge(f, *objects, holder_ref, other_ref, other, attributes),
+        Action::LinkItems {
+            collection,
+            field: f,
+            target,
+            other,
+            copies,
+            attributes,
+            ..
+        } => link_items(collection, f, target, other, copies, attributes),
         Action::CopyIntoChild {
             child,
             ref_field,
@@ -239,6 +303,70 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             out
         }
     }
+}
+
+/// `{_id: id, target: "$$var.source", …}`, or the bare id without items.
+fn with_id(id: &str, items: &[ItemField], var: &str) -> Json {
+    if items.is_empty() {
+        return json!(id);
+    }
+    let mut m = Map::new();
+    m.insert("_id".into(), json!(id));
+    if let Json::Object(o) = object_of(items, var) {
+        m.extend(o);
+    }
+    Json::Object(m)
+}
+
+/// The id of an array's item `$$i`: the item, or its `_id` (an item
+/// converted already reads the same).
+fn item_id() -> Json {
+    json!({"$cond": [{"$eq": [{"$type": "$$i"}, "object"]}, "$$i._id", "$$i"]})
+}
+
+/// Each item of `f` as the item of `target`: the other side's copies
+/// looked up by the items' ids (read out with `$map` first: the test
+/// server's `$lookup` does not follow a path into an array of documents),
+/// the link's attributes kept from the item.
+fn link_items(
+    collection: &str,
+    f: &str,
+    target: &str,
+    other: &str,
+    copies: &[ItemField],
+    attributes: &[ItemField],
+) -> Vec<Json> {
+    let items = json!({"$ifNull": [field(f), []]});
+    let mut out = Vec::new();
+    let value = if copies.is_empty() && attributes.is_empty() {
+        map(items, "i", item_id())
+    } else {
+        let mut item = Map::new();
+        item.insert("_id".into(), item_id());
+        for c in copies {
+            item.insert(c.target.clone(), json!(format!("$$o.{}", c.source)));
+        }
+        for a in attributes {
+            item.insert(a.target.clone(), json!(format!("$$i.{}", a.source)));
+        }
+        if copies.is_empty() {
+            map(items, "i", Json::Object(item))
+        } else {
+            out.push(json!({"$set": {TMP: map(items.clone(), "i", item_id())}}));
+            out.push(
+                json!({"$lookup": {"from": other, "localField": TMP, "foreignField": "_id", "as": TMP}}),
+            );
+            let found = json!({"$arrayElemAt": [{"$filter": {"input": field(TMP), "cond": {"$eq": ["$$this._id", item_id()]}}}, 0]});
+            map(
+                items,
+                "i",
+                json!({"$let": {"vars": {"o": found}, "in": Json::Object(item)}}),
+            )
+        }
+    };
+    out.push(json!({"$project": {target: value}}));
+    out.push(merge(collection, "merge", "discard"));
+    out
 }
 
 /// The links of one batch of holders as edge documents (without `_id`: the
@@ -305,7 +433,9 @@ fn edge(
 /// and its stages.
 pub fn undo_pipeline(undo: &Undo) -> Option<(String, Vec<Json>)> {
     match undo {
-        Undo::CopiesBack(action) => Some((collection(action).to_string(), pipeline(action))),
+        Undo::CopiesBack(action) | Undo::ItemsBack(action) => {
+            Some((collection(action).to_string(), pipeline(action)))
+        }
         Undo::CopiesIntoArray {
             parent,
             field: f,
@@ -367,6 +497,7 @@ pub fn collection(action: &Action) -> &str {
         | Action::IdsFromCopies { parent, .. }
         | Action::Computed { parent, .. } => parent,
         Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
+        Action::LinkItems { collection, .. } => collection,
         Action::Edge { holder, .. } => holder,
     }
 }

@@ -55,7 +55,11 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             now.chosen.kind().to_string(),
             rel.chosen.kind().to_string(),
         ));
-        if links::is_many_to_many(&now.chosen) || links::is_many_to_many(&rel.chosen) {
+        if links::is_many_to_many(&now.chosen)
+            || links::is_many_to_many(&rel.chosen)
+            || links::child_array(today, now)
+            || links::child_array(recommended, rel)
+        {
             let before = p.refused.len();
             links::plan(&mut p, today, recommended, now, rel);
             if p.refused.len() > before {
@@ -487,6 +491,9 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::CopyIntoChild { child, target, .. }
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
+            Action::LinkItems {
+                collection, target, ..
+            } => collection == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
         })
     };

@@ -24,6 +24,11 @@ pub const SUPPORTED: &[&str] = &[
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
+    "many-to-many-one-way, two-way or edge-collection → two-way-extended-reference (each side's ids with copies of the other side's fields, the link's attributes kept)",
+    "two-way-extended-reference → many-to-many-one-way, two-way (the copies taken out of each side's array) or edge-collection",
+    "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way",
+    "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
+    "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -87,6 +92,33 @@ function squillIds(coll, field) {
     { $group: { _id: null, n: { $sum: "$n" } } },
   ]).toArray();
   return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The items of `field` over the whole collection that are documents with
+// every one of `names` set (the copies a step looked up).
+function squillFilled(coll, field, names) {
+  const f = "$" + field;
+  const set = names.map((n) => ({ $ne: [{ $ifNull: ["$$this." + n, null] }, null] }));
+  const r = db.getCollection(coll).aggregate([
+    { $project: { n: { $size: { $filter: { input: { $cond: [{ $isArray: f }, f, []] }, cond: { $and: [{ $eq: [{ $type: "$$this" }, "object"] }].concat(set) } } } } } },
+    { $group: { _id: null, n: { $sum: "$n" } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// An index on `path` of `coll` for step `id`'s $lookup, unless the step is
+// done or an index of the collection already starts with the path: its
+// name, for the script to drop once the step is done (null when there is
+// none to drop).
+function squillLookupIndex(id, coll, path) {
+  const marker = squillProgress().findOne({ _id: id });
+  if (marker !== null && marker.done === true) return null;
+  const name = "squill_migration_" + path;
+  const indexes = db.getCollection(coll).getIndexes();
+  if (indexes.some((i) => i.name === name)) return name;
+  if (indexes.some((i) => Object.keys(i.key)[0] === path)) return null;
+  db.getCollection(coll).createIndex({ [path]: 1 }, { name: name });
+  return name;
 }
 
 // The `_id` of the link between ids `a` and `b`: the first 12 bytes of the MD5
@@ -162,11 +194,22 @@ fn what(a: &Action) -> String {
             ParentField::Copies { .. } => {
                 format!("{parent}.{field}: the ids of its {child} documents with copies")
             }
-            ParentField::Holders => {
+            ParentField::Holders { copies, attributes }
+                if copies.is_empty() && attributes.is_empty() =>
+            {
                 format!("{parent}.{field}: the ids of the {child} documents that list it")
             }
-            ParentField::FromEdges { .. } => {
+            ParentField::Holders { copies, .. } if copies.is_empty() => format!(
+                "{parent}.{field}: the ids of the {child} documents that list it, with the link's attributes"
+            ),
+            ParentField::Holders { .. } => format!(
+                "{parent}.{field}: the ids of the {child} documents that list it, with copies"
+            ),
+            ParentField::FromEdges { copies, .. } if copies.is_empty() => {
                 format!("{parent}.{field}: its links, from {child}")
+            }
+            ParentField::FromEdges { other, .. } => {
+                format!("{parent}.{field}: its links, from {child}, with copies from {other}")
             }
         },
         Action::Unwind {
@@ -207,6 +250,25 @@ fn what(a: &Action) -> String {
             edge,
             ..
         } => format!("{edge}: one document per link in {holder}.{field}"),
+        Action::LinkItems {
+            collection,
+            field,
+            target,
+            other,
+            copies,
+            ..
+        } if copies.is_empty() => format!(
+            "{collection}.{target}: the {other} ids of {collection}.{field}, without copies"
+        ),
+        Action::LinkItems {
+            collection,
+            field,
+            target,
+            other,
+            ..
+        } => format!(
+            "{collection}.{target}: the {other} ids of {collection}.{field}, with copies of their fields"
+        ),
         Action::Computed {
             parent,
             field,
@@ -277,6 +339,17 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         let coll = collection(a);
         let stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
         let _ = writeln!(out, "\n// ---- {id}: {} ----", what(a));
+        let index = a.lookup_index();
+        if let Some((coll, path)) = index {
+            let _ = writeln!(
+                out,
+                "const index{} = squillLookupIndex({}, {}, {});",
+                n + 1,
+                js(&id),
+                js(coll),
+                js(path)
+            );
+        }
         let _ = writeln!(
             out,
             "runStep({}, {}, {}, (range, ids) => {{",
@@ -329,6 +402,14 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             js(coll),
             stages.join(",\n")
         );
+        if let Some((coll, _)) = index {
+            let _ = writeln!(
+                out,
+                "if (index{0} !== null) db.getCollection({1}).dropIndex(index{0});",
+                n + 1,
+                js(coll)
+            );
+        }
     }
     out.push_str(
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
@@ -420,13 +501,19 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 f = js(field),
                 v = js(&format!("${field}._id"))
             ),
-            Undo::CopiesBack(_) | Undo::CopiesIntoArray { .. } => {
+            Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;
                 };
                 let stages: Vec<String> = stages.iter().map(ToString::to_string).collect();
+                let note = match u {
+                    Undo::ItemsBack(_) => {
+                        "the items of today (any copies as the referenced documents hold them now)"
+                    }
+                    _ => "the copies as the referenced documents hold them now",
+                };
                 format!(
-                    "db.getCollection({}).aggregate([{}]);  // the copies as the referenced documents hold them now",
+                    "db.getCollection({}).aggregate([{}]);  // {note}",
                     js(&coll),
                     stages.join(", ")
                 )

@@ -18,7 +18,17 @@ pub fn collection_of<'d>(design: &'d Design, entity: &str) -> Option<&'d Collect
 /// The top-level field of `coll` that holds `relationship`'s link (an
 /// embedded child or children, ids, a subset's or extended reference's copies).
 pub fn link_field<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c ShapeField> {
-    coll.shape.fields.iter().find(|f| match &f.origin {
+    link_fields(coll, relationship).next()
+}
+
+/// Every top-level field of `coll` that holds `relationship`'s links, in
+/// the shape's order (two for an entity's many-to-many with itself that
+/// keeps both sides' arrays).
+pub fn link_fields<'c>(
+    coll: &'c Collection,
+    relationship: &str,
+) -> impl Iterator<Item = &'c ShapeField> {
+    coll.shape.fields.iter().filter(move |f| match &f.origin {
         FieldOrigin::Embedded { relationship: r } | FieldOrigin::Reference { relationship: r } => {
             r == relationship
         }

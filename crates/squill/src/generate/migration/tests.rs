@@ -330,3 +330,238 @@ fn many_to_many_one_way_to_edge_collection() {
 fn edge_collection_to_many_to_many_one_way() {
     insta::assert_snapshot!(moving(&tags("many-to-many-one-way", "edge-collection")));
 }
+
+#[test]
+fn many_to_many_one_way_to_two_way_extended_reference() {
+    let text = moving(&authors(
+        "two-way-extended-reference",
+        "many-to-many-one-way",
+    ));
+    // The authors list their books today: the books' new array is built
+    // from those ids before the authors' array gains its copies in place
+    // (the last step).
+    let holders = text.find("runStep(\"01-build-authors-authors\"");
+    let in_place = text.find("runStep(\"02-items-authors-books\"");
+    assert!(holders.is_some() && holders < in_place, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn two_way_extended_reference_to_many_to_many_two_way() {
+    insta::assert_snapshot!(moving(&authors(
+        "many-to-many-two-way",
+        "{layout: two-way-extended-reference, copies: [name, title]}"
+    )));
+}
+
+#[test]
+fn two_way_extended_reference_to_many_to_many_one_way() {
+    let text = moving(&authors(
+        "many-to-many-one-way",
+        "{layout: two-way-extended-reference, copies: [name, title]}",
+    ));
+    assert!(
+        text.contains(r#"db.getCollection("book").updateMany({}, { $unset: { "authors": "" } });"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Users following users: a many-to-many of an entity with itself, both
+/// sides' arrays in one collection.
+fn follows(layout: &str, current: &str) -> String {
+    format!(
+        "name: follows
+entities:
+  user:
+    count: 100000
+    fields: {{name: string(18)}}
+relationships:
+  follows:
+    kind: many-to-many
+    parent: user
+    child: user
+    children: {{min: 0, typical: 5, max: 50}}
+    parents: {{min: 0, typical: 5, max: 50}}
+    child_field: followers
+    standalone: true
+    shared: true
+    layout: {layout}
+operations:
+  user_page:
+    read: user
+    rate: 200
+    filter: {{_id: eq}}
+    include:
+      follows: {{fields: [name]}}
+current:
+  follows: {current}
+"
+    )
+}
+
+#[test]
+fn self_many_to_many_one_way_to_two_way() {
+    let text = moving(&follows("many-to-many-two-way", "many-to-many-one-way"));
+    // The followers of a user: the users whose `follows` lists it.
+    assert!(
+        text.contains(r#""from":"user","localField":"_id","foreignField":"follows""#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn self_many_to_many_two_way_to_one_way() {
+    let text = script(&follows("many-to-many-one-way", "many-to-many-two-way"));
+    assert!(!text.contains("runStep(\"01"), "{text}");
+    assert!(
+        text.contains(
+            r#"db.getCollection("user").updateMany({}, { $unset: { "followers": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn many_to_many_one_way_with_attributes_to_two_way_extended_reference() {
+    let text = moving(&tags("two-way-extended-reference", "many-to-many-one-way"));
+    // The book's items gain the tag's name and keep the link's attribute.
+    assert!(
+        text.contains(r#""in":{"_id":{"$cond":[{"$eq":[{"$type":"$$i"},"object"]},"$$i._id","$$i"]},"name":"$$o.name","added_at":"$$i.added_at"}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn edge_collection_to_two_way_extended_reference() {
+    insta::assert_snapshot!(moving(&tags(
+        "two-way-extended-reference",
+        "edge-collection"
+    )));
+}
+
+#[test]
+fn many_to_many_one_way_to_two_way_with_the_links_attributes() {
+    // A tag's page shows its books with the link's attribute too: the
+    // tags' new array takes it from the book's item that names the tag.
+    let model = tags("many-to-many-two-way", "many-to-many-one-way").replacen(
+        "\ncurrent:",
+        "  tag_page:\n    read: tag\n    rate: 50\n    filter: {_id: eq}\n    include:\n      books: {fields: [title, added_at]}\n\ncurrent:",
+        1,
+    );
+    let text = moving(&model);
+    assert!(
+        text.contains(r#""cond":{"$eq":["$$this._id","$_id"]}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// books-authors read from the authors' side only (the book's page left
+/// out): an extended reference keeps the books' titles in the authors'
+/// arrays, the child's array of `{_id, copies…}` of its parents.
+fn authors_from_authors(layout: &str, current: &str) -> String {
+    let page = "  book_with_authors:\n    read: book\n    rate: 200\n    filter: {_id: eq}\n    include:\n      authors: {fields: [name]}\n";
+    let model = authors(layout, current);
+    assert!(model.contains(page), "{model}");
+    model.replacen(page, "", 1)
+}
+
+#[test]
+fn many_to_many_one_way_to_extended_reference_in_the_childs_array() {
+    let text = moving(&authors_from_authors(
+        "extended-reference",
+        "many-to-many-one-way",
+    ));
+    assert!(text.contains(r#""title":"$$o.title""#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn extended_reference_in_the_childs_array_to_many_to_many_two_way() {
+    let text = moving(&authors_from_authors(
+        "many-to-many-two-way",
+        "{layout: extended-reference, copies: [title]}",
+    ));
+    // The books' new array is read from the authors' items by their `_id`,
+    // through an index made for the step and dropped after it.
+    assert!(
+        text.contains(r#"squillLookupIndex("01-build-authors-authors", "author", "books._id")"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn shared_childs_extended_reference_to_child_references() {
+    // Parts shared by products, each part's products with their names
+    // today; the products list their parts' ids in the recommended design.
+    let model = "name: parts
+entities:
+  product:
+    count: 50000
+    fields: {name: string(30), catalog_number: {type: int, distinct: 50000}}
+  part:
+    count: 2000000
+    fields: {partno: {type: string(11), distinct: 2000000}, label: string(20), qty: int}
+relationships:
+  parts:
+    parent: product
+    child: part
+    children: {min: 1, typical: 300, max: 2000}
+    parents: {min: 1, typical: 3, max: 40}
+    shared: true
+    child_field: products
+    standalone: true
+    layout: child-references
+operations:
+  part_page:
+    read: part
+    rate: 1000
+    filter: {_id: eq}
+    include:
+      products: {fields: [catalog_number]}
+  stock_change:
+    update: part
+    filter: {_id: eq}
+    changes: [qty]
+    rate: 200
+current:
+  parts: {layout: extended-reference, copies: [name]}
+";
+    let text = moving(model);
+    assert!(
+        text.contains(
+            r#"db.getCollection("part").updateMany({}, { $unset: { "products": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn two_way_extended_reference_to_edge_collection() {
+    // The links are read from the book's array: its copies stay behind,
+    // the edge's own copies are looked up in the tags.
+    insta::assert_snapshot!(moving(&tags(
+        "edge-collection",
+        "{layout: two-way-extended-reference, copies: [name]}"
+    )));
+}
+
+#[test]
+fn self_many_to_many_one_way_to_two_way_extended_reference() {
+    // The copies of a followed user are read from the users themselves.
+    let text = moving(&follows(
+        "two-way-extended-reference",
+        "many-to-many-one-way",
+    ));
+    assert!(
+        text.contains(r#"{"$lookup":{"from":"user","localField":"__squill","foreignField":"_id","as":"__squill"}}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

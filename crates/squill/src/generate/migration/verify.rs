@@ -40,6 +40,9 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
         }
     }
     for a in actions {
+        if let Some(f) = copied(a) {
+            out.push(f);
+        }
         out.push(match a {
             Action::BuildParent {
                 parent,
@@ -52,7 +55,7 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 label: format!("{parent}.{field}: the {child} documents it holds"),
                 before: match what {
                     // Each link once: the items of the other side's arrays.
-                    ParentField::Holders => {
+                    ParentField::Holders { .. } => {
                         sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
                     }
                     ParentField::Copies {
@@ -121,6 +124,18 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 before: sizes(holder, field),
                 after: count(edge, &set(&holder_ref.id_path())),
             },
+            Action::LinkItems {
+                collection,
+                field,
+                target,
+                ..
+            } => Figure {
+                label: format!(
+                    "{collection}.{target}: an item for each item of {collection}.{field}"
+                ),
+                before: sizes(collection, field),
+                after: sizes(collection, target),
+            },
             Action::CopyIntoChild {
                 child,
                 ref_field,
@@ -157,4 +172,66 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
         });
     }
     out
+}
+
+/// A step's items that must carry copies of the other side's fields (or
+/// be bare ids): as many as the links it was built from. A copy the lookup
+/// did not find (a dangling id) leaves its item short and fails the check.
+fn copied(a: &Action) -> Option<Figure> {
+    let (coll, field, names, links) = match a {
+        Action::BuildParent {
+            parent,
+            field,
+            child,
+            ref_path,
+            what: ParentField::Holders { copies, .. },
+            ..
+        } if !copies.is_empty() => (
+            parent,
+            field,
+            copies,
+            sizes(child, ref_path.split('.').next().unwrap_or(ref_path)),
+        ),
+        Action::BuildParent {
+            parent,
+            field,
+            child,
+            ref_path,
+            what: ParentField::FromEdges { copies, .. },
+            ..
+        } if !copies.is_empty() => (parent, field, copies, count(child, &set(ref_path))),
+        Action::LinkItems {
+            collection,
+            field,
+            target,
+            copies,
+            attributes,
+            ..
+        } => {
+            let before = sizes(collection, field);
+            if copies.is_empty() && attributes.is_empty() {
+                return Some(Figure {
+                    label: format!("{collection}.{target}: bare ids, without the copies"),
+                    before,
+                    after: format!("squillIds({}, {})", json!(collection), json!(target)),
+                });
+            }
+            (collection, target, copies, before)
+        }
+        _ => return None,
+    };
+    let names: Vec<&str> = names.iter().map(|c| c.target.as_str()).collect();
+    Some(Figure {
+        label: format!(
+            "{coll}.{field}: items with their copies ({})",
+            names.join(", ")
+        ),
+        before: links,
+        after: format!(
+            "squillFilled({}, {}, {})",
+            json!(coll),
+            json!(field),
+            json!(names)
+        ),
+    })
 }
