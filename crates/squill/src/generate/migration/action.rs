@@ -2,6 +2,7 @@
 //! it is checked. `plan` derives them from the two designs; `render` writes
 //! them as mongosh.
 
+use super::bucket::Buckets;
 use crate::model::AggregateFn;
 
 /// One field of the items a step builds: its name in the recommended
@@ -163,6 +164,9 @@ pub enum Action {
         parent: String,
         copies: Vec<ItemField>,
     },
+    /// parent-reference → bucket: the children of each batch of parents
+    /// grouped into the documents of a bucket collection.
+    Bucket(Box<Buckets>),
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -219,6 +223,7 @@ impl Action {
                 field,
                 ..
             } => ("computed", relationship, field),
+            Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }

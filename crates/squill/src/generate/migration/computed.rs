@@ -12,6 +12,10 @@ use crate::model::AggregateFn;
 /// today's does not.
 pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
     for coll in &recommended.collections {
+        if super::bucket::is_bucket_collection(coll) {
+            // Its aggregates are per bucket: the bucket step computes them.
+            continue;
+        }
         let old = today.collections.iter().find(|c| c.name == coll.name);
         for f in &coll.shape.fields {
             let FieldOrigin::Computed {

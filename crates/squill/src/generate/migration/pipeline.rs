@@ -199,6 +199,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                 merge(child, "merge", "discard"),
             ]
         }
+        Action::Bucket(b) => super::bucket::pipeline(b),
         Action::Computed {
             parent,
             field: f,
@@ -368,5 +369,6 @@ pub fn collection(action: &Action) -> &str {
         | Action::Computed { parent, .. } => parent,
         Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
         Action::Edge { holder, .. } => holder,
+        Action::Bucket(b) => &b.parent,
     }
 }

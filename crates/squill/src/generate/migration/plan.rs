@@ -86,14 +86,18 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             continue;
         };
         let before = p.refused.len();
-        child_side(
-            &mut p,
-            today,
-            recommended,
-            &rel.relationship,
-            &rel.child,
-            &src,
-        );
+        if matches!(rel.chosen, Layout::Bucket { .. }) {
+            super::bucket::plan(&mut p, today, recommended, rel, &src);
+        } else {
+            child_side(
+                &mut p,
+                today,
+                recommended,
+                &rel.relationship,
+                &rel.child,
+                &src,
+            );
+        }
         parent_side(&mut p, today, recommended, rel, &src);
         if p.refused.len() > before {
             let why = p.refused.split_off(before).join(", ");
@@ -488,6 +492,7 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
+            Action::Bucket(b) => b.bucket == coll,
         })
     };
     let mut missing = Vec::new();

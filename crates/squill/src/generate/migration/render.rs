@@ -24,6 +24,7 @@ pub const SUPPORTED: &[&str] = &[
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
+    "parent-reference → bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -207,6 +208,18 @@ fn what(a: &Action) -> String {
             edge,
             ..
         } => format!("{edge}: one document per link in {holder}.{field}"),
+        Action::Bucket(b) => format!(
+            "{}: the {} documents of each {} grouped {} to a bucket{}",
+            b.bucket,
+            b.child,
+            b.parent,
+            b.per_bucket,
+            if b.time.is_some() {
+                " by time unit"
+            } else {
+                ""
+            }
+        ),
         Action::Computed {
             parent,
             field,
@@ -323,10 +336,18 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             );
             continue;
         }
+        let (from, batch) = match a {
+            // The children of the batch's parents.
+            Action::Bucket(b) => (
+                b.child.as_str(),
+                format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&b.ref_path)),
+            ),
+            _ => (coll, "{ $match: range }".to_string()),
+        };
         let _ = writeln!(
             out,
-            "  db.getCollection({}).aggregate([{{ $match: range }},\n{}\n  ]).toArray();\n}});",
-            js(coll),
+            "  db.getCollection({}).aggregate([{batch},\n{}\n  ]).toArray();\n}});",
+            js(from),
             stages.join(",\n")
         );
     }

@@ -330,3 +330,69 @@ fn many_to_many_one_way_to_edge_collection() {
 fn edge_collection_to_many_to_many_one_way() {
     insta::assert_snapshot!(moving(&tags("many-to-many-one-way", "edge-collection")));
 }
+
+/// sensor-readings (tests/fixtures), readings bucketed per sensor and hour,
+/// with `current`.
+fn readings(current: &str) -> String {
+    let model = include_str!("../../../tests/fixtures/sensor-readings.yaml");
+    format!("{model}\ncurrent:\n  readings: {current}\n")
+}
+
+/// blog-comments-pages (examples/blog-comments-pages.yaml): comments read
+/// 50 at a time in posting order, with `layout` and `current`.
+fn comments(layout: Option<&str>, current: &str) -> String {
+    let pin = layout
+        .map(|l| format!("    layout: {l}\n"))
+        .unwrap_or_default();
+    format!(
+        "name: blog-comments-pages
+entities:
+  post:
+    count: 100000
+    fields: {{title: string(40), url: {{type: string(40), distinct: 100000}}, text: string(3000)}}
+  comment:
+    count: 30000000
+    fields: {{name: string(14), created_on: date, comment: string(200)}}
+relationships:
+  comments:
+    parent: post
+    child: comment
+    children: {{min: 0, typical: 300, max: 20000, growth_per_day: 5}}
+    child_field: post
+{pin}operations:
+  read_post:
+    read: post
+    rate: 200
+    filter: {{url: eq}}
+    fields: [title, text]
+  comment_page:
+    read: post
+    rate: 300
+    filter: {{_id: eq}}
+    fields: [_id]
+    include:
+      comments: {{sort: created_on, limit: 50}}
+  add_comment:
+    insert: comment
+    links: [comments]
+    rate: 6
+current:
+  comments: {current}
+"
+    )
+}
+
+#[test]
+fn parent_reference_to_bucket_by_time() {
+    let text = moving(&readings("parent-reference"));
+    // Grouped per sensor and hour, cut at 60, each bucket with the id of
+    // its first reading.
+    assert!(text.contains(r#"{"$mod":[{"$toLong":"$time"},3600000]}"#), "{text}");
+    assert!(text.contains(r#"{"$slice":["$c","$$i",60]}"#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn parent_reference_to_bucket_by_count() {
+    insta::assert_snapshot!(moving(&comments(None, "parent-reference")));
+}

@@ -5,6 +5,7 @@
 //! children a parent's array now holds against the children there were).
 
 use super::action::{Action, ChildrenAt, ParentField};
+use super::bucket::Buckets;
 use crate::design::Design;
 use crate::model::AggregateFn;
 use serde_json::json;
@@ -40,6 +41,10 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
         }
     }
     for a in actions {
+        if let Action::Bucket(b) = a {
+            buckets(&mut out, b);
+            continue;
+        }
         out.push(match a {
             Action::BuildParent {
                 parent,
@@ -149,6 +154,7 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
+            Action::Bucket(_) => continue,
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
@@ -157,4 +163,35 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
         });
     }
     out
+}
+
+/// Each child of today in one bucket, the counts adding up to them, and no
+/// bucket over its size.
+fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
+    let children = count(&b.child, &set(&b.ref_path));
+    out.push(Figure {
+        label: format!(
+            "{}.{}: each {} document of today in one bucket",
+            b.bucket, b.items_field, b.child
+        ),
+        before: children.clone(),
+        after: sizes(&b.bucket, &b.items_field),
+    });
+    if let Some(c) = &b.count {
+        out.push(Figure {
+            label: format!(
+                "{}.{}: the counts add up to the children",
+                b.bucket, c.field
+            ),
+            before: children,
+            after: format!("squillTotal({}, {})", json!(b.bucket), json!(c.field)),
+        });
+    }
+    // An item at index `per_bucket` is one too many.
+    let over = format!("{}.{}", b.items_field, b.per_bucket);
+    out.push(Figure {
+        label: format!("{}: no bucket holds more than {}", b.bucket, b.per_bucket),
+        before: "0".into(),
+        after: count(&b.bucket, &json!({ over: {"$exists": true} })),
+    });
 }
