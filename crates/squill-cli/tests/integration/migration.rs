@@ -404,6 +404,26 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "unbucket",
+            model: readings(Some("parent-reference"), Some("bucket")),
+            today: readings(Some("bucket"), None),
+            unwound: Some(("sensor_readings", "readings", "reading")),
+            // Each reading of a sensor's buckets a document with the
+            // sensor's id, its time and value.
+            moved: vec![
+                (
+                    "sensor_readings|sensor|readings.time",
+                    "reading|sensor|time",
+                ),
+                (
+                    "sensor_readings|sensor|readings.value",
+                    "reading|sensor|value",
+                ),
+            ],
+            dropped: vec!["sensor_readings|sensor|readings.time"],
+            ..Case::default()
+        },
+        Case {
             name: "bucket-by-count",
             model: comments(None, Some("parent-reference")),
             today: comments(Some("parent-reference"), None),

@@ -2,7 +2,7 @@
 //! it is checked. `plan` derives them from the two designs; `render` writes
 //! them as mongosh.
 
-use super::bucket::Buckets;
+use super::bucket::{Buckets, Unbuckets};
 use crate::model::AggregateFn;
 
 /// One field of the items a step builds: its name in the recommended
@@ -167,6 +167,9 @@ pub enum Action {
     /// parent-reference → bucket: the children of each batch of parents
     /// grouped into the documents of a bucket collection.
     Bucket(Box<Buckets>),
+    /// bucket → parent-reference: each child in the buckets of a batch of
+    /// parents into a document of the child collection.
+    Unbucket(Box<Unbuckets>),
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -224,6 +227,7 @@ impl Action {
                 ..
             } => ("computed", relationship, field),
             Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
+            Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }

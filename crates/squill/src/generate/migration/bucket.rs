@@ -352,3 +352,183 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
         json!({"$merge": {"into": b.bucket, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}),
     ]
 }
+
+/// bucket → parent-reference: each child in a bucket becomes a document of
+/// the child collection with the bucket's parent id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unbuckets {
+    pub relationship: String,
+    /// Today's parent collection: the step reads it in batches of ids.
+    pub parent: String,
+    /// Today's bucket collection, its reference to the parent and its array.
+    pub bucket: String,
+    pub bucket_ref: String,
+    pub items_field: String,
+    /// The new child collection, its reference to the parent, and its
+    /// fields from the bucket's items.
+    pub child: String,
+    pub ref_field: String,
+    pub items: Vec<ItemField>,
+    /// The items carry an `_id`: it is kept (a re-run replaces); without
+    /// one, a batch first removes what an interrupted run of it wrote.
+    pub keeps_id: bool,
+    /// The bucket's count of its children, when it keeps one.
+    pub count: Option<String>,
+}
+
+/// The step from today's buckets to the recommended child collection, or a
+/// reason in `p.refused`.
+pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+    if rel.chosen != Layout::ParentReference {
+        p.refused
+            .push("buckets become a child collection with the parent's id only".into());
+        return;
+    }
+    let (Some(bucket), Some(parent), Some(target)) = (
+        bucket_collection(today, &rel.relationship),
+        collection_of(today, &rel.parent),
+        collection_of(recommended, &rel.child),
+    ) else {
+        p.refused
+            .push("no bucket collection today, or no parent or child collection of its own".into());
+        return;
+    };
+    match unbuckets(bucket, target, &rel.child, &rel.relationship) {
+        Ok(u) => {
+            p.undo.push(Undo::Drop {
+                collection: u.child.clone(),
+            });
+            if !recommended
+                .collections
+                .iter()
+                .any(|c| c.name == bucket.name)
+            {
+                p.cleanup.push(Cleanup::DropCollection {
+                    collection: bucket.name.clone(),
+                });
+            }
+            p.actions.push(Action::Unbucket(Box::new(Unbuckets {
+                parent: parent.name.clone(),
+                ..u
+            })));
+        }
+        Err(why) => p.refused.push(why),
+    }
+}
+
+/// Each field of the new child collection from the bucket: the parent's id
+/// from the bucket's reference, the rest from the items.
+fn unbuckets(
+    bucket: &Collection,
+    target: &Collection,
+    child: &str,
+    relationship: &str,
+) -> Result<Unbuckets, String> {
+    let reference = |c: &Collection| {
+        c.shape
+            .fields
+            .iter()
+            .find(|f| {
+                matches!(&f.origin, FieldOrigin::Reference { relationship: r } if r == relationship)
+                    && matches!(f.ty, ShapeType::Scalar { .. })
+            })
+            .map(|f| f.name.clone())
+    };
+    let (Some(bucket_ref), Some(ref_field)) = (reference(bucket), reference(target)) else {
+        return Err(format!(
+            "`{}` or `{}` has no reference to the parent",
+            bucket.name, target.name
+        ));
+    };
+    let Some((array, Some((old_items, false)))) = bucket
+        .shape
+        .fields
+        .iter()
+        .find(
+            |f| matches!(&f.origin, FieldOrigin::Embedded { relationship: r } if r == relationship),
+        )
+        .map(|f| (f, item_fields(f)))
+    else {
+        return Err(format!("`{}` has no array of children", bucket.name));
+    };
+    let mut items = Vec::new();
+    let mut keeps_id = false;
+    for f in &target.shape.fields {
+        if f.name == ref_field {
+            continue;
+        }
+        let from = old_items.iter().find(|o| match (&o.origin, &f.origin) {
+            (FieldOrigin::Id, FieldOrigin::Id) => true,
+            (
+                FieldOrigin::Own { entity, field },
+                FieldOrigin::Own {
+                    entity: e,
+                    field: n,
+                },
+            ) => entity == child && e == child && field == n,
+            _ => false,
+        });
+        match (from, &f.origin) {
+            (Some(o), origin) => {
+                keeps_id |= matches!(origin, FieldOrigin::Id);
+                items.push(ItemField {
+                    target: f.name.clone(),
+                    source: o.name.clone(),
+                });
+            }
+            // No id in the bucket's items: the server gives each child one.
+            (None, FieldOrigin::Id) => {}
+            (None, _) => {
+                return Err(format!(
+                    "no step builds `{}.{}` from the items of `{}.{}`",
+                    target.name, f.name, bucket.name, array.name
+                ));
+            }
+        }
+    }
+    Ok(Unbuckets {
+        relationship: relationship.to_string(),
+        parent: String::new(),
+        bucket: bucket.name.clone(),
+        bucket_ref,
+        items_field: array.name.clone(),
+        child: target.name.clone(),
+        ref_field,
+        items,
+        keeps_id,
+        count: bucket
+            .shape
+            .fields
+            .iter()
+            .find(|f| {
+                matches!(
+                    f.origin,
+                    FieldOrigin::Bucket {
+                        part: BucketPart::Count,
+                        ..
+                    }
+                )
+            })
+            .map(|f| f.name.clone()),
+    })
+}
+
+/// The stages after the batch's `$match` on the bucket collection: one
+/// child document per item, with the bucket's parent id.
+pub fn pipeline_back(u: &Unbuckets) -> Vec<Json> {
+    let mut doc = Map::new();
+    if !u.keeps_id {
+        // The server gives each new document its `_id`.
+        doc.insert("_id".into(), json!(0));
+    }
+    for i in &u.items {
+        doc.insert(i.target.clone(), json!(format!("${CHUNK}.{}", i.source)));
+    }
+    doc.insert(u.ref_field.clone(), json!(path(&u.bucket_ref)));
+    vec![
+        json!({"$project": {u.bucket_ref.as_str(): 1, CHUNK: {"$ifNull": [path(&u.items_field), []]}}}),
+        json!({"$unwind": path(CHUNK)}),
+        json!({"$project": doc}),
+        json!({"$merge": {"into": u.child, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}),
+    ]
+}

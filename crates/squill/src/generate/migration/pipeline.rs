@@ -200,6 +200,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             ]
         }
         Action::Bucket(b) => super::bucket::pipeline(b),
+        Action::Unbucket(u) => super::bucket::pipeline_back(u),
         Action::Computed {
             parent,
             field: f,
@@ -370,5 +371,6 @@ pub fn collection(action: &Action) -> &str {
         Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
+        Action::Unbucket(u) => &u.parent,
     }
 }

@@ -69,6 +69,20 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             }
             continue;
         }
+        if matches!(now.chosen, Layout::Bucket { .. }) {
+            let before = p.refused.len();
+            super::bucket::plan_back(&mut p, today, recommended, rel);
+            if p.refused.len() > before {
+                let why = p.refused.split_off(before).join(", ");
+                p.refused.push(format!(
+                    "`{}`: {} → {}: {why}",
+                    rel.relationship,
+                    now.chosen.kind(),
+                    rel.chosen.kind()
+                ));
+            }
+            continue;
+        }
         let Some(src) = source(
             today,
             &rel.relationship,
@@ -493,6 +507,7 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
             Action::Bucket(b) => b.bucket == coll,
+            Action::Unbucket(u) => u.child == coll,
         })
     };
     let mut missing = Vec::new();

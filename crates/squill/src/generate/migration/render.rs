@@ -24,7 +24,7 @@ pub const SUPPORTED: &[&str] = &[
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
-    "parent-reference → bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates)",
+    "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -220,6 +220,10 @@ fn what(a: &Action) -> String {
                 ""
             }
         ),
+        Action::Unbucket(u) => format!(
+            "{}: the children in {}.{}, each with {}",
+            u.child, u.bucket, u.items_field, u.ref_field
+        ),
         Action::Computed {
             parent,
             field,
@@ -313,6 +317,18 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 js(ref_field)
             );
         }
+        if let Action::Unbucket(u) = a
+            && !u.keeps_id
+        {
+            // New documents get new ids: what an interrupted run of this batch
+            // wrote goes first, so the batch is written once.
+            let _ = writeln!(
+                out,
+                "  db.getCollection({}).deleteMany({{ {}: {{ $in: ids }} }});",
+                js(&u.child),
+                js(&u.ref_field)
+            );
+        }
         if let Action::Edge {
             edge,
             holder_ref,
@@ -341,6 +357,11 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             Action::Bucket(b) => (
                 b.child.as_str(),
                 format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&b.ref_path)),
+            ),
+            // The buckets of the batch's parents.
+            Action::Unbucket(u) => (
+                u.bucket.as_str(),
+                format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&u.bucket_ref)),
             ),
             _ => (coll, "{ $match: range }".to_string()),
         };

@@ -45,6 +45,24 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
             buckets(&mut out, b);
             continue;
         }
+        if let Action::Unbucket(u) = a {
+            let label =
+                |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
+            let after = count(&u.child, &set(&u.ref_field));
+            out.push(Figure {
+                label: label("held"),
+                before: sizes(&u.bucket, &u.items_field),
+                after: after.clone(),
+            });
+            if let Some(c) = &u.count {
+                out.push(Figure {
+                    label: label("counted"),
+                    before: format!("squillTotal({}, {})", json!(u.bucket), json!(c)),
+                    after,
+                });
+            }
+            continue;
+        }
         out.push(match a {
             Action::BuildParent {
                 parent,
@@ -154,7 +172,7 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
-            Action::Bucket(_) => continue,
+            Action::Bucket(_) | Action::Unbucket(_) => continue,
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
