@@ -88,6 +88,31 @@ fn comments(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
+/// pinned, with a typical event of 2 and a p99 of 3, so that under
+/// `SMALL_ARRAYS` the outlier's threshold is 3 and events past it (up to
+/// `--max-children 6`) keep the rest in the attendee collection.
+fn attendees(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = from_file(
+        "examples/scenarios/s05-attendees.yaml",
+        "    child_field: event\n",
+        "attendees",
+        layout,
+        current,
+    );
+    let usual = "children: {min: 0, typical: 30, p99: 400, max: 2000000}";
+    assert!(text.contains(usual), "the example's attendees");
+    text.replacen(
+        usual,
+        "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+        1,
+    )
+}
+
+/// Settings under which an embedded array holds at most 3 items (the
+/// outlier's threshold).
+const SMALL_ARRAYS: &str = "[cardinality]\nembed-max = 3\nreference-array-max = 3\n";
+
 /// book-tags (the advise tests' model: a many-to-many whose links carry
 /// an attribute, `added_at`), `tags` pinned.
 fn tags(layout: Option<&str>, current: Option<&str>) -> String {
@@ -180,7 +205,8 @@ print(json.dumps(out))
 
 /// The links a relationship's documents hold, measured by pymongo: for each
 /// spec `collection|a|b`, the pairs (a, b) of every document, each path
-/// read through arrays and a sub-document standing for its `_id`; their
+/// read through arrays and a sub-document standing for its `_id` (specs
+/// joined by `+` are one set of pairs, from both places); their
 /// number, how many of the b values are bare ids (not sub-documents), and a
 /// digest of the sorted pairs (so links moved to the other side, or into an
 /// edge collection, compare equal when none is lost, added or changed).
@@ -202,13 +228,14 @@ def vals(v, path):
     return []
 out = {}
 for spec in sys.argv[3:]:
-    coll, a, b = spec.split("|")
     pairs, ids = [], 0
-    for d in db[coll].find({}):
-        for _, x in vals(d, a):
-            for kind, y in vals(d, b):
-                pairs.append(json_util.dumps([x, y]))
-                ids += kind == "id"
+    for part in spec.split("+"):
+        coll, a, b = part.split("|")
+        for d in db[coll].find({}):
+            for _, x in vals(d, a):
+                for kind, y in vals(d, b):
+                    pairs.append(json_util.dumps([x, y]))
+                    ids += kind == "id"
     pairs.sort()
     out[spec] = {"n": len(pairs), "ids": ids, "digest": hashlib.md5("\n".join(pairs).encode()).hexdigest()}
 print(json.dumps(out))
@@ -259,6 +286,15 @@ struct Case {
     /// Bucket documents (collection, array of children, count field): each
     /// bucket's count is the number of children it holds.
     bucketed: Option<(&'static str, &'static str, &'static str)>,
+    /// Links whose first spec today equals the second after the final step
+    /// (run with DROP_OLD = true): an outlier's children, split between the
+    /// parent's array and the child collection, each holding some.
+    split: Option<(&'static str, &'static str)>,
+    /// A collection of today that gains documents (the children it did not
+    /// hold: an outlier's embedded ones).
+    grown: Option<&'static str>,
+    /// The settings file (`--config`) both designs are advised with.
+    config: Option<&'static str>,
     /// Cookbook functions expected to fail on the migrated data, each for a
     /// reason the case gives (`check_generated.py --expect-fail`).
     expect_fail: Vec<&'static str>,
@@ -424,6 +460,39 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "outlier",
+            model: attendees(Some("outlier"), Some("parent-reference")),
+            // Today's events have 4 to 6 attendees: each one past the
+            // threshold stays in the attendee collection.
+            today: attendees(Some("parent-reference"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            held: Some(("event", "attendees", "attendee", Some(3))),
+            // After the final step, each attendee once: in its event's
+            // array or, past the first three, in the attendee collection.
+            split: Some((
+                "attendee|event|_id",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-parent-reference",
+            model: attendees(Some("parent-reference"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            dropped: vec!["event|_id|attendees._id"],
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
             name: "bucket-by-count",
             model: comments(None, Some("parent-reference")),
             today: comments(Some("parent-reference"), None),
@@ -466,8 +535,12 @@ fn links(python: &str, uri: &str, db: &str, specs: &[&str]) -> serde_json::Value
     serde_json::from_str(text.trim()).expect("JSON from the links")
 }
 
-fn squill_generate(model: &Path, out: &Path, more: &[&str]) -> String {
+fn squill_generate(config: Option<&Path>, model: &Path, out: &Path, more: &[&str]) -> String {
+    let config: Vec<&std::ffi::OsStr> = config
+        .map(|c| vec!["--config".as_ref(), c.as_os_str()])
+        .unwrap_or_default();
     let run = Test::new()
+        .args(config)
         .args(["generate"])
         .args([model])
         .args(["--out"])
@@ -491,7 +564,18 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
         std::fs::write(&today, &case.today).unwrap();
         // The data of today, under the validators of today.
         let source = dir.path().join("today");
-        squill_generate(&today, &source, &["--scale", "4", "--max-children", "6"]);
+        let config = case.config.map(|text| {
+            let path = dir.path().join("squill.toml");
+            std::fs::write(&path, text).unwrap();
+            path
+        });
+        let config = config.as_deref();
+        squill_generate(
+            config,
+            &today,
+            &source,
+            &["--scale", "4", "--max-children", "6"],
+        );
         let shell = |file: &Path| {
             run_tool(
                 Command::new(&mongosh)
@@ -516,6 +600,11 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
             .iter()
             .flat_map(|(a, b)| [*a, *b])
             .chain(case.dropped.iter().copied())
+            .chain(
+                case.split
+                    .iter()
+                    .flat_map(|(a, b)| [*a, *b].into_iter().chain(b.split('+'))),
+            )
             .collect();
         let links_before = links(&python, &uri, &db, &specs);
         for spec in &case.bare {
@@ -528,9 +617,9 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
         }
         // The script, and the recommended design's artifacts.
         let out = dir.path().join("recommended");
-        let said = squill_generate(&model, &out, &["--migration"]);
+        let said = squill_generate(config, &model, &out, &["--migration"]);
         assert!(said.contains(" → "), "{}: {said}", case.name);
-        squill_generate(&model, &out, &[]);
+        squill_generate(config, &model, &out, &[]);
         let first = shell(&out.join("migration.js"));
         assert!(!first.contains("FAILED"), "{}: {first}", case.name);
         assert!(
@@ -610,6 +699,14 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
         );
         // No document of today lost or duplicated.
         for (coll, n) in before["count"].as_object().unwrap() {
+            if case.grown == Some(coll.as_str()) {
+                assert!(
+                    after["count"][coll].as_u64() > n.as_u64(),
+                    "{}: {coll} gains documents",
+                    case.name
+                );
+                continue;
+            }
             assert_eq!(
                 &after["count"][coll], n,
                 "{}: {coll} before and after",
@@ -653,7 +750,7 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
             assert!(seen["buckets"].as_u64() > Some(0), "{}: {seen}", case.name);
             assert_eq!(seen["bad"], serde_json::json!([]), "{}: counts", case.name);
         }
-        if !case.dropped.is_empty() {
+        if !case.dropped.is_empty() || case.split.is_some() {
             // The final step (before the cookbook writes): what only the
             // design of today used goes, the new design's links stay, and
             // the cookbook below runs without them.
@@ -667,6 +764,28 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
             let said = shell(&last);
             assert!(said.contains("final step done"), "{}: {said}", case.name);
             let gone = links(&python, &uri, &db, &specs);
+            if let Some((today, split)) = case.split {
+                assert!(
+                    links_before[today]["n"].as_u64() > Some(0),
+                    "{}: no links in {today} today",
+                    case.name
+                );
+                assert_eq!(
+                    (&gone[split]["n"], &gone[split]["digest"]),
+                    (&links_before[today]["n"], &links_before[today]["digest"]),
+                    "{}: the links of {today} today against {split} after the final step",
+                    case.name
+                );
+                // Each place holds some: the array its first children, the
+                // collection those past the threshold.
+                for part in split.split('+') {
+                    assert!(
+                        gone[part]["n"].as_u64() > Some(0),
+                        "{}: no links in {part} after the final step",
+                        case.name
+                    );
+                }
+            }
             for spec in &case.dropped {
                 assert_eq!(
                     gone[spec]["n"], 0,

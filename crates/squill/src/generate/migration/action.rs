@@ -20,6 +20,9 @@ pub enum ParentField {
     Embedded { items: Vec<ItemField>, one: bool },
     /// The children's ids (child references).
     Ids,
+    /// An outlier's parent: its first `k` children in the order they
+    /// arrived (by `_id`); the rest stay in the child collection.
+    First { items: Vec<ItemField>, k: u64 },
     /// Copies of some of the children's fields beside their ids (an
     /// extended reference into the parent; a subset when `latest` keeps the
     /// newest `k` by the sort field).
@@ -101,6 +104,9 @@ pub enum Action {
         /// re-run overwrite rather than insert); without one, a batch first
         /// removes what an interrupted run of it wrote.
         keeps_id: bool,
+        /// An outlier's: the child collection holds the children past the
+        /// array already.
+        rest: bool,
     },
     /// child-references → parent-reference: each child gets its parent's id
     /// at `ref_field` from the parent's array.
@@ -248,8 +254,20 @@ impl Action {
 /// What the final, separate step removes once the new design is in use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cleanup {
-    DropCollection { collection: String },
-    Unset { collection: String, field: String },
+    DropCollection {
+        collection: String,
+    },
+    /// The children now embedded in their parent's `field` (by their
+    /// `_id`s there) out of the child collection, which keeps the rest.
+    RemoveEmbedded {
+        child: String,
+        parent: String,
+        field: String,
+    },
+    Unset {
+        collection: String,
+        field: String,
+    },
 }
 
 /// What undoes a step while the final step has not run.
@@ -259,6 +277,13 @@ pub enum Undo {
     Unset { collection: String, field: String },
     /// A collection the migration created.
     Drop { collection: String },
+    /// The children the migration copied out of their parent's `field`
+    /// into a child collection that held others already (an outlier's).
+    RemoveEmbedded {
+        child: String,
+        parent: String,
+        field: String,
+    },
     /// A reference turned into `{_id, copies…}` in place: back to the id.
     BackToId { collection: String, field: String },
     /// Copies taken out of references in place: put back from the

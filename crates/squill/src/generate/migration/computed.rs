@@ -106,10 +106,13 @@ fn computed_children(
             let coll = today.collections.iter().find(|c| c.name == child)?;
             Some((ChildrenAt::Ids { child, field: ids }, of(coll)?))
         }
+        // An outlier's children are in two places: not counted here.
+        Source::Embedded { rest: true, .. } => None,
         Source::Embedded {
             parent,
             field: arr,
             one,
+            rest: false,
         } => {
             let coll = today.collections.iter().find(|c| c.name == parent)?;
             let (items, _) = item_fields(coll.shape.fields.iter().find(|f| f.name == arr)?)?;

@@ -62,6 +62,10 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     };
                     (vec![json!({"$sort": {"_id": 1}})], value)
                 }
+                ParentField::First { items, k } => (
+                    vec![json!({"$sort": {"_id": 1}}), json!({"$limit": k})],
+                    map(json!(field(TMP)), "c", object_of(items, "c")),
+                ),
                 ParentField::Copies { items, latest } => {
                     let sub = match latest {
                         Some(l) => {

@@ -167,7 +167,15 @@ fn child_side(
     match (&tf.ty, src) {
         (ShapeType::Scalar { .. }, Source::ChildCollection { ref_path, .. })
             if *ref_path == tf.name => {}
-        (ShapeType::Scalar { .. }, Source::Embedded { parent, field, one }) => {
+        (
+            ShapeType::Scalar { .. },
+            Source::Embedded {
+                parent,
+                field,
+                one,
+                rest,
+            },
+        ) => {
             let Some(items) = unwound_items(today, parent, field, target, tf) else {
                 p.refused.push(format!(
                     "the fields of `{}` are not all embedded children's own fields",
@@ -176,6 +184,13 @@ fn child_side(
                 return;
             };
             let keeps_id = items.iter().any(|i| i.target == "_id");
+            if *rest && !keeps_id {
+                // A batch could not tell the children it wrote from those
+                // the child collection held already.
+                p.refused
+                    .push("an outlier's embedded children without an `_id`".into());
+                return;
+            }
             p.actions.push(Action::Unwind {
                 relationship: rel.into(),
                 parent: parent.clone(),
@@ -185,9 +200,18 @@ fn child_side(
                 ref_field: tf.name.clone(),
                 items,
                 keeps_id,
+                rest: *rest,
             });
-            p.undo.push(Undo::Drop {
-                collection: target.name.clone(),
+            p.undo.push(if *rest {
+                Undo::RemoveEmbedded {
+                    child: target.name.clone(),
+                    parent: parent.clone(),
+                    field: field.clone(),
+                }
+            } else {
+                Undo::Drop {
+                    collection: target.name.clone(),
+                }
             });
         }
         (ShapeType::Scalar { bson_type, .. }, Source::ChildCollection { ref_path, child })
@@ -396,13 +420,23 @@ fn parent_side(
     let Some(child_coll) = today.collections.iter().find(|c| &c.name == child) else {
         return;
     };
-    let Some(what) = parent_field(new, child_coll, &rel.child, &rel.chosen) else {
+    let Some(what) = parent_field(new, child_coll, &rel.child, (name, ref_path), &rel.chosen)
+    else {
         p.refused.push(format!(
             "no step builds `{}.{}` (its items are neither the children's fields nor their ids)",
             target.name, new.name
         ));
         return;
     };
+    if let ParentField::First { .. } = what {
+        // An outlier's child collection keeps only the children past the
+        // parent's array: the embedded ones leave it in the final step.
+        p.cleanup.push(Cleanup::RemoveEmbedded {
+            child: child.clone(),
+            parent: target.name.clone(),
+            field: new.name.clone(),
+        });
+    }
     p.actions.push(Action::BuildParent {
         relationship: name.clone(),
         parent: target.name.clone(),
@@ -420,11 +454,13 @@ fn parent_side(
 }
 
 /// What the parent's new field holds, with each item field's source in the
-/// child's collection of today.
+/// child's collection of today (`reference`: the relationship, and the path
+/// of the parent's id in the child, for items that keep it).
 fn parent_field(
     new: &ShapeField,
     child_coll: &Collection,
     child: &str,
+    reference: (&str, &str),
     layout: &Layout,
 ) -> Option<ParentField> {
     if is_id_array(new) {
@@ -443,11 +479,20 @@ fn parent_field(
                 copies = true;
                 own_field(child_coll, entity, field)?
             }
+            FieldOrigin::Reference { relationship } if relationship == reference.0 => reference.1,
             _ => return None,
         };
         items.push(ItemField {
             target: f.name.clone(),
             source: source.into(),
+        });
+    }
+    if let Layout::Outlier { threshold } = layout {
+        // The final step finds the embedded children by their `_id`s.
+        let ids = items.iter().any(|i| i.target == "_id");
+        return (!copies && !one && ids).then_some(ParentField::First {
+            items,
+            k: *threshold,
         });
     }
     if !copies {

@@ -25,6 +25,7 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
+    "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -149,6 +150,9 @@ fn what(a: &Action) -> String {
             }
             ParentField::Embedded { .. } => {
                 format!("{parent}.{field}: its {child} documents embedded")
+            }
+            ParentField::First { k, .. } => {
+                format!("{parent}.{field}: its first {k} {child} documents embedded")
             }
             ParentField::Copies {
                 latest: Some(l), ..
@@ -416,6 +420,11 @@ fn cleanup(out: &mut String, plan: &Plan) {
     let mut lines = Vec::new();
     for c in &plan.cleanup {
         lines.push(match c {
+            Cleanup::RemoveEmbedded {
+                child,
+                parent,
+                field,
+            } => remove_embedded(child, parent, field),
             Cleanup::DropCollection { collection } => {
                 format!("db.getCollection({}).drop();", js(collection))
             }
@@ -456,6 +465,11 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 js(field)
             ),
             Undo::Drop { collection } => format!("db.getCollection({}).drop();", js(collection)),
+            Undo::RemoveEmbedded {
+                child,
+                parent,
+                field,
+            } => remove_embedded(child, parent, field),
             Undo::BackToId { collection, field } => format!(
                 "db.getCollection({c}).updateMany({{ {f}: {{ $type: \"object\" }} }}, [{{ $set: {{ {f}: {v} }} }}]);",
                 c = js(collection),
@@ -496,4 +510,15 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
          // puts its own back.)\n\
          print(\"squill migration: to undo it before the final step, run the rollback statements at the end of migration.js\");\n",
     );
+}
+
+/// The statement that deletes from `child` the documents whose `_id`s the
+/// items of `parent.field` hold (an outlier's embedded children).
+fn remove_embedded(child: &str, parent: &str, field: &str) -> String {
+    format!(
+        "db.getCollection({}).find({{}}, {{ {f}: 1 }}).forEach((p) => {{ const ids = (p[{f}] || []).map((c) => c._id); if (ids.length > 0) db.getCollection({}).deleteMany({{ _id: {{ $in: ids }} }}); }});",
+        js(parent),
+        js(child),
+        f = js(field)
+    )
 }

@@ -415,3 +415,60 @@ fn bucket_to_parent_reference() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
+/// pinned to `layout`, with `current`.
+fn attendees(layout: &str, current: &str) -> String {
+    format!(
+        "name: s05-attendees
+entities:
+  event:
+    count: 10000000
+    fields: {{title: string(60), starts_at: date, venue: string(40)}}
+  attendee:
+    count: 400000000
+    fields: {{name: string(24), registered_at: date}}
+relationships:
+  attendees:
+    parent: event
+    child: attendee
+    children: {{min: 0, typical: 30, p99: 400, max: 2000000}}
+    child_field: event
+    layout: {layout}
+operations:
+  event_page:
+    read: event
+    rate: 5000
+    filter: {{_id: eq}}
+    include:
+      attendees: {{fields: [name]}}
+  register:
+    insert: attendee
+    links: [attendees]
+    rate: 500
+current:
+  attendees: {current}
+"
+    )
+}
+
+#[test]
+fn parent_reference_to_outlier() {
+    let text = moving(&attendees("outlier", "parent-reference"));
+    // The first children by `_id`, as many as the threshold; the final
+    // step takes them out of the child collection.
+    assert!(
+        text.contains(r#""pipeline":[{"$sort":{"_id":1}},{"$limit":1133}]"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("attendee").deleteMany({ _id: { $in: ids } })"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn outlier_to_parent_reference() {
+    insta::assert_snapshot!(moving(&attendees("parent-reference", "outlier")));
+}

@@ -31,8 +31,23 @@ fn set(path: &str) -> serde_json::Value {
 
 pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<Figure> {
     let mut out = Vec::new();
+    // An outlier's child collection gains (or, in the final step, loses)
+    // the embedded children: its figure is the step's.
+    let outlier = |name: &str| {
+        actions.iter().any(|a| match a {
+            Action::Unwind {
+                child, rest: true, ..
+            }
+            | Action::BuildParent {
+                child,
+                what: ParentField::First { .. },
+                ..
+            } => child == name,
+            _ => false,
+        })
+    };
     for coll in &recommended.collections {
-        if today.collections.iter().any(|c| c.name == coll.name) {
+        if today.collections.iter().any(|c| c.name == coll.name) && !outlier(&coll.name) {
             out.push(Figure {
                 label: format!("{}: documents", coll.name),
                 before: count(&coll.name, &json!({})),
@@ -78,6 +93,9 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                     ParentField::Holders => {
                         sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
                     }
+                    ParentField::First { k, .. } => {
+                        format!("squillCapped({}, {}, {k})", json!(child), json!(ref_path))
+                    }
                     ParentField::Copies {
                         latest: Some(l), ..
                     } => format!(
@@ -95,10 +113,20 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 field,
                 child,
                 ref_field,
+                rest,
                 ..
             } => Figure {
                 label: format!("{child}: one document per child embedded in {parent}.{field}"),
-                before: sizes(parent, field),
+                before: if *rest {
+                    // And those past the array, there already.
+                    format!(
+                        "{} + {}",
+                        sizes(parent, field),
+                        count(child, &set(ref_field))
+                    )
+                } else {
+                    sizes(parent, field)
+                },
                 after: count(child, &set(ref_field)),
             },
             Action::RefFromIds {
