@@ -213,16 +213,16 @@ fn what(a: &Action) -> String {
             ..
         } => format!("{edge}: one document per link in {holder}.{field}"),
         Action::Bucket(b) => format!(
-            "{}: the {} documents of each {} grouped {} to a bucket{}",
+            "{}: the {} documents of each {} grouped {}{} to a bucket",
             b.bucket,
             b.child,
             b.parent,
-            b.per_bucket,
             if b.time.is_some() {
-                " by time unit"
+                "by time unit, at most "
             } else {
                 ""
-            }
+            },
+            b.per_bucket,
         ),
         Action::Unbucket(u) => format!(
             "{}: the children in {}.{}, each with {}",
