@@ -284,8 +284,11 @@ struct Case {
     /// with DROP_OLD = true, then the cookbook again).
     dropped: Vec<&'static str>,
     /// Bucket documents (collection, array of children, count field): each
-    /// bucket's count is the number of children it holds.
+    /// bucket's count is the number of children it holds; with a time key
+    /// (start field, the items' time field, the unit in hours), each
+    /// child's time falls in its bucket's unit.
     bucketed: Option<(&'static str, &'static str, &'static str)>,
+    time_key: Option<(&'static str, &'static str, &'static str)>,
     /// Links whose first spec today equals the second after the final step
     /// (run with DROP_OLD = true): an outlier's children, split between the
     /// parent's array and the child collection, each holding some.
@@ -436,6 +439,7 @@ fn cases() -> Vec<Case> {
                 ),
             ],
             bucketed: Some(("sensor_readings", "readings", "count")),
+            time_key: Some(("hour", "time", "1")),
             dropped: vec!["reading|sensor|time"],
             ..Case::default()
         },
@@ -508,8 +512,10 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// Buckets whose count is not the number of children they hold, and the
-/// buckets in all, measured by pymongo.
+/// Buckets whose count is not the number of children they hold, or (by
+/// time, when a start field, the items' time field and the unit's hours
+/// are given) whose start is not each child's time truncated to the unit,
+/// and the buckets in all, measured by pymongo.
 const BUCKETS: &str = r#"
 import json, sys
 from pymongo import MongoClient
@@ -517,6 +523,11 @@ db = MongoClient(sys.argv[1])[sys.argv[2]]
 coll, items, count = sys.argv[3:6]
 docs = list(db[coll].find({}))
 bad = [str(d["_id"]) for d in docs if d.get(count) != len(d.get(items) or [])]
+if len(sys.argv) > 6:
+    start, time, hours = sys.argv[6], sys.argv[7], int(sys.argv[8])
+    def unit(t):
+        return t.replace(minute=0, second=0, microsecond=0, hour=t.hour - t.hour % hours)
+    bad += [str(d["_id"]) for d in docs if any(unit(c[time]) != d[start] for c in d[items])]
 print(json.dumps({"buckets": len(docs), "bad": bad}))
 "#;
 
@@ -743,12 +754,20 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
             );
         }
         if let Some((coll, items, count)) = case.bucketed {
+            let key = case.time_key.iter().flat_map(|(s, t, h)| [*s, *t, *h]);
             let text = run_tool(
-                Command::new(&python).args(["-c", BUCKETS, &uri, &db, coll, items, count]),
+                Command::new(&python)
+                    .args(["-c", BUCKETS, &uri, &db, coll, items, count])
+                    .args(key),
             );
             let seen: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
             assert!(seen["buckets"].as_u64() > Some(0), "{}: {seen}", case.name);
-            assert_eq!(seen["bad"], serde_json::json!([]), "{}: counts", case.name);
+            assert_eq!(
+                seen["bad"],
+                serde_json::json!([]),
+                "{}: counts, keys",
+                case.name
+            );
         }
         if !case.dropped.is_empty() || case.split.is_some() {
             // The final step (before the cookbook writes): what only the
