@@ -113,6 +113,21 @@ fn attendees(layout: Option<&str>, current: Option<&str>) -> String {
 /// outlier's threshold).
 const SMALL_ARRAYS: &str = "[cardinality]\nembed-max = 3\nreference-array-max = 3\n";
 
+/// club-feed (the generators' fixture: a timeline per member, fan-out on
+/// write), `posts` pinned to `layout` instead of parent-reference.
+fn club(layout: &str, current: Option<&str>) -> String {
+    let path = "crates/squill/tests/fixtures/club-feed.yaml";
+    let text = std::fs::read_to_string(crate::support::repo_root().join(path)).unwrap();
+    let at = "    child_field: author\n    layout: parent-reference\n";
+    assert!(text.contains(at), "the fixture pins posts");
+    let text = text.replacen(
+        at,
+        &format!("    child_field: author\n    layout: {layout}\n"),
+        1,
+    );
+    pinned(&text, "    child_field: author\n", "posts", None, current)
+}
+
 /// book-tags (the advise tests' model: a many-to-many whose links carry
 /// an attribute, `added_at`), `tags` pinned.
 fn tags(layout: Option<&str>, current: Option<&str>) -> String {
@@ -494,6 +509,23 @@ fn cases() -> Vec<Case> {
             dropped: vec!["event|_id|attendees._id"],
             grown: Some("attendee"),
             config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "timeline-dropped",
+            // Posts embedded in their author: the feed is read on demand.
+            model: club("embed", Some("parent-reference")),
+            today: club("parent-reference", None),
+            held: Some(("member", "posts", "post", None)),
+            // Today's timelines stay until the final step, and go with it.
+            kept: Some("member_timeline"),
+            dropped: vec!["member_timeline|_id|items._id"],
+            // home_feed filters on the followers of a post's author, a
+            // path the checker finds no value at in this design (it fails
+            // on generate's own data for it as well); the checker's follow
+            // links the first member to itself, a link the data of today
+            // holds already: the unique index refuses it, as it should.
+            expect_fail: vec!["home_feed", "follow"],
             ..Case::default()
         },
         Case {

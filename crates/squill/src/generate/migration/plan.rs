@@ -124,10 +124,29 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
         }
     }
     super::computed::computed(&mut p, today, recommended);
+    dropped_timelines(&mut p, today, recommended);
     account(&mut p, today, recommended);
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
     p
+}
+
+/// A timeline of today is copies its writes keep up to date, read by the
+/// application of today only: without one in the recommended design (a
+/// feed read on demand), it goes in the final step.
+fn dropped_timelines(p: &mut Plan, today: &Design, recommended: &Design) {
+    for c in &today.collections {
+        let timeline = c
+            .shape
+            .fields
+            .iter()
+            .any(|f| matches!(f.origin, FieldOrigin::Timeline { .. }));
+        if timeline && !recommended.collections.iter().any(|r| r.name == c.name) {
+            p.cleanup.push(Cleanup::DropCollection {
+                collection: c.name.clone(),
+            });
+        }
+    }
 }
 
 /// The child's collection and its reference to the parent.
@@ -558,6 +577,18 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
     let mut missing = Vec::new();
     for coll in &recommended.collections {
         let old = today.collections.iter().find(|c| c.name == coll.name);
+        let timeline = coll
+            .shape
+            .fields
+            .iter()
+            .any(|f| matches!(f.origin, FieldOrigin::Timeline { .. }));
+        if timeline && old.is_none() {
+            missing.push(format!(
+                "no step builds the timeline `{}` (fan-out on write) the design of today does not have",
+                coll.name
+            ));
+            continue;
+        }
         if let Some(old) = old
             && old.entities != coll.entities
         {

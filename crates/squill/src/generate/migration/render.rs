@@ -26,6 +26,7 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
+    "a timeline of today the recommended design has not (dropped in the final step)",
     "computed counts, sums, minimums and maximums over children",
 ];
 

@@ -472,3 +472,34 @@ fn parent_reference_to_outlier() {
 fn outlier_to_parent_reference() {
     insta::assert_snapshot!(moving(&attendees("parent-reference", "outlier")));
 }
+
+/// club-feed (tests/fixtures): a timeline per member today; with `posts`
+/// pinned to `layout` instead of parent-reference, and `current`.
+fn club(layout: &str, current: &str) -> String {
+    let model = include_str!("../../../tests/fixtures/club-feed.yaml");
+    let at = "    child_field: author\n    layout: parent-reference\n";
+    assert!(model.contains(at), "the fixture pins posts");
+    let model = model.replacen(
+        at,
+        &format!("    child_field: author\n    layout: {layout}\n"),
+        1,
+    );
+    format!("{model}\ncurrent:\n  posts: {current}\n")
+}
+
+#[test]
+fn a_timeline_the_recommended_design_has_not_goes_in_the_final_step() {
+    // Posts embedded in their author: the feed is read on demand, and the
+    // timelines of today go with the post collection.
+    let text = moving(&club("embed", "parent-reference"));
+    assert!(
+        text.contains("  db.getCollection(\"member_timeline\").drop();\n"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_timeline_the_design_of_today_has_not_is_refused() {
+    insta::assert_snapshot!(refused(&club("parent-reference", "embed")));
+}
