@@ -50,7 +50,7 @@ pub struct Figure {
 }
 
 /// The step that builds a bucket collection from a child collection.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Buckets {
     pub relationship: String,
     /// Today's parent collection: the step reads it in batches of ids.
@@ -122,17 +122,17 @@ pub fn plan(
         );
         return;
     };
-    match fields(old_child, &rel.child, &rel.relationship, bucket, by) {
-        Ok(f) => {
-            let step = Buckets {
-                relationship: rel.relationship.clone(),
-                parent: old_parent.name.clone(),
-                child: child.clone(),
-                ref_path: ref_path.clone(),
-                bucket: bucket.name.clone(),
-                per_bucket: (*per_bucket).max(1),
-                ..f
-            };
+    let step = Buckets {
+        relationship: rel.relationship.clone(),
+        parent: old_parent.name.clone(),
+        child: child.clone(),
+        ref_path: ref_path.clone(),
+        bucket: bucket.name.clone(),
+        per_bucket: (*per_bucket).max(1),
+        ..Buckets::default()
+    };
+    match fields(step, old_child, &rel.child, bucket, by) {
+        Ok(step) => {
             p.undo.push(Undo::Drop {
                 collection: step.bucket.clone(),
             });
@@ -150,27 +150,13 @@ pub fn plan(
 /// Each field of the bucket collection, from the shape: the reference, the
 /// key, the count, the aggregates and the array of children.
 fn fields(
+    mut out: Buckets,
     old_child: &Collection,
     child: &str,
-    relationship: &str,
     bucket: &Collection,
     by: &BucketBy,
 ) -> Result<Buckets, String> {
-    let mut out = Buckets {
-        relationship: String::new(),
-        parent: String::new(),
-        child: String::new(),
-        ref_path: String::new(),
-        bucket: String::new(),
-        ref_field: String::new(),
-        per_bucket: 1,
-        time: None,
-        page: None,
-        count: None,
-        items_field: String::new(),
-        items: Vec::new(),
-        figures: Vec::new(),
-    };
+    let relationship = &out.relationship.clone();
     let today_name = |field: &str| {
         own_field(old_child, child, field)
             .map(str::to_string)

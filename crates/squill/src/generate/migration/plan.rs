@@ -58,29 +58,13 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
         if links::is_many_to_many(&now.chosen) || links::is_many_to_many(&rel.chosen) {
             let before = p.refused.len();
             links::plan(&mut p, today, recommended, now, rel);
-            if p.refused.len() > before {
-                let why = p.refused.split_off(before).join(", ");
-                p.refused.push(format!(
-                    "`{}`: {} → {}: {why}",
-                    rel.relationship,
-                    now.chosen.kind(),
-                    rel.chosen.kind()
-                ));
-            }
+            explain(&mut p, before, rel, &now.chosen);
             continue;
         }
         if matches!(now.chosen, Layout::Bucket { .. }) {
             let before = p.refused.len();
             super::bucket::plan_back(&mut p, today, recommended, rel);
-            if p.refused.len() > before {
-                let why = p.refused.split_off(before).join(", ");
-                p.refused.push(format!(
-                    "`{}`: {} → {}: {why}",
-                    rel.relationship,
-                    now.chosen.kind(),
-                    rel.chosen.kind()
-                ));
-            }
+            explain(&mut p, before, rel, &now.chosen);
             continue;
         }
         let Some(src) = source(
@@ -113,15 +97,7 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             );
         }
         parent_side(&mut p, today, recommended, rel, &src);
-        if p.refused.len() > before {
-            let why = p.refused.split_off(before).join(", ");
-            p.refused.push(format!(
-                "`{}`: {} → {}: {why}",
-                rel.relationship,
-                now.chosen.kind(),
-                rel.chosen.kind()
-            ));
-        }
+        explain(&mut p, before, rel, &now.chosen);
     }
     super::computed::computed(&mut p, today, recommended);
     dropped_timelines(&mut p, today, recommended);
@@ -129,6 +105,20 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
     p
+}
+
+/// The reasons pushed since `before`, as one: the relationship and its
+/// change, then why no step covers it.
+fn explain(p: &mut Plan, before: usize, rel: &crate::design::RelationshipDecision, today: &Layout) {
+    if p.refused.len() > before {
+        let why = p.refused.split_off(before).join(", ");
+        p.refused.push(format!(
+            "`{}`: {} → {}: {why}",
+            rel.relationship,
+            today.kind(),
+            rel.chosen.kind()
+        ));
+    }
 }
 
 /// A timeline of today is copies its writes keep up to date, read by the
