@@ -891,7 +891,7 @@ impl Builder<'_, '_> {
 }
 
 /// Milliseconds of a bucket's time unit.
-fn unit_ms(unit: &str) -> i64 {
+pub(crate) fn unit_ms(unit: &str) -> i64 {
     match unit {
         "minute" => 60_000,
         "day" => 86_400_000,

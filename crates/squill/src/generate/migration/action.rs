@@ -2,6 +2,7 @@
 //! it is checked. `plan` derives them from the two designs; `render` writes
 //! them as mongosh.
 
+use super::bucket::{Buckets, Unbuckets};
 use crate::model::AggregateFn;
 
 /// One field of the items a step builds: its name in the recommended
@@ -19,6 +20,9 @@ pub enum ParentField {
     Embedded { items: Vec<ItemField>, one: bool },
     /// The children's ids (child references).
     Ids,
+    /// An outlier's parent: its first `k` children in the order they
+    /// arrived (by `_id`); the rest stay in the child collection.
+    First { items: Vec<ItemField>, k: u64 },
     /// Copies of some of the children's fields beside their ids (an
     /// extended reference into the parent; a subset when `latest` keeps the
     /// newest `k` by the sort field).
@@ -113,6 +117,9 @@ pub enum Action {
         /// re-run overwrite rather than insert); without one, a batch first
         /// removes what an interrupted run of it wrote.
         keeps_id: bool,
+        /// An outlier's: the child collection holds the children past the
+        /// array already.
+        rest: bool,
     },
     /// child-references → parent-reference: each child gets its parent's id
     /// at `ref_field` from the parent's array.
@@ -192,6 +199,12 @@ pub enum Action {
         copies: Vec<ItemField>,
         attributes: Vec<ItemField>,
     },
+    /// parent-reference → bucket: the children of each batch of parents
+    /// grouped into the documents of a bucket collection.
+    Bucket(Box<Buckets>),
+    /// bucket → parent-reference: each child in the buckets of a batch of
+    /// parents into a document of the child collection.
+    Unbucket(Box<Unbuckets>),
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -253,6 +266,8 @@ impl Action {
                 field,
                 ..
             } => ("computed", relationship, field),
+            Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
+            Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }
@@ -291,8 +306,20 @@ impl Action {
 /// What the final, separate step removes once the new design is in use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cleanup {
-    DropCollection { collection: String },
-    Unset { collection: String, field: String },
+    DropCollection {
+        collection: String,
+    },
+    /// The children now embedded in their parent's `field` (by their
+    /// `_id`s there) out of the child collection, which keeps the rest.
+    RemoveEmbedded {
+        child: String,
+        parent: String,
+        field: String,
+    },
+    Unset {
+        collection: String,
+        field: String,
+    },
 }
 
 /// What undoes a step while the final step has not run.
@@ -302,6 +329,13 @@ pub enum Undo {
     Unset { collection: String, field: String },
     /// A collection the migration created.
     Drop { collection: String },
+    /// The children the migration copied out of their parent's `field`
+    /// into a child collection that held others already (an outlier's).
+    RemoveEmbedded {
+        child: String,
+        parent: String,
+        field: String,
+    },
     /// A reference turned into `{_id, copies…}` in place: back to the id.
     BackToId { collection: String, field: String },
     /// Copies taken out of references in place: put back from the

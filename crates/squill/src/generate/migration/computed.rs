@@ -12,6 +12,10 @@ use crate::model::AggregateFn;
 /// today's does not.
 pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
     for coll in &recommended.collections {
+        if super::bucket::is_bucket_collection(coll) {
+            // Its aggregates are per bucket: the bucket step computes them.
+            continue;
+        }
         let old = today.collections.iter().find(|c| c.name == coll.name);
         for f in &coll.shape.fields {
             let FieldOrigin::Computed {
@@ -102,10 +106,13 @@ fn computed_children(
             let coll = today.collections.iter().find(|c| c.name == child)?;
             Some((ChildrenAt::Ids { child, field: ids }, of(coll)?))
         }
+        // An outlier's children are in two places: not counted here.
+        Source::Embedded { rest: true, .. } => None,
         Source::Embedded {
             parent,
             field: arr,
             one,
+            rest: false,
         } => {
             let coll = today.collections.iter().find(|c| c.name == parent)?;
             let (items, _) = item_fields(coll.shape.fields.iter().find(|f| f.name == arr)?)?;

@@ -8,6 +8,7 @@
 //! half a design would leave the application's queries failing on the rest.
 
 mod action;
+mod bucket;
 mod computed;
 mod links;
 mod pipeline;

@@ -91,6 +91,10 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     };
                     (vec![json!({"$sort": {"_id": 1}})], value)
                 }
+                ParentField::First { items, k } => (
+                    vec![json!({"$sort": {"_id": 1}}), json!({"$limit": k})],
+                    map(json!(field(TMP)), "c", object_of(items, "c")),
+                ),
                 ParentField::Copies { items, latest } => {
                     let sub = match latest {
                         Some(l) => {
@@ -263,6 +267,8 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                 merge(child, "merge", "discard"),
             ]
         }
+        Action::Bucket(b) => super::bucket::pipeline(b),
+        Action::Unbucket(u) => super::bucket::pipeline_back(u),
         Action::Computed {
             parent,
             field: f,
@@ -499,5 +505,7 @@ pub fn collection(action: &Action) -> &str {
         Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
         Action::LinkItems { collection, .. } => collection,
         Action::Edge { holder, .. } => holder,
+        Action::Bucket(b) => &b.parent,
+        Action::Unbucket(u) => &u.parent,
     }
 }

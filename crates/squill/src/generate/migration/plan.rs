@@ -62,15 +62,13 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
         {
             let before = p.refused.len();
             links::plan(&mut p, today, recommended, now, rel);
-            if p.refused.len() > before {
-                let why = p.refused.split_off(before).join(", ");
-                p.refused.push(format!(
-                    "`{}`: {} → {}: {why}",
-                    rel.relationship,
-                    now.chosen.kind(),
-                    rel.chosen.kind()
-                ));
-            }
+            explain(&mut p, before, rel, &now.chosen);
+            continue;
+        }
+        if matches!(now.chosen, Layout::Bucket { .. }) {
+            let before = p.refused.len();
+            super::bucket::plan_back(&mut p, today, recommended, rel);
+            explain(&mut p, before, rel, &now.chosen);
             continue;
         }
         let Some(src) = source(
@@ -90,30 +88,59 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             continue;
         };
         let before = p.refused.len();
-        child_side(
-            &mut p,
-            today,
-            recommended,
-            &rel.relationship,
-            &rel.child,
-            &src,
-        );
-        parent_side(&mut p, today, recommended, rel, &src);
-        if p.refused.len() > before {
-            let why = p.refused.split_off(before).join(", ");
-            p.refused.push(format!(
-                "`{}`: {} → {}: {why}",
-                rel.relationship,
-                now.chosen.kind(),
-                rel.chosen.kind()
-            ));
+        if matches!(rel.chosen, Layout::Bucket { .. }) {
+            super::bucket::plan(&mut p, today, recommended, rel, &src);
+        } else {
+            child_side(
+                &mut p,
+                today,
+                recommended,
+                &rel.relationship,
+                &rel.child,
+                &src,
+            );
         }
+        parent_side(&mut p, today, recommended, rel, &src);
+        explain(&mut p, before, rel, &now.chosen);
     }
     super::computed::computed(&mut p, today, recommended);
+    dropped_timelines(&mut p, today, recommended);
     account(&mut p, today, recommended);
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
     p
+}
+
+/// The reasons pushed since `before`, as one: the relationship and its
+/// change, then why no step covers it.
+fn explain(p: &mut Plan, before: usize, rel: &crate::design::RelationshipDecision, today: &Layout) {
+    if p.refused.len() > before {
+        let why = p.refused.split_off(before).join(", ");
+        p.refused.push(format!(
+            "`{}`: {} → {}: {why}",
+            rel.relationship,
+            today.kind(),
+            rel.chosen.kind()
+        ));
+    }
+}
+
+/// A timeline of today is copies its writes keep up to date, read by the
+/// application of today only: without one in the recommended design (a
+/// feed read on demand), it goes in the final step.
+fn dropped_timelines(p: &mut Plan, today: &Design, recommended: &Design) {
+    for c in &today.collections {
+        let timeline = c
+            .shape
+            .fields
+            .iter()
+            .any(|f| matches!(f.origin, FieldOrigin::Timeline { .. }));
+        if timeline && !recommended.collections.iter().any(|r| r.name == c.name) {
+            p.cleanup.push(Cleanup::DropCollection {
+                collection: c.name.clone(),
+            });
+        }
+    }
 }
 
 /// The child's collection and its reference to the parent.
@@ -153,7 +180,15 @@ fn child_side(
     match (&tf.ty, src) {
         (ShapeType::Scalar { .. }, Source::ChildCollection { ref_path, .. })
             if *ref_path == tf.name => {}
-        (ShapeType::Scalar { .. }, Source::Embedded { parent, field, one }) => {
+        (
+            ShapeType::Scalar { .. },
+            Source::Embedded {
+                parent,
+                field,
+                one,
+                rest,
+            },
+        ) => {
             let Some(items) = unwound_items(today, parent, field, target, tf) else {
                 p.refused.push(format!(
                     "the fields of `{}` are not all embedded children's own fields",
@@ -162,6 +197,13 @@ fn child_side(
                 return;
             };
             let keeps_id = items.iter().any(|i| i.target == "_id");
+            if *rest && !keeps_id {
+                // A batch could not tell the children it wrote from those
+                // the child collection held already.
+                p.refused
+                    .push("an outlier's embedded children without an `_id`".into());
+                return;
+            }
             p.actions.push(Action::Unwind {
                 relationship: rel.into(),
                 parent: parent.clone(),
@@ -171,9 +213,18 @@ fn child_side(
                 ref_field: tf.name.clone(),
                 items,
                 keeps_id,
+                rest: *rest,
             });
-            p.undo.push(Undo::Drop {
-                collection: target.name.clone(),
+            p.undo.push(if *rest {
+                Undo::RemoveEmbedded {
+                    child: target.name.clone(),
+                    parent: parent.clone(),
+                    field: field.clone(),
+                }
+            } else {
+                Undo::Drop {
+                    collection: target.name.clone(),
+                }
             });
         }
         (ShapeType::Scalar { bson_type, .. }, Source::ChildCollection { ref_path, child })
@@ -382,13 +433,23 @@ fn parent_side(
     let Some(child_coll) = today.collections.iter().find(|c| &c.name == child) else {
         return;
     };
-    let Some(what) = parent_field(new, child_coll, &rel.child, &rel.chosen) else {
+    let Some(what) = parent_field(new, child_coll, &rel.child, (name, ref_path), &rel.chosen)
+    else {
         p.refused.push(format!(
             "no step builds `{}.{}` (its items are neither the children's fields nor their ids)",
             target.name, new.name
         ));
         return;
     };
+    if let ParentField::First { .. } = what {
+        // An outlier's child collection keeps only the children past the
+        // parent's array: the embedded ones leave it in the final step.
+        p.cleanup.push(Cleanup::RemoveEmbedded {
+            child: child.clone(),
+            parent: target.name.clone(),
+            field: new.name.clone(),
+        });
+    }
     p.actions.push(Action::BuildParent {
         relationship: name.clone(),
         parent: target.name.clone(),
@@ -406,11 +467,13 @@ fn parent_side(
 }
 
 /// What the parent's new field holds, with each item field's source in the
-/// child's collection of today.
+/// child's collection of today (`reference`: the relationship, and the path
+/// of the parent's id in the child, for items that keep it).
 fn parent_field(
     new: &ShapeField,
     child_coll: &Collection,
     child: &str,
+    reference: (&str, &str),
     layout: &Layout,
 ) -> Option<ParentField> {
     if is_id_array(new) {
@@ -429,11 +492,20 @@ fn parent_field(
                 copies = true;
                 own_field(child_coll, entity, field)?
             }
+            FieldOrigin::Reference { relationship } if relationship == reference.0 => reference.1,
             _ => return None,
         };
         items.push(ItemField {
             target: f.name.clone(),
             source: source.into(),
+        });
+    }
+    if let Layout::Outlier { threshold } = layout {
+        // The final step finds the embedded children by their `_id`s.
+        let ids = items.iter().any(|i| i.target == "_id");
+        return (!copies && !one && ids).then_some(ParentField::First {
+            items,
+            k: *threshold,
         });
     }
     if !copies {
@@ -495,11 +567,25 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
                 collection, target, ..
             } => collection == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
+            Action::Bucket(b) => b.bucket == coll,
+            Action::Unbucket(u) => u.child == coll,
         })
     };
     let mut missing = Vec::new();
     for coll in &recommended.collections {
         let old = today.collections.iter().find(|c| c.name == coll.name);
+        let timeline = coll
+            .shape
+            .fields
+            .iter()
+            .any(|f| matches!(f.origin, FieldOrigin::Timeline { .. }));
+        if timeline && old.is_none() {
+            missing.push(format!(
+                "no step builds the timeline `{}` (fan-out on write) the design of today does not have",
+                coll.name
+            ));
+            continue;
+        }
         if let Some(old) = old
             && old.entities != coll.entities
         {

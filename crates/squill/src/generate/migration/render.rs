@@ -29,6 +29,9 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way",
     "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
     "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
+    "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
+    "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
+    "a timeline of today the recommended design has not (dropped in the final step)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -181,6 +184,9 @@ fn what(a: &Action) -> String {
             ParentField::Embedded { .. } => {
                 format!("{parent}.{field}: its {child} documents embedded")
             }
+            ParentField::First { k, .. } => {
+                format!("{parent}.{field}: its first {k} {child} documents embedded")
+            }
             ParentField::Copies {
                 latest: Some(l), ..
             } => format!(
@@ -268,6 +274,22 @@ fn what(a: &Action) -> String {
             ..
         } => format!(
             "{collection}.{target}: the {other} ids of {collection}.{field}, with copies of their fields"
+        ),
+        Action::Bucket(b) => format!(
+            "{}: the {} documents of each {} grouped {}{} to a bucket",
+            b.bucket,
+            b.child,
+            b.parent,
+            if b.time.is_some() {
+                "by time unit, at most "
+            } else {
+                ""
+            },
+            b.per_bucket,
+        ),
+        Action::Unbucket(u) => format!(
+            "{}: the children in {}.{}, each with {}",
+            u.child, u.bucket, u.items_field, u.ref_field
         ),
         Action::Computed {
             parent,
@@ -373,6 +395,18 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 js(ref_field)
             );
         }
+        if let Action::Unbucket(u) = a
+            && !u.keeps_id
+        {
+            // New documents get new ids: what an interrupted run of this batch
+            // wrote goes first, so the batch is written once.
+            let _ = writeln!(
+                out,
+                "  db.getCollection({}).deleteMany({{ {}: {{ $in: ids }} }});",
+                js(&u.child),
+                js(&u.ref_field)
+            );
+        }
         if let Action::Edge {
             edge,
             holder_ref,
@@ -396,10 +430,23 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             );
             continue;
         }
+        let (from, batch) = match a {
+            // The children of the batch's parents.
+            Action::Bucket(b) => (
+                b.child.as_str(),
+                format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&b.ref_path)),
+            ),
+            // The buckets of the batch's parents.
+            Action::Unbucket(u) => (
+                u.bucket.as_str(),
+                format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&u.bucket_ref)),
+            ),
+            _ => (coll, "{ $match: range }".to_string()),
+        };
         let _ = writeln!(
             out,
-            "  db.getCollection({}).aggregate([{{ $match: range }},\n{}\n  ]).toArray();\n}});",
-            js(coll),
+            "  db.getCollection({}).aggregate([{batch},\n{}\n  ]).toArray();\n}});",
+            js(from),
             stages.join(",\n")
         );
         if let Some((coll, _)) = index {
@@ -455,6 +502,11 @@ fn cleanup(out: &mut String, plan: &Plan) {
     let mut lines = Vec::new();
     for c in &plan.cleanup {
         lines.push(match c {
+            Cleanup::RemoveEmbedded {
+                child,
+                parent,
+                field,
+            } => remove_embedded(child, parent, field),
             Cleanup::DropCollection { collection } => {
                 format!("db.getCollection({}).drop();", js(collection))
             }
@@ -495,6 +547,11 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 js(field)
             ),
             Undo::Drop { collection } => format!("db.getCollection({}).drop();", js(collection)),
+            Undo::RemoveEmbedded {
+                child,
+                parent,
+                field,
+            } => remove_embedded(child, parent, field),
             Undo::BackToId { collection, field } => format!(
                 "db.getCollection({c}).updateMany({{ {f}: {{ $type: \"object\" }} }}, [{{ $set: {{ {f}: {v} }} }}]);",
                 c = js(collection),
@@ -541,4 +598,15 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
          // puts its own back.)\n\
          print(\"squill migration: to undo it before the final step, run the rollback statements at the end of migration.js\");\n",
     );
+}
+
+/// The statement that deletes from `child` the documents whose `_id`s the
+/// items of `parent.field` hold (an outlier's embedded children).
+fn remove_embedded(child: &str, parent: &str, field: &str) -> String {
+    format!(
+        "db.getCollection({}).find({{}}, {{ {f}: 1 }}).forEach((p) => {{ const ids = (p[{f}] || []).map((c) => c._id); if (ids.length > 0) db.getCollection({}).deleteMany({{ _id: {{ $in: ids }} }}); }});",
+        js(parent),
+        js(child),
+        f = js(field)
+    )
 }

@@ -89,11 +89,13 @@ pub enum Source {
     /// (`product_id`, or `customer._id` under an extended reference).
     ChildCollection { child: String, ref_path: String },
     /// The children inside the parent's documents, at `field` (an array, or
-    /// a sub-document when `one`).
+    /// a sub-document when `one`); with `rest`, an outlier's: the children
+    /// past the array are in the child collection already.
     Embedded {
         parent: String,
         field: String,
         one: bool,
+        rest: bool,
     },
     /// The parent keeps its children's ids at `field`; the children have a
     /// collection of their own without their parent's id. With `objects`,
@@ -135,7 +137,7 @@ pub fn source(
                 ref_path,
             })
         }
-        Layout::Embed => {
+        Layout::Embed | Layout::Outlier { .. } => {
             let coll = collection_of(today, parent)?;
             let f = link_field(coll, relationship)?;
             let (_, one) = item_fields(f)?;
@@ -143,6 +145,7 @@ pub fn source(
                 parent: coll.name.clone(),
                 field: f.name.clone(),
                 one,
+                rest: matches!(layout, Layout::Outlier { .. }),
             })
         }
         Layout::ChildReferences

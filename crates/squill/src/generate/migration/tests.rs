@@ -565,3 +565,176 @@ fn self_many_to_many_one_way_to_two_way_extended_reference() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// sensor-readings (tests/fixtures), readings bucketed per sensor and hour
+/// (or pinned to `layout`), with `current`.
+fn readings(layout: &str, current: &str) -> String {
+    let model = include_str!("../../../tests/fixtures/sensor-readings.yaml").replacen(
+        "    layout: bucket\n",
+        &format!("    layout: {layout}\n"),
+        1,
+    );
+    format!("{model}\ncurrent:\n  readings: {current}\n")
+}
+
+/// blog-comments-pages (examples/blog-comments-pages.yaml): comments read
+/// 50 at a time in posting order, with `layout` and `current`.
+fn comments(layout: Option<&str>, current: &str) -> String {
+    let pin = layout
+        .map(|l| format!("    layout: {l}\n"))
+        .unwrap_or_default();
+    format!(
+        "name: blog-comments-pages
+entities:
+  post:
+    count: 100000
+    fields: {{title: string(40), url: {{type: string(40), distinct: 100000}}, text: string(3000)}}
+  comment:
+    count: 30000000
+    fields: {{name: string(14), created_on: date, comment: string(200)}}
+relationships:
+  comments:
+    parent: post
+    child: comment
+    children: {{min: 0, typical: 300, max: 20000, growth_per_day: 5}}
+    child_field: post
+{pin}operations:
+  read_post:
+    read: post
+    rate: 200
+    filter: {{url: eq}}
+    fields: [title, text]
+  comment_page:
+    read: post
+    rate: 300
+    filter: {{_id: eq}}
+    fields: [_id]
+    include:
+      comments: {{sort: created_on, limit: 50}}
+  add_comment:
+    insert: comment
+    links: [comments]
+    rate: 6
+current:
+  comments: {current}
+"
+    )
+}
+
+#[test]
+fn parent_reference_to_bucket_by_time() {
+    let text = moving(&readings("bucket", "parent-reference"));
+    // Grouped per sensor and hour, cut at 60, each bucket with the id of
+    // its first reading.
+    assert!(
+        text.contains(r#"{"$mod":[{"$toLong":"$time"},3600000]}"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"{"$slice":["$c","$$i",60]}"#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn parent_reference_to_bucket_by_count() {
+    insta::assert_snapshot!(moving(&comments(None, "parent-reference")));
+}
+
+#[test]
+fn bucket_to_parent_reference() {
+    let text = moving(&readings("parent-reference", "bucket"));
+    // No id in the buckets' items: a batch first removes what an
+    // interrupted run of it wrote.
+    assert!(
+        text.contains(r#"db.getCollection("reading").deleteMany({ "sensor": { $in: ids } });"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
+/// pinned to `layout`, with `current`.
+fn attendees(layout: &str, current: &str) -> String {
+    format!(
+        "name: s05-attendees
+entities:
+  event:
+    count: 10000000
+    fields: {{title: string(60), starts_at: date, venue: string(40)}}
+  attendee:
+    count: 400000000
+    fields: {{name: string(24), registered_at: date}}
+relationships:
+  attendees:
+    parent: event
+    child: attendee
+    children: {{min: 0, typical: 30, p99: 400, max: 2000000}}
+    child_field: event
+    layout: {layout}
+operations:
+  event_page:
+    read: event
+    rate: 5000
+    filter: {{_id: eq}}
+    include:
+      attendees: {{fields: [name]}}
+  register:
+    insert: attendee
+    links: [attendees]
+    rate: 500
+current:
+  attendees: {current}
+"
+    )
+}
+
+#[test]
+fn parent_reference_to_outlier() {
+    let text = moving(&attendees("outlier", "parent-reference"));
+    // The first children by `_id`, as many as the threshold; the final
+    // step takes them out of the child collection.
+    assert!(
+        text.contains(r#""pipeline":[{"$sort":{"_id":1}},{"$limit":1133}]"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("attendee").deleteMany({ _id: { $in: ids } })"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn outlier_to_parent_reference() {
+    insta::assert_snapshot!(moving(&attendees("parent-reference", "outlier")));
+}
+
+/// club-feed (tests/fixtures): a timeline per member today; with `posts`
+/// pinned to `layout` instead of parent-reference, and `current`.
+fn club(layout: &str, current: &str) -> String {
+    let model = include_str!("../../../tests/fixtures/club-feed.yaml");
+    let at = "    child_field: author\n    layout: parent-reference\n";
+    assert!(model.contains(at), "the fixture pins posts");
+    let model = model.replacen(
+        at,
+        &format!("    child_field: author\n    layout: {layout}\n"),
+        1,
+    );
+    format!("{model}\ncurrent:\n  posts: {current}\n")
+}
+
+#[test]
+fn a_timeline_the_recommended_design_has_not_goes_in_the_final_step() {
+    // Posts embedded in their author: the feed is read on demand, and the
+    // timelines of today go with the post collection.
+    let text = moving(&club("embed", "parent-reference"));
+    assert!(
+        text.contains("  db.getCollection(\"member_timeline\").drop();\n"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_timeline_the_design_of_today_has_not_is_refused() {
+    insta::assert_snapshot!(refused(&club("parent-reference", "embed")));
+}

@@ -5,6 +5,7 @@
 //! children a parent's array now holds against the children there were).
 
 use super::action::{Action, ChildrenAt, ParentField};
+use super::bucket::Buckets;
 use crate::design::Design;
 use crate::model::AggregateFn;
 use serde_json::json;
@@ -30,8 +31,23 @@ fn set(path: &str) -> serde_json::Value {
 
 pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<Figure> {
     let mut out = Vec::new();
+    // An outlier's child collection gains (or, in the final step, loses)
+    // the embedded children: its figure is the step's.
+    let outlier = |name: &str| {
+        actions.iter().any(|a| match a {
+            Action::Unwind {
+                child, rest: true, ..
+            }
+            | Action::BuildParent {
+                child,
+                what: ParentField::First { .. },
+                ..
+            } => child == name,
+            _ => false,
+        })
+    };
     for coll in &recommended.collections {
-        if today.collections.iter().any(|c| c.name == coll.name) {
+        if today.collections.iter().any(|c| c.name == coll.name) && !outlier(&coll.name) {
             out.push(Figure {
                 label: format!("{}: documents", coll.name),
                 before: count(&coll.name, &json!({})),
@@ -42,6 +58,28 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
     for a in actions {
         if let Some(f) = copied(a) {
             out.push(f);
+        }
+        if let Action::Bucket(b) = a {
+            buckets(&mut out, b);
+            continue;
+        }
+        if let Action::Unbucket(u) = a {
+            let label =
+                |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
+            let after = count(&u.child, &set(&u.ref_field));
+            out.push(Figure {
+                label: label("held"),
+                before: sizes(&u.bucket, &u.items_field),
+                after: after.clone(),
+            });
+            if let Some(c) = &u.count {
+                out.push(Figure {
+                    label: label("counted"),
+                    before: format!("squillTotal({}, {})", json!(u.bucket), json!(c)),
+                    after,
+                });
+            }
+            continue;
         }
         out.push(match a {
             Action::BuildParent {
@@ -57,6 +95,9 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                     // Each link once: the items of the other side's arrays.
                     ParentField::Holders { .. } => {
                         sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
+                    }
+                    ParentField::First { k, .. } => {
+                        format!("squillCapped({}, {}, {k})", json!(child), json!(ref_path))
                     }
                     ParentField::Copies {
                         latest: Some(l), ..
@@ -75,10 +116,20 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 field,
                 child,
                 ref_field,
+                rest,
                 ..
             } => Figure {
                 label: format!("{child}: one document per child embedded in {parent}.{field}"),
-                before: sizes(parent, field),
+                before: if *rest {
+                    // And those past the array, there already.
+                    format!(
+                        "{} + {}",
+                        sizes(parent, field),
+                        count(child, &set(ref_field))
+                    )
+                } else {
+                    sizes(parent, field)
+                },
                 after: count(child, &set(ref_field)),
             },
             Action::RefFromIds {
@@ -164,6 +215,7 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
+            Action::Bucket(_) | Action::Unbucket(_) => continue,
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
@@ -234,4 +286,35 @@ fn copied(a: &Action) -> Option<Figure> {
             json!(names)
         ),
     })
+}
+
+/// Each child of today in one bucket, the counts adding up to them, and no
+/// bucket over its size.
+fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
+    let children = count(&b.child, &set(&b.ref_path));
+    out.push(Figure {
+        label: format!(
+            "{}.{}: each {} document of today in one bucket",
+            b.bucket, b.items_field, b.child
+        ),
+        before: children.clone(),
+        after: sizes(&b.bucket, &b.items_field),
+    });
+    if let Some(c) = &b.count {
+        out.push(Figure {
+            label: format!(
+                "{}.{}: the counts add up to the children",
+                b.bucket, c.field
+            ),
+            before: children,
+            after: format!("squillTotal({}, {})", json!(b.bucket), json!(c.field)),
+        });
+    }
+    // An item at index `per_bucket` is one too many.
+    let over = format!("{}.{}", b.items_field, b.per_bucket);
+    out.push(Figure {
+        label: format!("{}: no bucket holds more than {}", b.bucket, b.per_bucket),
+        before: "0".into(),
+        after: count(&b.bucket, &json!({ over: {"$exists": true} })),
+    });
 }
