@@ -70,6 +70,28 @@ fn tags(layout: Option<&str>, current: Option<&str>) -> String {
     from_file(path, "    standalone: true\n", "tags", layout, current)
 }
 
+/// category-paths (the generators' fixture: a tree of categories whose
+/// breadcrumbs and subtrees are read, and products listed under a category)
+/// with the tree `subcategories` and `products` pinned, and `current`
+/// (entries, one a line).
+fn categories(tree: &str, products: &str, current: &[&str]) -> String {
+    let path = "crates/squill/tests/fixtures/category-paths.yaml";
+    let text = std::fs::read_to_string(crate::support::repo_root().join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (tree_at, products_at) = ("    layout: tree-path\n", "    layout: path-reference\n");
+    assert!(text.contains(tree_at) && text.contains(products_at));
+    let mut out = text
+        .replacen(tree_at, &format!("    layout: {tree}\n"), 1)
+        .replacen(products_at, &format!("    layout: {products}\n"), 1);
+    if !current.is_empty() {
+        out.push_str("\ncurrent:\n");
+        for c in current {
+            out.push_str(&format!("  {c}\n"));
+        }
+    }
+    out
+}
+
 /// Products and their parts, each part's number copied into the product's
 /// array (an extended reference into the parent) today; `shared` parts
 /// belong to several products.
@@ -159,7 +181,12 @@ print(json.dumps(out))
 /// number, how many of the b values are bare ids (not sub-documents), and a
 /// digest of the sorted pairs (so links moved to the other side, or into an
 /// edge collection, compare equal when none is lost, added or changed).
-const LINKS: &str = r#"
+/// A `b` ending in `#` pairs each value with its position (a path's order);
+/// `b^nodes.parent` (optionally `:field`) stands for the walk up a tree from
+/// the id at `b` through the parent ids of `nodes`, from the root down, each
+/// node with its position (its `field` instead of its id): the path a tree
+/// layout must hold, computed here from the parent ids alone.
+const LINKS: &str = r##"
 import hashlib, json, sys
 from bson import json_util
 from pymongo import MongoClient
@@ -175,19 +202,39 @@ def vals(v, path):
         k, _, rest = path.partition(".")
         return vals(v.get(k), rest)
     return []
+cache = {}
+def walk(nodes, parent, start, show):
+    if nodes not in cache:
+        cache[nodes] = {d["_id"]: d for d in db[nodes].find({})}
+    docs = cache[nodes]
+    chain = []
+    while start in docs and len(chain) <= len(docs):
+        chain.append(("id", docs[start].get(show) if show else start))
+        start = docs[start].get(parent)
+    return chain[::-1]
 out = {}
 for spec in sys.argv[3:]:
     coll, a, b = spec.split("|")
+    up = None
+    if "^" in b:
+        b, up = b.split("^")
+        up, _, show = up.partition(":")
+        up = up.split(".", 1) + [show]
+    ordered = b.endswith("#")
+    b = b.rstrip("#")
     pairs, ids = [], 0
     for d in db[coll].find({}):
         for _, x in vals(d, a):
-            for kind, y in vals(d, b):
-                pairs.append(json_util.dumps([x, y]))
+            ys = vals(d, b)
+            if up:
+                ys = [y for _, s in ys for y in walk(up[0], up[1], s, up[2])]
+            for i, (kind, y) in enumerate(ys):
+                pairs.append(json_util.dumps([x, i, y] if ordered or up else [x, y]))
                 ids += kind == "id"
     pairs.sort()
     out[spec] = {"n": len(pairs), "ids": ids, "digest": hashlib.md5("\n".join(pairs).encode()).hexdigest()}
 print(json.dumps(out))
-"#;
+"##;
 
 /// Loads data/*.json into the database (mongoimport is not installed).
 const LOAD: &str = r#"
@@ -352,6 +399,67 @@ fn cases() -> Vec<Case> {
                 ("tags|book|added_at", "book|_id|tags.added_at"),
             ],
             dropped: vec!["tags|book|tag"],
+            ..Case::default()
+        },
+        Case {
+            name: "tree-path",
+            model: categories(
+                "tree-path",
+                "parent-reference",
+                &["subcategories: parent-reference"],
+            ),
+            today: categories("parent-reference", "parent-reference", &[]),
+            // Each node's path: the walk up the parent ids of today, from
+            // the root down, with the nodes' names.
+            moved: vec![
+                ("category|_id|_id^category.parent", "category|_id|path._id#"),
+                (
+                    "category|_id|_id^category.parent:name",
+                    "category|_id|path.name#",
+                ),
+            ],
+            ..Case::default()
+        },
+        Case {
+            name: "path-reference",
+            model: categories(
+                "parent-reference",
+                "path-reference",
+                &["products: parent-reference"],
+            ),
+            today: categories("parent-reference", "parent-reference", &[]),
+            moved: vec![(
+                "product|_id|category^category.parent",
+                "product|_id|category_path#",
+            )],
+            ..Case::default()
+        },
+        Case {
+            name: "tree-path-to-parent-reference",
+            model: categories(
+                "parent-reference",
+                "parent-reference",
+                &["subcategories: tree-path"],
+            ),
+            today: categories("tree-path", "parent-reference", &[]),
+            // The parent ids stay and walk up the paths of today.
+            moved: vec![("category|_id|path._id#", "category|_id|_id^category.parent")],
+            dropped: vec!["category|_id|path._id"],
+            ..Case::default()
+        },
+        Case {
+            name: "path-reference-to-parent-reference",
+            model: categories(
+                "parent-reference",
+                "parent-reference",
+                &["products: path-reference"],
+            ),
+            today: categories("parent-reference", "path-reference", &[]),
+            moved: vec![(
+                "product|_id|category_path#",
+                "product|_id|category^category.parent",
+            )],
+            dropped: vec!["product|_id|category_path"],
             ..Case::default()
         },
     ]

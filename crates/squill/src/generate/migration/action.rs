@@ -163,6 +163,21 @@ pub enum Action {
         parent: String,
         copies: Vec<ItemField>,
     },
+    /// parent-reference → tree-path or path-reference: `field` of each
+    /// document of `collection`, the path from the root of the tree whose
+    /// nodes (in `nodes`) keep their parent's id at `parent`, down to the
+    /// node at `start` (the document's own `_id` for a node's own path, its
+    /// reference for a node's child), the node last: each item `{_id,
+    /// copies…}` from the node, or the bare id when `items` is `None`.
+    Path {
+        relationship: String,
+        collection: String,
+        field: String,
+        start: String,
+        nodes: String,
+        parent: String,
+        items: Option<Vec<ItemField>>,
+    },
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -219,6 +234,11 @@ impl Action {
                 field,
                 ..
             } => ("computed", relationship, field),
+            Action::Path {
+                relationship,
+                field,
+                ..
+            } => ("path", relationship, field),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }
@@ -241,6 +261,20 @@ impl Action {
 pub enum Cleanup {
     DropCollection { collection: String },
     Unset { collection: String, field: String },
+}
+
+/// A figure that checks data no step moves: a path the final step drops
+/// against the parent ids that stay (`Action::Path`'s fields: the path's
+/// length from the root against the walk up the parent ids).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    PathKept {
+        collection: String,
+        field: String,
+        start: String,
+        nodes: String,
+        parent: String,
+    },
 }
 
 /// What undoes a step while the final step has not run.

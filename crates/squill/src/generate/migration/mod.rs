@@ -14,6 +14,7 @@ mod pipeline;
 mod plan;
 mod render;
 mod source;
+mod tree;
 mod verify;
 
 #[cfg(test)]

@@ -9,9 +9,11 @@ use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
 
 /// The temporary field the looked-up documents are read into.
-const TMP: &str = "__squill";
+pub(super) const TMP: &str = "__squill";
 /// The other side's document looked up for an edge's copies.
-const OTHER: &str = "__squill_other";
+pub(super) const OTHER: &str = "__squill_other";
+/// A tree's node's distance from where the walk up the tree starts.
+const DEPTH: &str = "__squill_depth";
 
 fn field(name: &str) -> String {
     format!("${name}")
@@ -199,6 +201,36 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                 merge(child, "merge", "discard"),
             ]
         }
+        Action::Path {
+            collection,
+            field: f,
+            start,
+            nodes,
+            parent,
+            items,
+            ..
+        } => {
+            let item = match items {
+                Some(items) => object_of(items, "a"),
+                None => json!("$$a._id"),
+            };
+            // $graphLookup gives the walk up in no order: item `i` of the
+            // path (of `n`) is the node `n - 1 - i` steps up, so the root
+            // comes first and the start last.
+            let nth = json!({"$arrayElemAt": [{"$filter": {
+                "input": field(TMP),
+                "cond": {"$eq": [format!("$$this.{DEPTH}"), {"$subtract": [{"$subtract": ["$$n", 1]}, "$$i"]}]},
+            }}, 0]});
+            let path = json!({"$let": {
+                "vars": {"n": {"$size": field(TMP)}},
+                "in": map(json!({"$range": [0, "$$n"]}), "i", json!({"$let": {"vars": {"a": nth}, "in": item}})),
+            }});
+            vec![
+                json!({"$graphLookup": {"from": nodes, "startWith": field(start), "connectFromField": parent, "connectToField": "_id", "depthField": DEPTH, "as": TMP}}),
+                json!({"$project": {f.as_str(): path}}),
+                merge(collection, "merge", "discard"),
+            ]
+        }
         Action::Computed {
             parent,
             field: f,
@@ -368,5 +400,6 @@ pub fn collection(action: &Action) -> &str {
         | Action::Computed { parent, .. } => parent,
         Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
         Action::Edge { holder, .. } => holder,
+        Action::Path { collection, .. } => collection,
     }
 }

@@ -4,12 +4,15 @@
 //! builds and today's documents do not already hold refuses the whole
 //! migration, so no script is written that would leave a collection short.
 
-use super::action::{Action, Cleanup, ItemField, Latest, ParentField, Undo};
+use super::action::{Action, Check, Cleanup, ItemField, Latest, ParentField, Undo};
 use super::links;
 use super::source::{
     Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
 };
-use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType};
+use super::tree;
+use crate::design::{
+    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
+};
 
 /// The steps, what the final step removes, and what undoes them.
 #[derive(Debug, Clone, Default)]
@@ -17,6 +20,8 @@ pub struct Plan {
     pub actions: Vec<Action>,
     pub cleanup: Vec<Cleanup>,
     pub undo: Vec<Undo>,
+    /// Figures of data no step moves (a path the final step drops).
+    pub checks: Vec<Check>,
     /// Relationships whose layout changes: `(name, today, recommended)`.
     pub changes: Vec<(String, String, String)>,
     /// Why no script can be written (empty when one can).
@@ -55,18 +60,15 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             now.chosen.kind().to_string(),
             rel.chosen.kind().to_string(),
         ));
+        let before = p.refused.len();
         if links::is_many_to_many(&now.chosen) || links::is_many_to_many(&rel.chosen) {
-            let before = p.refused.len();
             links::plan(&mut p, today, recommended, now, rel);
-            if p.refused.len() > before {
-                let why = p.refused.split_off(before).join(", ");
-                p.refused.push(format!(
-                    "`{}`: {} → {}: {why}",
-                    rel.relationship,
-                    now.chosen.kind(),
-                    rel.chosen.kind()
-                ));
-            }
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if tree::is_tree(&now.chosen) || tree::is_tree(&rel.chosen) {
+            tree::plan(&mut p, today, recommended, now, rel);
+            explain(&mut p, before, now, rel);
             continue;
         }
         let Some(src) = source(
@@ -85,7 +87,6 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             ));
             continue;
         };
-        let before = p.refused.len();
         child_side(
             &mut p,
             today,
@@ -95,21 +96,27 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             &src,
         );
         parent_side(&mut p, today, recommended, rel, &src);
-        if p.refused.len() > before {
-            let why = p.refused.split_off(before).join(", ");
-            p.refused.push(format!(
-                "`{}`: {} → {}: {why}",
-                rel.relationship,
-                now.chosen.kind(),
-                rel.chosen.kind()
-            ));
-        }
+        explain(&mut p, before, now, rel);
     }
     super::computed::computed(&mut p, today, recommended);
     account(&mut p, today, recommended);
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
     p
+}
+
+/// The reasons a relationship's steps gave since `before`, as one reason
+/// that names the relationship and its change.
+fn explain(p: &mut Plan, before: usize, now: &RelationshipDecision, rel: &RelationshipDecision) {
+    if p.refused.len() > before {
+        let why = p.refused.split_off(before).join(", ");
+        p.refused.push(format!(
+            "`{}`: {} → {}: {why}",
+            rel.relationship,
+            now.chosen.kind(),
+            rel.chosen.kind()
+        ));
+    }
 }
 
 /// The child's collection and its reference to the parent.
@@ -327,7 +334,7 @@ fn parent_side(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,
-    rel: &crate::design::RelationshipDecision,
+    rel: &RelationshipDecision,
     src: &Source,
 ) {
     let name = &rel.relationship;
@@ -488,6 +495,11 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
+            Action::Path {
+                collection,
+                field: f,
+                ..
+            } => collection == coll && f == field,
         })
     };
     let mut missing = Vec::new();

@@ -24,6 +24,8 @@ pub const SUPPORTED: &[&str] = &[
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
     "many-to-many-one-way ↔ many-to-many-two-way (the other side's ids built, or dropped in the final step)",
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
+    "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
+    "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -124,6 +126,26 @@ function ensureCollection(name, validator) {
 }
 "#;
 
+/// The helpers of the figures of a tree's paths (only in a script that has them).
+const TREE_RUNTIME: &str = r#"
+// The nodes on the walk up a tree from each document of `coll` (from the id
+// at `start`, through the parent ids at `parent` in `nodes`), summed: the
+// items the paths from the roots hold.
+function squillDepths(coll, start, nodes, parent) {
+  const r = db.getCollection(coll).aggregate([
+    { $graphLookup: { from: nodes, startWith: "$" + start, connectFromField: parent, connectToField: "_id", as: "walk" } },
+    { $group: { _id: null, n: { $sum: { $size: "$walk" } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The documents of `coll` that pass `stages`.
+function squillMatching(coll, stages) {
+  const r = db.getCollection(coll).aggregate(stages.concat([{ $group: { _id: null, n: { $sum: 1 } } }])).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+"#;
+
 fn js(v: &str) -> String {
     json!(v).to_string()
 }
@@ -207,6 +229,16 @@ fn what(a: &Action) -> String {
             edge,
             ..
         } => format!("{edge}: one document per link in {holder}.{field}"),
+        Action::Path {
+            collection,
+            field,
+            start,
+            nodes,
+            ..
+        } => format!(
+            "{collection}.{field}: the path from the root of {nodes} to {}",
+            super::verify::node_at(start)
+        ),
         Action::Computed {
             parent,
             field,
@@ -266,7 +298,15 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         return out;
     }
     out.push_str(RUNTIME);
-    let figs = figures(&plan.actions, today, recommended);
+    let trees = !plan.checks.is_empty()
+        || plan
+            .actions
+            .iter()
+            .any(|a| matches!(a, Action::Path { .. }));
+    if trees {
+        out.push_str(TREE_RUNTIME);
+    }
+    let figs = figures(&plan.actions, &plan.checks, today, recommended);
     out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");
     for f in &figs {
         let _ = writeln!(out, "  {},", f.before);

@@ -330,3 +330,93 @@ fn many_to_many_one_way_to_edge_collection() {
 fn edge_collection_to_many_to_many_one_way() {
     insta::assert_snapshot!(moving(&tags("many-to-many-one-way", "edge-collection")));
 }
+
+/// category-paths (tests/fixtures/category-paths.yaml): a tree of
+/// categories and their products, `subcategories` and `products` pinned,
+/// with `current` (entries, one a line).
+fn categories(tree: &str, products: &str, current: &[&str]) -> String {
+    let text = include_str!("../../../tests/fixtures/category-paths.yaml")
+        .replacen(
+            "    layout: tree-path\n",
+            &format!("    layout: {tree}\n"),
+            1,
+        )
+        .replacen(
+            "    layout: path-reference\n",
+            &format!("    layout: {products}\n"),
+            1,
+        );
+    let lines: Vec<String> = current.iter().map(|c| format!("  {c}\n")).collect();
+    format!("{text}\ncurrent:\n{}", lines.concat())
+}
+
+#[test]
+fn parent_reference_to_tree_path() {
+    let text = moving(&categories(
+        "tree-path",
+        "parent-reference",
+        &["subcategories: parent-reference"],
+    ));
+    // The walk up the parent ids, and the path's items with the copies.
+    assert!(
+        text.contains(
+            r#"{"$graphLookup":{"from":"category","startWith":"$_id","connectFromField":"parent""#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""in":{"_id":"$$a._id","name":"$$a.name"}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn parent_reference_to_path_reference() {
+    let text = moving(&categories(
+        "parent-reference",
+        "path-reference",
+        &["products: parent-reference"],
+    ));
+    assert!(text.contains(r#"{"$graphLookup":{"from":"category","startWith":"$category","connectFromField":"parent""#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn tree_path_to_parent_reference() {
+    let text = script(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: tree-path"],
+    ));
+    // Nothing to build: the parent ids stay, checked against the paths
+    // that go in the final step.
+    assert!(!text.contains("runStep(\"01"), "{text}");
+    assert!(
+        text.contains(r#"squillDepths("category", "_id", "category", "parent")"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"db.getCollection("category").updateMany({}, { $unset: { "path": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn path_reference_to_parent_reference() {
+    let text = script(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["products: path-reference"],
+    ));
+    assert!(
+        text.contains(
+            r#"db.getCollection("product").updateMany({}, { $unset: { "category_path": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
