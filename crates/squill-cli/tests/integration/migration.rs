@@ -39,6 +39,18 @@ fn reviews(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// product-reviews whose product page also shows the average and the
+/// latest rating, `reviews` pinned.
+fn rated(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = reviews(layout, current);
+    let (from, to) = (
+        "aggregates: [count(reviews)]",
+        "aggregates: [count(reviews), avg(reviews.rating), last(reviews.rating)]",
+    );
+    assert!(text.contains(from));
+    text.replacen(from, to, 1)
+}
+
 /// order-customer, `orders` pinned.
 fn orders(layout: Option<&str>, current: Option<&str>) -> String {
     let at = "    child_field: customer\n";
@@ -236,6 +248,32 @@ for spec in sys.argv[3:]:
 print(json.dumps(out))
 "##;
 
+/// Computed fields measured by pymongo: for `collection array field source`,
+/// each document's figures over the `field` of the children embedded in its
+/// `array` (in the array's order), as `name:function` asks (avg, first,
+/// last, min, max, sum; 0 without children); for `collection - - kept`, the
+/// values of the fields `name` it keeps.
+const COMPUTED: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+coll, arr, of, mode = sys.argv[3:7]
+specs = [s.split(":") for s in sys.argv[7:]]
+def figure(xs, fn):
+    if not xs:
+        return 0
+    return {"avg": sum(xs) / len(xs), "first": xs[0], "last": xs[-1], "min": min(xs), "max": max(xs), "sum": sum(xs)}[fn]
+out = {}
+for d in db[coll].find({}):
+    if mode == "source":
+        xs = [c[of] for c in (d.get(arr) or []) if isinstance(c, dict) and c.get(of) is not None]
+        vals = [figure(xs, fn) for _, fn in specs]
+    else:
+        vals = [d.get(name) for name, _ in specs]
+    out[str(d["_id"])] = [None if v is None else round(float(v), 6) for v in vals]
+print(json.dumps(out, sort_keys=True))
+"#;
+
 /// Loads data/*.json into the database (mongoimport is not installed).
 const LOAD: &str = r#"
 import glob, os, sys
@@ -278,6 +316,15 @@ struct Case {
     /// Specs that hold links until the final step and none after it (run
     /// with DROP_OLD = true, then the cookbook again).
     dropped: Vec<&'static str>,
+    /// Computed fields the migration builds from children embedded today:
+    /// (parent collection, array, child's field, `name:function` of each
+    /// field), each value compared with pymongo's figure over the array.
+    computed: Option<(
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static [&'static str],
+    )>,
     /// Cookbook functions expected to fail on the migrated data, each for a
     /// reason the case gives (`check_generated.py --expect-fail`).
     expect_fail: Vec<&'static str>,
@@ -402,6 +449,19 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "computed",
+            model: rated(Some("parent-reference"), Some("embed")),
+            today: rated(Some("embed"), None),
+            unwound: Some(("product", "reviews", "review")),
+            computed: Some((
+                "product",
+                "reviews",
+                "rating",
+                &["reviews_avg_rating:avg", "reviews_last_rating:last"],
+            )),
+            ..Case::default()
+        },
+        Case {
             name: "tree-path",
             model: categories(
                 "tree-path",
@@ -471,6 +531,21 @@ fn measure(python: &str, uri: &str, db: &str, held: Option<(&str, &str)>) -> ser
     serde_json::from_str(text.trim()).expect("JSON from the measure")
 }
 
+fn computed(
+    python: &str,
+    uri: &str,
+    db: &str,
+    (coll, array, of, specs): (&str, &str, &str, &[&str]),
+    mode: &str,
+) -> serde_json::Value {
+    let text = run_tool(
+        Command::new(python)
+            .args(["-c", COMPUTED, uri, db, coll, array, of, mode])
+            .args(specs),
+    );
+    serde_json::from_str(text.trim()).expect("JSON from the computed figures")
+}
+
 fn links(python: &str, uri: &str, db: &str, specs: &[&str]) -> serde_json::Value {
     let text = run_tool(
         Command::new(python)
@@ -532,6 +607,9 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
             .chain(case.dropped.iter().copied())
             .collect();
         let links_before = links(&python, &uri, &db, &specs);
+        let figures = case
+            .computed
+            .map(|c| computed(&python, &uri, &db, c, "source"));
         for spec in &case.bare {
             let n = &links_before[spec]["n"];
             assert_eq!(
@@ -565,6 +643,19 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
                 (&links_after[to]["n"], &links_after[to]["digest"]),
                 (&links_before[from]["n"], &links_before[from]["digest"]),
                 "{}: the links of {from} today against {to} after",
+                case.name
+            );
+        }
+        if let (Some(c), Some(want)) = (case.computed, &figures) {
+            let kept = computed(&python, &uri, &db, c, "kept");
+            assert_eq!(&kept, want, "{}: the computed fields", case.name);
+            assert!(
+                want.as_object().unwrap().values().any(|v| v
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x.as_f64() != Some(0.0))),
+                "{}: no figure but 0",
                 case.name
             );
         }

@@ -240,36 +240,56 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             children,
             ..
         } => {
+            // A first or last value needs the children in the order they
+            // arrived: the order of an embedded array, else their `_id`s'
+            // (an ObjectId starts with its creation time).
+            let ordered = matches!(function, AggregateFn::First | AggregateFn::Last);
+            let lookup = |local: &str, foreign: &str| {
+                let mut l = json!({"from": children_from(children), "localField": local, "foreignField": foreign, "as": TMP});
+                if ordered {
+                    l["pipeline"] = json!([{"$sort": {"_id": 1}}]);
+                }
+                json!({"$lookup": l})
+            };
             let (lookup, list) = match children {
-                ChildrenAt::Collection { child, ref_path } => (
-                    Some(
-                        json!({"$lookup": {"from": child, "localField": "_id", "foreignField": ref_path, "as": TMP}}),
-                    ),
-                    json!(field(TMP)),
-                ),
-                ChildrenAt::Ids { child, field: ids } => (
-                    Some(
-                        json!({"$lookup": {"from": child, "localField": ids, "foreignField": "_id", "as": TMP}}),
-                    ),
-                    json!(field(TMP)),
-                ),
+                ChildrenAt::Collection { ref_path, .. } => {
+                    (Some(lookup("_id", ref_path)), json!(field(TMP)))
+                }
+                ChildrenAt::Ids { field: ids, .. } => (Some(lookup(ids, "_id")), json!(field(TMP))),
                 ChildrenAt::Embedded { field: arr, one } => (None, as_array(arr, *one)),
             };
             let values = || match of {
                 Some(of) => map(list.clone(), "c", json!(format!("$$c.{of}"))),
                 None => list.clone(),
             };
+            // The children that have the field, in order.
+            let present =
+                || json!({"$filter": {"input": values(), "cond": {"$ne": ["$$this", null]}}});
+            // No children: 0, as `squill generate` writes it (the
+            // validator wants a number).
+            let or_zero = |v: Json| json!({"$ifNull": [v, 0]});
             let value = match function {
                 AggregateFn::Count => json!({"$size": list.clone()}),
                 AggregateFn::Min => json!({"$min": values()}),
                 AggregateFn::Max => json!({"$max": values()}),
-                _ => json!({"$sum": values()}),
+                AggregateFn::Avg => or_zero(json!({"$avg": values()})),
+                AggregateFn::First => or_zero(json!({"$arrayElemAt": [present(), 0]})),
+                AggregateFn::Last => or_zero(json!({"$arrayElemAt": [present(), -1]})),
+                AggregateFn::Sum => json!({"$sum": values()}),
             };
             let mut out: Vec<Json> = lookup.into_iter().collect();
             out.push(json!({"$project": {f.as_str(): convert(value, bson_type)}}));
             out.push(merge(parent, "merge", "discard"));
             out
         }
+    }
+}
+
+/// The collection a computed field's children are looked up in.
+fn children_from(children: &ChildrenAt) -> &str {
+    match children {
+        ChildrenAt::Collection { child, .. } | ChildrenAt::Ids { child, .. } => child,
+        ChildrenAt::Embedded { .. } => "",
     }
 }
 

@@ -26,7 +26,7 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
-    "computed counts, sums, minimums and maximums over children",
+    "computed counts, sums, minimums, maximums, averages and first/last values over children",
 ];
 
 const RUNTIME: &str = r#"const squillProgress = () => db.getCollection(PROGRESS);

@@ -420,3 +420,48 @@ fn path_reference_to_parent_reference() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// product-reviews whose product page also shows the average and the
+/// latest rating (kept as computed fields by the recommended design).
+fn rated(layout: &str, current: &str) -> String {
+    reviews(Some(layout), current).replacen(
+        "aggregates: [count(reviews)]",
+        "aggregates: [count(reviews), avg(reviews.rating), last(reviews.rating)]",
+        1,
+    )
+}
+
+#[test]
+fn embed_to_parent_reference_with_a_computed_average_and_last() {
+    let text = moving(&rated("parent-reference", "embed"));
+    // Over the embedded array, in its order.
+    assert!(
+        text.contains(r#"{"$ifNull":[{"$avg":{"$map":{"input":{"$ifNull":["$reviews",[]]}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// A first value over children in a collection of their own, looked up in
+/// the order they arrived (no model makes advise keep one outside a bucket,
+/// so the step is built by hand here).
+#[test]
+fn a_computed_first_value_reads_the_children_in_the_order_they_arrived() {
+    let step = action::Action::Computed {
+        relationship: "reviews".into(),
+        parent: "product".into(),
+        field: "reviews_first_rating".into(),
+        function: crate::model::AggregateFn::First,
+        of: Some("rating".into()),
+        bson_type: "double".into(),
+        children: action::ChildrenAt::Collection {
+            child: "review".into(),
+            ref_path: "product_id".into(),
+        },
+    };
+    let stages: Vec<String> = pipeline::pipeline(&step)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    insta::assert_snapshot!(stages.join("\n"));
+}
