@@ -449,6 +449,23 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "embed-parent-in-child",
+            model: orders(Some("embed-parent-in-child"), Some("parent-reference")),
+            today: orders(Some("parent-reference"), None),
+            // Each order holds its customer, with the customer's name of
+            // today (a walk of one step from the reference).
+            moved: vec![
+                ("order|_id|customer", "order|_id|customer"),
+                (
+                    "order|_id|customer^customer.-:name",
+                    "order|_id|customer.name#",
+                ),
+            ],
+            kept: Some("customer"),
+            dropped: vec!["customer|_id|name"],
+            ..Case::default()
+        },
+        Case {
             name: "computed",
             model: rated(Some("parent-reference"), Some("embed")),
             today: rated(Some("embed"), None),

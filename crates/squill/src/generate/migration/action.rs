@@ -263,11 +263,19 @@ pub enum Cleanup {
     Unset { collection: String, field: String },
 }
 
-/// A figure that checks data no step moves: a path the final step drops
-/// against the parent ids that stay (`Action::Path`'s fields: the path's
-/// length from the root against the walk up the parent ids).
+/// A figure that checks data no step moves, before the final step drops it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Check {
+    /// The parent's collection goes: each of its documents must be held by
+    /// a child, at `id_path` in `child`.
+    ParentsHeld {
+        parent: String,
+        child: String,
+        id_path: String,
+    },
+    /// A path goes: the parent ids that stay must walk up the tree as far
+    /// (`Action::Path`'s fields: the path's length from the root against
+    /// the walk up the parent ids).
     PathKept {
         collection: String,
         field: String,

@@ -224,8 +224,11 @@ fn child_side(
             let mut copies = Vec::new();
             for f in &shape.fields {
                 match &f.origin {
-                    FieldOrigin::Reference { .. } if f.name == "_id" => {}
-                    FieldOrigin::Copy { entity, field, .. } => {
+                    // The parent embedded whole (embed-parent-in-child):
+                    // its own id and fields, each from its document.
+                    FieldOrigin::Reference { .. } | FieldOrigin::Id if f.name == "_id" => {}
+                    FieldOrigin::Copy { entity, field, .. }
+                    | FieldOrigin::Own { entity, field } => {
                         match own_field(parent_coll, entity, field) {
                             Some(s) => copies.push(ItemField {
                                 target: f.name.clone(),
@@ -338,6 +341,27 @@ fn parent_side(
     src: &Source,
 ) {
     let name = &rel.relationship;
+    if rel.chosen == Layout::EmbedParentInChild
+        && collection_of(recommended, &rel.parent).is_none()
+        && let (Some(old), Some(child), Source::ChildCollection { child: from, .. }) = (
+            collection_of(today, &rel.parent),
+            collection_of(recommended, &rel.child).and_then(|c| link_field(c, name)),
+            src,
+        )
+    {
+        // The parent lives on in its children only: its collection goes in
+        // the final step, and the check says whether every parent is held
+        // by a child (one without children would be lost with it).
+        p.cleanup.push(Cleanup::DropCollection {
+            collection: old.name.clone(),
+        });
+        p.checks.push(Check::ParentsHeld {
+            parent: old.name.clone(),
+            child: from.clone(),
+            id_path: format!("{}._id", child.name),
+        });
+        return;
+    }
     let Some(target) = collection_of(recommended, &rel.parent) else {
         p.refused.push(format!(
             "`{}` has no collection of its own in the recommended design",

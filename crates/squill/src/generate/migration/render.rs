@@ -26,6 +26,7 @@ pub const SUPPORTED: &[&str] = &[
     "many-to-many-one-way ↔ edge-collection (one document per link, or the links grouped into the side that keeps the array)",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
+    "parent-reference → embed-parent-in-child (each child's reference becomes its parent's document; the parent's collection goes in the final step, once each parent is held by a child)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
 ];
 
@@ -126,8 +127,9 @@ function ensureCollection(name, validator) {
 }
 "#;
 
-/// The helpers of the figures of a tree's paths (only in a script that has them).
-const TREE_RUNTIME: &str = r#"
+/// The helpers of the figures of a tree's paths and of the checks of data
+/// no step moves (only in a script that has them).
+const CHECK_RUNTIME: &str = r#"
 // The nodes on the walk up a tree from each document of `coll` (from the id
 // at `start`, through the parent ids at `parent` in `nodes`), summed: the
 // items the paths from the roots hold.
@@ -135,6 +137,16 @@ function squillDepths(coll, start, nodes, parent) {
   const r = db.getCollection(coll).aggregate([
     { $graphLookup: { from: nodes, startWith: "$" + start, connectFromField: parent, connectToField: "_id", as: "walk" } },
     { $group: { _id: null, n: { $sum: { $size: "$walk" } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The distinct ids at `path` over the documents of `coll`.
+function squillHeld(coll, path) {
+  const r = db.getCollection(coll).aggregate([
+    { $match: { [path]: { $ne: null } } },
+    { $group: { _id: "$" + path } },
+    { $group: { _id: null, n: { $sum: 1 } } },
   ]).toArray();
   return r.length === 0 ? 0 : Number(r[0].n);
 }
@@ -298,13 +310,13 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         return out;
     }
     out.push_str(RUNTIME);
-    let trees = !plan.checks.is_empty()
+    let checks = !plan.checks.is_empty()
         || plan
             .actions
             .iter()
             .any(|a| matches!(a, Action::Path { .. }));
-    if trees {
-        out.push_str(TREE_RUNTIME);
+    if checks {
+        out.push_str(CHECK_RUNTIME);
     }
     let figs = figures(&plan.actions, &plan.checks, today, recommended);
     out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");

@@ -176,9 +176,29 @@ fn already_best_does_nothing() {
 #[test]
 fn unsupported_transition_is_refused() {
     insta::assert_snapshot!(refused(&orders(
-        "embed-parent-in-child",
-        "parent-reference"
+        "parent-reference",
+        "embed-parent-in-child"
     )));
+}
+
+#[test]
+fn parent_reference_to_embed_parent_in_child() {
+    let text = moving(&orders("embed-parent-in-child", "parent-reference"));
+    // The parent's own fields into the child, in place; its collection
+    // goes once each parent is held by a child.
+    assert!(
+        text.contains(r#""customer":{"_id":"$customer","name":"$__squill.name""#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"squillHeld("order", "customer._id")"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("customer").drop();"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }
 
 /// Products and their parts (examples/parts-name-denormalized.yaml), a

@@ -256,20 +256,32 @@ pub fn figures(
         out.push(figure);
     }
     for c in checks {
-        let Check::PathKept {
-            collection,
-            field,
-            start,
-            nodes,
-            parent,
-        } = c;
-        out.push(Figure {
-            label: format!(
-                "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
-                node_at(start)
-            ),
-            before: sizes(collection, field),
-            after: depths(collection, start, nodes, parent),
+        out.push(match c {
+            Check::PathKept {
+                collection,
+                field,
+                start,
+                nodes,
+                parent,
+            } => Figure {
+                label: format!(
+                    "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
+                    node_at(start)
+                ),
+                before: sizes(collection, field),
+                after: depths(collection, start, nodes, parent),
+            },
+            Check::ParentsHeld {
+                parent,
+                child,
+                id_path,
+            } => Figure {
+                label: format!(
+                    "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
+                ),
+                before: count(parent, &json!({})),
+                after: format!("squillHeld({}, {})", json!(child), json!(id_path)),
+            },
         });
     }
     out
