@@ -20,7 +20,8 @@ pub struct Plan {
     pub actions: Vec<Action>,
     pub cleanup: Vec<Cleanup>,
     pub undo: Vec<Undo>,
-    /// Figures of data no step moves (a path the final step drops).
+    /// Figures of data no step moves (a path, or a parent's collection,
+    /// that the final step drops).
     pub checks: Vec<Check>,
     /// Relationships whose layout changes: `(name, today, recommended)`.
     pub changes: Vec<(String, String, String)>,

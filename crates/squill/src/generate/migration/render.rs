@@ -141,11 +141,14 @@ function squillDepths(coll, start, nodes, parent) {
   return r.length === 0 ? 0 : Number(r[0].n);
 }
 
-// The distinct ids at `path` over the documents of `coll`.
-function squillHeld(coll, path) {
+// The documents of `parent` whose id is at `path` in a document of `coll`
+// (an id of no parent counts for none).
+function squillHeld(coll, path, parent) {
   const r = db.getCollection(coll).aggregate([
     { $match: { [path]: { $ne: null } } },
     { $group: { _id: "$" + path } },
+    { $lookup: { from: parent, localField: "_id", foreignField: "_id", as: "held" } },
+    { $match: { "held.0": { $exists: true } } },
     { $group: { _id: null, n: { $sum: 1 } } },
   ]).toArray();
   return r.length === 0 ? 0 : Number(r[0].n);

@@ -191,7 +191,7 @@ fn parent_reference_to_embed_parent_in_child() {
         "{text}"
     );
     assert!(
-        text.contains(r#"squillHeld("order", "customer._id")"#),
+        text.contains(r#"squillHeld("order", "customer._id", "customer")"#),
         "{text}"
     );
     assert!(

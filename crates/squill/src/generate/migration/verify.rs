@@ -280,7 +280,12 @@ pub fn figures(
                     "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
                 ),
                 before: count(parent, &json!({})),
-                after: format!("squillHeld({}, {})", json!(child), json!(id_path)),
+                after: format!(
+                    "squillHeld({}, {}, {})",
+                    json!(child),
+                    json!(id_path),
+                    json!(parent)
+                ),
             },
         });
     }
