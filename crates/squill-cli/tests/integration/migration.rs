@@ -289,6 +289,18 @@ for info in db.list_collections():
 print(json.dumps(out))
 "#;
 
+/// The indexes of each collection (but `_id`), by pymongo: `{collection:
+/// {name: [key paths]}}`.
+const INDEXES: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+out = {}
+for c in db.list_collection_names():
+    out[c] = {i["name"]: list(i["key"].keys()) for i in db[c].list_indexes() if i["name"] != "_id_"}
+print(json.dumps(out))
+"#;
+
 /// Loads data/*.json into the database (mongoimport is not installed).
 const LOAD: &str = r#"
 import glob, os, sys
@@ -340,6 +352,9 @@ struct Case {
         &'static str,
         &'static [&'static str],
     )>,
+    /// Indexes of today (collection, name) on a field the final step
+    /// removes: there until the final step, gone after it.
+    stale: Vec<(&'static str, &'static str)>,
     /// Cookbook functions expected to fail on the migrated data, each for a
     /// reason the case gives (`check_generated.py --expect-fail`).
     expect_fail: Vec<&'static str>,
@@ -445,6 +460,7 @@ fn cases() -> Vec<Case> {
                 ("book|_id|tags.added_at", "tags|book|added_at"),
             ],
             dropped: vec!["book|_id|tags"],
+            stale: vec![("book", "tags._id_1")],
             // The checker links the first book to the first tag, a link
             // the data of today already holds: the edge collection's
             // unique index on both references refuses the duplicate, as
@@ -559,6 +575,7 @@ fn cases() -> Vec<Case> {
             // The parent ids stay and walk up the paths of today.
             moved: vec![("category|_id|path._id#", "category|_id|_id^category.parent")],
             dropped: vec!["category|_id|path._id"],
+            stale: vec![("category", "path._id_1")],
             ..Case::default()
         },
         Case {
@@ -574,6 +591,7 @@ fn cases() -> Vec<Case> {
                 "product|_id|category^category.parent",
             )],
             dropped: vec!["product|_id|category_path"],
+            stale: vec![("product", "category_path_1_price_1")],
             ..Case::default()
         },
     ]
@@ -598,6 +616,26 @@ fn computed(
             .args(specs),
     );
     serde_json::from_str(text.trim()).expect("JSON from the computed figures")
+}
+
+fn indexes(python: &str, uri: &str, db: &str) -> serde_json::Value {
+    let text = run_tool(Command::new(python).args(["-c", INDEXES, uri, db]));
+    serde_json::from_str(text.trim()).expect("JSON from the indexes")
+}
+
+/// The indexes (collection, name) a setup.js creates, read from its
+/// `createIndexes` statements.
+fn created_indexes(setup: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(setup).unwrap();
+    let mut out = Vec::new();
+    for block in text.split("createIndexes: \"").skip(1) {
+        let coll = block.split('"').next().unwrap().to_string();
+        let specs = &block[..block.find("] });").unwrap()];
+        for name in specs.split("\"name\":\"").skip(1) {
+            out.push((coll.clone(), name.split('"').next().unwrap().to_string()));
+        }
+    }
+    out
 }
 
 fn links(python: &str, uri: &str, db: &str, specs: &[&str]) -> serde_json::Value {
@@ -823,8 +861,54 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
                 script.replacen("const DROP_OLD = false;", "const DROP_OLD = true;", 1),
             )
             .unwrap();
+            let held = indexes(&python, &uri, &db);
+            for (coll, name) in &case.stale {
+                assert!(
+                    held[coll].get(name).is_some(),
+                    "{}: {coll}.{name} before the final step: {held}",
+                    case.name
+                );
+            }
             let said = shell(&last);
             assert!(said.contains("final step done"), "{}: {said}", case.name);
+            // No index of today left on a field the final step removed;
+            // the recommended design's indexes all there.
+            let held = indexes(&python, &uri, &db);
+            for (coll, name) in &case.stale {
+                assert!(
+                    held[coll].get(name).is_none(),
+                    "{}: {coll}.{name} after the final step: {held}",
+                    case.name
+                );
+            }
+            for spec in &case.dropped {
+                let mut parts = spec.split('|');
+                let (coll, field) = (parts.next().unwrap(), parts.nth(1).unwrap());
+                let field = field.trim_end_matches('#').split('.').next().unwrap();
+                let left: Vec<_> = held[coll]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(_, keys)| {
+                        keys.as_array().unwrap().iter().any(|k| {
+                            let k = k.as_str().unwrap();
+                            k == field || k.starts_with(&format!("{field}."))
+                        })
+                    })
+                    .collect();
+                assert!(
+                    left.is_empty(),
+                    "{}: indexes on {coll}.{field} after the final step: {left:?}",
+                    case.name
+                );
+            }
+            for (coll, name) in created_indexes(&out.join("setup.js")) {
+                assert!(
+                    held[&coll].get(&name).is_some(),
+                    "{}: the recommended {coll}.{name} after the final step: {held}",
+                    case.name
+                );
+            }
             let gone = links(&python, &uri, &db, &specs);
             for spec in &case.dropped {
                 assert_eq!(

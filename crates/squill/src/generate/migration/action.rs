@@ -2,6 +2,7 @@
 //! it is checked. `plan` derives them from the two designs; `render` writes
 //! them as mongosh.
 
+use crate::design::Index;
 use crate::model::AggregateFn;
 
 /// One field of the items a step builds: its name in the recommended
@@ -259,8 +260,19 @@ impl Action {
 /// What the final, separate step removes once the new design is in use.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cleanup {
-    DropCollection { collection: String },
-    Unset { collection: String, field: String },
+    DropCollection {
+        collection: String,
+    },
+    Unset {
+        collection: String,
+        field: String,
+    },
+    /// An index of today on a field the final step removes, which the
+    /// recommended design does not keep (the rollback note rebuilds it).
+    DropIndex {
+        collection: String,
+        index: Index,
+    },
 }
 
 /// A figure that checks data no step moves, before the final step drops it.

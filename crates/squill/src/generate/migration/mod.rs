@@ -14,6 +14,7 @@ mod pipeline;
 mod plan;
 mod render;
 mod source;
+mod stale;
 mod tree;
 mod verify;
 

@@ -101,6 +101,7 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
     }
     super::computed::computed(&mut p, today, recommended);
     account(&mut p, today, recommended);
+    super::stale::stale(&mut p, today, recommended);
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
     p

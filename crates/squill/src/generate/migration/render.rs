@@ -437,6 +437,12 @@ fn cleanup(out: &mut String, plan: &Plan) {
                 js(collection),
                 js(field)
             ),
+            // Only if it is there: a final step run again drops nothing.
+            Cleanup::DropIndex { collection, index } => format!(
+                "if (db.getCollection({c}).getIndexes().some((i) => i.name === {n})) db.getCollection({c}).dropIndex({n});",
+                c = js(collection),
+                n = js(&index.name)
+            ),
         });
     }
     if lines.is_empty() {
@@ -503,9 +509,29 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
             );
         }
     }
+    let rebuilt: Vec<String> = plan
+        .cleanup
+        .iter()
+        .filter_map(|c| match c {
+            Cleanup::DropIndex { collection, index } => Some(format!(
+                "//   db.runCommand({{ createIndexes: {}, indexes: [{}] }});",
+                js(collection),
+                indexes::spec(index)
+            )),
+            _ => None,
+        })
+        .collect();
+    out.push_str("//   db.getCollection(\"squill_migration\").drop();\n");
+    if !rebuilt.is_empty() {
+        let _ = writeln!(
+            out,
+            "// After the final step, with the backup's data back, rebuild the indexes of today\n\
+             // it dropped:\n{}",
+            rebuilt.join("\n")
+        );
+    }
     out.push_str(
-        "//   db.getCollection(\"squill_migration\").drop();\n\
-         // (The validators of the recommended design stay; setup.js of the design of today\n\
+        "// (The validators of the recommended design stay; setup.js of the design of today\n\
          // puts its own back.)\n\
          print(\"squill migration: to undo it before the final step, run the rollback statements at the end of migration.js\");\n",
     );

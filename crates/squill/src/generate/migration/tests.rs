@@ -422,7 +422,61 @@ fn tree_path_to_parent_reference() {
         ),
         "{text}"
     );
+    // The index of today on the path goes with it, before the `$unset`
+    // (which would otherwise update it), and the rollback rebuilds it.
+    let drop = text
+        .find(r#"db.getCollection("category").dropIndex("path._id_1");"#)
+        .expect("the index on the path is dropped");
+    assert!(
+        drop < text.find(r#"$unset: { "path": "" }"#).unwrap(),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"createIndexes: "category", indexes: [{"key":{"path._id":1},"name":"path._id_1"}]"#
+        ),
+        "{text}"
+    );
     insta::assert_snapshot!(text);
+}
+
+/// An index on a field the final step removes stays when the recommended
+/// design keeps it, under its name or another.
+#[test]
+fn the_final_step_keeps_the_indexes_the_recommended_design_has() {
+    fn category(d: &mut Design) -> &mut crate::design::Collection {
+        d.collections
+            .iter_mut()
+            .find(|c| c.name == "category")
+            .expect("category")
+    }
+    let yaml = categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: tree-path"],
+    );
+    let (_, mut today, mut recommended) = designs(&yaml);
+    let drops = |today: &Design, recommended: &Design| -> Vec<String> {
+        plan::plan(today, recommended)
+            .cleanup
+            .iter()
+            .filter_map(|c| match c {
+                action::Cleanup::DropIndex { index, .. } => Some(index.name.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(drops(&today, &recommended), ["path._id_1"]);
+    let stale = category(&mut today)
+        .indexes
+        .iter()
+        .find(|i| i.name == "path._id_1")
+        .cloned()
+        .expect("today's index on the path");
+    let mut renamed = stale.clone();
+    renamed.name = "by_path".into();
+    category(&mut recommended).indexes.push(renamed);
+    assert!(drops(&today, &recommended).is_empty());
 }
 
 #[test]
