@@ -12,6 +12,7 @@ mod computed;
 mod links;
 mod pipeline;
 mod plan;
+mod recompute;
 mod render;
 mod source;
 mod stale;

@@ -399,7 +399,7 @@ fn as_array(f: &str, one: bool) -> Json {
 
 /// The value as the BSON type the design gives the field (a count is a
 /// `long` in the validator; `$size` gives an `int`).
-fn convert(value: Json, bson_type: &str) -> Json {
+pub(super) fn convert(value: Json, bson_type: &str) -> Json {
     let op = match bson_type {
         "long" => "$toLong",
         "int" => "$toInt",

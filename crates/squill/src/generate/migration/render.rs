@@ -314,10 +314,12 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     }
     out.push_str(RUNTIME);
     let checks = !plan.checks.is_empty()
-        || plan
-            .actions
-            .iter()
-            .any(|a| matches!(a, Action::Path { .. }));
+        || plan.actions.iter().any(|a| {
+            matches!(
+                a,
+                Action::Path { .. } | Action::Computed { of: Some(_), .. }
+            )
+        });
     if checks {
         out.push_str(CHECK_RUNTIME);
     }

@@ -539,3 +539,27 @@ fn a_computed_first_value_reads_the_children_in_the_order_they_arrived() {
         .collect();
     insta::assert_snapshot!(stages.join("\n"));
 }
+
+/// The check of a computed last value over children in a collection of
+/// their own: each parent's value against the last child by `_id` that has
+/// the field, recomputed with `$group` (not the step's `$map`).
+#[test]
+fn a_computed_last_value_is_checked_against_the_children_recomputed() {
+    let stages = recompute::differing(
+        "reviews_last_rating",
+        crate::model::AggregateFn::Last,
+        "rating",
+        "double",
+        &action::ChildrenAt::Collection {
+            child: "review".into(),
+            ref_path: "product_id".into(),
+        },
+    );
+    let stages: Vec<String> = stages
+        .as_array()
+        .expect("stages")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    insta::assert_snapshot!(stages.join("\n"));
+}

@@ -226,6 +226,28 @@ pub fn figures(
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
+            // A figure of values: no parent whose value differs from the
+            // figure recomputed over its children as they are today.
+            Action::Computed {
+                parent,
+                field,
+                function,
+                of: Some(of),
+                bson_type,
+                children,
+                ..
+            } => Figure {
+                label: format!(
+                    "{parent}.{field}: the documents whose {} differs from the children's",
+                    function.name()
+                ),
+                before: "0".into(),
+                after: format!(
+                    "squillMatching({}, {})",
+                    json!(parent),
+                    super::recompute::differing(field, *function, of, bson_type, children)
+                ),
+            },
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
