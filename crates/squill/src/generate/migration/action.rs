@@ -179,6 +179,25 @@ pub enum Action {
         parent: String,
         items: Option<Vec<ItemField>>,
     },
+    /// embed-parent-in-child → parent-reference: the parent's collection,
+    /// one document per distinct parent embedded at `field` in the children
+    /// of `child`, each item from the embedded parent's field; when two
+    /// children hold different copies of a parent, the newest child's (by
+    /// `_id`) wins, so a batch done again writes the same parent.
+    ParentsFromChildren {
+        relationship: String,
+        child: String,
+        field: String,
+        parent: String,
+        items: Vec<ItemField>,
+    },
+    /// shared-id → parent-reference: each child's parent id at `ref_field`,
+    /// from its own `_id` (which is its parent's).
+    RefFromOwnId {
+        relationship: String,
+        child: String,
+        ref_field: String,
+    },
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -211,6 +230,11 @@ impl Action {
                 relationship,
                 ref_field,
                 ..
+            }
+            | Action::RefFromOwnId {
+                relationship,
+                ref_field,
+                ..
             } => ("reference", relationship, ref_field),
             Action::CopyIntoChild {
                 relationship,
@@ -240,6 +264,11 @@ impl Action {
                 field,
                 ..
             } => ("path", relationship, field),
+            Action::ParentsFromChildren {
+                relationship,
+                parent,
+                ..
+            } => ("parents", relationship, parent),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }

@@ -10,10 +10,12 @@
 mod action;
 mod computed;
 mod links;
+mod parents;
 mod pipeline;
 mod plan;
 mod recompute;
 mod render;
+mod shared;
 mod source;
 mod stale;
 mod tree;

@@ -39,6 +39,18 @@ fn merge(into: &str, when_matched: &str, when_not: &str) -> Json {
 /// The pipeline of a step, run on the collection `collection(action)`.
 pub fn pipeline(action: &Action) -> Vec<Json> {
     match action {
+        Action::ParentsFromChildren {
+            field: f,
+            parent,
+            items,
+            ..
+        } => parents_from_children(f, parent, items),
+        Action::RefFromOwnId {
+            child, ref_field, ..
+        } => vec![
+            json!({"$project": {ref_field.as_str(): "$_id"}}),
+            merge(child, "merge", "discard"),
+        ],
         Action::BuildParent {
             parent,
             field: f,
@@ -285,6 +297,26 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
     }
 }
 
+/// The distinct parents embedded at `f` in a batch of children, the newest
+/// child's copy of each, merged into the parent's collection.
+fn parents_from_children(f: &str, parent: &str, items: &[ItemField]) -> Vec<Json> {
+    let id = format!("{f}._id");
+    let mut group = Map::new();
+    group.insert("_id".into(), json!(field(&id)));
+    for i in items.iter().filter(|i| i.target != "_id") {
+        group.insert(
+            i.target.clone(),
+            json!({"$last": field(&format!("{f}.{}", i.source))}),
+        );
+    }
+    vec![
+        json!({"$match": {id: {"$ne": null}}}),
+        json!({"$sort": {"_id": 1}}),
+        json!({"$group": group}),
+        merge(parent, "replace", "insert"),
+    ]
+}
+
 /// The collection a computed field's children are looked up in.
 fn children_from(children: &ChildrenAt) -> &str {
     match children {
@@ -418,7 +450,10 @@ pub fn collection(action: &Action) -> &str {
         | Action::RefFromIds { parent, .. }
         | Action::IdsFromCopies { parent, .. }
         | Action::Computed { parent, .. } => parent,
-        Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
+        Action::CopyIntoChild { child, .. }
+        | Action::IdFromCopy { child, .. }
+        | Action::ParentsFromChildren { child, .. }
+        | Action::RefFromOwnId { child, .. } => child,
         Action::Edge { holder, .. } => holder,
         Action::Path { collection, .. } => collection,
     }

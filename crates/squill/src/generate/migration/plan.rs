@@ -67,6 +67,16 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             explain(&mut p, before, now, rel);
             continue;
         }
+        if now.chosen == Layout::SharedId {
+            super::shared::plan(&mut p, today, recommended, rel);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if now.chosen == Layout::EmbedParentInChild {
+            super::parents::plan(&mut p, today, recommended, rel);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
         if tree::is_tree(&now.chosen) || tree::is_tree(&rel.chosen) {
             tree::plan(&mut p, today, recommended, now, rel);
             explain(&mut p, before, now, rel);
@@ -186,7 +196,16 @@ fn child_side(
                 .strip_suffix("._id")
                 .is_some_and(|h| !h.contains('.')) =>
         {
-            links::id_from_copy(p, today, rel, child, ref_path, &tf.name, bson_type);
+            links::id_from_copy(
+                p,
+                today,
+                recommended,
+                rel,
+                child,
+                ref_path,
+                &tf.name,
+                bson_type,
+            );
         }
         (
             ShapeType::Scalar { .. },
@@ -517,10 +536,17 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::RefFromIds {
                 child, ref_field, ..
             } => child == coll && ref_field == field,
+            // The parent's id stays the child's own `_id`.
+            Action::RefFromOwnId {
+                child, ref_field, ..
+            } => child == coll && (ref_field == field || field == "_id"),
             Action::CopyIntoChild { child, target, .. }
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
             Action::Edge { edge, .. } => edge == coll,
+            Action::ParentsFromChildren { parent, items, .. } => {
+                parent == coll && items.iter().any(|i| i.target == field)
+            }
             Action::Path {
                 collection,
                 field: f,

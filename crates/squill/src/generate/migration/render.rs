@@ -27,6 +27,8 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
     "parent-reference → embed-parent-in-child (each child's reference becomes its parent's document; the parent's collection goes in the final step, once each parent is held by a child)",
+    "embed-parent-in-child → parent-reference (the parents embedded in the children become their own collection, one document per distinct parent; each child keeps the id)",
+    "shared-id → parent-reference (each child's parent id from its own _id, which stays)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
 ];
 
@@ -254,6 +256,15 @@ fn what(a: &Action) -> String {
             "{collection}.{field}: the path from the root of {nodes} to {}",
             super::verify::node_at(start)
         ),
+        Action::RefFromOwnId {
+            child, ref_field, ..
+        } => format!("{child}.{ref_field}: its parent's id, its own _id"),
+        Action::ParentsFromChildren {
+            child,
+            field,
+            parent,
+            ..
+        } => format!("{parent}: one document per parent embedded in {child}.{field}"),
         Action::Computed {
             parent,
             field,
@@ -317,7 +328,10 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         || plan.actions.iter().any(|a| {
             matches!(
                 a,
-                Action::Path { .. } | Action::Computed { of: Some(_), .. }
+                Action::Path { .. }
+                    | Action::Computed { of: Some(_), .. }
+                    | Action::ParentsFromChildren { .. }
+                    | Action::RefFromOwnId { .. }
             )
         });
     if checks {

@@ -176,7 +176,7 @@ fn already_best_does_nothing() {
 #[test]
 fn unsupported_transition_is_refused() {
     insta::assert_snapshot!(refused(&orders(
-        "parent-reference",
+        "extended-reference",
         "embed-parent-in-child"
     )));
 }
@@ -198,6 +198,27 @@ fn parent_reference_to_embed_parent_in_child() {
         text.contains(r#"db.getCollection("customer").drop();"#),
         "{text}"
     );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_to_parent_reference() {
+    let text = moving(&orders("parent-reference", "embed-parent-in-child"));
+    // One customer per distinct embedded customer, the newest order's copy,
+    // before the orders keep only its id (in place, last).
+    let parents = text
+        .find(r#"{"$group":{"_id":"$customer._id","name":{"$last":"$customer.name"}"#)
+        .expect("the parents from the children");
+    let ids = text.find("-ids-orders-customer").expect("the ids step");
+    assert!(parents < ids, "{text}");
+    // The rollback puts the copies back from the customers before it drops them.
+    let back = text
+        .find(r#"//   db.getCollection("order").aggregate("#)
+        .expect("copies back");
+    let drop = text
+        .find(r#"//   db.getCollection("customer").drop();"#)
+        .expect("drop");
+    assert!(back < drop, "{text}");
     insta::assert_snapshot!(text);
 }
 
@@ -562,4 +583,35 @@ fn a_computed_last_value_is_checked_against_the_children_recomputed() {
         .map(ToString::to_string)
         .collect();
     insta::assert_snapshot!(stages.join("\n"));
+}
+
+/// The user-profile scenario (examples/scenarios/s13-user-profile.yaml),
+/// `user_settings` pinned to `layout`, and `current`.
+fn settings(layout: &str, current: &str) -> String {
+    let text = include_str!("../../../../../examples/scenarios/s13-user-profile.yaml");
+    let at = "    child_field: user\n";
+    assert!(text.contains(at));
+    text.replacen(at, &format!("{at}    layout: {layout}\n"), 1)
+        + &format!("current:\n  user_settings: {current}\n")
+}
+
+#[test]
+fn shared_id_to_parent_reference() {
+    let text = moving(&settings("parent-reference", "shared-id"));
+    // The reference from the child's own `_id`, which stays; the rollback
+    // unsets it.
+    assert!(text.contains(r#"{"$project":{"user":"$_id"}}"#), "{text}");
+    assert!(
+        text.contains(
+            r#"db.getCollection("settings").updateMany({}, { $unset: { "user": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Re-keying each child under its parent's id is not written.
+#[test]
+fn parent_reference_to_shared_id_is_refused() {
+    insta::assert_snapshot!(refused(&settings("shared-id", "parent-reference")));
 }

@@ -210,6 +210,34 @@ pub fn figures(
                 before: count(child, &set(ref_field)),
                 after: count(child, &set(&format!("{target}._id"))),
             },
+            Action::RefFromOwnId {
+                child, ref_field, ..
+            } => Figure {
+                label: format!("{child}.{ref_field}: its own _id in each document"),
+                before: count(child, &json!({})),
+                after: format!(
+                    "squillMatching({}, {})",
+                    json!(child),
+                    json!([{"$match": {"$expr": {"$eq": [format!("${ref_field}"), "$_id"]}}}])
+                ),
+            },
+            Action::ParentsFromChildren {
+                child,
+                field,
+                parent,
+                ..
+            } => {
+                let id = format!("{field}._id");
+                Figure {
+                    label: format!("{parent}: one document per parent embedded in {child}.{field}"),
+                    before: format!(
+                        "squillMatching({}, {})",
+                        json!(child),
+                        json!([{"$match": set(&id)}, {"$group": {"_id": format!("${id}")}}])
+                    ),
+                    after: count(parent, &json!({})),
+                }
+            }
             Action::Computed {
                 parent,
                 field,
