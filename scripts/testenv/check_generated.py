@@ -194,6 +194,64 @@ def related_doc(db, plan, coll, path, values):
     return None
 
 
+def held(db, coll, keys, doc):
+    """Whether a document of `coll` holds `doc`'s values at all of `keys`."""
+    vals = [at_path(doc, k) for k in keys]
+    if any(not v for v in vals):
+        return False
+    return db[coll].count_documents({k: v[0] for k, v in zip(keys, vals)}, limit=1) > 0
+
+
+def candidates(db, coll, doc, key):
+    """Other values for the field of `doc` that holds `key`, each whole: the
+    field as other documents of `coll` hold it, then, for a reference (its
+    value, or its `_id`, is the `_id` of a document of some collection),
+    the other documents of that collection (with the copies beside the id
+    taken from them)."""
+    top = key.split(".")[0]
+    for o in db[coll].find({key: {"$exists": True}}, {top: 1}).sort("_id", 1).limit(500):
+        yield o[top]
+    field = doc.get(top)
+    sub = isinstance(field, dict) and key == f"{top}._id"
+    if key != top and not sub:
+        return
+    # The referenced collection, found by the example's value or one the
+    # data holds (the example's document may have been deleted by now).
+    values = [field["_id"] if sub else field] + [v for o in db[coll].find({key: {"$exists": True}}).limit(5) for v in at_path(o, key)]
+    target = next((c for v in values for c in db.list_collection_names() if db[c].find_one({"_id": v}, {"_id": 1})), None)
+    if target is None:
+        return
+    for o in db[target].find({}).sort("_id", 1).limit(500):
+        yield {f: o.get(f, v) for f, v in field.items()} | {"_id": o["_id"]} if sub else o["_id"]
+
+
+def unheld(db, coll, doc):
+    """`doc` changed, where a unique index of `coll` over several fields
+    would refuse it, to values no document holds together: the example's
+    values may be a pair the data already links (the first book and the
+    first tag). When the data links every pair (a small sample), the last
+    field gets a new id: a link to nothing, but the insert is what is
+    checked."""
+    for info in db[coll].list_indexes():
+        keys = list(info["key"].keys())
+        if not info.get("unique") or len(keys) < 2 or not held(db, coll, keys, doc):
+            continue
+        for key in reversed(keys):
+            top = key.split(".")[0]
+            free = next((v for v in candidates(db, coll, doc, key) if not held(db, coll, keys, {**doc, top: v})), None)
+            if free is not None:
+                doc[top] = free
+                break
+        else:
+            top = keys[-1].split(".")[0]
+            field = doc[top]
+            if isinstance(field, dict):
+                doc[top] = {**field, "_id": new_id(db, coll, field.get("_id"))}
+            else:
+                doc[top] = new_id(db, coll, field)
+    return doc
+
+
 def sample_params(db, plan, examples):
     """A value for each parameter, taken from the loaded data."""
     values = {}
@@ -202,6 +260,7 @@ def sample_params(db, plan, examples):
         if kind in ("document", "documents"):
             doc = dict(examples[coll]["typical"])
             doc["_id"] = new_id(db, coll, doc.get("_id"))
+            doc = unheld(db, coll, doc)
             values[p["name"]] = doc if kind == "document" else [doc]
             continue
         # A yes-or-no the caller knows (a followed account is an outlier):

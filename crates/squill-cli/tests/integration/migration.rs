@@ -39,6 +39,18 @@ fn reviews(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// product-reviews whose product page also shows the average and the
+/// latest rating, `reviews` pinned.
+fn rated(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = reviews(layout, current);
+    let (from, to) = (
+        "aggregates: [count(reviews)]",
+        "aggregates: [count(reviews), avg(reviews.rating), last(reviews.rating)]",
+    );
+    assert!(text.contains(from));
+    text.replacen(from, to, 1)
+}
+
 /// order-customer, `orders` pinned.
 fn orders(layout: Option<&str>, current: Option<&str>) -> String {
     let at = "    child_field: customer\n";
@@ -71,6 +83,18 @@ fn readings(layout: Option<&str>, current: Option<&str>) -> String {
         "examples/sensor-readings.yaml",
         at,
         "readings",
+        layout,
+        current,
+    )
+}
+
+/// The user-profile scenario, `user_settings` pinned.
+fn settings(layout: Option<&str>, current: Option<&str>) -> String {
+    let path = "examples/scenarios/s13-user-profile.yaml";
+    from_file(
+        path,
+        "    child_field: user\n",
+        "user_settings",
         layout,
         current,
     )
@@ -133,6 +157,28 @@ fn club(layout: &str, current: Option<&str>) -> String {
 fn tags(layout: Option<&str>, current: Option<&str>) -> String {
     let path = "crates/squill/src/advise/tests/book-tags.yaml";
     from_file(path, "    standalone: true\n", "tags", layout, current)
+}
+
+/// category-paths (the generators' fixture: a tree of categories whose
+/// breadcrumbs and subtrees are read, and products listed under a category)
+/// with the tree `subcategories` and `products` pinned, and `current`
+/// (entries, one a line).
+fn categories(tree: &str, products: &str, current: &[&str]) -> String {
+    let path = "crates/squill/tests/fixtures/category-paths.yaml";
+    let text = std::fs::read_to_string(crate::support::repo_root().join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (tree_at, products_at) = ("    layout: tree-path\n", "    layout: path-reference\n");
+    assert!(text.contains(tree_at) && text.contains(products_at));
+    let mut out = text
+        .replacen(tree_at, &format!("    layout: {tree}\n"), 1)
+        .replacen(products_at, &format!("    layout: {products}\n"), 1);
+    if !current.is_empty() {
+        out.push_str("\ncurrent:\n");
+        for c in current {
+            out.push_str(&format!("  {c}\n"));
+        }
+    }
+    out
 }
 
 /// Products and their parts, each part's number copied into the product's
@@ -296,7 +342,12 @@ print(json.dumps(out))
 /// number, how many of the b values are bare ids (not sub-documents), and a
 /// digest of the sorted pairs (so links moved to the other side, or into an
 /// edge collection, compare equal when none is lost, added or changed).
-const LINKS: &str = r#"
+/// A `b` ending in `#` pairs each value with its position (a path's order);
+/// `b^nodes.parent` (optionally `:field`) stands for the walk up a tree from
+/// the id at `b` through the parent ids of `nodes`, from the root down, each
+/// node with its position (its `field` instead of its id): the path a tree
+/// layout must hold, computed here from the parent ids alone.
+const LINKS: &str = r##"
 import hashlib, json, sys
 from bson import json_util
 from pymongo import MongoClient
@@ -312,18 +363,91 @@ def vals(v, path):
         k, _, rest = path.partition(".")
         return vals(v.get(k), rest)
     return []
+cache = {}
+def walk(nodes, parent, start, show):
+    if nodes not in cache:
+        cache[nodes] = {d["_id"]: d for d in db[nodes].find({})}
+    docs = cache[nodes]
+    chain = []
+    while start in docs and len(chain) <= len(docs):
+        chain.append(("id", docs[start].get(show) if show else start))
+        start = docs[start].get(parent)
+    return chain[::-1]
 out = {}
 for spec in sys.argv[3:]:
     pairs, ids = [], 0
     for part in spec.split("+"):
         coll, a, b = part.split("|")
+        up = None
+        if "^" in b:
+            b, up = b.split("^")
+            up, _, show = up.partition(":")
+            up = up.split(".", 1) + [show]
+        ordered = b.endswith("#")
+        b = b.rstrip("#")
         for d in db[coll].find({}):
             for _, x in vals(d, a):
-                for kind, y in vals(d, b):
-                    pairs.append(json_util.dumps([x, y]))
+                ys = vals(d, b)
+                if up:
+                    ys = [y for _, s in ys for y in walk(up[0], up[1], s, up[2])]
+                for i, (kind, y) in enumerate(ys):
+                    pairs.append(json_util.dumps([x, i, y] if ordered or up else [x, y]))
                     ids += kind == "id"
     pairs.sort()
     out[spec] = {"n": len(pairs), "ids": ids, "digest": hashlib.md5("\n".join(pairs).encode()).hexdigest()}
+print(json.dumps(out))
+"##;
+
+/// Computed fields measured by pymongo: for `collection array field source`,
+/// each document's figures over the `field` of the children embedded in its
+/// `array` (in the array's order), as `name:function` asks (avg, first,
+/// last, min, max, sum; 0 without children); for `collection - - kept`, the
+/// values of the fields `name` it keeps.
+const COMPUTED: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+coll, arr, of, mode = sys.argv[3:7]
+specs = [s.split(":") for s in sys.argv[7:]]
+def figure(xs, fn):
+    if not xs:
+        return 0
+    return {"avg": sum(xs) / len(xs), "first": xs[0], "last": xs[-1], "min": min(xs), "max": max(xs), "sum": sum(xs)}[fn]
+out = {}
+for d in db[coll].find({}):
+    if mode == "source":
+        xs = [c[of] for c in (d.get(arr) or []) if isinstance(c, dict) and c.get(of) is not None]
+        vals = [figure(xs, fn) for _, fn in specs]
+    else:
+        vals = [d.get(name) for name, _ in specs]
+    out[str(d["_id"])] = [None if v is None else round(float(v), 6) for v in vals]
+print(json.dumps(out, sort_keys=True))
+"#;
+
+/// The documents of each collection that has a validator which do not
+/// match it, by pymongo (the migration sets the recommended design's
+/// validators after the data, and a server checks only later writes).
+const INVALID: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+out = {}
+for info in db.list_collections():
+    v = info.get("options", {}).get("validator")
+    if v:
+        out[info["name"]] = db[info["name"]].count_documents({"$nor": [v]})
+print(json.dumps(out))
+"#;
+
+/// The indexes of each collection (but `_id`), by pymongo: `{collection:
+/// {name: [key paths]}}`.
+const INDEXES: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+out = {}
+for c in db.list_collection_names():
+    out[c] = {i["name"]: list(i["key"].keys()) for i in db[c].list_indexes() if i["name"] != "_id_"}
 print(json.dumps(out))
 "#;
 
@@ -431,6 +555,19 @@ struct Case {
     grown: Option<&'static str>,
     /// The settings file (`--config`) both designs are advised with.
     config: Option<&'static str>,
+    /// Computed fields the migration builds from children embedded today:
+    /// (parent collection, array, child's field, `name:function` of each
+    /// field), each value compared with pymongo's figure over the array.
+    computed: Option<(
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static [&'static str],
+    )>,
+    /// Indexes of today (collection, name) on a field the final step
+    /// removes, or inside a reference made a bare id: there until the
+    /// final step (run with DROP_OLD = true), gone after it.
+    stale: Vec<(&'static str, &'static str)>,
     /// Cookbook functions expected to fail on the migrated data, each for a
     /// reason the case gives (`check_generated.py --expect-fail`).
     expect_fail: Vec<&'static str>,
@@ -485,6 +622,8 @@ fn cases() -> Vec<Case> {
             today: orders(Some("extended-reference"), None),
             moved: vec![("order|_id|customer", "order|_id|customer")],
             bare: vec!["order|_id|customer"],
+            // The reference is the id in place: the index inside it goes.
+            stale: vec![("order", "customer._id_1")],
             ..Case::default()
         },
         Case {
@@ -702,11 +841,7 @@ fn cases() -> Vec<Case> {
                 ("book|_id|tags.added_at", "tags|book|added_at"),
             ],
             dropped: vec!["book|_id|tags"],
-            // The checker links the first book to the first tag, a link
-            // the data of today already holds: the edge collection's
-            // unique index on both references refuses the duplicate, as
-            // it should.
-            expect_fail: vec!["tag_book", "add_book_tags_links"],
+            stale: vec![("book", "tags._id_1")],
             ..Case::default()
         },
         Case {
@@ -844,6 +979,148 @@ fn cases() -> Vec<Case> {
             bucketed: Some(("post_comments", "comments", "count")),
             ..Case::default()
         },
+        Case {
+            name: "embed-parent-in-child",
+            model: orders(Some("embed-parent-in-child"), Some("parent-reference")),
+            today: orders(Some("parent-reference"), None),
+            // Each order holds its customer, with the customer's name of
+            // today (a walk of one step from the reference).
+            moved: vec![
+                ("order|_id|customer", "order|_id|customer"),
+                (
+                    "order|_id|customer^customer.-:name",
+                    "order|_id|customer.name#",
+                ),
+            ],
+            kept: Some("customer"),
+            dropped: vec!["customer|_id|name"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-parent-in-child-to-parent-reference",
+            model: orders(Some("parent-reference"), Some("embed-parent-in-child")),
+            today: orders(Some("embed-parent-in-child"), None),
+            // Each order keeps its customer's id, and the customer's
+            // collection holds the name each order held (a walk of one
+            // step from the reference).
+            moved: vec![
+                ("order|_id|customer._id", "order|_id|customer"),
+                (
+                    "order|_id|customer.name#",
+                    "order|_id|customer^customer.-:name",
+                ),
+            ],
+            bare: vec!["order|_id|customer"],
+            stale: vec![("order", "customer._id_1")],
+            ..Case::default()
+        },
+        Case {
+            name: "shared-id-to-parent-reference",
+            model: settings(Some("parent-reference"), Some("shared-id")),
+            today: settings(Some("shared-id"), None),
+            // Each settings document keeps its _id and holds it again as
+            // its user's id.
+            moved: vec![("settings|_id|_id", "settings|_id|user")],
+            ..Case::default()
+        },
+        Case {
+            name: "computed",
+            model: rated(Some("parent-reference"), Some("embed")),
+            today: rated(Some("embed"), None),
+            unwound: Some(("product", "reviews", "review")),
+            computed: Some((
+                "product",
+                "reviews",
+                "rating",
+                &["reviews_avg_rating:avg", "reviews_last_rating:last"],
+            )),
+            ..Case::default()
+        },
+        Case {
+            name: "tree-path",
+            model: categories(
+                "tree-path",
+                "parent-reference",
+                &["subcategories: parent-reference"],
+            ),
+            today: categories("parent-reference", "parent-reference", &[]),
+            // Each node's path: the walk up the parent ids of today, from
+            // the root down, with the nodes' names.
+            moved: vec![
+                ("category|_id|_id^category.parent", "category|_id|path._id#"),
+                (
+                    "category|_id|_id^category.parent:name",
+                    "category|_id|path.name#",
+                ),
+            ],
+            ..Case::default()
+        },
+        Case {
+            name: "path-reference",
+            model: categories(
+                "parent-reference",
+                "path-reference",
+                &["products: parent-reference"],
+            ),
+            today: categories("parent-reference", "parent-reference", &[]),
+            moved: vec![(
+                "product|_id|category^category.parent",
+                "product|_id|category_path#",
+            )],
+            ..Case::default()
+        },
+        Case {
+            // The fixture's own design: both at once, the products' paths
+            // read from the parent ids while the categories get theirs.
+            name: "tree-path-and-path-reference",
+            model: categories(
+                "tree-path",
+                "path-reference",
+                &[
+                    "subcategories: parent-reference",
+                    "products: parent-reference",
+                ],
+            ),
+            today: categories("parent-reference", "parent-reference", &[]),
+            moved: vec![
+                ("category|_id|_id^category.parent", "category|_id|path._id#"),
+                (
+                    "product|_id|category^category.parent",
+                    "product|_id|category_path#",
+                ),
+            ],
+            ..Case::default()
+        },
+        Case {
+            name: "tree-path-to-parent-reference",
+            model: categories(
+                "parent-reference",
+                "parent-reference",
+                &["subcategories: tree-path"],
+            ),
+            today: categories("tree-path", "parent-reference", &[]),
+            // The parent ids stay and walk up the paths of today.
+            moved: vec![("category|_id|path._id#", "category|_id|_id^category.parent")],
+            dropped: vec!["category|_id|path._id"],
+            stale: vec![("category", "path._id_1")],
+            ..Case::default()
+        },
+        Case {
+            name: "path-reference-to-parent-reference",
+            model: categories(
+                "parent-reference",
+                "parent-reference",
+                &["products: path-reference"],
+            ),
+            today: categories("parent-reference", "path-reference", &[]),
+            moved: vec![(
+                "product|_id|category_path#",
+                "product|_id|category^category.parent",
+            )],
+            dropped: vec!["product|_id|category_path"],
+            stale: vec![("product", "category_path_1_price_1")],
+            ..Case::default()
+        },
     ]
 }
 
@@ -870,6 +1147,41 @@ fn measure(python: &str, uri: &str, db: &str, held: Option<(&str, &str)>) -> ser
     let (c, f) = held.unwrap_or(("", ""));
     let text = run_tool(Command::new(python).args(["-c", MEASURE, uri, db, c, f]));
     serde_json::from_str(text.trim()).expect("JSON from the measure")
+}
+
+fn computed(
+    python: &str,
+    uri: &str,
+    db: &str,
+    (coll, array, of, specs): (&str, &str, &str, &[&str]),
+    mode: &str,
+) -> serde_json::Value {
+    let text = run_tool(
+        Command::new(python)
+            .args(["-c", COMPUTED, uri, db, coll, array, of, mode])
+            .args(specs),
+    );
+    serde_json::from_str(text.trim()).expect("JSON from the computed figures")
+}
+
+fn indexes(python: &str, uri: &str, db: &str) -> serde_json::Value {
+    let text = run_tool(Command::new(python).args(["-c", INDEXES, uri, db]));
+    serde_json::from_str(text.trim()).expect("JSON from the indexes")
+}
+
+/// The indexes (collection, name) a setup.js creates, read from its
+/// `createIndexes` statements.
+fn created_indexes(setup: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(setup).unwrap();
+    let mut out = Vec::new();
+    for block in text.split("createIndexes: \"").skip(1) {
+        let coll = block.split('"').next().unwrap().to_string();
+        let specs = &block[..block.find("] });").unwrap()];
+        for name in specs.split("\"name\":\"").skip(1) {
+            out.push((coll.clone(), name.split('"').next().unwrap().to_string()));
+        }
+    }
+    out
 }
 
 fn links(python: &str, uri: &str, db: &str, specs: &[&str]) -> serde_json::Value {
@@ -954,6 +1266,9 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
             )
             .collect();
         let links_before = links(&python, &uri, &db, &specs);
+        let figures = case
+            .computed
+            .map(|c| computed(&python, &uri, &db, c, "source"));
         for spec in &case.bare {
             let n = &links_before[spec]["n"];
             assert_eq!(
@@ -976,6 +1291,14 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
         );
         let held = case.held.map(|(c, f, _, _)| (c, f));
         let after = measure(&python, &uri, &db, held);
+        // Every document as the recommended design's validators want it.
+        let invalid = run_tool(Command::new(&python).args(["-c", INVALID, &uri, &db]));
+        let invalid: serde_json::Value = serde_json::from_str(invalid.trim()).unwrap();
+        assert!(
+            invalid.as_object().unwrap().values().all(|n| n == 0),
+            "{}: documents against their validator: {invalid}",
+            case.name
+        );
         let links_after = links(&python, &uri, &db, &specs);
         for (from, to) in &case.moved {
             assert!(
@@ -987,6 +1310,19 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
                 (&links_after[to]["n"], &links_after[to]["digest"]),
                 (&links_before[from]["n"], &links_before[from]["digest"]),
                 "{}: the links of {from} today against {to} after",
+                case.name
+            );
+        }
+        if let (Some(c), Some(want)) = (case.computed, &figures) {
+            let kept = computed(&python, &uri, &db, c, "kept");
+            assert_eq!(&kept, want, "{}: the computed fields", case.name);
+            assert!(
+                want.as_object().unwrap().values().any(|v| v
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x.as_f64() != Some(0.0))),
+                "{}: no figure but 0",
                 case.name
             );
         }
@@ -1124,7 +1460,7 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
                 case.name
             );
         }
-        if !case.dropped.is_empty() || case.split.is_some() {
+        if !case.dropped.is_empty() || case.split.is_some() || !case.stale.is_empty() {
             // The final step (before the cookbook writes): what only the
             // design of today used goes, the new design's links stay, and
             // the cookbook below runs without them.
@@ -1135,8 +1471,54 @@ fn migration_runs_twice_and_the_cookbook_works_on_the_result() {
                 script.replacen("const DROP_OLD = false;", "const DROP_OLD = true;", 1),
             )
             .unwrap();
+            let held = indexes(&python, &uri, &db);
+            for (coll, name) in &case.stale {
+                assert!(
+                    held[coll].get(name).is_some(),
+                    "{}: {coll}.{name} before the final step: {held}",
+                    case.name
+                );
+            }
             let said = shell(&last);
             assert!(said.contains("final step done"), "{}: {said}", case.name);
+            // No index of today left on a field the final step removed;
+            // the recommended design's indexes all there.
+            let held = indexes(&python, &uri, &db);
+            for (coll, name) in &case.stale {
+                assert!(
+                    held[coll].get(name).is_none(),
+                    "{}: {coll}.{name} after the final step: {held}",
+                    case.name
+                );
+            }
+            for spec in &case.dropped {
+                let mut parts = spec.split('|');
+                let (coll, field) = (parts.next().unwrap(), parts.nth(1).unwrap());
+                let field = field.trim_end_matches('#').split('.').next().unwrap();
+                let left: Vec<_> = held[coll]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(_, keys)| {
+                        keys.as_array().unwrap().iter().any(|k| {
+                            let k = k.as_str().unwrap();
+                            k == field || k.starts_with(&format!("{field}."))
+                        })
+                    })
+                    .collect();
+                assert!(
+                    left.is_empty(),
+                    "{}: indexes on {coll}.{field} after the final step: {left:?}",
+                    case.name
+                );
+            }
+            for (coll, name) in created_indexes(&out.join("setup.js")) {
+                assert!(
+                    held[&coll].get(&name).is_some(),
+                    "{}: the recommended {coll}.{name} after the final step: {held}",
+                    case.name
+                );
+            }
             let gone = links(&python, &uri, &db, &specs);
             if let Some((today, split)) = case.split {
                 assert!(

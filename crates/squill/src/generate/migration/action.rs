@@ -3,6 +3,7 @@
 //! them as mongosh.
 
 use super::bucket::{Buckets, Unbuckets};
+use crate::design::Index;
 use crate::model::AggregateFn;
 
 /// One field of the items a step builds: its name in the recommended
@@ -205,6 +206,40 @@ pub enum Action {
     /// bucket → parent-reference: each child in the buckets of a batch of
     /// parents into a document of the child collection.
     Unbucket(Box<Unbuckets>),
+    /// parent-reference → tree-path or path-reference: `field` of each
+    /// document of `collection`, the path from the root of the tree whose
+    /// nodes (in `nodes`) keep their parent's id at `parent`, down to the
+    /// node at `start` (the document's own `_id` for a node's own path, its
+    /// reference for a node's child), the node last: each item `{_id,
+    /// copies…}` from the node, or the bare id when `items` is `None`.
+    Path {
+        relationship: String,
+        collection: String,
+        field: String,
+        start: String,
+        nodes: String,
+        parent: String,
+        items: Option<Vec<ItemField>>,
+    },
+    /// embed-parent-in-child → parent-reference: the parent's collection,
+    /// one document per distinct parent embedded at `field` in the children
+    /// of `child`, each item from the embedded parent's field; when two
+    /// children hold different copies of a parent, the newest child's (by
+    /// `_id`) wins, so a batch done again writes the same parent.
+    ParentsFromChildren {
+        relationship: String,
+        child: String,
+        field: String,
+        parent: String,
+        items: Vec<ItemField>,
+    },
+    /// shared-id → parent-reference: each child's parent id at `ref_field`,
+    /// from its own `_id` (which is its parent's).
+    RefFromOwnId {
+        relationship: String,
+        child: String,
+        ref_field: String,
+    },
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -234,6 +269,11 @@ impl Action {
                 ..
             } => ("unwind", relationship, child),
             Action::RefFromIds {
+                relationship,
+                ref_field,
+                ..
+            }
+            | Action::RefFromOwnId {
                 relationship,
                 ref_field,
                 ..
@@ -268,6 +308,16 @@ impl Action {
             } => ("computed", relationship, field),
             Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
             Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
+            Action::Path {
+                relationship,
+                field,
+                ..
+            } => ("path", relationship, field),
+            Action::ParentsFromChildren {
+                relationship,
+                parent,
+                ..
+            } => ("parents", relationship, parent),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }
@@ -319,6 +369,34 @@ pub enum Cleanup {
     Unset {
         collection: String,
         field: String,
+    },
+    /// An index of today on a field the final step removes, which the
+    /// recommended design does not keep (the rollback note rebuilds it).
+    DropIndex {
+        collection: String,
+        index: Index,
+    },
+}
+
+/// A figure that checks data no step moves, before the final step drops it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Check {
+    /// The parent's collection goes: each of its documents must be held by
+    /// a child, at `id_path` in `child`.
+    ParentsHeld {
+        parent: String,
+        child: String,
+        id_path: String,
+    },
+    /// A path goes: the parent ids that stay must walk up the tree as far
+    /// (`Action::Path`'s fields: the path's length from the root against
+    /// the walk up the parent ids).
+    PathKept {
+        collection: String,
+        field: String,
+        start: String,
+        nodes: String,
+        parent: String,
     },
 }
 

@@ -1,6 +1,6 @@
-//! The computed fields (counts, sums, minimums, maximums over a
-//! relationship's children) the recommended design keeps and today's does
-//! not: each from wherever the children are today.
+//! The computed fields (counts, sums, minimums, maximums, averages, first
+//! and last values over a relationship's children) the recommended design
+//! keeps and today's does not: each from wherever the children are today.
 
 use super::action::{Action, ChildrenAt, Undo};
 use super::plan::{Plan, same_field};
@@ -8,8 +8,7 @@ use super::source::{Source, item_fields, own_field, source};
 use crate::design::{Collection, Design, FieldOrigin, ShapeType};
 use crate::model::AggregateFn;
 
-/// The computed fields (counts, sums) the recommended design keeps and
-/// today's does not.
+/// The computed fields the recommended design keeps and today's does not.
 pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
     for coll in &recommended.collections {
         if super::bucket::is_bucket_collection(coll) {
@@ -35,12 +34,9 @@ pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
                     .push(format!("`{}.{}` is no scalar", coll.name, f.name));
                 continue;
             };
-            if !matches!(
-                function,
-                AggregateFn::Count | AggregateFn::Sum | AggregateFn::Min | AggregateFn::Max
-            ) {
+            if *function != AggregateFn::Count && field.is_none() {
                 p.refused.push(format!(
-                    "`{}.{}`: a computed {} is not supported (count, sum, min, max are)",
+                    "`{}.{}`: a computed {} of no field",
                     coll.name,
                     f.name,
                     function.name()

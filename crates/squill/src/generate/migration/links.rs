@@ -161,11 +161,13 @@ fn copies(fields: &[ShapeField], from: &Collection) -> Option<Vec<ItemField>> {
     let mut out = Vec::new();
     for f in fields {
         match &f.origin {
-            FieldOrigin::Reference { .. } if f.name == "_id" => {}
-            FieldOrigin::Copy { entity, field, .. } => out.push(ItemField {
-                target: f.name.clone(),
-                source: own_field(from, entity, field)?.to_string(),
-            }),
+            FieldOrigin::Reference { .. } | FieldOrigin::Id if f.name == "_id" => {}
+            // A parent embedded whole holds its own fields, not copies.
+            FieldOrigin::Copy { entity, field, .. } | FieldOrigin::Own { entity, field } => out
+                .push(ItemField {
+                    target: f.name.clone(),
+                    source: own_field(from, entity, field)?.to_string(),
+                }),
             _ => return None,
         }
     }
@@ -500,9 +502,11 @@ fn to_edges(
 
 /// extended reference into the child → parent reference: the child's
 /// `{_id, copies…}` at `ref_path`'s head becomes the id at `target`.
+#[allow(clippy::too_many_arguments)] // the two designs and the reference's parts
 pub fn id_from_copy(
     p: &mut Plan,
     today: &Design,
+    recommended: &Design,
     rel: &str,
     child: &str,
     ref_path: &str,
@@ -528,10 +532,12 @@ pub fn id_from_copy(
         });
         return;
     }
-    // In place: the rollback puts the copies back from the parent.
+    // In place: the rollback puts the copies back from the parent (its
+    // collection of today, or the one the migration builds from the copies).
     let back = (|| {
         let decision = today.relationships.iter().find(|r| r.relationship == rel)?;
-        let parent = collection_of(today, &decision.parent)?;
+        let parent = collection_of(today, &decision.parent)
+            .or_else(|| collection_of(recommended, &decision.parent))?;
         let old = today.collections.iter().find(|c| c.name == child)?;
         let field = old.shape.fields.iter().find(|f| f.name == head)?;
         let (fields, true) = item_fields(field)? else {

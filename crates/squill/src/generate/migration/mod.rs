@@ -11,10 +11,15 @@ mod action;
 mod bucket;
 mod computed;
 mod links;
+mod parents;
 mod pipeline;
 mod plan;
+mod recompute;
 mod render;
+mod shared;
 mod source;
+mod stale;
+mod tree;
 mod verify;
 
 #[cfg(test)]

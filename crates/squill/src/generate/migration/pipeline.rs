@@ -9,9 +9,11 @@ use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
 
 /// The temporary field the looked-up documents are read into.
-const TMP: &str = "__squill";
+pub(super) const TMP: &str = "__squill";
 /// The other side's document looked up for an edge's copies.
-const OTHER: &str = "__squill_other";
+pub(super) const OTHER: &str = "__squill_other";
+/// A tree's node's distance from where the walk up the tree starts.
+const DEPTH: &str = "__squill_depth";
 
 fn field(name: &str) -> String {
     format!("${name}")
@@ -37,6 +39,18 @@ fn merge(into: &str, when_matched: &str, when_not: &str) -> Json {
 /// The pipeline of a step, run on the collection `collection(action)`.
 pub fn pipeline(action: &Action) -> Vec<Json> {
     match action {
+        Action::ParentsFromChildren {
+            field: f,
+            parent,
+            items,
+            ..
+        } => parents_from_children(f, parent, items),
+        Action::RefFromOwnId {
+            child, ref_field, ..
+        } => vec![
+            json!({"$project": {ref_field.as_str(): "$_id"}}),
+            merge(child, "merge", "discard"),
+        ],
         Action::BuildParent {
             parent,
             field: f,
@@ -269,6 +283,36 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
         }
         Action::Bucket(b) => super::bucket::pipeline(b),
         Action::Unbucket(u) => super::bucket::pipeline_back(u),
+        Action::Path {
+            collection,
+            field: f,
+            start,
+            nodes,
+            parent,
+            items,
+            ..
+        } => {
+            let item = match items {
+                Some(items) => object_of(items, "a"),
+                None => json!("$$a._id"),
+            };
+            // $graphLookup gives the walk up in no order: item `i` of the
+            // path (of `n`) is the node `n - 1 - i` steps up, so the root
+            // comes first and the start last.
+            let nth = json!({"$arrayElemAt": [{"$filter": {
+                "input": field(TMP),
+                "cond": {"$eq": [format!("$$this.{DEPTH}"), {"$subtract": [{"$subtract": ["$$n", 1]}, "$$i"]}]},
+            }}, 0]});
+            let path = json!({"$let": {
+                "vars": {"n": {"$size": field(TMP)}},
+                "in": map(json!({"$range": [0, "$$n"]}), "i", json!({"$let": {"vars": {"a": nth}, "in": item}})),
+            }});
+            vec![
+                json!({"$graphLookup": {"from": nodes, "startWith": field(start), "connectFromField": parent, "connectToField": "_id", "depthField": DEPTH, "as": TMP}}),
+                json!({"$project": {f.as_str(): path}}),
+                merge(collection, "merge", "discard"),
+            ]
+        }
         Action::Computed {
             parent,
             field: f,
@@ -278,30 +322,42 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             children,
             ..
         } => {
+            // A first or last value needs the children in the order they
+            // arrived: the order of an embedded array, else their `_id`s'
+            // (an ObjectId starts with its creation time).
+            let ordered = matches!(function, AggregateFn::First | AggregateFn::Last);
+            let lookup = |local: &str, foreign: &str| {
+                let mut l = json!({"from": children_from(children), "localField": local, "foreignField": foreign, "as": TMP});
+                if ordered {
+                    l["pipeline"] = json!([{"$sort": {"_id": 1}}]);
+                }
+                json!({"$lookup": l})
+            };
             let (lookup, list) = match children {
-                ChildrenAt::Collection { child, ref_path } => (
-                    Some(
-                        json!({"$lookup": {"from": child, "localField": "_id", "foreignField": ref_path, "as": TMP}}),
-                    ),
-                    json!(field(TMP)),
-                ),
-                ChildrenAt::Ids { child, field: ids } => (
-                    Some(
-                        json!({"$lookup": {"from": child, "localField": ids, "foreignField": "_id", "as": TMP}}),
-                    ),
-                    json!(field(TMP)),
-                ),
+                ChildrenAt::Collection { ref_path, .. } => {
+                    (Some(lookup("_id", ref_path)), json!(field(TMP)))
+                }
+                ChildrenAt::Ids { field: ids, .. } => (Some(lookup(ids, "_id")), json!(field(TMP))),
                 ChildrenAt::Embedded { field: arr, one } => (None, as_array(arr, *one)),
             };
             let values = || match of {
                 Some(of) => map(list.clone(), "c", json!(format!("$$c.{of}"))),
                 None => list.clone(),
             };
+            // The children that have the field, in order.
+            let present =
+                || json!({"$filter": {"input": values(), "cond": {"$ne": ["$$this", null]}}});
+            // No children: 0, as `squill generate` writes it (the
+            // validator wants a number).
+            let or_zero = |v: Json| json!({"$ifNull": [v, 0]});
             let value = match function {
                 AggregateFn::Count => json!({"$size": list.clone()}),
                 AggregateFn::Min => json!({"$min": values()}),
                 AggregateFn::Max => json!({"$max": values()}),
-                _ => json!({"$sum": values()}),
+                AggregateFn::Avg => or_zero(json!({"$avg": values()})),
+                AggregateFn::First => or_zero(json!({"$arrayElemAt": [present(), 0]})),
+                AggregateFn::Last => or_zero(json!({"$arrayElemAt": [present(), -1]})),
+                AggregateFn::Sum => json!({"$sum": values()}),
             };
             let mut out: Vec<Json> = lookup.into_iter().collect();
             out.push(json!({"$project": {f.as_str(): convert(value, bson_type)}}));
@@ -373,6 +429,34 @@ fn link_items(
     out.push(json!({"$project": {target: value}}));
     out.push(merge(collection, "merge", "discard"));
     out
+}
+
+/// The distinct parents embedded at `f` in a batch of children, the newest
+/// child's copy of each, merged into the parent's collection.
+fn parents_from_children(f: &str, parent: &str, items: &[ItemField]) -> Vec<Json> {
+    let id = format!("{f}._id");
+    let mut group = Map::new();
+    group.insert("_id".into(), json!(field(&id)));
+    for i in items.iter().filter(|i| i.target != "_id") {
+        group.insert(
+            i.target.clone(),
+            json!({"$last": field(&format!("{f}.{}", i.source))}),
+        );
+    }
+    vec![
+        json!({"$match": {id: {"$ne": null}}}),
+        json!({"$sort": {"_id": 1}}),
+        json!({"$group": group}),
+        merge(parent, "replace", "insert"),
+    ]
+}
+
+/// The collection a computed field's children are looked up in.
+fn children_from(children: &ChildrenAt) -> &str {
+    match children {
+        ChildrenAt::Collection { child, .. } | ChildrenAt::Ids { child, .. } => child,
+        ChildrenAt::Embedded { .. } => "",
+    }
 }
 
 /// The links of one batch of holders as edge documents (without `_id`: the
@@ -483,7 +567,7 @@ fn as_array(f: &str, one: bool) -> Json {
 
 /// The value as the BSON type the design gives the field (a count is a
 /// `long` in the validator; `$size` gives an `int`).
-fn convert(value: Json, bson_type: &str) -> Json {
+pub(super) fn convert(value: Json, bson_type: &str) -> Json {
     let op = match bson_type {
         "long" => "$toLong",
         "int" => "$toInt",
@@ -502,8 +586,11 @@ pub fn collection(action: &Action) -> &str {
         | Action::RefFromIds { parent, .. }
         | Action::IdsFromCopies { parent, .. }
         | Action::Computed { parent, .. } => parent,
-        Action::CopyIntoChild { child, .. } | Action::IdFromCopy { child, .. } => child,
-        Action::LinkItems { collection, .. } => collection,
+        Action::CopyIntoChild { child, .. }
+        | Action::IdFromCopy { child, .. }
+        | Action::ParentsFromChildren { child, .. }
+        | Action::RefFromOwnId { child, .. } => child,
+        Action::LinkItems { collection, .. } | Action::Path { collection, .. } => collection,
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,

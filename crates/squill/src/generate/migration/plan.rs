@@ -4,12 +4,15 @@
 //! builds and today's documents do not already hold refuses the whole
 //! migration, so no script is written that would leave a collection short.
 
-use super::action::{Action, Cleanup, ItemField, Latest, ParentField, Undo};
+use super::action::{Action, Check, Cleanup, ItemField, Latest, ParentField, Undo};
 use super::links;
 use super::source::{
     Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
 };
-use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType};
+use super::tree;
+use crate::design::{
+    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
+};
 
 /// The steps, what the final step removes, and what undoes them.
 #[derive(Debug, Clone, Default)]
@@ -17,6 +20,9 @@ pub struct Plan {
     pub actions: Vec<Action>,
     pub cleanup: Vec<Cleanup>,
     pub undo: Vec<Undo>,
+    /// Figures of data no step moves (a path, or a parent's collection,
+    /// that the final step drops).
+    pub checks: Vec<Check>,
     /// Relationships whose layout changes: `(name, today, recommended)`.
     pub changes: Vec<(String, String, String)>,
     /// Why no script can be written (empty when one can).
@@ -55,20 +61,34 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             now.chosen.kind().to_string(),
             rel.chosen.kind().to_string(),
         ));
+        let before = p.refused.len();
         if links::is_many_to_many(&now.chosen)
             || links::is_many_to_many(&rel.chosen)
             || links::child_array(today, now)
             || links::child_array(recommended, rel)
         {
-            let before = p.refused.len();
             links::plan(&mut p, today, recommended, now, rel);
-            explain(&mut p, before, rel, &now.chosen);
+            explain(&mut p, before, now, rel);
             continue;
         }
         if matches!(now.chosen, Layout::Bucket { .. }) {
-            let before = p.refused.len();
             super::bucket::plan_back(&mut p, today, recommended, rel);
-            explain(&mut p, before, rel, &now.chosen);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if now.chosen == Layout::SharedId {
+            super::shared::plan(&mut p, today, recommended, rel);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if now.chosen == Layout::EmbedParentInChild {
+            super::parents::plan(&mut p, today, recommended, rel);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if tree::is_tree(&now.chosen) || tree::is_tree(&rel.chosen) {
+            tree::plan(&mut p, today, recommended, now, rel);
+            explain(&mut p, before, now, rel);
             continue;
         }
         let Some(src) = source(
@@ -87,7 +107,6 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             ));
             continue;
         };
-        let before = p.refused.len();
         if matches!(rel.chosen, Layout::Bucket { .. }) {
             super::bucket::plan(&mut p, today, recommended, rel, &src);
         } else {
@@ -101,25 +120,26 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
             );
         }
         parent_side(&mut p, today, recommended, rel, &src);
-        explain(&mut p, before, rel, &now.chosen);
+        explain(&mut p, before, now, rel);
     }
     super::computed::computed(&mut p, today, recommended);
     dropped_timelines(&mut p, today, recommended);
     account(&mut p, today, recommended);
+    super::stale::stale(&mut p, today, recommended);
     // In-place conversions last: they change the path other steps match on.
     p.actions.sort_by_key(Action::runs_last);
     p
 }
 
-/// The reasons pushed since `before`, as one: the relationship and its
-/// change, then why no step covers it.
-fn explain(p: &mut Plan, before: usize, rel: &crate::design::RelationshipDecision, today: &Layout) {
+/// The reasons a relationship's steps gave since `before`, as one reason
+/// that names the relationship and its change.
+fn explain(p: &mut Plan, before: usize, now: &RelationshipDecision, rel: &RelationshipDecision) {
     if p.refused.len() > before {
         let why = p.refused.split_off(before).join(", ");
         p.refused.push(format!(
             "`{}`: {} → {}: {why}",
             rel.relationship,
-            today.kind(),
+            now.chosen.kind(),
             rel.chosen.kind()
         ));
     }
@@ -232,7 +252,16 @@ fn child_side(
                 .strip_suffix("._id")
                 .is_some_and(|h| !h.contains('.')) =>
         {
-            links::id_from_copy(p, today, rel, child, ref_path, &tf.name, bson_type);
+            links::id_from_copy(
+                p,
+                today,
+                recommended,
+                rel,
+                child,
+                ref_path,
+                &tf.name,
+                bson_type,
+            );
         }
         (
             ShapeType::Scalar { .. },
@@ -272,8 +301,11 @@ fn child_side(
             let mut copies = Vec::new();
             for f in &shape.fields {
                 match &f.origin {
-                    FieldOrigin::Reference { .. } if f.name == "_id" => {}
-                    FieldOrigin::Copy { entity, field, .. } => {
+                    // The parent embedded whole (embed-parent-in-child):
+                    // its own id and fields, each from its document.
+                    FieldOrigin::Reference { .. } | FieldOrigin::Id if f.name == "_id" => {}
+                    FieldOrigin::Copy { entity, field, .. }
+                    | FieldOrigin::Own { entity, field } => {
                         match own_field(parent_coll, entity, field) {
                             Some(s) => copies.push(ItemField {
                                 target: f.name.clone(),
@@ -382,10 +414,31 @@ fn parent_side(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,
-    rel: &crate::design::RelationshipDecision,
+    rel: &RelationshipDecision,
     src: &Source,
 ) {
     let name = &rel.relationship;
+    if rel.chosen == Layout::EmbedParentInChild
+        && collection_of(recommended, &rel.parent).is_none()
+        && let (Some(old), Some(child), Source::ChildCollection { child: from, .. }) = (
+            collection_of(today, &rel.parent),
+            collection_of(recommended, &rel.child).and_then(|c| link_field(c, name)),
+            src,
+        )
+    {
+        // The parent lives on in its children only: its collection goes in
+        // the final step, and the check says whether every parent is held
+        // by a child (one without children would be lost with it).
+        p.cleanup.push(Cleanup::DropCollection {
+            collection: old.name.clone(),
+        });
+        p.checks.push(Check::ParentsHeld {
+            parent: old.name.clone(),
+            child: from.clone(),
+            id_path: format!("{}._id", child.name),
+        });
+        return;
+    }
     let Some(target) = collection_of(recommended, &rel.parent) else {
         p.refused.push(format!(
             "`{}` has no collection of its own in the recommended design",
@@ -560,6 +613,10 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::RefFromIds {
                 child, ref_field, ..
             } => child == coll && ref_field == field,
+            // The parent's id stays the child's own `_id`.
+            Action::RefFromOwnId {
+                child, ref_field, ..
+            } => child == coll && (ref_field == field || field == "_id"),
             Action::CopyIntoChild { child, target, .. }
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,
@@ -569,6 +626,14 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::Edge { edge, .. } => edge == coll,
             Action::Bucket(b) => b.bucket == coll,
             Action::Unbucket(u) => u.child == coll,
+            Action::ParentsFromChildren { parent, items, .. } => {
+                parent == coll && items.iter().any(|i| i.target == field)
+            }
+            Action::Path {
+                collection,
+                field: f,
+                ..
+            } => collection == coll && f == field,
         })
     };
     let mut missing = Vec::new();

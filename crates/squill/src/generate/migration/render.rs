@@ -32,7 +32,12 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
-    "computed counts, sums, minimums and maximums over children",
+    "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
+    "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
+    "parent-reference → embed-parent-in-child (each child's reference becomes its parent's document; the parent's collection goes in the final step, once each parent is held by a child)",
+    "embed-parent-in-child → parent-reference (the parents embedded in the children become their own collection, one document per distinct parent; each child keeps the id)",
+    "shared-id → parent-reference (each child's parent id from its own _id, which stays)",
+    "computed counts, sums, minimums, maximums, averages and first/last values over children",
 ];
 
 const RUNTIME: &str = r#"const squillProgress = () => db.getCollection(PROGRESS);
@@ -156,6 +161,40 @@ function ensureCollection(name, validator) {
   } else {
     db.createCollection(name, options);
   }
+}
+"#;
+
+/// The helpers of the figures of a tree's paths and of the checks of data
+/// no step moves (only in a script that has them).
+const CHECK_RUNTIME: &str = r#"
+// The nodes on the walk up a tree from each document of `coll` (from the id
+// at `start`, through the parent ids at `parent` in `nodes`), summed: the
+// items the paths from the roots hold.
+function squillDepths(coll, start, nodes, parent) {
+  const r = db.getCollection(coll).aggregate([
+    { $graphLookup: { from: nodes, startWith: "$" + start, connectFromField: parent, connectToField: "_id", as: "walk" } },
+    { $group: { _id: null, n: { $sum: { $size: "$walk" } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The documents of `parent` whose id is at `path` in a document of `coll`
+// (an id of no parent counts for none).
+function squillHeld(coll, path, parent) {
+  const r = db.getCollection(coll).aggregate([
+    { $match: { [path]: { $ne: null } } },
+    { $group: { _id: "$" + path } },
+    { $lookup: { from: parent, localField: "_id", foreignField: "_id", as: "held" } },
+    { $match: { "held.0": { $exists: true } } },
+    { $group: { _id: null, n: { $sum: 1 } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
+// The documents of `coll` that pass `stages`.
+function squillMatching(coll, stages) {
+  const r = db.getCollection(coll).aggregate(stages.concat([{ $group: { _id: null, n: { $sum: 1 } } }])).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
 }
 "#;
 
@@ -291,6 +330,25 @@ fn what(a: &Action) -> String {
             "{}: the children in {}.{}, each with {}",
             u.child, u.bucket, u.items_field, u.ref_field
         ),
+        Action::Path {
+            collection,
+            field,
+            start,
+            nodes,
+            ..
+        } => format!(
+            "{collection}.{field}: the path from the root of {nodes} to {}",
+            super::verify::node_at(start)
+        ),
+        Action::RefFromOwnId {
+            child, ref_field, ..
+        } => format!("{child}.{ref_field}: its parent's id, its own _id"),
+        Action::ParentsFromChildren {
+            child,
+            field,
+            parent,
+            ..
+        } => format!("{parent}: one document per parent embedded in {child}.{field}"),
         Action::Computed {
             parent,
             field,
@@ -350,7 +408,20 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         return out;
     }
     out.push_str(RUNTIME);
-    let figs = figures(&plan.actions, today, recommended);
+    let checks = !plan.checks.is_empty()
+        || plan.actions.iter().any(|a| {
+            matches!(
+                a,
+                Action::Path { .. }
+                    | Action::Computed { of: Some(_), .. }
+                    | Action::ParentsFromChildren { .. }
+                    | Action::RefFromOwnId { .. }
+            )
+        });
+    if checks {
+        out.push_str(CHECK_RUNTIME);
+    }
+    let figs = figures(&plan.actions, &plan.checks, today, recommended);
     out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");
     for f in &figs {
         let _ = writeln!(out, "  {},", f.before);
@@ -515,6 +586,12 @@ fn cleanup(out: &mut String, plan: &Plan) {
                 js(collection),
                 js(field)
             ),
+            // Only if it is there: a final step run again drops nothing.
+            Cleanup::DropIndex { collection, index } => format!(
+                "if (db.getCollection({c}).getIndexes().some((i) => i.name === {n})) db.getCollection({c}).dropIndex({n});",
+                c = js(collection),
+                n = js(&index.name)
+            ),
         });
     }
     if lines.is_empty() {
@@ -592,9 +669,29 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
             );
         }
     }
+    let rebuilt: Vec<String> = plan
+        .cleanup
+        .iter()
+        .filter_map(|c| match c {
+            Cleanup::DropIndex { collection, index } => Some(format!(
+                "//   db.runCommand({{ createIndexes: {}, indexes: [{}] }});",
+                js(collection),
+                indexes::spec(index)
+            )),
+            _ => None,
+        })
+        .collect();
+    out.push_str("//   db.getCollection(\"squill_migration\").drop();\n");
+    if !rebuilt.is_empty() {
+        let _ = writeln!(
+            out,
+            "// After the final step, with the backup's data back, rebuild the indexes of today\n\
+             // it dropped:\n{}",
+            rebuilt.join("\n")
+        );
+    }
     out.push_str(
-        "//   db.getCollection(\"squill_migration\").drop();\n\
-         // (The validators of the recommended design stay; setup.js of the design of today\n\
+        "// (The validators of the recommended design stay; setup.js of the design of today\n\
          // puts its own back.)\n\
          print(\"squill migration: to undo it before the final step, run the rollback statements at the end of migration.js\");\n",
     );

@@ -121,6 +121,8 @@ pub fn source(
         Layout::ParentReference
         | Layout::Subset { .. }
         | Layout::TwoWayReferences
+        | Layout::TreePath { .. }
+        | Layout::PathReference
         | Layout::ExtendedReference {
             copies_into: crate::design::Side::Child,
             ..

@@ -176,9 +176,50 @@ fn already_best_does_nothing() {
 #[test]
 fn unsupported_transition_is_refused() {
     insta::assert_snapshot!(refused(&orders(
-        "embed-parent-in-child",
-        "parent-reference"
+        "extended-reference",
+        "embed-parent-in-child"
     )));
+}
+
+#[test]
+fn parent_reference_to_embed_parent_in_child() {
+    let text = moving(&orders("embed-parent-in-child", "parent-reference"));
+    // The parent's own fields into the child, in place; its collection
+    // goes once each parent is held by a child.
+    assert!(
+        text.contains(r#""customer":{"_id":"$customer","name":"$__squill.name""#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"squillHeld("order", "customer._id", "customer")"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("customer").drop();"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_to_parent_reference() {
+    let text = moving(&orders("parent-reference", "embed-parent-in-child"));
+    // One customer per distinct embedded customer, the newest order's copy,
+    // before the orders keep only its id (in place, last).
+    let parents = text
+        .find(r#"{"$group":{"_id":"$customer._id","name":{"$last":"$customer.name"}"#)
+        .expect("the parents from the children");
+    let ids = text.find("-ids-orders-customer").expect("the ids step");
+    assert!(parents < ids, "{text}");
+    // The rollback puts the copies back from the customers before it drops them.
+    let back = text
+        .find(r#"//   db.getCollection("order").aggregate("#)
+        .expect("copies back");
+    let drop = text
+        .find(r#"//   db.getCollection("customer").drop();"#)
+        .expect("drop");
+    assert!(back < drop, "{text}");
+    insta::assert_snapshot!(text);
 }
 
 /// Products and their parts (examples/parts-name-denormalized.yaml), a
@@ -737,4 +778,248 @@ fn a_timeline_the_recommended_design_has_not_goes_in_the_final_step() {
 #[test]
 fn a_timeline_the_design_of_today_has_not_is_refused() {
     insta::assert_snapshot!(refused(&club("parent-reference", "embed")));
+}
+
+/// category-paths (tests/fixtures/category-paths.yaml): a tree of
+/// categories and their products, `subcategories` and `products` pinned,
+/// with `current` (entries, one a line).
+fn categories(tree: &str, products: &str, current: &[&str]) -> String {
+    let text = include_str!("../../../tests/fixtures/category-paths.yaml")
+        .replacen(
+            "    layout: tree-path\n",
+            &format!("    layout: {tree}\n"),
+            1,
+        )
+        .replacen(
+            "    layout: path-reference\n",
+            &format!("    layout: {products}\n"),
+            1,
+        );
+    let lines: Vec<String> = current.iter().map(|c| format!("  {c}\n")).collect();
+    format!("{text}\ncurrent:\n{}", lines.concat())
+}
+
+#[test]
+fn parent_reference_to_tree_path() {
+    let text = moving(&categories(
+        "tree-path",
+        "parent-reference",
+        &["subcategories: parent-reference"],
+    ));
+    // The walk up the parent ids, and the path's items with the copies.
+    assert!(
+        text.contains(
+            r#"{"$graphLookup":{"from":"category","startWith":"$_id","connectFromField":"parent""#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""in":{"_id":"$$a._id","name":"$$a.name"}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn parent_reference_to_path_reference() {
+    let text = moving(&categories(
+        "parent-reference",
+        "path-reference",
+        &["products: parent-reference"],
+    ));
+    assert!(text.contains(r#"{"$graphLookup":{"from":"category","startWith":"$category","connectFromField":"parent""#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn tree_path_to_parent_reference() {
+    let text = script(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: tree-path"],
+    ));
+    // Nothing to build: the parent ids stay, checked against the paths
+    // that go in the final step.
+    assert!(!text.contains("runStep(\"01"), "{text}");
+    assert!(
+        text.contains(r#"squillDepths("category", "_id", "category", "parent")"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"db.getCollection("category").updateMany({}, { $unset: { "path": "" } });"#
+        ),
+        "{text}"
+    );
+    // The index of today on the path goes with it, before the `$unset`
+    // (which would otherwise update it), and the rollback rebuilds it.
+    let drop = text
+        .find(r#"db.getCollection("category").dropIndex("path._id_1");"#)
+        .expect("the index on the path is dropped");
+    assert!(
+        drop < text.find(r#"$unset: { "path": "" }"#).unwrap(),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"createIndexes: "category", indexes: [{"key":{"path._id":1},"name":"path._id_1"}]"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// An index on a field the final step removes stays when the recommended
+/// design keeps it, under its name or another.
+#[test]
+fn the_final_step_keeps_the_indexes_the_recommended_design_has() {
+    fn category(d: &mut Design) -> &mut crate::design::Collection {
+        d.collections
+            .iter_mut()
+            .find(|c| c.name == "category")
+            .expect("category")
+    }
+    let yaml = categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: tree-path"],
+    );
+    let (_, mut today, mut recommended) = designs(&yaml);
+    let drops = |today: &Design, recommended: &Design| -> Vec<String> {
+        plan::plan(today, recommended)
+            .cleanup
+            .iter()
+            .filter_map(|c| match c {
+                action::Cleanup::DropIndex { index, .. } => Some(index.name.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(drops(&today, &recommended), ["path._id_1"]);
+    let stale = category(&mut today)
+        .indexes
+        .iter()
+        .find(|i| i.name == "path._id_1")
+        .cloned()
+        .expect("today's index on the path");
+    let mut renamed = stale.clone();
+    renamed.name = "by_path".into();
+    category(&mut recommended).indexes.push(renamed);
+    assert!(drops(&today, &recommended).is_empty());
+}
+
+#[test]
+fn path_reference_to_parent_reference() {
+    let text = script(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["products: path-reference"],
+    ));
+    assert!(
+        text.contains(
+            r#"db.getCollection("product").updateMany({}, { $unset: { "category_path": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// product-reviews whose product page also shows the average and the
+/// latest rating (kept as computed fields by the recommended design).
+fn rated(layout: &str, current: &str) -> String {
+    reviews(Some(layout), current).replacen(
+        "aggregates: [count(reviews)]",
+        "aggregates: [count(reviews), avg(reviews.rating), last(reviews.rating)]",
+        1,
+    )
+}
+
+#[test]
+fn embed_to_parent_reference_with_a_computed_average_and_last() {
+    let text = moving(&rated("parent-reference", "embed"));
+    // Over the embedded array, in its order.
+    assert!(
+        text.contains(r#"{"$ifNull":[{"$avg":{"$map":{"input":{"$ifNull":["$reviews",[]]}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// A first value over children in a collection of their own, looked up in
+/// the order they arrived (no model makes advise keep one outside a bucket,
+/// so the step is built by hand here).
+#[test]
+fn a_computed_first_value_reads_the_children_in_the_order_they_arrived() {
+    let step = action::Action::Computed {
+        relationship: "reviews".into(),
+        parent: "product".into(),
+        field: "reviews_first_rating".into(),
+        function: crate::model::AggregateFn::First,
+        of: Some("rating".into()),
+        bson_type: "double".into(),
+        children: action::ChildrenAt::Collection {
+            child: "review".into(),
+            ref_path: "product_id".into(),
+        },
+    };
+    let stages: Vec<String> = pipeline::pipeline(&step)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    insta::assert_snapshot!(stages.join("\n"));
+}
+
+/// The check of a computed last value over children in a collection of
+/// their own: each parent's value against the last child by `_id` that has
+/// the field, recomputed with `$group` (not the step's `$map`).
+#[test]
+fn a_computed_last_value_is_checked_against_the_children_recomputed() {
+    let stages = recompute::differing(
+        "reviews_last_rating",
+        crate::model::AggregateFn::Last,
+        "rating",
+        "double",
+        &action::ChildrenAt::Collection {
+            child: "review".into(),
+            ref_path: "product_id".into(),
+        },
+    );
+    let stages: Vec<String> = stages
+        .as_array()
+        .expect("stages")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    insta::assert_snapshot!(stages.join("\n"));
+}
+
+/// The user-profile scenario (examples/scenarios/s13-user-profile.yaml),
+/// `user_settings` pinned to `layout`, and `current`.
+fn settings(layout: &str, current: &str) -> String {
+    let text = include_str!("../../../../../examples/scenarios/s13-user-profile.yaml");
+    let at = "    child_field: user\n";
+    assert!(text.contains(at));
+    text.replacen(at, &format!("{at}    layout: {layout}\n"), 1)
+        + &format!("current:\n  user_settings: {current}\n")
+}
+
+#[test]
+fn shared_id_to_parent_reference() {
+    let text = moving(&settings("parent-reference", "shared-id"));
+    // The reference from the child's own `_id`, which stays; the rollback
+    // unsets it.
+    assert!(text.contains(r#"{"$project":{"user":"$_id"}}"#), "{text}");
+    assert!(
+        text.contains(
+            r#"db.getCollection("settings").updateMany({}, { $unset: { "user": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Re-keying each child under its parent's id is not written.
+#[test]
+fn parent_reference_to_shared_id_is_refused() {
+    insta::assert_snapshot!(refused(&settings("shared-id", "parent-reference")));
 }

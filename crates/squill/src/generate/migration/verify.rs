@@ -4,8 +4,9 @@
 //! migration: documents per collection, and each step's fan-out (the
 //! children a parent's array now holds against the children there were).
 
-use super::action::{Action, ChildrenAt, ParentField};
+use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
 use super::bucket::Buckets;
+use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
 use serde_json::json;
@@ -29,7 +30,83 @@ fn set(path: &str) -> serde_json::Value {
     json!({ path: {"$ne": null} })
 }
 
-pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<Figure> {
+/// Where a walk up a tree starts, in words.
+pub fn node_at(start: &str) -> String {
+    if start == "_id" {
+        "the node itself".into()
+    } else {
+        format!("the node at {start}")
+    }
+}
+
+/// The items the paths from a tree's root hold, by the walk up the parent ids.
+fn depths(coll: &str, start: &str, nodes: &str, parent: &str) -> String {
+    format!(
+        "squillDepths({}, {}, {}, {})",
+        json!(coll),
+        json!(start),
+        json!(nodes),
+        json!(parent)
+    )
+}
+
+/// The documents of `coll` whose path `field` ends with the node at `start`
+/// and starts with a root: for a node's own path (`items`, from the node's
+/// own fields), its parent's path and then itself, which holds down from
+/// the roots only when every path is the walk up the parent ids.
+fn sound_paths(
+    coll: &str,
+    field: &str,
+    start: &str,
+    nodes: &str,
+    parent: &str,
+    items: Option<&[ItemField]>,
+) -> String {
+    let path = format!("${field}");
+    let last = json!({"$arrayElemAt": [path, -1]});
+    let stages = if start == "_id" && nodes == coll {
+        let mut same: Vec<serde_json::Value> = match items {
+            Some(items) => items
+                .iter()
+                .map(|i| json!({"$eq": [format!("$$l.{}", i.target), format!("${}", i.source)]}))
+                .collect(),
+            None => vec![json!({"$eq": ["$$l", "$_id"]})],
+        };
+        same.push(json!({"$cond": [
+            {"$eq": ["$$n", 1]},
+            {"$eq": [{"$ifNull": [format!("${parent}"), null]}, null]},
+            {"$eq": [{"$slice": [path, {"$subtract": ["$$n", 1]}]}, format!("$$p.{field}")]},
+        ]}));
+        json!([
+            {"$lookup": {"from": nodes, "localField": parent, "foreignField": "_id", "as": TMP}},
+            {"$match": {"$expr": {"$let": {
+                "vars": {"l": last, "n": {"$size": {"$ifNull": [path, []]}}, "p": {"$arrayElemAt": [format!("${TMP}"), 0]}},
+                "in": {"$and": same},
+            }}}},
+        ])
+    } else {
+        json!([
+            {"$match": {"$expr": {"$eq": [last, format!("${start}")]}}},
+            {"$project": {TMP: {"$arrayElemAt": [path, 0]}}},
+            {"$lookup": {"from": nodes, "localField": TMP, "foreignField": "_id", "as": OTHER}},
+            {"$match": {"$expr": {"$and": [
+                {"$eq": [{"$size": format!("${OTHER}")}, 1]},
+                {"$eq": [{"$let": {
+                    "vars": {"r": {"$arrayElemAt": [format!("${OTHER}"), 0]}},
+                    "in": {"$ifNull": [format!("$$r.{parent}"), null]},
+                }}, null]},
+            ]}}},
+        ])
+    };
+    format!("squillMatching({}, {stages})", json!(coll))
+}
+
+pub fn figures(
+    actions: &[Action],
+    checks: &[Check],
+    today: &Design,
+    recommended: &Design,
+) -> Vec<Figure> {
     let mut out = Vec::new();
     // An outlier's child collection gains (or, in the final step, loses)
     // the embedded children: its figure is the step's.
@@ -81,7 +158,7 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
             }
             continue;
         }
-        out.push(match a {
+        let figure = match a {
             Action::BuildParent {
                 parent,
                 field,
@@ -199,6 +276,34 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 before: count(child, &set(ref_field)),
                 after: count(child, &set(&format!("{target}._id"))),
             },
+            Action::RefFromOwnId {
+                child, ref_field, ..
+            } => Figure {
+                label: format!("{child}.{ref_field}: its own _id in each document"),
+                before: count(child, &json!({})),
+                after: format!(
+                    "squillMatching({}, {})",
+                    json!(child),
+                    json!([{"$match": {"$expr": {"$eq": [format!("${ref_field}"), "$_id"]}}}])
+                ),
+            },
+            Action::ParentsFromChildren {
+                child,
+                field,
+                parent,
+                ..
+            } => {
+                let id = format!("{field}._id");
+                Figure {
+                    label: format!("{parent}: one document per parent embedded in {child}.{field}"),
+                    before: format!(
+                        "squillMatching({}, {})",
+                        json!(child),
+                        json!([{"$match": set(&id)}, {"$group": {"_id": format!("${id}")}}])
+                    ),
+                    after: count(parent, &json!({})),
+                }
+            }
             Action::Computed {
                 parent,
                 field,
@@ -216,10 +321,88 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
             Action::Bucket(_) | Action::Unbucket(_) => continue,
+            // A figure of values: no parent whose value differs from the
+            // figure recomputed over its children as they are today.
+            Action::Computed {
+                parent,
+                field,
+                function,
+                of: Some(of),
+                bson_type,
+                children,
+                ..
+            } => Figure {
+                label: format!(
+                    "{parent}.{field}: the documents whose {} differs from the children's",
+                    function.name()
+                ),
+                before: "0".into(),
+                after: format!(
+                    "squillMatching({}, {})",
+                    json!(parent),
+                    super::recompute::differing(field, *function, of, bson_type, children)
+                ),
+            },
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
                 after: count(parent, &json!({ field: {"$exists": true} })),
+            },
+            Action::Path {
+                collection,
+                field,
+                start,
+                nodes,
+                parent,
+                items,
+                ..
+            } => {
+                let to = node_at(start);
+                out.push(Figure {
+                    label: format!("{collection}.{field}: one item per node from the root to {to}"),
+                    before: depths(collection, start, nodes, parent),
+                    after: sizes(collection, field),
+                });
+                Figure {
+                    label: format!("{collection}.{field}: from a root, {to} last"),
+                    before: count(collection, &set(start)),
+                    after: sound_paths(collection, field, start, nodes, parent, items.as_deref()),
+                }
+            }
+        };
+        out.push(figure);
+    }
+    for c in checks {
+        out.push(match c {
+            Check::PathKept {
+                collection,
+                field,
+                start,
+                nodes,
+                parent,
+            } => Figure {
+                label: format!(
+                    "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
+                    node_at(start)
+                ),
+                before: sizes(collection, field),
+                after: depths(collection, start, nodes, parent),
+            },
+            Check::ParentsHeld {
+                parent,
+                child,
+                id_path,
+            } => Figure {
+                label: format!(
+                    "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
+                ),
+                before: count(parent, &json!({})),
+                after: format!(
+                    "squillHeld({}, {}, {})",
+                    json!(child),
+                    json!(id_path),
+                    json!(parent)
+                ),
             },
         });
     }
