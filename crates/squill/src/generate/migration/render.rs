@@ -40,6 +40,18 @@ pub const SUPPORTED: &[&str] = &[
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
 ];
 
+/// Once the final step has run, what the checks measure today is gone:
+/// a later run says the migration is complete instead of failing them.
+const COMPLETE: &str = r#"
+// The final step's marker: set once it has run.
+const FINAL = "99-final-step";
+const squillFinal = squillProgress().findOne({ _id: FINAL });
+if (squillFinal !== null) {
+  print(`squill migration: the final step ran at ${squillFinal.at.toISOString()}: the migration is complete, nothing to do`);
+  quit(0);
+}
+"#;
+
 const RUNTIME: &str = r#"const squillProgress = () => db.getCollection(PROGRESS);
 
 // Runs `batch(range, ids)` over `coll` in `_id` order, BATCH documents at a
@@ -408,6 +420,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         return out;
     }
     out.push_str(RUNTIME);
+    out.push_str(COMPLETE);
     let checks = !plan.checks.is_empty()
         || plan.actions.iter().any(|a| {
             matches!(
@@ -601,7 +614,7 @@ fn cleanup(out: &mut String, plan: &Plan) {
     let _ = writeln!(
         out,
         "function squillDropOld() {{\n{}\n}}\n\
-         if (DROP_OLD) {{\n  squillDropOld();\n  print(\"squill migration: final step done: the old collections and fields are removed\");\n}} else {{\n\
+         if (DROP_OLD) {{\n  squillDropOld();\n  squillProgress().updateOne({{ _id: FINAL }}, {{ $set: {{ at: new Date() }} }}, {{ upsert: true }});\n  print(\"squill migration: final step done: the old collections and fields are removed\");\n}} else {{\n\
          \x20 print(\"squill migration: done; the old collections and fields are kept. Once the application uses the new design, set DROP_OLD = true and run again (it then removes them).\");\n}}",
         lines
             .iter()
