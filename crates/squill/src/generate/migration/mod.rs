@@ -15,6 +15,7 @@ mod pipeline;
 mod plan;
 mod render;
 mod source;
+mod timeline;
 mod verify;
 
 #[cfg(test)]
@@ -63,7 +64,7 @@ pub fn migration(
     recommended: &Design,
     batch: u64,
 ) -> Result<Migration, MigrationError> {
-    let plan = plan::plan(today, recommended);
+    let plan = plan::plan(model, today, recommended);
     let pinned = |rel: &str| {
         model
             .relationships

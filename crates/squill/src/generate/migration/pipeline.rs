@@ -269,6 +269,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
         }
         Action::Bucket(b) => super::bucket::pipeline(b),
         Action::Unbucket(u) => super::bucket::pipeline_back(u),
+        Action::Timeline(t) => super::timeline::pipeline(t),
         Action::Computed {
             parent,
             field: f,
@@ -507,5 +508,6 @@ pub fn collection(action: &Action) -> &str {
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,
+        Action::Timeline(t) => &t.readers,
     }
 }

@@ -32,6 +32,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
+    "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
     "computed counts, sums, minimums and maximums over children",
 ];
 
@@ -291,6 +292,10 @@ fn what(a: &Action) -> String {
             "{}: the children in {}.{}, each with {}",
             u.child, u.bucket, u.items_field, u.ref_field
         ),
+        Action::Timeline(t) => format!(
+            "{}: for each {} document, the newest {} {} documents of those it follows in {}",
+            t.collection, t.readers, t.limit, t.items, t.follows.edges
+        ),
         Action::Computed {
             parent,
             field,
@@ -350,6 +355,13 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         return out;
     }
     out.push_str(RUNTIME);
+    if plan
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Timeline(_)))
+    {
+        out.push_str(super::timeline::RUNTIME);
+    }
     let figs = figures(&plan.actions, today, recommended);
     out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");
     for f in &figs {
@@ -359,19 +371,37 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     for (n, a) in plan.actions.iter().enumerate() {
         let id = a.id(n + 1);
         let coll = collection(a);
-        let stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
+        let mut stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
         let _ = writeln!(out, "\n// ---- {id}: {} ----", what(a));
-        let index = a.lookup_index();
-        if let Some((coll, path)) = index {
-            let _ = writeln!(
-                out,
-                "const index{} = squillLookupIndex({}, {}, {});",
-                n + 1,
-                js(&id),
-                js(coll),
-                js(path)
-            );
+        if let Action::Timeline(t) = a {
+            // The outliers, measured once per run, not per batch: a count
+            // over all the follows.
+            let var = format!("outliers{}", n + 1);
+            if let Some(line) = super::timeline::outliers_statement(t, &var) {
+                let _ = writeln!(out, "{line}");
+                let placeholder = js(super::timeline::OUTLIER_IDS);
+                for s in &mut stages {
+                    *s = s.replace(&placeholder, &var);
+                }
+            }
         }
+        // `index3`, then `index3b`, … when a step needs more than one.
+        let indexes: Vec<(String, &str)> = a
+            .lookup_indexes()
+            .into_iter()
+            .zip(["", "b", "c"])
+            .map(|((coll, path), suffix)| {
+                let var = format!("index{}{suffix}", n + 1);
+                let _ = writeln!(
+                    out,
+                    "const {var} = squillLookupIndex({}, {}, {});",
+                    js(&id),
+                    js(coll),
+                    js(path)
+                );
+                (var, coll)
+            })
+            .collect();
         let _ = writeln!(
             out,
             "runStep({}, {}, {}, (range, ids) => {{",
@@ -449,11 +479,10 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             js(from),
             stages.join(",\n")
         );
-        if let Some((coll, _)) = index {
+        for (var, coll) in &indexes {
             let _ = writeln!(
                 out,
-                "if (index{0} !== null) db.getCollection({1}).dropIndex(index{0});",
-                n + 1,
+                "if ({var} !== null) db.getCollection({}).dropIndex({var});",
                 js(coll)
             );
         }

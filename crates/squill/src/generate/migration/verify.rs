@@ -63,6 +63,10 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
             buckets(&mut out, b);
             continue;
         }
+        if let Action::Timeline(t) = a {
+            super::timeline::figures(&mut out, t);
+            continue;
+        }
         if let Action::Unbucket(u) = a {
             let label =
                 |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
@@ -215,7 +219,7 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
-            Action::Bucket(_) | Action::Unbucket(_) => continue,
+            Action::Bucket(_) | Action::Unbucket(_) | Action::Timeline(_) => continue,
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
