@@ -394,7 +394,16 @@ pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
         before: format!("{}.items", feed_today(t)),
         after: format!("squillSizes({}, {})", json!(c), json!(t.items_field)),
     });
-    let keys: Vec<Json> = sort(t).into_iter().map(|(k, v)| json!([k, v])).collect();
+    // The feed's order read from the design again, not from the step's
+    // `$sort`: a step sorting the wrong way fails the check.
+    let mut keys: Vec<Json> = t
+        .sort
+        .iter()
+        .map(|(k, descending)| json!([k, if *descending { -1 } else { 1 }]))
+        .collect();
+    if !t.sort.iter().any(|(k, _)| k == "_id") {
+        keys.push(json!(["_id", 1]));
+    }
     out.push(Figure {
         label: format!("{c}.{}: in the feed's order", t.items_field),
         before: "0".into(),
