@@ -127,7 +127,6 @@ fn follows(design: &Design, edge: &str, following: &str, followers: &str) -> Opt
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn step(
     model: &Model,
     today: &Design,
@@ -385,6 +384,13 @@ pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
             before: format!("{}.outliers", feed_today(t)),
             after: format!("squillSizes({}, {})", json!(c), json!(o)),
         });
+        // The same ids, not only as many: each (reader, outlier) pair
+        // hashed, the hashes combined in any order.
+        out.push(Figure {
+            label: format!("{c}.{o}: the ids of those parents, per reader (a digest)"),
+            before: format!("{}.outlierIds", feed_today(t)),
+            after: format!("squillOutlierIds({}, {})", json!(c), json!(o)),
+        });
     }
     out.push(Figure {
         label: format!(
@@ -446,7 +452,7 @@ function squillItemsPerParent(coll, at, embedded) {
 // items of the other followed parents), each summed.
 function squillFeed(edges, follower, followed, threshold, items, limit) {
   const outliers = new Set(threshold === null ? [] : squillOutliers(edges, followed, threshold).map((o) => EJSON.stringify(o)));
-  let n = { items: 0, outliers: 0 };
+  let n = { items: 0, outliers: 0, outlierIds: 0 };
   db.getCollection(edges).aggregate([
     { $match: { [follower]: { $ne: null }, [followed]: { $ne: null } } },
     { $group: { _id: "$" + follower, p: { $addToSet: "$" + followed } } },
@@ -454,10 +460,28 @@ function squillFeed(edges, follower, followed, threshold, items, limit) {
     let mine = 0;
     for (const p of r.p) {
       const key = EJSON.stringify(p);
-      if (outliers.has(key)) n.outliers += 1;
+      if (outliers.has(key)) {
+        n.outliers += 1;
+        n.outlierIds = (n.outlierIds ^ squillPairHash(r._id, p)) >>> 0;
+      }
       else mine += items.get(key) || 0;
     }
     n.items += Math.min(limit, mine);
+  });
+  return n;
+}
+
+// A 32-bit hash of the pair (a, b): combined with XOR, a digest of a set of
+// pairs that does not depend on their order.
+function squillPairHash(a, b) {
+  return parseInt(require("crypto").createHash("md5").update(EJSON.stringify([a, b])).digest("hex").slice(0, 8), 16);
+}
+
+// The digest of the (document's _id, id) pairs of the arrays `field` of `coll`.
+function squillOutlierIds(coll, field) {
+  let n = 0;
+  db.getCollection(coll).find({}, { [field]: 1 }).forEach((d) => {
+    for (const o of d[field] || []) n = (n ^ squillPairHash(d._id, o)) >>> 0;
   });
   return n;
 }
