@@ -152,6 +152,28 @@ fn club(layout: &str, current: Option<&str>) -> String {
     pinned(&text, "    child_field: author\n", "posts", None, current)
 }
 
+/// club-feed with a feed of 5 posts and a followers' p99 of 5 (the
+/// timeline's threshold): at `--scale 10`, each member follows 5 or 6
+/// others (of 6 posts each at most), so every timeline is cut at the
+/// limit and the members with 6 followers are outliers.
+fn small_club(layout: &str, current: Option<&str>) -> String {
+    let text = club(layout, current);
+    let (followers, limit) = (
+        "children: {min: 0, typical: 100, p99: 2000, max: 500000}",
+        "    limit: 30\n",
+    );
+    assert!(
+        text.contains(followers) && text.contains(limit),
+        "the fixture's followers and feed"
+    );
+    text.replacen(
+        followers,
+        "children: {min: 0, typical: 3, p99: 5, max: 500000}",
+        1,
+    )
+    .replacen(limit, "    limit: 5\n", 1)
+}
+
 /// book-tags (the advise tests' model: a many-to-many whose links carry
 /// an attribute, `added_at`), `tags` pinned.
 fn tags(layout: Option<&str>, current: Option<&str>) -> String {
@@ -498,6 +520,49 @@ for spec in sys.argv[3:]:
 print(json.dumps(out))
 "#;
 
+/// Each reader's timeline recomputed from the data of today, by pymongo:
+/// `expect` writes, for spec `timeline|edges|follower|followed|parents|
+/// array|ref|sort|limit|threshold`, each reader's expected items (the
+/// newest `limit` posts embedded in the followed parents with at most
+/// `threshold` followers, each with its parent's id at `ref`, by `sort`
+/// descending, then `_id`) and outliers to a file; `compare` reads the
+/// timelines after the migration and reports those that differ, item by
+/// item.
+const TIMELINES: &str = r#"
+import functools, sys
+from bson import json_util
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+mode, path = sys.argv[3], sys.argv[4]
+timeline, edges, follower, followed, parents, array, ref, sort, limit, threshold = sys.argv[5].split("|")
+limit, threshold = int(limit), int(threshold)
+if mode == "expect":
+    counts, follows = {}, {}
+    for e in db[edges].find({}):
+        counts[e[followed]] = counts.get(e[followed], 0) + 1
+        follows.setdefault(e[follower], set()).add(e[followed])
+    items = {p["_id"]: [dict(i, **{ref: p["_id"]}) for i in p.get(array) or []] for p in db[parents].find({})}
+    def cmp(a, b):
+        if a[sort] != b[sort]:
+            return -1 if a[sort] > b[sort] else 1
+        return -1 if a["_id"] < b["_id"] else (a["_id"] > b["_id"])
+    want = {}
+    for r in db[parents].find({}, {"_id": 1}):
+        mine = follows.get(r["_id"], set())
+        outliers = sorted(p for p in mine if counts[p] > threshold)
+        posts = [i for p in mine if counts[p] <= threshold for i in items.get(p, [])]
+        posts.sort(key=functools.cmp_to_key(cmp))
+        want[str(r["_id"])] = {"items": posts[:limit], "outliers": outliers}
+    open(path, "w").write(json_util.dumps(want))
+else:
+    want = json_util.loads(open(path).read())
+    got = {str(t["_id"]): t for t in db[timeline].find({})}
+    bad = [r for r, w in want.items() if r not in got or got[r].get("items") != w["items"] or got[r].get("outliers") != w["outliers"]]
+    full = sum(len(w["items"]) == limit for w in want.values())
+    print(json_util.dumps({"readers": len(want), "timelines": len(got), "bad": bad, "full": full,
+        "outliers": sum(len(w["outliers"]) for w in want.values()), "items": sum(len(w["items"]) for w in want.values())}))
+"#;
+
 /// Loads data/*.json into the database (mongoimport is not installed).
 const LOAD: &str = r#"
 import glob, os, sys
@@ -577,6 +642,9 @@ struct Case {
     /// Arrays whose items must carry the link's attributes as the other
     /// side's array holds them (`ATTRIBUTES` specs).
     attributes: Vec<&'static str>,
+    /// A timeline the migration builds: a `TIMELINES` spec, each reader's
+    /// timeline recomputed from the data of today and compared after.
+    timeline: Option<&'static str>,
     /// Instances per top entity in the data of today (4 unless given): a
     /// case whose links would all be there at 4 (everyone following
     /// everyone) needs more to tell the sides apart.
@@ -962,6 +1030,22 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "timeline-built",
+            // Posts embedded in their author today; referenced, with a
+            // timeline per member, in the recommended design: the posts
+            // are unwound, then the timelines built from them.
+            model: small_club("parent-reference", Some("embed")),
+            today: small_club("embed", None),
+            unwound: Some(("member", "posts", "post")),
+            moved: vec![("member|_id|posts._id", "post|author|_id")],
+            dropped: vec!["member|_id|posts._id"],
+            timeline: Some(
+                "member_timeline|follow|follower|followee|member|posts|author|created_at|5|5",
+            ),
+            scale: Some("10"),
+            ..Case::default()
+        },
+        Case {
             name: "bucket-by-count",
             model: comments(None, Some("parent-reference")),
             today: comments(Some("parent-reference"), None),
@@ -1292,6 +1376,15 @@ fn run_cases(shard: usize) {
                 case.name
             );
         }
+        let expected = dir.path().join("timelines.json");
+        if let Some(spec) = case.timeline {
+            run_tool(
+                Command::new(&python)
+                    .args(["-c", TIMELINES, &uri, &db, "expect"])
+                    .arg(&expected)
+                    .arg(spec),
+            );
+        }
         // The script, and the recommended design's artifacts.
         let out = dir.path().join("recommended");
         let said = squill_generate(config, &model, &out, &["--migration"]);
@@ -1366,6 +1459,26 @@ fn run_cases(shard: usize) {
                     found[spec]
                 );
             }
+        }
+        if let Some(spec) = case.timeline {
+            let text = run_tool(
+                Command::new(&python)
+                    .args(["-c", TIMELINES, &uri, &db, "compare"])
+                    .arg(&expected)
+                    .arg(spec),
+            );
+            let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+            // Every reader's timeline as recomputed, item by item; and the
+            // check means something: some readers follow outliers, and
+            // timelines are cut at the limit.
+            assert!(
+                seen["bad"] == serde_json::json!([])
+                    && seen["readers"] == seen["timelines"]
+                    && seen["outliers"].as_u64() > Some(0)
+                    && seen["full"].as_u64() > Some(0),
+                "{}: {seen}",
+                case.name
+            );
         }
         // Run again: every step is skipped and nothing changes (a script
         // whose changes all wait for the final step has no step).

@@ -3,6 +3,7 @@
 //! them as mongosh.
 
 use super::bucket::{Buckets, Unbuckets};
+use super::timeline::Timeline;
 use crate::design::Index;
 use crate::model::AggregateFn;
 
@@ -240,6 +241,9 @@ pub enum Action {
         child: String,
         ref_field: String,
     },
+    /// A timeline the recommended design adds: each batch of readers'
+    /// documents, built from the follows and the items (fan-out on write).
+    Timeline(Box<Timeline>),
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -318,24 +322,41 @@ impl Action {
                 parent,
                 ..
             } => ("parents", relationship, parent),
+            Action::Timeline(t) => ("timeline", &t.relationship, &t.collection),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }
 
-    /// The index the step's `$lookup` needs on the collection it looks up,
-    /// `(collection, path)`: the documents that list this one in an array
-    /// of `{_id, …}` are found by the path into that array, an index read
-    /// rather than a scan per document (and the test server's `$lookup`
-    /// follows such a path only through an index).
-    pub fn lookup_index(&self) -> Option<(&str, &str)> {
+    /// The indexes the step's `$lookup`s need on the collections they look
+    /// up, `(collection, path)`: the documents that list this one in an
+    /// array of `{_id, …}` are found by the path into that array, an index
+    /// read rather than a scan per document (and the test server's
+    /// `$lookup` follows such a path only through an index); a timeline
+    /// looks up each reader's follows and their parents' items.
+    pub fn lookup_indexes(&self) -> Vec<(&str, &str)> {
         match self {
             Action::BuildParent {
                 child,
                 ref_path,
                 what: ParentField::Holders { .. },
                 ..
-            } if ref_path.contains('.') => Some((child, ref_path)),
-            _ => None,
+            } if ref_path.contains('.') => vec![(child, ref_path)],
+            Action::Timeline(t) => vec![
+                (&t.follows.edges, &t.follows.follower),
+                (&t.items, &t.parent_field),
+            ],
+            _ => Vec::new(),
+        }
+    }
+
+    /// When the step runs: 0 first; 1 after every step that matches
+    /// children on their parent's id (it changes the path they match on);
+    /// 2 a timeline, last, as it reads the follows and the items where the
+    /// other steps put them.
+    pub fn phase(&self) -> u8 {
+        match self {
+            Action::Timeline(_) => 2,
+            a => u8::from(a.runs_last()),
         }
     }
 

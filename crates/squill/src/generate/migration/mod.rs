@@ -19,6 +19,7 @@ mod render;
 mod shared;
 mod source;
 mod stale;
+mod timeline;
 mod tree;
 mod verify;
 
@@ -68,7 +69,7 @@ pub fn migration(
     recommended: &Design,
     batch: u64,
 ) -> Result<Migration, MigrationError> {
-    let plan = plan::plan(today, recommended);
+    let plan = plan::plan(model, today, recommended);
     let pinned = |rel: &str| {
         model
             .relationships

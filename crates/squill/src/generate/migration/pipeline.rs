@@ -313,6 +313,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                 merge(collection, "merge", "discard"),
             ]
         }
+        Action::Timeline(t) => super::timeline::pipeline(t),
         Action::Computed {
             parent,
             field: f,
@@ -594,5 +595,6 @@ pub fn collection(action: &Action) -> &str {
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,
+        Action::Timeline(t) => &t.readers,
     }
 }

@@ -13,6 +13,7 @@ use super::tree;
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
 };
+use crate::model::Model;
 
 /// The steps, what the final step removes, and what undoes them.
 #[derive(Debug, Clone, Default)]
@@ -29,7 +30,7 @@ pub struct Plan {
     pub refused: Vec<String>,
 }
 
-pub fn plan(today: &Design, recommended: &Design) -> Plan {
+pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
     let mut p = Plan::default();
     let parts = links::edge_parts(recommended);
     for rel in &recommended.relationships {
@@ -124,10 +125,12 @@ pub fn plan(today: &Design, recommended: &Design) -> Plan {
     }
     super::computed::computed(&mut p, today, recommended);
     dropped_timelines(&mut p, today, recommended);
+    super::timeline::plan(&mut p, model, today, recommended);
     account(&mut p, today, recommended);
     super::stale::stale(&mut p, today, recommended);
-    // In-place conversions last: they change the path other steps match on.
-    p.actions.sort_by_key(Action::runs_last);
+    // In-place conversions last: they change the path other steps match
+    // on; a timeline after them, from the data as they leave it.
+    p.actions.sort_by_key(Action::phase);
     p
 }
 
@@ -634,6 +637,7 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
                 field: f,
                 ..
             } => collection == coll && f == field,
+            Action::Timeline(t) => t.collection == coll,
         })
     };
     let mut missing = Vec::new();
@@ -644,7 +648,7 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             .fields
             .iter()
             .any(|f| matches!(f.origin, FieldOrigin::Timeline { .. }));
-        if timeline && old.is_none() {
+        if timeline && old.is_none() && !built(&coll.name, "") {
             missing.push(format!(
                 "no step builds the timeline `{}` (fan-out on write) the design of today does not have",
                 coll.name

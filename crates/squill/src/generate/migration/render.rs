@@ -38,6 +38,7 @@ pub const SUPPORTED: &[&str] = &[
     "embed-parent-in-child → parent-reference (the parents embedded in the children become their own collection, one document per distinct parent; each child keeps the id)",
     "shared-id → parent-reference (each child's parent id from its own _id, which stays)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
+    "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
 ];
 
 /// Once the final step has run, what the checks measure today is gone:
@@ -361,6 +362,10 @@ fn what(a: &Action) -> String {
             parent,
             ..
         } => format!("{parent}: one document per parent embedded in {child}.{field}"),
+        Action::Timeline(t) => format!(
+            "{}: for each {} document, the newest {} {} documents of those it follows in {}",
+            t.collection, t.readers, t.limit, t.items, t.follows.edges
+        ),
         Action::Computed {
             parent,
             field,
@@ -434,6 +439,13 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     if checks {
         out.push_str(CHECK_RUNTIME);
     }
+    if plan
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Timeline(_)))
+    {
+        out.push_str(super::timeline::RUNTIME);
+    }
     let figs = figures(&plan.actions, &plan.checks, today, recommended);
     out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");
     for f in &figs {
@@ -443,19 +455,37 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     for (n, a) in plan.actions.iter().enumerate() {
         let id = a.id(n + 1);
         let coll = collection(a);
-        let stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
+        let mut stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
         let _ = writeln!(out, "\n// ---- {id}: {} ----", what(a));
-        let index = a.lookup_index();
-        if let Some((coll, path)) = index {
-            let _ = writeln!(
-                out,
-                "const index{} = squillLookupIndex({}, {}, {});",
-                n + 1,
-                js(&id),
-                js(coll),
-                js(path)
-            );
+        if let Action::Timeline(t) = a {
+            // The outliers, measured once per run, not per batch: a count
+            // over all the follows.
+            let var = format!("outliers{}", n + 1);
+            if let Some(line) = super::timeline::outliers_statement(t, &var) {
+                let _ = writeln!(out, "{line}");
+                let placeholder = js(super::timeline::OUTLIER_IDS);
+                for s in &mut stages {
+                    *s = s.replace(&placeholder, &var);
+                }
+            }
         }
+        // `index3`, then `index3b`, … when a step needs more than one.
+        let indexes: Vec<(String, &str)> = a
+            .lookup_indexes()
+            .into_iter()
+            .zip(["", "b", "c"])
+            .map(|((coll, path), suffix)| {
+                let var = format!("index{}{suffix}", n + 1);
+                let _ = writeln!(
+                    out,
+                    "const {var} = squillLookupIndex({}, {}, {});",
+                    js(&id),
+                    js(coll),
+                    js(path)
+                );
+                (var, coll)
+            })
+            .collect();
         let _ = writeln!(
             out,
             "runStep({}, {}, {}, (range, ids) => {{",
@@ -533,11 +563,10 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             js(from),
             stages.join(",\n")
         );
-        if let Some((coll, _)) = index {
+        for (var, coll) in &indexes {
             let _ = writeln!(
                 out,
-                "if (index{0} !== null) db.getCollection({1}).dropIndex(index{0});",
-                n + 1,
+                "if ({var} !== null) db.getCollection({}).dropIndex({var});",
                 js(coll)
             );
         }

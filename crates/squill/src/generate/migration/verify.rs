@@ -140,6 +140,10 @@ pub fn figures(
             buckets(&mut out, b);
             continue;
         }
+        if let Action::Timeline(t) = a {
+            super::timeline::figures(&mut out, t);
+            continue;
+        }
         if let Action::Unbucket(u) = a {
             let label =
                 |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
@@ -320,7 +324,7 @@ pub fn figures(
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
-            Action::Bucket(_) | Action::Unbucket(_) => continue,
+            Action::Bucket(_) | Action::Unbucket(_) | Action::Timeline(_) => continue,
             // A figure of values: no parent whose value differs from the
             // figure recomputed over its children as they are today.
             Action::Computed {

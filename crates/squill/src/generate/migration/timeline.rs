@@ -1,0 +1,504 @@
+//! A timeline the recommended design adds (fan-out on write): one document
+//! per reader, under the reader's `_id`, with copies of the newest `limit`
+//! items of the parents it follows in the feed's order, and the ids of the
+//! followed parents past the followers' threshold (outliers, whose items
+//! the feed reads at read time and that are never copied) — what the
+//! pushes of the application would have left had the timeline existed from
+//! the start, as `squill generate` writes it.
+//!
+//! The step reads the follows and the items where the recommended design
+//! keeps them, after every other step (an earlier step of the same script
+//! may be the one that puts the items there: posts unwound out of their
+//! author), so each item is a copy of the document the application will
+//! read. Its figures are measured where the data is today, so a step that
+//! chose the wrong items or follows fails them.
+
+use super::action::{Action, ItemField, Undo};
+use super::plan::Plan;
+use super::source::{Source, collection_of, link_field, source};
+use crate::design::{Collection, Design, EntityDecision, FieldOrigin, ShapeType};
+use crate::model::Model;
+use serde_json::{Map, Value as Json, json};
+
+/// Where the migration script puts the outlier ids it measured before the
+/// step (a JavaScript array): the pipeline names it with this placeholder,
+/// which the script replaces with the array's name.
+pub const OUTLIER_IDS: &str = "__squill_outlier_ids";
+
+/// The temporary fields: the followed parents, those pushed to, the outliers.
+const FOLLOWED: &str = "__squill";
+const PUSHED: &str = "__squill_pushed";
+const OUTLIERS: &str = "__squill_outliers";
+
+/// Follow documents in a collection of their own, each with the reader's
+/// id at `follower` and the followed parent's at `followed`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Follows {
+    pub edges: String,
+    pub follower: String,
+    pub followed: String,
+}
+
+/// Where today's items are, for the figures: in their own collection with
+/// the parent's id at `ref_path`, or embedded in the parent's array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ItemsToday {
+    Collection { child: String, ref_path: String },
+    Embedded { parent: String, field: String },
+}
+
+/// The step that builds a timeline collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timeline {
+    /// The feed's relationship of items (the step's id names it).
+    pub relationship: String,
+    pub collection: String,
+    /// The readers' collection: the step reads it in batches of ids, and
+    /// every reader gets a timeline (empty when it follows nobody).
+    pub readers: String,
+    /// The follows and the items in the recommended design.
+    pub follows: Follows,
+    pub items: String,
+    pub parent_field: String,
+    /// The timeline's array, and each copy's fields from the item's.
+    pub items_field: String,
+    pub copies: Vec<ItemField>,
+    /// The feed's order: the items' fields, descending or not (ties by `_id`).
+    pub sort: Vec<(String, bool)>,
+    pub limit: u64,
+    pub threshold: Option<u64>,
+    pub outliers_field: Option<String>,
+    /// The same follows and items where the design of today keeps them.
+    pub follows_today: Follows,
+    pub items_today: ItemsToday,
+}
+
+/// The steps for the timelines of `recommended` that `today` has not, or
+/// reasons in `p.refused`.
+pub fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
+    for d in &recommended.entities {
+        let EntityDecision::Timeline {
+            collection,
+            feed,
+            limit,
+            threshold,
+            ..
+        } = d
+        else {
+            continue;
+        };
+        if today.collections.iter().any(|c| &c.name == collection) {
+            continue;
+        }
+        let Some(coll) = recommended
+            .collections
+            .iter()
+            .find(|c| &c.name == collection)
+        else {
+            continue;
+        };
+        match step(model, today, recommended, coll, feed, *limit, *threshold) {
+            Ok(t) => {
+                p.undo.push(Undo::Drop {
+                    collection: t.collection.clone(),
+                });
+                p.actions.push(Action::Timeline(Box::new(t)));
+            }
+            Err(why) => p
+                .refused
+                .push(format!("the timeline `{collection}`: {why}")),
+        }
+    }
+}
+
+/// The follows of a feed in `design`: a collection of the edge entity with
+/// a scalar reference for each side.
+fn follows(design: &Design, edge: &str, following: &str, followers: &str) -> Option<Follows> {
+    let coll = collection_of(design, edge)?;
+    let scalar = |rel: &str| {
+        link_field(coll, rel)
+            .filter(|f| matches!(f.ty, ShapeType::Scalar { .. }))
+            .map(|f| f.name.clone())
+    };
+    Some(Follows {
+        edges: coll.name.clone(),
+        follower: scalar(following)?,
+        followed: scalar(followers)?,
+    })
+}
+
+fn step(
+    model: &Model,
+    today: &Design,
+    recommended: &Design,
+    coll: &Collection,
+    feed: &str,
+    limit: u64,
+    threshold: Option<u64>,
+) -> Result<Timeline, String> {
+    let f = model
+        .operation_by_name(feed)
+        .and_then(|op| {
+            crate::candidates::feed::feeds(model)
+                .into_iter()
+                .find(|f| f.operation == op)
+        })
+        .ok_or_else(|| format!("`{feed}` is no feed of the model"))?;
+    let rel = |id| model.relationship(id);
+    let name = |e| model.entity(e).name.as_str();
+    let (items_rel, edge) = (rel(f.items), name(rel(f.followers).child));
+    let (reader, parent, item) = (
+        name(rel(f.following).parent),
+        name(rel(f.followers).parent),
+        name(items_rel.child),
+    );
+    let (following, followers) = (&rel(f.following).name, &rel(f.followers).name);
+    let no_follows = || {
+        format!("the follows (`{edge}`) are not documents of their own with an id for each side")
+    };
+    let follows_now = follows(recommended, edge, following, followers).ok_or_else(no_follows)?;
+    let follows_today = follows(today, edge, following, followers).ok_or_else(no_follows)?;
+    let readers = collection_of(recommended, reader)
+        .ok_or_else(|| format!("no collection of `{reader}` to give each a timeline"))?;
+    let items = collection_of(recommended, item)
+        .ok_or_else(|| format!("the `{item}` documents are not in a collection of their own"))?;
+    let parent_field = link_field(items, &items_rel.name)
+        .filter(|f| matches!(f.ty, ShapeType::Scalar { .. }))
+        .ok_or_else(|| format!("`{}` has no id of its `{parent}`", items.name))?
+        .name
+        .clone();
+    let layout = &today
+        .relationships
+        .iter()
+        .find(|r| r.relationship == items_rel.name)
+        .ok_or_else(|| format!("`{}` is not in the design of today", items_rel.name))?
+        .chosen;
+    let items_today = match source(today, &items_rel.name, parent, item, layout) {
+        Some(Source::ChildCollection { child, ref_path }) => {
+            ItemsToday::Collection { child, ref_path }
+        }
+        Some(Source::Embedded {
+            parent,
+            field,
+            one: false,
+            rest: false,
+        }) => ItemsToday::Embedded { parent, field },
+        _ => {
+            return Err(format!(
+                "its check reads the `{item}` documents of today in their own collection or their parent's array, not in a {} layout",
+                layout.kind()
+            ));
+        }
+    };
+    let mut out = Timeline {
+        relationship: items_rel.name.clone(),
+        collection: coll.name.clone(),
+        readers: readers.name.clone(),
+        follows: follows_now,
+        items: items.name.clone(),
+        parent_field,
+        items_field: String::new(),
+        copies: Vec::new(),
+        sort: Vec::new(),
+        limit: limit.max(1),
+        threshold,
+        outliers_field: None,
+        follows_today,
+        items_today,
+    };
+    for k in &f.sort {
+        let field = match k.field.as_str() {
+            "_id" => "_id",
+            own => super::source::own_field(items, item, own).ok_or_else(|| {
+                format!("the feed sorts by `{own}`, which `{}` has not", items.name)
+            })?,
+        };
+        out.sort.push((field.to_string(), k.descending));
+    }
+    for field in &coll.shape.fields {
+        match &field.origin {
+            FieldOrigin::Id => {}
+            FieldOrigin::Timeline { .. } => {
+                let Some((shape, false)) = super::source::item_fields(field) else {
+                    return Err(format!(
+                        "`{}.{}` is no array of copies",
+                        coll.name, field.name
+                    ));
+                };
+                out.items_field = field.name.clone();
+                for i in shape {
+                    let from = items
+                        .shape
+                        .fields
+                        .iter()
+                        .find(|g| g.origin == i.origin)
+                        .ok_or_else(|| {
+                            format!(
+                                "`{}` has no field for `{}.{}.{}`",
+                                items.name, coll.name, field.name, i.name
+                            )
+                        })?;
+                    out.copies.push(ItemField {
+                        target: i.name.clone(),
+                        source: from.name.clone(),
+                    });
+                }
+            }
+            FieldOrigin::Outliers { .. } => out.outliers_field = Some(field.name.clone()),
+            _ => return Err(format!("no step builds `{}.{}`", coll.name, field.name)),
+        }
+    }
+    if out.items_field.is_empty() {
+        return Err(format!("`{}` has no array of copies", coll.name));
+    }
+    Ok(out)
+}
+
+fn path(name: &str) -> String {
+    format!("${name}")
+}
+
+/// The feed's order as a `$sort`, ties by `_id` ascending (as `generate`
+/// and the cookbook's check order them).
+pub fn sort(t: &Timeline) -> Map<String, Json> {
+    let mut sort = Map::new();
+    for (field, descending) in &t.sort {
+        sort.insert(field.clone(), json!(if *descending { -1 } else { 1 }));
+    }
+    sort.entry("_id").or_insert(json!(1));
+    sort
+}
+
+/// The stages after the batch's `$match` on the readers: each reader's
+/// followed parents (each once, in id order), split into outliers and
+/// those pushed to, then the newest `limit` items of the latter, copied,
+/// and the timeline replaced whole under the reader's `_id`.
+pub fn pipeline(t: &Timeline) -> Vec<Json> {
+    let f = &t.follows;
+    let mut out = vec![
+        json!({"$project": {"_id": 1}}),
+        json!({"$lookup": {
+            "from": f.edges,
+            "localField": "_id",
+            "foreignField": f.follower,
+            "pipeline": [
+                {"$match": {f.followed.as_str(): {"$ne": null}}},
+                {"$group": {"_id": path(&f.followed)}},
+                {"$sort": {"_id": 1}},
+            ],
+            "as": FOLLOWED,
+        }}),
+        json!({"$project": {PUSHED: {"$map": {"input": path(FOLLOWED), "as": "c", "in": "$$c._id"}}}}),
+    ];
+    if t.threshold.is_some() {
+        let outlier = json!({"$in": ["$$this", {"$literal": OUTLIER_IDS}]});
+        out.push(json!({"$project": {
+            OUTLIERS: {"$filter": {"input": path(PUSHED), "cond": outlier}},
+            PUSHED: {"$filter": {"input": path(PUSHED), "cond": {"$not": [outlier]}}},
+        }}));
+    }
+    let mut copy = Map::new();
+    for c in &t.copies {
+        copy.insert(c.target.clone(), json!(path(&c.source)));
+    }
+    out.push(json!({"$lookup": {
+        "from": t.items,
+        "localField": PUSHED,
+        "foreignField": t.parent_field,
+        "pipeline": [{"$sort": sort(t)}, {"$limit": t.limit}, {"$project": copy}],
+        "as": t.items_field,
+    }}));
+    let mut doc = Map::new();
+    doc.insert(t.items_field.clone(), json!(1));
+    if let Some(o) = &t.outliers_field {
+        let value = if t.threshold.is_some() {
+            json!(path(OUTLIERS))
+        } else {
+            json!({"$literal": []})
+        };
+        doc.insert(o.clone(), value);
+    }
+    out.push(json!({"$project": doc}));
+    out.push(json!({"$merge": {"into": t.collection, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}));
+    out
+}
+
+/// The script's statement that measures the outlier ids (on the
+/// recommended design's follows) before the step, into `var`.
+pub fn outliers_statement(t: &Timeline, var: &str) -> Option<String> {
+    let n = t.threshold?;
+    Some(format!(
+        "const {var} = squillOutliers({}, {}, {n});",
+        json!(t.follows.edges),
+        json!(t.follows.followed)
+    ))
+}
+
+/// `squillFeed(…)` over the data of today: per reader, the followed
+/// parents over the threshold and min(limit, the items of the others).
+fn feed_today(t: &Timeline) -> String {
+    let f = &t.follows_today;
+    let (coll, at, embedded) = match &t.items_today {
+        ItemsToday::Collection { child, ref_path } => (child, ref_path, false),
+        ItemsToday::Embedded { parent, field } => (parent, field, true),
+    };
+    format!(
+        "squillFeed({}, {}, {}, {}, squillItemsPerParent({}, {}, {embedded}), {})",
+        json!(f.edges),
+        json!(f.follower),
+        json!(f.followed),
+        t.threshold.map_or("null".to_string(), |n| n.to_string()),
+        json!(coll),
+        json!(at),
+        t.limit
+    )
+}
+
+/// The step's figures: a timeline per reader, none over the limit, the
+/// outliers and the items each reader should have (from today's data), and
+/// every timeline in the feed's order.
+pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
+    use super::verify::Figure;
+    let c = &t.collection;
+    out.push(Figure {
+        label: format!("{c}: one per {} document", t.readers),
+        before: format!("squillCount({}, {{}})", json!(t.readers)),
+        after: format!("squillCount({}, {{}})", json!(c)),
+    });
+    let over = format!("{}.{}", t.items_field, t.limit);
+    out.push(Figure {
+        label: format!("{c}: none holds more than {}", t.limit),
+        before: "0".into(),
+        after: format!(
+            "squillCount({}, {})",
+            json!(c),
+            json!({ over: {"$exists": true} })
+        ),
+    });
+    if let Some(o) = &t.outliers_field {
+        out.push(Figure {
+            label: format!(
+                "{c}.{o}: the followed parents with more than {} followers",
+                t.threshold.map_or("any".into(), |n| n.to_string())
+            ),
+            before: format!("{}.outliers", feed_today(t)),
+            after: format!("squillSizes({}, {})", json!(c), json!(o)),
+        });
+        // The same ids, not only as many: each (reader, outlier) pair
+        // hashed, the hashes combined in any order.
+        out.push(Figure {
+            label: format!("{c}.{o}: the ids of those parents, per reader (a digest)"),
+            before: format!("{}.outlierIds", feed_today(t)),
+            after: format!("squillOutlierIds({}, {})", json!(c), json!(o)),
+        });
+    }
+    out.push(Figure {
+        label: format!(
+            "{c}.{}: the newest {} items of the followed parents (from the data of today)",
+            t.items_field, t.limit
+        ),
+        before: format!("{}.items", feed_today(t)),
+        after: format!("squillSizes({}, {})", json!(c), json!(t.items_field)),
+    });
+    // The feed's order read from the design again, not from the step's
+    // `$sort`: a step sorting the wrong way fails the check.
+    let mut keys: Vec<Json> = t
+        .sort
+        .iter()
+        .map(|(k, descending)| json!([k, if *descending { -1 } else { 1 }]))
+        .collect();
+    if !t.sort.iter().any(|(k, _)| k == "_id") {
+        keys.push(json!(["_id", 1]));
+    }
+    out.push(Figure {
+        label: format!("{c}.{}: in the feed's order", t.items_field),
+        before: "0".into(),
+        after: format!(
+            "squillOutOfOrder({}, {}, {})",
+            json!(c),
+            json!(t.items_field),
+            Json::Array(keys)
+        ),
+    });
+}
+
+/// The helpers the timeline's step and figures use (written only when the
+/// migration builds a timeline).
+pub const RUNTIME: &str = r#"
+// The parents with more than `threshold` documents in `edges` naming them at
+// `followed` (followers): outliers, whose items the feed reads at read time.
+function squillOutliers(edges, followed, threshold) {
+  return db.getCollection(edges).aggregate([
+    { $match: { [followed]: { $ne: null } } },
+    { $group: { _id: "$" + followed, n: { $sum: 1 } } },
+    { $match: { n: { $gt: threshold } } },
+    { $sort: { _id: 1 } },
+  ]).toArray().map((d) => d._id);
+}
+
+// The items of each parent, by the parent's id (as EJSON): the documents of
+// `coll` naming it at `at`, or the items of its own array `at`.
+function squillItemsPerParent(coll, at, embedded) {
+  const pipeline = embedded
+    ? [{ $project: { n: { $size: { $cond: [{ $isArray: "$" + at }, "$" + at, []] } } } }]
+    : [{ $match: { [at]: { $ne: null } } }, { $group: { _id: "$" + at, n: { $sum: 1 } } }];
+  const out = new Map();
+  db.getCollection(coll).aggregate(pipeline).forEach((d) => out.set(EJSON.stringify(d._id), Number(d.n)));
+  return out;
+}
+
+// Over the readers that follow anyone in `edges`: the followed parents with
+// more than `threshold` followers (none without one), and min(limit, the
+// items of the other followed parents), each summed.
+function squillFeed(edges, follower, followed, threshold, items, limit) {
+  const outliers = new Set(threshold === null ? [] : squillOutliers(edges, followed, threshold).map((o) => EJSON.stringify(o)));
+  let n = { items: 0, outliers: 0, outlierIds: 0 };
+  db.getCollection(edges).aggregate([
+    { $match: { [follower]: { $ne: null }, [followed]: { $ne: null } } },
+    { $group: { _id: "$" + follower, p: { $addToSet: "$" + followed } } },
+  ]).forEach((r) => {
+    let mine = 0;
+    for (const p of r.p) {
+      const key = EJSON.stringify(p);
+      if (outliers.has(key)) {
+        n.outliers += 1;
+        n.outlierIds = (n.outlierIds ^ squillPairHash(r._id, p)) >>> 0;
+      }
+      else mine += items.get(key) || 0;
+    }
+    n.items += Math.min(limit, mine);
+  });
+  return n;
+}
+
+// A 32-bit hash of the pair (a, b): combined with XOR, a digest of a set of
+// pairs that does not depend on their order.
+function squillPairHash(a, b) {
+  return parseInt(require("crypto").createHash("md5").update(EJSON.stringify([a, b])).digest("hex").slice(0, 8), 16);
+}
+
+// The digest of the (document's _id, id) pairs of the arrays `field` of `coll`.
+function squillOutlierIds(coll, field) {
+  let n = 0;
+  db.getCollection(coll).find({}, { [field]: 1 }).forEach((d) => {
+    for (const o of d[field] || []) n = (n ^ squillPairHash(d._id, o)) >>> 0;
+  });
+  return n;
+}
+
+// The neighbours out of order in the arrays `field` of `coll`, by `keys`
+// ([field, 1 or -1] in turn).
+function squillOutOfOrder(coll, field, keys) {
+  const f = "$" + field;
+  const cmp = keys.reduceRight((rest, [k, d]) => {
+    const c = { $multiply: [{ $cmp: ["$$a." + k, "$$b." + k] }, d] };
+    return rest === null ? c : { $cond: [{ $ne: [c, 0] }, c, rest] };
+  }, null);
+  const r = db.getCollection(coll).aggregate([
+    { $project: { a: { $cond: [{ $isArray: f }, f, []] } } },
+    { $project: { n: { $size: { $filter: { input: { $range: [1, { $max: [1, { $size: "$a" }] }] }, as: "i", cond: { $let: { vars: { a: { $arrayElemAt: ["$a", { $subtract: ["$$i", 1] }] }, b: { $arrayElemAt: ["$a", "$$i"] } }, in: { $gt: [cmp, 0] } } } } } } } },
+    { $group: { _id: null, n: { $sum: "$n" } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+"#;
