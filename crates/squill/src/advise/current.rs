@@ -135,10 +135,23 @@ pub(super) fn compare(
         .filter(|&r| model.current_of(r).is_none())
         .map(|r| model.relationship(r).name.clone())
         .collect();
+    let (today_patterns, recommended_patterns) =
+        (pattern_collections(&now), pattern_collections(recommended));
+    let missing = |from: &[&str], to: &[&str]| -> Vec<String> {
+        from.iter()
+            .filter(|c| !to.contains(c))
+            .map(|c| (*c).to_string())
+            .collect()
+    };
+    let patterns_added = missing(&recommended_patterns, &today_patterns);
+    let patterns_dropped = missing(&today_patterns, &recommended_patterns);
     Ok(CurrentComparison {
         already_best: now.totals.score <= recommended.totals.score
             || (relationships.iter().all(|c| c.current == c.recommended)
-                && pattern_collections(&now) == pattern_collections(recommended)),
+                && patterns_added.is_empty()
+                && patterns_dropped.is_empty()),
+        patterns_added,
+        patterns_dropped,
         current_totals: now.totals,
         recommended_totals: recommended.totals,
         relationships,

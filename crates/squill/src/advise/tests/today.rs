@@ -160,4 +160,6 @@ fn an_archive_not_used_today_is_priced_without_it() {
         c.recommended_totals
     );
     assert!(c.relationships.iter().all(|r| r.current == r.recommended));
+    assert_eq!(c.patterns_added, ["order_archive"]);
+    assert!(c.patterns_dropped.is_empty());
 }
