@@ -2,7 +2,9 @@
 //! it is checked. `plan` derives them from the two designs; `render` writes
 //! them as mongosh.
 
+use super::archive::Archiving;
 use super::bucket::{Buckets, Unbuckets};
+use super::kinds::KindMove;
 use crate::model::AggregateFn;
 
 /// One field of the items a step builds: its name in the recommended
@@ -205,6 +207,11 @@ pub enum Action {
     /// bucket → parent-reference: each child in the buckets of a batch of
     /// parents into a document of the child collection.
     Unbucket(Box<Unbuckets>),
+    /// An archive added (the old documents copied into it) or dropped
+    /// (its documents back into the live collection).
+    Archive(Box<Archiving>),
+    /// A kind's documents into a polymorphic collection or out of it.
+    Kind(Box<KindMove>),
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -268,6 +275,10 @@ impl Action {
             } => ("computed", relationship, field),
             Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
             Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
+            Action::Archive(a) if a.back => ("unarchive", &a.entity, &a.live),
+            Action::Archive(a) => ("archive", &a.entity, &a.archive),
+            Action::Kind(k) if k.back => ("unkind", &k.kind, &k.own),
+            Action::Kind(k) => ("kind", &k.kind, &k.shared),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }
@@ -292,7 +303,9 @@ impl Action {
     /// Runs after every step that matches children on their parent's id.
     pub fn runs_last(&self) -> bool {
         match self {
-            Action::CopyIntoChild { .. } => true,
+            // The archive copies the live documents as the other steps
+            // leave them.
+            Action::CopyIntoChild { .. } | Action::Archive(_) => true,
             Action::IdFromCopy {
                 ref_path, target, ..
             } => ref_path.split('.').next() == Some(target.as_str()),
@@ -320,6 +333,8 @@ pub enum Cleanup {
         collection: String,
         field: String,
     },
+    /// The documents copied into an archive out of the live collection.
+    Archived(Box<Archiving>),
 }
 
 /// What undoes a step while the final step has not run.
@@ -354,4 +369,6 @@ pub enum Undo {
         child: String,
         copies: Vec<ItemField>,
     },
+    /// An archive added or dropped: its statements.
+    Archive(Box<Archiving>),
 }

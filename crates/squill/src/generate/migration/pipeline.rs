@@ -269,6 +269,8 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
         }
         Action::Bucket(b) => super::bucket::pipeline(b),
         Action::Unbucket(u) => super::bucket::pipeline_back(u),
+        // Written whole by `render` (its filter is a date fixed at run time).
+        Action::Archive(_) | Action::Kind(_) => Vec::new(),
         Action::Computed {
             parent,
             field: f,
@@ -507,5 +509,7 @@ pub fn collection(action: &Action) -> &str {
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,
+        Action::Archive(a) => a.source(),
+        Action::Kind(k) => k.source(),
     }
 }

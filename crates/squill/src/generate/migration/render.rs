@@ -33,6 +33,8 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "computed counts, sums, minimums and maximums over children",
+    "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
+    "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
 ];
 
 const RUNTIME: &str = r#"const squillProgress = () => db.getCollection(PROGRESS);
@@ -60,6 +62,16 @@ function runStep(id, what, coll, batch) {
   }
   squillProgress().updateOne({ _id: id }, { $set: { what: what, done: true, at: new Date() } }, { upsert: true });
   print(`squill migration: ${id}: ${what} (${batches} batches of up to ${BATCH})`);
+}
+
+// The date before which documents go to an archive: now less `days`, fixed by
+// the first run so that a re-run or a resumed run moves the same documents.
+function squillCutoff(id, days) {
+  const kept = squillProgress().findOne({ _id: id });
+  if (kept !== null) return kept.date;
+  const date = new Date(Date.now() - days * 86400000);
+  squillProgress().insertOne({ _id: id, date: date, at: new Date() });
+  return date;
 }
 
 function squillCount(coll, filter) {
@@ -291,6 +303,8 @@ fn what(a: &Action) -> String {
             "{}: the children in {}.{}, each with {}",
             u.child, u.bucket, u.items_field, u.ref_field
         ),
+        Action::Archive(a) => a.what(),
+        Action::Kind(k) => k.what(),
         Action::Computed {
             parent,
             field,
@@ -407,6 +421,14 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 js(&u.ref_field)
             );
         }
+        if let Action::Archive(a) = a {
+            let _ = writeln!(out, "{}\n}});", a.batch());
+            continue;
+        }
+        if let Action::Kind(k) = a {
+            let _ = writeln!(out, "{}\n}});", k.batch());
+            continue;
+        }
         if let Action::Edge {
             edge,
             holder_ref,
@@ -515,6 +537,7 @@ fn cleanup(out: &mut String, plan: &Plan) {
                 js(collection),
                 js(field)
             ),
+            Cleanup::Archived(a) => a.cleanup(),
         });
     }
     if lines.is_empty() {
@@ -540,6 +563,12 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
          // the migration, run these statements (or restore a backup after DROP_OLD):\n",
     );
     for u in &plan.undo {
+        if let Undo::Archive(a) = u {
+            for line in a.undo() {
+                let _ = writeln!(out, "//   {line}");
+            }
+            continue;
+        }
         let line = match u {
             Undo::Unset { collection, field } => format!(
                 "db.getCollection({}).updateMany({{}}, {{ $unset: {{ {}: \"\" }} }});",
@@ -558,6 +587,7 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 f = js(field),
                 v = js(&format!("${field}._id"))
             ),
+            Undo::Archive(_) => continue,
             Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;

@@ -43,6 +43,8 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 what: ParentField::First { .. },
                 ..
             } => child == name,
+            // The live collection of an archive: its figures are the step's.
+            Action::Archive(a) => a.live == name,
             _ => false,
         })
     };
@@ -216,6 +218,14 @@ pub fn figures(actions: &[Action], today: &Design, recommended: &Design) -> Vec<
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
             Action::Bucket(_) | Action::Unbucket(_) => continue,
+            Action::Archive(a) => {
+                a.figures(&mut out);
+                continue;
+            }
+            Action::Kind(k) => {
+                k.figures(&mut out);
+                continue;
+            }
             Action::Computed { parent, field, .. } => Figure {
                 label: format!("{parent}.{field}: in every document"),
                 before: count(parent, &json!({})),
