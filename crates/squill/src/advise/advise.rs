@@ -8,7 +8,7 @@ use crate::candidates::space::{Space, State};
 use crate::design::{Alternative, Design, Layout, RelationshipDecision, RuleHit, Verdict};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::{
-    LayoutKind, Model, OperationKind, RelationshipId, RelationshipKind, as_junction,
+    LayoutKind, Model, OperationKind, RelationshipId, RelationshipKind, Without, as_junction,
 };
 use crate::settings::Settings;
 use crate::words::edit_distance;
@@ -31,8 +31,8 @@ pub fn advise_with_model(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<(Model, Design), AdviseError> {
-    let (advised, mut design) = advise_plain(model, settings, mix)?;
-    if !model.current.is_empty() {
+    let (advised, mut design) = advise_plain(model, settings, mix, &Without::default())?;
+    if !model.current.is_empty() || !model.without.is_empty() {
         match super::current::compare(model, settings, mix, &design) {
             Ok(c) => design.current = Some(c),
             Err(e) => design.findings.push(super::current::unpriced(&e)),
@@ -41,11 +41,14 @@ pub fn advise_with_model(
     Ok((advised, design))
 }
 
-/// `advise_with_model` without pricing the design of today.
+/// `advise_with_model` without pricing the design of today, leaving out
+/// the entity-level patterns of `without` (the design of today's: the
+/// recommended design is chosen with every pattern).
 pub(super) fn advise_plain(
     model: &Model,
     settings: &Settings,
     mix: Option<&str>,
+    without: &Without,
 ) -> Result<(Model, Design), AdviseError> {
     check_model(model)?;
     let mix_index = resolve_mix(model, mix)?;
@@ -91,7 +94,14 @@ pub(super) fn advise_plain(
             edges.push((r, None));
         }
     }
-    let mut best = design_of(&current, settings, mix_index, None, optimize::PLAN_BUDGET)?;
+    let mut best = design_of(
+        &current,
+        settings,
+        mix_index,
+        None,
+        optimize::PLAN_BUDGET,
+        without,
+    )?;
     // Each other many-to-many as an edge collection, kept when the whole
     // design breaks fewer rules, then costs less, that way: those with a
     // finding (a rule their arrays break) first, then the largest arrays, while the
@@ -126,8 +136,14 @@ pub(super) fn advise_plain(
             continue;
         }
         let near = Some((&best.space, &best.state));
-        let Ok(mut alternative) = design_of(&rewritten, settings, mix_index, near, budget - extra)
-        else {
+        let Ok(mut alternative) = design_of(
+            &rewritten,
+            settings,
+            mix_index,
+            near,
+            budget - extra,
+            without,
+        ) else {
             continue;
         };
         extra = extra.saturating_add(alternative.planned);
@@ -135,7 +151,14 @@ pub(super) fn advise_plain(
             // Adopted: a full search of the rewritten model, which may do
             // better than the one descent from the design at hand.
             if extra < budget
-                && let Ok(full) = design_of(&rewritten, settings, mix_index, None, budget - extra)
+                && let Ok(full) = design_of(
+                    &rewritten,
+                    settings,
+                    mix_index,
+                    None,
+                    budget - extra,
+                    without,
+                )
             {
                 extra = extra.saturating_add(full.planned);
                 if full.rank() < alternative.rank() {
@@ -154,7 +177,7 @@ pub(super) fn advise_plain(
     // the whole design breaks fewer rules, then costs less, that way.
     let mut archived: Vec<crate::design::EntityDecision> = Vec::new();
     let mut kept_whole: Vec<Finding> = Vec::new();
-    for e in model.entity_ids() {
+    for e in model.entity_ids().filter(|&e| !without.archive.covers(e)) {
         let Some((field, days)) = crate::model::archive_horizon(&current, e) else {
             continue;
         };
@@ -162,7 +185,8 @@ pub(super) fn advise_plain(
             continue;
         };
         let near = Some((&best.space, &best.state));
-        let Ok(alternative) = design_of(&rewritten, settings, mix_index, near, budget) else {
+        let Ok(alternative) = design_of(&rewritten, settings, mix_index, near, budget, without)
+        else {
             continue;
         };
         let archive_name = &rewritten.entity(split.archive).name;
@@ -200,6 +224,29 @@ pub(super) fn advise_plain(
             .push(edges_unpriced_note(unpriced, main_planned + extra));
     }
     Ok((current, design))
+}
+
+/// Turns off the entity-level candidates of `without` (a candidate no
+/// rule supports is never enabled).
+fn leave_out(model: &Model, space: &mut Space, without: &Without) {
+    use crate::candidates::EntityCandidate;
+    for (c, support) in space.entity.iter().zip(&mut space.entity_support) {
+        let out = match c {
+            EntityCandidate::Polymorphic { entities, .. } => {
+                entities.iter().any(|&e| without.polymorphic.covers(e))
+            }
+            EntityCandidate::Timeline { feed, .. } => [
+                model.relationship(feed.following).parent,
+                model.relationship(feed.items).child,
+            ]
+            .into_iter()
+            .any(|e| without.timeline.covers(e)),
+            EntityCandidate::Computed { .. } => false,
+        };
+        if out {
+            support.clear();
+        }
+    }
 }
 
 /// Whether a read counts the parents of `r`'s children (a user's teams).
@@ -330,9 +377,11 @@ fn design_of(
     mix_index: usize,
     near: Option<(&Space, &State)>,
     budget: u64,
+    without: &Without,
 ) -> Result<Outcome, AdviseError> {
     let facts = Facts::new(model, settings, mix_index);
-    let space = crate::rules::design::space(&facts);
+    let mut space = crate::rules::design::space(&facts);
+    leave_out(model, &mut space, without);
     check_pins(model, &space)?;
     let no_design = || AdviseError::NoDesign {
         model: model.name.clone(),
@@ -390,11 +439,15 @@ fn carried_over(space: &Space, (old, state): (&Space, &State)) -> State {
         entity: space
             .entity
             .iter()
-            .map(|e| {
-                old.entity
-                    .iter()
-                    .position(|x| x == e)
-                    .is_some_and(|j| state.entity[j])
+            .zip(&space.entity_support)
+            .map(|(e, support)| {
+                // A candidate left out (no support) stays off.
+                !support.is_empty()
+                    && old
+                        .entity
+                        .iter()
+                        .position(|x| x == e)
+                        .is_some_and(|j| state.entity[j])
             })
             .collect(),
     }

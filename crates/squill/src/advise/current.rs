@@ -2,11 +2,16 @@
 //! every relationship of its `current:` section pinned to the layout it has
 //! today (with its copies), advised on the same workload; then, for each
 //! relationship the recommendation changes, the design of today with only
-//! that one changed, so that each change says what it gains alone.
+//! that one changed, so that each change says what it gains alone. Both
+//! leave out the entity-level patterns the deployment does not use
+//! (`current: without:`): the same model would otherwise give the design of
+//! today the archive or timeline only the recommendation has.
 
 use super::AdviseError;
 use super::advise::advise_plain;
-use crate::design::{CurrentComparison, Design, Layout, LayoutChange, OperationComparison};
+use crate::design::{
+    CurrentComparison, Design, EntityDecision, Layout, LayoutChange, OperationComparison,
+};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::{CurrentLayout, Model};
 use crate::settings::Settings;
@@ -66,10 +71,10 @@ pub fn today_design(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<Option<(Model, Design)>, AdviseError> {
-    if model.current.is_empty() {
+    if model.current.is_empty() && model.without.is_empty() {
         return Ok(None);
     }
-    advise_plain(&today(model, None), settings, mix).map(Some)
+    advise_plain(&today(model, None), settings, mix, &model.without).map(Some)
 }
 
 /// The comparison of the design of today with `recommended`.
@@ -79,7 +84,7 @@ pub(super) fn compare(
     mix: Option<&str>,
     recommended: &Design,
 ) -> Result<CurrentComparison, AdviseError> {
-    let (_, now) = advise_plain(&today(model, None), settings, mix)?;
+    let (_, now) = advise_plain(&today(model, None), settings, mix, &model.without)?;
     let mut relationships = Vec::new();
     let mut priced = 0usize;
     for CurrentLayout { relationship, .. } in &model.current {
@@ -93,9 +98,14 @@ pub(super) fn compare(
             priced += 1;
             // A change another one needs (an embed that moves a child's own
             // relationships) may not stand alone: then no figure of its own.
-            advise_plain(&today(model, Some((name, better))), settings, mix)
-                .ok()
-                .map(|(_, alone)| now.totals.minus(&alone.totals))
+            advise_plain(
+                &today(model, Some((name, better))),
+                settings,
+                mix,
+                &model.without,
+            )
+            .ok()
+            .map(|(_, alone)| now.totals.minus(&alone.totals))
         };
         relationships.push(LayoutChange {
             relationship: name.clone(),
@@ -125,15 +135,48 @@ pub(super) fn compare(
         .filter(|&r| model.current_of(r).is_none())
         .map(|r| model.relationship(r).name.clone())
         .collect();
+    let (today_patterns, recommended_patterns) =
+        (pattern_collections(&now), pattern_collections(recommended));
+    let missing = |from: &[&str], to: &[&str]| -> Vec<String> {
+        from.iter()
+            .filter(|c| !to.contains(c))
+            .map(|c| (*c).to_string())
+            .collect()
+    };
+    let patterns_added = missing(&recommended_patterns, &today_patterns);
+    let patterns_dropped = missing(&today_patterns, &recommended_patterns);
     Ok(CurrentComparison {
         already_best: now.totals.score <= recommended.totals.score
-            || relationships.iter().all(|c| c.current == c.recommended),
+            || (relationships.iter().all(|c| c.current == c.recommended)
+                && patterns_added.is_empty()
+                && patterns_dropped.is_empty()),
+        patterns_added,
+        patterns_dropped,
         current_totals: now.totals,
         recommended_totals: recommended.totals,
         relationships,
         operations,
         unstated,
     })
+}
+
+/// The collections a design's entity-level patterns make (an archive, a
+/// polymorphic collection, a timeline), sorted: when the design of today
+/// leaves one out (`current: without:`), the recommendation changes the
+/// deployment even with every relationship as it is.
+fn pattern_collections(design: &Design) -> Vec<&str> {
+    let mut out: Vec<&str> = design
+        .entities
+        .iter()
+        .filter_map(|e| match e {
+            EntityDecision::Archive { archive, .. } => Some(archive.as_str()),
+            EntityDecision::Polymorphic { collection, .. }
+            | EntityDecision::Timeline { collection, .. } => Some(collection.as_str()),
+            EntityDecision::ComputedField { .. } => None,
+        })
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// The finding when the design of today cannot be priced (a layout that is

@@ -66,6 +66,11 @@ pub struct CurrentComparison {
     /// Relationships without a layout of today: advise chose theirs for
     /// both designs.
     pub unstated: Vec<String>,
+    /// The collections of entity-level patterns (an archive, a polymorphic
+    /// collection, a timeline) the recommended design has and the design
+    /// of today has not (`current: without:`), and the other way.
+    pub patterns_added: Vec<String>,
+    pub patterns_dropped: Vec<String>,
 }
 
 /// One relationship today and as recommended.

@@ -97,6 +97,7 @@ pub fn model(
         },
         assumed: Vec::new(),
         current: Vec::new(),
+        without: crate::model::Without::default(),
     }
 }
 

@@ -13,6 +13,7 @@ mod junction;
 mod relationship;
 #[doc(hidden)]
 pub mod synthetic;
+mod without;
 mod workload;
 
 pub use archive::{ARCHIVE_BATCH, Archive, archive_horizon, as_archive};
@@ -22,6 +23,7 @@ pub use entity::{
 };
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
+pub use without::{Scope, Without};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation,
     OperationId, OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
@@ -45,6 +47,9 @@ pub struct Model {
     /// (the model's `current:` section): advise prices the workload on it
     /// beside its own design.
     pub current: Vec<CurrentLayout>,
+    /// The entity-level patterns the deployment does not use today (the
+    /// `without:` entry of `current:`): the design of today leaves them out.
+    pub without: Without,
 }
 
 impl Model {

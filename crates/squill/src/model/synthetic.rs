@@ -245,6 +245,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
         },
         assumed: Vec::new(),
         current: Vec::new(),
+        without: crate::model::Without::default(),
     }
 }
 
@@ -357,5 +358,6 @@ pub fn chain(n: usize) -> Model {
         },
         assumed: Vec::new(),
         current: Vec::new(),
+        without: crate::model::Without::default(),
     }
 }

@@ -327,6 +327,14 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
         },
         assumed: Vec::new(),
         current,
+        // Each collection is an entity of its own, whole: whatever archive,
+        // polymorphic collection or timeline the deployment keeps is an
+        // entity here, so none of those patterns is in use for the others.
+        without: crate::model::Without {
+            archive: crate::model::Scope::All,
+            polymorphic: crate::model::Scope::All,
+            timeline: crate::model::Scope::All,
+        },
     }
 }
 

@@ -6,7 +6,7 @@ use super::golden::example;
 use crate::advise::advise;
 use crate::design::Layout;
 use crate::finding::Severity;
-use crate::model::{CurrentLayout, LayoutKind, Model};
+use crate::model::{CurrentLayout, LayoutKind, Model, Scope};
 use crate::settings::Settings;
 
 fn today(name: &str, rel: &str, layout: LayoutKind, copies: &[&str]) -> Model {
@@ -104,4 +104,62 @@ fn without_current_there_is_no_comparison_and_an_impossible_one_is_a_finding() {
         .find(|f| f.message.contains("`current:`"))
         .expect("a finding on the design of today");
     assert_eq!(f.severity, Severity::Warning);
+}
+
+/// S11 recommends an archive of orders: a deployment that keeps every
+/// order in one collection (`current: without: {archive: [order]}`) is
+/// priced without it, and the archive's saving shows; without the entry
+/// both designs had the archive and nothing was to change.
+#[test]
+fn an_archive_not_used_today_is_priced_without_it() {
+    let plain = example("scenarios/s11-orders");
+    let recommended = advise(&plain, &Settings::default(), None).unwrap();
+    let orders = plain.relationship_by_name("orders").unwrap();
+    let chosen = |d: &crate::design::Design| {
+        d.relationships
+            .iter()
+            .find(|r| r.relationship == "orders")
+            .unwrap()
+            .chosen
+            .layout_kind()
+    };
+    let mut m = plain.clone();
+    m.current.push(CurrentLayout {
+        relationship: orders,
+        layout: chosen(&recommended),
+        copies: Vec::new(),
+    });
+    let same = advise(&m, &Settings::default(), None).unwrap();
+    let c = same.current.as_ref().expect("a comparison");
+    assert!(c.already_best);
+    assert_eq!(c.current_totals, c.recommended_totals);
+
+    m.without.archive = Scope::Entities(vec![m.entity_by_name("order").unwrap()]);
+    let d = advise(&m, &Settings::default(), None).unwrap();
+    assert_eq!(
+        d.totals, recommended.totals,
+        "the recommendation is unchanged"
+    );
+    let archived = |d: &crate::design::Design| {
+        d.entities
+            .iter()
+            .any(|e| matches!(e, crate::design::EntityDecision::Archive { .. }))
+    };
+    assert!(archived(&d));
+    let (_, now) = crate::advise::today_design(&m, &Settings::default(), None)
+        .unwrap()
+        .unwrap();
+    assert!(!archived(&now));
+    assert!(!now.collections.iter().any(|c| c.name == "order_archive"));
+    let c = d.current.as_ref().expect("a comparison");
+    assert!(!c.already_best);
+    assert!(
+        c.current_totals.score > c.recommended_totals.score,
+        "{:?} against {:?}",
+        c.current_totals,
+        c.recommended_totals
+    );
+    assert!(c.relationships.iter().all(|r| r.current == r.recommended));
+    assert_eq!(c.patterns_added, ["order_archive"]);
+    assert!(c.patterns_dropped.is_empty());
 }

@@ -2,7 +2,9 @@
 //! it is checked. `plan` derives them from the two designs; `render` writes
 //! them as mongosh.
 
+use super::archive::Archiving;
 use super::bucket::{Buckets, Unbuckets};
+use super::kinds::KindMove;
 use super::timeline::Timeline;
 use crate::design::Index;
 use crate::model::AggregateFn;
@@ -244,6 +246,11 @@ pub enum Action {
     /// A timeline the recommended design adds: each batch of readers'
     /// documents, built from the follows and the items (fan-out on write).
     Timeline(Box<Timeline>),
+    /// An archive added (the old documents copied into it) or dropped
+    /// (its documents back into the live collection).
+    Archive(Box<Archiving>),
+    /// A kind's documents into a polymorphic collection or out of it.
+    Kind(Box<KindMove>),
     /// A count or sum over children the recommended design keeps in the parent.
     Computed {
         relationship: String,
@@ -323,6 +330,10 @@ impl Action {
                 ..
             } => ("parents", relationship, parent),
             Action::Timeline(t) => ("timeline", &t.relationship, &t.collection),
+            Action::Archive(a) if a.back => ("unarchive", &a.entity, &a.live),
+            Action::Archive(a) => ("archive", &a.entity, &a.archive),
+            Action::Kind(k) if k.back => ("unkind", &k.kind, &k.own),
+            Action::Kind(k) => ("kind", &k.kind, &k.shared),
         };
         format!("{number:02}-{kind}-{rel}-{field}")
     }
@@ -363,7 +374,9 @@ impl Action {
     /// Runs after every step that matches children on their parent's id.
     pub fn runs_last(&self) -> bool {
         match self {
-            Action::CopyIntoChild { .. } => true,
+            // The archive copies the live documents as the other steps
+            // leave them.
+            Action::CopyIntoChild { .. } | Action::Archive(_) => true,
             Action::IdFromCopy {
                 ref_path, target, ..
             } => ref_path.split('.').next() == Some(target.as_str()),
@@ -397,6 +410,8 @@ pub enum Cleanup {
         collection: String,
         index: Index,
     },
+    /// The documents copied into an archive out of the live collection.
+    Archived(Box<Archiving>),
 }
 
 /// A figure that checks data no step moves, before the final step drops it.
@@ -453,4 +468,6 @@ pub enum Undo {
         child: String,
         copies: Vec<ItemField>,
     },
+    /// An archive added or dropped: its statements.
+    Archive(Box<Archiving>),
 }

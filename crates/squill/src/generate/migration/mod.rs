@@ -8,8 +8,10 @@
 //! half a design would leave the application's queries failing on the rest.
 
 mod action;
+mod archive;
 mod bucket;
 mod computed;
+mod kinds;
 mod links;
 mod parents;
 mod pipeline;
@@ -52,7 +54,9 @@ pub enum MigrationError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Migration {
     pub script: String,
-    /// `(relationship, layout of today, recommended layout)`.
+    /// `(relationship, layout of today, recommended layout)`, or for an
+    /// archive added or dropped `(entity, collections of today,
+    /// recommended collections)`.
     pub changes: Vec<(String, String, String)>,
     /// Steps that move data.
     pub steps: usize,

@@ -24,7 +24,8 @@ pub struct Plan {
     /// Figures of data no step moves (a path, or a parent's collection,
     /// that the final step drops).
     pub checks: Vec<Check>,
-    /// Relationships whose layout changes: `(name, today, recommended)`.
+    /// Relationships whose layout changes, and entities an archive splits
+    /// or joins: `(name, today, recommended)`.
     pub changes: Vec<(String, String, String)>,
     /// Why no script can be written (empty when one can).
     pub refused: Vec<String>,
@@ -33,7 +34,19 @@ pub struct Plan {
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
     let mut p = Plan::default();
     let parts = links::edge_parts(recommended);
+    let archived = super::archive::archive_entities(recommended, today);
+    let kinds: Vec<&str> = super::kinds::kinds_of(recommended, today)
+        .into_iter()
+        .chain(super::kinds::kinds_of(today, recommended))
+        .collect();
     for rel in &recommended.relationships {
+        if [&rel.parent, &rel.child]
+            .iter()
+            .any(|e| archived.contains(&e.as_str()))
+        {
+            // A relationship of an archive's entity: its documents carry it.
+            continue;
+        }
         if parts.contains(&rel.relationship.as_str())
             && !today
                 .relationships
@@ -55,6 +68,17 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
             continue;
         };
         if now.chosen == rel.chosen {
+            continue;
+        }
+        if [&rel.parent, &rel.child]
+            .iter()
+            .any(|e| kinds.contains(&e.as_str()))
+        {
+            // Its documents move between collections in the same run.
+            p.refused.push(format!(
+                "`{}`: a kind that moves into or out of a polymorphic collection changes its layout too",
+                rel.relationship
+            ));
             continue;
         }
         p.changes.push((
@@ -124,6 +148,8 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
         explain(&mut p, before, now, rel);
     }
     super::computed::computed(&mut p, today, recommended);
+    super::archive::plan(&mut p, today, recommended);
+    super::kinds::plan(&mut p, today, recommended);
     dropped_timelines(&mut p, today, recommended);
     super::timeline::plan(&mut p, model, today, recommended);
     account(&mut p, today, recommended);
@@ -638,6 +664,8 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
                 ..
             } => collection == coll && f == field,
             Action::Timeline(t) => t.collection == coll,
+            Action::Archive(a) => !a.back && a.archive == coll,
+            Action::Kind(k) => (if k.back { &k.own } else { &k.shared }) == coll,
         })
     };
     let mut missing = Vec::new();

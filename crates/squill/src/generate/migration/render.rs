@@ -39,6 +39,8 @@ pub const SUPPORTED: &[&str] = &[
     "shared-id → parent-reference (each child's parent id from its own _id, which stays)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
+    "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
+    "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
 ];
 
 /// Once the final step has run, what the checks measure today is gone:
@@ -78,6 +80,16 @@ function runStep(id, what, coll, batch) {
   }
   squillProgress().updateOne({ _id: id }, { $set: { what: what, done: true, at: new Date() } }, { upsert: true });
   print(`squill migration: ${id}: ${what} (${batches} batches of up to ${BATCH})`);
+}
+
+// The date before which documents go to an archive: now less `days`, fixed by
+// the first run so that a re-run or a resumed run moves the same documents.
+function squillCutoff(id, days) {
+  const kept = squillProgress().findOne({ _id: id });
+  if (kept !== null) return kept.date;
+  const date = new Date(Date.now() - days * 86400000);
+  squillProgress().insertOne({ _id: id, date: date, at: new Date() });
+  return date;
 }
 
 function squillCount(coll, filter) {
@@ -366,6 +378,8 @@ fn what(a: &Action) -> String {
             "{}: for each {} document, the newest {} {} documents of those it follows in {}",
             t.collection, t.readers, t.limit, t.items, t.follows.edges
         ),
+        Action::Archive(a) => a.what(),
+        Action::Kind(k) => k.what(),
         Action::Computed {
             parent,
             field,
@@ -521,6 +535,14 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 js(&u.ref_field)
             );
         }
+        if let Action::Archive(a) = a {
+            let _ = writeln!(out, "{}\n}});", a.batch());
+            continue;
+        }
+        if let Action::Kind(k) = a {
+            let _ = writeln!(out, "{}\n}});", k.batch());
+            continue;
+        }
         if let Action::Edge {
             edge,
             holder_ref,
@@ -634,6 +656,7 @@ fn cleanup(out: &mut String, plan: &Plan) {
                 c = js(collection),
                 n = js(&index.name)
             ),
+            Cleanup::Archived(a) => a.cleanup(),
         });
     }
     if lines.is_empty() {
@@ -659,6 +682,12 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
          // the migration, run these statements (or restore a backup after DROP_OLD):\n",
     );
     for u in &plan.undo {
+        if let Undo::Archive(a) = u {
+            for line in a.undo() {
+                let _ = writeln!(out, "//   {line}");
+            }
+            continue;
+        }
         let line = match u {
             Undo::Unset { collection, field } => format!(
                 "db.getCollection({}).updateMany({{}}, {{ $unset: {{ {}: \"\" }} }});",
@@ -677,6 +706,7 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 f = js(field),
                 v = js(&format!("${field}._id"))
             ),
+            Undo::Archive(_) => continue,
             Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;

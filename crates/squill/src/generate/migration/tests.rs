@@ -1042,3 +1042,114 @@ fn shared_id_to_parent_reference() {
 fn parent_reference_to_shared_id_is_refused() {
     insta::assert_snapshot!(refused(&settings("shared-id", "parent-reference")));
 }
+
+/// Orders archived by age (examples/scenarios/s11-orders.yaml), all in
+/// one collection today.
+fn archived_orders() -> String {
+    "name: s11-orders
+entities:
+  customer:
+    count: 40000000
+    fields: {name: string(24), email: string(30)}
+  order:
+    count: 2000000000
+    fields:
+      placed_at: date
+      status: {type: string(10), enum: [placed, paid, shipped, delivered, returned]}
+      total: decimal
+      lines: object[3]
+relationships:
+  orders:
+    parent: customer
+    child: order
+    children: {min: 0, typical: 50, max: 20000, growth_per_day: 0.025}
+    standalone: true
+    child_field: customer
+operations:
+  recent_orders:
+    read: order
+    rate: 5000
+    filter: {customer: eq, placed_at: since(90 days)}
+    sort: -placed_at
+    limit: 20
+  old_orders:
+    read: order
+    rate: 0.1
+    filter: {customer: eq, placed_at: before(90 days)}
+    sort: -placed_at
+    limit: 20
+  place_order:
+    insert: order
+    links: [orders]
+    rate: 11.6
+  ship_order:
+    update: order
+    rate: 10
+    filter: {_id: eq, placed_at: since(7 days)}
+    changes: [status]
+current:
+  orders: parent-reference
+  without: {archive: [order]}
+"
+    .to_string()
+}
+
+#[test]
+fn an_archive_added_copies_the_old_documents_and_deletes_them_in_the_final_step() {
+    let text = moving(&archived_orders());
+    assert!(
+        text.contains("//   order: order alone → order and order_archive (older than 90 days)"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// The same designs the other way: the archive of today dropped.
+#[test]
+fn an_archive_dropped_moves_its_documents_back() {
+    let (model, today, recommended) = designs(&archived_orders());
+    let text = migration(&model, &recommended, &today, 500)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .script;
+    assert!(
+        text.contains("runStep(\"01-unarchive-order-order\""),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Listings of three kinds (examples/scenarios/s04-marketplace-kinds.yaml),
+/// each kind in a collection of its own today.
+fn listings() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/scenarios/s04-marketplace-kinds.yaml"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    format!("{text}current:\n  without: {{polymorphic: all}}\n")
+}
+
+#[test]
+fn a_polymorphic_collection_added_merges_the_kinds_collections() {
+    let text = moving(&listings());
+    assert!(
+        text.contains("{ $set: { \"kind\": \"car_listing\" } }"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// The same designs the other way: the polymorphic collection of today
+/// split by its discriminator.
+#[test]
+fn a_polymorphic_collection_dropped_is_split_by_kind() {
+    let (model, today, recommended) = designs(&listings());
+    let text = migration(&model, &recommended, &today, 500)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .script;
+    assert!(
+        text.contains("runStep(\"01-unkind-car_listing-car_listing\""),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

@@ -120,6 +120,8 @@ pub fn figures(
                 what: ParentField::First { .. },
                 ..
             } => child == name,
+            // The live collection of an archive: its figures are the step's.
+            Action::Archive(a) => a.live == name,
             _ => false,
         })
     };
@@ -325,6 +327,14 @@ pub fn figures(
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
             Action::Bucket(_) | Action::Unbucket(_) | Action::Timeline(_) => continue,
+            Action::Archive(a) => {
+                a.figures(&mut out);
+                continue;
+            }
+            Action::Kind(k) => {
+                k.figures(&mut out);
+                continue;
+            }
             // A figure of values: no parent whose value differs from the
             // figure recomputed over its children as they are today.
             Action::Computed {

@@ -44,10 +44,165 @@ pub struct RawModel {
     /// The layout relationships have in the deployment today (what `squill
     /// scan` recognizes, or the design a team has in mind): relationship
     /// name → a layout, or `{layout, copies}`. advise prices the workload
-    /// on it beside its own design and says what to change.
+    /// on it beside its own design and says what to change. The key
+    /// `without` lists the entity-level patterns the deployment does not
+    /// use today (`{archive: [order], polymorphic: all, timeline: all}`).
     #[serde(default)]
-    #[schemars(with = "NamedMap<RawCurrent>")]
-    pub current: NamedMap<S<RawCurrent>>,
+    pub current: RawCurrentSection,
+}
+
+/// The `current:` section: relationship name → its layout of today, and
+/// under the reserved key `without`, the patterns not used today.
+#[derive(Debug, Default)]
+pub struct RawCurrentSection {
+    pub layouts: NamedMap<S<RawCurrent>>,
+    /// The `without` key (for its position) and its value.
+    pub without: Option<(S<String>, RawWithout)>,
+}
+
+/// The key of `current:` that lists the patterns not used today; no
+/// relationship's layout can be given under it.
+pub const WITHOUT: &str = "without";
+
+impl<'de> Deserialize<'de> for RawCurrentSection {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl<'de> Visitor<'de> for V_ {
+            type Value = RawCurrentSection;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of relationship names to layouts, and `without`")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(RawCurrentSection::default())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(RawCurrentSection::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = RawCurrentSection::default();
+                while let Some(key) = map.next_key::<S<String>>()? {
+                    if key.value == WITHOUT {
+                        let WithoutEntry(entry) = map.next_value()?;
+                        out.without = Some((key, entry));
+                    } else {
+                        out.layouts.0.push((key, map.next_value()?));
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V_)
+    }
+}
+
+impl JsonSchema for RawCurrentSection {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "CurrentSection".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": "object",
+            "properties": { WITHOUT: generator.subschema_for::<RawWithout>() },
+            "additionalProperties": generator.subschema_for::<RawCurrent>(),
+        })
+    }
+}
+
+/// The entity-level patterns the deployment does not use today, each for
+/// `all` entities or a list of entity names.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "the patterns the deployment does not use today, `{archive: [order], polymorphic: all, timeline: all}` (a relationship named `without` cannot be given a layout here: rename it)"
+)]
+#[schemars(rename = "Without")]
+pub struct RawWithout {
+    /// No archive collection for these entities: all their instances in
+    /// one collection.
+    #[schemars(with = "Option<RawScope>")]
+    pub archive: Option<S<RawScope>>,
+    /// No polymorphic collection holding these entities: each kind in a
+    /// collection of its own.
+    #[schemars(with = "Option<RawScope>")]
+    pub polymorphic: Option<S<RawScope>>,
+    /// No timeline collection for a feed of (items) or for (reader) these
+    /// entities.
+    #[schemars(with = "Option<RawScope>")]
+    pub timeline: Option<S<RawScope>>,
+}
+
+/// The value under `without`: a map of patterns; a layout's name there
+/// says why it cannot be one (the long form, `{layout: …}`, is an unknown
+/// key that lists the patterns).
+struct WithoutEntry(RawWithout);
+
+impl<'de> Deserialize<'de> for WithoutEntry {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        string_or_map(
+            d,
+            "a map of patterns `{archive: [entity], polymorphic: all, timeline: all}`",
+            |s| {
+                Err(format!(
+                    "`without` in `current:` lists the patterns the deployment does not use today, not a layout (`{s}`): a relationship named `without` cannot be given a layout here: rename it"
+                ))
+            },
+            WithoutEntry,
+        )
+    }
+}
+
+/// `all`, or a list of entity names.
+#[derive(Debug)]
+pub enum RawScope {
+    All,
+    Entities(Vec<S<String>>),
+}
+
+impl<'de> Deserialize<'de> for RawScope {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl<'de> Visitor<'de> for V_ {
+            type Value = RawScope;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("`all` or a list of entity names")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawScope, E> {
+                if v.trim() == "all" {
+                    Ok(RawScope::All)
+                } else {
+                    Err(E::custom(format!(
+                        "expected `all` or a list of entity names, found `{v}`"
+                    )))
+                }
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawScope, A::Error> {
+                let mut out = Vec::new();
+                while let Some(name) = seq.next_element::<S<String>>()? {
+                    out.push(name);
+                }
+                Ok(RawScope::Entities(out))
+            }
+        }
+        d.deserialize_any(V_)
+    }
+}
+
+impl JsonSchema for RawScope {
+    fn schema_name() -> Cow<'static, str> {
+        "Scope".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "`all`, or a list of entity names.",
+            "oneOf": [
+                {"const": "all"},
+                {"type": "array", "items": {"type": "string"}},
+            ]
+        })
+    }
 }
 
 /// A relationship's layout today: `embed`, or `{layout: extended-reference,

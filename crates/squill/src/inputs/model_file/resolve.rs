@@ -33,8 +33,10 @@ pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<M
         workload: Workload::default(),
         assumed,
         current: Vec::new(),
+        without: crate::model::Without::default(),
     };
-    model.current = current(ctx, &raw.current, &model);
+    model.current = current(ctx, &raw.current.layouts, &model);
+    model.without = without(ctx, &raw.current, &model);
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
     age_shares(ctx, &mut model);
@@ -828,6 +830,53 @@ fn current(
             copies: fields,
         });
     }
+    out
+}
+
+/// The `without` entry of `current:`: the entity-level patterns the
+/// deployment does not use today, each for `all` or for named entities.
+fn without(
+    ctx: &mut Ctx<'_>,
+    raw: &super::raw::RawCurrentSection,
+    model: &Model,
+) -> crate::model::Without {
+    use super::raw::RawScope;
+    use crate::model::Scope;
+    let mut out = crate::model::Without::default();
+    let Some((_, entry)) = &raw.without else {
+        return out;
+    };
+    let names: Vec<&str> = model.entities.iter().map(|e| e.name.as_str()).collect();
+    let mut scope = |raw: &Option<S<RawScope>>| -> Scope {
+        match raw.as_ref().map(|s| &s.value) {
+            None => Scope::None,
+            Some(RawScope::All) => Scope::All,
+            Some(RawScope::Entities(list)) => Scope::Entities(
+                list.iter()
+                    .filter_map(|n| {
+                        let found = model
+                            .entity_ids()
+                            .find(|&e| model.entity(e).name == n.value);
+                        if found.is_none() {
+                            ctx.error(
+                                ctx.pos(n),
+                                format!(
+                                    "`current: without:` names `{}`, which is no entity",
+                                    n.value
+                                ),
+                                "unknown entity",
+                                suggestion(&n.value, names.iter().copied()),
+                            );
+                        }
+                        found
+                    })
+                    .collect(),
+            ),
+        }
+    };
+    out.archive = scope(&entry.archive);
+    out.polymorphic = scope(&entry.polymorphic);
+    out.timeline = scope(&entry.timeline);
     out
 }
 

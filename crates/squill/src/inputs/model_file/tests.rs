@@ -1206,3 +1206,76 @@ fn current_errors_point_at_the_entry() {
     ));
     assert!(p[0].contains("extra"), "{p:?}");
 }
+
+#[test]
+fn current_without_names_the_patterns_not_used_today_and_reads_back() {
+    use crate::model::{Scope, Without};
+    let text = format!(
+        "{SMALL}current:\n  comments: embed\n  without: {{archive: [comment], polymorphic: all}}\n"
+    );
+    let m = parse("m.yaml", &text).unwrap();
+    let comment = m.entity_by_name("comment").unwrap();
+    assert_eq!(
+        m.without,
+        Without {
+            archive: Scope::Entities(vec![comment]),
+            polymorphic: Scope::All,
+            timeline: Scope::None,
+        }
+    );
+    assert_eq!(m.current.len(), 1);
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(m, back);
+    // Alone, without a relationship's layout.
+    let alone = parse(
+        "m.yaml",
+        &format!("{SMALL}current:\n  without: {{timeline: all}}\n"),
+    )
+    .unwrap();
+    assert!(alone.current.is_empty());
+    assert_eq!(alone.without.timeline, Scope::All);
+}
+
+#[test]
+fn current_without_errors_point_at_the_entry() {
+    let text = format!("{SMALL}current:\n  without: {{archive: [coment]}}\n");
+    let p = problems(&text);
+    assert!(
+        p[0].contains("m.yaml:33:23: `current: without:` names `coment`, which is no entity"),
+        "{p:?}"
+    );
+    let e = parse("m.yaml", &text).unwrap_err();
+    assert_eq!(
+        e.problems()[0].help.as_deref(),
+        Some("did you mean `comment`?")
+    );
+    let text = format!("{SMALL}current:\n  without: {{archve: all}}\n");
+    let p = problems(&text);
+    assert!(p[0].contains("m.yaml:33:13: unknown key `archve`"), "{p:?}");
+    let e = parse("m.yaml", &text).unwrap_err();
+    assert_eq!(
+        e.problems()[0].help.as_deref(),
+        Some("did you mean `archive`?")
+    );
+    let p = problems(&format!("{SMALL}current:\n  without: {{timeline: some}}\n"));
+    assert!(
+        p[0].contains("expected `all` or a list of entity names, found `some`"),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn a_relationship_named_without_cannot_be_given_a_layout_of_today() {
+    let text = SMALL.replace("comments", "without");
+    assert!(parse("m.yaml", &text).is_ok(), "{text}");
+    let p = problems(&format!("{text}current:\n  without: {{layout: embed}}\n"));
+    assert!(
+        p[0].contains("unknown key `layout`, expected one of archive, polymorphic, timeline"),
+        "{p:?}"
+    );
+    let p = problems(&format!("{text}current:\n  without: embed\n"));
+    assert!(
+        p[0].contains("a relationship named `without` cannot be given a layout here: rename it"),
+        "{p:?}"
+    );
+}

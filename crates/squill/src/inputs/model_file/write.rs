@@ -443,7 +443,7 @@ pub fn to_yaml(model: &Model) -> String {
             let _ = writeln!(out, "  {}: {}", s(&g.name), list(ops));
         }
     }
-    if !model.current.is_empty() {
+    if !model.current.is_empty() || !model.without.is_empty() {
         let _ = writeln!(out, "current:");
         for c in &model.current {
             let name = s(&model.relationship(c.relationship).name);
@@ -457,6 +457,22 @@ pub fn to_yaml(model: &Model) -> String {
                     list(c.copies.iter().map(|f| s(f)))
                 );
             }
+        }
+        let patterns: Vec<String> = model
+            .without
+            .patterns()
+            .iter()
+            .filter_map(|(pattern, scope)| {
+                let names = scope.names(model)?;
+                Some(if names.is_empty() {
+                    format!("{pattern}: all")
+                } else {
+                    format!("{pattern}: {}", list(names.into_iter().map(s)))
+                })
+            })
+            .collect();
+        if !patterns.is_empty() {
+            let _ = writeln!(out, "  without: {{{}}}", patterns.join(", "));
         }
     }
     out

@@ -28,9 +28,17 @@ pub fn verdict(c: &CurrentComparison) -> String {
     } else {
         String::new()
     };
+    let mut what = words::count(changes as f64, "relationship");
+    for (verb, list) in [
+        ("adding", &c.patterns_added),
+        ("removing", &c.patterns_dropped),
+    ] {
+        if !list.is_empty() {
+            let _ = write!(what, " and {verb} {}", list.join(", "));
+        }
+    }
     format!(
-        "Changing {} scores {} per second instead of {}{share}.",
-        words::count(changes as f64, "relationship"),
+        "Changing {what} scores {} per second instead of {}{share}.",
         words::num(c.recommended_totals.score),
         words::num(c.current_totals.score),
     )

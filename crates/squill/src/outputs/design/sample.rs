@@ -308,6 +308,8 @@ pub fn every_variant() -> Design {
             recommended: cost(1.0),
         }],
         unstated: vec!["other".into()],
+        patterns_added: vec!["order_archive".into()],
+        patterns_dropped: Vec::new(),
     });
     design
 }

@@ -1,0 +1,280 @@
+//! An archive the recommended design adds (the documents older than its
+//! horizon copied from the live collection into the archive collection,
+//! deleted from the live one only in the final step: the application of
+//! today still reads them there until then) or drops (the archived
+//! documents back into the live collection, the archive dropped in the
+//! final step).
+//!
+//! The horizon is a date, fixed once in the progress collection: a re-run
+//! or a resumed run moves the same documents as the first, however late.
+
+use super::action::{Action, Cleanup, Undo};
+use super::plan::Plan;
+use super::verify::Figure;
+use crate::design::{Collection, Design, EntityDecision};
+use serde_json::json;
+
+/// An archive added (`back`: dropped) between the two designs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Archiving {
+    /// The entity whose instances are split by age.
+    pub entity: String,
+    pub live: String,
+    pub archive: String,
+    /// The date field that tells the age.
+    pub field: String,
+    pub horizon_days: u64,
+    /// The archive of today goes back into the live collection.
+    pub back: bool,
+}
+
+impl Archiving {
+    /// The JavaScript of the horizon's date: fixed by the first run.
+    pub fn cutoff(&self) -> String {
+        format!(
+            "squillCutoff({}, {})",
+            json!(format!("cutoff-{}", self.archive)),
+            self.horizon_days
+        )
+    }
+
+    /// The filter of the documents older than the horizon.
+    fn older(&self) -> String {
+        format!("{{ {}: {{ $lt: {} }} }}", json!(self.field), self.cutoff())
+    }
+
+    /// The filter of the documents the live collection keeps (a document
+    /// without the date stays live).
+    fn kept(&self) -> String {
+        format!(
+            "{{ {}: {{ $not: {{ $lt: {} }} }} }}",
+            json!(self.field),
+            self.cutoff()
+        )
+    }
+
+    pub fn what(&self) -> String {
+        if self.back {
+            format!(
+                "{}: the archived {} documents of {}, back",
+                self.live, self.entity, self.archive
+            )
+        } else {
+            format!(
+                "{}: the {} documents older than {} days, by {}, copied",
+                self.archive, self.entity, self.horizon_days, self.field
+            )
+        }
+    }
+
+    /// The collection the step reads in batches.
+    pub fn source(&self) -> &str {
+        if self.back { &self.archive } else { &self.live }
+    }
+
+    /// The body of the step's batch: `$merge` on `_id`, so a batch done
+    /// twice changes nothing; back into the live collection, a document it
+    /// holds already is kept (the count then falls short: FAILED).
+    pub fn batch(&self) -> String {
+        if self.back {
+            format!(
+                "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}]).toArray();",
+                json!(self.archive),
+                json!(self.live)
+            )
+        } else {
+            format!(
+                "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $match: {} }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"replace\", whenNotMatched: \"insert\" }} }}]).toArray();",
+                json!(self.live),
+                self.older(),
+                json!(self.archive)
+            )
+        }
+    }
+
+    /// The figures: every document of the entity once, in one collection
+    /// or the other, before and after the final step alike.
+    pub fn figures(&self, out: &mut Vec<Figure>) {
+        let count = |c: &str, filter: &str| format!("squillCount({}, {filter})", json!(c));
+        if self.back {
+            out.push(Figure {
+                label: format!("{}: its documents and those of {}", self.live, self.archive),
+                before: format!(
+                    "{} + {}",
+                    count(&self.live, "{}"),
+                    count(&self.archive, "{}")
+                ),
+                after: count(&self.live, "{}"),
+            });
+            return;
+        }
+        out.push(Figure {
+            label: format!("{}: the documents older than the horizon", self.archive),
+            before: count(&self.live, &self.older()),
+            after: count(&self.archive, "{}"),
+        });
+        out.push(Figure {
+            label: format!(
+                "{} (the documents it keeps) + {}: the documents of {} today",
+                self.live, self.archive, self.live
+            ),
+            before: count(&self.live, "{}"),
+            after: format!(
+                "{} + {}",
+                count(&self.live, &self.kept()),
+                count(&self.archive, "{}")
+            ),
+        });
+    }
+
+    /// The final step's statements: the archived documents out of the live
+    /// collection (by the archive's `_id`s, in batches, only those older
+    /// than the horizon), then a check that none is in both.
+    pub fn cleanup(&self) -> String {
+        format!(
+            "{{ let last = null; let both = 0;\n\
+             \x20   for (;;) {{\n\
+             \x20     const ids = db.getCollection({a}).find(last === null ? {{}} : {{ _id: {{ $gt: last }} }}, {{ _id: 1 }}).sort({{ _id: 1 }}).limit(BATCH).toArray().map((d) => d._id);\n\
+             \x20     if (ids.length === 0) break;\n\
+             \x20     db.getCollection({l}).deleteMany({{ $and: [{{ _id: {{ $in: ids }} }}, {older}] }});\n\
+             \x20     both += db.getCollection({l}).countDocuments({{ _id: {{ $in: ids }} }});\n\
+             \x20     last = ids[ids.length - 1];\n\
+             \x20   }}\n\
+             \x20   print(`squill migration: ${{both === 0 ? \"ok\" : \"FAILED\"}}: documents both in {ln} and {an}: ${{both}}`);\n\
+             \x20   if (both !== 0) throw new Error(\"squill migration: documents both in {ln} and {an}\"); }}",
+            a = json!(self.archive),
+            l = json!(self.live),
+            older = self.older(),
+            ln = self.live,
+            an = self.archive,
+        )
+    }
+
+    /// The rollback statements, before the final step and after it.
+    pub fn undo(&self) -> Vec<String> {
+        if self.back {
+            vec![format!(
+                "db.getCollection({}).find({{}}, {{ _id: 1 }}).forEach((d) => db.getCollection({}).deleteOne({{ _id: d._id }}));  // the archived documents out of {} again",
+                json!(self.archive),
+                json!(self.live),
+                self.live
+            )]
+        } else {
+            vec![
+                format!(
+                    "db.getCollection({}).aggregate([{{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}]);  // only after the final step: the archived documents back first",
+                    json!(self.archive),
+                    json!(self.live)
+                ),
+                format!("db.getCollection({}).drop();", json!(self.archive)),
+            ]
+        }
+    }
+}
+
+/// The archives of `from` that `to` has not, each with its collections.
+fn archives<'d>(from: &'d Design, to: &Design) -> Vec<(&'d EntityDecision, &'d str)> {
+    from.entities
+        .iter()
+        .filter_map(|e| match e {
+            EntityDecision::Archive { archive, .. }
+                if !to.collections.iter().any(|c| &c.name == archive) =>
+            {
+                Some((e, archive.as_str()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The entities of the archive collections `design` has and `other` has
+/// not: the relationships to them are the archive's copies of the live
+/// entity's, built (or dropped) with its documents.
+pub fn archive_entities<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
+    archives(design, other)
+        .into_iter()
+        .filter_map(|(_, name)| design.collections.iter().find(|c| c.name == name))
+        .flat_map(|c| c.entities.iter().map(String::as_str))
+        .collect()
+}
+
+/// Same field names and types, in the live collection and its archive.
+fn same_fields(live: &Collection, archive: &Collection) -> bool {
+    live.shape.fields.len() == archive.shape.fields.len()
+        && live.shape.fields.iter().all(|f| {
+            archive
+                .shape
+                .fields
+                .iter()
+                .any(|g| g.name == f.name && g.ty == f.ty)
+        })
+}
+
+/// The archive steps: those `recommended` adds, and those of `today` it drops.
+pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
+    for (back, from, to) in [(false, recommended, today), (true, today, recommended)] {
+        for (decision, _) in archives(from, to) {
+            let EntityDecision::Archive {
+                entity,
+                collection,
+                archive,
+                field,
+                horizon_days,
+                ..
+            } = decision
+            else {
+                continue;
+            };
+            let find =
+                |d: &'_ Design, name: &str| d.collections.iter().find(|c| c.name == name).cloned();
+            let (Some(live), Some(arch), Some(_)) = (
+                find(recommended, collection),
+                find(from, archive),
+                find(today, collection),
+            ) else {
+                // The live documents embedded on one side (an archive makes
+                // the recent ones few enough to embed).
+                p.refused.push(format!(
+                    "the archive of `{entity}`: its live documents have no collection `{collection}` of their own in both designs"
+                ));
+                continue;
+            };
+            if !same_fields(&live, &arch) {
+                p.refused.push(format!(
+                    "the archive of `{entity}`: `{archive}` and `{collection}` do not hold the same fields"
+                ));
+                continue;
+            }
+            if horizon_days.fract() != 0.0 || *horizon_days < 1.0 {
+                p.refused.push(format!(
+                    "the archive of `{entity}`: a horizon of {horizon_days} days is no whole number of days"
+                ));
+                continue;
+            }
+            let a = Archiving {
+                entity: entity.clone(),
+                live: collection.clone(),
+                archive: archive.clone(),
+                field: field.clone(),
+                horizon_days: *horizon_days as u64,
+                back,
+            };
+            let split = format!("{collection} and {archive} (older than {horizon_days} days)");
+            let whole = format!("{collection} alone");
+            p.changes.push(if back {
+                (entity.clone(), split, whole)
+            } else {
+                (entity.clone(), whole, split)
+            });
+            if back {
+                p.cleanup.push(Cleanup::DropCollection {
+                    collection: archive.clone(),
+                });
+            } else {
+                p.cleanup.push(Cleanup::Archived(Box::new(a.clone())));
+            }
+            p.undo.push(Undo::Archive(Box::new(a.clone())));
+            p.actions.push(Action::Archive(Box::new(a)));
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! A polymorphic collection the recommended design adds (each kind's
+//! collection of today merged into it, the discriminator set to the kind)
+//! or drops (its documents split by discriminator into a collection per
+//! kind). Documents keep their `_id`s and a document a target holds
+//! already is kept: two kinds sharing an `_id` leave the merged count
+//! short, and the check FAILS before the final step drops anything.
+
+use super::action::{Action, Cleanup, Undo};
+use super::plan::Plan;
+use super::verify::Figure;
+use crate::design::{Collection, Design, EntityDecision};
+use serde_json::json;
+
+/// One kind's documents into the polymorphic collection (`back`: out of it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindMove {
+    /// The kind (an entity): the discriminator's value.
+    pub kind: String,
+    /// Its collection of its own.
+    pub own: String,
+    pub shared: String,
+    pub discriminator: String,
+    pub back: bool,
+    /// On the first kind of a collection: the collections of every kind,
+    /// for the check that the whole collection is accounted for.
+    pub all: Vec<String>,
+}
+
+impl KindMove {
+    pub fn what(&self) -> String {
+        if self.back {
+            format!(
+                "{}: the documents of {} whose {} is {}",
+                self.own, self.shared, self.discriminator, self.kind
+            )
+        } else {
+            format!(
+                "{}: the documents of {}, {} {}",
+                self.shared, self.own, self.discriminator, self.kind
+            )
+        }
+    }
+
+    /// The collection the step reads in batches.
+    pub fn source(&self) -> &str {
+        if self.back { &self.shared } else { &self.own }
+    }
+
+    fn of_kind(&self) -> String {
+        format!("{{ {}: {} }}", json!(self.discriminator), json!(self.kind))
+    }
+
+    /// The body of the step's batch.
+    pub fn batch(&self) -> String {
+        let merge = |into: &str| {
+            format!(
+                "{{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}",
+                json!(into)
+            )
+        };
+        if self.back {
+            format!(
+                "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $match: {} }}, {{ $unset: {} }}, {}]).toArray();",
+                json!(self.shared),
+                self.of_kind(),
+                json!(self.discriminator),
+                merge(&self.own)
+            )
+        } else {
+            format!(
+                "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $set: {} }}, {}]).toArray();",
+                json!(self.own),
+                self.of_kind(),
+                merge(&self.shared)
+            )
+        }
+    }
+
+    /// The kind's documents, each once on the other side; on the first
+    /// kind, all of them (a document of no known kind, or two kinds sharing
+    /// an `_id`, leaves the count short).
+    pub fn figures(&self, out: &mut Vec<Figure>) {
+        if !self.all.is_empty() {
+            let sum = self
+                .all
+                .iter()
+                .map(|c| format!("squillCount({}, {{}})", json!(c)))
+                .collect::<Vec<_>>()
+                .join(" + ");
+            let whole = format!("squillCount({}, {{}})", json!(self.shared));
+            out.push(Figure {
+                label: format!(
+                    "{}: the documents of {}, each once",
+                    if self.back {
+                        self.all.join(", ")
+                    } else {
+                        self.shared.clone()
+                    },
+                    if self.back {
+                        self.shared.clone()
+                    } else {
+                        self.all.join(", ")
+                    },
+                ),
+                before: if self.back {
+                    whole.clone()
+                } else {
+                    sum.clone()
+                },
+                after: if self.back { sum } else { whole },
+            });
+        }
+        out.push(self.figure());
+    }
+
+    fn figure(&self) -> Figure {
+        let count = |c: &str, filter: &str| format!("squillCount({}, {filter})", json!(c));
+        let (before, after) = (count(&self.own, "{}"), count(&self.shared, &self.of_kind()));
+        Figure {
+            label: format!(
+                "{}: the documents of {} ({} {})",
+                if self.back { &self.own } else { &self.shared },
+                if self.back { &self.shared } else { &self.own },
+                self.discriminator,
+                self.kind
+            ),
+            before: if self.back {
+                after.clone()
+            } else {
+                before.clone()
+            },
+            after: if self.back { before } else { after },
+        }
+    }
+}
+
+/// The polymorphic collections of `from` that `to` has not.
+fn shared<'d>(from: &'d Design, to: &Design) -> Vec<(&'d Collection, &'d str)> {
+    from.entities
+        .iter()
+        .filter_map(|e| match e {
+            EntityDecision::Polymorphic {
+                collection,
+                discriminator,
+                ..
+            } if !to.collections.iter().any(|c| &c.name == collection) => from
+                .collections
+                .iter()
+                .find(|c| &c.name == collection)
+                .map(|c| (c, discriminator.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The kinds of the polymorphic collections `design` has and `other` has
+/// not.
+pub fn kinds_of<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
+    shared(design, other)
+        .into_iter()
+        .flat_map(|(c, _)| c.entities.iter().map(String::as_str))
+        .collect()
+}
+
+/// Every field of `part` is a field of `whole` of the same type.
+fn within(part: &Collection, whole: &Collection, discriminator: &str) -> bool {
+    part.shape.fields.iter().all(|f| {
+        f.name != discriminator
+            && whole
+                .shape
+                .fields
+                .iter()
+                .any(|g| g.name == f.name && g.ty == f.ty)
+    })
+}
+
+/// The steps: the polymorphic collections `recommended` adds, and those
+/// of `today` it drops.
+pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
+    for (back, from, to) in [(false, recommended, today), (true, today, recommended)] {
+        for (coll, discriminator) in shared(from, to) {
+            let mut moves = Vec::new();
+            for kind in &coll.entities {
+                let Some(own) = to
+                    .collections
+                    .iter()
+                    .find(|c| c.entities.len() == 1 && &c.entities[0] == kind)
+                else {
+                    p.refused.push(format!(
+                        "the polymorphic `{}`: `{kind}` has no collection of its own in the other design",
+                        coll.name
+                    ));
+                    return;
+                };
+                if !within(own, coll, discriminator) {
+                    p.refused.push(format!(
+                        "the polymorphic `{}`: the fields of `{}` are not all its own",
+                        coll.name, own.name
+                    ));
+                    return;
+                }
+                moves.push(KindMove {
+                    kind: kind.clone(),
+                    own: own.name.clone(),
+                    shared: coll.name.clone(),
+                    discriminator: discriminator.to_string(),
+                    back,
+                    all: Vec::new(),
+                });
+            }
+            let names: Vec<String> = moves.iter().map(|m| m.own.clone()).collect();
+            if let Some(first) = moves.first_mut() {
+                first.all.clone_from(&names);
+            }
+            let (own, one) = (names.join(", "), coll.name.clone());
+            p.changes.push(if back {
+                (coll.name.clone(), one, own)
+            } else {
+                (coll.name.clone(), own, one)
+            });
+            if back {
+                p.cleanup.push(Cleanup::DropCollection {
+                    collection: coll.name.clone(),
+                });
+                p.undo.extend(moves.iter().map(|m| Undo::Drop {
+                    collection: m.own.clone(),
+                }));
+            } else {
+                p.cleanup
+                    .extend(moves.iter().map(|m| Cleanup::DropCollection {
+                        collection: m.own.clone(),
+                    }));
+                p.undo.push(Undo::Drop {
+                    collection: coll.name.clone(),
+                });
+            }
+            p.actions
+                .extend(moves.into_iter().map(|m| Action::Kind(Box::new(m))));
+        }
+    }
+}
