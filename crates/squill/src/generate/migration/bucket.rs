@@ -10,6 +10,7 @@
 //! done twice replaces its buckets rather than adding more.
 
 use super::action::{Action, Cleanup, ItemField, Undo};
+use super::pipeline::convert;
 use super::plan::Plan;
 use super::source::{Source, collection_of, item_fields, own_field};
 use crate::design::{
@@ -264,18 +265,6 @@ fn values_of(of: &str) -> Json {
     json!({"$map": {"input": path(&format!("{CHUNK}.c")), "as": "c", "in": format!("$$c.{of}")}})
 }
 
-/// `value` as the BSON type the design gives the field.
-fn typed(value: Json, bson_type: &str) -> Json {
-    let op = match bson_type {
-        "long" => "$toLong",
-        "int" => "$toInt",
-        "double" => "$toDouble",
-        "decimal" => "$toDecimal",
-        _ => return value,
-    };
-    json!({ op: value })
-}
-
 /// The stages after the batch's `$match` on the child collection: sorted
 /// in the order the children arrived (by time, then `_id`), grouped per
 /// parent (and time unit), cut into buckets of `per_bucket`, each written
@@ -302,11 +291,11 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
     }
     if let Some(p) = &b.page {
         let n = json!({"$divide": [path(&format!("{CHUNK}.n")), b.per_bucket]});
-        doc.insert(p.field.clone(), typed(n, &p.bson_type));
+        doc.insert(p.field.clone(), convert(n, &p.bson_type));
     }
     let size = json!({"$size": path(&format!("{CHUNK}.c"))});
     if let Some(c) = &b.count {
-        doc.insert(c.field.clone(), typed(size.clone(), &c.bson_type));
+        doc.insert(c.field.clone(), convert(size.clone(), &c.bson_type));
     }
     for f in &b.figures {
         let xs = || values_of(f.of.as_deref().unwrap_or("_id"));
@@ -319,7 +308,7 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
             (AggregateFn::First, _) => json!({"$arrayElemAt": [xs(), 0]}),
             (AggregateFn::Last, _) => json!({"$arrayElemAt": [xs(), -1]}),
         };
-        doc.insert(f.target.field.clone(), typed(value, &f.target.bson_type));
+        doc.insert(f.target.field.clone(), convert(value, &f.target.bson_type));
     }
     let mut item = Map::new();
     for i in &b.items {
