@@ -225,25 +225,27 @@ def candidates(db, coll, doc, key):
         yield {f: o.get(f, v) for f, v in field.items()} | {"_id": o["_id"]} if sub else o["_id"]
 
 
-def unheld(db, coll, doc):
+def unheld(db, coll, doc, keep=()):
     """`doc` changed, where a unique index of `coll` over several fields
     would refuse it, to values no document holds together: the example's
     values may be a pair the data already links (the first book and the
     first tag). When the data links every pair (a small sample), the last
     field gets a new id: a link to nothing, but the insert is what is
-    checked."""
+    checked. Fields in `keep` stay as they are (a step matches on them)."""
     for info in db[coll].list_indexes():
         keys = list(info["key"].keys())
         if not info.get("unique") or len(keys) < 2 or not held(db, coll, keys, doc):
             continue
         for key in reversed(keys):
             top = key.split(".")[0]
+            if top in keep:
+                continue
             free = next((v for v in candidates(db, coll, doc, key) if not held(db, coll, keys, {**doc, top: v})), None)
             if free is not None:
                 doc[top] = free
                 break
         else:
-            top = keys[-1].split(".")[0]
+            top = next((k.split(".")[0] for k in reversed(keys) if k.split(".")[0] not in keep), keys[-1].split(".")[0])
             field = doc[top]
             if isinstance(field, dict):
                 doc[top] = {**field, "_id": new_id(db, coll, field.get("_id"))}
@@ -284,6 +286,10 @@ def sample_params(db, plan, examples):
         values[p["name"]] = v
     # A field of a new document that a step matches on (the new post's
     # author, whose followers are found): a value the data holds there.
+    # Set after `unheld` chose free values, it may make a pair the data
+    # holds again (a follow of the member followed): then the other fields
+    # of the unique index change instead.
+    matched = {}
     for step in plan["steps"]:
         for path, expr in step["filter"]:
             if "field_of" in expr:
@@ -292,6 +298,10 @@ def sample_params(db, plan, examples):
                 vals = at_path(found, path) if found else []
                 if isinstance(values.get(param), dict) and vals:
                     values[param][field] = vals[0]
+                    matched.setdefault(param, set()).add(field)
+    for p in plan["params"]:
+        if p["kind"] == "document" and p["name"] in matched:
+            values[p["name"]] = unheld(db, p["collection"], values[p["name"]], keep=matched[p["name"]])
     return values
 
 

@@ -1112,11 +1112,6 @@ fn cases() -> Vec<Case> {
                 "member_timeline|follow|follower|followee|member|posts|author|created_at|5|5",
             ),
             scale: Some("10"),
-            // The checker picks a follow no document holds, then sets its
-            // followed member to the first value the data holds there (a
-            // step of `follow` matches on it), which makes a pair the data
-            // holds again: the unique index refuses it, as it should.
-            expect_fail: vec!["follow"],
             ..Case::default()
         },
         Case {

@@ -23,7 +23,7 @@ pub use entity::{
 };
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
-pub use without::{Scope, Without};
+pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation,
     OperationId, OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,

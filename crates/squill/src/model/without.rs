@@ -6,6 +6,10 @@
 use super::{EntityId, Model};
 use serde::Serialize;
 
+/// The key of `current:` that holds these patterns: no relationship's
+/// layout of today can be given under it.
+pub const KEY: &str = "without";
+
 /// The entity-level patterns a design may not use, each for some entities
 /// or for all of them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

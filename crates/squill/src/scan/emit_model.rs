@@ -453,7 +453,11 @@ fn embedded_level(
             if relationships.iter().any(|r| r.name == rel_name) {
                 rel_name = name.clone();
             }
-            while relationships.iter().any(|r| r.name == rel_name) {
+            // Nor `without`: its layout of today could not be written under
+            // `current:`, where that key lists the patterns not used today.
+            while rel_name == crate::model::WITHOUT_KEY
+                || relationships.iter().any(|r| r.name == rel_name)
+            {
                 rel_name.push('_');
             }
             let per_parent = lengths.map_or(1.0, |l| l.mean);
@@ -783,5 +787,25 @@ mod tests {
         assert_eq!(back.entity(geo.parent).name, "orders_ship");
         assert_eq!(geo.kind, crate::model::RelationshipKind::OneToOne);
         assert_eq!(back.current.len(), 4);
+    }
+
+    /// A sub-document under a field named `without` gives a relationship
+    /// of another name: `current:` reads that key as the patterns not used
+    /// today, and the model must read back.
+    #[test]
+    fn a_field_named_without_gives_a_relationship_that_reads_back() {
+        let orders = (0..4u64)
+            .map(|i| {
+                doc(&[
+                    ("_id", B::Oid(oid(i))),
+                    ("without", B::Doc(vec![("reason", B::Str("none"))])),
+                ])
+            })
+            .collect();
+        let report = scan(vec![coll("s", "orders", orders)], &Default::default());
+        let (yaml, back) = round_trip(&report, "shop");
+        assert!(back.relationship_by_name("without").is_none(), "{yaml}");
+        let id = back.relationship_by_name("without_").expect(&yaml);
+        assert!(back.current_of(id).is_some(), "{yaml}");
     }
 }

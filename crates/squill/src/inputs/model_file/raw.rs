@@ -62,7 +62,7 @@ pub struct RawCurrentSection {
 
 /// The key of `current:` that lists the patterns not used today; no
 /// relationship's layout can be given under it.
-pub const WITHOUT: &str = "without";
+pub const WITHOUT: &str = crate::model::WITHOUT_KEY;
 
 impl<'de> Deserialize<'de> for RawCurrentSection {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
