@@ -151,6 +151,13 @@ fn collections(
             // A polymorphic collection: one more entity, its fields merged in.
             c.entities.push(model.entity(e).name.clone());
             c.documents += documents;
+            // A field some kind has not is required of none: a phone has
+            // no mileage, though the cars came first.
+            for x in c.shape.fields.iter_mut() {
+                if !shape.iter().any(|f| f.name == x.name) {
+                    x.required = false;
+                }
+            }
             for f in shape {
                 if !c.shape.fields.iter().any(|x| x.name == f.name) {
                     let mut f = f;
