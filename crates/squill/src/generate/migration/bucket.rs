@@ -10,7 +10,7 @@
 //! done twice replaces its buckets rather than adding more.
 
 use super::action::{Action, Cleanup, ItemField, Undo};
-use super::pipeline::convert;
+use super::pipeline::{convert, field};
 use super::plan::Plan;
 use super::source::{Source, collection_of, item_fields, own_field};
 use crate::design::{
@@ -256,13 +256,9 @@ fn fields(
     Ok(out)
 }
 
-fn path(name: &str) -> String {
-    format!("${name}")
-}
-
 /// The children of the chunk, each as `$$c.<field>`.
 fn values_of(of: &str) -> Json {
-    json!({"$map": {"input": path(&format!("{CHUNK}.c")), "as": "c", "in": format!("$$c.{of}")}})
+    json!({"$map": {"input": field(&format!("{CHUNK}.c")), "as": "c", "in": format!("$$c.{of}")}})
 }
 
 /// The stages after the batch's `$match` on the child collection: sorted
@@ -274,7 +270,7 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
     sort.insert(b.ref_path.clone(), json!(1));
     let start = b.time.as_ref().map(|t| {
         sort.insert(t.source.clone(), json!(1));
-        let ms = json!({"$toLong": path(&t.source)});
+        let ms = json!({"$toLong": field(&t.source)});
         json!({"$toDate": {"$subtract": [ms, {"$mod": [ms, t.unit_ms]}]}})
     });
     sort.insert("_id".into(), json!(1));
@@ -285,15 +281,15 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
     }});
     let mut doc = Map::new();
     doc.insert("_id".into(), json!({"$arrayElemAt": [values_of("_id"), 0]}));
-    doc.insert(b.ref_field.clone(), json!(path(PARENT)));
+    doc.insert(b.ref_field.clone(), json!(field(PARENT)));
     if let Some(t) = &b.time {
-        doc.insert(t.start.clone(), json!(path(START)));
+        doc.insert(t.start.clone(), json!(field(START)));
     }
     if let Some(p) = &b.page {
-        let n = json!({"$divide": [path(&format!("{CHUNK}.n")), b.per_bucket]});
+        let n = json!({"$divide": [field(&format!("{CHUNK}.n")), b.per_bucket]});
         doc.insert(p.field.clone(), convert(n, &p.bson_type));
     }
-    let size = json!({"$size": path(&format!("{CHUNK}.c"))});
+    let size = json!({"$size": field(&format!("{CHUNK}.c"))});
     if let Some(c) = &b.count {
         doc.insert(c.field.clone(), convert(size.clone(), &c.bson_type));
     }
@@ -316,13 +312,13 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
     }
     doc.insert(
         b.items_field.clone(),
-        json!({"$map": {"input": path(&format!("{CHUNK}.c")), "as": "c", "in": item}}),
+        json!({"$map": {"input": field(&format!("{CHUNK}.c")), "as": "c", "in": item}}),
     );
     vec![
         json!({"$sort": sort}),
-        json!({"$group": {"_id": {"p": path(&b.ref_path), "k": start}, "c": {"$push": "$$ROOT"}}}),
+        json!({"$group": {"_id": {"p": field(&b.ref_path), "k": start}, "c": {"$push": "$$ROOT"}}}),
         json!({"$project": {"_id": 0, PARENT: "$_id.p", START: "$_id.k", CHUNK: chunks}}),
-        json!({"$unwind": path(CHUNK)}),
+        json!({"$unwind": field(CHUNK)}),
         json!({"$project": doc}),
         json!({"$merge": {"into": b.bucket, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}),
     ]
@@ -499,10 +495,10 @@ pub fn pipeline_back(u: &Unbuckets) -> Vec<Json> {
     for i in &u.items {
         doc.insert(i.target.clone(), json!(format!("${CHUNK}.{}", i.source)));
     }
-    doc.insert(u.ref_field.clone(), json!(path(&u.bucket_ref)));
+    doc.insert(u.ref_field.clone(), json!(field(&u.bucket_ref)));
     vec![
-        json!({"$project": {u.bucket_ref.as_str(): 1, CHUNK: {"$ifNull": [path(&u.items_field), []]}}}),
-        json!({"$unwind": path(CHUNK)}),
+        json!({"$project": {u.bucket_ref.as_str(): 1, CHUNK: {"$ifNull": [field(&u.items_field), []]}}}),
+        json!({"$unwind": field(CHUNK)}),
         json!({"$project": doc}),
         json!({"$merge": {"into": u.child, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}),
     ]

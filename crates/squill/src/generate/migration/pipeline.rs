@@ -15,7 +15,8 @@ pub(super) const OTHER: &str = "__squill_other";
 /// A tree's node's distance from where the walk up the tree starts.
 const DEPTH: &str = "__squill_depth";
 
-fn field(name: &str) -> String {
+/// `$name`: the value of field `name` in an aggregation expression.
+pub(super) fn field(name: &str) -> String {
     format!("${name}")
 }
 

@@ -14,6 +14,7 @@
 //! chose the wrong items or follows fails them.
 
 use super::action::{Action, ItemField, Undo};
+use super::pipeline::field;
 use super::plan::Plan;
 use super::source::{Source, collection_of, link_field, source};
 use crate::design::{Collection, Design, EntityDecision, FieldOrigin, ShapeType};
@@ -254,10 +255,6 @@ fn step(
     Ok(out)
 }
 
-fn path(name: &str) -> String {
-    format!("${name}")
-}
-
 /// The feed's order as a `$sort`, ties by `_id` ascending (as `generate`
 /// and the cookbook's check order them).
 pub fn sort(t: &Timeline) -> Map<String, Json> {
@@ -283,23 +280,23 @@ pub fn pipeline(t: &Timeline) -> Vec<Json> {
             "foreignField": f.follower,
             "pipeline": [
                 {"$match": {f.followed.as_str(): {"$ne": null}}},
-                {"$group": {"_id": path(&f.followed)}},
+                {"$group": {"_id": field(&f.followed)}},
                 {"$sort": {"_id": 1}},
             ],
             "as": FOLLOWED,
         }}),
-        json!({"$project": {PUSHED: {"$map": {"input": path(FOLLOWED), "as": "c", "in": "$$c._id"}}}}),
+        json!({"$project": {PUSHED: {"$map": {"input": field(FOLLOWED), "as": "c", "in": "$$c._id"}}}}),
     ];
     if t.threshold.is_some() {
         let outlier = json!({"$in": ["$$this", {"$literal": OUTLIER_IDS}]});
         out.push(json!({"$project": {
-            OUTLIERS: {"$filter": {"input": path(PUSHED), "cond": outlier}},
-            PUSHED: {"$filter": {"input": path(PUSHED), "cond": {"$not": [outlier]}}},
+            OUTLIERS: {"$filter": {"input": field(PUSHED), "cond": outlier}},
+            PUSHED: {"$filter": {"input": field(PUSHED), "cond": {"$not": [outlier]}}},
         }}));
     }
     let mut copy = Map::new();
     for c in &t.copies {
-        copy.insert(c.target.clone(), json!(path(&c.source)));
+        copy.insert(c.target.clone(), json!(field(&c.source)));
     }
     out.push(json!({"$lookup": {
         "from": t.items,
@@ -312,7 +309,7 @@ pub fn pipeline(t: &Timeline) -> Vec<Json> {
     doc.insert(t.items_field.clone(), json!(1));
     if let Some(o) = &t.outliers_field {
         let value = if t.threshold.is_some() {
-            json!(path(OUTLIERS))
+            json!(field(OUTLIERS))
         } else {
             json!({"$literal": []})
         };

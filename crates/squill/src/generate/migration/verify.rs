@@ -5,7 +5,7 @@
 //! children a parent's array now holds against the children there were).
 
 use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
-use super::bucket::Buckets;
+use super::bucket::{Buckets, Unbuckets};
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -137,32 +137,6 @@ pub fn figures(
     for a in actions {
         if let Some(f) = copied(a) {
             out.push(f);
-        }
-        if let Action::Bucket(b) = a {
-            buckets(&mut out, b);
-            continue;
-        }
-        if let Action::Timeline(t) = a {
-            super::timeline::figures(&mut out, t);
-            continue;
-        }
-        if let Action::Unbucket(u) = a {
-            let label =
-                |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
-            let after = count(&u.child, &set(&u.ref_field));
-            out.push(Figure {
-                label: label("held"),
-                before: sizes(&u.bucket, &u.items_field),
-                after: after.clone(),
-            });
-            if let Some(c) = &u.count {
-                out.push(Figure {
-                    label: label("counted"),
-                    before: format!("squillTotal({}, {})", json!(u.bucket), json!(c)),
-                    after,
-                });
-            }
-            continue;
         }
         let figure = match a {
             Action::BuildParent {
@@ -326,7 +300,18 @@ pub fn figures(
                 },
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
-            Action::Bucket(_) | Action::Unbucket(_) | Action::Timeline(_) => continue,
+            Action::Bucket(b) => {
+                buckets(&mut out, b);
+                continue;
+            }
+            Action::Unbucket(u) => {
+                unbuckets(&mut out, u);
+                continue;
+            }
+            Action::Timeline(t) => {
+                super::timeline::figures(&mut out, t);
+                continue;
+            }
             Action::Archive(a) => {
                 a.figures(&mut out);
                 continue;
@@ -483,6 +468,25 @@ fn copied(a: &Action) -> Option<Figure> {
             json!(names)
         ),
     })
+}
+
+/// Each child in the buckets of today a document of the child collection
+/// (and as many as the buckets counted).
+fn unbuckets(out: &mut Vec<Figure>, u: &Unbuckets) {
+    let label = |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
+    let after = count(&u.child, &set(&u.ref_field));
+    out.push(Figure {
+        label: label("held"),
+        before: sizes(&u.bucket, &u.items_field),
+        after: after.clone(),
+    });
+    if let Some(c) = &u.count {
+        out.push(Figure {
+            label: label("counted"),
+            before: format!("squillTotal({}, {})", json!(u.bucket), json!(c)),
+            after,
+        });
+    }
 }
 
 /// Each child of today in one bucket, the counts adding up to them, and no
