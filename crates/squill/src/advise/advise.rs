@@ -707,7 +707,8 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
             OperationKind::Insert { links, .. } => links.iter().map(|r| r.index()).collect(),
             OperationKind::Update { relinks, .. } => relinks.iter().map(|r| r.index()).collect(),
             OperationKind::Delete { .. } => Vec::new(),
-            OperationKind::Link { relationship, .. } => vec![relationship.index()],
+            OperationKind::Link { relationship, .. }
+            | OperationKind::UpdateLink { relationship, .. } => vec![relationship.index()],
         };
         if rels.iter().any(|r| *r >= n_rel) {
             return bad(format!(
@@ -721,7 +722,9 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
             OperationKind::Read { entity, filter, .. }
             | OperationKind::Update { entity, filter, .. }
             | OperationKind::Delete { entity, filter } => (*entity, filter.as_slice()),
-            OperationKind::Insert { .. } | OperationKind::Link { .. } => continue,
+            OperationKind::Insert { .. }
+            | OperationKind::Link { .. }
+            | OperationKind::UpdateLink { .. } => continue,
         };
         if let Some(f) = filter
             .iter()

@@ -287,6 +287,9 @@ impl<'m> Facts<'m> {
                     rf.links += rate;
                 }
             }
+            // No copy and no counter follows a link's own fields: the plan
+            // prices the change where the layout keeps them.
+            OperationKind::UpdateLink { .. } => {}
             OperationKind::Delete { entity, .. } => {
                 self.entity_writes[entity.index()] += rate;
                 for r in model.relationships_to(*entity) {
@@ -431,7 +434,8 @@ impl<'m> Facts<'m> {
                 }
                 self.filter_rels(filter, &mut set);
             }
-            OperationKind::Link { relationship, .. } => add_rel(*relationship, &mut set),
+            OperationKind::Link { relationship, .. }
+            | OperationKind::UpdateLink { relationship, .. } => add_rel(*relationship, &mut set),
             OperationKind::Insert { .. }
             | OperationKind::Delete { .. }
             | OperationKind::Update { .. } => {}
@@ -446,7 +450,8 @@ impl<'m> Facts<'m> {
         match &op.kind {
             OperationKind::Read { .. }
             | OperationKind::Insert { .. }
-            | OperationKind::Link { .. } => {}
+            | OperationKind::Link { .. }
+            | OperationKind::UpdateLink { .. } => {}
             OperationKind::Update {
                 relinks, filter, ..
             } => {

@@ -98,6 +98,13 @@ pub enum Purpose {
         entity: String,
         to: String,
     },
+    /// The link's own `fields` (a member's role) changed where `entity`'s
+    /// document keeps its link to `to`.
+    ChangeLink {
+        entity: String,
+        to: String,
+        fields: Vec<String>,
+    },
     /// The fields an extended reference copies, read from the instance
     /// being linked.
     ReadCopies {
@@ -323,6 +330,12 @@ impl Purpose {
                     one(entity)
                 )
             }
+            ChangeLink { entity, to, fields } => format!(
+                "set the link's {} where the {} keeps its link to the {}",
+                fields.join(", "),
+                one(entity),
+                one(to)
+            ),
             ReadCopies { entity, fields } => {
                 format!("read the {}'s {} to copy", one(entity), fields.join(", "))
             }

@@ -215,7 +215,11 @@ fn count_of(
             let rel = model.relationship(r);
             let parents = count_of(model, owners, rel.parent, scale, cap, counts, depth + 1);
             let a = cap.map_or(rel.children.typical, |c| rel.children.typical.min(c.max(1)));
-            n = n.max(parents * a.max(1) as f64 / rel.parents.typical.max(1) as f64);
+            // Rounded up, as `Population` divides (`div_ceil`), and at
+            // least a parent's own list.
+            n = n
+                .max((parents.round() * a.max(1) as f64 / rel.parents.typical.max(1) as f64).ceil())
+                .max(a.max(1) as f64);
         }
         n
     } else if let Some(rel) = model

@@ -379,7 +379,9 @@ impl<'a> Population<'a> {
                 let na = self.count_of(rel.parent, scale, depth + 1);
                 let a = self.edges_per_parent(rel);
                 let b = rel.parents.typical.max(1);
-                n = n.max((na * a).div_ceil(b));
+                // And at least `a`: a parent lists `a` different children
+                // (a student's 5 courses, when 20 students share one).
+                n = n.max((na * a).div_ceil(b)).max(a);
             }
             n
         } else if let Some((r, (roots, fan))) = self

@@ -137,7 +137,12 @@ pub fn as_archive(
             {
                 return None;
             }
-            OperationKind::Link { relationship, .. } if ups.contains(relationship) => return None,
+            OperationKind::Link { relationship, .. }
+            | OperationKind::UpdateLink { relationship, .. }
+                if ups.contains(relationship) =>
+            {
+                return None;
+            }
             _ => {}
         }
     }

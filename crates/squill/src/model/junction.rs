@@ -259,6 +259,17 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
                 entity: link,
                 filter: Vec::new(),
             },
+            // The link's own fields are the link document's fields.
+            OperationKind::UpdateLink {
+                relationship,
+                changes,
+            } if *relationship == r => OperationKind::Update {
+                entity: link,
+                filter: Vec::new(),
+                changes: changes.clone(),
+                relinks: Vec::new(),
+                multi: false,
+            },
             other => other.clone(),
         };
         kinds.push(kind);
@@ -310,12 +321,22 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
         .map(|f| Filter::new(&out, link, vec![f.clone()], FilterOp::Eq))
         .collect();
     for (i, op) in model.workload.operations.iter().enumerate() {
-        if matches!(op.kind, OperationKind::Link { relationship, unlink: true } if relationship == r)
-        {
-            out.workload.operations[i].kind = OperationKind::Delete {
-                entity: link,
-                filter: by_both.clone(),
-            };
+        match &op.kind {
+            OperationKind::Link {
+                relationship,
+                unlink: true,
+            } if *relationship == r => {
+                out.workload.operations[i].kind = OperationKind::Delete {
+                    entity: link,
+                    filter: by_both.clone(),
+                };
+            }
+            OperationKind::UpdateLink { relationship, .. } if *relationship == r => {
+                if let OperationKind::Update { filter, .. } = &mut out.workload.operations[i].kind {
+                    filter.clone_from(&by_both);
+                }
+            }
+            _ => {}
         }
     }
     Some(out)

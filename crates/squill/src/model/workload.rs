@@ -56,7 +56,10 @@ impl Operation {
             | OperationKind::Insert { entity, .. }
             | OperationKind::Update { entity, .. }
             | OperationKind::Delete { entity, .. } => *entity,
-            OperationKind::Link { relationship, .. } => model.relationship(*relationship).parent,
+            OperationKind::Link { relationship, .. }
+            | OperationKind::UpdateLink { relationship, .. } => {
+                model.relationship(*relationship).parent
+            }
         }
     }
 
@@ -171,6 +174,13 @@ pub enum OperationKind {
     Link {
         relationship: RelationshipId,
         unlink: bool,
+    },
+    /// Changes fields of the link itself (the many-to-many's `attributes`:
+    /// a member's role, a student's progress in a course) on one existing
+    /// link. Neither side's own fields change, and the link stays.
+    UpdateLink {
+        relationship: RelationshipId,
+        changes: Vec<String>,
     },
 }
 

@@ -984,3 +984,37 @@ fn a_count_of_a_parent_folded_into_its_children() {
         crate::design::ValueSource::FromStep { step: 1 }
     );
 }
+
+/// The link's own field that changes most (a student's progress) lives in
+/// the one array that holds the link, and its change is one positional
+/// `$set` on that document, found by both ids.
+#[test]
+fn course_enrollments_keep_the_progress_with_the_students_link() {
+    let d = design("course-enrollments", None);
+    let r = decision(&d, "enrollments");
+    assert_eq!(
+        r.chosen,
+        Layout::ExtendedReference {
+            copies_into: Side::Parent,
+            fields: vec!["title".into()]
+        }
+    );
+    cites(r, "link-attributes");
+    let p = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "update_progress")
+        .unwrap();
+    let [step] = p.steps.as_slice() else {
+        panic!("{:?}", p.steps)
+    };
+    assert_eq!(step.collection, "student");
+    let filter: Vec<&str> = step.filter.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(filter, ["_id", "enrollments._id"]);
+    assert_eq!(
+        step.updates,
+        [crate::design::UpdateOp::Set {
+            path: "enrollments.$.progress".into()
+        }]
+    );
+}

@@ -1347,3 +1347,52 @@ fn s03_a_subtree_without_paths_is_walked_first() {
     assert_eq!(products.filter[0].op, crate::model::FilterOp::In);
     assert_eq!(products.index.as_deref(), Some("category_1_price_1"));
 }
+
+/// A change of a link's own field (a member made admin) is written where the
+/// design keeps it: S9 keeps the role on both sides, so both elements are
+/// set, each found by its document's id and the other side's id in the
+/// array, with the positional `$`; the layout does not change for it.
+#[test]
+fn s09_a_role_change_sets_both_elements() {
+    let text = super::golden::example_text("scenarios/s09-teams").replace(
+        "atomic:\n",
+        "  promote: {link: memberships, changes: [role], rate: 5}\natomic:\n",
+    );
+    let model = crate::inputs::model_file::parse("s09.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    assert_eq!(
+        layout(&d, "memberships"),
+        layout(&design("s09-teams"), "memberships")
+    );
+    use crate::design::UpdateOp;
+    let p = plan(&d, "promote");
+    let steps: Vec<(&str, Vec<&str>, &[UpdateOp])> = p
+        .steps
+        .iter()
+        .map(|s| {
+            let f = s.filter.iter().map(|f| f.path.as_str()).collect();
+            (s.collection.as_str(), f, s.updates.as_slice())
+        })
+        .collect();
+    let set = |p: &str| [UpdateOp::Set { path: p.into() }];
+    assert_eq!(
+        steps,
+        [
+            (
+                "team",
+                vec!["_id", "members._id"],
+                &set("members.$.role")[..]
+            ),
+            ("user", vec!["_id", "teams._id"], &set("teams.$.role")[..]),
+        ]
+    );
+    assert!(p.steps.iter().all(|s| s.action == Action::UpdateOne));
+    assert_eq!(p.cost.round_trips, 2.0);
+    // `joined_at` only the team keeps: one write.
+    let text = text.replace("changes: [role]", "changes: [joined_at]");
+    let model = crate::inputs::model_file::parse("s09.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let p = plan(&d, "promote");
+    assert_eq!(p.steps.len(), 1);
+    assert_eq!(p.steps[0].updates, set("members.$.joined_at"));
+}

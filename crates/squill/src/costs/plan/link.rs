@@ -176,4 +176,68 @@ impl<'a> Planner<'a> {
             Some((vec![(acc.path("_id"), 1)], acc.root, acc.docs)),
         );
     }
+
+    /// A change of the link's own fields: `$set` on the one array element
+    /// that holds them, in each side's document that keeps a changed one
+    /// (found by its id and the other side's id in the element). Links kept
+    /// as documents of their own are an entity by then (`model::junction`),
+    /// and this is an update of it.
+    pub(super) fn change_link(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        r: RelationshipId,
+        changes: &[String],
+    ) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        for side in [Side::Parent, Side::Child] {
+            let fields: Vec<String> = f
+                .attributes_on(r, side, layout)
+                .map(|a| a.name.clone())
+                .filter(|a| changes.contains(a))
+                .collect();
+            let (e, to, ids) = match side {
+                Side::Parent => (rel.parent, rel.child, self.child_ids_path(r)),
+                Side::Child => (rel.child, rel.parent, self.parent_ref_path(r)),
+            };
+            // Attributes are kept only with ids in objects (`{_id, role}`).
+            let Some(array) = ids.as_deref().and_then(|p| p.strip_suffix("._id")) else {
+                continue;
+            };
+            if fields.is_empty() {
+                continue;
+            }
+            let acc = self.access(e);
+            let mut filter = self.id_filter(e, ValueSource::Param);
+            filter.push(filt(
+                acc.path(&format!("{array}._id")),
+                FilterOp::Eq,
+                ValueSource::Param,
+            ));
+            let updates = fields
+                .iter()
+                .map(|a| UpdateOp::Set {
+                    path: acc.path(&format!("{array}.$.{a}")),
+                })
+                .collect();
+            let why = Purpose::ChangeLink {
+                entity: self.name(e).to_string(),
+                to: self.name(to).to_string(),
+                fields,
+            };
+            self.write_root(
+                plan,
+                op,
+                e,
+                Action::UpdateOne,
+                filter,
+                updates,
+                1.0,
+                0.0,
+                [why],
+            );
+        }
+    }
 }

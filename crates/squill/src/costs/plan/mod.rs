@@ -631,6 +631,10 @@ impl<'a> Planner<'a> {
                 relationship,
                 unlink,
             } => self.link(&mut plan, op_id, *relationship, *unlink),
+            OperationKind::UpdateLink {
+                relationship,
+                changes,
+            } => self.change_link(&mut plan, op_id, *relationship, changes),
         }
         self.timeline_upkeep(&mut plan, op_id);
         plan

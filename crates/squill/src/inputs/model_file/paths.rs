@@ -6,7 +6,7 @@
 use super::compact;
 use super::context::Ctx;
 use super::error::{Position, suggestion};
-use super::raw::{NamedMap, OneOrMany, RawIncludes, S};
+use super::raw::{NamedMap, OneOrMany, RawIncludes, S, Sort};
 use super::resolve::check_duplicates;
 use crate::model::{
     Age, Aggregate, AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, Model,
@@ -416,9 +416,9 @@ pub(super) fn sort_keys(
     ctx: &mut Ctx<'_>,
     model: &Model,
     entity: EntityId,
-    raw: &S<OneOrMany>,
+    raw: &S<Sort>,
 ) -> Vec<SortKey> {
-    let items: Vec<(String, Option<Position>)> = match &raw.value {
+    let items: Vec<(String, Option<Position>)> = match &raw.value.0 {
         OneOrMany::One(s) => vec![(s.clone(), ctx.pos(raw))],
         OneOrMany::Many(v) => v.iter().map(|s| (s.value.clone(), ctx.pos(s))).collect(),
     };
@@ -449,7 +449,7 @@ fn link_sort_keys(
     model: &Model,
     entity: EntityId,
     rel: &crate::model::Relationship,
-    raw: &S<OneOrMany>,
+    raw: &S<Sort>,
 ) -> Vec<SortKey> {
     let attribute = |text: &str| {
         let (field, descending) = compact::parse_sort(text);
@@ -457,7 +457,7 @@ fn link_sort_keys(
             .is_some()
             .then_some(SortKey { field, descending })
     };
-    match &raw.value {
+    match &raw.value.0 {
         OneOrMany::One(s) if attribute(s).is_some() => attribute(s).into_iter().collect(),
         OneOrMany::Many(v) if v.iter().all(|s| attribute(&s.value).is_some()) => {
             v.iter().filter_map(|s| attribute(&s.value)).collect()

@@ -493,9 +493,9 @@ pub struct RawOperation {
     /// Conditions: field (or `relationship.field`) → eq, range or in. Read, update, delete.
     #[schemars(with = "Option<NamedMap<FilterOpName>>")]
     pub filter: Option<NamedMap<S<String>>>,
-    /// Sort keys, `-field` for descending. Read only.
-    #[schemars(with = "Option<OneOrMany>")]
-    pub sort: Option<S<OneOrMany>>,
+    /// Sort keys, `-field` for descending (or `{field: -1}`). Read only.
+    #[schemars(with = "Option<Sort>")]
+    pub sort: Option<S<Sort>>,
     /// At most this many results. Read only.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub limit: Option<S<f64>>,
@@ -583,8 +583,8 @@ pub struct RawInclude {
     /// Only this many related items.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub limit: Option<S<f64>>,
-    #[schemars(with = "Option<OneOrMany>")]
-    pub sort: Option<S<OneOrMany>>,
+    #[schemars(with = "Option<Sort>")]
+    pub sort: Option<S<Sort>>,
     #[schemars(with = "Option<NamedMap<FilterOpName>>")]
     pub filter: Option<NamedMap<S<String>>>,
     pub include: Option<RawIncludes>,
@@ -945,21 +945,99 @@ impl JsonSchema for RawIncludes {
 
 impl<'de> Deserialize<'de> for OneOrMany {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Names { sort: false })
+    }
+}
+
+/// `sort:`: `-date`, `[-date, name]`, or MongoDB's own `{date: -1, name: 1}`
+/// (`asc`/`desc` too), all read as the same `-field`/`field` names.
+#[derive(Debug)]
+pub struct Sort(pub OneOrMany);
+
+impl<'de> Deserialize<'de> for Sort {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Names { sort: true }).map(Sort)
+    }
+}
+
+/// A name or a list of names; with `sort`, also a map of name → direction.
+struct Names {
+    sort: bool,
+}
+
+impl<'de> Visitor<'de> for Names {
+    type Value = OneOrMany;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(if self.sort {
+            "a field name (`-field` for descending), a list of them, or a map of field → 1 or -1"
+        } else {
+            "a field name or a list of field names"
+        })
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+        Ok(OneOrMany::One(v.to_string()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element::<S<String>>()? {
+            out.push(v);
+        }
+        Ok(OneOrMany::Many(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneOrMany, A::Error> {
+        if !self.sort {
+            return Err(de::Error::invalid_type(de::Unexpected::Map, &self));
+        }
+        let mut out = Vec::new();
+        while let Some(mut key) = map.next_key::<S<String>>()? {
+            if map.next_value::<Direction>()?.descending {
+                key.value.insert(0, '-');
+            }
+            out.push(key);
+        }
+        Ok(OneOrMany::Many(out))
+    }
+}
+
+/// The direction of a sort key written MongoDB's way.
+struct Direction {
+    descending: bool,
+}
+
+impl<'de> Deserialize<'de> for Direction {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V_;
         impl<'de> Visitor<'de> for V_ {
-            type Value = OneOrMany;
+            type Value = Direction;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a field name or a list of field names")
+                f.write_str("1 or -1 (or asc / desc)")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMany, E> {
-                Ok(OneOrMany::One(v.to_string()))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMany, A::Error> {
-                let mut out = Vec::new();
-                while let Some(v) = seq.next_element::<S<String>>()? {
-                    out.push(v);
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Direction, E> {
+                match v {
+                    1 => Ok(Direction { descending: false }),
+                    -1 => Ok(Direction { descending: true }),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
                 }
-                Ok(OneOrMany::Many(out))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Direction, E> {
+                match v {
+                    1 => Ok(Direction { descending: false }),
+                    _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+                }
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Direction, E> {
+                match v {
+                    1.0 => Ok(Direction { descending: false }),
+                    -1.0 => Ok(Direction { descending: true }),
+                    _ => Err(E::invalid_value(de::Unexpected::Float(v), &self)),
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Direction, E> {
+                match v.to_ascii_lowercase().as_str() {
+                    "asc" | "ascending" => Ok(Direction { descending: false }),
+                    "desc" | "descending" => Ok(Direction { descending: true }),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
             }
         }
         d.deserialize_any(V_)
@@ -973,6 +1051,22 @@ impl<'de> Deserialize<'de> for OneOrMany {
 pub enum OneOrManySchema<T> {
     One(T),
     Many(Vec<T>),
+}
+
+impl JsonSchema for Sort {
+    fn schema_name() -> Cow<'static, str> {
+        "Sort".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Sort keys: `-field` for descending, a list of them, or a map of field → 1, -1, \"asc\" or \"desc\".",
+            "oneOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "object", "additionalProperties": {"enum": [1, -1, "asc", "desc", "ascending", "descending"]}},
+            ]
+        })
+    }
 }
 
 impl JsonSchema for OneOrMany {

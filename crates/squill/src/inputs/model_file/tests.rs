@@ -1279,3 +1279,153 @@ fn a_relationship_named_without_cannot_be_given_a_layout_of_today() {
         "{p:?}"
     );
 }
+
+#[test]
+fn a_sort_may_be_written_the_way_mongodb_writes_it() {
+    let sorts = |m: &Model| -> Vec<Vec<(String, bool)>> {
+        m.workload
+            .operations
+            .iter()
+            .filter_map(|o| match &o.kind {
+                OperationKind::Read { sort, include, .. } => Some(
+                    sort.iter()
+                        .chain(include.iter().flat_map(|i| i.sort.iter()))
+                        .map(|k| (k.field.clone(), k.descending))
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .collect()
+    };
+    let ours = SMALL.replace(
+        "    filter: {_id: eq}\n",
+        "    filter: {_id: eq}\n    sort: [-published, title]\n",
+    );
+    for theirs in [
+        "{published: -1, title: 1}",
+        "{published: desc, title: asc}",
+        "{published: DESCENDING, title: ascending}",
+    ] {
+        let text = ours
+            .replace("[-published, title]", theirs)
+            .replace("sort: -date", "sort: {date: -1}");
+        let (a, b) = (
+            parse("m.yaml", &ours).unwrap(),
+            parse("m.yaml", &text).unwrap(),
+        );
+        assert_eq!(sorts(&a), sorts(&b), "{theirs}");
+        let want = [
+            ("published".into(), true),
+            ("title".into(), false),
+            ("date".into(), true),
+        ];
+        assert_eq!(sorts(&a)[0], want);
+    }
+    // A direction of neither kind, or a map where a name is asked, is an
+    // error at its place.
+    let bad = ours.replace("[-published, title]", "{published: 2}");
+    let p = problems(&bad);
+    assert!(
+        p.iter()
+            .any(|e| e.contains("m.yaml:26:") && e.contains("1 or -1")),
+        "{p:?}"
+    );
+    let p = problems(&SMALL.replace("read: post", "read: {post: 1}"));
+    assert!(
+        p.iter().any(|e| e.contains("a field name or a list")),
+        "{p:?}"
+    );
+    // An unknown field in the map form is named like any other.
+    let p = problems(&ours.replace("[-published, title]", "{publshed: -1}"));
+    assert!(p.iter().any(|e| e.contains("publshed")), "{p:?}");
+}
+
+#[test]
+fn a_link_with_changes_changes_the_links_own_fields() {
+    let ok = LINKS
+        .replace(
+            "    layout: extended-reference",
+            "    attributes:\n      position: int\n      added_at: date?",
+        )
+        .replace(
+            "  add_track: {link: tracks, rate: 3}",
+            "  add_track: {link: tracks, rate: 3}\n  move_track: {link: tracks, changes: [position, position], rate: 2}",
+        );
+    let m = parse("m.yaml", &ok).unwrap();
+    let tracks = m.relationship_by_name("tracks").unwrap();
+    let kind = &m.workload.operations[1].kind;
+    assert_eq!(
+        kind,
+        &OperationKind::UpdateLink {
+            relationship: tracks,
+            changes: vec!["position".into()],
+        }
+    );
+    // It writes back as it was written, and reads back equal.
+    let text = to_yaml(&m);
+    assert!(
+        text.contains("    link: tracks\n    rate: 2\n    changes: [position]\n"),
+        "{text}"
+    );
+    assert_eq!(parse("m.yaml", &text).unwrap(), m);
+    // Only the link's own fields change through a link: a side's field, a
+    // relationship with no attributes, and an unlink with changes are errors
+    // at their place.
+    let p = problems(&ok.replace("changes: [position, position]", "changes: [title]"));
+    assert!(
+        p[0].starts_with("m.yaml:20:40: a link changes only the fields of the link itself, and `title` is not one of `tracks`'s `attributes`"),
+        "{p:?}"
+    );
+    let help = |text: &str| {
+        parse("m.yaml", text).unwrap_err().problems()[0]
+            .help
+            .clone()
+    };
+    let typo = ok.replace("changes: [position, position]", "changes: [positon]");
+    assert_eq!(help(&typo).as_deref(), Some("did you mean `position`?"));
+    let none = LINKS.replace(
+        "  add_track: {link: tracks, rate: 3}",
+        "  add_track: {link: tracks, rate: 3, changes: [title]}",
+    );
+    assert!(
+        help(&none)
+            .is_some_and(|h| h
+                .contains("has no `attributes`; to change a field of either side, use `update:`")),
+        "{:?}",
+        help(&none)
+    );
+    let p = problems(&ok.replace(
+        "{unlink: tracks, rate: 1}",
+        "{unlink: tracks, rate: 1, changes: [position]}",
+    ));
+    assert!(
+        p.iter()
+            .any(|e| e.contains("`changes` does not apply to an unlink")
+                || e.contains("`changes` does not apply to a unlink")),
+        "{p:?}"
+    );
+    // With the links in a collection of their own, the change is an update
+    // of the one link document both references find.
+    let edges = crate::model::as_junction(&m, tracks).unwrap();
+    let OperationKind::Update {
+        entity,
+        filter,
+        changes,
+        multi: false,
+        ..
+    } = &edges.workload.operations[1].kind
+    else {
+        panic!("{:?}", edges.workload.operations[1].kind)
+    };
+    assert_eq!(edges.entity(*entity).name, "tracks");
+    let paths: Vec<String> = filter.iter().map(|f| f.path.join(".")).collect();
+    assert_eq!(paths, ["playlist", "track"]);
+    assert_eq!(changes, &["position".to_string()]);
+    // `relinks` stays an update's.
+    let p = problems(&ok.replace("changes: [position, position]", "relinks: [tracks]"));
+    assert!(
+        p.iter()
+            .any(|e| e.contains("`relinks` does not apply to a link")),
+        "{p:?}"
+    );
+}

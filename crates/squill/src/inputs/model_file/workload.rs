@@ -9,7 +9,7 @@ use super::raw::{NamedMap, OneOrMany, RawOperation, S};
 use super::resolve::{DeclaredMix, check_duplicates, check_name};
 use crate::model::{
     Aggregate, AtomicGroup, FieldType, Model, Operation, OperationId, OperationKind,
-    RelationshipKind, Workload,
+    RelationshipId, RelationshipKind, Workload,
 };
 
 pub fn workload(
@@ -264,7 +264,7 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = target_pos;
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 11] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 12] = [
         (
             "filter",
             op.filter.is_some(),
@@ -316,11 +316,14 @@ fn operation_kind(
         ),
         (
             "changes",
-            op.changes.is_some() || op.relinks.is_some(),
-            op.changes
-                .as_ref()
-                .or(op.relinks.as_ref())
-                .and_then(|f| first_pos(ctx, f, None)),
+            op.changes.is_some(),
+            op.changes.as_ref().and_then(|f| first_pos(ctx, f, None)),
+            &["update", "link"],
+        ),
+        (
+            "relinks",
+            op.relinks.is_some(),
+            op.relinks.as_ref().and_then(|f| first_pos(ctx, f, None)),
             &["update"],
         ),
         (
@@ -361,6 +364,13 @@ fn operation_kind(
         return None;
     }
     Some(match kind {
+        "link" if op.changes.is_some() => {
+            let relationship = link.flatten()?;
+            OperationKind::UpdateLink {
+                relationship,
+                changes: link_changes(ctx, model, relationship, op.changes.as_deref()?)?,
+            }
+        }
         "link" | "unlink" => OperationKind::Link {
             relationship: link.flatten()?,
             unlink: kind == "unlink",
@@ -683,6 +693,52 @@ fn read_family(
         }
         if let Some(f) = &op.fields {
             fields(ctx, model, e, f, "returned");
+        }
+    }
+    ok.then_some(out)
+}
+
+/// The fields a `link:` with `changes` changes: the many-to-many's own
+/// fields (`attributes`), each named once.
+fn link_changes(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    r: RelationshipId,
+    raw: &[S<String>],
+) -> Option<Vec<String>> {
+    let rel = model.relationship(r);
+    let mut out: Vec<String> = Vec::new();
+    let mut ok = !raw.is_empty();
+    if raw.is_empty() {
+        ctx.error(
+            None,
+            format!("`changes` of a link through `{}` is empty", rel.name),
+            "nothing changes",
+            None,
+        );
+    }
+    for f in raw {
+        if rel.attribute(&f.value).is_none() {
+            ok = false;
+            let names: Vec<&str> = rel.attributes.iter().map(|a| a.name.as_str()).collect();
+            ctx.error(
+                ctx.pos(f),
+                format!(
+                    "a link changes only the fields of the link itself, and `{}` is not one of `{}`'s `attributes`",
+                    f.value, rel.name
+                ),
+                "not an attribute",
+                if names.is_empty() {
+                    Some(format!(
+                        "`{}` has no `attributes`; to change a field of either side, use `update:` on that entity",
+                        rel.name
+                    ))
+                } else {
+                    suggestion(&f.value, names.iter().copied())
+                },
+            );
+        } else if !out.contains(&f.value) {
+            out.push(f.value.clone());
         }
     }
     ok.then_some(out)

@@ -322,6 +322,9 @@ pub fn to_yaml(model: &Model) -> String {
                 if *unlink { "unlink" } else { "link" },
                 s(&model.relationship(*relationship).name),
             ),
+            OperationKind::UpdateLink { relationship, .. } => {
+                ("link", s(&model.relationship(*relationship).name))
+            }
         };
         let _ = writeln!(out, "    {verb}: {target}");
         if implicit_mix {
@@ -434,6 +437,9 @@ pub fn to_yaml(model: &Model) -> String {
                 }
             }
             OperationKind::Link { .. } => {}
+            OperationKind::UpdateLink { changes, .. } => {
+                let _ = writeln!(out, "    changes: {}", list(changes.iter().map(|c| s(c))));
+            }
         }
     }
     if !model.workload.atomic_groups.is_empty() {
