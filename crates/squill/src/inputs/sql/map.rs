@@ -735,20 +735,8 @@ fn write(
         if !r.attributes.is_empty() {
             let _ = writeln!(out, "    attributes:");
             let link = schema.table(&r.table);
-            let side_fields = |e: &str| {
-                schema
-                    .table(e)
-                    .map(|t| t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>())
-                    .unwrap_or_default()
-            };
-            let (pf, cf) = (side_fields(&r.parent), side_fields(&r.child));
             for a in &r.attributes {
-                // An attribute may not share a side's field name.
-                let shown = if pf.contains(a) || cf.contains(a) {
-                    format!("{}_{a}", r.table)
-                } else {
-                    a.clone()
-                };
+                let shown = attribute_name(schema, r, a);
                 let sql = link
                     .and_then(|t| t.columns.iter().find(|c| &c.name == a))
                     .map_or("text".to_string(), |c| c.sql_type.clone());
@@ -813,4 +801,20 @@ fn measured_type(sql: &str, st: &ColumnStats) -> (String, Option<String>) {
 /// `file:line:column: message` for a note.
 pub fn located(file: &str, at: Position, message: &str) -> String {
     format!("{file}:{}:{}: {message}", at.line, at.column)
+}
+
+/// The model's name of column `a` of many-to-many `r`'s linking table: the
+/// column's, or `{table}_{a}` when a side has a column of that name (an
+/// attribute may not share a side's field name).
+pub fn attribute_name(schema: &Schema, r: &Rel, a: &str) -> String {
+    let on_side = |e: &str| {
+        schema
+            .table(e)
+            .is_some_and(|t| t.columns.iter().any(|c| c.name == a))
+    };
+    if on_side(&r.parent) || on_side(&r.child) {
+        format!("{}_{a}", r.table)
+    } else {
+        a.to_string()
+    }
 }

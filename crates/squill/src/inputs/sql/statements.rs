@@ -190,7 +190,12 @@ fn unique(base: String, names: &mut Vec<String>) -> String {
 
 impl Op {
     fn name(&self) -> String {
-        let mut n = format!("{}_{}", self.verb, self.target);
+        let mut n = if self.verb == "link" && !self.changes.is_empty() {
+            // A change of a link's own fields: `set_product_tag_added_at`.
+            format!("set_{}_{}", self.target, self.changes.join("_"))
+        } else {
+            format!("{}_{}", self.verb, self.target)
+        };
         let keys: Vec<String> = self
             .filter
             .keys()
@@ -337,8 +342,27 @@ fn operation(schema: &Schema, mapping: &Mapping, o: &Observed) -> Result<Op, Ski
             }
             let scope = cx.scope(std::slice::from_ref(&u.table))?;
             let table = scope.tables[0].1;
-            if cx.junction(&table.name).is_some() {
-                return Err("updates a linking table's own columns".into());
+            let assigned = u.assignments.iter().flat_map(|a| match &a.target {
+                AssignmentTarget::ColumnName(n) => vec![object_last(n)],
+                AssignmentTarget::Tuple(ns) => ns.iter().map(object_last).collect(),
+            });
+            // A linking table's own columns are the link's attributes: a
+            // change of them is a link with `changes` (the keys it moves are
+            // an unlink and a link, which one statement does not say).
+            if let Some(r) = cx.junction(&table.name) {
+                let changes: Vec<String> = assigned
+                    .filter(|c| r.attributes.contains(c))
+                    .map(|c| super::map::attribute_name(cx.schema, r, &c))
+                    .collect();
+                if changes.is_empty() {
+                    return Err("moves a link to other rows (no attribute changes)".into());
+                }
+                return Ok(Op {
+                    verb: "link",
+                    target: r.name.clone(),
+                    changes,
+                    ..Op::default()
+                });
             }
             let mut op = Op {
                 verb: "update",

@@ -132,6 +132,10 @@ fn writes_become_inserts_updates_deletes_and_links() {
             "DELETE FROM product_tag WHERE product_id = $1 AND tag_id = $2",
             1.0,
         ),
+        (
+            "UPDATE product_tag SET added_at = $1 WHERE product_id = $2 AND tag_id = $3",
+            1.0,
+        ),
     ]);
     insta::assert_snapshot!(got);
 }
@@ -155,6 +159,10 @@ fn what_the_model_cannot_say_is_skipped_with_a_reason() {
             1.0,
         ),
         ("UPDATE orders SET order_id = $1 WHERE order_id = $2", 1.0),
+        (
+            "UPDATE product_tag SET tag_id = $1 WHERE product_id = $2 AND tag_id = $3",
+            1.0,
+        ),
         ("this is not sql", 0.0),
     ]);
     assert_eq!(t.mapped, 0);
