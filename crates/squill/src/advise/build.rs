@@ -700,6 +700,7 @@ fn entity_decisions(
                 function,
                 field,
                 name,
+                count,
                 ..
             } => {
                 let rel = model.relationship(*relationship);
@@ -718,7 +719,14 @@ fn entity_decisions(
                 out.push(EntityDecision::ComputedField {
                     entity: model.entity(rel.parent).name.clone(),
                     field: name.clone(),
-                    computes: computes(model, rel, *function, field.as_deref()),
+                    computes: match count {
+                        // An average: this field is its sum.
+                        Some(c) => format!(
+                            "{}, kept as this sum over {c}",
+                            computes(model, rel, *function, field.as_deref())
+                        ),
+                        None => computes(model, rel, *function, field.as_deref()),
+                    },
                     maintained_by,
                     rules: rules.clone(),
                 });

@@ -164,37 +164,60 @@ impl DocBuilder<'_> {
                 function,
                 field: agg_field,
                 name,
+                count,
                 ..
             } = &self.space.entity[i]
                 && model.relationship(*relationship).parent == e
             {
                 let rel = model.relationship(*relationship);
-                let desc = match agg_field {
-                    Some(x) => format!("{} of {}.{x}", fn_name(*function), self.name(rel.child)),
-                    None => format!("count of {}", rel.parent_field),
+                // An average is its sum here and the count beside it (once,
+                // when a count of the same children is kept too).
+                let average = *function == AggregateFn::Avg;
+                let (function, extra) = match function {
+                    AggregateFn::Avg => (AggregateFn::Sum, count.as_ref()),
+                    f => (*f, None),
                 };
-                let ty = if *function == AggregateFn::Count {
-                    "long"
-                } else {
-                    "double"
-                };
-                shape.push(field(
-                    name,
-                    scalar(ty),
-                    true,
-                    FieldOrigin::Computed {
-                        function: *function,
-                        field: agg_field.clone(),
-                        relationship: rel.name.clone(),
-                        description: desc,
-                    },
-                ));
-                let v = if *function == AggregateFn::Count {
-                    json!(rel.children.typical)
-                } else {
-                    json!(((n % 97) as f64) * 1.5)
-                };
-                doc.insert(name.clone(), v);
+                let counted = self.p.computed.iter().any(|&j| {
+                    matches!(&self.space.entity[j], EntityCandidate::Computed {
+                        relationship: x, function: AggregateFn::Count, ..
+                    } if x == relationship)
+                });
+                let extra = extra.filter(|c| !counted && !shape.iter().any(|f| &f.name == *c));
+                let kept = std::iter::once((function, agg_field.clone(), name))
+                    .chain(extra.map(|c| (AggregateFn::Count, None, c)));
+                for (function, agg_field, name) in kept {
+                    let mut desc = match &agg_field {
+                        Some(x) => {
+                            format!("{} of {}.{x}", fn_name(function), self.name(rel.child))
+                        }
+                        None => format!("count of {}", rel.parent_field),
+                    };
+                    if let (true, Some(x), Some(c)) = (average, &agg_field, count) {
+                        desc = format!("{desc}: the average of {x} is it over {c}");
+                    }
+                    let ty = if function == AggregateFn::Count {
+                        "long"
+                    } else {
+                        "double"
+                    };
+                    shape.push(field(
+                        name,
+                        scalar(ty),
+                        true,
+                        FieldOrigin::Computed {
+                            function,
+                            field: agg_field,
+                            relationship: rel.name.clone(),
+                            description: desc,
+                        },
+                    ));
+                    let v = if function == AggregateFn::Count {
+                        json!(rel.children.typical)
+                    } else {
+                        json!(((n % 97) as f64) * 1.5)
+                    };
+                    doc.insert(name.clone(), v);
+                }
             }
         }
         (shape, doc)

@@ -20,8 +20,14 @@ pub enum EntityCandidate {
         relationship: RelationshipId,
         function: AggregateFn,
         field: Option<String>,
-        /// Name of the field in the parent document.
+        /// Name of the field in the parent document. An average keeps its
+        /// sum here (`reviews_sum_rating`) and the count in `count`.
         name: String,
+        /// For an average: the field of the count it is over
+        /// (`reviews_count`), shared with a kept count of the same children.
+        /// A child then moves both with an `$inc`, which an average itself
+        /// cannot be moved by; the reader divides.
+        count: Option<String>,
         /// Children per write of the field: 1 keeps it exact; more when
         /// every read accepts an error (`count(views) within 1%`), the
         /// application adding `every` children at a time.
@@ -114,8 +120,10 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
                 continue;
             }
             let rel = model.relationship(agg.relationship);
+            let count = format!("{}_count", rel.parent_field);
             let name = match (&agg.function, &agg.field) {
-                (AggregateFn::Count, _) | (_, None) => format!("{}_count", rel.parent_field),
+                (AggregateFn::Count, _) | (_, None) => count.clone(),
+                (AggregateFn::Avg, Some(field)) => format!("{}_sum_{field}", rel.parent_field),
                 (f, Some(field)) => format!("{}_{}_{}", rel.parent_field, fn_name(*f), field),
             };
             let known = out.iter().position(|c| {
@@ -135,11 +143,39 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
                         function: agg.function,
                         field: agg.field.clone(),
                         name,
+                        count: (agg.function == AggregateFn::Avg).then_some(count),
                         every: 1,
                     });
                 }
             }
         }
+    }
+    // An average keeps the count of the same children: a count asked too
+    // is that one, kept exact (the average divides by it).
+    let averaged: Vec<RelationshipId> = out
+        .iter()
+        .filter_map(|c| match c {
+            EntityCandidate::Computed {
+                relationship,
+                count: Some(_),
+                ..
+            } => Some(*relationship),
+            _ => None,
+        })
+        .collect();
+    let dropped: Vec<usize> = (0..out.len())
+        .filter(|&i| {
+            matches!(&out[i], EntityCandidate::Computed {
+                relationship, function: AggregateFn::Count, ..
+            } if averaged.contains(relationship))
+        })
+        .collect();
+    for &i in dropped.iter().rev() {
+        out.remove(i);
+    }
+    tolerance.retain(|t| !dropped.contains(&t.0));
+    for t in &mut tolerance {
+        t.0 -= dropped.iter().filter(|&&d| d < t.0).count();
     }
     for feed in crate::candidates::feed::feeds(model) {
         let reader = model.relationship(feed.following).parent;

@@ -465,12 +465,25 @@ impl<'s> Placement<'s> {
         }
         for &i in &self.computed {
             if let EntityCandidate::Computed {
-                relationship, name, ..
+                relationship,
+                name,
+                count,
+                ..
             } = &space.entity[i]
                 && model.relationship(*relationship).parent == e
             {
                 let b = 2.0 + name.len() as f64 + 8.0;
                 add(b, Some(b), 1);
+                // An average's count, unless a count of its own is kept.
+                let counted = self.computed.iter().any(|&j| {
+                    matches!(&space.entity[j], EntityCandidate::Computed {
+                        relationship: x, function: crate::model::AggregateFn::Count, ..
+                    } if x == relationship)
+                });
+                if let Some(c) = count.as_ref().filter(|_| !counted) {
+                    let b = 2.0 + c.len() as f64 + 8.0;
+                    add(b, Some(b), 1);
+                }
             }
         }
         if let Some(i) = self.poly[e.index()]

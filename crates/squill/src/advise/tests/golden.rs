@@ -1018,3 +1018,62 @@ fn course_enrollments_keep_the_progress_with_the_students_link() {
         }]
     );
 }
+
+/// An average of the children is kept as their sum and their count, each
+/// moved by an `$inc` of the write that adds a child; never the average
+/// itself, which no `$inc` can keep (the new average depends on the count).
+#[test]
+fn an_average_is_kept_as_a_sum_and_a_count() {
+    let text = example_text("product-reviews").replace(
+        "aggregates: [count(reviews)]",
+        "aggregates: [count(reviews), avg(reviews.rating)]",
+    );
+    let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let product = d.collections.iter().find(|c| c.name == "product").unwrap();
+    let computed: Vec<(&str, crate::model::AggregateFn)> = product
+        .shape
+        .fields
+        .iter()
+        .filter_map(|f| match &f.origin {
+            crate::design::FieldOrigin::Computed { function, .. } => {
+                Some((f.name.as_str(), *function))
+            }
+            _ => None,
+        })
+        .collect();
+    use crate::model::AggregateFn::{Count, Sum};
+    assert_eq!(
+        computed,
+        [("reviews_sum_rating", Sum), ("reviews_count", Count)]
+    );
+    let write = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "write_review")
+        .unwrap();
+    let incs: Vec<&str> = write
+        .steps
+        .iter()
+        .flat_map(|s| &s.updates)
+        .filter_map(|u| match u {
+            crate::design::UpdateOp::Inc { path } => Some(path.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(incs, ["reviews_sum_rating", "reviews_count"]);
+    // The page reads them from the product: no query of the reviews for it.
+    let page = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "product_page")
+        .unwrap();
+    assert!(
+        page.steps.iter().all(|s| !s
+            .purpose
+            .iter()
+            .any(|p| matches!(p, crate::design::Purpose::ComputeOverChildren { .. }))),
+        "{:?}",
+        page.steps
+    );
+}

@@ -16,23 +16,45 @@ impl<'a> Planner<'a> {
         .unwrap_or_else(|| "_id".to_string())
     }
 
+    /// The figures kept in the parent for `r`'s children: each chosen
+    /// computed field, an average as its sum and its count (the count once
+    /// when a count of the same children is kept too).
     pub(super) fn computed(
         &self,
         r: RelationshipId,
     ) -> impl Iterator<Item = (AggregateFn, Option<&'a String>, &'a String)> + '_ {
+        let space = self.space;
+        let kept = move |&i: &usize| match &space.entity[i] {
+            EntityCandidate::Computed {
+                relationship,
+                function,
+                field,
+                name,
+                count,
+                ..
+            } if *relationship == r => Some((*function, field.as_ref(), name, count.as_ref())),
+            _ => None,
+        };
+        let counted = self
+            .p
+            .computed
+            .iter()
+            .filter_map(kept)
+            .any(|(f, ..)| f == AggregateFn::Count);
         self.p
             .computed
             .iter()
-            .filter_map(move |&i| match &self.space.entity[i] {
-                EntityCandidate::Computed {
-                    relationship,
-                    function,
-                    field,
-                    name,
-                    ..
-                } if *relationship == r => Some((*function, field.as_ref(), name)),
-                _ => None,
+            .filter_map(kept)
+            .flat_map(move |(function, field, name, count)| match function {
+                AggregateFn::Avg => [
+                    Some((AggregateFn::Sum, field, name)),
+                    count
+                        .filter(|_| !counted)
+                        .map(|c| (AggregateFn::Count, None, c)),
+                ],
+                f => [Some((f, field, name)), None],
             })
+            .flatten()
     }
 
     /// Children per write of the computed field `name` through `r` (1 when
@@ -66,10 +88,17 @@ impl<'a> Planner<'a> {
         let here = ValueSource::FromStep { step: from_step };
         let f = self.facts;
         let r = agg.relationship;
-        if self
-            .computed(r)
-            .any(|(func, field, _)| func == agg.function && field == agg.field.as_ref())
-        {
+        let kept = |function: AggregateFn, field: Option<&String>| {
+            self.computed(r)
+                .any(|(func, x, _)| func == function && x == field)
+        };
+        // An average is kept as its sum and its count.
+        let answered = if agg.function == AggregateFn::Avg {
+            kept(AggregateFn::Sum, agg.field.as_ref()) && kept(AggregateFn::Count, None)
+        } else {
+            kept(agg.function, agg.field.as_ref())
+        };
+        if answered {
             return;
         }
         let rel = f.model.relationship(r);

@@ -22,6 +22,7 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
         function,
         field,
         name,
+        count,
         ..
     } = candidate
     else {
@@ -44,9 +45,21 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
     let what = field
         .as_ref()
         .map_or_else(|| words::plural(child), |f| format!("{child}.{f}"));
+    // An average is kept as its sum and its count, which a child moves
+    // with an `$inc` each; the reader divides.
+    let kept = match count {
+        Some(c) => format!("keep its sum in {parent}.{name} and the count in {parent}.{c}"),
+        None => format!("keep it in {parent}.{name}"),
+    };
+    let (f, n, k, arrive) = (
+        fn_name(*function),
+        words::num(reads),
+        words::plural(child),
+        words::num(rf.child_inserts),
+    );
     Some(format!(
-"reads ask for the {} of {what} {}/s while {} arrive {}/s: keep it in {parent}.{name}, maintained on write", fn_name(*function), words::num(reads), words::plural(child), words::num(rf.child_inserts)
-))
+        "reads ask for the {f} of {what} {n}/s while {k} arrive {arrive}/s: {kept}, maintained on write"
+    ))
 }
 
 #[cfg(test)]
@@ -59,7 +72,7 @@ mod tests {
         assert_eq!(
             judge_entities(&RULE, &example("page-views.yaml")),
             [
-            "reads ask for the count of views 10/s while views arrive 10/s: keep it in page.views_count, maintained on write"
+                "reads ask for the count of views 10/s while views arrive 10/s: keep it in page.views_count, maintained on write"
             ]
         );
     }
