@@ -236,3 +236,56 @@ fn quoted_rates_are_found() {
         ]
     );
 }
+
+/// Whether `path` (`messages.user.name`) names a field of `shape`, through
+/// objects and arrays of objects.
+fn resolves(shape: &crate::design::Shape, path: &str) -> bool {
+    use crate::design::ShapeType;
+    let mut fields = &shape.fields;
+    let mut parts = path.split('.').peekable();
+    while let Some(part) = parts.next() {
+        let Some(f) = fields.iter().find(|f| f.name == part) else {
+            return false;
+        };
+        let mut ty = &f.ty;
+        while let ShapeType::Array { items, .. } = ty {
+            ty = items;
+        }
+        match ty {
+            ShapeType::Object { shape } => fields = &shape.fields,
+            // A scalar (or an array of them) ends the path.
+            ShapeType::Scalar { .. } | ShapeType::Array { .. } => return parts.peek().is_none(),
+        }
+    }
+    true
+}
+
+/// Every field a find returns is in its collection's documents: a plan
+/// that returns what the design does not keep (the author of a message
+/// from a subset of messages whose items copy only the messages' own
+/// fields) prices a read that cannot be written.
+#[test]
+fn every_field_a_step_returns_is_in_its_collection() {
+    use crate::design::Action;
+    for (name, mix, d) in designs() {
+        for op in &d.operations {
+            for (i, s) in op.steps.iter().enumerate() {
+                let Some(c) = d.collections.iter().find(|c| c.name == s.collection) else {
+                    continue;
+                };
+                if s.action != Action::Find {
+                    continue;
+                }
+                for p in &s.projection {
+                    assert!(
+                        resolves(&c.shape, p),
+                        "{name} {mix:?}: {} step {} returns `{p}`, which {} does not keep",
+                        op.operation,
+                        i + 1,
+                        c.name
+                    );
+                }
+            }
+        }
+    }
+}

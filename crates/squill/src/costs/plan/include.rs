@@ -274,8 +274,10 @@ impl<'a> Planner<'a> {
         }
         // Copies in a reference carry the fields they copy, not what the
         // related documents hold of their own relations: a nested include
-        // still reads those documents.
-        let copies_only = !copies_here.is_empty();
+        // still reads those documents. So do a subset's items: copies of
+        // the latest children's own fields (not their authors' names).
+        let copies_only =
+            !copies_here.is_empty() || (inc.to_children && matches!(layout, Layout::Subset { .. }));
         if free && (!copies_only || inc.include.is_empty()) {
             // Answered inside the documents read before: that step returns
             // the field that holds the children (or the parent's copy).
