@@ -289,3 +289,37 @@ fn every_field_a_step_returns_is_in_its_collection() {
         }
     }
 }
+
+/// No find matches the documents an earlier step read by two different
+/// fields at once: children that keep their parent's id under different
+/// names (a folder's subfolders under `parent`, its files under `folder`)
+/// are no one query, and the two conditions together match nothing.
+#[test]
+fn no_step_matches_one_steps_ids_on_two_fields() {
+    use crate::design::{Action, ValueSource};
+    for (name, mix, d) in designs() {
+        for op in &d.operations {
+            for (i, s) in op.steps.iter().enumerate() {
+                if s.action != Action::Find {
+                    continue;
+                }
+                let from: Vec<(usize, &str)> = s
+                    .filter
+                    .iter()
+                    .filter_map(|f| match f.value_from {
+                        ValueSource::FromStep { step } => Some((step, f.path.as_str())),
+                        _ => None,
+                    })
+                    .collect();
+                for (a, (sa, pa)) in from.iter().enumerate() {
+                    assert!(
+                        !from[a + 1..].iter().any(|(sb, pb)| sb == sa && pb != pa),
+                        "{name} {mix:?}: {} step {} matches the documents of step {sa} on `{pa}` and on another field",
+                        op.operation,
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+}

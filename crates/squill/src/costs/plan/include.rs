@@ -22,6 +22,12 @@ impl<'a> Planner<'a> {
             let Some(group) = self.p.poly[child.index()] else {
                 continue;
             };
+            // One query finds the kinds that hold the parent's id in the same
+            // field (a post's photos and videos under `post`); kinds that
+            // name it differently (a folder's subfolders under `parent`, its
+            // files under `folder`) would need an `$or` of one index each,
+            // and are read one kind at a time.
+            let path = self.parent_ref_path(inc.relationship);
             let members: Vec<usize> = includes
                 .iter()
                 .enumerate()
@@ -29,7 +35,8 @@ impl<'a> Planner<'a> {
                     x.to_children
                         && self.p.poly[self.facts.model.relationship(x.relationship).child.index()]
                             == Some(group)
-                        && self.parent_ref_path(x.relationship).is_some()
+                        && path.is_some()
+                        && self.parent_ref_path(x.relationship) == path
                 })
                 .map(|(j, _)| j)
                 .collect();

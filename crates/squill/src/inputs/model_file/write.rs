@@ -10,6 +10,41 @@ use std::fmt::Write as _;
 
 /// A plain YAML scalar when safe in any context, else a JSON string (which is
 /// a YAML double-quoted scalar).
+/// `name: type`, or `name: {type, keys, distinct, enum, description}` when
+/// the field has more to say: an entity's field or a link's attribute.
+fn field_line(f: &crate::model::Field) -> String {
+    let ty = compact::write_type(&f.ty, f.avg_size, f.required);
+    let keys = match f.ty {
+        crate::model::FieldType::Attributes { keys } => Some(keys),
+        _ => None,
+    };
+    if f.distinct.is_none() && f.enum_values.is_empty() && f.description.is_none() && keys.is_none()
+    {
+        return format!("{}: {}", s(&f.name), block_type(&ty));
+    }
+    let mut parts = vec![format!("type: {}", s(&ty))];
+    if let Some(k) = keys {
+        parts.push(format!("keys: {k}"));
+    }
+    if let Some(d) = f.distinct {
+        parts.push(format!("distinct: {d}"));
+    }
+    if !f.enum_values.is_empty() {
+        parts.push(format!(
+            "enum: {}",
+            list(
+                f.enum_values
+                    .iter()
+                    .map(|v| serde_json::to_string(v).unwrap_or_default())
+            )
+        ));
+    }
+    if let Some(d) = &f.description {
+        parts.push(format!("description: {}", s(d)));
+    }
+    format!("{}: {{{}}}", s(&f.name), parts.join(", "))
+}
+
 fn s(text: &str) -> String {
     let plain = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && text
@@ -213,40 +248,7 @@ pub fn to_yaml(model: &Model) -> String {
         }
         let _ = writeln!(out, "    fields:");
         for f in &e.fields {
-            let ty = compact::write_type(&f.ty, f.avg_size, f.required);
-            let keys = match f.ty {
-                crate::model::FieldType::Attributes { keys } => Some(keys),
-                _ => None,
-            };
-            if f.distinct.is_none()
-                && f.enum_values.is_empty()
-                && f.description.is_none()
-                && keys.is_none()
-            {
-                let _ = writeln!(out, "      {}: {}", s(&f.name), block_type(&ty));
-                continue;
-            }
-            let mut parts = vec![format!("type: {}", s(&ty))];
-            if let Some(k) = keys {
-                parts.push(format!("keys: {k}"));
-            }
-            if let Some(d) = f.distinct {
-                parts.push(format!("distinct: {d}"));
-            }
-            if !f.enum_values.is_empty() {
-                parts.push(format!(
-                    "enum: {}",
-                    list(
-                        f.enum_values
-                            .iter()
-                            .map(|v| serde_json::to_string(v).unwrap_or_default())
-                    )
-                ));
-            }
-            if let Some(d) = &f.description {
-                parts.push(format!("description: {}", s(d)));
-            }
-            let _ = writeln!(out, "      {}: {{{}}}", s(&f.name), parts.join(", "));
+            let _ = writeln!(out, "      {}", field_line(f));
         }
     }
     if !model.relationships.is_empty() {
@@ -285,8 +287,7 @@ pub fn to_yaml(model: &Model) -> String {
         if !r.attributes.is_empty() {
             let _ = writeln!(out, "    attributes:");
             for f in &r.attributes {
-                let ty = compact::write_type(&f.ty, f.avg_size, f.required);
-                let _ = writeln!(out, "      {}: {}", s(&f.name), block_type(&ty));
+                let _ = writeln!(out, "      {}", field_line(f));
             }
         }
         if let Some(d) = &r.description {
