@@ -1077,3 +1077,25 @@ fn an_average_is_kept_as_a_sum_and_a_count() {
         page.steps
     );
 }
+
+/// Children of two kinds read together from one collection only when the
+/// one query returns what both want: a page of all of a hotel's rooms and
+/// its latest 5 reviews is no such query (it has one limit), so no step
+/// reads every kind at once, whatever the layouts.
+#[test]
+fn hotel_page_reads_no_kind_past_its_limit() {
+    let d = design("hotel-bookings", None);
+    let page = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "hotel_page")
+        .unwrap();
+    assert!(
+        page.steps.iter().all(|s| !s
+            .purpose
+            .iter()
+            .any(|p| matches!(p, crate::design::Purpose::AllKinds { .. }))),
+        "{:?}",
+        page.steps
+    );
+}

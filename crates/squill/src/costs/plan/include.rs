@@ -26,7 +26,9 @@ impl<'a> Planner<'a> {
             // field (a post's photos and videos under `post`); kinds that
             // name it differently (a folder's subfolders under `parent`, its
             // files under `folder`) would need an `$or` of one index each,
-            // and are read one kind at a time.
+            // and are read one kind at a time. So is a kind read only up to a
+            // limit (a hotel's latest 5 reviews beside all its rooms): one
+            // query has one limit, and without it would return every review.
             let path = self.parent_ref_path(inc.relationship);
             let members: Vec<usize> = includes
                 .iter()
@@ -37,6 +39,7 @@ impl<'a> Planner<'a> {
                             == Some(group)
                         && path.is_some()
                         && self.parent_ref_path(x.relationship) == path
+                        && x.limit.is_none()
                 })
                 .map(|(j, _)| j)
                 .collect();
@@ -70,12 +73,12 @@ impl<'a> Planner<'a> {
                     ));
                     keys.push((path, 1));
                 }
-                let n = (self.facts.typical(x.relationship)
+                // Every child of the kind: no member has a limit.
+                let n = self.facts.typical(x.relationship)
                     * self.selectivity(
                         self.facts.model.relationship(x.relationship).child,
                         &x.filter,
-                    ))
-                .min(x.limit.map_or(f64::MAX, |l| l as f64));
+                    );
                 total += m * n;
             }
             keys.truncate(1);

@@ -527,16 +527,19 @@ pub struct RawOperation {
     pub multi: Option<S<bool>>,
 }
 
-/// The filter operators.
+/// A filter operator: `eq`, `range` (or `<`, `>=`, `gt`, …), `range(0.02)`
+/// with the share it keeps, `in`, `under`, `since(90 days)`, `before(1 year)`
+/// (read in any case).
 #[derive(JsonSchema)]
-#[serde(rename_all = "snake_case")]
+#[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "FilterOp")]
-pub enum FilterOpName {
-    Eq,
-    Range,
-    In,
-}
+pub struct FilterOpName(
+    #[schemars(regex(
+        pattern = r"^\s*(eq|equality|=|==|range|<|>|<=|>=|gt|gte|lt|lte|in|under|subtree|range\s*\(\s*[0-9.eE+-]+\s*\)|(since|before)\s*\([^()]*\))\s*$"
+    ))]
+    String,
+);
 
 /// `count(rel)` or `fn(rel.field)` with fn one of sum, min, max, avg.
 #[derive(JsonSchema)]
