@@ -574,7 +574,9 @@ fn parent_field(
                 copies = true;
                 own_field(child_coll, entity, field)?
             }
-            FieldOrigin::Reference { relationship } if relationship == reference.0 => reference.1,
+            FieldOrigin::Reference { relationship, .. } if relationship == reference.0 => {
+                reference.1
+            }
             _ => return None,
         };
         items.push(ItemField {

@@ -26,7 +26,7 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relationsh
     };
     let keyed = old.shape.fields.iter().any(|f| {
         f.name == "_id"
-            && matches!(&f.origin, FieldOrigin::Reference { relationship } if relationship == name)
+            && matches!(&f.origin, FieldOrigin::Reference { relationship, .. } if relationship == name)
     });
     let reference = link_field(new, name)
         .filter(|f| matches!(f.ty, ShapeType::Scalar { .. }) && old.name == new.name);

@@ -4,6 +4,7 @@
 //! relationship pinned to it (`layout:`).
 
 use super::*;
+use crate::design::Side;
 use crate::settings::Settings;
 
 /// product-reviews (examples/product-reviews.yaml), with `layout` and `current`.
@@ -463,6 +464,68 @@ fn self_many_to_many_two_way_to_one_way() {
         "{text}"
     );
     insta::assert_snapshot!(text);
+}
+
+/// `design` with the two sides' arrays of each collection's relationship
+/// of an entity with itself in the other order.
+fn sides_swapped(mut design: Design) -> Design {
+    for c in &mut design.collections {
+        let at: Vec<usize> = (0..c.shape.fields.len())
+            .filter(|&i| super::source::side_of(&c.shape.fields[i]).is_some())
+            .collect();
+        if let [a, b] = at[..] {
+            c.shape.fields.swap(a, b);
+        }
+    }
+    design
+}
+
+/// Followers and follows share one document: the design marks each
+/// array's side, and the migration reads the side, not the order.
+#[test]
+fn self_many_to_many_sides_are_told_apart_by_the_design_not_the_order() {
+    for (layout, current) in [
+        ("many-to-many-two-way", "many-to-many-one-way"),
+        ("many-to-many-one-way", "many-to-many-two-way"),
+        ("two-way-extended-reference", "many-to-many-two-way"),
+    ] {
+        let (model, today, recommended) = designs(&follows(layout, current));
+        let user = source::collection_of(&recommended, "user").expect("users");
+        let sides: Vec<(&str, Option<Side>)> = source::link_fields(user, "follows")
+            .map(|f| (f.name.as_str(), source::side_of(f)))
+            .collect();
+        assert!(
+            sides.contains(&("follows", Some(Side::Parent))),
+            "{sides:?}"
+        );
+        if layout != "many-to-many-one-way" {
+            assert!(
+                sides.contains(&("followers", Some(Side::Child))),
+                "{sides:?}"
+            );
+        }
+        // The validators list the fields in the shape's order: the rest
+        // of the script must not change.
+        let text = |t: &Design, r: &Design| {
+            let script = migration(&model, t, r, 500)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .script;
+            script
+                .lines()
+                .filter(|l| !l.starts_with("ensureCollection("))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let swapped = text(
+            &sides_swapped(today.clone()),
+            &sides_swapped(recommended.clone()),
+        );
+        assert_eq!(
+            swapped,
+            text(&today, &recommended),
+            "{layout} from {current}"
+        );
+    }
 }
 
 #[test]
