@@ -128,7 +128,9 @@ pub fn source(
     layout: &Layout,
 ) -> Option<Source> {
     match layout {
+        // (A child under its parent's id: the reference is its `_id`.)
         Layout::ParentReference
+        | Layout::SharedId
         | Layout::Subset { .. }
         | Layout::TwoWayReferences
         | Layout::TreePath { .. }

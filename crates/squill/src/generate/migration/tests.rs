@@ -1100,10 +1100,34 @@ fn shared_id_to_parent_reference() {
     insta::assert_snapshot!(text);
 }
 
-/// Re-keying each child under its parent's id is not written.
+/// Each child under its parent's id into the parent's sub-document, by its
+/// `_id`; the child's collection goes in the final step.
 #[test]
-fn parent_reference_to_shared_id_is_refused() {
-    insta::assert_snapshot!(refused(&settings("shared-id", "parent-reference")));
+fn shared_id_to_embed() {
+    let text = moving(&settings("embed", "shared-id"));
+    insta::assert_snapshot!(text);
+}
+
+/// Each child written again under its parent's id beside the documents of
+/// today (the same collection), which the final step deletes.
+#[test]
+fn parent_reference_to_shared_id() {
+    let text = moving(&settings("shared-id", "parent-reference"));
+    assert!(
+        text.contains(r#"{"$set":{"_id":"$user"}}"#)
+            && text.contains(r#"{"$merge":{"into":"settings","on":"_id","whenMatched":"replace","whenNotMatched":"insert"}}"#),
+        "{text}"
+    );
+    // Deleted in the final step: the documents of today; in the rollback:
+    // the new ones.
+    assert!(
+        text.contains(r#"db.getCollection("settings").deleteMany({ "user": { $exists: true } });"#)
+            && text.contains(
+                r#"//   db.getCollection("settings").deleteMany({ "user": { $exists: false } });"#
+            ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }
 
 /// Orders archived by age (examples/scenarios/s11-orders.yaml), all in
