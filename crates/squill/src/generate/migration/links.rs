@@ -133,6 +133,14 @@ fn links<'d>(design: &'d Design, rel: &'d RelationshipDecision) -> Option<Links<
     Some(Links { arrays, edge })
 }
 
+/// Whether `rel` is of an entity with itself and one of its arrays in
+/// `design` does not say whose side it is (a design not made by advise).
+fn unmarked(design: &Design, rel: &RelationshipDecision) -> bool {
+    rel.parent == rel.child
+        && collection_of(design, &rel.parent)
+            .is_some_and(|c| link_fields(c, &rel.relationship).any(|f| side_of(f).is_none()))
+}
+
 /// The reference of the links in `edge` to `side`, with its copies, each
 /// read from `side`'s collection in `today`.
 fn edge_ref(design: &Design, today: &Design, edge: &Collection, side: &str) -> Option<EdgeRef> {
@@ -180,8 +188,12 @@ pub fn plan(
     rel: &RelationshipDecision,
 ) {
     let (Some(t), Some(r)) = (links(today, now), links(recommended, rel)) else {
-        p.refused
-            .push("links that are neither arrays of ids nor an edge collection".into());
+        p.refused.push(if unmarked(today, now) || unmarked(recommended, rel) {
+            "arrays of an entity's relationship with itself whose sides the design does not mark"
+                .into()
+        } else {
+            "links that are neither arrays of ids nor an edge collection".into()
+        });
         return;
     };
     if rel.parent == rel.child && (t.edge.is_some() || r.edge.is_some()) {

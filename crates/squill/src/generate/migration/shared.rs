@@ -81,8 +81,8 @@ pub fn plan_into(
         return;
     };
     // The recommended child: its `_id` the parent's, and no other link.
-    let mut links = link_fields(new, name);
-    let keyed = links.next().is_some_and(|f| f.name == "_id") && links.next().is_none();
+    let links: Vec<_> = link_fields(new, name).collect();
+    let keyed = matches!(links[..], [f] if f.name == "_id");
     let reference = match source(today, name, &rel.parent, &rel.child, &now.chosen) {
         Some(Source::ChildCollection { child, ref_path }) if !ref_path.contains('.') => {
             (child == old.name).then_some(ref_path)

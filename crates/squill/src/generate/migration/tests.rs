@@ -528,6 +528,30 @@ fn self_many_to_many_sides_are_told_apart_by_the_design_not_the_order() {
     }
 }
 
+/// Arrays of an entity's relationship with itself whose sides the design
+/// does not mark (a design not made by advise): refused, never guessed.
+#[test]
+fn self_many_to_many_without_sides_is_refused() {
+    let (model, today, mut recommended) =
+        designs(&follows("many-to-many-two-way", "many-to-many-one-way"));
+    for c in &mut recommended.collections {
+        for f in &mut c.shape.fields {
+            if let crate::design::FieldOrigin::Reference { side, .. } = &mut f.origin {
+                *side = None;
+            }
+        }
+    }
+    let Err(e) = migration(&model, &today, &recommended, 500) else {
+        panic!("a script was written");
+    };
+    assert!(
+        e.to_string().contains(
+            "arrays of an entity's relationship with itself whose sides the design does not mark"
+        ),
+        "{e}"
+    );
+}
+
 #[test]
 fn many_to_many_one_way_with_attributes_to_two_way_extended_reference() {
     let text = moving(&tags("two-way-extended-reference", "many-to-many-one-way"));
