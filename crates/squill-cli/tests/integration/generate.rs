@@ -345,7 +345,7 @@ fn round_trip_matches(
         }
         // References the design holds: the scan's fan-out against the model.
         for f in &coll.shape.fields {
-            let FieldOrigin::Reference { relationship } = &f.origin else {
+            let FieldOrigin::Reference { relationship, .. } = &f.origin else {
                 continue;
             };
             let Some(rid) = model.relationship_by_name(relationship) else {

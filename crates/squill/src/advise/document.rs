@@ -42,6 +42,16 @@ fn field(name: &str, ty: ShapeType, required: bool, origin: FieldOrigin) -> Shap
     }
 }
 
+/// `side`'s reference through `rel`: which side it is is written down only
+/// for a relationship of an entity with itself, whose two sides' fields
+/// share one document and nothing else tells apart.
+fn reference(rel: &crate::model::Relationship, side: Side) -> FieldOrigin {
+    FieldOrigin::Reference {
+        relationship: rel.name.clone(),
+        side: (rel.parent == rel.child).then_some(side),
+    }
+}
+
 /// The shape of a field of type `ty`; `origin` is the field's, which the
 /// names and values of an `attributes` field share.
 fn field_type(ty: &FieldType, enum_values: &[String], origin: &FieldOrigin) -> ShapeType {
@@ -247,9 +257,7 @@ impl DocBuilder<'_> {
         let emb = FieldOrigin::Embedded {
             relationship: rel.name.clone(),
         };
-        let refo = FieldOrigin::Reference {
-            relationship: rel.name.clone(),
-        };
+        let refo = reference(rel, Side::Parent);
         match self.p.layouts[r.index()] {
             Layout::Embed if rel.kind == RelationshipKind::OneToOne => {
                 let (s, d) = self.entity(rel.child, n, self.embedded_child_with_id(r));
@@ -388,9 +396,7 @@ impl DocBuilder<'_> {
             Side::Parent => (&rel.parent_field, rel.child, rel.children.max.finite()),
             Side::Child => (&rel.child_field, rel.parent, rel.parents.max.finite()),
         };
-        let refo = FieldOrigin::Reference {
-            relationship: rel.name.clone(),
-        };
+        let refo = reference(rel, side);
         let attrs: Vec<&crate::model::Field> = f.attributes_on(r, side, layout).collect();
         if copies.is_empty() && attrs.is_empty() {
             shape.push(field(
@@ -465,8 +471,10 @@ impl DocBuilder<'_> {
             "_id",
             self.id_of(entity),
             true,
+            // The item's own id; the array holding it says whose side it is.
             FieldOrigin::Reference {
                 relationship: relationship.to_string(),
+                side: None,
             },
         )];
         // A field of the entity, or its own reference to a parent (the
@@ -528,9 +536,7 @@ impl DocBuilder<'_> {
         let rel = f.model.relationship(r);
         let parent = self.name(rel.parent).to_string();
         let name = rel.child_field.as_str();
-        let refo = FieldOrigin::Reference {
-            relationship: rel.name.clone(),
-        };
+        let refo = reference(rel, Side::Child);
         let typ = rel.children.typical.max(1);
         let many_parents = rel.kind == RelationshipKind::ManyToMany || rel.shared;
         let parent_n = n / typ;
@@ -704,9 +710,7 @@ impl DocBuilder<'_> {
                 &rel.child_field,
                 self.id_of(rel.parent),
                 true,
-                FieldOrigin::Reference {
-                    relationship: rel.name.clone(),
-                },
+                reference(rel, Side::Child),
             ),
         ];
         let mut doc = Map::new();

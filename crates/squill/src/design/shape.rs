@@ -65,7 +65,17 @@ pub enum FieldOrigin {
     /// An embedded child (or children) of a relationship.
     Embedded { relationship: String },
     /// Id(s) of related documents.
-    Reference { relationship: String },
+    Reference {
+        relationship: String,
+        /// Whose reference this is, for a relationship of an entity with
+        /// itself (users following users, a tree): `parent` for the ids of
+        /// the children (the users one follows), `child` for the ids of the
+        /// parents (the followers). Both sides' fields sit in one document
+        /// there, so neither the collection nor the field's place in the
+        /// shape tells them apart.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        side: Option<super::Side>,
+    },
     /// A copy of another entity's field, kept in sync on update.
     Copy {
         relationship: String,

@@ -10,7 +10,7 @@ use super::roots::Root;
 use super::sink::{Name, Sink, TreeSink};
 use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
-use crate::design::{BucketBy, Layout};
+use crate::design::{BucketBy, Layout, Side};
 use crate::design::{Collection, FieldOrigin, ShapeType};
 use crate::model::{AggregateFn, EntityId, Relationship, RelationshipId};
 
@@ -690,8 +690,14 @@ impl Builder<'_, '_> {
             return;
         }
         // In a tree the document is on both sides: the reference to its
-        // parent is the field named after the child's side; a root has none.
-        let child_side = rel.parent == rel.child && f.field.name == rel.child_field;
+        // parent is the one the design marks as the child's (a design
+        // built by hand may not: the field named after the child's side);
+        // a root has none.
+        let child_side = rel.parent == rel.child
+            && match &f.field.origin {
+                FieldOrigin::Reference { side: Some(s), .. } => *s == Side::Child,
+                _ => f.field.name == rel.child_field,
+            };
         if child_side && pop.tree_parent(r, ctx.key).is_none() && pop.tree(r).is_some() {
             return;
         }

@@ -152,6 +152,7 @@ pub fn reference(name: &str, ty: ShapeType, relationship: &str) -> ShapeField {
         ty,
         FieldOrigin::Reference {
             relationship: relationship.into(),
+            side: None,
         },
     )
 }

@@ -232,7 +232,7 @@ impl<'c> FieldPlan<'c> {
                     layout: r.and_then(|r| pop.layout(r)),
                 }
             }
-            FieldOrigin::Reference { relationship } => Origin::Reference {
+            FieldOrigin::Reference { relationship, .. } => Origin::Reference {
                 relationship: model.relationship_by_name(relationship),
             },
             FieldOrigin::Attribute {

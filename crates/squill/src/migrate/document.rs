@@ -12,7 +12,7 @@
 //! `$binary`. Objects are `row_to_json` of a subselect, which keeps the
 //! shape's field order and has no limit on the number of fields.
 
-use crate::design::{Collection, Design, FieldOrigin, Layout, Shape, ShapeType};
+use crate::design::{Collection, Design, FieldOrigin, Layout, Shape, ShapeType, Side};
 use crate::inputs::postgres::connect::{qualified, quote};
 use crate::inputs::sql::ddl::{Schema, Table};
 use crate::inputs::sql::map::{Mapping, Rel};
@@ -433,7 +433,8 @@ impl<'a> Builder<'a> {
         for f in &rest.fields {
             let part = match &f.origin {
                 FieldOrigin::Embedded { relationship }
-                | FieldOrigin::Reference { relationship } => match self.rel(coll, relationship) {
+                | FieldOrigin::Reference { relationship, .. } => match self.rel(coll, relationship)
+                {
                     Ok(r) => {
                         let r = r.clone();
                         self.array_part(coll, ctx, &f.name, &f.ty, &r)
@@ -533,7 +534,7 @@ impl<'a> Builder<'a> {
                 Some(r) => attribute_column(r, field),
                 None => field.clone(),
             },
-            FieldOrigin::Reference { relationship } => {
+            FieldOrigin::Reference { relationship, .. } => {
                 let r = self
                     .mapping
                     .relationships
@@ -642,13 +643,18 @@ impl<'a> Builder<'a> {
                 let sql = Self::column_type(link, &column).unwrap_or("text");
                 value(typed(&format!("{j}.{}", quote(&column)), ty, sql))
             }
-            FieldOrigin::Reference { relationship } if ctx.reached_by == Some(relationship) => {
+            FieldOrigin::Reference { relationship, .. } if ctx.reached_by == Some(relationship) => {
                 value(self.id(ctx, ty))
             }
-            FieldOrigin::Reference { relationship } | FieldOrigin::Embedded { relationship } => {
+            FieldOrigin::Reference { relationship, .. }
+            | FieldOrigin::Embedded { relationship } => {
                 let r = self.rel(coll, relationship)?.clone();
                 let embedded = matches!(origin, FieldOrigin::Embedded { .. });
-                self.related(coll, ctx, ty, &r, embedded)
+                let side = match origin {
+                    FieldOrigin::Reference { side, .. } => *side,
+                    _ => None,
+                };
+                self.related(coll, ctx, ty, &r, embedded, side)
             }
             FieldOrigin::Copy {
                 relationship,
@@ -840,8 +846,8 @@ impl<'a> Builder<'a> {
     }
 
     /// The step from `ctx`'s row through `r`. For a relationship of a table
-    /// with itself, `many` says which way: to the children (an array) or
-    /// to the parent.
+    /// with itself, `many` says which way: to the children (the parent's
+    /// side) or to the parents.
     fn step(
         &self,
         coll: &str,
@@ -936,8 +942,18 @@ impl<'a> Builder<'a> {
     }
 
     /// A reference or an embedding: the related rows' ids, or their
-    /// documents, as one value or an array.
-    fn related(&self, coll: &str, ctx: Ctx<'_>, ty: &ShapeType, r: &Rel, embedded: bool) -> Out {
+    /// documents, as one value or an array. `side` is the design's word on
+    /// whose reference it is, for a table with itself: a user's array of
+    /// followers goes to the parents, though it is an array.
+    fn related(
+        &self,
+        coll: &str,
+        ctx: Ctx<'_>,
+        ty: &ShapeType,
+        r: &Rel,
+        embedded: bool,
+        side: Option<Side>,
+    ) -> Out {
         let many = matches!(ty, ShapeType::Array { .. });
         // The parent's id kept in the child is the child's own column.
         if !embedded
@@ -951,7 +967,7 @@ impl<'a> Builder<'a> {
                 ..Built::default()
             });
         }
-        let step = self.step(coll, ctx, r, many)?;
+        let step = self.step(coll, ctx, r, side.map_or(many, |s| s == Side::Parent))?;
         let b = step.alias.clone();
         let j = step.link.as_ref().map(|(j, _)| j.clone());
         let inner = Ctx {

@@ -156,7 +156,8 @@ fn s02_stars() {
     assert_eq!(
         origin(&d, "star", "user"),
         &FieldOrigin::Reference {
-            relationship: "stars_given".into()
+            relationship: "stars_given".into(),
+            side: None,
         }
     );
     let star = d.collections.iter().find(|c| c.name == "star").unwrap();
@@ -416,7 +417,8 @@ fn s13_user_profile() {
     assert_eq!(
         origin(&d, "settings", "_id"),
         &FieldOrigin::Reference {
-            relationship: "user_settings".into()
+            relationship: "user_settings".into(),
+            side: None,
         }
     );
     assert!(indexes(&d, "settings").iter().all(|k| k[0].0 == "_id"));

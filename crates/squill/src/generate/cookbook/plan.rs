@@ -445,7 +445,9 @@ impl Builder<'_> {
             .fields
             .iter()
             .find(|f| match &f.origin {
-                crate::design::FieldOrigin::Reference { relationship } => rel_child(relationship),
+                crate::design::FieldOrigin::Reference { relationship, .. } => {
+                    rel_child(relationship)
+                }
                 _ => false,
             })
             .map(|f| f.name.clone())
@@ -729,11 +731,9 @@ fn own_path_field(coll: &Collection, tree: &str) -> Option<String> {
 /// The scalar reference of a top-level field through `relationship`.
 fn reference_field(coll: &Collection, relationship: &str) -> Option<String> {
     coll.shape.fields.iter().find_map(|f| match &f.origin {
-        crate::design::FieldOrigin::Reference { relationship: r }
-            if r == relationship && matches!(f.ty, ShapeType::Scalar { .. }) =>
-        {
-            Some(f.name.clone())
-        }
+        crate::design::FieldOrigin::Reference {
+            relationship: r, ..
+        } if r == relationship && matches!(f.ty, ShapeType::Scalar { .. }) => Some(f.name.clone()),
         _ => None,
     })
 }
@@ -987,7 +987,7 @@ fn new_parent_read(design: &Design, plan: &OperationPlan) -> Option<(usize, Stri
                 })?,
                 (Action::GraphLookup, Some(g)) if g.into == "ancestors" => {
                     c.shape.fields.iter().find_map(|f| match &f.origin {
-                        crate::design::FieldOrigin::Reference { relationship }
+                        crate::design::FieldOrigin::Reference { relationship, .. }
                             if f.name == g.connect_from =>
                         {
                             Some(relationship.clone())
@@ -1060,12 +1060,12 @@ fn canonical(design: &Design, coll: &Collection, path: &str) -> Option<(String, 
             (FieldOrigin::Reference { .. }, true) if in_reference => {
                 return Some((entity, "_id".into()));
             }
-            (FieldOrigin::Reference { relationship }, true) => {
+            (FieldOrigin::Reference { relationship, .. }, true) => {
                 return matches!(ty, ShapeType::Scalar { .. })
                     .then(|| other(relationship, &entity).map(|e| (e, "_id".to_string())))
                     .flatten();
             }
-            (FieldOrigin::Reference { relationship }, false) => {
+            (FieldOrigin::Reference { relationship, .. }, false) => {
                 entity = other(relationship, &entity)?;
                 in_reference = true;
             }

@@ -37,7 +37,7 @@ fn own_collection<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection
 /// post's author).
 fn reference_to(design: &Design, coll: &Collection, parent: &str) -> Option<String> {
     coll.shape.fields.iter().find_map(|f| match &f.origin {
-        FieldOrigin::Reference { relationship }
+        FieldOrigin::Reference { relationship, .. }
             if design
                 .relationships
                 .iter()

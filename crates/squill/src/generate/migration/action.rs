@@ -243,6 +243,17 @@ pub enum Action {
         child: String,
         ref_field: String,
     },
+    /// parent-reference → shared-id: each child written again under its
+    /// parent's id (`_id` from `ref_field`, the reference dropped) into its
+    /// own collection, beside the documents of today (they hold the
+    /// reference, the new ones do not), which the final step deletes. A
+    /// parent with two children keeps one: the figures then fail.
+    Rekey {
+        relationship: String,
+        child: String,
+        parent: String,
+        ref_field: String,
+    },
     /// A timeline the recommended design adds: each batch of readers'
     /// documents, built from the follows and the items (fan-out on write).
     Timeline(Box<Timeline>),
@@ -289,6 +300,11 @@ impl Action {
                 ref_field,
                 ..
             } => ("reference", relationship, ref_field),
+            Action::Rekey {
+                relationship,
+                child,
+                ..
+            } => ("rekey", relationship, child),
             Action::CopyIntoChild {
                 relationship,
                 target,
@@ -404,6 +420,12 @@ pub enum Cleanup {
         collection: String,
         field: String,
     },
+    /// The documents of `collection` that hold `field`: those of today,
+    /// once copied under their parent's id without it.
+    DeleteHolding {
+        collection: String,
+        field: String,
+    },
     /// An index of today on a field the final step removes, which the
     /// recommended design does not keep (the rollback note rebuilds it).
     DropIndex {
@@ -443,6 +465,9 @@ pub enum Undo {
     Unset { collection: String, field: String },
     /// A collection the migration created.
     Drop { collection: String },
+    /// The documents the migration wrote into `collection` beside those of
+    /// today: the ones without `field`, which every document of today holds.
+    DeleteLacking { collection: String, field: String },
     /// The children the migration copied out of their parent's `field`
     /// into a child collection that held others already (an outlier's).
     RemoveEmbedded {

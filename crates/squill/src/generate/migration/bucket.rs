@@ -185,7 +185,9 @@ fn fields(
                     old_child.name, bucket.name
                 ));
             }
-            FieldOrigin::Reference { relationship: r } if r == relationship => {
+            FieldOrigin::Reference {
+                relationship: r, ..
+            } if r == relationship => {
                 out.ref_field = f.name.clone();
             }
             FieldOrigin::Bucket { part, .. } => match (part, by) {
@@ -400,7 +402,7 @@ fn unbuckets(
             .fields
             .iter()
             .find(|f| {
-                matches!(&f.origin, FieldOrigin::Reference { relationship: r } if r == relationship)
+                matches!(&f.origin, FieldOrigin::Reference { relationship: r, .. } if r == relationship)
                     && matches!(f.ty, ShapeType::Scalar { .. })
             })
             .map(|f| f.name.clone())

@@ -7,7 +7,7 @@ use super::action::{Action, Cleanup, EdgeRef, ItemField, ParentField, Undo};
 use super::plan::{Plan, same_field};
 use super::source::{
     collection_of, id_path, is_id_array, is_ref_array, item_fields, link_field, link_fields,
-    own_field,
+    own_field, side_of,
 };
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType, Side,
@@ -110,19 +110,16 @@ fn links<'d>(design: &'d Design, rel: &'d RelationshipDecision) -> Option<Links<
         .filter_map(|(s, has)| has.then_some(s))
         .collect();
     let mut arrays = Vec::new();
-    for (n, side) in sides.iter().enumerate() {
+    for side in &sides {
         let coll = collection_of(design, entity(rel, *side))?;
-        let fields: Vec<&ShapeField> = link_fields(coll, &rel.relationship).collect();
+        let mut fields = link_fields(coll, &rel.relationship);
         // An entity's many-to-many with itself keeps both sides' arrays in
-        // one document, the parent's first: a design writes a document's
-        // parent sides before its child sides.
+        // one document: the design says which is which (the followed and
+        // the followers would swap if their order were trusted).
         let f = if rel.parent == rel.child {
-            if fields.len() != sides.len() {
-                return None;
-            }
-            fields[n]
+            fields.find(|f| side_of(f) == Some(*side))?
         } else {
-            *fields.first()?
+            fields.next()?
         };
         if !is_id_array(f) && !is_ref_array(f) {
             return None;
@@ -134,6 +131,14 @@ fn links<'d>(design: &'d Design, rel: &'d RelationshipDecision) -> Option<Links<
         return None;
     }
     Some(Links { arrays, edge })
+}
+
+/// Whether `rel` is of an entity with itself and one of its arrays in
+/// `design` does not say whose side it is (a design not made by advise).
+fn unmarked(design: &Design, rel: &RelationshipDecision) -> bool {
+    rel.parent == rel.child
+        && collection_of(design, &rel.parent)
+            .is_some_and(|c| link_fields(c, &rel.relationship).any(|f| side_of(f).is_none()))
 }
 
 /// The reference of the links in `edge` to `side`, with its copies, each
@@ -183,8 +188,12 @@ pub fn plan(
     rel: &RelationshipDecision,
 ) {
     let (Some(t), Some(r)) = (links(today, now), links(recommended, rel)) else {
-        p.refused
-            .push("links that are neither arrays of ids nor an edge collection".into());
+        p.refused.push(if unmarked(today, now) || unmarked(recommended, rel) {
+            "arrays of an entity's relationship with itself whose sides the design does not mark"
+                .into()
+        } else {
+            "links that are neither arrays of ids nor an edge collection".into()
+        });
         return;
     };
     if rel.parent == rel.child && (t.edge.is_some() || r.edge.is_some()) {

@@ -52,6 +52,16 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             json!({"$project": {ref_field.as_str(): "$_id"}}),
             merge(child, "merge", "discard"),
         ],
+        // The documents of today only (those written here have no
+        // reference); two children of one parent land on one `_id`.
+        Action::Rekey {
+            child, ref_field, ..
+        } => vec![
+            json!({"$match": {ref_field.as_str(): {"$ne": null}}}),
+            json!({"$set": {"_id": field(ref_field)}}),
+            json!({"$unset": ref_field}),
+            merge(child, "replace", "insert"),
+        ],
         Action::BuildParent {
             parent,
             field: f,
@@ -593,7 +603,8 @@ pub fn collection(action: &Action) -> &str {
         Action::CopyIntoChild { child, .. }
         | Action::IdFromCopy { child, .. }
         | Action::ParentsFromChildren { child, .. }
-        | Action::RefFromOwnId { child, .. } => child,
+        | Action::RefFromOwnId { child, .. }
+        | Action::Rekey { child, .. } => child,
         Action::LinkItems { collection, .. } | Action::Path { collection, .. } => collection,
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,

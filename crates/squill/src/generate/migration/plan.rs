@@ -101,8 +101,15 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
             explain(&mut p, before, now, rel);
             continue;
         }
-        if now.chosen == Layout::SharedId {
+        // A child under its parent's id into the parent: read as any
+        // child collection, matched on its `_id`.
+        if now.chosen == Layout::SharedId && rel.chosen != Layout::Embed {
             super::shared::plan(&mut p, today, recommended, rel);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if rel.chosen == Layout::SharedId {
+            super::shared::plan_into(&mut p, today, recommended, now, rel);
             explain(&mut p, before, now, rel);
             continue;
         }
@@ -574,7 +581,9 @@ fn parent_field(
                 copies = true;
                 own_field(child_coll, entity, field)?
             }
-            FieldOrigin::Reference { relationship } if relationship == reference.0 => reference.1,
+            FieldOrigin::Reference { relationship, .. } if relationship == reference.0 => {
+                reference.1
+            }
             _ => return None,
         };
         items.push(ItemField {
@@ -646,6 +655,7 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::RefFromOwnId {
                 child, ref_field, ..
             } => child == coll && (ref_field == field || field == "_id"),
+            Action::Rekey { child, .. } => child == coll && field == "_id",
             Action::CopyIntoChild { child, target, .. }
             | Action::IdFromCopy { child, target, .. } => child == coll && target == field,
             Action::IdsFromCopies { parent, target, .. } => parent == coll && target == field,

@@ -3,7 +3,7 @@
 //! parent's id, the parent's array of embedded children, or the parent's
 //! array of child ids.
 
-use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType};
+use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType, Side};
 
 /// The collection that keeps `entity`'s documents alone at the top level
 /// (none for an embedded entity or one that shares a polymorphic collection:
@@ -21,19 +21,29 @@ pub fn link_field<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c Sh
     link_fields(coll, relationship).next()
 }
 
-/// Every top-level field of `coll` that holds `relationship`'s links, in
-/// the shape's order (two for an entity's many-to-many with itself that
-/// keeps both sides' arrays).
+/// Every top-level field of `coll` that holds `relationship`'s links (two
+/// for an entity's many-to-many with itself that keeps both sides' arrays:
+/// `side_of` tells them apart, never their order).
 pub fn link_fields<'c>(
     coll: &'c Collection,
     relationship: &str,
 ) -> impl Iterator<Item = &'c ShapeField> {
     coll.shape.fields.iter().filter(move |f| match &f.origin {
-        FieldOrigin::Embedded { relationship: r } | FieldOrigin::Reference { relationship: r } => {
-            r == relationship
-        }
+        FieldOrigin::Embedded { relationship: r }
+        | FieldOrigin::Reference {
+            relationship: r, ..
+        } => r == relationship,
         _ => false,
     })
+}
+
+/// Whose links `field` holds, as the design writes it for a relationship
+/// of an entity with itself (`None` elsewhere: the collection says it).
+pub fn side_of(field: &ShapeField) -> Option<Side> {
+    match &field.origin {
+        FieldOrigin::Reference { side, .. } => *side,
+        _ => None,
+    }
 }
 
 /// The name of the field of `coll` that holds `entity`'s own `field` (the
@@ -118,7 +128,9 @@ pub fn source(
     layout: &Layout,
 ) -> Option<Source> {
     match layout {
+        // (A child under its parent's id: the reference is its `_id`.)
         Layout::ParentReference
+        | Layout::SharedId
         | Layout::Subset { .. }
         | Layout::TwoWayReferences
         | Layout::TreePath { .. }

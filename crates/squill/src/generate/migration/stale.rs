@@ -17,7 +17,9 @@ use crate::generate::indexes::is_id_index;
 pub fn stale(p: &mut Plan, today: &Design, recommended: &Design) {
     // (collection, field, only what is inside the field)
     let unset = p.cleanup.iter().filter_map(|c| match c {
-        Cleanup::Unset { collection, field } => Some((collection, field, false)),
+        Cleanup::Unset { collection, field } | Cleanup::DeleteHolding { collection, field } => {
+            Some((collection, field, false))
+        }
         _ => None,
     });
     let bare = p.actions.iter().filter_map(|a| match a {

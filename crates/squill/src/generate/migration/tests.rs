@@ -4,6 +4,7 @@
 //! relationship pinned to it (`layout:`).
 
 use super::*;
+use crate::design::Side;
 use crate::settings::Settings;
 
 /// product-reviews (examples/product-reviews.yaml), with `layout` and `current`.
@@ -463,6 +464,92 @@ fn self_many_to_many_two_way_to_one_way() {
         "{text}"
     );
     insta::assert_snapshot!(text);
+}
+
+/// `design` with the two sides' arrays of each collection's relationship
+/// of an entity with itself in the other order.
+fn sides_swapped(mut design: Design) -> Design {
+    for c in &mut design.collections {
+        let at: Vec<usize> = (0..c.shape.fields.len())
+            .filter(|&i| super::source::side_of(&c.shape.fields[i]).is_some())
+            .collect();
+        if let [a, b] = at[..] {
+            c.shape.fields.swap(a, b);
+        }
+    }
+    design
+}
+
+/// Followers and follows share one document: the design marks each
+/// array's side, and the migration reads the side, not the order.
+#[test]
+fn self_many_to_many_sides_are_told_apart_by_the_design_not_the_order() {
+    for (layout, current) in [
+        ("many-to-many-two-way", "many-to-many-one-way"),
+        ("many-to-many-one-way", "many-to-many-two-way"),
+        ("two-way-extended-reference", "many-to-many-two-way"),
+    ] {
+        let (model, today, recommended) = designs(&follows(layout, current));
+        let user = source::collection_of(&recommended, "user").expect("users");
+        let sides: Vec<(&str, Option<Side>)> = source::link_fields(user, "follows")
+            .map(|f| (f.name.as_str(), source::side_of(f)))
+            .collect();
+        assert!(
+            sides.contains(&("follows", Some(Side::Parent))),
+            "{sides:?}"
+        );
+        if layout != "many-to-many-one-way" {
+            assert!(
+                sides.contains(&("followers", Some(Side::Child))),
+                "{sides:?}"
+            );
+        }
+        // The validators list the fields in the shape's order: the rest
+        // of the script must not change.
+        let text = |t: &Design, r: &Design| {
+            let script = migration(&model, t, r, 500)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .script;
+            script
+                .lines()
+                .filter(|l| !l.starts_with("ensureCollection("))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let swapped = text(
+            &sides_swapped(today.clone()),
+            &sides_swapped(recommended.clone()),
+        );
+        assert_eq!(
+            swapped,
+            text(&today, &recommended),
+            "{layout} from {current}"
+        );
+    }
+}
+
+/// Arrays of an entity's relationship with itself whose sides the design
+/// does not mark (a design not made by advise): refused, never guessed.
+#[test]
+fn self_many_to_many_without_sides_is_refused() {
+    let (model, today, mut recommended) =
+        designs(&follows("many-to-many-two-way", "many-to-many-one-way"));
+    for c in &mut recommended.collections {
+        for f in &mut c.shape.fields {
+            if let crate::design::FieldOrigin::Reference { side, .. } = &mut f.origin {
+                *side = None;
+            }
+        }
+    }
+    let Err(e) = migration(&model, &today, &recommended, 500) else {
+        panic!("a script was written");
+    };
+    assert!(
+        e.to_string().contains(
+            "arrays of an entity's relationship with itself whose sides the design does not mark"
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -1039,10 +1126,34 @@ fn shared_id_to_parent_reference() {
     insta::assert_snapshot!(text);
 }
 
-/// Re-keying each child under its parent's id is not written.
+/// Each child under its parent's id into the parent's sub-document, by its
+/// `_id`; the child's collection goes in the final step.
 #[test]
-fn parent_reference_to_shared_id_is_refused() {
-    insta::assert_snapshot!(refused(&settings("shared-id", "parent-reference")));
+fn shared_id_to_embed() {
+    let text = moving(&settings("embed", "shared-id"));
+    insta::assert_snapshot!(text);
+}
+
+/// Each child written again under its parent's id beside the documents of
+/// today (the same collection), which the final step deletes.
+#[test]
+fn parent_reference_to_shared_id() {
+    let text = moving(&settings("shared-id", "parent-reference"));
+    assert!(
+        text.contains(r#"{"$set":{"_id":"$user"}}"#)
+            && text.contains(r#"{"$merge":{"into":"settings","on":"_id","whenMatched":"replace","whenNotMatched":"insert"}}"#),
+        "{text}"
+    );
+    // Deleted in the final step: the documents of today; in the rollback:
+    // the new ones.
+    assert!(
+        text.contains(r#"db.getCollection("settings").deleteMany({ "user": { $exists: true } });"#)
+            && text.contains(
+                r#"//   db.getCollection("settings").deleteMany({ "user": { $exists: false } });"#
+            ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }
 
 /// Orders archived by age (examples/scenarios/s11-orders.yaml), all in

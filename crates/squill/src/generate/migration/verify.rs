@@ -122,6 +122,8 @@ pub fn figures(
             } => child == name,
             // The live collection of an archive: its figures are the step's.
             Action::Archive(a) => a.live == name,
+            // A collection re-keyed in place holds both until the final step.
+            Action::Rekey { child, .. } => child == name,
             _ => false,
         })
     };
@@ -267,6 +269,37 @@ pub fn figures(
                     json!([{"$match": {"$expr": {"$eq": [format!("${ref_field}"), "$_id"]}}}])
                 ),
             },
+            Action::Rekey {
+                child,
+                parent,
+                ref_field,
+                ..
+            } => {
+                // Each document of today once under its parent's id (a
+                // parent with two children, or a reference to no parent,
+                // falls short), and every document of today still there.
+                let lacking = json!({ ref_field.as_str(): {"$exists": false} });
+                let holding = json!({ ref_field.as_str(): {"$exists": true} });
+                out.push(Figure {
+                    label: format!(
+                        "{child}: a document for each {child} of today, without {ref_field}"
+                    ),
+                    before: count(child, &json!({})),
+                    after: count(child, &lacking),
+                });
+                out.push(Figure {
+                    label: format!("{child}: the documents of today, kept until the final step"),
+                    before: count(child, &json!({})),
+                    after: count(child, &holding),
+                });
+                Figure {
+                    label: format!(
+                        "{child}: documents whose _id is a {parent}'s, one per {child} of today"
+                    ),
+                    before: count(child, &json!({})),
+                    after: format!("squillHeld({}, \"_id\", {})", json!(child), json!(parent)),
+                }
+            }
             Action::ParentsFromChildren {
                 child,
                 field,

@@ -123,7 +123,9 @@ impl Builder<'_> {
                 FieldOrigin::Id => format!(
                     "json_build_object('$oid', substr(md5(concat_ws('|', {g}.p, {g}.b)), 1, 24))"
                 ),
-                FieldOrigin::Reference { relationship: x } if *x == r.name => {
+                FieldOrigin::Reference {
+                    relationship: x, ..
+                } if *x == r.name => {
                     let sql = Self::column_type(child, &r.column).unwrap_or("text");
                     typed(&format!("{g}.p"), &f.ty, sql)
                 }

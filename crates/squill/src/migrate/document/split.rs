@@ -111,7 +111,7 @@ impl Builder<'_> {
                 let mut exprs = Vec::new();
                 for f in &shape.fields {
                     let origin = match &f.origin {
-                        FieldOrigin::Reference { relationship } if *relationship == r.name => {
+                        FieldOrigin::Reference { relationship, .. } if *relationship == r.name => {
                             FieldOrigin::Id
                         }
                         FieldOrigin::Copy { entity, field, .. }

@@ -17,7 +17,9 @@ pub fn diagram(design: &Design) -> String {
                 FieldOrigin::Embedded { relationship } => format!("embedded {relationship}"),
                 FieldOrigin::Copy { entity, field, .. } => format!("copy of {entity}.{field}"),
                 FieldOrigin::Computed { description, .. } => format!("computed: {description}"),
-                FieldOrigin::Reference { relationship } => format!("reference ({relationship})"),
+                FieldOrigin::Reference { relationship, .. } => {
+                    format!("reference ({relationship})")
+                }
                 FieldOrigin::Path { tree, .. } => format!("path in {tree}"),
                 FieldOrigin::Timeline { entity, .. } => {
                     format!("newest {entity} of those followed")
@@ -41,7 +43,7 @@ pub fn diagram(design: &Design) -> String {
     }
     for c in &design.collections {
         for f in &c.shape.fields {
-            let FieldOrigin::Reference { relationship } = &f.origin else {
+            let FieldOrigin::Reference { relationship, .. } = &f.origin else {
                 continue;
             };
             let Some(d) = design

@@ -237,7 +237,7 @@ fn origin(origin: &FieldOrigin) -> (&'static str, String) {
         FieldOrigin::Computed { description, .. } => {
             ("computed", format!("computed: {description}"))
         }
-        FieldOrigin::Reference { relationship } => ("reference", format!("→ {relationship}")),
+        FieldOrigin::Reference { relationship, .. } => ("reference", format!("→ {relationship}")),
         FieldOrigin::Path { tree, .. } => ("reference", format!("path in {tree}")),
         FieldOrigin::Timeline { entity, .. } => ("copy", format!("copies of the newest {entity}")),
         FieldOrigin::Outliers { entity, .. } => ("reference", format!("{entity} not pushed")),
@@ -376,7 +376,7 @@ fn reference_fields(shape: &Shape, prefix: &str, out: &mut Vec<(String, String, 
             format!("{prefix}.{}", f.name)
         };
         match (&f.origin, &f.ty) {
-            (FieldOrigin::Reference { relationship }, ty) => {
+            (FieldOrigin::Reference { relationship, .. }, ty) => {
                 let many = matches!(ty, ShapeType::Array { .. });
                 out.push((path, relationship.clone(), many));
             }
