@@ -141,6 +141,17 @@ pub const ATTRIBUTES_TYPICAL: u64 = 10;
 pub const ATTRIBUTE_PAIR_BYTES: u64 = 5 + 2 * (1 + 2 + 4 + 12 + 1);
 
 impl Field {
+    /// How many different values the field takes: `distinct` when the model
+    /// says, else what its type allows (the values of its `enum`, the two of
+    /// a bool); `None` when nothing bounds them.
+    pub fn distinct_values(&self) -> Option<u64> {
+        self.distinct.or_else(|| match &self.ty {
+            _ if !self.enum_values.is_empty() => Some(self.enum_values.len() as u64),
+            FieldType::Bool => Some(2),
+            _ => None,
+        })
+    }
+
     /// For an `attributes` field: the names an instance has (its `size`,
     /// else `ATTRIBUTES_TYPICAL`) and the names in all.
     pub fn attribute_names(&self) -> Option<(u64, u64)> {

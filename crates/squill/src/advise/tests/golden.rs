@@ -1099,3 +1099,39 @@ fn hotel_page_reads_no_kind_past_its_limit() {
         page.steps
     );
 }
+
+/// An equality on a field whose values the model lists (an `enum`, a bool)
+/// keeps the share one value has, when the model gives no `distinct`: a
+/// board of one state of four is a quarter of the tasks, not one task in
+/// the whole collection.
+#[test]
+fn an_enum_or_a_bool_bounds_its_distinct_values() {
+    let text = r"
+name: board
+entities:
+  task:
+    count: 1000000
+    fields:
+      state: {type: string(8), enum: [todo, doing, review, done]}
+      urgent: bool
+      title: string(40)
+operations:
+  by_state: {read: task, rate: 10, filter: {state: eq}}
+  urgent: {read: task, rate: 10, filter: {urgent: eq}}
+  by_title: {read: task, rate: 10, filter: {title: eq}}
+";
+    let model = crate::inputs::model_file::parse("m.yaml", text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let docs = |op: &str| {
+        d.operations
+            .iter()
+            .find(|p| p.operation == op)
+            .unwrap()
+            .steps[0]
+            .documents
+    };
+    assert_eq!(docs("by_state"), 250_000.0);
+    assert_eq!(docs("urgent"), 500_000.0);
+    // Nothing bounds a title: each is taken for unique.
+    assert!(docs("by_title") <= 1.0, "{}", docs("by_title"));
+}

@@ -829,14 +829,14 @@ impl<'a> Planner<'a> {
                         .model
                         .entity(other)
                         .field(&field)
-                        .and_then(|x| x.distinct)
+                        .and_then(crate::model::Field::distinct_values)
                         .map_or(f.count(other), |d| d.max(1) as f64);
                     1.0 / d
                 }
             } else {
                 let field = c.path.first().and_then(|p| entity.field(p));
                 let d = field
-                    .and_then(|x| x.distinct)
+                    .and_then(crate::model::Field::distinct_values)
                     .map_or(f.count(e), |d| d.max(1) as f64);
                 // One name of an `attributes` field, and one of its values:
                 // the instances that have the name, then the value's share.
