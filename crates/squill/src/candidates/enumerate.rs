@@ -354,7 +354,12 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
                     && model.relationship(o).one_parent()
             })
     };
-    // A copy of every field is not a reference any more: only explicit field lists.
+    // A copy of every field is not a reference any more (the child would
+    // be embedded, or the parent in the child): only explicit field lists.
+    // Through a many-to-many there is no such layout, and an id with every
+    // field of a small entity (a label's name and color) is the one way to
+    // show it without a second query.
+    let whole_is_a_copy = rel.kind == RelationshipKind::ManyToMany;
     let mut union: Vec<String> = Vec::new();
     for (fields, _) in reads {
         for f in fields {
@@ -363,7 +368,7 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
             }
         }
     }
-    if union.is_empty() || union.len() >= entity.fields.len().max(2) {
+    if union.is_empty() || (!whole_is_a_copy && union.len() >= entity.fields.len().max(2)) {
         return Vec::new();
     }
     let read_rate: f64 = reads.iter().map(|(_, rate)| rate).sum();

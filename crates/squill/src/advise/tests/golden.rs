@@ -1135,3 +1135,49 @@ operations:
     // Nothing bounds a title: each is taken for unique.
     assert!(docs("by_title") <= 1.0, "{}", docs("by_title"));
 }
+
+/// Through a many-to-many, copies of every field a small entity has (a
+/// label's name and color) are a layout to weigh: nothing else shows them
+/// without a second query, since the other side is shared and embeds
+/// nowhere. It was never enumerated, because a copy of every field was
+/// taken for an embedded child.
+#[test]
+fn every_field_of_a_small_entity_may_be_copied_through_a_many_to_many() {
+    let text = r"
+name: labels
+entities:
+  task:
+    count: 1000000
+    fields: {title: string(60), body: string(2000)}
+  label:
+    count: 50000
+    fields: {name: string(20), color: string(7)}
+relationships:
+  labels:
+    kind: many-to-many
+    parent: task
+    child: label
+    children: {typical: 2, max: 20}
+    parents: {typical: 40, max: 100000}
+operations:
+  board:
+    read: task
+    rate: 1000
+    filter: {_id: eq}
+    include:
+      labels: {fields: [name, color]}
+  recolor: {update: label, filter: {_id: eq}, changes: [color], rate: 0.1}
+";
+    let model = crate::inputs::model_file::parse("m.yaml", text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let r = decision(&d, "labels");
+    let copies = Layout::ExtendedReference {
+        copies_into: Side::Parent,
+        fields: vec!["name".into(), "color".into()],
+    };
+    assert!(
+        r.chosen == copies || r.alternatives.iter().any(|a| a.layout == copies),
+        "{:?}",
+        r.alternatives.iter().map(|a| &a.layout).collect::<Vec<_>>()
+    );
+}
