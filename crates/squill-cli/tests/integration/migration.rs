@@ -88,6 +88,23 @@ fn readings(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// sensor-readings with at most 5,000 readings a sensor (today's design can
+/// embed them) read 4 at a time, so that a bucket holds 4 and a sensor of
+/// today's data (up to 6 readings) fills more than one.
+fn bounded_readings(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = readings(layout, current);
+    let (children, limit) = (
+        "typical: 525600, max: unbounded, growth_per_day: 1440}",
+        "limit: 60}",
+    );
+    assert!(
+        text.contains(children) && text.contains(limit),
+        "the example's readings"
+    );
+    text.replacen(children, "typical: 500, max: 5000}", 1)
+        .replacen(limit, "limit: 4}", 1)
+}
+
 /// The user-profile scenario, `user_settings` pinned.
 fn settings(layout: Option<&str>, current: Option<&str>) -> String {
     let path = "examples/scenarios/s13-user-profile.yaml";
@@ -673,6 +690,10 @@ struct Case {
     /// child's time falls in its bucket's unit.
     bucketed: Option<(&'static str, &'static str, &'static str)>,
     time_key: Option<(&'static str, &'static str, &'static str)>,
+    /// The aggregates of the buckets of `bucketed`, `field:function:of`
+    /// (sum, min, max of the items' `of`): each bucket's against pymongo's
+    /// figure over its own items.
+    bucket_figures: Vec<&'static str>,
     /// Links whose first spec today equals the second after the final step
     /// (run with DROP_OLD = true): an outlier's children, split between the
     /// parent's array and the child collection, each holding some.
@@ -1319,6 +1340,32 @@ fn cases() -> Vec<Case> {
             stale: vec![("product", "category_path_1_price_1")],
             ..Case::default()
         },
+        Case {
+            name: "embed-to-bucket",
+            model: bounded_readings(Some("bucket"), Some("embed")),
+            today: bounded_readings(Some("embed"), None),
+            // Each reading embedded in a sensor today in a bucket of that
+            // sensor, with its time and value (no reading lost, none twice).
+            moved: vec![
+                (
+                    "sensor|_id|readings.time",
+                    "sensor_readings|sensor|readings.time",
+                ),
+                (
+                    "sensor|_id|readings.value",
+                    "sensor_readings|sensor|readings.value",
+                ),
+            ],
+            bucketed: Some(("sensor_readings", "readings", "count")),
+            bucket_figures: vec![
+                "sum_value:sum:value",
+                "min_value:min:value",
+                "max_value:max:value",
+            ],
+            // The array stays until the final step, and goes with it.
+            dropped: vec!["sensor|_id|readings.time"],
+            ..Case::default()
+        },
     ]
 }
 
@@ -1339,6 +1386,27 @@ if len(sys.argv) > 6:
         return t.replace(minute=0, second=0, microsecond=0, hour=t.hour - t.hour % hours)
     bad += [str(d["_id"]) for d in docs if any(unit(c[time]) != d[start] for c in d[items])]
 print(json.dumps({"buckets": len(docs), "bad": bad}))
+"#;
+
+/// The buckets whose aggregates are not pymongo's figures over their own
+/// items: for `collection items field:function:of…`, the buckets checked
+/// and the `_id`s of those that differ (relative 1e-9).
+const BUCKET_FIGURES: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+coll, items = sys.argv[3:5]
+specs = [s.split(":") for s in sys.argv[5:]]
+fns = {"sum": sum, "min": min, "max": max}
+n, bad = 0, []
+for d in db[coll].find({}):
+    n += 1
+    for name, fn, of in specs:
+        xs = [c[of] for c in d.get(items) or [] if c.get(of) is not None]
+        want, got = fns[fn](xs), d.get(name)
+        if got is None or abs(got - want) > 1e-9 * max(1, abs(want)):
+            bad.append(str(d["_id"]))
+print(json.dumps({"buckets": n, "bad": bad}))
 "#;
 
 fn measure(python: &str, uri: &str, db: &str, held: Option<(&str, &str)>) -> serde_json::Value {
@@ -1727,6 +1795,19 @@ fn run_cases(shard: usize) {
                 seen["bad"],
                 serde_json::json!([]),
                 "{}: counts, keys",
+                case.name
+            );
+        }
+        if let (Some((coll, items, _)), false) = (case.bucketed, case.bucket_figures.is_empty()) {
+            let text = run_tool(
+                Command::new(&python)
+                    .args(["-c", BUCKET_FIGURES, &uri, &db, coll, items])
+                    .args(&case.bucket_figures),
+            );
+            let seen: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+            assert!(
+                seen["buckets"].as_u64() > Some(0) && seen["bad"] == serde_json::json!([]),
+                "{}: the buckets' aggregates: {seen}",
                 case.name
             );
         }

@@ -4,6 +4,7 @@
 //! verification, the guarded final step and the rollback note.
 
 use super::action::{Action, Cleanup, ParentField, Undo};
+use super::bucket::Children;
 use super::pipeline::{collection, pipeline};
 use super::plan::Plan;
 use super::verify::figures;
@@ -30,6 +31,7 @@ pub const SUPPORTED: &[&str] = &[
     "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
     "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
+    "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
@@ -340,10 +342,16 @@ fn what(a: &Action) -> String {
             "{collection}.{target}: the {other} ids of {collection}.{field}, with copies of their fields"
         ),
         Action::Bucket(b) => format!(
-            "{}: the {} documents of each {} grouped {}{} to a bucket",
+            "{}: {} grouped {}{} to a bucket",
             b.bucket,
-            b.child,
-            b.parent,
+            match &b.children {
+                Children::Collection { child, .. } => {
+                    format!("the {child} documents of each {}", b.parent)
+                }
+                Children::Embedded { field, .. } => {
+                    format!("the children embedded in each {}.{field}", b.parent)
+                }
+            },
             if b.time.is_some() {
                 "by time unit, at most "
             } else {
@@ -448,6 +456,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                     | Action::Computed { of: Some(_), .. }
                     | Action::ParentsFromChildren { .. }
                     | Action::RefFromOwnId { .. }
+                    | Action::Bucket(_)
             )
         });
     if checks {
@@ -566,12 +575,34 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             );
             continue;
         }
+        if let Action::Bucket(b) = a
+            && b.made_ids()
+        {
+            // Each bucket's `_id` from its parent's id and its place (time
+            // unit, first child's index): written twice, a bucket replaces
+            // itself.
+            let _ = writeln!(
+                out,
+                "  const buckets = db.getCollection({}).aggregate([{{ $match: range }},\n{}\n  ]).toArray();\n\
+                 \x20 if (buckets.length > 0) {{\n\
+                 \x20   db.getCollection({}).bulkWrite(buckets.map((b) => {{ const id = squillLinkId(b._id.p, [b._id.k, b._id.n]); return {{ replaceOne: {{ filter: {{ _id: id }}, replacement: Object.assign(b, {{ _id: id }}), upsert: true }} }}; }}));\n\
+                 \x20 }}\n}});",
+                js(coll),
+                stages.join(",\n"),
+                js(&b.bucket),
+            );
+            continue;
+        }
         let (from, batch) = match a {
-            // The children of the batch's parents.
-            Action::Bucket(b) => (
-                b.child.as_str(),
-                format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&b.ref_path)),
-            ),
+            // The children of the batch's parents (or the parents
+            // themselves, their children embedded).
+            Action::Bucket(b) => match &b.children {
+                Children::Collection { child, ref_path } => (
+                    child.as_str(),
+                    format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(ref_path)),
+                ),
+                Children::Embedded { .. } => (coll, "{ $match: range }".to_string()),
+            },
             // The buckets of the batch's parents.
             Action::Unbucket(u) => (
                 u.bucket.as_str(),

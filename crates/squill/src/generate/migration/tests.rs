@@ -692,6 +692,46 @@ fn bucket_to_parent_reference() {
     insta::assert_snapshot!(text);
 }
 
+/// sensor-readings with at most 5,000 readings a sensor, so that today's
+/// design can embed them (an unbounded array it could not).
+fn bounded_readings(layout: &str, current: &str) -> String {
+    let text = readings(layout, current);
+    let unbounded = "typical: 525600, max: unbounded, growth_per_day: 1440}";
+    assert!(text.contains(unbounded), "the fixture's readings");
+    text.replacen(unbounded, "typical: 500, max: 5000}", 1)
+}
+
+#[test]
+fn embed_to_bucket() {
+    let text = moving(&bounded_readings("bucket", "embed"));
+    // The sensor's array unwound, each reading with its place in it, then
+    // grouped as from a collection: ordered by time, then place.
+    assert!(
+        text.contains(
+            r#"{"$unwind":{"path":"$__squill_chunk","includeArrayIndex":"__squill_index"}}"#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"{"$sort":{"__squill_parent":1,"time":1,"__squill_index":1}}"#)
+            || text.contains(r#"{"$sort":{"__squill_parent":1,"__squill_index":1}}"#),
+        "{text}"
+    );
+    // No id in the embedded readings: each bucket's from its sensor's and
+    // its place; the array goes in the final step only.
+    assert!(
+        text.contains("squillLinkId(b._id.p, [b._id.k, b._id.n])"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"db.getCollection("sensor").updateMany({}, { $unset: { "readings": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
 /// pinned to `layout`, with `current`.
 fn attendees(layout: &str, current: &str) -> String {

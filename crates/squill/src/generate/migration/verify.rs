@@ -5,7 +5,7 @@
 //! children a parent's array now holds against the children there were).
 
 use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
-use super::bucket::{Buckets, Unbuckets};
+use super::bucket::{Buckets, Children, Unbuckets};
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -489,15 +489,23 @@ fn unbuckets(out: &mut Vec<Figure>, u: &Unbuckets) {
     }
 }
 
-/// Each child of today in one bucket, the counts adding up to them, and no
-/// bucket over its size.
+/// Each child of today in one bucket, the counts adding up to them, no
+/// bucket over its size, each aggregate as recomputed over the bucket's
+/// own items, and (children embedded today) each parent's buckets holding
+/// as many as its array.
 fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
-    let children = count(&b.child, &set(&b.ref_path));
-    out.push(Figure {
-        label: format!(
-            "{}.{}: each {} document of today in one bucket",
-            b.bucket, b.items_field, b.child
+    let (children, what) = match &b.children {
+        Children::Collection { child, ref_path } => (
+            count(child, &set(ref_path)),
+            format!("each {child} document of today"),
         ),
+        Children::Embedded { field, .. } => (
+            sizes(&b.parent, field),
+            format!("each child embedded in {}.{field} today", b.parent),
+        ),
+    };
+    out.push(Figure {
+        label: format!("{}.{}: {what} in one bucket", b.bucket, b.items_field),
         before: children.clone(),
         after: sizes(&b.bucket, &b.items_field),
     });
@@ -518,4 +526,67 @@ fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
         before: "0".into(),
         after: count(&b.bucket, &json!({ over: {"$exists": true} })),
     });
+    if let Children::Embedded { field, .. } = &b.children {
+        out.push(Figure {
+            label: format!(
+                "{}: the parents whose buckets hold other than the children of their {field}",
+                b.parent
+            ),
+            before: "0".into(),
+            after: format!(
+                "squillMatching({}, {})",
+                json!(b.parent),
+                per_parent(b, field)
+            ),
+        });
+    }
+    let items = ChildrenAt::Embedded {
+        field: b.items_field.clone(),
+        one: false,
+    };
+    for f in &b.figures {
+        // The figure over the bucket's items under their name there (a
+        // count is the size, checked by the counts' total).
+        let Some(of) =
+            f.of.as_ref()
+                .filter(|_| !matches!(f.function, AggregateFn::Count))
+                .and_then(|of| b.items.iter().find(|i| &i.source == of))
+        else {
+            continue;
+        };
+        out.push(Figure {
+            label: format!(
+                "{}.{}: the buckets whose {} differs from their items'",
+                b.bucket,
+                f.target.field,
+                f.function.name()
+            ),
+            before: "0".into(),
+            after: format!(
+                "squillMatching({}, {})",
+                json!(b.bucket),
+                super::recompute::differing(
+                    &f.target.field,
+                    f.function,
+                    &of.target,
+                    &f.target.bson_type,
+                    &items
+                )
+            ),
+        });
+    }
+}
+
+/// The stages that keep the parents whose buckets hold, all together, not
+/// as many children as their array `field` of today.
+fn per_parent(b: &Buckets, field: &str) -> serde_json::Value {
+    let held = json!({"$sum": {"$map": {
+        "input": format!("${TMP}"),
+        "as": "b",
+        "in": {"$size": {"$ifNull": [format!("$$b.{}", b.items_field), []]}},
+    }}});
+    json!([
+        {"$lookup": {"from": b.bucket, "localField": "_id", "foreignField": b.ref_field, "as": TMP}},
+        {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, held]}}},
+    ])
 }
