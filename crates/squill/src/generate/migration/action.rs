@@ -5,6 +5,7 @@
 use super::archive::Archiving;
 use super::bucket::{Buckets, Unbuckets};
 use super::kinds::KindMove;
+use super::overflow::Overflow;
 use super::timeline::Timeline;
 use crate::design::Index;
 use crate::model::AggregateFn;
@@ -209,6 +210,9 @@ pub enum Action {
     /// bucket → parent-reference: each child in the buckets of a batch of
     /// parents into a document of the child collection.
     Unbucket(Box<Unbuckets>),
+    /// embed → outlier: each item of a batch of parents' arrays with an
+    /// `_id`, those past the threshold into the child collection.
+    Overflow(Box<Overflow>),
     /// parent-reference → tree-path or path-reference: `field` of each
     /// document of `collection`, the path from the root of the tree whose
     /// nodes (in `nodes`) keep their parent's id at `parent`, down to the
@@ -319,6 +323,7 @@ impl Action {
             } => ("computed", relationship, field),
             Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
             Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
+            Action::Overflow(o) => ("overflow", &o.relationship, &o.child),
             Action::Path {
                 relationship,
                 field,
@@ -412,6 +417,9 @@ pub enum Cleanup {
     },
     /// The documents copied into an archive out of the live collection.
     Archived(Box<Archiving>),
+    /// An outlier's arrays cut to the threshold, the children past it (and
+    /// any added since the step) in the child collection first.
+    Overflow(Box<Overflow>),
 }
 
 /// A figure that checks data no step moves, before the final step drops it.
@@ -470,4 +478,6 @@ pub enum Undo {
     },
     /// An archive added or dropped: its statements.
     Archive(Box<Archiving>),
+    /// The items of an array given `_id`s in place: back to today's fields.
+    Overflow(Box<Overflow>),
 }

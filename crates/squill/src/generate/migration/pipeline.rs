@@ -316,7 +316,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
         }
         Action::Timeline(t) => super::timeline::pipeline(t),
         // Written whole by `render` (its filter is a date fixed at run time).
-        Action::Archive(_) | Action::Kind(_) => Vec::new(),
+        Action::Archive(_) | Action::Kind(_) | Action::Overflow(_) => Vec::new(),
         Action::Computed {
             parent,
             field: f,
@@ -598,6 +598,7 @@ pub fn collection(action: &Action) -> &str {
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,
+        Action::Overflow(o) => &o.parent,
         Action::Timeline(t) => &t.readers,
         Action::Archive(a) => a.source(),
         Action::Kind(k) => k.source(),

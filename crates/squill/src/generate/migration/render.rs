@@ -32,6 +32,7 @@ pub const SUPPORTED: &[&str] = &[
     "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
+    "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
@@ -218,6 +219,14 @@ function squillHeld(coll, path, parent) {
   return r.length === 0 ? 0 : Number(r[0].n);
 }
 
+// The items of the arrays `field` of `coll` past the first `k` of each.
+function squillPast(coll, field, k) {
+  const r = db.getCollection(coll).aggregate([
+    { $group: { _id: null, n: { $sum: { $max: [0, { $subtract: [{ $size: { $ifNull: ["$" + field, []] } }, k] }] } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
 // The documents of `coll` that pass `stages`.
 function squillMatching(coll, stages) {
   const r = db.getCollection(coll).aggregate(stages.concat([{ $group: { _id: null, n: { $sum: 1 } } }])).toArray();
@@ -387,6 +396,7 @@ fn what(a: &Action) -> String {
             t.collection, t.readers, t.limit, t.items, t.follows.edges
         ),
         Action::Archive(a) => a.what(),
+        Action::Overflow(o) => o.what(),
         Action::Kind(k) => k.what(),
         Action::Computed {
             parent,
@@ -457,6 +467,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                     | Action::ParentsFromChildren { .. }
                     | Action::RefFromOwnId { .. }
                     | Action::Bucket(_)
+                    | Action::Overflow(_)
             )
         });
     if checks {
@@ -509,6 +520,12 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 (var, coll)
             })
             .collect();
+        if let Action::Overflow(o) = a {
+            // Called by the final step too (a function declaration is
+            // hoisted: the final step may run in a later run that skips
+            // the step).
+            let _ = writeln!(out, "{}", o.definition());
+        }
         let _ = writeln!(
             out,
             "runStep({}, {}, {}, (range, ids) => {{",
@@ -546,6 +563,10 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         }
         if let Action::Archive(a) = a {
             let _ = writeln!(out, "{}\n}});", a.batch());
+            continue;
+        }
+        if let Action::Overflow(o) = a {
+            let _ = writeln!(out, "{}\n}});", o.batch());
             continue;
         }
         if let Action::Kind(k) = a {
@@ -628,16 +649,25 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
     );
     for c in &recommended.collections {
-        let _ = writeln!(
-            out,
-            "ensureCollection({}, {});",
-            js(&c.name),
-            schema::validator(c)
-        );
+        if plan.deferred.contains(&c.name) {
+            let _ = writeln!(
+                out,
+                "// The validator of {} is set by the final step: it would reject the writes of\n\
+                 // today's application until then.",
+                c.name
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "ensureCollection({}, {});",
+                js(&c.name),
+                schema::validator(c)
+            );
+        }
         out.push_str(&indexes::mongosh(c));
     }
     verification(&mut out, &figs);
-    cleanup(&mut out, plan);
+    cleanup(&mut out, plan, recommended);
     rollback(&mut out, today, recommended, plan);
     out
 }
@@ -663,7 +693,7 @@ fn verification(out: &mut String, figs: &[super::verify::Figure]) {
     );
 }
 
-fn cleanup(out: &mut String, plan: &Plan) {
+fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
     out.push_str("\n// ---- Final step (separate, guarded): remove what only the design of today used ----\n");
     let mut lines = Vec::new();
     for c in &plan.cleanup {
@@ -688,7 +718,18 @@ fn cleanup(out: &mut String, plan: &Plan) {
                 n = js(&index.name)
             ),
             Cleanup::Archived(a) => a.cleanup(),
+            Cleanup::Overflow(o) => o.cleanup(),
         });
+    }
+    // The validators that waited for the data of today to go.
+    for c in &recommended.collections {
+        if plan.deferred.contains(&c.name) {
+            lines.push(format!(
+                "ensureCollection({}, {});",
+                js(&c.name),
+                schema::validator(c)
+            ));
+        }
     }
     if lines.is_empty() {
         out.push_str("// Nothing of today's design is left over.\n");
@@ -738,6 +779,7 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 v = js(&format!("${field}._id"))
             ),
             Undo::Archive(_) => continue,
+            Undo::Overflow(o) => o.undo(),
             Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;

@@ -785,6 +785,28 @@ fn parent_reference_to_outlier() {
 }
 
 #[test]
+fn embed_to_outlier() {
+    let text = moving(&attendees("outlier", "embed"));
+    // Each item given an `_id` and the event's id in place; those past
+    // the threshold upserted into the attendees under it; the array cut
+    // and the event's validator set by the final step only.
+    assert!(
+        text.contains("const items = old.map((x) => Object.assign({ _id: x._id === undefined ? new ObjectId() : x._id }, x, { \"event\": d._id }));"),
+        "{text}"
+    );
+    assert!(text.contains("const past = items.slice(1133);"), "{text}");
+    assert!(
+        text.contains("db.getCollection(\"event\").find({}, { \"attendees\": 1 }).forEach((d) => squillOverflow_attendees(d, true));"),
+        "{text}"
+    );
+    assert!(
+        text.contains("// The validator of event is set by the final step"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn outlier_to_parent_reference() {
     insta::assert_snapshot!(moving(&attendees("parent-reference", "outlier")));
 }

@@ -6,6 +6,7 @@
 
 use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
 use super::bucket::{Buckets, Children, Unbuckets};
+use super::overflow::Overflow;
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -308,6 +309,10 @@ pub fn figures(
                 unbuckets(&mut out, u);
                 continue;
             }
+            Action::Overflow(o) => {
+                overflow(&mut out, o);
+                continue;
+            }
             Action::Timeline(t) => {
                 super::timeline::figures(&mut out, t);
                 continue;
@@ -589,4 +594,55 @@ fn per_parent(b: &Buckets, field: &str) -> serde_json::Value {
         {"$lookup": {"from": b.bucket, "localField": "_id", "foreignField": b.ref_field, "as": TMP}},
         {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, held]}}},
     ])
+}
+
+/// Each item of the arrays with an `_id` (and the parent's id), one child
+/// document per item past the threshold, and per parent the `_id`s of its
+/// child documents those of its items past the threshold.
+fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
+    let (parent, field, k) = (&o.parent, &o.field, o.threshold);
+    let mut names = vec!["_id"];
+    names.extend(o.item_ref.as_deref());
+    out.push(Figure {
+        label: format!("{parent}.{field}: items with {}", names.join(" and ")),
+        before: sizes(parent, field),
+        after: format!(
+            "squillFilled({}, {}, {})",
+            json!(parent),
+            json!(field),
+            json!(names)
+        ),
+    });
+    out.push(Figure {
+        label: format!(
+            "{}: one document per child past the first {k} of {parent}.{field}",
+            o.child
+        ),
+        before: format!("squillPast({}, {}, {k})", json!(parent), json!(field)),
+        after: count(&o.child, &set(&o.ref_field)),
+    });
+    // The ids by `$map` (a path through an array is not read as one by
+    // every server).
+    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
+    let ids = ids_of(format!("${field}"));
+    let past = json!({"$slice": [ids, k, {"$max": [1, {"$size": ids}]}]});
+    let same = json!({"$and": [
+        {"$eq": [{"$size": format!("${TMP}")}, {"$size": past}]},
+        {"$setEquals": [ids_of(format!("${TMP}")), past]},
+    ]});
+    out.push(Figure {
+        label: format!(
+            "{parent}: the parents whose {} documents are not the items past the first {k} of their {field}",
+            o.child
+        ),
+        before: "0".into(),
+        after: format!(
+            "squillMatching({}, {})",
+            json!(parent),
+            json!([
+                {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "as": TMP}},
+                {"$match": {"$expr": {"$not": [same]}}},
+            ])
+        ),
+    });
 }
