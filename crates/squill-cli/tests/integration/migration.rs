@@ -1367,6 +1367,25 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "bucket-to-embed",
+            model: bounded_readings(Some("embed"), Some("bucket")),
+            today: bounded_readings(Some("bucket"), None),
+            // Each reading of a sensor's buckets in the sensor's array, with
+            // its time and value; the buckets go in the final step.
+            moved: vec![
+                (
+                    "sensor_readings|sensor|readings.time",
+                    "sensor|_id|readings.time",
+                ),
+                (
+                    "sensor_readings|sensor|readings.value",
+                    "sensor|_id|readings.value",
+                ),
+            ],
+            dropped: vec!["sensor_readings|sensor|readings.time"],
+            ..Case::default()
+        },
+        Case {
             name: "embed-to-outlier",
             model: attendees(Some("outlier"), Some("embed")),
             // Today's events embed 4 to 6 attendees (without an `_id`):

@@ -28,6 +28,15 @@ pub enum ParentField {
     /// An outlier's parent: its first `k` children in the order they
     /// arrived (by `_id`); the rest stay in the child collection.
     First { items: Vec<ItemField>, k: u64 },
+    /// bucket → embed: the items of the parent's buckets (`child`, the
+    /// bucket collection), the buckets in the order of their `key` fields
+    /// (page or unit start, then `_id`), each bucket's `array` in its own
+    /// order, each item's fields from the bucket item's.
+    FromBuckets {
+        array: String,
+        key: Vec<String>,
+        items: Vec<ItemField>,
+    },
     /// Copies of some of the children's fields beside their ids (an
     /// extended reference into the parent; a subset when `latest` keeps the
     /// newest `k` by the sort field).

@@ -15,10 +15,10 @@
 //! its parent's id and its place (time unit and page), the same on every
 //! run.
 
-use super::action::{Action, Cleanup, ItemField, Undo};
+use super::action::{Action, Cleanup, ItemField, ParentField, Undo};
 use super::pipeline::{convert, field};
 use super::plan::Plan;
-use super::source::{Source, collection_of, item_fields};
+use super::source::{Source, collection_of, item_fields, link_field as link_of};
 use crate::design::{
     BucketBy, BucketPart, Collection, Design, FieldOrigin, Layout, RelationshipDecision,
     ShapeField, ShapeType,
@@ -460,9 +460,15 @@ pub struct Unbuckets {
 /// The step from today's buckets to the recommended child collection, or a
 /// reason in `p.refused`.
 pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+    if rel.chosen == Layout::Embed {
+        into_parent(p, today, recommended, rel);
+        return;
+    }
     if rel.chosen != Layout::ParentReference {
-        p.refused
-            .push("buckets become a child collection with the parent's id only".into());
+        p.refused.push(
+            "buckets become a child collection with the parent's id or the parent's array only"
+                .into(),
+        );
         return;
     }
     let (Some(bucket), Some(parent), Some(target)) = (
@@ -495,6 +501,106 @@ pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relat
         }
         Err(why) => p.refused.push(why),
     }
+}
+
+/// bucket → embed: the parent's array from its buckets' items, in the
+/// buckets' order (their key, then `_id`), each item's fields from the
+/// bucket item's of the same origin; the bucket collection stays until the
+/// final step.
+fn into_parent(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+    let name = &rel.relationship;
+    let (Some(bucket), Some(old_parent), Some(parent)) = (
+        bucket_collection(today, name),
+        collection_of(today, &rel.parent),
+        collection_of(recommended, &rel.parent),
+    ) else {
+        p.refused
+            .push("no bucket collection today, or no parent collection in both designs".into());
+        return;
+    };
+    fn of<'c>(c: &'c Collection, name: &str) -> Option<&'c ShapeField> {
+        c.shape
+            .fields
+            .iter()
+            .find(|f| matches!(&f.origin, FieldOrigin::Embedded { relationship: r } if r == name))
+    }
+    let bucket_ref = bucket.shape.fields.iter().find(|f| {
+        matches!(&f.origin, FieldOrigin::Reference { relationship: r } if r == name)
+            && matches!(f.ty, ShapeType::Scalar { .. })
+    });
+    let (Some(array), Some(target), Some(bucket_ref)) =
+        (of(bucket, name), of(parent, name), bucket_ref)
+    else {
+        p.refused.push(format!(
+            "`{}` has no array of children or no reference, or `{}` no array",
+            bucket.name, parent.name
+        ));
+        return;
+    };
+    let (Some((old_items, false)), Some((new_items, false))) =
+        (item_fields(array), item_fields(target))
+    else {
+        p.refused
+            .push("the children are not an array of sub-documents in both designs".into());
+        return;
+    };
+    let mut items = Vec::new();
+    for f in new_items {
+        let Some(o) = old_items.iter().find(|o| o.origin == f.origin) else {
+            p.refused.push(format!(
+                "no step builds `{}.{}.{}` from the items of `{}.{}`",
+                parent.name, target.name, f.name, bucket.name, array.name
+            ));
+            return;
+        };
+        items.push(ItemField {
+            target: f.name.clone(),
+            source: o.name.clone(),
+        });
+    }
+    // The buckets' order: their page or the start of their time unit.
+    let key = bucket
+        .shape
+        .fields
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.origin,
+                FieldOrigin::Bucket {
+                    part: BucketPart::Page | BucketPart::Start,
+                    ..
+                }
+            )
+        })
+        .map(|f| f.name.clone())
+        .collect();
+    if link_of(old_parent, name).is_none() {
+        p.undo.push(Undo::Unset {
+            collection: old_parent.name.clone(),
+            field: target.name.clone(),
+        });
+    }
+    if !recommended
+        .collections
+        .iter()
+        .any(|c| c.name == bucket.name)
+    {
+        p.cleanup.push(Cleanup::DropCollection {
+            collection: bucket.name.clone(),
+        });
+    }
+    p.actions.push(Action::BuildParent {
+        relationship: name.clone(),
+        parent: old_parent.name.clone(),
+        field: target.name.clone(),
+        child: bucket.name.clone(),
+        ref_path: bucket_ref.name.clone(),
+        what: ParentField::FromBuckets {
+            array: array.name.clone(),
+            key,
+            items,
+        },
+    });
 }
 
 /// Each field of the new child collection from the bucket: the parent's id

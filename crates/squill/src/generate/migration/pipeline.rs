@@ -106,6 +106,22 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     };
                     (vec![json!({"$sort": {"_id": 1}})], value)
                 }
+                ParentField::FromBuckets { array, key, items } => {
+                    let mut sort = Map::new();
+                    for k in key {
+                        sort.insert(k.clone(), json!(1));
+                    }
+                    sort.insert("_id".into(), json!(1));
+                    let each = map(
+                        json!({"$ifNull": [format!("$$this.{array}"), []]}),
+                        "c",
+                        object_of(items, "c"),
+                    );
+                    (
+                        vec![json!({"$sort": sort})],
+                        json!({"$reduce": {"input": field(TMP), "initialValue": [], "in": {"$concatArrays": ["$$value", each]}}}),
+                    )
+                }
                 ParentField::First { items, k } => (
                     vec![json!({"$sort": {"_id": 1}}), json!({"$limit": k})],
                     map(json!(field(TMP)), "c", object_of(items, "c")),

@@ -32,6 +32,7 @@ pub const SUPPORTED: &[&str] = &[
     "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
+    "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",
     "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
@@ -259,6 +260,9 @@ fn what(a: &Action) -> String {
             ParentField::Embedded { .. } => {
                 format!("{parent}.{field}: its {child} documents embedded")
             }
+            ParentField::FromBuckets { .. } => {
+                format!("{parent}.{field}: the children of its {child} buckets embedded")
+            }
             ParentField::First { k, .. } => {
                 format!("{parent}.{field}: its first {k} {child} documents embedded")
             }
@@ -468,6 +472,10 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                     | Action::RefFromOwnId { .. }
                     | Action::Bucket(_)
                     | Action::Overflow(_)
+                    | Action::BuildParent {
+                        what: ParentField::FromBuckets { .. },
+                        ..
+                    }
             )
         });
     if checks {

@@ -732,6 +732,19 @@ fn embed_to_bucket() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn bucket_to_embed() {
+    let text = moving(&bounded_readings("embed", "bucket"));
+    // The sensor's buckets in their order, their items concatenated.
+    assert!(
+        text.contains(r#""pipeline":[{"$sort":{"hour":1,"_id":1}}]"#)
+            || text.contains(r#""pipeline":[{"$sort":{"page":1,"_id":1}}]"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""$concatArrays":["$$value","#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
 /// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
 /// pinned to `layout`, with `current`.
 fn attendees(layout: &str, current: &str) -> String {

@@ -147,28 +147,50 @@ pub fn figures(
                 ref_path,
                 what,
                 ..
-            } => Figure {
-                label: format!("{parent}.{field}: the {child} documents it holds"),
-                before: match what {
-                    // Each link once: the items of the other side's arrays.
-                    ParentField::Holders { .. } => {
-                        sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
-                    }
-                    ParentField::First { k, .. } => {
-                        format!("squillCapped({}, {}, {k})", json!(child), json!(ref_path))
-                    }
-                    ParentField::Copies {
-                        latest: Some(l), ..
-                    } => format!(
-                        "squillCapped({}, {}, {})",
-                        json!(child),
-                        json!(ref_path),
-                        l.k
-                    ),
-                    _ => count(child, &set(ref_path)),
-                },
-                after: sizes(parent, field),
-            },
+            } => {
+                if let ParentField::FromBuckets { array, .. } = what {
+                    out.push(Figure {
+                        label: format!(
+                            "{parent}: the parents whose {field} holds other than the children of their {child} buckets"
+                        ),
+                        before: "0".into(),
+                        after: format!(
+                            "squillMatching({}, {})",
+                            json!(parent),
+                            per_parent(child, ref_path, array, field)
+                        ),
+                    });
+                }
+                Figure {
+                    label: match what {
+                        ParentField::FromBuckets { .. } => {
+                            format!("{parent}.{field}: each child in the {child} buckets once")
+                        }
+                        _ => format!("{parent}.{field}: the {child} documents it holds"),
+                    },
+                    before: match what {
+                        // Each link once: the items of the other side's arrays.
+                        ParentField::Holders { .. } => {
+                            sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
+                        }
+                        // Every item of the buckets once.
+                        ParentField::FromBuckets { array, .. } => sizes(child, array),
+                        ParentField::First { k, .. } => {
+                            format!("squillCapped({}, {}, {k})", json!(child), json!(ref_path))
+                        }
+                        ParentField::Copies {
+                            latest: Some(l), ..
+                        } => format!(
+                            "squillCapped({}, {}, {})",
+                            json!(child),
+                            json!(ref_path),
+                            l.k
+                        ),
+                        _ => count(child, &set(ref_path)),
+                    },
+                    after: sizes(parent, field),
+                }
+            }
             Action::Unwind {
                 parent,
                 field,
@@ -541,7 +563,7 @@ fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
             after: format!(
                 "squillMatching({}, {})",
                 json!(b.parent),
-                per_parent(b, field)
+                per_parent(&b.bucket, &b.ref_field, &b.items_field, field)
             ),
         });
     }
@@ -582,16 +604,17 @@ fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
     }
 }
 
-/// The stages that keep the parents whose buckets hold, all together, not
-/// as many children as their array `field` of today.
-fn per_parent(b: &Buckets, field: &str) -> serde_json::Value {
+/// The stages that keep the parents whose buckets (in `bucket`, by
+/// `ref_field`) hold, all together, not as many children at `items` as
+/// their array `field`.
+fn per_parent(bucket: &str, ref_field: &str, items: &str, field: &str) -> serde_json::Value {
     let held = json!({"$sum": {"$map": {
         "input": format!("${TMP}"),
         "as": "b",
-        "in": {"$size": {"$ifNull": [format!("$$b.{}", b.items_field), []]}},
+        "in": {"$size": {"$ifNull": [format!("$$b.{items}"), []]}},
     }}});
     json!([
-        {"$lookup": {"from": b.bucket, "localField": "_id", "foreignField": b.ref_field, "as": TMP}},
+        {"$lookup": {"from": bucket, "localField": "_id", "foreignField": ref_field, "as": TMP}},
         {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, held]}}},
     ])
 }
