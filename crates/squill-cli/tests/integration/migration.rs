@@ -1386,6 +1386,36 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "outlier-to-embed",
+            model: attendees(Some("embed"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            // The generator keeps today's events within the threshold of
+            // 3: each array filled to it, and two attendees past it in the
+            // attendee collection, as registering them today would.
+            prepare: Some(
+                r#"db.event.find({}).forEach((e) => {
+                  const a = e.attendees || [];
+                  while (a.length < 3) a.push({ _id: new ObjectId(), name: `in ${a.length}`, registered_at: new Date(Date.UTC(2024, 0, 2)), event: e._id });
+                  db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
+                  db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
+                })"#,
+            ),
+            // Each attendee of today (in its event's array or past the
+            // threshold in the attendee collection) in its event's array,
+            // by its `_id` until the final step, by its name after it.
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "event|_id|attendees._id",
+            )],
+            dropped: vec!["event|_id|attendees._id"],
+            split: Some((
+                "event|_id|attendees.name+attendee|event|name",
+                "event|_id|attendees.name",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
             name: "embed-to-outlier",
             model: attendees(Some("outlier"), Some("embed")),
             // Today's events embed 4 to 6 attendees (without an `_id`):

@@ -5,7 +5,7 @@
 use super::archive::Archiving;
 use super::bucket::{Buckets, Unbuckets};
 use super::kinds::KindMove;
-use super::overflow::Overflow;
+use super::overflow::{Gather, Overflow};
 use super::timeline::Timeline;
 use crate::design::Index;
 use crate::model::AggregateFn;
@@ -222,6 +222,9 @@ pub enum Action {
     /// embed → outlier: each item of a batch of parents' arrays with an
     /// `_id`, those past the threshold into the child collection.
     Overflow(Box<Overflow>),
+    /// outlier → embed: each parent's array gets its children of the child
+    /// collection.
+    Gather(Box<Gather>),
     /// parent-reference → tree-path or path-reference: `field` of each
     /// document of `collection`, the path from the root of the tree whose
     /// nodes (in `nodes`) keep their parent's id at `parent`, down to the
@@ -333,6 +336,7 @@ impl Action {
             Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
             Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
             Action::Overflow(o) => ("overflow", &o.relationship, &o.child),
+            Action::Gather(g) => ("gather", &g.relationship, &g.field),
             Action::Path {
                 relationship,
                 field,
@@ -429,6 +433,9 @@ pub enum Cleanup {
     /// An outlier's arrays cut to the threshold, the children past it (and
     /// any added since the step) in the child collection first.
     Overflow(Box<Overflow>),
+    /// An outlier's children gathered into the arrays again (those added
+    /// since the step), the items reshaped.
+    Gather(Box<Gather>),
 }
 
 /// A figure that checks data no step moves, before the final step drops it.
@@ -489,4 +496,6 @@ pub enum Undo {
     Archive(Box<Archiving>),
     /// The items of an array given `_id`s in place: back to today's fields.
     Overflow(Box<Overflow>),
+    /// Arrays grown in place: back to today's threshold.
+    Gather(Box<Gather>),
 }

@@ -277,3 +277,240 @@ impl Overflow {
         )
     }
 }
+
+/// outlier → embed: each parent's array gets the children the child
+/// collection holds for it (in `_id` order, after its own), in place and
+/// in today's item shape, so that today's application reads them as it
+/// did (until the final step it sees the children past the threshold twice,
+/// in the array and in the collection). The final step gathers again (the
+/// children added since included), gives the items the recommended shape,
+/// then drops the child collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gather {
+    pub relationship: String,
+    pub parent: String,
+    pub field: String,
+    /// Today's threshold (the rollback cuts the arrays back to it).
+    pub threshold: u64,
+    pub child: String,
+    pub ref_field: String,
+    /// Today's item fields, each from a child document's field.
+    pub today_items: Vec<ItemField>,
+    /// The recommended item fields, each from today's item's.
+    pub items: Vec<ItemField>,
+}
+
+/// The step, or a reason in `p.refused`.
+pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, now: &RelationshipDecision) {
+    match gather(today, recommended, now) {
+        Ok(g) => {
+            p.undo.push(Undo::Gather(Box::new(g.clone())));
+            p.cleanup.push(Cleanup::Gather(Box::new(g.clone())));
+            // Today's bound on the array would reject the children
+            // appended; the recommended validator takes today's items too.
+            p.early.push(g.parent.clone());
+            p.actions.push(Action::Gather(Box::new(g)));
+        }
+        Err(why) => p.refused.push(why),
+    }
+}
+
+fn gather(
+    today: &Design,
+    recommended: &Design,
+    now: &RelationshipDecision,
+) -> Result<Gather, String> {
+    let Layout::Outlier { threshold } = now.chosen else {
+        return Err("not an outlier today".into());
+    };
+    let name = &now.relationship;
+    let (Some(old_parent), Some(new_parent), Some(child)) = (
+        collection_of(today, &now.parent),
+        collection_of(recommended, &now.parent),
+        collection_of(today, &now.child),
+    ) else {
+        return Err("no parent collection in both designs, or no child collection today".into());
+    };
+    let (Some(old), Some(new), Some(reference)) = (
+        link_field(old_parent, name),
+        link_field(new_parent, name),
+        link_field(child, name),
+    ) else {
+        return Err(format!(
+            "no array in `{}` or no reference in `{}`",
+            old_parent.name, child.name
+        ));
+    };
+    let (Some((old_items, false)), Some((new_items, false)), ShapeType::Scalar { .. }) =
+        (item_fields(old), item_fields(new), &reference.ty)
+    else {
+        return Err("the children are not an array of sub-documents in both designs".into());
+    };
+    if recommended.collections.iter().any(|c| c.name == child.name) {
+        // The final step tells the children it appended by the child
+        // collection being gone (a reshaped item may have no `_id`).
+        return Err(format!("`{}` stays in the recommended design", child.name));
+    }
+    if old.name != new.name || !old_items.iter().any(|i| i.name == "_id") {
+        return Err(format!(
+            "the array `{}` changes its name, or its items have no `_id`",
+            old.name
+        ));
+    }
+    // Today's item fields from the child document's with the same origin
+    // (the reference to the parent: the parent's id).
+    let mut today_items = Vec::new();
+    for i in old_items {
+        let source = match &i.origin {
+            FieldOrigin::Reference { relationship } if relationship == name => {
+                Some(reference.name.clone())
+            }
+            o => child
+                .shape
+                .fields
+                .iter()
+                .find(|f| &f.origin == o)
+                .map(|f| f.name.clone()),
+        };
+        let Some(source) = source else {
+            return Err(format!(
+                "no field of `{}` for `{}.{}.{}`",
+                child.name, old_parent.name, old.name, i.name
+            ));
+        };
+        today_items.push(ItemField {
+            target: i.name.clone(),
+            source,
+        });
+    }
+    let mut items = Vec::new();
+    for f in new_items {
+        let Some(o) = old_items.iter().find(|o| o.origin == f.origin) else {
+            return Err(format!(
+                "no step builds `{}.{}.{}` from today's items",
+                new_parent.name, new.name, f.name
+            ));
+        };
+        items.push(ItemField {
+            target: f.name.clone(),
+            source: o.name.clone(),
+        });
+    }
+    Ok(Gather {
+        relationship: name.clone(),
+        parent: old_parent.name.clone(),
+        field: old.name.clone(),
+        threshold,
+        child: child.name.clone(),
+        ref_field: reference.name.clone(),
+        today_items,
+        items,
+    })
+}
+
+impl Gather {
+    /// The name of the script's function for one parent.
+    pub fn function(&self) -> String {
+        let safe: String = self
+            .relationship
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("squillGather_{safe}")
+    }
+
+    /// The function the step and the final step call for each parent: the
+    /// children of the child collection not in its array yet (by `_id`)
+    /// appended in today's item shape; with `last`, the items in the
+    /// recommended shape. Written back only if the array is still as read.
+    pub fn definition(&self) -> String {
+        let (p, f, c, r) = (
+            js(&self.parent),
+            js(&self.field),
+            js(&self.child),
+            js(&self.ref_field),
+        );
+        let pair = |items: &[ItemField]| {
+            pairs(items.iter().map(|i| (i.target.as_str(), i.source.as_str())))
+        };
+        format!(
+            "// {rel}: the {cn} documents of a {pn} not in its {fname} yet (by `_id`), appended\n\
+             // in `_id` order as today's items; with `last`, the items as the recommended\n\
+             // design has them.\n\
+             function {name}(d, last) {{\n\
+             \x20 const pick = (x, fields) => Object.fromEntries(fields.filter(([, s]) => x[s] !== undefined).map(([t, s]) => [t, x[s]]));\n\
+             \x20 for (let tries = 0; ; tries++) {{\n\
+             \x20   if (d === null) return;\n\
+             \x20   const old = d[{f}];\n\
+             \x20   const items = Array.isArray(old) ? old : [];\n\
+             \x20   const held = new Set(items.map((x) => EJSON.stringify(x._id)));\n\
+             \x20   const more = db.getCollection({c}).find({{ {r}: d._id }}).sort({{ _id: 1 }}).toArray().filter((x) => !held.has(EJSON.stringify(x._id)));\n\
+             \x20   const all = items.concat(more.map((x) => pick(x, {today})));\n\
+             \x20   const now = last ? all.map((x) => pick(x, {items})) : all;\n\
+             \x20   if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: old === undefined ? {{ $exists: false }} : old }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
+             \x20   if (tries === 5) throw new Error(`squill migration: {pn} ${{d._id}}: its {fname} keeps changing`);\n\
+             \x20   d = db.getCollection({p}).findOne({{ _id: d._id }}, {{ {f}: 1 }});\n\
+             \x20 }}\n}}",
+            rel = self.relationship,
+            pn = self.parent,
+            fname = self.field,
+            cn = self.child,
+            name = self.function(),
+            today = pair(&self.today_items),
+            items = pair(&self.items),
+        )
+    }
+
+    /// One batch of the step: the function for each parent of the range.
+    pub fn batch(&self) -> String {
+        format!(
+            "  db.getCollection({}).find(range, {{ {}: 1 }}).forEach((d) => {}(d, false));",
+            js(&self.parent),
+            js(&self.field),
+            self.function()
+        )
+    }
+
+    /// The final step: the children gathered for every parent (those added
+    /// since the step), the child collection dropped (the recommended
+    /// design has none), and only then the items reshaped: a reshaped item
+    /// may have no `_id` to tell it by, so a final step run again must find
+    /// no child to append.
+    pub fn cleanup(&self) -> String {
+        let each = |last: bool| {
+            format!(
+                "db.getCollection({}).find({{}}, {{ {}: 1 }}).forEach((d) => {}(d, {last}));",
+                js(&self.parent),
+                js(&self.field),
+                self.function()
+            )
+        };
+        [
+            each(false),
+            format!("db.getCollection({}).drop();", js(&self.child)),
+            each(true),
+        ]
+        .join("\n  ")
+    }
+
+    /// The rollback before the final step: each array cut back to today's
+    /// threshold (its own children came first).
+    pub fn undo(&self) -> String {
+        let f = &self.field;
+        format!(
+            "db.getCollection({}).updateMany({{ {}: {{ $type: \"array\" }} }}, [{{ $set: {{ {}: {{ $slice: [{}, {}] }} }} }}]);  // the arrays of today again",
+            js(&self.parent),
+            js(f),
+            js(f),
+            js(&format!("${f}")),
+            self.threshold
+        )
+    }
+
+    pub fn what(&self) -> String {
+        format!(
+            "{}.{}: its {} documents appended, in today's item shape",
+            self.parent, self.field, self.child
+        )
+    }
+}

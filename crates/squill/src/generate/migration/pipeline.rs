@@ -332,7 +332,9 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
         }
         Action::Timeline(t) => super::timeline::pipeline(t),
         // Written whole by `render` (its filter is a date fixed at run time).
-        Action::Archive(_) | Action::Kind(_) | Action::Overflow(_) => Vec::new(),
+        Action::Archive(_) | Action::Kind(_) | Action::Overflow(_) | Action::Gather(_) => {
+            Vec::new()
+        }
         Action::Computed {
             parent,
             field: f,
@@ -615,6 +617,7 @@ pub fn collection(action: &Action) -> &str {
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,
         Action::Overflow(o) => &o.parent,
+        Action::Gather(g) => &g.parent,
         Action::Timeline(t) => &t.readers,
         Action::Archive(a) => a.source(),
         Action::Kind(k) => k.source(),

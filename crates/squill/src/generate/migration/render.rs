@@ -33,6 +33,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
     "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",
+    "outlier → embed (each parent's child documents appended to its array in place, the items reshaped and the child collection dropped in the final step)",
     "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
@@ -401,6 +402,7 @@ fn what(a: &Action) -> String {
         ),
         Action::Archive(a) => a.what(),
         Action::Overflow(o) => o.what(),
+        Action::Gather(g) => g.what(),
         Action::Kind(k) => k.what(),
         Action::Computed {
             parent,
@@ -472,6 +474,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                     | Action::RefFromOwnId { .. }
                     | Action::Bucket(_)
                     | Action::Overflow(_)
+                    | Action::Gather(_)
                     | Action::BuildParent {
                         what: ParentField::FromBuckets { .. },
                         ..
@@ -494,6 +497,18 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         let _ = writeln!(out, "  {},", f.before);
     }
     out.push_str("]);\n");
+    for c in &recommended.collections {
+        if plan.early.contains(&c.name) {
+            let _ = writeln!(
+                out,
+                "\n// The validator of {} before the steps: today's would reject what they write.\n\
+                 ensureCollection({}, {});",
+                c.name,
+                js(&c.name),
+                schema::validator(c)
+            );
+        }
+    }
     for (n, a) in plan.actions.iter().enumerate() {
         let id = a.id(n + 1);
         let coll = collection(a);
@@ -533,6 +548,9 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             // hoisted: the final step may run in a later run that skips
             // the step).
             let _ = writeln!(out, "{}", o.definition());
+        }
+        if let Action::Gather(g) = a {
+            let _ = writeln!(out, "{}", g.definition());
         }
         let _ = writeln!(
             out,
@@ -575,6 +593,10 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         }
         if let Action::Overflow(o) = a {
             let _ = writeln!(out, "{}\n}});", o.batch());
+            continue;
+        }
+        if let Action::Gather(g) = a {
+            let _ = writeln!(out, "{}\n}});", g.batch());
             continue;
         }
         if let Action::Kind(k) = a {
@@ -664,6 +686,8 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                  // today's application until then.",
                 c.name
             );
+        } else if plan.early.contains(&c.name) {
+            let _ = writeln!(out, "// The validator of {}: set before the steps.", c.name);
         } else {
             let _ = writeln!(
                 out,
@@ -727,6 +751,7 @@ fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
             ),
             Cleanup::Archived(a) => a.cleanup(),
             Cleanup::Overflow(o) => o.cleanup(),
+            Cleanup::Gather(g) => g.cleanup(),
         });
     }
     // The validators that waited for the data of today to go.
@@ -788,6 +813,7 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
             ),
             Undo::Archive(_) => continue,
             Undo::Overflow(o) => o.undo(),
+            Undo::Gather(g) => g.undo(),
             Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;

@@ -820,6 +820,22 @@ fn embed_to_outlier() {
 }
 
 #[test]
+fn outlier_to_embed() {
+    let text = moving(&attendees("embed", "outlier"));
+    // The attendee documents not in the array yet appended (by `_id`), the
+    // items reshaped and the collection dropped by the final step only.
+    assert!(
+        text.contains(".filter((x) => !held.has(EJSON.stringify(x._id)));"),
+        "{text}"
+    );
+    assert!(
+        text.contains("db.getCollection(\"attendee\").drop();\n  db.getCollection(\"event\").find({}, { \"attendees\": 1 }).forEach((d) => squillGather_attendees(d, true));"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn outlier_to_parent_reference() {
     insta::assert_snapshot!(moving(&attendees("parent-reference", "outlier")));
 }

@@ -6,7 +6,7 @@
 
 use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
 use super::bucket::{Buckets, Children, Unbuckets};
-use super::overflow::Overflow;
+use super::overflow::{Gather, Overflow};
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -333,6 +333,10 @@ pub fn figures(
             }
             Action::Overflow(o) => {
                 overflow(&mut out, o);
+                continue;
+            }
+            Action::Gather(g) => {
+                gather(&mut out, g);
                 continue;
             }
             Action::Timeline(t) => {
@@ -665,6 +669,34 @@ fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
             json!([
                 {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "as": TMP}},
                 {"$match": {"$expr": {"$not": [same]}}},
+            ])
+        ),
+    });
+}
+
+/// Each array holding its own items and the child documents of its
+/// parent, and per parent every child document's `_id` among its items'.
+fn gather(out: &mut Vec<Figure>, g: &Gather) {
+    let (parent, field, child) = (&g.parent, &g.field, &g.child);
+    out.push(Figure {
+        label: format!("{parent}.{field}: its items of today and the {child} documents"),
+        before: format!(
+            "{} + {}",
+            sizes(parent, field),
+            count(child, &set(&g.ref_field))
+        ),
+        after: sizes(parent, field),
+    });
+    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
+    out.push(Figure {
+        label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
+        before: "0".into(),
+        after: format!(
+            "squillMatching({}, {})",
+            json!(parent),
+            json!([
+                {"$lookup": {"from": child, "localField": "_id", "foreignField": g.ref_field, "as": TMP}},
+                {"$match": {"$expr": {"$not": [{"$setIsSubset": [ids_of(format!("${TMP}")), ids_of(format!("${field}"))]}]}}},
             ])
         ),
     });
