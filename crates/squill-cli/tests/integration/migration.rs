@@ -105,6 +105,20 @@ fn bounded_readings(layout: Option<&str>, current: Option<&str>) -> String {
         .replacen(limit, "limit: 4}", 1)
 }
 
+/// sensor-readings with at most 5,000 readings a sensor, still growing by
+/// 1,440 a day: advise buckets them by hour, and today's design can embed
+/// them.
+fn growing_readings(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = readings(layout, current);
+    let children = "typical: 525600, max: unbounded, growth_per_day: 1440}";
+    assert!(text.contains(children), "the example's readings");
+    text.replacen(
+        children,
+        "typical: 500, max: 5000, growth_per_day: 1440}",
+        1,
+    )
+}
+
 /// The user-profile scenario, `user_settings` pinned.
 fn settings(layout: Option<&str>, current: Option<&str>) -> String {
     let path = "examples/scenarios/s13-user-profile.yaml";
@@ -1413,6 +1427,30 @@ fn cases() -> Vec<Case> {
                 "event|_id|attendees.name",
             )),
             config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-bucket-by-time",
+            model: growing_readings(None, Some("embed")),
+            today: growing_readings(Some("embed"), None),
+            moved: vec![
+                (
+                    "sensor|_id|readings.time",
+                    "sensor_readings|sensor|readings.time",
+                ),
+                (
+                    "sensor|_id|readings.value",
+                    "sensor_readings|sensor|readings.value",
+                ),
+            ],
+            // Each reading in the bucket of its sensor's hour.
+            bucketed: Some(("sensor_readings", "readings", "count")),
+            time_key: Some(("hour", "time", "1")),
+            bucket_figures: vec![
+                "sum_value:sum:value",
+                "min_value:min:value",
+                "max_value:max:value",
+            ],
             ..Case::default()
         },
         Case {

@@ -745,6 +745,28 @@ fn bucket_to_embed() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn embed_to_bucket_by_time() {
+    // Still growing by 1,440 a day: bucketed by hour.
+    let text = readings("bucket", "embed").replacen(
+        "typical: 525600, max: unbounded, growth_per_day: 1440}",
+        "typical: 500, max: 5000, growth_per_day: 1440}",
+        1,
+    );
+    let text = moving(&text);
+    // Each reading's hour from its own time once unwound; ordered by time,
+    // then its place in the array.
+    assert!(
+        text.contains(r#"{"$mod":[{"$toLong":"$time"},3600000]}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"{"$sort":{"__squill_parent":1,"time":1,"__squill_index":1}}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
 /// pinned to `layout`, with `current`.
 fn attendees(layout: &str, current: &str) -> String {
