@@ -173,6 +173,23 @@ def related_doc(db, plan, coll, path, values):
                         return e["eq"]
         return None
 
+    def value_of(step_key, field):
+        """The `field` of the document the earlier step finds with the
+        parameters sampled so far (a sensor's `_id` from its `sensor_id`):
+        the ids it feeds into this step, without relying on `_id` order."""
+        for s in plan["steps"]:
+            if s["key"] != step_key or s["action"] != "find":
+                continue
+            cond = {}
+            for f, e in s["filter"]:
+                if not (isinstance(e, dict) and "eq" in e and e["eq"] in values):
+                    return None
+                cond[f] = values[e["eq"]]
+            found = db[s["collection"]].find_one(cond, sort=[("_id", 1)]) if cond else None
+            vals = at_path(found, field) if found else []
+            return vals[0] if vals else None
+        return None
+
     for step in plan["steps"]:
         if step["collection"] != coll:
             continue
@@ -185,6 +202,11 @@ def related_doc(db, plan, coll, path, values):
             name = e.get("eq")
             if "ids_from" in e:
                 name = param_of(*e["ids_from"])
+                if name is None:
+                    found = value_of(*e["ids_from"])
+                    if found is not None:
+                        cond[f] = found
+                    continue
             if isinstance(name, str) and name in values:
                 cond[f] = values[name]
         if len(cond) > 1:

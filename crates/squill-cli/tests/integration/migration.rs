@@ -88,6 +88,37 @@ fn readings(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// sensor-readings with at most 5,000 readings a sensor (today's design can
+/// embed them) read 4 at a time, so that a bucket holds 4 and a sensor of
+/// today's data (up to 6 readings) fills more than one.
+fn bounded_readings(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = readings(layout, current);
+    let (children, limit) = (
+        "typical: 525600, max: unbounded, growth_per_day: 1440}",
+        "limit: 60}",
+    );
+    assert!(
+        text.contains(children) && text.contains(limit),
+        "the example's readings"
+    );
+    text.replacen(children, "typical: 500, max: 5000}", 1)
+        .replacen(limit, "limit: 4}", 1)
+}
+
+/// sensor-readings with at most 5,000 readings a sensor, still growing by
+/// 1,440 a day: advise buckets them by hour, and today's design can embed
+/// them.
+fn growing_readings(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = readings(layout, current);
+    let children = "typical: 525600, max: unbounded, growth_per_day: 1440}";
+    assert!(text.contains(children), "the example's readings");
+    text.replacen(
+        children,
+        "typical: 500, max: 5000, growth_per_day: 1440}",
+        1,
+    )
+}
+
 /// The user-profile scenario, `user_settings` pinned.
 fn settings(layout: Option<&str>, current: Option<&str>) -> String {
     let path = "examples/scenarios/s13-user-profile.yaml";
@@ -673,6 +704,10 @@ struct Case {
     /// child's time falls in its bucket's unit.
     bucketed: Option<(&'static str, &'static str, &'static str)>,
     time_key: Option<(&'static str, &'static str, &'static str)>,
+    /// The aggregates of the buckets of `bucketed`, `field:function:of`
+    /// (sum, min, max of the items' `of`): each bucket's against pymongo's
+    /// figure over its own items.
+    bucket_figures: Vec<&'static str>,
     /// Links whose first spec today equals the second after the final step
     /// (run with DROP_OLD = true): an outlier's children, split between the
     /// parent's array and the child collection, each holding some; or
@@ -1365,6 +1400,125 @@ fn cases() -> Vec<Case> {
             stale: vec![("product", "category_path_1_price_1")],
             ..Case::default()
         },
+        Case {
+            name: "embed-to-bucket",
+            model: bounded_readings(Some("bucket"), Some("embed")),
+            today: bounded_readings(Some("embed"), None),
+            // Each reading embedded in a sensor today in a bucket of that
+            // sensor, with its time and value (no reading lost, none twice).
+            moved: vec![
+                (
+                    "sensor|_id|readings.time",
+                    "sensor_readings|sensor|readings.time",
+                ),
+                (
+                    "sensor|_id|readings.value",
+                    "sensor_readings|sensor|readings.value",
+                ),
+            ],
+            bucketed: Some(("sensor_readings", "readings", "count")),
+            bucket_figures: vec![
+                "sum_value:sum:value",
+                "min_value:min:value",
+                "max_value:max:value",
+            ],
+            // The array stays until the final step, and goes with it.
+            dropped: vec!["sensor|_id|readings.time"],
+            ..Case::default()
+        },
+        Case {
+            name: "bucket-to-embed",
+            model: bounded_readings(Some("embed"), Some("bucket")),
+            today: bounded_readings(Some("bucket"), None),
+            // Each reading of a sensor's buckets in the sensor's array, with
+            // its time and value; the buckets go in the final step.
+            moved: vec![
+                (
+                    "sensor_readings|sensor|readings.time",
+                    "sensor|_id|readings.time",
+                ),
+                (
+                    "sensor_readings|sensor|readings.value",
+                    "sensor|_id|readings.value",
+                ),
+            ],
+            dropped: vec!["sensor_readings|sensor|readings.time"],
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-embed",
+            model: attendees(Some("embed"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            // The generator keeps today's events within the threshold of
+            // 3: each array filled to it, and two attendees past it in the
+            // attendee collection, as registering them today would.
+            prepare: Some(
+                r#"db.event.find({}).forEach((e) => {
+                  const a = e.attendees || [];
+                  while (a.length < 3) a.push({ _id: new ObjectId(), name: `in ${a.length}`, registered_at: new Date(Date.UTC(2024, 0, 2)), event: e._id });
+                  db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
+                  db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
+                })"#,
+            ),
+            // Each attendee of today (in its event's array or past the
+            // threshold in the attendee collection) in its event's array,
+            // by its `_id` until the final step, by its name after it.
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "event|_id|attendees._id",
+            )],
+            dropped: vec!["event|_id|attendees._id"],
+            split: Some((
+                "event|_id|attendees.name+attendee|event|name",
+                "event|_id|attendees.name",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-bucket-by-time",
+            model: growing_readings(None, Some("embed")),
+            today: growing_readings(Some("embed"), None),
+            moved: vec![
+                (
+                    "sensor|_id|readings.time",
+                    "sensor_readings|sensor|readings.time",
+                ),
+                (
+                    "sensor|_id|readings.value",
+                    "sensor_readings|sensor|readings.value",
+                ),
+            ],
+            // Each reading in the bucket of its sensor's hour.
+            bucketed: Some(("sensor_readings", "readings", "count")),
+            time_key: Some(("hour", "time", "1")),
+            bucket_figures: vec![
+                "sum_value:sum:value",
+                "min_value:min:value",
+                "max_value:max:value",
+            ],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-outlier",
+            model: attendees(Some("outlier"), Some("embed")),
+            // Today's events embed 4 to 6 attendees (without an `_id`):
+            // those past the threshold of 3 move to the attendee collection.
+            today: attendees(Some("embed"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            // After the final step, each attendee once: in its event's
+            // array or, past the first three, in the attendee collection,
+            // with its name and registration time of today.
+            split: Some((
+                "event|_id|attendees.name",
+                "event|_id|attendees.name+attendee|event|name",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
     ]
 }
 
@@ -1385,6 +1539,27 @@ if len(sys.argv) > 6:
         return t.replace(minute=0, second=0, microsecond=0, hour=t.hour - t.hour % hours)
     bad += [str(d["_id"]) for d in docs if any(unit(c[time]) != d[start] for c in d[items])]
 print(json.dumps({"buckets": len(docs), "bad": bad}))
+"#;
+
+/// The buckets whose aggregates are not pymongo's figures over their own
+/// items: for `collection items field:function:of…`, the buckets checked
+/// and the `_id`s of those that differ (relative 1e-9).
+const BUCKET_FIGURES: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+coll, items = sys.argv[3:5]
+specs = [s.split(":") for s in sys.argv[5:]]
+fns = {"sum": sum, "min": min, "max": max}
+n, bad = 0, []
+for d in db[coll].find({}):
+    n += 1
+    for name, fn, of in specs:
+        xs = [c[of] for c in d.get(items) or [] if c.get(of) is not None]
+        want, got = fns[fn](xs), d.get(name)
+        if got is None or abs(got - want) > 1e-9 * max(1, abs(want)):
+            bad.append(str(d["_id"]))
+print(json.dumps({"buckets": n, "bad": bad}))
 "#;
 
 fn measure(python: &str, uri: &str, db: &str, held: Option<(&str, &str)>) -> serde_json::Value {
@@ -1805,6 +1980,19 @@ fn run_cases(shard: usize) {
                 case.name
             );
         }
+        if let (Some((coll, items, _)), false) = (case.bucketed, case.bucket_figures.is_empty()) {
+            let text = run_tool(
+                Command::new(&python)
+                    .args(["-c", BUCKET_FIGURES, &uri, &db, coll, items])
+                    .args(&case.bucket_figures),
+            );
+            let seen: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+            assert!(
+                seen["buckets"].as_u64() > Some(0) && seen["bad"] == serde_json::json!([]),
+                "{}: the buckets' aggregates: {seen}",
+                case.name
+            );
+        }
         if !case.dropped.is_empty() || case.split.is_some() || !case.stale.is_empty() {
             // The final step (before the cookbook writes): what only the
             // design of today used goes, the new design's links stay, and
@@ -1826,6 +2014,15 @@ fn run_cases(shard: usize) {
             }
             let said = shell(&last);
             assert!(said.contains("final step done"), "{}: {said}", case.name);
+            // Every document as the validators want it after the final
+            // step too (an outlier's parent gets its validator only then).
+            let invalid = run_tool(Command::new(&python).args(["-c", INVALID, &uri, &db]));
+            let invalid: serde_json::Value = serde_json::from_str(invalid.trim()).unwrap();
+            assert!(
+                invalid.as_object().unwrap().values().all(|n| n == 0),
+                "{}: documents against their validator after the final step: {invalid}",
+                case.name
+            );
             // Run once more: what the checks compared is gone, and the
             // script says the migration is complete (`shell` fails on a
             // non-zero exit).

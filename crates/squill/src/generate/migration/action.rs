@@ -5,6 +5,7 @@
 use super::archive::Archiving;
 use super::bucket::{Buckets, Unbuckets};
 use super::kinds::KindMove;
+use super::overflow::{Gather, Overflow};
 use super::timeline::Timeline;
 use crate::design::Index;
 use crate::model::AggregateFn;
@@ -27,6 +28,15 @@ pub enum ParentField {
     /// An outlier's parent: its first `k` children in the order they
     /// arrived (by `_id`); the rest stay in the child collection.
     First { items: Vec<ItemField>, k: u64 },
+    /// bucket → embed: the items of the parent's buckets (`child`, the
+    /// bucket collection), the buckets in the order of their `key` fields
+    /// (page or unit start, then `_id`), each bucket's `array` in its own
+    /// order, each item's fields from the bucket item's.
+    FromBuckets {
+        array: String,
+        key: Vec<String>,
+        items: Vec<ItemField>,
+    },
     /// Copies of some of the children's fields beside their ids (an
     /// extended reference into the parent; a subset when `latest` keeps the
     /// newest `k` by the sort field).
@@ -209,6 +219,12 @@ pub enum Action {
     /// bucket → parent-reference: each child in the buckets of a batch of
     /// parents into a document of the child collection.
     Unbucket(Box<Unbuckets>),
+    /// embed → outlier: each item of a batch of parents' arrays with an
+    /// `_id`, those past the threshold into the child collection.
+    Overflow(Box<Overflow>),
+    /// outlier → embed: each parent's array gets its children of the child
+    /// collection.
+    Gather(Box<Gather>),
     /// parent-reference → tree-path or path-reference: `field` of each
     /// document of `collection`, the path from the root of the tree whose
     /// nodes (in `nodes`) keep their parent's id at `parent`, down to the
@@ -335,6 +351,8 @@ impl Action {
             } => ("computed", relationship, field),
             Action::Bucket(b) => ("buckets", &b.relationship, &b.bucket),
             Action::Unbucket(u) => ("unbucket", &u.relationship, &u.child),
+            Action::Overflow(o) => ("overflow", &o.relationship, &o.child),
+            Action::Gather(g) => ("gather", &g.relationship, &g.field),
             Action::Path {
                 relationship,
                 field,
@@ -434,6 +452,12 @@ pub enum Cleanup {
     },
     /// The documents copied into an archive out of the live collection.
     Archived(Box<Archiving>),
+    /// An outlier's arrays cut to the threshold, the children past it (and
+    /// any added since the step) in the child collection first.
+    Overflow(Box<Overflow>),
+    /// An outlier's children gathered into the arrays again (those added
+    /// since the step), the items reshaped.
+    Gather(Box<Gather>),
 }
 
 /// A figure that checks data no step moves, before the final step drops it.
@@ -495,4 +519,8 @@ pub enum Undo {
     },
     /// An archive added or dropped: its statements.
     Archive(Box<Archiving>),
+    /// The items of an array given `_id`s in place: back to today's fields.
+    Overflow(Box<Overflow>),
+    /// Arrays grown in place: back to today's threshold.
+    Gather(Box<Gather>),
 }

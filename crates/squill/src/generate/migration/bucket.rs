@@ -1,20 +1,27 @@
-//! parent-reference → bucket: each parent's children grouped into bucket
-//! documents as the recommended design's bucket collection has them (a
-//! fixed number per bucket, or those of one time unit, at most
+//! parent-reference or embed → bucket: each parent's children grouped into
+//! bucket documents as the recommended design's bucket collection has them
+//! (a fixed number per bucket, or those of one time unit, at most
 //! `per_bucket` to a bucket), with the bucket's bookkeeping and aggregates
 //! computed from its children. Everything is read from the bucket
 //! collection's shape; a field of it no step can fill refuses the step.
+//! Children embedded today are unwound first and then take the same
+//! grouping as children in their own collection (their place in the array
+//! standing for the `_id` that orders those).
 //!
 //! A bucket's `_id` is the `_id` of its first child: each child is in one
 //! bucket only, so the id is unique and the same on every run, and a batch
-//! done twice replaces its buckets rather than adding more.
+//! done twice replaces its buckets rather than adding more. Embedded
+//! children without an `_id` give none: the script makes the bucket's from
+//! its parent's id and its place (time unit and page), the same on every
+//! run.
 
-use super::action::{Action, Cleanup, ItemField, Undo};
+use super::action::{Action, Cleanup, ItemField, ParentField, Undo};
 use super::pipeline::{convert, field};
 use super::plan::Plan;
-use super::source::{Source, collection_of, item_fields, own_field};
+use super::source::{Source, collection_of, item_fields, link_field as link_of};
 use crate::design::{
-    BucketBy, BucketPart, Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeType,
+    BucketBy, BucketPart, Collection, Design, FieldOrigin, Layout, RelationshipDecision,
+    ShapeField, ShapeType,
 };
 use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
@@ -24,6 +31,8 @@ use serde_json::{Map, Value as Json, json};
 const PARENT: &str = "__squill_parent";
 const START: &str = "__squill_start";
 const CHUNK: &str = "__squill_chunk";
+/// An embedded child's place in its parent's array.
+const INDEX: &str = "__squill_index";
 
 /// A scalar field of the bucket and the BSON type the design gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,15 +59,24 @@ pub struct Figure {
     pub of: Option<String>,
 }
 
-/// The step that builds a bucket collection from a child collection.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Where the step reads each parent's children today.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Children {
+    /// Their own collection, with the parent's id at `ref_path`.
+    Collection { child: String, ref_path: String },
+    /// The parent's array `field` (embed); with `ids`, its items carry an
+    /// `_id` (a bucket takes its first child's, as from a collection).
+    Embedded { field: String, ids: bool },
+}
+
+/// The step that builds a bucket collection from a parent's children.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Buckets {
     pub relationship: String,
     /// Today's parent collection: the step reads it in batches of ids.
     pub parent: String,
-    /// Today's child collection and the path of the parent's id in it.
-    pub child: String,
-    pub ref_path: String,
+    /// Where the children are today.
+    pub children: Children,
     /// The bucket collection and its reference to the parent.
     pub bucket: String,
     pub ref_field: String,
@@ -71,6 +89,13 @@ pub struct Buckets {
     pub items_field: String,
     pub items: Vec<ItemField>,
     pub figures: Vec<Figure>,
+}
+
+impl Buckets {
+    /// The script makes each bucket's `_id` (its children have none).
+    pub fn made_ids(&self) -> bool {
+        matches!(self.children, Children::Embedded { ids: false, .. })
+    }
 }
 
 /// The bucket collection of `relationship` in `design`: the one whose
@@ -108,13 +133,7 @@ pub fn plan(
     let Layout::Bucket { by, per_bucket, .. } = &rel.chosen else {
         return;
     };
-    let Source::ChildCollection { child, ref_path } = src else {
-        p.refused
-            .push("buckets are built from a child collection with the parent's id".into());
-        return;
-    };
-    let (Some(old_child), Some(old_parent), Some(bucket)) = (
-        today.collections.iter().find(|c| &c.name == child),
+    let (Some(old_parent), Some(bucket)) = (
         collection_of(today, &rel.parent),
         bucket_collection(recommended, &rel.relationship),
     ) else {
@@ -123,24 +142,82 @@ pub fn plan(
         );
         return;
     };
+    // Today's children: their fields, where they are, and what the final
+    // step drops (an embedded array goes with the parent's other fields of
+    // today, in `parent_side`).
+    let (old, children, drop) = match src {
+        Source::ChildCollection { child, ref_path } => {
+            let Some(c) = today.collections.iter().find(|c| &c.name == child) else {
+                p.refused.push(format!("no collection `{child}` today"));
+                return;
+            };
+            let drop = !recommended.collections.iter().any(|r| &r.name == child);
+            let children = Children::Collection {
+                child: child.clone(),
+                ref_path: ref_path.clone(),
+            };
+            (
+                c.shape.fields.as_slice(),
+                children,
+                drop.then(|| child.clone()),
+            )
+        }
+        Source::Embedded {
+            field,
+            one: false,
+            rest: false,
+            ..
+        } => {
+            let Some((items, false)) = old_parent
+                .shape
+                .fields
+                .iter()
+                .find(|f| &f.name == field)
+                .and_then(item_fields)
+            else {
+                p.refused.push(format!(
+                    "`{}.{field}` is no array of children",
+                    old_parent.name
+                ));
+                return;
+            };
+            let ids = items.iter().any(|i| i.name == "_id");
+            let children = Children::Embedded {
+                field: field.clone(),
+                ids,
+            };
+            (items, children, None)
+        }
+        _ => {
+            p.refused.push(
+                "buckets are built from a child collection with the parent's id or from an embedded array"
+                    .into(),
+            );
+            return;
+        }
+    };
     let step = Buckets {
         relationship: rel.relationship.clone(),
         parent: old_parent.name.clone(),
-        child: child.clone(),
-        ref_path: ref_path.clone(),
+        children,
         bucket: bucket.name.clone(),
+        ref_field: String::new(),
         per_bucket: (*per_bucket).max(1),
-        ..Buckets::default()
+        time: None,
+        page: None,
+        count: None,
+        items_field: String::new(),
+        items: Vec::new(),
+        figures: Vec::new(),
     };
-    match fields(step, old_child, &rel.child, bucket, by) {
+    match fields(step, old, &rel.child, bucket, by) {
         Ok(step) => {
             p.undo.push(Undo::Drop {
                 collection: step.bucket.clone(),
             });
-            if !recommended.collections.iter().any(|c| &c.name == child) {
-                p.cleanup.push(Cleanup::DropCollection {
-                    collection: child.clone(),
-                });
+            if let Some(child) = drop {
+                p.cleanup
+                    .push(Cleanup::DropCollection { collection: child });
             }
             p.actions.push(Action::Bucket(Box::new(step)));
         }
@@ -149,20 +226,28 @@ pub fn plan(
 }
 
 /// Each field of the bucket collection, from the shape: the reference, the
-/// key, the count, the aggregates and the array of children.
+/// key, the count, the aggregates and the array of children (`old`: the
+/// fields of a child of today, in its collection or its parent's array).
 fn fields(
     mut out: Buckets,
-    old_child: &Collection,
+    old: &[ShapeField],
     child: &str,
     bucket: &Collection,
     by: &BucketBy,
 ) -> Result<Buckets, String> {
     let relationship = &out.relationship.clone();
     let today_name = |field: &str| {
-        own_field(old_child, child, field)
-            .map(str::to_string)
-            .ok_or_else(|| format!("no field `{field}` in `{}` today", old_child.name))
+        old.iter()
+            .find_map(|f| match &f.origin {
+                FieldOrigin::Own {
+                    entity: e,
+                    field: n,
+                } if e == child && n == field => Some(f.name.clone()),
+                _ => None,
+            })
+            .ok_or_else(|| format!("no field `{field}` in a {child} of today"))
     };
+    let old_id = old.iter().find(|o| o.name == "_id");
     for f in &bucket.shape.fields {
         let typed = || match &f.ty {
             ShapeType::Scalar { bson_type, .. } => Ok(Typed {
@@ -173,16 +258,17 @@ fn fields(
         };
         match &f.origin {
             // The bucket's id is its first child's: the same type, or no bucket.
+            FieldOrigin::Id if old_id.is_some_and(|o| o.ty == f.ty) => {}
+            // Made by the script from the parent's id and the bucket's place.
             FieldOrigin::Id
-                if old_child
-                    .shape
-                    .fields
-                    .iter()
-                    .any(|o| o.name == "_id" && o.ty == f.ty) => {}
+                if old_id.is_none()
+                    && out.made_ids()
+                    && matches!(&f.ty, ShapeType::Scalar { bson_type, .. } if bson_type == "objectId") =>
+                {}
             FieldOrigin::Id => {
                 return Err(format!(
-                    "the ids of `{}` are not of the type of `{}`'s",
-                    old_child.name, bucket.name
+                    "the ids of today's {child} children are not of the type of `{}`'s",
+                    bucket.name
                 ));
             }
             FieldOrigin::Reference {
@@ -223,7 +309,7 @@ fn fields(
                 out.items_field = f.name.clone();
                 for i in items {
                     let source = match &i.origin {
-                        FieldOrigin::Id => "_id".to_string(),
+                        FieldOrigin::Id if old_id.is_some() => "_id".to_string(),
                         FieldOrigin::Own { entity, field } if entity == child => today_name(field)?,
                         _ => {
                             return Err(format!(
@@ -263,26 +349,47 @@ fn values_of(of: &str) -> Json {
     json!({"$map": {"input": field(&format!("{CHUNK}.c")), "as": "c", "in": format!("$$c.{of}")}})
 }
 
-/// The stages after the batch's `$match` on the child collection: sorted
-/// in the order the children arrived (by time, then `_id`), grouped per
-/// parent (and time unit), cut into buckets of `per_bucket`, each written
-/// with its first child's `_id`.
+/// The stages after the batch's `$match` on the child collection (or on
+/// the parents, whose embedded children are unwound first, each with its
+/// parent's id and its place in the array): sorted in the order the
+/// children arrived (by time, then `_id` or place), grouped per parent (and
+/// time unit), cut into buckets of `per_bucket`, each written with its
+/// first child's `_id`. When the script makes the ids, the stages end with
+/// each bucket's place as its `_id` (`{p: parent, k: unit, n: first}`) and
+/// no `$merge`: the script writes each bucket under an id made from it.
 pub fn pipeline(b: &Buckets) -> Vec<Json> {
+    let (parent, order, mut stages) = match &b.children {
+        Children::Collection { ref_path, .. } => (ref_path.as_str(), "_id", Vec::new()),
+        Children::Embedded { field: array, .. } => (
+            PARENT,
+            INDEX,
+            vec![
+                json!({"$project": {"_id": 0, PARENT: "$_id", CHUNK: {"$ifNull": [field(array), []]}}}),
+                json!({"$unwind": {"path": field(CHUNK), "includeArrayIndex": INDEX}}),
+                json!({"$replaceRoot": {"newRoot": {"$mergeObjects": [field(CHUNK), {PARENT: field(PARENT), INDEX: field(INDEX)}]}}}),
+            ],
+        ),
+    };
     let mut sort = Map::new();
-    sort.insert(b.ref_path.clone(), json!(1));
+    sort.insert(parent.to_string(), json!(1));
     let start = b.time.as_ref().map(|t| {
         sort.insert(t.source.clone(), json!(1));
         let ms = json!({"$toLong": field(&t.source)});
         json!({"$toDate": {"$subtract": [ms, {"$mod": [ms, t.unit_ms]}]}})
     });
-    sort.insert("_id".into(), json!(1));
+    sort.insert(order.into(), json!(1));
     let chunks = json!({"$map": {
         "input": {"$range": [0, {"$size": "$c"}, b.per_bucket]},
         "as": "i",
         "in": {"n": "$$i", "c": {"$slice": ["$c", "$$i", b.per_bucket]}},
     }});
     let mut doc = Map::new();
-    doc.insert("_id".into(), json!({"$arrayElemAt": [values_of("_id"), 0]}));
+    let id = if b.made_ids() {
+        json!({"p": field(PARENT), "k": field(START), "n": field(&format!("{CHUNK}.n"))})
+    } else {
+        json!({"$arrayElemAt": [values_of("_id"), 0]})
+    };
+    doc.insert("_id".into(), id);
     doc.insert(b.ref_field.clone(), json!(field(PARENT)));
     if let Some(t) = &b.time {
         doc.insert(t.start.clone(), json!(field(START)));
@@ -316,14 +423,17 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
         b.items_field.clone(),
         json!({"$map": {"input": field(&format!("{CHUNK}.c")), "as": "c", "in": item}}),
     );
-    vec![
+    stages.extend([
         json!({"$sort": sort}),
-        json!({"$group": {"_id": {"p": field(&b.ref_path), "k": start}, "c": {"$push": "$$ROOT"}}}),
+        json!({"$group": {"_id": {"p": field(parent), "k": start}, "c": {"$push": "$$ROOT"}}}),
         json!({"$project": {"_id": 0, PARENT: "$_id.p", START: "$_id.k", CHUNK: chunks}}),
         json!({"$unwind": field(CHUNK)}),
         json!({"$project": doc}),
-        json!({"$merge": {"into": b.bucket, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}),
-    ]
+    ]);
+    if !b.made_ids() {
+        stages.push(json!({"$merge": {"into": b.bucket, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}));
+    }
+    stages
 }
 
 /// bucket → parent-reference: each child in a bucket becomes a document of
@@ -352,9 +462,15 @@ pub struct Unbuckets {
 /// The step from today's buckets to the recommended child collection, or a
 /// reason in `p.refused`.
 pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+    if rel.chosen == Layout::Embed {
+        into_parent(p, today, recommended, rel);
+        return;
+    }
     if rel.chosen != Layout::ParentReference {
-        p.refused
-            .push("buckets become a child collection with the parent's id only".into());
+        p.refused.push(
+            "buckets become a child collection with the parent's id or the parent's array only"
+                .into(),
+        );
         return;
     }
     let (Some(bucket), Some(parent), Some(target)) = (
@@ -387,6 +503,106 @@ pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relat
         }
         Err(why) => p.refused.push(why),
     }
+}
+
+/// bucket → embed: the parent's array from its buckets' items, in the
+/// buckets' order (their key, then `_id`), each item's fields from the
+/// bucket item's of the same origin; the bucket collection stays until the
+/// final step.
+fn into_parent(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+    let name = &rel.relationship;
+    let (Some(bucket), Some(old_parent), Some(parent)) = (
+        bucket_collection(today, name),
+        collection_of(today, &rel.parent),
+        collection_of(recommended, &rel.parent),
+    ) else {
+        p.refused
+            .push("no bucket collection today, or no parent collection in both designs".into());
+        return;
+    };
+    fn of<'c>(c: &'c Collection, name: &str) -> Option<&'c ShapeField> {
+        c.shape
+            .fields
+            .iter()
+            .find(|f| matches!(&f.origin, FieldOrigin::Embedded { relationship: r } if r == name))
+    }
+    let bucket_ref = bucket.shape.fields.iter().find(|f| {
+        matches!(&f.origin, FieldOrigin::Reference { relationship: r, .. } if r == name)
+            && matches!(f.ty, ShapeType::Scalar { .. })
+    });
+    let (Some(array), Some(target), Some(bucket_ref)) =
+        (of(bucket, name), of(parent, name), bucket_ref)
+    else {
+        p.refused.push(format!(
+            "`{}` has no array of children or no reference, or `{}` no array",
+            bucket.name, parent.name
+        ));
+        return;
+    };
+    let (Some((old_items, false)), Some((new_items, false))) =
+        (item_fields(array), item_fields(target))
+    else {
+        p.refused
+            .push("the children are not an array of sub-documents in both designs".into());
+        return;
+    };
+    let mut items = Vec::new();
+    for f in new_items {
+        let Some(o) = old_items.iter().find(|o| o.origin == f.origin) else {
+            p.refused.push(format!(
+                "no step builds `{}.{}.{}` from the items of `{}.{}`",
+                parent.name, target.name, f.name, bucket.name, array.name
+            ));
+            return;
+        };
+        items.push(ItemField {
+            target: f.name.clone(),
+            source: o.name.clone(),
+        });
+    }
+    // The buckets' order: their page or the start of their time unit.
+    let key = bucket
+        .shape
+        .fields
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.origin,
+                FieldOrigin::Bucket {
+                    part: BucketPart::Page | BucketPart::Start,
+                    ..
+                }
+            )
+        })
+        .map(|f| f.name.clone())
+        .collect();
+    if link_of(old_parent, name).is_none() {
+        p.undo.push(Undo::Unset {
+            collection: old_parent.name.clone(),
+            field: target.name.clone(),
+        });
+    }
+    if !recommended
+        .collections
+        .iter()
+        .any(|c| c.name == bucket.name)
+    {
+        p.cleanup.push(Cleanup::DropCollection {
+            collection: bucket.name.clone(),
+        });
+    }
+    p.actions.push(Action::BuildParent {
+        relationship: name.clone(),
+        parent: old_parent.name.clone(),
+        field: target.name.clone(),
+        child: bucket.name.clone(),
+        ref_path: bucket_ref.name.clone(),
+        what: ParentField::FromBuckets {
+            array: array.name.clone(),
+            key,
+            items,
+        },
+    });
 }
 
 /// Each field of the new child collection from the bucket: the parent's id

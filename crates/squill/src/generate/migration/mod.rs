@@ -13,6 +13,7 @@ mod bucket;
 mod computed;
 mod kinds;
 mod links;
+mod overflow;
 mod parents;
 mod pipeline;
 mod plan;

@@ -116,6 +116,22 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     };
                     (vec![json!({"$sort": {"_id": 1}})], value)
                 }
+                ParentField::FromBuckets { array, key, items } => {
+                    let mut sort = Map::new();
+                    for k in key {
+                        sort.insert(k.clone(), json!(1));
+                    }
+                    sort.insert("_id".into(), json!(1));
+                    let each = map(
+                        json!({"$ifNull": [format!("$$this.{array}"), []]}),
+                        "c",
+                        object_of(items, "c"),
+                    );
+                    (
+                        vec![json!({"$sort": sort})],
+                        json!({"$reduce": {"input": field(TMP), "initialValue": [], "in": {"$concatArrays": ["$$value", each]}}}),
+                    )
+                }
                 ParentField::First { items, k } => (
                     vec![json!({"$sort": {"_id": 1}}), json!({"$limit": k})],
                     map(json!(field(TMP)), "c", object_of(items, "c")),
@@ -326,7 +342,9 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
         }
         Action::Timeline(t) => super::timeline::pipeline(t),
         // Written whole by `render` (its filter is a date fixed at run time).
-        Action::Archive(_) | Action::Kind(_) => Vec::new(),
+        Action::Archive(_) | Action::Kind(_) | Action::Overflow(_) | Action::Gather(_) => {
+            Vec::new()
+        }
         Action::Computed {
             parent,
             field: f,
@@ -609,6 +627,8 @@ pub fn collection(action: &Action) -> &str {
         Action::Edge { holder, .. } => holder,
         Action::Bucket(b) => &b.parent,
         Action::Unbucket(u) => &u.parent,
+        Action::Overflow(o) => &o.parent,
+        Action::Gather(g) => &g.parent,
         Action::Timeline(t) => &t.readers,
         Action::Archive(a) => a.source(),
         Action::Kind(k) => k.source(),

@@ -29,6 +29,12 @@ pub struct Plan {
     pub changes: Vec<(String, String, String)>,
     /// Why no script can be written (empty when one can).
     pub refused: Vec<String>,
+    /// Collections whose recommended validator the final step sets (it
+    /// would reject the writes of today's application before).
+    pub deferred: Vec<String>,
+    /// Collections whose recommended validator is set before the steps
+    /// (today's would reject what a step writes in place).
+    pub early: Vec<String>,
 }
 
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
@@ -93,6 +99,16 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
             || links::child_array(recommended, rel)
         {
             links::plan(&mut p, today, recommended, now, rel);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if matches!(now.chosen, Layout::Outlier { .. }) && rel.chosen == Layout::Embed {
+            super::overflow::plan_back(&mut p, today, recommended, now);
+            explain(&mut p, before, now, rel);
+            continue;
+        }
+        if now.chosen == Layout::Embed && matches!(rel.chosen, Layout::Outlier { .. }) {
+            super::overflow::plan(&mut p, today, recommended, rel);
             explain(&mut p, before, now, rel);
             continue;
         }
@@ -665,6 +681,8 @@ fn account(p: &mut Plan, today: &Design, recommended: &Design) {
             Action::Edge { edge, .. } => edge == coll,
             Action::Bucket(b) => b.bucket == coll,
             Action::Unbucket(u) => u.child == coll,
+            Action::Overflow(o) => (o.parent == coll && o.field == field) || o.child == coll,
+            Action::Gather(g) => g.parent == coll && g.field == field,
             Action::ParentsFromChildren { parent, items, .. } => {
                 parent == coll && items.iter().any(|i| i.target == field)
             }

@@ -4,6 +4,7 @@
 //! verification, the guarded final step and the rollback note.
 
 use super::action::{Action, Cleanup, ParentField, Undo};
+use super::bucket::Children;
 use super::pipeline::{collection, pipeline};
 use super::plan::Plan;
 use super::verify::figures;
@@ -30,6 +31,10 @@ pub const SUPPORTED: &[&str] = &[
     "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
     "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
+    "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
+    "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",
+    "outlier → embed (each parent's child documents appended to its array in place, the items reshaped and the child collection dropped in the final step)",
+    "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
@@ -217,6 +222,14 @@ function squillHeld(coll, path, parent) {
   return r.length === 0 ? 0 : Number(r[0].n);
 }
 
+// The items of the arrays `field` of `coll` past the first `k` of each.
+function squillPast(coll, field, k) {
+  const r = db.getCollection(coll).aggregate([
+    { $group: { _id: null, n: { $sum: { $max: [0, { $subtract: [{ $size: { $ifNull: ["$" + field, []] } }, k] }] } } } },
+  ]).toArray();
+  return r.length === 0 ? 0 : Number(r[0].n);
+}
+
 // The documents of `coll` that pass `stages`.
 function squillMatching(coll, stages) {
   const r = db.getCollection(coll).aggregate(stages.concat([{ $group: { _id: null, n: { $sum: 1 } } }])).toArray();
@@ -248,6 +261,9 @@ fn what(a: &Action) -> String {
             }
             ParentField::Embedded { .. } => {
                 format!("{parent}.{field}: its {child} documents embedded")
+            }
+            ParentField::FromBuckets { .. } => {
+                format!("{parent}.{field}: the children of its {child} buckets embedded")
             }
             ParentField::First { k, .. } => {
                 format!("{parent}.{field}: its first {k} {child} documents embedded")
@@ -341,10 +357,16 @@ fn what(a: &Action) -> String {
             "{collection}.{target}: the {other} ids of {collection}.{field}, with copies of their fields"
         ),
         Action::Bucket(b) => format!(
-            "{}: the {} documents of each {} grouped {}{} to a bucket",
+            "{}: {} grouped {}{} to a bucket",
             b.bucket,
-            b.child,
-            b.parent,
+            match &b.children {
+                Children::Collection { child, .. } => {
+                    format!("the {child} documents of each {}", b.parent)
+                }
+                Children::Embedded { field, .. } => {
+                    format!("the children embedded in each {}.{field}", b.parent)
+                }
+            },
             if b.time.is_some() {
                 "by time unit, at most "
             } else {
@@ -383,6 +405,8 @@ fn what(a: &Action) -> String {
             t.collection, t.readers, t.limit, t.items, t.follows.edges
         ),
         Action::Archive(a) => a.what(),
+        Action::Overflow(o) => o.what(),
+        Action::Gather(g) => g.what(),
         Action::Kind(k) => k.what(),
         Action::Computed {
             parent,
@@ -453,6 +477,13 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                     | Action::ParentsFromChildren { .. }
                     | Action::RefFromOwnId { .. }
                     | Action::Rekey { .. }
+                    | Action::Bucket(_)
+                    | Action::Overflow(_)
+                    | Action::Gather(_)
+                    | Action::BuildParent {
+                        what: ParentField::FromBuckets { .. },
+                        ..
+                    }
             )
         });
     if checks {
@@ -471,6 +502,18 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         let _ = writeln!(out, "  {},", f.before);
     }
     out.push_str("]);\n");
+    for c in &recommended.collections {
+        if plan.early.contains(&c.name) {
+            let _ = writeln!(
+                out,
+                "\n// The validator of {} before the steps: today's would reject what they write.\n\
+                 ensureCollection({}, {});",
+                c.name,
+                js(&c.name),
+                schema::validator(c)
+            );
+        }
+    }
     for (n, a) in plan.actions.iter().enumerate() {
         let id = a.id(n + 1);
         let coll = collection(a);
@@ -505,6 +548,15 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 (var, coll)
             })
             .collect();
+        if let Action::Overflow(o) = a {
+            // Called by the final step too (a function declaration is
+            // hoisted: the final step may run in a later run that skips
+            // the step).
+            let _ = writeln!(out, "{}", o.definition());
+        }
+        if let Action::Gather(g) = a {
+            let _ = writeln!(out, "{}", g.definition());
+        }
         let _ = writeln!(
             out,
             "runStep({}, {}, {}, (range, ids) => {{",
@@ -544,6 +596,14 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             let _ = writeln!(out, "{}\n}});", a.batch());
             continue;
         }
+        if let Action::Overflow(o) = a {
+            let _ = writeln!(out, "{}\n}});", o.batch());
+            continue;
+        }
+        if let Action::Gather(g) = a {
+            let _ = writeln!(out, "{}\n}});", g.batch());
+            continue;
+        }
         if let Action::Kind(k) = a {
             let _ = writeln!(out, "{}\n}});", k.batch());
             continue;
@@ -571,12 +631,34 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             );
             continue;
         }
+        if let Action::Bucket(b) = a
+            && b.made_ids()
+        {
+            // Each bucket's `_id` from its parent's id and its place (time
+            // unit, first child's index): written twice, a bucket replaces
+            // itself.
+            let _ = writeln!(
+                out,
+                "  const buckets = db.getCollection({}).aggregate([{{ $match: range }},\n{}\n  ]).toArray();\n\
+                 \x20 if (buckets.length > 0) {{\n\
+                 \x20   db.getCollection({}).bulkWrite(buckets.map((b) => {{ const id = squillLinkId(b._id.p, [b._id.k, b._id.n]); return {{ replaceOne: {{ filter: {{ _id: id }}, replacement: Object.assign(b, {{ _id: id }}), upsert: true }} }}; }}));\n\
+                 \x20 }}\n}});",
+                js(coll),
+                stages.join(",\n"),
+                js(&b.bucket),
+            );
+            continue;
+        }
         let (from, batch) = match a {
-            // The children of the batch's parents.
-            Action::Bucket(b) => (
-                b.child.as_str(),
-                format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(&b.ref_path)),
-            ),
+            // The children of the batch's parents (or the parents
+            // themselves, their children embedded).
+            Action::Bucket(b) => match &b.children {
+                Children::Collection { child, ref_path } => (
+                    child.as_str(),
+                    format!("{{ $match: {{ {}: {{ $in: ids }} }} }}", js(ref_path)),
+                ),
+                Children::Embedded { .. } => (coll, "{ $match: range }".to_string()),
+            },
             // The buckets of the batch's parents.
             Action::Unbucket(u) => (
                 u.bucket.as_str(),
@@ -610,16 +692,27 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
     );
     for c in &recommended.collections {
-        let _ = writeln!(
-            out,
-            "ensureCollection({}, {});",
-            js(&c.name),
-            schema::validator(c)
-        );
+        if plan.deferred.contains(&c.name) {
+            let _ = writeln!(
+                out,
+                "// The validator of {} is set by the final step: it would reject the writes of\n\
+                 // today's application until then.",
+                c.name
+            );
+        } else if plan.early.contains(&c.name) {
+            let _ = writeln!(out, "// The validator of {}: set before the steps.", c.name);
+        } else {
+            let _ = writeln!(
+                out,
+                "ensureCollection({}, {});",
+                js(&c.name),
+                schema::validator(c)
+            );
+        }
         out.push_str(&indexes::mongosh(c));
     }
     verification(&mut out, &figs);
-    cleanup(&mut out, plan);
+    cleanup(&mut out, plan, recommended);
     rollback(&mut out, today, recommended, plan);
     out
 }
@@ -645,7 +738,7 @@ fn verification(out: &mut String, figs: &[super::verify::Figure]) {
     );
 }
 
-fn cleanup(out: &mut String, plan: &Plan) {
+fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
     out.push_str("\n// ---- Final step (separate, guarded): remove what only the design of today used ----\n");
     let mut lines = Vec::new();
     for c in &plan.cleanup {
@@ -675,7 +768,19 @@ fn cleanup(out: &mut String, plan: &Plan) {
                 n = js(&index.name)
             ),
             Cleanup::Archived(a) => a.cleanup(),
+            Cleanup::Overflow(o) => o.cleanup(),
+            Cleanup::Gather(g) => g.cleanup(),
         });
+    }
+    // The validators that waited for the data of today to go.
+    for c in &recommended.collections {
+        if plan.deferred.contains(&c.name) {
+            lines.push(format!(
+                "ensureCollection({}, {});",
+                js(&c.name),
+                schema::validator(c)
+            ));
+        }
     }
     if lines.is_empty() {
         out.push_str("// Nothing of today's design is left over.\n");
@@ -730,6 +835,8 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
                 v = js(&format!("${field}._id"))
             ),
             Undo::Archive(_) => continue,
+            Undo::Overflow(o) => o.undo(),
+            Undo::Gather(g) => g.undo(),
             Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
                 let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
                     continue;

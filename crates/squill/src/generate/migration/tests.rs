@@ -779,6 +779,81 @@ fn bucket_to_parent_reference() {
     insta::assert_snapshot!(text);
 }
 
+/// sensor-readings with at most 5,000 readings a sensor, so that today's
+/// design can embed them (an unbounded array it could not).
+fn bounded_readings(layout: &str, current: &str) -> String {
+    let text = readings(layout, current);
+    let unbounded = "typical: 525600, max: unbounded, growth_per_day: 1440}";
+    assert!(text.contains(unbounded), "the fixture's readings");
+    text.replacen(unbounded, "typical: 500, max: 5000}", 1)
+}
+
+#[test]
+fn embed_to_bucket() {
+    let text = moving(&bounded_readings("bucket", "embed"));
+    // The sensor's array unwound, each reading with its place in it, then
+    // grouped as from a collection: ordered by time, then place.
+    assert!(
+        text.contains(
+            r#"{"$unwind":{"path":"$__squill_chunk","includeArrayIndex":"__squill_index"}}"#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"{"$sort":{"__squill_parent":1,"time":1,"__squill_index":1}}"#)
+            || text.contains(r#"{"$sort":{"__squill_parent":1,"__squill_index":1}}"#),
+        "{text}"
+    );
+    // No id in the embedded readings: each bucket's from its sensor's and
+    // its place; the array goes in the final step only.
+    assert!(
+        text.contains("squillLinkId(b._id.p, [b._id.k, b._id.n])"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"db.getCollection("sensor").updateMany({}, { $unset: { "readings": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn bucket_to_embed() {
+    let text = moving(&bounded_readings("embed", "bucket"));
+    // The sensor's buckets in their order, their items concatenated.
+    assert!(
+        text.contains(r#""pipeline":[{"$sort":{"hour":1,"_id":1}}]"#)
+            || text.contains(r#""pipeline":[{"$sort":{"page":1,"_id":1}}]"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""$concatArrays":["$$value","#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_to_bucket_by_time() {
+    // Still growing by 1,440 a day: bucketed by hour.
+    let text = readings("bucket", "embed").replacen(
+        "typical: 525600, max: unbounded, growth_per_day: 1440}",
+        "typical: 500, max: 5000, growth_per_day: 1440}",
+        1,
+    );
+    let text = moving(&text);
+    // Each reading's hour from its own time once unwound; ordered by time,
+    // then its place in the array.
+    assert!(
+        text.contains(r#"{"$mod":[{"$toLong":"$time"},3600000]}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"{"$sort":{"__squill_parent":1,"time":1,"__squill_index":1}}"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
 /// pinned to `layout`, with `current`.
 fn attendees(layout: &str, current: &str) -> String {
@@ -826,6 +901,44 @@ fn parent_reference_to_outlier() {
     );
     assert!(
         text.contains(r#"db.getCollection("attendee").deleteMany({ _id: { $in: ids } })"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_to_outlier() {
+    let text = moving(&attendees("outlier", "embed"));
+    // Each item given an `_id` and the event's id in place; those past
+    // the threshold upserted into the attendees under it; the array cut
+    // and the event's validator set by the final step only.
+    assert!(
+        text.contains("const items = old.map((x) => Object.assign({ _id: x._id === undefined ? new ObjectId() : x._id }, x, { \"event\": d._id }));"),
+        "{text}"
+    );
+    assert!(text.contains("const past = items.slice(1133);"), "{text}");
+    assert!(
+        text.contains("db.getCollection(\"event\").find({}, { \"attendees\": 1 }).forEach((d) => squillOverflow_attendees(d, true));"),
+        "{text}"
+    );
+    assert!(
+        text.contains("// The validator of event is set by the final step"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn outlier_to_embed() {
+    let text = moving(&attendees("embed", "outlier"));
+    // The attendee documents not in the array yet appended (by `_id`), the
+    // items reshaped and the collection dropped by the final step only.
+    assert!(
+        text.contains(".filter((x) => !held.has(EJSON.stringify(x._id)));"),
+        "{text}"
+    );
+    assert!(
+        text.contains("db.getCollection(\"attendee\").drop();\n  db.getCollection(\"event\").find({}, { \"attendees\": 1 }).forEach((d) => squillGather_attendees(d, true));"),
         "{text}"
     );
     insta::assert_snapshot!(text);

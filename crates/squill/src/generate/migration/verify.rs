@@ -5,7 +5,8 @@
 //! children a parent's array now holds against the children there were).
 
 use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
-use super::bucket::{Buckets, Unbuckets};
+use super::bucket::{Buckets, Children, Unbuckets};
+use super::overflow::{Gather, Overflow};
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -148,28 +149,50 @@ pub fn figures(
                 ref_path,
                 what,
                 ..
-            } => Figure {
-                label: format!("{parent}.{field}: the {child} documents it holds"),
-                before: match what {
-                    // Each link once: the items of the other side's arrays.
-                    ParentField::Holders { .. } => {
-                        sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
-                    }
-                    ParentField::First { k, .. } => {
-                        format!("squillCapped({}, {}, {k})", json!(child), json!(ref_path))
-                    }
-                    ParentField::Copies {
-                        latest: Some(l), ..
-                    } => format!(
-                        "squillCapped({}, {}, {})",
-                        json!(child),
-                        json!(ref_path),
-                        l.k
-                    ),
-                    _ => count(child, &set(ref_path)),
-                },
-                after: sizes(parent, field),
-            },
+            } => {
+                if let ParentField::FromBuckets { array, .. } = what {
+                    out.push(Figure {
+                        label: format!(
+                            "{parent}: the parents whose {field} holds other than the children of their {child} buckets"
+                        ),
+                        before: "0".into(),
+                        after: format!(
+                            "squillMatching({}, {})",
+                            json!(parent),
+                            per_parent(child, ref_path, array, field)
+                        ),
+                    });
+                }
+                Figure {
+                    label: match what {
+                        ParentField::FromBuckets { .. } => {
+                            format!("{parent}.{field}: each child in the {child} buckets once")
+                        }
+                        _ => format!("{parent}.{field}: the {child} documents it holds"),
+                    },
+                    before: match what {
+                        // Each link once: the items of the other side's arrays.
+                        ParentField::Holders { .. } => {
+                            sizes(child, ref_path.split('.').next().unwrap_or(ref_path))
+                        }
+                        // Every item of the buckets once.
+                        ParentField::FromBuckets { array, .. } => sizes(child, array),
+                        ParentField::First { k, .. } => {
+                            format!("squillCapped({}, {}, {k})", json!(child), json!(ref_path))
+                        }
+                        ParentField::Copies {
+                            latest: Some(l), ..
+                        } => format!(
+                            "squillCapped({}, {}, {})",
+                            json!(child),
+                            json!(ref_path),
+                            l.k
+                        ),
+                        _ => count(child, &set(ref_path)),
+                    },
+                    after: sizes(parent, field),
+                }
+            }
             Action::Unwind {
                 parent,
                 field,
@@ -339,6 +362,14 @@ pub fn figures(
             }
             Action::Unbucket(u) => {
                 unbuckets(&mut out, u);
+                continue;
+            }
+            Action::Overflow(o) => {
+                overflow(&mut out, o);
+                continue;
+            }
+            Action::Gather(g) => {
+                gather(&mut out, g);
                 continue;
             }
             Action::Timeline(t) => {
@@ -522,15 +553,23 @@ fn unbuckets(out: &mut Vec<Figure>, u: &Unbuckets) {
     }
 }
 
-/// Each child of today in one bucket, the counts adding up to them, and no
-/// bucket over its size.
+/// Each child of today in one bucket, the counts adding up to them, no
+/// bucket over its size, each aggregate as recomputed over the bucket's
+/// own items, and (children embedded today) each parent's buckets holding
+/// as many as its array.
 fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
-    let children = count(&b.child, &set(&b.ref_path));
-    out.push(Figure {
-        label: format!(
-            "{}.{}: each {} document of today in one bucket",
-            b.bucket, b.items_field, b.child
+    let (children, what) = match &b.children {
+        Children::Collection { child, ref_path } => (
+            count(child, &set(ref_path)),
+            format!("each {child} document of today"),
         ),
+        Children::Embedded { field, .. } => (
+            sizes(&b.parent, field),
+            format!("each child embedded in {}.{field} today", b.parent),
+        ),
+    };
+    out.push(Figure {
+        label: format!("{}.{}: {what} in one bucket", b.bucket, b.items_field),
         before: children.clone(),
         after: sizes(&b.bucket, &b.items_field),
     });
@@ -550,5 +589,148 @@ fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
         label: format!("{}: no bucket holds more than {}", b.bucket, b.per_bucket),
         before: "0".into(),
         after: count(&b.bucket, &json!({ over: {"$exists": true} })),
+    });
+    if let Children::Embedded { field, .. } = &b.children {
+        out.push(Figure {
+            label: format!(
+                "{}: the parents whose buckets hold other than the children of their {field}",
+                b.parent
+            ),
+            before: "0".into(),
+            after: format!(
+                "squillMatching({}, {})",
+                json!(b.parent),
+                per_parent(&b.bucket, &b.ref_field, &b.items_field, field)
+            ),
+        });
+    }
+    let items = ChildrenAt::Embedded {
+        field: b.items_field.clone(),
+        one: false,
+    };
+    for f in &b.figures {
+        // The figure over the bucket's items under their name there (a
+        // count is the size, checked by the counts' total).
+        let Some(of) =
+            f.of.as_ref()
+                .filter(|_| !matches!(f.function, AggregateFn::Count))
+                .and_then(|of| b.items.iter().find(|i| &i.source == of))
+        else {
+            continue;
+        };
+        out.push(Figure {
+            label: format!(
+                "{}.{}: the buckets whose {} differs from their items'",
+                b.bucket,
+                f.target.field,
+                f.function.name()
+            ),
+            before: "0".into(),
+            after: format!(
+                "squillMatching({}, {})",
+                json!(b.bucket),
+                super::recompute::differing(
+                    &f.target.field,
+                    f.function,
+                    &of.target,
+                    &f.target.bson_type,
+                    &items
+                )
+            ),
+        });
+    }
+}
+
+/// The stages that keep the parents whose buckets (in `bucket`, by
+/// `ref_field`) hold, all together, not as many children at `items` as
+/// their array `field`.
+fn per_parent(bucket: &str, ref_field: &str, items: &str, field: &str) -> serde_json::Value {
+    let held = json!({"$sum": {"$map": {
+        "input": format!("${TMP}"),
+        "as": "b",
+        "in": {"$size": {"$ifNull": [format!("$$b.{items}"), []]}},
+    }}});
+    json!([
+        {"$lookup": {"from": bucket, "localField": "_id", "foreignField": ref_field, "as": TMP}},
+        {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, held]}}},
+    ])
+}
+
+/// Each item of the arrays with an `_id` (and the parent's id), one child
+/// document per item past the threshold, and per parent the `_id`s of its
+/// child documents those of its items past the threshold.
+fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
+    let (parent, field, k) = (&o.parent, &o.field, o.threshold);
+    let mut names = vec!["_id"];
+    names.extend(o.item_ref.as_deref());
+    out.push(Figure {
+        label: format!("{parent}.{field}: items with {}", names.join(" and ")),
+        before: sizes(parent, field),
+        after: format!(
+            "squillFilled({}, {}, {})",
+            json!(parent),
+            json!(field),
+            json!(names)
+        ),
+    });
+    out.push(Figure {
+        label: format!(
+            "{}: one document per child past the first {k} of {parent}.{field}",
+            o.child
+        ),
+        before: format!("squillPast({}, {}, {k})", json!(parent), json!(field)),
+        after: count(&o.child, &set(&o.ref_field)),
+    });
+    // The ids by `$map` (a path through an array is not read as one by
+    // every server).
+    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
+    let ids = ids_of(format!("${field}"));
+    let past = json!({"$slice": [ids, k, {"$max": [1, {"$size": ids}]}]});
+    let same = json!({"$and": [
+        {"$eq": [{"$size": format!("${TMP}")}, {"$size": past}]},
+        {"$setEquals": [ids_of(format!("${TMP}")), past]},
+    ]});
+    out.push(Figure {
+        label: format!(
+            "{parent}: the parents whose {} documents are not the items past the first {k} of their {field}",
+            o.child
+        ),
+        before: "0".into(),
+        after: format!(
+            "squillMatching({}, {})",
+            json!(parent),
+            json!([
+                {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "as": TMP}},
+                {"$match": {"$expr": {"$not": [same]}}},
+            ])
+        ),
+    });
+}
+
+/// Each array holding its own items and the child documents of its
+/// parent, and per parent every child document's `_id` among its items'.
+fn gather(out: &mut Vec<Figure>, g: &Gather) {
+    let (parent, field, child) = (&g.parent, &g.field, &g.child);
+    out.push(Figure {
+        label: format!("{parent}.{field}: its items of today and the {child} documents"),
+        before: format!(
+            "{} + {}",
+            sizes(parent, field),
+            count(child, &set(&g.ref_field))
+        ),
+        after: sizes(parent, field),
+    });
+    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
+    out.push(Figure {
+        label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
+        before: "0".into(),
+        after: format!(
+            "squillMatching({}, {})",
+            json!(parent),
+            json!([
+                {"$lookup": {"from": child, "localField": "_id", "foreignField": g.ref_field, "as": TMP}},
+                {"$match": {"$expr": {"$not": [{"$setIsSubset": [ids_of(format!("${TMP}")), ids_of(format!("${field}"))]}]}}},
+            ])
+        ),
     });
 }

@@ -1,0 +1,516 @@
+//! embed → outlier: the parent keeps its first `threshold` children in its
+//! array, and those past it move to the child collection with the parent's
+//! id. Everything is read from the two designs' shapes.
+//!
+//! The recommended array's items carry an `_id` (and the parent's id),
+//! which today's embedded children may not have: the step gives each item
+//! without one a new ObjectId, in place and in the array's order (an
+//! ObjectId grows with each one made, so the `_id`s keep the order the
+//! children arrived in), and copies the items past the threshold into the
+//! child collection under the same `_id`, replacing what a run before
+//! wrote. The array keeps all its items until the final step, so today's
+//! application works on (it only sees the new fields of the items); until
+//! then the new design's read of an outlier sees the children past the
+//! threshold twice, in the array and in the child collection. The final
+//! step does the same for every parent (children added since included),
+//! then cuts each array to the threshold, its items as the recommended
+//! design has them, and only then sets the parent's validator (its bound
+//! and its items' `_id` would reject today's writes before).
+//!
+//! The step is JavaScript per parent rather than one aggregation: a new
+//! ObjectId per item cannot be made on the server before MongoDB 7.
+
+use super::action::{Action, Cleanup, ItemField, Undo};
+use super::plan::Plan;
+use super::source::{collection_of, item_fields, link_field};
+use crate::design::{Design, FieldOrigin, Layout, RelationshipDecision, ShapeType};
+use serde_json::json;
+
+/// The step from today's array to the recommended outlier's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overflow {
+    pub relationship: String,
+    /// The parent's collection and its array (the same name in both designs).
+    pub parent: String,
+    pub field: String,
+    pub threshold: u64,
+    /// The field of the recommended array's items for the parent's id.
+    pub item_ref: Option<String>,
+    /// The other fields of the recommended array's items (today's names).
+    pub kept: Vec<String>,
+    /// The child collection, its reference to the parent, and each of its
+    /// fields from an item's (`_id` included).
+    pub child: String,
+    pub ref_field: String,
+    pub child_items: Vec<ItemField>,
+    /// The fields of today's items (the rollback puts them back to those).
+    pub today_items: Vec<String>,
+}
+
+/// The step, or a reason in `p.refused`.
+pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+    match overflow(today, recommended, rel) {
+        Ok(o) => {
+            p.undo.push(Undo::Drop {
+                collection: o.child.clone(),
+            });
+            p.undo.push(Undo::Overflow(Box::new(o.clone())));
+            p.cleanup.push(Cleanup::Overflow(Box::new(o.clone())));
+            p.deferred.push(o.parent.clone());
+            p.actions.push(Action::Overflow(Box::new(o)));
+        }
+        Err(why) => p.refused.push(why),
+    }
+}
+
+fn overflow(
+    today: &Design,
+    recommended: &Design,
+    rel: &RelationshipDecision,
+) -> Result<Overflow, String> {
+    let Layout::Outlier { threshold } = rel.chosen else {
+        return Err("not an outlier".into());
+    };
+    let name = &rel.relationship;
+    let (Some(old_parent), Some(new_parent), Some(child)) = (
+        collection_of(today, &rel.parent),
+        collection_of(recommended, &rel.parent),
+        collection_of(recommended, &rel.child),
+    ) else {
+        return Err("no parent collection in both designs, or no child collection".into());
+    };
+    let (Some(old), Some(new), Some(reference)) = (
+        link_field(old_parent, name),
+        link_field(new_parent, name),
+        link_field(child, name),
+    ) else {
+        return Err(format!(
+            "no array in `{}` or no reference in `{}`",
+            old_parent.name, child.name
+        ));
+    };
+    let (Some((old_items, false)), Some((new_items, false)), ShapeType::Scalar { .. }) =
+        (item_fields(old), item_fields(new), &reference.ty)
+    else {
+        return Err("the children are not an array of sub-documents in both designs".into());
+    };
+    if old.name != new.name {
+        return Err(format!(
+            "the array `{}` is `{}` in the recommended design",
+            old.name, new.name
+        ));
+    }
+    // Today's item field with the same origin (an own field of the child).
+    let today_name = |origin: &FieldOrigin| {
+        old_items
+            .iter()
+            .find(|o| &o.origin == origin)
+            .map(|o| o.name.clone())
+    };
+    let mut item_ref = None;
+    let mut kept = Vec::new();
+    for f in new_items {
+        match &f.origin {
+            FieldOrigin::Id if f.name == "_id" => {}
+            FieldOrigin::Reference { relationship, .. } if relationship == name => {
+                item_ref = Some(f.name.clone());
+            }
+            // Kept as it is: the same field under the same name.
+            o @ FieldOrigin::Own { .. } if today_name(o).as_deref() == Some(f.name.as_str()) => {
+                kept.push(f.name.clone());
+            }
+            _ => {
+                return Err(format!(
+                    "`{}.{}.{}` is not a field today's embedded children have",
+                    new_parent.name, new.name, f.name
+                ));
+            }
+        }
+    }
+    let mut child_items = Vec::new();
+    for f in &child.shape.fields {
+        let source = match &f.origin {
+            _ if f.name == reference.name => continue,
+            FieldOrigin::Id if f.name == "_id" => Some("_id".to_string()),
+            o @ FieldOrigin::Own { .. } => today_name(o),
+            _ => None,
+        };
+        let Some(source) = source else {
+            return Err(format!(
+                "no step builds `{}.{}` from the embedded children",
+                child.name, f.name
+            ));
+        };
+        child_items.push(ItemField {
+            target: f.name.clone(),
+            source,
+        });
+    }
+    Ok(Overflow {
+        relationship: name.clone(),
+        parent: old_parent.name.clone(),
+        field: old.name.clone(),
+        threshold,
+        item_ref,
+        kept,
+        child: child.name.clone(),
+        ref_field: reference.name.clone(),
+        child_items,
+        today_items: old_items.iter().map(|o| o.name.clone()).collect(),
+    })
+}
+
+fn js(v: &str) -> String {
+    json!(v).to_string()
+}
+
+/// `[[target, source], …]`.
+fn pairs<'a>(items: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let v: Vec<[&str; 2]> = items.map(|(t, s)| [t, s]).collect();
+    json!(v).to_string()
+}
+
+impl Overflow {
+    /// The name of the script's function for one parent.
+    pub fn function(&self) -> String {
+        let safe: String = self
+            .relationship
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("squillOverflow_{safe}")
+    }
+
+    /// The function the step and the final step call for each parent:
+    /// every item with an `_id` and the parent's id, those past the
+    /// threshold written to the child collection under their `_id`, and
+    /// with `trim` the array cut to the threshold. The array is written
+    /// back only if it is still as read (else read again: the application
+    /// may be adding a child).
+    pub fn definition(&self) -> String {
+        let k = self.threshold;
+        let (p, f, c) = (js(&self.parent), js(&self.field), js(&self.child));
+        let with_ref = match &self.item_ref {
+            Some(r) => format!(", {{ {}: d._id }}", js(r)),
+            None => String::new(),
+        };
+        let kept = pairs(
+            std::iter::once("_id")
+                .chain(self.kept.iter().map(String::as_str))
+                .map(|n| (n, n)),
+        );
+        let child = pairs(
+            self.child_items
+                .iter()
+                .map(|i| (i.target.as_str(), i.source.as_str())),
+        );
+        format!(
+            "// {rel}: each item of {pn}.{fname} with an `_id` (a new one, in the array's order,\n\
+             // when it has none) and its parent's id; those past the first {k} written to\n\
+             // {cn} under their `_id`; with `trim`, the array cut to the first {k}.\n\
+             function {name}(d, trim) {{\n\
+             \x20 const pick = (x, fields) => Object.fromEntries(fields.filter(([, s]) => x[s] !== undefined).map(([t, s]) => [t, x[s]]));\n\
+             \x20 for (let tries = 0; ; tries++) {{\n\
+             \x20   const old = d === null ? undefined : d[{f}];\n\
+             \x20   if (!Array.isArray(old)) return;\n\
+             \x20   const items = old.map((x) => Object.assign({{ _id: x._id === undefined ? new ObjectId() : x._id }}, x{with_ref}));\n\
+             \x20   const past = items.slice({k});\n\
+             \x20   if (past.length > 0) {{\n\
+             \x20     db.getCollection({c}).bulkWrite(past.map((x) => ({{ replaceOne: {{ filter: {{ _id: x._id }}, replacement: Object.assign(pick(x, {child}), {{ {r}: d._id }}), upsert: true }} }})));\n\
+             \x20   }}\n\
+             \x20   const now = trim ? items.slice(0, {k}).map((x) => Object.assign(pick(x, {kept}){with_ref})) : items;\n\
+             \x20   if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: old }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
+             \x20   if (tries === 5) throw new Error(`squill migration: {pn} ${{d._id}}: its {fname} keeps changing`);\n\
+             \x20   d = db.getCollection({p}).findOne({{ _id: d._id }}, {{ {f}: 1 }});\n\
+             \x20 }}\n}}",
+            rel = self.relationship,
+            pn = self.parent,
+            fname = self.field,
+            cn = self.child,
+            name = self.function(),
+            r = js(&self.ref_field),
+        )
+    }
+
+    /// One batch of the step: the function for each parent of the range.
+    pub fn batch(&self) -> String {
+        format!(
+            "  db.getCollection({}).find(range, {{ {}: 1 }}).forEach((d) => {}(d, false));",
+            js(&self.parent),
+            js(&self.field),
+            self.function()
+        )
+    }
+
+    /// The final step: the function for every parent, the arrays cut.
+    pub fn cleanup(&self) -> String {
+        format!(
+            "db.getCollection({}).find({{}}, {{ {}: 1 }}).forEach((d) => {}(d, true));",
+            js(&self.parent),
+            js(&self.field),
+            self.function()
+        )
+    }
+
+    /// The rollback before the final step: the items back to today's
+    /// fields (without the `_id`s and parent ids the step added).
+    pub fn undo(&self) -> String {
+        let mut item = serde_json::Map::new();
+        for f in &self.today_items {
+            item.insert(f.clone(), json!(format!("$$c.{f}")));
+        }
+        let f = &self.field;
+        format!(
+            "db.getCollection({}).updateMany({{ {}: {{ $type: \"array\" }} }}, [{{ $set: {{ {}: {{ $map: {{ input: {}, as: \"c\", in: {} }} }} }} }}]);  // the items of today again",
+            js(&self.parent),
+            js(f),
+            js(f),
+            js(&format!("${f}")),
+            serde_json::Value::Object(item)
+        )
+    }
+
+    pub fn what(&self) -> String {
+        format!(
+            "{}: the children past the first {} of each {}.{}, with an `_id` given to each item",
+            self.child, self.threshold, self.parent, self.field
+        )
+    }
+}
+
+/// outlier → embed: each parent's array gets the children the child
+/// collection holds for it (in `_id` order, after its own), in place and
+/// in today's item shape, so that today's application reads them as it
+/// did (until the final step it sees the children past the threshold twice,
+/// in the array and in the collection). The final step gathers again (the
+/// children added since included), gives the items the recommended shape,
+/// then drops the child collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gather {
+    pub relationship: String,
+    pub parent: String,
+    pub field: String,
+    /// Today's threshold (the rollback cuts the arrays back to it).
+    pub threshold: u64,
+    pub child: String,
+    pub ref_field: String,
+    /// Today's item fields, each from a child document's field.
+    pub today_items: Vec<ItemField>,
+    /// The recommended item fields, each from today's item's.
+    pub items: Vec<ItemField>,
+}
+
+/// The step, or a reason in `p.refused`.
+pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, now: &RelationshipDecision) {
+    match gather(today, recommended, now) {
+        Ok(g) => {
+            p.undo.push(Undo::Gather(Box::new(g.clone())));
+            p.cleanup.push(Cleanup::Gather(Box::new(g.clone())));
+            // Today's bound on the array would reject the children
+            // appended; the recommended validator takes today's items too.
+            p.early.push(g.parent.clone());
+            p.actions.push(Action::Gather(Box::new(g)));
+        }
+        Err(why) => p.refused.push(why),
+    }
+}
+
+fn gather(
+    today: &Design,
+    recommended: &Design,
+    now: &RelationshipDecision,
+) -> Result<Gather, String> {
+    let Layout::Outlier { threshold } = now.chosen else {
+        return Err("not an outlier today".into());
+    };
+    let name = &now.relationship;
+    let (Some(old_parent), Some(new_parent), Some(child)) = (
+        collection_of(today, &now.parent),
+        collection_of(recommended, &now.parent),
+        collection_of(today, &now.child),
+    ) else {
+        return Err("no parent collection in both designs, or no child collection today".into());
+    };
+    let (Some(old), Some(new), Some(reference)) = (
+        link_field(old_parent, name),
+        link_field(new_parent, name),
+        link_field(child, name),
+    ) else {
+        return Err(format!(
+            "no array in `{}` or no reference in `{}`",
+            old_parent.name, child.name
+        ));
+    };
+    let (Some((old_items, false)), Some((new_items, false)), ShapeType::Scalar { .. }) =
+        (item_fields(old), item_fields(new), &reference.ty)
+    else {
+        return Err("the children are not an array of sub-documents in both designs".into());
+    };
+    if recommended.collections.iter().any(|c| c.name == child.name) {
+        // The final step tells the children it appended by the child
+        // collection being gone (a reshaped item may have no `_id`).
+        return Err(format!("`{}` stays in the recommended design", child.name));
+    }
+    if old.name != new.name || !old_items.iter().any(|i| i.name == "_id") {
+        return Err(format!(
+            "the array `{}` changes its name, or its items have no `_id`",
+            old.name
+        ));
+    }
+    // Today's item fields from the child document's with the same origin
+    // (the reference to the parent: the parent's id).
+    let mut today_items = Vec::new();
+    for i in old_items {
+        let source = match &i.origin {
+            FieldOrigin::Reference { relationship, .. } if relationship == name => {
+                Some(reference.name.clone())
+            }
+            o => child
+                .shape
+                .fields
+                .iter()
+                .find(|f| &f.origin == o)
+                .map(|f| f.name.clone()),
+        };
+        let Some(source) = source else {
+            return Err(format!(
+                "no field of `{}` for `{}.{}.{}`",
+                child.name, old_parent.name, old.name, i.name
+            ));
+        };
+        today_items.push(ItemField {
+            target: i.name.clone(),
+            source,
+        });
+    }
+    let mut items = Vec::new();
+    for f in new_items {
+        let Some(o) = old_items.iter().find(|o| o.origin == f.origin) else {
+            return Err(format!(
+                "no step builds `{}.{}.{}` from today's items",
+                new_parent.name, new.name, f.name
+            ));
+        };
+        items.push(ItemField {
+            target: f.name.clone(),
+            source: o.name.clone(),
+        });
+    }
+    Ok(Gather {
+        relationship: name.clone(),
+        parent: old_parent.name.clone(),
+        field: old.name.clone(),
+        threshold,
+        child: child.name.clone(),
+        ref_field: reference.name.clone(),
+        today_items,
+        items,
+    })
+}
+
+impl Gather {
+    /// The name of the script's function for one parent.
+    pub fn function(&self) -> String {
+        let safe: String = self
+            .relationship
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("squillGather_{safe}")
+    }
+
+    /// The function the step and the final step call for each parent: the
+    /// children of the child collection not in its array yet (by `_id`)
+    /// appended in today's item shape; with `last`, the items in the
+    /// recommended shape. Written back only if the array is still as read.
+    pub fn definition(&self) -> String {
+        let (p, f, c, r) = (
+            js(&self.parent),
+            js(&self.field),
+            js(&self.child),
+            js(&self.ref_field),
+        );
+        let pair = |items: &[ItemField]| {
+            pairs(items.iter().map(|i| (i.target.as_str(), i.source.as_str())))
+        };
+        format!(
+            "// {rel}: the {cn} documents of a {pn} not in its {fname} yet (by `_id`), appended\n\
+             // in `_id` order as today's items; with `last`, the items as the recommended\n\
+             // design has them.\n\
+             function {name}(d, last) {{\n\
+             \x20 const pick = (x, fields) => Object.fromEntries(fields.filter(([, s]) => x[s] !== undefined).map(([t, s]) => [t, x[s]]));\n\
+             \x20 for (let tries = 0; ; tries++) {{\n\
+             \x20   if (d === null) return;\n\
+             \x20   const old = d[{f}];\n\
+             \x20   const items = Array.isArray(old) ? old : [];\n\
+             \x20   const held = new Set(items.map((x) => EJSON.stringify(x._id)));\n\
+             \x20   const more = db.getCollection({c}).find({{ {r}: d._id }}).sort({{ _id: 1 }}).toArray().filter((x) => !held.has(EJSON.stringify(x._id)));\n\
+             \x20   const all = items.concat(more.map((x) => pick(x, {today})));\n\
+             \x20   const now = last ? all.map((x) => pick(x, {items})) : all;\n\
+             \x20   if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: old === undefined ? {{ $exists: false }} : old }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
+             \x20   if (tries === 5) throw new Error(`squill migration: {pn} ${{d._id}}: its {fname} keeps changing`);\n\
+             \x20   d = db.getCollection({p}).findOne({{ _id: d._id }}, {{ {f}: 1 }});\n\
+             \x20 }}\n}}",
+            rel = self.relationship,
+            pn = self.parent,
+            fname = self.field,
+            cn = self.child,
+            name = self.function(),
+            today = pair(&self.today_items),
+            items = pair(&self.items),
+        )
+    }
+
+    /// One batch of the step: the function for each parent of the range.
+    pub fn batch(&self) -> String {
+        format!(
+            "  db.getCollection({}).find(range, {{ {}: 1 }}).forEach((d) => {}(d, false));",
+            js(&self.parent),
+            js(&self.field),
+            self.function()
+        )
+    }
+
+    /// The final step: the children gathered for every parent (those added
+    /// since the step), the child collection dropped (the recommended
+    /// design has none), and only then the items reshaped: a reshaped item
+    /// may have no `_id` to tell it by, so a final step run again must find
+    /// no child to append.
+    pub fn cleanup(&self) -> String {
+        let each = |last: bool| {
+            format!(
+                "db.getCollection({}).find({{}}, {{ {}: 1 }}).forEach((d) => {}(d, {last}));",
+                js(&self.parent),
+                js(&self.field),
+                self.function()
+            )
+        };
+        [
+            each(false),
+            format!("db.getCollection({}).drop();", js(&self.child)),
+            each(true),
+        ]
+        .join("\n  ")
+    }
+
+    /// The rollback before the final step: each array cut back to today's
+    /// threshold (its own children came first).
+    pub fn undo(&self) -> String {
+        let f = &self.field;
+        format!(
+            "db.getCollection({}).updateMany({{ {}: {{ $type: \"array\" }} }}, [{{ $set: {{ {}: {{ $slice: [{}, {}] }} }} }}]);  // the arrays of today again",
+            js(&self.parent),
+            js(f),
+            js(f),
+            js(&format!("${f}")),
+            self.threshold
+        )
+    }
+
+    pub fn what(&self) -> String {
+        format!(
+            "{}.{}: its {} documents appended, in today's item shape",
+            self.parent, self.field, self.child
+        )
+    }
+}
