@@ -354,12 +354,6 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
                     && model.relationship(o).one_parent()
             })
     };
-    // A copy of every field is not a reference any more (the child would
-    // be embedded, or the parent in the child): only explicit field lists.
-    // Through a many-to-many there is no such layout, and an id with every
-    // field of a small entity (a label's name and color) is the one way to
-    // show it without a second query.
-    let whole_is_a_copy = rel.kind == RelationshipKind::ManyToMany;
     let mut union: Vec<String> = Vec::new();
     for (fields, _) in reads {
         for f in fields {
@@ -368,9 +362,17 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
             }
         }
     }
-    if union.is_empty() || (!whole_is_a_copy && union.len() >= entity.fields.len().max(2)) {
+    if union.is_empty() {
         return Vec::new();
     }
+    // Every field of a child copied into its one parent is the child
+    // embedded (or a subset of it): those layouts say it. Every field of a
+    // parent copied into its children (a user's name and reputation in each
+    // answer), or of either side of a many-to-many (a label's name and
+    // color), is said by no other layout while that entity keeps a
+    // collection of its own: it is a copy like any other.
+    let whole = union.len() >= entity.fields.len().max(2);
+    let embeds = whole && into == Side::Parent && rel.kind != RelationshipKind::ManyToMany;
     let read_rate: f64 = reads.iter().map(|(_, rate)| rate).sum();
     let ratio = facts.settings.design.read_mostly_ratio;
     let mostly: Vec<String> = union
@@ -378,7 +380,12 @@ pub fn copy_sets(facts: &Facts<'_>, r: RelationshipId, into: Side) -> Vec<Vec<St
         .filter(|f| facts.field_update_rate(source, f) * ratio <= read_rate)
         .cloned()
         .collect();
-    let mut out = vec![union.clone()];
+    let mut out = Vec::new();
+    if !embeds {
+        out.push(union.clone());
+    }
+    // The fields read far more often than they change (the name, not the
+    // reputation), whatever the whole set is.
     if !mostly.is_empty() && mostly.len() < union.len() {
         out.push(mostly);
     }

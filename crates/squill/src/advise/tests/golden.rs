@@ -1181,3 +1181,48 @@ operations:
         r.alternatives.iter().map(|a| &a.layout).collect::<Vec<_>>()
     );
 }
+
+/// Copies into the children of every field a small parent has (an author's
+/// name and reputation in each answer) are a layout to weigh, and so are
+/// the fields read far more often than they change (the name alone): the
+/// parent keeps a collection of its own (it has other children), so nothing
+/// else shows them without a second query.
+#[test]
+fn every_field_of_a_small_parent_may_be_copied_into_its_children() {
+    let text = r"
+name: answers
+entities:
+  user:
+    count: 1000000
+    fields: {name: string(30), reputation: int}
+  answer:
+    count: 5000000
+    fields: {body: string(2000)}
+  question:
+    count: 2000000
+    fields: {title: string(100)}
+relationships:
+  answered: {parent: user, child: answer, children: {typical: 5, max: 80000}}
+  asked: {parent: user, child: question, children: {typical: 2, max: 40000}}
+operations:
+  answer_page:
+    read: answer
+    rate: 1000
+    filter: {_id: eq}
+    include:
+      answered: {fields: [name, reputation]}
+  gain: {update: user, filter: {_id: eq}, changes: [reputation], rate: 900}
+";
+    let model = crate::inputs::model_file::parse("m.yaml", text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let r = decision(&d, "answered");
+    let weighed = |fields: &[&str]| {
+        let l = Layout::ExtendedReference {
+            copies_into: Side::Child,
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+        };
+        r.chosen == l || r.alternatives.iter().any(|a| a.layout == l)
+    };
+    assert!(weighed(&["name", "reputation"]), "{:?}", r.alternatives);
+    assert!(weighed(&["name"]), "{:?}", r.alternatives);
+}
