@@ -145,7 +145,7 @@ impl Field {
     /// says, else what its type allows (the values of its `enum`, the two of
     /// a bool); `None` when nothing bounds them.
     pub fn distinct_values(&self) -> Option<u64> {
-        self.distinct.or_else(|| match &self.ty {
+        self.distinct.or(match &self.ty {
             _ if !self.enum_values.is_empty() => Some(self.enum_values.len() as u64),
             FieldType::Bool => Some(2),
             _ => None,
