@@ -487,15 +487,7 @@ pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relat
             p.undo.push(Undo::Drop {
                 collection: u.child.clone(),
             });
-            if !recommended
-                .collections
-                .iter()
-                .any(|c| c.name == bucket.name)
-            {
-                p.cleanup.push(Cleanup::DropCollection {
-                    collection: bucket.name.clone(),
-                });
-            }
+            drop_unless_kept(p, recommended, &bucket.name);
             p.actions.push(Action::Unbucket(Box::new(Unbuckets {
                 parent: parent.name.clone(),
                 ..u
@@ -582,15 +574,7 @@ fn into_parent(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relatio
             field: target.name.clone(),
         });
     }
-    if !recommended
-        .collections
-        .iter()
-        .any(|c| c.name == bucket.name)
-    {
-        p.cleanup.push(Cleanup::DropCollection {
-            collection: bucket.name.clone(),
-        });
-    }
+    drop_unless_kept(p, recommended, &bucket.name);
     p.actions.push(Action::BuildParent {
         relationship: name.clone(),
         parent: old_parent.name.clone(),
@@ -720,4 +704,14 @@ pub fn pipeline_back(u: &Unbuckets) -> Vec<Json> {
         json!({"$project": doc}),
         json!({"$merge": {"into": u.child, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}),
     ]
+}
+
+/// Today's bucket collection goes in the final step, unless the
+/// recommended design keeps a collection of that name.
+fn drop_unless_kept(p: &mut Plan, recommended: &Design, buckets: &str) {
+    if !recommended.collections.iter().any(|c| c.name == buckets) {
+        p.cleanup.push(Cleanup::DropCollection {
+            collection: buckets.to_string(),
+        });
+    }
 }

@@ -23,7 +23,9 @@
 use super::action::{Action, Cleanup, ItemField, Undo};
 use super::plan::Plan;
 use super::source::{collection_of, item_fields, link_field};
-use crate::design::{Design, FieldOrigin, Layout, RelationshipDecision, ShapeType};
+use crate::design::{
+    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
+};
 use serde_json::json;
 
 /// The step from today's array to the recommended outlier's.
@@ -68,32 +70,18 @@ fn overflow(
     recommended: &Design,
     rel: &RelationshipDecision,
 ) -> Result<Overflow, String> {
-    let Layout::Outlier { threshold } = rel.chosen else {
-        return Err("not an outlier".into());
-    };
+    let Sides {
+        threshold,
+        old_parent,
+        new_parent,
+        child,
+        old,
+        new,
+        reference,
+        old_items,
+        new_items,
+    } = Sides::of(today, recommended, rel, recommended)?;
     let name = &rel.relationship;
-    let (Some(old_parent), Some(new_parent), Some(child)) = (
-        collection_of(today, &rel.parent),
-        collection_of(recommended, &rel.parent),
-        collection_of(recommended, &rel.child),
-    ) else {
-        return Err("no parent collection in both designs, or no child collection".into());
-    };
-    let (Some(old), Some(new), Some(reference)) = (
-        link_field(old_parent, name),
-        link_field(new_parent, name),
-        link_field(child, name),
-    ) else {
-        return Err(format!(
-            "no array in `{}` or no reference in `{}`",
-            old_parent.name, child.name
-        ));
-    };
-    let (Some((old_items, false)), Some((new_items, false)), ShapeType::Scalar { .. }) =
-        (item_fields(old), item_fields(new), &reference.ty)
-    else {
-        return Err("the children are not an array of sub-documents in both designs".into());
-    };
     if old.name != new.name {
         return Err(format!(
             "the array `{}` is `{}` in the recommended design",
@@ -158,6 +146,70 @@ fn overflow(
         child_items,
         today_items: old_items.iter().map(|o| o.name.clone()).collect(),
     })
+}
+
+/// What an outlier's migration either way reads of the two designs: the
+/// parent's array of today and recommended (sub-documents both), and the
+/// child collection (in `children_in`: the recommended design's when the
+/// outliers are built, today's when they are gathered back) with its
+/// reference to the parent. The threshold is `outlier`'s.
+struct Sides<'d> {
+    threshold: u64,
+    old_parent: &'d Collection,
+    new_parent: &'d Collection,
+    child: &'d Collection,
+    old: &'d ShapeField,
+    new: &'d ShapeField,
+    reference: &'d ShapeField,
+    old_items: &'d [ShapeField],
+    new_items: &'d [ShapeField],
+}
+
+impl<'d> Sides<'d> {
+    fn of(
+        today: &'d Design,
+        recommended: &'d Design,
+        outlier: &RelationshipDecision,
+        children_in: &'d Design,
+    ) -> Result<Self, String> {
+        let Layout::Outlier { threshold } = outlier.chosen else {
+            return Err("not an outlier".into());
+        };
+        let name = &outlier.relationship;
+        let (Some(old_parent), Some(new_parent), Some(child)) = (
+            collection_of(today, &outlier.parent),
+            collection_of(recommended, &outlier.parent),
+            collection_of(children_in, &outlier.child),
+        ) else {
+            return Err("no parent collection in both designs, or no child collection".into());
+        };
+        let (Some(old), Some(new), Some(reference)) = (
+            link_field(old_parent, name),
+            link_field(new_parent, name),
+            link_field(child, name),
+        ) else {
+            return Err(format!(
+                "no array in `{}` or no reference in `{}`",
+                old_parent.name, child.name
+            ));
+        };
+        let (Some((old_items, false)), Some((new_items, false)), ShapeType::Scalar { .. }) =
+            (item_fields(old), item_fields(new), &reference.ty)
+        else {
+            return Err("the children are not an array of sub-documents in both designs".into());
+        };
+        Ok(Sides {
+            threshold,
+            old_parent,
+            new_parent,
+            child,
+            old,
+            new,
+            reference,
+            old_items,
+            new_items,
+        })
+    }
 }
 
 fn js(v: &str) -> String {
@@ -320,32 +372,18 @@ fn gather(
     recommended: &Design,
     now: &RelationshipDecision,
 ) -> Result<Gather, String> {
-    let Layout::Outlier { threshold } = now.chosen else {
-        return Err("not an outlier today".into());
-    };
+    let Sides {
+        threshold,
+        old_parent,
+        new_parent,
+        child,
+        old,
+        new,
+        reference,
+        old_items,
+        new_items,
+    } = Sides::of(today, recommended, now, today)?;
     let name = &now.relationship;
-    let (Some(old_parent), Some(new_parent), Some(child)) = (
-        collection_of(today, &now.parent),
-        collection_of(recommended, &now.parent),
-        collection_of(today, &now.child),
-    ) else {
-        return Err("no parent collection in both designs, or no child collection today".into());
-    };
-    let (Some(old), Some(new), Some(reference)) = (
-        link_field(old_parent, name),
-        link_field(new_parent, name),
-        link_field(child, name),
-    ) else {
-        return Err(format!(
-            "no array in `{}` or no reference in `{}`",
-            old_parent.name, child.name
-        ));
-    };
-    let (Some((old_items, false)), Some((new_items, false)), ShapeType::Scalar { .. }) =
-        (item_fields(old), item_fields(new), &reference.ty)
-    else {
-        return Err("the children are not an array of sub-documents in both designs".into());
-    };
     if recommended.collections.iter().any(|c| c.name == child.name) {
         // The final step tells the children it appended by the child
         // collection being gone (a reshaped item may have no `_id`).
