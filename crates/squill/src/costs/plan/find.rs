@@ -206,8 +206,35 @@ impl<'a> Planner<'a> {
             } else {
                 docs * acc.per_root
             };
+        // A range after the sort in the index (equality, sort, range) is
+        // tested on each key walked in the sort's order: to find `limit`
+        // that pass it, the walk reads about `limit` over its share, and
+        // without a limit every key under the equalities. The documents
+        // fetched are those that pass (the range field is in the key).
+        // A range on a sort field bounds the walk itself (readings of the
+        // last hour in time order).
+        let after_sort = |c: &&Filter| {
+            c.op == FilterOp::Range
+                && !sort
+                    .iter()
+                    .any(|s| c.related.is_none() && c.path.len() == 1 && c.path[0] == s.field)
+        };
+        let walked = if !scan && !by_id && !sort.is_empty() && filter.iter().any(|c| after_sort(&c))
+        {
+            let equal: Vec<Filter> = filter.iter().filter(|c| !after_sort(c)).cloned().collect();
+            let under_equalities = self.matched(e, &equal, None);
+            let share = (self.matched(e, filter, None) / under_equalities.max(1.0))
+                .clamp(f64::MIN_POSITIVE, 1.0);
+            limit
+                .map_or(under_equalities, |l| {
+                    (l as f64 / share).min(under_equalities)
+                })
+                .max(roots)
+        } else {
+            roots
+        };
         let cost = StepCost {
-            keys: if scan { 0.0 } else { roots },
+            keys: if scan { 0.0 } else { walked },
             docs: examined,
             bytes_read: examined * acc.root_bytes,
             ..StepCost::default()
