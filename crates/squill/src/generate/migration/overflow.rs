@@ -212,6 +212,17 @@ impl<'d> Sides<'d> {
     }
 }
 
+/// The step's function on each parent `filter` finds (`range`: a batch's;
+/// `{}`: every one), read with its array `field` only; `last` in the final
+/// step.
+fn each_parent(parent: &str, field: &str, function: &str, filter: &str, last: bool) -> String {
+    format!(
+        "db.getCollection({}).find({filter}, {{ {}: 1 }}).forEach((d) => {function}(d, {last}));",
+        js(parent),
+        js(field),
+    )
+}
+
 fn js(v: &str) -> String {
     json!(v).to_string()
 }
@@ -287,21 +298,14 @@ impl Overflow {
     /// One batch of the step: the function for each parent of the range.
     pub fn batch(&self) -> String {
         format!(
-            "  db.getCollection({}).find(range, {{ {}: 1 }}).forEach((d) => {}(d, false));",
-            js(&self.parent),
-            js(&self.field),
-            self.function()
+            "  {}",
+            each_parent(&self.parent, &self.field, &self.function(), "range", false)
         )
     }
 
     /// The final step: the function for every parent, the arrays cut.
     pub fn cleanup(&self) -> String {
-        format!(
-            "db.getCollection({}).find({{}}, {{ {}: 1 }}).forEach((d) => {}(d, true));",
-            js(&self.parent),
-            js(&self.field),
-            self.function()
-        )
+        each_parent(&self.parent, &self.field, &self.function(), "{}", true)
     }
 
     /// The rollback before the final step: the items back to today's
@@ -502,10 +506,8 @@ impl Gather {
     /// One batch of the step: the function for each parent of the range.
     pub fn batch(&self) -> String {
         format!(
-            "  db.getCollection({}).find(range, {{ {}: 1 }}).forEach((d) => {}(d, false));",
-            js(&self.parent),
-            js(&self.field),
-            self.function()
+            "  {}",
+            each_parent(&self.parent, &self.field, &self.function(), "range", false)
         )
     }
 
@@ -515,14 +517,7 @@ impl Gather {
     /// may have no `_id` to tell it by, so a final step run again must find
     /// no child to append.
     pub fn cleanup(&self) -> String {
-        let each = |last: bool| {
-            format!(
-                "db.getCollection({}).find({{}}, {{ {}: 1 }}).forEach((d) => {}(d, {last}));",
-                js(&self.parent),
-                js(&self.field),
-                self.function()
-            )
-        };
+        let each = |last| each_parent(&self.parent, &self.field, &self.function(), "{}", last);
         [
             each(false),
             format!("db.getCollection({}).drop();", js(&self.child)),
