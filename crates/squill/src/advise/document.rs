@@ -180,19 +180,12 @@ impl DocBuilder<'_> {
                 && model.relationship(*relationship).parent == e
             {
                 let rel = model.relationship(*relationship);
-                // An average is its sum here and the count beside it (once,
-                // when a count of the same children is kept too).
+                // An average is its sum here and the count beside it.
                 let average = *function == AggregateFn::Avg;
                 let (function, extra) = match function {
                     AggregateFn::Avg => (AggregateFn::Sum, count.as_ref()),
                     f => (*f, None),
                 };
-                let counted = self.p.computed.iter().any(|&j| {
-                    matches!(&self.space.entity[j], EntityCandidate::Computed {
-                        relationship: x, function: AggregateFn::Count, ..
-                    } if x == relationship)
-                });
-                let extra = extra.filter(|c| !counted && !shape.iter().any(|f| &f.name == *c));
                 let kept = std::iter::once((function, agg_field.clone(), name))
                     .chain(extra.map(|c| (AggregateFn::Count, None, c)));
                 for (function, agg_field, name) in kept {

@@ -474,13 +474,8 @@ impl<'s> Placement<'s> {
             {
                 let b = 2.0 + name.len() as f64 + 8.0;
                 add(b, Some(b), 1);
-                // An average's count, unless a count of its own is kept.
-                let counted = self.computed.iter().any(|&j| {
-                    matches!(&space.entity[j], EntityCandidate::Computed {
-                        relationship: x, function: crate::model::AggregateFn::Count, ..
-                    } if x == relationship)
-                });
-                if let Some(c) = count.as_ref().filter(|_| !counted) {
+                // An average's count beside its sum.
+                if let Some(c) = count {
                     let b = 2.0 + c.len() as f64 + 8.0;
                     add(b, Some(b), 1);
                 }

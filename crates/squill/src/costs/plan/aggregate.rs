@@ -17,8 +17,8 @@ impl<'a> Planner<'a> {
     }
 
     /// The figures kept in the parent for `r`'s children: each chosen
-    /// computed field, an average as its sum and its count (the count once
-    /// when a count of the same children is kept too).
+    /// computed field, an average as its sum and its count (no count of the
+    /// same children is a candidate beside an average: `candidates::entity`).
     pub(super) fn computed(
         &self,
         r: RelationshipId,
@@ -35,12 +35,6 @@ impl<'a> Planner<'a> {
             } if *relationship == r => Some((*function, field.as_ref(), name, count.as_ref())),
             _ => None,
         };
-        let counted = self
-            .p
-            .computed
-            .iter()
-            .filter_map(kept)
-            .any(|(f, ..)| f == AggregateFn::Count);
         self.p
             .computed
             .iter()
@@ -48,9 +42,7 @@ impl<'a> Planner<'a> {
             .flat_map(move |(function, field, name, count)| match function {
                 AggregateFn::Avg => [
                     Some((AggregateFn::Sum, field, name)),
-                    count
-                        .filter(|_| !counted)
-                        .map(|c| (AggregateFn::Count, None, c)),
+                    count.map(|c| (AggregateFn::Count, None, c)),
                 ],
                 f => [Some((f, field, name)), None],
             })
