@@ -602,7 +602,7 @@ fn decision(
                         })
                         .filter(|d| d.score.abs() > 1e-9)
                         .collect();
-                    if delta.score < 0.0 {
+                    if super::optimize::lower(total, eval.total()) {
                         Verdict::Cheaper {
                             delta,
                             explanation,

@@ -415,7 +415,7 @@ impl<'f, 's> Search<'f, 's> {
                         Var::Ent(i) => st.entity[*i] = o == 1,
                     }
                     if let Some((t, ops, sc, ix, roots)) = self.evaluate(&st, None, &rels, &ents)
-                        && t < self.total - 1e-9 * self.total.abs().max(1.0)
+                        && lower(t, self.total)
                         && best.as_ref().is_none_or(|b| t < b.0)
                     {
                         best = Some((t, o, ops, sc, ix, roots));
@@ -708,4 +708,12 @@ impl<'f, 's> Evaluator<'f, 's> {
                 .evaluate_keeping(state, None, rels, ents, Some(&mut plans))?;
         Some((t, ops.into_iter().zip(plans).collect()))
     }
+}
+
+/// Whether a total is lower than another by more than the rounding of the
+/// sums that make them: the search moves only on such a difference, and a
+/// layout is reported cheaper than the chosen one only on such a difference
+/// (two sums of the same costs in another order differ by about 1e-12).
+pub(super) fn lower(total: f64, than: f64) -> bool {
+    total < than - 1e-9 * than.abs().max(1.0)
 }
