@@ -482,8 +482,8 @@ pub fn entity_decision(decision: &EntityDecision) -> String {
             maintained_by,
             ..
         } => format!(
-            "computed field {entity}.{field} = {computes}, kept up to date by {}",
-            maintained_by.join(", ")
+            "computed field {entity}.{field} = {computes}, {}",
+            upkeep(maintained_by)
         ),
         EntityDecision::Archive {
             entity,
@@ -515,11 +515,11 @@ pub fn entity_decision(decision: &EntityDecision) -> String {
             ..
         } => {
             let mut s = format!(
-                "timeline (fan-out on write) {collection}: a document per {reader} with its feed {feed}'s newest {} {}, each new one pushed into about {} timelines by {}",
+                "timeline (fan-out on write) {collection}: a document per {reader} with its feed {feed}'s newest {} {}, each new one pushed into about {} timelines; {}",
                 crate::words::int(*limit),
                 crate::words::plural(items),
                 crate::words::num(*pushed),
-                maintained_by.join(", ")
+                upkeep(maintained_by)
             );
             if let Some(t) = threshold {
                 s.push_str(&format!(
@@ -611,6 +611,19 @@ pub fn evidence(evidence: &[crate::finding::Evidence]) -> String {
         .join(", ")
 }
 
+/// Who keeps a derived value up to date. A workload may change none of what
+/// it is derived from (the children are loaded by a tool it does not list):
+/// the value is then written with the data, and the sentence says so
+/// instead of ending on "by".
+fn upkeep(maintained_by: &[String]) -> String {
+    if maintained_by.is_empty() {
+        "written with the data: no operation of the workload changes what it is derived from"
+            .to_string()
+    } else {
+        format!("kept up to date by {}", maintained_by.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -637,3 +650,4 @@ mod tests {
         );
     }
 }
+
