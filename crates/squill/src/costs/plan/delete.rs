@@ -17,10 +17,12 @@ impl<'a> Planner<'a> {
             || filter
                 .iter()
                 .any(|c| c.path.len() == 1 && c.path[0] == "_id");
-        let m = if by_id {
-            1.0
+        // By one id, or by the ids the caller holds (`_id: in`).
+        let m = self.matched(e, filter, None);
+        let one_or_in = if m > 1.0 {
+            FilterOp::In
         } else {
-            self.matched(e, filter, None)
+            FilterOp::Eq
         };
         // A count (or sum) kept in the parent, or a subset of the latest
         // children, needs the parent's id, which only the child knows when
@@ -135,11 +137,7 @@ impl<'a> Planner<'a> {
                     plan,
                     e,
                     action,
-                    vec![filt(
-                        "_id",
-                        if m > 1.0 { FilterOp::In } else { FilterOp::Eq },
-                        own_from.clone(),
-                    )],
+                    vec![filt("_id", one_or_in, own_from.clone())],
                     Vec::new(),
                     m,
                     0.0,
@@ -156,8 +154,12 @@ impl<'a> Planner<'a> {
                     plan,
                     op,
                     e,
-                    Action::UpdateOne,
-                    vec![filt(acc.path("_id"), FilterOp::Eq, own_from.clone())],
+                    if m > 1.0 {
+                        Action::UpdateMany
+                    } else {
+                        Action::UpdateOne
+                    },
+                    vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
                     vec![UpdateOp::Pull { path: host_path }],
                     m,
                     0.0,
@@ -210,10 +212,10 @@ impl<'a> Planner<'a> {
                     // the reference the child holds (a subset holds only the
                     // latest children: the child's id may not be there).
                     vec![match (&ids_in_parent, self.parent_ref_path(r)) {
-                        (None, Some(_)) => filt(pacc.path("_id"), FilterOp::Eq, from.clone()),
+                        (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
                         _ => filt(
                             pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
-                            FilterOp::Eq,
+                            one_or_in,
                             own_from.clone(),
                         ),
                     }],

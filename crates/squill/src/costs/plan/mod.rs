@@ -194,6 +194,14 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
     plan.cost.add_scaled(first, -1.0);
 }
 
+/// How many values an `in` list holds when the model does not say: five,
+/// but never more than half the values the field takes (a list of every
+/// value would be no filter, and `status: in` over three states keeps about
+/// half of them, not all), and at least one.
+fn in_list(distinct: f64) -> f64 {
+    5.0_f64.min(distinct / 2.0).max(1.0)
+}
+
 /// The keys of the index a step needs, in one spelling for every index that
 /// serves it: a key's direction matters only relative to the other sort keys
 /// (an index is walked either way, and equality or range tests ignore the
@@ -787,7 +795,10 @@ impl<'a> Planner<'a> {
             let sel = if c.op == FilterOp::Under {
                 self.subtree_share(e, c)
             } else if c.path.len() == 1 && c.path[0] == "_id" {
-                1.0 / f.count(e)
+                match c.op {
+                    FilterOp::In => in_list(f.count(e)) / f.count(e),
+                    _ => 1.0 / f.count(e),
+                }
             } else if let Some(Related {
                 relationship: r,
                 field,
@@ -812,7 +823,11 @@ impl<'a> Planner<'a> {
                     // above 4): the share it keeps, as for an own field.
                     c.selectivity.unwrap_or(0.25)
                 } else if field == "_id" {
-                    (per / f.count(e)).min(1.0)
+                    let parents = match c.op {
+                        FilterOp::In => in_list(f.count(other)),
+                        _ => 1.0,
+                    };
+                    (parents * per / f.count(e)).min(1.0)
                 } else if rel.parent == e
                     && let Some(o) = f.rels_to[other.index()].iter().copied().find(|&o| {
                         let x = f.model.relationship(o);
@@ -831,7 +846,10 @@ impl<'a> Planner<'a> {
                         .field(&field)
                         .and_then(crate::model::Field::distinct_values)
                         .map_or(f.count(other), |d| d.max(1) as f64);
-                    1.0 / d
+                    match c.op {
+                        FilterOp::In => in_list(d) / d,
+                        _ => 1.0 / d,
+                    }
                 }
             } else {
                 let field = c.path.first().and_then(|p| entity.field(p));
@@ -847,7 +865,7 @@ impl<'a> Planner<'a> {
                     });
                 has * match c.op {
                     FilterOp::Eq => 1.0 / d,
-                    FilterOp::In => (5.0 / d).min(1.0),
+                    FilterOp::In => in_list(d) / d,
                     FilterOp::Range => c.selectivity.unwrap_or(0.25),
                     FilterOp::Under => 1.0,
                 }

@@ -17,17 +17,24 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let by_id = filter.is_empty()
-            || filter
-                .iter()
-                .any(|c| c.path.len() == 1 && c.path[0] == "_id");
-        let m = if multi {
+        let id_test = filter
+            .iter()
+            .find(|c| c.path.len() == 1 && c.path[0] == "_id")
+            .map(|c| c.op);
+        let by_id = filter.is_empty() || id_test.is_some();
+        // Ids the caller holds (`_id: in`): several documents, by their ids,
+        // with no query for them first.
+        let id_op = match id_test {
+            Some(FilterOp::In) => FilterOp::In,
+            _ => FilterOp::Eq,
+        };
+        let m = if multi || id_op == FilterOp::In {
             self.matched(e, filter, None)
         } else {
             1.0
         };
         let mut step_filter = if by_id {
-            vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)]
+            vec![filt(acc.path("_id"), id_op, ValueSource::Param)]
         } else {
             let (_, n) = self.find(
                 plan,
@@ -299,7 +306,7 @@ impl<'a> Planner<'a> {
         let (docs, sync) = match self.folded_into(e) {
             Some(children) => {
                 let n = children * m;
-                step_filter = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+                step_filter = vec![filt(acc.path("_id"), id_op, ValueSource::Param)];
                 (n, n - m)
             }
             None => (m, 0.0),
@@ -311,7 +318,7 @@ impl<'a> Planner<'a> {
         };
         if !updates.is_empty() {
             // An outlier's child by its id: in its parent's array first.
-            let fallback = if by_id && !multi && relinks.is_empty() {
+            let fallback = if by_id && id_op == FilterOp::Eq && !multi && relinks.is_empty() {
                 self.outlier_first(
                     plan,
                     op,
