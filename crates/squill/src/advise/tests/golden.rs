@@ -1467,3 +1467,98 @@ operations:
     let by_status = first("by_status");
     assert_eq!(by_status.documents, 500_000.0);
 }
+
+/// An update by a filter that is not the `_id` is one `updateMany` with
+/// that filter when nothing else needs the ids it changes; it was a query
+/// for the ids, then the update by them (a round trip and a read of every
+/// matched document more). When the changed field is copied elsewhere, the
+/// ids are still read first: the copies are found by them.
+#[test]
+fn an_update_by_a_filter_is_one_write_unless_copies_need_its_ids() {
+    use crate::design::Action;
+    let yaml = "
+name: reprice
+entities:
+  category:
+    count: 100
+    fields: {name: string(20)}
+  product:
+    count: 100000
+    fields: {name: string(40), price: decimal, status: {type: string(10), enum: [on_sale, sold_out]}}
+  part:
+    count: 1000000
+    fields: {label: string(20)}
+relationships:
+  products:
+    parent: category
+    child: product
+    children: {min: 0, typical: 1000, max: 5000}
+  parts:
+    parent: product
+    child: part
+    children: {min: 0, typical: 10, max: 50}
+    layout: extended-reference
+operations:
+  reprice_category:
+    update: product
+    filter: {products: eq}
+    changes: [price]
+    multi: true
+    rate: 1
+  rename_sold_out:
+    update: product
+    filter: {status: eq}
+    changes: [name]
+    multi: true
+    rate: 0.01
+  reprice_on_sale:
+    update: product
+    filter: {status: eq}
+    changes: [price]
+    multi: true
+    rate: 0.01
+  product_page:
+    read: product
+    rate: 100
+    filter: {_id: eq}
+  part_page:
+    read: part
+    rate: 5000
+    filter: {_id: eq}
+    include:
+      parts: {fields: [name]}
+";
+    let model = crate::inputs::model_file::parse("reprice.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let steps = |name: &str| {
+        d.operations
+            .iter()
+            .find(|o| o.operation == name)
+            .unwrap()
+            .steps
+            .clone()
+    };
+    let finds_to_update = |name: &str| {
+        steps(name)
+            .iter()
+            .filter(|s| {
+                s.purpose
+                    .iter()
+                    .any(|p| matches!(p, crate::design::Purpose::FindToUpdate { .. }))
+            })
+            .count()
+    };
+    // However the category reaches its products (their ids in it, or its
+    // id in each), no query reads the products' ids before the update.
+    assert_eq!(finds_to_update("reprice_category"), 0, "{:?}", steps("reprice_category"));
+    let last = steps("reprice_category").pop().unwrap();
+    assert_eq!(last.action, Action::UpdateMany);
+    assert_eq!(last.documents, 1000.0);
+    let on_sale = steps("reprice_on_sale");
+    assert_eq!(on_sale.len(), 1, "{on_sale:?}");
+    assert_eq!(on_sale[0].action, Action::UpdateMany);
+    assert_eq!(on_sale[0].filter[0].path, "status");
+    // The parts keep the product's name (pinned): renaming refreshes the
+    // copies, found by the ids of the products renamed.
+    assert_eq!(finds_to_update("rename_sold_out"), 1, "{:?}", steps("rename_sold_out"));
+}

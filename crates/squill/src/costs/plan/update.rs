@@ -33,6 +33,10 @@ impl<'a> Planner<'a> {
         } else {
             1.0
         };
+        // The plan before the query for the ids: when nothing else needs
+        // those ids (no copy, counter or array to keep up), the update goes
+        // back to it and takes the filter itself, as the application would.
+        let before_find = (!by_id).then(|| plan.clone());
         let mut step_filter = if by_id {
             vec![filt(acc.path("_id"), id_op, ValueSource::Param)]
         } else {
@@ -316,6 +320,28 @@ impl<'a> Planner<'a> {
         } else {
             Action::UpdateOne
         };
+        if let Some(saved) = before_find
+            && extra.is_empty()
+            && nonatomic == 0
+            && relinks.is_empty()
+            && matches!(self.p.home[e.index()], Home::Own)
+            && self.outlier_of(e).is_none()
+            && self.folded_into(e).is_none()
+        {
+            *plan = saved;
+            step_filter = filter
+                .iter()
+                .map(|c| {
+                    let (path, from) = self.filter_path(plan, op, e, &acc, c);
+                    let test = match (&from, c.op) {
+                        (ValueSource::FromStep { .. }, _) => FilterOp::In,
+                        (_, FilterOp::Under) => FilterOp::Eq,
+                        (_, o) => o,
+                    };
+                    filt(path, test, from)
+                })
+                .collect();
+        }
         if !updates.is_empty() {
             // An outlier's child by its id: in its parent's array first.
             let fallback = if by_id && id_op == FilterOp::Eq && !multi && relinks.is_empty() {
