@@ -263,7 +263,7 @@ pub struct RawEntity {
     pub count: S<f64>,
     pub description: Option<String>,
     /// Fields by name: a short type (`string(40)`, `int`, `date?`, `string[5]`) or
-    /// `{type, size, distinct, enum, required, description}`. `_id` is implicit.
+    /// `{type, size, distinct, enum, required, unique, description}`. `_id` is implicit.
     #[serde(default)]
     #[schemars(with = "NamedMap<RawField>")]
     pub fields: NamedMap<S<RawField>>,
@@ -329,6 +329,9 @@ pub struct RawFieldLong {
     pub enum_values: Option<Vec<S<String>>>,
     /// Whether every instance has the field (default true).
     pub required: Option<bool>,
+    /// No two instances share this field's value (an email, a username): the
+    /// same as `unique: [[field]]` under the entity.
+    pub unique: Option<bool>,
     pub description: Option<String>,
 }
 

@@ -394,6 +394,17 @@ fn unique_keys(
                 all.push(parts);
             }
         }
+        // A field marked `unique: true` is a combination of its own.
+        for (name, field) in &e.fields.0 {
+            if let RawField::Long(l) = &field.value
+                && l.unique == Some(true)
+            {
+                let parts = vec![KeyPart::Field(name.value.clone())];
+                if !all.contains(&parts) {
+                    all.push(parts);
+                }
+            }
+        }
         entities[i].unique = all;
     }
 }

@@ -711,6 +711,28 @@ fn unique_combinations_name_fields_or_the_parent_reference() {
     assert_eq!((pos.line, pos.column), (12, 21));
 }
 
+/// `unique: true` on a field is the entity's `unique: [[field]]`, the way
+/// SQL (`UNIQUE`) and Mongoose (`unique: true`) say it; it is the same
+/// combination once when both say it.
+#[test]
+fn a_field_may_say_it_is_unique() {
+    let field = SMALL.replace(
+        "      title: string(80)\n",
+        "      title: {type: string(80), unique: true}\n",
+    );
+    assert_ne!(field, SMALL);
+    let m = parse("m.yaml", &field).unwrap();
+    assert_eq!(m.entities[0].unique, [vec![KeyPart::Field("title".into())]]);
+    let both = field.replace(
+        "  post:\n    count: 100000\n",
+        "  post:\n    count: 100000\n    unique: [[title]]\n",
+    );
+    assert_ne!(both, field);
+    assert_eq!(parse("m.yaml", &both).unwrap(), m);
+    let back = parse("m.yaml", &to_yaml(&m)).unwrap();
+    assert_eq!(back, m);
+}
+
 #[test]
 fn a_range_may_say_how_much_it_keeps() {
     let ok = SMALL.replace("filter: {_id: eq}", "filter: {published: range(0.02)}");
