@@ -1562,3 +1562,84 @@ operations:
     // copies, found by the ids of the products renamed.
     assert_eq!(finds_to_update("rename_sold_out"), 1, "{:?}", steps("rename_sold_out"));
 }
+
+/// The latest 20 postings of an account kept in month buckets: this
+/// month's bucket is only partly filled (at the start of a month it holds
+/// a posting or two), so the read takes the newest two buckets, not one.
+/// A window read oldest first takes its buckets oldest first
+/// (sensor-readings' hour of readings: `hour: 1`, two buckets, since the
+/// window's start cuts the first).
+#[test]
+fn newest_first_reads_of_time_buckets_take_one_bucket_more() {
+    let yaml = "
+name: ledger
+entities:
+  account:
+    count: 8000000
+    fields: {iban: string(34)}
+  posting:
+    count: 20000000000
+    fields: {amount: decimal, booked_at: date, text: string(60)}
+relationships:
+  postings:
+    parent: account
+    child: posting
+    children: {min: 0, typical: 2500, max: 3000000, growth_per_day: 3}
+operations:
+  balance:
+    read: account
+    rate: 4000
+    filter: {_id: eq}
+    aggregates: [sum(postings.amount)]
+  recent:
+    read: posting
+    rate: 3000
+    filter: {postings: eq}
+    sort: {booked_at: -1}
+    limit: 20
+  statement:
+    read: posting
+    rate: 30
+    filter: {postings: eq, booked_at: range(0.01)}
+    sort: booked_at
+  search:
+    read: posting
+    rate: 20
+    filter: {postings: eq, text: eq}
+    sort: {booked_at: -1}
+    limit: 50
+  book:
+    insert: posting
+    links: [postings]
+    rate: 2500
+";
+    let model = crate::inputs::model_file::parse("ledger.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    assert!(
+        matches!(
+            decision(&d, "postings").chosen,
+            Layout::Bucket {
+                by: BucketBy::Time { .. },
+                ..
+            }
+        ),
+        "{:?}",
+        decision(&d, "postings").chosen
+    );
+    let recent = &d
+        .operations
+        .iter()
+        .find(|o| o.operation == "recent")
+        .unwrap()
+        .steps[0];
+    assert_eq!(recent.limit, Some(2), "{recent:?}");
+    assert_eq!(recent.sort.last().map(|s| s.1), Some(-1));
+    let sensors = design("sensor-readings", None);
+    let window = sensors
+        .operations
+        .iter()
+        .flat_map(|o| &o.steps)
+        .find(|s| s.collection == "sensor_readings" && s.action == crate::design::Action::Find)
+        .unwrap();
+    assert_eq!((window.limit, window.sort.last().map(|s| s.1)), (Some(2), Some(1)));
+}

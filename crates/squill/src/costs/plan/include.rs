@@ -325,9 +325,19 @@ impl<'a> Planner<'a> {
                     conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
                 }
             }
-            // Newest-first or windowed reads of count buckets straddle one more bucket.
-            let straddle = matches!(by, BucketBy::Count)
-                && (inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty());
+            // Newest-first or windowed reads of count buckets straddle one
+            // more bucket; so do newest-first reads of time buckets, whose
+            // newest (this month's, this hour's) is only partly filled.
+            // A window's start cuts its first bucket the same way.
+            let newest_first = inc.sort.first().is_none_or(|s| s.descending);
+            let straddle = match by {
+                BucketBy::Count => {
+                    inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty()
+                }
+                BucketBy::Time { .. } => {
+                    inc.limit.is_some() && (newest_first || inc.filter.iter().any(window))
+                }
+            };
             let buckets = if spread {
                 m * (f.typical(r) / per).ceil().max(1.0)
             } else {
@@ -352,11 +362,15 @@ impl<'a> Planner<'a> {
                 BucketBy::Count => "page".to_string(),
                 BucketBy::Time { unit, .. } => unit.clone(),
             };
-            step.sort.push((key.clone(), -1));
+            // The buckets in the order the children are read: oldest first
+            // when the read sorts ascending, else the newest first.
+            step.sort
+                .push((key.clone(), if newest_first { -1 } else { 1 }));
             step.limit = if spread {
                 None
             } else {
-                inc.limit.map(|l| ((l as f64) / per).ceil() as u64)
+                inc.limit
+                    .map(|l| ((l as f64) / per).ceil() as u64 + u64::from(straddle))
             };
             step.documents = buckets;
             let cost = StepCost {
