@@ -1024,6 +1024,25 @@ fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design
 }
 
 #[test]
+fn path_reference_to_embed_through_a_parent_reference_drops_the_products_whole() {
+    // The first stage would unset the path in the final step, against the
+    // product's validator of today; the second drops the products whole.
+    let text = moving(&categories(
+        "parent-reference",
+        "embed",
+        &["products: path-reference"],
+    ));
+    assert!(
+        text.contains(r#"db.getCollection("product").drop();"#),
+        "{text}"
+    );
+    assert!(
+        !text.contains(r#"db.getCollection("product").updateMany({}, { $unset"#),
+        "{text}"
+    );
+}
+
+#[test]
 fn through_a_parent_reference_never_overwrites_a_field_of_today() {
     // embed → subset: the second stage would write the subset over the
     // array of today (the same field) before the final step: refused.

@@ -155,7 +155,28 @@ pub fn compose(
             .any(|r| &r.name == collection && r.indexes.iter().any(|i| i.name == index.name)),
         _ => true,
     };
-    let mut cleanup: Vec<Cleanup> = first.cleanup.into_iter().filter(kept).collect();
+    // Nothing to take out of a collection the second stage drops whole
+    // (its validator of today would reject the documents left short).
+    let dropped = |coll: &str| {
+        second
+            .cleanup
+            .iter()
+            .any(|c| matches!(c, Cleanup::DropCollection { collection } if collection == coll))
+    };
+    let gone = |c: &Cleanup| match c {
+        Cleanup::Unset { collection, .. }
+        | Cleanup::DeleteHolding { collection, .. }
+        | Cleanup::DropIndex { collection, .. }
+        | Cleanup::RemoveEmbedded {
+            child: collection, ..
+        } => dropped(collection),
+        _ => false,
+    };
+    let mut cleanup: Vec<Cleanup> = first
+        .cleanup
+        .into_iter()
+        .filter(|c| kept(c) && !gone(c))
+        .collect();
     for c in second.cleanup {
         if !cleanup.contains(&c) {
             cleanup.push(c);
