@@ -4,8 +4,10 @@
 //! sits below `advise`); the steps are derived from their shapes, so field
 //! and collection names are the designs' own.
 //!
-//! A change no step covers refuses the whole script: a script that migrated
-//! half a design would leave the application's queries failing on the rest.
+//! A change no step covers directly goes through a parent reference when
+//! both halves are written (`through`: two stages in one script); any other
+//! refuses the whole script: a script that migrated half a design would
+//! leave the application's queries failing on the rest.
 
 mod action;
 mod archive;
@@ -105,7 +107,7 @@ pub fn migration(
     Ok(Migration {
         script: render::render(today, recommended, &plan, batch.max(1)),
         changes: plan.changes.clone(),
-        steps: plan.actions.len(),
+        steps: plan.actions.len() + plan.through.as_ref().map_or(0, |t| t.actions.len()),
     })
 }
 

@@ -47,6 +47,7 @@ pub const SUPPORTED: &[&str] = &[
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
     "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
     "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
+    "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
 ];
 
 /// Once the final step has run, what the checks measure today is gone:
