@@ -541,7 +541,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     let mut before = "before";
     let mut figs = figs;
     if let Some(t) = first {
-        steps(&mut out, &t.actions, 0);
+        steps(&mut out, &t.actions, 0, &[]);
         stage_verification(&mut out, &figs, &t.relationships);
         figs = figures(&plan.actions, &plan.checks, from, recommended);
         out.push_str("\n// ---- The second stage's source (the first stage's result), measured before its first step ----\nconst before2 = squillBeforeStage(\"50-before-2\", () => [\n");
@@ -564,7 +564,8 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         }
     }
     let offset = first.map_or(0, |t| t.actions.len());
-    steps(&mut out, &plan.actions, offset);
+    let created: Vec<&str> = first.map(|t| t.created(today)).unwrap_or_default();
+    steps(&mut out, &plan.actions, offset, &created);
 
     out.push_str(
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
@@ -595,8 +596,9 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out
 }
 
-/// The blocks of `actions`, numbered after `offset` steps.
-fn steps(out: &mut String, actions: &[Action], offset: usize) {
+/// The blocks of `actions`, numbered after `offset` steps; `created`, the
+/// collections an earlier stage wrote (no index of their own yet).
+fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) {
     for (k, a) in actions.iter().enumerate() {
         let n = offset + k;
         let id = a.id(n + 1);
@@ -619,6 +621,7 @@ fn steps(out: &mut String, actions: &[Action], offset: usize) {
         let indexes: Vec<(String, &str)> = a
             .lookup_indexes()
             .into_iter()
+            .chain(super::through::children_index(a, created))
             .zip(["", "b", "c"])
             .map(|((coll, path), suffix)| {
                 let var = format!("index{}{suffix}", n + 1);

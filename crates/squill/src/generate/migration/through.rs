@@ -12,7 +12,8 @@
 //! step holds both stages' removals, the rollback both stages' undoing,
 //! the second's first.
 
-use super::action::{Action, Check, Cleanup};
+use super::action::{Action, Check, ChildrenAt, Cleanup};
+use super::bucket::Children;
 use super::plan::Plan;
 use crate::design::{Design, Layout};
 
@@ -24,6 +25,43 @@ pub struct Through {
     pub relationships: Vec<String>,
     pub actions: Vec<Action>,
     pub checks: Vec<Check>,
+}
+
+impl Through {
+    /// The collections the first stage writes that today's design has not:
+    /// the second stage reads them before any index of theirs is built.
+    pub fn created<'a>(&'a self, today: &Design) -> Vec<&'a str> {
+        self.design
+            .collections
+            .iter()
+            .filter(|c| !today.collections.iter().any(|t| t.name == c.name))
+            .map(|c| c.name.as_str())
+            .collect()
+    }
+}
+
+/// The index a second-stage step needs on the children it matches by their
+/// parent's id, when they are in a collection the first stage `created`
+/// (`(collection, path)`, built for the step and dropped once it is done,
+/// as `Action::lookup_indexes`): without it, each batch scans them all.
+pub fn children_index<'a>(a: &'a Action, created: &[&str]) -> Option<(&'a str, &'a str)> {
+    let (child, path) = match a {
+        Action::BuildParent {
+            child, ref_path, ..
+        }
+        | Action::Computed {
+            children: ChildrenAt::Collection { child, ref_path },
+            ..
+        } => (child, ref_path),
+        Action::Bucket(b) => match &b.children {
+            Children::Collection { child, ref_path } => (child, ref_path),
+            Children::Embedded { .. } => return None,
+        },
+        _ => return None,
+    };
+    created
+        .contains(&child.as_str())
+        .then_some((child.as_str(), path.as_str()))
 }
 
 /// The relationships of `direct` (the plan from today straight to the
