@@ -59,9 +59,9 @@ pub fn children_index<'a>(a: &'a Action, created: &[&str]) -> Option<(&'a str, &
         },
         _ => return None,
     };
-    created
-        .contains(&child.as_str())
-        .then_some((child.as_str(), path.as_str()))
+    let index = (child.as_str(), path.as_str());
+    // (One the step makes for itself already is not made twice.)
+    (created.contains(&index.0) && !a.lookup_indexes().contains(&index)).then_some(index)
 }
 
 /// The relationships of `direct` (the plan from today straight to the
