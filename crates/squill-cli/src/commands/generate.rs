@@ -223,11 +223,18 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
             path.display()
         );
     };
+    // The design of today with some relationships as parent references:
+    // the stage a change no step covers directly passes through.
+    let through = |rels: &[String]| {
+        squill::advise::through_reference_design(&model, &settings, common.mix.as_deref(), rels)
+            .map_err(|e| e.to_string())
+    };
     let migration = generate::migration::migration(
         &model,
         &today,
         &recommended,
         generate::migration::DEFAULT_BATCH,
+        &through,
     )
     .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let artifact = generate::Artifact {

@@ -164,6 +164,16 @@ fn attendees(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// The same, the event's page showing two attendees at a time: a bucket of
+/// two is a candidate beside the outlier (the way from one to the other
+/// goes through a parent reference).
+fn paged_attendees(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = attendees(layout, current);
+    let all = "attendees: {fields: [name]}";
+    assert!(text.contains(all), "the example's event page");
+    text.replacen(all, "attendees: {fields: [name], limit: 2}", 1)
+}
+
 /// Orders archived by age (examples/scenarios/s11-orders.yaml), `orders`
 /// pinned; `current` adds the archive of today's (`without:` or not).
 fn archived_orders(layout: Option<&str>, current: Option<&str>) -> String {
@@ -1524,6 +1534,154 @@ fn cases() -> Vec<Case> {
             config: Some(SMALL_ARRAYS),
             ..Case::default()
         },
+        Case {
+            name: "bucket-to-outlier",
+            model: paged_attendees(Some("outlier"), Some("bucket")),
+            // Today's events have 4 to 6 attendees, two to a bucket.
+            today: paged_attendees(Some("bucket"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            // Through a parent reference: until the final step, every
+            // attendee of the buckets in the attendee collection with its
+            // event's id (the first stage's result), the buckets kept.
+            moved: vec![(
+                "event_attendees|event|attendees.name",
+                "attendee|event|name",
+            )],
+            // After it, each attendee once: in its event's array or, past
+            // the first three, in the attendee collection; no bucket left.
+            split: Some((
+                "event_attendees|event|attendees.name",
+                "event|_id|attendees.name+attendee|event|name",
+            )),
+            dropped: vec!["event_attendees|event|attendees.name"],
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "bucket-to-outlier-miscounted",
+            model: paged_attendees(Some("outlier"), Some("bucket")),
+            today: paged_attendees(Some("bucket"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            // A bucket that counts one attendee more than it holds: the
+            // first stage's check stops the script before the second
+            // stage writes anything into the events.
+            prepare: Some("db.event_attendees.updateOne({}, { $inc: { count: 1 } })"),
+            fails: Some("attendee: one document per child counted in event_attendees"),
+            moved: vec![(
+                "event_attendees|event|attendees.name",
+                "event_attendees|event|attendees.name",
+            )],
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-bucket",
+            model: paged_attendees(Some("bucket"), Some("outlier")),
+            today: paged_attendees(Some("outlier"), None),
+            // Each array filled to the threshold of 3 and two attendees
+            // past it in the attendee collection, as registering them
+            // today would.
+            prepare: Some(
+                r#"db.event.find({}).forEach((e) => {
+                  const a = e.attendees || [];
+                  while (a.length < 3) a.push({ _id: new ObjectId(), name: `in ${a.length}`, registered_at: new Date(Date.UTC(2024, 0, 2)), event: e._id });
+                  db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
+                  db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
+                })"#,
+            ),
+            // Each attendee of today (in its event's array or in the
+            // attendee collection) once in a bucket of its event, and, until
+            // the final step, in the attendee collection (the first
+            // stage's result).
+            moved: vec![
+                (
+                    "event|_id|attendees._id+attendee|event|_id",
+                    "attendee|event|_id",
+                ),
+                (
+                    "event|_id|attendees.name+attendee|event|name",
+                    "event_attendees|event|attendees.name",
+                ),
+            ],
+            bucketed: Some(("event_attendees", "attendees", "count")),
+            grown: Some("attendee"),
+            // The array and the attendee collection go in the final step.
+            dropped: vec!["event|_id|attendees._id", "attendee|event|_id"],
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-shared-id",
+            model: settings(Some("shared-id"), Some("embed")),
+            today: settings(Some("embed"), None),
+            // Until the final step, each user's settings a document with
+            // the user's id (the first stage's result) beside its copy
+            // under the user's id; after it, the copies only, each user's
+            // layouts under its id.
+            moved: vec![("user|_id|user_settings.layouts", "settings|user|layouts")],
+            split: Some(("user|_id|user_settings.layouts", "settings|_id|layouts")),
+            dropped: vec!["user|_id|user_settings.layouts", "settings|user|layouts"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-parent-in-child-to-extended-reference",
+            model: orders(Some("extended-reference"), Some("embed-parent-in-child")),
+            today: orders(Some("embed-parent-in-child"), None),
+            // Through a parent reference: each order keeps its customer's
+            // id, with the name it held today; the customer's collection
+            // holds the name each order held (a walk of one step from the
+            // reference).
+            moved: vec![
+                ("order|_id|customer._id", "order|_id|customer._id"),
+                ("order|_id|customer.name", "order|_id|customer.name"),
+                (
+                    "order|_id|customer.name#",
+                    "order|_id|customer^customer.-:name",
+                ),
+            ],
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-path-reference",
+            model: categories(
+                "parent-reference",
+                "path-reference",
+                &["products: child-references"],
+            ),
+            today: categories("parent-reference", "child-references", &[]),
+            // Through a parent reference: each product gets its category's
+            // id from the category's array, then its path from the root.
+            moved: vec![
+                ("category|_id|products", "product|category|_id"),
+                (
+                    "category|products|_id^category.parent",
+                    "product|_id|category_path#",
+                ),
+            ],
+            dropped: vec!["category|_id|products"],
+            ..Case::default()
+        },
+        Case {
+            name: "path-reference-to-embed",
+            model: categories("parent-reference", "embed", &["products: path-reference"]),
+            today: categories("parent-reference", "path-reference", &[]),
+            // Through a parent reference (the path kept until the final
+            // step): each product into its category's array.
+            moved: vec![("product|category|_id", "category|_id|products._id")],
+            kept: Some("product"),
+            dropped: vec!["product|_id|category_path"],
+            // The checker's sampled parameters match nothing in this design
+            // ("the check would be empty"): parent-reference → embed of
+            // this model, written directly, fails it alike.
+            expect_fail: vec!["category_page"],
+            ..Case::default()
+        },
     ]
 }
 
@@ -2119,10 +2277,16 @@ fn run_cases(shard: usize) {
                     case.name
                 );
             }
+            // (A place the split checks already holds less after it: an
+            // outlier's child collection.)
+            let split_part = |to: &str| {
+                case.split
+                    .is_some_and(|(_, s)| s.split('+').any(|p| p == to))
+            };
             for (_, to) in case
                 .moved
                 .iter()
-                .filter(|(_, to)| !case.dropped.contains(to))
+                .filter(|(_, to)| !case.dropped.contains(to) && !split_part(to))
             {
                 assert_eq!(
                     gone[to], links_after[to],

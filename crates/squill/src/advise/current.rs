@@ -20,14 +20,12 @@ use crate::settings::Settings;
 const GAINS_PRICED: usize = 24;
 
 /// `model` as it is today: each relationship with a layout of today pinned
-/// to it; `instead` puts one relationship on another layout.
-fn today(model: &Model, instead: Option<(&str, &Layout)>) -> Model {
+/// to it; `instead` puts some relationships on another layout.
+fn today(model: &Model, instead: &[(&str, &Layout)]) -> Model {
     let mut m = model.clone();
     for c in &mut m.current {
         let name = &model.relationship(c.relationship).name;
-        if let Some((r, layout)) = instead
-            && r == name
-        {
+        if let Some((_, layout)) = instead.iter().find(|(r, _)| r == name) {
             c.layout = layout.layout_kind();
             c.copies = copies(layout);
         }
@@ -74,7 +72,25 @@ pub fn today_design(
     if model.current.is_empty() && model.without.is_empty() {
         return Ok(None);
     }
-    advise_plain(&today(model, None), settings, mix, &model.without).map(Some)
+    advise_plain(&today(model, &[]), settings, mix, &model.without).map(Some)
+}
+
+/// The design of today with `relationships` as parent references instead
+/// (their copies dropped), advised as `today_design` is: the stage a
+/// migration passes through when no step turns their layout of today
+/// into the recommended one directly, the parent reference being the form
+/// every layout is built from and unwound to.
+pub fn through_reference_design(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+    relationships: &[String],
+) -> Result<Design, AdviseError> {
+    let instead: Vec<(&str, &Layout)> = relationships
+        .iter()
+        .map(|r| (r.as_str(), &Layout::ParentReference))
+        .collect();
+    advise_plain(&today(model, &instead), settings, mix, &model.without).map(|(_, d)| d)
 }
 
 /// The comparison of the design of today with `recommended`.
@@ -84,7 +100,7 @@ pub(super) fn compare(
     mix: Option<&str>,
     recommended: &Design,
 ) -> Result<CurrentComparison, AdviseError> {
-    let (_, now) = advise_plain(&today(model, None), settings, mix, &model.without)?;
+    let (_, now) = advise_plain(&today(model, &[]), settings, mix, &model.without)?;
     let mut relationships = Vec::new();
     let mut priced = 0usize;
     for CurrentLayout { relationship, .. } in &model.current {
@@ -99,7 +115,7 @@ pub(super) fn compare(
             // A change another one needs (an embed that moves a child's own
             // relationships) may not stand alone: then no figure of its own.
             advise_plain(
-                &today(model, Some((name, better))),
+                &today(model, &[(name, better)]),
                 settings,
                 mix,
                 &model.without,

@@ -4,8 +4,10 @@
 //! sits below `advise`); the steps are derived from their shapes, so field
 //! and collection names are the designs' own.
 //!
-//! A change no step covers refuses the whole script: a script that migrated
-//! half a design would leave the application's queries failing on the rest.
+//! A change no step covers directly goes through a parent reference when
+//! both halves are written (`through`: two stages in one script); any other
+//! refuses the whole script: a script that migrated half a design would
+//! leave the application's queries failing on the rest.
 
 mod action;
 mod archive;
@@ -22,6 +24,7 @@ mod render;
 mod shared;
 mod source;
 mod stale;
+mod through;
 mod timeline;
 mod tree;
 mod verify;
@@ -68,11 +71,15 @@ pub struct Migration {
 /// them); `batch` documents per batch. When the design of today costs no
 /// more, the script does nothing, unless the model pins (`layout:`) a
 /// relationship to a layout it does not have today: the team asked for it.
+/// `through` gives the design of today with the relationships named as
+/// parent references (`advise::through_reference_design`), for changes no
+/// step covers directly (or why it cannot be made).
 pub fn migration(
     model: &Model,
     today: &Design,
     recommended: &Design,
     batch: u64,
+    through: &dyn Fn(&[String]) -> Result<Design, String>,
 ) -> Result<Migration, MigrationError> {
     let plan = plan::plan(model, today, recommended);
     let pinned = |rel: &str| {
@@ -91,14 +98,91 @@ pub fn migration(
             steps: 0,
         });
     }
-    if !plan.refused.is_empty() {
-        return Err(MigrationError::Unsupported {
-            reasons: plan.refused,
-        });
-    }
+    let plan = if plan.refused.is_empty() {
+        plan
+    } else {
+        two_stages(model, today, recommended, plan, through)
+            .map_err(|reasons| MigrationError::Unsupported { reasons })?
+    };
     Ok(Migration {
         script: render::render(today, recommended, &plan, batch.max(1)),
         changes: plan.changes.clone(),
-        steps: plan.actions.len(),
+        steps: plan.actions.len() + plan.through.as_ref().map_or(0, |t| t.actions.len()),
     })
+}
+
+/// The plan through a parent reference for the relationships `direct`
+/// (the plan straight from today) cannot migrate, or the reasons: each
+/// such relationship's with what stops each half.
+fn two_stages(
+    model: &Model,
+    today: &Design,
+    recommended: &Design,
+    direct: plan::Plan,
+    through: &dyn Fn(&[String]) -> Result<Design, String>,
+) -> Result<plan::Plan, Vec<String>> {
+    let rels = through::candidates(&direct, today, recommended);
+    if rels.is_empty() {
+        return Err(direct.refused);
+    }
+    let design = match through(&rels) {
+        Ok(d) => d,
+        Err(e) => {
+            let mut reasons = direct.refused;
+            reasons.push(format!(
+                "the design of today with {} as parent references cannot be made: {e}",
+                rels.iter()
+                    .map(|r| format!("`{r}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            return Err(reasons);
+        }
+    };
+    let first = plan::plan(model, today, &design);
+    let second = plan::plan(model, &design, recommended);
+    let stopped = if first.refused.is_empty() && second.refused.is_empty() {
+        match through::compose(first, second, design, rels.clone(), recommended) {
+            Ok(p) => return Ok(p),
+            Err(why) => Err(why),
+        }
+    } else {
+        Ok((first, second))
+    };
+    let layout = |d: &Design, rel: &str| {
+        d.relationships
+            .iter()
+            .find(|r| r.relationship == rel)
+            .map_or("?", |r| r.chosen.kind())
+    };
+    Err(direct
+        .refused
+        .iter()
+        .map(|reason| {
+            let Some((rel, _)) = direct
+                .blocked
+                .iter()
+                .find(|(r, w)| w == reason && rels.contains(r))
+            else {
+                return reason.clone();
+            };
+            match &stopped {
+                Err(why) => format!("{reason}; nor through a parent reference: {why}"),
+                Ok((first, second)) => through::refusal(
+                    rel,
+                    reason,
+                    [
+                        (
+                            first,
+                            format!("`{rel}`: {} → parent-reference", layout(today, rel)),
+                        ),
+                        (
+                            second,
+                            format!("parent-reference → {}", layout(recommended, rel)),
+                        ),
+                    ],
+                ),
+            }
+        })
+        .collect())
 }

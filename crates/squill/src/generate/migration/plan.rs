@@ -35,6 +35,13 @@ pub struct Plan {
     /// Collections whose recommended validator is set before the steps
     /// (today's would reject what a step writes in place).
     pub early: Vec<String>,
+    /// Relationships whose change no step covers directly, each with its
+    /// reason (also in `refused`): the ones a migration may take through
+    /// a parent reference.
+    pub blocked: Vec<(String, String)>,
+    /// The first of two stages, when the steps above are the second: the
+    /// migration passes through an intermediate design (see `through`).
+    pub through: Option<Box<super::through::Through>>,
 }
 
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
@@ -147,12 +154,10 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
             &now.chosen,
         ) else {
             p.refused.push(format!(
-                "`{}`: {} → {}: the migration cannot read a {} layout",
-                rel.relationship,
-                now.chosen.kind(),
-                rel.chosen.kind(),
+                "the migration cannot read a {} layout",
                 now.chosen.kind()
             ));
+            explain(&mut p, before, now, rel);
             continue;
         };
         if matches!(rel.chosen, Layout::Bucket { .. }) {
@@ -188,12 +193,14 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
 fn explain(p: &mut Plan, before: usize, now: &RelationshipDecision, rel: &RelationshipDecision) {
     if p.refused.len() > before {
         let why = p.refused.split_off(before).join(", ");
-        p.refused.push(format!(
+        let reason = format!(
             "`{}`: {} → {}: {why}",
             rel.relationship,
             now.chosen.kind(),
             rel.chosen.kind()
-        ));
+        );
+        p.blocked.push((rel.relationship.clone(), reason.clone()));
+        p.refused.push(reason);
     }
 }
 

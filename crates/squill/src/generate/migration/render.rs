@@ -47,6 +47,7 @@ pub const SUPPORTED: &[&str] = &[
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
     "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
     "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
+    "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
 ];
 
 /// Once the final step has run, what the checks measure today is gone:
@@ -192,6 +193,18 @@ function ensureCollection(name, validator) {
   } else {
     db.createCollection(name, options);
   }
+}
+"#;
+
+/// Through a parent reference: the second stage's source, measured once the
+/// first stage is done and kept, as `squillBefore` keeps the first's.
+const STAGE_RUNTIME: &str = r#"
+function squillBeforeStage(id, measure) {
+  const kept = squillProgress().findOne({ _id: id });
+  if (kept !== null) return kept.figures;
+  const figures = measure();
+  squillProgress().insertOne({ _id: id, figures: figures, at: new Date() });
+  return figures;
 }
 "#;
 
@@ -432,8 +445,16 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
     );
     if !plan.changes.is_empty() {
         out.push_str("// What changes:\n");
+        let through = plan.through.as_ref().map(|t| &t.relationships);
         for (rel, from, to) in &plan.changes {
-            let _ = writeln!(out, "//   {rel}: {from} → {to}");
+            if through.is_some_and(|t| t.contains(rel)) {
+                let _ = writeln!(
+                    out,
+                    "//   {rel}: {from} → parent-reference → {to} (two stages: no step goes straight from {from} to {to})"
+                );
+            } else {
+                let _ = writeln!(out, "//   {rel}: {from} → {to}");
+            }
         }
         out.push_str("//\n");
     }
@@ -460,7 +481,14 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
 pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> String {
     let mut out = String::new();
     header(&mut out, recommended, plan, batch);
-    if plan.actions.is_empty() && plan.cleanup.is_empty() {
+    let first = plan.through.as_deref();
+    let actions: Vec<&Action> = first
+        .map(|t| t.actions.iter())
+        .into_iter()
+        .flatten()
+        .chain(&plan.actions)
+        .collect();
+    if actions.is_empty() && plan.cleanup.is_empty() {
         out.push_str(
             "print(\"squill migration: the design of today is already the best for this workload: nothing to migrate\");\n",
         );
@@ -469,7 +497,8 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out.push_str(RUNTIME);
     out.push_str(COMPLETE);
     let checks = !plan.checks.is_empty()
-        || plan.actions.iter().any(|a| {
+        || first.is_some_and(|t| !t.checks.is_empty())
+        || actions.iter().any(|a| {
             matches!(
                 a,
                 Action::Path { .. }
@@ -489,19 +518,39 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     if checks {
         out.push_str(CHECK_RUNTIME);
     }
-    if plan
-        .actions
-        .iter()
-        .any(|a| matches!(a, Action::Timeline(_)))
-    {
+    if actions.iter().any(|a| matches!(a, Action::Timeline(_))) {
         out.push_str(super::timeline::RUNTIME);
     }
-    let figs = figures(&plan.actions, &plan.checks, today, recommended);
+    if first.is_some() {
+        out.push_str(STAGE_RUNTIME);
+    }
+    // Through a parent reference, the first stage's source is today's
+    // data, the second's the first stage's result.
+    let (from, figs) = match first {
+        Some(t) => (&t.design, figures(&t.actions, &t.checks, today, &t.design)),
+        None => (
+            today,
+            figures(&plan.actions, &plan.checks, today, recommended),
+        ),
+    };
     out.push_str("\n// ---- The source, measured before the first step ----\nconst before = squillBefore(() => [\n");
     for f in &figs {
         let _ = writeln!(out, "  {},", f.before);
     }
     out.push_str("]);\n");
+    let mut before = "before";
+    let mut figs = figs;
+    if let Some(t) = first {
+        steps(&mut out, &t.actions, 0, &[]);
+        stage_verification(&mut out, &figs, &t.relationships);
+        figs = figures(&plan.actions, &plan.checks, from, recommended);
+        out.push_str("\n// ---- The second stage's source (the first stage's result), measured before its first step ----\nconst before2 = squillBeforeStage(\"50-before-2\", () => [\n");
+        for f in &figs {
+            let _ = writeln!(out, "  {},", f.before);
+        }
+        out.push_str("]);\n");
+        before = "before2";
+    }
     for c in &recommended.collections {
         if plan.early.contains(&c.name) {
             let _ = writeln!(
@@ -514,7 +563,44 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             );
         }
     }
-    for (n, a) in plan.actions.iter().enumerate() {
+    let offset = first.map_or(0, |t| t.actions.len());
+    let created: Vec<&str> = first.map(|t| t.created(today)).unwrap_or_default();
+    steps(&mut out, &plan.actions, offset, &created);
+
+    out.push_str(
+        "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
+    );
+    for c in &recommended.collections {
+        if plan.deferred.contains(&c.name) {
+            let _ = writeln!(
+                out,
+                "// The validator of {} is set by the final step: it would reject the writes of\n\
+                 // today's application until then.",
+                c.name
+            );
+        } else if plan.early.contains(&c.name) {
+            let _ = writeln!(out, "// The validator of {}: set before the steps.", c.name);
+        } else {
+            let _ = writeln!(
+                out,
+                "ensureCollection({}, {});",
+                js(&c.name),
+                schema::validator(c)
+            );
+        }
+        out.push_str(&indexes::mongosh(c));
+    }
+    verification(&mut out, &figs, before);
+    cleanup(&mut out, plan, recommended);
+    rollback(&mut out, today, recommended, plan);
+    out
+}
+
+/// The blocks of `actions`, numbered after `offset` steps; `created`, the
+/// collections an earlier stage wrote (no index of their own yet).
+fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) {
+    for (k, a) in actions.iter().enumerate() {
+        let n = offset + k;
         let id = a.id(n + 1);
         let coll = collection(a);
         let mut stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
@@ -535,6 +621,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         let indexes: Vec<(String, &str)> = a
             .lookup_indexes()
             .into_iter()
+            .chain(super::through::children_index(a, created))
             .zip(["", "b", "c"])
             .map(|((coll, path), suffix)| {
                 let var = format!("index{}{suffix}", n + 1);
@@ -688,39 +775,34 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
             );
         }
     }
-    out.push_str(
-        "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
-    );
-    for c in &recommended.collections {
-        if plan.deferred.contains(&c.name) {
-            let _ = writeln!(
-                out,
-                "// The validator of {} is set by the final step: it would reject the writes of\n\
-                 // today's application until then.",
-                c.name
-            );
-        } else if plan.early.contains(&c.name) {
-            let _ = writeln!(out, "// The validator of {}: set before the steps.", c.name);
-        } else {
-            let _ = writeln!(
-                out,
-                "ensureCollection({}, {});",
-                js(&c.name),
-                schema::validator(c)
-            );
-        }
-        out.push_str(&indexes::mongosh(c));
-    }
-    verification(&mut out, &figs);
-    cleanup(&mut out, plan, recommended);
-    rollback(&mut out, today, recommended, plan);
-    out
 }
 
-fn verification(out: &mut String, figs: &[super::verify::Figure]) {
-    out.push_str(
-        "\n// ---- Verification: the figures of the source against the result ----\nconst after = [\n",
+fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+    out.push_str("\n// ---- Verification: the figures of the source against the result ----\n");
+    compare(out, figs, before);
+}
+
+/// Through a parent reference: the first stage's figures, checked once its
+/// steps are done and before the second stage reads its result (a re-run
+/// finds them passed, as the second stage may change the data they read).
+fn stage_verification(out: &mut String, figs: &[super::verify::Figure], rels: &[String]) {
+    let _ = writeln!(
+        out,
+        "\n// ---- Verification of the first stage ({} as parent references), once, before the second reads it ----\n\
+         if (squillProgress().findOne({{ _id: \"50-first-stage\" }}) === null) {{",
+        rels.join(", ")
     );
+    let mut block = String::new();
+    compare(&mut block, figs, "before");
+    for line in block.lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    out.push_str("  squillProgress().insertOne({ _id: \"50-first-stage\", at: new Date() });\n}\n");
+}
+
+/// The figures after against those `before`: the script stops on one that differs.
+fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+    out.push_str("const after = [\n");
     for f in figs {
         let _ = writeln!(out, "  {},", f.after);
     }
@@ -728,13 +810,14 @@ fn verification(out: &mut String, figs: &[super::verify::Figure]) {
     for f in figs {
         let _ = writeln!(out, "  {},", js(&f.label));
     }
-    out.push_str(
-        "];\nlet failed = 0;\nfor (let i = 0; i < labels.length; i++) {\n\
-         \x20 const good = Number(before[i]) === Number(after[i]);\n\
+    let _ = write!(
+        out,
+        "];\nlet failed = 0;\nfor (let i = 0; i < labels.length; i++) {{\n\
+         \x20 const good = Number({before}[i]) === Number(after[i]);\n\
          \x20 if (!good) failed += 1;\n\
-         \x20 print(`squill migration: ${good ? \"ok\" : \"FAILED\"}: ${labels[i]}: ${after[i]} (source: ${before[i]})`);\n}\n\
-         if (failed > 0) {\n\
-         \x20 throw new Error(`squill migration: ${failed} check(s) failed; the collections of today are untouched (see the rollback note at the end)`);\n}\n",
+         \x20 print(`squill migration: ${{good ? \"ok\" : \"FAILED\"}}: ${{labels[i]}}: ${{after[i]}} (source: ${{{before}[i]}})`);\n}}\n\
+         if (failed > 0) {{\n\
+         \x20 throw new Error(`squill migration: ${{failed}} check(s) failed; the collections of today are untouched (see the rollback note at the end)`);\n}}\n",
     );
 }
 

@@ -97,6 +97,15 @@ current:
     )
 }
 
+/// The intermediate design of a migration through a parent reference, as
+/// the CLI makes it.
+fn through(model: &Model) -> impl Fn(&[String]) -> Result<Design, String> + '_ {
+    move |rels: &[String]| {
+        crate::advise::through_reference_design(model, &Settings::default(), None, rels)
+            .map_err(|e| e.to_string())
+    }
+}
+
 fn designs(yaml: &str) -> (Model, Design, Design) {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("the model loads");
     let settings = Settings::default();
@@ -110,7 +119,7 @@ fn designs(yaml: &str) -> (Model, Design, Design) {
 
 fn script(yaml: &str) -> String {
     let (model, today, recommended) = designs(yaml);
-    migration(&model, &today, &recommended, 500)
+    migration(&model, &today, &recommended, 500, &through(&model))
         .unwrap_or_else(|e| panic!("{e}"))
         .script
 }
@@ -124,7 +133,7 @@ fn moving(yaml: &str) -> String {
 
 fn refused(yaml: &str) -> String {
     let (model, today, recommended) = designs(yaml);
-    match migration(&model, &today, &recommended, 500) {
+    match migration(&model, &today, &recommended, 500, &through(&model)) {
         Ok(m) => panic!("a script was written:\n{}", m.script),
         Err(e) => e.to_string(),
     }
@@ -176,10 +185,38 @@ fn already_best_does_nothing() {
 
 #[test]
 fn unsupported_transition_is_refused() {
-    insta::assert_snapshot!(refused(&orders(
-        "extended-reference",
-        "embed-parent-in-child"
-    )));
+    // No step goes from the embedded parent to the embed, and through a
+    // parent reference the first half is refused (the review holds no copy
+    // of the product's computed count): the reason names both halves.
+    let text = refused(&reviews(Some("embed"), "embed-parent-in-child"));
+    assert!(
+        text.contains(
+            "nor through a parent reference (`reviews`: embed-parent-in-child → parent-reference: "
+        ) && text.contains("parent-reference → embed: written)"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_to_extended_reference_through_a_parent_reference() {
+    // Two stages in one script: the parents out of the orders into their
+    // own collection, each order's reference a bare id (checked once,
+    // before the second stage reads it); then the copies into each order.
+    let text = moving(&orders("extended-reference", "embed-parent-in-child"));
+    assert!(
+        text.contains("orders: embed-parent-in-child → parent-reference → extended-reference"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"if (squillProgress().findOne({ _id: "50-first-stage" }) === null) {"#)
+            && text.contains(r#"const before2 = squillBeforeStage("50-before-2", () => ["#),
+        "{text}"
+    );
+    // The index of today on `customer._id` is the recommended design's
+    // too: the final step keeps it.
+    assert!(!text.contains(r#".dropIndex("customer._id_1")"#), "{text}");
+    insta::assert_snapshot!(text);
 }
 
 #[test]
@@ -507,7 +544,7 @@ fn self_many_to_many_sides_are_told_apart_by_the_design_not_the_order() {
         // The validators list the fields in the shape's order: the rest
         // of the script must not change.
         let text = |t: &Design, r: &Design| {
-            let script = migration(&model, t, r, 500)
+            let script = migration(&model, t, r, 500, &through(&model))
                 .unwrap_or_else(|e| panic!("{e}"))
                 .script;
             script
@@ -541,7 +578,7 @@ fn self_many_to_many_without_sides_is_refused() {
             }
         }
     }
-    let Err(e) = migration(&model, &today, &recommended, 500) else {
+    let Err(e) = migration(&model, &today, &recommended, 500, &through(&model)) else {
         panic!("a script was written");
     };
     assert!(
@@ -944,6 +981,78 @@ fn outlier_to_embed() {
     insta::assert_snapshot!(text);
 }
 
+/// Attendees read two at a time on the event's page: a bucket of two is a
+/// candidate beside the outlier.
+fn paged_attendees(layout: &str, current: &str) -> String {
+    let text = attendees(layout, current);
+    let all = "attendees: {fields: [name]}";
+    assert!(text.contains(all), "the attendees' page");
+    text.replacen(all, "attendees: {fields: [name], limit: 2}", 1)
+}
+
+#[test]
+fn bucket_to_outlier_through_a_parent_reference() {
+    // The buckets unwound into the attendee collection, then the first
+    // attendees of each event up to the threshold into its array; the
+    // final step drops the buckets and takes the embedded attendees out.
+    let text = moving(&paged_attendees("outlier", "bucket"));
+    let unbucket = text.find("runStep(\"01-unbucket-attendees-attendee\"");
+    let first = text.find("runStep(\"02-build-attendees-attendees\"");
+    assert!(unbucket.is_some() && unbucket < first, "{text}");
+    assert!(
+        text.contains("db.getCollection(\"event_attendees\").drop();"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn outlier_to_bucket_through_a_parent_reference() {
+    insta::assert_snapshot!(moving(&paged_attendees("bucket", "outlier")));
+}
+
+#[test]
+fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design_drops() {
+    // embed-parent-in-child → embed: the first stage would make each
+    // order's customer a bare id in place, against the order's validator
+    // of today, and the orders go in the final step: refused.
+    let text = refused(&orders("embed", "embed-parent-in-child"));
+    assert!(
+        text.contains("the first stage reshapes `order` in place"),
+        "{text}"
+    );
+}
+
+#[test]
+fn path_reference_to_embed_through_a_parent_reference_drops_the_products_whole() {
+    // The first stage would unset the path in the final step, against the
+    // product's validator of today; the second drops the products whole.
+    let text = moving(&categories(
+        "parent-reference",
+        "embed",
+        &["products: path-reference"],
+    ));
+    assert!(
+        text.contains(r#"db.getCollection("product").drop();"#),
+        "{text}"
+    );
+    assert!(
+        !text.contains(r#"db.getCollection("product").updateMany({}, { $unset"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn through_a_parent_reference_never_overwrites_a_field_of_today() {
+    // embed → subset: the second stage would write the subset over the
+    // array of today (the same field) before the final step: refused.
+    let text = refused(&paged_attendees("subset", "embed"));
+    assert!(
+        text.contains("is today's and the recommended design's"),
+        "{text}"
+    );
+}
+
 #[test]
 fn outlier_to_parent_reference() {
     insta::assert_snapshot!(moving(&attendees("parent-reference", "outlier")));
@@ -1334,7 +1443,7 @@ fn an_archive_added_copies_the_old_documents_and_deletes_them_in_the_final_step(
 #[test]
 fn an_archive_dropped_moves_its_documents_back() {
     let (model, today, recommended) = designs(&archived_orders());
-    let text = migration(&model, &recommended, &today, 500)
+    let text = migration(&model, &recommended, &today, 500, &through(&model))
         .unwrap_or_else(|e| panic!("{e}"))
         .script;
     assert!(
@@ -1370,7 +1479,7 @@ fn a_polymorphic_collection_added_merges_the_kinds_collections() {
 #[test]
 fn a_polymorphic_collection_dropped_is_split_by_kind() {
     let (model, today, recommended) = designs(&listings());
-    let text = migration(&model, &recommended, &today, 500)
+    let text = migration(&model, &recommended, &today, 500, &through(&model))
         .unwrap_or_else(|e| panic!("{e}"))
         .script;
     assert!(

@@ -1,0 +1,271 @@
+//! A relationship whose layout of today no step turns into the recommended
+//! one directly goes through a parent reference: the normalized form every
+//! layout is built from and unwound to. The migration then runs in two
+//! stages, in one script: from today to an intermediate design (today's,
+//! advised again with those relationships as parent references, so no
+//! shape is made by hand), then from it to the recommended design.
+//!
+//! The second stage reads what the first wrote, before the final step: the
+//! first stage's figures are checked once, when its steps are done, before
+//! the second measures its own source; so the result is checked against
+//! the intermediate data, and that against the data of today. The final
+//! step holds both stages' removals, the rollback both stages' undoing,
+//! the second's first.
+
+use super::action::{Action, Check, ChildrenAt, Cleanup};
+use super::bucket::Children;
+use super::plan::Plan;
+use crate::design::{Design, Layout};
+
+/// The first stage: the intermediate design and the steps into it.
+#[derive(Debug, Clone)]
+pub struct Through {
+    /// The design of today with `relationships` as parent references.
+    pub design: Design,
+    pub relationships: Vec<String>,
+    pub actions: Vec<Action>,
+    pub checks: Vec<Check>,
+}
+
+impl Through {
+    /// The collections the first stage writes that today's design has not:
+    /// the second stage reads them before any index of theirs is built.
+    pub fn created<'a>(&'a self, today: &Design) -> Vec<&'a str> {
+        self.design
+            .collections
+            .iter()
+            .filter(|c| !today.collections.iter().any(|t| t.name == c.name))
+            .map(|c| c.name.as_str())
+            .collect()
+    }
+}
+
+/// The index a second-stage step needs on the children it matches by their
+/// parent's id, when they are in a collection the first stage `created`
+/// (`(collection, path)`, built for the step and dropped once it is done,
+/// as `Action::lookup_indexes`): without it, each batch scans them all.
+pub fn children_index<'a>(a: &'a Action, created: &[&str]) -> Option<(&'a str, &'a str)> {
+    let (child, path) = match a {
+        Action::BuildParent {
+            child, ref_path, ..
+        }
+        | Action::Computed {
+            children: ChildrenAt::Collection { child, ref_path },
+            ..
+        } => (child, ref_path),
+        Action::Bucket(b) => match &b.children {
+            Children::Collection { child, ref_path } => (child, ref_path),
+            Children::Embedded { .. } => return None,
+        },
+        _ => return None,
+    };
+    let index = (child.as_str(), path.as_str());
+    // (One the step makes for itself already is not made twice.)
+    (created.contains(&index.0) && !a.lookup_indexes().contains(&index)).then_some(index)
+}
+
+/// The relationships of `direct` (the plan from today straight to the
+/// recommended design) worth taking through a parent reference: those no
+/// step covers, with a parent reference at neither end (there is no stage
+/// to add then).
+pub fn candidates(direct: &Plan, today: &Design, recommended: &Design) -> Vec<String> {
+    let layout = |d: &Design, rel: &str| {
+        d.relationships
+            .iter()
+            .find(|r| r.relationship == rel)
+            .map(|r| r.chosen.clone())
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (rel, _) in &direct.blocked {
+        let ends = [layout(today, rel), layout(recommended, rel)];
+        if ends
+            .iter()
+            .all(|l| l.as_ref().is_some_and(|l| *l != Layout::ParentReference))
+            && !out.contains(rel)
+        {
+            out.push(rel.clone());
+        }
+    }
+    out
+}
+
+/// Why the two stages cannot be one script, when they cannot.
+fn clash(first: &Plan, recommended: &Design) -> Option<String> {
+    let has = |coll: &str, field: &str| {
+        recommended
+            .collections
+            .iter()
+            .find(|c| c.name == coll)
+            .is_some_and(|c| c.shape.fields.iter().any(|f| f.name == field))
+    };
+    if let Some(c) = first.early.first() {
+        // Its recommended validator, set before both stages, could reject
+        // what the first stage writes.
+        return Some(format!(
+            "the first stage needs the validator of `{c}` before its steps"
+        ));
+    }
+    for a in &first.actions {
+        // A field of today reshaped in place, in a collection the
+        // recommended design has not: its validator of today would reject
+        // its documents, and no validator of the recommended design
+        // replaces it (nor may one of the intermediate design).
+        let in_place = match a {
+            Action::Overflow(_) | Action::Gather(_) => true,
+            Action::Archive(_) => false,
+            a => a.runs_last(),
+        };
+        let coll = super::pipeline::collection(a);
+        if in_place && !recommended.collections.iter().any(|c| c.name == coll) {
+            return Some(format!(
+                "the first stage reshapes `{coll}` in place, which the recommended design has not"
+            ));
+        }
+    }
+    for c in &first.cleanup {
+        let (coll, field) = match c {
+            Cleanup::Unset { collection, field } | Cleanup::DeleteHolding { collection, field } => {
+                (collection, field)
+            }
+            Cleanup::RemoveEmbedded { parent, field, .. } => (parent, field),
+            Cleanup::DropCollection { collection } => {
+                if recommended
+                    .collections
+                    .iter()
+                    .any(|r| &r.name == collection)
+                {
+                    return Some(format!(
+                        "the first stage drops `{collection}`, which the recommended design has"
+                    ));
+                }
+                continue;
+            }
+            Cleanup::Overflow(_) | Cleanup::Gather(_) => {
+                return Some("the first stage reshapes an outlier's array".into());
+            }
+            Cleanup::DropIndex { .. } | Cleanup::Archived(_) => continue,
+        };
+        // The second stage would write the field of today in place, and
+        // the final step then remove it.
+        if has(coll, field.split('.').next().unwrap_or(field)) {
+            return Some(format!(
+                "`{coll}.{field}` is today's and the recommended design's, in another shape"
+            ));
+        }
+    }
+    None
+}
+
+/// The two stages as one plan: the second's steps, with the first in
+/// `through`; both stages' removals in the final step (the first's first);
+/// the second's undoing before the first's; each relationship's change from
+/// today's layout to the recommended one.
+pub fn compose(
+    first: Plan,
+    second: Plan,
+    design: Design,
+    relationships: Vec<String>,
+    recommended: &Design,
+) -> Result<Plan, String> {
+    if let Some(why) = clash(&first, recommended) {
+        return Err(why);
+    }
+    let mut changes = Vec::new();
+    for (rel, from, to) in &first.changes {
+        let to = second
+            .changes
+            .iter()
+            .find(|(r, _, _)| r == rel)
+            .map_or(to, |(_, _, t)| t);
+        changes.push((rel.clone(), from.clone(), to.clone()));
+    }
+    for c in &second.changes {
+        if !first.changes.iter().any(|(r, _, _)| *r == c.0) {
+            changes.push(c.clone());
+        }
+    }
+    // An index of today the first stage finds stale, but the recommended
+    // design has again (on the field the second stage rebuilds), stays.
+    let kept = |c: &Cleanup| match c {
+        Cleanup::DropIndex { collection, index } => !recommended
+            .collections
+            .iter()
+            .any(|r| &r.name == collection && r.indexes.iter().any(|i| i.name == index.name)),
+        _ => true,
+    };
+    // Nothing to take out of a collection the second stage drops whole
+    // (its validator of today would reject the documents left short).
+    let dropped = |coll: &str| {
+        second
+            .cleanup
+            .iter()
+            .any(|c| matches!(c, Cleanup::DropCollection { collection } if collection == coll))
+    };
+    let gone = |c: &Cleanup| match c {
+        Cleanup::Unset { collection, .. }
+        | Cleanup::DeleteHolding { collection, .. }
+        | Cleanup::DropIndex { collection, .. }
+        | Cleanup::RemoveEmbedded {
+            child: collection, ..
+        } => dropped(collection),
+        _ => false,
+    };
+    let mut cleanup: Vec<Cleanup> = first
+        .cleanup
+        .into_iter()
+        .filter(|c| kept(c) && !gone(c))
+        .collect();
+    for c in second.cleanup {
+        if !cleanup.contains(&c) {
+            cleanup.push(c);
+        }
+    }
+    let mut deferred = first.deferred;
+    for d in second.deferred {
+        if !deferred.contains(&d) {
+            deferred.push(d);
+        }
+    }
+    Ok(Plan {
+        actions: second.actions,
+        cleanup,
+        undo: second.undo.into_iter().chain(first.undo).collect(),
+        checks: second.checks,
+        changes,
+        refused: Vec::new(),
+        deferred,
+        early: second.early,
+        blocked: Vec::new(),
+        through: Some(Box::new(Through {
+            design,
+            relationships,
+            actions: first.actions,
+            checks: first.checks,
+        })),
+    })
+}
+
+/// The reason a relationship stays refused: no direct step (`direct`), and
+/// the halves through a parent reference, each written or not.
+pub fn refusal(rel: &str, direct: &str, halves: [(&Plan, String); 2]) -> String {
+    let half = |(p, name): &(&Plan, String)| {
+        let why: Vec<&str> = p
+            .blocked
+            .iter()
+            .filter(|(r, _)| r == rel)
+            .map(|(_, w)| w.as_str())
+            .collect();
+        if why.is_empty() && p.refused.is_empty() {
+            format!("{name}: written")
+        } else if why.is_empty() {
+            format!("{name}: {}", p.refused.join(", "))
+        } else {
+            why.join(", ")
+        }
+    };
+    format!(
+        "{direct}; nor through a parent reference ({}; {})",
+        half(&halves[0]),
+        half(&halves[1])
+    )
+}
