@@ -1643,3 +1643,54 @@ operations:
         .unwrap();
     assert_eq!((window.limit, window.sort.last().map(|s| s.1)), (Some(2), Some(1)));
 }
+
+/// An issue page with its first 50 comments, the comments in buckets of 50:
+/// the first bucket holds them all (count buckets are full but the last),
+/// so the read takes one bucket. It asked for 50 / 6 (the typical issue's
+/// comments) = 9.
+#[test]
+fn count_buckets_read_by_limit_over_the_bucket_size() {
+    let yaml = "
+name: issues
+entities:
+  issue:
+    count: 50000000
+    fields: {title: string(80), body: string(2000)}
+  comment:
+    count: 300000000
+    fields: {body: string(500), at: date}
+relationships:
+  comments:
+    parent: issue
+    child: comment
+    children: {min: 0, typical: 6, max: 3000}
+operations:
+  issue_page:
+    read: issue
+    rate: 2000
+    filter: {_id: eq}
+    include:
+      comments: {sort: at, limit: 50}
+  add_comment:
+    insert: comment
+    links: [comments]
+    rate: 200
+";
+    let model = crate::inputs::model_file::parse("issues.yaml", yaml).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let Layout::Bucket {
+        per_bucket,
+        by: BucketBy::Count,
+        ..
+    } = decision(&d, "comments").chosen
+    else {
+        panic!("{:?}", decision(&d, "comments").chosen)
+    };
+    let buckets = d
+        .operations
+        .iter()
+        .flat_map(|o| &o.steps)
+        .find(|s| s.collection == "issue_comments" && s.action == crate::design::Action::Find)
+        .unwrap();
+    assert_eq!(buckets.limit, Some(50_u64.div_ceil(per_bucket)), "{buckets:?}");
+}

@@ -369,8 +369,15 @@ impl<'a> Planner<'a> {
             step.limit = if spread {
                 None
             } else {
+                // Count buckets are full but the last: `limit` children
+                // take limit / per_bucket of them, whatever the typical
+                // parent has (its few children are in its first bucket).
+                let full = match by {
+                    BucketBy::Count => (*per_bucket as f64).max(1.0),
+                    BucketBy::Time { .. } => per,
+                };
                 inc.limit
-                    .map(|l| ((l as f64) / per).ceil() as u64 + u64::from(straddle))
+                    .map(|l| ((l as f64) / full).ceil() as u64 + u64::from(straddle))
             };
             step.documents = buckets;
             let cost = StepCost {
