@@ -270,7 +270,10 @@ fn parse_block(work: Work, options: &Options, max_line: usize) -> Done {
         bytes: Vec::new(),
         end: work.end,
         lines: 0,
-        events: Vec::new(),
+        // Room for an operation every 512 bytes, so the list seldom grows:
+        // growing it from empty, line by line, was 3 % of the samples on a
+        // JSON log (`realloc` of the whole list, each time on a new block).
+        events: Vec::with_capacity(bytes.len() / 512),
         json: false,
         text: false,
     };
