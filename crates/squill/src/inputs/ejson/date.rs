@@ -11,13 +11,14 @@ pub(crate) fn parse_iso(s: &str) -> Option<i64> {
 /// it): milliseconds since the Unix epoch, and the bytes it takes.
 pub(crate) fn parse_iso_prefix(s: &str) -> Option<(i64, usize)> {
     let b = s.as_bytes();
-    let num = |from: usize, len: usize| -> Option<i64> {
-        let part = b.get(from..from + len)?;
-        if !part.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        std::str::from_utf8(part).ok()?.parse().ok()
+    // Digits folded by hand: a log's reader parses one time per line, and
+    // `str::parse` (with its UTF-8 and sign checks) was 3 % of a JSON log's read.
+    let digits = |part: &[u8]| -> Option<i64> {
+        part.iter().try_fold(0i64, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + i64::from(d - b'0'))
+        })
     };
+    let num = |from: usize, len: usize| -> Option<i64> { digits(b.get(from..from + len)?) };
     let year = num(0, 4)?;
     if b.get(4) != Some(&b'-')
         || b.get(7) != Some(&b'-')
@@ -47,8 +48,8 @@ pub(crate) fn parse_iso_prefix(s: &str) -> Option<(i64, usize)> {
             return None;
         }
         // First three digits are milliseconds; more precision is dropped.
-        let frac = &s[start..i.min(start + 3)];
-        millis = frac.parse::<i64>().ok()? * 10i64.pow(3 - frac.len() as u32);
+        let frac = b.get(start..i.min(start + 3))?;
+        millis = digits(frac)? * 10i64.pow(3 - frac.len() as u32);
     }
     let offset_minutes = match b.get(i) {
         Some(b'Z' | b'z') => {
