@@ -1413,7 +1413,12 @@ operations:
         .lines()
         .find(|l| l.starts_with("computed field event."))
         .unwrap_or_else(|| panic!("no computed field:\n{text}"));
-    assert!(line.ends_with("written with the data: no operation of the workload changes what it is derived from"), "{line}");
+    assert!(
+        line.ends_with(
+            "written with the data: no operation of the workload changes what it is derived from"
+        ),
+        "{line}"
+    );
 }
 
 /// `in` is a list of values the caller holds: `_id: in` updates and
@@ -1550,7 +1555,12 @@ operations:
     };
     // However the category reaches its products (their ids in it, or its
     // id in each), no query reads the products' ids before the update.
-    assert_eq!(finds_to_update("reprice_category"), 0, "{:?}", steps("reprice_category"));
+    assert_eq!(
+        finds_to_update("reprice_category"),
+        0,
+        "{:?}",
+        steps("reprice_category")
+    );
     let last = steps("reprice_category").pop().unwrap();
     assert_eq!(last.action, Action::UpdateMany);
     assert_eq!(last.documents, 1000.0);
@@ -1560,7 +1570,12 @@ operations:
     assert_eq!(on_sale[0].filter[0].path, "status");
     // The parts keep the product's name (pinned): renaming refreshes the
     // copies, found by the ids of the products renamed.
-    assert_eq!(finds_to_update("rename_sold_out"), 1, "{:?}", steps("rename_sold_out"));
+    assert_eq!(
+        finds_to_update("rename_sold_out"),
+        1,
+        "{:?}",
+        steps("rename_sold_out")
+    );
 }
 
 /// The latest 20 postings of an account kept in month buckets: this
@@ -1641,7 +1656,10 @@ operations:
         .flat_map(|o| &o.steps)
         .find(|s| s.collection == "sensor_readings" && s.action == crate::design::Action::Find)
         .unwrap();
-    assert_eq!((window.limit, window.sort.last().map(|s| s.1)), (Some(2), Some(1)));
+    assert_eq!(
+        (window.limit, window.sort.last().map(|s| s.1)),
+        (Some(2), Some(1))
+    );
 }
 
 /// An issue page with its first 50 comments, the comments in buckets of 50:
@@ -1692,5 +1710,9 @@ operations:
         .flat_map(|o| &o.steps)
         .find(|s| s.collection == "issue_comments" && s.action == crate::design::Action::Find)
         .unwrap();
-    assert_eq!(buckets.limit, Some(50_u64.div_ceil(per_bucket)), "{buckets:?}");
+    assert_eq!(
+        buckets.limit,
+        Some(50_u64.div_ceil(per_bucket)),
+        "{buckets:?}"
+    );
 }

@@ -19,11 +19,7 @@ impl<'a> Planner<'a> {
                 .any(|c| c.path.len() == 1 && c.path[0] == "_id");
         // By one id, or by the ids the caller holds (`_id: in`).
         let m = self.matched(e, filter, None);
-        let one_or_in = if m > 1.0 {
-            FilterOp::In
-        } else {
-            FilterOp::Eq
-        };
+        let one_or_in = if m > 1.0 { FilterOp::In } else { FilterOp::Eq };
         // A count (or sum) kept in the parent, or a subset of the latest
         // children, needs the parent's id, which only the child knows when
         // the child holds the reference: a delete by id then reads the child
