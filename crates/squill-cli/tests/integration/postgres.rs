@@ -130,6 +130,11 @@ fn import_postgres_measures_sakila_and_its_workload() {
         "film_actor per actor:\n{yaml}"
     );
     assert!(!yaml.contains("assumed: [count]"), "{yaml}");
+    // A column of an enum type (film.rating, mpaa_rating) takes its labels.
+    assert!(
+        yaml.contains(r#"rating: {type: string(3), enum: ["G", "PG", "PG-13", "R", "NC-17"]}"#),
+        "{yaml}"
+    );
     // The workload: each statement an operation with its rate.
     for op in [
         "read_film_by_id:",

@@ -6,7 +6,7 @@
 //! views.
 
 use super::connect::{LiveError, MARK, Target};
-use crate::inputs::sql::ddl::{Column, ForeignKey, Position, Schema, Table};
+use crate::inputs::sql::ddl::{Column, ForeignKey, Position, Schema, Table, check_values};
 use postgres::Client;
 
 /// Reads the tables of `schema` (a namespace such as `public`).
@@ -33,7 +33,8 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
     let columns = client
         .query(
             &format!(
-                "{MARK} SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull
+                "{MARK} SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                   ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = a.atttypid ORDER BY e.enumsortorder)
                  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
                  WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
                    AND a.attnum > 0 AND NOT a.attisdropped
@@ -49,6 +50,7 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
                 name: row.get(1),
                 sql_type: row.get(2),
                 not_null: row.get(3),
+                values: row.get(4),
             });
         }
     }
@@ -97,6 +99,34 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
                     at: Position::default(),
                 });
             }
+        }
+    }
+    // Checks that hold a column to a list of values (`status IN (…)`), read
+    // from their text with the DDL reader's parser.
+    let checks = client
+        .query(
+            &format!(
+                "{MARK} SELECT c.relname::text, pg_get_constraintdef(con.oid)
+                 FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid
+                 JOIN pg_namespace n ON n.oid = c.relnamespace
+                 WHERE n.nspname = $1 AND con.contype = 'c' AND NOT c.relispartition
+                 ORDER BY c.relname, con.conname"
+            ),
+            &[&schema],
+        )
+        .map_err(fail)?;
+    for row in checks {
+        let table: String = row.get(0);
+        let definition: String = row.get(1);
+        if let Some((col, values)) = check_values(&definition)
+            && let Some(c) = out
+                .tables
+                .iter_mut()
+                .find(|t| t.name == table)
+                .and_then(|t| t.columns.iter_mut().find(|c| c.name == col))
+            && c.values.is_empty()
+        {
+            c.values = values;
         }
     }
     // Indexes that are no constraint: unique ones are keys too, the others

@@ -4,8 +4,9 @@
 //! rest of the file is still read.
 
 use sqlparser::ast::{
-    AlterTableOperation, ColumnDef, ColumnOption, CreateIndex, CreateTable, Expr, ObjectName,
-    Statement, TableConstraint,
+    AlterTableOperation, BinaryOperator, ColumnDef, ColumnOption, CreateIndex, CreateTable,
+    DataType, EnumMember, Expr, ObjectName, Statement, TableConstraint,
+    UserDefinedTypeRepresentation, Value,
 };
 use sqlparser::dialect::{
     Dialect, GenericDialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect,
@@ -108,6 +109,10 @@ pub struct Column {
     /// The declared type as the file writes it (`varchar(45)`).
     pub sql_type: String,
     pub not_null: bool,
+    /// The only values the column takes, when the schema lists them: a
+    /// MySQL `ENUM(…)`, a PostgreSQL enum type, or `CHECK (col IN (…))`.
+    /// Empty when it does not.
+    pub values: Vec<String>,
 }
 
 impl ForeignKey {
@@ -154,6 +159,9 @@ pub struct Schema {
     /// Partitions and the table they hold rows of: their constraints and
     /// indexes are the parent's.
     pub partitions: Vec<(String, String)>,
+    /// PostgreSQL enum types (`CREATE TYPE mpaa_rating AS ENUM (…)`) and
+    /// their labels: a column of that type takes only those values.
+    pub enum_types: Vec<(String, Vec<String>)>,
 }
 
 impl Schema {
@@ -467,6 +475,13 @@ fn read_statement(schema: &mut Schema, statement: Statement, at: Position) {
             }
         }
         Statement::CreateIndex(i) => create_index(schema, i, at),
+        Statement::CreateType {
+            name,
+            representation: Some(UserDefinedTypeRepresentation::Enum { labels }),
+        } => schema.enum_types.push((
+            last_name(&name),
+            labels.iter().map(|l| l.value.clone()).collect(),
+        )),
         Statement::CreateView(v) => schema.notes.push(Note {
             at,
             message: format!(
@@ -505,6 +520,16 @@ fn create_table(schema: &mut Schema, t: CreateTable, at: Position) {
     for c in t.columns {
         column_into(&mut table, c, at);
     }
+    for c in &mut table.columns {
+        if c.values.is_empty()
+            && let Some((_, labels)) = schema
+                .enum_types
+                .iter()
+                .find(|(n, _)| c.sql_type.rsplit('.').next() == Some(n.to_lowercase().as_str()))
+        {
+            c.values = labels.clone();
+        }
+    }
     for c in t.constraints {
         constraint_into(&mut table, c, at);
     }
@@ -531,9 +556,25 @@ fn column_into(table: &mut Table, c: ColumnDef, at: Position) {
         name: name.clone(),
         sql_type: c.data_type.to_string().to_lowercase(),
         not_null: false,
+        values: match &c.data_type {
+            DataType::Enum(members, _) => members
+                .iter()
+                .map(|m| match m {
+                    EnumMember::Name(n) | EnumMember::NamedValue(n, _) => n.clone(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
     };
     for option in c.options {
         match option.option {
+            ColumnOption::Check(check) => {
+                if let Some((col, values)) = allowed_values(&check.expr)
+                    && col == name
+                {
+                    column.values = values;
+                }
+            }
             ColumnOption::NotNull => column.not_null = true,
             ColumnOption::PrimaryKey(_) => {
                 column.not_null = true;
@@ -590,8 +631,77 @@ fn constraint_into(table: &mut Table, c: TableConstraint, at: Position) {
                 table.indexes.push(cols);
             }
         }
+        TableConstraint::Check(check) => {
+            if let Some((col, values)) = allowed_values(&check.expr)
+                && let Some(c) = table.columns.iter_mut().find(|c| c.name == col)
+            {
+                c.values = values;
+            }
+        }
         _ => {}
     }
+}
+
+/// The column a check constraint holds to a list of text values, and the
+/// values: `status IN ('new', 'paid')`, or pg_dump's
+/// `(status)::text = ANY ((ARRAY['new'::character varying, …])::text[])`.
+/// `None` for any other check (a range, several columns, numbers).
+pub fn allowed_values(expr: &Expr) -> Option<(String, Vec<String>)> {
+    fn bare(e: &Expr) -> &Expr {
+        match e {
+            Expr::Nested(inner) | Expr::Cast { expr: inner, .. } => bare(inner),
+            other => other,
+        }
+    }
+    fn column(e: &Expr) -> Option<String> {
+        match bare(e) {
+            Expr::Identifier(i) => Some(ident(i)),
+            Expr::CompoundIdentifier(parts) => parts.last().map(ident),
+            _ => None,
+        }
+    }
+    fn texts(items: &[Expr]) -> Option<Vec<String>> {
+        let values: Vec<String> = items
+            .iter()
+            .map(|e| match bare(e) {
+                Expr::Value(v) => match &v.value {
+                    Value::SingleQuotedString(s) => Some(s.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        (!values.is_empty()).then_some(values)
+    }
+    match bare(expr) {
+        Expr::InList {
+            expr,
+            list,
+            negated: false,
+        } => Some((column(expr)?, texts(list)?)),
+        Expr::AnyOp {
+            left,
+            compare_op: BinaryOperator::Eq,
+            right,
+            ..
+        } => match bare(right) {
+            Expr::Array(a) => Some((column(left)?, texts(&a.elem)?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `allowed_values` of a check constraint as the catalog prints it
+/// (`pg_get_constraintdef`: `CHECK (…)`).
+pub fn check_values(definition: &str) -> Option<(String, Vec<String>)> {
+    let body = definition.trim().strip_prefix("CHECK")?.trim();
+    let body = body.strip_suffix("NOT VALID").unwrap_or(body).trim();
+    let expr = Parser::new(&PostgreSqlDialect {})
+        .try_with_sql(body)
+        .and_then(|mut p| p.parse_expr())
+        .ok()?;
+    allowed_values(&expr)
 }
 
 fn create_index(schema: &mut Schema, i: CreateIndex, at: Position) {

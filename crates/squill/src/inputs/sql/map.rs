@@ -522,10 +522,17 @@ fn write(
                 continue;
             }
             let stats = evidence.and_then(|e| e.columns.get(&(t.name.clone(), c.name.clone())));
-            let (ty, note) = match stats {
+            let (mut ty, mut note) = match stats {
                 Some(st) => measured_type(&c.sql_type, st),
                 None => field_type(&c.sql_type),
             };
+            // A column of listed values is a string of one of them: sized
+            // by their average length unless measured.
+            if !c.values.is_empty() && (stats.is_none() || !ty.starts_with("string")) {
+                let chars: usize = c.values.iter().map(|v| v.chars().count()).sum();
+                ty = format!("string({})", chars.div_ceil(c.values.len()).max(1));
+                note = None;
+            }
             let is_id = Some(c.name.as_str()) == single_key;
             // Measured: optional only when some rows lack it.
             let optional = !is_id
@@ -542,17 +549,33 @@ fn write(
                 (Some(st), Some(n)) if !is_id && !ty.contains('[') => st.distinct(n),
                 _ => None,
             };
-            match distinct {
-                Some(d) => {
-                    let _ = write!(
-                        fields,
-                        "      {}: {{type: {}, distinct: {d}}}",
-                        q(&field),
-                        q(&ty)
-                    );
-                }
-                None => {
-                    let _ = write!(fields, "      {}: {}", q(&field), q(&ty));
+            if !c.values.is_empty() && !is_id {
+                // Always quoted: a label such as `null` or `true` stays text.
+                let values: Vec<String> = c
+                    .values
+                    .iter()
+                    .map(|v| serde_json::to_string(v).unwrap_or_default())
+                    .collect();
+                let _ = write!(
+                    fields,
+                    "      {}: {{type: {}, enum: [{}]}}",
+                    q(&field),
+                    q(&ty),
+                    values.join(", ")
+                );
+            } else {
+                match distinct {
+                    Some(d) => {
+                        let _ = write!(
+                            fields,
+                            "      {}: {{type: {}, distinct: {d}}}",
+                            q(&field),
+                            q(&ty)
+                        );
+                    }
+                    None => {
+                        let _ = write!(fields, "      {}: {}", q(&field), q(&ty));
+                    }
                 }
             }
             match note {

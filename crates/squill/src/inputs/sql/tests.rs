@@ -301,3 +301,67 @@ fn the_dialect_is_detected() {
         SqlDialect::Postgres
     );
 }
+
+/// A column that takes only listed values becomes a string field with an
+/// `enum`, whichever way the schema lists them: MySQL's `ENUM(…)`, a
+/// PostgreSQL enum type, `CHECK (col IN (…))` on the column or the table,
+/// or pg_dump's `= ANY (ARRAY[…])`. A check of another kind (numbers, a
+/// `NOT IN`, a range) lists nothing.
+#[test]
+fn listed_values_become_an_enum() {
+    use crate::model::FieldType;
+    let enum_of = |sql: &str, dialect: SqlDialect, entity: &str, field: &str| {
+        let (m, _) = model(sql, dialect);
+        let e = m.entities.iter().find(|e| e.name == entity).unwrap();
+        let f = e.field(field).unwrap();
+        assert!(matches!(f.ty, FieldType::String), "{field}: {:?}", f.ty);
+        f.enum_values.clone()
+    };
+    let mysql =
+        "CREATE TABLE film (film_id INT PRIMARY KEY, rating ENUM('G','PG','PG-13') DEFAULT 'G');";
+    assert_eq!(
+        enum_of(mysql, SqlDialect::MySql, "film", "rating"),
+        ["G", "PG", "PG-13"]
+    );
+    let pg_type = "CREATE TYPE mpaa_rating AS ENUM ('G', 'PG', 'R');
+CREATE TABLE film (film_id serial PRIMARY KEY, rating mpaa_rating);";
+    assert_eq!(
+        enum_of(pg_type, SqlDialect::Postgres, "film", "rating"),
+        ["G", "PG", "R"]
+    );
+    let column_check = "CREATE TABLE orders (id serial PRIMARY KEY, status varchar(16) NOT NULL CHECK (status IN ('new', 'paid')));";
+    assert_eq!(
+        enum_of(column_check, SqlDialect::Postgres, "orders", "status"),
+        ["new", "paid"]
+    );
+    let pg_dump = "CREATE TABLE orders (id serial PRIMARY KEY, status character varying(16) NOT NULL,
+  CONSTRAINT orders_status_check CHECK (((status)::text = ANY ((ARRAY['new'::character varying, 'paid'::character varying])::text[]))));";
+    assert_eq!(
+        enum_of(pg_dump, SqlDialect::Postgres, "orders", "status"),
+        ["new", "paid"]
+    );
+    for other in [
+        "CHECK (qty IN (1, 2))",
+        "CHECK (status NOT IN ('x'))",
+        "CHECK (qty > 0)",
+    ] {
+        let sql = format!(
+            "CREATE TABLE orders (id serial PRIMARY KEY, status varchar(16), qty int, {other});"
+        );
+        assert!(
+            enum_of(&sql, SqlDialect::Postgres, "orders", "status").is_empty(),
+            "{other}"
+        );
+    }
+    // The catalog's text of a check, as the live import reads it.
+    assert_eq!(
+        super::ddl::check_values(
+            "CHECK (((status)::text = ANY ((ARRAY['new'::character varying, 'paid'::character varying])::text[])))"
+        ),
+        Some((
+            "status".to_string(),
+            vec!["new".to_string(), "paid".to_string()]
+        ))
+    );
+    assert_eq!(super::ddl::check_values("CHECK ((qty > 0))"), None);
+}
