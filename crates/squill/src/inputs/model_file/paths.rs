@@ -412,6 +412,15 @@ pub(super) fn resolve_path(
     None
 }
 
+/// `field desc` → `-field`, `field asc` → `field`; anything else as it is.
+fn sql_order(key: &str) -> String {
+    match key.split_whitespace().collect::<Vec<_>>()[..] {
+        [field, dir] if dir.eq_ignore_ascii_case("desc") => format!("-{field}"),
+        [field, dir] if dir.eq_ignore_ascii_case("asc") => field.to_string(),
+        _ => key.to_string(),
+    }
+}
+
 pub(super) fn sort_keys(
     ctx: &mut Ctx<'_>,
     model: &Model,
@@ -422,6 +431,15 @@ pub(super) fn sort_keys(
         OneOrMany::One(s) => vec![(s.clone(), ctx.pos(raw))],
         OneOrMany::Many(v) => v.iter().map(|s| (s.value.clone(), ctx.pos(s))).collect(),
     };
+    // SQL's way too: `placed_at desc`, `status, placed_at DESC`.
+    let items: Vec<(String, Option<Position>)> = items
+        .into_iter()
+        .flat_map(|(text, pos)| {
+            text.split(',')
+                .map(|part| (sql_order(part.trim()), pos))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let mut out = Vec::new();
     for (text, pos) in items {
         let (field, descending) = compact::parse_sort(&text);

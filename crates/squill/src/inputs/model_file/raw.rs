@@ -1065,7 +1065,7 @@ impl JsonSchema for Sort {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "Sort keys: `-field` for descending, a list of them, or a map of field → 1, -1, \"asc\" or \"desc\".",
+            "description": "Sort keys: `-field` for descending (or SQL's `field desc`, `a, b desc`), a list of them, or a map of field → 1, -1, \"asc\" or \"desc\".",
             "oneOf": [
                 {"type": "string"},
                 {"type": "array", "items": {"type": "string"}},

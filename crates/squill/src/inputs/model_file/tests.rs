@@ -1327,6 +1327,9 @@ fn a_sort_may_be_written_the_way_mongodb_writes_it() {
         "{published: -1, title: 1}",
         "{published: desc, title: asc}",
         "{published: DESCENDING, title: ascending}",
+        // SQL's ORDER BY, in one string or a list.
+        "published DESC, title",
+        "[published desc, title asc]",
     ] {
         let text = ours
             .replace("[-published, title]", theirs)
