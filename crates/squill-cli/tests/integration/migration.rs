@@ -236,6 +236,16 @@ for kind in sys.argv[5:]:
 print(json.dumps(out))
 "#;
 
+/// Today's outlier layout as registering attendees would leave it: each
+/// event's array filled to the threshold of 3, and two attendees past it in
+/// the attendee collection.
+const OUTLIERS_OF_TODAY: &str = r#"db.event.find({}).forEach((e) => {
+                  const a = e.attendees || [];
+                  while (a.length < 3) a.push({ _id: new ObjectId(), name: `in ${a.length}`, registered_at: new Date(Date.UTC(2024, 0, 2)), event: e._id });
+                  db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
+                  db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
+                })"#;
+
 /// Settings under which an embedded array holds at most 3 items (the
 /// outlier's threshold).
 const SMALL_ARRAYS: &str = "[cardinality]\nembed-max = 3\nreference-array-max = 3\n";
@@ -1467,14 +1477,7 @@ fn cases() -> Vec<Case> {
             // The generator keeps today's events within the threshold of
             // 3: each array filled to it, and two attendees past it in the
             // attendee collection, as registering them today would.
-            prepare: Some(
-                r#"db.event.find({}).forEach((e) => {
-                  const a = e.attendees || [];
-                  while (a.length < 3) a.push({ _id: new ObjectId(), name: `in ${a.length}`, registered_at: new Date(Date.UTC(2024, 0, 2)), event: e._id });
-                  db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
-                  db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
-                })"#,
-            ),
+            prepare: Some(OUTLIERS_OF_TODAY),
             // Each attendee of today (in its event's array or past the
             // threshold in the attendee collection) in its event's array,
             // by its `_id` until the final step, by its name after it.
@@ -1587,14 +1590,7 @@ fn cases() -> Vec<Case> {
             // Each array filled to the threshold of 3 and two attendees
             // past it in the attendee collection, as registering them
             // today would.
-            prepare: Some(
-                r#"db.event.find({}).forEach((e) => {
-                  const a = e.attendees || [];
-                  while (a.length < 3) a.push({ _id: new ObjectId(), name: `in ${a.length}`, registered_at: new Date(Date.UTC(2024, 0, 2)), event: e._id });
-                  db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
-                  db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
-                })"#,
-            ),
+            prepare: Some(OUTLIERS_OF_TODAY),
             // Each attendee of today (in its event's array or in the
             // attendee collection) once in a bucket of its event, and, until
             // the final step, in the attendee collection (the first
