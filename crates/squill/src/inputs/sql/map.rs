@@ -549,35 +549,23 @@ fn write(
                 (Some(st), Some(n)) if !is_id && !ty.contains('[') => st.distinct(n),
                 _ => None,
             };
-            if !c.values.is_empty() && !is_id {
+            // Listed values say how many there are; otherwise the measured
+            // count of distinct values, when there is one.
+            let detail = if !c.values.is_empty() && !is_id {
                 // Always quoted: a label such as `null` or `true` stays text.
                 let values: Vec<String> = c
                     .values
                     .iter()
                     .map(|v| serde_json::to_string(v).unwrap_or_default())
                     .collect();
-                let _ = write!(
-                    fields,
-                    "      {}: {{type: {}, enum: [{}]}}",
-                    q(&field),
-                    q(&ty),
-                    values.join(", ")
-                );
+                Some(format!("enum: [{}]", values.join(", ")))
             } else {
-                match distinct {
-                    Some(d) => {
-                        let _ = write!(
-                            fields,
-                            "      {}: {{type: {}, distinct: {d}}}",
-                            q(&field),
-                            q(&ty)
-                        );
-                    }
-                    None => {
-                        let _ = write!(fields, "      {}: {}", q(&field), q(&ty));
-                    }
-                }
-            }
+                distinct.map(|d| format!("distinct: {d}"))
+            };
+            let _ = match detail {
+                Some(d) => write!(fields, "      {}: {{type: {}, {d}}}", q(&field), q(&ty)),
+                None => write!(fields, "      {}: {}", q(&field), q(&ty)),
+            };
             match note {
                 Some(n) => {
                     let _ = writeln!(fields, "  # {n}");
