@@ -18,6 +18,27 @@ pub struct ItemField {
     pub source: String,
 }
 
+/// An item's references to other documents, with copies of their fields:
+/// looked up in `from` and left at `at` in each child read
+/// (`lookups.rs`): `{_id, copies…}` of another parent of the child, or the
+/// array of the child's own children (bare ids when `copies` is empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemLookup {
+    pub from: String,
+    pub at: String,
+    pub by: LookupBy,
+    pub copies: Vec<ItemField>,
+}
+
+/// How an item's referenced documents are found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LookupBy {
+    /// The other parent, by the child's id of it at this field of today.
+    Parent(String),
+    /// The child's own children, by their reference to it at this field.
+    Children(String),
+}
+
 /// What a parent's new field holds, built from its children's collection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParentField {
@@ -116,6 +137,8 @@ pub enum Action {
         child: String,
         ref_path: String,
         what: ParentField,
+        /// The items' references to other parents, with copies.
+        lookups: Vec<ItemLookup>,
     },
     /// embed → parent-reference: each embedded child becomes a document of
     /// the new `child` collection with its parent's id at `ref_field`.
@@ -377,9 +400,17 @@ impl Action {
     /// array of `{_id, …}` are found by the path into that array, an index
     /// read rather than a scan per document (and the test server's
     /// `$lookup` follows such a path only through an index); a timeline
-    /// looks up each reader's follows and their parents' items.
+    /// looks up each reader's follows and their parents' items; an
+    /// embedded item's own children are found by their reference to it.
     pub fn lookup_indexes(&self) -> Vec<(&str, &str)> {
         match self {
+            Action::BuildParent { lookups, .. } if !lookups.is_empty() => lookups
+                .iter()
+                .filter_map(|l| match &l.by {
+                    LookupBy::Children(back) => Some((l.from.as_str(), back.as_str())),
+                    LookupBy::Parent(_) => None,
+                })
+                .collect(),
             Action::BuildParent {
                 child,
                 ref_path,

@@ -586,6 +586,7 @@ fn into_parent(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relatio
             key,
             items,
         },
+        lookups: Vec::new(),
     });
 }
 

@@ -241,6 +241,7 @@ pub fn plan(
             child,
             ref_path,
             what,
+            lookups: Vec::new(),
         });
         p.undo.push(Undo::Unset {
             collection: coll.name.clone(),

@@ -15,6 +15,7 @@ mod bucket;
 mod computed;
 mod kinds;
 mod links;
+mod lookups;
 mod overflow;
 mod parents;
 mod pipeline;

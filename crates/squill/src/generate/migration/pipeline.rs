@@ -4,7 +4,9 @@
 //! the tests run on resolves such a path to nothing, and `$map` means the
 //! same everywhere.
 
-use super::action::{Action, ChildrenAt, EdgeRef, ItemField, ParentField, Undo};
+use super::action::{
+    Action, ChildrenAt, EdgeRef, ItemField, ItemLookup, LookupBy, ParentField, Undo,
+};
 use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
 
@@ -68,9 +70,10 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             child,
             ref_path,
             what,
+            lookups,
             ..
         } => {
-            let (sub, value) = match what {
+            let (mut sub, value) = match what {
                 ParentField::Ids => (
                     vec![
                         json!({"$sort": {"_id": 1}}),
@@ -173,6 +176,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     )
                 }
             };
+            sub.extend(lookups.iter().flat_map(looked_up));
             // The other side's documents, for the copies its links lack.
             let others = match what {
                 ParentField::FromEdges {
@@ -400,6 +404,31 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
 }
 
 /// `{_id: id, target: "$$var.source", …}`, or the bare id without items.
+/// The stages that leave at `l.at` the documents an item references:
+/// `{_id, copies…}` of the child's other parent (nothing when the child
+/// names none, so the item has no such field either; a dangling id gets
+/// the `_id` alone), or its own children's, in `_id` order.
+fn looked_up(l: &ItemLookup) -> [Json; 2] {
+    match &l.by {
+        LookupBy::Parent(id_field) => {
+            let id = field(id_field);
+            let value = with_id(&id, &l.copies, "o");
+            [
+                json!({"$lookup": {"from": l.from, "localField": id_field, "foreignField": "_id", "as": l.at}}),
+                json!({"$set": {l.at.as_str(): {"$cond": [
+                    {"$eq": [{"$ifNull": [id, null]}, null]},
+                    "$$REMOVE",
+                    {"$let": {"vars": {"o": {"$arrayElemAt": [field(&l.at), 0]}}, "in": value}},
+                ]}}}),
+            ]
+        }
+        LookupBy::Children(ref_field) => [
+            json!({"$lookup": {"from": l.from, "localField": "_id", "foreignField": ref_field, "pipeline": [{"$sort": {"_id": 1}}], "as": l.at}}),
+            json!({"$set": {l.at.as_str(): map(json!(field(&l.at)), "o", with_id("$$o._id", &l.copies, "o"))}}),
+        ],
+    }
+}
+
 fn with_id(id: &str, items: &[ItemField], var: &str) -> Json {
     if items.is_empty() {
         return json!(id);

@@ -4,14 +4,15 @@
 //! builds and today's documents do not already hold refuses the whole
 //! migration, so no script is written that would leave a collection short.
 
-use super::action::{Action, Check, Cleanup, ItemField, Latest, ParentField, Undo};
+use super::action::{Action, Check, Cleanup, ItemField, ItemLookup, Latest, ParentField, Undo};
 use super::links;
+use super::lookups;
 use super::source::{
     Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
 };
 use super::tree;
 use crate::design::{
-    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
+    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType, Side,
 };
 use crate::model::Model;
 
@@ -498,6 +499,22 @@ fn parent_side(
         });
         return;
     }
+    let keeps_nothing = matches!(
+        rel.chosen,
+        Layout::ParentReference
+            | Layout::ExtendedReference {
+                copies_into: Side::Child,
+                ..
+            }
+    );
+    if collection_of(recommended, &rel.parent).is_none()
+        && (keeps_nothing || collection_of(today, &rel.parent).is_some())
+    {
+        // The parent is embedded in another: that relationship's step
+        // builds it from its collection of today, this relationship's
+        // field in its items too (`lookups.rs`), or refuses.
+        return;
+    }
     let Some(target) = collection_of(recommended, &rel.parent) else {
         p.refused.push(format!(
             "`{}` has no collection of its own in the recommended design",
@@ -545,8 +562,19 @@ fn parent_side(
     let Some(child_coll) = today.collections.iter().find(|c| &c.name == child) else {
         return;
     };
-    let Some(what) = parent_field(new, child_coll, &rel.child, (name, ref_path), &rel.chosen)
-    else {
+    let mut lookups = Vec::new();
+    let from = lookups::Sources {
+        child_coll,
+        today,
+        recommended,
+    };
+    let Some(what) = parent_field(
+        new,
+        (&from, &mut lookups),
+        &rel.child,
+        (name, ref_path),
+        &rel.chosen,
+    ) else {
         p.refused.push(format!(
             "no step builds `{}.{}` (its items are neither the children's fields nor their ids)",
             target.name, new.name
@@ -569,6 +597,7 @@ fn parent_side(
         child: child.clone(),
         ref_path: ref_path.clone(),
         what,
+        lookups,
     });
     if old.is_none_or(|o| o.name != new.name) {
         p.undo.push(Undo::Unset {
@@ -580,10 +609,11 @@ fn parent_side(
 
 /// What the parent's new field holds, with each item field's source in the
 /// child's collection of today (`reference`: the relationship, and the path
-/// of the parent's id in the child, for items that keep it).
+/// of the parent's id in the child, for items that keep it); an item's
+/// references to other parents with copies add to `lookups`.
 fn parent_field(
     new: &ShapeField,
-    child_coll: &Collection,
+    (from, lookups): (&lookups::Sources, &mut Vec<ItemLookup>),
     child: &str,
     reference: (&str, &str),
     layout: &Layout,
@@ -591,6 +621,7 @@ fn parent_field(
     if is_id_array(new) {
         return Some(ParentField::Ids);
     }
+    let child_coll = from.child_coll;
     let (fields, one) = item_fields(new)?;
     let mut items = Vec::new();
     let mut copies = false;
@@ -606,6 +637,10 @@ fn parent_field(
             }
             FieldOrigin::Reference { relationship, .. } if relationship == reference.0 => {
                 reference.1
+            }
+            FieldOrigin::Reference { .. } => {
+                items.push(lookups::reference_item(f, from, lookups)?);
+                continue;
             }
             _ => return None,
         };

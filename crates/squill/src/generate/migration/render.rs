@@ -513,7 +513,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                         what: ParentField::FromBuckets { .. },
                         ..
                     }
-            )
+            ) || matches!(a, Action::BuildParent { lookups, .. } if !lookups.is_empty())
         });
     if checks {
         out.push_str(CHECK_RUNTIME);

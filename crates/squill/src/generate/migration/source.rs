@@ -48,14 +48,29 @@ pub fn side_of(field: &ShapeField) -> Option<Side> {
 
 /// The name of the field of `coll` that holds `entity`'s own `field` (the
 /// shapes name it; today it is the model's field name, but nothing here
-/// assumes so).
+/// assumes so). A copy may name the entity's reference to its own parent
+/// (a reservation's copy of its room's hotel): the model calls that field
+/// by its `child_field`, the name the shape gives the plain id.
 pub fn own_field<'c>(coll: &'c Collection, entity: &str, field: &str) -> Option<&'c str> {
-    coll.shape.fields.iter().find_map(|f| match &f.origin {
+    let own = coll.shape.fields.iter().find_map(|f| match &f.origin {
         FieldOrigin::Own {
             entity: e,
             field: n,
         } if e == entity && n == field => Some(f.name.as_str()),
         _ => None,
+    });
+    own.or_else(|| {
+        let holds = coll.entities.len() == 1 && coll.entities[0] == entity;
+        coll.shape
+            .fields
+            .iter()
+            .find(|f| {
+                holds
+                    && f.name == field
+                    && matches!(f.origin, FieldOrigin::Reference { .. })
+                    && matches!(f.ty, ShapeType::Scalar { .. })
+            })
+            .map(|f| f.name.as_str())
     })
 }
 

@@ -1488,3 +1488,56 @@ fn a_polymorphic_collection_dropped_is_split_by_kind() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// A model with `current:` naming each of `rels` a parent reference: the
+/// design of a team coming from SQL tables.
+fn normalized(text: &str, rels: &[&str]) -> String {
+    let mut model = format!("{text}\ncurrent:\n");
+    for r in rels {
+        model.push_str(&format!("  {r}: parent-reference\n"));
+    }
+    model
+}
+
+#[test]
+fn embedded_items_look_up_their_other_parents_copies() {
+    // Lines embedded in their invoice, each naming its product with the
+    // name and price of the sale: looked up by the line's product id.
+    let text = include_str!("../../../../../examples/scenarios/s07-invoices.yaml");
+    let script = moving(&normalized(text, &["invoices", "lines", "sold"]));
+    assert!(script.contains(r#""localField":"product","foreignField":"_id""#));
+    insta::assert_snapshot!(script);
+}
+
+#[test]
+fn embedded_items_look_up_their_own_children() {
+    // Orders embedded in their customer, each listing its tickets with
+    // copies of their seats: looked up by the tickets' order id.
+    let text = include_str!("../../../tests/fixtures/event-tickets.yaml");
+    let script = moving(&normalized(text, &["hosts", "seats", "orders", "bought"]));
+    assert!(script.contains(r#""from":"ticket","localField":"_id","foreignField":"order""#));
+    insta::assert_snapshot!(script);
+}
+
+#[test]
+fn an_embedded_item_whose_reference_no_step_builds_is_refused() {
+    // The tickets embedded in their order, itself embedded in its
+    // customer: a step gathers one level of children, not two.
+    let text = include_str!("../../../tests/fixtures/event-tickets.yaml")
+        .replacen("  bought:\n", "  bought:\n    layout: embed\n", 1)
+        .replacen("  orders:\n", "  orders:\n    layout: embed\n", 1);
+    let why = refused(&normalized(&text, &["hosts", "seats", "orders", "bought"]));
+    assert!(why.contains("customer.orders"), "{why}");
+}
+
+#[test]
+fn a_copy_of_the_parents_reference_to_its_own_parent_is_read_from_it() {
+    // A reservation keeps its room's number and the room's hotel: the
+    // room holds that as its reference, not as a field of its own.
+    let text = include_str!("../../../../../examples/hotel-bookings.yaml");
+    let script = moving(&normalized(
+        text,
+        &["rooms", "bookings", "stays", "reviews"],
+    ));
+    assert!(script.contains(r#""hotel":"$__squill.hotel""#), "{script}");
+}

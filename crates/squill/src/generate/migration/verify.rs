@@ -4,7 +4,7 @@
 //! migration: documents per collection, and each step's fan-out (the
 //! children a parent's array now holds against the children there were).
 
-use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
+use super::action::{Action, Check, ChildrenAt, ItemField, LookupBy, ParentField};
 use super::bucket::{Buckets, Children, Unbuckets};
 use super::overflow::{Gather, Overflow};
 use super::pipeline::{OTHER, TMP};
@@ -141,6 +141,7 @@ pub fn figures(
         if let Some(f) = copied(a) {
             out.push(f);
         }
+        looked_up(&mut out, a);
         let figure = match a {
             Action::BuildParent {
                 parent,
@@ -150,6 +151,16 @@ pub fn figures(
                 what,
                 ..
             } => {
+                let dropped = !recommended.collections.iter().any(|c| &c.name == child);
+                if matches!(what, ParentField::Embedded { .. }) && dropped && ref_path != "_id" {
+                    // The child collection goes in the final step: a child
+                    // that names no parent would go with it.
+                    out.push(Figure {
+                        label: format!("{child}: documents with no {parent} to embed them in"),
+                        before: "0".into(),
+                        after: count(child, &json!({ ref_path.as_str(): null })),
+                    });
+                }
                 if let ParentField::FromBuckets { array, .. } = what {
                     out.push(Figure {
                         label: format!(
@@ -532,6 +543,109 @@ fn copied(a: &Action) -> Option<Figure> {
             json!(names)
         ),
     })
+}
+
+/// Per reference an embedded item keeps to other documents (`lookups.rs`):
+/// the items whose reference carries every copy against today's children
+/// whose referenced document has every field copied (an id naming no
+/// document, or a document without a field, counts on neither side); or
+/// the item's own children against today's children of held items.
+fn looked_up(out: &mut Vec<Figure>, a: &Action) {
+    let Action::BuildParent {
+        parent,
+        field,
+        child,
+        ref_path,
+        lookups,
+        ..
+    } = a
+    else {
+        return;
+    };
+    for l in lookups {
+        let target = &l.at;
+        let Some(item) = item_target(a, target) else {
+            continue;
+        };
+        let at = format!("{field}.{item}");
+        let names: Vec<&str> = l.copies.iter().map(|c| c.target.as_str()).collect();
+        let mut has = serde_json::Map::new();
+        let mut had = serde_json::Map::new();
+        match &l.by {
+            LookupBy::Parent(id) => {
+                for c in &l.copies {
+                    has.insert(format!("{at}.{}", c.target), json!({"$exists": true}));
+                    had.insert(format!("{TMP}.{}", c.source), json!({"$exists": true}));
+                }
+                out.push(Figure {
+                    label: format!(
+                        "{parent}.{at}: items with the {} they name, with its copies ({})",
+                        l.from,
+                        names.join(", ")
+                    ),
+                    before: matching(
+                        child,
+                        json!([
+                            {"$match": {ref_path.as_str(): {"$ne": null}, id.as_str(): {"$ne": null}}},
+                            {"$lookup": {"from": l.from, "localField": id, "foreignField": "_id", "as": TMP}},
+                            {"$match": had},
+                        ]),
+                    ),
+                    after: matching(
+                        parent,
+                        json!([{"$unwind": format!("${field}")}, {"$match": has}]),
+                    ),
+                });
+            }
+            LookupBy::Children(back) => {
+                for c in &l.copies {
+                    has.insert(format!("{at}.{}", c.target), json!({"$exists": true}));
+                    had.insert(c.source.clone(), json!({"$exists": true}));
+                }
+                had.insert(format!("{TMP}.{ref_path}"), json!({"$ne": null}));
+                out.push(Figure {
+                    label: format!("{parent}.{at}: the {} documents of each item", l.from),
+                    before: matching(
+                        &l.from,
+                        json!([
+                            {"$match": {back.as_str(): {"$ne": null}}},
+                            {"$lookup": {"from": child, "localField": back, "foreignField": "_id", "as": TMP}},
+                            {"$match": had},
+                        ]),
+                    ),
+                    after: matching(
+                        parent,
+                        json!([
+                            {"$unwind": format!("${field}")},
+                            {"$unwind": format!("${at}")},
+                            {"$match": has},
+                        ]),
+                    ),
+                });
+            }
+        }
+    }
+}
+
+/// The item field a lookup's result lands in.
+fn item_target<'a>(a: &'a Action, at: &str) -> Option<&'a str> {
+    let Action::BuildParent { what, .. } = a else {
+        return None;
+    };
+    let items = match what {
+        ParentField::Embedded { items, .. }
+        | ParentField::First { items, .. }
+        | ParentField::Copies { items, .. } => items,
+        _ => return None,
+    };
+    items
+        .iter()
+        .find(|i| i.source == at)
+        .map(|i| i.target.as_str())
+}
+
+fn matching(coll: &str, stages: serde_json::Value) -> String {
+    format!("squillMatching({}, {stages})", json!(coll))
 }
 
 /// Each child in the buckets of today a document of the child collection
