@@ -821,6 +821,12 @@ fn cases() -> Vec<Case> {
         "examples/hotel-bookings.yaml",
         &["rooms", "bookings", "stays", "reviews"],
     );
+    let (tracker, tracker_today) = normalized(
+        "crates/squill/tests/fixtures/issue-tracker.yaml",
+        &[
+            "users", "projects", "issues", "assigned", "reported", "comments", "wrote",
+        ],
+    );
     let (tickets, tickets_today) = normalized(
         "crates/squill/tests/fixtures/event-tickets.yaml",
         &["hosts", "seats", "orders", "bought"],
@@ -848,6 +854,20 @@ fn cases() -> Vec<Case> {
                 "customer|orders.bought|seat|ticket|seat",
                 "customer|orders.bought|price|ticket|price",
             ],
+            ..Case::default()
+        },
+        Case {
+            // An issue's comments grouped 50 to a bucket, each naming its
+            // author with a copy of the author's name.
+            name: "normalized-tracker",
+            model: tracker,
+            today: tracker_today,
+            kept: Some("comment"),
+            moved: vec![(
+                "comment|issue|author",
+                "issue_comments|issue|comments.author",
+            )],
+            copies: vec!["issue_comments|comments.author|name|user|name"],
             ..Case::default()
         },
         Case {

@@ -30,6 +30,17 @@ pub struct ItemLookup {
     pub copies: Vec<ItemField>,
 }
 
+/// The collections and paths an item's own children are looked up by.
+fn children_of(lookups: &[ItemLookup]) -> Vec<(&str, &str)> {
+    lookups
+        .iter()
+        .filter_map(|l| match &l.by {
+            LookupBy::Children(back) => Some((l.from.as_str(), back.as_str())),
+            LookupBy::Parent(_) => None,
+        })
+        .collect()
+}
+
 /// How an item's referenced documents are found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LookupBy {
@@ -404,13 +415,8 @@ impl Action {
     /// embedded item's own children are found by their reference to it.
     pub fn lookup_indexes(&self) -> Vec<(&str, &str)> {
         match self {
-            Action::BuildParent { lookups, .. } if !lookups.is_empty() => lookups
-                .iter()
-                .filter_map(|l| match &l.by {
-                    LookupBy::Children(back) => Some((l.from.as_str(), back.as_str())),
-                    LookupBy::Parent(_) => None,
-                })
-                .collect(),
+            Action::BuildParent { lookups, .. } if !lookups.is_empty() => children_of(lookups),
+            Action::Bucket(b) if !b.lookups.is_empty() => children_of(&b.lookups),
             Action::BuildParent {
                 child,
                 ref_path,

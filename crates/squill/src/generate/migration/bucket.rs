@@ -15,7 +15,8 @@
 //! its parent's id and its place (time unit and page), the same on every
 //! run.
 
-use super::action::{Action, Cleanup, ItemField, ParentField, Undo};
+use super::action::{Action, Cleanup, ItemField, ItemLookup, ParentField, Undo};
+use super::lookups;
 use super::pipeline::{convert, field};
 use super::plan::Plan;
 use super::source::{Source, collection_of, item_fields, link_field as link_of};
@@ -88,6 +89,9 @@ pub struct Buckets {
     /// The bucket's array of children and each item's fields.
     pub items_field: String,
     pub items: Vec<ItemField>,
+    /// The items' references to other documents, looked up in each child
+    /// read from its collection (`lookups.rs`).
+    pub lookups: Vec<ItemLookup>,
     pub figures: Vec<Figure>,
 }
 
@@ -145,7 +149,7 @@ pub fn plan(
     // Today's children: their fields, where they are, and what the final
     // step drops (an embedded array goes with the parent's other fields of
     // today, in `parent_side`).
-    let (old, children, drop) = match src {
+    let (old, children, drop, refs) = match src {
         Source::ChildCollection { child, ref_path } => {
             let Some(c) = today.collections.iter().find(|c| &c.name == child) else {
                 p.refused.push(format!("no collection `{child}` today"));
@@ -156,10 +160,16 @@ pub fn plan(
                 child: child.clone(),
                 ref_path: ref_path.clone(),
             };
+            let refs = lookups::Sources {
+                child_coll: c,
+                today,
+                recommended,
+            };
             (
                 c.shape.fields.as_slice(),
                 children,
                 drop.then(|| child.clone()),
+                Some(refs),
             )
         }
         Source::Embedded {
@@ -186,7 +196,7 @@ pub fn plan(
                 field: field.clone(),
                 ids,
             };
-            (items, children, None)
+            (items, children, None, None)
         }
         _ => {
             p.refused.push(
@@ -208,9 +218,10 @@ pub fn plan(
         count: None,
         items_field: String::new(),
         items: Vec::new(),
+        lookups: Vec::new(),
         figures: Vec::new(),
     };
-    match fields(step, old, &rel.child, bucket, by) {
+    match fields(step, (old, refs.as_ref()), &rel.child, bucket, by) {
         Ok(step) => {
             p.undo.push(Undo::Drop {
                 collection: step.bucket.clone(),
@@ -230,7 +241,7 @@ pub fn plan(
 /// fields of a child of today, in its collection or its parent's array).
 fn fields(
     mut out: Buckets,
-    old: &[ShapeField],
+    (old, refs): (&[ShapeField], Option<&lookups::Sources>),
     child: &str,
     bucket: &Collection,
     by: &BucketBy,
@@ -311,6 +322,22 @@ fn fields(
                     let source = match &i.origin {
                         FieldOrigin::Id if old_id.is_some() => "_id".to_string(),
                         FieldOrigin::Own { entity, field } if entity == child => today_name(field)?,
+                        FieldOrigin::Reference { .. } if refs.is_some() => {
+                            let found =
+                                refs.and_then(|r| lookups::reference_item(i, r, &mut out.lookups));
+                            match found {
+                                Some(item) => {
+                                    out.items.push(item);
+                                    continue;
+                                }
+                                None => {
+                                    return Err(format!(
+                                        "no step builds `{}.{}.{}` from today's {child}",
+                                        bucket.name, f.name, i.name
+                                    ));
+                                }
+                            }
+                        }
                         _ => {
                             return Err(format!(
                                 "`{}.{}.{}` is not a child's own field",
@@ -359,7 +386,14 @@ fn values_of(of: &str) -> Json {
 /// no `$merge`: the script writes each bucket under an id made from it.
 pub fn pipeline(b: &Buckets) -> Vec<Json> {
     let (parent, order, mut stages) = match &b.children {
-        Children::Collection { ref_path, .. } => (ref_path.as_str(), "_id", Vec::new()),
+        Children::Collection { ref_path, .. } => (
+            ref_path.as_str(),
+            "_id",
+            b.lookups
+                .iter()
+                .flat_map(super::pipeline::looked_up)
+                .collect(),
+        ),
         Children::Embedded { field: array, .. } => (
             PARENT,
             INDEX,

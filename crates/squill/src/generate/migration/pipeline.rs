@@ -408,7 +408,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
 /// `{_id, copies…}` of the child's other parent (nothing when the child
 /// names none, so the item has no such field either; a dangling id gets
 /// the `_id` alone), or its own children's, in `_id` order.
-fn looked_up(l: &ItemLookup) -> [Json; 2] {
+pub(super) fn looked_up(l: &ItemLookup) -> [Json; 2] {
     match &l.by {
         LookupBy::Parent(id_field) => {
             let id = field(id_field);

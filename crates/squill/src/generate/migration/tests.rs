@@ -1541,3 +1541,19 @@ fn a_copy_of_the_parents_reference_to_its_own_parent_is_read_from_it() {
     ));
     assert!(script.contains(r#""hotel":"$__squill.hotel""#), "{script}");
 }
+
+#[test]
+fn bucket_items_look_up_their_other_parents_copies() {
+    // An issue's comments grouped into buckets, each comment naming its
+    // author with the author's name: looked up before the grouping.
+    let text = include_str!("../../../tests/fixtures/issue-tracker.yaml");
+    let rels = [
+        "users", "projects", "issues", "assigned", "reported", "comments", "wrote",
+    ];
+    let script = moving(&normalized(text, &rels));
+    assert!(
+        script.contains(r#"{"$lookup":{"from":"user","localField":"author","foreignField":"_id","as":"__squill_ref0"}}"#),
+        "{script}"
+    );
+    assert!(script.contains("issue_comments.comments.author: items with the user they name"));
+}

@@ -551,20 +551,36 @@ fn copied(a: &Action) -> Option<Figure> {
 /// document, or a document without a field, counts on neither side); or
 /// the item's own children against today's children of held items.
 fn looked_up(out: &mut Vec<Figure>, a: &Action) {
-    let Action::BuildParent {
-        parent,
-        field,
-        child,
-        ref_path,
-        lookups,
-        ..
-    } = a
-    else {
-        return;
+    // The collection whose array holds the items, the array, and where
+    // the children are today.
+    let (parent, field, child, ref_path, lookups, items) = match a {
+        Action::BuildParent {
+            parent,
+            field,
+            child,
+            ref_path,
+            lookups,
+            what:
+                ParentField::Embedded { items, .. }
+                | ParentField::First { items, .. }
+                | ParentField::Copies { items, .. },
+            ..
+        } => (parent, field, child, ref_path, lookups, items),
+        Action::Bucket(b) => match &b.children {
+            Children::Collection { child, ref_path } => (
+                &b.bucket,
+                &b.items_field,
+                child,
+                ref_path,
+                &b.lookups,
+                &b.items,
+            ),
+            Children::Embedded { .. } => return,
+        },
+        _ => return,
     };
     for l in lookups {
-        let target = &l.at;
-        let Some(item) = item_target(a, target) else {
+        let Some(item) = items.iter().find(|i| i.source == l.at).map(|i| &i.target) else {
             continue;
         };
         let at = format!("{field}.{item}");
@@ -625,23 +641,6 @@ fn looked_up(out: &mut Vec<Figure>, a: &Action) {
             }
         }
     }
-}
-
-/// The item field a lookup's result lands in.
-fn item_target<'a>(a: &'a Action, at: &str) -> Option<&'a str> {
-    let Action::BuildParent { what, .. } = a else {
-        return None;
-    };
-    let items = match what {
-        ParentField::Embedded { items, .. }
-        | ParentField::First { items, .. }
-        | ParentField::Copies { items, .. } => items,
-        _ => return None,
-    };
-    items
-        .iter()
-        .find(|i| i.source == at)
-        .map(|i| i.target.as_str())
 }
 
 fn matching(coll: &str, stages: serde_json::Value) -> String {
