@@ -1275,6 +1275,24 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "embed-parent-in-child-to-embed",
+            model: orders(Some("embed"), Some("embed-parent-in-child")),
+            today: orders(Some("embed-parent-in-child"), None),
+            // Directly: each order under the customer it embeds, that
+            // customer's fields from the orders' copies, each order's own
+            // fields with it (paired with its customer: the totals of the
+            // wrong customer's orders change the digest).
+            moved: vec![
+                ("order|_id|customer._id", "customer|orders._id|_id"),
+                ("order|_id|customer.name", "customer|orders._id|name"),
+                ("order|customer._id|total", "customer|_id|orders.total"),
+            ],
+            held: Some(("customer", "orders", "order", None)),
+            kept: Some("order"),
+            dropped: vec!["order|_id|customer._id"],
+            ..Case::default()
+        },
+        Case {
             name: "shared-id-to-parent-reference",
             model: settings(Some("parent-reference"), Some("shared-id")),
             today: settings(Some("shared-id"), None),

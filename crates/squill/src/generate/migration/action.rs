@@ -460,9 +460,19 @@ pub enum Cleanup {
     Gather(Box<Gather>),
 }
 
-/// A figure that checks data no step moves, before the final step drops it.
+/// A figure that checks data no step moves, before the final step drops it,
+/// or what a step's own figure only sums up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Check {
+    /// Per parent of `parent`, its array `field` as long as its children
+    /// in `child` (found by the parent's id at `ref_path`): the step's own
+    /// figure only adds the arrays up.
+    EachParentsChildren {
+        parent: String,
+        field: String,
+        child: String,
+        ref_path: String,
+    },
     /// The parent's collection goes: each of its documents must be held by
     /// a child, at `id_path` in `child`.
     ParentsHeld {

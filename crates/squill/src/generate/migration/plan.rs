@@ -581,7 +581,7 @@ fn parent_side(
 /// What the parent's new field holds, with each item field's source in the
 /// child's collection of today (`reference`: the relationship, and the path
 /// of the parent's id in the child, for items that keep it).
-fn parent_field(
+pub(super) fn parent_field(
     new: &ShapeField,
     child_coll: &Collection,
     child: &str,

@@ -41,6 +41,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
     "parent-reference → embed-parent-in-child (each child's reference becomes its parent's document; the parent's collection goes in the final step, once each parent is held by a child)",
     "embed-parent-in-child → parent-reference (the parents embedded in the children become their own collection, one document per distinct parent; each child keeps the id)",
+    "embed-parent-in-child → embed (the parents embedded in the children become their own collection, each with its children's own fields in its array; the children's collection dropped in the final step)",
     "shared-id → parent-reference (each child's parent id from its own _id, which stays) or embed (each child into its parent by the shared _id)",
     "parent-reference → shared-id (each child again under its parent's id, the documents of today deleted in the final step)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",

@@ -185,14 +185,15 @@ fn already_best_does_nothing() {
 
 #[test]
 fn unsupported_transition_is_refused() {
-    // No step goes from the embedded parent to the embed, and through a
-    // parent reference the first half is refused (the review holds no copy
-    // of the product's computed count): the reason names both halves.
-    let text = refused(&reviews(Some("embed"), "embed-parent-in-child"));
+    // No step goes from the embedded parent to child references, and
+    // through a parent reference the first half is refused (the review
+    // holds no copy of the product's computed count): the reason names
+    // both halves.
+    let text = refused(&reviews(Some("child-references"), "embed-parent-in-child"));
     assert!(
         text.contains(
             "nor through a parent reference (`reviews`: embed-parent-in-child → parent-reference: "
-        ) && text.contains("parent-reference → embed: written)"),
+        ) && text.contains("parent-reference → child-references: written)"),
         "{text}"
     );
     insta::assert_snapshot!(text);
@@ -1013,14 +1014,59 @@ fn outlier_to_bucket_through_a_parent_reference() {
 
 #[test]
 fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design_drops() {
-    // embed-parent-in-child → embed: the first stage would make each
-    // order's customer a bare id in place, against the order's validator
-    // of today, and the orders go in the final step: refused.
-    let text = refused(&orders("embed", "embed-parent-in-child"));
+    // embed-parent-in-child → embed taken in two stages (it has a direct
+    // step, so the stages are composed here by hand): the first would make
+    // each order's customer a bare id in place, against the order's
+    // validator of today, and the orders go in the final step: refused.
+    let (model, today, recommended) = designs(&orders("embed", "embed-parent-in-child"));
+    let rels = vec!["orders".to_string()];
+    let design = through(&model)(&rels).expect("the intermediate design");
+    let first = plan::plan(&model, &today, &design);
+    let second = plan::plan(&model, &design, &recommended);
+    assert!(first.refused.is_empty() && second.refused.is_empty());
+    let why = through::compose(first, second, design, rels, &recommended)
+        .err()
+        .expect("refused");
     assert!(
-        text.contains("the first stage reshapes `order` in place"),
+        why.contains("the first stage reshapes `order` in place"),
+        "{why}"
+    );
+}
+
+#[test]
+fn embed_parent_in_child_to_embed() {
+    let text = moving(&orders("embed", "embed-parent-in-child"));
+    // Directly, not through a parent reference: the orders are never
+    // reshaped in place.
+    assert!(
+        text.contains("//   orders: embed-parent-in-child → embed\n"),
         "{text}"
     );
+    // The customers from the newest order's copy, then each customer's
+    // orders into its array by the id of the customer they embed; per
+    // customer, its array as long as its orders.
+    let parents = text
+        .find(r#"{"$group":{"_id":"$customer._id","name":{"$last":"$customer.name"}"#)
+        .expect("the parents from the children");
+    let array = text
+        .find(r#""foreignField":"customer._id""#)
+        .expect("the orders by their customer's id");
+    assert!(parents < array, "{text}");
+    assert!(
+        text.contains(
+            "customer: the documents whose orders holds other than their order documents"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("order").drop();"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"//   db.getCollection("customer").drop();"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }
 
 #[test]
