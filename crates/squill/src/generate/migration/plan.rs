@@ -7,11 +7,11 @@
 use super::action::{Action, Check, Cleanup, ItemField, Latest, ParentField, Undo};
 use super::links;
 use super::source::{
-    Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
+    Source, collection_of, is_id_array, item_fields, link_field, own_field, side_link, source,
 };
 use super::tree;
 use crate::design::{
-    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
+    Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType, Side,
 };
 use crate::model::Model;
 
@@ -240,7 +240,7 @@ fn child_side(
         }
         return;
     };
-    let Some(tf) = link_field(target, rel) else {
+    let Some(tf) = side_link(target, rel, Side::Child) else {
         // No reference in the child any more (child references).
         if let Source::ChildCollection { child, ref_path } = src {
             let field = ref_path.split('.').next().unwrap_or(ref_path).to_string();
@@ -512,8 +512,8 @@ fn parent_side(
         ));
         return;
     };
-    let old = link_field(old_coll, name);
-    let new = link_field(target, name);
+    let old = side_link(old_coll, name, Side::Parent);
+    let new = side_link(target, name, Side::Parent);
     if old == new {
         return;
     }

@@ -37,6 +37,7 @@ pub const SUPPORTED: &[&str] = &[
     "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
+    "parent-reference ↔ child-references of a tree's nodes (both in the node's document, each field's side as the design marks it), and through it tree-path ↔ child-references",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
     "parent-reference → embed-parent-in-child (each child's reference becomes its parent's document; the parent's collection goes in the final step, once each parent is held by a child)",
@@ -542,7 +543,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     let mut before = "before";
     let mut figs = figs;
     if let Some(t) = first {
-        steps(&mut out, &t.actions, 0, &[]);
+        steps(&mut out, &t.actions, 0, None);
         stage_verification(&mut out, &figs, &t.relationships);
         figs = figures(&plan.actions, &plan.checks, from, recommended);
         out.push_str("\n// ---- The second stage's source (the first stage's result), measured before its first step ----\nconst before2 = squillBeforeStage(\"50-before-2\", () => [\n");
@@ -566,7 +567,12 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     }
     let offset = first.map_or(0, |t| t.actions.len());
     let created: Vec<&str> = first.map(|t| t.created(today)).unwrap_or_default();
-    steps(&mut out, &plan.actions, offset, &created);
+    steps(
+        &mut out,
+        &plan.actions,
+        offset,
+        first.map(|_| (created.as_slice(), today)),
+    );
 
     out.push_str(
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
@@ -597,9 +603,11 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out
 }
 
-/// The blocks of `actions`, numbered after `offset` steps; `created`, the
-/// collections an earlier stage wrote (no index of their own yet).
-fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) {
+/// The blocks of `actions`, numbered after `offset` steps; for a second
+/// stage, the collections the first stage wrote (no index of their own
+/// yet) and the design of today (whose indexes are the ones there: the
+/// intermediate design's are never built).
+fn steps(out: &mut String, actions: &[Action], offset: usize, second: Option<(&[&str], &Design)>) {
     for (k, a) in actions.iter().enumerate() {
         let n = offset + k;
         let id = a.id(n + 1);
@@ -622,7 +630,10 @@ fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) 
         let indexes: Vec<(String, &str)> = a
             .lookup_indexes()
             .into_iter()
-            .chain(super::through::children_index(a, created))
+            .chain(
+                second
+                    .and_then(|(created, today)| super::through::children_index(a, created, today)),
+            )
             .zip(["", "b", "c"])
             .map(|((coll, path), suffix)| {
                 let var = format!("index{}{suffix}", n + 1);

@@ -37,6 +37,19 @@ pub fn link_fields<'c>(
     })
 }
 
+/// The field of `coll` that holds `relationship`'s link on `side`: the
+/// child's reference to its parent (`Side::Child`) or the parent's field
+/// for its children (`Side::Parent`). A tree's nodes keep both in one
+/// document, told apart by the design's mark (never by their order); any
+/// other relationship's one field serves either side.
+pub fn side_link<'c>(
+    coll: &'c Collection,
+    relationship: &str,
+    side: Side,
+) -> Option<&'c ShapeField> {
+    link_fields(coll, relationship).find(|f| side_of(f).is_none_or(|s| s == side))
+}
+
 /// Whose links `field` holds, as the design writes it for a relationship
 /// of an entity with itself (`None` elsewhere: the collection says it).
 pub fn side_of(field: &ShapeField) -> Option<Side> {
