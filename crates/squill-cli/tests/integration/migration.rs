@@ -1330,6 +1330,52 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "shared-id-to-child-references",
+            model: settings(Some("child-references"), Some("shared-id")),
+            today: settings(Some("shared-id"), None),
+            // Through a parent reference: each user's id of its settings
+            // (the settings keep their _id, the user's): the pairs
+            // (settings, user) as today's shared ids pair them.
+            moved: vec![("settings|_id|_id", "user|user_settings|_id")],
+            dropped: vec!["settings|_id|user"],
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-shared-id",
+            model: settings(Some("shared-id"), Some("child-references")),
+            today: settings(Some("child-references"), None),
+            // Through a parent reference: each settings document again
+            // under the id of the user whose reference names it, beside
+            // those of today until the final step, which deletes these;
+            // after it, each user's id holds that user's layouts as today.
+            grown: Some("settings"),
+            split: Some((
+                "user|_id|user_settings^settings.-:layouts",
+                "settings|_id|_id^settings.-:layouts",
+            )),
+            dropped: vec!["user|_id|user_settings"],
+            ..Case::default()
+        },
+        Case {
+            name: "one-to-one-to-child-references",
+            model: settings(Some("child-references"), Some("parent-reference")),
+            today: settings(Some("parent-reference"), None),
+            // Each user's id of its settings, a plain value.
+            moved: vec![("settings|_id|user", "user|user_settings|_id")],
+            dropped: vec!["settings|_id|user"],
+            stale: vec![("settings", "user_1")],
+            ..Case::default()
+        },
+        Case {
+            name: "one-to-one-to-parent-reference",
+            model: settings(Some("parent-reference"), Some("child-references")),
+            today: settings(Some("child-references"), None),
+            // Each settings gets the id of the user that names it.
+            moved: vec![("user|user_settings|_id", "settings|_id|user")],
+            dropped: vec!["user|_id|user_settings"],
+            ..Case::default()
+        },
+        Case {
             name: "shared-id-to-embed",
             model: settings(Some("embed"), Some("shared-id")),
             today: settings(Some("shared-id"), None),

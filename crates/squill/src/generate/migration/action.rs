@@ -25,6 +25,9 @@ pub enum ParentField {
     Embedded { items: Vec<ItemField>, one: bool },
     /// The children's ids (child references).
     Ids,
+    /// A one-to-one's child reference: the one child's id, a plain value
+    /// (none when the parent has no child).
+    Id,
     /// An outlier's parent: its first `k` children in the order they
     /// arrived (by `_id`); the rest stay in the child collection.
     First { items: Vec<ItemField>, k: u64 },
@@ -145,6 +148,8 @@ pub enum Action {
         ref_field: String,
         /// The array holds `{_id, copies…}`, not bare ids.
         objects: bool,
+        /// A one-to-one's: the field holds the one child's id, no array.
+        one: bool,
     },
     /// extended reference into the child → parent reference: the child's
     /// `target` becomes the id at `ref_path` (`customer._id`); in place when

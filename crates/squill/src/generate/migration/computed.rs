@@ -97,6 +97,7 @@ fn computed_children(
             child,
             field: ids,
             objects: false,
+            one: false,
             ..
         } => {
             let coll = today.collections.iter().find(|c| c.name == child)?;
@@ -124,6 +125,6 @@ fn computed_children(
             };
             Some((ChildrenAt::Embedded { field: arr, one }, of))
         }
-        Source::IdArray { objects: true, .. } => None,
+        Source::IdArray { .. } => None,
     }
 }

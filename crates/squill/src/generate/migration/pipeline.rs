@@ -78,6 +78,15 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     ],
                     map(json!(field(TMP)), "c", json!("$$c._id")),
                 ),
+                // (No child: `$arrayElemAt` of none is missing, and so is
+                // the field.)
+                ParentField::Id => (
+                    vec![
+                        json!({"$sort": {"_id": 1}}),
+                        json!({"$project": {"_id": 1}}),
+                    ],
+                    json!({"$arrayElemAt": [map(json!(field(TMP)), "c", json!("$$c._id")), 0]}),
+                ),
                 ParentField::Holders { copies, attributes } => {
                     let mut keep = Map::new();
                     keep.insert("_id".into(), json!(1));
@@ -229,6 +238,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             child,
             ref_field,
             objects,
+            one,
             ..
         } => {
             let id = if *objects {
@@ -236,8 +246,14 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             } else {
                 field(TMP)
             };
+            // A one-to-one's id as an array of one (of none when unset).
+            let ids = if *one {
+                json!({"$cond": [{"$eq": [{"$ifNull": [field(f), null]}, null]}, [], [field(f)]]})
+            } else {
+                json!({"$ifNull": [field(f), []]})
+            };
             vec![
-                json!({"$project": {TMP: {"$ifNull": [field(f), []]}}}),
+                json!({"$project": {TMP: ids}}),
                 json!({"$unwind": field(TMP)}),
                 json!({"$project": {"_id": id, ref_field.as_str(): "$_id"}}),
                 merge(child, "merge", "discard"),

@@ -328,6 +328,7 @@ fn child_side(
                 parent,
                 field,
                 objects,
+                one,
                 ..
             },
         ) => {
@@ -338,6 +339,7 @@ fn child_side(
                 child: target.name.clone(),
                 ref_field: tf.name.clone(),
                 objects: *objects,
+                one: *one,
             });
             p.undo.push(Undo::Unset {
                 collection: target.name.clone(),
@@ -590,6 +592,11 @@ pub(super) fn parent_field(
 ) -> Option<ParentField> {
     if is_id_array(new) {
         return Some(ParentField::Ids);
+    }
+    if matches!(new.ty, ShapeType::Scalar { .. })
+        && matches!(new.origin, FieldOrigin::Reference { .. })
+    {
+        return Some(ParentField::Id);
     }
     let (fields, one) = item_fields(new)?;
     let mut items = Vec::new();

@@ -128,6 +128,8 @@ pub enum Source {
         field: String,
         child: String,
         objects: bool,
+        /// A one-to-one's: the one child's id, no array.
+        one: bool,
     },
 }
 
@@ -183,6 +185,16 @@ pub fn source(
             let p = collection_of(today, parent)?;
             let c = collection_of(today, child)?;
             let f = link_field(p, relationship)?;
+            if matches!(f.ty, ShapeType::Scalar { .. }) {
+                // A one-to-one's: the child's id itself.
+                return Some(Source::IdArray {
+                    parent: p.name.clone(),
+                    field: f.name.clone(),
+                    child: c.name.clone(),
+                    objects: false,
+                    one: true,
+                });
+            }
             let objects = !is_id_array(f);
             if objects && !is_ref_array(f) {
                 return None;
@@ -192,6 +204,7 @@ pub fn source(
                 field: f.name.clone(),
                 child: c.name.clone(),
                 objects,
+                one: false,
             })
         }
         _ => None,

@@ -1484,6 +1484,70 @@ fn shared_id_to_parent_reference() {
 /// Each child under its parent's id into the parent's sub-document, by its
 /// `_id`; the child's collection goes in the final step.
 #[test]
+fn one_to_one_parent_reference_to_child_references() {
+    // The parent's reference to its one child is a plain id, not an array.
+    let text = moving(&settings("child-references", "parent-reference"));
+    assert!(
+        text.contains(r#"{"$project":{"user_settings":{"$arrayElemAt":[{"$map":{"input":"$__squill","as":"c","in":"$$c._id"}},0]}}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"squillCount("user", {"user_settings":{"$ne":null}})"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn one_to_one_child_references_to_parent_reference() {
+    let text = moving(&settings("parent-reference", "child-references"));
+    // The one id as an array of one (of none when unset), then as for an
+    // array; the source counts the parents that hold one.
+    assert!(
+        text.contains(r#"{"$project":{"__squill":{"$cond":[{"$eq":[{"$ifNull":["$user_settings",null]},null]},[],["$user_settings"]]}}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"squillCount("user", {"user_settings":{"$ne":null}})"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn shared_id_to_child_references_through_a_parent_reference() {
+    let text = moving(&settings("child-references", "shared-id"));
+    assert!(
+        text.contains("user_settings: shared-id → parent-reference → child-references"),
+        "{text}"
+    );
+    // The reference the first stage adds has no index today: one is made
+    // for the second stage's lookup.
+    assert!(
+        text.contains(
+            r#"squillLookupIndex("02-build-user_settings-user_settings", "settings", "user")"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn child_references_to_shared_id_through_a_parent_reference() {
+    let text = moving(&settings("shared-id", "child-references"));
+    assert!(
+        text.contains("user_settings: child-references → parent-reference → shared-id"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("settings").deleteMany"#)
+            || text.contains(r#""settings").deleteMany("#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn shared_id_to_embed() {
     let text = moving(&settings("embed", "shared-id"));
     insta::assert_snapshot!(text);

@@ -190,7 +190,11 @@ pub fn figures(
                         ),
                         _ => count(child, &set(ref_path)),
                     },
-                    after: sizes(parent, field),
+                    after: match what {
+                        // A plain id: neither an array nor a sub-document.
+                        ParentField::Id => count(parent, &set(field)),
+                        _ => sizes(parent, field),
+                    },
                 }
             }
             Action::Unwind {
@@ -219,10 +223,15 @@ pub fn figures(
                 field,
                 child,
                 ref_field,
+                one,
                 ..
             } => Figure {
                 label: format!("{child}.{ref_field}: set for each id in {parent}.{field}"),
-                before: sizes(parent, field),
+                before: if *one {
+                    count(parent, &set(field))
+                } else {
+                    sizes(parent, field)
+                },
                 after: count(child, &set(ref_field)),
             },
             Action::IdFromCopy {
