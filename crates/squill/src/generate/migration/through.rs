@@ -173,6 +173,20 @@ fn clash(first: &Plan, recommended: &Design) -> Option<String> {
     None
 }
 
+/// Takes out of the second stage's final step the indexes it finds stale
+/// in the intermediate design that today's design has not: the
+/// intermediate design's indexes are never built, so there is nothing to
+/// drop, nor to rebuild after a rollback.
+pub fn unbuilt_indexes(second: &mut Plan, today: &Design) {
+    second.cleanup.retain(|c| match c {
+        Cleanup::DropIndex { collection, index } => today
+            .collections
+            .iter()
+            .any(|t| &t.name == collection && t.indexes.iter().any(|i| i.name == index.name)),
+        _ => true,
+    });
+}
+
 /// The two stages as one plan: the second's steps, with the first in
 /// `through`; both stages' removals in the final step (the first's first);
 /// the second's undoing before the first's; each relationship's change from
