@@ -1330,6 +1330,35 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "embed-parent-with-a-count-to-reference",
+            model: reviews(Some("parent-reference"), Some("embed-parent-in-child")),
+            today: reviews(Some("embed-parent-in-child"), None),
+            // Each embedded product holds its review count: the products'
+            // collection gets its own fields from the copies and the count
+            // from the reviews; each review keeps its product's id, and
+            // the product's name it held (a walk of one step from it).
+            moved: vec![
+                ("review|_id|product_id._id", "review|_id|product_id"),
+                (
+                    "review|_id|product_id.name#",
+                    "review|_id|product_id^product.-:name",
+                ),
+            ],
+            bare: vec!["review|_id|product_id"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-parent-with-a-count-to-subset",
+            model: reviews(None, Some("embed-parent-in-child")),
+            today: reviews(Some("embed-parent-in-child"), None),
+            // Through a parent reference: the products from the reviews'
+            // copies, then each product's latest 10 reviews: all of them,
+            // as no product has more than 6 today.
+            held: Some(("product", "reviews", "review", None)),
+            moved: vec![("review|_id|product_id._id", "review|_id|product_id")],
+            ..Case::default()
+        },
+        Case {
             name: "shared-id-to-child-references",
             model: settings(Some("child-references"), Some("shared-id")),
             today: settings(Some("shared-id"), None),

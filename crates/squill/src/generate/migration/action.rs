@@ -294,6 +294,11 @@ pub enum Action {
         /// The BSON type the design gives the field (`long`, `double`, …).
         bson_type: String,
         children: ChildrenAt,
+        /// The parent's collection is one the migration makes: each value
+        /// is written once, so a rerun after the in-place steps (which can
+        /// change the path the children are matched on: an embedded
+        /// parent made its id) leaves it alone.
+        once: bool,
     },
 }
 

@@ -53,6 +53,7 @@ pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
                         of,
                         bson_type: bson_type.clone(),
                         children,
+                        once: old.is_none(),
                     });
                     if old.is_none_or(|o| !o.shape.fields.iter().any(|g| g.name == f.name)) {
                         p.undo.push(Undo::Unset {

@@ -98,7 +98,9 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relationsh
 
 /// Each field of the parent's collection from the same field of the
 /// embedded parent (`copies`, at `held` in `old`), but the array `skip`
-/// that a step of its own builds; `None` (refused) when one has no copy.
+/// and the computed fields, which steps of their own build (from the
+/// children, wherever they are today); `None` (refused) when one has no
+/// copy.
 fn parent_items(
     p: &mut Plan,
     parent: &Collection,
@@ -109,7 +111,7 @@ fn parent_items(
 ) -> Option<Vec<ItemField>> {
     let mut items = Vec::new();
     for f in &parent.shape.fields {
-        if skip == Some(f.name.as_str()) {
+        if skip == Some(f.name.as_str()) || matches!(f.origin, FieldOrigin::Computed { .. }) {
             continue;
         }
         let from = copies.iter().find(|c| match (&c.origin, &f.origin) {

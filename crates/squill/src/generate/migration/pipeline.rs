@@ -368,6 +368,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             of,
             bson_type,
             children,
+            once,
             ..
         } => {
             // A first or last value needs the children in the order they
@@ -407,7 +408,11 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                 AggregateFn::Last => or_zero(json!({"$arrayElemAt": [present(), -1]})),
                 AggregateFn::Sum => json!({"$sum": values()}),
             };
-            let mut out: Vec<Json> = lookup.into_iter().collect();
+            let mut out: Vec<Json> = Vec::new();
+            if *once {
+                out.push(json!({"$match": {f.as_str(): {"$exists": false}}}));
+            }
+            out.extend(lookup);
             out.push(json!({"$project": {f.as_str(): convert(value, bson_type)}}));
             out.push(merge(parent, "merge", "discard"));
             out

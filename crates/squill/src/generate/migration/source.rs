@@ -143,8 +143,10 @@ pub fn source(
     layout: &Layout,
 ) -> Option<Source> {
     match layout {
-        // (A child under its parent's id: the reference is its `_id`.)
+        // (A child under its parent's id: the reference is its `_id`; the
+        // parent embedded whole in the child: its id at `field._id`.)
         Layout::ParentReference
+        | Layout::EmbedParentInChild
         | Layout::SharedId
         | Layout::Subset { .. }
         | Layout::TwoWayReferences

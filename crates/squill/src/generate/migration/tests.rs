@@ -185,15 +185,15 @@ fn already_best_does_nothing() {
 
 #[test]
 fn unsupported_transition_is_refused() {
-    // No step goes from the embedded parent to child references, and
-    // through a parent reference the first half is refused (the review
-    // holds no copy of the product's computed count): the reason names
-    // both halves.
-    let text = refused(&reviews(Some("child-references"), "embed-parent-in-child"));
+    // No step goes from the subset to the embedded parent, and through a
+    // parent reference the second half is refused (the embedded product
+    // would hold its review count, which no step copies): the reason
+    // names both halves.
+    let text = refused(&reviews(Some("embed-parent-in-child"), "subset"));
     assert!(
         text.contains(
-            "nor through a parent reference (`reviews`: embed-parent-in-child → parent-reference: "
-        ) && text.contains("parent-reference → child-references: written)"),
+            "nor through a parent reference (`reviews`: subset → parent-reference: written; `reviews`: parent-reference → embed-parent-in-child: "
+        ),
         "{text}"
     );
     insta::assert_snapshot!(text);
@@ -258,6 +258,40 @@ fn embed_parent_in_child_to_parent_reference() {
         .find(r#"//   db.getCollection("customer").drop();"#)
         .expect("drop");
     assert!(back < drop, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_with_a_computed_count_to_parent_reference() {
+    // Each embedded product holds its review count too: the products'
+    // collection takes their own fields from the newest review's copy, the
+    // count recomputed from the reviews (by the embedded id), and the
+    // rollback puts the copies back, the count with them.
+    let text = moving(&reviews(Some("parent-reference"), "embed-parent-in-child"));
+    assert!(
+        text.contains(r#"{"$lookup":{"from":"review","localField":"_id","foreignField":"product_id._id","as":"__squill"}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""reviews_count":"$__squill.reviews_count""#),
+        "{text}"
+    );
+    assert!(
+        !text.contains(
+            r#"db.getCollection("review").updateMany({}, { $unset: { "product_id": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_with_a_computed_count_to_subset_through_a_parent_reference() {
+    let text = moving(&reviews(None, "embed-parent-in-child"));
+    assert!(
+        text.contains("reviews: embed-parent-in-child → parent-reference → subset"),
+        "{text}"
+    );
     insta::assert_snapshot!(text);
 }
 
@@ -1428,6 +1462,7 @@ fn a_computed_first_value_reads_the_children_in_the_order_they_arrived() {
             child: "review".into(),
             ref_path: "product_id".into(),
         },
+        once: false,
     };
     let stages: Vec<String> = pipeline::pipeline(&step)
         .iter()
