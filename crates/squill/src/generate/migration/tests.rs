@@ -1058,9 +1058,7 @@ fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design
     let first = plan::plan(&model, &today, &design);
     let second = plan::plan(&model, &design, &recommended);
     assert!(first.refused.is_empty() && second.refused.is_empty());
-    let why = through::compose(first, second, design, rels, &recommended)
-        .err()
-        .expect("refused");
+    let why = through::compose(first, second, design, rels, &recommended).expect_err("refused");
     assert!(
         why.contains("the first stage reshapes `order` in place"),
         "{why}"
