@@ -1575,6 +1575,25 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            // Two-way references of a tree: the node's parent id is the
+            // child's side, its children's ids the parent's, which go in
+            // the final step; through a parent reference, the path from
+            // the parent ids of today.
+            name: "tree-two-way-to-tree-path",
+            model: categories(
+                "tree-path",
+                "parent-reference",
+                &["subcategories: two-way-references"],
+            ),
+            today: categories("two-way-references", "parent-reference", &[]),
+            moved: vec![
+                ("category|subcategories|_id", "category|_id|parent"),
+                ("category|_id|_id^category.parent", "category|_id|path._id#"),
+            ],
+            dropped: vec!["category|_id|subcategories"],
+            ..Case::default()
+        },
+        Case {
             name: "path-reference-to-parent-reference",
             model: categories(
                 "parent-reference",

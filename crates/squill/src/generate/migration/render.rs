@@ -38,6 +38,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "parent-reference ↔ child-references of a tree's nodes (both in the node's document, each field's side as the design marks it), and through it tree-path ↔ child-references",
+    "two-way-references of a tree's nodes → parent-reference (the children's ids dropped in the final step), and through it tree-path",
     "parent-reference ↔ child-references of a one-to-one (the child's id a plain value in the parent), and through it shared-id ↔ child-references",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",

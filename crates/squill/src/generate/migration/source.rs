@@ -157,7 +157,9 @@ pub fn source(
             ..
         } => {
             let coll = collection_of(today, child)?;
-            let f = link_field(coll, relationship)?;
+            // (A tree's node keeps its children's ids beside its parent's
+            // id under two-way references: the child's side is the id.)
+            let f = side_link(coll, relationship, Side::Child)?;
             let ref_path = match &f.ty {
                 ShapeType::Scalar { .. } => f.name.clone(),
                 ShapeType::Object { .. } => format!("{}._id", f.name),

@@ -1722,3 +1722,37 @@ fn a_polymorphic_collection_dropped_is_split_by_kind() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_trees_two_way_references_to_parent_reference() {
+    // The node's parent id is the child's side; its children's ids, the
+    // parent's, go in the final step.
+    let text = script(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: two-way-references"],
+    ));
+    assert!(
+        text.contains(
+            r#"db.getCollection("category").updateMany({}, { $unset: { "subcategories": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_trees_two_way_references_to_tree_path() {
+    let text = moving(&categories(
+        "tree-path",
+        "parent-reference",
+        &["subcategories: two-way-references"],
+    ));
+    assert!(
+        text.contains(
+            r#"{"$graphLookup":{"from":"category","startWith":"$_id","connectFromField":"parent""#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
