@@ -57,6 +57,9 @@ pub enum ParentField {
     Embedded { items: Vec<ItemField>, one: bool },
     /// The children's ids (child references).
     Ids,
+    /// A one-to-one's child reference: the one child's id, a plain value
+    /// (none when the parent has no child).
+    Id,
     /// An outlier's parent: its first `k` children in the order they
     /// arrived (by `_id`); the rest stay in the child collection.
     First { items: Vec<ItemField>, k: u64 },
@@ -179,6 +182,8 @@ pub enum Action {
         ref_field: String,
         /// The array holds `{_id, copies…}`, not bare ids.
         objects: bool,
+        /// A one-to-one's: the field holds the one child's id, no array.
+        one: bool,
     },
     /// extended reference into the child → parent reference: the child's
     /// `target` becomes the id at `ref_path` (`customer._id`); in place when
@@ -323,6 +328,11 @@ pub enum Action {
         /// The BSON type the design gives the field (`long`, `double`, …).
         bson_type: String,
         children: ChildrenAt,
+        /// The parent's collection is one the migration makes: each value
+        /// is written once, so a rerun after the in-place steps (which can
+        /// change the path the children are matched on: an embedded
+        /// parent made its id) leaves it alone.
+        once: bool,
     },
 }
 
@@ -497,9 +507,19 @@ pub enum Cleanup {
     Gather(Box<Gather>),
 }
 
-/// A figure that checks data no step moves, before the final step drops it.
+/// A figure that checks data no step moves, before the final step drops it,
+/// or what a step's own figure only sums up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Check {
+    /// Per parent of `parent`, its array `field` as long as its children
+    /// in `child` (found by the parent's id at `ref_path`): the step's own
+    /// figure only adds the arrays up.
+    EachParentsChildren {
+        parent: String,
+        field: String,
+        child: String,
+        ref_path: String,
+    },
     /// The parent's collection goes: each of its documents must be held by
     /// a child, at `id_path` in `child`.
     ParentsHeld {

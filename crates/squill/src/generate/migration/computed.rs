@@ -53,6 +53,7 @@ pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
                         of,
                         bson_type: bson_type.clone(),
                         children,
+                        once: old.is_none(),
                     });
                     if old.is_none_or(|o| !o.shape.fields.iter().any(|g| g.name == f.name)) {
                         p.undo.push(Undo::Unset {
@@ -97,6 +98,7 @@ fn computed_children(
             child,
             field: ids,
             objects: false,
+            one: false,
             ..
         } => {
             let coll = today.collections.iter().find(|c| c.name == child)?;
@@ -124,6 +126,6 @@ fn computed_children(
             };
             Some((ChildrenAt::Embedded { field: arr, one }, of))
         }
-        Source::IdArray { objects: true, .. } => None,
+        Source::IdArray { .. } => None,
     }
 }

@@ -173,6 +173,18 @@ fn copies(fields: &[ShapeField], from: &Collection) -> Option<Vec<ItemField>> {
                     target: f.name.clone(),
                     source: own_field(from, entity, field)?.to_string(),
                 }),
+            // And its computed fields (a count of its children), each from
+            // the same figure of its document.
+            FieldOrigin::Computed { .. } => out.push(ItemField {
+                target: f.name.clone(),
+                source: from
+                    .shape
+                    .fields
+                    .iter()
+                    .find(|g| g.origin == f.origin)?
+                    .name
+                    .clone(),
+            }),
             _ => return None,
         }
     }

@@ -141,7 +141,8 @@ fn two_stages(
         }
     };
     let first = plan::plan(model, today, &design);
-    let second = plan::plan(model, &design, recommended);
+    let mut second = plan::plan(model, &design, recommended);
+    through::unbuilt_indexes(&mut second, today);
     let stopped = if first.refused.is_empty() && second.refused.is_empty() {
         match through::compose(first, second, design, rels.clone(), recommended) {
             Ok(p) => return Ok(p),

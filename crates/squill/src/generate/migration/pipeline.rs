@@ -81,6 +81,15 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                     ],
                     map(json!(field(TMP)), "c", json!("$$c._id")),
                 ),
+                // (No child: `$arrayElemAt` of none is missing, and so is
+                // the field.)
+                ParentField::Id => (
+                    vec![
+                        json!({"$sort": {"_id": 1}}),
+                        json!({"$project": {"_id": 1}}),
+                    ],
+                    json!({"$arrayElemAt": [map(json!(field(TMP)), "c", json!("$$c._id")), 0]}),
+                ),
                 ParentField::Holders { copies, attributes } => {
                     let mut keep = Map::new();
                     keep.insert("_id".into(), json!(1));
@@ -233,6 +242,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             child,
             ref_field,
             objects,
+            one,
             ..
         } => {
             let id = if *objects {
@@ -240,8 +250,14 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             } else {
                 field(TMP)
             };
+            // A one-to-one's id as an array of one (of none when unset).
+            let ids = if *one {
+                json!({"$cond": [{"$eq": [{"$ifNull": [field(f), null]}, null]}, [], [field(f)]]})
+            } else {
+                json!({"$ifNull": [field(f), []]})
+            };
             vec![
-                json!({"$project": {TMP: {"$ifNull": [field(f), []]}}}),
+                json!({"$project": {TMP: ids}}),
                 json!({"$unwind": field(TMP)}),
                 json!({"$project": {"_id": id, ref_field.as_str(): "$_id"}}),
                 merge(child, "merge", "discard"),
@@ -356,6 +372,7 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             of,
             bson_type,
             children,
+            once,
             ..
         } => {
             // A first or last value needs the children in the order they
@@ -395,7 +412,11 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
                 AggregateFn::Last => or_zero(json!({"$arrayElemAt": [present(), -1]})),
                 AggregateFn::Sum => json!({"$sum": values()}),
             };
-            let mut out: Vec<Json> = lookup.into_iter().collect();
+            let mut out: Vec<Json> = Vec::new();
+            if *once {
+                out.push(json!({"$match": {f.as_str(): {"$exists": false}}}));
+            }
+            out.extend(lookup);
             out.push(json!({"$project": {f.as_str(): convert(value, bson_type)}}));
             out.push(merge(parent, "merge", "discard"));
             out

@@ -8,7 +8,7 @@ use super::action::{Action, Check, Cleanup, ItemField, ItemLookup, Latest, Paren
 use super::links;
 use super::lookups;
 use super::source::{
-    Source, collection_of, is_id_array, item_fields, link_field, own_field, source,
+    Source, collection_of, is_id_array, item_fields, link_field, own_field, side_link, source,
 };
 use super::tree;
 use crate::design::{
@@ -241,7 +241,7 @@ fn child_side(
         }
         return;
     };
-    let Some(tf) = link_field(target, rel) else {
+    let Some(tf) = side_link(target, rel, Side::Child) else {
         // No reference in the child any more (child references).
         if let Source::ChildCollection { child, ref_path } = src {
             let field = ref_path.split('.').next().unwrap_or(ref_path).to_string();
@@ -329,6 +329,7 @@ fn child_side(
                 parent,
                 field,
                 objects,
+                one,
                 ..
             },
         ) => {
@@ -339,6 +340,7 @@ fn child_side(
                 child: target.name.clone(),
                 ref_field: tf.name.clone(),
                 objects: *objects,
+                one: *one,
             });
             p.undo.push(Undo::Unset {
                 collection: target.name.clone(),
@@ -529,8 +531,8 @@ fn parent_side(
         ));
         return;
     };
-    let old = link_field(old_coll, name);
-    let new = link_field(target, name);
+    let old = side_link(old_coll, name, Side::Parent);
+    let new = side_link(target, name, Side::Parent);
     if old == new {
         return;
     }
@@ -611,7 +613,7 @@ fn parent_side(
 /// child's collection of today (`reference`: the relationship, and the path
 /// of the parent's id in the child, for items that keep it); an item's
 /// references to other parents with copies add to `lookups`.
-fn parent_field(
+pub(super) fn parent_field(
     new: &ShapeField,
     (from, lookups): (&lookups::Sources, &mut Vec<ItemLookup>),
     child: &str,
@@ -620,6 +622,11 @@ fn parent_field(
 ) -> Option<ParentField> {
     if is_id_array(new) {
         return Some(ParentField::Ids);
+    }
+    if matches!(new.ty, ShapeType::Scalar { .. })
+        && matches!(new.origin, FieldOrigin::Reference { .. })
+    {
+        return Some(ParentField::Id);
     }
     let child_coll = from.child_coll;
     let (fields, one) = item_fields(new)?;

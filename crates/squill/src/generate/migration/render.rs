@@ -37,10 +37,14 @@ pub const SUPPORTED: &[&str] = &[
     "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
+    "parent-reference ↔ child-references of a tree's nodes (both in the node's document, each field's side as the design marks it), and through it tree-path ↔ child-references",
+    "two-way-references of a tree's nodes → parent-reference (the children's ids dropped in the final step), and through it tree-path",
+    "parent-reference ↔ child-references of a one-to-one (the child's id a plain value in the parent), and through it shared-id ↔ child-references",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",
     "parent-reference ↔ path-reference (the path of ids of a tree's node built into its children, or dropped in the final step)",
     "parent-reference → embed-parent-in-child (each child's reference becomes its parent's document; the parent's collection goes in the final step, once each parent is held by a child)",
     "embed-parent-in-child → parent-reference (the parents embedded in the children become their own collection, one document per distinct parent; each child keeps the id)",
+    "embed-parent-in-child → embed (the parents embedded in the children become their own collection, each with its children's own fields in its array; the children's collection dropped in the final step)",
     "shared-id → parent-reference (each child's parent id from its own _id, which stays) or embed (each child into its parent by the shared _id)",
     "parent-reference → shared-id (each child again under its parent's id, the documents of today deleted in the final step)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
@@ -269,6 +273,7 @@ fn what(a: &Action) -> String {
             ..
         } => match what {
             ParentField::Ids => format!("{parent}.{field}: the ids of its {child} documents"),
+            ParentField::Id => format!("{parent}.{field}: the id of its {child} document"),
             ParentField::Embedded { one: true, .. } => {
                 format!("{parent}.{field}: its {child} embedded")
             }
@@ -541,7 +546,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     let mut before = "before";
     let mut figs = figs;
     if let Some(t) = first {
-        steps(&mut out, &t.actions, 0, &[]);
+        steps(&mut out, &t.actions, 0, None);
         stage_verification(&mut out, &figs, &t.relationships);
         figs = figures(&plan.actions, &plan.checks, from, recommended);
         out.push_str("\n// ---- The second stage's source (the first stage's result), measured before its first step ----\nconst before2 = squillBeforeStage(\"50-before-2\", () => [\n");
@@ -565,7 +570,12 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     }
     let offset = first.map_or(0, |t| t.actions.len());
     let created: Vec<&str> = first.map(|t| t.created(today)).unwrap_or_default();
-    steps(&mut out, &plan.actions, offset, &created);
+    steps(
+        &mut out,
+        &plan.actions,
+        offset,
+        first.map(|_| (created.as_slice(), today)),
+    );
 
     out.push_str(
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
@@ -596,9 +606,11 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out
 }
 
-/// The blocks of `actions`, numbered after `offset` steps; `created`, the
-/// collections an earlier stage wrote (no index of their own yet).
-fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) {
+/// The blocks of `actions`, numbered after `offset` steps; for a second
+/// stage, the collections the first stage wrote (no index of their own
+/// yet) and the design of today (whose indexes are the ones there: the
+/// intermediate design's are never built).
+fn steps(out: &mut String, actions: &[Action], offset: usize, second: Option<(&[&str], &Design)>) {
     for (k, a) in actions.iter().enumerate() {
         let n = offset + k;
         let id = a.id(n + 1);
@@ -621,7 +633,10 @@ fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) 
         let indexes: Vec<(String, &str)> = a
             .lookup_indexes()
             .into_iter()
-            .chain(super::through::children_index(a, created))
+            .chain(
+                second
+                    .and_then(|(created, today)| super::through::children_index(a, created, today)),
+            )
             .zip(["", "b", "c"])
             .map(|((coll, path), suffix)| {
                 let var = format!("index{}{suffix}", n + 1);

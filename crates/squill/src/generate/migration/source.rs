@@ -37,6 +37,19 @@ pub fn link_fields<'c>(
     })
 }
 
+/// The field of `coll` that holds `relationship`'s link on `side`: the
+/// child's reference to its parent (`Side::Child`) or the parent's field
+/// for its children (`Side::Parent`). A tree's nodes keep both in one
+/// document, told apart by the design's mark (never by their order); any
+/// other relationship's one field serves either side.
+pub fn side_link<'c>(
+    coll: &'c Collection,
+    relationship: &str,
+    side: Side,
+) -> Option<&'c ShapeField> {
+    link_fields(coll, relationship).find(|f| side_of(f).is_none_or(|s| s == side))
+}
+
 /// Whose links `field` holds, as the design writes it for a relationship
 /// of an entity with itself (`None` elsewhere: the collection says it).
 pub fn side_of(field: &ShapeField) -> Option<Side> {
@@ -130,6 +143,8 @@ pub enum Source {
         field: String,
         child: String,
         objects: bool,
+        /// A one-to-one's: the one child's id, no array.
+        one: bool,
     },
 }
 
@@ -143,8 +158,10 @@ pub fn source(
     layout: &Layout,
 ) -> Option<Source> {
     match layout {
-        // (A child under its parent's id: the reference is its `_id`.)
+        // (A child under its parent's id: the reference is its `_id`; the
+        // parent embedded whole in the child: its id at `field._id`.)
         Layout::ParentReference
+        | Layout::EmbedParentInChild
         | Layout::SharedId
         | Layout::Subset { .. }
         | Layout::TwoWayReferences
@@ -155,7 +172,9 @@ pub fn source(
             ..
         } => {
             let coll = collection_of(today, child)?;
-            let f = link_field(coll, relationship)?;
+            // (A tree's node keeps its children's ids beside its parent's
+            // id under two-way references: the child's side is the id.)
+            let f = side_link(coll, relationship, Side::Child)?;
             let ref_path = match &f.ty {
                 ShapeType::Scalar { .. } => f.name.clone(),
                 ShapeType::Object { .. } => format!("{}._id", f.name),
@@ -185,6 +204,16 @@ pub fn source(
             let p = collection_of(today, parent)?;
             let c = collection_of(today, child)?;
             let f = link_field(p, relationship)?;
+            if matches!(f.ty, ShapeType::Scalar { .. }) {
+                // A one-to-one's: the child's id itself.
+                return Some(Source::IdArray {
+                    parent: p.name.clone(),
+                    field: f.name.clone(),
+                    child: c.name.clone(),
+                    objects: false,
+                    one: true,
+                });
+            }
             let objects = !is_id_array(f);
             if objects && !is_ref_array(f) {
                 return None;
@@ -194,6 +223,7 @@ pub fn source(
                 field: f.name.clone(),
                 child: c.name.clone(),
                 objects,
+                one: false,
             })
         }
         _ => None,

@@ -185,14 +185,15 @@ fn already_best_does_nothing() {
 
 #[test]
 fn unsupported_transition_is_refused() {
-    // No step goes from the embedded parent to the embed, and through a
-    // parent reference the first half is refused (the review holds no copy
-    // of the product's computed count): the reason names both halves.
-    let text = refused(&reviews(Some("embed"), "embed-parent-in-child"));
+    // No step goes from the subset to the embedded parent, and through a
+    // parent reference the second half is refused (the embedded product
+    // would hold its review count, which no step copies): the reason
+    // names both halves.
+    let text = refused(&reviews(Some("embed-parent-in-child"), "subset"));
     assert!(
         text.contains(
-            "nor through a parent reference (`reviews`: embed-parent-in-child → parent-reference: "
-        ) && text.contains("parent-reference → embed: written)"),
+            "nor through a parent reference (`reviews`: subset → parent-reference: written; `reviews`: parent-reference → embed-parent-in-child: "
+        ),
         "{text}"
     );
     insta::assert_snapshot!(text);
@@ -257,6 +258,40 @@ fn embed_parent_in_child_to_parent_reference() {
         .find(r#"//   db.getCollection("customer").drop();"#)
         .expect("drop");
     assert!(back < drop, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_with_a_computed_count_to_parent_reference() {
+    // Each embedded product holds its review count too: the products'
+    // collection takes their own fields from the newest review's copy, the
+    // count recomputed from the reviews (by the embedded id), and the
+    // rollback puts the copies back, the count with them.
+    let text = moving(&reviews(Some("parent-reference"), "embed-parent-in-child"));
+    assert!(
+        text.contains(r#"{"$lookup":{"from":"review","localField":"_id","foreignField":"product_id._id","as":"__squill"}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""reviews_count":"$__squill.reviews_count""#),
+        "{text}"
+    );
+    assert!(
+        !text.contains(
+            r#"db.getCollection("review").updateMany({}, { $unset: { "product_id": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_parent_in_child_with_a_computed_count_to_subset_through_a_parent_reference() {
+    let text = moving(&reviews(None, "embed-parent-in-child"));
+    assert!(
+        text.contains("reviews: embed-parent-in-child → parent-reference → subset"),
+        "{text}"
+    );
     insta::assert_snapshot!(text);
 }
 
@@ -1013,14 +1048,57 @@ fn outlier_to_bucket_through_a_parent_reference() {
 
 #[test]
 fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design_drops() {
-    // embed-parent-in-child → embed: the first stage would make each
-    // order's customer a bare id in place, against the order's validator
-    // of today, and the orders go in the final step: refused.
-    let text = refused(&orders("embed", "embed-parent-in-child"));
+    // embed-parent-in-child → embed taken in two stages (it has a direct
+    // step, so the stages are composed here by hand): the first would make
+    // each order's customer a bare id in place, against the order's
+    // validator of today, and the orders go in the final step: refused.
+    let (model, today, recommended) = designs(&orders("embed", "embed-parent-in-child"));
+    let rels = vec!["orders".to_string()];
+    let design = through(&model)(&rels).expect("the intermediate design");
+    let first = plan::plan(&model, &today, &design);
+    let second = plan::plan(&model, &design, &recommended);
+    assert!(first.refused.is_empty() && second.refused.is_empty());
+    let why = through::compose(first, second, design, rels, &recommended).expect_err("refused");
     assert!(
-        text.contains("the first stage reshapes `order` in place"),
+        why.contains("the first stage reshapes `order` in place"),
+        "{why}"
+    );
+}
+
+#[test]
+fn embed_parent_in_child_to_embed() {
+    let text = moving(&orders("embed", "embed-parent-in-child"));
+    // Directly, not through a parent reference: the orders are never
+    // reshaped in place.
+    assert!(
+        text.contains("//   orders: embed-parent-in-child → embed\n"),
         "{text}"
     );
+    // The customers from the newest order's copy, then each customer's
+    // orders into its array by the id of the customer they embed; per
+    // customer, its array as long as its orders.
+    let parents = text
+        .find(r#"{"$group":{"_id":"$customer._id","name":{"$last":"$customer.name"}"#)
+        .expect("the parents from the children");
+    let array = text
+        .find(r#""foreignField":"customer._id""#)
+        .expect("the orders by their customer's id");
+    assert!(parents < array, "{text}");
+    assert!(
+        text.contains(
+            "customer: the documents whose orders holds other than their order documents"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("order").drop();"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"//   db.getCollection("customer").drop();"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }
 
 #[test]
@@ -1237,6 +1315,97 @@ fn the_final_step_keeps_the_indexes_the_recommended_design_has() {
 }
 
 #[test]
+fn a_trees_parent_reference_to_child_references() {
+    // A tree's nodes keep both sides' fields in one document: the array of
+    // children is the parent's side, the parent id the child's, told apart
+    // by the design's marks.
+    let text = moving(&categories(
+        "child-references",
+        "parent-reference",
+        &["subcategories: parent-reference"],
+    ));
+    assert!(
+        text.contains(
+            r#"{"$lookup":{"from":"category","localField":"_id","foreignField":"parent","#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"db.getCollection("category").updateMany({}, { $unset: { "parent": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_trees_child_references_to_parent_reference() {
+    let text = moving(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: child-references"],
+    ));
+    assert!(
+        text.contains(r#"{"$project":{"_id":"$__squill","parent":"$_id"}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"db.getCollection("category").updateMany({}, { $unset: { "subcategories": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn tree_path_to_child_references_through_a_parent_reference() {
+    // The path goes in the final step; the children's ids from the parent
+    // ids, which today's tree path keeps without an index: one is made for
+    // the step.
+    let text = moving(&categories(
+        "child-references",
+        "parent-reference",
+        &["subcategories: tree-path"],
+    ));
+    assert!(
+        text.contains("subcategories: tree-path → parent-reference → child-references"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"squillLookupIndex("01-build-subcategories-subcategories", "category", "parent")"#
+        ),
+        "{text}"
+    );
+    // The intermediate design's index on the parent ids was never built:
+    // the final step has none to drop, the rollback none to rebuild.
+    assert!(!text.contains(r#"dropIndex("parent_1")"#), "{text}");
+    assert!(!text.contains(r#""name":"parent_1""#), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn child_references_to_tree_path_through_a_parent_reference() {
+    let text = moving(&categories(
+        "tree-path",
+        "parent-reference",
+        &["subcategories: child-references"],
+    ));
+    assert!(
+        text.contains("subcategories: child-references → parent-reference → tree-path"),
+        "{text}"
+    );
+    let parents = text
+        .find(r#"{"$project":{"_id":"$__squill","parent":"$_id"}}"#)
+        .expect("the parent ids from the arrays");
+    let path = text.find(r#"{"$graphLookup":"#).expect("the path");
+    assert!(parents < path, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn path_reference_to_parent_reference() {
     let text = script(&categories(
         "parent-reference",
@@ -1291,6 +1460,7 @@ fn a_computed_first_value_reads_the_children_in_the_order_they_arrived() {
             child: "review".into(),
             ref_path: "product_id".into(),
         },
+        once: false,
     };
     let stages: Vec<String> = pipeline::pipeline(&step)
         .iter()
@@ -1350,6 +1520,70 @@ fn shared_id_to_parent_reference() {
 
 /// Each child under its parent's id into the parent's sub-document, by its
 /// `_id`; the child's collection goes in the final step.
+#[test]
+fn one_to_one_parent_reference_to_child_references() {
+    // The parent's reference to its one child is a plain id, not an array.
+    let text = moving(&settings("child-references", "parent-reference"));
+    assert!(
+        text.contains(r#"{"$project":{"user_settings":{"$arrayElemAt":[{"$map":{"input":"$__squill","as":"c","in":"$$c._id"}},0]}}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"squillCount("user", {"user_settings":{"$ne":null}})"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn one_to_one_child_references_to_parent_reference() {
+    let text = moving(&settings("parent-reference", "child-references"));
+    // The one id as an array of one (of none when unset), then as for an
+    // array; the source counts the parents that hold one.
+    assert!(
+        text.contains(r#"{"$project":{"__squill":{"$cond":[{"$eq":[{"$ifNull":["$user_settings",null]},null]},[],["$user_settings"]]}}}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"squillCount("user", {"user_settings":{"$ne":null}})"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn shared_id_to_child_references_through_a_parent_reference() {
+    let text = moving(&settings("child-references", "shared-id"));
+    assert!(
+        text.contains("user_settings: shared-id → parent-reference → child-references"),
+        "{text}"
+    );
+    // The reference the first stage adds has no index today: one is made
+    // for the second stage's lookup.
+    assert!(
+        text.contains(
+            r#"squillLookupIndex("02-build-user_settings-user_settings", "settings", "user")"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn child_references_to_shared_id_through_a_parent_reference() {
+    let text = moving(&settings("shared-id", "child-references"));
+    assert!(
+        text.contains("user_settings: child-references → parent-reference → shared-id"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"db.getCollection("settings").deleteMany"#)
+            || text.contains(r#""settings").deleteMany("#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
 #[test]
 fn shared_id_to_embed() {
     let text = moving(&settings("embed", "shared-id"));
@@ -1556,4 +1790,38 @@ fn bucket_items_look_up_their_other_parents_copies() {
         "{script}"
     );
     assert!(script.contains("issue_comments.comments.author: items with the user they name"));
+}
+
+#[test]
+fn a_trees_two_way_references_to_parent_reference() {
+    // The node's parent id is the child's side; its children's ids, the
+    // parent's, go in the final step.
+    let text = script(&categories(
+        "parent-reference",
+        "parent-reference",
+        &["subcategories: two-way-references"],
+    ));
+    assert!(
+        text.contains(
+            r#"db.getCollection("category").updateMany({}, { $unset: { "subcategories": "" } });"#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_trees_two_way_references_to_tree_path() {
+    let text = moving(&categories(
+        "tree-path",
+        "parent-reference",
+        &["subcategories: two-way-references"],
+    ));
+    assert!(
+        text.contains(
+            r#"{"$graphLookup":{"from":"category","startWith":"$_id","connectFromField":"parent""#
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }

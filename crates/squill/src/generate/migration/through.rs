@@ -41,10 +41,17 @@ impl Through {
 }
 
 /// The index a second-stage step needs on the children it matches by their
-/// parent's id, when they are in a collection the first stage `created`
-/// (`(collection, path)`, built for the step and dropped once it is done,
-/// as `Action::lookup_indexes`): without it, each batch scans them all.
-pub fn children_index<'a>(a: &'a Action, created: &[&str]) -> Option<(&'a str, &'a str)> {
+/// parent's id, when they are in a collection the first stage `created`, or
+/// in one of today without an index on that path (a tree-path's nodes: the
+/// parent ids it keeps have none, the intermediate parent reference's index
+/// is never built): `(collection, path)`, built for the step and dropped
+/// once it is done, as `Action::lookup_indexes`; without it, each batch
+/// scans them all.
+pub fn children_index<'a>(
+    a: &'a Action,
+    created: &[&str],
+    today: &Design,
+) -> Option<(&'a str, &'a str)> {
     let (child, path) = match a {
         Action::BuildParent {
             child, ref_path, ..
@@ -60,8 +67,18 @@ pub fn children_index<'a>(a: &'a Action, created: &[&str]) -> Option<(&'a str, &
         _ => return None,
     };
     let index = (child.as_str(), path.as_str());
+    let indexed = today
+        .collections
+        .iter()
+        .find(|c| c.name == index.0)
+        .is_some_and(|c| {
+            c.indexes
+                .iter()
+                .any(|i| i.keys.first().is_some_and(|(k, _)| k == index.1))
+        });
     // (One the step makes for itself already is not made twice.)
-    (created.contains(&index.0) && !a.lookup_indexes().contains(&index)).then_some(index)
+    ((created.contains(&index.0) || !indexed) && !a.lookup_indexes().contains(&index))
+        .then_some(index)
 }
 
 /// The relationships of `direct` (the plan from today straight to the
@@ -154,6 +171,20 @@ fn clash(first: &Plan, recommended: &Design) -> Option<String> {
         }
     }
     None
+}
+
+/// Takes out of the second stage's final step the indexes it finds stale
+/// in the intermediate design that today's design has not: the
+/// intermediate design's indexes are never built, so there is nothing to
+/// drop, nor to rebuild after a rollback.
+pub fn unbuilt_indexes(second: &mut Plan, today: &Design) {
+    second.cleanup.retain(|c| match c {
+        Cleanup::DropIndex { collection, index } => today
+            .collections
+            .iter()
+            .any(|t| &t.name == collection && t.indexes.iter().any(|i| i.name == index.name)),
+        _ => true,
+    });
 }
 
 /// The two stages as one plan: the second's steps, with the first in

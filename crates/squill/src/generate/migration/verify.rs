@@ -201,7 +201,11 @@ pub fn figures(
                         ),
                         _ => count(child, &set(ref_path)),
                     },
-                    after: sizes(parent, field),
+                    after: match what {
+                        // A plain id: neither an array nor a sub-document.
+                        ParentField::Id => count(parent, &set(field)),
+                        _ => sizes(parent, field),
+                    },
                 }
             }
             Action::Unwind {
@@ -230,10 +234,15 @@ pub fn figures(
                 field,
                 child,
                 ref_field,
+                one,
                 ..
             } => Figure {
                 label: format!("{child}.{ref_field}: set for each id in {parent}.{field}"),
-                before: sizes(parent, field),
+                before: if *one {
+                    count(parent, &set(field))
+                } else {
+                    sizes(parent, field)
+                },
                 after: count(child, &set(ref_field)),
             },
             Action::IdFromCopy {
@@ -448,6 +457,22 @@ pub fn figures(
     }
     for c in checks {
         out.push(match c {
+            Check::EachParentsChildren {
+                parent,
+                field,
+                child,
+                ref_path,
+            } => Figure {
+                label: format!(
+                    "{parent}: the documents whose {field} holds other than their {child} documents"
+                ),
+                before: "0".into(),
+                after: format!(
+                    "squillMatching({}, {})",
+                    json!(parent),
+                    each_parents_children(child, ref_path, field)
+                ),
+            },
             Check::PathKept {
                 collection,
                 field,
@@ -766,6 +791,15 @@ fn per_parent(bucket: &str, ref_field: &str, items: &str, field: &str) -> serde_
     json!([
         {"$lookup": {"from": bucket, "localField": "_id", "foreignField": ref_field, "as": TMP}},
         {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, held]}}},
+    ])
+}
+
+/// The stages that keep the parents whose array `field` holds not as many
+/// items as they have children in `child` (by their id at `ref_path`).
+fn each_parents_children(child: &str, ref_path: &str, field: &str) -> serde_json::Value {
+    json!([
+        {"$lookup": {"from": child, "localField": "_id", "foreignField": ref_path, "pipeline": [{"$project": {"_id": 1}}], "as": TMP}},
+        {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, {"$size": format!("${TMP}")}]}}},
     ])
 }
 
