@@ -51,6 +51,32 @@ fn rated(layout: Option<&str>, current: Option<&str>) -> String {
     text.replacen(from, to, 1)
 }
 
+/// product-reviews whose product page shows the latest 3 reviews (today's
+/// products, up to 6 reviews each, have more than a subset keeps),
+/// `reviews` pinned.
+fn latest_reviews(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = reviews(layout, current);
+    let page = "reviews: {sort: -date, limit: 10,";
+    assert!(text.contains(page), "the example's product page");
+    text.replacen(page, "reviews: {sort: -date, limit: 3,", 1)
+}
+
+/// Each product's reviews rotated by two (up to 6, in the order written):
+/// its newest three are then neither the first nor the last three of its
+/// array, so a subset cut by position instead of by date is told.
+const ROTATED_REVIEWS: &str = r#"db.product.find({}).forEach((p) => {
+                  const r = p.reviews || [];
+                  db.product.updateOne({ _id: p._id }, { $set: { reviews: r.slice(2).concat(r.slice(0, 2)) } });
+                })"#;
+
+/// Two products' first reviews under one `_id` (a copy and paste of
+/// today's application): moved to their own collection, they would be one
+/// review.
+const SHARED_REVIEW_ID: &str = r#"const id = new ObjectId();
+                db.product.find({ "reviews.0": { $exists: true } }).limit(2).forEach((p) => {
+                  db.product.updateOne({ _id: p._id }, { $set: { "reviews.0._id": id } });
+                })"#;
+
 /// order-customer, `orders` pinned.
 fn orders(layout: Option<&str>, current: Option<&str>) -> String {
     let at = "    child_field: customer\n";
@@ -559,6 +585,37 @@ for d in db[coll].find({}):
 print(json.dumps(out, sort_keys=True))
 "#;
 
+/// A subset measured by pymongo: for spec `parent|array|child|ref|sort|k`,
+/// the parents, those with more than `k` children in `child` (by `ref`),
+/// and those whose array is not `k` of their newest children by `sort`
+/// (the sort values of the children its items name, newest first, against
+/// those of the first `k`: a tie at the cut may go either way), or whose
+/// items' copies differ from the child documents they name.
+const NEWEST: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+parent, array, child, ref, sort, k = sys.argv[3].split("|")
+k = int(k)
+kids = {}
+for c in db[child].find({}):
+    kids.setdefault(c.get(ref), []).append(c)
+n, cut, bad = 0, 0, []
+for d in db[parent].find({}):
+    n += 1
+    mine = sorted(kids.get(d["_id"], []), key=lambda c: c[sort], reverse=True)
+    cut += len(mine) > k
+    items = d.get(array) or []
+    by_id = {c["_id"]: c for c in mine}
+    named = [by_id.get(i.get("_id")) for i in items]
+    ok = None not in named and len(items) == min(k, len(mine))
+    ok = ok and sorted((c[sort] for c in named), reverse=True) == [c[sort] for c in mine[:k]]
+    ok = ok and all(all(c.get(f) == v for f, v in i.items()) for i, c in zip(items, named))
+    if not ok:
+        bad.append(str(d["_id"]))
+print(json.dumps({"parents": n, "cut": cut, "bad": bad}))
+"#;
+
 /// The documents of each collection that has a validator which do not
 /// match it, by pymongo (the migration sets the recommended design's
 /// validators after the data, and a server checks only later writes).
@@ -775,6 +832,10 @@ struct Case {
     /// (collection, discriminator, kinds): each kind's documents, by
     /// `_id`, are those with its discriminator (`KINDS`).
     kinds: Option<(&'static str, &'static str, &'static [&'static str])>,
+    /// A subset the final step cuts (`NEWEST` spec): after it, each
+    /// parent's array its newest children, the copies theirs, and some
+    /// parent with more children than the subset keeps.
+    newest: Option<&'static str>,
     /// The data of today (after `prepare`) breaks what the migration
     /// relies on: the script must stop at its verification with this
     /// check FAILED, every document of today still there; nothing else
@@ -1515,6 +1576,30 @@ fn cases() -> Vec<Case> {
                 "min_value:min:value",
                 "max_value:max:value",
             ],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-subset",
+            model: latest_reviews(None, Some("embed")),
+            today: latest_reviews(Some("embed"), None),
+            // Every review of today in the review collection, once, with
+            // its product's id: after the step, and after the final step
+            // (which cuts the arrays to the newest 3, checked by `newest`).
+            prepare: Some(ROTATED_REVIEWS),
+            unwound: Some(("product", "reviews", "review")),
+            moved: vec![("product|_id|reviews.text", "review|product_id|text")],
+            split: Some(("product|_id|reviews.text", "review|product_id|text")),
+            newest: Some("product|reviews|review|product_id|date|3"),
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-subset-shared-id",
+            model: latest_reviews(None, Some("embed")),
+            today: latest_reviews(Some("embed"), None),
+            // Two products' reviews under one `_id` would be one review
+            // document: the step's count of them falls short.
+            prepare: Some(SHARED_REVIEW_ID),
+            fails: Some("review: one document per child of product.reviews"),
             ..Case::default()
         },
         Case {
@@ -2265,6 +2350,15 @@ fn run_cases(shard: usize) {
                         case.name
                     );
                 }
+            }
+            if let Some(spec) = case.newest {
+                let text = run_tool(Command::new(&python).args(["-c", NEWEST, &uri, &db, spec]));
+                let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+                assert!(
+                    seen["cut"].as_u64() > Some(0) && seen["bad"] == serde_json::json!([]),
+                    "{}: {spec}: {seen}",
+                    case.name
+                );
             }
             for spec in &case.dropped {
                 assert_eq!(

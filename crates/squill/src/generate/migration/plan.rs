@@ -114,7 +114,12 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
             explain(&mut p, before, now, rel);
             continue;
         }
-        if now.chosen == Layout::Embed && matches!(rel.chosen, Layout::Outlier { .. }) {
+        // An array of today rewritten under its name (embed → outlier or
+        // subset): its children move out, it is cut by the final step.
+        if now.chosen == Layout::Embed
+            && (matches!(rel.chosen, Layout::Outlier { .. })
+                || super::overflow::same_array(today, recommended, rel))
+        {
             super::overflow::plan(&mut p, today, recommended, rel);
             explain(&mut p, before, now, rel);
             continue;

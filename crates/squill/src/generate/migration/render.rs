@@ -35,6 +35,7 @@ pub const SUPPORTED: &[&str] = &[
     "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",
     "outlier → embed (each parent's child documents appended to its array in place, the items reshaped and the child collection dropped in the final step)",
     "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
+    "embed → subset of the same array (each item given an `_id` in place and copied into the child collection; the array cut to the latest K by the sort field in the final step, and checked)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "parent-reference ↔ tree-path (each node's path from the root built from the parent ids, or dropped in the final step)",

@@ -966,6 +966,45 @@ fn embed_to_outlier() {
 }
 
 #[test]
+fn embed_to_subset() {
+    // The subset's array has the name of today's: every review given an
+    // `_id` in place and written to the review collection under it; the
+    // array cut to the newest 10 by date, checked, and the product's
+    // validator set, by the final step only.
+    let text = moving(&reviews(None, "embed"));
+    assert!(text.contains("const past = items;"), "{text}");
+    assert!(
+        text.contains(r#"items.slice().sort((a, b) => (a["date"] < b["date"] ? 1 : a["date"] > b["date"] ? -1 : 0)).slice(0, 10)"#),
+        "{text}"
+    );
+    let last = text.find("function squillDropOld()").unwrap_or(usize::MAX);
+    let cut = text.find(r#"forEach((d) => squillOverflow_reviews(d, true));"#);
+    let checked = text.find("const squillWrong_reviews = squillMatching(");
+    let validator = text.rfind(r#"ensureCollection("product""#);
+    assert!(
+        cut > Some(last) && checked > cut && validator > checked,
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_to_subset_without_a_sort_field_keeps_the_last_children() {
+    // Attendees shown two at a time, in no order: the subset is the last
+    // two of the array, the order they arrived in, newest first; the
+    // final step's check reads them back newest `_id` first.
+    let text = moving(&paged_attendees("subset", "embed"));
+    assert!(
+        text.contains("const now = items.slice(-2).reverse()"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""pipeline":[{"$sort":{"_id":-1}}]"#),
+        "{text}"
+    );
+}
+
+#[test]
 fn outlier_to_embed() {
     let text = moving(&attendees("embed", "outlier"));
     // The attendee documents not in the array yet appended (by `_id`), the
@@ -1044,9 +1083,10 @@ fn path_reference_to_embed_through_a_parent_reference_drops_the_products_whole()
 
 #[test]
 fn through_a_parent_reference_never_overwrites_a_field_of_today() {
-    // embed → subset: the second stage would write the subset over the
-    // array of today (the same field) before the final step: refused.
-    let text = refused(&paged_attendees("subset", "embed"));
+    // child-references → outlier: the second stage would write the
+    // outlier's items over the array of ids of today (the same field)
+    // before the final step: refused.
+    let text = refused(&attendees("outlier", "child-references"));
     assert!(
         text.contains("is today's and the recommended design's"),
         "{text}"

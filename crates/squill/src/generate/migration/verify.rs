@@ -6,7 +6,7 @@
 
 use super::action::{Action, Check, ChildrenAt, ItemField, ParentField};
 use super::bucket::{Buckets, Children, Unbuckets};
-use super::overflow::{Gather, Overflow};
+use super::overflow::{Gather, Keep, Overflow};
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -657,10 +657,15 @@ fn per_parent(bucket: &str, ref_field: &str, items: &str, field: &str) -> serde_
 }
 
 /// Each item of the arrays with an `_id` (and the parent's id), one child
-/// document per item past the threshold, and per parent the `_id`s of its
-/// child documents those of its items past the threshold.
+/// document per item that moves (an outlier's past the threshold, a
+/// subset's all), and per parent the `_id`s of its child documents those
+/// of its items that move.
 fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
-    let (parent, field, k) = (&o.parent, &o.field, o.threshold);
+    let (parent, field, from) = (&o.parent, &o.field, o.keep.moved_from());
+    let which = match o.keep {
+        Keep::First(k) => format!("past the first {k} "),
+        Keep::Latest { .. } => String::new(),
+    };
     let mut names = vec!["_id"];
     names.extend(o.item_ref.as_deref());
     out.push(Figure {
@@ -675,24 +680,23 @@ fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
     });
     out.push(Figure {
         label: format!(
-            "{}: one document per child past the first {k} of {parent}.{field}",
+            "{}: one document per child {which}of {parent}.{field}",
             o.child
         ),
-        before: format!("squillPast({}, {}, {k})", json!(parent), json!(field)),
+        before: format!("squillPast({}, {}, {from})", json!(parent), json!(field)),
         after: count(&o.child, &set(&o.ref_field)),
     });
     // The ids by `$map` (a path through an array is not read as one by
     // every server).
-    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
     let ids = ids_of(format!("${field}"));
-    let past = json!({"$slice": [ids, k, {"$max": [1, {"$size": ids}]}]});
+    let past = json!({"$slice": [ids, from, {"$max": [1, {"$size": ids}]}]});
     let same = json!({"$and": [
         {"$eq": [{"$size": format!("${TMP}")}, {"$size": past}]},
         {"$setEquals": [ids_of(format!("${TMP}")), past]},
     ]});
     out.push(Figure {
         label: format!(
-            "{parent}: the parents whose {} documents are not the items past the first {k} of their {field}",
+            "{parent}: the parents whose {} documents are not the items {which}of their {field}",
             o.child
         ),
         before: "0".into(),
@@ -705,6 +709,32 @@ fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
             ])
         ),
     });
+}
+
+/// The `_id`s of an array's items (by `$map`: a path through an array is
+/// not read as one by every server).
+fn ids_of(array: String) -> serde_json::Value {
+    json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}})
+}
+
+/// The stages that keep the parents whose subset (`o.field`, cut by the
+/// final step) is not `k` of their newest children in the child collection
+/// by `sort`: the sort values of the children it names, newest first,
+/// against those of the first `k` (so a tie at the cut may go either way,
+/// but a child missing, foreign or older than one left out is told).
+pub fn not_newest(o: &Overflow, k: u64, sort: &str) -> serde_json::Value {
+    let values = |input: serde_json::Value| json!({"$map": {"input": input, "as": "c", "in": format!("$$c.{sort}")}});
+    let named = json!({"$filter": {"input": format!("${TMP}"), "as": "c", "cond": {"$in": ["$$c._id", "$$ids"]}}});
+    json!([
+        {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "pipeline": [{"$sort": {sort: -1}}], "as": TMP}},
+        {"$match": {"$expr": {"$let": {
+            "vars": {"ids": ids_of(format!("${}", o.field))},
+            "in": {"$not": [{"$and": [
+                {"$eq": [{"$size": "$$ids"}, {"$min": [k, {"$size": format!("${TMP}")}]}]},
+                {"$eq": [values(named), values(json!({"$slice": [format!("${TMP}"), k]}))]},
+            ]}]},
+        }}}},
+    ])
 }
 
 /// Each array holding its own items and the child documents of its
@@ -720,7 +750,6 @@ fn gather(out: &mut Vec<Figure>, g: &Gather) {
         ),
         after: sizes(parent, field),
     });
-    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
     out.push(Figure {
         label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
         before: "0".into(),
