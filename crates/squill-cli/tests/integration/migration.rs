@@ -1603,6 +1603,52 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "child-references-to-outlier",
+            model: attendees(Some("outlier"), Some("child-references")),
+            // Today's events list 4 to 6 attendees by id: those past the
+            // threshold of 3 stay in the attendee collection.
+            today: attendees(Some("child-references"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            // Each attendee given its event's id by the step (the array of
+            // ids untouched, today's application reads it); after the final
+            // step, each attendee once: in its event's array or in the
+            // attendee collection.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-child-references",
+            model: attendees(Some("child-references"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            prepare: Some(OUTLIERS_OF_TODAY),
+            // Each attendee of today (in its event's array or past it) a
+            // document with its event's id after the step, the array
+            // untouched; after the final step, each in its event's array
+            // of ids.
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            split: Some((
+                "event|_id|attendees._id+attendee|event|_id",
+                "event|_id|attendees",
+            )),
+            // The attendees' reference to their event goes with the final
+            // step (child references have none).
+            dropped: vec!["attendee|event|_id"],
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
             name: "embed-to-outlier",
             model: attendees(Some("outlier"), Some("embed")),
             // Today's events embed 4 to 6 attendees (without an `_id`):

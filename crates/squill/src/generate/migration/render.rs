@@ -498,7 +498,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out.push_str(RUNTIME);
     out.push_str(COMPLETE);
     let checks = !plan.checks.is_empty()
-        || first.is_some_and(|t| !t.checks.is_empty())
+        || first.is_some_and(|t| !t.checks.is_empty() || !t.rebuilt.is_empty())
         || actions.iter().any(|a| {
             matches!(
                 a,
@@ -803,6 +803,16 @@ fn stage_verification(out: &mut String, figs: &[super::verify::Figure], rels: &[
 
 /// The figures after against those `before`: the script stops on one that differs.
 fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+    compare_or(
+        out,
+        figs,
+        before,
+        "the collections of today are untouched (see the rollback note at the end)",
+    );
+}
+
+/// `compare`, saying `after_all` when a figure differs.
+fn compare_or(out: &mut String, figs: &[super::verify::Figure], before: &str, after_all: &str) {
     out.push_str("const after = [\n");
     for f in figs {
         let _ = writeln!(out, "  {},", f.after);
@@ -818,13 +828,72 @@ fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
          \x20 if (!good) failed += 1;\n\
          \x20 print(`squill migration: ${{good ? \"ok\" : \"FAILED\"}}: ${{labels[i]}}: ${{after[i]}} (source: ${{{before}[i]}})`);\n}}\n\
          if (failed > 0) {{\n\
-         \x20 throw new Error(`squill migration: ${{failed}} check(s) failed; the collections of today are untouched (see the rollback note at the end)`);\n}}\n",
+         \x20 throw new Error(`squill migration: ${{failed}} check(s) failed; {after_all}`);\n}}\n",
     );
+}
+
+/// Through a parent reference, a field of today built again under its name
+/// by the final step (`Through::rebuilt`): the first stage's steps that read
+/// it run again, then the builds, checked against the figures measured
+/// between the two (kept, as a final step run again compares with them).
+fn rebuilt(t: &super::through::Through) -> Option<String> {
+    if t.rebuilt.is_empty() {
+        return None;
+    }
+    let mut out = String::from(
+        "// Today's application read these fields until now: the steps that read them run\n\
+         // again (the children added since), then they are built in the recommended shape.",
+    );
+    steps(&mut out, &t.again, 90, &[]);
+    let figs = super::verify::step_figures(&t.rebuilt);
+    out.push_str("\nconst beforeLast = squillBeforeStage(\"90-before-final\", () => [\n");
+    for f in &figs {
+        let _ = writeln!(out, "  {},", f.before);
+    }
+    out.push_str("]);");
+    // Their children are read by the parent's id through an index made for
+    // the step, as in a collection the first stage made (the recommended
+    // design may have none on it).
+    let children: Vec<&str> = t
+        .rebuilt
+        .iter()
+        .filter_map(|a| match a {
+            Action::BuildParent { child, .. } => Some(child.as_str()),
+            _ => None,
+        })
+        .collect();
+    steps(&mut out, &t.rebuilt, 90 + t.again.len(), &children);
+    compare_or(
+        &mut out,
+        &figs,
+        "beforeLast",
+        "the final step stopped before its removals: run it again once fixed",
+    );
+    // Indented as the final step's other lines (the first is, by the caller).
+    Some(
+        out.lines()
+            .map(|l| {
+                if l.is_empty() {
+                    String::new()
+                } else {
+                    format!("  {l}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim_start()
+            .to_string(),
+    )
 }
 
 fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
     out.push_str("\n// ---- Final step (separate, guarded): remove what only the design of today used ----\n");
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = plan
+        .through
+        .as_deref()
+        .and_then(rebuilt)
+        .into_iter()
+        .collect();
     for c in &plan.cleanup {
         lines.push(match c {
             Cleanup::RemoveEmbedded {

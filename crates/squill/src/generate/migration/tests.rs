@@ -1085,12 +1085,39 @@ fn path_reference_to_embed_through_a_parent_reference_drops_the_products_whole()
 fn through_a_parent_reference_never_overwrites_a_field_of_today() {
     // child-references → outlier: the second stage would write the
     // outlier's items over the array of ids of today (the same field)
-    // before the final step: refused.
-    let text = refused(&attendees("outlier", "child-references"));
+    // before the final step; the final step builds it instead, after
+    // giving the attendees added since their event's id, and checks it
+    // before its removals; the event's validator (an array of
+    // sub-documents) and the attendee's (the event's id required) wait
+    // for it. The rollback leaves the array alone.
+    let text = moving(&attendees("outlier", "child-references"));
+    let last = text.find("function squillDropOld()");
+    let again = text.find(r#"runStep("91-reference-attendees-event""#);
+    let measured = text.find(r#"squillBeforeStage("90-before-final""#);
+    let build = text.find(r#"runStep("92-build-attendees-attendees""#);
+    let removed = text.find(r#"db.getCollection("attendee").deleteMany({ _id: { $in: ids } })"#);
     assert!(
-        text.contains("is today's and the recommended design's"),
+        last.is_some() && last < again && again < measured && measured < build && build < removed,
         "{text}"
     );
+    assert!(!text.contains("runStep(\"02-build"), "{text}");
+    let rollback = &text[text.find("// ---- Rollback").unwrap_or(0)..];
+    assert!(!rollback.contains(r#"$unset: { "attendees""#), "{rollback}");
+    for c in ["event", "attendee"] {
+        assert!(
+            text.contains(&format!("// The validator of {c} is set by the final step")),
+            "{text}"
+        );
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn outlier_to_child_references_through_a_parent_reference() {
+    // The embedded attendees unwound beside those past the threshold; the
+    // final step unwinds again (those added since), builds the array of
+    // ids in place, then takes the event's id out of the attendees.
+    insta::assert_snapshot!(moving(&attendees("child-references", "outlier")));
 }
 
 #[test]

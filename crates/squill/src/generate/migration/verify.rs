@@ -137,6 +137,48 @@ pub fn figures(
             });
         }
     }
+    out.extend(step_figures(actions));
+    for c in checks {
+        out.push(match c {
+            Check::PathKept {
+                collection,
+                field,
+                start,
+                nodes,
+                parent,
+            } => Figure {
+                label: format!(
+                    "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
+                    node_at(start)
+                ),
+                before: sizes(collection, field),
+                after: depths(collection, start, nodes, parent),
+            },
+            Check::ParentsHeld {
+                parent,
+                child,
+                id_path,
+            } => Figure {
+                label: format!(
+                    "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
+                ),
+                before: count(parent, &json!({})),
+                after: format!(
+                    "squillHeld({}, {}, {})",
+                    json!(child),
+                    json!(id_path),
+                    json!(parent)
+                ),
+            },
+        });
+    }
+    out
+}
+
+/// The figures of the steps alone (no count of a collection's documents:
+/// the final step's, measured while the application writes).
+pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
+    let mut out = Vec::new();
     for a in actions {
         if let Some(f) = copied(a) {
             out.push(f);
@@ -434,40 +476,6 @@ pub fn figures(
             }
         };
         out.push(figure);
-    }
-    for c in checks {
-        out.push(match c {
-            Check::PathKept {
-                collection,
-                field,
-                start,
-                nodes,
-                parent,
-            } => Figure {
-                label: format!(
-                    "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
-                    node_at(start)
-                ),
-                before: sizes(collection, field),
-                after: depths(collection, start, nodes, parent),
-            },
-            Check::ParentsHeld {
-                parent,
-                child,
-                id_path,
-            } => Figure {
-                label: format!(
-                    "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
-                ),
-                before: count(parent, &json!({})),
-                after: format!(
-                    "squillHeld({}, {}, {})",
-                    json!(child),
-                    json!(id_path),
-                    json!(parent)
-                ),
-            },
-        });
     }
     out
 }
