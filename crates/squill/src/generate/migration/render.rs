@@ -49,6 +49,7 @@ pub const SUPPORTED: &[&str] = &[
     "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
     "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
     "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
+    "through a parent reference, a parent's array of today built again under its name (child-references ↔ outlier, …): by the final step, after the first stage's steps run again for the children added since, and checked before any removal",
 ];
 
 /// Once the final step has run, what the checks measure today is gone:
