@@ -507,7 +507,9 @@ print(json.dumps(out))
 /// `b^nodes.parent` (optionally `:field`) stands for the walk up a tree from
 /// the id at `b` through the parent ids of `nodes`, from the root down, each
 /// node with its position (its `field` instead of its id): the path a tree
-/// layout must hold, computed here from the parent ids alone.
+/// layout must hold, computed here from the parent ids alone. `b@other.field`
+/// stands for the `field` of the document of `other` each id at `b` names
+/// (child references read as the children's own values).
 const LINKS: &str = r##"
 import hashlib, json, sys
 from bson import json_util
@@ -546,9 +548,16 @@ for spec in sys.argv[3:]:
             up = up.split(".", 1) + [show]
         ordered = b.endswith("#")
         b = b.rstrip("#")
+        named = None
+        if "@" in b:
+            b, named = b.split("@")
+            named = named.split(".", 1)
+            named.append({o["_id"]: o for o in db[named[0]].find({})})
         for d in db[coll].find({}):
             for _, x in vals(d, a):
                 ys = vals(d, b)
+                if named:
+                    ys = [("obj", named[2].get(y, {}).get(named[1])) for _, y in ys]
                 if up:
                     ys = [y for _, s in ys for y in walk(up[0], up[1], s, up[2])]
                 for i, (kind, y) in enumerate(ys):
@@ -1622,6 +1631,51 @@ fn cases() -> Vec<Case> {
                 "event|_id|attendees._id+attendee|event|_id",
             )),
             config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-subset",
+            model: paged_attendees(Some("subset"), Some("child-references")),
+            today: paged_attendees(Some("child-references"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            // Each attendee given its event's id by the step, and still
+            // there after the final step, which makes each event's array
+            // its newest two (by `_id`: no sort field) with their names.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some(("event|_id|attendees", "attendee|event|_id")),
+            newest: Some("event|attendees|attendee|event|_id|2"),
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-subset",
+            model: paged_attendees(Some("subset"), Some("outlier")),
+            today: paged_attendees(Some("outlier"), None),
+            prepare: Some(OUTLIERS_OF_TODAY),
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            split: Some((
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )),
+            newest: Some("event|attendees|attendee|event|_id|2"),
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-embed",
+            model: attendees(Some("embed"), Some("child-references")),
+            today: attendees(Some("child-references"), None),
+            // Each attendee given its event's id by the step; after the
+            // final step, each attendee's name in its event's array.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some(("event|_id|attendees@attendee.name", "event|_id|attendees.name")),
+            dropped: vec!["attendee|event|_id"],
             ..Case::default()
         },
         Case {
