@@ -1679,6 +1679,35 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "child-references-to-extended-reference",
+            model: attendees(Some("extended-reference"), Some("child-references")),
+            today: attendees(Some("child-references"), None),
+            // After the final step, each attendee's id with its name in its
+            // event's array.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees@attendee.name",
+                "event|_id|attendees.name",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-child-references",
+            model: attendees(Some("child-references"), Some("embed")),
+            today: attendees(Some("embed"), None),
+            // Each attendee of today a document of its own with its event's
+            // id by the step (the array untouched); after the final step,
+            // named by id in its event's array.
+            moved: vec![("event|_id|attendees.name", "attendee|event|name")],
+            split: Some((
+                "event|_id|attendees.name",
+                "event|_id|attendees@attendee.name",
+            )),
+            dropped: vec!["attendee|event|name"],
+            ..Case::default()
+        },
+        Case {
             name: "outlier-to-child-references",
             model: attendees(Some("child-references"), Some("outlier")),
             today: attendees(Some("outlier"), None),
