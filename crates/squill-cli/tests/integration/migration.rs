@@ -1674,7 +1674,10 @@ fn cases() -> Vec<Case> {
             // Each attendee given its event's id by the step; after the
             // final step, each attendee's name in its event's array.
             moved: vec![("event|_id|attendees", "attendee|event|_id")],
-            split: Some(("event|_id|attendees@attendee.name", "event|_id|attendees.name")),
+            split: Some((
+                "event|_id|attendees@attendee.name",
+                "event|_id|attendees.name",
+            )),
             dropped: vec!["attendee|event|_id"],
             ..Case::default()
         },
@@ -1705,6 +1708,77 @@ fn cases() -> Vec<Case> {
                 "event|_id|attendees@attendee.name",
             )),
             dropped: vec!["attendee|event|name"],
+            ..Case::default()
+        },
+        Case {
+            name: "extended-reference-to-outlier",
+            model: attendees(Some("outlier"), Some("extended-reference")),
+            today: attendees(Some("extended-reference"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees._id",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "extended-reference-to-subset",
+            model: paged_attendees(Some("subset"), Some("extended-reference")),
+            today: paged_attendees(Some("extended-reference"), None).replacen(
+                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
+                "children: {min: 4, typical: 5, max: 6}",
+                1,
+            ),
+            moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
+            split: Some(("event|_id|attendees._id", "attendee|event|_id")),
+            newest: Some("event|attendees|attendee|event|_id|2"),
+            ..Case::default()
+        },
+        Case {
+            name: "extended-reference-to-embed",
+            model: attendees(Some("embed"), Some("extended-reference")),
+            today: attendees(Some("extended-reference"), None),
+            moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees@attendee.name",
+                "event|_id|attendees.name",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-extended-reference",
+            model: attendees(Some("extended-reference"), Some("embed")),
+            today: attendees(Some("embed"), None),
+            moved: vec![("event|_id|attendees.name", "attendee|event|name")],
+            split: Some((
+                "event|_id|attendees.name",
+                "event|_id|attendees@attendee.name",
+            )),
+            dropped: vec!["attendee|event|name"],
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-extended-reference",
+            model: attendees(Some("extended-reference"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            prepare: Some(OUTLIERS_OF_TODAY),
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            split: Some((
+                "event|_id|attendees._id+attendee|event|_id",
+                "event|_id|attendees._id",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
             ..Case::default()
         },
         Case {
