@@ -200,6 +200,15 @@ fn paged_attendees(layout: Option<&str>, current: Option<&str>) -> String {
     text.replacen(all, "attendees: {fields: [name], limit: 2}", 1)
 }
 
+/// Attendees' model text with every event of today's data holding 4 to 6
+/// of them: past the outlier's threshold of 3, and more than a subset of 2
+/// keeps.
+fn crowded(model: String) -> String {
+    let usual = "children: {min: 0, typical: 2, p99: 3, max: 2000000}";
+    assert!(model.contains(usual), "the attendees' children");
+    model.replacen(usual, "children: {min: 4, typical: 5, max: 6}", 1)
+}
+
 /// Orders archived by age (examples/scenarios/s11-orders.yaml), `orders`
 /// pinned; `current` adds the archive of today's (`without:` or not).
 fn archived_orders(layout: Option<&str>, current: Option<&str>) -> String {
@@ -1616,11 +1625,7 @@ fn cases() -> Vec<Case> {
             model: attendees(Some("outlier"), Some("child-references")),
             // Today's events list 4 to 6 attendees by id: those past the
             // threshold of 3 stay in the attendee collection.
-            today: attendees(Some("child-references"), None).replacen(
-                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
-                "children: {min: 4, typical: 5, max: 6}",
-                1,
-            ),
+            today: crowded(attendees(Some("child-references"), None)),
             // Each attendee given its event's id by the step (the array of
             // ids untouched, today's application reads it); after the final
             // step, each attendee once: in its event's array or in the
@@ -1636,11 +1641,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "child-references-to-subset",
             model: paged_attendees(Some("subset"), Some("child-references")),
-            today: paged_attendees(Some("child-references"), None).replacen(
-                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
-                "children: {min: 4, typical: 5, max: 6}",
-                1,
-            ),
+            today: crowded(paged_attendees(Some("child-references"), None)),
             // Each attendee given its event's id by the step, and still
             // there after the final step, which makes each event's array
             // its newest two (by `_id`: no sort field) with their names.
@@ -1713,11 +1714,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "extended-reference-to-outlier",
             model: attendees(Some("outlier"), Some("extended-reference")),
-            today: attendees(Some("extended-reference"), None).replacen(
-                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
-                "children: {min: 4, typical: 5, max: 6}",
-                1,
-            ),
+            today: crowded(attendees(Some("extended-reference"), None)),
             moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
             split: Some((
                 "event|_id|attendees._id",
@@ -1729,11 +1726,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "extended-reference-to-subset",
             model: paged_attendees(Some("subset"), Some("extended-reference")),
-            today: paged_attendees(Some("extended-reference"), None).replacen(
-                "children: {min: 0, typical: 2, p99: 3, max: 2000000}",
-                "children: {min: 4, typical: 5, max: 6}",
-                1,
-            ),
+            today: crowded(paged_attendees(Some("extended-reference"), None)),
             moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
             split: Some(("event|_id|attendees._id", "attendee|event|_id")),
             newest: Some("event|attendees|attendee|event|_id|2"),
