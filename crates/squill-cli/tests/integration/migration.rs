@@ -886,6 +886,30 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "subset-to-embed",
+            model: reviews(Some("embed"), Some("subset")),
+            today: reviews(Some("subset"), None),
+            // Today's subset untouched until the final step (its items'
+            // ids as they were), which embeds every review (without an
+            // `_id`) and drops their collection.
+            moved: vec![("product|_id|reviews._id", "product|_id|reviews._id")],
+            dropped: vec!["product|_id|reviews._id"],
+            split: Some(("review|product_id|text", "product|_id|reviews.text")),
+            kept: Some("review"),
+            ..Case::default()
+        },
+        Case {
+            name: "subset-to-child-references",
+            model: reviews(Some("child-references"), Some("subset")),
+            today: reviews(Some("subset"), None),
+            // Today's subset untouched until the final step, which lists
+            // every review by id in its product.
+            moved: vec![("product|_id|reviews._id", "product|_id|reviews._id")],
+            dropped: vec!["product|_id|reviews._id", "review|product_id|text"],
+            split: Some(("review|product_id|text", "product|_id|reviews@review.text")),
+            ..Case::default()
+        },
+        Case {
             name: "extended-reference",
             model: orders(Some("extended-reference"), Some("parent-reference")),
             today: orders(Some("parent-reference"), None),

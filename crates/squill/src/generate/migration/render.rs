@@ -20,6 +20,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference → extended-reference (the parent's fields copied into each child, or the children's into the parent's array)",
     "parent-reference → subset (the latest K children by the sort field into the parent)",
     "subset → parent-reference (the parent's copies dropped in the final step)",
+    "subset → embed, child-references or extended-reference of the same array (built from the child collection by the final step, and checked there)",
     "embed → parent-reference (the embedded children unwound into their own collection)",
     "child-references → parent-reference (each child gets its parent's id)",
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
@@ -490,7 +491,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         .flatten()
         .chain(&plan.actions)
         .collect();
-    if actions.is_empty() && plan.cleanup.is_empty() {
+    if actions.is_empty() && plan.last.is_empty() && plan.cleanup.is_empty() {
         out.push_str(
             "print(\"squill migration: the design of today is already the best for this workload: nothing to migrate\");\n",
         );
@@ -499,6 +500,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out.push_str(RUNTIME);
     out.push_str(COMPLETE);
     let checks = !plan.checks.is_empty()
+        || !plan.last.is_empty()
         || first.is_some_and(|t| !t.checks.is_empty() || !t.rebuilt.is_empty())
         || actions.iter().any(|a| {
             matches!(
@@ -523,7 +525,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     if actions.iter().any(|a| matches!(a, Action::Timeline(_))) {
         out.push_str(super::timeline::RUNTIME);
     }
-    if first.is_some() {
+    if first.is_some() || !plan.last.is_empty() {
         out.push_str(STAGE_RUNTIME);
     }
     // Through a parent reference, the first stage's source is today's
@@ -837,16 +839,19 @@ fn compare_or(out: &mut String, figs: &[super::verify::Figure], before: &str, af
 /// by the final step (`Through::rebuilt`): the first stage's steps that read
 /// it run again, then the builds, checked against the figures measured
 /// between the two (kept, as a final step run again compares with them).
-fn rebuilt(t: &super::through::Through) -> Option<String> {
-    if t.rebuilt.is_empty() {
+fn rebuilt(again: &[Action], builds: &[Action]) -> Option<String> {
+    if builds.is_empty() {
         return None;
     }
-    let mut out = String::from(
+    let mut out = String::from(if again.is_empty() {
+        "// Today's application read these fields until now: they are built in the\n\
+         // recommended shape."
+    } else {
         "// Today's application read these fields until now: the steps that read them run\n\
-         // again (the children added since), then they are built in the recommended shape.",
-    );
-    steps(&mut out, &t.again, 90, &[]);
-    let figs = super::verify::step_figures(&t.rebuilt);
+         // again (the children added since), then they are built in the recommended shape."
+    });
+    steps(&mut out, again, 90, &[]);
+    let figs = super::verify::step_figures(builds);
     out.push_str("\nconst beforeLast = squillBeforeStage(\"90-before-final\", () => [\n");
     for f in &figs {
         let _ = writeln!(out, "  {},", f.before);
@@ -855,15 +860,14 @@ fn rebuilt(t: &super::through::Through) -> Option<String> {
     // Their children are read by the parent's id through an index made for
     // the step, as in a collection the first stage made (the recommended
     // design may have none on it).
-    let children: Vec<&str> = t
-        .rebuilt
+    let children: Vec<&str> = builds
         .iter()
         .filter_map(|a| match a {
             Action::BuildParent { child, .. } => Some(child.as_str()),
             _ => None,
         })
         .collect();
-    steps(&mut out, &t.rebuilt, 90 + t.again.len(), &children);
+    steps(&mut out, builds, 90 + again.len(), &children);
     compare_or(
         &mut out,
         &figs,
@@ -889,12 +893,12 @@ fn rebuilt(t: &super::through::Through) -> Option<String> {
 
 fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
     out.push_str("\n// ---- Final step (separate, guarded): remove what only the design of today used ----\n");
-    let mut lines: Vec<String> = plan
-        .through
-        .as_deref()
-        .and_then(rebuilt)
-        .into_iter()
-        .collect();
+    let (again, mut builds) = match plan.through.as_deref() {
+        Some(t) => (t.again.as_slice(), t.rebuilt.clone()),
+        None => (&[][..], Vec::new()),
+    };
+    builds.extend(plan.last.iter().cloned());
+    let mut lines: Vec<String> = rebuilt(again, &builds).into_iter().collect();
     for c in &plan.cleanup {
         lines.push(match c {
             Cleanup::RemoveEmbedded {

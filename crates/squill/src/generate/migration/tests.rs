@@ -1005,6 +1005,24 @@ fn embed_to_subset_without_a_sort_field_keeps_the_last_children() {
 }
 
 #[test]
+fn subset_to_embed_builds_the_array_in_the_final_step() {
+    // Today's application reads the newest 10 copies until the final step:
+    // every review is embedded by it, checked, then the reviews go; no step
+    // before it writes the array, and the product's validator waits.
+    let text = moving(&reviews(Some("embed"), "subset"));
+    let last = text.find("function squillDropOld()");
+    let build = text.find(r#"runStep("91-build-reviews-reviews""#);
+    let dropped = text.find(r#"db.getCollection("review").drop();"#);
+    assert!(last.is_some() && last < build && build < dropped, "{text}");
+    assert!(!text.contains(r#"runStep("01-"#), "{text}");
+    assert!(
+        text.contains("// The validator of product is set by the final step"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn outlier_to_embed() {
     let text = moving(&attendees("embed", "outlier"));
     // The attendee documents not in the array yet appended (by `_id`), the

@@ -304,6 +304,7 @@ pub fn compose(
         refused: Vec::new(),
         deferred,
         early: second.early,
+        last: second.last,
         blocked: Vec::new(),
         through: Some(Box::new(Through {
             design,
