@@ -1799,6 +1799,21 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "subset-to-outlier",
+            model: paged_attendees(Some("outlier"), Some("subset")),
+            today: crowded(paged_attendees(Some("subset"), None)),
+            // Today's subset untouched until the final step, which embeds
+            // each event's first three attendees and takes them out of the
+            // attendee collection: each attendee once, in one place.
+            moved: vec![("event|_id|attendees._id", "event|_id|attendees._id")],
+            split: Some((
+                "attendee|event|_id",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
             name: "outlier-to-child-references",
             model: attendees(Some("child-references"), Some("outlier")),
             today: attendees(Some("outlier"), None),

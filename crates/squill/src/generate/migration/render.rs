@@ -20,7 +20,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference → extended-reference (the parent's fields copied into each child, or the children's into the parent's array)",
     "parent-reference → subset (the latest K children by the sort field into the parent)",
     "subset → parent-reference (the parent's copies dropped in the final step)",
-    "subset → embed, child-references or extended-reference of the same array (built from the child collection by the final step, and checked there)",
+    "subset → embed, child-references, extended-reference or outlier of the same array (built from the child collection by the final step, and checked there)",
     "embed → parent-reference (the embedded children unwound into their own collection)",
     "child-references → parent-reference (each child gets its parent's id)",
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
