@@ -51,6 +51,32 @@ fn rated(layout: Option<&str>, current: Option<&str>) -> String {
     text.replacen(from, to, 1)
 }
 
+/// product-reviews whose product page shows the latest 3 reviews (today's
+/// products, up to 6 reviews each, have more than a subset keeps),
+/// `reviews` pinned.
+fn latest_reviews(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = reviews(layout, current);
+    let page = "reviews: {sort: -date, limit: 10,";
+    assert!(text.contains(page), "the example's product page");
+    text.replacen(page, "reviews: {sort: -date, limit: 3,", 1)
+}
+
+/// Each product's reviews rotated by two (up to 6, in the order written):
+/// its newest three are then neither the first nor the last three of its
+/// array, so a subset cut by position instead of by date is told.
+const ROTATED_REVIEWS: &str = r#"db.product.find({}).forEach((p) => {
+                  const r = p.reviews || [];
+                  db.product.updateOne({ _id: p._id }, { $set: { reviews: r.slice(2).concat(r.slice(0, 2)) } });
+                })"#;
+
+/// Two products' first reviews under one `_id` (a copy and paste of
+/// today's application): moved to their own collection, they would be one
+/// review.
+const SHARED_REVIEW_ID: &str = r#"const id = new ObjectId();
+                db.product.find({ "reviews.0": { $exists: true } }).limit(2).forEach((p) => {
+                  db.product.updateOne({ _id: p._id }, { $set: { "reviews.0._id": id } });
+                })"#;
+
 /// order-customer, `orders` pinned.
 fn orders(layout: Option<&str>, current: Option<&str>) -> String {
     let at = "    child_field: customer\n";
@@ -172,6 +198,15 @@ fn paged_attendees(layout: Option<&str>, current: Option<&str>) -> String {
     let all = "attendees: {fields: [name]}";
     assert!(text.contains(all), "the example's event page");
     text.replacen(all, "attendees: {fields: [name], limit: 2}", 1)
+}
+
+/// Attendees' model text with every event of today's data holding 4 to 6
+/// of them: past the outlier's threshold of 3, and more than a subset of 2
+/// keeps.
+fn crowded(model: String) -> String {
+    let usual = "children: {min: 0, typical: 2, p99: 3, max: 2000000}";
+    assert!(model.contains(usual), "the attendees' children");
+    model.replacen(usual, "children: {min: 4, typical: 5, max: 6}", 1)
 }
 
 /// Orders archived by age (examples/scenarios/s11-orders.yaml), `orders`
@@ -507,7 +542,9 @@ print(json.dumps(out))
 /// `b^nodes.parent` (optionally `:field`) stands for the walk up a tree from
 /// the id at `b` through the parent ids of `nodes`, from the root down, each
 /// node with its position (its `field` instead of its id): the path a tree
-/// layout must hold, computed here from the parent ids alone.
+/// layout must hold, computed here from the parent ids alone. `b@other.field`
+/// stands for the `field` of the document of `other` each id at `b` names
+/// (child references read as the children's own values).
 const LINKS: &str = r##"
 import hashlib, json, sys
 from bson import json_util
@@ -546,9 +583,16 @@ for spec in sys.argv[3:]:
             up = up.split(".", 1) + [show]
         ordered = b.endswith("#")
         b = b.rstrip("#")
+        named = None
+        if "@" in b:
+            b, named = b.split("@")
+            named = named.split(".", 1)
+            named.append({o["_id"]: o for o in db[named[0]].find({})})
         for d in db[coll].find({}):
             for _, x in vals(d, a):
                 ys = vals(d, b)
+                if named:
+                    ys = [("obj", named[2].get(y, {}).get(named[1])) for _, y in ys]
                 if up:
                     ys = [y for _, s in ys for y in walk(up[0], up[1], s, up[2])]
                 for i, (kind, y) in enumerate(ys):
@@ -583,6 +627,37 @@ for d in db[coll].find({}):
         vals = [d.get(name) for name, _ in specs]
     out[str(d["_id"])] = [None if v is None else round(float(v), 6) for v in vals]
 print(json.dumps(out, sort_keys=True))
+"#;
+
+/// A subset measured by pymongo: for spec `parent|array|child|ref|sort|k`,
+/// the parents, those with more than `k` children in `child` (by `ref`),
+/// and those whose array is not `k` of their newest children by `sort`
+/// (the sort values of the children its items name, newest first, against
+/// those of the first `k`: a tie at the cut may go either way), or whose
+/// items' copies differ from the child documents they name.
+const NEWEST: &str = r#"
+import json, sys
+from pymongo import MongoClient
+db = MongoClient(sys.argv[1])[sys.argv[2]]
+parent, array, child, ref, sort, k = sys.argv[3].split("|")
+k = int(k)
+kids = {}
+for c in db[child].find({}):
+    kids.setdefault(c.get(ref), []).append(c)
+n, cut, bad = 0, 0, []
+for d in db[parent].find({}):
+    n += 1
+    mine = sorted(kids.get(d["_id"], []), key=lambda c: c[sort], reverse=True)
+    cut += len(mine) > k
+    items = d.get(array) or []
+    by_id = {c["_id"]: c for c in mine}
+    named = [by_id.get(i.get("_id")) for i in items]
+    ok = None not in named and len(items) == min(k, len(mine))
+    ok = ok and sorted((c[sort] for c in named), reverse=True) == [c[sort] for c in mine[:k]]
+    ok = ok and all(all(c.get(f) == v for f, v in i.items()) for i, c in zip(items, named))
+    if not ok:
+        bad.append(str(d["_id"]))
+print(json.dumps({"parents": n, "cut": cut, "bad": bad}))
 "#;
 
 /// The documents of each collection that has a validator which do not
@@ -809,6 +884,10 @@ struct Case {
     /// (collection, discriminator, kinds): each kind's documents, by
     /// `_id`, are those with its discriminator (`KINDS`).
     kinds: Option<(&'static str, &'static str, &'static [&'static str])>,
+    /// A subset the final step cuts (`NEWEST` spec): after it, each
+    /// parent's array its newest children, the copies theirs, and some
+    /// parent with more children than the subset keeps.
+    newest: Option<&'static str>,
     /// The data of today (after `prepare`) breaks what the migration
     /// relies on: the script must stop at its verification with this
     /// check FAILED, every document of today still there; nothing else
@@ -937,6 +1016,30 @@ fn cases() -> Vec<Case> {
             model: reviews(Some("parent-reference"), Some("embed")),
             today: reviews(Some("embed"), None),
             unwound: Some(("product", "reviews", "review")),
+            ..Case::default()
+        },
+        Case {
+            name: "subset-to-embed",
+            model: reviews(Some("embed"), Some("subset")),
+            today: reviews(Some("subset"), None),
+            // Today's subset untouched until the final step (its items'
+            // ids as they were), which embeds every review (without an
+            // `_id`) and drops their collection.
+            moved: vec![("product|_id|reviews._id", "product|_id|reviews._id")],
+            dropped: vec!["product|_id|reviews._id"],
+            split: Some(("review|product_id|text", "product|_id|reviews.text")),
+            kept: Some("review"),
+            ..Case::default()
+        },
+        Case {
+            name: "subset-to-child-references",
+            model: reviews(Some("child-references"), Some("subset")),
+            today: reviews(Some("subset"), None),
+            // Today's subset untouched until the final step, which lists
+            // every review by id in its product.
+            moved: vec![("product|_id|reviews._id", "product|_id|reviews._id")],
+            dropped: vec!["product|_id|reviews._id", "review|product_id|text"],
+            split: Some(("review|product_id|text", "product|_id|reviews@review.text")),
             ..Case::default()
         },
         Case {
@@ -1827,6 +1930,223 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "embed-to-subset",
+            model: latest_reviews(None, Some("embed")),
+            today: latest_reviews(Some("embed"), None),
+            // Every review of today in the review collection, once, with
+            // its product's id: after the step, and after the final step
+            // (which cuts the arrays to the newest 3, checked by `newest`).
+            prepare: Some(ROTATED_REVIEWS),
+            unwound: Some(("product", "reviews", "review")),
+            moved: vec![("product|_id|reviews.text", "review|product_id|text")],
+            split: Some(("product|_id|reviews.text", "review|product_id|text")),
+            newest: Some("product|reviews|review|product_id|date|3"),
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-subset-shared-id",
+            model: latest_reviews(None, Some("embed")),
+            today: latest_reviews(Some("embed"), None),
+            // Two products' reviews under one `_id` would be one review
+            // document: the step's count of them falls short.
+            prepare: Some(SHARED_REVIEW_ID),
+            fails: Some("review: one document per child of product.reviews"),
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-outlier",
+            model: attendees(Some("outlier"), Some("child-references")),
+            // Today's events list 4 to 6 attendees by id: those past the
+            // threshold of 3 stay in the attendee collection.
+            today: crowded(attendees(Some("child-references"), None)),
+            // Each attendee given its event's id by the step (the array of
+            // ids untouched, today's application reads it); after the final
+            // step, each attendee once: in its event's array or in the
+            // attendee collection.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-subset",
+            model: paged_attendees(Some("subset"), Some("child-references")),
+            today: crowded(paged_attendees(Some("child-references"), None)),
+            // Each attendee given its event's id by the step, and still
+            // there after the final step, which makes each event's array
+            // its newest two (by `_id`: no sort field) with their names.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some(("event|_id|attendees", "attendee|event|_id")),
+            newest: Some("event|attendees|attendee|event|_id|2"),
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-subset",
+            model: paged_attendees(Some("subset"), Some("outlier")),
+            today: paged_attendees(Some("outlier"), None),
+            prepare: Some(OUTLIERS_OF_TODAY),
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            split: Some((
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )),
+            newest: Some("event|attendees|attendee|event|_id|2"),
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-embed",
+            model: attendees(Some("embed"), Some("child-references")),
+            today: attendees(Some("child-references"), None),
+            // Each attendee given its event's id by the step; after the
+            // final step, each attendee's name in its event's array.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees@attendee.name",
+                "event|_id|attendees.name",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            ..Case::default()
+        },
+        Case {
+            name: "child-references-to-extended-reference",
+            model: attendees(Some("extended-reference"), Some("child-references")),
+            today: attendees(Some("child-references"), None),
+            // After the final step, each attendee's id with its name in its
+            // event's array.
+            moved: vec![("event|_id|attendees", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees@attendee.name",
+                "event|_id|attendees.name",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-child-references",
+            model: attendees(Some("child-references"), Some("embed")),
+            today: attendees(Some("embed"), None),
+            // Each attendee of today a document of its own with its event's
+            // id by the step (the array untouched); after the final step,
+            // named by id in its event's array.
+            moved: vec![("event|_id|attendees.name", "attendee|event|name")],
+            split: Some((
+                "event|_id|attendees.name",
+                "event|_id|attendees@attendee.name",
+            )),
+            dropped: vec!["attendee|event|name"],
+            ..Case::default()
+        },
+        Case {
+            name: "extended-reference-to-outlier",
+            model: attendees(Some("outlier"), Some("extended-reference")),
+            today: crowded(attendees(Some("extended-reference"), None)),
+            moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees._id",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "extended-reference-to-subset",
+            model: paged_attendees(Some("subset"), Some("extended-reference")),
+            today: crowded(paged_attendees(Some("extended-reference"), None)),
+            moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
+            split: Some(("event|_id|attendees._id", "attendee|event|_id")),
+            newest: Some("event|attendees|attendee|event|_id|2"),
+            ..Case::default()
+        },
+        Case {
+            name: "extended-reference-to-embed",
+            model: attendees(Some("embed"), Some("extended-reference")),
+            today: attendees(Some("extended-reference"), None),
+            moved: vec![("event|_id|attendees._id", "attendee|event|_id")],
+            split: Some((
+                "event|_id|attendees@attendee.name",
+                "event|_id|attendees.name",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            ..Case::default()
+        },
+        Case {
+            name: "embed-to-extended-reference",
+            model: attendees(Some("extended-reference"), Some("embed")),
+            today: attendees(Some("embed"), None),
+            moved: vec![("event|_id|attendees.name", "attendee|event|name")],
+            split: Some((
+                "event|_id|attendees.name",
+                "event|_id|attendees@attendee.name",
+            )),
+            dropped: vec!["attendee|event|name"],
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-extended-reference",
+            model: attendees(Some("extended-reference"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            prepare: Some(OUTLIERS_OF_TODAY),
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            split: Some((
+                "event|_id|attendees._id+attendee|event|_id",
+                "event|_id|attendees._id",
+            )),
+            dropped: vec!["attendee|event|_id"],
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "subset-to-outlier",
+            model: paged_attendees(Some("outlier"), Some("subset")),
+            today: crowded(paged_attendees(Some("subset"), None)),
+            // Today's subset untouched until the final step, which embeds
+            // each event's first three attendees and takes them out of the
+            // attendee collection: each attendee once, in one place.
+            moved: vec![("event|_id|attendees._id", "event|_id|attendees._id")],
+            split: Some((
+                "attendee|event|_id",
+                "event|_id|attendees._id+attendee|event|_id",
+            )),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
+            name: "outlier-to-child-references",
+            model: attendees(Some("child-references"), Some("outlier")),
+            today: attendees(Some("outlier"), None),
+            prepare: Some(OUTLIERS_OF_TODAY),
+            // Each attendee of today (in its event's array or past it) a
+            // document with its event's id after the step, the array
+            // untouched; after the final step, each in its event's array
+            // of ids.
+            moved: vec![(
+                "event|_id|attendees._id+attendee|event|_id",
+                "attendee|event|_id",
+            )],
+            split: Some((
+                "event|_id|attendees._id+attendee|event|_id",
+                "event|_id|attendees",
+            )),
+            // The attendees' reference to their event goes with the final
+            // step (child references have none).
+            dropped: vec!["attendee|event|_id"],
+            grown: Some("attendee"),
+            config: Some(SMALL_ARRAYS),
+            ..Case::default()
+        },
+        Case {
             name: "embed-to-outlier",
             model: attendees(Some("outlier"), Some("embed")),
             // Today's events embed 4 to 6 attendees (without an `_id`):
@@ -2574,6 +2894,15 @@ fn run_cases(shard: usize) {
                         case.name
                     );
                 }
+            }
+            if let Some(spec) = case.newest {
+                let text = run_tool(Command::new(&python).args(["-c", NEWEST, &uri, &db, spec]));
+                let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+                assert!(
+                    seen["cut"].as_u64() > Some(0) && seen["bad"] == serde_json::json!([]),
+                    "{}: {spec}: {seen}",
+                    case.name
+                );
             }
             for spec in &case.dropped {
                 assert_eq!(

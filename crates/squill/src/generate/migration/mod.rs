@@ -91,7 +91,10 @@ pub fn migration(
     };
     let already_best = recommended.current.as_ref().is_some_and(|c| c.already_best)
         && !plan.changes.iter().any(|(rel, _, _)| pinned(rel));
-    let nothing = plan.actions.is_empty() && plan.cleanup.is_empty() && plan.refused.is_empty();
+    let nothing = plan.actions.is_empty()
+        && plan.last.is_empty()
+        && plan.cleanup.is_empty()
+        && plan.refused.is_empty();
     if already_best || nothing {
         return Ok(Migration {
             script: render::render(today, recommended, &plan::Plan::default(), batch.max(1)),
@@ -108,7 +111,9 @@ pub fn migration(
     Ok(Migration {
         script: render::render(today, recommended, &plan, batch.max(1)),
         changes: plan.changes.clone(),
-        steps: plan.actions.len() + plan.through.as_ref().map_or(0, |t| t.actions.len()),
+        steps: plan.actions.len()
+            + plan.last.len()
+            + plan.through.as_ref().map_or(0, |t| t.actions.len()),
     })
 }
 

@@ -6,9 +6,10 @@
 //! which today's embedded children may not have: the step gives each item
 //! without one a new ObjectId, in place and in the array's order (an
 //! ObjectId grows with each one made, so the `_id`s keep the order the
-//! children arrived in), and copies the items past the threshold into the
-//! child collection under the same `_id`, replacing what a run before
-//! wrote. The array keeps all its items until the final step, so today's
+//! children arrived in), written back first (a retry or a rerun finds the
+//! same `_id`s, so no child is written under two), then copies the items
+//! past the threshold into the child collection under the same `_id`,
+//! updating what a run before wrote. The array keeps all its items until the final step, so today's
 //! application works on (it only sees the new fields of the items); until
 //! then the new design's read of an outlier sees the children past the
 //! threshold twice, in the array and in the child collection. The final
@@ -16,6 +17,14 @@
 //! then cuts each array to the threshold, its items as the recommended
 //! design has them, and only then sets the parent's validator (its bound
 //! and its items' `_id` would reject today's writes before).
+//!
+//! embed → subset is the same step with another cut: every child moves to
+//! the child collection (which holds them all in a subset), and the final
+//! step keeps in the array the newest `k` by the subset's sort field, as
+//! copies in the subset's item shape (their `_id`s those of the child
+//! documents). Either way an array of today is rewritten under the same
+//! name, and only by the final step: today's application reads it until
+//! then.
 //!
 //! The step is JavaScript per parent rather than one aggregation: a new
 //! ObjectId per item cannot be made on the server before MongoDB 7.
@@ -28,18 +37,48 @@ use crate::design::{
 };
 use serde_json::json;
 
-/// The step from today's array to the recommended outlier's.
+/// What the parent's array keeps after the final step; the rest of its
+/// items are only in the child collection then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keep {
+    /// An outlier's: the first `k`, in the array's order; the items past
+    /// them move to the child collection.
+    First(u64),
+    /// A subset's: the newest `k` by `sort` (today's item field;
+    /// `child_sort`, the child collection's), newest first; without a sort
+    /// field, the last `k` of the array (the order they arrived in, which
+    /// the `_id`s given in the array's order keep: `child_sort` is `_id`).
+    /// Every item moves to the child collection, the array keeping copies.
+    Latest {
+        k: u64,
+        sort: Option<String>,
+        child_sort: String,
+    },
+}
+
+impl Keep {
+    /// The items before this position stay in the array only.
+    pub fn moved_from(&self) -> u64 {
+        match self {
+            Keep::First(k) => *k,
+            Keep::Latest { .. } => 0,
+        }
+    }
+}
+
+/// The step from today's array to the recommended outlier's or subset's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overflow {
     pub relationship: String,
     /// The parent's collection and its array (the same name in both designs).
     pub parent: String,
     pub field: String,
-    pub threshold: u64,
+    pub keep: Keep,
     /// The field of the recommended array's items for the parent's id.
     pub item_ref: Option<String>,
-    /// The other fields of the recommended array's items (today's names).
-    pub kept: Vec<String>,
+    /// The other fields of the recommended array's items, each from
+    /// today's item's.
+    pub kept: Vec<ItemField>,
     /// The child collection, its reference to the parent, and each of its
     /// fields from an item's (`_id` included).
     pub child: String,
@@ -65,6 +104,20 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relationsh
     }
 }
 
+/// A subset whose array has the name of today's embedded children: the
+/// array is rewritten in place, as an outlier's (another name is built
+/// beside it, through a parent reference).
+pub fn same_array(today: &Design, recommended: &Design, rel: &RelationshipDecision) -> bool {
+    let field = |d: &Design| {
+        collection_of(d, &rel.parent)
+            .and_then(|c| link_field(c, &rel.relationship))
+            .map(|f| f.name.clone())
+    };
+    matches!(rel.chosen, Layout::Subset { .. })
+        && field(today).is_some()
+        && field(today) == field(recommended)
+}
+
 fn overflow(
     today: &Design,
     recommended: &Design,
@@ -82,12 +135,6 @@ fn overflow(
         new_items,
     } = Sides::of(today, recommended, rel, recommended)?;
     let name = &rel.relationship;
-    if old.name != new.name {
-        return Err(format!(
-            "the array `{}` is `{}` in the recommended design",
-            old.name, new.name
-        ));
-    }
     // Today's item field with the same origin (an own field of the child).
     let today_name = |origin: &FieldOrigin| {
         old_items
@@ -95,17 +142,84 @@ fn overflow(
             .find(|o| &o.origin == origin)
             .map(|o| o.name.clone())
     };
+    // The same field of the child in the child collection.
+    let child_name = |origin: &FieldOrigin| {
+        child
+            .shape
+            .fields
+            .iter()
+            .find(|c| &c.origin == origin)
+            .map(|c| c.name.clone())
+    };
+    let keep = match &rel.chosen {
+        Layout::Subset {
+            sort_field: Some(s),
+            ..
+        } => {
+            let own = FieldOrigin::Own {
+                entity: rel.child.clone(),
+                field: s.clone(),
+            };
+            let (Some(sort), Some(child_sort)) = (today_name(&own), child_name(&own)) else {
+                return Err(format!(
+                    "the subset's sort field `{s}` is not a field of today's embedded children"
+                ));
+            };
+            Keep::Latest {
+                k: threshold,
+                sort: Some(sort),
+                child_sort,
+            }
+        }
+        Layout::Subset { .. } => Keep::Latest {
+            k: threshold,
+            sort: None,
+            child_sort: "_id".into(),
+        },
+        _ => Keep::First(threshold),
+    };
+    if old.name != new.name {
+        return Err(format!(
+            "the array `{}` is `{}` in the recommended design",
+            old.name, new.name
+        ));
+    }
     let mut item_ref = None;
     let mut kept = Vec::new();
     for f in new_items {
+        // A subset's copy of the child's field: today's item's own field.
+        let copied = match &f.origin {
+            FieldOrigin::Copy { entity, field, .. } if *entity == rel.child => {
+                today_name(&FieldOrigin::Own {
+                    entity: entity.clone(),
+                    field: field.clone(),
+                })
+            }
+            _ => None,
+        };
+        if let Some(source) = copied {
+            kept.push(ItemField {
+                target: f.name.clone(),
+                source,
+            });
+            continue;
+        }
         match &f.origin {
             FieldOrigin::Id if f.name == "_id" => {}
+            // A subset's item is the child's id with copies.
+            FieldOrigin::Reference { relationship, .. }
+                if relationship == name
+                    && f.name == "_id"
+                    && matches!(keep, Keep::Latest { .. }) => {}
             FieldOrigin::Reference { relationship, .. } if relationship == name => {
                 item_ref = Some(f.name.clone());
             }
             // Kept as it is: the same field under the same name.
             o @ FieldOrigin::Own { .. } if today_name(o).as_deref() == Some(f.name.as_str()) => {
-                kept.push(f.name.clone());
+                kept.push(ItemField {
+                    target: f.name.clone(),
+                    source: f.name.clone(),
+                });
             }
             _ => {
                 return Err(format!(
@@ -138,7 +252,7 @@ fn overflow(
         relationship: name.clone(),
         parent: old_parent.name.clone(),
         field: old.name.clone(),
-        threshold,
+        keep,
         item_ref,
         kept,
         child: child.name.clone(),
@@ -152,7 +266,7 @@ fn overflow(
 /// parent's array of today and recommended (sub-documents both), and the
 /// child collection (in `children_in`: the recommended design's when the
 /// outliers are built, today's when they are gathered back) with its
-/// reference to the parent. The threshold is `outlier`'s.
+/// reference to the parent. The threshold is `outlier`'s (a subset's `k`).
 struct Sides<'d> {
     threshold: u64,
     old_parent: &'d Collection,
@@ -172,7 +286,8 @@ impl<'d> Sides<'d> {
         outlier: &RelationshipDecision,
         children_in: &'d Design,
     ) -> Result<Self, String> {
-        let Layout::Outlier { threshold } = outlier.chosen else {
+        let (Layout::Outlier { threshold } | Layout::Subset { k: threshold, .. }) = outlier.chosen
+        else {
             return Err("not an outlier".into());
         };
         let name = &outlier.relationship;
@@ -245,44 +360,78 @@ impl Overflow {
     }
 
     /// The function the step and the final step call for each parent:
-    /// every item with an `_id` and the parent's id, those past the
-    /// threshold written to the child collection under their `_id`, and
-    /// with `trim` the array cut to the threshold. The array is written
-    /// back only if it is still as read (else read again: the application
-    /// may be adding a child).
+    /// every item with an `_id` and the parent's id, written back first
+    /// (a retry, or a run resumed, finds the same `_id`s: the children it
+    /// writes are never written twice under two), then the items that move
+    /// written to the child collection under their `_id`, and with `trim`
+    /// the array cut to what it keeps. The array is written only if it is
+    /// still as read (else read again: the application may be adding a
+    /// child).
     pub fn definition(&self) -> String {
-        let k = self.threshold;
         let (p, f, c) = (js(&self.parent), js(&self.field), js(&self.child));
         let with_ref = match &self.item_ref {
             Some(r) => format!(", {{ {}: d._id }}", js(r)),
             None => String::new(),
         };
         let kept = pairs(
-            std::iter::once("_id")
-                .chain(self.kept.iter().map(String::as_str))
-                .map(|n| (n, n)),
+            std::iter::once(("_id", "_id")).chain(
+                self.kept
+                    .iter()
+                    .map(|i| (i.target.as_str(), i.source.as_str())),
+            ),
         );
+        // The `_id` is the filter's: an update does not set it.
         let child = pairs(
             self.child_items
                 .iter()
+                .filter(|i| i.target != "_id")
                 .map(|i| (i.target.as_str(), i.source.as_str())),
         );
+        let (moved, cut, past, keeps) = match &self.keep {
+            Keep::First(k) => (
+                format!("those past the first {k}"),
+                format!("items.slice(0, {k})"),
+                format!("items.slice({k})"),
+                format!("the first {k}"),
+            ),
+            Keep::Latest { k, sort, .. } => (
+                "every one".to_string(),
+                match sort {
+                    // Newest first; `sort` is stable, ties keep the array's order.
+                    Some(s) => {
+                        let s = js(s);
+                        format!(
+                            "items.slice().sort((a, b) => (a[{s}] < b[{s}] ? 1 : a[{s}] > b[{s}] ? -1 : 0)).slice(0, {k})"
+                        )
+                    }
+                    None => format!("items.slice(-{k}).reverse()"),
+                },
+                "items".to_string(),
+                match sort {
+                    Some(s) => format!("the newest {k} by {s}"),
+                    None => format!("its last {k}, newest first"),
+                },
+            ),
+        };
         format!(
             "// {rel}: each item of {pn}.{fname} with an `_id` (a new one, in the array's order,\n\
-             // when it has none) and its parent's id; those past the first {k} written to\n\
-             // {cn} under their `_id`; with `trim`, the array cut to the first {k}.\n\
+             // when it has none) and its parent's id; {moved} written to\n\
+             // {cn} under their `_id`; with `trim`, the array cut to {keeps}.\n\
              function {name}(d, trim) {{\n\
              \x20 const pick = (x, fields) => Object.fromEntries(fields.filter(([, s]) => x[s] !== undefined).map(([t, s]) => [t, x[s]]));\n\
              \x20 for (let tries = 0; ; tries++) {{\n\
              \x20   const old = d === null ? undefined : d[{f}];\n\
              \x20   if (!Array.isArray(old)) return;\n\
              \x20   const items = old.map((x) => Object.assign({{ _id: x._id === undefined ? new ObjectId() : x._id }}, x{with_ref}));\n\
-             \x20   const past = items.slice({k});\n\
-             \x20   if (past.length > 0) {{\n\
-             \x20     db.getCollection({c}).bulkWrite(past.map((x) => ({{ replaceOne: {{ filter: {{ _id: x._id }}, replacement: Object.assign(pick(x, {child}), {{ {r}: d._id }}), upsert: true }} }})));\n\
+             \x20   if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: old }}, {{ $set: {{ {f}: items }} }}).matchedCount > 0) {{\n\
+             \x20     const past = {past};\n\
+             \x20     if (past.length > 0) {{\n\
+             \x20       db.getCollection({c}).bulkWrite(past.map((x) => ({{ updateOne: {{ filter: {{ _id: x._id }}, update: {{ $set: Object.assign(pick(x, {child}), {{ {r}: d._id }}) }}, upsert: true }} }})));\n\
+             \x20     }}\n\
+             \x20     if (!trim) return;\n\
+             \x20     const now = {cut}.map((x) => Object.assign(pick(x, {kept}){with_ref}));\n\
+             \x20     if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: items }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
              \x20   }}\n\
-             \x20   const now = trim ? items.slice(0, {k}).map((x) => Object.assign(pick(x, {kept}){with_ref})) : items;\n\
-             \x20   if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: old }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
              \x20   if (tries === 5) throw new Error(`squill migration: {pn} ${{d._id}}: its {fname} keeps changing`);\n\
              \x20   d = db.getCollection({p}).findOne({{ _id: d._id }}, {{ {f}: 1 }});\n\
              \x20 }}\n}}",
@@ -303,9 +452,25 @@ impl Overflow {
         )
     }
 
-    /// The final step: the function for every parent, the arrays cut.
+    /// The final step: the function for every parent, the arrays cut; a
+    /// subset's then checked (each parent's array its newest children by
+    /// the sort field, read again from the child collection): the step
+    /// fails, and is run again, rather than leave a wrong subset.
     pub fn cleanup(&self) -> String {
-        each_parent(&self.parent, &self.field, &self.function(), "{}", true)
+        let each = each_parent(&self.parent, &self.field, &self.function(), "{}", true);
+        let Keep::Latest { k, child_sort, .. } = &self.keep else {
+            return each;
+        };
+        format!(
+            "{each}\n  const squillWrong_{safe} = squillMatching({p}, {stages});\n  \
+             if (squillWrong_{safe} > 0) throw new Error(`squill migration: final step: ${{squillWrong_{safe}}} {pn} document(s) whose {f} is not its newest {k} {cn} documents by {child_sort}; the final step has not run, run it again`);",
+            safe = self.function().trim_start_matches("squillOverflow_"),
+            p = js(&self.parent),
+            stages = super::verify::not_newest(self, *k, child_sort),
+            pn = self.parent,
+            f = self.field,
+            cn = self.child,
+        )
     }
 
     /// The rollback before the final step: the items back to today's
@@ -327,9 +492,13 @@ impl Overflow {
     }
 
     pub fn what(&self) -> String {
+        let which = match &self.keep {
+            Keep::First(k) => format!("the children past the first {k}"),
+            Keep::Latest { .. } => "the children".into(),
+        };
         format!(
-            "{}: the children past the first {} of each {}.{}, with an `_id` given to each item",
-            self.child, self.threshold, self.parent, self.field
+            "{}: {which} of each {}.{}, with an `_id` given to each item",
+            self.child, self.parent, self.field
         )
     }
 }

@@ -43,6 +43,10 @@ pub struct Plan {
     /// The first of two stages, when the steps above are the second: the
     /// migration passes through an intermediate design (see `through`).
     pub through: Option<Box<super::through::Through>>,
+    /// Builds the final step runs (and checks) before its removals: a
+    /// parent's field of today rebuilt under its name in another shape,
+    /// which today's application reads until then.
+    pub last: Vec<Action>,
 }
 
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
@@ -115,7 +119,12 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
             explain(&mut p, before, now, rel);
             continue;
         }
-        if now.chosen == Layout::Embed && matches!(rel.chosen, Layout::Outlier { .. }) {
+        // An array of today rewritten under its name (embed → outlier or
+        // subset): its children move out, it is cut by the final step.
+        if now.chosen == Layout::Embed
+            && (matches!(rel.chosen, Layout::Outlier { .. })
+                || super::overflow::same_array(today, recommended, rel))
+        {
             super::overflow::plan(&mut p, today, recommended, rel);
             explain(&mut p, before, now, rel);
             continue;
@@ -186,7 +195,46 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
     // In-place conversions last: they change the path other steps match
     // on; a timeline after them, from the data as they leave it.
     p.actions.sort_by_key(Action::phase);
+    rebuilt_last(&mut p, today, recommended);
     p
+}
+
+/// A parent's field of today that a step would build again under its name,
+/// in another shape (subset → embed: all the children over the newest
+/// K's copies), is built by the final step instead: today's application
+/// reads it until then. Its recommended validator waits for it.
+fn rebuilt_last(p: &mut Plan, today: &Design, recommended: &Design) {
+    let rewrites = |a: &Action| {
+        let Action::BuildParent { parent, field, .. } = a else {
+            return false;
+        };
+        let now = today.collections.iter().find(|c| &c.name == parent);
+        let new = recommended.collections.iter().find(|c| &c.name == parent);
+        let at = |c: Option<&Collection>| {
+            c.is_some_and(|c| c.shape.fields.iter().any(|f| &f.name == field))
+        };
+        let (Some(now), Some(new)) = (now, new) else {
+            return false;
+        };
+        at(Some(now))
+            && at(Some(new))
+            && !now
+                .shape
+                .fields
+                .iter()
+                .any(|f| &f.name == field && new.shape.fields.iter().any(|g| same_field(f, g)))
+    };
+    let (last, steps) = std::mem::take(&mut p.actions)
+        .into_iter()
+        .partition(rewrites);
+    p.actions = steps;
+    p.last = last;
+    for a in &p.last {
+        let coll = super::pipeline::collection(a).to_string();
+        if !p.deferred.contains(&coll) {
+            p.deferred.push(coll);
+        }
+    }
 }
 
 /// The reasons a relationship's steps gave since `before`, as one reason

@@ -20,6 +20,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference → extended-reference (the parent's fields copied into each child, or the children's into the parent's array)",
     "parent-reference → subset (the latest K children by the sort field into the parent)",
     "subset → parent-reference (the parent's copies dropped in the final step)",
+    "subset → embed, child-references, extended-reference or outlier of the same array (built from the child collection by the final step, and checked there)",
     "embed → parent-reference (the embedded children unwound into their own collection)",
     "child-references → parent-reference (each child gets its parent's id)",
     "extended-reference → parent-reference or child-references (the copies taken out of the references)",
@@ -35,6 +36,7 @@ pub const SUPPORTED: &[&str] = &[
     "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",
     "outlier → embed (each parent's child documents appended to its array in place, the items reshaped and the child collection dropped in the final step)",
     "embed → outlier (each item given an `_id` in place, those past the threshold into the child collection; the array cut to the threshold in the final step)",
+    "embed → subset of the same array (each item given an `_id` in place and copied into the child collection; the array cut to the latest K by the sort field in the final step, and checked)",
     "parent-reference ↔ outlier (the first children up to the threshold into the parent's array, taken out of the child collection in the final step; or the array unwound into the child collection)",
     "a timeline of today the recommended design has not (dropped in the final step)",
     "parent-reference ↔ child-references of a tree's nodes (both in the node's document, each field's side as the design marks it), and through it tree-path ↔ child-references",
@@ -52,6 +54,7 @@ pub const SUPPORTED: &[&str] = &[
     "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
     "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
     "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
+    "through a parent reference, a parent's array of today built again under its name (child-references ↔ outlier, …): by the final step, after the first stage's steps run again for the children added since, and checked before any removal",
 ];
 
 /// Once the final step has run, what the checks measure today is gone:
@@ -493,7 +496,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         .flatten()
         .chain(&plan.actions)
         .collect();
-    if actions.is_empty() && plan.cleanup.is_empty() {
+    if actions.is_empty() && plan.last.is_empty() && plan.cleanup.is_empty() {
         out.push_str(
             "print(\"squill migration: the design of today is already the best for this workload: nothing to migrate\");\n",
         );
@@ -502,7 +505,8 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     out.push_str(RUNTIME);
     out.push_str(COMPLETE);
     let checks = !plan.checks.is_empty()
-        || first.is_some_and(|t| !t.checks.is_empty())
+        || !plan.last.is_empty()
+        || first.is_some_and(|t| !t.checks.is_empty() || !t.rebuilt.is_empty())
         || actions.iter().any(|a| {
             matches!(
                 a,
@@ -526,7 +530,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     if actions.iter().any(|a| matches!(a, Action::Timeline(_))) {
         out.push_str(super::timeline::RUNTIME);
     }
-    if first.is_some() {
+    if first.is_some() || !plan.last.is_empty() {
         out.push_str(STAGE_RUNTIME);
     }
     // Through a parent reference, the first stage's source is today's
@@ -601,7 +605,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         out.push_str(&indexes::mongosh(c));
     }
     verification(&mut out, &figs, before);
-    cleanup(&mut out, plan, recommended);
+    cleanup(&mut out, plan, (today, recommended));
     rollback(&mut out, today, recommended, plan);
     out
 }
@@ -817,6 +821,16 @@ fn stage_verification(out: &mut String, figs: &[super::verify::Figure], rels: &[
 
 /// The figures after against those `before`: the script stops on one that differs.
 fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+    compare_or(
+        out,
+        figs,
+        before,
+        "the collections of today are untouched (see the rollback note at the end)",
+    );
+}
+
+/// `compare`, saying `after_all` when a figure differs.
+fn compare_or(out: &mut String, figs: &[super::verify::Figure], before: &str, after_all: &str) {
     out.push_str("const after = [\n");
     for f in figs {
         let _ = writeln!(out, "  {},", f.after);
@@ -832,13 +846,81 @@ fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
          \x20 if (!good) failed += 1;\n\
          \x20 print(`squill migration: ${{good ? \"ok\" : \"FAILED\"}}: ${{labels[i]}}: ${{after[i]}} (source: ${{{before}[i]}})`);\n}}\n\
          if (failed > 0) {{\n\
-         \x20 throw new Error(`squill migration: ${{failed}} check(s) failed; the collections of today are untouched (see the rollback note at the end)`);\n}}\n",
+         \x20 throw new Error(`squill migration: ${{failed}} check(s) failed; {after_all}`);\n}}\n",
     );
 }
 
-fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
+/// Through a parent reference, a field of today built again under its name
+/// by the final step (`Through::rebuilt`): the first stage's steps that read
+/// it run again, then the builds, checked against the figures measured
+/// between the two (kept, as a final step run again compares with them).
+fn rebuilt(again: &[Action], builds: &[Action], source: &Design) -> Option<String> {
+    if builds.is_empty() {
+        return None;
+    }
+    let mut out = String::from(if again.is_empty() {
+        "// Today's application read these fields until now: they are built in the\n\
+         // recommended shape."
+    } else {
+        "// Today's application read these fields until now: the steps that read them run\n\
+         // again (the children added since), then they are built in the recommended shape."
+    });
+    steps(&mut out, again, 90, None);
+    let figs = super::verify::step_figures(builds);
+    out.push_str("\nconst beforeLast = squillBeforeStage(\"90-before-final\", () => [\n");
+    for f in &figs {
+        let _ = writeln!(out, "  {},", f.before);
+    }
+    out.push_str("]);");
+    // Their children are read by the parent's id through an index made for
+    // the step, as in a collection the first stage made (the recommended
+    // design may have none on it).
+    let children: Vec<&str> = builds
+        .iter()
+        .filter_map(|a| match a {
+            Action::BuildParent { child, .. } => Some(child.as_str()),
+            _ => None,
+        })
+        .collect();
+    steps(
+        &mut out,
+        builds,
+        90 + again.len(),
+        Some((&children, source)),
+    );
+    compare_or(
+        &mut out,
+        &figs,
+        "beforeLast",
+        "the final step stopped before its removals: run it again once fixed",
+    );
+    // Indented as the final step's other lines (the first is, by the caller).
+    Some(
+        out.lines()
+            .map(|l| {
+                if l.is_empty() {
+                    String::new()
+                } else {
+                    format!("  {l}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim_start()
+            .to_string(),
+    )
+}
+
+fn cleanup(out: &mut String, plan: &Plan, (today, recommended): (&Design, &Design)) {
     out.push_str("\n// ---- Final step (separate, guarded): remove what only the design of today used ----\n");
-    let mut lines = Vec::new();
+    let (again, mut builds) = match plan.through.as_deref() {
+        Some(t) => (t.again.as_slice(), t.rebuilt.clone()),
+        None => (&[][..], Vec::new()),
+    };
+    builds.extend(plan.last.iter().cloned());
+    // The children the builds read are today's, or the first stage's.
+    let source = plan.through.as_deref().map_or(today, |t| &t.design);
+    let mut lines: Vec<String> = rebuilt(again, &builds, source).into_iter().collect();
     for c in &plan.cleanup {
         lines.push(match c {
             Cleanup::RemoveEmbedded {

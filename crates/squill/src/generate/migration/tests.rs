@@ -1001,6 +1001,63 @@ fn embed_to_outlier() {
 }
 
 #[test]
+fn embed_to_subset() {
+    // The subset's array has the name of today's: every review given an
+    // `_id` in place and written to the review collection under it; the
+    // array cut to the newest 10 by date, checked, and the product's
+    // validator set, by the final step only.
+    let text = moving(&reviews(None, "embed"));
+    assert!(text.contains("const past = items;"), "{text}");
+    assert!(
+        text.contains(r#"items.slice().sort((a, b) => (a["date"] < b["date"] ? 1 : a["date"] > b["date"] ? -1 : 0)).slice(0, 10)"#),
+        "{text}"
+    );
+    let last = text.find("function squillDropOld()").unwrap_or(usize::MAX);
+    let cut = text.find(r#"forEach((d) => squillOverflow_reviews(d, true));"#);
+    let checked = text.find("const squillWrong_reviews = squillMatching(");
+    let validator = text.rfind(r#"ensureCollection("product""#);
+    assert!(
+        cut > Some(last) && checked > cut && validator > checked,
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn embed_to_subset_without_a_sort_field_keeps_the_last_children() {
+    // Attendees shown two at a time, in no order: the subset is the last
+    // two of the array, the order they arrived in, newest first; the
+    // final step's check reads them back newest `_id` first.
+    let text = moving(&paged_attendees("subset", "embed"));
+    assert!(
+        text.contains("const now = items.slice(-2).reverse()"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""pipeline":[{"$sort":{"_id":-1}}]"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn subset_to_embed_builds_the_array_in_the_final_step() {
+    // Today's application reads the newest 10 copies until the final step:
+    // every review is embedded by it, checked, then the reviews go; no step
+    // before it writes the array, and the product's validator waits.
+    let text = moving(&reviews(Some("embed"), "subset"));
+    let last = text.find("function squillDropOld()");
+    let build = text.find(r#"runStep("91-build-reviews-reviews""#);
+    let dropped = text.find(r#"db.getCollection("review").drop();"#);
+    assert!(last.is_some() && last < build && build < dropped, "{text}");
+    assert!(!text.contains(r#"runStep("01-"#), "{text}");
+    assert!(
+        text.contains("// The validator of product is set by the final step"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
 fn outlier_to_embed() {
     let text = moving(&attendees("embed", "outlier"));
     // The attendee documents not in the array yet appended (by `_id`), the
@@ -1122,13 +1179,41 @@ fn path_reference_to_embed_through_a_parent_reference_drops_the_products_whole()
 
 #[test]
 fn through_a_parent_reference_never_overwrites_a_field_of_today() {
-    // embed → subset: the second stage would write the subset over the
-    // array of today (the same field) before the final step: refused.
-    let text = refused(&paged_attendees("subset", "embed"));
+    // child-references → outlier: the second stage would write the
+    // outlier's items over the array of ids of today (the same field)
+    // before the final step; the final step builds it instead, after
+    // giving the attendees added since their event's id, and checks it
+    // before its removals; the event's validator (an array of
+    // sub-documents) and the attendee's (the event's id required) wait
+    // for it. The rollback leaves the array alone.
+    let text = moving(&attendees("outlier", "child-references"));
+    let last = text.find("function squillDropOld()");
+    let again = text.find(r#"runStep("91-reference-attendees-event""#);
+    let measured = text.find(r#"squillBeforeStage("90-before-final""#);
+    let build = text.find(r#"runStep("92-build-attendees-attendees""#);
+    let removed = text.find(r#"db.getCollection("attendee").deleteMany({ _id: { $in: ids } })"#);
     assert!(
-        text.contains("is today's and the recommended design's"),
+        last.is_some() && last < again && again < measured && measured < build && build < removed,
         "{text}"
     );
+    assert!(!text.contains("runStep(\"02-build"), "{text}");
+    let rollback = &text[text.find("// ---- Rollback").unwrap_or(0)..];
+    assert!(!rollback.contains(r#"$unset: { "attendees""#), "{rollback}");
+    for c in ["event", "attendee"] {
+        assert!(
+            text.contains(&format!("// The validator of {c} is set by the final step")),
+            "{text}"
+        );
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn outlier_to_child_references_through_a_parent_reference() {
+    // The embedded attendees unwound beside those past the threshold; the
+    // final step unwinds again (those added since), builds the array of
+    // ids in place, then takes the event's id out of the attendees.
+    insta::assert_snapshot!(moving(&attendees("child-references", "outlier")));
 }
 
 #[test]

@@ -12,7 +12,7 @@
 //! step holds both stages' removals, the rollback both stages' undoing,
 //! the second's first.
 
-use super::action::{Action, Check, ChildrenAt, Cleanup};
+use super::action::{Action, Check, ChildrenAt, Cleanup, Undo};
 use super::bucket::Children;
 use super::plan::Plan;
 use crate::design::{Design, Layout};
@@ -25,6 +25,14 @@ pub struct Through {
     pub relationships: Vec<String>,
     pub actions: Vec<Action>,
     pub checks: Vec<Check>,
+    /// A field of today the first stage's final step would remove and the
+    /// second stage builds again under its name, in another shape (the
+    /// array of ids of child references and an outlier's array): today's
+    /// application reads it until the final step, so the final step builds
+    /// it (`rebuilt`, checked there), after running again the first stage's
+    /// steps that read it (`again`: the children added since).
+    pub again: Vec<Action>,
+    pub rebuilt: Vec<Action>,
 }
 
 impl Through {
@@ -104,6 +112,66 @@ pub fn candidates(direct: &Plan, today: &Design, recommended: &Design) -> Vec<St
         }
     }
     out
+}
+
+/// The first stage's steps that read `coll.field` of today: run again by
+/// the final step, for the children added since (none but these can).
+fn readers<'a>(first: &'a Plan, coll: &str, f: &str) -> Vec<&'a Action> {
+    first
+        .actions
+        .iter()
+        .filter(|a| match a {
+            Action::RefFromIds { parent, field, .. } | Action::Unwind { parent, field, .. } => {
+                parent == coll && field == f
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// Moves into the final step the second stage's builds of a field of today
+/// the first stage's final step removes (see `Through::rebuilt`): out of
+/// the second's steps and undoing (it never runs before the final step),
+/// the removal out of the first's; the parent's validator, and that of the
+/// children the steps run again give their reference, wait for the final
+/// step (today's application writes them until then). Returns the steps
+/// run again and the builds.
+fn rebuild(first: &mut Plan, second: &mut Plan) -> (Vec<Action>, Vec<Action>) {
+    let (mut again, mut rebuilt) = (Vec::new(), Vec::new());
+    let mut kept = Vec::new();
+    for c in std::mem::take(&mut first.cleanup) {
+        let Cleanup::Unset { collection, field } = &c else {
+            kept.push(c);
+            continue;
+        };
+        let builds = |a: &Action| matches!(a, Action::BuildParent { parent, field: f, .. } if parent == collection && f == field);
+        let reads = readers(first, collection, field);
+        if reads.is_empty() || !second.actions.iter().any(builds) {
+            kept.push(c);
+            continue;
+        }
+        for a in reads {
+            if let Action::RefFromIds { child, .. } = a
+                && !second.deferred.contains(child)
+            {
+                second.deferred.push(child.clone());
+            }
+            again.push(a.clone());
+        }
+        let (moved, stay) = std::mem::take(&mut second.actions)
+            .into_iter()
+            .partition(builds);
+        second.actions = stay;
+        rebuilt.extend::<Vec<Action>>(moved);
+        second.undo.retain(|u| {
+            !matches!(u, Undo::Unset { collection: c, field: f } if c == collection && f == field)
+        });
+        if !second.deferred.contains(collection) {
+            second.deferred.push(collection.clone());
+        }
+    }
+    first.cleanup = kept;
+    (again, rebuilt)
 }
 
 /// Why the two stages cannot be one script, when they cannot.
@@ -192,12 +260,13 @@ pub fn unbuilt_indexes(second: &mut Plan, today: &Design) {
 /// the second's undoing before the first's; each relationship's change from
 /// today's layout to the recommended one.
 pub fn compose(
-    first: Plan,
-    second: Plan,
+    mut first: Plan,
+    mut second: Plan,
     design: Design,
     relationships: Vec<String>,
     recommended: &Design,
 ) -> Result<Plan, String> {
+    let (again, rebuilt) = rebuild(&mut first, &mut second);
     if let Some(why) = clash(&first, recommended) {
         return Err(why);
     }
@@ -266,12 +335,15 @@ pub fn compose(
         refused: Vec::new(),
         deferred,
         early: second.early,
+        last: second.last,
         blocked: Vec::new(),
         through: Some(Box::new(Through {
             design,
             relationships,
             actions: first.actions,
             checks: first.checks,
+            again,
+            rebuilt,
         })),
     })
 }

@@ -6,7 +6,7 @@
 
 use super::action::{Action, Check, ChildrenAt, ItemField, LookupBy, ParentField};
 use super::bucket::{Buckets, Children, Unbuckets};
-use super::overflow::{Gather, Overflow};
+use super::overflow::{Gather, Keep, Overflow};
 use super::pipeline::{OTHER, TMP};
 use crate::design::Design;
 use crate::model::AggregateFn;
@@ -137,6 +137,69 @@ pub fn figures(
             });
         }
     }
+    out.extend(step_figures(actions));
+    for a in actions {
+        if let Some(f) = orphans(a, recommended) {
+            out.push(f);
+        }
+    }
+    for c in checks {
+        out.push(match c {
+            Check::EachParentsChildren {
+                parent,
+                field,
+                child,
+                ref_path,
+            } => Figure {
+                label: format!(
+                    "{parent}: the documents whose {field} holds other than their {child} documents"
+                ),
+                before: "0".into(),
+                after: format!(
+                    "squillMatching({}, {})",
+                    json!(parent),
+                    each_parents_children(child, ref_path, field)
+                ),
+            },
+            Check::PathKept {
+                collection,
+                field,
+                start,
+                nodes,
+                parent,
+            } => Figure {
+                label: format!(
+                    "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
+                    node_at(start)
+                ),
+                before: sizes(collection, field),
+                after: depths(collection, start, nodes, parent),
+            },
+            Check::ParentsHeld {
+                parent,
+                child,
+                id_path,
+            } => Figure {
+                label: format!(
+                    "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
+                ),
+                before: count(parent, &json!({})),
+                after: format!(
+                    "squillHeld({}, {}, {})",
+                    json!(child),
+                    json!(id_path),
+                    json!(parent)
+                ),
+            },
+        });
+    }
+    out
+}
+
+/// The figures of the steps alone (no count of a collection's documents:
+/// the final step's, measured while the application writes).
+pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
+    let mut out = Vec::new();
     for a in actions {
         if let Some(f) = copied(a) {
             out.push(f);
@@ -151,16 +214,6 @@ pub fn figures(
                 what,
                 ..
             } => {
-                let dropped = !recommended.collections.iter().any(|c| &c.name == child);
-                if matches!(what, ParentField::Embedded { .. }) && dropped && ref_path != "_id" {
-                    // The child collection goes in the final step: a child
-                    // that names no parent would go with it.
-                    out.push(Figure {
-                        label: format!("{child}: documents with no {parent} to embed them in"),
-                        before: "0".into(),
-                        after: count(child, &json!({ ref_path.as_str(): null })),
-                    });
-                }
                 if let ParentField::FromBuckets { array, .. } = what {
                     out.push(Figure {
                         label: format!(
@@ -455,56 +508,6 @@ pub fn figures(
         };
         out.push(figure);
     }
-    for c in checks {
-        out.push(match c {
-            Check::EachParentsChildren {
-                parent,
-                field,
-                child,
-                ref_path,
-            } => Figure {
-                label: format!(
-                    "{parent}: the documents whose {field} holds other than their {child} documents"
-                ),
-                before: "0".into(),
-                after: format!(
-                    "squillMatching({}, {})",
-                    json!(parent),
-                    each_parents_children(child, ref_path, field)
-                ),
-            },
-            Check::PathKept {
-                collection,
-                field,
-                start,
-                nodes,
-                parent,
-            } => Figure {
-                label: format!(
-                    "{collection}.{field}: as long as the walk up {nodes}.{parent} from {}",
-                    node_at(start)
-                ),
-                before: sizes(collection, field),
-                after: depths(collection, start, nodes, parent),
-            },
-            Check::ParentsHeld {
-                parent,
-                child,
-                id_path,
-            } => Figure {
-                label: format!(
-                    "{parent}: each held in {child}.{id_path} (the final step drops {parent})"
-                ),
-                before: count(parent, &json!({})),
-                after: format!(
-                    "squillHeld({}, {}, {})",
-                    json!(child),
-                    json!(id_path),
-                    json!(parent)
-                ),
-            },
-        });
-    }
     out
 }
 
@@ -567,6 +570,27 @@ fn copied(a: &Action) -> Option<Figure> {
             json!(field),
             json!(names)
         ),
+    })
+}
+
+/// An embedding whose child collection goes in the final step: a child
+/// that names no parent would go with it, so the check wants none.
+fn orphans(a: &Action, recommended: &Design) -> Option<Figure> {
+    let Action::BuildParent {
+        parent,
+        child,
+        ref_path,
+        what: ParentField::Embedded { .. },
+        ..
+    } = a
+    else {
+        return None;
+    };
+    let dropped = !recommended.collections.iter().any(|c| &c.name == child);
+    (dropped && ref_path != "_id").then(|| Figure {
+        label: format!("{child}: documents with no {parent} to embed them in"),
+        before: "0".into(),
+        after: count(child, &json!({ ref_path.as_str(): null })),
     })
 }
 
@@ -804,10 +828,15 @@ fn each_parents_children(child: &str, ref_path: &str, field: &str) -> serde_json
 }
 
 /// Each item of the arrays with an `_id` (and the parent's id), one child
-/// document per item past the threshold, and per parent the `_id`s of its
-/// child documents those of its items past the threshold.
+/// document per item that moves (an outlier's past the threshold, a
+/// subset's all), and per parent the `_id`s of its child documents those
+/// of its items that move.
 fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
-    let (parent, field, k) = (&o.parent, &o.field, o.threshold);
+    let (parent, field, from) = (&o.parent, &o.field, o.keep.moved_from());
+    let which = match o.keep {
+        Keep::First(k) => format!("past the first {k} "),
+        Keep::Latest { .. } => String::new(),
+    };
     let mut names = vec!["_id"];
     names.extend(o.item_ref.as_deref());
     out.push(Figure {
@@ -822,24 +851,23 @@ fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
     });
     out.push(Figure {
         label: format!(
-            "{}: one document per child past the first {k} of {parent}.{field}",
+            "{}: one document per child {which}of {parent}.{field}",
             o.child
         ),
-        before: format!("squillPast({}, {}, {k})", json!(parent), json!(field)),
+        before: format!("squillPast({}, {}, {from})", json!(parent), json!(field)),
         after: count(&o.child, &set(&o.ref_field)),
     });
     // The ids by `$map` (a path through an array is not read as one by
     // every server).
-    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
     let ids = ids_of(format!("${field}"));
-    let past = json!({"$slice": [ids, k, {"$max": [1, {"$size": ids}]}]});
+    let past = json!({"$slice": [ids, from, {"$max": [1, {"$size": ids}]}]});
     let same = json!({"$and": [
         {"$eq": [{"$size": format!("${TMP}")}, {"$size": past}]},
         {"$setEquals": [ids_of(format!("${TMP}")), past]},
     ]});
     out.push(Figure {
         label: format!(
-            "{parent}: the parents whose {} documents are not the items past the first {k} of their {field}",
+            "{parent}: the parents whose {} documents are not the items {which}of their {field}",
             o.child
         ),
         before: "0".into(),
@@ -852,6 +880,32 @@ fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
             ])
         ),
     });
+}
+
+/// The `_id`s of an array's items (by `$map`: a path through an array is
+/// not read as one by every server).
+fn ids_of(array: String) -> serde_json::Value {
+    json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}})
+}
+
+/// The stages that keep the parents whose subset (`o.field`, cut by the
+/// final step) is not `k` of their newest children in the child collection
+/// by `sort`: the sort values of the children it names, newest first,
+/// against those of the first `k` (so a tie at the cut may go either way,
+/// but a child missing, foreign or older than one left out is told).
+pub fn not_newest(o: &Overflow, k: u64, sort: &str) -> serde_json::Value {
+    let values = |input: serde_json::Value| json!({"$map": {"input": input, "as": "c", "in": format!("$$c.{sort}")}});
+    let named = json!({"$filter": {"input": format!("${TMP}"), "as": "c", "cond": {"$in": ["$$c._id", "$$ids"]}}});
+    json!([
+        {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "pipeline": [{"$sort": {sort: -1}}], "as": TMP}},
+        {"$match": {"$expr": {"$let": {
+            "vars": {"ids": ids_of(format!("${}", o.field))},
+            "in": {"$not": [{"$and": [
+                {"$eq": [{"$size": "$$ids"}, {"$min": [k, {"$size": format!("${TMP}")}]}]},
+                {"$eq": [values(named), values(json!({"$slice": [format!("${TMP}"), k]}))]},
+            ]}]},
+        }}}},
+    ])
 }
 
 /// Each array holding its own items and the child documents of its
@@ -867,7 +921,6 @@ fn gather(out: &mut Vec<Figure>, g: &Gather) {
         ),
         after: sizes(parent, field),
     });
-    let ids_of = |array: String| json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}});
     out.push(Figure {
         label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
         before: "0".into(),
