@@ -1037,7 +1037,16 @@ fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan)
         };
         let _ = writeln!(out, "//   {line}");
     }
+    // A collection the statements above drop takes its indexes with it.
+    let dropped = |name: &str| {
+        plan.undo
+            .iter()
+            .any(|u| matches!(u, Undo::Drop { collection } if collection == name))
+    };
     for c in &recommended.collections {
+        if dropped(&c.name) {
+            continue;
+        }
         let old = today.collections.iter().find(|o| o.name == c.name);
         for i in indexes::created(c) {
             if old.is_some_and(|o| o.indexes.iter().any(|x| x.name == i.name)) {
