@@ -635,26 +635,28 @@ print(json.dumps(out))
 
 /// Each reader's timeline recomputed from the data of today, by pymongo:
 /// `expect` writes, for spec `timeline|edges|follower|followed|parents|
-/// array|ref|sort|limit|threshold`, each reader's expected items (the
-/// newest `limit` posts embedded in the followed parents with at most
-/// `threshold` followers, each with its parent's id at `ref`, by `sort`
-/// descending, then `_id`) and outliers to a file; `compare` reads the
-/// timelines after the migration and reports those that differ, item by
-/// item.
+/// array|ref|sort|limit|threshold[|items]`, each reader's expected items
+/// (the newest `limit` posts embedded in the followed parents with at most
+/// `threshold` followers, or with `items` the documents of that collection
+/// whose ids the parents' arrays list, each with its parent's id at `ref`,
+/// by `sort` descending, then `_id`) and outliers to a file; `compare`
+/// reads the timelines after the migration and reports those that differ,
+/// item by item.
 const TIMELINES: &str = r#"
 import functools, sys
 from bson import json_util
 from pymongo import MongoClient
 db = MongoClient(sys.argv[1])[sys.argv[2]]
 mode, path = sys.argv[3], sys.argv[4]
-timeline, edges, follower, followed, parents, array, ref, sort, limit, threshold = sys.argv[5].split("|")
+timeline, edges, follower, followed, parents, array, ref, sort, limit, threshold, *listed = sys.argv[5].split("|")
 limit, threshold = int(limit), int(threshold)
+docs = {d["_id"]: d for d in db[listed[0]].find({})} if listed else None
 if mode == "expect":
     counts, follows = {}, {}
     for e in db[edges].find({}):
         counts[e[followed]] = counts.get(e[followed], 0) + 1
         follows.setdefault(e[follower], set()).add(e[followed])
-    items = {p["_id"]: [dict(i, **{ref: p["_id"]}) for i in p.get(array) or []] for p in db[parents].find({})}
+    items = {p["_id"]: [dict(docs[i] if listed else i, **{ref: p["_id"]}) for i in p.get(array) or []] for p in db[parents].find({})}
     def cmp(a, b):
         if a[sort] != b[sort]:
             return -1 if a[sort] > b[sort] else 1
@@ -764,6 +766,11 @@ struct Case {
     /// A timeline the migration builds: a `TIMELINES` spec, each reader's
     /// timeline recomputed from the data of today and compared after.
     timeline: Option<&'static str>,
+    /// The collection the migration builds that timeline in, beside
+    /// today's (which it must leave as it is), until the final step
+    /// rebuilds the timeline in place: compared there before the final
+    /// step, and in the timeline's own collection after it.
+    beside: Option<&'static str>,
     /// Instances per top entity in the data of today (4 unless given): a
     /// case whose links would all be there at 4 (everyone following
     /// everyone) needs more to tell the sides apart.
@@ -1173,6 +1180,30 @@ fn cases() -> Vec<Case> {
             timeline: Some(
                 "member_timeline|follow|follower|followee|member|posts|author|created_at|5|5",
             ),
+            scale: Some("10"),
+            ..Case::default()
+        },
+        Case {
+            name: "timeline-reshaped",
+            // Posts listed by id in their author today, referenced by the
+            // author's id in the recommended design: the timelines' copies
+            // gain the author. Built beside today's (left as they are until
+            // the final step: the items of today's timelines compared),
+            // rebuilt in place by the final step.
+            model: small_club("parent-reference", Some("child-references")),
+            today: small_club("child-references", None),
+            moved: vec![
+                ("member|_id|posts", "post|author|_id"),
+                (
+                    "member_timeline|_id|items._id",
+                    "member_timeline|_id|items._id",
+                ),
+            ],
+            dropped: vec!["member|_id|posts"],
+            timeline: Some(
+                "member_timeline|follow|follower|followee|member|posts|author|created_at|5|5|post",
+            ),
+            beside: Some("squill_migration_member_timeline"),
             scale: Some("10"),
             ..Case::default()
         },
@@ -1721,6 +1752,41 @@ for d in db[coll].find({}):
 print(json.dumps({"buckets": n, "bad": bad}))
 "#;
 
+/// Every reader's timeline (spec `TIMELINES`) as recomputed from the data
+/// of today into `expected`, item by item; and the check means something:
+/// some readers follow outliers, and timelines are cut at the limit.
+fn timeline_as_expected(
+    python: &str,
+    uri: &str,
+    db: &str,
+    expected: &Path,
+    spec: &str,
+    case: &str,
+) {
+    let text = run_tool(
+        Command::new(python)
+            .args(["-c", TIMELINES, uri, db, "compare"])
+            .arg(expected)
+            .arg(spec),
+    );
+    let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert!(
+        seen["bad"] == serde_json::json!([])
+            && seen["readers"] == seen["timelines"]
+            && seen["outliers"].as_u64() > Some(0)
+            && seen["full"].as_u64() > Some(0),
+        "{case}: {spec}: {seen}"
+    );
+}
+
+/// Whether the database has no collection `name`.
+fn gone_collection(python: &str, uri: &str, db: &str, name: &str) -> bool {
+    !measure(python, uri, db, None)["count"]
+        .as_object()
+        .unwrap()
+        .contains_key(name)
+}
+
 fn measure(python: &str, uri: &str, db: &str, held: Option<(&str, &str)>) -> serde_json::Value {
     let (c, f) = held.unwrap_or(("", ""));
     let text = run_tool(Command::new(python).args(["-c", MEASURE, uri, db, c, f]));
@@ -2025,24 +2091,12 @@ fn run_cases(shard: usize) {
             }
         }
         if let Some(spec) = case.timeline {
-            let text = run_tool(
-                Command::new(&python)
-                    .args(["-c", TIMELINES, &uri, &db, "compare"])
-                    .arg(&expected)
-                    .arg(spec),
-            );
-            let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
-            // Every reader's timeline as recomputed, item by item; and the
-            // check means something: some readers follow outliers, and
-            // timelines are cut at the limit.
-            assert!(
-                seen["bad"] == serde_json::json!([])
-                    && seen["readers"] == seen["timelines"]
-                    && seen["outliers"].as_u64() > Some(0)
-                    && seen["full"].as_u64() > Some(0),
-                "{}: {seen}",
-                case.name
-            );
+            // (Beside today's until the final step.)
+            let spec = match case.beside {
+                Some(beside) => format!("{beside}|{}", spec.split_once('|').unwrap().1),
+                None => spec.to_string(),
+            };
+            timeline_as_expected(&python, &uri, &db, &expected, &spec, case.name);
         }
         // Run again: every step is skipped and nothing changes (a script
         // whose changes all wait for the final step has no step).
@@ -2270,6 +2324,15 @@ fn run_cases(shard: usize) {
                 assert_eq!(
                     gone[spec]["n"], 0,
                     "{}: {spec} after the final step",
+                    case.name
+                );
+            }
+            if let (Some(spec), Some(beside)) = (case.timeline, case.beside) {
+                // Rebuilt in place, the copy beside dropped.
+                timeline_as_expected(&python, &uri, &db, &expected, spec, case.name);
+                assert!(
+                    gone_collection(&python, &uri, &db, beside),
+                    "{}: {beside} after the final step",
                     case.name
                 );
             }

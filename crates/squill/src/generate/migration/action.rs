@@ -458,6 +458,9 @@ pub enum Cleanup {
     /// An outlier's children gathered into the arrays again (those added
     /// since the step), the items reshaped.
     Gather(Box<Gather>),
+    /// A timeline of today in a new shape: built again in place, the copy
+    /// the step built beside it dropped.
+    Timeline(Box<Timeline>),
 }
 
 /// A figure that checks data no step moves, before the final step drops it.

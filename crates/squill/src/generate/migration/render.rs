@@ -45,6 +45,7 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference → shared-id (each child again under its parent's id, the documents of today deleted in the final step)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
+    "a timeline of today whose shape changes (its copies, limit or outliers): built beside it, then again in place by the final step",
     "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
     "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
     "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
@@ -414,8 +415,16 @@ fn what(a: &Action) -> String {
             ..
         } => format!("{parent}: one document per parent embedded in {child}.{field}"),
         Action::Timeline(t) => format!(
-            "{}: for each {} document, the newest {} {} documents of those it follows in {}",
-            t.collection, t.readers, t.limit, t.items, t.follows.edges
+            "{}: for each {} document, the newest {} {} documents of those it follows in {}{}",
+            t.written(),
+            t.readers,
+            t.limit,
+            t.items,
+            t.follows.edges,
+            t.beside.as_ref().map_or(String::new(), |_| format!(
+                ", beside today's {} (rebuilt in place by the final step)",
+                t.collection
+            ))
         ),
         Action::Archive(a) => a.what(),
         Action::Overflow(o) => o.what(),
@@ -853,6 +862,7 @@ fn cleanup(out: &mut String, plan: &Plan, recommended: &Design) {
             Cleanup::Archived(a) => a.cleanup(),
             Cleanup::Overflow(o) => o.cleanup(),
             Cleanup::Gather(g) => g.cleanup(),
+            Cleanup::Timeline(t) => super::timeline::rebuild(t),
         });
     }
     // The validators that waited for the data of today to go.

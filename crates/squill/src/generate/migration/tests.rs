@@ -1101,11 +1101,29 @@ fn a_timeline_the_recommended_design_adds_is_built_after_the_posts_are_unwound()
 }
 
 #[test]
-fn a_timeline_of_today_whose_copies_change_is_refused() {
-    // Posts as their author's array of ids today: today's timeline is kept
-    // by name, but its copies gain the post's author, and no step rebuilds
-    // a timeline the design of today has already.
-    insta::assert_snapshot!(refused(&club("parent-reference", "child-references")));
+fn a_timeline_of_today_whose_copies_change_is_built_beside_it_and_rebuilt_in_place() {
+    // Posts as their author's array of ids today: the timeline of today is
+    // kept by name, but its copies gain the post's author. The step builds
+    // the new shape beside it (today's application reads today's until the
+    // final step), checked there; the final step rebuilds it in place, then
+    // sets its validator.
+    let text = moving(&club("parent-reference", "child-references"));
+    let step = text
+        .find("runStep(\"02-timeline-posts-member_timeline\"")
+        .expect("the step");
+    assert!(
+        text[step..].contains("\"into\":\"squill_migration_member_timeline\""),
+        "{text}"
+    );
+    let last = text.find("function squillDropOld()").expect("a final step");
+    let rebuild = text[last..]
+        .find("runStep(\"99-rebuild-member_timeline\"")
+        .expect("the rebuild");
+    let validator = text[last..]
+        .find("ensureCollection(\"member_timeline\"")
+        .expect("the deferred validator");
+    assert!(rebuild < validator, "{text}");
+    insta::assert_snapshot!(text);
 }
 
 /// category-paths (tests/fixtures/category-paths.yaml): a tree of

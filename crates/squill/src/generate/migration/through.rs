@@ -143,6 +143,14 @@ fn clash(first: &Plan, recommended: &Design) -> Option<String> {
             Cleanup::Overflow(_) | Cleanup::Gather(_) => {
                 return Some("the first stage reshapes an outlier's array".into());
             }
+            // Rebuilt in place by the final step, after the second stage
+            // has read it in today's shape.
+            Cleanup::Timeline(t) => {
+                return Some(format!(
+                    "the first stage rebuilds the timeline `{}`",
+                    t.collection
+                ));
+            }
             Cleanup::DropIndex { .. } | Cleanup::Archived(_) => continue,
         };
         // The second stage would write the field of today in place, and
