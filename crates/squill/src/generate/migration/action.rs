@@ -410,7 +410,8 @@ impl Action {
         match self {
             // The archive copies the live documents as the other steps
             // leave them.
-            Action::CopyIntoChild { .. } | Action::Archive(_) => true,
+            Action::CopyIntoChild { .. } => true,
+            Action::Archive(a) => !a.first,
             Action::IdFromCopy {
                 ref_path, target, ..
             } => ref_path.split('.').next() == Some(target.as_str()),

@@ -47,7 +47,7 @@ pub const SUPPORTED: &[&str] = &[
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
     "a timeline of today whose shape changes (its copies, limit or outliers): built beside it, then again in place by the final step",
     "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
-    "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
+    "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step); copied before the other steps when the archive keeps the live collection's shape of today",
     "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
 ];
 

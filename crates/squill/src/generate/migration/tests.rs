@@ -1471,6 +1471,81 @@ fn an_archive_dropped_moves_its_documents_back() {
     insta::assert_snapshot!(text);
 }
 
+/// The same, the recent orders shown with their customer's name: the live
+/// orders copy it (an extended reference), the archived ones do not.
+fn archived_orders_with_names() -> String {
+    let text = archived_orders();
+    let at = "    filter: {customer: eq, placed_at: since(90 days)}\n    sort: -placed_at\n    limit: 20\n";
+    assert!(text.contains(at));
+    text.replacen(
+        at,
+        &format!("{at}    include:\n      customer: {{fields: [name]}}\n"),
+        1,
+    )
+}
+
+#[test]
+fn an_archive_in_todays_shape_is_copied_before_the_live_collection_is_reshaped() {
+    // The archive keeps the customer's id as today; the live orders' ids
+    // become `{_id, name}` in place: the old orders are copied first.
+    let text = moving(&archived_orders_with_names());
+    let archive = text.find("runStep(\"01-archive-order-order_archive\"");
+    let copy = text.find("runStep(\"02-copy-orders-customer\"");
+    assert!(archive.is_some() && archive < copy, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn an_archive_whose_live_documents_are_embedded_is_refused() {
+    // A million customers of 200 orders, 30 days of them live: the live
+    // orders are embedded in the customer (its page shows the latest),
+    // the archived ones in their own collection, the latest 5 of them in
+    // the customer too. No step embeds by age: refused, saying where.
+    let text = refused(
+        "name: s11-small
+entities:
+  customer:
+    count: 1000000
+    fields: {name: string(24), email: string(30)}
+  order:
+    count: 200000000
+    fields:
+      placed_at: date
+      status: {type: string(10), enum: [placed, paid, shipped, delivered, returned]}
+      total: decimal
+relationships:
+  orders:
+    parent: customer
+    child: order
+    children: {min: 0, typical: 200, max: 2000}
+    standalone: true
+    child_field: customer
+operations:
+  recent_orders:
+    read: order
+    rate: 5000
+    filter: {customer: eq, placed_at: since(30 days)}
+    sort: -placed_at
+    limit: 20
+  customer_page:
+    read: customer
+    rate: 3000
+    filter: {_id: eq}
+    include:
+      orders: {fields: [placed_at, total], limit: 5, sort: -placed_at}
+  place_order:
+    insert: order
+    links: [orders]
+    rate: 5
+current:
+  orders: parent-reference
+  without: {archive: [order]}
+",
+    );
+    assert!(text.contains("(in `customer.orders`)"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
 /// Listings of three kinds (examples/scenarios/s04-marketplace-kinds.yaml),
 /// each kind in a collection of its own today.
 fn listings() -> String {
