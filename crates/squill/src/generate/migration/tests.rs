@@ -1581,3 +1581,41 @@ fn a_polymorphic_collection_dropped_is_split_by_kind() {
     );
     insta::assert_snapshot!(text);
 }
+
+/// Listings whose searches show their seller's name: each kind copies it
+/// (an extended reference), in its own collection and in the shared one.
+fn listings_with_sellers(current: &str) -> String {
+    let mut text = listings();
+    for op in ["search_cars", "search_phones", "search_flats"] {
+        let at = text.find(&format!("  {op}:\n")).expect("the search");
+        let end = at + text[at..].find("    limit: 24\n").expect("its limit") + 14;
+        text.insert_str(end, "    include:\n      seller: {fields: [name]}\n");
+    }
+    text + current
+}
+
+#[test]
+fn kinds_with_the_same_copies_merge_into_a_polymorphic_collection() {
+    // Each kind's `seller` is `{_id, name}` in both designs: the same data,
+    // though each copy comes from the kind's own relationship.
+    let text = moving(&listings_with_sellers(""));
+    assert!(
+        text.contains("runStep(\"01-kind-car_listing-listing\""),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn kinds_that_move_into_a_polymorphic_collection_and_change_layout_are_refused() {
+    // The sellers' ids today, copies recommended: the kinds' documents
+    // move as they are, so the shared collection would get today's ids.
+    let text = refused(&listings_with_sellers(
+        "  cars: parent-reference\n  phones: parent-reference\n  flats: parent-reference\n",
+    ));
+    assert!(
+        text.contains("`car_listing.seller` is an objectId, `listing.seller` a sub-document"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
