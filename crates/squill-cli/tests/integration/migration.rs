@@ -426,6 +426,25 @@ fn tags_read_both_ways(layout: &str, current: Option<&str>) -> String {
     )
 }
 
+/// book-tags whose link's attribute only the tag's page shows (the book's
+/// page shows its tags' names): today's two-way keeps it in the tags'
+/// arrays, advise's extended reference in the books'.
+fn tags_read_from_tags(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = tags_read_both_ways("many-to-many-two-way", None);
+    let (pin, page) = (
+        "    layout: many-to-many-two-way\n",
+        "      tags: {fields: [name, added_at]}\n",
+    );
+    assert!(
+        text.contains(pin) && text.contains(page),
+        "book-tags' pages"
+    );
+    let text = text
+        .replacen(pin, "", 1)
+        .replacen(page, "      tags: {fields: [name]}\n", 1);
+    pinned(&text, "    standalone: true\n", "tags", layout, current)
+}
+
 /// Users following users (a many-to-many of an entity with itself): the
 /// parent's array lists whom a user follows, the child's its followers.
 fn follows(layout: &str, current: Option<&str>) -> String {
@@ -998,6 +1017,22 @@ fn cases() -> Vec<Case> {
                 ("book|_id|tags", "tag|books|_id"),
             ],
             attributes: vec!["tag|books|added_at|book|tags"],
+            scale: Some("40"),
+            ..Case::default()
+        },
+        Case {
+            name: "attributes-move-to-the-other-array",
+            // Both sides keep an array today, the link's attribute in the
+            // tags'; advise's extended reference keeps the books' only,
+            // each item with the tag's name and the attribute, taken from
+            // the item of the tag's array that names the book.
+            model: tags_read_from_tags(None, Some("many-to-many-two-way")),
+            today: tags_read_from_tags(Some("many-to-many-two-way"), None),
+            moved: vec![("book|_id|tags", "book|_id|tags")],
+            copies: vec!["book|tags|name|tag|name"],
+            attributes: vec!["book|tags|added_at|tag|books"],
+            dropped: vec!["tag|_id|books"],
+            // Books with several tags: an attribute from the wrong link shows.
             scale: Some("40"),
             ..Case::default()
         },

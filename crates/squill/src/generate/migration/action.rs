@@ -85,6 +85,16 @@ impl EdgeRef {
     }
 }
 
+/// The link's attributes a side's array takes from the other side's array
+/// of today (both keep one; the attributes move): the other document's
+/// array `back` (in `LinkItems::other`), its item naming this document at
+/// `_id`, each attribute from the item's field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TheirAttributes {
+    pub back: String,
+    pub attributes: Vec<ItemField>,
+}
+
 /// The newest `k` children by `sort` (descending).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Latest {
@@ -203,7 +213,8 @@ pub enum Action {
     /// same: run last, as it changes the path other steps read ids at):
     /// the bare id when `copies` and `attributes` are empty, else `{_id,
     /// copies…, attributes…}`, the copies looked up in `other` by the id,
-    /// the link's attributes kept from the item.
+    /// the link's attributes kept from the item, or (`theirs`) taken from
+    /// the item of the other side's array that names the document.
     LinkItems {
         relationship: String,
         collection: String,
@@ -212,6 +223,7 @@ pub enum Action {
         other: String,
         copies: Vec<ItemField>,
         attributes: Vec<ItemField>,
+        theirs: Option<Box<TheirAttributes>>,
     },
     /// parent-reference → bucket: the children of each batch of parents
     /// grouped into the documents of a bucket collection.

@@ -29,7 +29,7 @@ pub const SUPPORTED: &[&str] = &[
     "two-way-extended-reference → many-to-many-one-way, two-way (the copies taken out of each side's array) or edge-collection",
     "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way, each array's side as the design marks it",
     "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
-    "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
+    "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none, or had an array without them)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
     "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",

@@ -625,6 +625,29 @@ fn many_to_many_one_way_to_two_way_with_the_links_attributes() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn the_links_attributes_move_to_the_other_sides_array() {
+    // Only the tag's page shows the link's attribute: today's two-way keeps
+    // it in the tags' arrays; advise's extended reference keeps the books'
+    // array alone, each item with the tag's name and the attribute, taken
+    // from the item of the tag's array that names the book.
+    let model = include_str!("../../advise/tests/book-tags.yaml").replacen(
+        "      tags: {fields: [name, added_at]}\n",
+        "      tags: {fields: [name]}\n",
+        1,
+    );
+    let model = format!(
+        "{model}  tag_page:\n    read: tag\n    rate: 50\n    filter: {{_id: eq}}\n    include:\n      books: {{fields: [title, added_at]}}\ncurrent:\n  tags: many-to-many-two-way\n"
+    );
+    let text = moving(&model);
+    assert!(
+        text.contains(r#"{"$ifNull":["$$o.books",[]]}"#)
+            && text.contains(r#"squillFilled("tag", "books", ["added_at"])"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// books-authors read from the authors' side only (the book's page left
 /// out): an extended reference keeps the books' titles in the authors'
 /// arrays, the child's array of `{_id, copies…}` of its parents.
