@@ -246,6 +246,66 @@ fn with_sellers(mut text: String) -> String {
     text
 }
 
+/// The orders of today with no archive.
+const NO_ARCHIVE: &str = "parent-reference\n  without: {archive: [order]}";
+
+/// All orders in one collection today, half of them placed today, the rest
+/// in 2024, past the archive's 90 days, and `model` recommending an
+/// archive: every order of today once after the final step, the recent
+/// ones still in `order`, the old ones in `order_archive` (a document in
+/// both, or in neither, changes the count or the digest; one side empty
+/// fails too).
+fn archived(name: &'static str, model: String) -> Case {
+    Case {
+        name,
+        model,
+        today: orders_in_one_collection(),
+        prepare: Some(HALF_PLACED_TODAY),
+        split: Some((
+            "order|_id|customer",
+            "order|_id|customer+order_archive|_id|customer",
+        )),
+        ..Case::default()
+    }
+}
+
+/// The sellers of the listings of today, in the kinds' collections.
+const SELLERS: &str = "car_listing|_id|seller+phone_listing|_id|seller+flat_listing|_id|seller";
+
+/// The listings' kinds merged into `listing` (`moved`: the links of today
+/// and where they must be after), each kind's collection dropped in the
+/// final step.
+fn kinds_merged(
+    name: &'static str,
+    model: String,
+    today: String,
+    moved: Vec<(&'static str, &'static str)>,
+) -> Case {
+    Case {
+        name,
+        model,
+        today,
+        moved,
+        kinds: Some((
+            "listing",
+            "kind",
+            &["car_listing", "phone_listing", "flat_listing"],
+        )),
+        dropped: vec![
+            "car_listing|_id|seller",
+            "phone_listing|_id|seller",
+            "flat_listing|_id|seller",
+        ],
+        // The checker samples each parameter from the first document that
+        // has its path: the kind from the first listing, a car, so the
+        // phones' and flats' searches look for cars with a phone's brand
+        // (generate's own data passes only because it writes every kind's
+        // fields into every document).
+        expect_fail: vec!["search_phones", "search_flats"],
+        ..Case::default()
+    }
+}
+
 /// The `_id`s of each kind's collection against those of the polymorphic
 /// collection with that kind, measured by pymongo: `shared`,
 /// `discriminator`, then the kinds (each its collection's name).
@@ -271,6 +331,11 @@ const OUTLIERS_OF_TODAY: &str = r#"db.event.find({}).forEach((e) => {
                   db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
                   db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
                 })"#;
+
+/// Half of today's orders (the first by `_id`) placed today, the rest in
+/// 2024 as generated: past an archive's horizon of 90 days.
+const HALF_PLACED_TODAY: &str = "const ids = db.order.find({}, { _id: 1 }).sort({ _id: 1 }).toArray().map((d) => d._id); \
+     db.order.updateMany({ _id: { $in: ids.slice(0, Math.floor(ids.length / 2)) } }, { $set: { placed_at: new Date() } })";
 
 /// Settings under which an embedded array holds at most 3 items (the
 /// outlier's threshold).
@@ -1271,111 +1336,41 @@ fn cases() -> Vec<Case> {
             scale: Some("10"),
             ..Case::default()
         },
+        archived("archive-added", archived_orders(None, Some(NO_ARCHIVE))),
         Case {
-            name: "archive-added",
-            // All orders in one collection today; half of them placed
-            // today, the rest in 2024, past the archive's 90 days.
-            model: archived_orders(
-                None,
-                Some("parent-reference\n  without: {archive: [order]}"),
-            ),
-            today: orders_in_one_collection(),
-            prepare: Some(
-                "const ids = db.order.find({}, { _id: 1 }).sort({ _id: 1 }).toArray().map((d) => d._id); \
-                 db.order.updateMany({ _id: { $in: ids.slice(0, Math.floor(ids.length / 2)) } }, { $set: { placed_at: new Date() } })",
-            ),
-            // Every order of today once after the final step: the recent
-            // ones still in `order`, the old ones in `order_archive` (a
-            // document in both, or in neither, changes the count or the
-            // digest; one side empty fails too).
-            split: Some((
-                "order|_id|customer",
-                "order|_id|customer+order_archive|_id|customer",
-            )),
-            ..Case::default()
-        },
-        Case {
-            name: "archive-in-todays-shape",
+            // The archived ones with the bare id of today.
+            kept_ids: vec!["order_archive|_id|customer"],
             // As archive-added, the live orders' reference becoming
             // `{_id, name}` in place: the archive keeps today's id, so the
             // old orders are copied first (copied after, they would hold
             // the name against the archive's validator).
-            model: archived_orders_with_names(
-                None,
-                Some("parent-reference\n  without: {archive: [order]}"),
-            ),
-            today: orders_in_one_collection(),
-            prepare: Some(
-                "const ids = db.order.find({}, { _id: 1 }).sort({ _id: 1 }).toArray().map((d) => d._id); \
-                 db.order.updateMany({ _id: { $in: ids.slice(0, Math.floor(ids.length / 2)) } }, { $set: { placed_at: new Date() } })",
-            ),
-            // Every order once after the final step, under its customer;
-            // the archived ones with the bare id of today.
-            split: Some((
-                "order|_id|customer",
-                "order|_id|customer+order_archive|_id|customer",
-            )),
-            kept_ids: vec!["order_archive|_id|customer"],
-            ..Case::default()
+            ..archived(
+                "archive-in-todays-shape",
+                archived_orders_with_names(None, Some(NO_ARCHIVE)),
+            )
         },
-        Case {
-            name: "polymorphic-added",
-            model: listings(),
-            today: listings_apart(),
-            // Every listing's seller, from the three collections into one.
-            moved: vec![(
-                "car_listing|_id|seller+phone_listing|_id|seller+flat_listing|_id|seller",
-                "listing|_id|seller",
-            )],
-            kinds: Some((
-                "listing",
-                "kind",
-                &["car_listing", "phone_listing", "flat_listing"],
-            )),
-            dropped: vec![
-                "car_listing|_id|seller",
-                "phone_listing|_id|seller",
-                "flat_listing|_id|seller",
-            ],
-            // The checker samples each parameter from the first document
-            // that has its path: the kind from the first listing, a car, so
-            // the phones' and flats' searches look for cars with a phone's
-            // brand (generate's own data passes only because it writes
-            // every kind's fields into every document).
-            expect_fail: vec!["search_phones", "search_flats"],
-            ..Case::default()
-        },
-        Case {
-            name: "polymorphic-added-with-copies",
-            // Each kind's seller `{_id, name}` in its collection today and
-            // in the shared one: the same data (each copy's origin its own
-            // kind's relationship), merged as it is.
-            model: with_sellers(listings()),
-            today: with_sellers(listings_apart()),
-            moved: vec![
-                (
-                    "car_listing|_id|seller+phone_listing|_id|seller+flat_listing|_id|seller",
-                    "listing|_id|seller",
-                ),
+        // Every listing's seller, from the three collections into one.
+        kinds_merged(
+            "polymorphic-added",
+            listings(),
+            listings_apart(),
+            vec![(SELLERS, "listing|_id|seller")],
+        ),
+        // Each kind's seller `{_id, name}` in its collection today and in
+        // the shared one: the same data (each copy's origin its own kind's
+        // relationship), merged as it is.
+        kinds_merged(
+            "polymorphic-added-with-copies",
+            with_sellers(listings()),
+            with_sellers(listings_apart()),
+            vec![
+                (SELLERS, "listing|_id|seller"),
                 (
                     "car_listing|_id|seller.name+phone_listing|_id|seller.name+flat_listing|_id|seller.name",
                     "listing|_id|seller.name",
                 ),
             ],
-            kinds: Some((
-                "listing",
-                "kind",
-                &["car_listing", "phone_listing", "flat_listing"],
-            )),
-            dropped: vec![
-                "car_listing|_id|seller",
-                "phone_listing|_id|seller",
-                "flat_listing|_id|seller",
-            ],
-            // (As polymorphic-added: the checker's sample of the kind.)
-            expect_fail: vec!["search_phones", "search_flats"],
-            ..Case::default()
-        },
+        ),
         Case {
             name: "bucket-by-count",
             model: comments(None, Some("parent-reference")),
