@@ -269,6 +269,18 @@ fn archived(name: &'static str, model: String) -> Case {
     }
 }
 
+/// Listings whose kinds keep their seller's id today: pinned to a parent
+/// reference (`pin`, the data of today), or so in `current:`.
+fn sellers_of_today(text: String, pin: bool) -> String {
+    if pin {
+        let at = "    child_field: seller\n";
+        assert_eq!(text.matches(at).count(), 3, "the kinds' sellers");
+        return text.replace(at, &format!("{at}    layout: parent-reference\n"));
+    }
+    assert!(text.contains("\ncurrent:\n"), "the listings' current:");
+    text + "  cars: parent-reference\n  phones: parent-reference\n  flats: parent-reference\n"
+}
+
 /// The sellers of the listings of today, in the kinds' collections.
 const SELLERS: &str = "car_listing|_id|seller+phone_listing|_id|seller+flat_listing|_id|seller";
 
@@ -1368,6 +1380,22 @@ fn cases() -> Vec<Case> {
                 (
                     "car_listing|_id|seller.name+phone_listing|_id|seller.name+flat_listing|_id|seller.name",
                     "listing|_id|seller.name",
+                ),
+            ],
+        ),
+        // The sellers' ids today, their names copied in the shared
+        // collection: each kind's reference made `{_id, name}` in its own
+        // collection first, then the kinds merged; every listing with its
+        // seller's id and, walked from today's id, its name.
+        kinds_merged(
+            "polymorphic-added-layouts-first",
+            sellers_of_today(with_sellers(listings()), false),
+            sellers_of_today(with_sellers(listings_apart()), true),
+            vec![
+                (SELLERS, "listing|_id|seller"),
+                (
+                    "car_listing|_id|seller^seller.-:name+phone_listing|_id|seller^seller.-:name+flat_listing|_id|seller^seller.-:name",
+                    "listing|_id|seller.name#",
                 ),
             ],
         ),

@@ -42,6 +42,10 @@ pub struct Plan {
     /// The first of two stages, when the steps above are the second: the
     /// migration passes through an intermediate design (see `through`).
     pub through: Option<Box<super::through::Through>>,
+    /// Relationships whose layout changes while one of their entities
+    /// moves into or out of a polymorphic collection (also in `refused`):
+    /// their layouts may change first, in the collections of today.
+    pub with_kinds: Vec<String>,
 }
 
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
@@ -92,6 +96,7 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
                 "`{}`: a kind that moves into or out of a polymorphic collection changes its layout too",
                 rel.relationship
             ));
+            p.with_kinds.push(rel.relationship.clone());
             continue;
         }
         p.changes.push((

@@ -46,7 +46,7 @@ pub const SUPPORTED: &[&str] = &[
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
     "a timeline of today whose shape changes (its copies, limit or outliers): built beside it, then again in place by the final step",
-    "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
+    "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check; a kind's relationship that changes layout changes it first in the kind's collection (two stages)",
     "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step); copied before the other steps when the archive keeps the live collection's shape of today",
     "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
 ];
@@ -454,9 +454,17 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
     );
     if !plan.changes.is_empty() {
         out.push_str("// What changes:\n");
-        let through = plan.through.as_ref().map(|t| &t.relationships);
+        let through = plan.through.as_deref();
         for (rel, from, to) in &plan.changes {
-            if through.is_some_and(|t| t.contains(rel)) {
+            let via = through
+                .filter(|t| t.relationships.contains(rel))
+                .map(|t| t.via);
+            if via == Some(super::through::Via::Layouts) {
+                let _ = writeln!(
+                    out,
+                    "//   {rel}: {from} → {to} (first, in the collections of today; then the kinds move)"
+                );
+            } else if via.is_some() {
                 let _ = writeln!(
                     out,
                     "//   {rel}: {from} → parent-reference → {to} (two stages: no step goes straight from {from} to {to})"
@@ -550,8 +558,26 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     let mut before = "before";
     let mut figs = figs;
     if let Some(t) = first {
-        steps(&mut out, &t.actions, 0, &[]);
-        stage_verification(&mut out, &figs, &t.relationships);
+        steps(&mut out, &t.actions, 0, &[], &|a| t.bypass(a, recommended));
+        // The kinds' collections reshaped past today's validator: theirs
+        // in the intermediate design, after the data, as the recommended
+        // ones are (the final step drops the collections).
+        for c in &t.design.collections {
+            if t.actions
+                .iter()
+                .any(|a| t.bypass(a, recommended) && collection(a) == c.name)
+            {
+                let _ = writeln!(
+                    out,
+                    "\n// The validator of {} as its documents now are (until the final step drops it).\n\
+                     ensureCollection({}, {});",
+                    c.name,
+                    js(&c.name),
+                    schema::validator(c)
+                );
+            }
+        }
+        stage_verification(&mut out, &figs, t);
         figs = figures(&plan.actions, &plan.checks, from, recommended);
         out.push_str("\n// ---- The second stage's source (the first stage's result), measured before its first step ----\nconst before2 = squillBeforeStage(\"50-before-2\", () => [\n");
         for f in &figs {
@@ -574,7 +600,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     }
     let offset = first.map_or(0, |t| t.actions.len());
     let created: Vec<&str> = first.map(|t| t.created(today)).unwrap_or_default();
-    steps(&mut out, &plan.actions, offset, &created);
+    steps(&mut out, &plan.actions, offset, &created, &|_| false);
 
     out.push_str(
         "\n// ---- Validators and indexes of the recommended design, after the data ----\n",
@@ -606,8 +632,15 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
 }
 
 /// The blocks of `actions`, numbered after `offset` steps; `created`, the
-/// collections an earlier stage wrote (no index of their own yet).
-fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) {
+/// collections an earlier stage wrote (no index of their own yet);
+/// `bypass`, the steps that write past the validator of today.
+fn steps(
+    out: &mut String,
+    actions: &[Action],
+    offset: usize,
+    created: &[&str],
+    bypass: &dyn Fn(&Action) -> bool,
+) {
     for (k, a) in actions.iter().enumerate() {
         let n = offset + k;
         let id = a.id(n + 1);
@@ -765,7 +798,7 @@ fn steps(out: &mut String, actions: &[Action], offset: usize, created: &[&str]) 
         // Today's validator wants the reference the documents written
         // under their parent's id drop; the recommended one, set after the
         // data, holds them.
-        let options = if matches!(a, Action::Rekey { .. }) {
+        let options = if matches!(a, Action::Rekey { .. }) || bypass(a) {
             ", { bypassDocumentValidation: true }"
         } else {
             ""
@@ -794,12 +827,20 @@ fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) 
 /// Through a parent reference: the first stage's figures, checked once its
 /// steps are done and before the second stage reads its result (a re-run
 /// finds them passed, as the second stage may change the data they read).
-fn stage_verification(out: &mut String, figs: &[super::verify::Figure], rels: &[String]) {
+fn stage_verification(
+    out: &mut String,
+    figs: &[super::verify::Figure],
+    t: &super::through::Through,
+) {
+    let what = match t.via {
+        super::through::Via::ParentReference => "as parent references",
+        super::through::Via::Layouts => "on their recommended layouts in the collections of today",
+    };
     let _ = writeln!(
         out,
-        "\n// ---- Verification of the first stage ({} as parent references), once, before the second reads it ----\n\
+        "\n// ---- Verification of the first stage ({} {what}), once, before the second reads it ----\n\
          if (squillProgress().findOne({{ _id: \"50-first-stage\" }}) === null) {{",
-        rels.join(", ")
+        t.relationships.join(", ")
     );
     let mut block = String::new();
     compare(&mut block, figs, "before");
