@@ -37,6 +37,11 @@ pub use render::SUPPORTED;
 use crate::design::{Design, Layout};
 use crate::model::Model;
 
+/// The design of today with some relationships on the layouts given (a
+/// stage a migration passes through: `advise::through_design`), or why it
+/// cannot be made.
+pub type ThroughDesign<'a> = dyn Fn(&[(String, Layout)]) -> Result<Design, String> + 'a;
+
 /// Parents (or children) a step reads per batch, unless told otherwise.
 pub const DEFAULT_BATCH: u64 = 1000;
 
@@ -81,7 +86,7 @@ pub fn migration(
     today: &Design,
     recommended: &Design,
     batch: u64,
-    through: &dyn Fn(&[(String, Layout)]) -> Result<Design, String>,
+    through: &ThroughDesign<'_>,
 ) -> Result<Migration, MigrationError> {
     let plan = plan::plan(model, today, recommended);
     let pinned = |rel: &str| {
@@ -124,7 +129,7 @@ fn two_stages(
     today: &Design,
     recommended: &Design,
     direct: plan::Plan,
-    through: &dyn Fn(&[(String, Layout)]) -> Result<Design, String>,
+    through: &ThroughDesign<'_>,
 ) -> Result<plan::Plan, Vec<String>> {
     let rels = through::candidates(&direct, today, recommended);
     if rels.is_empty() {
@@ -214,7 +219,7 @@ fn layouts_first(
     today: &Design,
     recommended: &Design,
     direct: plan::Plan,
-    through: &dyn Fn(&[(String, Layout)]) -> Result<Design, String>,
+    through: &ThroughDesign<'_>,
 ) -> Result<plan::Plan, Vec<String>> {
     let layouts: Vec<(String, Layout)> = direct
         .with_kinds
