@@ -223,10 +223,11 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
             path.display()
         );
     };
-    // The design of today with some relationships as parent references:
-    // the stage a change no step covers directly passes through.
-    let through = |rels: &[String]| {
-        squill::advise::through_reference_design(&model, &settings, common.mix.as_deref(), rels)
+    // The design of today with some relationships on other layouts (parent
+    // references, or the recommended ones): the stage a change no step
+    // covers directly passes through.
+    let through = |layouts: &[(String, squill::design::Layout)]| {
+        squill::advise::through_design(&model, &settings, common.mix.as_deref(), layouts)
             .map_err(|e| e.to_string())
     };
     let migration = generate::migration::migration(

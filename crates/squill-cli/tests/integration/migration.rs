@@ -230,6 +230,20 @@ fn orders_in_one_collection() -> String {
     aged.iter().fold(text, |t, a| t.replace(a, "range"))
 }
 
+/// s11-orders with the recent orders shown with their customer's name: the
+/// live orders copy it (an extended reference), the archived ones keep the
+/// customer's id as today.
+fn archived_orders_with_names(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = archived_orders(layout, current);
+    let at = "    sort: -placed_at\n    limit: 20\n  old_orders:\n";
+    assert!(text.contains(at), "s11 reads the recent orders");
+    text.replacen(
+        at,
+        "    sort: -placed_at\n    limit: 20\n    include:\n      customer: {fields: [name]}\n  old_orders:\n",
+        1,
+    )
+}
+
 /// Listings of three kinds (examples/scenarios/s04-marketplace-kinds.yaml),
 /// each kind in a collection of its own today (`without: {polymorphic:
 /// all}`).
@@ -253,6 +267,90 @@ fn listings_apart() -> String {
     let across = "  search_by_city:\n    description: every kind in a city, in a price range\n    read: [car_listing, phone_listing, flat_listing]\n    rate: 1000\n    filter: {city: eq, price: range(0.2)}\n    sort: price\n    limit: 24\n    fields: [title, price]\n";
     assert!(text.contains(across), "s04 searches across kinds");
     text.replacen(across, "", 1)
+}
+
+/// Listings (`listings` or `listings_apart`) whose searches show their
+/// seller's name: each kind copies it (an extended reference), in its own
+/// collection today and in the shared one.
+fn with_sellers(mut text: String) -> String {
+    for op in ["search_cars", "search_phones", "search_flats"] {
+        let at = text.find(&format!("  {op}:\n")).expect("the search");
+        let end = at + text[at..].find("    limit: 24\n").expect("its limit") + 14;
+        text.insert_str(end, "    include:\n      seller: {fields: [name]}\n");
+    }
+    text
+}
+
+/// The orders of today with no archive.
+const NO_ARCHIVE: &str = "parent-reference\n  without: {archive: [order]}";
+
+/// All orders in one collection today, half of them placed today, the rest
+/// in 2024, past the archive's 90 days, and `model` recommending an
+/// archive: every order of today once after the final step, the recent
+/// ones still in `order`, the old ones in `order_archive` (a document in
+/// both, or in neither, changes the count or the digest; one side empty
+/// fails too).
+fn archived(name: &'static str, model: String) -> Case {
+    Case {
+        name,
+        model,
+        today: orders_in_one_collection(),
+        prepare: Some(HALF_PLACED_TODAY),
+        split: Some((
+            "order|_id|customer",
+            "order|_id|customer+order_archive|_id|customer",
+        )),
+        ..Case::default()
+    }
+}
+
+/// Listings whose kinds keep their seller's id today: pinned to a parent
+/// reference (`pin`, the data of today), or so in `current:`.
+fn sellers_of_today(text: String, pin: bool) -> String {
+    if pin {
+        let at = "    child_field: seller\n";
+        assert_eq!(text.matches(at).count(), 3, "the kinds' sellers");
+        return text.replace(at, &format!("{at}    layout: parent-reference\n"));
+    }
+    assert!(text.contains("\ncurrent:\n"), "the listings' current:");
+    text + "  cars: parent-reference\n  phones: parent-reference\n  flats: parent-reference\n"
+}
+
+/// The sellers of the listings of today, in the kinds' collections.
+const SELLERS: &str = "car_listing|_id|seller+phone_listing|_id|seller+flat_listing|_id|seller";
+
+/// The listings' kinds merged into `listing` (`moved`: the links of today
+/// and where they must be after), each kind's collection dropped in the
+/// final step.
+fn kinds_merged(
+    name: &'static str,
+    model: String,
+    today: String,
+    moved: Vec<(&'static str, &'static str)>,
+) -> Case {
+    Case {
+        name,
+        model,
+        today,
+        moved,
+        kinds: Some((
+            "listing",
+            "kind",
+            &["car_listing", "phone_listing", "flat_listing"],
+        )),
+        dropped: vec![
+            "car_listing|_id|seller",
+            "phone_listing|_id|seller",
+            "flat_listing|_id|seller",
+        ],
+        // The checker samples each parameter from the first document that
+        // has its path: the kind from the first listing, a car, so the
+        // phones' and flats' searches look for cars with a phone's brand
+        // (generate's own data passes only because it writes every kind's
+        // fields into every document).
+        expect_fail: vec!["search_phones", "search_flats"],
+        ..Case::default()
+    }
 }
 
 /// The `_id`s of each kind's collection against those of the polymorphic
@@ -280,6 +378,11 @@ const OUTLIERS_OF_TODAY: &str = r#"db.event.find({}).forEach((e) => {
                   db.event.updateOne({ _id: e._id }, { $set: { attendees: a } });
                   db.attendee.insertMany([1, 2].map((n) => ({ _id: new ObjectId(), name: `past ${n}`, registered_at: new Date(Date.UTC(2024, 0, 3, n)), event: e._id })));
                 })"#;
+
+/// Half of today's orders (the first by `_id`) placed today, the rest in
+/// 2024 as generated: past an archive's horizon of 90 days.
+const HALF_PLACED_TODAY: &str = "const ids = db.order.find({}, { _id: 1 }).sort({ _id: 1 }).toArray().map((d) => d._id); \
+     db.order.updateMany({ _id: { $in: ids.slice(0, Math.floor(ids.length / 2)) } }, { $set: { placed_at: new Date() } })";
 
 /// Settings under which an embedded array holds at most 3 items (the
 /// outlier's threshold).
@@ -441,6 +544,25 @@ fn tags_read_both_ways(layout: &str, current: Option<&str>) -> String {
         Some(layout),
         current,
     )
+}
+
+/// book-tags whose link's attribute only the tag's page shows (the book's
+/// page shows its tags' names): today's two-way keeps it in the tags'
+/// arrays, advise's extended reference in the books'.
+fn tags_read_from_tags(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = tags_read_both_ways("many-to-many-two-way", None);
+    let (pin, page) = (
+        "    layout: many-to-many-two-way\n",
+        "      tags: {fields: [name, added_at]}\n",
+    );
+    assert!(
+        text.contains(pin) && text.contains(page),
+        "book-tags' pages"
+    );
+    let text = text
+        .replacen(pin, "", 1)
+        .replacen(page, "      tags: {fields: [name]}\n", 1);
+    pinned(&text, "    standalone: true\n", "tags", layout, current)
 }
 
 /// Users following users (a many-to-many of an entity with itself): the
@@ -744,26 +866,28 @@ print(json.dumps(out))
 
 /// Each reader's timeline recomputed from the data of today, by pymongo:
 /// `expect` writes, for spec `timeline|edges|follower|followed|parents|
-/// array|ref|sort|limit|threshold`, each reader's expected items (the
-/// newest `limit` posts embedded in the followed parents with at most
-/// `threshold` followers, each with its parent's id at `ref`, by `sort`
-/// descending, then `_id`) and outliers to a file; `compare` reads the
-/// timelines after the migration and reports those that differ, item by
-/// item.
+/// array|ref|sort|limit|threshold[|items]`, each reader's expected items
+/// (the newest `limit` posts embedded in the followed parents with at most
+/// `threshold` followers, or with `items` the documents of that collection
+/// whose ids the parents' arrays list, each with its parent's id at `ref`,
+/// by `sort` descending, then `_id`) and outliers to a file; `compare`
+/// reads the timelines after the migration and reports those that differ,
+/// item by item.
 const TIMELINES: &str = r#"
 import functools, sys
 from bson import json_util
 from pymongo import MongoClient
 db = MongoClient(sys.argv[1])[sys.argv[2]]
 mode, path = sys.argv[3], sys.argv[4]
-timeline, edges, follower, followed, parents, array, ref, sort, limit, threshold = sys.argv[5].split("|")
+timeline, edges, follower, followed, parents, array, ref, sort, limit, threshold, *listed = sys.argv[5].split("|")
 limit, threshold = int(limit), int(threshold)
+docs = {d["_id"]: d for d in db[listed[0]].find({})} if listed else None
 if mode == "expect":
     counts, follows = {}, {}
     for e in db[edges].find({}):
         counts[e[followed]] = counts.get(e[followed], 0) + 1
         follows.setdefault(e[follower], set()).add(e[followed])
-    items = {p["_id"]: [dict(i, **{ref: p["_id"]}) for i in p.get(array) or []] for p in db[parents].find({})}
+    items = {p["_id"]: [dict(docs[i] if listed else i, **{ref: p["_id"]}) for i in p.get(array) or []] for p in db[parents].find({})}
     def cmp(a, b):
         if a[sort] != b[sort]:
             return -1 if a[sort] > b[sort] else 1
@@ -824,6 +948,9 @@ struct Case {
     /// Specs whose values must be bare ids after the migration (copies
     /// taken out of references) and were sub-documents before.
     bare: Vec<&'static str>,
+    /// Specs whose values must be bare ids after the migration, as today's
+    /// are (a shape kept while another collection's changes).
+    kept_ids: Vec<&'static str>,
     /// Specs that hold links until the final step and none after it (run
     /// with DROP_OLD = true, then the cookbook again).
     dropped: Vec<&'static str>,
@@ -873,6 +1000,11 @@ struct Case {
     /// A timeline the migration builds: a `TIMELINES` spec, each reader's
     /// timeline recomputed from the data of today and compared after.
     timeline: Option<&'static str>,
+    /// The collection the migration builds that timeline in, beside
+    /// today's (which it must leave as it is), until the final step
+    /// rebuilds the timeline in place: compared there before the final
+    /// step, and in the timeline's own collection after it.
+    beside: Option<&'static str>,
     /// Instances per top entity in the data of today (4 unless given): a
     /// case whose links would all be there at 4 (everyone following
     /// everyone) needs more to tell the sides apart.
@@ -1202,6 +1334,22 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "attributes-move-to-the-other-array",
+            // Both sides keep an array today, the link's attribute in the
+            // tags'; advise's extended reference keeps the books' only,
+            // each item with the tag's name and the attribute, taken from
+            // the item of the tag's array that names the book.
+            model: tags_read_from_tags(None, Some("many-to-many-two-way")),
+            today: tags_read_from_tags(Some("many-to-many-two-way"), None),
+            moved: vec![("book|_id|tags", "book|_id|tags")],
+            copies: vec!["book|tags|name|tag|name"],
+            attributes: vec!["book|tags|added_at|tag|books"],
+            dropped: vec!["tag|_id|books"],
+            // Books with several tags: an attribute from the wrong link shows.
+            scale: Some("40"),
+            ..Case::default()
+        },
+        Case {
             name: "one-way-to-extended-in-child-array",
             // The authors' array of book ids gains the books' titles.
             model: authors_from_authors("extended-reference", Some("many-to-many-one-way")),
@@ -1413,55 +1561,80 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
-            name: "archive-added",
-            // All orders in one collection today; half of them placed
-            // today, the rest in 2024, past the archive's 90 days.
-            model: archived_orders(
-                None,
-                Some("parent-reference\n  without: {archive: [order]}"),
-            ),
-            today: orders_in_one_collection(),
-            prepare: Some(
-                "const ids = db.order.find({}, { _id: 1 }).sort({ _id: 1 }).toArray().map((d) => d._id); \
-                 db.order.updateMany({ _id: { $in: ids.slice(0, Math.floor(ids.length / 2)) } }, { $set: { placed_at: new Date() } })",
-            ),
-            // Every order of today once after the final step: the recent
-            // ones still in `order`, the old ones in `order_archive` (a
-            // document in both, or in neither, changes the count or the
-            // digest; one side empty fails too).
-            split: Some((
-                "order|_id|customer",
-                "order|_id|customer+order_archive|_id|customer",
-            )),
-            ..Case::default()
-        },
-        Case {
-            name: "polymorphic-added",
-            model: listings(),
-            today: listings_apart(),
-            // Every listing's seller, from the three collections into one.
-            moved: vec![(
-                "car_listing|_id|seller+phone_listing|_id|seller+flat_listing|_id|seller",
-                "listing|_id|seller",
-            )],
-            kinds: Some((
-                "listing",
-                "kind",
-                &["car_listing", "phone_listing", "flat_listing"],
-            )),
-            dropped: vec![
-                "car_listing|_id|seller",
-                "phone_listing|_id|seller",
-                "flat_listing|_id|seller",
+            name: "timeline-reshaped",
+            // Posts listed by id in their author today, referenced by the
+            // author's id in the recommended design: the timelines' copies
+            // gain the author. Built beside today's (left as they are until
+            // the final step: the items of today's timelines compared),
+            // rebuilt in place by the final step.
+            model: small_club("parent-reference", Some("child-references")),
+            today: small_club("child-references", None),
+            moved: vec![
+                ("member|_id|posts", "post|author|_id"),
+                (
+                    "member_timeline|_id|items._id",
+                    "member_timeline|_id|items._id",
+                ),
             ],
-            // The checker samples each parameter from the first document
-            // that has its path: the kind from the first listing, a car, so
-            // the phones' and flats' searches look for cars with a phone's
-            // brand (generate's own data passes only because it writes
-            // every kind's fields into every document).
-            expect_fail: vec!["search_phones", "search_flats"],
+            dropped: vec!["member|_id|posts"],
+            timeline: Some(
+                "member_timeline|follow|follower|followee|member|posts|author|created_at|5|5|post",
+            ),
+            beside: Some("squill_migration_member_timeline"),
+            scale: Some("10"),
             ..Case::default()
         },
+        archived("archive-added", archived_orders(None, Some(NO_ARCHIVE))),
+        Case {
+            // The archived ones with the bare id of today.
+            kept_ids: vec!["order_archive|_id|customer"],
+            // As archive-added, the live orders' reference becoming
+            // `{_id, name}` in place: the archive keeps today's id, so the
+            // old orders are copied first (copied after, they would hold
+            // the name against the archive's validator).
+            ..archived(
+                "archive-in-todays-shape",
+                archived_orders_with_names(None, Some(NO_ARCHIVE)),
+            )
+        },
+        // Every listing's seller, from the three collections into one.
+        kinds_merged(
+            "polymorphic-added",
+            listings(),
+            listings_apart(),
+            vec![(SELLERS, "listing|_id|seller")],
+        ),
+        // Each kind's seller `{_id, name}` in its collection today and in
+        // the shared one: the same data (each copy's origin its own kind's
+        // relationship), merged as it is.
+        kinds_merged(
+            "polymorphic-added-with-copies",
+            with_sellers(listings()),
+            with_sellers(listings_apart()),
+            vec![
+                (SELLERS, "listing|_id|seller"),
+                (
+                    "car_listing|_id|seller.name+phone_listing|_id|seller.name+flat_listing|_id|seller.name",
+                    "listing|_id|seller.name",
+                ),
+            ],
+        ),
+        // The sellers' ids today, their names copied in the shared
+        // collection: each kind's reference made `{_id, name}` in its own
+        // collection first, then the kinds merged; every listing with its
+        // seller's id and, walked from today's id, its name.
+        kinds_merged(
+            "polymorphic-added-layouts-first",
+            sellers_of_today(with_sellers(listings()), false),
+            sellers_of_today(with_sellers(listings_apart()), true),
+            vec![
+                (SELLERS, "listing|_id|seller"),
+                (
+                    "car_listing|_id|seller^seller.-:name+phone_listing|_id|seller^seller.-:name+flat_listing|_id|seller^seller.-:name",
+                    "listing|_id|seller.name#",
+                ),
+            ],
+        ),
         Case {
             name: "bucket-by-count",
             model: comments(None, Some("parent-reference")),
@@ -2350,6 +2523,41 @@ for d in db[coll].find({}):
 print(json.dumps({"buckets": n, "bad": bad}))
 "#;
 
+/// Every reader's timeline (spec `TIMELINES`) as recomputed from the data
+/// of today into `expected`, item by item; and the check means something:
+/// some readers follow outliers, and timelines are cut at the limit.
+fn timeline_as_expected(
+    python: &str,
+    uri: &str,
+    db: &str,
+    expected: &Path,
+    spec: &str,
+    case: &str,
+) {
+    let text = run_tool(
+        Command::new(python)
+            .args(["-c", TIMELINES, uri, db, "compare"])
+            .arg(expected)
+            .arg(spec),
+    );
+    let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert!(
+        seen["bad"] == serde_json::json!([])
+            && seen["readers"] == seen["timelines"]
+            && seen["outliers"].as_u64() > Some(0)
+            && seen["full"].as_u64() > Some(0),
+        "{case}: {spec}: {seen}"
+    );
+}
+
+/// Whether the database has no collection `name`.
+fn gone_collection(python: &str, uri: &str, db: &str, name: &str) -> bool {
+    !measure(python, uri, db, None)["count"]
+        .as_object()
+        .unwrap()
+        .contains_key(name)
+}
+
 fn measure(python: &str, uri: &str, db: &str, held: Option<(&str, &str)>) -> serde_json::Value {
     let (c, f) = held.unwrap_or(("", ""));
     let text = run_tool(Command::new(python).args(["-c", MEASURE, uri, db, c, f]));
@@ -2634,6 +2842,15 @@ fn run_cases(shard: usize) {
                 case.name
             );
         }
+        for spec in &case.kept_ids {
+            let n = &links_after[spec]["n"];
+            assert!(
+                n.as_u64() > Some(0) && links_after[spec]["ids"] == *n,
+                "{}: {spec} holds bare ids, as today: {}",
+                case.name,
+                links_after[spec]
+            );
+        }
         for (script, specs) in [(COPIES, &case.copies), (ATTRIBUTES, &case.attributes)] {
             if specs.is_empty() {
                 continue;
@@ -2654,24 +2871,12 @@ fn run_cases(shard: usize) {
             }
         }
         if let Some(spec) = case.timeline {
-            let text = run_tool(
-                Command::new(&python)
-                    .args(["-c", TIMELINES, &uri, &db, "compare"])
-                    .arg(&expected)
-                    .arg(spec),
-            );
-            let seen: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
-            // Every reader's timeline as recomputed, item by item; and the
-            // check means something: some readers follow outliers, and
-            // timelines are cut at the limit.
-            assert!(
-                seen["bad"] == serde_json::json!([])
-                    && seen["readers"] == seen["timelines"]
-                    && seen["outliers"].as_u64() > Some(0)
-                    && seen["full"].as_u64() > Some(0),
-                "{}: {seen}",
-                case.name
-            );
+            // (Beside today's until the final step.)
+            let spec = match case.beside {
+                Some(beside) => format!("{beside}|{}", spec.split_once('|').unwrap().1),
+                None => spec.to_string(),
+            };
+            timeline_as_expected(&python, &uri, &db, &expected, &spec, case.name);
         }
         // Run again: every step is skipped and nothing changes (a script
         // whose changes all wait for the final step has no step).
@@ -2908,6 +3113,15 @@ fn run_cases(shard: usize) {
                 assert_eq!(
                     gone[spec]["n"], 0,
                     "{}: {spec} after the final step",
+                    case.name
+                );
+            }
+            if let (Some(spec), Some(beside)) = (case.timeline, case.beside) {
+                // Rebuilt in place, the copy beside dropped.
+                timeline_as_expected(&python, &uri, &db, &expected, spec, case.name);
+                assert!(
+                    gone_collection(&python, &uri, &db, beside),
+                    "{}: {beside} after the final step",
                     case.name
                 );
             }

@@ -86,10 +86,24 @@ pub fn through_reference_design(
     mix: Option<&str>,
     relationships: &[String],
 ) -> Result<Design, AdviseError> {
-    let instead: Vec<(&str, &Layout)> = relationships
+    let layouts: Vec<(String, Layout)> = relationships
         .iter()
-        .map(|r| (r.as_str(), &Layout::ParentReference))
+        .map(|r| (r.clone(), Layout::ParentReference))
         .collect();
+    through_design(model, settings, mix, &layouts)
+}
+
+/// The design of today with some relationships on other layouts (with
+/// their copies), advised as `today_design` is: a stage a migration passes
+/// through (the parent references above, or the recommended layouts in the
+/// collections of today before kinds merge into a polymorphic collection).
+pub fn through_design(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+    layouts: &[(String, Layout)],
+) -> Result<Design, AdviseError> {
+    let instead: Vec<(&str, &Layout)> = layouts.iter().map(|(r, l)| (r.as_str(), l)).collect();
     advise_plain(&today(model, &instead), settings, mix, &model.without).map(|(_, d)| d)
 }
 

@@ -18,5 +18,5 @@ mod reasons;
 pub(crate) mod tests;
 
 pub use advise::{advise, advise_with_model};
-pub use current::{through_reference_design, today_design};
+pub use current::{through_design, through_reference_design, today_design};
 pub use error::AdviseError;

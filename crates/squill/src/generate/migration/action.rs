@@ -120,6 +120,16 @@ impl EdgeRef {
     }
 }
 
+/// The link's attributes a side's array takes from the other side's array
+/// of today (both keep one; the attributes move): the other document's
+/// array `back` (in `LinkItems::other`), its item naming this document at
+/// `_id`, each attribute from the item's field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TheirAttributes {
+    pub back: String,
+    pub attributes: Vec<ItemField>,
+}
+
 /// The newest `k` children by `sort` (descending).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Latest {
@@ -242,7 +252,8 @@ pub enum Action {
     /// same: run last, as it changes the path other steps read ids at):
     /// the bare id when `copies` and `attributes` are empty, else `{_id,
     /// copies…, attributes…}`, the copies looked up in `other` by the id,
-    /// the link's attributes kept from the item.
+    /// the link's attributes kept from the item, or (`theirs`) taken from
+    /// the item of the other side's array that names the document.
     LinkItems {
         relationship: String,
         collection: String,
@@ -251,6 +262,7 @@ pub enum Action {
         other: String,
         copies: Vec<ItemField>,
         attributes: Vec<ItemField>,
+        theirs: Option<Box<TheirAttributes>>,
     },
     /// parent-reference → bucket: the children of each batch of parents
     /// grouped into the documents of a bucket collection.
@@ -457,7 +469,8 @@ impl Action {
         match self {
             // The archive copies the live documents as the other steps
             // leave them.
-            Action::CopyIntoChild { .. } | Action::Archive(_) => true,
+            Action::CopyIntoChild { .. } => true,
+            Action::Archive(a) => !a.first,
             Action::IdFromCopy {
                 ref_path, target, ..
             } => ref_path.split('.').next() == Some(target.as_str()),
@@ -505,6 +518,9 @@ pub enum Cleanup {
     /// An outlier's children gathered into the arrays again (those added
     /// since the step), the items reshaped.
     Gather(Box<Gather>),
+    /// A timeline of today in a new shape: built again in place, the copy
+    /// the step built beside it dropped.
+    Timeline(Box<Timeline>),
 }
 
 /// A figure that checks data no step moves, before the final step drops it,

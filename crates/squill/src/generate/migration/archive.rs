@@ -26,6 +26,12 @@ pub struct Archiving {
     pub horizon_days: u64,
     /// The archive of today goes back into the live collection.
     pub back: bool,
+    /// The documents move in the shape they have today, before any step
+    /// reshapes the live collection (the archive keeps today's shape; the
+    /// live collection changes it in place afterwards, the archived
+    /// documents with the rest): first, rather than last, as the other
+    /// steps leave them.
+    pub first: bool,
 }
 
 impl Archiving {
@@ -74,7 +80,9 @@ impl Archiving {
 
     /// The body of the step's batch: `$merge` on `_id`, so a batch done
     /// twice changes nothing; back into the live collection, a document it
-    /// holds already is kept (the count then falls short: FAILED).
+    /// holds already is kept (the count then falls short: FAILED). Copied
+    /// first, a document the archive holds already is kept too: the live
+    /// one has been reshaped since, past the shape the archive keeps.
     pub fn batch(&self) -> String {
         if self.back {
             format!(
@@ -84,10 +92,15 @@ impl Archiving {
             )
         } else {
             format!(
-                "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $match: {} }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"replace\", whenNotMatched: \"insert\" }} }}]).toArray();",
+                "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $match: {} }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"{}\", whenNotMatched: \"insert\" }} }}]).toArray();",
                 json!(self.live),
                 self.older(),
-                json!(self.archive)
+                json!(self.archive),
+                if self.first {
+                    "keepExisting"
+                } else {
+                    "replace"
+                }
             )
         }
     }
@@ -198,16 +211,68 @@ pub fn archive_entities<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> 
         .collect()
 }
 
-/// Same field names and types, in the live collection and its archive.
-fn same_fields(live: &Collection, archive: &Collection) -> bool {
-    live.shape.fields.len() == archive.shape.fields.len()
-        && live.shape.fields.iter().all(|f| {
-            archive
-                .shape
-                .fields
-                .iter()
-                .any(|g| g.name == f.name && g.ty == f.ty)
+/// The fields (names and types) one of the live collection and its
+/// archive holds and the other does not: `(live's, archive's)`, both empty
+/// when the documents can be copied as they are.
+fn differing_fields(live: &Collection, archive: &Collection) -> (Vec<String>, Vec<String>) {
+    let only = |a: &Collection, b: &Collection| -> Vec<String> {
+        a.shape
+            .fields
+            .iter()
+            .filter(|f| {
+                !b.shape
+                    .fields
+                    .iter()
+                    .any(|g| g.name == f.name && g.ty == f.ty)
+            })
+            .map(|f| format!("`{}`", f.name))
+            .collect()
+    };
+    (only(live, archive), only(archive, live))
+}
+
+/// Why an archive whose live documents are embedded in the recommended
+/// design (an archive makes the recent ones few enough to embed) is not
+/// migrated: where they are embedded, and what the steps would get wrong.
+fn embedded_live(recommended: &Design, entity: &str, archive: &str) -> String {
+    let within = recommended
+        .relationships
+        .iter()
+        .filter(|r| r.child == entity)
+        .find_map(|r| {
+            let parent = super::source::collection_of(recommended, &r.parent)?;
+            let field = super::source::link_field(parent, &r.relationship)?;
+            Some(format!(" (in `{}.{}`)", parent.name, field.name))
         })
+        .unwrap_or_default();
+    format!(
+        "the archive of `{entity}`: its live documents are embedded in the recommended design{within}: the step that embeds them would embed those older than the horizon too (no step embeds by age), which go to `{archive}`"
+    )
+}
+
+/// Whether the documents move before the other steps (`Some(true)`: the
+/// archive, the one recommended or today's going back, is in the shape the
+/// live collection has today) or after them (`Some(false)`: in the shape
+/// they leave it in); `None` when in neither. The documents move as they
+/// are: an archive copied first keeps today's shape while the live
+/// collection is reshaped; documents going back first are reshaped with
+/// the live ones.
+fn when(
+    archive: &Collection,
+    today_live: &Collection,
+    recommended_live: &Collection,
+) -> Option<bool> {
+    let same = |live: &Collection| {
+        let (x, y) = differing_fields(live, archive);
+        x.is_empty() && y.is_empty()
+    };
+    if same(recommended_live) {
+        Some(false)
+    } else if same(today_live) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// The archive steps: those `recommended` adds, and those of `today` it drops.
@@ -227,21 +292,37 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
             };
             let find =
                 |d: &'_ Design, name: &str| d.collections.iter().find(|c| c.name == name).cloned();
-            let (Some(live), Some(arch), Some(_)) = (
+            let (Some(live), Some(arch), Some(live_today)) = (
                 find(recommended, collection),
                 find(from, archive),
                 find(today, collection),
             ) else {
-                // The live documents embedded on one side (an archive makes
-                // the recent ones few enough to embed).
-                p.refused.push(format!(
-                    "the archive of `{entity}`: its live documents have no collection `{collection}` of their own in both designs"
-                ));
+                p.refused.push(if back || find(recommended, collection).is_some() {
+                    format!(
+                        "the archive of `{entity}`: its live documents have no collection `{collection}` of their own today"
+                    )
+                } else {
+                    embedded_live(recommended, entity, archive)
+                });
                 continue;
             };
-            if !same_fields(&live, &arch) {
+            let first = when(&arch, &live_today, &live);
+            let (live_only, archive_only) = differing_fields(&live, &arch);
+            if first.is_none() {
+                // The documents move as they are: a field one side holds
+                // and the other not (or in another type) would be wrong
+                // in the archive, or in the live collection going back.
+                let list = |v: &[String]| {
+                    if v.is_empty() {
+                        "none".to_string()
+                    } else {
+                        v.join(", ")
+                    }
+                };
                 p.refused.push(format!(
-                    "the archive of `{entity}`: `{archive}` and `{collection}` do not hold the same fields"
+                    "the archive of `{entity}`: the documents move as they are, but `{archive}` holds the fields of `{collection}` neither as it is today nor as recommended (only `{collection}`, recommended: {}; only `{archive}`: {})",
+                    list(&live_only),
+                    list(&archive_only)
                 ));
                 continue;
             }
@@ -258,6 +339,7 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
                 field: field.clone(),
                 horizon_days: *horizon_days as u64,
                 back,
+                first: first == Some(true),
             };
             let split = format!("{collection} and {archive} (older than {horizon_days} days)");
             let whole = format!("{collection} alone");
@@ -274,7 +356,13 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
                 p.cleanup.push(Cleanup::Archived(Box::new(a.clone())));
             }
             p.undo.push(Undo::Archive(Box::new(a.clone())));
-            p.actions.push(Action::Archive(Box::new(a)));
+            if a.first {
+                // Before every step of the live collection (the steps are
+                // sorted by phase only, keeping this order).
+                p.actions.insert(0, Action::Archive(Box::new(a)));
+            } else {
+                p.actions.push(Action::Archive(Box::new(a)));
+            }
         }
     }
 }

@@ -8,7 +8,7 @@
 use super::action::{Action, Cleanup, Undo};
 use super::plan::Plan;
 use super::verify::Figure;
-use crate::design::{Collection, Design, EntityDecision};
+use crate::design::{Collection, Design, EntityDecision, ShapeType};
 use serde_json::json;
 
 /// One kind's documents into the polymorphic collection (`back`: out of it).
@@ -162,16 +162,57 @@ pub fn kinds_of<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
         .collect()
 }
 
-/// Every field of `part` is a field of `whole` of the same type.
-fn within(part: &Collection, whole: &Collection, discriminator: &str) -> bool {
-    part.shape.fields.iter().all(|f| {
-        f.name != discriminator
-            && whole
-                .shape
-                .fields
-                .iter()
-                .any(|g| g.name == f.name && g.ty == f.ty)
-    })
+/// The same data: scalars of one type (and enum), arrays of the same
+/// items, sub-documents of the same fields by name. Where a field comes
+/// from is no part of it: each kind's copy of its seller has its own
+/// relationship as origin, the shared collection's the first kind's.
+fn same_data(a: &ShapeType, b: &ShapeType) -> bool {
+    match (a, b) {
+        (ShapeType::Array { items: x, .. }, ShapeType::Array { items: y, .. }) => same_data(x, y),
+        (ShapeType::Object { shape: x }, ShapeType::Object { shape: y }) => {
+            x.fields.len() == y.fields.len()
+                && x.fields.iter().all(|f| {
+                    y.fields
+                        .iter()
+                        .any(|g| g.name == f.name && same_data(&f.ty, &g.ty))
+                })
+        }
+        _ => a == b,
+    }
+}
+
+/// The fields of `part` that are not a field of `whole` of the same type
+/// (the documents move as they are), each said with where it differs.
+fn outside(part: &Collection, whole: &Collection, discriminator: &str) -> Vec<String> {
+    fn what(t: &ShapeType) -> String {
+        match t {
+            ShapeType::Scalar { bson_type, .. } => {
+                format!("{} {bson_type}", crate::words::article(bson_type))
+            }
+            ShapeType::Object { .. } => "a sub-document".into(),
+            ShapeType::Array { .. } => "an array".into(),
+        }
+    }
+    part.shape
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let g = whole.shape.fields.iter().find(|g| g.name == f.name);
+            match g {
+                Some(g) if same_data(&g.ty, &f.ty) && f.name != discriminator => None,
+                Some(g) => Some(format!(
+                    "`{}.{}` is {}, `{}.{}` {}",
+                    part.name,
+                    f.name,
+                    what(&f.ty),
+                    whole.name,
+                    g.name,
+                    what(&g.ty)
+                )),
+                None => Some(format!("`{}` has no `{}`", whole.name, f.name)),
+            }
+        })
+        .collect()
 }
 
 /// The steps: the polymorphic collections `recommended` adds, and those
@@ -192,10 +233,14 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
                     ));
                     return;
                 };
-                if !within(own, coll, discriminator) {
+                let outside = outside(own, coll, discriminator);
+                if !outside.is_empty() {
+                    // (A relationship of the kind whose layout changes too
+                    // says so in a reason of its own.)
                     p.refused.push(format!(
-                        "the polymorphic `{}`: the fields of `{}` are not all its own",
-                        coll.name, own.name
+                        "the polymorphic `{}`: the documents move as they are, but {}",
+                        coll.name,
+                        outside.join(", ")
                     ));
                     return;
                 }

@@ -3,7 +3,7 @@
 //! and of an extended reference whose copies go: each reads the links where
 //! they are today and writes them where the recommended design keeps them.
 
-use super::action::{Action, Cleanup, EdgeRef, ItemField, ParentField, Undo};
+use super::action::{Action, Cleanup, EdgeRef, ItemField, ParentField, TheirAttributes, Undo};
 use super::plan::{Plan, same_field};
 use super::source::{
     collection_of, id_path, is_id_array, is_ref_array, item_fields, link_field, link_fields,
@@ -219,7 +219,14 @@ pub fn plan(
     for (coll, side, f) in &r.arrays {
         if let Some((_, _, g)) = t.arrays.iter().find(|(_, s, _)| s == side) {
             if !same_field(f, g) {
-                relink(p, today, rel, coll, *side, g, f);
+                // The other side's array of today, which may hold the
+                // link's attributes this side's items gain.
+                let theirs = t
+                    .arrays
+                    .iter()
+                    .find(|(_, s, _)| s != side)
+                    .map(|(_, _, h)| *h);
+                relink(p, today, rel, coll, *side, g, f, theirs);
             }
             continue;
         }
@@ -328,6 +335,7 @@ fn attribute_in<'f>(items: &'f [ShapeField], field: &str) -> Option<&'f str> {
 /// A side's array whose items change (ids gain or lose the copies of the
 /// other side's fields): the step, and its reverse as the rollback when it
 /// works in place.
+#[allow(clippy::too_many_arguments)] // the designs, the side, and its arrays
 fn relink(
     p: &mut Plan,
     today: &Design,
@@ -336,11 +344,12 @@ fn relink(
     side: Side,
     g: &ShapeField,
     f: &ShapeField,
+    theirs: Option<&ShapeField>,
 ) {
     let step = collection_of(today, entity(rel, other(side))).and_then(|o| {
         Some((
-            link_items(rel, &coll.name, g, f, o)?,
-            link_items(rel, &coll.name, f, g, o)?,
+            link_items(rel, &coll.name, g, f, o, theirs)?,
+            link_items(rel, &coll.name, f, g, o, None)?,
         ))
     });
     let Some((step, back)) = step else {
@@ -350,7 +359,19 @@ fn relink(
         ));
         return;
     };
-    p.actions.push(step);
+    if matches!(
+        &step,
+        Action::LinkItems {
+            theirs: Some(_),
+            ..
+        }
+    ) {
+        // Before the other side's array loses them in place (its step, run
+        // last too, keeps this order).
+        p.actions.insert(0, step);
+    } else {
+        p.actions.push(step);
+    }
     p.undo.push(if g.name == f.name {
         Undo::ItemsBack(Box::new(back))
     } else {
@@ -363,21 +384,28 @@ fn relink(
 
 /// The step that turns the items of `from` into those of `to` in `coll`:
 /// copies from `other` (the other side's collection of today), the link's
-/// attributes from the item.
+/// attributes from the item, or from the other side's array `theirs` when
+/// the item has them not.
 fn link_items(
     rel: &RelationshipDecision,
     coll: &str,
     from: &ShapeField,
     to: &ShapeField,
     other: &Collection,
+    theirs: Option<&ShapeField>,
 ) -> Option<Action> {
     let mut copies = Vec::new();
     let mut attributes = Vec::new();
+    let mut moved = Vec::new();
     if !is_id_array(to) {
         let (fields, false) = item_fields(to)? else {
             return None;
         };
         let had = item_fields(from).map(|(f, _)| f).unwrap_or_default();
+        let back = theirs
+            .and_then(item_fields)
+            .map(|(f, _)| f)
+            .unwrap_or_default();
         for i in fields {
             match &i.origin {
                 FieldOrigin::Reference { .. } if i.name == "_id" => {}
@@ -385,14 +413,29 @@ fn link_items(
                     target: i.name.clone(),
                     source: own_field(other, entity, field)?.to_string(),
                 }),
-                FieldOrigin::Attribute { field, .. } => attributes.push(ItemField {
-                    target: i.name.clone(),
-                    source: attribute_in(had, field)?.to_string(),
-                }),
+                FieldOrigin::Attribute { field, .. } => {
+                    if let Some(source) = attribute_in(had, field) {
+                        attributes.push(ItemField {
+                            target: i.name.clone(),
+                            source: source.to_string(),
+                        });
+                    } else {
+                        moved.push(ItemField {
+                            target: i.name.clone(),
+                            source: attribute_in(back, field)?.to_string(),
+                        });
+                    }
+                }
                 _ => return None,
             }
         }
     }
+    let theirs = theirs.filter(|_| !moved.is_empty()).map(|h| {
+        Box::new(TheirAttributes {
+            back: h.name.clone(),
+            attributes: moved,
+        })
+    });
     Some(Action::LinkItems {
         relationship: rel.relationship.clone(),
         collection: coll.into(),
@@ -401,6 +444,7 @@ fn link_items(
         other: other.name.clone(),
         copies,
         attributes,
+        theirs,
     })
 }
 

@@ -35,8 +35,13 @@ mod tests;
 
 pub use render::SUPPORTED;
 
-use crate::design::Design;
+use crate::design::{Design, Layout};
 use crate::model::Model;
+
+/// The design of today with some relationships on the layouts given (a
+/// stage a migration passes through: `advise::through_design`), or why it
+/// cannot be made.
+pub type ThroughDesign<'a> = dyn Fn(&[(String, Layout)]) -> Result<Design, String> + 'a;
 
 /// Parents (or children) a step reads per batch, unless told otherwise.
 pub const DEFAULT_BATCH: u64 = 1000;
@@ -72,15 +77,17 @@ pub struct Migration {
 /// them); `batch` documents per batch. When the design of today costs no
 /// more, the script does nothing, unless the model pins (`layout:`) a
 /// relationship to a layout it does not have today: the team asked for it.
-/// `through` gives the design of today with the relationships named as
-/// parent references (`advise::through_reference_design`), for changes no
-/// step covers directly (or why it cannot be made).
+/// `through` gives the design of today with the relationships named on
+/// the layouts given (`advise::through_design`): as parent references, for
+/// changes no step covers directly, or on their recommended layouts, for
+/// kinds that merge into a polymorphic collection (or why it cannot be
+/// made).
 pub fn migration(
     model: &Model,
     today: &Design,
     recommended: &Design,
     batch: u64,
-    through: &dyn Fn(&[String]) -> Result<Design, String>,
+    through: &ThroughDesign<'_>,
 ) -> Result<Migration, MigrationError> {
     let plan = plan::plan(model, today, recommended);
     let pinned = |rel: &str| {
@@ -104,6 +111,9 @@ pub fn migration(
     }
     let plan = if plan.refused.is_empty() {
         plan
+    } else if !plan.with_kinds.is_empty() {
+        layouts_first(model, today, recommended, plan, through)
+            .map_err(|reasons| MigrationError::Unsupported { reasons })?
     } else {
         two_stages(model, today, recommended, plan, through)
             .map_err(|reasons| MigrationError::Unsupported { reasons })?
@@ -125,13 +135,17 @@ fn two_stages(
     today: &Design,
     recommended: &Design,
     direct: plan::Plan,
-    through: &dyn Fn(&[String]) -> Result<Design, String>,
+    through: &ThroughDesign<'_>,
 ) -> Result<plan::Plan, Vec<String>> {
     let rels = through::candidates(&direct, today, recommended);
     if rels.is_empty() {
         return Err(direct.refused);
     }
-    let design = match through(&rels) {
+    let layouts: Vec<(String, Layout)> = rels
+        .iter()
+        .map(|r| (r.clone(), Layout::ParentReference))
+        .collect();
+    let design = match through(&layouts) {
         Ok(d) => d,
         Err(e) => {
             let mut reasons = direct.refused;
@@ -149,7 +163,14 @@ fn two_stages(
     let mut second = plan::plan(model, &design, recommended);
     through::unbuilt_indexes(&mut second, today);
     let stopped = if first.refused.is_empty() && second.refused.is_empty() {
-        match through::compose(first, second, design, rels.clone(), recommended) {
+        match through::compose(
+            first,
+            second,
+            design,
+            rels.clone(),
+            through::Via::ParentReference,
+            recommended,
+        ) {
             Ok(p) => return Ok(p),
             Err(why) => Err(why),
         }
@@ -192,4 +213,57 @@ fn two_stages(
             }
         })
         .collect())
+}
+
+/// The relationships of kinds that move into or out of a polymorphic
+/// collection whose layout changes in the same migration (`direct`'s
+/// `with_kinds`): first their layouts change in the collections of today
+/// (the design of today advised with their recommended layouts), then the
+/// kinds move, their documents in the recommended shape already. Or the
+/// reasons, `direct`'s and what stops the two stages.
+fn layouts_first(
+    model: &Model,
+    today: &Design,
+    recommended: &Design,
+    direct: plan::Plan,
+    through: &ThroughDesign<'_>,
+) -> Result<plan::Plan, Vec<String>> {
+    let layouts: Vec<(String, Layout)> = direct
+        .with_kinds
+        .iter()
+        .filter_map(|rel| {
+            let r = recommended
+                .relationships
+                .iter()
+                .find(|r| &r.relationship == rel)?;
+            Some((rel.clone(), r.chosen.clone()))
+        })
+        .collect();
+    let rels: Vec<String> = layouts.iter().map(|(r, _)| r.clone()).collect();
+    let stopped = |why: String| {
+        let mut reasons = direct.refused.clone();
+        reasons.push(format!(
+            "nor with {} changed first in the collections of today: {why}",
+            rels.iter()
+                .map(|r| format!("`{r}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        reasons
+    };
+    let design = through(&layouts).map_err(&stopped)?;
+    let first = plan::plan(model, today, &design);
+    let second = plan::plan(model, &design, recommended);
+    if let Some(why) = first.refused.first().or(second.refused.first()) {
+        return Err(stopped(why.clone()));
+    }
+    through::compose(
+        first,
+        second,
+        design,
+        rels.clone(),
+        through::Via::Layouts,
+        recommended,
+    )
+    .map_err(stopped)
 }

@@ -5,7 +5,8 @@
 //! same everywhere.
 
 use super::action::{
-    Action, ChildrenAt, EdgeRef, ItemField, ItemLookup, LookupBy, ParentField, Undo,
+    Action, ChildrenAt, EdgeRef, ItemField, ItemLookup, LookupBy, ParentField, TheirAttributes,
+    Undo,
 };
 use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
@@ -304,8 +305,17 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
             other,
             copies,
             attributes,
+            theirs,
             ..
-        } => link_items(collection, f, target, other, copies, attributes),
+        } => link_items(
+            collection,
+            f,
+            target,
+            other,
+            copies,
+            attributes,
+            theirs.as_deref(),
+        ),
         Action::CopyIntoChild {
             child,
             ref_field,
@@ -479,10 +489,11 @@ fn link_items(
     other: &str,
     copies: &[ItemField],
     attributes: &[ItemField],
+    theirs: Option<&TheirAttributes>,
 ) -> Vec<Json> {
     let items = json!({"$ifNull": [field(f), []]});
     let mut out = Vec::new();
-    let value = if copies.is_empty() && attributes.is_empty() {
+    let value = if copies.is_empty() && attributes.is_empty() && theirs.is_none() {
         map(items, "i", item_id())
     } else {
         let mut item = Map::new();
@@ -493,7 +504,25 @@ fn link_items(
         for a in attributes {
             item.insert(a.target.clone(), json!(format!("$$i.{}", a.source)));
         }
-        if copies.is_empty() {
+        if let Some(t) = theirs {
+            // The item of the other document's array that names this one;
+            // the item's own value first (a rerun reads the items it wrote).
+            let back = json!({"$arrayElemAt": [{"$filter": {
+                "input": {"$ifNull": [format!("$$o.{}", t.back), []]},
+                "as": "b",
+                "cond": {"$eq": [{"$ifNull": ["$$b._id", "$$b"]}, "$_id"]},
+            }}, 0]});
+            for a in &t.attributes {
+                item.insert(
+                    a.target.clone(),
+                    json!({"$ifNull": [
+                        format!("$$i.{}", a.target),
+                        {"$let": {"vars": {"b": back}, "in": format!("$$b.{}", a.source)}},
+                    ]}),
+                );
+            }
+        }
+        if copies.is_empty() && theirs.is_none() {
             map(items, "i", Json::Object(item))
         } else {
             out.push(json!({"$set": {TMP: map(items.clone(), "i", item_id())}}));

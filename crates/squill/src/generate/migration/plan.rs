@@ -47,6 +47,10 @@ pub struct Plan {
     /// parent's field of today rebuilt under its name in another shape,
     /// which today's application reads until then.
     pub last: Vec<Action>,
+    /// Relationships whose layout changes while one of their entities
+    /// moves into or out of a polymorphic collection (also in `refused`):
+    /// their layouts may change first, in the collections of today.
+    pub with_kinds: Vec<String>,
 }
 
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
@@ -97,6 +101,7 @@ pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
                 "`{}`: a kind that moves into or out of a polymorphic collection changes its layout too",
                 rel.relationship
             ));
+            p.with_kinds.push(rel.relationship.clone());
             continue;
         }
         p.changes.push((

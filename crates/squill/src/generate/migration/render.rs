@@ -30,7 +30,7 @@ pub const SUPPORTED: &[&str] = &[
     "two-way-extended-reference → many-to-many-one-way, two-way (the copies taken out of each side's array) or edge-collection",
     "many-to-many of an entity with itself (followers): the transitions above between one-way and two-way, each array's side as the design marks it",
     "extended references in the child's array (a shared child's or a many-to-many's `[{_id, copies…}]` of its parents) from or to the other many-to-many layouts and child-references",
-    "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none)",
+    "a many-to-many side's array whose items change: ids gaining or losing copies of the other side or the link's attributes (from the other side's array when the side had none, or had an array without them)",
     "parent-reference ↔ bucket (the children grouped per parent, by count or time unit, into bucket documents with their aggregates, or unwound back into their own collection)",
     "embed → bucket (the parent's array unwound and grouped as from a child collection; the array unset in the final step)",
     "bucket → embed (each parent's buckets' items, in the buckets' order, into its array; the buckets dropped in the final step)",
@@ -51,8 +51,9 @@ pub const SUPPORTED: &[&str] = &[
     "parent-reference → shared-id (each child again under its parent's id, the documents of today deleted in the final step)",
     "computed counts, sums, minimums, maximums, averages and first/last values over children",
     "a timeline the recommended design adds (fan-out on write: each reader's newest items of those it follows, copied from where the other steps leave them, the followed outliers listed)",
-    "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check",
-    "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step)",
+    "a timeline of today whose shape changes (its copies, limit or outliers): built beside it, then again in place by the final step",
+    "a polymorphic collection added (each kind's collection merged into it, the discriminator set) or dropped (its documents split by discriminator), the `_id`s kept: two kinds sharing one fail the check; a kind's relationship that changes layout changes it first in the kind's collection (two stages)",
+    "an archive added (the documents older than its horizon copied into the archive collection, deleted from the live one in the final step) or dropped (the archived documents back into the live collection, the archive dropped in the final step); copied before the other steps when the archive keeps the live collection's shape of today",
     "any other change of a relationship's layout whose two halves through a parent reference are written above (bucket ↔ outlier, embed → shared-id, …): two stages in one script, the first checked before the second reads its result",
     "through a parent reference, a parent's array of today built again under its name (child-references ↔ outlier, …): by the final step, after the first stage's steps run again for the children added since, and checked before any removal",
 ];
@@ -422,8 +423,16 @@ fn what(a: &Action) -> String {
             ..
         } => format!("{parent}: one document per parent embedded in {child}.{field}"),
         Action::Timeline(t) => format!(
-            "{}: for each {} document, the newest {} {} documents of those it follows in {}",
-            t.collection, t.readers, t.limit, t.items, t.follows.edges
+            "{}: for each {} document, the newest {} {} documents of those it follows in {}{}",
+            t.written(),
+            t.readers,
+            t.limit,
+            t.items,
+            t.follows.edges,
+            t.beside.as_ref().map_or(String::new(), |_| format!(
+                ", beside today's {} (rebuilt in place by the final step)",
+                t.collection
+            ))
         ),
         Action::Archive(a) => a.what(),
         Action::Overflow(o) => o.what(),
@@ -453,9 +462,17 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
     );
     if !plan.changes.is_empty() {
         out.push_str("// What changes:\n");
-        let through = plan.through.as_ref().map(|t| &t.relationships);
+        let through = plan.through.as_deref();
         for (rel, from, to) in &plan.changes {
-            if through.is_some_and(|t| t.contains(rel)) {
+            let via = through
+                .filter(|t| t.relationships.contains(rel))
+                .map(|t| t.via);
+            if via == Some(super::through::Via::Layouts) {
+                let _ = writeln!(
+                    out,
+                    "//   {rel}: {from} → {to} (first, in the collections of today; then the kinds move)"
+                );
+            } else if via.is_some() {
                 let _ = writeln!(
                     out,
                     "//   {rel}: {from} → parent-reference → {to} (two stages: no step goes straight from {from} to {to})"
@@ -550,8 +567,26 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
     let mut before = "before";
     let mut figs = figs;
     if let Some(t) = first {
-        steps(&mut out, &t.actions, 0, None);
-        stage_verification(&mut out, &figs, &t.relationships);
+        steps(&mut out, &t.actions, 0, None, &|a| t.bypass(a, recommended));
+        // The kinds' collections reshaped past today's validator: theirs
+        // in the intermediate design, after the data, as the recommended
+        // ones are (the final step drops the collections).
+        for c in &t.design.collections {
+            if t.actions
+                .iter()
+                .any(|a| t.bypass(a, recommended) && collection(a) == c.name)
+            {
+                let _ = writeln!(
+                    out,
+                    "\n// The validator of {} as its documents now are (until the final step drops it).\n\
+                     ensureCollection({}, {});",
+                    c.name,
+                    js(&c.name),
+                    schema::validator(c)
+                );
+            }
+        }
+        stage_verification(&mut out, &figs, t);
         figs = figures(&plan.actions, &plan.checks, from, recommended);
         out.push_str("\n// ---- The second stage's source (the first stage's result), measured before its first step ----\nconst before2 = squillBeforeStage(\"50-before-2\", () => [\n");
         for f in &figs {
@@ -579,6 +614,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
         &plan.actions,
         offset,
         first.map(|_| (created.as_slice(), today)),
+        &|_| false,
     );
 
     out.push_str(
@@ -613,8 +649,15 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
 /// The blocks of `actions`, numbered after `offset` steps; for a second
 /// stage, the collections the first stage wrote (no index of their own
 /// yet) and the design of today (whose indexes are the ones there: the
-/// intermediate design's are never built).
-fn steps(out: &mut String, actions: &[Action], offset: usize, second: Option<(&[&str], &Design)>) {
+/// intermediate design's are never built); `bypass`, the steps that write
+/// past the validator of today.
+fn steps(
+    out: &mut String,
+    actions: &[Action],
+    offset: usize,
+    second: Option<(&[&str], &Design)>,
+    bypass: &dyn Fn(&Action) -> bool,
+) {
     for (k, a) in actions.iter().enumerate() {
         let n = offset + k;
         let id = a.id(n + 1);
@@ -775,7 +818,7 @@ fn steps(out: &mut String, actions: &[Action], offset: usize, second: Option<(&[
         // Today's validator wants the reference the documents written
         // under their parent's id drop; the recommended one, set after the
         // data, holds them.
-        let options = if matches!(a, Action::Rekey { .. }) {
+        let options = if matches!(a, Action::Rekey { .. }) || bypass(a) {
             ", { bypassDocumentValidation: true }"
         } else {
             ""
@@ -804,12 +847,20 @@ fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) 
 /// Through a parent reference: the first stage's figures, checked once its
 /// steps are done and before the second stage reads its result (a re-run
 /// finds them passed, as the second stage may change the data they read).
-fn stage_verification(out: &mut String, figs: &[super::verify::Figure], rels: &[String]) {
+fn stage_verification(
+    out: &mut String,
+    figs: &[super::verify::Figure],
+    t: &super::through::Through,
+) {
+    let what = match t.via {
+        super::through::Via::ParentReference => "as parent references",
+        super::through::Via::Layouts => "on their recommended layouts in the collections of today",
+    };
     let _ = writeln!(
         out,
-        "\n// ---- Verification of the first stage ({} as parent references), once, before the second reads it ----\n\
+        "\n// ---- Verification of the first stage ({} {what}), once, before the second reads it ----\n\
          if (squillProgress().findOne({{ _id: \"50-first-stage\" }}) === null) {{",
-        rels.join(", ")
+        t.relationships.join(", ")
     );
     let mut block = String::new();
     compare(&mut block, figs, "before");
@@ -865,7 +916,7 @@ fn rebuilt(again: &[Action], builds: &[Action], source: &Design) -> Option<Strin
         "// Today's application read these fields until now: the steps that read them run\n\
          // again (the children added since), then they are built in the recommended shape."
     });
-    steps(&mut out, again, 90, None);
+    steps(&mut out, again, 90, None, &|_| false);
     let figs = super::verify::step_figures(builds);
     out.push_str("\nconst beforeLast = squillBeforeStage(\"90-before-final\", () => [\n");
     for f in &figs {
@@ -887,6 +938,7 @@ fn rebuilt(again: &[Action], builds: &[Action], source: &Design) -> Option<Strin
         builds,
         90 + again.len(),
         Some((&children, source)),
+        &|_| false,
     );
     compare_or(
         &mut out,
@@ -950,6 +1002,7 @@ fn cleanup(out: &mut String, plan: &Plan, (today, recommended): (&Design, &Desig
             Cleanup::Archived(a) => a.cleanup(),
             Cleanup::Overflow(o) => o.cleanup(),
             Cleanup::Gather(g) => g.cleanup(),
+            Cleanup::Timeline(t) => super::timeline::rebuild(t),
         });
     }
     // The validators that waited for the data of today to go.

@@ -99,9 +99,11 @@ current:
 
 /// The intermediate design of a migration through a parent reference, as
 /// the CLI makes it.
-fn through(model: &Model) -> impl Fn(&[String]) -> Result<Design, String> + '_ {
-    move |rels: &[String]| {
-        crate::advise::through_reference_design(model, &Settings::default(), None, rels)
+fn through(
+    model: &Model,
+) -> impl Fn(&[(String, crate::design::Layout)]) -> Result<Design, String> + '_ {
+    move |layouts: &[(String, crate::design::Layout)]| {
+        crate::advise::through_design(model, &Settings::default(), None, layouts)
             .map_err(|e| e.to_string())
     }
 }
@@ -660,6 +662,29 @@ fn many_to_many_one_way_to_two_way_with_the_links_attributes() {
     insta::assert_snapshot!(text);
 }
 
+#[test]
+fn the_links_attributes_move_to_the_other_sides_array() {
+    // Only the tag's page shows the link's attribute: today's two-way keeps
+    // it in the tags' arrays; advise's extended reference keeps the books'
+    // array alone, each item with the tag's name and the attribute, taken
+    // from the item of the tag's array that names the book.
+    let model = include_str!("../../advise/tests/book-tags.yaml").replacen(
+        "      tags: {fields: [name, added_at]}\n",
+        "      tags: {fields: [name]}\n",
+        1,
+    );
+    let model = format!(
+        "{model}  tag_page:\n    read: tag\n    rate: 50\n    filter: {{_id: eq}}\n    include:\n      books: {{fields: [title, added_at]}}\ncurrent:\n  tags: many-to-many-two-way\n"
+    );
+    let text = moving(&model);
+    assert!(
+        text.contains(r#"{"$ifNull":["$$o.books",[]]}"#)
+            && text.contains(r#"squillFilled("tag", "books", ["added_at"])"#),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
 /// books-authors read from the authors' side only (the book's page left
 /// out): an extended reference keeps the books' titles in the authors'
 /// arrays, the child's array of `{_id, copies…}` of its parents.
@@ -1111,11 +1136,14 @@ fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design
     // validator of today, and the orders go in the final step: refused.
     let (model, today, recommended) = designs(&orders("embed", "embed-parent-in-child"));
     let rels = vec!["orders".to_string()];
-    let design = through(&model)(&rels).expect("the intermediate design");
+    let layouts = [("orders".to_string(), crate::design::Layout::ParentReference)];
+    let design = through(&model)(&layouts).expect("the intermediate design");
     let first = plan::plan(&model, &today, &design);
     let second = plan::plan(&model, &design, &recommended);
     assert!(first.refused.is_empty() && second.refused.is_empty());
-    let why = through::compose(first, second, design, rels, &recommended).expect_err("refused");
+    let via = through::Via::ParentReference;
+    let why =
+        through::compose(first, second, design, rels, via, &recommended).expect_err("refused");
     assert!(
         why.contains("the first stage reshapes `order` in place"),
         "{why}"
@@ -1264,11 +1292,29 @@ fn a_timeline_the_recommended_design_adds_is_built_after_the_posts_are_unwound()
 }
 
 #[test]
-fn a_timeline_of_today_whose_copies_change_is_refused() {
-    // Posts as their author's array of ids today: today's timeline is kept
-    // by name, but its copies gain the post's author, and no step rebuilds
-    // a timeline the design of today has already.
-    insta::assert_snapshot!(refused(&club("parent-reference", "child-references")));
+fn a_timeline_of_today_whose_copies_change_is_built_beside_it_and_rebuilt_in_place() {
+    // Posts as their author's array of ids today: the timeline of today is
+    // kept by name, but its copies gain the post's author. The step builds
+    // the new shape beside it (today's application reads today's until the
+    // final step), checked there; the final step rebuilds it in place, then
+    // sets its validator.
+    let text = moving(&club("parent-reference", "child-references"));
+    let step = text
+        .find("runStep(\"02-timeline-posts-member_timeline\"")
+        .expect("the step");
+    assert!(
+        text[step..].contains("\"into\":\"squill_migration_member_timeline\""),
+        "{text}"
+    );
+    let last = text.find("function squillDropOld()").expect("a final step");
+    let rebuild = text[last..]
+        .find("runStep(\"99-rebuild-member_timeline\"")
+        .expect("the rebuild");
+    let validator = text[last..]
+        .find("ensureCollection(\"member_timeline\"")
+        .expect("the deferred validator");
+    assert!(rebuild < validator, "{text}");
+    insta::assert_snapshot!(text);
 }
 
 /// category-paths (tests/fixtures/category-paths.yaml): a tree of
@@ -1772,6 +1818,81 @@ fn an_archive_dropped_moves_its_documents_back() {
     insta::assert_snapshot!(text);
 }
 
+/// The same, the recent orders shown with their customer's name: the live
+/// orders copy it (an extended reference), the archived ones do not.
+fn archived_orders_with_names() -> String {
+    let text = archived_orders();
+    let at = "    filter: {customer: eq, placed_at: since(90 days)}\n    sort: -placed_at\n    limit: 20\n";
+    assert!(text.contains(at));
+    text.replacen(
+        at,
+        &format!("{at}    include:\n      customer: {{fields: [name]}}\n"),
+        1,
+    )
+}
+
+#[test]
+fn an_archive_in_todays_shape_is_copied_before_the_live_collection_is_reshaped() {
+    // The archive keeps the customer's id as today; the live orders' ids
+    // become `{_id, name}` in place: the old orders are copied first.
+    let text = moving(&archived_orders_with_names());
+    let archive = text.find("runStep(\"01-archive-order-order_archive\"");
+    let copy = text.find("runStep(\"02-copy-orders-customer\"");
+    assert!(archive.is_some() && archive < copy, "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn an_archive_whose_live_documents_are_embedded_is_refused() {
+    // A million customers of 200 orders, 30 days of them live: the live
+    // orders are embedded in the customer (its page shows the latest),
+    // the archived ones in their own collection, the latest 5 of them in
+    // the customer too. No step embeds by age: refused, saying where.
+    let text = refused(
+        "name: s11-small
+entities:
+  customer:
+    count: 1000000
+    fields: {name: string(24), email: string(30)}
+  order:
+    count: 200000000
+    fields:
+      placed_at: date
+      status: {type: string(10), enum: [placed, paid, shipped, delivered, returned]}
+      total: decimal
+relationships:
+  orders:
+    parent: customer
+    child: order
+    children: {min: 0, typical: 200, max: 2000}
+    standalone: true
+    child_field: customer
+operations:
+  recent_orders:
+    read: order
+    rate: 5000
+    filter: {customer: eq, placed_at: since(30 days)}
+    sort: -placed_at
+    limit: 20
+  customer_page:
+    read: customer
+    rate: 3000
+    filter: {_id: eq}
+    include:
+      orders: {fields: [placed_at, total], limit: 5, sort: -placed_at}
+  place_order:
+    insert: order
+    links: [orders]
+    rate: 5
+current:
+  orders: parent-reference
+  without: {archive: [order]}
+",
+    );
+    assert!(text.contains("(in `customer.orders`)"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
 /// Listings of three kinds (examples/scenarios/s04-marketplace-kinds.yaml),
 /// each kind in a collection of its own today.
 fn listings() -> String {
@@ -1906,6 +2027,52 @@ fn a_trees_two_way_references_to_tree_path() {
         text.contains(
             r#"{"$graphLookup":{"from":"category","startWith":"$_id","connectFromField":"parent""#
         ),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+/// Listings whose searches show their seller's name: each kind copies it
+/// (an extended reference), in its own collection and in the shared one.
+fn listings_with_sellers(current: &str) -> String {
+    let mut text = listings();
+    for op in ["search_cars", "search_phones", "search_flats"] {
+        let at = text.find(&format!("  {op}:\n")).expect("the search");
+        let end = at + text[at..].find("    limit: 24\n").expect("its limit") + 14;
+        text.insert_str(end, "    include:\n      seller: {fields: [name]}\n");
+    }
+    text + current
+}
+
+#[test]
+fn kinds_with_the_same_copies_merge_into_a_polymorphic_collection() {
+    // Each kind's `seller` is `{_id, name}` in both designs: the same data,
+    // though each copy comes from the kind's own relationship.
+    let text = moving(&listings_with_sellers(""));
+    assert!(
+        text.contains("runStep(\"01-kind-car_listing-listing\""),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn kinds_that_change_layout_change_it_first_in_their_collections_then_merge() {
+    // The sellers' ids today, copies recommended: the kinds' documents move
+    // as they are, so each kind's reference becomes `{_id, name}` in its
+    // collection of today first (past today's validator), checked, then
+    // the kinds merge.
+    let text = moving(&listings_with_sellers(
+        "  cars: parent-reference\n  phones: parent-reference\n  flats: parent-reference\n",
+    ));
+    let copy = text.find("runStep(\"01-copy-cars-seller\"");
+    let stage = text.find(
+        "// ---- Verification of the first stage (cars, phones, flats on their recommended layouts",
+    );
+    let kind = text.find("runStep(\"04-kind-car_listing-listing\"");
+    assert!(copy.is_some() && copy < stage && stage < kind, "{text}");
+    assert!(
+        text.contains("], { bypassDocumentValidation: true }).toArray();"),
         "{text}"
     );
     insta::assert_snapshot!(text);

@@ -17,12 +17,24 @@ use super::bucket::Children;
 use super::plan::Plan;
 use crate::design::{Design, Layout};
 
+/// What the intermediate design changes in the design of today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// The relationships as parent references.
+    ParentReference,
+    /// The relationships on their recommended layouts, in the collections
+    /// of today: kinds then merge into (or leave) a polymorphic collection
+    /// in the second stage, their documents in the recommended shape.
+    Layouts,
+}
+
 /// The first stage: the intermediate design and the steps into it.
 #[derive(Debug, Clone)]
 pub struct Through {
-    /// The design of today with `relationships` as parent references.
+    /// The design of today with `relationships` changed as `via` says.
     pub design: Design,
     pub relationships: Vec<String>,
+    pub via: Via,
     pub actions: Vec<Action>,
     pub checks: Vec<Check>,
     /// A field of today the first stage's final step would remove and the
@@ -36,6 +48,17 @@ pub struct Through {
 }
 
 impl Through {
+    /// Whether the first stage's step `a` writes past today's validator: a
+    /// kind's collection reshaped in place (on the layouts recommended),
+    /// whose documents the second stage moves into a recommended
+    /// collection; the collection of today goes in the final step.
+    pub fn bypass(&self, a: &Action, recommended: &Design) -> bool {
+        let coll = super::pipeline::collection(a);
+        self.via == Via::Layouts
+            && a.runs_last()
+            && !recommended.collections.iter().any(|c| c.name == coll)
+    }
+
     /// The collections the first stage writes that today's design has not:
     /// the second stage reads them before any index of theirs is built.
     pub fn created<'a>(&'a self, today: &Design) -> Vec<&'a str> {
@@ -175,7 +198,7 @@ fn rebuild(first: &mut Plan, second: &mut Plan) -> (Vec<Action>, Vec<Action>) {
 }
 
 /// Why the two stages cannot be one script, when they cannot.
-fn clash(first: &Plan, recommended: &Design) -> Option<String> {
+fn clash(first: &Plan, via: Via, recommended: &Design) -> Option<String> {
     let has = |coll: &str, field: &str| {
         recommended
             .collections
@@ -201,7 +224,13 @@ fn clash(first: &Plan, recommended: &Design) -> Option<String> {
             a => a.runs_last(),
         };
         let coll = super::pipeline::collection(a);
-        if in_place && !recommended.collections.iter().any(|c| c.name == coll) {
+        // (Kinds reshaped in their collections of today move on, in the
+        // second stage, into the recommended collection that checks them;
+        // the steps write past today's validator, `bypass`.)
+        if in_place
+            && via == Via::ParentReference
+            && !recommended.collections.iter().any(|c| c.name == coll)
+        {
             return Some(format!(
                 "the first stage reshapes `{coll}` in place, which the recommended design has not"
             ));
@@ -227,6 +256,14 @@ fn clash(first: &Plan, recommended: &Design) -> Option<String> {
             }
             Cleanup::Overflow(_) | Cleanup::Gather(_) => {
                 return Some("the first stage reshapes an outlier's array".into());
+            }
+            // Rebuilt in place by the final step, after the second stage
+            // has read it in today's shape.
+            Cleanup::Timeline(t) => {
+                return Some(format!(
+                    "the first stage rebuilds the timeline `{}`",
+                    t.collection
+                ));
             }
             Cleanup::DropIndex { .. } | Cleanup::Archived(_) => continue,
         };
@@ -264,10 +301,11 @@ pub fn compose(
     mut second: Plan,
     design: Design,
     relationships: Vec<String>,
+    via: Via,
     recommended: &Design,
 ) -> Result<Plan, String> {
     let (again, rebuilt) = rebuild(&mut first, &mut second);
-    if let Some(why) = clash(&first, recommended) {
+    if let Some(why) = clash(&first, via, recommended) {
         return Err(why);
     }
     let mut changes = Vec::new();
@@ -340,11 +378,13 @@ pub fn compose(
         through: Some(Box::new(Through {
             design,
             relationships,
+            via,
             actions: first.actions,
             checks: first.checks,
             again,
             rebuilt,
         })),
+        with_kinds: Vec::new(),
     })
 }
 

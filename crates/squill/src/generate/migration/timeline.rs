@@ -12,14 +12,24 @@
 //! author), so each item is a copy of the document the application will
 //! read. Its figures are measured where the data is today, so a step that
 //! chose the wrong items or follows fails them.
+//!
+//! A timeline today's design has already, whose shape changes (its copies
+//! gain or lose a field, its limit or outliers change), is the same cache
+//! in another shape: today's application reads and pushes into it until
+//! the final step, so the step builds the new shape beside it (checked as
+//! above), and the final step, once the application of the new design
+//! pushes into the timeline, builds it again in place from the follows and
+//! items of then (a reader's document replaced whole: an item pushed after
+//! its batch stays) and drops the copy beside.
 
-use super::action::{Action, ItemField, Undo};
+use super::action::{Action, Cleanup, ItemField, Undo};
 use super::pipeline::field;
 use super::plan::Plan;
 use super::source::{Source, collection_of, link_field, source};
 use crate::design::{Collection, Design, EntityDecision, FieldOrigin, ShapeType};
 use crate::model::Model;
 use serde_json::{Map, Value as Json, json};
+use std::fmt::Write as _;
 
 /// Where the migration script puts the outlier ids it measured before the
 /// step (a JavaScript array): the pipeline names it with this placeholder,
@@ -41,11 +51,12 @@ pub struct Follows {
 }
 
 /// Where today's items are, for the figures: in their own collection with
-/// the parent's id at `ref_path`, or embedded in the parent's array.
+/// the parent's id at `ref_path`, or in the parent's array (embedded, or
+/// their ids: either way a parent's items are its array's size).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ItemsToday {
     Collection { child: String, ref_path: String },
-    Embedded { parent: String, field: String },
+    ParentArray { parent: String, field: String },
 }
 
 /// The step that builds a timeline collection.
@@ -72,10 +83,21 @@ pub struct Timeline {
     /// The same follows and items where the design of today keeps them.
     pub follows_today: Follows,
     pub items_today: ItemsToday,
+    /// The collection the step writes instead of `collection` when today's
+    /// design has a timeline of that name in another shape (which today's
+    /// application reads until the final step rebuilds it in place).
+    pub beside: Option<String>,
+}
+
+impl Timeline {
+    /// The collection the step writes.
+    pub fn written(&self) -> &str {
+        self.beside.as_deref().unwrap_or(&self.collection)
+    }
 }
 
 /// The steps for the timelines of `recommended` that `today` has not, or
-/// reasons in `p.refused`.
+/// has in another shape, or reasons in `p.refused`.
 pub fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
     for d in &recommended.entities {
         let EntityDecision::Timeline {
@@ -88,9 +110,6 @@ pub fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
         else {
             continue;
         };
-        if today.collections.iter().any(|c| &c.name == collection) {
-            continue;
-        }
         let Some(coll) = recommended
             .collections
             .iter()
@@ -98,11 +117,25 @@ pub fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
         else {
             continue;
         };
+        let old = today.collections.iter().find(|c| &c.name == collection);
+        if old.is_some_and(|old| same_timeline(today, old, coll, *limit, *threshold)) {
+            continue;
+        }
         match step(model, today, recommended, coll, feed, *limit, *threshold) {
-            Ok(t) => {
-                p.undo.push(Undo::Drop {
-                    collection: t.collection.clone(),
-                });
+            Ok(mut t) => {
+                if old.is_some() {
+                    // Beside today's, under a name of the migration's own;
+                    // its validator waits for the rebuild in place.
+                    let beside = format!("squill_migration_{collection}");
+                    t.beside = Some(beside.clone());
+                    p.cleanup.push(Cleanup::Timeline(Box::new(t.clone())));
+                    p.deferred.push(collection.clone());
+                    p.undo.push(Undo::Drop { collection: beside });
+                } else {
+                    p.undo.push(Undo::Drop {
+                        collection: t.collection.clone(),
+                    });
+                }
                 p.actions.push(Action::Timeline(Box::new(t)));
             }
             Err(why) => p
@@ -110,6 +143,30 @@ pub fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
                 .push(format!("the timeline `{collection}`: {why}")),
         }
     }
+}
+
+/// Today's timeline `old` has the recommended one's shape: the same fields
+/// (names, origins, types), limit and threshold (an array's bound is no
+/// part of `same_field`: the limit is the decision's).
+fn same_timeline(
+    today: &Design,
+    old: &Collection,
+    new: &Collection,
+    limit: u64,
+    threshold: Option<u64>,
+) -> bool {
+    let decided = today.entities.iter().any(|d| {
+        matches!(d, EntityDecision::Timeline { collection, limit: l, threshold: t, .. }
+            if *collection == old.name && *l == limit && *t == threshold)
+    });
+    decided
+        && old.shape.fields.len() == new.shape.fields.len()
+        && old
+            .shape
+            .fields
+            .iter()
+            .zip(&new.shape.fields)
+            .all(|(a, b)| super::plan::same_field(a, b))
 }
 
 /// The follows of a feed in `design`: a collection of the edge entity with
@@ -183,10 +240,11 @@ fn step(
             field,
             one: false,
             rest: false,
-        }) => ItemsToday::Embedded { parent, field },
+        })
+        | Some(Source::IdArray { parent, field, .. }) => ItemsToday::ParentArray { parent, field },
         _ => {
             return Err(format!(
-                "its check reads the `{item}` documents of today in their own collection or their parent's array, not in a {} layout",
+                "its check reads the `{item}` documents of today in their own collection, or in or by id in their parent's array, not in a {} layout",
                 layout.kind()
             ));
         }
@@ -206,6 +264,7 @@ fn step(
         outliers_field: None,
         follows_today,
         items_today,
+        beside: None,
     };
     for k in &f.sort {
         let field = match k.field.as_str() {
@@ -316,7 +375,7 @@ pub fn pipeline(t: &Timeline) -> Vec<Json> {
         doc.insert(o.clone(), value);
     }
     out.push(json!({"$project": doc}));
-    out.push(json!({"$merge": {"into": t.collection, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}));
+    out.push(json!({"$merge": {"into": t.written(), "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}));
     out
 }
 
@@ -337,7 +396,7 @@ fn feed_today(t: &Timeline) -> String {
     let f = &t.follows_today;
     let (coll, at, embedded) = match &t.items_today {
         ItemsToday::Collection { child, ref_path } => (child, ref_path, false),
-        ItemsToday::Embedded { parent, field } => (parent, field, true),
+        ItemsToday::ParentArray { parent, field } => (parent, field, true),
     };
     format!(
         "squillFeed({}, {}, {}, {}, squillItemsPerParent({}, {}, {embedded}), {})",
@@ -356,21 +415,24 @@ fn feed_today(t: &Timeline) -> String {
 /// every timeline in the feed's order.
 pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
     use super::verify::Figure;
-    let c = &t.collection;
+    let c = t.written();
+    // Built beside today's: read where it is, beside or (once the final
+    // step has rebuilt it in place and dropped the copy) in place, so a
+    // run after an interrupted final step checks the same figures.
+    let at = match &t.beside {
+        Some(b) => format!("squillBeside({}, {})", json!(b), json!(t.collection)),
+        None => json!(c).to_string(),
+    };
     out.push(Figure {
         label: format!("{c}: one per {} document", t.readers),
         before: format!("squillCount({}, {{}})", json!(t.readers)),
-        after: format!("squillCount({}, {{}})", json!(c)),
+        after: format!("squillCount({at}, {{}})"),
     });
     let over = format!("{}.{}", t.items_field, t.limit);
     out.push(Figure {
         label: format!("{c}: none holds more than {}", t.limit),
         before: "0".into(),
-        after: format!(
-            "squillCount({}, {})",
-            json!(c),
-            json!({ over: {"$exists": true} })
-        ),
+        after: format!("squillCount({at}, {})", json!({ over: {"$exists": true} })),
     });
     if let Some(o) = &t.outliers_field {
         out.push(Figure {
@@ -379,14 +441,14 @@ pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
                 t.threshold.map_or("any".into(), |n| n.to_string())
             ),
             before: format!("{}.outliers", feed_today(t)),
-            after: format!("squillSizes({}, {})", json!(c), json!(o)),
+            after: format!("squillSizes({at}, {})", json!(o)),
         });
         // The same ids, not only as many: each (reader, outlier) pair
         // hashed, the hashes combined in any order.
         out.push(Figure {
             label: format!("{c}.{o}: the ids of those parents, per reader (a digest)"),
             before: format!("{}.outlierIds", feed_today(t)),
-            after: format!("squillOutlierIds({}, {})", json!(c), json!(o)),
+            after: format!("squillOutlierIds({at}, {})", json!(o)),
         });
     }
     out.push(Figure {
@@ -395,7 +457,7 @@ pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
             t.items_field, t.limit
         ),
         before: format!("{}.items", feed_today(t)),
-        after: format!("squillSizes({}, {})", json!(c), json!(t.items_field)),
+        after: format!("squillSizes({at}, {})", json!(t.items_field)),
     });
     // The feed's order read from the design again, not from the step's
     // `$sort`: a step sorting the wrong way fails the check.
@@ -411,12 +473,59 @@ pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
         label: format!("{c}.{}: in the feed's order", t.items_field),
         before: "0".into(),
         after: format!(
-            "squillOutOfOrder({}, {}, {})",
-            json!(c),
+            "squillOutOfOrder({at}, {}, {})",
             json!(t.items_field),
             Json::Array(keys)
         ),
     });
+}
+
+/// The final step's statements for a timeline built beside today's: the
+/// step again over every reader, in place (by then the application of the
+/// new design pushes into it: a reader's document is replaced whole, so an
+/// item pushed after its batch stays), past today's validator, which the
+/// recommended one replaces right after; then the copy beside dropped.
+/// Resumable as any step (its own progress marker).
+pub fn rebuild(t: &Timeline) -> String {
+    let in_place = Timeline {
+        beside: None,
+        ..t.clone()
+    };
+    let id = json!(format!("99-rebuild-{}", t.collection));
+    let mut stages: Vec<String> = pipeline(&in_place)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut out = String::from("{ ");
+    if let Some(line) = outliers_statement(t, "outliers") {
+        let placeholder = json!(OUTLIER_IDS).to_string();
+        for s in &mut stages {
+            *s = s.replace(&placeholder, "outliers");
+        }
+        out.push_str(&line);
+        out.push_str("\n    ");
+    }
+    let _ = write!(
+        out,
+        "const indexes = [[{e}, {f}], [{i}, {p}]].map(([c, path]) => [c, squillLookupIndex({id}, c, path)]);\n\
+         \x20   runStep({id}, {what}, {r}, (range, ids) => {{\n\
+         \x20     db.getCollection({r}).aggregate([{{ $match: range }}, {}], {{ bypassDocumentValidation: true }}).toArray();\n\
+         \x20   }});\n\
+         \x20   for (const [c, i] of indexes) if (i !== null) db.getCollection(c).dropIndex(i);\n\
+         \x20   db.getCollection({b}).drop(); }}",
+        stages.join(", "),
+        e = json!(t.follows.edges),
+        f = json!(t.follows.follower),
+        i = json!(t.items),
+        p = json!(t.parent_field),
+        what = json!(format!(
+            "{}: rebuilt in place in the recommended shape",
+            t.collection
+        )),
+        r = json!(t.readers),
+        b = json!(t.written()),
+    );
+    out
 }
 
 /// The helpers the timeline's step and figures use (written only when the
@@ -481,6 +590,12 @@ function squillOutlierIds(coll, field) {
     for (const o of d[field] || []) n = (n ^ squillPairHash(d._id, o)) >>> 0;
   });
   return n;
+}
+
+// The timeline built beside `collection` while there, else `collection`
+// itself (rebuilt in place by the final step, the copy beside dropped).
+function squillBeside(beside, collection) {
+  return db.getCollectionNames().includes(beside) ? beside : collection;
 }
 
 // The neighbours out of order in the arrays `field` of `coll`, by `keys`

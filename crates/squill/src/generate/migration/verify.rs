@@ -201,6 +201,9 @@ pub fn figures(
 pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
     let mut out = Vec::new();
     for a in actions {
+        if let Some(f) = moved_attributes(a) {
+            out.push(f);
+        }
         if let Some(f) = copied(a) {
             out.push(f);
         }
@@ -509,6 +512,43 @@ pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
         out.push(figure);
     }
     out
+}
+
+/// The link's attributes a side's items take from the other side's array:
+/// as many items carrying them as the other side's items carry today (each
+/// link is in both arrays). An item whose link the lookup did not find in
+/// the other array is left without them and fails the check.
+fn moved_attributes(a: &Action) -> Option<Figure> {
+    let Action::LinkItems {
+        collection,
+        target,
+        other,
+        theirs: Some(t),
+        ..
+    } = a
+    else {
+        return None;
+    };
+    let names = |f: fn(&ItemField) -> &str| -> Vec<&str> { t.attributes.iter().map(f).collect() };
+    Some(Figure {
+        label: format!(
+            "{collection}.{target}: items with the link's {} from {other}.{}",
+            names(|i| &i.target).join(", "),
+            t.back
+        ),
+        before: format!(
+            "squillFilled({}, {}, {})",
+            json!(other),
+            json!(t.back),
+            json!(names(|i| &i.source))
+        ),
+        after: format!(
+            "squillFilled({}, {}, {})",
+            json!(collection),
+            json!(target),
+            json!(names(|i| &i.target))
+        ),
+    })
 }
 
 /// A step's items that must carry copies of the other side's fields (or
