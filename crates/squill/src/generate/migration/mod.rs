@@ -151,10 +151,7 @@ fn two_stages(
             let mut reasons = direct.refused;
             reasons.push(format!(
                 "the design of today with {} as parent references cannot be made: {e}",
-                rels.iter()
-                    .map(|r| format!("`{r}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                listed(&rels)
             ));
             return Err(reasons);
         }
@@ -244,16 +241,14 @@ fn layouts_first(
         let mut reasons = direct.refused.clone();
         reasons.push(format!(
             "nor with {} changed first in the collections of today: {why}",
-            rels.iter()
-                .map(|r| format!("`{r}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(&rels)
         ));
         reasons
     };
     let design = through(&layouts).map_err(&stopped)?;
     let first = plan::plan(model, today, &design);
-    let second = plan::plan(model, &design, recommended);
+    let mut second = plan::plan(model, &design, recommended);
+    through::unbuilt_indexes(&mut second, today);
     if let Some(why) = first.refused.first().or(second.refused.first()) {
         return Err(stopped(why.clone()));
     }
@@ -266,4 +261,12 @@ fn layouts_first(
         recommended,
     )
     .map_err(stopped)
+}
+
+/// `` `a`, `b` `` for the relationships' names in a reason.
+fn listed(rels: &[String]) -> String {
+    rels.iter()
+        .map(|r| format!("`{r}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
