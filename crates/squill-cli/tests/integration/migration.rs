@@ -1090,6 +1090,33 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            // A user's teams, with the membership's role and date, become
+            // both sides' arrays with copies of the other's name; the
+            // users' items lose the date, which the teams' items keep.
+            name: "one-way-with-attributes-to-two-way-extended",
+            model: from_file(
+                "examples/scenarios/s09-teams.yaml",
+                "    child_field: teams\n",
+                "memberships",
+                None,
+                Some("many-to-many-one-way"),
+            ),
+            today: from_file(
+                "examples/scenarios/s09-teams.yaml",
+                "    child_field: teams\n",
+                "memberships",
+                Some("many-to-many-one-way"),
+                None,
+            ),
+            moved: vec![
+                ("user|_id|teams", "user|_id|teams"),
+                ("user|_id|teams", "team|members|_id"),
+            ],
+            copies: vec!["user|teams|name|team|name", "team|members|name|user|name"],
+            attributes: vec!["team|members|role|user|teams"],
+            ..Case::default()
+        },
+        Case {
             // A reservation's room with copies of its number and of the
             // room's own reference to its hotel.
             name: "normalized-hotels",

@@ -226,7 +226,15 @@ pub fn plan(
                     .iter()
                     .find(|(_, s, _)| s != side)
                     .map(|(_, _, h)| *h);
-                relink(p, today, rel, coll, *side, g, f, theirs);
+                // And the other side's array the migration builds, which
+                // may keep attributes this side's items lose: the rollback
+                // takes them back from it.
+                let after = r
+                    .arrays
+                    .iter()
+                    .find(|(_, s, _)| s != side)
+                    .map(|(_, _, h)| *h);
+                relink(p, today, rel, coll, *side, (g, f), (theirs, after));
             }
             continue;
         }
@@ -335,21 +343,19 @@ fn attribute_in<'f>(items: &'f [ShapeField], field: &str) -> Option<&'f str> {
 /// A side's array whose items change (ids gain or lose the copies of the
 /// other side's fields): the step, and its reverse as the rollback when it
 /// works in place.
-#[allow(clippy::too_many_arguments)] // the designs, the side, and its arrays
 fn relink(
     p: &mut Plan,
     today: &Design,
     rel: &RelationshipDecision,
     coll: &Collection,
     side: Side,
-    g: &ShapeField,
-    f: &ShapeField,
-    theirs: Option<&ShapeField>,
+    (g, f): (&ShapeField, &ShapeField),
+    (theirs, after): (Option<&ShapeField>, Option<&ShapeField>),
 ) {
     let step = collection_of(today, entity(rel, other(side))).and_then(|o| {
         Some((
             link_items(rel, &coll.name, g, f, o, theirs)?,
-            link_items(rel, &coll.name, f, g, o, None)?,
+            link_items(rel, &coll.name, f, g, o, after)?,
         ))
     });
     let Some((step, back)) = step else {
@@ -372,14 +378,28 @@ fn relink(
     } else {
         p.actions.push(step);
     }
-    p.undo.push(if g.name == f.name {
+    // A rollback that takes attributes back from the other side's new
+    // array runs before that array is undone.
+    let first = matches!(
+        &back,
+        Action::LinkItems {
+            theirs: Some(_),
+            ..
+        }
+    );
+    let undo = if g.name == f.name {
         Undo::ItemsBack(Box::new(back))
     } else {
         Undo::Unset {
             collection: coll.name.clone(),
             field: f.name.clone(),
         }
-    });
+    };
+    if first {
+        p.undo.insert(0, undo);
+    } else {
+        p.undo.push(undo);
+    }
 }
 
 /// The step that turns the items of `from` into those of `to` in `coll`:

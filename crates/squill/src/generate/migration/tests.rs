@@ -2077,3 +2077,23 @@ fn kinds_that_change_layout_change_it_first_in_their_collections_then_merge() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn items_that_lose_an_attribute_take_it_back_from_the_other_side_on_rollback() {
+    // A user's teams of today carry the membership's date; the recommended
+    // items drop it (the team's members keep it). The rollback puts it
+    // back from the team's new array, so before that array is undone.
+    let text = include_str!("../../../../../examples/scenarios/s09-teams.yaml");
+    let script = moving(&format!(
+        "{text}\ncurrent:\n  memberships: many-to-many-one-way\n"
+    ));
+    let rollback = &script[script.find("// ---- Rollback ----").expect("a rollback")..];
+    let back = rollback
+        .find(r#"db.getCollection("user").aggregate("#)
+        .expect("items back");
+    let unset = rollback
+        .find(r#"db.getCollection("team").updateMany({}, { $unset: { "members": "" } });"#)
+        .expect("the new array undone");
+    assert!(back < unset, "{rollback}");
+    assert!(rollback[back..unset].contains(r#""joined_at":{"$ifNull":["$$i.joined_at""#));
+}
