@@ -816,9 +816,11 @@ fn steps(
             _ => (coll, "{ $match: range }".to_string()),
         };
         // Today's validator wants the reference the documents written
-        // under their parent's id drop; the recommended one, set after the
-        // data, holds them.
-        let options = if matches!(a, Action::Rekey { .. }) || bypass(a) {
+        // under their parent's id drop, and the shape a step changes in
+        // place (an id made `{_id, copies…}` or back): MongoDB applies it
+        // to `$merge`'s writes. The recommended one, set after the data,
+        // holds them.
+        let options = if matches!(a, Action::Rekey { .. }) || a.runs_last() || bypass(a) {
             ", { bypassDocumentValidation: true }"
         } else {
             ""
