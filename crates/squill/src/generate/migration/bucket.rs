@@ -19,7 +19,7 @@ use super::action::{Action, Cleanup, ItemField, ItemLookup, ParentField, Undo};
 use super::lookups;
 use super::pipeline::{convert, field};
 use super::plan::Plan;
-use super::source::{Source, collection_of, item_fields, link_field as link_of};
+use super::source::{Source, collection_of, item_fields, link_field as link_of, plain_reference};
 use crate::design::{
     BucketBy, BucketPart, Collection, Design, FieldOrigin, Layout, RelationshipDecision,
     ShapeField, ShapeType,
@@ -632,16 +632,7 @@ fn unbuckets(
     child: &str,
     relationship: &str,
 ) -> Result<Unbuckets, String> {
-    let reference = |c: &Collection| {
-        c.shape
-            .fields
-            .iter()
-            .find(|f| {
-                matches!(&f.origin, FieldOrigin::Reference { relationship: r, .. } if r == relationship)
-                    && matches!(f.ty, ShapeType::Scalar { .. })
-            })
-            .map(|f| f.name.clone())
-    };
+    let reference = |c: &Collection| plain_reference(c, relationship).map(|f| f.name.clone());
     let (Some(bucket_ref), Some(ref_field)) = (reference(bucket), reference(target)) else {
         return Err(format!(
             "`{}` or `{}` has no reference to the parent",

@@ -11,7 +11,7 @@
 //! looks the copies (or the children) up by the id.
 
 use super::action::{ItemField, ItemLookup, LookupBy};
-use super::source::{collection_of, item_fields, own_field};
+use super::source::{collection_of, item_fields, own_field, plain_reference};
 use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType, Side};
 
 /// The designs and the child's collection of today an item is read from.
@@ -56,10 +56,7 @@ pub fn reference_item(
         (ShapeType::Array { .. }, _) => return None,
         (_, _) => {
             // The child's bare id of the other parent, today.
-            let id = from.child_coll.shape.fields.iter().find(|g| {
-                matches!(&g.origin, FieldOrigin::Reference { relationship: r, .. } if r == relationship)
-                    && matches!(g.ty, ShapeType::Scalar { .. })
-            })?;
+            let id = plain_reference(from.child_coll, relationship)?;
             let ShapeType::Object { shape } = &f.ty else {
                 return Some(ItemField {
                     target: f.name.clone(),
@@ -89,16 +86,11 @@ pub fn reference_item(
 /// The item's own children through `relationship`, from their collection
 /// of today, where each holds the item's id.
 fn children(f: &ShapeField, relationship: &str, from: &Sources) -> Option<ItemLookup> {
-    let (coll, ref_field) = from.today.collections.iter().find_map(|c| {
-        c.shape
-            .fields
-            .iter()
-            .find(|g| {
-                matches!(&g.origin, FieldOrigin::Reference { relationship: r, .. } if r == relationship)
-                    && matches!(g.ty, ShapeType::Scalar { .. })
-            })
-            .map(|g| (c, g.name.clone()))
-    })?;
+    let (coll, ref_field) = from
+        .today
+        .collections
+        .iter()
+        .find_map(|c| plain_reference(c, relationship).map(|g| (c, g.name.clone())))?;
     let copies = match item_fields(f) {
         None => Vec::new(),
         Some((fields, false)) => {

@@ -50,6 +50,15 @@ pub fn side_link<'c>(
     link_fields(coll, relationship).find(|f| side_of(f).is_none_or(|s| s == side))
 }
 
+/// The plain id `coll` keeps of `relationship`'s other document (a
+/// child's parent id), not an array or a sub-document.
+pub fn plain_reference<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c ShapeField> {
+    coll.shape.fields.iter().find(|f| {
+        matches!(&f.origin, FieldOrigin::Reference { relationship: r, .. } if r == relationship)
+            && matches!(f.ty, ShapeType::Scalar { .. })
+    })
+}
+
 /// Whose links `field` holds, as the design writes it for a relationship
 /// of an entity with itself (`None` elsewhere: the collection says it).
 pub fn side_of(field: &ShapeField) -> Option<Side> {

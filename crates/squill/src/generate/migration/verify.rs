@@ -99,7 +99,7 @@ fn sound_paths(
             ]}}},
         ])
     };
-    format!("squillMatching({}, {stages})", json!(coll))
+    matching(coll, stages)
 }
 
 pub fn figures(
@@ -155,11 +155,7 @@ pub fn figures(
                     "{parent}: the documents whose {field} holds other than their {child} documents"
                 ),
                 before: "0".into(),
-                after: format!(
-                    "squillMatching({}, {})",
-                    json!(parent),
-                    each_parents_children(child, ref_path, field)
-                ),
+                after: matching(parent, each_parents_children(child, ref_path, field)),
             },
             Check::PathKept {
                 collection,
@@ -223,11 +219,7 @@ pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
                             "{parent}: the parents whose {field} holds other than the children of their {child} buckets"
                         ),
                         before: "0".into(),
-                        after: format!(
-                            "squillMatching({}, {})",
-                            json!(parent),
-                            per_parent(child, ref_path, array, field)
-                        ),
+                        after: matching(parent, per_parent(child, ref_path, array, field)),
                     });
                 }
                 Figure {
@@ -362,10 +354,9 @@ pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
             } => Figure {
                 label: format!("{child}.{ref_field}: its own _id in each document"),
                 before: count(child, &json!({})),
-                after: format!(
-                    "squillMatching({}, {})",
-                    json!(child),
-                    json!([{"$match": {"$expr": {"$eq": [format!("${ref_field}"), "$_id"]}}}])
+                after: matching(
+                    child,
+                    json!([{"$match": {"$expr": {"$eq": [format!("${ref_field}"), "$_id"]}}}]),
                 ),
             },
             Action::Rekey {
@@ -408,10 +399,9 @@ pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
                 let id = format!("{field}._id");
                 Figure {
                     label: format!("{parent}: one document per parent embedded in {child}.{field}"),
-                    before: format!(
-                        "squillMatching({}, {})",
-                        json!(child),
-                        json!([{"$match": set(&id)}, {"$group": {"_id": format!("${id}")}}])
+                    before: matching(
+                        child,
+                        json!([{"$match": set(&id)}, {"$group": {"_id": format!("${id}")}}]),
                     ),
                     after: count(parent, &json!({})),
                 }
@@ -476,10 +466,9 @@ pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
                     function.name()
                 ),
                 before: "0".into(),
-                after: format!(
-                    "squillMatching({}, {})",
-                    json!(parent),
-                    super::recompute::differing(field, *function, of, bson_type, children)
+                after: matching(
+                    parent,
+                    super::recompute::differing(field, *function, of, bson_type, children),
                 ),
             },
             Action::Computed { parent, field, .. } => Figure {
@@ -732,6 +721,7 @@ fn looked_up(out: &mut Vec<Figure>, a: &Action) {
     }
 }
 
+/// `squillMatching(coll, stages)`: the documents of `coll` that pass `stages`.
 fn matching(coll: &str, stages: serde_json::Value) -> String {
     format!("squillMatching({}, {stages})", json!(coll))
 }
@@ -799,10 +789,9 @@ fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
                 b.parent
             ),
             before: "0".into(),
-            after: format!(
-                "squillMatching({}, {})",
-                json!(b.parent),
-                per_parent(&b.bucket, &b.ref_field, &b.items_field, field)
+            after: matching(
+                &b.parent,
+                per_parent(&b.bucket, &b.ref_field, &b.items_field, field),
             ),
         });
     }
@@ -828,16 +817,15 @@ fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
                 f.function.name()
             ),
             before: "0".into(),
-            after: format!(
-                "squillMatching({}, {})",
-                json!(b.bucket),
+            after: matching(
+                &b.bucket,
                 super::recompute::differing(
                     &f.target.field,
                     f.function,
                     &of.target,
                     &f.target.bson_type,
-                    &items
-                )
+                    &items,
+                ),
             ),
         });
     }
@@ -911,14 +899,10 @@ fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
             o.child
         ),
         before: "0".into(),
-        after: format!(
-            "squillMatching({}, {})",
-            json!(parent),
-            json!([
+        after: matching(parent, json!([
                 {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "as": TMP}},
                 {"$match": {"$expr": {"$not": [same]}}},
-            ])
-        ),
+            ])),
     });
 }
 
@@ -964,13 +948,9 @@ fn gather(out: &mut Vec<Figure>, g: &Gather) {
     out.push(Figure {
         label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
         before: "0".into(),
-        after: format!(
-            "squillMatching({}, {})",
-            json!(parent),
-            json!([
+        after: matching(parent, json!([
                 {"$lookup": {"from": child, "localField": "_id", "foreignField": g.ref_field, "as": TMP}},
                 {"$match": {"$expr": {"$not": [{"$setIsSubset": [ids_of(format!("${TMP}")), ids_of(format!("${field}"))]}]}}},
-            ])
-        ),
+            ])),
     });
 }
