@@ -30,7 +30,7 @@
 //! `gen`, `plain`, `gen-1`, `ram`.
 
 use squill::fixtures;
-use squill::generate::{
+use squill::synthetic::{
     Builder, DataOptions, Fanout, Population, RunEncoder, data,
     values::Scratch,
     write::{AtomicFile, RESERVE_AHEAD},

@@ -13,9 +13,12 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["model", "words", "finding", "text_codec"],
     &["design", "inputs", "settings"],
-    &["candidates", "scan"],
-    &["rules", "costs", "generate"],
-    &["advise", "outputs", "migrate"],
+    &["candidates", "scan", "catalog"],
+    &["rules", "costs", "synthetic"],
+    &["advise", "outputs", "artifacts"],
+    // Both sources of a migration take the advised design and build its
+    // collections with `artifacts`' validators and indexes.
+    &["migration"],
     // Test designs made by advising YAML models; only tests and benches use it.
     &["fixtures"],
 ];
@@ -268,4 +271,242 @@ fn no_module_allows_unsafe_code() {
             );
         }
     }
+}
+
+/// Every path a file's code names through `crate::` or `super::`, as
+/// absolute segments (`super::plan::ShapePlan` in `synthetic::documents` →
+/// `["synthetic", "plan", "ShapePlan"]`), one level of `{…}` groups
+/// expanded. `module` is the file's module path (a `mod.rs` is its folder's).
+fn paths(module: &[String], text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let after_ident = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b':'));
+        if after_ident || !(rest.starts_with("crate::") || rest.starts_with("super::")) {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        // `super` is the module's parent (a leaf file's folder, a `mod.rs`'s
+        // folder above), each further `super` one more up.
+        let mut after = rest;
+        let base: Vec<String> = if let Some(r) = after.strip_prefix("crate::") {
+            after = r;
+            Vec::new()
+        } else {
+            let mut ups = 0;
+            while let Some(r) = after.strip_prefix("super::") {
+                ups += 1;
+                after = r;
+            }
+            module[..module.len().saturating_sub(ups)].to_vec()
+        };
+        let consumed_prefix = rest.len() - after.len();
+        let mut segs = base;
+        let mut tail = after;
+        loop {
+            let id = ident_at(tail);
+            if id.is_empty() {
+                break;
+            }
+            segs.push(id.to_string());
+            tail = &tail[id.len()..];
+            match tail.strip_prefix("::") {
+                Some(r) => tail = r,
+                None => break,
+            }
+        }
+        if let Some(group) = tail.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for part in group[..end].split(',') {
+                let mut p = segs.clone();
+                p.extend(
+                    part.trim()
+                        .split("::")
+                        .map(ident_at)
+                        .take_while(|s| !s.is_empty())
+                        .map(str::to_string),
+                );
+                out.push(p);
+            }
+        } else {
+            out.push(segs);
+        }
+        i += consumed_prefix.max(1);
+    }
+    out
+}
+
+/// Two files of one folder that import each other, directly or through
+/// others of the folder, are one idea split in two (or two ideas tangled):
+/// a lower file should own what both need. A folder's `mod.rs` is its
+/// facade and is left out; a name it re-exports (`pub use x::T`) counts as
+/// an import of `x`.
+fn file_circles() -> Vec<Vec<String>> {
+    use std::collections::BTreeMap;
+    let sources = sources();
+    let known: BTreeSet<Vec<String>> = sources.iter().map(|s| s.module.clone()).collect();
+    let mut test_files: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut texts = Vec::new();
+    // Re-exports of each folder's mod.rs: name → the child that holds it.
+    let mut reexports: BTreeMap<Vec<String>, String> = BTreeMap::new();
+    for s in &sources {
+        let raw = std::fs::read_to_string(&s.file).unwrap();
+        let (text, tests) = production_text(&raw);
+        for t in tests {
+            let mut m = s.module.clone();
+            m.push(t);
+            test_files.insert(m);
+        }
+        if s.file.file_name().is_some_and(|n| n == "mod.rs") {
+            for line in text.lines() {
+                let Some(rest) = line.trim().strip_prefix("pub use ") else {
+                    continue;
+                };
+                let child = ident_at(rest).to_string();
+                let names = rest[child.len()..].trim_start_matches("::");
+                let names = names.trim_start_matches('{').trim_end_matches(['}', ';']);
+                for n in names.split(',') {
+                    let last = n.trim().rsplit("::").next().unwrap_or("").trim();
+                    let last = last.rsplit(" as ").next().unwrap_or(last).trim();
+                    if !last.is_empty() && last != "self" {
+                        let mut key = s.module.clone();
+                        key.push(last.to_string());
+                        reexports.insert(key, child.clone());
+                    }
+                }
+            }
+        }
+        texts.push(text);
+    }
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (s, text) in sources.iter().zip(&texts) {
+        let is_mod = s.file.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs");
+        if is_mod || s.module.is_empty() || test_files.iter().any(|t| s.module.starts_with(t)) {
+            continue;
+        }
+        let folder = &s.module[..s.module.len() - 1];
+        for mut p in paths(&s.module, text) {
+            // A name re-exported by the folder's mod.rs stands for its child.
+            if p.len() == folder.len() + 1 && p.starts_with(folder) {
+                if let Some(child) = reexports.get(&p) {
+                    p.truncate(folder.len());
+                    p.push(child.clone());
+                }
+            }
+            let target = (1..=p.len())
+                .rev()
+                .map(|n| p[..n].to_vec())
+                .find(|m| known.contains(m));
+            let Some(target) = target else { continue };
+            if target.len() == s.module.len()
+                && target.starts_with(folder)
+                && target != s.module
+                && !test_files.contains(&target)
+            {
+                edges.entry(s.module.clone()).or_default().insert(target);
+            }
+        }
+    }
+    strongly_connected(&edges)
+        .into_iter()
+        .filter(|c| c.len() > 1)
+        .map(|c| c.into_iter().map(|m| m.join("::")).collect())
+        .collect()
+}
+
+/// Tarjan's strongly connected components of a small graph.
+fn strongly_connected<N: Ord + Clone>(
+    edges: &std::collections::BTreeMap<N, BTreeSet<N>>,
+) -> Vec<Vec<N>> {
+    use std::collections::BTreeMap;
+    struct Walk<'a, N: Ord> {
+        edges: &'a BTreeMap<N, BTreeSet<N>>,
+        index: BTreeMap<N, usize>,
+        low: BTreeMap<N, usize>,
+        stack: Vec<N>,
+        on_stack: BTreeSet<N>,
+        out: Vec<Vec<N>>,
+    }
+    fn visit<N: Ord + Clone>(w: &mut Walk<'_, N>, v: &N) {
+        let i = w.index.len();
+        w.index.insert(v.clone(), i);
+        w.low.insert(v.clone(), i);
+        w.stack.push(v.clone());
+        w.on_stack.insert(v.clone());
+        for t in w.edges.get(v).into_iter().flatten() {
+            if !w.index.contains_key(t) {
+                visit(w, t);
+                let l = w.low[t].min(w.low[v]);
+                w.low.insert(v.clone(), l);
+            } else if w.on_stack.contains(t) {
+                let l = w.index[t].min(w.low[v]);
+                w.low.insert(v.clone(), l);
+            }
+        }
+        if w.low[v] == w.index[v] {
+            let mut c = Vec::new();
+            while let Some(x) = w.stack.pop() {
+                w.on_stack.remove(&x);
+                let done = &x == v;
+                c.push(x);
+                if done {
+                    break;
+                }
+            }
+            c.sort();
+            w.out.push(c);
+        }
+    }
+    let mut w = Walk {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !w.index.contains_key(v) {
+            visit(&mut w, v);
+        }
+    }
+    w.out.sort();
+    w.out
+}
+
+#[test]
+fn no_two_files_of_a_folder_import_each_other_in_a_circle() {
+    let circles = file_circles();
+    assert!(
+        circles.is_empty(),
+        "files that import each other in a circle (give what they share to a lower file):\n{}",
+        circles
+            .iter()
+            .map(|c| c.join(" ↔ "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// The circle test can fail: two files that name each other are found.
+#[test]
+fn a_circle_of_files_is_caught() {
+    let a = vec!["m".to_string(), "a".to_string()];
+    let p = paths(&a, "use super::b::X; fn f() { crate::m::{c::Y, d}; }");
+    assert_eq!(
+        p,
+        [
+            vec!["m", "b", "X"],
+            vec!["m", "c", "Y"],
+            vec!["m", "d"]
+        ]
+    );
+    let mut edges = std::collections::BTreeMap::new();
+    edges.insert("a", BTreeSet::from(["b"]));
+    edges.insert("b", BTreeSet::from(["c"]));
+    edges.insert("c", BTreeSet::from(["a"]));
+    edges.insert("d", BTreeSet::from(["a"]));
+    assert_eq!(strongly_connected(&edges), [vec!["a", "b", "c"], vec!["d"]]);
 }

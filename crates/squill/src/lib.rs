@@ -2,7 +2,8 @@
 //!
 //! The pipeline, one folder a stage:
 //! `inputs` (model file, dumps) → `model` → `candidates` / `rules` / `costs` →
-//! `design` → `outputs` (reporters) and `generate` (artifacts); `scan` measures
+//! `design` → `outputs` (reporters), `artifacts` (what a team runs), `synthetic`
+//! (data) and `migration` (moving data into the design); `scan` measures
 //! existing data and feeds both `rules` (anti-patterns) and `model` (emit-model).
 //!
 //! The library never prints: it returns values (`Design`, `Finding`s, reports)
@@ -11,20 +12,21 @@
 pub mod advise;
 #[cfg(test)]
 mod architecture;
+pub mod artifacts;
 pub mod candidates;
+pub mod catalog;
 pub mod costs;
 pub mod design;
 pub mod finding;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
-pub mod generate;
 pub mod inputs;
-#[cfg(feature = "postgres")]
-pub mod migrate;
+pub mod migration;
 pub mod model;
 pub mod outputs;
 pub mod rules;
 pub mod scan;
 pub mod settings;
+pub mod synthetic;
 pub mod text_codec;
 pub mod words;

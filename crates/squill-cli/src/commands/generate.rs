@@ -5,7 +5,9 @@
 
 use crate::cli::Global;
 use anyhow::{Context, Result};
-use squill::generate::{self, DataFormat, DataOptions, DataSummary};
+use squill::artifacts;
+use squill::migration::from_design;
+use squill::synthetic::{self, DataFormat, DataOptions, DataSummary};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -141,11 +143,11 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         return run_migration(global, &model_path, &out, &args.common);
     }
     let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
-    let options = generate::Options {
+    let options = artifacts::Options {
         seed: args.common.seed,
         max_children: args.max_children,
     };
-    let artifacts = generate::artifacts(&model, &design, &options)
+    let artifacts = artifacts::artifacts(&model, &design, &options)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let data_options = args.scale.map(|scale| DataOptions {
         scale,
@@ -161,9 +163,9 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     if !args.common.force {
         let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
         if let Some(d) = &data_options {
-            planned.extend(generate::data::paths(&design, &out, d.format));
+            planned.extend(synthetic::data::paths(&design, &out, d.format));
         }
-        generate::write::refuse_existing(&planned, false)
+        synthetic::write::refuse_existing(&planned, false)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     }
     let estimate = match &data_options {
@@ -172,12 +174,12 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     };
     // With data, the README (the index of what is there) is written last,
     // after the data: an interrupted run leaves no index that looks complete.
-    let first: Vec<generate::Artifact> = artifacts
+    let first: Vec<artifacts::Artifact> = artifacts
         .iter()
         .filter(|a| data_options.is_none() || a.file != "README.md")
         .cloned()
         .collect();
-    let written = generate::write_artifacts(&out, &first, true)
+    let written = artifacts::write_artifacts(&out, &first, true)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let mut text = format!(
         "squill generate: model `{}`, mix `{}`: {} files in {}\n",
@@ -196,8 +198,8 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
             ..data_options
         };
         let summary = write_with_progress(&model, &design, &data_options, &out, estimate)?;
-        let readme = generate::readme_with_data(&design, &artifacts, &summary);
-        generate::write_artifacts(&out, &[readme], true)
+        let readme = artifacts::readme_with_data(&design, &artifacts, &summary);
+        artifacts::write_artifacts(&out, &[readme], true)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
         data_report(&mut text, &summary, started.elapsed());
     }
@@ -230,20 +232,20 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
         squill::advise::through_design(&model, &settings, common.mix.as_deref(), layouts)
             .map_err(|e| e.to_string())
     };
-    let migration = generate::migration::migration(
+    let migration = from_design::migration(
         &model,
         &today,
         &recommended,
-        generate::migration::DEFAULT_BATCH,
+        from_design::DEFAULT_BATCH,
         &through,
     )
     .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
-    let artifact = generate::Artifact {
+    let artifact = artifacts::Artifact {
         file: "migration.js",
         title: "mongosh: the migration from the design of today to the recommended one",
         content: migration.script,
     };
-    generate::write_artifacts(out, &[artifact], common.force)
+    artifacts::write_artifacts(out, &[artifact], common.force)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let mut text = format!(
         "squill generate --migration: model `{}`, mix `{}`: {} in {}\n",
@@ -312,8 +314,8 @@ fn preflight(
     design: &squill::design::Design,
     options: &DataOptions,
     out: &Path,
-) -> Result<generate::estimate::Estimate> {
-    let (estimate, free) = generate::data::preflight(model, design, options, out)
+) -> Result<synthetic::estimate::Estimate> {
+    let (estimate, free) = synthetic::data::preflight(model, design, options, out)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let free = free
         .map(|b| format!(", {} free", squill::words::bytes(b as f64)))
@@ -333,7 +335,7 @@ fn write_with_progress(
     design: &squill::design::Design,
     options: &DataOptions,
     out: &Path,
-    estimate: Option<generate::estimate::Estimate>,
+    estimate: Option<synthetic::estimate::Estimate>,
 ) -> Result<DataSummary> {
     let position = || {
         use std::sync::atomic::Ordering::Relaxed;
@@ -342,7 +344,7 @@ fn write_with_progress(
         })
     };
     super::progress::with_progress_bar(estimate.map(|e| e.bytes()), position, || {
-        generate::data::write(model, design, options, out)
+        synthetic::data::write(model, design, options, out)
     })
     .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))
 }
@@ -353,19 +355,19 @@ fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Dur
             text,
             "  {:<24} {:>12} documents  {:>14} bytes EJSON  {:>14} bytes BSON",
             c.name,
-            generate::cookbook::format_count(c.documents as f64),
-            generate::cookbook::format_count(c.ejson_bytes as f64),
-            generate::cookbook::format_count(c.bson_bytes as f64),
+            artifacts::cookbook::format_count(c.documents as f64),
+            artifacts::cookbook::format_count(c.ejson_bytes as f64),
+            artifacts::cookbook::format_count(c.bson_bytes as f64),
         );
     }
     let secs = elapsed.as_secs_f64().max(1e-9);
     let _ = writeln!(
         text,
         "  {} documents, {} bytes in {:.2} s ({} documents/s, {:.1} MB/s)",
-        generate::cookbook::format_count(summary.documents() as f64),
-        generate::cookbook::format_count(summary.bytes() as f64),
+        artifacts::cookbook::format_count(summary.documents() as f64),
+        artifacts::cookbook::format_count(summary.bytes() as f64),
         secs,
-        generate::cookbook::format_count(summary.documents() as f64 / secs),
+        artifacts::cookbook::format_count(summary.documents() as f64 / secs),
         summary.bytes() as f64 / secs / 1e6
     );
 }

@@ -117,7 +117,7 @@ pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
     match &args.output {
         // Whole or not at all: a temporary file renamed into place.
         Some(path) => {
-            squill::generate::write::write_file(path, import.yaml.as_bytes())?;
+            squill::synthetic::write::write_file(path, import.yaml.as_bytes())?;
         }
         None => {
             super::write_stdout(&import.yaml)?;

@@ -155,7 +155,7 @@ pub fn run(_global: &Global, args: PostgresArgs) -> Result<ExitCode> {
     );
     match &args.options.output {
         Some(path) => {
-            squill::generate::write::write_file(path, i.yaml.as_bytes())?;
+            squill::synthetic::write::write_file(path, i.yaml.as_bytes())?;
         }
         None => {
             super::write_stdout(&i.yaml)?;

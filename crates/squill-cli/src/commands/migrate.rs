@@ -62,7 +62,7 @@ pub fn run(_global: &Global, _args: MigrateArgs) -> Result<ExitCode> {
 
 #[cfg(feature = "postgres")]
 pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
-    use squill::migrate::{self, MigrateError, MigrateOptions};
+    use squill::migration::from_postgres::{self as migrate, MigrateError, MigrateOptions};
     let (model, design) = super::generate::design_for(global, &args.model, args.mix.as_deref())?;
     if args.checkpoint == 0 {
         bail!("--checkpoint must be at least 1");

@@ -310,12 +310,12 @@ fn timeline_collection(
 /// A model whose instances at scale 1 cannot be numbered keeps the
 /// examples of the shape's walk.
 fn generated_examples(model: &crate::model::Model, design: &mut Design) {
-    if crate::generate::estimate::too_many(model, 1, None).is_some() {
+    if crate::synthetic::estimate::too_many(model, 1, None).is_some() {
         return;
     }
     let examples = {
-        let pop = crate::generate::Population::new(model, design, 1, 1);
-        crate::generate::examples::typical(&pop)
+        let pop = crate::synthetic::Population::new(model, design, 1, 1);
+        crate::synthetic::examples::typical(&pop)
     };
     for (name, doc) in examples {
         if let Some(c) = design.collections.iter_mut().find(|c| c.name == name)

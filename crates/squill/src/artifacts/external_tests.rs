@@ -1,0 +1,343 @@
+//! Tests that run the generated code with real tools: node and Python parse
+//! it, and against a MongoDB-compatible server (SecantusDB, started by
+//! `scripts/test`, URI in `SQUILL_TEST_MONGODB_URI`) the setup script runs
+//! twice, the data loads under the validators, broken documents are refused
+//! with code 121, the BSON dump decodes (pymongo's `bson`) to the Extended
+//! JSON documents, and every cookbook function returns what it promises.
+//! The checks against the server are in scripts/testenv/check_generated.py.
+//!
+//! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
+
+use super::*;
+use crate::synthetic::{DataOptions, Document, Value};
+use crate::design::{FieldOrigin, ShapeType};
+use crate::fixtures;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `None` with a visible notice, or a failure under CI=true.
+fn missing<T>(what: &str) -> Option<T> {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{what} is missing and CI=true: run the tests through scripts/test"
+    );
+    eprintln!("NOTICE: skipping: {what} is missing (scripts/test installs and starts it)");
+    None
+}
+
+fn executable(env: &str, fallback: PathBuf) -> Option<PathBuf> {
+    match std::env::var_os(env) {
+        Some(p) => Some(PathBuf::from(p)),
+        None => fallback.is_file().then_some(fallback),
+    }
+}
+
+fn venv_python() -> Option<PathBuf> {
+    executable(
+        "SQUILL_TEST_PYTHON",
+        repo_root().join(".venv-test/bin/python"),
+    )
+}
+
+fn mongosh() -> Option<PathBuf> {
+    executable(
+        "SQUILL_TEST_MONGOSH",
+        repo_root().join(".venv-node/node_modules/.bin/mongosh"),
+    )
+}
+
+fn on_path(name: &str) -> bool {
+    Command::new(name)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn run(cmd: &mut Command) -> String {
+    try_run(cmd).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn try_run(cmd: &mut Command) -> Result<String, String> {
+    let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.status.success() {
+        Ok(text)
+    } else {
+        Err(format!("{cmd:?} failed:\n{text}"))
+    }
+}
+
+struct Dir(PathBuf);
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn out_dir(name: &str) -> Dir {
+    let d = std::env::temp_dir().join(format!("squill-gen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    Dir(d)
+}
+
+/// A mongosh script wrapped so that parsing it runs nothing.
+fn wrapped(dir: &Path, file: &str) -> PathBuf {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    let path = dir.join(format!("{file}.check.js"));
+    std::fs::write(&path, format!("if (globalThis.__never) {{\n{text}\n}}\n")).unwrap();
+    path
+}
+
+#[test]
+fn generated_javascript_and_python_parse() {
+    if !on_path("node") {
+        return missing::<()>("node").unwrap_or(());
+    }
+    let python = venv_python().or_else(|| on_path("python3").then(|| PathBuf::from("python3")));
+    let Some(python) = python.or_else(|| missing("python3")) else {
+        return;
+    };
+    for (name, model, design) in fixtures::all() {
+        let dir = out_dir(&format!("parse-{name}"));
+        write_artifacts(
+            &dir.0,
+            &artifacts(&model, &design, &Options::default()).unwrap(),
+            false,
+        )
+        .unwrap();
+        run(Command::new("node")
+            .arg("--check")
+            .arg(dir.0.join("cookbook.js")));
+        run(Command::new("node")
+            .arg("-e")
+            .arg("const m = require(process.argv[1]); if (Object.keys(m).length === 0) process.exit(3);")
+            .arg(dir.0.join("cookbook.js")));
+        for file in [
+            "setup.js",
+            "validators.js",
+            "indexes.js",
+            "cookbook.mongosh.js",
+        ] {
+            run(Command::new("node")
+                .arg("--check")
+                .arg(wrapped(&dir.0, file)));
+        }
+        if let Some(mongosh) = mongosh() {
+            for file in ["setup.js", "cookbook.mongosh.js"] {
+                run(Command::new(&mongosh)
+                    .args(["--nodb", "--quiet", "--norc"])
+                    .arg(wrapped(&dir.0, file)));
+            }
+        }
+        run(Command::new(&python)
+            .args(["-m", "py_compile"])
+            .arg(dir.0.join("cookbook.py")));
+    }
+}
+
+/// One broken document per collection: its first required scalar field
+/// (not `_id`) with a value of another type.
+fn broken_documents(model: &Model, design: &Design) -> String {
+    let pop = Population::new(model, design, 1, 5);
+    let mut out = String::new();
+    for ex in examples::examples(&pop) {
+        let coll = design
+            .collections
+            .iter()
+            .find(|c| c.name == ex.collection)
+            .unwrap();
+        let Some(field) = coll.shape.fields.iter().find(|f| {
+            f.required
+                && !matches!(f.origin, FieldOrigin::Id)
+                && f.name != "_id"
+                && matches!(f.ty, ShapeType::Scalar { .. })
+        }) else {
+            continue;
+        };
+        let mut doc = ex.typical.clone();
+        doc.0.retain(|(k, _)| k != "_id");
+        for (k, v) in &mut doc.0 {
+            if *k == field.name {
+                *v = match v {
+                    Value::String(_) => Value::Int(7),
+                    _ => Value::String("wrong type".into()),
+                };
+            }
+        }
+        let item = Document(vec![
+            ("collection".into(), Value::String(coll.name.clone())),
+            ("document".into(), Value::Document(doc)),
+        ]);
+        item.write_ejson_line(&mut out);
+    }
+    out
+}
+
+/// The URI, the venv's python and mongosh, or `None` after a notice.
+fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
+    let uri = std::env::var("SQUILL_TEST_MONGODB_URI")
+        .ok()
+        .or_else(|| missing("SQUILL_TEST_MONGODB_URI (a running server)"))?;
+    let python = venv_python().or_else(|| missing("the test venv's python"))?;
+    let mongosh = mongosh().or_else(|| missing("mongosh"))?;
+    Some((uri, python, mongosh))
+}
+
+/// Writes the artifacts and data of one design, runs the setup script twice
+/// and the checks of scripts/testenv/check_generated.py against the server.
+fn check_against_server(
+    (uri, python, mongosh): &(String, PathBuf, PathBuf),
+    name: &str,
+    model: &Model,
+    design: &Design,
+    data_options: &DataOptions,
+    known: &[(&str, &str, &str)],
+) -> Result<(), String> {
+    let known: Vec<&str> = known
+        .iter()
+        .filter(|(example, _, _)| *example == name)
+        .map(|(_, op, _)| *op)
+        .collect();
+    let harness = repo_root().join("scripts/testenv/check_generated.py");
+    let dir = out_dir(&format!("server-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(model, design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    data::write(model, design, data_options, &dir.0).unwrap();
+    let broken = dir.0.join("broken.json");
+    std::fs::write(&broken, broken_documents(model, design)).unwrap();
+    let db = format!("squill_{}_{}", name.replace('-', "_"), std::process::id());
+    let db_uri = database_uri(uri, &db);
+    // The setup script, twice (mongosh runs the files in order): the second
+    // run must find everything in place.
+    let setup = dir.0.join("setup.js");
+    let out = try_run(
+        Command::new(mongosh)
+            .args(["--quiet", "--norc", &db_uri])
+            .arg(&setup)
+            .arg(&setup),
+    )
+    .map_err(|e| format!("{name}: setup.js: {e}"))?;
+    if out.matches("squill setup: done").count() != 2 {
+        return Err(format!("{name}: setup.js did not finish twice: {out}"));
+    }
+    let mut cmd = Command::new(python);
+    cmd.arg(&harness)
+        .args(["--uri", uri, "--db", &db, "--dir"])
+        .arg(&dir.0)
+        .arg("--broken")
+        .arg(&broken);
+    for op in &known {
+        cmd.args(["--expect-fail", op]);
+    }
+    let out = try_run(&mut cmd).map_err(|e| format!("{name}: {e}"))?;
+    eprintln!("{name}:\n{out}");
+    let broken_count = std::fs::read_to_string(&broken).unwrap().lines().count();
+    if out.matches("refused (121)").count() != broken_count {
+        return Err(format!(
+            "{name}: not every broken document was refused:\n{out}"
+        ));
+    }
+    if out.matches("ok: cookbook ").count() != design.operations.len() - known.len() {
+        return Err(format!(
+            "{name}: not every cookbook operation was checked:\n{out}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn fixture_artifacts_work_against_a_server() {
+    let Some(tools) = server_tools() else { return };
+    let failures: Vec<String> = fixtures::all()
+        .into_iter()
+        .filter_map(|(name, model, design)| {
+            // Fixtures share names with examples (host-logs): their own
+            // database and directory keep the two tests apart.
+            let name = format!("fixture-{name}");
+            check_against_server(
+                &tools,
+                &name,
+                &model,
+                &design,
+                &DataOptions::new(3, 17),
+                &[],
+            )
+            .err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Operations of the example designs that cannot work as the advisor plans
+/// them today, with why: the checks expect them to fail (and fail when one
+/// starts to pass, so this list shrinks). They are flaws of the design, not
+/// of the generated code or of the server; reported to the advisor's owner.
+/// (Empty since RUBiS's `search_items_by_region` filters on the seller's
+/// `region` field rather than on the relationship's name.)
+const KNOWN_DESIGN_FLAWS: &[(&str, &str, &str)] = &[];
+
+#[test]
+fn seed_example_artifacts_work_against_a_server() {
+    let Some(tools) = server_tools() else { return };
+    let options = DataOptions {
+        max_children: Some(40),
+        ..DataOptions::new(2, 17)
+    };
+    // SQUILL_TEST_EXAMPLES=a,b limits the run to those examples (while debugging).
+    let only = std::env::var("SQUILL_TEST_EXAMPLES")
+        .ok()
+        .filter(|s| !s.is_empty());
+    let failures: Vec<String> = crate::synthetic::tests::seed_examples()
+        .into_iter()
+        .filter(|(name, _, _)| {
+            only.as_ref()
+                .is_none_or(|o| o.split(',').any(|x| x == name))
+        })
+        .filter_map(|(name, model, design)| {
+            check_against_server(&tools, &name, &model, &design, &options, KNOWN_DESIGN_FLAWS).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// `mongodb://host:port/?opts` → `mongodb://host:port/DB?opts`.
+fn database_uri(uri: &str, db: &str) -> String {
+    let (base, query) = match uri.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (uri, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    let mut out = format!("{}/{db}", &base[..host_end]);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+#[test]
+fn database_uri_inserts_the_name() {
+    assert_eq!(
+        database_uri("mongodb://127.0.0.1:1234", "x"),
+        "mongodb://127.0.0.1:1234/x"
+    );
+    assert_eq!(
+        database_uri("mongodb://127.0.0.1:1234/?directConnection=true", "x"),
+        "mongodb://127.0.0.1:1234/x?directConnection=true"
+    );
+}

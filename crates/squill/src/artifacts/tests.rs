@@ -1,0 +1,89 @@
+//! Tests of the artifacts over the fixtures: snapshots of every file, the
+//! README's example documents against advise's, and writing that refuses
+//! existing files. The synthetic data's own tests are in `synthetic::tests`;
+//! tests that run external tools (node, python, mongosh, the server) are in
+//! `external_tests`.
+
+use super::*;
+use crate::fixtures;
+use crate::synthetic::DataOptions;
+use crate::synthetic::tests::seed_examples;
+
+#[test]
+fn redundant_indexes_are_refused() {
+    let (m, mut d) = fixtures::host_logs();
+    d.collections[1].indexes.push(crate::synthetic::hand_built::index(
+        "host._id_1",
+        &[("host._id", 1)],
+        &["recent_logs"],
+    ));
+    let err = artifacts(&m, &d, &Options::default()).unwrap_err();
+    assert!(err.to_string().contains("`host._id_1`"), "{err}");
+}
+
+#[test]
+fn writing_refuses_existing_files_and_leaves_no_temporary_file() {
+    let (m, d) = fixtures::host_logs();
+    let dir = std::env::temp_dir().join(format!("squill-gen-write-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let arts = artifacts(&m, &d, &Options::default()).unwrap();
+    write_artifacts(&dir, &arts, false).unwrap();
+    let err = write_artifacts(&dir, &arts, false).unwrap_err();
+    assert!(matches!(err, GenerateError::Exists { .. }));
+    write_artifacts(&dir, &arts, true).unwrap();
+    let summary = data::write(&m, &d, &DataOptions::new(2, 1), &dir).unwrap();
+    assert!(summary.documents() > 2);
+    assert!(data::write(&m, &d, &DataOptions::new(2, 1), &dir).is_err());
+    let names: Vec<String> = walk(&dir);
+    assert!(names.iter().all(|n| !n.contains(".tmp-")), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .any(|n| n.ends_with("dump/host-logs/logmsg.metadata.json"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path().to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn artifacts_snapshots() {
+    for (name, model, design) in fixtures::all() {
+        for a in artifacts(&model, &design, &Options::default()).unwrap() {
+            insta::assert_snapshot!(format!("{name}__{}", a.file), a.content);
+        }
+    }
+}
+
+/// advise's example of each collection is examples.json's `typical`
+/// (issue 19: the two showed different documents), on every example model
+/// and scenario.
+#[test]
+fn advise_shows_the_examples_generate_writes() {
+    let mut compared = 0;
+    for (name, model, design) in seed_examples() {
+        let files = artifacts(&model, &design, &Options::default()).unwrap();
+        let examples = files.iter().find(|a| a.file == "examples.json").unwrap();
+        let json: serde_json::Value = serde_json::from_str(&examples.content).unwrap();
+        for c in &design.collections {
+            assert_eq!(
+                json[&c.name]["typical"], c.example,
+                "{name}: collection {}",
+                c.name
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 50, "{compared}");
+}
+

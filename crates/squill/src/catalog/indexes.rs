@@ -1,0 +1,161 @@
+//! The design's indexes as `createIndexes` commands, each commented with the
+//! operations that use it. Only the design's indexes: the implicit `_id` index
+//! is never created, and an index that is a prefix of another (non-unique)
+//! index is refused — it would cost writes and memory for nothing
+//! (004_16209cf0db7b32ff.txt, unnecessary indexes).
+
+use crate::design::{Collection, Design, Index, PartialCondition};
+use serde_json::{Map, Value as Json, json};
+
+/// An index made redundant by another one of the same collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redundant {
+    pub collection: String,
+    pub index: String,
+    pub covered_by: String,
+}
+
+/// Whether `a`'s keys are a prefix of `b`'s (same directions), over the
+/// same documents (a partial index serves only those it holds).
+pub fn is_prefix(a: &Index, b: &Index) -> bool {
+    a.partial == b.partial && a.keys.len() <= b.keys.len() && b.keys[..a.keys.len()] == a.keys[..]
+}
+
+/// True for the implicit `_id` index, which MongoDB always builds.
+pub fn is_id_index(index: &Index) -> bool {
+    index.name == "_id_" || index.keys == [("_id".to_string(), 1)]
+}
+
+/// The indexes to create for a collection: the design's, minus `_id`.
+pub fn created(coll: &Collection) -> Vec<&Index> {
+    coll.indexes.iter().filter(|i| !is_id_index(i)).collect()
+}
+
+/// Every index that a longer index of its collection makes unnecessary. A
+/// unique index is never redundant: its prefix-holder does not enforce it.
+pub fn redundant(design: &Design) -> Vec<Redundant> {
+    let mut out = Vec::new();
+    for coll in &design.collections {
+        let idx = created(coll);
+        for (i, a) in idx.iter().enumerate() {
+            if a.unique {
+                continue;
+            }
+            if let Some(b) = idx
+                .iter()
+                .enumerate()
+                .find(|(j, b)| *j != i && is_prefix(a, b) && (a.keys != b.keys || *j < i))
+                .map(|(_, b)| b)
+            {
+                out.push(Redundant {
+                    collection: coll.name.clone(),
+                    index: a.name.clone(),
+                    covered_by: b.name.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The key document of an index, keys in order.
+pub fn key_document(index: &Index) -> Json {
+    let mut keys = Map::new();
+    for (path, dir) in &index.keys {
+        keys.insert(path.clone(), json!(dir));
+    }
+    Json::Object(keys)
+}
+
+/// One index specification as `createIndexes` wants it.
+pub fn spec(index: &Index) -> Json {
+    let mut spec = Map::new();
+    spec.insert("key".into(), key_document(index));
+    spec.insert("name".into(), json!(index.name));
+    if index.unique {
+        spec.insert("unique".into(), json!(true));
+    }
+    if !index.partial.is_empty() {
+        let mut filter = Map::new();
+        for c in &index.partial {
+            match c {
+                PartialCondition::Exists { path } => {
+                    filter.insert(path.clone(), json!({"$exists": true}));
+                }
+                PartialCondition::Equals { path, value } => {
+                    filter.insert(path.clone(), json!(value));
+                }
+            }
+        }
+        spec.insert("partialFilterExpression".into(), Json::Object(filter));
+    }
+    Json::Object(spec)
+}
+
+/// The `createIndexes` statements of a collection in mongosh, each preceded
+/// by the operations that use the index.
+pub fn mongosh(coll: &Collection) -> String {
+    let idx = created(coll);
+    if idx.is_empty() {
+        return format!(
+            "// {}: no index beyond _id (every operation reaches it by _id or reads it whole)\n",
+            coll.name
+        );
+    }
+    let mut out = String::new();
+    for index in &idx {
+        out.push_str(&format!(
+            "// {}.{}: used by {}\n",
+            coll.name,
+            index.name,
+            if index.used_by.is_empty() {
+                "no operation of the workload".to_string()
+            } else {
+                index.used_by.join(", ")
+            }
+        ));
+    }
+    let specs: Vec<String> = idx.iter().map(|i| spec(i).to_string()).collect();
+    out.push_str(&format!(
+        "db.runCommand({{ createIndexes: {}, indexes: [\n  {}\n] }});\n",
+        json!(coll.name),
+        specs.join(",\n  ")
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A partial unique index carries its conditions to `createIndexes`:
+    /// a key some documents lack, and the kind of a polymorphic collection.
+    #[test]
+    fn a_partial_index_writes_its_filter() {
+        let mut index =
+            crate::synthetic::hand_built::index("email_1_partial", &[("email", 1)], &["sign_up"]);
+        index.unique = true;
+        index.partial = vec![
+            PartialCondition::Exists {
+                path: "email".into(),
+            },
+            PartialCondition::Equals {
+                path: "kind".into(),
+                value: "user".into(),
+            },
+        ];
+        assert_eq!(
+            spec(&index),
+            json!({
+                "key": {"email": 1},
+                "name": "email_1_partial",
+                "unique": true,
+                "partialFilterExpression": {"email": {"$exists": true}, "kind": "user"}
+            })
+        );
+        // Not made redundant by an index of the same keys over every document.
+        let mut all = index.clone();
+        all.partial.clear();
+        assert!(!is_prefix(&all, &index) && !is_prefix(&index, &all));
+    }
+}

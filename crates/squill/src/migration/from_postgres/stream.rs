@@ -1,0 +1,724 @@
+//! Runs the collections' queries and writes their documents. Each query
+//! runs as `COPY (…) TO STDOUT (FORMAT binary)` in one REPEATABLE READ,
+//! READ ONLY transaction (every collection sees the same moment), and its
+//! rows are read as they arrive: memory holds one document at a time. Each
+//! document is transcoded to BSON for the dump and kept as Extended JSON
+//! for the lines file. Files are written as `NAME.partial` and renamed when
+//! the collection is complete; every `checkpoint` documents they are
+//! flushed to disk and the state records the last key and their lengths,
+//! so that a run that stops (interrupted, killed, a lost connection) is
+//! resumed by running it again. A run after a complete one writes only the
+//! documents changed since, as lines for `mongoimport --mode=upsert`.
+
+use super::document::{Builder, Changed, CollectionQuery, Unsupported};
+use super::state::{CollectionState, State, fingerprint};
+use crate::design::Design;
+use crate::synthetic::data::{DataFormat, database_name, metadata};
+use crate::inputs::postgres::{LiveError, Target, catalog};
+use crate::inputs::sql::map::Mapping;
+use crate::model::Model;
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone)]
+pub struct MigrateOptions {
+    /// The output directory: `dump/DB/*.bson` with metadata, `data/*.json`.
+    pub out: PathBuf,
+    /// The namespace of the tables.
+    pub namespace: String,
+    pub format: DataFormat,
+    /// Documents between checkpoints.
+    pub checkpoint: u64,
+    /// The timestamp column that tells changed rows in a later run (rows
+    /// of tables without it, and every row when `None`, by `xmin`).
+    pub changed_by: Option<String>,
+    pub statement_timeout: Duration,
+    pub connect_timeout: Duration,
+    /// Set by a signal: stop at the next document, after a checkpoint.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// A MongoDB URI to write the documents into as well (feature
+    /// `mongodb`).
+    pub to: Option<String>,
+}
+
+/// Where documents go besides the files: a live deployment.
+pub trait Sink {
+    /// Before a collection's documents (creates it, with its validator).
+    fn begin(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError>;
+    /// One document; `replace` for a run of changes.
+    fn put(&mut self, bson: &[u8], replace: bool) -> Result<(), MigrateError>;
+    /// Everything sent (at a checkpoint).
+    fn flush(&mut self) -> Result<(), MigrateError>;
+    /// After the collection's documents (its indexes).
+    fn end(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError>;
+}
+
+#[cfg(feature = "mongodb")]
+impl Sink for super::target::Target {
+    fn begin(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError> {
+        self.prepare(coll)
+    }
+    fn put(&mut self, bson: &[u8], replace: bool) -> Result<(), MigrateError> {
+        if replace {
+            self.upsert(bson)
+        } else {
+            self.insert(bson)
+        }
+    }
+    fn flush(&mut self) -> Result<(), MigrateError> {
+        super::target::Target::flush(self)
+    }
+    fn end(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError> {
+        self.flush()?;
+        self.indexes(coll)
+    }
+}
+
+/// The sink of `options.to`, connected.
+fn sink(options: &MigrateOptions, database: &str) -> Result<Option<Box<dyn Sink>>, MigrateError> {
+    let Some(uri) = &options.to else {
+        return Ok(None);
+    };
+    #[cfg(feature = "mongodb")]
+    {
+        Ok(Some(Box::new(super::target::Target::connect(
+            uri, database,
+        )?)))
+    }
+    #[cfg(not(feature = "mongodb"))]
+    {
+        let _ = (uri, database);
+        Err(MigrateError::Io(
+            "--to needs a squill built with the `mongodb` feature (cargo install squill-cli --features mongodb); write the dump and load it with mongorestore instead".into(),
+        ))
+    }
+}
+
+impl Default for MigrateOptions {
+    fn default() -> Self {
+        MigrateOptions {
+            out: PathBuf::from("migrated"),
+            namespace: "public".into(),
+            format: DataFormat::Both,
+            checkpoint: 50_000,
+            changed_by: None,
+            statement_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            cancel: None,
+            to: None,
+        }
+    }
+}
+
+/// Why a migration stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    #[error(transparent)]
+    Live(#[from] LiveError),
+    #[error("the design has parts migrate cannot fill from the tables:\n{}", list(.0))]
+    Unsupported(Vec<Unsupported>),
+    #[error("{0}")]
+    Io(String),
+    #[error("{0}")]
+    Data(String),
+    #[error("interrupted after a checkpoint; run the same command again to resume")]
+    Interrupted,
+    #[error("{0}")]
+    State(String),
+}
+
+fn list(u: &[Unsupported]) -> String {
+    u.iter()
+        .map(|x| {
+            if x.field.is_empty() {
+                format!("  collection {}: {}", x.collection, x.why)
+            } else {
+                format!("  {}.{}: {}", x.collection, x.field, x.why)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What one run wrote.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    pub source: String,
+    pub database: String,
+    /// `None` for a full (or resumed) run; the increment's number otherwise.
+    pub increment: Option<u32>,
+    pub collections: Vec<CollectionSummary>,
+    pub files: Vec<PathBuf>,
+    pub seconds: f64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CollectionSummary {
+    pub name: String,
+    pub documents: u64,
+    pub bson_bytes: u64,
+    pub json_bytes: u64,
+    /// Documents kept from an earlier, interrupted run.
+    pub resumed: u64,
+    /// Already complete before this run.
+    pub skipped: bool,
+    pub seconds: f64,
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> MigrateError + '_ {
+    move |e| MigrateError::Io(format!("{}: {e}", path.display()))
+}
+
+/// Migrates the database at `url` into the design `design` of `model`.
+pub fn run(
+    url: &str,
+    model: &Model,
+    design: &Design,
+    options: &MigrateOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Summary, MigrateError> {
+    let started = Instant::now();
+    let target = Target::parse(url, options.connect_timeout)?;
+    progress(&format!("connecting to {}", target.name));
+    let mut client = target.connect(options.statement_timeout)?;
+    let schema = catalog::read(&mut client, &target, &options.namespace)?;
+    let mapping = Mapping::of(&schema);
+    let builder = Builder::new(&schema, &mapping, model, design, &options.namespace);
+    let mut queries = Vec::new();
+    let mut unsupported = Vec::new();
+    for c in &design.collections {
+        match builder.collection(c) {
+            Ok(q) => queries.push(q),
+            Err(u) => unsupported.push(u),
+        }
+    }
+    if !unsupported.is_empty() {
+        return Err(MigrateError::Unsupported(unsupported));
+    }
+    let db = database_name(design);
+    let mut sink = sink(options, &db)?;
+    let design_print = fingerprint(
+        &serde_json::to_string(
+            &design
+                .collections
+                .iter()
+                .map(|c| (&c.name, &c.shape))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap_or_default(),
+    );
+    std::fs::create_dir_all(&options.out).map_err(io(&options.out))?;
+    let mut state = match State::load(&options.out).map_err(MigrateError::State)? {
+        Some(s) if s.design != design_print => {
+            return Err(MigrateError::State(format!(
+                "{} holds a migration to another design (the model or its advice changed); use another directory, or remove it to start over",
+                options.out.display()
+            )));
+        }
+        Some(s) if s.source != target.name => {
+            return Err(MigrateError::State(format!(
+                "{} holds a migration of {}, not of {}",
+                options.out.display(),
+                s.source,
+                target.name
+            )));
+        }
+        Some(s) => s,
+        None => State {
+            source: target.name.clone(),
+            design: design_print,
+            ..State::default()
+        },
+    };
+    let incremental = state.complete();
+    let mut tx = client
+        .build_transaction()
+        .isolation_level(postgres::IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()
+        .map_err(|e| target.classify(&e, "starting a read-only transaction"))?;
+    tx.batch_execute("SET LOCAL TimeZone = 'UTC'; SET LOCAL statement_timeout = 0")
+        .map_err(|e| target.classify(&e, "setting up the transaction"))?;
+    let row = tx
+        .query_one(
+            &format!(
+                "{} SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::int8 % 4294967296)::int8, now()::text",
+                crate::inputs::postgres::connect::MARK
+            ),
+            &[],
+        )
+        .map_err(|e| target.classify(&e, "reading the snapshot"))?;
+    let (xmin, now): (i64, String) = (row.get(0), row.get(1));
+    let changed = if incremental {
+        Some(match &options.changed_by {
+            Some(column) => Changed::Column {
+                column: column.clone(),
+                since: state.baseline_time.clone(),
+                xmin: state.baseline_xmin,
+            },
+            None => Changed::Xmin(state.baseline_xmin),
+        })
+    } else {
+        if state.collections.is_empty() {
+            state.baseline_xmin = xmin as u32;
+            state.baseline_time = now.clone();
+        }
+        None
+    };
+    let mut summary = Summary {
+        source: target.name.clone(),
+        database: db.clone(),
+        increment: incremental.then_some(state.increments + 1),
+        ..Summary::default()
+    };
+    let dump_dir = options.out.join("dump").join(&db);
+    let data_dir = options.out.join("data");
+    let inc_dir = options
+        .out
+        .join("increments")
+        .join(format!("{:04}", state.increments + 1));
+    for (q, coll) in queries.iter().zip(&design.collections) {
+        let prior = state
+            .collections
+            .get(&q.collection)
+            .cloned()
+            .unwrap_or_default();
+        if !incremental && prior.done {
+            summary.collections.push(CollectionSummary {
+                name: q.collection.clone(),
+                documents: prior.documents,
+                bson_bytes: prior.bson_bytes,
+                json_bytes: prior.json_bytes,
+                skipped: true,
+                ..CollectionSummary::default()
+            });
+            continue;
+        }
+        progress(&format!(
+            "{} {} (from {})",
+            if incremental { "changes of" } else { "writing" },
+            q.collection,
+            q.tables.join(", ")
+        ));
+        let t0 = Instant::now();
+        let files = if incremental {
+            Files {
+                bson: None,
+                json: Some(inc_dir.join(format!("{}.json", q.collection))),
+            }
+        } else {
+            Files {
+                bson: options
+                    .format
+                    .dump()
+                    .then(|| dump_dir.join(format!("{}.bson", q.collection))),
+                json: options
+                    .format
+                    .ejson()
+                    .then(|| data_dir.join(format!("{}.json", q.collection))),
+            }
+        };
+        let resume = (!incremental && prior.last_key.is_some()).then_some(&prior);
+        if let Some(s) = sink.as_mut() {
+            progress(&format!(
+                "{} into {}",
+                q.collection,
+                options.to.as_deref().map_or("", |_| "MongoDB")
+            ));
+            s.begin(coll)?;
+        }
+        let written = copy_collection(
+            &mut tx,
+            &target,
+            q,
+            changed.as_ref(),
+            resume,
+            &files,
+            options,
+            sink.as_deref_mut(),
+            &mut |cs: &CollectionState| {
+                state.collections.insert(q.collection.clone(), cs.clone());
+                progress(&format!(
+                    "{}: {} documents, checkpoint after key {}",
+                    q.collection,
+                    crate::words::int(cs.documents),
+                    cs.last_key.as_deref().unwrap_or("?")
+                ));
+                state.save(&options.out).map_err(MigrateError::State)
+            },
+        )?;
+        if let Some(s) = sink.as_mut() {
+            if incremental {
+                s.flush()?;
+            } else {
+                s.end(coll)?;
+            }
+        }
+        if !incremental {
+            if let Some(b) = &files.bson {
+                let meta = dump_dir.join(format!("{}.metadata.json", q.collection));
+                let text = serde_json::to_string_pretty(&metadata(coll, 1)).unwrap_or_default();
+                crate::synthetic::write::write_file(&meta, text.as_bytes())
+                    .map_err(|e| MigrateError::Io(format!("{}: {e}", meta.display())))?;
+                summary.files.push(b.clone());
+                summary.files.push(meta);
+            }
+            if let Some(j) = &files.json {
+                summary.files.push(j.clone());
+            }
+            let mut done = written.clone();
+            done.done = true;
+            done.last_key = None;
+            state.collections.insert(q.collection.clone(), done);
+            state.save(&options.out).map_err(MigrateError::State)?;
+        } else if let Some(j) = &files.json {
+            summary.files.push(j.clone());
+        }
+        summary.collections.push(CollectionSummary {
+            name: q.collection.clone(),
+            documents: written.documents,
+            bson_bytes: written.bson_bytes,
+            json_bytes: written.json_bytes,
+            resumed: resume.map_or(0, |p| p.documents),
+            skipped: false,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    tx.commit()
+        .map_err(|e| target.classify(&e, "ending the transaction"))?;
+    if incremental {
+        state.increments += 1;
+        state.baseline_xmin = xmin as u32;
+        state.baseline_time = now;
+        state.save(&options.out).map_err(MigrateError::State)?;
+    }
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Where one collection goes.
+struct Files {
+    bson: Option<PathBuf>,
+    json: Option<PathBuf>,
+}
+
+fn partial(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+/// A file being written: `NAME.partial`, cut to `keep` bytes (what the last
+/// checkpoint had) and appended to.
+fn open(path: &Path, keep: u64) -> Result<(BufWriter<File>, PathBuf), MigrateError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+    }
+    let p = partial(path);
+    let f = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(keep == 0)
+        .open(&p)
+        .map_err(io(&p))?;
+    f.set_len(keep).map_err(io(&p))?;
+    let mut w = BufWriter::with_capacity(1 << 20, f);
+    std::io::Seek::seek(w.get_mut(), std::io::SeekFrom::Start(keep)).map_err(io(&p))?;
+    Ok((w, p))
+}
+
+/// Syncs a complete `.partial` file and renames it into place; its length.
+fn finish(w: &mut BufWriter<File>, partial: &Path, target: &Path) -> Result<u64, MigrateError> {
+    let len = sync(w, partial)?;
+    std::fs::rename(partial, target).map_err(io(target))?;
+    Ok(len)
+}
+
+/// Flushes and syncs a file, then returns its length.
+fn sync(w: &mut BufWriter<File>, p: &Path) -> Result<u64, MigrateError> {
+    w.flush().map_err(io(p))?;
+    w.get_ref().sync_data().map_err(io(p))?;
+    w.get_ref().metadata().map(|m| m.len()).map_err(io(p))
+}
+
+#[allow(clippy::too_many_arguments)] // the pieces of one step, named
+fn copy_collection(
+    tx: &mut postgres::Transaction<'_>,
+    target: &Target,
+    q: &CollectionQuery,
+    changed: Option<&Changed>,
+    resume: Option<&CollectionState>,
+    files: &Files,
+    options: &MigrateOptions,
+    sink: Option<&mut (dyn Sink + 'static)>,
+    checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
+) -> Result<CollectionState, MigrateError> {
+    let mut cs = resume.cloned().unwrap_or_default();
+    cs.done = false;
+    let mut bson = match &files.bson {
+        Some(p) => Some(open(p, cs.bson_bytes)?),
+        None => None,
+    };
+    let mut json = match &files.json {
+        Some(p) => Some(open(p, if resume.is_some() { cs.json_bytes } else { 0 })?),
+        None => None,
+    };
+    let sql = format!(
+        "COPY ({} {}) TO STDOUT (FORMAT binary)",
+        crate::inputs::postgres::connect::MARK,
+        q.select(resume.and_then(|r| r.last_key.as_deref()), changed)
+    );
+    let reader = tx
+        .copy_out(sql.as_str())
+        .map_err(|e| target.classify(&e, &format!("reading collection {}", q.collection)))?;
+    let split = q.arrays(changed);
+    let width = match split {
+        Some((all, _)) => all.len() + 3,
+        None => q.columns.len() + 2,
+    };
+    let mut rows = CopyRows::new(BufReader::with_capacity(1 << 20, reader), width)
+        .map_err(|e| MigrateError::Data(format!("{}: {e}", q.collection)))?;
+    let mut doc = Vec::with_capacity(16 << 10);
+    let mut text = Vec::with_capacity(16 << 10);
+    let mut scratch = super::assemble::Scratch::default();
+    let mut out = Out {
+        bson: bson.as_mut(),
+        json: json.as_mut(),
+        sink,
+        since: 0,
+        replace: changed.is_some(),
+        resumable: q.key.is_some() && changed.is_none(),
+    };
+    let failed = |key: &[u8], e: String| {
+        MigrateError::Data(format!(
+            "{}: document with key {}: {e}",
+            q.collection,
+            String::from_utf8_lossy(key)
+        ))
+    };
+    let read =
+        |e: std::io::Error| MigrateError::Data(format!("{}: reading the rows: {e}", q.collection));
+    match split {
+        None => {
+            while rows.next_row().map_err(read)? {
+                let key = rows.field(0).unwrap_or_default();
+                let values = (1..=q.columns.len()).map(|i| rows.field(i));
+                let rest = rows.field(q.columns.len() + 1).unwrap_or(b"{}");
+                super::assemble::document(
+                    &q.columns,
+                    values,
+                    rest,
+                    &mut scratch,
+                    &mut doc,
+                    &mut text,
+                )
+                .map_err(|e| failed(key, e))?;
+                out.put(&doc, &text, key, &mut cs, options, checkpoint)?;
+            }
+        }
+        Some((all, arrays)) => {
+            // A document's rows arrive together: its own (tag 0), then
+            // each array's child rows (tag i), in the arrays' order.
+            let root_n = q.columns.len();
+            let mut offsets = Vec::with_capacity(arrays.len());
+            let mut at = 2 + root_n;
+            for a in arrays {
+                offsets.push(at);
+                at += a.columns.len();
+            }
+            let mut items =
+                super::assemble::Arrays::new(arrays.iter().map(|a| a.name.clone()).collect());
+            let mut open: Option<Vec<u8>> = None;
+            while rows.next_row().map_err(read)? {
+                let tag = rows.field(0).and_then(|t| <[u8; 2]>::try_from(t).ok());
+                let tag = tag.map_or(-1, i16::from_be_bytes);
+                let key = rows.field(1).unwrap_or_default();
+                if tag == 0 {
+                    if let Some(k) = open.take() {
+                        items
+                            .close(&mut doc, &mut text)
+                            .map_err(|e| failed(&k, e))?;
+                        out.put(&doc, &text, &k, &mut cs, options, checkpoint)?;
+                    }
+                    let values = (2..2 + root_n).map(|i| rows.field(i));
+                    let rest = rows.field(all.len() + 2).unwrap_or(b"{}");
+                    super::assemble::document(
+                        &all[..root_n],
+                        values,
+                        rest,
+                        &mut scratch,
+                        &mut doc,
+                        &mut text,
+                    )
+                    .map_err(|e| failed(key, e))?;
+                    items.clear();
+                    open = Some(key.to_vec());
+                    continue;
+                }
+                // A child row of the open document; one whose parent is
+                // not there (a dangling reference) is no item of any.
+                let i = usize::try_from(tag - 1).unwrap_or(usize::MAX);
+                let (Some(a), Some(k)) = (arrays.get(i), open.as_deref()) else {
+                    continue;
+                };
+                if k != key {
+                    continue;
+                }
+                let values = (offsets[i]..offsets[i] + a.columns.len()).map(|c| rows.field(c));
+                items
+                    .push(i, &a.columns, a.scalar, values, &mut scratch)
+                    .map_err(|e| failed(key, e))?;
+            }
+            if let Some(k) = open.take() {
+                items
+                    .close(&mut doc, &mut text)
+                    .map_err(|e| failed(&k, e))?;
+                out.put(&doc, &text, &k, &mut cs, options, checkpoint)?;
+            }
+        }
+    }
+    // Complete: in place, whole.
+    if let (Some((w, p)), Some(t)) = (&mut bson, &files.bson) {
+        cs.bson_bytes = finish(w, p, t)?;
+    }
+    if let (Some((w, p)), Some(t)) = (&mut json, &files.json) {
+        cs.json_bytes = finish(w, p, t)?;
+    }
+    Ok(cs)
+}
+
+/// Where a collection's documents go, and when to checkpoint.
+struct Out<'a> {
+    bson: Option<&'a mut (BufWriter<File>, PathBuf)>,
+    json: Option<&'a mut (BufWriter<File>, PathBuf)>,
+    sink: Option<&'a mut (dyn Sink + 'static)>,
+    /// Documents since the last checkpoint.
+    since: u64,
+    /// A run of changes: documents replace those with their `_id`.
+    replace: bool,
+    /// Whether checkpoints can record a key to resume after.
+    resumable: bool,
+}
+
+impl Out<'_> {
+    /// One complete document, `doc` as BSON and `text` as Extended JSON,
+    /// with key `key`; a checkpoint when one is due or a stop was asked
+    /// (then `Interrupted` after it).
+    fn put(
+        &mut self,
+        doc: &[u8],
+        text: &[u8],
+        key: &[u8],
+        cs: &mut CollectionState,
+        options: &MigrateOptions,
+        checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
+    ) -> Result<(), MigrateError> {
+        if let Some((w, p)) = self.bson.as_deref_mut() {
+            w.write_all(doc).map_err(io(p))?;
+        }
+        if let Some(s) = self.sink.as_deref_mut() {
+            s.put(doc, self.replace)?;
+        }
+        if let Some((w, p)) = self.json.as_deref_mut() {
+            w.write_all(text).map_err(io(p))?;
+            w.write_all(b"\n").map_err(io(p))?;
+        }
+        cs.documents += 1;
+        self.since += 1;
+        let stop = options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed));
+        if (self.since >= options.checkpoint || stop) && self.resumable {
+            self.since = 0;
+            cs.last_key = Some(String::from_utf8_lossy(key).to_string());
+            if let Some((w, p)) = self.bson.as_deref_mut() {
+                cs.bson_bytes = sync(w, p)?;
+            }
+            if let Some((w, p)) = self.json.as_deref_mut() {
+                cs.json_bytes = sync(w, p)?;
+            }
+            if let Some(s) = self.sink.as_deref_mut() {
+                s.flush()?;
+            }
+            checkpoint(cs)?;
+        }
+        if stop {
+            return Err(MigrateError::Interrupted);
+        }
+        Ok(())
+    }
+}
+
+/// The rows of a binary COPY of `(key, typed columns…, rest)`, one at a
+/// time, in a buffer reused for each.
+struct CopyRows<R> {
+    r: R,
+    buf: Vec<u8>,
+    /// Each field's place in `buf`, `None` when null.
+    fields: Vec<Option<(usize, usize)>>,
+    width: usize,
+}
+
+impl<R: Read> CopyRows<R> {
+    fn new(mut r: R, width: usize) -> std::io::Result<Self> {
+        let mut header = [0u8; 19];
+        r.read_exact(&mut header)?;
+        if &header[..11] != b"PGCOPY\n\xff\r\n\0" {
+            return Err(std::io::Error::other("not a binary COPY stream"));
+        }
+        let ext = u32::from_be_bytes([header[15], header[16], header[17], header[18]]);
+        std::io::copy(&mut (&mut r).take(u64::from(ext)), &mut std::io::sink())?;
+        Ok(CopyRows {
+            r,
+            buf: Vec::new(),
+            fields: Vec::with_capacity(width),
+            width,
+        })
+    }
+
+    /// Reads the next row; `false` at the end.
+    fn next_row(&mut self) -> std::io::Result<bool> {
+        let mut n = [0u8; 2];
+        self.r.read_exact(&mut n)?;
+        let count = i16::from_be_bytes(n);
+        if count == -1 {
+            return Ok(false);
+        }
+        if usize::try_from(count).ok() != Some(self.width) {
+            return Err(std::io::Error::other(format!(
+                "a row of {count} fields, not {}",
+                self.width
+            )));
+        }
+        self.buf.clear();
+        self.fields.clear();
+        for _ in 0..self.width {
+            let mut len = [0u8; 4];
+            self.r.read_exact(&mut len)?;
+            let len = i32::from_be_bytes(len);
+            if len < 0 {
+                self.fields.push(None);
+                continue;
+            }
+            let start = self.buf.len();
+            self.buf.resize(start + len as usize, 0);
+            self.r.read_exact(&mut self.buf[start..])?;
+            self.fields.push(Some((start, self.buf.len())));
+        }
+        Ok(true)
+    }
+
+    /// Field `i` of the current row.
+    fn field(&self, i: usize) -> Option<&[u8]> {
+        self.fields
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|(a, b)| &self.buf[a..b])
+    }
+}
