@@ -9,9 +9,9 @@
 //! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
 
 use super::*;
-use crate::synthetic::{DataOptions, Document, Value};
 use crate::design::{FieldOrigin, ShapeType};
 use crate::fixtures;
+use crate::synthetic::{DataOptions, Document, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

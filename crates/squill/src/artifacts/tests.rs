@@ -12,11 +12,13 @@ use crate::synthetic::tests::seed_examples;
 #[test]
 fn redundant_indexes_are_refused() {
     let (m, mut d) = fixtures::host_logs();
-    d.collections[1].indexes.push(crate::synthetic::hand_built::index(
-        "host._id_1",
-        &[("host._id", 1)],
-        &["recent_logs"],
-    ));
+    d.collections[1]
+        .indexes
+        .push(crate::synthetic::hand_built::index(
+            "host._id_1",
+            &[("host._id", 1)],
+            &["recent_logs"],
+        ));
     let err = artifacts(&m, &d, &Options::default()).unwrap_err();
     assert!(err.to_string().contains("`host._id_1`"), "{err}");
 }
@@ -86,4 +88,3 @@ fn advise_shows_the_examples_generate_writes() {
     }
     assert!(compared > 50, "{compared}");
 }
-

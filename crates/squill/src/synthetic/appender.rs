@@ -6,6 +6,7 @@
 //! `extend_from_slice`: the bookkeeping the unsafe version saved is back, and
 //! BENCHMARKS.md ("generate without unsafe") gives what it costs.
 
+use super::byte_out::ByteOut;
 use super::json_text::JsonOut;
 use std::fmt;
 
@@ -57,33 +58,6 @@ impl<'v> Appender<'v> {
     /// The bytes written since `start` (clamped to what is written).
     pub fn since(&self, start: usize) -> &[u8] {
         &self.vec[start.min(self.vec.len())..]
-    }
-}
-
-/// Where BSON bytes go: a `Vec` (the `Value` tree's writers, the walk's
-/// encoder) or an `Appender` (the flat loop).
-pub trait ByteOut {
-    fn put(&mut self, bytes: &[u8]);
-    fn put_byte(&mut self, b: u8);
-    /// Appends the first `len` bytes of `padded`.
-    fn put_padded(&mut self, padded: &[u8; 16], len: usize);
-}
-
-impl ByteOut for Vec<u8> {
-    #[inline(always)]
-    fn put(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-    #[inline(always)]
-    fn put_byte(&mut self, b: u8) {
-        self.push(b);
-    }
-    #[inline(always)]
-    fn put_padded(&mut self, padded: &[u8; 16], len: usize) {
-        // One fixed-size copy, then cut to length.
-        let end = self.len() + len;
-        self.extend_from_slice(padded);
-        self.truncate(end);
     }
 }
 

@@ -10,34 +10,18 @@
 //! built. Memory does not grow with the scale, the disk works
 //! while documents are built, and the bytes do not depend on the threads.
 
+use super::GenerateError;
 use super::build_chunks::{Batch, Builders, Built, thread_count};
+pub use super::options::{DataFormat, DataOptions, Progress};
 use super::population::Population;
 use super::roots::Run;
 use super::write::refuse_existing;
 use super::write_thread::{Slot, Tuning, WriteThread};
-use super::GenerateError;
 use crate::catalog::{indexes, schema};
 use crate::design::{Collection, Design};
 use crate::model::Model;
 use serde_json::json;
 use std::path::{Path, PathBuf};
-
-/// Which files `generate data` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DataFormat {
-    Ejson,
-    Dump,
-    Both,
-}
-
-impl DataFormat {
-    pub fn ejson(self) -> bool {
-        matches!(self, DataFormat::Ejson | DataFormat::Both)
-    }
-    pub fn dump(self) -> bool {
-        matches!(self, DataFormat::Dump | DataFormat::Both)
-    }
-}
 
 /// What was written.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -141,46 +125,6 @@ pub fn metadata(coll: &Collection, seed: u64) -> serde_json::Value {
         "collectionName": coll.name,
         "type": "collection"
     })
-}
-
-/// What data to generate.
-#[derive(Debug, Clone)]
-pub struct DataOptions {
-    /// Instances of every entity that is nobody's child.
-    pub scale: u64,
-    pub seed: u64,
-    /// Cut children per parent at this many (`None`: the model's cardinality).
-    pub max_children: Option<u64>,
-    pub format: DataFormat,
-    /// Overwrite existing files.
-    pub force: bool,
-    /// Threads that build documents (0: one per core). The output does not
-    /// depend on it.
-    pub threads: usize,
-    /// Set from elsewhere (a signal handler) to stop: `write` returns
-    /// `Interrupted` at the next batch, and the files being written are
-    /// removed.
-    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    /// Counts what has been written so far, for a progress bar.
-    pub progress: Option<std::sync::Arc<Progress>>,
-}
-
-/// What `write` has written so far: the counters scan's progress bar reads.
-pub use crate::scan::driver::Progress;
-
-impl DataOptions {
-    pub fn new(scale: u64, seed: u64) -> Self {
-        DataOptions {
-            scale,
-            seed,
-            max_children: None,
-            format: DataFormat::Both,
-            force: false,
-            threads: 0,
-            cancel: None,
-            progress: None,
-        }
-    }
 }
 
 /// Writes the data of every collection under `dir`.

@@ -4,8 +4,8 @@
 //! document's field, a computed aggregate, a bucket's bookkeeping). Which
 //! instances exist and how they relate is `population`'s job.
 
-use super::plan::{FieldPlan, Origin, ShapePlan, ValuePlan};
-use super::population::{Population, Rng, is_shared, name_hash};
+use super::plan::{FieldPlan, Origin, ShapePlan, ValuePlan, scalar_type};
+use super::population::{Population, Rng, is_shared, name_hash, unit_ms};
 use super::roots::Root;
 use super::sink::{Name, Sink, TreeSink};
 use super::value::{Document, Scalar, Value};
@@ -68,88 +68,6 @@ impl<'p, 'a> Builder<'p, 'a> {
             fanout,
             budget: std::cell::Cell::new(EXAMPLE_BUDGET),
         }
-    }
-}
-
-impl<'a> Population<'a> {
-    pub fn layout(&self, r: RelationshipId) -> Option<&'a Layout> {
-        let name = &self.model.relationship(r).name;
-        self.design
-            .relationships
-            .iter()
-            .find(|d| &d.relationship == name)
-            .map(|d| &d.chosen)
-    }
-
-    fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
-        self.model.relationship_by_name(name)
-    }
-
-    /// The bucket relationship a collection holds, when its documents are
-    /// buckets of a relationship's children rather than entity instances.
-    pub fn bucket_of(&self, coll: &Collection) -> Option<RelationshipId> {
-        coll.shape.fields.iter().find_map(|f| match &f.origin {
-            FieldOrigin::Embedded { relationship } => {
-                let r = self.rel_by_name(relationship)?;
-                let rel = self.model.relationship(r);
-                let holds_parent = coll
-                    .entities
-                    .iter()
-                    .any(|e| *e == self.model.entity(rel.parent).name);
-                matches!(self.layout(r), Some(Layout::Bucket { .. }))
-                    .then_some(r)
-                    .filter(|_| !holds_parent)
-            }
-            _ => None,
-        })
-    }
-
-    /// Splits one parent's children into buckets: `per_bucket` at a time, or
-    /// by the time unit of their date field.
-    pub fn buckets(&self, r: RelationshipId, children: &[u64]) -> Vec<Vec<u64>> {
-        let Some(Layout::Bucket { by, per_bucket, .. }) = self.layout(r) else {
-            return vec![children.to_vec()];
-        };
-        let per = (*per_bucket).max(1) as usize;
-        match by {
-            BucketBy::Count => children.chunks(per).map(<[u64]>::to_vec).collect(),
-            BucketBy::Time { field, unit } => {
-                let child = self.model.relationship(r).child;
-                let unit_ms = unit_ms(unit);
-                let mut out: Vec<Vec<u64>> = Vec::new();
-                let mut current = None;
-                for &c in children {
-                    let slot = match self.field_value(child, c, field, "date") {
-                        Value::Date(ms) => ms.div_euclid(unit_ms),
-                        _ => 0,
-                    };
-                    if current != Some(slot) || out.last().is_some_and(|b| b.len() >= per) {
-                        out.push(Vec::new());
-                        current = Some(slot);
-                    }
-                    if let Some(last) = out.last_mut() {
-                        last.push(c);
-                    }
-                }
-                out
-            }
-        }
-    }
-
-    /// The value of an entity's own field for one instance.
-    pub fn field_value(&self, entity: EntityId, key: u64, field: &str, bson_type: &str) -> Value {
-        let e = self.model.entity(entity);
-        let model_field = e.field(field);
-        let enum_values = model_field.map(|f| f.enum_values.as_slice()).unwrap_or(&[]);
-        values::scalar(
-            self.seed,
-            &e.name,
-            key,
-            field,
-            bson_type,
-            model_field,
-            enum_values,
-        )
     }
 }
 
@@ -377,7 +295,7 @@ impl Builder<'_, '_> {
                         ShapeType::Array { items, .. } => IdType::of(items),
                         other => IdType::of(other),
                     };
-                    let outliers = super::timeline::outliers(self.pop, t, reader);
+                    let outliers = super::feeds::outliers(self.pop, t, reader);
                     for (i, p) in outliers.into_iter().enumerate() {
                         let s = self.id_scalar(id, Some(t.parent), p, scratch);
                         sink.scalar(Name::Index(i), s);
@@ -896,15 +814,6 @@ impl Builder<'_, '_> {
     }
 }
 
-/// Milliseconds of a bucket's time unit.
-pub(crate) fn unit_ms(unit: &str) -> i64 {
-    match unit {
-        "minute" => 60_000,
-        "day" => 86_400_000,
-        _ => 3_600_000,
-    }
-}
-
 /// Whether, inside an element that stands for an instance of `e` (an
 /// extended reference in a document of `outer`), a reference through `rel`
 /// is `e`'s own id: `rel` links the two.
@@ -929,14 +838,6 @@ impl IdType {
             n @ ("int" | "long" | "double" | "decimal") => IdType::Number(NumType::of(n)),
             _ => IdType::ObjectId,
         }
-    }
-}
-
-pub(super) fn scalar_type(ty: &ShapeType) -> &str {
-    match ty {
-        ShapeType::Scalar { bson_type, .. } => bson_type,
-        ShapeType::Object { .. } => "object",
-        ShapeType::Array { .. } => "array",
     }
 }
 

@@ -4,9 +4,9 @@
 //! documents built at a small scale. Fast whatever the scale, so a run that would fill the disk
 //! or run for days is refused or announced before it begins.
 
-use super::data::DataOptions;
 use super::documents::{Builder, Fanout};
 use super::encode_runs::RunEncoder;
+use super::options::DataOptions;
 use super::population::{Population, draw, is_shared, owners};
 use super::values::Scratch;
 use crate::design::{Collection, Design};

@@ -3,7 +3,7 @@
 //! text goes (`JsonOut`): the data encoder's bytes, or a `String` for the
 //! `Value` tree's writers.
 
-use super::appender::ByteOut;
+use super::byte_out::ByteOut;
 use std::cell::Cell;
 use std::fmt;
 

@@ -13,16 +13,21 @@
 
 mod appender;
 mod build_chunks;
+mod byte_out;
 pub mod check;
 pub mod data;
-pub(crate) mod documents;
+mod documents;
 mod encode_runs;
 pub mod estimate;
 pub mod examples;
+mod feeds;
 mod flat;
 pub mod json_text;
+mod numbering;
+mod options;
 mod plan;
 pub mod population;
+mod rng;
 mod roots;
 mod sink;
 mod timeline;
@@ -124,4 +129,3 @@ pub(crate) fn refuse_too_many(
         None => Ok(()),
     }
 }
-

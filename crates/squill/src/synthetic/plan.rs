@@ -5,7 +5,6 @@
 //! this beside the `Shape`; per document only the instance-dependent work
 //! is left.
 
-use super::documents::scalar_type;
 use super::population::{Population, name_hash};
 use super::sink::Key;
 use super::values::ScalarSpec;
@@ -137,7 +136,7 @@ impl<'c> FieldPlan<'c> {
                 match pop.timelines.iter().position(|t| t.feed == *feed) {
                     Some(timeline) => Origin::Timeline {
                         timeline,
-                        item: super::timeline::own_collection(pop, pop.timelines[timeline].item)
+                        item: super::feeds::own_collection(pop, pop.timelines[timeline].item)
                             .map(|c| Box::new(ShapePlan::of_collection(pop, c))),
                     },
                     None => Origin::Other,
@@ -303,5 +302,14 @@ impl<'c> FieldPlan<'c> {
             origin,
             sub,
         }
+    }
+}
+
+/// The BSON type a shape's field has, as `$jsonSchema` names it.
+pub(super) fn scalar_type(ty: &ShapeType) -> &str {
+    match ty {
+        ShapeType::Scalar { bson_type, .. } => bson_type,
+        ShapeType::Object { .. } => "object",
+        ShapeType::Array { .. } => "array",
     }
 }

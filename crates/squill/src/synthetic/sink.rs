@@ -8,7 +8,7 @@
 //! `Value` tree uses, so a document comes out byte for byte the same either
 //! way; a test in `tests.rs` compares them on every example model.
 
-use super::appender::ByteOut;
+use super::byte_out::ByteOut;
 use super::json_text::{JsonOut, write_json_string};
 use super::value::{Document, Scalar, Value, cstring, patch_len};
 

@@ -6,8 +6,8 @@
 
 use super::documents::{Builder, Fanout};
 use super::*;
-use crate::catalog::schema;
 use crate::artifacts::{Options, artifacts};
+use crate::catalog::schema;
 use crate::design::Design;
 use crate::design::{Collection, FieldOrigin, ShapeType};
 use crate::fixtures;

@@ -7,7 +7,7 @@
 //! `$numberLong`: a relaxed reader would otherwise turn a small long into an
 //! int, and the validators tell `int` from `long`.
 
-use super::appender::ByteOut;
+use super::byte_out::ByteOut;
 use super::json_text::*;
 pub use super::json_text::{decimal_text, iso_date, object_id_hex};
 use crate::text_codec::{base64_into, hex_over};

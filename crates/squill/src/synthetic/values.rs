@@ -6,7 +6,7 @@
 //! original.
 
 use super::json_text::needs_escape;
-use super::population::{Rng, name_hash};
+use super::rng::{Rng, name_hash};
 use super::value::{Document, Scalar, Value};
 use crate::model::Field;
 use std::borrow::Cow;

@@ -5,11 +5,13 @@
 //! `PLAN` at the end of the Python module lists each operation's parameters
 //! (collection, field path, kind) and steps, for tools and tests that call it.
 
+mod code;
 mod plan;
 mod render;
 mod timeline;
 
-pub use plan::{OpCode, Param, ParamKind, StepCode, op_code};
+pub use code::{OpCode, Param, ParamKind, StepCode};
+pub use plan::op_code;
 pub use render::{
     format_count, mongosh as mongosh_function, node as node_function, python as python_function,
 };
@@ -117,8 +119,8 @@ fn walks_paths(ops: &[OpCode]) -> bool {
         .any(|u| {
             matches!(
                 u,
-                plan::Update::Rebase {
-                    from: plan::NewPath::Walk { .. },
+                code::Update::Rebase {
+                    from: code::NewPath::Walk { .. },
                     ..
                 }
             )
@@ -194,21 +196,21 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     "every": s.every,
                     "fallback_of": s.fallback_of,
                     "when": s.when.as_ref().map(|w| match w {
-                        plan::When::Flag(p) => json!({"flag": p}),
-                        plan::When::AtMost { step, n } => json!({"at_most": [step, n]}),
-                        plan::When::Any { step, path } => json!({"any": [step, path]}),
+                        code::When::Flag(p) => json!({"flag": p}),
+                        code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
+                        code::When::Any { step, path } => json!({"any": [step, path]}),
                     }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
                     // drop the item itself) or a `$pull` changes every
                     // document it matches (the item pulled is taken from
                     // the data).
-                    "modifies": s.updates.iter().any(|u| matches!(u, plan::Update::Push { slice: None, .. } | plan::Update::Pull(..))),
+                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..))),
                     // Paths from a tree's root the filter tests, and those
                     // the step rewrites below a moved node.
                     "under": s.under.iter().map(|u| json!({"path": u.path, "tree_collection": u.tree_collection, "parent_field": u.parent_field, "node_field": u.node_field})).collect::<Vec<_>>(),
                     "rebase": s.updates.iter().filter_map(|u| match u {
-                        plan::Update::Rebase { path, node, objects, .. } => Some(json!({"path": path, "node": node, "objects": objects})),
+                        code::Update::Rebase { path, node, objects, .. } => Some(json!({"path": path, "node": node, "objects": objects})),
                         _ => None,
                     }).collect::<Vec<_>>(),
                 })
@@ -223,8 +225,8 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
     serde_json::Value::Object(map)
 }
 
-fn expr_json(e: &plan::Expr) -> serde_json::Value {
-    use plan::Expr;
+fn expr_json(e: &code::Expr) -> serde_json::Value {
+    use code::Expr;
     match e {
         Expr::Param(p) => json!({"eq": p}),
         Expr::In(p) => json!({"in": p}),

@@ -2,7 +2,7 @@
 //! (the official driver). Filters and updates are written as JSON-like
 //! literals, which all three languages share; the calls around them differ.
 
-use super::plan::{Expr, Merge, NewPath, OpCode, StepCode, Update, When};
+use super::code::{Expr, Merge, NewPath, OpCode, StepCode, Update, When};
 use crate::design::Action;
 use std::fmt::Write as _;
 

@@ -6,7 +6,7 @@
 //! pushed is the post just inserted; the outliers read at feed time are
 //! those the timeline lists. Each step is rewritten here by its purpose.
 
-use super::plan::{Expr, Merge, OpCode, Param, ParamKind, StepCode, Update, When};
+use super::code::{Expr, Merge, OpCode, Param, ParamKind, StepCode, Update, When};
 use crate::design::{
     Action, Collection, Design, EntityDecision, FieldOrigin, OperationPlan, Purpose,
 };
@@ -177,7 +177,7 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                     field: field.clone(),
                 },
                 None => {
-                    let name = super::plan::ident(&format!("{item}_{field}"));
+                    let name = super::code::ident(&format!("{item}_{field}"));
                     if !op.params.iter().any(|p| p.name == name) {
                         op.params.push(Param {
                             name: name.clone(),

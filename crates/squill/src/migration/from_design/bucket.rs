@@ -293,7 +293,7 @@ fn fields(
                 (BucketPart::Start, BucketBy::Time { field, unit }) => {
                     out.time = Some(ByTime {
                         source: today_name(field)?,
-                        unit_ms: crate::synthetic::documents::unit_ms(unit),
+                        unit_ms: crate::synthetic::population::unit_ms(unit),
                         start: f.name.clone(),
                     });
                 }

@@ -8,8 +8,8 @@ use super::bucket::Children;
 use super::pipeline::{collection, pipeline};
 use super::plan::Plan;
 use super::verify::figures;
-use crate::design::Design;
 use crate::catalog::{indexes, schema};
+use crate::design::Design;
 use serde_json::json;
 use std::fmt::Write as _;
 

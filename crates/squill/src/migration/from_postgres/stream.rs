@@ -13,10 +13,10 @@
 use super::document::{Builder, Changed, CollectionQuery, Unsupported};
 use super::state::{CollectionState, State, fingerprint};
 use crate::design::Design;
-use crate::synthetic::data::{DataFormat, database_name, metadata};
 use crate::inputs::postgres::{LiveError, Target, catalog};
 use crate::inputs::sql::map::Mapping;
 use crate::model::Model;
+use crate::synthetic::data::{DataFormat, database_name, metadata};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,285 @@
+//! The cookbook's language-independent form: each operation of the design as
+//! named parameters and steps whose filters and updates are expressions. The
+//! three renderers (mongosh, Python, Node.js) only spell these out, so the
+//! three versions of an operation cannot drift apart. Built by `plan` (and
+//! `timeline` for the fan-out on write), rendered by `render`.
+
+use crate::design::Action;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpCode {
+    pub name: String,
+    pub function: String,
+    pub rate: f64,
+    pub transaction: bool,
+    pub warnings: Vec<String>,
+    pub params: Vec<Param>,
+    pub steps: Vec<StepCode>,
+    /// A feed merged from a timeline and the outliers' items.
+    pub merge: Option<Merge>,
+}
+
+/// What a parameter stands for, so a caller (or a test) can supply a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A value of the field at `path`.
+    Value,
+    /// A list of such values (`$in`).
+    List,
+    /// The low and high end of a range of the field at `path`.
+    From,
+    To,
+    /// A whole new document of the collection.
+    Document,
+    /// Several new documents of the collection.
+    Documents,
+    /// One element of the array at `path`.
+    Item,
+    /// A yes or no the caller knows (a followed account is past the
+    /// followers' threshold).
+    Flag,
+}
+
+impl ParamKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamKind::Value => "value",
+            ParamKind::List => "list",
+            ParamKind::From => "from",
+            ParamKind::To => "to",
+            ParamKind::Document => "document",
+            ParamKind::Documents => "documents",
+            ParamKind::Item => "item",
+            ParamKind::Flag => "flag",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub collection: String,
+    pub path: String,
+    pub kind: ParamKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Param(String),
+    /// `{"$in": param}`.
+    In(String),
+    /// `{"$gte": from, "$lt": to}`.
+    Range(String, String),
+    /// `{"$in": ids}` with the values at `path` in an earlier step's documents
+    /// (ids of embedded objects are taken from their `_id`).
+    IdsFrom {
+        step: String,
+        path: String,
+    },
+    /// A literal number.
+    Number(i64),
+    /// `{"$lt": n}`: a bucket that still has room.
+    Below(u64),
+    /// `{"$exists": false}`: an array with no element at that index.
+    Missing,
+    /// `{"_id": param}`: the element of an array of objects with that id
+    /// (what `$pull` removes from an array of references with copies).
+    IdIs(String),
+    /// `{"$elemMatch": {"k": name, "v": value}}`: one name of an
+    /// `attributes` field with its value, in the same pair.
+    Pair(String, String),
+    /// `{"$in": ids}` with the ids of a subtree an earlier `$graphLookup`
+    /// step found: each found node's own `_id` and the `_id` of each
+    /// document it walked to (`into`).
+    SubtreeIds {
+        step: String,
+        into: String,
+    },
+    /// `param["field"]`: a field of a document parameter (the new post's
+    /// author).
+    FieldOf {
+        param: String,
+        field: String,
+    },
+    /// The id an earlier insert step gave its document.
+    InsertedId {
+        step: String,
+    },
+    /// Document parameter `param` as earlier step `step` inserted it, with
+    /// the id it was given.
+    Inserted {
+        param: String,
+        step: String,
+    },
+    /// A new document of these fields (a new reader's empty timeline).
+    Doc(Vec<(String, Expr)>),
+    /// `[]`.
+    EmptyList,
+}
+
+/// A condition a step runs under; otherwise its result is empty (a find)
+/// or null (a write).
+#[derive(Debug, Clone, PartialEq)]
+pub enum When {
+    /// A yes-or-no parameter the caller passes.
+    Flag(String),
+    /// An earlier find returned at most `n` documents.
+    AtMost { step: String, n: u64 },
+    /// An earlier step's documents hold some value at `path`.
+    Any { step: String, path: String },
+}
+
+/// A feed read from a timeline: the timeline's items and the items read at
+/// feed time, merged in the feed's order and cut to its limit (`feed` in
+/// the result).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merge {
+    pub timeline: String,
+    pub path: String,
+    pub items: String,
+    pub sort: Vec<(String, i32)>,
+    pub limit: u64,
+}
+
+/// Where a rebase takes the new parent's path from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewPath {
+    /// An earlier `find` of the new parent that returned its own path
+    /// (`field`, objects with an `_id`, the parent last); none found: a root.
+    Field { step: String, field: String },
+    /// An earlier `$graphLookup` up from the new parent: its `_id` and its
+    /// ancestors (`into`), ordered by following `parent` up.
+    Walk {
+        step: String,
+        into: String,
+        parent: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    Set(String, Expr),
+    SetOnInsert(String, Expr),
+    Unset(String),
+    Inc(String, Expr),
+    Min(String, Expr),
+    Max(String, Expr),
+    Push {
+        path: String,
+        item: Expr,
+        sort: Option<(String, i32)>,
+        slice: Option<i64>,
+    },
+    AddToSet(String, Expr),
+    Pull(String, Expr),
+    /// An update pipeline: the part of the path array `path` above the
+    /// moved node `node` (a parameter) replaced by the new parent's path.
+    /// `objects`: the items are objects with an `_id` (a node's own path),
+    /// else bare ids (the path a child of a node keeps).
+    Rebase {
+        path: String,
+        node: String,
+        objects: bool,
+        from: NewPath,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepCode {
+    /// Variable holding the step's result (the collection's name, made unique).
+    pub key: String,
+    pub collection: String,
+    pub action: Action,
+    pub filter: Vec<(String, Expr)>,
+    pub sort: Vec<(String, i32)>,
+    pub limit: Option<u64>,
+    pub projection: Vec<String>,
+    pub updates: Vec<Update>,
+    /// Array filters for updates of elements of an array (`$[e]`).
+    pub array_filters: Vec<(String, Expr)>,
+    /// The document parameter of an insert.
+    pub insert: Option<String>,
+    /// The document an insert builds itself (a new reader's timeline),
+    /// instead of a parameter.
+    pub insert_doc: Option<Expr>,
+    /// Runs only when this holds.
+    pub when: Option<When>,
+    pub index: Option<String>,
+    pub documents: f64,
+    pub purpose: String,
+    /// The key of the write this step stands in for when that write
+    /// matched nothing (an outlier's child when its parent has no room).
+    pub fallback_of: Option<String>,
+    /// Runs once every so many executions (a rare or batched step).
+    pub every: Option<u64>,
+    /// The walk of a `$graphLookup` step.
+    pub graph: Option<Box<crate::design::GraphWalk>>,
+    /// A `$graphLookup` that finds a subtree (the node and what is below):
+    /// a step fed by it takes every id it found.
+    pub subtree: bool,
+    /// Filters that test a path from a tree's root (an `under`): what a
+    /// check needs to work the subtree out from the `parent` references.
+    pub under: Vec<UnderTest>,
+}
+
+/// A filter on a path from a tree's root, in the terms of the data: the
+/// tree's collection and the field its nodes keep their parent's id in,
+/// and the field of the step's documents that names the node whose path
+/// they keep (`_id` for a node's own path).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnderTest {
+    pub path: String,
+    pub tree_collection: String,
+    pub parent_field: String,
+    pub node_field: String,
+}
+
+/// A name usable in Python and JavaScript.
+pub fn ident(s: &str) -> String {
+    let out = crate::words::snake(s);
+    let out = if out.is_empty() {
+        "value".to_string()
+    } else {
+        out
+    };
+    if out.starts_with(|c: char| c.is_ascii_digit())
+        || matches!(
+            out.as_str(),
+            "db" | "in"
+                | "for"
+                | "if"
+                | "class"
+                | "def"
+                | "return"
+                | "new"
+                | "delete"
+                | "function"
+                | "import"
+                | "from"
+                | "with"
+                | "var"
+                | "let"
+                | "const"
+                | "async"
+                | "await"
+                | "default"
+                | "lambda"
+                | "pass"
+                | "is"
+                | "not"
+                | "and"
+                | "or"
+                | "none"
+                | "true"
+                | "false"
+                | "null"
+                | "this"
+                | "session"
+                | "client"
+        )
+    {
+        format!("p_{out}")
+    } else {
+        out
+    }
+}

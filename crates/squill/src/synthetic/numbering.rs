@@ -1,0 +1,770 @@
+//! Who exists in the synthetic data, and who is related to whom, as pure
+//! functions of the seed: how many instances each entity has, how many
+//! children a parent has (drawn from the relationship's cardinality), which
+//! children those are, and each instance's ObjectId. Nothing is remembered
+//! between documents except one cursor per relationship, so generating N
+//! documents takes memory independent of N, and any collection can be written
+//! on its own and still agree with the others.
+//!
+//! Numbering: every entity that is nobody's child has `scale` instances. A
+//! child of a one-to-one or one-to-many relationship is numbered through its
+//! *owning* relationship (`owners`: the first one that gives its parents
+//! children typically): parent 0's children come first, then parent 1's,
+//! and so on. A many-to-many relationship, or a one-to-many whose children
+//! are shared by several parents, links edge `e` (parent `e / a`, `a` the
+//! typical children per parent) to child `e mod n`, which is invertible, so
+//! both sides' id arrays agree; both sides then have their typical counts
+//! (a child of several shared relationships is numbered for the one that
+//! needs the most: the others' children have fewer parents than typical).
+//!
+//! Children per parent follow the relationship's distribution over its
+//! parents, not only parent by parent: parent `i` takes the quantile
+//! `spread(i)` of the distribution (`draw`), and the first `n` parents'
+//! quantiles are spread evenly over [0, 1) whatever `n`. So the children of
+//! `n` parents add up to about `n` × the mean, even where the typical
+//! parent has none and a few have them all (a median of 0 and a tail).
+
+use super::rng::{Rng, mix};
+use super::value::Value;
+use super::values;
+use crate::design::{BucketBy, Collection, Design, FieldOrigin, Layout};
+use crate::model::{
+    Cardinality, EntityId, KeyPart, Model, Relationship, RelationshipId, RelationshipKind,
+};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Where a cardinality's long tail stops when the model gives no maximum:
+/// four times the typical count, and at least its highest percentile.
+pub fn effective_max(card: &Cardinality) -> u64 {
+    card.max.finite().unwrap_or_else(|| {
+        let percentile = card.highest_percentile().map_or(0, |(_, p)| p);
+        card.typical
+            .saturating_mul(4)
+            .max(card.typical + 1)
+            .max(percentile)
+    })
+}
+
+/// Children of a parent at quantile `u` (in [0, 1)) of the relationship's
+/// distribution. With the model's percentiles (p95, p99), the quantiles
+/// through them: from `min` to `typical` (the median), to each percentile,
+/// to the maximum. Without, mostly around `typical` (a triangle from `min`
+/// to `typical` to its mirror), and the top 2% an outlier up to the
+/// maximum, so the data has both the typical shape and the long tail.
+pub fn draw(card: &Cardinality, u: f64) -> u64 {
+    let max = effective_max(card);
+    let min = card.min.min(max);
+    let typ = card.typical.clamp(min, max);
+    if card.p95.is_some() || card.p99.is_some() {
+        // Knots of the quantile function, each at least the one before.
+        let mut knots = [(0.0, min); 5];
+        let mut len = 1;
+        for (q, v) in [
+            (0.5, Some(typ)),
+            (0.95, card.p95),
+            (0.99, card.p99),
+            (1.0, Some(max)),
+        ] {
+            if let Some(v) = v {
+                knots[len] = (q, v.clamp(knots[len - 1].1, max));
+                len += 1;
+            }
+        }
+        let u = u.clamp(0.0, 1.0);
+        let i = knots[1..len]
+            .iter()
+            .position(|k| u <= k.0)
+            .unwrap_or(len - 2);
+        let ((u0, a), (u1, b)) = (knots[i], knots[i + 1]);
+        // Geometric between the knots (linear in the logarithm of one
+        // more than the count): a count spread as a log-normal through its
+        // percentiles, as the advisor reads them (`Cardinality::share_above`),
+        // most parents close to the median and a few far above it.
+        let t = (u - u0) / (u1 - u0);
+        let (a1, b1) = (a as f64 + 1.0, b as f64 + 1.0);
+        let x = a1 * (b1 / a1).powf(t) - 1.0;
+        return (x.round() as u64).clamp(a, b);
+    }
+    let mut u = u.clamp(0.0, 1.0);
+    if max > typ {
+        if u >= 0.98 {
+            let w = (u - 0.98) / 0.02;
+            return (typ + 1 + (w * (max - typ) as f64) as u64).min(max);
+        }
+        u /= 0.98;
+    }
+    let hi = (2 * typ - min).min(max);
+    if hi == min {
+        return min;
+    }
+    // triangular(min, typ, hi)
+    let (a, c, b) = (min as f64, typ as f64, hi as f64);
+    let f = (c - a) / (b - a);
+    let x = if u < f {
+        a + ((b - a) * (c - a) * u).sqrt()
+    } else {
+        b - ((b - a) * (b - c) * (1.0 - u)).sqrt()
+    };
+    (x.round() as u64).clamp(min, hi)
+}
+
+/// The quantile parent `i` takes in its relationship's distribution, for
+/// the stream `seed`: an Owen-scrambled van der Corput sequence. Any `2^k`
+/// parents of an aligned block take one quantile in each `2^-k`-th of
+/// [0, 1), so any first `n` parents are spread evenly (the rare quantiles
+/// of a tail are reached by every 50th parent, not by chance), and the
+/// scrambling keeps the order of parents random.
+pub fn spread(seed: u64, i: u64) -> f64 {
+    // Bit k of the result depends on the bits at or below k only: on the
+    // bit-reversed index that is a nested permutation of the strata.
+    fn nested(mut x: u64, seed: u64) -> u64 {
+        x ^= x.wrapping_mul(0x3d20_adea_5f6b_1c8e);
+        x = x.wrapping_add(seed);
+        x = x.wrapping_mul((seed >> 16) | 1);
+        x ^= x.wrapping_mul(0x0552_6c56_9e2d_4b7a);
+        x ^= x.wrapping_mul(0x53a2_2864_d1c5_f0e4);
+        x
+    }
+    let (s1, s2) = (mix(seed), mix(seed ^ 0x0ddb_a115));
+    // The order of parents shuffled within every aligned block…
+    let index = nested(i.reverse_bits(), s1).reverse_bits();
+    // …and their quantiles scrambled, the strata kept.
+    (nested(index, s2).reverse_bits() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Whether a child can have several parents: many-to-many, or a one-to-many
+/// whose children are shared (a part used by three products). Both sides then
+/// use their typical counts, through the invertible edge numbering.
+pub fn is_shared(rel: &Relationship) -> bool {
+    rel.kind == RelationshipKind::ManyToMany || rel.parents.typical > 1
+}
+
+/// The relationship that numbers each entity's instances (`Numbering`
+/// numbers a child parent after parent through it), `None` for an entity
+/// numbered otherwise: a root, a child of a shared relationship, or a node
+/// of a tree. It is the first one-to-one or one-to-many (not shared, not of
+/// the entity with itself) whose parents typically have children: one whose
+/// typical parent has none (5 languages without films, one with all 1,000)
+/// would leave the entity's count to the few parents of its tail. Without
+/// such a relationship, a shared one numbers the child when there is one,
+/// else the first whose children are only in the tail, counted as `scale`
+/// × their mean. Owners that would go round in a cycle (a store's manager
+/// and a staff member's store) are cut: the cycle's first entity in the
+/// model is numbered as if it had no owner (`scale` of them, or through a
+/// shared relationship).
+pub fn owners(model: &Model) -> Vec<Option<RelationshipId>> {
+    let mut owners: Vec<Option<RelationshipId>> = model
+        .entity_ids()
+        .map(|e| {
+            let candidates = || {
+                model.relationships_to(e).filter(|r| {
+                    let rel = model.relationship(*r);
+                    !is_shared(rel) && rel.parent != rel.child
+                })
+            };
+            candidates()
+                .find(|r| model.relationship(*r).children.typical > 0)
+                .or_else(|| {
+                    let shared = model
+                        .relationships_to(e)
+                        .any(|r| is_shared(model.relationship(r)));
+                    if shared { None } else { candidates().next() }
+                })
+        })
+        .collect();
+    for start in model.entity_ids() {
+        // Walk up the owners; a walk that comes back to an entity on it is
+        // a cycle.
+        let mut path = vec![start];
+        while let Some(r) = owners[path[path.len() - 1].index()] {
+            let parent = model.relationship(r).parent;
+            if let Some(at) = path.iter().position(|e| *e == parent) {
+                let first = path[at..].iter().map(|e| e.index()).min();
+                owners[first.unwrap_or(parent.index())] = None;
+                break;
+            }
+            path.push(parent);
+        }
+    }
+    owners
+}
+
+/// Who exists at one scale and seed, and who is whose child: the numbering
+/// every other part of the population is derived from (`Population` adds the
+/// timelines worked out from it). `Clone` gives each builder thread its own
+/// (the cursors are only a cache of where the last lookup ended).
+#[derive(Debug, Clone)]
+pub struct Numbering<'a> {
+    pub model: &'a Model,
+    pub design: &'a Design,
+    pub seed: u64,
+    /// Children per parent are cut at this many (quick looks and tests of
+    /// models whose typical fan-out is in the millions).
+    max_children: Option<u64>,
+    counts: Vec<u64>,
+    owner: Vec<Option<RelationshipId>>,
+    /// Per relationship: the seed of `spread`, the quantile of each parent
+    /// in the distribution of its children.
+    spreads: Vec<u64>,
+    /// Per owning relationship: at most this many children per parent, when
+    /// the children are unique per parent and another parent (one star per
+    /// user and repository: a user stars at most every repository).
+    unique_cap: Vec<Option<u64>>,
+    /// Per owning relationship: (next parent index, first child of that parent).
+    cursors: RefCell<HashMap<RelationshipId, (u64, u64)>>,
+    /// Per owning relationship, built on first use: each parent's first
+    /// child, to find the parent a child was numbered under.
+    starts: RefCell<HashMap<RelationshipId, std::sync::Arc<Vec<u64>>>>,
+    /// `Rng::prefix` of the stream that decides whether an optional field
+    /// is present.
+    pub(super) optional_prefix: u64,
+    /// The seed's byte in every ObjectId, mixed once.
+    seed_byte: u8,
+    /// Per relationship of an entity with itself: its roots and fan-out
+    /// (`tree`).
+    trees: Vec<Option<(u64, u64)>>,
+}
+
+impl<'a> Numbering<'a> {
+    pub fn with_max_children(
+        model: &'a Model,
+        design: &'a Design,
+        scale: u64,
+        seed: u64,
+        max_children: Option<u64>,
+    ) -> Self {
+        // An entity is not numbered under itself: a tree is numbered
+        // level by level (`tree`).
+        let owner = owners(model);
+        let spreads = model
+            .relationship_ids()
+            .map(|r| Rng::prefix(&[seed, 0xc41d, r.index() as u64]))
+            .collect();
+        let trees = model
+            .relationships
+            .iter()
+            .map(|rel| {
+                let fan = rel
+                    .children
+                    .typical
+                    .clamp(2, max_children.unwrap_or(u64::MAX).max(2));
+                (rel.parent == rel.child && !is_shared(rel)).then_some((scale.max(1), fan))
+            })
+            .collect();
+        let mut p = Numbering {
+            model,
+            design,
+            seed,
+            max_children,
+            counts: vec![u64::MAX; model.entities.len()],
+            owner,
+            spreads,
+            unique_cap: vec![None; model.relationships.len()],
+            cursors: RefCell::default(),
+            starts: RefCell::default(),
+            optional_prefix: Rng::prefix(&[seed, 0x0b7]),
+            seed_byte: (mix(seed) & 0xff) as u8,
+            trees,
+        };
+        for e in model.entity_ids() {
+            p.count_of(e, scale, 0);
+        }
+        p
+    }
+
+    fn count_of(&mut self, e: EntityId, scale: u64, depth: usize) -> u64 {
+        if self.counts[e.index()] != u64::MAX {
+            return self.counts[e.index()];
+        }
+        let n = if depth > self.model.entities.len() {
+            scale // a cycle of ownership: cut it
+        } else if let Some(r) = self.owner[e.index()] {
+            let parent = self.model.relationship(r).parent;
+            let np = self.count_of(parent, scale, depth + 1);
+            let others: Vec<RelationshipId> = self
+                .model
+                .entity(e)
+                .unique
+                .iter()
+                .filter(|c| c.contains(&KeyPart::Parent(r)))
+                .flat_map(|c| c.iter())
+                .filter_map(|k| match k {
+                    KeyPart::Parent(o) if *o != r => Some(*o),
+                    _ => None,
+                })
+                .collect();
+            for o in others {
+                let n = self.count_of(self.model.relationship(o).parent, scale, depth + 1);
+                self.unique_cap[r.index()] =
+                    Some(self.unique_cap[r.index()].map_or(n, |c| c.min(n)));
+            }
+            (0..np).map(|i| self.children_count(r, i)).sum()
+        } else if self
+            .model
+            .relationships_to(e)
+            .any(|r| is_shared(self.model.relationship(r)))
+        {
+            // Enough children for each parent of every shared relationship
+            // to list its typical count without the ids coming round again
+            // (a category's 61 films and an actor's 27).
+            let shared: Vec<RelationshipId> = self
+                .model
+                .relationships_to(e)
+                .filter(|r| is_shared(self.model.relationship(*r)))
+                .collect();
+            let mut n = 1;
+            for r in shared {
+                let rel = self.model.relationship(r);
+                let na = self.count_of(rel.parent, scale, depth + 1);
+                let a = self.edges_per_parent(rel);
+                let b = rel.parents.typical.max(1);
+                // And at least `a`: a parent lists `a` different children
+                // (a student's 5 courses, when 20 students share one).
+                n = n.max((na * a).div_ceil(b)).max(a);
+            }
+            n
+        } else if let Some((r, (roots, fan))) = self
+            .model
+            .relationships_to(e)
+            .find_map(|r| Some((r, self.trees[r.index()]?)))
+        {
+            // A forest of `scale` roots, each with two levels below it (or
+            // fewer: no path longer than the tree's `levels`).
+            let levels = self.model.relationship(r).levels.unwrap_or(3).clamp(1, 3);
+            roots * (0..levels).map(|i| fan.pow(i)).sum::<u64>()
+        } else {
+            scale
+        };
+        self.counts[e.index()] = n;
+        n
+    }
+
+    /// A relationship of an entity with itself, numbered as a forest: its
+    /// first `roots` instances are roots, and instance `j` past them has
+    /// parent `(j - roots) / fan`. `None` for other relationships.
+    pub fn tree(&self, r: RelationshipId) -> Option<(u64, u64)> {
+        self.trees[r.index()]
+    }
+
+    /// The parent of instance `j` in tree `r`; `None` for a root.
+    pub fn tree_parent(&self, r: RelationshipId, j: u64) -> Option<u64> {
+        let (roots, fan) = self.tree(r)?;
+        (j >= roots).then(|| (j - roots) / fan)
+    }
+
+    /// The nodes from the root of tree `r` down to instance `j`, `j` last:
+    /// the walk up `tree_parent`, reversed. Just `[j]` for a root, or when
+    /// `r` is not numbered as a tree.
+    pub fn tree_path(&self, r: RelationshipId, j: u64) -> Vec<u64> {
+        let mut nodes = vec![j];
+        // Each parent is numbered before its children: the walk ends.
+        while let Some(p) = nodes.last().and_then(|&n| self.tree_parent(r, n)) {
+            nodes.push(p);
+        }
+        nodes.reverse();
+        nodes
+    }
+
+    /// Children of each parent of a shared relationship: its typical count
+    /// (under the cap).
+    fn edges_per_parent(&self, rel: &Relationship) -> u64 {
+        let a = rel.children.typical.max(1);
+        self.max_children.map_or(a, |cap| a.min(cap.max(1)))
+    }
+
+    pub fn count(&self, e: EntityId) -> u64 {
+        self.counts[e.index()]
+    }
+
+    pub fn owner(&self, e: EntityId) -> Option<RelationshipId> {
+        self.owner[e.index()]
+    }
+
+    /// Children of parent `i` through `r`, drawn from its cardinality at
+    /// the parent's quantile (`spread`).
+    pub fn children_count(&self, r: RelationshipId, i: u64) -> u64 {
+        let rel = self.model.relationship(r);
+        let n = draw(&rel.children, spread(self.spreads[r.index()], i));
+        let n = self.unique_cap[r.index()].map_or(n, |cap| n.min(cap));
+        self.max_children.map_or(n, |cap| n.min(cap))
+    }
+
+    /// The first of parent `i`'s children through `r`, without numbering
+    /// the others (a symbol's 130 M ticks).
+    pub fn first_child_of(&self, r: RelationshipId, i: u64) -> Option<u64> {
+        let rel = self.model.relationship(r);
+        if self.tree(r).is_none() && !is_shared(rel) && self.owner(rel.child) == Some(r) {
+            return self.owned_children(r, i).next();
+        }
+        self.children(r, i).first().copied()
+    }
+
+    /// The indices of parent `i`'s children through `r`, in order.
+    pub fn children(&self, r: RelationshipId, i: u64) -> Vec<u64> {
+        let rel = self.model.relationship(r);
+        let n_child = self.count(rel.child);
+        if let Some((roots, fan)) = self.tree(r) {
+            let first = roots.saturating_add(i.saturating_mul(fan));
+            return (first..first.saturating_add(fan).min(n_child)).collect();
+        }
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
+            let mut ids: Vec<u64> = (i * a..(i + 1) * a).map(|e| e % n_child.max(1)).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            return ids;
+        }
+        if self.owner(rel.child) == Some(r) {
+            return self.owned_children(r, i).collect();
+        }
+        // A second parent of a child numbered elsewhere: a random sample.
+        let mut rng = Rng::new(&[self.seed, 0x5a3e, r.index() as u64, i]);
+        let mut ids: Vec<u64> = (0..self.children_count(r, i))
+            .map(|_| rng.below(n_child))
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// The children of parent `i` through `r`, which owns them (numbers
+    /// them parent after parent).
+    pub fn owned_children(&self, r: RelationshipId, i: u64) -> std::ops::Range<u64> {
+        let start = self.first_child(r, i);
+        start..start + self.children_count(r, i)
+    }
+
+    /// The parent of child `j` through `r`: the one it was numbered under
+    /// when `r` owns the child, as its own reference says.
+    pub fn parent_of(&self, r: RelationshipId, j: u64) -> u64 {
+        let rel = self.model.relationship(r);
+        if self.owner(rel.child) != Some(r) {
+            return self.first_parent(r, j);
+        }
+        let starts = self.starts(r);
+        // The last parent whose first child is at or before `j`.
+        starts.partition_point(|s| *s <= j).saturating_sub(1) as u64
+    }
+
+    /// The children of parent `i` through `r`, which owns them, found in
+    /// any order of parents (`owned_children` walks from the last one
+    /// asked for: cheap only in increasing order).
+    pub fn owned_range(&self, r: RelationshipId, i: u64) -> std::ops::Range<u64> {
+        let start = self.starts(r).get(i as usize).copied().unwrap_or(0);
+        start..start + self.children_count(r, i)
+    }
+
+    /// Each parent's first child through `r`, built on first use.
+    fn starts(&self, r: RelationshipId) -> std::sync::Arc<Vec<u64>> {
+        let rel = self.model.relationship(r);
+        let mut cache = self.starts.borrow_mut();
+        cache
+            .entry(r)
+            .or_insert_with(|| {
+                let n = self.count(rel.parent);
+                let mut v = Vec::with_capacity(n as usize);
+                let mut at = 0;
+                for i in 0..n {
+                    v.push(at);
+                    at += self.children_count(r, i);
+                }
+                std::sync::Arc::new(v)
+            })
+            .clone()
+    }
+
+    /// The first child index of parent `i` (sum of the earlier parents'
+    /// counts), cheap when parents are asked for in increasing order.
+    fn first_child(&self, r: RelationshipId, i: u64) -> u64 {
+        let mut cursors = self.cursors.borrow_mut();
+        let (mut at, mut start) = cursors.get(&r).copied().unwrap_or((0, 0));
+        if i < at {
+            (at, start) = (0, 0);
+        }
+        while at < i {
+            start += self.children_count(r, at);
+            at += 1;
+        }
+        cursors.insert(r, (at, start));
+        start
+    }
+
+    /// The parent index(es) of child `j` through `r`.
+    pub fn parents(&self, r: RelationshipId, j: u64) -> Vec<u64> {
+        let rel = self.model.relationship(r);
+        let n_parent = self.count(rel.parent);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
+            let n_child = self.count(rel.child).max(1);
+            let edges = n_parent * a;
+            let mut ids: Vec<u64> = (0..)
+                .map(|k| j + k * n_child)
+                .take_while(|e| *e < edges)
+                .map(|e| e / a)
+                .collect();
+            ids.dedup();
+            return ids;
+        }
+        vec![self.first_parent(r, j)]
+    }
+
+    /// The first of `parents(r, j)` (0 when there is none), without the
+    /// `Vec`: most children have one parent, and a document asks per value.
+    pub fn first_parent(&self, r: RelationshipId, j: u64) -> u64 {
+        if self.tree(r).is_some() {
+            return self.tree_parent(r, j).unwrap_or(j);
+        }
+        let rel = self.model.relationship(r);
+        let n_parent = self.count(rel.parent);
+        if is_shared(rel) {
+            let a = self.edges_per_parent(rel);
+            return if j < n_parent * a { j / a } else { 0 };
+        }
+        // A parent that is part of a unique combination of the child (one
+        // star per user and repository): children numbered next to each
+        // other (the children of one owner) get different parents.
+        let unique = self
+            .model
+            .entity(rel.child)
+            .unique
+            .iter()
+            .flatten()
+            .any(|k| *k == KeyPart::Parent(r));
+        if unique && self.owner(rel.child) != Some(r) {
+            let offset = Rng::new(&[self.seed, 0x9a4f, r.index() as u64]).below(n_parent.max(1));
+            return (j + offset) % n_parent.max(1);
+        }
+        let mut rng = Rng::new(&[self.seed, 0x9a4e, r.index() as u64, j]);
+        rng.below(n_parent)
+    }
+
+    /// A reproducible ObjectId for instance `key` of entity `e`: a timestamp in
+    /// 2023–2024 rising with the key, then the seed, the entity, the key.
+    pub fn object_id(&self, e: EntityId, key: u64) -> [u8; 12] {
+        let ts = 1_700_000_000u32.wrapping_add((key / 64) as u32 % 40_000_000);
+        let mut id = [0u8; 12];
+        id[..4].copy_from_slice(&ts.to_be_bytes());
+        id[4] = self.seed_byte;
+        id[5] = (e.index() & 0xff) as u8;
+        id[6..].copy_from_slice(&key.to_be_bytes()[2..]);
+        id
+    }
+}
+
+/// The design's layout of each relationship, as the numbering needs it
+/// (buckets number their documents by the children they hold).
+impl<'a> Numbering<'a> {
+    pub fn layout(&self, r: RelationshipId) -> Option<&'a Layout> {
+        let name = &self.model.relationship(r).name;
+        self.design
+            .relationships
+            .iter()
+            .find(|d| &d.relationship == name)
+            .map(|d| &d.chosen)
+    }
+
+    fn rel_by_name(&self, name: &str) -> Option<RelationshipId> {
+        self.model.relationship_by_name(name)
+    }
+
+    /// The bucket relationship a collection holds, when its documents are
+    /// buckets of a relationship's children rather than entity instances.
+    pub fn bucket_of(&self, coll: &Collection) -> Option<RelationshipId> {
+        coll.shape.fields.iter().find_map(|f| match &f.origin {
+            FieldOrigin::Embedded { relationship } => {
+                let r = self.rel_by_name(relationship)?;
+                let rel = self.model.relationship(r);
+                let holds_parent = coll
+                    .entities
+                    .iter()
+                    .any(|e| *e == self.model.entity(rel.parent).name);
+                matches!(self.layout(r), Some(Layout::Bucket { .. }))
+                    .then_some(r)
+                    .filter(|_| !holds_parent)
+            }
+            _ => None,
+        })
+    }
+
+    /// Splits one parent's children into buckets: `per_bucket` at a time, or
+    /// by the time unit of their date field.
+    pub fn buckets(&self, r: RelationshipId, children: &[u64]) -> Vec<Vec<u64>> {
+        let Some(Layout::Bucket { by, per_bucket, .. }) = self.layout(r) else {
+            return vec![children.to_vec()];
+        };
+        let per = (*per_bucket).max(1) as usize;
+        match by {
+            BucketBy::Count => children.chunks(per).map(<[u64]>::to_vec).collect(),
+            BucketBy::Time { field, unit } => {
+                let child = self.model.relationship(r).child;
+                let unit_ms = unit_ms(unit);
+                let mut out: Vec<Vec<u64>> = Vec::new();
+                let mut current = None;
+                for &c in children {
+                    let slot = match self.field_value(child, c, field, "date") {
+                        Value::Date(ms) => ms.div_euclid(unit_ms),
+                        _ => 0,
+                    };
+                    if current != Some(slot) || out.last().is_some_and(|b| b.len() >= per) {
+                        out.push(Vec::new());
+                        current = Some(slot);
+                    }
+                    if let Some(last) = out.last_mut() {
+                        last.push(c);
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// The value of an entity's own field for one instance.
+    pub fn field_value(&self, entity: EntityId, key: u64, field: &str, bson_type: &str) -> Value {
+        let e = self.model.entity(entity);
+        let model_field = e.field(field);
+        let enum_values = model_field.map(|f| f.enum_values.as_slice()).unwrap_or(&[]);
+        values::scalar(
+            self.seed,
+            &e.name,
+            key,
+            field,
+            bson_type,
+            model_field,
+            enum_values,
+        )
+    }
+}
+
+/// Milliseconds of a bucket's time unit.
+pub fn unit_ms(unit: &str) -> i64 {
+    match unit {
+        "minute" => 60_000,
+        "day" => 86_400_000,
+        _ => 3_600_000,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Count;
+
+    #[test]
+    fn draws_stay_within_bounds_and_center_on_typical() {
+        let card = Cardinality {
+            min: 1,
+            typical: 20,
+            max: Count::Finite(500),
+            growth_per_day: None,
+            p95: None,
+            p99: None,
+        };
+        let mut rng = Rng::new(&[7]);
+        let draws: Vec<u64> = (0..10_000).map(|_| draw(&card, rng.unit())).collect();
+        assert!(draws.iter().all(|d| (1..=500).contains(d)));
+        let mut sorted = draws.clone();
+        sorted.sort_unstable();
+        let median = sorted[sorted.len() / 2];
+        assert!((18..=22).contains(&median), "median {median}");
+        assert!(draws.iter().any(|d| *d > 40), "the tail is drawn");
+    }
+
+    #[test]
+    fn a_resumed_stream_is_the_whole_one() {
+        let mut whole = Rng::new(&[1, 2, 3, 4]);
+        let mut resumed = Rng::resume(Rng::prefix(&[1, 2]), &[3, 4]);
+        assert!((0..10).all(|_| whole.next_u64() == resumed.next_u64()));
+    }
+
+    /// Any first `n` parents take quantiles spread over [0, 1): one in
+    /// each `2^-k`-th for an aligned block of `2^k`, and for other `n` at
+    /// most a few in any `1/n`-th, whatever the seed.
+    #[test]
+    fn the_quantiles_of_the_first_parents_are_spread_evenly() {
+        for seed in [0, 1, 7, 0xdead_beef] {
+            for k in [1, 3, 6, 10] {
+                let n = 1u64 << k;
+                let mut strata = vec![0; n as usize];
+                for i in 0..n {
+                    strata[(spread(seed, i) * n as f64) as usize] += 1;
+                }
+                assert!(strata.iter().all(|c| *c == 1), "seed {seed}, {n} parents");
+            }
+            for n in [3u64, 5, 20, 50, 131, 1000] {
+                let mut strata = vec![0; n as usize];
+                for i in 0..n {
+                    strata[(spread(seed, i) * n as f64) as usize] += 1;
+                }
+                let most = strata.iter().max().unwrap();
+                let bound = 1 + (n as f64).log2().ceil() as u64;
+                assert!(*most <= bound, "seed {seed}, {n} parents: {most} in one");
+                // The tail: the top 2 % is reached once in every 50 parents.
+                let top = (0..n).filter(|i| spread(seed, *i) >= 0.98).count() as f64;
+                assert!(
+                    (top - n as f64 * 0.02).abs() <= 1.5,
+                    "seed {seed}, {n}: {top}"
+                );
+            }
+        }
+        // Parents do not come in the order of their quantiles.
+        let rising = (0..64).filter(|i| spread(3, i + 1) > spread(3, *i)).count();
+        assert!((16..=48).contains(&rising), "{rising} of 64 rise");
+    }
+
+    /// With the model's percentiles, the quantiles go through them: a
+    /// median of 0 with a tail (5 languages without films, one with all
+    /// 1,000) gives half the parents children, and a mean far above the
+    /// median.
+    #[test]
+    fn draws_go_through_the_percentiles() {
+        let card = Cardinality {
+            min: 0,
+            typical: 0,
+            max: Count::Finite(1000),
+            growth_per_day: None,
+            p95: Some(1000),
+            p99: Some(1000),
+        };
+        assert_eq!(draw(&card, 0.3), 0);
+        assert_eq!(draw(&card, 0.96), 1000);
+        let n = 10_000;
+        let draws: Vec<u64> = (0..n).map(|i| draw(&card, spread(5, i))).collect();
+        let mean = draws.iter().sum::<u64>() as f64 / n as f64;
+        assert!(mean > 100.0, "mean {mean}");
+        let some = draws.iter().filter(|d| **d > 0).count() as f64 / n as f64;
+        assert!(
+            (0.4..0.5).contains(&some),
+            "{some} of the parents have films"
+        );
+        // Skewed: the median and the percentiles where the model puts them.
+        let card = Cardinality {
+            min: 1,
+            typical: 2,
+            max: Count::Finite(60),
+            growth_per_day: None,
+            p95: Some(28),
+            p99: Some(53),
+        };
+        let mut draws: Vec<u64> = (0..n).map(|i| draw(&card, spread(5, i))).collect();
+        draws.sort_unstable();
+        let at = |q: f64| draws[(q * n as f64) as usize];
+        assert_eq!((at(0.0), at(0.5), at(0.95), at(0.99)), (1, 2, 28, 53));
+        assert_eq!(draws[n as usize - 1], 60);
+        // Unbounded: the tail reaches past the highest percentile.
+        let card = Cardinality {
+            max: Count::Unbounded,
+            p99: Some(41),
+            p95: Some(35),
+            ..Cardinality::exactly(27)
+        };
+        assert!(effective_max(&card) >= 41);
+        assert!(draw(&card, 0.999) > 41);
+    }
+
+    #[test]
+    fn exact_cardinality_is_exact() {
+        let mut rng = Rng::new(&[1]);
+        assert!((0..100).all(|_| draw(&Cardinality::exactly(3), rng.unit()) == 3));
+    }
+}
