@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["model", "words", "finding", "text_codec"],
     &["design", "inputs", "settings"],
+    // The mongod logs read into a workload report (`squill workload`);
+    // `scan --workload` joins it to the data.
+    &["workload"],
     &["candidates", "scan", "catalog"],
     &["rules", "costs", "synthetic"],
     &["advise", "outputs", "artifacts"],
@@ -509,4 +512,44 @@ fn a_circle_of_files_is_caught() {
     edges.insert("c", BTreeSet::from(["a"]));
     edges.insert("d", BTreeSet::from(["a"]));
     assert_eq!(strongly_connected(&edges), [vec!["a", "b", "c"], vec!["d"]]);
+}
+
+/// Lines of production code (no comments, no `#[cfg(test)]` items or test
+/// files) per top-level module.
+fn production_lines() -> std::collections::BTreeMap<String, usize> {
+    let sources = sources();
+    let mut test_files: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut texts = Vec::new();
+    for s in &sources {
+        let (text, tests) = production_text(&std::fs::read_to_string(&s.file).unwrap());
+        for t in tests {
+            let mut m = s.module.clone();
+            m.push(t);
+            test_files.insert(m);
+        }
+        texts.push(text);
+    }
+    let mut lines = std::collections::BTreeMap::new();
+    for (s, text) in sources.iter().zip(&texts) {
+        if s.module.is_empty() || test_files.iter().any(|t| s.module.starts_with(t)) {
+            continue;
+        }
+        let n = text.lines().filter(|l| !l.trim().is_empty()).count();
+        *lines.entry(s.module[0].clone()).or_insert(0) += n;
+    }
+    lines
+}
+
+/// No top-level module holds more than a quarter of the library: a module
+/// that large is several jobs in one room (issue 47: `generate` held 27 %).
+#[test]
+fn no_module_holds_more_than_a_quarter_of_the_library() {
+    let lines = production_lines();
+    let total: usize = lines.values().sum();
+    let big: Vec<String> = lines
+        .iter()
+        .filter(|(_, n)| **n * 4 > total)
+        .map(|(m, n)| format!("{m}: {n} of {total} lines"))
+        .collect();
+    assert!(big.is_empty(), "modules over a quarter of the library:\n{}", big.join("\n"));
 }

@@ -30,3 +30,4 @@ pub mod settings;
 pub mod synthetic;
 pub mod text_codec;
 pub mod words;
+pub mod workload;

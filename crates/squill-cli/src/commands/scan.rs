@@ -218,7 +218,7 @@ fn observed_model(
     logs: &[PathBuf],
 ) -> Result<String> {
     let workload =
-        squill::inputs::mongolog::read(logs, squill::inputs::mongolog::Options::default());
+        squill::workload::read(logs, squill::workload::Options::default());
     if let Some(e) = workload.errors.first() {
         anyhow::bail!("cannot read {}: {}", e.path, e.message);
     }

@@ -56,10 +56,10 @@ pub enum Format {
 pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
     // Read for its errors: a `--config` that cannot be read is an error everywhere.
     super::load_settings(global)?;
-    let options = squill::inputs::mongolog::Options {
+    let options = squill::workload::Options {
         show_values: args.show_values,
     };
-    let mut report = squill::inputs::mongolog::read(&args.files, options);
+    let mut report = squill::workload::read(&args.files, options);
     squill::rules::workload::apply(&mut report);
     let text = match args.format {
         Format::Text => squill::outputs::workload::text(&report),

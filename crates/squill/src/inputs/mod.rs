@@ -10,7 +10,6 @@ pub mod ejson;
 pub mod live;
 pub mod model_file;
 pub mod mongo_uri;
-pub mod mongolog;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod sql;

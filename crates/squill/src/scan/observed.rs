@@ -10,9 +10,9 @@
 //! against the scanned model, so an operation the model language refuses
 //! is reported with the parser's own reason and the others are kept.
 
-use crate::inputs::mongolog::WorkloadReport;
-use crate::inputs::mongolog::report::ShapeReport;
-use crate::inputs::mongolog::shape::{OpClass, OpKind};
+use crate::workload::WorkloadReport;
+use crate::workload::report::ShapeReport;
+use crate::workload::shape::{OpClass, OpKind};
 use crate::model::{Model, RelationshipKind};
 use std::fmt::Write as _;
 

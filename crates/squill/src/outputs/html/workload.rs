@@ -5,9 +5,9 @@
 
 use super::chart::{self, Bar, Spread};
 use super::page::{self, esc, id};
-use crate::inputs::mongolog::WorkloadReport;
-use crate::inputs::mongolog::report::ShapeReport;
-use crate::inputs::mongolog::shape::sort_text;
+use crate::workload::WorkloadReport;
+use crate::workload::report::ShapeReport;
+use crate::workload::shape::sort_text;
 use crate::outputs::workload::{
     duration, errors, latency, per_hour, plans, reason, selectivity, volume,
 };
@@ -293,7 +293,7 @@ fn unread(out: &mut String, report: &WorkloadReport) {
 
 #[cfg(test)]
 mod tests {
-    use crate::inputs::mongolog::{Options, read_bytes};
+    use crate::workload::{Options, read_bytes};
 
     const LOG: &str = "\
 2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { email: \"ann@example.com\" }, sort: { at: -1 } } planSummary: COLLSCAN keysExamined:0 docsExamined:1000 hasSortStage:1 nreturned:10 100ms

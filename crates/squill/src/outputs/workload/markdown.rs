@@ -2,7 +2,7 @@
 //! then findings, suggested indexes and unreadable lines.
 
 use super::{duration, index, latency, per_hour, plans, reason, selectivity};
-use crate::inputs::mongolog::WorkloadReport;
+use crate::workload::WorkloadReport;
 use crate::outputs::scan::location_text;
 use crate::words;
 use std::fmt::Write as _;

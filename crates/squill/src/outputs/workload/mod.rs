@@ -13,13 +13,13 @@ pub use markdown::markdown;
 pub use sarif::sarif;
 pub use text::text;
 
-use crate::inputs::mongolog::problem::Reason;
-use crate::inputs::mongolog::report::{IndexSuggestion, ShapeReport};
-use crate::inputs::mongolog::shape::sort_text;
+use crate::workload::problem::Reason;
+use crate::workload::report::{IndexSuggestion, ShapeReport};
+use crate::workload::shape::sort_text;
 use crate::words;
 
 /// `2 files, 10 lines, 3 operations in 2 shapes on 1 namespace`.
-pub(crate) fn volume(report: &crate::inputs::mongolog::WorkloadReport) -> String {
+pub(crate) fn volume(report: &crate::workload::WorkloadReport) -> String {
     let t = &report.totals;
     format!(
         "{}, {}, {} in {} on {}",

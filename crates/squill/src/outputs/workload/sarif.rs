@@ -4,7 +4,7 @@
 //! among the tool's notifications, each with its file and line.
 
 use super::reason;
-use crate::inputs::mongolog::WorkloadReport;
+use crate::workload::WorkloadReport;
 use crate::outputs::scan::location_text;
 use crate::outputs::scan::sarif::{document, result, rule_object};
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! The reporters on a small inline log: what each shows, and that literal
 //! values stay out of every format unless the report was made to show them.
 
-use crate::inputs::mongolog::{Options, read_bytes};
+use crate::workload::{Options, read_bytes};
 
 const LOG: &str = "\
 2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find { find: \"orders\", filter: { email: \"ann@example.com\" }, sort: { at: -1 } } planSummary: COLLSCAN keysExamined:0 docsExamined:1000 hasSortStage:1 nreturned:10 100ms

@@ -2,7 +2,7 @@
 //! first, then findings, suggested indexes and the lines that could not be read.
 
 use super::{duration, errors, index, latency, per_hour, plans, reason, selectivity};
-use crate::inputs::mongolog::WorkloadReport;
+use crate::workload::WorkloadReport;
 use crate::outputs::scan::{evidence_value, location_text};
 use crate::words;
 use std::fmt::Write as _;

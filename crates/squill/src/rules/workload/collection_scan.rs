@@ -11,7 +11,7 @@ crate::rules::declare_rule! {
 
 use super::{Analysis, esr_keys, finding, is_hot};
 use crate::finding::{Evidence, Finding};
-use crate::inputs::mongolog::shape::sort_text;
+use crate::workload::shape::sort_text;
 
 /// Scans that read fewer documents than this per execution cost little: a
 /// small collection is read faster whole than through an index.

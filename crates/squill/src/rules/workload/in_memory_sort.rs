@@ -11,7 +11,7 @@ crate::rules::declare_rule! {
 
 use super::{Analysis, esr_keys, finding, is_hot};
 use crate::finding::{Evidence, Finding};
-use crate::inputs::mongolog::shape::sort_text;
+use crate::workload::shape::sort_text;
 
 const HELP: &str = "Give the sort an index: the equality fields of the filter first, then the \
 sort keys in the query's order and directions, then the range fields. The index then returns \

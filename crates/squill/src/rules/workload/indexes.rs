@@ -4,9 +4,9 @@
 //! one is a prefix of another become the longer one, serving both.
 
 use super::poor_selectivity::is_poorly_selective;
-use crate::inputs::mongolog::WorkloadReport;
-use crate::inputs::mongolog::report::{IndexSuggestion, ShapeReport};
-use crate::inputs::mongolog::shape::{OpClass, OpKind, SortKey};
+use crate::workload::WorkloadReport;
+use crate::workload::report::{IndexSuggestion, ShapeReport};
+use crate::workload::shape::{OpClass, OpKind, SortKey};
 
 /// The keys an index needs to serve a shape: equality fields (and `$in`
 /// when nothing is sorted), then the sort, then ranges (and `$in` before a

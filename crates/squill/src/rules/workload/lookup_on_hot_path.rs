@@ -11,7 +11,7 @@ crate::rules::declare_rule! {
 
 use super::{Analysis, finding, is_hot};
 use crate::finding::{Evidence, Finding};
-use crate::inputs::mongolog::shape::OpKind;
+use crate::workload::shape::OpKind;
 
 const HELP: &str = "Data read together belongs together: embed what the query joins, or keep \
 a copy of the few fields it needs in the document that is read (extended reference), and \

@@ -1,5 +1,5 @@
 //! Workload rules, one file per rule, and `apply`, which runs them over a
-//! workload read from logs (`inputs::mongolog`) and adds the suggested
+//! workload read from logs (`crate::workload`) and adds the suggested
 //! indexes: the reader measures, the rules judge what it measured.
 //!
 //! The rules are listed here by hand (`ALL`), not by `build.rs` as the design
@@ -15,8 +15,8 @@ pub mod poor_selectivity;
 pub mod unanchored_regex;
 
 use crate::finding::{Evidence, Finding, Location, sort_findings};
-use crate::inputs::mongolog::WorkloadReport;
-use crate::inputs::mongolog::report::{NamespaceReport, ShapeReport};
+use crate::workload::WorkloadReport;
+use crate::workload::report::{NamespaceReport, ShapeReport};
 
 pub use indexes::esr_keys;
 
@@ -113,18 +113,18 @@ pub fn finding(
 /// Test support: a report read from inline log lines, with the rules applied.
 #[cfg(test)]
 pub(crate) mod testing {
-    pub fn judged(log: &str) -> crate::inputs::mongolog::WorkloadReport {
-        let mut r = crate::inputs::mongolog::read_bytes(
+    pub fn judged(log: &str) -> crate::workload::WorkloadReport {
+        let mut r = crate::workload::read_bytes(
             "t.log",
             log.as_bytes(),
-            crate::inputs::mongolog::Options::default(),
+            crate::workload::Options::default(),
         );
         super::apply(&mut r);
         r
     }
 
     pub fn fired<'a>(
-        r: &'a crate::inputs::mongolog::WorkloadReport,
+        r: &'a crate::workload::WorkloadReport,
         rule: &str,
     ) -> Vec<&'a crate::finding::Finding> {
         r.findings.iter().filter(|f| f.rule == rule).collect()

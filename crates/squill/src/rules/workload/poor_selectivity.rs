@@ -11,7 +11,7 @@ crate::rules::declare_rule! {
 
 use super::{Analysis, finding, is_hot};
 use crate::finding::{Evidence, Finding};
-use crate::inputs::mongolog::report::ShapeReport;
+use crate::workload::report::ShapeReport;
 
 /// Documents (or keys) examined per document returned above which the
 /// index does not narrow the query enough.

@@ -122,7 +122,7 @@ fn date(v: &Value) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::{looks_like, read};
-    use crate::inputs::mongolog::legacy_line::Line;
+    use crate::workload::legacy_line::Line;
 
     #[test]
     fn profiler_documents_become_entries_with_their_figures() {

@@ -215,8 +215,8 @@ fn report_in_blocks(bytes: &[u8], block: usize, max_line: usize) -> String {
 /// side of one included.
 #[test]
 fn the_report_is_the_same_in_one_block_and_in_many() {
-    let json = include_str!("../../../../squill-cli/tests/fixtures/logs/shop-json.log");
-    let legacy = include_str!("../../../../squill-cli/tests/fixtures/logs/shop-legacy.log");
+    let json = include_str!("../../../squill-cli/tests/fixtures/logs/shop-json.log");
+    let legacy = include_str!("../../../squill-cli/tests/fixtures/logs/shop-legacy.log");
     let cut = &WRITE[..WRITE.len() - 20];
     let mut text = String::new();
     for i in 0..20 {

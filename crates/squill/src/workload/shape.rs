@@ -540,7 +540,7 @@ fn stage_text(s: &Stage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::mongolog::shell_syntax::parse_value_at;
+    use crate::workload::shell_syntax::parse_value_at;
 
     fn shape(command: &str) -> (Shape, Observed) {
         let (node, _) = parse_value_at(command, 0).unwrap();
