@@ -184,6 +184,18 @@ impl Writes {
             return std::fs::write(output, bytes)
                 .with_context(|| format!("cannot write {}", output.display()));
         }
+        // The atomic writer makes missing directories (for `generate`'s
+        // trees); a report's directory is the user's to make.
+        if let Some(parent) = output.parent()
+            && !parent.as_os_str().is_empty()
+            && !parent.is_dir()
+        {
+            anyhow::bail!(
+                "cannot write {}: the directory {} does not exist",
+                output.display(),
+                parent.display()
+            );
+        }
         squill::generate::write::write_file(output, bytes)
             .map(|_| ())
             .with_context(|| format!("cannot write {}", output.display()))

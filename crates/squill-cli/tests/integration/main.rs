@@ -14,6 +14,8 @@ mod model_file;
 mod outputs_and_inputs;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(feature = "postgres")]
+mod postgres_connection;
 mod readers;
 mod report;
 mod report_scan;

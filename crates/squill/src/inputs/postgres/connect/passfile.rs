@@ -19,7 +19,10 @@ pub struct Wanted<'a> {
 /// The password of the first matching line of `path`, or why none.
 pub fn lookup(path: &Path, wanted: &Wanted<'_>) -> Result<String, String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{shown} was not read: {e}"))?;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("there is no {shown}"),
+        _ => format!("{shown} was not read: {e}"),
+    })?;
     if !meta.is_file() {
         return Err(format!("{shown} was not read: it is not a plain file"));
     }
