@@ -134,7 +134,6 @@ pub fn run(_global: &Global, args: PostgresArgs) -> Result<ExitCode> {
         sample: o.sample,
         statement_timeout: o.timeout,
         connect_timeout: o.timeout,
-        ..LiveOptions::default()
     };
     let started = std::time::Instant::now();
     let live = postgres::import(&args.url, &options, &mut |step| {
