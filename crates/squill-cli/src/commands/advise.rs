@@ -32,6 +32,10 @@ pub struct AdviseArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Replace the --output file when it exists (an input is never replaced).
+    #[arg(long)]
+    pub force: bool,
+
     /// Exit 1 when the design has a finding at or above this severity
     /// (info, warning, error). Without it, findings never change the exit code.
     #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
@@ -52,6 +56,13 @@ fn parse_severity(text: &str) -> Result<Severity, String> {
 }
 
 pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
+    // Refused before any work: the model, the settings and an existing file.
+    let writes = super::output::Writes::new(args.force)
+        .config(global)
+        .input(&args.model);
+    if let Some(path) = &args.output {
+        writes.check(path)?;
+    }
     let settings = super::load_settings(global)?;
     let model = super::load_model(&args.model)?;
     let design = squill::advise::advise(&model, &settings, args.mix.as_deref())
@@ -66,7 +77,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     // Colors only on a terminal, never in a file.
     let color = args.output.is_none() && super::use_color(global);
     let report = squill::outputs::design::render(&design, format, color);
-    super::write_report(args.output.as_deref(), &report)?;
+    super::write_report(&writes, args.output.as_deref(), &report)?;
 
     let failed = args
         .fail_on

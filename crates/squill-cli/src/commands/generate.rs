@@ -160,11 +160,12 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         progress: Some(Default::default()),
     });
     // Refuse before writing anything: the artifacts and the data files.
+    let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
+    if let Some(d) = &data_options {
+        planned.extend(synthetic::data::paths(&design, &out, d.format));
+    }
+    refuse_inputs(global, &model_path, &planned)?;
     if !args.common.force {
-        let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
-        if let Some(d) = &data_options {
-            planned.extend(synthetic::data::paths(&design, &out, d.format));
-        }
         synthetic::write::refuse_existing(&planned, false)
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     }
@@ -240,6 +241,7 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
         &through,
     )
     .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
+    refuse_inputs(global, path, &[out.join("migration.js")])?;
     let artifact = artifacts::Artifact {
         file: "migration.js",
         title: "mongosh: the migration from the design of today to the recommended one",
@@ -268,6 +270,17 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
     super::write_stdout(&text)
 }
 
+/// Refuses to write any of `planned` that is the model or the settings
+/// file, `--force` or not (`generate` applies the existing-file rule
+/// itself, with the same text).
+fn refuse_inputs(global: &Global, model: &Path, planned: &[PathBuf]) -> Result<()> {
+    let writes = super::output::Writes::new(true).config(global).input(model);
+    for path in planned {
+        writes.check_not_input(path)?;
+    }
+    Ok(())
+}
+
 /// A flag that SIGINT and SIGTERM set, for `generate data` to stop at its
 /// next batch and remove the files it was writing. Where the handlers cannot
 /// be installed, the flag just stays down.
@@ -292,6 +305,11 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         cancel: Some(stop_on_signals()),
         progress: Some(Default::default()),
     };
+    refuse_inputs(
+        global,
+        &args.model,
+        &synthetic::data::paths(&design, &args.out, options.format),
+    )?;
     let estimate = preflight(&model, &design, &options, &args.out)?;
     let summary = write_with_progress(&model, &design, &options, &args.out, Some(estimate))
         .with_context(|| format!("writing data into {}", args.out.display()))?;

@@ -48,6 +48,9 @@ pub struct SqlArgs {
     /// Write the model to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Replace the --output file when it exists (an input is never replaced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -68,6 +71,11 @@ pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
         ImportSource::Postgres(args) => return super::import_postgres::run(global, args),
         ImportSource::Url(words) => return super::import_postgres::run_url(global, &words),
     };
+    // Refused before any work: the DDL and an existing file.
+    let writes = super::output::Writes::new(args.force).input(&args.file);
+    if let Some(path) = &args.output {
+        writes.check(path)?;
+    }
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let Ok(text) = String::from_utf8(bytes) else {
@@ -114,14 +122,6 @@ pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
         import.relationships,
         import.inferred
     );
-    match &args.output {
-        // Whole or not at all: a temporary file renamed into place.
-        Some(path) => {
-            squill::synthetic::write::write_file(path, import.yaml.as_bytes())?;
-        }
-        None => {
-            super::write_stdout(&import.yaml)?;
-        }
-    }
+    super::write_report(&writes, args.output.as_deref(), &import.yaml)?;
     Ok(ExitCode::SUCCESS)
 }

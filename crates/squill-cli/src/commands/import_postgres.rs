@@ -12,8 +12,11 @@ use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct PostgresArgs {
-    /// The database: `postgres://user:password@host:port/database` (or
-    /// `host=… dbname=…`). The password may also come from PGPASSWORD.
+    /// The database: `postgres://user@host:port/database` (or `host=…
+    /// dbname=…`). What it leaves out comes from libpq's conventions: a
+    /// service (`service=`, PGSERVICE), PGHOST, PGPORT, PGUSER, PGDATABASE,
+    /// and the password from PGPASSWORD or ~/.pgpass (PGPASSFILE) rather
+    /// than the URL, where `ps` shows it.
     #[arg(value_name = "URL")]
     pub url: String,
     #[command(flatten)]
@@ -32,12 +35,17 @@ pub struct PostgresOptions {
     /// Parents measured at most per relationship; bigger tables are sampled.
     #[arg(long, default_value_t = 100_000, value_name = "ROWS")]
     pub sample: u64,
-    /// Longest a single statement may run (`30s`); it is cancelled after.
+    /// Longest the server may take to answer: connecting and logging in
+    /// (unless the URL sets connect_timeout) and each statement (cancelled
+    /// after).
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = parse_duration)]
     pub timeout: Duration,
     /// Write the model to FILE instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Replace the --output file when it exists (an input is never replaced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `squill import postgres://… [options]`, as clap hands over an unknown
@@ -112,12 +120,20 @@ pub fn run(_global: &Global, _args: PostgresArgs) -> Result<ExitCode> {
 pub fn run(_global: &Global, args: PostgresArgs) -> Result<ExitCode> {
     use squill::inputs::postgres::{self, LiveOptions};
     let o = &args.options;
+    // Refused before connecting: a libpq password or service file, an
+    // existing file.
+    let writes = postgres::connect::credential_files()
+        .iter()
+        .fold(super::output::Writes::new(o.force), |w, p| w.input(p));
+    if let Some(path) = &o.output {
+        writes.check(path)?;
+    }
     let options = LiveOptions {
         schema: o.schema.clone(),
         observe: o.observe,
         sample: o.sample,
         statement_timeout: o.timeout,
-        ..LiveOptions::default()
+        connect_timeout: o.timeout,
     };
     let started = std::time::Instant::now();
     let live = postgres::import(&args.url, &options, &mut |step| {
@@ -153,13 +169,6 @@ pub fn run(_global: &Global, args: PostgresArgs) -> Result<ExitCode> {
         },
         started.elapsed().as_secs_f64()
     );
-    match &args.options.output {
-        Some(path) => {
-            squill::synthetic::write::write_file(path, i.yaml.as_bytes())?;
-        }
-        None => {
-            super::write_stdout(&i.yaml)?;
-        }
-    }
+    super::write_report(&writes, o.output.as_deref(), &i.yaml)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct MigrateArgs {
-    /// The source database: `postgres://user:password@host:port/database`.
+    /// The source database: `postgres://user@host:port/database`, completed
+    /// by libpq's conventions as for `squill import` (the password from
+    /// PGPASSWORD or ~/.pgpass rather than the URL, where `ps` shows it).
     #[arg(value_name = "URL")]
     pub url: String,
     /// The model imported from that database (`squill import postgres://…`),
@@ -48,9 +50,31 @@ pub struct MigrateArgs {
     /// changed documents. Needs the `mongodb` feature.
     #[arg(long, value_name = "MONGODB_URI")]
     pub to: Option<String>,
-    /// Longest a catalog statement may run; the data itself is not limited.
+    /// Longest the server may take to answer: connecting and logging in
+    /// (unless the URL sets connect_timeout) and each catalog statement;
+    /// reading the data itself is not limited.
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = super::import_postgres::parse_duration)]
     pub timeout: Duration,
+}
+
+/// Refuses, `--force` or not, an --out whose folders of documents
+/// (`dump/`, `data/`, `increments/`, all migrate's to replace) or state
+/// file hold the model, the settings or a libpq password or service file.
+#[cfg(feature = "postgres")]
+fn refuse_inputs(global: &Global, args: &MigrateArgs) -> Result<()> {
+    let writes = squill::inputs::postgres::connect::credential_files()
+        .iter()
+        .fold(
+            super::output::Writes::new(true)
+                .config(global)
+                .input(&args.model),
+            |w, p| w.input(p),
+        );
+    for dir in ["dump", "data", "increments"] {
+        writes.check_dir(&args.out.join(dir))?;
+    }
+    writes.check_not_input(&args.out.join(squill::migration::from_postgres::state::FILE))?;
+    Ok(())
 }
 
 #[cfg(not(feature = "postgres"))]
@@ -63,10 +87,14 @@ pub fn run(_global: &Global, _args: MigrateArgs) -> Result<ExitCode> {
 #[cfg(feature = "postgres")]
 pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
     use squill::migration::from_postgres::{self as migrate, MigrateError, MigrateOptions};
+    refuse_inputs(global, &args)?;
     let (model, design) = super::generate::design_for(global, &args.model, args.mix.as_deref())?;
     if args.checkpoint == 0 {
         bail!("--checkpoint must be at least 1");
     }
+    // Every field is set today; the spread keeps fields that the move of
+    // `migrate` into its own module may add at their defaults.
+    #[allow(clippy::needless_update)]
     let options = MigrateOptions {
         out: args.out.clone(),
         namespace: args.schema.clone(),
@@ -74,6 +102,7 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         checkpoint: args.checkpoint,
         changed_by: args.changed_by.clone(),
         statement_timeout: args.timeout,
+        connect_timeout: args.timeout,
         cancel: Some(super::generate::stop_on_signals()),
         to: args.to.clone(),
         ..MigrateOptions::default()

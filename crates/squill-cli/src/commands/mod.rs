@@ -6,6 +6,7 @@ mod generate;
 mod import;
 mod import_postgres;
 mod migrate;
+mod output;
 mod progress;
 mod rules;
 mod scan;
@@ -21,7 +22,7 @@ pub use scan::ScanArgs;
 pub use workload::WorkloadArgs;
 
 use crate::cli::{Cli, ColorChoice, Command, Global};
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -48,12 +49,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// Writes a report to `output`, or to standard output without one.
-pub fn write_report(output: Option<&std::path::Path>, text: &str) -> Result<()> {
+/// Writes a report to `output` (by the rule of `output::Writes`), or to
+/// standard output without one.
+pub fn write_report(
+    writes: &output::Writes,
+    output: Option<&std::path::Path>,
+    text: &str,
+) -> Result<()> {
     match output {
-        Some(path) => {
-            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-        }
+        Some(path) => writes.write(path, text.as_bytes()),
         None => write_stdout(text).map(|_| ()),
     }
 }

@@ -67,6 +67,11 @@ pub struct ScanArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Replace the --output and --emit-model files when they exist (an
+    /// input is never replaced).
+    #[arg(long)]
+    pub force: bool,
+
     /// Worker threads (default: one per core; more than the cores are capped).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -243,6 +248,18 @@ fn observed_model(
 }
 
 pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
+    // Refused before the scan, which may take long: an input (data, logs,
+    // settings), an existing file, or both outputs naming one file.
+    let writes = super::output::Writes::new(args.force)
+        .config(global)
+        .inputs(&args.paths)
+        .inputs(&args.workload);
+    for path in [&args.output, &args.emit_model].into_iter().flatten() {
+        writes.check(path)?;
+    }
+    if let (Some(report), Some(model)) = (&args.output, &args.emit_model) {
+        super::output::distinct(report, model)?;
+    }
     let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
     // More threads than cores only add memory and start-up (issue 23:
     // `--threads 100000` on a 4 KB file ran past 60 s at 240 MB).
@@ -303,7 +320,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         Format::Markdown => squill::outputs::scan::markdown(&report),
         Format::Html => squill::outputs::html::scan(&report),
     };
-    super::write_report(args.output.as_deref(), &text)?;
+    super::write_report(&writes, args.output.as_deref(), &text)?;
     if let Some(path) = &args.emit_model {
         // A URI's name is its database: its last part may hold a password.
         let name = match live_uri(&args.paths) {
@@ -327,7 +344,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         } else {
             observed_model(&report, &model, &args.workload)?
         };
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        writes.write(path, text.as_bytes())?;
     }
     if !report.errors.is_empty() {
         let mut err = std::io::stderr().lock();

@@ -34,6 +34,10 @@ pub struct WorkloadArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Replace the --output file when it exists (an input is never replaced).
+    #[arg(long)]
+    pub force: bool,
+
     /// Keep one example filter per shape, with its literal values.
     #[arg(long)]
     pub show_values: bool,
@@ -54,6 +58,13 @@ pub enum Format {
 }
 
 pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
+    // Refused before any work: a log, the settings and an existing file.
+    let writes = super::output::Writes::new(args.force)
+        .config(global)
+        .inputs(&args.files);
+    if let Some(path) = &args.output {
+        writes.check(path)?;
+    }
     // Read for its errors: a `--config` that cannot be read is an error everywhere.
     super::load_settings(global)?;
     let options = squill::workload::Options {
@@ -68,7 +79,7 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
         Format::Sarif => squill::outputs::workload::sarif(&report),
         Format::Html => squill::outputs::html::workload(&report),
     };
-    super::write_report(args.output.as_deref(), &text)?;
+    super::write_report(&writes, args.output.as_deref(), &text)?;
     if !report.errors.is_empty() {
         let mut err = std::io::stderr().lock();
         for e in &report.errors {

@@ -11,8 +11,11 @@ mod migrate;
 mod migrate_patterns;
 mod migration;
 mod model_file;
+mod outputs_and_inputs;
 #[cfg(feature = "postgres")]
 mod postgres;
+#[cfg(feature = "postgres")]
+mod postgres_connection;
 mod readers;
 mod report;
 mod report_scan;
