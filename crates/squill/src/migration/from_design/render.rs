@@ -3,13 +3,15 @@
 //! one block per step, validators and indexes after the data, the
 //! verification, the guarded final step and the rollback note.
 
-use super::action::{Action, Cleanup, ParentField, Undo};
-use super::bucket::Children;
-use super::pipeline::{collection, pipeline};
-use super::plan::Plan;
+use super::action::collection;
+use super::action::{Action, Cleanup, Undo};
+use super::layout_steps::Children;
+use super::pipeline::pipeline;
+use super::plan_value::Plan;
+use super::step_parts::ParentField;
 use super::verify::figures;
-use crate::design::Design;
 use crate::catalog::{indexes, schema};
+use crate::design::Design;
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -408,7 +410,7 @@ fn what(a: &Action) -> String {
             ..
         } => format!(
             "{collection}.{field}: the path from the root of {nodes} to {}",
-            super::verify::node_at(start)
+            super::figure::node_at(start)
         ),
         Action::RefFromOwnId {
             child, ref_field, ..
@@ -467,7 +469,7 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
             let via = through
                 .filter(|t| t.relationships.contains(rel))
                 .map(|t| t.via);
-            if via == Some(super::through::Via::Layouts) {
+            if via == Some(super::plan_value::Via::Layouts) {
                 let _ = writeln!(
                     out,
                     "//   {rel}: {from} → {to} (first, in the collections of today; then the kinds move)"
@@ -841,7 +843,7 @@ fn steps(
     }
 }
 
-fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+fn verification(out: &mut String, figs: &[super::figure::Figure], before: &str) {
     out.push_str("\n// ---- Verification: the figures of the source against the result ----\n");
     compare(out, figs, before);
 }
@@ -851,12 +853,14 @@ fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) 
 /// finds them passed, as the second stage may change the data they read).
 fn stage_verification(
     out: &mut String,
-    figs: &[super::verify::Figure],
-    t: &super::through::Through,
+    figs: &[super::figure::Figure],
+    t: &super::plan_value::Through,
 ) {
     let what = match t.via {
-        super::through::Via::ParentReference => "as parent references",
-        super::through::Via::Layouts => "on their recommended layouts in the collections of today",
+        super::plan_value::Via::ParentReference => "as parent references",
+        super::plan_value::Via::Layouts => {
+            "on their recommended layouts in the collections of today"
+        }
     };
     let _ = writeln!(
         out,
@@ -873,7 +877,7 @@ fn stage_verification(
 }
 
 /// The figures after against those `before`: the script stops on one that differs.
-fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+fn compare(out: &mut String, figs: &[super::figure::Figure], before: &str) {
     compare_or(
         out,
         figs,
@@ -883,7 +887,7 @@ fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
 }
 
 /// `compare`, saying `after_all` when a figure differs.
-fn compare_or(out: &mut String, figs: &[super::verify::Figure], before: &str, after_all: &str) {
+fn compare_or(out: &mut String, figs: &[super::figure::Figure], before: &str, after_all: &str) {
     out.push_str("const after = [\n");
     for f in figs {
         let _ = writeln!(out, "  {},", f.after);

@@ -8,9 +8,9 @@
 //! dropped.
 
 use super::action::{Action, Cleanup};
-use super::plan::Plan;
-use crate::design::{Design, Index, PartialCondition};
+use super::plan_value::Plan;
 use crate::catalog::indexes::is_id_index;
+use crate::design::{Design, Index, PartialCondition};
 
 /// Adds the drop of each stale index before the removal of its field, so the
 /// `$unset` does not update an index that is about to go.
