@@ -9,30 +9,11 @@
 //! or a resumed run moves the same documents as the first, however late.
 
 use super::action::{Action, Cleanup, Undo};
-use super::plan::Plan;
-use super::verify::Figure;
+use super::figure::Figure;
+use super::layout_steps::Archiving;
+use super::plan_value::Plan;
 use crate::design::{Collection, Design, EntityDecision};
 use serde_json::json;
-
-/// An archive added (`back`: dropped) between the two designs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Archiving {
-    /// The entity whose instances are split by age.
-    pub entity: String,
-    pub live: String,
-    pub archive: String,
-    /// The date field that tells the age.
-    pub field: String,
-    pub horizon_days: u64,
-    /// The archive of today goes back into the live collection.
-    pub back: bool,
-    /// The documents move in the shape they have today, before any step
-    /// reshapes the live collection (the archive keeps today's shape; the
-    /// live collection changes it in place afterwards, the archived
-    /// documents with the rest): first, rather than last, as the other
-    /// steps leave them.
-    pub first: bool,
-}
 
 impl Archiving {
     /// The JavaScript of the horizon's date: fixed by the first run.
@@ -71,11 +52,6 @@ impl Archiving {
                 self.archive, self.entity, self.horizon_days, self.field
             )
         }
-    }
-
-    /// The collection the step reads in batches.
-    pub fn source(&self) -> &str {
-        if self.back { &self.archive } else { &self.live }
     }
 
     /// The body of the step's batch: `$merge` on `_id`, so a batch done

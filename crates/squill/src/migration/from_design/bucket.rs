@@ -15,11 +15,15 @@
 //! its parent's id and its place (time unit and page), the same on every
 //! run.
 
-use super::action::{Action, Cleanup, ItemField, ItemLookup, ParentField, Undo};
+use super::action::{Action, Cleanup, Undo};
+use super::aggregation::{convert, field};
+use super::figure::{Figure, count, matching, per_parent, set, sizes};
+use super::layout_steps::{Aggregate, Buckets, ByTime, Children, Typed, Unbuckets};
 use super::lookups;
-use super::pipeline::{convert, field};
-use super::plan::Plan;
+use super::plan_value::Plan;
 use super::source::{Source, collection_of, item_fields, link_field as link_of, plain_reference};
+use super::step_parts::ChildrenAt;
+use super::step_parts::{ItemField, ParentField};
 use crate::design::{
     BucketBy, BucketPart, Collection, Design, FieldOrigin, Layout, RelationshipDecision,
     ShapeField, ShapeType,
@@ -34,73 +38,6 @@ const START: &str = "__squill_start";
 const CHUNK: &str = "__squill_chunk";
 /// An embedded child's place in its parent's array.
 const INDEX: &str = "__squill_index";
-
-/// A scalar field of the bucket and the BSON type the design gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Typed {
-    pub field: String,
-    pub bson_type: String,
-}
-
-/// Buckets by time: the children's date field (its name today), the
-/// unit's length, and the bucket's field for the unit's start.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ByTime {
-    pub source: String,
-    pub unit_ms: i64,
-    pub start: String,
-}
-
-/// An aggregate the bucket keeps over its children: `function` of the
-/// children's `of` (today's name; none for a count).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Figure {
-    pub target: Typed,
-    pub function: AggregateFn,
-    pub of: Option<String>,
-}
-
-/// Where the step reads each parent's children today.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Children {
-    /// Their own collection, with the parent's id at `ref_path`.
-    Collection { child: String, ref_path: String },
-    /// The parent's array `field` (embed); with `ids`, its items carry an
-    /// `_id` (a bucket takes its first child's, as from a collection).
-    Embedded { field: String, ids: bool },
-}
-
-/// The step that builds a bucket collection from a parent's children.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Buckets {
-    pub relationship: String,
-    /// Today's parent collection: the step reads it in batches of ids.
-    pub parent: String,
-    /// Where the children are today.
-    pub children: Children,
-    /// The bucket collection and its reference to the parent.
-    pub bucket: String,
-    pub ref_field: String,
-    pub per_bucket: u64,
-    /// `None`: `per_bucket` children to a bucket in the order they arrived.
-    pub time: Option<ByTime>,
-    pub page: Option<Typed>,
-    pub count: Option<Typed>,
-    /// The bucket's array of children and each item's fields.
-    pub items_field: String,
-    pub items: Vec<ItemField>,
-    /// The items' references to other documents, looked up in each child
-    /// read from its collection (`lookups.rs`).
-    pub lookups: Vec<ItemLookup>,
-    pub figures: Vec<Figure>,
-}
-
-impl Buckets {
-    /// The script makes each bucket's `_id` (its children have none).
-    pub fn made_ids(&self) -> bool {
-        matches!(self.children, Children::Embedded { ids: false, .. })
-    }
-}
 
 /// The bucket collection of `relationship` in `design`: the one whose
 /// array embeds its children beside a bucket's bookkeeping.
@@ -306,7 +243,7 @@ fn fields(
             },
             FieldOrigin::Computed {
                 function, field, ..
-            } => out.figures.push(Figure {
+            } => out.figures.push(Aggregate {
                 target: typed()?,
                 function: *function,
                 of: field.as_deref().map(today_name).transpose()?,
@@ -391,7 +328,7 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
             "_id",
             b.lookups
                 .iter()
-                .flat_map(super::pipeline::looked_up)
+                .flat_map(super::aggregation::looked_up)
                 .collect(),
         ),
         Children::Embedded { field: array, .. } => (
@@ -468,29 +405,6 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
         stages.push(json!({"$merge": {"into": b.bucket, "on": "_id", "whenMatched": "replace", "whenNotMatched": "insert"}}));
     }
     stages
-}
-
-/// bucket → parent-reference: each child in a bucket becomes a document of
-/// the child collection with the bucket's parent id.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unbuckets {
-    pub relationship: String,
-    /// Today's parent collection: the step reads it in batches of ids.
-    pub parent: String,
-    /// Today's bucket collection, its reference to the parent and its array.
-    pub bucket: String,
-    pub bucket_ref: String,
-    pub items_field: String,
-    /// The new child collection, its reference to the parent, and its
-    /// fields from the bucket's items.
-    pub child: String,
-    pub ref_field: String,
-    pub items: Vec<ItemField>,
-    /// The items carry an `_id`: it is kept (a re-run replaces); without
-    /// one, a batch first removes what an interrupted run of it wrote.
-    pub keeps_id: bool,
-    /// The bucket's count of its children, when it keeps one.
-    pub count: Option<String>,
 }
 
 /// The step from today's buckets to the recommended child collection, or a
@@ -738,6 +652,111 @@ fn drop_unless_kept(p: &mut Plan, recommended: &Design, buckets: &str) {
     if !recommended.collections.iter().any(|c| c.name == buckets) {
         p.cleanup.push(Cleanup::DropCollection {
             collection: buckets.to_string(),
+        });
+    }
+}
+
+/// Each child in the buckets of today a document of the child collection
+/// (and as many as the buckets counted).
+pub fn figures_back(out: &mut Vec<Figure>, u: &Unbuckets) {
+    let label = |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
+    let after = count(&u.child, &set(&u.ref_field));
+    out.push(Figure {
+        label: label("held"),
+        before: sizes(&u.bucket, &u.items_field),
+        after: after.clone(),
+    });
+    if let Some(c) = &u.count {
+        out.push(Figure {
+            label: label("counted"),
+            before: format!("squillTotal({}, {})", json!(u.bucket), json!(c)),
+            after,
+        });
+    }
+}
+
+/// Each child of today in one bucket, the counts adding up to them, no
+/// bucket over its size, each aggregate as recomputed over the bucket's
+/// own items, and (children embedded today) each parent's buckets holding
+/// as many as its array.
+pub fn figures(out: &mut Vec<Figure>, b: &Buckets) {
+    let (children, what) = match &b.children {
+        Children::Collection { child, ref_path } => (
+            count(child, &set(ref_path)),
+            format!("each {child} document of today"),
+        ),
+        Children::Embedded { field, .. } => (
+            sizes(&b.parent, field),
+            format!("each child embedded in {}.{field} today", b.parent),
+        ),
+    };
+    out.push(Figure {
+        label: format!("{}.{}: {what} in one bucket", b.bucket, b.items_field),
+        before: children.clone(),
+        after: sizes(&b.bucket, &b.items_field),
+    });
+    if let Some(c) = &b.count {
+        out.push(Figure {
+            label: format!(
+                "{}.{}: the counts add up to the children",
+                b.bucket, c.field
+            ),
+            before: children,
+            after: format!("squillTotal({}, {})", json!(b.bucket), json!(c.field)),
+        });
+    }
+    // An item at index `per_bucket` is one too many.
+    let over = format!("{}.{}", b.items_field, b.per_bucket);
+    out.push(Figure {
+        label: format!("{}: no bucket holds more than {}", b.bucket, b.per_bucket),
+        before: "0".into(),
+        after: count(&b.bucket, &json!({ over: {"$exists": true} })),
+    });
+    if let Children::Embedded { field, .. } = &b.children {
+        out.push(Figure {
+            label: format!(
+                "{}: the parents whose buckets hold other than the children of their {field}",
+                b.parent
+            ),
+            before: "0".into(),
+            after: matching(
+                &b.parent,
+                per_parent(&b.bucket, &b.ref_field, &b.items_field, field),
+            ),
+        });
+    }
+    let items = ChildrenAt::Embedded {
+        field: b.items_field.clone(),
+        one: false,
+    };
+    for f in &b.figures {
+        // The figure over the bucket's items under their name there (a
+        // count is the size, checked by the counts' total).
+        let Some(of) =
+            f.of.as_ref()
+                .filter(|_| !matches!(f.function, AggregateFn::Count))
+                .and_then(|of| b.items.iter().find(|i| &i.source == of))
+        else {
+            continue;
+        };
+        out.push(Figure {
+            label: format!(
+                "{}.{}: the buckets whose {} differs from their items'",
+                b.bucket,
+                f.target.field,
+                f.function.name()
+            ),
+            before: "0".into(),
+            after: matching(
+                &b.bucket,
+                super::recompute::differing(
+                    &f.target.field,
+                    f.function,
+                    &of.target,
+                    &f.target.bson_type,
+                    &items,
+                ),
+            ),
         });
     }
 }

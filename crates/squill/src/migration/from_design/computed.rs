@@ -2,9 +2,10 @@
 //! and last values over a relationship's children) the recommended design
 //! keeps and today's does not: each from wherever the children are today.
 
-use super::action::{Action, ChildrenAt, Undo};
-use super::plan::{Plan, same_field};
+use super::action::{Action, Undo};
+use super::plan_value::{Plan, same_field};
 use super::source::{Source, item_fields, own_field, source};
+use super::step_parts::ChildrenAt;
 use crate::design::{Collection, Design, FieldOrigin, ShapeType};
 use crate::model::AggregateFn;
 

@@ -6,25 +6,11 @@
 //! short, and the check FAILS before the final step drops anything.
 
 use super::action::{Action, Cleanup, Undo};
-use super::plan::Plan;
-use super::verify::Figure;
+use super::figure::Figure;
+use super::layout_steps::KindMove;
+use super::plan_value::Plan;
 use crate::design::{Collection, Design, EntityDecision, ShapeType};
 use serde_json::json;
-
-/// One kind's documents into the polymorphic collection (`back`: out of it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KindMove {
-    /// The kind (an entity): the discriminator's value.
-    pub kind: String,
-    /// Its collection of its own.
-    pub own: String,
-    pub shared: String,
-    pub discriminator: String,
-    pub back: bool,
-    /// On the first kind of a collection: the collections of every kind,
-    /// for the check that the whole collection is accounted for.
-    pub all: Vec<String>,
-}
 
 impl KindMove {
     pub fn what(&self) -> String {
@@ -39,11 +25,6 @@ impl KindMove {
                 self.shared, self.own, self.discriminator, self.kind
             )
         }
-    }
-
-    /// The collection the step reads in batches.
-    pub fn source(&self) -> &str {
-        if self.back { &self.shared } else { &self.own }
     }
 
     fn of_kind(&self) -> String {

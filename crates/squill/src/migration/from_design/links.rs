@@ -3,12 +3,13 @@
 //! and of an extended reference whose copies go: each reads the links where
 //! they are today and writes them where the recommended design keeps them.
 
-use super::action::{Action, Cleanup, EdgeRef, ItemField, ParentField, TheirAttributes, Undo};
-use super::plan::{Plan, same_field};
+use super::action::{Action, Cleanup, Undo};
+use super::plan_value::{Plan, same_field};
 use super::source::{
     collection_of, id_path, is_id_array, is_ref_array, item_fields, link_field, link_fields,
     own_field, side_of,
 };
+use super::step_parts::{EdgeRef, ItemField, ParentField, TheirAttributes};
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType, Side,
 };

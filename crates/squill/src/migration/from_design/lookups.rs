@@ -10,8 +10,8 @@
 //! the step that builds the parent's array reads the id as any field, and
 //! looks the copies (or the children) up by the id.
 
-use super::action::{ItemField, ItemLookup, LookupBy};
 use super::source::{collection_of, item_fields, own_field, plain_reference};
+use super::step_parts::{ItemField, ItemLookup, LookupBy};
 use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType, Side};
 
 /// The designs and the child's collection of today an item is read from.
@@ -32,7 +32,7 @@ pub fn reference_item(
     let FieldOrigin::Reference { relationship, .. } = &f.origin else {
         return None;
     };
-    let kept = |g: &&ShapeField| super::plan::same_field(f, g);
+    let kept = |g: &&ShapeField| super::plan_value::same_field(f, g);
     if let Some(same) = from.child_coll.shape.fields.iter().find(kept) {
         return Some(ItemField {
             target: f.name.clone(),
@@ -72,7 +72,7 @@ pub fn reference_item(
             }
         }
     };
-    let at = format!("{}_ref{}", super::pipeline::TMP, lookups.len());
+    let at = format!("{}_ref{}", super::aggregation::TMP, lookups.len());
     lookups.push(ItemLookup {
         at: at.clone(),
         ..lookup

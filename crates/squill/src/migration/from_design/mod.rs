@@ -10,21 +10,31 @@
 //! leave the application's queries failing on the rest.
 
 mod action;
+mod aggregation;
 mod archive;
 mod bucket;
 mod computed;
+mod figure;
 mod kinds;
+mod layout_steps;
 mod links;
 mod lookups;
 mod overflow;
+mod parent_field;
 mod parents;
 mod pipeline;
 mod plan;
+mod plan_value;
 mod recompute;
 mod render;
+mod rollback;
+mod runtime;
+mod script_text;
 mod shared;
 mod source;
 mod stale;
+mod step_heading;
+mod step_parts;
 mod through;
 mod timeline;
 mod tree;
@@ -104,7 +114,12 @@ pub fn migration(
         && plan.refused.is_empty();
     if already_best || nothing {
         return Ok(Migration {
-            script: render::render(today, recommended, &plan::Plan::default(), batch.max(1)),
+            script: render::render(
+                today,
+                recommended,
+                &plan_value::Plan::default(),
+                batch.max(1),
+            ),
             changes: Vec::new(),
             steps: 0,
         });
@@ -134,9 +149,9 @@ fn two_stages(
     model: &Model,
     today: &Design,
     recommended: &Design,
-    direct: plan::Plan,
+    direct: plan_value::Plan,
     through: &ThroughDesign<'_>,
-) -> Result<plan::Plan, Vec<String>> {
+) -> Result<plan_value::Plan, Vec<String>> {
     let rels = through::candidates(&direct, today, recommended);
     if rels.is_empty() {
         return Err(direct.refused);
@@ -165,7 +180,7 @@ fn two_stages(
             second,
             design,
             rels.clone(),
-            through::Via::ParentReference,
+            plan_value::Via::ParentReference,
             recommended,
         ) {
             Ok(p) => return Ok(p),
@@ -222,9 +237,9 @@ fn layouts_first(
     model: &Model,
     today: &Design,
     recommended: &Design,
-    direct: plan::Plan,
+    direct: plan_value::Plan,
     through: &ThroughDesign<'_>,
-) -> Result<plan::Plan, Vec<String>> {
+) -> Result<plan_value::Plan, Vec<String>> {
     let layouts: Vec<(String, Layout)> = direct
         .with_kinds
         .iter()
@@ -257,7 +272,7 @@ fn layouts_first(
         second,
         design,
         rels.clone(),
-        through::Via::Layouts,
+        plan_value::Via::Layouts,
         recommended,
     )
     .map_err(stopped)

@@ -29,64 +29,17 @@
 //! The step is JavaScript per parent rather than one aggregation: a new
 //! ObjectId per item cannot be made on the server before MongoDB 7.
 
-use super::action::{Action, Cleanup, ItemField, Undo};
-use super::plan::Plan;
+use super::action::{Action, Cleanup, Undo};
+use super::aggregation::TMP;
+use super::figure::{Figure, count, ids_of, matching, set, sizes};
+use super::layout_steps::{Gather, Keep, Overflow};
+use super::plan_value::Plan;
 use super::source::{collection_of, item_fields, link_field};
+use super::step_parts::ItemField;
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
 };
 use serde_json::json;
-
-/// What the parent's array keeps after the final step; the rest of its
-/// items are only in the child collection then.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Keep {
-    /// An outlier's: the first `k`, in the array's order; the items past
-    /// them move to the child collection.
-    First(u64),
-    /// A subset's: the newest `k` by `sort` (today's item field;
-    /// `child_sort`, the child collection's), newest first; without a sort
-    /// field, the last `k` of the array (the order they arrived in, which
-    /// the `_id`s given in the array's order keep: `child_sort` is `_id`).
-    /// Every item moves to the child collection, the array keeping copies.
-    Latest {
-        k: u64,
-        sort: Option<String>,
-        child_sort: String,
-    },
-}
-
-impl Keep {
-    /// The items before this position stay in the array only.
-    pub fn moved_from(&self) -> u64 {
-        match self {
-            Keep::First(k) => *k,
-            Keep::Latest { .. } => 0,
-        }
-    }
-}
-
-/// The step from today's array to the recommended outlier's or subset's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Overflow {
-    pub relationship: String,
-    /// The parent's collection and its array (the same name in both designs).
-    pub parent: String,
-    pub field: String,
-    pub keep: Keep,
-    /// The field of the recommended array's items for the parent's id.
-    pub item_ref: Option<String>,
-    /// The other fields of the recommended array's items, each from
-    /// today's item's.
-    pub kept: Vec<ItemField>,
-    /// The child collection, its reference to the parent, and each of its
-    /// fields from an item's (`_id` included).
-    pub child: String,
-    pub ref_field: String,
-    pub child_items: Vec<ItemField>,
-    /// The fields of today's items (the rollback puts them back to those).
-    pub today_items: Vec<String>,
-}
 
 /// The step, or a reason in `p.refused`.
 pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
@@ -466,7 +419,7 @@ impl Overflow {
              if (squillWrong_{safe} > 0) throw new Error(`squill migration: final step: ${{squillWrong_{safe}}} {pn} document(s) whose {f} is not its newest {k} {cn} documents by {child_sort}; the final step has not run, run it again`);",
             safe = self.function().trim_start_matches("squillOverflow_"),
             p = js(&self.parent),
-            stages = super::verify::not_newest(self, *k, child_sort),
+            stages = not_newest(self, *k, child_sort),
             pn = self.parent,
             f = self.field,
             cn = self.child,
@@ -501,28 +454,6 @@ impl Overflow {
             self.child, self.parent, self.field
         )
     }
-}
-
-/// outlier → embed: each parent's array gets the children the child
-/// collection holds for it (in `_id` order, after its own), in place and
-/// in today's item shape, so that today's application reads them as it
-/// did (until the final step it sees the children past the threshold twice,
-/// in the array and in the collection). The final step gathers again (the
-/// children added since included), gives the items the recommended shape,
-/// then drops the child collection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gather {
-    pub relationship: String,
-    pub parent: String,
-    pub field: String,
-    /// Today's threshold (the rollback cuts the arrays back to it).
-    pub threshold: u64,
-    pub child: String,
-    pub ref_field: String,
-    /// Today's item fields, each from a child document's field.
-    pub today_items: Vec<ItemField>,
-    /// The recommended item fields, each from today's item's.
-    pub items: Vec<ItemField>,
 }
 
 /// The step, or a reason in `p.refused`.
@@ -715,4 +646,98 @@ impl Gather {
             self.parent, self.field, self.child
         )
     }
+}
+
+/// Each item of the arrays with an `_id` (and the parent's id), one child
+/// document per item that moves (an outlier's past the threshold, a
+/// subset's all), and per parent the `_id`s of its child documents those
+/// of its items that move.
+pub fn figures(out: &mut Vec<Figure>, o: &Overflow) {
+    let (parent, field, from) = (&o.parent, &o.field, o.keep.moved_from());
+    let which = match o.keep {
+        Keep::First(k) => format!("past the first {k} "),
+        Keep::Latest { .. } => String::new(),
+    };
+    let mut names = vec!["_id"];
+    names.extend(o.item_ref.as_deref());
+    out.push(Figure {
+        label: format!("{parent}.{field}: items with {}", names.join(" and ")),
+        before: sizes(parent, field),
+        after: format!(
+            "squillFilled({}, {}, {})",
+            json!(parent),
+            json!(field),
+            json!(names)
+        ),
+    });
+    out.push(Figure {
+        label: format!(
+            "{}: one document per child {which}of {parent}.{field}",
+            o.child
+        ),
+        before: format!("squillPast({}, {}, {from})", json!(parent), json!(field)),
+        after: count(&o.child, &set(&o.ref_field)),
+    });
+    // The ids by `$map` (a path through an array is not read as one by
+    // every server).
+    let ids = ids_of(format!("${field}"));
+    let past = json!({"$slice": [ids, from, {"$max": [1, {"$size": ids}]}]});
+    let same = json!({"$and": [
+        {"$eq": [{"$size": format!("${TMP}")}, {"$size": past}]},
+        {"$setEquals": [ids_of(format!("${TMP}")), past]},
+    ]});
+    out.push(Figure {
+        label: format!(
+            "{parent}: the parents whose {} documents are not the items {which}of their {field}",
+            o.child
+        ),
+        before: "0".into(),
+        after: matching(parent, json!([
+                {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "as": TMP}},
+                {"$match": {"$expr": {"$not": [same]}}},
+            ])),
+    });
+}
+
+/// The stages that keep the parents whose subset (`o.field`, cut by the
+/// final step) is not `k` of their newest children in the child collection
+/// by `sort`: the sort values of the children it names, newest first,
+/// against those of the first `k` (so a tie at the cut may go either way,
+/// but a child missing, foreign or older than one left out is told).
+fn not_newest(o: &Overflow, k: u64, sort: &str) -> serde_json::Value {
+    let values = |input: serde_json::Value| json!({"$map": {"input": input, "as": "c", "in": format!("$$c.{sort}")}});
+    let named = json!({"$filter": {"input": format!("${TMP}"), "as": "c", "cond": {"$in": ["$$c._id", "$$ids"]}}});
+    json!([
+        {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "pipeline": [{"$sort": {sort: -1}}], "as": TMP}},
+        {"$match": {"$expr": {"$let": {
+            "vars": {"ids": ids_of(format!("${}", o.field))},
+            "in": {"$not": [{"$and": [
+                {"$eq": [{"$size": "$$ids"}, {"$min": [k, {"$size": format!("${TMP}")}]}]},
+                {"$eq": [values(named), values(json!({"$slice": [format!("${TMP}"), k]}))]},
+            ]}]},
+        }}}},
+    ])
+}
+
+/// Each array holding its own items and the child documents of its
+/// parent, and per parent every child document's `_id` among its items'.
+pub fn figures_back(out: &mut Vec<Figure>, g: &Gather) {
+    let (parent, field, child) = (&g.parent, &g.field, &g.child);
+    out.push(Figure {
+        label: format!("{parent}.{field}: its items of today and the {child} documents"),
+        before: format!(
+            "{} + {}",
+            sizes(parent, field),
+            count(child, &set(&g.ref_field))
+        ),
+        after: sizes(parent, field),
+    });
+    out.push(Figure {
+        label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
+        before: "0".into(),
+        after: matching(parent, json!([
+                {"$lookup": {"from": child, "localField": "_id", "foreignField": g.ref_field, "as": TMP}},
+                {"$match": {"$expr": {"$not": [{"$setIsSubset": [ids_of(format!("${TMP}")), ids_of(format!("${field}"))]}]}}},
+            ])),
+    });
 }

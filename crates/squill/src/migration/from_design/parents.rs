@@ -10,10 +10,12 @@
 //! hold a bare id in place, against their validator of today, in a
 //! collection the final step drops anyway.
 
-use super::action::{Action, Check, Cleanup, ItemField, ParentField, Undo};
+use super::action::{Action, Check, Cleanup, Undo};
 use super::links;
-use super::plan::{Plan, parent_field};
+use super::parent_field::parent_field;
+use super::plan_value::Plan;
 use super::source::{collection_of, item_fields, link_field};
+use super::step_parts::{ItemField, ParentField};
 use crate::design::{Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeType};
 
 /// The steps of `rel`, embedded in its children today.

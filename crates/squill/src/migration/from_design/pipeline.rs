@@ -4,37 +4,14 @@
 //! the tests run on resolves such a path to nothing, and `$map` means the
 //! same everywhere.
 
-use super::action::{
-    Action, ChildrenAt, EdgeRef, ItemField, ItemLookup, LookupBy, ParentField, TheirAttributes,
-    Undo,
-};
+use super::action::{Action, Undo, collection};
+use super::aggregation::{OTHER, TMP, convert, field, looked_up, map, object_of, with_id};
+use super::step_parts::{ChildrenAt, EdgeRef, ItemField, ParentField, TheirAttributes};
 use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
 
-/// The temporary field the looked-up documents are read into.
-pub(super) const TMP: &str = "__squill";
-/// The other side's document looked up for an edge's copies.
-pub(super) const OTHER: &str = "__squill_other";
 /// A tree's node's distance from where the walk up the tree starts.
 const DEPTH: &str = "__squill_depth";
-
-/// `$name`: the value of field `name` in an aggregation expression.
-pub(super) fn field(name: &str) -> String {
-    format!("${name}")
-}
-
-/// `{target: "$$var.source", …}`.
-fn object_of(items: &[ItemField], var: &str) -> Json {
-    let mut m = Map::new();
-    for i in items {
-        m.insert(i.target.clone(), json!(format!("$${var}.{}", i.source)));
-    }
-    Json::Object(m)
-}
-
-fn map(input: Json, var: &str, into: Json) -> Json {
-    json!({"$map": {"input": input, "as": var, "in": into}})
-}
 
 fn merge(into: &str, when_matched: &str, when_not: &str) -> Json {
     json!({"$merge": {"into": into, "on": "_id", "whenMatched": when_matched, "whenNotMatched": when_not}})
@@ -434,44 +411,6 @@ pub fn pipeline(action: &Action) -> Vec<Json> {
     }
 }
 
-/// `{_id: id, target: "$$var.source", …}`, or the bare id without items.
-/// The stages that leave at `l.at` the documents an item references:
-/// `{_id, copies…}` of the child's other parent (nothing when the child
-/// names none, so the item has no such field either; a dangling id gets
-/// the `_id` alone), or its own children's, in `_id` order.
-pub(super) fn looked_up(l: &ItemLookup) -> [Json; 2] {
-    match &l.by {
-        LookupBy::Parent(id_field) => {
-            let id = field(id_field);
-            let value = with_id(&id, &l.copies, "o");
-            [
-                json!({"$lookup": {"from": l.from, "localField": id_field, "foreignField": "_id", "as": l.at}}),
-                json!({"$set": {l.at.as_str(): {"$cond": [
-                    {"$eq": [{"$ifNull": [id, null]}, null]},
-                    "$$REMOVE",
-                    {"$let": {"vars": {"o": {"$arrayElemAt": [field(&l.at), 0]}}, "in": value}},
-                ]}}}),
-            ]
-        }
-        LookupBy::Children(ref_field) => [
-            json!({"$lookup": {"from": l.from, "localField": "_id", "foreignField": ref_field, "pipeline": [{"$sort": {"_id": 1}}], "as": l.at}}),
-            json!({"$set": {l.at.as_str(): map(json!(field(&l.at)), "o", with_id("$$o._id", &l.copies, "o"))}}),
-        ],
-    }
-}
-
-fn with_id(id: &str, items: &[ItemField], var: &str) -> Json {
-    if items.is_empty() {
-        return json!(id);
-    }
-    let mut m = Map::new();
-    m.insert("_id".into(), json!(id));
-    if let Json::Object(o) = object_of(items, var) {
-        m.extend(o);
-    }
-    Json::Object(m)
-}
-
 /// The id of an array's item `$$i`: the item, or its `_id` (an item
 /// converted already reads the same).
 fn item_id() -> Json {
@@ -673,43 +612,5 @@ fn as_array(f: &str, one: bool) -> Json {
         json!({"$cond": [{"$eq": [{"$type": field(f)}, "object"]}, [field(f)], []]})
     } else {
         json!({"$ifNull": [field(f), []]})
-    }
-}
-
-/// The value as the BSON type the design gives the field (a count is a
-/// `long` in the validator; `$size` gives an `int`).
-pub(super) fn convert(value: Json, bson_type: &str) -> Json {
-    let op = match bson_type {
-        "long" => "$toLong",
-        "int" => "$toInt",
-        "double" => "$toDouble",
-        "decimal" => "$toDecimal",
-        _ => return value,
-    };
-    json!({ op: value })
-}
-
-/// The collection a step reads in batches of `_id`s.
-pub fn collection(action: &Action) -> &str {
-    match action {
-        Action::BuildParent { parent, .. }
-        | Action::Unwind { parent, .. }
-        | Action::RefFromIds { parent, .. }
-        | Action::IdsFromCopies { parent, .. }
-        | Action::Computed { parent, .. } => parent,
-        Action::CopyIntoChild { child, .. }
-        | Action::IdFromCopy { child, .. }
-        | Action::ParentsFromChildren { child, .. }
-        | Action::RefFromOwnId { child, .. }
-        | Action::Rekey { child, .. } => child,
-        Action::LinkItems { collection, .. } | Action::Path { collection, .. } => collection,
-        Action::Edge { holder, .. } => holder,
-        Action::Bucket(b) => &b.parent,
-        Action::Unbucket(u) => &u.parent,
-        Action::Overflow(o) => &o.parent,
-        Action::Gather(g) => &g.parent,
-        Action::Timeline(t) => &t.readers,
-        Action::Archive(a) => a.source(),
-        Action::Kind(k) => k.source(),
     }
 }

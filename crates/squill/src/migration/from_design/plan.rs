@@ -4,54 +4,20 @@
 //! builds and today's documents do not already hold refuses the whole
 //! migration, so no script is written that would leave a collection short.
 
-use super::action::{Action, Check, Cleanup, ItemField, ItemLookup, Latest, ParentField, Undo};
+use super::action::{Action, Check, Cleanup, Undo};
 use super::links;
 use super::lookups;
+use super::parent_field::parent_field;
+use super::plan_value::{Plan, same_field};
 use super::source::{
     Source, collection_of, is_id_array, item_fields, link_field, own_field, side_link, source,
 };
+use super::step_parts::{ItemField, ParentField};
 use super::tree;
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType, Side,
 };
 use crate::model::Model;
-
-/// The steps, what the final step removes, and what undoes them.
-#[derive(Debug, Clone, Default)]
-pub struct Plan {
-    pub actions: Vec<Action>,
-    pub cleanup: Vec<Cleanup>,
-    pub undo: Vec<Undo>,
-    /// Figures of data no step moves (a path, or a parent's collection,
-    /// that the final step drops).
-    pub checks: Vec<Check>,
-    /// Relationships whose layout changes, and entities an archive splits
-    /// or joins: `(name, today, recommended)`.
-    pub changes: Vec<(String, String, String)>,
-    /// Why no script can be written (empty when one can).
-    pub refused: Vec<String>,
-    /// Collections whose recommended validator the final step sets (it
-    /// would reject the writes of today's application before).
-    pub deferred: Vec<String>,
-    /// Collections whose recommended validator is set before the steps
-    /// (today's would reject what a step writes in place).
-    pub early: Vec<String>,
-    /// Relationships whose change no step covers directly, each with its
-    /// reason (also in `refused`): the ones a migration may take through
-    /// a parent reference.
-    pub blocked: Vec<(String, String)>,
-    /// The first of two stages, when the steps above are the second: the
-    /// migration passes through an intermediate design (see `through`).
-    pub through: Option<Box<super::through::Through>>,
-    /// Builds the final step runs (and checks) before its removals: a
-    /// parent's field of today rebuilt under its name in another shape,
-    /// which today's application reads until then.
-    pub last: Vec<Action>,
-    /// Relationships whose layout changes while one of their entities
-    /// moves into or out of a polymorphic collection (also in `refused`):
-    /// their layouts may change first, in the collections of today.
-    pub with_kinds: Vec<String>,
-}
 
 pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
     let mut p = Plan::default();
@@ -235,7 +201,7 @@ fn rebuilt_last(p: &mut Plan, today: &Design, recommended: &Design) {
     p.actions = steps;
     p.last = last;
     for a in &p.last {
-        let coll = super::pipeline::collection(a).to_string();
+        let coll = super::action::collection(a).to_string();
         if !p.deferred.contains(&coll) {
             p.deferred.push(coll);
         }
@@ -660,98 +626,6 @@ fn parent_side(
             field: new.name.clone(),
         });
     }
-}
-
-/// What the parent's new field holds, with each item field's source in the
-/// child's collection of today (`reference`: the relationship, and the path
-/// of the parent's id in the child, for items that keep it); an item's
-/// references to other parents with copies add to `lookups`.
-pub(super) fn parent_field(
-    new: &ShapeField,
-    (from, lookups): (&lookups::Sources, &mut Vec<ItemLookup>),
-    child: &str,
-    reference: (&str, &str),
-    layout: &Layout,
-) -> Option<ParentField> {
-    if is_id_array(new) {
-        return Some(ParentField::Ids);
-    }
-    if matches!(new.ty, ShapeType::Scalar { .. })
-        && matches!(new.origin, FieldOrigin::Reference { .. })
-    {
-        return Some(ParentField::Id);
-    }
-    let child_coll = from.child_coll;
-    let (fields, one) = item_fields(new)?;
-    let mut items = Vec::new();
-    let mut copies = false;
-    for f in fields {
-        let source = match &f.origin {
-            FieldOrigin::Id | FieldOrigin::Reference { .. } if f.name == "_id" => "_id",
-            FieldOrigin::Own { entity, field } if entity == child => {
-                own_field(child_coll, entity, field)?
-            }
-            FieldOrigin::Copy { entity, field, .. } if entity == child => {
-                copies = true;
-                own_field(child_coll, entity, field)?
-            }
-            FieldOrigin::Reference { relationship, .. } if relationship == reference.0 => {
-                reference.1
-            }
-            FieldOrigin::Reference { .. } => {
-                items.push(lookups::reference_item(f, from, lookups)?);
-                continue;
-            }
-            _ => return None,
-        };
-        items.push(ItemField {
-            target: f.name.clone(),
-            source: source.into(),
-        });
-    }
-    if let Layout::Outlier { threshold } = layout {
-        // The final step finds the embedded children by their `_id`s.
-        let ids = items.iter().any(|i| i.target == "_id");
-        return (!copies && !one && ids).then_some(ParentField::First {
-            items,
-            k: *threshold,
-        });
-    }
-    if !copies {
-        return Some(ParentField::Embedded { items, one });
-    }
-    let latest = match layout {
-        Layout::Subset { k, sort_field, .. } => Some(Latest {
-            k: *k,
-            sort: sort_field
-                .as_ref()
-                .and_then(|s| own_field(child_coll, child, s))
-                .map(str::to_string),
-        }),
-        _ => None,
-    };
-    (!one).then_some(ParentField::Copies { items, latest })
-}
-
-/// The same field in both designs: name, origin, and type (an array's bound
-/// apart: a bound is the validator's business, not the data's).
-pub fn same_field(a: &ShapeField, b: &ShapeField) -> bool {
-    fn same_type(a: &ShapeType, b: &ShapeType) -> bool {
-        match (a, b) {
-            (ShapeType::Array { items: x, .. }, ShapeType::Array { items: y, .. }) => {
-                same_type(x, y)
-            }
-            (ShapeType::Object { shape: x }, ShapeType::Object { shape: y }) => {
-                x.fields.len() == y.fields.len()
-                    && x.fields
-                        .iter()
-                        .zip(&y.fields)
-                        .all(|(f, g)| same_field(f, g))
-            }
-            _ => a == b,
-        }
-    }
-    a.name == b.name && a.origin == b.origin && same_type(&a.ty, &b.ty)
 }
 
 /// Every field of every recommended collection is either in today's

@@ -5,8 +5,8 @@
 //! step maps over an array — so a step that computed the wrong figure, read
 //! the wrong field or skipped a batch shows as parents whose value differs.
 
-use super::action::ChildrenAt;
-use super::pipeline::{TMP, convert};
+use super::aggregation::{TMP, convert};
+use super::step_parts::ChildrenAt;
 use crate::model::AggregateFn;
 use serde_json::{Value as Json, json};
 

@@ -1,16 +1,22 @@
 //! The mongosh script: header (what changes, the batch size, the flag of the
-//! final step), the runtime helpers (batches, progress markers, figures),
-//! one block per step, validators and indexes after the data, the
-//! verification, the guarded final step and the rollback note.
+//! final step), the runtime helpers (batches, progress markers, figures:
+//! `runtime`), one block per step (headed as `step_heading` says),
+//! validators and indexes after the data, the verification, the guarded
+//! final step and the rollback note (`rollback`).
 
-use super::action::{Action, Cleanup, ParentField, Undo};
-use super::bucket::Children;
-use super::pipeline::{collection, pipeline};
-use super::plan::Plan;
+use super::action::collection;
+use super::action::{Action, Cleanup};
+use super::layout_steps::Children;
+use super::pipeline::pipeline;
+use super::plan_value::Plan;
+use super::rollback::rollback;
+use super::runtime::{CHECK_RUNTIME, COMPLETE, RUNTIME, STAGE_RUNTIME};
+use super::script_text::{js, js_path, remove_embedded};
+use super::step_heading::what;
+use super::step_parts::ParentField;
 use super::verify::figures;
 use crate::catalog::{indexes, schema};
 use crate::design::Design;
-use serde_json::json;
 use std::fmt::Write as _;
 
 /// The transitions the generator writes; any other change is refused.
@@ -58,399 +64,6 @@ pub const SUPPORTED: &[&str] = &[
     "through a parent reference, a parent's array of today built again under its name (child-references ↔ outlier, …): by the final step, after the first stage's steps run again for the children added since, and checked before any removal",
 ];
 
-/// Once the final step has run, what the checks measure today is gone:
-/// a later run says the migration is complete instead of failing them.
-const COMPLETE: &str = r#"
-// The final step's marker: set once it has run.
-const FINAL = "99-final-step";
-const squillFinal = squillProgress().findOne({ _id: FINAL });
-if (squillFinal !== null) {
-  print(`squill migration: the final step ran at ${squillFinal.at.toISOString()}: the migration is complete, nothing to do`);
-  quit(0);
-}
-"#;
-
-const RUNTIME: &str = r#"const squillProgress = () => db.getCollection(PROGRESS);
-
-// Runs `batch(range, ids)` over `coll` in `_id` order, BATCH documents at a
-// time, recording the last `_id` done: a re-run skips a finished step and
-// resumes an unfinished one after its last complete batch (each batch
-// writes with $merge on _id, so doing one again changes nothing).
-function runStep(id, what, coll, batch) {
-  const marker = squillProgress().findOne({ _id: id });
-  if (marker !== null && marker.done === true) {
-    print(`squill migration: ${id}: done in an earlier run, skipped`);
-    return;
-  }
-  let last = marker !== null && marker.last !== undefined ? marker.last : null;
-  let batches = 0;
-  for (;;) {
-    const filter = last === null ? {} : { _id: { $gt: last } };
-    const ids = db.getCollection(coll).find(filter, { _id: 1 }).sort({ _id: 1 }).limit(BATCH).toArray().map((d) => d._id);
-    if (ids.length === 0) break;
-    batch({ _id: { $gte: ids[0], $lte: ids[ids.length - 1] } }, ids);
-    last = ids[ids.length - 1];
-    squillProgress().updateOne({ _id: id }, { $set: { what: what, last: last, done: false, at: new Date() } }, { upsert: true });
-    batches += 1;
-  }
-  squillProgress().updateOne({ _id: id }, { $set: { what: what, done: true, at: new Date() } }, { upsert: true });
-  print(`squill migration: ${id}: ${what} (${batches} batches of up to ${BATCH})`);
-}
-
-// The date before which documents go to an archive: now less `days`, fixed by
-// the first run so that a re-run or a resumed run moves the same documents.
-function squillCutoff(id, days) {
-  const kept = squillProgress().findOne({ _id: id });
-  if (kept !== null) return kept.date;
-  const date = new Date(Date.now() - days * 86400000);
-  squillProgress().insertOne({ _id: id, date: date, at: new Date() });
-  return date;
-}
-
-function squillCount(coll, filter) {
-  return db.getCollection(coll).countDocuments(filter);
-}
-
-// Children held by `field` over the whole collection: an array counts its
-// items, a sub-document one.
-function squillSizes(coll, field) {
-  const f = "$" + field;
-  const r = db.getCollection(coll).aggregate([
-    { $group: { _id: null, n: { $sum: { $cond: [{ $isArray: f }, { $size: f }, { $cond: [{ $eq: [{ $type: f }, "object"] }, 1, 0] }] } } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// Children a parent keeps at most `k` of, summed over the parents.
-function squillCapped(coll, ref, k) {
-  const r = db.getCollection(coll).aggregate([
-    { $match: { [ref]: { $ne: null } } },
-    { $group: { _id: "$" + ref, n: { $sum: 1 } } },
-    { $group: { _id: null, n: { $sum: { $min: ["$n", k] } } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// The items of `field` over the whole collection that are bare ids, not
-// documents.
-function squillIds(coll, field) {
-  const f = "$" + field;
-  const r = db.getCollection(coll).aggregate([
-    { $project: { n: { $size: { $filter: { input: { $cond: [{ $isArray: f }, f, []] }, cond: { $ne: [{ $type: "$$this" }, "object"] } } } } } },
-    { $group: { _id: null, n: { $sum: "$n" } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// The items of `field` over the whole collection that are documents with
-// every one of `names` set (the copies a step looked up).
-function squillFilled(coll, field, names) {
-  const f = "$" + field;
-  const set = names.map((n) => ({ $ne: [{ $ifNull: ["$$this." + n, null] }, null] }));
-  const r = db.getCollection(coll).aggregate([
-    { $project: { n: { $size: { $filter: { input: { $cond: [{ $isArray: f }, f, []] }, cond: { $and: [{ $eq: [{ $type: "$$this" }, "object"] }].concat(set) } } } } } },
-    { $group: { _id: null, n: { $sum: "$n" } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// An index on `path` of `coll` for step `id`'s $lookup, unless the step is
-// done or an index of the collection already starts with the path: its
-// name, for the script to drop once the step is done (null when there is
-// none to drop).
-function squillLookupIndex(id, coll, path) {
-  const marker = squillProgress().findOne({ _id: id });
-  if (marker !== null && marker.done === true) return null;
-  const name = "squill_migration_" + path;
-  const indexes = db.getCollection(coll).getIndexes();
-  if (indexes.some((i) => i.name === name)) return name;
-  if (indexes.some((i) => Object.keys(i.key)[0] === path)) return null;
-  db.getCollection(coll).createIndex({ [path]: 1 }, { name: name });
-  return name;
-}
-
-// The `_id` of the link between ids `a` and `b`: the first 12 bytes of the MD5
-// of both, as `squill migrate` makes them, so a link written twice is one
-// document.
-function squillLinkId(a, b) {
-  const hex = require("crypto").createHash("md5").update(EJSON.stringify([a, b])).digest("hex");
-  return ObjectId(hex.slice(0, 24));
-}
-
-function squillTotal(coll, field) {
-  const r = db.getCollection(coll).aggregate([{ $group: { _id: null, n: { $sum: "$" + field } } }]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// The figures of the source, measured once before the first step and kept:
-// a re-run compares with the source as it was.
-function squillBefore(measure) {
-  const kept = squillProgress().findOne({ _id: "00-before" });
-  if (kept !== null) return kept.figures;
-  const figures = measure();
-  squillProgress().insertOne({ _id: "00-before", figures: figures, at: new Date() });
-  return figures;
-}
-
-// Creates the collection with its validator, or replaces the validator of an
-// existing one (as setup.js does).
-function ensureCollection(name, validator) {
-  const options = { validator: validator, validationLevel: "strict", validationAction: "error" };
-  if (db.getCollectionNames().includes(name)) {
-    db.runCommand(Object.assign({ collMod: name }, options));
-  } else {
-    db.createCollection(name, options);
-  }
-}
-"#;
-
-/// Through a parent reference: the second stage's source, measured once the
-/// first stage is done and kept, as `squillBefore` keeps the first's.
-const STAGE_RUNTIME: &str = r#"
-function squillBeforeStage(id, measure) {
-  const kept = squillProgress().findOne({ _id: id });
-  if (kept !== null) return kept.figures;
-  const figures = measure();
-  squillProgress().insertOne({ _id: id, figures: figures, at: new Date() });
-  return figures;
-}
-"#;
-
-/// The helpers of the figures of a tree's paths and of the checks of data
-/// no step moves (only in a script that has them).
-const CHECK_RUNTIME: &str = r#"
-// The nodes on the walk up a tree from each document of `coll` (from the id
-// at `start`, through the parent ids at `parent` in `nodes`), summed: the
-// items the paths from the roots hold.
-function squillDepths(coll, start, nodes, parent) {
-  const r = db.getCollection(coll).aggregate([
-    { $graphLookup: { from: nodes, startWith: "$" + start, connectFromField: parent, connectToField: "_id", as: "walk" } },
-    { $group: { _id: null, n: { $sum: { $size: "$walk" } } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// The documents of `parent` whose id is at `path` in a document of `coll`
-// (an id of no parent counts for none).
-function squillHeld(coll, path, parent) {
-  const r = db.getCollection(coll).aggregate([
-    { $match: { [path]: { $ne: null } } },
-    { $group: { _id: "$" + path } },
-    { $lookup: { from: parent, localField: "_id", foreignField: "_id", as: "held" } },
-    { $match: { "held.0": { $exists: true } } },
-    { $group: { _id: null, n: { $sum: 1 } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// The items of the arrays `field` of `coll` past the first `k` of each.
-function squillPast(coll, field, k) {
-  const r = db.getCollection(coll).aggregate([
-    { $group: { _id: null, n: { $sum: { $max: [0, { $subtract: [{ $size: { $ifNull: ["$" + field, []] } }, k] }] } } } },
-  ]).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-
-// The documents of `coll` that pass `stages`.
-function squillMatching(coll, stages) {
-  const r = db.getCollection(coll).aggregate(stages.concat([{ $group: { _id: null, n: { $sum: 1 } } }])).toArray();
-  return r.length === 0 ? 0 : Number(r[0].n);
-}
-"#;
-
-fn js(v: &str) -> String {
-    json!(v).to_string()
-}
-
-/// `["a"]["b"]` for the path `a.b`.
-fn js_path(path: &str) -> String {
-    path.split('.').map(|p| format!("[{}]", js(p))).collect()
-}
-
-fn what(a: &Action) -> String {
-    match a {
-        Action::BuildParent {
-            parent,
-            field,
-            child,
-            what,
-            ..
-        } => match what {
-            ParentField::Ids => format!("{parent}.{field}: the ids of its {child} documents"),
-            ParentField::Id => format!("{parent}.{field}: the id of its {child} document"),
-            ParentField::Embedded { one: true, .. } => {
-                format!("{parent}.{field}: its {child} embedded")
-            }
-            ParentField::Embedded { .. } => {
-                format!("{parent}.{field}: its {child} documents embedded")
-            }
-            ParentField::FromBuckets { .. } => {
-                format!("{parent}.{field}: the children of its {child} buckets embedded")
-            }
-            ParentField::First { k, .. } => {
-                format!("{parent}.{field}: its first {k} {child} documents embedded")
-            }
-            ParentField::Copies {
-                latest: Some(l), ..
-            } => format!(
-                "{parent}.{field}: the latest {} {child} documents{}, copied",
-                l.k,
-                l.sort
-                    .as_ref()
-                    .map(|s| format!(" by {s}"))
-                    .unwrap_or_default()
-            ),
-            ParentField::Copies { .. } => {
-                format!("{parent}.{field}: the ids of its {child} documents with copies")
-            }
-            ParentField::Holders { copies, attributes }
-                if copies.is_empty() && attributes.is_empty() =>
-            {
-                format!("{parent}.{field}: the ids of the {child} documents that list it")
-            }
-            ParentField::Holders { copies, .. } if copies.is_empty() => format!(
-                "{parent}.{field}: the ids of the {child} documents that list it, with the link's attributes"
-            ),
-            ParentField::Holders { .. } => format!(
-                "{parent}.{field}: the ids of the {child} documents that list it, with copies"
-            ),
-            ParentField::FromEdges { copies, .. } if copies.is_empty() => {
-                format!("{parent}.{field}: its links, from {child}")
-            }
-            ParentField::FromEdges { other, .. } => {
-                format!("{parent}.{field}: its links, from {child}, with copies from {other}")
-            }
-        },
-        Action::Unwind {
-            parent,
-            field,
-            child,
-            ref_field,
-            ..
-        } => format!("{child}: the children embedded in {parent}.{field}, each with {ref_field}"),
-        Action::RefFromIds {
-            parent,
-            field,
-            child,
-            ref_field,
-            ..
-        } => format!("{child}.{ref_field}: the parent whose {parent}.{field} lists it"),
-        Action::CopyIntoChild {
-            child,
-            target,
-            parent,
-            ..
-        } => format!("{child}.{target}: its {parent}'s id with copies of its fields"),
-        Action::IdFromCopy {
-            child,
-            ref_path,
-            target,
-            ..
-        } => format!("{child}.{target}: the id of {child}.{ref_path}, without the copies"),
-        Action::IdsFromCopies {
-            parent,
-            field,
-            target,
-            ..
-        } => format!("{parent}.{target}: the ids of {parent}.{field}, without the copies"),
-        Action::Edge {
-            holder,
-            field,
-            edge,
-            ..
-        } => format!("{edge}: one document per link in {holder}.{field}"),
-        Action::LinkItems {
-            collection,
-            field,
-            target,
-            other,
-            copies,
-            ..
-        } if copies.is_empty() => format!(
-            "{collection}.{target}: the {other} ids of {collection}.{field}, without copies"
-        ),
-        Action::LinkItems {
-            collection,
-            field,
-            target,
-            other,
-            ..
-        } => format!(
-            "{collection}.{target}: the {other} ids of {collection}.{field}, with copies of their fields"
-        ),
-        Action::Bucket(b) => format!(
-            "{}: {} grouped {}{} to a bucket",
-            b.bucket,
-            match &b.children {
-                Children::Collection { child, .. } => {
-                    format!("the {child} documents of each {}", b.parent)
-                }
-                Children::Embedded { field, .. } => {
-                    format!("the children embedded in each {}.{field}", b.parent)
-                }
-            },
-            if b.time.is_some() {
-                "by time unit, at most "
-            } else {
-                ""
-            },
-            b.per_bucket,
-        ),
-        Action::Unbucket(u) => format!(
-            "{}: the children in {}.{}, each with {}",
-            u.child, u.bucket, u.items_field, u.ref_field
-        ),
-        Action::Path {
-            collection,
-            field,
-            start,
-            nodes,
-            ..
-        } => format!(
-            "{collection}.{field}: the path from the root of {nodes} to {}",
-            super::verify::node_at(start)
-        ),
-        Action::RefFromOwnId {
-            child, ref_field, ..
-        } => format!("{child}.{ref_field}: its parent's id, its own _id"),
-        Action::Rekey {
-            child, ref_field, ..
-        } => format!("{child}: each document again under its parent's id, {child}.{ref_field}"),
-        Action::ParentsFromChildren {
-            child,
-            field,
-            parent,
-            ..
-        } => format!("{parent}: one document per parent embedded in {child}.{field}"),
-        Action::Timeline(t) => format!(
-            "{}: for each {} document, the newest {} {} documents of those it follows in {}{}",
-            t.written(),
-            t.readers,
-            t.limit,
-            t.items,
-            t.follows.edges,
-            t.beside.as_ref().map_or(String::new(), |_| format!(
-                ", beside today's {} (rebuilt in place by the final step)",
-                t.collection
-            ))
-        ),
-        Action::Archive(a) => a.what(),
-        Action::Overflow(o) => o.what(),
-        Action::Gather(g) => g.what(),
-        Action::Kind(k) => k.what(),
-        Action::Computed {
-            parent,
-            field,
-            function,
-            relationship,
-            ..
-        } => format!(
-            "{parent}.{field}: the {} over {relationship}",
-            function.name()
-        ),
-    }
-}
-
 fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
     let _ = writeln!(
         out,
@@ -467,7 +80,7 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
             let via = through
                 .filter(|t| t.relationships.contains(rel))
                 .map(|t| t.via);
-            if via == Some(super::through::Via::Layouts) {
+            if via == Some(super::plan_value::Via::Layouts) {
                 let _ = writeln!(
                     out,
                     "//   {rel}: {from} → {to} (first, in the collections of today; then the kinds move)"
@@ -841,7 +454,7 @@ fn steps(
     }
 }
 
-fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+fn verification(out: &mut String, figs: &[super::figure::Figure], before: &str) {
     out.push_str("\n// ---- Verification: the figures of the source against the result ----\n");
     compare(out, figs, before);
 }
@@ -851,12 +464,14 @@ fn verification(out: &mut String, figs: &[super::verify::Figure], before: &str) 
 /// finds them passed, as the second stage may change the data they read).
 fn stage_verification(
     out: &mut String,
-    figs: &[super::verify::Figure],
-    t: &super::through::Through,
+    figs: &[super::figure::Figure],
+    t: &super::plan_value::Through,
 ) {
     let what = match t.via {
-        super::through::Via::ParentReference => "as parent references",
-        super::through::Via::Layouts => "on their recommended layouts in the collections of today",
+        super::plan_value::Via::ParentReference => "as parent references",
+        super::plan_value::Via::Layouts => {
+            "on their recommended layouts in the collections of today"
+        }
     };
     let _ = writeln!(
         out,
@@ -873,7 +488,7 @@ fn stage_verification(
 }
 
 /// The figures after against those `before`: the script stops on one that differs.
-fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
+fn compare(out: &mut String, figs: &[super::figure::Figure], before: &str) {
     compare_or(
         out,
         figs,
@@ -883,7 +498,7 @@ fn compare(out: &mut String, figs: &[super::verify::Figure], before: &str) {
 }
 
 /// `compare`, saying `after_all` when a figure differs.
-fn compare_or(out: &mut String, figs: &[super::verify::Figure], before: &str, after_all: &str) {
+fn compare_or(out: &mut String, figs: &[super::figure::Figure], before: &str, after_all: &str) {
     out.push_str("const after = [\n");
     for f in figs {
         let _ = writeln!(out, "  {},", f.after);
@@ -1032,124 +647,4 @@ fn cleanup(out: &mut String, plan: &Plan, (today, recommended): (&Design, &Desig
             .collect::<Vec<_>>()
             .join("\n")
     );
-}
-
-fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan) {
-    out.push_str(
-        "\n// ---- Rollback ----\n// Until the final step has run, the data of today is all still there: to undo\n\
-         // the migration, run these statements (or restore a backup after DROP_OLD):\n",
-    );
-    for u in &plan.undo {
-        if let Undo::Archive(a) = u {
-            for line in a.undo() {
-                let _ = writeln!(out, "//   {line}");
-            }
-            continue;
-        }
-        let line = match u {
-            Undo::Unset { collection, field } => format!(
-                "db.getCollection({}).updateMany({{}}, {{ $unset: {{ {}: \"\" }} }});",
-                js(collection),
-                js(field)
-            ),
-            Undo::Drop { collection } => format!("db.getCollection({}).drop();", js(collection)),
-            Undo::DeleteLacking { collection, field } => format!(
-                "db.getCollection({}).deleteMany({{ {}: {{ $exists: false }} }});",
-                js(collection),
-                js(field)
-            ),
-            Undo::RemoveEmbedded {
-                child,
-                parent,
-                field,
-            } => remove_embedded(child, parent, field),
-            Undo::BackToId { collection, field } => format!(
-                "db.getCollection({c}).updateMany({{ {f}: {{ $type: \"object\" }} }}, [{{ $set: {{ {f}: {v} }} }}]);",
-                c = js(collection),
-                f = js(field),
-                v = js(&format!("${field}._id"))
-            ),
-            Undo::Archive(_) => continue,
-            Undo::Overflow(o) => o.undo(),
-            Undo::Gather(g) => g.undo(),
-            Undo::CopiesBack(_) | Undo::ItemsBack(_) | Undo::CopiesIntoArray { .. } => {
-                let Some((coll, stages)) = super::pipeline::undo_pipeline(u) else {
-                    continue;
-                };
-                let stages: Vec<String> = stages.iter().map(ToString::to_string).collect();
-                let note = match u {
-                    Undo::ItemsBack(_) => {
-                        "the items of today (any copies as the referenced documents hold them now)"
-                    }
-                    _ => "the copies as the referenced documents hold them now",
-                };
-                format!(
-                    "db.getCollection({}).aggregate([{}]);  // {note}",
-                    js(&coll),
-                    stages.join(", ")
-                )
-            }
-        };
-        let _ = writeln!(out, "//   {line}");
-    }
-    // A collection the statements above drop takes its indexes with it.
-    let dropped = |name: &str| {
-        plan.undo
-            .iter()
-            .any(|u| matches!(u, Undo::Drop { collection } if collection == name))
-    };
-    for c in &recommended.collections {
-        if dropped(&c.name) {
-            continue;
-        }
-        let old = today.collections.iter().find(|o| o.name == c.name);
-        for i in indexes::created(c) {
-            if old.is_some_and(|o| o.indexes.iter().any(|x| x.name == i.name)) {
-                continue;
-            }
-            let _ = writeln!(
-                out,
-                "//   db.getCollection({}).dropIndex({});",
-                js(&c.name),
-                js(&i.name)
-            );
-        }
-    }
-    let rebuilt: Vec<String> = plan
-        .cleanup
-        .iter()
-        .filter_map(|c| match c {
-            Cleanup::DropIndex { collection, index } => Some(format!(
-                "//   db.runCommand({{ createIndexes: {}, indexes: [{}] }});",
-                js(collection),
-                indexes::spec(index)
-            )),
-            _ => None,
-        })
-        .collect();
-    out.push_str("//   db.getCollection(\"squill_migration\").drop();\n");
-    if !rebuilt.is_empty() {
-        let _ = writeln!(
-            out,
-            "// After the final step, with the backup's data back, rebuild the indexes of today\n\
-             // it dropped:\n{}",
-            rebuilt.join("\n")
-        );
-    }
-    out.push_str(
-        "// (The validators of the recommended design stay; setup.js of the design of today\n\
-         // puts its own back.)\n\
-         print(\"squill migration: to undo it before the final step, run the rollback statements at the end of migration.js\");\n",
-    );
-}
-
-/// The statement that deletes from `child` the documents whose `_id`s the
-/// items of `parent.field` hold (an outlier's embedded children).
-fn remove_embedded(child: &str, parent: &str, field: &str) -> String {
-    format!(
-        "db.getCollection({}).find({{}}, {{ {f}: 1 }}).forEach((p) => {{ const ids = (p[{f}] || []).map((c) => c._id); if (ids.length > 0) db.getCollection({}).deleteMany({{ _id: {{ $in: ids }} }}); }});",
-        js(parent),
-        js(child),
-        f = js(field)
-    )
 }

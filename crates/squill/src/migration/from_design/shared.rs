@@ -10,7 +10,7 @@
 //! designs' reads work meanwhile (by the reference, by the parent's id).
 
 use super::action::{Action, Cleanup, Undo};
-use super::plan::Plan;
+use super::plan_value::Plan;
 use super::source::{Source, collection_of, link_field, link_fields, source};
 use crate::design::{Design, FieldOrigin, Layout, RelationshipDecision, ShapeType};
 

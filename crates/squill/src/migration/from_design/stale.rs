@@ -8,7 +8,7 @@
 //! dropped.
 
 use super::action::{Action, Cleanup};
-use super::plan::Plan;
+use super::plan_value::Plan;
 use crate::catalog::indexes::is_id_index;
 use crate::design::{Design, Index, PartialCondition};
 

@@ -1141,7 +1141,7 @@ fn through_a_parent_reference_never_reshapes_a_collection_the_recommended_design
     let first = plan::plan(&model, &today, &design);
     let second = plan::plan(&model, &design, &recommended);
     assert!(first.refused.is_empty() && second.refused.is_empty());
-    let via = through::Via::ParentReference;
+    let via = plan_value::Via::ParentReference;
     let why =
         through::compose(first, second, design, rels, via, &recommended).expect_err("refused");
     assert!(
@@ -1587,7 +1587,7 @@ fn a_computed_first_value_reads_the_children_in_the_order_they_arrived() {
         function: crate::model::AggregateFn::First,
         of: Some("rating".into()),
         bson_type: "double".into(),
-        children: action::ChildrenAt::Collection {
+        children: step_parts::ChildrenAt::Collection {
             child: "review".into(),
             ref_path: "product_id".into(),
         },
@@ -1610,7 +1610,7 @@ fn a_computed_last_value_is_checked_against_the_children_recomputed() {
         crate::model::AggregateFn::Last,
         "rating",
         "double",
-        &action::ChildrenAt::Collection {
+        &step_parts::ChildrenAt::Collection {
             child: "review".into(),
             ref_path: "product_id".into(),
         },

@@ -12,40 +12,11 @@
 //! step holds both stages' removals, the rollback both stages' undoing,
 //! the second's first.
 
-use super::action::{Action, Check, ChildrenAt, Cleanup, Undo};
-use super::bucket::Children;
-use super::plan::Plan;
+use super::action::{Action, Cleanup, Undo};
+use super::layout_steps::Children;
+use super::plan_value::{Plan, Through, Via};
+use super::step_parts::ChildrenAt;
 use crate::design::{Design, Layout};
-
-/// What the intermediate design changes in the design of today.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Via {
-    /// The relationships as parent references.
-    ParentReference,
-    /// The relationships on their recommended layouts, in the collections
-    /// of today: kinds then merge into (or leave) a polymorphic collection
-    /// in the second stage, their documents in the recommended shape.
-    Layouts,
-}
-
-/// The first stage: the intermediate design and the steps into it.
-#[derive(Debug, Clone)]
-pub struct Through {
-    /// The design of today with `relationships` changed as `via` says.
-    pub design: Design,
-    pub relationships: Vec<String>,
-    pub via: Via,
-    pub actions: Vec<Action>,
-    pub checks: Vec<Check>,
-    /// A field of today the first stage's final step would remove and the
-    /// second stage builds again under its name, in another shape (the
-    /// array of ids of child references and an outlier's array): today's
-    /// application reads it until the final step, so the final step builds
-    /// it (`rebuilt`, checked there), after running again the first stage's
-    /// steps that read it (`again`: the children added since).
-    pub again: Vec<Action>,
-    pub rebuilt: Vec<Action>,
-}
 
 impl Through {
     /// Whether the first stage's step `a` writes past today's validator: a
@@ -53,7 +24,7 @@ impl Through {
     /// whose documents the second stage moves into a recommended
     /// collection; the collection of today goes in the final step.
     pub fn bypass(&self, a: &Action, recommended: &Design) -> bool {
-        let coll = super::pipeline::collection(a);
+        let coll = super::action::collection(a);
         self.via == Via::Layouts
             && a.runs_last()
             && !recommended.collections.iter().any(|c| c.name == coll)
@@ -223,7 +194,7 @@ fn clash(first: &Plan, via: Via, recommended: &Design) -> Option<String> {
             Action::Archive(_) => false,
             a => a.runs_last(),
         };
-        let coll = super::pipeline::collection(a);
+        let coll = super::action::collection(a);
         // (Kinds reshaped in their collections of today move on, in the
         // second stage, into the recommended collection that checks them;
         // the steps write past today's validator, `bypass`.)

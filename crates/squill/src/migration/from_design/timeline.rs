@@ -22,10 +22,12 @@
 //! items of then (a reader's document replaced whole: an item pushed after
 //! its batch stays) and drops the copy beside.
 
-use super::action::{Action, Cleanup, ItemField, Undo};
-use super::pipeline::field;
-use super::plan::Plan;
+use super::action::{Action, Cleanup, Undo};
+use super::aggregation::field;
+use super::layout_steps::{Follows, ItemsToday, Timeline};
+use super::plan_value::Plan;
 use super::source::{Source, collection_of, link_field, source};
+use super::step_parts::ItemField;
 use crate::design::{Collection, Design, EntityDecision, FieldOrigin, ShapeType};
 use crate::model::Model;
 use serde_json::{Map, Value as Json, json};
@@ -40,61 +42,6 @@ pub const OUTLIER_IDS: &str = "__squill_outlier_ids";
 const FOLLOWED: &str = "__squill";
 const PUSHED: &str = "__squill_pushed";
 const OUTLIERS: &str = "__squill_outliers";
-
-/// Follow documents in a collection of their own, each with the reader's
-/// id at `follower` and the followed parent's at `followed`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Follows {
-    pub edges: String,
-    pub follower: String,
-    pub followed: String,
-}
-
-/// Where today's items are, for the figures: in their own collection with
-/// the parent's id at `ref_path`, or in the parent's array (embedded, or
-/// their ids: either way a parent's items are its array's size).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ItemsToday {
-    Collection { child: String, ref_path: String },
-    ParentArray { parent: String, field: String },
-}
-
-/// The step that builds a timeline collection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Timeline {
-    /// The feed's relationship of items (the step's id names it).
-    pub relationship: String,
-    pub collection: String,
-    /// The readers' collection: the step reads it in batches of ids, and
-    /// every reader gets a timeline (empty when it follows nobody).
-    pub readers: String,
-    /// The follows and the items in the recommended design.
-    pub follows: Follows,
-    pub items: String,
-    pub parent_field: String,
-    /// The timeline's array, and each copy's fields from the item's.
-    pub items_field: String,
-    pub copies: Vec<ItemField>,
-    /// The feed's order: the items' fields, descending or not (ties by `_id`).
-    pub sort: Vec<(String, bool)>,
-    pub limit: u64,
-    pub threshold: Option<u64>,
-    pub outliers_field: Option<String>,
-    /// The same follows and items where the design of today keeps them.
-    pub follows_today: Follows,
-    pub items_today: ItemsToday,
-    /// The collection the step writes instead of `collection` when today's
-    /// design has a timeline of that name in another shape (which today's
-    /// application reads until the final step rebuilds it in place).
-    pub beside: Option<String>,
-}
-
-impl Timeline {
-    /// The collection the step writes.
-    pub fn written(&self) -> &str {
-        self.beside.as_deref().unwrap_or(&self.collection)
-    }
-}
 
 /// The steps for the timelines of `recommended` that `today` has not, or
 /// has in another shape, or reasons in `p.refused`.
@@ -166,7 +113,7 @@ fn same_timeline(
             .fields
             .iter()
             .zip(&new.shape.fields)
-            .all(|(a, b)| super::plan::same_field(a, b))
+            .all(|(a, b)| super::plan_value::same_field(a, b))
 }
 
 /// The follows of a feed in `design`: a collection of the edge entity with
@@ -413,8 +360,8 @@ fn feed_today(t: &Timeline) -> String {
 /// The step's figures: a timeline per reader, none over the limit, the
 /// outliers and the items each reader should have (from today's data), and
 /// every timeline in the feed's order.
-pub fn figures(out: &mut Vec<super::verify::Figure>, t: &Timeline) {
-    use super::verify::Figure;
+pub fn figures(out: &mut Vec<super::figure::Figure>, t: &Timeline) {
+    use super::figure::Figure;
     let c = t.written();
     // Built beside today's: read where it is, beside or (once the final
     // step has rebuilt it in place and dropped the copy) in place, so a

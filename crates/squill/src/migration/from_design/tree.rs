@@ -4,9 +4,10 @@
 //! with the parent ids left as they are. The parent ids are the one source:
 //! a path is derived data, and a walk up them ($graphLookup) rebuilds it.
 
-use super::action::{Action, Check, Cleanup, ItemField, Undo};
-use super::plan::{Plan, same_field};
+use super::action::{Action, Check, Cleanup, Undo};
+use super::plan_value::{Plan, same_field};
 use super::source::{collection_of, link_field, own_field};
+use super::step_parts::ItemField;
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
 };

@@ -4,52 +4,14 @@
 //! migration: documents per collection, and each step's fan-out (the
 //! children a parent's array now holds against the children there were).
 
-use super::action::{Action, Check, ChildrenAt, ItemField, LookupBy, ParentField};
-use super::bucket::{Buckets, Children, Unbuckets};
-use super::overflow::{Gather, Keep, Overflow};
-use super::pipeline::{OTHER, TMP};
+use super::action::{Action, Check};
+use super::aggregation::{OTHER, TMP};
+use super::figure::{Figure, count, depths, matching, node_at, per_parent, set, sizes};
+use super::layout_steps::Children;
+use super::step_parts::{ChildrenAt, ItemField, LookupBy, ParentField};
 use crate::design::Design;
 use crate::model::AggregateFn;
 use serde_json::json;
-
-/// One figure: what it says, its JavaScript before the migration and after.
-pub struct Figure {
-    pub label: String,
-    pub before: String,
-    pub after: String,
-}
-
-fn count(coll: &str, filter: &serde_json::Value) -> String {
-    format!("squillCount({}, {filter})", json!(coll))
-}
-
-fn sizes(coll: &str, field: &str) -> String {
-    format!("squillSizes({}, {})", json!(coll), json!(field))
-}
-
-fn set(path: &str) -> serde_json::Value {
-    json!({ path: {"$ne": null} })
-}
-
-/// Where a walk up a tree starts, in words.
-pub fn node_at(start: &str) -> String {
-    if start == "_id" {
-        "the node itself".into()
-    } else {
-        format!("the node at {start}")
-    }
-}
-
-/// The items the paths from a tree's root hold, by the walk up the parent ids.
-fn depths(coll: &str, start: &str, nodes: &str, parent: &str) -> String {
-    format!(
-        "squillDepths({}, {}, {}, {})",
-        json!(coll),
-        json!(start),
-        json!(nodes),
-        json!(parent)
-    )
-}
 
 /// The documents of `coll` whose path `field` ends with the node at `start`
 /// and starts with a root: for a node's own path (`items`, from the node's
@@ -423,19 +385,19 @@ pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
                 after: format!("squillTotal({}, {})", json!(parent), json!(field)),
             },
             Action::Bucket(b) => {
-                buckets(&mut out, b);
+                super::bucket::figures(&mut out, b);
                 continue;
             }
             Action::Unbucket(u) => {
-                unbuckets(&mut out, u);
+                super::bucket::figures_back(&mut out, u);
                 continue;
             }
             Action::Overflow(o) => {
-                overflow(&mut out, o);
+                super::overflow::figures(&mut out, o);
                 continue;
             }
             Action::Gather(g) => {
-                gather(&mut out, g);
+                super::overflow::figures_back(&mut out, g);
                 continue;
             }
             Action::Timeline(t) => {
@@ -721,131 +683,6 @@ fn looked_up(out: &mut Vec<Figure>, a: &Action) {
     }
 }
 
-/// `squillMatching(coll, stages)`: the documents of `coll` that pass `stages`.
-fn matching(coll: &str, stages: serde_json::Value) -> String {
-    format!("squillMatching({}, {stages})", json!(coll))
-}
-
-/// Each child in the buckets of today a document of the child collection
-/// (and as many as the buckets counted).
-fn unbuckets(out: &mut Vec<Figure>, u: &Unbuckets) {
-    let label = |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
-    let after = count(&u.child, &set(&u.ref_field));
-    out.push(Figure {
-        label: label("held"),
-        before: sizes(&u.bucket, &u.items_field),
-        after: after.clone(),
-    });
-    if let Some(c) = &u.count {
-        out.push(Figure {
-            label: label("counted"),
-            before: format!("squillTotal({}, {})", json!(u.bucket), json!(c)),
-            after,
-        });
-    }
-}
-
-/// Each child of today in one bucket, the counts adding up to them, no
-/// bucket over its size, each aggregate as recomputed over the bucket's
-/// own items, and (children embedded today) each parent's buckets holding
-/// as many as its array.
-fn buckets(out: &mut Vec<Figure>, b: &Buckets) {
-    let (children, what) = match &b.children {
-        Children::Collection { child, ref_path } => (
-            count(child, &set(ref_path)),
-            format!("each {child} document of today"),
-        ),
-        Children::Embedded { field, .. } => (
-            sizes(&b.parent, field),
-            format!("each child embedded in {}.{field} today", b.parent),
-        ),
-    };
-    out.push(Figure {
-        label: format!("{}.{}: {what} in one bucket", b.bucket, b.items_field),
-        before: children.clone(),
-        after: sizes(&b.bucket, &b.items_field),
-    });
-    if let Some(c) = &b.count {
-        out.push(Figure {
-            label: format!(
-                "{}.{}: the counts add up to the children",
-                b.bucket, c.field
-            ),
-            before: children,
-            after: format!("squillTotal({}, {})", json!(b.bucket), json!(c.field)),
-        });
-    }
-    // An item at index `per_bucket` is one too many.
-    let over = format!("{}.{}", b.items_field, b.per_bucket);
-    out.push(Figure {
-        label: format!("{}: no bucket holds more than {}", b.bucket, b.per_bucket),
-        before: "0".into(),
-        after: count(&b.bucket, &json!({ over: {"$exists": true} })),
-    });
-    if let Children::Embedded { field, .. } = &b.children {
-        out.push(Figure {
-            label: format!(
-                "{}: the parents whose buckets hold other than the children of their {field}",
-                b.parent
-            ),
-            before: "0".into(),
-            after: matching(
-                &b.parent,
-                per_parent(&b.bucket, &b.ref_field, &b.items_field, field),
-            ),
-        });
-    }
-    let items = ChildrenAt::Embedded {
-        field: b.items_field.clone(),
-        one: false,
-    };
-    for f in &b.figures {
-        // The figure over the bucket's items under their name there (a
-        // count is the size, checked by the counts' total).
-        let Some(of) =
-            f.of.as_ref()
-                .filter(|_| !matches!(f.function, AggregateFn::Count))
-                .and_then(|of| b.items.iter().find(|i| &i.source == of))
-        else {
-            continue;
-        };
-        out.push(Figure {
-            label: format!(
-                "{}.{}: the buckets whose {} differs from their items'",
-                b.bucket,
-                f.target.field,
-                f.function.name()
-            ),
-            before: "0".into(),
-            after: matching(
-                &b.bucket,
-                super::recompute::differing(
-                    &f.target.field,
-                    f.function,
-                    &of.target,
-                    &f.target.bson_type,
-                    &items,
-                ),
-            ),
-        });
-    }
-}
-
-/// The stages that keep the parents whose buckets (in `bucket`, by
-/// `ref_field`) hold, all together, not as many children at `items` as
-/// their array `field`.
-fn per_parent(bucket: &str, ref_field: &str, items: &str, field: &str) -> serde_json::Value {
-    let held = json!({"$sum": {"$map": {
-        "input": format!("${TMP}"),
-        "as": "b",
-        "in": {"$size": {"$ifNull": [format!("$$b.{items}"), []]}},
-    }}});
-    json!([
-        {"$lookup": {"from": bucket, "localField": "_id", "foreignField": ref_field, "as": TMP}},
-        {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, held]}}},
-    ])
-}
-
 /// The stages that keep the parents whose array `field` holds not as many
 /// items as they have children in `child` (by their id at `ref_path`).
 fn each_parents_children(child: &str, ref_path: &str, field: &str) -> serde_json::Value {
@@ -853,104 +690,4 @@ fn each_parents_children(child: &str, ref_path: &str, field: &str) -> serde_json
         {"$lookup": {"from": child, "localField": "_id", "foreignField": ref_path, "pipeline": [{"$project": {"_id": 1}}], "as": TMP}},
         {"$match": {"$expr": {"$ne": [{"$size": {"$ifNull": [format!("${field}"), []]}}, {"$size": format!("${TMP}")}]}}},
     ])
-}
-
-/// Each item of the arrays with an `_id` (and the parent's id), one child
-/// document per item that moves (an outlier's past the threshold, a
-/// subset's all), and per parent the `_id`s of its child documents those
-/// of its items that move.
-fn overflow(out: &mut Vec<Figure>, o: &Overflow) {
-    let (parent, field, from) = (&o.parent, &o.field, o.keep.moved_from());
-    let which = match o.keep {
-        Keep::First(k) => format!("past the first {k} "),
-        Keep::Latest { .. } => String::new(),
-    };
-    let mut names = vec!["_id"];
-    names.extend(o.item_ref.as_deref());
-    out.push(Figure {
-        label: format!("{parent}.{field}: items with {}", names.join(" and ")),
-        before: sizes(parent, field),
-        after: format!(
-            "squillFilled({}, {}, {})",
-            json!(parent),
-            json!(field),
-            json!(names)
-        ),
-    });
-    out.push(Figure {
-        label: format!(
-            "{}: one document per child {which}of {parent}.{field}",
-            o.child
-        ),
-        before: format!("squillPast({}, {}, {from})", json!(parent), json!(field)),
-        after: count(&o.child, &set(&o.ref_field)),
-    });
-    // The ids by `$map` (a path through an array is not read as one by
-    // every server).
-    let ids = ids_of(format!("${field}"));
-    let past = json!({"$slice": [ids, from, {"$max": [1, {"$size": ids}]}]});
-    let same = json!({"$and": [
-        {"$eq": [{"$size": format!("${TMP}")}, {"$size": past}]},
-        {"$setEquals": [ids_of(format!("${TMP}")), past]},
-    ]});
-    out.push(Figure {
-        label: format!(
-            "{parent}: the parents whose {} documents are not the items {which}of their {field}",
-            o.child
-        ),
-        before: "0".into(),
-        after: matching(parent, json!([
-                {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "as": TMP}},
-                {"$match": {"$expr": {"$not": [same]}}},
-            ])),
-    });
-}
-
-/// The `_id`s of an array's items (by `$map`: a path through an array is
-/// not read as one by every server).
-fn ids_of(array: String) -> serde_json::Value {
-    json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}})
-}
-
-/// The stages that keep the parents whose subset (`o.field`, cut by the
-/// final step) is not `k` of their newest children in the child collection
-/// by `sort`: the sort values of the children it names, newest first,
-/// against those of the first `k` (so a tie at the cut may go either way,
-/// but a child missing, foreign or older than one left out is told).
-pub fn not_newest(o: &Overflow, k: u64, sort: &str) -> serde_json::Value {
-    let values = |input: serde_json::Value| json!({"$map": {"input": input, "as": "c", "in": format!("$$c.{sort}")}});
-    let named = json!({"$filter": {"input": format!("${TMP}"), "as": "c", "cond": {"$in": ["$$c._id", "$$ids"]}}});
-    json!([
-        {"$lookup": {"from": o.child, "localField": "_id", "foreignField": o.ref_field, "pipeline": [{"$sort": {sort: -1}}], "as": TMP}},
-        {"$match": {"$expr": {"$let": {
-            "vars": {"ids": ids_of(format!("${}", o.field))},
-            "in": {"$not": [{"$and": [
-                {"$eq": [{"$size": "$$ids"}, {"$min": [k, {"$size": format!("${TMP}")}]}]},
-                {"$eq": [values(named), values(json!({"$slice": [format!("${TMP}"), k]}))]},
-            ]}]},
-        }}}},
-    ])
-}
-
-/// Each array holding its own items and the child documents of its
-/// parent, and per parent every child document's `_id` among its items'.
-fn gather(out: &mut Vec<Figure>, g: &Gather) {
-    let (parent, field, child) = (&g.parent, &g.field, &g.child);
-    out.push(Figure {
-        label: format!("{parent}.{field}: its items of today and the {child} documents"),
-        before: format!(
-            "{} + {}",
-            sizes(parent, field),
-            count(child, &set(&g.ref_field))
-        ),
-        after: sizes(parent, field),
-    });
-    out.push(Figure {
-        label: format!("{parent}: the parents whose {field} lacks one of their {child} documents"),
-        before: "0".into(),
-        after: matching(parent, json!([
-                {"$lookup": {"from": child, "localField": "_id", "foreignField": g.ref_field, "as": TMP}},
-                {"$match": {"$expr": {"$not": [{"$setIsSubset": [ids_of(format!("${TMP}")), ids_of(format!("${field}"))]}]}}},
-            ])),
-    });
 }

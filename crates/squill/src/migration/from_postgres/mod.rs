@@ -9,13 +9,15 @@
 pub mod assemble;
 pub mod compact;
 pub mod document;
+pub mod error;
 pub mod state;
 pub mod stream;
 #[cfg(feature = "mongodb")]
 pub mod target;
 
 pub use document::{Builder, Changed, CollectionQuery, Unsupported};
-pub use stream::{MigrateError, MigrateOptions, Summary, run};
+pub use error::MigrateError;
+pub use stream::{MigrateOptions, Summary, run};
 
 #[cfg(test)]
 mod tests;

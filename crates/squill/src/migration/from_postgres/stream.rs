@@ -10,10 +10,13 @@
 //! resumed by running it again. A run after a complete one writes only the
 //! documents changed since, as lines for `mongoimport --mode=upsert`.
 
-use super::document::{Builder, Changed, CollectionQuery, Unsupported};
+use super::document::{Builder, Changed, CollectionQuery};
+// Re-exported so that `stream::MigrateError`, its path before it had a
+// file of its own, still names it.
+pub use super::error::MigrateError;
 use super::state::{CollectionState, State, fingerprint};
 use crate::design::Design;
-use crate::inputs::postgres::{LiveError, Target, catalog};
+use crate::inputs::postgres::{Target, catalog};
 use crate::inputs::sql::map::Mapping;
 use crate::model::Model;
 use crate::synthetic::data::{DataFormat, database_name, metadata};
@@ -112,36 +115,6 @@ impl Default for MigrateOptions {
             to: None,
         }
     }
-}
-
-/// Why a migration stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum MigrateError {
-    #[error(transparent)]
-    Live(#[from] LiveError),
-    #[error("the design has parts migrate cannot fill from the tables:\n{}", list(.0))]
-    Unsupported(Vec<Unsupported>),
-    #[error("{0}")]
-    Io(String),
-    #[error("{0}")]
-    Data(String),
-    #[error("interrupted after a checkpoint; run the same command again to resume")]
-    Interrupted,
-    #[error("{0}")]
-    State(String),
-}
-
-fn list(u: &[Unsupported]) -> String {
-    u.iter()
-        .map(|x| {
-            if x.field.is_empty() {
-                format!("  collection {}: {}", x.collection, x.why)
-            } else {
-                format!("  {}.{}: {}", x.collection, x.field, x.why)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// What one run wrote.

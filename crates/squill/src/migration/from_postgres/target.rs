@@ -8,7 +8,7 @@
 //! its `_id`, inserting it when new. The URI's password never appears in a
 //! message.
 
-use super::stream::MigrateError;
+use super::error::MigrateError;
 use crate::design::Collection;
 use crate::inputs::mongo_uri::{database_of, password_of, without_credentials};
 use mongodb::bson::{Bson, Document, RawDocumentBuf, doc};
