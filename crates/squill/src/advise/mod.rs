@@ -12,6 +12,7 @@ mod error;
 mod example;
 mod findings;
 pub mod optimize;
+mod priced;
 mod reasons;
 
 #[cfg(test)]
