@@ -13,6 +13,8 @@
 mod compact;
 mod context;
 mod error;
+mod mixes;
+mod names;
 mod paths;
 mod raw;
 mod resolve;

@@ -5,8 +5,10 @@
 use super::compact;
 use super::context::{Ctx, MAX_DOCUMENT_BYTES};
 use super::error::suggestion;
+use super::mixes::mixes;
+use super::names::{check_duplicates, check_name};
 use super::raw::{
-    NamedMap, RawCardinality, RawCount, RawEntity, RawField, RawMixes, RawModel, RawRelationship, S,
+    NamedMap, RawCardinality, RawCount, RawEntity, RawField, RawModel, RawRelationship, S,
 };
 use crate::model::{
     Cardinality, Count, Entity, EntityId, Field, FieldType, KeyPart, LayoutKind, Model,
@@ -198,101 +200,6 @@ fn owned_cycle(
             }
         }
     }
-}
-
-/// A mix as declared, with the total that weights are scaled to.
-pub struct DeclaredMix {
-    pub mix: crate::model::Mix,
-    pub total_rate: Option<f64>,
-    /// Whether the file declared mixes at all (else the one mix is `default`).
-    pub declared: bool,
-}
-
-/// Reports a name used twice in one map.
-pub fn check_duplicates<V>(ctx: &mut Ctx<'_>, map: &NamedMap<V>, what: &str) {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for (i, (key, _)) in map.0.iter().enumerate() {
-        if let Some(&first) = seen.get(key.value.as_str()) {
-            let first_line = ctx.pos(&map.0[first].0).map_or(0, |p| p.line);
-            ctx.error(
-                ctx.pos(key),
-                format!("duplicate {what} name `{}`", key.value),
-                "defined again here",
-                Some(format!(
-                    "it is first defined on line {first_line}; rename one"
-                )),
-            );
-        } else {
-            seen.insert(&key.value, i);
-        }
-    }
-}
-
-pub fn check_name(ctx: &mut Ctx<'_>, key: &S<String>, what: &str) {
-    let n = key.value.as_str();
-    // A field may be a dotted path into a sub-document (`address.city`, as a scan
-    // reports nested fields); other names are steps of paths and may not.
-    let dot_ok = what == "field" && !n.starts_with('.') && !n.ends_with('.') && !n.contains("..");
-    if n.trim().is_empty() || (n.contains('.') && !dot_ok) || n.starts_with('$') || n.contains('\0')
-    {
-        ctx.error(
-            ctx.pos(key),
-            format!(
-                "`{n}` cannot be a {what} name: it must be non-empty, without `.` or a leading `$`"
-            ),
-            "invalid name",
-            None,
-        );
-    }
-}
-
-fn mixes(ctx: &mut Ctx<'_>, raw: Option<&RawMixes>) -> Vec<DeclaredMix> {
-    let one = |name: &str, description: Option<String>, total_rate, declared| DeclaredMix {
-        mix: crate::model::Mix {
-            name: name.to_string(),
-            description,
-        },
-        total_rate,
-        declared,
-    };
-    let mut out = Vec::new();
-    match raw {
-        None => return vec![one("default", None, None, false)],
-        Some(RawMixes::List(list)) => {
-            let map = NamedMap(list.iter().map(|n| (n.clone(), ())).collect());
-            check_duplicates(ctx, &map, "mix");
-            for n in list {
-                check_name(ctx, n, "mix");
-                out.push(one(&n.value, None, None, true));
-            }
-        }
-        Some(RawMixes::Map(map)) => {
-            check_duplicates(ctx, map, "mix");
-            for (n, m) in &map.0 {
-                check_name(ctx, n, "mix");
-                let (description, total) = match m {
-                    Some(m) => (
-                        m.description.clone(),
-                        m.total_rate
-                            .as_ref()
-                            .and_then(|t| ctx.rate(t, "a mix's total_rate")),
-                    ),
-                    None => (None, None),
-                };
-                out.push(one(&n.value, description, total, true));
-            }
-        }
-    }
-    if out.is_empty() {
-        ctx.error(
-            None,
-            "`mixes` is empty",
-            "no mix",
-            Some("remove `mixes` (one mix called `default`) or name at least one".into()),
-        );
-        return vec![one("default", None, None, false)];
-    }
-    out
 }
 
 fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
