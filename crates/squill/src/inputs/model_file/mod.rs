@@ -13,10 +13,12 @@
 mod compact;
 mod context;
 mod error;
+mod fields;
 mod mixes;
 mod names;
 mod paths;
 mod raw;
+mod relationships;
 mod resolve;
 mod schema;
 mod workload;
