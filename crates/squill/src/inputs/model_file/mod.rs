@@ -18,6 +18,7 @@ mod mixes;
 mod names;
 mod paths;
 mod raw;
+mod raw_visitors;
 mod relationships;
 mod resolve;
 mod schema;
