@@ -1,6 +1,12 @@
 //! From the file as written (`raw`) to a validated `Model`: names become ids,
 //! short forms become full values, and every inconsistency is recorded with its
 //! position (all of them, not only the first).
+//!
+//! This file holds the entry point, the entities with their unique keys, the
+//! cycles of owned relationships and the `current:` section. The relationships
+//! section is `relationships`; what files of this stage share sits below them
+//! (`names` and `mixes` with `workload` and `paths`, `fields` with
+//! `relationships`), so none imports another in a circle.
 
 use super::context::Ctx;
 use super::error::suggestion;
