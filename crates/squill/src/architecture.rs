@@ -283,7 +283,8 @@ fn paths(module: &[String], text: &str) -> Vec<Vec<String>> {
     let mut i = 0;
     while i < text.len() {
         let rest = &text[i..];
-        let after_ident = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b':'));
+        let after_ident =
+            i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b':'));
         if after_ident || !(rest.starts_with("crate::") || rest.starts_with("super::")) {
             i += rest.chars().next().map_or(1, char::len_utf8);
             continue;
@@ -382,18 +383,22 @@ fn file_circles() -> Vec<Vec<String>> {
     }
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (s, text) in sources.iter().zip(&texts) {
-        let is_mod = s.file.file_name().is_some_and(|n| n == "mod.rs" || n == "lib.rs");
+        let is_mod = s
+            .file
+            .file_name()
+            .is_some_and(|n| n == "mod.rs" || n == "lib.rs");
         if is_mod || s.module.is_empty() || test_files.iter().any(|t| s.module.starts_with(t)) {
             continue;
         }
         let folder = &s.module[..s.module.len() - 1];
         for mut p in paths(&s.module, text) {
             // A name re-exported by the folder's mod.rs stands for its child.
-            if p.len() == folder.len() + 1 && p.starts_with(folder) {
-                if let Some(child) = reexports.get(&p) {
-                    p.truncate(folder.len());
-                    p.push(child.clone());
-                }
+            if p.len() == folder.len() + 1
+                && p.starts_with(folder)
+                && let Some(child) = reexports.get(&p)
+            {
+                p.truncate(folder.len());
+                p.push(child.clone());
             }
             let target = (1..=p.len())
                 .rev()
@@ -497,11 +502,7 @@ fn a_circle_of_files_is_caught() {
     let p = paths(&a, "use super::b::X; fn f() { crate::m::{c::Y, d}; }");
     assert_eq!(
         p,
-        [
-            vec!["m", "b", "X"],
-            vec!["m", "c", "Y"],
-            vec!["m", "d"]
-        ]
+        [vec!["m", "b", "X"], vec!["m", "c", "Y"], vec!["m", "d"]]
     );
     let mut edges = std::collections::BTreeMap::new();
     edges.insert("a", BTreeSet::from(["b"]));
