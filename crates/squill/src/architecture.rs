@@ -396,11 +396,12 @@ fn file_circles() -> Vec<Vec<String>> {
         let folder = &s.module[..s.module.len() - 1];
         for mut p in paths(&s.module, text) {
             // A name re-exported by the folder's mod.rs stands for its child.
-            if p.len() == folder.len() + 1 && p.starts_with(folder) {
-                if let Some(child) = reexports.get(&p) {
-                    p.truncate(folder.len());
-                    p.push(child.clone());
-                }
+            if p.len() == folder.len() + 1
+                && p.starts_with(folder)
+                && let Some(child) = reexports.get(&p)
+            {
+                p.truncate(folder.len());
+                p.push(child.clone());
             }
             let target = (1..=p.len())
                 .rev()

@@ -4,6 +4,7 @@
 
 use super::document::DocBuilder;
 use super::optimize::Evaluator;
+use super::priced::{Priced, price};
 use super::reasons::{
     breaks_a_rule, cannot_combine, computes, explanation, layout_words, tradeoffs,
 };
@@ -11,7 +12,7 @@ use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::{Space, State};
-use crate::costs::plan::{OpPlan, Planner};
+use crate::costs::plan::OpPlan;
 use crate::design::Layout;
 use crate::design::{
     Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize, EntityDecision,
@@ -19,37 +20,6 @@ use crate::design::{
 };
 use crate::model::{EntityId, OperationId};
 use crate::rules::design as r;
-
-/// Weighted totals of a state, and each operation's plan.
-pub struct Priced {
-    pub totals: Cost,
-    pub plans: Vec<OpPlan>,
-}
-
-/// Each operation's plan for the report, and the weighted totals; `score`
-/// is the search's own figure for the state (the evaluator has it: the
-/// operations are not planned again for it).
-fn price(facts: &Facts<'_>, space: &Space, p: &Placement<'_>, score: f64) -> Priced {
-    let planner = Planner { facts, space, p };
-    let mut totals = Cost::default();
-    let mut plans = Vec::new();
-    let mut seen: Vec<(String, Vec<(String, i32)>)> = Vec::new();
-    for op in facts.model.operation_ids() {
-        let mut plan = planner.plan(op);
-        plan.name_indexes();
-        totals.add_scaled(&plan.cost, facts.model.operation(op).rate(facts.mix));
-        for need in &plan.indexes {
-            let key = (need.collection.clone(), need.keys.clone());
-            if !seen.contains(&key) {
-                seen.push(key);
-                totals.index_entries += need.held;
-            }
-        }
-        plans.push(plan);
-    }
-    totals.score = score;
-    Priced { totals, plans }
-}
 
 pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design> {
     let model = facts.model;

@@ -8,7 +8,7 @@
 //! today the archive or timeline only the recommendation has.
 
 use super::AdviseError;
-use super::advise::advise_plain;
+use super::search::advise_plain;
 use crate::design::{
     CurrentComparison, Design, EntityDecision, Layout, LayoutChange, OperationComparison,
 };

@@ -2,8 +2,6 @@
 //! → the cheapest combination on the workload (`optimize`) → the `Design` with
 //! its documents, plans, reasons and findings (`build`).
 
-#[allow(clippy::module_inception)]
-mod advise;
 mod archive;
 mod build;
 mod current;
@@ -12,11 +10,47 @@ mod error;
 mod example;
 mod findings;
 pub mod optimize;
+mod priced;
 mod reasons;
+mod search;
 
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use advise::{advise, advise_with_model};
 pub use current::{through_design, through_reference_design, today_design};
 pub use error::AdviseError;
+
+use crate::design::Design;
+use crate::model::{Model, Without};
+use crate::settings::Settings;
+use search::advise_plain;
+
+/// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
+pub fn advise(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+) -> Result<Design, AdviseError> {
+    advise_with_model(model, settings, mix).map(|(_, design)| design)
+}
+
+/// `advise`, with the model the design was made for: `model` itself, or
+/// `model` with some many-to-many relationships written as entities of
+/// their own (an edge collection each) when that costs less, or when the
+/// model pins them so. `generate` builds data and queries from this model.
+/// The search (`search`) and the design of today beside it (`current`)
+/// meet here, above both.
+pub fn advise_with_model(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+) -> Result<(Model, Design), AdviseError> {
+    let (advised, mut design) = advise_plain(model, settings, mix, &Without::default())?;
+    if !model.current.is_empty() || !model.without.is_empty() {
+        match current::compare(model, settings, mix, &design) {
+            Ok(c) => design.current = Some(c),
+            Err(e) => design.findings.push(current::unpriced(&e)),
+        }
+    }
+    Ok((advised, design))
+}

@@ -2,7 +2,7 @@
 //! from the typed costs and plans `build` computed (the rules word their own
 //! reasons with the same helpers, `words`). Nothing here decides.
 
-use super::build::Priced;
+use super::priced::Priced;
 use crate::candidates::facts::Facts;
 use crate::costs::plan::OpPlan;
 use crate::design::{Cost, Layout, Side};

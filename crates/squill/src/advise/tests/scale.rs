@@ -45,7 +45,7 @@ fn a_long_chain_never_nests_past_the_limit() {
 /// The note a stopped search leaves names the budget.
 #[test]
 fn a_stopped_search_is_noted() {
-    let note = super::super::advise::budget_note(1234);
+    let note = super::super::search::budget_note(1234);
     assert_eq!(note.rule, "design-for-workload");
     assert!(
         note.message.contains("1,234 operation plans"),

@@ -9,6 +9,7 @@
 //! `-0700` offsets). Only objects whose first key starts with `$` take the
 //! slower path that collects the object before deciding what it is.
 
+mod bson_framing;
 pub(crate) mod date;
 pub mod decimal;
 mod parser;

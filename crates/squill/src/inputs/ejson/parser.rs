@@ -1,8 +1,9 @@
 //! The streaming tokenizer: JSON text in, BSON bytes out.
 
+use super::bson_framing::{finish_len, push_index_key};
 use super::wrapper::{self, J};
 use super::{EjsonError, Options};
-use crate::inputs::bson::{MAX_DEPTH, MAX_DOCUMENT_BYTES};
+use crate::inputs::bson::MAX_DEPTH;
 use std::borrow::Cow;
 
 /// Transcodes the JSON object at the start of `input` (after optional
@@ -504,34 +505,4 @@ fn check_raw(raw: &[u8]) -> Result<&str, (usize, &'static str)> {
         return Err((p, "control character in a string (must be escaped)"));
     }
     std::str::from_utf8(raw).map_err(|e| (e.valid_up_to(), "invalid UTF-8 in a string"))
-}
-
-/// Patches the length prefix of the document that started at `start`.
-pub(super) fn finish_len(out: &mut [u8], start: usize) -> Result<(), String> {
-    let len = out.len() - start;
-    if len > MAX_DOCUMENT_BYTES {
-        return Err(format!(
-            "document would be {len} bytes of BSON, over the 16 MiB limit"
-        ));
-    }
-    out[start..start + 4].copy_from_slice(&(len as i32).to_le_bytes());
-    Ok(())
-}
-
-/// Array keys "0", "1", … as cstrings.
-pub(super) fn push_index_key(out: &mut Vec<u8>, index: u32) {
-    if index < 10 {
-        out.push(b'0' + index as u8);
-    } else {
-        let mut tmp = [0u8; 10];
-        let mut n = index;
-        let mut k = tmp.len();
-        while n > 0 {
-            k -= 1;
-            tmp[k] = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
-        out.extend_from_slice(&tmp[k..]);
-    }
-    out.push(0);
 }

@@ -2,7 +2,7 @@
 //! means in BSON, and the small tree used for objects whose first key starts
 //! with `$` (rare outside wrappers, and wrappers are small).
 
-use super::parser::{finish_len, push_index_key};
+use super::bson_framing::{finish_len, push_index_key};
 use super::{Options, date, decimal};
 use crate::inputs::bson::MAX_DEPTH;
 use std::borrow::Cow;

@@ -13,8 +13,13 @@
 mod compact;
 mod context;
 mod error;
+mod fields;
+mod mixes;
+mod names;
 mod paths;
 mod raw;
+mod raw_visitors;
+mod relationships;
 mod resolve;
 mod schema;
 mod workload;

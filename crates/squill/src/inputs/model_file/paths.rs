@@ -6,8 +6,8 @@
 use super::compact;
 use super::context::Ctx;
 use super::error::{Position, suggestion};
+use super::names::check_duplicates;
 use super::raw::{NamedMap, OneOrMany, RawIncludes, S, Sort};
-use super::resolve::check_duplicates;
 use crate::model::{
     Age, Aggregate, AggregateFn, EntityId, FieldType, Filter, FilterOp, Include, Model,
     RelationshipId, RelationshipKind, SortKey,

@@ -4,9 +4,10 @@
 
 use super::context::Ctx;
 use super::error::{Position, suggestion};
+use super::mixes::DeclaredMix;
+use super::names::{check_duplicates, check_name};
 use super::paths::{aggregate, fields, filters, includes, relationship_list, sort_keys};
 use super::raw::{NamedMap, OneOrMany, RawOperation, S};
-use super::resolve::{DeclaredMix, check_duplicates, check_name};
 use crate::model::{
     Aggregate, AtomicGroup, FieldType, Model, Operation, OperationId, OperationKind,
     RelationshipId, RelationshipKind, Workload,

@@ -1,5 +1,7 @@
-//! `advise`: model → facts → candidates judged by the rules → the cheapest
-//! design on the workload → the `Design` with its reasons.
+//! The search for one model: model → facts → candidates judged by the rules
+//! → the cheapest design on the workload → the `Design` with its reasons,
+//! without the design of today beside it (`current` prices that with this
+//! same search, so the search sits below it).
 
 use super::error::AdviseError;
 use super::{build, optimize};
@@ -12,34 +14,6 @@ use crate::model::{
 };
 use crate::settings::Settings;
 use crate::words::edit_distance;
-
-/// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
-pub fn advise(
-    model: &Model,
-    settings: &Settings,
-    mix: Option<&str>,
-) -> Result<Design, AdviseError> {
-    advise_with_model(model, settings, mix).map(|(_, design)| design)
-}
-
-/// `advise`, with the model the design was made for: `model` itself, or
-/// `model` with some many-to-many relationships written as entities of
-/// their own (an edge collection each) when that costs less, or when the
-/// model pins them so. `generate` builds data and queries from this model.
-pub fn advise_with_model(
-    model: &Model,
-    settings: &Settings,
-    mix: Option<&str>,
-) -> Result<(Model, Design), AdviseError> {
-    let (advised, mut design) = advise_plain(model, settings, mix, &Without::default())?;
-    if !model.current.is_empty() || !model.without.is_empty() {
-        match super::current::compare(model, settings, mix, &design) {
-            Ok(c) => design.current = Some(c),
-            Err(e) => design.findings.push(super::current::unpriced(&e)),
-        }
-    }
-    Ok((advised, design))
-}
 
 /// `advise_with_model` without pricing the design of today, leaving out
 /// the entity-level patterns of `without` (the design of today's: the
