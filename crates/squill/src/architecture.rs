@@ -364,10 +364,10 @@ fn file_circles() -> Vec<Vec<String>> {
             test_files.insert(m);
         }
         if s.file.file_name().is_some_and(|n| n == "mod.rs") {
-            for line in text.lines() {
-                let Some(rest) = line.trim().strip_prefix("pub use ") else {
-                    continue;
-                };
+            // One `pub use …;` at a time, however rustfmt wrapped it.
+            for (at, _) in text.match_indices("pub use ") {
+                let rest = &text[at + "pub use ".len()..];
+                let rest = &rest[..rest.find(';').unwrap_or(rest.len())];
                 let child = ident_at(rest).to_string();
                 let names = rest[child.len()..].trim_start_matches("::");
                 let names = names.trim_start_matches('{').trim_end_matches(['}', ';']);
