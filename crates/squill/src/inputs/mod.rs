@@ -13,6 +13,7 @@ pub mod mongo_uri;
 pub mod mongolog;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod sampled;
 pub mod sql;
 
 pub use model_file::load as load_model;
