@@ -27,7 +27,8 @@ pub fn wilson(hits: u64, n: u64) -> Option<ShareEstimate> {
 /// The `p` percentile of `sorted` values with its distribution-free
 /// interval: the order statistics whose ranks the binomial (normal
 /// approximation) puts around `n·p`. `None` when a rank of the interval
-/// falls outside the sample: too few values to claim that percentile.
+/// falls outside the sample or on its largest value: too few values to
+/// claim that percentile.
 pub fn percentile(sorted: &[u64], p: f64) -> Option<Percentile> {
     let n = sorted.len();
     if n == 0 {
@@ -39,7 +40,9 @@ pub fn percentile(sorted: &[u64], p: f64) -> Option<Percentile> {
     // 1-based ranks.
     let low = (centre - spread).floor();
     let high = (centre + spread).ceil() + 1.0;
-    if low < 1.0 || high > n_f {
+    // An interval reaching the largest value seen bounds nothing above: the
+    // largest seen is no bound on the collection's (a p99 from 1,000 values).
+    if low < 1.0 || high >= n_f {
         return None;
     }
     let at = |rank: f64| sorted[(rank as usize).clamp(1, n) - 1];
@@ -91,7 +94,10 @@ mod tests {
         assert!(percentile(&values, 0.95).is_none());
         let many: Vec<u64> = (1..=1000).collect();
         assert!(percentile(&many, 0.95).is_some());
-        assert!(percentile(&many[..500], 0.99).is_none());
+        // Issue 46: a p99 from 1,000 values cannot be claimed; from 2,000 it can.
+        assert!(percentile(&many, 0.99).is_none());
+        let more: Vec<u64> = (1..=2000).collect();
+        assert!(percentile(&more, 0.99).is_some());
     }
 
     #[test]
