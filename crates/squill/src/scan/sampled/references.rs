@@ -134,6 +134,13 @@ pub(super) fn estimate(
             found.extend(best.map(|(_, r)| r));
         }
     }
+    // A reference to another unique key than `_id` is not looked up: kept
+    // as the samples matched it, its dangling share unknown.
+    kept.extend(stale.iter().filter(|r| r.key != "_id").map(|r| {
+        let mut r = r.clone();
+        r.estimate = Some(unknown_estimate(&r));
+        r
+    }));
     kept.extend(found);
     report.relationships = kept;
 }
