@@ -30,9 +30,16 @@ pub struct ScanArgs {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// For a `mongodb://…` URI: documents sampled from each collection.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
-    pub sample: u64,
+    /// For a `mongodb://…` URI: documents sampled from each collection, or
+    /// `all` to read every collection whole (the time it will take is
+    /// printed before the reading starts).
+    #[arg(long, default_value = "1000", value_name = "N|all", value_parser = parse_sample)]
+    pub sample: SampleArg,
+
+    /// For a `mongodb://…` URI: a share of each collection to sample
+    /// instead, as `5%` or `0.05`.
+    #[arg(long, value_name = "P", value_parser = parse_share, conflicts_with = "sample")]
+    pub sample_share: Option<f64>,
 
     /// For a `mongodb://…` URI: seconds to find a server before giving up.
     #[arg(long, default_value_t = 10, value_name = "SECONDS")]
@@ -79,6 +86,40 @@ pub struct ScanArgs {
     /// Benchmark floor: validate and walk the BSON without measuring anything.
     #[arg(long, hide = true)]
     pub walk_only: bool,
+}
+
+/// `--sample`: a number of documents, or every one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SampleArg {
+    Documents(u64),
+    All,
+}
+
+fn parse_sample(s: &str) -> Result<SampleArg, String> {
+    match s {
+        "all" => Ok(SampleArg::All),
+        n => match n.parse::<u64>() {
+            Ok(0) => Err("a sample needs at least 1 document".to_string()),
+            Ok(n) => Ok(SampleArg::Documents(n)),
+            Err(_) => Err(format!(
+                "`{n}` is not a number of documents or `all` (for a share, use --sample-share)"
+            )),
+        },
+    }
+}
+
+/// `--sample-share`: `5%` or `0.05`, above 0 and at most the whole.
+fn parse_share(s: &str) -> Result<f64, String> {
+    let value = match s.strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => s.parse::<f64>(),
+    }
+    .map_err(|_| format!("`{s}` is not a share: write 5% or 0.05"))?;
+    if value.is_finite() && value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(format!("`{s}` is not a share above 0 and at most 100%"))
+    }
 }
 
 fn parse_input_format(s: &str) -> Result<InputFormat, String> {
@@ -152,43 +193,133 @@ fn live_uri(paths: &[PathBuf]) -> Option<&str> {
 /// `SQUILL_RECORD_COMMANDS=FILE` the commands sent are written to FILE, one
 /// name a line (the tests check that every one reads).
 #[cfg(feature = "mongodb")]
-fn live(
-    uri: &str,
-    args: &ScanArgs,
-) -> Result<(squill::inputs::dump::Inputs, Vec<Sampled>, Option<Recorder>)> {
-    use squill::inputs::live::{LiveOptions, open};
+fn live(uri: &str, args: &ScanArgs) -> Result<(squill::inputs::dump::Inputs, Live)> {
+    use squill::inputs::live::{LiveOptions, SampleSize, open};
     use std::sync::{Arc, Mutex};
     let record = std::env::var_os("SQUILL_RECORD_COMMANDS").map(PathBuf::from);
     let commands = record.as_ref().map(|_| Arc::new(Mutex::new(Vec::new())));
+    let sample = match (args.sample_share, args.sample) {
+        (Some(p), _) => SampleSize::Share(p),
+        (None, SampleArg::All) => SampleSize::All,
+        (None, SampleArg::Documents(n)) => SampleSize::Documents(n.max(1)),
+    };
     let options = LiveOptions {
-        sample: args.sample.max(1),
+        sample,
         connect_timeout: std::time::Duration::from_secs(args.connect_timeout.max(1)),
         commands: commands.clone(),
     };
     let name = squill::inputs::mongo_uri::without_credentials(uri);
     eprintln!("squill scan: sampling {name}");
-    let (inputs, sampled) = open(uri, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (inputs, sampled, server) = open(uri, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut total = std::time::Duration::ZERO;
     for s in &sampled {
+        let what = if s.whole {
+            format!("reading all {} documents", squill::words::int(s.estimated))
+        } else if s.asked >= s.estimated {
+            format!(
+                "sampling {} of about {} documents (all of them)",
+                squill::words::int(s.asked),
+                squill::words::int(s.estimated)
+            )
+        } else {
+            format!(
+                "sampling {} of about {} documents ({:.1} %)",
+                squill::words::int(s.asked),
+                squill::words::int(s.estimated),
+                s.asked as f64 / s.estimated.max(1) as f64 * 100.0
+            )
+        };
+        let time = s.estimated_time();
+        total += time;
         eprintln!(
-            "squill scan: {}.{}: sampling {} of about {} documents",
+            "squill scan: {}.{}: {what}, about {} at the first batch's rate",
             s.database,
             s.collection,
-            squill::words::int(s.asked),
-            squill::words::int(s.estimated)
+            seconds(time)
         );
     }
+    eprintln!("squill scan: reading about {} in all", seconds(total));
     // The streams are read during the scan: the list is written after it.
     let recorder = record.zip(commands);
-    let sampled = sampled
-        .into_iter()
-        .map(|s| (s.database, s.collection, s.estimated))
-        .collect();
-    Ok((inputs, sampled, recorder))
+    Ok((
+        inputs,
+        Live {
+            sampled,
+            server: Some(server),
+            recorder,
+        },
+    ))
 }
 
-/// A collection sampled live: database, name, the server's estimate of
-/// its documents.
-type Sampled = (String, String, u64);
+/// A duration as people say it: `0.4 s`, `12 s`, `3 min`.
+#[cfg(feature = "mongodb")]
+fn seconds(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 10.0 {
+        format!("{s:.1} s")
+    } else if s < 120.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{:.0} min", s / 60.0)
+    }
+}
+
+/// What a live scan brings beside its inputs.
+#[derive(Default)]
+struct Live {
+    #[cfg(feature = "mongodb")]
+    sampled: Vec<squill::inputs::live::Sampled>,
+    #[cfg(feature = "mongodb")]
+    server: Option<squill::inputs::live::Server>,
+    recorder: Option<Recorder>,
+}
+
+impl Live {
+    /// Marks the sampled collections, and estimates what their samples cannot
+    /// give by asking the server (issue 46).
+    #[cfg(feature = "mongodb")]
+    fn estimate(
+        &mut self,
+        report: &mut squill::scan::ScanReport,
+        settings: &squill::settings::Settings,
+    ) {
+        use squill::scan::sampled::{Budget, SampledCollection, estimate};
+        for c in &mut report.collections {
+            if let Some(s) = self
+                .sampled
+                .iter()
+                .find(|s| Some(&s.database) == c.database.as_ref() && s.collection == c.name)
+                && s.estimated > c.documents
+            {
+                c.sampled_from = Some(s.estimated);
+            }
+        }
+        let Some(server) = self.server.as_mut() else {
+            return;
+        };
+        // The streams are done: nothing else holds these locks.
+        let kept: Vec<_> = self
+            .sampled
+            .iter()
+            .map(|s| s.kept.lock().map(|k| k.clone()).unwrap_or_default())
+            .collect();
+        let collections: Vec<SampledCollection<'_>> = self
+            .sampled
+            .iter()
+            .zip(&kept)
+            .map(|(s, k)| SampledCollection {
+                database: &s.database,
+                collection: &s.collection,
+                estimated: s.estimated,
+                kept: k,
+            })
+            .collect();
+        estimate(report, &collections, server, settings, Budget::default());
+    }
+
+    #[cfg(not(feature = "mongodb"))]
+    fn estimate(&mut self, _: &mut squill::scan::ScanReport, _: &squill::settings::Settings) {}
+}
 
 /// Where to write the commands a live scan sent, and the list the driver
 /// fills while the scan reads.
@@ -205,10 +336,7 @@ fn write_recorded_commands(recorder: Option<Recorder>) -> Result<()> {
 }
 
 #[cfg(not(feature = "mongodb"))]
-fn live(
-    uri: &str,
-    _: &ScanArgs,
-) -> Result<(squill::inputs::dump::Inputs, Vec<Sampled>, Option<Recorder>)> {
+fn live(uri: &str, _: &ScanArgs) -> Result<(squill::inputs::dump::Inputs, Live)> {
     let _ = uri;
     anyhow::bail!(
         "scanning a running deployment needs a squill built with the `mongodb` feature (cargo install squill-cli --features mongodb); or scan a mongodump of it"
@@ -276,12 +404,11 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
             .num_threads(n)
             .build_global();
     }
-    let (inputs, sampled, recorder) = match live_uri(&args.paths) {
+    let (inputs, mut live_run) = match live_uri(&args.paths) {
         Some(uri) => live(uri, &args)?,
         None => (
             squill::inputs::dump::open(&args.paths, args.input_format),
-            Vec::new(),
-            None,
+            Live::default(),
         ),
     };
     let progress = driver::Progress::default();
@@ -301,17 +428,9 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     let mut report = super::progress::with_progress_bar(total, position, || {
         driver::scan(inputs, &settings, options, &progress)
     });
-    for c in &mut report.collections {
-        if let Some((_, _, estimated)) = sampled
-            .iter()
-            .find(|(db, name, _)| Some(db) == c.database.as_ref() && *name == c.name)
-            && *estimated > c.documents
-        {
-            c.sampled_from = Some(*estimated);
-        }
-    }
+    live_run.estimate(&mut report, &settings);
     squill::rules::data::apply(&mut report, &settings);
-    write_recorded_commands(recorder)?;
+    write_recorded_commands(live_run.recorder.take())?;
 
     let text = match args.format {
         Format::Text => squill::outputs::scan::text(&report),

@@ -391,3 +391,54 @@ fn fix_pattern(v: &mut serde_json::Value, bad: &str) -> usize {
         _ => 0,
     }
 }
+
+/// Issue 46: orders keeping `customerId` as a double (`3.0`) against int
+/// customer `_id`s (as mongoimport or JavaScript load them). The server
+/// matches them by value; so does the scan: the relationship, its fan-out
+/// of 5 orders per customer, and the type mismatch as its own finding.
+#[test]
+fn issue_46_references_kept_as_doubles_match_int_ids_by_value() {
+    let dir = TempDir::new("scan-double-refs");
+    let shop = dir.path().join("dump/shop");
+    std::fs::create_dir_all(&shop).unwrap();
+    let customers: Vec<Vec<u8>> = (0..20).map(|i| doc(&[("_id", B::I32(i))])).collect();
+    let orders: Vec<Vec<u8>> = (0..100)
+        .map(|i| {
+            doc(&[
+                ("_id", B::Oid(oid(i))),
+                ("customerId", B::F64(f64::from((i % 20) as i32))),
+            ])
+        })
+        .collect();
+    std::fs::write(shop.join("customers.bson"), customers.concat()).unwrap();
+    std::fs::write(shop.join("orders.bson"), orders.concat()).unwrap();
+    let model = dir.path().join("model.yaml");
+    let run = Test::new()
+        .args(["scan", "--format", "json", "--fail-on", "never"])
+        .args([dir.path().join("dump")])
+        .args(["--emit-model"])
+        .args([&model])
+        .run()
+        .success();
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let rels = report["relationships"].as_array().unwrap();
+    assert_eq!(rels.len(), 1, "{rels:#?}");
+    let rel = &rels[0];
+    assert_eq!(rel["field"], "customerId");
+    assert_eq!(rel["to"]["collection"], "customers");
+    assert_eq!(rel["match_share"], 1.0);
+    assert_eq!(rel["fan_out"]["p50"], 5);
+    assert_eq!(rel["fan_out"]["max"], 5);
+    assert_eq!(rel["reference_number_types"], serde_json::json!(["double"]));
+    assert_eq!(rel["key_number_types"], serde_json::json!(["int"]));
+    let rules: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert!(rules.contains(&"reference-type-mismatch"), "{rules:?}");
+    assert!(!rules.contains(&"dangling-reference"), "{rules:?}");
+    let yaml = std::fs::read_to_string(&model).unwrap();
+    assert!(yaml.contains("typical: 5"), "{yaml}");
+}

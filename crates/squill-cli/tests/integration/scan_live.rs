@@ -147,3 +147,266 @@ fn credentials_never_show_and_an_unreachable_server_is_a_clear_error() {
         run.stderr
     );
 }
+
+/// Runs `python` with `code`, failing the test with its stderr.
+fn python_run(python: &str, code: &str) {
+    let out = Command::new(python).args(["-c", code]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Scans `uri` with `args`, recording the commands sent; the JSON report,
+/// the emitted model and the command names.
+fn scan_recorded(uri: &str, args: &[&str]) -> (serde_json::Value, String, Vec<String>, String) {
+    let dir = TempDir::new("scan-live-sampled");
+    let commands = dir.path().join("commands.txt");
+    let model = dir.path().join("model.yaml");
+    let run = Test::new()
+        .args(["scan", uri, "--format", "json", "--fail-on", "never"])
+        .args(args)
+        .args(["--emit-model"])
+        .args([&model])
+        .env("SQUILL_RECORD_COMMANDS", commands.to_str().unwrap())
+        .run()
+        .success();
+    let report = serde_json::from_str(&run.stdout).unwrap();
+    let yaml = std::fs::read_to_string(&model).unwrap();
+    let sent = std::fs::read_to_string(&commands).unwrap();
+    let names = sent
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    (report, yaml, names, run.stderr)
+}
+
+fn assert_read_only(names: &[String]) {
+    for name in names {
+        assert!(
+            squill::inputs::live::READ_COMMANDS.contains(&name.as_str()),
+            "`{name}` is not a read command"
+        );
+    }
+}
+
+fn relationship<'r>(report: &'r serde_json::Value, field: &str) -> &'r serde_json::Value {
+    report["relationships"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["field"] == field)
+        .unwrap_or_else(|| panic!("no relationship on {field}: {report:#}"))
+}
+
+fn finding_rules(report: &serde_json::Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["rule"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Issue 46, as filed: 2,000 customers, 20,000 orders of about 10 each,
+/// scanned with the default sample of 1,000. The sampled orders were checked
+/// against the sampled customers: half of them "dangling", a typical
+/// fan-out of 0 in the emitted model. Each order matches a customer.
+#[test]
+fn issue_46_sampled_orders_are_not_dangling_and_their_fan_out_is_the_collections() {
+    let Some((uri, python)) = server() else {
+        return;
+    };
+    let db = format!("issue46_{}", std::process::id());
+    python_run(
+        &python,
+        &format!(
+            "from pymongo import MongoClient\n\
+             import random\n\
+             db = MongoClient('{uri}')['{db}']\n\
+             r = random.Random(46)\n\
+             db.customers.insert_many([{{'_id': i, 'name': 'c%d' % i}} for i in range(2000)])\n\
+             db.orders.insert_many([{{'customer_id': r.randrange(2000), 'total': 5}} for i in range(20000)])\n"
+        ),
+    );
+    let (report, yaml, names, _) = scan_recorded(&with_db(&uri, &db), &[]);
+    let rel = relationship(&report, "customer_id");
+    assert_eq!(rel["dangling_share"], 0.0, "{rel:#}");
+    assert!(
+        !finding_rules(&report).contains(&"dangling-reference".to_string()),
+        "{report:#}"
+    );
+    let estimate = &rel["estimate"];
+    // No index on customer_id: the child sample, corrected for zeros.
+    assert_eq!(estimate["fan_out_method"], "child-sample", "{estimate:#}");
+    let typical = estimate["typical"].as_f64().unwrap();
+    assert!((8.0..=12.0).contains(&typical), "{estimate:#}");
+    let children = yaml_children(&yaml);
+    assert!((8..=12).contains(&children.0), "{yaml}");
+    assert!(yaml.contains("by child-sample"), "{yaml}");
+    assert_read_only(&names);
+}
+
+/// (typical, max) of the first relationship's `children` in a model.
+fn yaml_children(yaml: &str) -> (u64, u64) {
+    let line = yaml
+        .lines()
+        .find(|l| l.trim_start().starts_with("children: {"))
+        .unwrap_or_else(|| panic!("no children: {yaml}"));
+    let figure = |name: &str| -> u64 {
+        line.split(&format!("{name}: "))
+            .nth(1)
+            .and_then(|t| t.split([',', '}']).next())
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in {line}"))
+    };
+    (figure("typical"), figure("max"))
+}
+
+/// A fixture of known truth: 2,000 customers; 20,000 orders whose customers
+/// are Zipf-distributed (weight 1/rank, at least one order each: 10 on
+/// average), `dangling` ‰ of them pointing at no customer, a `coupon` in 3 %
+/// of them, an index on the reference; inserted in random order.
+fn fill_zipf(python: &str, uri: &str, db: &str, dangling: u32) {
+    python_run(
+        python,
+        &format!(
+            "from pymongo import MongoClient\n\
+             import random\n\
+             db = MongoClient('{uri}')['{db}']\n\
+             r = random.Random(7)\n\
+             w = [1.0 / k for k in range(1, 2001)]\n\
+             t = sum(w)\n\
+             counts = [1 + int(x / t * 18000) for x in w]\n\
+             i = 0\n\
+             while sum(counts) < 20000:\n    counts[i % 2000] += 1\n    i += 1\n\
+             refs = [c for c, n in enumerate(counts) for _ in range(n)]\n\
+             r.shuffle(refs)\n\
+             lost = len(refs) * {dangling} // 1000\n\
+             refs = [c + 1000000 if k < lost else c for k, c in enumerate(refs)]\n\
+             coupons = set(r.sample(range(20000), 600))\n\
+             docs = []\n\
+             for k, c in enumerate(refs):\n    d = {{'customer_id': c, 'total': 5}}\n    if k in coupons: d['coupon'] = 'WELCOME'\n    docs.append(d)\n\
+             r.shuffle(docs)\n\
+             db.customers.insert_many([{{'_id': k, 'name': 'c%d' % k}} for k in range(2000)])\n\
+             db.orders.insert_many(docs)\n\
+             db.orders.create_index('customer_id')\n"
+        ),
+    );
+}
+
+/// Issue 46's fixtures at a 5 % sample: the typical fan-out within 20 % of
+/// the truth (children ÷ customers having any), the dangling share 0 % and
+/// 10 ± 3 %, the 3 % field inside its stated interval, every command a read.
+/// Each interval is at 99 %: this test misses about once in a hundred runs
+/// by chance alone, the price of checking real intervals against a
+/// server's real random sample.
+#[test]
+fn issue_46_a_five_percent_sample_estimates_the_collections() {
+    let Some((uri, python)) = server() else {
+        return;
+    };
+    for (dangling, truth) in [(0u32, 10.0), (100, 9.0)] {
+        let db = format!("issue46_zipf{dangling}_{}", std::process::id());
+        fill_zipf(&python, &uri, &db, dangling);
+        let (report, yaml, names, stderr) =
+            scan_recorded(&with_db(&uri, &db), &["--sample-share", "5%"]);
+        assert!(
+            stderr.contains("sampling 1,000 of about 20,000 documents (5.0 %)"),
+            "{stderr}"
+        );
+        let rel = relationship(&report, "customer_id");
+        let e = &rel["estimate"];
+        // customer_id is indexed: 100 sampled customers' orders counted.
+        assert_eq!(e["fan_out_method"], "parent-sample-counts", "{e:#}");
+        let typical = e["typical"].as_f64().unwrap();
+        assert!(
+            (typical - truth).abs() <= truth * 0.2,
+            "{dangling} ‰: typical {typical} vs {truth}: {e:#}"
+        );
+        let d = e["dangling"]["share"].as_f64().unwrap();
+        if dangling == 0 {
+            assert_eq!(d, 0.0, "{e:#}");
+            assert!(!finding_rules(&report).contains(&"dangling-reference".to_string()));
+        } else {
+            assert!((d - 0.10).abs() <= 0.03, "{e:#}");
+            assert!(finding_rules(&report).contains(&"dangling-reference".to_string()));
+        }
+        // p50 of 100 sampled customers holds; p99 cannot be claimed.
+        let percentiles = e["percentiles"].as_array().unwrap();
+        assert!(percentiles.iter().any(|p| p["p"] == 0.5), "{e:#}");
+        assert!(
+            e["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|n| n["kind"] == "percentile-unsupported" && n["p"] == 0.99),
+            "{e:#}"
+        );
+        let orders = report["collections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "orders")
+            .unwrap();
+        let coupon = orders["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == "coupon")
+            .expect("coupon sampled");
+        let interval = &coupon["presence_interval"];
+        let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
+        assert!(low <= 0.03 && 0.03 <= high, "{coupon:#}");
+        assert!(yaml.contains("by parent-sample-counts"), "{yaml}");
+        assert!(names.iter().any(|n| n == "find"), "{names:?}");
+        assert_read_only(&names);
+    }
+}
+
+/// `--sample all` reads each collection whole with `find`, and says how
+/// long it should take before it reads; a bad share is refused.
+#[test]
+fn sample_all_reads_whole_collections_and_a_bad_share_is_refused() {
+    let Some((uri, python)) = server() else {
+        return;
+    };
+    let db = format!("sample_all_{}", std::process::id());
+    python_run(
+        &python,
+        &format!(
+            "from pymongo import MongoClient\n\
+             db = MongoClient('{uri}')['{db}']\n\
+             db.authors.insert_many([{{'_id': i}} for i in range(30)])\n\
+             db.books.insert_many([{{'_id': i, 'author_id': i % 30}} for i in range(300)])\n"
+        ),
+    );
+    let (report, _, names, stderr) = scan_recorded(&with_db(&uri, &db), &["--sample", "all"]);
+    assert!(
+        stderr.contains(&format!("{db}.books: reading all 300 documents, about ")),
+        "{stderr}"
+    );
+    let books = report["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "books")
+        .unwrap();
+    assert_eq!(books["documents"], 300);
+    assert!(books["sampled_from"].is_null());
+    assert_eq!(relationship(&report, "author_id")["fan_out"]["p50"], 10);
+    assert!(names.iter().any(|n| n == "find"), "{names:?}");
+    assert_read_only(&names);
+    let bad = Test::new()
+        .args(["scan", &with_db(&uri, &db), "--sample-share", "150%"])
+        .run()
+        .code(2);
+    assert!(
+        bad.stderr
+            .contains("`150%` is not a share above 0 and at most 100%"),
+        "{}",
+        bad.stderr
+    );
+}

@@ -12,6 +12,7 @@ pub mod model_file;
 pub mod mongo_uri;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+pub mod sampled;
 pub mod sql;
 
 pub use model_file::load as load_model;

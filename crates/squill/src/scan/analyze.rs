@@ -95,6 +95,7 @@ fn types(counts: &[u64; TYPE_SLOTS], examples: &[(u8, IdValue)]) -> Vec<TypeCoun
                     .iter()
                     .find(|(s, _)| usize::from(*s) == slot)
                     .map(|(_, id)| id.to_extended_json()),
+                share_interval: None,
             })
         })
         .collect();
@@ -119,6 +120,7 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
             } else {
                 (n.docs_present as f64 / p.documents as f64 * 10_000.0).round() / 10_000.0
             },
+            presence_interval: None,
             types: types(&n.types, &n.type_examples),
             avg_bytes: if occurrences == 0 {
                 0.0

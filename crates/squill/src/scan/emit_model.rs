@@ -124,17 +124,39 @@ fn relationship(
     // of each parent's: scaled back up (a parent with none in the sample
     // may still have some).
     let up = |n: u64| ((n as f64) * scale).round() as u64;
-    let min = if scale > 1.0 { 0 } else { r.fan_out.min };
-    let typical = up(r.fan_out.p50).max(min);
-    let max = up(r.fan_out.max).max(typical);
-    let children = Cardinality {
-        min,
-        typical,
-        max: Count::Finite(max),
-        growth_per_day: None,
-        // Measured: the fan-out's 95th percentile.
-        p95: Some(up(r.fan_out.p95).clamp(typical, max)),
-        p99: None,
+    let children = match &r.estimate {
+        // Sampled (issue 46): the figures are the collection's already,
+        // estimated by a method the description names.
+        Some(e) => {
+            let typical = (e.typical.round() as u64).max(r.fan_out.min);
+            let max = r.fan_out.max.max(typical);
+            Cardinality {
+                min: r.fan_out.min.min(typical),
+                typical,
+                max: Count::Finite(max),
+                growth_per_day: None,
+                p95: e
+                    .percentiles
+                    .iter()
+                    .find(|p| p.p == 0.95)
+                    .map(|p| p.value.clamp(typical, max)),
+                p99: None,
+            }
+        }
+        None => {
+            let min = if scale > 1.0 { 0 } else { r.fan_out.min };
+            let typical = up(r.fan_out.p50).max(min);
+            let max = up(r.fan_out.max).max(typical);
+            Cardinality {
+                min,
+                typical,
+                max: Count::Finite(max),
+                growth_per_day: None,
+                // Measured: the fan-out's 95th percentile.
+                p95: Some(up(r.fan_out.p95).clamp(typical, max)),
+                p99: None,
+            }
+        }
     };
     let parents = match r.direction {
         Direction::ChildReferenceArray => Cardinality {
@@ -171,16 +193,45 @@ fn relationship(
         attributes: Vec::new(),
         edge: false,
         levels: None,
-        description: Some(format!(
-            "{}.{} matches {}.{} ({}); {:.1} % of the values match",
-            r.from,
-            r.field,
-            r.to,
-            r.key,
-            r.direction.as_str(),
-            r.match_share * 100.0
-        )),
+        description: Some(describe(r)),
     }
+}
+
+/// What the relationship is matched on, and for a sampled one how its
+/// figures were estimated for the collections.
+fn describe(r: &RelationshipReport) -> String {
+    let head = format!(
+        "{}.{} matches {}.{} ({})",
+        r.from,
+        r.field,
+        r.to,
+        r.key,
+        r.direction.as_str()
+    );
+    let Some(e) = &r.estimate else {
+        return format!("{head}; {:.1} % of the values match", r.match_share * 100.0);
+    };
+    let method = serde_json::to_value(e.fan_out_method)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let matched = match e.dangling {
+        Some(d) => format!(
+            "{:.1} % of {} sampled values match documents of the whole collection \
+             (dangling {:.1}–{:.1} %, {:.0} % interval)",
+            r.match_share * 100.0,
+            r.values_checked,
+            d.low * 100.0,
+            d.high * 100.0,
+            e.confidence * 100.0
+        ),
+        None => "the share of values matching is unknown (the server was not asked)".to_string(),
+    };
+    format!(
+        "{head}; {matched}; children per parent estimated for the collection by {method} \
+         ({} parents measured): {} children over {} parents having any",
+        e.parents_measured, e.children, e.parents_with_any
+    )
 }
 
 /// Builds the model of what the scan found. Collections without documents are
@@ -287,8 +338,10 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
                 .map(|c| c.copies.clone())
                 .unwrap_or_default(),
         });
-        // A sample of the children holds that share of each parent's.
+        // A sample of the children holds that share of each parent's
+        // (unless the figures are estimated for the collection already).
         let scale = match r.direction {
+            _ if r.estimate.is_some() => 1.0,
             Direction::ParentReference => measured[child.index()]
                 .sampled_from
                 .map_or(1.0, |n| {

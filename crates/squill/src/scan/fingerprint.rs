@@ -2,7 +2,7 @@
 //! references to keys across collections in bounded memory.
 //!
 //! Every candidate key or reference value (an ObjectId, a string up to
-//! `MAX_STRING_KEY` bytes, an integer) becomes a 64-bit fingerprint of its type
+//! `MAX_STRING_KEY` bytes, an integral number of any type) becomes a 64-bit fingerprint of its type
 //! class and bytes. A `Sample` keeps all fingerprints up to its cap (exact), then
 //! keeps only those below a threshold that halves each time the cap is reached.
 //! Because the decision depends on the value alone, a value is kept everywhere or
@@ -18,7 +18,8 @@ use std::hash::Hasher;
 /// Longer strings are not treated as keys or references.
 pub const MAX_STRING_KEY: usize = 64;
 
-/// Type class tags: integers of any width match each other.
+/// Type class tags: numbers of any type match each other by value, as the
+/// server matches them (an int `_id` 3 is found by a double 3.0).
 const OID: u8 = 1;
 const STR: u8 = 2;
 const INT: u8 = 3;
@@ -36,13 +37,9 @@ pub fn of(value: &Scalar<'_>) -> Option<u64> {
             h.write_u8(STR);
             h.write(s.as_bytes());
         }
-        Scalar::Int32(i) => {
+        Scalar::Int32(_) | Scalar::Int64(_) | Scalar::Double(_) | Scalar::Decimal128(_) => {
             h.write_u8(INT);
-            h.write_i64(i64::from(*i));
-        }
-        Scalar::Int64(i) => {
-            h.write_u8(INT);
-            h.write_i64(*i);
+            h.write_i64(value.integral_value()?);
         }
         _ => return None,
     }
@@ -216,7 +213,11 @@ mod tests {
     fn integers_of_any_width_match_and_types_do_not() {
         assert_eq!(of(&Scalar::Int32(7)), of(&Scalar::Int64(7)));
         assert_ne!(of(&Scalar::Int32(7)), of(&Scalar::String("7".into())));
-        assert_eq!(of(&Scalar::Double(7.0)), None);
+        // Issue 46: a double or decimal reference equals an int key by value.
+        assert_eq!(of(&Scalar::Double(7.0)), of(&Scalar::Int32(7)));
+        let seven = crate::inputs::ejson::decimal::parse("7.0").unwrap();
+        assert_eq!(of(&Scalar::Decimal128(&seven)), of(&Scalar::Int64(7)));
+        assert_eq!(of(&Scalar::Double(7.5)), None);
         assert_eq!(
             of(&Scalar::String(Text::from("x".repeat(65).as_str()))),
             None

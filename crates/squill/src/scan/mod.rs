@@ -26,6 +26,8 @@ pub use report::ScanReport;
 pub mod copies;
 pub mod driver;
 pub mod emit_model;
+pub mod estimate;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod observed;
+pub mod sampled;

@@ -37,7 +37,12 @@ fn value_class(n: &FieldNode) -> Option<&'static str> {
     };
     let oid = count(ElementType::ObjectId);
     let s = count(ElementType::String);
-    let i = count(ElementType::Int32) + count(ElementType::Int64);
+    // Numbers of every type compare by value (issue 46: `customerId: 3.0`
+    // against int `_id`s); only integral ones were fingerprinted.
+    let i = count(ElementType::Int32)
+        + count(ElementType::Int64)
+        + count(ElementType::Double)
+        + count(ElementType::Decimal128);
     let best = oid.max(s).max(i);
     if best == 0 {
         None
@@ -55,8 +60,29 @@ fn singular(s: &str) -> String {
     s.strip_suffix('s').map(str::to_string).unwrap_or(s)
 }
 
+/// The number types a node's values (scalars and array elements) have, in
+/// BSON's order: what a reference and its key are kept as.
+pub(crate) fn number_types(n: &FieldNode) -> Vec<&'static str> {
+    [
+        ElementType::Int32,
+        ElementType::Int64,
+        ElementType::Double,
+        ElementType::Decimal128,
+    ]
+    .into_iter()
+    .filter(|&t| {
+        n.types[type_slot(t)]
+            + n.array
+                .as_ref()
+                .map_or(0, |a| a.element_types[type_slot(t)])
+            > 0
+    })
+    .map(ElementType::name)
+    .collect()
+}
+
 /// Whether a string or integer field's name makes it a plausible reference.
-fn name_says_reference(field: &str, target: &str, key: &str) -> bool {
+pub(crate) fn name_says_reference(field: &str, target: &str, key: &str) -> bool {
     let f = field.to_ascii_lowercase();
     let leaf = f.rsplit('.').next().unwrap_or(&f);
     leaf.ends_with("id")
@@ -188,6 +214,8 @@ pub fn infer(
                     to,
                     key: key.name.to_string(),
                     value_type: class,
+                    reference_number_types: number_types(node),
+                    key_number_types: number_types(&tp.nodes[key.node as usize]),
                     direction,
                     parent,
                     child,
@@ -198,6 +226,7 @@ pub fn infer(
                     sample_rate: rate,
                     fan_out: dist,
                     max_parents_per_child: max_parents,
+                    estimate: None,
                     class: settings.cardinality.classify(kind, &card),
                     kind,
                 });

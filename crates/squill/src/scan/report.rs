@@ -121,6 +121,10 @@ pub struct FieldReport {
     pub documents: u64,
     /// `documents` over the collection's documents.
     pub presence: f64,
+    /// For a sampled collection: the interval the collection's share is in
+    /// (Wilson, `estimate::CONFIDENCE`); absent when the collection was read whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub presence_interval: Option<[f64; 2]>,
     pub types: Vec<TypeCount>,
     /// Mean encoded size of a value (arrays and documents: their whole size).
     pub avg_bytes: f64,
@@ -137,6 +141,10 @@ pub struct TypeCount {
     pub count: u64,
     /// The `_id` of the first document seen with a value of this type.
     pub example_id: Option<String>,
+    /// For a sampled collection: the interval of this type's share of the
+    /// field's values (Wilson, `estimate::CONFIDENCE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_interval: Option<[f64; 2]>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -189,6 +197,12 @@ pub struct RelationshipReport {
     pub to: CollectionRef,
     pub key: String,
     pub value_type: &'static str,
+    /// The number types the references are kept as (`int`, `long`,
+    /// `double`, `decimal`; empty for ObjectIds and strings): the server
+    /// matches them by value, a `$jsonSchema` by type.
+    pub reference_number_types: Vec<&'static str>,
+    /// The number types of the key they match.
+    pub key_number_types: Vec<&'static str>,
     pub direction: Direction,
     pub parent: CollectionRef,
     pub child: CollectionRef,
@@ -203,6 +217,10 @@ pub struct RelationshipReport {
     pub fan_out: Distribution,
     /// Most parents sharing one child (1 unless shared).
     pub max_parents_per_child: u64,
+    /// When either collection was sampled (`scan mongodb://…`): how each
+    /// figure was estimated for the collections whole, with its interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<super::estimate::RelationshipEstimate>,
     pub kind: RelationshipKind,
     pub class: CardinalityClass,
 }

@@ -7,6 +7,8 @@
 //! and reports the byte offset of the first problem.
 
 mod extjson;
+mod number;
+pub use number::{integral_decimal, integral_double};
 mod walk;
 
 pub use extjson::{scalar_to_canonical_extjson, to_canonical_extjson};

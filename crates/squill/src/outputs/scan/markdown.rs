@@ -74,9 +74,10 @@ pub fn markdown(report: &ScanReport) -> String {
             });
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} | {} |",
+                "| `{}` | {}{} | {} | {} |",
                 cell(&f.path),
                 percent(f.presence),
+                super::estimate::interval(f.presence_interval),
                 cell(&types_text(&f.types)),
                 arr
             );
@@ -104,6 +105,14 @@ pub fn markdown(report: &ScanReport) -> String {
                 r.fan_out.max,
                 percent(r.match_share)
             );
+        }
+        // Sampled relationships: how each figure holds for the collections.
+        for r in &report.relationships {
+            let Some(e) = &r.estimate else { continue };
+            let _ = writeln!(out, "\n`{}.{}`, estimated:\n", r.from, r.field);
+            for line in super::estimate::lines(e) {
+                let _ = writeln!(out, "- {line}");
+            }
         }
     }
     let _ = writeln!(out, "\n## Findings ({})\n", report.findings.len());

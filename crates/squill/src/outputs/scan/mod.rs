@@ -2,6 +2,7 @@
 //! terminal), Markdown (for pull requests and wikis), JSON (stable, documented
 //! in docs/scan-json.md) and SARIF 2.1.0 (for code-scanning dashboards).
 
+mod estimate;
 mod json;
 mod markdown;
 pub(crate) mod sarif;

@@ -48,6 +48,9 @@ pub fn text(report: &ScanReport) -> String {
                     String::new()
                 }
             );
+            for line in r.estimate.iter().flat_map(super::estimate::lines) {
+                let _ = writeln!(out, "    {line}");
+            }
         }
     }
     let _ = writeln!(out, "\nfindings: {}", report.findings.len());
@@ -162,8 +165,9 @@ fn collection(out: &mut String, c: &CollectionReport) {
             f.path.rsplit('.').next().unwrap_or(&f.path)
         );
         let mut line = format!(
-            "    {name:<width$}  {:>6}  {}",
+            "    {name:<width$}  {:>6}{}  {}",
             percent(f.presence),
+            super::estimate::interval(f.presence_interval),
             types_text(&f.types)
         );
         if let Some(a) = &f.array {

@@ -21,7 +21,10 @@ with their parent in one transaction, or embed what is owned by one parent.";
 pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
     let limit = a.settings.scan.dangling_reference;
     for r in a.relationships {
-        if r.dangling_share <= limit.max.value {
+        // A sampled relationship the server could not check: its share is
+        // unknown, and a sample's own mismatch is no evidence (issue 46).
+        let estimated = r.estimate.as_ref().map(|e| e.dangling);
+        if r.dangling_share <= limit.max.value || estimated == Some(None) {
             continue;
         }
         let Some(c) = a.collection(&r.from) else {
@@ -41,7 +44,7 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
                 r.values_checked
             ),
             location(c, Some(&r.field), None),
-            vec![
+            [
                 Evidence::new("values_checked", r.values_checked),
                 Evidence::new("values_dangling", dangling),
                 Evidence::new("dangling_share", r.dangling_share),
@@ -49,7 +52,12 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
                 Evidence::new("target", format!("{}.{}", r.to, r.key)),
                 Evidence::new("limit", limit.max.value),
                 Evidence::new("limit_source", limit.max.source),
-            ],
+            ]
+            .into_iter()
+            .chain(estimated.flatten().map(|d| {
+                Evidence::new("dangling_interval_99", vec![d.low, d.high])
+            }))
+            .collect(),
             HELP,
         ));
     }
@@ -80,6 +88,29 @@ mod tests {
             "{}",
             f[0].message
         );
+    }
+
+    /// Issue 46: a sampled relationship whose references could not be looked
+    /// up keeps the sample's mismatch in `dangling_share`; it is not reported.
+    #[test]
+    fn quiet_when_a_sampled_share_is_unknown() {
+        use crate::scan::estimate::{FanOutMethod, MatchMethod, RelationshipEstimate};
+        let mut r = crate::scan::testing::scan(input(2), &Default::default());
+        r.relationships[0].estimate = Some(RelationshipEstimate {
+            confidence: 0.99,
+            match_method: MatchMethod::Unknown,
+            dangling: None,
+            fan_out_method: FanOutMethod::ChildSample,
+            children: 0,
+            parents_with_any: 0,
+            typical: 1.0,
+            parents_measured: 0,
+            percentiles: Vec::new(),
+            largest_seen: 1,
+            notes: Vec::new(),
+        });
+        crate::rules::data::apply(&mut r, &Default::default());
+        assert!(fired(&r, "dangling-reference").is_empty());
     }
 
     #[test]

@@ -662,10 +662,27 @@ impl Visitor for DocVisitor<'_> {
             });
         }
         let node = self.value(key, type_slot(value.element_type()), value_bytes);
+        // Doubles and decimals are mostly measures (prices, scores): only a
+        // field named like an id is fingerprinted, so they do not use up the
+        // cap on reference fields before the real references are seen.
+        if matches!(value, Scalar::Double(_) | Scalar::Decimal128(_))
+            && !(node != UNTRACKED && named_like_an_id(&self.p.nodes[node as usize].name))
+        {
+            return;
+        }
         if let Some(fp) = fingerprint::of(&value) {
             self.reference(node, fp, top_level_id);
         }
     }
+}
+
+/// `_id`, `customerId`, `author_ids`: a name that ends in `id` or `ids`.
+pub(super) fn named_like_an_id(name: &str) -> bool {
+    let n = name.as_bytes();
+    let ends = |suffix: &[u8]| {
+        n.len() >= suffix.len() && n[n.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    ends(b"id") || ends(b"ids")
 }
 
 #[cfg(test)]

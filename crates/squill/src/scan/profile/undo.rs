@@ -157,6 +157,12 @@ impl Visitor for Undo<'_> {
     fn scalar(&mut self, key: &str, value: Scalar<'_>, value_bytes: u32, depth: u32) {
         let node = self.value(key, type_slot(value.element_type()), value_bytes);
         let _ = depth;
+        // The same choice as the profile's visitor made when it pushed.
+        if matches!(value, Scalar::Double(_) | Scalar::Decimal128(_))
+            && !(node != UNTRACKED && super::named_like_an_id(&self.p.nodes[node as usize].name))
+        {
+            return;
+        }
         if let Some(fp) = fingerprint::of(&value) {
             self.reference(node, fp);
         }
