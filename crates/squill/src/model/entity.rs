@@ -2,10 +2,7 @@
 
 use serde::Serialize;
 
-super::index_type!(
-    /// Index of an entity in `Model::entities`.
-    EntityId
-);
+pub use super::ids::EntityId;
 
 /// A kind of thing the application stores (a person, a product, a log message).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,7 +29,7 @@ pub struct Entity {
 #[serde(rename_all = "snake_case")]
 pub enum KeyPart {
     Field(String),
-    Parent(super::RelationshipId),
+    Parent(super::ids::RelationshipId),
 }
 
 impl Entity {
@@ -86,6 +83,25 @@ pub enum FieldType {
 }
 
 impl FieldType {
+    /// The type a model declares for a BSON type as a scan names it
+    /// (`"objectId"`, `"timestamp"` …); `None` for the types a model has
+    /// no word for (arrays are built from their items).
+    pub fn from_scanned_type(ty: &str) -> Option<FieldType> {
+        Some(match ty {
+            "string" | "symbol" => FieldType::String,
+            "int" => FieldType::Int,
+            "long" => FieldType::Long,
+            "double" => FieldType::Double,
+            "decimal" => FieldType::Decimal,
+            "bool" => FieldType::Bool,
+            "date" | "timestamp" => FieldType::Date,
+            "objectId" => FieldType::ObjectId,
+            "binData" => FieldType::Binary,
+            "object" => FieldType::Object,
+            _ => return None,
+        })
+    }
+
     /// Bytes of the BSON value (without the element's type byte and name), using
     /// `avg_size` for variable-length values. Arrays use `avg_size` as an element
     /// count and assume short index keys.

@@ -9,6 +9,7 @@
 mod archive;
 mod cardinality;
 mod entity;
+mod ids;
 mod junction;
 mod relationship;
 #[doc(hidden)]

@@ -1,13 +1,11 @@
 //! Relationships between entities, with the facts the seeds decide on:
 //! cardinality, whether the child stands alone, whether it is shared.
 
-use super::{Cardinality, EntityId};
+use super::Cardinality;
+use super::ids::EntityId;
 use serde::Serialize;
 
-super::index_type!(
-    /// Index of a relationship in `Model::relationships`.
-    RelationshipId
-);
+pub use super::ids::RelationshipId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -123,7 +121,7 @@ pub struct Relationship {
     /// Fields of the link itself in a many-to-many (a member's role, the day
     /// they joined): they belong to neither side, and travel with the
     /// reference wherever the layout keeps it.
-    pub attributes: Vec<super::Field>,
+    pub attributes: Vec<super::entity::Field>,
     /// The child is the link entity of an edge collection (`as_junction`):
     /// it keeps documents of its own, one per link, whatever else is copied
     /// into them.
@@ -143,7 +141,7 @@ impl Relationship {
     }
 
     /// The attribute of the link named `name`, if any.
-    pub fn attribute(&self, name: &str) -> Option<&super::Field> {
+    pub fn attribute(&self, name: &str) -> Option<&super::entity::Field> {
         self.attributes.iter().find(|f| f.name == name)
     }
 }

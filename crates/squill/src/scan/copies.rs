@@ -8,7 +8,7 @@
 //! emitted model says which fields were taken for copies.
 
 use super::report::CollectionReport;
-use crate::model::Entity;
+use crate::model::{Entity, FieldType};
 
 /// What a holder keeps beside a reference.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,7 +36,7 @@ pub fn find(
     let same = |name: &str, ty: &str| {
         !not_fields.contains(&name)
             && other.fields.iter().any(|f| {
-                f.name == name && super::emit_model::base_type(ty).is_some_and(|t| t == f.ty)
+                f.name == name && FieldType::from_scanned_type(ty).is_some_and(|t| t == f.ty)
             })
     };
     let top = |f: &super::report::FieldReport| f.types.first().map_or("", |t| t.ty);

@@ -29,41 +29,25 @@ fn ident(s: &str) -> String {
     out
 }
 
-pub(super) fn base_type(ty: &str) -> Option<FieldType> {
-    Some(match ty {
-        "string" | "symbol" => FieldType::String,
-        "int" => FieldType::Int,
-        "long" => FieldType::Long,
-        "double" => FieldType::Double,
-        "decimal" => FieldType::Decimal,
-        "bool" => FieldType::Bool,
-        "date" | "timestamp" => FieldType::Date,
-        "objectId" => FieldType::ObjectId,
-        "binData" => FieldType::Binary,
-        "object" => FieldType::Object,
-        _ => return None,
-    })
-}
-
 /// The field's most frequent type that a model can declare, and its size.
 fn field(f: &FieldReport) -> Option<Field> {
     let top = f
         .types
         .iter()
-        .find(|t| t.ty == "array" || base_type(t.ty).is_some())?;
+        .find(|t| t.ty == "array" || FieldType::from_scanned_type(t.ty).is_some())?;
     let (ty, avg_size) = if top.ty == "array" {
         let arr = f.array.as_ref()?;
         let item = arr
             .element_types
             .iter()
-            .find_map(|t| base_type(t.ty))
+            .find_map(|t| FieldType::from_scanned_type(t.ty))
             .unwrap_or(FieldType::Object);
         (
             FieldType::Array(Box::new(item)),
             Some(arr.lengths.mean.round() as u32),
         )
     } else {
-        let ty = base_type(top.ty)?;
+        let ty = FieldType::from_scanned_type(top.ty)?;
         let size = match ty {
             // The value's encoded size less the int32 length and the NUL/subtype.
             FieldType::String | FieldType::Binary => {
