@@ -315,7 +315,7 @@ not a log line
             "findings",
             "rules",
             "unread",
-            "ns-shop-orders",
+            "ns-shop.orders",
             "shape-S1",
         ] {
             assert_eq!(html.matches(&format!("id=\"{id}\"")).count(), 1, "{id}");
