@@ -1,7 +1,7 @@
 //! The Markdown report: one table of shapes per namespace, hottest first,
 //! then findings, suggested indexes and unreadable lines.
 
-use super::{duration, index, latency, per_hour, plans, reason, selectivity};
+use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
 use crate::inputs::mongolog::WorkloadReport;
 use crate::outputs::markdown_escape as md;
 use crate::outputs::scan::location_text;
@@ -64,6 +64,13 @@ pub fn markdown(report: &WorkloadReport) -> String {
                 cell(&plans(s)),
                 cell(&selectivity(s).unwrap_or_default()),
             );
+        }
+        let notes = namespace_notes(ns);
+        if !notes.is_empty() {
+            out.push('\n');
+        }
+        for note in notes {
+            let _ = writeln!(out, "{}.", cell(&note));
         }
     }
     let _ = writeln!(out, "\n## Findings\n");

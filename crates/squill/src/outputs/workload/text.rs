@@ -1,7 +1,9 @@
 //! The text report: totals and span, then per namespace its shapes, hottest
 //! first, then findings, suggested indexes and the lines that could not be read.
 
-use super::{duration, errors, index, latency, per_hour, plans, reason, selectivity};
+use super::{
+    duration, errors, index, latency, namespace_notes, per_hour, plans, reason, selectivity,
+};
 use crate::inputs::mongolog::WorkloadReport;
 use crate::outputs::scan::{evidence_value, location_text};
 use crate::words::{self, visible as v};
@@ -51,6 +53,9 @@ pub fn text(report: &WorkloadReport) -> String {
             words::count(ns.operations as f64, "operation"),
             duration(ns.total_ms)
         );
+        for note in namespace_notes(ns) {
+            let _ = writeln!(out, "  {}", v(&note));
+        }
         for s in &ns.shapes {
             let _ = writeln!(out, "  {:<4} {}", s.id, v(&s.text));
             let mut line = format!(
