@@ -2,6 +2,16 @@
 //! the outcome to an exit code (0 ok, 1 findings at or above the failure level,
 //! 2 error; a closed stdout pipe exits 0).
 
+/// `eprintln!` for messages that hold names from data (a collection, a file,
+/// a table): the message goes through `squill::words::visible_lines`, so a
+/// name's ESC sequence or carriage return is shown, not obeyed, by the
+/// terminal. Every message of the commands is written with it.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", squill::words::visible_lines(&format!($($arg)*)))
+    };
+}
+
 mod cli;
 mod commands;
 

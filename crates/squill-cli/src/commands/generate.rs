@@ -318,7 +318,7 @@ fn preflight(
     let free = free
         .map(|b| format!(", {} free", squill::words::bytes(b as f64)))
         .unwrap_or_default();
-    eprintln!(
+    say!(
         "squill generate: about {} documents, {} to write into {}{free}",
         squill::words::int(estimate.documents()),
         squill::words::bytes(estimate.bytes() as f64),

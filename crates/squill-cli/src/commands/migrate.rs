@@ -79,11 +79,11 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         ..MigrateOptions::default()
     };
     let summary = match migrate::run(&args.url, &model, &design, &options, &mut |step| {
-        eprintln!("squill migrate: {step}");
+        say!("squill migrate: {step}");
     }) {
         Ok(s) => s,
         Err(MigrateError::Interrupted) => {
-            eprintln!(
+            say!(
                 "squill migrate: interrupted after a checkpoint; run the same command again to resume"
             );
             return Ok(ExitCode::from(2));

@@ -80,14 +80,18 @@ pub fn report_error(err: &anyhow::Error) {
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
         };
         if handler.render_report(&mut text, diag.0.as_ref()).is_ok() {
+            // The snippet quotes the input, names and all: only the
+            // handler's own colors pass.
+            let text = squill::words::visible_styled(&text);
             let _ = std::io::stderr().lock().write_all(text.as_bytes());
             return;
         }
     }
     let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(stderr, "error: {err}");
+    let visible = |t: String| squill::words::visible_lines(&t).into_owned();
+    let _ = writeln!(stderr, "error: {}", visible(err.to_string()));
     for cause in err.chain().skip(1) {
-        let _ = writeln!(stderr, "  caused by: {cause}");
+        let _ = writeln!(stderr, "  caused by: {}", visible(cause.to_string()));
     }
 }
 

@@ -161,10 +161,10 @@ fn live(
         commands: commands.clone(),
     };
     let name = squill::inputs::mongo_uri::without_credentials(uri);
-    eprintln!("squill scan: sampling {name}");
+    say!("squill scan: sampling {name}");
     let (inputs, sampled) = open(uri, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
     for s in &sampled {
-        eprintln!(
+        say!(
             "squill scan: {}.{}: sampling {} of about {} documents",
             s.database,
             s.collection,
@@ -224,7 +224,7 @@ fn observed_model(
     }
     let (model, text, unmapped) = squill::scan::observed::operations(report, model, &workload);
     let shapes = workload.totals.shapes;
-    eprintln!(
+    say!(
         "squill scan: {} of {} query shapes in the logs became operations of the model",
         model.workload.operations.len(),
         shapes
@@ -251,7 +251,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     if let (Some(asked), Some(n)) = (args.threads, threads)
         && asked > n
     {
-        eprintln!("note: --threads {asked} capped at {n}, the cores this machine has");
+        say!("note: --threads {asked} capped at {n}, the cores this machine has");
     }
     if let Some(n) = threads {
         // Fails only if a pool exists already, which it cannot here.

@@ -11,6 +11,7 @@ mod migrate;
 mod migrate_patterns;
 mod migration;
 mod model_file;
+mod names_in_outputs;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod readers;
