@@ -135,5 +135,5 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
             "  load with: mongoimport --mode=upsert --db DB --collection NAME --file increments/NNNN/NAME.json (rows deleted in PostgreSQL are not seen: run a full migration into a new directory for those)\n",
         );
     }
-    super::write_stdout(&text)
+    super::write_summary(&text)
 }

@@ -58,6 +58,13 @@ pub fn write_report(output: Option<&std::path::Path>, text: &str) -> Result<()> 
     }
 }
 
+/// Writes a command's own summary (check, generate, migrate) to standard
+/// output: text for a terminal that names entities, collections and files,
+/// so their control characters are escaped (`squill::words::visible_lines`).
+pub fn write_summary(text: &str) -> Result<ExitCode> {
+    write_stdout(&squill::words::visible_lines(text))
+}
+
 pub fn write_stdout(text: &str) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

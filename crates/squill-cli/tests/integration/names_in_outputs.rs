@@ -72,8 +72,11 @@ fn inputs(dir: &Path) {
     std::fs::write(dir.join("hostile.yaml"), MODEL).unwrap();
     let data = dir.join("data");
     std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(data.join("c<img src=x onerror=alert(1)>\x1b]0;t\x07 #1.json"), DOCUMENTS)
-        .unwrap();
+    std::fs::write(
+        data.join("c<img src=x onerror=alert(1)>\x1b]0;t\x07 #1.json"),
+        DOCUMENTS,
+    )
+    .unwrap();
     for name in ["order items.json", "order-items.json", "order_items.json"] {
         std::fs::write(data.join(name), "{\"_id\":1,\"a\":1}\n").unwrap();
     }
@@ -95,9 +98,21 @@ fn inputs(dir: &Path) {
 fn reports(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let forms: [(&str, &[&str], &[&str]); 3] = [
-        ("advise", &["hostile.yaml"], &["text", "markdown", "json", "html"]),
-        ("scan", &["data"], &["text", "markdown", "json", "sarif", "html"]),
-        ("workload", &["my log #1?.log"], &["text", "markdown", "json", "sarif", "html"]),
+        (
+            "advise",
+            &["hostile.yaml"],
+            &["text", "markdown", "json", "html"],
+        ),
+        (
+            "scan",
+            &["data"],
+            &["text", "markdown", "json", "sarif", "html"],
+        ),
+        (
+            "workload",
+            &["my log #1?.log"],
+            &["text", "markdown", "json", "sarif", "html"],
+        ),
     ];
     for (command, args, formats) in forms {
         for format in formats {
@@ -106,7 +121,12 @@ fn reports(dir: &Path) -> BTreeMap<String, String> {
                 .args([command, "--format", format])
                 .args(args.iter().copied())
                 .run();
-            assert!(run.code <= 1, "{command} {format}: {}\n{}", run.code, run.stderr);
+            assert!(
+                run.code <= 1,
+                "{command} {format}: {}\n{}",
+                run.code,
+                run.stderr
+            );
             assert!(!run.stdout.is_empty(), "{command} {format}");
             assert_inert_for_a_terminal(&format!("{command} {format} (stderr)"), &run.stderr);
             out.insert(format!("{command} {format}"), run.stdout);
@@ -119,7 +139,10 @@ fn reports(dir: &Path) -> BTreeMap<String, String> {
 /// no line that a name's line feed began.
 #[track_caller]
 fn assert_inert_for_a_terminal(what: &str, text: &str) {
-    if let Some(c) = text.chars().find(|&c| c != '\n' && squill::words::is_hidden(c)) {
+    if let Some(c) = text
+        .chars()
+        .find(|&c| c != '\n' && squill::words::is_hidden(c))
+    {
         panic!("{what}: raw {c:?} in\n{text}");
     }
     if let Some(line) = text.lines().find(|l| l.starts_with("INJECTED")) {
@@ -236,13 +259,24 @@ fn names_that_differ_by_punctuation_keep_ids_and_boxes_of_their_own() {
     for what in ["advise html", "scan html", "workload html"] {
         let html = &reports[what];
         let mut seen = std::collections::BTreeSet::new();
-        for id in html.split(" id=\"").skip(1).filter_map(|s| s.split('"').next()) {
+        for id in html
+            .split(" id=\"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+        {
             assert!(seen.insert(id), "{what}: id {id:?} twice");
         }
-        for href in html.split("href=\"#").skip(1).filter_map(|s| s.split('"').next()) {
+        for href in html
+            .split("href=\"#")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+        {
             assert!(seen.contains(href), "{what}: a link to #{href}, no such id");
         }
-        assert!(!html.contains("<script") && !html.contains("<img"), "{what}");
+        assert!(
+            !html.contains("<script") && !html.contains("<img"),
+            "{what}"
+        );
     }
     let markdown = &reports["advise markdown"];
     let diagram = markdown
@@ -260,5 +294,23 @@ fn names_that_differ_by_punctuation_keep_ids_and_boxes_of_their_own() {
     assert!(collections >= 4, "{design}");
     assert_eq!(boxes.len(), collections, "{diagram}");
     assert_eq!(distinct.len(), boxes.len(), "{diagram}");
-    assert!(markdown.contains("drawn under names of their own"), "{markdown}");
+    assert!(
+        markdown.contains("drawn under names of their own"),
+        "{markdown}"
+    );
+}
+
+/// `check`'s summary names every entity, relationship and mix.
+#[test]
+fn command_summaries_show_names_and_obey_none() {
+    let dir = TempDir::new("names-check");
+    inputs(dir.path());
+    let run = Test::new()
+        .current_dir(dir.path())
+        .args(["check", "hostile.yaml"])
+        .run()
+        .success();
+    assert_inert_for_a_terminal("check", &run.stdout);
+    assert_inert_for_a_terminal("check (stderr)", &run.stderr);
+    assert!(run.stdout.contains("rel\\nINJECTED line"), "{}", run.stdout);
 }
