@@ -3,12 +3,13 @@
 //! 2 error; a closed stdout pipe exits 0).
 
 /// `eprintln!` for messages that hold names from data (a collection, a file,
-/// a table): the message goes through `squill::words::visible_lines`, so a
-/// name's ESC sequence or carriage return is shown, not obeyed, by the
-/// terminal. Every message of the commands is written with it.
+/// a table): each message is one line, and goes through
+/// `squill::words::visible`, so a name's ESC sequence, carriage return or
+/// line feed is shown, not obeyed, by the terminal. Every message of the
+/// commands is written with it.
 macro_rules! say {
     ($($arg:tt)*) => {
-        eprintln!("{}", squill::words::visible_lines(&format!($($arg)*)))
+        eprintln!("{}", squill::words::visible(&format!($($arg)*)))
     };
 }
 

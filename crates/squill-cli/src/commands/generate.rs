@@ -190,8 +190,8 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         let _ = writeln!(
             text,
             "  {:<22} {}",
-            squill::words::visible(&a.file),
-            squill::words::visible(&a.title)
+            squill::words::visible(a.file),
+            squill::words::visible(a.title)
         );
     }
     if let Some(data_options) = data_options {

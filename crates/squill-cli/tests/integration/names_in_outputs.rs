@@ -23,6 +23,7 @@ entities:
     fields:
       name: string(24)
       "sn`n\e[2J": {type: string(11), distinct: 1000000}
+      "bidi\u202Efield\u0085": string(3)
   "add\rress\u202Eevil":
     count: 2000000
     fields:

@@ -111,6 +111,8 @@ fn collection(out: &mut String, c: &Collection) {
     let _ = writeln!(out, "| size, max cardinality | {max} |");
     let _ = writeln!(out, "| nesting depth | {} |\n", c.size.nesting_depth);
     let pretty = describe::pretty_json(&describe::abridge(&c.example));
+    // JSON escapes C0 controls in field names, not C1 or bidi ones.
+    let pretty = words::visible_lines(&pretty);
     let _ = writeln!(out, "Example document:\n\n```json\n{pretty}\n```\n");
     if c.indexes.is_empty() {
         out.push_str("Indexes: only the implicit `_id_`.\n\n");
