@@ -5,6 +5,7 @@ use crate::cli::Global;
 use anyhow::Result;
 use squill::model::{Model, RelationshipKind};
 use squill::settings::Settings;
+use squill::words::visible as v;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,7 +25,7 @@ pub fn run(global: &Global, args: CheckArgs) -> Result<ExitCode> {
     } else {
         args.model.display().to_string()
     };
-    super::write_stdout(&summary(&model, &name, &settings))
+    super::write_summary(&summary(&model, &name, &settings))
 }
 
 /// Thousands separators for counts.
@@ -54,7 +55,7 @@ fn rate(r: f64) -> String {
 
 fn summary(model: &Model, path: &str, settings: &Settings) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{path}: model `{}` is valid", model.name);
+    let _ = writeln!(out, "{}: model `{}` is valid", v(path), v(&model.name));
     let name_width = |names: &mut dyn Iterator<Item = usize>| names.max().unwrap_or(0);
 
     let _ = writeln!(out, "\nentities ({}):", model.entities.len());
@@ -63,7 +64,7 @@ fn summary(model: &Model, path: &str, settings: &Settings) -> String {
         let _ = writeln!(
             out,
             "  {:<w$}  {:>13} documents  {} field{}",
-            e.name,
+            v(&e.name),
             grouped(e.count),
             e.fields.len(),
             if e.fields.len() == 1 { "" } else { "s" }
@@ -84,7 +85,7 @@ fn summary(model: &Model, path: &str, settings: &Settings) -> String {
         }
         if !r.attributes.is_empty() {
             let names: Vec<&str> = r.attributes.iter().map(|a| a.name.as_str()).collect();
-            notes.push(format!("attributes {}", names.join(", ")));
+            notes.push(format!("attributes {}", v(&names.join(", "))));
         }
         if r.shared {
             notes.push("shared".into());
@@ -92,9 +93,9 @@ fn summary(model: &Model, path: &str, settings: &Settings) -> String {
         let _ = writeln!(
             out,
             "  {:<w$}  {} -> {}  {kind}  children {}/{}/{}  parents {}/{}/{}{}",
-            r.name,
-            model.entity(r.parent).name,
-            model.entity(r.child).name,
+            v(&r.name),
+            v(&model.entity(r.parent).name),
+            v(&model.entity(r.child).name),
             r.children.min,
             r.children.typical,
             r.children.max,
@@ -133,7 +134,7 @@ fn summary(model: &Model, path: &str, settings: &Settings) -> String {
         let _ = writeln!(
             out,
             "  {:<w$}  {} operation{}  reads {}/s  writes {}/s",
-            mix.name,
+            v(&mix.name),
             active.len(),
             if active.len() == 1 { "" } else { "s" },
             rate(reads),
@@ -148,7 +149,7 @@ fn summary(model: &Model, path: &str, settings: &Settings) -> String {
                 .iter()
                 .map(|o| model.operation(*o).name.as_str())
                 .collect();
-            let _ = writeln!(out, "  {}: {}", g.name, ops.join(", "));
+            let _ = writeln!(out, "  {}: {}", v(&g.name), v(&ops.join(", ")));
         }
     }
     out

@@ -184,13 +184,18 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let mut text = format!(
         "squill generate: model `{}`, mix `{}`: {} files in {}\n",
-        design.model,
-        design.mix,
+        squill::words::visible(&design.model),
+        squill::words::visible(&design.mix),
         written.len() + usize::from(data_options.is_some()),
         out.display()
     );
     for a in &artifacts {
-        let _ = writeln!(text, "  {:<22} {}", a.file, a.title);
+        let _ = writeln!(
+            text,
+            "  {:<22} {}",
+            squill::words::visible(a.file),
+            squill::words::visible(a.title)
+        );
     }
     if let Some(data_options) = data_options {
         let started = std::time::Instant::now();
@@ -204,7 +209,7 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
             .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
         data_report(&mut text, &summary, started.elapsed());
     }
-    super::write_stdout(&text)
+    super::write_summary(&text)
 }
 
 /// `--migration`: advises the model twice (today's design and the
@@ -267,7 +272,7 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
         "  {}; the old collections and fields stay until the script runs with DROP_OLD = true",
         squill::words::count(migration.steps as f64, "step")
     );
-    super::write_stdout(&text)
+    super::write_summary(&text)
 }
 
 /// Refuses to write any of `planned` that is the model or the settings
@@ -322,7 +327,7 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         args.out.display()
     );
     data_report(&mut text, &summary, started.elapsed());
-    super::write_stdout(&text)
+    super::write_summary(&text)
 }
 
 /// Refuses what cannot be written (files that exist, more than the free
@@ -338,7 +343,7 @@ fn preflight(
     let free = free
         .map(|b| format!(", {} free", squill::words::bytes(b as f64)))
         .unwrap_or_default();
-    eprintln!(
+    say!(
         "squill generate: about {} documents, {} to write into {}{free}",
         squill::words::int(estimate.documents()),
         squill::words::bytes(estimate.bytes() as f64),

@@ -92,7 +92,7 @@ pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
     };
     let import = sql::import(&file, &text, dialect);
     for note in &import.notes {
-        eprintln!(
+        say!(
             "{}",
             sql::map::located(
                 &file,
@@ -115,7 +115,7 @@ pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
             }
         );
     }
-    eprintln!(
+    say!(
         "{file}: read as {}: {} entities, {} relationships ({} inferred from column names); counts, fan-out and the workload are assumptions to replace",
         dialect.name(),
         import.tables,

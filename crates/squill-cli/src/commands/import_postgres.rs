@@ -137,23 +137,23 @@ pub fn run(_global: &Global, args: PostgresArgs) -> Result<ExitCode> {
     };
     let started = std::time::Instant::now();
     let live = postgres::import(&args.url, &options, &mut |step| {
-        eprintln!("squill import: {step}");
+        say!("squill import: {step}");
     })?;
     for note in &live.notes {
-        eprintln!("{}: note: {note}", live.source);
+        say!("{}: note: {note}", live.source);
     }
     for (text, why) in live.skipped.iter().take(20) {
-        eprintln!("{}: statement not mapped ({why}): {text}", live.source);
+        say!("{}: statement not mapped ({why}): {text}", live.source);
     }
     if live.skipped.len() > 20 {
-        eprintln!(
+        say!(
             "{}: … and {} more statements not mapped",
             live.source,
             live.skipped.len() - 20
         );
     }
     let i = &live.import;
-    eprintln!(
+    say!(
         "{}: {} entities, {} relationships ({} inferred and confirmed), measured; {}; {:.1} s",
         live.source,
         i.tables,

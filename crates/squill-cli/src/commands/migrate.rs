@@ -108,11 +108,11 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         ..MigrateOptions::default()
     };
     let summary = match migrate::run(&args.url, &model, &design, &options, &mut |step| {
-        eprintln!("squill migrate: {step}");
+        say!("squill migrate: {step}");
     }) {
         Ok(s) => s,
         Err(MigrateError::Interrupted) => {
-            eprintln!(
+            say!(
                 "squill migrate: interrupted after a checkpoint; run the same command again to resume"
             );
             return Ok(ExitCode::from(2));
@@ -164,5 +164,5 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
             "  load with: mongoimport --mode=upsert --db DB --collection NAME --file increments/NNNN/NAME.json (rows deleted in PostgreSQL are not seen: run a full migration into a new directory for those)\n",
         );
     }
-    super::write_stdout(&text)
+    super::write_summary(&text)
 }

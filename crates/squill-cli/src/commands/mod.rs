@@ -62,6 +62,13 @@ pub fn write_report(
     }
 }
 
+/// Writes a command's own summary (check, generate, migrate) to standard
+/// output: text for a terminal that names entities, collections and files,
+/// so their control characters are escaped (`squill::words::visible_lines`).
+pub fn write_summary(text: &str) -> Result<ExitCode> {
+    write_stdout(&squill::words::visible_lines(text))
+}
+
 pub fn write_stdout(text: &str) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
@@ -84,14 +91,18 @@ pub fn report_error(err: &anyhow::Error) {
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
         };
         if handler.render_report(&mut text, diag.0.as_ref()).is_ok() {
+            // The snippet quotes the input, names and all: only the
+            // handler's own colors pass.
+            let text = squill::words::visible_styled(&text);
             let _ = std::io::stderr().lock().write_all(text.as_bytes());
             return;
         }
     }
     let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(stderr, "error: {err}");
+    let visible = |t: String| squill::words::visible_lines(&t).into_owned();
+    let _ = writeln!(stderr, "error: {}", visible(err.to_string()));
     for cause in err.chain().skip(1) {
-        let _ = writeln!(stderr, "  caused by: {cause}");
+        let _ = writeln!(stderr, "  caused by: {}", visible(cause.to_string()));
     }
 }
 

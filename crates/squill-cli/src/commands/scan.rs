@@ -209,7 +209,7 @@ fn live(uri: &str, args: &ScanArgs) -> Result<(squill::inputs::dump::Inputs, Liv
         commands: commands.clone(),
     };
     let name = squill::inputs::mongo_uri::without_credentials(uri);
-    eprintln!("squill scan: sampling {name}");
+    say!("squill scan: sampling {name}");
     let (inputs, sampled, server) = open(uri, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut total = std::time::Duration::ZERO;
     for s in &sampled {
@@ -231,14 +231,14 @@ fn live(uri: &str, args: &ScanArgs) -> Result<(squill::inputs::dump::Inputs, Liv
         };
         let time = s.estimated_time();
         total += time;
-        eprintln!(
+        say!(
             "squill scan: {}.{}: {what}, about {} at the first batch's rate",
             s.database,
             s.collection,
             seconds(time)
         );
     }
-    eprintln!("squill scan: reading about {} in all", seconds(total));
+    say!("squill scan: reading about {} in all", seconds(total));
     // The streams are read during the scan: the list is written after it.
     let recorder = record.zip(commands);
     Ok((
@@ -357,7 +357,7 @@ fn observed_model(
     }
     let (model, text, unmapped) = squill::scan::observed::operations(report, model, &workload);
     let shapes = workload.totals.shapes;
-    eprintln!(
+    say!(
         "squill scan: {} of {} query shapes in the logs became operations of the model",
         model.workload.operations.len(),
         shapes
@@ -396,7 +396,7 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     if let (Some(asked), Some(n)) = (args.threads, threads)
         && asked > n
     {
-        eprintln!("note: --threads {asked} capped at {n}, the cores this machine has");
+        say!("note: --threads {asked} capped at {n}, the cores this machine has");
     }
     if let Some(n) = threads {
         // Fails only if a pool exists already, which it cannot here.

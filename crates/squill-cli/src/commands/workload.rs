@@ -83,7 +83,7 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
     if !report.errors.is_empty() {
         let mut err = std::io::stderr().lock();
         for e in &report.errors {
-            let _ = writeln!(err, "error: {}", e.message);
+            let _ = writeln!(err, "error: {}", squill::words::visible(&e.message));
         }
         return Ok(ExitCode::from(2));
     }

@@ -463,3 +463,30 @@ fn a_gzipped_profiler_dump_reads_like_the_plain_one() {
     assert_eq!(a["namespaces"], b["namespaces"]);
     assert_eq!(a["totals"], b["totals"]);
 }
+
+/// Issue 40, item 20: the writes mongod logs on `db.system.buckets.X` when
+/// the application inserts into the time-series collection `db.X` are
+/// `db.X`'s bucket writes, not the server's own operations.
+#[test]
+fn bucket_writes_are_their_time_series_collection_s() {
+    let run = workload(&["--format", "json", "timeseries-buckets.log"]).success();
+    let r: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(r["totals"]["bucket_writes"], 3);
+    // Only the oplog read is the server's own.
+    assert_eq!(r["totals"]["internal_operations"], 1);
+    let ns = &r["namespaces"][0];
+    assert_eq!(ns["namespace"], "metrics.weather");
+    assert_eq!(
+        ns["bucket_writes"],
+        serde_json::json!({ "operations": 3, "total_ms": 700, "max_ms": 310 })
+    );
+    assert_eq!(ns["operations"], 4);
+    assert_eq!(ns["total_ms"], 830);
+    let text = workload(&["timeseries-buckets.log"]).success().stdout;
+    assert!(
+        text.contains(
+            "\nmetrics.weather: 4 operations, 830 ms\n  bucket writes of this time-series collection (the server's writes to metrics.system.buckets.weather as the application inserted): 3 writes, 700 ms in all, the slowest 310 ms\n"
+        ),
+        "{text}"
+    );
+}

@@ -4,6 +4,8 @@
 
 pub mod design;
 pub mod html;
+pub(crate) mod markdown_escape;
 pub mod rules;
+pub(crate) mod sarif_uri;
 pub mod scan;
 pub mod workload;

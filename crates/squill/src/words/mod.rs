@@ -1,12 +1,15 @@
 //! English for people, made at the edge: numbers with separators and units,
-//! plurals and articles of a model's names, suggestions for misspelt names.
+//! plurals and articles of a model's names, suggestions for misspelt names,
+//! names with their control characters escaped for a terminal.
 //! The lowest layer: everything that writes a sentence calls here, nothing here
 //! knows a stage of the pipeline.
 
 mod grammar;
 mod number;
 mod suggest;
+mod visible;
 
 pub use grammar::{a, article, count, plural, sides, singular, snake};
 pub use number::{bytes, int, num, percent, rate};
 pub use suggest::edit_distance;
+pub use visible::{is_hidden, visible, visible_lines, visible_styled};

@@ -5,10 +5,11 @@
 use super::entry::Op;
 use super::problem::{Problem, Reason};
 use super::report::{
-    ErrorCount, FileError, FileSummary, Latency, NameCount, NamespaceReport, Problems, ReasonCount,
-    ShapeReport, Span, Totals, WorkloadReport,
+    BucketWrites, ErrorCount, FileError, FileSummary, Latency, NameCount, NamespaceReport,
+    Problems, ReasonCount, ShapeReport, Span, Totals, WorkloadReport,
 };
 use super::shape::Shape;
+use super::shape_table::ShapeTable;
 use super::stats::ShapeStats;
 use super::timestamp::iso;
 use rustc_hash::FxHashMap;
@@ -23,7 +24,9 @@ const MAX_PENDING: usize = 10_000;
 
 #[derive(Default)]
 pub struct Collector {
-    shapes: FxHashMap<String, FxHashMap<Shape, ShapeStats>>,
+    shapes: FxHashMap<String, ShapeTable>,
+    /// Per time-series collection (`db.X`): the writes to its buckets.
+    buckets: FxHashMap<String, BucketWrites>,
     other_commands: FxHashMap<String, u64>,
     /// Per connection: the namespace of the write statements logged since
     /// its last command, waiting for that command's own entry.
@@ -114,6 +117,21 @@ impl Collector {
             return;
         };
         let (db, coll) = op.namespace();
+        if let Some(series) = coll.strip_prefix("system.buckets.")
+            && shape.kind.is_write()
+            && !series.is_empty()
+        {
+            // mongod logs an insert into a time-series collection as the
+            // write of a bucket document: the application's work, on `db.X`.
+            let ns = format!("{db}.{series}");
+            let ms = op.metrics.duration_ms.unwrap_or(0);
+            let b = self.buckets.entry(ns).or_default();
+            b.operations += 1;
+            b.total_ms = b.total_ms.saturating_add(ms);
+            b.max_ms = b.max_ms.max(ms);
+            self.totals.bucket_writes += 1;
+            return;
+        }
         if matches!(db, "admin" | "local" | "config") || coll.starts_with("system.") {
             self.totals.internal_operations += 1;
             return;
@@ -127,7 +145,6 @@ impl Collector {
             .entry(ns)
             .or_default()
             .entry(shape)
-            .or_default()
             .add(&op, seen);
     }
 
@@ -185,16 +202,25 @@ impl Collector {
             _ => None,
         };
         let seconds = span.as_ref().map_or(0.0, |s| s.seconds);
+        // Every operation's time: shapes kept or not, and bucket writes.
         let all_ms: u64 = self
             .shapes
             .values()
-            .flat_map(|m| m.values())
-            .map(|s| s.total_ms)
+            .map(ShapeTable::total_ms)
+            .chain(self.buckets.values().map(|b| b.total_ms))
             .fold(0, u64::saturating_add);
+        for ns in self.buckets.keys() {
+            if !self.shapes.contains_key(ns) {
+                self.shapes.insert(ns.clone(), ShapeTable::default());
+            }
+        }
+        let mut buckets = self.buckets;
         let mut namespaces: Vec<NamespaceReport> = self
             .shapes
             .into_iter()
-            .map(|(ns, shapes)| {
+            .map(|(ns, table)| {
+                let (shapes, shapes_not_kept) = table.finish();
+                let bucket_writes = buckets.remove(&ns).unwrap_or_default();
                 let (database, collection) = ns
                     .split_once('.')
                     .map_or((ns.clone(), String::new()), |(d, c)| {
@@ -211,15 +237,21 @@ impl Collector {
                         .then_with(|| a.text.cmp(&b.text))
                 });
                 NamespaceReport {
-                    operations: shapes.iter().map(|s| s.count + s.getmores).sum(),
+                    operations: shapes.iter().map(|s| s.count + s.getmores).sum::<u64>()
+                        + shapes_not_kept.operations
+                        + bucket_writes.operations,
                     total_ms: shapes
                         .iter()
                         .map(|s| s.total_ms)
-                        .fold(0, u64::saturating_add),
+                        .fold(0, u64::saturating_add)
+                        .saturating_add(shapes_not_kept.total_ms)
+                        .saturating_add(bucket_writes.total_ms),
                     namespace: ns,
                     database,
                     collection,
                     shapes,
+                    shapes_not_kept,
+                    bucket_writes,
                 }
             })
             .collect();

@@ -19,6 +19,7 @@ mod profile;
 mod profile_dump;
 pub mod report;
 pub mod shape;
+pub mod shape_table;
 mod shell_syntax;
 mod sketch;
 mod source;

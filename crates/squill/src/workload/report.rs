@@ -4,6 +4,7 @@
 
 use super::problem::{Problem, Reason};
 use super::shape::{Shape, SortKey};
+pub use super::shape_table::Dropped;
 use crate::finding::Finding;
 use serde::Serialize;
 
@@ -62,8 +63,13 @@ pub struct Totals {
     pub duplicate_write_commands: u64,
     pub folded_getmores: u64,
     /// Operations on `admin`, `local`, `config` and `system.*`: the server's
-    /// own work (replication, sessions), left out of the shapes.
+    /// own work (replication, sessions), left out of the shapes. Writes to
+    /// a time-series collection's buckets are not among them: they are
+    /// `bucket_writes`.
     pub internal_operations: u64,
+    /// Writes to `db.system.buckets.X`, counted as the bucket writes of the
+    /// time-series collection `db.X` (`NamespaceReport::bucket_writes`).
+    pub bucket_writes: u64,
     pub other_commands: u64,
     pub unreadable_lines: u64,
     pub total_ms: u64,
@@ -74,9 +80,26 @@ pub struct NamespaceReport {
     pub namespace: String,
     pub database: String,
     pub collection: String,
+    /// Its shapes' operations and time, with the shapes not kept and the
+    /// bucket writes.
     pub operations: u64,
     pub total_ms: u64,
     pub shapes: Vec<ShapeReport>,
+    /// The shapes beyond the `shape_table::KEPT_SHAPES` heaviest, folded
+    /// together: their operations and time, without detail.
+    pub shapes_not_kept: Dropped,
+    /// For a time-series collection: the writes the server logged on its
+    /// buckets (`db.system.buckets.X`) when the application inserted into it.
+    pub bucket_writes: BucketWrites,
+}
+
+/// A time-series collection's writes to its buckets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct BucketWrites {
+    pub operations: u64,
+    pub total_ms: u64,
+    /// The slowest one, in milliseconds.
+    pub max_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]

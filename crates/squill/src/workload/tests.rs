@@ -255,3 +255,63 @@ fn the_report_is_the_same_in_one_block_and_in_many() {
         );
     }
 }
+
+/// Issue 40, item 20: mongod logs an insert into a time-series collection
+/// as a write to its buckets (`db.system.buckets.X`); that is the
+/// application's work on `db.X`, not the server's own.
+#[test]
+fn bucket_writes_belong_to_their_time_series_collection() {
+    let bucket = |conn: u32, ms: u32| {
+        format!(
+            r#"{{"t":{{"$date":"2024-05-02T09:00:01.000+00:00"}},"s":"I","c":"WRITE","id":51803,"ctx":"conn{conn}","msg":"Slow query","attr":{{"type":"update","ns":"metrics.system.buckets.weather","command":{{"q":{{"_id":{{"$oid":"663355c1a0b1c2d3e4f50607"}}}},"u":{{"$set":{{"control.max.t":1}}}},"multi":false,"upsert":false}},"planSummary":"IDHACK","keysExamined":1,"docsExamined":1,"nMatched":1,"durationMillis":{ms}}}}}"#
+        )
+    };
+    // A read of the buckets themselves stays the server's (or a tool's).
+    let read = r#"{"t":{"$date":"2024-05-02T09:00:02.000+00:00"},"s":"I","c":"COMMAND","id":51803,"ctx":"conn9","msg":"Slow query","attr":{"type":"command","ns":"metrics.system.buckets.weather","command":{"find":"system.buckets.weather","filter":{"meta":1},"$db":"metrics"},"planSummary":"COLLSCAN","docsExamined":5,"nreturned":1,"durationMillis":101}}"#;
+    let r = report(&format!("{}\n{}\n{read}\n", bucket(1, 240), bucket(2, 310)));
+    assert_eq!(r.totals.bucket_writes, 2);
+    assert_eq!(r.totals.internal_operations, 1);
+    assert_eq!(r.namespaces.len(), 1);
+    let ns = &r.namespaces[0];
+    assert_eq!(ns.namespace, "metrics.weather");
+    assert!(ns.shapes.is_empty());
+    assert_eq!(
+        ns.bucket_writes,
+        super::report::BucketWrites {
+            operations: 2,
+            total_ms: 550,
+            max_ms: 310
+        }
+    );
+    assert_eq!((ns.operations, ns.total_ms), (2, 550));
+    assert_eq!(r.totals.total_ms, 550);
+}
+
+/// Issue 40, item 19: one namespace with more distinct shapes than are
+/// kept reports the heaviest and says what the others did.
+#[test]
+fn shapes_beyond_the_cap_are_folded_and_counted() {
+    use super::shape_table::KEPT_SHAPES;
+    let n = KEPT_SHAPES * 2 + 5;
+    let mut log = String::with_capacity(n * 330);
+    for i in 0..n {
+        // The last five are the slowest: they come after the first pruning
+        // and must still be listed.
+        let ms = if i >= n - 5 { 5_000 } else { 100 };
+        log.push_str(&format!(
+            r#"{{"t":{{"$date":"2024-03-01T10:00:00.000+00:00"}},"s":"I","c":"COMMAND","id":51803,"ctx":"conn1","msg":"Slow query","attr":{{"type":"command","ns":"shop.orders","command":{{"find":"orders","filter":{{"f{i}":1}},"$db":"shop"}},"planSummary":"COLLSCAN","docsExamined":48000,"nreturned":1,"durationMillis":{ms}}}}}"#
+        ));
+        log.push('\n');
+    }
+    let r = report(&log);
+    let ns = &r.namespaces[0];
+    assert_eq!(ns.shapes.len(), KEPT_SHAPES);
+    assert_eq!(ns.shapes_not_kept.shapes as usize, n - KEPT_SHAPES);
+    assert_eq!(ns.shapes_not_kept.operations as usize, n - KEPT_SHAPES);
+    assert_eq!(ns.operations as usize, n);
+    assert_eq!(r.totals.operations as usize, n);
+    assert_eq!(r.totals.shapes as usize, KEPT_SHAPES);
+    let slowest: Vec<u64> = ns.shapes.iter().take(6).map(|s| s.total_ms).collect();
+    assert_eq!(slowest, [5_000, 5_000, 5_000, 5_000, 5_000, 100]);
+    assert_eq!(ns.total_ms, 100 * (n as u64 - 5) + 5 * 5_000);
+}

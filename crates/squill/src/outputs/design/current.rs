@@ -5,6 +5,7 @@
 
 use super::describe;
 use crate::design::{Cost, CurrentComparison};
+use crate::outputs::markdown_escape as md;
 use crate::words;
 use std::fmt::Write as _;
 
@@ -107,7 +108,7 @@ pub fn per_execution(c: &Cost) -> String {
 /// The section as Markdown.
 pub fn markdown(out: &mut String, c: &CurrentComparison) {
     out.push_str("## Today against recommended\n\n");
-    let _ = writeln!(out, "{}\n", verdict(c));
+    let _ = writeln!(out, "{}\n", md::text(&verdict(c)));
     out.push_str("| per second | today | recommended |\n|---|---:|---:|\n");
     for (name, now, then) in totals(c) {
         let _ = writeln!(out, "| {name} | {now} | {then} |");
@@ -120,7 +121,7 @@ pub fn markdown(out: &mut String, c: &CurrentComparison) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
-            r.relationship,
+            md::text(&r.relationship),
             describe::layout(&r.current),
             if same {
                 "(keep)".to_string()
@@ -141,7 +142,7 @@ pub fn markdown(out: &mut String, c: &CurrentComparison) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
-            o.operation,
+            md::text(&o.operation),
             words::rate(o.rate),
             per_execution(&o.current),
             per_execution(&o.recommended)
@@ -151,7 +152,7 @@ pub fn markdown(out: &mut String, c: &CurrentComparison) {
         let _ = writeln!(
             out,
             "\nWithout a layout of today, chosen by advise in both: {}.",
-            c.unstated.join(", ")
+            md::text(&c.unstated.join(", "))
         );
     }
     out.push('\n');

@@ -3,13 +3,19 @@
 
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
+use crate::outputs::markdown_escape as md;
 use crate::words;
 use std::fmt::Write as _;
 
 /// Renders the design as a Markdown document.
 pub fn render(design: &Design) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Design for {} (mix: {})\n", design.model, design.mix);
+    let _ = writeln!(
+        out,
+        "# Design for {} (mix: {})\n",
+        md::text(&design.model),
+        md::text(&design.mix)
+    );
     let _ = writeln!(
         out,
         "{} · {} · {} · {}\n",
@@ -50,7 +56,7 @@ pub fn render(design: &Design) -> String {
         for d in &design.entities {
             let _ = writeln!(out, "- {}", cell(&describe::entity_decision(d)));
             for hit in describe::entity_decision_rules(d) {
-                let _ = writeln!(out, "  - `{}`: {}", hit.rule, hit.reason);
+                let _ = writeln!(out, "  - `{}`: {}", hit.rule, md::text(&hit.reason));
             }
         }
         out.push('\n');
@@ -86,7 +92,7 @@ pub fn render(design: &Design) -> String {
 }
 
 fn collection(out: &mut String, c: &Collection) {
-    let _ = writeln!(out, "### {}\n", c.name);
+    let _ = writeln!(out, "### {}\n", md::text(&c.name));
     let max = c
         .size
         .max_bytes
@@ -94,7 +100,7 @@ fn collection(out: &mut String, c: &Collection) {
     let _ = writeln!(out, "| | |\n|---|---|");
     let _ = writeln!(out, "| entities | {} |", cell(&c.entities.join(", ")));
     if let Some(d) = &c.discriminator {
-        let _ = writeln!(out, "| type field | `{d}` |");
+        let _ = writeln!(out, "| type field | {} |", md::code(d));
     }
     let _ = writeln!(out, "| documents | {} |", words::int(c.documents));
     let _ = writeln!(
@@ -105,6 +111,8 @@ fn collection(out: &mut String, c: &Collection) {
     let _ = writeln!(out, "| size, max cardinality | {max} |");
     let _ = writeln!(out, "| nesting depth | {} |\n", c.size.nesting_depth);
     let pretty = describe::pretty_json(&describe::abridge(&c.example));
+    // JSON escapes C0 controls in field names, not C1 or bidi ones.
+    let pretty = words::visible_lines(&pretty);
     let _ = writeln!(out, "Example document:\n\n```json\n{pretty}\n```\n");
     if c.indexes.is_empty() {
         out.push_str("Indexes: only the implicit `_id_`.\n\n");
@@ -119,9 +127,9 @@ fn collection(out: &mut String, c: &Collection) {
         };
         let _ = writeln!(
             out,
-            "| `{}` | `{}` | {} | {} |",
-            i.name,
-            describe::keys(&i.keys),
+            "| {} | {} | {} | {} |",
+            md::code(&i.name),
+            md::code(&describe::keys(&i.keys)),
             if i.unique { "yes" } else { "no" },
             cell(&used)
         );
@@ -133,13 +141,20 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
     let _ = writeln!(
         out,
         "### {}: {} → {} ({})\n",
-        d.relationship, d.parent, d.child, d.class
+        md::text(&d.relationship),
+        md::text(&d.parent),
+        md::text(&d.child),
+        d.class
     );
-    let _ = writeln!(out, "**Decision:** {}\n", describe::decided(d, &d.chosen));
+    let _ = writeln!(
+        out,
+        "**Decision:** {}\n",
+        md::text(&describe::decided(d, &d.chosen))
+    );
     if !d.rules.is_empty() {
         out.push_str("Why:\n\n");
         for hit in &d.rules {
-            let _ = writeln!(out, "- `{}`: {}", hit.rule, hit.reason);
+            let _ = writeln!(out, "- `{}`: {}", hit.rule, md::text(&hit.reason));
         }
         out.push('\n');
     }
@@ -180,28 +195,33 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
     if !d.tradeoffs.is_empty() {
         out.push_str("Trade-offs accepted:\n\n");
         for t in &d.tradeoffs {
-            let _ = writeln!(out, "- {t}");
+            let _ = writeln!(out, "- {}", md::text(t));
         }
         out.push('\n');
     }
 }
 
 fn operation(out: &mut String, plan: &OperationPlan) {
-    let _ = writeln!(out, "### {} ({})\n", plan.operation, words::rate(plan.rate));
+    let _ = writeln!(
+        out,
+        "### {} ({})\n",
+        md::text(&plan.operation),
+        words::rate(plan.rate)
+    );
     out.push_str("| # | command | collection | filter | index | documents | purpose |\n|---|---|---|---|---|---:|---|\n");
     for (i, s) in plan.steps.iter().enumerate() {
         let filter = describe::step_filter(s);
         let command = describe::step_command(s);
         let _ = writeln!(
             out,
-            "| {} | {} | {} | `{}` | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             i + 1,
             cell(&command),
-            s.collection,
-            cell(&filter),
+            cell(&s.collection),
+            md::code(&filter),
             s.index
                 .as_deref()
-                .map_or_else(|| "none".to_string(), |i| format!("`{i}`")),
+                .map_or_else(|| "none".to_string(), md::code),
             match s.every {
                 Some(n) => format!(
                     "{} (once every {} runs{})",
@@ -223,14 +243,15 @@ fn operation(out: &mut String, plan: &OperationPlan) {
         out.push_str("Needs a multi-document transaction.\n");
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "\n> **Warning:** {}", w.text());
+        let _ = writeln!(out, "\n> **Warning:** {}", md::text(&w.text()));
     }
     out.push('\n');
 }
 
-/// Text safe inside a table cell: pipes escaped, newlines folded.
+/// A name, or a sentence made around names, in a table cell (`md::text`:
+/// pipes, markup and line feeds escaped).
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    md::text(text)
 }
 
 #[cfg(test)]
@@ -250,6 +271,6 @@ mod tests {
 
     #[test]
     fn pipes_in_cells_are_escaped() {
-        assert_eq!(cell("a | b\nc"), "a \\| b c");
+        assert_eq!(cell("a | b\nc"), "a \\| b\\\\nc");
     }
 }

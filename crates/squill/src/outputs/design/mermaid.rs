@@ -5,13 +5,16 @@
 //! collections, with its cardinality.
 
 use crate::design::{Design, FieldOrigin, ShapeType};
+use crate::outputs::markdown_escape as md;
 use std::fmt::Write as _;
 
-/// The diagram, as a fenced `mermaid` block.
+/// The diagram, as a fenced `mermaid` block, then a sentence naming the
+/// collections drawn under a name of their own (`unique_idents`).
 pub fn diagram(design: &Design) -> String {
+    let idents = unique_idents(design.collections.iter().map(|c| c.name.as_str()));
     let mut out = String::from("```mermaid\nerDiagram\n");
-    for c in &design.collections {
-        let _ = writeln!(out, "  {} {{", ident(&c.name));
+    for (c, name) in design.collections.iter().zip(&idents) {
+        let _ = writeln!(out, "  {name} {{");
         for f in &c.shape.fields {
             let note = match &f.origin {
                 FieldOrigin::Embedded { relationship } => format!("embedded {relationship}"),
@@ -35,13 +38,13 @@ pub fn diagram(design: &Design) -> String {
             };
             let _ = write!(out, "    {} {}", type_name(&f.ty), ident(&f.name));
             if !note.is_empty() {
-                let _ = write!(out, " \"{}\"", note.replace('"', "'"));
+                let _ = write!(out, " \"{}\"", label(&note));
             }
             out.push('\n');
         }
         out.push_str("  }\n");
     }
-    for c in &design.collections {
+    for (c, name) in design.collections.iter().zip(&idents) {
         for f in &c.shape.fields {
             let FieldOrigin::Reference { relationship, .. } = &f.origin else {
                 continue;
@@ -63,7 +66,7 @@ pub fn diagram(design: &Design) -> String {
             let Some(target) = design
                 .collections
                 .iter()
-                .find(|t| t.entities.iter().any(|e| e == other))
+                .position(|t| t.entities.iter().any(|e| e == other))
             else {
                 continue;
             };
@@ -72,15 +75,77 @@ pub fn diagram(design: &Design) -> String {
             let line = if many { "}o--o{" } else { "}o--o|" };
             let _ = writeln!(
                 out,
-                "  {} {line} {} : \"{}\"",
-                ident(&c.name),
-                ident(&target.name),
-                f.name.replace('"', "'")
+                "  {name} {line} {} : \"{}\"",
+                idents[target],
+                label(&f.name)
             );
         }
     }
     out.push_str("```\n");
+    let renamed: Vec<String> = design
+        .collections
+        .iter()
+        .zip(&idents)
+        .filter(|(c, name)| ident(&c.name) != **name)
+        .map(|(c, name)| {
+            format!(
+                "{} as {}",
+                md::code_in_prose(&c.name),
+                md::code_in_prose(name)
+            )
+        })
+        .collect();
+    if !renamed.is_empty() {
+        // Two boxes would otherwise be one: say which is which.
+        let _ = writeln!(
+            out,
+            "\nCollections whose names differ only in characters Mermaid cannot draw are drawn under names of their own: {}.",
+            renamed.join(", ")
+        );
+    }
     out
+}
+
+/// The Mermaid name of each collection, in order: `ident` of its name, and
+/// when that is taken (`a.b` and `a-b` are both `a_b`… or `a-b`), the
+/// first of `_2`, `_3`, … that is free, so two collections never merge.
+fn unique_idents<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let base: Vec<String> = names.map(ident).collect();
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut first_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, b) in base.iter().enumerate() {
+        first_of.entry(b.as_str()).or_insert(i);
+    }
+    // The first holder of each name keeps it; the others are suffixed.
+    let mut out = Vec::with_capacity(base.len());
+    for (i, b) in base.iter().enumerate() {
+        if first_of.get(b.as_str()) == Some(&i) {
+            taken.insert(b.clone());
+        }
+    }
+    for (i, b) in base.iter().enumerate() {
+        if first_of.get(b.as_str()) == Some(&i) {
+            out.push(b.clone());
+            continue;
+        }
+        let mut n = 2;
+        let name = loop {
+            let candidate = format!("{b}_{n}");
+            if !taken.contains(&candidate) {
+                break candidate;
+            }
+            n += 1;
+        };
+        taken.insert(name.clone());
+        out.push(name);
+    }
+    out
+}
+
+/// A quoted label: Mermaid ends it at a `"`, and a line feed would end the
+/// fenced block around the diagram.
+fn label(text: &str) -> String {
+    crate::words::visible(text).replace('"', "'")
 }
 
 fn type_name(ty: &ShapeType) -> &str {
@@ -113,6 +178,37 @@ fn ident(name: &str) -> String {
 mod tests {
     use super::diagram;
     use std::collections::BTreeSet;
+
+    /// Issue 40: two collections whose names differ only by punctuation
+    /// were one box; each has its own, and the report says which is which.
+    #[test]
+    fn names_that_differ_only_by_punctuation_stay_two_boxes() {
+        let mut design = crate::outputs::design::sample::product_parts();
+        assert_eq!(design.collections.len(), 2);
+        design.collections[0].name = "order.items".into();
+        design.collections[1].name = "order items".into();
+        let text = diagram(&design);
+        let boxes: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(" {"))
+            .collect();
+        assert_eq!(boxes, ["order_items", "order_items_2"], "{text}");
+        assert!(
+            text.contains("  order_items }o--o{ order_items_2 : "),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("drawn under names of their own: `order items` as `order_items_2`.\n"),
+            "{text}"
+        );
+    }
+
+    /// A line feed in a label would end the fenced block and let the rest
+    /// of a name be Markdown (raw HTML included).
+    #[test]
+    fn a_label_stays_on_its_line() {
+        assert_eq!(super::label("a\n```\n<b>\"x\""), "a\\n```\\n<b>'x'");
+    }
 
     /// One box per collection, and every line between two boxes drawn.
     #[test]

@@ -5,10 +5,13 @@
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
 use crate::finding::{Finding, Severity};
-use crate::words;
+use crate::words::{self, visible as v};
 use std::fmt::Write as _;
 
-/// Renders the design for a terminal.
+/// Renders the design for a terminal. Every name and every sentence made
+/// around names goes through `words::visible` (`v`), so a line feed in a
+/// name cannot start a line of its own; a last pass escapes any other
+/// control character a name brought, keeping only the report's own colors.
 pub fn render(design: &Design, color: bool) -> String {
     let p = Paint(color);
     let mut out = String::new();
@@ -30,9 +33,9 @@ pub fn render(design: &Design, color: bool) -> String {
     if !design.entities.is_empty() {
         heading(&mut out, p, "Entity decisions");
         for decision in &design.entities {
-            let _ = writeln!(out, "{}", describe::entity_decision(decision));
+            let _ = writeln!(out, "{}", v(&describe::entity_decision(decision)));
             for hit in describe::entity_decision_rules(decision) {
-                let _ = writeln!(out, "  {} {}", p.rule(hit.rule), hit.reason);
+                let _ = writeln!(out, "  {} {}", p.rule(hit.rule), v(&hit.reason));
             }
         }
     }
@@ -50,7 +53,7 @@ pub fn render(design: &Design, color: bool) -> String {
     for finding in &design.findings {
         render_finding(&mut out, p, finding);
     }
-    out
+    words::visible_styled(&out).into_owned()
 }
 
 fn summary(out: &mut String, p: Paint, design: &Design) {
@@ -59,7 +62,7 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
         "{} {} (mix: {})",
         p.bold("Design for"),
         p.bold(&design.model),
-        design.mix
+        v(&design.mix)
     );
     let _ = writeln!(
         out,
@@ -86,7 +89,7 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
 fn today(out: &mut String, p: Paint, c: &crate::design::CurrentComparison) {
     use super::current;
     heading(out, p, "Today against recommended");
-    let _ = writeln!(out, "{}", current::verdict(c));
+    let _ = writeln!(out, "{}", v(&current::verdict(c)));
     let rows = current::totals(c);
     let width = rows.iter().map(|(n, _, _)| n.len()).max().unwrap_or(0);
     let _ = writeln!(
@@ -103,15 +106,15 @@ fn today(out: &mut String, p: Paint, c: &crate::design::CurrentComparison) {
                 out,
                 "{}: keep {}",
                 p.bold(&r.relationship),
-                describe::layout(&r.current)
+                v(&describe::layout(&r.current))
             );
         } else {
             let _ = writeln!(
                 out,
                 "{}: {} → {}",
                 p.bold(&r.relationship),
-                describe::layout(&r.current),
-                describe::layout(&r.recommended)
+                v(&describe::layout(&r.current)),
+                v(&describe::layout(&r.recommended))
             );
             let _ = writeln!(out, "  alone: {}", current::gain(r.gain.as_ref()));
         }
@@ -120,7 +123,7 @@ fn today(out: &mut String, p: Paint, c: &crate::design::CurrentComparison) {
         let _ = writeln!(
             out,
             "  {} ({}): {} today, {} recommended",
-            o.operation,
+            v(&o.operation),
             words::rate(o.rate),
             current::per_execution(&o.current),
             current::per_execution(&o.recommended)
@@ -130,7 +133,7 @@ fn today(out: &mut String, p: Paint, c: &crate::design::CurrentComparison) {
         let _ = writeln!(
             out,
             "Without a layout of today, chosen by advise in both: {}",
-            c.unstated.join(", ")
+            v(&c.unstated.join(", "))
         );
     }
 }
@@ -144,10 +147,10 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
     let _ = write!(out, "{}", p.bold(&c.name));
     let _ = write!(out, "  {} documents", words::int(c.documents));
     if !c.entities.is_empty() && (c.entities.len() > 1 || c.entities.first() != Some(&c.name)) {
-        let _ = write!(out, "; holds {}", c.entities.join(", "));
+        let _ = write!(out, "; holds {}", v(&c.entities.join(", ")));
     }
     if let Some(d) = &c.discriminator {
-        let _ = write!(out, "; type field `{d}`");
+        let _ = write!(out, "; type field `{}`", v(d));
     }
     out.push('\n');
     let max = c
@@ -170,12 +173,17 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         out.push_str(" only the implicit _id_");
     }
     out.push('\n');
-    let width = c.indexes.iter().map(|i| i.name.len()).max().unwrap_or(0);
+    let width = c
+        .indexes
+        .iter()
+        .map(|i| v(&i.name).len())
+        .max()
+        .unwrap_or(0);
     for index in &c.indexes {
         let mut line = format!(
             "    {:<width$}  {}",
-            index.name,
-            describe::keys(&index.keys)
+            v(&index.name),
+            v(&describe::keys(&index.keys))
         );
         if index.unique {
             line.push_str(" unique");
@@ -183,7 +191,7 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         if index.used_by.is_empty() {
             line.push_str("  (implicit)");
         } else {
-            let _ = write!(line, "  used by {}", index.used_by.join(", "));
+            let _ = write!(line, "  used by {}", v(&index.used_by.join(", ")));
         }
         let _ = writeln!(out, "{line}");
     }
@@ -195,8 +203,8 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
         out,
         "{}  {} → {} ({})",
         p.bold(&d.relationship),
-        d.parent,
-        d.child,
+        v(&d.parent),
+        v(&d.child),
         d.class
     );
     let _ = writeln!(
@@ -207,32 +215,33 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
     if !d.rules.is_empty() {
         out.push_str("  why:\n");
         for hit in &d.rules {
-            let _ = writeln!(out, "    {} {}", p.rule(hit.rule), hit.reason);
+            let _ = writeln!(out, "    {} {}", p.rule(hit.rule), v(&hit.reason));
         }
     }
     if !d.alternatives.is_empty() {
         out.push_str("  alternatives:\n");
         for alt in &d.alternatives {
-            let _ = writeln!(out, "    {}", describe::decided(d, &alt.layout));
+            let _ = writeln!(out, "    {}", v(&describe::decided(d, &alt.layout)));
             match &alt.verdict {
                 Verdict::Rejected { rule, reason } => {
                     let _ = writeln!(
                         out,
-                        "      {} by {}: {reason}",
+                        "      {} by {}: {}",
                         p.red("rejected"),
-                        p.rule(rule)
+                        p.rule(rule),
+                        v(reason)
                     );
                 }
                 Verdict::Costlier {
                     delta, explanation, ..
                 } => {
-                    let _ = writeln!(out, "      {}: {explanation}", p.yellow("costlier"));
+                    let _ = writeln!(out, "      {}: {}", p.yellow("costlier"), v(explanation));
                     let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
                 }
                 Verdict::Cheaper {
                     delta, explanation, ..
                 } => {
-                    let _ = writeln!(out, "      {}: {explanation}", p.green("cheaper"));
+                    let _ = writeln!(out, "      {}: {}", p.green("cheaper"), v(explanation));
                     let _ = writeln!(out, "      {}", p.dim(&describe::cost_delta(delta)));
                 }
             }
@@ -241,7 +250,7 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
     if !d.tradeoffs.is_empty() {
         out.push_str("  trade-offs accepted:\n");
         for t in &d.tradeoffs {
-            let _ = writeln!(out, "    - {t}");
+            let _ = writeln!(out, "    - {}", v(t));
         }
     }
     out.push('\n');
@@ -255,9 +264,9 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
         words::rate(plan.rate)
     );
     for (i, step) in plan.steps.iter().enumerate() {
-        let _ = writeln!(out, "  {}. {}", i + 1, describe::step(step));
+        let _ = writeln!(out, "  {}. {}", i + 1, v(&describe::step(step)));
         if !step.projection.is_empty() {
-            let _ = writeln!(out, "     returns {}", step.projection.join(", "));
+            let _ = writeln!(out, "     returns {}", v(&step.projection.join(", ")));
         }
         if !step.purpose.is_empty() {
             let _ = writeln!(out, "     {}", p.dim(&Purpose::texts(&step.purpose)));
@@ -268,7 +277,7 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
         let _ = writeln!(out, "  {}", p.yellow("needs a multi-document transaction"));
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "  {} {}", p.yellow("warning:"), w.text());
+        let _ = writeln!(out, "  {} {}", p.yellow("warning:"), v(&w.text()));
     }
     out.push('\n');
 }
@@ -283,27 +292,29 @@ fn render_finding(out: &mut String, p: Paint, f: &Finding) {
         out,
         "{severity} {} {}: {}",
         p.rule(f.rule),
-        describe::location(&f.location),
-        f.message
+        v(&describe::location(&f.location)),
+        v(&f.message)
     );
     if !f.evidence.is_empty() {
-        let _ = writeln!(out, "  evidence: {}", describe::evidence(&f.evidence));
+        let _ = writeln!(out, "  evidence: {}", v(&describe::evidence(&f.evidence)));
     }
     if let Some(help) = &f.help {
-        let _ = writeln!(out, "  help: {help}");
+        let _ = writeln!(out, "  help: {}", v(help));
     }
 }
 
-/// ANSI styling that is a no-op when color is off.
+/// ANSI styling that is a no-op when color is off. What it styles is
+/// shown with `words::visible`: it is a name more often than not.
 #[derive(Clone, Copy)]
 struct Paint(bool);
 
 impl Paint {
     fn wrap(self, code: &str, text: &str) -> String {
+        let text = v(text);
         if self.0 {
             format!("\x1b[{code}m{text}\x1b[0m")
         } else {
-            text.to_string()
+            text.into_owned()
         }
     }
     fn bold(self, t: &str) -> String {

@@ -48,19 +48,25 @@ impl std::fmt::Display for F1 {
     }
 }
 
-/// A fragment id from a name: ASCII letters, digits, `-` and `_` kept, the
-/// rest `-`, with a prefix that keeps kinds apart (`op-`, `rel-`, `rule-`).
+/// A fragment id from a name, with a prefix that keeps kinds apart (`op-`,
+/// `rel-`, `rule-`): ASCII letters, digits, `-`, `_` and `.` kept (a
+/// namespace reads as itself: `ns-shop.orders`), any other character as
+/// its code point in hex between tildes (`view item` → `view~20~item`).
+/// Two names never share an id: a name made only of the kept characters
+/// has no tilde in its id, and the tildes of the others say exactly which
+/// characters stood there. (Issue 40: `a.b`, `a-b` and `a b` had one id,
+/// `a-b`, and one collection's link led to the other's row.)
 pub fn id(prefix: &str, name: &str) -> String {
     let mut out = String::with_capacity(prefix.len() + name.len() + 1);
     out.push_str(prefix);
     out.push('-');
-    out.extend(name.chars().map(|c| {
-        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-            c
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+            out.push(c);
         } else {
-            '-'
+            let _ = write!(out, "~{:x}~", u32::from(c));
         }
-    }));
+    }
     out
 }
 
@@ -95,13 +101,25 @@ pub fn document(title: &str, sections: &[(&str, &str)], body: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Issue 40: names that differ only by punctuation had one id.
+    #[test]
+    fn names_that_differ_only_by_punctuation_have_ids_of_their_own() {
+        let names = ["a.b", "a-b", "a b", "a_b", "a/b", "a~2f~b", "a~b", "a:b"];
+        let ids: std::collections::BTreeSet<String> = names.iter().map(|n| id("coll", n)).collect();
+        assert_eq!(ids.len(), names.len(), "{ids:?}");
+        // No whitespace: an HTML id may hold none.
+        assert!(ids.iter().all(|i| !i.contains(char::is_whitespace)));
+    }
+
     #[test]
     fn text_and_ids_are_safe() {
         assert_eq!(
             esc("<a href=\"x\">&'"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
-        assert_eq!(id("op", "view item/2"), "op-view-item-2");
+        assert_eq!(id("op", "view item/2"), "op-view~20~item~2f~2");
+        assert_eq!(id("ns", "shop.orders"), "ns-shop.orders");
+        assert_eq!(id("coll", "order_items-2"), "coll-order_items-2");
         for (v, text) in [
             (12.0, "12.0"),
             (-3.25, "-3.3"),

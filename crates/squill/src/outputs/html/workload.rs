@@ -47,6 +47,9 @@ pub fn render(report: &WorkloadReport) -> String {
             words::count(ns.operations as f64, "operation"),
             duration(ns.total_ms)
         );
+        for note in crate::outputs::workload::namespace_notes(ns) {
+            let _ = writeln!(body, "<p class=\"counts\">{}.</p>", esc(&note));
+        }
         shapes(&mut body, &ns.shapes);
         body.push_str("</article>\n");
     }
@@ -315,7 +318,7 @@ not a log line
             "findings",
             "rules",
             "unread",
-            "ns-shop-orders",
+            "ns-shop.orders",
             "shape-S1",
         ] {
             assert_eq!(html.matches(&format!("id=\"{id}\"")).count(), 1, "{id}");

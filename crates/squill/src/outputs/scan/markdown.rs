@@ -4,11 +4,13 @@
 use super::{
     collection_name, evidence_value, example_id, key_text, location_text, percent, types_text,
 };
+use crate::outputs::markdown_escape as md;
 use crate::scan::ScanReport;
 use std::fmt::Write as _;
 
+/// A name, or a sentence made around names, in prose or a table cell.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|")
+    md::text(s)
 }
 
 pub fn markdown(report: &ScanReport) -> String {
@@ -53,9 +55,9 @@ pub fn markdown(report: &ScanReport) -> String {
             for i in ix {
                 let _ = writeln!(
                     out,
-                    "- index `{}` `{}`{}",
-                    i.name,
-                    key_text(&i.key),
+                    "- index {} {}{}",
+                    md::code_in_prose(&i.name),
+                    md::code_in_prose(&key_text(&i.key)),
                     if i.unique { " unique" } else { "" }
                 );
             }
@@ -74,8 +76,8 @@ pub fn markdown(report: &ScanReport) -> String {
             });
             let _ = writeln!(
                 out,
-                "| `{}` | {}{} | {} | {} |",
-                cell(&f.path),
+                "| {} | {}{} | {} | {} |",
+                md::code(&f.path),
                 percent(f.presence),
                 super::estimate::interval(f.presence_interval),
                 cell(&types_text(&f.types)),
@@ -93,11 +95,9 @@ pub fn markdown(report: &ScanReport) -> String {
         for r in &report.relationships {
             let _ = writeln!(
                 out,
-                "| `{}.{}` | `{}.{}` | {} | {} | {} / {} / {} | {} |",
-                r.from,
-                r.field,
-                r.to,
-                r.key,
+                "| {} | {} | {} | {} | {} / {} / {} | {} |",
+                md::code(&format!("{}.{}", r.from, r.field)),
+                md::code(&format!("{}.{}", r.to, r.key)),
                 r.direction.as_str(),
                 r.class,
                 r.fan_out.p50,
@@ -124,32 +124,32 @@ pub fn markdown(report: &ScanReport) -> String {
             f.rule,
             cell(&location_text(&f.location))
         );
-        let _ = writeln!(out, "{}\n", f.message);
+        let _ = writeln!(out, "{}\n", cell(&f.message));
         if let Some(id) = example_id(&f.location) {
-            let _ = writeln!(out, "Example `_id`: `{id}`\n");
+            let _ = writeln!(out, "Example `_id`: {}\n", md::code_in_prose(id));
         }
         for e in &f.evidence {
-            let _ = writeln!(out, "- {}: {}", e.name, evidence_value(&e.value));
+            let _ = writeln!(out, "- {}: {}", e.name, cell(&evidence_value(&e.value)));
         }
         if let Some(help) = &f.help {
-            let _ = writeln!(out, "\n**What to do:** {help}\n");
+            let _ = writeln!(out, "\n**What to do:** {}\n", cell(help));
         }
     }
     if !report.errors.is_empty() {
         let _ = writeln!(out, "\n## Input errors\n");
         for e in &report.errors {
-            let _ = writeln!(out, "- {}", e.message);
+            let _ = writeln!(out, "- {}", cell(&e.message));
         }
     }
     if !report.skipped.is_empty() {
         let _ = writeln!(out, "\n## Skipped\n");
         for e in &report.skipped {
-            let _ = writeln!(out, "- {}", e.message);
+            let _ = writeln!(out, "- {}", cell(&e.message));
         }
     }
     let _ = writeln!(out, "\n## Notes\n");
     for n in &report.notes {
-        let _ = writeln!(out, "- {n}");
+        let _ = writeln!(out, "- {}", cell(n));
     }
     out
 }

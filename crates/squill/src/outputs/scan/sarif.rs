@@ -46,7 +46,7 @@ pub(crate) fn result(f: &Finding, rules: &[&crate::rules::Rule], locations: Valu
 }
 
 fn uri(path: &std::path::Path) -> String {
-    path.to_string_lossy().replace('\\', "/")
+    crate::outputs::sarif_uri::uri(&path.to_string_lossy())
 }
 
 fn locations(loc: &Location) -> Vec<Value> {

@@ -6,8 +6,12 @@ use super::{
 };
 use crate::scan::ScanReport;
 use crate::scan::report::CollectionReport;
+use crate::words::{self, visible as v};
 use std::fmt::Write as _;
 
+/// The report for a terminal. Names (collections, fields, indexes, files)
+/// and the sentences made around them go through `words::visible` (`v`);
+/// a last pass escapes any control character a name still brought.
 pub fn text(report: &ScanReport) -> String {
     let mut out = String::new();
     let t = &report.totals;
@@ -30,10 +34,10 @@ pub fn text(report: &ScanReport) -> String {
             let _ = writeln!(
                 out,
                 "  {}.{} -> {}.{}: {}, {} ({}), fan-out p50 {} p95 {} max {}, {} of {} values match{}",
-                r.from,
-                r.field,
-                r.to,
-                r.key,
+                v(&r.from.to_string()),
+                v(&r.field),
+                v(&r.to.to_string()),
+                v(&r.key),
                 r.direction.as_str(),
                 r.class,
                 kind_name(r.kind),
@@ -60,11 +64,11 @@ pub fn text(report: &ScanReport) -> String {
             "  {}[{}] {}: {}",
             f.severity,
             f.rule,
-            location_text(&f.location),
-            f.message
+            v(&location_text(&f.location)),
+            v(&f.message)
         );
         if let Some(id) = example_id(&f.location) {
-            let _ = writeln!(out, "    example _id: {id}");
+            let _ = writeln!(out, "    example _id: {}", v(id));
         }
         let ev: Vec<String> = f
             .evidence
@@ -72,29 +76,29 @@ pub fn text(report: &ScanReport) -> String {
             .map(|e| format!("{}={}", e.name, evidence_value(&e.value)))
             .collect();
         if !ev.is_empty() {
-            let _ = writeln!(out, "    evidence: {}", ev.join("; "));
+            let _ = writeln!(out, "    evidence: {}", v(&ev.join("; ")));
         }
         if let Some(help) = &f.help {
-            let _ = writeln!(out, "    help: {help}");
+            let _ = writeln!(out, "    help: {}", v(help));
         }
     }
     if !report.errors.is_empty() {
         let _ = writeln!(out, "\ninput errors: {}", report.errors.len());
         for e in &report.errors {
-            let _ = writeln!(out, "  {}", e.message);
+            let _ = writeln!(out, "  {}", v(&e.message));
         }
     }
     if !report.skipped.is_empty() {
         let _ = writeln!(out, "\nskipped: {}", report.skipped.len());
         for e in &report.skipped {
-            let _ = writeln!(out, "  {}", e.message);
+            let _ = writeln!(out, "  {}", v(&e.message));
         }
     }
     let _ = writeln!(out, "\nnotes");
     for n in &report.notes {
-        let _ = writeln!(out, "  - {n}");
+        let _ = writeln!(out, "  - {}", v(n));
     }
-    out
+    words::visible_lines(&out).into_owned()
 }
 
 /// Field paths listed per collection; documents with generated keys (ids as
@@ -105,7 +109,7 @@ fn collection(out: &mut String, c: &CollectionReport) {
     let _ = writeln!(
         out,
         "{}: {} documents{}, {} bytes{}",
-        collection_name(c),
+        v(&collection_name(c)),
         c.documents,
         c.sampled_from
             .map(|n| format!(" (a sample of about {n})"))
@@ -113,7 +117,7 @@ fn collection(out: &mut String, c: &CollectionReport) {
         c.bytes,
         c.file
             .as_ref()
-            .map(|f| format!(" ({})", f.display()))
+            .map(|f| format!(" ({})", v(&f.display().to_string())))
             .unwrap_or_default()
     );
     if c.documents == 0 {
@@ -146,7 +150,7 @@ fn collection(out: &mut String, c: &CollectionReport) {
     let width = c
         .fields
         .iter()
-        .map(|f| f.path.len() + 2 * (f.level as usize - 1))
+        .map(|f| v(&f.path).len() + 2 * (f.level as usize - 1))
         .max()
         .unwrap_or(0)
         .min(48);
@@ -162,7 +166,7 @@ fn collection(out: &mut String, c: &CollectionReport) {
         let name = format!(
             "{}{}",
             "  ".repeat(f.level as usize - 1),
-            f.path.rsplit('.').next().unwrap_or(&f.path)
+            v(f.path.rsplit('.').next().unwrap_or(&f.path))
         );
         let mut line = format!(
             "    {name:<width$}  {:>6}{}  {}",
@@ -195,8 +199,8 @@ fn indexes(out: &mut String, c: &CollectionReport) {
                 .map(|i| {
                     format!(
                         "{} {}{}",
-                        i.name,
-                        key_text(&i.key),
+                        v(&i.name),
+                        v(&key_text(&i.key)),
                         if i.unique { " unique" } else { "" }
                     )
                 })

@@ -1,14 +1,16 @@
 //! The Markdown report: one table of shapes per namespace, hottest first,
 //! then findings, suggested indexes and unreadable lines.
 
-use super::{duration, index, latency, per_hour, plans, reason, selectivity};
+use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
 use crate::workload::WorkloadReport;
+use crate::outputs::markdown_escape as md;
 use crate::outputs::scan::location_text;
 use crate::words;
 use std::fmt::Write as _;
 
+/// A name, or a sentence made around names, in prose or a table cell.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
+    md::text(text)
 }
 
 pub fn markdown(report: &WorkloadReport) -> String {
@@ -43,17 +45,17 @@ pub fn markdown(report: &WorkloadReport) -> String {
     for ns in &report.namespaces {
         let _ = writeln!(
             out,
-            "\n## `{}`\n\n{}, {}.\n\n| id | shape | count | rate | latency | total | plans | examined |\n|---|---|---|---|---|---|---|---|",
-            ns.namespace,
+            "\n## {}\n\n{}, {}.\n\n| id | shape | count | rate | latency | total | plans | examined |\n|---|---|---|---|---|---|---|---|",
+            md::code_in_prose(&ns.namespace),
             words::count(ns.operations as f64, "operation"),
             duration(ns.total_ms)
         );
         for s in &ns.shapes {
             let _ = writeln!(
                 out,
-                "| {} | `{}` | {} | {} | {} | {} ({}) | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} ({}) | {} | {} |",
                 s.id,
-                cell(&s.text),
+                md::code(&s.text),
                 words::int(s.count),
                 per_hour(s),
                 latency(s),
@@ -62,6 +64,13 @@ pub fn markdown(report: &WorkloadReport) -> String {
                 cell(&plans(s)),
                 cell(&selectivity(s).unwrap_or_default()),
             );
+        }
+        let notes = namespace_notes(ns);
+        if !notes.is_empty() {
+            out.push('\n');
+        }
+        for note in notes {
+            let _ = writeln!(out, "{}.", cell(&note));
         }
     }
     let _ = writeln!(out, "\n## Findings\n");
@@ -74,14 +83,14 @@ pub fn markdown(report: &WorkloadReport) -> String {
             "- **{}** `{}` {}: {}",
             f.severity,
             f.rule,
-            location_text(&f.location),
-            f.message
+            cell(&location_text(&f.location)),
+            cell(&f.message)
         );
     }
     if !report.suggested_indexes.is_empty() {
         let _ = writeln!(out, "\n## Suggested indexes\n");
         for i in &report.suggested_indexes {
-            let _ = writeln!(out, "- {}", index(i));
+            let _ = writeln!(out, "- {}", cell(&index(i)));
         }
     }
     if t.unreadable_lines > 0 {
@@ -92,7 +101,7 @@ pub fn markdown(report: &WorkloadReport) -> String {
                 .examples
                 .iter()
                 .filter(|p| p.reason == r.reason)
-                .map(|p| format!("`{}`", p.place()))
+                .map(|p| md::code_in_prose(&p.place()))
                 .collect();
             let _ = writeln!(
                 out,
@@ -106,7 +115,7 @@ pub fn markdown(report: &WorkloadReport) -> String {
     if !report.errors.is_empty() {
         let _ = writeln!(out, "\n## Errors\n");
         for e in &report.errors {
-            let _ = writeln!(out, "- {}", e.message);
+            let _ = writeln!(out, "- {}", cell(&e.message));
         }
     }
     out

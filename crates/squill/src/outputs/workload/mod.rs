@@ -14,21 +14,59 @@ pub use sarif::sarif;
 pub use text::text;
 
 use crate::workload::problem::Reason;
-use crate::workload::report::{IndexSuggestion, ShapeReport};
+use crate::workload::report::{IndexSuggestion, NamespaceReport, ShapeReport};
 use crate::workload::shape::sort_text;
+use crate::workload::shape_table::KEPT_SHAPES;
 use crate::words;
 
-/// `2 files, 10 lines, 3 operations in 2 shapes on 1 namespace`.
+/// `2 files, 10 lines, 3 operations in 2 shapes on 1 namespace`, and the
+/// bucket writes of time-series collections when there are some.
 pub(crate) fn volume(report: &crate::workload::WorkloadReport) -> String {
     let t = &report.totals;
-    format!(
+    let mut text = format!(
         "{}, {}, {} in {} on {}",
         words::count(report.files.len() as f64, "file"),
         words::count(t.lines as f64, "line"),
         words::count(t.operations as f64, "operation"),
         words::count(t.shapes as f64, "shape"),
         words::count(t.namespaces as f64, "namespace"),
-    )
+    );
+    if t.bucket_writes > 0 {
+        text.push_str(&format!(
+            ", and {} of time-series collections",
+            words::count(t.bucket_writes as f64, "bucket write")
+        ));
+    }
+    text
+}
+
+/// What a namespace did besides its listed shapes, one sentence each: the
+/// writes to its buckets (a time-series collection) and the shapes beyond
+/// the cap (`shape_table::KEPT_SHAPES`). Every reporter says both.
+pub(crate) fn namespace_notes(ns: &NamespaceReport) -> Vec<String> {
+    let mut notes = Vec::new();
+    let b = &ns.bucket_writes;
+    if b.operations > 0 {
+        notes.push(format!(
+            "bucket writes of this time-series collection (the server's writes to {}.system.buckets.{} as the application inserted): {}, {} in all, the slowest {}",
+            ns.database,
+            ns.collection,
+            words::count(b.operations as f64, "write"),
+            duration(b.total_ms),
+            duration(b.max_ms)
+        ));
+    }
+    let d = &ns.shapes_not_kept;
+    if d.shapes > 0 {
+        notes.push(format!(
+            "{} not listed: only the {} heaviest shapes of a namespace are kept; the others made {}, {} in all",
+            words::count(d.shapes as f64, "more shape"),
+            words::int(KEPT_SHAPES as u64),
+            words::count(d.operations as f64, "operation"),
+            duration(d.total_ms)
+        ));
+    }
+    notes
 }
 
 /// A duration: `12 ms`, `3.4 s`, `2.5 min`, `1.2 h`.

@@ -5,13 +5,10 @@
 
 use super::reason;
 use crate::workload::WorkloadReport;
+use crate::outputs::sarif_uri::uri;
 use crate::outputs::scan::location_text;
 use crate::outputs::scan::sarif::{document, result, rule_object};
 use serde_json::{Value, json};
-
-fn uri(path: &str) -> String {
-    path.replace('\\', "/")
-}
 
 pub fn sarif(report: &WorkloadReport) -> String {
     let rules = crate::rules::workload::ALL;

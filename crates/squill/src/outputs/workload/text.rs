@@ -1,12 +1,18 @@
 //! The text report: totals and span, then per namespace its shapes, hottest
 //! first, then findings, suggested indexes and the lines that could not be read.
 
-use super::{duration, errors, index, latency, per_hour, plans, reason, selectivity};
+use super::{
+    duration, errors, index, latency, namespace_notes, per_hour, plans, reason, selectivity,
+};
 use crate::workload::WorkloadReport;
 use crate::outputs::scan::{evidence_value, location_text};
-use crate::words;
+use crate::words::{self, visible as v};
 use std::fmt::Write as _;
 
+/// The report for a terminal. Namespaces, shapes (their field names),
+/// plans, examples and the sentences made around them go through
+/// `words::visible` (`v`); a last pass escapes any control character a
+/// name still brought.
 pub fn text(report: &WorkloadReport) -> String {
     let mut out = String::new();
     let t = &report.totals;
@@ -43,12 +49,15 @@ pub fn text(report: &WorkloadReport) -> String {
         let _ = writeln!(
             out,
             "\n{}: {}, {}",
-            ns.namespace,
+            v(&ns.namespace),
             words::count(ns.operations as f64, "operation"),
             duration(ns.total_ms)
         );
+        for note in namespace_notes(ns) {
+            let _ = writeln!(out, "  {}", v(&note));
+        }
         for s in &ns.shapes {
-            let _ = writeln!(out, "  {:<4} {}", s.id, s.text);
+            let _ = writeln!(out, "  {:<4} {}", s.id, v(&s.text));
             let mut line = format!(
                 "       ×{}, {}, {}, total {} ({})",
                 words::int(s.count),
@@ -66,7 +75,7 @@ pub fn text(report: &WorkloadReport) -> String {
             }
             let _ = writeln!(out, "{line}");
             if !s.plans.is_empty() {
-                let _ = writeln!(out, "       plans: {}", plans(s));
+                let _ = writeln!(out, "       plans: {}", v(&plans(s)));
             }
             if let Some(sel) = selectivity(s) {
                 let _ = writeln!(out, "       {sel}");
@@ -82,7 +91,7 @@ pub fn text(report: &WorkloadReport) -> String {
                 let _ = writeln!(out, "       errors: {}", errors(s));
             }
             if let Some(example) = &s.example {
-                let _ = writeln!(out, "       example: {example}");
+                let _ = writeln!(out, "       example: {}", v(example));
             }
         }
     }
@@ -93,8 +102,8 @@ pub fn text(report: &WorkloadReport) -> String {
             "  {}[{}] {}: {}",
             f.severity,
             f.rule,
-            location_text(&f.location),
-            f.message
+            v(&location_text(&f.location)),
+            v(&f.message)
         );
         let evidence: Vec<String> = f
             .evidence
@@ -102,16 +111,16 @@ pub fn text(report: &WorkloadReport) -> String {
             .map(|e| format!("{} {}", e.name, evidence_value(&e.value)))
             .collect();
         if !evidence.is_empty() {
-            let _ = writeln!(out, "      evidence: {}", evidence.join(", "));
+            let _ = writeln!(out, "      evidence: {}", v(&evidence.join(", ")));
         }
         if let Some(help) = &f.help {
-            let _ = writeln!(out, "      help: {help}");
+            let _ = writeln!(out, "      help: {}", v(help));
         }
     }
     if !report.suggested_indexes.is_empty() {
         let _ = writeln!(out, "\nsuggested indexes (equality, sort, range)");
         for i in &report.suggested_indexes {
-            let _ = writeln!(out, "  {}", index(i));
+            let _ = writeln!(out, "  {}", v(&index(i)));
         }
     }
     if t.unreadable_lines > 0 {
@@ -128,15 +137,15 @@ pub fn text(report: &WorkloadReport) -> String {
                 .iter()
                 .filter(|p| p.reason == r.reason)
             {
-                let _ = writeln!(out, "      {}", p.place());
+                let _ = writeln!(out, "      {}", v(&p.place()));
             }
         }
     }
     if !report.errors.is_empty() {
         let _ = writeln!(out, "\nerrors");
         for e in &report.errors {
-            let _ = writeln!(out, "  {}", e.message);
+            let _ = writeln!(out, "  {}", v(&e.message));
         }
     }
-    out
+    words::visible_lines(&out).into_owned()
 }

@@ -5,8 +5,9 @@
 
 use super::poor_selectivity::is_poorly_selective;
 use crate::workload::WorkloadReport;
-use crate::workload::report::{IndexSuggestion, ShapeReport};
+use crate::workload::report::{IndexSuggestion, NamespaceReport, ShapeReport};
 use crate::workload::shape::{OpClass, OpKind, SortKey};
+use rustc_hash::FxHashMap;
 
 /// The keys an index needs to serve a shape: equality fields (and `$in`
 /// when nothing is sorted), then the sort, then ranges (and `$in` before a
@@ -78,42 +79,7 @@ fn plan_keys(keys: &[SortKey]) -> String {
 pub fn suggest(report: &WorkloadReport) -> Vec<IndexSuggestion> {
     let mut out: Vec<IndexSuggestion> = Vec::new();
     for ns in &report.namespaces {
-        for s in ns.shapes.iter().filter(|s| needs_index(s)) {
-            let keys = esr_keys(s);
-            if keys.is_empty() {
-                continue;
-            }
-            // Already there: the plan used exactly this index.
-            let pattern = plan_keys(&keys);
-            if s.plans
-                .iter()
-                .any(|p| p.name.contains(&pattern) && !p.name.contains("COLLSCAN"))
-                && s.in_memory_sorts == 0
-            {
-                continue;
-            }
-            let covering = out.iter_mut().find(|i| {
-                i.namespace == ns.namespace
-                    && (i.keys.starts_with(&keys) || keys.starts_with(&i.keys))
-            });
-            match covering {
-                Some(i) => {
-                    if keys.len() > i.keys.len() {
-                        i.keys = keys;
-                    }
-                    i.serves.push(s.id.clone());
-                    i.count += s.count;
-                    i.total_ms = i.total_ms.saturating_add(s.total_ms);
-                }
-                None => out.push(IndexSuggestion {
-                    namespace: ns.namespace.clone(),
-                    keys,
-                    serves: vec![s.id.clone()],
-                    count: s.count,
-                    total_ms: s.total_ms,
-                }),
-            }
-        }
+        suggest_for(ns, &mut out);
     }
     out.sort_by(|a, b| {
         b.total_ms
@@ -123,9 +89,157 @@ pub fn suggest(report: &WorkloadReport) -> Vec<IndexSuggestion> {
     out
 }
 
+/// One namespace's suggestions, appended to `out`. A shape's keys join the
+/// first suggestion (in the order they were made) whose keys start with
+/// them or that they start with. Looking that up among all earlier
+/// suggestions made this quadratic in shapes (issue 40, item 19: 80,000
+/// scans of distinct fields took 100 s), so two maps answer it instead:
+/// `exact` from a suggestion's keys to it, `prefixes` from every prefix of
+/// a suggestion's keys to the first suggestion that has it. A shape's keys
+/// are a few fields, so each shape costs a few lookups.
+fn suggest_for(ns: &NamespaceReport, out: &mut Vec<IndexSuggestion>) {
+    let start = out.len();
+    let mut exact: FxHashMap<Vec<SortKey>, usize> = FxHashMap::default();
+    let mut prefixes: FxHashMap<Vec<SortKey>, usize> = FxHashMap::default();
+    for s in ns.shapes.iter().filter(|s| needs_index(s)) {
+        let keys = esr_keys(s);
+        if keys.is_empty() {
+            continue;
+        }
+        // Already there: the plan used exactly this index.
+        let pattern = plan_keys(&keys);
+        if s.plans
+            .iter()
+            .any(|p| p.name.contains(&pattern) && !p.name.contains("COLLSCAN"))
+            && s.in_memory_sorts == 0
+        {
+            continue;
+        }
+        // A suggestion whose keys start with these (`prefixes`), or whose
+        // keys these start with (`exact` of each prefix of these): the first made.
+        let covering = (1..=keys.len())
+            .filter_map(|n| exact.get(&keys[..n]))
+            .chain(prefixes.get(&keys[..]))
+            .copied()
+            .min();
+        match covering {
+            Some(i) => {
+                let at = start + i;
+                if keys.len() > out[at].keys.len() {
+                    if exact.get(&out[at].keys) == Some(&i) {
+                        exact.remove(&out[at].keys);
+                    }
+                    remember(&mut prefixes, &keys, i);
+                    exact.entry(keys.clone()).or_insert(i);
+                    out[at].keys = keys;
+                }
+                let i = &mut out[at];
+                i.serves.push(s.id.clone());
+                i.count += s.count;
+                i.total_ms = i.total_ms.saturating_add(s.total_ms);
+            }
+            None => {
+                let i = out.len() - start;
+                remember(&mut prefixes, &keys, i);
+                exact.entry(keys.clone()).or_insert(i);
+                out.push(IndexSuggestion {
+                    namespace: ns.namespace.clone(),
+                    keys,
+                    serves: vec![s.id.clone()],
+                    count: s.count,
+                    total_ms: s.total_ms,
+                });
+            }
+        }
+    }
+}
+
+/// Records suggestion `i` under every prefix of `keys` that no earlier
+/// suggestion holds.
+fn remember(prefixes: &mut FxHashMap<Vec<SortKey>, usize>, keys: &[SortKey], i: usize) {
+    for n in 1..=keys.len() {
+        let held = prefixes.entry(keys[..n].to_vec()).or_insert(i);
+        *held = (*held).min(i);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rules::workload::testing::{find, judged};
+
+    /// The maps of `suggest_for` give what asking every earlier suggestion
+    /// gave: on shapes whose keys are prefixes of each other in every order
+    /// (equalities on `a`, `b`, `c`, sorts that extend them).
+    #[test]
+    fn the_lookup_merges_as_a_scan_of_every_suggestion_did() {
+        let filters = [
+            "{ a: 1 }",
+            "{ b: 1 }",
+            "{ a: 1, b: 1 }",
+            "{ c: 1 }",
+            "{ a: 1, c: 1 }",
+        ];
+        let sorts = [
+            "",
+            ", sort: { x: 1 }",
+            ", sort: { x: 1, y: -1 }",
+            ", sort: { y: 1 }",
+        ];
+        let mut log = String::new();
+        let mut ms = 500;
+        for f in filters {
+            for s in sorts {
+                log.push_str(&find(f, s, "COLLSCAN", "docsExamined:5000 nreturned:5", ms));
+                ms -= 7;
+            }
+        }
+        let r = judged(&log);
+        assert!(r.suggested_indexes.len() > 2, "{:?}", r.suggested_indexes);
+        assert_eq!(r.suggested_indexes, scan_every_suggestion(&r));
+    }
+
+    /// The merge as it was: each shape's keys looked up among all earlier
+    /// suggestions.
+    fn scan_every_suggestion(
+        report: &crate::workload::WorkloadReport,
+    ) -> Vec<crate::workload::report::IndexSuggestion> {
+        let mut out: Vec<crate::workload::report::IndexSuggestion> = Vec::new();
+        for ns in &report.namespaces {
+            for s in ns.shapes.iter().filter(|s| super::needs_index(s)) {
+                let keys = super::esr_keys(s);
+                if keys.is_empty() {
+                    continue;
+                }
+                let covering = out.iter_mut().find(|i| {
+                    i.namespace == ns.namespace
+                        && (i.keys.starts_with(&keys) || keys.starts_with(&i.keys))
+                });
+                match covering {
+                    Some(i) => {
+                        if keys.len() > i.keys.len() {
+                            i.keys = keys;
+                        }
+                        i.serves.push(s.id.clone());
+                        i.count += s.count;
+                        i.total_ms += s.total_ms;
+                    }
+                    None => out.push(crate::workload::report::IndexSuggestion {
+                        namespace: ns.namespace.clone(),
+                        keys,
+                        serves: vec![s.id.clone()],
+                        count: s.count,
+                        total_ms: s.total_ms,
+                    }),
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            b.total_ms
+                .cmp(&a.total_ms)
+                .then_with(|| a.namespace.cmp(&b.namespace))
+        });
+        out
+    }
 
     #[test]
     fn equality_then_sort_then_range() {

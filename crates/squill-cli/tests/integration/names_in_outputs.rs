@@ -1,0 +1,317 @@
+//! Issue 40, items 3 and 4: names from data are data in every report. A
+//! model, a dump and a log each bring names made to do harm — `<script>`,
+//! `<img onerror>`, a Markdown link to `javascript:`, backticks, ESC
+//! sequences that retitle or clear a terminal, CR, LF, C1 controls,
+//! U+202E, U+2028 — and names that differ only by punctuation. Each command
+//! renders them in each of its forms, and each form is checked for what it
+//! must hold: text and Markdown no control character a terminal obeys, nor a
+//! line a name forged; Markdown no raw HTML, link or code span a name made
+//! once rendered as GitHub would; SARIF URIs that are URIs; HTML one
+//! element per id.
+
+use crate::support::{TempDir, Test};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The model: every kind of name (model, mix, entity, field, relationship,
+/// operation) hostile, and three collections that differ by punctuation.
+const MODEL: &str = r#"name: "model<script>alert(1)</script>\e]0;pwned\a"
+mixes: ["mix`<b>\e[2J"]
+entities:
+  "<img src=x onerror=alert(1)>":
+    count: 1000000
+    fields:
+      name: string(24)
+      "sn`n\e[2J": {type: string(11), distinct: 1000000}
+      "bidi\u202Efield\u0085": string(3)
+  "add\rress\u202Eevil":
+    count: 2000000
+    fields:
+      street: string(30)
+  "order items": {count: 10, fields: {a: int}}
+  "order_items": {count: 10, fields: {a: int}}
+  "order-items": {count: 10, fields: {a: int}}
+relationships:
+  "rel\nINJECTED line":
+    parent: "<img src=x onerror=alert(1)>"
+    child: "add\rress\u202Eevil"
+    children: {min: 0, typical: 2, max: 5}
+    standalone: false
+operations:
+  "view`person\e]0;t\a":
+    read: "<img src=x onerror=alert(1)>"
+    rate: 200
+    filter: {"sn`n\e[2J": eq}
+    include: ["rel\nINJECTED line"]
+  "[x](javascript:alert(1))\u2028\u009b2J":
+    read: "order items"
+    rate: 1
+    filter: {a: eq}
+"#;
+
+/// Field names of one scanned collection (Extended JSON escapes).
+const DOCUMENTS: &str = concat!(
+    r#"{"_id":1,"na\u001b]0;pwned\u0007me":"x","<script>alert(1)</script>":1,"#,
+    r#""b`ack\rtick\u202eevil":[1,2],"line\nINJECTED":2,"[l](javascript:x)":3}"#,
+    "\n",
+    r#"{"_id":2,"na\u001b]0;pwned\u0007me":"y"}"#,
+    "\n"
+);
+
+/// A slow find on `shop.COLL` filtering on `field` (JSON escapes in both).
+fn log_line(coll: &str, field: &str, ms: u32) -> String {
+    format!(
+        r#"{{"t":{{"$date":"2024-03-01T10:00:00.000+00:00"}},"s":"I","c":"COMMAND","id":51803,"ctx":"conn1","msg":"Slow query","attr":{{"type":"command","ns":"shop.{coll}","command":{{"find":"{coll}","filter":{{"{field}":1}},"$db":"shop"}},"planSummary":"COLLSCAN","docsExamined":48000,"nreturned":1,"durationMillis":{ms}}}}}"#
+    ) + "\n"
+}
+
+/// The inputs, in `dir`: `hostile.yaml`; a dump folder of two collections
+/// that differ by punctuation and one whose file name is hostile; a log
+/// whose file name needs percent-encoding, with an unreadable line (so
+/// SARIF points into it).
+fn inputs(dir: &Path) {
+    std::fs::write(dir.join("hostile.yaml"), MODEL).unwrap();
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("c<img src=x onerror=alert(1)>\x1b]0;t\x07 #1.json"),
+        DOCUMENTS,
+    )
+    .unwrap();
+    for name in ["order items.json", "order-items.json", "order_items.json"] {
+        std::fs::write(data.join(name), "{\"_id\":1,\"a\":1}\n").unwrap();
+    }
+    let mut log = String::new();
+    log += &log_line(
+        "<img src=x onerror=alert(1)>\\u001b]0;pwned\\u0007",
+        "f`\\r\\u202e<script>alert(1)</script>",
+        900,
+    );
+    log += &log_line("x\\nINJECTED line", "[l](javascript:x)\\u009b2J", 800);
+    for coll in ["order items", "order-items", "order_items"] {
+        log += &log_line(coll, "a", 700);
+    }
+    log += "{\"t\": not a log line\n";
+    std::fs::write(dir.join("my log #1?.log"), log).unwrap();
+}
+
+/// Every report of every command in every form, by `command form`.
+fn reports(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let forms: [(&str, &[&str], &[&str]); 3] = [
+        (
+            "advise",
+            &["hostile.yaml"],
+            &["text", "markdown", "json", "html"],
+        ),
+        (
+            "scan",
+            &["data"],
+            &["text", "markdown", "json", "sarif", "html"],
+        ),
+        (
+            "workload",
+            &["my log #1?.log"],
+            &["text", "markdown", "json", "sarif", "html"],
+        ),
+    ];
+    for (command, args, formats) in forms {
+        for format in formats {
+            let run = Test::new()
+                .current_dir(dir)
+                .args([command, "--format", format])
+                .args(args.iter().copied())
+                .run();
+            assert!(
+                run.code <= 1,
+                "{command} {format}: {}\n{}",
+                run.code,
+                run.stderr
+            );
+            assert!(!run.stdout.is_empty(), "{command} {format}");
+            assert_inert_for_a_terminal(&format!("{command} {format} (stderr)"), &run.stderr);
+            out.insert(format!("{command} {format}"), run.stdout);
+        }
+    }
+    out
+}
+
+/// No character a terminal obeys except the report's own line feeds, and
+/// no line that a name's line feed began.
+#[track_caller]
+fn assert_inert_for_a_terminal(what: &str, text: &str) {
+    if let Some(c) = text
+        .chars()
+        .find(|&c| c != '\n' && squill::words::is_hidden(c))
+    {
+        panic!("{what}: raw {c:?} in\n{text}");
+    }
+    if let Some(line) = text.lines().find(|l| l.starts_with("INJECTED")) {
+        panic!("{what}: a name's line feed began the line {line:?}");
+    }
+}
+
+#[test]
+fn text_reports_show_names_and_obey_none() {
+    let dir = TempDir::new("names-text");
+    inputs(dir.path());
+    let reports = reports(dir.path());
+    for (what, text) in reports.iter().filter(|(k, _)| k.ends_with(" text")) {
+        assert_inert_for_a_terminal(what, text);
+    }
+    // Shown, escaped, not dropped.
+    assert!(reports["advise text"].contains("add\\rress\\u{202e}evil"));
+    assert!(reports["scan text"].contains("na\\u{1b}]0;pwned\\u{7}me"));
+    assert!(reports["workload text"].contains("shop.x\\nINJECTED line"));
+}
+
+#[test]
+fn markdown_reports_render_names_as_text() {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    let dir = TempDir::new("names-markdown");
+    inputs(dir.path());
+    let reports = reports(dir.path());
+    for (what, markdown) in reports.iter().filter(|(k, _)| k.ends_with(" markdown")) {
+        assert_inert_for_a_terminal(what, markdown);
+        for event in Parser::new_ext(markdown, Options::all()) {
+            match &event {
+                Event::Html(h) | Event::InlineHtml(h) => {
+                    panic!("{what}: raw HTML {h:?} in\n{markdown}")
+                }
+                Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                    panic!("{what}: a link to {dest_url:?} in\n{markdown}")
+                }
+                _ => {}
+            }
+        }
+    }
+    // A name with backticks is one code span, whole.
+    let code: Vec<String> = Parser::new_ext(&reports["workload markdown"], Options::all())
+        .filter_map(|e| match e {
+            Event::Code(c) => Some(c.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        code.iter()
+            .any(|c| c == "find {f`\\r\\u{202e}<script>alert(1)</script>: eq}"),
+        "{code:?}"
+    );
+}
+
+#[test]
+fn sarif_uris_are_uri_references() {
+    let dir = TempDir::new("names-sarif");
+    inputs(dir.path());
+    let reports = reports(dir.path());
+    for what in ["scan sarif", "workload sarif"] {
+        let sarif: serde_json::Value = serde_json::from_str(&reports[what]).expect(what);
+        let mut uris = Vec::new();
+        collect_uris(&sarif, &mut uris);
+        assert!(!uris.is_empty(), "{what}: no artifactLocation");
+        for uri in &uris {
+            // RFC 3986: unreserved, the delimiters of a path, or `%XX`.
+            let bytes = uri.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if bytes[i] == b'%' {
+                    assert!(
+                        bytes.len() > i + 2
+                            && bytes[i + 1].is_ascii_hexdigit()
+                            && bytes[i + 2].is_ascii_hexdigit(),
+                        "{what}: {uri}"
+                    );
+                    i += 3;
+                } else {
+                    assert!(
+                        bytes[i].is_ascii_alphanumeric() || b"-._~/".contains(&bytes[i]),
+                        "{what}: {uri}"
+                    );
+                    i += 1;
+                }
+            }
+        }
+    }
+    assert!(reports["workload sarif"].contains("\"my%20log%20%231%3F.log\""));
+}
+
+fn collect_uris(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                if k == "artifactLocation" {
+                    out.extend(v["uri"].as_str().map(str::to_string));
+                }
+                collect_uris(v, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|v| collect_uris(v, out)),
+        _ => {}
+    }
+}
+
+/// Issue 40, item 3: `order items`, `order-items` and `order_items` had
+/// one HTML id (and one Mermaid box in the Markdown report).
+#[test]
+fn names_that_differ_by_punctuation_keep_ids_and_boxes_of_their_own() {
+    let dir = TempDir::new("names-ids");
+    inputs(dir.path());
+    let reports = reports(dir.path());
+    for what in ["advise html", "scan html", "workload html"] {
+        let html = &reports[what];
+        let mut seen = std::collections::BTreeSet::new();
+        for id in html
+            .split(" id=\"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+        {
+            assert!(seen.insert(id), "{what}: id {id:?} twice");
+        }
+        for href in html
+            .split("href=\"#")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+        {
+            assert!(seen.contains(href), "{what}: a link to #{href}, no such id");
+        }
+        assert!(
+            !html.contains("<script") && !html.contains("<img"),
+            "{what}"
+        );
+    }
+    let markdown = &reports["advise markdown"];
+    let diagram = markdown
+        .split("```mermaid\n")
+        .nth(1)
+        .and_then(|d| d.split("```").next())
+        .expect("a diagram");
+    let boxes: Vec<&str> = diagram
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(" {"))
+        .collect();
+    let distinct: std::collections::BTreeSet<&&str> = boxes.iter().collect();
+    let design: serde_json::Value = serde_json::from_str(&reports["advise json"]).unwrap();
+    let collections = design["collections"].as_array().map_or(0, Vec::len);
+    assert!(collections >= 4, "{design}");
+    assert_eq!(boxes.len(), collections, "{diagram}");
+    assert_eq!(distinct.len(), boxes.len(), "{diagram}");
+    assert!(
+        markdown.contains("drawn under names of their own"),
+        "{markdown}"
+    );
+}
+
+/// `check`'s summary names every entity, relationship and mix.
+#[test]
+fn command_summaries_show_names_and_obey_none() {
+    let dir = TempDir::new("names-check");
+    inputs(dir.path());
+    let run = Test::new()
+        .current_dir(dir.path())
+        .args(["check", "hostile.yaml"])
+        .run()
+        .success();
+    assert_inert_for_a_terminal("check", &run.stdout);
+    assert_inert_for_a_terminal("check (stderr)", &run.stderr);
+    assert!(run.stdout.contains("rel\\nINJECTED line"), "{}", run.stdout);
+}
