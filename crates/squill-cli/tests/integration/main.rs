@@ -13,6 +13,7 @@ mod migration;
 mod model_file;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod python_server;
 mod readers;
 mod report;
 mod report_scan;
