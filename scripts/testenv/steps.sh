@@ -8,8 +8,8 @@
 #                         processes it started and waited for.
 #   step_start WHAT     → starts the clock of a step run some other way (in
 #                         the background); step_done WHAT [FILE] prints its
-#                         wall time, and the CPU time in FILE (the last line of
-#                         bash's `times` in the process that ran it) when given.
+#                         wall time, and the CPU time in FILE (what bash's
+#                         `times` wrote in the process that ran it) when given.
 
 _step_t0=""
 _step_cpu0=""
@@ -62,9 +62,9 @@ step_start() {
 }
 
 step_done() {
-    local wall_ms=$((($(_step_now) - _step_t0) / 1000)) cpu="" user sys
+    local wall_ms=$((($(_step_now) - _step_t0) / 1000)) cpu="" user sys _
     if [[ -n "${2:-}" && -s "$2" ]]; then
-        read -r user sys <"$2"
+        { read -r _ _; read -r user sys; } <"$2"
         cpu=", $(_step_s $(($(_step_ms "$user") + $(_step_ms "$sys")))) s CPU"
     fi
     echo "testenv: $1: $(_step_s "$wall_ms") s wall$cpu"
