@@ -122,25 +122,25 @@ fn a_served_check_says_what_its_process_says() {
     };
     let script = crate::support::repo_root().join("scripts/testenv/check_migrated.py");
     let script = script.to_str().expect("a UTF-8 path");
-    let cases: Vec<Vec<&str>> = vec![
-        vec![
+    let cases: &[&[&str]] = &[
+        &[
             "-c",
             "import sys; print(sys.argv[1:]); print('to stderr', file=sys.stderr)",
             "a",
             "b c",
         ],
-        vec!["-c", "import sys; print('half'); sys.exit(3)"],
-        vec!["-c", "import sys; sys.exit('a message')"],
-        vec!["-c", "def f():\n    raise ValueError('broken')\nf()"],
-        vec!["-c", "print(__name__)"],
-        vec![script, "--uri"],
-        vec![script, "--help"],
+        &["-c", "import sys; print('half'); sys.exit(3)"],
+        &["-c", "import sys; sys.exit('a message')"],
+        &["-c", "def f():\n    raise ValueError('broken')\nf()"],
+        &["-c", "print(__name__)"],
+        &[script, "--uri"],
+        &[script, "--help"],
     ];
-    for argv in cases {
+    for &argv in cases {
         let owned: Vec<String> = argv.iter().map(|a| (*a).to_string()).collect();
         let served = run_argv(OsStr::new(&python), &owned);
         let own = Command::new(&python)
-            .args(&argv)
+            .args(argv)
             .output()
             .expect("python runs");
         assert_eq!(
