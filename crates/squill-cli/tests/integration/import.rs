@@ -74,11 +74,15 @@ fn import_sql_without_tables_is_an_error() {
     );
 }
 
-/// Without the `postgres` feature the URL form says how to get it.
-#[cfg(not(feature = "postgres"))]
+/// Without the `postgres` feature the URL form says how to get it (asked of
+/// the default build's squill, whatever this test binary's features).
 #[test]
 fn import_postgres_without_the_feature_says_how_to_build_it() {
+    let Some(squill) = crate::support::default_build_squill() else {
+        return;
+    };
     let run = Test::new()
+        .program(squill)
         .args(["import", "postgres://u:secret-pw@127.0.0.1:5432/db"])
         .run();
     assert_eq!(run.code, 2, "{}", run.stderr);

@@ -17,6 +17,7 @@ mod outputs_and_inputs;
 mod postgres;
 #[cfg(feature = "postgres")]
 mod postgres_connection;
+mod python_server;
 mod readers;
 mod report;
 mod report_scan;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 pub struct Test {
+    program: PathBuf,
     args: Vec<String>,
     stdin: Option<Vec<u8>>,
     current_dir: Option<PathBuf>,
@@ -22,11 +23,18 @@ pub struct Run {
 impl Test {
     pub fn new() -> Self {
         Test {
+            program: PathBuf::from(env!("CARGO_BIN_EXE_squill")),
             args: Vec::new(),
             stdin: None,
             current_dir: None,
             env: Vec::new(),
         }
+    }
+
+    /// Runs another `squill` than this build's (see `default_build_squill`).
+    pub fn program(mut self, path: impl Into<PathBuf>) -> Self {
+        self.program = path.into();
+        self
     }
 
     pub fn args<I, S>(mut self, args: I) -> Self
@@ -57,7 +65,7 @@ impl Test {
     }
 
     pub fn run(self) -> Run {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_squill"));
+        let mut cmd = Command::new(&self.program);
         cmd.args(&self.args)
             .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
@@ -113,6 +121,28 @@ impl Run {
         );
         self
     }
+}
+
+/// The `squill` of the default build (no cargo features): this build's
+/// own when it has no `postgres` feature; else the one scripts/test builds
+/// first and names in `SQUILL_TEST_DEFAULT_BIN`, so that the default build's
+/// answers are checked without a second build of this test binary. `None`
+/// with a notice when there is none, a failure under `CI=true`.
+pub fn default_build_squill() -> Option<PathBuf> {
+    if cfg!(not(feature = "postgres")) {
+        return Some(PathBuf::from(env!("CARGO_BIN_EXE_squill")));
+    }
+    if let Some(path) = std::env::var_os("SQUILL_TEST_DEFAULT_BIN") {
+        return Some(PathBuf::from(path));
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "SQUILL_TEST_DEFAULT_BIN is not set and CI=true: the default build's squill is not checked"
+    );
+    eprintln!(
+        "NOTICE: skipping: no squill of the default build (SQUILL_TEST_DEFAULT_BIN; scripts/test sets it)"
+    );
+    None
 }
 
 /// The repository root.
@@ -216,13 +246,36 @@ pub fn with_db(uri: &str, db: &str) -> String {
     }
 }
 
+/// Drops database `db` through the test venv's Python (pymongo), which
+/// costs a request to the long-lived Python where mongosh costs a process.
+pub fn drop_database(python: &str, uri: &str, db: &str) {
+    run_tool(Command::new(python).args([
+        "-c",
+        "import sys; from pymongo import MongoClient; MongoClient(sys.argv[1]).drop_database(sys.argv[2])",
+        uri,
+        db,
+    ]));
+}
+
+/// Runs a tool that must succeed; its stdout then its stderr. A check in
+/// the test venv's Python runs in a long-lived Python instead of a process
+/// of its own (`python_server`).
 pub fn run_tool(cmd: &mut Command) -> String {
-    let out = cmd.output().expect("the tool runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{cmd:?} failed:\n{text}");
+    let (success, text) = match crate::python_server::run(cmd) {
+        Some(served) => (
+            served.code == 0,
+            format!("{}{}", served.stdout, served.stderr),
+        ),
+        None => {
+            let out = cmd.output().expect("the tool runs");
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            (out.status.success(), text)
+        }
+    };
+    assert!(success, "{cmd:?} failed:\n{text}");
     text
 }
