@@ -552,5 +552,9 @@ fn no_module_holds_more_than_a_quarter_of_the_library() {
         .filter(|(_, n)| **n * 4 > total)
         .map(|(m, n)| format!("{m}: {n} of {total} lines"))
         .collect();
-    assert!(big.is_empty(), "modules over a quarter of the library:\n{}", big.join("\n"));
+    assert!(
+        big.is_empty(),
+        "modules over a quarter of the library:\n{}",
+        big.join("\n")
+    );
 }

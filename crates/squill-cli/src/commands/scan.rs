@@ -350,8 +350,7 @@ fn observed_model(
     model: &squill::model::Model,
     logs: &[PathBuf],
 ) -> Result<String> {
-    let workload =
-        squill::workload::read(logs, squill::workload::Options::default());
+    let workload = squill::workload::read(logs, squill::workload::Options::default());
     if let Some(e) = workload.errors.first() {
         anyhow::bail!("cannot read {}: {}", e.path, e.message);
     }

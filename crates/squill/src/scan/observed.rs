@@ -10,10 +10,10 @@
 //! against the scanned model, so an operation the model language refuses
 //! is reported with the parser's own reason and the others are kept.
 
+use crate::model::{Model, RelationshipKind};
 use crate::workload::WorkloadReport;
 use crate::workload::report::ShapeReport;
 use crate::workload::shape::{OpClass, OpKind};
-use crate::model::{Model, RelationshipKind};
 use std::fmt::Write as _;
 
 /// A shape that did not become an operation, and why.

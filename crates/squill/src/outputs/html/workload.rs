@@ -5,13 +5,13 @@
 
 use super::chart::{self, Bar, Spread};
 use super::page::{self, esc, id};
-use crate::workload::WorkloadReport;
-use crate::workload::report::ShapeReport;
-use crate::workload::shape::sort_text;
 use crate::outputs::workload::{
     duration, errors, latency, per_hour, plans, reason, selectivity, volume,
 };
 use crate::words;
+use crate::workload::WorkloadReport;
+use crate::workload::report::ShapeReport;
+use crate::workload::shape::sort_text;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 

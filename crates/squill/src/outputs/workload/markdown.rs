@@ -2,10 +2,10 @@
 //! then findings, suggested indexes and unreadable lines.
 
 use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
-use crate::workload::WorkloadReport;
 use crate::outputs::markdown_escape as md;
 use crate::outputs::scan::location_text;
 use crate::words;
+use crate::workload::WorkloadReport;
 use std::fmt::Write as _;
 
 /// A name, or a sentence made around names, in prose or a table cell.

@@ -13,11 +13,11 @@ pub use markdown::markdown;
 pub use sarif::sarif;
 pub use text::text;
 
+use crate::words;
 use crate::workload::problem::Reason;
 use crate::workload::report::{IndexSuggestion, NamespaceReport, ShapeReport};
 use crate::workload::shape::sort_text;
 use crate::workload::shape_table::KEPT_SHAPES;
-use crate::words;
 
 /// `2 files, 10 lines, 3 operations in 2 shapes on 1 namespace`, and the
 /// bucket writes of time-series collections when there are some.

@@ -4,10 +4,10 @@
 //! among the tool's notifications, each with its file and line.
 
 use super::reason;
-use crate::workload::WorkloadReport;
 use crate::outputs::sarif_uri::uri;
 use crate::outputs::scan::location_text;
 use crate::outputs::scan::sarif::{document, result, rule_object};
+use crate::workload::WorkloadReport;
 use serde_json::{Value, json};
 
 pub fn sarif(report: &WorkloadReport) -> String {

@@ -4,9 +4,9 @@
 use super::{
     duration, errors, index, latency, namespace_notes, per_hour, plans, reason, selectivity,
 };
-use crate::workload::WorkloadReport;
 use crate::outputs::scan::{evidence_value, location_text};
 use crate::words::{self, visible as v};
+use crate::workload::WorkloadReport;
 use std::fmt::Write as _;
 
 /// The report for a terminal. Namespaces, shapes (their field names),
