@@ -14,7 +14,9 @@ pub use connect::{LiveError, Target};
 use crate::inputs::model_file;
 use crate::inputs::sql::evidence::Evidence;
 use crate::inputs::sql::map::{Import, Mapping, import_schema};
+use crate::inputs::sql::names::shown;
 use crate::inputs::sql::statements::translate;
+use crate::inputs::sql::write::q;
 use std::time::Duration;
 
 /// How to import.
@@ -232,6 +234,7 @@ fn table_writes(
         let Some([ins, upd, del]) = reading.tables.get(&t.name).copied() else {
             continue;
         };
+        let entity = mapping.names.entity(&t.name);
         let junction = mapping
             .relationships
             .iter()
@@ -247,12 +250,12 @@ fn table_writes(
             let mut b = vec![how(ins, "inserted")];
             match junction {
                 Some(r) => {
-                    b.push(format!("  link_{}:", r.name));
-                    b.push(format!("    link: {}", r.name));
+                    b.push(format!("  {}:", q(&format!("link_{}", r.name))));
+                    b.push(format!("    link: {}", q(&r.name)));
                 }
                 None => {
-                    b.push(format!("  insert_{}:", t.name));
-                    b.push(format!("    insert: {}", t.name));
+                    b.push(format!("  {}:", q(&format!("insert_{entity}"))));
+                    b.push(format!("    insert: {}", q(entity)));
                     let links: Vec<&str> = mapping
                         .relationships
                         .iter()
@@ -260,6 +263,7 @@ fn table_writes(
                         .map(|r| r.name.as_str())
                         .collect();
                     if !links.is_empty() {
+                        let links: Vec<String> = links.iter().map(|l| q(l)).collect();
                         b.push(format!("    links: [{}]", links.join(", ")));
                     }
                 }
@@ -271,12 +275,12 @@ fn table_writes(
             let mut b = vec![how(del, "deleted")];
             match junction {
                 Some(r) => {
-                    b.push(format!("  unlink_{}:", r.name));
-                    b.push(format!("    unlink: {}", r.name));
+                    b.push(format!("  {}:", q(&format!("unlink_{}", r.name))));
+                    b.push(format!("    unlink: {}", q(&r.name)));
                 }
                 None => {
-                    b.push(format!("  delete_{}:", t.name));
-                    b.push(format!("    delete: {}", t.name));
+                    b.push(format!("  {}:", q(&format!("delete_{entity}"))));
+                    b.push(format!("    delete: {}", q(entity)));
                     b.push("    filter: {_id: eq}  # assumed: one row at a time".into());
                 }
             }
@@ -286,7 +290,7 @@ fn table_writes(
         if upd > 0 {
             out.push(vec![format!(
                 "  # {}: {upd} rows updated in {seconds:.0} s; which fields change is not known without pg_stat_statements",
-                t.name
+                shown(&t.name)
             )]);
         }
     }

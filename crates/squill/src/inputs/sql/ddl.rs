@@ -3,6 +3,8 @@
 //! reported at its line and column and skipped up to the next `;`, and the
 //! rest of the file is still read.
 
+use super::names::shown;
+use rustc_hash::FxHashMap;
 use sqlparser::ast::{
     AlterTableOperation, BinaryOperator, ColumnDef, ColumnOption, CreateIndex, CreateTable,
     DataType, EnumMember, Expr, ObjectName, Statement, TableConstraint,
@@ -162,33 +164,78 @@ pub struct Schema {
     /// PostgreSQL enum types (`CREATE TYPE mpaa_rating AS ENUM (…)`) and
     /// their labels: a column of that type takes only those values.
     pub enum_types: Vec<(String, Vec<String>)>,
+    /// PostgreSQL domains (`CREATE DOMAIN year AS integer CHECK …`): the
+    /// base type a column of the domain has, and the values its check
+    /// lists (empty when it lists none).
+    pub domains: Vec<(String, String, Vec<String>, bool)>,
+    /// Each table's place in `tables`, by name, and each partition's
+    /// parent: a schema of 50,000 tables is looked up in constant time
+    /// (issue 40, item 18). Kept by `add_table`; `reindex` rebuilds it
+    /// after `tables` is filled by hand.
+    index: FxHashMap<String, usize>,
+    parents: FxHashMap<String, String>,
 }
 
 impl Schema {
     pub fn table(&self, name: &str) -> Option<&Table> {
+        if self.index.len() == self.tables.len() {
+            return self.index.get(name).map(|&i| &self.tables[i]);
+        }
         self.tables.iter().find(|t| t.name == name)
     }
 
-    fn table_mut(&mut self, name: &str) -> Option<&mut Table> {
-        let name = self
-            .partitions
-            .iter()
-            .find(|(p, _)| p == name)
-            .map_or(name, |(_, parent)| parent.as_str())
-            .to_string();
-        self.tables.iter_mut().find(|t| t.name == name)
+    /// Adds `table`, or replaces the table of its name (returned).
+    pub fn add_table(&mut self, table: Table) -> Option<Table> {
+        if self.index.len() != self.tables.len() {
+            self.reindex();
+        }
+        match self.index.get(&table.name) {
+            Some(&i) => Some(std::mem::replace(&mut self.tables[i], table)),
+            None => {
+                self.index.insert(table.name.clone(), self.tables.len());
+                self.tables.push(table);
+                None
+            }
+        }
+    }
+
+    /// Rebuilds the lookup by name after `tables` or `partitions` were
+    /// changed by hand (the first of two tables of one name is found).
+    pub fn reindex(&mut self) {
+        self.index.clear();
+        for (i, t) in self.tables.iter().enumerate() {
+            self.index.entry(t.name.clone()).or_insert(i);
+        }
+        self.parents = self.partitions.iter().cloned().collect();
+    }
+
+    fn add_partition(&mut self, partition: String, parent: String) {
+        self.parents.insert(partition.clone(), parent.clone());
+        self.partitions.push((partition, parent));
+    }
+
+    pub fn table_mut(&mut self, name: &str) -> Option<&mut Table> {
+        if self.index.len() != self.tables.len() {
+            self.reindex();
+        }
+        let name = self.parents.get(name).map_or(name, String::as_str);
+        let i = *self.index.get(name)?;
+        self.tables.get_mut(i)
     }
 }
 
 /// The last part of a possibly qualified name, unquoted and lower-cased
 /// (`public."Film"` → `film`).
 fn last_name(name: &ObjectName) -> String {
+    // The identifier's value: a quote inside it (`"a""b"`) is one quote.
     name.0
         .last()
-        .map(|p| {
-            p.to_string()
+        .map(|p| match p.as_ident() {
+            Some(i) => i.value.to_lowercase(),
+            None => p
+                .to_string()
                 .trim_matches(['"', '`', '[', ']'])
-                .to_lowercase()
+                .to_lowercase(),
         })
         .unwrap_or_default()
 }
@@ -509,7 +556,7 @@ fn create_table(schema: &mut Schema, t: CreateTable, at: Position) {
             message: format!("table {name} is a partition of {parent}: read as {parent}"),
             problem: false,
         });
-        schema.partitions.push((name, parent));
+        schema.add_partition(name, parent);
         return;
     }
     let mut table = Table {
@@ -533,20 +580,17 @@ fn create_table(schema: &mut Schema, t: CreateTable, at: Position) {
     for c in t.constraints {
         constraint_into(&mut table, c, at);
     }
-    match schema.tables.iter().position(|x| x.name == name) {
-        Some(i) => {
-            let first = schema.tables[i].at;
-            schema.notes.push(Note {
-                at,
-                message: format!(
-                    "table {name} is created twice (first at {}:{}); the second is kept",
-                    first.line, first.column
-                ),
-                problem: false,
-            });
-            schema.tables[i] = table;
-        }
-        None => schema.tables.push(table),
+    if let Some(first) = schema.add_table(table) {
+        schema.notes.push(Note {
+            at,
+            message: format!(
+                "table {} is created twice (first at {}:{}); the second is kept",
+                shown(&name),
+                first.at.line,
+                first.at.column
+            ),
+            problem: false,
+        });
     }
 }
 
