@@ -112,3 +112,115 @@ CREATE INDEX on_x ON \"order.lines\" (\"x\ny\u{1b}[2J\");\n";
         i.yaml
     );
 }
+
+/// Issue 40, item 11: after a statement the parser cannot read, reading
+/// resumes at the next statement, whatever the parser consumed of it; a
+/// table in a statement skipped is named.
+#[test]
+fn recovery_resumes_at_the_next_statement_and_names_tables_skipped() {
+    let sql = "CREATE TABLE a (id integer PRIMARY KEY, x integer REFERENCES;\n\
+CREATE TABLE b (id integer PRIMARY KEY);\n\
+ALTER TABLE b ADD CONSTRAINT;\n\
+CREATE TABLE c (id integer PRIMARY KEY) FROBNICATE (\n  CREATE TABLE d (id integer);\n\
+CREATE TABLE e (id integer PRIMARY KEY, b_id integer REFERENCES b(id));\n";
+    // The parser took the `;` of lines 1 and 3 while failing: the tables
+    // after them were lost without a word.
+    let (m, i) = checked(sql, SqlDialect::Postgres);
+    assert_eq!(entity_names(&m), ["b", "c", "e"], "{:?}", i.notes);
+    assert_eq!(m.relationships.len(), 1);
+    let problems: Vec<(u64, &str)> = i
+        .notes
+        .iter()
+        .filter(|n| n.problem)
+        .map(|n| (n.at.line, n.message.as_str()))
+        .collect();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    assert!(
+        problems[0]
+            .1
+            .ends_with("(statement starts at 1:1); table a not read"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1].1.ends_with("(statement starts at 3:1)"),
+        "{problems:?}"
+    );
+    assert_eq!(problems[2].0, 4);
+    assert!(
+        problems[2].1.ends_with("skipped; table d not read"),
+        "{problems:?}"
+    );
+}
+
+/// Issue 40, item 12: SQL Server's `GO` lines separate statements (which
+/// need no `;` between them either).
+#[test]
+fn go_lines_separate_statements() {
+    let sql = "CREATE TABLE [dbo].[Artist] ([ArtistId] INT NOT NULL, CONSTRAINT [PK_Artist] PRIMARY KEY ([ArtistId]))\n\
+GO\n\
+CREATE TABLE [dbo].[Album] ([AlbumId] INT NOT NULL PRIMARY KEY, [ArtistId] INT NOT NULL)\n\
+CREATE TABLE [dbo].[Track] ([TrackId] INT NOT NULL PRIMARY KEY, [AlbumId] INT)\n\
+go 2\n\
+ALTER TABLE [dbo].[Album] ADD CONSTRAINT [FK_Album] FOREIGN KEY ([ArtistId]) REFERENCES [dbo].[Artist] ([ArtistId])\n\
+GO\n";
+    assert_eq!(SqlDialect::detect(sql), SqlDialect::MsSql);
+    let (m, i) = checked(sql, SqlDialect::MsSql);
+    assert_eq!(
+        entity_names(&m),
+        ["artist", "album", "track"],
+        "{:?}",
+        i.notes
+    );
+    assert!(i.notes.iter().all(|n| !n.problem), "{:?}", i.notes);
+    assert_eq!(m.relationships.len(), 2, "{}", i.yaml);
+}
+
+/// Issue 40, item 13: marks of a dialect inside strings, quoted names and
+/// comments do not choose it.
+#[test]
+fn dialect_marks_in_quotes_say_nothing() {
+    let pg = "CREATE TABLE \"odd`name\" (id serial PRIMARY KEY, note text DEFAULT 'ENGINE=x');";
+    assert_eq!(SqlDialect::detect(pg), SqlDialect::Postgres);
+    let generic =
+        "CREATE TABLE t (id integer, d text DEFAULT 'a::b', \"ENGINE=\" integer); /* `x` */";
+    assert_eq!(SqlDialect::detect(generic), SqlDialect::Generic);
+    // Outside quotes, the marks still count.
+    assert_eq!(
+        SqlDialect::detect("CREATE TABLE `t` (id int);"),
+        SqlDialect::MySql
+    );
+}
+
+/// Issue 40, item 14: PostgreSQL's schema elements (`CREATE SCHEMA s
+/// CREATE TABLE … CREATE TABLE …;`, as AdventureWorks for PostgreSQL
+/// writes) are read as tables, and a domain's column has the domain's base
+/// type and constraints.
+#[test]
+fn schema_elements_and_domains_are_read() {
+    let sql = "CREATE DOMAIN \"Name\" varchar(50) NULL;\n\
+CREATE DOMAIN \"Flag\" boolean NOT NULL;\n\
+CREATE DOMAIN rating AS text CONSTRAINT r CHECK (VALUE IN ('G', 'PG')) DEFAULT 'G';\n\
+CREATE SCHEMA person\n\
+  CREATE TABLE businessentity (businessentityid serial PRIMARY KEY, rowguid uuid NOT NULL)\n\
+  CREATE TABLE person (businessentityid integer PRIMARY KEY REFERENCES businessentity, firstname \"Name\" NOT NULL, middlename \"Name\", promo \"Flag\", rating rating);\n\
+CREATE SCHEMA sales CREATE TABLE store (id integer PRIMARY KEY, name person.\"Name\");\n";
+    let (m, i) = checked(sql, SqlDialect::Postgres);
+    assert_eq!(
+        entity_names(&m),
+        ["businessentity", "person", "store"],
+        "{:?}",
+        i.notes
+    );
+    assert!(i.notes.iter().all(|n| !n.problem), "{:?}", i.notes);
+    let person = m.entity_by_name("person").map(|e| m.entity(e)).unwrap();
+    let first = person.field("firstname").unwrap();
+    assert_eq!(first.avg_size, Some(50));
+    assert!(first.required);
+    assert!(!person.field("middlename").unwrap().required);
+    let promo = person.field("promo").unwrap();
+    assert!(matches!(promo.ty, crate::model::FieldType::Bool));
+    assert!(promo.required);
+    assert_eq!(person.field("rating").unwrap().enum_values, ["G", "PG"]);
+    let store = m.entity_by_name("store").map(|e| m.entity(e)).unwrap();
+    assert_eq!(store.field("name").unwrap().avg_size, Some(50));
+}

@@ -5,6 +5,7 @@
 //! live database, measured (`evidence`).
 
 pub mod ddl;
+mod dialect;
 pub mod evidence;
 mod infer;
 pub mod map;
