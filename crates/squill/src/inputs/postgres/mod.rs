@@ -152,6 +152,12 @@ pub fn import(
         .unwrap_or("imported")
         .to_string();
     let (import, dropped_ops) = write_valid(&name, &schema, &mapping, &mut evidence, blocks);
+    notes.extend(
+        import
+            .renamed
+            .iter()
+            .map(super::sql::names::Renamed::message),
+    );
     for (first_line, why) in dropped_ops {
         notes.push(format!("operation left out ({why}): {first_line}"));
     }

@@ -5,7 +5,7 @@
 
 use super::{SqlDialect, import};
 use crate::inputs::model_file::parse;
-use crate::model::{Model, RelationshipKind};
+use crate::model::Model;
 
 /// The model `import` writes, parsed as `squill check` parses it.
 fn checked(sql: &str, dialect: SqlDialect) -> (Model, super::Import) {
@@ -223,4 +223,81 @@ CREATE SCHEMA sales CREATE TABLE store (id integer PRIMARY KEY, name person.\"Na
     assert_eq!(person.field("rating").unwrap().enum_values, ["G", "PG"]);
     let store = m.entity_by_name("store").map(|e| m.entity(e)).unwrap();
     assert_eq!(store.field("name").unwrap().avg_size, Some(50));
+}
+
+/// Issue 40, item 16: a table keyed by two foreign keys to one table is a
+/// many-to-many of that table with itself, not an entity.
+#[test]
+fn a_self_referencing_link_table_is_a_self_many_to_many() {
+    let sql = "CREATE TABLE users (id integer PRIMARY KEY, name text);\n\
+CREATE TABLE follows (f1 integer REFERENCES users(id), f2 integer REFERENCES users(id), since date, PRIMARY KEY (f1, f2));\n";
+    let (m, i) = checked(sql, SqlDialect::Postgres);
+    assert_eq!(entity_names(&m), ["users"], "{}", i.yaml);
+    let [follows] = m.relationships.as_slice() else {
+        panic!("{}", i.yaml);
+    };
+    assert_eq!(follows.name, "follows");
+    assert_eq!(follows.kind, crate::model::RelationshipKind::ManyToMany);
+    assert_eq!(follows.parent, follows.child);
+    assert_eq!(follows.attributes[0].name, "since");
+    // Near miss: the same table with a key of its own is an entity.
+    let keyed = sql.replace("PRIMARY KEY (f1, f2)", "id serial PRIMARY KEY");
+    let (m, _) = checked(&keyed, SqlDialect::Postgres);
+    assert_eq!(entity_names(&m), ["users", "follows"]);
+}
+
+/// Issue 40, item 17: two linking tables between the same two tables
+/// (`dept_emp`, `dept_manager`) are two many-to-manys, each with its
+/// attributes, stored under two fields.
+#[test]
+fn two_link_tables_between_one_pair_both_import() {
+    let sql = "CREATE TABLE employees (emp_no integer PRIMARY KEY, name varchar(40));\n\
+CREATE TABLE departments (dept_no char(4) PRIMARY KEY, dept_name varchar(40));\n\
+CREATE TABLE dept_emp (emp_no integer REFERENCES employees, dept_no char(4) REFERENCES departments, from_date date NOT NULL, to_date date NOT NULL, PRIMARY KEY (emp_no, dept_no));\n\
+CREATE TABLE dept_manager (emp_no integer REFERENCES employees, dept_no char(4) REFERENCES departments, from_date date NOT NULL, PRIMARY KEY (emp_no, dept_no));\n";
+    let (m, i) = checked(sql, SqlDialect::Postgres);
+    let rels: Vec<(&str, &str, &str, Vec<&str>)> = m
+        .relationships
+        .iter()
+        .map(|r| {
+            (
+                r.name.as_str(),
+                r.parent_field.as_str(),
+                r.child_field.as_str(),
+                r.attributes.iter().map(|a| a.name.as_str()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rels,
+        [
+            (
+                "dept_emp",
+                "dept_emp",
+                "employees",
+                vec!["from_date", "to_date"]
+            ),
+            (
+                "dept_manager",
+                "dept_manager",
+                "dept_manager_employees",
+                vec!["from_date"]
+            ),
+        ],
+        "{}",
+        i.yaml
+    );
+    // The same class: a relationship whose default field is a column of
+    // its parent (`customer.orders`) keeps its children under another.
+    let sql = "CREATE TABLE customer (id integer PRIMARY KEY, orders text);\n\
+CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer REFERENCES customer(id));\n";
+    let (m, i) = checked(sql, SqlDialect::Postgres);
+    assert_eq!(m.relationships[0].name, "orders_of_customer", "{}", i.yaml);
+    let sql = sql.replace("orders text", "orders_of_customer text");
+    let (m, i) = checked(&sql, SqlDialect::Postgres);
+    assert_eq!(
+        m.relationships[0].parent_field, "orders_of_customer_2",
+        "{}",
+        i.yaml
+    );
 }

@@ -135,18 +135,9 @@ pub fn import_schema(
         }
     }
     for r in &mapping.names.renamed {
-        let what = match &r.column {
-            None => format!("table {:?} is entity `{}`", r.table, r.model),
-            Some(c) => format!(
-                "column {:?} of table {:?} is field `{}`",
-                c, r.table, r.model
-            ),
-        };
         notes.push(Note {
             at: r.at,
-            message: format!(
-                "{what} in the model (a model name has no `.`, no leading `$`, no control character, and only the key is `_id`); the SQL name is its description"
-            ),
+            message: r.message(),
             problem: false,
         });
     }

@@ -6,6 +6,7 @@
 
 pub mod ddl;
 mod dialect;
+pub mod encoding;
 pub mod evidence;
 mod infer;
 pub mod map;
@@ -16,6 +17,7 @@ mod types;
 pub mod write;
 
 pub use ddl::{Note, Position, SqlDialect};
+pub use encoding::{DecodeError, Decoded, decode};
 pub use evidence::Evidence;
 pub use map::{Import, Mapping, import, import_schema};
 

@@ -26,6 +26,22 @@ pub struct Renamed {
     pub at: Position,
 }
 
+impl Renamed {
+    /// The change in words, for the user.
+    pub fn message(&self) -> String {
+        let what = match &self.column {
+            None => format!("table {:?} is entity `{}`", self.table, self.model),
+            Some(c) => format!(
+                "column {c:?} of table {:?} is field `{}`",
+                self.table, self.model
+            ),
+        };
+        format!(
+            "{what} in the model (a model name has no `.`, no leading `$`, no control character, and only the key is `_id`); the SQL name is its description"
+        )
+    }
+}
+
 /// The model's names of a schema's tables and columns.
 #[derive(Debug, Clone, Default)]
 pub struct Names {
