@@ -301,3 +301,58 @@ CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer REFERENCES cust
         i.yaml
     );
 }
+
+/// Issue 40, item 5, the live import's side: the statements a database ran
+/// over tables and columns the model renames become operations on the
+/// model's names, quoted where YAML needs it, and the model is valid.
+#[test]
+fn operations_over_renamed_tables_use_the_model_names() {
+    use super::ddl::parse as ddl;
+    use super::map::{Mapping, import_schema};
+    use super::statements::{Observed, translate};
+    let schema = ddl(
+        "CREATE TABLE \"order.lines\" (\"$id\" integer PRIMARY KEY, \"a.b\" text, \"c,d\" text);\n\
+CREATE TABLE \"$meta\" (id integer PRIMARY KEY, \"order.lines_id\" integer REFERENCES \"order.lines\"(\"$id\"));\n",
+        SqlDialect::Postgres,
+    );
+    let mapping = Mapping::of(&schema);
+    let observed: Vec<Observed> = [
+        "SELECT \"a.b\", \"c,d\" FROM \"order.lines\" WHERE \"$id\" = $1 ORDER BY \"a.b\"",
+        "SELECT m.id FROM \"$meta\" m JOIN \"order.lines\" o ON o.\"$id\" = m.\"order.lines_id\" WHERE o.\"a.b\" = $1",
+        "INSERT INTO \"$meta\" (id, \"order.lines_id\") VALUES ($1, $2)",
+        "UPDATE \"order.lines\" SET \"c,d\" = $1 WHERE \"$id\" = $2",
+    ]
+    .iter()
+    .map(|q| Observed {
+        query: q.to_string(),
+        per_second: 1.0,
+        calls: 10,
+        rows_per_call: 1.0,
+    })
+    .collect();
+    let t = translate(&schema, &mapping, &observed);
+    assert!(t.skipped.is_empty(), "{:?}", t.skipped);
+    let evidence = super::Evidence {
+        source: "test".into(),
+        operations: t.blocks.concat(),
+        ..super::Evidence::default()
+    };
+    let yaml = import_schema("live", &schema, &mapping, Some(&evidence)).yaml;
+    let m = parse("live.yaml", &yaml).unwrap_or_else(|e| panic!("{e:?}\n{yaml}"));
+    let targets: Vec<&str> = m
+        .workload
+        .operations
+        .iter()
+        .map(|o| m.entity(o.entity_in(&m)).name.as_str())
+        .collect();
+    assert_eq!(
+        targets,
+        ["order_lines", "_meta", "_meta", "order_lines"],
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("    filter: {order_lines_id.a_b: eq}"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("    changes: [\"c,d\"]"), "{yaml}");
+}
