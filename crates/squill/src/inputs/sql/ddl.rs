@@ -642,7 +642,8 @@ fn read_statement(schema: &mut Schema, statement: Statement, at: Position) {
                     }
                     AlterTableOperation::AddColumn { column_def, .. } => {
                         if let Some(table) = schema.table_mut(&name) {
-                            column_into(table, column_def, at);
+                            // A column the table has already is left as it is.
+                            let _ = column_into(table, column_def, at);
                         }
                     }
                     // Ownership, defaults, triggers: nothing a design uses.
@@ -694,7 +695,18 @@ fn create_table(schema: &mut Schema, t: CreateTable, at: Position) {
         ..Table::default()
     };
     for c in t.columns {
-        column_into(&mut table, c, at);
+        let column = ident(&c.name);
+        if !column_into(&mut table, c, at) {
+            schema.notes.push(Note {
+                at,
+                message: format!(
+                    "table {} declares column {} twice; the first is kept",
+                    shown(&name),
+                    shown(&column)
+                ),
+                problem: true,
+            });
+        }
     }
     for c in &mut table.columns {
         // A domain's column is of its base type, with its constraints.
@@ -735,8 +747,13 @@ fn create_table(schema: &mut Schema, t: CreateTable, at: Position) {
     }
 }
 
-fn column_into(table: &mut Table, c: ColumnDef, at: Position) {
+/// Adds column `c` to `table`; `false` (and nothing added) when the table
+/// has a column of that name already (names fold to lower case).
+fn column_into(table: &mut Table, c: ColumnDef, at: Position) -> bool {
     let name = ident(&c.name);
+    if table.columns.iter().any(|x| x.name == name) {
+        return false;
+    }
     let mut column = Column {
         name: name.clone(),
         sql_type: c.data_type.to_string().to_lowercase(),
@@ -776,6 +793,7 @@ fn column_into(table: &mut Table, c: ColumnDef, at: Position) {
         }
     }
     table.columns.push(column);
+    true
 }
 
 fn constraint_into(table: &mut Table, c: TableConstraint, at: Position) {

@@ -356,3 +356,31 @@ CREATE TABLE \"$meta\" (id integer PRIMARY KEY, \"order.lines_id\" integer REFER
     );
     assert!(yaml.contains("    changes: [\"c,d\"]"), "{yaml}");
 }
+
+/// Issue 40, item 5, found by the `sql_import` fuzz target's property: a
+/// column declared twice (names fold to lower case) made two `_id`s; the
+/// first is kept, with a warning.
+#[test]
+fn a_column_declared_twice_is_read_once() {
+    let sql = "CREATE TABLE id (id integer PRIMARY KEY, \"ID\" text, x integer, x text);\n";
+    let (m, i) = checked(sql, SqlDialect::Postgres);
+    let fields: Vec<&str> = m.entities[0]
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(fields, ["_id", "x"], "{}", i.yaml);
+    let problems: Vec<&str> = i
+        .notes
+        .iter()
+        .filter(|n| n.problem)
+        .map(|n| n.message.as_str())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "table id declares column id twice; the first is kept",
+            "table id declares column x twice; the first is kept"
+        ]
+    );
+}

@@ -144,7 +144,9 @@ pub fn relationships(schema: &Schema, names: &Names) -> (Vec<Rel>, Vec<String>) 
             if schema.table(&fk.table).is_none() {
                 continue;
             }
-            let column = fk.columns[0].clone();
+            let Some(column) = fk.columns.first().cloned() else {
+                continue;
+            };
             let one = fk.columns == t.primary_key || t.unique.contains(&fk.columns);
             let parent = names.entity(&fk.table);
             let base = if t.name == fk.table {
