@@ -10,7 +10,10 @@ pub fn field_type(sql: &str) -> (String, Option<String>) {
     let len = s
         .split_once('(')
         .and_then(|(_, r)| r.split([')', ',']).next())
-        .and_then(|n| n.trim().parse::<u64>().ok());
+        .and_then(|n| n.trim().parse::<u64>().ok())
+        // A length past a document's 16 MiB says nothing of the values
+        // (`varchar(99999999999)`): read as no length at all.
+        .filter(|&n| n <= 16 * 1024 * 1024);
     let array = s.ends_with("[]");
     let base = s.trim_end_matches("[]");
     let word = |w: &str| {
