@@ -5,7 +5,7 @@ cd "$(dirname "$0")"
 data=../../shared/data/mongo
 [ -d "$data" ] || data=/work/shared/data/mongo
 t=$data/mongo-tools-testdata
-mkdir -p corpus/{bson_framing,ejson,archive,gzip_any,json_stream,model_file,scan_profile}
+mkdir -p corpus/{bson_framing,ejson,archive,gzip_any,json_stream,model_file,scan_profile,sql_import}
 # The model files of the examples (they are the project's own).
 cp ../examples/*.yaml ../examples/*.json corpus/model_file/
 cp "$t"/bsondump/testdata/*.bson corpus/bson_framing/
@@ -32,3 +32,19 @@ for f in sorted(glob.glob(os.path.join(src, "*.json"))):
                 n += 1
                 open(os.path.join(dst, f"c{n}.json"), "w").write(c[k])
 PY
+# DDL: the shared sample schemas (cut to the fuzzer's 4 KB) and the
+# project's own SQL fixtures.
+sql=$data/../sql
+for f in "$sql"/sakila/postgres-sakila-db/postgres-sakila-schema.sql "$sql"/sakila/mysql-sakila-db/mysql-sakila-schema.sql \
+    "$sql"/northwind/northwind.sql "$sql"/chinook/ChinookDatabase/DataSources/Chinook_PostgreSql.sql \
+    "$sql"/rubis/database/rubis.sql; do
+    if [ -f "$f" ]; then head -c 4000 "$f" > "corpus/sql_import/$(basename "$f")"; fi
+done
+cp ../crates/squill/tests/fixtures/sql/*.sql corpus/sql_import/ 2>/dev/null || true
+# The shapes issue 40 names: hostile names, GO batches, schema elements
+# and domains, a LATIN1 dump, link tables.
+printf 'CREATE TABLE "a.b" ("$id" int PRIMARY KEY, "_id" int, "x\ny" text, "null" text);\nCREATE TABLE "$m" (id int PRIMARY KEY, r int REFERENCES "a.b"("$id"));\n' > corpus/sql_import/names.sql
+printf 'CREATE TABLE [dbo].[A] ([Id] INT NOT NULL PRIMARY KEY)\nGO\nCREATE TABLE [dbo].[B] ([Id] INT PRIMARY KEY, [AId] INT REFERENCES [dbo].[A]([Id]))\nGO\n' > corpus/sql_import/go.sql
+printf 'CREATE DOMAIN "Name" varchar(50) NULL;\nCREATE SCHEMA p CREATE TABLE e (id serial PRIMARY KEY) CREATE TABLE q (id int PRIMARY KEY REFERENCES e, n "Name");\n' > corpus/sql_import/schema.sql
+printf "SET client_encoding = 'LATIN1';\nCREATE TABLE caf\xe9 (id int PRIMARY KEY);\n" > corpus/sql_import/latin1.sql
+printf 'CREATE TABLE u (id int PRIMARY KEY);\nCREATE TABLE f (a int REFERENCES u(id), b int REFERENCES u(id), PRIMARY KEY (a, b));\nCREATE TABLE g (a int REFERENCES u(id), b int REFERENCES u(id), PRIMARY KEY (a, b));\n' > corpus/sql_import/links.sql

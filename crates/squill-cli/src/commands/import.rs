@@ -78,10 +78,18 @@ pub fn run(global: &Global, args: ImportArgs) -> Result<ExitCode> {
     }
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let Ok(text) = String::from_utf8(bytes) else {
-        bail!("{} is not UTF-8 text", args.file.display());
-    };
     let file = args.file.display().to_string();
+    // In the encoding the file declares (pg_dump's `client_encoding`,
+    // MySQL's `SET NAMES` or `CHARSET=`), else UTF-8.
+    let decoded = sql::decode(&bytes).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+    if let Some(because) = decoded
+        .because
+        .as_ref()
+        .filter(|_| decoded.encoding != "UTF-8")
+    {
+        eprintln!("{file}: note: read as {} ({because})", decoded.encoding);
+    }
+    let text = decoded.text;
     let dialect = match args.dialect {
         DialectArg::Auto => SqlDialect::detect(&text),
         DialectArg::Postgres => SqlDialect::Postgres,

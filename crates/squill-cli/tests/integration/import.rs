@@ -89,3 +89,103 @@ fn import_postgres_without_the_feature_says_how_to_build_it() {
     assert!(run.stderr.contains("--features postgres"), "{}", run.stderr);
     assert!(!run.stderr.contains("secret-pw"), "{}", run.stderr);
 }
+
+/// Issue 40, item 5: hostile names (dotted, `$`-prefixed, a newline and an
+/// escape sequence, YAML's `null`, a second `_id`) import into a model that
+/// `squill check` accepts, and each renaming is reported.
+#[test]
+fn import_sql_of_hostile_names_writes_a_model_check_accepts() {
+    let d = dir("hostile");
+    let sql = d.join("hostile.sql");
+    std::fs::write(
+        &sql,
+        "CREATE TABLE \"order.lines\" (\"$id\" integer PRIMARY KEY, \"a.b\" text, \"_id\" integer, \"x\ny\u{1b}[2J\" text, \"null\" text);\n\
+CREATE TABLE \"$meta\" (id integer PRIMARY KEY, \"order.lines_id\" integer REFERENCES \"order.lines\"(\"$id\"));\n\
+CREATE TABLE \"null\" (id integer PRIMARY KEY, \"$x\" integer REFERENCES \"$meta\"(id));\n",
+    )
+    .unwrap();
+    let out = d.join("hostile.yaml");
+    let run = Test::new()
+        .args(["import", "sql"])
+        .args([&sql])
+        .args(["--dialect", "postgres", "-o"])
+        .args([&out])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let file = sql.display();
+    let note = "in the model (a model name has no `.`, no leading `$`, no control character, and only the key is `_id`); the SQL name is its description";
+    assert_eq!(
+        run.stderr,
+        format!(
+            "{file}:1:1: note: table \"order.lines\" is entity `order_lines` {note}\n\
+{file}:3:1: note: table \"$meta\" is entity `_meta` {note}\n\
+{file}:1:1: note: column \"a.b\" of table \"order.lines\" is field `a_b` {note}\n\
+{file}:1:1: note: column \"_id\" of table \"order.lines\" is field `_id_2` {note}\n\
+{file}:1:1: note: column \"x\\ny\\u{{1b}}[2j\" of table \"order.lines\" is field `x_y_[2j` {note}\n\
+{file}:3:1: note: column \"order.lines_id\" of table \"$meta\" is field `order_lines_id` {note}\n\
+{file}:4:1: note: column \"$x\" of table \"null\" is field `_x` {note}\n\
+{file}: read as postgres: 3 entities, 2 relationships (0 inferred from column names); counts, fan-out and the workload are assumptions to replace\n"
+        )
+    );
+    let check = Test::new().args(["check"]).args([&out]).run();
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stdout.contains("model `hostile` is valid"),
+        "{}",
+        check.stdout
+    );
+}
+
+/// Issue 40, item 15: a dump in the encoding it declares (pg_dump's
+/// `client_encoding`, MySQL's `CHARSET=latin1`) is read in it; bytes the
+/// declared encoding cannot read are an error at their byte offset.
+#[test]
+fn import_sql_reads_the_declared_encoding() {
+    let d = dir("latin1");
+    let sql = d.join("latin1.sql");
+    std::fs::write(
+        &sql,
+        b"SET client_encoding = 'LATIN1';\nCREATE TABLE caf\xe9 (id integer PRIMARY KEY, cr\xe8me text);\n",
+    )
+    .unwrap();
+    let run = Test::new().args(["import", "sql"]).args([&sql]).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Names read as LATIN1 wrote them (quoted: YAML's plain words are ASCII here).
+    assert!(run.stdout.contains("\n  \"café\":\n"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("\"crème\": string(200)?"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "{f}: note: read as ISO-8859-1 (`client_encoding` at byte offset 4 declares LATIN1)\n\
+{f}: read as generic: 1 entities, 0 relationships (0 inferred from column names); counts, fan-out and the workload are assumptions to replace\n",
+            f = sql.display()
+        )
+    );
+    let mysql = d.join("mysql.sql");
+    std::fs::write(
+        &mysql,
+        b"CREATE TABLE t (id int PRIMARY KEY, p varchar(3) DEFAULT '\x80') ENGINE=InnoDB DEFAULT CHARSET=latin1;\n",
+    )
+    .unwrap();
+    let run = Test::new().args(["import", "sql"]).args([&mysql]).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bad = d.join("bad.sql");
+    std::fs::write(
+        &bad,
+        b"SET client_encoding = 'UTF8';\nCREATE TABLE caf\xe9 (id integer);\n",
+    )
+    .unwrap();
+    let run = Test::new().args(["import", "sql"]).args([&bad]).run();
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {}: byte offset 46: not UTF-8 text (`client_encoding` at byte offset 4 declares UTF8); convert the file or correct the declaration\n",
+            bad.display()
+        )
+    );
+}

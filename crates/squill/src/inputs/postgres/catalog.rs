@@ -30,6 +30,8 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
             ..Table::default()
         });
     }
+    // Looked up by name for every column and key below.
+    out.reindex();
     let columns = client
         .query(
             &format!(
@@ -45,7 +47,7 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
         .map_err(fail)?;
     for row in columns {
         let table: String = row.get(0);
-        if let Some(t) = out.tables.iter_mut().find(|t| t.name == table) {
+        if let Some(t) = out.table_mut(&table) {
             t.columns.push(Column {
                 name: row.get(1),
                 sql_type: row.get(2),
@@ -78,7 +80,7 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
         let table: String = row.get(0);
         let kind: String = row.get(1);
         let cols: Vec<String> = row.get(2);
-        let Some(t) = out.tables.iter_mut().find(|t| t.name == table) else {
+        let Some(t) = out.table_mut(&table) else {
             continue;
         };
         match kind.as_str() {
@@ -120,9 +122,7 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
         let definition: String = row.get(1);
         if let Some((col, values)) = check_values(&definition)
             && let Some(c) = out
-                .tables
-                .iter_mut()
-                .find(|t| t.name == table)
+                .table_mut(&table)
                 .and_then(|t| t.columns.iter_mut().find(|c| c.name == col))
             && c.values.is_empty()
         {
@@ -156,7 +156,7 @@ pub fn read(client: &mut Client, target: &Target, schema: &str) -> Result<Schema
         if cols.is_empty() || cols.len() != width as usize {
             continue;
         }
-        if let Some(t) = out.tables.iter_mut().find(|t| t.name == table) {
+        if let Some(t) = out.table_mut(&table) {
             if unique {
                 t.unique.push(cols);
             } else {

@@ -14,7 +14,9 @@ pub use connect::{LiveError, Target};
 use crate::inputs::model_file;
 use crate::inputs::sql::evidence::Evidence;
 use crate::inputs::sql::map::{Import, Mapping, import_schema};
+use crate::inputs::sql::names::shown;
 use crate::inputs::sql::statements::translate;
+use crate::inputs::sql::write::q;
 use std::time::Duration;
 
 /// How to import.
@@ -150,6 +152,12 @@ pub fn import(
         .unwrap_or("imported")
         .to_string();
     let (import, dropped_ops) = write_valid(&name, &schema, &mapping, &mut evidence, blocks);
+    notes.extend(
+        import
+            .renamed
+            .iter()
+            .map(super::sql::names::Renamed::message),
+    );
     for (first_line, why) in dropped_ops {
         notes.push(format!("operation left out ({why}): {first_line}"));
     }
@@ -232,6 +240,7 @@ fn table_writes(
         let Some([ins, upd, del]) = reading.tables.get(&t.name).copied() else {
             continue;
         };
+        let entity = mapping.names.entity(&t.name);
         let junction = mapping
             .relationships
             .iter()
@@ -247,12 +256,12 @@ fn table_writes(
             let mut b = vec![how(ins, "inserted")];
             match junction {
                 Some(r) => {
-                    b.push(format!("  link_{}:", r.name));
-                    b.push(format!("    link: {}", r.name));
+                    b.push(format!("  {}:", q(&format!("link_{}", r.name))));
+                    b.push(format!("    link: {}", q(&r.name)));
                 }
                 None => {
-                    b.push(format!("  insert_{}:", t.name));
-                    b.push(format!("    insert: {}", t.name));
+                    b.push(format!("  {}:", q(&format!("insert_{entity}"))));
+                    b.push(format!("    insert: {}", q(entity)));
                     let links: Vec<&str> = mapping
                         .relationships
                         .iter()
@@ -260,6 +269,7 @@ fn table_writes(
                         .map(|r| r.name.as_str())
                         .collect();
                     if !links.is_empty() {
+                        let links: Vec<String> = links.iter().map(|l| q(l)).collect();
                         b.push(format!("    links: [{}]", links.join(", ")));
                     }
                 }
@@ -271,12 +281,12 @@ fn table_writes(
             let mut b = vec![how(del, "deleted")];
             match junction {
                 Some(r) => {
-                    b.push(format!("  unlink_{}:", r.name));
-                    b.push(format!("    unlink: {}", r.name));
+                    b.push(format!("  {}:", q(&format!("unlink_{}", r.name))));
+                    b.push(format!("    unlink: {}", q(&r.name)));
                 }
                 None => {
-                    b.push(format!("  delete_{}:", t.name));
-                    b.push(format!("    delete: {}", t.name));
+                    b.push(format!("  {}:", q(&format!("delete_{entity}"))));
+                    b.push(format!("    delete: {}", q(entity)));
                     b.push("    filter: {_id: eq}  # assumed: one row at a time".into());
                 }
             }
@@ -286,7 +296,7 @@ fn table_writes(
         if upd > 0 {
             out.push(vec![format!(
                 "  # {}: {upd} rows updated in {seconds:.0} s; which fields change is not known without pg_stat_statements",
-                t.name
+                shown(&t.name)
             )]);
         }
     }

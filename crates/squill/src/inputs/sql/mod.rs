@@ -5,14 +5,24 @@
 //! live database, measured (`evidence`).
 
 pub mod ddl;
+mod dialect;
+pub mod encoding;
 pub mod evidence;
+mod infer;
 pub mod map;
+pub mod names;
+mod relate;
 pub mod statements;
+mod types;
+pub mod write;
 
 pub use ddl::{Note, Position, SqlDialect};
+pub use encoding::{DecodeError, Decoded, decode};
 pub use evidence::Evidence;
 pub use map::{Import, Mapping, import, import_schema};
 
+#[cfg(test)]
+mod issue40_tests;
 #[cfg(test)]
 mod statements_tests;
 #[cfg(test)]

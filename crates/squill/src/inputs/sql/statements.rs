@@ -8,6 +8,8 @@
 
 use super::ddl::{Schema, Table};
 use super::map::{Mapping, Rel};
+use super::names::shown;
+use super::write::q_path as q;
 use sqlparser::ast::{
     AssignmentTarget, BinaryOperator, Expr, FromTable, FunctionArg, FunctionArgExpr,
     FunctionArguments, GroupByExpr, Ident, JoinConstraint, JoinOperator, LimitClause, ObjectName,
@@ -90,12 +92,13 @@ impl Include {
             .map(|(step, (fields, inner))| {
                 let mut parts = Vec::new();
                 if let Some(f) = fields.as_ref().filter(|f| !f.is_empty()) {
+                    let f: Vec<String> = f.iter().map(|x| q(x)).collect();
                     parts.push(format!("fields: [{}]", f.join(", ")));
                 }
                 if !inner.0.is_empty() {
                     parts.push(format!("include: {}", inner.yaml()));
                 }
-                format!("{step}: {{{}}}", parts.join(", "))
+                format!("{}: {{{}}}", q(step), parts.join(", "))
             })
             .collect();
         format!("{{{}}}", items.join(", "))
@@ -109,7 +112,7 @@ pub fn translate(schema: &Schema, mapping: &Mapping, observed: &[Observed]) -> T
     for o in observed {
         let text = shorten(&o.query);
         match operation(schema, mapping, o) {
-            Ok(op) => {
+            Ok(mut op) => {
                 match op.verb {
                     "insert" => {
                         *out.inserts.entry(op.target.clone()).or_default() +=
@@ -123,12 +126,17 @@ pub fn translate(schema: &Schema, mapping: &Mapping, observed: &[Observed]) -> T
                     }
                     _ => {}
                 }
+                // A table's operations name its entity (a link, its relationship).
+                if op.verb != "link" {
+                    op.target = mapping.names.entity(&op.target).to_string();
+                }
                 let name = unique(op.name(), &mut names);
                 let mut block = vec![format!(
-                    "  # {} calls, {} row{} each: {text}",
+                    "  # {} calls, {} row{} each: {}",
                     o.calls,
                     round(o.rows_per_call),
-                    if o.rows_per_call == 1.0 { "" } else { "s" }
+                    if o.rows_per_call == 1.0 { "" } else { "s" },
+                    shown(&text)
                 )];
                 block.push(format!("  {name}:"));
                 block.extend(op.yaml(o.per_second));
@@ -209,13 +217,19 @@ impl Op {
     }
 
     fn yaml(&self, per_second: f64) -> Vec<String> {
-        let mut l = vec![format!("    {}: {}", self.verb, self.target)];
-        let list = |v: &[String]| format!("[{}]", v.join(", "));
+        let mut l = vec![format!("    {}: {}", self.verb, q(&self.target))];
+        // Every name quoted as YAML needs (a field may hold `,` or `:`).
+        let list = |v: &[String]| {
+            format!(
+                "[{}]",
+                v.iter().map(|x| q(x)).collect::<Vec<_>>().join(", ")
+            )
+        };
         if !self.filter.is_empty() {
             let f: Vec<String> = self
                 .filter
                 .iter()
-                .map(|(k, v)| format!("{k}: {v}"))
+                .map(|(k, v)| format!("{}: {v}", q(k)))
                 .collect();
             l.push(format!("    filter: {{{}}}", f.join(", ")));
         }
@@ -352,7 +366,7 @@ fn operation(schema: &Schema, mapping: &Mapping, o: &Observed) -> Result<Op, Ski
             if let Some(r) = cx.junction(&table.name) {
                 let changes: Vec<String> = assigned
                     .filter(|c| r.attributes.contains(c))
-                    .map(|c| super::map::attribute_name(cx.schema, r, &c))
+                    .map(|c| super::map::attribute_name(cx.schema, cx.mapping, r, &c))
                     .collect();
                 if changes.is_empty() {
                     return Err("moves a link to other rows (no attribute changes)".into());
@@ -382,7 +396,9 @@ fn operation(schema: &Schema, mapping: &Mapping, o: &Observed) -> Result<Op, Ski
                     match cx.reference(&table.name, &c) {
                         Some(r) if r.kind == "one-to-many" => op.relinks.push(r.name.clone()),
                         Some(_) => {}
-                        None => op.changes.push(c),
+                        None => op
+                            .changes
+                            .push(cx.mapping.names.field(&table.name, &c).to_string()),
                     }
                 }
             }
@@ -619,7 +635,7 @@ impl<'s> Cx<'s> {
             match &r.link {
                 None => {
                     if ta == &r.child && ca == r.column && tb == &r.parent && cb == r.parent_key {
-                        return Some(push(&r.column, false));
+                        return Some(push(&r.child_field, false));
                     }
                     if ta == &r.parent && ca == r.parent_key && tb == &r.child && cb == r.column {
                         return Some(push(&r.name, true));
@@ -661,9 +677,10 @@ impl<'s> Cx<'s> {
         }
         if Mapping::id_column(t) == Some(col) {
             steps.push("_id".into());
-        } else if self.reference(&t.name, col).is_some() || t.columns.iter().any(|c| c.name == col)
-        {
-            steps.push(col.to_string());
+        } else if let Some(r) = self.reference(&t.name, col) {
+            steps.push(r.child_field.clone());
+        } else if t.columns.iter().any(|c| c.name == col) {
+            steps.push(self.mapping.names.field(&t.name, col).to_string());
         } else {
             return None;
         }

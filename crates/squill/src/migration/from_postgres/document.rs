@@ -274,6 +274,8 @@ impl<'a> Builder<'a> {
                     table: r.table.clone(),
                     why: String::new(),
                     inferred: false,
+                    parent_field: String::new(),
+                    child_field: column.clone(),
                 });
             }
         }
