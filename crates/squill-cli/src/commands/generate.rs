@@ -40,10 +40,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N")]
     pub max_children: Option<u64>,
 
-    /// Write only migration.js: the mongosh script that turns the
-    /// collections of the design of today (the model's `current:`) into
-    /// those of the recommended design (docs/migration.md).
-    #[arg(long, conflicts_with_all = ["scale", "max_children"])]
+    /// Deprecated spelling of `squill migrate --from-current MODEL --out DIR`:
+    /// write only migration.js, the mongosh script from the design of today
+    /// (the model's `current:`) to the recommended one (docs/migration.md).
+    #[arg(long, hide = true, conflicts_with_all = ["scale", "max_children"])]
     pub migration: bool,
 }
 
@@ -140,9 +140,19 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
         anyhow::bail!("usage: squill generate MODEL --out DIR");
     };
     if args.migration {
-        return run_migration(global, &model_path, &out, &args.common);
+        say!(
+            "note: `squill generate --migration` is now `squill migrate --from-current MODEL --out DIR`; the old spelling still works and is deprecated"
+        );
+        return run_migration(
+            global,
+            &model_path,
+            &out,
+            args.mix,
+            args.common.force,
+            "squill generate --migration",
+        );
     }
-    let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
+    let (model, design) = design_for(global, &model_path, args.mix)?;
     let options = artifacts::Options {
         seed: args.common.seed,
         max_children: args.max_children,
@@ -215,16 +225,23 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
 /// `--migration`: advises the model twice (today's design and the
 /// recommended one) and writes the script between them, or refuses with the
 /// changes it cannot migrate (exit 2) rather than write a partial script.
-fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> Result<ExitCode> {
+pub(super) fn run_migration(
+    global: &Global,
+    path: &Path,
+    out: &Path,
+    mix: Option<&str>,
+    force: bool,
+    command: &str,
+) -> Result<ExitCode> {
     let settings = super::load_settings(global)?;
     let model = super::load_model(path)?;
     let diag =
         |e: squill::advise::AdviseError| anyhow::Error::new(super::DiagnosticError(Box::new(e)));
     let (_, recommended) =
-        squill::advise::advise_with_model(&model, &settings, common.mix.as_deref())
+        squill::advise::advise_with_model(&model, &settings, mix)
             .map_err(diag)?;
     let Some((_, today)) =
-        squill::advise::today_design(&model, &settings, common.mix.as_deref()).map_err(diag)?
+        squill::advise::today_design(&model, &settings, mix).map_err(diag)?
     else {
         anyhow::bail!(
             "{}: the model has no `current:` section: there is no design of today to migrate from (docs/model-file.md)",
@@ -235,7 +252,7 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
     // references, or the recommended ones): the stage a change no step
     // covers directly passes through.
     let through = |layouts: &[(String, squill::design::Layout)]| {
-        squill::advise::through_design(&model, &settings, common.mix.as_deref(), layouts)
+        squill::advise::through_design(&model, &settings, mix, layouts)
             .map_err(|e| e.to_string())
     };
     let migration = from_design::migration(
@@ -252,10 +269,10 @@ fn run_migration(global: &Global, path: &Path, out: &Path, common: &Common) -> R
         title: "mongosh: the migration from the design of today to the recommended one",
         content: migration.script,
     };
-    artifacts::write_artifacts(out, &[artifact], common.force)
+    artifacts::write_artifacts(out, &[artifact], force)
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
     let mut text = format!(
-        "squill generate --migration: model `{}`, mix `{}`: {} in {}\n",
+        "{command}: model `{}`, mix `{}`: {} in {}\n",
         recommended.model,
         recommended.mix,
         "migration.js",
@@ -298,7 +315,7 @@ pub(super) fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool>
 }
 
 fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
-    let (model, design) = design_for(global, &args.model, args.common.mix.as_deref())?;
+    let (model, design) = design_for(global, &args.model, args.mix)?;
     let started = std::time::Instant::now();
     let options = DataOptions {
         scale: args.scale,

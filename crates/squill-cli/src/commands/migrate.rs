@@ -1,3 +1,7 @@
+//! `squill migrate --from-current MODEL --out DIR`: the mongosh script
+//! from the design of today (the model's `current:`) to the recommended
+//! one, for data already in MongoDB (formerly `generate --migration`).
+//!
 //! `squill migrate postgres://… --model M.yaml --out DIR`: the database's
 //! rows written as the documents of the design advise recommends for the
 //! model (imported from that database with `squill import`). Progress goes
@@ -15,12 +19,25 @@ pub struct MigrateArgs {
     /// The source database: `postgres://user@host:port/database`, completed
     /// by libpq's conventions as for `squill import` (the password from
     /// PGPASSWORD or ~/.pgpass rather than the URL, where `ps` shows it).
-    #[arg(value_name = "URL")]
-    pub url: String,
+    #[arg(value_name = "URL", required_unless_present = "from_current")]
+    pub url: Option<String>,
+    /// Migrate data already in MongoDB instead: write `migration.js`, the
+    /// mongosh script that turns the collections of the design of today
+    /// (this model's `current:` section) into those of the recommended
+    /// design (docs/migration.md). Needs no database and no feature.
+    #[arg(
+        long,
+        value_name = "MODEL",
+        conflicts_with_all = ["url", "model", "to", "changed_by", "schema"]
+    )]
+    pub from_current: Option<PathBuf>,
+    /// With --from-current: overwrite a migration.js that exists.
+    #[arg(long, requires = "from_current")]
+    pub force: bool,
     /// The model imported from that database (`squill import postgres://…`),
     /// with the workload to design for; its advised design is what is written.
-    #[arg(long, short, value_name = "MODEL")]
-    pub model: PathBuf,
+    #[arg(long, short, value_name = "MODEL", required_unless_present = "from_current")]
+    pub model: Option<PathBuf>,
     /// The directory to write: `dump/DB/*.bson` with metadata (mongorestore),
     /// `data/*.json` (Extended JSON lines, mongoimport), and the state that
     /// lets a run resume. Run again, it writes only what changed, under
@@ -61,13 +78,13 @@ pub struct MigrateArgs {
 /// (`dump/`, `data/`, `increments/`, all migrate's to replace) or state
 /// file hold the model, the settings or a libpq password or service file.
 #[cfg(feature = "postgres")]
-fn refuse_inputs(global: &Global, args: &MigrateArgs) -> Result<()> {
+fn refuse_inputs(global: &Global, model: &std::path::Path, args: &MigrateArgs) -> Result<()> {
     let writes = squill::inputs::postgres::connect::credential_files()
         .iter()
         .fold(
             super::output::Writes::new(true)
                 .config(global)
-                .input(&args.model),
+                .input(model),
             |w, p| w.input(p),
         );
     for dir in ["dump", "data", "increments"] {
@@ -77,18 +94,36 @@ fn refuse_inputs(global: &Global, args: &MigrateArgs) -> Result<()> {
     Ok(())
 }
 
+pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
+    if let Some(model) = &args.from_current {
+        return super::generate::run_migration(
+            global,
+            model,
+            &args.out,
+            args.mix.as_deref(),
+            args.force,
+            "squill migrate --from-current",
+        );
+    }
+    run_postgres(global, args)
+}
+
 #[cfg(not(feature = "postgres"))]
-pub fn run(_global: &Global, _args: MigrateArgs) -> Result<ExitCode> {
+fn run_postgres(_global: &Global, _args: MigrateArgs) -> Result<ExitCode> {
     bail!(
         "this squill was built without PostgreSQL support: build it with `--features postgres` (cargo install squill-cli --features postgres)"
     )
 }
 
 #[cfg(feature = "postgres")]
-pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
+fn run_postgres(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
     use squill::migration::from_postgres::{self as migrate, MigrateError, MigrateOptions};
-    refuse_inputs(global, &args)?;
-    let (model, design) = super::generate::design_for(global, &args.model, args.mix.as_deref())?;
+    // Clap asks for both unless --from-current, handled above.
+    let (Some(url), Some(model_path)) = (args.url.clone(), args.model.clone()) else {
+        bail!("usage: squill migrate postgres://… --model MODEL --out DIR");
+    };
+    refuse_inputs(global, &model_path, &args)?;
+    let (model, design) = super::generate::design_for(global, &model_path, args.mix.as_deref())?;
     if args.checkpoint == 0 {
         bail!("--checkpoint must be at least 1");
     }
@@ -107,7 +142,7 @@ pub fn run(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         to: args.to.clone(),
         ..MigrateOptions::default()
     };
-    let summary = match migrate::run(&args.url, &model, &design, &options, &mut |step| {
+    let summary = match migrate::run(&url, &model, &design, &options, &mut |step| {
         say!("squill migrate: {step}");
     }) {
         Ok(s) => s,

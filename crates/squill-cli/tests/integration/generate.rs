@@ -454,3 +454,57 @@ fn a_population_too_large_is_refused_before_anything_is_written() {
         .run()
         .success();
 }
+
+/// `squill migrate --from-current` is the name of what `generate
+/// --migration` wrote (issue 47): the same script, and the old spelling
+/// still works with a deprecation note on standard error.
+#[test]
+fn migrate_from_current_writes_what_generate_migration_wrote() {
+    let tmp = TempDir::new("from-current");
+    let model = tmp.path().join("model.yaml");
+    let mut yaml = std::fs::read_to_string(example("person-addresses")).unwrap();
+    yaml.push_str("current:\n  addresses: parent-reference\n");
+    std::fs::write(&model, yaml).unwrap();
+    let model = model.to_str().unwrap();
+    let new_out = tmp.path().join("new");
+    let new = Test::new()
+        .args(["migrate", "--from-current", model, "--out"])
+        .args([&new_out])
+        .run();
+    assert_eq!(new.code, 0, "{}", new.stderr);
+    assert!(new.stdout.starts_with("squill migrate --from-current: "), "{}", new.stdout);
+    assert!(new.stdout.contains("addresses: "), "{}", new.stdout);
+    assert!(!new.stderr.contains("deprecated"), "{}", new.stderr);
+    let old_out = tmp.path().join("old");
+    let old = Test::new()
+        .args(["generate", model, "--migration", "--out"])
+        .args([&old_out])
+        .run();
+    assert_eq!(old.code, 0, "{}", old.stderr);
+    assert!(
+        old.stderr.contains("`squill migrate --from-current MODEL --out DIR`")
+            && old.stderr.contains("deprecated"),
+        "{}",
+        old.stderr
+    );
+    let script = |dir: &Path| std::fs::read_to_string(dir.join("migration.js")).unwrap();
+    assert!(script(&new_out).contains("DROP_OLD"));
+    assert_eq!(script(&new_out), script(&old_out));
+    // Written once; a second run needs --force, as every writer does.
+    let again = Test::new()
+        .args(["migrate", "--from-current", model, "--out"])
+        .args([&new_out])
+        .run();
+    assert_eq!(again.code, 2, "{}", again.stderr);
+    let forced = Test::new()
+        .args(["migrate", "--from-current", model, "--force", "--out"])
+        .args([&new_out])
+        .run();
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    // A URL and --from-current are two sources: refused, exit 2.
+    let both = Test::new()
+        .args(["migrate", "postgres://x/y", "--from-current", model, "--out"])
+        .args([&new_out])
+        .run();
+    assert_eq!(both.code, 2, "{}", both.stderr);
+}
