@@ -147,12 +147,12 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
             global,
             &model_path,
             &out,
-            args.mix,
+            args.common.mix.as_deref(),
             args.common.force,
             "squill generate --migration",
         );
     }
-    let (model, design) = design_for(global, &model_path, args.mix)?;
+    let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
     let options = artifacts::Options {
         seed: args.common.seed,
         max_children: args.max_children,
@@ -238,10 +238,8 @@ pub(super) fn run_migration(
     let diag =
         |e: squill::advise::AdviseError| anyhow::Error::new(super::DiagnosticError(Box::new(e)));
     let (_, recommended) =
-        squill::advise::advise_with_model(&model, &settings, mix)
-            .map_err(diag)?;
-    let Some((_, today)) =
-        squill::advise::today_design(&model, &settings, mix).map_err(diag)?
+        squill::advise::advise_with_model(&model, &settings, mix).map_err(diag)?;
+    let Some((_, today)) = squill::advise::today_design(&model, &settings, mix).map_err(diag)?
     else {
         anyhow::bail!(
             "{}: the model has no `current:` section: there is no design of today to migrate from (docs/model-file.md)",
@@ -252,8 +250,7 @@ pub(super) fn run_migration(
     // references, or the recommended ones): the stage a change no step
     // covers directly passes through.
     let through = |layouts: &[(String, squill::design::Layout)]| {
-        squill::advise::through_design(&model, &settings, mix, layouts)
-            .map_err(|e| e.to_string())
+        squill::advise::through_design(&model, &settings, mix, layouts).map_err(|e| e.to_string())
     };
     let migration = from_design::migration(
         &model,
@@ -315,7 +312,7 @@ pub(super) fn stop_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool>
 }
 
 fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
-    let (model, design) = design_for(global, &args.model, args.mix)?;
+    let (model, design) = design_for(global, &args.model, args.common.mix.as_deref())?;
     let started = std::time::Instant::now();
     let options = DataOptions {
         scale: args.scale,

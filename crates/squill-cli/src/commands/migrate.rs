@@ -36,7 +36,12 @@ pub struct MigrateArgs {
     pub force: bool,
     /// The model imported from that database (`squill import postgres://…`),
     /// with the workload to design for; its advised design is what is written.
-    #[arg(long, short, value_name = "MODEL", required_unless_present = "from_current")]
+    #[arg(
+        long,
+        short,
+        value_name = "MODEL",
+        required_unless_present = "from_current"
+    )]
     pub model: Option<PathBuf>,
     /// The directory to write: `dump/DB/*.bson` with metadata (mongorestore),
     /// `data/*.json` (Extended JSON lines, mongoimport), and the state that
@@ -82,9 +87,7 @@ fn refuse_inputs(global: &Global, model: &std::path::Path, args: &MigrateArgs) -
     let writes = squill::inputs::postgres::connect::credential_files()
         .iter()
         .fold(
-            super::output::Writes::new(true)
-                .config(global)
-                .input(model),
+            super::output::Writes::new(true).config(global).input(model),
             |w, p| w.input(p),
         );
     for dir in ["dump", "data", "increments"] {

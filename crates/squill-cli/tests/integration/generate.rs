@@ -472,7 +472,11 @@ fn migrate_from_current_writes_what_generate_migration_wrote() {
         .args([&new_out])
         .run();
     assert_eq!(new.code, 0, "{}", new.stderr);
-    assert!(new.stdout.starts_with("squill migrate --from-current: "), "{}", new.stdout);
+    assert!(
+        new.stdout.starts_with("squill migrate --from-current: "),
+        "{}",
+        new.stdout
+    );
     assert!(new.stdout.contains("addresses: "), "{}", new.stdout);
     assert!(!new.stderr.contains("deprecated"), "{}", new.stderr);
     let old_out = tmp.path().join("old");
@@ -482,7 +486,8 @@ fn migrate_from_current_writes_what_generate_migration_wrote() {
         .run();
     assert_eq!(old.code, 0, "{}", old.stderr);
     assert!(
-        old.stderr.contains("`squill migrate --from-current MODEL --out DIR`")
+        old.stderr
+            .contains("`squill migrate --from-current MODEL --out DIR`")
             && old.stderr.contains("deprecated"),
         "{}",
         old.stderr
@@ -503,7 +508,13 @@ fn migrate_from_current_writes_what_generate_migration_wrote() {
     assert_eq!(forced.code, 0, "{}", forced.stderr);
     // A URL and --from-current are two sources: refused, exit 2.
     let both = Test::new()
-        .args(["migrate", "postgres://x/y", "--from-current", model, "--out"])
+        .args([
+            "migrate",
+            "postgres://x/y",
+            "--from-current",
+            model,
+            "--out",
+        ])
         .args([&new_out])
         .run();
     assert_eq!(both.code, 2, "{}", both.stderr);
