@@ -172,6 +172,30 @@ fn imports(module: &[String], text: &str) -> BTreeSet<String> {
     found
 }
 
+/// Every file of the library but `lib.rs` and the test files (those that
+/// `#[cfg(test)] mod x;` declares), with its production text.
+fn production_sources() -> Vec<(Source, String)> {
+    let sources = sources();
+    let mut test_files: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut texts = Vec::new();
+    for s in &sources {
+        let (text, tests) = production_text(&std::fs::read_to_string(&s.file).unwrap());
+        for t in tests {
+            let mut m = s.module.clone();
+            m.push(t);
+            test_files.insert(m);
+        }
+        texts.push(text);
+    }
+    sources
+        .into_iter()
+        .zip(texts)
+        .filter(|(s, _)| {
+            !s.module.is_empty() && !test_files.iter().any(|t| s.module.starts_with(t))
+        })
+        .collect()
+}
+
 #[test]
 fn every_import_points_down() {
     let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
@@ -192,24 +216,8 @@ fn every_import_points_down() {
         );
     }
 
-    let sources = sources();
-    // Files declared by `#[cfg(test)] mod x;` are test code.
-    let mut test_files: BTreeSet<Vec<String>> = BTreeSet::new();
-    let mut texts = Vec::new();
-    for s in &sources {
-        let (text, tests) = production_text(&std::fs::read_to_string(&s.file).unwrap());
-        for t in tests {
-            let mut m = s.module.clone();
-            m.push(t);
-            test_files.insert(m);
-        }
-        texts.push(text);
-    }
     let mut wrong = Vec::new();
-    for (s, text) in sources.iter().zip(&texts) {
-        if s.module.is_empty() || test_files.iter().any(|t| s.module.starts_with(t)) {
-            continue;
-        }
+    for (s, text) in &production_sources() {
         let own = s.module[0].as_str();
         if own == "architecture" {
             continue;
@@ -518,23 +526,8 @@ fn a_circle_of_files_is_caught() {
 /// Lines of production code (no comments, no `#[cfg(test)]` items or test
 /// files) per top-level module.
 fn production_lines() -> std::collections::BTreeMap<String, usize> {
-    let sources = sources();
-    let mut test_files: BTreeSet<Vec<String>> = BTreeSet::new();
-    let mut texts = Vec::new();
-    for s in &sources {
-        let (text, tests) = production_text(&std::fs::read_to_string(&s.file).unwrap());
-        for t in tests {
-            let mut m = s.module.clone();
-            m.push(t);
-            test_files.insert(m);
-        }
-        texts.push(text);
-    }
     let mut lines = std::collections::BTreeMap::new();
-    for (s, text) in sources.iter().zip(&texts) {
-        if s.module.is_empty() || test_files.iter().any(|t| s.module.starts_with(t)) {
-            continue;
-        }
+    for (s, text) in &production_sources() {
         let n = text.lines().filter(|l| !l.trim().is_empty()).count();
         *lines.entry(s.module[0].clone()).or_insert(0) += n;
     }

@@ -14,9 +14,9 @@ pub use connect::{LiveError, Target};
 use crate::inputs::model_file;
 use crate::inputs::sql::evidence::Evidence;
 use crate::inputs::sql::map::{Import, Mapping, import_schema};
-use crate::inputs::sql::names::shown;
 use crate::inputs::sql::statements::translate;
 use crate::inputs::sql::write::q;
+use crate::words::visible as shown;
 use std::time::Duration;
 
 /// How to import.

@@ -4,7 +4,7 @@
 //! rest of the file is still read.
 
 pub use super::dialect::SqlDialect;
-use super::names::shown;
+use crate::words::visible as shown;
 use rustc_hash::FxHashMap;
 use sqlparser::ast::{
     AlterTableOperation, BinaryOperator, ColumnDef, ColumnOption, CreateIndex, CreateTable,
@@ -80,6 +80,16 @@ pub struct Table {
     /// Column lists of the other indexes (hints of what is searched).
     pub indexes: Vec<Vec<String>>,
     pub at: Position,
+}
+
+impl Table {
+    /// The single-column primary key, which becomes the `_id`.
+    pub fn id_column(&self) -> Option<&str> {
+        match self.primary_key.as_slice() {
+            [k] => Some(k.as_str()),
+            _ => None,
+        }
+    }
 }
 
 /// A PostgreSQL domain: a type with constraints.

@@ -7,7 +7,7 @@
 //! in about a second, not minutes (issue 40, item 18).
 
 use super::ddl::{Column, Schema, Table};
-use super::map::plural;
+use super::mapping::plural;
 use rustc_hash::FxHashMap;
 
 /// The tables a column may reference: a one-column integer key.

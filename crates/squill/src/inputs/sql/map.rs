@@ -10,17 +10,13 @@
 //! `relate`, the YAML written in `write`; SQL names the model refuses are
 //! mapped in `names`.
 
-use super::ddl::{self, Note, Position, Schema, SqlDialect, Table};
+use super::ddl::{self, Note, Position, Schema, SqlDialect};
 use super::evidence::Evidence;
-use super::names::{Names, shown};
+use super::names::Names;
+use crate::words::visible as shown;
 
-pub use super::relate::plural;
+pub use super::mapping::{ASSUMED_CHILDREN, ASSUMED_COUNT, Mapping, Rel, plural};
 pub use super::write::attribute_name;
-
-/// Rows assumed per table when DDL gives none.
-pub const ASSUMED_COUNT: u64 = 1000;
-/// Children per parent assumed for a one-to-many.
-pub const ASSUMED_CHILDREN: u64 = 10;
 
 /// The model written from a DDL file, and what was noted while reading it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,48 +33,6 @@ pub struct Import {
     pub renamed: Vec<super::names::Renamed>,
 }
 
-/// A relationship found in the schema, and the tables and columns it is
-/// kept in: what the live import measures and `migrate` reads. Tables and
-/// columns are named as SQL names them; `name`, `parent_field` and
-/// `child_field` are the model's.
-#[derive(Debug, Clone)]
-pub struct Rel {
-    pub name: String,
-    pub kind: &'static str,
-    pub parent: String,
-    pub child: String,
-    /// The child's reference column (one-to-one, one-to-many); for a
-    /// many-to-many empty (its table's columns are in `link`).
-    pub column: String,
-    /// The parent's column the reference holds (its key).
-    pub parent_key: String,
-    /// A many-to-many's linking table columns: to the parent, to the child,
-    /// and the child's key the second one holds.
-    pub link: Option<(String, String, String)>,
-    pub attributes: Vec<String>,
-    /// The table it was read from (the child, or the linking table).
-    pub table: String,
-    pub why: String,
-    pub inferred: bool,
-    /// The model's field of the parent that may hold the children: the
-    /// relationship's name (the model's default) unless an entity's field
-    /// or another relationship has it.
-    pub parent_field: String,
-    /// The model's field of the child that holds the parent: the reference
-    /// column's (a many-to-many: the parent entity's name, the default),
-    /// unless taken likewise.
-    pub child_field: String,
-}
-
-/// How the tables of a schema become a model: the relationships, the
-/// linking tables (which are no entities), and the model's names.
-#[derive(Debug, Clone)]
-pub struct Mapping {
-    pub relationships: Vec<Rel>,
-    pub junctions: Vec<String>,
-    pub names: Names,
-}
-
 impl Mapping {
     pub fn of(schema: &Schema) -> Mapping {
         let names = Names::of(schema);
@@ -87,14 +41,6 @@ impl Mapping {
             relationships,
             junctions,
             names,
-        }
-    }
-
-    /// The single-column primary key of a table, which becomes the `_id`.
-    pub fn id_column(table: &Table) -> Option<&str> {
-        match table.primary_key.as_slice() {
-            [k] => Some(k.as_str()),
-            _ => None,
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod encoding;
 pub mod evidence;
 mod infer;
 pub mod map;
+pub mod mapping;
 pub mod names;
 mod relate;
 pub mod statements;

@@ -74,19 +74,6 @@ pub fn model_name(name: &str) -> Cow<'_, str> {
     }
 }
 
-/// `name` with its control characters and line separators escaped
-/// (`\n`, `\u{1b}`): a name shown in a comment or a note stays on its line
-/// and cannot drive a terminal.
-pub fn shown(name: &str) -> Cow<'_, str> {
-    if !name
-        .chars()
-        .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
-    {
-        return Cow::Borrowed(name);
-    }
-    Cow::Owned(name.chars().flat_map(char::escape_debug).collect())
-}
-
 /// Names `wanted` in order: an accepted name not taken keeps itself, then
 /// each other gets its mapped form, suffixed `_2`, `_3`, … until free.
 /// Returns the changed ones as (index, new name).
@@ -140,7 +127,7 @@ impl Names {
     }
 
     fn columns(&mut self, t: &Table) {
-        let key = super::map::Mapping::id_column(t);
+        let key = t.id_column();
         // The key is the `_id`; no other column may take that name.
         let mut taken: FxHashSet<String> = FxHashSet::default();
         taken.insert("_id".into());
@@ -214,11 +201,5 @@ mod tests {
                 (3, "_a_b".to_string())
             ]
         );
-    }
-
-    #[test]
-    fn shown_names_stay_on_their_line() {
-        assert_eq!(shown("plain"), "plain");
-        assert_eq!(shown("a\nb\u{1b}[2J"), "a\\nb\\u{1b}[2J");
     }
 }

@@ -7,8 +7,9 @@
 
 use super::ddl::{Schema, Table};
 use super::infer::Targets;
-use super::map::{Mapping, Rel};
-use super::names::{Names, shown};
+use super::mapping::{Mapping, Rel, plural};
+use super::names::Names;
+use crate::words::visible as shown;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A table that only links two others (or one to itself): exactly two
@@ -44,22 +45,6 @@ fn junction(schema: &Schema, t: &Table, referenced: &FxHashSet<&str>) -> Option<
         .map(|c| c.name.clone())
         .collect();
     Some(attributes)
-}
-
-/// A table name in the plural, for the name of a relationship to it
-/// (`city` → `cities`, `address` → `addresses`); a name already plural is kept.
-pub fn plural(name: &str) -> String {
-    if name.ends_with("ss") || name.ends_with('x') || name.ends_with("ch") || name.ends_with("sh") {
-        format!("{name}es")
-    } else if name.ends_with('s') {
-        name.to_string()
-    } else if let Some(stem) = name.strip_suffix('y')
-        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
-    {
-        format!("{stem}ies")
-    } else {
-        format!("{name}s")
-    }
 }
 
 pub fn relationships(schema: &Schema, names: &Names) -> (Vec<Rel>, Vec<String>) {

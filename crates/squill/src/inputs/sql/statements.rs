@@ -7,9 +7,9 @@
 //! model cannot say is given as the reason it was not mapped.
 
 use super::ddl::{Schema, Table};
-use super::map::{Mapping, Rel};
-use super::names::shown;
+use super::mapping::{Mapping, Rel};
 use super::write::q_path as q;
+use crate::words::visible as shown;
 use sqlparser::ast::{
     AssignmentTarget, BinaryOperator, Expr, FromTable, FunctionArg, FunctionArgExpr,
     FunctionArguments, GroupByExpr, Ident, JoinConstraint, JoinOperator, LimitClause, ObjectName,
@@ -366,7 +366,7 @@ fn operation(schema: &Schema, mapping: &Mapping, o: &Observed) -> Result<Op, Ski
             if let Some(r) = cx.junction(&table.name) {
                 let changes: Vec<String> = assigned
                     .filter(|c| r.attributes.contains(c))
-                    .map(|c| super::map::attribute_name(cx.schema, cx.mapping, r, &c))
+                    .map(|c| super::write::attribute_name(cx.schema, cx.mapping, r, &c))
                     .collect();
                 if changes.is_empty() {
                     return Err("moves a link to other rows (no attribute changes)".into());

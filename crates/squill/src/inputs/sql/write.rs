@@ -7,9 +7,9 @@
 
 use super::ddl::Schema;
 use super::evidence::Evidence;
-use super::map::{ASSUMED_CHILDREN, ASSUMED_COUNT, Mapping, Rel};
-use super::names::shown;
+use super::mapping::{ASSUMED_CHILDREN, ASSUMED_COUNT, Mapping, Rel};
 use super::types::{field_type, growth, measured_type};
+use crate::words::visible as shown;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
