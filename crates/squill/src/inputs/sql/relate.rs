@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// A table that only links two others (or one to itself): exactly two
 /// foreign keys of one column each, whose columns make up its primary key
-/// (or a unique key), and which no table references.
+/// (or, between two tables, a unique key), and which no table references.
 fn junction(schema: &Schema, t: &Table, referenced: &FxHashSet<&str>) -> Option<Vec<String>> {
     let [a, b] = t.foreign_keys.as_slice() else {
         return None;
@@ -31,7 +31,13 @@ fn junction(schema: &Schema, t: &Table, referenced: &FxHashSet<&str>) -> Option<
         k.sort();
         k == pair
     };
-    if !keyed(&t.primary_key) && !t.unique.iter().any(keyed) {
+    // A table between two others may be keyed by the pair through a unique
+    // key beside its own id; a table between one and itself must have the
+    // pair as its primary key (`follows(f1, f2)`): one with an id of its
+    // own, as web frameworks make a follow, is an edge the application
+    // reads and writes as a thing (a feed's follows), and stays an entity.
+    let by_unique = a.table != b.table && t.unique.iter().any(keyed);
+    if !keyed(&t.primary_key) && !by_unique {
         return None;
     }
     // Nothing else references it: a link, not a thing of its own.
