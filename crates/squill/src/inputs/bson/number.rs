@@ -36,22 +36,8 @@ pub fn integral_decimal(bytes: &[u8; 16]) -> Option<i64> {
     if combination >= 0x1E {
         return None; // NaN or infinity
     }
-    // The "11" form encodes significands of 10^34 and above: not canonical, zero.
-    let (biased, significand) = if (hi >> 61) & 3 == 3 {
-        ((hi >> 47) & 0x3FFF, 0u128)
-    } else {
-        (
-            (hi >> 49) & 0x3FFF,
-            (u128::from(hi & 0x1_FFFF_FFFF_FFFF) << 64) | u128::from(lo),
-        )
-    };
-    let significand = if significand >= 10u128.pow(34) {
-        0
-    } else {
-        significand
-    };
+    let (mut exp, significand) = crate::inputs::ejson::decimal::finite_parts(hi, lo);
     let mut value = significand;
-    let mut exp = i64::try_from(biased).ok()? - 6176;
     while exp < 0 {
         if value % 10 != 0 {
             return None;

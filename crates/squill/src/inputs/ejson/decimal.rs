@@ -132,19 +132,10 @@ fn to_bytes(hi: u64, lo: u64) -> [u8; 16] {
     out
 }
 
-/// Formats a Decimal128 as the specification's canonical string.
-pub fn format(bytes: &[u8; 16]) -> String {
-    let lo = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
-    let hi = u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes"));
-    let negative = hi >> 63 == 1;
-    let sign = if negative { "-" } else { "" };
-    let combination = (hi >> 58) & 0x1F;
-    if combination == 0x1F {
-        return "NaN".into();
-    }
-    if combination == 0x1E {
-        return format!("{sign}Infinity");
-    }
+/// The exponent and significand of a finite Decimal128 (its two halves,
+/// little-endian), non-canonical significands read as zero as the
+/// specification says.
+pub(crate) fn finite_parts(hi: u64, lo: u64) -> (i64, u128) {
     let (biased, significand) = if (hi >> 61) & 3 == 3 {
         // The implicit "100" form: always above 10^34 - 1, so non-canonical zero.
         ((hi >> 47) & 0x3FFF, 0u128)
@@ -159,7 +150,23 @@ pub fn format(bytes: &[u8; 16]) -> String {
     } else {
         significand
     };
-    let exp = biased as i64 - BIAS;
+    (biased as i64 - BIAS, significand)
+}
+
+/// Formats a Decimal128 as the specification's canonical string.
+pub fn format(bytes: &[u8; 16]) -> String {
+    let lo = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    let hi = u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes"));
+    let negative = hi >> 63 == 1;
+    let sign = if negative { "-" } else { "" };
+    let combination = (hi >> 58) & 0x1F;
+    if combination == 0x1F {
+        return "NaN".into();
+    }
+    if combination == 0x1E {
+        return format!("{sign}Infinity");
+    }
+    let (exp, significand) = finite_parts(hi, lo);
     let digits = significand.to_string();
     let n = digits.len() as i64;
     let adjusted = exp + n - 1;
