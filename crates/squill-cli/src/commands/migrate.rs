@@ -198,9 +198,73 @@ fn run_postgres(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         bytes as f64 / secs / 1e6
     ));
     if summary.increment.is_some() {
+        text.push_str(&deletions(&summary));
         text.push_str(
-            "  load with: mongoimport --mode=upsert --db DB --collection NAME --file increments/NNNN/NAME.json (rows deleted in PostgreSQL are not seen: run a full migration into a new directory for those)\n",
+            "  load with: mongoimport --mode=upsert --db DB --collection NAME --file increments/NNNN/NAME.json\n",
         );
+        if summary.collections.iter().any(|c| c.deleted > 0) {
+            text.push_str(
+                "  and delete: mongoimport --mode=delete --db DB --collection NAME --file increments/NNNN/NAME.deleted.json\n",
+            );
+        }
     }
     super::write_summary(&text)
+}
+
+/// What a run of changes saw of deleted rows: how many, what it did about
+/// them, and where it could not see them.
+#[cfg(feature = "postgres")]
+fn deletions(summary: &squill::migration::from_postgres::Summary) -> String {
+    let d = &summary.deletions;
+    let names = |list: &[String]| {
+        list.iter()
+            .map(|n| format!("`{}`", squill::words::visible(n)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut text = String::new();
+    let rows: u64 = d.rows.iter().map(|(_, n)| n).sum();
+    let documents: u64 = summary.collections.iter().map(|c| c.deleted).sum();
+    if rows > 0 || d.moved > 0 {
+        let per: Vec<String> = d
+            .rows
+            .iter()
+            .map(|(t, n)| {
+                format!(
+                    "{} from `{}`",
+                    squill::words::int(*n),
+                    squill::words::visible(t)
+                )
+            })
+            .collect();
+        text.push_str(&format!(
+            "  deleted rows: {} ({}); {} moved to another parent; {} documents deleted, {} rows that lost one rebuilt\n",
+            squill::words::int(rows),
+            if per.is_empty() { "none".to_string() } else { per.join(", ") },
+            squill::words::int(d.moved),
+            squill::words::int(documents),
+            squill::words::int(d.touched),
+        ));
+    } else {
+        text.push_str("  deleted rows: none\n");
+    }
+    if !d.untracked.is_empty() {
+        text.push_str(&format!(
+            "  not seen: rows deleted from {} (no primary key)\n",
+            names(&d.untracked)
+        ));
+    }
+    if !d.unseen.is_empty() {
+        text.push_str(&format!(
+            "  not seen: rows deleted from {} before this run (the last run kept no keys of them; from now on they are)\n",
+            names(&d.unseen)
+        ));
+    }
+    if !d.grouped.is_empty() {
+        text.push_str(&format!(
+            "  not followed: a deleted row stays in the documents of {} (rows grouped into buckets): run a full migration into a new directory for those\n",
+            names(&d.grouped)
+        ));
+    }
+    text
 }

@@ -561,3 +561,76 @@ fn migrate_to_mongodb_resumes_without_duplicates() {
     assert!(again.stdout.contains("resumed after"), "{}", again.stdout);
     compare_with_tables((&python, &mongo_uri, &db), &url, &model, dir.path(), None);
 }
+
+/// Rows deleted in PostgreSQL after a full run: a run of changes rebuilds
+/// the documents they were embedded in (a child row, link rows, a
+/// one-to-one, a row moved to another parent), deletes the documents they
+/// were (a top-level row), says how many, and lists the deleted `_id`s for
+/// `mongoimport --mode=delete`. The deployment then matches the tables.
+#[cfg(feature = "mongodb")]
+#[test]
+fn migrate_follows_deleted_rows_into_their_documents() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, _)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_deletions");
+    let url = format!("{user}/shop_deletions");
+    let dir = crate::support::TempDir::new("pg-deletions");
+    let model = import_model(&url, dir.path(), "shop");
+    let out = dir.path().join("out");
+    let db = format!("shop_deletions_{}", std::process::id());
+    let to = with_db(&mongo_uri, &db);
+    let migrate = || migrate(&url, &model, &out, &["--to", &to]);
+    let first = migrate();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    psql(
+        &format!("{superuser}/shop_deletions"),
+        "DELETE FROM order_lines WHERE order_id = 7 AND line_no = 2;\n\
+         DELETE FROM orders WHERE id = 9;\n\
+         UPDATE order_lines SET order_id = 12, line_no = 100 WHERE order_id = 10 AND line_no = 1;\n\
+         DELETE FROM product_tags WHERE product_id = 3;\n\
+         DELETE FROM customer_profiles WHERE customer_id = 4;\n\
+         DELETE FROM orders WHERE customer_id = 22;\n\
+         DELETE FROM customers WHERE id = 22;",
+    );
+    let second = migrate();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(second.stdout.contains("increment 1"), "{}", second.stdout);
+    assert!(
+        second.stdout.contains("deleted rows: ") && !second.stdout.contains("deleted rows: none"),
+        "{}",
+        second.stdout
+    );
+    assert!(
+        second.stdout.contains("1 from `customers`"),
+        "{}",
+        second.stdout
+    );
+    assert!(
+        second.stdout.contains("mongoimport --mode=delete"),
+        "{}",
+        second.stdout
+    );
+    let deleted: String = tree(&out.join("increments"))
+        .into_iter()
+        .filter(|(k, _)| k.ends_with(".deleted.json"))
+        .map(|(k, v)| format!("{k}: {}", String::from_utf8_lossy(&v)))
+        .collect();
+    assert!(
+        deleted.contains("customers.deleted.json: {\"_id\":22}"),
+        "{deleted}"
+    );
+    // Every collection, array and reference as the tables now have them.
+    compare_with_tables((&python, &mongo_uri, &db), &url, &model, dir.path(), None);
+    // A run with nothing changed deletes nothing more.
+    let third = migrate();
+    assert_eq!(third.code, 0, "{}", third.stderr);
+    assert!(
+        third.stdout.contains("deleted rows: none"),
+        "{}",
+        third.stdout
+    );
+}

@@ -520,6 +520,11 @@ pub fn quote(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
+/// A SQL string literal: `'it''s'`.
+pub fn literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
 /// A table's qualified, quoted name.
 pub fn qualified(schema: &str, table: &str) -> String {
     format!("{}.{}", quote(schema), quote(table))

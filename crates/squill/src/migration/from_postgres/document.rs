@@ -12,12 +12,15 @@
 //! `$binary`. Objects are `row_to_json` of a subselect, which keeps the
 //! shape's field order and has no limit on the number of fields.
 
+use super::ledger::Touched;
 use crate::design::{Collection, Design, FieldOrigin, Layout, Shape, ShapeType, Side};
+pub use crate::inputs::postgres::connect::literal;
 use crate::inputs::postgres::connect::{qualified, quote};
 use crate::inputs::sql::ddl::{Schema, Table};
 use crate::inputs::sql::map::{Mapping, Rel};
 use crate::model::{AggregateFn, Model};
 use std::cell::Cell;
+use std::collections::BTreeSet;
 
 mod bucket;
 mod path;
@@ -112,6 +115,17 @@ struct Part {
     /// For rows grouped into documents (buckets), the group's alias: a
     /// change is then asked of the group (`bool_or` over its rows).
     group: Option<String>,
+    /// A document per row of `table`: how its `_id` is made from the row.
+    root: Option<Root>,
+}
+
+/// The row a document is made of: its table (qualified), the row's alias
+/// in `id`, and its `_id` as JSON.
+#[derive(Debug, Clone)]
+struct Root {
+    from: String,
+    alias: String,
+    id: String,
 }
 
 impl CollectionQuery {
@@ -125,9 +139,74 @@ impl CollectionQuery {
         }
     }
 
+    /// The tables its documents are built from: every table a change is
+    /// looked for in.
+    pub fn sources(&self) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        for p in &self.parts {
+            out.insert(p.table.clone());
+            for c in &p.changed {
+                out.extend(marks(c).0.into_iter().map(|(_, m)| m.table));
+            }
+        }
+        out
+    }
+
+    /// Whether a deleted row's document can be found again: not when rows
+    /// are grouped into documents (buckets).
+    pub fn follows_deletions(&self) -> bool {
+        self.parts.iter().all(|p| p.group.is_none())
+    }
+
+    /// `SELECT _id` (as JSON text) of the documents the deleted rows of
+    /// `table` were, given the rows' keys as text (`columns` name them);
+    /// `None` when no document of this collection is a row of `table`.
+    pub fn deleted_ids(
+        &self,
+        table: &str,
+        columns: &[String],
+        keys: &[Vec<String>],
+    ) -> Option<String> {
+        let root = self
+            .parts
+            .iter()
+            .filter(|p| p.group.is_none() && p.table == table)
+            .find_map(|p| p.root.as_ref())?;
+        let rows: Vec<serde_json::Value> = keys
+            .iter()
+            .map(|k| {
+                serde_json::Value::Object(
+                    columns
+                        .iter()
+                        .zip(k)
+                        .map(|(c, v)| (c.clone(), serde_json::Value::String(v.clone())))
+                        .collect(),
+                )
+            })
+            .collect();
+        let json = serde_json::Value::Array(rows).to_string();
+        Some(format!(
+            "SELECT ({})::text FROM json_populate_recordset(NULL::{}, {}::json) {}",
+            root.id,
+            root.from,
+            literal(&json),
+            root.alias
+        ))
+    }
+
     /// `SELECT key::text, document FROM …`, resumed after `after` (a key
     /// as text), restricted to documents changed since `changed`.
     pub fn select(&self, after: Option<&str>, changed: Option<&Changed>) -> String {
+        self.select_touched(after, changed, &Touched::default())
+    }
+
+    /// As `select`, where a row `touched` names counts as changed too.
+    pub fn select_touched(
+        &self,
+        after: Option<&str>,
+        changed: Option<&Changed>,
+        touched: &Touched,
+    ) -> String {
         if let (Some(s), None, Some((_, ty))) = (&self.split, changed, &self.key) {
             return s.select(after, ty);
         }
@@ -139,7 +218,7 @@ impl CollectionQuery {
             }
             let mut from = p.from.clone();
             if let Some(c) = changed {
-                let any: Vec<String> = p.changed.iter().map(|x| expand(x, c)).collect();
+                let any: Vec<String> = p.changed.iter().map(|x| expand(x, c, touched)).collect();
                 match &p.group {
                     Some(g) => {
                         from = from.replace(
@@ -173,36 +252,81 @@ impl CollectionQuery {
     }
 }
 
-/// A SQL string literal.
-pub fn literal(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
-}
-
 /// The placeholder a change test is written as until the mode is known:
-/// `⟦alias|table⟧`.
-fn changed_mark(alias: &str, table: &str) -> String {
-    format!("⟦{alias}|{table}⟧")
+/// `⟦alias|table|column,column…⟧`, the table's and columns' names in
+/// hexadecimal (a name from the database may hold `|`, `,` or `⟧`).
+fn changed_mark(alias: &str, table: &Table) -> String {
+    let columns: Vec<String> = table.columns.iter().map(|c| hex(&c.name)).collect();
+    format!("⟦{alias}|{}|{}⟧", hex(&table.name), columns.join(","))
 }
 
-/// Replaces every change mark in `sql` by the test of `mode`.
-fn expand(sql: &str, mode: &Changed) -> String {
-    let mut out = String::new();
+fn hex(name: &str) -> String {
+    name.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> String {
+    let bytes: Vec<u8> = (0..text.len() / 2)
+        .filter_map(|i| u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// One change mark, read back.
+struct Mark {
+    alias: String,
+    table: String,
+    columns: Vec<String>,
+}
+
+/// The marks of `sql` in order, each with the text before it; the text
+/// after the last one is returned apart.
+fn marks(sql: &str) -> (Vec<(&str, Mark)>, &str) {
+    let mut found = Vec::new();
     let mut rest = sql;
     while let Some(start) = rest.find('⟦') {
-        out.push_str(&rest[..start]);
+        let before = &rest[..start];
         let after = &rest[start + '⟦'.len_utf8()..];
         let end = after.find('⟧').unwrap_or(after.len());
-        let (alias, table_has_column) = after[..end].split_once('|').unwrap_or((&after[..end], ""));
+        let mut fields = after[..end].split('|');
+        let alias = fields.next().unwrap_or_default().to_string();
+        let table = unhex(fields.next().unwrap_or_default());
+        let columns = fields
+            .next()
+            .unwrap_or_default()
+            .split(',')
+            .filter(|c| !c.is_empty())
+            .map(unhex)
+            .collect();
+        found.push((
+            before,
+            Mark {
+                alias,
+                table,
+                columns,
+            },
+        ));
+        rest = &after[(end + '⟧'.len_utf8()).min(after.len())..];
+    }
+    (found, rest)
+}
+
+/// Replaces every change mark in `sql` by the test of `mode`, or'ed with
+/// "one of the rows that `touched` names" (a row that lost a row built
+/// into its document since the last run).
+fn expand(sql: &str, mode: &Changed, touched: &Touched) -> String {
+    let (found, tail) = marks(sql);
+    let mut out = String::new();
+    for (before, mark) in found {
+        out.push_str(before);
+        let alias = &mark.alias;
         let by_xmin = |x: u32| {
             format!(
                 "((({alias}.xmin::text::int8 - {x} + 4294967296) % 4294967296) < 2147483648 AND {alias}.xmin::text::int8 > 2)"
             )
         };
-        out.push_str(&match mode {
+        let test = match mode {
             Changed::Xmin(x) => by_xmin(*x),
-            Changed::Column { column, since, .. }
-                if table_has_column.split(',').any(|c| c == column) =>
-            {
+            Changed::Column { column, since, .. } if mark.columns.iter().any(|c| c == column) => {
                 format!(
                     "{alias}.{} > {}::timestamptz",
                     quote(column),
@@ -211,10 +335,13 @@ fn expand(sql: &str, mode: &Changed) -> String {
             }
             // A table without the column: its rows' xmin tells.
             Changed::Column { xmin, .. } => by_xmin(*xmin),
-        });
-        rest = &after[(end + '⟧'.len_utf8()).min(after.len())..];
+        };
+        match touched.test(&mark.table, alias) {
+            Some(rows) => out.push_str(&format!("({test} OR {rows})")),
+            None => out.push_str(&test),
+        }
     }
-    out.push_str(rest);
+    out.push_str(tail);
     out
 }
 
@@ -397,6 +524,16 @@ impl<'a> Builder<'a> {
                 changed,
                 table: table.name.clone(),
                 group: None,
+                root: coll
+                    .shape
+                    .fields
+                    .iter()
+                    .find(|f| matches!(f.origin, FieldOrigin::Id))
+                    .map(|f| Root {
+                        from: qualified(self.namespace, &table.name),
+                        alias: alias.clone(),
+                        id: format!("to_json({})", self.id(ctx, &f.ty)),
+                    }),
             });
         }
         let key = match (parts.as_slice(), entities.as_slice()) {
@@ -480,6 +617,8 @@ impl<'a> Builder<'a> {
                 changed: Vec::new(),
                 table: ctx.table.name.clone(),
                 group: None,
+                // The split form is a full run's: nothing is deleted.
+                root: None,
             },
             columns: all,
             arrays,
@@ -826,8 +965,7 @@ impl<'a> Builder<'a> {
     }
 
     fn mark(&self, table: &Table, alias: &str) -> String {
-        let columns: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
-        changed_mark(alias, &columns.join(","))
+        changed_mark(alias, table)
     }
 
     /// "A related row, or one of its own sources, changed": an EXISTS over

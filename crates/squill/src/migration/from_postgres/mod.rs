@@ -8,8 +8,10 @@
 
 pub mod assemble;
 pub mod compact;
+mod copy_rows;
 pub mod document;
 pub mod error;
+pub mod ledger;
 pub mod state;
 pub mod stream;
 #[cfg(feature = "mongodb")]

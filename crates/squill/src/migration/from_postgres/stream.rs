@@ -11,8 +11,10 @@
 //! documents changed since, as lines for `mongoimport --mode=upsert`.
 
 use super::document::{Builder, Changed, CollectionQuery};
+use super::ledger::{self, Touched};
 // Re-exported so that `stream::MigrateError`, its path before it had a
 // file of its own, still names it.
+use super::copy_rows::CopyRows;
 pub use super::error::MigrateError;
 use super::state::{CollectionState, State, fingerprint};
 use crate::design::Design;
@@ -21,7 +23,7 @@ use crate::inputs::sql::map::Mapping;
 use crate::model::Model;
 use crate::synthetic::data::{DataFormat, database_name, metadata};
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,6 +56,9 @@ pub trait Sink {
     fn begin(&mut self, coll: &crate::design::Collection) -> Result<(), MigrateError>;
     /// One document; `replace` for a run of changes.
     fn put(&mut self, bson: &[u8], replace: bool) -> Result<(), MigrateError>;
+    /// Deletes the document whose `_id` `filter` (a BSON document of that
+    /// one field) holds.
+    fn delete(&mut self, filter: &[u8]) -> Result<(), MigrateError>;
     /// Everything sent (at a checkpoint).
     fn flush(&mut self) -> Result<(), MigrateError>;
     /// After the collection's documents (its indexes).
@@ -71,6 +76,9 @@ impl Sink for super::target::Target {
         } else {
             self.insert(bson)
         }
+    }
+    fn delete(&mut self, filter: &[u8]) -> Result<(), MigrateError> {
+        super::target::Target::delete(self, filter)
     }
     fn flush(&mut self) -> Result<(), MigrateError> {
         super::target::Target::flush(self)
@@ -127,6 +135,27 @@ pub struct Summary {
     pub collections: Vec<CollectionSummary>,
     pub files: Vec<PathBuf>,
     pub seconds: f64,
+    /// A run of changes: what it saw of deleted rows.
+    pub deletions: Deletions,
+}
+
+/// What a run of changes saw of the rows deleted since the last run.
+#[derive(Debug, Clone, Default)]
+pub struct Deletions {
+    /// Deleted rows, per table.
+    pub rows: Vec<(String, u64)>,
+    /// Rows whose reference changed, leaving the row they referred to.
+    pub moved: u64,
+    /// Rows that lost a row of their document (and were rebuilt).
+    pub touched: u64,
+    /// Tables without a primary key: their deletions are not seen.
+    pub untracked: Vec<String>,
+    /// Tables without a ledger of the last run (written by a squill
+    /// before it kept one): their deletions since are not seen.
+    pub unseen: Vec<String>,
+    /// Collections that group rows into documents (buckets): a deleted
+    /// row is not taken out of its document.
+    pub grouped: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -139,6 +168,8 @@ pub struct CollectionSummary {
     pub resumed: u64,
     /// Already complete before this run.
     pub skipped: bool,
+    /// Documents deleted (their row was deleted), in a run of changes.
+    pub deleted: u64,
     pub seconds: f64,
 }
 
@@ -172,6 +203,9 @@ pub fn run(
     if !unsupported.is_empty() {
         return Err(MigrateError::Unsupported(unsupported));
     }
+    let sources: std::collections::BTreeSet<String> =
+        queries.iter().flat_map(CollectionQuery::sources).collect();
+    let (layouts, untracked) = ledger::layouts(&schema, &mapping, &sources);
     let db = database_name(design);
     let mut sink = sink(options, &db)?;
     let design_print = fingerprint(
@@ -242,6 +276,26 @@ pub fn run(
         }
         None
     };
+    // The rows as this snapshot has them, for the next run to see what was
+    // deleted: at the baseline of a full run, and at every run of changes,
+    // which compares them with the last run's.
+    let diff = if incremental || state.collections.is_empty() {
+        progress("reading the keys of the rows");
+        let diff = ledger::read(
+            &mut tx,
+            &target,
+            &options.namespace,
+            &options.out,
+            &layouts,
+            incremental,
+        )?;
+        if !incremental {
+            ledger::commit(&options.out, &layouts)?;
+        }
+        diff
+    } else {
+        ledger::Diff::default()
+    };
     let mut summary = Summary {
         source: target.name.clone(),
         database: db.clone(),
@@ -308,7 +362,7 @@ pub fn run(
             &mut tx,
             &target,
             q,
-            changed.as_ref(),
+            changed.as_ref().map(|c| (c, &diff.touched)),
             resume,
             &files,
             options,
@@ -324,6 +378,21 @@ pub fn run(
                 state.save(&options.out).map_err(MigrateError::State)
             },
         )?;
+        let deleted = if incremental {
+            let (n, file) = delete_documents(
+                &mut tx,
+                &target,
+                q,
+                &diff,
+                &layouts,
+                &inc_dir,
+                sink.as_deref_mut(),
+            )?;
+            summary.files.extend(file);
+            n
+        } else {
+            0
+        };
         if let Some(s) = sink.as_mut() {
             if incremental {
                 s.flush()?;
@@ -358,6 +427,7 @@ pub fn run(
             json_bytes: written.json_bytes,
             resumed: resume.map_or(0, |p| p.documents),
             skipped: false,
+            deleted,
             seconds: t0.elapsed().as_secs_f64(),
         });
     }
@@ -368,9 +438,76 @@ pub fn run(
         state.baseline_xmin = xmin as u32;
         state.baseline_time = now;
         state.save(&options.out).map_err(MigrateError::State)?;
+        // After the state: a run that fails before keeps the old ledger,
+        // and the next one sees the same deletions again.
+        ledger::commit(&options.out, &layouts)?;
+        summary.deletions = Deletions {
+            rows: diff
+                .deleted
+                .iter()
+                .map(|(t, keys)| (t.clone(), keys.len() as u64))
+                .collect(),
+            moved: diff.moved,
+            touched: diff.touched.rows() as u64,
+            untracked,
+            unseen: diff.unseen,
+            grouped: queries
+                .iter()
+                .filter(|q| !q.follows_deletions())
+                .map(|q| q.collection.clone())
+                .collect(),
+        };
     }
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// The documents of `q` whose rows `diff` saw deleted: their `_id`s
+/// written to `dir/NAME.deleted.json` (for `mongoimport --mode=delete`)
+/// and deleted through `sink`. Returns how many, and the file.
+fn delete_documents(
+    tx: &mut postgres::Transaction<'_>,
+    target: &Target,
+    q: &CollectionQuery,
+    diff: &ledger::Diff,
+    layouts: &[ledger::Layout],
+    dir: &Path,
+    mut sink: Option<&mut (dyn Sink + 'static)>,
+) -> Result<(u64, Option<PathBuf>), MigrateError> {
+    let mut ids = Vec::new();
+    for (table, keys) in &diff.deleted {
+        let Some(layout) = layouts.iter().find(|l| &l.table == table) else {
+            continue;
+        };
+        let Some(sql) = q.deleted_ids(table, &layout.key, keys) else {
+            continue;
+        };
+        let rows = tx.query(sql.as_str(), &[]).map_err(|e| {
+            target.classify(&e, &format!("the _id of the rows deleted from {table}"))
+        })?;
+        ids.extend(rows.iter().filter_map(|r| r.get::<_, Option<String>>(0)));
+    }
+    if ids.is_empty() {
+        return Ok((0, None));
+    }
+    let (mut scratch, mut doc, mut json) =
+        (super::assemble::Scratch::default(), Vec::new(), Vec::new());
+    let mut text = String::new();
+    for id in &ids {
+        let line = format!("{{\"_id\":{id}}}");
+        if let Some(s) = sink.as_deref_mut() {
+            super::assemble::document(&[], [], line.as_bytes(), &mut scratch, &mut doc, &mut json)
+                .map_err(|e| MigrateError::Data(format!("{}: the _id {id}: {e}", q.collection)))?;
+            s.delete(&doc)?;
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let path = dir.join(format!("{}.deleted.json", q.collection));
+    crate::synthetic::write::write_file(&path, text.as_bytes())
+        .map_err(|e| MigrateError::Io(format!("{}: {e}", path.display())))?;
+    Ok((ids.len() as u64, Some(path)))
 }
 
 /// Where one collection goes.
@@ -423,13 +560,15 @@ fn copy_collection(
     tx: &mut postgres::Transaction<'_>,
     target: &Target,
     q: &CollectionQuery,
-    changed: Option<&Changed>,
+    changes: Option<(&Changed, &Touched)>,
     resume: Option<&CollectionState>,
     files: &Files,
     options: &MigrateOptions,
     sink: Option<&mut (dyn Sink + 'static)>,
     checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
 ) -> Result<CollectionState, MigrateError> {
+    let changed = changes.map(|(c, _)| c);
+    let touched = changes.map(|(_, t)| t).cloned().unwrap_or_default();
     let mut cs = resume.cloned().unwrap_or_default();
     cs.done = false;
     let mut bson = match &files.bson {
@@ -443,7 +582,11 @@ fn copy_collection(
     let sql = format!(
         "COPY ({} {}) TO STDOUT (FORMAT binary)",
         crate::inputs::postgres::connect::MARK,
-        q.select(resume.and_then(|r| r.last_key.as_deref()), changed)
+        q.select_touched(
+            resume.and_then(|r| r.last_key.as_deref()),
+            changed,
+            &touched
+        )
     );
     let reader = tx
         .copy_out(sql.as_str())
@@ -624,74 +767,5 @@ impl Out<'_> {
             return Err(MigrateError::Interrupted);
         }
         Ok(())
-    }
-}
-
-/// The rows of a binary COPY of `(key, typed columns…, rest)`, one at a
-/// time, in a buffer reused for each.
-struct CopyRows<R> {
-    r: R,
-    buf: Vec<u8>,
-    /// Each field's place in `buf`, `None` when null.
-    fields: Vec<Option<(usize, usize)>>,
-    width: usize,
-}
-
-impl<R: Read> CopyRows<R> {
-    fn new(mut r: R, width: usize) -> std::io::Result<Self> {
-        let mut header = [0u8; 19];
-        r.read_exact(&mut header)?;
-        if &header[..11] != b"PGCOPY\n\xff\r\n\0" {
-            return Err(std::io::Error::other("not a binary COPY stream"));
-        }
-        let ext = u32::from_be_bytes([header[15], header[16], header[17], header[18]]);
-        std::io::copy(&mut (&mut r).take(u64::from(ext)), &mut std::io::sink())?;
-        Ok(CopyRows {
-            r,
-            buf: Vec::new(),
-            fields: Vec::with_capacity(width),
-            width,
-        })
-    }
-
-    /// Reads the next row; `false` at the end.
-    fn next_row(&mut self) -> std::io::Result<bool> {
-        let mut n = [0u8; 2];
-        self.r.read_exact(&mut n)?;
-        let count = i16::from_be_bytes(n);
-        if count == -1 {
-            return Ok(false);
-        }
-        if usize::try_from(count).ok() != Some(self.width) {
-            return Err(std::io::Error::other(format!(
-                "a row of {count} fields, not {}",
-                self.width
-            )));
-        }
-        self.buf.clear();
-        self.fields.clear();
-        for _ in 0..self.width {
-            let mut len = [0u8; 4];
-            self.r.read_exact(&mut len)?;
-            let len = i32::from_be_bytes(len);
-            if len < 0 {
-                self.fields.push(None);
-                continue;
-            }
-            let start = self.buf.len();
-            self.buf.resize(start + len as usize, 0);
-            self.r.read_exact(&mut self.buf[start..])?;
-            self.fields.push(Some((start, self.buf.len())));
-        }
-        Ok(true)
-    }
-
-    /// Field `i` of the current row.
-    fn field(&self, i: usize) -> Option<&[u8]> {
-        self.fields
-            .get(i)
-            .copied()
-            .flatten()
-            .map(|(a, b)| &self.buf[a..b])
     }
 }

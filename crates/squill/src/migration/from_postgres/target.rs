@@ -5,8 +5,8 @@
 //! keeping indexes up to date while loading). A resumed run inserts again
 //! from its last checkpoint and skips the documents already there
 //! (duplicate `_id`); a run of changes replaces each changed document by
-//! its `_id`, inserting it when new. The URI's password never appears in a
-//! message.
+//! its `_id`, inserting it when new, and deletes the documents of deleted
+//! rows. The URI's password never appears in a message.
 
 use super::error::MigrateError;
 use crate::design::Collection;
@@ -168,6 +168,23 @@ impl Target {
             .upsert(true)
             .run()
             .map_err(|e| self.fail(&format!("replacing in {}", self.collection), e))?;
+        Ok(())
+    }
+
+    /// Deletes the document with the `_id` of `filter` (a document of
+    /// that one field), after the batch before it.
+    pub fn delete(&mut self, filter: &[u8]) -> Result<(), MigrateError> {
+        self.flush()?;
+        let filter = RawDocumentBuf::from_bytes(filter.to_vec())
+            .ok()
+            .and_then(|d| Document::try_from(d).ok())
+            .ok_or_else(|| {
+                MigrateError::Data(format!("{}: a deleted row's _id", self.collection))
+            })?;
+        let coll = self.db.collection::<RawDocumentBuf>(&self.collection);
+        coll.delete_one(filter)
+            .run()
+            .map_err(|e| self.fail(&format!("deleting from {}", self.collection), e))?;
         Ok(())
     }
 

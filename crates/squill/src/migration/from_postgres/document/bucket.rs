@@ -195,6 +195,7 @@ impl Builder<'_> {
                 changed,
                 table: child.name.clone(),
                 group: Some(g.clone()),
+                root: None,
             }],
             split: None,
         }))
