@@ -12,6 +12,7 @@
 //! `$binary`. Objects are `row_to_json` of a subselect, which keeps the
 //! shape's field order and has no limit on the number of fields.
 
+pub use super::error::Unsupported;
 use super::ledger::Touched;
 use crate::design::{Collection, Design, FieldOrigin, Layout, Shape, ShapeType, Side};
 pub use crate::inputs::postgres::connect::literal;
@@ -42,14 +43,6 @@ pub enum Changed {
         since: String,
         xmin: u32,
     },
-}
-
-/// A part of the design migrate cannot fill from the tables.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Unsupported {
-    pub collection: String,
-    pub field: String,
-    pub why: String,
 }
 
 /// The query of one collection.

@@ -2,8 +2,15 @@
 //! `stream` (which runs the migration) and `target` (the deployment it may
 //! write to): each returns it, and `stream` drives `target`.
 
-use super::document::Unsupported;
 use crate::inputs::postgres::LiveError;
+
+/// A part of the design migrate cannot fill from the tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unsupported {
+    pub collection: String,
+    pub field: String,
+    pub why: String,
+}
 
 /// Why a migration stopped.
 #[derive(Debug, thiserror::Error)]
