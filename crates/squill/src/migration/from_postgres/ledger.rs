@@ -32,6 +32,9 @@ pub const DIR: &str = ".squill-migrate.rows";
 /// A value as the ledger keeps it: the column as text, `None` for null.
 type Value = Option<String>;
 
+/// A table's rows in the ledger: by key, the values of their references.
+type Rows = HashMap<Vec<Value>, Vec<Value>>;
+
 /// Rows that lost a row of their document since the last run, per table:
 /// by the columns that name them, the values (as text).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -276,11 +279,11 @@ pub fn read(
             writeln!(w, "{line}").map_err(failed)?;
             if let Some(old) = old.as_mut() {
                 let (key, refs) = row.split_at(layout.key.len());
-                if let Some(before) = old.remove(key) {
-                    if before != refs {
-                        diff.moved += 1;
-                        left(layout, &before, Some(refs), &mut diff.touched);
-                    }
+                if let Some(before) = old.remove(key)
+                    && before != refs
+                {
+                    diff.moved += 1;
+                    left(layout, &before, Some(refs), &mut diff.touched);
                 }
             }
         }
@@ -319,10 +322,7 @@ fn next_of(file: &Path) -> PathBuf {
 
 /// The rows the ledger at `file` holds, by key; `None` when there is no
 /// ledger for the table or it was written for another layout.
-fn load(
-    file: &Path,
-    layout: &Layout,
-) -> Result<Option<HashMap<Vec<Value>, Vec<Value>>>, MigrateError> {
+fn load(file: &Path, layout: &Layout) -> Result<Option<Rows>, MigrateError> {
     let f = match File::open(file) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
