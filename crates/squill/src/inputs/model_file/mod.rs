@@ -21,6 +21,7 @@ mod raw;
 mod raw_visitors;
 mod relationships;
 mod resolve;
+pub mod scalar;
 mod schema;
 mod workload;
 mod write;
