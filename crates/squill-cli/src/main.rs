@@ -21,13 +21,14 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    let color = cli.color;
     match commands::run(cli) {
         Ok(code) => code,
         Err(err) => {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            commands::report_error(&err);
+            commands::report_error(&err, color);
             ExitCode::from(2)
         }
     }
