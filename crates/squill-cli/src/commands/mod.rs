@@ -2,6 +2,7 @@
 
 mod advise;
 mod check;
+mod fail_on;
 mod generate;
 mod import;
 mod import_postgres;
