@@ -23,7 +23,8 @@ pub struct AdviseArgs {
 
     /// Output format: text for a terminal, Markdown for reviews, JSON for tools
     /// (docs/design-json.md), HTML for a self-contained page with a diagram
-    /// and charts (docs/report.md).
+    /// and charts (docs/report.md), SARIF for code scanning (the findings,
+    /// at their place in the model file).
     #[arg(long, value_enum, default_value = "text")]
     pub format: AdviseFormat,
 
@@ -45,6 +46,7 @@ pub enum AdviseFormat {
     Markdown,
     Json,
     Html,
+    Sarif,
 }
 
 pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
@@ -68,6 +70,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
         AdviseFormat::Markdown => render(Format::Markdown),
         AdviseFormat::Json => render(Format::Json),
         AdviseFormat::Html => render(Format::Html),
+        AdviseFormat::Sarif => sarif(&design, &args.model),
     };
     super::write_report(&writes, args.output.as_deref(), &report)?;
 
@@ -75,3 +78,24 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     Ok(args.fail_on.exit_code(worst))
 }
 
+/// The SARIF report: the model file is read a second time for the places of
+/// its keys (the `Model` holds ids, not places). Standard input cannot be
+/// read twice, and has no file a code-scanning view could open: its
+/// findings carry their logical location only.
+fn sarif(design: &squill::design::Design, model: &std::path::Path) -> String {
+    let from_stdin = model.as_os_str() == "-";
+    let text = if from_stdin {
+        String::new()
+    } else {
+        // Read a moment ago; should it fail now, the findings lose their
+        // line and column, not the report.
+        std::fs::read_to_string(model).unwrap_or_default()
+    };
+    let positions = squill::inputs::model_file::positions(&text);
+    let path = model.to_string_lossy();
+    let file = squill::outputs::design::sarif::ModelFile {
+        path: (!from_stdin).then_some(path.as_ref()),
+        positions: &positions,
+    };
+    squill::outputs::design::sarif::render(design, file)
+}
