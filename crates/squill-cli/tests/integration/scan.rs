@@ -4,7 +4,7 @@
 //! exit status and standard error exactly (`Test::check`); the reports are
 //! snapshots.
 
-use crate::support::{TempDir, Test, repo_root, shared_data};
+use crate::support::{TempDir, Test, shared_data};
 use squill::scan::testing::{B, doc, oid};
 use std::path::Path;
 
