@@ -459,6 +459,18 @@ fn errors_follow_color() {
         .status(2)
         .stderr("\x1b[1;31merror\x1b[0m: cannot write /no/such/dir/x.txt: the directory /no/such/dir does not exist\n")
         .check();
+    // clap's own errors too.
+    Test::new()
+        .args(["--color=always", "advise", "x.yaml", "--fail-on", "fatal"])
+        .status(2)
+        .stderr(
+            "\x1b[1m\x1b[31merror:\x1b[0m invalid value '\x1b[33mfatal\x1b[0m' for '\x1b[1m--fail-on <SEVERITY>\x1b[0m'
+  [possible values: \x1b[32minfo\x1b[0m, \x1b[32mwarning\x1b[0m, \x1b[32merror\x1b[0m, \x1b[32mnever\x1b[0m]
+
+For more information, try '\x1b[1m--help\x1b[0m'.
+",
+        )
+        .check();
     Test::new()
         .args(["--color", "never", "advise", "no/such/model.yaml"])
         .env("NO_COLOR", "")
