@@ -16,11 +16,11 @@ use std::process::ExitCode;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FailOn {
     Info,
-    /// `warn` is the spelling `advise` accepted before.
+    /// The default (`warn` is accepted too).
     #[value(alias = "warn")]
     Warning,
     Error,
-    /// Findings never change the exit code (`none`, `off` accepted).
+    /// Findings never change the exit code (`none` and `off` are accepted too).
     #[value(alias = "none", alias = "off")]
     Never,
 }
@@ -29,8 +29,7 @@ pub enum FailOn {
 /// written once.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct FailOnArg {
-    /// Exit 1 when a finding is at or above this severity: info, warning,
-    /// error, or never (findings never change the exit code).
+    /// Exit 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "SEVERITY")]
     pub fail_on: FailOn,
 }
