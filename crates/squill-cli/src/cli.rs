@@ -16,7 +16,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// Colors: auto (when stdout is a terminal), always, never.
+    /// Colors of the report and of error messages: auto (when the stream
+    /// written is a terminal and NO_COLOR is unset), always, never.
     #[arg(long, global = true, default_value = "auto", value_name = "WHEN")]
     pub color: ColorChoice,
 
@@ -29,6 +30,20 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+impl ColorChoice {
+    /// Whether a stream gets colors: `always` and `never` decide; `auto`
+    /// colors a terminal unless `NO_COLOR` is set. Standard output and
+    /// standard error each ask for themselves, so `2>err.txt` stays plain
+    /// while the report on the terminal is colored.
+    pub fn applies(self, terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+        }
+    }
 }
 
 /// Options every command sees.

@@ -1,13 +1,12 @@
 //! `squill advise`: reads a model, asks the library for a design, renders it.
 //!
-//! A design's findings are part of the answer, not a failure: the command exits
-//! 0 whenever it produced a design, unless `--fail-on` asks for exit 1 on
-//! findings at or above a severity (for CI checks of a model). Any error — a
-//! bad model, an unknown mix, an unreadable file, an unwritable output — exits 2.
+//! Exit codes, as every command: 0 a design was produced and no finding is at
+//! or above `--fail-on` (default `warning`: the `info` findings every design
+//! carries never fail); 1 a finding is; 2 any error — a bad model, an unknown
+//! mix, an unreadable file, an unwritable output.
 
 use crate::cli::Global;
 use anyhow::Result;
-use squill::finding::Severity;
 use squill::outputs::design::Format;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,7 +23,8 @@ pub struct AdviseArgs {
 
     /// Output format: text for a terminal, Markdown for reviews, JSON for tools
     /// (docs/design-json.md), HTML for a self-contained page with a diagram
-    /// and charts (docs/report.md).
+    /// and charts (docs/report.md), SARIF for code scanning (the findings,
+    /// at their place in the model file).
     #[arg(long, value_enum, default_value = "text")]
     pub format: AdviseFormat,
 
@@ -36,10 +36,8 @@ pub struct AdviseArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// Exit 1 when the design has a finding at or above this severity
-    /// (info, warning, error). Without it, findings never change the exit code.
-    #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
-    pub fail_on: Option<Severity>,
+    #[command(flatten)]
+    pub fail_on: super::fail_on::FailOnArg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -48,11 +46,7 @@ pub enum AdviseFormat {
     Markdown,
     Json,
     Html,
-}
-
-fn parse_severity(text: &str) -> Result<Severity, String> {
-    Severity::parse(text)
-        .ok_or_else(|| format!("`{text}` is not a severity: use info, warning or error"))
+    Sarif,
 }
 
 pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
@@ -68,23 +62,40 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     let design = squill::advise::advise(&model, &settings, args.mix.as_deref())
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
 
-    let format = match args.format {
-        AdviseFormat::Text => Format::Text,
-        AdviseFormat::Markdown => Format::Markdown,
-        AdviseFormat::Json => Format::Json,
-        AdviseFormat::Html => Format::Html,
-    };
     // Colors only on a terminal, never in a file.
     let color = args.output.is_none() && super::use_color(global);
-    let report = squill::outputs::design::render(&design, format, color);
+    let render = |format| squill::outputs::design::render(&design, format, color);
+    let report = match args.format {
+        AdviseFormat::Text => render(Format::Text),
+        AdviseFormat::Markdown => render(Format::Markdown),
+        AdviseFormat::Json => render(Format::Json),
+        AdviseFormat::Html => render(Format::Html),
+        AdviseFormat::Sarif => sarif(&design, &args.model),
+    };
     super::write_report(&writes, args.output.as_deref(), &report)?;
 
-    let failed = args
-        .fail_on
-        .is_some_and(|level| design.findings.iter().any(|f| f.severity >= level));
-    Ok(if failed {
-        ExitCode::from(1)
+    let worst = design.findings.iter().map(|f| f.severity).max();
+    Ok(args.fail_on.exit_code(worst))
+}
+
+/// The SARIF report: the model file is read a second time for the places of
+/// its keys (the `Model` holds ids, not places). Standard input cannot be
+/// read twice, and has no file a code-scanning view could open: its
+/// findings carry their logical location only.
+fn sarif(design: &squill::design::Design, model: &std::path::Path) -> String {
+    let from_stdin = model.as_os_str() == "-";
+    let text = if from_stdin {
+        String::new()
     } else {
-        ExitCode::SUCCESS
-    })
+        // Read a moment ago; should it fail now, the findings lose their
+        // line and column, not the report.
+        std::fs::read_to_string(model).unwrap_or_default()
+    };
+    let positions = squill::inputs::model_file::positions(&text);
+    let path = model.to_string_lossy();
+    let file = squill::outputs::design::sarif::ModelFile {
+        path: (!from_stdin).then_some(path.as_ref()),
+        positions: &positions,
+    };
+    squill::outputs::design::sarif::render(design, file)
 }

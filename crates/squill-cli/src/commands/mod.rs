@@ -2,6 +2,7 @@
 
 mod advise;
 mod check;
+mod fail_on;
 mod generate;
 mod import;
 mod import_postgres;
@@ -77,19 +78,22 @@ pub fn write_stdout(text: &str) -> Result<ExitCode> {
 }
 
 /// Prints an error to stderr: miette's rendering for diagnostics with source
-/// snippets, `error: …` with its causes otherwise.
-pub fn report_error(err: &anyhow::Error) {
+/// snippets, `error: …` with its causes otherwise; colored by `--color` as
+/// the reports are (`ColorChoice::applies`, asked of stderr).
+pub fn report_error(err: &anyhow::Error, color: ColorChoice) {
     use std::io::IsTerminal;
+    let color = color.applies(std::io::stderr().is_terminal());
     if let Some(diag) = err
         .chain()
         .find_map(|c| c.downcast_ref::<DiagnosticError>())
     {
         let mut text = String::new();
-        let handler = if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-            miette::GraphicalReportHandler::new()
+        let theme = if color {
+            miette::GraphicalTheme::unicode()
         } else {
-            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            miette::GraphicalTheme::unicode_nocolor()
         };
+        let handler = miette::GraphicalReportHandler::new_themed(theme);
         if handler.render_report(&mut text, diag.0.as_ref()).is_ok() {
             // The snippet quotes the input, names and all: only the
             // handler's own colors pass.
@@ -99,11 +103,23 @@ pub fn report_error(err: &anyhow::Error) {
         }
     }
     let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(error_text(err, color).as_bytes());
+}
+
+/// The text of an error that is not a diagnostic: `error: …` (bold red
+/// when colored) and one `caused by: …` line per cause, names escaped.
+fn error_text(err: &anyhow::Error, color: bool) -> String {
     let visible = |t: String| squill::words::visible_lines(&t).into_owned();
-    let _ = writeln!(stderr, "error: {}", visible(err.to_string()));
+    let (on, off) = if color {
+        ("\x1b[1;31m", "\x1b[0m")
+    } else {
+        ("", "")
+    };
+    let mut text = format!("{on}error{off}: {}\n", visible(err.to_string()));
     for cause in err.chain().skip(1) {
-        let _ = writeln!(stderr, "  caused by: {}", visible(cause.to_string()));
+        text.push_str(&format!("  caused by: {}\n", visible(cause.to_string())));
     }
+    text
 }
 
 /// The model at `path` (`-`: standard input), its problems rendered with
@@ -143,13 +159,7 @@ pub fn load_settings_with_profile(
 /// Whether to color stdout: `--color`, then `NO_COLOR`, then whether it is a terminal.
 pub fn use_color(global: &Global) -> bool {
     use std::io::IsTerminal;
-    match global.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
-        }
-    }
+    global.color.applies(std::io::stdout().is_terminal())
 }
 
 /// Carries a miette diagnostic through `anyhow` so `report_error` can render its

@@ -7,7 +7,6 @@
 
 use crate::cli::Global;
 use anyhow::{Context, Result};
-use squill::finding::Severity;
 use squill::inputs::dump::InputFormat;
 use squill::scan::driver;
 use squill::settings::Profile;
@@ -53,9 +52,8 @@ pub struct ScanArgs {
     #[arg(long, default_value = "text", value_name = "FORMAT")]
     pub format: Format,
 
-    /// Exit 1 when a finding at or above this severity is found.
-    #[arg(long, default_value = "warning", value_name = "SEVERITY")]
-    pub fail_on: FailOn,
+    #[command(flatten)]
+    pub fail_on: super::fail_on::FailOnArg,
 
     /// Also write what was found as a model file that `squill advise` accepts.
     #[arg(long, value_name = "FILE")]
@@ -138,26 +136,6 @@ pub enum Format {
     Markdown,
     /// A self-contained page with a diagram and charts (docs/report.md).
     Html,
-}
-
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum FailOn {
-    Info,
-    Warning,
-    Error,
-    Never,
-}
-
-impl FailOn {
-    /// The lowest severity that fails the run, if any does.
-    pub fn severity(self) -> Option<Severity> {
-        match self {
-            FailOn::Info => Some(Severity::Info),
-            FailOn::Warning => Some(Severity::Warning),
-            FailOn::Error => Some(Severity::Error),
-            FailOn::Never => None,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -473,11 +451,5 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let threshold = args.fail_on.severity();
-    let failed = threshold.is_some_and(|t| report.max_severity().is_some_and(|s| s >= t));
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(args.fail_on.exit_code(report.max_severity()))
 }

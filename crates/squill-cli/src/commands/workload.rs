@@ -3,8 +3,8 @@
 //! findings of the workload rules and suggested indexes.
 //!
 //! Exit codes: 2 when a file could not be opened or read (the report of the
-//! other files is still written first); 1 when `--fail-on` names a severity
-//! and a finding reaches it; else 0. Unreadable lines inside a file are part
+//! other files is still written first); 1 when a finding is at or above
+//! `--fail-on` (default `warning`); else 0. Unreadable lines inside a file are part
 //! of the report, not an error.
 
 use crate::cli::Global;
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Exit codes: 0 the logs were read (unreadable lines are listed in the report); \
-1 a finding at or above --fail-on (default: never, a log says what happened; set it to gate a CI job); \
+1 a finding at or above --fail-on (default: warning; `--fail-on never` only reports); \
 2 a file could not be opened or read, or another error.\n\
 Literal values from filters are never printed unless --show-values is given: logs hold personal data.\n\
 The report is documented in docs/workload.md."
@@ -42,9 +42,8 @@ pub struct WorkloadArgs {
     #[arg(long)]
     pub show_values: bool,
 
-    /// Exit 1 when a finding at or above this severity is found.
-    #[arg(long, default_value = "never", value_name = "SEVERITY")]
-    pub fail_on: super::scan::FailOn,
+    #[command(flatten)]
+    pub fail_on: super::fail_on::FailOnArg,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -87,13 +86,6 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::from(2));
     }
-    let threshold = args.fail_on.severity();
     let worst = report.findings.iter().map(|f| f.severity).max();
-    Ok(
-        if threshold.is_some_and(|t| worst.is_some_and(|s| s >= t)) {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        },
-    )
+    Ok(args.fail_on.exit_code(worst))
 }

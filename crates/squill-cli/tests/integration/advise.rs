@@ -1,5 +1,7 @@
 //! Integration tests of `squill advise`: the example models through every
 //! format, and every way the command can fail (exit 2) or flag (exit 1).
+//! Each states its exit status, stdout and stderr (`Test::check`); a report
+//! checked by a snapshot or parsed is released with `stdout_any`.
 
 use crate::support::{TempDir, Test, repo_root};
 
@@ -14,7 +16,7 @@ fn example(name: &str) -> String {
 fn advise(args: &[&str]) -> String {
     let mut all = vec!["advise".to_string()];
     all.extend(args.iter().map(|a| (*a).to_string()));
-    Test::new().args(all).run().success().stdout
+    Test::new().args(all).stdout_any().check().stdout
 }
 
 #[test]
@@ -127,8 +129,8 @@ fn reads_the_model_from_stdin() {
     let from_stdin = Test::new()
         .args(["advise", "-", "--format", "json"])
         .stdin(text)
-        .run()
-        .success()
+        .stdout_any()
+        .check()
         .stdout;
     let from_file = advise(&[&example("person-addresses.yaml"), "--format", "json"]);
     let a: serde_json::Value = serde_json::from_str(&from_stdin).unwrap();
@@ -140,13 +142,11 @@ fn reads_the_model_from_stdin() {
 fn output_writes_the_report_to_a_file_without_color() {
     let dir = TempDir::new("advise-output");
     let out = dir.path().join("design.md");
-    let run = Test::new()
+    Test::new()
         .args(["--color", "always", "advise"])
         .args([example("person-addresses.yaml").as_str(), "--output"])
         .args([&out])
-        .run()
-        .success();
-    assert!(run.stdout.is_empty(), "{}", run.stdout);
+        .check();
     let written = std::fs::read_to_string(&out).unwrap();
     assert!(written.starts_with("Design for"), "{written}");
     assert!(!written.contains('\x1b'));
@@ -161,8 +161,8 @@ fn color_always_colors_the_terminal_report() {
             "advise",
             &example("person-addresses.yaml"),
         ])
-        .run()
-        .success();
+        .stdout_any()
+        .check();
     assert!(run.stdout.contains("\x1b["), "{}", run.stdout);
 }
 
@@ -193,74 +193,98 @@ fn fail_on_exits_1_only_for_findings_at_or_above_the_level() {
             }));
             Test::new()
                 .args(["advise", &model, "--fail-on", level])
-                .run()
-                .code(expected);
+                .stdout_any()
+                .status(expected)
+                .check();
         }
     }
 }
 
 #[test]
 fn unknown_mix_exits_2_with_a_suggestion() {
-    let run = Test::new()
+    Test::new()
         .args(["advise", &example("rubis.yaml"), "--mix", "browsin"])
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("browsin"), "{}", run.stderr);
-    assert!(run.stderr.contains("browsing"), "{}", run.stderr);
-    assert!(run.stdout.is_empty());
+        .status(2)
+        .stderr(
+            "squill::advise::unknown_mix
+
+  × model `rubis` has no workload mix `browsin`; did you mean `browsing`?
+  help: the model's mixes are: browsing, bidding, write_medium, write_heavy
+",
+        )
+        .check();
 }
 
 #[test]
 fn missing_model_file_exits_2_naming_it() {
-    let run = Test::new()
+    Test::new()
         .args(["advise", "no/such/model.yaml"])
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("no/such/model.yaml"), "{}", run.stderr);
+        .status(2)
+        .stderr(
+            "squill::model_file
+
+  × no/such/model.yaml: cannot read the model file: no such file
+",
+        )
+        .check();
 }
 
 #[test]
 fn bad_model_exits_2_with_line_and_column() {
-    let run = Test::new()
+    Test::new()
         .args(["advise", "-"])
         .stdin("entities:\n  person:\n    count: 10\n    fields:\n      name: strng\n")
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("<stdin>:5:13"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains("did you mean `string`"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stdout.is_empty());
+        .status(2)
+        .stderr(
+            "squill::model_file
+
+  × <stdin>:5:13: unknown field type `strng`
+   ╭─[<stdin>:5:13]
+ 4 │     fields:
+ 5 │       name: strng
+   ·             ──┬──
+   ·               ╰── not a field type
+   ╰────
+  help: did you mean `string`?
+",
+        )
+        .check();
 }
 
 #[test]
 fn bad_fail_on_level_exits_2() {
-    let run = Test::new()
+    Test::new()
         .args([
             "advise",
             &example("person-addresses.yaml"),
             "--fail-on",
             "fatal",
         ])
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("fatal"), "{}", run.stderr);
+        .status(2)
+        .stderr(
+            "error: invalid value 'fatal' for '--fail-on <SEVERITY>'
+  [possible values: info, warning, error, never]
+
+For more information, try '--help'.
+",
+        )
+        .check();
 }
 
 #[test]
 fn unwritable_output_exits_2() {
-    let run = Test::new()
+    Test::new()
         .args([
             "advise",
             &example("person-addresses.yaml"),
             "--output",
             "/no/such/dir/x.txt",
         ])
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("/no/such/dir/x.txt"), "{}", run.stderr);
+        .status(2)
+        .stderr(
+            "error: cannot write /no/such/dir/x.txt: the directory /no/such/dir does not exist\n",
+        )
+        .check();
 }
 
 /// The `toml` blocks of docs/configuration.md, in order.
@@ -286,16 +310,13 @@ fn configuration_doc_examples_parse_and_the_complete_one_is_the_defaults() {
     for (i, block) in blocks.iter().enumerate() {
         let path = dir.path().join(format!("squill-{i}.toml"));
         std::fs::write(&path, block).unwrap();
+        eprintln!("block {i} of docs/configuration.md:\n{block}");
         let run = Test::new()
             .args(["--config"])
             .args([&path])
             .args(["advise", &model, "--mix", "browsing", "--format", "json"])
-            .run();
-        assert_eq!(
-            run.code, 0,
-            "block {i} of docs/configuration.md:\n{block}\n{}",
-            run.stderr
-        );
+            .stdout_any()
+            .check();
         if block.contains("[scan.relationships]") {
             complete = Some(run.stdout);
         }
@@ -319,8 +340,8 @@ fn readme_example_output_is_real() {
     let run = Test::new()
         .args(["advise", "examples/person-addresses.yaml"])
         .current_dir(repo_root())
-        .run()
-        .success();
+        .stdout_any()
+        .check();
     let lines: Vec<&str> = block
         .lines()
         .filter(|l| !l.trim().is_empty() && l.trim() != "…")
@@ -346,8 +367,8 @@ fn the_design_of_today_is_priced_beside_the_recommendation() {
         Test::new()
             .args(["advise", "-", "--format", format])
             .stdin(model.to_string())
-            .run()
-            .success()
+            .stdout_any()
+            .check()
             .stdout
     };
     let report = run("text", &today);
@@ -376,4 +397,159 @@ fn the_design_of_today_is_priced_beside_the_recommendation() {
     // Without `current:`, no comparison.
     let plain: serde_json::Value = serde_json::from_str(&run("json", &text)).unwrap();
     assert!(plain["current"].is_null());
+}
+
+/// host-logs with its unbounded relationship pinned to an array of ids:
+/// the design carries an `error` finding (and `info` ones).
+fn pinned_to_child_references() -> String {
+    std::fs::read_to_string(example("host-logs.yaml"))
+        .unwrap()
+        .replace(
+            "    standalone: true\n",
+            "    standalone: true\n    layout: child-references\n",
+        )
+}
+
+/// Issue 44: `--fail-on` takes the same words on every command, with the
+/// same default (`warning`); the words `advise` and `workload` took before
+/// (`warn`, `none`) still work.
+#[test]
+fn fail_on_defaults_to_warning_and_takes_the_old_words() {
+    let model = pinned_to_child_references();
+    for (words, status) in [
+        (&[][..], 1),
+        (&["--fail-on", "warning"][..], 1),
+        (&["--fail-on", "warn"][..], 1),
+        (&["--fail-on", "error"][..], 1),
+        (&["--fail-on", "never"][..], 0),
+        (&["--fail-on", "none"][..], 0),
+    ] {
+        Test::new()
+            .args(["advise", "-"])
+            .args(words)
+            .stdin(model.clone())
+            .stdout_any()
+            .status(status)
+            .check();
+    }
+    // The info findings every design carries never fail by default.
+    Test::new()
+        .args(["advise", &example("host-logs.yaml")])
+        .stdout_any()
+        .check();
+}
+
+/// Issue 44: errors follow `--color` as the reports do (the builder sets
+/// NO_COLOR, which `always` overrides), both miette's and the plain ones.
+#[test]
+fn errors_follow_color() {
+    Test::new()
+        .args(["--color", "always", "advise", "no/such/model.yaml"])
+        .status(2)
+        .stderr(
+            "\x1b[31msquill::model_file\x1b[0m
+
+  \x1b[31m×\x1b[0m no/such/model.yaml: cannot read the model file: no such file
+",
+        )
+        .check();
+    Test::new()
+        .args(["--color", "always", "advise", &example("person-addresses.yaml")])
+        .args(["--output", "/no/such/dir/x.txt"])
+        .status(2)
+        .stderr("\x1b[1;31merror\x1b[0m: cannot write /no/such/dir/x.txt: the directory /no/such/dir does not exist\n")
+        .check();
+    // clap's own errors too.
+    Test::new()
+        .args(["--color=always", "advise", "x.yaml", "--fail-on", "fatal"])
+        .status(2)
+        .stderr(
+            "\x1b[1m\x1b[31merror:\x1b[0m invalid value '\x1b[33mfatal\x1b[0m' for '\x1b[1m--fail-on <SEVERITY>\x1b[0m'
+  [possible values: \x1b[32minfo\x1b[0m, \x1b[32mwarning\x1b[0m, \x1b[32merror\x1b[0m, \x1b[32mnever\x1b[0m]
+
+For more information, try '\x1b[1m--help\x1b[0m'.
+",
+        )
+        .check();
+    Test::new()
+        .args(["--color", "never", "advise", "no/such/model.yaml"])
+        .env("NO_COLOR", "")
+        .status(2)
+        .stderr("squill::model_file\n\n  × no/such/model.yaml: cannot read the model file: no such file\n")
+        .check();
+}
+
+/// Issue 44: `advise --format sarif`, valid SARIF 2.1.0, each finding at the
+/// line and column of what it is about in the model file (the model's path
+/// percent-encoded as a URI reference), its rule among the design rules.
+#[test]
+fn sarif_points_findings_at_the_model_file() {
+    let dir = TempDir::new("advise-sarif");
+    let model = dir.path().join("host logs#1.yaml");
+    std::fs::write(&model, pinned_to_child_references()).unwrap();
+    let run = Test::new()
+        .args(["advise", "host logs#1.yaml", "--format", "sarif"])
+        .current_dir(dir.path())
+        .stdout_any()
+        .status(1)
+        .check();
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    let results: Vec<String> = v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let i = r["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(rules[i]["id"], r["ruleId"]);
+            let p = &r["locations"][0]["physicalLocation"];
+            format!(
+                "{} {} {} {}:{}",
+                r["level"].as_str().unwrap(),
+                r["ruleId"].as_str().unwrap(),
+                p["artifactLocation"]["uri"].as_str().unwrap(),
+                p["region"]["startLine"],
+                p["region"]["startColumn"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "error unbounded-array host%20logs%231.yaml 21:3",
+            "note custom-id host%20logs%231.yaml 14:7",
+            "note design-for-workload host%20logs%231.yaml 21:3",
+        ]
+    );
+    if let Some(validator) = crate::support::sarif_validator() {
+        let errors = crate::support::sarif_errors(&validator, &v);
+        assert!(errors.is_empty(), "{errors:#?}");
+        let mut bad = v.clone();
+        bad["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+            0.into();
+        assert!(!validator.is_valid(&bad), "the schema checks the region");
+    }
+}
+
+/// From standard input there is no file to point at: the findings keep
+/// their logical location only, and the SARIF stays valid.
+#[test]
+fn sarif_from_standard_input_has_logical_locations_only() {
+    let model = std::fs::read_to_string(example("host-logs.yaml")).unwrap();
+    let run = Test::new()
+        .args(["advise", "-", "--format", "sarif"])
+        .stdin(model)
+        .stdout_any()
+        .check();
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let at = &v["runs"][0]["results"][0]["locations"][0];
+    assert!(at["physicalLocation"].is_null(), "{at}");
+    assert_eq!(
+        at["logicalLocations"][0]["fullyQualifiedName"],
+        "entities.host.fields.ipaddr"
+    );
+    if let Some(validator) = crate::support::sarif_validator() {
+        let errors = crate::support::sarif_errors(&validator, &v);
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
 }

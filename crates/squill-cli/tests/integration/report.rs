@@ -96,7 +96,7 @@ fn every_example_s_report_passes_the_browser_checks() {
         }
         let html = out.join(format!("{name}.html"));
         Test::new()
-            .args(["advise", &path, "--format", "html", "--output"])
+            .args(["advise", &path, "--format", "html", "--force", "--output"])
             .args([&html])
             .run()
             .success();

@@ -44,7 +44,15 @@ fn scanned(input: &Path, name: &str, out: &Path) -> String {
     }
     let html = out.join(format!("scan-{name}.html"));
     Test::new()
-        .args(["scan", "--format", "html", "--fail-on", "never", "--output"])
+        .args([
+            "scan",
+            "--format",
+            "html",
+            "--fail-on",
+            "never",
+            "--force",
+            "--output",
+        ])
         .args([&html])
         .args([input])
         .run()

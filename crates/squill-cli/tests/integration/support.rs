@@ -1,5 +1,16 @@
 //! A small builder around the `squill` binary, in the manner of just's
-//! `tests/test.rs`: `Test::new().args([..]).run()` then assert on the output.
+//! `tests/test.rs`: state what the run must give, then `check()` asserts
+//! the exit status, standard output and standard error, all three exactly:
+//!
+//! ```ignore
+//! Test::new().args(["advise", "-"]).stdin(model).status(2).stderr(expected).check();
+//! ```
+//!
+//! Unstated, the status is 0 and both streams are empty, so a stray
+//! warning or a changed exit code fails the test. A stream a test checks in
+//! its own way (an insta snapshot, parsed JSON) is released by name with
+//! `stdout_any`/`stderr_any`. `run()` returns the output unchecked: for the
+//! modules not converted yet, not for new tests.
 
 #![allow(dead_code)]
 
@@ -12,6 +23,31 @@ pub struct Test {
     stdin: Option<Vec<u8>>,
     current_dir: Option<PathBuf>,
     env: Vec<(String, String)>,
+    status: i32,
+    stdout: Expected,
+    stderr: Expected,
+}
+
+/// What a stream must hold.
+enum Expected {
+    Exact(String),
+    /// The test checks it itself, after `check()`.
+    Any,
+}
+
+impl Expected {
+    #[track_caller]
+    fn assert(&self, stream: &str, actual: &str, run: &Run) {
+        if let Expected::Exact(want) = self {
+            assert!(
+                actual == want,
+                "{stream} differs\n--- expected {stream}:\n{want}\n--- actual {stream}:\n{actual}\n--- exit {}, stdout:\n{}\n--- stderr:\n{}",
+                run.code,
+                run.stdout,
+                run.stderr
+            );
+        }
+    }
 }
 
 pub struct Run {
@@ -28,7 +64,61 @@ impl Test {
             stdin: None,
             current_dir: None,
             env: Vec::new(),
+            status: 0,
+            stdout: Expected::Exact(String::new()),
+            stderr: Expected::Exact(String::new()),
         }
+    }
+
+    /// The exit status `check()` expects (default 0).
+    pub fn status(mut self, code: i32) -> Self {
+        self.status = code;
+        self
+    }
+
+    /// Standard output exactly (default: empty).
+    pub fn stdout(mut self, text: impl Into<String>) -> Self {
+        self.stdout = Expected::Exact(text.into());
+        self
+    }
+
+    /// Standard error exactly (default: empty).
+    pub fn stderr(mut self, text: impl Into<String>) -> Self {
+        self.stderr = Expected::Exact(text.into());
+        self
+    }
+
+    /// Standard output is checked by the test after `check()` (a snapshot,
+    /// parsed JSON).
+    pub fn stdout_any(mut self) -> Self {
+        self.stdout = Expected::Any;
+        self
+    }
+
+    /// Standard error is checked by the test after `check()`.
+    pub fn stderr_any(mut self) -> Self {
+        self.stderr = Expected::Any;
+        self
+    }
+
+    /// Runs squill and asserts the exit status, stdout and stderr as stated
+    /// (status first, so a crash reads as one); returns the output.
+    #[track_caller]
+    pub fn check(mut self) -> Run {
+        let status = self.status;
+        let stdout = std::mem::replace(&mut self.stdout, Expected::Any);
+        let stderr = std::mem::replace(&mut self.stderr, Expected::Any);
+        let run = self.run();
+        assert!(
+            run.code == status,
+            "expected exit {status}, got {}\n--- stdout:\n{}\n--- stderr:\n{}",
+            run.code,
+            run.stdout,
+            run.stderr
+        );
+        stdout.assert("stdout", &run.stdout, &run);
+        stderr.assert("stderr", &run.stderr, &run);
+        run
     }
 
     /// Runs another `squill` than this build's (see `default_build_squill`).
@@ -278,4 +368,41 @@ pub fn run_tool(cmd: &mut Command) -> String {
     };
     assert!(success, "{cmd:?} failed:\n{text}");
     text
+}
+
+/// The SARIF 2.1.0 schema (rtm.5, from the MIT-licensed npm package
+/// `@microsoft/jest-sarif`, fetched by `scripts/fetch-sarif-schema` into the
+/// ignored `target/`) as a validator; `None` with a notice when it cannot
+/// be fetched, a failure under `CI=true`. Every SARIF output is checked by it.
+pub fn sarif_validator() -> Option<jsonschema::Validator> {
+    let schema_path = repo_root().join("target/sarif-schema/sarif-2.1.0-rtm.5.json");
+    if !schema_path.is_file() {
+        let fetched = Command::new(repo_root().join("scripts/fetch-sarif-schema"))
+            .status()
+            .is_ok_and(|s| s.success());
+        if !fetched {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "cannot fetch the SARIF schema and CI=true"
+            );
+            eprintln!("NOTICE: skipping: the SARIF schema could not be fetched (npm)");
+            return None;
+        }
+    }
+    let text = std::fs::read_to_string(&schema_path).expect("the SARIF schema");
+    // rtm.5's `language` pattern has a stray `]` that a strict ECMA regex
+    // check rejects; squill never writes `language`, so use the evident intent.
+    let bad = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
+    assert!(text.contains(bad), "the schema changed: revisit this fix");
+    let text = text.replace(bad, "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    Some(jsonschema::draft4::new(&schema).expect("the schema compiles"))
+}
+
+/// The schema's complaints about `sarif`, one line each (none: valid).
+pub fn sarif_errors(validator: &jsonschema::Validator, sarif: &serde_json::Value) -> Vec<String> {
+    validator
+        .iter_errors(sarif)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
 }

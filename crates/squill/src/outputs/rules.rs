@@ -55,7 +55,11 @@ pub fn page(rule: &Rule) -> String {
     out.push_str("\n\n| | |\n|---|---|\n");
     let _ = writeln!(out, "| kind | {} |", kind(rule));
     let _ = writeln!(out, "| default severity | {} |", rule.default_severity);
-    let _ = writeln!(out, "| sources | {} |", rule.sources.join("; "));
+    let _ = writeln!(
+        out,
+        "| sources | {} |",
+        crate::rules::citation::cited(rule.sources).join("; ")
+    );
     out.push('\n');
     out.push_str(body);
     if !out.ends_with('\n') {
@@ -86,7 +90,11 @@ pub fn docs(rule: &Rule) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "id: {}", rule.id);
     let _ = writeln!(out, "default severity: {}", rule.default_severity);
-    let _ = writeln!(out, "sources: {}", rule.sources.join("; "));
+    let _ = writeln!(
+        out,
+        "sources: {}",
+        crate::rules::citation::cited(rule.sources).join("; ")
+    );
     out.push('\n');
     out.push_str(rule.docs);
     if !rule.docs.ends_with('\n') {

@@ -8,6 +8,7 @@
 //! `squill rule ID`, the docs pages and SARIF alike. The build script lists
 //! the files, so a new rule is its file and its docs, nothing else.
 
+pub mod citation;
 pub mod data;
 pub mod design;
 pub mod judge;
@@ -39,7 +40,9 @@ pub struct Rule {
     pub summary: &'static str,
     pub kind: RuleKind,
     pub default_severity: Severity,
-    /// Seed file names (`../shared/seeds/…`) and published sources the rule rests on.
+    /// What the rule rests on: a seed text's key (its file name, shown to
+    /// users as its citation, `citation::cite`) or a published source's name.
+    #[serde(serialize_with = "citation::serialize")]
     pub sources: &'static [&'static str],
     /// Markdown with the fixed sections (see `REQUIRED_DOC_SECTIONS`).
     #[serde(skip)]
@@ -248,7 +251,8 @@ mod tests {
                 .split_once("## References")
                 .map(|(_, r)| r)
                 .unwrap_or_else(|| panic!("{}: no References", rule.id));
-            for source in rule.sources {
+            // A seed is cited as published (`citation`), not by its key.
+            for source in citation::cited(rule.sources) {
                 assert!(
                     references.contains(source),
                     "{}: References do not cite `{source}`",

@@ -17,10 +17,12 @@ mod fields;
 mod mixes;
 mod names;
 mod paths;
+mod positions;
 mod raw;
 mod raw_visitors;
 mod relationships;
 mod resolve;
+pub mod scalar;
 mod schema;
 mod workload;
 mod write;
@@ -29,6 +31,7 @@ mod write;
 mod tests;
 
 pub use error::{ModelFileError, Position, Problem};
+pub use positions::{LineColumn, positions};
 pub use schema::schema_json;
 pub use write::to_yaml;
 

@@ -3,13 +3,12 @@
 //! short one would lose information, and every rate per mix explicitly.
 
 use super::compact;
+use super::scalar::{block as block_type, flow as s};
 use crate::model::{
     Cardinality, Filter, FilterOp, Include, Model, OperationKind, RelationshipKind, SortKey,
 };
 use std::fmt::Write as _;
 
-/// A plain YAML scalar when safe in any context, else a JSON string (which is
-/// a YAML double-quoted scalar).
 /// `name: type`, or `name: {type, keys, distinct, enum, description}` when
 /// the field has more to say: an entity's field or a link's attribute.
 fn field_line(f: &crate::model::Field) -> String {
@@ -43,31 +42,6 @@ fn field_line(f: &crate::model::Field) -> String {
         parts.push(format!("description: {}", s(d)));
     }
     format!("{}: {{{}}}", s(&f.name), parts.join(", "))
-}
-
-fn s(text: &str) -> String {
-    let plain = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        && !matches!(
-            text.to_ascii_lowercase().as_str(),
-            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
-        );
-    if plain {
-        text.to_string()
-    } else {
-        serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
-    }
-}
-
-/// A short field type as a block-context value: plain (`string(40)`, `int[5]`, `date?`).
-fn block_type(text: &str) -> String {
-    let plain = text.starts_with(|c: char| c.is_ascii_alphabetic())
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '(' | ')' | '[' | ']' | '?'));
-    if plain { text.to_string() } else { s(text) }
 }
 
 fn num(v: f64) -> String {

@@ -25,6 +25,8 @@ pub use map::{Import, Mapping, import, import_schema};
 #[cfg(test)]
 mod issue40_tests;
 #[cfg(test)]
+mod issue44_tests;
+#[cfg(test)]
 mod statements_tests;
 #[cfg(test)]
 mod tests;

@@ -13,42 +13,14 @@ use crate::words::visible as shown;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
-/// Words YAML reads as something other than a string (`null`, `true`,
-/// `~`, `yes` in YAML 1.1): quoted, so that a table called `null` stays a
-/// name.
-const YAML_WORDS: [&str; 12] = [
-    "null", "true", "false", "yes", "no", "on", "off", "y", "n", "nan", "inf", "_",
-];
-
-/// A YAML key or value, quoted when it is not a plain word.
-pub fn q(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_()[]?".contains(c))
-        && s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && !YAML_WORDS.contains(&s.to_ascii_lowercase().as_str())
-    {
-        s.to_string()
-    } else {
-        serde_json::to_string(s).unwrap_or_default()
-    }
-}
-
-/// A path, a sort key or an aggregate in YAML (`seller.region`,
-/// `-placed_at`, `sum(lines.qty)`): plain when made of plain words, else
-/// quoted whole (the model reads the string the same way).
-pub fn q_path(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_()[]?.-".contains(c))
-        && s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '-')
-        && !YAML_WORDS.contains(&s.to_ascii_lowercase().as_str())
-    {
-        s.to_string()
-    } else {
-        serde_json::to_string(s).unwrap_or_default()
-    }
-}
+/// A field's type as a block-context value (`tags: string[5]`).
+use crate::inputs::model_file::scalar::block;
+/// A key or a value: the model file's one scalar writer, safe inside
+/// `{…}` and `[…]` (`model_file::scalar`).
+pub use crate::inputs::model_file::scalar::flow as q;
+/// A path, a sort key or an aggregate (`seller.region`, `-placed_at`,
+/// `sum(lines.qty)`): the same writer.
+pub use crate::inputs::model_file::scalar::flow as q_path;
 
 pub fn write(
     name: &str,
@@ -176,7 +148,7 @@ pub fn write(
             }
             let _ = match detail {
                 Some(d) => write!(fields, "      {}: {{type: {}, {d}}}", q(&field), q(&ty)),
-                None => write!(fields, "      {}: {}", q(&field), q(&ty)),
+                None => write!(fields, "      {}: {}", q(&field), block(&ty)),
             };
             match note {
                 Some(n) => {
@@ -377,7 +349,7 @@ pub fn write(
                     .and_then(|t| t.columns.iter().find(|c| &c.name == a))
                     .map_or("text".to_string(), |c| c.sql_type.clone());
                 let (ty, _) = field_type(&sql);
-                let _ = writeln!(out, "      {}: {}", q(&attribute), q(&ty));
+                let _ = writeln!(out, "      {}: {}", q(&attribute), block(&ty));
             }
         }
     }

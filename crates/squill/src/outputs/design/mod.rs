@@ -1,5 +1,6 @@
 //! Reporters for a `Design` (what `squill advise` prints): text for a terminal,
-//! Markdown for reviews, JSON for tools. All return strings; none print.
+//! Markdown for reviews, JSON for tools, SARIF for code scanning (`sarif`,
+//! which also needs the model file's positions). All return strings; none print.
 
 // The HTML report (`outputs::html`) says the same things in the same words.
 pub(in crate::outputs) mod current;
@@ -9,6 +10,7 @@ pub mod markdown;
 mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;
+pub mod sarif;
 pub mod text;
 
 use crate::design::Design;

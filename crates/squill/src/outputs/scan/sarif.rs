@@ -101,7 +101,7 @@ pub(crate) fn rule_object(r: &crate::rules::Rule) -> Value {
         "fullDescription": { "text": r.summary },
         "help": { "text": r.docs, "markdown": r.docs },
         "defaultConfiguration": { "level": level(r.default_severity) },
-        "properties": { "sources": r.sources },
+        "properties": { "sources": crate::rules::citation::cited(r.sources) },
     })
 }
 
