@@ -172,7 +172,10 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     // Refuse before writing anything: the artifacts and the data files.
     let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
     if let Some(d) = &data_options {
-        planned.extend(synthetic::data::paths(&design, &out, d.format));
+        planned.extend(
+            synthetic::data::paths(&design, &out, d.format)
+                .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?,
+        );
     }
     refuse_inputs(global, &model_path, &planned)?;
     if !args.common.force {
@@ -327,7 +330,8 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
     refuse_inputs(
         global,
         &args.model,
-        &synthetic::data::paths(&design, &args.out, options.format),
+        &synthetic::data::paths(&design, &args.out, options.format)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?,
     )?;
     let estimate = preflight(&model, &design, &options, &args.out)?;
     let summary = write_with_progress(&model, &design, &options, &args.out, Some(estimate))
