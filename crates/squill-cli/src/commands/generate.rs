@@ -338,11 +338,11 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
         .with_context(|| format!("writing data into {}", args.out.display()))?;
     let mut text = format!(
         "squill generate data: model `{}`, mix `{}`, scale {}, seed {} → {}\n",
-        design.model,
-        design.mix,
+        squill::words::visible(&design.model),
+        squill::words::visible(&design.mix),
         args.scale,
         args.common.seed,
-        args.out.display()
+        squill::words::visible(&args.out.display().to_string())
     );
     data_report(&mut text, &summary, started.elapsed());
     super::write_summary(&text)
@@ -395,7 +395,7 @@ fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Dur
         let _ = writeln!(
             text,
             "  {:<24} {:>12} documents  {:>14} bytes EJSON  {:>14} bytes BSON",
-            c.name,
+            squill::words::visible(&c.name),
             artifacts::cookbook::format_count(c.documents as f64),
             artifacts::cookbook::format_count(c.ejson_bytes as f64),
             artifacts::cookbook::format_count(c.bson_bytes as f64),

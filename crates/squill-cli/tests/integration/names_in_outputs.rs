@@ -376,3 +376,30 @@ fn scanned_names_end_no_comment_in_the_generated_scripts() {
         );
     }
 }
+
+/// Issue 40: `generate data`'s summary, one line per collection, shows the
+/// names escaped (a line feed, U+2029), as the reports do.
+#[test]
+fn generate_data_shows_collection_names_and_obeys_none() {
+    let dir = TempDir::new("names-generate-data");
+    let model = crate::support::repo_root().join("crates/squill/tests/fixtures/hostile-names.yaml");
+    let run = Test::new()
+        .args(["generate", "data"])
+        .args([model])
+        .args(["--scale", "1", "--max-children", "1", "--out"])
+        .args([dir.path().join("out")])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_inert_for_a_terminal("generate data", &run.stdout);
+    assert!(
+        run.stdout.contains("model `hostile\\nnames // x`"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("  re\\nview "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  100%\\u{2029}pro\"duct "),
+        "{}",
+        run.stdout
+    );
+}
