@@ -422,4 +422,20 @@ fn scripts_from_hostile_names_parse_and_keep_the_names() {
         .collect();
     expected.sort_unstable();
     assert_eq!(names, expected);
+    // The Markdown beside them: no line a name's line feed began (outside
+    // the code blocks, whose names are the scripts' own).
+    for file in ["README.md", "cookbook.md"] {
+        let text = std::fs::read_to_string(dir.0.join(file)).unwrap();
+        let mut in_code = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            } else if !in_code {
+                assert!(
+                    !line.starts_with("view") && !line.starts_with("esses'"),
+                    "{file}: a name forged the line {line:?}"
+                );
+            }
+        }
+    }
 }

@@ -17,6 +17,7 @@ pub use render::{
 };
 
 use crate::design::{Action, Design};
+use crate::words::markdown as md;
 use crate::words::script::{self, comment};
 use serde_json::json;
 
@@ -389,31 +390,32 @@ fn python_literal(json: &str) -> String {
 /// cookbook.md: each operation with its steps explained and the three versions.
 pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
     let mut out = format!(
-        "# Query cookbook — model `{}`, mix `{}`\n\n\
+        "# Query cookbook — model {}, mix {}\n\n\
          Every operation of the workload under the chosen design, in mongosh, Python\n\
          (pymongo) and Node.js (official driver) syntax. The same functions are in\n\
          `cookbook.mongosh.js`, `cookbook.py` and `cookbook.js`.\n",
-        design.model, design.mix
+        md::code_in_prose(&design.model),
+        md::code_in_prose(&design.mix)
     );
     for op in ops {
-        out.push_str(&format!("\n## {}\n\n", op.name));
+        out.push_str(&format!("\n## {}\n\n", md::text(&op.name)));
         out.push_str(&format!("{} per second in this mix.", render_rate(op.rate)));
         if op.transaction {
             out.push_str(" The model asks for its writes to be atomic together: they run in one transaction.");
         }
         out.push_str("\n\n");
         for w in &op.warnings {
-            out.push_str(&format!("> **Warning:** {w}\n\n"));
+            out.push_str(&format!("> **Warning:** {}\n\n", md::text(w)));
         }
         for (i, s) in op.steps.iter().enumerate() {
             out.push_str(&format!(
-                "{}. `{}` on `{}`",
+                "{}. `{}` on {}",
                 i + 1,
                 action_name(s.action),
-                s.collection
+                md::code_in_prose(&s.collection)
             ));
             if let Some(ix) = &s.index {
-                out.push_str(&format!(", index `{ix}`"));
+                out.push_str(&format!(", index {}", md::code_in_prose(ix)));
             }
             if matches!(s.action, Action::UpdateMany | Action::DeleteMany) {
                 out.push_str(&format!(
@@ -422,7 +424,7 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
                 ));
             }
             if !s.purpose.is_empty() {
-                out.push_str(&format!(" — {}", s.purpose));
+                out.push_str(&format!(" — {}", md::text(&s.purpose)));
             }
             out.push('\n');
         }
