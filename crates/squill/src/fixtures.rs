@@ -98,6 +98,19 @@ pub fn sensor_readings() -> (Model, Design) {
     load("sensor-readings")
 }
 
+/// A model whose names are not safe as file names or in code (slashes,
+/// quotes, line feeds, U+2028), with two operations whose names differ only
+/// by punctuation, and its design. Not in `all()`: the tests about names
+/// load it (issue 40).
+pub fn hostile_names() -> (Model, Design) {
+    let text = include_str!("../tests/fixtures/hostile-names.yaml");
+    let model = crate::inputs::model_file::parse("hostile-names.yaml", text)
+        .unwrap_or_else(|e| panic!("fixture hostile-names: {e:?}"));
+    let design = crate::advise::advise(&model, &Settings::default(), None)
+        .unwrap_or_else(|e| panic!("fixture hostile-names: {e:?}"));
+    (model, design)
+}
+
 /// Every fixture, with its name.
 pub fn all() -> Vec<(&'static str, Model, Design)> {
     FILES

@@ -172,7 +172,10 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
     // Refuse before writing anything: the artifacts and the data files.
     let mut planned: Vec<PathBuf> = artifacts.iter().map(|a| out.join(a.file)).collect();
     if let Some(d) = &data_options {
-        planned.extend(synthetic::data::paths(&design, &out, d.format));
+        planned.extend(
+            synthetic::data::paths(&design, &out, d.format)
+                .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?,
+        );
     }
     refuse_inputs(global, &model_path, &planned)?;
     if !args.common.force {
@@ -327,18 +330,19 @@ fn run_data(global: &Global, args: DataArgs) -> Result<ExitCode> {
     refuse_inputs(
         global,
         &args.model,
-        &synthetic::data::paths(&design, &args.out, options.format),
+        &synthetic::data::paths(&design, &args.out, options.format)
+            .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?,
     )?;
     let estimate = preflight(&model, &design, &options, &args.out)?;
     let summary = write_with_progress(&model, &design, &options, &args.out, Some(estimate))
         .with_context(|| format!("writing data into {}", args.out.display()))?;
     let mut text = format!(
         "squill generate data: model `{}`, mix `{}`, scale {}, seed {} → {}\n",
-        design.model,
-        design.mix,
+        squill::words::visible(&design.model),
+        squill::words::visible(&design.mix),
         args.scale,
         args.common.seed,
-        args.out.display()
+        squill::words::visible(&args.out.display().to_string())
     );
     data_report(&mut text, &summary, started.elapsed());
     super::write_summary(&text)
@@ -391,7 +395,7 @@ fn data_report(text: &mut String, summary: &DataSummary, elapsed: std::time::Dur
         let _ = writeln!(
             text,
             "  {:<24} {:>12} documents  {:>14} bytes EJSON  {:>14} bytes BSON",
-            c.name,
+            squill::words::visible(&c.name),
             artifacts::cookbook::format_count(c.documents as f64),
             artifacts::cookbook::format_count(c.ejson_bytes as f64),
             artifacts::cookbook::format_count(c.bson_bytes as f64),

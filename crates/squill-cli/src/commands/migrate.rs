@@ -162,7 +162,7 @@ fn run_postgres(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         summary.source,
         args.out.display(),
         summary.database,
-        design.mix,
+        squill::words::visible(&design.mix),
         match summary.increment {
             Some(n) => format!(", changes since the last run: increment {n}"),
             None => String::new(),
@@ -179,7 +179,7 @@ fn run_postgres(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         };
         text.push_str(&format!(
             "  {:<28} {:>12} documents {:>14} bytes BSON  {how}\n",
-            c.name,
+            squill::words::visible(&c.name),
             squill::words::int(c.documents),
             squill::words::int(c.bson_bytes),
         ));

@@ -634,3 +634,58 @@ fn migrate_follows_deleted_rows_into_their_documents() {
         third.stdout
     );
 }
+
+/// Issue 40, item 1: tables named like paths (a slash, an absolute path, a
+/// percent sign) write their files in `--out`'s folders, named as mongodump
+/// names them (`%2F`, `%25`), and nowhere else.
+#[test]
+fn migrate_writes_tables_named_like_paths_inside_out() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    // Short: a PostgreSQL name holds 63 bytes.
+    let outside = std::env::temp_dir().join(format!("sq-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    let abs = format!("{}/x", outside.display());
+    psql(
+        &format!("{superuser}/postgres"),
+        "DROP DATABASE IF EXISTS path_names;\nCREATE DATABASE path_names;\n",
+    );
+    psql(
+        &format!("{superuser}/path_names"),
+        &format!(
+            "CREATE TABLE \"a/b\" (id int PRIMARY KEY, v text);\n\
+             CREATE TABLE \"{abs}\" (id int PRIMARY KEY, v text);\n\
+             CREATE TABLE \"100%\" (id int PRIMARY KEY, v text);\n\
+             INSERT INTO \"a/b\" VALUES (1, 'one');\n\
+             INSERT INTO \"{abs}\" VALUES (1, 'one');\n\
+             INSERT INTO \"100%\" VALUES (1, 'one');\n\
+             GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC;\n"
+        ),
+    );
+    let url = format!("{user}/path_names");
+    let dir = crate::support::TempDir::new("pg-path-names");
+    let model = import_model(&url, dir.path(), "paths");
+    let out = dir.path().join("out");
+    let run = migrate(&url, &model, &out, &[]);
+    let escaped = outside.exists();
+    let _ = std::fs::remove_dir_all(&outside);
+    assert!(!escaped, "migrate wrote outside --out");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let encoded = abs.replace('/', "%2F");
+    let files: Vec<String> = tree(&out).into_keys().collect();
+    assert_eq!(
+        files,
+        [
+            format!("data/{encoded}.json"),
+            "data/100%25.json".into(),
+            "data/a%2Fb.json".into(),
+            format!("dump/path_names/{encoded}.bson"),
+            format!("dump/path_names/{encoded}.metadata.json"),
+            "dump/path_names/100%25.bson".into(),
+            "dump/path_names/100%25.metadata.json".into(),
+            "dump/path_names/a%2Fb.bson".into(),
+            "dump/path_names/a%2Fb.metadata.json".into(),
+        ]
+    );
+}

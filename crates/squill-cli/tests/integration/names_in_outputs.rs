@@ -315,3 +315,91 @@ fn command_summaries_show_names_and_obey_none() {
     assert_inert_for_a_terminal("check (stderr)", &run.stderr);
     assert!(run.stdout.contains("rel\\nINJECTED line"), "{}", run.stdout);
 }
+
+/// Issue 40, item 2: names from a scanned file (its name, a line feed,
+/// a quote and U+2028 in it, which becomes the model's name; field names
+/// with line feeds and quotes) go through `scan --emit-model` into a model,
+/// and from it through `generate` into scripts: each still parses, no name
+/// ending a comment or a string. Without node the test passes with a
+/// NOTICE, and fails under CI=true.
+#[test]
+fn scanned_names_end_no_comment_in_the_generated_scripts() {
+    let node = std::process::Command::new("node").arg("--version").output();
+    if !node.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "node is missing and CI=true: run the tests through scripts/test"
+        );
+        eprintln!("NOTICE: skipping: node is missing (scripts/test installs it)");
+        return;
+    }
+    let dir = TempDir::new("scanned-names-scripts");
+    let data = dir.path().join("x\n'y\u{2028}z.json");
+    std::fs::write(&data, DOCUMENTS).unwrap();
+    let model = dir.path().join("model.yaml");
+    Test::new()
+        .args(["scan"])
+        .args([&data])
+        .args(["--emit-model"])
+        .args([&model])
+        .run();
+    assert!(model.exists(), "no model emitted");
+    let out = dir.path().join("out");
+    let run = Test::new()
+        .args(["generate"])
+        .args([&model])
+        .args(["--out"])
+        .args([&out])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let setup = std::fs::read_to_string(out.join("setup.js")).unwrap();
+    assert!(setup.contains("model `x\\n'y\\u{2028}z`"), "{setup}");
+    for file in [
+        "setup.js",
+        "validators.js",
+        "indexes.js",
+        "cookbook.mongosh.js",
+        "cookbook.js",
+    ] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        let check = dir.path().join(format!("{file}.check.js"));
+        std::fs::write(&check, format!("if (globalThis.__never) {{\n{text}\n}}\n")).unwrap();
+        let node = std::process::Command::new("node")
+            .arg("--check")
+            .arg(&check)
+            .output()
+            .unwrap();
+        assert!(
+            node.status.success(),
+            "{file}:\n{}\n{text}",
+            String::from_utf8_lossy(&node.stderr)
+        );
+    }
+}
+
+/// Issue 40: `generate data`'s summary, one line per collection, shows the
+/// names escaped (a line feed, U+2029), as the reports do.
+#[test]
+fn generate_data_shows_collection_names_and_obeys_none() {
+    let dir = TempDir::new("names-generate-data");
+    let model = crate::support::repo_root().join("crates/squill/tests/fixtures/hostile-names.yaml");
+    let run = Test::new()
+        .args(["generate", "data"])
+        .args([model])
+        .args(["--scale", "1", "--max-children", "1", "--out"])
+        .args([dir.path().join("out")])
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_inert_for_a_terminal("generate data", &run.stdout);
+    assert!(
+        run.stdout.contains("model `hostile\\nnames // x`"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("  re\\nview "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  100%\\u{2029}pro\"duct "),
+        "{}",
+        run.stdout
+    );
+}

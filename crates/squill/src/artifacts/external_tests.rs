@@ -346,3 +346,96 @@ fn database_uri_inserts_the_name() {
         "mongodb://127.0.0.1:1234/x?directConnection=true"
     );
 }
+
+/// mongosh's `db`, stubbed in node: each call records the collection it
+/// names, so running a setup script shows which collections it touches.
+const RECORDING_DB: &str = r#"
+const seen = [];
+globalThis.db = {
+  getCollectionNames: () => [],
+  createCollection: (name) => { seen.push(name); },
+  runCommand: (cmd) => { seen.push(cmd.collMod || cmd.createIndexes); return { ok: 1 }; },
+};
+globalThis.print = () => {};
+const vm = require("vm");
+for (const f of process.argv.slice(1)) vm.runInThisContext(require("fs").readFileSync(f, "utf8"), { filename: f });
+process.stdout.write(JSON.stringify([...new Set(seen)].sort()));
+"#;
+
+/// Issue 40, item 2: names with line feeds, carriage returns, U+2028/U+2029,
+/// quotes and backslashes end no comment and no string. Every script
+/// parses; the setup scripts, run against a recording `db`, touch exactly
+/// the design's collections; the Python module imports and its `PLAN`
+/// holds the operations' names as they are.
+#[test]
+fn scripts_from_hostile_names_parse_and_keep_the_names() {
+    if !on_path("node") {
+        return missing::<()>("node").unwrap_or(());
+    }
+    let python = venv_python().or_else(|| on_path("python3").then(|| PathBuf::from("python3")));
+    let Some(python) = python.or_else(|| missing("python3")) else {
+        return;
+    };
+    let (model, design) = fixtures::hostile_names();
+    let dir = out_dir("hostile-names");
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    for file in [
+        "setup.js",
+        "validators.js",
+        "indexes.js",
+        "cookbook.mongosh.js",
+        "cookbook.js",
+    ] {
+        run(Command::new("node")
+            .arg("--check")
+            .arg(wrapped(&dir.0, file)));
+    }
+    let mut collections: Vec<&str> = design.collections.iter().map(|c| c.name.as_str()).collect();
+    collections.sort_unstable();
+    for file in ["setup.js", "validators.js"] {
+        let out = run(Command::new("node")
+            .args(["-e", RECORDING_DB])
+            .arg(dir.0.join(file)));
+        let seen: Vec<String> = serde_json::from_str(&out).unwrap();
+        assert_eq!(seen, collections, "{file}");
+    }
+    run(Command::new("node")
+        .arg("-e")
+        .arg(
+            "const m = require(process.argv[1]); if (Object.keys(m).length === 0) process.exit(3);",
+        )
+        .arg(dir.0.join("cookbook.js")));
+    let out = run(Command::new(&python)
+        .arg("-c")
+        .arg("import json, sys; sys.path.insert(0, sys.argv[1]); import cookbook; print(json.dumps(sorted(p[\"operation\"] for p in cookbook.PLAN.values())))")
+        .arg(&dir.0));
+    let names: Vec<String> = serde_json::from_str(out.trim()).unwrap();
+    let mut expected: Vec<&str> = design
+        .operations
+        .iter()
+        .map(|o| o.operation.as_str())
+        .collect();
+    expected.sort_unstable();
+    assert_eq!(names, expected);
+    // The Markdown beside them: no line a name's line feed began (outside
+    // the code blocks, whose names are the scripts' own).
+    for file in ["README.md", "cookbook.md"] {
+        let text = std::fs::read_to_string(dir.0.join(file)).unwrap();
+        let mut in_code = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            } else if !in_code {
+                assert!(
+                    !line.starts_with("view") && !line.starts_with("esses'"),
+                    "{file}: a name forged the line {line:?}"
+                );
+            }
+        }
+    }
+}

@@ -24,6 +24,7 @@ use crate::design::Design;
 use crate::model::Model;
 use crate::synthetic::write;
 use crate::synthetic::{DataSummary, Population, data, examples, refuse_too_many};
+use crate::words::markdown as md;
 use std::path::{Path, PathBuf};
 
 /// One generated file.
@@ -155,9 +156,10 @@ fn pretty(json: &serde_json::Value) -> String {
 
 fn readme(design: &Design, artifacts: &[Artifact], data: Option<&DataSummary>) -> String {
     let mut out = format!(
-        "# Generated for model `{}`, mix `{}`\n\nWritten by `squill generate` from the design `squill advise` recommends.\n\n\
+        "# Generated for model {}, mix {}\n\nWritten by `squill generate` from the design `squill advise` recommends.\n\n\
          | file | what it holds |\n|---|---|\n",
-        design.model, design.mix
+        md::code_in_prose(&design.model),
+        md::code_in_prose(&design.mix)
     );
     for a in artifacts {
         out.push_str(&format!("| `{}` | {} |\n", a.file, a.title));
@@ -166,12 +168,12 @@ fn readme(design: &Design, artifacts: &[Artifact], data: Option<&DataSummary>) -
     for c in &design.collections {
         let idx: Vec<String> = indexes::created(c)
             .iter()
-            .map(|i| format!("`{}`", i.name))
+            .map(|i| md::code(&i.name))
             .collect();
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            c.name,
-            c.entities.join(", "),
+            "| {} | {} | {} | {} |\n",
+            md::code(&c.name),
+            md::text(&c.entities.join(", ")),
             cookbook::format_count(c.documents as f64),
             if idx.is_empty() {
                 "_id only".to_string()
@@ -181,17 +183,17 @@ fn readme(design: &Design, artifacts: &[Artifact], data: Option<&DataSummary>) -
         ));
     }
     if let Some(data) = data {
-        let db = data::database_name(design);
+        let db = md::code_in_prose(&format!("dump/{}/", data::database_name(design)));
         out.push_str(&format!(
             "\n## Synthetic data\n\n{} documents: `data/COLLECTION.json` (Extended JSON lines, for mongoimport) and \
-             `dump/{db}/` (BSON and metadata with the validator and indexes, for mongorestore).\n\n\
+             {db} (BSON and metadata with the validator and indexes, for mongorestore).\n\n\
              | collection | documents | Extended JSON bytes | BSON bytes |\n|---|---|---|---|\n",
             cookbook::format_count(data.documents() as f64)
         ));
         for c in &data.collections {
             out.push_str(&format!(
-                "| `{}` | {} | {} | {} |\n",
-                c.name,
+                "| {} | {} | {} | {} |\n",
+                md::code(&c.name),
                 cookbook::format_count(c.documents as f64),
                 cookbook::format_count(c.ejson_bytes as f64),
                 cookbook::format_count(c.bson_bytes as f64)

@@ -5,6 +5,7 @@
 
 use crate::catalog::{indexes, schema};
 use crate::design::Design;
+use crate::words::script::{comment, js_json, js_string};
 
 const ENSURE: &str = r#"// Creates the collection with its validator, or replaces the validator of an
 // existing one, so the script can run again.
@@ -22,7 +23,8 @@ fn header(design: &Design, what: &str) -> String {
     format!(
         "// {what} for the design of model `{}` (mix `{}`), written by `squill generate`.\n\
          // Run against the target database: mongosh \"mongodb://host/DB\" FILE\n\n",
-        design.model, design.mix
+        comment(&design.model),
+        comment(&design.mix)
     )
 }
 
@@ -33,9 +35,9 @@ pub fn validators_script(design: &Design) -> String {
     for coll in &design.collections {
         out.push_str(&format!(
             "\n// {}: {} documents expected\nensureCollection({}, {});\n",
-            coll.name,
+            comment(&coll.name),
             coll.documents,
-            serde_json::json!(coll.name),
+            js_string(&coll.name),
             pretty(&schema::validator(coll))
         ));
     }
@@ -59,8 +61,8 @@ pub fn setup_script(design: &Design) -> String {
     for coll in &design.collections {
         out.push_str(&format!(
             "\n// ---- {} ----\nensureCollection({}, {});\n",
-            coll.name,
-            serde_json::json!(coll.name),
+            comment(&coll.name),
+            js_string(&coll.name),
             pretty(&schema::validator(coll))
         ));
         out.push_str(&indexes::mongosh(coll));
@@ -70,5 +72,5 @@ pub fn setup_script(design: &Design) -> String {
 }
 
 fn pretty(json: &serde_json::Value) -> String {
-    serde_json::to_string_pretty(json).unwrap_or_default()
+    js_json(&serde_json::to_string_pretty(json).unwrap_or_default())
 }

@@ -5,6 +5,7 @@
 //! (004_16209cf0db7b32ff.txt, unnecessary indexes).
 
 use crate::design::{Collection, Design, Index, PartialCondition};
+use crate::words::script::{comment, js_json, js_string};
 use serde_json::{Map, Value as Json, json};
 
 /// An index made redundant by another one of the same collection.
@@ -99,26 +100,26 @@ pub fn mongosh(coll: &Collection) -> String {
     if idx.is_empty() {
         return format!(
             "// {}: no index beyond _id (every operation reaches it by _id or reads it whole)\n",
-            coll.name
+            comment(&coll.name)
         );
     }
     let mut out = String::new();
     for index in &idx {
         out.push_str(&format!(
             "// {}.{}: used by {}\n",
-            coll.name,
-            index.name,
+            comment(&coll.name),
+            comment(&index.name),
             if index.used_by.is_empty() {
                 "no operation of the workload".to_string()
             } else {
-                index.used_by.join(", ")
+                comment(&index.used_by.join(", ")).into_owned()
             }
         ));
     }
-    let specs: Vec<String> = idx.iter().map(|i| spec(i).to_string()).collect();
+    let specs: Vec<String> = idx.iter().map(|i| js_json(&spec(i).to_string())).collect();
     out.push_str(&format!(
         "db.runCommand({{ createIndexes: {}, indexes: [\n  {}\n] }});\n",
-        json!(coll.name),
+        js_string(&coll.name),
         specs.join(",\n  ")
     ));
     out

@@ -4,7 +4,6 @@
 
 pub mod design;
 pub mod html;
-pub(crate) mod markdown_escape;
 pub mod rules;
 pub(crate) mod sarif_uri;
 pub mod scan;

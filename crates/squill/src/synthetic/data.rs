@@ -20,6 +20,7 @@ use super::write_thread::{Slot, Tuning, WriteThread};
 use crate::catalog::{indexes, schema};
 use crate::design::{Collection, Design};
 use crate::model::Model;
+use crate::words::file_name;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -68,32 +69,44 @@ pub fn database_name(design: &Design) -> String {
     if s.is_empty() { "squill".into() } else { s }
 }
 
-/// The files `write` would write under `dir`.
-pub fn paths(design: &Design, dir: &Path, format: DataFormat) -> Vec<PathBuf> {
+/// The files `write` would write under `dir`: each collection's name encoded
+/// as mongodump encodes it (`words::file_name`), so no name writes outside
+/// `dir`, makes a folder or hides its file, and refused when two would be
+/// one file.
+pub fn paths(
+    design: &Design,
+    dir: &Path,
+    format: DataFormat,
+) -> Result<Vec<PathBuf>, GenerateError> {
     let db = database_name(design);
     let mut out = Vec::new();
     for c in &design.collections {
         if format.ejson() {
-            out.push(ejson_path(dir, c));
+            out.push(ejson_path(dir, c)?);
         }
         if format.dump() {
-            out.push(dump_path(dir, &db, c, "bson"));
-            out.push(dump_path(dir, &db, c, "metadata.json"));
+            out.push(dump_path(dir, &db, c, ".bson")?);
+            out.push(dump_path(dir, &db, c, ".metadata.json")?);
         }
     }
-    out
+    if let Some(path) = file_name::repeated(&out) {
+        return Err(GenerateError::SameFile { path: path.clone() });
+    }
+    Ok(out)
 }
 
 /// `DIR/data/COLL.json`.
-fn ejson_path(dir: &Path, coll: &Collection) -> PathBuf {
-    dir.join("data").join(format!("{}.json", coll.name))
+fn ejson_path(dir: &Path, coll: &Collection) -> Result<PathBuf, GenerateError> {
+    Ok(file_name::file_in(&dir.join("data"), &coll.name, ".json")?)
 }
 
 /// `DIR/dump/DB/COLL.EXT`.
-fn dump_path(dir: &Path, db: &str, coll: &Collection, ext: &str) -> PathBuf {
-    dir.join("dump")
-        .join(db)
-        .join(format!("{}.{ext}", coll.name))
+fn dump_path(dir: &Path, db: &str, coll: &Collection, ext: &str) -> Result<PathBuf, GenerateError> {
+    Ok(file_name::file_in(
+        &dir.join("dump").join(db),
+        &coll.name,
+        ext,
+    )?)
 }
 
 /// mongodump's `COLL.metadata.json`: options (the validator) and indexes.
@@ -147,7 +160,7 @@ pub fn preflight(
     options: &DataOptions,
     dir: &Path,
 ) -> Result<(super::estimate::Estimate, Option<u64>), GenerateError> {
-    refuse_existing(&paths(design, dir, options.format), options.force)?;
+    refuse_existing(&paths(design, dir, options.format)?, options.force)?;
     let estimate = super::estimate::estimate(model, design, options);
     let free = super::write::free_space(dir);
     if let Some(available) = free
@@ -284,7 +297,7 @@ pub(crate) fn write_tuned(
         force,
         ..
     } = *options;
-    refuse_existing(&paths(design, dir, format), force)?;
+    refuse_existing(&paths(design, dir, format)?, force)?;
     super::refuse_too_many(model, scale, max_children)?;
     let pop = Population::with_max_children(model, design, scale, seed, max_children);
     let db = database_name(design);
@@ -300,10 +313,10 @@ pub(crate) fn write_tuned(
     )?;
     for (index, coll) in design.collections.iter().enumerate() {
         if json {
-            writer.create(JSON, ejson_path(dir, coll))?;
+            writer.create(JSON, ejson_path(dir, coll)?)?;
         }
         if dump {
-            writer.create(BSON, dump_path(dir, &db, coll, "bson"))?;
+            writer.create(BSON, dump_path(dir, &db, coll, ".bson")?)?;
         }
         let mut out = Output {
             writer: &mut writer,
@@ -353,7 +366,7 @@ pub(crate) fn write_tuned(
         if dump {
             writer.commit(BSON)?;
             let meta = serde_json::to_vec(&metadata(coll, seed)).unwrap_or_default();
-            writer.whole(dump_path(dir, &db, coll, "metadata.json"), meta)?;
+            writer.whole(dump_path(dir, &db, coll, ".metadata.json")?, meta)?;
         }
         summary.collections.push(stats);
     }

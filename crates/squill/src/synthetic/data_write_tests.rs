@@ -156,3 +156,100 @@ fn a_failed_rename_is_reported_with_the_path_and_leaves_no_temporary_file() {
     assert!(!dir.join("dump/host-logs/logmsg.metadata.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A model whose entities are named like paths: an absolute path (into a
+/// folder of the test's own, so a failure writes nowhere else), one with a
+/// slash, a percent sign, a backslash.
+fn path_named_model(outside: &Path) -> (crate::model::Model, crate::design::Design) {
+    let abs = format!("{}/escaped", outside.display());
+    let text = format!(
+        "name: paths\nentities:\n  {abs:?}: {{count: 2, fields: {{x: int}}}}\n  \"a/b\": {{count: 2, fields: {{x: int}}}}\n  \"100%\": {{count: 2, fields: {{x: int}}}}\n  \"back\\\\slash\": {{count: 2, fields: {{x: int}}}}\n"
+    );
+    let model = crate::inputs::model_file::parse("paths.yaml", &text).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    (model, design)
+}
+
+/// Issue 40, item 1: a collection named like a path writes its files in the
+/// dump's and the data's folders, named as mongodump names them, and the
+/// dump reads back (as mongorestore reads it) with the names themselves.
+#[test]
+fn names_like_paths_stay_in_the_output_folder() {
+    let root = scratch("path-names");
+    let (out, outside) = (root.join("out"), root.join("outside"));
+    let (model, design) = path_named_model(&outside);
+    data::write(&model, &design, &DataOptions::new(1, 3), &out).unwrap();
+    let escaped = outside.exists();
+    if escaped {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    assert!(!escaped, "a file was written outside --out");
+    let db = out.join("dump").join(data::database_name(&design));
+    for file in walk(&root) {
+        let dir = file.parent().unwrap();
+        assert!(dir == out.join("data") || dir == db, "{}", file.display());
+    }
+    let names = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let encoded = outside.display().to_string().replace('/', "%2F");
+    assert_eq!(
+        names(&out.join("data")),
+        [
+            format!("{encoded}%2Fescaped.json"),
+            "100%25.json".into(),
+            "a%2Fb.json".into(),
+            "back%5Cslash.json".into()
+        ]
+    );
+    let read = crate::inputs::dump::open(&[db], crate::inputs::dump::InputFormat::Auto);
+    let mut back: Vec<&str> = read.collections.iter().map(|c| c.name.as_str()).collect();
+    back.sort_unstable();
+    let mut expected: Vec<&str> = design.collections.iter().map(|c| c.name.as_str()).collect();
+    expected.sort_unstable();
+    assert_eq!(back, expected);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Issue 40, item 1: names no model file takes but a design may hold (a
+/// leading dot, `..`) name files in their folder too, not hidden; two
+/// collections of one name are refused, not written over each other.
+#[test]
+fn dotted_names_stay_in_their_folder_and_one_file_is_not_written_twice() {
+    let (_, mut design) = path_named_model(Path::new("/nowhere"));
+    let out = Path::new("/out");
+    for (c, name) in design
+        .collections
+        .iter_mut()
+        .zip(["../x", ".hidden", "..", "."])
+    {
+        c.name = name.into();
+    }
+    let paths = data::paths(&design, out, data::DataFormat::Both).unwrap();
+    assert_eq!(paths.len(), 12);
+    for p in &paths {
+        let dir = p.parent().unwrap();
+        assert!(
+            dir == out.join("data") || dir == out.join("dump/paths"),
+            "{}",
+            p.display()
+        );
+        assert!(
+            !p.file_name().unwrap().to_string_lossy().starts_with('.'),
+            "{}",
+            p.display()
+        );
+    }
+    assert!(paths.contains(&out.join("dump/paths/%2E.%2Fx.bson")));
+    design.collections[1].name = "../x".into();
+    assert!(matches!(
+        data::paths(&design, out, data::DataFormat::Both),
+        Err(GenerateError::SameFile { path }) if path == out.join("data/%2E.%2Fx.json")
+    ));
+}

@@ -98,6 +98,18 @@ pub enum GenerateError {
         count: f64,
         scale: u64,
     },
+    #[error("{0}")]
+    #[diagnostic(
+        code(squill::generate::file_name),
+        help("rename the collection (its entity) in the model")
+    )]
+    FileName(#[from] crate::words::file_name::UnsafeFileName),
+    #[error("two collections would write the same file {path}")]
+    #[diagnostic(
+        code(squill::generate::same_file),
+        help("rename one of the collections (their entities) in the model")
+    )]
+    SameFile { path: PathBuf },
     #[error("cannot write {path}: {source}")]
     Io {
         path: PathBuf,

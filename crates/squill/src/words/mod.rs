@@ -1,11 +1,16 @@
 //! English for people, made at the edge: numbers with separators and units,
 //! plurals and articles of a model's names, suggestions for misspelt names,
-//! names with their control characters escaped for a terminal.
+//! names with their control characters escaped for a terminal; names from
+//! data as file names (`file_name`), in generated code (`script`) and in
+//! Markdown (`markdown`).
 //! The lowest layer: everything that writes a sentence calls here, nothing here
 //! knows a stage of the pipeline.
 
+pub mod file_name;
 mod grammar;
+pub mod markdown;
 mod number;
+pub mod script;
 mod suggest;
 mod visible;
 

@@ -276,6 +276,11 @@ pub fn ident(s: &str) -> String {
                 | "this"
                 | "session"
                 | "client"
+                // The cookbooks' own helpers and locals.
+                | "ids"
+                | "newest"
+                | "out"
+                | "feed"
         )
     {
         format!("p_{out}")

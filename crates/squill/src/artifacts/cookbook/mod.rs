@@ -17,14 +17,40 @@ pub use render::{
 };
 
 use crate::design::{Action, Design};
+use crate::words::markdown as md;
+use crate::words::script::{self, comment};
 use serde_json::json;
 
+/// Two operations whose names differ only by punctuation (`get-user`,
+/// `get user`) would get one function name, and the second would replace the
+/// first: each function name is unique, the later ones numbered (`_2`, `_3`,
+/// in the design's order of operations) with a warning that says so.
 pub fn op_codes(design: &Design) -> Vec<OpCode> {
-    design
+    let mut ops: Vec<OpCode> = design
         .operations
         .iter()
         .map(|p| op_code(design, p))
-        .collect()
+        .collect();
+    let mut taken: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for op in &mut ops {
+        if let Some(first) = taken.get(&op.function) {
+            let base = op.function.clone();
+            let mut n = 2;
+            while taken.contains_key(&format!("{base}_{n}")) {
+                n += 1;
+            }
+            op.function = format!("{base}_{n}");
+            op.warnings.insert(
+                0,
+                format!(
+                    "this function is `{}`: `{base}` is the function of operation `{first}`, whose name differs from this one's only by punctuation",
+                    op.function
+                ),
+            );
+        }
+        taken.insert(op.function.clone(), op.name.clone());
+    }
+    ops
 }
 
 /// The JavaScript helper both the mongosh and the Node.js cookbooks start with:
@@ -132,7 +158,8 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     let mut out = format!(
         "// Query cookbook for model `{}` (mix `{}`), mongosh syntax, written by `squill generate`.\n\
          // load() this file in mongosh connected to the database, then call a function.\n\n",
-        design.model, design.mix
+        comment(&design.model),
+        comment(&design.mix)
     );
     out.push_str(JS_IDS_HELPER);
     if walks_paths(ops) {
@@ -154,7 +181,8 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
         "// Query cookbook for model `{}` (mix `{}`), Node.js driver, written by `squill generate`.\n\
          // const cookbook = require(\"./cookbook.js\"); await cookbook.OPERATION(client.db(NAME), ...)\n\
          \"use strict\";\n\n",
-        design.model, design.mix
+        comment(&design.model),
+        comment(&design.mix)
     );
     out.push_str(JS_IDS_HELPER);
     if walks_paths(ops) {
@@ -269,7 +297,8 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
         "\"\"\"Query cookbook for model `{}` (mix `{}`), pymongo, written by `squill generate`.\n\n\
          Each function takes a pymongo Database and the operation's parameters and returns\n\
          a dict with each step's result: the documents found, or the write's counts.\n\"\"\"\n\n",
-        design.model, design.mix
+        script::py_docstring(&design.model),
+        script::py_docstring(&design.mix)
     );
     out.push_str(
         "\ndef _ids(docs, path):\n\
@@ -361,31 +390,32 @@ fn python_literal(json: &str) -> String {
 /// cookbook.md: each operation with its steps explained and the three versions.
 pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
     let mut out = format!(
-        "# Query cookbook — model `{}`, mix `{}`\n\n\
+        "# Query cookbook — model {}, mix {}\n\n\
          Every operation of the workload under the chosen design, in mongosh, Python\n\
          (pymongo) and Node.js (official driver) syntax. The same functions are in\n\
          `cookbook.mongosh.js`, `cookbook.py` and `cookbook.js`.\n",
-        design.model, design.mix
+        md::code_in_prose(&design.model),
+        md::code_in_prose(&design.mix)
     );
     for op in ops {
-        out.push_str(&format!("\n## {}\n\n", op.name));
+        out.push_str(&format!("\n## {}\n\n", md::text(&op.name)));
         out.push_str(&format!("{} per second in this mix.", render_rate(op.rate)));
         if op.transaction {
             out.push_str(" The model asks for its writes to be atomic together: they run in one transaction.");
         }
         out.push_str("\n\n");
         for w in &op.warnings {
-            out.push_str(&format!("> **Warning:** {w}\n\n"));
+            out.push_str(&format!("> **Warning:** {}\n\n", md::text(w)));
         }
         for (i, s) in op.steps.iter().enumerate() {
             out.push_str(&format!(
-                "{}. `{}` on `{}`",
+                "{}. `{}` on {}",
                 i + 1,
                 action_name(s.action),
-                s.collection
+                md::code_in_prose(&s.collection)
             ));
             if let Some(ix) = &s.index {
-                out.push_str(&format!(", index `{ix}`"));
+                out.push_str(&format!(", index {}", md::code_in_prose(ix)));
             }
             if matches!(s.action, Action::UpdateMany | Action::DeleteMany) {
                 out.push_str(&format!(
@@ -394,7 +424,7 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
                 ));
             }
             if !s.purpose.is_empty() {
-                out.push_str(&format!(" — {}", s.purpose));
+                out.push_str(&format!(" — {}", md::text(&s.purpose)));
             }
             out.push('\n');
         }

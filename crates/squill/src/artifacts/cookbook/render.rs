@@ -4,6 +4,7 @@
 
 use super::code::{Expr, Merge, NewPath, OpCode, StepCode, Update, When};
 use crate::design::Action;
+use crate::words::script::{self, comment as c};
 use std::fmt::Write as _;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,8 +14,9 @@ pub enum Lang {
     Node,
 }
 
+/// A string literal: the same text in JavaScript and Python.
 fn q(s: &str) -> String {
-    serde_json::Value::String(s.to_string()).to_string()
+    script::js_string(s)
 }
 
 fn expr(lang: Lang, e: &Expr) -> String {
@@ -280,11 +282,16 @@ fn array_filters(lang: Lang, step: &StepCode) -> Option<String> {
 fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
     let mut out = String::new();
     if !step.purpose.is_empty() {
-        let _ = writeln!(out, "{indent}{comment} {}", step.purpose);
+        let _ = writeln!(out, "{indent}{comment} {}", c(&step.purpose));
     }
     match (&step.index, step.action) {
         (Some(i), _) => {
-            let _ = writeln!(out, "{indent}{comment} index: {}.{i}", step.collection);
+            let _ = writeln!(
+                out,
+                "{indent}{comment} index: {}.{}",
+                c(&step.collection),
+                c(i)
+            );
         }
         (None, Action::InsertOne | Action::InsertMany) => {}
         (None, _) => {
@@ -516,11 +523,11 @@ fn returns(op: &OpCode) -> String {
 fn js_header(op: &OpCode, comment: &str) -> String {
     let mut out = format!(
         "{comment} {} — {} per second in this mix\n",
-        op.name,
+        c(&op.name),
         trim_rate(op.rate)
     );
     for w in &op.warnings {
-        let _ = writeln!(out, "{comment} WARNING: {w}");
+        let _ = writeln!(out, "{comment} WARNING: {}", c(w));
     }
     if op.transaction {
         let _ = writeln!(

@@ -48,7 +48,8 @@ pub fn write(
         None => {
             let _ = writeln!(
                 out,
-                "# yaml-language-server: $schema=https://squill.dev/schema/squill-model.schema.json\n#\n# Written by `squill import sql` from the DDL of {name}. DDL says which\n# tables, keys and references exist; it cannot say how many rows there\n# are, how many children a parent has, or what the application reads and\n# writes. Those figures are assumptions, each marked `assumed` below:\n# replace them with real ones (or import from a live database), and add\n# the operations under `operations:` before trusting `squill advise`."
+                "# yaml-language-server: $schema=https://squill.dev/schema/squill-model.schema.json\n#\n# Written by `squill import sql` from the DDL of {name}. DDL says which\n# tables, keys and references exist; it cannot say how many rows there\n# are, how many children a parent has, or what the application reads and\n# writes. Those figures are assumptions, each marked `assumed` below:\n# replace them with real ones (or import from a live database), and add\n# the operations under `operations:` before trusting `squill advise`.",
+                name = shown(name)
             );
         }
         Some(e) => {

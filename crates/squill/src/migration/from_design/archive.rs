@@ -12,7 +12,9 @@ use super::action::{Action, Cleanup, Undo};
 use super::figure::Figure;
 use super::layout_steps::Archiving;
 use super::plan_value::Plan;
+use super::script_text::js;
 use crate::design::{Collection, Design, EntityDecision};
+use crate::words::script::comment;
 use serde_json::json;
 
 impl Archiving {
@@ -27,7 +29,7 @@ impl Archiving {
 
     /// The filter of the documents older than the horizon.
     fn older(&self) -> String {
-        format!("{{ {}: {{ $lt: {} }} }}", json!(self.field), self.cutoff())
+        format!("{{ {}: {{ $lt: {} }} }}", js(&self.field), self.cutoff())
     }
 
     /// The filter of the documents the live collection keeps (a document
@@ -35,7 +37,7 @@ impl Archiving {
     fn kept(&self) -> String {
         format!(
             "{{ {}: {{ $not: {{ $lt: {} }} }} }}",
-            json!(self.field),
+            js(&self.field),
             self.cutoff()
         )
     }
@@ -63,15 +65,15 @@ impl Archiving {
         if self.back {
             format!(
                 "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}]).toArray();",
-                json!(self.archive),
-                json!(self.live)
+                js(&self.archive),
+                js(&self.live)
             )
         } else {
             format!(
                 "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $match: {} }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"{}\", whenNotMatched: \"insert\" }} }}]).toArray();",
-                json!(self.live),
+                js(&self.live),
                 self.older(),
-                json!(self.archive),
+                js(&self.archive),
                 if self.first {
                     "keepExisting"
                 } else {
@@ -129,13 +131,11 @@ impl Archiving {
              \x20     both += db.getCollection({l}).countDocuments({{ _id: {{ $in: ids }} }});\n\
              \x20     last = ids[ids.length - 1];\n\
              \x20   }}\n\
-             \x20   print(`squill migration: ${{both === 0 ? \"ok\" : \"FAILED\"}}: documents both in {ln} and {an}: ${{both}}`);\n\
-             \x20   if (both !== 0) throw new Error(\"squill migration: documents both in {ln} and {an}\"); }}",
-            a = json!(self.archive),
-            l = json!(self.live),
+             \x20   print(`squill migration: ${{both === 0 ? \"ok\" : \"FAILED\"}}: documents both in ${{{l}}} and ${{{a}}}: ${{both}}`);\n\
+             \x20   if (both !== 0) throw new Error(\"squill migration: documents both in \" + {l} + \" and \" + {a}); }}",
+            a = js(&self.archive),
+            l = js(&self.live),
             older = self.older(),
-            ln = self.live,
-            an = self.archive,
         )
     }
 
@@ -144,18 +144,18 @@ impl Archiving {
         if self.back {
             vec![format!(
                 "db.getCollection({}).find({{}}, {{ _id: 1 }}).forEach((d) => db.getCollection({}).deleteOne({{ _id: d._id }}));  // the archived documents out of {} again",
-                json!(self.archive),
-                json!(self.live),
-                self.live
+                js(&self.archive),
+                js(&self.live),
+                comment(&self.live)
             )]
         } else {
             vec![
                 format!(
                     "db.getCollection({}).aggregate([{{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}]);  // only after the final step: the archived documents back first",
-                    json!(self.archive),
-                    json!(self.live)
+                    js(&self.archive),
+                    js(&self.live)
                 ),
-                format!("db.getCollection({}).drop();", json!(self.archive)),
+                format!("db.getCollection({}).drop();", js(&self.archive)),
             ]
         }
     }

@@ -34,11 +34,13 @@ use super::aggregation::TMP;
 use super::figure::{Figure, count, ids_of, matching, set, sizes};
 use super::layout_steps::{Gather, Keep, Overflow};
 use super::plan_value::Plan;
+use super::script_text::js;
 use super::source::{collection_of, item_fields, link_field};
 use super::step_parts::ItemField;
 use crate::design::{
     Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeField, ShapeType,
 };
+use crate::words::script::comment;
 use serde_json::json;
 
 /// The step, or a reason in `p.refused`.
@@ -291,10 +293,6 @@ fn each_parent(parent: &str, field: &str, function: &str, filter: &str, last: bo
     )
 }
 
-fn js(v: &str) -> String {
-    json!(v).to_string()
-}
-
 /// `[[target, source], …]`.
 fn pairs<'a>(items: impl Iterator<Item = (&'a str, &'a str)>) -> String {
     let v: Vec<[&str; 2]> = items.map(|(t, s)| [t, s]).collect();
@@ -304,12 +302,7 @@ fn pairs<'a>(items: impl Iterator<Item = (&'a str, &'a str)>) -> String {
 impl Overflow {
     /// The name of the script's function for one parent.
     pub fn function(&self) -> String {
-        let safe: String = self
-            .relationship
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        format!("squillOverflow_{safe}")
+        format!("squillOverflow_{}", function_suffix(&self.relationship))
     }
 
     /// The function the step and the final step call for each parent:
@@ -385,13 +378,15 @@ impl Overflow {
              \x20     const now = {cut}.map((x) => Object.assign(pick(x, {kept}){with_ref}));\n\
              \x20     if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: items }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
              \x20   }}\n\
-             \x20   if (tries === 5) throw new Error(`squill migration: {pn} ${{d._id}}: its {fname} keeps changing`);\n\
+             \x20   if (tries === 5) throw new Error(`squill migration: ${{{pj}}} ${{d._id}}: its ${{{fj}}} keeps changing`);\n\
              \x20   d = db.getCollection({p}).findOne({{ _id: d._id }}, {{ {f}: 1 }});\n\
              \x20 }}\n}}",
-            rel = self.relationship,
-            pn = self.parent,
-            fname = self.field,
-            cn = self.child,
+            rel = comment(&self.relationship),
+            pn = comment(&self.parent),
+            fname = comment(&self.field),
+            cn = comment(&self.child),
+            pj = js(&self.parent),
+            fj = js(&self.field),
             name = self.function(),
             r = js(&self.ref_field),
         )
@@ -416,13 +411,13 @@ impl Overflow {
         };
         format!(
             "{each}\n  const squillWrong_{safe} = squillMatching({p}, {stages});\n  \
-             if (squillWrong_{safe} > 0) throw new Error(`squill migration: final step: ${{squillWrong_{safe}}} {pn} document(s) whose {f} is not its newest {k} {cn} documents by {child_sort}; the final step has not run, run it again`);",
+             if (squillWrong_{safe} > 0) throw new Error(`squill migration: final step: ${{squillWrong_{safe}}} ${{{p}}} document(s) whose ${{{f}}} is not its newest {k} ${{{c}}} documents by ${{{s}}}; the final step has not run, run it again`);",
             safe = self.function().trim_start_matches("squillOverflow_"),
             p = js(&self.parent),
             stages = not_newest(self, *k, child_sort),
-            pn = self.parent,
-            f = self.field,
-            cn = self.child,
+            f = js(&self.field),
+            c = js(&self.child),
+            s = js(child_sort),
         )
     }
 
@@ -553,12 +548,7 @@ fn gather(
 impl Gather {
     /// The name of the script's function for one parent.
     pub fn function(&self) -> String {
-        let safe: String = self
-            .relationship
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        format!("squillGather_{safe}")
+        format!("squillGather_{}", function_suffix(&self.relationship))
     }
 
     /// The function the step and the final step call for each parent: the
@@ -590,13 +580,15 @@ impl Gather {
              \x20   const all = items.concat(more.map((x) => pick(x, {today})));\n\
              \x20   const now = last ? all.map((x) => pick(x, {items})) : all;\n\
              \x20   if (db.getCollection({p}).updateOne({{ _id: d._id, {f}: old === undefined ? {{ $exists: false }} : old }}, {{ $set: {{ {f}: now }} }}).matchedCount > 0) return;\n\
-             \x20   if (tries === 5) throw new Error(`squill migration: {pn} ${{d._id}}: its {fname} keeps changing`);\n\
+             \x20   if (tries === 5) throw new Error(`squill migration: ${{{pj}}} ${{d._id}}: its ${{{fj}}} keeps changing`);\n\
              \x20   d = db.getCollection({p}).findOne({{ _id: d._id }}, {{ {f}: 1 }});\n\
              \x20 }}\n}}",
-            rel = self.relationship,
-            pn = self.parent,
-            fname = self.field,
-            cn = self.child,
+            rel = comment(&self.relationship),
+            pn = comment(&self.parent),
+            fname = comment(&self.field),
+            cn = comment(&self.child),
+            pj = js(&self.parent),
+            fj = js(&self.field),
             name = self.function(),
             today = pair(&self.today_items),
             items = pair(&self.items),
@@ -740,4 +732,25 @@ pub fn figures_back(out: &mut Vec<Figure>, g: &Gather) {
                 {"$match": {"$expr": {"$not": [{"$setIsSubset": [ids_of(format!("${TMP}")), ids_of(format!("${field}"))]}]}}},
             ])),
     });
+}
+
+/// A relationship's name as the end of a function's name: its ASCII letters
+/// and digits, the rest `_`, and when that changed the name, a hash of the
+/// name itself, so two relationships whose names differ only by punctuation
+/// (`a-b`, `a b`) get two functions, not one that replaces the other.
+fn function_suffix(relationship: &str) -> String {
+    let safe: String = relationship
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if safe == relationship {
+        return safe;
+    }
+    // FNV-1a: stable across builds and platforms.
+    let hash = relationship
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+    format!("{safe}_{:08x}", hash as u32)
 }

@@ -17,6 +17,7 @@ use super::step_parts::ParentField;
 use super::verify::figures;
 use crate::catalog::{indexes, schema};
 use crate::design::Design;
+use crate::words::script::comment;
 use std::fmt::Write as _;
 
 /// The transitions the generator writes; any other change is refused.
@@ -71,7 +72,8 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
          // turns the collections of the design of today (the model's `current:`) into\n\
          // those of the recommended design.\n//\n\
          // Run: mongosh \"mongodb://HOST/DB\" migration.js   (MongoDB 5.0 or later)\n//",
-        recommended.model, recommended.mix
+        comment(&recommended.model),
+        comment(&recommended.mix)
     );
     if !plan.changes.is_empty() {
         out.push_str("// What changes:\n");
@@ -80,6 +82,7 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
             let via = through
                 .filter(|t| t.relationships.contains(rel))
                 .map(|t| t.via);
+            let rel = comment(rel);
             if via == Some(super::plan_value::Via::Layouts) {
                 let _ = writeln!(
                     out,
@@ -193,7 +196,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                     out,
                     "\n// The validator of {} as its documents now are (until the final step drops it).\n\
                      ensureCollection({}, {});",
-                    c.name,
+                    comment(&c.name),
                     js(&c.name),
                     schema::validator(c)
                 );
@@ -214,7 +217,7 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 out,
                 "\n// The validator of {} before the steps: today's would reject what they write.\n\
                  ensureCollection({}, {});",
-                c.name,
+                comment(&c.name),
                 js(&c.name),
                 schema::validator(c)
             );
@@ -239,10 +242,14 @@ pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> 
                 out,
                 "// The validator of {} is set by the final step: it would reject the writes of\n\
                  // today's application until then.",
-                c.name
+                comment(&c.name)
             );
         } else if plan.early.contains(&c.name) {
-            let _ = writeln!(out, "// The validator of {}: set before the steps.", c.name);
+            let _ = writeln!(
+                out,
+                "// The validator of {}: set before the steps.",
+                comment(&c.name)
+            );
         } else {
             let _ = writeln!(
                 out,
@@ -276,7 +283,12 @@ fn steps(
         let id = a.id(n + 1);
         let coll = collection(a);
         let mut stages: Vec<String> = pipeline(a).iter().map(|s| format!("    {s}")).collect();
-        let _ = writeln!(out, "\n// ---- {id}: {} ----", what(a));
+        let _ = writeln!(
+            out,
+            "\n// ---- {}: {} ----",
+            comment(&id),
+            comment(&what(a))
+        );
         if let Action::Timeline(t) = a {
             // The outliers, measured once per run, not per batch: a count
             // over all the follows.
@@ -477,7 +489,7 @@ fn stage_verification(
         out,
         "\n// ---- Verification of the first stage ({} {what}), once, before the second reads it ----\n\
          if (squillProgress().findOne({{ _id: \"50-first-stage\" }}) === null) {{",
-        t.relationships.join(", ")
+        comment(&t.relationships.join(", "))
     );
     let mut block = String::new();
     compare(&mut block, figs, "before");

@@ -7,6 +7,7 @@ use super::plan_value::Plan;
 use super::script_text::{js, remove_embedded};
 use crate::catalog::indexes;
 use crate::design::Design;
+use crate::words::script::js_json;
 use std::fmt::Write as _;
 
 /// The rollback note: the statements that undo the steps while the final
@@ -19,7 +20,7 @@ pub fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &P
     for u in &plan.undo {
         if let Undo::Archive(a) = u {
             for line in a.undo() {
-                let _ = writeln!(out, "//   {line}");
+                let _ = writeln!(out, "//   {}", js_json(&line));
             }
             continue;
         }
@@ -67,7 +68,7 @@ pub fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &P
                 )
             }
         };
-        let _ = writeln!(out, "//   {line}");
+        let _ = writeln!(out, "//   {}", js_json(&line));
     }
     // A collection the statements above drop takes its indexes with it.
     let dropped = |name: &str| {
@@ -99,7 +100,7 @@ pub fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &P
             Cleanup::DropIndex { collection, index } => Some(format!(
                 "//   db.runCommand({{ createIndexes: {}, indexes: [{}] }});",
                 js(collection),
-                indexes::spec(index)
+                js_json(&indexes::spec(index).to_string())
             )),
             _ => None,
         })

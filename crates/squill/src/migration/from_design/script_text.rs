@@ -3,11 +3,10 @@
 //! children from their collection (a statement of both the final step and
 //! the rollback).
 
-use serde_json::json;
-
-/// `v` as a JavaScript string literal.
+/// `v` as a JavaScript string literal (`words::script`, as every script
+/// squill writes).
 pub(super) fn js(v: &str) -> String {
-    json!(v).to_string()
+    crate::words::script::js_string(v)
 }
 
 /// `["a"]["b"]` for the path `a.b`.

@@ -22,6 +22,10 @@ pub enum MigrateError {
     #[error("{0}")]
     Io(String),
     #[error("{0}")]
+    FileName(#[from] crate::words::file_name::UnsafeFileName),
+    #[error("two collections would write the same file {}; rename one of them (their entities) in the model", .0.display())]
+    SameFile(std::path::PathBuf),
+    #[error("{0}")]
     Data(String),
     #[error("interrupted after a checkpoint; run the same command again to resume")]
     Interrupted,

@@ -22,6 +22,7 @@ use crate::inputs::postgres::{Target, catalog};
 use crate::inputs::sql::map::Mapping;
 use crate::model::Model;
 use crate::synthetic::data::{DataFormat, database_name, metadata};
+use crate::words::file_name;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -308,7 +309,29 @@ pub fn run(
         .out
         .join("increments")
         .join(format!("{:04}", state.increments + 1));
-    for (q, coll) in queries.iter().zip(&design.collections) {
+    // Every file named before any is written: a name that would leave its
+    // folder, or two that would write one file, stop the run here.
+    let all_files = queries
+        .iter()
+        .map(|q| {
+            Files::of(
+                &q.collection,
+                incremental,
+                options.format,
+                (&dump_dir, &data_dir, &inc_dir),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let every_path: Vec<PathBuf> = all_files
+        .iter()
+        .flat_map(|f| [&f.bson, &f.meta, &f.json])
+        .flatten()
+        .cloned()
+        .collect();
+    if let Some(p) = file_name::repeated(&every_path) {
+        return Err(MigrateError::SameFile(p.clone()));
+    }
+    for ((q, coll), files) in queries.iter().zip(&design.collections).zip(all_files) {
         let prior = state
             .collections
             .get(&q.collection)
@@ -332,23 +355,6 @@ pub fn run(
             q.tables.join(", ")
         ));
         let t0 = Instant::now();
-        let files = if incremental {
-            Files {
-                bson: None,
-                json: Some(inc_dir.join(format!("{}.json", q.collection))),
-            }
-        } else {
-            Files {
-                bson: options
-                    .format
-                    .dump()
-                    .then(|| dump_dir.join(format!("{}.bson", q.collection))),
-                json: options
-                    .format
-                    .ejson()
-                    .then(|| data_dir.join(format!("{}.json", q.collection))),
-            }
-        };
         let resume = (!incremental && prior.last_key.is_some()).then_some(&prior);
         if let Some(s) = sink.as_mut() {
             progress(&format!(
@@ -401,8 +407,7 @@ pub fn run(
             }
         }
         if !incremental {
-            if let Some(b) = &files.bson {
-                let meta = dump_dir.join(format!("{}.metadata.json", q.collection));
+            if let (Some(b), Some(meta)) = (&files.bson, files.meta.clone()) {
                 let text = serde_json::to_string_pretty(&metadata(coll, 1)).unwrap_or_default();
                 crate::synthetic::write::write_file(&meta, text.as_bytes())
                     .map_err(|e| MigrateError::Io(format!("{}: {e}", meta.display())))?;
@@ -504,7 +509,7 @@ fn delete_documents(
         text.push('\n');
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let path = dir.join(format!("{}.deleted.json", q.collection));
+    let path = file_name::file_in(dir, &q.collection, ".deleted.json")?;
     crate::synthetic::write::write_file(&path, text.as_bytes())
         .map_err(|e| MigrateError::Io(format!("{}: {e}", path.display())))?;
     Ok((ids.len() as u64, Some(path)))
@@ -513,7 +518,39 @@ fn delete_documents(
 /// Where one collection goes.
 struct Files {
     bson: Option<PathBuf>,
+    /// mongodump's `COLL.metadata.json`, beside `bson`.
+    meta: Option<PathBuf>,
     json: Option<PathBuf>,
+}
+
+impl Files {
+    /// The files of `collection`, its name encoded as mongodump encodes it
+    /// (`words::file_name`): the dump and the Extended JSON lines of a
+    /// first run, or the lines of changes of an increment.
+    fn of(
+        collection: &str,
+        incremental: bool,
+        format: DataFormat,
+        (dump_dir, data_dir, inc_dir): (&Path, &Path, &Path),
+    ) -> Result<Files, MigrateError> {
+        let file = |dir: &Path, suffix: &str| file_name::file_in(dir, collection, suffix);
+        if incremental {
+            return Ok(Files {
+                bson: None,
+                meta: None,
+                json: Some(file(inc_dir, ".json")?),
+            });
+        }
+        let dump = format.dump();
+        Ok(Files {
+            bson: dump.then(|| file(dump_dir, ".bson")).transpose()?,
+            meta: dump.then(|| file(dump_dir, ".metadata.json")).transpose()?,
+            json: format
+                .ejson()
+                .then(|| file(data_dir, ".json"))
+                .transpose()?,
+        })
+    }
 }
 
 fn partial(path: &Path) -> PathBuf {

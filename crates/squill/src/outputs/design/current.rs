@@ -5,8 +5,8 @@
 
 use super::describe;
 use crate::design::{Cost, CurrentComparison};
-use crate::outputs::markdown_escape as md;
 use crate::words;
+use crate::words::markdown as md;
 use std::fmt::Write as _;
 
 /// The verdict in one sentence.

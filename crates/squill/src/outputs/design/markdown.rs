@@ -3,8 +3,8 @@
 
 use super::describe;
 use crate::design::{Collection, Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
-use crate::outputs::markdown_escape as md;
 use crate::words;
+use crate::words::markdown as md;
 use std::fmt::Write as _;
 
 /// Renders the design as a Markdown document.

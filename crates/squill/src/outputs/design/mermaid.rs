@@ -5,7 +5,7 @@
 //! collections, with its cardinality.
 
 use crate::design::{Design, FieldOrigin, ShapeType};
-use crate::outputs::markdown_escape as md;
+use crate::words::markdown as md;
 use std::fmt::Write as _;
 
 /// The diagram, as a fenced `mermaid` block, then a sentence naming the

@@ -4,8 +4,8 @@
 use super::{
     collection_name, evidence_value, example_id, key_text, location_text, percent, types_text,
 };
-use crate::outputs::markdown_escape as md;
 use crate::scan::ScanReport;
+use crate::words::markdown as md;
 use std::fmt::Write as _;
 
 /// A name, or a sentence made around names, in prose or a table cell.

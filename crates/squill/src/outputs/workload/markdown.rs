@@ -2,9 +2,9 @@
 //! then findings, suggested indexes and unreadable lines.
 
 use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
-use crate::outputs::markdown_escape as md;
 use crate::outputs::scan::location_text;
 use crate::words;
+use crate::words::markdown as md;
 use crate::workload::WorkloadReport;
 use std::fmt::Write as _;
 

@@ -7,7 +7,7 @@
 //! Both also escape what a terminal would obey (`words::visible`): the file
 //! may be read with `cat`.
 
-use crate::words;
+use super as words;
 
 /// `text` as literal Markdown prose: `<`, `>` and `&` as HTML entities, the
 /// characters that start emphasis, links, code, tables or headings behind a
