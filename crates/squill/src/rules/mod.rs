@@ -66,7 +66,7 @@ pub enum Check {
         fn(
             &crate::candidates::facts::Facts<'_>,
             &crate::candidates::EntityCandidate,
-        ) -> Option<String>,
+        ) -> Option<crate::design::Reason>,
     ),
     /// The finished design: findings about it.
     Design(fn(&judge::DesignCheck<'_>) -> Vec<crate::finding::Finding>),

@@ -4,13 +4,15 @@
 
 use crate::candidates::enumerate;
 use crate::candidates::facts::Facts;
+use crate::design::{Explain, Reason};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::rules::{Check, Rule};
 use crate::settings::Settings;
 
 /// `rule`'s verdict on the first candidate of kind `layout` (`"embed"`,
 /// `"extended-reference"`, …, as `Layout::kind` names them) of relationship
-/// `relationship` in the model `yaml`: `forbid: …`, `support: …` or `-`.
+/// `relationship` in the model `yaml`, in words: `forbid: …`, `support: …`
+/// or `-`.
 pub fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> String {
     judge_with(&Settings::default(), rule, yaml, relationship, layout)
 }
@@ -23,6 +25,55 @@ pub fn judge_with(
     relationship: &str,
     layout: &str,
 ) -> String {
+    match verdict_with(settings, rule, yaml, relationship, layout) {
+        None => "-".to_string(),
+        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
+        Some(Judgement::Support(why)) => format!("support: {why}"),
+    }
+}
+
+/// The evidence of `rule`'s support (see `judge`), as the rule's own type.
+pub fn support<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> T {
+    match verdict_with(&Settings::default(), rule, yaml, relationship, layout) {
+        Some(Judgement::Support(why)) => evidence(&why),
+        other => panic!("{}: expected a support, got {other:?}", rule.id),
+    }
+}
+
+/// The evidence of `rule`'s forbidding (see `judge`), as the rule's own type.
+pub fn forbid<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> T {
+    forbid_with(&Settings::default(), rule, yaml, relationship, layout)
+}
+
+/// `forbid` under `settings`.
+pub fn forbid_with<T: Explain + Clone>(
+    settings: &Settings,
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> T {
+    match verdict_with(settings, rule, yaml, relationship, layout) {
+        Some(Judgement::Forbid(why)) => evidence(&why),
+        other => panic!("{}: expected a forbid, got {other:?}", rule.id),
+    }
+}
+
+/// A reason's evidence as `T`.
+pub fn evidence<T: Explain + Clone>(why: &Reason) -> T {
+    why.get::<T>()
+        .cloned()
+        .unwrap_or_else(|| panic!("evidence of another type: {why:?}"))
+}
+
+/// `rule`'s verdict, as a value (see `judge`).
+pub fn verdict_with(
+    settings: &Settings,
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> Option<Judgement> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let facts = Facts::new(&model, settings, 0);
     let r = model
@@ -36,20 +87,25 @@ pub fn judge_with(
     let Check::Relationship { check, .. } = rule.check else {
         panic!("{} does not judge relationships", rule.id);
     };
-    match check(&RelCheck {
+    check(&RelCheck {
         facts: &facts,
         r,
         layout,
-    }) {
-        None => "-".to_string(),
-        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
-        Some(Judgement::Support(why)) => format!("support: {why}"),
-    }
+    })
 }
 
 /// The reasons an entity rule gives for the entity-level candidates of the
 /// model in `yaml`, one a line (`-` where it gives none).
 pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
+    entity_verdicts(rule, yaml)
+        .into_iter()
+        .map(|why| why.map_or_else(|| "-".to_string(), |why| why.words()))
+        .collect()
+}
+
+/// The reasons an entity rule gives for the entity-level candidates of the
+/// model in `yaml`, as values.
+pub fn entity_verdicts(rule: &Rule, yaml: &str) -> Vec<Option<Reason>> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let settings = Settings::default();
     let facts = Facts::new(&model, &settings, 0);
@@ -58,7 +114,17 @@ pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
     };
     crate::candidates::entity_candidates(&facts)
         .iter()
-        .map(|c| check(&facts, c).unwrap_or_else(|| "-".to_string()))
+        .map(|c| check(&facts, c))
+        .collect()
+}
+
+/// The evidence of every reason an entity rule gives on the model in
+/// `yaml`, as the rule's own type.
+pub fn entity_support<T: Explain + Clone>(rule: &Rule, yaml: &str) -> Vec<T> {
+    entity_verdicts(rule, yaml)
+        .iter()
+        .flatten()
+        .map(evidence)
         .collect()
 }
 
@@ -146,10 +212,10 @@ fn every_verdict_on_every_example() {
         }
         for c in crate::candidates::entity_candidates(&facts) {
             for rule in crate::rules::design::ALL {
-                if let Check::Entity(check) = rule.check {
-                    if let Some(why) = check(&facts, &c) {
-                        out.push_str(&format!("{name} entity {}: {why}\n", rule.id));
-                    }
+                if let Check::Entity(check) = rule.check
+                    && let Some(why) = check(&facts, &c)
+                {
+                    out.push_str(&format!("{name} entity {}: {why}\n", rule.id));
                 }
             }
         }
