@@ -57,8 +57,10 @@ mod tests {
         );
     }
 
+    /// Near miss: the same embedding, with the profile never read.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "child-references"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("user-address.yaml").replace("rate: 100", "rate: 0");
+        assert_eq!(judge(&RULE, &model, "address", "embed"), "-");
     }
 }

@@ -84,8 +84,11 @@ mod tests {
         );
     }
 
+    /// Near miss: 5,000 books a category, what an id array may still hold:
+    /// the categories could keep their books' ids too.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("books-categories.yaml"), "categories", "many-to-many-two-way"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("books-categories.yaml").replace("typical: 10000, max: 500000}", "typical: 1000, max: 5000}");
+        assert_eq!(judge(&RULE, &model, "categories", "many-to-many-one-way"), "-");
     }
 }

@@ -64,16 +64,30 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
 mod tests {
     use super::{RULE, TooDeep};
     use crate::design::Figure;
-    use crate::rules::testing::{example, forbid_with, judge};
+    use crate::rules::testing::{example, forbid_with, judge_with};
     use crate::settings::{DesignOptions, Options};
 
     /// One embedding nests three levels (document, array, element), far
     /// below MongoDB's 100: whole chains are checked where the search places
     /// them (`candidates::placement`).
+    /// Near miss: one embedding nests three levels (document, array,
+    /// element); a limit of 3 still allows it. (MongoDB's own is 100: whole
+    /// chains are checked where the search places them,
+    /// `candidates::placement`.)
     #[test]
-    fn stays_quiet_under_the_limit() {
-        let model = example("person-addresses.yaml");
-        assert_eq!(judge(&RULE, &model, "addresses", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let settings = Options {
+            design: Some(DesignOptions {
+                max_nesting_depth: Some(3),
+                ..DesignOptions::default()
+            }),
+            ..Options::default()
+        }
+        .into_settings();
+        assert_eq!(
+            judge_with(&settings, &RULE, &example("person-addresses.yaml"), "addresses", "embed"),
+            "-"
+        );
     }
 
     /// With a limit of 2 levels (`max-nesting-depth` in squill.toml), the
