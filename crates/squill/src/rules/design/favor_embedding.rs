@@ -48,8 +48,11 @@ mod tests {
         );
     }
 
+    /// Near miss: the same embedding, with the address used on its own.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "embed-parent-in-child"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("user-address.yaml")
+            .replace("child_field: user_id\n", "child_field: user_id\n    standalone: true\n");
+        assert_eq!(judge(&RULE, &model, "address", "embed"), "-");
     }
 }

@@ -55,8 +55,14 @@ mod tests {
         );
     }
 
+    /// Near miss: the same model with at most 2 addresses a user (one-to-few,
+    /// not one-to-one), embedded.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "child-references"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("user-address.yaml").replace(
+            "kind: one-to-one\n",
+            "children: {min: 0, typical: 1, max: 2}\n",
+        );
+        assert_eq!(judge(&RULE, &model, "address", "embed"), "-");
     }
 }

@@ -57,8 +57,10 @@ mod tests {
         );
     }
 
+    /// Near miss: an array of ids of children that only one parent has
+    /// (comments of a post: neither shared nor many-to-many).
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("user-address.yaml"), "address", "embed"), "-");
+    fn stays_quiet_just_under() {
+        assert_eq!(judge(&RULE, &example("blog-comments-embed.yaml"), "comments", "child-references"), "-");
     }
 }
