@@ -68,8 +68,11 @@ mod tests {
         );
     }
 
+    /// Near miss: the same references both ways, with the project's task
+    /// list no longer reading each task's owner: one direction read.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("person-tasks.yaml"), "tasks", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("person-tasks.yaml").replace("    rate: 80\n", "    rate: 0\n");
+        assert_eq!(judge(&RULE, &model, "tasks", "two-way-references"), "-");
     }
 }
