@@ -55,7 +55,7 @@ pub(super) fn decision(
         saves,
         rules: vec![RuleHit {
             rule: crate::rules::design::archive_by_age::RULE.id,
-            reason,
+            reason: crate::design::Reason::sentence(reason),
         }],
     }
 }

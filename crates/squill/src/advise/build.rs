@@ -588,7 +588,11 @@ fn decision(
                 }
                 None => Verdict::Rejected {
                     rule: r::design_for_workload::RULE.id,
-                    reason: cannot_combine(facts, rel, &cand.layout),
+                    reason: crate::design::Reason::sentence(cannot_combine(
+                        facts,
+                        rel,
+                        &cand.layout,
+                    )),
                 },
             }
         };
@@ -606,13 +610,13 @@ fn decision(
     if let Some(reason) = reason {
         rules.push(RuleHit {
             rule: r::design_for_workload::RULE.id,
-            reason,
+            reason: crate::design::Reason::sentence(reason),
         });
     }
     if let Some(hit) = &chosen.forbidden {
         rules.push(RuleHit {
             rule: hit.rule,
-            reason: breaks_a_rule(pinned, &hit.reason),
+            reason: crate::design::Reason::sentence(breaks_a_rule(pinned, &hit.reason.words())),
         });
     }
     RelationshipDecision {
@@ -780,7 +784,13 @@ fn without_entity(
     };
     Some(RuleHit {
         rule: r::design_for_workload::RULE.id,
-        reason: explanation(facts, &pairs, delta, eval.total(), &what),
+        reason: crate::design::Reason::sentence(explanation(
+            facts,
+            &pairs,
+            delta,
+            eval.total(),
+            &what,
+        )),
     })
 }
 

@@ -41,7 +41,7 @@ pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design
                 severity: rule.map_or(Severity::Warning, |x| {
                     x.default_severity.max(Severity::Warning)
                 }),
-                message: format!("{}: {what}: {}", rel.name, hit.reason),
+                message: format!("{}: {what}: {}", rel.name, hit.reason.words()),
                 location: Location::Model {
                     path: format!("relationships.{}", facts.model.relationships[ri].name),
                 },

@@ -259,15 +259,15 @@ fn beaten_by_edge(arrays: &Outcome, edge: &Outcome, name: &str) -> Option<Altern
     let verdict = match forced_finding(&arrays.design, name) {
         Some(f) if arrays.breaks > edge.breaks => Verdict::Rejected {
             rule: f.rule,
-            reason: f.message.clone(),
+            reason: crate::design::Reason::sentence(f.message.clone()),
         },
         // More rules broken, without a finding of its own here.
         _ if arrays.breaks > edge.breaks => Verdict::Rejected {
             rule: crate::rules::design::edge_collection::RULE.id,
-            reason: format!(
+            reason: crate::design::Reason::sentence(format!(
                 "with the links of {name} in arrays, the design breaks {} rules; with an edge collection, {}",
                 arrays.breaks, edge.breaks
-            ),
+            )),
         },
         _ => {
             let (a, e) = (&arrays.design.totals, &edge.design.totals);
@@ -297,10 +297,10 @@ fn keep_arrays(arrays: &mut Outcome, edge: &Outcome, name: &str) {
     let verdict = if edge.breaks > arrays.breaks {
         Verdict::Rejected {
             rule: crate::rules::design::edge_collection::RULE.id,
-            reason: format!(
+            reason: crate::design::Reason::sentence(format!(
                 "with an edge collection for {name}, the design breaks {} rules; with the links in arrays, {}",
                 edge.breaks, arrays.breaks
-            ),
+            )),
         }
     } else {
         let (e, a) = (&edge.design.totals, &arrays.design.totals);
@@ -520,7 +520,7 @@ fn edge_decision(
         },
         rules: vec![RuleHit {
             rule: crate::rules::design::edge_collection::RULE.id,
-            reason,
+            reason: crate::design::Reason::sentence(reason),
         }],
         alternatives: beaten.into_iter().collect(),
         tradeoffs: vec![if rel.parent == rel.child {

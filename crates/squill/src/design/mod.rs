@@ -5,10 +5,12 @@
 
 mod layout;
 pub mod purpose;
+pub mod reason;
 mod shape;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
+pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{BucketPart, FieldOrigin, Shape, ShapeField, ShapeType};
 
 use crate::finding::Finding;
@@ -166,7 +168,10 @@ pub struct RelationshipDecision {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RuleHit {
     pub rule: &'static str,
-    pub reason: String,
+    /// Why, as the rule's typed evidence; serialized as `reason` (the
+    /// sentence) and `evidence` (the figures and names).
+    #[serde(flatten)]
+    pub reason: Reason,
 }
 
 /// A candidate that lost, and why.
@@ -180,7 +185,12 @@ pub struct Alternative {
 #[serde(rename_all = "snake_case", tag = "verdict")]
 pub enum Verdict {
     /// A rule forbids it (a limit it breaks).
-    Rejected { rule: &'static str, reason: String },
+    Rejected {
+        rule: &'static str,
+        /// Serialized as `reason` and `evidence`, as in `RuleHit`.
+        #[serde(flatten)]
+        reason: Reason,
+    },
     /// Allowed, but the whole design costs more with it.
     Costlier {
         /// Weighted cost difference against the chosen design (positive = worse).

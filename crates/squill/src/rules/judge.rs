@@ -5,14 +5,25 @@
 
 use crate::candidates::facts::{Facts, RelFacts};
 use crate::design::Design;
-use crate::design::{Layout, Side};
+use crate::design::{Layout, Reason, Side};
 use crate::finding::Location;
 use crate::model::{CardinalityClass, Count, Relationship, RelationshipId, RelationshipKind};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Judgement {
-    Forbid(String),
-    Support(String),
+    Forbid(Reason),
+    Support(Reason),
+}
+
+impl Judgement {
+    /// Forbids, for the reason `why` (a rule's evidence type).
+    pub fn forbid(why: impl crate::design::Explain) -> Self {
+        Judgement::Forbid(Reason::new(why))
+    }
+    /// Supports, for the reason `why`.
+    pub fn support(why: impl crate::design::Explain) -> Self {
+        Judgement::Support(Reason::new(why))
+    }
 }
 
 /// One candidate layout of one relationship, under judgement.
@@ -57,13 +68,6 @@ impl<'a> RelCheck<'a> {
     }
     pub fn max_children(&self) -> Count {
         self.rel().children.max
-    }
-    /// "at most 5" / "unbounded".
-    pub fn max_words(&self) -> String {
-        match self.rel().children.max {
-            Count::Finite(n) => format!("at most {}", crate::words::num(n as f64)),
-            Count::Unbounded => "an unbounded number of".to_string(),
-        }
     }
     /// The child is used on its own: the model says so, or operations start from it.
     pub fn child_standalone(&self) -> bool {

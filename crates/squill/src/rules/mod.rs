@@ -6,7 +6,8 @@
 //! Each file declares the rule with `declare_rule!`: id, summary, kind,
 //! severity, sources and its check; the docs live in `docs/<id>.md` and feed
 //! `squill rule ID`, the docs pages and SARIF alike. The build script lists
-//! the files, so a new rule is its file and its docs, nothing else.
+//! the files of all three folders that declare a rule, so a new rule is its
+//! file and its docs, nothing else.
 
 pub mod citation;
 pub mod data;
@@ -68,7 +69,7 @@ pub enum Check {
         fn(
             &crate::candidates::facts::Facts<'_>,
             &crate::candidates::EntityCandidate,
-        ) -> Option<String>,
+        ) -> Option<crate::design::Reason>,
     ),
     /// The finished design: findings about it.
     Design(fn(&judge::DesignCheck<'_>) -> Vec<crate::finding::Finding>),
@@ -217,6 +218,33 @@ mod tests {
                 rule.id,
                 file.display()
             );
+        }
+    }
+
+    /// One way to register a rule: `build.rs` lists each folder's files that
+    /// declare one. A file that declares none must be a helper its folder's
+    /// `mod.rs` names (`mod indexes;`), or its code would not be compiled.
+    #[test]
+    fn every_file_is_a_registered_rule_or_a_named_helper() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+        for folder in ["design", "data", "workload"] {
+            let dir = root.join(folder);
+            let facade = std::fs::read_to_string(dir.join("mod.rs")).unwrap_or_default();
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let Some(stem) = name.strip_suffix(".rs") else {
+                    continue;
+                };
+                if stem == "mod" {
+                    continue;
+                }
+                let registered = all().any(|r| r.id.replace('-', "_") == stem);
+                let helper = facade.contains(&format!("mod {stem};"));
+                assert!(
+                    registered != helper,
+                    "{folder}/{name}: registered as a rule: {registered}, named as a helper: {helper}"
+                );
+            }
         }
     }
 

@@ -4,13 +4,15 @@
 
 use crate::candidates::enumerate;
 use crate::candidates::facts::Facts;
+use crate::design::{Explain, Reason};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::rules::{Check, Rule};
 use crate::settings::Settings;
 
 /// `rule`'s verdict on the first candidate of kind `layout` (`"embed"`,
 /// `"extended-reference"`, …, as `Layout::kind` names them) of relationship
-/// `relationship` in the model `yaml`: `forbid: …`, `support: …` or `-`.
+/// `relationship` in the model `yaml`, in words: `forbid: …`, `support: …`
+/// or `-`.
 pub fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> String {
     judge_with(&Settings::default(), rule, yaml, relationship, layout)
 }
@@ -23,6 +25,55 @@ pub fn judge_with(
     relationship: &str,
     layout: &str,
 ) -> String {
+    match verdict_with(settings, rule, yaml, relationship, layout) {
+        None => "-".to_string(),
+        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
+        Some(Judgement::Support(why)) => format!("support: {why}"),
+    }
+}
+
+/// The evidence of `rule`'s support (see `judge`), as the rule's own type.
+pub fn support<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> T {
+    match verdict_with(&Settings::default(), rule, yaml, relationship, layout) {
+        Some(Judgement::Support(why)) => evidence(&why),
+        other => panic!("{}: expected a support, got {other:?}", rule.id),
+    }
+}
+
+/// The evidence of `rule`'s forbidding (see `judge`), as the rule's own type.
+pub fn forbid<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> T {
+    forbid_with(&Settings::default(), rule, yaml, relationship, layout)
+}
+
+/// `forbid` under `settings`.
+pub fn forbid_with<T: Explain + Clone>(
+    settings: &Settings,
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> T {
+    match verdict_with(settings, rule, yaml, relationship, layout) {
+        Some(Judgement::Forbid(why)) => evidence(&why),
+        other => panic!("{}: expected a forbid, got {other:?}", rule.id),
+    }
+}
+
+/// A reason's evidence as `T`.
+pub fn evidence<T: Explain + Clone>(why: &Reason) -> T {
+    why.get::<T>()
+        .cloned()
+        .unwrap_or_else(|| panic!("evidence of another type: {why:?}"))
+}
+
+/// `rule`'s verdict, as a value (see `judge`).
+pub fn verdict_with(
+    settings: &Settings,
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> Option<Judgement> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let facts = Facts::new(&model, settings, 0);
     let r = model
@@ -36,20 +87,25 @@ pub fn judge_with(
     let Check::Relationship { check, .. } = rule.check else {
         panic!("{} does not judge relationships", rule.id);
     };
-    match check(&RelCheck {
+    check(&RelCheck {
         facts: &facts,
         r,
         layout,
-    }) {
-        None => "-".to_string(),
-        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
-        Some(Judgement::Support(why)) => format!("support: {why}"),
-    }
+    })
 }
 
 /// The reasons an entity rule gives for the entity-level candidates of the
 /// model in `yaml`, one a line (`-` where it gives none).
 pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
+    entity_verdicts(rule, yaml)
+        .into_iter()
+        .map(|why| why.map_or_else(|| "-".to_string(), |why| why.words()))
+        .collect()
+}
+
+/// The reasons an entity rule gives for the entity-level candidates of the
+/// model in `yaml`, as values.
+pub fn entity_verdicts(rule: &Rule, yaml: &str) -> Vec<Option<Reason>> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let settings = Settings::default();
     let facts = Facts::new(&model, &settings, 0);
@@ -58,7 +114,17 @@ pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
     };
     crate::candidates::entity_candidates(&facts)
         .iter()
-        .map(|c| check(&facts, c).unwrap_or_else(|| "-".to_string()))
+        .map(|c| check(&facts, c))
+        .collect()
+}
+
+/// The evidence of every reason an entity rule gives on the model in
+/// `yaml`, as the rule's own type.
+pub fn entity_support<T: Explain + Clone>(rule: &Rule, yaml: &str) -> Vec<T> {
+    entity_verdicts(rule, yaml)
+        .iter()
+        .flatten()
+        .map(evidence)
         .collect()
 }
 
@@ -91,67 +157,70 @@ pub fn example(name: &str) -> String {
     .unwrap_or_else(|e| panic!("examples/{name}: {e}"))
 }
 
-/// Every entity-level and design-level verdict on every example.
+/// Every verdict of every relationship rule on the first candidate of each
+/// kind of every relationship of every example, and every entity rule's on
+/// every entity candidate: the rules' English, kept whole in one snapshot
+/// (the rules' own tests assert their evidence), and where their own test
+/// cases are chosen from.
 #[test]
-#[ignore = "prints the verdicts to choose test cases from"]
-fn other_verdicts() {
+fn every_verdict_on_every_example() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+        .expect("examples/")
+        .filter_map(|e| Some(e.ok()?.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     files.sort();
+    let settings = Settings::default();
+    let mut out = String::new();
     for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let yaml = example(&name);
-        for rule in crate::rules::design::ALL {
-            let got = match rule.check {
-                Check::Entity(_) => judge_entities(rule, &yaml),
-                Check::Design(_) => judge_design(rule, &yaml),
-                _ => continue,
-            };
-            println!("{}\t{name}\t{got:?}", rule.id);
-        }
-    }
-}
-
-/// Every verdict of every relationship rule on every candidate of every
-/// example: what the rules' own tests are chosen from
-/// (`cargo test -p squill verdicts -- --ignored --nocapture`).
-#[test]
-#[ignore = "prints the verdicts to choose test cases from"]
-fn verdicts() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let yaml = example(&name);
-        let model = crate::inputs::model_file::parse("test.yaml", &yaml).unwrap();
-        let settings = Settings::default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let model =
+            crate::inputs::model_file::parse("test.yaml", &example(&name)).expect("a valid model");
         let facts = Facts::new(&model, &settings, 0);
         for r in model.relationship_ids() {
             let rel = &model.relationship(r).name;
-            let mut kinds: Vec<&str> = enumerate::for_relationship(&facts, r)
-                .iter()
-                .map(crate::design::Layout::kind)
-                .collect();
-            kinds.dedup();
-            for kind in kinds {
+            let mut seen = Vec::new();
+            for layout in enumerate::for_relationship(&facts, r) {
+                if seen.contains(&layout.kind()) {
+                    continue;
+                }
+                seen.push(layout.kind());
                 for rule in crate::rules::design::ALL {
-                    if matches!(rule.check, Check::Relationship { .. }) {
-                        let v = judge(rule, &yaml, rel, kind);
-                        println!("{}\t{name}\t{rel}\t{kind}\t{v}", rule.id);
-                    }
+                    let Check::Relationship { check, .. } = rule.check else {
+                        continue;
+                    };
+                    let v = match check(&RelCheck {
+                        facts: &facts,
+                        r,
+                        layout: &layout,
+                    }) {
+                        None => continue,
+                        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
+                        Some(Judgement::Support(why)) => format!("support: {why}"),
+                    };
+                    out.push_str(&format!(
+                        "{name} {rel} {} {}: {v}\n",
+                        layout.kind(),
+                        rule.id
+                    ));
+                }
+            }
+        }
+        for c in crate::candidates::entity_candidates(&facts) {
+            for rule in crate::rules::design::ALL {
+                if let Check::Entity(check) = rule.check
+                    && let Some(why) = check(&facts, &c)
+                {
+                    out.push_str(&format!("{name} entity {}: {why}\n", rule.id));
                 }
             }
         }
     }
+    insta::assert_snapshot!(out);
 }
 
 /// A model of one entity whose `n` reads each filter on a field of their

@@ -107,6 +107,20 @@ fn trim_zeros(text: String) -> String {
     }
 }
 
+/// A relationship's maximum as a sentence says it: "at most 5", or "an
+/// unbounded number of" (`None`).
+pub fn at_most(max: Option<f64>) -> String {
+    match max {
+        Some(n) => format!("at most {}", num(n)),
+        None => "an unbounded number of".to_string(),
+    }
+}
+
+/// A count as a sentence says it: "5,000", or "an unbounded number of" (`None`).
+pub fn how_many(n: Option<f64>) -> String {
+    n.map_or_else(|| "an unbounded number of".to_string(), num)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,9 +34,9 @@ fn every_relationship_of_every_example_lists_reasoned_alternatives() {
                 );
                 for a in &r.alternatives {
                     let reason = match &a.verdict {
-                        Verdict::Rejected { reason, .. } => reason,
+                        Verdict::Rejected { reason, .. } => reason.words(),
                         Verdict::Costlier { explanation, .. }
-                        | Verdict::Cheaper { explanation, .. } => explanation,
+                        | Verdict::Cheaper { explanation, .. } => explanation.clone(),
                     };
                     assert!(
                         !reason.trim().is_empty(),

@@ -179,25 +179,25 @@ fn every_rate_in_a_reason_is_the_models() {
     let mut checked = 0;
     for (name, mix, d) in designs() {
         let total: f64 = d.operations.iter().map(|o| o.rate).sum();
-        let mut texts: Vec<&str> = Vec::new();
+        let mut texts: Vec<String> = Vec::new();
         for r in &d.relationships {
-            texts.extend(r.rules.iter().map(|h| h.reason.as_str()));
+            texts.extend(r.rules.iter().map(|h| h.reason.words()));
             for a in &r.alternatives {
                 match &a.verdict {
-                    crate::design::Verdict::Rejected { reason, .. } => texts.push(reason),
+                    crate::design::Verdict::Rejected { reason, .. } => texts.push(reason.words()),
                     crate::design::Verdict::Costlier { explanation, .. }
                     | crate::design::Verdict::Cheaper { explanation, .. } => {
-                        texts.push(explanation)
+                        texts.push(explanation.clone())
                     }
                 }
             }
         }
         for e in &d.entities {
             let rules = e.rules();
-            texts.extend(rules.iter().map(|h| h.reason.as_str()));
+            texts.extend(rules.iter().map(|h| h.reason.words()));
         }
-        texts.extend(d.findings.iter().map(|f| f.message.as_str()));
-        for text in texts {
+        texts.extend(d.findings.iter().map(|f| f.message.clone()));
+        for text in &texts {
             for (start, number) in quoted_rates(text) {
                 let value: f64 = number.replace(',', "").parse().unwrap();
                 // The total as words round it (107.6 reads "108").

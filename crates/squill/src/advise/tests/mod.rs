@@ -1,7 +1,6 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
 mod alternatives;
-mod dump;
 mod edges;
 mod exhaustive;
 pub mod golden;

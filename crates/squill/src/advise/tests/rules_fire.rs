@@ -138,5 +138,7 @@ fn document_size_limit_names_the_size() {
         .as_ref()
         .expect("embedding 150 drawings breaks 16 MiB");
     assert_eq!(hit.rule, "document-size-limit");
-    assert!(hit.reason.contains("150 parts"), "{}", hit.reason);
+    let why: &crate::rules::design::document_size_limit::TooLarge =
+        hit.reason.get().expect("its evidence");
+    assert_eq!(why.children, crate::design::Figure::count(150.0));
 }

@@ -56,7 +56,10 @@ fn collect(value: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
                     format!("{prefix}.{key}")
                 };
                 out.push(path.clone());
-                if key != "example" && key != "value" {
+                // A rule's evidence holds that rule's own fields (docs:
+                // "Evidence"); a finding's evidence is a list, walked.
+                let own_fields = key == "evidence" && child.is_object();
+                if key != "example" && key != "value" && !own_fields {
                     collect(child, &path, out);
                 }
             }

@@ -56,7 +56,7 @@ pub fn render(design: &Design) -> String {
         for d in &design.entities {
             let _ = writeln!(out, "- {}", cell(&describe::entity_decision(d)));
             for hit in describe::entity_decision_rules(d) {
-                let _ = writeln!(out, "  - `{}`: {}", hit.rule, md::text(&hit.reason));
+                let _ = writeln!(out, "  - `{}`: {}", hit.rule, md::text(&hit.reason.words()));
             }
         }
         out.push('\n');
@@ -154,7 +154,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
     if !d.rules.is_empty() {
         out.push_str("Why:\n\n");
         for hit in &d.rules {
-            let _ = writeln!(out, "- `{}`: {}", hit.rule, md::text(&hit.reason));
+            let _ = writeln!(out, "- `{}`: {}", hit.rule, md::text(&hit.reason.words()));
         }
         out.push('\n');
     }
@@ -164,7 +164,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
             let (verdict, reason, delta) = match &alt.verdict {
                 Verdict::Rejected { rule, reason } => (
                     format!("rejected by `{rule}`"),
-                    reason.clone(),
+                    reason.words(),
                     String::new(),
                 ),
                 Verdict::Costlier {

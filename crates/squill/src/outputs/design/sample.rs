@@ -115,7 +115,7 @@ pub fn every_variant() -> Design {
             layout,
             verdict: Verdict::Rejected {
                 rule: "design-for-workload",
-                reason: "not applicable to this sample".into(),
+                reason: crate::design::Reason::sentence("not applicable to this sample".into()),
             },
         })
         .collect();
@@ -131,7 +131,9 @@ pub fn every_variant() -> Design {
         },
         rules: vec![RuleHit {
             rule: "subset",
-            reason: "the latest messages are read 50 times/s, written 5 times/s".into(),
+            reason: crate::design::Reason::sentence(
+                "the latest messages are read 50 times/s, written 5 times/s".into(),
+            ),
         }],
         alternatives,
         tradeoffs: Vec::new(),
@@ -143,7 +145,9 @@ pub fn every_variant() -> Design {
             discriminator: "type".into(),
             rules: vec![RuleHit {
                 rule: "polymorphic-collection",
-                reason: "list_notifications reads all three kinds in one query".into(),
+                reason: crate::design::Reason::sentence(
+                    "list_notifications reads all three kinds in one query".into(),
+                ),
             }],
         },
         EntityDecision::ComputedField {
@@ -153,7 +157,9 @@ pub fn every_variant() -> Design {
             maintained_by: vec!["view_page".into()],
             rules: vec![RuleHit {
                 rule: "computed-field",
-                reason: "read 300 times/s, a $inc per view instead of a count per read".into(),
+                reason: crate::design::Reason::sentence(
+                    "read 300 times/s, a $inc per view instead of a count per read".into(),
+                ),
             }],
         },
     ];

@@ -35,7 +35,7 @@ pub fn render(design: &Design, color: bool) -> String {
         for decision in &design.entities {
             let _ = writeln!(out, "{}", v(&describe::entity_decision(decision)));
             for hit in describe::entity_decision_rules(decision) {
-                let _ = writeln!(out, "  {} {}", p.rule(hit.rule), v(&hit.reason));
+                let _ = writeln!(out, "  {} {}", p.rule(hit.rule), v(&hit.reason.words()));
             }
         }
     }
@@ -215,7 +215,7 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
     if !d.rules.is_empty() {
         out.push_str("  why:\n");
         for hit in &d.rules {
-            let _ = writeln!(out, "    {} {}", p.rule(hit.rule), v(&hit.reason));
+            let _ = writeln!(out, "    {} {}", p.rule(hit.rule), v(&hit.reason.words()));
         }
     }
     if !d.alternatives.is_empty() {
@@ -229,7 +229,7 @@ fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
                         "      {} by {}: {}",
                         p.red("rejected"),
                         p.rule(rule),
-                        v(reason)
+                        v(&reason.words())
                     );
                 }
                 Verdict::Costlier {

@@ -275,7 +275,7 @@ fn hits(out: &mut String, hits: &[crate::design::RuleHit]) {
             out,
             "<li>{}: {}</li>",
             rule_link(hit.rule),
-            esc(&hit.reason)
+            esc(&hit.reason.words())
         );
     }
     out.push_str("</ul>");
@@ -303,17 +303,19 @@ fn relationship(out: &mut String, d: &RelationshipDecision, score: f64) {
     for alt in &d.alternatives {
         let name = describe::decided(d, &alt.layout);
         let (verdict, reason, delta) = match &alt.verdict {
-            Verdict::Rejected { rule, reason } => {
-                (format!("rejected by {}", rule_link(rule)), reason, None)
-            }
+            Verdict::Rejected { rule, reason } => (
+                format!("rejected by {}", rule_link(rule)),
+                reason.words(),
+                None,
+            ),
             Verdict::Costlier {
                 delta, explanation, ..
-            } => ("costlier".to_string(), explanation, Some(delta)),
+            } => ("costlier".to_string(), explanation.clone(), Some(delta)),
             Verdict::Cheaper {
                 delta, explanation, ..
             } => (
                 "cheaper (the model pins the chosen one)".to_string(),
-                explanation,
+                explanation.clone(),
                 Some(delta),
             ),
         };
@@ -321,7 +323,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision, score: f64) {
             out,
             "<tr><td>{}</td><td>{verdict}</td><td>{}</td><td>{}</td></tr>",
             esc(&name),
-            esc(reason),
+            esc(&reason),
             delta.map_or_else(String::new, |d| esc(&describe::cost_delta(d)))
         );
     }

@@ -12,7 +12,37 @@ crate::rules::declare_rule! {
 use crate::design::Layout;
 use crate::model::CardinalityClass;
 use crate::words;
+use crate::design::Figure;
+use crate::design::reason::explain;
 use crate::rules::judge::{Judgement, RelCheck};
+use serde::Serialize;
+
+/// Why the parent keeps an array of its children's ids.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "because", rename_all = "snake_case")]
+pub enum IdArray {
+    /// One-to-many: at most `max` children (`null`: unbounded).
+    OneToMany {
+        parent: String,
+        child: String,
+        max: Option<Figure>,
+    },
+    /// One-to-few children that stand alone.
+    Standalone { parent: String, child: String },
+}
+
+explain!(IdArray, |w| match w {
+    IdArray::OneToMany { parent, child, max } => format!(
+        "{} has {} {}: one-to-many, an array of their ids in the {parent} fetches them with one $in",
+        words::a(parent),
+        words::at_most(max.map(|m| m.value)),
+        words::plural(child)
+    ),
+    IdArray::Standalone { parent, child } => format!(
+        "{} stand alone: the {parent} keeps their ids and fetches them with one $in",
+        words::plural(child)
+    ),
+});
 
 /// Supports an array of child ids for one-to-many (bounded by a few thousand),
 /// or for children that stand alone or are shared.
@@ -21,31 +51,44 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         return None;
     }
     match cx.class() {
-        CardinalityClass::OneToMany => Some(Judgement::Support(format!(
-"{} has {} {}: one-to-many, an array of their ids in the {} fetches them with one $in", words::a(&cx.parent()), cx.max_words(), words::plural(&cx.child()), cx.parent()
-))),
-        CardinalityClass::OneToFew if cx.child_standalone() => Some(Judgement::Support(format!(
-"{} stand alone: the {} keeps their ids and fetches them with one $in", words::plural(&cx.child()), cx.parent()
-))),
+        CardinalityClass::OneToMany => Some(Judgement::support(IdArray::OneToMany {
+            parent: cx.parent(),
+            child: cx.child(),
+            max: Figure::max(cx.max_children()),
+        })),
+        CardinalityClass::OneToFew if cx.child_standalone() => {
+            Some(Judgement::support(IdArray::Standalone {
+                parent: cx.parent(),
+                child: cx.child(),
+            }))
+        }
         _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{IdArray, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("blog-comments-embed.yaml"), "comments", "child-references"),
-            "support: a post has at most 30 comments: one-to-many, an array of their ids in the post fetches them with one $in"
+            support::<IdArray>(&RULE, &example("blog-comments-embed.yaml"), "comments", "child-references"),
+            IdArray::OneToMany {
+                parent: "post".into(),
+                child: "comment".into(),
+                max: Some(Figure::count(30.0))
+            }
         );
     }
 
+    /// Near miss: 5,001 comments a post, one past
+    /// `cardinality.reference-array-max`: one-to-squillions, not one-to-many.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("blog-comments-embed.yaml"), "comments", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("blog-comments-embed.yaml").replace("max: 30}", "max: 5001}");
+        assert_eq!(judge(&RULE, &model, "comments", "child-references"), "-");
     }
 }

@@ -11,12 +11,55 @@ crate::rules::declare_rule! {
 
 use crate::candidates::facts::Facts;
 use crate::candidates::{EntityCandidate, fn_name};
+use crate::design::reason::explain;
+use crate::design::{Figure, Reason};
 use crate::words;
+use serde::Serialize;
+
+/// An aggregate the reads ask for, kept in the parent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Computed {
+    pub parent: String,
+    pub child: String,
+    /// `count`, `sum`, `avg`, … of `of` (`null`: of the children).
+    pub function: String,
+    pub of: Option<String>,
+    /// The parent's field that keeps it, and for an average the count beside it.
+    pub field: String,
+    pub count_field: Option<String>,
+    /// Reads that ask for it, and children arriving, per second.
+    pub reads: Figure,
+    pub inserts: Figure,
+}
+
+explain!(Computed, |w| {
+    let (child, parent) = (&w.child, &w.parent);
+    let what = w
+        .of
+        .as_ref()
+        .map_or_else(|| words::plural(child), |f| format!("{child}.{f}"));
+    // An average is kept as its sum and its count, which a child moves
+    // with an `$inc` each; the reader divides.
+    let kept = match &w.count_field {
+        Some(c) => format!(
+            "keep its sum in {parent}.{} and the count in {parent}.{c}",
+            w.field
+        ),
+        None => format!("keep it in {parent}.{}", w.field),
+    };
+    format!(
+        "reads ask for the {} of {what} {}/s while {} arrive {}/s: {kept}, maintained on write",
+        w.function,
+        words::num(w.reads.value),
+        words::plural(child),
+        words::num(w.inserts.value),
+    )
+});
 
 /// Supports keeping an aggregate of a relationship's children in the parent
 /// when reads ask for it: the reason gives its read rate and the writes that
 /// would maintain it.
-pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
+pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<Reason> {
     let EntityCandidate::Computed {
         relationship,
         function,
@@ -40,40 +83,38 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
     if reads <= 0.0 {
         return None;
     }
-    let child = &model.entity(rel.child).name;
-    let parent = &model.entity(rel.parent).name;
-    let what = field
-        .as_ref()
-        .map_or_else(|| words::plural(child), |f| format!("{child}.{f}"));
-    // An average is kept as its sum and its count, which a child moves
-    // with an `$inc` each; the reader divides.
-    let kept = match count {
-        Some(c) => format!("keep its sum in {parent}.{name} and the count in {parent}.{c}"),
-        None => format!("keep it in {parent}.{name}"),
-    };
-    let (f, n, k, arrive) = (
-        fn_name(*function),
-        words::num(reads),
-        words::plural(child),
-        words::num(rf.child_inserts),
-    );
-    Some(format!(
-        "reads ask for the {f} of {what} {n}/s while {k} arrive {arrive}/s: {kept}, maintained on write"
-    ))
+    Some(Reason::new(Computed {
+        parent: model.entity(rel.parent).name.clone(),
+        child: model.entity(rel.child).name.clone(),
+        function: fn_name(*function).to_string(),
+        of: field.clone(),
+        field: name.clone(),
+        count_field: count.clone(),
+        reads: Figure::per_second(reads),
+        inserts: Figure::per_second(rf.child_inserts),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge_entities};
+    use super::{Computed, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{entity_support, example, judge_entities};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge_entities(&RULE, &example("page-views.yaml")),
-            [
-                "reads ask for the count of views 10/s while views arrive 10/s: keep it in page.views_count, maintained on write"
-            ]
+            entity_support::<Computed>(&RULE, &example("page-views.yaml")),
+            [Computed {
+                parent: "page".into(),
+                child: "view".into(),
+                function: "count".into(),
+                of: None,
+                field: "views_count".into(),
+                count_field: None,
+                reads: Figure::per_second(10.0),
+                inserts: Figure::per_second(10.0)
+            }]
         );
     }
 

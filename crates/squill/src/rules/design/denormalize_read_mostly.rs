@@ -9,9 +9,79 @@ crate::rules::declare_rule! {
     check: Relationship { order: 40, check },
 }
 
-use crate::design::Side;
+use crate::design::reason::explain;
+use crate::design::{Figure, Side};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// A copied field that changes too often for its reads.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RewrittenTooOften {
+    /// The entity the field belongs to.
+    pub entity: String,
+    pub field: String,
+    /// How often the field changes.
+    pub updates: Figure,
+    /// How often reads take the copy through the relationship.
+    pub reads: Figure,
+    pub relationship: String,
+    /// `design.read-mostly-ratio`: the reads a copy needs per update.
+    pub ratio: Figure,
+}
+
+explain!(RewrittenTooOften, |w| format!(
+    "{}.{} changes {}/s against {}/s reads through {}: a copy would be rewritten too often (needs {}x more reads than updates)",
+    w.entity,
+    w.field,
+    words::num(w.updates.value),
+    words::num(w.reads.value),
+    w.relationship,
+    w.ratio.value
+));
+
+/// Read-mostly copies, one entry per side that holds them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadMostly {
+    pub copies: Vec<Copies>,
+}
+
+/// The copies one side holds of the other's fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Copies {
+    /// The entity the fields belong to.
+    pub entity: String,
+    pub fields: Vec<String>,
+    /// How often reads take them through the relationship.
+    pub reads: Figure,
+    pub relationship: String,
+    /// How often the fields change, together.
+    pub updates: Figure,
+}
+
+explain!(ReadMostly, |w| {
+    let each: Vec<String> = w
+        .copies
+        .iter()
+        .map(|c| {
+            format!(
+                "{} of {} {} read {}/s through {} and updated {}/s",
+                c.fields.join(", "),
+                c.entity,
+                if c.fields.len() == 1 { "is" } else { "are" },
+                words::num(c.reads.value),
+                c.relationship,
+                words::num(c.updates.value)
+            )
+        })
+        .collect();
+    let worth = if each.len() == 1 {
+        "worth a copy"
+    } else {
+        "worth copies"
+    };
+    format!("{}: read-mostly, {worth}", each.join("; "))
+});
 
 /// Forbids copying a fast-changing field (updated more than once per
 /// `design.read-mostly-ratio` reads through the relationship); supports copies
@@ -22,7 +92,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let ratio = f.settings.design.read_mostly_ratio;
     // Each side that holds copies: the other side's fields, against the
     // reads that take them from this side.
-    let mut supports = Vec::new();
+    let mut copies = Vec::new();
     for side in [Side::Parent, Side::Child] {
         let fields = cx.layout.copies_in(side);
         if fields.is_empty() {
@@ -37,48 +107,47 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         for field in fields {
             let updates = f.field_update_rate(source, field);
             if updates * ratio > read_rate {
-                return Some(Judgement::Forbid(format!(
-                    "{source_name}.{field} changes {}/s against {}/s reads through {}: a copy would be rewritten too often (needs {ratio}x more reads than updates)",
-                    words::num(updates),
-                    words::num(read_rate),
-                    rel.name
-                )));
+                return Some(Judgement::forbid(RewrittenTooOften {
+                    entity: source_name.clone(),
+                    field: field.clone(),
+                    updates: Figure::per_second(updates),
+                    reads: Figure::per_second(read_rate),
+                    relationship: rel.name.clone(),
+                    ratio: Figure::ratio(ratio),
+                }));
             }
         }
         let updates: f64 = fields.iter().map(|x| f.field_update_rate(source, x)).sum();
-        supports.push(format!(
-            "{} of {source_name} {} read {}/s through {} and updated {}/s",
-            fields.join(", "),
-            if fields.len() == 1 { "is" } else { "are" },
-            words::num(read_rate),
-            rel.name,
-            words::num(updates)
-        ));
+        copies.push(Copies {
+            entity: source_name.clone(),
+            fields: fields.to_vec(),
+            reads: Figure::per_second(read_rate),
+            relationship: rel.name.clone(),
+            updates: Figure::per_second(updates),
+        });
     }
-    if supports.is_empty() {
-        return None;
-    }
-    let worth = if supports.len() == 1 {
-        "worth a copy"
-    } else {
-        "worth copies"
-    };
-    Some(Judgement::Support(format!(
-        "{}: read-mostly, {worth}",
-        supports.join("; ")
-    )))
+    (!copies.is_empty()).then(|| Judgement::support(ReadMostly { copies }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{Copies, RULE, ReadMostly};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
-            "support: ipaddr of host is read 20/s through messages and updated 0.00001/s: read-mostly, worth a copy"
+            support::<ReadMostly>(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
+            ReadMostly {
+                copies: vec![Copies {
+                    entity: "host".into(),
+                    fields: vec!["ipaddr".into()],
+                    reads: Figure::per_second(20.0),
+                    relationship: "messages".into(),
+                    updates: Figure::per_second(0.00001),
+                }]
+            }
         );
     }
 

@@ -10,9 +10,33 @@ crate::rules::declare_rule! {
 }
 
 use crate::candidates::placement::copy_bytes;
-use crate::design::{Layout, Side};
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout, Side};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// A parent document past the size limit at the most children.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TooLarge {
+    pub parent: String,
+    pub child: String,
+    /// The relationship's maximum number of children.
+    pub children: Figure,
+    /// The parent's document with that many.
+    pub size: Figure,
+    /// `design.max-document-bytes`.
+    pub limit: Figure,
+}
+
+explain!(TooLarge, |w| format!(
+    "{} with {} {} would take {} (limit {})",
+    words::a(&w.parent),
+    words::num(w.children.value),
+    words::plural(&w.child),
+    words::bytes(w.size.value),
+    words::bytes(w.limit.value)
+));
 
 /// Forbids a layout whose document would pass the size limit at the
 /// relationship's maximum cardinality (the parent's own fields plus the array
@@ -43,16 +67,21 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     };
     let at_max = parent + max * per_item;
     (at_max > limit).then(|| {
-        Judgement::Forbid(format!(
-"{} with {} {} would take {} (limit {})", words::a(&cx.parent()), words::num(max), words::plural(&cx.child()), words::bytes(at_max), words::bytes(limit)
-))
+        Judgement::forbid(TooLarge {
+            parent: cx.parent(),
+            child: cx.child(),
+            children: Figure::count(max),
+            size: Figure::bytes(at_max),
+            limit: Figure::bytes(limit),
+        })
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::judge;
+    use super::{RULE, TooLarge};
+    use crate::design::Figure;
+    use crate::rules::testing::{forbid, judge};
 
     const MODEL: &str = r"
 entities:
@@ -66,14 +95,18 @@ operations:
 
     #[test]
     fn fires() {
-        assert_eq!(
-            judge(&RULE, MODEL, "comments", "embed"),
-            "forbid: a post with 20,000 comments would take 38.9 MiB (limit 16.0 MiB)"
-        );
+        let got: TooLarge = forbid(&RULE, MODEL, "comments", "embed");
+        assert_eq!((got.parent.as_str(), got.child.as_str()), ("post", "comment"));
+        assert_eq!(got.children, Figure::count(20_000.0));
+        assert_eq!(got.limit, Figure::bytes(16.0 * 1024.0 * 1024.0));
+        // 20,000 comments of about 2 KB each, and the post's own fields.
+        assert!((40.0e6..41.0e6).contains(&got.size.value), "{got:?}");
     }
 
+    /// Near miss: 8,200 comments of about 2 KB take just under 16 MiB.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, MODEL, "comments", "parent-reference"), "-");
+    fn stays_quiet_just_under() {
+        let model = MODEL.replace("max: 20000", "max: 8200");
+        assert_eq!(judge(&RULE, &model, "comments", "embed"), "-");
     }
 }

@@ -9,10 +9,28 @@ crate::rules::declare_rule! {
     check: Relationship { order: 60, check },
 }
 
-use crate::design::Layout;
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout};
 use crate::model::CardinalityClass;
-use crate::words;
 use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+use serde::Serialize;
+
+/// A few children that never stand alone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OneToFew {
+    pub parent: String,
+    pub child: String,
+    /// At most this many children per parent.
+    pub max: Option<Figure>,
+}
+
+explain!(OneToFew, |w| format!(
+    "{} has {} {} and they are never used on their own: one-to-few, embed them",
+    words::a(&w.parent),
+    words::at_most(w.max.map(|m| m.value)),
+    words::plural(&w.child)
+));
 
 /// Supports embedding one-to-few children that never stand alone.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
@@ -20,27 +38,36 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         && cx.class() == CardinalityClass::OneToFew
         && !cx.child_standalone())
     .then(|| {
-        Judgement::Support(format!(
-"{} has {} {} and they are never used on their own: one-to-few, embed them", words::a(&cx.parent()), cx.max_words(), words::plural(&cx.child())
-))
+        Judgement::support(OneToFew {
+            parent: cx.parent(),
+            child: cx.child(),
+            max: Figure::max(cx.max_children()),
+        })
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{OneToFew, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("person-addresses.yaml"), "addresses", "embed"),
-            "support: a person has at most 5 addresses and they are never used on their own: one-to-few, embed them"
+            support::<OneToFew>(&RULE, &example("person-addresses.yaml"), "addresses", "embed"),
+            OneToFew {
+                parent: "person".into(),
+                child: "address".into(),
+                max: Some(Figure::count(5.0))
+            }
         );
     }
 
+    /// Near miss: 11 addresses, one past `cardinality.few-max` (10).
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("person-addresses.yaml"), "addresses", "embed-parent-in-child"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("person-addresses.yaml").replace("max: 5}", "max: 11}");
+        assert_eq!(judge(&RULE, &model, "addresses", "embed"), "-");
     }
 }

@@ -9,9 +9,31 @@ crate::rules::declare_rule! {
     check: Relationship { order: 190, check },
 }
 
-use crate::design::Layout;
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Reads that take a page of a long list of children.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Paged {
+    /// Reads that take a page.
+    pub reads: Figure,
+    /// The children one page takes.
+    pub page: Figure,
+    /// The relationship's typical number of children.
+    pub typical: Figure,
+    pub child: String,
+}
+
+explain!(Paged, |w| format!(
+    "{}/s reads take {} of a typical {} {}: an embedded array would be read whole for each page",
+    words::num(w.reads.value),
+    words::num(w.page.value),
+    words::num(w.typical.value),
+    words::plural(&w.child)
+));
 
 /// Supports layouts that page on the server (own documents, buckets) when reads
 /// take the children a page at a time from a long list.
@@ -21,26 +43,38 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     }
     let typical = cx.rel().children.typical;
     let (k, _, rate) = cx.rf().limits.iter().find(|(k, _, _)| *k < typical)?;
-    Some(Judgement::Support(format!(
-"{}/s reads take {} of a typical {} {}: an embedded array would be read whole for each page", words::num(*rate), words::num(*k as f64), words::num(typical as f64), words::plural(&cx.child())
-)))
+    Some(Judgement::support(Paged {
+        reads: Figure::per_second(*rate),
+        page: Figure::count(*k as f64),
+        typical: Figure::count(typical as f64),
+        child: cx.child(),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{Paged, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("blog-comments-pages.yaml"), "comments", "parent-reference"),
-            "support: 300/s reads take 50 of a typical 300 comments: an embedded array would be read whole for each page"
+            support::<Paged>(&RULE, &example("blog-comments-pages.yaml"), "comments", "parent-reference"),
+            Paged {
+                reads: Figure::per_second(300.0),
+                page: Figure::count(50.0),
+                typical: Figure::count(300.0),
+                child: "comment".into()
+            }
         );
     }
 
+    /// Near miss: a page of 300, the typical number of comments: the read
+    /// takes them all, no page of a longer list.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("blog-comments-pages.yaml"), "comments", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("blog-comments-pages.yaml").replace("limit: 50}", "limit: 300}");
+        assert_eq!(judge(&RULE, &model, "comments", "parent-reference"), "-");
     }
 }

@@ -10,7 +10,22 @@ crate::rules::declare_rule! {
 }
 
 use crate::design::Layout;
+use crate::design::reason::explain;
 use crate::rules::judge::{Judgement, RelCheck};
+use serde::Serialize;
+
+/// The fields of the other side that reads need, copied beside the reference.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CopyBeside {
+    pub relationship: String,
+    pub fields: Vec<String>,
+}
+
+explain!(CopyBeside, |w| format!(
+    "reads through {} need only {} of the other side: a copy next to the reference saves the join",
+    w.relationship,
+    w.fields.join(", ")
+));
 
 /// Supports copying, next to a reference, the few fields a read needs.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
@@ -27,26 +42,27 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         }
         _ => return None,
     };
-    let fields: Vec<&str> = fields.iter().map(|f| f.as_str()).collect();
     cx.answers_reads_without_join().then(|| {
-        Judgement::Support(format!(
-            "reads through {} need only {} of the other side: a copy next to the reference saves the join",
-            cx.rel().name,
-            fields.join(", ")
-        ))
+        Judgement::support(CopyBeside {
+            relationship: cx.rel().name.clone(),
+            fields: fields.into_iter().cloned().collect(),
+        })
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{CopyBeside, RULE};
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
-            "support: reads through messages need only ipaddr of the other side: a copy next to the reference saves the join"
+            support::<CopyBeside>(&RULE, &example("host-ip-in-logs.yaml"), "messages", "extended-reference"),
+            CopyBeside {
+                relationship: "messages".into(),
+                fields: vec!["ipaddr".into()]
+            }
         );
     }
 

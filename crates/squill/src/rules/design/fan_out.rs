@@ -13,8 +13,92 @@ use crate::candidates::placement::{CHECKPOINT_SECONDS, ELEMENT};
 use crate::design::{Layout, Side};
 use crate::candidates::feed::feeds;
 use crate::model::RelationshipId;
+use crate::design::Figure;
+use crate::design::reason::explain;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// A feed read on demand, and what fan-out on write would cost instead.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FanOut {
+    /// The feed read, its rate and the items it takes.
+    pub feed: String,
+    pub feed_rate: Figure,
+    pub limit: Figure,
+    pub parent: String,
+    pub child: String,
+    /// Parents one reader follows, typically.
+    pub followed: Figure,
+    /// New children per second.
+    pub new_items: Figure,
+    /// Timelines each new child would be pushed into.
+    pub pushed: Figure,
+    /// Timeline writes per second (`new_items` × `pushed`).
+    pub writes: Figure,
+    /// One pushed item, and the timeline it joins.
+    pub item: Figure,
+    pub timeline: Figure,
+    /// How often a timeline is written again whole, at the least a checkpoint.
+    pub rewritten_every: Figure,
+    /// What one push writes, on average.
+    pub push: Figure,
+    /// The cost model's score of the pushes, and of the reads they save.
+    pub write_score: Figure,
+    pub saved_score: Figure,
+    /// Parents above the followers' percentile, read at feed time.
+    pub outliers: Option<Outliers>,
+    /// Whether fan-out on read costs less (else: on write would).
+    pub on_read_costs_less: bool,
+}
+
+/// The followers' percentile past which parents are not pushed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outliers {
+    /// `p95` or `p99`.
+    pub percentile: String,
+    pub followers: Figure,
+    /// The most followers a parent has (`null`: no bound).
+    pub max: Option<Figure>,
+}
+
+explain!(FanOut, |w| {
+    let items = words::plural(&w.child);
+    let parent = &w.parent;
+    let outliers = w.outliers.as_ref().map_or(String::new(), |o| {
+        format!(
+            "; the {} of {}s above the {} ({} followers, up to {}) stay read at feed time",
+            if o.percentile == "p99" { "1%" } else { "5%" },
+            parent,
+            o.percentile,
+            words::num(o.followers.value),
+            o.max.map_or("no bound".to_string(), |m| words::num(m.value)),
+        )
+    });
+    let verdict = if w.on_read_costs_less {
+        "fan-out on read costs less"
+    } else {
+        "fan-out on write would cost less (entity candidate timeline)"
+    };
+    format!(
+        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s, each adding {} to a timeline of {} that checkpoints write again whole every {} (about {} a push; a score of {}), to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
+        w.feed,
+        words::num(w.feed_rate.value),
+        words::num(w.limit.value),
+        words::num(w.followed.value),
+        parent,
+        words::num(w.new_items.value),
+        words::num(w.pushed.value),
+        words::num(w.writes.value),
+        words::bytes(w.item.value),
+        words::bytes(w.timeline.value),
+        seconds(w.rewritten_every.value),
+        words::bytes(w.push.value),
+        words::num(w.write_score.value),
+        words::num(w.followed.value),
+        words::num(w.saved_score.value),
+    )
+});
 
 /// A feed read of the children of the relationship judged (posts whose
 /// author the user follows): its rate, limit and edge relationships.
@@ -60,26 +144,19 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let c = &cx.facts.settings.design.costs;
     let followers = &model.relationship(feed.followers).children;
     let followed = cx.facts.typical(feed.following);
-    let items = words::plural(&cx.child());
-    let parent = cx.parent();
     let new_per_second = cx.rf().child_inserts;
     // Fan-out on write pushes each item to the followers of authors up to
     // the percentile; those above it are read at feed time in both designs.
     let (pushed, outliers) = match followers.highest_percentile() {
         Some((name, t)) => (
             followers.mean_at_most(t).unwrap_or(followers.typical as f64),
-            format!(
-                "; the {} of {}s above the {name} ({} followers, up to {}) stay read at feed time",
-                if name == "p99" { "1%" } else { "5%" },
-                parent,
-                words::num(t as f64),
-                followers
-                    .max
-                    .finite()
-                    .map_or("no bound".to_string(), |m| words::num(m as f64)),
-            ),
+            Some(Outliers {
+                percentile: name.to_string(),
+                followers: Figure::count(t as f64),
+                max: Figure::max(followers.max),
+            }),
         ),
-        None => (followers.typical as f64, String::new()),
+        None => (followers.typical as f64, None),
     };
     let writes = new_per_second * pushed;
     // What a read on demand pays over one read of a ready timeline: a
@@ -98,29 +175,25 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let rewritten = (CHECKPOINT_SECONDS / every).max(1.0).recip();
     let push = item + rewritten * whole;
     let cost = writes * (c.document_written + c.sync_write + push * c.byte_written + c.index_key);
-    let verdict = if cost > saved {
-        "fan-out on read costs less"
-    } else {
-        "fan-out on write would cost less (entity candidate timeline)"
-    };
-    Some(Judgement::Support(format!(
-        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s, each adding {} to a timeline of {} that checkpoints write again whole every {} (about {} a push; a score of {}), to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
-        feed.operation,
-        words::num(feed.rate),
-        words::num(feed.limit as f64),
-        words::num(followed),
-        parent,
-        words::num(new_per_second),
-        words::num(pushed),
-        words::num(writes),
-        words::bytes(item),
-        words::bytes(whole),
-        seconds(every.max(CHECKPOINT_SECONDS)),
-        words::bytes(push),
-        words::num(cost),
-        words::num(followed),
-        words::num(saved),
-    )))
+    Some(Judgement::support(FanOut {
+        feed: feed.operation,
+        feed_rate: Figure::per_second(feed.rate),
+        limit: Figure::count(feed.limit as f64),
+        parent: cx.parent(),
+        child: cx.child(),
+        followed: Figure::count(followed),
+        new_items: Figure::per_second(new_per_second),
+        pushed: Figure::count(pushed),
+        writes: Figure::per_second(writes),
+        item: Figure::bytes(item),
+        timeline: Figure::bytes(whole),
+        rewritten_every: Figure::seconds(every.max(CHECKPOINT_SECONDS)),
+        push: Figure::bytes(push),
+        write_score: Figure::count(cost),
+        saved_score: Figure::count(saved),
+        outliers,
+        on_read_costs_less: cost > saved,
+    }))
 }
 
 /// `60 s`, `27 s`: a period in whole seconds.
@@ -130,14 +203,25 @@ fn seconds(s: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{FanOut, Outliers, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
-        let verdict = judge(&RULE, &example("scenarios/s14-follow-graph.yaml"), "posts", "parent-reference");
-        assert!(verdict.starts_with("support: home_timeline (100,000/s, 50 posts each) reads on demand"), "{verdict}");
-        assert!(verdict.contains("above the p99 (5,000 followers, up to 80,000,000)"), "{verdict}");
+        let got: FanOut = support(&RULE, &example("scenarios/s14-follow-graph.yaml"), "posts", "parent-reference");
+        assert_eq!(got.feed, "home_timeline");
+        assert_eq!((got.feed_rate, got.limit), (Figure::per_second(100_000.0), Figure::count(50.0)));
+        assert_eq!(
+            got.outliers,
+            Some(Outliers {
+                percentile: "p99".into(),
+                followers: Figure::count(5_000.0),
+                max: Some(Figure::count(80_000_000.0))
+            })
+        );
+        assert_eq!(got.writes.value, got.new_items.value * got.pushed.value);
+        assert_eq!(got.on_read_costs_less, got.write_score.value > got.saved_score.value);
     }
 
     #[test]

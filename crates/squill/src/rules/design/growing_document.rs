@@ -9,9 +9,28 @@ crate::rules::declare_rule! {
     check: Relationship { order: 200, check },
 }
 
-use crate::design::Layout;
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Children that keep arriving, kept out of the parent document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeepsGrowing {
+    pub parent: String,
+    pub child: String,
+    /// New children per parent per day.
+    pub per_day: Figure,
+}
+
+explain!(KeepsGrowing, |w| format!(
+    "each {} gains {} {} a day: this layout keeps the {} document from growing with them",
+    w.parent,
+    words::num(w.per_day.value),
+    words::plural(&w.child),
+    w.parent
+));
 
 /// Supports layouts that keep the parent document from growing when children
 /// keep arriving (the parent is otherwise rewritten, larger, on every insert).
@@ -22,27 +41,30 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         Layout::ParentReference | Layout::Bucket { .. } | Layout::Subset { .. }
     )
     .then(|| {
-        Judgement::Support(format!(
-"each {} gains {} {} a day: this layout keeps the {} document from growing with them", cx.parent(), words::num(growth), words::plural(&cx.child()), cx.parent()
-))
+        Judgement::support(KeepsGrowing {
+            parent: cx.parent(),
+            child: cx.child(),
+            per_day: Figure::count(growth),
+        })
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{KeepsGrowing, RULE};
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
-        assert_eq!(
-            judge(&RULE, &example("page-views.yaml"), "views", "parent-reference"),
-            "support: each page gains 8.6 views a day: this layout keeps the page document from growing with them"
-        );
+        let got: KeepsGrowing = support(&RULE, &example("page-views.yaml"), "views", "parent-reference");
+        assert_eq!((got.parent.as_str(), got.child.as_str()), ("page", "view"));
+        assert!((8.5..8.7).contains(&got.per_day.value), "{got:?}");
     }
 
+    /// Near miss: the same pages, gaining no views a day.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("page-views.yaml"), "views", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("page-views.yaml").replace("growth_per_day: 8.64", "growth_per_day: 0");
+        assert_eq!(judge(&RULE, &model, "views", "parent-reference"), "-");
     }
 }

@@ -10,8 +10,54 @@ crate::rules::declare_rule! {
 }
 
 use crate::design::Side;
+use crate::design::reason::explain;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Where a many-to-many's own fields live, next to its references.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkFields {
+    /// Each side that keeps them.
+    pub kept: Vec<KeptIn>,
+    /// Whether both sides keep references (a link writes its fields twice).
+    pub both_sides: bool,
+}
+
+/// The link's fields one side keeps with each reference.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeptIn {
+    /// The entity holding the array, the field of the array and what it refers to.
+    pub holder: String,
+    pub array: String,
+    pub item: String,
+    pub fields: Vec<String>,
+}
+
+explain!(LinkFields, |w| {
+    let parts: Vec<String> = w
+        .kept
+        .iter()
+        .map(|k| {
+            format!(
+                "{} with each {} in {}'s `{}`",
+                k.fields.join(", "),
+                k.item,
+                words::a(&k.holder),
+                k.array
+            )
+        })
+        .collect();
+    let writes = if w.both_sides {
+        "a link writes them on both sides"
+    } else {
+        "a link writes them once"
+    };
+    format!(
+        "the link's own fields are kept next to its references: {}; {writes}",
+        parts.join("; ")
+    )
+});
 
 /// Supports a layout that keeps references of a many-to-many with
 /// attributes by saying where each attribute lives: the relational join
@@ -22,7 +68,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         return None;
     }
     let (in_parent, in_child) = cx.layout.many_sides()?;
-    let mut parts = Vec::new();
+    let mut kept = Vec::new();
     for (side, holds, holder, item, field) in [
         (
             Side::Parent,
@@ -39,41 +85,52 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             &rel.child_field,
         ),
     ] {
-        let names: Vec<&str> = cx
+        let fields: Vec<String> = cx
             .facts
             .attributes_on(cx.r, side, cx.layout)
-            .map(|a| a.name.as_str())
+            .map(|a| a.name.clone())
             .collect();
-        if holds && !names.is_empty() {
-            parts.push(format!(
-                "{} with each {item} in {}'s `{field}`",
-                names.join(", "),
-                words::a(&holder)
-            ));
+        if holds && !fields.is_empty() {
+            kept.push(KeptIn {
+                holder,
+                array: field.clone(),
+                item,
+                fields,
+            });
         }
     }
-    let both = in_parent.is_some() && in_child.is_some();
-    let writes = if both {
-        "a link writes them on both sides"
-    } else {
-        "a link writes them once"
-    };
-    Some(Judgement::Support(format!(
-        "the link's own fields are kept next to its references: {}; {writes}",
-        parts.join("; ")
-    )))
+    Some(Judgement::support(LinkFields {
+        kept,
+        both_sides: in_parent.is_some() && in_child.is_some(),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{KeptIn, LinkFields, RULE};
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("scenarios/s09-teams.yaml"), "memberships", "many-to-many-two-way"),
-            "support: the link's own fields are kept next to its references: role, joined_at with each user in a team's `members`; role with each team in a user's `teams`; a link writes them on both sides"
+            support::<LinkFields>(&RULE, &example("scenarios/s09-teams.yaml"), "memberships", "many-to-many-two-way"),
+            LinkFields {
+                kept: vec![
+                    KeptIn {
+                        holder: "team".into(),
+                        array: "members".into(),
+                        item: "user".into(),
+                        fields: vec!["role".into(), "joined_at".into()]
+                    },
+                    KeptIn {
+                        holder: "user".into(),
+                        array: "teams".into(),
+                        item: "team".into(),
+                        fields: vec!["role".into()]
+                    },
+                ],
+                both_sides: true
+            }
         );
     }
 

@@ -11,7 +11,7 @@ use crate::rules::judge::{Judgement, RelCheck};
 include!(concat!(env!("OUT_DIR"), "/design_rules.rs"));
 
 type RelFn = fn(&RelCheck<'_>) -> Option<Judgement>;
-type EntityFn = fn(&Facts<'_>, &EntityCandidate) -> Option<String>;
+type EntityFn = fn(&Facts<'_>, &EntityCandidate) -> Option<crate::design::Reason>;
 
 /// The relationship rules in the order they are asked: limits first (each
 /// rule declares its `order`).

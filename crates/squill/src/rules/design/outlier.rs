@@ -9,9 +9,49 @@ crate::rules::declare_rule! {
     check: Relationship { order: 145, check },
 }
 
-use crate::design::Layout;
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// A skewed count: most parents have few children, a few have very many.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skewed {
+    pub parent: String,
+    pub child: String,
+    /// `p95` or `p99`, and the children per parent at it.
+    pub percentile: String,
+    pub at_percentile: Figure,
+    /// The most children a parent has (`null`: no bound).
+    pub max: Option<Figure>,
+    /// Children embedded before the rest overflow (what an array may hold).
+    pub threshold: Figure,
+    /// The share of parents with more than `threshold` children.
+    pub share_above: Figure,
+}
+
+explain!(Skewed, |w| {
+    let (parent, child) = (&w.parent, words::plural(&w.child));
+    let one_in = if w.share_above.value > 0.0 {
+        format!(
+            "{} {parent} in {} has more",
+            1,
+            words::num((1.0 / w.share_above.value).round())
+        )
+    } else {
+        format!("no {parent} has more")
+    };
+    format!(
+        "{} of {child} per {parent} is {}, the largest has {}: {} {child} are embedded (what an array may hold) and {one_in}, keeping the rest in the {} collection; no {parent} document grows past {} {child}",
+        w.percentile,
+        words::num(w.at_percentile.value),
+        w.max.map_or("no bound".to_string(), |m| words::num(m.value)),
+        words::num(w.threshold.value),
+        w.child,
+        words::num(w.threshold.value),
+    )
+});
 
 /// Supports the outlier layout with the percentile that justifies it, the
 /// share of parents past the threshold, and how many reads take one
@@ -23,41 +63,32 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let children = &cx.rel().children;
     let (name, p) = children.highest_percentile()?;
     let share = children.share_above(*threshold)?;
-    let parent = cx.parent();
-    let child = words::plural(&cx.child());
-    let one_in = if share > 0.0 {
-        format!(
-            "{} {parent} in {} has more",
-            1,
-            words::num((1.0 / share).round())
-        )
-    } else {
-        format!("no {parent} has more")
-    };
-    Some(Judgement::Support(format!(
-        "{name} of {child} per {parent} is {}, the largest has {}: {} {child} are embedded (what an array may hold) and {one_in}, keeping the rest in the {} collection; no {parent} document grows past {} {child}",
-        words::num(p as f64),
-        children
-            .max
-            .finite()
-            .map_or("no bound".to_string(), |m| words::num(m as f64)),
-        words::num(*threshold as f64),
-        cx.child(),
-        words::num(*threshold as f64),
-    )))
+    Some(Judgement::support(Skewed {
+        parent: cx.parent(),
+        child: cx.child(),
+        percentile: name.to_string(),
+        at_percentile: Figure::count(p as f64),
+        max: Figure::max(children.max),
+        threshold: Figure::count(*threshold as f64),
+        share_above: Figure::ratio(share),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{RULE, Skewed};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
-        assert_eq!(
-            judge(&RULE, &example("scenarios/s05-attendees.yaml"), "attendees", "outlier"),
-            "support: p99 of attendees per event is 400, the largest has 2,000,000: 1,133 attendees are embedded (what an array may hold) and 1 event in 1,804 has more, keeping the rest in the attendee collection; no event document grows past 1,133 attendees"
-        );
+        let got: Skewed = support(&RULE, &example("scenarios/s05-attendees.yaml"), "attendees", "outlier");
+        assert_eq!((got.parent.as_str(), got.child.as_str()), ("event", "attendee"));
+        assert_eq!((got.percentile.as_str(), got.at_percentile), ("p99", Figure::count(400.0)));
+        assert_eq!(got.max, Some(Figure::count(2_000_000.0)));
+        assert_eq!(got.threshold, Figure::count(1_133.0));
+        // About 1 event in 1,804 has more than the threshold.
+        assert_eq!((1.0 / got.share_above.value).round(), 1_804.0);
     }
 
     #[test]

@@ -9,37 +9,66 @@ crate::rules::declare_rule! {
     check: Relationship { order: 80, check },
 }
 
-use crate::design::Layout;
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout};
 use crate::model::CardinalityClass;
-use crate::words;
 use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+use serde::Serialize;
+
+/// A one-to-squillions relationship: the parent's id in each child.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OneToSquillions {
+    pub parent: String,
+    pub child: String,
+    /// At most this many children per parent (`null`: unbounded).
+    pub max: Option<Figure>,
+}
+
+explain!(OneToSquillions, |w| format!(
+    "{} has {} {}: one-to-squillions, each {} keeps its {}'s id (indexed)",
+    words::a(&w.parent),
+    words::at_most(w.max.map(|m| m.value)),
+    words::plural(&w.child),
+    w.child,
+    words::singular(&w.parent)
+));
 
 /// Supports the parent's id in each child for one-to-squillions.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     (matches!(cx.layout, Layout::ParentReference)
         && cx.class() == CardinalityClass::OneToSquillions)
         .then(|| {
-            Judgement::Support(format!(
-"{} has {} {}: one-to-squillions, each {} keeps its {}'s id (indexed)", words::a(&cx.parent()), cx.max_words(), words::plural(&cx.child()), cx.child(), words::singular(&cx.parent())
-))
+            Judgement::support(OneToSquillions {
+                parent: cx.parent(),
+                child: cx.child(),
+                max: Figure::max(cx.max_children()),
+            })
         })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{OneToSquillions, RULE};
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("page-views.yaml"), "views", "parent-reference"),
-            "support: a page has an unbounded number of views: one-to-squillions, each view keeps its page's id (indexed)"
+            support::<OneToSquillions>(&RULE, &example("page-views.yaml"), "views", "parent-reference"),
+            OneToSquillions {
+                parent: "page".into(),
+                child: "view".into(),
+                max: None
+            }
         );
     }
 
+    /// Near miss: at most 5,000 views a page, the most that is still
+    /// one-to-many (`cardinality.reference-array-max`), not one-to-squillions.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("page-views.yaml"), "views", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("page-views.yaml").replace("typical: 20000, max: unbounded", "typical: 2000, max: 5000");
+        assert_eq!(judge(&RULE, &model, "views", "parent-reference"), "-");
     }
 }

@@ -11,9 +11,30 @@ crate::rules::declare_rule! {
 
 use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
+use crate::design::Reason;
+use crate::design::reason::explain;
+use serde::Serialize;
+
+/// Entities one read fetches together, kept in one collection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadTogether {
+    /// The reads, the entities, the collection and the field that tells them apart.
+    pub operations: Vec<String>,
+    pub entities: Vec<String>,
+    pub collection: String,
+    pub discriminator: String,
+}
+
+explain!(ReadTogether, |w| format!(
+    "{} reads {} together: one `{}` collection told apart by `{}` answers it with one query",
+    w.operations.join(", "),
+    w.entities.join(", "),
+    w.collection,
+    w.discriminator
+));
 
 /// Supports one collection for entities that one read fetches together.
-pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
+pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<Reason> {
     let EntityCandidate::Polymorphic {
         entities,
         collection,
@@ -24,33 +45,39 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<String> {
         return None;
     };
     let model = facts.model;
-    let names: Vec<&str> = entities
-        .iter()
-        .map(|e| model.entity(*e).name.as_str())
-        .collect();
-    let ops: Vec<&str> = read_by
-        .iter()
-        .map(|o| model.operation(*o).name.as_str())
-        .collect();
-    Some(format!(
-        "{} reads {} together: one `{collection}` collection told apart by `{discriminator}` answers it with one query",
-        ops.join(", "),
-        names.join(", ")
-    ))
+    Some(Reason::new(ReadTogether {
+        operations: read_by
+            .iter()
+            .map(|o| model.operation(*o).name.clone())
+            .collect(),
+        entities: entities
+            .iter()
+            .map(|e| model.entity(*e).name.clone())
+            .collect(),
+        collection: collection.clone(),
+        discriminator: discriminator.clone(),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge_entities};
+    use super::{RULE, ReadTogether};
+    use crate::rules::testing::{entity_support, example, judge_entities};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge_entities(&RULE, &example("notifications.yaml")),
-            [
-            "feed reads email_notification, sms_notification, push_notification together: one `notification` collection told apart by `kind` answers it with one query"
-            ]
+            entity_support::<ReadTogether>(&RULE, &example("notifications.yaml")),
+            [ReadTogether {
+                operations: vec!["feed".into()],
+                entities: vec![
+                    "email_notification".into(),
+                    "sms_notification".into(),
+                    "push_notification".into()
+                ],
+                collection: "notification".into(),
+                discriminator: "kind".into()
+            }]
         );
     }
 

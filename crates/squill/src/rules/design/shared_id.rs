@@ -9,10 +9,48 @@ crate::rules::declare_rule! {
     check: Relationship { order: 85, check },
 }
 
-use crate::design::Layout;
+use crate::design::reason::explain;
+use crate::design::{Figure, Layout};
 use crate::model::RelationshipKind;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Whether the child can live under its parent's `_id`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "because", rename_all = "snake_case")]
+pub enum SharedId {
+    /// Several children per parent cannot share one `_id`.
+    SeveralChildren { parent: String, child: String },
+    /// Children move to another parent this often; an `_id` cannot change.
+    Moves {
+        parent: String,
+        child: String,
+        relinks: Figure,
+    },
+    /// At most one child per parent: it can live under the parent's `_id`.
+    OnePerParent { parent: String, child: String },
+}
+
+explain!(SharedId, |w| match w {
+    SharedId::SeveralChildren { parent, child } => format!(
+        "{} has several {}: they cannot all take its _id",
+        words::a(parent),
+        words::plural(child)
+    ),
+    SharedId::Moves {
+        parent,
+        child,
+        relinks,
+    } => format!(
+        "{} moves to another {parent} {}: a document's _id cannot change",
+        words::a(child),
+        words::rate(relinks.value)
+    ),
+    SharedId::OnePerParent { parent, child } => format!(
+        "each {parent} has at most one {child}: it can live under the {parent}'s _id, with no reference field and no index, found by the id the application already has"
+    ),
+});
 
 /// Supports the shared `_id` for a one-to-one; forbids it where the child
 /// moves to another parent (its `_id` cannot change).
@@ -20,40 +58,34 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     if !matches!(cx.layout, Layout::SharedId) {
         return None;
     }
+    let (parent, child) = (cx.parent(), cx.child());
     if cx.rel().kind != RelationshipKind::OneToOne {
-        return Some(Judgement::Forbid(format!(
-            "{} has several {}: they cannot all take its _id",
-            words::a(&cx.parent()),
-            words::plural(&cx.child())
-        )));
+        return Some(Judgement::forbid(SharedId::SeveralChildren { parent, child }));
     }
     let relinks = cx.rf().relinks;
     if relinks > 0.0 {
-        return Some(Judgement::Forbid(format!(
-            "{} moves to another {} {}: a document's _id cannot change",
-            words::a(&cx.child()),
-            cx.parent(),
-            words::rate(relinks)
-        )));
+        return Some(Judgement::forbid(SharedId::Moves {
+            parent,
+            child,
+            relinks: Figure::per_second(relinks),
+        }));
     }
-    Some(Judgement::Support(format!(
-        "each {} has at most one {}: it can live under the {}'s _id, with no reference field and no index, found by the id the application already has",
-        cx.parent(),
-        cx.child(),
-        cx.parent()
-    )))
+    Some(Judgement::support(SharedId::OnePerParent { parent, child }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{RULE, SharedId};
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("scenarios/s13-user-profile.yaml"), "user_settings", "shared-id"),
-            "support: each user has at most one setting: it can live under the user's _id, with no reference field and no index, found by the id the application already has"
+            support::<SharedId>(&RULE, &example("scenarios/s13-user-profile.yaml"), "user_settings", "shared-id"),
+            SharedId::OnePerParent {
+                parent: "user".into(),
+                child: "setting".into()
+            }
         );
     }
 

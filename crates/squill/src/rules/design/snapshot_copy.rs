@@ -10,9 +10,27 @@ crate::rules::declare_rule! {
     check: Relationship { order: 15, check },
 }
 
+use crate::design::reason::explain;
 use crate::design::{Layout, Side};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Fields the child must keep as they were when it was written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub parent: String,
+    pub child: String,
+    pub fields: Vec<String>,
+}
+
+explain!(Snapshot, |w| format!(
+    "{} must keep the {}'s {} as they were when it was written; only a copy in the {} does, a reference shows today's",
+    words::a(&w.child),
+    w.parent,
+    w.fields.join(", "),
+    w.child
+));
 
 /// Forbids every layout that does not copy the relationship's snapshot
 /// fields into the child: a reference would show the parent as it is now.
@@ -27,26 +45,28 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             if snapshot.iter().all(|f| fields.contains(f))
     );
     (!kept).then(|| {
-        Judgement::Forbid(format!(
-            "{} must keep the {}'s {} as they were when it was written; only a copy in the {} does, a reference shows today's",
-            words::a(&cx.child()),
-            cx.parent(),
-            snapshot.join(", "),
-            cx.child()
-        ))
+        Judgement::forbid(Snapshot {
+            parent: cx.parent(),
+            child: cx.child(),
+            fields: snapshot.clone(),
+        })
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{RULE, Snapshot};
+    use crate::rules::testing::{example, forbid, judge};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("scenarios/s07-invoices.yaml"), "sold", "parent-reference"),
-            "forbid: a line must keep the product's name, price as they were when it was written; only a copy in the line does, a reference shows today's"
+            forbid::<Snapshot>(&RULE, &example("scenarios/s07-invoices.yaml"), "sold", "parent-reference"),
+            Snapshot {
+                parent: "product".into(),
+                child: "line".into(),
+                fields: vec!["name".into(), "price".into()]
+            }
         );
     }
 

@@ -10,35 +10,69 @@ crate::rules::declare_rule! {
 }
 
 use crate::design::Layout;
+use crate::design::reason::explain;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Reads both ways through the relationship.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BothWays {
+    pub parent: String,
+    pub child: String,
+    /// Reads from a parent to its children, and from a child to its parent.
+    pub down: crate::design::Figure,
+    pub up: crate::design::Figure,
+}
+
+explain!(BothWays, |w| format!(
+    "both directions are read: {}/s from {} to its {} and {}/s from {} to its {}",
+    words::num(w.down.value),
+    words::a(&w.parent),
+    words::plural(&w.child),
+    words::num(w.up.value),
+    words::a(&w.child),
+    w.parent
+));
 
 /// Supports references both ways when both directions are read.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let rf = cx.rf();
     (matches!(cx.layout, Layout::TwoWayReferences) && rf.reads_down > 0.0 && rf.reads_up > 0.0)
         .then(|| {
-            Judgement::Support(format!(
-"both directions are read: {}/s from {} to its {} and {}/s from {} to its {}", words::num(rf.reads_down), words::a(&cx.parent()), words::plural(&cx.child()), words::num(rf.reads_up), words::a(&cx.child()), cx.parent()
-))
+            Judgement::support(BothWays {
+                parent: cx.parent(),
+                child: cx.child(),
+                down: crate::design::Figure::per_second(rf.reads_down),
+                up: crate::design::Figure::per_second(rf.reads_up),
+            })
         })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{BothWays, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("person-tasks.yaml"), "tasks", "two-way-references"),
-            "support: both directions are read: 50/s from a person to its tasks and 80/s from a task to its person"
+            support::<BothWays>(&RULE, &example("person-tasks.yaml"), "tasks", "two-way-references"),
+            BothWays {
+                parent: "person".into(),
+                child: "task".into(),
+                down: Figure::per_second(50.0),
+                up: Figure::per_second(80.0)
+            }
         );
     }
 
+    /// Near miss: the same references both ways, with the project's task
+    /// list no longer reading each task's owner: one direction read.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("person-tasks.yaml"), "tasks", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("person-tasks.yaml").replace("    rate: 80\n", "    rate: 0\n");
+        assert_eq!(judge(&RULE, &model, "tasks", "two-way-references"), "-");
     }
 }

@@ -12,8 +12,30 @@ crate::rules::declare_rule! {
 
 use crate::design::{Layout, Side};
 use crate::model::OperationKind;
+use crate::design::Figure;
+use crate::design::reason::explain;
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::words;
+use serde::Serialize;
+
+/// Updates of fields kept inside the parent, done in place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InPlace {
+    pub parent: String,
+    pub child: String,
+    /// The fields the updates change, and how often they run together.
+    pub fields: Vec<String>,
+    pub updates: Figure,
+}
+
+explain!(InPlace, |w| format!(
+    "a change to {}'s {} ({}/s) is a $set on its element inside {}, never a rewrite of the whole {}",
+    words::a(&w.child),
+    w.fields.join(", "),
+    words::num(w.updates.value),
+    words::a(&w.parent),
+    w.parent
+));
 
 /// Supports a layout that keeps the child's fields (or copies of them) inside
 /// the parent when the workload changes those fields: each change is a `$set`
@@ -62,31 +84,37 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     if names.is_empty() {
         return None;
     }
-    Some(Judgement::Support(format!(
-        "a change to {}'s {} ({}/s) is a $set on its element inside {}, never a rewrite of the whole {}",
-        words::a(&cx.child()),
-        names.join(", "),
-        words::num(rate),
-        words::a(&cx.parent()),
-        cx.parent()
-    )))
+    Some(Judgement::support(InPlace {
+        parent: cx.parent(),
+        child: cx.child(),
+        fields: names.into_iter().map(str::to_string).collect(),
+        updates: Figure::per_second(rate),
+    }))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::RULE;
-    use crate::rules::testing::{example, judge};
+    use super::{InPlace, RULE};
+    use crate::design::Figure;
+    use crate::rules::testing::{example, judge, support};
 
     #[test]
     fn fires() {
         assert_eq!(
-            judge(&RULE, &example("person-addresses.yaml"), "addresses", "embed"),
-            "support: a change to an address's street, city (0.2/s) is a $set on its element inside a person, never a rewrite of the whole person"
+            support::<InPlace>(&RULE, &example("person-addresses.yaml"), "addresses", "embed"),
+            InPlace {
+                parent: "person".into(),
+                child: "address".into(),
+                fields: vec!["street".into(), "city".into()],
+                updates: Figure::per_second(0.2)
+            }
         );
     }
 
+    /// Near miss: the same embedding, with the addresses never edited.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("person-addresses.yaml"), "addresses", "parent-reference"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("person-addresses.yaml").replace("rate: 0.2", "rate: 0");
+        assert_eq!(judge(&RULE, &model, "addresses", "embed"), "-");
     }
 }

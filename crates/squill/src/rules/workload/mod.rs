@@ -1,18 +1,8 @@
 //! Workload rules, one file per rule, and `apply`, which runs them over a
 //! workload read from logs (`crate::workload`) and adds the suggested
 //! indexes: the reader measures, the rules judge what it measured.
-//!
-//! The rules are listed here by hand (`ALL`), not by `build.rs` as the design
-//! and data rules are; a test checks that every file of the folder is listed.
 
-pub mod collection_scan;
-pub mod growing_array_update;
-pub mod in_memory_sort;
 mod indexes;
-pub mod large_in_list;
-pub mod lookup_on_hot_path;
-pub mod poor_selectivity;
-pub mod unanchored_regex;
 
 use crate::finding::{Evidence, Finding, Location, sort_findings};
 use crate::workload::WorkloadReport;
@@ -20,16 +10,7 @@ use crate::workload::report::{NamespaceReport, ShapeReport};
 
 pub use indexes::esr_keys;
 
-/// Every rule of this folder, in id order.
-pub const ALL: &[&crate::rules::Rule] = &[
-    &collection_scan::RULE,
-    &growing_array_update::RULE,
-    &in_memory_sort::RULE,
-    &large_in_list::RULE,
-    &lookup_on_hot_path::RULE,
-    &poor_selectivity::RULE,
-    &unanchored_regex::RULE,
-];
+include!(concat!(env!("OUT_DIR"), "/workload_rules.rs"));
 
 /// A shape is hot when it takes at least this share of the logged time…
 pub const HOT_TIME_SHARE: f64 = 0.01;
@@ -135,28 +116,5 @@ pub(crate) mod testing {
         format!(
             "2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find {{ find: \"orders\", filter: {filter}{sort} }} planSummary: {plan} {metrics} {ms}ms\n"
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// `ALL` lists every rule file of the folder (the build script does not).
-    #[test]
-    fn every_file_is_listed() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules/workload");
-        let mut files: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .filter_map(|e| {
-                e.ok()?
-                    .file_name()
-                    .to_str()?
-                    .strip_suffix(".rs")
-                    .map(str::to_string)
-            })
-            .filter(|n| n != "mod" && n != "indexes")
-            .collect();
-        files.sort();
-        let ids: Vec<String> = super::ALL.iter().map(|r| r.id.replace('-', "_")).collect();
-        assert_eq!(files, ids);
     }
 }
