@@ -125,7 +125,16 @@
       const request = JSON.parse(line);
       db = database(request.uri);
       const text = fs.readFileSync(request.file, "utf8");
-      load(parses(text) ? scoped(request.file, text) : request.file);
+      if (parses(text)) {
+        const file = scoped(request.file, text);
+        try {
+          load(file);
+        } finally {
+          fs.rmSync(path.dirname(file), { recursive: true, force: true });
+        }
+      } else {
+        load(request.file);
+      }
     } catch (e) {
       if (e !== null && typeof e === "object" && QUIT in e) {
         code = e[QUIT];

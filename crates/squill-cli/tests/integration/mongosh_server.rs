@@ -63,7 +63,8 @@ thread_local! {
 
 struct Server {
     child: Child,
-    requests: ChildStdin,
+    /// `None` once closed, which ends the server.
+    requests: Option<ChildStdin>,
     replies: BufReader<ChildStdout>,
 }
 
@@ -81,7 +82,7 @@ impl Server {
         let replies = BufReader::new(child.stdout.take().expect("the server's stdout"));
         Server {
             child,
-            requests,
+            requests: Some(requests),
             replies,
         }
     }
@@ -89,8 +90,9 @@ impl Server {
     /// The reply to one request, or `None` when the server exited first
     /// (what it printed then is on this test's stderr).
     fn run(&mut self, request: &serde_json::Value) -> Option<Served> {
-        writeln!(self.requests, "{request}").ok()?;
-        self.requests.flush().ok()?;
+        let requests = self.requests.as_mut()?;
+        writeln!(requests, "{request}").ok()?;
+        requests.flush().ok()?;
         let mut stdout = String::new();
         loop {
             let mut line = String::new();
@@ -120,7 +122,16 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        // Idle between requests, so nothing is cut short.
+        // The end of its input: it removes its scratch directory and
+        // exits. Killed if it has not within 10 s (idle between requests,
+        // so nothing is cut short).
+        self.requests = None;
+        for _ in 0..100 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
