@@ -12,6 +12,7 @@ mod migrate;
 mod migrate_patterns;
 mod migration;
 mod model_file;
+mod mongosh_server;
 mod names_in_outputs;
 mod outputs_and_inputs;
 #[cfg(feature = "postgres")]

@@ -1009,8 +1009,9 @@ struct Case {
     /// case whose links would all be there at 4 (everyone following
     /// everyone) needs more to tell the sides apart.
     scale: Option<&'static str>,
-    /// mongosh run on the data of today once loaded (what the generator
-    /// cannot make: orders placed today, its dates all being in 2024).
+    /// A mongosh script run on the data of today once loaded (what the
+    /// generator cannot make: orders placed today, its dates all being in
+    /// 2024).
     prepare: Option<&'static str>,
     /// A polymorphic collection built from the kinds' collections
     /// (collection, discriminator, kinds): each kind's documents, by
@@ -2744,11 +2745,10 @@ fn run_cases(shard: usize) {
                 .arg(&source),
         );
         if let Some(js) = case.prepare {
-            run_tool(
-                Command::new(&mongosh)
-                    .args(["--quiet", "--norc", &with_db(&uri, &db)])
-                    .args(["--eval", js]),
-            );
+            // (A file, not `--eval`: one script the long-lived mongosh runs.)
+            let prepare = dir.path().join("prepare.js");
+            std::fs::write(&prepare, js).unwrap();
+            shell(&prepare);
         }
         let before = measure(&python, &uri, &db, case.unwound.map(|(p, f, _)| (p, f)));
         let specs: Vec<&str> = case
@@ -2789,16 +2789,17 @@ fn run_cases(shard: usize) {
         assert!(said.contains(" → "), "{}: {said}", case.name);
         squill_generate(config, &model, &out, &[]);
         if let Some(check) = case.fails {
-            let run = Command::new(&mongosh)
-                .args(["--quiet", "--norc", &with_db(&uri, &db)])
-                .arg(out.join("migration.js"))
-                .output()
-                .expect("mongosh runs");
-            let said = String::from_utf8_lossy(&run.stdout);
+            let run = crate::support::run_any(
+                Command::new(&mongosh)
+                    .args(["--quiet", "--norc", &with_db(&uri, &db)])
+                    .arg(out.join("migration.js")),
+            );
+            let said = run.stdout;
             assert!(
-                !run.status.success() && said.contains(&format!("FAILED: {check}")),
-                "{}: {said}",
-                case.name
+                run.code != 0 && said.contains(&format!("FAILED: {check}")),
+                "{}: {said}{}",
+                case.name,
+                run.stderr
             );
             let kept = measure(&python, &uri, &db, None);
             for (coll, n) in before["count"].as_object().unwrap() {

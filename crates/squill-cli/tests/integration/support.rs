@@ -17,6 +17,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+pub use crate::python_server::Served;
+
 pub struct Test {
     program: PathBuf,
     args: Vec<String>,
@@ -349,24 +351,12 @@ pub fn drop_database(python: &str, uri: &str, db: &str) {
 
 /// Runs a tool that must succeed; its stdout then its stderr. A check in
 /// the test venv's Python runs in a long-lived Python instead of a process
-/// of its own (`python_server`).
+/// of its own (`python_server`), a mongosh script in a long-lived mongosh
+/// (`mongosh_server`).
 pub fn run_tool(cmd: &mut Command) -> String {
-    let (success, text) = match crate::python_server::run(cmd) {
-        Some(served) => (
-            served.code == 0,
-            format!("{}{}", served.stdout, served.stderr),
-        ),
-        None => {
-            let out = cmd.output().expect("the tool runs");
-            let text = format!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            (out.status.success(), text)
-        }
-    };
-    assert!(success, "{cmd:?} failed:\n{text}");
+    let run = run_any(cmd);
+    let text = format!("{}{}", run.stdout, run.stderr);
+    assert!(run.code == 0, "{cmd:?} failed:\n{text}");
     text
 }
 
@@ -405,4 +395,19 @@ pub fn sarif_errors(validator: &jsonschema::Validator, sarif: &serde_json::Value
         .iter_errors(sarif)
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect()
+}
+
+/// Runs a tool, succeeding or not, as `run_tool` does: its exit status
+/// (-1 when a signal ended it), stdout and stderr.
+pub fn run_any(cmd: &mut Command) -> Served {
+    if let Some(served) = crate::python_server::run(cmd).or_else(|| crate::mongosh_server::run(cmd))
+    {
+        return served;
+    }
+    let out = cmd.output().expect("the tool runs");
+    Served {
+        code: out.status.code().map_or(-1, i64::from),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
 }

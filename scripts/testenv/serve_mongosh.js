@@ -1,0 +1,149 @@
+// Runs many mongosh scripts in one long-lived mongosh, for the integration
+// tests (issue 47):
+//
+//     mongosh --quiet --norc --nodb serve_mongosh.js
+//
+// Starting mongosh costs 1.2-1.5 s of CPU (Node.js loading mongosh), more
+// than most of the scripts the tests run, and a migration case ran it 4 to
+// 7 times. The tests' harness (crates/squill-cli/tests/integration/
+// mongosh_server.rs) writes one request per line on stdin:
+//
+//     {"uri": URI, "file": PATH}
+//
+// and each runs as `mongosh --quiet --norc URI PATH` would: `db` is URI's
+// database; an uncaught error ends it with exit status 1 and the error as
+// mongosh prints it on standard error, `quit(n)` with status n.
+// What the scripts print comes on stdout as it is printed, followed by one
+// line that starts with RS (U+001E), "squill-mongosh-reply " and a JSON
+// object {"code": EXIT_STATUS, "error": TEXT}; what is written to standard
+// error comes on stdout too, in order, so that a request's output is all of
+// it. The server exits at the end of its input.
+//
+// What a process of its own gave that one process must do on purpose:
+// - Each script runs in a function scope of its own (its text between
+//   `(function () {` and `})();`, on its first and after its last line, so
+//   that line numbers stay): a top-level declaration of one script (a
+//   helper, a constant) is not seen by the next, so a script that uses a
+//   helper it does not define fails here as it would alone. mongosh's
+//   global scope keeps every top-level name of a loaded file, and they
+//   cannot be deleted.
+// - `quit()` and `exit()` end the script, not this server.
+// - The driver's own names live in this function, not in the global scope.
+(function serve() {
+  const fs = require("fs");
+  const os = require("os");
+  const path = require("path");
+  const vm = require("vm");
+
+  const REPLY = "\u001esquill-mongosh-reply ";
+  const QUIT = "squillMongoshServerQuit";
+
+  // What a script writes to standard error belongs to its request's output.
+  process.stderr.write = process.stdout.write.bind(process.stdout);
+
+  const quit = (code) => {
+    const e = new Error("quit() in a served script");
+    e[QUIT] = typeof code === "number" ? code : 0;
+    throw e;
+  };
+  globalThis.quit = quit;
+  globalThis.exit = quit;
+
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "squill-mongosh-"));
+  let serial = 0;
+  // The file mongosh loads for one script: its text in a function scope.
+  const scoped = (name, text) => {
+    serial += 1;
+    const dir = path.join(scratch, String(serial));
+    fs.mkdirSync(dir);
+    const file = path.join(dir, path.basename(name));
+    fs.writeFileSync(file, `(function () {${text}\n})();\n`);
+    return file;
+  };
+  // Whether a script's text parses: one that does not is loaded as it is,
+  // so that mongosh reports its syntax error as it would alone (where the
+  // function around it would shift the position), having run nothing.
+  const parses = (text) => {
+    try {
+      new vm.Script(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  // One client per server (the URI without its database), kept open.
+  const clients = {};
+  const database = (uri) => {
+    const m = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/([^?]*))?(\?.*)?$/.exec(uri);
+    if (m === null) throw new Error(`serve_mongosh: not a MongoDB URI: ${uri}`);
+    const base = `${m[1]}/${m[3] || ""}`;
+    if (!clients[base]) clients[base] = connect(base);
+    return clients[base].getSiblingDB(decodeURIComponent(m[2] || "test"));
+  };
+
+  const buffer = Buffer.alloc(1 << 16);
+  let pending = "";
+  const readLine = () => {
+    for (;;) {
+      const i = pending.indexOf("\n");
+      if (i >= 0) {
+        const line = pending.slice(0, i);
+        pending = pending.slice(i + 1);
+        return line;
+      }
+      let n;
+      try {
+        n = fs.readSync(0, buffer, 0, buffer.length, null);
+      } catch (e) {
+        if (e.code === "EAGAIN") continue;
+        throw e;
+      }
+      if (n === 0) {
+        // The end of the input: its last line, if it has no newline.
+        const last = pending;
+        pending = "";
+        return last === "" ? null : last;
+      }
+      pending += buffer.toString("utf8", 0, n);
+    }
+  };
+
+  // As mongosh prints an uncaught error of a script file: its name and
+  // message (the stack would point into mongosh's rewriting of the file).
+  // (Not `instanceof Error`: the driver's errors come from another realm.)
+  const describe = (e) =>
+    e !== null && typeof e === "object" && typeof e.message === "string"
+      ? `${e.name}: ${e.message}`
+      : String(e);
+
+  for (let line = readLine(); line !== null; line = readLine()) {
+    if (line.trim() === "") continue;
+    let code = 0;
+    let error = "";
+    try {
+      const request = JSON.parse(line);
+      db = database(request.uri);
+      const text = fs.readFileSync(request.file, "utf8");
+      if (parses(text)) {
+        const file = scoped(request.file, text);
+        try {
+          load(file);
+        } finally {
+          fs.rmSync(path.dirname(file), { recursive: true, force: true });
+        }
+      } else {
+        load(request.file);
+      }
+    } catch (e) {
+      if (e !== null && typeof e === "object" && QUIT in e) {
+        code = e[QUIT];
+      } else {
+        code = 1;
+        error = describe(e);
+      }
+    }
+    print(REPLY + JSON.stringify({ code, error }));
+  }
+  fs.rmSync(scratch, { recursive: true, force: true });
+})();
