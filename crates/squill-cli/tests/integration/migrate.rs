@@ -174,7 +174,9 @@ pub(crate) fn check_migrated(
     compared
 }
 
-/// Every file under `dir` (relative path → bytes), the state file aside.
+/// Every file under `dir` (relative path → bytes), the state file and the
+/// ledger of rows (`.squill-migrate.rows/`, what the next run compares
+/// with) aside.
 pub(crate) fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     fn walk(
         root: &std::path::Path,
@@ -184,7 +186,9 @@ pub(crate) fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, 
         for e in std::fs::read_dir(d).unwrap().flatten() {
             let p = e.path();
             if p.is_dir() {
-                walk(root, &p, out);
+                if !p.ends_with(".squill-migrate.rows") {
+                    walk(root, &p, out);
+                }
             } else if !p.ends_with(".squill-migrate.json") {
                 out.insert(
                     p.strip_prefix(root).unwrap().display().to_string(),
