@@ -62,14 +62,16 @@ impl<'a> Planner<'a> {
             self.write_root(
                 plan,
                 op,
-                e,
-                action,
-                tests,
-                Vec::new(),
-                m,
-                0.0,
-                Purpose::Delete {
-                    entity: name.clone(),
+                RootWrite {
+                    entity: e,
+                    action,
+                    filter: tests,
+                    updates: Vec::new(),
+                    docs: m,
+                    sync: 0.0,
+                    purpose: Purpose::Delete {
+                        entity: name.clone(),
+                    },
                 },
             );
             return;
@@ -93,10 +95,7 @@ impl<'a> Planner<'a> {
                 plan,
                 op,
                 e,
-                filter,
-                &[],
-                None,
-                &["_id".to_string()],
+                &Read::by(filter, &["_id".to_string()]),
                 Purpose::FindToDelete {
                     entity: name.clone(),
                 },
@@ -131,14 +130,16 @@ impl<'a> Planner<'a> {
                 );
                 let (mut step, cost, index) = self.root_write(
                     plan,
-                    e,
-                    action,
-                    vec![filt("_id", one_or_in, own_from.clone())],
-                    Vec::new(),
-                    m,
-                    0.0,
-                    Purpose::Delete {
-                        entity: name.clone(),
+                    RootWrite {
+                        entity: e,
+                        action,
+                        filter: vec![filt("_id", one_or_in, own_from.clone())],
+                        updates: Vec::new(),
+                        docs: m,
+                        sync: 0.0,
+                        purpose: Purpose::Delete {
+                            entity: name.clone(),
+                        },
                     },
                 );
                 Self::as_fallback(&mut step, fallback);
@@ -149,18 +150,20 @@ impl<'a> Planner<'a> {
                 self.write_root(
                     plan,
                     op,
-                    e,
-                    if m > 1.0 {
-                        Action::UpdateMany
-                    } else {
-                        Action::UpdateOne
-                    },
-                    vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
-                    vec![UpdateOp::Pull { path: host_path }],
-                    m,
-                    0.0,
-                    Purpose::Pull {
-                        entity: name.clone(),
+                    RootWrite {
+                        entity: e,
+                        action: if m > 1.0 {
+                            Action::UpdateMany
+                        } else {
+                            Action::UpdateOne
+                        },
+                        filter: vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
+                        updates: vec![UpdateOp::Pull { path: host_path }],
+                        docs: m,
+                        sync: 0.0,
+                        purpose: Purpose::Pull {
+                            entity: name.clone(),
+                        },
                     },
                 );
             }
@@ -202,25 +205,27 @@ impl<'a> Planner<'a> {
                 self.write_root(
                     plan,
                     op,
-                    rel.parent,
-                    action,
-                    // The parent found by the child's id in its array, or by
-                    // the reference the child holds (a subset holds only the
-                    // latest children: the child's id may not be there).
-                    vec![match (&ids_in_parent, self.parent_ref_path(r)) {
-                        (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
-                        _ => filt(
-                            pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
-                            one_or_in,
-                            own_from.clone(),
-                        ),
-                    }],
-                    ups,
-                    holders,
-                    0.0,
-                    Purpose::RemoveFromParent {
-                        entity: name.clone(),
-                        parent: self.name(rel.parent).to_string(),
+                    RootWrite {
+                        entity: rel.parent,
+                        action,
+                        // The parent found by the child's id in its array, or by
+                        // the reference the child holds (a subset holds only the
+                        // latest children: the child's id may not be there).
+                        filter: vec![match (&ids_in_parent, self.parent_ref_path(r)) {
+                            (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
+                            _ => filt(
+                                pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
+                                one_or_in,
+                                own_from.clone(),
+                            ),
+                        }],
+                        updates: ups,
+                        docs: holders,
+                        sync: 0.0,
+                        purpose: Purpose::RemoveFromParent {
+                            entity: name.clone(),
+                            parent: self.name(rel.parent).to_string(),
+                        },
                     },
                 );
             }

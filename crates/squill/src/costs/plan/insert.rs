@@ -104,17 +104,19 @@ impl<'a> Planner<'a> {
                     self.write_root(
                         plan,
                         op,
-                        e,
-                        Action::UpdateMany,
-                        step_f,
-                        vec![UpdateOp::Set {
-                            path: acc.prefix.clone(),
-                        }],
-                        f.typical(rel),
-                        f.typical(rel) - 1.0,
-                        Purpose::WriteIntoEach {
-                            entity: name.clone(),
-                            host: self.name(host).to_string(),
+                        RootWrite {
+                            entity: e,
+                            action: Action::UpdateMany,
+                            filter: step_f,
+                            updates: vec![UpdateOp::Set {
+                                path: acc.prefix.clone(),
+                            }],
+                            docs: f.typical(rel),
+                            sync: f.typical(rel) - 1.0,
+                            purpose: Purpose::WriteIntoEach {
+                                entity: name.clone(),
+                                host: self.name(host).to_string(),
+                            },
                         },
                     );
                 }
@@ -366,15 +368,37 @@ impl<'a> Planner<'a> {
         for (parent, every, updates, why) in own {
             let (action, n) = in_every_copy(parent);
             let filter = self.id_filter(parent, ValueSource::Param);
-            let (mut step, cost, index) =
-                self.root_write(plan, parent, action, filter, updates, n, n - 1.0, why);
+            let (mut step, cost, index) = self.root_write(
+                plan,
+                RootWrite {
+                    entity: parent,
+                    action,
+                    filter,
+                    updates,
+                    docs: n,
+                    sync: n - 1.0,
+                    purpose: why,
+                },
+            );
             step.every = Some(every);
             self.push(plan, op, step, cost, index);
         }
         for (parent, updates, why) in parent_updates {
             let (action, n) = in_every_copy(parent);
             let filter = self.id_filter(parent, ValueSource::Param);
-            self.write_root(plan, op, parent, action, filter, updates, n, n - 1.0, why);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: parent,
+                    action,
+                    filter,
+                    updates,
+                    docs: n,
+                    sync: n - 1.0,
+                    purpose: why,
+                },
+            );
         }
         // A new parent of children that keep their parents' ids (both ways
         // in a many-to-many): each child linked gets the new id, with the
@@ -414,7 +438,19 @@ impl<'a> Planner<'a> {
                 entity: self.name(child).to_string(),
                 to: name.clone(),
             };
-            self.write_root(plan, op, child, action, filter, vec![u], n, n - 1.0, why);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: child,
+                    action,
+                    filter,
+                    updates: vec![u],
+                    docs: n,
+                    sync: n - 1.0,
+                    purpose: why,
+                },
+            );
         }
     }
 
@@ -512,19 +548,21 @@ impl Planner<'_> {
         self.write_root(
             plan,
             op,
-            parent,
-            Action::UpdateOne,
-            filter,
-            vec![UpdateOp::Push {
-                path,
-                sort: None,
-                slice: None,
-            }],
-            1.0,
-            0.0,
-            Purpose::AddInside {
-                entity: name.to_string(),
-                host: self.name(parent).to_string(),
+            RootWrite {
+                entity: parent,
+                action: Action::UpdateOne,
+                filter,
+                updates: vec![UpdateOp::Push {
+                    path,
+                    sort: None,
+                    slice: None,
+                }],
+                docs: 1.0,
+                sync: 0.0,
+                purpose: Purpose::AddInside {
+                    entity: name.to_string(),
+                    host: self.name(parent).to_string(),
+                },
             },
         );
     }

@@ -246,17 +246,9 @@ impl<'a> Planner<'a> {
                             entity: self.name(node).to_string(),
                             via: tree.map_or(String::new(), |t| model.relationship(t).name.clone()),
                         };
-                        self.find(
-                            plan,
-                            op,
-                            node,
-                            &[nodes],
-                            &[],
-                            None,
-                            &["_id".to_string()],
-                            purpose,
-                        )
-                        .1
+                        let (nodes, id) = ([nodes], ["_id".to_string()]);
+                        let read = Read::by(&nodes, &id);
+                        self.find(plan, op, node, &read, purpose).1
                     }
                 };
                 self.by_parent_ids(acc, r, n)

@@ -40,14 +40,16 @@ impl<'a> Planner<'a> {
         let mut step_filter = if by_id {
             vec![filt(acc.path("_id"), id_op, ValueSource::Param)]
         } else {
+            let id = ["_id".to_string()];
+            let read = Read {
+                limit: if multi { None } else { Some(1) },
+                ..Read::by(filter, &id)
+            };
             let (_, n) = self.find(
                 plan,
                 op,
                 e,
-                filter,
-                &[],
-                if multi { None } else { Some(1) },
-                &["_id".to_string()],
+                &read,
                 Purpose::FindToUpdate {
                     entity: name.clone(),
                 },
@@ -367,21 +369,35 @@ impl<'a> Planner<'a> {
             };
             let (mut step, cost, index) = self.root_write(
                 plan,
-                e,
-                action,
-                step_filter,
-                updates,
-                docs,
-                sync,
-                Purpose::Update {
-                    entity: name.clone(),
+                RootWrite {
+                    entity: e,
+                    action,
+                    filter: step_filter,
+                    updates,
+                    docs,
+                    sync,
+                    purpose: Purpose::Update {
+                        entity: name.clone(),
+                    },
                 },
             );
             Self::as_fallback(&mut step, fallback);
             self.push(plan, op, step, cost, index);
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
-            self.write_root(plan, op, ent, action, filter, ups, docs, sync, why);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: ent,
+                    action,
+                    filter,
+                    updates: ups,
+                    docs,
+                    sync,
+                    purpose: why,
+                },
+            );
             if let Some(step) = plan.steps.last_mut() {
                 step.copy_of = copy_of;
             }
