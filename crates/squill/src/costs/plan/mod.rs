@@ -160,6 +160,7 @@ pub struct Planner<'a> {
 }
 
 mod aggregate;
+mod bucket;
 mod delete;
 mod find;
 mod include;
@@ -680,7 +681,16 @@ impl<'a> Planner<'a> {
                 changes,
                 relinks,
                 multi,
-            } => self.update(&mut plan, op_id, *entity, filter, changes, relinks, *multi),
+            } => {
+                let change = update::Change {
+                    entity: *entity,
+                    filter,
+                    changes,
+                    relinks,
+                    multi: *multi,
+                };
+                self.update(&mut plan, op_id, &change)
+            }
             OperationKind::Delete { entity, filter } => {
                 self.delete(&mut plan, op_id, *entity, filter)
             }
