@@ -122,4 +122,125 @@ impl Planner<'_> {
         );
         Some(())
     }
+
+    /// A parent's children read from their buckets (a window on the
+    /// bucket's time picks them; other conditions read them all); returns
+    /// the step number.
+    pub(super) fn read_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        cx: &Joined<'_>,
+        per_bucket: u64,
+        by: &BucketBy,
+    ) -> usize {
+        let f = self.facts;
+        let &Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            target,
+            wanted,
+            ..
+        } = cx;
+        let r = inc.relationship;
+        let rel = f.model.relationship(r);
+        let here = ValueSource::FromStep { step: from_step };
+        let acc = self.access(target);
+        let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
+        // Only a window on the bucket's own time field picks buckets: any
+        // other condition (the seller's region, a price) can match
+        // children in every bucket, so all the parent's are read.
+        let window = |c: &Filter| {
+            c.op == FilterOp::Range
+                && c.related.is_none()
+                && matches!(by, BucketBy::Time { field, .. } if c.path.len() == 1 && c.path[0] == *field)
+        };
+        let spread = inc.filter.iter().any(|c| !window(c));
+        let mut conditions: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        for c in &inc.filter {
+            if c.related.is_some() {
+                let (p, source) = self.filter_path(plan, op, target, &acc, c);
+                conditions.push((p, c.op, source));
+            } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
+                // The window picks buckets by their key (the hour).
+                conditions.push((unit.clone(), c.op, ValueSource::Param));
+            } else {
+                conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
+            }
+        }
+        // Newest-first or windowed reads of count buckets straddle one
+        // more bucket; so do newest-first reads of time buckets, whose
+        // newest (this month's, this hour's) is only partly filled.
+        // A window's start cuts its first bucket the same way.
+        let newest_first = inc.sort.first().is_none_or(|s| s.descending);
+        let straddle = match by {
+            BucketBy::Count => {
+                inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty()
+            }
+            BucketBy::Time { .. } => {
+                inc.limit.is_some() && (newest_first || inc.filter.iter().any(window))
+            }
+        };
+        let buckets = if spread {
+            m * (f.typical(r) / per).ceil().max(1.0)
+        } else {
+            m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 })
+        };
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::ReadBuckets {
+                field: rel.parent_field.clone(),
+                entity: self.name(from).to_string(),
+            },
+        );
+        step.filter
+            .push(filt(rel.child_field.clone(), FilterOp::In, here));
+        for (p, o, source) in conditions {
+            if !step.filter.iter().any(|x| x.path == p) {
+                step.filter.push(filt(p, o, source));
+            }
+        }
+        let key = match by {
+            BucketBy::Count => "page".to_string(),
+            BucketBy::Time { unit, .. } => unit.clone(),
+        };
+        // The buckets in the order the children are read: oldest first
+        // when the read sorts ascending, else the newest first.
+        step.sort
+            .push((key.clone(), if newest_first { -1 } else { 1 }));
+        step.limit = if spread {
+            None
+        } else {
+            // Count buckets are full but the last: `limit` children
+            // take limit / per_bucket of them, whatever the typical
+            // parent has (its few children are in its first bucket).
+            let full = match by {
+                BucketBy::Count => (per_bucket as f64).max(1.0),
+                BucketBy::Time { .. } => per,
+            };
+            inc.limit
+                .map(|l| ((l as f64) / full).ceil() as u64 + u64::from(straddle))
+        };
+        step.documents = buckets;
+        let cost = StepCost {
+            keys: buckets,
+            docs: buckets,
+            bytes_read: buckets * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(rel.child_field.clone(), 1), (key, -1)],
+                target,
+                acc.docs,
+            )),
+        )
+    }
 }

@@ -153,6 +153,22 @@ impl<'q> Read<'q> {
     }
 }
 
+/// One include being planned: where it starts (`m` instances of `from`,
+/// found at step `from_step`), what it asks, and how many it returns.
+#[derive(Clone, Copy)]
+struct Joined<'i> {
+    from: EntityId,
+    m: f64,
+    from_step: usize,
+    inc: &'i Include,
+    target: EntityId,
+    /// Related instances per starting one, after the include's filter.
+    each: f64,
+    /// `each`, cut to the include's limit.
+    wanted: f64,
+    returned: f64,
+}
+
 pub struct Planner<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
