@@ -1,7 +1,10 @@
-//! The bucket layout's planning in one place (the worked example of a
-//! layout's pricing kept together): a child added to its parent's open
-//! bucket.
+//! The bucket layout's planning in one place, the worked example of a
+//! layout priced in a file of its own: a child added to its parent's open
+//! bucket (insert), a parent's children read from their buckets (include),
+//! aggregates added up or computed over buckets (aggregate, windowed).
+//! The operations' files match the layout once and call here.
 
+use super::aggregate::kept_path;
 use super::*;
 
 impl Planner<'_> {
@@ -241,6 +244,153 @@ impl Planner<'_> {
                 target,
                 acc.docs,
             )),
+        )
+    }
+
+    /// An aggregate over a parent's buckets: the figures the buckets keep
+    /// added up, or computed over their children.
+    pub(super) fn aggregate_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (m, here): (f64, &ValueSource),
+        agg: &crate::model::Aggregate,
+        (per_bucket, aggregates): (u64, &[crate::design::Aggregation]),
+    ) {
+        let f = self.facts;
+        let r = agg.relationship;
+        let rel = f.model.relationship(r);
+        let n = f.typical(r);
+        let fname = crate::candidates::fn_name(agg.function);
+        let acc = self.access(rel.child);
+        let buckets = m * (n / (per_bucket as f64).max(1.0)).ceil().max(1.0);
+        let stored = aggregates
+            .iter()
+            .any(|a| a.function == agg.function && a.field == agg.field);
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            if stored {
+                Purpose::AddUpBuckets {
+                    function: fname.to_string(),
+                }
+            } else {
+                Purpose::ComputeOverBuckets {
+                    function: fname.to_string(),
+                }
+            },
+        );
+        step.filter
+            .push(filt(rel.child_field.clone(), FilterOp::In, here.clone()));
+        step.documents = buckets;
+        let cost = StepCost {
+            keys: buckets + if stored { 0.0 } else { m * n },
+            docs: buckets,
+            bytes_read: buckets * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![(rel.child_field.clone(), 1)], rel.child, acc.docs)),
+        );
+    }
+
+    /// Aggregates per time unit answered by buckets of that unit that keep
+    /// every figure: the latest `last` buckets, their figures only.
+    pub(super) fn windowed_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (m, from_step): (f64, usize),
+        aggs: &[&crate::model::Aggregate],
+        (unit, per_bucket): (&String, u64),
+    ) {
+        let Some(first) = aggs.first() else { return };
+        let Some(w) = &first.window else { return };
+        let f = self.facts;
+        let r = first.relationship;
+        let rel = f.model.relationship(r);
+        let here = ValueSource::FromStep { step: from_step };
+        let acc = self.access(rel.child);
+        let fname = aggs
+            .iter()
+            .map(|a| crate::candidates::fn_name(a.function))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // One bucket per unit: read the latest `last`, their figures only.
+        let buckets = m
+            * (w.last as f64).min(
+                (f.typical(r) / (per_bucket as f64).max(1.0))
+                    .ceil()
+                    .max(1.0),
+            );
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::AddUpBuckets { function: fname },
+        );
+        step.filter
+            .push(filt(rel.child_field.clone(), FilterOp::In, here));
+        step.filter
+            .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+        step.sort.push((unit.clone(), -1));
+        step.limit = Some((w.last as f64 * m).ceil() as u64);
+        step.projection = std::iter::once(unit.clone())
+            .chain(std::iter::once("count".to_string()))
+            .chain(aggs.iter().filter_map(|a| kept_path(a)))
+            .fold(Vec::new(), |mut v, p| {
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+                v
+            });
+        step.documents = buckets;
+        // Each returned bucket carries its key and figures, not its items.
+        let figure_bytes: f64 = step.projection.iter().map(|p| 10.0 + p.len() as f64).sum();
+        let cost = StepCost {
+            keys: buckets,
+            docs: buckets,
+            bytes_read: buckets * figure_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(rel.child_field.clone(), 1), (unit.clone(), -1)],
+                rel.child,
+                acc.docs,
+            )),
+        );
+    }
+
+    /// The buckets a window's children are read from (buckets of another
+    /// size than the window's unit): documents, bytes, the index keys.
+    pub(super) fn window_of_buckets(
+        &self,
+        r: RelationshipId,
+        m: f64,
+        in_window: f64,
+        (per_bucket, by): (u64, &BucketBy),
+    ) -> (f64, f64, Vec<(String, i32)>) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let acc = self.access(rel.child);
+        let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
+        let b = m * (in_window / per).ceil().max(1.0);
+        let key = match by {
+            BucketBy::Count => "count".to_string(),
+            BucketBy::Time { unit, .. } => unit.clone(),
+        };
+        (
+            b,
+            b * acc.root_bytes,
+            vec![(rel.child_field.clone(), 1), (key, -1)],
         )
     }
 }
