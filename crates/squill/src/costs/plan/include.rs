@@ -147,13 +147,6 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let r = inc.relationship;
         let rel = f.model.relationship(r);
-        if let Some(levels) = inc.recursive
-            && rel.parent == rel.child
-            && self.walk_tree(plan, op, from, m, from_step, inc, levels)
-        {
-            return;
-        }
-        let layout = self.layout(r);
         let target = if inc.to_children {
             rel.child
         } else {
@@ -177,6 +170,13 @@ impl<'a> Planner<'a> {
             wanted,
             returned,
         };
+        if let Some(levels) = inc.recursive
+            && rel.parent == rel.child
+            && self.walk_tree(plan, op, &cx, levels)
+        {
+            return;
+        }
+        let layout = self.layout(r);
         let (free, by_id_path, by_ref_path) = self.answers(&cx, layout);
         // An outlier's parent holds its first children; for the few parents
         // past the threshold a query by reference fetches the rest, unless
