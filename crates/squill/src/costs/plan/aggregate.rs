@@ -131,42 +131,7 @@ impl<'a> Planner<'a> {
                 per_bucket,
                 aggregates,
                 ..
-            } => {
-                let acc = self.access(rel.child);
-                let buckets = m * (n / (*per_bucket as f64).max(1.0)).ceil().max(1.0);
-                let stored = aggregates
-                    .iter()
-                    .any(|a| a.function == agg.function && a.field == agg.field);
-                let mut step = Self::step(
-                    &acc.collection,
-                    Action::Find,
-                    if stored {
-                        Purpose::AddUpBuckets {
-                            function: fname.to_string(),
-                        }
-                    } else {
-                        Purpose::ComputeOverBuckets {
-                            function: fname.to_string(),
-                        }
-                    },
-                );
-                step.filter
-                    .push(filt(rel.child_field.clone(), FilterOp::In, here.clone()));
-                step.documents = buckets;
-                let cost = StepCost {
-                    keys: buckets + if stored { 0.0 } else { m * n },
-                    docs: buckets,
-                    bytes_read: buckets * acc.root_bytes,
-                    ..StepCost::default()
-                };
-                self.push(
-                    plan,
-                    op,
-                    step,
-                    cost,
-                    Some((vec![(rel.child_field.clone(), 1)], rel.child, acc.docs)),
-                );
-            }
+            } => self.aggregate_buckets(plan, op, (m, &here), agg, (*per_bucket, aggregates)),
             _ => {
                 let acc = self.access(rel.child);
                 let path = self.parent_id_path(r);
@@ -259,53 +224,7 @@ impl Planner<'_> {
             && *unit == w.unit
             && stored(aggregates)
         {
-            // One bucket per unit: read the latest `last`, their figures only.
-            let buckets = m
-                * (w.last as f64).min(
-                    (f.typical(r) / (*per_bucket as f64).max(1.0))
-                        .ceil()
-                        .max(1.0),
-                );
-            let mut step = Self::step(
-                &acc.collection,
-                Action::Find,
-                Purpose::AddUpBuckets { function: fname },
-            );
-            step.filter
-                .push(filt(rel.child_field.clone(), FilterOp::In, here));
-            step.filter
-                .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
-            step.sort.push((unit.clone(), -1));
-            step.limit = Some((w.last as f64 * m).ceil() as u64);
-            step.projection = std::iter::once(unit.clone())
-                .chain(std::iter::once("count".to_string()))
-                .chain(aggs.iter().filter_map(|a| kept_path(a)))
-                .fold(Vec::new(), |mut v, p| {
-                    if !v.contains(&p) {
-                        v.push(p);
-                    }
-                    v
-                });
-            step.documents = buckets;
-            // Each returned bucket carries its key and figures, not its items.
-            let figure_bytes: f64 = step.projection.iter().map(|p| 10.0 + p.len() as f64).sum();
-            let cost = StepCost {
-                keys: buckets,
-                docs: buckets,
-                bytes_read: buckets * figure_bytes,
-                ..StepCost::default()
-            };
-            self.push(
-                plan,
-                op,
-                step,
-                cost,
-                Some((
-                    vec![(rel.child_field.clone(), 1), (unit.clone(), -1)],
-                    rel.child,
-                    acc.docs,
-                )),
-            );
+            self.windowed_buckets(plan, op, (m, from_step), aggs, (unit, *per_bucket));
             return;
         }
         if matches!(self.layout(r), Layout::Embed) {
@@ -316,17 +235,7 @@ impl Planner<'_> {
         // another size, or the children themselves) and grouped.
         let (docs, bytes, keys) = match self.layout(r) {
             Layout::Bucket { per_bucket, by, .. } => {
-                let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
-                let b = m * (in_window / per).ceil().max(1.0);
-                let key = match by {
-                    BucketBy::Count => "count".to_string(),
-                    BucketBy::Time { unit, .. } => unit.clone(),
-                };
-                (
-                    b,
-                    b * acc.root_bytes,
-                    vec![(rel.child_field.clone(), 1), (key, -1)],
-                )
+                self.window_of_buckets(r, m, in_window, (*per_bucket, by))
             }
             _ => {
                 let path = self.parent_id_path(r);
@@ -365,7 +274,7 @@ impl Planner<'_> {
 
 /// Whether a bucket's figure `kept` answers the aggregate `asked` (an
 /// average is kept as a sum over the bucket's count).
-fn same_kept(kept: AggregateFn, asked: AggregateFn) -> bool {
+pub(super) fn same_kept(kept: AggregateFn, asked: AggregateFn) -> bool {
     kept == asked
         || matches!(
             (kept, asked),
@@ -377,7 +286,7 @@ fn same_kept(kept: AggregateFn, asked: AggregateFn) -> bool {
 }
 
 /// The bucket field that keeps an aggregate (`max_price`); none for a count.
-fn kept_path(a: &crate::model::Aggregate) -> Option<String> {
+pub(super) fn kept_path(a: &crate::model::Aggregate) -> Option<String> {
     let field = a.field.as_ref()?;
     let prefix = match a.function {
         AggregateFn::Count => return None,

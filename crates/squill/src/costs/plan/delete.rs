@@ -62,14 +62,16 @@ impl<'a> Planner<'a> {
             self.write_root(
                 plan,
                 op,
-                e,
-                action,
-                tests,
-                Vec::new(),
-                m,
-                0.0,
-                Purpose::Delete {
-                    entity: name.clone(),
+                RootWrite {
+                    entity: e,
+                    action,
+                    filter: tests,
+                    updates: Vec::new(),
+                    docs: m,
+                    sync: 0.0,
+                    purpose: Purpose::Delete {
+                        entity: name.clone(),
+                    },
                 },
             );
             return;
@@ -93,10 +95,7 @@ impl<'a> Planner<'a> {
                 plan,
                 op,
                 e,
-                filter,
-                &[],
-                None,
-                &["_id".to_string()],
+                &Read::by(filter, &["_id".to_string()]),
                 Purpose::FindToDelete {
                     entity: name.clone(),
                 },
@@ -108,6 +107,25 @@ impl<'a> Planner<'a> {
         } else {
             from.clone()
         };
+        self.delete_document(plan, op, e, (m, one_or_in), &own_from);
+        for r in f.rels_to[e.index()].iter().copied() {
+            self.remove_from_parent(plan, op, e, r, (m, one_or_in), (&from, &own_from));
+        }
+        let _ = RelationshipKind::OneToOne;
+    }
+
+    /// The deleted instance's own document, or its element pulled from the
+    /// document it is embedded in.
+    fn delete_document(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        (m, one_or_in): (f64, FilterOp),
+        own_from: &ValueSource,
+    ) {
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
         match self.p.home[e.index()] {
             Home::Own => {
                 let action = if m > 1.0 {
@@ -131,14 +149,16 @@ impl<'a> Planner<'a> {
                 );
                 let (mut step, cost, index) = self.root_write(
                     plan,
-                    e,
-                    action,
-                    vec![filt("_id", one_or_in, own_from.clone())],
-                    Vec::new(),
-                    m,
-                    0.0,
-                    Purpose::Delete {
-                        entity: name.clone(),
+                    RootWrite {
+                        entity: e,
+                        action,
+                        filter: vec![filt("_id", one_or_in, own_from.clone())],
+                        updates: Vec::new(),
+                        docs: m,
+                        sync: 0.0,
+                        purpose: Purpose::Delete {
+                            entity: name.clone(),
+                        },
                     },
                 );
                 Self::as_fallback(&mut step, fallback);
@@ -149,65 +169,82 @@ impl<'a> Planner<'a> {
                 self.write_root(
                     plan,
                     op,
-                    e,
-                    if m > 1.0 {
-                        Action::UpdateMany
-                    } else {
-                        Action::UpdateOne
-                    },
-                    vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
-                    vec![UpdateOp::Pull { path: host_path }],
-                    m,
-                    0.0,
-                    Purpose::Pull {
-                        entity: name.clone(),
+                    RootWrite {
+                        entity: e,
+                        action: if m > 1.0 {
+                            Action::UpdateMany
+                        } else {
+                            Action::UpdateOne
+                        },
+                        filter: vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
+                        updates: vec![UpdateOp::Pull { path: host_path }],
+                        docs: m,
+                        sync: 0.0,
+                        purpose: Purpose::Pull {
+                            entity: name.clone(),
+                        },
                     },
                 );
             }
         }
-        for r in f.rels_to[e.index()].iter().copied() {
-            let rel = f.model.relationship(r);
-            let layout = self.layout(r);
-            let mut ups = Vec::new();
-            let pacc = self.access(rel.parent);
-            let ids_in_parent = self.child_ids_path(r);
-            // The child's id where the parent keeps it: a bare id in the
-            // array, or the `_id` of an element (copies, attributes, a
-            // subset's children), which `$pull` matches as `{_id: id}`.
-            let held = match (&ids_in_parent, layout) {
-                (Some(path), _) => Some(path.clone()),
-                (None, Layout::Subset { .. }) => Some(format!("{}._id", rel.parent_field)),
-                _ => None,
+    }
+
+    /// What a deleted child leaves in its parent through `r`: its id in the
+    /// parent's array, the parent's counters.
+    fn remove_from_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        r: RelationshipId,
+        (m, one_or_in): (f64, FilterOp),
+        (from, own_from): (&ValueSource, &ValueSource),
+    ) {
+        let f = self.facts;
+        let name = self.name(e).to_string();
+        let rel = f.model.relationship(r);
+        let layout = self.layout(r);
+        let mut ups = Vec::new();
+        let pacc = self.access(rel.parent);
+        let ids_in_parent = self.child_ids_path(r);
+        // The child's id where the parent keeps it: a bare id in the
+        // array, or the `_id` of an element (copies, attributes, a
+        // subset's children), which `$pull` matches as `{_id: id}`.
+        let held = match (&ids_in_parent, layout) {
+            (Some(path), _) => Some(path.clone()),
+            (None, Layout::Subset { .. }) => Some(format!("{}._id", rel.parent_field)),
+            _ => None,
+        };
+        if let Some(path) = &held {
+            ups.push(remove_id(rel, layout, pacc.path(path)));
+        }
+        for (func, _, cname) in self.computed(r) {
+            if matches!(
+                func,
+                AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg
+            ) {
+                ups.push(UpdateOp::Dec {
+                    path: pacc.path(cname),
+                });
+            }
+        }
+        if !ups.is_empty() {
+            let holders = f.typical_parents(r) * m;
+            let action = if holders > 1.0 {
+                Action::UpdateMany
+            } else {
+                Action::UpdateOne
             };
-            if let Some(path) = &held {
-                ups.push(remove_id(rel, layout, pacc.path(path)));
-            }
-            for (func, _, cname) in self.computed(r) {
-                if matches!(
-                    func,
-                    AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg
-                ) {
-                    ups.push(UpdateOp::Dec {
-                        path: pacc.path(cname),
-                    });
-                }
-            }
-            if !ups.is_empty() {
-                let holders = f.typical_parents(r) * m;
-                let action = if holders > 1.0 {
-                    Action::UpdateMany
-                } else {
-                    Action::UpdateOne
-                };
-                self.write_root(
-                    plan,
-                    op,
-                    rel.parent,
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: rel.parent,
                     action,
                     // The parent found by the child's id in its array, or by
                     // the reference the child holds (a subset holds only the
                     // latest children: the child's id may not be there).
-                    vec![match (&ids_in_parent, self.parent_ref_path(r)) {
+                    filter: vec![match (&ids_in_parent, self.parent_ref_path(r)) {
                         (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
                         _ => filt(
                             pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
@@ -215,16 +252,15 @@ impl<'a> Planner<'a> {
                             own_from.clone(),
                         ),
                     }],
-                    ups,
-                    holders,
-                    0.0,
-                    Purpose::RemoveFromParent {
+                    updates: ups,
+                    docs: holders,
+                    sync: 0.0,
+                    purpose: Purpose::RemoveFromParent {
                         entity: name.clone(),
                         parent: self.name(rel.parent).to_string(),
                     },
-                );
-            }
+                },
+            );
         }
-        let _ = RelationshipKind::OneToOne;
     }
 }

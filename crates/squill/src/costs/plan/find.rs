@@ -4,35 +4,27 @@ use super::*;
 
 impl<'a> Planner<'a> {
     /// Finds instances of `e`; returns how many and the step number.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn find(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         e: EntityId,
-        filter: &[Filter],
-        sort: &[SortKey],
-        limit: Option<u64>,
-        fields: &[String],
+        read: &Read<'_>,
         purpose: Purpose,
     ) -> (f64, usize) {
-        self.find_kinds(plan, op, &[e], filter, sort, limit, fields, purpose)
+        self.find_kinds(plan, op, &[e], read, purpose)
     }
 
     /// A read over a family of entities (`read: [car, phone, flat]`): one
     /// query per collection that holds some of them, each with the read's
     /// limit, merged by the application; kinds that share a polymorphic
     /// collection are found together.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn find_family(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         kinds: &[EntityId],
-        filter: &[Filter],
-        sort: &[SortKey],
-        limit: Option<u64>,
-        fields: &[String],
+        read: &Read<'_>,
     ) {
         let mut done: Vec<EntityId> = Vec::new();
         for &e in kinds {
@@ -55,24 +47,26 @@ impl<'a> Planner<'a> {
                     .collect::<Vec<_>>()
                     .join(", "),
             };
-            self.find_kinds(plan, op, &together, filter, sort, limit, fields, purpose);
+            self.find_kinds(plan, op, &together, read, purpose);
         }
     }
 
     /// Finds instances of `kinds` (one entity, or kinds of one polymorphic
     /// collection found by one query); returns how many and the step number.
-    #[allow(clippy::too_many_arguments)]
     fn find_kinds(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         kinds: &[EntityId],
-        filter: &[Filter],
-        sort: &[SortKey],
-        limit: Option<u64>,
-        fields: &[String],
+        read: &Read<'_>,
         purpose: Purpose,
     ) -> (f64, usize) {
+        let &Read {
+            filter,
+            sort,
+            limit,
+            fields,
+        } = read;
         let e = kinds[0];
         let acc = self.access(e);
         let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
@@ -389,16 +383,13 @@ impl<'a> Planner<'a> {
                     entity: self.name(rel.parent).to_string(),
                     field: rel.parent_field.clone(),
                 };
-                self.find(plan, op, rel.parent, &[pf], &[], None, &[], purpose)
+                self.find(plan, op, rel.parent, &Read::by(&[pf], &[]), purpose)
             } else {
                 self.find(
                     plan,
                     op,
                     rel.parent,
-                    &[pf],
-                    &[],
-                    None,
-                    &["_id".to_string()],
+                    &Read::by(&[pf], &["_id".to_string()]),
                     purpose,
                 )
             };
@@ -425,7 +416,7 @@ impl<'a> Planner<'a> {
                         entity: self.name(rel.child).to_string(),
                         field: field.to_string(),
                     };
-                    let (_, n) = self.find(plan, op, rel.child, &[cf], &[], None, &[], purpose);
+                    let (_, n) = self.find(plan, op, rel.child, &Read::by(&[cf], &[]), purpose);
                     let from = ValueSource::FromStep { step: n };
                     match self.child_ids_path(r) {
                         Some(p) => (acc.path(&p), from),

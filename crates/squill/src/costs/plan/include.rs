@@ -147,13 +147,6 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let r = inc.relationship;
         let rel = f.model.relationship(r);
-        if let Some(levels) = inc.recursive
-            && rel.parent == rel.child
-            && self.walk_tree(plan, op, from, m, from_step, inc, levels)
-        {
-            return;
-        }
-        let layout = self.layout(r);
         let target = if inc.to_children {
             rel.child
         } else {
@@ -167,13 +160,81 @@ impl<'a> Planner<'a> {
         } * self.selectivity(target, &inc.filter);
         let wanted = inc.limit.map_or(each, |l| each.min(l as f64));
         let returned = (m * wanted).min(f.count(target).max(m));
-        // The link's attributes kept on the side the read starts from (a
-        // member's role in the team's array) are read with its ids.
-        let here_side = if inc.to_children {
+        let cx = Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            target,
+            each,
+            wanted,
+            returned,
+        };
+        if let Some(levels) = inc.recursive
+            && rel.parent == rel.child
+            && self.walk_tree(plan, op, &cx, levels)
+        {
+            return;
+        }
+        let layout = self.layout(r);
+        let (free, by_id_path, by_ref_path) = self.answers(&cx, layout);
+        // An outlier's parent holds its first children; for the few parents
+        // past the threshold a query by reference fetches the rest, unless
+        // the read wants no more than the array holds in its order.
+        if let (true, Layout::Outlier { threshold }) = (inc.to_children, layout) {
+            self.include_outlier(plan, op, &cx, *threshold);
+            self.includes(plan, op, target, returned, from_step, &inc.include);
+            return;
+        }
+        let copies_here = layout.copies_in(Self::here_side(inc));
+        // Copies in a reference carry the fields they copy, not what the
+        // related documents hold of their own relations: a nested include
+        // still reads those documents. So do a subset's items: copies of
+        // the latest children's own fields (not their authors' names).
+        let copies_only =
+            !copies_here.is_empty() || (inc.to_children && matches!(layout, Layout::Subset { .. }));
+        if free && (!copies_only || inc.include.is_empty()) {
+            // Answered inside the documents read before: that step returns
+            // the field that holds the children (or the parent's copy).
+            self.return_holder(plan, from, rel, inc.to_children, from_step);
+            self.includes(plan, op, target, returned, from_step, &inc.include);
+            return;
+        }
+        // The query of the other side: the link's attributes it tests,
+        // orders by or returns are in that side's array of references when
+        // it keeps them (`teams.role`); otherwise they came with the ids
+        // from the documents read before, and the application applies them.
+        let there = self.on_the_other_side(r, inc, layout);
+        let inc = there.as_ref().unwrap_or(inc);
+        let cx = Joined { inc, ..cx };
+        if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
+            let n = self.read_buckets(plan, op, &cx, *per_bucket, by);
+            self.includes(plan, op, target, returned, n, &inc.include);
+            return;
+        }
+        self.join(plan, op, &cx, by_id_path, by_ref_path);
+    }
+
+    /// The side of `inc`'s relationship the read starts from.
+    fn here_side(inc: &Include) -> Side {
+        if inc.to_children {
             Side::Parent
         } else {
             Side::Child
-        };
+        }
+    }
+
+    /// Whether the documents read before answer the include (`free`), and
+    /// else the path the other side is found by: its ids held here, or its
+    /// reference to this side.
+    fn answers(&self, cx: &Joined<'_>, layout: &Layout) -> (bool, Option<String>, Option<String>) {
+        let f = self.facts;
+        let inc = cx.inc;
+        let r = inc.relationship;
+        let rel = f.model.relationship(r);
+        let here_side = Self::here_side(inc);
+        // The link's attributes kept on the side the read starts from (a
+        // member's role in the team's array) are read with its ids.
         let attrs: Vec<&str> = f
             .attributes_on(r, here_side, layout)
             .map(|a| a.name.as_str())
@@ -194,212 +255,129 @@ impl<'a> Planner<'a> {
         // them): the reference kept here answers it.
         let ids_only = covered_fields(&[]) && inc.sort.is_empty() && inc.limit.is_none();
         let copies_here = layout.copies_in(here_side);
+        if inc.to_children {
+            match layout {
+                Layout::Embed => (true, None, None),
+                Layout::Subset {
+                    k,
+                    fields,
+                    sort_field,
+                } => {
+                    let order = match (inc.sort.first(), sort_field) {
+                        (None, _) => true,
+                        (Some(s), Some(f)) => s.descending && s.field == *f,
+                        (Some(_), None) => false,
+                    };
+                    let fits = order
+                        && inc.filter.is_empty()
+                        && (inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64);
+                    let has = fields.is_empty() || covered_fields(fields);
+                    (fits && has, None, Some(rel.child_field.clone()))
+                }
+                Layout::ExtendedReference {
+                    copies_into: Side::Parent,
+                    ..
+                }
+                | Layout::TwoWayExtendedReference { .. }
+                    if !copies_here.is_empty() =>
+                {
+                    (covered_fields(copies_here), Some("_id".to_string()), None)
+                }
+                Layout::Bucket { .. } => (false, None, None),
+                Layout::EmbedParentInChild => {
+                    (false, None, Some(format!("{}._id", rel.child_field)))
+                }
+                _ => (
+                    ids_only && self.child_ids_path(r).is_some(),
+                    self.child_ids_path(r).map(|_| "_id".to_string()),
+                    self.parent_ref_path(r),
+                ),
+            }
+        } else {
+            match layout {
+                Layout::Embed | Layout::EmbedParentInChild => (true, None, None),
+                Layout::ExtendedReference {
+                    copies_into: Side::Child,
+                    ..
+                }
+                | Layout::TwoWayExtendedReference { .. }
+                    if !copies_here.is_empty() =>
+                {
+                    (covered_fields(copies_here), Some("_id".to_string()), None)
+                }
+                Layout::Bucket { .. } => (false, Some("_id".to_string()), None),
+                _ => (
+                    ids_only && self.parent_ref_path(r).is_some(),
+                    self.parent_ref_path(r).map(|_| "_id".to_string()),
+                    self.child_ids_path(r),
+                ),
+            }
+        }
+    }
+
+    /// An outlier's children: those in the parent's array, returned with
+    /// it, and the rest past the threshold by a query of their own.
+    fn include_outlier(&self, plan: &mut OpPlan, op: OperationId, cx: &Joined<'_>, threshold: u64) {
+        let f = self.facts;
+        let &Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            target,
+            ..
+        } = cx;
+        let r = inc.relationship;
+        let rel = f.model.relationship(r);
         let here = ValueSource::FromStep { step: from_step };
-        let (free, by_id_path, by_ref_path): (bool, Option<String>, Option<String>) =
-            if inc.to_children {
-                match layout {
-                    Layout::Embed => (true, None, None),
-                    Layout::Subset {
-                        k,
-                        fields,
-                        sort_field,
-                    } => {
-                        let order = match (inc.sort.first(), sort_field) {
-                            (None, _) => true,
-                            (Some(s), Some(f)) => s.descending && s.field == *f,
-                            (Some(_), None) => false,
-                        };
-                        let fits = order
-                            && inc.filter.is_empty()
-                            && (inc.limit.is_some_and(|l| l <= *k) || f.typical(r) <= *k as f64);
-                        let has = fields.is_empty() || covered_fields(fields);
-                        (fits && has, None, Some(rel.child_field.clone()))
-                    }
-                    Layout::ExtendedReference {
-                        copies_into: Side::Parent,
-                        ..
-                    }
-                    | Layout::TwoWayExtendedReference { .. }
-                        if !copies_here.is_empty() =>
-                    {
-                        (covered_fields(copies_here), Some("_id".to_string()), None)
-                    }
-                    Layout::Bucket { .. } => (false, None, None),
-                    Layout::EmbedParentInChild => {
-                        (false, None, Some(format!("{}._id", rel.child_field)))
-                    }
-                    _ => (
-                        ids_only && self.child_ids_path(r).is_some(),
-                        self.child_ids_path(r).map(|_| "_id".to_string()),
-                        self.parent_ref_path(r),
-                    ),
-                }
-            } else {
-                match layout {
-                    Layout::Embed | Layout::EmbedParentInChild => (true, None, None),
-                    Layout::ExtendedReference {
-                        copies_into: Side::Child,
-                        ..
-                    }
-                    | Layout::TwoWayExtendedReference { .. }
-                        if !copies_here.is_empty() =>
-                    {
-                        (covered_fields(copies_here), Some("_id".to_string()), None)
-                    }
-                    Layout::Bucket { .. } => (false, Some("_id".to_string()), None),
-                    _ => (
-                        ids_only && self.parent_ref_path(r).is_some(),
-                        self.parent_ref_path(r).map(|_| "_id".to_string()),
-                        self.child_ids_path(r),
-                    ),
-                }
-            };
-        // An outlier's parent holds its first children; for the few parents
-        // past the threshold a query by reference fetches the rest, unless
-        // the read wants no more than the array holds in its order.
-        if let (true, Layout::Outlier { threshold }) = (inc.to_children, layout) {
-            self.return_holder(plan, from, rel, true, from_step);
-            let within = inc.limit.is_some_and(|l| l <= *threshold) && inc.sort.is_empty();
-            let rest = self.outlier_rest(r, *threshold, m).filter(|_| !within);
-            if let Some(rest) = rest {
-                let acc = self.access(target);
-                let mut step = Self::step(
-                    &acc.collection,
-                    Action::Find,
-                    Purpose::Join {
-                        target: self.name(target).to_string(),
-                        many: true,
-                        from: self.name(from).to_string(),
-                        via: rel.name.clone(),
-                    },
-                );
-                let path = acc.path(&rel.child_field);
-                step.filter.push(filt(path.clone(), FilterOp::In, here));
-                self.own_filters(&mut step, &acc, &inc.filter);
-                step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
-                self.push_outlier_rest(plan, op, step, path, rest, target, false);
-            }
-            self.includes(plan, op, target, returned, from_step, &inc.include);
-            return;
-        }
-        // Copies in a reference carry the fields they copy, not what the
-        // related documents hold of their own relations: a nested include
-        // still reads those documents. So do a subset's items: copies of
-        // the latest children's own fields (not their authors' names).
-        let copies_only =
-            !copies_here.is_empty() || (inc.to_children && matches!(layout, Layout::Subset { .. }));
-        if free && (!copies_only || inc.include.is_empty()) {
-            // Answered inside the documents read before: that step returns
-            // the field that holds the children (or the parent's copy).
-            self.return_holder(plan, from, rel, inc.to_children, from_step);
-            self.includes(plan, op, target, returned, from_step, &inc.include);
-            return;
-        }
-        // The query of the other side: the link's attributes it tests,
-        // orders by or returns are in that side's array of references when
-        // it keeps them (`teams.role`); otherwise they came with the ids
-        // from the documents read before, and the application applies them.
-        let there = self.on_the_other_side(r, inc, layout);
-        let inc = there.as_ref().unwrap_or(inc);
-        let acc = self.access(target);
-        if let (true, Layout::Bucket { per_bucket, by, .. }) = (inc.to_children, layout) {
-            let per = (*per_bucket as f64).min(f.typical(r)).max(1.0);
-            // Only a window on the bucket's own time field picks buckets: any
-            // other condition (the seller's region, a price) can match
-            // children in every bucket, so all the parent's are read.
-            let window = |c: &Filter| {
-                c.op == FilterOp::Range
-                    && c.related.is_none()
-                    && matches!(by, BucketBy::Time { field, .. } if c.path.len() == 1 && c.path[0] == *field)
-            };
-            let spread = inc.filter.iter().any(|c| !window(c));
-            let mut conditions: Vec<(String, FilterOp, ValueSource)> = Vec::new();
-            for c in &inc.filter {
-                if c.related.is_some() {
-                    let (p, source) = self.filter_path(plan, op, target, &acc, c);
-                    conditions.push((p, c.op, source));
-                } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
-                    // The window picks buckets by their key (the hour).
-                    conditions.push((unit.clone(), c.op, ValueSource::Param));
-                } else {
-                    conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
-                }
-            }
-            // Newest-first or windowed reads of count buckets straddle one
-            // more bucket; so do newest-first reads of time buckets, whose
-            // newest (this month's, this hour's) is only partly filled.
-            // A window's start cuts its first bucket the same way.
-            let newest_first = inc.sort.first().is_none_or(|s| s.descending);
-            let straddle = match by {
-                BucketBy::Count => {
-                    inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty()
-                }
-                BucketBy::Time { .. } => {
-                    inc.limit.is_some() && (newest_first || inc.filter.iter().any(window))
-                }
-            };
-            let buckets = if spread {
-                m * (f.typical(r) / per).ceil().max(1.0)
-            } else {
-                m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 })
-            };
+        self.return_holder(plan, from, rel, true, from_step);
+        let within = inc.limit.is_some_and(|l| l <= threshold) && inc.sort.is_empty();
+        let rest = self.outlier_rest(r, threshold, m).filter(|_| !within);
+        if let Some(rest) = rest {
+            let acc = self.access(target);
             let mut step = Self::step(
                 &acc.collection,
                 Action::Find,
-                Purpose::ReadBuckets {
-                    field: rel.parent_field.clone(),
-                    entity: self.name(from).to_string(),
+                Purpose::Join {
+                    target: self.name(target).to_string(),
+                    many: true,
+                    from: self.name(from).to_string(),
+                    via: rel.name.clone(),
                 },
             );
-            step.filter
-                .push(filt(rel.child_field.clone(), FilterOp::In, here));
-            for (p, o, source) in conditions {
-                if !step.filter.iter().any(|x| x.path == p) {
-                    step.filter.push(filt(p, o, source));
-                }
-            }
-            let key = match by {
-                BucketBy::Count => "page".to_string(),
-                BucketBy::Time { unit, .. } => unit.clone(),
-            };
-            // The buckets in the order the children are read: oldest first
-            // when the read sorts ascending, else the newest first.
-            step.sort
-                .push((key.clone(), if newest_first { -1 } else { 1 }));
-            step.limit = if spread {
-                None
-            } else {
-                // Count buckets are full but the last: `limit` children
-                // take limit / per_bucket of them, whatever the typical
-                // parent has (its few children are in its first bucket).
-                let full = match by {
-                    BucketBy::Count => (*per_bucket as f64).max(1.0),
-                    BucketBy::Time { .. } => per,
-                };
-                inc.limit
-                    .map(|l| ((l as f64) / full).ceil() as u64 + u64::from(straddle))
-            };
-            step.documents = buckets;
-            let cost = StepCost {
-                keys: buckets,
-                docs: buckets,
-                bytes_read: buckets * acc.root_bytes,
-                ..StepCost::default()
-            };
-            let n = self.push(
-                plan,
-                op,
-                step,
-                cost,
-                Some((
-                    vec![(rel.child_field.clone(), 1), (key, -1)],
-                    target,
-                    acc.docs,
-                )),
-            );
-            self.includes(plan, op, target, returned, n, &inc.include);
-            return;
+            let path = acc.path(&rel.child_field);
+            step.filter.push(filt(path.clone(), FilterOp::In, here));
+            self.own_filters(&mut step, &acc, &inc.filter);
+            step.projection = inc.fields.iter().map(|x| acc.path(x)).collect();
+            self.push_outlier_rest(plan, op, step, path, rest, target, false);
         }
+    }
+
+    /// The query of the other side, by the ids held here or by its
+    /// reference to this side, and the includes under it.
+    fn join(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        cx: &Joined<'_>,
+        by_id_path: Option<String>,
+        by_ref_path: Option<String>,
+    ) {
+        let f = self.facts;
+        let &Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            target,
+            each,
+            wanted,
+            returned,
+        } = cx;
+        let r = inc.relationship;
+        let rel = f.model.relationship(r);
+        let here = ValueSource::FromStep { step: from_step };
+        let acc = self.access(target);
         let mut step = Self::step(
             &acc.collection,
             Action::Find,

@@ -1,6 +1,31 @@
-//! Inserts: where a new instance goes, and what its links write.
+//! Inserts: where a new instance goes, and what its links write. The new
+//! document's own step depends on where the entity lives (embedded in a
+//! host, in a bucket, in documents of its own), each in a function of its
+//! own; the parents' updates its links make are collected per parent and
+//! written after it.
 
 use super::*;
+
+/// The updates of parents an insert collects, one write per parent after
+/// the new document: exact ones, and counters written once every so many
+/// inserts (readers accept an error).
+#[derive(Default)]
+pub(super) struct ParentUpdates {
+    exact: Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)>,
+    batched: Vec<(EntityId, UpdateOp, Purpose, u64)>,
+}
+
+impl ParentUpdates {
+    /// Adds an exact update of `parent`, joining its other updates.
+    pub(super) fn add(&mut self, parent: EntityId, u: UpdateOp, why: Purpose) {
+        if let Some(x) = self.exact.iter_mut().find(|x| x.0 == parent) {
+            x.1.push(u);
+            x.2.push(why);
+        } else {
+            self.exact.push((parent, vec![u], vec![why]));
+        }
+    }
+}
 
 impl<'a> Planner<'a> {
     pub(super) fn insert(
@@ -12,28 +37,7 @@ impl<'a> Planner<'a> {
         count: f64,
     ) {
         let f = self.facts;
-        let acc = self.access(e);
-        let name = self.name(e).to_string();
-        let many = if count > 1.0 {
-            Action::InsertMany
-        } else {
-            Action::InsertOne
-        };
-        let mut parent_updates: Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)> = Vec::new();
-        // Counters written once every so many inserts (readers accept an error).
-        let mut batched: Vec<(EntityId, UpdateOp, Purpose, u64)> = Vec::new();
-        let add_update =
-            |parent: EntityId,
-             u: UpdateOp,
-             why: Purpose,
-             list: &mut Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)>| {
-                if let Some(x) = list.iter_mut().find(|x| x.0 == parent) {
-                    x.1.push(u);
-                    x.2.push(why);
-                } else {
-                    list.push((parent, vec![u], vec![why]));
-                }
-            };
+        let mut updates = ParentUpdates::default();
         // A new parent holds its children's ids with copies of their fields:
         // they are read from the children first. (Through a relationship of
         // an entity with itself, the new instance is the child: a new hire
@@ -69,274 +73,226 @@ impl<'a> Planner<'a> {
             .map(|x| self.p.home[x.index()])
         {
             Some(Home::Embedded { rel, host, array }) => {
-                let r = f.model.relationship(rel);
-                if r.child == e {
-                    // Inside a host that is itself an element of an array
-                    // (bids in an item in its seller), the filter matched
-                    // that element: the positional `$` names it.
-                    let hacc = self.access(host);
-                    let path = if hacc.per_root > 1.0 && !hacc.prefix.is_empty() {
-                        format!("{}.$.{}", hacc.prefix, r.parent_field)
-                    } else {
-                        acc.prefix.clone()
-                    };
-                    let u = if array {
-                        UpdateOp::Push {
-                            path,
-                            sort: None,
-                            slice: None,
-                        }
-                    } else {
-                        UpdateOp::Set { path }
-                    };
-                    add_update(
-                        host,
-                        u,
-                        Purpose::AddInside {
-                            entity: name.clone(),
-                            host: self.name(host).to_string(),
-                        },
-                        &mut parent_updates,
-                    );
-                } else {
-                    // A parent folded into its child: written with the child.
-                    let step_f = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
-                    self.write_root(
-                        plan,
-                        op,
-                        e,
-                        Action::UpdateMany,
-                        step_f,
-                        vec![UpdateOp::Set {
-                            path: acc.prefix.clone(),
-                        }],
-                        f.typical(rel),
-                        f.typical(rel) - 1.0,
-                        Purpose::WriteIntoEach {
-                            entity: name.clone(),
-                            host: self.name(host).to_string(),
-                        },
-                    );
-                }
+                self.insert_embedded(plan, op, e, (rel, host, array), &mut updates);
             }
             Some(Home::Bucketed { rel }) => {
-                let r = f.model.relationship(rel);
-                let Layout::Bucket {
-                    by,
-                    per_bucket,
-                    aggregates,
-                } = self.layout(rel)
-                else {
+                if self.add_to_bucket(plan, op, e, rel, count).is_none() {
                     return;
-                };
-                let mut updates = vec![
-                    UpdateOp::Push {
-                        path: r.parent_field.clone(),
-                        sort: None,
-                        slice: None,
-                    },
-                    UpdateOp::Inc {
-                        path: "count".to_string(),
-                    },
-                ];
-                for a in aggregates {
-                    let field = a.field.clone().unwrap_or_default();
-                    match a.function {
-                        AggregateFn::Count => {}
-                        AggregateFn::Sum | AggregateFn::Avg => updates.push(UpdateOp::Inc {
-                            path: format!("sum_{field}"),
-                        }),
-                        AggregateFn::Min => updates.push(UpdateOp::Min {
-                            path: format!("min_{field}"),
-                        }),
-                        AggregateFn::Max => updates.push(UpdateOp::Max {
-                            path: format!("max_{field}"),
-                        }),
-                        // The first child opens the bucket; each later one
-                        // is the latest so far.
-                        AggregateFn::First => updates.push(UpdateOp::SetOnInsert {
-                            path: format!("first_{field}"),
-                        }),
-                        AggregateFn::Last => updates.push(UpdateOp::Set {
-                            path: format!("last_{field}"),
-                        }),
-                    }
                 }
-                let mut filter = vec![filt(
-                    r.child_field.clone(),
-                    FilterOp::Eq,
-                    ValueSource::Param,
-                )];
-                match by {
-                    BucketBy::Count => filter.push(filt(
-                        "count",
-                        FilterOp::Range,
-                        ValueSource::Below { limit: *per_bucket },
-                    )),
-                    BucketBy::Time { field, unit } => filter.push(filt(
-                        unit.clone(),
-                        FilterOp::Eq,
-                        ValueSource::Truncated {
-                            field: field.clone(),
-                            unit: unit.clone(),
-                        },
-                    )),
-                }
-                let mut step = Self::step(
-                    &acc.collection,
-                    Action::Upsert,
-                    Purpose::AddToOpenBucket {
-                        entity: name.clone(),
-                        parent: self.name(r.parent).to_string(),
-                    },
-                );
-                step.filter = filter;
-                step.updates = updates;
-                step.documents = count;
-                let cost = StepCost {
-                    keys: count,
-                    docs: count,
-                    docs_written: count,
-                    bytes_written: count * self.p.bucket_push_bytes(f, rel),
-                    ..StepCost::default()
-                };
-                Self::target(plan, e, false);
-                self.push(
-                    plan,
-                    op,
-                    step,
-                    cost,
-                    Some((
-                        vec![
-                            (r.child_field.clone(), 1),
-                            (
-                                match by {
-                                    BucketBy::Count => "count".to_string(),
-                                    BucketBy::Time { unit, .. } => unit.clone(),
-                                },
-                                1,
-                            ),
-                        ],
-                        e,
-                        acc.docs,
-                    )),
-                );
             }
-            _ => {
-                let mut step = Self::step(
-                    &acc.collection,
-                    many,
-                    Purpose::Insert {
-                        entity: name.clone(),
-                    },
-                );
-                step.documents = count;
-                if let Some((r, threshold, _)) = outlier {
-                    self.push_while_room(plan, op, r, threshold, &name);
-                }
-                Self::as_fallback(&mut step, outlier.map(|(_, _, every)| every));
-                let cost = StepCost {
-                    docs_written: count,
-                    bytes_written: count * self.p.typical[e.index()],
-                    ..StepCost::default()
-                };
-                Self::target(plan, e, count > 1.0);
-                own_step = Some(self.push(plan, op, step, cost, None) - 1);
-            }
+            _ => own_step = Some(self.insert_own(plan, op, e, count, outlier)),
         }
         self.unique_indexes(plan, op, e, own_step);
         for &r in links {
-            let rel = f.model.relationship(r);
-            if rel.child != e {
-                continue;
-            }
-            let layout = self.layout(r);
-            let parent = rel.parent;
-            match layout {
-                // Bare ids in an array of the parent (or one id for a
-                // one-to-one); ids in objects with copies of the child's
-                // fields (or the link's attributes) are pushed whole, below.
-                l if matches!(l, Layout::ChildReferences | Layout::TwoWayReferences)
-                    || (l.many_sides().is_some()
-                        && self.child_ids_path(r).is_some_and(|p| !p.ends_with("._id"))) =>
-                {
-                    add_update(
-                        parent,
-                        add_id(rel, l, self.access(parent).path(&rel.parent_field)),
-                        Purpose::AddId {
-                            entity: name.clone(),
-                            fields: Vec::new(),
-                            parent: self.name(parent).to_string(),
-                        },
-                        &mut parent_updates,
-                    );
-                }
-                l @ (Layout::ManyToManyTwoWay
-                | Layout::ManyToManyOneWay { .. }
-                | Layout::ExtendedReference { .. }
-                | Layout::TwoWayExtendedReference { .. })
-                    if self.child_ids_path(r).is_some() =>
-                {
-                    let fields = l.copies_in(Side::Parent);
-                    add_update(
-                        parent,
-                        UpdateOp::Push {
-                            path: self.access(parent).path(&rel.parent_field),
-                            sort: None,
-                            slice: None,
-                        },
-                        Purpose::AddId {
-                            entity: name.clone(),
-                            fields: fields.iter().map(|f| f.to_string()).collect(),
-                            parent: self.name(parent).to_string(),
-                        },
-                        &mut parent_updates,
-                    );
-                }
-                Layout::Subset { k, sort_field, .. } => {
-                    add_update(
-                        parent,
-                        UpdateOp::Push {
-                            path: self.access(parent).path(&rel.parent_field),
-                            sort: sort_field.clone().map(|s| (s, -1)),
-                            // Sorted newest first, the latest K are the
-                            // first K; unsorted, pushed at the end, the last.
-                            slice: Some(if sort_field.is_some() {
-                                *k as i64
-                            } else {
-                                -(*k as i64)
-                            }),
-                        },
-                        Purpose::KeepLatest {
-                            k: *k,
-                            entity: name.clone(),
-                            parent: self.name(parent).to_string(),
-                        },
-                        &mut parent_updates,
-                    );
-                }
-                _ => {}
-            }
-            for (func, field, cname) in self.computed(r) {
-                let path = self.access(parent).path(cname);
-                let u = match func {
-                    AggregateFn::Min => UpdateOp::Min { path },
-                    AggregateFn::Max => UpdateOp::Max { path },
-                    AggregateFn::Last | AggregateFn::First => UpdateOp::Set { path },
-                    _ => UpdateOp::Inc { path },
-                };
-                let why = Purpose::KeepComputed {
-                    function: crate::candidates::fn_name(func).to_string(),
-                    field: field.map(|x| x.to_string()),
-                    entity: name.clone(),
-                    parent: self.name(parent).to_string(),
-                };
-                match self.batch(r, cname) {
-                    1 => add_update(parent, u, why, &mut parent_updates),
-                    every => batched.push((parent, u, why, every)),
-                }
+            if f.model.relationship(r).child == e {
+                self.child_link_updates(r, e, &mut updates);
             }
         }
+        self.write_parent_updates(plan, op, updates);
+        self.link_new_parent(plan, op, e, links);
+    }
+
+    /// A new instance embedded in its host (pushed into its array, or set
+    /// as its field), or a parent folded into its children, written into
+    /// each of them.
+    fn insert_embedded(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        (rel, host, array): (RelationshipId, EntityId, bool),
+        updates: &mut ParentUpdates,
+    ) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
+        let r = f.model.relationship(rel);
+        if r.child == e {
+            // Inside a host that is itself an element of an array
+            // (bids in an item in its seller), the filter matched
+            // that element: the positional `$` names it.
+            let hacc = self.access(host);
+            let path = if hacc.per_root > 1.0 && !hacc.prefix.is_empty() {
+                format!("{}.$.{}", hacc.prefix, r.parent_field)
+            } else {
+                acc.prefix.clone()
+            };
+            let u = if array {
+                UpdateOp::Push {
+                    path,
+                    sort: None,
+                    slice: None,
+                }
+            } else {
+                UpdateOp::Set { path }
+            };
+            updates.add(
+                host,
+                u,
+                Purpose::AddInside {
+                    entity: name.clone(),
+                    host: self.name(host).to_string(),
+                },
+            );
+        } else {
+            // A parent folded into its child: written with the child.
+            let step_f = vec![filt(acc.path("_id"), FilterOp::Eq, ValueSource::Param)];
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: e,
+                    action: Action::UpdateMany,
+                    filter: step_f,
+                    updates: vec![UpdateOp::Set {
+                        path: acc.prefix.clone(),
+                    }],
+                    docs: f.typical(rel),
+                    sync: f.typical(rel) - 1.0,
+                    purpose: Purpose::WriteIntoEach {
+                        entity: name.clone(),
+                        host: self.name(host).to_string(),
+                    },
+                },
+            );
+        }
+    }
+
+    /// A new instance in a document of its own (or, for an outlier's child,
+    /// in its parent's array while it has room); returns the step number.
+    fn insert_own(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        count: f64,
+        outlier: Option<(RelationshipId, u64, u64)>,
+    ) -> usize {
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
+        let many = if count > 1.0 {
+            Action::InsertMany
+        } else {
+            Action::InsertOne
+        };
+        let mut step = Self::step(
+            &acc.collection,
+            many,
+            Purpose::Insert {
+                entity: name.clone(),
+            },
+        );
+        step.documents = count;
+        if let Some((r, threshold, _)) = outlier {
+            self.push_while_room(plan, op, r, threshold, &name);
+        }
+        Self::as_fallback(&mut step, outlier.map(|(_, _, every)| every));
+        let cost = StepCost {
+            docs_written: count,
+            bytes_written: count * self.p.typical[e.index()],
+            ..StepCost::default()
+        };
+        Self::target(plan, e, count > 1.0);
+        self.push(plan, op, step, cost, None) - 1
+    }
+
+    /// What a new child writes in its parent through `r`: its id (with
+    /// copies) in the parent's array, the latest K, the computed fields.
+    fn child_link_updates(&self, r: RelationshipId, e: EntityId, updates: &mut ParentUpdates) {
+        let rel = self.facts.model.relationship(r);
+        let name = self.name(e).to_string();
+        let layout = self.layout(r);
+        let parent = rel.parent;
+        match layout {
+            // Bare ids in an array of the parent (or one id for a
+            // one-to-one); ids in objects with copies of the child's
+            // fields (or the link's attributes) are pushed whole, below.
+            l if matches!(l, Layout::ChildReferences | Layout::TwoWayReferences)
+                || (l.many_sides().is_some()
+                    && self.child_ids_path(r).is_some_and(|p| !p.ends_with("._id"))) =>
+            {
+                updates.add(
+                    parent,
+                    add_id(rel, l, self.access(parent).path(&rel.parent_field)),
+                    Purpose::AddId {
+                        entity: name.clone(),
+                        fields: Vec::new(),
+                        parent: self.name(parent).to_string(),
+                    },
+                );
+            }
+            l @ (Layout::ManyToManyTwoWay
+            | Layout::ManyToManyOneWay { .. }
+            | Layout::ExtendedReference { .. }
+            | Layout::TwoWayExtendedReference { .. })
+                if self.child_ids_path(r).is_some() =>
+            {
+                let fields = l.copies_in(Side::Parent);
+                updates.add(
+                    parent,
+                    UpdateOp::Push {
+                        path: self.access(parent).path(&rel.parent_field),
+                        sort: None,
+                        slice: None,
+                    },
+                    Purpose::AddId {
+                        entity: name.clone(),
+                        fields: fields.iter().map(|f| f.to_string()).collect(),
+                        parent: self.name(parent).to_string(),
+                    },
+                );
+            }
+            Layout::Subset { k, sort_field, .. } => {
+                updates.add(
+                    parent,
+                    UpdateOp::Push {
+                        path: self.access(parent).path(&rel.parent_field),
+                        sort: sort_field.clone().map(|s| (s, -1)),
+                        // Sorted newest first, the latest K are the
+                        // first K; unsorted, pushed at the end, the last.
+                        slice: Some(if sort_field.is_some() {
+                            *k as i64
+                        } else {
+                            -(*k as i64)
+                        }),
+                    },
+                    Purpose::KeepLatest {
+                        k: *k,
+                        entity: name.clone(),
+                        parent: self.name(parent).to_string(),
+                    },
+                );
+            }
+            _ => {}
+        }
+        for (func, field, cname) in self.computed(r) {
+            let path = self.access(parent).path(cname);
+            let u = match func {
+                AggregateFn::Min => UpdateOp::Min { path },
+                AggregateFn::Max => UpdateOp::Max { path },
+                AggregateFn::Last | AggregateFn::First => UpdateOp::Set { path },
+                _ => UpdateOp::Inc { path },
+            };
+            let why = Purpose::KeepComputed {
+                function: crate::candidates::fn_name(func).to_string(),
+                field: field.map(|x| x.to_string()),
+                entity: name.clone(),
+                parent: self.name(parent).to_string(),
+            };
+            match self.batch(r, cname) {
+                1 => updates.add(parent, u, why),
+                every => updates.batched.push((parent, u, why, every)),
+            }
+        }
+    }
+
+    /// Writes the parents' updates: one write per parent, and the batched
+    /// counters of a parent written anyway with it.
+    fn write_parent_updates(&self, plan: &mut OpPlan, op: OperationId, updates: ParentUpdates) {
+        let ParentUpdates {
+            exact: mut parent_updates,
+            batched,
+        } = updates;
         // An approximate counter in a parent written anyway rides along
         // exactly: batching saves only a write of its own. Counters of one
         // parent batched alike are one write.
@@ -366,16 +322,50 @@ impl<'a> Planner<'a> {
         for (parent, every, updates, why) in own {
             let (action, n) = in_every_copy(parent);
             let filter = self.id_filter(parent, ValueSource::Param);
-            let (mut step, cost, index) =
-                self.root_write(plan, parent, action, filter, updates, n, n - 1.0, why);
+            let (mut step, cost, index) = self.root_write(
+                plan,
+                RootWrite {
+                    entity: parent,
+                    action,
+                    filter,
+                    updates,
+                    docs: n,
+                    sync: n - 1.0,
+                    purpose: why,
+                },
+            );
             step.every = Some(every);
             self.push(plan, op, step, cost, index);
         }
         for (parent, updates, why) in parent_updates {
             let (action, n) = in_every_copy(parent);
             let filter = self.id_filter(parent, ValueSource::Param);
-            self.write_root(plan, op, parent, action, filter, updates, n, n - 1.0, why);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: parent,
+                    action,
+                    filter,
+                    updates,
+                    docs: n,
+                    sync: n - 1.0,
+                    purpose: why,
+                },
+            );
         }
+    }
+
+    /// Links a new parent to its children when they keep its id.
+    fn link_new_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        links: &[RelationshipId],
+    ) {
+        let f = self.facts;
+        let name = self.name(e).to_string();
         // A new parent of children that keep their parents' ids (both ways
         // in a many-to-many): each child linked gets the new id, with the
         // copies of the new parent's fields, which the caller has.
@@ -414,7 +404,19 @@ impl<'a> Planner<'a> {
                 entity: self.name(child).to_string(),
                 to: name.clone(),
             };
-            self.write_root(plan, op, child, action, filter, vec![u], n, n - 1.0, why);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: child,
+                    action,
+                    filter,
+                    updates: vec![u],
+                    docs: n,
+                    sync: n - 1.0,
+                    purpose: why,
+                },
+            );
         }
     }
 
@@ -512,19 +514,21 @@ impl Planner<'_> {
         self.write_root(
             plan,
             op,
-            parent,
-            Action::UpdateOne,
-            filter,
-            vec![UpdateOp::Push {
-                path,
-                sort: None,
-                slice: None,
-            }],
-            1.0,
-            0.0,
-            Purpose::AddInside {
-                entity: name.to_string(),
-                host: self.name(parent).to_string(),
+            RootWrite {
+                entity: parent,
+                action: Action::UpdateOne,
+                filter,
+                updates: vec![UpdateOp::Push {
+                    path,
+                    sort: None,
+                    slice: None,
+                }],
+                docs: 1.0,
+                sync: 0.0,
+                purpose: Purpose::AddInside {
+                    entity: name.to_string(),
+                    host: self.name(parent).to_string(),
+                },
             },
         );
     }

@@ -125,13 +125,15 @@ impl<'a> Planner<'a> {
             self.write_root(
                 plan,
                 op,
-                e,
-                Action::UpdateOne,
-                filter,
-                updates,
-                1.0,
-                0.0,
-                purposes,
+                RootWrite {
+                    entity: e,
+                    action: Action::UpdateOne,
+                    filter,
+                    updates,
+                    docs: 1.0,
+                    sync: 0.0,
+                    purpose: purposes,
+                },
             );
         }
     }
@@ -230,13 +232,15 @@ impl<'a> Planner<'a> {
             self.write_root(
                 plan,
                 op,
-                e,
-                Action::UpdateOne,
-                filter,
-                updates,
-                1.0,
-                0.0,
-                [why],
+                RootWrite {
+                    entity: e,
+                    action: Action::UpdateOne,
+                    filter,
+                    updates,
+                    docs: 1.0,
+                    sync: 0.0,
+                    purpose: [why],
+                },
             );
         }
     }

@@ -92,6 +92,20 @@ struct StepCost {
     sync: f64,
 }
 
+/// A write of root documents that hold `entity`: what `write_root` and
+/// `root_write` are asked to do, as one value rather than seven arguments.
+struct RootWrite<P> {
+    entity: EntityId,
+    action: Action,
+    filter: Vec<StepFilter>,
+    updates: Vec<UpdateOp>,
+    /// Documents written.
+    docs: f64,
+    /// Writes that wait for one another (every copy but the first).
+    sync: f64,
+    purpose: P,
+}
+
 /// Where an entity's instances are and how to reach them.
 struct Access {
     collection: String,
@@ -116,6 +130,45 @@ impl Access {
     }
 }
 
+/// What a read asks for: the filter, the order, how many at most, and the
+/// fields it returns. One value, so that the steps that find instances take
+/// the read whole rather than four arguments beside the plan's own.
+#[derive(Clone, Copy)]
+struct Read<'q> {
+    filter: &'q [Filter],
+    sort: &'q [SortKey],
+    limit: Option<u64>,
+    fields: &'q [String],
+}
+
+impl<'q> Read<'q> {
+    /// Every instance the filter matches, unsorted, with these fields.
+    fn by(filter: &'q [Filter], fields: &'q [String]) -> Self {
+        Read {
+            filter,
+            sort: &[],
+            limit: None,
+            fields,
+        }
+    }
+}
+
+/// One include being planned: where it starts (`m` instances of `from`,
+/// found at step `from_step`), what it asks, and how many it returns.
+#[derive(Clone, Copy)]
+struct Joined<'i> {
+    from: EntityId,
+    m: f64,
+    from_step: usize,
+    inc: &'i Include,
+    target: EntityId,
+    /// Related instances per starting one, after the include's filter.
+    each: f64,
+    /// `each`, cut to the include's limit.
+    wanted: f64,
+    returned: f64,
+}
+
 pub struct Planner<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
@@ -123,6 +176,7 @@ pub struct Planner<'a> {
 }
 
 mod aggregate;
+mod bucket;
 mod delete;
 mod find;
 mod include;
@@ -488,13 +542,15 @@ impl<'a> Planner<'a> {
         self.write_root(
             plan,
             op,
-            rel.parent,
-            Action::UpdateOne,
-            vec![filt(format!("{holder}._id"), FilterOp::Eq, id)],
-            updates(&holder),
-            1.0,
-            0.0,
-            purpose,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::UpdateOne,
+                filter: vec![filt(format!("{holder}._id"), FilterOp::Eq, id)],
+                updates: updates(&holder),
+                docs: 1.0,
+                sync: 0.0,
+                purpose,
+            },
         );
         Some(every)
     }
@@ -580,16 +636,26 @@ impl<'a> Planner<'a> {
                     let kinds: Vec<EntityId> = std::iter::once(*entity)
                         .chain(family.iter().copied())
                         .collect();
-                    self.find_family(&mut plan, op_id, &kinds, filter, sort, *limit, fields);
+                    let read = Read {
+                        filter,
+                        sort,
+                        limit: *limit,
+                        fields,
+                    };
+                    self.find_family(&mut plan, op_id, &kinds, &read);
                     return plan;
                 }
                 let purpose = Purpose::Find {
                     entity: self.name(*entity).to_string(),
                 };
                 let before = plan.cost;
-                let (m, step) = self.find(
-                    &mut plan, op_id, *entity, filter, sort, *limit, fields, purpose,
-                );
+                let read = Read {
+                    filter,
+                    sort,
+                    limit: *limit,
+                    fields,
+                };
+                let (m, step) = self.find(&mut plan, op_id, *entity, &read, purpose);
                 let mut first = plan.cost;
                 first.add_scaled(&before, -1.0);
                 self.includes(&mut plan, op_id, *entity, m, step, include);
@@ -631,7 +697,16 @@ impl<'a> Planner<'a> {
                 changes,
                 relinks,
                 multi,
-            } => self.update(&mut plan, op_id, *entity, filter, changes, relinks, *multi),
+            } => {
+                let change = update::Change {
+                    entity: *entity,
+                    filter,
+                    changes,
+                    relinks,
+                    multi: *multi,
+                };
+                self.update(&mut plan, op_id, &change)
+            }
             OperationKind::Delete { entity, filter } => {
                 self.delete(&mut plan, op_id, *entity, filter)
             }
@@ -661,23 +736,15 @@ impl<'a> Planner<'a> {
             entity: self.name(parent).to_string(),
         };
         let before = plan.cost;
-        let (m, step) = self.find(
-            plan,
-            op,
-            parent,
-            &by_id,
-            &[],
-            None,
-            &["_id".to_string()],
-            purpose,
-        );
+        let id = ["_id".to_string()];
+        let read = Read::by(&by_id, &id);
+        let (m, step) = self.find(plan, op, parent, &read, purpose);
         let mut first = plan.cost;
         first.add_scaled(&before, -1.0);
         self.includes(plan, op, parent, m, step, &[inc]);
         drop_given_id_step(plan, &first);
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn push(
         &self,
         plan: &mut OpPlan,
@@ -880,37 +947,31 @@ impl<'a> Planner<'a> {
     }
 
     /// An update of one root document (or `docs` of them) that holds `e`.
-    #[allow(clippy::too_many_arguments)]
     fn write_root(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
-        e: EntityId,
-        action: Action,
-        filter: Vec<StepFilter>,
-        updates: Vec<UpdateOp>,
-        docs: f64,
-        sync: f64,
-        purpose: impl Into<Vec<Purpose>>,
+        write: RootWrite<impl Into<Vec<Purpose>>>,
     ) -> usize {
-        let (step, cost, index) =
-            self.root_write(plan, e, action, filter, updates, docs, sync, purpose);
+        let (step, cost, index) = self.root_write(plan, write);
         self.push(plan, op, step, cost, index)
     }
 
     /// The step of `write_root`, its cost and its index, not yet pushed.
-    #[allow(clippy::too_many_arguments)]
     fn root_write(
         &self,
         plan: &mut OpPlan,
-        e: EntityId,
-        action: Action,
-        filter: Vec<StepFilter>,
-        updates: Vec<UpdateOp>,
-        docs: f64,
-        sync: f64,
-        purpose: impl Into<Vec<Purpose>>,
+        write: RootWrite<impl Into<Vec<Purpose>>>,
     ) -> (Step, StepCost, Option<IndexUse>) {
+        let RootWrite {
+            entity: e,
+            action,
+            filter,
+            updates,
+            docs,
+            sync,
+            purpose,
+        } = write;
         let acc = self.access(e);
         let mut step = Self::step(&acc.collection, action, purpose);
         let key = filter.first().map(|x| x.path.clone());

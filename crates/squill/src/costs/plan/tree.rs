@@ -8,17 +8,20 @@ impl<'a> Planner<'a> {
     /// Plans `inc`, which repeats its self-relationship up to `levels`
     /// times; `false` when the layout keeps no reference to walk (the
     /// caller plans one level as usual).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn walk_tree(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
-        from: EntityId,
-        m: f64,
-        from_step: usize,
-        inc: &Include,
+        cx: &Joined<'_>,
         levels: u32,
     ) -> bool {
+        let &Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            ..
+        } = cx;
         let f = self.facts;
         let r = inc.relationship;
         let rel = f.model.relationship(r);
@@ -29,7 +32,7 @@ impl<'a> Planner<'a> {
         }
         let up = !inc.to_children;
         if let Layout::TreePath { fields } = self.layout(r)
-            && self.walk_paths(plan, op, from, m, from_step, inc, levels, fields)
+            && self.walk_paths(plan, op, cx, levels, fields)
         {
             return true;
         }
@@ -120,18 +123,21 @@ impl<'a> Planner<'a> {
     /// and a subtree is one query on the path's ids. `false` when the
     /// path cannot answer it (a walk up for fields the path does not copy,
     /// or going on to further includes): the caller walks the references.
-    #[allow(clippy::too_many_arguments)]
     fn walk_paths(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
-        from: EntityId,
-        m: f64,
-        from_step: usize,
-        inc: &Include,
+        cx: &Joined<'_>,
         levels: u32,
         copies: &[String],
     ) -> bool {
+        let &Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            ..
+        } = cx;
         let f = self.facts;
         let r = inc.relationship;
         let acc = self.access(from);
@@ -246,17 +252,9 @@ impl<'a> Planner<'a> {
                             entity: self.name(node).to_string(),
                             via: tree.map_or(String::new(), |t| model.relationship(t).name.clone()),
                         };
-                        self.find(
-                            plan,
-                            op,
-                            node,
-                            &[nodes],
-                            &[],
-                            None,
-                            &["_id".to_string()],
-                            purpose,
-                        )
-                        .1
+                        let (nodes, id) = ([nodes], ["_id".to_string()]);
+                        let read = Read::by(&nodes, &id);
+                        self.find(plan, op, node, &read, purpose).1
                     }
                 };
                 self.by_parent_ids(acc, r, n)

@@ -2,19 +2,46 @@
 
 use super::*;
 
+/// An update as the model states it: the instances a filter picks, the
+/// fields that change, the links re-pointed, one document or many.
+pub(super) struct Change<'q> {
+    pub(super) entity: EntityId,
+    pub(super) filter: &'q [Filter],
+    pub(super) changes: &'q [String],
+    pub(super) relinks: &'q [RelationshipId],
+    pub(super) multi: bool,
+}
+
+/// What an update writes besides its own step's filter: the updates of the
+/// instance's document, the writes elsewhere (copies, counters, old and
+/// new parents), and how many of those cannot be in one document's write.
+struct Edits {
+    /// The instance's place in its document (`items.$` for an element).
+    elem: String,
+    updates: Vec<UpdateOp>,
+    extra: Vec<ExtraWrite>,
+    nonatomic: usize,
+}
+
+impl Edits {
+    fn at(&self, field: &str) -> String {
+        if self.elem.is_empty() {
+            field.to_string()
+        } else {
+            format!("{}.{field}", self.elem)
+        }
+    }
+}
+
 impl<'a> Planner<'a> {
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn update(
-        &self,
-        plan: &mut OpPlan,
-        op: OperationId,
-        e: EntityId,
-        filter: &[Filter],
-        changes: &[String],
-        relinks: &[RelationshipId],
-        multi: bool,
-    ) {
-        let f = self.facts;
+    pub(super) fn update(&self, plan: &mut OpPlan, op: OperationId, ch: &Change<'_>) {
+        let &Change {
+            entity: e,
+            filter,
+            changes,
+            relinks,
+            multi,
+        } = ch;
         let acc = self.access(e);
         let name = self.name(e).to_string();
         let id_test = filter
@@ -40,14 +67,16 @@ impl<'a> Planner<'a> {
         let mut step_filter = if by_id {
             vec![filt(acc.path("_id"), id_op, ValueSource::Param)]
         } else {
+            let id = ["_id".to_string()];
+            let read = Read {
+                limit: if multi { None } else { Some(1) },
+                ..Read::by(filter, &id)
+            };
             let (_, n) = self.find(
                 plan,
                 op,
                 e,
-                filter,
-                &[],
-                if multi { None } else { Some(1) },
-                &["_id".to_string()],
+                &read,
                 Purpose::FindToUpdate {
                     entity: name.clone(),
                 },
@@ -63,101 +92,176 @@ impl<'a> Planner<'a> {
         } else {
             acc.prefix.clone()
         };
-        let at = |field: &str| {
-            if elem.is_empty() {
-                field.to_string()
-            } else {
-                format!("{elem}.{field}")
-            }
+        let mut edits = Edits {
+            elem,
+            updates: Vec::new(),
+            extra: Vec::new(),
+            nonatomic: 0,
         };
-        let mut updates: Vec<UpdateOp> = changes
+        edits.updates = changes
             .iter()
-            .map(|c| UpdateOp::Set { path: at(c) })
+            .map(|c| UpdateOp::Set { path: edits.at(c) })
             .collect();
-        let mut extra: Vec<ExtraWrite> = Vec::new();
-        let mut nonatomic = 0usize;
         for &r in relinks {
-            let rel = f.model.relationship(r);
-            if rel.child != e {
-                continue;
-            }
-            let parent = rel.parent;
-            let pacc = self.access(parent);
-            let pname = self.name(parent).to_string();
-            let layout = self.layout(r);
-            if let Some(p) = self.parent_ref_path(r) {
-                updates.push(UpdateOp::Set { path: at(&p) });
-            }
-            match layout {
-                // The copies follow the new parent: read from it first
-                // (snapshots too: the child now belongs to that parent).
-                Layout::ExtendedReference {
-                    copies_into: Side::Child,
-                    fields,
-                } => {
-                    self.read_copies(plan, op, parent, fields, 1.0);
-                    for c in fields {
-                        updates.push(UpdateOp::Set {
-                            path: at(&format!("{}.{c}", rel.child_field)),
-                        });
-                    }
-                }
-                // The parent lives in the child: the new one replaces it.
-                Layout::EmbedParentInChild => updates.push(UpdateOp::Set {
-                    path: at(&rel.child_field),
-                }),
-                _ => {}
-            }
-            // A node of a tree moved: the paths of its subtree, and of what
-            // references its subtree, follow the new parent's.
-            if f.model.tree_of(e) == Some(r) {
-                self.move_node(plan, op, e, r, &mut extra);
-            }
-            let moves = matches!(layout, Layout::Embed | Layout::Bucket { .. });
-            if self.child_ids_path(r).is_some() || matches!(layout, Layout::Subset { .. }) || moves
-            {
-                let path = pacc.path(&rel.parent_field);
-                extra.push((
-                    parent,
-                    Action::UpdateOne,
-                    vec![filt(
-                        pacc.path("_id"),
-                        FilterOp::Eq,
-                        ValueSource::Old {
-                            field: rel.child_field.clone(),
-                        },
-                    )],
-                    vec![remove_id(rel, layout, path.clone())],
-                    1.0,
-                    0.0,
-                    Purpose::RemoveFromOldParent {
-                        entity: name.clone(),
-                        parent: pname.to_string(),
-                    },
-                    None,
-                ));
-                extra.push((
-                    parent,
-                    Action::UpdateOne,
-                    vec![filt(
-                        pacc.path("_id"),
-                        FilterOp::Eq,
-                        ValueSource::New {
-                            field: rel.child_field.clone(),
-                        },
-                    )],
-                    vec![add_id(rel, layout, path)],
-                    1.0,
-                    0.0,
-                    Purpose::AddToNewParent {
-                        entity: name.clone(),
-                        parent: pname.to_string(),
-                    },
-                    None,
-                ));
-                nonatomic += 2;
-            }
+            self.relink(plan, op, e, r, &mut edits);
         }
+        self.refresh_parent_copies(e, changes, m, &mut edits.extra);
+        self.refresh_tree_paths(e, changes, m, &mut edits.extra);
+        self.refresh_child_copies(ch, m, &mut edits.extra);
+        // The entity itself (every copy of it when it is folded into its children).
+        let (docs, sync) = match self.folded_into(e) {
+            Some(children) => {
+                let n = children * m;
+                step_filter = vec![filt(acc.path("_id"), id_op, ValueSource::Param)];
+                (n, n - m)
+            }
+            None => (m, 0.0),
+        };
+        let action = if docs > 1.0 {
+            Action::UpdateMany
+        } else {
+            Action::UpdateOne
+        };
+        if let Some(saved) = before_find
+            && edits.extra.is_empty()
+            && edits.nonatomic == 0
+            && relinks.is_empty()
+            && matches!(self.p.home[e.index()], Home::Own)
+            && self.outlier_of(e).is_none()
+            && self.folded_into(e).is_none()
+        {
+            *plan = saved;
+            step_filter = filter
+                .iter()
+                .map(|c| {
+                    let (path, from) = self.filter_path(plan, op, e, &acc, c);
+                    let test = match (&from, c.op) {
+                        (ValueSource::FromStep { .. }, _) => FilterOp::In,
+                        (_, FilterOp::Under) => FilterOp::Eq,
+                        (_, o) => o,
+                    };
+                    filt(path, test, from)
+                })
+                .collect();
+        }
+        let own = RootWrite {
+            entity: e,
+            action,
+            filter: step_filter,
+            updates: std::mem::take(&mut edits.updates),
+            docs,
+            sync,
+            purpose: Purpose::Update {
+                entity: name.clone(),
+            },
+        };
+        self.write_update(plan, op, ch, (own, by_id && id_op == FilterOp::Eq), edits);
+    }
+
+    /// A re-pointed link of the updated child: its reference (and copies)
+    /// set, and its id moved from the old parent's array to the new one's.
+    fn relink(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        r: RelationshipId,
+        edits: &mut Edits,
+    ) {
+        let f = self.facts;
+        let name = self.name(e).to_string();
+        let rel = f.model.relationship(r);
+        if rel.child != e {
+            return;
+        }
+        let parent = rel.parent;
+        let pacc = self.access(parent);
+        let pname = self.name(parent).to_string();
+        let layout = self.layout(r);
+        if let Some(p) = self.parent_ref_path(r) {
+            edits.updates.push(UpdateOp::Set { path: edits.at(&p) });
+        }
+        match layout {
+            // The copies follow the new parent: read from it first
+            // (snapshots too: the child now belongs to that parent).
+            Layout::ExtendedReference {
+                copies_into: Side::Child,
+                fields,
+            } => {
+                self.read_copies(plan, op, parent, fields, 1.0);
+                for c in fields {
+                    edits.updates.push(UpdateOp::Set {
+                        path: edits.at(&format!("{}.{c}", rel.child_field)),
+                    });
+                }
+            }
+            // The parent lives in the child: the new one replaces it.
+            Layout::EmbedParentInChild => edits.updates.push(UpdateOp::Set {
+                path: edits.at(&rel.child_field),
+            }),
+            _ => {}
+        }
+        // A node of a tree moved: the paths of its subtree, and of what
+        // references its subtree, follow the new parent's.
+        if f.model.tree_of(e) == Some(r) {
+            self.move_node(plan, op, e, r, &mut edits.extra);
+        }
+        let moves = matches!(layout, Layout::Embed | Layout::Bucket { .. });
+        if self.child_ids_path(r).is_some() || matches!(layout, Layout::Subset { .. }) || moves {
+            let path = pacc.path(&rel.parent_field);
+            edits.extra.push((
+                parent,
+                Action::UpdateOne,
+                vec![filt(
+                    pacc.path("_id"),
+                    FilterOp::Eq,
+                    ValueSource::Old {
+                        field: rel.child_field.clone(),
+                    },
+                )],
+                vec![remove_id(rel, layout, path.clone())],
+                1.0,
+                0.0,
+                Purpose::RemoveFromOldParent {
+                    entity: name.clone(),
+                    parent: pname.to_string(),
+                },
+                None,
+            ));
+            edits.extra.push((
+                parent,
+                Action::UpdateOne,
+                vec![filt(
+                    pacc.path("_id"),
+                    FilterOp::Eq,
+                    ValueSource::New {
+                        field: rel.child_field.clone(),
+                    },
+                )],
+                vec![add_id(rel, layout, path)],
+                1.0,
+                0.0,
+                Purpose::AddToNewParent {
+                    entity: name.clone(),
+                    parent: pname.to_string(),
+                },
+                None,
+            ));
+            edits.nonatomic += 2;
+        }
+    }
+
+    /// The copies of the changed fields that parents keep, and the
+    /// parents' computed fields over them.
+    fn refresh_parent_copies(
+        &self,
+        e: EntityId,
+        changes: &[String],
+        m: f64,
+        extra: &mut Vec<ExtraWrite>,
+    ) {
+        let f = self.facts;
+        let name = self.name(e).to_string();
         // Copies of the changed fields elsewhere, and computed fields.
         for r in f.rels_to[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
@@ -222,6 +326,19 @@ impl<'a> Planner<'a> {
                 }
             }
         }
+    }
+
+    /// The copies in the paths of a tree's subtree.
+    fn refresh_tree_paths(
+        &self,
+        e: EntityId,
+        changes: &[String],
+        m: f64,
+        extra: &mut Vec<ExtraWrite>,
+    ) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
         // The copies in the paths of a tree's subtree (the names on its
         // breadcrumbs), the node's own among them.
         if let Some(t) = f.model.tree_of(e)
@@ -245,6 +362,18 @@ impl<'a> Planner<'a> {
                 ));
             }
         }
+    }
+
+    /// The copies of the changed (or re-pointed) fields that children keep.
+    fn refresh_child_copies(&self, ch: &Change<'_>, m: f64, extra: &mut Vec<ExtraWrite>) {
+        let &Change {
+            entity: e,
+            changes,
+            relinks,
+            ..
+        } = ch;
+        let f = self.facts;
+        let name = self.name(e).to_string();
         for r in f.rels_from[e.index()].iter().copied() {
             let rel = f.model.relationship(r);
             let fields = self.layout(r).copies_in(Side::Child);
@@ -306,45 +435,34 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        // The entity itself (every copy of it when it is folded into its children).
-        let (docs, sync) = match self.folded_into(e) {
-            Some(children) => {
-                let n = children * m;
-                step_filter = vec![filt(acc.path("_id"), id_op, ValueSource::Param)];
-                (n, n - m)
-            }
-            None => (m, 0.0),
-        };
-        let action = if docs > 1.0 {
-            Action::UpdateMany
-        } else {
-            Action::UpdateOne
-        };
-        if let Some(saved) = before_find
-            && extra.is_empty()
-            && nonatomic == 0
-            && relinks.is_empty()
-            && matches!(self.p.home[e.index()], Home::Own)
-            && self.outlier_of(e).is_none()
-            && self.folded_into(e).is_none()
-        {
-            *plan = saved;
-            step_filter = filter
-                .iter()
-                .map(|c| {
-                    let (path, from) = self.filter_path(plan, op, e, &acc, c);
-                    let test = match (&from, c.op) {
-                        (ValueSource::FromStep { .. }, _) => FilterOp::In,
-                        (_, FilterOp::Under) => FilterOp::Eq,
-                        (_, o) => o,
-                    };
-                    filt(path, test, from)
-                })
-                .collect();
-        }
-        if !updates.is_empty() {
+    }
+
+    /// Writes the instance's own step (`own`, found first in an outlier's
+    /// parent array when `by_one_id`), the writes elsewhere, and warns when
+    /// the re-pointing is not atomic.
+    fn write_update(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        ch: &Change<'_>,
+        (own, by_one_id): (RootWrite<Purpose>, bool),
+        edits: Edits,
+    ) {
+        let &Change {
+            entity: e,
+            changes,
+            relinks,
+            multi,
+            ..
+        } = ch;
+        let f = self.facts;
+        let name = self.name(e).to_string();
+        let Edits {
+            extra, nonatomic, ..
+        } = edits;
+        if !own.updates.is_empty() {
             // An outlier's child by its id: in its parent's array first.
-            let fallback = if by_id && id_op == FilterOp::Eq && !multi && relinks.is_empty() {
+            let fallback = if by_one_id && !multi && relinks.is_empty() {
                 self.outlier_first(
                     plan,
                     op,
@@ -365,23 +483,24 @@ impl<'a> Planner<'a> {
             } else {
                 None
             };
-            let (mut step, cost, index) = self.root_write(
-                plan,
-                e,
-                action,
-                step_filter,
-                updates,
-                docs,
-                sync,
-                Purpose::Update {
-                    entity: name.clone(),
-                },
-            );
+            let (mut step, cost, index) = self.root_write(plan, own);
             Self::as_fallback(&mut step, fallback);
             self.push(plan, op, step, cost, index);
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
-            self.write_root(plan, op, ent, action, filter, ups, docs, sync, why);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: ent,
+                    action,
+                    filter,
+                    updates: ups,
+                    docs,
+                    sync,
+                    purpose: why,
+                },
+            );
             if let Some(step) = plan.steps.last_mut() {
                 step.copy_of = copy_of;
             }

@@ -1,0 +1,396 @@
+//! The bucket layout's planning in one place, the worked example of a
+//! layout priced in a file of its own: a child added to its parent's open
+//! bucket (insert), a parent's children read from their buckets (include),
+//! aggregates added up or computed over buckets (aggregate, windowed).
+//! The operations' files match the layout once and call here.
+
+use super::aggregate::kept_path;
+use super::*;
+
+impl Planner<'_> {
+    /// A new child upserted into its parent's open bucket (by count or by
+    /// time unit), with the bucket's running aggregates; `None` when `rel`
+    /// is not a bucket (the insert then writes nothing more).
+    pub(super) fn add_to_bucket(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        rel: RelationshipId,
+        count: f64,
+    ) -> Option<()> {
+        let f = self.facts;
+        let acc = self.access(e);
+        let name = self.name(e).to_string();
+        let r = f.model.relationship(rel);
+        let Layout::Bucket {
+            by,
+            per_bucket,
+            aggregates,
+        } = self.layout(rel)
+        else {
+            return None;
+        };
+        let mut updates = vec![
+            UpdateOp::Push {
+                path: r.parent_field.clone(),
+                sort: None,
+                slice: None,
+            },
+            UpdateOp::Inc {
+                path: "count".to_string(),
+            },
+        ];
+        for a in aggregates {
+            let field = a.field.clone().unwrap_or_default();
+            match a.function {
+                AggregateFn::Count => {}
+                AggregateFn::Sum | AggregateFn::Avg => updates.push(UpdateOp::Inc {
+                    path: format!("sum_{field}"),
+                }),
+                AggregateFn::Min => updates.push(UpdateOp::Min {
+                    path: format!("min_{field}"),
+                }),
+                AggregateFn::Max => updates.push(UpdateOp::Max {
+                    path: format!("max_{field}"),
+                }),
+                // The first child opens the bucket; each later one
+                // is the latest so far.
+                AggregateFn::First => updates.push(UpdateOp::SetOnInsert {
+                    path: format!("first_{field}"),
+                }),
+                AggregateFn::Last => updates.push(UpdateOp::Set {
+                    path: format!("last_{field}"),
+                }),
+            }
+        }
+        let mut filter = vec![filt(
+            r.child_field.clone(),
+            FilterOp::Eq,
+            ValueSource::Param,
+        )];
+        match by {
+            BucketBy::Count => filter.push(filt(
+                "count",
+                FilterOp::Range,
+                ValueSource::Below { limit: *per_bucket },
+            )),
+            BucketBy::Time { field, unit } => filter.push(filt(
+                unit.clone(),
+                FilterOp::Eq,
+                ValueSource::Truncated {
+                    field: field.clone(),
+                    unit: unit.clone(),
+                },
+            )),
+        }
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Upsert,
+            Purpose::AddToOpenBucket {
+                entity: name.clone(),
+                parent: self.name(r.parent).to_string(),
+            },
+        );
+        step.filter = filter;
+        step.updates = updates;
+        step.documents = count;
+        let cost = StepCost {
+            keys: count,
+            docs: count,
+            docs_written: count,
+            bytes_written: count * self.p.bucket_push_bytes(f, rel),
+            ..StepCost::default()
+        };
+        Self::target(plan, e, false);
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![
+                    (r.child_field.clone(), 1),
+                    (
+                        match by {
+                            BucketBy::Count => "count".to_string(),
+                            BucketBy::Time { unit, .. } => unit.clone(),
+                        },
+                        1,
+                    ),
+                ],
+                e,
+                acc.docs,
+            )),
+        );
+        Some(())
+    }
+
+    /// A parent's children read from their buckets (a window on the
+    /// bucket's time picks them; other conditions read them all); returns
+    /// the step number.
+    pub(super) fn read_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        cx: &Joined<'_>,
+        per_bucket: u64,
+        by: &BucketBy,
+    ) -> usize {
+        let f = self.facts;
+        let &Joined {
+            from,
+            m,
+            from_step,
+            inc,
+            target,
+            wanted,
+            ..
+        } = cx;
+        let r = inc.relationship;
+        let rel = f.model.relationship(r);
+        let here = ValueSource::FromStep { step: from_step };
+        let acc = self.access(target);
+        let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
+        // Only a window on the bucket's own time field picks buckets: any
+        // other condition (the seller's region, a price) can match
+        // children in every bucket, so all the parent's are read.
+        let window = |c: &Filter| {
+            c.op == FilterOp::Range
+                && c.related.is_none()
+                && matches!(by, BucketBy::Time { field, .. } if c.path.len() == 1 && c.path[0] == *field)
+        };
+        let spread = inc.filter.iter().any(|c| !window(c));
+        let mut conditions: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        for c in &inc.filter {
+            if c.related.is_some() {
+                let (p, source) = self.filter_path(plan, op, target, &acc, c);
+                conditions.push((p, c.op, source));
+            } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
+                // The window picks buckets by their key (the hour).
+                conditions.push((unit.clone(), c.op, ValueSource::Param));
+            } else {
+                conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
+            }
+        }
+        // Newest-first or windowed reads of count buckets straddle one
+        // more bucket; so do newest-first reads of time buckets, whose
+        // newest (this month's, this hour's) is only partly filled.
+        // A window's start cuts its first bucket the same way.
+        let newest_first = inc.sort.first().is_none_or(|s| s.descending);
+        let straddle = match by {
+            BucketBy::Count => {
+                inc.sort.first().is_some_and(|s| s.descending) || !inc.filter.is_empty()
+            }
+            BucketBy::Time { .. } => {
+                inc.limit.is_some() && (newest_first || inc.filter.iter().any(window))
+            }
+        };
+        let buckets = if spread {
+            m * (f.typical(r) / per).ceil().max(1.0)
+        } else {
+            m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 })
+        };
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::ReadBuckets {
+                field: rel.parent_field.clone(),
+                entity: self.name(from).to_string(),
+            },
+        );
+        step.filter
+            .push(filt(rel.child_field.clone(), FilterOp::In, here));
+        for (p, o, source) in conditions {
+            if !step.filter.iter().any(|x| x.path == p) {
+                step.filter.push(filt(p, o, source));
+            }
+        }
+        let key = match by {
+            BucketBy::Count => "page".to_string(),
+            BucketBy::Time { unit, .. } => unit.clone(),
+        };
+        // The buckets in the order the children are read: oldest first
+        // when the read sorts ascending, else the newest first.
+        step.sort
+            .push((key.clone(), if newest_first { -1 } else { 1 }));
+        step.limit = if spread {
+            None
+        } else {
+            // Count buckets are full but the last: `limit` children
+            // take limit / per_bucket of them, whatever the typical
+            // parent has (its few children are in its first bucket).
+            let full = match by {
+                BucketBy::Count => (per_bucket as f64).max(1.0),
+                BucketBy::Time { .. } => per,
+            };
+            inc.limit
+                .map(|l| ((l as f64) / full).ceil() as u64 + u64::from(straddle))
+        };
+        step.documents = buckets;
+        let cost = StepCost {
+            keys: buckets,
+            docs: buckets,
+            bytes_read: buckets * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(rel.child_field.clone(), 1), (key, -1)],
+                target,
+                acc.docs,
+            )),
+        )
+    }
+
+    /// An aggregate over a parent's buckets: the figures the buckets keep
+    /// added up, or computed over their children.
+    pub(super) fn aggregate_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (m, here): (f64, &ValueSource),
+        agg: &crate::model::Aggregate,
+        (per_bucket, aggregates): (u64, &[crate::design::Aggregation]),
+    ) {
+        let f = self.facts;
+        let r = agg.relationship;
+        let rel = f.model.relationship(r);
+        let n = f.typical(r);
+        let fname = crate::candidates::fn_name(agg.function);
+        let acc = self.access(rel.child);
+        let buckets = m * (n / (per_bucket as f64).max(1.0)).ceil().max(1.0);
+        let stored = aggregates
+            .iter()
+            .any(|a| a.function == agg.function && a.field == agg.field);
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            if stored {
+                Purpose::AddUpBuckets {
+                    function: fname.to_string(),
+                }
+            } else {
+                Purpose::ComputeOverBuckets {
+                    function: fname.to_string(),
+                }
+            },
+        );
+        step.filter
+            .push(filt(rel.child_field.clone(), FilterOp::In, here.clone()));
+        step.documents = buckets;
+        let cost = StepCost {
+            keys: buckets + if stored { 0.0 } else { m * n },
+            docs: buckets,
+            bytes_read: buckets * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((vec![(rel.child_field.clone(), 1)], rel.child, acc.docs)),
+        );
+    }
+
+    /// Aggregates per time unit answered by buckets of that unit that keep
+    /// every figure: the latest `last` buckets, their figures only.
+    pub(super) fn windowed_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (m, from_step): (f64, usize),
+        aggs: &[&crate::model::Aggregate],
+        (unit, per_bucket): (&String, u64),
+    ) {
+        let Some(first) = aggs.first() else { return };
+        let Some(w) = &first.window else { return };
+        let f = self.facts;
+        let r = first.relationship;
+        let rel = f.model.relationship(r);
+        let here = ValueSource::FromStep { step: from_step };
+        let acc = self.access(rel.child);
+        let fname = aggs
+            .iter()
+            .map(|a| crate::candidates::fn_name(a.function))
+            .collect::<Vec<_>>()
+            .join(", ");
+        // One bucket per unit: read the latest `last`, their figures only.
+        let buckets = m
+            * (w.last as f64).min(
+                (f.typical(r) / (per_bucket as f64).max(1.0))
+                    .ceil()
+                    .max(1.0),
+            );
+        let mut step = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::AddUpBuckets { function: fname },
+        );
+        step.filter
+            .push(filt(rel.child_field.clone(), FilterOp::In, here));
+        step.filter
+            .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+        step.sort.push((unit.clone(), -1));
+        step.limit = Some((w.last as f64 * m).ceil() as u64);
+        step.projection = std::iter::once(unit.clone())
+            .chain(std::iter::once("count".to_string()))
+            .chain(aggs.iter().filter_map(|a| kept_path(a)))
+            .fold(Vec::new(), |mut v, p| {
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+                v
+            });
+        step.documents = buckets;
+        // Each returned bucket carries its key and figures, not its items.
+        let figure_bytes: f64 = step.projection.iter().map(|p| 10.0 + p.len() as f64).sum();
+        let cost = StepCost {
+            keys: buckets,
+            docs: buckets,
+            bytes_read: buckets * figure_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(rel.child_field.clone(), 1), (unit.clone(), -1)],
+                rel.child,
+                acc.docs,
+            )),
+        );
+    }
+
+    /// The buckets a window's children are read from (buckets of another
+    /// size than the window's unit): documents, bytes, the index keys.
+    pub(super) fn window_of_buckets(
+        &self,
+        r: RelationshipId,
+        m: f64,
+        in_window: f64,
+        (per_bucket, by): (u64, &BucketBy),
+    ) -> (f64, f64, Vec<(String, i32)>) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let acc = self.access(rel.child);
+        let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
+        let b = m * (in_window / per).ceil().max(1.0);
+        let key = match by {
+            BucketBy::Count => "count".to_string(),
+            BucketBy::Time { unit, .. } => unit.clone(),
+        };
+        (
+            b,
+            b * acc.root_bytes,
+            vec![(rel.child_field.clone(), 1), (key, -1)],
+        )
+    }
+}
