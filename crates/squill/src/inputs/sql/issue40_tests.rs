@@ -302,6 +302,32 @@ CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer REFERENCES cust
     );
 }
 
+/// Issue 40, item 5 (found by the `sql_import` fuzz target): a table or
+/// column name longer than any database allows (1,348 characters from a
+/// broken statement) is cut to the longest a model writes, kept whole in
+/// the description, and the model reads back: YAML refuses a key over
+/// 1,024 characters, which the model file had been written with.
+#[test]
+fn names_too_long_for_any_database_are_cut_and_the_model_reads_back() {
+    let long = format!("a{}", "b".repeat(1400));
+    let sql = format!(
+        "CREATE TABLE \"{long}\" (id integer PRIMARY KEY, \"z{long}\" integer);\n\
+CREATE TABLE \"{long}x\" (id integer PRIMARY KEY);\n"
+    );
+    let (m, i) = checked(&sql, SqlDialect::Postgres);
+    let names: Vec<usize> = m.entities.iter().map(|e| e.name.chars().count()).collect();
+    assert_eq!(names, [128, 130], "{}", i.yaml);
+    assert!(
+        m.entities[0]
+            .fields
+            .iter()
+            .any(|f| f.name.chars().count() == 128),
+        "{}",
+        i.yaml
+    );
+    assert!(i.yaml.contains(&long), "the SQL name is kept:\n{}", i.yaml);
+}
+
 /// Issue 40, item 5, the live import's side: the statements a database ran
 /// over tables and columns the model renames become operations on the
 /// model's names, quoted where YAML needs it, and the model is valid.

@@ -37,7 +37,7 @@ impl Renamed {
             ),
         };
         format!(
-            "{what} in the model (a model name has no `.`, no leading `$`, no control character, and only the key is `_id`); the SQL name is its description"
+            "{what} in the model (a model name has no `.`, no leading `$`, no control character, at most {MAX_NAME_CHARS} characters, and only the key is `_id`); the SQL name is its description"
         )
     }
 }
@@ -57,14 +57,24 @@ fn refused(i: usize, c: char) -> bool {
     c == '.' || c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || (i == 0 && c == '$')
 }
 
-/// `name` as the model accepts it: each refused character an `_`; a blank
-/// name `unnamed`. Borrowed when it is accepted already.
+/// The longest model name an import writes, in characters. The longest
+/// identifier a SQL database takes is 128 characters (SQL Server;
+/// PostgreSQL 63 bytes, MySQL 64): only broken or hostile DDL has longer
+/// names, and YAML refuses a mapping key over 1,024 characters, so a name
+/// that long could not even be read back from the model file.
+pub const MAX_NAME_CHARS: usize = 128;
+
+/// `name` as the model accepts it: each refused character an `_`, cut to
+/// `MAX_NAME_CHARS`; a blank name `unnamed`. Borrowed when it is accepted
+/// already.
 pub fn model_name(name: &str) -> Cow<'_, str> {
-    if !name.trim().is_empty() && !name.char_indices().any(|(i, c)| refused(i, c)) {
+    let long = name.chars().nth(MAX_NAME_CHARS).is_some();
+    if !long && !name.trim().is_empty() && !name.char_indices().any(|(i, c)| refused(i, c)) {
         return Cow::Borrowed(name);
     }
     let mapped: String = name
         .char_indices()
+        .take(MAX_NAME_CHARS)
         .map(|(i, c)| if refused(i, c) { '_' } else { c })
         .collect();
     if mapped.trim().is_empty() {
@@ -190,6 +200,9 @@ mod tests {
         assert_eq!(model_name("a\nb\u{2028}"), "a_b_");
         assert_eq!(model_name("  "), "unnamed");
         assert_eq!(model_name(""), "unnamed");
+        let long = "é".repeat(MAX_NAME_CHARS + 1);
+        assert_eq!(model_name(&long), "é".repeat(MAX_NAME_CHARS));
+        assert_eq!(model_name(&long[2..]), long[2..]);
         let mut taken = FxHashSet::default();
         let wanted = ["a_b", "a.b", "a.b ", "$a_b", "ok"];
         // `a_b` keeps its name; `a.b` and `$a_b` would take it: suffixed.
