@@ -113,7 +113,7 @@ CREATE TABLE \"null\" (id integer PRIMARY KEY, \"$x\" integer REFERENCES \"$meta
         .run();
     assert_eq!(run.code, 0, "{}", run.stderr);
     let file = sql.display();
-    let note = "in the model (a model name has no `.`, no leading `$`, no control character, and only the key is `_id`); the SQL name is its description";
+    let note = "in the model (a model name has no `.`, no leading `$`, no control character, at most 128 characters, and only the key is `_id`); the SQL name is its description";
     assert_eq!(
         run.stderr,
         format!(
