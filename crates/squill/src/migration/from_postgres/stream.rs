@@ -605,7 +605,8 @@ fn copy_collection(
     checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
 ) -> Result<CollectionState, MigrateError> {
     let changed = changes.map(|(c, _)| c);
-    let touched = changes.map(|(_, t)| t).cloned().unwrap_or_default();
+    let untouched = Touched::default();
+    let touched = changes.map_or(&untouched, |(_, t)| t);
     let mut cs = resume.cloned().unwrap_or_default();
     cs.done = false;
     let mut bson = match &files.bson {
@@ -619,11 +620,7 @@ fn copy_collection(
     let sql = format!(
         "COPY ({} {}) TO STDOUT (FORMAT binary)",
         crate::inputs::postgres::connect::MARK,
-        q.select_touched(
-            resume.and_then(|r| r.last_key.as_deref()),
-            changed,
-            &touched
-        )
+        q.select_touched(resume.and_then(|r| r.last_key.as_deref()), changed, touched)
     );
     let reader = tx
         .copy_out(sql.as_str())
