@@ -217,7 +217,7 @@ impl Run {
 
 /// The `squill` of the default build (no cargo features): this build's
 /// own when it has no `postgres` feature; else the one scripts/test builds
-/// first and names in `SQUILL_TEST_DEFAULT_BIN`, so that the default build's
+/// beside the tests and names in `SQUILL_TEST_DEFAULT_BIN`, so that the default build's
 /// answers are checked without a second build of this test binary. `None`
 /// with a notice when there is none, a failure under `CI=true`.
 pub fn default_build_squill() -> Option<PathBuf> {
