@@ -242,6 +242,7 @@ fn check_against_server(
     // The setup script, twice (mongosh runs the files in order): the second
     // run must find everything in place.
     let setup = dir.0.join("setup.js");
+    let t0 = std::time::Instant::now();
     let out = try_run(
         Command::new(mongosh)
             .args(["--quiet", "--norc", &db_uri])
@@ -252,6 +253,7 @@ fn check_against_server(
     if out.matches("squill setup: done").count() != 2 {
         return Err(format!("{name}: setup.js did not finish twice: {out}"));
     }
+    let t1 = std::time::Instant::now();
     let mut cmd = Command::new(python);
     cmd.arg(&harness)
         .args(["--uri", uri, "--db", &db, "--dir"])
@@ -262,7 +264,12 @@ fn check_against_server(
         cmd.args(["--expect-fail", op]);
     }
     let out = try_run(&mut cmd).map_err(|e| format!("{name}: {e}"))?;
-    eprintln!("{name}:\n{out}");
+    // The wall times say which examples hold the test up (issue 47).
+    eprintln!(
+        "{name}: setup.js twice {:.1} s, checks {:.1} s:\n{out}",
+        (t1 - t0).as_secs_f64(),
+        t1.elapsed().as_secs_f64()
+    );
     let broken_count = std::fs::read_to_string(&broken).unwrap().lines().count();
     if out.matches("refused (121)").count() != broken_count {
         return Err(format!(
