@@ -570,10 +570,14 @@ impl<'m> Facts<'m> {
     /// Whether `r`'s children are only ever read whole with their parent:
     /// the model states their maximum, some read takes them from the
     /// parent, none takes only some of them (a limit, a condition, a
-    /// window) and none reads a child without its parent.
+    /// window), none reads a child without its parent, and no other
+    /// relationship leads to the child (a comment that is also its
+    /// author's is reached from there too).
     pub fn read_whole(&self, r: RelationshipId) -> bool {
         let rf = self.rel(r);
-        self.model.relationship(r).children.max.finite().is_some()
+        let child = self.model.relationship(r).child;
+        self.rels_to[child.index()].len() == 1
+            && self.model.relationship(r).children.max.finite().is_some()
             && rf.reads_down > 0.0
             && rf.partial_reads_down == 0.0
             && rf.child_own_reads == 0.0

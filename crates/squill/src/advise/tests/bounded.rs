@@ -86,3 +86,19 @@ fn the_byte_budget_bounds_a_stated_maximum() {
     let many = THREAD.replace("max: 500}", "max: 5000}");
     assert_ne!(chosen(&many), Layout::Embed);
 }
+
+/// A child that another relationship also reaches (a reply that is also
+/// its author's) is not only read with this parent: the count cap stays.
+#[test]
+fn a_child_with_another_parent_keeps_the_count_cap() {
+    let two = THREAD
+        .replace(
+            "  reply:\n    count",
+            "  author:\n    count: 10000\n    fields:\n      name: string(20)\n  reply:\n    count",
+        )
+        .replace(
+            "operations:",
+            "  written:\n    parent: author\n    child: reply\n    children: {min: 0, typical: 500, max: unbounded}\n    child_field: author_id\noperations:",
+        );
+    assert_ne!(chosen(&two), Layout::Embed);
+}
