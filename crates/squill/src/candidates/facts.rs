@@ -11,6 +11,11 @@ use crate::model::{
 use crate::settings::Settings;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// Bytes an embedded sub-document adds to its array beyond its own fields:
+/// the element's type byte, its index as a key ("123" and a NUL), and the
+/// sub-document's length prefix and terminator.
+pub const EMBEDDED_ELEMENT_OVERHEAD: f64 = 10.0;
+
 /// A sort key: field and whether it is descending.
 pub type SortBy = (String, bool);
 
@@ -49,6 +54,12 @@ pub struct RelFacts {
     pub unlinks: f64,
     /// Rate of operations that start from the child entity.
     pub child_own_ops: f64,
+    /// Of those, the reads: the children read without going through the
+    /// parent.
+    pub child_own_reads: f64,
+    /// Reads from the parent that take only some of its children (a limit,
+    /// a condition on them, a time window): the array is not read whole.
+    pub partial_reads_down: f64,
     /// A many-to-many's attributes that reads test or order by, from the
     /// parent's side and from the child's (a team's admins, a user's
     /// newest memberships).
@@ -201,6 +212,7 @@ impl<'m> Facts<'m> {
                     self.filter_fields(*e, filter, rate);
                     for r in model.relationships_to(*e) {
                         self.rels[r.index()].child_own_ops += rate;
+                        self.rels[r.index()].child_own_reads += rate;
                     }
                 }
                 // The children of one parent asked on the child read down
@@ -235,6 +247,7 @@ impl<'m> Facts<'m> {
                             rf.windows.push((w.clone(), rate));
                             rf.child_ranges.push((w.field.clone(), rate));
                         }
+                        rf.partial_reads_down += rate;
                     }
                     if !read_down.contains(&agg.relationship) {
                         read_down.push(agg.relationship);
@@ -244,6 +257,7 @@ impl<'m> Facts<'m> {
                 for r in model.relationships_to(*entity) {
                     if Some(r) != through {
                         self.rels[r.index()].child_own_ops += rate;
+                        self.rels[r.index()].child_own_reads += rate;
                     }
                 }
             }
@@ -366,6 +380,9 @@ impl<'m> Facts<'m> {
             }
             if inc.to_children {
                 rf.reads_down += rate;
+                if inc.limit.is_some() || !inc.filter.is_empty() {
+                    rf.partial_reads_down += rate;
+                }
                 rf.child_fields_read.push((inc.fields.clone(), rate));
                 if let Some(limit) = inc.limit {
                     rf.limits.push((
@@ -523,13 +540,47 @@ impl<'m> Facts<'m> {
     /// sub-documents of about 400 bytes. Small children (an invoice line)
     /// fit more than 200 in that budget; never fewer than `embed-max` fit,
     /// whatever their size.
+    ///
+    /// Those counts guard against growth nobody stated. When the model
+    /// states a maximum, every read takes the array whole with its parent
+    /// (`read_whole`), and the parent at that maximum stays within
+    /// `cardinality.embed-document-bytes`, the bytes decide instead: the
+    /// bound is as many children as keep the parent within that size.
     pub fn embed_bound(&self, r: RelationshipId) -> u64 {
         /// Bytes of one ObjectId as an array element: type, index key, 12 bytes.
         const ID_ELEMENT_BYTES: f64 = 17.0;
         let s = &self.settings.cardinality;
         let budget = s.reference_array_max as f64 * ID_ELEMENT_BYTES;
-        let element = self.own_bytes[self.model.relationship(r).child.index()].max(1.0);
-        ((budget / element) as u64).clamp(s.embed_max, s.reference_array_max)
+        let rel = self.model.relationship(r);
+        let element = self.own_bytes[rel.child.index()].max(1.0);
+        let by_count = ((budget / element) as u64).clamp(s.embed_max, s.reference_array_max);
+        if !self.read_whole(r) {
+            return by_count;
+        }
+        // The stated maximum must fit the budget: past it, the count
+        // decides as before (an outlier's threshold is not moved).
+        let room = s.embed_document_bytes as f64 - self.own_bytes[rel.parent.index()];
+        let by_bytes = (room / (element + EMBEDDED_ELEMENT_OVERHEAD)).max(0.0) as u64;
+        match rel.children.max.finite() {
+            Some(max) if max <= by_bytes => by_count.max(by_bytes),
+            _ => by_count,
+        }
+    }
+
+    /// Whether `r`'s children are only ever read whole with their parent:
+    /// the model states their maximum, some read takes them from the
+    /// parent, none takes only some of them (a limit, a condition, a
+    /// window), none reads a child without its parent, and no other
+    /// relationship leads to the child (a comment that is also its
+    /// author's is reached from there too).
+    pub fn read_whole(&self, r: RelationshipId) -> bool {
+        let rf = self.rel(r);
+        let child = self.model.relationship(r).child;
+        self.rels_to[child.index()].len() == 1
+            && self.model.relationship(r).children.max.finite().is_some()
+            && rf.reads_down > 0.0
+            && rf.partial_reads_down == 0.0
+            && rf.child_own_reads == 0.0
     }
 
     /// Typical children per parent, at least one.

@@ -10,6 +10,8 @@ pub struct CardinalityOptions {
     pub few_max: Option<u64>,
     pub embed_max: Option<u64>,
     pub reference_array_max: Option<u64>,
+    #[serde(default, deserialize_with = "super::checked::document_bytes")]
+    pub embed_document_bytes: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +26,14 @@ pub struct CardinalitySettings {
     /// (004_16209cf0db7b32ff.txt rule 4; parts "never more than a couple thousand"
     /// still fit, 000_34acd10fa9a500cb.txt). Default 5,000.
     pub reference_array_max: u64,
+    /// A bounded array that is always read whole with its parent may hold
+    /// more than `embed_max` children, as long as the parent document at
+    /// the stated maximum stays within this many bytes. The count cap
+    /// guards against growth nobody stated; a stated maximum and a byte
+    /// budget decide better. Default 1 MiB: MongoDB's schema-design
+    /// guidance ("Keep Documents Small": aim for documents under 1 MB,
+    /// the 16 MiB limit being a safety net, not a target).
+    pub embed_document_bytes: u64,
 }
 
 impl CardinalityOptions {
@@ -32,6 +42,7 @@ impl CardinalityOptions {
             few_max: self.few_max.unwrap_or(10),
             embed_max: self.embed_max.unwrap_or(200),
             reference_array_max: self.reference_array_max.unwrap_or(5_000),
+            embed_document_bytes: self.embed_document_bytes.unwrap_or(1024 * 1024),
         }
     }
 }

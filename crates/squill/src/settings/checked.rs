@@ -107,6 +107,11 @@ mod tests {
                 (2, 22),
             ),
             (
+                "[cardinality]\nembed-document-bytes = 0\n",
+                "document size limit",
+                (2, 24),
+            ),
+            (
                 "[design]\nmax-nesting-depth = 500\n",
                 "nesting limit",
                 (2, 21),

@@ -1081,10 +1081,16 @@ fn an_average_is_kept_as_a_sum_and_a_count() {
 /// Children of two kinds read together from one collection only when the
 /// one query returns what both want: a page of all of a hotel's rooms and
 /// its latest 5 reviews is no such query (it has one limit), so no step
-/// reads every kind at once, whatever the layouts.
+/// reads every kind at once, whatever the layouts. (With up to 20,000
+/// rooms, past what the hotel may embed, so that the rooms are documents
+/// of their own as the reviews are.)
 #[test]
 fn hotel_page_reads_no_kind_past_its_limit() {
-    let d = design("hotel-bookings", None);
+    let text = example_text("hotel-bookings")
+        .replace("typical: 50, max: 2000}", "typical: 50, max: 20000}");
+    let model = crate::inputs::model_file::parse("hotel-bookings.yaml", &text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    assert_ne!(decision(&d, "rooms").chosen, Layout::Embed);
     let page = d
         .operations
         .iter()

@@ -1,6 +1,7 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
 mod alternatives;
+mod bounded;
 mod edges;
 mod exhaustive;
 pub mod golden;

@@ -9,6 +9,7 @@ crate::rules::declare_rule! {
     check: Relationship { order: 10, check },
 }
 
+use crate::candidates::facts::EMBEDDED_ELEMENT_OVERHEAD;
 use crate::candidates::placement::copy_bytes;
 use crate::design::reason::explain;
 use crate::design::{Figure, Layout, Side};
@@ -48,7 +49,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     let max = rel.children.max.finite()? as f64;
     let parent = f.own_bytes[rel.parent.index()];
     let per_item = match cx.layout {
-        Layout::Embed => f.own_bytes[rel.child.index()] + 10.0,
+        Layout::Embed => f.own_bytes[rel.child.index()] + EMBEDDED_ELEMENT_OVERHEAD,
         Layout::ChildReferences | Layout::TwoWayReferences => 17.0,
         l => match l.many_sides() {
             Some((Some(copies), _)) => {
