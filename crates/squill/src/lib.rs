@@ -14,8 +14,8 @@ pub mod advise;
 mod architecture;
 pub mod artifacts;
 pub mod candidates;
-pub mod catalog;
-pub mod costs;
+pub(crate) mod catalog;
+pub(crate) mod costs;
 pub mod design;
 pub mod finding;
 #[cfg(any(test, feature = "fixtures"))]
@@ -28,6 +28,6 @@ pub mod rules;
 pub mod scan;
 pub mod settings;
 pub mod synthetic;
-pub mod text_codec;
+pub(crate) mod text_codec;
 pub mod words;
 pub mod workload;

@@ -15,7 +15,7 @@ static HEX2: [[u8; 2]; 256] = {
 };
 
 /// Appends the standard, padded base64 of `bytes` to `out`.
-pub fn base64_into(out: &mut String, bytes: &[u8]) {
+pub(crate) fn base64_into(out: &mut String, bytes: &[u8]) {
     out.reserve(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let n = (u32::from(chunk[0]) << 16)
@@ -32,7 +32,7 @@ pub fn base64_into(out: &mut String, bytes: &[u8]) {
 }
 
 /// The standard, padded base64 of `bytes`.
-pub fn base64(bytes: &[u8]) -> String {
+pub(crate) fn base64(bytes: &[u8]) -> String {
     let mut out = String::new();
     base64_into(&mut out, bytes);
     out
@@ -40,7 +40,7 @@ pub fn base64(bytes: &[u8]) -> String {
 
 /// Writes the lowercase hex of `bytes` over `dst` (twice as long; the
 /// generator fills a fixed `{"$oid":"…"}` buffer with it).
-pub fn hex_over(dst: &mut [u8], bytes: &[u8]) {
+pub(crate) fn hex_over(dst: &mut [u8], bytes: &[u8]) {
     for (pair, b) in dst.chunks_exact_mut(2).zip(bytes) {
         pair.copy_from_slice(&HEX2[usize::from(*b)]);
     }
@@ -48,7 +48,7 @@ pub fn hex_over(dst: &mut [u8], bytes: &[u8]) {
 
 /// Appends the lowercase hex of `bytes` to `out`, through a stack buffer so
 /// that each 32 bytes are one append rather than 64.
-pub fn hex_into(out: &mut String, bytes: &[u8]) {
+pub(crate) fn hex_into(out: &mut String, bytes: &[u8]) {
     out.reserve(bytes.len() * 2);
     let mut buf = [0u8; 64];
     for chunk in bytes.chunks(32) {
@@ -60,7 +60,7 @@ pub fn hex_into(out: &mut String, bytes: &[u8]) {
 }
 
 /// The lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     let mut out = String::new();
     hex_into(&mut out, bytes);
     out

@@ -34,8 +34,16 @@ fn every_example_model_generates_its_artifacts_and_data() {
             .args(["--out"])
             .args([tmp.path()])
             .args(["--scale", "1", "--max-children", "20"])
-            .run()
-            .success();
+            // Timings on stdout, the disk's free space on stderr: checked below.
+            .stdout_any()
+            .stderr_any()
+            .check();
+        assert!(
+            run.stderr.starts_with("squill generate: about "),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
         let written = files(tmp.path());
         for f in [
             "README.md",
@@ -77,25 +85,25 @@ fn existing_files_are_refused_without_force() {
     let tmp = TempDir::new("gen-force");
     let out = tmp.path().display().to_string();
     let model = example("person-tasks");
+    let first = Test::new()
+        .args(["generate", &model, "--out", &out])
+        .path_as(&out, "OUT")
+        .stdout_any()
+        .check();
+    insta::assert_snapshot!(first.stdout);
+    let before = std::fs::read(tmp.path().join("setup.js")).unwrap();
     Test::new()
         .args(["generate", &model, "--out", &out])
-        .run()
-        .success();
-    let before = std::fs::read(tmp.path().join("setup.js")).unwrap();
-    let run = Test::new()
-        .args(["generate", &model, "--out", &out])
-        .run()
-        .code(2);
-    assert!(
-        run.stderr.contains("exists; pass --force"),
-        "{}",
-        run.stderr
-    );
+        .path_as(&out, "OUT")
+        .status(2)
+        .stderr("squill::generate::exists\n\n  × OUT/validators.json exists; pass --force to overwrite it\n")
+        .check();
     assert_eq!(std::fs::read(tmp.path().join("setup.js")).unwrap(), before);
     Test::new()
         .args(["generate", &model, "--out", &out, "--force"])
-        .run()
-        .success();
+        .path_as(&out, "OUT")
+        .stdout(first.stdout)
+        .check();
 }
 
 #[test]
@@ -108,8 +116,10 @@ fn data_is_reproducible_from_the_seed_and_formats_are_chosen() {
             .args(["generate", "data", &model, "--scale", "3", "--out", &out])
             .args(["--seed", seed, "--format", format])
             .args(extra)
-            .run()
-            .success();
+            // Timings on stdout, the disk's free space on stderr.
+            .stdout_any()
+            .stderr_any()
+            .check();
         let contents: Vec<(String, Vec<u8>)> = files(tmp.path())
             .into_iter()
             .map(|f| {
@@ -147,9 +157,11 @@ fn a_bad_model_is_an_error_with_its_location() {
         .args([&model])
         .args(["--out"])
         .args([&tmp.path().join("out")])
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("bad.yaml"), "{}", run.stderr);
+        .path_as(tmp.path(), "DIR")
+        .status(2)
+        .stderr_any()
+        .check();
+    insta::assert_snapshot!(run.stderr);
     assert!(!tmp.path().join("out").exists(), "nothing written");
 }
 
@@ -166,11 +178,13 @@ fn golden_artifacts_of_seed_examples() {
         "blog-comments-pages",
     ] {
         let tmp = TempDir::new(&format!("gen-golden-{name}"));
-        Test::new()
+        let run = Test::new()
             .args(["generate", &example(name), "--out"])
             .args([tmp.path()])
-            .run()
-            .success();
+            .path_as(tmp.path(), "OUT")
+            .stdout_any()
+            .check();
+        insta::assert_snapshot!(format!("generate__{name}__stdout"), run.stdout);
         // examples.json is left out: at maximum cardinality it runs to
         // thousands of lines; every example is validated instead.
         for file in ["README.md", "validators.json", "setup.js", "cookbook.md"] {
@@ -219,8 +233,10 @@ fn round_trip_through_scan_gives_the_shape_and_cardinalities() {
                 "--out",
             ])
             .args([tmp.path()])
-            .run()
-            .success();
+            // Timings on stdout, the disk's free space on stderr.
+            .stdout_any()
+            .stderr_any()
+            .check();
         let dump = tmp.path().join("dump");
         let scan = match std::env::var_os("SQUILL_TEST_SCAN_BIN") {
             Some(bin) => {
@@ -440,19 +456,18 @@ fn a_population_too_large_is_refused_before_anything_is_written() {
     let out_s = out.display().to_string();
     let run = Test::new()
         .args(["generate", &model, "--out", &out_s])
-        .run()
-        .code(2);
-    assert!(
-        run.stderr.contains("more than any run can write"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("--max-children"), "{}", run.stderr);
+        .path_as(tmp.path(), "DIR")
+        .status(2)
+        .stderr_any()
+        .check();
+    insta::assert_snapshot!(run.stderr);
     assert!(!out.join("setup.js").exists());
-    Test::new()
+    let run = Test::new()
         .args(["generate", &model, "--out", &out_s, "--max-children", "2"])
-        .run()
-        .success();
+        .path_as(tmp.path(), "DIR")
+        .stdout_any()
+        .check();
+    insta::assert_snapshot!("chain_with_max_children_stdout", run.stdout);
 }
 
 /// `squill migrate --from-current` is the name of what `generate
@@ -470,28 +485,20 @@ fn migrate_from_current_writes_what_generate_migration_wrote() {
     let new = Test::new()
         .args(["migrate", "--from-current", model, "--out"])
         .args([&new_out])
-        .run();
-    assert_eq!(new.code, 0, "{}", new.stderr);
-    assert!(
-        new.stdout.starts_with("squill migrate --from-current: "),
-        "{}",
-        new.stdout
-    );
-    assert!(new.stdout.contains("addresses: "), "{}", new.stdout);
-    assert!(!new.stderr.contains("deprecated"), "{}", new.stderr);
+        .path_as(tmp.path(), "DIR")
+        .stdout_any()
+        .check();
+    insta::assert_snapshot!(new.stdout);
     let old_out = tmp.path().join("old");
     let old = Test::new()
         .args(["generate", model, "--migration", "--out"])
         .args([&old_out])
-        .run();
-    assert_eq!(old.code, 0, "{}", old.stderr);
-    assert!(
-        old.stderr
-            .contains("`squill migrate --from-current MODEL --out DIR`")
-            && old.stderr.contains("deprecated"),
-        "{}",
-        old.stderr
-    );
+        .path_as(tmp.path(), "DIR")
+        .stdout_any()
+        .stderr_any()
+        .check();
+    insta::assert_snapshot!("generate_migration_stdout", old.stdout);
+    insta::assert_snapshot!("generate_migration_stderr", old.stderr);
     let script = |dir: &Path| std::fs::read_to_string(dir.join("migration.js")).unwrap();
     assert!(script(&new_out).contains("DROP_OLD"));
     assert_eq!(script(&new_out), script(&old_out));
@@ -499,13 +506,17 @@ fn migrate_from_current_writes_what_generate_migration_wrote() {
     let again = Test::new()
         .args(["migrate", "--from-current", model, "--out"])
         .args([&new_out])
-        .run();
-    assert_eq!(again.code, 2, "{}", again.stderr);
-    let forced = Test::new()
+        .path_as(tmp.path(), "DIR")
+        .status(2)
+        .stderr_any()
+        .check();
+    insta::assert_snapshot!("migrate_again_stderr", again.stderr);
+    Test::new()
         .args(["migrate", "--from-current", model, "--force", "--out"])
         .args([&new_out])
-        .run();
-    assert_eq!(forced.code, 0, "{}", forced.stderr);
+        .path_as(tmp.path(), "DIR")
+        .stdout(new.stdout)
+        .check();
     // A URL and --from-current are two sources: refused, exit 2.
     let both = Test::new()
         .args([
@@ -516,6 +527,9 @@ fn migrate_from_current_writes_what_generate_migration_wrote() {
             "--out",
         ])
         .args([&new_out])
-        .run();
-    assert_eq!(both.code, 2, "{}", both.stderr);
+        .path_as(tmp.path(), "DIR")
+        .status(2)
+        .stderr_any()
+        .check();
+    insta::assert_snapshot!("migrate_two_sources_stderr", both.stderr);
 }

@@ -19,19 +19,15 @@ fn check_fails(name: &str) -> String {
     let run = Test::new()
         .args(["check", name])
         .current_dir(fixtures())
-        .run()
-        .code(2);
-    assert!(run.stdout.is_empty(), "nothing on stdout: {}", run.stdout);
+        .status(2)
+        .stderr_any()
+        .check();
     let advise = Test::new()
         .args(["advise", name])
         .current_dir(fixtures())
-        .run()
-        .code(2);
-    assert!(
-        advise.stdout.is_empty(),
-        "nothing on stdout: {}",
-        advise.stdout
-    );
+        .status(2)
+        .stderr_any()
+        .check();
     assert_eq!(
         advise.stderr, run.stderr,
         "advise and check report {name} alike"
@@ -55,7 +51,11 @@ fn check_accepts_every_example() {
         if !path.extension().is_some_and(|e| e == "yaml" || e == "json") {
             continue;
         }
-        let run = Test::new().args(["check"]).args([&path]).run().success();
+        let run = Test::new()
+            .args(["check"])
+            .args([&path])
+            .stdout_any()
+            .check();
         assert!(run.stdout.contains("is valid"), "{}", run.stdout);
         seen += 1;
     }
@@ -67,8 +67,8 @@ fn check_summarizes_a_model() {
     let run = Test::new()
         .args(["check", "examples/rubis.yaml"])
         .current_dir(repo_root())
-        .run()
-        .success();
+        .stdout_any()
+        .check();
     insta::assert_snapshot!(run.stdout);
 }
 
@@ -97,6 +97,7 @@ fn undefined_entity() {
             "did you mean `part`?",
         ],
     );
+    insta::assert_snapshot!(err);
 }
 
 #[test]
@@ -109,6 +110,7 @@ fn min_greater_than_max() {
             "children: {min: 8, typical: 8, max: 5}",
         ],
     );
+    insta::assert_snapshot!(err);
 }
 
 #[test]
@@ -121,6 +123,7 @@ fn negative_rate() {
             "6 │     rate: -5",
         ],
     );
+    insta::assert_snapshot!(err);
 }
 
 #[test]
@@ -144,6 +147,7 @@ fn malformed_yaml() {
         &err,
         &["malformed.yaml:5:10: ", "4 │     fields: {name: string(20)"],
     );
+    insta::assert_snapshot!(err);
 }
 
 #[test]
@@ -166,12 +170,14 @@ fn truncated_file() {
         &err,
         &["truncated.yaml:10:15: ", "10 │     children: {min: 0, typ"],
     );
+    insta::assert_snapshot!(err);
 }
 
 #[test]
 fn empty_file() {
     let err = check_fails("empty.yaml");
     assert_has(&err, &["empty.yaml:1:1: the model file is empty"]);
+    insta::assert_snapshot!(err);
 }
 
 #[test]
@@ -181,6 +187,7 @@ fn missing_file() {
         &err,
         &["no-such-model.yaml: cannot read the model file: no such file"],
     );
+    insta::assert_snapshot!(err);
 }
 
 #[test]
@@ -194,11 +201,19 @@ fn binary_garbage() {
     let dir = TempDir::new("model-nul");
     let path = dir.path().join("nul.yaml");
     std::fs::write(&path, "entities:\n  a:\u{0}\u{1}\n").unwrap();
-    let run = Test::new().args(["check"]).args([&path]).run().code(2);
+    let run = Test::new()
+        .args(["check"])
+        .args([&path])
+        .status(2)
+        .stderr_any()
+        .check();
     assert_has(
         &run.stderr,
         &["nul.yaml:2:5: the model file holds a control character (U+0000)"],
     );
+    insta::assert_snapshot!(err);
+    let dir_name = dir.path().display().to_string();
+    insta::assert_snapshot!("binary_garbage_nul", run.stderr.replace(&dir_name, "DIR"));
 }
 
 #[test]
@@ -231,4 +246,5 @@ fn json_model_problems_have_positions_too() {
             "did you mean `title`?",
         ],
     );
+    insta::assert_snapshot!(err);
 }

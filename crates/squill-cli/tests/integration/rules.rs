@@ -4,7 +4,7 @@ use crate::support::Test;
 
 #[test]
 fn rules_lists_every_rule_id() {
-    let run = Test::new().args(["rules"]).run().success();
+    let run = Test::new().args(["rules"]).stdout_any().check();
     let ids: Vec<&str> = run
         .stdout
         .lines()
@@ -16,26 +16,29 @@ fn rules_lists_every_rule_id() {
 
 #[test]
 fn rule_prints_docs_with_all_sections() {
-    let run = Test::new().args(["rule", "subset"]).run().success();
+    let run = Test::new().args(["rule", "subset"]).stdout_any().check();
     assert!(run.stdout.starts_with("id: subset\n"), "{}", run.stdout);
     for section in squill::rules::REQUIRED_DOC_SECTIONS {
         assert!(run.stdout.contains(section), "missing {section}");
     }
+    // The whole page, as a user reads it.
+    insta::assert_snapshot!(run.stdout);
 }
 
 #[test]
 fn unknown_rule_suggests_the_closest_id_and_exits_2() {
-    let run = Test::new().args(["rule", "subst"]).run().code(2);
-    assert!(
-        run.stderr.contains("did you mean `subset`"),
-        "{}",
-        run.stderr
-    );
+    Test::new()
+        .args(["rule", "subst"])
+        .status(2)
+        .stderr(
+            "error: no rule with id `subst`; did you mean `subset`? (`squill rules` lists them)\n",
+        )
+        .check();
 }
 
 #[test]
 fn rules_json_lists_the_same_ids_as_text() {
-    let text = Test::new().args(["rules"]).run().success();
+    let text = Test::new().args(["rules"]).stdout_any().check();
     let text_ids: Vec<String> = text
         .stdout
         .lines()
@@ -43,8 +46,8 @@ fn rules_json_lists_the_same_ids_as_text() {
         .collect();
     let json = Test::new()
         .args(["rules", "--format", "json"])
-        .run()
-        .success();
+        .stdout_any()
+        .check();
     let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("valid JSON");
     let json_ids: Vec<String> = value
         .as_array()
@@ -59,27 +62,29 @@ fn rules_json_lists_the_same_ids_as_text() {
 
 #[test]
 fn rules_markdown_is_the_docs_index() {
-    let run = Test::new()
-        .args(["rules", "--format", "markdown"])
-        .run()
-        .success();
     let index = std::fs::read_to_string(crate::support::repo_root().join("docs/rules/README.md"))
         .expect("docs/rules/README.md");
-    assert_eq!(run.stdout, index);
+    Test::new()
+        .args(["rules", "--format", "markdown"])
+        .stdout(index)
+        .check();
 }
 
 #[test]
 fn rules_rejects_an_unknown_format_with_exit_2() {
-    let run = Test::new()
+    Test::new()
         .args(["rules", "--format", "yaml"])
-        .run()
-        .code(2);
-    assert!(run.stderr.contains("yaml"), "{}", run.stderr);
+        .status(2)
+        .stderr("error: invalid value 'yaml' for '--format <FORMAT>'\n  [possible values: text, json, markdown]\n\nFor more information, try '--help'.\n")
+        .check();
 }
 
 #[test]
 fn rule_docs_match_the_generated_page() {
-    let run = Test::new().args(["rule", "pre-allocation"]).run().success();
+    let run = Test::new()
+        .args(["rule", "pre-allocation"])
+        .stdout_any()
+        .check();
     assert!(run.stdout.contains("MMAPv1"), "{}", run.stdout);
     assert!(run.stdout.contains("WiredTiger"), "{}", run.stdout);
     let page =

@@ -28,6 +28,9 @@ pub struct Test {
     status: i32,
     stdout: Expected,
     stderr: Expected,
+    /// Paths written under a stable name in both streams before they are
+    /// compared (a temporary folder as `OUT`), longest first.
+    paths: Vec<(String, String)>,
 }
 
 /// What a stream must hold.
@@ -69,7 +72,18 @@ impl Test {
             status: 0,
             stdout: Expected::Exact(String::new()),
             stderr: Expected::Exact(String::new()),
+            paths: Vec::new(),
         }
+    }
+
+    /// Writes `path` as `name` in stdout and stderr before `check()`
+    /// compares them (and in the `Run` it returns), so an output that names
+    /// a temporary folder can be stated exactly.
+    pub fn path_as(mut self, path: impl AsRef<Path>, name: &str) -> Self {
+        self.paths
+            .push((path.as_ref().display().to_string(), name.to_string()));
+        self.paths.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        self
     }
 
     /// The exit status `check()` expects (default 0).
@@ -110,7 +124,12 @@ impl Test {
         let status = self.status;
         let stdout = std::mem::replace(&mut self.stdout, Expected::Any);
         let stderr = std::mem::replace(&mut self.stderr, Expected::Any);
-        let run = self.run();
+        let paths = std::mem::take(&mut self.paths);
+        let mut run = self.run();
+        for (path, name) in &paths {
+            run.stdout = run.stdout.replace(path, name);
+            run.stderr = run.stderr.replace(path, name);
+        }
         assert!(
             run.code == status,
             "expected exit {status}, got {}\n--- stdout:\n{}\n--- stderr:\n{}",

@@ -21,7 +21,7 @@ use crate::design::{
 use crate::model::{EntityId, OperationId};
 use crate::rules::design as r;
 
-pub fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design> {
+pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<Design> {
     let model = facts.model;
     let p = Placement::build(facts, space, state)?;
     // Plans every operation once for the search's figures (the evaluator,
@@ -794,7 +794,7 @@ fn without_entity(
     })
 }
 
-pub fn update_path(u: &crate::design::UpdateOp) -> &str {
+pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
     use crate::design::UpdateOp as U;
     match u {
         U::Set { path }

@@ -12,7 +12,7 @@ use crate::design::{FieldOrigin, Shape, ShapeField, ShapeType};
 use crate::model::{AggregateFn, EntityId, FieldType, RelationshipId, RelationshipKind};
 use serde_json::{Map, Value, json};
 
-pub struct DocBuilder<'a> {
+pub(super) struct DocBuilder<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
     pub p: &'a Placement<'a>,
@@ -24,7 +24,7 @@ pub struct DocBuilder<'a> {
 }
 
 /// Sub-documents an example document holds beyond each array's first item.
-pub const EXAMPLE_BUDGET: u64 = 10_000;
+pub(super) const EXAMPLE_BUDGET: u64 = 10_000;
 
 fn scalar(t: &str) -> ShapeType {
     ShapeType::Scalar {
@@ -100,7 +100,7 @@ impl DocBuilder<'_> {
     /// The type of entity `e`'s `_id`, and of every reference to it: the
     /// `_id` field the model declares (a table's integer key), else an
     /// ObjectId.
-    pub fn id_of(&self, e: EntityId) -> ShapeType {
+    pub(super) fn id_of(&self, e: EntityId) -> ShapeType {
         let declared = self.facts.model.entity(e).field("_id").map(|f| &f.ty);
         match declared {
             Some(ty) if !matches!(ty, crate::model::FieldType::Array(_)) => scalar(ty.bson_type()),
@@ -109,7 +109,7 @@ impl DocBuilder<'_> {
     }
 
     /// Shape and example of entity `e`, instance `n`, as a document or sub-document.
-    pub fn entity(
+    pub(super) fn entity(
         &self,
         e: EntityId,
         n: u64,
@@ -680,7 +680,11 @@ impl DocBuilder<'_> {
 
     /// A bucket document of `r`: the parent's id, the bucket's key, its count and
     /// aggregates, and the children.
-    pub fn bucket(&self, r: RelationshipId, n: u64) -> (Vec<ShapeField>, Map<String, Value>) {
+    pub(super) fn bucket(
+        &self,
+        r: RelationshipId,
+        n: u64,
+    ) -> (Vec<ShapeField>, Map<String, Value>) {
         let f = self.facts;
         let rel = f.model.relationship(r);
         let parent = self.name(rel.parent).to_string();

@@ -52,7 +52,7 @@ pub enum AdviseError {
 }
 
 /// What a model must say for a layout that only some relationships get.
-pub fn needs(kind: crate::model::LayoutKind) -> Option<&'static str> {
+pub(super) fn needs(kind: crate::model::LayoutKind) -> Option<&'static str> {
     use crate::model::LayoutKind as K;
     match kind {
         K::Outlier => Some(

@@ -19,14 +19,14 @@ fn hash(parts: &[&str], n: u64) -> u64 {
 }
 
 /// An ObjectId for instance `n` of `entity`, as relaxed Extended JSON.
-pub fn object_id(entity: &str, n: u64) -> Value {
+pub(super) fn object_id(entity: &str, n: u64) -> Value {
     // 4-byte timestamp (2026-01-01 + n minutes) then 8 bytes derived from the name.
     let ts = 1_767_225_600u64 + n * 60;
     json!({ "$oid": format!("{:08x}{:016x}", ts as u32, hash(&[entity], n)) })
 }
 
 /// A date for instance `n`, as relaxed Extended JSON.
-pub fn date(n: u64) -> Value {
+pub(super) fn date(n: u64) -> Value {
     let day = 1 + (n % 28);
     let hour = (n * 7) % 24;
     let minute = (n * 13) % 60;
@@ -94,7 +94,7 @@ fn fit(mut s: String, len: usize, n: u64, salt: &str) -> String {
 /// own (names, emails, codes, addresses) keep it whole, since a cut email reads
 /// as a bug and sizes come from the model, not from the example; free text is
 /// filled to the model's size.
-pub fn string(entity: &str, name: &str, len: usize, n: u64) -> String {
+pub(super) fn string(entity: &str, name: &str, len: usize, n: u64) -> String {
     let len = len.max(1);
     match structured(entity, name, n) {
         Some(value) => value,
@@ -219,7 +219,7 @@ fn capitalized(word: &str) -> String {
 }
 
 /// A value of `field` for instance `n` of `entity`.
-pub fn value(entity: &str, field: &Field, n: u64, array_max: u64) -> Value {
+pub(super) fn value(entity: &str, field: &Field, n: u64, array_max: u64) -> Value {
     if !field.enum_values.is_empty() {
         return Value::String(field.enum_values[(n as usize) % field.enum_values.len()].clone());
     }

@@ -9,7 +9,12 @@ use crate::finding::{Evidence, Finding, Location, Severity, sort_findings};
 use crate::rules::design as r;
 use crate::rules::judge::DesignCheck;
 
-pub fn findings(facts: &Facts<'_>, space: &Space, state: &State, design: &Design) -> Vec<Finding> {
+pub(super) fn findings(
+    facts: &Facts<'_>,
+    space: &Space,
+    state: &State,
+    design: &Design,
+) -> Vec<Finding> {
     let cx = DesignCheck { facts, design };
     let mut out = too_large(facts, design);
     for rule in r::ALL {

@@ -9,7 +9,7 @@ use crate::costs::plan::{OpPlan, Planner};
 use crate::design::Cost;
 
 /// Weighted totals of a state, and each operation's plan.
-pub struct Priced {
+pub(super) struct Priced {
     pub totals: Cost,
     pub plans: Vec<OpPlan>,
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value as Json, json};
 
 /// An index made redundant by another one of the same collection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Redundant {
+pub(crate) struct Redundant {
     pub collection: String,
     pub index: String,
     pub covered_by: String,
@@ -18,23 +18,23 @@ pub struct Redundant {
 
 /// Whether `a`'s keys are a prefix of `b`'s (same directions), over the
 /// same documents (a partial index serves only those it holds).
-pub fn is_prefix(a: &Index, b: &Index) -> bool {
+pub(crate) fn is_prefix(a: &Index, b: &Index) -> bool {
     a.partial == b.partial && a.keys.len() <= b.keys.len() && b.keys[..a.keys.len()] == a.keys[..]
 }
 
 /// True for the implicit `_id` index, which MongoDB always builds.
-pub fn is_id_index(index: &Index) -> bool {
+pub(crate) fn is_id_index(index: &Index) -> bool {
     index.name == "_id_" || index.keys == [("_id".to_string(), 1)]
 }
 
 /// The indexes to create for a collection: the design's, minus `_id`.
-pub fn created(coll: &Collection) -> Vec<&Index> {
+pub(crate) fn created(coll: &Collection) -> Vec<&Index> {
     coll.indexes.iter().filter(|i| !is_id_index(i)).collect()
 }
 
 /// Every index that a longer index of its collection makes unnecessary. A
 /// unique index is never redundant: its prefix-holder does not enforce it.
-pub fn redundant(design: &Design) -> Vec<Redundant> {
+pub(crate) fn redundant(design: &Design) -> Vec<Redundant> {
     let mut out = Vec::new();
     for coll in &design.collections {
         let idx = created(coll);
@@ -60,7 +60,7 @@ pub fn redundant(design: &Design) -> Vec<Redundant> {
 }
 
 /// The key document of an index, keys in order.
-pub fn key_document(index: &Index) -> Json {
+pub(crate) fn key_document(index: &Index) -> Json {
     let mut keys = Map::new();
     for (path, dir) in &index.keys {
         keys.insert(path.clone(), json!(dir));
@@ -69,7 +69,7 @@ pub fn key_document(index: &Index) -> Json {
 }
 
 /// One index specification as `createIndexes` wants it.
-pub fn spec(index: &Index) -> Json {
+pub(crate) fn spec(index: &Index) -> Json {
     let mut spec = Map::new();
     spec.insert("key".into(), key_document(index));
     spec.insert("name".into(), json!(index.name));
@@ -95,7 +95,7 @@ pub fn spec(index: &Index) -> Json {
 
 /// The `createIndexes` statements of a collection in mongosh, each preceded
 /// by the operations that use the index.
-pub fn mongosh(coll: &Collection) -> String {
+pub(crate) fn mongosh(coll: &Collection) -> String {
     let idx = created(coll);
     if idx.is_empty() {
         return format!(

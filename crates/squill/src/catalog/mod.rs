@@ -4,5 +4,5 @@
 //! mongodump metadata of the synthetic data (`synthetic`) and the migration
 //! targets (`migration`) all write these same values.
 
-pub mod indexes;
-pub mod schema;
+pub(crate) mod indexes;
+pub(crate) mod schema;

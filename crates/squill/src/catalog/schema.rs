@@ -9,7 +9,7 @@ use crate::design::{Collection, Shape, ShapeType};
 use serde_json::{Map, Value as Json, json};
 
 /// `{"$jsonSchema": {...}}` for a collection.
-pub fn validator(collection: &Collection) -> Json {
+pub(crate) fn validator(collection: &Collection) -> Json {
     json!({ "$jsonSchema": object_schema(&collection.shape, Some(&collection.name)) })
 }
 

@@ -6,7 +6,7 @@
 //! step carries its own cost, so the plan a user reads and the number the
 //! optimizer minimizes come from the same code.
 
-pub mod plan;
+pub(crate) mod plan;
 
 use crate::design::Cost;
 use crate::settings::CostCoefficients;
@@ -49,7 +49,7 @@ impl Cost {
 
 /// Standing cost of an index per second: its entries held in memory, and one
 /// key written per entry for every write of the indexed documents.
-pub fn index_score(
+pub(crate) fn index_score(
     entries: f64,
     writes_per_second: f64,
     keys_per_document: f64,

@@ -124,7 +124,7 @@ impl Cardinality {
     }
 
     /// The share of all items that lie beyond the first `t` of their owner
-    /// (the overflow of an outlier layout): E[(n - t)+] / E[n].
+    /// (the overflow of an outlier layout): `E[(n - t)+] / E[n]`.
     pub fn items_share_above(&self, t: u64) -> Option<f64> {
         if self.max.finite().is_some_and(|m| m <= t) {
             return Some(0.0);

@@ -43,7 +43,7 @@ pub fn list_markdown(rules: &[&Rule]) -> String {
     out
 }
 
-/// One rule's page for docs/rules/<id>.md: its docs with a metadata table
+/// One rule's page for `docs/rules/<id>.md`: its docs with a metadata table
 /// after the summary line.
 pub fn page(rule: &Rule) -> String {
     let mut out = String::new();

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 /// `path` as a URI reference: relative paths stay relative, `/abs` stays a
 /// path from the root. On Windows, `\` separates segments and becomes `/`;
 /// elsewhere it is a character of a name and is encoded (`%5C`).
-pub fn uri(path: &str) -> String {
+pub(crate) fn uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len() + 8);
     for b in path.bytes() {
         match b {

@@ -4,7 +4,7 @@
 
 use crate::candidates::enumerate;
 use crate::candidates::facts::Facts;
-use crate::design::{Explain, Reason};
+use crate::design::{Explain, Layout, Reason};
 use crate::rules::judge::{Judgement, RelCheck};
 use crate::rules::{Check, Rule};
 use crate::settings::Settings;
@@ -92,6 +92,31 @@ pub fn verdict_with(
         r,
         layout,
     })
+}
+
+/// `rule`'s verdict on `layout` for relationship `relationship` of the model
+/// in `yaml`, in words as `judge` gives them: for a near miss whose layout
+/// the search would not offer on that model (an outlier layout on counts
+/// without a percentile), so the rule, not the enumeration, decides.
+pub fn judge_layout(rule: &Rule, yaml: &str, relationship: &str, layout: &Layout) -> String {
+    let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+    let settings = Settings::default();
+    let facts = Facts::new(&model, &settings, 0);
+    let r = model
+        .relationship_by_name(relationship)
+        .unwrap_or_else(|| panic!("no relationship `{relationship}`"));
+    let Check::Relationship { check, .. } = rule.check else {
+        panic!("{} does not judge relationships", rule.id);
+    };
+    match check(&RelCheck {
+        facts: &facts,
+        r,
+        layout,
+    }) {
+        None => "-".to_string(),
+        Some(Judgement::Forbid(why)) => format!("forbid: {why}"),
+        Some(Judgement::Support(why)) => format!("support: {why}"),
+    }
 }
 
 /// The reasons an entity rule gives for the entity-level candidates of the

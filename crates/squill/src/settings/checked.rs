@@ -23,12 +23,12 @@ fn in_range<'de, D: Deserializer<'de>>(
 }
 
 /// A cost coefficient: a weight in round trips, from 0 to a million.
-pub fn weight<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+pub(super) fn weight<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     in_range(d, 0.0, 1e6, "a cost coefficient")
 }
 
 /// A ratio of rates (reads per write): above 0, at most a billion.
-pub fn ratio<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+pub(super) fn ratio<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     let v = in_range(d, 0.0, 1e9, "a ratio")?;
     if v == Some(0.0) {
         return Err(D::Error::custom("a ratio must be above 0, found 0"));
@@ -37,7 +37,7 @@ pub fn ratio<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
 }
 
 /// A share of something: from 0 to 1.
-pub fn share<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+pub(super) fn share<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     in_range(d, 0.0, 1.0, "a share")
 }
 
@@ -59,17 +59,17 @@ fn whole<'de, D: Deserializer<'de>>(
 }
 
 /// A document size limit: at least one byte, at most MongoDB's 16 MiB.
-pub fn document_bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+pub(super) fn document_bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     whole(d, 1, 16 * 1024 * 1024, "a document size limit (bytes)")
 }
 
 /// A nesting limit: 1 to MongoDB's 100 levels.
-pub fn nesting_depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+pub(super) fn nesting_depth<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     Ok(whole(d, 1, 100, "a nesting limit (levels)")?.map(|v| v as u32))
 }
 
 /// A count of array elements shown in an example: 1 to a million.
-pub fn example_elements<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+pub(super) fn example_elements<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     whole(d, 1, 1_000_000, "an example's array length")
 }
 

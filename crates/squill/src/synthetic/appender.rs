@@ -10,25 +10,25 @@ use super::byte_out::ByteOut;
 use super::json_text::JsonOut;
 use std::fmt;
 
-pub struct Appender<'v> {
+pub(super) struct Appender<'v> {
     vec: &'v mut Vec<u8>,
 }
 
 impl<'v> Appender<'v> {
-    pub fn new(vec: &'v mut Vec<u8>) -> Self {
+    pub(super) fn new(vec: &'v mut Vec<u8>) -> Self {
         Appender { vec }
     }
 
     /// Appends `bytes`.
     #[inline(always)]
-    pub fn put(&mut self, bytes: &[u8]) {
+    pub(super) fn put(&mut self, bytes: &[u8]) {
         self.vec.extend_from_slice(bytes);
     }
 
     /// Appends the first `len` bytes of `padded` as one fixed-size copy of
     /// all 16, then cuts to length.
     #[inline(always)]
-    pub fn put_padded(&mut self, padded: &[u8; 16], len: usize) {
+    pub(super) fn put_padded(&mut self, padded: &[u8; 16], len: usize) {
         debug_assert!(len <= 16);
         let end = self.vec.len() + len.min(16);
         self.vec.extend_from_slice(padded);
@@ -36,27 +36,27 @@ impl<'v> Appender<'v> {
     }
 
     #[inline(always)]
-    pub fn put_byte(&mut self, b: u8) {
+    pub(super) fn put_byte(&mut self, b: u8) {
         self.vec.push(b);
     }
 
     /// Where the next byte goes.
     #[inline(always)]
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.vec.len()
     }
 
     /// Writes `bytes` over the bytes written at `start`, which must all be
     /// written already.
     #[inline(always)]
-    pub fn patch<const N: usize>(&mut self, start: usize, bytes: [u8; N]) {
+    pub(super) fn patch<const N: usize>(&mut self, start: usize, bytes: [u8; N]) {
         let at = self.vec.len();
         assert!(start <= at && N <= at - start, "patching unwritten bytes");
         self.vec[start..start + N].copy_from_slice(&bytes);
     }
 
     /// The bytes written since `start` (clamped to what is written).
-    pub fn since(&self, start: usize) -> &[u8] {
+    pub(super) fn since(&self, start: usize) -> &[u8] {
         &self.vec[start.min(self.vec.len())..]
     }
 }

@@ -85,7 +85,7 @@ pub(super) fn thread_count(threads: usize) -> usize {
 }
 
 impl<'a> Builders<'a> {
-    pub fn new(
+    pub(super) fn new(
         pop: &Population<'a>,
         design: &'a Design,
         format: (bool, bool),
@@ -112,7 +112,7 @@ impl<'a> Builders<'a> {
 
     /// Batches built together: enough that every thread has several, so
     /// the one that finishes last idles the others only briefly.
-    pub fn window(&self) -> usize {
+    pub(super) fn window(&self) -> usize {
         2 * self.pool.current_num_threads() + 2
     }
 
@@ -133,7 +133,11 @@ impl<'a> Builders<'a> {
     }
 
     /// Encodes `batches` of collection `coll`, returned in their order.
-    pub fn build(&self, coll: usize, batches: Vec<Batch>) -> Result<Vec<Built>, GenerateError> {
+    pub(super) fn build(
+        &self,
+        coll: usize,
+        batches: Vec<Batch>,
+    ) -> Result<Vec<Built>, GenerateError> {
         let Some(collection) = self.design.collections.get(coll) else {
             return Ok(Vec::new());
         };

@@ -27,7 +27,7 @@ pub enum Fanout {
 
 /// Examples "at maximum cardinality" stop here when the model's maximum is
 /// larger or unbounded, so an example file stays readable.
-pub const EXAMPLE_CAP: u64 = 1_000;
+pub(super) const EXAMPLE_CAP: u64 = 1_000;
 
 /// Where a value is being built: an instance, or a bucket, inside another.
 #[derive(Clone, Copy)]
@@ -59,7 +59,7 @@ pub struct Builder<'p, 'a> {
 }
 
 /// Children an example's arrays hold beyond each one's first, in all.
-pub const EXAMPLE_BUDGET: u64 = 100_000;
+pub(super) const EXAMPLE_BUDGET: u64 = 100_000;
 
 impl<'p, 'a> Builder<'p, 'a> {
     pub fn new(pop: &'p Population<'a>, fanout: Fanout) -> Self {

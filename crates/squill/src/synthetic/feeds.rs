@@ -12,7 +12,7 @@ use std::ops::Range;
 /// One timeline of the design, with its relationships resolved and the
 /// follower counts its threshold is compared with.
 #[derive(Debug)]
-pub struct TimelineGen {
+pub(super) struct TimelineGen {
     pub collection: String,
     /// The feed operation's name.
     pub feed: String,
@@ -38,7 +38,7 @@ pub struct TimelineGen {
 
 impl TimelineGen {
     /// Whether parent `p` has more followers than the threshold.
-    pub fn is_outlier(&self, p: u64) -> bool {
+    pub(super) fn is_outlier(&self, p: u64) -> bool {
         match self.threshold {
             Some(t) => self.follower_counts.get(p as usize).is_some_and(|n| *n > t),
             None => false,
@@ -153,7 +153,7 @@ pub(super) fn children_of(
 }
 
 /// The parents reader `i` follows, in order, each once.
-pub fn followed(pop: &Numbering<'_>, t: &TimelineGen, i: u64) -> BTreeSet<u64> {
+pub(super) fn followed(pop: &Numbering<'_>, t: &TimelineGen, i: u64) -> BTreeSet<u64> {
     children_of(pop, t.following, i, t.edges_by_reader.as_ref())
         .into_iter()
         .flat_map(|j| referenced(pop, t.followers, j))
@@ -162,7 +162,7 @@ pub fn followed(pop: &Numbering<'_>, t: &TimelineGen, i: u64) -> BTreeSet<u64> {
 
 /// The design's collection of an entity's own documents (one per instance,
 /// not buckets): where the originals of a timeline's copies are.
-pub fn own_collection<'a>(pop: &Numbering<'a>, e: EntityId) -> Option<&'a Collection> {
+pub(super) fn own_collection<'a>(pop: &Numbering<'a>, e: EntityId) -> Option<&'a Collection> {
     let name = &pop.model.entity(e).name;
     pop.design
         .collections
@@ -180,7 +180,7 @@ pub(super) fn root_parent(
 }
 
 /// The outliers reader `i` follows, in order.
-pub fn outliers(pop: &Numbering<'_>, t: &TimelineGen, i: u64) -> Vec<u64> {
+pub(super) fn outliers(pop: &Numbering<'_>, t: &TimelineGen, i: u64) -> Vec<u64> {
     followed(pop, t, i)
         .into_iter()
         .filter(|p| t.is_outlier(*p))

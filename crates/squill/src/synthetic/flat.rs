@@ -29,7 +29,7 @@ use std::ops::Range;
 /// How one entity's documents in one collection are encoded: a step per
 /// field of the collection's plan, in its order.
 #[derive(Debug)]
-pub struct FlatPlan {
+pub(super) struct FlatPlan {
     entity: EntityId,
     steps: Vec<Step>,
 }
@@ -67,7 +67,11 @@ enum Step {
 impl FlatPlan {
     /// The steps for `entity`'s documents of the collection `plan` is of,
     /// when they are flat.
-    pub fn new(pop: &Population<'_>, plan: &ShapePlan<'_>, entity: EntityId) -> Option<Self> {
+    pub(super) fn new(
+        pop: &Population<'_>,
+        plan: &ShapePlan<'_>,
+        entity: EntityId,
+    ) -> Option<Self> {
         Some(FlatPlan {
             entity,
             steps: steps(pop.model, plan, entity, None)?,

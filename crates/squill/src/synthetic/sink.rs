@@ -127,7 +127,7 @@ pub trait Sink {
 
 /// Builds the `Value` tree.
 #[derive(Debug, Default)]
-pub struct TreeSink {
+pub(super) struct TreeSink {
     /// Open containers, innermost last, with the name they go under.
     stack: Vec<(Option<String>, Value)>,
     done: Option<Document>,
@@ -135,7 +135,7 @@ pub struct TreeSink {
 
 impl TreeSink {
     /// The top-level document, once closed.
-    pub fn finish(self) -> Document {
+    pub(super) fn finish(self) -> Document {
         self.done.unwrap_or_default()
     }
 

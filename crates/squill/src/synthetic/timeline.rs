@@ -57,7 +57,7 @@ impl Builder<'_, '_> {
 
 /// The feed's order of two items: each sort key in turn, then `_id`
 /// ascending, so that the order is total and a check can recompute it.
-pub fn feed_order(sort: &[SortKey], a: &Document, b: &Document) -> Ordering {
+pub(super) fn feed_order(sort: &[SortKey], a: &Document, b: &Document) -> Ordering {
     for k in sort {
         let o = bson_cmp(lookup(a, &k.field), lookup(b, &k.field));
         let o = if k.descending { o.reverse() } else { o };

@@ -39,7 +39,7 @@ use std::thread::JoinHandle;
 
 /// Sizes of the hand-over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tuning {
+pub(crate) struct Tuning {
     /// The size a buffer is made for: a batch of documents is sized to
     /// about this many bytes (`data::Sizer`).
     pub chunk: usize,
@@ -53,7 +53,7 @@ impl Tuning {
     /// Batches of 2 MiB rather than 1 MiB: `generate data` of host-logs at
     /// scale 9 took 4-8% less time in three alternated series and the same
     /// in a fourth (BENCHMARKS.md); larger ones were slower.
-    pub const DEFAULT: Tuning = Tuning {
+    pub(crate) const DEFAULT: Tuning = Tuning {
         chunk: 2 << 20,
         queue: 8,
         sync_every: 32 << 20,
@@ -62,12 +62,12 @@ impl Tuning {
 
 /// What the writer wrote: the committed files, in the order of the commits.
 #[derive(Debug, Default)]
-pub struct Committed {
+pub(super) struct Committed {
     pub files: Vec<PathBuf>,
 }
 
 /// Which open file a job is for: the caller numbers them.
-pub type Slot = usize;
+pub(super) type Slot = usize;
 
 enum Job {
     Create { slot: Slot, path: PathBuf },
@@ -77,7 +77,7 @@ enum Job {
 }
 
 /// The caller's handle on the writer thread.
-pub struct WriteThread {
+pub(super) struct WriteThread {
     jobs: Option<SyncSender<Job>>,
     free: Receiver<Vec<u8>>,
     thread: Option<JoinHandle<Result<Committed, GenerateError>>>,
@@ -88,7 +88,7 @@ pub struct WriteThread {
 
 impl WriteThread {
     /// Starts the writer; `dir` is where the files go (for error messages).
-    pub fn start(dir: &Path, tuning: Tuning) -> Result<Self, GenerateError> {
+    pub(super) fn start(dir: &Path, tuning: Tuning) -> Result<Self, GenerateError> {
         let (jobs, inbox) = sync_channel(tuning.queue.max(1));
         let (done, free) = channel();
         let thread = std::thread::Builder::new()
@@ -108,32 +108,32 @@ impl WriteThread {
     }
 
     /// An empty buffer: one the writer handed back, or a new one.
-    pub fn buffer(&self) -> Vec<u8> {
+    pub(super) fn buffer(&self) -> Vec<u8> {
         self.free
             .try_recv()
             .unwrap_or_else(|_| Vec::with_capacity(self.tuning.chunk + (self.tuning.chunk >> 3)))
     }
 
-    pub fn create(&mut self, slot: Slot, path: PathBuf) -> Result<(), GenerateError> {
+    pub(super) fn create(&mut self, slot: Slot, path: PathBuf) -> Result<(), GenerateError> {
         self.send(Job::Create { slot, path })
     }
 
-    pub fn append(&mut self, slot: Slot, bytes: Vec<u8>) -> Result<(), GenerateError> {
+    pub(super) fn append(&mut self, slot: Slot, bytes: Vec<u8>) -> Result<(), GenerateError> {
         self.send(Job::Append { slot, bytes })
     }
 
     /// fsync and rename into place.
-    pub fn commit(&mut self, slot: Slot) -> Result<(), GenerateError> {
+    pub(super) fn commit(&mut self, slot: Slot) -> Result<(), GenerateError> {
         self.send(Job::Commit { slot })
     }
 
     /// Writes a whole small file (after the jobs before it).
-    pub fn whole(&mut self, path: PathBuf, bytes: Vec<u8>) -> Result<(), GenerateError> {
+    pub(super) fn whole(&mut self, path: PathBuf, bytes: Vec<u8>) -> Result<(), GenerateError> {
         self.send(Job::Whole { path, bytes })
     }
 
     /// Waits for every job: what was committed.
-    pub fn finish(mut self) -> Result<Committed, GenerateError> {
+    pub(super) fn finish(mut self) -> Result<Committed, GenerateError> {
         self.join()
     }
 

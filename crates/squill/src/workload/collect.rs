@@ -23,7 +23,7 @@ const MAX_COMMAND_NAMES: usize = 200;
 const MAX_PENDING: usize = 10_000;
 
 #[derive(Default)]
-pub struct Collector {
+pub(super) struct Collector {
     shapes: FxHashMap<String, ShapeTable>,
     /// Per time-series collection (`db.X`): the writes to its buckets.
     buckets: FxHashMap<String, BucketWrites>,
@@ -45,7 +45,7 @@ pub struct Collector {
 }
 
 impl Collector {
-    pub fn add(&mut self, mut op: Box<Op>) {
+    pub(super) fn add(&mut self, mut op: Box<Op>) {
         if let Some(t) = op.time {
             self.first = Some(self.first.map_or(t, |f| f.min(t)));
             self.last = Some(self.last.map_or(t, |l| l.max(t)));
@@ -148,16 +148,16 @@ impl Collector {
             .add(&op, seen);
     }
 
-    pub fn saw_ctime(&mut self) {
+    pub(super) fn saw_ctime(&mut self) {
         self.ctime = true;
     }
 
-    pub fn problem(&mut self, file: &str, line: u64, reason: Reason) {
+    pub(super) fn problem(&mut self, file: &str, line: u64, reason: Reason) {
         self.record(file, line, None, reason);
     }
 
     /// A problem in a `.bson` file, at a byte offset.
-    pub fn problem_at(&mut self, file: &str, offset: u64, reason: Reason) {
+    pub(super) fn problem_at(&mut self, file: &str, offset: u64, reason: Reason) {
         self.record(file, 0, Some(offset), reason);
     }
 
@@ -178,19 +178,19 @@ impl Collector {
         }
     }
 
-    pub fn file(&mut self, summary: FileSummary) {
+    pub(super) fn file(&mut self, summary: FileSummary) {
         self.totals.lines += summary.lines;
         self.files.push(summary);
     }
 
-    pub fn error(&mut self, path: &str, message: String) {
+    pub(super) fn error(&mut self, path: &str, message: String) {
         self.errors.push(FileError {
             path: path.to_string(),
             message,
         });
     }
 
-    pub fn finish(mut self, show_values: bool) -> WorkloadReport {
+    pub(super) fn finish(mut self, show_values: bool) -> WorkloadReport {
         self.flush_deferred();
         let span = match (self.first, self.last) {
             (Some(first), Some(last)) => Some(Span {

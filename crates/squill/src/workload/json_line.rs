@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 /// Reads one line that starts with `{`.
-pub fn read(line: &str, keep_example: bool) -> Line {
+pub(super) fn read(line: &str, keep_example: bool) -> Line {
     let trimmed = line.trim_end();
     // Most lines of a busy log are not operations: look for the message
     // before paying for a parse.

@@ -20,7 +20,7 @@ use super::timestamp::{parse_ctime, parse_iso};
 
 /// What one text line holds.
 #[derive(Debug, PartialEq)]
-pub enum Line {
+pub(super) enum Line {
     Operation(Box<Entry>),
     /// A log line, but not an operation.
     Other,
@@ -31,7 +31,7 @@ const OPERATIONS: &[&str] = &["query", "getmore", "command", "update", "insert",
 
 /// Reads one line (without its newline); `keep_example` keeps the command's
 /// text (`--show-values`).
-pub fn read(line: &str, keep_example: bool) -> Line {
+pub(super) fn read(line: &str, keep_example: bool) -> Line {
     let Some((time, after_time)) = parse_iso(line).or_else(|| parse_ctime(line)) else {
         return Line::Unreadable(Reason::NotALogLine);
     };
@@ -102,7 +102,7 @@ pub fn read(line: &str, keep_example: bool) -> Line {
 }
 
 /// The example text of a filter, at most 1,000 bytes (cut on a character boundary).
-pub fn clip(text: &str) -> String {
+pub(super) fn clip(text: &str) -> String {
     let mut end = text.len().min(1000);
     while !text.is_char_boundary(end) {
         end -= 1;

@@ -23,7 +23,7 @@ use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 /// How the lines are cut.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(super) struct Limits {
     /// Bytes read at a time; a block holds the whole lines among them.
     pub block: usize,
     /// A longer line (with its newline) is counted as too long, its bytes
@@ -33,7 +33,7 @@ pub struct Limits {
     pub max_line: usize,
 }
 
-pub const LIMITS: Limits = Limits {
+pub(super) const LIMITS: Limits = Limits {
     block: 1 << 20,
     max_line: 16 << 20,
 };
@@ -73,7 +73,7 @@ enum Event {
 }
 
 /// Reads every line of `reader` into `out`; `name` is what problems cite.
-pub fn read<R: Read + Send>(
+pub(super) fn read<R: Read + Send>(
     reader: R,
     name: &str,
     gzip: bool,

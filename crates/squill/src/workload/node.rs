@@ -100,7 +100,7 @@ impl Node {
 }
 
 /// A `serde_json` value as a node (the structured log's Extended JSON).
-pub fn from_json(value: &serde_json::Value, depth: usize) -> Node {
+pub(super) fn from_json(value: &serde_json::Value, depth: usize) -> Node {
     use serde_json::Value;
     // Deeper than any real filter: cut rather than recurse without end.
     if depth > 100 {
@@ -284,11 +284,11 @@ const UNREAD: &[&str] = &[
 
 /// A command or originating command, as a node without its `UNREAD` fields.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Command(pub Node);
+pub(super) struct Command(pub Node);
 
 impl Command {
     /// The same node, without the fields a `Command` leaves out.
-    pub fn from_node(node: Node) -> Node {
+    pub(super) fn from_node(node: Node) -> Node {
         match node {
             Node::Object(mut fields) => {
                 let mut first = true;

@@ -15,14 +15,14 @@ use serde_json::Value;
 
 /// Whether a JSON line looks like a profiler document rather than a log
 /// line (which has `msg`).
-pub fn looks_like(line: &str) -> bool {
+pub(super) fn looks_like(line: &str) -> bool {
     // A log line's `msg` comes early: looked for first, it ends the search
     // soonest on a log.
     !line.contains("\"msg\"") && line.contains("\"millis\"") && line.contains("\"op\"")
 }
 
 /// Reads one profiler document.
-pub fn read(line: &str, keep_example: bool) -> Line {
+pub(super) fn read(line: &str, keep_example: bool) -> Line {
     match serde_json::from_str(line.trim_end()) {
         Ok(value) => from_value(&value, keep_example),
         Err(e) if e.is_eof() => Line::Unreadable(Reason::CutShort),
@@ -33,7 +33,7 @@ pub fn read(line: &str, keep_example: bool) -> Line {
 /// One profiler document as Extended JSON, relaxed or canonical: a line of
 /// a JSON export, or a document of a dump's `.bson` rendered as canonical
 /// Extended JSON (`profile_dump`).
-pub fn from_value(value: &Value, keep_example: bool) -> Line {
+pub(super) fn from_value(value: &Value, keep_example: bool) -> Line {
     let (Some(op), Some(ns)) = (
         value.get("op").and_then(Value::as_str),
         value.get("ns").and_then(Value::as_str),

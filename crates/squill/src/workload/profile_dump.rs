@@ -22,7 +22,7 @@ use std::io::Read;
 
 /// Whether `head`, the first bytes of a file (at least five), starts a BSON
 /// document.
-pub fn looks_like(head: &[u8]) -> bool {
+pub(super) fn looks_like(head: &[u8]) -> bool {
     let Some(&[a, b, c, d]) = head.first_chunk::<4>() else {
         return false;
     };
@@ -45,7 +45,7 @@ pub fn looks_like(head: &[u8]) -> bool {
 
 /// Reads every document of one file into the collector; `lines` in the
 /// summary counts documents.
-pub fn read<R: Read>(
+pub(super) fn read<R: Read>(
     reader: R,
     name: &str,
     gzip: bool,

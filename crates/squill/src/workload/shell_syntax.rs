@@ -9,7 +9,7 @@ use super::node::{Node, RegexFlags, Scalar};
 
 /// Why an object could not be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SyntaxError {
+pub(super) enum SyntaxError {
     /// The text ends inside the object.
     Unterminated,
     /// mongod cut the object short and wrote `...` in its place.
@@ -24,7 +24,7 @@ const MAX_DEPTH: usize = 64;
 
 /// Reads one object or array starting at `at` (a `{` or `[`, after optional
 /// spaces); returns the node and the offset just past it.
-pub fn parse_value_at(text: &str, at: usize) -> Result<(Node, usize), (SyntaxError, usize)> {
+pub(super) fn parse_value_at(text: &str, at: usize) -> Result<(Node, usize), (SyntaxError, usize)> {
     let mut p = Parser {
         bytes: text.as_bytes(),
         text,

@@ -10,7 +10,7 @@ use std::path::Path;
 
 /// Reads one file into the collector. Open errors are the file's error; a
 /// damaged gzip stream or a read error ends the file as an unreadable line.
-pub fn read_file(path: &Path, options: &Options, out: &mut Collector) {
+pub(super) fn read_file(path: &Path, options: &Options, out: &mut Collector) {
     let name = path.display().to_string();
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -36,7 +36,7 @@ pub fn read_file(path: &Path, options: &Options, out: &mut Collector) {
 
 /// Reads a log or a profiler dump from any source of bytes, plain or gzip;
 /// `name` is what problems cite. Fails only when not one byte can be read.
-pub fn read_any<R: Read + Send>(
+pub(super) fn read_any<R: Read + Send>(
     mut plain: BufReader<R>,
     name: &str,
     options: &Options,

@@ -5,16 +5,16 @@
 //! the report says the year is unknown.
 
 /// The year ctime timestamps are placed in.
-pub const CTIME_YEAR: i64 = 2000;
+pub(super) const CTIME_YEAR: i64 = 2000;
 
 /// An ISO-8601 timestamp at the start of `text`; the offset just past it.
-pub fn parse_iso(text: &str) -> Option<(i64, usize)> {
+pub(super) fn parse_iso(text: &str) -> Option<(i64, usize)> {
     crate::inputs::ejson::date::parse_iso_prefix(text)
 }
 
 /// A ctime timestamp (`Wed Mar  5 17:14:57.407`) at the start of `text`,
 /// placed in `CTIME_YEAR`; the offset just past it.
-pub fn parse_ctime(text: &str) -> Option<(i64, usize)> {
+pub(super) fn parse_ctime(text: &str) -> Option<(i64, usize)> {
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
@@ -65,7 +65,7 @@ impl<'a> Words<'a> {
 }
 
 /// Milliseconds since the epoch as `2014-04-09T23:16:20.596Z`.
-pub fn iso(ms: i64) -> String {
+pub(super) fn iso(ms: i64) -> String {
     let days = ms.div_euclid(86_400_000);
     let rem = ms.rem_euclid(86_400_000);
     // Hinnant's `civil_from_days`.

@@ -235,7 +235,7 @@ pub struct UnderTest {
 }
 
 /// A name usable in Python and JavaScript.
-pub fn ident(s: &str) -> String {
+pub(super) fn ident(s: &str) -> String {
     let out = crate::words::snake(s);
     let out = if out.is_empty() {
         "value".to_string()

@@ -836,7 +836,7 @@ fn is_counter(path: &str) -> bool {
 }
 
 /// A path without positional operators (`parts.$.name` → `parts.name`).
-pub fn plain_path(path: &str) -> String {
+pub(super) fn plain_path(path: &str) -> String {
     path.split('.')
         .filter(|seg| !seg.starts_with('$'))
         .collect::<Vec<_>>()

@@ -8,7 +8,7 @@ use crate::words::script::{self, comment as c};
 use std::fmt::Write as _;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
+pub(super) enum Lang {
     Mongosh,
     Python,
     Node,
@@ -540,7 +540,7 @@ fn js_header(op: &OpCode, comment: &str) -> String {
 
 /// A rate with three significant digits for small values (0.000123), at
 /// most three decimals otherwise.
-pub fn trim_rate(r: f64) -> String {
+pub(super) fn trim_rate(r: f64) -> String {
     let decimals = if r > 0.0 && r < 1.0 {
         (2.0 - r.log10().floor()).clamp(3.0, 12.0) as usize
     } else {

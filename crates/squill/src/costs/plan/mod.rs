@@ -169,7 +169,7 @@ struct Joined<'i> {
     returned: f64,
 }
 
-pub struct Planner<'a> {
+pub(crate) struct Planner<'a> {
     pub facts: &'a Facts<'a>,
     pub space: &'a Space,
     pub p: &'a Placement<'a>,
@@ -556,7 +556,7 @@ impl<'a> Planner<'a> {
     }
 
     /// Plans an operation, with the transaction its atomic group needs.
-    pub fn plan(&self, op: OperationId) -> OpPlan {
+    pub(crate) fn plan(&self, op: OperationId) -> OpPlan {
         let mut plan = self.plan_alone(op);
         let model = self.facts.model;
         let mut warned = false;

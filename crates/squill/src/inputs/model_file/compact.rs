@@ -5,7 +5,7 @@
 use crate::model::{AggregateFn, FieldType};
 
 /// The base type names, as written in files (lowercase is accepted too).
-pub const TYPE_NAMES: &[&str] = &[
+pub(super) const TYPE_NAMES: &[&str] = &[
     "string",
     "int",
     "long",
@@ -21,7 +21,7 @@ pub const TYPE_NAMES: &[&str] = &[
 
 /// A field type with its optional size and whether it may be absent.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ShortType {
+pub(super) struct ShortType {
     pub ty: FieldType,
     pub size: Option<f64>,
     pub optional: bool,
@@ -29,7 +29,7 @@ pub struct ShortType {
 
 /// Error of a short type: the message and the name to suggest a fix for, if any.
 #[derive(Debug)]
-pub struct ShortTypeError {
+pub(super) struct ShortTypeError {
     pub message: String,
     pub unknown_name: Option<String>,
 }
@@ -54,7 +54,7 @@ fn base_type(name: &str) -> Option<FieldType> {
 
 /// Parses `name`, `name(size)`, `name[]`, `name[count]`, `name[][]`, each with an
 /// optional trailing `?`.
-pub fn parse_type(text: &str) -> Result<ShortType, ShortTypeError> {
+pub(super) fn parse_type(text: &str) -> Result<ShortType, ShortTypeError> {
     let err = |message: String| ShortTypeError {
         message,
         unknown_name: None,
@@ -133,7 +133,7 @@ fn parse_size(inner: &str, text: &str) -> Result<f64, ShortTypeError> {
 }
 
 /// The short spelling of a type and size (the inverse of `parse_type`).
-pub fn write_type(ty: &FieldType, size: Option<u32>, required: bool) -> String {
+pub(super) fn write_type(ty: &FieldType, size: Option<u32>, required: bool) -> String {
     let mut out = match ty {
         FieldType::Array(item) => {
             let mut inner = item.as_ref();
@@ -181,7 +181,7 @@ fn base_name(ty: &FieldType) -> &'static str {
 }
 
 /// `-field` (descending) or `field` / `+field` (ascending).
-pub fn parse_sort(text: &str) -> (String, bool) {
+pub(super) fn parse_sort(text: &str) -> (String, bool) {
     let t = text.trim();
     if let Some(f) = t.strip_prefix('-') {
         (f.trim().to_string(), true)
@@ -191,7 +191,7 @@ pub fn parse_sort(text: &str) -> (String, bool) {
 }
 
 /// `fn(path)`: the function and the dotted path inside the parentheses.
-pub fn parse_aggregate(text: &str) -> Result<(AggregateFn, Vec<String>), String> {
+pub(super) fn parse_aggregate(text: &str) -> Result<(AggregateFn, Vec<String>), String> {
     let t = text.trim();
     let open = t.find('(');
     let (name, inner) = match (open, t.ends_with(')')) {
@@ -223,7 +223,7 @@ pub fn parse_aggregate(text: &str) -> Result<(AggregateFn, Vec<String>), String>
     Ok((function, path))
 }
 
-pub fn aggregate_name(f: AggregateFn) -> &'static str {
+pub(super) fn aggregate_name(f: AggregateFn) -> &'static str {
     f.name()
 }
 

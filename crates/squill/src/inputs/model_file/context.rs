@@ -5,7 +5,7 @@ use super::error::{Position, Problem};
 use super::raw::S;
 use serde_saphyr::Location;
 
-pub struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     pub file: &'a str,
     pub text: &'a str,
     pub problems: Vec<Problem>,
@@ -19,7 +19,7 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(file: &'a str, text: &'a str) -> Self {
+    pub(super) fn new(file: &'a str, text: &'a str) -> Self {
         Ctx {
             file,
             text,
@@ -29,16 +29,16 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn position(&self, loc: Location) -> Option<Position> {
+    pub(super) fn position(&self, loc: Location) -> Option<Position> {
         position(self.text, loc)
     }
 
-    pub fn pos<T>(&self, s: &S<T>) -> Option<Position> {
+    pub(super) fn pos<T>(&self, s: &S<T>) -> Option<Position> {
         self.position(s.referenced)
     }
 
     /// Records a problem at `at`.
-    pub fn error(
+    pub(super) fn error(
         &mut self,
         at: Option<Position>,
         message: impl Into<String>,
@@ -55,12 +55,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether `name` refers to a relationship whose declaration already failed.
-    pub fn is_unresolved(&self, name: &str) -> bool {
+    pub(super) fn is_unresolved(&self, name: &str) -> bool {
         self.unresolved.iter().any(|n| n == name)
     }
 
     /// `value` as a finite number ≥ 0, or a recorded problem.
-    pub fn non_negative(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
+    pub(super) fn non_negative(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
         let v = value.value;
         if !v.is_finite() {
             self.error(
@@ -85,14 +85,20 @@ impl<'a> Ctx<'a> {
 
     /// `value` as a rate per second: finite, ≥ 0 and at most `MAX_RATE` (a
     /// rate of 1e308 would print 300-digit figures and overflow the totals).
-    pub fn rate(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
+    pub(super) fn rate(&mut self, value: &S<f64>, what: &str) -> Option<f64> {
         let v = self.non_negative(value, what)?;
         let per_second = format!("{what} per second");
         self.within(value, v, &per_second, MAX_RATE, "no deployment runs more")
     }
 
     /// `value` as a number from 0 to `max`, or a recorded problem with `why`.
-    pub fn at_most(&mut self, value: &S<f64>, what: &str, max: f64, why: &str) -> Option<f64> {
+    pub(super) fn at_most(
+        &mut self,
+        value: &S<f64>,
+        what: &str,
+        max: f64,
+        why: &str,
+    ) -> Option<f64> {
         let v = self.non_negative(value, what)?;
         self.within(value, v, what, max, why)
     }
@@ -117,7 +123,7 @@ impl<'a> Ctx<'a> {
 
     /// `value` as a whole number ≥ `min`, or a recorded problem.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked below
-    pub fn whole(&mut self, value: &S<f64>, what: &str, min: u64) -> Option<u64> {
+    pub(super) fn whole(&mut self, value: &S<f64>, what: &str, min: u64) -> Option<u64> {
         let v = self.non_negative(value, what)?;
         if v > 9.0e15 {
             self.error(
@@ -152,7 +158,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// Position of a saphyr location in `text`; `None` when the location is unknown.
-pub fn position(text: &str, loc: Location) -> Option<Position> {
+pub(super) fn position(text: &str, loc: Location) -> Option<Position> {
     let line = usize::try_from(loc.line()).ok()?;
     let column = usize::try_from(loc.column()).ok()?;
     if line == 0 {
@@ -185,11 +191,11 @@ pub fn position(text: &str, loc: Location) -> Option<Position> {
 }
 
 /// The largest rate a model may give, per second.
-pub const MAX_RATE: f64 = 1e9;
+pub(super) const MAX_RATE: f64 = 1e9;
 
 /// MongoDB's BSON document limit: no field, and no array's element count, can
 /// be larger.
-pub const MAX_DOCUMENT_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+pub(super) const MAX_DOCUMENT_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
 
 /// A number as the user may have written it: `1e308`, not 309 digits.
 fn shown(v: f64) -> String {

@@ -180,7 +180,10 @@ impl Diagnostic for ModelFileError {
 }
 
 /// The closest of `candidates` to `wanted`, when it is close enough to be a typo.
-pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(super) fn closest<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (wanted.chars().count().max(3) / 3).max(1) + 1;
     candidates
         .into_iter()
@@ -194,7 +197,7 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
 }
 
 /// "did you mean `x`?" when one name is near, else the list of valid names when short.
-pub fn suggestion<'a>(
+pub(super) fn suggestion<'a>(
     wanted: &str,
     candidates: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Option<String> {

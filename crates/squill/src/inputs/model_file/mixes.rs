@@ -7,7 +7,7 @@ use super::names::{check_duplicates, check_name};
 use super::raw::{NamedMap, RawMixes};
 
 /// A mix as declared, with the total that weights are scaled to.
-pub struct DeclaredMix {
+pub(super) struct DeclaredMix {
     pub mix: crate::model::Mix,
     pub total_rate: Option<f64>,
     /// Whether the file declared mixes at all (else the one mix is `default`).

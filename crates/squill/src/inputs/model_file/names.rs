@@ -8,7 +8,7 @@ use super::raw::{NamedMap, S};
 use std::collections::HashMap;
 
 /// Reports a name used twice in one map.
-pub fn check_duplicates<V>(ctx: &mut Ctx<'_>, map: &NamedMap<V>, what: &str) {
+pub(super) fn check_duplicates<V>(ctx: &mut Ctx<'_>, map: &NamedMap<V>, what: &str) {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, (key, _)) in map.0.iter().enumerate() {
         if let Some(&first) = seen.get(key.value.as_str()) {
@@ -29,7 +29,7 @@ pub fn check_duplicates<V>(ctx: &mut Ctx<'_>, map: &NamedMap<V>, what: &str) {
 
 /// Reports a name MongoDB could not take as a key, or a dotted one where
 /// only a field may be a path.
-pub fn check_name(ctx: &mut Ctx<'_>, key: &S<String>, what: &str) {
+pub(super) fn check_name(ctx: &mut Ctx<'_>, key: &S<String>, what: &str) {
     let n = key.value.as_str();
     // A field may be a dotted path into a sub-document (`address.city`, as a scan
     // reports nested fields); other names are steps of paths and may not.

@@ -15,7 +15,7 @@ use crate::model::{
 
 /// One step through a relationship from an entity.
 #[derive(Debug, Clone, Copy)]
-pub struct Step {
+pub(super) struct Step {
     pub relationship: RelationshipId,
     pub to_children: bool,
     pub target: EntityId,
@@ -23,7 +23,7 @@ pub struct Step {
 
 /// The relationship `name` leads through from `from`: by the relationship's name,
 /// by its `parent_field` (from the parent) or by its `child_field` (from the child).
-pub fn walk(model: &Model, from: EntityId, name: &str) -> Option<Step> {
+pub(super) fn walk(model: &Model, from: EntityId, name: &str) -> Option<Step> {
     let step = |id: RelationshipId, to_children: bool| {
         let r = model.relationship(id);
         Step {

@@ -11,13 +11,13 @@
 use schemars::JsonSchema;
 use serde_saphyr::Spanned;
 
-pub type S<T> = Spanned<T>;
+pub(super) type S<T> = Spanned<T>;
 
 /// A squill model: entities, relationships between them, and the workload.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "squill model file")]
-pub struct RawModel {
+pub(super) struct RawModel {
     /// A name for reports (default: the file's stem).
     #[schemars(with = "Option<String>")]
     pub name: Option<S<String>>,
@@ -51,7 +51,7 @@ pub struct RawModel {
 /// The `current:` section: relationship name → its layout of today, and
 /// under the reserved key `without`, the patterns not used today.
 #[derive(Debug, Default)]
-pub struct RawCurrentSection {
+pub(super) struct RawCurrentSection {
     pub layouts: NamedMap<S<RawCurrent>>,
     /// The `without` key (for its position) and its value.
     pub without: Option<(S<String>, RawWithout)>,
@@ -59,7 +59,7 @@ pub struct RawCurrentSection {
 
 /// The key of `current:` that lists the patterns not used today; no
 /// relationship's layout can be given under it.
-pub const WITHOUT: &str = crate::model::WITHOUT_KEY;
+pub(super) const WITHOUT: &str = crate::model::WITHOUT_KEY;
 
 /// The entity-level patterns the deployment does not use today, each for
 /// `all` entities or a list of entity names.
@@ -69,7 +69,7 @@ pub const WITHOUT: &str = crate::model::WITHOUT_KEY;
     expecting = "the patterns the deployment does not use today, `{archive: [order], polymorphic: all, timeline: all}` (a relationship named `without` cannot be given a layout here: rename it)"
 )]
 #[schemars(rename = "Without")]
-pub struct RawWithout {
+pub(super) struct RawWithout {
     /// No archive collection for these entities: all their instances in
     /// one collection.
     #[schemars(with = "Option<RawScope>")]
@@ -86,7 +86,7 @@ pub struct RawWithout {
 
 /// `all`, or a list of entity names.
 #[derive(Debug)]
-pub enum RawScope {
+pub(super) enum RawScope {
     All,
     Entities(Vec<S<String>>),
 }
@@ -94,7 +94,7 @@ pub enum RawScope {
 /// A relationship's layout today: `embed`, or `{layout: extended-reference,
 /// copies: [name]}`.
 #[derive(Debug)]
-pub enum RawCurrent {
+pub(super) enum RawCurrent {
     Short(String),
     Long(RawCurrentLong),
 }
@@ -102,7 +102,7 @@ pub enum RawCurrent {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "CurrentLayout")]
-pub struct RawCurrentLong {
+pub(super) struct RawCurrentLong {
     /// The layout's name, as for `layout:` on a relationship.
     #[schemars(with = "crate::model::LayoutKind")]
     pub layout: S<String>,
@@ -117,7 +117,7 @@ pub struct RawCurrentLong {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Entity")]
-pub struct RawEntity {
+pub(super) struct RawEntity {
     /// Estimated number of instances.
     #[schemars(with = "f64", range(min = 0))]
     pub count: S<f64>,
@@ -142,7 +142,7 @@ pub struct RawEntity {
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)] // only its schema is used
-pub enum AssumedEntityFigure {
+pub(super) enum AssumedEntityFigure {
     Count,
 }
 
@@ -150,14 +150,14 @@ pub enum AssumedEntityFigure {
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)] // only its schema is used
-pub enum AssumedRelationshipFigure {
+pub(super) enum AssumedRelationshipFigure {
     Children,
     Parents,
 }
 
 /// A field: the short form or the long form.
 #[derive(Debug)]
-pub enum RawField {
+pub(super) enum RawField {
     Short(String),
     Long(Box<RawFieldLong>),
 }
@@ -166,7 +166,7 @@ pub enum RawField {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "FieldLong")]
-pub struct RawFieldLong {
+pub(super) struct RawFieldLong {
     /// string, int, long, double, decimal, bool, date, objectId, binary, object,
     /// attributes; `T[]` for an array of T.
     #[serde(rename = "type")]
@@ -199,7 +199,7 @@ pub struct RawFieldLong {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Relationship")]
-pub struct RawRelationship {
+pub(super) struct RawRelationship {
     /// one-to-one, one-to-many (default) or many-to-many.
     #[schemars(with = "Option<RelationshipKindName>")]
     pub kind: Option<S<String>>,
@@ -256,7 +256,7 @@ pub struct RawRelationship {
 #[serde(rename_all = "kebab-case")]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "RelationshipKind")]
-pub enum RelationshipKindName {
+pub(super) enum RelationshipKindName {
     OneToOne,
     OneToMany,
     ManyToMany,
@@ -264,7 +264,7 @@ pub enum RelationshipKindName {
 
 /// A cardinality: a plain number (exactly that many) or `{min, typical, max, growth_per_day}`.
 #[derive(Debug)]
-pub enum RawCardinality {
+pub(super) enum RawCardinality {
     Exactly(f64),
     Range(Box<RawCardinalityLong>),
 }
@@ -272,7 +272,7 @@ pub enum RawCardinality {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "CardinalityRange")]
-pub struct RawCardinalityLong {
+pub(super) struct RawCardinalityLong {
     /// Default 0.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub min: Option<S<f64>>,
@@ -294,14 +294,14 @@ pub struct RawCardinalityLong {
 
 /// A number or `unbounded`.
 #[derive(Debug)]
-pub enum RawCount {
+pub(super) enum RawCount {
     Number(f64),
     Unbounded,
 }
 
 /// Mixes: a list of names, or a map of name → details.
 #[derive(Debug)]
-pub enum RawMixes {
+pub(super) enum RawMixes {
     List(Vec<S<String>>),
     Map(NamedMap<Option<RawMix>>),
 }
@@ -309,7 +309,7 @@ pub enum RawMixes {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Mix")]
-pub struct RawMix {
+pub(super) struct RawMix {
     pub description: Option<String>,
     /// Operations per second of the whole mix: the operations' `weights` in this mix
     /// are scaled so they add up to it. Without it, a weight is a rate per second.
@@ -322,7 +322,7 @@ pub struct RawMix {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Operation")]
-pub struct RawOperation {
+pub(super) struct RawOperation {
     /// Reads instances of this entity; a list reads a family of entities
     /// in one query (`[car, phone, flat]`), by fields they all have.
     #[schemars(with = "Option<OneOrMany>")]
@@ -397,7 +397,7 @@ pub struct RawOperation {
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "FilterOp")]
-pub struct FilterOpName(
+pub(super) struct FilterOpName(
     #[schemars(regex(
         pattern = r"^\s*(eq|equality|=|==|range|<|>|<=|>=|gt|gte|lt|lte|in|under|subtree|range\s*\(\s*[0-9.eE+-]+\s*\)|(since|before)\s*\([^()]*\))\s*$"
     ))]
@@ -409,7 +409,7 @@ pub struct FilterOpName(
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "Aggregate")]
-pub struct AggregateText(
+pub(super) struct AggregateText(
     #[schemars(regex(
         pattern = r"^\s*(count|sum|min|max|avg|first|last)\s*\(\s*[^()\s]+\s*\)(\s+within\s+[0-9.]+\s*%?)?\s*$"
     ))]
@@ -420,7 +420,7 @@ pub struct AggregateText(
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Window")]
-pub struct RawWindow {
+pub(super) struct RawWindow {
     /// The time unit of one value: minute, hour, day or month.
     #[schemars(with = "String")]
     pub per: S<String>,
@@ -434,7 +434,7 @@ pub struct RawWindow {
 
 /// Includes: a list of relationship names, or a map of name → details.
 #[derive(Debug)]
-pub enum RawIncludes {
+pub(super) enum RawIncludes {
     List(Vec<S<String>>),
     Map(NamedMap<Option<RawInclude>>),
 }
@@ -442,7 +442,7 @@ pub enum RawIncludes {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Include")]
-pub struct RawInclude {
+pub(super) struct RawInclude {
     /// Fields of the related entity returned (default all).
     #[schemars(with = "Option<Vec<String>>")]
     pub fields: Option<Vec<S<String>>>,
@@ -463,7 +463,7 @@ pub struct RawInclude {
 
 /// `recursive: true` or `recursive: 3`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RawRecursive {
+pub(super) enum RawRecursive {
     All,
     Off,
     Levels(f64),
@@ -473,14 +473,14 @@ pub enum RawRecursive {
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)] // only its schema is used
-pub enum RecursiveSchema {
+pub(super) enum RecursiveSchema {
     All(bool),
     Levels(u32),
 }
 
 /// One string or a list of strings.
 #[derive(Debug)]
-pub enum OneOrMany {
+pub(super) enum OneOrMany {
     One(String),
     Many(Vec<S<String>>),
 }
@@ -488,7 +488,7 @@ pub enum OneOrMany {
 /// A map whose keys are names, kept in file order with each key's location.
 /// Duplicate keys are kept so validation can report them.
 #[derive(Debug)]
-pub struct NamedMap<V>(pub Vec<(S<String>, V)>);
+pub(super) struct NamedMap<V>(pub Vec<(S<String>, V)>);
 
 impl<V> Default for NamedMap<V> {
     fn default() -> Self {
@@ -499,13 +499,13 @@ impl<V> Default for NamedMap<V> {
 /// `sort:`: `-date`, `[-date, name]`, or MongoDB's own `{date: -1, name: 1}`
 /// (`asc`/`desc` too), all read as the same `-field`/`field` names.
 #[derive(Debug)]
-pub struct Sort(pub OneOrMany);
+pub(super) struct Sort(pub OneOrMany);
 
 /// Schema helper: `T` or a list of `T`.
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)] // only its schema is used
-pub enum OneOrManySchema<T> {
+pub(super) enum OneOrManySchema<T> {
     One(T),
     Many(Vec<T>),
 }

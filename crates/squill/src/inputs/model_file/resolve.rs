@@ -20,7 +20,7 @@ use crate::model::{
 };
 
 /// The checked model, or `None` when problems were recorded in `ctx`.
-pub fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<Model> {
+pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> Option<Model> {
     let name = raw
         .name
         .as_ref()

@@ -13,7 +13,7 @@ use crate::model::{
     RelationshipId, RelationshipKind, Workload,
 };
 
-pub fn workload(
+pub(super) fn workload(
     ctx: &mut Ctx<'_>,
     model: &Model,
     mixes: Vec<DeclaredMix>,

@@ -76,7 +76,7 @@ impl SqlDialect {
 /// double-quoted names blanked out, each replaced by one space; a
 /// backquoted name (MySQL's own quote) is kept as an empty pair of
 /// backquotes, and line breaks are kept.
-pub fn code_only(text: &str) -> String {
+pub(super) fn code_only(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {

@@ -11,7 +11,7 @@ use super::mapping::plural;
 use rustc_hash::FxHashMap;
 
 /// The tables a column may reference: a one-column integer key.
-pub struct Targets<'s> {
+pub(super) struct Targets<'s> {
     schema: &'s Schema,
     /// Tables keyed by `id`, by name (the first of a name).
     by_name: FxHashMap<&'s str, usize>,
@@ -24,7 +24,7 @@ fn integer(c: &Column) -> bool {
 }
 
 impl<'s> Targets<'s> {
-    pub fn of(schema: &'s Schema) -> Targets<'s> {
+    pub(super) fn of(schema: &'s Schema) -> Targets<'s> {
         let mut by_name = FxHashMap::default();
         let mut by_key: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
         for (i, t) in schema.tables.iter().enumerate() {
@@ -49,7 +49,7 @@ impl<'s> Targets<'s> {
 
     /// The table column `column` of `t` seems to reference, and why; the
     /// first such table in the schema's order.
-    pub fn target(&self, t: &Table, column: &Column) -> Option<(String, String)> {
+    pub(super) fn target(&self, t: &Table, column: &Column) -> Option<(String, String)> {
         if !integer(column) {
             return None;
         }

@@ -53,7 +53,7 @@ fn junction(schema: &Schema, t: &Table, referenced: &FxHashSet<&str>) -> Option<
     Some(attributes)
 }
 
-pub fn relationships(schema: &Schema, names: &Names) -> (Vec<Rel>, Vec<String>) {
+pub(super) fn relationships(schema: &Schema, names: &Names) -> (Vec<Rel>, Vec<String>) {
     let mut rels: Vec<Rel> = Vec::new();
     let mut junctions = Vec::new();
     let referenced: FxHashSet<&str> = schema

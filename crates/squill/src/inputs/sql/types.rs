@@ -5,7 +5,7 @@ use super::evidence::{ColumnStats, Evidence};
 
 /// A squill field type for an SQL column type, and whether the size is an
 /// assumption.
-pub fn field_type(sql: &str) -> (String, Option<String>) {
+pub(super) fn field_type(sql: &str) -> (String, Option<String>) {
     let s = sql.to_lowercase();
     let len = s
         .split_once('(')
@@ -86,7 +86,7 @@ pub fn field_type(sql: &str) -> (String, Option<String>) {
 
 /// Children per parent per day, and rows per second, when the workload
 /// measured inserts rows into `child`.
-pub fn growth(evidence: Option<&Evidence>, child: &str, parent: &str) -> Option<(f64, f64)> {
+pub(super) fn growth(evidence: Option<&Evidence>, child: &str, parent: &str) -> Option<(f64, f64)> {
     let e = evidence?;
     let per_second = *e.inserts.get(child)?;
     let parents = *e.counts.get(parent)?;
@@ -95,7 +95,7 @@ pub fn growth(evidence: Option<&Evidence>, child: &str, parent: &str) -> Option<
 
 /// The field type of a column with measured statistics: a string, binary
 /// or JSON value sized by its average width, other types as declared.
-pub fn measured_type(sql: &str, st: &ColumnStats) -> (String, Option<String>) {
+pub(super) fn measured_type(sql: &str, st: &ColumnStats) -> (String, Option<String>) {
     let (ty, note) = field_type(sql);
     let base = ty.split(['(', '[']).next().unwrap_or("string").to_string();
     if !matches!(base.as_str(), "string" | "binary" | "object") || ty.ends_with(']') {

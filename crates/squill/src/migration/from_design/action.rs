@@ -11,7 +11,7 @@ use crate::model::AggregateFn;
 
 /// One step of the migration.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub(super) enum Action {
     /// parent-reference → embed / child-references / extended reference into
     /// the parent / subset: the parent's new `field` from the child
     /// collection, by parent `_id` batches.
@@ -211,7 +211,7 @@ pub enum Action {
 
 impl Action {
     /// A stable id for the progress marker: the step's number and what it does.
-    pub fn id(&self, number: usize) -> String {
+    pub(super) fn id(&self, number: usize) -> String {
         let (kind, rel, field) = match self {
             Action::BuildParent {
                 relationship,
@@ -296,7 +296,7 @@ impl Action {
     /// `$lookup` follows such a path only through an index); a timeline
     /// looks up each reader's follows and their parents' items; an
     /// embedded item's own children are found by their reference to it.
-    pub fn lookup_indexes(&self) -> Vec<(&str, &str)> {
+    pub(super) fn lookup_indexes(&self) -> Vec<(&str, &str)> {
         match self {
             Action::BuildParent { lookups, .. } if !lookups.is_empty() => children_of(lookups),
             Action::Bucket(b) if !b.lookups.is_empty() => children_of(&b.lookups),
@@ -318,7 +318,7 @@ impl Action {
     /// children on their parent's id (it changes the path they match on);
     /// 2 a timeline, last, as it reads the follows and the items where the
     /// other steps put them.
-    pub fn phase(&self) -> u8 {
+    pub(super) fn phase(&self) -> u8 {
         match self {
             Action::Timeline(_) => 2,
             a => u8::from(a.runs_last()),
@@ -326,7 +326,7 @@ impl Action {
     }
 
     /// Runs after every step that matches children on their parent's id.
-    pub fn runs_last(&self) -> bool {
+    pub(super) fn runs_last(&self) -> bool {
         match self {
             // The archive copies the live documents as the other steps
             // leave them.
@@ -344,7 +344,7 @@ impl Action {
 
 /// What the final, separate step removes once the new design is in use.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cleanup {
+pub(super) enum Cleanup {
     DropCollection {
         collection: String,
     },
@@ -387,7 +387,7 @@ pub enum Cleanup {
 /// A figure that checks data no step moves, before the final step drops it,
 /// or what a step's own figure only sums up.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Check {
+pub(super) enum Check {
     /// Per parent of `parent`, its array `field` as long as its children
     /// in `child` (found by the parent's id at `ref_path`): the step's own
     /// figure only adds the arrays up.
@@ -418,7 +418,7 @@ pub enum Check {
 
 /// What undoes a step while the final step has not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Undo {
+pub(super) enum Undo {
     /// A field the migration added.
     Unset { collection: String, field: String },
     /// A collection the migration created.
@@ -460,7 +460,7 @@ pub enum Undo {
 }
 
 /// The collection a step reads in batches of `_id`s.
-pub fn collection(action: &Action) -> &str {
+pub(super) fn collection(action: &Action) -> &str {
     match action {
         Action::BuildParent { parent, .. }
         | Action::Unwind { parent, .. }

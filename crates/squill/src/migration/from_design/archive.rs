@@ -19,7 +19,7 @@ use serde_json::json;
 
 impl Archiving {
     /// The JavaScript of the horizon's date: fixed by the first run.
-    pub fn cutoff(&self) -> String {
+    pub(super) fn cutoff(&self) -> String {
         format!(
             "squillCutoff({}, {})",
             json!(format!("cutoff-{}", self.archive)),
@@ -42,7 +42,7 @@ impl Archiving {
         )
     }
 
-    pub fn what(&self) -> String {
+    pub(super) fn what(&self) -> String {
         if self.back {
             format!(
                 "{}: the archived {} documents of {}, back",
@@ -61,7 +61,7 @@ impl Archiving {
     /// holds already is kept (the count then falls short: FAILED). Copied
     /// first, a document the archive holds already is kept too: the live
     /// one has been reshaped since, past the shape the archive keeps.
-    pub fn batch(&self) -> String {
+    pub(super) fn batch(&self) -> String {
         if self.back {
             format!(
                 "  db.getCollection({}).aggregate([{{ $match: range }}, {{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}]).toArray();",
@@ -85,7 +85,7 @@ impl Archiving {
 
     /// The figures: every document of the entity once, in one collection
     /// or the other, before and after the final step alike.
-    pub fn figures(&self, out: &mut Vec<Figure>) {
+    pub(super) fn figures(&self, out: &mut Vec<Figure>) {
         let count = |c: &str, filter: &str| format!("squillCount({}, {filter})", json!(c));
         if self.back {
             out.push(Figure {
@@ -121,7 +121,7 @@ impl Archiving {
     /// The final step's statements: the archived documents out of the live
     /// collection (by the archive's `_id`s, in batches, only those older
     /// than the horizon), then a check that none is in both.
-    pub fn cleanup(&self) -> String {
+    pub(super) fn cleanup(&self) -> String {
         format!(
             "{{ let last = null; let both = 0;\n\
              \x20   for (;;) {{\n\
@@ -140,7 +140,7 @@ impl Archiving {
     }
 
     /// The rollback statements, before the final step and after it.
-    pub fn undo(&self) -> Vec<String> {
+    pub(super) fn undo(&self) -> Vec<String> {
         if self.back {
             vec![format!(
                 "db.getCollection({}).find({{}}, {{ _id: 1 }}).forEach((d) => db.getCollection({}).deleteOne({{ _id: d._id }}));  // the archived documents out of {} again",
@@ -179,7 +179,7 @@ fn archives<'d>(from: &'d Design, to: &Design) -> Vec<(&'d EntityDecision, &'d s
 /// The entities of the archive collections `design` has and `other` has
 /// not: the relationships to them are the archive's copies of the live
 /// entity's, built (or dropped) with its documents.
-pub fn archive_entities<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
+pub(super) fn archive_entities<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
     archives(design, other)
         .into_iter()
         .filter_map(|(_, name)| design.collections.iter().find(|c| c.name == name))
@@ -252,7 +252,7 @@ fn when(
 }
 
 /// The archive steps: those `recommended` adds, and those of `today` it drops.
-pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
+pub(super) fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
     for (back, from, to) in [(false, recommended, today), (true, today, recommended)] {
         for (decision, _) in archives(from, to) {
             let EntityDecision::Archive {

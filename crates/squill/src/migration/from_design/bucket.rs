@@ -55,7 +55,7 @@ fn bucket_collection<'d>(design: &'d Design, relationship: &str) -> Option<&'d C
 
 /// Whether a collection of `design` is a bucket collection (its fields are
 /// the bucket step's, not the computed-field step's).
-pub fn is_bucket_collection(coll: &Collection) -> bool {
+pub(super) fn is_bucket_collection(coll: &Collection) -> bool {
     coll.shape
         .fields
         .iter()
@@ -64,7 +64,7 @@ pub fn is_bucket_collection(coll: &Collection) -> bool {
 
 /// The step from today's children (`src`) to the recommended buckets, or a
 /// reason in `p.refused`.
-pub fn plan(
+pub(super) fn plan(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,
@@ -321,7 +321,7 @@ fn values_of(of: &str) -> Json {
 /// first child's `_id`. When the script makes the ids, the stages end with
 /// each bucket's place as its `_id` (`{p: parent, k: unit, n: first}`) and
 /// no `$merge`: the script writes each bucket under an id made from it.
-pub fn pipeline(b: &Buckets) -> Vec<Json> {
+pub(super) fn pipeline(b: &Buckets) -> Vec<Json> {
     let (parent, order, mut stages) = match &b.children {
         Children::Collection { ref_path, .. } => (
             ref_path.as_str(),
@@ -409,7 +409,12 @@ pub fn pipeline(b: &Buckets) -> Vec<Json> {
 
 /// The step from today's buckets to the recommended child collection, or a
 /// reason in `p.refused`.
-pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+pub(super) fn plan_back(
+    p: &mut Plan,
+    today: &Design,
+    recommended: &Design,
+    rel: &RelationshipDecision,
+) {
     if rel.chosen == Layout::Embed {
         into_parent(p, today, recommended, rel);
         return;
@@ -628,7 +633,7 @@ fn unbuckets(
 
 /// The stages after the batch's `$match` on the bucket collection: one
 /// child document per item, with the bucket's parent id.
-pub fn pipeline_back(u: &Unbuckets) -> Vec<Json> {
+pub(super) fn pipeline_back(u: &Unbuckets) -> Vec<Json> {
     let mut doc = Map::new();
     if !u.keeps_id {
         // The server gives each new document its `_id`.
@@ -658,7 +663,7 @@ fn drop_unless_kept(p: &mut Plan, recommended: &Design, buckets: &str) {
 
 /// Each child in the buckets of today a document of the child collection
 /// (and as many as the buckets counted).
-pub fn figures_back(out: &mut Vec<Figure>, u: &Unbuckets) {
+pub(super) fn figures_back(out: &mut Vec<Figure>, u: &Unbuckets) {
     let label = |what: &str| format!("{}: one document per child {what} in {}", u.child, u.bucket);
     let after = count(&u.child, &set(&u.ref_field));
     out.push(Figure {
@@ -679,7 +684,7 @@ pub fn figures_back(out: &mut Vec<Figure>, u: &Unbuckets) {
 /// bucket over its size, each aggregate as recomputed over the bucket's
 /// own items, and (children embedded today) each parent's buckets holding
 /// as many as its array.
-pub fn figures(out: &mut Vec<Figure>, b: &Buckets) {
+pub(super) fn figures(out: &mut Vec<Figure>, b: &Buckets) {
     let (children, what) = match &b.children {
         Children::Collection { child, ref_path } => (
             count(child, &set(ref_path)),

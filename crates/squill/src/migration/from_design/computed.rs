@@ -10,7 +10,7 @@ use crate::design::{Collection, Design, FieldOrigin, ShapeType};
 use crate::model::AggregateFn;
 
 /// The computed fields the recommended design keeps and today's does not.
-pub fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
+pub(super) fn computed(p: &mut Plan, today: &Design, recommended: &Design) {
     for coll in &recommended.collections {
         if super::bucket::is_bucket_collection(coll) {
             // Its aggregates are per bucket: the bucket step computes them.

@@ -8,26 +8,26 @@ use super::aggregation::TMP;
 use serde_json::json;
 
 /// One figure: what it says, its JavaScript before the migration and after.
-pub struct Figure {
+pub(super) struct Figure {
     pub label: String,
     pub before: String,
     pub after: String,
 }
 
-pub fn count(coll: &str, filter: &serde_json::Value) -> String {
+pub(super) fn count(coll: &str, filter: &serde_json::Value) -> String {
     format!("squillCount({}, {filter})", json!(coll))
 }
 
-pub fn sizes(coll: &str, field: &str) -> String {
+pub(super) fn sizes(coll: &str, field: &str) -> String {
     format!("squillSizes({}, {})", json!(coll), json!(field))
 }
 
-pub fn set(path: &str) -> serde_json::Value {
+pub(super) fn set(path: &str) -> serde_json::Value {
     json!({ path: {"$ne": null} })
 }
 
 /// Where a walk up a tree starts, in words.
-pub fn node_at(start: &str) -> String {
+pub(super) fn node_at(start: &str) -> String {
     if start == "_id" {
         "the node itself".into()
     } else {
@@ -36,7 +36,7 @@ pub fn node_at(start: &str) -> String {
 }
 
 /// The items the paths from a tree's root hold, by the walk up the parent ids.
-pub fn depths(coll: &str, start: &str, nodes: &str, parent: &str) -> String {
+pub(super) fn depths(coll: &str, start: &str, nodes: &str, parent: &str) -> String {
     format!(
         "squillDepths({}, {}, {}, {})",
         json!(coll),
@@ -47,20 +47,25 @@ pub fn depths(coll: &str, start: &str, nodes: &str, parent: &str) -> String {
 }
 
 /// `squillMatching(coll, stages)`: the documents of `coll` that pass `stages`.
-pub fn matching(coll: &str, stages: serde_json::Value) -> String {
+pub(super) fn matching(coll: &str, stages: serde_json::Value) -> String {
     format!("squillMatching({}, {stages})", json!(coll))
 }
 
 /// The `_id`s of an array's items (by `$map`: a path through an array is
 /// not read as one by every server).
-pub fn ids_of(array: String) -> serde_json::Value {
+pub(super) fn ids_of(array: String) -> serde_json::Value {
     json!({"$map": {"input": {"$ifNull": [array, []]}, "as": "c", "in": "$$c._id"}})
 }
 
 /// The stages that keep the parents whose buckets (in `bucket`, by
 /// `ref_field`) hold, all together, not as many children at `items` as
 /// their array `field`.
-pub fn per_parent(bucket: &str, ref_field: &str, items: &str, field: &str) -> serde_json::Value {
+pub(super) fn per_parent(
+    bucket: &str,
+    ref_field: &str,
+    items: &str,
+    field: &str,
+) -> serde_json::Value {
     let held = json!({"$sum": {"$map": {
         "input": format!("${TMP}"),
         "as": "b",

@@ -13,7 +13,7 @@ use crate::design::{Collection, Design, EntityDecision, ShapeType};
 use serde_json::json;
 
 impl KindMove {
-    pub fn what(&self) -> String {
+    pub(super) fn what(&self) -> String {
         if self.back {
             format!(
                 "{}: the documents of {} whose {} is {}",
@@ -32,7 +32,7 @@ impl KindMove {
     }
 
     /// The body of the step's batch.
-    pub fn batch(&self) -> String {
+    pub(super) fn batch(&self) -> String {
         let merge = |into: &str| {
             format!(
                 "{{ $merge: {{ into: {}, on: \"_id\", whenMatched: \"keepExisting\", whenNotMatched: \"insert\" }} }}",
@@ -60,7 +60,7 @@ impl KindMove {
     /// The kind's documents, each once on the other side; on the first
     /// kind, all of them (a document of no known kind, or two kinds sharing
     /// an `_id`, leaves the count short).
-    pub fn figures(&self, out: &mut Vec<Figure>) {
+    pub(super) fn figures(&self, out: &mut Vec<Figure>) {
         if !self.all.is_empty() {
             let sum = self
                 .all
@@ -136,7 +136,7 @@ fn shared<'d>(from: &'d Design, to: &Design) -> Vec<(&'d Collection, &'d str)> {
 
 /// The kinds of the polymorphic collections `design` has and `other` has
 /// not.
-pub fn kinds_of<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
+pub(super) fn kinds_of<'d>(design: &'d Design, other: &Design) -> Vec<&'d str> {
     shared(design, other)
         .into_iter()
         .flat_map(|(c, _)| c.entities.iter().map(String::as_str))
@@ -198,7 +198,7 @@ fn outside(part: &Collection, whole: &Collection, discriminator: &str) -> Vec<St
 
 /// The steps: the polymorphic collections `recommended` adds, and those
 /// of `today` it drops.
-pub fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
+pub(super) fn plan(p: &mut Plan, today: &Design, recommended: &Design) {
     for (back, from, to) in [(false, recommended, today), (true, today, recommended)] {
         for (coll, discriminator) in shared(from, to) {
             let mut moves = Vec::new();

@@ -12,7 +12,7 @@ use crate::model::AggregateFn;
 
 /// An archive added (`back`: dropped) between the two designs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Archiving {
+pub(super) struct Archiving {
     /// The entity whose instances are split by age.
     pub entity: String,
     pub live: String,
@@ -32,7 +32,7 @@ pub struct Archiving {
 
 impl Archiving {
     /// The collection the step reads in batches.
-    pub fn source(&self) -> &str {
+    pub(super) fn source(&self) -> &str {
         if self.back { &self.archive } else { &self.live }
     }
 }
@@ -41,7 +41,7 @@ impl Archiving {
 
 /// One kind's documents into the polymorphic collection (`back`: out of it).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KindMove {
+pub(super) struct KindMove {
     /// The kind (an entity): the discriminator's value.
     pub kind: String,
     /// Its collection of its own.
@@ -56,7 +56,7 @@ pub struct KindMove {
 
 impl KindMove {
     /// The collection the step reads in batches.
-    pub fn source(&self) -> &str {
+    pub(super) fn source(&self) -> &str {
         if self.back { &self.shared } else { &self.own }
     }
 }
@@ -65,7 +65,7 @@ impl KindMove {
 
 /// A scalar field of the bucket and the BSON type the design gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Typed {
+pub(super) struct Typed {
     pub field: String,
     pub bson_type: String,
 }
@@ -73,7 +73,7 @@ pub struct Typed {
 /// Buckets by time: the children's date field (its name today), the
 /// unit's length, and the bucket's field for the unit's start.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ByTime {
+pub(super) struct ByTime {
     pub source: String,
     pub unit_ms: i64,
     pub start: String,
@@ -82,7 +82,7 @@ pub struct ByTime {
 /// An aggregate the bucket keeps over its children: `function` of the
 /// children's `of` (today's name; none for a count).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Aggregate {
+pub(super) struct Aggregate {
     pub target: Typed,
     pub function: AggregateFn,
     pub of: Option<String>,
@@ -90,7 +90,7 @@ pub struct Aggregate {
 
 /// Where the step reads each parent's children today.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Children {
+pub(super) enum Children {
     /// Their own collection, with the parent's id at `ref_path`.
     Collection { child: String, ref_path: String },
     /// The parent's array `field` (embed); with `ids`, its items carry an
@@ -100,7 +100,7 @@ pub enum Children {
 
 /// The step that builds a bucket collection from a parent's children.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Buckets {
+pub(super) struct Buckets {
     pub relationship: String,
     /// Today's parent collection: the step reads it in batches of ids.
     pub parent: String,
@@ -125,7 +125,7 @@ pub struct Buckets {
 
 impl Buckets {
     /// The script makes each bucket's `_id` (its children have none).
-    pub fn made_ids(&self) -> bool {
+    pub(super) fn made_ids(&self) -> bool {
         matches!(self.children, Children::Embedded { ids: false, .. })
     }
 }
@@ -133,7 +133,7 @@ impl Buckets {
 /// bucket → parent-reference: each child in a bucket becomes a document of
 /// the child collection with the bucket's parent id.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unbuckets {
+pub(super) struct Unbuckets {
     pub relationship: String,
     /// Today's parent collection: the step reads it in batches of ids.
     pub parent: String,
@@ -158,7 +158,7 @@ pub struct Unbuckets {
 /// What the parent's array keeps after the final step; the rest of its
 /// items are only in the child collection then.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Keep {
+pub(super) enum Keep {
     /// An outlier's: the first `k`, in the array's order; the items past
     /// them move to the child collection.
     First(u64),
@@ -176,7 +176,7 @@ pub enum Keep {
 
 impl Keep {
     /// The items before this position stay in the array only.
-    pub fn moved_from(&self) -> u64 {
+    pub(super) fn moved_from(&self) -> u64 {
         match self {
             Keep::First(k) => *k,
             Keep::Latest { .. } => 0,
@@ -186,7 +186,7 @@ impl Keep {
 
 /// The step from today's array to the recommended outlier's or subset's.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Overflow {
+pub(super) struct Overflow {
     pub relationship: String,
     /// The parent's collection and its array (the same name in both designs).
     pub parent: String,
@@ -214,7 +214,7 @@ pub struct Overflow {
 /// children added since included), gives the items the recommended shape,
 /// then drops the child collection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Gather {
+pub(super) struct Gather {
     pub relationship: String,
     pub parent: String,
     pub field: String,
@@ -233,7 +233,7 @@ pub struct Gather {
 /// Follow documents in a collection of their own, each with the reader's
 /// id at `follower` and the followed parent's at `followed`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Follows {
+pub(super) struct Follows {
     pub edges: String,
     pub follower: String,
     pub followed: String,
@@ -243,14 +243,14 @@ pub struct Follows {
 /// the parent's id at `ref_path`, or in the parent's array (embedded, or
 /// their ids: either way a parent's items are its array's size).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ItemsToday {
+pub(super) enum ItemsToday {
     Collection { child: String, ref_path: String },
     ParentArray { parent: String, field: String },
 }
 
 /// The step that builds a timeline collection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Timeline {
+pub(super) struct Timeline {
     /// The feed's relationship of items (the step's id names it).
     pub relationship: String,
     pub collection: String,
@@ -280,7 +280,7 @@ pub struct Timeline {
 
 impl Timeline {
     /// The collection the step writes.
-    pub fn written(&self) -> &str {
+    pub(super) fn written(&self) -> &str {
         self.beside.as_deref().unwrap_or(&self.collection)
     }
 }

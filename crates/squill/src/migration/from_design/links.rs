@@ -15,7 +15,7 @@ use crate::design::{
 };
 
 /// Whether the layout keeps a many-to-many's links.
-pub fn is_many_to_many(layout: &Layout) -> bool {
+pub(super) fn is_many_to_many(layout: &Layout) -> bool {
     matches!(
         layout,
         Layout::ManyToManyOneWay { .. }
@@ -28,7 +28,7 @@ pub fn is_many_to_many(layout: &Layout) -> bool {
 /// Whether `rel` keeps its links in an array in the child's documents in
 /// `design` (a shared child's extended reference to its parents, `[{_id,
 /// copies…}]`): its steps are a many-to-many's, whatever the layout's name.
-pub fn child_array(design: &Design, rel: &RelationshipDecision) -> bool {
+pub(super) fn child_array(design: &Design, rel: &RelationshipDecision) -> bool {
     matches!(
         rel.chosen,
         Layout::ExtendedReference {
@@ -80,7 +80,7 @@ fn edge_collection<'d>(design: &'d Design, rel: &RelationshipDecision) -> Option
 
 /// The relationships of a design that are an edge collection's references
 /// (a link to each side): the step that builds the collection builds them.
-pub fn edge_parts(design: &Design) -> Vec<&str> {
+pub(super) fn edge_parts(design: &Design) -> Vec<&str> {
     let mut out = Vec::new();
     for rel in &design.relationships {
         if let Some(edge) = edge_collection(design, rel) {
@@ -193,7 +193,7 @@ fn copies(fields: &[ShapeField], from: &Collection) -> Option<Vec<ItemField>> {
 }
 
 /// The steps of many-to-many `rel` (`now` today).
-pub fn plan(
+pub(super) fn plan(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,
@@ -590,7 +590,7 @@ fn to_edges(
 /// extended reference into the child → parent reference: the child's
 /// `{_id, copies…}` at `ref_path`'s head becomes the id at `target`.
 #[allow(clippy::too_many_arguments)] // the two designs and the reference's parts
-pub fn id_from_copy(
+pub(super) fn id_from_copy(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,
@@ -650,7 +650,7 @@ pub fn id_from_copy(
 
 /// extended reference into the parent → child references: the parent's
 /// `{_id, copies…}` items at `field` become the bare ids at `target`.
-pub fn ids_from_copies(
+pub(super) fn ids_from_copies(
     p: &mut Plan,
     today: &Design,
     parent: &Collection,

@@ -15,7 +15,7 @@ use super::step_parts::{ItemField, ItemLookup, LookupBy};
 use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeType, Side};
 
 /// The designs and the child's collection of today an item is read from.
-pub struct Sources<'d> {
+pub(super) struct Sources<'d> {
     pub child_coll: &'d Collection,
     pub today: &'d Design,
     pub recommended: &'d Design,
@@ -24,7 +24,7 @@ pub struct Sources<'d> {
 /// Where an item's field `f` referencing other documents comes from in the
 /// child's collection of today: the child's field itself, or a lookup.
 /// `None` when today's documents cannot give it.
-pub fn reference_item(
+pub(super) fn reference_item(
     f: &ShapeField,
     from: &Sources,
     lookups: &mut Vec<ItemLookup>,

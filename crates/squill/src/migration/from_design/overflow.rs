@@ -44,7 +44,7 @@ use crate::words::script::comment;
 use serde_json::json;
 
 /// The step, or a reason in `p.refused`.
-pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+pub(super) fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
     match overflow(today, recommended, rel) {
         Ok(o) => {
             p.undo.push(Undo::Drop {
@@ -62,7 +62,7 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relationsh
 /// A subset whose array has the name of today's embedded children: the
 /// array is rewritten in place, as an outlier's (another name is built
 /// beside it, through a parent reference).
-pub fn same_array(today: &Design, recommended: &Design, rel: &RelationshipDecision) -> bool {
+pub(super) fn same_array(today: &Design, recommended: &Design, rel: &RelationshipDecision) -> bool {
     let field = |d: &Design| {
         collection_of(d, &rel.parent)
             .and_then(|c| link_field(c, &rel.relationship))
@@ -301,7 +301,7 @@ fn pairs<'a>(items: impl Iterator<Item = (&'a str, &'a str)>) -> String {
 
 impl Overflow {
     /// The name of the script's function for one parent.
-    pub fn function(&self) -> String {
+    pub(super) fn function(&self) -> String {
         format!("squillOverflow_{}", function_suffix(&self.relationship))
     }
 
@@ -313,7 +313,7 @@ impl Overflow {
     /// the array cut to what it keeps. The array is written only if it is
     /// still as read (else read again: the application may be adding a
     /// child).
-    pub fn definition(&self) -> String {
+    pub(super) fn definition(&self) -> String {
         let (p, f, c) = (js(&self.parent), js(&self.field), js(&self.child));
         let with_ref = match &self.item_ref {
             Some(r) => format!(", {{ {}: d._id }}", js(r)),
@@ -393,7 +393,7 @@ impl Overflow {
     }
 
     /// One batch of the step: the function for each parent of the range.
-    pub fn batch(&self) -> String {
+    pub(super) fn batch(&self) -> String {
         format!(
             "  {}",
             each_parent(&self.parent, &self.field, &self.function(), "range", false)
@@ -404,7 +404,7 @@ impl Overflow {
     /// subset's then checked (each parent's array its newest children by
     /// the sort field, read again from the child collection): the step
     /// fails, and is run again, rather than leave a wrong subset.
-    pub fn cleanup(&self) -> String {
+    pub(super) fn cleanup(&self) -> String {
         let each = each_parent(&self.parent, &self.field, &self.function(), "{}", true);
         let Keep::Latest { k, child_sort, .. } = &self.keep else {
             return each;
@@ -423,7 +423,7 @@ impl Overflow {
 
     /// The rollback before the final step: the items back to today's
     /// fields (without the `_id`s and parent ids the step added).
-    pub fn undo(&self) -> String {
+    pub(super) fn undo(&self) -> String {
         let mut item = serde_json::Map::new();
         for f in &self.today_items {
             item.insert(f.clone(), json!(format!("$$c.{f}")));
@@ -439,7 +439,7 @@ impl Overflow {
         )
     }
 
-    pub fn what(&self) -> String {
+    pub(super) fn what(&self) -> String {
         let which = match &self.keep {
             Keep::First(k) => format!("the children past the first {k}"),
             Keep::Latest { .. } => "the children".into(),
@@ -452,7 +452,12 @@ impl Overflow {
 }
 
 /// The step, or a reason in `p.refused`.
-pub fn plan_back(p: &mut Plan, today: &Design, recommended: &Design, now: &RelationshipDecision) {
+pub(super) fn plan_back(
+    p: &mut Plan,
+    today: &Design,
+    recommended: &Design,
+    now: &RelationshipDecision,
+) {
     match gather(today, recommended, now) {
         Ok(g) => {
             p.undo.push(Undo::Gather(Box::new(g.clone())));
@@ -547,7 +552,7 @@ fn gather(
 
 impl Gather {
     /// The name of the script's function for one parent.
-    pub fn function(&self) -> String {
+    pub(super) fn function(&self) -> String {
         format!("squillGather_{}", function_suffix(&self.relationship))
     }
 
@@ -555,7 +560,7 @@ impl Gather {
     /// children of the child collection not in its array yet (by `_id`)
     /// appended in today's item shape; with `last`, the items in the
     /// recommended shape. Written back only if the array is still as read.
-    pub fn definition(&self) -> String {
+    pub(super) fn definition(&self) -> String {
         let (p, f, c, r) = (
             js(&self.parent),
             js(&self.field),
@@ -596,7 +601,7 @@ impl Gather {
     }
 
     /// One batch of the step: the function for each parent of the range.
-    pub fn batch(&self) -> String {
+    pub(super) fn batch(&self) -> String {
         format!(
             "  {}",
             each_parent(&self.parent, &self.field, &self.function(), "range", false)
@@ -608,7 +613,7 @@ impl Gather {
     /// design has none), and only then the items reshaped: a reshaped item
     /// may have no `_id` to tell it by, so a final step run again must find
     /// no child to append.
-    pub fn cleanup(&self) -> String {
+    pub(super) fn cleanup(&self) -> String {
         let each = |last| each_parent(&self.parent, &self.field, &self.function(), "{}", last);
         [
             each(false),
@@ -620,7 +625,7 @@ impl Gather {
 
     /// The rollback before the final step: each array cut back to today's
     /// threshold (its own children came first).
-    pub fn undo(&self) -> String {
+    pub(super) fn undo(&self) -> String {
         let f = &self.field;
         format!(
             "db.getCollection({}).updateMany({{ {}: {{ $type: \"array\" }} }}, [{{ $set: {{ {}: {{ $slice: [{}, {}] }} }} }}]);  // the arrays of today again",
@@ -632,7 +637,7 @@ impl Gather {
         )
     }
 
-    pub fn what(&self) -> String {
+    pub(super) fn what(&self) -> String {
         format!(
             "{}.{}: its {} documents appended, in today's item shape",
             self.parent, self.field, self.child
@@ -644,7 +649,7 @@ impl Gather {
 /// document per item that moves (an outlier's past the threshold, a
 /// subset's all), and per parent the `_id`s of its child documents those
 /// of its items that move.
-pub fn figures(out: &mut Vec<Figure>, o: &Overflow) {
+pub(super) fn figures(out: &mut Vec<Figure>, o: &Overflow) {
     let (parent, field, from) = (&o.parent, &o.field, o.keep.moved_from());
     let which = match o.keep {
         Keep::First(k) => format!("past the first {k} "),
@@ -713,7 +718,7 @@ fn not_newest(o: &Overflow, k: u64, sort: &str) -> serde_json::Value {
 
 /// Each array holding its own items and the child documents of its
 /// parent, and per parent every child document's `_id` among its items'.
-pub fn figures_back(out: &mut Vec<Figure>, g: &Gather) {
+pub(super) fn figures_back(out: &mut Vec<Figure>, g: &Gather) {
     let (parent, field, child) = (&g.parent, &g.field, &g.child);
     out.push(Figure {
         label: format!("{parent}.{field}: its items of today and the {child} documents"),

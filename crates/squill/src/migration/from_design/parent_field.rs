@@ -12,7 +12,7 @@ use crate::design::{FieldOrigin, Layout, ShapeField, ShapeType};
 /// child's collection of today (`reference`: the relationship, and the path
 /// of the parent's id in the child, for items that keep it); an item's
 /// references to other parents with copies add to `lookups`.
-pub fn parent_field(
+pub(super) fn parent_field(
     new: &ShapeField,
     (from, lookups): (&lookups::Sources, &mut Vec<ItemLookup>),
     child: &str,

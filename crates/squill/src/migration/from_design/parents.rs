@@ -19,7 +19,7 @@ use super::step_parts::{ItemField, ParentField};
 use crate::design::{Collection, Design, FieldOrigin, Layout, RelationshipDecision, ShapeType};
 
 /// The steps of `rel`, embedded in its children today.
-pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+pub(super) fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
     if !matches!(rel.chosen, Layout::ParentReference | Layout::Embed) {
         p.refused.push(
             "an embedded parent only becomes a parent reference or embeds its children".into(),

@@ -18,7 +18,7 @@ fn merge(into: &str, when_matched: &str, when_not: &str) -> Json {
 }
 
 /// The pipeline of a step, run on the collection `collection(action)`.
-pub fn pipeline(action: &Action) -> Vec<Json> {
+pub(super) fn pipeline(action: &Action) -> Vec<Json> {
     match action {
         Action::ParentsFromChildren {
             field: f,
@@ -571,7 +571,7 @@ fn edge(
 
 /// The statement of an undo that is a pipeline: the collection it runs on
 /// and its stages.
-pub fn undo_pipeline(undo: &Undo) -> Option<(String, Vec<Json>)> {
+pub(super) fn undo_pipeline(undo: &Undo) -> Option<(String, Vec<Json>)> {
     match undo {
         Undo::CopiesBack(action) | Undo::ItemsBack(action) => {
             Some((collection(action).to_string(), pipeline(action)))

@@ -19,7 +19,7 @@ use crate::design::{
 };
 use crate::model::Model;
 
-pub fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
+pub(super) fn plan(model: &Model, today: &Design, recommended: &Design) -> Plan {
     let mut p = Plan::default();
     let parts = links::edge_parts(recommended);
     let archived = super::archive::archive_entities(recommended, today);

@@ -9,7 +9,7 @@ use crate::design::{Design, ShapeField, ShapeType};
 
 /// The steps, what the final step removes, and what undoes them.
 #[derive(Debug, Clone, Default)]
-pub struct Plan {
+pub(super) struct Plan {
     pub actions: Vec<Action>,
     pub cleanup: Vec<Cleanup>,
     pub undo: Vec<Undo>,
@@ -46,7 +46,7 @@ pub struct Plan {
 
 /// What the intermediate design changes in the design of today.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Via {
+pub(super) enum Via {
     /// The relationships as parent references.
     ParentReference,
     /// The relationships on their recommended layouts, in the collections
@@ -57,7 +57,7 @@ pub enum Via {
 
 /// The first stage: the intermediate design and the steps into it.
 #[derive(Debug, Clone)]
-pub struct Through {
+pub(super) struct Through {
     /// The design of today with `relationships` changed as `via` says.
     pub design: Design,
     pub relationships: Vec<String>,
@@ -76,7 +76,7 @@ pub struct Through {
 
 /// The same field in both designs: name, origin, and type (an array's bound
 /// apart: a bound is the validator's business, not the data's).
-pub fn same_field(a: &ShapeField, b: &ShapeField) -> bool {
+pub(super) fn same_field(a: &ShapeField, b: &ShapeField) -> bool {
     fn same_type(a: &ShapeType, b: &ShapeType) -> bool {
         match (a, b) {
             (ShapeType::Array { items: x, .. }, ShapeType::Array { items: y, .. }) => {

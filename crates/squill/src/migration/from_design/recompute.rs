@@ -17,7 +17,7 @@ const TOLERANCE: f64 = 1e-9;
 
 /// The stages, run on the parent's collection, that keep the parents whose
 /// `field` differs from `function` over the children's `of`.
-pub fn differing(
+pub(super) fn differing(
     field: &str,
     function: AggregateFn,
     of: &str,

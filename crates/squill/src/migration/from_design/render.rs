@@ -119,7 +119,7 @@ fn header(out: &mut String, recommended: &Design, plan: &Plan, batch: u64) {
     );
 }
 
-pub fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> String {
+pub(super) fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u64) -> String {
     let mut out = String::new();
     header(&mut out, recommended, plan, batch);
     let first = plan.through.as_deref();

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 /// The rollback note: the statements that undo the steps while the final
 /// step has not run, the second stage's first.
-pub fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan) {
+pub(super) fn rollback(out: &mut String, today: &Design, recommended: &Design, plan: &Plan) {
     out.push_str(
         "\n// ---- Rollback ----\n// Until the final step has run, the data of today is all still there: to undo\n\
          // the migration, run these statements (or restore a backup after DROP_OLD):\n",

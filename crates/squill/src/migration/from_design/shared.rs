@@ -15,7 +15,7 @@ use super::source::{Source, collection_of, link_field, link_fields, source};
 use crate::design::{Design, FieldOrigin, Layout, RelationshipDecision, ShapeType};
 
 /// The steps of `rel`, keyed by its parent's `_id` today.
-pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
+pub(super) fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &RelationshipDecision) {
     if rel.chosen != Layout::ParentReference {
         p.refused
             .push("a child under its parent's id only becomes a parent reference".into());
@@ -56,7 +56,7 @@ pub fn plan(p: &mut Plan, today: &Design, recommended: &Design, rel: &Relationsh
 
 /// The steps of `rel`, a parent reference today (`now`) whose child the
 /// recommended design keys by its parent's `_id`.
-pub fn plan_into(
+pub(super) fn plan_into(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,

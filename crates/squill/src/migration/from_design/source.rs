@@ -8,7 +8,7 @@ use crate::design::{Collection, Design, FieldOrigin, Layout, ShapeField, ShapeTy
 /// The collection that keeps `entity`'s documents alone at the top level
 /// (none for an embedded entity or one that shares a polymorphic collection:
 /// the migration does not move those).
-pub fn collection_of<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
+pub(super) fn collection_of<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
     design
         .collections
         .iter()
@@ -17,14 +17,14 @@ pub fn collection_of<'d>(design: &'d Design, entity: &str) -> Option<&'d Collect
 
 /// The top-level field of `coll` that holds `relationship`'s link (an
 /// embedded child or children, ids, a subset's or extended reference's copies).
-pub fn link_field<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c ShapeField> {
+pub(super) fn link_field<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c ShapeField> {
     link_fields(coll, relationship).next()
 }
 
 /// Every top-level field of `coll` that holds `relationship`'s links (two
 /// for an entity's many-to-many with itself that keeps both sides' arrays:
 /// `side_of` tells them apart, never their order).
-pub fn link_fields<'c>(
+pub(super) fn link_fields<'c>(
     coll: &'c Collection,
     relationship: &str,
 ) -> impl Iterator<Item = &'c ShapeField> {
@@ -42,7 +42,7 @@ pub fn link_fields<'c>(
 /// for its children (`Side::Parent`). A tree's nodes keep both in one
 /// document, told apart by the design's mark (never by their order); any
 /// other relationship's one field serves either side.
-pub fn side_link<'c>(
+pub(super) fn side_link<'c>(
     coll: &'c Collection,
     relationship: &str,
     side: Side,
@@ -52,7 +52,10 @@ pub fn side_link<'c>(
 
 /// The plain id `coll` keeps of `relationship`'s other document (a
 /// child's parent id), not an array or a sub-document.
-pub fn plain_reference<'c>(coll: &'c Collection, relationship: &str) -> Option<&'c ShapeField> {
+pub(super) fn plain_reference<'c>(
+    coll: &'c Collection,
+    relationship: &str,
+) -> Option<&'c ShapeField> {
     coll.shape.fields.iter().find(|f| {
         matches!(&f.origin, FieldOrigin::Reference { relationship: r, .. } if r == relationship)
             && matches!(f.ty, ShapeType::Scalar { .. })
@@ -61,7 +64,7 @@ pub fn plain_reference<'c>(coll: &'c Collection, relationship: &str) -> Option<&
 
 /// Whose links `field` holds, as the design writes it for a relationship
 /// of an entity with itself (`None` elsewhere: the collection says it).
-pub fn side_of(field: &ShapeField) -> Option<Side> {
+pub(super) fn side_of(field: &ShapeField) -> Option<Side> {
     match &field.origin {
         FieldOrigin::Reference { side, .. } => *side,
         _ => None,
@@ -73,7 +76,7 @@ pub fn side_of(field: &ShapeField) -> Option<Side> {
 /// assumes so). A copy may name the entity's reference to its own parent
 /// (a reservation's copy of its room's hotel): the model calls that field
 /// by its `child_field`, the name the shape gives the plain id.
-pub fn own_field<'c>(coll: &'c Collection, entity: &str, field: &str) -> Option<&'c str> {
+pub(super) fn own_field<'c>(coll: &'c Collection, entity: &str, field: &str) -> Option<&'c str> {
     let own = coll.shape.fields.iter().find_map(|f| match &f.origin {
         FieldOrigin::Own {
             entity: e,
@@ -97,7 +100,7 @@ pub fn own_field<'c>(coll: &'c Collection, entity: &str, field: &str) -> Option<
 }
 
 /// The fields of the items of an array (or of a sub-document).
-pub fn item_fields(field: &ShapeField) -> Option<(&[ShapeField], bool)> {
+pub(super) fn item_fields(field: &ShapeField) -> Option<(&[ShapeField], bool)> {
     match &field.ty {
         ShapeType::Object { shape } => Some((&shape.fields, true)),
         ShapeType::Array { items, .. } => match items.as_ref() {
@@ -109,19 +112,19 @@ pub fn item_fields(field: &ShapeField) -> Option<(&[ShapeField], bool)> {
 }
 
 /// Whether the field is an array of bare ids.
-pub fn is_id_array(field: &ShapeField) -> bool {
+pub(super) fn is_id_array(field: &ShapeField) -> bool {
     matches!(&field.ty, ShapeType::Array { items, .. } if matches!(items.as_ref(), ShapeType::Scalar { .. }))
         && matches!(field.origin, FieldOrigin::Reference { .. })
 }
 
 /// Whether the field is an array of `{_id, …}` documents whose `_id` is the
 /// reference (an extended reference, or ids with a link's attributes).
-pub fn is_ref_array(field: &ShapeField) -> bool {
+pub(super) fn is_ref_array(field: &ShapeField) -> bool {
     matches!(item_fields(field), Some((items, false)) if items.iter().any(|i| i.name == "_id" && matches!(i.origin, FieldOrigin::Reference { .. })))
 }
 
 /// The path of the id in an item of `field`: the item itself, or its `_id`.
-pub fn id_path(field: &ShapeField) -> String {
+pub(super) fn id_path(field: &ShapeField) -> String {
     if is_ref_array(field) {
         format!("{}._id", field.name)
     } else {
@@ -131,7 +134,7 @@ pub fn id_path(field: &ShapeField) -> String {
 
 /// Where a relationship's links are in the design of today.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub(super) enum Source {
     /// Each child in its own collection with its parent's id at `ref_path`
     /// (`product_id`, or `customer._id` under an extended reference).
     ChildCollection { child: String, ref_path: String },
@@ -159,7 +162,7 @@ pub enum Source {
 
 /// The source of `relationship` in `today` (its layout there is `layout`);
 /// `None` for a layout the migration cannot read from.
-pub fn source(
+pub(super) fn source(
     today: &Design,
     relationship: &str,
     parent: &str,

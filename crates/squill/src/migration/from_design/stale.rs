@@ -14,7 +14,7 @@ use crate::design::{Design, Index, PartialCondition};
 
 /// Adds the drop of each stale index before the removal of its field, so the
 /// `$unset` does not update an index that is about to go.
-pub fn stale(p: &mut Plan, today: &Design, recommended: &Design) {
+pub(super) fn stale(p: &mut Plan, today: &Design, recommended: &Design) {
     // (collection, field, only what is inside the field)
     let unset = p.cleanup.iter().filter_map(|c| match c {
         Cleanup::Unset { collection, field } | Cleanup::DeleteHolding { collection, field } => {

@@ -6,7 +6,7 @@ use super::layout_steps::Children;
 use super::step_parts::ParentField;
 
 /// What a step builds, from what: its heading in the script.
-pub fn what(a: &Action) -> String {
+pub(super) fn what(a: &Action) -> String {
     match a {
         Action::BuildParent {
             parent,

@@ -7,7 +7,7 @@
 /// One field of the items a step builds: its name in the recommended
 /// design and the field of the source document it is copied from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemField {
+pub(super) struct ItemField {
     pub target: String,
     pub source: String,
 }
@@ -17,7 +17,7 @@ pub struct ItemField {
 /// (`lookups.rs`): `{_id, copies…}` of another parent of the child, or the
 /// array of the child's own children (bare ids when `copies` is empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ItemLookup {
+pub(super) struct ItemLookup {
     pub from: String,
     pub at: String,
     pub by: LookupBy,
@@ -37,7 +37,7 @@ pub(super) fn children_of(lookups: &[ItemLookup]) -> Vec<(&str, &str)> {
 
 /// How an item's referenced documents are found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LookupBy {
+pub(super) enum LookupBy {
     /// The other parent, by the child's id of it at this field of today.
     Parent(String),
     /// The child's own children, by their reference to it at this field.
@@ -46,7 +46,7 @@ pub enum LookupBy {
 
 /// What a parent's new field holds, built from its children's collection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParentField {
+pub(super) enum ParentField {
     /// The children themselves (embed): an array, or one sub-document.
     Embedded { items: Vec<ItemField>, one: bool },
     /// The children's ids (child references).
@@ -99,14 +99,14 @@ pub enum ParentField {
 /// the id (`{_id, copies…}`; none for a bare id), each from the referenced
 /// document's field.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EdgeRef {
+pub(super) struct EdgeRef {
     pub field: String,
     pub copies: Option<Vec<ItemField>>,
 }
 
 impl EdgeRef {
     /// The path of the id in the edge document.
-    pub fn id_path(&self) -> String {
+    pub(super) fn id_path(&self) -> String {
         match self.copies {
             Some(_) => format!("{}._id", self.field),
             None => self.field.clone(),
@@ -119,21 +119,21 @@ impl EdgeRef {
 /// array `back` (in `LinkItems::other`), its item naming this document at
 /// `_id`, each attribute from the item's field.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TheirAttributes {
+pub(super) struct TheirAttributes {
     pub back: String,
     pub attributes: Vec<ItemField>,
 }
 
 /// The newest `k` children by `sort` (descending).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Latest {
+pub(super) struct Latest {
     pub k: u64,
     pub sort: Option<String>,
 }
 
 /// Where a computed field's children are read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ChildrenAt {
+pub(super) enum ChildrenAt {
     /// The child collection, matched on `ref_path`.
     Collection { child: String, ref_path: String },
     /// The parent's own array (or sub-document) of embedded children.

@@ -23,7 +23,7 @@ impl Through {
     /// kind's collection reshaped in place (on the layouts recommended),
     /// whose documents the second stage moves into a recommended
     /// collection; the collection of today goes in the final step.
-    pub fn bypass(&self, a: &Action, recommended: &Design) -> bool {
+    pub(super) fn bypass(&self, a: &Action, recommended: &Design) -> bool {
         let coll = super::action::collection(a);
         self.via == Via::Layouts
             && a.runs_last()
@@ -32,7 +32,7 @@ impl Through {
 
     /// The collections the first stage writes that today's design has not:
     /// the second stage reads them before any index of theirs is built.
-    pub fn created<'a>(&'a self, today: &Design) -> Vec<&'a str> {
+    pub(super) fn created<'a>(&'a self, today: &Design) -> Vec<&'a str> {
         self.design
             .collections
             .iter()
@@ -49,7 +49,7 @@ impl Through {
 /// is never built): `(collection, path)`, built for the step and dropped
 /// once it is done, as `Action::lookup_indexes`; without it, each batch
 /// scans them all.
-pub fn children_index<'a>(
+pub(super) fn children_index<'a>(
     a: &'a Action,
     created: &[&str],
     today: &Design,
@@ -87,7 +87,7 @@ pub fn children_index<'a>(
 /// recommended design) worth taking through a parent reference: those no
 /// step covers, with a parent reference at neither end (there is no stage
 /// to add then).
-pub fn candidates(direct: &Plan, today: &Design, recommended: &Design) -> Vec<String> {
+pub(super) fn candidates(direct: &Plan, today: &Design, recommended: &Design) -> Vec<String> {
     let layout = |d: &Design, rel: &str| {
         d.relationships
             .iter()
@@ -253,7 +253,7 @@ fn clash(first: &Plan, via: Via, recommended: &Design) -> Option<String> {
 /// in the intermediate design that today's design has not: the
 /// intermediate design's indexes are never built, so there is nothing to
 /// drop, nor to rebuild after a rollback.
-pub fn unbuilt_indexes(second: &mut Plan, today: &Design) {
+pub(super) fn unbuilt_indexes(second: &mut Plan, today: &Design) {
     second.cleanup.retain(|c| match c {
         Cleanup::DropIndex { collection, index } => today
             .collections
@@ -267,7 +267,7 @@ pub fn unbuilt_indexes(second: &mut Plan, today: &Design) {
 /// `through`; both stages' removals in the final step (the first's first);
 /// the second's undoing before the first's; each relationship's change from
 /// today's layout to the recommended one.
-pub fn compose(
+pub(super) fn compose(
     mut first: Plan,
     mut second: Plan,
     design: Design,
@@ -361,7 +361,7 @@ pub fn compose(
 
 /// The reason a relationship stays refused: no direct step (`direct`), and
 /// the halves through a parent reference, each written or not.
-pub fn refusal(rel: &str, direct: &str, halves: [(&Plan, String); 2]) -> String {
+pub(super) fn refusal(rel: &str, direct: &str, halves: [(&Plan, String); 2]) -> String {
     let half = |(p, name): &(&Plan, String)| {
         let why: Vec<&str> = p
             .blocked

@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 /// Where the migration script puts the outlier ids it measured before the
 /// step (a JavaScript array): the pipeline names it with this placeholder,
 /// which the script replaces with the array's name.
-pub const OUTLIER_IDS: &str = "__squill_outlier_ids";
+pub(super) const OUTLIER_IDS: &str = "__squill_outlier_ids";
 
 /// The temporary fields: the followed parents, those pushed to, the outliers.
 const FOLLOWED: &str = "__squill";
@@ -45,7 +45,7 @@ const OUTLIERS: &str = "__squill_outliers";
 
 /// The steps for the timelines of `recommended` that `today` has not, or
 /// has in another shape, or reasons in `p.refused`.
-pub fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
+pub(super) fn plan(p: &mut Plan, model: &Model, today: &Design, recommended: &Design) {
     for d in &recommended.entities {
         let EntityDecision::Timeline {
             collection,
@@ -263,7 +263,7 @@ fn step(
 
 /// The feed's order as a `$sort`, ties by `_id` ascending (as `generate`
 /// and the cookbook's check order them).
-pub fn sort(t: &Timeline) -> Map<String, Json> {
+pub(super) fn sort(t: &Timeline) -> Map<String, Json> {
     let mut sort = Map::new();
     for (field, descending) in &t.sort {
         sort.insert(field.clone(), json!(if *descending { -1 } else { 1 }));
@@ -276,7 +276,7 @@ pub fn sort(t: &Timeline) -> Map<String, Json> {
 /// followed parents (each once, in id order), split into outliers and
 /// those pushed to, then the newest `limit` items of the latter, copied,
 /// and the timeline replaced whole under the reader's `_id`.
-pub fn pipeline(t: &Timeline) -> Vec<Json> {
+pub(super) fn pipeline(t: &Timeline) -> Vec<Json> {
     let f = &t.follows;
     let mut out = vec![
         json!({"$project": {"_id": 1}}),
@@ -328,7 +328,7 @@ pub fn pipeline(t: &Timeline) -> Vec<Json> {
 
 /// The script's statement that measures the outlier ids (on the
 /// recommended design's follows) before the step, into `var`.
-pub fn outliers_statement(t: &Timeline, var: &str) -> Option<String> {
+pub(super) fn outliers_statement(t: &Timeline, var: &str) -> Option<String> {
     let n = t.threshold?;
     Some(format!(
         "const {var} = squillOutliers({}, {}, {n});",
@@ -360,7 +360,7 @@ fn feed_today(t: &Timeline) -> String {
 /// The step's figures: a timeline per reader, none over the limit, the
 /// outliers and the items each reader should have (from today's data), and
 /// every timeline in the feed's order.
-pub fn figures(out: &mut Vec<super::figure::Figure>, t: &Timeline) {
+pub(super) fn figures(out: &mut Vec<super::figure::Figure>, t: &Timeline) {
     use super::figure::Figure;
     let c = t.written();
     // Built beside today's: read where it is, beside or (once the final
@@ -433,7 +433,7 @@ pub fn figures(out: &mut Vec<super::figure::Figure>, t: &Timeline) {
 /// item pushed after its batch stays), past today's validator, which the
 /// recommended one replaces right after; then the copy beside dropped.
 /// Resumable as any step (its own progress marker).
-pub fn rebuild(t: &Timeline) -> String {
+pub(super) fn rebuild(t: &Timeline) -> String {
     let in_place = Timeline {
         beside: None,
         ..t.clone()
@@ -477,7 +477,7 @@ pub fn rebuild(t: &Timeline) -> String {
 
 /// The helpers the timeline's step and figures use (written only when the
 /// migration builds a timeline).
-pub const RUNTIME: &str = r#"
+pub(super) const RUNTIME: &str = r#"
 // The parents with more than `threshold` documents in `edges` naming them at
 // `followed` (followers): outliers, whose items the feed reads at read time.
 function squillOutliers(edges, followed, threshold) {

@@ -13,12 +13,12 @@ use crate::design::{
 };
 
 /// Whether the layout keeps a path from a tree's root.
-pub fn is_tree(layout: &Layout) -> bool {
+pub(super) fn is_tree(layout: &Layout) -> bool {
     matches!(layout, Layout::TreePath { .. } | Layout::PathReference)
 }
 
 /// The steps of `rel` from its layout of today (`now`) to the recommended one.
-pub fn plan(
+pub(super) fn plan(
     p: &mut Plan,
     today: &Design,
     recommended: &Design,

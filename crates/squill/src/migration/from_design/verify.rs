@@ -64,7 +64,7 @@ fn sound_paths(
     matching(coll, stages)
 }
 
-pub fn figures(
+pub(super) fn figures(
     actions: &[Action],
     checks: &[Check],
     today: &Design,
@@ -156,7 +156,7 @@ pub fn figures(
 
 /// The figures of the steps alone (no count of a collection's documents:
 /// the final step's, measured while the application writes).
-pub fn step_figures(actions: &[Action]) -> Vec<Figure> {
+pub(super) fn step_figures(actions: &[Action]) -> Vec<Figure> {
     let mut out = Vec::new();
     for a in actions {
         if let Some(f) = moved_attributes(a) {

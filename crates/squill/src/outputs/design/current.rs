@@ -10,7 +10,7 @@ use crate::words::markdown as md;
 use std::fmt::Write as _;
 
 /// The verdict in one sentence.
-pub fn verdict(c: &CurrentComparison) -> String {
+pub(crate) fn verdict(c: &CurrentComparison) -> String {
     let changes = c
         .relationships
         .iter()
@@ -46,7 +46,7 @@ pub fn verdict(c: &CurrentComparison) -> String {
 }
 
 /// The totals of both designs: (measure, today, recommended).
-pub fn totals(c: &CurrentComparison) -> Vec<(&'static str, String, String)> {
+pub(crate) fn totals(c: &CurrentComparison) -> Vec<(&'static str, String, String)> {
     describe::totals(&c.current_totals)
         .into_iter()
         .zip(describe::totals(&c.recommended_totals))
@@ -60,7 +60,7 @@ pub fn totals(c: &CurrentComparison) -> Vec<(&'static str, String, String)> {
 }
 
 /// A gain in words: "score 1,234 lower (−40 round trips/s)".
-pub fn gain(g: Option<&Cost>) -> String {
+pub(crate) fn gain(g: Option<&Cost>) -> String {
     let Some(g) = g else {
         return "-".into();
     };
@@ -96,7 +96,7 @@ fn signed(x: f64) -> String {
 }
 
 /// One operation's cost in short: "2 round trips, 3 docs, 1.2 KB".
-pub fn per_execution(c: &Cost) -> String {
+pub(crate) fn per_execution(c: &Cost) -> String {
     format!(
         "{}, {} examined, {}",
         words::count(c.round_trips, "round trip"),
@@ -106,7 +106,7 @@ pub fn per_execution(c: &Cost) -> String {
 }
 
 /// The section as Markdown.
-pub fn markdown(out: &mut String, c: &CurrentComparison) {
+pub(crate) fn markdown(out: &mut String, c: &CurrentComparison) {
     out.push_str("## Today against recommended\n\n");
     let _ = writeln!(out, "{}\n", md::text(&verdict(c)));
     out.push_str("| per second | today | recommended |\n|---|---:|---:|\n");

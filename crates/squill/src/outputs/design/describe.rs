@@ -10,7 +10,7 @@ use crate::words;
 
 /// A step's command in words: the action, its update operators, the fields
 /// it returns (`update $set status, $inc n returning _id`).
-pub fn step_command(s: &Step) -> String {
+pub(crate) fn step_command(s: &Step) -> String {
     let mut command = action(s.action).to_string();
     if !s.updates.is_empty() {
         let ops: Vec<String> = s.updates.iter().map(update).collect();
@@ -23,7 +23,7 @@ pub fn step_command(s: &Step) -> String {
 }
 
 /// A step's filter with its sort and limit (`customer = ? sort {at: -1} limit 10`).
-pub fn step_filter(s: &Step) -> String {
+pub(crate) fn step_filter(s: &Step) -> String {
     let mut text = filter(s);
     if !s.sort.is_empty() {
         text.push_str(&format!(" sort {}", keys(&s.sort)));
@@ -36,7 +36,7 @@ pub fn step_filter(s: &Step) -> String {
 
 /// A relationship's layout in words, for its decision: a one-to-one keeps a
 /// plain id where a one-to-many keeps an array.
-pub fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> String {
+pub(crate) fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> String {
     match layout {
         Layout::ChildReferences if d.class == "one-to-one" => "the child's id in the parent".into(),
         other => self::layout(other),
@@ -44,7 +44,7 @@ pub fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> Stri
 }
 
 /// A layout in words: `extended reference (copies name, email into each child)`.
-pub fn layout(layout: &Layout) -> String {
+pub(crate) fn layout(layout: &Layout) -> String {
     match layout {
         Layout::Embed => "embed".into(),
         Layout::EmbedParentInChild => "embed the parent in each child".into(),
@@ -142,7 +142,7 @@ pub fn layout(layout: &Layout) -> String {
 }
 
 /// `count`, `sum(value)`.
-pub fn aggregation(aggregation: &Aggregation) -> String {
+pub(crate) fn aggregation(aggregation: &Aggregation) -> String {
     let name = aggregate_fn(aggregation.function);
     match &aggregation.field {
         Some(field) => format!("{name}({field})"),
@@ -150,12 +150,12 @@ pub fn aggregation(aggregation: &Aggregation) -> String {
     }
 }
 
-pub fn aggregate_fn(function: AggregateFn) -> &'static str {
+pub(crate) fn aggregate_fn(function: AggregateFn) -> &'static str {
     function.name()
 }
 
 /// The non-zero parts of a cost difference: `+2 round trips, +300 sync writes`.
-pub fn cost_delta(delta: &Cost) -> String {
+pub(crate) fn cost_delta(delta: &Cost) -> String {
     let mut parts = Vec::new();
     let signed = |v: f64| {
         if v > 0.0 {
@@ -202,7 +202,7 @@ pub fn cost_delta(delta: &Cost) -> String {
 
 /// A workload-weighted cost, every per-second component: name and amount.
 /// (`index_entries` and `score` are not rates; reporters show them apart.)
-pub fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
+pub(crate) fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
     vec![
         ("round trips", words::num(cost.round_trips)),
         ("documents examined", words::num(cost.documents_examined)),
@@ -218,7 +218,7 @@ pub fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
 /// An example document shortened for reading: arrays keep their first
 /// `ARRAY_SHOWN` elements and a string saying how many more there are, long
 /// strings are cut. The JSON report keeps the full example.
-pub fn abridge(value: &serde_json::Value) -> serde_json::Value {
+pub(crate) fn abridge(value: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     const ARRAY_SHOWN: usize = 2;
     const STRING_SHOWN: usize = 40;
@@ -246,7 +246,7 @@ pub fn abridge(value: &serde_json::Value) -> serde_json::Value {
 
 /// JSON laid out for reading: an object or array that fits in `width`
 /// characters stays on one line (`{ "$oid": "…" }`), bigger ones break.
-pub fn pretty_json(value: &serde_json::Value) -> String {
+pub(crate) fn pretty_json(value: &serde_json::Value) -> String {
     let mut out = String::new();
     write_json(value, 0, &mut out);
     out
@@ -315,7 +315,7 @@ fn compact_json(value: &serde_json::Value) -> String {
 }
 
 /// One execution's cost in one line, zero parts left out.
-pub fn per_run(cost: &Cost) -> String {
+pub(crate) fn per_run(cost: &Cost) -> String {
     let mut parts = vec![words::count(cost.round_trips, "round trip")];
     if cost.documents_examined != 0.0 {
         parts.push(words::count(cost.documents_examined, "document") + " examined");
@@ -338,7 +338,7 @@ pub fn per_run(cost: &Cost) -> String {
     parts.join(", ")
 }
 
-pub fn action(action: Action) -> &'static str {
+pub(crate) fn action(action: Action) -> &'static str {
     match action {
         Action::Find => "find",
         Action::GraphLookup => "aggregate with $graphLookup",
@@ -353,7 +353,7 @@ pub fn action(action: Action) -> &'static str {
 }
 
 /// `{ host: 1, time: -1 }`.
-pub fn keys(keys: &[(String, i32)]) -> String {
+pub(crate) fn keys(keys: &[(String, i32)]) -> String {
     if keys.is_empty() {
         return "{}".into();
     }
@@ -362,7 +362,7 @@ pub fn keys(keys: &[(String, i32)]) -> String {
 }
 
 /// `{ host: $eq (parameter), time: $gte (parameter) }`.
-pub fn filter(step: &Step) -> String {
+pub(crate) fn filter(step: &Step) -> String {
     if step.filter.is_empty() {
         return "{}".into();
     }
@@ -388,7 +388,7 @@ fn test(f: &StepFilter) -> &'static str {
 
 /// Where a filter's value comes from, in words: `parameter`, `ids from step
 /// 1`, `the old author_id`.
-pub fn value_source(v: &ValueSource) -> String {
+pub(crate) fn value_source(v: &ValueSource) -> String {
     match v {
         ValueSource::Param => "parameter".to_string(),
         ValueSource::FromStep { step } => format!("ids from step {step}"),
@@ -402,7 +402,7 @@ pub fn value_source(v: &ValueSource) -> String {
 }
 
 /// `$set name`, `$push logmsgs (sort time: -1, slice -1000)`.
-pub fn update(op: &UpdateOp) -> String {
+pub(crate) fn update(op: &UpdateOp) -> String {
     match op {
         UpdateOp::Set { path } => format!("$set {path}"),
         UpdateOp::Unset { path } => format!("$unset {path}"),
@@ -432,7 +432,7 @@ pub fn update(op: &UpdateOp) -> String {
 }
 
 /// One step in one line: `find persons { _id: $eq (parameter) } via _id_ → 1 document`.
-pub fn step(step: &Step) -> String {
+pub(crate) fn step(step: &Step) -> String {
     let mut text = format!("{} {}", action(step.action), step.collection);
     if !step.filter.is_empty() {
         text.push(' ');
@@ -464,7 +464,7 @@ pub fn step(step: &Step) -> String {
 }
 
 /// An entity-level decision in one line.
-pub fn entity_decision(decision: &EntityDecision) -> String {
+pub(crate) fn entity_decision(decision: &EntityDecision) -> String {
     match decision {
         EntityDecision::Polymorphic {
             collection,
@@ -534,7 +534,7 @@ pub fn entity_decision(decision: &EntityDecision) -> String {
 }
 
 /// "90 M documents (41.9 GiB) and 180 M index entries (5.7 GiB)".
-pub fn working_set_words(w: &crate::design::WorkingSet) -> String {
+pub(crate) fn working_set_words(w: &crate::design::WorkingSet) -> String {
     format!(
         "{} documents ({}) and {} index entries ({})",
         crate::words::num(w.documents as f64),
@@ -544,12 +544,12 @@ pub fn working_set_words(w: &crate::design::WorkingSet) -> String {
     )
 }
 
-pub fn entity_decision_rules(decision: &EntityDecision) -> &[crate::design::RuleHit] {
+pub(crate) fn entity_decision_rules(decision: &EntityDecision) -> &[crate::design::RuleHit] {
     decision.rules()
 }
 
 /// Where a finding points, as text.
-pub fn location(location: &crate::finding::Location) -> String {
+pub(crate) fn location(location: &crate::finding::Location) -> String {
     use crate::finding::Location;
     match location {
         Location::Model { path } => path.clone(),
@@ -594,7 +594,7 @@ pub fn location(location: &crate::finding::Location) -> String {
 }
 
 /// Evidence as `name = value` pairs.
-pub fn evidence(evidence: &[crate::finding::Evidence]) -> String {
+pub(crate) fn evidence(evidence: &[crate::finding::Evidence]) -> String {
     evidence
         .iter()
         .map(|e| {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 /// The diagram, as a fenced `mermaid` block, then a sentence naming the
 /// collections drawn under a name of their own (`unique_idents`).
-pub fn diagram(design: &Design) -> String {
+pub(super) fn diagram(design: &Design) -> String {
     let idents = unique_idents(design.collections.iter().map(|c| c.name.as_str()));
     let mut out = String::from("```mermaid\nerDiagram\n");
     for (c, name) in design.collections.iter().zip(&idents) {

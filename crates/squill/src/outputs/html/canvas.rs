@@ -11,11 +11,11 @@ use layout::core::style::StyleAttr;
 use std::fmt::Write as _;
 
 /// The properties of an edge that only places boxes: never drawn.
-pub const HIDDEN: &str = "\u{0}hidden";
+pub(super) const HIDDEN: &str = "\u{0}hidden";
 
 /// What the layout drew, in the layout's coordinates.
 #[derive(Default)]
-pub struct Canvas {
+pub(super) struct Canvas {
     /// (node number, top-left corner, size) of each collection's box.
     pub boxes: Vec<(usize, Point, Point)>,
     /// SVG elements of the edges and their labels, in drawing order.
@@ -35,7 +35,7 @@ impl Canvas {
     }
 
     /// The area everything drawn covers: (top-left, size).
-    pub fn bounds(&self) -> (Point, Point) {
+    pub(super) fn bounds(&self) -> (Point, Point) {
         match (self.min, self.max) {
             (Some(min), Some(max)) => (min, Point::new(max.x - min.x, max.y - min.y)),
             _ => (Point::zero(), Point::zero()),

@@ -9,7 +9,7 @@ use crate::words;
 use std::fmt::Write as _;
 
 /// One bar: its label, its value, and its stylesheet class ("chosen", …).
-pub struct Bar {
+pub(super) struct Bar {
     pub label: String,
     pub value: f64,
     pub class: &'static str,
@@ -32,7 +32,7 @@ fn open(caption: &str, height: f64) -> String {
 
 /// Horizontal bars from zero, each with its label above it, so that long
 /// labels never squeeze the bars; `caption` names what is measured.
-pub fn bars(caption: &str, bars: &[Bar]) -> String {
+pub(super) fn bars(caption: &str, bars: &[Bar]) -> String {
     let max = bars.iter().map(|b| b.value).fold(0.0, f64::max);
     let height = bars.len() as f64 * (LABEL_H + BAR_H + GAP) + GAP;
     let mut out = open(caption, height);
@@ -69,7 +69,7 @@ pub fn bars(caption: &str, bars: &[Bar]) -> String {
 
 /// A spread of values: the least, the median, the 95th percentile and the
 /// greatest (the scan's and the logs' summaries keep these, not every value).
-pub struct Spread {
+pub(super) struct Spread {
     pub label: String,
     /// `None` when not kept (the logs' latencies): the line starts at p50.
     pub min: Option<f64>,
@@ -140,7 +140,7 @@ fn log_ticks(out: &mut String, y: f64, top: f64, unit: fn(f64) -> String) {
 /// One row per spread on one shared log axis: a thin line from the least
 /// (or the median) to the greatest, a thick bar from the median to the 95th percentile, and
 /// marks at p50, p95 and max; `unit` writes a value ("1.2 KiB", "12 ms").
-pub fn spreads(caption: &str, unit: fn(f64) -> String, rows: &[Spread]) -> String {
+pub(super) fn spreads(caption: &str, unit: fn(f64) -> String, rows: &[Spread]) -> String {
     let top = rows.iter().map(|r| r.max).fold(1.0, f64::max);
     let height = rows.len() as f64 * (LABEL_H + BAR_H + GAP) + GAP + AXIS_H;
     let mut out = open(caption, height);
@@ -205,7 +205,7 @@ pub fn spreads(caption: &str, unit: fn(f64) -> String, rows: &[Spread]) -> Strin
 
 /// A histogram on a log axis: one bar per bin (its height the bin's count),
 /// and a labelled line at each of `marks` (("p50", value), …).
-pub fn histogram(
+pub(super) fn histogram(
     caption: &str,
     bins: &[Bin],
     marks: &[(&str, f64)],

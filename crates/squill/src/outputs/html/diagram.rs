@@ -35,7 +35,7 @@ const ROW_W: f64 = 1100.0;
 const LARGE: usize = 60;
 
 /// A box: a collection's name, a line below it, its fields.
-pub struct Node {
+pub(super) struct Node {
     pub name: String,
     /// The fragment id its box links to (the collection's row in a table).
     pub anchor: String,
@@ -45,7 +45,7 @@ pub struct Node {
 }
 
 /// One line of a box: a field at a nesting depth.
-pub struct Row {
+pub(super) struct Row {
     pub depth: usize,
     pub name: String,
     pub ty: String,
@@ -68,7 +68,7 @@ impl Row {
 }
 
 /// The diagram of a design's collections as an inline `<svg>` element.
-pub fn collections(design: &Design) -> String {
+pub(super) fn collections(design: &Design) -> String {
     let nodes: Vec<Node> = design
         .collections
         .iter()
@@ -88,7 +88,7 @@ pub fn collections(design: &Design) -> String {
 
 /// The boxes and the arrows between them (`Edge::from` and `to` index
 /// `nodes`) as an inline `<svg>` element.
-pub fn graph(nodes: &[Node], edges: &[Edge]) -> String {
+pub(super) fn graph(nodes: &[Node], edges: &[Edge]) -> String {
     let mut graph = VisualGraph::new(Orientation::TopToBottom);
     let handles: Vec<_> = nodes
         .iter()
@@ -250,7 +250,7 @@ fn origin(origin: &FieldOrigin) -> (&'static str, String) {
 
 /// An arrow between two boxes: from the one holding the reference to the
 /// one it points to, with a short label and a longer tooltip.
-pub struct Edge {
+pub(super) struct Edge {
     pub from: usize,
     pub to: usize,
     pub label: String,

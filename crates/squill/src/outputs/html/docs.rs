@@ -8,7 +8,7 @@ use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
 
 /// The "Rules cited" section: `rules` of `ids`, or "None.".
-pub fn section<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
+pub(super) fn section<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
     let docs = rules(ids);
     format!(
         "<section id=\"rules\"><h2>Rules cited</h2>\n{}</section>\n",
@@ -21,7 +21,7 @@ pub fn section<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
 }
 
 /// One `<details>` per rule, in the order given; unknown ids are skipped.
-pub fn rules<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
+pub(super) fn rules<'a>(ids: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::new();
     for rule in ids.into_iter().filter_map(crate::rules::by_id) {
         let _ = writeln!(

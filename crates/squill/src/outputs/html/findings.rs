@@ -7,7 +7,7 @@ use crate::outputs::design::describe;
 use std::fmt::Write as _;
 
 /// `<section id="findings">` with a table of `findings`, in their order.
-pub fn section(findings: &[Finding]) -> String {
+pub(super) fn section(findings: &[Finding]) -> String {
     let mut out = String::from("<section id=\"findings\"><h2>Findings</h2>\n");
     if findings.is_empty() {
         out.push_str("<p>None.</p></section>\n");

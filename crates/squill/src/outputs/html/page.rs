@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 const STYLE: &str = include_str!("style.css");
 
 /// Text safe inside an element or a quoted attribute.
-pub fn esc(text: &str) -> String {
+pub(super) fn esc(text: &str) -> String {
     // Most text has nothing to escape: copied whole, not char by char.
     let Some(first) = text.find(['&', '<', '>', '"', '\'']) else {
         return text.to_string();
@@ -33,7 +33,7 @@ pub fn esc(text: &str) -> String {
 /// tenths, not through the float formatter's exact path, which took a tenth
 /// of the scan report's rendering (BENCHMARKS.md, issue 22).
 #[derive(Clone, Copy)]
-pub struct F1(pub f64);
+pub(super) struct F1(pub f64);
 
 impl std::fmt::Display for F1 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -56,7 +56,7 @@ impl std::fmt::Display for F1 {
 /// has no tilde in its id, and the tildes of the others say exactly which
 /// characters stood there. (Issue 40: `a.b`, `a-b` and `a b` had one id,
 /// `a-b`, and one collection's link led to the other's row.)
-pub fn id(prefix: &str, name: &str) -> String {
+pub(super) fn id(prefix: &str, name: &str) -> String {
     let mut out = String::with_capacity(prefix.len() + name.len() + 1);
     out.push_str(prefix);
     out.push('-');
@@ -71,7 +71,7 @@ pub fn id(prefix: &str, name: &str) -> String {
 }
 
 /// A link to a rule's docs further down the page.
-pub fn rule_link(rule: &str) -> String {
+pub(super) fn rule_link(rule: &str) -> String {
     format!(
         "<a class=\"mono\" href=\"#{}\">{}</a>",
         id("rule", rule),
@@ -81,7 +81,7 @@ pub fn rule_link(rule: &str) -> String {
 
 /// The whole document: `sections` are (id, title) for the table of
 /// contents, in order; `body` holds them.
-pub fn document(title: &str, sections: &[(&str, &str)], body: &str) -> String {
+pub(super) fn document(title: &str, sections: &[(&str, &str)], body: &str) -> String {
     let mut out = String::with_capacity(body.len() + STYLE.len() + 1024);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");

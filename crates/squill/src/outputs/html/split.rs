@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 /// One alternative: its label and its differences per part (an operation,
 /// or "index upkeep"), in the order of the chart's legend.
-pub struct Row {
+pub(super) struct Row {
     pub label: String,
     pub parts: Vec<f64>,
 }
@@ -27,7 +27,7 @@ const BAR_H: f64 = 14.0;
 const GAP: f64 = 8.0;
 
 /// The chart: `names` are the parts (the legend), `rows` the alternatives.
-pub fn diverging(caption: &str, names: &[String], rows: &[Row]) -> String {
+pub(super) fn diverging(caption: &str, names: &[String], rows: &[Row]) -> String {
     let side = |row: &Row, sign: f64| -> f64 {
         row.parts
             .iter()

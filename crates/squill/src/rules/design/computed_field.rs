@@ -118,9 +118,13 @@ mod tests {
         );
     }
 
+    /// Near miss: the same view count, with the page that shows it never
+    /// read: a counter nobody reads is not worth keeping.
     #[test]
-    fn stays_quiet() {
-        let verdicts = judge_entities(&RULE, &example("notifications.yaml"));
+    fn stays_quiet_just_under() {
+        let model = example("page-views.yaml").replace("    rate: 10\n    filter: {url: eq}", "    rate: 0\n    filter: {url: eq}");
+        assert!(model.contains("rate: 0\n"));
+        let verdicts = judge_entities(&RULE, &model);
         assert!(!verdicts.is_empty(), "no entity candidate to judge");
         assert!(verdicts.iter().all(|v| v == "-"), "{verdicts:?}");
     }

@@ -151,8 +151,16 @@ mod tests {
         );
     }
 
+    /// Near miss: the same copy of the host's address, rewritten at 2/s
+    /// against 20 reads/s: exactly the read-mostly ratio (10), not past it,
+    /// so still supported; a little faster and it is forbidden.
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("host-ip-in-logs.yaml"), "messages", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("host-ip-in-logs.yaml").replace("rate: 0.00001", "rate: 2");
+        let got = judge(&RULE, &model, "messages", "extended-reference");
+        assert!(got.starts_with("support: "), "{got}");
+        let over = example("host-ip-in-logs.yaml").replace("rate: 0.00001", "rate: 2.1");
+        let got = judge(&RULE, &over, "messages", "extended-reference");
+        assert!(got.starts_with("forbid: "), "{got}");
     }
 }

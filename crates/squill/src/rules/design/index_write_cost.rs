@@ -79,8 +79,15 @@ mod tests {
         );
     }
 
+    /// Near miss: the same log, its index used by reads exactly as often
+    /// as it is written (200/s each; the host's address no longer changes):
+    /// worth its upkeep, just.
     #[test]
-    fn stays_quiet() {
-        assert!(judge_design(&RULE, &example("user-address.yaml")).iter().all(|v| v == "-"));
+    fn stays_quiet_just_under() {
+        let model = example("host-ip-in-logs.yaml")
+            .replace("    rate: 20\n", "    rate: 200\n")
+            .replace("rate: 0.00001", "rate: 0");
+        assert!(model.contains("rate: 200\n    filter: {host.ipaddr: eq}"));
+        assert!(judge_design(&RULE, &model).is_empty());
     }
 }

@@ -78,7 +78,8 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
 mod tests {
     use super::{RULE, Skewed};
     use crate::design::Figure;
-    use crate::rules::testing::{example, judge, support};
+    use crate::design::Layout;
+    use crate::rules::testing::{example, judge_layout, support};
 
     #[test]
     fn fires() {
@@ -91,8 +92,13 @@ mod tests {
         assert_eq!((1.0 / got.share_above.value).round(), 1_804.0);
     }
 
+    /// Near miss: the same outlier layout, on attendee counts given
+    /// without a percentile: no skew the rule can measure. (The search
+    /// offers the layout only on skewed counts, so it is given here.)
     #[test]
-    fn stays_quiet() {
-        assert_eq!(judge(&RULE, &example("scenarios/s05-attendees.yaml"), "attendees", "embed"), "-");
+    fn stays_quiet_just_under() {
+        let model = example("scenarios/s05-attendees.yaml").replace("typical: 30, p99: 400,", "typical: 30,");
+        let layout = Layout::Outlier { threshold: 1_133 };
+        assert_eq!(judge_layout(&RULE, &model, "attendees", &layout), "-");
     }
 }

@@ -139,7 +139,8 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
 mod tests {
     use super::{KeptPath, PathCopies, RULE};
     use crate::design::Figure;
-    use crate::rules::testing::{example, judge, support};
+    use crate::design::Layout;
+    use crate::rules::testing::{example, judge_layout, support};
 
     #[test]
     fn fires() {
@@ -162,9 +163,13 @@ mod tests {
         assert!(copies.is_some());
     }
 
+    /// Near miss: the same path reference, on a child whose parent is no
+    /// tree's node (a host's log messages): no path to keep.
     #[test]
-    fn stays_quiet() {
-        let m = example("scenarios/s03-category-tree.yaml");
-        assert_eq!(judge(&RULE, &m, "products", "parent-reference"), "-");
+    fn stays_quiet_just_under() {
+        assert_eq!(
+            judge_layout(&RULE, &example("host-logs.yaml"), "messages", &Layout::PathReference),
+            "-"
+        );
     }
 }

@@ -76,7 +76,7 @@ fn plan_keys(keys: &[SortKey]) -> String {
     format!("{{ {} }}", parts.join(", "))
 }
 
-pub fn suggest(report: &WorkloadReport) -> Vec<IndexSuggestion> {
+pub(super) fn suggest(report: &WorkloadReport) -> Vec<IndexSuggestion> {
     let mut out: Vec<IndexSuggestion> = Vec::new();
     for ns in &report.namespaces {
         suggest_for(ns, &mut out);

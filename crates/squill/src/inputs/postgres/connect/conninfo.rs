@@ -6,7 +6,7 @@
 /// A connection string split into what the driver reads and libpq's own
 /// keywords.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Split {
+pub(super) struct Split {
     /// The string without `service` and `passfile`.
     pub rest: String,
     pub service: Option<String>,
@@ -17,7 +17,7 @@ pub struct Split {
 }
 
 /// Splits `text`, a `postgres://` URL or `key=value` pairs.
-pub fn split(text: &str) -> Split {
+pub(super) fn split(text: &str) -> Split {
     if text.starts_with("postgres://") || text.starts_with("postgresql://") {
         split_url(text)
     } else {

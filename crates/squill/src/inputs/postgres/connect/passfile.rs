@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// What the connection is for, as the file's lines are matched.
 #[derive(Debug, Clone, Copy)]
-pub struct Wanted<'a> {
+pub(super) struct Wanted<'a> {
     pub hosts: &'a [String],
     pub port: u16,
     pub database: &'a str,
@@ -17,7 +17,7 @@ pub struct Wanted<'a> {
 }
 
 /// The password of the first matching line of `path`, or why none.
-pub fn lookup(path: &Path, wanted: &Wanted<'_>) -> Result<String, String> {
+pub(super) fn lookup(path: &Path, wanted: &Wanted<'_>) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("there is no {shown}"),
@@ -57,7 +57,7 @@ fn too_open(_: &std::fs::Metadata) -> bool {
 }
 
 /// The password of the first line of `text` that matches.
-pub fn find(text: &str, wanted: &Wanted<'_>) -> Option<String> {
+pub(super) fn find(text: &str, wanted: &Wanted<'_>) -> Option<String> {
     let port = wanted.port.to_string();
     text.lines()
         .filter(|l| !l.trim_start().starts_with('#'))

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 /// A service's settings, each with where it was read (`file:line`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Service {
+pub(super) struct Service {
     pub settings: Vec<Setting>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Setting {
+pub(super) struct Setting {
     pub key: String,
     pub value: String,
     /// `file:line`, for messages about it.
@@ -23,7 +23,7 @@ pub struct Setting {
 /// The service `name` from the first of `files` that defines it. A file
 /// that does not exist is passed over; one that cannot be parsed is an
 /// error with its `file:line`.
-pub fn find(name: &str, files: &[PathBuf]) -> Result<Service, String> {
+pub(super) fn find(name: &str, files: &[PathBuf]) -> Result<Service, String> {
     for file in files {
         let Ok(bytes) = std::fs::read(file) else {
             continue;
