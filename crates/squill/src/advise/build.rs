@@ -393,7 +393,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                     name: need
                         .keys
                         .iter()
-                        .map(|(k, d)| format!("{k}_{d}"))
+                        .map(|(k, d)| format!("{k}_{}", crate::design::key_kind(*d)))
                         .chain(
                             // Apart from an index of the same keys over all documents.
                             (!need.partial.is_empty()).then(|| "partial".to_string()),

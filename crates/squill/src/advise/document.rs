@@ -75,9 +75,49 @@ fn field_type(ty: &FieldType, enum_values: &[String], origin: &FieldOrigin) -> S
             }),
             max_items: None,
         },
+        FieldType::Point | FieldType::Polygon => geojson(ty, origin),
         t => ShapeType::Scalar {
             bson_type: t.bson_type().to_string(),
             enum_values: enum_values.to_vec(),
+        },
+    }
+}
+
+/// A GeoJSON object as MongoDB stores it: `{type: "Point", coordinates:
+/// [longitude, latitude]}`, or a Polygon's `coordinates`: rings of such
+/// positions. The validator then checks the shape a `2dsphere` index needs.
+fn geojson(ty: &FieldType, origin: &FieldOrigin) -> ShapeType {
+    let position = ShapeType::Array {
+        items: Box::new(scalar("double")),
+        max_items: Some(2),
+    };
+    let (name, coordinates) = match ty {
+        FieldType::Polygon => (
+            crate::design::GEOJSON_POLYGON,
+            ShapeType::Array {
+                items: Box::new(ShapeType::Array {
+                    items: Box::new(position),
+                    max_items: None,
+                }),
+                max_items: None,
+            },
+        ),
+        _ => (crate::design::GEOJSON_POINT, position),
+    };
+    ShapeType::Object {
+        shape: Shape {
+            fields: vec![
+                field(
+                    "type",
+                    ShapeType::Scalar {
+                        bson_type: "string".into(),
+                        enum_values: vec![name.into()],
+                    },
+                    true,
+                    origin.clone(),
+                ),
+                field("coordinates", coordinates, true, origin.clone()),
+            ],
         },
     }
 }

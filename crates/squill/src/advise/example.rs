@@ -266,6 +266,7 @@ fn scalar(
             json!({ "$binary": { "base64": s, "subType": "00" } })
         }
         FieldType::Object => json!({}),
+        FieldType::Point | FieldType::Polygon => crate::synthetic::geo::example(ty, name, n),
         FieldType::Array(item) => {
             let k = u64::from(avg.unwrap_or(3)).min(array_max);
             Value::Array(

@@ -63,7 +63,7 @@ pub(crate) fn redundant(design: &Design) -> Vec<Redundant> {
 pub(crate) fn key_document(index: &Index) -> Json {
     let mut keys = Map::new();
     for (path, dir) in &index.keys {
-        keys.insert(path.clone(), json!(dir));
+        keys.insert(path.clone(), json!(crate::design::key_kind(*dir)));
     }
     Json::Object(keys)
 }

@@ -11,7 +11,9 @@ mod shape;
 pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
-pub use shape::{BucketPart, FieldOrigin, Shape, ShapeField, ShapeType};
+pub use shape::{
+    BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
+};
 
 use crate::finding::Finding;
 pub use crate::model::FilterOp;
@@ -126,7 +128,10 @@ pub struct DocumentSize {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Index {
     pub name: String,
-    /// Key paths with direction (1 or -1).
+    /// Key paths with direction (1 or -1), or `SPHERE_2D` for a
+    /// `2dsphere` key (written `"2dsphere"`).
+    #[serde(serialize_with = "keys_out")]
+    #[schemars(with = "Vec<(String, KeyKind)>")]
     pub keys: Vec<(String, i32)>,
     pub unique: bool,
     /// Operations that use it (names). Empty only for the implicit `_id` index.
@@ -136,6 +141,45 @@ pub struct Index {
     /// collection). Empty: every document.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partial: Vec<PartialCondition>,
+}
+
+/// The direction a `2dsphere` key has among the index keys: neither 1 nor
+/// -1, and unchanged when an index is walked the other way.
+pub const SPHERE_2D: i32 = 0;
+
+/// An index key's kind as MongoDB writes it: `1`, `-1` or `"2dsphere"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum KeyKind {
+    Direction(i32),
+    Named(&'static str),
+}
+
+/// The kind of an index key with direction `d`.
+pub fn key_kind(d: i32) -> KeyKind {
+    if d == SPHERE_2D {
+        KeyKind::Named("2dsphere")
+    } else {
+        KeyKind::Direction(d)
+    }
+}
+
+impl std::fmt::Display for KeyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyKind::Direction(d) => write!(f, "{d}"),
+            KeyKind::Named(n) => f.write_str(n),
+        }
+    }
+}
+
+fn keys_out<S: serde::Serializer>(keys: &[(String, i32)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(keys.len()))?;
+    for (k, d) in keys {
+        seq.serialize_element(&(k, key_kind(*d)))?;
+    }
+    seq.end()
 }
 
 /// A condition of a partial index's `partialFilterExpression`.
@@ -417,6 +461,10 @@ pub struct StepFilter {
     pub op: FilterOp,
     /// Where the value compared comes from.
     pub value_from: ValueSource,
+    /// For a `near` or a circle `within`: the radius searched, in metres
+    /// (`$maxDistance`, `$centerSphere`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius_m: Option<f64>,
 }
 
 /// Where a step's filter value comes from: what the cookbook turns into a

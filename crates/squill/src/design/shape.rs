@@ -35,6 +35,35 @@ impl ShapeField {
     }
 }
 
+/// The GeoJSON types a shape holds, as their `type` field names them.
+pub const GEOJSON_POINT: &str = "Point";
+pub const GEOJSON_POLYGON: &str = "Polygon";
+
+impl ShapeType {
+    /// The GeoJSON type of an object shaped `{type: "Point" | "Polygon",
+    /// coordinates: […]}` (what a `point` or `polygon` field becomes), so
+    /// example and synthetic data write valid positions there.
+    pub fn geojson(&self) -> Option<&'static str> {
+        let ShapeType::Object { shape } = self else {
+            return None;
+        };
+        let [t, c] = shape.fields.as_slice() else {
+            return None;
+        };
+        if t.name != "type" || c.name != "coordinates" {
+            return None;
+        }
+        let ShapeType::Scalar { enum_values, .. } = &t.ty else {
+            return None;
+        };
+        match enum_values.as_slice() {
+            [v] if v == GEOJSON_POINT => Some(GEOJSON_POINT),
+            [v] if v == GEOJSON_POLYGON => Some(GEOJSON_POLYGON),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ShapeType {

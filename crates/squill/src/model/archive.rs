@@ -159,6 +159,11 @@ pub fn as_archive(
             e.name, e.name
         )),
         archive_of: Some(entity),
+        // The old instances lie where the young ones do, fewer of them.
+        density: e.density.map(|d| crate::model::Density {
+            typical: d.typical * old_share,
+            max: d.max * old_share,
+        }),
         ..e.clone()
     });
     // The archive's copy of each relationship to a parent.

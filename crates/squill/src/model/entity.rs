@@ -21,6 +21,24 @@ pub struct Entity {
     /// the orders older than the horizon): its documents and indexes are
     /// read rarely enough to stay on disk, out of the working set.
     pub archive_of: Option<EntityId>,
+    /// How densely the instances lie on the map, for an entity with a
+    /// GeoJSON field (the model's `density:`): what a read near a point or
+    /// within an area finds there.
+    pub density: Option<Density>,
+}
+
+/// Instances per km², typical and in the densest place (a city centre).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Density {
+    pub typical: f64,
+    pub max: f64,
+}
+
+impl Density {
+    /// Instances inside `area_km2` at the typical and at the densest place.
+    pub fn inside(&self, area_km2: f64) -> (f64, f64) {
+        (self.typical * area_km2, self.max * area_km2)
+    }
 }
 
 /// One key of a uniqueness constraint: a field of the entity, or the
@@ -35,6 +53,11 @@ pub enum KeyPart {
 impl Entity {
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The entity's GeoJSON fields (points, polygons).
+    pub fn geo_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| f.ty.is_geo())
     }
 }
 
@@ -80,6 +103,11 @@ pub enum FieldType {
     Attributes {
         keys: u64,
     },
+    /// A GeoJSON Point: `{type: "Point", coordinates: [longitude, latitude]}`.
+    Point,
+    /// A GeoJSON Polygon of one ring (a delivery zone): `avg_size` is its
+    /// number of corners, the ring closed by repeating the first.
+    Polygon,
 }
 
 impl FieldType {
@@ -128,7 +156,21 @@ impl FieldType {
                 let count = n.unwrap_or(ATTRIBUTES_TYPICAL);
                 5 + count * (1 + 2 + 1 + ATTRIBUTE_PAIR_BYTES)
             }
+            FieldType::Point => GEO_TYPE_BYTES + geo_string(5) + 1 + 12 + POSITION_BYTES,
+            FieldType::Polygon => {
+                let corners = n.unwrap_or(POLYGON_CORNERS).max(3);
+                // The ring repeats its first position to close; each
+                // position's element has a type byte and a key of up to
+                // two digits with its NUL.
+                let ring = 5 + (corners + 1) * (1 + 3 + POSITION_BYTES);
+                GEO_TYPE_BYTES + geo_string(7) + 1 + 12 + 5 + (1 + 2 + ring)
+            }
         }
+    }
+
+    /// Whether values are GeoJSON (a `2dsphere` index serves them).
+    pub fn is_geo(&self) -> bool {
+        matches!(self, FieldType::Point | FieldType::Polygon)
     }
 
     /// The `$jsonSchema` `bsonType` name.
@@ -143,11 +185,27 @@ impl FieldType {
             FieldType::Date => "date",
             FieldType::ObjectId => "objectId",
             FieldType::Binary => "binData",
-            FieldType::Object => "object",
+            FieldType::Object | FieldType::Point | FieldType::Polygon => "object",
             FieldType::Array(_) | FieldType::Attributes { .. } => "array",
         }
     }
 }
+
+/// A GeoJSON object's header and trailer (5) and its `type` element's
+/// type byte and name (`type` and NUL: 6).
+const GEO_TYPE_BYTES: u64 = 5 + 1 + 5;
+
+/// A string value of `len` characters: its length, the bytes, the NUL.
+const fn geo_string(len: u64) -> u64 {
+    4 + len + 1
+}
+
+/// One `[longitude, latitude]` array: header and trailer, two doubles with
+/// their type bytes and one-character index keys.
+const POSITION_BYTES: u64 = 5 + 2 * (1 + 2 + 8);
+
+/// Corners of a polygon when the model does not say.
+pub const POLYGON_CORNERS: u64 = 20;
 
 /// Names an instance has when an `attributes` field does not say.
 pub const ATTRIBUTES_TYPICAL: u64 = 10;

@@ -20,13 +20,14 @@ mod workload;
 pub use archive::{ARCHIVE_BATCH, Archive, archive_horizon, as_archive};
 pub use cardinality::{Cardinality, CardinalityClass, Count};
 pub use entity::{
-    ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Entity, EntityId, Field, FieldType, KeyPart,
+    ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,
+    POLYGON_CORNERS,
 };
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
-    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, Include, Mix, Operation,
+    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Include, Mix, Operation,
     OperationId, OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
 };
 

@@ -56,6 +56,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             description: None,
             unique: Vec::new(),
             archive_of: None,
+            density: None,
         });
     }
     let mut rels = Vec::with_capacity(relationships);
@@ -182,6 +183,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         related: None,
                         selectivity: None,
                         age: None,
+                        geo: None,
                     }],
                     sort: Vec::new(),
                     limit: None,
@@ -208,6 +210,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     related: None,
                     selectivity: None,
                     age: None,
+                    geo: None,
                 }],
                 changes: vec![first_field],
                 relinks: Vec::new(),
@@ -221,6 +224,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                     related: None,
                     selectivity: None,
                     age: None,
+                    geo: None,
                 }],
             },
         };
@@ -281,6 +285,7 @@ pub fn chain(n: usize) -> Model {
             description: None,
             unique: Vec::new(),
             archive_of: None,
+            density: None,
         })
         .collect();
     let relationships: Vec<Relationship> = (1..n)
@@ -323,6 +328,7 @@ pub fn chain(n: usize) -> Model {
                     related: None,
                     selectivity: None,
                     age: None,
+                    geo: None,
                 }],
                 sort: Vec::new(),
                 limit: None,

@@ -202,6 +202,16 @@ pub struct Filter {
     /// orders younger than 90 days): which end of the history it keeps.
     /// Its `selectivity` follows from the entity's insert rate and count.
     pub age: Option<Age>,
+    /// For a GeoJSON test (`near`, `within`): the area searched.
+    pub geo: Option<GeoArea>,
+}
+
+/// The area a `near` or `within` searches: a circle of `radius_km`, or a
+/// polygon the query gives (no radius), of `km2`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GeoArea {
+    pub km2: f64,
+    pub radius_km: Option<f64>,
 }
 
 /// A range on a date field measured from now: the instances younger
@@ -249,7 +259,13 @@ impl Filter {
             related,
             selectivity: None,
             age: None,
+            geo: None,
         }
+    }
+
+    /// Whether the condition is a GeoJSON test (served by a `2dsphere` index).
+    pub fn is_geo(&self) -> bool {
+        self.op.is_geo()
     }
 }
 
@@ -264,6 +280,24 @@ pub enum FilterOp {
     /// reference to one (the products of a category and of all its
     /// subcategories).
     Under,
+    /// Near a point, nearest first (`$near`), within a radius: on a GeoJSON
+    /// point field.
+    Near,
+    /// Inside an area (`$geoWithin`): a circle or a polygon the query gives.
+    Within,
+    /// Whose shape contains or crosses the point the query gives
+    /// (`$geoIntersects`): the delivery zone of an address.
+    Intersects,
+}
+
+impl FilterOp {
+    /// Whether the operator tests GeoJSON (served by a `2dsphere` index).
+    pub fn is_geo(self) -> bool {
+        matches!(
+            self,
+            FilterOp::Near | FilterOp::Within | FilterOp::Intersects
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

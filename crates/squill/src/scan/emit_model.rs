@@ -93,6 +93,7 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
         }),
         unique: Vec::new(),
         archive_of: None,
+        density: None,
     }
 }
 
@@ -518,6 +519,7 @@ fn embedded_level(
                 )),
                 unique: Vec::new(),
                 archive_of: None,
+                density: None,
             });
             let children = match lengths {
                 Some(l) => {

@@ -234,6 +234,17 @@ impl Builder<'_, '_> {
                         }
                         sink.close();
                     }
+                    // A place: valid positions, clustered, rings closed.
+                    (FieldOrigin::Own { field, .. }, ShapeType::Object { .. })
+                        if let Some(geometry) = ty.geojson() =>
+                    {
+                        let corners = e
+                            .and_then(|e| self.pop.model.entity(e).field(field))
+                            .and_then(|x| x.avg_size)
+                            .map_or(crate::model::POLYGON_CORNERS, u64::from);
+                        let value = super::geo::value(geometry, field, key, corners);
+                        sink.value(name, &value);
+                    }
                     (FieldOrigin::Own { .. }, ShapeType::Object { .. }) => {
                         if let Some(sub) = &f.sub {
                             self.object(sub, ctx, e, name, sink, scratch);

@@ -35,6 +35,7 @@ pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
         description: None,
         unique: Vec::new(),
         archive_of: None,
+        density: None,
     }
 }
 

@@ -22,6 +22,7 @@ pub mod estimate;
 pub mod examples;
 mod feeds;
 mod flat;
+pub mod geo;
 pub mod json_text;
 mod numbering;
 mod options;

@@ -103,6 +103,13 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&assumed, &defaults));
+    // A place kept as two numbers and searched by two ranges.
+    let two_numbers = crate::inputs::model_file::parse(
+        "two-numbers.yaml",
+        "entities:\n  shop: {count: 1000, fields: {lat: double, lng: double}}\noperations:\n  box: {read: shop, rate: 1, filter: {lat: range, lng: range}}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&two_numbers, &defaults));
     // The nesting limit, lowered so that embedding one level trips it.
     let shallow = Options {
         design: Some(DesignOptions {

@@ -404,6 +404,91 @@ fn s12_library_loans() {
     assert_eq!(ret.steps[0].collection, "patron");
 }
 
+/// S15: places. The location is a GeoJSON point with a `2dsphere` index
+/// after the read's equality (`{open: 1, location: "2dsphere"}`); the
+/// nearest search is one query priced by the restaurants inside the
+/// radius (density × area, cut to the limit), not by the collection;
+/// zones are polygons answered by `$geoIntersects` on their own index;
+/// no order carries a restaurant's position.
+#[test]
+fn s15_restaurants() {
+    use crate::design::SPHERE_2D;
+    use crate::model::FilterOp;
+    let text = super::golden::example_text("scenarios/s15-restaurants");
+    let parse = |t: &str| crate::inputs::model_file::parse("s15.yaml", t).unwrap();
+    let d = advise(&parse(&text), &Settings::default(), None).unwrap();
+    let names: Vec<&str> = d.collections.iter().map(|c| c.name.as_str()).collect();
+    for c in ["restaurant", "zone", "order"] {
+        assert!(names.contains(&c), "{names:?}");
+    }
+    // GeoJSON fields: a Point in the restaurant, a Polygon in the zone.
+    let geo = |coll: &str, field: &str| {
+        let c = d.collections.iter().find(|c| c.name == coll).unwrap();
+        let f = c.shape.fields.iter().find(|f| f.name == field).unwrap();
+        f.ty.geojson()
+    };
+    assert_eq!(geo("restaurant", "location"), Some("Point"));
+    assert_eq!(geo("zone", "area"), Some("Polygon"));
+    // The equality key first, then the place.
+    assert!(indexes(&d, "restaurant").contains(&vec![
+        ("open".to_string(), 1),
+        ("location".to_string(), SPHERE_2D)
+    ]));
+    assert!(indexes(&d, "zone").contains(&vec![("area".to_string(), SPHERE_2D)]));
+    // One round trip each; the nearest 20 examine 20 restaurants, the
+    // zone of an address one zone.
+    let near = plan(&d, "nearby_open");
+    assert_eq!(near.cost.round_trips, 1.0);
+    assert_eq!(near.steps[0].filter[1].op, FilterOp::Near);
+    assert_eq!(near.steps[0].filter[1].radius_m, Some(3000.0));
+    assert!(
+        (near.cost.documents_examined - 20.0).abs() < 1e-9,
+        "{:?}",
+        near.cost
+    );
+    let zone = plan(&d, "zone_of_address");
+    assert_eq!(zone.cost.round_trips, 1.0);
+    assert_eq!(zone.steps[0].filter[0].op, FilterOp::Intersects);
+    assert!(
+        (zone.cost.documents_examined - 1.0).abs() < 1e-9,
+        "{:?}",
+        zone.cost
+    );
+    // Without the limit, every open restaurant inside the 3 km: 50 a km²
+    // over π × 3² km², half of them open. Not the collection's 2,000,000.
+    let all = advise(
+        &parse(&text.replace("    limit: 20\n", "")),
+        &Settings::default(),
+        None,
+    )
+    .unwrap();
+    let inside = 50.0 * std::f64::consts::PI * 9.0 / 2.0;
+    let examined = plan(&all, "nearby_open").cost.documents_examined;
+    assert!((examined - inside).abs() < 1e-6, "{examined} vs {inside}");
+    // Where restaurants are sparse (1 in 4 km²), the radius holds fewer
+    // open ones than the limit: the search examines those.
+    let sparse = advise(
+        &parse(&text.replace("{typical: 50, max: 400}", "{typical: 0.25, max: 400}")),
+        &Settings::default(),
+        None,
+    )
+    .unwrap();
+    let few = plan(&sparse, "nearby_open").cost.documents_examined;
+    assert!(
+        (few - 0.25 * std::f64::consts::PI * 9.0 / 2.0).max(1.0) - few < 1e-6,
+        "{few}"
+    );
+    // No order carries a restaurant's position.
+    let order = d.collections.iter().find(|c| c.name == "order").unwrap();
+    let copies_location = |fields: &[crate::design::ShapeField]| {
+        fields.iter().any(|f| match &f.ty {
+            ShapeType::Object { shape } => shape.fields.iter().any(|g| g.name == "location"),
+            _ => f.name == "location",
+        })
+    };
+    assert!(!copies_location(&order.shape.fields), "{:?}", order.shape);
+}
+
 /// S13: the large, rarely read settings in their own collection; the hot
 /// read touches the small profile only; embedding is the costlier
 /// alternative, by the bytes the hot read would carry.

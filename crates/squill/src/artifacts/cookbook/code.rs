@@ -78,6 +78,22 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// `{"$near": {"$geometry": point, "$maxDistance": metres}}`: nearest
+    /// first, within the radius.
+    Near {
+        point: String,
+        metres: u64,
+    },
+    /// `{"$geoWithin": {"$centerSphere": [point.coordinates, radians]}}`
+    /// for a circle, `{"$geoWithin": {"$geometry": area}}` for a polygon.
+    WithinCircle {
+        point: String,
+        metres: u64,
+    },
+    WithinArea(String),
+    /// `{"$geoIntersects": {"$geometry": point}}`: the shapes that contain
+    /// the point.
+    Intersects(String),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
     /// `{"$exists": false}`: an array with no element at that index.

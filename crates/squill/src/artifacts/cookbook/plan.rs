@@ -233,6 +233,34 @@ impl Builder<'_> {
             FilterOp::Eq | FilterOp::Under => {
                 Expr::Param(self.param_named(&step.collection, path, ParamKind::Value, "", own))
             }
+            // A point the caller gives (GeoJSON), as a value of the field.
+            FilterOp::Near | FilterOp::Within | FilterOp::Intersects => {
+                let metres = f.radius_m.map(|m| m.round() as u64);
+                match (f.op, metres) {
+                    (FilterOp::Near, m) => Expr::Near {
+                        point: self.param_named(&step.collection, path, ParamKind::Value, "", own),
+                        metres: m.unwrap_or(0),
+                    },
+                    (FilterOp::Within, Some(metres)) => Expr::WithinCircle {
+                        point: self.param_named(&step.collection, path, ParamKind::Value, "", own),
+                        metres,
+                    },
+                    (FilterOp::Within, None) => Expr::WithinArea(self.param_named(
+                        &step.collection,
+                        path,
+                        ParamKind::Value,
+                        "",
+                        Some(&format!("{}_area", plain_path(path))),
+                    )),
+                    _ => Expr::Intersects(self.param_named(
+                        &step.collection,
+                        path,
+                        ParamKind::Value,
+                        "",
+                        Some("point"),
+                    )),
+                }
+            }
         }
     }
 

@@ -23,6 +23,15 @@ fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
+        Expr::Near { point, metres } => {
+            format!("{{\"$near\": {{\"$geometry\": {point}, \"$maxDistance\": {metres}}}}}")
+        }
+        // The Earth's mean radius, 6,378.1 km, turns metres into radians.
+        Expr::WithinCircle { point, metres } => format!(
+            "{{\"$geoWithin\": {{\"$centerSphere\": [{point}[\"coordinates\"], {metres} / 6378100]}}}}"
+        ),
+        Expr::WithinArea(p) => format!("{{\"$geoWithin\": {{\"$geometry\": {p}}}}}"),
+        Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
         Expr::Missing => match lang {
             Lang::Python => "{\"$exists\": False}".to_string(),

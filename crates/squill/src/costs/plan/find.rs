@@ -73,12 +73,19 @@ impl<'a> Planner<'a> {
         let mut range: Vec<(String, FilterOp, ValueSource)> = Vec::new();
         // Paths of `attributes` fields tested: indexed by name and value.
         let mut pairs: Vec<String> = Vec::new();
+        // The GeoJSON condition (one a query, as MongoDB allows one `$near`):
+        // its key is the index's `2dsphere` key, after the equalities.
+        let mut geo: Option<(String, FilterOp, ValueSource)> = None;
+        let mut radius_m = None;
         for c in filter {
             let (path, from) = self.filter_path(plan, op, e, &acc, c);
             if self.attributes_of(e, c).is_some() {
                 pairs.push(path.clone());
             }
-            if c.op == FilterOp::Range {
+            if c.op.is_geo() {
+                geo = Some((path, c.op, from));
+                radius_m = c.geo.and_then(|g| g.radius_km).map(|r| r * 1000.0);
+            } else if c.op == FilterOp::Range {
                 range.push((path, c.op, from));
             } else if matches!(from, ValueSource::FromStep { .. }) {
                 // The values an earlier step found: a membership test.
@@ -140,6 +147,11 @@ impl<'a> Planner<'a> {
                     keys.push((p.clone(), 1));
                 }
             }
+            // Equality keys first, then the `2dsphere` key: the
+            // equalities narrow the cells the geo search walks.
+            if let Some((p, _, _)) = &geo {
+                keys.push((p.clone(), crate::design::SPHERE_2D));
+            }
             for s in sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
             }
@@ -173,8 +185,12 @@ impl<'a> Planner<'a> {
         let mut step = Self::step(&acc.collection, Action::Find, purpose);
         step.filter = eq
             .into_iter()
+            .chain(geo)
             .chain(range)
-            .map(|(p, o, f)| filt(p, o, f))
+            .map(|(p, o, f)| StepFilter {
+                radius_m: radius_m.filter(|_| o.is_geo()),
+                ..filt(p, o, f)
+            })
             .collect();
         step.sort = sort
             .iter()

@@ -188,7 +188,7 @@ mod update;
 
 fn index_name(keys: &[(String, i32)]) -> String {
     keys.iter()
-        .map(|(k, d)| format!("{k}_{d}"))
+        .map(|(k, d)| format!("{k}_{}", crate::design::key_kind(*d)))
         .collect::<Vec<_>>()
         .join("_")
 }
@@ -272,7 +272,9 @@ fn canonical_keys(keys: Vec<(String, i32)>, sort: &[(String, i32)]) -> Vec<(Stri
     keys.into_iter()
         .enumerate()
         .map(|(i, (k, d))| {
-            let d = if sorted.len() > 1 && sorted.contains(&i) {
+            let d = if d == crate::design::SPHERE_2D {
+                d
+            } else if sorted.len() > 1 && sorted.contains(&i) {
                 d * sign
             } else {
                 1
@@ -282,11 +284,27 @@ fn canonical_keys(keys: Vec<(String, i32)>, sort: &[(String, i32)]) -> Vec<(Stri
         .collect()
 }
 
+/// The share of `count` instances of `entity` a geo condition keeps: those
+/// inside the area searched at the entity's typical density (`near`,
+/// `within`), or the one shape that contains a point (`intersects`: the
+/// delivery zone of an address, zones that do not overlap).
+fn geo_share(entity: &crate::model::Entity, c: &Filter, count: f64) -> f64 {
+    let count = count.max(1.0);
+    match (c.op, c.geo, entity.density) {
+        (FilterOp::Intersects, ..) => 1.0 / count,
+        (_, Some(area), Some(d)) => (d.inside(area.km2).0 / count).min(1.0),
+        // A polygon field found within an area: the model gives no
+        // density for shapes; a quarter, as for a range.
+        _ => 0.25,
+    }
+}
+
 fn filt(path: impl Into<String>, op: FilterOp, from: ValueSource) -> StepFilter {
     StepFilter {
         path: path.into(),
         op,
         value_from: from,
+        radius_m: None,
     }
 }
 
@@ -861,6 +879,8 @@ impl<'a> Planner<'a> {
         for c in filter {
             let sel = if c.op == FilterOp::Under {
                 self.subtree_share(e, c)
+            } else if c.op.is_geo() {
+                geo_share(entity, c, f.count(e))
             } else if c.path.len() == 1 && c.path[0] == "_id" {
                 match c.op {
                     FilterOp::In => in_list(f.count(e)) / f.count(e),
@@ -934,7 +954,9 @@ impl<'a> Planner<'a> {
                     FilterOp::Eq => 1.0 / d,
                     FilterOp::In => in_list(d) / d,
                     FilterOp::Range => c.selectivity.unwrap_or(0.25),
-                    FilterOp::Under => 1.0,
+                    FilterOp::Under | FilterOp::Near | FilterOp::Within | FilterOp::Intersects => {
+                        1.0
+                    }
                 }
             };
             est *= sel;

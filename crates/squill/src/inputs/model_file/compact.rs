@@ -17,6 +17,8 @@ pub(super) const TYPE_NAMES: &[&str] = &[
     "binary",
     "object",
     "attributes",
+    "point",
+    "polygon",
 ];
 
 /// A field type with its optional size and whether it may be absent.
@@ -48,6 +50,9 @@ fn base_type(name: &str) -> Option<FieldType> {
         "object" | "document" => FieldType::Object,
         // The number of names is the long form's `keys`.
         "attributes" => FieldType::Attributes { keys: 0 },
+        // GeoJSON; a polygon's size is its number of corners.
+        "point" | "geopoint" => FieldType::Point,
+        "polygon" => FieldType::Polygon,
         _ => return None,
     })
 }
@@ -177,6 +182,8 @@ fn base_name(ty: &FieldType) -> &'static str {
         FieldType::Object => "object",
         FieldType::Array(_) => "array",
         FieldType::Attributes { .. } => "attributes",
+        FieldType::Point => "point",
+        FieldType::Polygon => "polygon",
     }
 }
 

@@ -14,6 +14,7 @@ mod compact;
 mod context;
 mod error;
 mod fields;
+mod geo;
 mod mixes;
 mod names;
 mod paths;
@@ -27,6 +28,8 @@ mod schema;
 mod workload;
 mod write;
 
+#[cfg(test)]
+mod geo_tests;
 #[cfg(test)]
 mod tests;
 

@@ -111,6 +111,10 @@ pub(super) fn filters(
                 continue;
             }
             f.selectivity = parsed.selectivity;
+            f.geo = parsed.geo;
+            if kind.is_geo() && !super::geo::check_filter(ctx, model, entity, &f, path) {
+                continue;
+            }
             if let Some(age) = parsed.age
                 && aged_field(ctx, model, entity, &f, path)
             {
@@ -177,6 +181,8 @@ pub(super) struct ParsedOp {
     pub op: Option<FilterOp>,
     pub selectivity: Option<f64>,
     pub age: Option<Age>,
+    /// For `near` and `within`: the area searched.
+    pub geo: Option<crate::model::GeoArea>,
 }
 
 pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
@@ -185,7 +191,16 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
         op: None,
         selectivity: None,
         age: None,
+        geo: None,
     };
+    if let Some((op_, area)) = super::geo::geo_op(ctx, op, &text) {
+        out.op = area
+            .is_some()
+            .then_some(op_)
+            .or((op_ == FilterOp::Intersects).then_some(op_));
+        out.geo = area;
+        return out;
+    }
     let call = |name: &str| {
         text.strip_prefix(name)
             .and_then(|r| r.trim_start().strip_prefix('('))
@@ -236,14 +251,26 @@ pub(super) fn filter_op(ctx: &mut Ctx<'_>, op: &S<String>) -> ParsedOp {
                 ctx.pos(op),
                 format!("unknown filter operator `{}`", op.value),
                 "not an operator",
-                suggestion(&op.value, ["eq", "range", "in", "since", "before", "under"]).or_else(
-                    || {
-                        Some(
-                            "one of eq, range, range(fraction), in, since(age), before(age), under"
-                                .into(),
-                        )
-                    },
-                ),
+                suggestion(
+                    &op.value,
+                    [
+                        "eq",
+                        "range",
+                        "in",
+                        "since",
+                        "before",
+                        "under",
+                        "near",
+                        "within",
+                        "intersects",
+                    ],
+                )
+                .or_else(|| {
+                    Some(
+                        "one of eq, range, range(fraction), in, since(age), before(age), under, near(radius), within(radius or area), intersects"
+                            .into(),
+                    )
+                }),
             );
             None
         }
@@ -647,6 +674,7 @@ pub(super) fn includes(
                                     related: None,
                                     selectivity: parsed.selectivity,
                                     age: None,
+                                    geo: parsed.geo,
                                 });
                             }
                         }

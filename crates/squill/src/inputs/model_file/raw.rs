@@ -136,6 +136,30 @@ pub(super) struct RawEntity {
     /// rest on them say so.
     #[schemars(with = "Option<Vec<AssumedEntityFigure>>")]
     pub assumed: Option<Vec<S<String>>>,
+    /// For an entity with a GeoJSON point field: how densely its instances
+    /// lie, per km² (or per the circle of `per`), typical and in the
+    /// densest place. A read `near` a point or `within` an area finds
+    /// this many per km² it covers.
+    #[schemars(with = "Option<RawDensity>")]
+    pub density: Option<S<RawDensity>>,
+}
+
+/// Instances per km², typical and at most: `{typical: 40, max: 2500}`, or
+/// per a radius: `{typical: 1100, max: 70000, per: 3 km}`.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Density")]
+pub struct RawDensity {
+    /// Instances in the unit of `per`, where they typically are.
+    #[schemars(with = "f64", range(min = 0))]
+    pub typical: S<f64>,
+    /// Instances in the unit of `per` in the densest place (default: typical).
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub max: Option<S<f64>>,
+    /// What the figures count in: `km2` (the default), another area
+    /// (`m2`, `mi2`), or the circle of a radius (`3 km`, `500 m`, `2 mi`).
+    #[schemars(with = "Option<String>")]
+    pub per: Option<S<String>>,
 }
 
 /// The figures of an entity that can be marked as assumed.
@@ -391,15 +415,16 @@ pub(super) struct RawOperation {
 }
 
 /// A filter operator: `eq`, `range` (or `<`, `>=`, `gt`, …), `range(0.02)`
-/// with the share it keeps, `in`, `under`, `since(90 days)`, `before(1 year)`
-/// (read in any case).
+/// with the share it keeps, `in`, `under`, `since(90 days)`, `before(1 year)`,
+/// and on a GeoJSON field `near(3 km)`, `within(3 km)` (a circle),
+/// `within(12 km2)` (a polygon of that area), `intersects` (read in any case).
 #[derive(JsonSchema)]
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "FilterOp")]
 pub(super) struct FilterOpName(
     #[schemars(regex(
-        pattern = r"^\s*(eq|equality|=|==|range|<|>|<=|>=|gt|gte|lt|lte|in|under|subtree|range\s*\(\s*[0-9.eE+-]+\s*\)|(since|before)\s*\([^()]*\))\s*$"
+        pattern = r"^\s*(eq|equality|=|==|range|<|>|<=|>=|gt|gte|lt|lte|in|under|subtree|range\s*\(\s*[0-9.eE+-]+\s*\)|(since|before|near|within)\s*\([^()]*\)|intersects)\s*$"
     ))]
     String,
 );

@@ -234,6 +234,7 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
             description: e.description.clone(),
             unique: Vec::new(),
             archive_of: None,
+            density: e.density.as_ref().and_then(|d| super::geo::density(ctx, d)),
         });
     }
     out

@@ -100,6 +100,21 @@ fn filter(filters: &[Filter]) -> String {
                 (FilterOp::Range, Some(x)) => format!("range({x})"),
                 (FilterOp::In, _) => "in".to_string(),
                 (FilterOp::Under, _) => "under".to_string(),
+                (FilterOp::Intersects, _) => "intersects".to_string(),
+                (FilterOp::Near | FilterOp::Within, _) => {
+                    let word = if f.op == FilterOp::Near {
+                        "near"
+                    } else {
+                        "within"
+                    };
+                    match f.geo {
+                        Some(crate::model::GeoArea {
+                            radius_km: Some(r), ..
+                        }) => format!("{word}({r} km)"),
+                        Some(a) => format!("{word}({} km2)", a.km2),
+                        None => word.to_string(),
+                    }
+                }
             };
             format!("{}: {op}", s(&f.path.join(".")))
         })
@@ -215,6 +230,13 @@ pub fn to_yaml(model: &Model) -> String {
                 .map(|c| format!("[{}]", c.iter().map(key).collect::<Vec<_>>().join(", ")))
                 .collect();
             let _ = writeln!(out, "    unique: [{}]", combos.join(", "));
+        }
+        if let Some(d) = &e.density {
+            let _ = writeln!(
+                out,
+                "    density: {{typical: {}, max: {}}}",
+                d.typical, d.max
+            );
         }
         if e.fields.is_empty() {
             let _ = writeln!(out, "    fields: {{}}");

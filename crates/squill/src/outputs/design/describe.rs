@@ -357,7 +357,13 @@ pub(crate) fn keys(keys: &[(String, i32)]) -> String {
     if keys.is_empty() {
         return "{}".into();
     }
-    let inner: Vec<String> = keys.iter().map(|(k, d)| format!("{k}: {d}")).collect();
+    let inner: Vec<String> = keys
+        .iter()
+        .map(|(k, d)| match crate::design::key_kind(*d) {
+            crate::design::KeyKind::Named(n) => format!("{k}: \"{n}\""),
+            kind => format!("{k}: {kind}"),
+        })
+        .collect();
     format!("{{ {} }}", inner.join(", "))
 }
 
@@ -383,6 +389,9 @@ fn test(f: &StepFilter) -> &'static str {
         (FilterOp::In, _) => "in",
         (FilterOp::Range, _) => "range",
         (FilterOp::Under, _) => "under",
+        (FilterOp::Near, _) => "near",
+        (FilterOp::Within, _) => "within",
+        (FilterOp::Intersects, _) => "intersects",
     }
 }
 

@@ -1,0 +1,194 @@
+//! The words for places: an entity's `density:` (how many instances a km²
+//! holds), the geo filter operators (`near(3 km)`, `within(3 km)`,
+//! `within(12 km2)`, `intersects`) and the checks that tie them to a
+//! GeoJSON field. Kept apart from the other filters so the pricing's
+//! inputs (an area, a density) are read in one place.
+
+use super::context::Ctx;
+use super::raw::{RawDensity, S};
+use crate::model::{Density, EntityId, FieldType, Filter, FilterOp, GeoArea, Model};
+
+/// The area a geo operator searches, from its argument: a radius
+/// (`3 km`, `500 m`, `2 mi`) gives a circle, an area (`12 km2`) a polygon.
+/// `None` for text that is neither.
+pub(super) fn area(arg: &str) -> Option<GeoArea> {
+    let arg = arg.trim();
+    let split = arg
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(arg.len());
+    let (number, unit) = arg.split_at(split);
+    let n: f64 = number.parse().ok()?;
+    let unit = unit.trim();
+    let (km2, radius_km) = match unit {
+        "km2" | "km²" | "sq km" => (n, None),
+        "m2" | "m²" => (n / 1e6, None),
+        "mi2" | "mi²" | "sq mi" => (n * 2.589_988, None),
+        _ => {
+            let km = match unit {
+                "km" => n,
+                "m" => n / 1000.0,
+                "mi" | "mile" | "miles" => n * 1.609_344,
+                _ => return None,
+            };
+            (std::f64::consts::PI * km * km, Some(km))
+        }
+    };
+    // Half the Earth's surface at most: a larger "area" is a typo.
+    (km2.is_finite() && km2 > 0.0 && km2 <= 2.55e8).then_some(GeoArea { km2, radius_km })
+}
+
+/// A geo operator as written: `near(3 km)`, `within(…)`, `intersects`.
+/// `None` when the text is another operator; otherwise the operator and
+/// the area (`None` after an error said why).
+pub(super) fn geo_op(
+    ctx: &mut Ctx<'_>,
+    op: &S<String>,
+    text: &str,
+) -> Option<(FilterOp, Option<GeoArea>)> {
+    if text == "intersects" {
+        return Some((FilterOp::Intersects, None));
+    }
+    for (name, kind) in [("near", FilterOp::Near), ("within", FilterOp::Within)] {
+        let Some(rest) = text.strip_prefix(name) else {
+            continue;
+        };
+        let arg = rest
+            .trim_start()
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(')'));
+        let area = arg.and_then(area);
+        // `near` orders by distance from a point: its area is a circle.
+        let area = area.filter(|a| kind == FilterOp::Within || a.radius_km.is_some());
+        if area.is_none() {
+            ctx.error(
+                ctx.pos(op),
+                format!(
+                    "`{}`: `{name}` takes a radius (`3 km`, `500 m`, `2 mi`){}",
+                    op.value,
+                    if kind == FilterOp::Within {
+                        " or an area (`12 km2`)"
+                    } else {
+                        ""
+                    }
+                ),
+                "not a radius",
+                Some(format!("`{name}(3 km)`")),
+            );
+        }
+        return Some((kind, area));
+    }
+    None
+}
+
+/// An entity's `density:`, per km² (or per the circle of `per`'s radius).
+pub(super) fn density(ctx: &mut Ctx<'_>, raw: &S<RawDensity>) -> Option<Density> {
+    let d = &raw.value;
+    let typical = ctx.non_negative(&d.typical, "a density")?;
+    let max = match &d.max {
+        Some(m) => ctx.non_negative(m, "a density")?,
+        None => typical,
+    };
+    if max < typical {
+        ctx.error(
+            ctx.pos(d.max.as_ref().unwrap_or(&d.typical)),
+            format!("density: the max ({max}) is below the typical ({typical})"),
+            "below typical",
+            Some("`max` is the densest place (a city centre), at least `typical`".into()),
+        );
+        // The file is refused already; the typical figure keeps the
+        // reads that need a density from repeating the error.
+        return Some(Density {
+            typical,
+            max: typical,
+        });
+    }
+    let per = match &d.per {
+        None => 1.0,
+        Some(p) => {
+            let text = p.value.trim().to_ascii_lowercase();
+            let Some(a) = area(text.strip_prefix("radius").unwrap_or(&text)) else {
+                ctx.error(
+                    ctx.pos(p),
+                    format!("density: `per: {}` is not a radius or an area", p.value),
+                    "not a radius",
+                    Some("`per: 3 km` counts the instances within 3 km, `per: km2` (the default) in one km²".into()),
+                );
+                // Refused already; per km², so no read repeats the error.
+                return Some(Density { typical, max });
+            };
+            a.km2
+        }
+    };
+    Some(Density {
+        typical: typical / per,
+        max: max / per,
+    })
+}
+
+/// Checks a geo filter against the field it tests: `near` needs a point,
+/// `within` a point (or a polygon, found whole inside), `intersects` a
+/// polygon (the shapes that contain the point the query gives);
+/// `near` and a `within` of points need the entity's `density`. Says why
+/// not at `key`.
+pub(super) fn check_filter(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    f: &Filter,
+    key: &S<String>,
+) -> bool {
+    let e = model.entity(entity);
+    let ty = match (&f.related, f.path.as_slice()) {
+        (None, [name]) => e.field(name).map(|x| &x.ty),
+        _ => None,
+    };
+    let word = match f.op {
+        FilterOp::Near => "near",
+        FilterOp::Within => "within",
+        _ => "intersects",
+    };
+    let fits = match (f.op, ty) {
+        (FilterOp::Near, Some(FieldType::Point)) => true,
+        (FilterOp::Intersects, Some(FieldType::Polygon)) => true,
+        (FilterOp::Within, Some(t)) => t.is_geo(),
+        _ => false,
+    };
+    if !fits {
+        ctx.error(
+            ctx.pos(key),
+            format!(
+                "`{}: {word}` tests a {} field of {}",
+                key.value,
+                match f.op {
+                    FilterOp::Near => "point",
+                    FilterOp::Intersects => "polygon",
+                    _ => "point or polygon",
+                },
+                e.name
+            ),
+            "not a GeoJSON field of the entity",
+            Some(
+                "declare the field `type: point` (a location) or `type: polygon` (an area)".into(),
+            ),
+        );
+        return false;
+    }
+    if ty == Some(&FieldType::Point) && f.op != FilterOp::Intersects && e.density.is_none() {
+        ctx.error(
+            ctx.pos(key),
+            format!(
+                "`{}: {word}`: how many {} lie in the area depends on their density, which {} does not give",
+                key.value,
+                crate::words::plural(&e.name),
+                e.name
+            ),
+            "no density",
+            Some(format!(
+                "give `{}` a `density: {{typical: 40, max: 2500}}` (instances per km²)",
+                e.name
+            )),
+        );
+        return false;
+    }
+    true
+}
