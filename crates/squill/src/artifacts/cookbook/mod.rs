@@ -287,6 +287,7 @@ pub fn action_name(a: Action) -> &'static str {
         Action::Upsert => "upsert",
         Action::DeleteOne => "delete_one",
         Action::DeleteMany => "delete_many",
+        Action::FindOneAndUpdate => "find_one_and_update",
     }
 }
 

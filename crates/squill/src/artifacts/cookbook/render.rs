@@ -397,6 +397,27 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 opt_arg(&opts)
             )
         }
+        Action::FindOneAndUpdate => {
+            // The claim's order picks the one document; the new version
+            // comes back, so the caller has what it claimed.
+            let sort: Vec<(String, String)> = step
+                .sort
+                .iter()
+                .map(|(p, d)| (p.clone(), d.to_string()))
+                .collect();
+            if !sort.is_empty() {
+                opts.push(("sort".into(), object(&sort)));
+            }
+            match lang {
+                Lang::Node => opts.push(("returnDocument".into(), "\"after\"".into())),
+                _ => opts.push(("returnNewDocument".into(), "true".into())),
+            }
+            format!(
+                "{coll}.findOneAndUpdate({f}, {}{})",
+                update_doc(lang, step),
+                opt_arg(&opts)
+            )
+        }
         Action::DeleteOne => format!("{coll}.deleteOne({f}{})", opt_arg(&opts)),
         Action::DeleteMany => format!("{coll}.deleteMany({f}{})", opt_arg(&opts)),
     };
@@ -669,6 +690,21 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             }
             format!(
                 "_result({coll}.{method}({f}, {}{extra}{sess}))",
+                update_doc(Lang::Python, step)
+            )
+        }
+        Action::FindOneAndUpdate => {
+            let mut extra = String::new();
+            if !step.sort.is_empty() {
+                let sort: Vec<String> = step
+                    .sort
+                    .iter()
+                    .map(|(p, d)| format!("({}, {d})", q(p)))
+                    .collect();
+                let _ = write!(extra, ", sort=[{}]", sort.join(", "));
+            }
+            format!(
+                "{coll}.find_one_and_update({f}, {}{extra}, return_document=ReturnDocument.AFTER{sess})",
                 update_doc(Lang::Python, step)
             )
         }
