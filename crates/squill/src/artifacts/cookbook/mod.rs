@@ -262,6 +262,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),

@@ -24,6 +24,24 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::Test(t, v) => {
+            let v = match v {
+                crate::model::Literal::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                    format!("{n:.0}")
+                }
+                crate::model::Literal::Number(n) => n.to_string(),
+                crate::model::Literal::Text(w) => q(w),
+                crate::model::Literal::Bool(b) => match (lang, b) {
+                    (Lang::Python, true) => "True".into(),
+                    (Lang::Python, false) => "False".into(),
+                    (_, b) => b.to_string(),
+                },
+            };
+            match t {
+                crate::model::Test::Eq => v,
+                t => format!("{{{}: {v}}}", q(t.operator())),
+            }
+        }
         Expr::Missing => match lang {
             Lang::Python => "{\"$exists\": False}".to_string(),
             _ => "{\"$exists\": false}".to_string(),
@@ -703,8 +721,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
                     .collect();
                 let _ = write!(extra, ", sort=[{}]", sort.join(", "));
             }
+            // `True` is pymongo's `ReturnDocument.AFTER`: the module then
+            // needs no import of its own.
             format!(
-                "{coll}.find_one_and_update({f}, {}{extra}, return_document=ReturnDocument.AFTER{sess})",
+                "{coll}.find_one_and_update({f}, {}{extra}, return_document=True{sess})",
                 update_doc(Lang::Python, step)
             )
         }
