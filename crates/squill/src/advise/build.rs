@@ -169,8 +169,42 @@ fn collections(
     }
     for c in &mut out {
         c.indexes = indexes(facts, &c.name, priced);
+        expiry_indexes(facts, p, c);
     }
     out
+}
+
+/// The TTL index of each entity of `c` that expires (`expires:`) and has
+/// documents of its own: the server deletes them, so no operation does.
+/// An index of the reads on the date alone becomes the TTL index; else
+/// one is added. An entity embedded in another cannot expire by TTL (the
+/// index deletes whole documents); it is left out here.
+fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
+    for e in facts.model.entity_ids() {
+        let entity = facts.model.entity(e);
+        let Some(x) = &entity.expires else { continue };
+        if !matches!(p.home[e.index()], Home::Own) || !c.entities.contains(&entity.name) {
+            continue;
+        }
+        let keys = vec![(x.field.clone(), 1)];
+        match c
+            .indexes
+            .iter_mut()
+            .find(|i| i.keys.len() == 1 && i.keys[0].0 == x.field && i.partial.is_empty())
+        {
+            Some(i) => i.expire_after_seconds = Some(x.seconds),
+            None => {
+                c.indexes.push(Index {
+                    name: format!("{}_1", x.field),
+                    keys,
+                    unique: false,
+                    used_by: Vec::new(),
+                    partial: Vec::new(),
+                    expire_after_seconds: Some(x.seconds),
+                });
+            }
+        }
+    }
 }
 
 /// A timeline's collection: a document per reader under its id, with the
@@ -404,6 +438,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                     unique: need.unique,
                     used_by: vec![name],
                     partial: need.partial.clone(),
+                    expire_after_seconds: None,
                 }),
             }
         }
@@ -482,6 +517,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                 unique: true,
                 used_by: id_users,
                 partial: Vec::new(),
+                expire_after_seconds: None,
             },
         );
     }

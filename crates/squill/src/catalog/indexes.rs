@@ -90,7 +90,26 @@ pub(crate) fn spec(index: &Index) -> Json {
         }
         spec.insert("partialFilterExpression".into(), Json::Object(filter));
     }
+    // A TTL index: the server's monitor deletes expired documents.
+    if let Some(secs) = index.expire_after_seconds {
+        spec.insert("expireAfterSeconds".into(), json!(secs));
+    }
     Json::Object(spec)
+}
+
+#[cfg(test)]
+mod ttl_tests {
+    /// A TTL index carries `expireAfterSeconds`; an index without one does not.
+    #[test]
+    fn a_ttl_index_says_when_documents_expire() {
+        let mut i = crate::synthetic::hand_built::index("last_used_1", &[("last_used", 1)], &[]);
+        assert!(super::spec(&i).get("expireAfterSeconds").is_none());
+        i.expire_after_seconds = Some(1_800);
+        assert_eq!(
+            super::spec(&i),
+            serde_json::json!({"key": {"last_used": 1}, "name": "last_used_1", "expireAfterSeconds": 1800})
+        );
+    }
 }
 
 /// The `createIndexes` statements of a collection in mongosh, each preceded
@@ -109,7 +128,12 @@ pub(crate) fn mongosh(coll: &Collection) -> String {
             "// {}.{}: used by {}\n",
             comment(&coll.name),
             comment(&index.name),
-            if index.used_by.is_empty() {
+            if let Some(secs) = index.expire_after_seconds {
+                format!(
+                    "the server's TTL monitor, which deletes a document {secs} s after its {} (eventually: it runs about every 60 s)",
+                    comment(&index.keys[0].0)
+                )
+            } else if index.used_by.is_empty() {
                 "no operation of the workload".to_string()
             } else {
                 comment(&index.used_by.join(", ")).into_owned()

@@ -141,6 +141,11 @@ pub struct Index {
     /// collection). Empty: every document.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partial: Vec<PartialCondition>,
+    /// A TTL index: the server deletes a document this many seconds after
+    /// the date in its (single) key (`expireAfterSeconds`). Its deletes are
+    /// the server's: no operation of the workload runs them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expire_after_seconds: Option<u64>,
 }
 
 /// The direction a `2dsphere` key has among the index keys: neither 1 nor
@@ -422,6 +427,23 @@ pub struct Step {
     // step made the 200-entity search 7% slower (BENCHMARKS.md, session 18).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<Box<GraphWalk>>,
+    /// Tests on the current document the write applies only under
+    /// (`remaining > 0`): the filter and the change are one atomic
+    /// single-document write, with no window between a read and the write.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<StepCondition>,
+    /// What the application does when a conditional write or a claim
+    /// matches nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub otherwise: Option<crate::model::Otherwise>,
+}
+
+/// A condition of a conditional write, at its path in the document.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepCondition {
+    pub path: String,
+    pub test: crate::model::Test,
+    pub value: crate::model::Literal,
 }
 
 /// A `$graphLookup` over the step's collection: from each document the
@@ -452,6 +474,9 @@ pub enum Action {
     Upsert,
     DeleteOne,
     DeleteMany,
+    /// Finds the first document of the filter in the sort's order, changes
+    /// it and returns it, in one atomic command (a claim).
+    FindOneAndUpdate,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

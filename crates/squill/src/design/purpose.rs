@@ -463,6 +463,10 @@ pub enum Warning {
     /// The entity's `unique:` combination `keys` is not in one collection's
     /// documents under this design: no index can enforce it.
     UniqueUnchecked { entity: String, keys: Vec<String> },
+    /// An atomic group kept without a transaction: its conditional write
+    /// runs last, and when it matches nothing the application undoes the
+    /// group's earlier writes (`otherwise: undo`).
+    Compensated { group: String },
 }
 
 impl Warning {
@@ -473,6 +477,7 @@ impl Warning {
             Warning::NotAtomic { operation, .. } => operation.contains(entity),
             Warning::RepointNotAtomic { entity: e, .. } => e == entity,
             Warning::UniqueUnchecked { entity: e, .. } => e == entity,
+            Warning::Compensated { group } => group.contains(entity),
         }
     }
 
@@ -492,6 +497,9 @@ impl Warning {
                     a(entity)
                 )
             }
+            Warning::Compensated { group } => format!(
+                "atomic group `{group}` needs no transaction: its conditional write runs last, and when it matches nothing the application undoes the group's earlier writes"
+            ),
             Warning::UniqueUnchecked { entity, keys } => format!(
                 "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",
                 keys.join(", ")

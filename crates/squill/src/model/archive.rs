@@ -242,6 +242,7 @@ pub fn as_archive(
         if let Some(c) = clone {
             both.push(op.name.clone());
             extra.push(Operation {
+                terms: op.terms.clone(),
                 name: format!("{}_in_archive", op.name),
                 kind: c,
                 rates: op.rates.clone(),
@@ -455,6 +456,7 @@ impl Split<'_> {
             )
         };
         let op = |step: &str, kind: OperationKind, what: String| Operation {
+            terms: Default::default(),
             name: format!("archive_{name}_{step}"),
             kind,
             rates: rates.clone(),

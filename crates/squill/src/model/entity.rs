@@ -21,6 +21,9 @@ pub struct Entity {
     /// the orders older than the horizon): its documents and indexes are
     /// read rarely enough to stay on disk, out of the working set.
     pub archive_of: Option<EntityId>,
+    /// Instances the server removes a set time after a date field (a TTL index).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires: Option<super::Expiry>,
     /// How densely the instances lie on the map, for an entity with a
     /// GeoJSON field (the model's `density:`): what a read near a point or
     /// within an area finds there.

@@ -53,6 +53,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
     let from_child = RelationshipId::from_index(model.relationships.len());
     let mut out = model.clone();
     out.entities.push(Entity {
+        expires: None,
         name: rel.name.clone(),
         count: parent.count.saturating_mul(rel.children.typical).max(1),
         fields: rel.attributes.clone(),
@@ -356,6 +357,7 @@ fn links_op(
     (
         id,
         super::Operation {
+            terms: Default::default(),
             name: format!("{}_{rel}_links", op.name),
             kind,
             rates: op.rates.clone(),

@@ -8,6 +8,7 @@
 
 mod archive;
 mod cardinality;
+mod conditional;
 mod entity;
 mod ids;
 mod junction;
@@ -19,6 +20,7 @@ mod workload;
 
 pub use archive::{ARCHIVE_BATCH, Archive, archive_horizon, as_archive};
 pub use cardinality::{Cardinality, CardinalityClass, Count};
+pub use conditional::{Condition, Expiry, Increment, Literal, Otherwise, Test, WriteTerms};
 pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,
     POLYGON_CORNERS,

@@ -50,6 +50,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             })
             .collect();
         ents.push(Entity {
+            expires: None,
             name: format!("e{i}"),
             count: 1_000 * (1 + g.below(10_000)),
             fields,
@@ -229,6 +230,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             },
         };
         ops.push(Operation {
+            terms: Default::default(),
             name: format!("op{i}"),
             kind,
             rates: vec![g.rate()],
@@ -260,6 +262,7 @@ pub fn chain(n: usize) -> Model {
     let mut g = Lcg(11);
     let entities: Vec<Entity> = (0..n)
         .map(|i| Entity {
+            expires: None,
             name: format!("e{i}"),
             count: 1_000 * (i as u64 + 1),
             fields: vec![
@@ -319,6 +322,7 @@ pub fn chain(n: usize) -> Model {
         .iter()
         .enumerate()
         .map(|(i, rel)| Operation {
+            terms: Default::default(),
             name: format!("read{i}"),
             kind: OperationKind::Read {
                 entity: rel.parent,

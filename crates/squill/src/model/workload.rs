@@ -41,6 +41,10 @@ pub struct Operation {
     /// per unit of weight), so costs compare across operations of one mix.
     pub rates: Vec<f64>,
     pub description: Option<String>,
+    /// How a write guards itself (a condition, a claim, amounts added);
+    /// empty for a read and a plain write.
+    #[serde(skip_serializing_if = "super::WriteTerms::is_plain")]
+    pub terms: super::WriteTerms,
 }
 
 impl Operation {

@@ -78,6 +78,7 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
         .filter_map(field)
         .collect();
     Entity {
+        expires: None,
         name,
         count: c.sampled_from.unwrap_or(c.documents),
         fields,
@@ -510,6 +511,7 @@ fn embedded_level(
             entities[holder].fields.retain(|x| x.name != local);
             let child = EntityId::from_index(entities.len());
             entities.push(Entity {
+                expires: None,
                 name: name.clone(),
                 count,
                 fields,

@@ -29,6 +29,7 @@ pub fn enum_field(name: &str, values: &[&str]) -> Field {
 
 pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
     Entity {
+        expires: None,
         name: name.into(),
         count,
         fields,
@@ -188,6 +189,7 @@ pub fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index {
         unique: false,
         used_by: used_by.iter().map(|u| u.to_string()).collect(),
         partial: Vec::new(),
+        expire_after_seconds: None,
     }
 }
 

@@ -1486,3 +1486,129 @@ fn s09_a_role_change_sets_both_elements() {
     assert_eq!(p.steps.len(), 1);
     assert_eq!(p.steps[0].updates, set("members.$.joined_at"));
 }
+
+/// The index of collection `coll` with exactly these keys.
+fn index<'d>(d: &'d Design, coll: &str, keys: &[(&str, i32)]) -> &'d crate::design::Index {
+    let c = d.collections.iter().find(|c| c.name == coll).unwrap();
+    let want: Vec<(String, i32)> = keys.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    c.indexes
+        .iter()
+        .find(|i| i.keys == want)
+        .unwrap_or_else(|| panic!("{coll}: no index {want:?} in {:?}", c.indexes))
+}
+
+/// The one write step of operation `op`'s plan.
+fn only_step<'d>(d: &'d Design, op: &str) -> &'d crate::design::Step {
+    let p = plan(d, op);
+    assert_eq!(p.steps.len(), 1, "{op}: {:?}", p.steps);
+    &p.steps[0]
+}
+
+/// S16: `remaining` in the coupon, decremented by one conditional
+/// single-document update; redemptions their own collection under a
+/// unique {coupon, customer}; the group kept without a transaction (the
+/// decrement undoes the redemption when it matches nothing).
+#[test]
+fn s16_coupons() {
+    use crate::design::{StepCondition, UpdateOp};
+    use crate::model::{Literal, Otherwise, Test};
+    let d = design("s16-coupons");
+    assert_eq!(layout(&d, "redemptions"), &Layout::ParentReference);
+    assert!(index(&d, "redemption", &[("coupon", 1), ("customer", 1)]).unique);
+    let dec = only_step(&d, "redeem_decrement");
+    assert_eq!(
+        (dec.action, dec.collection.as_str()),
+        (Action::UpdateOne, "coupon")
+    );
+    assert_eq!(dec.filter[0].path, "_id");
+    assert_eq!(
+        dec.conditions,
+        vec![StepCondition {
+            path: "remaining".into(),
+            test: Test::Gt,
+            value: Literal::Number(0.0)
+        }]
+    );
+    assert_eq!(
+        dec.updates,
+        vec![UpdateOp::Dec {
+            path: "remaining".into()
+        }]
+    );
+    assert_eq!(dec.otherwise, Some(Otherwise::Undo));
+    assert_eq!(plan(&d, "redeem_decrement").cost.round_trips, 1.0);
+    for op in ["redeem_record", "redeem_decrement"] {
+        assert!(!in_transaction(&d, op), "{op}");
+        assert!(!plan(&d, op).transaction, "{op}");
+    }
+    // No read of the coupon before the write.
+    assert!(
+        plan(&d, "redeem_decrement")
+            .steps
+            .iter()
+            .all(|s| s.action != Action::Find)
+    );
+}
+
+/// S17: the claim is one findOneAndUpdate with its sort, on {status,
+/// priority desc, created_at}; finished jobs leave by a TTL index of 7
+/// days; no transaction, no delete operation.
+#[test]
+fn s17_job_queue() {
+    let d = design("s17-job-queue");
+    let claim = only_step(&d, "claim_next");
+    assert_eq!(claim.action, Action::FindOneAndUpdate);
+    assert_eq!(
+        claim.sort,
+        vec![("priority".to_string(), -1), ("created_at".to_string(), 1)]
+    );
+    assert_eq!(claim.limit, Some(1));
+    let keys = [("status", 1), ("priority", -1), ("created_at", 1)];
+    let i = index(&d, "job", &keys);
+    assert_eq!(claim.index.as_deref(), Some(i.name.as_str()));
+    let cost = plan(&d, "claim_next").cost;
+    assert_eq!((cost.round_trips, cost.index_keys_examined), (1.0, 1.0));
+    assert!(!plan(&d, "claim_next").transaction);
+    let ttl = index(&d, "job", &[("finished_at", 1)]);
+    assert_eq!(ttl.expire_after_seconds, Some(7 * 86_400));
+    assert!(ttl.used_by.is_empty());
+    // Finishing a job tests that it runs: a conditional update by _id.
+    let finish = only_step(&d, "finish");
+    assert_eq!(finish.conditions.len(), 1);
+    assert!(d.operations.iter().all(|p| {
+        p.steps
+            .iter()
+            .all(|s| !matches!(s.action, Action::DeleteOne | Action::DeleteMany))
+    }));
+}
+
+/// S18: sessions keyed by their token with a TTL of 1,800 s on
+/// `last_used`; reset tokens the same with 3,600 s; every lookup one round
+/// trip by `_id`; no cleanup operation.
+#[test]
+fn s18_sessions() {
+    let d = design("s18-sessions");
+    assert_eq!(
+        index(&d, "session", &[("last_used", 1)]).expire_after_seconds,
+        Some(1_800)
+    );
+    assert_eq!(
+        index(&d, "reset_token", &[("created_at", 1)]).expire_after_seconds,
+        Some(3_600)
+    );
+    for op in ["lookup_session", "touch_session", "use_reset"] {
+        let s = only_step(&d, op);
+        assert_eq!(s.index.as_deref(), Some("_id_"), "{op}");
+    }
+    assert!(d.operations.iter().all(|p| {
+        p.steps
+            .iter()
+            .all(|s| !matches!(s.action, Action::DeleteOne | Action::DeleteMany))
+    }));
+    // The TTL index is the server's: no finding calls it unused.
+    assert!(
+        d.findings.iter().all(|f| f.rule != "index-write-cost"),
+        "{:?}",
+        d.findings
+    );
+}

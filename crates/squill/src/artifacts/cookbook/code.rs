@@ -94,6 +94,9 @@ pub enum Expr {
     /// `{"$geoIntersects": {"$geometry": point}}`: the shapes that contain
     /// the point.
     Intersects(String),
+    /// A conditional write's test on a constant (`{"$gt": 0}`, or the
+    /// value itself for equality).
+    Test(crate::model::Test, crate::model::Literal),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
     /// `{"$exists": false}`: an array with no element at that index.

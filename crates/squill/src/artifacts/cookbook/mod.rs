@@ -266,6 +266,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::WithinArea(p) => json!({"within": p}),
         Expr::Intersects(p) => json!({"intersects": p}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),
@@ -291,6 +292,7 @@ pub fn action_name(a: Action) -> &'static str {
         Action::Upsert => "upsert",
         Action::DeleteOne => "delete_one",
         Action::DeleteMany => "delete_many",
+        Action::FindOneAndUpdate => "find_one_and_update",
     }
 }
 

@@ -565,6 +565,15 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         {
             filter.push((counter.clone(), Expr::Below(*max)));
         }
+        // A conditional write tests its constants in the same filter; a
+        // claim's equality on the claimed state is that constant.
+        for c in &step.conditions {
+            let e = Expr::Test(c.test, c.value.clone());
+            match filter.iter_mut().find(|(p, _)| *p == c.path) {
+                Some(slot) if c.test == crate::model::Test::Eq => slot.1 = e,
+                _ => filter.push((c.path.clone(), e)),
+            }
+        }
         let mut updates: Vec<Update> = step.updates.iter().map(|u| b.update(step, u)).collect();
         let mut array_filters = Vec::new();
         for u in &mut updates {

@@ -33,6 +33,24 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::WithinArea(p) => format!("{{\"$geoWithin\": {{\"$geometry\": {p}}}}}"),
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::Test(t, v) => {
+            let v = match v {
+                crate::model::Literal::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                    format!("{n:.0}")
+                }
+                crate::model::Literal::Number(n) => n.to_string(),
+                crate::model::Literal::Text(w) => q(w),
+                crate::model::Literal::Bool(b) => match (lang, b) {
+                    (Lang::Python, true) => "True".into(),
+                    (Lang::Python, false) => "False".into(),
+                    (_, b) => b.to_string(),
+                },
+            };
+            match t {
+                crate::model::Test::Eq => v,
+                t => format!("{{{}: {v}}}", q(t.operator())),
+            }
+        }
         Expr::Missing => match lang {
             Lang::Python => "{\"$exists\": False}".to_string(),
             _ => "{\"$exists\": false}".to_string(),
@@ -406,6 +424,27 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 opt_arg(&opts)
             )
         }
+        Action::FindOneAndUpdate => {
+            // The claim's order picks the one document; the new version
+            // comes back, so the caller has what it claimed.
+            let sort: Vec<(String, String)> = step
+                .sort
+                .iter()
+                .map(|(p, d)| (p.clone(), d.to_string()))
+                .collect();
+            if !sort.is_empty() {
+                opts.push(("sort".into(), object(&sort)));
+            }
+            match lang {
+                Lang::Node => opts.push(("returnDocument".into(), "\"after\"".into())),
+                _ => opts.push(("returnNewDocument".into(), "true".into())),
+            }
+            format!(
+                "{coll}.findOneAndUpdate({f}, {}{})",
+                update_doc(lang, step),
+                opt_arg(&opts)
+            )
+        }
         Action::DeleteOne => format!("{coll}.deleteOne({f}{})", opt_arg(&opts)),
         Action::DeleteMany => format!("{coll}.deleteMany({f}{})", opt_arg(&opts)),
     };
@@ -678,6 +717,23 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             }
             format!(
                 "_result({coll}.{method}({f}, {}{extra}{sess}))",
+                update_doc(Lang::Python, step)
+            )
+        }
+        Action::FindOneAndUpdate => {
+            let mut extra = String::new();
+            if !step.sort.is_empty() {
+                let sort: Vec<String> = step
+                    .sort
+                    .iter()
+                    .map(|(p, d)| format!("({}, {d})", q(p)))
+                    .collect();
+                let _ = write!(extra, ", sort=[{}]", sort.join(", "));
+            }
+            // `True` is pymongo's `ReturnDocument.AFTER`: the module then
+            // needs no import of its own.
+            format!(
+                "{coll}.find_one_and_update({f}, {}{extra}, return_document=True{sess})",
                 update_doc(Lang::Python, step)
             )
         }

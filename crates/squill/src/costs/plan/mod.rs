@@ -177,6 +177,7 @@ pub(crate) struct Planner<'a> {
 
 mod aggregate;
 mod bucket;
+mod conditional;
 mod delete;
 mod find;
 mod include;
@@ -596,7 +597,11 @@ impl<'a> Planner<'a> {
                 }
             }
             let single = targets.len() <= 1 && targets.iter().all(|t| !t.many);
-            if !single {
+            if !single && self.compensated(group) {
+                plan.warnings.push(Warning::Compensated {
+                    group: group.name.clone(),
+                });
+            } else if !single {
                 plan.transaction = true;
                 plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
                 plan.warnings.push(Warning::Transaction {
@@ -716,10 +721,18 @@ impl<'a> Planner<'a> {
                 relinks,
                 multi,
             } => {
+                // Fields an increment adds to change too: their copies
+                // follow, and `apply_terms` makes their `$set` an `$inc`.
+                let mut changes = changes.clone();
+                for inc in &op.terms.increments {
+                    if !changes.contains(&inc.field) {
+                        changes.push(inc.field.clone());
+                    }
+                }
                 let change = update::Change {
                     entity: *entity,
                     filter,
-                    changes,
+                    changes: &changes,
                     relinks,
                     multi: *multi,
                 };
@@ -737,6 +750,7 @@ impl<'a> Planner<'a> {
                 changes,
             } => self.change_link(&mut plan, op_id, *relationship, changes),
         }
+        self.apply_terms(&mut plan, op_id);
         self.timeline_upkeep(&mut plan, op_id);
         plan
     }
@@ -849,6 +863,8 @@ impl<'a> Planner<'a> {
             every: None,
             fallback: false,
             graph: None,
+            conditions: Vec::new(),
+            otherwise: None,
         }
     }
 

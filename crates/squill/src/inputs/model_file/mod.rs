@@ -11,6 +11,7 @@
 //! errors better. The reference of the syntax is docs/model-file.md.
 
 mod compact;
+mod conditional;
 mod context;
 mod error;
 mod fields;

@@ -136,6 +136,9 @@ pub(super) struct RawEntity {
     /// rest on them say so.
     #[schemars(with = "Option<Vec<AssumedEntityFigure>>")]
     pub assumed: Option<Vec<S<String>>>,
+    /// The server removes an instance a set time after one of its date
+    /// fields: `{from: last_used, after: 30 minutes}` (a TTL index).
+    pub expires: Option<RawExpiry>,
     /// For an entity with a GeoJSON point field: how densely its instances
     /// lie, per km² (or per the circle of `per`), typical and in the
     /// densest place. A read `near` a point or `within` an area finds
@@ -160,6 +163,21 @@ pub struct RawDensity {
     /// (`m2`, `mi2`), or the circle of a radius (`3 km`, `500 m`, `2 mi`).
     #[schemars(with = "Option<String>")]
     pub per: Option<S<String>>,
+}
+
+/// Expiry: the date field the time counts from, and how long after it an
+/// instance is removed (`30 minutes`, `7 days`, `0 seconds` for a field
+/// that holds the moment of expiry itself).
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Expiry")]
+pub struct RawExpiry {
+    /// A date field of the entity.
+    #[schemars(with = "String")]
+    pub from: S<String>,
+    /// A duration: a number and a unit (seconds, minutes, hours, days, weeks, months, years).
+    #[schemars(with = "String")]
+    pub after: S<String>,
 }
 
 /// The figures of an entity that can be marked as assumed.
@@ -412,6 +430,45 @@ pub(super) struct RawOperation {
     /// Whether it changes many instances (default false). Update only.
     #[schemars(with = "Option<bool>")]
     pub multi: Option<S<bool>>,
+    /// Claims one instance of this entity: of those `filter` matches, the
+    /// first in `sort` order is changed (`changes`, `increments`) and
+    /// returned in the same step (a worker taking the next job).
+    #[schemars(with = "Option<String>")]
+    pub claim: Option<S<String>>,
+    /// Conditions on the current document the write applies only under:
+    /// `["remaining > 0", "status = pending"]` (`=`, `!=`, `<`, `<=`, `>`,
+    /// `>=`; a number, `true`, `false` or a word). Update, delete, link, unlink, claim.
+    #[schemars(with = "Option<Vec<ConditionText>>")]
+    pub when: Option<Vec<S<String>>>,
+    /// What the application does when the write matches nothing: `fail`
+    /// (tell the caller; default), `undo` (undo the earlier writes of its
+    /// atomic group), `skip` (already done). With `when` or `claim`.
+    #[schemars(with = "Option<OtherwiseName>")]
+    pub otherwise: Option<S<String>>,
+    /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`). Update, claim.
+    #[schemars(with = "Option<NamedMap<f64>>")]
+    pub increments: Option<NamedMap<S<f64>>>,
+}
+
+/// A condition of a write: `field OP value`.
+#[derive(JsonSchema)]
+#[schemars(transparent)]
+#[allow(dead_code)] // only its schema is used
+#[schemars(rename = "Condition")]
+pub struct ConditionText(
+    #[schemars(regex(pattern = r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(=|==|!=|<|<=|>|>=)\s*\S.*$"))]
+    String,
+);
+
+/// What a conditional write does when it matches nothing.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+#[schemars(rename = "Otherwise")]
+pub enum OtherwiseName {
+    Fail,
+    Undo,
+    Skip,
 }
 
 /// A filter operator: `eq`, `range` (or `<`, `>=`, `gt`, …), `range(0.02)`

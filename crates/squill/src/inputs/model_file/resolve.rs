@@ -225,9 +225,14 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
             .0
             .iter()
             .filter_map(|(fname, f)| field(ctx, fname, f, count))
-            .collect();
+            .collect::<Vec<_>>();
         let count = count.unwrap_or(0);
+        let expires = e
+            .expires
+            .as_ref()
+            .and_then(|x| super::conditional::expiry(ctx, &fields, &name.value, x));
         out.push(Entity {
+            expires,
             name: name.value.clone(),
             count,
             fields,

@@ -1387,3 +1387,114 @@ fn a_link_with_changes_changes_the_links_own_fields() {
         "{p:?}"
     );
 }
+
+/// Issue 41: a write's condition, its `otherwise`, its increments, a
+/// claim with its order, and an entity's expiry.
+const GUARDED: &str = r"
+entities:
+  coupon:
+    count: 1000
+    fields:
+      remaining: int
+      state: {type: string(8), enum: [open, closed]}
+  job:
+    count: 1000
+    fields:
+      status: string(8)
+      priority: int
+      created_at: date
+      finished_at: {type: date, required: false}
+    expires: {from: finished_at, after: 7 days}
+operations:
+  redeem:
+    update: coupon
+    filter: {_id: eq}
+    when: ['remaining > 0', 'state = open']
+    otherwise: undo
+    increments: {remaining: -1}
+    rate: 10
+  take:
+    claim: job
+    filter: {status: eq}
+    sort: [-priority, created_at]
+    changes: [status]
+    rate: 5
+";
+
+#[test]
+fn a_write_may_state_a_condition_a_claim_and_an_expiry() {
+    let m = parse("m.yaml", GUARDED).unwrap();
+    let redeem = &m.workload.operations[0].terms;
+    assert_eq!(
+        redeem.conditions,
+        vec![
+            Condition {
+                field: "remaining".into(),
+                test: Test::Gt,
+                value: Literal::Number(0.0)
+            },
+            Condition {
+                field: "state".into(),
+                test: Test::Eq,
+                value: Literal::Text("open".into())
+            }
+        ]
+    );
+    assert_eq!(redeem.otherwise, Otherwise::Undo);
+    assert_eq!(
+        redeem.increments,
+        vec![Increment {
+            field: "remaining".into(),
+            by: -1.0
+        }]
+    );
+    let take = &m.workload.operations[1];
+    assert!(matches!(
+        take.kind,
+        OperationKind::Update { multi: false, .. }
+    ));
+    let order = take.terms.claim.as_ref().unwrap();
+    assert_eq!(
+        order
+            .iter()
+            .map(|k| (k.field.as_str(), k.descending))
+            .collect::<Vec<_>>(),
+        [("priority", true), ("created_at", false)]
+    );
+    assert_eq!(
+        m.entities[1].expires,
+        Some(Expiry {
+            field: "finished_at".into(),
+            seconds: 604_800
+        })
+    );
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+}
+
+#[test]
+fn conditions_and_expiry_that_do_not_read_are_errors() {
+    let bad = |from: &str, to: &str| {
+        let text = GUARDED.replace(from, to);
+        assert_ne!(text, GUARDED, "{from}");
+        problems(&text)
+    };
+    let p = bad("'remaining > 0'", "'remainder > 0'");
+    assert!(p[0].starts_with("m.yaml:20:12:"), "{p:?}");
+    insta::assert_snapshot!(p[0]);
+    insta::assert_snapshot!(bad("'remaining > 0'", "'remaining > none'")[0]);
+    insta::assert_snapshot!(bad("'state = open'", "'state = shut'")[0]);
+    insta::assert_snapshot!(bad("'remaining > 0'", "'remaining 0'")[0]);
+    insta::assert_snapshot!(bad("otherwise: undo", "otherwise: retry")[0]);
+    insta::assert_snapshot!(bad("after: 7 days", "after: 7 fortnights")[0]);
+    insta::assert_snapshot!(bad("from: finished_at", "from: status")[0]);
+    insta::assert_snapshot!(bad("increments: {remaining: -1}", "increments: {state: -1}")[0]);
+    // A condition guards a write that changes a document: not an insert.
+    let on_insert = GUARDED.replace(
+        "    update: coupon\n    filter: {_id: eq}\n",
+        "    insert: coupon\n",
+    );
+    let on_insert = on_insert.replace("    increments: {remaining: -1}\n", "");
+    insta::assert_snapshot!(problems(&on_insert)[0]);
+    // A claim's order is a read's: the sort key must be a field.
+    insta::assert_snapshot!(bad("[-priority, created_at]", "[-urgency]")[0]);
+}

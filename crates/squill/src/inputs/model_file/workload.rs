@@ -29,11 +29,20 @@ pub(super) fn workload(
         check_name(ctx, name, "operation");
         let rates = Rates::new(ctx, name, op, &mix_names, declared);
         if let Some(kind) = operation_kind(ctx, model, name, op) {
+            let terms = super::conditional::terms(
+                ctx,
+                model,
+                kind_entity(model, &kind),
+                name,
+                kind_word(op),
+                op,
+            );
             operations.push(Operation {
                 name: name.value.clone(),
                 kind,
                 rates: rates.rates,
                 description: op.description.clone(),
+                terms,
             });
             weights.push(rates.weights);
         }
@@ -59,6 +68,36 @@ pub(super) fn workload(
         operations,
         atomic_groups,
     }
+}
+
+/// The entity whose document an operation writes first (a link's parent).
+fn kind_entity(model: &Model, kind: &OperationKind) -> crate::model::EntityId {
+    match kind {
+        OperationKind::Read { entity, .. }
+        | OperationKind::Insert { entity, .. }
+        | OperationKind::Update { entity, .. }
+        | OperationKind::Delete { entity, .. } => *entity,
+        OperationKind::Link { relationship, .. }
+        | OperationKind::UpdateLink { relationship, .. } => {
+            model.relationship(*relationship).parent
+        }
+    }
+}
+
+/// The kind the file names (`claim` is an update to the model).
+fn kind_word(op: &RawOperation) -> &'static str {
+    [
+        (op.read.is_some(), "read"),
+        (op.insert.is_some(), "insert"),
+        (op.update.is_some(), "update"),
+        (op.delete.is_some(), "delete"),
+        (op.link.is_some(), "link"),
+        (op.unlink.is_some(), "unlink"),
+        (op.claim.is_some(), "claim"),
+    ]
+    .into_iter()
+    .find_map(|(b, w)| b.then_some(w))
+    .unwrap_or("read")
 }
 
 struct Rates {
@@ -202,6 +241,7 @@ fn operation_kind(
         ("delete", named(ctx, &op.delete)),
         ("link", named(ctx, &op.link)),
         ("unlink", named(ctx, &op.unlink)),
+        ("claim", named(ctx, &op.claim)),
     ]
     .into_iter()
     .filter_map(|(k, v)| v.map(|v| (k, v)))
@@ -210,9 +250,9 @@ fn operation_kind(
         [] => {
             ctx.error(
                 ctx.pos(name),
-                format!("operation `{}` names no entity to read, insert, update or delete, nor a relationship to link or unlink", name.value),
+                format!("operation `{}` names no entity to read, insert, update, delete or claim, nor a relationship to link or unlink", name.value),
                 "what does it do?",
-                Some("add one of `read: ENTITY`, `insert: ENTITY`, `update: ENTITY`, `delete: ENTITY`, `link: RELATIONSHIP`, `unlink: RELATIONSHIP`".into()),
+                Some("add one of `read: ENTITY`, `insert: ENTITY`, `update: ENTITY`, `delete: ENTITY`, `claim: ENTITY`, `link: RELATIONSHIP`, `unlink: RELATIONSHIP`".into()),
             );
             return None;
         }
@@ -270,13 +310,13 @@ fn operation_kind(
             "filter",
             op.filter.is_some(),
             op.filter.as_ref().and_then(|f| map_pos(ctx, f, None)),
-            &["read", "update", "delete"],
+            &["read", "update", "delete", "claim"],
         ),
         (
             "sort",
             op.sort.is_some(),
             op.sort.as_ref().and_then(|s| ctx.pos(s)),
-            &["read"],
+            &["read", "claim"],
         ),
         (
             "limit",
@@ -319,7 +359,7 @@ fn operation_kind(
             "changes",
             op.changes.is_some(),
             op.changes.as_ref().and_then(|f| first_pos(ctx, f, None)),
-            &["update", "link"],
+            &["update", "link", "claim"],
         ),
         (
             "relinks",
@@ -418,7 +458,7 @@ fn operation_kind(
                 .map_or(Some(1), |c| ctx.whole(c, "an insert's `count`", 1))
                 .unwrap_or(1),
         },
-        "update" => {
+        "update" | "claim" => {
             let changes = op
                 .changes
                 .as_ref()
@@ -454,12 +494,12 @@ fn operation_kind(
                     }
                 }
             }
-            if changes.is_empty() && relinks.is_empty() {
+            if changes.is_empty() && relinks.is_empty() && op.increments.is_none() {
                 ctx.error(
                     ctx.pos(name),
-                    format!("update `{}` changes nothing", name.value),
+                    format!("{kind} `{}` changes nothing", name.value),
                     "no changes",
-                    Some("add `changes: [field, …]` or `relinks: [relationship]`".into()),
+                    Some("add `changes: [field, …]`, `increments: {field: 1}` or `relinks: [relationship]`".into()),
                 );
             }
             OperationKind::Update {

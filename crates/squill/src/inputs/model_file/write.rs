@@ -175,6 +175,32 @@ fn include(model: &Model, out: &mut String, includes: &[Include], indent: usize)
 }
 
 /// Writes `model` as a model file.
+/// A write's `when`, `otherwise` and `increments`.
+fn terms(out: &mut String, t: &crate::model::WriteTerms) {
+    if !t.conditions.is_empty() {
+        let items = t.conditions.iter().map(|c| {
+            let value = match &c.value {
+                crate::model::Literal::Number(n) => num(*n),
+                crate::model::Literal::Text(w) => w.clone(),
+                crate::model::Literal::Bool(b) => b.to_string(),
+            };
+            s(&format!("{} {} {value}", c.field, c.test.symbol()))
+        });
+        let _ = writeln!(out, "    when: {}", list(items));
+    }
+    if t.is_conditional() {
+        let _ = writeln!(out, "    otherwise: {}", t.otherwise.name());
+    }
+    if !t.increments.is_empty() {
+        let items: Vec<String> = t
+            .increments
+            .iter()
+            .map(|i| format!("{}: {}", s(&i.field), num(i.by)))
+            .collect();
+        let _ = writeln!(out, "    increments: {{{}}}", items.join(", "));
+    }
+}
+
 /// `    assumed: [count]`: the figures of `name` the model marks as assumed.
 fn assumed(out: &mut String, model: &Model, kind: &str, name: &str) {
     let prefix = format!("{kind}.{name}.");
@@ -236,6 +262,14 @@ pub fn to_yaml(model: &Model) -> String {
                 out,
                 "    density: {{typical: {}, max: {}}}",
                 d.typical, d.max
+            );
+        }
+        if let Some(x) = &e.expires {
+            let _ = writeln!(
+                out,
+                "    expires: {{from: {}, after: {} seconds}}",
+                s(&x.field),
+                x.seconds
             );
         }
         if e.fields.is_empty() {
@@ -310,6 +344,7 @@ pub fn to_yaml(model: &Model) -> String {
             ),
             OperationKind::Read { .. } => ("read", target),
             OperationKind::Insert { .. } => ("insert", target),
+            OperationKind::Update { .. } if op.terms.claim.is_some() => ("claim", target),
             OperationKind::Update { .. } => ("update", target),
             OperationKind::Delete { .. } => ("delete", target),
             OperationKind::Link {
@@ -426,7 +461,15 @@ pub fn to_yaml(model: &Model) -> String {
                         list(relinks.iter().map(|l| rel_name(*l)))
                     );
                 }
-                let _ = writeln!(out, "    multi: {multi}");
+                match &op.terms.claim {
+                    Some(so) if !so.is_empty() => {
+                        let _ = writeln!(out, "    sort: {}", sort(so));
+                    }
+                    Some(_) => {}
+                    None => {
+                        let _ = writeln!(out, "    multi: {multi}");
+                    }
+                }
             }
             OperationKind::Delete { filter: f, .. } => {
                 if !f.is_empty() {
@@ -438,6 +481,7 @@ pub fn to_yaml(model: &Model) -> String {
                 let _ = writeln!(out, "    changes: {}", list(changes.iter().map(|c| s(c))));
             }
         }
+        terms(&mut out, &op.terms);
     }
     if !model.workload.atomic_groups.is_empty() {
         let _ = writeln!(out, "atomic:");

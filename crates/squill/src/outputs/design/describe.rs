@@ -349,6 +349,7 @@ pub(crate) fn action(action: Action) -> &'static str {
         Action::Upsert => "upsert",
         Action::DeleteOne => "deleteOne",
         Action::DeleteMany => "deleteMany",
+        Action::FindOneAndUpdate => "findOneAndUpdate",
     }
 }
 
@@ -447,6 +448,9 @@ pub(crate) fn step(step: &Step) -> String {
         text.push(' ');
         text.push_str(&filter(step));
     }
+    if !step.conditions.is_empty() {
+        text.push_str(&format!(" only if {}", conditions(step)));
+    }
     if !step.sort.is_empty() {
         text.push_str(&format!(" sort {}", keys(&step.sort)));
     }
@@ -469,7 +473,37 @@ pub(crate) fn step(step: &Step) -> String {
     if step.fallback {
         text.push_str(", when the write before matched nothing");
     }
+    if let Some(o) = step.otherwise {
+        text.push_str(&format!("; if nothing matches: {}", otherwise(o)));
+    }
     text
+}
+
+/// A conditional write's tests: `remaining > 0 and status = "pending"`.
+pub fn conditions(step: &Step) -> String {
+    step.conditions
+        .iter()
+        .map(|c| {
+            let value = match &c.value {
+                crate::model::Literal::Number(n) => words::num(*n),
+                crate::model::Literal::Text(t) => format!("\"{t}\""),
+                crate::model::Literal::Bool(b) => b.to_string(),
+            };
+            format!("{} {} {value}", c.path, c.test.symbol())
+        })
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// What the application does when a conditional write matches nothing.
+pub fn otherwise(o: crate::model::Otherwise) -> &'static str {
+    match o {
+        crate::model::Otherwise::Fail => "the operation fails and tells the caller",
+        crate::model::Otherwise::Undo => {
+            "the application undoes the earlier writes of its atomic group"
+        }
+        crate::model::Otherwise::Skip => "nothing to do (already done)",
+    }
 }
 
 /// An entity-level decision in one line.
@@ -631,6 +665,17 @@ fn upkeep(maintained_by: &[String]) -> String {
     } else {
         format!("kept up to date by {}", maintained_by.join(", "))
     }
+}
+
+/// A TTL in the largest unit that divides it: `30 minutes`, `7 days`,
+/// `0 seconds` (the date is the moment of expiry).
+pub fn duration(secs: u64) -> String {
+    for (unit, n) in [("day", 86_400), ("hour", 3_600), ("minute", 60)] {
+        if secs >= n && secs.is_multiple_of(n) {
+            return words::count((secs / n) as f64, unit);
+        }
+    }
+    words::count(secs as f64, "second")
 }
 
 #[cfg(test)]

@@ -34,6 +34,8 @@ fn step(collection: &str, action: Action) -> Step {
         every: None,
         fallback: false,
         graph: None,
+        conditions: Vec::new(),
+        otherwise: None,
     }
 }
 

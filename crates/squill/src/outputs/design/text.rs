@@ -188,7 +188,15 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         if index.unique {
             line.push_str(" unique");
         }
-        if index.used_by.is_empty() {
+        if let Some(secs) = index.expire_after_seconds {
+            let _ = write!(
+                line,
+                " TTL {} s: deleted {} after {}, eventually (the monitor runs about every 60 s: a read that must be exact compares the date)",
+                words::int(secs),
+                describe::duration(secs),
+                v(&index.keys[0].0)
+            );
+        } else if index.used_by.is_empty() {
             line.push_str("  (implicit)");
         } else {
             let _ = write!(line, "  used by {}", v(&index.used_by.join(", ")));

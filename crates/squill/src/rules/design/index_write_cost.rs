@@ -19,9 +19,13 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let model = cx.facts.model;
     let mut out = Vec::new();
     for c in &cx.design.collections {
-        // Secondary indexes only: the implicit `_id_` index is always there.
-        let indexes: Vec<&crate::design::Index> =
-            c.indexes.iter().filter(|i| i.name != "_id_").collect();
+        // Secondary indexes only: the implicit `_id_` index is always there,
+        // and a TTL index is used by the server's deletes, not by reads.
+        let indexes: Vec<&crate::design::Index> = c
+            .indexes
+            .iter()
+            .filter(|i| i.name != "_id_" && i.expire_after_seconds.is_none())
+            .collect();
         if indexes.is_empty() {
             continue;
         }

@@ -1,0 +1,340 @@
+//! The words of conditional writes and expiry, resolved: a write's `when`
+//! conditions, `otherwise`, `increments` and a claim's order (into
+//! `WriteTerms`), and an entity's `expires` (into `Expiry`).
+
+use super::context::Ctx;
+use super::error::suggestion;
+use super::paths::sort_keys;
+use super::raw::{RawExpiry, RawOperation, S};
+use crate::model::{
+    Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise, Test,
+    WriteTerms,
+};
+
+/// The kinds of operation a condition may guard.
+const GUARDED: [&str; 5] = ["update", "delete", "link", "unlink", "claim"];
+
+/// The terms of operation `name` (of kind `kind`, on `entity`): empty for
+/// an operation that states none. Errors point at the key that does not
+/// apply or the condition that does not read.
+pub fn terms(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    name: &S<String>,
+    kind: &str,
+    op: &RawOperation,
+) -> WriteTerms {
+    let mut out = WriteTerms::default();
+    let misplaced = [
+        (
+            "when",
+            op.when.as_ref().and_then(|w| w.first()).map(|w| ctx.pos(w)),
+            &GUARDED[..],
+        ),
+        (
+            "otherwise",
+            op.otherwise.as_ref().map(|o| ctx.pos(o)),
+            &GUARDED[..],
+        ),
+        (
+            "increments",
+            op.increments
+                .as_ref()
+                .map(|m| m.0.first().and_then(|(k, _)| ctx.pos(k))),
+            &["update", "claim"][..],
+        ),
+    ];
+    for (key, at, allowed) in misplaced {
+        if let Some(at) = at
+            && !allowed.contains(&kind)
+        {
+            ctx.error(
+                at.or(ctx.pos(name)),
+                format!(
+                    "`{key}` does not apply to {} {kind} (operation `{}`); it belongs to: {}",
+                    if kind.starts_with(['i', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    },
+                    name.value,
+                    allowed.join(", ")
+                ),
+                "not for this kind",
+                None,
+            );
+            return out;
+        }
+    }
+    let e = model.entity(entity);
+    // A link's conditions test the parent, the document a link writes first.
+    for c in op.when.iter().flatten() {
+        if let Some(c) = condition(ctx, &e.fields, &e.name, c) {
+            out.conditions.push(c);
+        }
+    }
+    if let Some(o) = &op.otherwise {
+        match o.value.trim() {
+            "fail" => out.otherwise = Otherwise::Fail,
+            "undo" => out.otherwise = Otherwise::Undo,
+            "skip" => out.otherwise = Otherwise::Skip,
+            other => ctx.error(
+                ctx.pos(o),
+                format!("`otherwise: {other}` is not something squill knows a write to do"),
+                "unknown",
+                suggestion(other, ["fail", "undo", "skip"])
+                    .or(Some("one of fail, undo, skip".into())),
+            ),
+        }
+        if op.when.is_none() && op.claim.is_none() {
+            ctx.error(
+                ctx.pos(o),
+                format!(
+                    "operation `{}` says what happens when it matches nothing, but states no condition",
+                    name.value
+                ),
+                "no condition",
+                Some("add `when: [\"field > 0\"]`, or drop `otherwise`".into()),
+            );
+        }
+    }
+    for (field, by) in op.increments.iter().flat_map(|m| &m.0) {
+        match e.fields.iter().find(|f| f.name == field.value) {
+            Some(f) if numeric(&f.ty) => {
+                if by.value.is_finite() && by.value != 0.0 {
+                    out.increments.push(Increment {
+                        field: field.value.clone(),
+                        by: by.value,
+                    });
+                } else {
+                    ctx.error(
+                        ctx.pos(by),
+                        "an increment adds a number other than 0",
+                        "nothing added",
+                        None,
+                    );
+                }
+            }
+            Some(_) => ctx.error(
+                ctx.pos(field),
+                format!(
+                    "`{}` of `{}` is not a number: `$inc` cannot add to it",
+                    field.value, e.name
+                ),
+                "not a number",
+                None,
+            ),
+            None => ctx.error(
+                ctx.pos(field),
+                format!("`{}` is not a field of entity `{}`", field.value, e.name),
+                "unknown field",
+                suggestion(&field.value, e.fields.iter().map(|f| f.name.as_str())),
+            ),
+        }
+    }
+    if kind == "claim" {
+        out.claim = Some(
+            op.sort
+                .as_ref()
+                .map(|s| sort_keys(ctx, model, entity, s))
+                .unwrap_or_default(),
+        );
+    }
+    out
+}
+
+fn numeric(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Int | FieldType::Long | FieldType::Double | FieldType::Decimal
+    )
+}
+
+/// `remaining > 0`, `status = pending`: a field of the entity, a test, a
+/// constant of the field's kind.
+fn condition(
+    ctx: &mut Ctx<'_>,
+    fields: &[Field],
+    entity: &str,
+    raw: &S<String>,
+) -> Option<Condition> {
+    let text = raw.value.trim();
+    let at = ctx.pos(raw);
+    let Some(op_at) = text.find(['=', '!', '<', '>']) else {
+        ctx.error(
+            at,
+            format!("condition `{text}` has no comparison"),
+            "no test",
+            Some(
+                "write `field OP value`, with OP one of =, !=, <, <=, >, >= (`remaining > 0`)"
+                    .into(),
+            ),
+        );
+        return None;
+    };
+    let (field, rest) = text.split_at(op_at);
+    let field = field.trim();
+    let (test, value) = [
+        ("!=", Test::Ne),
+        ("<=", Test::Lte),
+        (">=", Test::Gte),
+        ("==", Test::Eq),
+        ("=", Test::Eq),
+        ("<", Test::Lt),
+        (">", Test::Gt),
+    ]
+    .into_iter()
+    .find_map(|(sym, t)| rest.strip_prefix(sym).map(|v| (t, v.trim())))?;
+    if value.is_empty() || field.is_empty() {
+        ctx.error(
+            at,
+            format!("condition `{text}` needs a field on the left and a value on the right"),
+            "incomplete",
+            Some("write `field OP value` (`remaining > 0`, `status = pending`)".into()),
+        );
+        return None;
+    }
+    let Some(f) = fields.iter().find(|f| f.name == field) else {
+        ctx.error(
+            at,
+            format!(
+                "condition `{text}` tests `{field}`, which is not a field of entity `{entity}`"
+            ),
+            "unknown field",
+            suggestion(field, fields.iter().map(|f| f.name.as_str())),
+        );
+        return None;
+    };
+    let literal = if numeric(&f.ty) {
+        match value.parse::<f64>() {
+            Ok(n) if n.is_finite() => Literal::Number(n),
+            _ => {
+                ctx.error(
+                    at,
+                    format!("condition `{text}`: `{field}` is a number, and `{value}` is not"),
+                    "not a number",
+                    None,
+                );
+                return None;
+            }
+        }
+    } else if f.ty == FieldType::Bool {
+        match value {
+            "true" => Literal::Bool(true),
+            "false" => Literal::Bool(false),
+            _ => {
+                ctx.error(
+                    at,
+                    format!(
+                        "condition `{text}`: `{field}` is true or false, and `{value}` is neither"
+                    ),
+                    "not a boolean",
+                    None,
+                );
+                return None;
+            }
+        }
+    } else {
+        let word = value.trim_matches(|c| c == '"' || c == '\'');
+        let allowed = &f.enum_values;
+        if !allowed.is_empty() && !allowed.iter().any(|v| v == word) {
+            ctx.error(
+                at,
+                format!("condition `{text}`: `{word}` is not one of the values of `{field}`"),
+                "not a value of the field",
+                suggestion(word, allowed.iter().map(String::as_str)),
+            );
+            return None;
+        }
+        Literal::Text(word.to_string())
+    };
+    Some(Condition {
+        field: field.to_string(),
+        test,
+        value: literal,
+    })
+}
+
+/// An entity's `expires`: a date field of it and a duration, in seconds
+/// (0 when the field holds the moment of expiry).
+pub fn expiry(
+    ctx: &mut Ctx<'_>,
+    fields: &[Field],
+    entity: &str,
+    raw: &RawExpiry,
+) -> Option<Expiry> {
+    let dates: Vec<&str> = fields
+        .iter()
+        .filter(|f| f.ty == FieldType::Date)
+        .map(|f| f.name.as_str())
+        .collect();
+    if !dates.contains(&raw.from.value.as_str()) {
+        ctx.error(
+            ctx.pos(&raw.from),
+            format!(
+                "`expires` counts from `{}`, which is not a date field of entity `{entity}`",
+                raw.from.value
+            ),
+            "not a date",
+            if dates.is_empty() {
+                Some(format!(
+                    "give `{entity}` a field of type date (`last_used: date`)"
+                ))
+            } else {
+                suggestion(&raw.from.value, dates.iter().copied())
+                    .or(Some(format!("its dates: {}", dates.join(", "))))
+            },
+        );
+        return None;
+    }
+    let Some(seconds) = seconds(&raw.after.value) else {
+        ctx.error(
+            ctx.pos(&raw.after),
+            format!("`after: {}` is not a duration", raw.after.value),
+            "not a duration",
+            Some("a number and a unit: `30 minutes`, `7 days`, `0 seconds`".into()),
+        );
+        return None;
+    };
+    Some(Expiry {
+        field: raw.from.value.clone(),
+        seconds,
+    })
+}
+
+/// `30 minutes`, `1800 s`, `7 days`, `0 seconds`: whole seconds, at most
+/// the largest `expireAfterSeconds` the server takes (2^31 - 1).
+fn seconds(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let n: f64 = number.parse().ok()?;
+    let per = match unit.trim() {
+        "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
+        "min" | "mins" | "minute" | "minutes" => 60.0,
+        "h" | "hour" | "hours" => 3_600.0,
+        "d" | "day" | "days" => 86_400.0,
+        "w" | "week" | "weeks" => 604_800.0,
+        "month" | "months" => 2_592_000.0,
+        "y" | "year" | "years" => 31_536_000.0,
+        _ => return None,
+    };
+    let s = (n * per).round();
+    (s.is_finite() && (0.0..=2_147_483_647.0).contains(&s)).then_some(s as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_read_in_seconds() {
+        assert_eq!(super::seconds("30 minutes"), Some(1_800));
+        assert_eq!(super::seconds("7 days"), Some(604_800));
+        assert_eq!(super::seconds("0 seconds"), Some(0));
+        assert_eq!(super::seconds("1 hour"), Some(3_600));
+        assert_eq!(super::seconds("soon"), None);
+        assert_eq!(super::seconds("100 years"), None);
+    }
+}

@@ -1,0 +1,133 @@
+//! Writes that guard themselves and documents that leave on their own: a
+//! condition a write tests on the current document (`remaining > 0`), a
+//! claim (find one by a filter and an order, change it in the same step),
+//! amounts a write adds (`$inc`), and expiry (documents gone a set time
+//! after a date field). Kept apart from `workload` so the words of issue 41
+//! are one unit.
+
+use super::SortKey;
+use serde::Serialize;
+
+/// A test on a field of the document a write is about to change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Condition {
+    pub field: String,
+    pub test: Test,
+    /// The value compared, as the model writes it (`0`, `pending`).
+    pub value: Literal,
+}
+
+/// The comparison of a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Test {
+    Eq,
+    Ne,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+}
+
+impl Test {
+    /// The query operator MongoDB spells it with (`$eq` is written as the value itself).
+    pub fn operator(self) -> &'static str {
+        match self {
+            Test::Eq => "$eq",
+            Test::Ne => "$ne",
+            Test::Gt => "$gt",
+            Test::Gte => "$gte",
+            Test::Lt => "$lt",
+            Test::Lte => "$lte",
+        }
+    }
+
+    /// The symbol the model file writes (`>`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Test::Eq => "=",
+            Test::Ne => "!=",
+            Test::Gt => ">",
+            Test::Gte => ">=",
+            Test::Lt => "<",
+            Test::Lte => "<=",
+        }
+    }
+}
+
+/// A constant of a condition: a number, or a word (a state, a name).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+pub enum Literal {
+    Number(f64),
+    Text(String),
+    Bool(bool),
+}
+
+/// What the application does when a conditional write matches nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Otherwise {
+    /// Tell the caller (sold out, no job waiting): the default.
+    #[default]
+    Fail,
+    /// Undo the writes its atomic group made before it (delete the
+    /// redemption just inserted): a compensating write, no transaction.
+    Undo,
+    /// Nothing to do (the state was already reached): the write is idempotent.
+    Skip,
+}
+
+impl Otherwise {
+    pub fn name(self) -> &'static str {
+        match self {
+            Otherwise::Fail => "fail",
+            Otherwise::Undo => "undo",
+            Otherwise::Skip => "skip",
+        }
+    }
+}
+
+/// A field a write adds a constant to (`$inc`: `remaining: -1`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Increment {
+    pub field: String,
+    pub by: f64,
+}
+
+/// How a write guards itself: the conditions it tests on the current
+/// document, what happens when they fail, the amounts it adds, and, for a
+/// claim, the order that picks the one document. Empty for a plain write.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct WriteTerms {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    pub otherwise: Otherwise,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub increments: Vec<Increment>,
+    /// A claim: of the documents the filter matches, the first in this
+    /// order is changed and returned, in one `findOneAndUpdate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Vec<SortKey>>,
+}
+
+impl WriteTerms {
+    pub fn is_plain(&self) -> bool {
+        self == &WriteTerms::default()
+    }
+
+    /// Whether the write is conditional: a condition or a claim.
+    pub fn is_conditional(&self) -> bool {
+        !self.conditions.is_empty() || self.claim.is_some()
+    }
+}
+
+/// Instances removed by the server a set time after a date field
+/// (`expires: {after: last_used, in: 30 minutes}`): a TTL index.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expiry {
+    /// The date field the time counts from.
+    pub field: String,
+    /// Seconds after that date (`expireAfterSeconds`).
+    pub seconds: u64,
+}
