@@ -553,7 +553,10 @@ impl<'m> Facts<'m> {
         let budget = s.reference_array_max as f64 * ID_ELEMENT_BYTES;
         let rel = self.model.relationship(r);
         let element = self.own_bytes[rel.child.index()].max(1.0);
-        let by_count = ((budget / element) as u64).clamp(s.embed_max, s.reference_array_max);
+        // max then min, not clamp: settings made in code skip the file's order check.
+        let by_count = ((budget / element) as u64)
+            .max(s.embed_max)
+            .min(s.reference_array_max);
         if !self.read_whole(r) {
             return by_count;
         }

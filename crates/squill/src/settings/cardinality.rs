@@ -4,14 +4,53 @@
 use crate::model::{Cardinality, CardinalityClass, Count, RelationshipKind};
 use serde::Deserialize;
 
+/// `[cardinality]` as the file gives it; the three counts are checked
+/// together once read (`CardinalityOptions::try_from`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct CardinalityOptions {
+pub struct CardinalityFile {
     pub few_max: Option<u64>,
     pub embed_max: Option<u64>,
     pub reference_array_max: Option<u64>,
     #[serde(default, deserialize_with = "super::checked::document_bytes")]
     pub embed_document_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(try_from = "CardinalityFile")]
+pub struct CardinalityOptions {
+    pub few_max: Option<u64>,
+    pub embed_max: Option<u64>,
+    pub reference_array_max: Option<u64>,
+    pub embed_document_bytes: Option<u64>,
+}
+
+/// "Few" ends before "too many to embed", which ends before "too many
+/// ids": bounds out of that order would make a class empty or a clamp
+/// impossible, so they are refused where the table is.
+impl TryFrom<CardinalityFile> for CardinalityOptions {
+    type Error = String;
+
+    fn try_from(f: CardinalityFile) -> Result<Self, String> {
+        let o = CardinalityOptions {
+            few_max: f.few_max,
+            embed_max: f.embed_max,
+            reference_array_max: f.reference_array_max,
+            embed_document_bytes: f.embed_document_bytes,
+        };
+        let r = o.clone().resolve();
+        if r.reference_array_max == 0 {
+            return Err("reference-array-max must be at least 1".into());
+        }
+        if r.few_max > r.embed_max || r.embed_max > r.reference_array_max {
+            return Err(format!(
+                "the bounds must keep their order, few-max <= embed-max <= reference-array-max \
+                 (here {} <= {} <= {}, defaults filled in)",
+                r.few_max, r.embed_max, r.reference_array_max
+            ));
+        }
+        Ok(o)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -107,6 +107,21 @@ mod tests {
                 (2, 22),
             ),
             (
+                "[cardinality]\nembed-max = 12000\n",
+                "few-max <= embed-max <= reference-array-max (here 10 <= 12000 <= 5000",
+                (1, 1),
+            ),
+            (
+                "[cardinality]\nfew-max = 300\n",
+                "(here 300 <= 200 <= 5000",
+                (1, 1),
+            ),
+            (
+                "[cardinality]\nreference-array-max = 0\n",
+                "at least 1",
+                (1, 1),
+            ),
+            (
                 "[cardinality]\nembed-document-bytes = 0\n",
                 "document size limit",
                 (2, 24),

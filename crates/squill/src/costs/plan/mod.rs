@@ -815,10 +815,14 @@ impl<'a> Planner<'a> {
                 let held = entries * self.facts.held_share(entity);
                 let upkeep = crate::costs::index_score(held, writes, keys.len() as f64, c);
                 // (Writes that find their documents through another field always get one.)
-                if step.action == Action::Find && rate * scan_extra < upkeep {
-                    plan.cost.documents_examined += acc.docs - cost.docs;
-                    plan.cost.bytes_read += acc.docs * acc.root_bytes - cost.bytes_read;
-                    plan.cost.index_keys_examined -= cost.keys;
+                // A step run once in `every` scans as rarely as it would
+                // have used the index: both sides scaled by its share (an
+                // unscaled swap once priced an outlier's rare rest below
+                // zero).
+                if step.action == Action::Find && rate * share * scan_extra < upkeep {
+                    plan.cost.documents_examined += share * (acc.docs - cost.docs);
+                    plan.cost.bytes_read += share * (acc.docs * acc.root_bytes - cost.bytes_read);
+                    plan.cost.index_keys_examined -= share * cost.keys;
                     step.index = None;
                 } else {
                     // Named by `OpPlan::name_indexes` for reports: the search
