@@ -653,7 +653,11 @@ fn migrate_follows_rows_deleted_moved_and_added_into_their_buckets() {
     // Nothing changed: nothing written, nothing deleted.
     let third = run();
     assert_eq!(third.code, 0, "{}", third.stderr);
-    assert!(third.stdout.contains("deleted rows: none"), "{}", third.stdout);
+    assert!(
+        third.stdout.contains("deleted rows: none"),
+        "{}",
+        third.stdout
+    );
     assert!(
         !tree(&out.join("increments/0002"))
             .keys()

@@ -41,8 +41,12 @@ type Entry = (String, String);
 
 /// A key as the bucket query returns it: `["parent", "hex"]`.
 fn entry(key: &[u8]) -> Result<Entry, String> {
-    serde_json::from_slice::<Entry>(key)
-        .map_err(|e| format!("not a bucket's key `{}` ({e})", String::from_utf8_lossy(key)))
+    serde_json::from_slice::<Entry>(key).map_err(|e| {
+        format!(
+            "not a bucket's key `{}` ({e})",
+            String::from_utf8_lossy(key)
+        )
+    })
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> MigrateError + '_ {
@@ -149,7 +153,11 @@ pub fn reconcile<'a>(
                 let (parent, id) = entry(line.as_bytes()).map_err(bad)?;
                 if !rebuilt.contains(parent.as_str()) {
                     writeln!(w, "{line}").map_err(io(&next))?;
-                } else if !written.by_parent.get(&parent).is_some_and(|s| s.contains(&id)) {
+                } else if !written
+                    .by_parent
+                    .get(&parent)
+                    .is_some_and(|s| s.contains(&id))
+                {
                     ids.push(id);
                 }
             }
@@ -183,7 +191,8 @@ mod tests {
     use super::*;
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("squill-buckets-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("squill-buckets-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
     }
@@ -210,7 +219,12 @@ mod tests {
     fn a_rebuilt_parents_buckets_not_written_again_are_gone_and_others_kept() {
         let dir = temp("gone");
         let mut w = Writer::create(&dir, "pages").unwrap();
-        for key in [r#"["7","a0"]"#, r#"["7","a1"]"#, r#"["8","b0"]"#, r#"["9","c0"]"#] {
+        for key in [
+            r#"["7","a0"]"#,
+            r#"["7","a1"]"#,
+            r#"["8","b0"]"#,
+            r#"["9","c0"]"#,
+        ] {
             w.push(key.as_bytes()).unwrap();
         }
         w.finish().unwrap();

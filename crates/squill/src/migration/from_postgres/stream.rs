@@ -370,9 +370,8 @@ pub fn run(
             (Some(_), false) => Keys::Record(buckets::Writer::create(&options.out, &q.collection)?),
             (Some(_), true) => Keys::Changes(buckets::Written::default()),
         };
-        let restart = incremental
-            && q.buckets().is_some()
-            && !buckets::exists(&options.out, &q.collection);
+        let restart =
+            incremental && q.buckets().is_some() && !buckets::exists(&options.out, &q.collection);
         let changed_here = if restart {
             restarted.push(q.collection.clone());
             Some(Changed::Everything)

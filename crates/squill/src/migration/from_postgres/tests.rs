@@ -128,7 +128,10 @@ fn tree_paths_and_buckets_are_queries_too() {
             // Whose buckets: the orders, by the lines' reference; an order
             // that lost a line has every page rebuilt.
             let whose = q.buckets().expect("a bucket collection");
-            assert_eq!((whose.parent.as_str(), whose.parent_key.as_str()), ("orders", "id"));
+            assert_eq!(
+                (whose.parent.as_str(), whose.parent_key.as_str()),
+                ("orders", "id")
+            );
             let mut touched = super::ledger::Touched::default();
             touched.touch("orders", &["id".to_string()], vec!["7".into()]);
             let lost = q.select_touched(None, Some(&Changed::Xmin(700)), &touched);

@@ -6,7 +6,7 @@
 //! parent's id and the bucket's key, so a later run upserts the same
 //! document.
 
-use super::{Builder, Buckets, CollectionQuery, Ctx, Group, Part, typed};
+use super::{Buckets, Builder, CollectionQuery, Ctx, Group, Part, typed};
 use crate::design::{BucketBy, BucketPart, Collection, FieldOrigin, Layout, Shape, ShapeType};
 use crate::inputs::postgres::connect::{qualified, quote};
 use crate::inputs::sql::ddl::Table;
