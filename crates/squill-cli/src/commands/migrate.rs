@@ -238,7 +238,7 @@ fn deletions(summary: &squill::migration::from_postgres::Summary) -> String {
             })
             .collect();
         text.push_str(&format!(
-            "  deleted rows: {} ({}); {} moved to another parent; {} documents deleted, {} rows that lost one rebuilt\n",
+            "  deleted rows: {} ({}); {} moved to another parent; {} documents deleted, {} rows that lost or gained one rebuilt\n",
             squill::words::int(rows),
             if per.is_empty() { "none".to_string() } else { per.join(", ") },
             squill::words::int(d.moved),
@@ -260,10 +260,10 @@ fn deletions(summary: &squill::migration::from_postgres::Summary) -> String {
             names(&d.unseen)
         ));
     }
-    if !d.grouped.is_empty() {
+    if !d.restarted.is_empty() {
         text.push_str(&format!(
-            "  not followed: a deleted row stays in the documents of {} (rows grouped into buckets): run a full migration into a new directory for those\n",
-            names(&d.grouped)
+            "  not seen: buckets emptied in {} before this run (the last run kept no record of its buckets; every bucket was rewritten, and from now on they are)\n",
+            names(&d.restarted)
         ));
     }
     text

@@ -223,9 +223,15 @@ fn migrate_fills_tree_paths_page_buckets_and_kept_aggregates() {
         "SELECT count(*) FROM products p JOIN categories c ON c.id = p.category_id WHERE c.id = 6 OR c.parent_id = 6",
     );
     assert_eq!(products.len() as f64, products_under_6);
+    // Every page of the order that gained the line (a line that comes
+    // shifts the pages after it), and no other.
     let pages = docs(bucket);
-    assert_eq!(pages.len(), 1, "{pages:?}");
-    assert_eq!(pages[0]["order_id"], 1);
+    let pages_of_1 = count(
+        &url,
+        &format!("SELECT ceil(count(*) / {k}.0) FROM order_lines WHERE order_id = 1"),
+    );
+    assert_eq!(pages.len() as f64, pages_of_1, "{pages:?}");
+    assert!(pages.iter().all(|p| p["order_id"] == 1), "{pages:?}");
 }
 
 #[test]
@@ -434,4 +440,230 @@ fn migrate_fills_timelines() {
         rewritten.iter().all(|d| d["items"][0]["_id"] == 100000),
         "{rewritten:?}"
     );
+}
+
+/// The buckets a deployment holds, one line each: the parent, the count
+/// and one field of each item (sorted; a date to the second, in UTC), the
+/// lines sorted.
+fn buckets_in(
+    (python, mongo_uri, db): (&str, &str, &str),
+    coll: &str,
+    (parent, count, items, item): (&str, &str, &str, &str),
+) -> Vec<String> {
+    let script = "import sys\nfrom pymongo import MongoClient\n\
+                  uri, db, coll, parent, count, items, item = sys.argv[1:8]\n\
+                  for d in MongoClient(uri)[db][coll].find():\n\
+                  \x20   ids = sorted(i[item].strftime('%Y-%m-%dT%H:%M:%S') if hasattr(i[item], 'strftime') else str(i[item]) for i in d[items])\n\
+                  \x20   print('B|%s:%s:%s' % (d[parent], d[count], ','.join(ids)))\n";
+    let text = run_tool(
+        Command::new(python)
+            .args(["-c", script, mongo_uri, db, coll])
+            .args([parent, count, items, item]),
+    );
+    let mut lines: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("B|"))
+        .map(String::from)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// The same lines from the tables: `sql` gives per bucket its parent and
+/// its items' field (any order), as `parent:a,b,…`.
+fn buckets_of(url: &str, sql: &str) -> Vec<String> {
+    let mut lines: Vec<String> = psql(url, sql)
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let (parent, ids) = l.split_once(':').unwrap();
+            let mut ids: Vec<&str> = ids.split(',').collect();
+            ids.sort();
+            format!("{parent}:{}:{}", ids.len(), ids.join(","))
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Issue 40, item 10, for buckets: rows deleted, moved to another parent
+/// and added after a full run into a design with page buckets (order
+/// lines, a fixed number to a page in key order, so a row that comes or
+/// goes shifts the pages after it) and time buckets (orders per customer
+/// and time unit). A run of changes rebuilds every bucket of each parent
+/// that lost or gained a row and deletes the buckets that no longer exist,
+/// through `--to` and in `NAME.deleted.json`; the deployment then holds
+/// exactly the buckets the tables make, item for item (an order line by
+/// its number; an order, which keeps no id in its bucket, by its time),
+/// and a run with nothing changed deletes nothing.
+#[cfg(feature = "mongodb")]
+#[test]
+fn migrate_follows_rows_deleted_moved_and_added_into_their_buckets() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    let Some((mongo_uri, python, _)) = mongo() else {
+        return;
+    };
+    copy_of(&superuser, "shop", "shop_bucket_changes");
+    let url = format!("{user}/shop_bucket_changes");
+    let admin = format!("{superuser}/shop_bucket_changes");
+    let dir = crate::support::TempDir::new("pg-bucket-changes");
+    let model = model_with(
+        &url,
+        dir.path(),
+        "shop",
+        &[
+            ("max: 60", ", growth_per_day: 20"),
+            (
+                "child_field: customer_id\n    standalone: true  # other tables reference orders\n",
+                "    layout: bucket\n",
+            ),
+            ("child_field: order_id\n", "    layout: bucket\n"),
+        ],
+        "operations:
+  order_history:
+    read: customers
+    rate: 50
+    filter: {_id: eq}
+    include:
+      orders_of_customers: {filter: {placed_at: range}, sort: -placed_at, limit: 30}
+  order_page:
+    read: orders
+    rate: 50
+    filter: {_id: eq}
+    include:
+      order_lines_of_orders: {sort: line_no, limit: 2}
+",
+    );
+    let design = design_of(&model);
+    let pages = layout_of(&design, "order_lines_of_orders");
+    assert_eq!(pages["layout"], "bucket", "{pages}");
+    assert_eq!(pages["by"]["by"], "count", "{pages}");
+    let k = pages["per_bucket"].as_u64().unwrap();
+    let days = layout_of(&design, "orders_of_customers");
+    assert_eq!(days["layout"], "bucket", "{days}");
+    assert_eq!(days["by"]["field"], "placed_at", "{days}");
+    let unit = days["by"]["unit"].as_str().unwrap().to_string();
+    let (page_coll, day_coll) = (
+        "orders_order_lines_of_orders",
+        "customers_orders_of_customers",
+    );
+    let out = dir.path().join("out");
+    let db = format!("shop_bucket_changes_{}", std::process::id());
+    let to = with_db(&mongo_uri, &db);
+    let run = || migrate(&url, &model, &out, &["--to", &to]);
+    let pages_sql = format!(
+        "SELECT order_id || ':' || string_agg(line_no::text, ',') FROM \
+         (SELECT order_id, line_no, (row_number() OVER (PARTITION BY order_id ORDER BY line_no) - 1) / {k} AS page FROM order_lines) x \
+         GROUP BY order_id, page"
+    );
+    let days_sql = format!(
+        "SELECT customer_id || ':' || string_agg(to_char(placed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS'), ',') FROM orders \
+         GROUP BY customer_id, date_trunc('{unit}', placed_at AT TIME ZONE 'UTC')"
+    );
+    let same = || {
+        let mongo = (python.as_str(), mongo_uri.as_str(), db.as_str());
+        let held = buckets_in(
+            mongo,
+            page_coll,
+            ("order_id", "count", "order_lines_of_orders", "line_no"),
+        );
+        assert_eq!(held, buckets_of(&url, &pages_sql), "pages");
+        let held = buckets_in(
+            mongo,
+            day_coll,
+            ("customer_id", "count", "orders_of_customers", "placed_at"),
+        );
+        assert_eq!(held, buckets_of(&url, &days_sql), "days");
+    };
+    let first = run();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    same();
+
+    // An order whose second page goes when its first line does; one that
+    // loses every line; one that gains a line before the others, and one
+    // moved from a fourth; an order moved to another customer, one to
+    // another time, one deleted, one added.
+    let one = |sql: &str| psql(&url, sql).trim().to_string();
+    let shrinks = one(&format!(
+        "SELECT order_id FROM order_lines GROUP BY order_id HAVING count(*) = {} ORDER BY order_id LIMIT 1",
+        k + 1
+    ));
+    assert!(!shrinks.is_empty(), "no order with {} lines", k + 1);
+    let emptied = one(&format!(
+        "SELECT order_id FROM order_lines WHERE order_id <> {shrinks} GROUP BY order_id ORDER BY order_id LIMIT 1"
+    ));
+    let grows = one(&format!(
+        "SELECT order_id FROM order_lines WHERE order_id NOT IN ({shrinks}, {emptied}) \
+         GROUP BY order_id HAVING count(*) >= {k} ORDER BY order_id LIMIT 1"
+    ));
+    let gives = one(&format!(
+        "SELECT order_id FROM order_lines WHERE order_id NOT IN ({shrinks}, {emptied}, {grows}) \
+         GROUP BY order_id HAVING count(*) > 1 ORDER BY order_id LIMIT 1"
+    ));
+    let (moved, retimed, gone) = (
+        one("SELECT id FROM orders WHERE customer_id = 1 ORDER BY id LIMIT 1"),
+        one("SELECT id FROM orders WHERE customer_id = 2 ORDER BY id LIMIT 1"),
+        one("SELECT id FROM orders WHERE customer_id = 3 ORDER BY id LIMIT 1"),
+    );
+    assert!(
+        [&emptied, &grows, &gives, &moved, &retimed, &gone]
+            .iter()
+            .all(|id| !id.is_empty()),
+        "the shop lacks the rows this test changes"
+    );
+    psql(
+        &admin,
+        &format!(
+            "DELETE FROM order_lines WHERE order_id = {shrinks} AND line_no = (SELECT min(line_no) FROM order_lines WHERE order_id = {shrinks});\n\
+             DELETE FROM order_lines WHERE order_id = {emptied};\n\
+             INSERT INTO order_lines (order_id, line_no, product_id, quantity, unit_price) VALUES ({grows}, -1, 1, 2, 3.00);\n\
+             UPDATE order_lines SET order_id = {grows}, line_no = 77 WHERE order_id = {gives} AND line_no = (SELECT min(line_no) FROM order_lines WHERE order_id = {gives});\n\
+             UPDATE orders SET customer_id = 4 WHERE id = {moved};\n\
+             UPDATE orders SET placed_at = placed_at - interval '400 days' WHERE id = {retimed};\n\
+             DELETE FROM orders WHERE id = {gone};\n\
+             INSERT INTO orders (customer_id, status, placed_at, updated_at) VALUES (5, 'paid', '2020-02-02 10:00+00', now());"
+        ),
+    );
+    let second = run();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    eprintln!("{}", second.stdout);
+    assert!(second.stdout.contains("increment 1"), "{}", second.stdout);
+    assert!(
+        !second.stdout.contains("not followed") && !second.stdout.contains("not seen"),
+        "{}",
+        second.stdout
+    );
+    let deleted: String = tree(&out.join("increments"))
+        .into_iter()
+        .filter(|(k, _)| k.ends_with(".deleted.json"))
+        .map(|(k, v)| format!("{k}: {}", String::from_utf8_lossy(&v)))
+        .collect();
+    assert!(
+        deleted.contains(&format!("{page_coll}.deleted.json: {{\"_id\":{{\"$oid\":")),
+        "{deleted}"
+    );
+    assert!(
+        deleted.contains(&format!("{day_coll}.deleted.json: {{\"_id\":{{\"$oid\":")),
+        "{deleted}"
+    );
+    same();
+
+    // Nothing changed: nothing written, nothing deleted.
+    let third = run();
+    assert_eq!(third.code, 0, "{}", third.stderr);
+    assert!(
+        third.stdout.contains("deleted rows: none"),
+        "{}",
+        third.stdout
+    );
+    assert!(
+        !tree(&out.join("increments/0002"))
+            .keys()
+            .any(|k| k.ends_with(".deleted.json")),
+        "{}",
+        third.stdout
+    );
+    same();
 }

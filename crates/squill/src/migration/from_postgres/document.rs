@@ -43,6 +43,9 @@ pub enum Changed {
         since: String,
         xmin: u32,
     },
+    /// Every row counts as changed: a bucket collection whose record of
+    /// the last run's buckets is missing, rewritten whole to start one.
+    Everything,
 }
 
 /// The query of one collection.
@@ -105,11 +108,32 @@ struct Part {
     document: String,
     changed: Vec<String>,
     table: String,
-    /// For rows grouped into documents (buckets), the group's alias: a
-    /// change is then asked of the group (`bool_or` over its rows).
-    group: Option<String>,
+    /// For rows grouped into documents (buckets): a change is then asked
+    /// of the group, and of every group of the same parent.
+    group: Option<Group>,
     /// A document per row of `table`: how its `_id` is made from the row.
     root: Option<Root>,
+}
+
+/// Rows grouped into documents per parent (buckets), as the query has
+/// them.
+#[derive(Debug, Clone)]
+struct Group {
+    /// The groups' alias.
+    alias: String,
+    /// The rows' reference to their parent (`t1."order_id"`), which the
+    /// groups are partitioned by.
+    by: String,
+    /// The parent's table and the column the reference holds.
+    parent: Buckets,
+}
+
+/// Whose buckets a bucket collection's documents are: the parent's table
+/// and the column of it that the children's reference holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buckets {
+    pub parent: String,
+    pub parent_key: String,
 }
 
 /// The row a document is made of: its table (qualified), the row's alias
@@ -145,10 +169,14 @@ impl CollectionQuery {
         out
     }
 
-    /// Whether a deleted row's document can be found again: not when rows
-    /// are grouped into documents (buckets).
-    pub fn follows_deletions(&self) -> bool {
-        self.parts.iter().all(|p| p.group.is_none())
+    /// Whose buckets the documents are, when rows are grouped into
+    /// documents (buckets). Each such document's key (`k`) is then the JSON
+    /// array `[parent, _id]`: the parent's reference as text and the
+    /// `_id`'s 24 hexadecimal digits.
+    pub fn buckets(&self) -> Option<&Buckets> {
+        self.parts
+            .iter()
+            .find_map(|p| p.group.as_ref().map(|g| &g.parent))
     }
 
     /// `SELECT _id` (as JSON text) of the documents the deleted rows of
@@ -214,11 +242,26 @@ impl CollectionQuery {
                 let any: Vec<String> = p.changed.iter().map(|x| expand(x, c, touched)).collect();
                 match &p.group {
                     Some(g) => {
+                        // A changed row changes every bucket of its parent
+                        // (a page's rows shift when one comes or goes), and
+                        // a parent that lost or gained a row since the last
+                        // run has every bucket rebuilt, the lost ones found
+                        // by the record of the buckets written
+                        // (`buckets.rs`).
+                        let mut whole = format!(
+                            "bool_or(bool_or({})) OVER (PARTITION BY {})",
+                            any.join(" OR "),
+                            g.by
+                        );
+                        let key = [g.parent.parent_key.clone()];
+                        if let Some(t) = touched.test_as(&g.parent.parent, &key, &[&g.by]) {
+                            whole = format!("{whole} OR {t}");
+                        }
                         from = from.replace(
                             bucket::GROUP_CHANGED,
-                            &format!(", bool_or({}) AS squill_changed ", any.join(" OR ")),
+                            &format!(", ({whole}) AS squill_changed "),
                         );
-                        conditions.push(format!("{g}.squill_changed"));
+                        conditions.push(format!("{}.squill_changed", g.alias));
                     }
                     None => conditions.push(format!("({})", any.join(" OR "))),
                 }
@@ -328,6 +371,7 @@ fn expand(sql: &str, mode: &Changed, touched: &Touched) -> String {
             }
             // A table without the column: its rows' xmin tells.
             Changed::Column { xmin, .. } => by_xmin(*xmin),
+            Changed::Everything => "true".to_string(),
         };
         match touched.test(&mark.table, alias) {
             Some(rows) => out.push_str(&format!("({test} OR {rows})")),

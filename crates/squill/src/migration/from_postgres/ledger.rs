@@ -3,9 +3,10 @@
 //! references to other tables, as they were when the last run read the
 //! database (`.squill-migrate.rows/`, one file per table). A row missing
 //! at the next run was deleted; a row whose reference changed left the
-//! row it referred to. Either way the row it referred to lost a row of its
-//! document, and counts as changed (`Touched`); a deleted row that was a
-//! document of its own is listed (`Diff::deleted`), and its document goes.
+//! row it referred to for another. Either way the row it referred to lost
+//! a row of its document (and the one it moved to gained one), and counts
+//! as changed (`Touched`); a deleted row that was a document of its own is
+//! listed (`Diff::deleted`), and its document goes.
 //!
 //! The ledger is read in the run's own snapshot, so it describes exactly
 //! the data the run wrote. A run of changes writes the new ledger beside
@@ -69,31 +70,50 @@ impl Touched {
         let tests: Vec<String> = by
             .iter()
             .map(|(columns, values)| {
-                let lits = |v: &[String]| -> Vec<String> { v.iter().map(|x| literal(x)).collect() };
-                match columns.as_slice() {
-                    [c] => {
-                        let all: Vec<String> = values.iter().flat_map(|v| lits(v)).collect();
-                        format!(
-                            "{alias}.{}::text = ANY(ARRAY[{}]::text[])",
-                            quote(c),
-                            all.join(", ")
-                        )
-                    }
-                    _ => {
-                        let cols: Vec<String> = columns
-                            .iter()
-                            .map(|c| format!("{alias}.{}::text", quote(c)))
-                            .collect();
-                        let rows: Vec<String> = values
-                            .iter()
-                            .map(|v| format!("({})", lits(v).join(", ")))
-                            .collect();
-                        format!("({}) IN (VALUES {})", cols.join(", "), rows.join(", "))
-                    }
-                }
+                let exprs: Vec<String> = columns
+                    .iter()
+                    .map(|c| format!("{alias}.{}", quote(c)))
+                    .collect();
+                one_of(&exprs, values)
             })
             .collect();
         (!tests.is_empty()).then(|| format!("({})", tests.join(" OR ")))
+    }
+
+    /// SQL true where `exprs` hold the values of the rows of `table` named
+    /// here by `columns` (a child's reference, tested for its parents);
+    /// `None` when none is.
+    pub fn test_as(&self, table: &str, columns: &[String], exprs: &[&str]) -> Option<String> {
+        let values = self.values(table, columns)?;
+        let exprs: Vec<String> = exprs.iter().map(|e| e.to_string()).collect();
+        Some(format!("({})", one_of(&exprs, values)))
+    }
+
+    /// The rows of `table` named here by `columns`: their values.
+    pub fn values(&self, table: &str, columns: &[String]) -> Option<&BTreeSet<Vec<String>>> {
+        self.tables
+            .get(table)?
+            .get(columns)
+            .filter(|v| !v.is_empty())
+    }
+}
+
+/// SQL true where `exprs` (as text) hold one of `values`.
+fn one_of(exprs: &[String], values: &BTreeSet<Vec<String>>) -> String {
+    let lits = |v: &[String]| -> Vec<String> { v.iter().map(|x| literal(x)).collect() };
+    match exprs {
+        [e] => {
+            let all: Vec<String> = values.iter().flat_map(|v| lits(v)).collect();
+            format!("{e}::text = ANY(ARRAY[{}]::text[])", all.join(", "))
+        }
+        _ => {
+            let cols: Vec<String> = exprs.iter().map(|e| format!("{e}::text")).collect();
+            let rows: Vec<String> = values
+                .iter()
+                .map(|v| format!("({})", lits(v).join(", ")))
+                .collect();
+            format!("({}) IN (VALUES {})", cols.join(", "), rows.join(", "))
+        }
     }
 }
 
@@ -364,19 +384,25 @@ fn load(file: &Path, layout: &Layout) -> Result<Option<Rows>, MigrateError> {
 }
 
 /// A row whose references held `before` (and now `now`, or deleted):
-/// every row it referred to and no longer does lost it.
+/// every row it referred to and no longer does lost it, and every row it
+/// now refers to instead gained it. Both count as changed: the row's own
+/// change may not tell the one it moved to (`--changed-by` a column the
+/// move did not set), and a parent's buckets are rebuilt from both.
 fn left(layout: &Layout, before: &[Value], now: Option<&[Value]>, touched: &mut Touched) {
     let mut at = 0;
     for r in &layout.references {
         let span = at..at + r.columns.len();
         at = span.end;
         let was = &before[span.clone()];
-        if now.is_some_and(|n| n[span.clone()] == *was) {
+        let is = now.map(|n| &n[span.clone()]);
+        if is == Some(was) {
             continue;
         }
-        let values: Option<Vec<String>> = was.iter().cloned().collect();
-        if let Some(values) = values {
-            touched.touch(&r.table, &r.referred, values);
+        for values in [Some(was), is].into_iter().flatten() {
+            let values: Option<Vec<String>> = values.iter().cloned().collect();
+            if let Some(values) = values {
+                touched.touch(&r.table, &r.referred, values);
+            }
         }
     }
 }
@@ -422,7 +448,7 @@ mod tests {
     }
 
     #[test]
-    fn a_moved_row_touches_only_the_row_it_left() {
+    fn a_moved_row_touches_the_row_it_left_and_the_one_it_joined() {
         let mut t = Touched::default();
         left(
             &orders(),
@@ -430,9 +456,26 @@ mod tests {
             Some(&[v("8"), v("30")]),
             &mut t,
         );
-        assert_eq!(t.rows(), 1);
-        assert!(t.test("orders", "t1").is_some_and(|s| s.contains("'7'")));
+        assert_eq!(t.rows(), 2);
+        assert!(
+            t.test("orders", "t1")
+                .is_some_and(|s| s.contains("'7'") && s.contains("'8'"))
+        );
         assert_eq!(t.test("products", "t2"), None);
+    }
+
+    #[test]
+    fn a_parent_is_tested_through_its_childrens_reference() {
+        let mut t = Touched::default();
+        left(&orders(), &[v("7"), v("30")], None, &mut t);
+        let id = ["id".to_string()];
+        assert_eq!(
+            t.test_as("orders", &id, &["t4.\"order_id\""]).as_deref(),
+            Some("(t4.\"order_id\"::text = ANY(ARRAY['7']::text[]))")
+        );
+        assert_eq!(t.test_as("orders", &["no".to_string()], &["x"]), None);
+        let values: Vec<_> = t.values("orders", &id).into_iter().flatten().collect();
+        assert_eq!(values, [&vec!["7".to_string()]]);
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! (`document` builds each collection's query), streamed through a binary
 //! `COPY` into a mongodump directory and Extended JSON lines (`stream`),
 //! with checkpoints that let an interrupted run resume and a later run move
-//! only what changed (`state`).
+//! only what changed (`state`), deleted rows followed by the ledger of rows
+//! (`ledger`) and emptied buckets by the record of buckets (`buckets`).
 
 pub mod assemble;
+pub mod buckets;
 pub mod compact;
 mod copy_rows;
 pub mod document;

@@ -10,6 +10,7 @@
 //! resumed by running it again. A run after a complete one writes only the
 //! documents changed since, as lines for `mongoimport --mode=upsert`.
 
+use super::buckets::{self, Keys};
 use super::document::{Builder, Changed, CollectionQuery};
 use super::ledger::{self, Touched};
 // Re-exported so that `stream::MigrateError`, its path before it had a
@@ -154,9 +155,11 @@ pub struct Deletions {
     /// Tables without a ledger of the last run (written by a squill
     /// before it kept one): their deletions since are not seen.
     pub unseen: Vec<String>,
-    /// Collections that group rows into documents (buckets): a deleted
-    /// row is not taken out of its document.
-    pub grouped: Vec<String>,
+    /// Bucket collections without a record of the buckets the last run
+    /// wrote (a directory of a squill before it kept one): every bucket
+    /// was rewritten, and buckets emptied since the last run are not seen
+    /// (from now on they are).
+    pub restarted: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -331,6 +334,10 @@ pub fn run(
     if let Some(p) = file_name::repeated(&every_path) {
         return Err(MigrateError::SameFile(p.clone()));
     }
+    // Bucket collections whose record this run rewrote, put in place with
+    // the ledger.
+    let mut records = Vec::new();
+    let mut restarted = Vec::new();
     for ((q, coll), files) in queries.iter().zip(&design.collections).zip(all_files) {
         let prior = state
             .collections
@@ -356,6 +363,21 @@ pub fn run(
         ));
         let t0 = Instant::now();
         let resume = (!incremental && prior.last_key.is_some()).then_some(&prior);
+        // A bucket collection keeps the record of its buckets; without one
+        // of the last run, a run of changes rewrites every bucket.
+        let mut keys = match (q.buckets(), incremental) {
+            (None, _) => Keys::Not,
+            (Some(_), false) => Keys::Record(buckets::Writer::create(&options.out, &q.collection)?),
+            (Some(_), true) => Keys::Changes(buckets::Written::default()),
+        };
+        let restart =
+            incremental && q.buckets().is_some() && !buckets::exists(&options.out, &q.collection);
+        let changed_here = if restart {
+            restarted.push(q.collection.clone());
+            Some(Changed::Everything)
+        } else {
+            changed.clone()
+        };
         if let Some(s) = sink.as_mut() {
             progress(&format!(
                 "{} into {}",
@@ -368,11 +390,12 @@ pub fn run(
             &mut tx,
             &target,
             q,
-            changed.as_ref().map(|c| (c, &diff.touched)),
+            changed_here.as_ref().map(|c| (c, &diff.touched)),
             resume,
             &files,
             options,
             sink.as_deref_mut(),
+            &mut keys,
             &mut |cs: &CollectionState| {
                 state.collections.insert(q.collection.clone(), cs.clone());
                 progress(&format!(
@@ -385,12 +408,33 @@ pub fn run(
             },
         )?;
         let deleted = if incremental {
+            // The buckets of the parents rebuilt that were not written
+            // again.
+            let gone = match (&keys, q.buckets()) {
+                (Keys::Changes(written), Some(b)) => {
+                    let key = [b.parent_key.clone()];
+                    let parents = diff.touched.values(&b.parent, &key).into_iter().flatten();
+                    let parents = parents.filter_map(|v| match v.as_slice() {
+                        [one] => Some(one),
+                        _ => None,
+                    });
+                    let gone = buckets::reconcile(&options.out, &q.collection, written, parents)?;
+                    records.push(q.collection.clone());
+                    gone.unwrap_or_default()
+                }
+                _ => Vec::new(),
+            };
+            let gone: Vec<String> = gone
+                .iter()
+                .map(|hex| format!("{{\"$oid\":\"{hex}\"}}"))
+                .collect();
             let (n, file) = delete_documents(
                 &mut tx,
                 &target,
                 q,
                 &diff,
                 &layouts,
+                &gone,
                 &inc_dir,
                 sink.as_deref_mut(),
             )?;
@@ -407,6 +451,9 @@ pub fn run(
             }
         }
         if !incremental {
+            if let Keys::Record(w) = keys {
+                w.finish()?;
+            }
             if let (Some(b), Some(meta)) = (&files.bson, files.meta.clone()) {
                 let text = serde_json::to_string_pretty(&metadata(coll, 1)).unwrap_or_default();
                 crate::synthetic::write::write_file(&meta, text.as_bytes())
@@ -444,7 +491,12 @@ pub fn run(
         state.baseline_time = now;
         state.save(&options.out).map_err(MigrateError::State)?;
         // After the state: a run that fails before keeps the old ledger,
-        // and the next one sees the same deletions again.
+        // and the next one sees the same deletions again. The records of
+        // buckets first: a run stopped between the two sees the deletions
+        // again and finds their buckets already gone from the record.
+        for c in &records {
+            buckets::commit(&options.out, c)?;
+        }
         ledger::commit(&options.out, &layouts)?;
         summary.deletions = Deletions {
             rows: diff
@@ -456,26 +508,25 @@ pub fn run(
             touched: diff.touched.rows() as u64,
             untracked,
             unseen: diff.unseen,
-            grouped: queries
-                .iter()
-                .filter(|q| !q.follows_deletions())
-                .map(|q| q.collection.clone())
-                .collect(),
+            restarted,
         };
     }
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }
 
-/// The documents of `q` whose rows `diff` saw deleted: their `_id`s
-/// written to `dir/NAME.deleted.json` (for `mongoimport --mode=delete`)
-/// and deleted through `sink`. Returns how many, and the file.
+/// The documents of `q` whose rows `diff` saw deleted, and the buckets
+/// `gone` (their `_id`s as JSON): their `_id`s written to
+/// `dir/NAME.deleted.json` (for `mongoimport --mode=delete`) and deleted
+/// through `sink`. Returns how many, and the file.
+#[allow(clippy::too_many_arguments)] // the pieces of one step, named
 fn delete_documents(
     tx: &mut postgres::Transaction<'_>,
     target: &Target,
     q: &CollectionQuery,
     diff: &ledger::Diff,
     layouts: &[ledger::Layout],
+    gone: &[String],
     dir: &Path,
     mut sink: Option<&mut (dyn Sink + 'static)>,
 ) -> Result<(u64, Option<PathBuf>), MigrateError> {
@@ -492,6 +543,7 @@ fn delete_documents(
         })?;
         ids.extend(rows.iter().filter_map(|r| r.get::<_, Option<String>>(0)));
     }
+    ids.extend(gone.iter().cloned());
     if ids.is_empty() {
         return Ok((0, None));
     }
@@ -602,6 +654,7 @@ fn copy_collection(
     files: &Files,
     options: &MigrateOptions,
     sink: Option<&mut (dyn Sink + 'static)>,
+    keys: &mut Keys,
     checkpoint: &mut dyn FnMut(&CollectionState) -> Result<(), MigrateError>,
 ) -> Result<CollectionState, MigrateError> {
     let changed = changes.map(|(c, _)| c);
@@ -639,6 +692,7 @@ fn copy_collection(
         bson: bson.as_mut(),
         json: json.as_mut(),
         sink,
+        keys,
         since: 0,
         replace: changed.is_some(),
         resumable: q.key.is_some() && changed.is_none(),
@@ -746,6 +800,8 @@ struct Out<'a> {
     bson: Option<&'a mut (BufWriter<File>, PathBuf)>,
     json: Option<&'a mut (BufWriter<File>, PathBuf)>,
     sink: Option<&'a mut (dyn Sink + 'static)>,
+    /// The record of a bucket collection's documents.
+    keys: &'a mut Keys,
     /// Documents since the last checkpoint.
     since: u64,
     /// A run of changes: documents replace those with their `_id`.
@@ -777,6 +833,7 @@ impl Out<'_> {
             w.write_all(text).map_err(io(p))?;
             w.write_all(b"\n").map_err(io(p))?;
         }
+        self.keys.push(key)?;
         cs.documents += 1;
         self.since += 1;
         let stop = options

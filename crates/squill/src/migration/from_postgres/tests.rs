@@ -125,6 +125,22 @@ fn tree_paths_and_buckets_are_queries_too() {
             let changed = q.select(None, Some(&Changed::Xmin(700)));
             assert!(changed.contains("bool_or("), "{changed}");
             out.push_str(&format!("-- {name}, changed since\n{changed}\n\n"));
+            // Whose buckets: the orders, by the lines' reference; an order
+            // that lost a line has every page rebuilt.
+            let whose = q.buckets().expect("a bucket collection");
+            assert_eq!(
+                (whose.parent.as_str(), whose.parent_key.as_str()),
+                ("orders", "id")
+            );
+            let mut touched = super::ledger::Touched::default();
+            touched.touch("orders", &["id".to_string()], vec!["7".into()]);
+            let lost = q.select_touched(None, Some(&Changed::Xmin(700)), &touched);
+            assert!(
+                lost.contains(") OVER (PARTITION BY t12.\"order_id\") OR (t12.\"order_id\"::text = ANY(ARRAY['7']::text[]))) AS squill_changed"),
+                "{lost}"
+            );
+            let all = q.select(None, Some(&Changed::Everything));
+            assert!(all.contains("(bool_or(bool_or(true)) OVER"), "{all}");
         }
     }
     assert!(out.contains("WITH RECURSIVE"), "{out}");

@@ -6,7 +6,7 @@
 //! parent's id and the bucket's key, so a later run upserts the same
 //! document.
 
-use super::{Builder, CollectionQuery, Ctx, Part, typed};
+use super::{Buckets, Builder, CollectionQuery, Ctx, Group, Part, typed};
 use crate::design::{BucketBy, BucketPart, Collection, FieldOrigin, Layout, Shape, ShapeType};
 use crate::inputs::postgres::connect::{qualified, quote};
 use crate::inputs::sql::ddl::Table;
@@ -118,11 +118,12 @@ impl Builder<'_> {
             ),
         ];
         let mut fields = Vec::new();
+        // The parent's reference and the bucket's key as text, `|` between:
+        // the same at every run, and no bucket key holds a `|`.
+        let id_hex = format!("substr(md5(concat_ws('|', {g}.p, {g}.b)), 1, 24)");
         for f in &coll.shape.fields {
             let value = match &f.origin {
-                FieldOrigin::Id => format!(
-                    "json_build_object('$oid', substr(md5(concat_ws('|', {g}.p, {g}.b)), 1, 24))"
-                ),
+                FieldOrigin::Id => format!("json_build_object('$oid', {id_hex})"),
                 FieldOrigin::Reference {
                     relationship: x, ..
                 } if *x == r.name => {
@@ -186,7 +187,7 @@ impl Builder<'_> {
                     "(SELECT {} {GROUP_CHANGED}FROM {from} WHERE {fk} IS NOT NULL GROUP BY {fk}, {a}.squill_bucket) {g}",
                     grouped.join(", "),
                 ),
-                key: format!("concat_ws('|', {g}.p, {g}.b)"),
+                key: format!("json_build_array({g}.p::text, {id_hex})"),
                 typed: Vec::new(),
                 document: format!(
                     "(SELECT row_to_json(x) FROM (SELECT {}) x)",
@@ -194,7 +195,14 @@ impl Builder<'_> {
                 ),
                 changed,
                 table: child.name.clone(),
-                group: Some(g.clone()),
+                group: Some(Group {
+                    alias: g.clone(),
+                    by: fk.clone(),
+                    parent: Buckets {
+                        parent: r.parent.clone(),
+                        parent_key: r.parent_key.clone(),
+                    },
+                }),
                 root: None,
             }],
             split: None,
