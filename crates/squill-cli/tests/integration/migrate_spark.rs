@@ -108,48 +108,24 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
         "{readme}"
     );
 
-    // Files, one per partition; small partitions so that the larger tables
-    // are read in several.
+    // One Spark session: files (one per partition) and SecantusDB at once,
+    // with small partitions so that the larger tables are read in several;
+    // the first attempt of the first partition of the rentals dies after
+    // its first batch, and Spark retries it (local[2,4]: 4 attempts).
+    let rentals = collections
+        .iter()
+        .find(|c| c["entities"][0] == "rental")
+        .and_then(|c| c["name"].as_str())
+        .expect("a collection of the rentals");
     let files = dir.path().join("files");
-    let (code, out) = submit(
-        &tools,
-        "local[2]",
-        &job,
-        &[
-            "--out",
-            files.to_str().unwrap(),
-            "--rows-per-partition",
-            "5000",
-        ],
-        &[],
-    );
-    assert_eq!(code, 0, "{out}");
-    let database = design["model"].as_str().unwrap();
-    let root = crate::support::repo_root();
-    let compare = |against: &[&str]| {
-        let run = run_any(
-            Command::new(&tools.1)
-                .arg(root.join("scripts/testenv/compare_migrated.py"))
-                .arg(&native)
-                .args(against),
-        );
-        (run.code, format!("{}{}", run.stdout, run.stderr))
-    };
-    let (code, same) = compare(&["--files", files.join(database).to_str().unwrap()]);
-    assert_eq!(code, 0, "{same}");
-    assert!(
-        same.starts_with(&format!("identical: {} collections", collections.len())),
-        "{same}"
-    );
-
-    // Into SecantusDB, the first attempt of one partition of the largest
-    // collection killed after its first batch; Spark retries it (local[2,4]).
     let db = format!("sakila_spark_{}", std::process::id());
     let (code, out) = submit(
         &tools,
         "local[2,4]",
         &job,
         &[
+            "--out",
+            files.to_str().unwrap(),
             "--to",
             &mongo_uri,
             "--database",
@@ -159,13 +135,29 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
             "--rows-per-partition",
             "5000",
         ],
-        &[("SQUILL_SPARK_TEST_FAIL", "rentals")],
+        &[("SQUILL_SPARK_TEST_FAIL", rentals)],
     );
     assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("squill test: this task fails once after writing"),
         "{out}"
     );
-    let (code, same) = compare(&["--uri", &mongo_uri, "--db", &db]);
-    assert_eq!(code, 0, "{same}");
+    let root = crate::support::repo_root();
+    let compare = |against: &[&str]| {
+        let run = run_any(
+            Command::new(&tools.1)
+                .arg(root.join("scripts/testenv/compare_migrated.py"))
+                .arg(&native)
+                .args(against),
+        );
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout
+                .starts_with(&format!("identical: {} collections", collections.len())),
+            "{}",
+            run.stdout
+        );
+    };
+    compare(&["--files", files.join(&db).to_str().unwrap()]);
+    compare(&["--uri", &mongo_uri, "--db", &db]);
 }

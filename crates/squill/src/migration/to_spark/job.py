@@ -33,9 +33,8 @@ def arguments(argv):
     p.add_argument("--user", default=DEFAULTS.get("user"), help="the PostgreSQL user")
     p.add_argument("--password-env", default="PGPASSWORD",
                    help="the environment variable holding the password (default PGPASSWORD)")
-    target = p.add_mutually_exclusive_group(required=True)
-    target.add_argument("--to", metavar="MONGODB_URI", help="write into this deployment")
-    target.add_argument("--out", metavar="DIR", help="write files here, one per partition")
+    p.add_argument("--to", metavar="MONGODB_URI", help="write into this deployment")
+    p.add_argument("--out", metavar="DIR", help="write files here, one per partition (with --to: both)")
     p.add_argument("--database", default=DEFAULTS.get("database"),
                    help="the MongoDB database (--to) or the dump's folder name (--out)")
     p.add_argument("--format", choices=["json", "bson"], default="json",
@@ -58,6 +57,8 @@ def arguments(argv):
         p.error("--batch-size, --rows-per-partition and --max-partitions must be at least 1")
     if (args.changed_by is None) != (args.since is None):
         p.error("--changed-by and --since go together")
+    if not args.to and not args.out:
+        p.error("give --to MONGODB_URI, --out DIR, or both")
     if not args.jdbc_url:
         p.error("--jdbc-url is required")
     return args
@@ -168,9 +169,9 @@ class Builder:
                 df, c = self.build(sub, df)
                 cols.append(c.alias("f" + str(i)))
             return df, F.struct(*cols)
+        flags_before = len(self.flags)
         inner = self.related(node)
         key, val = self.name(), self.name()
-        flags_before = len(self.flags)
         if t in ("many", "one"):
             inner, item = self.build(node["item"], inner)
             order = [F.col(c).alias("o" + str(i)) for i, c in enumerate(node["order"])]
@@ -265,7 +266,8 @@ def to_bson(node, value):
 
 def fail_once(collection, written):
     """Test only: SQUILL_SPARK_TEST_FAIL names a collection whose first
-    partition's first attempt dies after writing part of its documents."""
+    partition's first attempt dies after writing a batch of its documents
+    (how a lost executor looks to the partition's writes)."""
     from pyspark import TaskContext
 
     ctx = TaskContext.get()
@@ -275,61 +277,66 @@ def fail_once(collection, written):
 
 
 def writer(args, collection, node):
-    """The function each partition runs: documents out, in batches."""
+    """The function each partition runs: its documents into the deployment
+    (--to) in unordered bulk upserts of --batch-size, and into its own file
+    (--out), written under the attempt's name and renamed when complete."""
     to, out, database, fmt, batch_size = args.to, args.out, args.database, args.format, args.batch_size
 
-    def write_mongodb(rows):
-        from pymongo import MongoClient, ReplaceOne
-
-        client = MongoClient(to)
-        coll = client[database][collection]
-        batch = []
-        written = 0
-        for row in rows:
-            doc = to_bson(node, row["d"])
-            batch.append(ReplaceOne({"_id": doc["_id"]}, doc, upsert=True))
-            if len(batch) >= batch_size:
-                coll.bulk_write(batch, ordered=False)
-                written += len(batch)
-                batch = []
-                fail_once(collection, written)
-        if batch:
-            coll.bulk_write(batch, ordered=False)
-            written += len(batch)
-            fail_once(collection, written)
-        client.close()
-
-    def write_files(rows):
+    def write(rows):
         import bson
         from bson import json_util
         from pyspark import TaskContext
 
-        part = TaskContext.get().partitionId()
-        folder = os.path.join(out, database, collection)
-        os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, "part-%05d.%s" % (part, fmt))
-        tmp = path + ".attempt-%d" % TaskContext.get().attemptNumber()
+        ctx = TaskContext.get()
+        client = coll = f = None
+        if to:
+            from pymongo import MongoClient, ReplaceOne
+
+            client = MongoClient(to)
+            coll = client[database][collection]
+        if out:
+            folder = os.path.join(out, database, collection)
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, "part-%05d.%s" % (ctx.partitionId(), fmt))
+            tmp = path + ".attempt-%d" % ctx.attemptNumber()
+            f = open(tmp, "wb")
         options = json_util.CANONICAL_JSON_OPTIONS
+        batch = []
         written = 0
-        with open(tmp, "wb") as f:
-            for row in rows:
-                doc = to_bson(node, row["d"])
+
+        def flush():
+            if coll is not None and batch:
+                coll.bulk_write(batch, ordered=False)
+            if f is not None:
+                f.flush()
+            del batch[:]
+
+        for row in rows:
+            doc = to_bson(node, row["d"])
+            if f is not None:
                 if fmt == "bson":
                     f.write(bson.encode(doc))
                 else:
                     f.write(json_util.dumps(doc, json_options=options).encode("utf-8") + b"\n")
-                written += 1
-                if written % batch_size == 0:
-                    f.flush()
-                    fail_once(collection, written)
+            if coll is not None:
+                batch.append(ReplaceOne({"_id": doc["_id"]}, doc, upsert=True))
+            written += 1
+            if written % batch_size == 0:
+                flush()
+                fail_once(collection, written)
+        flush()
         fail_once(collection, written)
-        # A retried task's file replaces the failed attempt's whole.
-        os.replace(tmp, path)
-        for name in os.listdir(folder):
-            if name.startswith(os.path.basename(path) + ".attempt-"):
-                os.remove(os.path.join(folder, name))
+        if client is not None:
+            client.close()
+        if f is not None:
+            f.close()
+            # A retried task's file replaces the failed attempt's whole.
+            os.replace(tmp, path)
+            for name in os.listdir(folder):
+                if name.startswith(os.path.basename(path) + ".attempt-"):
+                    os.remove(os.path.join(folder, name))
 
-    return write_mongodb if to else write_files
+    return write
 
 
 def main(argv):

@@ -61,7 +61,7 @@ spark-submit --master 'local[4]' \
   --to mongodb://mongo.example:27017/ --database {db}
 ```
 
-`--out DIR` instead of `--to` writes `DIR/DATABASE/COLLECTION/part-NNNNN.json`
+`--out DIR` instead of `--to` (or beside it) writes `DIR/DATABASE/COLLECTION/part-NNNNN.json`
 (canonical Extended JSON, one document a line: `mongoimport --file`) or,
 with `--format bson`, `part-NNNNN.bson` files (concatenated BSON:
 `mongorestore --db DATABASE --collection COLLECTION FILE`, one file at a

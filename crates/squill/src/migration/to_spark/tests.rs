@@ -11,6 +11,7 @@ use crate::migration::from_postgres::Builder;
 fn advised(
     sql: &str,
     extra: &[(&str, &str)],
+    operations: &str,
 ) -> (
     crate::inputs::sql::ddl::Schema,
     crate::model::Model,
@@ -23,6 +24,7 @@ fn advised(
         let at = yaml.find(anchor).expect("the anchor") + anchor.len();
         yaml.insert_str(at, add);
     }
+    yaml.push_str(operations);
     let model = crate::inputs::model_file::parse("shop.yaml", &yaml).expect("the model parses");
     let (model, design) =
         crate::advise::advise_with_model(&model, &crate::settings::Settings::default(), None)
@@ -34,7 +36,7 @@ const SHOP: &str = include_str!("../../../tests/fixtures/sql/shop.sql");
 
 #[test]
 fn every_collection_of_the_shop_is_planned_with_typed_reads() {
-    let (schema, model, design) = advised(SHOP, &[]);
+    let (schema, model, design) = advised(SHOP, &[], "");
     let mapping = Mapping::of(&schema);
     let b = Builder::new(&schema, &mapping, &model, &design, "public");
     let plan = plan::plan(&schema, &b, &design, "public").expect("supported");
@@ -51,8 +53,11 @@ fn every_collection_of_the_shop_is_planned_with_typed_reads() {
 
 #[test]
 fn a_bucket_is_refused_by_name_not_built_otherwise() {
-    let (schema, model, design) =
-        advised(SHOP, &[("child_field: order_id\n", "    layout: bucket\n")]);
+    let (schema, model, design) = advised(
+        SHOP,
+        &[("child_field: order_id\n", "    layout: bucket\n")],
+        "operations:\n  order_page:\n    read: orders\n    rate: 50\n    filter: {_id: eq}\n    include:\n      order_lines_of_orders: {sort: line_no, limit: 2}\n",
+    );
     let mapping = Mapping::of(&schema);
     let b = Builder::new(&schema, &mapping, &model, &design, "public");
     let refused = plan::plan(&schema, &b, &design, "public").expect_err("a bucket is refused");
@@ -64,16 +69,16 @@ fn a_bucket_is_refused_by_name_not_built_otherwise() {
 
 #[test]
 fn a_name_from_the_database_is_data_in_the_job_never_code() {
-    let sql = "CREATE TABLE \"x\"\"\nimport os\" (id integer PRIMARY KEY, \"n\"\"\\\n\" text);";
-    let (schema, model, design) = advised(sql, &[]);
+    let sql = "CREATE TABLE \"x\"\"y\\\" (id integer PRIMARY KEY, \"n\"\"\\\" text);";
+    let (schema, model, design) = advised(sql, &[], "");
     let mapping = Mapping::of(&schema);
     let b = Builder::new(&schema, &mapping, &model, &design, "public");
     let plan = plan::plan(&schema, &b, &design, "public").expect("supported");
-    let job = job_text(&plan, &serde_json::json!({"user": "u\"\nimport sys"}));
-    assert!(
-        !job.lines()
-            .any(|l| l.starts_with("import os") || l.starts_with("import sys"))
-    );
+    let job = job_text(&plan, &serde_json::json!({"user": "u\"\nINJECTED = 1"}));
+    assert!(!job.lines().any(|l| l.starts_with("INJECTED")));
+    // The names reach the job inside the plan's literal only, escaped.
+    assert!(plan.to_string().contains(r#"x\"y\\"#), "{plan}");
+    assert!(!job.contains("x\"y\\"), "a raw name in the job");
     let line = job
         .lines()
         .find(|l| l.starts_with("PLAN_JSON = "))
