@@ -85,14 +85,15 @@ def main():
     problems = []
     total = 0
     for name in sorted(set(left) | set(right)):
-        if name not in right:
+        # A collection with no documents may have no file on one side.
+        if not right.get(name) and left.get(name):
             problems.append("collection %s: missing" % name)
             continue
-        if name not in left:
+        if not left.get(name) and right.get(name):
             problems.append("collection %s: not in the native migration" % name)
             continue
-        l, ldup = keyed(left[name])
-        r, rdup = keyed(right[name])
+        l, ldup = keyed(left.get(name, []))
+        r, rdup = keyed(right.get(name, []))
         missing = sorted(set(l) - set(r))
         extra = sorted(set(r) - set(l))
         differ = [k for k in sorted(set(l) & set(r)) if l[k] != r[k]]
@@ -107,7 +108,7 @@ def main():
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    print("identical: %d collections, %d documents" % (len(left), total))
+    print("identical: %d collections, %d documents" % (len(set(left) | set(right)), total))
 
 
 if __name__ == "__main__":

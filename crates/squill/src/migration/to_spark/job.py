@@ -191,7 +191,7 @@ class Builder:
         if flags:
             # A related row changed: its document changed.
             flag = self.name()
-            aggs.append(F.max(F.greatest(*[F.col(f) for f in flags], F.lit(False))).alias(flag))
+            aggs.append((F.max(F.when(any_of(flags), 1).otherwise(0)) > 0).alias(flag))
             del self.flags[flags_before:]
             self.flags.append(flag)
         grouped = inner.groupBy(F.col(node["inner"]).alias(key)).agg(*aggs)
@@ -213,9 +213,18 @@ class Builder:
         df = self.frame(self.plan["root"])
         df, doc = self.build(self.plan["document"], df)
         if self.changed is not None:
-            flags = [F.coalesce(F.col(f), F.lit(False)) for f in self.flags]
-            df = df.where(F.greatest(*flags, F.lit(False)))
+            df = df.where(any_of(self.flags))
         return df.select(doc.alias("d"))
+
+
+def any_of(flags):
+    """Whether any of the change flags (columns, null when no row) is set."""
+    from pyspark.sql import functions as F
+
+    out = F.lit(False)
+    for f in flags:
+        out = out | F.coalesce(F.col(f), F.lit(False))
+    return out
 
 
 def to_bson(node, value):
