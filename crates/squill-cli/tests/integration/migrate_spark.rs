@@ -44,7 +44,7 @@ fn submit(
     job: &Path,
     args: &[&str],
     env: &[(&str, &str)],
-) -> (i32, String) {
+) -> (i64, String) {
     let mut cmd = Command::new(submit);
     cmd.args(["--master", master, "--jars", jar])
         .args(["--conf", "spark.ui.enabled=false"])
