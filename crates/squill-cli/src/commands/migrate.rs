@@ -77,6 +77,23 @@ pub struct MigrateArgs {
     /// reading the data itself is not limited.
     #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = super::import_postgres::parse_duration)]
     pub timeout: Duration,
+    /// Who moves the rows: squill itself, on this machine (`native`), or a
+    /// PySpark job squill writes into --out with its README and does not
+    /// run (`spark`: for a database past one machine; docs/migration-at-scale.md).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "native",
+        conflicts_with = "from_current"
+    )]
+    pub engine: Engine,
+}
+
+/// `--engine`: who moves the rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    Native,
+    Spark,
 }
 
 /// Refuses, `--force` or not, an --out whose folders of documents
@@ -125,6 +142,9 @@ fn run_postgres(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
     let (Some(url), Some(model_path)) = (args.url.clone(), args.model.clone()) else {
         bail!("usage: squill migrate postgres://… --model MODEL --out DIR");
     };
+    if args.engine == Engine::Spark {
+        return run_spark(global, &url, &model_path, &args);
+    }
     refuse_inputs(global, &model_path, &args)?;
     let (model, design) = super::generate::design_for(global, &model_path, args.mix.as_deref())?;
     if args.checkpoint == 0 {
@@ -209,6 +229,44 @@ fn run_postgres(global: &Global, args: MigrateArgs) -> Result<ExitCode> {
         }
     }
     super::write_summary(&text)
+}
+
+/// `--engine spark`: the job and its README written into --out, not run.
+/// The native run's options that the job takes at its own run (the target,
+/// the change column) are refused here rather than silently dropped.
+#[cfg(feature = "postgres")]
+fn run_spark(
+    global: &Global,
+    url: &str,
+    model_path: &std::path::Path,
+    args: &MigrateArgs,
+) -> Result<ExitCode> {
+    use squill::migration::to_spark;
+    if args.to.is_some() || args.changed_by.is_some() {
+        bail!(
+            "--engine spark writes a job and does not run it: give --to and --changed-by to the job (see the README it writes)"
+        );
+    }
+    let writes = super::output::Writes::new(true)
+        .config(global)
+        .input(model_path);
+    for file in [to_spark::JOB, to_spark::README] {
+        writes.check_not_input(&args.out.join(file))?;
+    }
+    let (model, design) = super::generate::design_for(global, model_path, args.mix.as_deref())?;
+    let options = to_spark::SparkOptions {
+        out: args.out.clone(),
+        namespace: args.schema.clone(),
+        connect_timeout: args.timeout,
+        statement_timeout: args.timeout,
+    };
+    let written = to_spark::write(url, &model, &design, &options)?;
+    super::write_summary(&format!(
+        "squill migrate: a Spark job for {} collections in {} (run it with spark-submit: {})\n",
+        squill::words::int(written.collections as u64),
+        written.job.display(),
+        written.readme.display()
+    ))
 }
 
 /// What a run of changes saw of deleted rows: how many, what it did about

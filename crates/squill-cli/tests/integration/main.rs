@@ -10,6 +10,8 @@ mod import;
 mod migrate;
 #[cfg(feature = "postgres")]
 mod migrate_patterns;
+#[cfg(feature = "postgres")]
+mod migrate_spark;
 mod migration;
 mod model_file;
 mod mongosh_server;

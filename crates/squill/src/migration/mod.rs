@@ -8,6 +8,9 @@
 //! - `from_postgres`: a PostgreSQL database. Streams its rows into the
 //!   design's documents: a mongodump directory, Extended JSON lines, or a
 //!   deployment (`squill migrate postgres://…`).
+//! - `to_spark`: the same move from PostgreSQL written as a PySpark job
+//!   (`squill migrate postgres://… --engine spark`), for a database past
+//!   one machine; it builds `from_postgres`'s documents by the same rules.
 //!
 //! Both take the recommended design as a value from `advise` and build
 //! collections with `artifacts`' validators and indexes, so this module sits
@@ -16,3 +19,5 @@
 pub mod from_design;
 #[cfg(feature = "postgres")]
 pub mod from_postgres;
+#[cfg(feature = "postgres")]
+pub mod to_spark;

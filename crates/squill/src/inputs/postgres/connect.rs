@@ -292,6 +292,12 @@ impl Target {
         })
     }
 
+    /// The user it logs in as (libpq's default: `postgres`), for a job
+    /// that connects on its own (`migrate --engine spark`).
+    pub fn user(&self) -> &str {
+        self.config.get_user().unwrap_or("postgres")
+    }
+
     /// Removes the password from a message (a server may quote it back).
     pub fn redact(&self, message: &str) -> String {
         match &self.password {

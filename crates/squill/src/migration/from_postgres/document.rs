@@ -454,6 +454,22 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Relationship `name`: a foreign key, a linking table, or one side of
+    /// an edge collection's linking table (`film_actor_of_actor`).
+    pub fn relationship(&self, name: &str) -> Option<&Rel> {
+        self.mapping
+            .relationships
+            .iter()
+            .chain(&self.edges)
+            .find(|r| r.name == name)
+    }
+
+    /// The many-to-many whose links entity `name` holds, when it is one
+    /// (for another builder of the same documents: `to_spark`).
+    pub fn link_of(&self, name: &str) -> Option<&'a Rel> {
+        self.link_entity(name)
+    }
+
     /// The many-to-many whose links entity `name` holds, when it is one.
     fn link_entity(&self, name: &str) -> Option<&'a Rel> {
         self.mapping
@@ -1284,7 +1300,7 @@ fn function_sql(f: AggregateFn) -> &'static str {
 /// The linking table's column an attribute of the model comes from: its
 /// own name, or with the table's name in front when that was added to tell
 /// it from a side's field (`film_actor_last_update`).
-fn attribute_column(r: &Rel, field: &str) -> String {
+pub fn attribute_column(r: &Rel, field: &str) -> String {
     if r.attributes.iter().any(|a| a == field) {
         return field.to_string();
     }
