@@ -5,7 +5,7 @@
 //! after a date field). Kept apart from `workload` so the words of issue 41
 //! are one unit.
 
-use super::SortKey;
+use super::sort_key::SortKey;
 use serde::Serialize;
 
 /// A test on a field of the document a write is about to change.

@@ -13,6 +13,7 @@ mod entity;
 mod ids;
 mod junction;
 mod relationship;
+mod sort_key;
 #[doc(hidden)]
 pub mod synthetic;
 mod without;

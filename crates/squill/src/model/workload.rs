@@ -1,5 +1,6 @@
 //! The workload: what the application reads and writes, how often, in which mix.
 
+pub use super::sort_key::SortKey;
 use super::{EntityId, RelationshipId};
 use serde::Serialize;
 
@@ -302,12 +303,6 @@ impl FilterOp {
             FilterOp::Near | FilterOp::Within | FilterOp::Intersects
         )
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SortKey {
-    pub field: String,
-    pub descending: bool,
 }
 
 /// Related data returned together with the operation's entity, through one
