@@ -14,6 +14,11 @@ pub mod setup;
 
 #[cfg(test)]
 mod external_tests;
+// The CLI's end-to-end tests include this file too (for their per-thread
+// server, unused here).
+#[cfg(test)]
+#[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
+mod mongosh_server;
 #[cfg(test)]
 mod tests;
 
