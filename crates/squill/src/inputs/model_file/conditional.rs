@@ -51,16 +51,7 @@ pub fn terms(
         {
             ctx.error(
                 at.or(ctx.pos(name)),
-                format!(
-                    "`{key}` does not apply to {} {kind} (operation `{}`); it belongs to: {}",
-                    if kind.starts_with(['i', 'u']) {
-                        "an"
-                    } else {
-                        "a"
-                    },
-                    name.value,
-                    allowed.join(", ")
-                ),
+                super::workload::does_not_apply(key, kind, &name.value, allowed),
                 "not for this kind",
                 None,
             );

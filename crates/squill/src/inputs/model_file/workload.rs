@@ -380,16 +380,7 @@ fn operation_kind(
             bad = true;
             ctx.error(
                 pos.or(here),
-                format!(
-                    "`{key}` does not apply to {} {kind} (operation `{}`); it belongs to: {}",
-                    if kind.starts_with(['i', 'u']) {
-                        "an"
-                    } else {
-                        "a"
-                    },
-                    name.value,
-                    allowed.join(", ")
-                ),
+                does_not_apply(key, kind, &name.value, allowed),
                 "not for this kind",
                 None,
             );
@@ -783,4 +774,18 @@ fn link_changes(
         }
     }
     ok.then_some(out)
+}
+
+/// The error for a key written on an operation of a kind it does not
+/// apply to, naming the kinds it does.
+pub(super) fn does_not_apply(key: &str, kind: &str, operation: &str, allowed: &[&str]) -> String {
+    let article = if kind.starts_with(['i', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!(
+        "`{key}` does not apply to {article} {kind} (operation `{operation}`); it belongs to: {}",
+        allowed.join(", ")
+    )
 }

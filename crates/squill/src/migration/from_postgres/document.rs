@@ -996,19 +996,7 @@ impl<'a> Builder<'a> {
                 typed(&format!("{a}.{}", quote(k)), ty, sql)
             }
             None => {
-                let cols: Vec<String> = if ctx.table.primary_key.is_empty() {
-                    ctx.table
-                        .columns
-                        .iter()
-                        .map(|c| format!("{a}.{}", quote(&c.name)))
-                        .collect()
-                } else {
-                    ctx.table
-                        .primary_key
-                        .iter()
-                        .map(|c| format!("{a}.{}", quote(c)))
-                        .collect()
-                };
+                let cols = identity_columns(ctx.table, a);
                 format!(
                     "json_build_object('$oid', substr(md5(concat_ws('|', {})), 1, 24))",
                     cols.join(", ")
@@ -1349,5 +1337,24 @@ fn typed(column: &str, ty: &ShapeType, sql_type: &str) -> String {
         "objectId" => wrap("$oid", format!("({column})::text")),
         "string" => format!("({column})::text"),
         _ => format!("to_json({column})"),
+    }
+}
+
+/// The columns that tell a row of `table` (aliased `alias`) from the others,
+/// quoted: its primary key, or every column when it has none. A document
+/// built from such a row takes its `_id` from them.
+pub(crate) fn identity_columns(table: &Table, alias: &str) -> Vec<String> {
+    if table.primary_key.is_empty() {
+        table
+            .columns
+            .iter()
+            .map(|c| format!("{alias}.{}", quote(&c.name)))
+            .collect()
+    } else {
+        table
+            .primary_key
+            .iter()
+            .map(|c| format!("{alias}.{}", quote(c)))
+            .collect()
     }
 }

@@ -223,19 +223,7 @@ impl<'a> Lower<'a, '_> {
         if let Some(k) = Mapping::id_column(ctx.table) {
             return self.value(ctx.read, ctx.table, k, ty);
         }
-        let cols: Vec<String> = if ctx.table.primary_key.is_empty() {
-            ctx.table
-                .columns
-                .iter()
-                .map(|c| format!("t.{}", quote(&c.name)))
-                .collect()
-        } else {
-            ctx.table
-                .primary_key
-                .iter()
-                .map(|c| format!("t.{}", quote(c)))
-                .collect()
-        };
+        let cols = crate::migration::from_postgres::document::identity_columns(ctx.table, "t");
         let c = self.column(
             ctx.read,
             format!("substr(md5(concat_ws('|', {})), 1, 24)", cols.join(", ")),
