@@ -360,6 +360,7 @@ fn links_op(
             kind,
             rates: op.rates.clone(),
             description: Some(format!("{what} of `{}`, in {rel}", op.name)),
+            paging: op.paging,
         },
     )
 }
@@ -455,6 +456,7 @@ fn includes(
                 filter: Vec::new(),
                 include: includes((rel, names), r, from_child, &inc.include)?,
                 recursive: None,
+                paging: None,
             });
         }
         out.push(Include {
@@ -470,6 +472,7 @@ fn includes(
             filter,
             include: nested,
             recursive: None,
+            paging: inc.paging,
         });
     }
     Some(out)

@@ -168,6 +168,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         filter: Vec::new(),
                         include: Vec::new(),
                         recursive: None,
+                        paging: None,
                     })
                     .collect();
                 OperationKind::Read {
@@ -233,6 +234,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             kind,
             rates: vec![g.rate()],
             description: None,
+            paging: None,
         });
     }
     Model {
@@ -342,12 +344,14 @@ pub fn chain(n: usize) -> Model {
                     filter: Vec::new(),
                     include: Vec::new(),
                     recursive: None,
+                    paging: None,
                 }],
                 aggregates: Vec::new(),
                 family: Vec::new(),
             },
             rates: vec![g.rate()],
             description: None,
+            paging: None,
         })
         .collect();
     Model {

@@ -17,6 +17,7 @@ mod fields;
 mod geo;
 mod mixes;
 mod names;
+mod paging;
 mod paths;
 mod positions;
 mod raw;
@@ -30,6 +31,8 @@ mod write;
 
 #[cfg(test)]
 mod geo_tests;
+#[cfg(test)]
+mod paging_tests;
 #[cfg(test)]
 mod tests;
 

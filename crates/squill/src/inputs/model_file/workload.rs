@@ -29,11 +29,18 @@ pub(super) fn workload(
         check_name(ctx, name, "operation");
         let rates = Rates::new(ctx, name, op, &mix_names, declared);
         if let Some(kind) = operation_kind(ctx, model, name, op) {
+            let paging = match (&kind, &op.paging) {
+                (OperationKind::Read { limit, sort, .. }, Some(p)) => {
+                    super::paging::paging(ctx, p, *limit, !sort.is_empty())
+                }
+                _ => None,
+            };
             operations.push(Operation {
                 name: name.value.clone(),
                 kind,
                 rates: rates.rates,
                 description: op.description.clone(),
+                paging,
             });
             weights.push(rates.weights);
         }
@@ -265,7 +272,7 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = target_pos;
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 12] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 13] = [
         (
             "filter",
             op.filter.is_some(),
@@ -288,6 +295,12 @@ fn operation_kind(
             "fields",
             op.fields.is_some(),
             op.fields.as_ref().and_then(|f| first_pos(ctx, f, None)),
+            &["read"],
+        ),
+        (
+            "paging",
+            op.paging.is_some(),
+            op.paging.as_ref().and_then(|s| ctx.pos(s)),
             &["read"],
         ),
         ("include", op.include.is_some(), None, &["read"]),
