@@ -34,6 +34,7 @@ fn step(collection: &str, action: Action) -> Step {
         every: None,
         fallback: false,
         graph: None,
+        paging: None,
     }
 }
 
