@@ -363,6 +363,12 @@ def build_filter(step, params, results):
                 ids.append(d["_id"])
                 ids.extend(x["_id"] for x in d.get(into, []))
             filt[path] = {"$in": ids}
+        elif "test" in expr:
+            # A conditional write's test on a constant (`status = running`):
+            # counted with it, so a document that fails the test is
+            # expected to match nothing.
+            op, literal = expr["test"]
+            filt[path] = {"$" + op: literal["value"]}
     return filt
 
 

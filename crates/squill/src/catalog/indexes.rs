@@ -94,7 +94,34 @@ pub(crate) fn spec(index: &Index) -> Json {
     if let Some(secs) = index.expire_after_seconds {
         spec.insert("expireAfterSeconds".into(), json!(secs));
     }
+    // A 2dsphere index states the version the server would fill in (3,
+    // MongoDB's since 3.2), so that the specification a second run of the
+    // setup sends equals the stored one: SecantusDB compares them with the
+    // default filled in and refuses the second request otherwise (code 86).
+    if index
+        .keys
+        .iter()
+        .any(|(_, d)| *d == crate::design::SPHERE_2D)
+    {
+        spec.insert("2dsphereIndexVersion".into(), json!(3));
+    }
     Json::Object(spec)
+}
+
+#[cfg(test)]
+mod sphere_tests {
+    /// A 2dsphere index names its version; a B-tree index does not.
+    #[test]
+    fn a_2dsphere_index_states_its_version() {
+        let mut i =
+            crate::synthetic::hand_built::index("open_1_x_1", &[("open", 1), ("x", 1)], &[]);
+        assert!(super::spec(&i).get("2dsphereIndexVersion").is_none());
+        i.keys[1].1 = crate::design::SPHERE_2D;
+        assert_eq!(
+            super::spec(&i)["2dsphereIndexVersion"],
+            serde_json::json!(3)
+        );
+    }
 }
 
 #[cfg(test)]

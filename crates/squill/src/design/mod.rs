@@ -436,6 +436,11 @@ pub struct Step {
     /// matches nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub otherwise: Option<crate::model::Otherwise>,
+    /// For a read the model says is paged: how a page past the first is
+    /// found and what the deep pages cost. Boxed like `graph`: most steps
+    /// have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paging: Option<Box<StepPaging>>,
 }
 
 /// A condition of a conditional write, at its path in the document.
@@ -444,6 +449,23 @@ pub struct StepCondition {
     pub path: String,
     pub test: crate::model::Test,
     pub value: crate::model::Literal,
+}
+
+/// How a paged step finds a page past the first, and the index keys it
+/// walks past to get there.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepPaging {
+    pub by: crate::model::PagingBy,
+    /// Keyset paging: the sort key the next page starts after (the last
+    /// item seen's value, `{created_at: {$gt: last}}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// Index keys skipped per execution, on average (0 under keyset).
+    pub skipped: f64,
+    /// Index keys skipped to reach the deepest page (0 under keyset).
+    pub deepest_skipped: f64,
+    /// Index keys one page reads (the limit).
+    pub page: f64,
 }
 
 /// A `$graphLookup` over the step's collection: from each document the

@@ -247,6 +247,7 @@ pub fn as_archive(
                 kind: c,
                 rates: op.rates.clone(),
                 description: Some(format!("{} on the archived {}", op.name, e.name)),
+                paging: op.paging,
             });
         }
     }
@@ -461,6 +462,7 @@ impl Split<'_> {
             kind,
             rates: rates.clone(),
             description: Some(what),
+            paging: None,
         };
         vec![
             op(

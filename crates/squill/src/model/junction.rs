@@ -362,6 +362,7 @@ fn links_op(
             kind,
             rates: op.rates.clone(),
             description: Some(format!("{what} of `{}`, in {rel}", op.name)),
+            paging: op.paging,
         },
     )
 }
@@ -457,6 +458,7 @@ fn includes(
                 filter: Vec::new(),
                 include: includes((rel, names), r, from_child, &inc.include)?,
                 recursive: None,
+                paging: None,
             });
         }
         out.push(Include {
@@ -472,6 +474,7 @@ fn includes(
             filter,
             include: nested,
             recursive: None,
+            paging: inc.paging,
         });
     }
     Some(out)

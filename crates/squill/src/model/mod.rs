@@ -31,7 +31,8 @@ pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, 
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Include, Mix, Operation,
-    OperationId, OperationKind, Related, SortKey, TIME_UNITS, Window, Workload, units_a_day,
+    OperationId, OperationKind, Paging, PagingBy, Related, SortKey, TIME_UNITS, Window, Workload,
+    units_a_day,
 };
 
 use serde::Serialize;

@@ -169,6 +169,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
                         filter: Vec::new(),
                         include: Vec::new(),
                         recursive: None,
+                        paging: None,
                     })
                     .collect();
                 OperationKind::Read {
@@ -235,6 +236,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             kind,
             rates: vec![g.rate()],
             description: None,
+            paging: None,
         });
     }
     Model {
@@ -346,12 +348,14 @@ pub fn chain(n: usize) -> Model {
                     filter: Vec::new(),
                     include: Vec::new(),
                     recursive: None,
+                    paging: None,
                 }],
                 aggregates: Vec::new(),
                 family: Vec::new(),
             },
             rates: vec![g.rate()],
             description: None,
+            paging: None,
         })
         .collect();
     Model {

@@ -46,6 +46,10 @@ pub struct Operation {
     /// empty for a read and a plain write.
     #[serde(skip_serializing_if = "super::WriteTerms::is_plain")]
     pub terms: super::WriteTerms,
+    /// How the application pages through a sorted, limited read: `None`
+    /// for a read that only ever asks for its first page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paging: Option<Paging>,
 }
 
 impl Operation {
@@ -125,6 +129,7 @@ impl Operation {
                 .collect(),
             include: include.clone(),
             recursive: None,
+            paging: self.paging,
         };
         Some((model.relationship(r).parent, inc))
     }
@@ -323,6 +328,55 @@ pub struct Include {
     /// Through a relationship of an entity with itself: the walk repeats,
     /// up to this many levels (a category's ancestors, a subtree).
     pub recursive: Option<u32>,
+    /// How the application pages through the limited items (see `Paging`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paging: Option<Paging>,
+}
+
+/// How the application asks for pages past the first of a sorted, limited
+/// read (a forum thread's posts, 25 a page). A page 1,000 deep costs what
+/// page 1 costs under keyset paging, and 1,000 times the page's keys under
+/// `skip`: the model says which, and how deep readers go.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Paging {
+    pub by: PagingBy,
+    /// The share of executions that ask for a page past the first.
+    pub past_first: f64,
+    /// The page number such a page typically has (2 or more).
+    pub depth: f64,
+    /// The deepest page readers reach.
+    pub deepest: f64,
+}
+
+impl Paging {
+    /// Index keys a `skip` walks past before its page, per execution on
+    /// average: the pages before the one asked for, over every execution
+    /// (the first page skips none). Keyset paging skips none.
+    pub fn skipped(&self, limit: u64) -> f64 {
+        match self.by {
+            PagingBy::Keyset => 0.0,
+            PagingBy::Skip => self.past_first * (self.depth - 1.0).max(0.0) * limit as f64,
+        }
+    }
+
+    /// Index keys skipped to reach the deepest page (none under keyset).
+    pub fn deepest_skipped(&self, limit: u64) -> f64 {
+        match self.by {
+            PagingBy::Keyset => 0.0,
+            PagingBy::Skip => (self.deepest - 1.0).max(0.0) * limit as f64,
+        }
+    }
+}
+
+/// How a page past the first is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PagingBy {
+    /// A range from the sort key of the last item seen
+    /// (`created_at > last`): one range scan of `limit` keys at any depth.
+    Keyset,
+    /// `skip((page - 1) * limit)`: the server walks the skipped keys.
+    Skip,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -110,6 +110,13 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&two_numbers, &defaults));
+    // Posts in their own collection paged by skip, typically 40 pages deep.
+    let skip = crate::inputs::model_file::parse(
+        "skip.yaml",
+        "entities:\n  t: {count: 1000}\n  p: {count: 100000, fields: {at: date}}\nrelationships:\n  ps: {parent: t, child: p, children: {typical: 100, max: 50000}, child_field: t, layout: parent-reference}\noperations:\n  page: {read: p, rate: 1, filter: {t: eq}, sort: at, limit: 10, paging: {by: skip, past_first: 0.5, depth: {typical: 40}}}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&skip, &defaults));
     // The nesting limit, lowered so that embedding one level trips it.
     let shallow = Options {
         design: Some(DesignOptions {

@@ -1612,3 +1612,88 @@ fn s18_sessions() {
         d.findings
     );
 }
+
+/// S21: squill keeps the posts in buckets of one page (25) each, so any
+/// page is one document by its number, at page 1,000 too; with the posts
+/// pinned in their own collection, `{thread: 1, created_at: 1}` serves
+/// every page as one range query whose cost keyset paging keeps at every
+/// depth, and a `skip` plan adds the keys skipped by the expected depth.
+/// The post count and the last post's date and author are computed fields
+/// of the thread.
+#[test]
+fn s21_forum() {
+    let text = super::golden::example_text("scenarios/s21-forum");
+    let with = |edits: &[(&str, &str)]| {
+        let mut t = text.clone();
+        for (from, to) in edits {
+            assert!(t.contains(from), "{from}");
+            t = t.replace(from, to);
+        }
+        let model = crate::inputs::model_file::parse("s21.yaml", &t).unwrap();
+        advise(&model, &Settings::default(), None).unwrap()
+    };
+    let d = design("s21-forum");
+    assert!(
+        matches!(layout(&d, "posts"), Layout::Bucket { .. }),
+        "{:?}",
+        layout(&d, "posts")
+    );
+    let page = plan(&d, "thread_page");
+    assert_eq!(
+        (page.cost.round_trips, page.cost.documents_examined),
+        (1.0, 1.0)
+    );
+    // The header: the count and the last post's figures, kept by the insert.
+    let computed: Vec<_> = d
+        .entities
+        .iter()
+        .filter_map(|e| match e {
+            crate::design::EntityDecision::ComputedField {
+                entity,
+                maintained_by,
+                ..
+            } if entity == "thread" => Some(maintained_by.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(computed.len(), 3, "{:?}", d.entities);
+    assert!(computed.iter().all(|m| m == &["new_post".to_string()]));
+    assert_eq!(plan(&d, "thread_header").cost.round_trips, 1.0);
+
+    // The posts in their own collection.
+    let own = (
+        "child_field: thread\n",
+        "child_field: thread\n    layout: parent-reference\n",
+    );
+    let d = with(&[own]);
+    assert!(
+        indexes(&d, "post").contains(&vec![("thread".into(), 1), ("created_at".into(), 1)]),
+        "{:?}",
+        indexes(&d, "post")
+    );
+    let page = plan(&d, "thread_page");
+    assert_eq!(page.cost.round_trips, 1.0);
+    let step = &page.steps[0];
+    assert_eq!(step.collection, "post");
+    let paging = step.paging.as_deref().unwrap();
+    assert_eq!(paging.by, crate::model::PagingBy::Keyset);
+    assert_eq!(paging.after.as_deref(), Some("created_at"));
+    assert_eq!((paging.skipped, paging.deepest_skipped), (0.0, 0.0));
+    // Keyset: the same cost as a read of the first page only, and as one
+    // whose readers typically go 1,000 pages deep.
+    let paging_line =
+        "    paging: {by: keyset, past_first: 0.048, depth: {typical: 5, max: 1000}}\n";
+    let first_only = with(&[own, (paging_line, "")]);
+    let deep = with(&[own, ("typical: 5, max: 1000", "typical: 1000, max: 1000")]);
+    for other in [&first_only, &deep] {
+        assert_eq!(plan(other, "thread_page").cost, page.cost);
+    }
+    // Skip: priced by the expected depth, 0.048 × 4 pages × 25 keys more
+    // per execution; 999 pages of 25 keys to reach page 1,000.
+    let skip = with(&[own, ("by: keyset", "by: skip")]);
+    let skipped = plan(&skip, "thread_page");
+    let p = skipped.steps[0].paging.as_deref().unwrap();
+    assert!((p.skipped - 4.8).abs() < 1e-9, "{}", p.skipped);
+    assert_eq!(p.deepest_skipped, 24975.0);
+    assert!((skipped.cost.index_keys_examined - page.cost.index_keys_examined - 4.8).abs() < 1e-9);
+}

@@ -66,6 +66,7 @@ impl<'a> Planner<'a> {
             sort,
             limit,
             fields,
+            paging,
         } = read;
         let e = kinds[0];
         let acc = self.access(e);
@@ -243,12 +244,22 @@ impl<'a> Planner<'a> {
         } else {
             roots
         };
-        let cost = StepCost {
+        let mut cost = StepCost {
             keys: if scan { 0.0 } else { walked },
             docs: examined,
             bytes_read: examined * acc.root_bytes,
             ..StepCost::default()
         };
+        // Without an index the skipped documents are read whole.
+        super::paging::paged(
+            &mut step,
+            &mut cost,
+            paging,
+            limit,
+            1.0,
+            !scan,
+            acc.root_bytes,
+        );
         let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
         (m, n)
     }

@@ -471,12 +471,22 @@ impl<'a> Planner<'a> {
             let r = acc.docs.max(1.0);
             (r * (1.0 - (1.0 - 1.0 / r).powf(examined))).ceil().max(1.0)
         };
-        let cost = StepCost {
+        let mut cost = StepCost {
             keys: examined,
             docs: roots,
             bytes_read: roots * acc.root_bytes,
             ..StepCost::default()
         };
+        // The planner's index holds every key the include tests.
+        super::paging::paged(
+            &mut step,
+            &mut cost,
+            inc.paging,
+            inc.limit,
+            m,
+            true,
+            acc.root_bytes,
+        );
         let entries = if acc.prefix.is_empty() && !keys[0].0.contains('.') && by_root_id {
             acc.docs
         } else {

@@ -139,6 +139,8 @@ struct Read<'q> {
     sort: &'q [SortKey],
     limit: Option<u64>,
     fields: &'q [String],
+    /// How pages past the first are found (`None`: the first page only).
+    paging: Option<crate::model::Paging>,
 }
 
 impl<'q> Read<'q> {
@@ -149,6 +151,7 @@ impl<'q> Read<'q> {
             sort: &[],
             limit: None,
             fields,
+            paging: None,
         }
     }
 }
@@ -183,6 +186,7 @@ mod find;
 mod include;
 mod insert;
 mod link;
+mod paging;
 mod timeline;
 mod tree;
 mod update;
@@ -664,6 +668,7 @@ impl<'a> Planner<'a> {
                         sort,
                         limit: *limit,
                         fields,
+                        paging: op.paging,
                     };
                     self.find_family(&mut plan, op_id, &kinds, &read);
                     return plan;
@@ -677,6 +682,7 @@ impl<'a> Planner<'a> {
                     sort,
                     limit: *limit,
                     fields,
+                    paging: op.paging,
                 };
                 let (m, step) = self.find(&mut plan, op_id, *entity, &read, purpose);
                 let mut first = plan.cost;
@@ -869,6 +875,7 @@ impl<'a> Planner<'a> {
             graph: None,
             conditions: Vec::new(),
             otherwise: None,
+            paging: None,
         }
     }
 

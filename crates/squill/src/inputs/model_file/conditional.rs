@@ -51,7 +51,7 @@ pub fn terms(
         {
             ctx.error(
                 at.or(ctx.pos(name)),
-                super::workload::does_not_apply(key, kind, &name.value, allowed),
+                does_not_apply(key, kind, &name.value, allowed),
                 "not for this kind",
                 None,
             );
@@ -328,4 +328,18 @@ mod tests {
         assert_eq!(super::seconds("soon"), None);
         assert_eq!(super::seconds("100 years"), None);
     }
+}
+
+/// The error for a key written on an operation of a kind it does not
+/// apply to, naming the kinds it does.
+pub(super) fn does_not_apply(key: &str, kind: &str, operation: &str, allowed: &[&str]) -> String {
+    let article = if kind.starts_with(['i', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!(
+        "`{key}` does not apply to {article} {kind} (operation `{operation}`); it belongs to: {}",
+        allowed.join(", ")
+    )
 }

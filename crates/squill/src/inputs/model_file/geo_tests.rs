@@ -53,7 +53,7 @@ fn read_filter(m: &Model, op: &str) -> Vec<Filter> {
 }
 
 /// Each problem of `text`, as `tests::problems` writes it.
-fn problems(text: &str) -> Vec<String> {
+pub(super) fn problems(text: &str) -> Vec<String> {
     match parse("m.yaml", text) {
         Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => e

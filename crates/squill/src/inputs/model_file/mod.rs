@@ -18,6 +18,7 @@ mod fields;
 mod geo;
 mod mixes;
 mod names;
+mod paging;
 mod paths;
 mod positions;
 mod raw;
@@ -31,6 +32,8 @@ mod write;
 
 #[cfg(test)]
 mod geo_tests;
+#[cfg(test)]
+mod paging_tests;
 #[cfg(test)]
 mod tests;
 

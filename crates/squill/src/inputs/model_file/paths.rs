@@ -611,6 +611,7 @@ pub(super) fn includes(
         filter: Vec::new(),
         include: Vec::new(),
         recursive: None,
+        paging: None,
     };
     match raw {
         RawIncludes::List(names) => {
@@ -684,6 +685,9 @@ pub(super) fn includes(
                         .as_ref()
                         .map(|i| includes(ctx, model, t, i))
                         .unwrap_or_default();
+                    if let Some(p) = &d.paging {
+                        inc.paging = super::paging::paging(ctx, p, inc.limit, !inc.sort.is_empty());
+                    }
                     if let Some(rec) = &d.recursive {
                         inc.recursive = recursion(ctx, model, rel, rec);
                     }

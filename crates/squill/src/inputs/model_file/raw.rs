@@ -180,6 +180,47 @@ pub struct RawExpiry {
     pub after: S<String>,
 }
 
+/// Paging of a sorted, limited read: how pages past the first are found
+/// and how deep readers go.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Paging")]
+pub struct RawPaging {
+    /// `keyset` (a range from the sort key of the last item seen) or
+    /// `skip` (`skip((page - 1) * limit)`).
+    #[schemars(with = "PagingBy")]
+    pub by: S<String>,
+    /// The share of executions that ask for a page past the first (0 to 1).
+    #[schemars(with = "f64", range(min = 0, max = 1))]
+    pub past_first: S<f64>,
+    /// The page number of a page past the first: typical, and the deepest
+    /// readers reach.
+    #[schemars(with = "RawDepth")]
+    pub depth: S<RawDepth>,
+}
+
+/// Schema helper for `RawPaging::by`.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+pub(super) enum PagingBy {
+    Keyset,
+    Skip,
+}
+
+/// Page numbers, typical and at most: `{typical: 20, max: 1000}`.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "PageDepth")]
+pub struct RawDepth {
+    /// The page number a page past the first typically has (at least 2).
+    #[schemars(with = "f64", range(min = 2))]
+    pub typical: S<f64>,
+    /// The deepest page (default: typical).
+    #[schemars(with = "Option<f64>", range(min = 2))]
+    pub max: Option<S<f64>>,
+}
+
 /// The figures of an entity that can be marked as assumed.
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -404,6 +445,10 @@ pub(super) struct RawOperation {
     /// At most this many results. Read only.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub limit: Option<S<f64>>,
+    /// How the application asks for pages past the first (with `sort`
+    /// and `limit`): `{by: keyset, past_first: 0.05, depth: {typical: 20, max: 1000}}`. Read only.
+    #[schemars(with = "Option<RawPaging>")]
+    pub paging: Option<S<RawPaging>>,
     /// Fields returned (default all). Read only.
     #[schemars(with = "Option<Vec<String>>")]
     pub fields: Option<Vec<S<String>>>,
@@ -535,6 +580,10 @@ pub(super) struct RawInclude {
     pub sort: Option<S<Sort>>,
     #[schemars(with = "Option<NamedMap<FilterOpName>>")]
     pub filter: Option<NamedMap<S<String>>>,
+    /// How the application asks for pages past the first of the limited
+    /// items (see the operation's `paging`).
+    #[schemars(with = "Option<RawPaging>")]
+    pub paging: Option<S<RawPaging>>,
     pub include: Option<RawIncludes>,
     /// Through a relationship of an entity with itself: every level
     /// (`true`: ancestors up to the root, or the whole subtree) or at most

@@ -37,12 +37,19 @@ pub(super) fn workload(
                 kind_word(op),
                 op,
             );
+            let paging = match (&kind, &op.paging) {
+                (OperationKind::Read { limit, sort, .. }, Some(p)) => {
+                    super::paging::paging(ctx, p, *limit, !sort.is_empty())
+                }
+                _ => None,
+            };
             operations.push(Operation {
                 name: name.value.clone(),
                 kind,
                 rates: rates.rates,
                 description: op.description.clone(),
                 terms,
+                paging,
             });
             weights.push(rates.weights);
         }
@@ -305,7 +312,7 @@ fn operation_kind(
     };
     // Keys that do not apply to this kind of operation.
     let here = target_pos;
-    let misplaced: [(&str, bool, Option<Position>, &[&str]); 12] = [
+    let misplaced: [(&str, bool, Option<Position>, &[&str]); 13] = [
         (
             "filter",
             op.filter.is_some(),
@@ -328,6 +335,12 @@ fn operation_kind(
             "fields",
             op.fields.is_some(),
             op.fields.as_ref().and_then(|f| first_pos(ctx, f, None)),
+            &["read"],
+        ),
+        (
+            "paging",
+            op.paging.is_some(),
+            op.paging.as_ref().and_then(|s| ctx.pos(s)),
             &["read"],
         ),
         ("include", op.include.is_some(), None, &["read"]),
@@ -380,7 +393,7 @@ fn operation_kind(
             bad = true;
             ctx.error(
                 pos.or(here),
-                does_not_apply(key, kind, &name.value, allowed),
+                super::conditional::does_not_apply(key, kind, &name.value, allowed),
                 "not for this kind",
                 None,
             );
@@ -774,18 +787,4 @@ fn link_changes(
         }
     }
     ok.then_some(out)
-}
-
-/// The error for a key written on an operation of a kind it does not
-/// apply to, naming the kinds it does.
-pub(super) fn does_not_apply(key: &str, kind: &str, operation: &str, allowed: &[&str]) -> String {
-    let article = if kind.starts_with(['i', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
-    format!(
-        "`{key}` does not apply to {article} {kind} (operation `{operation}`); it belongs to: {}",
-        allowed.join(", ")
-    )
 }

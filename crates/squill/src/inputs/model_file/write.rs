@@ -149,6 +149,10 @@ fn include(model: &Model, out: &mut String, includes: &[Include], indent: usize)
             let _ = writeln!(out, "{inner}limit: {l}");
             wrote = true;
         }
+        if let Some(p) = &inc.paging {
+            let _ = writeln!(out, "{inner}paging: {}", paging(p));
+            wrote = true;
+        }
         if let Some(n) = inc.recursive {
             let _ = writeln!(out, "{inner}recursive: {n}");
             wrote = true;
@@ -392,6 +396,9 @@ pub fn to_yaml(model: &Model) -> String {
                 if let Some(l) = limit {
                     let _ = writeln!(out, "    limit: {l}");
                 }
+                if let Some(p) = &op.paging {
+                    let _ = writeln!(out, "    paging: {}", paging(p));
+                }
                 if !fields.is_empty() {
                     let _ = writeln!(out, "    fields: {}", list(fields.iter().map(|f| s(f))));
                 }
@@ -523,4 +530,16 @@ pub fn to_yaml(model: &Model) -> String {
         }
     }
     out
+}
+
+/// `{by: skip, past_first: 0.05, depth: {typical: 20, max: 1000}}`.
+fn paging(p: &crate::model::Paging) -> String {
+    let by = match p.by {
+        crate::model::PagingBy::Keyset => "keyset",
+        crate::model::PagingBy::Skip => "skip",
+    };
+    format!(
+        "{{by: {by}, past_first: {}, depth: {{typical: {}, max: {}}}}}",
+        p.past_first, p.depth, p.deepest
+    )
 }

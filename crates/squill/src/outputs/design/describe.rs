@@ -315,6 +315,25 @@ fn compact_json(value: &serde_json::Value) -> String {
 }
 
 /// One execution's cost in one line, zero parts left out.
+/// How a paged step finds a later page and what a deep page costs:
+/// "paged by keyset: a later page starts after created_at, the same keys
+/// at any depth" or "paged by skip: 4.8 index keys skipped per run on
+/// average, 24,975 to reach the deepest page".
+pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
+    match p.by {
+        crate::model::PagingBy::Keyset => format!(
+            "paged by keyset: a later page starts after the last {} seen, {} keys at any depth",
+            p.after.as_deref().unwrap_or("sort key"),
+            words::num(p.page)
+        ),
+        crate::model::PagingBy::Skip => format!(
+            "paged by skip: {} index keys skipped per run on average, {} to reach the deepest page",
+            words::num(p.skipped),
+            words::num(p.deepest_skipped)
+        ),
+    }
+}
+
 pub(crate) fn per_run(cost: &Cost) -> String {
     let mut parts = vec![words::count(cost.round_trips, "round trip")];
     if cost.documents_examined != 0.0 {

@@ -36,6 +36,7 @@ fn step(collection: &str, action: Action) -> Step {
         graph: None,
         conditions: Vec::new(),
         otherwise: None,
+        paging: None,
     }
 }
 

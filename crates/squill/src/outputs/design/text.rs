@@ -279,6 +279,9 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
         if !step.purpose.is_empty() {
             let _ = writeln!(out, "     {}", p.dim(&Purpose::texts(&step.purpose)));
         }
+        if let Some(paging) = step.paging.as_deref() {
+            let _ = writeln!(out, "     {}", v(&describe::paging(paging)));
+        }
     }
     let _ = writeln!(out, "  per run: {}", describe::per_run(&plan.cost));
     if plan.transaction {
