@@ -317,19 +317,6 @@ fn seconds(text: &str) -> Option<u64> {
     (s.is_finite() && (0.0..=2_147_483_647.0).contains(&s)).then_some(s as u64)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn durations_read_in_seconds() {
-        assert_eq!(super::seconds("30 minutes"), Some(1_800));
-        assert_eq!(super::seconds("7 days"), Some(604_800));
-        assert_eq!(super::seconds("0 seconds"), Some(0));
-        assert_eq!(super::seconds("1 hour"), Some(3_600));
-        assert_eq!(super::seconds("soon"), None);
-        assert_eq!(super::seconds("100 years"), None);
-    }
-}
-
 /// The error for a key written on an operation of a kind it does not
 /// apply to, naming the kinds it does.
 pub(super) fn does_not_apply(key: &str, kind: &str, operation: &str, allowed: &[&str]) -> String {
@@ -342,4 +329,17 @@ pub(super) fn does_not_apply(key: &str, kind: &str, operation: &str, allowed: &[
         "`{key}` does not apply to {article} {kind} (operation `{operation}`); it belongs to: {}",
         allowed.join(", ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn durations_read_in_seconds() {
+        assert_eq!(super::seconds("30 minutes"), Some(1_800));
+        assert_eq!(super::seconds("7 days"), Some(604_800));
+        assert_eq!(super::seconds("0 seconds"), Some(0));
+        assert_eq!(super::seconds("1 hour"), Some(3_600));
+        assert_eq!(super::seconds("soon"), None);
+        assert_eq!(super::seconds("100 years"), None);
+    }
 }
