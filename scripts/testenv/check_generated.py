@@ -363,6 +363,18 @@ def build_filter(step, params, results):
                 ids.append(d["_id"])
                 ids.extend(x["_id"] for x in d.get(into, []))
             filt[path] = {"$in": ids}
+        # Geo filters, counted as the set they select without an order
+        # (count_documents refuses $near): the circle of a `near` or
+        # `within_circle` as $centerSphere (radians: metres over the
+        # Earth's radius), an area or a point as $geometry.
+        elif "near" in expr or "within_circle" in expr:
+            point, metres = expr.get("near") or expr["within_circle"]
+            centre = params[point]["coordinates"]
+            filt[path] = {"$geoWithin": {"$centerSphere": [centre, metres / 6378100.0]}}
+        elif "within" in expr:
+            filt[path] = {"$geoWithin": {"$geometry": params[expr["within"]]}}
+        elif "intersects" in expr:
+            filt[path] = {"$geoIntersects": {"$geometry": params[expr["intersects"]]}}
         elif "test" in expr:
             # A conditional write's test on a constant (`status = running`):
             # counted with it, so a document that fails the test is
