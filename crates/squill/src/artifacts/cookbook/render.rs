@@ -678,12 +678,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
                 None => format!("{coll}.find({f}{sess})"),
             };
             if !step.sort.is_empty() {
-                let sort: Vec<String> = step
-                    .sort
-                    .iter()
-                    .map(|(p, d)| format!("({}, {d})", q(p)))
-                    .collect();
-                let _ = write!(s, ".sort([{}])", sort.join(", "));
+                let _ = write!(s, ".sort([{}])", python_sort(step));
             }
             if let Some(l) = step.limit {
                 let _ = write!(s, ".limit({l})");
@@ -723,12 +718,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Action::FindOneAndUpdate => {
             let mut extra = String::new();
             if !step.sort.is_empty() {
-                let sort: Vec<String> = step
-                    .sort
-                    .iter()
-                    .map(|(p, d)| format!("({}, {d})", q(p)))
-                    .collect();
-                let _ = write!(extra, ", sort=[{}]", sort.join(", "));
+                let _ = write!(extra, ", sort=[{}]", python_sort(step));
             }
             // `True` is pymongo's `ReturnDocument.AFTER`: the module then
             // needs no import of its own.
@@ -782,6 +772,17 @@ pub fn python(op: &OpCode) -> String {
         let _ = writeln!(out, "    return {}", returns(op));
     }
     out
+}
+
+/// A step's sort as pymongo's list of `(path, direction)` pairs, without
+/// the brackets (`.sort([…])` for a find, `sort=[…]` for a claim).
+fn python_sort(step: &StepCode) -> String {
+    let sort: Vec<String> = step
+        .sort
+        .iter()
+        .map(|(p, d)| format!("({}, {d})", q(p)))
+        .collect();
+    sort.join(", ")
 }
 
 #[cfg(test)]

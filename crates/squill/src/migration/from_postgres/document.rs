@@ -1233,19 +1233,7 @@ impl<'a> Builder<'a> {
 
     /// For a subset layout: the sort column (quoted) and K.
     fn subset(&self, relationship: &str, child: &Table) -> Option<(String, u64)> {
-        let decision = self
-            .design
-            .relationships
-            .iter()
-            .find(|d| d.relationship == relationship)?;
-        let Layout::Subset { k, sort_field, .. } = &decision.chosen else {
-            return None;
-        };
-        let column = match sort_field.as_deref() {
-            Some(f) if f != "_id" => f.to_string(),
-            _ => Mapping::id_column(child)?.to_string(),
-        };
-        Some((quote(&column), *k))
+        subset_order(self.design, relationship, child).map(|(c, k)| (quote(&c), k))
     }
 }
 
@@ -1357,4 +1345,26 @@ pub(crate) fn identity_columns(table: &Table, alias: &str) -> Vec<String> {
             .map(|c| format!("{alias}.{}", quote(c)))
             .collect()
     }
+}
+
+/// For relationship `relationship` kept as a subset: the column of `child`
+/// its K children are chosen by (unquoted; the key when the subset sorts
+/// by `_id` or by nothing) and K. `None` for any other layout.
+pub(crate) fn subset_order(
+    design: &Design,
+    relationship: &str,
+    child: &Table,
+) -> Option<(String, u64)> {
+    let decision = design
+        .relationships
+        .iter()
+        .find(|d| d.relationship == relationship)?;
+    let Layout::Subset { k, sort_field, .. } = &decision.chosen else {
+        return None;
+    };
+    let column = match sort_field.as_deref() {
+        Some(f) if f != "_id" => f.to_string(),
+        _ => Mapping::id_column(child)?.to_string(),
+    };
+    Some((column, *k))
 }

@@ -11,7 +11,7 @@
 //! Whatever the walk does not know how to build yet is refused by
 //! collection, field and layout, never built differently.
 
-use crate::design::{Collection, Design, FieldOrigin, Layout, Shape, ShapeType, Side};
+use crate::design::{Collection, Design, FieldOrigin, Shape, ShapeType, Side};
 use crate::inputs::postgres::connect::{literal, qualified, quote};
 use crate::inputs::sql::ddl::{Schema, Table};
 use crate::inputs::sql::map::{Mapping, Rel};
@@ -424,19 +424,7 @@ impl<'a> Lower<'a, '_> {
 
     /// For a subset layout: the sort column and K.
     fn subset(&self, relationship: &str, child: &Table) -> Option<(String, u64)> {
-        let decision = self
-            .design
-            .relationships
-            .iter()
-            .find(|d| d.relationship == relationship)?;
-        let Layout::Subset { k, sort_field, .. } = &decision.chosen else {
-            return None;
-        };
-        let column = match sort_field.as_deref() {
-            Some(f) if f != "_id" => f.to_string(),
-            _ => Mapping::id_column(child)?.to_string(),
-        };
-        Some((column, *k))
+        crate::migration::from_postgres::document::subset_order(self.design, relationship, child)
     }
 
     /// The step from `ctx`'s row through `r`, as `from_postgres` takes it.
