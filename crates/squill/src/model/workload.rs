@@ -478,10 +478,28 @@ impl super::Model {
             .sum()
     }
 
+    /// `inserts_per_day` of every entity, by index, in one pass over the
+    /// operations: asking entity by entity walks every operation for each
+    /// (10,000 entities by 20,000 operations on an enterprise model).
+    pub fn inserts_per_day_all(&self) -> Vec<f64> {
+        let mixes = self.workload.mixes.len().max(1);
+        let mut per_mix = vec![vec![0.0_f64; self.entities.len()]; mixes];
+        for op in &self.workload.operations {
+            if let OperationKind::Insert { entity, count, .. } = op.kind {
+                for (mix, row) in per_mix.iter_mut().enumerate() {
+                    row[entity.index()] += op.rate(mix) * count as f64;
+                }
+            }
+        }
+        (0..self.entities.len())
+            .map(|e| per_mix.iter().map(|row| row[e]).fold(0.0, f64::max) * 86_400.0)
+            .collect()
+    }
+
     /// Sets the share each age filter keeps (`since(90 days)`) from its
     /// entity's count and insert rate.
     pub fn fill_age_shares(&mut self) {
-        let per_day: Vec<f64> = self.entity_ids().map(|e| self.inserts_per_day(e)).collect();
+        let per_day = self.inserts_per_day_all();
         let counts: Vec<u64> = self.entities.iter().map(|e| e.count).collect();
         let share = |e: EntityId, filters: &mut [Filter]| {
             for f in filters.iter_mut() {

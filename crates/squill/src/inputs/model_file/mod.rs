@@ -10,6 +10,7 @@
 //! same locations; serde_json checks it first because it words JSON syntax
 //! errors better. The reference of the syntax is docs/model-file.md.
 
+mod budget;
 mod compact;
 mod conditional;
 mod context;
@@ -76,11 +77,8 @@ pub fn parse(source_name: &str, text: &str) -> Result<Model, ModelFileError> {
     if is_json && let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
         return Err(fail(json_problem(source_name, text, &e)));
     }
-    let options = serde_saphyr::options! {
-        with_snippet: false,
-        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
-    };
-    let raw: raw::RawModel = match serde_saphyr::from_str_with_options(text, options) {
+    let raw: raw::RawModel = match serde_saphyr::from_str_with_options(text, budget::options(text))
+    {
         Ok(raw) => raw,
         Err(e) => return Err(fail(yaml_problem(source_name, text, &e))),
     };

@@ -32,15 +32,15 @@ pub(super) fn walk(model: &Model, from: EntityId, name: &str) -> Option<Step> {
             target: if to_children { r.child } else { r.parent },
         }
     };
+    // The ends are compared before the names: most relationships of a large
+    // model touch neither end, and a number compares faster than a name.
     for id in model.relationship_ids() {
         let r = model.relationship(id);
-        if r.name == name {
-            if r.parent == from {
-                return Some(step(id, true));
-            }
-            if r.child == from {
-                return Some(step(id, false));
-            }
+        if r.parent == from && r.name == name {
+            return Some(step(id, true));
+        }
+        if r.child == from && r.name == name {
+            return Some(step(id, false));
         }
     }
     for id in model.relationship_ids() {

@@ -17,11 +17,9 @@ pub struct LineColumn {
 /// The positions of the named parts of the model file `text`; empty when
 /// the text does not parse (its errors are `parse`'s to report).
 pub fn positions(text: &str) -> BTreeMap<String, LineColumn> {
-    let options = serde_saphyr::options! {
-        with_snippet: false,
-        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
-    };
-    let Ok(raw) = serde_saphyr::from_str_with_options::<RawModel>(text, options) else {
+    let Ok(raw) =
+        serde_saphyr::from_str_with_options::<RawModel>(text, super::budget::options(text))
+    else {
         return BTreeMap::new();
     };
     let mut out = BTreeMap::new();

@@ -12,14 +12,27 @@ use crate::model::{
 };
 use std::collections::HashMap;
 
+/// The entities by name, the first of a repeated name winning: looked up
+/// twice per relationship, so a scan per lookup grows with the square of an
+/// enterprise model (issue 45).
+fn by_name(entities: &[Entity]) -> HashMap<&str, EntityId> {
+    let mut out = HashMap::with_capacity(entities.len());
+    for (i, e) in entities.iter().enumerate() {
+        out.entry(e.name.as_str())
+            .or_insert_with(|| EntityId::from_index(i));
+    }
+    out
+}
+
 fn entity_ref(
     ctx: &mut Ctx<'_>,
     entities: &[Entity],
+    index: &HashMap<&str, EntityId>,
     name: &S<String>,
     role: &str,
 ) -> Option<EntityId> {
-    if let Some(i) = entities.iter().position(|e| e.name == name.value) {
-        return Some(EntityId::from_index(i));
+    if let Some(&id) = index.get(name.value.as_str()) {
+        return Some(id);
     }
     ctx.error(
         ctx.pos(name),
@@ -192,11 +205,12 @@ pub(super) fn relationships(
 ) -> Vec<Relationship> {
     check_duplicates(ctx, raw, "relationship");
     let mut out = Vec::new();
+    let index = by_name(entities);
     for (name, r) in &raw.0 {
         check_name(ctx, name, "relationship");
         let kind = kind(ctx, r.kind.as_ref());
-        let parent = entity_ref(ctx, entities, &r.parent, "parent");
-        let child = entity_ref(ctx, entities, &r.child, "child");
+        let parent = entity_ref(ctx, entities, &index, &r.parent, "parent");
+        let child = entity_ref(ctx, entities, &index, &r.child, "child");
         let shared = r.shared.unwrap_or(false);
         let children = match (&r.children, kind) {
             (Some(c), _) => cardinality(ctx, c, "children"),
