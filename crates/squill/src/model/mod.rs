@@ -14,6 +14,7 @@ mod ids;
 mod junction;
 mod relationship;
 mod sort_key;
+mod tenancy;
 #[doc(hidden)]
 pub mod synthetic;
 mod without;
@@ -28,6 +29,7 @@ pub use entity::{
 };
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
+pub use tenancy::{Identity, Tenant, identity, implied};
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Include, Mix, Operation,
@@ -56,6 +58,10 @@ pub struct Model {
     /// The entity-level patterns the deployment does not use today (the
     /// `without:` entry of `current:`): the design of today leaves them out.
     pub without: Without,
+    /// The tenant every operation names (`tenant: store`), when the
+    /// application is shared by tenants.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<Tenant>,
 }
 
 impl Model {

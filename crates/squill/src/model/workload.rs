@@ -97,7 +97,13 @@ impl Operation {
         else {
             return None;
         };
-        if !aggregates.is_empty() || !family.is_empty() {
+        // A read that names one instance (its `_id`, or a combination
+        // unique within the parent) reads that instance, not the parent's
+        // children: the parent only tests it (`model::identity`).
+        if !aggregates.is_empty()
+            || !family.is_empty()
+            || super::identity(model, *entity, filter).is_some()
+        {
             return None;
         }
         let mut through = filter.iter().filter_map(|f| {
