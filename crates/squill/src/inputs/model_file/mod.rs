@@ -27,6 +27,8 @@ mod relationships;
 mod resolve;
 pub mod scalar;
 mod schema;
+mod tenancy;
+mod tenant_word;
 mod workload;
 mod write;
 
@@ -34,6 +36,8 @@ mod write;
 mod geo_tests;
 #[cfg(test)]
 mod paging_tests;
+#[cfg(test)]
+mod tenancy_tests;
 #[cfg(test)]
 mod tests;
 
