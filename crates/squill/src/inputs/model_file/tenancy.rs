@@ -14,7 +14,9 @@ use crate::model::{
 };
 
 /// The model's tenant, and what it scopes: every operation on a scoped
-/// entity names its tenant (a filter on it, first, added where the model
+/// entity names its tenant (where the layout keeps the tenant's id: in
+/// each child's reference, or as the `_id` of the tenant's document that
+/// embeds it; the search weighs the layouts as for any relationship) (a filter on it, first, added where the model
 /// leaves it out), every unique combination of a scoped entity leads with
 /// the tenant, and every insert links the new instance to its tenant.
 pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut Model) {
@@ -70,13 +72,6 @@ pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut M
         return;
     }
     for &(e, r) in &scoped {
-        // Every scoped document carries its tenant's id, in one collection
-        // shared by the tenants: the child keeps the reference, unless the
-        // model pins another layout itself.
-        let rel = &mut model.relationships[r.index()];
-        if rel.layout.is_none() {
-            rel.layout = Some(crate::model::LayoutKind::ParentReference);
-        }
         for combination in &mut model.entities[e.index()].unique {
             if let Some(i) = combination.iter().position(|k| *k == KeyPart::Parent(r)) {
                 let k = combination.remove(i);

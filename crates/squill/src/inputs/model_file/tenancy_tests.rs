@@ -85,11 +85,8 @@ fn a_tenant_scopes_its_children_and_every_operation_names_it() {
         panic!("an insert");
     };
     assert_eq!(links, &[products]);
-    // Each scoped document carries its store's id.
-    assert_eq!(
-        m.relationship(products).layout,
-        Some(LayoutKind::ParentReference)
-    );
+    // The layout stays the search's to choose.
+    assert_eq!(m.relationship(products).layout, None);
     // The store itself is not scoped; the long form gives the share.
     assert_eq!(m.tenant_relationship(store), None);
     let long = parse(
