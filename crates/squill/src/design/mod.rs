@@ -12,10 +12,10 @@ mod tenancy;
 pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
-pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 pub use shape::{
     BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
 };
+pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 
 use crate::finding::Finding;
 pub use crate::model::FilterOp;

@@ -14,9 +14,9 @@ mod ids;
 mod junction;
 mod relationship;
 mod sort_key;
-mod tenancy;
 #[doc(hidden)]
 pub mod synthetic;
+mod tenancy;
 mod without;
 mod workload;
 
@@ -29,12 +29,12 @@ pub use entity::{
 };
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
-pub use tenancy::{Identity, Tenant, identity, implied};
+pub use tenancy::{Tenant, implied};
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
-    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Include, Mix, Operation,
-    OperationId, OperationKind, Paging, PagingBy, Related, SortKey, TIME_UNITS, Window, Workload,
-    units_a_day,
+    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Identity, Include, Mix,
+    Operation, OperationId, OperationKind, Paging, PagingBy, Related, SortKey, TIME_UNITS, Window,
+    Workload, identity, units_a_day,
 };
 
 use serde::Serialize;

@@ -10,7 +10,8 @@
 //! fewer. Nothing here is a tuned factor: each implication is a statement of
 //! the model (an `_id`, a `unique:`, a `tenant:`, a one-parent relationship).
 
-use super::{EntityId, Filter, FilterOp, KeyPart, Model, RelationshipId};
+use super::workload::{Identity, identity, names_parent};
+use super::{EntityId, Filter, FilterOp, Model, RelationshipId};
 use serde::Serialize;
 
 /// The model's tenant (`tenant: store`): every entity that is a child of
@@ -27,17 +28,6 @@ pub struct Tenant {
     pub largest: Option<f64>,
 }
 
-/// What picks the one instance a filter selects, when something does.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Identity {
-    /// `_id: eq`, at this condition.
-    Id(usize),
-    /// Every key of a `unique:` combination tested for equality: the
-    /// combination (its index in the entity's `unique`) and the conditions
-    /// that test its keys, in the combination's order.
-    Unique { combination: usize, parts: Vec<usize> },
-}
-
 impl Model {
     /// The relationship through which scoped entity `e` belongs to the
     /// model's tenant; `None` without a tenant or for an entity outside it.
@@ -51,48 +41,6 @@ impl Model {
             rel.parent == t && rel.one_parent()
         })
     }
-
-    /// Whether condition `c` on `e` is an equality on the parent of `r`
-    /// (`store: eq` for the products of a store).
-    fn names_parent(c: &Filter, r: RelationshipId, e: EntityId, model: &Model) -> bool {
-        c.op == FilterOp::Eq
-            && c.related.as_ref().is_some_and(|x| {
-                x.relationship == r
-                    && x.field == "_id"
-                    && x.further.is_empty()
-                    && model.relationship(r).child == e
-            })
-    }
-}
-
-/// The condition of `filter` that selects one instance of `e` by itself,
-/// or the unique combination whose keys it tests for equality.
-pub fn identity(model: &Model, e: EntityId, filter: &[Filter]) -> Option<Identity> {
-    if let Some(i) = filter
-        .iter()
-        .position(|c| c.op == FilterOp::Eq && c.related.is_none() && c.path == ["_id"])
-    {
-        return Some(Identity::Id(i));
-    }
-    let entity = model.entity(e);
-    entity
-        .unique
-        .iter()
-        .enumerate()
-        .find_map(|(combination, keys)| {
-            let parts = keys
-                .iter()
-                .map(|k| {
-                    filter.iter().position(|c| match k {
-                        KeyPart::Field(name) => {
-                            c.op == FilterOp::Eq && c.related.is_none() && c.path == [name.clone()]
-                        }
-                        KeyPart::Parent(r) => Model::names_parent(c, *r, e, model),
-                    })
-                })
-                .collect::<Option<Vec<usize>>>()?;
-            Some(Identity::Unique { combination, parts })
-        })
 }
 
 /// For each condition of `filter` on `e`, whether another condition
@@ -134,7 +82,7 @@ pub fn implied(model: &Model, e: EntityId, filter: &[Filter]) -> Vec<bool> {
     });
     if within {
         for (j, c) in filter.iter().enumerate() {
-            if Model::names_parent(c, tr, e, model) {
+            if names_parent(c, tr, e, model) {
                 out[j] = true;
             }
         }

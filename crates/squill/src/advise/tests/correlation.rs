@@ -38,7 +38,8 @@ operations:
 ";
 
 fn design(text: &str) -> Design {
-    let model = crate::inputs::model_file::parse("shop.yaml", text).unwrap_or_else(|e| panic!("{e}"));
+    let model =
+        crate::inputs::model_file::parse("shop.yaml", text).unwrap_or_else(|e| panic!("{e}"));
     advise(&model, &Settings::default(), None).unwrap()
 }
 
@@ -55,7 +56,7 @@ fn index_keys(d: &Design, coll: &str) -> Vec<Vec<String>> {
 }
 
 /// Class: an `_id` lookup that also names its parent was priced at
-/// 1/40,000 of a document and given a `{store, _id}` index: it is one
+/// 0.00001 of a document and given a `{store, _id}` index: it is one
 /// document by `_id_`, the store tested on it.
 #[test]
 fn an_id_lookup_named_with_its_parent_is_one_document_by_the_id_index() {

@@ -1710,8 +1710,7 @@ fn s19_stores() {
     let text = super::golden::example_text("scenarios/s19-stores");
     let with = |from: &str, to: &str| {
         assert!(text.contains(from), "{from}");
-        let model =
-            crate::inputs::model_file::parse("s19.yaml", &text.replace(from, to)).unwrap();
+        let model = crate::inputs::model_file::parse("s19.yaml", &text.replace(from, to)).unwrap();
         advise(&model, &Settings::default(), None).unwrap()
     };
     let d = design("s19-stores");
@@ -1755,7 +1754,10 @@ fn s19_stores() {
         .unwrap();
     assert!(sku.unique, "{sku:?}");
     let order = indexes(&d, "order");
-    assert!(order.contains(&store(&["status", "created_at"])), "{order:?}");
+    assert!(
+        order.contains(&store(&["status", "created_at"])),
+        "{order:?}"
+    );
     assert!(!order.contains(&store(&["_id"])), "{order:?}");
     // One document by the unique pair, one by `_id_`.
     let by_sku = only_step(&d, "product_by_sku");
@@ -1815,7 +1817,10 @@ fn s19_stores() {
         .find(|o| o.operation == "store_orders_by_status")
         .unwrap();
     assert_eq!(
-        (every.typical.documents_examined, every.largest.documents_examined),
+        (
+            every.typical.documents_examined,
+            every.largest.documents_examined
+        ),
         (4000.0, 6_000_000.0)
     );
 }

@@ -149,9 +149,7 @@ impl<'a> Planner<'a> {
         // the store): that document by `_id_`, the rest tested in it.
         let root_by_id = identity.is_some()
             && !acc.prefix.is_empty()
-            && eq
-                .iter()
-                .any(|(p, o, _)| p == "_id" && *o == FilterOp::Eq);
+            && eq.iter().any(|(p, o, _)| p == "_id" && *o == FilterOp::Eq);
         let unique_parts = match identity {
             Some(crate::model::Identity::Unique { parts, .. })
                 if kinds.len() == 1 && !by_id && acc.prefix.is_empty() =>

@@ -25,7 +25,11 @@ pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut M
     };
     let (name, at, largest) = match &raw.value {
         RawTenant::Short(s) => (s.trim().to_string(), ctx.pos(raw), None),
-        RawTenant::Long(l) => (l.entity.value.clone(), ctx.pos(&l.entity), l.largest.as_ref()),
+        RawTenant::Long(l) => (
+            l.entity.value.clone(),
+            ctx.pos(&l.entity),
+            l.largest.as_ref(),
+        ),
     };
     let Some(entity) = model.entity_by_name(&name) else {
         ctx.error(

@@ -38,7 +38,9 @@ impl<'de> serde::Deserialize<'de> for RawTenant {
         impl<'de> Visitor<'de> for V_ {
             type Value = RawTenant;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an entity's name, `tenant: store`, or `{entity: store, largest: 0.015}`")
+                f.write_str(
+                    "an entity's name, `tenant: store`, or `{entity: store, largest: 0.015}`",
+                )
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<RawTenant, E> {
                 Ok(RawTenant::Short(v.to_string()))
@@ -66,4 +68,3 @@ impl JsonSchema for RawTenant {
         })
     }
 }
-
