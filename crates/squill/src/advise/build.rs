@@ -68,6 +68,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         mixes: mixes(facts, &priced),
         findings: Vec::new(),
         current: None,
+        tenancy: None,
     };
     rename_covered_indexes(&priced, &mut design);
     generated_examples(model, &mut design);

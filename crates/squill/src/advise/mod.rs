@@ -13,6 +13,7 @@ pub mod optimize;
 mod priced;
 mod reasons;
 mod search;
+mod tenancy;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -52,5 +53,6 @@ pub fn advise_with_model(
             Err(e) => design.findings.push(current::unpriced(&e)),
         }
     }
+    design.tenancy = tenancy::report(model, settings, mix, &design)?;
     Ok((advised, design))
 }

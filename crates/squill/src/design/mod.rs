@@ -7,6 +7,7 @@ mod layout;
 pub mod purpose;
 pub mod reason;
 mod shape;
+mod tenancy;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
@@ -14,6 +15,7 @@ pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{
     BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
 };
+pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 
 use crate::finding::Finding;
 pub use crate::model::FilterOp;
@@ -44,6 +46,10 @@ pub struct Design {
     /// priced on the same workload, beside this one; absent when the model
     /// gives no layout of today.
     pub current: Option<CurrentComparison>,
+    /// For a model with a `tenant:`: what each operation on a scoped
+    /// entity costs at the largest tenant beside the typical one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tenancy: Option<TenancyReport>,
 }
 
 /// A design's workload totals under one mix's rates.

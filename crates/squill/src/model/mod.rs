@@ -16,6 +16,7 @@ mod relationship;
 mod sort_key;
 #[doc(hidden)]
 pub mod synthetic;
+mod tenancy;
 mod without;
 mod workload;
 
@@ -28,11 +29,12 @@ pub use entity::{
 };
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
+pub use tenancy::{Tenant, implied};
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
-    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Include, Mix, Operation,
-    OperationId, OperationKind, Paging, PagingBy, Related, SortKey, TIME_UNITS, Window, Workload,
-    units_a_day,
+    Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Identity, Include, Mix,
+    Operation, OperationId, OperationKind, Paging, PagingBy, Related, SortKey, TIME_UNITS, Window,
+    Workload, identity, units_a_day,
 };
 
 use serde::Serialize;
@@ -56,6 +58,10 @@ pub struct Model {
     /// The entity-level patterns the deployment does not use today (the
     /// `without:` entry of `current:`): the design of today leaves them out.
     pub without: Without,
+    /// The tenant every operation names (`tenant: store`), when the
+    /// application is shared by tenants.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<Tenant>,
 }
 
 impl Model {

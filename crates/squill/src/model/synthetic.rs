@@ -254,6 +254,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
         assumed: Vec::new(),
         current: Vec::new(),
         without: crate::model::Without::default(),
+        tenant: None,
     }
 }
 
@@ -373,5 +374,6 @@ pub fn chain(n: usize) -> Model {
         assumed: Vec::new(),
         current: Vec::new(),
         without: crate::model::Without::default(),
+        tenant: None,
     }
 }

@@ -97,7 +97,13 @@ impl Operation {
         else {
             return None;
         };
-        if !aggregates.is_empty() || !family.is_empty() {
+        // A read that names one instance (its `_id`, or a combination
+        // unique within the parent) reads that instance, not the parent's
+        // children: the parent only tests it (`model::identity`).
+        if !aggregates.is_empty()
+            || !family.is_empty()
+            || identity(model, *entity, filter).is_some()
+        {
             return None;
         }
         let mut through = filter.iter().filter_map(|f| {
@@ -543,4 +549,65 @@ impl super::Model {
             }
         }
     }
+}
+
+/// What picks the one instance a filter selects, when something does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Identity {
+    /// `_id: eq`, at this condition.
+    Id(usize),
+    /// Every key of a `unique:` combination tested for equality: the
+    /// combination (its index in the entity's `unique`) and the conditions
+    /// that test its keys, in the combination's order.
+    Unique {
+        combination: usize,
+        parts: Vec<usize>,
+    },
+}
+
+/// The condition of `filter` that selects one instance of `e` by itself,
+/// or the unique combination whose keys it tests for equality.
+pub fn identity(model: &super::Model, e: EntityId, filter: &[Filter]) -> Option<Identity> {
+    if let Some(i) = filter
+        .iter()
+        .position(|c| c.op == FilterOp::Eq && c.related.is_none() && c.path == ["_id"])
+    {
+        return Some(Identity::Id(i));
+    }
+    let entity = model.entity(e);
+    entity
+        .unique
+        .iter()
+        .enumerate()
+        .find_map(|(combination, keys)| {
+            let parts = keys
+                .iter()
+                .map(|k| {
+                    filter.iter().position(|c| match k {
+                        super::KeyPart::Field(name) => {
+                            c.op == FilterOp::Eq && c.related.is_none() && c.path == [name.clone()]
+                        }
+                        super::KeyPart::Parent(r) => names_parent(c, *r, e, model),
+                    })
+                })
+                .collect::<Option<Vec<usize>>>()?;
+            Some(Identity::Unique { combination, parts })
+        })
+}
+
+/// Whether condition `c` on `e` is an equality on the parent of `r`
+/// (`store: eq` for the products of a store).
+pub(super) fn names_parent(
+    c: &Filter,
+    r: RelationshipId,
+    e: EntityId,
+    model: &super::Model,
+) -> bool {
+    c.op == FilterOp::Eq
+        && c.related.as_ref().is_some_and(|x| {
+            x.relationship == r
+                && x.field == "_id"
+                && x.further.is_empty()
+                && model.relationship(r).child == e
+        })
 }

@@ -374,6 +374,7 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             polymorphic: crate::model::Scope::All,
             timeline: crate::model::Scope::All,
         },
+        tenant: None,
     }
 }
 

@@ -100,6 +100,7 @@ pub fn model(
         assumed: Vec::new(),
         current: Vec::new(),
         without: crate::model::Without::default(),
+        tenant: None,
     }
 }
 
@@ -225,5 +226,6 @@ pub fn design(
         mixes: Vec::new(),
         findings: Vec::new(),
         current: None,
+        tenancy: None,
     }
 }

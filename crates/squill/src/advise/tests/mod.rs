@@ -2,6 +2,7 @@
 
 mod alternatives;
 mod bounded;
+mod correlation;
 mod edges;
 mod exhaustive;
 pub mod golden;

@@ -1697,3 +1697,130 @@ fn s21_forum() {
     assert_eq!(p.deepest_skipped, 24975.0);
     assert!((skipped.cost.index_keys_examined - page.cost.index_keys_examined - 4.8).abs() < 1e-9);
 }
+
+/// S19: one collection per entity shared by every store, the store's id on
+/// every document, every index led by it; a SKU within its store is one
+/// document by the unique `{store, sku}`; an order by `_id` uses `_id_`
+/// alone. squill keeps a customer's order ids in the customer (2 round
+/// trips); pinned to references, her orders in a store are one query on
+/// `{store, customer, created_at}` for her 4 orders, not her share times
+/// the store's. The report prices each operation at the largest store.
+#[test]
+fn s19_stores() {
+    let text = super::golden::example_text("scenarios/s19-stores");
+    let with = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        let model = crate::inputs::model_file::parse("s19.yaml", &text.replace(from, to)).unwrap();
+        advise(&model, &Settings::default(), None).unwrap()
+    };
+    let d = design("s19-stores");
+    let names: Vec<&str> = d.collections.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    for c in ["store", "product", "customer", "order"] {
+        assert!(names.contains(&c), "{names:?}");
+    }
+    for (c, r) in [
+        ("product", "products"),
+        ("customer", "customers"),
+        ("order", "store_orders"),
+    ] {
+        assert_eq!(layout(&d, r), &Layout::ParentReference, "{r}");
+        assert_eq!(
+            origin(&d, c, "store"),
+            &FieldOrigin::Reference {
+                relationship: r.into(),
+                side: None,
+            }
+        );
+        // Every index of a scoped collection leads with the store.
+        for keys in indexes(&d, c) {
+            assert!(
+                keys[0].0 == "store" || keys == vec![("_id".to_string(), 1)],
+                "{c}: {keys:?}"
+            );
+        }
+    }
+    let store = |k: &[&str]| -> Vec<(String, i32)> {
+        std::iter::once("store")
+            .chain(k.iter().copied())
+            .map(|x| (x.to_string(), 1))
+            .collect()
+    };
+    let product = d.collections.iter().find(|c| c.name == "product").unwrap();
+    let sku = product
+        .indexes
+        .iter()
+        .find(|i| i.keys == store(&["sku"]))
+        .unwrap();
+    assert!(sku.unique, "{sku:?}");
+    let order = indexes(&d, "order");
+    assert!(
+        order.contains(&store(&["status", "created_at"])),
+        "{order:?}"
+    );
+    assert!(!order.contains(&store(&["_id"])), "{order:?}");
+    // One document by the unique pair, one by `_id_`.
+    let by_sku = only_step(&d, "product_by_sku");
+    assert_eq!(by_sku.index.as_deref(), Some("store_1_sku_1"));
+    assert_eq!(plan(&d, "product_by_sku").cost.documents_examined, 1.0);
+    let by_id = only_step(&d, "order_by_id");
+    assert_eq!(by_id.index.as_deref(), Some("_id_"));
+    assert_eq!(by_id.filter[0].path, "store");
+    assert_eq!(plan(&d, "order_by_id").cost.documents_examined, 1.0);
+    let page = plan(&d, "store_orders_by_status");
+    assert_eq!(page.cost.documents_examined, 50.0);
+    // A customer's orders: her ids in the customer, then her 4 orders.
+    assert_eq!(layout(&d, "customer_orders"), &Layout::ChildReferences);
+    let mine = plan(&d, "customer_orders");
+    assert_eq!(
+        (mine.cost.round_trips, mine.cost.documents_examined),
+        (2.0, 5.0)
+    );
+    // Her orders found by her reference: one query, 4 documents, on
+    // `{store, customer, created_at}`.
+    let pinned = with(
+        "    child_field: customer\n",
+        "    child_field: customer\n    layout: parent-reference\n",
+    );
+    let mine = plan(&pinned, "customer_orders");
+    assert_eq!(mine.cost.round_trips, 1.0);
+    assert!(
+        (mine.cost.documents_examined - 4.0).abs() < 1e-9,
+        "{:?}",
+        mine.cost
+    );
+    assert!(
+        indexes(&pinned, "order").contains(&store(&["customer", "created_at"])),
+        "{:?}",
+        indexes(&pinned, "order")
+    );
+    // The largest store: 3,000,000 products; a page of its orders by
+    // status still reads 50 through the index.
+    let t = d.tenancy.as_ref().unwrap();
+    assert_eq!(t.tenant, "store");
+    let products = t.scoped.iter().find(|s| s.entity == "product").unwrap();
+    assert_eq!((products.typical, products.largest), (2000.0, 3_000_000.0));
+    let big_page = t
+        .operations
+        .iter()
+        .find(|o| o.operation == "store_orders_by_status")
+        .unwrap();
+    assert_eq!(big_page.typical, page.cost);
+    assert_eq!(big_page.largest.documents_examined, 50.0);
+    // Every order of one status, without a page: a fifth of the store's,
+    // 4,000 in the typical store and 6,000,000 in the largest.
+    let all = with("    limit: 50\n", "");
+    let t = all.tenancy.as_ref().unwrap();
+    let every = t
+        .operations
+        .iter()
+        .find(|o| o.operation == "store_orders_by_status")
+        .unwrap();
+    assert_eq!(
+        (
+            every.typical.documents_examined,
+            every.largest.documents_examined
+        ),
+        (4000.0, 6_000_000.0)
+    );
+}

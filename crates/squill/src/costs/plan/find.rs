@@ -78,8 +78,11 @@ impl<'a> Planner<'a> {
         // its key is the index's `2dsphere` key, after the equalities.
         let mut geo: Option<(String, FilterOp, ValueSource)> = None;
         let mut radius_m = None;
+        // Each condition's path, for the keys of a unique combination.
+        let mut paths: Vec<String> = Vec::with_capacity(filter.len());
         for c in filter {
             let (path, from) = self.filter_path(plan, op, e, &acc, c);
+            paths.push(path.clone());
             if self.attributes_of(e, c).is_some() {
                 pairs.push(path.clone());
             }
@@ -137,8 +140,31 @@ impl<'a> Planner<'a> {
                 ),
             );
         }
-        if by_id {
+        // Every key of a unique combination tested for equality: one
+        // document, found by that combination's index alone (the other
+        // conditions test it); `{store: 1, sku: 1}`, never `sku` after.
+        let identity = crate::model::identity(self.facts.model, e, filter);
+        // An instance embedded in the document whose `_id` the filter
+        // names (an order by its id and its store's, the orders inside
+        // the store): that document by `_id_`, the rest tested in it.
+        let root_by_id = identity.is_some()
+            && !acc.prefix.is_empty()
+            && eq.iter().any(|(p, o, _)| p == "_id" && *o == FilterOp::Eq);
+        let unique_parts = match identity {
+            Some(crate::model::Identity::Unique { parts, .. })
+                if kinds.len() == 1 && !by_id && acc.prefix.is_empty() =>
+            {
+                Some(parts)
+            }
+            _ => None,
+        };
+        if by_id || root_by_id {
             keys.push(("_id".to_string(), 1));
+        } else if let Some(parts) = unique_parts {
+            if let Some((k, _, _)) = eq.first().filter(|(k, _, _)| k == "kind") {
+                keys.push((k.clone(), 1));
+            }
+            keys.extend(parts.iter().map(|&i| (paths[i].clone(), 1)));
         } else {
             for (p, _, _) in &eq {
                 if pairs.contains(p) {

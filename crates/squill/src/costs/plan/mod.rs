@@ -903,7 +903,17 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let entity = f.model.entity(e);
         let mut est = f.count(e);
-        for c in filter {
+        // A condition another implies keeps no share of its own (the
+        // tenant beside a customer of that tenant); a unique combination
+        // tested whole finds one instance (`model::implied`).
+        if matches!(
+            crate::model::identity(f.model, e, filter),
+            Some(crate::model::Identity::Unique { .. })
+        ) {
+            return 1.0;
+        }
+        let implied = crate::model::implied(f.model, e, filter);
+        for (c, _) in filter.iter().zip(&implied).filter(|(_, x)| !**x) {
             let sel = if c.op == FilterOp::Under {
                 self.subtree_share(e, c)
             } else if c.op.is_geo() {

@@ -28,6 +28,8 @@ mod relationships;
 mod resolve;
 pub mod scalar;
 mod schema;
+mod tenancy;
+mod tenant_word;
 mod workload;
 mod write;
 
@@ -35,6 +37,8 @@ mod write;
 mod geo_tests;
 #[cfg(test)]
 mod paging_tests;
+#[cfg(test)]
+mod tenancy_tests;
 #[cfg(test)]
 mod tests;
 

@@ -46,6 +46,11 @@ pub(super) struct RawModel {
     /// use today (`{archive: [order], polymorphic: all, timeline: all}`).
     #[serde(default)]
     pub current: RawCurrentSection,
+    /// The entity every operation names, in an application shared by
+    /// tenants (a store): `tenant: store`, or `{entity: store, largest:
+    /// 0.015}` with the largest tenant's share of the instances.
+    #[schemars(with = "Option<super::tenant_word::RawTenant>")]
+    pub tenant: Option<S<super::tenant_word::RawTenant>>,
 }
 
 /// The `current:` section: relationship name → its layout of today, and
@@ -275,6 +280,11 @@ pub(super) struct RawFieldLong {
     /// No two instances share this field's value (an email, a username): the
     /// same as `unique: [[field]]` under the entity.
     pub unique: Option<bool>,
+    /// No two children of one parent share this field's value (a SKU
+    /// within its store): the parent (a relationship's name, its
+    /// `child_field` or the parent entity) and the field are unique together.
+    #[schemars(with = "Option<String>")]
+    pub unique_within: Option<S<String>>,
     pub description: Option<String>,
 }
 

@@ -29,6 +29,7 @@ pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> O
     let relationships = relationships(ctx, &raw.relationships, &entities);
     let mut entities = entities;
     unique_keys(ctx, &raw.entities, &mut entities, &relationships);
+    super::tenancy::unique_within(ctx, &raw.entities, &mut entities, &relationships);
     owned_cycle(ctx, &raw.relationships, &entities, &relationships);
     let assumed = assumed(ctx, &raw);
     let mut model = Model {
@@ -39,11 +40,13 @@ pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> O
         assumed,
         current: Vec::new(),
         without: crate::model::Without::default(),
+        tenant: None,
     };
     model.current = current(ctx, &raw.current.layouts, &model);
     model.without = without(ctx, &raw.current, &model);
     let mixes = mixes(ctx, raw.mixes.as_ref());
     model.workload = super::workload::workload(ctx, &model, mixes, &raw.operations, &raw.atomic);
+    super::tenancy::scope(ctx, raw.tenant.as_ref(), &mut model);
     age_shares(ctx, &mut model);
     if ctx.problems.is_empty() {
         Some(model)

@@ -241,6 +241,13 @@ pub fn to_yaml(model: &Model) -> String {
             }
         }
     }
+    if let Some(t) = model.tenant {
+        let tenant = s(&model.entity(t.entity).name);
+        let _ = match t.largest {
+            Some(share) => writeln!(out, "tenant: {{entity: {tenant}, largest: {share}}}"),
+            None => writeln!(out, "tenant: {tenant}"),
+        };
+    }
     let _ = writeln!(out, "entities:");
     for e in &model.entities {
         let _ = writeln!(out, "  {}:", s(&e.name));

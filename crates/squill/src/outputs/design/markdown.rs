@@ -68,6 +68,9 @@ pub fn render(design: &Design) -> String {
     for plan in &design.operations {
         operation(&mut out, plan);
     }
+    if let Some(t) = &design.tenancy {
+        tenants(&mut out, t);
+    }
     out.push_str("## Findings\n\n");
     if design.findings.is_empty() {
         out.push_str("None.\n");
@@ -244,6 +247,37 @@ fn operation(out: &mut String, plan: &OperationPlan) {
     }
     for w in &plan.warnings {
         let _ = writeln!(out, "\n> **Warning:** {}", md::text(&w.text()));
+    }
+    out.push('\n');
+}
+
+/// Each scoped entity at the typical and the largest tenant, and each
+/// operation on them at both.
+fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
+    let tenant = cell(&t.tenant);
+    let _ = writeln!(out, "## Tenants\n\nEvery operation names its {tenant}.\n");
+    let _ = writeln!(
+        out,
+        "| entity | in the typical {tenant} | in the largest |\n|---|---:|---:|"
+    );
+    for s in &t.scoped {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            cell(&s.entity),
+            words::num(s.typical),
+            words::num(s.largest)
+        );
+    }
+    out.push_str("\n| operation | typical | largest |\n|---|---|---|\n");
+    for o in &t.operations {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            cell(&o.operation),
+            cell(&describe::per_run(&o.typical)),
+            cell(&describe::per_run(&o.largest))
+        );
     }
     out.push('\n');
 }

@@ -46,6 +46,10 @@ pub fn render(design: &Design, color: bool) -> String {
     for plan in &design.operations {
         render_operation(&mut out, p, plan);
     }
+    if let Some(t) = &design.tenancy {
+        heading(&mut out, p, "Tenants");
+        tenants(&mut out, p, t);
+    }
     heading(&mut out, p, "Findings");
     if design.findings.is_empty() {
         out.push_str("none\n");
@@ -289,6 +293,28 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
     }
     for w in &plan.warnings {
         let _ = writeln!(out, "  {} {}", p.yellow("warning:"), v(&w.text()));
+    }
+    out.push('\n');
+}
+
+/// Each scoped entity at the typical and the largest tenant, and what
+/// each operation on them costs at both.
+fn tenants(out: &mut String, p: Paint, t: &crate::design::TenancyReport) {
+    let _ = writeln!(out, "every operation names its {}", v(&t.tenant));
+    for s in &t.scoped {
+        let _ = writeln!(
+            out,
+            "  {}: {} in the typical {}, {} in the largest",
+            v(&s.entity),
+            words::num(s.typical),
+            v(&t.tenant),
+            words::num(s.largest)
+        );
+    }
+    for o in &t.operations {
+        let _ = writeln!(out, "{}", p.bold(&o.operation));
+        let _ = writeln!(out, "  typical: {}", describe::per_run(&o.typical));
+        let _ = writeln!(out, "  largest: {}", describe::per_run(&o.largest));
     }
     out.push('\n');
 }

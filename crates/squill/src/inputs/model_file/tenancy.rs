@@ -1,0 +1,190 @@
+//! The words for tenants: the model's `tenant: store` (or `{entity: store,
+//! largest: 0.015}`), and a field's `unique_within: store` (a SKU unique
+//! within its store). Kept apart from the other words so that what a tenant
+//! changes in the model (a filter on it in every operation, the tenant
+//! first in every unique combination, the tenant linked on every insert)
+//! is read in one place.
+
+use super::context::Ctx;
+use super::error::suggestion;
+use super::raw::{NamedMap, RawEntity, RawField, S};
+use super::tenant_word::RawTenant;
+use crate::model::{
+    EntityId, Filter, FilterOp, KeyPart, Model, OperationKind, Relationship, RelationshipId, Tenant,
+};
+
+/// The model's tenant, and what it scopes: every operation on a scoped
+/// entity names its tenant (where the layout keeps the tenant's id: in
+/// each child's reference, or as the `_id` of the tenant's document that
+/// embeds it; the search weighs the layouts as for any relationship) (a filter on it, first, added where the model
+/// leaves it out), every unique combination of a scoped entity leads with
+/// the tenant, and every insert links the new instance to its tenant.
+pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut Model) {
+    let Some(raw) = raw else {
+        return;
+    };
+    let (name, at, largest) = match &raw.value {
+        RawTenant::Short(s) => (s.trim().to_string(), ctx.pos(raw), None),
+        RawTenant::Long(l) => (
+            l.entity.value.clone(),
+            ctx.pos(&l.entity),
+            l.largest.as_ref(),
+        ),
+    };
+    let Some(entity) = model.entity_by_name(&name) else {
+        ctx.error(
+            at,
+            format!("`tenant`: `{name}` is not an entity of the model"),
+            "no such entity",
+            suggestion(&name, model.entities.iter().map(|e| e.name.as_str())),
+        );
+        return;
+    };
+    let largest = match largest {
+        Some(l) => {
+            let v = ctx.non_negative(l, "`largest`");
+            match v {
+                Some(v) if v > 0.0 && v <= 1.0 => Some(v),
+                Some(v) => {
+                    ctx.error(
+                        ctx.pos(l),
+                        format!("`tenant`: `largest` is the largest tenant's share of the instances, found {v}"),
+                        "not a share",
+                        Some("a share above 0 and at most 1: `largest: 0.015` for 1.5%".into()),
+                    );
+                    return;
+                }
+                None => return,
+            }
+        }
+        None => None,
+    };
+    model.tenant = Some(Tenant { entity, largest });
+    let scoped: Vec<(EntityId, RelationshipId)> = model
+        .entity_ids()
+        .filter_map(|e| model.tenant_relationship(e).map(|r| (e, r)))
+        .collect();
+    if scoped.is_empty() {
+        ctx.error(
+            at,
+            format!("`tenant`: no entity belongs to `{name}`"),
+            "no children",
+            Some(format!(
+                "a tenant is the parent of the entities it scopes: a relationship with `parent: {name}` and one parent per child"
+            )),
+        );
+        return;
+    }
+    for &(e, r) in &scoped {
+        for combination in &mut model.entities[e.index()].unique {
+            if let Some(i) = combination.iter().position(|k| *k == KeyPart::Parent(r)) {
+                let k = combination.remove(i);
+                combination.insert(0, k);
+            }
+        }
+    }
+    // Written as the file's own filters are stored: the relationship's
+    // name, then the parent's `_id`.
+    let path = |m: &Model, r: RelationshipId| vec![m.relationship(r).name.clone(), "_id".into()];
+    for i in 0..model.workload.operations.len() {
+        let e = model.workload.operations[i].entity_in(model);
+        let Some(r) = scoped.iter().find(|(x, _)| *x == e).map(|(_, r)| *r) else {
+            continue;
+        };
+        let tenant_filter = Filter::new(model, e, path(model, r), FilterOp::Eq);
+        match &mut model.workload.operations[i].kind {
+            OperationKind::Read { filter, family, .. } if family.is_empty() => {
+                lead(filter, tenant_filter, r);
+            }
+            OperationKind::Update { filter, .. } | OperationKind::Delete { filter, .. } => {
+                lead(filter, tenant_filter, r);
+            }
+            OperationKind::Insert { links, .. } if !links.contains(&r) => links.insert(0, r),
+            _ => {}
+        }
+    }
+}
+
+/// `filter` with the condition on the tenant (through `r`) first: the
+/// model's own when it has one, else `tenant`.
+fn lead(filter: &mut Vec<Filter>, tenant: Filter, r: RelationshipId) {
+    let on = |c: &Filter| {
+        c.related
+            .as_ref()
+            .is_some_and(|x| x.relationship == r && x.field == "_id" && x.further.is_empty())
+    };
+    let c = match filter.iter().position(on) {
+        Some(i) => filter.remove(i),
+        None => tenant,
+    };
+    filter.insert(0, c);
+}
+
+/// Each field's `unique_within: store`: the field is unique among the
+/// children of one parent, the combination `[store, field]` (the parent
+/// first), as `unique: [[store, field]]` under the entity says.
+pub(super) fn unique_within(
+    ctx: &mut Ctx<'_>,
+    raw: &S<NamedMap<RawEntity>>,
+    entities: &mut [crate::model::Entity],
+    relationships: &[Relationship],
+) {
+    for (i, (_, e)) in raw.value.0.iter().enumerate() {
+        for (name, field) in &e.fields.0 {
+            let RawField::Long(l) = &field.value else {
+                continue;
+            };
+            let Some(within) = &l.unique_within else {
+                continue;
+            };
+            if l.unique == Some(true) {
+                ctx.error(
+                    ctx.pos(within),
+                    format!(
+                        "field `{}`: `unique: true` and `unique_within` say different things",
+                        name.value
+                    ),
+                    "unique twice",
+                    Some("`unique: true` is unique among all instances, `unique_within: store` among one store's: keep one".into()),
+                );
+                continue;
+            }
+            let k = within.value.trim();
+            let parent = relationships.iter().position(|r| {
+                r.child.index() == i
+                    && r.one_parent()
+                    && (r.name == k
+                        || r.child_field == k
+                        || entities.get(r.parent.index()).is_some_and(|p| p.name == k))
+            });
+            let Some(r) = parent else {
+                let names = relationships
+                    .iter()
+                    .filter(|r| r.child.index() == i && r.one_parent())
+                    .map(|r| r.child_field.as_str());
+                ctx.error(
+                    ctx.pos(within),
+                    format!(
+                        "field `{}`: `unique_within: {k}` names no parent of entity `{}`",
+                        name.value,
+                        entities.get(i).map_or("", |x| x.name.as_str())
+                    ),
+                    "not a parent",
+                    suggestion(k, names).or_else(|| {
+                        Some("name the parent whose children the value is unique among (a relationship's name, its `child_field`, or the parent entity), through a relationship with one parent per child".into())
+                    }),
+                );
+                continue;
+            };
+            let parts = vec![
+                KeyPart::Parent(RelationshipId::from_index(r)),
+                KeyPart::Field(name.value.clone()),
+            ];
+            if let Some(entity) = entities.get_mut(i)
+                && !entity.unique.contains(&parts)
+            {
+                entity.unique.push(parts);
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Tests of the words for tenants: `tenant:` and a field's
+//! `unique_within:`, what they make of the model, what they refuse and
+//! how the error says so.
+
+use super::geo_tests::problems;
+use super::*;
+use crate::model::*;
+
+const SHOP: &str = r"
+name: shop
+tenant: store
+entities:
+  store:
+    count: 40000
+    fields: {name: string(30)}
+  product:
+    count: 200000000
+    fields:
+      sku: {type: string(12), unique_within: store}
+      price: decimal
+  customer:
+    count: 500000000
+    fields: {name: string(24)}
+  order:
+    count: 2000000000
+    fields: {status: string(10), created_at: date}
+relationships:
+  products: {parent: store, child: product, children: {typical: 2000, max: 3000000}, child_field: store}
+  customers: {parent: store, child: customer, children: {typical: 5000, max: 7500000}, child_field: store}
+  store_orders: {parent: store, child: order, children: {typical: 20000, max: 30000000}, child_field: store}
+  customer_orders: {parent: customer, child: order, children: {typical: 4, max: 5000}, child_field: customer}
+operations:
+  by_sku: {read: product, rate: 20000, filter: {sku: eq}}
+  mine: {read: order, rate: 500, filter: {customer: eq, store: eq}, sort: -created_at, limit: 20}
+  ship: {update: order, rate: 10, filter: {_id: eq}, changes: [status]}
+  add: {insert: product, rate: 5}
+";
+
+fn op<'m>(m: &'m Model, name: &str) -> &'m Operation {
+    m.workload
+        .operations
+        .iter()
+        .find(|o| o.name == name)
+        .unwrap_or_else(|| panic!("{name}"))
+}
+
+fn filter_paths(o: &Operation) -> Vec<String> {
+    let (OperationKind::Read { filter, .. } | OperationKind::Update { filter, .. }) = &o.kind
+    else {
+        return Vec::new();
+    };
+    filter.iter().map(|c| c.path.join(".")).collect()
+}
+
+#[test]
+fn a_tenant_scopes_its_children_and_every_operation_names_it() {
+    let m = parse("shop.yaml", SHOP).unwrap_or_else(|e| panic!("{e}"));
+    let store = m.entity_by_name("store").unwrap();
+    assert_eq!(
+        m.tenant,
+        Some(Tenant {
+            entity: store,
+            largest: None
+        })
+    );
+    let products = m.relationship_by_name("products").unwrap();
+    // SKU unique within its store: the pair, the store first.
+    let product = m.entity(m.entity_by_name("product").unwrap());
+    assert_eq!(
+        product.unique,
+        vec![vec![
+            KeyPart::Parent(products),
+            KeyPart::Field("sku".into())
+        ]]
+    );
+    // The tenant first in every filter: added, or moved first.
+    assert_eq!(filter_paths(op(&m, "by_sku")), ["products._id", "sku"]);
+    assert_eq!(
+        filter_paths(op(&m, "mine")),
+        ["store_orders._id", "customer_orders._id"]
+    );
+    assert_eq!(filter_paths(op(&m, "ship")), ["store_orders._id", "_id"]);
+    // The insert links the new product to its store.
+    let OperationKind::Insert { links, .. } = &op(&m, "add").kind else {
+        panic!("an insert");
+    };
+    assert_eq!(links, &[products]);
+    // The layout stays the search's to choose.
+    assert_eq!(m.relationship(products).layout, None);
+    // The store itself is not scoped; the long form gives the share.
+    assert_eq!(m.tenant_relationship(store), None);
+    let long = parse(
+        "shop.yaml",
+        &SHOP.replace("tenant: store", "tenant: {entity: store, largest: 0.015}"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(long.tenant.and_then(|t| t.largest), Some(0.015));
+}
+
+#[test]
+fn the_tenant_is_an_entity() {
+    let p = problems(&SHOP.replace("tenant: store", "tenant: stores"));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn a_tenant_has_entities_under_it() {
+    let p = problems(&SHOP.replace("tenant: store", "tenant: order"));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn the_largest_tenant_is_a_share() {
+    let p = problems(&SHOP.replace("tenant: store", "tenant: {entity: store, largest: 3000000}"));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn unique_within_names_a_parent() {
+    let p = problems(&SHOP.replace("unique_within: store", "unique_within: shop"));
+    insta::assert_snapshot!(p.join("\n"));
+}
+
+#[test]
+fn unique_within_is_not_unique_everywhere() {
+    let p = problems(&SHOP.replace("unique_within: store", "unique_within: store, unique: true"));
+    insta::assert_snapshot!(p.join("\n"));
+}

@@ -1,0 +1,91 @@
+//! Tenancy and correlated filters: what the conditions of one filter select
+//! *together*, from facts the model states.
+//!
+//! Multiplying each condition's share treats them as independent. They are
+//! not when one implies another: an `_id`, or a combination of keys the model
+//! says is unique (`{store, sku}`), picks one instance, and every other
+//! condition only tests that instance; and under a tenant (`tenant: store`),
+//! the instances of a parent that lies within one tenant (a store's customer)
+//! are all of that tenant, so naming the tenant beside the parent keeps no
+//! fewer. Nothing here is a tuned factor: each implication is a statement of
+//! the model (an `_id`, a `unique:`, a `tenant:`, a one-parent relationship).
+
+use super::workload::{Identity, identity, names_parent};
+use super::{EntityId, Filter, FilterOp, Model, RelationshipId};
+use serde::Serialize;
+
+/// The model's tenant (`tenant: store`): every entity that is a child of
+/// it through a one-parent relationship is *scoped*, its documents carry
+/// the tenant's id, every operation on it names its tenant, and every
+/// index of it leads with the tenant.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Tenant {
+    pub entity: EntityId,
+    /// The largest tenant's share of each scoped entity's instances
+    /// (`largest: 0.015`), when the model says; otherwise each scoped
+    /// relationship's `max` children is the largest tenant's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub largest: Option<f64>,
+}
+
+impl Model {
+    /// The relationship through which scoped entity `e` belongs to the
+    /// model's tenant; `None` without a tenant or for an entity outside it.
+    pub fn tenant_relationship(&self, e: EntityId) -> Option<RelationshipId> {
+        let t = self.tenant?.entity;
+        if t == e {
+            return None;
+        }
+        self.relationships_to(e).find(|&r| {
+            let rel = self.relationship(r);
+            rel.parent == t && rel.one_parent()
+        })
+    }
+}
+
+/// For each condition of `filter` on `e`, whether another condition
+/// implies it, so that it keeps no share of its own: every condition
+/// beside an identity (it tests the one instance found), and the tenant
+/// beside an equality or membership on another parent that lies within
+/// the tenant (a store's customer: her orders are all of her store).
+pub fn implied(model: &Model, e: EntityId, filter: &[Filter]) -> Vec<bool> {
+    let mut out = vec![false; filter.len()];
+    match identity(model, e, filter) {
+        Some(Identity::Id(i)) => {
+            for (j, x) in out.iter_mut().enumerate() {
+                *x = j != i;
+            }
+            return out;
+        }
+        Some(Identity::Unique { parts, .. }) => {
+            for (j, x) in out.iter_mut().enumerate() {
+                *x = !parts.contains(&j);
+            }
+            return out;
+        }
+        None => {}
+    }
+    let Some(tr) = model.tenant_relationship(e) else {
+        return out;
+    };
+    let within = filter.iter().any(|c| {
+        matches!(c.op, FilterOp::Eq | FilterOp::In)
+            && c.related.as_ref().is_some_and(|x| {
+                let rel = model.relationship(x.relationship);
+                x.relationship != tr
+                    && x.field == "_id"
+                    && x.further.is_empty()
+                    && rel.child == e
+                    && rel.one_parent()
+                    && model.tenant_relationship(rel.parent).is_some()
+            })
+    });
+    if within {
+        for (j, c) in filter.iter().enumerate() {
+            if names_parent(c, tr, e, model) {
+                out[j] = true;
+            }
+        }
+    }
+    out
+}
