@@ -13,6 +13,7 @@ pub mod optimize;
 mod priced;
 mod reasons;
 mod search;
+pub mod verdicts;
 
 #[cfg(test)]
 pub(crate) mod tests;
