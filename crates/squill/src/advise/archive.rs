@@ -1,10 +1,11 @@
 //! The archive decision's report: what the split by age keeps in memory,
 //! against the one collection it replaces, and why it was kept.
 
-use crate::design::{Collection, Design, EntityDecision, RuleHit, WorkingSet};
+use crate::design::{Collection, Design, EntityDecision, Figure, RuleHit, WorkingSet};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::{Archive, Model};
-use crate::words::{bytes, num, rate};
+use crate::rules::design::archive_by_age::SplitByAge;
+use crate::words::num;
 
 /// The decision for `split`, adopted because `with` (the rewritten model
 /// and its design) ranks before `without`.
@@ -24,24 +25,19 @@ pub(super) fn decision(
     });
     let saves = without.1.totals.minus(&design.totals);
     let moved = split.moved_per_day / 86_400.0;
-    let mut reason = format!(
-        "the reads of {} keep to the last {} days: the {} older ones move to {archive}, whose indexes leave memory: {} index entries ({}) held instead of {} ({}); the design costs {} less per second",
-        crate::words::plural(entity),
-        num(split.days),
-        num(model.entity(split.archive).count as f64),
-        num(held.index_entries as f64),
-        bytes(held.index_bytes as f64),
-        num(before.index_entries as f64),
-        bytes(before.index_bytes as f64),
-        num(saves.score),
-    );
-    reason.push_str(&format!(", after a job that moves {}", rate(moved)));
-    if !split.both.is_empty() {
-        reason.push_str(&format!(
-            " and the operations that run on both collections ({})",
-            split.both.join(", ")
-        ));
-    }
+    let reason = SplitByAge {
+        entity: entity.clone(),
+        archive: archive.clone(),
+        days: Figure::days(split.days),
+        archived: Figure::count(model.entity(split.archive).count as f64),
+        index_entries: Figure::count(held.index_entries as f64),
+        index_bytes: Figure::bytes(held.index_bytes as f64),
+        index_entries_without: Figure::count(before.index_entries as f64),
+        index_bytes_without: Figure::bytes(before.index_bytes as f64),
+        saves: Figure::per_second(saves.score),
+        moved: Figure::per_second(moved),
+        on_both: split.both.clone(),
+    };
     EntityDecision::Archive {
         entity: entity.clone(),
         collection: live.map_or_else(|| entity.clone(), |c| c.name.clone()),
@@ -55,7 +51,7 @@ pub(super) fn decision(
         saves,
         rules: vec![RuleHit {
             rule: crate::rules::design::archive_by_age::RULE.id,
-            reason: crate::design::Reason::sentence(reason),
+            reason: crate::design::Reason::new(reason),
         }],
     }
 }

@@ -5,19 +5,18 @@
 use super::document::DocBuilder;
 use super::optimize::Evaluator;
 use super::priced::{Priced, price};
-use super::reasons::{
-    breaks_a_rule, cannot_combine, computes, explanation, layout_words, tradeoffs,
-};
+use super::reasons::{computes, differences, explanation, layout_words, tradeoffs};
+use super::verdicts::{CannotCombine, ChosenDespite, Instead, Kept};
 use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::{Space, State};
 use crate::costs::plan::OpPlan;
-use crate::design::Layout;
 use crate::design::{
     Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize, EntityDecision,
     Index, OperationPlan, RelationshipDecision, RuleHit, Shape, Verdict,
 };
+use crate::design::{Layout, Reason};
 use crate::model::{EntityId, OperationId};
 use crate::rules::design as r;
 
@@ -625,11 +624,11 @@ fn decision(
                 }
                 None => Verdict::Rejected {
                     rule: r::design_for_workload::RULE.id,
-                    reason: crate::design::Reason::sentence(cannot_combine(
-                        facts,
-                        rel,
-                        &cand.layout,
-                    )),
+                    reason: crate::design::Reason::new(CannotCombine {
+                        parent: model.entity(rr.parent).name.clone(),
+                        child: model.entity(rr.child).name.clone(),
+                        layout: cand.layout.clone(),
+                    }),
                 },
             }
         };
@@ -640,20 +639,26 @@ fn decision(
     }
     let pinned = rr.layout.is_some();
     let reason = if pinned {
-        Some(r::design_for_workload::pinned(nearest, priced.totals.score))
+        Some(Reason::new(r::design_for_workload::pinned(
+            nearest,
+            priced.totals.score,
+        )))
     } else {
-        r::design_for_workload::check(costlier, nearest, priced.totals.score)
+        r::design_for_workload::check(costlier, nearest, priced.totals.score).map(Reason::new)
     };
     if let Some(reason) = reason {
         rules.push(RuleHit {
             rule: r::design_for_workload::RULE.id,
-            reason: crate::design::Reason::sentence(reason),
+            reason,
         });
     }
     if let Some(hit) = &chosen.forbidden {
         rules.push(RuleHit {
             rule: hit.rule,
-            reason: crate::design::Reason::sentence(breaks_a_rule(pinned, &hit.reason.words())),
+            reason: Reason::new(ChosenDespite {
+                pinned,
+                broken: hit.reason.clone(),
+            }),
         });
     }
     RelationshipDecision {
@@ -802,32 +807,28 @@ fn without_entity(
         .collect();
     let delta = total - eval.total();
     let model = facts.model;
-    let what = match &space.entity[i] {
-        EntityCandidate::Polymorphic { entities, .. } => format!(
-            "a collection of its own for each of {}",
-            entities
+    let instead = match &space.entity[i] {
+        EntityCandidate::Polymorphic { entities, .. } => Instead::SeparateCollections {
+            entities: entities
                 .iter()
-                .map(|e| model.entity(*e).name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        EntityCandidate::Computed { name, .. } => {
-            format!("computing `{name}` at each read instead of keeping it")
-        }
-        EntityCandidate::Timeline { feed, .. } => format!(
-            "reading {} on demand (fan-out on read)",
-            model.operation(feed.operation).name
-        ),
+                .map(|e| model.entity(*e).name.clone())
+                .collect(),
+        },
+        EntityCandidate::Computed { name, .. } => Instead::ComputedAtRead {
+            field: name.clone(),
+        },
+        EntityCandidate::Timeline { feed, .. } => Instead::FanOutOnRead {
+            operation: model.operation(feed.operation).name.clone(),
+        },
     };
     Some(RuleHit {
         rule: r::design_for_workload::RULE.id,
-        reason: crate::design::Reason::sentence(explanation(
-            facts,
-            &pairs,
-            delta,
-            eval.total(),
-            &what,
-        )),
+        reason: Reason::new(Kept {
+            instead,
+            score: crate::design::Figure::per_second(eval.total()),
+            margin: crate::design::Figure::per_second(delta),
+            operations: differences(facts, &pairs),
+        }),
     })
 }
 

@@ -2,9 +2,11 @@
 //! (covered queries, a natural `_id`, index upkeep, update style, MMAPv1-era
 //! advice) and choices that had to break a rule.
 
+use super::verdicts::ChoiceBreaksRule;
 use crate::candidates::facts::Facts;
 use crate::candidates::space::{Space, State};
 use crate::design::Design;
+use crate::design::Explain;
 use crate::finding::{Evidence, Finding, Location, Severity, sort_findings};
 use crate::rules::design as r;
 use crate::rules::judge::DesignCheck;
@@ -27,26 +29,24 @@ pub(super) fn findings(
         let rel = &facts.model.relationships[ri];
         if let Some(hit) = &c.forbidden {
             let rule = crate::rules::by_id(hit.rule);
-            let (what, help) = if rel.layout.is_some() {
-                (
-                    format!(
-                        "the model pins layout `{}`, which breaks a rule",
-                        c.layout.kind()
-                    ),
-                    "remove `layout:` from the relationship to let advise choose",
-                )
+            let pinned = rel.layout.is_some();
+            let help = if pinned {
+                "remove `layout:` from the relationship to let advise choose"
             } else {
-                (
-                    "every layout breaks a rule; the chosen one".to_string(),
-                    "revisit the relationship's cardinality or the workload",
-                )
+                "revisit the relationship's cardinality or the workload"
+            };
+            let message = ChoiceBreaksRule {
+                relationship: rel.name.clone(),
+                layout: c.layout.kind(),
+                pinned,
+                broken: hit.reason.clone(),
             };
             out.push(Finding {
                 rule: hit.rule,
                 severity: rule.map_or(Severity::Warning, |x| {
                     x.default_severity.max(Severity::Warning)
                 }),
-                message: format!("{}: {what}: {}", rel.name, hit.reason.words()),
+                message: message.words(),
                 location: Location::Model {
                     path: format!("relationships.{}", facts.model.relationships[ri].name),
                 },

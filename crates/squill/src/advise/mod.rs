@@ -14,6 +14,7 @@ mod priced;
 mod reasons;
 mod search;
 mod tenancy;
+pub mod verdicts;
 
 #[cfg(test)]
 pub(crate) mod tests;

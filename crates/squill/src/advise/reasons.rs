@@ -5,9 +5,19 @@
 use super::priced::Priced;
 use crate::candidates::facts::Facts;
 use crate::costs::plan::OpPlan;
-use crate::design::{Cost, Layout, Side};
-use crate::model::{OperationId, RelationshipId};
+use crate::design::{Cost, Figure, Layout, Side};
+use crate::model::OperationId;
 use crate::words;
+use serde::Serialize;
+
+/// One operation whose cost differs with an alternative: its rate and the
+/// difference per execution (the alternative's cost minus the chosen one's).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OperationDifference {
+    pub operation: String,
+    pub rate: Figure,
+    pub per_execution: Cost,
+}
 
 pub(super) fn layout_words(
     facts: &Facts<'_>,
@@ -16,7 +26,12 @@ pub(super) fn layout_words(
 ) -> String {
     let model = facts.model;
     let r = model.relationship(rel);
-    let (parent, child) = (&model.entity(r.parent).name, &model.entity(r.child).name);
+    layout_phrase(&model.entity(r.parent).name, &model.entity(r.child).name, l)
+}
+
+/// Layout `l` of a relationship from `parent` to `child`, as a phrase
+/// ("child ids in the parent").
+pub(super) fn layout_phrase(parent: &str, child: &str, l: &Layout) -> String {
     // Each side in the form the sentence needs: one parent, one child, or many.
     let (parent, child) = words::sides(parent, child);
     let childs = words::plural(&child);
@@ -135,26 +150,50 @@ pub(super) fn explanation(
     chosen_total: f64,
     layout: &str,
 ) -> String {
+    explanation_of(layout, delta, chosen_total, &differences(facts, pairs))
+}
+
+/// The operations whose weighted cost differs between the chosen plans and
+/// the alternative's (`pairs`: operation, chosen plan, alternative plan).
+pub(super) fn differences(
+    facts: &Facts<'_>,
+    pairs: &[(OperationId, &OpPlan, &OpPlan)],
+) -> Vec<OperationDifference> {
     let model = facts.model;
+    pairs
+        .iter()
+        .filter_map(|(op, a, b)| {
+            let rate = model.operation(*op).rate(facts.mix);
+            let d = b.cost.minus(&a.cost);
+            let weighted = d.score * rate;
+            (weighted.abs() >= 1e-9 && rate > 0.0).then(|| OperationDifference {
+                operation: model.operation(*op).name.clone(),
+                rate: Figure::per_second(rate),
+                per_execution: d,
+            })
+        })
+        .collect()
+}
+
+/// "{layout} costs 12 more per second (112 vs 100): per execution …; it
+/// would save on …", from the operations' differences.
+pub(super) fn explanation_of(
+    layout: &str,
+    delta: f64,
+    chosen_total: f64,
+    differences: &[OperationDifference],
+) -> String {
     let mut rows: Vec<(f64, String)> = Vec::new();
-    for (op, a, b) in pairs {
-        let rate = model.operation(*op).rate(facts.mix);
-        let d = b.cost.minus(&a.cost);
-        let weighted = d.score * rate;
-        if weighted.abs() < 1e-9 || rate <= 0.0 {
-            continue;
-        }
-        let w = diff_words(&d);
+    for o in differences {
+        let rate = o.rate.value;
+        let weighted = o.per_execution.score * rate;
+        let w = diff_words(&o.per_execution);
         if w.is_empty() {
             continue;
         }
         rows.push((
             weighted,
-            format!(
-                "{} ({}/s): {w}",
-                model.operation(*op).name,
-                words::num(rate)
-            ),
+            format!("{} ({}/s): {w}", o.operation, words::num(rate)),
         ));
     }
     rows.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
@@ -263,14 +302,6 @@ pub(super) fn tradeoffs(
         _ => {}
     }
     out
-}
-
-/// Why an allowed alternative has no price: it conflicts with the rest.
-pub(super) fn cannot_combine(facts: &Facts<'_>, rel: RelationshipId, layout: &Layout) -> String {
-    format!(
-        "{} cannot be combined with the other choices of this design",
-        layout_words(facts, rel, layout)
-    )
 }
 
 /// The chosen layout breaks a rule: because the model pins it, or because

@@ -4,14 +4,18 @@
 //! same search, so the search sits below it).
 
 use super::error::AdviseError;
+use super::verdicts::{ChoiceBreaksRule, ChosenDespite};
 use super::{build, optimize};
 use crate::candidates::facts::Facts;
 use crate::candidates::space::{Space, State};
-use crate::design::{Alternative, Design, Layout, RelationshipDecision, RuleHit, Verdict};
+use crate::design::{
+    Alternative, Design, Figure, Layout, Reason, RelationshipDecision, RuleHit, Verdict,
+};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::{
     LayoutKind, Model, OperationKind, RelationshipId, RelationshipKind, Without, as_junction,
 };
+use crate::rules::design::edge_collection::{Chosen, Links, MoreRulesBroken};
 use crate::settings::Settings;
 use crate::words::edit_distance;
 
@@ -242,10 +246,27 @@ fn findings_on<'d>(design: &'d Design, name: &str) -> impl Iterator<Item = &'d F
         .filter(move |f| matches!(&f.location, Location::Model { path: p } if *p == path))
 }
 
-/// The finding that the chosen layout of relationship `name` breaks a rule
-/// (every candidate of it does).
-fn forced_finding<'d>(design: &'d Design, name: &str) -> Option<&'d Finding> {
-    findings_on(design, name).find(|f| f.severity >= Severity::Warning)
+/// The rule the chosen layout of relationship `name` in `arrays` breaks
+/// (every candidate of it does, or the model pins it), as the reason its
+/// arrays lose: worded as the design's finding on it.
+fn broken_by_arrays(arrays: &Outcome, name: &str) -> Option<(&'static str, Reason)> {
+    let d = arrays
+        .design
+        .relationships
+        .iter()
+        .find(|d| d.relationship == name)?;
+    d.rules.iter().find_map(|hit| {
+        let despite = hit.reason.get::<ChosenDespite>()?;
+        Some((
+            hit.rule,
+            Reason::new(ChoiceBreaksRule {
+                relationship: name.to_string(),
+                layout: d.chosen.kind(),
+                pinned: despite.pinned,
+                broken: despite.broken.clone(),
+            }),
+        ))
+    })
 }
 
 /// What the array layout of relationship `name` in `arrays` lost to the
@@ -256,18 +277,17 @@ fn beaten_by_edge(arrays: &Outcome, edge: &Outcome, name: &str) -> Option<Altern
         .relationships
         .iter()
         .find(|d| d.relationship == name)?;
-    let verdict = match forced_finding(&arrays.design, name) {
-        Some(f) if arrays.breaks > edge.breaks => Verdict::Rejected {
-            rule: f.rule,
-            reason: crate::design::Reason::sentence(f.message.clone()),
-        },
+    let verdict = match broken_by_arrays(arrays, name) {
+        Some((rule, reason)) if arrays.breaks > edge.breaks => Verdict::Rejected { rule, reason },
         // More rules broken, without a finding of its own here.
         _ if arrays.breaks > edge.breaks => Verdict::Rejected {
             rule: crate::rules::design::edge_collection::RULE.id,
-            reason: crate::design::Reason::sentence(format!(
-                "with the links of {name} in arrays, the design breaks {} rules; with an edge collection, {}",
-                arrays.breaks, edge.breaks
-            )),
+            reason: Reason::new(MoreRulesBroken {
+                relationship: name.to_string(),
+                rejected: Links::Arrays,
+                with_arrays: Figure::count(arrays.breaks as f64),
+                with_edge_collection: Figure::count(edge.breaks as f64),
+            }),
         },
         _ => {
             let (a, e) = (&arrays.design.totals, &edge.design.totals);
@@ -297,10 +317,12 @@ fn keep_arrays(arrays: &mut Outcome, edge: &Outcome, name: &str) {
     let verdict = if edge.breaks > arrays.breaks {
         Verdict::Rejected {
             rule: crate::rules::design::edge_collection::RULE.id,
-            reason: crate::design::Reason::sentence(format!(
-                "with an edge collection for {name}, the design breaks {} rules; with the links in arrays, {}",
-                edge.breaks, arrays.breaks
-            )),
+            reason: Reason::new(MoreRulesBroken {
+                relationship: name.to_string(),
+                rejected: Links::EdgeCollection,
+                with_arrays: Figure::count(arrays.breaks as f64),
+                with_edge_collection: Figure::count(edge.breaks as f64),
+            }),
         }
     } else {
         let (e, a) = (&edge.design.totals, &arrays.design.totals);
@@ -492,23 +514,24 @@ fn edge_decision(
         Some(Alternative {
             verdict: Verdict::Costlier { delta, .. },
             ..
-        }) => format!(
-            "the links of {} in a collection of their own cost {} less per second than the best layout that keeps them in arrays",
-            rel.name,
-            crate::words::num(delta.score)
-        ),
+        }) => Chosen::Cheaper {
+            relationship: rel.name.clone(),
+            margin: Figure::per_second(delta.score),
+        },
         Some(Alternative {
             verdict: Verdict::Rejected { rule, .. },
             ..
-        }) => format!(
-            "every layout that keeps the links of {} in arrays breaks `{rule}`; a collection of their own breaks none",
-            rel.name
-        ),
-        _ if counted_from_child(model, r) => format!(
-            "a read counts a {child}'s {}: with the links in a collection of their own each side counts its links",
-            rel.child_field
-        ),
-        _ => format!("the model pins {} to an edge collection", rel.name),
+        }) => Chosen::ArraysBreakARule {
+            relationship: rel.name.clone(),
+            rule,
+        },
+        _ if counted_from_child(model, r) => Chosen::CountedFromChild {
+            child: child.clone(),
+            field: rel.child_field.clone(),
+        },
+        _ => Chosen::Pinned {
+            relationship: rel.name.clone(),
+        },
     };
     RelationshipDecision {
         relationship: rel.name.clone(),
@@ -520,7 +543,7 @@ fn edge_decision(
         },
         rules: vec![RuleHit {
             rule: crate::rules::design::edge_collection::RULE.id,
-            reason: crate::design::Reason::sentence(reason),
+            reason: Reason::new(reason),
         }],
         alternatives: beaten.into_iter().collect(),
         tradeoffs: vec![if rel.parent == rel.child {

@@ -51,12 +51,6 @@ impl Reason {
     pub fn new(why: impl Explain) -> Self {
         Reason(Arc::new(why))
     }
-    /// A reason that is only a sentence, with no evidence of its own: for
-    /// the decisions `advise` explains with the cost model's words
-    /// (`advise/reasons.rs`), whose numbers the design JSON carries elsewhere.
-    pub fn sentence(text: String) -> Self {
-        Reason::new(Sentence(text))
-    }
     /// The sentence, in English.
     pub fn words(&self) -> String {
         self.0.words()
@@ -125,19 +119,6 @@ impl schemars::JsonSchema for Reason {
             },
             "required": ["reason", "evidence"]
         })
-    }
-}
-
-/// A sentence with no evidence (`Reason::sentence`).
-#[derive(Debug, Clone, PartialEq)]
-struct Sentence(String);
-
-impl Explain for Sentence {
-    fn words(&self) -> String {
-        self.0.clone()
-    }
-    fn evidence(&self) -> serde_json::Value {
-        serde_json::Value::Object(serde_json::Map::new())
     }
 }
 

@@ -2,10 +2,13 @@
 //! the others and says what it costs; a pin it cannot build is an error.
 
 use super::golden::example;
+use crate::advise::verdicts::ChosenDespite;
 use crate::advise::{AdviseError, advise};
 use crate::design::{Layout, Verdict};
 use crate::finding::Severity;
 use crate::model::{LayoutKind, Model};
+use crate::rules::design::design_for_workload::Pinned;
+use crate::rules::design::unbounded_array::Unbounded;
 use crate::settings::Settings;
 
 fn pinned(name: &str, rel: &str, kind: LayoutKind) -> Model {
@@ -48,6 +51,44 @@ fn a_pinned_layout_is_kept_and_the_cheaper_ones_are_named() {
         "{}",
         price.message
     );
+    // The decision's reasons carry the pin's price and the broken rule's
+    // evidence, typed.
+    let pin = r
+        .rules
+        .iter()
+        .find_map(|h| h.reason.get::<Pinned>())
+        .unwrap();
+    assert_eq!(pin.score.value, d.totals.score);
+    assert!(pin.margin.unwrap().value < 0.0, "{pin:?}");
+    let despite = r
+        .rules
+        .iter()
+        .find_map(|h| h.reason.get::<ChosenDespite>())
+        .unwrap();
+    assert!(despite.pinned);
+    let Some(Unbounded::Children {
+        what,
+        holder,
+        item,
+        count,
+        ..
+    }) = despite.broken.get::<Unbounded>()
+    else {
+        panic!("{despite:?}")
+    };
+    assert_eq!(
+        (what.as_str(), holder.as_str(), item.as_str(), *count),
+        ("referenced", "host", "logmsg", None)
+    );
+    let evidence = r
+        .rules
+        .iter()
+        .find(|h| h.reason.get::<ChosenDespite>().is_some())
+        .unwrap()
+        .reason
+        .evidence();
+    assert_eq!(evidence["pinned"], true);
+    assert_eq!(evidence["holder"], "host");
 }
 
 #[test]

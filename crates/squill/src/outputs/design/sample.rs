@@ -3,13 +3,16 @@
 //! every type, so a field the docs or the reporters forget shows up in a test
 //! (no model makes them all at once).
 
+use crate::advise::verdicts::CannotCombine;
 use crate::design::{
     Action, Alternative, Cost, Design, EntityDecision, FieldOrigin, OperationPlan,
     RelationshipDecision, RuleHit, Shape, ShapeField, ShapeType, Step, UpdateOp, Verdict,
 };
 use crate::design::{Aggregation, BucketBy, Layout, Side};
+use crate::design::{Figure, Reason};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::AggregateFn;
+use crate::rules::design::{computed_field, polymorphic_collection, subset};
 
 fn scalar(bson_type: &str) -> ShapeType {
     ShapeType::Scalar {
@@ -115,10 +118,14 @@ pub fn every_variant() -> Design {
     let alternatives = layouts
         .into_iter()
         .map(|layout| Alternative {
-            layout,
+            layout: layout.clone(),
             verdict: Verdict::Rejected {
                 rule: "design-for-workload",
-                reason: crate::design::Reason::sentence("not applicable to this sample".into()),
+                reason: Reason::new(CannotCombine {
+                    parent: "host".into(),
+                    child: "logmsg".into(),
+                    layout,
+                }),
             },
         })
         .collect();
@@ -134,9 +141,13 @@ pub fn every_variant() -> Design {
         },
         rules: vec![RuleHit {
             rule: "subset",
-            reason: crate::design::Reason::sentence(
-                "the latest messages are read 50 times/s, written 5 times/s".into(),
-            ),
+            reason: Reason::new(subset::Latest {
+                parent: "host".into(),
+                child: "logmsg".into(),
+                kept: Figure::count(1000.0),
+                reads: Figure::per_second(50.0),
+                inserts: Figure::per_second(5.0),
+            }),
         }],
         alternatives,
         tradeoffs: Vec::new(),
@@ -148,9 +159,12 @@ pub fn every_variant() -> Design {
             discriminator: "type".into(),
             rules: vec![RuleHit {
                 rule: "polymorphic-collection",
-                reason: crate::design::Reason::sentence(
-                    "list_notifications reads all three kinds in one query".into(),
-                ),
+                reason: Reason::new(polymorphic_collection::ReadTogether {
+                    operations: vec!["list_notifications".into()],
+                    entities: vec!["email".into(), "sms".into(), "push".into()],
+                    collection: "notifications".into(),
+                    discriminator: "type".into(),
+                }),
             }],
         },
         EntityDecision::ComputedField {
@@ -160,9 +174,16 @@ pub fn every_variant() -> Design {
             maintained_by: vec!["view_page".into()],
             rules: vec![RuleHit {
                 rule: "computed-field",
-                reason: crate::design::Reason::sentence(
-                    "read 300 times/s, a $inc per view instead of a count per read".into(),
-                ),
+                reason: Reason::new(computed_field::Computed {
+                    parent: "page".into(),
+                    child: "view".into(),
+                    function: "count".into(),
+                    of: None,
+                    field: "views".into(),
+                    count_field: None,
+                    reads: Figure::per_second(300.0),
+                    inserts: Figure::per_second(40.0),
+                }),
             }],
         },
     ];

@@ -9,7 +9,57 @@ crate::rules::declare_rule! {
     check: Relationship { order: 216, check },
 }
 
+use crate::design::reason::{Figure, explain};
 use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+use serde::Serialize;
+
+/// An entity split by age: what its live collection keeps in memory
+/// against the one collection it replaces, and what the design saves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SplitByAge {
+    /// The entity, and the archive collection its older instances move to.
+    pub entity: String,
+    pub archive: String,
+    /// The reads' horizon, and the instances older than it.
+    pub days: Figure,
+    pub archived: Figure,
+    /// Index entries (and their bytes) the live collection holds, and the
+    /// whole collection would hold without the archive.
+    pub index_entries: Figure,
+    pub index_bytes: Figure,
+    pub index_entries_without: Figure,
+    pub index_bytes_without: Figure,
+    /// What the design costs less per second with the split.
+    pub saves: Figure,
+    /// Instances the scheduled job moves, per second.
+    pub moved: Figure,
+    /// Operations that run on both collections.
+    pub on_both: Vec<String>,
+}
+
+explain!(SplitByAge, |w| {
+    let mut s = format!(
+        "the reads of {} keep to the last {} days: the {} older ones move to {}, whose indexes leave memory: {} index entries ({}) held instead of {} ({}); the design costs {} less per second",
+        words::plural(&w.entity),
+        words::num(w.days.value),
+        words::num(w.archived.value),
+        w.archive,
+        words::num(w.index_entries.value),
+        words::bytes(w.index_bytes.value),
+        words::num(w.index_entries_without.value),
+        words::bytes(w.index_bytes_without.value),
+        words::num(w.saves.value),
+    );
+    s.push_str(&format!(", after a job that moves {}", words::rate(w.moved.value)));
+    if !w.on_both.is_empty() {
+        s.push_str(&format!(
+            " and the operations that run on both collections ({})",
+            w.on_both.join(", ")
+        ));
+    }
+    s
+});
 
 /// The archive is not one of a relationship's candidates: advise prices
 /// the model with the entity split by age and states the comparison in an
@@ -52,6 +102,14 @@ mod tests {
         assert_eq!(horizon_days, 90.0);
         assert!(working_set.index_entries * 10 < without_archive.index_entries);
         assert_eq!(rules[0].rule, "archive-by-age");
+        let split = rules[0].reason.get::<super::SplitByAge>().unwrap();
+        assert_eq!((split.entity.as_str(), split.archive.as_str()), ("order", "order_archive"));
+        assert_eq!(split.days.value, 90.0);
+        assert_eq!(split.index_entries.value, working_set.index_entries as f64);
+        assert_eq!(split.index_entries_without.value, without_archive.index_entries as f64);
+        assert!(split.saves.value > 0.0);
+        // Each read keeps to one side by its age filter.
+        assert!(split.on_both.is_empty());
     }
 
     /// A history that fits the horizon has nothing to move.

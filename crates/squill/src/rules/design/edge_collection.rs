@@ -9,7 +9,89 @@ crate::rules::declare_rule! {
     check: Relationship { order: 215, check },
 }
 
+use crate::design::reason::{Figure, explain};
 use crate::rules::judge::{Judgement, RelCheck};
+use crate::words;
+use serde::Serialize;
+
+/// Why advise keeps a many-to-many's links in a collection of their own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "because", rename_all = "snake_case")]
+pub enum Chosen {
+    /// The best layout with arrays costs `margin` more per second.
+    Cheaper {
+        relationship: String,
+        margin: Figure,
+    },
+    /// Every layout with arrays breaks `rule`; the edge collection none.
+    ArraysBreakARule {
+        relationship: String,
+        rule: &'static str,
+    },
+    /// A read counts a `child`'s `field` (its parents): each side of an
+    /// edge collection counts its own links.
+    CountedFromChild { child: String, field: String },
+    /// The model pins the relationship to an edge collection.
+    Pinned { relationship: String },
+}
+
+explain!(Chosen, |w| match w {
+    Chosen::Cheaper {
+        relationship,
+        margin,
+    } => format!(
+        "the links of {relationship} in a collection of their own cost {} less per second than the best layout that keeps them in arrays",
+        words::num(margin.value)
+    ),
+    Chosen::ArraysBreakARule { relationship, rule } => format!(
+        "every layout that keeps the links of {relationship} in arrays breaks `{rule}`; a collection of their own breaks none"
+    ),
+    Chosen::CountedFromChild { child, field } => format!(
+        "a read counts a {child}'s {field}: with the links in a collection of their own each side counts its links"
+    ),
+    Chosen::Pinned { relationship } => {
+        format!("the model pins {relationship} to an edge collection")
+    }
+});
+
+/// The links' two homes, by the rules each design breaks: `rejected` is
+/// the one that breaks more.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoreRulesBroken {
+    pub relationship: String,
+    /// `arrays` or `edge_collection`.
+    pub rejected: Links,
+    /// Rules the design breaks with the links in arrays, and with an edge
+    /// collection.
+    pub with_arrays: Figure,
+    pub with_edge_collection: Figure,
+}
+
+/// Where a many-to-many's links are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Links {
+    Arrays,
+    EdgeCollection,
+}
+
+explain!(MoreRulesBroken, |w| {
+    // Counts of rules: whole numbers, written as such.
+    let (arrays, edge) = (
+        w.with_arrays.value as u64,
+        w.with_edge_collection.value as u64,
+    );
+    match w.rejected {
+        Links::Arrays => format!(
+            "with the links of {} in arrays, the design breaks {arrays} rules; with an edge collection, {edge}",
+            w.relationship
+        ),
+        Links::EdgeCollection => format!(
+            "with an edge collection for {}, the design breaks {edge} rules; with the links in arrays, {arrays}",
+            w.relationship
+        ),
+    }
+});
 
 /// The edge collection is not one of a relationship's own candidates:
 /// advise prices it as the model with the link written as an entity and
@@ -39,6 +121,33 @@ mod tests {
             }
         );
         assert_eq!(stars.rules[0].rule, "edge-collection");
+        assert_eq!(
+            stars.rules[0].reason.get::<super::Chosen>(),
+            Some(&super::Chosen::ArraysBreakARule {
+                relationship: "stars".into(),
+                rule: "unbounded-array",
+            })
+        );
+        // The arrays lost on the rule they break: its evidence, with the
+        // arrays' layout.
+        let [lost] = stars.alternatives.as_slice() else {
+            panic!("{:?}", stars.alternatives)
+        };
+        let crate::design::Verdict::Rejected { rule, reason } = &lost.verdict else {
+            panic!("{lost:?}")
+        };
+        assert_eq!(*rule, "unbounded-array");
+        let evidence = reason.evidence();
+        assert_eq!(
+            (&evidence["relationship"], &evidence["layout"], &evidence["pinned"]),
+            (
+                &serde_json::json!("stars"),
+                &serde_json::json!("many-to-many-one-way"),
+                &serde_json::json!(false)
+            )
+        );
+        assert_eq!(evidence["count"], serde_json::json!({"value": 200000.0, "unit": "count"}));
+        insta::assert_snapshot!(stars.rules[0].reason.words(), @"every layout that keeps the links of stars in arrays breaks `unbounded-array`; a collection of their own breaks none");
         let coll = d.collections.iter().find(|c| c.name == "stars").unwrap();
         let names: Vec<&str> = coll.shape.fields.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["_id", "starred_at", "user", "repo"]);
