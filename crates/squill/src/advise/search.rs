@@ -505,7 +505,8 @@ fn edge_decision(
             rel.name
         ),
         _ if counted_from_child(model, r) => format!(
-            "a read counts a {child}'s {}: with the links in a collection of their own each side counts its links",
+            "a read counts {}'s {}: with the links in a collection of their own each side counts its links",
+            crate::words::a(&child),
             rel.child_field
         ),
         _ => format!("the model pins {} to an edge collection", rel.name),
@@ -525,12 +526,18 @@ fn edge_decision(
         alternatives: beaten.into_iter().collect(),
         tradeoffs: vec![if rel.parent == rel.child {
             format!(
-                "a {parent}'s {} (and their {}) take a query of the links first",
-                rel.parent_field, rel.child_field
+                "{}'s {} (and their {}) take a query of the links first",
+                crate::words::a(&parent),
+                rel.parent_field,
+                rel.child_field
             )
         } else {
             format!(
-                "a {parent}'s {child}s (and a {child}'s {parent}s) take a query of the links first"
+                "{}'s {} (and {}'s {}) take a query of the links first",
+                crate::words::a(&parent),
+                crate::words::plural(&child),
+                crate::words::a(&child),
+                crate::words::plural(&parent)
             )
         }],
     }

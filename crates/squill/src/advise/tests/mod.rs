@@ -12,3 +12,4 @@ mod rules_fire;
 mod scale;
 mod scenarios;
 mod today;
+mod write_plans;
