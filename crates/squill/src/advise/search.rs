@@ -506,7 +506,7 @@ fn edge_decision(
         ),
         _ if counted_from_child(model, r) => format!(
             "a read counts {}'s {}: with the links in a collection of their own each side counts its links",
-            crate::words::a(&child),
+            crate::words::a(child),
             rel.child_field
         ),
         _ => format!("the model pins {} to an edge collection", rel.name),
@@ -527,17 +527,17 @@ fn edge_decision(
         tradeoffs: vec![if rel.parent == rel.child {
             format!(
                 "{}'s {} (and their {}) take a query of the links first",
-                crate::words::a(&parent),
+                crate::words::a(parent),
                 rel.parent_field,
                 rel.child_field
             )
         } else {
             format!(
                 "{}'s {} (and {}'s {}) take a query of the links first",
-                crate::words::a(&parent),
-                crate::words::plural(&child),
-                crate::words::a(&child),
-                crate::words::plural(&parent)
+                crate::words::a(parent),
+                crate::words::plural(child),
+                crate::words::a(child),
+                crate::words::plural(parent)
             )
         }],
     }
