@@ -36,7 +36,11 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
     let collections = collections(facts, space, &p, &docs, &priced);
     let relationships = model
         .relationship_ids()
-        .map(|rel| decision(facts, space, state, &priced, &eval, rel))
+        .map(|rel| {
+            let mut d = decision(facts, space, state, &priced, &eval, rel);
+            say_unindexed(facts, space, &p, &collections, rel, &mut d);
+            d
+        })
         .collect();
     let entities = entity_decisions(facts, space, state, &priced, &eval);
     let operations = model
@@ -678,6 +682,49 @@ fn decision(
         rules,
         alternatives,
         tradeoffs: tradeoffs(facts, priced, rel, &chosen.layout),
+    }
+}
+
+/// A parent's id kept in each child is "indexed" in the rule's reason only
+/// where the design has an index that starts with it: with no operation
+/// that looks children up by their parent, it has none, and the reason
+/// says so.
+fn say_unindexed(
+    facts: &Facts<'_>,
+    space: &Space,
+    p: &Placement<'_>,
+    collections: &[Collection],
+    rel: crate::model::RelationshipId,
+    d: &mut RelationshipDecision,
+) {
+    if !matches!(d.chosen, Layout::ParentReference) {
+        return;
+    }
+    let rr = facts.model.relationship(rel);
+    let name = p.collection(facts, space, rr.child);
+    let prefix = p.path(facts, rr.child);
+    let path = if prefix.is_empty() {
+        rr.child_field.clone()
+    } else {
+        format!("{prefix}.{}", rr.child_field)
+    };
+    let indexed = collections
+        .iter()
+        .filter(|c| c.name == name)
+        .flat_map(|c| &c.indexes)
+        .any(|i| i.keys.first().is_some_and(|(k, _)| *k == path));
+    if indexed {
+        return;
+    }
+    let cx = crate::rules::judge::RelCheck {
+        facts,
+        r: rel,
+        layout: &d.chosen,
+    };
+    for hit in &mut d.rules {
+        if hit.rule == r::parent_reference::RULE.id {
+            hit.reason = r::parent_reference::unindexed(&cx);
+        }
     }
 }
 

@@ -548,12 +548,18 @@ fn edge_decision(
         alternatives: beaten.into_iter().collect(),
         tradeoffs: vec![if rel.parent == rel.child {
             format!(
-                "a {parent}'s {} (and their {}) take a query of the links first",
-                rel.parent_field, rel.child_field
+                "{}'s {} (and their {}) take a query of the links first",
+                crate::words::a(parent),
+                rel.parent_field,
+                rel.child_field
             )
         } else {
             format!(
-                "a {parent}'s {child}s (and a {child}'s {parent}s) take a query of the links first"
+                "{}'s {} (and {}'s {}) take a query of the links first",
+                crate::words::a(parent),
+                crate::words::plural(child),
+                crate::words::a(child),
+                crate::words::plural(parent)
             )
         }],
     }

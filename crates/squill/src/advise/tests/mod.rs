@@ -13,3 +13,4 @@ mod rules_fire;
 mod scale;
 mod scenarios;
 mod today;
+mod write_plans;

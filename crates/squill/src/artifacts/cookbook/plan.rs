@@ -145,6 +145,14 @@ impl Builder<'_> {
             if src.entities.first() == Some(entity) {
                 return "_id".to_string();
             }
+            // The field the plan has the earlier step return for it (the
+            // products an order's items name: `items.product`).
+            if let Some(p) = from.projection.iter().find(|p| {
+                canonical(self.design, src, p).as_ref()
+                    == Some(&(entity.clone(), "_id".to_string()))
+            }) {
+                return p.clone();
+            }
             if let Some(f) = src.shape.fields.iter().find(|f| {
                 matches!(f.origin, crate::design::FieldOrigin::Reference { .. })
                     && canonical(self.design, src, &f.name).as_ref()

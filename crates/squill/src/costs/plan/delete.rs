@@ -215,16 +215,29 @@ impl<'a> Planner<'a> {
             (None, Layout::Subset { .. }) => Some(format!("{}._id", rel.parent_field)),
             _ => None,
         };
+        // Why each update runs: the id removed, and each counter kept
+        // (a count taken down is no removal of the child from its parent).
+        let mut why = Vec::new();
         if let Some(path) = &held {
             ups.push(remove_id(rel, layout, pacc.path(path)));
+            why.push(Purpose::RemoveFromParent {
+                entity: name.clone(),
+                parent: self.name(rel.parent).to_string(),
+            });
         }
-        for (func, _, cname) in self.computed(r) {
+        for (func, field, cname) in self.computed(r) {
             if matches!(
                 func,
                 AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg
             ) {
                 ups.push(UpdateOp::Dec {
                     path: pacc.path(cname),
+                });
+                why.push(Purpose::KeepComputed {
+                    function: crate::candidates::fn_name(func).to_string(),
+                    field: field.map(|x| x.to_string()),
+                    entity: name.clone(),
+                    parent: self.name(rel.parent).to_string(),
                 });
             }
         }
@@ -255,10 +268,7 @@ impl<'a> Planner<'a> {
                     updates: ups,
                     docs: holders,
                     sync: 0.0,
-                    purpose: Purpose::RemoveFromParent {
-                        entity: name.clone(),
-                        parent: self.name(rel.parent).to_string(),
-                    },
+                    purpose: why,
                 },
             );
         }

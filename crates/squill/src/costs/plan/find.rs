@@ -267,6 +267,9 @@ impl<'a> Planner<'a> {
                     (l as f64 / share).min(under_equalities)
                 })
                 .max(roots)
+        } else if !scan && !by_id && sort.is_empty() {
+            ranges_walked(filter, limit, |f| self.matched(e, f, None))
+                .map_or(roots, |w| w.max(roots))
         } else {
             roots
         };
@@ -469,9 +472,19 @@ impl<'a> Planner<'a> {
                         entity: self.name(rel.child).to_string(),
                         field: field.to_string(),
                     };
-                    let (_, n) = self.find(plan, op, rel.child, &Read::by(&[cf], &[]), purpose);
+                    // What the next step matches: the children's own ids
+                    // where the parent keeps them, else the parents' ids
+                    // the children hold, which this step then returns (the
+                    // products an order's items name, not the items' ids).
+                    let ids = self.child_ids_path(r);
+                    let returned: Vec<String> = match (&ids, self.parent_ref_path(r)) {
+                        (None, Some(p)) => vec![p],
+                        _ => Vec::new(),
+                    };
+                    let read = Read::by(std::slice::from_ref(&cf), &returned);
+                    let (_, n) = self.find(plan, op, rel.child, &read, purpose);
                     let from = ValueSource::FromStep { step: n };
-                    match self.child_ids_path(r) {
+                    match ids {
                         Some(p) => (acc.path(&p), from),
                         None => (acc.path("_id"), from),
                     }
@@ -479,4 +492,34 @@ impl<'a> Planner<'a> {
             }
         }
     }
+}
+
+/// The index keys walked for a filter with several ranges and no sort:
+/// the index holds the equalities, then the ranges in the filter's order;
+/// the first range bounds the walk, and each one after it is tested on
+/// every key of that walk (`{store, price, rating}` for price and rating
+/// in ranges walks every key of the price range). With a limit the walk
+/// stops at the limit's worth of keys that pass. `None` with fewer than
+/// two ranges (or a geo test, whose walk is its own): the walk is what
+/// the filter matches. `matched` counts the instances a filter keeps.
+fn ranges_walked(
+    filter: &[Filter],
+    limit: Option<u64>,
+    matched: impl Fn(&[Filter]) -> f64,
+) -> Option<f64> {
+    let ranges: Vec<usize> = (0..filter.len())
+        .filter(|&i| filter[i].op == FilterOp::Range)
+        .collect();
+    if ranges.len() < 2 || filter.iter().any(|c| c.op.is_geo()) {
+        return None;
+    }
+    let bound: Vec<Filter> = filter
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| c.op != FilterOp::Range || *i == ranges[0])
+        .map(|(_, c)| c.clone())
+        .collect();
+    let walk = matched(&bound);
+    let share = (matched(filter) / walk.max(1.0)).clamp(f64::MIN_POSITIVE, 1.0);
+    Some(limit.map_or(walk, |l| (l as f64 / share).min(walk)))
 }

@@ -88,8 +88,24 @@ impl<'a> Planner<'a> {
                 self.child_link_updates(r, e, &mut updates);
             }
         }
-        self.write_parent_updates(plan, op, updates);
+        let parents = |parent: EntityId| self.parents_of_batch(e, parent, count);
+        self.write_parent_updates(plan, op, updates, &parents);
         self.link_new_parent(plan, op, e, links);
+    }
+
+    /// The parents `count` new instances of `e` are written into: one (an
+    /// order's lines, inserted with it), but an archive's batch is the
+    /// oldest instances the job moves, each in a parent of its own as far
+    /// as the parents go: about 1,000 parents for a batch of 1,000 among
+    /// millions, not one.
+    fn parents_of_batch(&self, e: EntityId, parent: EntityId, count: f64) -> f64 {
+        if count <= 1.0 || self.facts.model.entity(e).archive_of.is_none() {
+            return 1.0;
+        }
+        let all = self.facts.count(parent).max(1.0);
+        (all * (1.0 - (1.0 - 1.0 / all).powf(count)))
+            .round()
+            .clamp(1.0, count)
     }
 
     /// A new instance embedded in its host (pushed into its array, or set
@@ -288,7 +304,13 @@ impl<'a> Planner<'a> {
 
     /// Writes the parents' updates: one write per parent, and the batched
     /// counters of a parent written anyway with it.
-    fn write_parent_updates(&self, plan: &mut OpPlan, op: OperationId, updates: ParentUpdates) {
+    fn write_parent_updates(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        updates: ParentUpdates,
+        parents: &dyn Fn(EntityId) -> f64,
+    ) {
         let ParentUpdates {
             exact: mut parent_updates,
             batched,
@@ -310,18 +332,30 @@ impl<'a> Planner<'a> {
         }
         // A parent folded into its children is written in every copy (a
         // page's count in each of its views), not in one of them.
+        // Parents of a batch (an archive's move): each of them, by the ids
+        // the batch names.
         let in_every_copy = |parent: EntityId| {
             let n = self.copies(parent);
-            let action = if n > 1.0 {
+            let action = if n * parents(parent) > 1.0 {
                 Action::UpdateMany
             } else {
                 Action::UpdateOne
             };
             (action, n)
         };
+        let filter_of = |parent: EntityId| {
+            let mut filter = self.id_filter(parent, ValueSource::Param);
+            if parents(parent) > 1.0 {
+                for f in &mut filter {
+                    f.op = FilterOp::In;
+                }
+            }
+            filter
+        };
         for (parent, every, updates, why) in own {
-            let (action, n) = in_every_copy(parent);
-            let filter = self.id_filter(parent, ValueSource::Param);
+            let (action, copies) = in_every_copy(parent);
+            let n = copies * parents(parent);
+            let filter = filter_of(parent);
             let (mut step, cost, index) = self.root_write(
                 plan,
                 RootWrite {
@@ -330,7 +364,7 @@ impl<'a> Planner<'a> {
                     filter,
                     updates,
                     docs: n,
-                    sync: n - 1.0,
+                    sync: n - parents(parent),
                     purpose: why,
                 },
             );
@@ -338,8 +372,9 @@ impl<'a> Planner<'a> {
             self.push(plan, op, step, cost, index);
         }
         for (parent, updates, why) in parent_updates {
-            let (action, n) = in_every_copy(parent);
-            let filter = self.id_filter(parent, ValueSource::Param);
+            let (action, copies) = in_every_copy(parent);
+            let n = copies * parents(parent);
+            let filter = filter_of(parent);
             self.write_root(
                 plan,
                 op,
@@ -349,7 +384,7 @@ impl<'a> Planner<'a> {
                     filter,
                     updates,
                     docs: n,
-                    sync: n - 1.0,
+                    sync: n - parents(parent),
                     purpose: why,
                 },
             );

@@ -1033,7 +1033,7 @@ impl<'a> Planner<'a> {
         } = write;
         let acc = self.access(e);
         let mut step = Self::step(&acc.collection, action, purpose);
-        let key = filter.first().map(|x| x.path.clone());
+        let found = !filter.is_empty();
         step.filter = filter;
         step.updates = updates;
         step.documents = docs;
@@ -1054,15 +1054,117 @@ impl<'a> Planner<'a> {
             sync,
         };
         Self::target(plan, acc.root, docs > 1.0 || action == Action::UpdateMany);
-        let index = key.map(|k| {
-            let entries = if k == "_id" {
-                acc.docs
-            } else {
-                acc.docs * acc.per_root.max(1.0)
-            };
-            (vec![(k, 1)], acc.root, entries)
+        let index = found.then(|| {
+            let keys = self.write_keys(e, &step.filter);
+            let per_doc = keys
+                .iter()
+                .map(|(k, _)| self.values_per_document(e, k))
+                .fold(1.0, f64::max);
+            (keys, acc.root, acc.docs * per_doc)
         });
         (step, cost, index)
+    }
+
+    /// The keys of the index a write finds its documents by: the id it
+    /// names (the document's, or an element's), else every equality of its
+    /// filter, then its ranges, as a read's. The equalities take the order
+    /// of the entity's unique combination of the same fields, so a delete by
+    /// both ends of a link uses the unique pair index, rather than one end's
+    /// index that walks every link of a celebrity while the plan counted one
+    /// key.
+    fn write_keys(&self, e: EntityId, filter: &[StepFilter]) -> Vec<(String, i32)> {
+        let ids = filter
+            .iter()
+            .filter(|f| matches!(f.op, FilterOp::Eq | FilterOp::In))
+            .map(|f| f.path.as_str());
+        if let Some(id) = ids
+            .clone()
+            .find(|p| *p == "_id")
+            .or_else(|| ids.clone().find(|p| p.ends_with("._id")))
+        {
+            return vec![(id.to_string(), 1)];
+        }
+        let mut equal: Vec<String> = Vec::new();
+        let mut ranges: Vec<String> = Vec::new();
+        for f in filter {
+            let list = if matches!(f.op, FilterOp::Eq | FilterOp::In) {
+                &mut equal
+            } else {
+                &mut ranges
+            };
+            if !list.contains(&f.path) {
+                list.push(f.path.clone());
+            }
+        }
+        if equal.len() > 1
+            && let Some(order) = self
+                .unique_paths(e)
+                .into_iter()
+                .find(|u| u.len() == equal.len() && u.iter().all(|p| equal.contains(p)))
+        {
+            equal = order;
+        }
+        equal.into_iter().chain(ranges).map(|p| (p, 1)).collect()
+    }
+
+    /// How many entries one root document holds under `path` in an index
+    /// (`e` names the documents): one per element of each array on the
+    /// way, the embedded instances of `e` itself, and the ids (or copies)
+    /// of the other side that `e` keeps in an array. A multikey index has
+    /// one entry per value: the same index counts the same entries, the
+    /// values in each parent times the parents, whichever step needs it
+    /// (a write by `parts._id` once counted the products alone, the read
+    /// through the same index each part id).
+    fn values_per_document(&self, e: EntityId, path: &str) -> f64 {
+        let f = self.facts;
+        let acc = self.access(e);
+        let under = |field: &str| path == field || path.starts_with(&format!("{field}."));
+        let mut per = if !acc.prefix.is_empty() && under(&acc.prefix) {
+            acc.per_root.max(1.0)
+        } else if path == "_id" {
+            return 1.0;
+        } else {
+            1.0
+        };
+        for &r in &f.rels_from[e.index()] {
+            let rel = f.model.relationship(r);
+            let layout = self.layout(r);
+            let array = match self.p.home[rel.child.index()] {
+                Home::Embedded { rel: x, array, .. } if x == r => array,
+                _ => self.child_ids_path(r).is_some() && !single_id(rel, layout),
+            };
+            if array && under(&acc.path(&rel.parent_field)) {
+                per *= f.typical(r).max(1.0);
+            }
+        }
+        for &r in &f.rels_to[e.index()] {
+            let rel = f.model.relationship(r);
+            if self.parent_ref_path(r).is_some() && under(&acc.path(&rel.child_field)) {
+                per *= self.parent_ids_per_child(r);
+            }
+        }
+        per
+    }
+
+    /// The paths of each unique combination of `e` where its documents
+    /// hold every key (as `insert::unique_indexes` indexes them).
+    fn unique_paths(&self, e: EntityId) -> Vec<Vec<String>> {
+        let f = self.facts;
+        let acc = self.access(e);
+        f.model
+            .entity(e)
+            .unique
+            .iter()
+            .filter_map(|combination| {
+                combination
+                    .iter()
+                    .map(|k| match k {
+                        KeyPart::Field(name) => Some(acc.path(name)),
+                        KeyPart::Parent(r) => self.parent_ref_path(*r).map(|p| acc.path(&p)),
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Filter that picks the one root document holding instance `e` (by its id).

@@ -126,15 +126,15 @@ impl<'a> Planner<'a> {
             && edits.extra.is_empty()
             && edits.nonatomic == 0
             && relinks.is_empty()
-            && matches!(self.p.home[e.index()], Home::Own)
+            && self.written_where_found(e, multi)
             && self.outlier_of(e).is_none()
             && self.folded_into(e).is_none()
         {
-            *plan = saved;
-            step_filter = filter
+            let mut direct = saved;
+            let tests: Vec<StepFilter> = filter
                 .iter()
                 .map(|c| {
-                    let (path, from) = self.filter_path(plan, op, e, &acc, c);
+                    let (path, from) = self.filter_path(&mut direct, op, e, &acc, c);
                     let test = match (&from, c.op) {
                         (ValueSource::FromStep { .. }, _) => FilterOp::In,
                         (_, FilterOp::Under) => FilterOp::Eq,
@@ -143,6 +143,14 @@ impl<'a> Planner<'a> {
                     filt(path, test, from)
                 })
                 .collect();
+            // An element of an array is written through the positional `$`,
+            // which needs a test on the array in the same filter (the
+            // element's own key); the parent's id alone names no element.
+            let inside = format!("{}.", acc.prefix);
+            if !edits.elem.ends_with(".$") || tests.iter().any(|t| t.path.starts_with(&inside)) {
+                *plan = direct;
+                step_filter = tests;
+            }
         }
         let own = RootWrite {
             entity: e,
@@ -156,6 +164,21 @@ impl<'a> Planner<'a> {
             },
         };
         self.write_update(plan, op, ch, (own, by_id && id_op == FilterOp::Eq), edits);
+    }
+
+    /// Whether an update of `e` can test its filter in the write itself, with
+    /// no query for the ids first: documents of its own, or instances
+    /// embedded directly in their root document (an order's items), one
+    /// at a time in an array (the positional `$` writes the one element
+    /// the filter matched: one atomic `updateOne` on the parent's `_id` and
+    /// the element's key, where a find then an update by the element's
+    /// `_id` took two round trips and two indexes only that plan needed).
+    fn written_where_found(&self, e: EntityId, multi: bool) -> bool {
+        match self.p.home[e.index()] {
+            Home::Own => true,
+            Home::Embedded { host, array, .. } => host == self.p.root(e) && (!array || !multi),
+            Home::Bucketed { .. } => false,
+        }
     }
 
     /// A re-pointed link of the updated child: its reference (and copies)

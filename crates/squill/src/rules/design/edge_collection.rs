@@ -47,7 +47,8 @@ explain!(Chosen, |w| match w {
         "every layout that keeps the links of {relationship} in arrays breaks `{rule}`; a collection of their own breaks none"
     ),
     Chosen::CountedFromChild { child, field } => format!(
-        "a read counts a {child}'s {field}: with the links in a collection of their own each side counts its links"
+        "a read counts {}'s {field}: with the links in a collection of their own each side counts its links",
+        words::a(child)
     ),
     Chosen::Pinned { relationship } => {
         format!("the model pins {relationship} to an edge collection")

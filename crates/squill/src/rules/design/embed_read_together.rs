@@ -27,13 +27,22 @@ pub struct ReadTogether {
     pub max: Option<Figure>,
 }
 
-explain!(ReadTogether, |w| format!(
-    "{}/s reads take {} with its {}, which are bounded ({}): one document answers them",
-    words::num(w.reads.value),
-    words::a(&w.parent),
-    words::plural(&w.child),
-    words::at_most(w.max.map(|m| m.value))
-));
+explain!(ReadTogether, |w| match w.max.map(|m| m.value) {
+    // One at most: a user's address, not "its addresses (at most 1)".
+    Some(one) if one <= 1.0 => format!(
+        "{}/s reads take {} with its {} (one at most): one document answers them",
+        words::num(w.reads.value),
+        words::a(&w.parent),
+        words::singular(&w.child),
+    ),
+    max => format!(
+        "{}/s reads take {} with its {}, which are bounded ({}): one document answers them",
+        words::num(w.reads.value),
+        words::a(&w.parent),
+        words::plural(&w.child),
+        words::at_most(max)
+    ),
+});
 
 /// Supports embedding what the workload reads together when it is one-to-one
 /// or one-to-few and bounded.
@@ -73,6 +82,31 @@ mod tests {
 
     /// Near miss: 11 addresses a person, one past `cardinality.few-max`
     /// (10): no longer bounded small, though read together.
+    /// One child at most is named as one (issue 41: "its addresses, which
+    /// are bounded (at most 1)"); several keep the plural and the bound.
+    #[test]
+    fn one_at_most_reads_as_one() {
+        use crate::design::reason::Explain;
+        let one = ReadTogether {
+            reads: Figure::per_second(100.0),
+            parent: "user".into(),
+            child: "addresses".into(),
+            max: Some(Figure::count(1.0)),
+        };
+        assert_eq!(
+            one.words(),
+            "100/s reads take a user with its address (one at most): one document answers them"
+        );
+        let five = ReadTogether {
+            max: Some(Figure::count(5.0)),
+            ..one
+        };
+        assert_eq!(
+            five.words(),
+            "100/s reads take a user with its addresses, which are bounded (at most 5): one document answers them"
+        );
+    }
+
     #[test]
     fn stays_quiet_just_under() {
         let model = example("person-addresses.yaml").replace("max: 5}", "max: 11}");

@@ -23,16 +23,38 @@ pub struct OneToSquillions {
     pub child: String,
     /// At most this many children per parent (`null`: unbounded).
     pub max: Option<Figure>,
+    /// No operation of the design looks children up by the reference, so
+    /// the design has no index on it (the reason then does not say
+    /// "indexed"); absent from the evidence when it is indexed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unindexed: bool,
 }
 
 explain!(OneToSquillions, |w| format!(
-    "{} has {} {}: one-to-squillions, each {} keeps its {}'s id (indexed)",
+    "{} has {} {}: one-to-squillions, each {} keeps its {}'s id{}",
     words::a(&w.parent),
     words::at_most(w.max.map(|m| m.value)),
     words::plural(&w.child),
     w.child,
-    words::singular(&w.parent)
+    words::singular(&w.parent),
+    if w.unindexed {
+        " (no operation looks them up by it: no index)"
+    } else {
+        " (indexed)"
+    }
 ));
+
+/// The reason for a design that keeps the parent's id in each child but
+/// has no index on it: the rule supports the layout before the plans are
+/// known, and only the design knows which indexes it builds.
+pub fn unindexed(cx: &RelCheck<'_>) -> crate::design::Reason {
+    crate::design::Reason::new(OneToSquillions {
+        parent: cx.parent(),
+        child: cx.child(),
+        max: Figure::max(cx.max_children()),
+        unindexed: true,
+    })
+}
 
 /// Supports the parent's id in each child for one-to-squillions.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
@@ -43,6 +65,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
                 parent: cx.parent(),
                 child: cx.child(),
                 max: Figure::max(cx.max_children()),
+                unindexed: false,
             })
         })
 }
@@ -59,7 +82,8 @@ mod tests {
             OneToSquillions {
                 parent: "page".into(),
                 child: "view".into(),
-                max: None
+                max: None,
+                unindexed: false,
             }
         );
     }
