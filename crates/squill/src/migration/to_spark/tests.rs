@@ -137,13 +137,3 @@ fn a_kept_last_value_is_the_first_row_of_the_group_in_reverse_key_order() {
     assert!(!n["order"].as_array().expect("order").is_empty(), "{n}");
     assert_eq!(n["item"]["t"], "value", "{n}");
 }
-
-#[test]
-fn an_average_is_refused_by_name_with_the_reason() {
-    let plan = kept_figures("avg(order_lines_of_orders.quantity)");
-    let text = plan["refused"].to_string();
-    assert!(
-        text.contains("orders.") && text.contains("Avg") && text.contains("order rows arrive in"),
-        "{plan}"
-    );
-}
