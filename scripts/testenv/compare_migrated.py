@@ -7,6 +7,12 @@ kept), sorted by its _id.
         Spark job's files (SPARK_DIR/DATABASE/NAME/part-*.json)
     compare_migrated.py NATIVE_DIR --uri URI --db DB
         against a deployment's database (the Spark job's --to)
+    compare_migrated.py NATIVE_DIR --increment N --files SPARK_DIR/DATABASE
+        the native run of changes number N (NATIVE_DIR/increments/000N/
+        NAME.json) against the Spark job's run with --changed-by and
+        --since; a native increment that deleted documents
+        (NAME.deleted.json) is a difference of its own, since the job
+        does not see deletions
 
 Prints "identical: C collections, D documents" and exits 0, or prints each
 collection's first difference (and counts of missing, extra and duplicated
@@ -37,12 +43,20 @@ def lines(paths):
                     yield json_util.loads(line, json_options=READ)
 
 
-def native(folder):
-    out = {}
-    for path in sorted(glob.glob(os.path.join(folder, "data", "*.json"))):
+def native(folder, increment=None):
+    """The native run's documents by collection; with `increment`, that run
+    of changes' documents, and the collections it deleted documents of."""
+    data = os.path.join(folder, "data") if increment is None else os.path.join(
+        folder, "increments", "%04d" % increment)
+    out, deleted = {}, []
+    for path in sorted(glob.glob(os.path.join(data, "*.json"))):
         name = os.path.basename(path)[: -len(".json")]
+        if name.endswith(".deleted"):
+            if any(True for _ in lines([path])):
+                deleted.append(name[: -len(".deleted")])
+            continue
         out[name] = list(lines([path]))
-    return out
+    return out, deleted
 
 
 def spark_files(folder):
@@ -79,10 +93,11 @@ def main():
     p.add_argument("--files")
     p.add_argument("--uri")
     p.add_argument("--db")
+    p.add_argument("--increment", type=int)
     a = p.parse_args()
-    left = native(a.native)
+    left, deleted = native(a.native, a.increment)
     right = spark_files(a.files) if a.files else deployment(a.uri, a.db)
-    problems = []
+    problems = ["collection %s: the native run deleted documents" % name for name in deleted]
     total = 0
     for name in sorted(set(left) | set(right)):
         # A collection with no documents may have no file on one side.

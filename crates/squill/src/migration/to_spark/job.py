@@ -52,11 +52,21 @@ def arguments(argv):
     p.add_argument("--changed-by", default=None,
                    help="a timestamp column: move only documents with a row changed after --since")
     p.add_argument("--since", default=None, help="with --changed-by: a timestamp, as PostgreSQL reads it")
+    p.add_argument("--ignore-deletions", action="store_true",
+                   help="with --changed-by: move the changes although rows deleted since --since are not seen")
     args = p.parse_args(argv)
     if args.batch_size < 1 or args.rows_per_partition < 1 or args.max_partitions < 1:
         p.error("--batch-size, --rows-per-partition and --max-partitions must be at least 1")
     if (args.changed_by is None) != (args.since is None):
         p.error("--changed-by and --since go together")
+    if args.changed_by is not None and not args.ignore_deletions:
+        # The native migrate sees deletions by its ledger of the rows each
+        # run read (from_postgres/ledger.rs); this job keeps nothing
+        # between runs, so a deleted row's document would silently stay.
+        p.error("--changed-by: rows deleted since --since are not seen by this job (it keeps no "
+                "record of the rows a run read, as the native migrate's ledger does), so their "
+                "documents would stay as they were; give --ignore-deletions to move the changes "
+                "anyway, or use the native migrate's run of changes")
     if not args.to and not args.out:
         p.error("give --to MONGODB_URI, --out DIR, or both")
     if not args.jdbc_url:
@@ -93,16 +103,26 @@ class Reader:
     def query(self, sql):
         return self.spark.read.format("jdbc").options(**self.options).option("query", sql).load()
 
-    def measure(self, table, key):
-        """min, max of the key and the estimated rows (pg_class), cached."""
-        if (table, key) not in self.bounds:
-            row = self.query(
-                "SELECT min(x.k) AS lo, max(x.k) AS hi, "
-                "(SELECT greatest(c.reltuples, 0)::int8 FROM pg_class c WHERE c.oid = to_regclass("
-                + literal(table) + ")) AS n FROM (SELECT " + key + " AS k FROM " + table + " t) x"
-            ).collect()[0]
-            self.bounds[(table, key)] = (row["lo"], row["hi"], row["n"] or 0)
-        return self.bounds[(table, key)]
+    def measure(self, plans):
+        """min, max of the key and the estimated rows (pg_class) of every
+        split read of the plans, in one query (one Spark job, not one per
+        table: each costs a scheduling round on the cluster)."""
+        wanted = []
+        for plan in plans:
+            for read in plan["reads"]:
+                if read.get("split"):
+                    table = (read["table"], split_key(read))
+                    if table not in wanted and table not in self.bounds:
+                        wanted.append(table)
+        if not wanted:
+            return
+        sql = " UNION ALL ".join(
+            "SELECT " + str(i) + " AS i, min(x.k) AS lo, max(x.k) AS hi, "
+            "(SELECT greatest(c.reltuples, 0)::int8 FROM pg_class c WHERE c.oid = to_regclass("
+            + literal(table) + ")) AS n FROM (SELECT " + key + " AS k FROM " + table + " t) x"
+            for i, (table, key) in enumerate(wanted))
+        for row in self.query(sql).collect():
+            self.bounds[wanted[row["i"]]] = (row["lo"], row["hi"], row["n"] or 0)
 
     def load(self, read, changed):
         columns = [sql + " AS " + quote(alias) for sql, alias in read["columns"]]
@@ -112,13 +132,17 @@ class Reader:
         reader = self.spark.read.format("jdbc").options(**self.options).option("dbtable", sub)
         split = read.get("split")
         if split:
-            key_sql = next(sql for sql, alias in read["columns"] if alias == split)
-            lo, hi, n = self.measure(read["table"], key_sql)
+            lo, hi, n = self.bounds[(read["table"], split_key(read))]
             parts = max(1, min(self.args.max_partitions, math.ceil(n / self.args.rows_per_partition)))
             if lo is not None and hi is not None and parts > 1:
                 reader = (reader.option("partitionColumn", split).option("lowerBound", str(lo))
                           .option("upperBound", str(hi + 1)).option("numPartitions", str(parts)))
         return reader.load()
+
+
+def split_key(read):
+    """The SQL of the column a read is split on."""
+    return next(sql for sql, alias in read["columns"] if alias == read["split"])
 
 
 def read_changed(read):
@@ -285,13 +309,18 @@ def fail_once(collection, written):
         raise RuntimeError("squill test: this task fails once after writing")
 
 
-def writer(args, collection, node):
+def writer(args, collection, node, tally):
     """The function each partition runs: its documents into the deployment
     (--to) in unordered bulk upserts of --batch-size, and into its own file
-    (--out), written under the attempt's name and renamed when complete."""
+    (--out), written under the attempt's name and renamed when complete.
+    `tally` (accumulators: documents, milliseconds waiting for rows,
+    milliseconds converting and writing them) tells where the time went."""
     to, out, database, fmt, batch_size = args.to, args.out, args.database, args.format, args.batch_size
+    counted, waited, wrote = tally
 
     def write(rows):
+        import time
+
         import bson
         from bson import json_util
         from pyspark import TaskContext
@@ -320,7 +349,16 @@ def writer(args, collection, node):
                 f.flush()
             del batch[:]
 
-        for row in rows:
+        rows = iter(rows)
+        clock = time.perf_counter
+        wait = work = 0.0
+        while True:
+            t0 = clock()
+            row = next(rows, None)
+            t1 = clock()
+            wait += t1 - t0
+            if row is None:
+                break
             doc = to_bson(node, row["d"])
             if f is not None:
                 if fmt == "bson":
@@ -333,8 +371,14 @@ def writer(args, collection, node):
             if written % batch_size == 0:
                 flush()
                 fail_once(collection, written)
+            work += clock() - t1
+        t1 = clock()
         flush()
         fail_once(collection, written)
+        work += clock() - t1
+        counted.add(written)
+        waited.add(int(wait * 1000))
+        wrote.add(int(work * 1000))
         if client is not None:
             client.close()
         if f is not None:
@@ -363,13 +407,19 @@ def main(argv):
             column = quote(args.changed_by)
             return ("(t." + column + " > " + literal(args.since) + "::timestamptz)"
                     if args.changed_by in read["names"] else None)
-    for plan in PLAN:
+    plans = [plan for plan in PLAN if not wanted or plan["collection"] in wanted]
+    reader.measure(plans)
+    for plan in plans:
         name = plan["collection"]
-        if wanted and name not in wanted:
-            continue
         docs = Builder(reader, plan, changed).documents()
-        docs.foreachPartition(writer(args, name, plan["document"]))
-        print("squill migrate (spark): " + json.dumps(name) + " written", file=sys.stderr)
+        # Counted once per partition that succeeds (Spark applies an
+        # action's accumulator updates once per task, retried or not).
+        tally = [spark.sparkContext.accumulator(0) for _ in range(3)]
+        docs.foreachPartition(writer(args, name, plan["document"], tally))
+        print("squill migrate (spark): %s written: %d documents (the writers waited %.1f s for rows, "
+              "converted and wrote them in %.1f s)" % (json.dumps(name), tally[0].value,
+                                                     tally[1].value / 1000, tally[2].value / 1000),
+              file=sys.stderr)
     spark.stop()
 
 

@@ -121,7 +121,7 @@ secret (Kubernetes) or a `.pgpass`-free role with read rights only.
 | `--batch-size` | 1000 | documents per bulk write, MongoDB's usual batch: fewer round trips, and a retried task redoes at most the partition |
 | `--format` | json | with `--out`: `json` or `bson` |
 | `--collections` | all | a comma-separated list, to move or redo some collections |
-| `--changed-by COLUMN --since TIME` | off | an incremental run: only documents one of whose rows has COLUMN later than TIME (tables without the column count as unchanged); with `--to` the upserts replace them |
+| `--changed-by COLUMN --since TIME --ignore-deletions` | off | an incremental run: only documents one of whose rows has COLUMN later than TIME (tables without the column count as unchanged); with `--to` the upserts replace them. Refused without `--ignore-deletions`: rows deleted since TIME are not seen |
 
 ## Resuming and incremental runs
 
@@ -129,8 +129,14 @@ A failed task is retried by Spark (`spark.task.maxFailures`, default 4;
 in `local[N]` mode write `local[N,4]`). A failed job is run again whole, or
 for the collections that did not finish (`--collections`): upserts by `_id`
 and whole-file writes make a rerun safe. An incremental run filters on a
-timestamp column, as `squill migrate --changed-by` does; unlike the native
-one it does not see deleted rows.
+timestamp column, as `squill migrate --changed-by` does. Unlike the native
+one it does not see deleted rows: the native migrate keeps a ledger of the
+keys and references of every row it read and compares it at the next run;
+the job keeps nothing between runs, so a deleted row leaves its document
+(and a parent's copy of it) as it was. The job refuses `--changed-by`
+unless `--ignore-deletions` says that is acceptable (tables rows are never
+deleted from, or a full run into a new database now and then); otherwise
+run the native migrate's run of changes.
 "#,
         names = names.join("\n"),
     )

@@ -90,3 +90,50 @@ fn a_name_from_the_database_is_data_in_the_job_never_code() {
         plan
     );
 }
+
+/// The shop with its order lines referenced (not embedded) and an order
+/// page that asks for figures of them: kept in the orders as computed
+/// fields.
+fn kept_figures(aggregates: &str) -> serde_json::Value {
+    let (schema, model, design) = advised(
+        SHOP,
+        &[("child_field: order_id\n", "    layout: parent-reference\n")],
+        &format!(
+            "operations:\n  order_page:\n    read: orders\n    rate: 500\n    filter: {{_id: eq}}\n    aggregates: [{aggregates}]\n"
+        ),
+    );
+    let mapping = Mapping::of(&schema);
+    let b = Builder::new(&schema, &mapping, &model, &design, "public");
+    match plan::plan(&schema, &b, &design, "public") {
+        Ok(plan) => plan,
+        Err(refused) => {
+            serde_json::json!({"refused": refused.iter().map(|u| format!("{}.{}: {}", u.collection, u.field, u.why)).collect::<Vec<_>>()})
+        }
+    }
+}
+
+#[test]
+fn a_kept_last_value_is_the_first_row_of_the_group_in_reverse_key_order() {
+    let plan = kept_figures("last(order_lines_of_orders.unit_price)");
+    let orders = plan
+        .as_array()
+        .unwrap_or_else(|| panic!("refused: {plan}"))
+        .iter()
+        .find(|c| c["collection"] == "orders")
+        .expect("the orders");
+    let fields = orders["document"]["fields"].as_array().expect("fields");
+    let n = fields
+        .iter()
+        .find(|f| {
+            f[0].as_str()
+                .is_some_and(|n| n.ends_with("last_unit_price"))
+        })
+        .map(|f| f[1].clone())
+        .unwrap_or_else(|| panic!("no kept last value in {orders}"));
+    assert_eq!(n["t"], "one", "{n}");
+    assert_eq!(n["desc"], true, "{n}");
+    assert_eq!(n["limit"], 1, "{n}");
+    // Ordered by the order line's key, the value read from its column.
+    assert!(!n["order"].as_array().expect("order").is_empty(), "{n}");
+    assert_eq!(n["item"]["t"], "value", "{n}");
+}
