@@ -16,6 +16,7 @@ mod context;
 mod error;
 mod fields;
 mod geo;
+mod growth;
 mod mixes;
 mod names;
 mod paging;
@@ -32,6 +33,8 @@ mod write;
 
 #[cfg(test)]
 mod geo_tests;
+#[cfg(test)]
+mod growth_tests;
 #[cfg(test)]
 mod paging_tests;
 #[cfg(test)]

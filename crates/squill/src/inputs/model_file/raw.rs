@@ -345,7 +345,7 @@ pub(super) enum RelationshipKindName {
     ManyToMany,
 }
 
-/// A cardinality: a plain number (exactly that many) or `{min, typical, max, growth_per_day}`.
+/// A cardinality: a plain number (exactly that many) or `{min, typical, max, growth_per_day | growth}`.
 #[derive(Debug)]
 pub(super) enum RawCardinality {
     Exactly(f64),
@@ -364,9 +364,14 @@ pub(super) struct RawCardinalityLong {
     /// A number or `unbounded`.
     #[schemars(with = "RawCount")]
     pub max: Option<S<RawCount>>,
-    /// Items added per owner per day.
+    /// Items added per owner per day (the typical owner's; `growth` gives
+    /// the spread).
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub growth_per_day: Option<S<f64>>,
+    /// Items added per owner per period, with the spread between owners:
+    /// `{typical, p95, p99, max, per}`. Not with `growth_per_day`.
+    #[schemars(with = "Option<super::growth::RawGrowth>")]
+    pub growth: Option<S<super::growth::RawGrowth>>,
     /// 95th percentile: 95% of owners have at most this many.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub p95: Option<S<f64>>,
