@@ -92,3 +92,95 @@ impl Facts<'_> {
         Some(figures)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::candidates::enumerate;
+    use crate::candidates::facts::Facts;
+    use crate::design::{BucketBy, Layout};
+    use crate::model::RelationshipId;
+    use crate::settings::Settings;
+
+    /// 10,000 meters, read an hour at a time; readings a day per meter:
+    /// typically 2,000, at most 40,000 (GROWTH); inserts at RATE/s.
+    const METERS: &str = r"
+entities:
+  meter:
+    count: 10000
+    fields: {serial: string(12)}
+  reading:
+    count: 1000000000
+    fields: {at: date, value: double}
+relationships:
+  readings:
+    parent: meter
+    child: reading
+    children: {min: 0, typical: 100000, max: unbounded, GROWTH}
+    child_field: meter
+operations:
+  record:
+    insert: reading
+    links: [readings]
+    rate: RATE
+  an_hour:
+    read: meter
+    rate: 10
+    filter: {_id: eq}
+    include:
+      readings: {filter: {at: range(0.001)}, sort: at}
+";
+
+    fn with(growth: &str, rate: &str) -> crate::model::Model {
+        let yaml = METERS.replace("GROWTH", growth).replace("RATE", rate);
+        crate::inputs::model_file::parse("meters.yaml", &yaml).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn time_units(model: &crate::model::Model) -> Vec<String> {
+        let settings = Settings::default();
+        let facts = Facts::new(model, &settings, 0);
+        enumerate::for_relationship(&facts, RelationshipId::from_index(0))
+            .into_iter()
+            .filter_map(|l| match l {
+                Layout::Bucket {
+                    by: BucketBy::Time { unit, .. },
+                    ..
+                } => Some(unit),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An hour holds 84 readings of the typical meter but 1,667 of the
+    /// busiest: the minute (28 at most) bounds them all, and the hour is
+    /// still offered, for rule unbounded-bucket to reject with its numbers.
+    /// Without the spread, the hour alone.
+    #[test]
+    fn the_time_unit_is_bounded_at_the_busiest_parent() {
+        // 10,000 meters × 2,000 a day = 231/s; with a busy tail up to
+        // 40,000 the inserts' 2,000/s (17,280 a day per meter) fit.
+        let spread = with("growth: {typical: 2000, p99: 20000, max: 40000}", "2000");
+        assert_eq!(time_units(&spread), ["minute", "hour"]);
+        let flat = with("growth_per_day: 2000", "231.5");
+        assert_eq!(time_units(&flat), ["hour"]);
+    }
+
+    /// The growth is the inserts' once they disagree beyond 2×: the
+    /// stated 2,000 a day sized hour buckets, the inserts' 17,280 make an
+    /// hour 720 readings, past the bound: minutes then.
+    #[test]
+    fn disagreeing_inserts_size_the_buckets() {
+        let model = with("growth_per_day: 2000", "2000");
+        let settings = Settings::default();
+        let facts = Facts::new(&model, &settings, 0);
+        let r = RelationshipId::from_index(0);
+        let figures = facts.growth_figures(r).unwrap_or_else(|| panic!("figures"));
+        assert!(figures.disagree());
+        assert!((figures.inserts_per_parent - 17_280.0).abs() < 1e-9);
+        assert_eq!(facts.growth(r).map(|g| g.typical), Some(17_280.0));
+        assert_eq!(time_units(&model), ["minute"]);
+        // Just within 2× (8,640 a day stated): as stated.
+        let within = with("growth_per_day: 8640", "2000");
+        let facts = Facts::new(&within, &settings, 0);
+        assert_eq!(facts.growth(r).map(|g| g.typical), Some(8640.0));
+    }
+}

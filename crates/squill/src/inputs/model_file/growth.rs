@@ -6,46 +6,8 @@
 //! place.
 
 use super::context::Ctx;
-use super::raw::S;
+use super::raw::{RawGrowth, S};
 use crate::model::{Growth, Period};
-use schemars::JsonSchema;
-
-/// Children added per parent per period: typical, and the spread up to
-/// the busiest parent.
-#[derive(Debug, serde::Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "Growth")]
-pub(super) struct RawGrowth {
-    /// Children the typical parent (the median) gains per period.
-    #[schemars(with = "f64", range(min = 0))]
-    pub typical: S<f64>,
-    /// 95% of parents gain at most this many per period.
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    pub p95: Option<S<f64>>,
-    /// 99% of parents gain at most this many per period.
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    pub p99: Option<S<f64>>,
-    /// The busiest parent's gain per period: layouts that grow with time
-    /// are bounded here.
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    pub max: Option<S<f64>>,
-    /// The period the figures are per (default `day`).
-    #[schemars(with = "Option<GrowthPeriod>")]
-    pub per: Option<S<String>>,
-}
-
-/// Schema helper for `RawGrowth::per`.
-#[derive(JsonSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)] // only its schema is used
-pub(super) enum GrowthPeriod {
-    Minute,
-    Hour,
-    Day,
-    Week,
-    Month,
-    Year,
-}
 
 /// A cardinality's growth from `growth_per_day` or `growth` (at most one
 /// of them): `Ok(None)` when neither is given, `Err(())` after an error
