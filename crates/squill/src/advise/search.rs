@@ -661,9 +661,13 @@ fn check_model(model: &Model) -> Result<(), AdviseError> {
                     rel.name
                 ));
             }
-            if c.growth_per_day.is_some_and(|g| !g.is_finite() || g < 0.0) {
+            if c.growth.is_some_and(|g| {
+                let figures = g.figures();
+                figures.iter().any(|(_, v)| !v.is_finite() || *v < 0.0)
+                    || figures.windows(2).any(|w| w[1].1 < w[0].1)
+            }) {
                 return bad(format!(
-                    "relationship `{}`: growth must be a non-negative number",
+                    "relationship `{}`: growth must be non-negative numbers, typical <= p95 <= p99 <= max",
                     rel.name
                 ));
             }

@@ -3,7 +3,9 @@
 
 use crate::candidates::facts::Facts;
 use crate::design::{Aggregation, BucketBy, Layout, Side};
-use crate::model::{FieldType, RelationshipId, RelationshipKind, TIME_UNITS, units_a_day};
+use crate::model::{
+    AggregateFn, FieldType, RelationshipId, RelationshipKind, TIME_UNITS, units_a_day,
+};
 
 /// The candidate layouts of one relationship, in a stable order; the
 /// layout it has today, with its copies, among them (advise prices it even
@@ -282,15 +284,20 @@ fn read_aggregates(facts: &Facts<'_>, r: RelationshipId) -> Vec<Aggregation> {
 }
 
 /// Children that arrive over time with a date field: one bucket per time
-/// unit, the largest unit that keeps a bucket under the embedding bound,
-/// and the unit of each window the reads group figures by (one bucket per
-/// candle), which the cost model weighs against it.
+/// unit, the largest unit that keeps the busiest parent's bucket under the
+/// embedding bound (a unit sized for the typical parent leaves the busiest
+/// one's bucket unbounded), and the unit of each window the reads group
+/// figures by (one bucket per candle), which the cost model weighs against
+/// it. When the growth has a spread, also buckets bounded by count in time
+/// order (`filled_buckets`).
 fn time_buckets(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]) -> Vec<Layout> {
     let model = facts.model;
     let rel = model.relationship(r);
-    let Some(per_day) = rel.children.growth_per_day.filter(|g| *g > 0.0) else {
+    let Some(growth) = facts.growth(r).filter(|g| g.typical > 0.0) else {
         return Vec::new();
     };
+    let per_day = growth.typical;
+    let busiest = growth.busiest().1;
     let child = model.entity(rel.child);
     let rf = facts.rel(r);
     // Only for reads that take a time window of the children.
@@ -313,13 +320,20 @@ fn time_buckets(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]
         })
     };
     let cap = facts.settings.cardinality.embed_max as f64;
-    let mut out: Vec<Layout> = TIME_UNITS
-        .iter()
-        .map(|(u, n)| (*u, per_day / n))
-        .find(|(_, per)| *per <= cap)
-        .and_then(|(unit, per)| bucket(unit, &date.name, per))
-        .into_iter()
-        .collect();
+    // The unit that bounds the busiest parent's bucket and, when the growth
+    // has a spread, the one sized for the typical parent: rule
+    // `unbounded-bucket` says why that one is no design.
+    let mut out: Vec<Layout> = Vec::new();
+    for figure in [busiest, per_day] {
+        if let Some(l) = TIME_UNITS
+            .iter()
+            .find(|(_, n)| figure / n <= cap)
+            .and_then(|(unit, n)| bucket(unit, &date.name, per_day / n))
+            && !out.contains(&l)
+        {
+            out.push(l);
+        }
+    }
     for (w, _) in &rf.windows {
         if let Some(n) = units_a_day(&w.unit)
             && let Some(l) = bucket(&w.unit, &w.field, per_day / n)
@@ -328,7 +342,39 @@ fn time_buckets(facts: &Facts<'_>, r: RelationshipId, aggregates: &[Aggregation]
             out.push(l);
         }
     }
+    if growth.has_spread() {
+        out.push(filled_buckets(facts, r, &date.name, aggregates));
+    }
     out
+}
+
+/// Buckets bounded by count, in time order: a parent's children go into
+/// its open bucket until it holds as many as an embedded array may (the
+/// embedding bound), and the next child opens a new one. Each bucket keeps
+/// the first and the last of the children's `date`, so a time window finds
+/// the buckets it needs by them. However skewed the growth, no bucket
+/// passes the bound: the busiest parent opens more buckets, not larger ones.
+fn filled_buckets(
+    facts: &Facts<'_>,
+    r: RelationshipId,
+    date: &str,
+    aggregates: &[Aggregation],
+) -> Layout {
+    let mut kept = aggregates.to_vec();
+    for function in [AggregateFn::First, AggregateFn::Last] {
+        let span = Aggregation {
+            function,
+            field: Some(date.to_string()),
+        };
+        if !kept.contains(&span) {
+            kept.push(span);
+        }
+    }
+    Layout::Bucket {
+        by: BucketBy::Count,
+        per_bucket: facts.embed_bound(r),
+        aggregates: kept,
+    }
 }
 
 /// Field sets worth copying next to a reference: the fields reads take through

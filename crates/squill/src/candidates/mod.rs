@@ -6,6 +6,7 @@ mod entity;
 pub mod enumerate;
 pub mod facts;
 pub mod feed;
+pub mod growth;
 pub mod placement;
 pub mod space;
 

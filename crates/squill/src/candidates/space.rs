@@ -42,8 +42,10 @@ impl Space {
     /// Allowed options of each relationship (indexes of candidates no rule forbids).
     /// When every candidate breaks a rule, all of them stay in play (the
     /// decision then shows the rule each one breaks, and findings say so).
-    /// A pinned relationship has only the candidates of its layout, allowed
-    /// or not: the model says that is the design.
+    /// A pinned relationship has only the candidates of its layout: the
+    /// model says that is the design. Of those, the ones no rule forbids
+    /// when there are any (a bucket pinned where a bucket per device-day
+    /// breaks a bound and buckets filled by count do not), else all.
     pub fn allowed(&self, rel: usize) -> Vec<usize> {
         if let Some(exact) = self.pinned_exact.get(rel).and_then(Option::as_ref) {
             let same: Vec<usize> = self.rels[rel]
@@ -57,12 +59,18 @@ impl Space {
             }
         }
         if let Some(kind) = self.pinned.get(rel).copied().flatten() {
-            return self.rels[rel]
+            let of_kind: Vec<usize> = self.rels[rel]
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| c.layout.layout_kind() == kind)
                 .map(|(i, _)| i)
                 .collect();
+            let ok: Vec<usize> = of_kind
+                .iter()
+                .copied()
+                .filter(|i| self.rels[rel][*i].forbidden.is_none())
+                .collect();
+            return if ok.is_empty() { of_kind } else { ok };
         }
         let ok: Vec<usize> = self.rels[rel]
             .iter()

@@ -1,6 +1,7 @@
 //! How many children a parent has: the first question of every embed-or-reference
 //! decision (000_34acd10fa9a500cb.txt: "what is the cardinality of the relationship?").
 
+use super::growth::Growth;
 use serde::Serialize;
 
 /// A count that may have no upper bound.
@@ -41,10 +42,12 @@ pub struct Cardinality {
     pub min: u64,
     pub typical: u64,
     pub max: Count,
-    /// Items added per owner per day, when the model says so. A bounded maximum with
-    /// growth means "capped"; an unbounded maximum with growth lets the advisor say
-    /// when a document would cross a limit.
-    pub growth_per_day: Option<f64>,
+    /// Items added per owner over time, when the model says so: the typical
+    /// owner's and, when known, the spread up to the busiest owner
+    /// (`model::Growth`). A bounded maximum with growth means "capped"; an
+    /// unbounded maximum with growth lets the advisor say when a document
+    /// would cross a limit.
+    pub growth: Option<Growth>,
     /// The 95th and 99th percentiles, when the model knows them: how far
     /// the usual parents reach, below a maximum set by a few outliers.
     pub p95: Option<u64>,
@@ -56,7 +59,7 @@ impl Cardinality {
         min: 1,
         typical: 1,
         max: Count::Finite(1),
-        growth_per_day: None,
+        growth: None,
         p95: None,
         p99: None,
     };
@@ -66,7 +69,7 @@ impl Cardinality {
             min: n,
             typical: n,
             max: Count::Finite(n),
-            growth_per_day: None,
+            growth: None,
             p95: None,
             p99: None,
         }
@@ -74,6 +77,11 @@ impl Cardinality {
 }
 
 impl Cardinality {
+    /// Items the typical owner gains per day, when the model says so.
+    pub fn growth_per_day(&self) -> Option<f64> {
+        self.growth.map(|g| g.typical)
+    }
+
     /// The highest percentile the model gives, by name (`p99`, else `p95`).
     pub fn highest_percentile(&self) -> Option<(&'static str, u64)> {
         match (self.p99, self.p95) {
@@ -190,7 +198,7 @@ mod tests {
             min: 0,
             typical: 30,
             max: Count::Finite(2_000_000),
-            growth_per_day: None,
+            growth: None,
             p95: None,
             p99: Some(400),
         }

@@ -10,6 +10,7 @@ mod archive;
 mod cardinality;
 mod conditional;
 mod entity;
+mod growth;
 mod ids;
 mod junction;
 mod relationship;
@@ -27,6 +28,7 @@ pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,
     POLYGON_CORNERS,
 };
+pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
 pub use tenancy::{Tenant, implied};

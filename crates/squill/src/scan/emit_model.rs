@@ -120,7 +120,7 @@ fn relationship(
                 min: r.fan_out.min.min(typical),
                 typical,
                 max: Count::Finite(max),
-                growth_per_day: None,
+                growth: None,
                 p95: e
                     .percentiles
                     .iter()
@@ -137,7 +137,7 @@ fn relationship(
                 min,
                 typical,
                 max: Count::Finite(max),
-                growth_per_day: None,
+                growth: None,
                 // Measured: the fan-out's 95th percentile.
                 p95: Some(up(r.fan_out.p95).clamp(typical, max)),
                 p99: None,
@@ -149,7 +149,7 @@ fn relationship(
             min: 1,
             typical: 1,
             max: Count::Finite(r.max_parents_per_child.max(1)),
-            growth_per_day: None,
+            growth: None,
             p95: None,
             p99: None,
         },
@@ -532,7 +532,7 @@ fn embedded_level(
                         min: if f.documents < holder_docs { 0 } else { l.min },
                         typical,
                         max: Count::Finite(max),
-                        growth_per_day: None,
+                        growth: None,
                         p95: Some(l.p95.clamp(typical, max)),
                         p99: None,
                     }
@@ -541,7 +541,7 @@ fn embedded_level(
                     min: u64::from(f.documents >= holder_docs),
                     typical: 1,
                     max: Count::Finite(1),
-                    growth_per_day: None,
+                    growth: None,
                     p95: None,
                     p99: None,
                 },

@@ -204,7 +204,7 @@ pub fn infer(
                     min: dist.min,
                     typical: dist.p50,
                     max: Count::Finite(dist.max),
-                    growth_per_day: None,
+                    growth: None,
                     p95: Some(dist.p95.clamp(dist.p50, dist.max)),
                     p99: None,
                 };

@@ -45,7 +45,7 @@ pub fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
         min,
         typical,
         max: max.map_or(Count::Unbounded, Count::Finite),
-        growth_per_day: None,
+        growth: None,
         p95: None,
         p99: None,
     }

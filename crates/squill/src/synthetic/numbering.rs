@@ -656,7 +656,7 @@ mod tests {
             min: 1,
             typical: 20,
             max: Count::Finite(500),
-            growth_per_day: None,
+            growth: None,
             p95: None,
             p99: None,
         };
@@ -722,7 +722,7 @@ mod tests {
             min: 0,
             typical: 0,
             max: Count::Finite(1000),
-            growth_per_day: None,
+            growth: None,
             p95: Some(1000),
             p99: Some(1000),
         };
@@ -742,7 +742,7 @@ mod tests {
             min: 1,
             typical: 2,
             max: Count::Finite(60),
-            growth_per_day: None,
+            growth: None,
             p95: Some(28),
             p99: Some(53),
         };

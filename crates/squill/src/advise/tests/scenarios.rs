@@ -1830,3 +1830,165 @@ fn s19_stores() {
         (4000.0, 6_000_000.0)
     );
 }
+
+/// S20: events arrive unevenly (typically 50 a device a day, at most
+/// 200,000). No bucket is sized for the typical device: the bucket per
+/// device-day is rejected with the busiest device's 200,000 events in it;
+/// buckets filled by count, each at most the embedding bound and keeping
+/// its first and last time, are weighed; squill keeps the events as
+/// documents of their own with `{device, ts}`. Pinned to buckets, the
+/// last day reads only the buckets whose last event is in it. Inserts
+/// that the growth does not admit are reported and followed.
+#[test]
+fn s20_device_activity() {
+    use crate::design::{BucketBy, Verdict};
+    let text = super::golden::example_text("scenarios/s20-device-activity");
+    let with = |edits: &[(&str, &str)]| {
+        let mut t = text.clone();
+        for (from, to) in edits {
+            assert!(t.contains(from), "{from}");
+            t = t.replace(from, to);
+        }
+        let model = crate::inputs::model_file::parse("s20.yaml", &t).unwrap();
+        advise(&model, &Settings::default(), None).unwrap()
+    };
+    let d = design("s20-device-activity");
+    let events = d
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "events")
+        .unwrap();
+    assert_eq!(events.chosen, Layout::ParentReference);
+    assert!(
+        indexes(&d, "event").contains(&vec![("device".into(), 1), ("ts".into(), 1)]),
+        "{:?}",
+        indexes(&d, "event")
+    );
+    // The bucket per device-day: rejected, the busiest device's day in it.
+    let day = events
+        .alternatives
+        .iter()
+        .find(|a| {
+            matches!(&a.layout, Layout::Bucket { by: BucketBy::Time { unit, .. }, .. } if unit == "day")
+        })
+        .unwrap_or_else(|| panic!("{:?}", events.alternatives));
+    let Verdict::Rejected { rule, reason } = &day.verdict else {
+        panic!("{:?}", day.verdict)
+    };
+    assert_eq!(*rule, "unbounded-bucket");
+    let why = reason
+        .get::<crate::rules::design::unbounded_bucket::BusiestBucket>()
+        .unwrap();
+    assert_eq!((why.typical.value, why.busiest.value), (50.0, 200_000.0));
+    // Buckets filled by count: bounded, with their time span.
+    let filled = events
+        .alternatives
+        .iter()
+        .find_map(|a| match &a.layout {
+            Layout::Bucket {
+                by: BucketBy::Count,
+                per_bucket,
+                aggregates,
+            } => Some((*per_bucket, aggregates.clone())),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{:?}", events.alternatives));
+    assert!(filled.0 >= 200 && filled.0 < 200_000, "{}", filled.0);
+    let span: Vec<_> = filled
+        .1
+        .iter()
+        .map(|a| (a.function, a.field.as_deref()))
+        .collect();
+    assert!(span.contains(&(crate::model::AggregateFn::First, Some("ts"))));
+    assert!(span.contains(&(crate::model::AggregateFn::Last, Some("ts"))));
+    // The last day of a device: its events by {device, ts}.
+    let last_day = plan(&d, "last_day");
+    assert!(
+        last_day.cost.documents_examined < 60.0,
+        "{:?}",
+        last_day.cost
+    );
+    // The growth and the inserts agree (1,728 a day per device on average).
+    assert!(
+        d.findings
+            .iter()
+            .all(|f| f.rule != "growth-and-inserts-disagree"),
+        "{:?}",
+        d.findings
+    );
+
+    // Pinned to buckets: the count buckets, opened when full, and the last
+    // day read from the buckets whose last event is in it (two: the open
+    // one and the one before), not every bucket of the device.
+    let pinned = with(&[(
+        "child_field: device\n",
+        "child_field: device\n    layout: bucket\n",
+    )]);
+    let chosen = layout(&pinned, "events");
+    let Layout::Bucket {
+        by: BucketBy::Count,
+        per_bucket,
+        ..
+    } = chosen
+    else {
+        panic!("{chosen:?}")
+    };
+    assert_eq!(*per_bucket, filled.0);
+    let record = plan(&pinned, "record");
+    let upsert = &record.steps[0];
+    assert_eq!(upsert.action, Action::Upsert);
+    assert!(
+        upsert.filter.iter().any(|c| c.path == "count"),
+        "{:?}",
+        upsert.filter
+    );
+    let read = plan(&pinned, "last_day");
+    let buckets = read.steps.last().unwrap();
+    assert!(
+        buckets.filter.iter().any(|c| c.path == "last_ts"),
+        "{:?}",
+        buckets.filter
+    );
+    assert_eq!(buckets.documents, 2.0);
+    let bucket_reason = pinned
+        .relationships
+        .iter()
+        .find(|r| r.relationship == "events")
+        .unwrap()
+        .rules
+        .iter()
+        .find_map(|h| h.reason.get::<crate::rules::design::bucket::Buckets>())
+        .cloned()
+        .unwrap();
+    let crate::rules::design::bucket::Buckets::Count {
+        busiest: Some(b), ..
+    } = bucket_reason
+    else {
+        panic!("{bucket_reason:?}")
+    };
+    // The busiest device fills a bucket every few minutes, never a larger one.
+    assert_eq!(b.per_day.value, 200_000.0);
+    assert_eq!(b.in_bucket.value, filled.0 as f64);
+    assert_eq!(b.buckets_a_day.value, (200_000.0 / filled.0 as f64).ceil());
+
+    // Ten times the inserts: 17,280 a day per device on average, past
+    // twice the most the spread admits (4,475). Reported, and followed:
+    // the busiest device is scaled with them.
+    let busy = with(&[("rate: 20000", "rate: 200000")]);
+    let f = busy
+        .findings
+        .iter()
+        .find(|f| f.rule == "growth-and-inserts-disagree")
+        .unwrap_or_else(|| panic!("{:?}", busy.findings));
+    let ev = |name: &str| {
+        f.evidence
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.value.as_f64().unwrap())
+            .unwrap()
+    };
+    assert_eq!(ev("inserts_per_parent_per_day"), 17280.0);
+    assert!((ev("stated_mean_most_per_day") - 4475.0).abs() < 1e-9);
+    let k = 17280.0 / 4475.0;
+    assert!((ev("used_busiest_per_day") - 200_000.0 * k).abs() < 1e-6);
+}

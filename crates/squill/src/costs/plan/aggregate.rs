@@ -195,9 +195,9 @@ impl Planner<'_> {
         let units_a_day = crate::model::units_a_day(&w.unit).unwrap_or(1.0);
         // Children in the window: what arrives in `last` units, or all of a
         // parent's when the model gives no rate of arrival.
-        let in_window = rel
-            .children
-            .growth_per_day
+        let in_window = f
+            .growth(r)
+            .map(|g| g.typical)
             .filter(|g| *g > 0.0)
             .map_or(f.typical(r), |g| {
                 (g / units_a_day * w.last as f64).min(f.typical(r))

@@ -154,11 +154,17 @@ impl Planner<'_> {
         let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
         // Only a window on the bucket's own time field picks buckets: any
         // other condition (the seller's region, a price) can match
-        // children in every bucket, so all the parent's are read.
+        // children in every bucket, so all the parent's are read. Buckets
+        // filled in time order pick by the last time each holds.
+        let span = self.time_span(r);
         let window = |c: &Filter| {
             c.op == FilterOp::Range
                 && c.related.is_none()
-                && matches!(by, BucketBy::Time { field, .. } if c.path.len() == 1 && c.path[0] == *field)
+                && c.path.len() == 1
+                && match by {
+                    BucketBy::Time { field, .. } => c.path[0] == *field,
+                    BucketBy::Count => span.as_deref() == Some(c.path[0].as_str()),
+                }
         };
         let spread = inc.filter.iter().any(|c| !window(c));
         let mut conditions: Vec<(String, FilterOp, ValueSource)> = Vec::new();
@@ -169,6 +175,10 @@ impl Planner<'_> {
             } else if let (true, BucketBy::Time { unit, .. }) = (window(c), by) {
                 // The window picks buckets by their key (the hour).
                 conditions.push((unit.clone(), c.op, ValueSource::Param));
+            } else if window(c) {
+                // A bucket filled in time order holds the window's
+                // children when its last one is inside the window.
+                conditions.push((format!("last_{}", c.path[0]), c.op, ValueSource::Param));
             } else {
                 conditions.push((acc.path(&c.path.join(".")), c.op, ValueSource::Param));
             }
@@ -206,9 +216,12 @@ impl Planner<'_> {
                 step.filter.push(filt(p, o, source));
             }
         }
-        let key = match by {
-            BucketBy::Count => "page".to_string(),
-            BucketBy::Time { unit, .. } => unit.clone(),
+        let key = match (by, &span) {
+            (BucketBy::Count, Some(field)) if inc.filter.iter().any(window) => {
+                format!("last_{field}")
+            }
+            (BucketBy::Count, _) => "page".to_string(),
+            (BucketBy::Time { unit, .. }, _) => unit.clone(),
         };
         // The buckets in the order the children are read: oldest first
         // when the read sorts ascending, else the newest first.
@@ -245,6 +258,38 @@ impl Planner<'_> {
                 acc.docs,
             )),
         )
+    }
+
+    /// The children's date field whose first and last value each bucket of
+    /// `r` keeps when the buckets are filled by count in time order
+    /// (`candidates::enumerate`'s filled buckets): a window on it picks
+    /// buckets. `None` for other layouts.
+    pub(super) fn time_span(&self, r: RelationshipId) -> Option<String> {
+        let Layout::Bucket {
+            by: BucketBy::Count,
+            aggregates,
+            ..
+        } = self.layout(r)
+        else {
+            return None;
+        };
+        let kept = |function: AggregateFn| {
+            aggregates
+                .iter()
+                .filter(|a| a.function == function)
+                .filter_map(|a| a.field.clone())
+                .collect::<Vec<_>>()
+        };
+        let last = kept(AggregateFn::Last);
+        kept(AggregateFn::First).into_iter().find(|f| {
+            last.contains(f)
+                && self
+                    .facts
+                    .model
+                    .entity(self.facts.model.relationship(r).child)
+                    .field(f)
+                    .is_some_and(|x| x.ty == crate::model::FieldType::Date)
+        })
     }
 
     /// An aggregate over a parent's buckets: the figures the buckets keep

@@ -17,6 +17,7 @@ mod context;
 mod error;
 mod fields;
 mod geo;
+mod growth;
 mod mixes;
 mod names;
 mod paging;
@@ -35,6 +36,8 @@ mod write;
 
 #[cfg(test)]
 mod geo_tests;
+#[cfg(test)]
+mod growth_tests;
 #[cfg(test)]
 mod paging_tests;
 #[cfg(test)]

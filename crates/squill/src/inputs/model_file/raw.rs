@@ -355,7 +355,7 @@ pub(super) enum RelationshipKindName {
     ManyToMany,
 }
 
-/// A cardinality: a plain number (exactly that many) or `{min, typical, max, growth_per_day}`.
+/// A cardinality: a plain number (exactly that many) or `{min, typical, max, growth_per_day | growth}`.
 #[derive(Debug)]
 pub(super) enum RawCardinality {
     Exactly(f64),
@@ -374,15 +374,57 @@ pub(super) struct RawCardinalityLong {
     /// A number or `unbounded`.
     #[schemars(with = "RawCount")]
     pub max: Option<S<RawCount>>,
-    /// Items added per owner per day.
+    /// Items added per owner per day (the typical owner's; `growth` gives
+    /// the spread).
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub growth_per_day: Option<S<f64>>,
+    /// Items added per owner per period, with the spread between owners:
+    /// `{typical, p95, p99, max, per}`. Not with `growth_per_day`.
+    #[schemars(with = "Option<RawGrowth>")]
+    pub growth: Option<S<RawGrowth>>,
     /// 95th percentile: 95% of owners have at most this many.
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub p95: Option<S<f64>>,
     /// 99th percentile: 99% of owners have at most this many (the outliers are above).
     #[schemars(with = "Option<f64>", range(min = 0))]
     pub p99: Option<S<f64>>,
+}
+
+/// Children added per parent per period: typical, and the spread up to
+/// the busiest parent.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Growth")]
+pub(super) struct RawGrowth {
+    /// Children the typical parent (the median) gains per period.
+    #[schemars(with = "f64", range(min = 0))]
+    pub typical: S<f64>,
+    /// 95% of parents gain at most this many per period.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub p95: Option<S<f64>>,
+    /// 99% of parents gain at most this many per period.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub p99: Option<S<f64>>,
+    /// The busiest parent's gain per period: layouts that grow with time
+    /// are bounded here.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub max: Option<S<f64>>,
+    /// The period the figures are per (default `day`).
+    #[schemars(with = "Option<GrowthPeriod>")]
+    pub per: Option<S<String>>,
+}
+
+/// Schema helper for `RawGrowth::per`.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)] // only its schema is used
+pub(super) enum GrowthPeriod {
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Year,
 }
 
 /// A number or `unbounded`.

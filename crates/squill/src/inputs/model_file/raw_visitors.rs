@@ -296,7 +296,7 @@ impl<'de> Deserialize<'de> for RawCardinality {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         string_or_map(
             d,
-            "a number or a map `{min, typical, max, growth_per_day}`",
+            "a number or a map `{min, typical, max, growth_per_day | growth}`",
             |s| {
                 s.trim()
                     .parse::<f64>()
@@ -316,7 +316,7 @@ impl JsonSchema for RawCardinality {
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A number (exactly that many) or `{min, typical, max, growth_per_day}`.",
+            "description": "A number (exactly that many) or `{min, typical, max, growth_per_day | growth}`.",
             "oneOf": [
                 {"type": "number", "minimum": 0},
                 generator.subschema_for::<RawCardinalityLong>(),

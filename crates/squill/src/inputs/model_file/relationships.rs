@@ -438,10 +438,9 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
                     0,
                 )?),
             };
-            let growth_per_day = match &r.growth_per_day {
-                Some(g) => Some(ctx.non_negative(g, &format!("`{side}.growth_per_day`"))?),
-                None => None,
-            };
+            let growth =
+                super::growth::growth(ctx, side, r.growth_per_day.as_ref(), r.growth.as_ref())
+                    .ok()?;
             if min > typical {
                 ctx.error(
                     r.min.as_ref().and_then(|m| ctx.pos(m)),
@@ -498,7 +497,7 @@ fn cardinality(ctx: &mut Ctx<'_>, raw: &S<RawCardinality>, side: &str) -> Option
                 min,
                 typical,
                 max,
-                growth_per_day,
+                growth,
                 p95: percentiles[0],
                 p99: percentiles[1],
             })

@@ -59,8 +59,25 @@ fn list(items: impl IntoIterator<Item = String>) -> String {
 
 fn cardinality(c: &Cardinality) -> String {
     let mut out = format!("{{min: {}, typical: {}, max: {}", c.min, c.typical, c.max);
-    if let Some(g) = c.growth_per_day {
-        let _ = write!(out, ", growth_per_day: {}", num(g));
+    match c.growth {
+        Some(g) if !g.has_spread() && g.per == crate::model::Period::Day => {
+            let _ = write!(out, ", growth_per_day: {}", num(g.typical));
+        }
+        Some(g) => {
+            // In the period the model stated, as it was written.
+            let figures: Vec<String> = g
+                .figures()
+                .iter()
+                .map(|(p, v)| format!("{}: {}", p.name(), num(g.per.from_per_day(*v))))
+                .collect();
+            let _ = write!(
+                out,
+                ", growth: {{{}, per: {}}}",
+                figures.join(", "),
+                g.per.name()
+            );
+        }
+        None => {}
     }
     for (name, p) in [("p95", c.p95), ("p99", c.p99)] {
         if let Some(p) = p {

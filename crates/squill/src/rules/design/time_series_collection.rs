@@ -82,7 +82,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         return None;
     };
     let rf = cx.rf();
-    let per_day = cx.rel().children.growth_per_day.unwrap_or(0.0);
+    let per_day = cx.facts.growth(cx.r).map_or(0.0, |g| g.typical);
     let series_buckets = (*per_bucket as f64 / SERIES_BUCKET_MAX).ceil().max(1.0);
     // The busiest window read whose figures these buckets keep.
     let window = rf
