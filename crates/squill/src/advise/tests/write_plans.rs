@@ -144,6 +144,9 @@ fn an_element_is_updated_through_its_parent_in_one_write() {
 /// the user named (80 M for a celebrity) while the plan counted one key.
 #[test]
 fn a_delete_by_both_ends_of_a_link_uses_the_pair_index() {
+    // The followers are pinned where the class lives: with a subset of the
+    // latest followers kept in the user (a design the search may choose for
+    // `followers_page`), the delete also updates the user.
     let d = design(
         "
 name: follows
@@ -170,6 +173,7 @@ relationships:
     children: {min: 0, typical: 150, max: 80000000}
     child_field: followee
     standalone: true
+    layout: parent-reference
 operations:
   follow:
     insert: follow
