@@ -486,6 +486,64 @@ fn migrate_takes_changes_by_an_updated_at_column() {
     assert!(!text.contains("Quiet change"), "{text}");
 }
 
+/// A run of changes rewrites each document as a full run writes it, field
+/// for field and in the same order: the full run reads arrays as child rows
+/// and closes them after the other fields, and a run of changes, which
+/// builds the document in SQL, had put Sakila's store's embedded manager
+/// after its arrays instead.
+#[test]
+fn a_run_of_changes_writes_the_documents_a_full_run_writes() {
+    let Some((user, superuser)) = server() else {
+        return;
+    };
+    copy_of(&superuser, "sakila", "sakila_same_documents");
+    let url = format!("{user}/sakila_same_documents");
+    let dir = crate::support::TempDir::new("pg-same-documents");
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sakila.yaml");
+    let out = dir.path().join("out");
+    let by_column = ["--changed-by", "last_update"];
+    let first = migrate(&url, &model, &out, &by_column);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    psql(
+        &format!("{superuser}/sakila_same_documents"),
+        "UPDATE store SET last_update = now() + interval '1 minute' WHERE store_id = 1;\n\
+         UPDATE customer SET email = 'changed@example.com', last_update = now() + interval '1 minute' WHERE customer_id = 1;",
+    );
+    let second = migrate(&url, &model, &out, &by_column);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let full = dir.path().join("full");
+    let again = migrate(&url, &model, &full, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    // Each JSON line by its collection and `_id`.
+    let lines = |files: std::collections::BTreeMap<String, Vec<u8>>| {
+        let mut out = std::collections::BTreeMap::new();
+        for (path, bytes) in files {
+            let Some(name) = path.strip_suffix(".json") else {
+                continue;
+            };
+            let collection = name.rsplit('/').next().unwrap_or(name).to_string();
+            for line in String::from_utf8(bytes).unwrap().lines() {
+                let doc: serde_json::Value = serde_json::from_str(line).unwrap();
+                out.insert(
+                    (collection.clone(), doc["_id"].to_string()),
+                    line.to_string(),
+                );
+            }
+        }
+        out
+    };
+    let changed = lines(tree(&out.join("increments")));
+    let now = lines(tree(&full.join("data")));
+    assert!(
+        changed.keys().any(|(c, id)| c == "store" && id == "1"),
+        "the store changed: {:?}",
+        changed.keys().collect::<Vec<_>>()
+    );
+    for (key, line) in &changed {
+        assert_eq!(Some(line), now.get(key), "{key:?}");
+    }
+}
+
 /// `--to mongodb://…`: the documents go straight into the deployment,
 /// validated and indexed, and a run of changes replaces them there.
 #[cfg(feature = "mongodb")]

@@ -553,10 +553,22 @@ impl<'a> Builder<'a> {
                     _ => rest.fields.push(f.clone()),
                 }
             }
-            let built = self.object(&coll.name, ctx, &rest, Some(entity))?;
             if entities.len() == 1 {
                 split_of = self.split(&coll.name, ctx, &rest, entity, &typed, &columns)?;
             }
+            // A full run reads the arrays as child rows and closes them onto
+            // the document after its other fields; a run of changes builds
+            // the whole document in SQL. Both write the fields in that one
+            // order, so a document rewritten by a run of changes is the
+            // document the full run wrote (the arrays had come before an
+            // embedded parent there).
+            if let Some(s) = &split_of {
+                let is_array =
+                    |f: &&crate::design::ShapeField| s.arrays.iter().any(|a| a.name == f.name);
+                let (arrays, others): (Vec<_>, Vec<_>) = rest.fields.iter().partition(is_array);
+                rest.fields = others.into_iter().chain(arrays).cloned().collect();
+            }
+            let built = self.object(&coll.name, ctx, &rest, Some(entity))?;
             all_columns = columns;
             let mut changed = vec![self.mark(table, &alias)];
             changed.extend(built.changed);
