@@ -75,8 +75,11 @@ fn every_example_s_report_passes_the_browser_checks() {
         let name = model.file_name().unwrap().to_string_lossy().to_string();
         let path = model.display().to_string();
         // What the page must show, from the design itself (JSON), not from the page.
+        // Findings do not fail these runs: some examples carry a warning on
+        // their own figures (growth-and-inserts-disagree), and the page is
+        // what is checked here.
         let json = Test::new()
-            .args(["advise", &path, "--format", "json"])
+            .args(["advise", &path, "--format", "json", "--fail-on", "never"])
             .run()
             .success()
             .stdout;
@@ -96,7 +99,16 @@ fn every_example_s_report_passes_the_browser_checks() {
         }
         let html = out.join(format!("{name}.html"));
         Test::new()
-            .args(["advise", &path, "--format", "html", "--force", "--output"])
+            .args([
+                "advise",
+                &path,
+                "--format",
+                "html",
+                "--fail-on",
+                "never",
+                "--force",
+                "--output",
+            ])
             .args([&html])
             .run()
             .success();
