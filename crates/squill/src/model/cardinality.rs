@@ -77,11 +77,6 @@ impl Cardinality {
 }
 
 impl Cardinality {
-    /// Items the typical owner gains per day, when the model says so.
-    pub fn growth_per_day(&self) -> Option<f64> {
-        self.growth.map(|g| g.typical)
-    }
-
     /// The highest percentile the model gives, by name (`p99`, else `p95`).
     pub fn highest_percentile(&self) -> Option<(&'static str, u64)> {
         match (self.p99, self.p95) {

@@ -213,8 +213,9 @@ fn yaml_problem(file: &str, text: &str, e: &serde_saphyr::Error) -> Problem {
         .trim()
         .to_string();
     if message.starts_with("budget breached") {
-        message =
-            format!("the file is nested too deeply or is too large for a model file ({message})");
+        message = format!(
+            "the file nests too deeply, or its aliases expand to far more than its text ({message})"
+        );
     }
     for (from, to) in [
         ("expected f64", "expected a number"),

@@ -73,7 +73,7 @@ fn a_small_model_parses() {
     assert!(!m.entities[1].fields[2].required);
     let r = &m.relationships[0];
     assert_eq!(r.children.max, Count::Finite(500));
-    assert_eq!(r.children.growth_per_day(), Some(0.5));
+    assert_eq!(r.children.growth.map(|g| g.typical), Some(0.5));
     assert_eq!(r.parents, Cardinality::ONE);
     assert_eq!(r.child_field, "post");
     assert_eq!(m.workload.mixes[0].name, "default");
