@@ -14,7 +14,7 @@ crate::rules::declare_rule! {
 
 use crate::candidates::growth::{DISAGREE_FACTOR, GrowthFigures};
 use crate::finding::{Evidence, Finding};
-use crate::model::RelationshipId;
+use crate::model::{Growth, RelationshipId};
 use crate::rules::judge::DesignCheck;
 use crate::words;
 
@@ -33,18 +33,16 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
         let parents = cx.facts.count(rel.parent);
         let per = g.stated.per;
         let in_period = |v: f64| words::num(per.from_per_day(v));
-        let stated: Vec<String> = g
-            .stated
-            .figures()
-            .iter()
-            .map(|(p, v)| format!("{} {}", p.name(), in_period(*v)))
-            .collect();
-        let used: Vec<String> = g
-            .used
-            .figures()
-            .iter()
-            .map(|(p, v)| format!("{} {}", p.name(), in_period(*v)))
-            .collect();
+        let spread = |g: &Growth| -> String {
+            let figures: Vec<String> = g
+                .figures()
+                .iter()
+                .map(|(p, v)| format!("{} {}", p.name(), in_period(*v)))
+                .collect();
+            figures.join(", ")
+        };
+        let (stated, used) = (spread(&g.stated), spread(&g.used));
+        let parents_word = words::plural(&model.entity(rel.parent).name);
         let (least, most) = g.mean_bounds;
         let stated_rate = |v: f64| format!("{} {child}/s", words::num(v * parents / 86_400.0));
         let mean = if least == most {
@@ -60,14 +58,14 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             message: format!(
                 "{}: the growth per {parent} ({} a {}) adds {mean} over the {} {}; the inserts add {} {child}/s ({} a day per {parent} on average): more than {}× apart. squill follows the inserts: {} a {}",
                 rel.name,
-                stated.join(", "),
+                stated,
                 per.name(),
                 words::num(parents),
-                words::plural(&model.entity(rel.parent).name),
+                parents_word,
                 words::num(g.inserts),
                 words::num(g.inserts_per_parent),
                 words::num(DISAGREE_FACTOR),
-                used.join(", "),
+                used,
                 per.name(),
             ),
             location: DesignCheck::at(format!("relationships.{}", rel.name)),
@@ -90,7 +88,7 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             ],
             help: Some(format!(
                 "make the two agree: the growth per {parent} times the {} is the insert rate of {child}; the inserts are the figure every write of the design is priced on, so squill keeps them and scales the growth's spread",
-                words::plural(&model.entity(rel.parent).name),
+                parents_word,
             )),
         });
     }
