@@ -10,7 +10,7 @@
 //! fewer. Nothing here is a tuned factor: each implication is a statement of
 //! the model (an `_id`, a `unique:`, a `tenant:`, a one-parent relationship).
 
-use super::workload::{Identity, identity, names_parent};
+use super::workload::{Identity, names_parent};
 use super::{EntityId, Filter, FilterOp, Model, RelationshipId};
 use serde::Serialize;
 
@@ -48,10 +48,15 @@ impl Model {
 /// beside an identity (it tests the one instance found), and the tenant
 /// beside an equality or membership on another parent that lies within
 /// the tenant (a store's customer: her orders are all of her store).
-pub fn implied(model: &Model, e: EntityId, filter: &[Filter]) -> Vec<bool> {
+pub fn implied(
+    model: &Model,
+    e: EntityId,
+    filter: &[Filter],
+    identity: Option<&Identity>,
+) -> Vec<bool> {
     let mut out = vec![false; filter.len()];
-    match identity(model, e, filter) {
-        Some(Identity::Id(i)) => {
+    match identity {
+        Some(&Identity::Id(i)) => {
             for (j, x) in out.iter_mut().enumerate() {
                 *x = j != i;
             }

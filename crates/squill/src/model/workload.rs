@@ -585,7 +585,10 @@ pub fn identity(model: &super::Model, e: EntityId, filter: &[Filter]) -> Option<
                 .map(|k| {
                     filter.iter().position(|c| match k {
                         super::KeyPart::Field(name) => {
-                            c.op == FilterOp::Eq && c.related.is_none() && c.path == [name.clone()]
+                            c.op == FilterOp::Eq
+                                && c.related.is_none()
+                                && c.path.len() == 1
+                                && c.path[0] == *name
                         }
                         super::KeyPart::Parent(r) => names_parent(c, *r, e, model),
                     })

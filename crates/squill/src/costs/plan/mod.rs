@@ -906,13 +906,11 @@ impl<'a> Planner<'a> {
         // A condition another implies keeps no share of its own (the
         // tenant beside a customer of that tenant); a unique combination
         // tested whole finds one instance (`model::implied`).
-        if matches!(
-            crate::model::identity(f.model, e, filter),
-            Some(crate::model::Identity::Unique { .. })
-        ) {
+        let identity = crate::model::identity(f.model, e, filter);
+        if matches!(identity, Some(crate::model::Identity::Unique { .. })) {
             return 1.0;
         }
-        let implied = crate::model::implied(f.model, e, filter);
+        let implied = crate::model::implied(f.model, e, filter, identity.as_ref());
         for (c, _) in filter.iter().zip(&implied).filter(|(_, x)| !**x) {
             let sel = if c.op == FilterOp::Under {
                 self.subtree_share(e, c)
