@@ -686,9 +686,11 @@ fn decision(
 }
 
 /// A parent's id kept in each child is "indexed" in the rule's reason only
-/// where the design has an index that starts with it: with no operation
-/// that looks children up by their parent, it has none, and the reason
-/// says so.
+/// where the design has an index that serves a query of the children by
+/// their parent, as the planner plans it (under a tenant, led by the
+/// tenant: `{store, customer, …}` serves a store's customer's orders), and
+/// holds every child (not a partial one): with no operation that looks
+/// children up by their parent, it has none, and the reason says so.
 fn say_unindexed(
     facts: &Facts<'_>,
     space: &Space,
@@ -702,17 +704,22 @@ fn say_unindexed(
     }
     let rr = facts.model.relationship(rel);
     let name = p.collection(facts, space, rr.child);
-    let prefix = p.path(facts, rr.child);
-    let path = if prefix.is_empty() {
-        rr.child_field.clone()
-    } else {
-        format!("{prefix}.{}", rr.child_field)
+    let planner = crate::costs::plan::Planner { facts, space, p };
+    let Some(eq) = planner.children_by_parent(rel) else {
+        return;
+    };
+    let query = crate::costs::plan::QueryShape {
+        eq: eq.iter().map(String::as_str).collect(),
+        pairs: &[],
+        geo: None,
+        sort: Vec::new(),
+        range: Vec::new(),
     };
     let indexed = collections
         .iter()
         .filter(|c| c.name == name)
         .flat_map(|c| &c.indexes)
-        .any(|i| i.keys.first().is_some_and(|(k, _)| *k == path));
+        .any(|i| i.partial.is_empty() && crate::costs::plan::serves(&i.keys, &query));
     if indexed {
         return;
     }

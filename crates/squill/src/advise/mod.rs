@@ -25,7 +25,6 @@ pub use error::AdviseError;
 use crate::design::Design;
 use crate::model::{Model, Without};
 use crate::settings::Settings;
-use search::advise_plain;
 
 /// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
 pub fn advise(
@@ -47,13 +46,15 @@ pub fn advise_with_model(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<(Model, Design), AdviseError> {
-    let (advised, mut design) = advise_plain(model, settings, mix, &Without::default())?;
+    let chosen = search::advise_chosen(model, settings, mix, &Without::default())?;
+    let tenancy = tenancy::report(&chosen, settings);
+    let (advised, mut design) = (chosen.model, chosen.design);
     if !model.current.is_empty() || !model.without.is_empty() {
         match current::compare(model, settings, mix, &design) {
             Ok(c) => design.current = Some(c),
             Err(e) => design.findings.push(current::unpriced(&e)),
         }
     }
-    design.tenancy = tenancy::report(model, settings, mix, &design)?;
+    design.tenancy = tenancy;
     Ok((advised, design))
 }

@@ -28,15 +28,9 @@ type Move = (
 /// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
 type Wanted = Vec<(Keys, u32, f64)>;
 
-/// Whether index `long` serves every query index `short` would.
-pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
-    long.len() >= short.len()
-        && (long.starts_with(short)
-            || short
-                .iter()
-                .zip(long)
-                .all(|((a, d), (b, e))| a == b && *d == -*e))
-}
+/// Whether index `long` serves every query index `short` would (the
+/// planner's own matcher, `costs::plan::covers`).
+pub use crate::costs::plan::covers;
 
 /// Standing cost of one collection's indexes: one covered by another costs nothing.
 fn wanted_cost(list: &Wanted) -> f64 {

@@ -28,6 +28,28 @@ pub(super) fn advise_plain(
     mix: Option<&str>,
     without: &Without,
 ) -> Result<(Model, Design), AdviseError> {
+    advise_chosen(model, settings, mix, without).map(|c| (c.model, c.design))
+}
+
+/// A design with the search's choice behind it: the model it was made for
+/// (with its edge collections and archives written in), the candidates and
+/// the state chosen among them, and the mix, so that the same design can
+/// be planned again under other figures (the largest tenant's, `tenancy`).
+pub(super) struct Advised {
+    pub model: Model,
+    pub design: Design,
+    pub space: Space,
+    pub state: State,
+    pub mix: usize,
+}
+
+/// `advise_plain`, with the choice behind the design.
+pub(super) fn advise_chosen(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+    without: &Without,
+) -> Result<Advised, AdviseError> {
     check_model(model)?;
     let mix_index = resolve_mix(model, mix)?;
     let mut current = model.clone();
@@ -190,7 +212,12 @@ pub(super) fn advise_plain(
             ));
         }
     }
-    let mut design = best.design;
+    let Outcome {
+        mut design,
+        space,
+        state,
+        ..
+    } = best;
     design.entities.extend(archived);
     design.findings.extend(kept_whole);
     for (r, beaten) in edges {
@@ -201,7 +228,13 @@ pub(super) fn advise_plain(
             .findings
             .push(edges_unpriced_note(unpriced, main_planned + extra));
     }
-    Ok((current, design))
+    Ok(Advised {
+        model: current,
+        design,
+        space,
+        state,
+        mix: mix_index,
+    })
 }
 
 /// Turns off the entity-level candidates of `without` (a candidate no

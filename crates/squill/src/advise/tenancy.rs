@@ -1,33 +1,25 @@
 //! The largest tenant's costs: for a model with a `tenant:`, the design
-//! advised is planned again with every relationship pinned to its chosen
-//! layout and each scoped relationship at the largest tenant's children
-//! (its `max`, or the tenant's `largest` share), so that the report can
-//! say what the largest store's queries cost beside the typical store's,
-//! from the same planner.
+//! advised is planned again, the same candidates in the same state (every
+//! layout with its parameters, every entity pattern on or off as chosen),
+//! under figures where each scoped relationship has the largest tenant's
+//! children (its `max`, or the tenant's `largest` share), so that the
+//! report says what the largest store's queries cost in the design the
+//! typical store's were priced in, from the same planner. (A new search
+//! at those figures could choose another design, and describe that one.)
 
-use super::AdviseError;
-use super::search::advise_plain;
-use crate::design::{Design, ScopedEntity, TenancyReport, TenantCost};
-use crate::model::{Count, Model, Without};
+use super::priced::price;
+use super::search::Advised;
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::Placement;
+use crate::design::{ScopedEntity, TenancyReport, TenantCost};
+use crate::model::Count;
 use crate::settings::Settings;
 
-/// The tenancy report of `design`, advised for `model`; `None` without a
-/// tenant.
-pub(super) fn report(
-    model: &Model,
-    settings: &Settings,
-    mix: Option<&str>,
-    design: &Design,
-) -> Result<Option<TenancyReport>, AdviseError> {
-    let Some(tenant) = model.tenant else {
-        return Ok(None);
-    };
+/// The tenancy report of the design `chosen`; `None` without a tenant.
+pub(super) fn report(chosen: &Advised, settings: &Settings) -> Option<TenancyReport> {
+    let model = &chosen.model;
+    let tenant = model.tenant?;
     let mut largest = model.clone();
-    for d in &design.relationships {
-        if let Some(r) = model.relationship_by_name(&d.relationship) {
-            largest.relationships[r.index()].layout = Some(d.chosen.layout_kind());
-        }
-    }
     let mut scoped = Vec::new();
     for e in model.entity_ids() {
         let Some(r) = model.tenant_relationship(e) else {
@@ -53,17 +45,23 @@ pub(super) fn report(
             largest: most as f64,
         });
     }
-    let (_, big) = advise_plain(&largest, settings, mix, &Without::default())?;
+    let facts = Facts::new(&largest, settings, chosen.mix);
+    let p = Placement::build(&facts, &chosen.space, &chosen.state)?;
+    let big = price(&facts, &chosen.space, &p, 0.0);
     let operations = model
         .operation_ids()
-        .filter(|&o| {
-            let e = model.operation(o).entity_in(model);
+        .zip(&big.plans)
+        .filter(|(o, _)| {
+            let e = model.operation(*o).entity_in(model);
             model.tenant_relationship(e).is_some()
         })
-        .filter_map(|o| {
+        .filter_map(|(o, at_largest)| {
             let name = &model.operation(o).name;
-            let typical = design.operations.iter().find(|p| &p.operation == name)?;
-            let at_largest = big.operations.iter().find(|p| &p.operation == name)?;
+            let typical = chosen
+                .design
+                .operations
+                .iter()
+                .find(|p| &p.operation == name)?;
             Some(TenantCost {
                 operation: name.clone(),
                 typical: typical.cost,
@@ -71,9 +69,9 @@ pub(super) fn report(
             })
         })
         .collect();
-    Ok(Some(TenancyReport {
+    Some(TenancyReport {
         tenant: model.entity(tenant.entity).name.clone(),
         scoped,
         operations,
-    }))
+    })
 }

@@ -12,5 +12,6 @@ mod pins;
 mod rules_fire;
 mod scale;
 mod scenarios;
+mod tenants;
 mod today;
 mod write_plans;

@@ -166,27 +166,16 @@ impl<'a> Planner<'a> {
             }
             keys.extend(parts.iter().map(|&i| (paths[i].clone(), 1)));
         } else {
-            for (p, _, _) in &eq {
-                if pairs.contains(p) {
-                    keys.push((format!("{p}.k"), 1));
-                    keys.push((format!("{p}.v"), 1));
-                } else {
-                    keys.push((p.clone(), 1));
-                }
-            }
-            // Equality keys first, then the `2dsphere` key: the
-            // equalities narrow the cells the geo search walks.
-            if let Some((p, _, _)) = &geo {
-                keys.push((p.clone(), crate::design::SPHERE_2D));
-            }
-            for s in sort {
-                keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
-            }
-            for (p, _, _) in &range {
-                if !keys.iter().any(|(k, _)| k == p) {
-                    keys.push((p.clone(), 1));
-                }
-            }
+            keys = query_keys(&QueryShape {
+                eq: eq.iter().map(|(p, _, _)| p.as_str()).collect(),
+                pairs: &pairs,
+                geo: geo.as_ref().map(|(p, _, _)| p.as_str()),
+                sort: sort
+                    .iter()
+                    .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
+                    .collect(),
+                range: range.iter().map(|(p, _, _)| p.as_str()).collect(),
+            });
         }
         let scan = keys.is_empty();
         // Embedded instances found by their own fields (items of a category
@@ -291,6 +280,23 @@ impl<'a> Planner<'a> {
         );
         let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
         (m, n)
+    }
+
+    /// What a query of `r`'s children by their parent asks of an index, as
+    /// `find` plans it: an equality on the children's reference to the
+    /// parent, after the one on their tenant when the model has one and
+    /// the children are scoped by it (every operation names its tenant
+    /// first). `None` when the children hold no reference to the parent.
+    pub(crate) fn children_by_parent(&self, r: RelationshipId) -> Option<Vec<String>> {
+        let model = self.facts.model;
+        let e = model.relationship(r).child;
+        let acc = self.access(e);
+        let mut eq = Vec::new();
+        if let Some(t) = model.tenant_relationship(e).filter(|&t| t != r) {
+            eq.push(acc.path(&self.parent_ref_path(t)?));
+        }
+        eq.push(acc.path(&self.parent_ref_path(r)?));
+        Some(eq)
     }
 
     /// The path of `acc`'s documents that holds their parent's id through

@@ -289,6 +289,64 @@ fn canonical_keys(keys: Vec<(String, i32)>, sort: &[(String, i32)]) -> Vec<(Stri
         .collect()
 }
 
+/// What a query asks of an index, path by path: its equality and
+/// membership tests (in the filter's order), the `attributes` fields among
+/// them (indexed by name and value), its GeoJSON test, its sort, its
+/// ranges.
+pub(crate) struct QueryShape<'q> {
+    pub eq: Vec<&'q str>,
+    pub pairs: &'q [String],
+    pub geo: Option<&'q str>,
+    pub sort: Vec<(String, i32)>,
+    pub range: Vec<&'q str>,
+}
+
+/// The keys of the index a query needs, in the order that serves it:
+/// equality keys first, then the `2dsphere` key (the equalities narrow the
+/// cells the geo search walks), then the sort keys, then the ranges not
+/// already keyed. The one place the planner decides an index's keys from a
+/// filter; `serves` asks the same question of an index that exists.
+pub(crate) fn query_keys(q: &QueryShape<'_>) -> Vec<(String, i32)> {
+    let mut keys: Vec<(String, i32)> = Vec::new();
+    for &p in &q.eq {
+        if q.pairs.iter().any(|x| x == p) {
+            keys.push((format!("{p}.k"), 1));
+            keys.push((format!("{p}.v"), 1));
+        } else {
+            keys.push((p.to_string(), 1));
+        }
+    }
+    if let Some(p) = q.geo {
+        keys.push((p.to_string(), crate::design::SPHERE_2D));
+    }
+    keys.extend(q.sort.iter().cloned());
+    for &p in &q.range {
+        if !keys.iter().any(|(k, _)| k == p) {
+            keys.push((p.to_string(), 1));
+        }
+    }
+    keys
+}
+
+/// Whether an index of `keys` serves a query: it starts with the keys the
+/// planner would ask for the query (equalities, then sort and ranges, in
+/// the canonical spelling), walked either way.
+pub(crate) fn serves(keys: &[(String, i32)], q: &QueryShape<'_>) -> bool {
+    let wanted = canonical_keys(query_keys(q), &q.sort);
+    !wanted.is_empty() && covers(keys, &wanted)
+}
+
+/// Whether index `long` serves every query index `short` would: `short`
+/// is its prefix, in the same directions or all reversed.
+pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
+    long.len() >= short.len()
+        && (long.starts_with(short)
+            || short
+                .iter()
+                .zip(long)
+                .all(|((a, d), (b, e))| a == b && *d == -*e))
+}
+
 /// The share of `count` instances of `entity` a geo condition keeps: those
 /// inside the area searched at the entity's typical density (`near`,
 /// `within`), or the one shape that contains a point (`intersects`: the
