@@ -21,6 +21,7 @@ mod growth;
 mod mixes;
 mod names;
 mod paging;
+mod parent_key;
 mod paths;
 mod positions;
 mod raw;

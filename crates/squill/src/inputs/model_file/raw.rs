@@ -281,8 +281,9 @@ pub(super) struct RawFieldLong {
     /// same as `unique: [[field]]` under the entity.
     pub unique: Option<bool>,
     /// No two children of one parent share this field's value (a SKU
-    /// within its store): the parent (a relationship's name, its
-    /// `child_field` or the parent entity) and the field are unique together.
+    /// within its store): the reference to the parent (a relationship's
+    /// name or its `child_field`, as in `unique:`) and the field are
+    /// unique together.
     #[schemars(with = "Option<String>")]
     pub unique_within: Option<S<String>>,
     pub description: Option<String>,

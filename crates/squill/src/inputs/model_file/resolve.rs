@@ -282,13 +282,7 @@ fn unique_keys(
                     parts.push(KeyPart::Field(k.to_string()));
                     continue;
                 }
-                let parent = relationships.iter().position(|r| {
-                    r.child.index() == i
-                        && r.kind != RelationshipKind::ManyToMany
-                        && !r.shared
-                        && (r.name == k || r.child_field == k)
-                });
-                match parent {
+                match super::parent_key::parent_key(relationships, i, k) {
                     Some(r) => parts.push(KeyPart::Parent(RelationshipId::from_index(r))),
                     None => {
                         let names = entity.fields.iter().map(|f| f.name.as_str()).chain(

@@ -150,28 +150,34 @@ pub(super) fn unique_within(
                 continue;
             }
             let k = within.value.trim();
-            let parent = relationships.iter().position(|r| {
-                r.child.index() == i
-                    && r.one_parent()
-                    && (r.name == k
-                        || r.child_field == k
-                        || entities.get(r.parent.index()).is_some_and(|p| p.name == k))
-            });
-            let Some(r) = parent else {
-                let names = relationships
+            let Some(r) = super::parent_key::parent_key(relationships, i, k) else {
+                let entity = entities.get(i).map_or("", |x| x.name.as_str());
+                // The parent entity named instead of its reference: say
+                // which field holds it.
+                let by_entity: Vec<&str> = relationships
                     .iter()
-                    .filter(|r| r.child.index() == i && r.one_parent())
-                    .map(|r| r.child_field.as_str());
+                    .filter(|r| {
+                        r.child.index() == i
+                            && r.one_parent()
+                            && entities.get(r.parent.index()).is_some_and(|p| p.name == k)
+                    })
+                    .map(|r| r.child_field.as_str())
+                    .collect();
+                let help = match by_entity.as_slice() {
+                    [field] => Some(format!(
+                        "`{k}` is the parent entity: name the reference to it that entity `{entity}` holds, `unique_within: {field}`"
+                    )),
+                    _ => suggestion(k, super::parent_key::parent_key_names(relationships, i)),
+                };
                 ctx.error(
                     ctx.pos(within),
                     format!(
-                        "field `{}`: `unique_within: {k}` names no parent of entity `{}`",
+                        "field `{}`: `unique_within: {k}` names no reference to a parent of entity `{entity}`",
                         name.value,
-                        entities.get(i).map_or("", |x| x.name.as_str())
                     ),
-                    "not a parent",
-                    suggestion(k, names).or_else(|| {
-                        Some("name the parent whose children the value is unique among (a relationship's name, its `child_field`, or the parent entity), through a relationship with one parent per child".into())
+                    "not a parent reference",
+                    help.or_else(|| {
+                        Some("name the reference to the parent whose children the value is unique among: a relationship's name or its `child_field`, through a relationship with one parent per child".into())
                     }),
                 );
                 continue;

@@ -126,3 +126,35 @@ fn unique_within_is_not_unique_everywhere() {
     let p = problems(&SHOP.replace("unique_within: store", "unique_within: store, unique: true"));
     insta::assert_snapshot!(p.join("\n"));
 }
+
+/// Class: `unique_within` took the parent entity's name where a key names
+/// the field that holds the reference (as `unique:` does). The products'
+/// reference is `shop_id` here: `store` is refused, with where and what
+/// to write instead; the relationship's name and its `child_field` mean
+/// the same pair.
+#[test]
+fn unique_within_names_the_reference_not_the_parent_entity() {
+    let text = SHOP.replace(
+        "child_field: store}\n  customers",
+        "child_field: shop_id}\n  customers",
+    );
+    assert_ne!(text, SHOP);
+    let p = problems(&text);
+    insta::assert_snapshot!(p.join("\n"));
+    for name in ["shop_id", "products"] {
+        let m = parse(
+            "shop.yaml",
+            &text.replace("unique_within: store", &format!("unique_within: {name}")),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let products = m.relationship_by_name("products").unwrap();
+        let product = m.entity(m.entity_by_name("product").unwrap());
+        assert_eq!(
+            product.unique,
+            vec![vec![
+                KeyPart::Parent(products),
+                KeyPart::Field("sku".into())
+            ]]
+        );
+    }
+}
