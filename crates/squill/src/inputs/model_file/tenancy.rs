@@ -76,12 +76,23 @@ pub(super) fn scope(ctx: &mut Ctx<'_>, raw: Option<&S<RawTenant>>, model: &mut M
         return;
     }
     for &(e, r) in &scoped {
-        for combination in &mut model.entities[e.index()].unique {
+        let unique = &mut model.entities[e.index()].unique;
+        for combination in unique.iter_mut() {
             if let Some(i) = combination.iter().position(|k| *k == KeyPart::Parent(r)) {
                 let k = combination.remove(i);
                 combination.insert(0, k);
             }
         }
+        // One combination said twice (`unique: [[sku, store]]` and
+        // `unique_within: store`) is one after the reorder: one index.
+        let mut seen: Vec<Vec<KeyPart>> = Vec::with_capacity(unique.len());
+        unique.retain(|c| {
+            let first = !seen.contains(c);
+            if first {
+                seen.push(c.clone());
+            }
+            first
+        });
     }
     // Written as the file's own filters are stored: the relationship's
     // name, then the parent's `_id`.

@@ -158,3 +158,43 @@ fn unique_within_names_the_reference_not_the_parent_entity() {
         );
     }
 }
+
+/// Class: after the tenant is moved first, a combination the entity
+/// states (`unique: [[sku, store]]`) and the one `unique_within: store`
+/// adds were the same pair twice: two unique indexes of the same keys
+/// asked by every insert. One remains.
+#[test]
+fn a_combination_said_twice_is_one_after_the_tenant_leads() {
+    let text = SHOP.replace(
+        "      price: decimal\n",
+        "      price: decimal\n    unique: [[sku, store]]\n",
+    );
+    assert_ne!(text, SHOP);
+    let m = parse("shop.yaml", &text).unwrap_or_else(|e| panic!("{e}"));
+    let products = m.relationship_by_name("products").unwrap();
+    let product = m.entity(m.entity_by_name("product").unwrap());
+    assert_eq!(
+        product.unique,
+        vec![vec![
+            KeyPart::Parent(products),
+            KeyPart::Field("sku".into())
+        ]]
+    );
+}
+
+/// A model with a tenant and a key unique within it, written by `to_yaml`
+/// and read back, is the same model: the tenant (with its share), the
+/// combination led by the tenant, the tenant's filter first in each
+/// operation and its link on each insert.
+#[test]
+fn a_tenant_and_unique_within_survive_to_yaml() {
+    for text in [
+        SHOP.to_string(),
+        SHOP.replace("tenant: store", "tenant: {entity: store, largest: 0.015}"),
+    ] {
+        let m = parse("shop.yaml", &text).unwrap_or_else(|e| panic!("{e}"));
+        let written = to_yaml(&m);
+        let back = parse("shop.yaml", &written).unwrap_or_else(|e| panic!("{e}\n{written}"));
+        assert_eq!(m, back, "{written}");
+    }
+}
