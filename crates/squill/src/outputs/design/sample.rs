@@ -341,5 +341,18 @@ pub fn every_variant() -> Design {
         patterns_added: vec!["order_archive".into()],
         patterns_dropped: Vec::new(),
     });
+    design.tenancy = Some(crate::design::TenancyReport {
+        tenant: "product".into(),
+        scoped: vec![crate::design::ScopedEntity {
+            entity: "part".into(),
+            typical: 10.0,
+            largest: 200.0,
+        }],
+        operations: vec![crate::design::TenantCost {
+            operation: "rename_part".into(),
+            typical: cost(2.0),
+            largest: cost(6.0),
+        }],
+    });
     design
 }

@@ -28,11 +28,11 @@ pub fn render(design: &Design) -> String {
     if !design.entities.is_empty() {
         sections.push(("entities", "Entity decisions"));
     }
-    sections.extend([
-        ("operations", "Operations"),
-        ("findings", "Findings"),
-        ("rules", "Rules cited"),
-    ]);
+    sections.push(("operations", "Operations"));
+    if design.tenancy.is_some() {
+        sections.push(("tenants", "Tenants"));
+    }
+    sections.extend([("findings", "Findings"), ("rules", "Rules cited")]);
     let mut body = String::new();
     summary(&mut body, design);
     mixes(&mut body, design);
@@ -65,10 +65,49 @@ pub fn render(design: &Design) -> String {
         operation(&mut body, plan);
     }
     body.push_str("</section>\n");
+    if let Some(t) = &design.tenancy {
+        tenants(&mut body, t);
+    }
     body.push_str(&super::findings::section(&design.findings));
     body.push_str(&super::docs::section(cited(design)));
     let title = format!("Design for {} (mix: {})", design.model, design.mix);
     page::document(&title, &sections, &body)
+}
+
+/// Each scoped entity at the typical and the largest tenant, and what
+/// each operation on them costs at both: the text and Markdown reports'
+/// Tenants section, as tables.
+fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
+    let tenant = esc(&t.tenant);
+    let _ = writeln!(
+        out,
+        "<section id=\"tenants\"><h2>Tenants</h2>\n<p>Every operation names its {tenant}.</p>"
+    );
+    let _ = writeln!(
+        out,
+        "<table><tr><th>entity</th><th class=\"num\">in the typical {tenant}</th><th class=\"num\">in the largest</th></tr>"
+    );
+    for s in &t.scoped {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(&s.entity),
+            words::num(s.typical),
+            words::num(s.largest)
+        );
+    }
+    out.push_str("</table>\n<table><tr><th>operation</th><th>typical</th><th>largest</th></tr>\n");
+    for o in &t.operations {
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td></tr>",
+            id("op", &o.operation),
+            esc(&o.operation),
+            esc(&describe::per_run(&o.typical)),
+            esc(&describe::per_run(&o.largest))
+        );
+    }
+    out.push_str("</table></section>\n");
 }
 
 fn summary(out: &mut String, design: &Design) {
@@ -484,4 +523,24 @@ fn cited(design: &Design) -> BTreeSet<&'static str> {
     }
     ids.extend(design.findings.iter().map(|f| f.rule));
     ids
+}
+
+#[cfg(test)]
+mod tests {
+    /// The Tenants section of a design that has one (the hand-built
+    /// sample with every variant): each scoped entity and each operation
+    /// at the typical and the largest tenant, linked to its plan.
+    #[test]
+    fn the_tenants_section() {
+        let html = super::render(&crate::outputs::design::sample::every_variant());
+        let start = html
+            .find("<section id=\"tenants\">")
+            .expect("a Tenants section");
+        let end = start + html[start..].find("</section>").expect("its end") + "</section>".len();
+        insta::assert_snapshot!(&html[start..end]);
+        assert!(
+            html.contains("<a href=\"#tenants\">"),
+            "listed in the page's sections"
+        );
+    }
 }
