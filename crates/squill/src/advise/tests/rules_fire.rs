@@ -117,6 +117,14 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&skip, &defaults));
+    // A booking that finds a free seat, then sets its state by id (the
+    // seat map's copy must follow), with no condition: read-then-write.
+    let booking = crate::inputs::model_file::parse(
+        "booking.yaml",
+        "entities:\n  show: {count: 10000, fields: {title: string(40)}}\n  seat: {count: 5000000, fields: {label: string(4), price: decimal, state: string(8)}}\nrelationships:\n  seats: {parent: show, child: seat, children: {typical: 500, max: 2000}, child_field: show, standalone: true, layout: extended-reference}\noperations:\n  seat_map: {read: show, rate: 1000, filter: {_id: eq}, include: {seats: {fields: [label, state]}}}\n  book: {update: seat, rate: 50, filter: {show: eq, state: eq}, changes: [state]}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&booking, &defaults));
     // The nesting limit, lowered so that embedding one level trips it.
     let shallow = Options {
         design: Some(DesignOptions {
