@@ -114,12 +114,18 @@ fn operation(
         .filter(|r| *r > 0.0)
         .ok_or("the logs have no time span to make a rate of")?;
     let shape = &s.shape;
+    // A findAndModify finds one document by its filter (first in its
+    // sort) and changes or removes it in one atomic command: a claim, or
+    // a delete of one.
+    let removes = shape.update.iter().any(|u| u.op == "remove");
     let verb = match shape.kind {
         OpKind::Find | OpKind::Count | OpKind::Distinct | OpKind::GetMore | OpKind::Aggregate => {
             "read"
         }
         OpKind::Insert => "insert",
-        OpKind::Update | OpKind::FindAndModify => "update",
+        OpKind::Update => "update",
+        OpKind::FindAndModify if removes => "delete",
+        OpKind::FindAndModify => "claim",
         OpKind::Delete => "delete",
     };
     let name = format!("{}_{}", s.id.to_ascii_lowercase(), verb);
@@ -150,6 +156,23 @@ fn operation(
             .map(|f| format!("{}: {}", key(&f.path), op(f.op)))
             .collect();
         let _ = writeln!(out, "    filter: {{{}}}", parts.join(", "));
+        if filter
+            .iter()
+            .any(|f| matches!(f.op, OpClass::Near | OpClass::Within))
+        {
+            let _ = writeln!(
+                out,
+                "    # assumed: a search within {ASSUMED_RADIUS}; the logs show the place searched, not its radius"
+            );
+        }
+    }
+    if verb == "claim" && !shape.sort.is_empty() {
+        let keys: Vec<String> = shape
+            .sort
+            .iter()
+            .map(|k| format!("{}{}", if k.descending { "-" } else { "" }, k.path))
+            .collect();
+        let _ = writeln!(out, "    sort: [{}]", keys.join(", "));
     }
     if verb == "read" {
         let mut sort = shape.sort.clone();
@@ -187,7 +210,7 @@ fn operation(
             let _ = writeln!(out, "    include: {{{}}}", includes.join(", "));
         }
     }
-    if verb == "update" {
+    if verb == "update" || verb == "claim" {
         let mut changes: Vec<String> = shape
             .update
             .iter()
@@ -207,10 +230,25 @@ fn operation(
 /// A page or a top-N when the logs do not say how many.
 const ASSUMED_LIMIT: u32 = 20;
 
-fn op(c: OpClass) -> &'static str {
+/// The radius of a `$near` or `$geoWithin` search when the logs do not say
+/// it (shapes keep no values): the model needs one to price the places
+/// inside it, and the comment beside the operation says it is assumed.
+const ASSUMED_RADIUS: &str = "1 km";
+
+fn op(c: OpClass) -> String {
+    match c {
+        OpClass::Near => format!("near({ASSUMED_RADIUS})"),
+        OpClass::Within => format!("within({ASSUMED_RADIUS})"),
+        OpClass::Intersects => "intersects".into(),
+        other => plain_op(other).into(),
+    }
+}
+
+fn plain_op(c: OpClass) -> &'static str {
     match c {
         OpClass::Eq => "eq",
         OpClass::In => "in",
+        OpClass::Near | OpClass::Within | OpClass::Intersects => "range",
         // An index serves these as a scan of a range of keys.
         OpClass::Range | OpClass::Regex | OpClass::Exists | OpClass::NeNin | OpClass::Other => {
             "range"
@@ -248,4 +286,123 @@ fn related(model: &Model, entity: &str, other: &str) -> Option<String> {
                     || (r.child.index() == e && r.parent.index() == other))
         })
         .map(|r| r.name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::operation;
+    use crate::model::{FilterOp, Model, OperationKind};
+    use crate::workload::{Options, read_bytes};
+
+    /// Restaurants with a location, delivery zones with an area, jobs with
+    /// a state and a priority: the collections the log lines below query.
+    const MODEL: &str = r"
+name: observed
+entities:
+  restaurants:
+    count: 2000000
+    density: {typical: 40, max: 2500}
+    fields: {location: point, open: bool}
+  zones:
+    count: 400
+    fields: {area: polygon}
+  jobs:
+    count: 10000000
+    fields: {status: string(10), priority: int, created_at: date, worker: string(8)}
+";
+
+    /// Each command logged twice, an hour apart (a rate needs a span).
+    fn log(commands: &[&str]) -> String {
+        let mut out = String::new();
+        for hour in ["12", "13"] {
+            for c in commands {
+                out.push_str(&format!(
+                    "2019-06-18T{hour}:00:00.000+0000 I COMMAND  [conn1] command {c} planSummary: COLLSCAN keysExamined:0 docsExamined:1000 nreturned:1 100ms\n"
+                ));
+            }
+        }
+        out
+    }
+
+    /// The operations the logs' shapes become on `MODEL`, as text, and the
+    /// model with them read back.
+    fn observed(commands: &[&str]) -> (Vec<String>, Model) {
+        let model = crate::inputs::model_file::parse("observed.yaml", MODEL)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let report = read_bytes("t.log", log(commands).as_bytes(), Options::default());
+        let mut ops = Vec::new();
+        for ns in &report.namespaces {
+            for s in &ns.shapes {
+                let text = operation(&model, &ns.collection, &ns.namespace, s, &|c: &str| {
+                    Some(c.to_string())
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+                ops.push(text);
+            }
+        }
+        let base = crate::inputs::model_file::to_yaml(&model);
+        let text = format!("{base}operations:\n{}", ops.concat());
+        let back = crate::inputs::model_file::parse("observed.yaml", &text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        (ops, back)
+    }
+
+    /// `$near` (and `$nearSphere`), `$geoWithin` and `$geoIntersects`
+    /// become the model's geo reads (they were ranges, which the model
+    /// refuses on a point and prices as a B-tree walk), with the radius
+    /// the logs do not show said to be assumed.
+    #[test]
+    fn geo_filters_become_geo_reads() {
+        let (ops, model) = observed(&[
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $near: { $geometry: { type: "Point", coordinates: [ -73.9, 40.7 ] }, $maxDistance: 3000 } }, open: true }, limit: 20 }"#,
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $geoWithin: { $centerSphere: [ [ -73.9, 40.7 ], 0.001 ] } } } }"#,
+            r#"food.zones command: find { find: "zones", filter: { area: { $geoIntersects: { $geometry: { type: "Point", coordinates: [ -73.9, 40.7 ] } } } } }"#,
+        ]);
+        let text = ops.concat();
+        assert!(
+            text.contains("filter: {location: near(1 km), open: eq}"),
+            "{text}"
+        );
+        assert!(text.contains("filter: {location: within(1 km)}"), "{text}");
+        assert!(text.contains("filter: {area: intersects}"), "{text}");
+        assert!(text.contains("# assumed: a search within 1 km"), "{text}");
+        let geo: Vec<FilterOp> = model
+            .workload
+            .operations
+            .iter()
+            .filter_map(|o| match &o.kind {
+                OperationKind::Read { filter, .. } => {
+                    filter.iter().find(|f| f.op.is_geo()).map(|f| f.op)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            geo,
+            [FilterOp::Near, FilterOp::Within, FilterOp::Intersects]
+        );
+    }
+
+    /// A `findAndModify` that changes a document is a claim (find one by
+    /// the filter, first in the sort, change it in one command: it was an
+    /// update, which loses the sort); one that removes is a delete.
+    #[test]
+    fn find_and_modify_is_a_claim_or_a_delete() {
+        let (ops, model) = observed(&[
+            r#"q.jobs command: findAndModify { findAndModify: "jobs", query: { status: "pending" }, sort: { priority: -1, created_at: 1 }, update: { $set: { status: "running", worker: "w1" } } }"#,
+            r#"q.jobs command: findAndModify { findAndModify: "jobs", query: { status: "done" }, remove: true }"#,
+        ]);
+        let text = ops.concat();
+        assert!(text.contains("claim: jobs"), "{text}");
+        assert!(text.contains("sort: [-priority, created_at]"), "{text}");
+        assert!(text.contains("changes: [status, worker]"), "{text}");
+        assert!(text.contains("delete: jobs"), "{text}");
+        let claims: Vec<usize> = model
+            .workload
+            .operations
+            .iter()
+            .filter_map(|o| o.terms.claim.as_ref().map(Vec::len))
+            .collect();
+        assert_eq!(claims, [2]);
+    }
 }

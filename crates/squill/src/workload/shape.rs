@@ -57,6 +57,12 @@ pub enum OpClass {
     Exists,
     Regex,
     NeNin,
+    /// `$near`, `$nearSphere`: the places nearest a point, nearest first.
+    Near,
+    /// `$geoWithin` (and the old `$within`): the places inside an area.
+    Within,
+    /// `$geoIntersects`: the shapes that meet a point or a shape.
+    Intersects,
     Other,
 }
 
@@ -69,6 +75,9 @@ impl OpClass {
             OpClass::Exists => "exists",
             OpClass::Regex => "regex",
             OpClass::NeNin => "ne/nin",
+            OpClass::Near => "near",
+            OpClass::Within => "within",
+            OpClass::Intersects => "intersects",
             OpClass::Other => "other",
         }
     }
@@ -366,6 +375,11 @@ fn classes(value: &Node, seen: &mut Observed) -> Vec<OpClass> {
                 OpClass::Regex
             }
             "$options" => continue,
+            "$near" | "$nearSphere" => OpClass::Near,
+            "$geoWithin" | "$within" => OpClass::Within,
+            "$geoIntersects" => OpClass::Intersects,
+            // The bounds of a legacy `$near: [x, y]`, beside it.
+            "$maxDistance" | "$minDistance" => continue,
             _ => OpClass::Other,
         };
         if !out.contains(&class) {
