@@ -4,6 +4,7 @@
 
 mod archive;
 mod build;
+mod capacity;
 mod current;
 mod document;
 mod error;
@@ -25,7 +26,7 @@ pub use error::AdviseError;
 use crate::design::Design;
 use crate::model::{Model, Without};
 use crate::settings::Settings;
-use search::advise_plain;
+use search::advise_kept;
 
 /// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
 pub fn advise(
@@ -47,7 +48,25 @@ pub fn advise_with_model(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<(Model, Design), AdviseError> {
-    let (advised, mut design) = advise_plain(model, settings, mix, &Without::default())?;
+    let search::Kept {
+        model: advised,
+        mut design,
+        space,
+        state,
+        mix: mix_index,
+    } = advise_kept(model, settings, mix, &Without::default())?;
+    if let Some(horizon) = settings.capacity.horizon {
+        let c = &settings.capacity;
+        let deployment = c.command_line.or(model.deployment).or(c.deployment);
+        let chosen = capacity::Chosen {
+            model: &advised,
+            design: &design,
+            space: &space,
+            state: &state,
+            mix: mix_index,
+        };
+        design.capacity = Some(capacity::project(&chosen, settings, horizon, deployment));
+    }
     if !model.current.is_empty() || !model.without.is_empty() {
         match current::compare(model, settings, mix, &design) {
             Ok(c) => design.current = Some(c),

@@ -28,6 +28,27 @@ pub(super) fn advise_plain(
     mix: Option<&str>,
     without: &Without,
 ) -> Result<(Model, Design), AdviseError> {
+    advise_kept(model, settings, mix, without).map(|k| (k.model, k.design))
+}
+
+/// The design with the search's choice kept: the model it was made for,
+/// its judged space and chosen state, and the mix. The capacity
+/// projection lays the same choice out on the model grown month by month.
+pub(super) struct Kept {
+    pub model: Model,
+    pub design: Design,
+    pub space: Space,
+    pub state: State,
+    pub mix: usize,
+}
+
+/// `advise_plain`, keeping the choice (`Kept`).
+pub(super) fn advise_kept(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+    without: &Without,
+) -> Result<Kept, AdviseError> {
     check_model(model)?;
     let mix_index = resolve_mix(model, mix)?;
     let mut current = model.clone();
@@ -191,6 +212,7 @@ pub(super) fn advise_plain(
         }
     }
     let mut design = best.design;
+    let (space, state) = (best.space, best.state);
     design.entities.extend(archived);
     design.findings.extend(kept_whole);
     for (r, beaten) in edges {
@@ -201,7 +223,13 @@ pub(super) fn advise_plain(
             .findings
             .push(edges_unpriced_note(unpriced, main_planned + extra));
     }
-    Ok((current, design))
+    Ok(Kept {
+        model: current,
+        design,
+        space,
+        state,
+        mix: mix_index,
+    })
 }
 
 /// Turns off the entity-level candidates of `without` (a candidate no

@@ -51,6 +51,12 @@ pub(super) struct RawModel {
     /// 0.015}` with the largest tenant's share of the instances.
     #[schemars(with = "Option<super::tenant_word::RawTenant>")]
     pub tenant: Option<S<super::tenant_word::RawTenant>>,
+    /// The deployment the application runs on, for `advise --horizon`:
+    /// `{ram: 64GiB, disk: 4TiB, shards: 1, compression: 0.5}`. The
+    /// command line's `--ram`/`--disk` and `squill.toml`'s `[deployment]`
+    /// say the same; the command line wins, then this, then the file.
+    #[schemars(with = "Option<super::capacity::RawDeployment>")]
+    pub deployment: Option<S<super::capacity::RawDeployment>>,
 }
 
 /// The `current:` section: relationship name → its layout of today, and
@@ -150,6 +156,11 @@ pub(super) struct RawEntity {
     /// this many per km² it covers.
     #[schemars(with = "Option<RawDensity>")]
     pub density: Option<S<RawDensity>>,
+    /// How the count grows over time, for `advise --horizon`: a share
+    /// (`{percent: 8, per: month}`, compounded) or a number (`{add:
+    /// 50000, per: day}`) per period.
+    #[schemars(with = "Option<super::capacity::RawCountGrowth>")]
+    pub growth: Option<S<super::capacity::RawCountGrowth>>,
 }
 
 /// Instances per km², typical and at most: `{typical: 40, max: 2500}`, or
