@@ -140,7 +140,7 @@ pub const DAYS_A_MONTH: f64 = 30.0;
 /// for a negative `days`): by its `growth`, else by what the
 /// relationships it is the child of add per parent (the least mean a
 /// stated spread allows, `Growth::mean_bounds`), else as today.
-pub fn count_at(model: &Model, e: super::EntityId, days: f64) -> f64 {
+pub fn count_at(model: &Model, e: super::ids::EntityId, days: f64) -> f64 {
     let entity = model.entity(e);
     let now = entity.count as f64;
     let later = match &entity.growth {

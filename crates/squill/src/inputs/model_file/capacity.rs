@@ -5,48 +5,8 @@
 //! it; `model::capacity` says what they mean.
 
 use super::context::Ctx;
-use super::raw::S;
+use super::raw::{RawCountGrowth, RawDeployment, S};
 use crate::model::{CountGrowth, Deployment, Period, parse_bytes};
-use schemars::JsonSchema;
-
-/// An entity's growth: `percent` or `add`, per a period.
-#[derive(Debug, serde::Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "CountGrowth")]
-pub(super) struct RawCountGrowth {
-    /// The count grows by this share of itself each period, compounded
-    /// (8: ×1.08 a period).
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    pub percent: Option<S<f64>>,
-    /// The count grows by this many instances each period.
-    #[schemars(with = "Option<f64>", range(min = 0))]
-    pub add: Option<S<f64>>,
-    /// The period (default `day`): minute, hour, day, week, month (30
-    /// days) or year (365 days).
-    #[schemars(with = "Option<super::raw::GrowthPeriod>")]
-    pub per: Option<S<String>>,
-}
-
-/// The deployment: each figure optional.
-#[derive(Debug, serde::Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "Deployment")]
-pub(super) struct RawDeployment {
-    /// RAM of each member (`64GiB`): the WiredTiger cache is 50 % of
-    /// (RAM − 1 GiB), at least 256 MiB.
-    #[schemars(with = "Option<String>")]
-    pub ram: Option<S<String>>,
-    /// Disk of each member (`4TiB`).
-    #[schemars(with = "Option<String>")]
-    pub disk: Option<S<String>>,
-    /// Shards (default 1: one replica set).
-    #[schemars(with = "Option<u32>", range(min = 1))]
-    pub shards: Option<S<f64>>,
-    /// On-disk bytes per byte of data, above 0 and at most 1 (0.4: the
-    /// data takes 40 % of its size on disk). Default 1 (docs/capacity.md).
-    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
-    pub compression: Option<S<f64>>,
-}
 
 /// An entity's growth, `Err(())` after an error said why at its word.
 pub(super) fn count_growth(

@@ -76,8 +76,8 @@ pub(crate) fn limit(l: &LimitReached) -> String {
             words::bytes(l.threshold)
         ),
         LimitKind::ShardingSize => format!(
-            "{place} holds {} of data per shard, past the {} TB at which a replica set is usually sharded",
-            words::bytes(l.value),
+            "{place} holds {} TB of data per shard, past the {} TB at which a replica set is usually sharded",
+            words::num((l.value / 1e10).round() / 100.0),
             words::num(l.threshold / 1e12)
         ),
     };
