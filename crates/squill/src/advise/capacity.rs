@@ -451,7 +451,7 @@ fn limits(
             }
         }
     }
-    out.sort_by(|a, b| (a.month, a.limit).cmp(&(b.month, b.limit)));
+    out.sort_by_key(|l| (l.month, l.limit));
     out
 }
 

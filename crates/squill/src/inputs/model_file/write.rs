@@ -250,7 +250,7 @@ fn deployment(out: &mut String, d: &crate::model::Deployment) {
         ];
         units
             .iter()
-            .find(|(_, k)| n % k == 0)
+            .find(|(_, k)| n.is_multiple_of(*k))
             .map_or_else(|| format!("{n}B"), |(u, k)| format!("{}{u}", n / k))
     };
     let mut parts = Vec::new();
