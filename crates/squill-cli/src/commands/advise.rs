@@ -38,6 +38,40 @@ pub struct AdviseArgs {
 
     #[command(flatten)]
     pub fail_on: super::fail_on::FailOnArg,
+
+    /// Project the design's data month by month this far ahead (`36m`,
+    /// `3y`, `90d`) against MongoDB's limits and the deployment's
+    /// (docs/capacity.md); growth comes from the model's `growth:`.
+    #[arg(long, value_name = "TIME", value_parser = horizon)]
+    pub horizon: Option<squill::model::Horizon>,
+
+    /// RAM of each member for the projection (`64GiB`): over the model's
+    /// `deployment:` and squill.toml's `[deployment]`.
+    #[arg(long, value_name = "SIZE", value_parser = size, requires = "horizon")]
+    pub ram: Option<u64>,
+
+    /// Disk of each member for the projection (`4TiB`).
+    #[arg(long, value_name = "SIZE", value_parser = size, requires = "horizon")]
+    pub disk: Option<u64>,
+
+    /// Shards for the projection (default 1: one replica set).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), requires = "horizon")]
+    pub shards: Option<u32>,
+}
+
+fn horizon(text: &str) -> Result<squill::model::Horizon, String> {
+    squill::model::Horizon::parse(text).ok_or_else(|| {
+        format!(
+            "`{text}` is not a horizon: months, years or days, `36m`, `3y`, `90d` (at most {} months)",
+            squill::model::MAX_HORIZON_MONTHS
+        )
+    })
+}
+
+fn size(text: &str) -> Result<u64, String> {
+    squill::model::parse_bytes(text).ok_or_else(|| {
+        format!("`{text}` is not a size: a number and a unit, `64GiB`, `4TiB`, `512MB`")
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -57,7 +91,14 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     if let Some(path) = &args.output {
         writes.check(path)?;
     }
-    let settings = super::load_settings(global)?;
+    let mut settings = super::load_settings(global)?;
+    settings.capacity.horizon = args.horizon;
+    settings.capacity.command_line = squill::model::Deployment {
+        ram_bytes: args.ram,
+        disk_bytes: args.disk,
+        shards: args.shards,
+        compression: None,
+    };
     let model = super::load_model(&args.model)?;
     let design = squill::advise::advise(&model, &settings, args.mix.as_deref())
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;

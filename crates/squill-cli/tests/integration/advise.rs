@@ -553,3 +553,134 @@ fn sarif_from_standard_input_has_logical_locations_only() {
         assert!(errors.is_empty(), "{errors:#?}");
     }
 }
+
+/// `--horizon` projects the design (issue 42): C1's first limit is the
+/// working set, and the 16 MiB document comes later (the library's golden
+/// test checks the months; this checks the command gets there).
+#[test]
+fn horizon_projects_c1_in_json() {
+    let text = advise(&[
+        &example("scenarios/c01-chat-capacity.yaml"),
+        "--fail-on",
+        "never",
+        "--format",
+        "json",
+        "--horizon",
+        "3y",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let capacity = &value["capacity"];
+    assert_eq!(capacity["horizon_months"], 36);
+    assert_eq!(capacity["months"].as_array().map(Vec::len), Some(37));
+    assert_eq!(capacity["limits"][0]["limit"], "working-set");
+    let document = capacity["limits"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["limit"] == "document-size"))
+        .expect("the 16 MiB limit");
+    assert_eq!(document["field"], "members");
+    assert!(document["month"].as_u64() > capacity["limits"][0]["month"].as_u64());
+}
+
+/// The command line's RAM comes over the model's: 128 GiB is a cache of
+/// 63.5 GiB.
+#[test]
+fn ram_on_the_command_line_comes_over_the_model() {
+    let text = advise(&[
+        &example("scenarios/c01-chat-capacity.yaml"),
+        "--fail-on",
+        "never",
+        "--format",
+        "json",
+        "--horizon",
+        "1m",
+        "--ram",
+        "128GiB",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let d = &value["capacity"]["deployment"];
+    assert_eq!(d["ram_bytes"], 128u64 << 30);
+    assert_eq!(d["cache_bytes"], 127u64 << 29);
+    assert_eq!(d["disk_bytes"], 4u64 << 40);
+}
+
+/// The text report's capacity section, for twelve months.
+#[test]
+fn horizon_c1_markdown() {
+    let text = advise(&[
+        &example("scenarios/c01-chat-capacity.yaml"),
+        "--fail-on",
+        "never",
+        "--format",
+        "markdown",
+        "--horizon",
+        "12m",
+    ]);
+    let section = text
+        .split("## Capacity")
+        .nth(1)
+        .and_then(|s| s.split("## Findings").next())
+        .expect("a capacity section");
+    insta::assert_snapshot!(section);
+}
+
+#[test]
+fn a_horizon_is_months_years_or_days() {
+    Test::new()
+        .args([
+            "advise",
+            &example("scenarios/c01-chat-capacity.yaml"),
+            "--horizon",
+            "36w",
+        ])
+        .status(2)
+        .stderr(
+            "error: invalid value '36w' for '--horizon <TIME>': `36w` is not a horizon: months, years or days, `36m`, `3y`, `90d` (at most 600 months)
+
+For more information, try '--help'.
+",
+        )
+        .check();
+}
+
+#[test]
+fn ram_needs_a_horizon() {
+    Test::new()
+        .args([
+            "advise",
+            &example("scenarios/c01-chat-capacity.yaml"),
+            "--ram",
+            "64GiB",
+        ])
+        .status(2)
+        .stderr(
+            "error: the following required arguments were not provided:
+  --horizon <TIME>
+
+Usage: squill advise --horizon <TIME> --ram <SIZE> <MODEL>
+
+For more information, try '--help'.
+",
+        )
+        .check();
+}
+
+#[test]
+fn a_size_has_a_unit() {
+    Test::new()
+        .args([
+            "advise",
+            &example("scenarios/c01-chat-capacity.yaml"),
+            "--horizon",
+            "3y",
+            "--ram",
+            "64gigs",
+        ])
+        .status(2)
+        .stderr(
+            "error: invalid value '64gigs' for '--ram <SIZE>': `64gigs` is not a size: a number and a unit, `64GiB`, `4TiB`, `512MB`
+
+For more information, try '--help'.
+",
+        )
+        .check();
+}

@@ -71,20 +71,25 @@ fn holding<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
         .find(|c| c.entities.iter().any(|e| e == entity))
 }
 
-/// `recent` documents of `c` (those younger than the horizon) and every
-/// entry of its indexes, one per document: a key of the fields' sizes and
-/// an 8-byte record id.
-fn working_set(model: &Model, c: &Collection, recent: u64) -> WorkingSet {
+/// Bytes of one index key on `path` of `c`'s documents: the value's size
+/// when the path ends in a field of the collection's entity, else an
+/// ObjectId's 12 (a reference).
+pub(super) fn key_bytes(model: &Model, c: &Collection, path: &str) -> u64 {
     let root = c
         .entities
         .first()
         .and_then(|name| model.entity_by_name(name))
         .map(|e| model.entity(e));
-    let key_bytes = |path: &str| -> u64 {
-        let leaf = path.rsplit('.').next().unwrap_or(path);
-        root.and_then(|e| e.field(leaf))
-            .map_or(12, |f| f.ty.value_bytes(f.avg_size))
-    };
+    let leaf = path.rsplit('.').next().unwrap_or(path);
+    root.and_then(|e| e.field(leaf))
+        .map_or(12, |f| f.ty.value_bytes(f.avg_size))
+}
+
+/// `recent` documents of `c` (those younger than the horizon) and every
+/// entry of its indexes, one per document: a key of the fields' sizes and
+/// an 8-byte record id.
+fn working_set(model: &Model, c: &Collection, recent: u64) -> WorkingSet {
+    let key_bytes = |path: &str| key_bytes(model, c, path);
     let mut entries = 0u64;
     let mut index_bytes = 0u64;
     for index in &c.indexes {

@@ -72,6 +72,7 @@ pub(super) fn design(facts: &Facts<'_>, space: &Space, state: &State) -> Option<
         findings: Vec::new(),
         current: None,
         tenancy: None,
+        capacity: None,
     };
     rename_covered_indexes(&priced, &mut design);
     generated_examples(model, &mut design);
@@ -89,36 +90,16 @@ fn collections(
     let model = facts.model;
     let mut out: Vec<Collection> = Vec::new();
     for e in model.entity_ids() {
-        let (shape, example, size, documents) = match p.home[e.index()] {
+        let Some((size, documents)) = size_of(facts, p, e) else {
+            continue;
+        };
+        let (shape, example) = match p.home[e.index()] {
             Home::Embedded { .. } => continue,
             Home::Own => {
                 docs.budget.set(super::document::EXAMPLE_BUDGET);
-                let (s, d) = docs.entity(e, 1, true);
-                let size = DocumentSize {
-                    typical_bytes: p.typical[e.index()].round() as u64,
-                    max_bytes: p.max[e.index()].map(|m| m.round() as u64),
-                    nesting_depth: p.depth[e.index()],
-                };
-                (s, d, size, p.documents(facts, e).round() as u64)
+                docs.entity(e, 1, true)
             }
-            Home::Bucketed { rel } => {
-                let (s, d) = docs.bucket(rel, 1);
-                let child = model.relationship(rel).child;
-                let b = p.bucket_bytes(facts, rel);
-                let per = match p.layouts[rel.index()] {
-                    Layout::Bucket { per_bucket, .. } => *per_bucket as f64,
-                    _ => 1.0,
-                };
-                let max = b
-                    + (per - p.bucket_items(facts, rel)).max(0.0)
-                        * (5.0 + p.typical[child.index()]);
-                let size = DocumentSize {
-                    typical_bytes: b.round() as u64,
-                    max_bytes: p.max[child.index()].map(|_| max.round() as u64),
-                    nesting_depth: 3 + p.depth[child.index()],
-                };
-                (s, d, size, p.documents(facts, e).round() as u64)
-            }
+            Home::Bucketed { rel } => docs.bucket(rel, 1),
         };
         let name = p.collection(facts, space, e);
         if let Some(c) = out.iter_mut().find(|c| c.name == name) {
@@ -176,6 +157,41 @@ fn collections(
         expiry_indexes(facts, p, c);
     }
     out
+}
+
+/// The size of the documents that hold `e` at the top level, and how many
+/// there are; `None` for an entity embedded in another. The capacity
+/// projection asks the same of the model grown month by month.
+pub(super) fn size_of(
+    facts: &Facts<'_>,
+    p: &Placement<'_>,
+    e: EntityId,
+) -> Option<(DocumentSize, u64)> {
+    let model = facts.model;
+    let size = match p.home[e.index()] {
+        Home::Embedded { .. } => return None,
+        Home::Own => DocumentSize {
+            typical_bytes: p.typical[e.index()].round() as u64,
+            max_bytes: p.max[e.index()].map(|m| m.round() as u64),
+            nesting_depth: p.depth[e.index()],
+        },
+        Home::Bucketed { rel } => {
+            let child = model.relationship(rel).child;
+            let b = p.bucket_bytes(facts, rel);
+            let per = match p.layouts[rel.index()] {
+                Layout::Bucket { per_bucket, .. } => *per_bucket as f64,
+                _ => 1.0,
+            };
+            let max =
+                b + (per - p.bucket_items(facts, rel)).max(0.0) * (5.0 + p.typical[child.index()]);
+            DocumentSize {
+                typical_bytes: b.round() as u64,
+                max_bytes: p.max[child.index()].map(|_| max.round() as u64),
+                nesting_depth: 3 + p.depth[child.index()],
+            }
+        }
+    };
+    Some((size, p.documents(facts, e).round() as u64))
 }
 
 /// The TTL index of each entity of `c` that expires (`expires:`) and has

@@ -4,6 +4,7 @@
 
 mod archive;
 mod build;
+mod capacity;
 mod current;
 mod document;
 mod error;
@@ -48,7 +49,20 @@ pub fn advise_with_model(
 ) -> Result<(Model, Design), AdviseError> {
     let chosen = search::advise_chosen(model, settings, mix, &Without::default())?;
     let tenancy = tenancy::report(&chosen, settings);
+    let capacity = settings.capacity.horizon.map(|horizon| {
+        let c = &settings.capacity;
+        let deployment = c.command_line.or(model.deployment).or(c.deployment);
+        let grown = capacity::Chosen {
+            model: &chosen.model,
+            design: &chosen.design,
+            space: &chosen.space,
+            state: &chosen.state,
+            mix: chosen.mix,
+        };
+        capacity::project(&grown, settings, horizon, deployment)
+    });
     let (advised, mut design) = (chosen.model, chosen.design);
+    design.capacity = capacity;
     if !model.current.is_empty() || !model.without.is_empty() {
         match current::compare(model, settings, mix, &design) {
             Ok(c) => design.current = Some(c),

@@ -3,6 +3,7 @@
 //! serialized form is a documented, stable structure (docs/design-json.md).
 //! Additive changes only; a field's meaning never changes under its name.
 
+pub mod capacity;
 mod layout;
 pub mod purpose;
 pub mod reason;
@@ -50,6 +51,10 @@ pub struct Design {
     /// entity costs at the largest tenant beside the typical one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tenancy: Option<TenancyReport>,
+    /// With a horizon (`advise --horizon 36m`): the design's data month
+    /// by month against MongoDB's limits and the deployment's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<capacity::Capacity>,
 }
 
 /// A design's workload totals under one mix's rates.

@@ -28,6 +28,10 @@ pub struct Entity {
     /// GeoJSON field (the model's `density:`): what a read near a point or
     /// within an area finds there.
     pub density: Option<Density>,
+    /// How the count grows over time (the model's `growth:`), for a
+    /// capacity projection; `None`: it keeps its count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub growth: Option<super::CountGrowth>,
 }
 
 /// Instances per km², typical and in the densest place (a city centre).

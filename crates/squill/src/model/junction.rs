@@ -64,6 +64,7 @@ pub fn as_junction(model: &Model, r: RelationshipId) -> Option<Model> {
         unique: vec![vec![KeyPart::Parent(r), KeyPart::Parent(from_child)]],
         archive_of: None,
         density: None,
+        growth: None,
     });
     let side = |name: String, from: EntityId, children: Cardinality, field: &str, back: &str| {
         Relationship {

@@ -7,6 +7,7 @@
 //! rest of the pipeline never re-checks them (and never panics on them).
 
 mod archive;
+mod capacity;
 mod cardinality;
 mod conditional;
 mod entity;
@@ -22,6 +23,10 @@ mod without;
 mod workload;
 
 pub use archive::{ARCHIVE_BATCH, Archive, archive_horizon, as_archive};
+pub use capacity::{
+    CountGrowth, DAYS_A_MONTH, Deployment, GIB, Horizon, MAX_HORIZON_MONTHS, count_at, grown,
+    parse_bytes,
+};
 pub use cardinality::{Cardinality, CardinalityClass, Count};
 pub use conditional::{Condition, Expiry, Increment, Literal, Otherwise, Test, WriteTerms};
 pub use entity::{
@@ -64,6 +69,10 @@ pub struct Model {
     /// application is shared by tenants.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tenant: Option<Tenant>,
+    /// The deployment the model states (`deployment:`): RAM, disk,
+    /// shards, compression, for a capacity projection.
+    #[serde(skip_serializing_if = "Deployment::is_empty")]
+    pub deployment: Deployment,
 }
 
 impl Model {

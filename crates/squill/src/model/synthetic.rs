@@ -58,6 +58,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
             unique: Vec::new(),
             archive_of: None,
             density: None,
+            growth: None,
         });
     }
     let mut rels = Vec::with_capacity(relationships);
@@ -255,6 +256,7 @@ pub fn model(entities: usize, relationships: usize, operations: usize, seed: u64
         current: Vec::new(),
         without: crate::model::Without::default(),
         tenant: None,
+        deployment: Default::default(),
     }
 }
 
@@ -292,6 +294,7 @@ pub fn chain(n: usize) -> Model {
             unique: Vec::new(),
             archive_of: None,
             density: None,
+            growth: None,
         })
         .collect();
     let relationships: Vec<Relationship> = (1..n)
@@ -375,5 +378,6 @@ pub fn chain(n: usize) -> Model {
         current: Vec::new(),
         without: crate::model::Without::default(),
         tenant: None,
+        deployment: Default::default(),
     }
 }

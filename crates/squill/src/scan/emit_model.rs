@@ -95,6 +95,7 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
         unique: Vec::new(),
         archive_of: None,
         density: None,
+        growth: None,
     }
 }
 
@@ -375,6 +376,7 @@ pub fn model(report: &ScanReport, name: &str) -> Model {
             timeline: crate::model::Scope::All,
         },
         tenant: None,
+        deployment: Default::default(),
     }
 }
 
@@ -523,6 +525,7 @@ fn embedded_level(
                 unique: Vec::new(),
                 archive_of: None,
                 density: None,
+                growth: None,
             });
             let children = match lengths {
                 Some(l) => {

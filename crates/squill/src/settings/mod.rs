@@ -7,11 +7,13 @@
 
 mod cardinality;
 mod checked;
+mod deployment;
 mod design;
 mod profile;
 pub mod scan;
 
 pub use cardinality::{CardinalityOptions, CardinalitySettings};
+pub use deployment::DeploymentOptions;
 pub use design::{CostCoefficients, CostOptions, DesignOptions, DesignSettings};
 pub use profile::Profile;
 pub use scan::{ScanOptions, ScanSettings};
@@ -30,6 +32,8 @@ pub struct Options {
     pub design: Option<DesignOptions>,
     /// Thresholds and severities of the data rules, per rule id.
     pub scan: Option<ScanOptions>,
+    /// The deployment a capacity projection checks against (`[deployment]`).
+    pub deployment: Option<DeploymentOptions>,
 }
 
 /// Resolved settings that the rules and the cost model read.
@@ -39,6 +43,20 @@ pub struct Settings {
     pub cardinality: CardinalitySettings,
     pub design: DesignSettings,
     pub scan: ScanSettings,
+    pub capacity: CapacitySettings,
+}
+
+/// What a capacity projection needs beyond the model: the deployment
+/// `squill.toml` states (the model's own and the command line's come
+/// over it) and how far ahead to look (only the command line says:
+/// without it, no projection).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CapacitySettings {
+    /// `[deployment]` of `squill.toml`.
+    pub deployment: crate::model::Deployment,
+    /// `--ram`, `--disk`: over the model's and the file's.
+    pub command_line: crate::model::Deployment,
+    pub horizon: Option<crate::model::Horizon>,
 }
 
 impl Default for Settings {
@@ -56,6 +74,11 @@ impl Options {
             design: self.design.unwrap_or_default().resolve(),
             scan: self.scan.unwrap_or_default().resolve(profile, &cardinality),
             cardinality,
+            capacity: CapacitySettings {
+                deployment: self.deployment.unwrap_or_default().resolve(),
+                command_line: crate::model::Deployment::default(),
+                horizon: None,
+            },
         }
     }
 }

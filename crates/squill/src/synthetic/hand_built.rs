@@ -37,6 +37,7 @@ pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
         unique: Vec::new(),
         archive_of: None,
         density: None,
+        growth: None,
     }
 }
 
@@ -101,6 +102,7 @@ pub fn model(
         current: Vec::new(),
         without: crate::model::Without::default(),
         tenant: None,
+        deployment: Default::default(),
     }
 }
 
@@ -227,5 +229,6 @@ pub fn design(
         findings: Vec::new(),
         current: None,
         tenancy: None,
+        capacity: None,
     }
 }

@@ -2,6 +2,7 @@
 
 mod alternatives;
 mod bounded;
+mod capacity;
 mod correlation;
 mod edges;
 mod exhaustive;

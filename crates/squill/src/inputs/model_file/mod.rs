@@ -11,6 +11,7 @@
 //! errors better. The reference of the syntax is docs/model-file.md.
 
 mod budget;
+mod capacity;
 mod compact;
 mod conditional;
 mod context;
@@ -35,6 +36,8 @@ mod tenant_word;
 mod workload;
 mod write;
 
+#[cfg(test)]
+mod capacity_tests;
 #[cfg(test)]
 mod geo_tests;
 #[cfg(test)]

@@ -51,6 +51,12 @@ pub(super) struct RawModel {
     /// 0.015}` with the largest tenant's share of the instances.
     #[schemars(with = "Option<super::tenant_word::RawTenant>")]
     pub tenant: Option<S<super::tenant_word::RawTenant>>,
+    /// The deployment the application runs on, for `advise --horizon`:
+    /// `{ram: 64GiB, disk: 4TiB, shards: 1, compression: 0.5}`. The
+    /// command line's `--ram`/`--disk` and `squill.toml`'s `[deployment]`
+    /// say the same; the command line wins, then this, then the file.
+    #[schemars(with = "Option<RawDeployment>")]
+    pub deployment: Option<S<RawDeployment>>,
 }
 
 /// The `current:` section: relationship name → its layout of today, and
@@ -150,6 +156,11 @@ pub(super) struct RawEntity {
     /// this many per km² it covers.
     #[schemars(with = "Option<RawDensity>")]
     pub density: Option<S<RawDensity>>,
+    /// How the count grows over time, for `advise --horizon`: a share
+    /// (`{percent: 8, per: month}`, compounded) or a number (`{add:
+    /// 50000, per: day}`) per period.
+    #[schemars(with = "Option<RawCountGrowth>")]
+    pub growth: Option<S<RawCountGrowth>>,
 }
 
 /// Instances per km², typical and at most: `{typical: 40, max: 2500}`, or
@@ -692,4 +703,43 @@ pub(super) struct Sort(pub OneOrMany);
 pub(super) enum OneOrManySchema<T> {
     One(T),
     Many(Vec<T>),
+}
+
+/// An entity's growth: `percent` or `add`, per a period.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "CountGrowth")]
+pub(super) struct RawCountGrowth {
+    /// The count grows by this share of itself each period, compounded
+    /// (8: ×1.08 a period).
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub percent: Option<S<f64>>,
+    /// The count grows by this many instances each period.
+    #[schemars(with = "Option<f64>", range(min = 0))]
+    pub add: Option<S<f64>>,
+    /// The period (default `day`): minute, hour, day, week, month (30
+    /// days) or year (365 days).
+    #[schemars(with = "Option<GrowthPeriod>")]
+    pub per: Option<S<String>>,
+}
+
+/// The deployment: each figure optional.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Deployment")]
+pub(super) struct RawDeployment {
+    /// RAM of each member (`64GiB`): the WiredTiger cache is 50 % of
+    /// (RAM − 1 GiB), at least 256 MiB.
+    #[schemars(with = "Option<String>")]
+    pub ram: Option<S<String>>,
+    /// Disk of each member (`4TiB`).
+    #[schemars(with = "Option<String>")]
+    pub disk: Option<S<String>>,
+    /// Shards (default 1: one replica set).
+    #[schemars(with = "Option<u32>", range(min = 1))]
+    pub shards: Option<S<f64>>,
+    /// On-disk bytes per byte of data, above 0 and at most 1 (0.4: the
+    /// data takes 40 % of its size on disk). Default 1 (docs/capacity.md).
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
+    pub compression: Option<S<f64>>,
 }

@@ -41,6 +41,11 @@ pub(super) fn resolve(ctx: &mut Ctx<'_>, raw: RawModel, default_name: &str) -> O
         current: Vec::new(),
         without: crate::model::Without::default(),
         tenant: None,
+        deployment: raw
+            .deployment
+            .as_ref()
+            .map(|d| super::capacity::deployment(ctx, d))
+            .unwrap_or_default(),
     };
     model.current = current(ctx, &raw.current.layouts, &model);
     model.without = without(ctx, &raw.current, &model);
@@ -243,6 +248,10 @@ fn entities(ctx: &mut Ctx<'_>, raw: &S<NamedMap<RawEntity>>) -> Vec<Entity> {
             unique: Vec::new(),
             archive_of: None,
             density: e.density.as_ref().and_then(|d| super::geo::density(ctx, d)),
+            growth: e
+                .growth
+                .as_ref()
+                .and_then(|g| super::capacity::count_growth(ctx, &name.value, g).ok()),
         });
     }
     out

@@ -235,6 +235,40 @@ fn assumed(out: &mut String, model: &Model, kind: &str, name: &str) {
     }
 }
 
+/// The model's `deployment:`, each size in the largest unit that holds it
+/// whole, so it reads back to the same bytes.
+fn deployment(out: &mut String, d: &crate::model::Deployment) {
+    if d.is_empty() {
+        return;
+    }
+    let size = |n: u64| {
+        let units = [
+            ("TiB", 1u64 << 40),
+            ("GiB", 1 << 30),
+            ("MiB", 1 << 20),
+            ("KiB", 1 << 10),
+        ];
+        units
+            .iter()
+            .find(|(_, k)| n.is_multiple_of(*k))
+            .map_or_else(|| format!("{n}B"), |(u, k)| format!("{}{u}", n / k))
+    };
+    let mut parts = Vec::new();
+    if let Some(r) = d.ram_bytes {
+        parts.push(format!("ram: {}", size(r)));
+    }
+    if let Some(r) = d.disk_bytes {
+        parts.push(format!("disk: {}", size(r)));
+    }
+    if let Some(n) = d.shards {
+        parts.push(format!("shards: {n}"));
+    }
+    if let Some(c) = d.compression {
+        parts.push(format!("compression: {c}"));
+    }
+    let _ = writeln!(out, "deployment: {{{}}}", parts.join(", "));
+}
+
 pub fn to_yaml(model: &Model) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -265,10 +299,24 @@ pub fn to_yaml(model: &Model) -> String {
             None => writeln!(out, "tenant: {tenant}"),
         };
     }
+    deployment(&mut out, &model.deployment);
     let _ = writeln!(out, "entities:");
     for e in &model.entities {
         let _ = writeln!(out, "  {}:", s(&e.name));
         let _ = writeln!(out, "    count: {}", e.count);
+        match e.growth {
+            Some(crate::model::CountGrowth::Percent { percent, per }) => {
+                let _ = writeln!(
+                    out,
+                    "    growth: {{percent: {percent}, per: {}}}",
+                    per.name()
+                );
+            }
+            Some(crate::model::CountGrowth::Added { count, per }) => {
+                let _ = writeln!(out, "    growth: {{add: {count}, per: {}}}", per.name());
+            }
+            None => {}
+        }
         assumed(&mut out, model, "entities", &e.name);
         if let Some(d) = &e.description {
             let _ = writeln!(out, "    description: {}", s(d));

@@ -71,6 +71,9 @@ pub fn render(design: &Design) -> String {
     if let Some(t) = &design.tenancy {
         tenants(&mut out, t);
     }
+    if let Some(c) = &design.capacity {
+        capacity(&mut out, c);
+    }
     out.push_str("## Findings\n\n");
     if design.findings.is_empty() {
         out.push_str("None.\n");
@@ -278,6 +281,49 @@ fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
             cell(&describe::per_run(&o.typical)),
             cell(&describe::per_run(&o.largest))
         );
+    }
+    out.push('\n');
+}
+
+/// The projection: the deployment, the limits in the order reached, what
+/// to change, and the months as a table.
+fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
+    use super::capacity as cap;
+    let _ = writeln!(out, "## Capacity\n\n{}.\n", cell(&cap::deployment(c)));
+    if let Some(u) = cap::unchecked(c) {
+        let _ = writeln!(out, "{}.\n", cell(&u));
+    }
+    match c.limits.first() {
+        Some(first) => {
+            let _ = writeln!(out, "- **First limit**: {}", cell(&cap::limit(first)));
+            for l in &c.limits[1..] {
+                let _ = writeln!(out, "- then: {}", cell(&cap::limit(l)));
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "- No limit reached within {} months.",
+                c.horizon_months
+            );
+        }
+    }
+    for r in &c.remedies {
+        let _ = writeln!(out, "- **Change**: {}", cell(&cap::remedy(r)));
+    }
+    // Names and words to the left, figures to the right.
+    let align: Vec<&str> = (0..cap::COLUMNS.len())
+        .map(|i| if i == 1 || i == 5 { "---" } else { "---:" })
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n| {} |\n|{}|",
+        cap::COLUMNS.join(" | "),
+        align.join("|")
+    );
+    for row in c.months.iter().flat_map(cap::rows) {
+        let cells: Vec<String> = row.iter().map(|x| cell(x)).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out.push('\n');
 }

@@ -3,6 +3,7 @@
 //! which also needs the model file's positions). All return strings; none print.
 
 // The HTML report (`outputs::html`) says the same things in the same words.
+pub(in crate::outputs) mod capacity;
 pub(in crate::outputs) mod current;
 pub(in crate::outputs) mod describe;
 pub mod json;

@@ -354,5 +354,97 @@ pub fn every_variant() -> Design {
             largest: cost(6.0),
         }],
     });
+    design.capacity = Some(capacity());
     design
+}
+
+/// A projection with every limit and every change, one month of figures
+/// today and one later.
+fn capacity() -> crate::design::capacity::Capacity {
+    use crate::design::capacity::*;
+    let row = |documents: u64, items: u64, rule: Option<u64>| CollectionGrowth {
+        collection: "products".into(),
+        documents,
+        typical_bytes: 400,
+        max_bytes: Some(20_000_000),
+        largest_array: Some(ArrayGrowth {
+            field: "parts".into(),
+            relationship: "parts".into(),
+            items,
+            rule_max: rule,
+        }),
+        data_bytes: documents * 400,
+        disk_bytes: documents * 200,
+        index_bytes: documents * 20,
+        working_set_bytes: documents * 420,
+    };
+    let mut bare = row(10, 0, None);
+    bare.collection = "parts".into();
+    bare.largest_array = None;
+    bare.max_bytes = None;
+    let month = |m: u32, rows: Vec<CollectionGrowth>| CapacityMonth {
+        month: m,
+        data_bytes: rows.iter().map(|r| r.data_bytes).sum(),
+        disk_bytes: rows.iter().map(|r| r.disk_bytes).sum(),
+        index_bytes: rows.iter().map(|r| r.index_bytes).sum(),
+        working_set_bytes: rows.iter().map(|r| r.working_set_bytes).sum(),
+        collections: rows,
+    };
+    let hit = |limit: LimitKind, m: u32, value: f64, threshold: f64| LimitReached {
+        limit,
+        month: m,
+        collection: Some("products".into()),
+        field: Some("parts".into()),
+        value,
+        threshold,
+    };
+    Capacity {
+        horizon_months: 1,
+        deployment: DeploymentUsed {
+            ram_bytes: Some(64 << 30),
+            disk_bytes: Some(4 << 40),
+            cache_bytes: Some(63 << 29),
+            shards: 1,
+            compression: 0.5,
+            compression_stated: true,
+            sharding_bytes: 3_000_000_000_000,
+        },
+        months: vec![
+            month(0, vec![row(1_000, 4_000, Some(5_000)), bare.clone()]),
+            month(1, vec![row(2_000, 6_000, Some(5_000)), bare]),
+        ],
+        limits: vec![
+            hit(LimitKind::WorkingSet, 0, 4e10, 3.4e10),
+            hit(LimitKind::ArrayRule, 1, 6_000.0, 5_000.0),
+            hit(LimitKind::DocumentSize, 1, 2e7, 16_777_216.0),
+            hit(LimitKind::DiskFull, 1, 5e12, 4.4e12),
+            hit(LimitKind::ShardingSize, 1, 3.1e12, 3e12),
+        ],
+        unchecked: vec![LimitKind::DiskFull, LimitKind::WorkingSet],
+        remedies: vec![
+            Remedy::Layout {
+                relationship: "parts".into(),
+                limit: LimitKind::ArrayRule,
+                from: Layout::ChildReferences,
+                to: Layout::ParentReference,
+                score_delta: 12.5,
+            },
+            Remedy::Layout {
+                relationship: "parts".into(),
+                limit: LimitKind::DocumentSize,
+                from: Layout::ChildReferences,
+                to: Layout::ParentReference,
+                score_delta: -3.0,
+            },
+            Remedy::Archive {
+                entity: "order".into(),
+                limit: LimitKind::WorkingSet,
+                days: 90.0,
+            },
+            Remedy::Shard {
+                limit: LimitKind::DiskFull,
+                shards: 2,
+            },
+        ],
+    }
 }

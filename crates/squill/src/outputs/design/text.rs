@@ -50,6 +50,10 @@ pub fn render(design: &Design, color: bool) -> String {
         heading(&mut out, p, "Tenants");
         tenants(&mut out, p, t);
     }
+    if let Some(c) = &design.capacity {
+        heading(&mut out, p, "Capacity");
+        capacity(&mut out, c);
+    }
     heading(&mut out, p, "Findings");
     if design.findings.is_empty() {
         out.push_str("none\n");
@@ -58,6 +62,59 @@ pub fn render(design: &Design, color: bool) -> String {
         render_finding(&mut out, p, finding);
     }
     words::visible_styled(&out).into_owned()
+}
+
+/// The projection: the deployment, the limits in the order reached, what
+/// to change, and the months as an aligned table.
+fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
+    use super::capacity as cap;
+    let _ = writeln!(out, "{}", v(&cap::deployment(c)));
+    if let Some(u) = cap::unchecked(c) {
+        let _ = writeln!(out, "{}", v(&u));
+    }
+    match c.limits.first() {
+        Some(first) => {
+            let _ = writeln!(out, "first limit: {}", v(&cap::limit(first)));
+            for l in &c.limits[1..] {
+                let _ = writeln!(out, "then: {}", v(&cap::limit(l)));
+            }
+        }
+        None => {
+            let _ = writeln!(out, "no limit reached within {} months", c.horizon_months);
+        }
+    }
+    for r in &c.remedies {
+        let _ = writeln!(out, "change: {}", v(&cap::remedy(r)));
+    }
+    let rows: Vec<[String; 10]> = c.months.iter().flat_map(cap::rows).collect();
+    let mut widths = cap::COLUMNS.map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[String]| -> String {
+        let parts: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (cell, w))| {
+                let pad = w.saturating_sub(cell.chars().count());
+                // Names and words to the left, figures to the right.
+                if i == 1 || i == 5 {
+                    format!("{cell}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{cell}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        parts.join("  ").trim_end().to_string()
+    };
+    let header: Vec<String> = cap::COLUMNS.iter().map(ToString::to_string).collect();
+    let _ = writeln!(out, "{}", line(&header));
+    for row in &rows {
+        let _ = writeln!(out, "{}", v(&line(row)));
+    }
 }
 
 fn summary(out: &mut String, p: Paint, design: &Design) {
