@@ -148,6 +148,7 @@ pub fn analyze(
             candidates: list,
             indexes_known: c.indexes.is_some(),
             operations_not_classified: not_kept,
+            data_bytes: c.bytes,
         });
     }
     (out, errors)

@@ -2,11 +2,13 @@
 //! typed value (`Reason`) rendered to English only by `Reason::words`.
 //!
 //! The order is lexicographic, each step a published concern about a shard
-//! key (docs/shard-keys.md): a key that holds arrays or documents cannot be
-//! used; then fewer warnings (too few distinct values, a value too frequent
-//! for a chunk, monotonic inserts, updates of the key, single writes that
-//! cannot be routed); then more operations that go to one shard; then
-//! fewer that go to all; then more distinct values.
+//! key (docs/shard-keys.md): first the keys that can be used at all (no
+//! array or sub-document values), then those that can spread the data
+//! (enough distinct values, no value past a chunk); among those, more
+//! operations that go to one shard; then fewer warnings (a hot value,
+//! monotonic inserts, updates of the key, single writes that cannot be
+//! routed); then fewer operations that go to every shard; then more
+//! distinct values.
 
 use super::candidates::Origin;
 use super::report::{Candidate, MonotonicityType};
@@ -41,8 +43,13 @@ pub enum Warning {
 }
 
 impl Warning {
-    fn blocks(&self) -> bool {
-        matches!(self, Warning::ArrayValues { .. } | Warning::DocumentValues { .. })
+    /// 2: the key cannot be used; 1: it cannot spread the data; 0: neither.
+    fn tier(&self) -> u8 {
+        match self {
+            Warning::ArrayValues { .. } | Warning::DocumentValues { .. } => 2,
+            Warning::FewDistinctValues { .. } | Warning::JumboValue { .. } => 1,
+            _ => 0,
+        }
     }
 
     fn words(&self) -> String {
@@ -77,11 +84,11 @@ impl Warning {
                 words::num(*coefficient)
             ),
             Warning::ShardKeyUpdates { operations } => format!(
-                "{} update the key, which moves documents between shards",
+                "updates of the key ({}), which move documents between shards",
                 words::count(*operations as f64, "logged write")
             ),
             Warning::SingleWritesWithoutShardKey { operations } => format!(
-                "{} write one document without the whole key, each an internal transaction",
+                "single writes without the whole key ({}), each an internal transaction",
                 words::count(*operations as f64, "logged write")
             ),
         }
@@ -207,14 +214,14 @@ pub fn rank(candidates: &mut [Candidate]) {
     candidates.sort_by(|a, b| {
         let ra = &a.reason;
         let rb = &b.reason;
-        let blocked = |r: &Reason| r.warnings.iter().any(Warning::blocks);
+        let tier = |r: &Reason| r.warnings.iter().map(Warning::tier).max().unwrap_or(0);
         let share = |n: u64, r: &Reason| {
             if r.operations == 0 { 0.0 } else { n as f64 / r.operations as f64 }
         };
-        blocked(ra)
-            .cmp(&blocked(rb))
-            .then(ra.warnings.len().cmp(&rb.warnings.len()))
+        tier(ra)
+            .cmp(&tier(rb))
             .then(share(rb.single_shard, rb).total_cmp(&share(ra.single_shard, ra)))
+            .then(ra.warnings.len().cmp(&rb.warnings.len()))
             .then(share(ra.scatter_gather, ra).total_cmp(&share(rb.scatter_gather, rb)))
             .then(rb.distinct.unwrap_or(0).cmp(&ra.distinct.unwrap_or(0)))
             .then_with(|| a.key.cmp(&b.key))

@@ -24,6 +24,9 @@ pub struct NamespaceKeys {
     /// past its cap: counted in no sample.
     #[serde(skip)]
     pub operations_not_classified: u64,
+    /// The documents' BSON bytes (resharding needs twice the collection).
+    #[serde(skip)]
+    pub data_bytes: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
