@@ -15,6 +15,7 @@ pub mod distribution;
 pub mod extract;
 pub mod key;
 pub mod rank;
+pub mod reason;
 pub mod report;
 pub mod value;
 
@@ -127,7 +128,7 @@ pub fn analyze(
                 k.reason
                     .warnings
                     .iter()
-                    .any(|w| matches!(w, rank::Warning::Monotonic { .. }))
+                    .any(|w| matches!(w, reason::Warning::Monotonic { .. }))
             })
             .map(|k| {
                 let mut h = k.key.clone();
@@ -188,7 +189,7 @@ fn measure(
         read_distribution,
         write_distribution,
         rank: 0,
-        reason: rank::Reason {
+        reason: reason::Reason {
             origins,
             operations,
             single_shard: read_distribution.counts.single_shard

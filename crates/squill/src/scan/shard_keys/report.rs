@@ -4,7 +4,7 @@
 //! only; `outputs::shard_keys` renders them.
 
 use super::key::ShardKey;
-use super::rank::Reason;
+use super::reason::Reason;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Default, Serialize)]

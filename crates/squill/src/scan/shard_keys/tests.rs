@@ -253,7 +253,7 @@ fn candidates_come_from_logs_indexes_and_cardinality_and_are_ranked() {
     assert_eq!(ns.candidates.iter().map(|c| c.rank).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
     let tags = candidate(&ns, "tags");
     assert_eq!(tags.reason.origins, [candidates::Origin::Named]);
-    assert_eq!(tags.reason.warnings.first(), Some(&rank::Warning::ArrayValues { documents: 200 }));
+    assert_eq!(tags.reason.warnings.first(), Some(&reason::Warning::ArrayValues { documents: 200 }));
     let t = candidate(&ns, "tenant");
     assert_eq!(
         t.key_characteristics.as_ref().unwrap().most_common_values[0].value,
