@@ -349,7 +349,9 @@ fn normalize(op: &str, coll: &str, f: &mut Fields) -> Result<(Node, bool), Reaso
                 return if op == "getmore" {
                     Ok((
                         Node::Object(vec![
-                            ("getMore".into(), Node::Number {
+                            (
+                                "getMore".into(),
+                                Node::Number {
                                     negative: false,
                                     zero: false,
                                 },

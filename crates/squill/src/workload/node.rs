@@ -152,10 +152,13 @@ mod tests {
                 case_insensitive: true
             }))
         );
-        assert_eq!(n.get("d"), Some(&Node::Number {
+        assert_eq!(
+            n.get("d"),
+            Some(&Node::Number {
                 negative: true,
                 zero: false
-            }));
+            })
+        );
         assert!(matches!(n.get("e"), Some(Node::Object(_))));
     }
 }

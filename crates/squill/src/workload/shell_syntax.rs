@@ -287,14 +287,20 @@ mod tests {
         assert_eq!(n.get("q"), Some(&Node::Str("y".into())));
         assert_eq!(n.get("at"), Some(&Node::Other(Scalar::Date)));
         assert_eq!(n.get("_id"), Some(&Node::Other(Scalar::ObjectId)));
-        assert_eq!(n.get("n"), Some(&Node::Number {
+        assert_eq!(
+            n.get("n"),
+            Some(&Node::Number {
                 negative: true,
                 zero: false
-            }));
-        assert_eq!(n.get("big"), Some(&Node::Number {
+            })
+        );
+        assert_eq!(
+            n.get("big"),
+            Some(&Node::Number {
                 negative: false,
                 zero: false
-            }));
+            })
+        );
         assert_eq!(
             n.get("tags").and_then(|t| t.get("$in")),
             Some(&Node::Array(vec![

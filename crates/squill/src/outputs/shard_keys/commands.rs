@@ -37,7 +37,10 @@ pub fn mongosh(ns: &NamespaceKeys) -> Vec<String> {
     let key = key_doc(best);
     out.push("// 3. Apply the first: shard the collection on it,".to_string());
     if best.supporting_index == Some(false) {
-        let (db, coll) = ns.namespace.split_once('.').unwrap_or(("test", &ns.namespace));
+        let (db, coll) = ns
+            .namespace
+            .split_once('.')
+            .unwrap_or(("test", &ns.namespace));
         out.push(format!(
             "db.getSiblingDB({}).getCollection({}).createIndex({key});",
             script::js_string(db),

@@ -28,12 +28,19 @@ pub fn markdown(report: &ShardKeyReport) -> String {
                     k.most_common_values
                         .iter()
                         .map(|m| match &m.value {
-                            Some(value) => format!("{} × {}", md::code(&value.to_string()), words::int(m.frequency)),
+                            Some(value) => format!(
+                                "{} × {}",
+                                md::code(&value.to_string()),
+                                words::int(m.frequency)
+                            ),
                             None => words::int(m.frequency),
                         })
                         .collect::<Vec<_>>()
                         .join(", "),
-                    match (k.monotonicity.kind, k.monotonicity.record_id_correlation_coefficient) {
+                    match (
+                        k.monotonicity.kind,
+                        k.monotonicity.record_id_correlation_coefficient,
+                    ) {
                         (MonotonicityType::Monotonic, Some(r)) => format!("monotonic ({r})"),
                         (MonotonicityType::NotMonotonic, Some(r)) => format!("not monotonic ({r})"),
                         _ => "unknown".to_string(),

@@ -53,7 +53,10 @@ fn candidate(out: &mut String, c: &Candidate) {
                 None => words::int(m.frequency),
             })
             .collect();
-        let monotonicity = match (k.monotonicity.kind, k.monotonicity.record_id_correlation_coefficient) {
+        let monotonicity = match (
+            k.monotonicity.kind,
+            k.monotonicity.record_id_correlation_coefficient,
+        ) {
             (MonotonicityType::Monotonic, Some(r)) => format!("monotonic ({})", r),
             (MonotonicityType::NotMonotonic, Some(r)) => format!("not monotonic ({})", r),
             _ => "monotonicity unknown".to_string(),

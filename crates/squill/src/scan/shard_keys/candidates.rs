@@ -147,7 +147,10 @@ pub fn is_unique(collection: &CollectionReport, key: &ShardKey) -> bool {
         i.unique
             && !i.partial
             && i.key.len() == key.fields.len()
-            && i.key.iter().zip(&key.fields).all(|((p, _), f)| *p == f.path)
+            && i.key
+                .iter()
+                .zip(&key.fields)
+                .all(|((p, _), f)| *p == f.path)
     })
 }
 

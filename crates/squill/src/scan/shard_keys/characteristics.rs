@@ -4,7 +4,7 @@
 
 use super::extract::Columns;
 use super::key::ShardKey;
-use super::report::{KeyCharacteristics, MostCommonValue, Monotonicity, MonotonicityType};
+use super::report::{KeyCharacteristics, Monotonicity, MonotonicityType, MostCommonValue};
 use std::cmp::Ordering;
 
 /// `analyzeShardKeyNumMostCommonValues`' default.
@@ -31,7 +31,11 @@ pub fn measure(
     show_values: bool,
 ) -> Option<KeyCharacteristics> {
     let n = columns.documents as usize;
-    if n == 0 || fields.iter().any(|&f| columns.values.get(f).is_none_or(|v| v.len() != n)) {
+    if n == 0
+        || fields
+            .iter()
+            .any(|&f| columns.values.get(f).is_none_or(|v| v.len() != n))
+    {
         return None;
     }
     let tuple = |i: u32, f: usize| &columns.values[f][i as usize];

@@ -14,9 +14,7 @@
 
 use super::characteristics::round;
 use super::key::ShardKey;
-use super::report::{
-    ReadDistribution, Targeting, WriteDistribution,
-};
+use super::report::{ReadDistribution, Targeting, WriteDistribution};
 use crate::workload::report::ShapeReport;
 use crate::workload::shape::{FieldUse, OpClass, OpKind};
 
@@ -104,7 +102,10 @@ fn percentage(n: u64, total: u64) -> f64 {
 }
 
 /// Both distributions of `shapes` (one namespace's) under `key`.
-pub fn distributions(key: &ShardKey, shapes: &[ShapeReport]) -> (ReadDistribution, WriteDistribution) {
+pub fn distributions(
+    key: &ShardKey,
+    shapes: &[ShapeReport],
+) -> (ReadDistribution, WriteDistribution) {
     let mut reads = ReadDistribution::default();
     let mut writes = WriteDistribution::default();
     for shape in shapes {
@@ -196,7 +197,10 @@ mod tests {
         let ranged = ShardKey::ranged(&["tenant", "_id"]);
         let hashed = ShardKey::parse("user:hashed").unwrap();
         let t = |k: &ShardKey, f: &[(&str, OpClass)]| target(k, &uses(f), false, false);
-        assert_eq!(t(&ranged, &[("tenant", Eq), ("_id", Eq)]), Target::SingleShard);
+        assert_eq!(
+            t(&ranged, &[("tenant", Eq), ("_id", Eq)]),
+            Target::SingleShard
+        );
         assert_eq!(t(&ranged, &[("tenant", Eq)]), Target::MultiShard);
         assert_eq!(t(&ranged, &[("tenant", Range)]), Target::MultiShard);
         assert_eq!(t(&ranged, &[("_id", Eq)]), Target::ScatterGather);

@@ -108,7 +108,11 @@ impl Columns {
         for (a, b) in self.arrays.iter_mut().zip(other.arrays) {
             *a += b;
         }
-        for (a, b) in self.documents_as_values.iter_mut().zip(other.documents_as_values) {
+        for (a, b) in self
+            .documents_as_values
+            .iter_mut()
+            .zip(other.documents_as_values)
+        {
             *a += b;
         }
         self.documents += other.documents;
@@ -244,13 +248,22 @@ mod tests {
     #[test]
     fn reads_nested_fields_missing_as_null_and_flags_arrays() {
         let docs = vec![
-            doc(&[("a", B::Doc(vec![("b", B::I32(1))])), ("t", B::Arr(vec![B::I32(1)]))]),
+            doc(&[
+                ("a", B::Doc(vec![("b", B::I32(1))])),
+                ("t", B::Arr(vec![B::I32(1)])),
+            ]),
             doc(&[("a", B::Doc(vec![("c", B::I32(2))])), ("t", B::I32(3))]),
             doc(&[("x", B::Arr(vec![B::Doc(vec![("b", B::I32(9))])]))]),
         ];
         let c = columns(&docs, &["a.b", "t", "a"]);
-        assert_eq!(c.values[0], [KeyValue::Number(1.0), KeyValue::Null, KeyValue::Null]);
-        assert_eq!(c.values[1], [KeyValue::Null, KeyValue::Number(3.0), KeyValue::Null]);
+        assert_eq!(
+            c.values[0],
+            [KeyValue::Number(1.0), KeyValue::Null, KeyValue::Null]
+        );
+        assert_eq!(
+            c.values[1],
+            [KeyValue::Null, KeyValue::Number(3.0), KeyValue::Null]
+        );
         assert_eq!(c.arrays, [0, 1, 0]);
         assert_eq!(c.documents_as_values, [0, 0, 2]);
         assert_eq!(c.documents, 3);

@@ -120,7 +120,10 @@ mod tests {
     #[test]
     fn refuses_what_the_server_would() {
         assert!(matches!(ShardKey::parse(""), Err(KeyError::Empty(_))));
-        assert!(matches!(ShardKey::parse("a,"), Err(KeyError::EmptyField(_))));
+        assert!(matches!(
+            ShardKey::parse("a,"),
+            Err(KeyError::EmptyField(_))
+        ));
         assert!(matches!(
             ShardKey::parse("a:2d"),
             Err(KeyError::Kind(_, k)) if k == "2d"

@@ -92,7 +92,11 @@ pub fn analyze(
         let named: Vec<ShardKey> = options
             .named
             .iter()
-            .filter(|k| k.fields.iter().all(|f| c.fields.iter().any(|r| r.path == f.path)))
+            .filter(|k| {
+                k.fields
+                    .iter()
+                    .all(|f| c.fields.iter().any(|r| r.path == f.path))
+            })
             .cloned()
             .collect();
         let keys = candidates::collect(c, shapes, &named);

@@ -40,7 +40,9 @@ pub fn warnings(c: &Candidate, arrays: u64, documents_as_values: u64) -> Vec<War
                     bytes,
                     chunk: CHUNK_BYTES,
                 });
-            } else if share > HOT_VALUE_SHARE && k.num_distinct_values >= super::candidates::HIGH_CARDINALITY {
+            } else if share > HOT_VALUE_SHARE
+                && k.num_distinct_values >= super::candidates::HIGH_CARDINALITY
+            {
                 out.push(Warning::HotValue {
                     frequency: top.frequency,
                     share,
@@ -50,7 +52,10 @@ pub fn warnings(c: &Candidate, arrays: u64, documents_as_values: u64) -> Vec<War
         }
         if k.monotonicity.kind == MonotonicityType::Monotonic {
             out.push(Warning::Monotonic {
-                coefficient: k.monotonicity.record_id_correlation_coefficient.unwrap_or(0.0),
+                coefficient: k
+                    .monotonicity
+                    .record_id_correlation_coefficient
+                    .unwrap_or(0.0),
             });
         }
     }
@@ -75,7 +80,11 @@ pub fn rank(candidates: &mut [Candidate]) {
         let rb = &b.reason;
         let tier = |r: &Reason| r.warnings.iter().map(Warning::tier).max().unwrap_or(0);
         let share = |n: u64, r: &Reason| {
-            if r.operations == 0 { 0.0 } else { n as f64 / r.operations as f64 }
+            if r.operations == 0 {
+                0.0
+            } else {
+                n as f64 / r.operations as f64
+            }
         };
         tier(ra)
             .cmp(&tier(rb))

@@ -21,9 +21,17 @@ pub enum Warning {
     /// Fewer distinct values than the ranges the server splits the key into.
     FewDistinctValues { distinct: u64, needed: u64 },
     /// The most common value's documents outgrow a chunk: a jumbo chunk.
-    JumboValue { frequency: u64, bytes: u64, chunk: u64 },
+    JumboValue {
+        frequency: u64,
+        bytes: u64,
+        chunk: u64,
+    },
     /// The most common value holds more than one range's share.
-    HotValue { frequency: u64, share: f64, limit: f64 },
+    HotValue {
+        frequency: u64,
+        share: f64,
+        limit: f64,
+    },
     /// The key grows with insertion order: new documents go to one shard.
     Monotonic { coefficient: f64 },
     /// Logged updates that write the key.
@@ -58,13 +66,21 @@ impl Warning {
                 words::int(*distinct),
                 words::int(*needed)
             ),
-            Warning::JumboValue { frequency, bytes, chunk } => format!(
+            Warning::JumboValue {
+                frequency,
+                bytes,
+                chunk,
+            } => format!(
                 "its most common value has {} documents, about {}, more than a {} chunk: a jumbo chunk",
                 words::int(*frequency),
                 words::bytes(*bytes as f64),
                 words::bytes(*chunk as f64)
             ),
-            Warning::HotValue { frequency, share, limit } => format!(
+            Warning::HotValue {
+                frequency,
+                share,
+                limit,
+            } => format!(
                 "its most common value holds {} of the documents ({}), more than the {} of one range in 100",
                 words::percent(*share),
                 words::int(*frequency),

@@ -58,16 +58,40 @@ fn line(command: &str) -> String {
 /// The log: (executions, command).
 fn log() -> String {
     let ops: &[(usize, &str)] = &[
-        (10, r#"{"find":"orders","filter":{"tenant":"big","r":5},"$db":"shop"}"#),
+        (
+            10,
+            r#"{"find":"orders","filter":{"tenant":"big","r":5},"$db":"shop"}"#,
+        ),
         (6, r#"{"find":"orders","filter":{"_id":3},"$db":"shop"}"#),
-        (4, r#"{"find":"orders","filter":{"_id":{"$gte":1}},"$db":"shop"}"#),
-        (2, r#"{"aggregate":"orders","pipeline":[{"$match":{"tenant":"x"}},{"$group":{"_id":"$r"}}],"cursor":{},"$db":"shop"}"#),
+        (
+            4,
+            r#"{"find":"orders","filter":{"_id":{"$gte":1}},"$db":"shop"}"#,
+        ),
+        (
+            2,
+            r#"{"aggregate":"orders","pipeline":[{"$match":{"tenant":"x"}},{"$group":{"_id":"$r"}}],"cursor":{},"$db":"shop"}"#,
+        ),
         (3, r#"{"count":"orders","query":{"r":1},"$db":"shop"}"#),
-        (5, r#"{"update":"orders","updates":[{"q":{"_id":1},"u":{"$set":{"r":2}},"multi":false}],"$db":"shop"}"#),
-        (3, r#"{"update":"orders","updates":[{"q":{"tenant":"big"},"u":{"$set":{"x":1}},"multi":true}],"$db":"shop"}"#),
-        (2, r#"{"delete":"orders","deletes":[{"q":{"r":9},"limit":1}],"$db":"shop"}"#),
-        (1, r#"{"findAndModify":"orders","query":{"tenant":"big"},"update":{"$set":{"tenant":"t"}},"$db":"shop"}"#),
-        (4, r#"{"insert":"orders","documents":[{"_id":1}],"$db":"shop"}"#),
+        (
+            5,
+            r#"{"update":"orders","updates":[{"q":{"_id":1},"u":{"$set":{"r":2}},"multi":false}],"$db":"shop"}"#,
+        ),
+        (
+            3,
+            r#"{"update":"orders","updates":[{"q":{"tenant":"big"},"u":{"$set":{"x":1}},"multi":true}],"$db":"shop"}"#,
+        ),
+        (
+            2,
+            r#"{"delete":"orders","deletes":[{"q":{"r":9},"limit":1}],"$db":"shop"}"#,
+        ),
+        (
+            1,
+            r#"{"findAndModify":"orders","query":{"tenant":"big"},"update":{"$set":{"tenant":"t"}},"$db":"shop"}"#,
+        ),
+        (
+            4,
+            r#"{"insert":"orders","documents":[{"_id":1}],"$db":"shop"}"#,
+        ),
     ];
     let mut out = String::new();
     for (n, command) in ops {
@@ -90,7 +114,12 @@ fn analyse(name: &str, options: &Options) -> (NamespaceKeys, u64) {
         &driver::Progress::default(),
     );
     let workload = crate::workload::read_bytes("test.log", log().as_bytes(), Default::default());
-    let (keys, errors) = analyze(&report, &workload, &open(&paths, InputFormat::Auto), options);
+    let (keys, errors) = analyze(
+        &report,
+        &workload,
+        &open(&paths, InputFormat::Auto),
+        options,
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(keys.shard_keys.len(), 1);
@@ -104,7 +133,12 @@ fn candidate<'a>(ns: &'a NamespaceKeys, key: &str) -> &'a report::Candidate {
     ns.candidates
         .iter()
         .find(|c| c.key == key)
-        .unwrap_or_else(|| panic!("no candidate {key:?} among {:?}", ns.candidates.iter().map(|c| &c.key).collect::<Vec<_>>()))
+        .unwrap_or_else(|| {
+            panic!(
+                "no candidate {key:?} among {:?}",
+                ns.candidates.iter().map(|c| &c.key).collect::<Vec<_>>()
+            )
+        })
 }
 
 /// Pearson's coefficient computed the plain way, over the records sorted
@@ -132,17 +166,38 @@ fn key_characteristics_of_known_distributions() {
     assert_eq!(id.num_distinct_values, 200);
     assert!(id.is_unique);
     assert_eq!(id.avg_doc_size_bytes, avg);
-    assert_eq!(id.most_common_values.iter().map(|v| v.frequency).collect::<Vec<_>>(), [1; 5]);
-    assert!(id.most_common_values.iter().all(|v| v.value.is_none()), "values hidden by default");
+    assert_eq!(
+        id.most_common_values
+            .iter()
+            .map(|v| v.frequency)
+            .collect::<Vec<_>>(),
+        [1; 5]
+    );
+    assert!(
+        id.most_common_values.iter().all(|v| v.value.is_none()),
+        "values hidden by default"
+    );
     assert_eq!(id.monotonicity.kind, MonotonicityType::Monotonic);
     assert_eq!(id.monotonicity.record_id_correlation_coefficient, Some(1.0));
 
     // The skewed tenant: 150 documents of "big", and 50 tenants of one.
-    let t = candidate(&ns, "tenant").key_characteristics.clone().unwrap();
+    let t = candidate(&ns, "tenant")
+        .key_characteristics
+        .clone()
+        .unwrap();
     assert_eq!(t.num_distinct_values, 51);
     assert!(!t.is_unique);
-    assert_eq!(t.most_common_values.iter().map(|v| v.frequency).collect::<Vec<_>>(), [150, 1, 1, 1, 1]);
-    assert_eq!(t.monotonicity.record_id_correlation_coefficient, Some(pearson(tenant)));
+    assert_eq!(
+        t.most_common_values
+            .iter()
+            .map(|v| v.frequency)
+            .collect::<Vec<_>>(),
+        [150, 1, 1, 1, 1]
+    );
+    assert_eq!(
+        t.monotonicity.record_id_correlation_coefficient,
+        Some(pearson(tenant))
+    );
 
     // The random key: unique by its index, not monotonic.
     let rk = candidate(&ns, "r").key_characteristics.clone().unwrap();
@@ -150,11 +205,17 @@ fn key_characteristics_of_known_distributions() {
     assert!(rk.is_unique, "r_1 is a unique index");
     let coefficient = pearson(r);
     assert!(coefficient.abs() < characteristics::MONOTONICITY_THRESHOLD);
-    assert_eq!(rk.monotonicity.record_id_correlation_coefficient, Some(coefficient));
+    assert_eq!(
+        rk.monotonicity.record_id_correlation_coefficient,
+        Some(coefficient)
+    );
     assert_eq!(rk.monotonicity.kind, MonotonicityType::NotMonotonic);
 
     // The compound: every (tenant, r) pair is distinct (r is).
-    let c = candidate(&ns, "tenant,r").key_characteristics.clone().unwrap();
+    let c = candidate(&ns, "tenant,r")
+        .key_characteristics
+        .clone()
+        .unwrap();
     assert_eq!(c.num_distinct_values, 200);
     assert!(!c.is_unique, "no unique index on {{tenant, r}}");
     assert_eq!(
@@ -163,7 +224,10 @@ fn key_characteristics_of_known_distributions() {
     );
 
     // The hashed form of the monotonic `_id` is analysed beside it.
-    let h = candidate(&ns, "_id:hashed").key_characteristics.clone().unwrap();
+    let h = candidate(&ns, "_id:hashed")
+        .key_characteristics
+        .clone()
+        .unwrap();
     assert_eq!(h.monotonicity.kind, MonotonicityType::NotMonotonic);
     assert_eq!(h.monotonicity.record_id_correlation_coefficient, Some(0.0));
 }
@@ -174,17 +238,38 @@ fn read_and_write_distribution_of_known_shapes() {
     // (single, multi, scatter) reads of 25: 20 finds, 2 aggregates, 3 counts.
     let reads = |k: &str| {
         let d = candidate(&ns, k).read_distribution;
-        assert_eq!((d.sample_size.total, d.sample_size.find, d.sample_size.aggregate, d.sample_size.count, d.sample_size.distinct), (25, 20, 2, 3, 0));
-        (d.counts.single_shard, d.counts.multi_shard, d.counts.scatter_gather)
+        assert_eq!(
+            (
+                d.sample_size.total,
+                d.sample_size.find,
+                d.sample_size.aggregate,
+                d.sample_size.count,
+                d.sample_size.distinct
+            ),
+            (25, 20, 2, 3, 0)
+        );
+        (
+            d.counts.single_shard,
+            d.counts.multi_shard,
+            d.counts.scatter_gather,
+        )
     };
     assert_eq!(reads("_id"), (6, 4, 15));
     assert_eq!(reads("tenant"), (12, 0, 13));
     assert_eq!(reads("r"), (13, 0, 12));
     assert_eq!(reads("tenant,r"), (10, 2, 13));
-    assert_eq!(reads("_id:hashed"), (6, 0, 19), "a range on a hashed key goes everywhere");
+    assert_eq!(
+        reads("_id:hashed"),
+        (6, 0, 19),
+        "a range on a hashed key goes everywhere"
+    );
     let d = candidate(&ns, "_id").read_distribution;
     assert_eq!(
-        (d.percentage_of_single_shard_reads, d.percentage_of_multi_shard_reads, d.percentage_of_scatter_gather_reads),
+        (
+            d.percentage_of_single_shard_reads,
+            d.percentage_of_multi_shard_reads,
+            d.percentage_of_scatter_gather_reads
+        ),
         (24.0, 16.0, 60.0)
     );
 
@@ -192,7 +277,15 @@ fn read_and_write_distribution_of_known_shapes() {
     // (single, multi, scatter, key updates, single without key, multi without key)
     let writes = |k: &str| {
         let w = candidate(&ns, k).write_distribution;
-        assert_eq!((w.sample_size.total, w.sample_size.update, w.sample_size.delete, w.sample_size.find_and_modify), (11, 8, 2, 1));
+        assert_eq!(
+            (
+                w.sample_size.total,
+                w.sample_size.update,
+                w.sample_size.delete,
+                w.sample_size.find_and_modify
+            ),
+            (11, 8, 2, 1)
+        );
         (
             w.counts.single_shard,
             w.counts.multi_shard,
@@ -215,7 +308,13 @@ fn read_and_write_distribution_of_known_shapes() {
             w.percentage_of_single_writes_without_shard_key,
             w.percentage_of_multi_writes_without_shard_key
         ),
-        (45.4545454545, 54.5454545455, 0.0, 27.2727272727, 27.2727272727)
+        (
+            45.4545454545,
+            54.5454545455,
+            0.0,
+            27.2727272727,
+            27.2727272727
+        )
     );
 }
 
@@ -250,10 +349,16 @@ fn candidates_come_from_logs_indexes_and_cardinality_and_are_ranked() {
             r#"{"tags":1}"#,
         ]
     );
-    assert_eq!(ns.candidates.iter().map(|c| c.rank).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+    assert_eq!(
+        ns.candidates.iter().map(|c| c.rank).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
     let tags = candidate(&ns, "tags");
     assert_eq!(tags.reason.origins, [candidates::Origin::Named]);
-    assert_eq!(tags.reason.warnings.first(), Some(&reason::Warning::ArrayValues { documents: 200 }));
+    assert_eq!(
+        tags.reason.warnings.first(),
+        Some(&reason::Warning::ArrayValues { documents: 200 })
+    );
     let t = candidate(&ns, "tenant");
     assert_eq!(
         t.key_characteristics.as_ref().unwrap().most_common_values[0].value,

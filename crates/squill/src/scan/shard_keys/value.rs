@@ -110,25 +110,27 @@ impl KeyValue {
 impl Ord for KeyValue {
     fn cmp(&self, other: &Self) -> Ordering {
         use KeyValue as V;
-        self.rank().cmp(&other.rank()).then_with(|| match (self, other) {
-            (V::Number(a), V::Number(b)) => a.total_cmp(b),
-            (V::String(a), V::String(b)) => a.cmp(b),
-            (V::Binary(sa, a), V::Binary(sb, b)) => a
-                .len()
-                .cmp(&b.len())
-                .then(sa.cmp(sb))
-                .then_with(|| a.cmp(b)),
-            (V::ObjectId(a), V::ObjectId(b)) => a.cmp(b),
-            (V::Bool(a), V::Bool(b)) => a.cmp(b),
-            (V::Date(a), V::Date(b)) => a.cmp(b),
-            (V::Timestamp(a), V::Timestamp(b)) => a.cmp(b),
-            (V::Other(ta, a), V::Other(tb, b)) => ta.cmp(tb).then_with(|| a.cmp(b)),
-            // A decimal among doubles: ordered after them (squill does not
-            // decode decimal128), never equal to one.
-            (V::Other(..), V::Number(_)) => Ordering::Greater,
-            (V::Number(_), V::Other(..)) => Ordering::Less,
-            _ => Ordering::Equal,
-        })
+        self.rank()
+            .cmp(&other.rank())
+            .then_with(|| match (self, other) {
+                (V::Number(a), V::Number(b)) => a.total_cmp(b),
+                (V::String(a), V::String(b)) => a.cmp(b),
+                (V::Binary(sa, a), V::Binary(sb, b)) => a
+                    .len()
+                    .cmp(&b.len())
+                    .then(sa.cmp(sb))
+                    .then_with(|| a.cmp(b)),
+                (V::ObjectId(a), V::ObjectId(b)) => a.cmp(b),
+                (V::Bool(a), V::Bool(b)) => a.cmp(b),
+                (V::Date(a), V::Date(b)) => a.cmp(b),
+                (V::Timestamp(a), V::Timestamp(b)) => a.cmp(b),
+                (V::Other(ta, a), V::Other(tb, b)) => ta.cmp(tb).then_with(|| a.cmp(b)),
+                // A decimal among doubles: ordered after them (squill does not
+                // decode decimal128), never equal to one.
+                (V::Other(..), V::Number(_)) => Ordering::Greater,
+                (V::Number(_), V::Other(..)) => Ordering::Less,
+                _ => Ordering::Equal,
+            })
     }
 }
 
