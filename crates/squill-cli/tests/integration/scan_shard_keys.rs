@@ -15,7 +15,7 @@ fn write_fixture(dir: &Path) -> (PathBuf, PathBuf) {
     std::fs::create_dir_all(&shop).unwrap();
     let docs: Vec<u8> = (0..200usize)
         .flat_map(|i| {
-            let tenant = if i % 4 == 0 {
+            let tenant = if i.is_multiple_of(4) {
                 format!("t{i}")
             } else {
                 "big".to_string()

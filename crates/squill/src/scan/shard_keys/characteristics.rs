@@ -62,7 +62,7 @@ pub fn measure(
     let mut common = runs.clone();
     // Most frequent first; among equal frequencies, in key order (the
     // runs are in key order and the sort is stable).
-    common.sort_by(|a, b| b.1.cmp(&a.1));
+    common.sort_by_key(|r| std::cmp::Reverse(r.1));
     common.truncate(MOST_COMMON_VALUES);
     let most_common_values = common
         .iter()

@@ -14,7 +14,7 @@ use crate::settings::Settings;
 const N: usize = 200;
 
 fn tenant(i: usize) -> String {
-    if i % 4 == 0 {
+    if i.is_multiple_of(4) {
         format!("t{i}")
     } else {
         "big".to_string()

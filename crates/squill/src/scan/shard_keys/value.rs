@@ -162,7 +162,7 @@ mod tests {
             KeyValue::of(&Scalar::Int64(1)),
             KeyValue::of(&Scalar::Int32(1))
         );
-        let mut values = vec![
+        let mut values = [
             KeyValue::of(&Scalar::Boolean(false)),
             KeyValue::of(&Scalar::String("a".into())),
             KeyValue::of(&Scalar::Int32(7)),
