@@ -127,8 +127,10 @@ struct Reader {
     collection: Option<usize>,
     /// The dotted paths wanted, split at the dots.
     parts: Vec<Vec<String>>,
-    /// The keys of the containers the walk is in (below the document).
-    stack: Vec<String>,
+    /// The keys of the containers the walk is in (below the document),
+    /// kept only while they are on some wanted field's path (`None` past
+    /// it: most containers are not, and their keys are never looked at).
+    stack: Vec<Option<Box<str>>>,
     /// How many of them are arrays.
     in_array: usize,
     arrays: Vec<Container>,
@@ -178,7 +180,13 @@ impl Reader {
         if d == 0 || d > parts.len() || parts[d - 1] != key {
             return None;
         }
-        if self.stack.len() + 1 != d || self.stack.iter().zip(parts).any(|(a, b)| a != b) {
+        if self.stack.len() + 1 != d
+            || self
+                .stack
+                .iter()
+                .zip(parts)
+                .any(|(a, b)| a.as_deref() != Some(b.as_str()))
+        {
             return None;
         }
         Some(d == parts.len())
@@ -190,16 +198,19 @@ impl Visitor for Reader {
         if depth == 0 {
             return;
         }
+        let mut on_a_path = false;
         if self.in_array == 0 {
             for i in 0..self.parts.len() {
-                match (self.on_path(i, key, depth), container) {
+                let on = self.on_path(i, key, depth);
+                on_a_path |= on == Some(false) && container == Container::Document;
+                match (on, container) {
                     (Some(_), Container::Array) => self.array_hit[i] = true,
                     (Some(true), Container::Document) => self.document_hit[i] = true,
                     _ => {}
                 }
             }
         }
-        self.stack.push(key.to_string());
+        self.stack.push(on_a_path.then(|| key.into()));
         self.arrays.push(container);
         if container == Container::Array {
             self.in_array += 1;
