@@ -95,10 +95,7 @@ pub fn measure(
 fn monotonicity(key: &ShardKey, order: &[u32], distinct: usize) -> Monotonicity {
     if key.is_hashed() {
         return if key.fields.len() == 1 {
-            Monotonicity {
-                kind: MonotonicityType::NotMonotonic,
-                record_id_correlation_coefficient: Some(0.0),
-            }
+            hashed_monotonicity()
         } else {
             Monotonicity {
                 kind: MonotonicityType::Unknown,
@@ -120,6 +117,15 @@ fn monotonicity(key: &ShardKey, order: &[u32], distinct: usize) -> Monotonicity 
             MonotonicityType::NotMonotonic
         },
         record_id_correlation_coefficient: Some(coefficient),
+    }
+}
+
+/// A single hashed field's: never monotonic, coefficient 0, as the server
+/// reports it without scanning.
+pub fn hashed_monotonicity() -> Monotonicity {
+    Monotonicity {
+        kind: MonotonicityType::NotMonotonic,
+        record_id_correlation_coefficient: Some(0.0),
     }
 }
 

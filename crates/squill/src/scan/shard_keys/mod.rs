@@ -124,8 +124,10 @@ pub fn analyze(
                 list.push(candidate);
             }
         }
-        // Hashed against ranged: a monotonic single field, hashed.
-        let monotonic: Vec<ShardKey> = list
+        // Hashed against ranged: a monotonic single field, hashed. Its
+        // values, so its cardinality and frequencies, are the ranged key's:
+        // only the monotonicity differs (a hashed field is never monotonic).
+        let monotonic: Vec<(ShardKey, Option<report::KeyCharacteristics>)> = list
             .iter()
             .filter(|k| k.key.fields.len() == 1 && !k.key.is_hashed())
             .filter(|k| {
@@ -137,13 +139,20 @@ pub fn analyze(
             .map(|k| {
                 let mut h = k.key.clone();
                 h.fields[0].hashed = true;
-                h
+                let characteristics = k.key_characteristics.clone().map(|mut ch| {
+                    ch.is_unique = false;
+                    ch.monotonicity = characteristics::hashed_monotonicity();
+                    ch
+                });
+                (h, characteristics)
             })
-            .filter(|h| !list.iter().any(|k| k.key == *h))
+            .filter(|(h, _)| !list.iter().any(|k| k.key == *h))
             .collect();
-        for key in monotonic {
+        for (key, known) in monotonic {
             let origins = vec![candidates::Origin::HashedAlternative];
-            if let Some(candidate) = measure(c, columns, shapes, key, origins, options) {
+            if let Some(candidate) =
+                measure_with(c, columns, shapes, key, origins, options, Some(known))
+            {
                 list.push(candidate);
             }
         }
@@ -167,18 +176,33 @@ fn measure(
     origins: Vec<candidates::Origin>,
     options: &Options,
 ) -> Option<Candidate> {
+    measure_with(c, columns, shapes, key, origins, options, None)
+}
+
+/// `measure`, with the key characteristics when they are known already.
+fn measure_with(
+    c: &CollectionReport,
+    columns: &extract::Columns,
+    shapes: &[ShapeReport],
+    key: ShardKey,
+    origins: Vec<candidates::Origin>,
+    options: &Options,
+    known: Option<Option<report::KeyCharacteristics>>,
+) -> Option<Candidate> {
     let fields: Vec<usize> = key
         .fields
         .iter()
         .map(|f| columns.column(&f.path))
         .collect::<Option<_>>()?;
-    let characteristics = characteristics::measure(
-        columns,
-        &fields,
-        &key,
-        candidates::is_unique(c, &key),
-        options.show_values,
-    );
+    let characteristics = known.unwrap_or_else(|| {
+        characteristics::measure(
+            columns,
+            &fields,
+            &key,
+            candidates::is_unique(c, &key),
+            options.show_values,
+        )
+    });
     let (read_distribution, write_distribution) = distribution::distributions(&key, shapes);
     let arrays = fields.iter().map(|&f| columns.arrays[f]).max().unwrap_or(0);
     let documents_as_values = fields
