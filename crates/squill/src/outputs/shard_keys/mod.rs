@@ -39,3 +39,62 @@ fn key_text(key: &ShardKey) -> String {
 fn pct(p: f64) -> String {
     crate::words::percent(p / 100.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::shard_keys::reason::Reason;
+    use crate::scan::shard_keys::report::{
+        Candidate, NamespaceKeys, ReadDistribution, WriteDistribution,
+    };
+
+    /// A namespace and a field named to break out of where they land: a
+    /// terminal escape, a Markdown pipe and tag, a JavaScript quote.
+    fn hostile() -> ShardKeyReport {
+        ShardKeyReport {
+            shard_keys: vec![NamespaceKeys {
+                namespace: "shop.<b>|\"x".to_string(),
+                candidates: vec![Candidate {
+                    key: ShardKey::ranged(&["a|\u{1b}[31m"]),
+                    key_characteristics: None,
+                    read_distribution: ReadDistribution::default(),
+                    write_distribution: WriteDistribution::default(),
+                    rank: 1,
+                    reason: Reason {
+                        origins: vec![crate::scan::shard_keys::candidates::Origin::Named],
+                        operations: 0,
+                        single_shard: 0,
+                        scatter_gather: 0,
+                        distinct: None,
+                        warnings: Vec::new(),
+                    },
+                    supporting_index: Some(false),
+                }],
+                indexes_known: true,
+                operations_not_classified: 0,
+                data_bytes: 0,
+            }],
+        }
+    }
+
+    #[test]
+    fn names_from_data_stay_data_in_every_output() {
+        let r = hostile();
+        let t = text(&r);
+        assert!(!t.contains('\u{1b}'), "{t}");
+        assert!(
+            t.contains(r#"configureQueryAnalyzer: "shop.<b>|\"x""#),
+            "{t}"
+        );
+        let m = markdown(&r);
+        assert!(!m.contains('\u{1b}'), "{m}");
+        assert!(m.contains("### `shop.<b>|\"x`"), "{m}");
+        let row = m.lines().find(|l| l.starts_with("| 1 |")).unwrap();
+        assert!(row.contains("`{a\\|"), "a pipe splits no cell: {row}");
+        let commands = commands::mongosh(&r.shard_keys[0]).join("\n");
+        assert!(
+            commands.contains(r#"createIndex({"a|\u001b[31m":1})"#),
+            "{commands}"
+        );
+    }
+}
