@@ -20,8 +20,13 @@ use std::process::ExitCode;
 --fail-on (default: warning); 2 an input could not be read in full (the report of everything \
 readable is still written) or another error.\n\
 Thresholds: --profile or `profile` in squill.toml; per rule under [scan.<rule-id>] in squill.toml.\n\
-The JSON report is documented in docs/scan-json.md."
+The JSON report is documented in docs/scan-json.md; with --shard-keys, docs/shard-keys.md."
 )]
+#[command(group(
+    clap::ArgGroup::new("uses_workload")
+        .args(["emit_model", "shard_keys", "shard_key"])
+        .multiple(true)
+))]
 pub struct ScanArgs {
     /// Dump directories, .bson(.gz) files, archives, JSON exports; `-` reads
     /// standard input; or one `mongodb://…` URI of a running deployment
@@ -60,9 +65,28 @@ pub struct ScanArgs {
     pub emit_model: Option<PathBuf>,
 
     /// mongod/mongos logs (as `squill workload` reads them): their query
-    /// shapes become the model's operations, at the rates the logs show.
-    #[arg(long, value_name = "LOG", num_args = 1.., requires = "emit_model")]
+    /// shapes become the model's operations, at the rates the logs show
+    /// (--emit-model), or are routed under each candidate shard key
+    /// (--shard-keys).
+    #[arg(long, value_name = "LOG", num_args = 1.., requires = "uses_workload")]
     pub workload: Vec<PathBuf>,
+
+    /// Also analyse shard keys as MongoDB's analyzeShardKey does, offline:
+    /// candidates from the logged filters, the unique indexes and the
+    /// fields with many values, ranked (docs/shard-keys.md). Reads the
+    /// dump twice: not for standard input or a live deployment.
+    #[arg(long)]
+    pub shard_keys: bool,
+
+    /// A shard key to analyse besides those found: FIELD[,FIELD…], a
+    /// hashed field as FIELD:hashed (repeatable; implies --shard-keys).
+    #[arg(long, value_name = "KEY", value_parser = parse_shard_key)]
+    pub shard_key: Vec<squill::scan::shard_keys::ShardKey>,
+
+    /// With --shard-keys: show the most common key values themselves, not
+    /// only their frequencies (values are data: they may be personal).
+    #[arg(long)]
+    pub show_values: bool,
 
     /// Threshold profile (overrides `profile` in squill.toml).
     #[arg(long, value_name = "PROFILE")]
@@ -118,6 +142,10 @@ fn parse_share(s: &str) -> Result<f64, String> {
     } else {
         Err(format!("`{s}` is not a share above 0 and at most 100%"))
     }
+}
+
+fn parse_shard_key(s: &str) -> Result<squill::scan::shard_keys::ShardKey, String> {
+    squill::scan::shard_keys::ShardKey::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_input_format(s: &str) -> Result<InputFormat, String> {
@@ -352,6 +380,48 @@ fn observed_model(
     Ok(text)
 }
 
+/// The scan's report in the format asked.
+fn scan_report(report: &squill::scan::ScanReport, format: Format) -> String {
+    match format {
+        Format::Text => squill::outputs::scan::text(report),
+        Format::Json => squill::outputs::scan::json(report),
+        Format::Sarif => squill::outputs::scan::sarif(report),
+        Format::Markdown => squill::outputs::scan::markdown(report),
+        Format::Html => squill::outputs::html::scan(report),
+    }
+}
+
+/// `--shard-keys`: the logs read, the dump read a second time for the
+/// candidates' values. Text and Markdown follow the scan's report; the JSON
+/// is the shard-key report alone (docs/shard-keys.md).
+fn shard_key_report(report: &squill::scan::ScanReport, args: &ScanArgs) -> Result<String> {
+    use squill::scan::shard_keys;
+    let workload = squill::workload::read(&args.workload, squill::workload::Options::default());
+    if let Some(e) = workload.errors.first() {
+        anyhow::bail!("cannot read {}: {}", e.path, e.message);
+    }
+    let inputs = squill::inputs::dump::open(&args.paths, args.input_format);
+    let options = shard_keys::Options {
+        named: args.shard_key.clone(),
+        show_values: args.show_values,
+    };
+    // The first reading reported the input's errors already.
+    let (keys, _) = shard_keys::analyze(report, &workload, &inputs, &options);
+    Ok(match args.format {
+        Format::Json => squill::outputs::shard_keys::json(&keys),
+        Format::Markdown => format!(
+            "{}\n{}",
+            squill::outputs::scan::markdown(report),
+            squill::outputs::shard_keys::markdown(&keys)
+        ),
+        _ => format!(
+            "{}\n{}",
+            squill::outputs::scan::text(report),
+            squill::outputs::shard_keys::text(&keys)
+        ),
+    })
+}
+
 pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     // Refused before the scan, which may take long: an input (data, logs,
     // settings), an existing file, or both outputs naming one file.
@@ -364,6 +434,17 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     }
     if let (Some(report), Some(model)) = (&args.output, &args.emit_model) {
         super::output::distinct(report, model)?;
+    }
+    let shard_keys = args.shard_keys || !args.shard_key.is_empty();
+    if shard_keys {
+        if live_uri(&args.paths).is_some() || args.paths.iter().any(|p| p.as_os_str() == "-") {
+            anyhow::bail!(
+                "--shard-keys reads the data twice: give a dump directory or files, not standard input or a mongodb:// URI"
+            );
+        }
+        if matches!(args.format, Format::Sarif | Format::Html) {
+            anyhow::bail!("--shard-keys writes text, markdown or json");
+        }
     }
     let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
     // More threads than cores only add memory and start-up (issue 23:
@@ -409,12 +490,10 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     squill::rules::data::apply(&mut report, &settings);
     write_recorded_commands(live_run.recorder.take())?;
 
-    let text = match args.format {
-        Format::Text => squill::outputs::scan::text(&report),
-        Format::Json => squill::outputs::scan::json(&report),
-        Format::Sarif => squill::outputs::scan::sarif(&report),
-        Format::Markdown => squill::outputs::scan::markdown(&report),
-        Format::Html => squill::outputs::html::scan(&report),
+    let text = if shard_keys {
+        shard_key_report(&report, &args)?
+    } else {
+        scan_report(&report, args.format)
     };
     super::write_report(&writes, args.output.as_deref(), &text)?;
     if let Some(path) = &args.emit_model {

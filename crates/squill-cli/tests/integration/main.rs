@@ -30,6 +30,7 @@ mod rules;
 mod scan;
 #[cfg(feature = "mongodb")]
 mod scan_live;
+mod scan_shard_keys;
 mod scan_streams;
 mod scan_workload;
 mod stdin_and_config;

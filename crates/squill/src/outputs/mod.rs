@@ -7,4 +7,5 @@ pub mod html;
 pub mod rules;
 pub(crate) mod sarif_uri;
 pub mod scan;
+pub mod shard_keys;
 pub mod workload;

@@ -31,3 +31,4 @@ pub mod estimate;
 pub mod fuzzing;
 pub mod observed;
 pub mod sampled;
+pub mod shard_keys;

@@ -379,6 +379,7 @@ fn shape_report(
         largest_in: s.largest_in,
         unanchored_regex: s.unanchored_regex,
         case_insensitive_regex: s.case_insensitive_regex,
+        multi: s.multi,
         example: if show_values { s.example } else { None },
     }
 }

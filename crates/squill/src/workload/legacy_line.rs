@@ -349,7 +349,13 @@ fn normalize(op: &str, coll: &str, f: &mut Fields) -> Result<(Node, bool), Reaso
                 return if op == "getmore" {
                     Ok((
                         Node::Object(vec![
-                            ("getMore".into(), Node::Number { negative: false }),
+                            (
+                                "getMore".into(),
+                                Node::Number {
+                                    negative: false,
+                                    zero: false,
+                                },
+                            ),
                             ("collection".into(), Node::Str(coll.to_string())),
                         ]),
                         false,
@@ -529,7 +535,10 @@ mod tests {
         );
         assert_eq!(
             e.command.get("sort").and_then(|s| s.get("foo")),
-            Some(&Node::Number { negative: true })
+            Some(&Node::Number {
+                negative: true,
+                zero: false
+            })
         );
         assert_eq!(e.metrics.keys_examined, Some(100_000));
         assert!(e.metrics.in_memory_sort);

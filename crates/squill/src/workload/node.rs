@@ -11,9 +11,11 @@ pub enum Node {
     /// A string: shapes read it only where it names something (a collection
     /// in `find: "users"`, `$lookup.from`, an `$unwind` path).
     Str(String),
-    /// A number; only its sign is kept, which a sort direction needs.
+    /// A number; only its sign is kept, which a sort direction needs, and
+    /// whether it is zero, which a delete's `limit: 0` (every match) needs.
     Number {
         negative: bool,
+        zero: bool,
     },
     Regex(RegexFlags),
     Other(Scalar),
@@ -22,10 +24,11 @@ pub enum Node {
 /// The kind of a value that is neither a string, a number, nor a regex.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scalar {
-    Bool,
     Null,
     Date,
     ObjectId,
+    /// `true` or `false`: an update's `multi` needs which.
+    Bool(bool),
     /// Anything else: binary, UUID, timestamps, a redacted or unknown word.
     Other,
 }
@@ -83,9 +86,13 @@ impl Node {
         let scalar = match key.as_str() {
             "$oid" => Node::Other(Scalar::ObjectId),
             "$date" => Node::Other(Scalar::Date),
-            "$numberLong" | "$numberInt" | "$numberDouble" | "$numberDecimal" => Node::Number {
-                negative: value.as_str().is_some_and(|s| s.starts_with('-')),
-            },
+            "$numberLong" | "$numberInt" | "$numberDouble" | "$numberDecimal" => {
+                let digits = value.as_str().unwrap_or("");
+                Node::Number {
+                    negative: digits.starts_with('-'),
+                    zero: digits.parse::<f64>().is_ok_and(|f| f == 0.0),
+                }
+            }
             "$regularExpression" => {
                 let pattern = value.get("pattern").and_then(Node::as_str).unwrap_or("");
                 let options = value.get("options").and_then(Node::as_str).unwrap_or("");
@@ -108,9 +115,10 @@ pub(super) fn from_json(value: &serde_json::Value, depth: usize) -> Node {
     }
     match value {
         Value::Null => Node::Other(Scalar::Null),
-        Value::Bool(_) => Node::Other(Scalar::Bool),
+        Value::Bool(b) => Node::Other(Scalar::Bool(*b)),
         Value::Number(n) => Node::Number {
             negative: n.as_f64().is_some_and(|f| f < 0.0),
+            zero: n.as_f64().is_some_and(|f| f == 0.0),
         },
         Value::String(s) => Node::Str(s.clone()),
         Value::Array(items) => Node::Array(items.iter().map(|v| from_json(v, depth + 1)).collect()),
@@ -144,7 +152,13 @@ mod tests {
                 case_insensitive: true
             }))
         );
-        assert_eq!(n.get("d"), Some(&Node::Number { negative: true }));
+        assert_eq!(
+            n.get("d"),
+            Some(&Node::Number {
+                negative: true,
+                zero: false
+            })
+        );
         assert!(matches!(n.get("e"), Some(Node::Object(_))));
     }
 }
@@ -166,20 +180,29 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         f.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
-        Ok(Node::Other(Scalar::Bool))
+    fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Other(Scalar::Bool(v)))
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
-        Ok(Node::Number { negative: v < 0 })
+        Ok(Node::Number {
+            negative: v < 0,
+            zero: v == 0,
+        })
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
-        Ok(Node::Number { negative: false })
+    fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+        Ok(Node::Number {
+            negative: false,
+            zero: v == 0,
+        })
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
-        Ok(Node::Number { negative: v < 0.0 })
+        Ok(Node::Number {
+            negative: v < 0.0,
+            zero: v == 0.0,
+        })
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Node, E> {

@@ -131,6 +131,11 @@ pub struct ShapeReport {
     pub largest_in: u64,
     pub unanchored_regex: u64,
     pub case_insensitive_regex: u64,
+    /// Executions of a write that may write many documents (`multi: true`,
+    /// a delete's `limit: 0`): the shard-key analysis tells single writes
+    /// from multi writes by it. Not in the workload JSON, which predates it.
+    #[serde(skip)]
+    pub multi: u64,
     /// One filter as logged: only with `--show-values`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,

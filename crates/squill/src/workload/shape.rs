@@ -6,7 +6,7 @@
 //! carries what differs between executions of one shape (the length of an
 //! `$in` list, whether a regex was anchored).
 
-use super::node::{Node, RegexFlags};
+use super::node::{Node, RegexFlags, Scalar};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -155,6 +155,9 @@ pub struct Observed {
     pub largest_in: u64,
     pub unanchored_regex: bool,
     pub case_insensitive_regex: bool,
+    /// An update with `multi: true`, or a delete with `limit: 0` (or no
+    /// limit, as a legacy `remove` logs it): it may write many documents.
+    pub multi: bool,
 }
 
 /// The commands that read or write a collection: the ones with a shape.
@@ -242,6 +245,13 @@ pub fn of(command: &Node, folded_getmore: bool) -> Option<(Shape, Observed)> {
                 if let Some(u) = first.get("u") {
                     shape.update = update_uses(u);
                 }
+                seen.multi = if kind == OpKind::Update {
+                    first.get("multi") == Some(&Node::Other(Scalar::Bool(true)))
+                } else {
+                    first
+                        .get("limit")
+                        .is_none_or(|l| matches!(l, Node::Number { zero: true, .. }))
+                };
             }
         }
         OpKind::FindAndModify => {
@@ -397,7 +407,7 @@ fn sort_keys(sort: &Node) -> Vec<SortKey> {
         .iter()
         .map(|(path, dir)| SortKey {
             path: normalize_path(path),
-            descending: matches!(dir, Node::Number { negative: true }),
+            descending: matches!(dir, Node::Number { negative: true, .. }),
         })
         .collect()
 }

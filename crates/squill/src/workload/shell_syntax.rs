@@ -243,6 +243,7 @@ fn classify_word(word: &str) -> Node {
     if first.is_ascii_digit() || ((first == b'-' || first == b'.') && word.len() > 1) {
         return Node::Number {
             negative: first == b'-',
+            zero: word.parse::<f64>().is_ok_and(|f| f == 0.0),
         };
     }
     let name = word
@@ -252,13 +253,15 @@ fn classify_word(word: &str) -> Node {
         .next()
         .unwrap_or("");
     match name {
-        "true" | "false" => Node::Other(Scalar::Bool),
+        "true" => Node::Other(Scalar::Bool(true)),
+        "false" => Node::Other(Scalar::Bool(false)),
         "null" | "undefined" => Node::Other(Scalar::Null),
         "Date" | "ISODate" => Node::Other(Scalar::Date),
         "ObjectId" => Node::Other(Scalar::ObjectId),
         "NumberLong" | "NumberInt" | "NumberDecimal" | "inf" | "nan" | "Infinity" | "NaN" => {
             Node::Number {
                 negative: word.contains("(-") || word.contains("(\"-"),
+                zero: false,
             }
         }
         _ => Node::Other(Scalar::Other),
@@ -284,11 +287,29 @@ mod tests {
         assert_eq!(n.get("q"), Some(&Node::Str("y".into())));
         assert_eq!(n.get("at"), Some(&Node::Other(Scalar::Date)));
         assert_eq!(n.get("_id"), Some(&Node::Other(Scalar::ObjectId)));
-        assert_eq!(n.get("n"), Some(&Node::Number { negative: true }));
-        assert_eq!(n.get("big"), Some(&Node::Number { negative: false }));
+        assert_eq!(
+            n.get("n"),
+            Some(&Node::Number {
+                negative: true,
+                zero: false
+            })
+        );
+        assert_eq!(
+            n.get("big"),
+            Some(&Node::Number {
+                negative: false,
+                zero: false
+            })
+        );
         assert_eq!(
             n.get("tags").and_then(|t| t.get("$in")),
-            Some(&Node::Array(vec![Node::Number { negative: false }; 3]))
+            Some(&Node::Array(vec![
+                Node::Number {
+                    negative: false,
+                    zero: false
+                };
+                3
+            ]))
         );
         assert_eq!(
             n.get("title"),

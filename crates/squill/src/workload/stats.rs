@@ -32,6 +32,8 @@ pub struct ShapeStats {
     pub largest_in: u64,
     pub unanchored_regex: u64,
     pub case_insensitive_regex: u64,
+    /// Executions that may write many documents (`Observed::multi`).
+    pub multi: u64,
     pub example: Option<String>,
 }
 
@@ -83,6 +85,7 @@ impl ShapeStats {
         self.largest_in = self.largest_in.max(seen.largest_in);
         self.unanchored_regex += u64::from(seen.unanchored_regex);
         self.case_insensitive_regex += u64::from(seen.case_insensitive_regex);
+        self.multi += u64::from(seen.multi);
         if self.example.is_none() {
             self.example.clone_from(&entry.example);
         }

@@ -1,0 +1,283 @@
+//! The second reading of the dump, for `--shard-keys`: each candidate
+//! field's value in every document, in record order (the order the dump
+//! holds them, which stands for the order they were inserted), and each
+//! document's size. The first reading (`scan::driver`) keeps bounded
+//! profiles and never the values; a shard key's metrics need them all,
+//! so only the fields that some candidate names are read, into one column
+//! per field.
+
+use super::value::KeyValue;
+use crate::inputs::bson::{Container, KeyCache, Scalar, Visitor, walk_cached};
+use crate::inputs::dump::{Event, InputError, Inputs};
+use rayon::prelude::*;
+
+/// One collection's columns.
+#[derive(Debug, Clone, Default)]
+pub struct Columns {
+    /// The fields read, as dotted paths.
+    pub paths: Vec<String>,
+    /// Per field, one value per document in record order (null when the
+    /// document has no such field).
+    pub values: Vec<Vec<KeyValue>>,
+    /// Per field, the documents where the field is an array or passes
+    /// through one (a shard key cannot hold an array).
+    pub arrays: Vec<u64>,
+    /// Per field, the documents where it holds a sub-document (a key of
+    /// whole documents, which squill does not order).
+    pub documents_as_values: Vec<u64>,
+    pub documents: u64,
+    /// BSON bytes of every document together.
+    pub bytes: u64,
+}
+
+impl Columns {
+    pub fn column(&self, path: &str) -> Option<usize> {
+        self.paths.iter().position(|p| p == path)
+    }
+}
+
+/// Reads the fields `wanted[c]` of each collection `c` of `inputs`. Sources
+/// are read in parallel, each whole (a split would lose the record order),
+/// and joined in input order. Documents that fail to read are skipped: the
+/// first reading reported them already.
+pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<InputError>) {
+    let n = inputs.collections.len();
+    let parts: Vec<(Vec<Columns>, Vec<InputError>)> = inputs
+        .sources
+        .par_iter()
+        .map(|source| {
+            let mut columns: Vec<Columns> = wanted.iter().map(|w| Columns::new(w)).collect();
+            columns.resize_with(n, Columns::default);
+            let mut errors = Vec::new();
+            let mut keys = KeyCache::default();
+            let mut visitor = Reader::default();
+            let read = source.read(&mut |event| match event {
+                Event::Document {
+                    collection, bytes, ..
+                } => {
+                    let Some(c) = columns.get_mut(collection).filter(|c| !c.paths.is_empty())
+                    else {
+                        return;
+                    };
+                    visitor.start(collection, c);
+                    if walk_cached(bytes, &mut visitor, &mut keys).is_ok() {
+                        visitor.finish(c, bytes.len() as u64);
+                    }
+                }
+                Event::Error(e) => errors.push(e),
+            });
+            if let Err(e) = read {
+                errors.push(e);
+            }
+            (columns, errors)
+        })
+        .collect();
+    let mut out: Vec<Columns> = wanted.iter().map(|w| Columns::new(w)).collect();
+    out.resize_with(n, Columns::default);
+    let mut errors = Vec::new();
+    for (columns, errs) in parts {
+        for (o, c) in out.iter_mut().zip(columns) {
+            o.append(c);
+        }
+        errors.extend(errs);
+    }
+    (out, errors)
+}
+
+impl Columns {
+    fn new(paths: &[String]) -> Columns {
+        Columns {
+            paths: paths.to_vec(),
+            values: vec![Vec::new(); paths.len()],
+            arrays: vec![0; paths.len()],
+            documents_as_values: vec![0; paths.len()],
+            documents: 0,
+            bytes: 0,
+        }
+    }
+
+    fn append(&mut self, other: Columns) {
+        if other.documents == 0 {
+            return;
+        }
+        for (i, values) in other.values.into_iter().enumerate() {
+            if let Some(v) = self.values.get_mut(i) {
+                v.extend(values);
+            }
+        }
+        for (a, b) in self.arrays.iter_mut().zip(other.arrays) {
+            *a += b;
+        }
+        for (a, b) in self
+            .documents_as_values
+            .iter_mut()
+            .zip(other.documents_as_values)
+        {
+            *a += b;
+        }
+        self.documents += other.documents;
+        self.bytes += other.bytes;
+    }
+}
+
+/// Walks one document, keeping the wanted fields' values.
+#[derive(Default)]
+struct Reader {
+    /// The collection whose paths `parts` holds.
+    collection: Option<usize>,
+    /// The dotted paths wanted, split at the dots.
+    parts: Vec<Vec<String>>,
+    /// The keys of the containers the walk is in (below the document),
+    /// kept only while they are on some wanted field's path (`None` past
+    /// it: most containers are not, and their keys are never looked at).
+    stack: Vec<Option<Box<str>>>,
+    /// How many of them are arrays.
+    in_array: usize,
+    arrays: Vec<Container>,
+    found: Vec<Option<KeyValue>>,
+    array_hit: Vec<bool>,
+    document_hit: Vec<bool>,
+}
+
+impl Reader {
+    fn start(&mut self, collection: usize, columns: &Columns) {
+        if self.collection != Some(collection) {
+            self.collection = Some(collection);
+            self.parts = columns
+                .paths
+                .iter()
+                .map(|p| p.split('.').map(str::to_string).collect())
+                .collect();
+        }
+        let n = self.parts.len();
+        self.stack.clear();
+        self.arrays.clear();
+        self.in_array = 0;
+        self.found.clear();
+        self.found.resize(n, None);
+        self.array_hit.clear();
+        self.array_hit.resize(n, false);
+        self.document_hit.clear();
+        self.document_hit.resize(n, false);
+    }
+
+    fn finish(&mut self, columns: &mut Columns, bytes: u64) {
+        for i in 0..self.parts.len() {
+            let value = self.found[i].take().unwrap_or(KeyValue::Null);
+            columns.values[i].push(value);
+            columns.arrays[i] += u64::from(self.array_hit[i]);
+            columns.documents_as_values[i] += u64::from(self.document_hit[i]);
+        }
+        columns.documents += 1;
+        columns.bytes += bytes;
+    }
+
+    /// Whether the element `key` at `depth` is on the path of field `i`:
+    /// `Some(true)` when it is the field itself.
+    fn on_path(&self, i: usize, key: &str, depth: u32) -> Option<bool> {
+        let parts = &self.parts[i];
+        let d = depth as usize;
+        if d == 0 || d > parts.len() || parts[d - 1] != key {
+            return None;
+        }
+        if self.stack.len() + 1 != d
+            || self
+                .stack
+                .iter()
+                .zip(parts)
+                .any(|(a, b)| a.as_deref() != Some(b.as_str()))
+        {
+            return None;
+        }
+        Some(d == parts.len())
+    }
+}
+
+impl Visitor for Reader {
+    fn enter(&mut self, key: &str, container: Container, _: u32, depth: u32) {
+        if depth == 0 {
+            return;
+        }
+        let mut on_a_path = false;
+        if self.in_array == 0 {
+            for i in 0..self.parts.len() {
+                let on = self.on_path(i, key, depth);
+                on_a_path |= on == Some(false) && container == Container::Document;
+                match (on, container) {
+                    (Some(_), Container::Array) => self.array_hit[i] = true,
+                    (Some(true), Container::Document) => self.document_hit[i] = true,
+                    _ => {}
+                }
+            }
+        }
+        self.stack.push(on_a_path.then(|| key.into()));
+        self.arrays.push(container);
+        if container == Container::Array {
+            self.in_array += 1;
+        }
+    }
+
+    fn leave(&mut self, _: Container, _: u32, depth: u32) {
+        if depth == 0 {
+            return;
+        }
+        self.stack.pop();
+        if self.arrays.pop() == Some(Container::Array) {
+            self.in_array -= 1;
+        }
+    }
+
+    fn scalar(&mut self, key: &str, value: Scalar<'_>, _: u32, depth: u32) {
+        if self.in_array > 0 {
+            return;
+        }
+        for i in 0..self.parts.len() {
+            if self.on_path(i, key, depth) == Some(true) {
+                self.found[i] = Some(KeyValue::of(&value));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::testing::{B, doc};
+
+    fn columns(docs: &[Vec<u8>], paths: &[&str]) -> Columns {
+        let mut c = Columns::new(&paths.iter().map(|p| (*p).to_string()).collect::<Vec<_>>());
+        let mut r = Reader::default();
+        let mut keys = KeyCache::default();
+        for d in docs {
+            r.start(0, &c);
+            walk_cached(d, &mut r, &mut keys).unwrap();
+            r.finish(&mut c, d.len() as u64);
+        }
+        c
+    }
+
+    #[test]
+    fn reads_nested_fields_missing_as_null_and_flags_arrays() {
+        let docs = vec![
+            doc(&[
+                ("a", B::Doc(vec![("b", B::I32(1))])),
+                ("t", B::Arr(vec![B::I32(1)])),
+            ]),
+            doc(&[("a", B::Doc(vec![("c", B::I32(2))])), ("t", B::I32(3))]),
+            doc(&[("x", B::Arr(vec![B::Doc(vec![("b", B::I32(9))])]))]),
+        ];
+        let c = columns(&docs, &["a.b", "t", "a"]);
+        assert_eq!(
+            c.values[0],
+            [KeyValue::Number(1.0), KeyValue::Null, KeyValue::Null]
+        );
+        assert_eq!(
+            c.values[1],
+            [KeyValue::Null, KeyValue::Number(3.0), KeyValue::Null]
+        );
+        assert_eq!(c.arrays, [0, 1, 0]);
+        assert_eq!(c.documents_as_values, [0, 0, 2]);
+        assert_eq!(c.documents, 3);
+        assert_eq!(c.bytes, docs.iter().map(|d| d.len() as u64).sum::<u64>());
+    }
+}
