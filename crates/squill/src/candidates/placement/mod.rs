@@ -258,9 +258,6 @@ impl<'s> Placement<'s> {
             depth: vec![0; n],
             journal: change::Journal::default(),
         };
-        p.per_root = (0..n)
-            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
-            .collect();
         let mut done = vec![false; n];
         for e in model.entity_ids() {
             p.size(facts, space, e, &mut done);
@@ -275,6 +272,11 @@ impl<'s> Placement<'s> {
         if (0..n).any(|e| !p.fits(facts, e)) {
             return None;
         }
+        // Only for a placement that can exist (sizes do not need it): the
+        // walks up are what most of a refused placement's time went to.
+        p.per_root = (0..n)
+            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
+            .collect();
         Some(p)
     }
 
