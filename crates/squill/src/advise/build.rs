@@ -570,14 +570,24 @@ fn decision(
                 reason: hit.reason.clone(),
             }
         } else {
-            let mut st = state.clone();
-            st.rel[ri] = i;
-            let alt = super::optimize::repair_keeping(facts, space, st, ri).and_then(|st| {
+            // Priced as it is when it can exist (what `repair_keeping` would
+            // leave it as), repaired first only when it cannot.
+            let alone = crate::candidates::placement::Change {
+                rels: vec![(ri, i)],
+                entities: Vec::new(),
+            };
+            let alt = eval.total_of(&alone).or_else(|| {
+                let mut st = state.clone();
+                st.rel[ri] = i;
+                let st = super::optimize::repair_keeping(facts, space, st, ri)?;
                 let changed: Vec<usize> = (0..st.rel.len())
                     .filter(|r| st.rel[*r] != state.rel[*r])
                     .collect();
-                let (total, plans) = eval.total_with(&st, &changed)?;
-                Some((total, plans))
+                // The repair may also have switched entity candidates off.
+                let off: Vec<usize> = (0..st.entity.len())
+                    .filter(|i| st.entity[*i] != state.entity[*i])
+                    .collect();
+                eval.total_with_entities(&st, &changed, &off)
             });
             match alt {
                 Some((total, plans)) => {

@@ -7,7 +7,7 @@
 //! the moved choice can change. `exhaustive` checks it on small models.
 
 use crate::candidates::facts::Facts;
-use crate::candidates::placement::Placement;
+use crate::candidates::placement::{Change, Placement};
 use crate::candidates::space::{Space, State};
 use crate::costs::index_score;
 use crate::costs::plan::Planner;
@@ -16,15 +16,6 @@ use rustc_hash::FxHashMap;
 
 type Keys = Vec<(String, i32)>;
 type IndexKey = (String, Keys);
-/// A move's new total, option, and the re-costed operations' scores and indexes.
-type Move = (
-    f64,
-    usize,
-    Vec<OperationId>,
-    Vec<f64>,
-    Vec<Vec<(IndexKey, f64)>>,
-    Vec<crate::model::EntityId>,
-);
 /// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
 type Wanted = Vec<(Keys, u32, f64)>;
 
@@ -110,14 +101,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
 
 /// The rules' tie-break: a small charge for each choice no rule supports.
 fn penalty(facts: &Facts<'_>, space: &Space, state: &State) -> f64 {
-    let c = facts.settings.design.costs.unsupported_layout;
-    let rels = state
-        .rel
-        .iter()
-        .enumerate()
-        .filter(|(r, i)| space.rels[*r][**i].support.is_empty())
-        .count();
-    rels as f64 * c
+    unsupported(space, state) as f64 * facts.settings.design.costs.unsupported_layout
 }
 
 /// Operation plans the search may price before it stops where it is: a
@@ -128,6 +112,10 @@ fn penalty(facts: &Facts<'_>, space: &Space, state: &State) -> f64 {
 /// twenty times that.
 pub const PLAN_BUDGET: u64 = 2_000_000;
 
+/// What pricing a move gives: the new total, the re-planned operations,
+/// their scores and their indexes.
+type Priced = (f64, Vec<OperationId>, Vec<f64>, Vec<Vec<(IndexKey, f64)>>);
+
 /// Incremental evaluation of states that differ from the current one by a move.
 struct Search<'f, 's> {
     facts: &'f Facts<'f>,
@@ -136,8 +124,11 @@ struct Search<'f, 's> {
     planned: std::cell::Cell<u64>,
     budget: u64,
     state: State,
-    /// The root entity of each entity under `state`.
-    roots: Vec<crate::model::EntityId>,
+    /// The placement of `state`; a move is priced on it changed in place and
+    /// put back (building it whole for each move made the search quadratic).
+    p: std::cell::RefCell<Placement<'s>>,
+    /// Relationships whose option no rule supports, under `state`.
+    unsupported: usize,
     op_score: Vec<f64>,
     op_idx: Vec<Vec<(IndexKey, f64)>>,
     wanted: FxHashMap<String, Wanted>,
@@ -148,24 +139,23 @@ impl<'f, 's> Search<'f, 's> {
     fn new(facts: &'f Facts<'f>, space: &'s Space, state: State) -> Option<Self> {
         let model = facts.model;
         let n_ops = model.workload.operations.len();
+        let p = Placement::build(facts, space, &state)?;
         let mut s = Search {
             facts,
             space,
             planned: std::cell::Cell::new(0),
             budget: u64::MAX,
-            roots: (0..model.entities.len())
-                .map(crate::model::EntityId::from_index)
-                .collect(),
+            unsupported: unsupported(space, &state),
             state,
+            p: std::cell::RefCell::new(p),
             op_score: vec![0.0; n_ops],
             op_idx: vec![Vec::new(); n_ops],
             wanted: FxHashMap::default(),
             total: 0.0,
         };
         let all: Vec<OperationId> = model.operation_ids().collect();
-        let (_, ops, scores, idx, roots) = s.evaluate(&s.state.clone(), Some(all), &[], &[])?;
+        let (_, ops, scores, idx) = s.evaluate(&Change::default(), Some(all), None)?;
         s.apply(&ops, scores, idx);
-        s.roots = roots;
         s.total = s.recount();
         Some(s)
     }
@@ -176,48 +166,39 @@ impl<'f, 's> Search<'f, 's> {
             + penalty(self.facts, self.space, &self.state)
     }
 
-    /// Re-plans, under `state`, the operations a move of `rels` / `ents` can
-    /// change (or `ops` when given): the new total, those operations, their
-    /// scores and indexes, and the new roots.
-    #[allow(clippy::type_complexity)]
-    fn evaluate(
-        &self,
-        state: &State,
-        ops: Option<Vec<OperationId>>,
-        rels: &[usize],
-        ents: &[usize],
-    ) -> Option<(
-        f64,
-        Vec<OperationId>,
-        Vec<f64>,
-        Vec<Vec<(IndexKey, f64)>>,
-        Vec<crate::model::EntityId>,
-    )> {
-        self.evaluate_keeping(state, ops, rels, ents, None)
+    /// How many relationships no rule supports after `change`.
+    fn unsupported_after(&self, change: &Change) -> usize {
+        let empty = |r: usize, o: usize| usize::from(self.space.rels[r][o].support.is_empty());
+        change.rels.iter().fold(self.unsupported, |n, &(r, o)| {
+            n + empty(r, o) - empty(r, self.state.rel[r])
+        })
     }
 
-    /// `evaluate`, also handing the plans to `keep` when given.
-    #[allow(clippy::type_complexity)]
-    fn evaluate_keeping(
+    /// Re-plans, under `state` changed by `change`, the operations the change
+    /// can alter (or `ops` when given): the new total, those operations, and
+    /// their scores and indexes; also handing the plans to `keep` when given.
+    /// `None` when the changed state cannot exist.
+    fn evaluate(
         &self,
-        state: &State,
+        change: &Change,
         ops: Option<Vec<OperationId>>,
-        rels: &[usize],
-        ents: &[usize],
         mut keep: Option<&mut Vec<crate::costs::plan::OpPlan>>,
-    ) -> Option<(
-        f64,
-        Vec<OperationId>,
-        Vec<f64>,
-        Vec<Vec<(IndexKey, f64)>>,
-        Vec<crate::model::EntityId>,
-    )> {
-        let p = Placement::build(self.facts, self.space, state)?;
-        let model = self.facts.model;
-        let roots: Vec<crate::model::EntityId> = model.entity_ids().map(|e| p.root(e)).collect();
+    ) -> Option<Priced> {
+        let mut p = self.p.borrow_mut();
+        let seeds = self.seeds(change);
+        let mut touching = match ops {
+            Some(_) => Vec::new(),
+            None => self.members(&p, &seeds),
+        };
+        if !p.change(self.facts, self.space, change) {
+            return None;
+        }
         let ops = match ops {
             Some(o) => o,
-            None => self.affected(&roots, rels, ents),
+            None => {
+                touching.extend(self.members(&p, &seeds));
+                self.affected(&seeds, touching)
+            }
         };
         let ops = &ops[..];
         let planner = Planner {
@@ -226,10 +207,13 @@ impl<'f, 's> Search<'f, 's> {
             p: &p,
         };
         let coef = &self.facts.settings.design.costs;
+        let c = coef.unsupported_layout;
         let mut scores = Vec::with_capacity(ops.len());
         let mut idx = Vec::with_capacity(ops.len());
-        let mut total = self.total + penalty(self.facts, self.space, state)
-            - penalty(self.facts, self.space, &self.state);
+        // The penalties as `penalty` writes them (a count times the charge),
+        // so the total is the one a whole re-count gives, to the bit.
+        let mut total =
+            self.total + self.unsupported_after(change) as f64 * c - self.unsupported as f64 * c;
         let mut touched: FxHashMap<String, Wanted> = FxHashMap::default();
         for op in ops {
             total -= self.op_score[op.index()];
@@ -257,11 +241,12 @@ impl<'f, 's> Search<'f, 's> {
                 k.push(plan);
             }
         }
+        p.revert();
         for (coll, after) in &touched {
             let before = self.wanted.get(coll).map_or(0.0, wanted_cost);
             total += wanted_cost(after) - before;
         }
-        Some((total, ops.to_vec(), scores, idx, roots))
+        Some((total, ops.to_vec(), scores, idx))
     }
 
     /// Copies `coll`'s wanted indexes into `touched` the first time a move touches it.
@@ -274,24 +259,17 @@ impl<'f, 's> Search<'f, 's> {
         }
     }
 
-    /// Operations whose plan a move can change: those touching an entity that
-    /// shares a top-level document (before or after the move) with an entity
-    /// of a moved relationship, or a member of a moved entity-level candidate;
-    /// with the rest of their atomic groups.
-    fn affected(
-        &self,
-        new_roots: &[crate::model::EntityId],
-        rels: &[usize],
-        ents: &[usize],
-    ) -> Vec<OperationId> {
+    /// The entities a change moves: those of its relationships, and the
+    /// members of its entity-level candidates.
+    fn seeds(&self, change: &Change) -> Vec<crate::model::EntityId> {
         let model = self.facts.model;
         let mut seeds: Vec<crate::model::EntityId> = Vec::new();
-        for r in rels {
+        for (r, _) in &change.rels {
             let rel = &model.relationships[*r];
             seeds.push(rel.parent);
             seeds.push(rel.child);
         }
-        for i in ents {
+        for (i, _) in &change.entities {
             match &self.space.entity[*i] {
                 crate::candidates::EntityCandidate::Polymorphic { entities, .. } => {
                     seeds.extend(entities.iter().copied())
@@ -310,27 +288,52 @@ impl<'f, 's> Search<'f, 's> {
                 }
             }
         }
-        let mut root_set: Vec<crate::model::EntityId> = Vec::new();
-        for e in &seeds {
-            root_set.push(self.roots[e.index()]);
-            root_set.push(new_roots[e.index()]);
+        seeds
+    }
+
+    /// Every entity that shares a top-level document with a seed under `p`.
+    fn members(
+        &self,
+        p: &Placement<'s>,
+        seeds: &[crate::model::EntityId],
+    ) -> Vec<crate::model::EntityId> {
+        let mut roots: Vec<crate::model::EntityId> = seeds.iter().map(|e| p.root(*e)).collect();
+        roots.sort();
+        roots.dedup();
+        let mut out = Vec::new();
+        for r in roots {
+            p.members(self.facts, r, &mut out);
         }
+        out
+    }
+
+    /// Operations whose plan a move can change: those touching an entity that
+    /// shares a top-level document (before or after the move) with an entity
+    /// of a moved relationship, or a member of a moved entity-level candidate;
+    /// with the rest of their atomic groups.
+    fn affected(
+        &self,
+        seeds: &[crate::model::EntityId],
+        mut touching: Vec<crate::model::EntityId>,
+    ) -> Vec<OperationId> {
+        touching.extend_from_slice(seeds);
+        touching.sort();
+        touching.dedup();
         let mut out: Vec<OperationId> = Vec::new();
-        for e in model.entity_ids() {
-            if seeds.contains(&e)
-                || root_set.contains(&self.roots[e.index()])
-                || root_set.contains(&new_roots[e.index()])
-            {
-                out.extend(self.facts.ops_touching[e.index()].iter().copied());
-            }
-        }
-        for g in &model.workload.atomic_groups {
-            if g.operations.iter().any(|o| out.contains(o)) {
-                out.extend(g.operations.iter().copied());
-            }
+        for e in touching {
+            out.extend(self.facts.ops_touching[e.index()].iter().copied());
         }
         out.sort();
         out.dedup();
+        for g in &self.facts.model.workload.atomic_groups {
+            if g.operations.iter().any(|o| out.binary_search(o).is_ok()) {
+                for o in &g.operations {
+                    if let Err(at) = out.binary_search(o) {
+                        out.insert(at, *o);
+                    }
+                }
+            }
+        }
         out
     }
 
@@ -346,6 +349,21 @@ impl<'f, 's> Search<'f, 's> {
                 want(&mut self.wanted, k, *c, 1);
             }
             self.op_idx[op.index()] = mine;
+        }
+    }
+
+    /// Makes `change` the search's state.
+    fn make(&mut self, change: &Change) {
+        self.unsupported = self.unsupported_after(change);
+        let p = self.p.get_mut();
+        let made = p.change(self.facts, self.space, change);
+        debug_assert!(made, "a move priced as possible could not be made");
+        p.keep();
+        for &(r, o) in &change.rels {
+            self.state.rel[r] = o;
+        }
+        for &(i, on) in &change.entities {
+            self.state.entity[i] = on;
         }
     }
 
@@ -389,39 +407,39 @@ impl<'f, 's> Search<'f, 's> {
                 if !std::mem::take(&mut dirty[vi]) {
                     continue;
                 }
-                let (rels, ents, options): (Vec<usize>, Vec<usize>, Vec<usize>) = match var {
-                    Var::Rel(r) => (vec![*r], Vec::new(), self.space.allowed(*r)),
-                    Var::Ent(i) => (Vec::new(), vec![*i], vec![0, 1]),
+                let (rels, options): (Vec<usize>, Vec<usize>) = match var {
+                    Var::Rel(r) => (vec![*r], self.space.allowed(*r)),
+                    Var::Ent(_) => (Vec::new(), vec![0, 1]),
                 };
                 let current = match var {
                     Var::Rel(r) => self.state.rel[*r],
                     Var::Ent(i) => usize::from(self.state.entity[*i]),
                 };
-                let mut best: Option<Move> = None;
-                // One scratch state per choice, changed in place for each option.
-                let mut st = self.state.clone();
+                let mut best: Option<(Change, Priced)> = None;
                 for o in options {
                     if o == current {
                         continue;
                     }
-                    match var {
-                        Var::Rel(r) => st.rel[*r] = o,
-                        Var::Ent(i) => st.entity[*i] = o == 1,
-                    }
-                    if let Some((t, ops, sc, ix, roots)) = self.evaluate(&st, None, &rels, &ents)
-                        && lower(t, self.total)
-                        && best.as_ref().is_none_or(|b| t < b.0)
+                    let change = match var {
+                        Var::Rel(r) => Change {
+                            rels: vec![(*r, o)],
+                            entities: Vec::new(),
+                        },
+                        Var::Ent(i) => Change {
+                            rels: Vec::new(),
+                            entities: vec![(*i, o == 1)],
+                        },
+                    };
+                    if let Some(priced) = self.evaluate(&change, None, None)
+                        && lower(priced.0, self.total)
+                        && best.as_ref().is_none_or(|b| priced.0 < b.1.0)
                     {
-                        best = Some((t, o, ops, sc, ix, roots));
+                        best = Some((change, priced));
                     }
                 }
-                if let Some((t, o, ops, sc, ix, roots)) = best {
-                    match var {
-                        Var::Rel(r) => self.state.rel[*r] = o,
-                        Var::Ent(i) => self.state.entity[*i] = o == 1,
-                    }
+                if let Some((change, (t, ops, sc, ix))) = best {
+                    self.make(&change);
                     self.apply(&ops, sc, ix);
-                    self.roots = roots;
                     self.total = t;
                     improved = true;
                     self.mark_dirty(vars, &rels, &mut dirty);
@@ -433,6 +451,16 @@ impl<'f, 's> Search<'f, 's> {
         }
         self.total = self.recount();
     }
+}
+
+/// Relationships whose chosen option no rule supports.
+fn unsupported(space: &Space, state: &State) -> usize {
+    state
+        .rel
+        .iter()
+        .enumerate()
+        .filter(|(r, i)| space.rels[*r][**i].support.is_empty())
+        .count()
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -696,10 +724,19 @@ impl<'f, 's> Evaluator<'f, 's> {
         rels: &[usize],
         ents: &[usize],
     ) -> Option<(f64, Vec<(OperationId, crate::costs::plan::OpPlan)>)> {
+        self.total_of(&Change {
+            rels: rels.iter().map(|r| (*r, state.rel[*r])).collect(),
+            entities: ents.iter().map(|i| (*i, state.entity[*i])).collect(),
+        })
+    }
+
+    /// `total_with` for the design changed by `change`.
+    pub fn total_of(
+        &self,
+        change: &Change,
+    ) -> Option<(f64, Vec<(OperationId, crate::costs::plan::OpPlan)>)> {
         let mut plans = Vec::new();
-        let (t, ops, ..) =
-            self.search
-                .evaluate_keeping(state, None, rels, ents, Some(&mut plans))?;
+        let (t, ops, ..) = self.search.evaluate(change, None, Some(&mut plans))?;
         Some((t, ops.into_iter().zip(plans).collect()))
     }
 }

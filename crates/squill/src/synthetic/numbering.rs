@@ -154,11 +154,18 @@ pub fn is_shared(rel: &Relationship) -> bool {
 /// model is numbered as if it had no owner (`scale` of them, or through a
 /// shared relationship).
 pub fn owners(model: &Model) -> Vec<Option<RelationshipId>> {
+    // Each entity's relationships as the child, in the model's order (one
+    // pass: asking the model per entity was quadratic in it).
+    let mut to: Vec<Vec<RelationshipId>> = vec![Vec::new(); model.entities.len()];
+    for r in model.relationship_ids() {
+        to[model.relationship(r).child.index()].push(r);
+    }
     let mut owners: Vec<Option<RelationshipId>> = model
         .entity_ids()
         .map(|e| {
+            let to = &to[e.index()];
             let candidates = || {
-                model.relationships_to(e).filter(|r| {
+                to.iter().copied().filter(|r| {
                     let rel = model.relationship(*r);
                     !is_shared(rel) && rel.parent != rel.child
                 })
@@ -166,25 +173,39 @@ pub fn owners(model: &Model) -> Vec<Option<RelationshipId>> {
             candidates()
                 .find(|r| model.relationship(*r).children.typical > 0)
                 .or_else(|| {
-                    let shared = model
-                        .relationships_to(e)
-                        .any(|r| is_shared(model.relationship(r)));
+                    let shared = to.iter().any(|r| is_shared(model.relationship(*r)));
                     if shared { None } else { candidates().next() }
                 })
         })
         .collect();
+    // Each entity has one owner at most, so each chain of owners holds one
+    // cycle at most: cut each at its first entity in the model. A walk up
+    // stops at an entity an earlier walk finished (linear in the model;
+    // walking from every entity to the top was cubic on a long chain).
+    const NEW: u8 = 0;
+    const ON_WALK: u8 = 1;
+    const DONE: u8 = 2;
+    let mut mark = vec![NEW; model.entities.len()];
+    let mut path: Vec<EntityId> = Vec::new();
     for start in model.entity_ids() {
-        // Walk up the owners; a walk that comes back to an entity on it is
-        // a cycle.
-        let mut path = vec![start];
-        while let Some(r) = owners[path[path.len() - 1].index()] {
+        let mut cur = start;
+        while mark[cur.index()] == NEW {
+            mark[cur.index()] = ON_WALK;
+            path.push(cur);
+            let Some(r) = owners[cur.index()] else {
+                break;
+            };
             let parent = model.relationship(r).parent;
-            if let Some(at) = path.iter().position(|e| *e == parent) {
+            if mark[parent.index()] == ON_WALK {
+                let at = path.iter().position(|e| *e == parent).unwrap_or(0);
                 let first = path[at..].iter().map(|e| e.index()).min();
                 owners[first.unwrap_or(parent.index())] = None;
                 break;
             }
-            path.push(parent);
+            cur = parent;
+        }
+        for e in path.drain(..) {
+            mark[e.index()] = DONE;
         }
     }
     owners

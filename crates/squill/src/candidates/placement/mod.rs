@@ -8,6 +8,9 @@ use crate::candidates::EntityCandidate;
 use crate::design::{Layout, Side};
 use crate::model::{EntityId, RelationshipId, RelationshipKind};
 
+mod change;
+pub use change::Change;
+
 /// Where an entity's instances are stored.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Home {
@@ -42,6 +45,8 @@ pub struct Placement<'s> {
     pub typical: Vec<f64>,
     pub max: Vec<Option<f64>>,
     pub depth: Vec<u32>,
+    /// What `change` altered, to put back (see change.rs).
+    journal: change::Journal<'s>,
 }
 
 /// Bytes of an array element's type byte, index key and NUL.
@@ -117,6 +122,36 @@ pub fn timeline_size(
     }
 }
 
+/// The entity `layout` of relationship `r` stores inside other documents,
+/// and where.
+fn guest(
+    model: &crate::model::Model,
+    r: RelationshipId,
+    layout: &Layout,
+) -> Option<(EntityId, Home)> {
+    let rel = model.relationship(r);
+    Some(match layout {
+        Layout::Embed => (
+            rel.child,
+            Home::Embedded {
+                rel: r,
+                host: rel.parent,
+                array: rel.kind != RelationshipKind::OneToOne,
+            },
+        ),
+        Layout::EmbedParentInChild => (
+            rel.parent,
+            Home::Embedded {
+                rel: r,
+                host: rel.child,
+                array: false,
+            },
+        ),
+        Layout::Bucket { .. } => (rel.child, Home::Bucketed { rel: r }),
+        _ => return None,
+    })
+}
+
 /// Bytes of an ObjectId element with a short name.
 fn id_element(name: &str) -> f64 {
     1.0 + name.len() as f64 + 1.0 + 12.0
@@ -138,26 +173,8 @@ impl<'s> Placement<'s> {
             .collect();
         let mut home = vec![Home::Own; n];
         for r in model.relationship_ids() {
-            let rel = model.relationship(r);
-            let (guest, h) = match layouts[r.index()] {
-                Layout::Embed => (
-                    rel.child,
-                    Home::Embedded {
-                        rel: r,
-                        host: rel.parent,
-                        array: rel.kind != RelationshipKind::OneToOne,
-                    },
-                ),
-                Layout::EmbedParentInChild => (
-                    rel.parent,
-                    Home::Embedded {
-                        rel: r,
-                        host: rel.child,
-                        array: false,
-                    },
-                ),
-                Layout::Bucket { .. } => (rel.child, Home::Bucketed { rel: r }),
-                _ => continue,
+            let Some((guest, h)) = guest(model, r, layouts[r.index()]) else {
+                continue;
             };
             if home[guest.index()] != Home::Own {
                 return None;
@@ -239,10 +256,8 @@ impl<'s> Placement<'s> {
             typical: vec![f64::NAN; n],
             max: vec![None; n],
             depth: vec![0; n],
+            journal: change::Journal::default(),
         };
-        p.per_root = (0..n)
-            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
-            .collect();
         let mut done = vec![false; n];
         for e in model.entity_ids() {
             p.size(facts, space, e, &mut done);
@@ -254,18 +269,26 @@ impl<'s> Placement<'s> {
         // as a whole).
         // An entity too large on its own fields is no layout's doing: the
         // design keeps it, and a finding says it cannot be stored.
+        if (0..n).any(|e| !p.fits(facts, e)) {
+            return None;
+        }
+        // Only for a placement that can exist (sizes do not need it): the
+        // walks up are what most of a refused placement's time went to.
+        p.per_root = (0..n)
+            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
+            .collect();
+        Some(p)
+    }
+
+    /// Whether `e`, when it is a root, makes a document MongoDB accepts
+    /// (see `build`).
+    fn fits(&self, facts: &Facts<'_>, e: usize) -> bool {
         let design = &facts.settings.design;
         let limit = design.max_document_bytes as f64;
-        for root in 0..n {
-            let alone = facts.own_bytes[root] + 5.0;
-            if p.roots[root].index() == root
-                && (p.depth[root] > design.max_nesting_depth
-                    || (p.typical[root] > limit && alone <= limit))
-            {
-                return None;
-            }
-        }
-        Some(p)
+        let alone = facts.own_bytes[e] + 5.0;
+        self.roots[e].index() != e
+            || !(self.depth[e] > design.max_nesting_depth
+                || (self.typical[e] > limit && alone <= limit))
     }
 
     fn size(&mut self, facts: &Facts<'_>, space: &Space, e: EntityId, done: &mut [bool]) {
@@ -664,3 +687,6 @@ pub fn copy_bytes(facts: &Facts<'_>, entity: EntityId, fields: &[String]) -> f64
             })
             .sum::<f64>()
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,334 @@
+//! Changing a built placement in place. One move of the search (a
+//! relationship given another layout, an entity-level candidate switched on
+//! or off) alters only the entities of the moved relationships, the guests
+//! they embed (and what those hold), and the documents above them. Building
+//! the whole placement again for every move the search tries made the
+//! search quadratic in the model (issue 45, BENCHMARKS.md "advise at
+//! scale"). `change` updates just those entries, with the arithmetic `build`
+//! uses, so the result is `build`'s to the bit (a test checks every move of
+//! every example against `build`); `revert` puts them back and `keep` makes
+//! them the placement.
+
+use super::{Home, Placement, guest};
+use crate::candidates::EntityCandidate;
+use crate::candidates::facts::Facts;
+use crate::candidates::space::Space;
+use crate::design::Layout;
+use crate::model::{EntityId, RelationshipId};
+
+/// One move: relationships given another option (an index into
+/// `Space::rels[r]`), entity-level candidates switched on or off.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Change {
+    pub rels: Vec<(usize, usize)>,
+    pub entities: Vec<(usize, bool)>,
+}
+
+/// An entity's entries before a change.
+#[derive(Debug, Clone)]
+struct Saved {
+    e: usize,
+    home: Home,
+    root: EntityId,
+    per_root: f64,
+    typical: f64,
+    max: Option<f64>,
+    depth: u32,
+    poly: Option<usize>,
+}
+
+/// What the change in progress altered, to put back.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Journal<'s> {
+    saved: Vec<Saved>,
+    layouts: Vec<(usize, &'s Layout)>,
+    computed: Option<Vec<usize>>,
+    timelines: Option<Vec<usize>>,
+    /// Per entity: saved by this change (all false between changes).
+    marked: Vec<bool>,
+    /// Per entity: sized (all true between changes): `size`'s own marks,
+    /// kept here so that a change does not allocate one per entity.
+    sized: Vec<bool>,
+}
+
+impl<'s> Placement<'s> {
+    /// Applies `change`. `false`, with the placement as it was, when the
+    /// result cannot exist (`build` would give `None`). Otherwise the
+    /// placement is `build`'s for the changed state until `revert` or `keep`.
+    pub fn change(&mut self, facts: &Facts<'_>, space: &'s Space, change: &Change) -> bool {
+        let n = self.home.len();
+        if self.journal.marked.len() != n {
+            self.journal.marked = vec![false; n];
+            self.journal.sized = vec![true; n];
+        }
+        if self.apply(facts, space, change) {
+            true
+        } else {
+            self.revert();
+            false
+        }
+    }
+
+    /// Puts back what the last `change` altered.
+    pub fn revert(&mut self) {
+        let j = &mut self.journal;
+        for s in j.saved.drain(..).rev() {
+            self.home[s.e] = s.home;
+            self.roots[s.e] = s.root;
+            self.per_root[s.e] = s.per_root;
+            self.typical[s.e] = s.typical;
+            self.max[s.e] = s.max;
+            self.depth[s.e] = s.depth;
+            self.poly[s.e] = s.poly;
+            j.marked[s.e] = false;
+        }
+        for (r, l) in j.layouts.drain(..).rev() {
+            self.layouts[r] = l;
+        }
+        if let Some(c) = j.computed.take() {
+            self.computed = c;
+        }
+        if let Some(t) = j.timelines.take() {
+            self.timelines = t;
+        }
+    }
+
+    /// Makes the last `change` the placement.
+    pub fn keep(&mut self) {
+        let j = &mut self.journal;
+        for s in j.saved.drain(..) {
+            j.marked[s.e] = false;
+        }
+        j.layouts.clear();
+        j.computed = None;
+        j.timelines = None;
+    }
+
+    fn save(&mut self, e: EntityId) {
+        let e = e.index();
+        if self.journal.marked[e] {
+            return;
+        }
+        self.journal.marked[e] = true;
+        self.journal.saved.push(Saved {
+            e,
+            home: self.home[e],
+            root: self.roots[e],
+            per_root: self.per_root[e],
+            typical: self.typical[e],
+            max: self.max[e],
+            depth: self.depth[e],
+            poly: self.poly[e],
+        });
+    }
+
+    fn save_lists(&mut self) {
+        if self.journal.computed.is_none() {
+            self.journal.computed = Some(self.computed.clone());
+            self.journal.timelines = Some(self.timelines.clone());
+        }
+    }
+
+    fn apply(&mut self, facts: &Facts<'_>, space: &'s Space, change: &Change) -> bool {
+        let model = facts.model;
+        // Entities whose own size can change, and guests whose home changed.
+        let mut starts: Vec<EntityId> = Vec::new();
+        let mut moved: Vec<EntityId> = Vec::new();
+        let mut claims: Vec<(EntityId, Home)> = Vec::new();
+        // Every old guest leaves before any new one arrives: within one
+        // change, a guest may go from one relationship to another.
+        for &(r, o) in &change.rels {
+            let new = &space.rels[r][o].layout;
+            let old = self.layouts[r];
+            if std::ptr::eq(old, new) {
+                continue;
+            }
+            self.journal.layouts.push((r, old));
+            self.layouts[r] = new;
+            let rid = RelationshipId::from_index(r);
+            let rel = model.relationship(rid);
+            starts.extend([rel.parent, rel.child]);
+            if let Some((g, _)) = guest(model, rid, old) {
+                self.save(g);
+                self.home[g.index()] = Home::Own;
+                moved.push(g);
+            }
+            claims.extend(guest(model, rid, new));
+        }
+        for (g, h) in claims {
+            if self.home[g.index()] != Home::Own {
+                return false;
+            }
+            self.save(g);
+            self.home[g.index()] = h;
+            moved.push(g);
+        }
+        for &(i, on) in &change.entities {
+            if !self.switch(facts, space, i, on, &mut starts) {
+                return false;
+            }
+        }
+        if moved
+            .iter()
+            .any(|g| self.home[g.index()] != Home::Own && self.poly[g.index()].is_some())
+            || !self.timelines_hold(facts, space)
+        {
+            return false;
+        }
+        for g in &moved {
+            if self.embeds_itself(*g) {
+                return false;
+            }
+        }
+        for g in &moved {
+            self.rehome(facts, *g);
+        }
+        // Each start and the documents above it are sized again, guests
+        // first (`size` walks down to the ones not sized yet).
+        let mut again: Vec<EntityId> = Vec::new();
+        for s in starts {
+            let mut x = s;
+            while self.journal.sized[x.index()] {
+                self.save(x);
+                self.journal.sized[x.index()] = false;
+                again.push(x);
+                match self.home[x.index()] {
+                    Home::Embedded { host, .. } => x = host,
+                    _ => break,
+                }
+            }
+        }
+        let mut sized = std::mem::take(&mut self.journal.sized);
+        for x in &again {
+            self.size(facts, space, *x, &mut sized);
+        }
+        self.journal.sized = sized;
+        again.iter().all(|x| self.fits(facts, x.index()))
+    }
+
+    /// Switches entity-level candidate `i`, as `build` would have it.
+    fn switch(
+        &mut self,
+        facts: &Facts<'_>,
+        space: &Space,
+        i: usize,
+        on: bool,
+        starts: &mut Vec<EntityId>,
+    ) -> bool {
+        match &space.entity[i] {
+            EntityCandidate::Polymorphic { entities, .. } => {
+                for e in entities {
+                    let mine = self.poly[e.index()] == Some(i);
+                    if on == mine {
+                        continue;
+                    }
+                    if on && (self.home[e.index()] != Home::Own || self.poly[e.index()].is_some()) {
+                        return false;
+                    }
+                    self.save(*e);
+                    self.poly[e.index()] = on.then_some(i);
+                    starts.push(*e);
+                }
+            }
+            EntityCandidate::Computed { relationship, .. } => {
+                self.save_lists();
+                if set(&mut self.computed, i, on) {
+                    starts.push(facts.model.relationship(*relationship).parent);
+                }
+            }
+            EntityCandidate::Timeline { .. } => {
+                self.save_lists();
+                set(&mut self.timelines, i, on);
+            }
+        }
+        true
+    }
+
+    /// Whether every timeline switched on still finds its items and edges
+    /// where `build` requires them.
+    fn timelines_hold(&self, facts: &Facts<'_>, space: &Space) -> bool {
+        let model = facts.model;
+        self.timelines.iter().all(|&i| {
+            let EntityCandidate::Timeline { feed, .. } = &space.entity[i] else {
+                return true;
+            };
+            let item = model.relationship(feed.items).child;
+            let edge = model.relationship(feed.followers).child;
+            let edge_home_ok = match self.home[edge.index()] {
+                Home::Own => true,
+                Home::Embedded { rel, .. } => rel == feed.following,
+                Home::Bucketed { .. } => false,
+            };
+            self.home[item.index()] == Home::Own && edge_home_ok
+        })
+    }
+
+    /// Whether the walk up from `g` comes back to it (a cycle of embedding).
+    /// The walk stops after as many steps as there are entities: a cycle
+    /// elsewhere on it holds another moved guest, whose own walk finds it.
+    fn embeds_itself(&self, g: EntityId) -> bool {
+        let mut cur = g;
+        for _ in 0..self.home.len() {
+            match self.home[cur.index()] {
+                Home::Embedded { host, .. } if host == g => return true,
+                Home::Embedded { host, .. } => cur = host,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// Gives `g` and every entity it holds their root and instances per
+    /// root under the changed homes.
+    fn rehome(&mut self, facts: &Facts<'_>, g: EntityId) {
+        let mut top = g;
+        while let Home::Embedded { host, .. } = self.home[top.index()] {
+            top = host;
+        }
+        let mut stack = vec![g];
+        while let Some(x) = stack.pop() {
+            self.save(x);
+            self.roots[x.index()] = top;
+            self.per_root[x.index()] = self.walk_per_root(facts, x);
+            stack.extend(self.guests(facts, x));
+        }
+    }
+
+    /// Puts into `out` root `root` and every entity its documents hold.
+    pub fn members(&self, facts: &Facts<'_>, root: EntityId, out: &mut Vec<EntityId>) {
+        let mut stack = vec![root];
+        while let Some(x) = stack.pop() {
+            out.push(x);
+            stack.extend(self.guests(facts, x));
+        }
+    }
+
+    /// The entities embedded in `x`'s documents.
+    fn guests(&self, facts: &Facts<'_>, x: EntityId) -> Vec<EntityId> {
+        let model = facts.model;
+        let down = facts.rels_from[x.index()]
+            .iter()
+            .filter(|r| matches!(self.layouts[r.index()], Layout::Embed))
+            .map(|r| model.relationship(*r).child);
+        let up = facts.rels_to[x.index()]
+            .iter()
+            .filter(|r| matches!(self.layouts[r.index()], Layout::EmbedParentInChild))
+            .map(|r| model.relationship(*r).parent);
+        down.chain(up).collect()
+    }
+}
+
+/// Puts `i` in or out of the sorted list `list`; whether it changed.
+fn set(list: &mut Vec<usize>, i: usize, on: bool) -> bool {
+    match (list.binary_search(&i), on) {
+        (Err(at), true) => {
+            list.insert(at, i);
+            true
+        }
+        (Ok(at), false) => {
+            list.remove(at);
+            true
+        }
+        _ => false,
+    }
+}
