@@ -64,7 +64,14 @@ pub fn target(key: &ShardKey, fields: &[FieldUse], or: bool, any_unanchored: boo
         OpClass::Eq | OpClass::In => true,
         OpClass::Range => !first.hashed,
         OpClass::Regex => !first.hashed && !any_unanchored,
-        OpClass::Exists | OpClass::NeNin | OpClass::Other => false,
+        // A geo predicate bounds no range of a shard key's B-tree index
+        // (a shard key cannot be a geospatial index).
+        OpClass::Exists
+        | OpClass::NeNin
+        | OpClass::Near
+        | OpClass::Within
+        | OpClass::Intersects
+        | OpClass::Other => false,
     });
     if bounded {
         Target::MultiShard
@@ -205,6 +212,7 @@ mod tests {
         assert_eq!(t(&ranged, &[("tenant", Range)]), Target::MultiShard);
         assert_eq!(t(&ranged, &[("_id", Eq)]), Target::ScatterGather);
         assert_eq!(t(&ranged, &[("tenant", Exists)]), Target::ScatterGather);
+        assert_eq!(t(&ranged, &[("tenant", Within)]), Target::ScatterGather);
         assert_eq!(t(&hashed, &[("user", Eq)]), Target::SingleShard);
         assert_eq!(t(&hashed, &[("user", In)]), Target::MultiShard);
         assert_eq!(t(&hashed, &[("user", Range)]), Target::ScatterGather);
