@@ -6,14 +6,7 @@ impl<'a> Planner<'a> {
     /// Where each child of `r` holds its parent's id: its reference, or the
     /// id of the parent folded into it (`_id` when it holds none).
     fn parent_id_path(&self, r: RelationshipId) -> String {
-        match self.layout(r) {
-            Layout::EmbedParentInChild => Some(format!(
-                "{}._id",
-                self.facts.model.relationship(r).child_field
-            )),
-            _ => self.parent_ref_path(r),
-        }
-        .unwrap_or_else(|| "_id".to_string())
+        self.parent_ref_path(r).unwrap_or_else(|| "_id".to_string())
     }
 
     /// The figures kept in the parent for `r`'s children: each chosen

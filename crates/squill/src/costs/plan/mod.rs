@@ -415,7 +415,9 @@ fn remove_id(rel: &crate::model::Relationship, layout: &Layout, path: String) ->
 impl<'a> Planner<'a> {
     /// Whether a child of `r` holds its parent's id (and under which path):
     /// `user.team` for a bare id or an array of ids, `user.teams._id` when
-    /// each id sits in an object with copies or the link's attributes.
+    /// each id sits in an object with copies or the link's attributes, or
+    /// in the parent folded whole into the child (`product.store._id`, as
+    /// `advise::document` writes it).
     fn parent_ref_path(&self, r: RelationshipId) -> Option<String> {
         let rel = self.facts.model.relationship(r);
         let field = &rel.child_field;
@@ -428,6 +430,7 @@ impl<'a> Planner<'a> {
             | Layout::PathReference => Some(field.clone()),
             // The child's own id is its parent's.
             Layout::SharedId => Some("_id".to_string()),
+            Layout::EmbedParentInChild => Some(format!("{field}._id")),
             l => match l.many_sides() {
                 Some((_, Some(copies))) => Some(
                     if copies.is_empty()
