@@ -10,7 +10,6 @@ use anyhow::{Context, Result};
 use squill::inputs::dump::InputFormat;
 use squill::scan::driver;
 use squill::settings::Profile;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

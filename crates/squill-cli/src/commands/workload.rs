@@ -9,7 +9,6 @@
 
 use crate::cli::Global;
 use anyhow::Result;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
