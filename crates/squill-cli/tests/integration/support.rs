@@ -18,7 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-pub use crate::python_server::Served;
+pub(crate) use crate::python_server::Served;
 
 pub struct Test {
     program: PathBuf,
