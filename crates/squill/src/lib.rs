@@ -9,6 +9,11 @@
 //! The library never prints: it returns values (`Design`, `Finding`s, reports)
 //! and typed errors; the `squill` binary renders them and picks the exit code.
 
+// `pub` is the API the CLI and the tests use; an item only this crate
+// reaches is `pub(crate)`, so that the compiler sees when it goes unused
+// (issue 44).
+#![warn(unreachable_pub)]
+
 pub mod advise;
 #[cfg(test)]
 mod architecture;

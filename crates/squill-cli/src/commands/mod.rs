@@ -106,16 +106,32 @@ pub fn report_error(err: &anyhow::Error, color: ColorChoice) {
     let _ = stderr.write_all(error_text(err, color).as_bytes());
 }
 
-/// The text of an error that is not a diagnostic: `error: …` (bold red
-/// when colored) and one `caused by: …` line per cause, names escaped.
-fn error_text(err: &anyhow::Error, color: bool) -> String {
-    let visible = |t: String| squill::words::visible_lines(&t).into_owned();
+/// Prints `error: MESSAGE` to stderr, colored as `report_error` colors
+/// it: for the errors a command reports after its report (the inputs
+/// `scan` and `workload` could not read). `message` is escaped already.
+pub fn say_error(message: &str, color: ColorChoice) {
+    use std::io::IsTerminal;
+    let color = color.applies(std::io::stderr().is_terminal());
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(error_line(message, color).as_bytes());
+}
+
+/// `error: MESSAGE` and a line feed, `error` bold red when colored.
+fn error_line(message: &str, color: bool) -> String {
     let (on, off) = if color {
         ("\x1b[1;31m", "\x1b[0m")
     } else {
         ("", "")
     };
-    let mut text = format!("{on}error{off}: {}\n", visible(err.to_string()));
+    format!("{on}error{off}: {message}\n")
+}
+
+/// The text of an error that is not a diagnostic: `error: …` (bold red
+/// when colored) and one `caused by: …` line per cause, names escaped.
+fn error_text(err: &anyhow::Error, color: bool) -> String {
+    let visible = |t: String| squill::words::visible_lines(&t).into_owned();
+    let mut text = error_line(&visible(err.to_string()), color);
     for cause in err.chain().skip(1) {
         text.push_str(&format!("  caused by: {}\n", visible(cause.to_string())));
     }

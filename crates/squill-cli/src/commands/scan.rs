@@ -10,7 +10,6 @@ use anyhow::{Context, Result};
 use squill::inputs::dump::InputFormat;
 use squill::scan::driver;
 use squill::settings::Profile;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -522,11 +521,12 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         writes.write(path, text.as_bytes())?;
     }
     if !report.errors.is_empty() {
-        let mut err = std::io::stderr().lock();
-        let _ = writeln!(
-            err,
-            "error: {} input error(s); the rest was scanned (see the report)",
-            report.errors.len()
+        super::say_error(
+            &format!(
+                "{} input error(s); the rest was scanned (see the report)",
+                report.errors.len()
+            ),
+            global.color,
         );
         return Ok(ExitCode::from(2));
     }

@@ -9,7 +9,6 @@
 
 use crate::cli::Global;
 use anyhow::Result;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -80,9 +79,8 @@ pub fn run(global: &Global, args: WorkloadArgs) -> Result<ExitCode> {
     };
     super::write_report(&writes, args.output.as_deref(), &text)?;
     if !report.errors.is_empty() {
-        let mut err = std::io::stderr().lock();
         for e in &report.errors {
-            let _ = writeln!(err, "error: {}", squill::words::visible(&e.message));
+            super::say_error(&squill::words::visible(&e.message), global.color);
         }
         return Ok(ExitCode::from(2));
     }

@@ -459,6 +459,19 @@ fn errors_follow_color() {
         .status(2)
         .stderr("\x1b[1;31merror\x1b[0m: cannot write /no/such/dir/x.txt: the directory /no/such/dir does not exist\n")
         .check();
+    // The inputs scan and workload could not read, said after their report.
+    Test::new()
+        .args(["--color", "always", "workload", "no-such.log"])
+        .status(2)
+        .stdout_any()
+        .stderr("\x1b[1;31merror\x1b[0m: cannot open no-such.log: No such file or directory (os error 2)\n")
+        .check();
+    Test::new()
+        .args(["--color", "always", "scan", "no-such.bson"])
+        .status(2)
+        .stdout_any()
+        .stderr("\x1b[1;31merror\x1b[0m: 1 input error(s); the rest was scanned (see the report)\n")
+        .check();
     // clap's own errors too.
     Test::new()
         .args(["--color=always", "advise", "x.yaml", "--fail-on", "fatal"])

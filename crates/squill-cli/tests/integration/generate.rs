@@ -116,9 +116,9 @@ fn data_is_reproducible_from_the_seed_and_formats_are_chosen() {
             .args(["generate", "data", &model, "--scale", "3", "--out", &out])
             .args(["--seed", seed, "--format", format])
             .args(extra)
-            // Timings on stdout, the disk's free space on stderr.
+            // Timings on stdout; the estimate, with the disk's free space, on stderr.
             .stdout_any()
-            .stderr_any()
+            .stderr_matching("squill generate: about [..] to write into [..]\n")
             .check();
         let contents: Vec<(String, Vec<u8>)> = files(tmp.path())
             .into_iter()
@@ -200,8 +200,6 @@ fn golden_artifacts_of_seed_examples() {
 /// fan-out of each reference the scan finds is within 25 % of the model's
 /// typical children per parent (the generator draws around the typical value;
 /// shared and many-to-many relationships use it exactly).
-/// SQUILL_TEST_SCAN_BIN runs `scan` from another squill build (to try the
-/// round trip before `scan` is on this branch).
 #[test]
 fn round_trip_through_scan_gives_the_shape_and_cardinalities() {
     let settings = squill::settings::Settings::default();
@@ -233,44 +231,16 @@ fn round_trip_through_scan_gives_the_shape_and_cardinalities() {
                 "--out",
             ])
             .args([tmp.path()])
-            // Timings on stdout, the disk's free space on stderr.
+            // Timings on stdout; the estimate, with the disk's free space, on stderr.
             .stdout_any()
-            .stderr_any()
+            .stderr_matching("squill generate: about [..] to write into [..]\n")
             .check();
         let dump = tmp.path().join("dump");
-        let scan = match std::env::var_os("SQUILL_TEST_SCAN_BIN") {
-            Some(bin) => {
-                let out = std::process::Command::new(bin)
-                    .args(["scan", "--format", "json", "--fail-on", "never"])
-                    .arg(&dump)
-                    .output()
-                    .unwrap();
-                crate::support::Run {
-                    code: out.status.code().unwrap_or(-1),
-                    stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-                    stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-                }
-            }
-            None => Test::new()
-                .args(["scan", "--format", "json", "--fail-on", "never"])
-                .args([&dump])
-                .run(),
-        };
-        // The scan skeleton (before `squill scan` lands) takes no options.
-        if scan.code == 2
-            && (scan.stderr.contains("not built yet")
-                || scan.stderr.contains("unexpected argument"))
-        {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "`squill scan` is not built and CI=true"
-            );
-            eprintln!(
-                "NOTICE: skipping the round trip: `squill scan` is not built on this branch yet"
-            );
-            return;
-        }
-        assert_eq!(scan.code, 0, "{}", scan.stderr);
+        let scan = Test::new()
+            .args(["scan", "--format", "json", "--fail-on", "never"])
+            .args([&dump])
+            .stdout_any()
+            .check();
         let report: serde_json::Value = serde_json::from_str(&scan.stdout).unwrap();
         round_trip_matches(name, &model, &design, tmp.path(), &report);
     }

@@ -2,7 +2,7 @@
 //! SIGINT left 150-450 MB `.NAME.tmp-PID` files and a README that looked
 //! complete).
 
-use crate::support::{TempDir, files};
+use crate::support::{TempDir, Test, files, lines_match};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -39,7 +39,20 @@ fn sigint_removes_the_files_being_written_and_writes_no_readme() {
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert_eq!(status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("interrupted"), "{stderr}");
+    // The estimate (the free space beside it, when the file system tells
+    // it), then the interruption, and nothing else.
+    let stderr = stderr.replace(&dir.path().display().to_string(), "DIR");
+    assert!(
+        lines_match(
+            "squill generate: about 7,725,030 documents, 2.4 GiB to write into DIR/out[..]
+squill::generate::interrupted
+
+  × interrupted: the files being written were removed; the files already complete are kept
+",
+            &stderr
+        ),
+        "{stderr}"
+    );
     let left = files(&out);
     assert!(
         left.iter().all(|f| !f.contains(".tmp-")),
@@ -58,19 +71,21 @@ fn sigint_removes_the_files_being_written_and_writes_no_readme() {
 fn a_run_larger_than_the_free_space_is_refused_before_it_starts() {
     let dir = TempDir::new("no-space");
     let out = dir.path().join("out");
-    let run = crate::support::Test::new()
+    Test::new()
         .args(["generate", "data"])
         .args([crate::support::repo_root().join("examples/rubis.yaml")])
         .args(["--scale", "10000000000", "--out"])
         .args([&out])
-        .run()
-        .code(2);
-    assert!(
-        run.stderr.contains("which has") && run.stderr.contains("free"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("--force"), "{}", run.stderr);
+        .path_as(dir.path(), "DIR")
+        .status(2)
+        .stderr_matching(
+            "squill::generate::no_space
+
+  × this would write about 314.5 PiB into DIR/out, which has [..] free
+  help: lower --scale or --max-children, write one format (--format), or pass --force to try anyway
+",
+        )
+        .check();
     assert!(files(&out).is_empty(), "{:?}", files(&out));
 }
 
@@ -78,7 +93,7 @@ fn a_run_larger_than_the_free_space_is_refused_before_it_starts() {
 #[test]
 fn the_estimate_is_said_before_writing() {
     let dir = TempDir::new("estimate");
-    let run = crate::support::Test::new()
+    let run = Test::new()
         .args(["generate", "data"])
         .args([crate::support::repo_root().join("examples/host-logs.yaml")])
         .args([
@@ -91,8 +106,17 @@ fn the_estimate_is_said_before_writing() {
             "--out",
         ])
         .args([dir.path()])
-        .run()
-        .success();
+        .path_as(dir.path(), "DIR")
+        // The time, the rates and the free space change from run to run.
+        .stdout_matching(
+            "squill generate data: model `host-logs`, mix `default`, scale 20, seed 1 → DIR
+  host                               20 documents               0 bytes EJSON           1,645 bytes BSON
+  logmsg                          1,000 documents               0 bytes EJSON         131,076 bytes BSON
+  1,020 documents, 132,721 bytes in [..] s ([..] documents/s, [..] MB/s)
+",
+        )
+        .stderr_matching("squill generate: about 1,020 documents, 129.6 KiB to write into DIR[..]\n")
+        .check();
     let said = run
         .stderr
         .lines()

@@ -2636,20 +2636,30 @@ fn links(python: &str, uri: &str, db: &str, specs: &[&str]) -> serde_json::Value
     serde_json::from_str(text.trim()).expect("JSON from the links")
 }
 
-fn squill_generate(config: Option<&Path>, model: &Path, out: &Path, more: &[&str]) -> String {
+/// `squill generate` with `more`, which must succeed with `stderr` (a
+/// pattern of `Test::stderr_matching`) on standard error; its standard
+/// output, for the caller to check.
+fn squill_generate(
+    config: Option<&Path>,
+    model: &Path,
+    out: &Path,
+    more: &[&str],
+    stderr: &str,
+) -> String {
     let config: Vec<&std::ffi::OsStr> = config
         .map(|c| vec!["--config".as_ref(), c.as_os_str()])
         .unwrap_or_default();
-    let run = Test::new()
+    Test::new()
         .args(config)
         .args(["generate"])
         .args([model])
         .args(["--out"])
         .args([out])
         .args(more)
-        .run();
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.stdout
+        .stdout_any()
+        .stderr_matching(stderr)
+        .check()
+        .stdout
 }
 
 /// The cases are split over this many tests (every `SHARDS`th case each),
@@ -2724,11 +2734,18 @@ fn run_cases(shard: usize) {
         });
         let config = config.as_deref();
         let scale = case.scale.unwrap_or("4");
-        squill_generate(
+        let index = squill_generate(
             config,
             &today,
             &source,
             &["--scale", scale, "--max-children", "6"],
+            // The estimate, with the free space.
+            "squill generate: about [..] to write into [..]\n",
+        );
+        assert!(
+            index.starts_with("squill generate: model `"),
+            "{}: {index}",
+            case.name
         );
         let shell = |file: &Path| {
             run_tool(
@@ -2785,9 +2802,20 @@ fn run_cases(shard: usize) {
         }
         // The script, and the recommended design's artifacts.
         let out = dir.path().join("recommended");
-        let said = squill_generate(config, &model, &out, &["--migration"]);
+        let said = squill_generate(
+            config,
+            &model,
+            &out,
+            &["--migration"],
+            "note: `squill generate --migration` is now `squill migrate --from-current MODEL --out DIR`; the old spelling still works and is deprecated\n",
+        );
         assert!(said.contains(" → "), "{}: {said}", case.name);
-        squill_generate(config, &model, &out, &[]);
+        let index = squill_generate(config, &model, &out, &[], "");
+        assert!(
+            index.starts_with("squill generate: model `"),
+            "{}: {index}",
+            case.name
+        );
         if let Some(check) = case.fails {
             let run = crate::support::run_any(
                 Command::new(&mongosh)

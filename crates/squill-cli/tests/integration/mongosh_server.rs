@@ -11,7 +11,7 @@ use std::process::Command;
 #[allow(dead_code, reason = "the pool is for the squill crate's own tests")]
 mod client;
 
-pub use client::{Served, run};
+pub(crate) use client::{Served, run};
 
 /// The same scripts, served and as processes of their own, say the same:
 /// exit status, and stdout then stderr; and a script does not see what an

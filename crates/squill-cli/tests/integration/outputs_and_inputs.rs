@@ -3,7 +3,7 @@
 //! link) is refused, `--force` or not, before any work; an existing file is
 //! replaced only with `--force`, with `generate`'s words.
 
-use crate::support::{Run, TempDir, Test, repo_root};
+use crate::support::{TempDir, Test, repo_root};
 use std::path::Path;
 
 /// The refusal for an output that is an input.
@@ -34,9 +34,9 @@ fn inputs() -> TempDir {
     dir
 }
 
-/// Runs squill in `dir`.
-fn squill(dir: &Path, args: &[&str]) -> Run {
-    Test::new().current_dir(dir).args(args).run()
+/// squill in `dir` with `args`, to state what it gives.
+fn squill(dir: &Path, args: &[&str]) -> Test {
+    Test::new().current_dir(dir).args(args)
 }
 
 /// `file`'s bytes, to show an input is untouched.
@@ -124,12 +124,7 @@ fn an_output_naming_an_input_is_refused_by_every_command_issue_40() {
         ),
     ];
     for (args, stderr) in cases {
-        let run = squill(at, args);
-        assert_eq!(
-            (run.code, run.stdout.as_str(), run.stderr.as_str()),
-            (2, "", stderr.as_str()),
-            "{args:?}"
-        );
+        squill(at, args).status(2).stderr(stderr.as_str()).check();
     }
     let after: Vec<_> = [
         "model.yaml",
@@ -162,16 +157,16 @@ fn an_existing_file_is_replaced_only_with_force_by_every_writer_issue_40() {
         &["import", "sql", "schema.sql", "-o", "old.txt"],
         &["workload", "mongod.log", "-o", "old.txt"],
     ] {
-        let run = squill(at, args);
-        assert_eq!(
-            (run.code, run.stdout.as_str(), run.stderr.as_str()),
-            (2, "", exists),
-            "{args:?}"
-        );
+        squill(at, args).status(2).stderr(exists).check();
         assert_eq!(bytes(at, "old.txt"), b"keep me", "{args:?}");
     }
-    // With --force the model is replaced, whole.
-    let run = squill(
+    // With --force the model is replaced, whole, and the report is the one
+    // the scan prints without --emit-model.
+    let report = squill(at, &["scan", "dump", "--fail-on", "never"])
+        .stdout_any()
+        .check()
+        .stdout;
+    squill(
         at,
         &[
             "scan",
@@ -183,14 +178,14 @@ fn an_existing_file_is_replaced_only_with_force_by_every_writer_issue_40() {
             "never",
         ],
     )
-    .success();
-    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    .stdout(report)
+    .check();
     let model = String::from_utf8(bytes(at, "old.txt")).unwrap();
     assert!(model.contains("entities:"), "{model}");
     // A device is no file to keep: no --force needed.
-    squill(at, &["advise", "model.yaml", "-o", "/dev/null"]).success();
+    squill(at, &["advise", "model.yaml", "-o", "/dev/null"]).check();
     // Two outputs of one run naming one file.
-    let run = squill(
+    squill(
         at,
         &[
             "scan",
@@ -200,13 +195,11 @@ fn an_existing_file_is_replaced_only_with_force_by_every_writer_issue_40() {
             "--emit-model",
             "./new.yaml",
         ],
-    );
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (
-            2,
-            "error: new.yaml and ./new.yaml are the same file: one output would replace the other\n"
-        )
-    );
+    )
+    .status(2)
+    .stderr(
+        "error: new.yaml and ./new.yaml are the same file: one output would replace the other\n",
+    )
+    .check();
     assert!(!at.join("new.yaml").exists());
 }

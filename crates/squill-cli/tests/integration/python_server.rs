@@ -11,7 +11,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// What a check said, as its process would have: exit status, stdout, stderr
 /// (the type the mongosh server's replies have too).
-pub use crate::mongosh_server::Served;
+pub(crate) use crate::mongosh_server::Served;
 
 /// Runs `cmd` in this thread's Python server when it is a command of the
 /// test venv's Python (`SQUILL_TEST_PYTHON`) with UTF-8 arguments and no

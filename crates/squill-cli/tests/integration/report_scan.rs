@@ -24,8 +24,8 @@ fn scanned(input: &Path, name: &str, out: &Path) -> String {
     let json = Test::new()
         .args(["scan", "--format", "json", "--fail-on", "never"])
         .args([input])
-        .run()
-        .success()
+        .stdout_any()
+        .check()
         .stdout;
     let report: serde_json::Value = serde_json::from_str(&json).expect("a scan report");
     let collections = report["collections"].as_array().map_or(0, Vec::len);
@@ -55,8 +55,7 @@ fn scanned(input: &Path, name: &str, out: &Path) -> String {
         ])
         .args([&html])
         .args([input])
-        .run()
-        .success();
+        .check();
     format!("{}:{collections}:{}", html.display(), ids.join(","))
 }
 

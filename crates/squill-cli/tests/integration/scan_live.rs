@@ -66,13 +66,17 @@ fn a_running_deployment_is_sampled_read_only_and_scanned_like_a_dump() {
         .args(["--emit-model"])
         .args([&model])
         .env("SQUILL_RECORD_COMMANDS", commands.to_str().unwrap())
-        .run();
-    assert!(run.code == 0 || run.code == 1, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("sampling 500 of about 2,000 documents"),
-        "{}",
-        run.stderr
-    );
+        .path_as(with_db(&uri, &db), "URI")
+        .path_as(&db, "DB")
+        .stdout_any()
+        .stderr_matching(
+            "squill scan: sampling URI
+squill scan: DB.authors: sampling 40 of about 40 documents (all of them), about [..] s at the first batch's rate
+squill scan: DB.books: sampling 500 of about 2,000 documents (25.0 %), about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+",
+        )
+        .check();
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let books = report["collections"]
         .as_array()
@@ -133,14 +137,15 @@ fn credentials_never_show_and_an_unreachable_server_is_a_clear_error() {
             "--connect-timeout",
             "1",
         ])
-        .run();
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(!run.stderr.contains("hunter2") && !run.stdout.contains("hunter2"));
-    assert!(
-        run.stderr.contains("mongodb://127.0.0.1:1/shop"),
-        "{}",
-        run.stderr
-    );
+        .status(2)
+        // The driver's own words follow the URL, without its credentials.
+        .stderr_matching(
+            "squill scan: sampling mongodb://127.0.0.1:1/shop
+error: mongodb://127.0.0.1:1/shop: [..]
+",
+        )
+        .check();
+    assert!(!run.stderr.contains("hunter2"), "{}", run.stderr);
     assert!(
         run.stderr.contains("Connection refused") || run.stderr.contains("timeout"),
         "{}",
@@ -158,20 +163,37 @@ fn python_run(python: &str, code: &str) {
     );
 }
 
-/// Scans `uri` with `args`, recording the commands sent; the JSON report,
-/// the emitted model and the command names.
-fn scan_recorded(uri: &str, args: &[&str]) -> (serde_json::Value, String, Vec<String>, String) {
+/// Scans database `db` of `uri` with `args`, recording the commands sent,
+/// which must succeed with `stderr` (`Test::stderr_matching`, the URL
+/// written `URI` and the database `DB`); the JSON report, the emitted
+/// model and the command names.
+fn scan_recorded(
+    uri: &str,
+    db: &str,
+    args: &[&str],
+    stderr: &str,
+) -> (serde_json::Value, String, Vec<String>) {
     let dir = TempDir::new("scan-live-sampled");
     let commands = dir.path().join("commands.txt");
     let model = dir.path().join("model.yaml");
     let run = Test::new()
-        .args(["scan", uri, "--format", "json", "--fail-on", "never"])
+        .args([
+            "scan",
+            &with_db(uri, db),
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+        ])
         .args(args)
         .args(["--emit-model"])
         .args([&model])
         .env("SQUILL_RECORD_COMMANDS", commands.to_str().unwrap())
-        .run()
-        .success();
+        .path_as(with_db(uri, db), "URI")
+        .path_as(db, "DB")
+        .stdout_any()
+        .stderr_matching(stderr)
+        .check();
     let report = serde_json::from_str(&run.stdout).unwrap();
     let yaml = std::fs::read_to_string(&model).unwrap();
     let sent = std::fs::read_to_string(&commands).unwrap();
@@ -180,7 +202,7 @@ fn scan_recorded(uri: &str, args: &[&str]) -> (serde_json::Value, String, Vec<St
         .filter(|l| !l.is_empty())
         .map(str::to_string)
         .collect();
-    (report, yaml, names, run.stderr)
+    (report, yaml, names)
 }
 
 fn assert_read_only(names: &[String]) {
@@ -231,7 +253,16 @@ fn issue_46_sampled_orders_are_not_dangling_and_their_fan_out_is_the_collections
              db.orders.insert_many([{{'customer_id': r.randrange(2000), 'total': 5}} for i in range(20000)])\n"
         ),
     );
-    let (report, yaml, names, _) = scan_recorded(&with_db(&uri, &db), &[]);
+    let (report, yaml, names) = scan_recorded(
+        &uri,
+        &db,
+        &[],
+        "squill scan: sampling URI
+squill scan: DB.customers: sampling 1,000 of about 2,000 documents (50.0 %), about [..] s at the first batch's rate
+squill scan: DB.orders: sampling 1,000 of about 20,000 documents (5.0 %), about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+",
+    );
     let rel = relationship(&report, "customer_id");
     assert_eq!(rel["dangling_share"], 0.0, "{rel:#}");
     assert!(
@@ -311,11 +342,15 @@ fn issue_46_a_five_percent_sample_estimates_the_collections() {
     for (dangling, truth) in [(0u32, 10.0), (100, 9.0)] {
         let db = format!("issue46_zipf{dangling}_{}", std::process::id());
         fill_zipf(&python, &uri, &db, dangling);
-        let (report, yaml, names, stderr) =
-            scan_recorded(&with_db(&uri, &db), &["--sample-share", "5%"]);
-        assert!(
-            stderr.contains("sampling 1,000 of about 20,000 documents (5.0 %)"),
-            "{stderr}"
+        let (report, yaml, names) = scan_recorded(
+            &uri,
+            &db,
+            &["--sample-share", "5%"],
+            "squill scan: sampling URI
+squill scan: DB.customers: sampling 100 of about 2,000 documents (5.0 %), about [..] s at the first batch's rate
+squill scan: DB.orders: sampling 1,000 of about 20,000 documents (5.0 %), about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+",
         );
         let rel = relationship(&report, "customer_id");
         let e = &rel["estimate"];
@@ -383,10 +418,15 @@ fn sample_all_reads_whole_collections_and_a_bad_share_is_refused() {
              db.books.insert_many([{{'_id': i, 'author_id': i % 30}} for i in range(300)])\n"
         ),
     );
-    let (report, _, names, stderr) = scan_recorded(&with_db(&uri, &db), &["--sample", "all"]);
-    assert!(
-        stderr.contains(&format!("{db}.books: reading all 300 documents, about ")),
-        "{stderr}"
+    let (report, _, names) = scan_recorded(
+        &uri,
+        &db,
+        &["--sample", "all"],
+        "squill scan: sampling URI
+squill scan: DB.authors: reading all 30 documents, about [..] s at the first batch's rate
+squill scan: DB.books: reading all 300 documents, about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+",
     );
     let books = report["collections"]
         .as_array()
@@ -399,14 +439,14 @@ fn sample_all_reads_whole_collections_and_a_bad_share_is_refused() {
     assert_eq!(relationship(&report, "author_id")["fan_out"]["p50"], 10);
     assert!(names.iter().any(|n| n == "find"), "{names:?}");
     assert_read_only(&names);
-    let bad = Test::new()
+    Test::new()
         .args(["scan", &with_db(&uri, &db), "--sample-share", "150%"])
-        .run()
-        .code(2);
-    assert!(
-        bad.stderr
-            .contains("`150%` is not a share above 0 and at most 100%"),
-        "{}",
-        bad.stderr
-    );
+        .status(2)
+        .stderr(
+            "error: invalid value '150%' for '--sample-share <P>': `150%` is not a share above 0 and at most 100%
+
+For more information, try '--help'.
+",
+        )
+        .check();
 }

@@ -227,7 +227,7 @@ fn missing_file_is_an_error_with_its_path_and_the_rest_is_reported() {
         .check();
 }
 
-/// Every shared log: no panic, exit 0 (or 2 with a message), lines read;
+/// Every shared log: exit 0, nothing on stderr, lines read;
 /// the logs known to hold operations yield shapes.
 #[test]
 fn every_shared_log() {
@@ -237,24 +237,13 @@ fn every_shared_log() {
     collect(&logs, &mut files);
     assert!(!files.is_empty(), "no logs under {}", logs.display());
     for file in &files {
-        // Exit 0 or 2 by the file: checked below, the one unchecked run.
+        // Every shared log is read in full, the unreadable lines counted:
+        // exit 0 and nothing on stderr.
         let run = Test::new()
             .args(["workload", "--fail-on", "never", "--format", "json"])
             .args([file])
-            .run();
-        assert!(
-            run.code == 0 || (run.code == 2 && run.stderr.contains("error:")),
-            "{}: exit {}\n{}",
-            file.display(),
-            run.code,
-            run.stderr
-        );
-        assert!(
-            !run.stderr.contains("panicked"),
-            "{}: {}",
-            file.display(),
-            run.stderr
-        );
+            .stdout_any()
+            .check();
         let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
         assert!(
             report["totals"]["lines"].as_u64().unwrap() > 0,

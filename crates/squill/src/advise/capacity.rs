@@ -23,13 +23,13 @@ use crate::settings::Settings;
 /// Data past which a replica set is usually sharded: "3TB of data or
 /// more" (MongoDB manual, "Distribute Collection Data", When to Consider
 /// Sharding). Decimal terabytes, as the manual writes them.
-pub const SHARDING_BYTES: u64 = 3_000_000_000_000;
+pub(crate) const SHARDING_BYTES: u64 = 3_000_000_000_000;
 
 /// On-disk bytes per byte of data when the deployment does not say: no
 /// compression assumed. WiredTiger compresses collections with snappy by
 /// default, but how much depends on the data; no published figure holds
 /// for all (docs/capacity.md).
-pub const DEFAULT_COMPRESSION: f64 = 1.0;
+pub(crate) const DEFAULT_COMPRESSION: f64 = 1.0;
 
 /// Bytes of a record id in every index entry.
 const RECORD_ID: u64 = 8;

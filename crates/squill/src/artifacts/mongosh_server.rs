@@ -21,7 +21,7 @@ use std::sync::Mutex;
 
 /// What a script said, as its process would have: exit status, stdout,
 /// stderr.
-pub struct Served {
+pub(crate) struct Served {
     pub code: i64,
     pub stdout: String,
     pub stderr: String,
@@ -61,7 +61,7 @@ fn request(cmd: &Command) -> Option<(OsString, serde_json::Value)> {
 /// Runs `cmd` in this thread's mongosh server (started on first use,
 /// stopped when the thread ends) when it can be served; `None` (not run)
 /// otherwise (see [`request`]).
-pub fn run(cmd: &Command) -> Option<Served> {
+pub(crate) fn run(cmd: &Command) -> Option<Served> {
     let (mongosh, request) = request(cmd)?;
     Some(SERVER.with(|server| {
         let mut server = server.borrow_mut();
@@ -87,14 +87,14 @@ thread_local! {
 /// dropping the pool stops and waits for them all, so that no mongosh
 /// outlives its test (and their CPU time counts as the test's).
 #[derive(Default)]
-pub struct Pool {
+pub(crate) struct Pool {
     idle: Mutex<Vec<Server>>,
 }
 
 impl Pool {
     /// Runs `cmd` in one of the pool's servers when it can be served;
     /// `None` (not run) otherwise (see [`request`]).
-    pub fn run(&self, cmd: &Command) -> Option<Served> {
+    pub(crate) fn run(&self, cmd: &Command) -> Option<Served> {
         let (mongosh, request) = request(cmd)?;
         let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let mut server = idle.unwrap_or_else(|| Server::start(&mongosh));

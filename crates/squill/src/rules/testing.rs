@@ -13,12 +13,12 @@ use crate::settings::Settings;
 /// `"extended-reference"`, …, as `Layout::kind` names them) of relationship
 /// `relationship` in the model `yaml`, in words: `forbid: …`, `support: …`
 /// or `-`.
-pub fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> String {
+pub(crate) fn judge(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> String {
     judge_with(&Settings::default(), rule, yaml, relationship, layout)
 }
 
 /// `judge` under `settings` (a threshold changed in `squill.toml`).
-pub fn judge_with(
+pub(crate) fn judge_with(
     settings: &Settings,
     rule: &Rule,
     yaml: &str,
@@ -33,7 +33,12 @@ pub fn judge_with(
 }
 
 /// The evidence of `rule`'s support (see `judge`), as the rule's own type.
-pub fn support<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> T {
+pub(crate) fn support<T: Explain + Clone>(
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> T {
     match verdict_with(&Settings::default(), rule, yaml, relationship, layout) {
         Some(Judgement::Support(why)) => evidence(&why),
         other => panic!("{}: expected a support, got {other:?}", rule.id),
@@ -41,12 +46,17 @@ pub fn support<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, 
 }
 
 /// The evidence of `rule`'s forbidding (see `judge`), as the rule's own type.
-pub fn forbid<T: Explain + Clone>(rule: &Rule, yaml: &str, relationship: &str, layout: &str) -> T {
+pub(crate) fn forbid<T: Explain + Clone>(
+    rule: &Rule,
+    yaml: &str,
+    relationship: &str,
+    layout: &str,
+) -> T {
     forbid_with(&Settings::default(), rule, yaml, relationship, layout)
 }
 
 /// `forbid` under `settings`.
-pub fn forbid_with<T: Explain + Clone>(
+pub(crate) fn forbid_with<T: Explain + Clone>(
     settings: &Settings,
     rule: &Rule,
     yaml: &str,
@@ -60,14 +70,14 @@ pub fn forbid_with<T: Explain + Clone>(
 }
 
 /// A reason's evidence as `T`.
-pub fn evidence<T: Explain + Clone>(why: &Reason) -> T {
+pub(crate) fn evidence<T: Explain + Clone>(why: &Reason) -> T {
     why.get::<T>()
         .cloned()
         .unwrap_or_else(|| panic!("evidence of another type: {why:?}"))
 }
 
 /// `rule`'s verdict, as a value (see `judge`).
-pub fn verdict_with(
+pub(crate) fn verdict_with(
     settings: &Settings,
     rule: &Rule,
     yaml: &str,
@@ -98,7 +108,7 @@ pub fn verdict_with(
 /// in `yaml`, in words as `judge` gives them: for a near miss whose layout
 /// the search would not offer on that model (an outlier layout on counts
 /// without a percentile), so the rule, not the enumeration, decides.
-pub fn judge_layout(rule: &Rule, yaml: &str, relationship: &str, layout: &Layout) -> String {
+pub(crate) fn judge_layout(rule: &Rule, yaml: &str, relationship: &str, layout: &Layout) -> String {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let settings = Settings::default();
     let facts = Facts::new(&model, &settings, 0);
@@ -121,7 +131,7 @@ pub fn judge_layout(rule: &Rule, yaml: &str, relationship: &str, layout: &Layout
 
 /// The reasons an entity rule gives for the entity-level candidates of the
 /// model in `yaml`, one a line (`-` where it gives none).
-pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
+pub(crate) fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
     entity_verdicts(rule, yaml)
         .into_iter()
         .map(|why| why.map_or_else(|| "-".to_string(), |why| why.words()))
@@ -130,7 +140,7 @@ pub fn judge_entities(rule: &Rule, yaml: &str) -> Vec<String> {
 
 /// The reasons an entity rule gives for the entity-level candidates of the
 /// model in `yaml`, as values.
-pub fn entity_verdicts(rule: &Rule, yaml: &str) -> Vec<Option<Reason>> {
+pub(crate) fn entity_verdicts(rule: &Rule, yaml: &str) -> Vec<Option<Reason>> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let settings = Settings::default();
     let facts = Facts::new(&model, &settings, 0);
@@ -145,7 +155,7 @@ pub fn entity_verdicts(rule: &Rule, yaml: &str) -> Vec<Option<Reason>> {
 
 /// The evidence of every reason an entity rule gives on the model in
 /// `yaml`, as the rule's own type.
-pub fn entity_support<T: Explain + Clone>(rule: &Rule, yaml: &str) -> Vec<T> {
+pub(crate) fn entity_support<T: Explain + Clone>(rule: &Rule, yaml: &str) -> Vec<T> {
     entity_verdicts(rule, yaml)
         .iter()
         .flatten()
@@ -155,7 +165,7 @@ pub fn entity_support<T: Explain + Clone>(rule: &Rule, yaml: &str) -> Vec<T> {
 
 /// The findings a design-level rule makes on the design advised for the
 /// model in `yaml`: their messages.
-pub fn judge_design(rule: &Rule, yaml: &str) -> Vec<String> {
+pub(crate) fn judge_design(rule: &Rule, yaml: &str) -> Vec<String> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let settings = Settings::default();
     let design = crate::advise::advise(&model, &settings, None).expect("a design");
@@ -173,7 +183,7 @@ pub fn judge_design(rule: &Rule, yaml: &str) -> Vec<String> {
 }
 
 /// An example model's text.
-pub fn example(name: &str) -> String {
+pub(crate) fn example(name: &str) -> String {
     std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../examples")
@@ -250,7 +260,7 @@ fn every_verdict_on_every_example() {
 
 /// A model of one entity whose `n` reads each filter on a field of their
 /// own: `n` secondary indexes on one collection.
-pub fn reads_on_own_fields(n: usize) -> String {
+pub(crate) fn reads_on_own_fields(n: usize) -> String {
     let fields: String = (0..n)
         .map(|i| format!("      f{i}: {{type: int, distinct: 1000000}}\n"))
         .collect();

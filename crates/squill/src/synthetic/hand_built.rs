@@ -8,7 +8,7 @@ use crate::design::Layout;
 use crate::design::*;
 use crate::model::*;
 
-pub fn field(name: &str, ty: FieldType) -> Field {
+pub(crate) fn field(name: &str, ty: FieldType) -> Field {
     Field {
         name: name.into(),
         ty,
@@ -20,14 +20,14 @@ pub fn field(name: &str, ty: FieldType) -> Field {
     }
 }
 
-pub fn enum_field(name: &str, values: &[&str]) -> Field {
+pub(crate) fn enum_field(name: &str, values: &[&str]) -> Field {
     Field {
         enum_values: values.iter().map(|v| v.to_string()).collect(),
         ..field(name, FieldType::String)
     }
 }
 
-pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
+pub(crate) fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
     Entity {
         expires: None,
         name: name.into(),
@@ -41,7 +41,7 @@ pub fn entity(name: &str, count: u64, fields: Vec<Field>) -> Entity {
     }
 }
 
-pub fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
+pub(crate) fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
     Cardinality {
         min,
         typical,
@@ -52,7 +52,7 @@ pub fn card(min: u64, typical: u64, max: Option<u64>) -> Cardinality {
     }
 }
 
-pub fn rel(
+pub(crate) fn rel(
     name: &str,
     kind: RelationshipKind,
     parent: usize,
@@ -80,7 +80,7 @@ pub fn rel(
     }
 }
 
-pub fn model(
+pub(crate) fn model(
     name: &str,
     entities: Vec<Entity>,
     relationships: Vec<Relationship>,
@@ -106,24 +106,24 @@ pub fn model(
     }
 }
 
-pub fn s(t: &str) -> ShapeType {
+pub(crate) fn s(t: &str) -> ShapeType {
     ShapeType::Scalar {
         bson_type: t.into(),
         enum_values: Vec::new(),
     }
 }
 
-pub fn obj(fields: Vec<ShapeField>) -> ShapeType {
+pub(crate) fn obj(fields: Vec<ShapeField>) -> ShapeType {
     ShapeType::Object {
         shape: Shape { fields },
     }
 }
 
-pub fn id() -> ShapeField {
+pub(crate) fn id() -> ShapeField {
     sf("_id", s("objectId"), FieldOrigin::Id)
 }
 
-pub fn sf(name: &str, ty: ShapeType, origin: FieldOrigin) -> ShapeField {
+pub(crate) fn sf(name: &str, ty: ShapeType, origin: FieldOrigin) -> ShapeField {
     ShapeField {
         name: name.into(),
         ty,
@@ -133,7 +133,7 @@ pub fn sf(name: &str, ty: ShapeType, origin: FieldOrigin) -> ShapeField {
 }
 
 /// The entity's own field, with the model's type and enum values.
-pub fn own(m: &Model, entity: &str, field: &str) -> ShapeField {
+pub(crate) fn own(m: &Model, entity: &str, field: &str) -> ShapeField {
     let e = &m.entities[m.entity_by_name(entity).unwrap().index()];
     let f = e.field(field).unwrap();
     let ty = ShapeType::Scalar {
@@ -151,7 +151,7 @@ pub fn own(m: &Model, entity: &str, field: &str) -> ShapeField {
     }
 }
 
-pub fn reference(name: &str, ty: ShapeType, relationship: &str) -> ShapeField {
+pub(crate) fn reference(name: &str, ty: ShapeType, relationship: &str) -> ShapeField {
     sf(
         name,
         ty,
@@ -162,7 +162,7 @@ pub fn reference(name: &str, ty: ShapeType, relationship: &str) -> ShapeField {
     )
 }
 
-pub fn collection(
+pub(crate) fn collection(
     name: &str,
     entities: &[&str],
     documents: u64,
@@ -185,7 +185,7 @@ pub fn collection(
     }
 }
 
-pub fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index {
+pub(crate) fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index {
     Index {
         name: name.into(),
         keys: keys.iter().map(|(k, d)| (k.to_string(), *d)).collect(),
@@ -196,7 +196,7 @@ pub fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index {
     }
 }
 
-pub fn decision(m: &Model, relationship: &str, chosen: Layout) -> RelationshipDecision {
+pub(crate) fn decision(m: &Model, relationship: &str, chosen: Layout) -> RelationshipDecision {
     let r = m.relationship(m.relationship_by_name(relationship).unwrap());
     RelationshipDecision {
         relationship: relationship.into(),
@@ -210,7 +210,7 @@ pub fn decision(m: &Model, relationship: &str, chosen: Layout) -> RelationshipDe
     }
 }
 
-pub fn design(
+pub(crate) fn design(
     m: &Model,
     collections: Vec<Collection>,
     relationships: Vec<RelationshipDecision>,

@@ -8,20 +8,20 @@ use crate::design::{Design, EntityDecision, RelationshipDecision};
 use crate::model::Model;
 use crate::settings::Settings;
 
-pub fn example(name: &str) -> Model {
+pub(crate) fn example(name: &str) -> Model {
     let path = format!("{}/../../examples/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
     crate::inputs::model_file::load(std::path::Path::new(&path))
         .unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
 /// The text of example `name`, to write a variant of it.
-pub fn example_text(name: &str) -> String {
+pub(crate) fn example_text(name: &str) -> String {
     let path = format!("{}/../../examples/{name}.yaml", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// The mixes to advise a model for: each it declares, or its one default.
-pub fn mixes_of(model: &Model) -> Vec<Option<String>> {
+pub(crate) fn mixes_of(model: &Model) -> Vec<Option<String>> {
     if model.workload.mixes.is_empty() {
         vec![None]
     } else {
@@ -36,7 +36,7 @@ pub fn mixes_of(model: &Model) -> Vec<Option<String>> {
 
 /// Every example model by name: `examples/NAME.yaml` and the scenarios of
 /// `../shared/scenarios.md` as `scenarios/NAME` (examples/scenarios/).
-pub fn example_names() -> Vec<String> {
+pub(crate) fn example_names() -> Vec<String> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
     let mut names = Vec::new();
     for (dir, prefix) in [(root.clone(), ""), (root.join("scenarios"), "scenarios/")] {

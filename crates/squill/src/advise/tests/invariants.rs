@@ -11,7 +11,7 @@ use crate::settings::Settings;
 
 /// Every example's design for every mix, with the example's name and mix
 /// (advised once for all the tests that read them).
-pub fn designs() -> &'static [(String, Option<String>, crate::design::Design)] {
+pub(crate) fn designs() -> &'static [(String, Option<String>, crate::design::Design)] {
     static DESIGNS: std::sync::OnceLock<Vec<(String, Option<String>, crate::design::Design)>> =
         std::sync::OnceLock::new();
     DESIGNS.get_or_init(advise_every_example)

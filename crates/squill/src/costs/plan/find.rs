@@ -1,5 +1,6 @@
 //! Finding instances by a filter, and the steps a filter through a relationship needs.
 
+use super::find_keys::{Conditions, parents_holding};
 use super::*;
 
 impl<'a> Planner<'a> {
@@ -53,6 +54,8 @@ impl<'a> Planner<'a> {
 
     /// Finds instances of `kinds` (one entity, or kinds of one polymorphic
     /// collection found by one query); returns how many and the step number.
+    /// The conditions, the index keys and the keys walked are each a step of
+    /// their own (`find_keys.rs`); this puts them into the plan's step.
     fn find_kinds(
         &self,
         plan: &mut OpPlan,
@@ -70,38 +73,9 @@ impl<'a> Planner<'a> {
         } = read;
         let e = kinds[0];
         let acc = self.access(e);
-        let mut eq: Vec<(String, FilterOp, ValueSource)> = Vec::new();
-        let mut range: Vec<(String, FilterOp, ValueSource)> = Vec::new();
-        // Paths of `attributes` fields tested: indexed by name and value.
-        let mut pairs: Vec<String> = Vec::new();
-        // The GeoJSON condition (one a query, as MongoDB allows one `$near`):
-        // its key is the index's `2dsphere` key, after the equalities.
-        let mut geo: Option<(String, FilterOp, ValueSource)> = None;
-        let mut radius_m = None;
-        // Each condition's path, for the keys of a unique combination.
-        let mut paths: Vec<String> = Vec::with_capacity(filter.len());
-        for c in filter {
-            let (path, from) = self.filter_path(plan, op, e, &acc, c);
-            paths.push(path.clone());
-            if self.attributes_of(e, c).is_some() {
-                pairs.push(path.clone());
-            }
-            if c.op.is_geo() {
-                geo = Some((path, c.op, from));
-                radius_m = c.geo.and_then(|g| g.radius_km).map(|r| r * 1000.0);
-            } else if c.op == FilterOp::Range {
-                range.push((path, c.op, from));
-            } else if matches!(from, ValueSource::FromStep { .. }) {
-                // The values an earlier step found: a membership test.
-                eq.push((path, FilterOp::In, from));
-            } else if c.op == FilterOp::Under {
-                // The given node's id among a path's ids.
-                eq.push((path, FilterOp::Eq, from));
-            } else {
-                eq.push((path, c.op, from));
-            }
-        }
-        let by_id = eq.iter().any(|(p, _, _)| *p == acc.path("_id")) && acc.prefix.is_empty();
+        let mut conditions = self.conditions(plan, op, e, &acc, filter);
+        let by_id =
+            conditions.eq.iter().any(|(p, _, _)| *p == acc.path("_id")) && acc.prefix.is_empty();
         let m = match kinds {
             [_] => self.matched(e, filter, limit),
             _ => {
@@ -110,94 +84,22 @@ impl<'a> Planner<'a> {
                 all.min(limit.map_or(f64::MAX, |l| l as f64))
             }
         };
-        let mut keys: Vec<(String, i32)> = Vec::new();
-        // Several kinds of a polymorphic collection: every kind of it needs
-        // no test, some are the ones the application names.
-        let group = self.p.poly[acc.root.index()];
-        let whole = group.is_some_and(|g| {
-            self.facts
-                .model
-                .entity_ids()
-                .filter(|x| self.p.poly[x.index()] == Some(g))
-                .count()
-                == kinds.len()
-        });
-        if kinds.len() > 1 && !whole && !by_id {
-            eq.insert(0, ("kind".to_string(), FilterOp::In, ValueSource::Param));
-        }
-        if let Some(kind) = &acc.kind
-            && !by_id
-            && kinds.len() == 1
-        {
-            eq.insert(
-                0,
-                (
-                    "kind".to_string(),
-                    FilterOp::Eq,
-                    ValueSource::Literal {
-                        value: kind.clone(),
-                    },
-                ),
-            );
-        }
-        // Every key of a unique combination tested for equality: one
-        // document, found by that combination's index alone (the other
-        // conditions test it); `{store: 1, sku: 1}`, never `sku` after.
-        let identity = crate::model::identity(self.facts.model, e, filter);
-        // An instance embedded in the document whose `_id` the filter
-        // names (an order by its id and its store's, the orders inside
-        // the store): that document by `_id_`, the rest tested in it.
-        let root_by_id = identity.is_some()
-            && !acc.prefix.is_empty()
-            && eq.iter().any(|(p, o, _)| p == "_id" && *o == FilterOp::Eq);
-        let unique_parts = match identity {
-            Some(crate::model::Identity::Unique { parts, .. })
-                if kinds.len() == 1 && !by_id && acc.prefix.is_empty() =>
-            {
-                Some(parts)
-            }
-            _ => None,
-        };
-        if by_id || root_by_id {
-            keys.push(("_id".to_string(), 1));
-        } else if let Some(parts) = unique_parts {
-            if let Some((k, _, _)) = eq.first().filter(|(k, _, _)| k == "kind") {
-                keys.push((k.clone(), 1));
-            }
-            keys.extend(parts.iter().map(|&i| (paths[i].clone(), 1)));
-        } else {
-            keys = query_keys(&QueryShape {
-                eq: eq.iter().map(|(p, _, _)| p.as_str()).collect(),
-                pairs: &pairs,
-                geo: geo.as_ref().map(|(p, _, _)| p.as_str()),
-                sort: sort
-                    .iter()
-                    .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
-                    .collect(),
-                range: range.iter().map(|(p, _, _)| p.as_str()).collect(),
-            });
-        }
+        self.test_kind(&mut conditions.eq, kinds, &acc, by_id);
+        let keys = self.find_keys(kinds, &acc, read, &conditions, by_id);
         let scan = keys.is_empty();
-        // Embedded instances found by their own fields (items of a category
-        // inside their sellers) lie in different parents: about one parent
-        // document each. Only a filter on the holder's id groups them.
-        let inside = format!("{}.", acc.prefix);
-        let grouped = eq
-            .iter()
-            .any(|(p, _, _)| !p.starts_with(&inside) && (p == "_id" || p.ends_with("._id")));
-        let roots = if acc.prefix.is_empty() {
-            m
-        } else if grouped {
-            (m / acc.per_root.max(1.0)).ceil().max(1.0).min(acc.docs)
-        } else {
-            let r = acc.docs.max(1.0);
-            (r * (1.0 - (1.0 - 1.0 / r).powf(m))).ceil().max(1.0)
-        };
+        let roots = parents_holding(&acc, &conditions.eq, m);
         let examined = if scan {
             kinds.iter().map(|k| self.access(*k).docs).sum()
         } else {
             roots
         };
+        let Conditions {
+            eq,
+            range,
+            geo,
+            radius_m,
+            ..
+        } = conditions;
         let mut step = Self::step(&acc.collection, Action::Find, purpose);
         step.filter = eq
             .into_iter()
@@ -215,53 +117,8 @@ impl<'a> Planner<'a> {
         step.limit = limit;
         step.projection = fields.iter().map(|f| acc.path(f)).collect();
         step.documents = m;
-        // A key on an array of ids holds one entry per id (a book's
-        // categories): a multikey index has that many per document.
-        let per_doc = filter
-            .iter()
-            .map(|c| self.ids_per_document(e, c))
-            .fold(1.0, f64::max);
-        let docs: f64 = if kinds.len() > 1 {
-            kinds.iter().map(|k| self.access(*k).docs).sum()
-        } else {
-            acc.docs
-        };
-        let entries = per_doc
-            * if acc.prefix.is_empty() {
-                docs
-            } else {
-                docs * acc.per_root
-            };
-        // A range after the sort in the index (equality, sort, range) is
-        // tested on each key walked in the sort's order: to find `limit`
-        // that pass it, the walk reads about `limit` over its share, and
-        // without a limit every key under the equalities. The documents
-        // fetched are those that pass (the range field is in the key).
-        // A range on a sort field bounds the walk itself (readings of the
-        // last hour in time order).
-        let after_sort = |c: &&Filter| {
-            c.op == FilterOp::Range
-                && !sort
-                    .iter()
-                    .any(|s| c.related.is_none() && c.path.len() == 1 && c.path[0] == s.field)
-        };
-        let walked = if !scan && !by_id && !sort.is_empty() && filter.iter().any(|c| after_sort(&c))
-        {
-            let equal: Vec<Filter> = filter.iter().filter(|c| !after_sort(c)).cloned().collect();
-            let under_equalities = self.matched(e, &equal, None);
-            let share = (self.matched(e, filter, None) / under_equalities.max(1.0))
-                .clamp(f64::MIN_POSITIVE, 1.0);
-            limit
-                .map_or(under_equalities, |l| {
-                    (l as f64 / share).min(under_equalities)
-                })
-                .max(roots)
-        } else if !scan && !by_id && sort.is_empty() {
-            ranges_walked(filter, limit, |f| self.matched(e, f, None))
-                .map_or(roots, |w| w.max(roots))
-        } else {
-            roots
-        };
+        let entries = self.index_entries(kinds, &acc, filter);
+        let walked = self.keys_walked(e, read, scan, by_id, roots);
         let mut cost = StepCost {
             keys: if scan { 0.0 } else { walked },
             docs: examined,
@@ -498,34 +355,4 @@ impl<'a> Planner<'a> {
             }
         }
     }
-}
-
-/// The index keys walked for a filter with several ranges and no sort:
-/// the index holds the equalities, then the ranges in the filter's order;
-/// the first range bounds the walk, and each one after it is tested on
-/// every key of that walk (`{store, price, rating}` for price and rating
-/// in ranges walks every key of the price range). With a limit the walk
-/// stops at the limit's worth of keys that pass. `None` with fewer than
-/// two ranges (or a geo test, whose walk is its own): the walk is what
-/// the filter matches. `matched` counts the instances a filter keeps.
-fn ranges_walked(
-    filter: &[Filter],
-    limit: Option<u64>,
-    matched: impl Fn(&[Filter]) -> f64,
-) -> Option<f64> {
-    let ranges: Vec<usize> = (0..filter.len())
-        .filter(|&i| filter[i].op == FilterOp::Range)
-        .collect();
-    if ranges.len() < 2 || filter.iter().any(|c| c.op.is_geo()) {
-        return None;
-    }
-    let bound: Vec<Filter> = filter
-        .iter()
-        .enumerate()
-        .filter(|(i, c)| c.op != FilterOp::Range || *i == ranges[0])
-        .map(|(_, c)| c.clone())
-        .collect();
-    let walk = matched(&bound);
-    let share = (matched(filter) / walk.max(1.0)).clamp(f64::MIN_POSITIVE, 1.0);
-    Some(limit.map_or(walk, |l| (l as f64 / share).min(walk)))
 }

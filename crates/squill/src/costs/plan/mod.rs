@@ -183,6 +183,7 @@ mod bucket;
 mod conditional;
 mod delete;
 mod find;
+mod find_keys;
 mod include;
 mod insert;
 mod link;

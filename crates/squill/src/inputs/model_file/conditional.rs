@@ -17,7 +17,7 @@ const GUARDED: [&str; 5] = ["update", "delete", "link", "unlink", "claim"];
 /// The terms of operation `name` (of kind `kind`, on `entity`): empty for
 /// an operation that states none. Errors point at the key that does not
 /// apply or the condition that does not read.
-pub fn terms(
+pub(crate) fn terms(
     ctx: &mut Ctx<'_>,
     model: &Model,
     entity: EntityId,
@@ -249,7 +249,7 @@ fn condition(
 
 /// An entity's `expires`: a date field of it and a duration, in seconds
 /// (0 when the field holds the moment of expiry).
-pub fn expiry(
+pub(crate) fn expiry(
     ctx: &mut Ctx<'_>,
     fields: &[Field],
     entity: &str,

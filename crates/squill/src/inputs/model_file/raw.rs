@@ -168,7 +168,7 @@ pub(super) struct RawEntity {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Density")]
-pub struct RawDensity {
+pub(crate) struct RawDensity {
     /// Instances in the unit of `per`, where they typically are.
     #[schemars(with = "f64", range(min = 0))]
     pub typical: S<f64>,
@@ -187,7 +187,7 @@ pub struct RawDensity {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Expiry")]
-pub struct RawExpiry {
+pub(crate) struct RawExpiry {
     /// A date field of the entity.
     #[schemars(with = "String")]
     pub from: S<String>,
@@ -201,7 +201,7 @@ pub struct RawExpiry {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "Paging")]
-pub struct RawPaging {
+pub(crate) struct RawPaging {
     /// `keyset` (a range from the sort key of the last item seen) or
     /// `skip` (`skip((page - 1) * limit)`).
     #[schemars(with = "PagingBy")]
@@ -228,7 +228,7 @@ pub(super) enum PagingBy {
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(rename = "PageDepth")]
-pub struct RawDepth {
+pub(crate) struct RawDepth {
     /// The page number a page past the first typically has (at least 2).
     #[schemars(with = "f64", range(min = 2))]
     pub typical: S<f64>,
@@ -564,7 +564,7 @@ pub(super) struct RawOperation {
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "Condition")]
-pub struct ConditionText(
+pub(crate) struct ConditionText(
     #[schemars(regex(pattern = r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*(=|==|!=|<|<=|>|>=)\s*\S.*$"))]
     String,
 );
@@ -574,7 +574,7 @@ pub struct ConditionText(
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)] // only its schema is used
 #[schemars(rename = "Otherwise")]
-pub enum OtherwiseName {
+pub(crate) enum OtherwiseName {
     Fail,
     Undo,
     Skip,

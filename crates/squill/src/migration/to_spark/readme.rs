@@ -8,7 +8,7 @@ use crate::design::Design;
 use crate::words::markdown;
 
 /// The README's text.
-pub fn text(design: &Design, source: &str, user: &str, collections: usize) -> String {
+pub(crate) fn text(design: &Design, source: &str, user: &str, collections: usize) -> String {
     let model = markdown::text(&design.model);
     let jdbc = shell(&format!("jdbc:postgresql://{source}"));
     let user_plain = shell(user);

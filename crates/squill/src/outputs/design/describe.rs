@@ -499,7 +499,7 @@ pub(crate) fn step(step: &Step) -> String {
 }
 
 /// A conditional write's tests: `remaining > 0 and status = "pending"`.
-pub fn conditions(step: &Step) -> String {
+pub(crate) fn conditions(step: &Step) -> String {
     step.conditions
         .iter()
         .map(|c| {
@@ -515,7 +515,7 @@ pub fn conditions(step: &Step) -> String {
 }
 
 /// What the application does when a conditional write matches nothing.
-pub fn otherwise(o: crate::model::Otherwise) -> &'static str {
+pub(crate) fn otherwise(o: crate::model::Otherwise) -> &'static str {
     match o {
         crate::model::Otherwise::Fail => "the operation fails and tells the caller",
         crate::model::Otherwise::Undo => {
@@ -688,7 +688,7 @@ fn upkeep(maintained_by: &[String]) -> String {
 
 /// A TTL in the largest unit that divides it: `30 minutes`, `7 days`,
 /// `0 seconds` (the date is the moment of expiry).
-pub fn duration(secs: u64) -> String {
+pub(crate) fn duration(secs: u64) -> String {
     for (unit, n) in [("day", 86_400), ("hour", 3_600), ("minute", 60)] {
         if secs >= n && secs.is_multiple_of(n) {
             return words::count((secs / n) as f64, unit);

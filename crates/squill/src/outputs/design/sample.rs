@@ -44,13 +44,13 @@ fn step(collection: &str, action: Action) -> Step {
 }
 
 /// A realistic design: what advise makes of the product → parts fixture.
-pub fn product_parts() -> Design {
+pub(crate) fn product_parts() -> Design {
     crate::fixtures::product_parts().1
 }
 
 /// `product_parts` plus every variant of every enum in the design, for the
 /// field-coverage test of docs/design-json.md and the reporters' edge cases.
-pub fn every_variant() -> Design {
+pub(crate) fn every_variant() -> Design {
     let mut design = product_parts();
     let layouts = vec![
         Layout::EmbedParentInChild,

@@ -52,10 +52,13 @@ pub fn finding(
 /// Test support: the scan fixtures, with `scan` running the data rules too.
 #[cfg(test)]
 pub(crate) mod testing {
-    pub use crate::scan::testing::*;
+    pub(crate) use crate::scan::testing::*;
 
     /// Scans test collections with `settings` and applies every data rule.
-    pub fn scan(colls: Vec<Coll>, settings: &crate::settings::Settings) -> crate::scan::ScanReport {
+    pub(crate) fn scan(
+        colls: Vec<Coll>,
+        settings: &crate::settings::Settings,
+    ) -> crate::scan::ScanReport {
         let mut report = crate::scan::testing::scan(colls, settings);
         super::apply(&mut report, settings);
         report

@@ -94,7 +94,7 @@ pub fn finding(
 /// Test support: a report read from inline log lines, with the rules applied.
 #[cfg(test)]
 pub(crate) mod testing {
-    pub fn judged(log: &str) -> crate::workload::WorkloadReport {
+    pub(crate) fn judged(log: &str) -> crate::workload::WorkloadReport {
         let mut r = crate::workload::read_bytes(
             "t.log",
             log.as_bytes(),
@@ -104,7 +104,7 @@ pub(crate) mod testing {
         r
     }
 
-    pub fn fired<'a>(
+    pub(crate) fn fired<'a>(
         r: &'a crate::workload::WorkloadReport,
         rule: &str,
     ) -> Vec<&'a crate::finding::Finding> {
@@ -112,7 +112,7 @@ pub(crate) mod testing {
     }
 
     /// A legacy `find` line on `shop.orders` with the given parts.
-    pub fn find(filter: &str, sort: &str, plan: &str, metrics: &str, ms: u64) -> String {
+    pub(crate) fn find(filter: &str, sort: &str, plan: &str, metrics: &str, ms: u64) -> String {
         format!(
             "2019-06-18T12:00:00.000+0000 I COMMAND  [conn1] command shop.orders command: find {{ find: \"orders\", filter: {filter}{sort} }} planSummary: {plan} {metrics} {ms}ms\n"
         )
