@@ -175,12 +175,27 @@ fn saturating(x: f64) -> u64 {
 fn expected_counts(model: &Model, scale: f64, max_children: Option<u64>) -> Vec<f64> {
     let mut counts = vec![None; model.entities.len()];
     let owners = owners(model);
+    let mut means = Means::default();
     for e in model.entity_ids() {
-        count_of(model, &owners, e, scale, max_children, &mut counts, 0);
+        count_of(
+            model,
+            &owners,
+            e,
+            scale,
+            max_children,
+            &mut counts,
+            &mut means,
+            0,
+        );
     }
     counts.into_iter().map(|c| c.unwrap_or(scale)).collect()
 }
 
+/// `mean_children` by what it reads of a cardinality, and the cap: models
+/// repeat a few shapes, and each mean takes 10,000 draws.
+type Means = rustc_hash::FxHashMap<(u64, u64, u64, Option<u64>, Option<u64>, Option<u64>), f64>;
+
+#[allow(clippy::too_many_arguments)]
 fn count_of(
     model: &Model,
     owners: &[Option<RelationshipId>],
@@ -188,19 +203,72 @@ fn count_of(
     scale: f64,
     cap: Option<u64>,
     counts: &mut Vec<Option<f64>>,
+    means: &mut Means,
     depth: usize,
 ) -> f64 {
     if let Some(n) = counts[e.index()] {
         return n;
     }
+    // Up the owners to one counted or not owned, then down again: a loop,
+    // where calling itself for each owner overflowed the stack on a chain
+    // of thousands (issue 45). Owners form no cycle (`owners` cuts them).
+    let mut chain = vec![e];
+    while let Some(r) = owners[chain[chain.len() - 1].index()] {
+        let parent = model.relationship(r).parent;
+        if counts[parent.index()].is_some() || depth + chain.len() > model.entities.len() {
+            break;
+        }
+        chain.push(parent);
+    }
+    let mut n = 0.0;
+    for (up, x) in chain.iter().enumerate().rev() {
+        n = count_one(model, owners, *x, scale, cap, counts, means, depth + up);
+        counts[x.index()] = Some(n);
+    }
+    n
+}
+
+/// `count_of` for `e`, its owner counted.
+#[allow(clippy::too_many_arguments)]
+fn count_one(
+    model: &Model,
+    owners: &[Option<RelationshipId>],
+    e: EntityId,
+    scale: f64,
+    cap: Option<u64>,
+    counts: &mut Vec<Option<f64>>,
+    means: &mut Means,
+    depth: usize,
+) -> f64 {
     // As `Population` numbers them: not under itself (a tree is a forest).
     let owner = owners[e.index()];
     let n = if depth > model.entities.len() {
         scale
     } else if let Some(r) = owner {
         let rel = model.relationship(r);
-        count_of(model, owners, rel.parent, scale, cap, counts, depth + 1)
-            * mean_children(&rel.children, cap)
+        let parent = match counts[rel.parent.index()] {
+            Some(n) => n,
+            None => count_of(
+                model,
+                owners,
+                rel.parent,
+                scale,
+                cap,
+                counts,
+                means,
+                depth + 1,
+            ),
+        };
+        let card = &rel.children;
+        let key = (
+            card.min,
+            card.typical,
+            super::numbering::effective_max(card),
+            card.p95,
+            card.p99,
+            cap,
+        );
+        parent * *means.entry(key).or_insert_with(|| mean_children(card, cap))
     } else if model
         .relationships_to(e)
         .any(|r| is_shared(model.relationship(r)))
@@ -213,7 +281,16 @@ fn count_of(
         let mut n: f64 = 1.0;
         for r in shared {
             let rel = model.relationship(r);
-            let parents = count_of(model, owners, rel.parent, scale, cap, counts, depth + 1);
+            let parents = count_of(
+                model,
+                owners,
+                rel.parent,
+                scale,
+                cap,
+                counts,
+                means,
+                depth + 1,
+            );
             let a = cap.map_or(rel.children.typical, |c| rel.children.typical.min(c.max(1)));
             // Rounded up, as `Population` divides (`div_ceil`), and at
             // least a parent's own list.
@@ -238,7 +315,6 @@ fn count_of(
     } else {
         scale
     };
-    counts[e.index()] = Some(n);
     n
 }
 
