@@ -304,7 +304,7 @@ impl<'s> Placement<'s> {
     }
 
     /// The entities embedded in `x`'s documents.
-    fn guests(&self, facts: &Facts<'_>, x: EntityId) -> Vec<EntityId> {
+    pub(super) fn guests(&self, facts: &Facts<'_>, x: EntityId) -> Vec<EntityId> {
         let model = facts.model;
         let down = facts.rels_from[x.index()]
             .iter()

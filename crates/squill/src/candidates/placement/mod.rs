@@ -291,11 +291,45 @@ impl<'s> Placement<'s> {
                 || (self.typical[e] > limit && alone <= limit))
     }
 
+    /// Sizes `e` and, first, the guests it embeds that are not sized yet
+    /// (`done` false). A loop with its own stack: embedding chains of
+    /// thousands overflowed the thread's stack by recursion (issue 45).
     fn size(&mut self, facts: &Facts<'_>, space: &Space, e: EntityId, done: &mut [bool]) {
         if done[e.index()] {
             return;
         }
-        done[e.index()] = true;
+        let model = facts.model;
+        let mut stack = vec![e];
+        while let Some(&x) = stack.last() {
+            // Embedding has no cycle here (`build` and `change` refuse one
+            // first); the bound only keeps a bug from looping for ever.
+            let down = facts.rels_from[x.index()]
+                .iter()
+                .filter(|r| matches!(self.layouts[r.index()], Layout::Embed))
+                .map(|r| model.relationship(*r).child);
+            let up = facts.rels_to[x.index()]
+                .iter()
+                .filter(|r| matches!(self.layouts[r.index()], Layout::EmbedParentInChild))
+                .map(|r| model.relationship(*r).parent);
+            let waiting = down
+                .chain(up)
+                .find(|g| !done[g.index()])
+                .filter(|_| stack.len() <= done.len());
+            match waiting {
+                Some(g) => stack.push(g),
+                None => {
+                    stack.pop();
+                    if !done[x.index()] {
+                        done[x.index()] = true;
+                        self.size_one(facts, space, x);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sizes `e` from its own fields and its guests' sizes.
+    fn size_one(&mut self, facts: &Facts<'_>, space: &Space, e: EntityId) {
         let model = facts.model;
         let mut typical = facts.own_bytes[e.index()] + 5.0;
         let mut max = Some(typical);
@@ -316,7 +350,6 @@ impl<'s> Placement<'s> {
             let nm = || rel.children.max.finite().map(|m| m as f64);
             match self.layouts[r.index()] {
                 Layout::Embed => {
-                    self.size(facts, space, rel.child, done);
                     let (ct, cm, cd) = (
                         self.typical[rel.child.index()],
                         self.max[rel.child.index()],
@@ -471,7 +504,6 @@ impl<'s> Placement<'s> {
                     );
                 }
                 Layout::EmbedParentInChild => {
-                    self.size(facts, space, rel.parent, done);
                     let (pt, pm, pd) = (
                         self.typical[rel.parent.index()],
                         self.max[rel.parent.index()],
