@@ -242,7 +242,7 @@ fn count_one(
 ) -> f64 {
     // As `Population` numbers them: not under itself (a tree is a forest).
     let owner = owners[e.index()];
-    let n = if depth > model.entities.len() {
+    if depth > model.entities.len() {
         scale
     } else if let Some(r) = owner {
         let rel = model.relationship(r);
@@ -314,8 +314,7 @@ fn count_one(
         scale.max(1.0) * (0..levels).map(|i| fan.powi(i as i32)).sum::<f64>()
     } else {
         scale
-    };
-    n
+    }
 }
 
 /// The mean of `population::draw` under the cap, over quantiles spread

@@ -290,7 +290,8 @@ impl<'s> Placement<'s> {
             self.save(x);
             self.roots[x.index()] = top;
             self.per_root[x.index()] = self.walk_per_root(facts, x);
-            stack.extend(self.guests(facts, x));
+            let guests: Vec<EntityId> = self.guests(facts, x).collect();
+            stack.extend(guests);
         }
     }
 
@@ -299,22 +300,27 @@ impl<'s> Placement<'s> {
         let mut stack = vec![root];
         while let Some(x) = stack.pop() {
             out.push(x);
-            stack.extend(self.guests(facts, x));
+            let guests: Vec<EntityId> = self.guests(facts, x).collect();
+            stack.extend(guests);
         }
     }
 
     /// The entities embedded in `x`'s documents.
-    pub(super) fn guests(&self, facts: &Facts<'_>, x: EntityId) -> Vec<EntityId> {
+    pub(super) fn guests<'p>(
+        &'p self,
+        facts: &'p Facts<'_>,
+        x: EntityId,
+    ) -> impl Iterator<Item = EntityId> + 'p {
         let model = facts.model;
         let down = facts.rels_from[x.index()]
             .iter()
             .filter(|r| matches!(self.layouts[r.index()], Layout::Embed))
-            .map(|r| model.relationship(*r).child);
+            .map(move |r| model.relationship(*r).child);
         let up = facts.rels_to[x.index()]
             .iter()
             .filter(|r| matches!(self.layouts[r.index()], Layout::EmbedParentInChild))
-            .map(|r| model.relationship(*r).parent);
-        down.chain(up).collect()
+            .map(move |r| model.relationship(*r).parent);
+        down.chain(up)
     }
 }
 

@@ -298,21 +298,12 @@ impl<'s> Placement<'s> {
         if done[e.index()] {
             return;
         }
-        let model = facts.model;
         let mut stack = vec![e];
         while let Some(&x) = stack.last() {
             // Embedding has no cycle here (`build` and `change` refuse one
             // first); the bound only keeps a bug from looping for ever.
-            let down = facts.rels_from[x.index()]
-                .iter()
-                .filter(|r| matches!(self.layouts[r.index()], Layout::Embed))
-                .map(|r| model.relationship(*r).child);
-            let up = facts.rels_to[x.index()]
-                .iter()
-                .filter(|r| matches!(self.layouts[r.index()], Layout::EmbedParentInChild))
-                .map(|r| model.relationship(*r).parent);
-            let waiting = down
-                .chain(up)
+            let waiting = self
+                .guests(facts, x)
                 .find(|g| !done[g.index()])
                 .filter(|_| stack.len() <= done.len());
             match waiting {
