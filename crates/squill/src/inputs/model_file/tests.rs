@@ -105,6 +105,7 @@ fn unknown_key_names_line_column_and_suggests() {
         p[0].starts_with("m.yaml:4:5: unknown key `feilds`"),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     let e = parse("m.yaml", "entities:\n  a:\n    count: 1\n    feilds: {}\n").unwrap_err();
     let help = miette::Diagnostic::help(&e).unwrap().to_string();
     assert!(help.contains("`fields`"), "{help}");
@@ -133,6 +134,7 @@ operations:
         all.contains("entity `post` has no field or relationship `titel`"),
         "{all}"
     );
+    insta::assert_snapshot!(all);
 }
 
 #[test]
@@ -223,6 +225,7 @@ fn json_is_accepted_and_its_errors_have_positions() {
     assert_eq!(m.entities[0].count, 3);
     let p = problems_named("m.json", "{\"entities\": {\"a\": {\"count\": 3,}}}");
     assert!(p[0].starts_with("m.json:1:"), "{p:?}");
+    insta::assert_snapshot!(p.join("\n"));
     let p = problems_named("m.json", "{\"entities\": {\"a\": {\"cont\": 3}}}");
     assert!(p[0].starts_with("m.json:1:"), "{p:?}");
     insta::assert_snapshot!(p[0]);
@@ -455,6 +458,7 @@ atomic:
         all.contains("field `_id` changed is not a field of entity `e`"),
         "{all}"
     );
+    insta::assert_snapshot!(all);
 }
 
 #[test]
@@ -464,6 +468,7 @@ fn duplicate_names_are_errors() {
         all.contains("m.yaml:3:3: duplicate entity name `a`"),
         "{all}"
     );
+    insta::assert_snapshot!(all);
 }
 
 #[test]
@@ -507,6 +512,7 @@ fn documents_without_a_model_say_so() {
         p[0].starts_with("m.yaml:3:1: a model file holds one YAML document"),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
 }
 
 #[test]
@@ -549,6 +555,7 @@ operations:
     ] {
         assert!(all.contains(expected), "missing `{expected}` in:\n{all}");
     }
+    insta::assert_snapshot!(all);
 }
 
 /// Issue 23: a → b → c → a, every child owned, was accepted and advise
@@ -573,6 +580,7 @@ operations:
         all.contains("m.yaml:7:3: relationships form a cycle of owned children (a → b → c → a)"),
         "{all}"
     );
+    insta::assert_snapshot!(all);
     let standalone = text.replace(
         "ca: {parent: c, child: a, children: 2}",
         "ca: {parent: c, child: a, children: 2, standalone: true}",
@@ -1018,6 +1026,7 @@ fn attributes_of_a_many_to_many_parse_read_back_and_are_named_by_includes() {
         ),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     let one_to_many = ok.replace(
         "  owns: {parent: person, child: playlist, children: 2}",
         "  owns: {parent: person, child: playlist, children: 2, attributes: {since: date}}",
@@ -1112,8 +1121,10 @@ operations:
             .any(|x| x.contains("`include` is for a read of one entity")),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     let p = problems(&text.replace("filter: {city: eq}", "filter: {seller.name: eq}"));
     assert!(p.iter().any(|x| x.contains("tests `seller.name`")), "{p:?}");
+    insta::assert_snapshot!(p.join("\n"));
 }
 
 /// `assumed:` marks placeholder figures; an unknown figure is an error at
@@ -1288,14 +1299,17 @@ fn a_sort_may_be_written_the_way_mongodb_writes_it() {
             .any(|e| e.contains("m.yaml:26:") && e.contains("1 or -1")),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     let p = problems(&SMALL.replace("read: post", "read: {post: 1}"));
     assert!(
         p.iter().any(|e| e.contains("a field name or a list")),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     // An unknown field in the map form is named like any other.
     let p = problems(&ours.replace("[-published, title]", "{publshed: -1}"));
     assert!(p.iter().any(|e| e.contains("publshed")), "{p:?}");
+    insta::assert_snapshot!(p.join("\n"));
 }
 
 #[test]
@@ -1334,6 +1348,7 @@ fn a_link_with_changes_changes_the_links_own_fields() {
         p[0].starts_with("m.yaml:20:40: a link changes only the fields of the link itself, and `title` is not one of `tracks`'s `attributes`"),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     let help = |text: &str| {
         parse("m.yaml", text).unwrap_err().problems()[0]
             .help
@@ -1362,6 +1377,7 @@ fn a_link_with_changes_changes_the_links_own_fields() {
                 || e.contains("`changes` does not apply to a unlink")),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
     // With the links in a collection of their own, the change is an update
     // of the one link document both references find.
     let edges = crate::model::as_junction(&m, tracks).unwrap();
@@ -1386,6 +1402,7 @@ fn a_link_with_changes_changes_the_links_own_fields() {
             .any(|e| e.contains("`relinks` does not apply to a link")),
         "{p:?}"
     );
+    insta::assert_snapshot!(p.join("\n"));
 }
 
 /// Issue 41: a write's condition, its `otherwise`, its increments, a
