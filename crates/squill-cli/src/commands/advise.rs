@@ -100,7 +100,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
         compression: None,
     };
     let model = super::load_model(&args.model)?;
-    let design = squill::advise::advise(&model, &settings, args.mix.as_deref())
+    let design = search(&model, &settings, args.mix.as_deref())
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
 
     // Colors only on a terminal, never in a file.
@@ -117,6 +117,44 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
 
     let worst = design.findings.iter().map(|f| f.severity).max();
     Ok(args.fail_on.exit_code(worst))
+}
+
+/// `advise`, with a spinner on a terminal while the search runs past a
+/// second, and a line after it saying how long it took, how many operation
+/// plans it priced and whether it stopped at its budget (issue 45). Only on
+/// a terminal: a time in the report itself would make two runs' reports
+/// differ, and pipes and logs get nothing they did not ask for.
+fn search(
+    model: &squill::model::Model,
+    settings: &squill::settings::Settings,
+    mix: Option<&str>,
+) -> Result<squill::design::Design, squill::advise::AdviseError> {
+    use std::io::IsTerminal;
+    let watch = std::sync::Arc::new(squill::advise::Watch::default());
+    let started = std::time::Instant::now();
+    let message = || {
+        let planned = squill::words::int(watch.planned());
+        format!("searching: {planned} operation plans priced")
+    };
+    let design = super::progress::with_spinner(message, || {
+        squill::advise::watched(watch.clone(), || {
+            squill::advise::advise(model, settings, mix)
+        })
+    });
+    let took = started.elapsed();
+    if took >= std::time::Duration::from_secs(1) && std::io::stderr().is_terminal() {
+        let ending = if watch.stopped() {
+            "stopped at its budget (the design is the best found)"
+        } else {
+            "settled"
+        };
+        eprintln!(
+            "advise: the search took {:.1} s, priced {} operation plans and {ending}",
+            took.as_secs_f64(),
+            squill::words::int(watch.planned()),
+        );
+    }
+    design
 }
 
 /// The SARIF report: the model file is read a second time for the places of

@@ -41,3 +41,42 @@ pub fn with_progress_bar<T: Send>(
         out
     })
 }
+
+/// Runs `work` while a spinner shows `message()`, from one second on: a
+/// short job draws nothing. Nothing when stderr is not a terminal.
+pub fn with_spinner<T: Send>(
+    message: impl Fn() -> String + Sync,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let started = std::time::Instant::now();
+            let mut spinner: Option<indicatif::ProgressBar> = None;
+            while !done.load(Ordering::Relaxed) {
+                if spinner.is_none() && started.elapsed() >= std::time::Duration::from_secs(1) {
+                    let bar = indicatif::ProgressBar::new_spinner();
+                    bar.set_style(
+                        indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                    );
+                    spinner = Some(bar);
+                }
+                if let Some(bar) = &spinner {
+                    bar.set_message(message());
+                    bar.tick();
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            if let Some(bar) = spinner {
+                bar.finish_and_clear();
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}

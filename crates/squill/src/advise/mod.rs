@@ -16,12 +16,14 @@ mod reasons;
 mod search;
 mod tenancy;
 pub mod verdicts;
+mod watch;
 
 #[cfg(test)]
 pub(crate) mod tests;
 
 pub use current::{through_design, through_reference_design, today_design};
 pub use error::AdviseError;
+pub use watch::{Watch, watched};
 
 use crate::design::Design;
 use crate::model::{Model, Without};

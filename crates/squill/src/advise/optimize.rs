@@ -223,6 +223,7 @@ impl<'f, 's> Search<'f, 's> {
             }
         }
         self.planned.set(self.planned.get() + ops.len() as u64);
+        super::watch::priced(ops.len() as u64);
         for op in ops {
             let plan = planner.plan(*op);
             let s = plan.cost.score * self.facts.model.operation(*op).rate(self.facts.mix);
@@ -383,14 +384,21 @@ impl<'f, 's> Search<'f, 's> {
                 }
             }
         }
-        for (vi, var) in vars.iter().enumerate() {
-            dirty[vi] |= match var {
-                Var::Rel(r) => {
-                    let rel = &f.model.relationships[*r];
-                    near.contains(&rel.parent) || near.contains(&rel.child)
-                }
-                Var::Ent(_) => true,
-            };
+        // Relationship r is choice r (`vars`): marking the relationships of
+        // the entities near the move, rather than asking every choice
+        // whether it is near, kept a move's cost from growing with the
+        // model (issue 45).
+        for e in near {
+            for r in f.rels_from[e.index()].iter().chain(&f.rels_to[e.index()]) {
+                debug_assert!(matches!(vars[r.index()], Var::Rel(v) if v == r.index()));
+                dirty[r.index()] = true;
+            }
+        }
+        // Entity-level choices follow the relationships' (`vars`): always
+        // looked at again.
+        for (vi, var) in vars.iter().enumerate().skip(self.space.rels.len()) {
+            debug_assert!(matches!(var, Var::Ent(_)));
+            dirty[vi] = true;
         }
     }
 
@@ -480,7 +488,7 @@ fn vars(space: &Space) -> Vec<Var> {
 }
 
 /// Starting states: the rules' favourites, all references, all embedded.
-fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
+pub(super) fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
     let pick = |score: &dyn Fn(usize, usize) -> i64| -> State {
         State {
             rel: (0..space.rels.len())
@@ -530,46 +538,111 @@ fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
 }
 
 /// Makes a state feasible by replacing embedding choices that conflict.
-fn repair(facts: &Facts<'_>, space: &Space, state: State) -> Option<State> {
+pub(super) fn repair(facts: &Facts<'_>, space: &Space, state: State) -> Option<State> {
     repair_keeping(facts, space, state, usize::MAX)
 }
 
-/// `repair`, never changing relationship `keep`.
+/// `repair`, never changing relationship `keep`: entity candidates are
+/// switched off first, last first; then the last embedding relationship is
+/// given its first option that embeds nothing, one at a time, until the
+/// state can exist.
 pub fn repair_keeping(
     facts: &Facts<'_>,
     space: &Space,
     mut state: State,
     keep: usize,
 ) -> Option<State> {
-    for _ in 0..=space.rels.len() + space.entity.len() {
+    loop {
         if Placement::build(facts, space, &state).is_some() {
             return Some(state);
         }
-        // Drop entity candidates first, then un-embed the last embedding relationship.
-        if let Some(i) = state.entity.iter().rposition(|on| *on) {
-            state.entity[i] = false;
-            continue;
+        match state.entity.iter().rposition(|on| *on) {
+            Some(i) => state.entity[i] = false,
+            None => break,
         }
-        let embedding = (0..space.rels.len())
-            .rev()
-            .filter(|r| *r != keep)
-            .find(|r| {
-                use crate::design::Layout as L;
-                matches!(
-                    space.rels[*r][state.rel[*r]].layout,
-                    L::Embed | L::EmbedParentInChild | L::Bucket { .. }
-                )
-            })?;
-        let alt = space.allowed(embedding).into_iter().find(|i| {
-            use crate::design::Layout as L;
-            !matches!(
-                space.rels[embedding][*i].layout,
-                L::Embed | L::EmbedParentInChild | L::Bucket { .. }
-            )
-        })?;
-        state.rel[embedding] = alt;
     }
-    None
+    // Each step changes the placement in place: building it again per step
+    // made the repair of a chain embedded thousands deep quadratic (issue 45).
+    let mut sized = Sized::new(facts, space, &state);
+    loop {
+        if sized.as_ref().is_some_and(|s| s.misfits == 0) {
+            return Some(state);
+        }
+        let (r, option) = unembedding(space, &state, keep)?;
+        state.rel[r] = option;
+        let step = Change {
+            rels: vec![(r, option)],
+            entities: Vec::new(),
+        };
+        if sized
+            .as_mut()
+            .is_some_and(|s| !s.force(facts, space, &step))
+        {
+            sized = None;
+        }
+        if sized.is_none() {
+            sized = Sized::new(facts, space, &state);
+        }
+    }
+}
+
+fn embeds(layout: &crate::design::Layout) -> bool {
+    use crate::design::Layout as L;
+    matches!(layout, L::Embed | L::EmbedParentInChild | L::Bucket { .. })
+}
+
+/// The last relationship (not `keep`) whose option embeds, and its first
+/// allowed option that does not.
+fn unembedding(space: &Space, state: &State, keep: usize) -> Option<(usize, usize)> {
+    let r = (0..space.rels.len())
+        .rev()
+        .filter(|r| *r != keep)
+        .find(|r| embeds(&space.rels[*r][state.rel[*r]].layout))?;
+    let option = space
+        .allowed(r)
+        .into_iter()
+        .find(|i| !embeds(&space.rels[r][*i].layout))?;
+    Some((r, option))
+}
+
+/// A placement as `Placement::sized` gives it, and which of its documents
+/// do not fit: the state can exist when none is left.
+struct Sized<'s> {
+    p: Placement<'s>,
+    misfit: Vec<bool>,
+    misfits: usize,
+}
+
+impl<'s> Sized<'s> {
+    fn new(facts: &Facts<'_>, space: &'s Space, state: &State) -> Option<Self> {
+        let p = Placement::sized(facts, space, state)?;
+        let mut misfit = vec![false; p.home.len()];
+        let mut misfits = 0;
+        for e in p.misfits(facts) {
+            misfit[e] = true;
+            misfits += 1;
+        }
+        Some(Sized { p, misfit, misfits })
+    }
+
+    /// Applies `step`; `false` when the placement cannot take it in place.
+    fn force(&mut self, facts: &Facts<'_>, space: &'s Space, step: &Change) -> bool {
+        let Some(changed) = self.p.force(facts, space, step) else {
+            return false;
+        };
+        for e in changed {
+            let now = !self.p.fits(facts, e);
+            if now != self.misfit[e] {
+                self.misfit[e] = now;
+                if now {
+                    self.misfits += 1;
+                } else {
+                    self.misfits -= 1;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// Local search from several starts; the best state found and its score.

@@ -177,8 +177,9 @@ pub(super) fn advise_chosen(
     // the whole design breaks fewer rules, then costs less, that way.
     let mut archived: Vec<crate::design::EntityDecision> = Vec::new();
     let mut kept_whole: Vec<Finding> = Vec::new();
+    let mut horizons = crate::model::archive_horizons(&current);
     for e in model.entity_ids().filter(|&e| !without.archive.covers(e)) {
-        let Some((field, days)) = crate::model::archive_horizon(&current, e) else {
+        let Some((field, days)) = horizons[e.index()].clone() else {
             continue;
         };
         let Some((rewritten, split)) = crate::model::as_archive(&current, e, &field, days) else {
@@ -202,6 +203,7 @@ pub(super) fn advise_chosen(
                 &split,
             ));
             current = rewritten;
+            horizons = crate::model::archive_horizons(&current);
             best = alternative;
         } else if apart {
             kept_whole.push(super::archive::not_split(
@@ -430,6 +432,7 @@ fn design_of(
             problem: "the chosen combination could not be laid out".to_string(),
         })?;
     if searched.stopped {
+        super::watch::stopped();
         design.findings.insert(0, budget_note(searched.planned));
     }
     let breaks = searched

@@ -99,6 +99,9 @@ pub struct Facts<'m> {
     pub ops_touching: Vec<Vec<OperationId>>,
     /// The share of each entity's index entries held in memory (`held_share`).
     pub held: Vec<f64>,
+    /// The model's feed reads (`feed::feeds`), found once: rule `fan-out`
+    /// asks for each relationship (issue 45).
+    pub feeds: Vec<super::feed::Feed>,
 }
 
 impl<'m> Facts<'m> {
@@ -150,6 +153,7 @@ impl<'m> Facts<'m> {
             rels_to: vec![Vec::new(); n_ent],
             ops_touching: vec![Vec::new(); n_ent],
             held: vec![1.0; n_ent],
+            feeds: super::feed::feeds(model),
         };
         for r in model.relationship_ids() {
             let rel = model.relationship(r);

@@ -41,18 +41,25 @@ enum Side {
 /// the reads that keep to recent instances, on one date field. `None` when
 /// no read asks for recent instances, or ages test several fields.
 pub fn archive_horizon(model: &Model, entity: EntityId) -> Option<(String, f64)> {
-    let mut found: Option<(String, f64)> = None;
-    let mut consistent = true;
-    let mut note = |f: &Filter| {
+    archive_horizons(model).swap_remove(entity.index())
+}
+
+/// `archive_horizon` of every entity, from one pass over the reads (one
+/// pass per entity was quadratic in the model, issue 45).
+pub fn archive_horizons(model: &Model) -> Vec<Option<(String, f64)>> {
+    let n = model.entities.len();
+    let mut found: Vec<Option<(String, f64)>> = vec![None; n];
+    let mut consistent = vec![true; n];
+    let mut note = |e: EntityId, f: &Filter| {
         if let Some(age) = f.age.filter(|a| !a.older) {
-            match &mut found {
-                None => found = Some((f.path[0].clone(), age.days)),
+            match &mut found[e.index()] {
+                slot @ None => *slot = Some((f.path[0].clone(), age.days)),
                 Some((field, days)) if *field == f.path[0] => *days = days.max(age.days),
-                Some(_) => consistent = false,
+                Some(_) => consistent[e.index()] = false,
             }
         }
     };
-    fn walk(model: &Model, list: &[Include], entity: EntityId, note: &mut dyn FnMut(&Filter)) {
+    fn walk(model: &Model, list: &[Include], note: &mut dyn FnMut(EntityId, &Filter)) {
         for inc in list {
             let rel = model.relationship(inc.relationship);
             let target = if inc.to_children {
@@ -60,27 +67,27 @@ pub fn archive_horizon(model: &Model, entity: EntityId) -> Option<(String, f64)>
             } else {
                 rel.parent
             };
-            if target == entity {
-                inc.filter.iter().for_each(&mut *note);
-            }
-            walk(model, &inc.include, entity, note);
+            inc.filter.iter().for_each(|f| note(target, f));
+            walk(model, &inc.include, note);
         }
     }
     for op in &model.workload.operations {
         if let OperationKind::Read {
-            entity: e,
+            entity,
             filter,
             include,
             ..
         } = &op.kind
         {
-            if *e == entity {
-                filter.iter().for_each(&mut note);
-            }
-            walk(model, include, entity, &mut note);
+            filter.iter().for_each(|f| note(*entity, f));
+            walk(model, include, &mut note);
         }
     }
-    found.filter(|_| consistent)
+    found
+        .into_iter()
+        .zip(consistent)
+        .map(|(f, ok)| f.filter(|_| ok))
+        .collect()
 }
 
 /// `model` with `entity` split at `days` on `field`: the entity keeps its

@@ -124,3 +124,67 @@ fn a_document_too_large_at_every_maximum_is_a_warning() {
         assert_eq!(f.severity, crate::finding::Severity::Warning);
     }
 }
+
+/// `repair` as it was before it changed the placement in place (issue 45):
+/// a whole build per step. The reference the faster one must match.
+fn repair_by_builds(
+    facts: &Facts<'_>,
+    space: &crate::candidates::space::Space,
+    mut state: crate::candidates::space::State,
+) -> Option<crate::candidates::space::State> {
+    use crate::design::Layout as L;
+    let embeds = |l: &L| matches!(l, L::Embed | L::EmbedParentInChild | L::Bucket { .. });
+    for _ in 0..=space.rels.len() + space.entity.len() {
+        if Placement::build(facts, space, &state).is_some() {
+            return Some(state);
+        }
+        if let Some(i) = state.entity.iter().rposition(|on| *on) {
+            state.entity[i] = false;
+            continue;
+        }
+        let r = (0..space.rels.len())
+            .rev()
+            .find(|r| embeds(&space.rels[*r][state.rel[*r]].layout))?;
+        let alt = space
+            .allowed(r)
+            .into_iter()
+            .find(|i| !embeds(&space.rels[r][*i].layout))?;
+        state.rel[r] = alt;
+    }
+    None
+}
+
+/// Every start of every example, and of chains and random models that need
+/// hundreds of steps, repairs to the state whole builds reach.
+#[test]
+fn repair_in_place_reaches_the_state_builds_reach() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut models = Vec::new();
+    for dir in [root.clone(), root.join("scenarios")] {
+        for entry in std::fs::read_dir(&dir).expect("examples/") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_some_and(|e| e == "yaml") {
+                let yaml = std::fs::read_to_string(&path).expect("readable");
+                let name = path.display().to_string();
+                models.push(crate::inputs::model_file::parse(&name, &yaml).expect("valid"));
+            }
+        }
+    }
+    assert!(models.len() > 20, "{} examples", models.len());
+    models.push(synthetic::chain(300));
+    models.push(synthetic::model(60, 80, 200, 3));
+    let settings = Settings::default();
+    let mut stepped = 0;
+    for model in &models {
+        let facts = Facts::new(model, &settings, 0);
+        let space = crate::rules::design::space(&facts);
+        for start in crate::advise::optimize::starts(&facts, &space) {
+            let want = repair_by_builds(&facts, &space, start.clone());
+            stepped += usize::from(want.as_ref() != Some(&start));
+            let got = crate::advise::optimize::repair(&facts, &space, start);
+            assert_eq!(got, want, "{}", model.name);
+        }
+    }
+    // The comparison means something only if some starts needed repair.
+    assert!(stepped > 0);
+}

@@ -61,12 +61,37 @@ impl<'s> Placement<'s> {
             self.journal.marked = vec![false; n];
             self.journal.sized = vec![true; n];
         }
-        if self.apply(facts, space, change) {
+        if self.apply(facts, space, change) == Some(true) {
             true
         } else {
             self.revert();
             false
         }
+    }
+
+    /// Applies `change` and keeps it, whether or not the documents fit: for
+    /// a placement from `sized`, which `repair` changes until they do. The
+    /// entities whose entries changed (only theirs can start or stop
+    /// fitting); `None`, with the placement as it was, when the result
+    /// cannot exist whatever the sizes.
+    pub fn force(
+        &mut self,
+        facts: &Facts<'_>,
+        space: &'s Space,
+        change: &Change,
+    ) -> Option<Vec<usize>> {
+        let n = self.home.len();
+        if self.journal.marked.len() != n {
+            self.journal.marked = vec![false; n];
+            self.journal.sized = vec![true; n];
+        }
+        if self.apply(facts, space, change).is_none() {
+            self.revert();
+            return None;
+        }
+        let changed = self.journal.saved.iter().map(|s| s.e).collect();
+        self.keep();
+        Some(changed)
     }
 
     /// Puts back what the last `change` altered.
@@ -75,7 +100,9 @@ impl<'s> Placement<'s> {
         for s in j.saved.drain(..).rev() {
             self.home[s.e] = s.home;
             self.roots[s.e] = s.root;
-            self.per_root[s.e] = s.per_root;
+            if let Some(n) = self.per_root.get_mut(s.e) {
+                *n = s.per_root;
+            }
             self.typical[s.e] = s.typical;
             self.max[s.e] = s.max;
             self.depth[s.e] = s.depth;
@@ -114,7 +141,7 @@ impl<'s> Placement<'s> {
             e,
             home: self.home[e],
             root: self.roots[e],
-            per_root: self.per_root[e],
+            per_root: self.per_root.get(e).copied().unwrap_or(f64::NAN),
             typical: self.typical[e],
             max: self.max[e],
             depth: self.depth[e],
@@ -129,7 +156,9 @@ impl<'s> Placement<'s> {
         }
     }
 
-    fn apply(&mut self, facts: &Facts<'_>, space: &'s Space, change: &Change) -> bool {
+    /// Applies `change`: `None` when the result cannot exist whatever the
+    /// sizes, otherwise whether every re-sized document fits.
+    fn apply(&mut self, facts: &Facts<'_>, space: &'s Space, change: &Change) -> Option<bool> {
         let model = facts.model;
         // Entities whose own size can change, and guests whose home changed.
         let mut starts: Vec<EntityId> = Vec::new();
@@ -157,7 +186,7 @@ impl<'s> Placement<'s> {
         }
         for (g, h) in claims {
             if self.home[g.index()] != Home::Own {
-                return false;
+                return None;
             }
             self.save(g);
             self.home[g.index()] = h;
@@ -165,7 +194,7 @@ impl<'s> Placement<'s> {
         }
         for &(i, on) in &change.entities {
             if !self.switch(facts, space, i, on, &mut starts) {
-                return false;
+                return None;
             }
         }
         if moved
@@ -173,11 +202,11 @@ impl<'s> Placement<'s> {
             .any(|g| self.home[g.index()] != Home::Own && self.poly[g.index()].is_some())
             || !self.timelines_hold(facts, space)
         {
-            return false;
+            return None;
         }
         for g in &moved {
             if self.embeds_itself(*g) {
-                return false;
+                return None;
             }
         }
         for g in &moved {
@@ -203,7 +232,7 @@ impl<'s> Placement<'s> {
             self.size(facts, space, *x, &mut sized);
         }
         self.journal.sized = sized;
-        again.iter().all(|x| self.fits(facts, x.index()))
+        Some(again.iter().all(|x| self.fits(facts, x.index())))
     }
 
     /// Switches entity-level candidate `i`, as `build` would have it.
@@ -289,7 +318,10 @@ impl<'s> Placement<'s> {
         while let Some(x) = stack.pop() {
             self.save(x);
             self.roots[x.index()] = top;
-            self.per_root[x.index()] = self.walk_per_root(facts, x);
+            // A placement from `sized` has no counts to keep up to date.
+            if !self.per_root.is_empty() {
+                self.per_root[x.index()] = self.walk_per_root(facts, x);
+            }
             let guests: Vec<EntityId> = self.guests(facts, x).collect();
             stack.extend(guests);
         }

@@ -163,6 +163,32 @@ fn id_array(name: &str, n: Option<f64>) -> Option<f64> {
 
 impl<'s> Placement<'s> {
     pub fn build(facts: &Facts<'_>, space: &'s Space, state: &State) -> Option<Placement<'s>> {
+        let mut p = Self::sized(facts, space, state)?;
+        // MongoDB refuses a document nested deeper than 100 levels or larger
+        // than 16 MiB: a combination that builds one cannot exist, however
+        // each relationship's own rules judged it alone (a chain of embedded
+        // one-to-many relationships is fine link by link and 800 levels deep
+        // as a whole).
+        // An entity too large on its own fields is no layout's doing: the
+        // design keeps it, and a finding says it cannot be stored.
+        if p.misfits(facts).next().is_some() {
+            return None;
+        }
+        // Only for a placement that can exist (sizes do not need it): the
+        // walks up are what most of a refused placement's time went to.
+        p.per_root = (0..p.home.len())
+            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
+            .collect();
+        Some(p)
+    }
+
+    /// `build` up to the sizes: `None` when the combination cannot exist
+    /// whatever the sizes (an entity embedded twice, a cycle of embeds);
+    /// otherwise every home, root and size, with the documents that do not
+    /// fit (`misfits`) left in, and no instances per root (`per_root` is
+    /// empty: `change` keeps it so). For `repair`, which changes such a
+    /// placement until it fits.
+    pub fn sized(facts: &Facts<'_>, space: &'s Space, state: &State) -> Option<Placement<'s>> {
         let model = facts.model;
         let n = model.entities.len();
         let layouts: Vec<&Layout> = state
@@ -262,27 +288,17 @@ impl<'s> Placement<'s> {
         for e in model.entity_ids() {
             p.size(facts, space, e, &mut done);
         }
-        // MongoDB refuses a document nested deeper than 100 levels or larger
-        // than 16 MiB: a combination that builds one cannot exist, however
-        // each relationship's own rules judged it alone (a chain of embedded
-        // one-to-many relationships is fine link by link and 800 levels deep
-        // as a whole).
-        // An entity too large on its own fields is no layout's doing: the
-        // design keeps it, and a finding says it cannot be stored.
-        if (0..n).any(|e| !p.fits(facts, e)) {
-            return None;
-        }
-        // Only for a placement that can exist (sizes do not need it): the
-        // walks up are what most of a refused placement's time went to.
-        p.per_root = (0..n)
-            .map(|e| p.walk_per_root(facts, EntityId::from_index(e)))
-            .collect();
         Some(p)
+    }
+
+    /// The entities whose documents MongoDB would refuse (see `build`).
+    pub fn misfits<'p>(&'p self, facts: &'p Facts<'_>) -> impl Iterator<Item = usize> + 'p {
+        (0..self.home.len()).filter(move |e| !self.fits(facts, *e))
     }
 
     /// Whether `e`, when it is a root, makes a document MongoDB accepts
     /// (see `build`).
-    fn fits(&self, facts: &Facts<'_>, e: usize) -> bool {
+    pub fn fits(&self, facts: &Facts<'_>, e: usize) -> bool {
         let design = &facts.settings.design;
         let limit = design.max_document_bytes as f64;
         let alone = facts.own_bytes[e] + 5.0;

@@ -66,12 +66,7 @@ impl<'a> Planner<'a> {
         // The step that inserts a document of the entity's own, which its
         // unique indexes serve.
         let mut own_step = None;
-        match f
-            .model
-            .entity_ids()
-            .nth(e.index())
-            .map(|x| self.p.home[x.index()])
-        {
+        match self.p.home.get(e.index()).copied() {
             Some(Home::Embedded { rel, host, array }) => {
                 self.insert_embedded(plan, op, e, (rel, host, array), &mut updates);
             }

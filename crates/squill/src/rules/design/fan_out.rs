@@ -11,7 +11,6 @@ crate::rules::declare_rule! {
 
 use crate::candidates::placement::{CHECKPOINT_SECONDS, ELEMENT};
 use crate::design::{Layout, Side};
-use crate::candidates::feed::feeds;
 use crate::model::RelationshipId;
 use crate::design::Figure;
 use crate::design::reason::explain;
@@ -112,7 +111,7 @@ struct Feed {
 
 fn feed(cx: &RelCheck<'_>) -> Option<Feed> {
     let model = cx.facts.model;
-    let f = feeds(model).into_iter().find(|f| f.items == cx.r)?;
+    let f = cx.facts.feeds.iter().find(|f| f.items == cx.r)?;
     let op = model.operation(f.operation);
     Some(Feed {
         operation: op.name.clone(),
