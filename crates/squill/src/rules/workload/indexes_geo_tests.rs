@@ -20,8 +20,19 @@ fn json(ns: &str, command: &str, plan: &str) -> String {
     )
 }
 
+/// The suggestion's key pattern and namespace from its typed values
+/// (`{open: 1, location: "2dsphere"} on food.restaurants`); the reports'
+/// words are tested in `outputs::workload`.
 fn rendered(i: &IndexSuggestion) -> String {
-    crate::outputs::workload::index(i)
+    let mut parts: Vec<String> = i
+        .keys
+        .iter()
+        .map(|k| format!("{}: {}", k.path, if k.descending { -1 } else { 1 }))
+        .collect();
+    if let Some(g) = &i.geo {
+        parts.insert(g.at, format!("{}: \"2dsphere\"", g.path));
+    }
+    format!("{{{}}} on {}", parts.join(", "), i.namespace)
 }
 
 #[test]
