@@ -56,7 +56,9 @@ fn field(f: &FieldReport) -> Option<Field> {
         // model's word for it, not an embedded entity of `type` and
         // `coordinates`.
         match geo {
-            (FieldType::Polygon, corners) => (FieldType::Polygon, corners.map(|c| c.round() as u32)),
+            (FieldType::Polygon, corners) => {
+                (FieldType::Polygon, corners.map(|c| c.round() as u32))
+            }
             (ty, _) => (ty, None),
         }
     } else {
@@ -118,10 +120,13 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
 fn single_key_indexes(
     c: &CollectionReport,
 ) -> impl Iterator<Item = (&IndexReport, &str, &serde_json::Value)> {
-    c.indexes.iter().flatten().filter_map(|i| match i.key.as_slice() {
-        [(field, key)] => Some((i, field.as_str(), key)),
-        _ => None,
-    })
+    c.indexes
+        .iter()
+        .flatten()
+        .filter_map(|i| match i.key.as_slice() {
+            [(field, key)] => Some((i, field.as_str(), key)),
+            _ => None,
+        })
 }
 
 /// A TTL index in the metadata (`expireAfterSeconds` on one date field):

@@ -106,7 +106,10 @@ fn geojson_polygons_are_polygon_fields_with_their_corners() {
     let m = emitted(vec![coll("food", "zones", zones)]);
     let zone = m.entities.iter().find(|e| e.name == "zones").unwrap();
     let area = zone.field("area").unwrap();
-    assert_eq!((area.ty.clone(), area.avg_size), (FieldType::Polygon, Some(5)));
+    assert_eq!(
+        (area.ty.clone(), area.avg_size),
+        (FieldType::Polygon, Some(5))
+    );
 }
 
 /// `[longitude, latitude]` pairs under a 2dsphere index are points; the
@@ -132,7 +135,10 @@ fn legacy_pairs_are_points_only_under_a_2dsphere_index() {
     let m = emitted(vec![indexed]);
     assert_eq!(field_type(&m, "shops", "loc"), Some(FieldType::Point));
     let mut plain = coll("geo", "shops", docs());
-    plain.indexes = Some(vec![index("_id_", &[("_id", 1)]), index("loc_1", &[("loc", 1)])]);
+    plain.indexes = Some(vec![
+        index("_id_", &[("_id", 1)]),
+        index("loc_1", &[("loc", 1)]),
+    ]);
     let m = emitted(vec![plain]);
     assert_eq!(
         field_type(&m, "shops", "loc"),
@@ -145,7 +151,10 @@ fn sessions(ttl: IndexReport) -> Coll {
         .map(|i| {
             doc(&[
                 ("_id", B::Oid(oid(i))),
-                ("last_used", B::Date(1_700_000_000_000 + i64::try_from(i).unwrap())),
+                (
+                    "last_used",
+                    B::Date(1_700_000_000_000 + i64::try_from(i).unwrap()),
+                ),
                 ("user", B::Str("ada")),
             ])
         })

@@ -60,7 +60,8 @@ fn a_2dsphere_suggestion_reads_as_its_key_pattern() {
         }),
     };
     assert!(
-        super::index(&i).starts_with(r#"{open: 1, location: "2dsphere"} on food.restaurants, for S1"#),
+        super::index(&i)
+            .starts_with(r#"{open: 1, location: "2dsphere"} on food.restaurants, for S1"#),
         "{}",
         super::index(&i)
     );

@@ -180,7 +180,10 @@ fn geo_filter(s: &ShapeReport) -> Option<(&[FieldUse], &[SortKey])> {
         }
         _ => (&s.shape.filter[..], &s.shape.sort[..]),
     };
-    filter.iter().any(|f| f.op.is_geo()).then_some((filter, sort))
+    filter
+        .iter()
+        .any(|f| f.op.is_geo())
+        .then_some((filter, sort))
 }
 
 /// The keys of the `2dsphere` index a place search needs: its equality
@@ -199,7 +202,10 @@ fn geo_keys(s: &ShapeReport) -> Option<(Vec<SortKey>, GeoKey)> {
         return None;
     }
     let mut keys: Vec<SortKey> = Vec::new();
-    for f in filter.iter().filter(|f| f.op == OpClass::Eq && f.path != geo.path) {
+    for f in filter
+        .iter()
+        .filter(|f| f.op == OpClass::Eq && f.path != geo.path)
+    {
         if !keys.iter().any(|k| k.path == f.path) {
             keys.push(SortKey {
                 path: f.path.clone(),
@@ -234,8 +240,7 @@ fn suggest_geo(
     made: &mut [IndexSuggestion],
 ) -> Option<IndexSuggestion> {
     let served = s.plans.iter().any(|p| {
-        p.name.contains(&format!("{}: \"2dsphere\"", geo.path))
-            && !p.name.contains("COLLSCAN")
+        p.name.contains(&format!("{}: \"2dsphere\"", geo.path)) && !p.name.contains("COLLSCAN")
     });
     if served {
         return None;

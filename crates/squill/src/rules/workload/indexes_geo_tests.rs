@@ -85,7 +85,10 @@ fn json_lines_and_geo_intersects_get_theirs() {
     let mut got: Vec<String> = r.suggested_indexes.iter().map(rendered).collect();
     got.sort();
     assert_eq!(got.len(), 2, "{got:?}");
-    assert!(got[0].starts_with(r#"{area: "2dsphere"} on food.zones"#), "{got:?}");
+    assert!(
+        got[0].starts_with(r#"{area: "2dsphere"} on food.zones"#),
+        "{got:?}"
+    );
     assert!(
         got[1].starts_with(r#"{open: 1, location: "2dsphere"} on food.restaurants"#),
         "{got:?}"

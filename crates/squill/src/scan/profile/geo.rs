@@ -317,7 +317,10 @@ mod tests {
         ]);
         assert_eq!(shape_of(line), Shape::Other);
         // Coordinates with no GeoJSON type: not geo at all.
-        let plain = B::Doc(vec![("coordinates", B::Arr(vec![B::F64(1.0), B::F64(2.0)]))]);
+        let plain = B::Doc(vec![(
+            "coordinates",
+            B::Arr(vec![B::F64(1.0), B::F64(2.0)]),
+        )]);
         assert_eq!(shape_of(plain), Shape::NotGeo);
         let misspelled = B::Doc(vec![
             ("type", B::Str("point")),
