@@ -279,7 +279,7 @@ pub(super) fn run_migration(
         out.display()
     );
     if migration.changes.is_empty() {
-        text.push_str("  the design of today is already the best: the script does nothing\n");
+        text.push_str("  the design of today is already the best: the script moves no data and asks for its indexes\n");
     }
     for (rel, from, to) in &migration.changes {
         let _ = writeln!(text, "  {rel}: {from} → {to}");

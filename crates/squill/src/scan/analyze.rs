@@ -3,8 +3,8 @@
 
 use super::profile::{CollectionProfile, TYPE_SLOTS, slot_type};
 use super::report::{
-    ArrayReport, CollectionMeta, CollectionReport, FORMAT, FieldReport, InputErrorReport,
-    ScanReport, Totals, TypeCount,
+    ArrayReport, CollectionMeta, CollectionReport, FORMAT, FieldReport, GeoReport,
+    InputErrorReport, ScanReport, Totals, TypeCount,
 };
 use super::{IdValue, relationships};
 use crate::finding::Location;
@@ -137,6 +137,18 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
                     longest_example_id: a.longest_example.as_ref().map(IdValue::to_extended_json),
                 }),
             distinct_values: n.refs.as_ref().map(|r| r.sample.distinct_estimate()),
+            geo: n
+                .geo
+                .as_deref()
+                .filter(|g| g.seen() > 0)
+                .map(|g| GeoReport {
+                    points: g.points,
+                    polygons: g.polygons,
+                    polygon_corners: (g.polygons > 0)
+                        .then(|| (g.corners as f64 / g.polygons as f64 * 10.0).round() / 10.0),
+                    other: g.other,
+                    invalid: g.invalid,
+                }),
         });
         stack.extend(n.children.iter().rev().copied());
     }

@@ -6,9 +6,11 @@
 //! parent's id in each child) is its `current:` layout. There is no
 //! workload in data: the model has none, and says so in its description.
 
-use super::report::{CollectionReport, Direction, FieldReport, RelationshipReport, ScanReport};
+use super::report::{
+    CollectionReport, Direction, FieldReport, IndexReport, RelationshipReport, ScanReport,
+};
 use crate::model::{
-    Cardinality, Count, Entity, EntityId, Field, FieldType, Mix, Model, Relationship,
+    Cardinality, Count, Entity, EntityId, Expiry, Field, FieldType, Mix, Model, Relationship,
     RelationshipKind, Workload,
 };
 
@@ -46,6 +48,19 @@ fn field(f: &FieldReport) -> Option<Field> {
             FieldType::Array(Box::new(item)),
             Some(arr.lengths.mean.round() as u32),
         )
+    } else if let Some(geo) = f.geo.as_ref().and_then(|g| {
+        let objects = f.types.iter().find(|t| t.ty == "object")?.count;
+        Some((g.uniform(objects)?, g.polygon_corners))
+    }) {
+        // Every sub-document a valid GeoJSON Point (or Polygon): the
+        // model's word for it, not an embedded entity of `type` and
+        // `coordinates`.
+        match geo {
+            (FieldType::Polygon, corners) => {
+                (FieldType::Polygon, corners.map(|c| c.round() as u32))
+            }
+            (ty, _) => (ty, None),
+        }
     } else {
         let ty = FieldType::from_scanned_type(top.ty)?;
         let size = match ty {
@@ -70,15 +85,16 @@ fn field(f: &FieldReport) -> Option<Field> {
 }
 
 fn entity(c: &CollectionReport, name: String) -> Entity {
-    let fields = c
+    let mut fields: Vec<Field> = c
         .fields
         .iter()
         .filter(|f| f.level == 1)
         .filter(|f| !(f.path == "_id" && f.types.first().is_some_and(|t| t.ty == "objectId")))
         .filter_map(field)
         .collect();
+    legacy_points(c, &mut fields);
     Entity {
-        expires: None,
+        expires: expiry(c, &fields),
         name,
         count: c.sampled_from.unwrap_or(c.documents),
         fields,
@@ -96,6 +112,74 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
         archive_of: None,
         density: None,
         growth: None,
+    }
+}
+
+/// The single-field indexes of `c` (from the dump's metadata), with
+/// their field and key.
+fn single_key_indexes(
+    c: &CollectionReport,
+) -> impl Iterator<Item = (&IndexReport, &str, &serde_json::Value)> {
+    c.indexes
+        .iter()
+        .flatten()
+        .filter_map(|i| match i.key.as_slice() {
+            [(field, key)] => Some((i, field.as_str(), key)),
+            _ => None,
+        })
+}
+
+/// A TTL index in the metadata (`expireAfterSeconds` on one date field):
+/// the server removes each document that long after the date, which is
+/// the model's `expires`. Data alone never says so (a `created_at` date
+/// is kept forever as often as not), so without the index nothing is
+/// inferred.
+fn expiry(c: &CollectionReport, fields: &[Field]) -> Option<Expiry> {
+    single_key_indexes(c).find_map(|(i, field, _)| {
+        let seconds = u64::try_from(i.expire_after_seconds?)
+            .ok()
+            .filter(|s| *s <= i32::MAX as u64)?;
+        let dated = fields
+            .iter()
+            .any(|f| f.name == field && f.ty == FieldType::Date);
+        dated.then(|| Expiry {
+            field: field.to_string(),
+            seconds,
+        })
+    })
+}
+
+/// Legacy coordinate pairs (`[longitude, latitude]` arrays of two
+/// numbers) are points when a `2dsphere` index covers the field: the
+/// server then refuses a pair out of longitude and latitude ranges. Two
+/// numbers alone could be anything (a size, a range, a `2d` index's
+/// plane), so without that index they stay an array.
+fn legacy_points(c: &CollectionReport, fields: &mut [Field]) {
+    for (_, path, key) in single_key_indexes(c) {
+        if key.as_str() != Some("2dsphere") {
+            continue;
+        }
+        let pairs = c.fields.iter().any(|f| {
+            f.path == path
+                && f.types.len() == 1
+                && f.array.as_ref().is_some_and(|a| {
+                    a.lengths.min == 2
+                        && a.lengths.max == 2
+                        && a.element_types
+                            .iter()
+                            .all(|t| matches!(t.ty, "double" | "int" | "long"))
+                })
+        });
+        if let Some(f) = fields.iter_mut().find(|f| f.name == path)
+            && pairs
+        {
+            f.ty = FieldType::Point;
+            f.avg_size = None;
+            f.description = Some(
+                "legacy [longitude, latitude] pairs under a 2dsphere index (GeoJSON in the design)"
+                    .into(),
+            );
+        }
     }
 }
 
@@ -456,9 +540,14 @@ fn embedded_level(
                 }
                 _ => continue,
             };
-            // Still a field of its holder: no reference claimed it.
+            // Still a field of its holder: no reference claimed it, and
+            // it is no GeoJSON (a point is a field, not an entity).
             let parent = EntityId::from_index(holder);
-            if !entities[holder].fields.iter().any(|x| x.name == local) {
+            if !entities[holder]
+                .fields
+                .iter()
+                .any(|x| x.name == local && !x.ty.is_geo())
+            {
                 continue;
             }
             let prefix = format!("{}.", f.path);

@@ -26,6 +26,8 @@ pub use report::ScanReport;
 pub mod copies;
 pub mod driver;
 pub mod emit_model;
+#[cfg(test)]
+mod emit_model_geo_tests;
 pub mod estimate;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -148,6 +148,28 @@ fn operation(
     for st in &shape.stages {
         filter.extend(st.fields.iter().cloned());
     }
+    // A `$geoNear` without `key` searches the collection's one geo
+    // field: the entity's only point or polygon, if it has just one.
+    if let Some(unnamed) = filter
+        .iter_mut()
+        .find(|f| f.path == crate::workload::shape::GEO_NEAR_UNNAMED)
+    {
+        let geo: Vec<&str> = model
+            .entities
+            .iter()
+            .find(|e| e.name == entity)
+            .map(|e| e.geo_fields().map(|f| f.name.as_str()).collect())
+            .unwrap_or_default();
+        match geo.as_slice() {
+            [one] => unnamed.path = (*one).to_string(),
+            _ => {
+                return Err(format!(
+                    "a $geoNear that names no key, and {entity} has {} point or polygon fields to choose from",
+                    geo.len()
+                ));
+            }
+        }
+    }
     filter.sort();
     filter.dedup_by(|a, b| a.path == b.path);
     if !filter.is_empty() {
@@ -381,6 +403,25 @@ entities:
             geo,
             [FilterOp::Near, FilterOp::Within, FilterOp::Intersects]
         );
+    }
+
+    /// A `$geoNear` stage is a near read: by its `key`, or without one by
+    /// the entity's only point field; its `query` filters as a `$match`.
+    #[test]
+    fn a_geo_near_stage_is_a_near_read() {
+        let (ops, model) = observed(&[
+            r#"food.restaurants command: aggregate { aggregate: "restaurants", pipeline: [ { $geoNear: { near: { type: "Point", coordinates: [ -73.9, 40.7 ] }, query: { open: true }, distanceField: "d", maxDistance: 3000 } }, { $limit: 20 } ] }"#,
+        ]);
+        let text = ops.concat();
+        assert!(
+            text.contains("filter: {location: near(1 km), open: eq}"),
+            "{text}"
+        );
+        let near = model.workload.operations.iter().any(|o| match &o.kind {
+            OperationKind::Read { filter, .. } => filter.iter().any(|f| f.op == FilterOp::Near),
+            _ => false,
+        });
+        assert!(near, "{text}");
     }
 
     /// A `findAndModify` that changes a document is a claim (find one by

@@ -132,6 +132,45 @@ pub struct FieldReport {
     /// Distinct values (ObjectIds, strings up to 64 bytes, integers), estimated
     /// from the fingerprint sample when it is no longer exact.
     pub distinct_values: Option<u64>,
+    /// For a sub-document field whose values are GeoJSON: how many were
+    /// valid Points and Polygons, of other GeoJSON types, or invalid;
+    /// absent when none looked like GeoJSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geo: Option<GeoReport>,
+}
+
+/// A field's values as GeoJSON (`scan/profile/geo.rs` checks them).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GeoReport {
+    pub points: u64,
+    pub polygons: u64,
+    /// Corners of a polygon's outer ring, on average (its closing
+    /// position not counted); absent without polygons.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub polygon_corners: Option<f64>,
+    /// LineStrings, MultiPoints, MultiPolygons …: GeoJSON of other types.
+    pub other: u64,
+    /// A `type` and `coordinates` that make no valid Point or Polygon (a
+    /// latitude past 90, an open ring, a misspelled type).
+    pub invalid: u64,
+}
+
+impl GeoReport {
+    /// The model type every one of `values` values fits (all of them
+    /// valid Points, or all valid Polygons), else `None`.
+    pub fn uniform(&self, values: u64) -> Option<crate::model::FieldType> {
+        use crate::model::FieldType;
+        if values == 0 || self.other + self.invalid > 0 {
+            return None;
+        }
+        if self.points == values {
+            Some(FieldType::Point)
+        } else if self.polygons == values {
+            Some(FieldType::Polygon)
+        } else {
+            None
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

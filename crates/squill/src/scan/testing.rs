@@ -11,6 +11,8 @@ pub enum B<'a> {
     Owned(String),
     Oid([u8; 12]),
     Bool(bool),
+    /// A UTC datetime, in milliseconds since the epoch.
+    Date(i64),
     Null,
     Doc(Vec<(&'a str, B<'a>)>),
     Arr(Vec<B<'a>>),
@@ -25,6 +27,7 @@ impl B<'_> {
             B::Arr(_) => 0x04,
             B::Oid(_) => 0x07,
             B::Bool(_) => 0x08,
+            B::Date(_) => 0x09,
             B::Null => 0x0A,
             B::I32(_) => 0x10,
             B::I64(_) => 0x12,
@@ -34,7 +37,7 @@ impl B<'_> {
     fn write(&self, out: &mut Vec<u8>) {
         match self {
             B::I32(i) => out.extend_from_slice(&i.to_le_bytes()),
-            B::I64(i) => out.extend_from_slice(&i.to_le_bytes()),
+            B::I64(i) | B::Date(i) => out.extend_from_slice(&i.to_le_bytes()),
             B::F64(f) => out.extend_from_slice(&f.to_le_bytes()),
             B::Str(s) => string(s, out),
             B::Owned(s) => string(s, out),

@@ -303,10 +303,12 @@ fn read_plan(body: &str, from: usize) -> (String, usize) {
     let bytes = body.as_bytes();
     let mut pos = from;
     loop {
-        while bytes
-            .get(pos)
-            .is_some_and(|b| b.is_ascii_uppercase() || *b == b'_')
-        {
+        // A stage's name may hold digits after its first letter
+        // (`GEO_NEAR_2DSPHERE`, `GEO_NEAR_2D`).
+        let name_start = pos;
+        while bytes.get(pos).is_some_and(|b| {
+            b.is_ascii_uppercase() || *b == b'_' || (pos > name_start && b.is_ascii_digit())
+        }) {
             pos += 1;
         }
         let mut look = pos;

@@ -201,4 +201,16 @@ pub struct IndexSuggestion {
     /// The shapes' executions together, and their time.
     pub count: u64,
     pub total_ms: u64,
+    /// A `2dsphere` key the shapes search near, within or intersecting:
+    /// its field and its place among `keys` (after the equality keys).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geo: Option<GeoKey>,
+}
+
+/// The `2dsphere` key of a suggested index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GeoKey {
+    pub path: String,
+    /// How many of the suggestion's `keys` come before it.
+    pub at: usize,
 }

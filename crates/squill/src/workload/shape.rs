@@ -81,6 +81,11 @@ impl OpClass {
             OpClass::Other => "other",
         }
     }
+
+    /// Whether the class searches by place (a `2dsphere` index serves it).
+    pub fn is_geo(self) -> bool {
+        matches!(self, OpClass::Near | OpClass::Within | OpClass::Intersects)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -432,6 +437,24 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
             stage.fields.dedup();
         }
         "$sort" => stage.sort = sort_keys(body),
+        // The nearest documents first: its `query` filters as a `$match`
+        // would, and its `key` (the 2dsphere field) is searched near a
+        // point. Without `key` the server takes the collection's one
+        // geospatial index: the field is then not in the command, and the
+        // shape says so with an empty path (`GEO_NEAR_UNNAMED`).
+        "$geoNear" => {
+            let mut or = false;
+            if let Some(q) = body.get("query") {
+                filter_fields(q, &mut stage.fields, &mut or, seen, 0);
+            }
+            let key = body.get("key").and_then(Node::as_str).map(normalize_path);
+            stage.fields.push(FieldUse {
+                path: key.unwrap_or_else(|| GEO_NEAR_UNNAMED.to_string()),
+                op: OpClass::Near,
+            });
+            stage.fields.sort();
+            stage.fields.dedup();
+        }
         "$lookup" | "$graphLookup" => {
             stage.from = body.get("from").and_then(Node::as_str).map(str::to_string)
         }
@@ -445,6 +468,10 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
     }
     Some(stage)
 }
+
+/// The path of a `$geoNear` without `key`: the collection's one
+/// geospatial index decides the field, which the log does not show.
+pub const GEO_NEAR_UNNAMED: &str = "";
 
 fn update_uses(u: &Node) -> Vec<UpdateUse> {
     let mut out = Vec::new();
@@ -530,7 +557,10 @@ impl std::fmt::Display for Shape {
 fn fields_text(fields: &[FieldUse]) -> String {
     let parts: Vec<String> = fields
         .iter()
-        .map(|u| format!("{}: {}", u.path, u.op.as_str()))
+        .map(|u| match u.path.as_str() {
+            GEO_NEAR_UNNAMED => format!("<2dsphere key>: {}", u.op.as_str()),
+            path => format!("{path}: {}", u.op.as_str()),
+        })
         .collect();
     format!("{{{}}}", parts.join(", "))
 }

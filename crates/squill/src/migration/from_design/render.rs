@@ -131,8 +131,17 @@ pub(super) fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u
         .collect();
     if actions.is_empty() && plan.last.is_empty() && plan.cleanup.is_empty() {
         out.push_str(
-            "print(\"squill migration: the design of today is already the best for this workload: nothing to migrate\");\n",
+            "print(\"squill migration: the design of today is already the best for this workload: no data to move; its indexes are asked for\");\n",
         );
+        // The layouts stay, but the deployment may lack an index the
+        // recommended design has (a TTL index for expiry, a 2dsphere
+        // index, a partial one): the model says nothing of the indexes of
+        // today, so each is asked for; the server leaves an identical
+        // index in place.
+        out.push_str("\n// ---- Indexes of the recommended design (kept where they exist) ----\n");
+        for c in &recommended.collections {
+            out.push_str(&indexes::mongosh(c));
+        }
         return out;
     }
     out.push_str(RUNTIME);

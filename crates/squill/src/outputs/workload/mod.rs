@@ -166,9 +166,22 @@ pub(crate) fn reason(r: Reason) -> &'static str {
 
 /// `{status: 1, at: -1} on shop.orders, for S1, S4`.
 pub(crate) fn index(i: &IndexSuggestion) -> String {
+    let keys = match &i.geo {
+        None => sort_text(&i.keys),
+        // `{open: 1, location: "2dsphere"}`.
+        Some(g) => {
+            let mut parts: Vec<String> = i
+                .keys
+                .iter()
+                .map(|k| format!("{}: {}", k.path, if k.descending { -1 } else { 1 }))
+                .collect();
+            parts.insert(g.at.min(parts.len()), format!("{}: \"2dsphere\"", g.path));
+            format!("{{{}}}", parts.join(", "))
+        }
+    };
     format!(
         "{} on {}, for {} ({} operations, {})",
-        sort_text(&i.keys),
+        keys,
         i.namespace,
         i.serves.join(", "),
         words::int(i.count),

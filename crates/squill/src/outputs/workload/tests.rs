@@ -38,3 +38,31 @@ fn durations_read_in_their_unit() {
     assert_eq!(super::duration(150_000), "2.5 min");
     assert_eq!(super::duration(7_200_000), "2 h");
 }
+
+/// A suggested 2dsphere index reads with its geo key after the equality
+/// keys, as `createIndex` takes it.
+#[test]
+fn a_2dsphere_suggestion_reads_as_its_key_pattern() {
+    use crate::workload::report::{GeoKey, IndexSuggestion};
+    use crate::workload::shape::SortKey;
+    let i = IndexSuggestion {
+        namespace: "food.restaurants".into(),
+        keys: vec![SortKey {
+            path: "open".into(),
+            descending: false,
+        }],
+        serves: vec!["S1".into()],
+        count: 2,
+        total_ms: 500,
+        geo: Some(GeoKey {
+            path: "location".into(),
+            at: 1,
+        }),
+    };
+    assert!(
+        super::index(&i)
+            .starts_with(r#"{open: 1, location: "2dsphere"} on food.restaurants, for S1"#),
+        "{}",
+        super::index(&i)
+    );
+}

@@ -5,8 +5,8 @@
 
 use super::poor_selectivity::is_poorly_selective;
 use crate::workload::WorkloadReport;
-use crate::workload::report::{IndexSuggestion, NamespaceReport, ShapeReport};
-use crate::workload::shape::{OpClass, OpKind, SortKey};
+use crate::workload::report::{GeoKey, IndexSuggestion, NamespaceReport, ShapeReport};
+use crate::workload::shape::{FieldUse, GEO_NEAR_UNNAMED, OpClass, OpKind, SortKey};
 use rustc_hash::FxHashMap;
 
 /// The keys an index needs to serve a shape: equality fields (and `$in`
@@ -102,6 +102,12 @@ fn suggest_for(ns: &NamespaceReport, out: &mut Vec<IndexSuggestion>) {
     let mut exact: FxHashMap<Vec<SortKey>, usize> = FxHashMap::default();
     let mut prefixes: FxHashMap<Vec<SortKey>, usize> = FxHashMap::default();
     for s in ns.shapes.iter().filter(|s| needs_index(s)) {
+        if let Some(g) = geo_keys(s) {
+            if let Some(new) = suggest_geo(ns, s, g, &mut out[start..]) {
+                out.push(new);
+            }
+            continue;
+        }
         let keys = esr_keys(s);
         if keys.is_empty() {
             continue;
@@ -148,10 +154,114 @@ fn suggest_for(ns: &NamespaceReport, out: &mut Vec<IndexSuggestion>) {
                     serves: vec![s.id.clone()],
                     count: s.count,
                     total_ms: s.total_ms,
+                    geo: None,
                 });
             }
         }
     }
+}
+
+/// The filter of a shape that searches by place (`$near`, `$geoWithin`,
+/// `$geoIntersects`, a `$geoNear` stage), or `None`.
+fn geo_filter(s: &ShapeReport) -> Option<(&[FieldUse], &[SortKey])> {
+    let (filter, sort) = match s.shape.kind {
+        OpKind::Aggregate => {
+            let first = s.shape.stages.first()?;
+            if !matches!(first.name.as_str(), "$geoNear" | "$match") {
+                return None;
+            }
+            let sort = s
+                .shape
+                .stages
+                .get(1)
+                .filter(|st| st.name == "$sort")
+                .map_or(&[][..], |st| &st.sort[..]);
+            (&first.fields[..], sort)
+        }
+        _ => (&s.shape.filter[..], &s.shape.sort[..]),
+    };
+    filter
+        .iter()
+        .any(|f| f.op.is_geo())
+        .then_some((filter, sort))
+}
+
+/// The keys of the `2dsphere` index a place search needs: its equality
+/// fields first (the search then walks the cells of matching documents
+/// only), the geo field, then a sort (a `$near` orders by distance
+/// itself). `None` when the shape searches no place, or when a
+/// `$geoNear` names no field (the server found its one geo index: it has
+/// one already).
+fn geo_keys(s: &ShapeReport) -> Option<(Vec<SortKey>, GeoKey)> {
+    let (filter, sort) = geo_filter(s)?;
+    if s.shape.or {
+        return None;
+    }
+    let geo = filter.iter().find(|f| f.op.is_geo())?;
+    if geo.path == GEO_NEAR_UNNAMED {
+        return None;
+    }
+    let mut keys: Vec<SortKey> = Vec::new();
+    for f in filter
+        .iter()
+        .filter(|f| f.op == OpClass::Eq && f.path != geo.path)
+    {
+        if !keys.iter().any(|k| k.path == f.path) {
+            keys.push(SortKey {
+                path: f.path.clone(),
+                descending: false,
+            });
+        }
+    }
+    let at = keys.len();
+    if geo.op != OpClass::Near {
+        for k in sort {
+            if !keys.iter().any(|x| x.path == k.path) && k.path != geo.path {
+                keys.push(k.clone());
+            }
+        }
+    }
+    Some((
+        keys,
+        GeoKey {
+            path: geo.path.clone(),
+            at,
+        },
+    ))
+}
+
+/// A place search's suggestion: joined to an earlier one of the same keys
+/// in `made` (this namespace's), or the new one. Already served when a
+/// plan used a `2dsphere` index on the field.
+fn suggest_geo(
+    ns: &NamespaceReport,
+    s: &ShapeReport,
+    (keys, geo): (Vec<SortKey>, GeoKey),
+    made: &mut [IndexSuggestion],
+) -> Option<IndexSuggestion> {
+    let served = s.plans.iter().any(|p| {
+        p.name.contains(&format!("{}: \"2dsphere\"", geo.path)) && !p.name.contains("COLLSCAN")
+    });
+    if served {
+        return None;
+    }
+    if let Some(i) = made
+        .iter_mut()
+        .find(|i| i.keys == keys && i.geo.as_ref() == Some(&geo))
+    {
+        i.serves.push(s.id.clone());
+        i.count += s.count;
+        i.total_ms = i.total_ms.saturating_add(s.total_ms);
+        return None;
+    }
+    Some(IndexSuggestion {
+        namespace: ns.namespace.clone(),
+        keys,
+        serves: vec![s.id.clone()],
+        count: s.count,
+        total_ms: s.total_ms,
+        geo: Some(geo),
+    })
 }
 
 /// Records suggestion `i` under every prefix of `keys` that no earlier
@@ -229,6 +339,7 @@ mod tests {
                         serves: vec![s.id.clone()],
                         count: s.count,
                         total_ms: s.total_ms,
+                        geo: None,
                     }),
                 }
             }
@@ -302,3 +413,7 @@ mod tests {
         assert_eq!(i.serves, ["S1", "S2"]);
     }
 }
+
+#[cfg(test)]
+#[path = "indexes_geo_tests.rs"]
+mod geo_tests;

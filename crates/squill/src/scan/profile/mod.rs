@@ -7,6 +7,7 @@
 //! is a child lookup that tries the next sibling first (documents of one
 //! collection tend to keep their field order) and plain counter updates.
 
+pub mod geo;
 mod undo;
 
 use super::fingerprint::{self, Sample};
@@ -134,6 +135,9 @@ pub struct FieldNode {
     pub refs: Option<Box<RefStats>>,
     /// The `_id` of the first document seen with each type.
     pub type_examples: Vec<(u8, IdValue)>,
+    /// For a sub-document with a `coordinates` field: what its values were
+    /// as GeoJSON (`geo`).
+    pub geo: Option<Box<geo::GeoStats>>,
 }
 
 impl FieldNode {
@@ -156,6 +160,7 @@ impl FieldNode {
             array: None,
             refs: None,
             type_examples: Vec::new(),
+            geo: None,
         }
     }
 
@@ -203,6 +208,9 @@ pub struct CollectionProfile {
     /// The buffer of the last string `_id`, reused so such an `_id` does not
     /// allocate per document.
     spare_id: String,
+    /// Sub-documents that may be GeoJSON (they have a `coordinates`
+    /// field), with their paths: checked after each document (`geo`).
+    geo_candidates: Vec<(u32, Vec<Box<str>>)>,
 }
 
 impl CollectionProfile {
@@ -222,6 +230,7 @@ impl CollectionProfile {
             stack: Vec::new(),
             lengths: Vec::new(),
             spare_id: String::new(),
+            geo_candidates: Vec::new(),
         }
     }
 
@@ -254,6 +263,9 @@ impl CollectionProfile {
                     .map(|r| (r.sample.offered, r.per_doc.distribution())),
                 n.type_examples
             ));
+            if let Some(g) = &n.geo {
+                out.push(format!("{} geo {g:?}", self.path(i as u32)));
+            }
         }
         out
     }
@@ -305,8 +317,21 @@ impl CollectionProfile {
             // What the walker visited before it gave up is taken back: a
             // rejected document counts in no field.
             undo::take_back(self, doc, nodes_before);
+        } else if !self.geo_candidates.is_empty() {
+            self.record_geo(doc);
         }
         result
+    }
+
+    /// Checks each GeoJSON candidate's value in `doc` (walked cleanly).
+    #[cold]
+    fn record_geo(&mut self, doc: &[u8]) {
+        for (node, path) in &self.geo_candidates {
+            let stats = self.nodes[*node as usize]
+                .geo
+                .get_or_insert_with(Default::default);
+            geo::record(doc, path, stats);
+        }
     }
 
     /// Flushes per-document counters; call after the last `add`, before a
@@ -408,7 +433,32 @@ impl CollectionProfile {
         self.nodes.push(node);
         self.nodes[p].children.push(id);
         self.nodes[p].expect = first;
+        if key == "coordinates" {
+            self.geo_candidate(parent);
+        }
         id
+    }
+
+    /// Marks `node` as a sub-document that may be GeoJSON, unless it is
+    /// the document itself or lies in an array (a value per element is
+    /// not recognized).
+    #[cold]
+    fn geo_candidate(&mut self, node: u32) {
+        if node == 0
+            || self.nodes[node as usize].array.is_some()
+            || self.under_array(node)
+            || self.geo_candidates.iter().any(|(n, _)| *n == node)
+        {
+            return;
+        }
+        let mut path = Vec::new();
+        let mut i = node;
+        while i != 0 {
+            path.push(self.nodes[i as usize].name.clone());
+            i = self.nodes[i as usize].parent;
+        }
+        path.reverse();
+        self.geo_candidates.push((node, path));
     }
 
     /// Starts tracking the values of `node` as possible keys or references;
@@ -482,6 +532,11 @@ impl CollectionProfile {
                     }
                 }
                 (None, Some(b)) => m.array = Some(b.clone()),
+                _ => {}
+            }
+            match (&mut m.geo, &o.geo) {
+                (Some(a), Some(b)) => a.merge(b),
+                (None, Some(b)) => m.geo = Some(b.clone()),
                 _ => {}
             }
             match (&mut m.refs, &o.refs) {
