@@ -28,6 +28,7 @@ mod report_scan;
 mod report_workload;
 mod rules;
 mod scan;
+mod scan_c4;
 #[cfg(feature = "mongodb")]
 mod scan_live;
 mod scan_shard_keys;
