@@ -69,7 +69,10 @@ fn c4_metrics_are_those_of_the_construction() {
     // (both targeted under {store: 1}); 6 by customer, 4 by _id and 3
     // counts by orderNo go everywhere.
     let reads = &store["readDistribution"];
-    assert_eq!(reads["sampleSize"], json!({"total": 25, "find": 20, "aggregate": 2, "count": 3, "distinct": 0}));
+    assert_eq!(
+        reads["sampleSize"],
+        json!({"total": 25, "find": 20, "aggregate": 2, "count": 3, "distinct": 0})
+    );
     // The 10 finds on one store value, and the 2 aggregates on one: single-shard.
     assert_eq!(reads["percentageOfSingleShardReads"], 48.0);
     assert_eq!(reads["percentageOfScatterGatherReads"], 52.0);
@@ -77,7 +80,10 @@ fn c4_metrics_are_those_of_the_construction() {
     // without the key), 2 multi updates by store (targeted), and 1
     // findAndModify that changes the store (a shard-key update).
     let writes = &store["writeDistribution"];
-    assert_eq!(writes["sampleSize"], json!({"total": 10, "update": 7, "delete": 2, "findAndModify": 1}));
+    assert_eq!(
+        writes["sampleSize"],
+        json!({"total": 10, "update": 7, "delete": 2, "findAndModify": 1})
+    );
     assert_eq!(writes["percentageOfShardKeyUpdates"], 10.0);
 
     // customer: 40 values, three documents each.
@@ -92,15 +98,27 @@ fn c4_metrics_are_those_of_the_construction() {
     let order_no = candidate(&out, &json!({"orderNo": 1}));
     assert_eq!(order_no["keyCharacteristics"]["isUnique"], true);
     assert_eq!(order_no["keyCharacteristics"]["numDistinctValues"], 120);
-    assert_eq!(order_no["keyCharacteristics"]["monotonicity"]["type"], "not monotonic");
+    assert_eq!(
+        order_no["keyCharacteristics"]["monotonicity"]["type"],
+        "not monotonic"
+    );
 
     // {store, customer} ranks first: the 10 finds on both fields go to one
     // shard, the 2 aggregates on its prefix to several, the rest everywhere.
     let first = &out["shard_keys"][0]["candidates"][0];
     assert_eq!(first["key"], json!({"store": 1, "customer": 1}));
-    assert_eq!(first["readDistribution"]["percentageOfSingleShardReads"], 40.0);
-    assert_eq!(first["readDistribution"]["percentageOfMultiShardReads"], 8.0);
-    assert_eq!(first["readDistribution"]["percentageOfScatterGatherReads"], 52.0);
+    assert_eq!(
+        first["readDistribution"]["percentageOfSingleShardReads"],
+        40.0
+    );
+    assert_eq!(
+        first["readDistribution"]["percentageOfMultiShardReads"],
+        8.0
+    );
+    assert_eq!(
+        first["readDistribution"]["percentageOfScatterGatherReads"],
+        52.0
+    );
     // 16 reads name the customer: 64 % single-shard under {customer: 1}.
     assert_eq!(customer_reads(&out), 64.0);
 
@@ -125,10 +143,14 @@ fn customer_reads(out: &Value) -> f64 {
 
 #[test]
 fn c4_named_keys_measure_the_monotonic_id() {
-    let out: Value = serde_json::from_str(&scan(&["--shard-key", "_id", "--shard-key", "_id:hashed"])).unwrap();
+    let out: Value =
+        serde_json::from_str(&scan(&["--shard-key", "_id", "--shard-key", "_id:hashed"])).unwrap();
     // ObjectIds in record order: monotonic, correlation 1.
     let id = candidate(&out, &json!({"_id": 1}));
-    assert_eq!(id["keyCharacteristics"]["monotonicity"]["type"], "monotonic");
+    assert_eq!(
+        id["keyCharacteristics"]["monotonicity"]["type"],
+        "monotonic"
+    );
     assert_eq!(id["keyCharacteristics"]["numDistinctValues"], 120);
     // Hashed, the same values spread: MongoDB reports no monotonicity for a hashed key.
     let hashed = candidate(&out, &json!({"_id": "hashed"}));

@@ -29,6 +29,7 @@ pub mod emit_model;
 pub mod estimate;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod growth;
 pub mod observed;
 pub mod sampled;
 pub mod shard_keys;
