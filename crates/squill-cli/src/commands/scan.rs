@@ -450,8 +450,8 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         }
     }
     if args.capacity.horizon.is_some() {
-        if matches!(args.format, Format::Sarif | Format::Html) {
-            anyhow::bail!("--horizon writes text, markdown or json");
+        if matches!(args.format, Format::Sarif) {
+            anyhow::bail!("--horizon writes text, markdown, json or html");
         }
         if args.capacity.since.is_none() && args.workload.is_empty() {
             anyhow::bail!(

@@ -140,6 +140,7 @@ pub fn report(
             squill::outputs::scan::text(report),
             out::text(growth, &capacity)
         ),
-        Format::Html | Format::Sarif => anyhow::bail!("--horizon writes text, markdown or json"),
+        Format::Html => squill::outputs::html::scan_with_capacity(report, growth, &capacity),
+        Format::Sarif => anyhow::bail!("--horizon writes text, markdown, json or html"),
     })
 }

@@ -230,10 +230,9 @@ pub(crate) fn unchecked(c: &Capacity, into: Medium) -> Option<String> {
                 "the working set (no RAM given: {})",
                 into.name("--ram")
             )),
-            LimitKind::DiskFull => Some(format!(
-                "the disk (no disk given: {})",
-                into.name("--disk")
-            )),
+            LimitKind::DiskFull => {
+                Some(format!("the disk (no disk given: {})", into.name("--disk")))
+            }
             _ => None,
         })
         .collect();

@@ -315,13 +315,17 @@ fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
         None => {
             let _ = writeln!(
                 out,
-                "- No limit reached within {} months.",
-                c.horizon_months
+                "- No limit reached within {}.",
+                words::count(f64::from(c.horizon_months), "month")
             );
         }
     }
     for r in &c.remedies {
-        let _ = writeln!(out, "- **Change**: {}", cap::remedy(r, cap::Medium::Markdown));
+        let _ = writeln!(
+            out,
+            "- **Change**: {}",
+            cap::remedy(r, cap::Medium::Markdown)
+        );
     }
     // Names and words to the left, figures to the right.
     let align: Vec<&str> = (0..cap::COLUMNS.len())

@@ -88,7 +88,11 @@ fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
             }
         }
         None => {
-            let _ = writeln!(out, "no limit reached within {} months", c.horizon_months);
+            let _ = writeln!(
+                out,
+                "no limit reached within {}",
+                words::count(f64::from(c.horizon_months), "month")
+            );
         }
     }
     for r in &c.remedies {

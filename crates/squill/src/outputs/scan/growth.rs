@@ -10,7 +10,7 @@ use crate::words;
 use std::fmt::Write as _;
 
 /// Where the rates come from, in one sentence.
-fn source(g: &Growth) -> String {
+pub(crate) fn source(g: &Growth) -> String {
     match &g.source {
         GrowthSource::Dumps { days, interval } => format!(
             "growth measured between two dumps {} apart ({})",
@@ -29,7 +29,7 @@ fn source(g: &Growth) -> String {
 
 /// The rates, one per collection: its name (escaped by the caller) and
 /// the documents it gains a day.
-fn rates(g: &Growth) -> Vec<(String, String)> {
+pub(crate) fn rates(g: &Growth) -> Vec<(String, String)> {
     g.rates
         .iter()
         .map(|r| {
