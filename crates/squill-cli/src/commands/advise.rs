@@ -59,7 +59,7 @@ pub struct AdviseArgs {
     pub shards: Option<u32>,
 }
 
-fn horizon(text: &str) -> Result<squill::model::Horizon, String> {
+pub(super) fn horizon(text: &str) -> Result<squill::model::Horizon, String> {
     squill::model::Horizon::parse(text).ok_or_else(|| {
         format!(
             "`{text}` is not a horizon: months, years or days, `36m`, `3y`, `90d` (at most {} months)",
@@ -68,7 +68,7 @@ fn horizon(text: &str) -> Result<squill::model::Horizon, String> {
     })
 }
 
-fn size(text: &str) -> Result<u64, String> {
+pub(super) fn size(text: &str) -> Result<u64, String> {
     squill::model::parse_bytes(text).ok_or_else(|| {
         format!("`{text}` is not a size: a number and a unit, `64GiB`, `4TiB`, `512MB`")
     })

@@ -11,6 +11,7 @@ mod output;
 mod progress;
 mod rules;
 mod scan;
+mod scan_capacity;
 mod workload;
 
 pub use advise::AdviseArgs;

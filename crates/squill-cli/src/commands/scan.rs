@@ -23,7 +23,7 @@ The JSON report is documented in docs/scan-json.md; with --shard-keys, docs/shar
 )]
 #[command(group(
     clap::ArgGroup::new("uses_workload")
-        .args(["emit_model", "shard_keys", "shard_key"])
+        .args(["emit_model", "shard_keys", "shard_key", "horizon"])
         .multiple(true)
 ))]
 pub struct ScanArgs {
@@ -66,7 +66,7 @@ pub struct ScanArgs {
     /// mongod/mongos logs (as `squill workload` reads them): their query
     /// shapes become the model's operations, at the rates the logs show
     /// (--emit-model), or are routed under each candidate shard key
-    /// (--shard-keys).
+    /// (--shard-keys), or give the growth by their inserts (--horizon).
     #[arg(long, value_name = "LOG", num_args = 1.., requires = "uses_workload")]
     pub workload: Vec<PathBuf>,
 
@@ -86,6 +86,9 @@ pub struct ScanArgs {
     /// only their frequencies (values are data: they may be personal).
     #[arg(long)]
     pub show_values: bool,
+
+    #[command(flatten)]
+    pub capacity: super::scan_capacity::CapacityArgs,
 
     /// Threshold profile (overrides `profile` in squill.toml).
     #[arg(long, value_name = "PROFILE")]
@@ -427,7 +430,8 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
     let writes = super::output::Writes::new(args.force)
         .config(global)
         .inputs(&args.paths)
-        .inputs(&args.workload);
+        .inputs(&args.workload)
+        .inputs(args.capacity.since.iter());
     for path in [&args.output, &args.emit_model].into_iter().flatten() {
         writes.check(path)?;
     }
@@ -443,6 +447,16 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
         }
         if matches!(args.format, Format::Sarif | Format::Html) {
             anyhow::bail!("--shard-keys writes text, markdown or json");
+        }
+    }
+    if args.capacity.horizon.is_some() {
+        if matches!(args.format, Format::Sarif) {
+            anyhow::bail!("--horizon writes text, markdown, json or html");
+        }
+        if args.capacity.since.is_none() && args.workload.is_empty() {
+            anyhow::bail!(
+                "--horizon on a scan needs the growth: an older dump (--since OLD_DUMP) or logs with its inserts (--workload LOG)"
+            );
         }
     }
     let settings = super::load_settings_with_profile(global, args.profile.map(Profile::from))?;
@@ -491,6 +505,24 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
 
     let text = if shard_keys {
         shard_key_report(&report, &args)?
+    } else if let Some(horizon) = args.capacity.horizon {
+        use super::scan_capacity as cap;
+        let growth = cap::growth(
+            &report,
+            &args.capacity,
+            &args.paths,
+            &args.workload,
+            args.input_format,
+            &settings,
+        )?;
+        cap::report(
+            &report,
+            &growth,
+            &args.capacity,
+            horizon,
+            &settings,
+            args.format,
+        )?
     } else {
         scan_report(&report, args.format)
     };

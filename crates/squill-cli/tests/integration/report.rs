@@ -117,6 +117,32 @@ fn every_example_s_report_passes_the_browser_checks() {
             ids.join(",")
         ));
     }
+    // C1 projected (issue 42): the capacity section with its chart.
+    let c1 = repo_root().join("examples/scenarios/c01-chat-capacity.yaml");
+    let html = out.join("c01-chat-capacity-horizon.html");
+    Test::new()
+        .args(["advise"])
+        .args([&c1])
+        .args(["--horizon", "36m", "--ram", "64GiB", "--disk", "4TiB"])
+        .args([
+            "--format",
+            "html",
+            "--fail-on",
+            "never",
+            "--force",
+            "--output",
+        ])
+        .args([&html])
+        .check();
+    let page = std::fs::read_to_string(&html).expect("the page");
+    assert!(
+        page.contains("<svg class=\"chart capacity\""),
+        "no capacity chart"
+    );
+    specs.push(format!(
+        "{}:-:summary,diagram,capacity,findings",
+        html.display()
+    ));
     assert!(specs.len() >= 30, "examples found: {}", specs.len());
     assert!(with_today >= 1, "no report shows a design of today");
     check_in_browser(&node, &out, &specs);

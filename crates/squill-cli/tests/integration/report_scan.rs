@@ -76,10 +76,40 @@ fn scan_reports_pass_the_browser_checks() {
     }
     // The pages are written even without a browser: rendering every shared
     // dump must not fail.
-    let specs: Vec<String> = inputs
+    let mut specs: Vec<String> = inputs
         .iter()
         .map(|(input, name)| scanned(input, name, &out))
         .collect();
+    // A deployment's capacity (issue 42): C4's dump grown by its logged
+    // inserts, with the chart against a 2 GiB member's cache and disk.
+    let c4 = crate::support::repo_root().join("crates/squill-cli/tests/fixtures/c4-deployment");
+    let html = out.join("scan-c4-capacity.html");
+    Test::new()
+        .args(["scan"])
+        .args([c4.join("dump")])
+        .args(["--workload"])
+        .args([c4.join("mongod.log")])
+        .args(["--horizon", "36m", "--ram", "2GiB", "--disk", "1GiB"])
+        .args([
+            "--format",
+            "html",
+            "--fail-on",
+            "never",
+            "--force",
+            "--output",
+        ])
+        .args([&html])
+        .check();
+    assert!(
+        std::fs::read_to_string(&html)
+            .expect("the page")
+            .contains("<svg class=\"chart capacity\""),
+        "no capacity chart"
+    );
+    specs.push(format!(
+        "{}:1:summary,diagram,collections,findings,capacity,rules,notes",
+        html.display()
+    ));
     let Some(node) = browser() else { return };
     check_in_browser(&node, &out, &specs);
 }

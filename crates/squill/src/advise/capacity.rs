@@ -32,7 +32,7 @@ pub(crate) const SHARDING_BYTES: u64 = 3_000_000_000_000;
 pub(crate) const DEFAULT_COMPRESSION: f64 = 1.0;
 
 /// Bytes of a record id in every index entry.
-const RECORD_ID: u64 = 8;
+pub(super) const RECORD_ID: u64 = 8;
 
 /// What the search chose, with the model it chose it for.
 pub(super) struct Chosen<'a> {
@@ -49,15 +49,7 @@ pub(super) fn project(
     horizon: Horizon,
     deployment: Deployment,
 ) -> Capacity {
-    let used = DeploymentUsed {
-        ram_bytes: deployment.ram_bytes,
-        disk_bytes: deployment.disk_bytes,
-        cache_bytes: deployment.cache_bytes(),
-        shards: deployment.shards.unwrap_or(1).max(1),
-        compression: deployment.compression.unwrap_or(DEFAULT_COMPRESSION),
-        compression_stated: deployment.compression.is_some(),
-        sharding_bytes: SHARDING_BYTES,
-    };
+    let used = deployment_used(deployment);
     let mut arrays: Vec<Vec<Vec<ArrayGrowth>>> = Vec::new();
     let months: Vec<CapacityMonth> = (0..=horizon.months)
         .map(|m| {
@@ -66,7 +58,37 @@ pub(super) fn project(
             month
         })
         .collect();
-    let limits = limits(&months, &arrays, &used, settings);
+    finish(Some(c), settings, horizon, used, months, &arrays)
+}
+
+/// The deployment figures a projection checks against.
+pub(super) fn deployment_used(deployment: Deployment) -> DeploymentUsed {
+    DeploymentUsed {
+        ram_bytes: deployment.ram_bytes,
+        disk_bytes: deployment.disk_bytes,
+        cache_bytes: deployment.cache_bytes(),
+        shards: deployment.shards.unwrap_or(1).max(1),
+        compression: deployment.compression.unwrap_or(DEFAULT_COMPRESSION),
+        compression_stated: deployment.compression.is_some(),
+        sharding_bytes: SHARDING_BYTES,
+    }
+}
+
+/// The projection from its months, whoever grew them (a design grown on
+/// its model here, a deployment's measured collections in
+/// `deployment_capacity`): the limits reached, those left unchecked, and
+/// what to change. `arrays[m][c]`: every array of collection `c` in month
+/// `m`. Without the design (`chosen`), the changes are the ones the data
+/// alone supports (shards).
+pub(super) fn finish(
+    chosen: Option<&Chosen<'_>>,
+    settings: &Settings,
+    horizon: Horizon,
+    used: DeploymentUsed,
+    months: Vec<CapacityMonth>,
+    arrays: &[Vec<Vec<ArrayGrowth>>],
+) -> Capacity {
+    let limits = limits(&months, arrays, &used, settings);
     let mut unchecked = Vec::new();
     if used.cache_bytes.is_none() {
         unchecked.push(LimitKind::WorkingSet);
@@ -74,7 +96,7 @@ pub(super) fn project(
     if used.disk_bytes.is_none() {
         unchecked.push(LimitKind::DiskFull);
     }
-    let remedies = remedies(c, &limits, &months, &used);
+    let remedies = remedies(chosen, &limits, &months, &used);
     Capacity {
         horizon_months: horizon.months,
         deployment: used,
@@ -458,9 +480,10 @@ fn limits(
 /// What to change, for each kind of limit reached: the layout advise
 /// priced for the relationship whose array breaks a document or its rule,
 /// an archive for a working set whose reads keep to recent documents,
-/// and the shards the data needs at the horizon.
+/// and the shards the data needs at the horizon. Without the design
+/// (`c`), only the shards.
 fn remedies(
-    c: &Chosen<'_>,
+    c: Option<&Chosen<'_>>,
     limits: &[LimitReached],
     months: &[CapacityMonth],
     used: &DeploymentUsed,
@@ -477,8 +500,10 @@ fn remedies(
     };
     for l in limits {
         let remedy = match l.limit {
-            LimitKind::DocumentSize | LimitKind::ArrayRule => layout_change(c, l, last),
-            LimitKind::WorkingSet => archive(c, l.limit).or_else(|| {
+            LimitKind::DocumentSize | LimitKind::ArrayRule => {
+                c.and_then(|c| layout_change(c, l, last))
+            }
+            LimitKind::WorkingSet => c.and_then(|c| archive(c, l.limit)).or_else(|| {
                 let ws = last.map_or(0, |m| m.working_set_bytes);
                 used.cache_bytes.map(|cache| Remedy::Shard {
                     limit: l.limit,

@@ -6,6 +6,7 @@ mod archive;
 mod build;
 mod capacity;
 mod current;
+pub mod deployment_capacity;
 mod document;
 mod error;
 mod example;

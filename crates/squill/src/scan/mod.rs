@@ -31,6 +31,7 @@ mod emit_model_geo_tests;
 pub mod estimate;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod growth;
 pub mod observed;
 pub mod sampled;
 pub mod shard_keys;

@@ -1,7 +1,10 @@
 //! A capacity projection in words and table cells, for the text and the
 //! Markdown reports alike: the deployment, the first limit and when, what
-//! to change, and the month-by-month rows. Names from data come back as
-//! they are; each report escapes them for where they land.
+//! to change, and the month-by-month rows. A sentence is built from its
+//! parts for where it lands (`Medium`): a name from data becomes a code span
+//! in Markdown and stays visible text in a terminal, so a backtick, a pipe
+//! or a line feed in a name is shown, never obeyed. Table cells come back
+//! as they are; each report escapes them.
 
 use super::describe;
 use crate::design::capacity::{Capacity, CapacityMonth, LimitKind, LimitReached, Remedy};
@@ -38,6 +41,36 @@ pub(crate) fn deployment(c: &Capacity) -> String {
     )
 }
 
+/// Where a sentence lands, and so how its names and words are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Medium {
+    /// A terminal: names in backticks, every hidden character escaped
+    /// (`words::visible`).
+    Text,
+    /// Markdown: names as code spans (`words::markdown::code`), the words
+    /// around them as literal prose (`words::markdown::text`).
+    Markdown,
+}
+
+impl Medium {
+    /// A name from data.
+    fn name(self, name: &str) -> String {
+        match self {
+            Medium::Text => format!("`{}`", words::visible(name)),
+            Medium::Markdown => words::markdown::code(name),
+        }
+    }
+
+    /// Words that may hold a name but are not one (a layout in words, a
+    /// plural of an entity).
+    fn prose(self, text: &str) -> String {
+        match self {
+            Medium::Text => words::visible(text).into_owned(),
+            Medium::Markdown => words::markdown::text(text),
+        }
+    }
+}
+
 /// When: "today" for month 0, else "in month N".
 fn when(month: u32) -> String {
     if month == 0 {
@@ -47,11 +80,11 @@ fn when(month: u32) -> String {
     }
 }
 
-/// One limit reached, as a sentence.
-pub(crate) fn limit(l: &LimitReached) -> String {
+/// One limit reached, as a sentence for `into`.
+pub(crate) fn limit(l: &LimitReached, into: Medium) -> String {
     let place = match (&l.collection, &l.field) {
-        (Some(c), Some(f)) => format!("`{c}.{f}`"),
-        (Some(c), None) => format!("`{c}`"),
+        (Some(c), Some(f)) => into.name(&format!("{c}.{f}")),
+        (Some(c), None) => into.name(c),
         _ => String::new(),
     };
     let what = match l.limit {
@@ -95,8 +128,8 @@ fn limit_name(k: LimitKind) -> &'static str {
     }
 }
 
-/// What to change, as a sentence.
-pub(crate) fn remedy(r: &Remedy) -> String {
+/// What to change, as a sentence for `into`.
+pub(crate) fn remedy(r: &Remedy, into: Medium) -> String {
     match r {
         Remedy::Layout {
             relationship,
@@ -105,10 +138,11 @@ pub(crate) fn remedy(r: &Remedy) -> String {
             to,
             score_delta,
         } => format!(
-            "for {}: lay `{relationship}` out as {} instead of {} (advise prices the workload {} per second with it)",
+            "for {}: lay {} out as {} instead of {} (advise prices the workload {} per second with it)",
             limit_name(*limit),
-            describe::layout(to),
-            describe::layout(from),
+            into.name(relationship),
+            into.prose(&describe::layout(to)),
+            into.prose(&describe::layout(from)),
             if *score_delta <= 0.0 {
                 format!("{} cheaper", words::num(-score_delta))
             } else {
@@ -122,7 +156,7 @@ pub(crate) fn remedy(r: &Remedy) -> String {
         } => format!(
             "for {}: move the {} older than {} days to an archive collection (their reads keep to recent ones)",
             limit_name(*limit),
-            words::plural(entity),
+            into.prose(&words::plural(entity)),
             words::num(*days)
         ),
         Remedy::Shard { limit, shards } => format!(
@@ -186,17 +220,79 @@ pub(crate) fn rows(m: &CapacityMonth) -> Vec<[String; 10]> {
     out
 }
 
-/// The limits left unchecked, in words.
-pub(crate) fn unchecked(c: &Capacity) -> Option<String> {
-    let names: Vec<&str> = c
+/// The limits left unchecked, in words for `into`.
+pub(crate) fn unchecked(c: &Capacity, into: Medium) -> Option<String> {
+    let names: Vec<String> = c
         .unchecked
         .iter()
-        .map(|k| match k {
-            LimitKind::WorkingSet => "the working set (no RAM given: `--ram`)",
-            LimitKind::DiskFull => "the disk (no disk given: `--disk`)",
-            _ => "",
+        .filter_map(|k| match k {
+            LimitKind::WorkingSet => Some(format!(
+                "the working set (no RAM given: {})",
+                into.name("--ram")
+            )),
+            LimitKind::DiskFull => {
+                Some(format!("the disk (no disk given: {})", into.name("--disk")))
+            }
+            _ => None,
         })
-        .filter(|s| !s.is_empty())
         .collect();
     (!names.is_empty()).then(|| format!("not checked: {}", names.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::Layout;
+
+    /// A name with a backtick, a pipe, a line feed and an escape sequence.
+    const HOSTILE: &str = "a`b|c\nd\u{1b}[31m";
+
+    fn hit() -> LimitReached {
+        LimitReached {
+            limit: LimitKind::DocumentSize,
+            month: 3,
+            collection: Some(HOSTILE.into()),
+            field: Some("f".into()),
+            value: 2e7,
+            threshold: 16_777_216.0,
+        }
+    }
+
+    // Issue 42: the names were wrapped in literal backticks before the
+    // Markdown escaping, which showed them as \`name\`.
+    #[test]
+    fn markdown_names_are_code_spans_that_hold_their_characters() {
+        let sentence = limit(&hit(), Medium::Markdown);
+        let span = words::markdown::code(&format!("{HOSTILE}.f"));
+        assert!(sentence.contains(&span), "{sentence}");
+        assert!(!sentence.contains("\\`"), "{sentence}");
+        assert!(!sentence.contains('\n') && !sentence.contains('\u{1b}'));
+        let change = remedy(
+            &Remedy::Layout {
+                relationship: HOSTILE.into(),
+                limit: LimitKind::DocumentSize,
+                from: Layout::Embed,
+                to: Layout::ParentReference,
+                score_delta: -1.0,
+            },
+            Medium::Markdown,
+        );
+        assert!(
+            change.starts_with(&format!(
+                "for the 16 MiB document limit: lay {} out as",
+                words::markdown::code(HOSTILE)
+            )),
+            "{change}"
+        );
+    }
+
+    #[test]
+    fn text_names_are_visible() {
+        let sentence = limit(&hit(), Medium::Text);
+        assert!(
+            sentence.starts_with("the largest document of `a`b|c\\nd\\u{1b}[31m.f` reaches"),
+            "{sentence}"
+        );
+        assert!(!sentence.contains('\n') && !sentence.contains('\u{1b}'));
+    }
 }

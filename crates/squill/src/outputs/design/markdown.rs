@@ -285,31 +285,47 @@ fn tenants(out: &mut String, t: &crate::design::TenancyReport) {
     out.push('\n');
 }
 
+/// A projection alone (a deployment's, `scan --horizon`), with its
+/// heading, as the design's report writes it.
+pub fn capacity_section(c: &crate::design::capacity::Capacity) -> String {
+    let mut out = String::new();
+    capacity(&mut out, c);
+    out
+}
+
 /// The projection: the deployment, the limits in the order reached, what
 /// to change, and the months as a table.
 fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
     use super::capacity as cap;
     let _ = writeln!(out, "## Capacity\n\n{}.\n", cell(&cap::deployment(c)));
-    if let Some(u) = cap::unchecked(c) {
-        let _ = writeln!(out, "{}.\n", cell(&u));
+    if let Some(u) = cap::unchecked(c, cap::Medium::Markdown) {
+        let _ = writeln!(out, "{u}.\n");
     }
     match c.limits.first() {
         Some(first) => {
-            let _ = writeln!(out, "- **First limit**: {}", cell(&cap::limit(first)));
+            let _ = writeln!(
+                out,
+                "- **First limit**: {}",
+                cap::limit(first, cap::Medium::Markdown)
+            );
             for l in &c.limits[1..] {
-                let _ = writeln!(out, "- then: {}", cell(&cap::limit(l)));
+                let _ = writeln!(out, "- then: {}", cap::limit(l, cap::Medium::Markdown));
             }
         }
         None => {
             let _ = writeln!(
                 out,
-                "- No limit reached within {} months.",
-                c.horizon_months
+                "- No limit reached within {}.",
+                words::count(f64::from(c.horizon_months), "month")
             );
         }
     }
     for r in &c.remedies {
-        let _ = writeln!(out, "- **Change**: {}", cell(&cap::remedy(r)));
+        let _ = writeln!(
+            out,
+            "- **Change**: {}",
+            cap::remedy(r, cap::Medium::Markdown)
+        );
     }
     // Names and words to the left, figures to the right.
     let align: Vec<&str> = (0..cap::COLUMNS.len())

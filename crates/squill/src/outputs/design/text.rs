@@ -64,27 +64,39 @@ pub fn render(design: &Design, color: bool) -> String {
     words::visible_styled(&out).into_owned()
 }
 
+/// A projection alone (a deployment's, `scan --horizon`), as the design's
+/// report writes it under its heading.
+pub fn capacity_section(c: &crate::design::capacity::Capacity) -> String {
+    let mut out = String::new();
+    capacity(&mut out, c);
+    words::visible_styled(&out).into_owned()
+}
+
 /// The projection: the deployment, the limits in the order reached, what
 /// to change, and the months as an aligned table.
 fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
     use super::capacity as cap;
     let _ = writeln!(out, "{}", v(&cap::deployment(c)));
-    if let Some(u) = cap::unchecked(c) {
-        let _ = writeln!(out, "{}", v(&u));
+    if let Some(u) = cap::unchecked(c, cap::Medium::Text) {
+        let _ = writeln!(out, "{u}");
     }
     match c.limits.first() {
         Some(first) => {
-            let _ = writeln!(out, "first limit: {}", v(&cap::limit(first)));
+            let _ = writeln!(out, "first limit: {}", cap::limit(first, cap::Medium::Text));
             for l in &c.limits[1..] {
-                let _ = writeln!(out, "then: {}", v(&cap::limit(l)));
+                let _ = writeln!(out, "then: {}", cap::limit(l, cap::Medium::Text));
             }
         }
         None => {
-            let _ = writeln!(out, "no limit reached within {} months", c.horizon_months);
+            let _ = writeln!(
+                out,
+                "no limit reached within {}",
+                words::count(f64::from(c.horizon_months), "month")
+            );
         }
     }
     for r in &c.remedies {
-        let _ = writeln!(out, "change: {}", v(&cap::remedy(r)));
+        let _ = writeln!(out, "change: {}", cap::remedy(r, cap::Medium::Text));
     }
     let rows: Vec<[String; 10]> = c.months.iter().flat_map(cap::rows).collect();
     let mut widths = cap::COLUMNS.map(|h| h.chars().count());

@@ -32,6 +32,9 @@ pub fn render(design: &Design) -> String {
     if design.tenancy.is_some() {
         sections.push(("tenants", "Tenants"));
     }
+    if design.capacity.is_some() {
+        sections.push(("capacity", "Capacity"));
+    }
     sections.extend([("findings", "Findings"), ("rules", "Rules cited")]);
     let mut body = String::new();
     summary(&mut body, design);
@@ -67,6 +70,9 @@ pub fn render(design: &Design) -> String {
     body.push_str("</section>\n");
     if let Some(t) = &design.tenancy {
         tenants(&mut body, t);
+    }
+    if let Some(c) = &design.capacity {
+        body.push_str(&super::capacity::section(c));
     }
     body.push_str(&super::findings::section(&design.findings));
     body.push_str(&super::docs::section(cited(design)));

@@ -5,6 +5,7 @@
 //! reachable from the keyboard.
 
 mod canvas;
+mod capacity;
 mod chart;
 mod design;
 mod diagram;
@@ -17,4 +18,5 @@ mod workload;
 
 pub use design::render as design;
 pub use scan::render as scan;
+pub use scan::with_capacity as scan_with_capacity;
 pub use workload::render as workload;

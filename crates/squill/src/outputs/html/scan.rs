@@ -23,6 +23,36 @@ const BOX_FIELDS: usize = 12;
 
 /// Renders the scan as one self-contained HTML page.
 pub fn render(report: &ScanReport) -> String {
+    render_with(report, None)
+}
+
+/// The scan's page with a deployment's capacity (`scan --horizon`): where
+/// its growth was measured, then the design report's Capacity section.
+pub fn with_capacity(
+    report: &ScanReport,
+    growth: &crate::scan::growth::Growth,
+    capacity: &crate::design::capacity::Capacity,
+) -> String {
+    let mut lead = format!(
+        "<p>{}.</p>\n<ul>\n",
+        esc(&crate::outputs::scan::growth::source(growth))
+    );
+    for (name, rate) in crate::outputs::scan::growth::rates(growth) {
+        let _ = writeln!(
+            lead,
+            "<li><code>{}</code>: {}</li>",
+            esc(&words::visible(&name)),
+            esc(&rate)
+        );
+    }
+    lead.push_str("</ul>\n");
+    let section =
+        super::capacity::section(capacity).replacen("</h2>\n", &format!("</h2>\n{lead}"), 1);
+    render_with(report, Some(section))
+}
+
+/// The page, with the capacity section (`id="capacity"`) after the findings.
+fn render_with(report: &ScanReport, capacity: Option<String>) -> String {
     let mut sections = vec![
         ("summary", "Summary"),
         ("diagram", "Relationships"),
@@ -30,6 +60,9 @@ pub fn render(report: &ScanReport) -> String {
         ("findings", "Findings"),
         ("rules", "Rules cited"),
     ];
+    if capacity.is_some() {
+        sections.insert(4, ("capacity", "Capacity"));
+    }
     if !report.errors.is_empty() || !report.skipped.is_empty() {
         sections.push(("input", "Input not read"));
     }
@@ -63,6 +96,9 @@ pub fn render(report: &ScanReport) -> String {
     body.extend(cards);
     body.push_str("</section>\n");
     body.push_str(&super::findings::section(&report.findings));
+    if let Some(c) = capacity {
+        body.push_str(&c);
+    }
     let cited: BTreeSet<&str> = report.findings.iter().map(|f| f.rule).collect();
     body.push_str(&super::docs::section(cited));
     if !report.errors.is_empty() || !report.skipped.is_empty() {

@@ -3,6 +3,7 @@
 //! in docs/scan-json.md) and SARIF 2.1.0 (for code-scanning dashboards).
 
 mod estimate;
+pub mod growth;
 mod json;
 mod markdown;
 pub(crate) mod sarif;
