@@ -749,6 +749,21 @@ impl Builder<'_, '_> {
             return values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]);
         };
         let child = pop.model.relationship(r).child;
+        // A first or last value that is no number (a date, a string) is the
+        // first or last child's own value, in its field's type; null
+        // without children, as the native migrate's.
+        if let (AggregateFn::First | AggregateFn::Last, Some(field)) = (function, field)
+            && !matches!(bson_type, "int" | "long" | "decimal" | "double")
+        {
+            let kid = if function == AggregateFn::First {
+                kids.first()
+            } else {
+                kids.last()
+            };
+            return kid.map_or(Value::Null, |k| {
+                pop.field_value(child, *k, field, bson_type)
+            });
+        }
         let xs: Vec<f64> = match (function, field) {
             (AggregateFn::Count, _) | (_, None) => {
                 return number(bson_type, kids.len() as f64);
