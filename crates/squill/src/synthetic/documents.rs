@@ -750,8 +750,9 @@ impl Builder<'_, '_> {
         };
         let child = pop.model.relationship(r).child;
         // A first or last value that is no number (a date, a string) is the
-        // first or last child's own value, in its field's type; null
-        // without children, as the native migrate's.
+        // first or last child's own value, in its field's type; without
+        // children, a value of that type, as 0 is for a number (the
+        // validator requires the field).
         if let (AggregateFn::First | AggregateFn::Last, Some(field)) = (function, field)
             && !matches!(bson_type, "int" | "long" | "decimal" | "double")
         {
@@ -760,9 +761,10 @@ impl Builder<'_, '_> {
             } else {
                 kids.last()
             };
-            return kid.map_or(Value::Null, |k| {
-                pop.field_value(child, *k, field, bson_type)
-            });
+            return kid.map_or_else(
+                || values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]),
+                |k| pop.field_value(child, *k, field, bson_type),
+            );
         }
         let xs: Vec<f64> = match (function, field) {
             (AggregateFn::Count, _) | (_, None) => {
