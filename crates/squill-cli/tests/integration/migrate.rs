@@ -833,3 +833,69 @@ squill import: measuring 0 relationships
         ]
     );
 }
+
+/// Issue 43: a kept last value of a timestamp column was typed a double,
+/// and PostgreSQL refused to cast the timestamp to one, so the migrate
+/// failed. It keeps its column's type: the shop's customers keep their
+/// last order's time (the last in the orders' key order, which is their
+/// time order in the fixture), a date equal to the latest `placed_at`; a
+/// customer without orders has none.
+#[test]
+fn a_kept_last_timestamp_is_migrated_as_a_date() {
+    let Some((user, _)) = server() else {
+        return;
+    };
+    let url = format!("{user}/shop");
+    let dir = crate::support::TempDir::new("pg-kept-date");
+    // The DDL's model, the orders referenced by their customer, and a page
+    // of customers that shows their last order's time.
+    let ddl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../squill/tests/fixtures/sql/shop.sql");
+    let mut yaml = Test::new()
+        .args(["import", "sql"])
+        .args([&ddl])
+        .stdout_any()
+        .stderr_any()
+        .check()
+        .stdout;
+    let at = yaml
+        .find("  orders_of_customers:")
+        .expect("the relationship");
+    let line = "    child_field: customer_id\n";
+    let pin = at + yaml[at..].find(line).expect("its child_field") + line.len();
+    yaml.insert_str(pin, "    layout: parent-reference\n");
+    yaml.push_str(
+        "operations:\n  customer_page:\n    read: customers\n    rate: 500\n    filter: {_id: eq}\n    aggregates: [last(orders_of_customers.placed_at)]\n",
+    );
+    let model = dir.path().join("shop.yaml");
+    std::fs::write(&model, yaml).unwrap();
+    let out = dir.path().join("out");
+    migrate(&url, &model, &out, &[]);
+    let latest: std::collections::BTreeMap<i64, String> = psql(
+        &url,
+        "SELECT c.id, coalesce(floor(extract(epoch FROM max(o.placed_at)) * 1000)::int8::text, 'none') \
+         FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id;",
+    )
+    .lines()
+    .filter_map(|l| l.split_once('|'))
+    .map(|(id, ms)| (id.parse().unwrap(), ms.to_string()))
+    .collect();
+    assert_eq!(latest.len(), 500);
+    let text = std::fs::read_to_string(out.join("data/customers.json")).unwrap();
+    let mut seen = 0;
+    for line in text.lines() {
+        let doc: serde_json::Value = serde_json::from_str(line).unwrap();
+        let kept = doc
+            .as_object()
+            .and_then(|o| o.iter().find(|(k, _)| k.ends_with("_last_placed_at")))
+            .map_or("none".to_string(), |(_, v)| {
+                v["$date"]["$numberLong"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("not a date: {v}"))
+                    .to_string()
+            });
+        let id = doc["_id"].as_i64().expect("an integer _id");
+        assert_eq!(Some(&kept), latest.get(&id), "customer {id}: {doc}");
+        seen += 1;
+    }
+    assert_eq!(seen, 500);
+}

@@ -5,7 +5,9 @@
 //! again into SecantusDB with one task killed after writing part of its
 //! partition and retried by Spark, it leaves no duplicate and no missing
 //! document. Its incremental run (`--changed-by`, `--since`) is refused
-//! without `--ignore-deletions`: it cannot see deleted rows. Without Java,
+//! without `--ignore-deletions`: it cannot see deleted rows; with it, the
+//! run writes the documents of the native run of changes, document by
+//! document (a second, files-only Spark session). Without Java,
 //! the JDBC driver or PySpark the test skips with a NOTICE, and fails under
 //! CI=true (scripts/test installs them: scripts/testenv/spark.sh).
 
@@ -96,8 +98,15 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
     let design = design_of(&model);
     let collections = design["collections"].as_array().unwrap();
 
+    // By the change column, so that a run of changes can follow (below).
     let native = dir.path().join("native");
-    migrate(&url, &model, &native, &["--format", "ejson"]);
+    let by_column = ["--changed-by", "last_update"];
+    migrate(
+        &url,
+        &model,
+        &native,
+        &[&["--format", "ejson"][..], &by_column].concat(),
+    );
 
     let job_dir = dir.path().join("job");
     let wrote = migrate(&url, &model, &job_dir, &["--engine", "spark"]);
@@ -163,15 +172,22 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
                 .args(against),
         );
         assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-        assert!(
-            run.stdout
-                .starts_with(&format!("identical: {} collections", collections.len())),
-            "{}",
-            run.stdout
-        );
+        // "identical: C collections, D documents"
+        let counts: Vec<usize> = run
+            .stdout
+            .strip_prefix("identical: ")
+            .unwrap_or_else(|| panic!("{}", run.stdout))
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        (counts[0], counts[1])
     };
-    compare(&["--files", files.join(&db).to_str().unwrap()]);
-    compare(&["--uri", &mongo_uri, "--db", &db]);
+    for against in [
+        &["--files", files.join(&db).to_str().unwrap()][..],
+        &["--uri", &mongo_uri, "--db", &db],
+    ] {
+        assert_eq!(compare(against).0, collections.len(), "{against:?}");
+    }
 
     // An incremental run is refused by name before Spark starts unless
     // deletions may go unseen (the job keeps no ledger of rows).
@@ -191,4 +207,53 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
         "{}",
         refused.stderr
     );
+
+    // With --ignore-deletions, a run of changes writes the documents the
+    // native run of changes writes: a store (whose document embeds its
+    // manager, which the native run of changes once dropped), two
+    // customers, a film and a rental change after both full runs; the
+    // native run of changes finds them by the column, the job by
+    // --since, the time before the changes. Files only, in local[2]: this
+    // second Spark session is the comparison's whole cost.
+    let since = psql(&format!("{superuser}/sakila_spark"), "SELECT now();");
+    psql(
+        &format!("{superuser}/sakila_spark"),
+        "UPDATE store SET last_update = now() WHERE store_id = 1;\n\
+         UPDATE customer SET email = 'changed.' || email, last_update = now() WHERE customer_id IN (1, 2);\n\
+         UPDATE film SET title = title || ' II', last_update = now() WHERE film_id = 10;\n\
+         UPDATE rental SET return_date = rental_date + interval '2 days', last_update = now() WHERE rental_id = 100;",
+    );
+    let increment = migrate(
+        &url,
+        &model,
+        &native,
+        &[&["--format", "ejson"][..], &by_column].concat(),
+    );
+    assert!(
+        increment.stdout.contains("increment 1"),
+        "{}",
+        increment.stdout
+    );
+    let changes = dir.path().join("changes");
+    let (code, out) = submit(
+        &tools,
+        "local[2]",
+        &job,
+        &[
+            &["--out", changes.to_str().unwrap(), "--database", &db][..],
+            &by_column,
+            &["--since", since.trim(), "--ignore-deletions"],
+        ]
+        .concat(),
+        &[],
+    );
+    assert_eq!(code, 0, "{out}");
+    let (_, documents) = compare(&[
+        "--increment",
+        "1",
+        "--files",
+        changes.join(&db).to_str().unwrap(),
+    ]);
+    // At least the five changed rows' own documents.
+    assert!(documents >= 5, "{documents} documents in the increment");
 }

@@ -238,27 +238,30 @@ impl DocBuilder<'_> {
                     if let (true, Some(x), Some(c)) = (average, &agg_field, count) {
                         desc = format!("{desc}: the average of {x} is it over {c}");
                     }
-                    let ty = if function == AggregateFn::Count {
-                        "long"
-                    } else {
-                        "double"
+                    // A first or last value is one of the rows' values:
+                    // it keeps its field's type (a timestamp stays a date);
+                    // a count is a whole number, a sum (or min, max) a double.
+                    let picked = matches!(function, AggregateFn::First | AggregateFn::Last)
+                        .then(|| {
+                            let x = agg_field.as_deref()?;
+                            model.entity(rel.child).fields.iter().find(|f| f.name == x)
+                        })
+                        .flatten();
+                    let origin = FieldOrigin::Computed {
+                        function,
+                        field: agg_field,
+                        relationship: rel.name.clone(),
+                        description: desc,
                     };
-                    shape.push(field(
-                        name,
-                        scalar(ty),
-                        true,
-                        FieldOrigin::Computed {
-                            function,
-                            field: agg_field,
-                            relationship: rel.name.clone(),
-                            description: desc,
-                        },
-                    ));
-                    let v = if function == AggregateFn::Count {
-                        json!(rel.children.typical)
-                    } else {
-                        json!(((n % 97) as f64) * 1.5)
+                    let (ty, v) = match (function, picked) {
+                        (AggregateFn::Count, _) => (scalar("long"), json!(rel.children.typical)),
+                        (_, Some(fd)) => (
+                            field_type(&fd.ty, &fd.enum_values, &origin),
+                            example::value(self.name(rel.child), fd, n, self.array_max()),
+                        ),
+                        _ => (scalar("double"), json!(((n % 97) as f64) * 1.5)),
                     };
+                    shape.push(field(name, ty, true, origin));
                     doc.insert(name.clone(), v);
                 }
             }

@@ -749,6 +749,23 @@ impl Builder<'_, '_> {
             return values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]);
         };
         let child = pop.model.relationship(r).child;
+        // A first or last value that is no number (a date, a string) is the
+        // first or last child's own value, in its field's type; without
+        // children, a value of that type, as 0 is for a number (the
+        // validator requires the field).
+        if let (AggregateFn::First | AggregateFn::Last, Some(field)) = (function, field)
+            && !matches!(bson_type, "int" | "long" | "decimal" | "double")
+        {
+            let kid = if function == AggregateFn::First {
+                kids.first()
+            } else {
+                kids.last()
+            };
+            return kid.map_or_else(
+                || values::scalar(pop.seed, "", ctx.key, name, bson_type, None, &[]),
+                |k| pop.field_value(child, *k, field, bson_type),
+            );
+        }
         let xs: Vec<f64> = match (function, field) {
             (AggregateFn::Count, _) | (_, None) => {
                 return number(bson_type, kids.len() as f64);

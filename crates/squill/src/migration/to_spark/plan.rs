@@ -398,43 +398,27 @@ impl<'a> Lower<'a, '_> {
         if step.to_parent && !many {
             return Ok(step.node("parent", item));
         }
-        // Arrival order: the related table's key; a subset's newest first.
-        if step.other.primary_key.is_empty() {
-            return Err(self.refuse(name, format!("{} has no primary key: its rows arrive in their place in the table, which a JDBC read does not keep", step.other.name)));
-        }
-        let mut order: Vec<String> = step
-            .other
-            .primary_key
-            .clone()
-            .iter()
-            .map(|k| self.column(step.read, format!("t.{}", quote(k))))
-            .collect();
-        let mut desc = false;
-        let mut limit = Value::Null;
-        if let Some((sort, k)) = self
+        // A subset's newest K first; one related row: the first.
+        let (newest, limit) = match self
             .subset(&r.name, step.other)
             .filter(|_| step.link.is_none())
         {
-            let c = self.column(step.read, format!("t.{}", quote(&sort)));
-            order.insert(0, c);
-            desc = true;
-            limit = json!(k);
-        }
-        let kind = if many { "many" } else { "one" };
-        if !many {
-            limit = json!(1);
-        }
-        let mut node = step.node(kind, item);
-        node["order"] = json!(order);
-        node["desc"] = json!(desc);
-        node["limit"] = limit;
-        Ok(node)
+            Some((sort, k)) => (Some(sort), json!(k)),
+            None => (None, Value::Null),
+        };
+        let desc = newest.is_some();
+        let (kind, limit) = if many {
+            ("many", limit)
+        } else {
+            ("one", json!(1))
+        };
+        self.in_key_order(name, &step, kind, item, (newest, desc), limit)
     }
 
     /// A computed first or last value of `field` over the related rows, in
     /// their arrival order (the key), as the native `array_agg(… ORDER BY
-    /// key)[1]`: the value of the first row of the sorted group, null or
-    /// not.
+    /// key)[1]`: the value of the first row of the sorted group (reversed
+    /// for the last), null or not.
     fn first_or_last(
         &mut self,
         name: &str,
@@ -446,20 +430,41 @@ impl<'a> Lower<'a, '_> {
         if column_type(step.other, field).is_none() {
             return Err(self.refuse(name, format!("{} has no column {field}", step.other.name)));
         }
+        let item = self.value(step.read, step.other, field, ty);
+        self.in_key_order(name, step, "one", item, (None, last), json!(1))
+    }
+
+    /// The node (`kind` "one" or "many") of `step`'s rows in their arrival
+    /// order, the related table's key, as the native builder reads them
+    /// (`first`: a column before the key, a subset's sort column; `desc`:
+    /// reversed, a subset's newest or the last row first), at most `limit`
+    /// rows. A table without a key is refused: a JDBC read does not keep
+    /// the rows' place in the table.
+    fn in_key_order(
+        &mut self,
+        name: &str,
+        step: &Step<'a>,
+        kind: &str,
+        item: Value,
+        (first, desc): (Option<String>, bool),
+        limit: Value,
+    ) -> Result<Value, Unsupported> {
         if step.other.primary_key.is_empty() {
             return Err(self.refuse(name, format!("{} has no primary key: its rows arrive in their place in the table, which a JDBC read does not keep", step.other.name)));
         }
-        let order: Vec<String> = step
+        let mut order: Vec<String> = step
             .other
             .primary_key
             .iter()
             .map(|k| self.column(step.read, format!("t.{}", quote(k))))
             .collect();
-        let item = self.value(step.read, step.other, field, ty);
-        let mut node = step.node("one", item);
+        if let Some(sort) = first {
+            order.insert(0, self.column(step.read, format!("t.{}", quote(&sort))));
+        }
+        let mut node = step.node(kind, item);
         node["order"] = json!(order);
-        node["desc"] = json!(last);
-        node["limit"] = json!(1);
+        node["desc"] = json!(desc);
+        node["limit"] = limit;
         Ok(node)
     }
 

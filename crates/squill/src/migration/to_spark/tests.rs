@@ -91,15 +91,16 @@ fn a_name_from_the_database_is_data_in_the_job_never_code() {
     );
 }
 
-/// The shop with its order lines referenced (not embedded) and an order
-/// page that asks for figures of them: kept in the orders as computed
-/// fields.
-fn kept_figures(aggregates: &str) -> serde_json::Value {
+/// The shop with the children of a relationship referenced, not embedded
+/// (`layout` pinned after the relationship's line `anchor`), and a page of
+/// the parent `read` that asks for figures of them: kept in the parents as
+/// computed fields. The plan, or the refusals as text.
+fn kept(anchor: &str, read: &str, aggregates: &str) -> serde_json::Value {
     let (schema, model, design) = advised(
         SHOP,
-        &[("child_field: order_id\n", "    layout: parent-reference\n")],
+        &[(anchor, "    layout: parent-reference\n")],
         &format!(
-            "operations:\n  order_page:\n    read: orders\n    rate: 500\n    filter: {{_id: eq}}\n    aggregates: [{aggregates}]\n"
+            "operations:\n  page:\n    read: {read}\n    rate: 500\n    filter: {{_id: eq}}\n    aggregates: [{aggregates}]\n"
         ),
     );
     let mapping = Mapping::of(&schema);
@@ -112,28 +113,69 @@ fn kept_figures(aggregates: &str) -> serde_json::Value {
     }
 }
 
-#[test]
-fn a_kept_last_value_is_the_first_row_of_the_group_in_reverse_key_order() {
-    let plan = kept_figures("last(order_lines_of_orders.unit_price)");
-    let orders = plan
+/// The node of the field of `collection` whose name ends with `suffix`.
+fn node_of(plan: &serde_json::Value, collection: &str, suffix: &str) -> serde_json::Value {
+    let c = plan
         .as_array()
         .unwrap_or_else(|| panic!("refused: {plan}"))
         .iter()
-        .find(|c| c["collection"] == "orders")
-        .expect("the orders");
-    let fields = orders["document"]["fields"].as_array().expect("fields");
-    let n = fields
+        .find(|c| c["collection"] == collection)
+        .unwrap_or_else(|| panic!("no {collection} in {plan}"));
+    c["document"]["fields"]
+        .as_array()
+        .expect("fields")
         .iter()
-        .find(|f| {
-            f[0].as_str()
-                .is_some_and(|n| n.ends_with("last_unit_price"))
-        })
+        .find(|f| f[0].as_str().is_some_and(|n| n.ends_with(suffix)))
         .map(|f| f[1].clone())
-        .unwrap_or_else(|| panic!("no kept last value in {orders}"));
+        .unwrap_or_else(|| panic!("no field …{suffix} in {c}"))
+}
+
+#[test]
+fn a_kept_last_value_is_the_first_row_of_the_group_in_reverse_key_order() {
+    let plan = kept(
+        "child_field: order_id\n",
+        "orders",
+        "last(order_lines_of_orders.unit_price)",
+    );
+    let n = node_of(&plan, "orders", "last_unit_price");
     assert_eq!(n["t"], "one", "{n}");
     assert_eq!(n["desc"], true, "{n}");
     assert_eq!(n["limit"], 1, "{n}");
     // Ordered by the order line's key, the value read from its column.
     assert!(!n["order"].as_array().expect("order").is_empty(), "{n}");
     assert_eq!(n["item"]["t"], "value", "{n}");
+}
+
+/// Issue 43: a kept last value of a timestamp was typed a double, and the
+/// job read it as `(t.placed_at)::float8`, which PostgreSQL refuses. It
+/// keeps its column's type: a date, read as milliseconds. (A first value
+/// is never kept: advise computes it at read.)
+#[test]
+fn a_kept_last_timestamp_is_read_as_a_date() {
+    // The line after orders_of_customers' child_field (customer_id is the
+    // profiles' child_field too).
+    let plan = kept(
+        "# other tables reference orders\n",
+        "customers",
+        "last(orders_of_customers.placed_at)",
+    );
+    let n = node_of(&plan, "customers", "last_placed_at");
+    assert_eq!(n["t"], "one", "{n}");
+    assert_eq!(n["desc"], true, "{n}");
+    assert_eq!(n["item"]["kind"], "date", "{n}");
+    let read = usize::try_from(n["read"].as_u64().expect("a read")).expect("an index");
+    let column = n["item"]["c"].as_str().expect("a column");
+    let customers = plan
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["collection"] == "customers"))
+        .expect("the customers");
+    let sql = customers["reads"][read]["columns"]
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c[1] == column))
+        .and_then(|c| c[0].as_str())
+        .expect("the column's SQL");
+    assert!(
+        sql.contains("extract(epoch FROM") && !sql.contains("float8"),
+        "{sql}"
+    );
 }
