@@ -4,6 +4,7 @@
 
 // The HTML report (`outputs::html`) says the same things in the same words.
 pub(in crate::outputs) mod capacity;
+pub(in crate::outputs) mod sharding;
 pub(in crate::outputs) mod current;
 pub(in crate::outputs) mod describe;
 pub mod json;
