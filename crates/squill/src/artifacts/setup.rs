@@ -99,7 +99,10 @@ fn sharding(coll: &crate::design::Collection) -> String {
     let paths = key.paths();
     let supported = coll.indexes.iter().any(|i| {
         i.keys.len() >= paths.len()
-            && i.keys.iter().zip(&paths).all(|((k, d), p)| k == p && *d != crate::design::SPHERE_2D)
+            && i.keys
+                .iter()
+                .zip(&paths)
+                .all(|((k, d), p)| k == p && *d != crate::design::SPHERE_2D)
     });
     if !supported || key.is_hashed() {
         out.push_str(&format!("db.getCollection({name}).createIndex({doc});\n"));

@@ -7,9 +7,9 @@ pub mod capacity;
 mod layout;
 pub mod purpose;
 pub mod reason;
+mod shape;
 pub mod shard_key;
 pub mod sharding;
-mod shape;
 mod tenancy;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};

@@ -161,7 +161,10 @@ pub enum KeyWarning {
     Monotonic { coefficient: f64 },
     /// The key's first field is a date or an ObjectId, ranged, and the
     /// collection takes this many inserts per second: all on the last chunk.
-    MonotonicInserts { field: String, inserts_per_second: f64 },
+    MonotonicInserts {
+        field: String,
+        inserts_per_second: f64,
+    },
     /// Updates of the key, which move documents between shards.
     ShardKeyUpdates { operations: u64 },
     /// Single writes (`multi: false`, findAndModify) without the whole key
@@ -178,9 +181,14 @@ pub enum KeyWarning {
 pub enum KeyVerdict {
     Chosen,
     /// Not usable to spread this collection: the warning that rules it out.
-    Rejected { because: KeyWarning },
+    Rejected {
+        because: KeyWarning,
+    },
     /// Sends a larger share of the workload to every shard.
-    RejectedScatterGather { share: f64, chosen_share: f64 },
+    RejectedScatterGather {
+        share: f64,
+        chosen_share: f64,
+    },
     /// Usable, ranked behind: fewer steps go to one shard, or as many with
     /// more warnings or fewer distinct values.
     Behind {

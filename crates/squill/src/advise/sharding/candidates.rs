@@ -69,8 +69,7 @@ pub(crate) fn collect(
             for mut ordered in [by_index, coarse] {
                 ordered.truncate(MAX_FIELDS);
                 for n in 1..=ordered.len() {
-                    let key: Vec<String> =
-                        ordered[..n].iter().map(|p| (*p).to_string()).collect();
+                    let key: Vec<String> = ordered[..n].iter().map(|p| (*p).to_string()).collect();
                     let names = by_key.entry(key).or_default();
                     if !names.contains(&op.operation) {
                         names.push(op.operation.clone());
@@ -83,7 +82,11 @@ pub(crate) fn collect(
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
         add(&mut out, &paths, KeyOrigin::Equality { operations });
     }
-    for i in coll.indexes.iter().filter(|i| i.unique && i.partial.is_empty()) {
+    for i in coll
+        .indexes
+        .iter()
+        .filter(|i| i.unique && i.partial.is_empty())
+    {
         let paths: Vec<&str> = i.keys.iter().map(|(k, _)| k.as_str()).collect();
         add(
             &mut out,
@@ -117,7 +120,11 @@ pub(crate) fn collect(
     }
     add(&mut out, &["_id"], KeyOrigin::Id);
     for t in &times {
-        add(&mut out, &[t.as_str()], KeyOrigin::Time { field: t.clone() });
+        add(
+            &mut out,
+            &[t.as_str()],
+            KeyOrigin::Time { field: t.clone() },
+        );
     }
     // Hashed forms: of each single field, and of each compound's first.
     let ranged: Vec<ShardKey> = out.keys().cloned().collect();

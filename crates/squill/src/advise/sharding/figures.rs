@@ -75,7 +75,12 @@ pub(crate) fn is_scalar(f: &ShapeField) -> bool {
 
 /// The figures of field `path` of `coll` with `documents` documents, on
 /// `model` (the model grown to the month priced).
-pub(crate) fn of_field(model: &Model, coll: &Collection, path: &str, documents: u64) -> FieldFigures {
+pub(crate) fn of_field(
+    model: &Model,
+    coll: &Collection,
+    path: &str,
+    documents: u64,
+) -> FieldFigures {
     let Some(f) = field(coll, path) else {
         return FieldFigures::unknown();
     };
@@ -201,7 +206,12 @@ fn own(model: &Model, entity: &str, name: &str, documents: u64) -> FieldFigures 
 /// fields makes each value one document; otherwise the first field's most
 /// common value split by each further field in proportion to that field's
 /// own most common share (independent fields), at least one document.
-pub(crate) fn of_key(model: &Model, coll: &Collection, key: &ShardKey, documents: u64) -> KeyFigures {
+pub(crate) fn of_key(
+    model: &Model,
+    coll: &Collection,
+    key: &ShardKey,
+    documents: u64,
+) -> KeyFigures {
     let fields: Vec<FieldFigures> = key
         .fields
         .iter()

@@ -133,14 +133,7 @@ fn candidate(
         .map(|(op, s)| (op.operation.clone(), route::target_of(&key, s)))
         .collect();
     let first = key.fields.first().map_or("", |f| f.path.as_str());
-    let mut warnings = rules::warnings(
-        &figures,
-        documents,
-        avg,
-        inserts,
-        first,
-        &single_writes,
-    );
+    let mut warnings = rules::warnings(&figures, documents, avg, inserts, first, &single_writes);
     if let Some(w) = cross_shard_transactions(ops, &coll.name, &key) {
         warnings.push(w);
     }

@@ -40,7 +40,13 @@ pub(crate) const MONOTONIC_INSERTS: KeyRule = KeyRule {
 };
 
 /// Every rule, for the docs and their tests.
-pub(crate) const RULES: &[KeyRule] = &[JUMBO_CHUNK, FEW_DISTINCT_VALUES, HOT_VALUE, MONOTONIC_INSERTS];
+#[cfg_attr(not(test), allow(dead_code))] // read by the rules' own tests
+pub(crate) const RULES: &[KeyRule] = &[
+    JUMBO_CHUNK,
+    FEW_DISTINCT_VALUES,
+    HOT_VALUE,
+    MONOTONIC_INSERTS,
+];
 
 /// The warnings of a key with `figures` over `documents` documents of
 /// `avg_bytes`, taking `inserts` per second; `first` is its first field.
@@ -198,9 +204,23 @@ mod tests {
     /// 128 MiB exactly they fit.
     #[test]
     fn jumbo_past_the_chunk_and_not_at_it() {
-        let at = warnings(&figures(1_000, 128 << 10, false), 1 << 30, 1024, 0.0, "a", &[]);
+        let at = warnings(
+            &figures(1_000, 128 << 10, false),
+            1 << 30,
+            1024,
+            0.0,
+            "a",
+            &[],
+        );
         assert!(!kinds(&at).contains(&JUMBO_CHUNK.id), "{at:?}");
-        let past = warnings(&figures(1_000, (128 << 10) + 1, false), 1 << 30, 1024, 0.0, "a", &[]);
+        let past = warnings(
+            &figures(1_000, (128 << 10) + 1, false),
+            1 << 30,
+            1024,
+            0.0,
+            "a",
+            &[],
+        );
         assert_eq!(
             past[0],
             KeyWarning::JumboValue {
@@ -221,9 +241,23 @@ mod tests {
 
     #[test]
     fn a_hot_value_past_one_range_and_not_at_it() {
-        let hot = warnings(&figures(10_000, 10_001, false), 1_000_000, 100, 0.0, "a", &[]);
+        let hot = warnings(
+            &figures(10_000, 10_001, false),
+            1_000_000,
+            100,
+            0.0,
+            "a",
+            &[],
+        );
         assert_eq!(kinds(&hot), vec![HOT_VALUE.id]);
-        let even = warnings(&figures(10_000, 10_000, false), 1_000_000, 100, 0.0, "a", &[]);
+        let even = warnings(
+            &figures(10_000, 10_000, false),
+            1_000_000,
+            100,
+            0.0,
+            "a",
+            &[],
+        );
         assert!(even.is_empty(), "{even:?}");
     }
 

@@ -73,12 +73,18 @@ fn c02_sensor_shard_key() {
     let d = advised(&model, Some(12), false);
     let s = sharding(&d, "reading");
     assert!(
-        matches!(s.because, crate::design::sharding::ShardingCause::Outgrows { .. }),
+        matches!(
+            s.because,
+            crate::design::sharding::ShardingCause::Outgrows { .. }
+        ),
         "{:?}",
         s.because
     );
     assert_eq!(s.month, 12);
-    let chosen = s.chosen.clone().unwrap_or_else(|| panic!("a key: {:?}", keys(s)));
+    let chosen = s
+        .chosen
+        .clone()
+        .unwrap_or_else(|| panic!("a key: {:?}", keys(s)));
     assert!(
         chosen == key("device,ts") || chosen == key("device:hashed,ts"),
         "{chosen:?}"
@@ -155,7 +161,12 @@ fn c03_stores_shard_keys() {
     let model = example("scenarios/c03-stores-shard-keys");
     let d = advised(&model, None, true);
     let products = sharding(&d, "product");
-    assert_eq!(products.chosen, Some(key("store,sku")), "{:?}", keys(products));
+    assert_eq!(
+        products.chosen,
+        Some(key("store,sku")),
+        "{:?}",
+        keys(products)
+    );
     let store = candidate(products, "store");
     let (frequency, bytes) = jumbo(store).unwrap_or_else(|| panic!("{:?}", store.verdict));
     assert_eq!(frequency, 3_000_000);
@@ -170,7 +181,10 @@ fn c03_stores_shard_keys() {
     );
 
     let orders = sharding(&d, "order");
-    let chosen = orders.chosen.clone().unwrap_or_else(|| panic!("{:?}", keys(orders)));
+    let chosen = orders
+        .chosen
+        .clone()
+        .unwrap_or_else(|| panic!("{:?}", keys(orders)));
     assert!(
         chosen == key("store,_id") || chosen == key("store,customer"),
         "{chosen:?}"
@@ -187,5 +201,9 @@ fn c03_stores_shard_keys() {
         id.verdict
     );
     // Every store-scoped read of the chosen key is targeted.
-    assert!(best.routes.iter().all(|r| r.target != Target::ScatterGather));
+    assert!(
+        best.routes
+            .iter()
+            .all(|r| r.target != Target::ScatterGather)
+    );
 }

@@ -4,7 +4,6 @@
 
 // The HTML report (`outputs::html`) says the same things in the same words.
 pub(in crate::outputs) mod capacity;
-pub(in crate::outputs) mod sharding;
 pub(in crate::outputs) mod current;
 pub(in crate::outputs) mod describe;
 pub mod json;
@@ -13,6 +12,7 @@ mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod sarif;
+pub(in crate::outputs) mod sharding;
 pub mod text;
 
 use crate::design::Design;

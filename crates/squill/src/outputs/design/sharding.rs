@@ -92,16 +92,19 @@ pub(crate) fn candidate(c: &KeyCandidate) -> String {
         KeyVerdict::Behind {
             single_shard_share,
             chosen_single_shard_share,
-        } => format!(
+        } if single_shard_share < chosen_single_shard_share => format!(
             "behind: {} of the workload to one shard, against {}",
             words::percent(*single_shard_share),
             words::percent(*chosen_single_shard_share)
         ),
+        KeyVerdict::Behind { .. } => {
+            "behind: routed as the chosen key is, ranked after it by its warnings, its distinct values, or ranged before hashed".to_string()
+        }
     };
     let mut figures = Vec::new();
     if c.reads.rate > 0.0 {
         figures.push(format!(
-            "reads {}/s: {} one shard, {} several, {} all",
+            "reads {}: {} one shard, {} several, {} all",
             words::rate(c.reads.rate),
             share(c.reads.percentage_of_single_shard),
             share(c.reads.percentage_of_multi_shard),
@@ -110,7 +113,7 @@ pub(crate) fn candidate(c: &KeyCandidate) -> String {
     }
     if c.writes.rate > 0.0 {
         figures.push(format!(
-            "writes {}/s: {} one shard, {} several, {} all",
+            "writes {}: {} one shard, {} several, {} all",
             words::rate(c.writes.rate),
             share(c.writes.percentage_of_single_shard),
             share(c.writes.percentage_of_multi_shard),
@@ -118,7 +121,7 @@ pub(crate) fn candidate(c: &KeyCandidate) -> String {
         ));
     }
     if c.inserts_per_second > 0.0 {
-        figures.push(format!("inserts {}/s", words::rate(c.inserts_per_second)));
+        figures.push(format!("inserts {}", words::rate(c.inserts_per_second)));
     }
     figures.push(match c.num_distinct_values {
         Some(d) => words::count(d as f64, "distinct value"),

@@ -69,11 +69,11 @@ impl Warning {
             Warning::MonotonicInserts {
                 inserts_per_second, ..
             } => format!(
-                "its first field grows with insertion order: all {} inserts/s go to the last chunk",
+                "its first field grows with insertion order: every insert ({}) goes to the last chunk",
                 words::rate(*inserts_per_second)
             ),
             Warning::CrossShardTransactions { operations, rate } => format!(
-                "{} transactions/s of {} write documents of several key values: each a commit across shards",
+                "transactions ({}, of {}) write documents the key does not keep on one shard: each commits across shards",
                 words::rate(*rate),
                 words::count(operations.len() as f64, "operation")
             ),
