@@ -97,13 +97,15 @@ fn sharding(coll: &crate::design::Collection) -> String {
         comment(&coll.name)
     );
     let paths = key.paths();
-    let supported = coll.indexes.iter().any(|i| {
-        i.keys.len() >= paths.len()
-            && i.keys
-                .iter()
-                .zip(&paths)
-                .all(|((k, d), p)| k == p && *d != crate::design::SPHERE_2D)
-    });
+    // `_id` has its index in every collection, listed or not.
+    let supported = paths == ["_id"]
+        || coll.indexes.iter().any(|i| {
+            i.keys.len() >= paths.len()
+                && i.keys
+                    .iter()
+                    .zip(&paths)
+                    .all(|((k, d), p)| k == p && *d != crate::design::SPHERE_2D)
+        });
     if !supported || key.is_hashed() {
         out.push_str(&format!("db.getCollection({name}).createIndex({doc});\n"));
     }
@@ -127,4 +129,43 @@ fn sharding(coll: &crate::design::Collection) -> String {
 
 fn pretty(json: &serde_json::Value) -> String {
     js_json(&serde_json::to_string_pretty(json).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::setup_script;
+    use crate::advise::tests::golden::example;
+    use crate::settings::Settings;
+
+    fn setup(shard: bool) -> String {
+        let mut settings = Settings::default();
+        settings.capacity.shard = shard;
+        let model = example("scenarios/c03-stores-shard-keys");
+        let design =
+            crate::advise::advise(&model, &settings, None).unwrap_or_else(|e| panic!("{e}"));
+        setup_script(&design)
+    }
+
+    /// The chosen keys are applied, each after the index it needs; `_id`
+    /// needs none. Without sharding, no `sh` command is written.
+    #[test]
+    fn setup_shards_the_collections_with_their_keys() {
+        let js = setup(true);
+        assert!(
+            js.contains(r#"db.getCollection("order").createIndex({"store":1,"_id":1});"#),
+            "{js}"
+        );
+        assert!(
+            js.contains(
+                r#"sh.shardCollection(db.getName() + "." + "order", {"store":1,"_id":1});"#
+            )
+        );
+        // {store: 1, sku: 1} is the design's unique index already.
+        assert!(js.contains(
+            r#"sh.shardCollection(db.getName() + "." + "product", {"store":1,"sku":1});"#
+        ));
+        assert!(!js.contains(r#"createIndex({"store":1,"sku":1})"#));
+        assert!(!js.contains(r#"createIndex({"_id":1})"#));
+        assert!(!setup(false).contains("sh."));
+    }
 }

@@ -124,7 +124,7 @@ fn even(distinct: u64, documents: u64) -> FieldFigures {
 
 /// A child's reference to its parent: as many values as parents; the most
 /// common is the largest parent (the tenant's stated `largest` share, else
-/// the relationship's `max`), its children scaled to the collection's
+/// the relationship's `max`, all of them when it is unbounded), its children scaled to the collection's
 /// documents (a bucket holds several).
 fn reference(model: &Model, coll: &Collection, relationship: &str, documents: u64) -> FieldFigures {
     let Some(r) = model.relationship_by_name(relationship) else {
@@ -141,14 +141,15 @@ fn reference(model: &Model, coll: &Collection, relationship: &str, documents: u6
         .tenant
         .filter(|t| t.entity == rel.parent && model.tenant_relationship(rel.child) == Some(r))
         .and_then(|t| t.largest);
+    // An unbounded relationship bounds no parent's children: at worst,
+    // every child under one parent.
     let largest = match tenant_share {
-        Some(share) => Some((share * children as f64).round() as u64),
-        None => rel.children.max.finite(),
+        Some(share) => (share * children as f64).round() as u64,
+        None => rel.children.max.finite().unwrap_or(children),
     };
-    let top = largest.map(|n| {
-        let docs = (n.max(rel.children.typical) as f64 * documents as f64 / children as f64).ceil();
-        (docs as u64).clamp(1, documents.max(1))
-    });
+    let docs =
+        (largest.max(rel.children.typical) as f64 * documents as f64 / children as f64).ceil();
+    let top = Some((docs as u64).clamp(1, documents.max(1)));
     FieldFigures {
         distinct: Some(parents.min(documents.max(1))),
         top,
