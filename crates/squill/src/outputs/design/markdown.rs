@@ -303,10 +303,11 @@ fn sharding(out: &mut String, design: &Design) {
             cell(&sh::cause(s))
         );
         for z in sh::zones(s) {
-            let _ = writeln!(out, "- {}", cell(&z));
+            let _ = writeln!(out, "- {}\n", cell(&z));
         }
+        // Each line starts with its rank: an ordered list.
         for k in &s.candidates {
-            let _ = writeln!(out, "- {}", cell(&sh::candidate(k)));
+            let _ = writeln!(out, "{}", cell(&sh::candidate(k)));
         }
         out.push('\n');
     }
