@@ -38,6 +38,18 @@ pub(crate) fn zones(model: &Model, coll: &Collection, s: &Sharding, shards: u32)
     let (Some(relationship), Some(top)) = (f.parent_of, f.top) else {
         return Vec::new();
     };
+    // A zone is for a tenant the model states (the tenant's `largest`, or
+    // a finite `max`): an unbounded relationship names no largest parent.
+    let stated = model.relationship_by_name(&relationship).is_some_and(|r| {
+        let rel = model.relationship(r);
+        rel.children.max.finite().is_some()
+            || model
+                .tenant
+                .is_some_and(|t| t.entity == rel.parent && t.largest.is_some())
+    });
+    if !stated {
+        return Vec::new();
+    }
     let shards = shards.max(2);
     let total = s.documents.saturating_mul(s.avg_doc_size_bytes);
     let share = total / u64::from(shards);
