@@ -57,6 +57,12 @@ pub struct AdviseArgs {
     /// Shards for the projection (default 1: one replica set).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), requires = "horizon")]
     pub shards: Option<u32>,
+
+    /// Choose a shard key for every collection (docs/shard-keys.md, "From
+    /// a model"); without it, only for the collections the projection
+    /// says outgrow one replica set.
+    #[arg(long)]
+    pub shard: bool,
 }
 
 pub(super) fn horizon(text: &str) -> Result<squill::model::Horizon, String> {
@@ -93,6 +99,7 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
     }
     let mut settings = super::load_settings(global)?;
     settings.capacity.horizon = args.horizon;
+    settings.capacity.shard = args.shard;
     settings.capacity.command_line = squill::model::Deployment {
         ram_bytes: args.ram,
         disk_bytes: args.disk,

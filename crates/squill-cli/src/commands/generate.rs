@@ -45,6 +45,11 @@ pub struct GenerateArgs {
     /// (the model's `current:`) to the recommended one (docs/migration.md).
     #[arg(long, hide = true, conflicts_with_all = ["scale", "max_children"])]
     pub migration: bool,
+
+    /// Choose a shard key for every collection (as `advise --shard`) and
+    /// write `sh.shardCollection` with the index it needs into setup.js.
+    #[arg(long, conflicts_with = "migration")]
+    pub shard: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -123,7 +128,18 @@ pub(super) fn design_for(
     path: &Path,
     mix: Option<&str>,
 ) -> Result<(squill::model::Model, squill::design::Design)> {
-    let settings = super::load_settings(global)?;
+    sharded_design_for(global, path, mix, false)
+}
+
+/// `design_for`, with a shard key for every collection when `shard`.
+fn sharded_design_for(
+    global: &Global,
+    path: &Path,
+    mix: Option<&str>,
+    shard: bool,
+) -> Result<(squill::model::Model, squill::design::Design)> {
+    let mut settings = super::load_settings(global)?;
+    settings.capacity.shard = shard;
     let model = super::load_model(path)?;
     // Data and queries follow the model the design was made for: a
     // many-to-many kept as an edge collection is an entity there.
@@ -152,7 +168,8 @@ pub fn run(global: &Global, args: GenerateArgs) -> Result<ExitCode> {
             "squill generate --migration",
         );
     }
-    let (model, design) = design_for(global, &model_path, args.common.mix.as_deref())?;
+    let (model, design) =
+        sharded_design_for(global, &model_path, args.common.mix.as_deref(), args.shard)?;
     let options = artifacts::Options {
         seed: args.common.seed,
         max_children: args.max_children,

@@ -138,6 +138,7 @@ fn collections(
             documents,
             size,
             indexes: Vec::new(),
+            sharding: None,
         });
     }
     for &i in &p.timelines {
@@ -324,6 +325,7 @@ fn timeline_collection(
             nesting_depth: 3,
         },
         indexes: Vec::new(),
+        sharding: None,
     }
 }
 

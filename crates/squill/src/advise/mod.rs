@@ -15,6 +15,7 @@ pub mod optimize;
 mod priced;
 mod reasons;
 mod search;
+mod sharding;
 mod tenancy;
 pub mod verdicts;
 mod watch;
@@ -66,6 +67,7 @@ pub fn advise_with_model(
     });
     let (advised, mut design) = (chosen.model, chosen.design);
     design.capacity = capacity;
+    sharding::choose(&advised, &mut design, settings.capacity.shard);
     if !model.current.is_empty() || !model.without.is_empty() {
         match current::compare(model, settings, mix, &design) {
             Ok(c) => design.current = Some(c),

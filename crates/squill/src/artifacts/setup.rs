@@ -67,10 +67,105 @@ pub fn setup_script(design: &Design) -> String {
         ));
         out.push_str(&indexes::mongosh(coll));
     }
+    for coll in &design.collections {
+        out.push_str(&sharding(coll));
+    }
     out.push_str("\nprint(\"squill setup: done\");\n");
+    out
+}
+
+/// The chosen shard key of `coll` (advise's `sharding`): the index that
+/// supports it when none of the design's starts with it (the server needs
+/// one, MongoDB manual, Shard Keys, "Shard Key Indexes"), then
+/// `sh.shardCollection` (run through mongos). A tenant larger than a
+/// shard's share gets its zone, commented out: the shard's name and the
+/// tenant's id are the deployment's (MongoDB manual, Manage Shard Zones).
+fn sharding(coll: &crate::design::Collection) -> String {
+    let Some(s) = &coll.sharding else {
+        return String::new();
+    };
+    let Some(key) = &s.chosen else {
+        return format!(
+            "\n// {}: no candidate shard key can spread it (see the advise report)\n",
+            comment(&coll.name)
+        );
+    };
+    let name = js_string(&coll.name);
+    let doc = js_json(&serde_json::to_string(key).unwrap_or_else(|_| "{}".into()));
+    let mut out = format!(
+        "\n// ---- {}: shard key (run through mongos on a sharded cluster) ----\n",
+        comment(&coll.name)
+    );
+    let paths = key.paths();
+    // `_id` has its index in every collection, listed or not.
+    let supported = paths == ["_id"]
+        || coll.indexes.iter().any(|i| {
+            i.keys.len() >= paths.len()
+                && i.keys
+                    .iter()
+                    .zip(&paths)
+                    .all(|((k, d), p)| k == p && *d != crate::design::SPHERE_2D)
+        });
+    if !supported || key.is_hashed() {
+        out.push_str(&format!("db.getCollection({name}).createIndex({doc});\n"));
+    }
+    out.push_str(&format!(
+        "sh.shardCollection(db.getName() + \".\" + {name}, {doc});\n"
+    ));
+    for z in &s.zones {
+        let zone = js_string(&format!("{}-{}", coll.name, z.relationship));
+        out.push_str(&format!(
+            "// The largest parent of {} fills {} shard(s) alone: give its key range a zone.\n\
+             // sh.addShardToZone(\"<shard>\", {zone});\n\
+             // sh.updateZoneKeyRange(db.getName() + \".\" + {name}, {{ {}: <id>, … MinKey }}, {{ {}: <id>, … MaxKey }}, {zone});\n",
+            comment(&z.relationship),
+            z.shards,
+            comment(&z.field),
+            comment(&z.field),
+        ));
+    }
     out
 }
 
 fn pretty(json: &serde_json::Value) -> String {
     js_json(&serde_json::to_string_pretty(json).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::setup_script;
+    use crate::advise::tests::golden::example;
+    use crate::settings::Settings;
+
+    fn setup(shard: bool) -> String {
+        let mut settings = Settings::default();
+        settings.capacity.shard = shard;
+        let model = example("scenarios/c03-stores-shard-keys");
+        let design =
+            crate::advise::advise(&model, &settings, None).unwrap_or_else(|e| panic!("{e}"));
+        setup_script(&design)
+    }
+
+    /// The chosen keys are applied, each after the index it needs; `_id`
+    /// needs none. Without sharding, no `sh` command is written.
+    #[test]
+    fn setup_shards_the_collections_with_their_keys() {
+        let js = setup(true);
+        assert!(
+            js.contains(r#"db.getCollection("order").createIndex({"store":1,"_id":1});"#),
+            "{js}"
+        );
+        assert!(
+            js.contains(
+                r#"sh.shardCollection(db.getName() + "." + "order", {"store":1,"_id":1});"#
+            )
+        );
+        // {store: 1, sku: 1} is the design's unique index already.
+        assert!(js.contains(
+            r#"sh.shardCollection(db.getName() + "." + "product", {"store":1,"sku":1});"#
+        ));
+        assert!(!js.contains(r#"createIndex({"store":1,"sku":1})"#));
+        assert!(!js.contains(r#"createIndex({"_id":1})"#));
+        assert!(!setup(false).contains("sh."));
+    }
 }

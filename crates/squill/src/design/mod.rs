@@ -8,6 +8,8 @@ mod layout;
 pub mod purpose;
 pub mod reason;
 mod shape;
+pub mod shard_key;
+pub mod sharding;
 mod tenancy;
 
 pub use layout::{Aggregation, BucketBy, Layout, Side};
@@ -125,6 +127,11 @@ pub struct Collection {
     pub documents: u64,
     pub size: DocumentSize,
     pub indexes: Vec<Index>,
+    /// The shard key advise chooses, with every candidate priced: with
+    /// `advise --shard`, or when the projection's data outgrows one
+    /// replica set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharding: Option<sharding::Sharding>,
 }
 
 /// Estimated BSON bytes of one document.

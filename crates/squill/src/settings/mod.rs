@@ -57,6 +57,9 @@ pub struct CapacitySettings {
     /// `--ram`, `--disk`: over the model's and the file's.
     pub command_line: crate::model::Deployment,
     pub horizon: Option<crate::model::Horizon>,
+    /// `advise --shard`: choose a shard key for every collection, not only
+    /// for those the projection says outgrow one replica set.
+    pub shard: bool,
 }
 
 impl Default for Settings {
@@ -78,6 +81,7 @@ impl Options {
                 deployment: self.deployment.unwrap_or_default().resolve(),
                 command_line: crate::model::Deployment::default(),
                 horizon: None,
+                shard: false,
             },
         }
     }

@@ -182,6 +182,7 @@ pub(crate) fn collection(
             nesting_depth: 2,
         },
         indexes,
+        sharding: None,
     }
 }
 

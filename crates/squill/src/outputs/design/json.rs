@@ -59,7 +59,10 @@ fn collect(value: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
                 // A rule's evidence holds that rule's own fields (docs:
                 // "Evidence"); a finding's evidence is a list, walked.
                 let own_fields = key == "evidence" && child.is_object();
-                if key != "example" && key != "value" && !own_fields {
+                // A shard key's fields are the collection's: data.
+                let shard_key = path.ends_with("sharding.chosen")
+                    || path.ends_with("sharding.candidates[].key");
+                if key != "example" && key != "value" && !own_fields && !shard_key {
                     collect(child, &path, out);
                 }
             }

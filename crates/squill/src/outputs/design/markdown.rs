@@ -71,6 +71,10 @@ pub fn render(design: &Design) -> String {
     if let Some(t) = &design.tenancy {
         tenants(&mut out, t);
     }
+    // Before the capacity section, which ends the report's figures.
+    if design.collections.iter().any(|c| c.sharding.is_some()) {
+        sharding(&mut out, design);
+    }
     if let Some(c) = &design.capacity {
         capacity(&mut out, c);
     }
@@ -291,6 +295,30 @@ pub fn capacity_section(c: &crate::design::capacity::Capacity) -> String {
     let mut out = String::new();
     capacity(&mut out, c);
     out
+}
+
+/// Each sharded collection: why, the key chosen, every candidate priced.
+fn sharding(out: &mut String, design: &Design) {
+    use super::sharding as sh;
+    out.push_str("## Sharding\n\n");
+    for c in &design.collections {
+        let Some(s) = &c.sharding else { continue };
+        let _ = writeln!(
+            out,
+            "### {}\n\n**{}**. {}.\n",
+            md::code_in_prose(&c.name),
+            cell(&sh::chosen(s)),
+            cell(&sh::cause(s))
+        );
+        for z in sh::zones(s) {
+            let _ = writeln!(out, "- {}\n", cell(&z));
+        }
+        // Each line starts with its rank: an ordered list.
+        for k in &s.candidates {
+            let _ = writeln!(out, "{}", cell(&sh::candidate(k)));
+        }
+        out.push('\n');
+    }
 }
 
 /// The projection: the deployment, the limits in the order reached, what

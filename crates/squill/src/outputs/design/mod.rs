@@ -12,6 +12,7 @@ mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod sarif;
+pub(in crate::outputs) mod sharding;
 pub mod text;
 
 use crate::design::Design;

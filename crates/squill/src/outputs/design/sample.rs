@@ -355,7 +355,41 @@ pub(crate) fn every_variant() -> Design {
         }],
     });
     design.capacity = Some(capacity());
+    sharded(&mut design);
     design
+}
+
+/// Each collection's shard key as `advise --shard` chooses it for the
+/// same model, and a zone on the first: the Sharding section and its JSON.
+fn sharded(design: &mut Design) {
+    let (model, _) = crate::fixtures::product_parts();
+    let mut settings = crate::settings::Settings::default();
+    settings.capacity.shard = true;
+    let Ok(sharded) = crate::advise::advise(&model, &settings, None) else {
+        return;
+    };
+    for (c, s) in design.collections.iter_mut().zip(sharded.collections) {
+        c.sharding = s.sharding;
+    }
+    if let Some(s) = design
+        .collections
+        .first_mut()
+        .and_then(|c| c.sharding.as_mut())
+    {
+        s.because = crate::design::sharding::ShardingCause::Outgrows {
+            month: 20,
+            data_bytes: 3.1e12,
+            threshold: 3e12,
+        };
+        s.zones.push(crate::design::sharding::Zone {
+            field: "product".into(),
+            relationship: "parts".into(),
+            documents: 1_000_000,
+            bytes: 1 << 30,
+            shard_share_bytes: 1 << 29,
+            shards: 2,
+        });
+    }
 }
 
 /// A projection with every limit and every change, one month of figures

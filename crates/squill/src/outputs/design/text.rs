@@ -50,6 +50,11 @@ pub fn render(design: &Design, color: bool) -> String {
         heading(&mut out, p, "Tenants");
         tenants(&mut out, p, t);
     }
+    // Before the capacity section, which ends the report's figures.
+    if design.collections.iter().any(|c| c.sharding.is_some()) {
+        heading(&mut out, p, "Sharding");
+        sharding(&mut out, p, design);
+    }
     if let Some(c) = &design.capacity {
         heading(&mut out, p, "Capacity");
         capacity(&mut out, c);
@@ -70,6 +75,22 @@ pub fn capacity_section(c: &crate::design::capacity::Capacity) -> String {
     let mut out = String::new();
     capacity(&mut out, c);
     words::visible_styled(&out).into_owned()
+}
+
+/// Each sharded collection: why, the key chosen, every candidate priced.
+fn sharding(out: &mut String, p: Paint, design: &Design) {
+    use super::sharding as sh;
+    for c in &design.collections {
+        let Some(s) = &c.sharding else { continue };
+        let _ = writeln!(out, "{}: {}", p.bold(&v(&c.name)), v(&sh::chosen(s)));
+        let _ = writeln!(out, "  {}", v(&sh::cause(s)));
+        for z in sh::zones(s) {
+            let _ = writeln!(out, "  {}", v(&z));
+        }
+        for k in &s.candidates {
+            let _ = writeln!(out, "  {}", v(&sh::candidate(k)));
+        }
+    }
 }
 
 /// The projection: the deployment, the limits in the order reached, what

@@ -18,13 +18,9 @@ use super::report::{ReadDistribution, Targeting, WriteDistribution};
 use crate::workload::report::ShapeReport;
 use crate::workload::shape::{FieldUse, OpClass, OpKind};
 
-/// Where one query goes under a key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    SingleShard,
-    MultiShard,
-    ScatterGather,
-}
+/// Where one query goes under a key (the type advise's choice from a
+/// model routes its steps with too).
+pub use crate::design::sharding::Target;
 
 /// The filter a sampled query is classified by: the command's filter, or
 /// for an aggregation its leading `$match`.

@@ -11,35 +11,9 @@ pub const CHUNK_BYTES: u64 = 128 << 20;
 /// than one of the server's 100 ranges (`analyzeShardKeyNumRanges`).
 pub const HOT_VALUE_SHARE: f64 = 0.01;
 
-/// What may be wrong with a key, with its figures.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Warning {
-    /// Documents whose value of a key field is an array (the server refuses it).
-    ArrayValues { documents: u64 },
-    /// Documents whose value of a key field is a sub-document.
-    DocumentValues { documents: u64 },
-    /// Fewer distinct values than the ranges the server splits the key into.
-    FewDistinctValues { distinct: u64, needed: u64 },
-    /// The most common value's documents outgrow a chunk: a jumbo chunk.
-    JumboValue {
-        frequency: u64,
-        bytes: u64,
-        chunk: u64,
-    },
-    /// The most common value holds more than one range's share.
-    HotValue {
-        frequency: u64,
-        share: f64,
-        limit: f64,
-    },
-    /// The key grows with insertion order: new documents go to one shard.
-    Monotonic { coefficient: f64 },
-    /// Logged updates that write the key.
-    ShardKeyUpdates { operations: u64 },
-    /// Logged single writes (`multi: false`, findAndModify) without the
-    /// whole key in their filter: each needs an internal transaction.
-    SingleWritesWithoutShardKey { operations: u64 },
-}
+/// What may be wrong with a key, with its figures: one list with the
+/// model's (`design::sharding`), so advise and the scan judge alike.
+pub use crate::design::sharding::KeyWarning as Warning;
 
 impl Warning {
     /// 2: the key cannot be used; 1: it cannot spread the data; 0: neither.
@@ -47,11 +21,13 @@ impl Warning {
         match self {
             Warning::ArrayValues { .. } | Warning::DocumentValues { .. } => 2,
             Warning::FewDistinctValues { .. } | Warning::JumboValue { .. } => 1,
+            // A model's monotonic first field takes every insert on one shard.
+            Warning::MonotonicInserts { .. } => 1,
             _ => 0,
         }
     }
 
-    fn words(&self) -> String {
+    pub fn words(&self) -> String {
         match self {
             Warning::ArrayValues { documents } => format!(
                 "{} hold an array in it, which a shard key cannot",
@@ -89,6 +65,17 @@ impl Warning {
             Warning::Monotonic { coefficient } => format!(
                 "monotonic (correlation {} with insertion order): new documents all go to one shard",
                 words::num(*coefficient)
+            ),
+            Warning::MonotonicInserts {
+                inserts_per_second, ..
+            } => format!(
+                "its first field grows with insertion order: every insert ({}) goes to the last chunk",
+                words::rate(*inserts_per_second)
+            ),
+            Warning::CrossShardTransactions { operations, rate } => format!(
+                "transactions ({}, of {}) write documents the key does not keep on one shard: each commits across shards",
+                words::rate(*rate),
+                words::count(operations.len() as f64, "operation")
             ),
             Warning::ShardKeyUpdates { operations } => format!(
                 "updates of the key ({}), which move documents between shards",
