@@ -8,8 +8,8 @@
 //! keys followed by the sort keys.
 
 use super::*;
-use crate::design::StepCondition;
-use crate::model::Otherwise;
+use crate::design::{EachAmount, StepCondition, StepEach};
+use crate::model::{AmountOf, Increment, Otherwise};
 
 impl<'a> Planner<'a> {
     /// Applies operation `op`'s terms to its plan. A plan with no write of
@@ -76,6 +76,85 @@ impl<'a> Planner<'a> {
         if terms.is_conditional() {
             step.otherwise = Some(terms.otherwise);
         }
+        self.bulk(plan, i, e, &terms.increments);
+    }
+
+    /// Step `i` writes several documents, each by an amount of its own
+    /// (each product less its own line's quantity): one `updateMany` adds
+    /// one amount to all of them, so the write becomes a bulk write of one
+    /// `updateOne` per document, priced by their number (the step's
+    /// documents). The ids and the amounts come from the step that found
+    /// the related instances, which then returns both; with no such step
+    /// the caller passes them, as it passes the ids.
+    fn bulk(&self, plan: &mut OpPlan, i: usize, e: EntityId, increments: &[Increment]) {
+        let per: Vec<(&Increment, &AmountOf)> = increments
+            .iter()
+            .filter_map(|inc| inc.per.as_ref().map(|a| (inc, a)))
+            .collect();
+        let Some(&(_, first)) = per.first() else {
+            return;
+        };
+        let step = &plan.steps[i];
+        let many = step.documents > 1.0 || step.filter.iter().any(|f| f.op == FilterOp::In);
+        if !many {
+            return;
+        }
+        let model = self.facts.model;
+        let acc = self.access(e);
+        let rel = model.relationship(first.relationship);
+        let (other, id_in_other) = if rel.parent == e {
+            (rel.child, self.parent_ref_path(first.relationship))
+        } else {
+            (rel.parent, self.child_ids_path(first.relationship))
+        };
+        let oacc = self.access(other);
+        let found = step.filter.iter().find_map(|f| match f.value_from {
+            ValueSource::FromStep { step } => Some(step),
+            _ => None,
+        });
+        // The step that found the related instances, when its documents
+        // hold them (else the caller passes ids and amounts).
+        let from_step = found.filter(|&n| {
+            id_in_other.is_some()
+                && plan
+                    .steps
+                    .get(n.wrapping_sub(1))
+                    .is_some_and(|s| s.collection == oacc.collection)
+        });
+        let (id, amount_at): (String, Box<dyn Fn(&str) -> String>) = match (from_step, id_in_other)
+        {
+            (Some(_), Some(p)) => (oacc.path(&p), Box::new(|f: &str| oacc.path(f))),
+            // The caller passes each id with its amount, under the name of
+            // the field it is added to.
+            _ => ("_id".to_string(), Box::new(|f: &str| acc.path(f))),
+        };
+        let amounts: Vec<EachAmount> = per
+            .iter()
+            .map(|(inc, a)| EachAmount {
+                path: acc.path(&inc.field),
+                from: if from_step.is_some() {
+                    amount_at(&a.field)
+                } else {
+                    amount_at(&inc.field)
+                },
+                negative: inc.by < 0.0,
+            })
+            .collect();
+        if let Some(n) = from_step
+            && let Some(s) = plan.steps.get_mut(n - 1)
+        {
+            super::include::project_whole(&mut s.projection, id.clone());
+            for a in &amounts {
+                super::include::project_whole(&mut s.projection, a.from.clone());
+            }
+        }
+        let step = &mut plan.steps[i];
+        step.action = Action::BulkWrite;
+        step.each = Some(Box::new(StepEach {
+            from_step,
+            id,
+            amounts,
+        }));
     }
 
     /// Step `i`, the write of the claimed entity, becomes the claim: one
