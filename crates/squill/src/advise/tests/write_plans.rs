@@ -592,3 +592,34 @@ fn an_amount_per_document_is_one_update_per_document() {
             < 1e-9
     );
 }
+
+/// S17: the claim reads only pending jobs (`when: ["status = pending"]`),
+/// so its index `{status, priority, created_at}` is partial on them, its
+/// entries priced at the pending share. Without the condition the claim
+/// may take any status, and the index stays whole (issue 41).
+#[test]
+fn a_claim_of_one_state_has_a_partial_index() {
+    use crate::design::PartialCondition;
+    let text = super::golden::example_text("scenarios/s17-job-queue");
+    let index_of = |yaml: &str| {
+        let model = crate::inputs::model_file::parse("s17.yaml", yaml).expect("the model parses");
+        let d = advise(&model, &Settings::default(), None).expect("advise");
+        d.collections
+            .iter()
+            .flat_map(|c| &c.indexes)
+            .find(|i| i.used_by.iter().any(|u| u == "claim_next"))
+            .cloned()
+            .expect("the claim has an index")
+    };
+    let pending = index_of(&text);
+    assert_eq!(
+        pending.partial,
+        [PartialCondition::Equals {
+            path: "status".into(),
+            value: "pending".into()
+        }]
+    );
+    let any = text.replace("    when: [\"status = pending\"]\n    changes: [status, worker", "    changes: [status, worker");
+    assert_ne!(any, text, "the condition is taken out");
+    assert!(index_of(&any).partial.is_empty());
+}

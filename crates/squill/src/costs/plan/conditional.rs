@@ -46,6 +46,7 @@ impl<'a> Planner<'a> {
         };
         if let Some(sort) = &terms.claim {
             self.claim(plan, op, i, &acc, sort);
+            self.claimable_only(plan, op, e, &acc);
         }
         let step = &mut plan.steps[i];
         for inc in &terms.increments {
@@ -227,6 +228,60 @@ impl<'a> Planner<'a> {
                 unique: false,
                 partial: Vec::new(),
             }),
+        }
+    }
+
+    /// A claim reads only the documents its equality conditions on a
+    /// constant hold for (`status = pending`): its index needs no entry for
+    /// the others (the running and finished jobs), so it is partial on
+    /// those conditions and priced by the share they select. A condition
+    /// that every document meets leaves the index whole.
+    fn claimable_only(&self, plan: &mut OpPlan, op: OperationId, e: EntityId, acc: &Access) {
+        let model = self.facts.model;
+        let conditions: Vec<&crate::model::Condition> = model
+            .operation(op)
+            .terms
+            .conditions
+            .iter()
+            .filter(|c| c.test == crate::model::Test::Eq)
+            .collect();
+        if conditions.is_empty() {
+            return;
+        }
+        let tested: Vec<Filter> = conditions
+            .iter()
+            .map(|c| Filter::new(model, e, vec![c.field.clone()], FilterOp::Eq))
+            .collect();
+        let share = self.selectivity(e, &tested);
+        if share >= 1.0 {
+            return;
+        }
+        let partial: Vec<PartialCondition> = conditions
+            .iter()
+            .map(|c| PartialCondition::Equals {
+                path: acc.path(&c.field),
+                value: match &c.value {
+                    crate::model::Literal::Text(t) => t.clone(),
+                    crate::model::Literal::Number(n) => n.to_string(),
+                    crate::model::Literal::Bool(b) => b.to_string(),
+                },
+            })
+            .collect();
+        let Some(claim) = plan
+            .steps
+            .iter()
+            .position(|s| s.action == Action::FindOneAndUpdate || (s.action == Action::Find && s.limit == Some(1) && !s.sort.is_empty()))
+        else {
+            return;
+        };
+        if let Some(need) = plan
+            .indexes
+            .iter_mut()
+            .find(|n| n.step == claim && !n.unique && n.partial.is_empty())
+        {
+            need.entries *= share;
+            need.held *= share;
+            need.partial = partial;
         }
     }
 
