@@ -582,7 +582,11 @@ fn an_amount_per_document_is_one_update_per_document() {
         [("stock", "items.quantity", true)]
     );
     for p in std::iter::once(&spec.id).chain(spec.amounts.iter().map(|a| &a.from)) {
-        assert!(found.projection.contains(p), "{:?} lacks {p}", found.projection);
+        assert!(
+            found.projection.contains(p),
+            "{:?} lacks {p}",
+            found.projection
+        );
     }
     // Priced by the documents it writes, as the `updateMany` was.
     assert!(
@@ -619,7 +623,41 @@ fn a_claim_of_one_state_has_a_partial_index() {
             value: "pending".into()
         }]
     );
-    let any = text.replace("    when: [\"status = pending\"]\n    changes: [status, worker", "    changes: [status, worker");
+    let any = text.replace(
+        "    when: [\"status = pending\"]\n    changes: [status, worker",
+        "    changes: [status, worker",
+    );
     assert_ne!(any, text, "the condition is taken out");
     assert!(index_of(&any).partial.is_empty());
+}
+
+/// S18: the TTL monitor deletes as many sessions as the workload inserts
+/// (300/s) and as many reset tokens (5/s): the TTL indexes state it, as
+/// writes no operation's plan counts. An index that is not TTL states
+/// none (issue 41).
+#[test]
+fn a_ttl_index_states_the_monitor_s_deletes() {
+    use crate::design::PerSecond;
+    let model = crate::inputs::model_file::parse(
+        "s18.yaml",
+        &super::golden::example_text("scenarios/s18-sessions"),
+    )
+    .expect("the model parses");
+    let d = advise(&model, &Settings::default(), None).expect("advise");
+    let ttl = |coll: &str| {
+        d.collections
+            .iter()
+            .find(|c| c.name == coll)
+            .and_then(|c| c.indexes.iter().find(|i| i.expire_after_seconds.is_some()))
+            .and_then(|i| i.expired_per_second)
+    };
+    assert_eq!(ttl("session"), Some(PerSecond(300.0)));
+    assert_eq!(ttl("reset_token"), Some(PerSecond(5.0)));
+    assert!(
+        d.collections
+            .iter()
+            .flat_map(|c| &c.indexes)
+            .filter(|i| i.expire_after_seconds.is_none())
+            .all(|i| i.expired_per_second.is_none())
+    );
 }

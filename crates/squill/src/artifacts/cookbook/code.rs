@@ -137,7 +137,10 @@ pub enum Expr {
     /// Keyset paging: `{"$gt": param}` (`$lt` for a descending sort), the
     /// next page starting after the sort key of the last item seen; left
     /// out of the filter when the caller passes none (the first page).
-    After { param: String, descending: bool },
+    After {
+        param: String,
+        descending: bool,
+    },
 }
 
 /// A condition a step runs under; otherwise its result is empty (a find)

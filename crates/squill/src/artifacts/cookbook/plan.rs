@@ -442,7 +442,10 @@ impl Builder<'_> {
                         .iter()
                         .map(|a| (a.path.clone(), rel(&a.from), a.negative))
                         .collect(),
-                    source: EachSource::Step { step: key, elements },
+                    source: EachSource::Step {
+                        step: key,
+                        elements,
+                    },
                 }
             }
             None => {

@@ -267,11 +267,10 @@ impl<'a> Planner<'a> {
                 },
             })
             .collect();
-        let Some(claim) = plan
-            .steps
-            .iter()
-            .position(|s| s.action == Action::FindOneAndUpdate || (s.action == Action::Find && s.limit == Some(1) && !s.sort.is_empty()))
-        else {
+        let Some(claim) = plan.steps.iter().position(|s| {
+            s.action == Action::FindOneAndUpdate
+                || (s.action == Action::Find && s.limit == Some(1) && !s.sort.is_empty())
+        }) else {
             return;
         };
         if let Some(need) = plan

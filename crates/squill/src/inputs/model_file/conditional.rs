@@ -7,8 +7,8 @@ use super::error::suggestion;
 use super::paths::sort_keys;
 use super::raw::{RawAmount, RawExpiry, RawOperation, S};
 use crate::model::{
-    AmountOf, Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise, Test,
-    WriteTerms,
+    AmountOf, Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise,
+    Test, WriteTerms,
 };
 
 /// The kinds of operation a condition may guard.
@@ -146,7 +146,12 @@ fn increment(
             });
         }
         RawAmount::Number(_) => {
-            ctx.error(at, "an increment adds a number other than 0", "nothing added", None);
+            ctx.error(
+                at,
+                "an increment adds a number other than 0",
+                "nothing added",
+                None,
+            );
             return None;
         }
         RawAmount::Path(t) => t.trim(),
@@ -172,13 +177,10 @@ fn increment(
         .relationships
         .iter()
         .filter(|r| r.parent == entity || r.child == entity);
-    let Some(r) = model
-        .relationship_by_name(rel_name)
-        .filter(|&r| {
-            let rel = model.relationship(r);
-            rel.parent == entity || rel.child == entity
-        })
-    else {
+    let Some(r) = model.relationship_by_name(rel_name).filter(|&r| {
+        let rel = model.relationship(r);
+        rel.parent == entity || rel.child == entity
+    }) else {
         ctx.error(
             at,
             format!(
@@ -191,7 +193,11 @@ fn increment(
         return None;
     };
     let rel = model.relationship(r);
-    let other = model.entity(if rel.parent == entity { rel.child } else { rel.parent });
+    let other = model.entity(if rel.parent == entity {
+        rel.child
+    } else {
+        rel.parent
+    });
     match other.fields.iter().find(|f| f.name == other_field) {
         Some(f) if numeric(&f.ty) => Some(Increment {
             field: field.to_string(),

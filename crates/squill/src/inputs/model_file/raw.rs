@@ -578,8 +578,7 @@ pub(super) enum RawAmount {
 pub(super) enum AmountSchema {
     Number(f64),
     Path(
-        #[schemars(regex(pattern = r"^-?[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$"))]
-        String,
+        #[schemars(regex(pattern = r"^-?[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$"))] String,
     ),
 }
 

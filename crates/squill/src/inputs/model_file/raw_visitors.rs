@@ -4,9 +4,9 @@
 //! hand for the same types. The types themselves are in `raw`.
 
 use super::raw::{
-    NamedMap, OneOrMany, OneOrManySchema, RawCardinality, RawCardinalityLong, RawCount, RawCurrent,
-    RawCurrentLong, RawCurrentSection, RawField, RawFieldLong, RawInclude, RawIncludes, RawMix,
-    RawAmount, RawMixes, RawRecursive, RawScope, RawWithout, S, Sort, WITHOUT,
+    NamedMap, OneOrMany, OneOrManySchema, RawAmount, RawCardinality, RawCardinalityLong, RawCount,
+    RawCurrent, RawCurrentLong, RawCurrentSection, RawField, RawFieldLong, RawInclude, RawIncludes,
+    RawMix, RawMixes, RawRecursive, RawScope, RawWithout, S, Sort, WITHOUT,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};

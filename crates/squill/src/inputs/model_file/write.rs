@@ -220,7 +220,11 @@ fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
                 Some(a) => {
                     let sign = if i.by < 0.0 { "-" } else { "" };
                     let rel = &model.relationship(a.relationship).name;
-                    format!("{}: {}", s(&i.field), s(&format!("{sign}{rel}.{}", a.field)))
+                    format!(
+                        "{}: {}",
+                        s(&i.field),
+                        s(&format!("{sign}{rel}.{}", a.field))
+                    )
                 }
                 None => format!("{}: {}", s(&i.field), num(i.by)),
             })

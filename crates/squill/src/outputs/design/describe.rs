@@ -472,7 +472,10 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
         Some(a) => {
             let sign = if a.negative { "-" } else { "" };
             match each.from_step {
-                Some(n) => format!("$inc {path} by {sign}{} from step {n}, each its own", a.from),
+                Some(n) => format!(
+                    "$inc {path} by {sign}{} from step {n}, each its own",
+                    a.from
+                ),
                 None => format!("$inc {path} by {sign}(the amount given with each id)"),
             }
         }
