@@ -122,12 +122,14 @@ impl<'a> Planner<'a> {
                     .get(n.wrapping_sub(1))
                     .is_some_and(|s| s.collection == oacc.collection)
         });
-        let (id, amount_at): (String, Box<dyn Fn(&str) -> String>) = match (from_step, id_in_other)
-        {
-            (Some(_), Some(p)) => (oacc.path(&p), Box::new(|f: &str| oacc.path(f))),
-            // The caller passes each id with its amount, under the name of
-            // the field it is added to.
-            _ => ("_id".to_string(), Box::new(|f: &str| acc.path(f))),
+        // Else the caller passes each id with its amount, under the name of
+        // the field it is added to.
+        let (id, in_found) = match (from_step, id_in_other) {
+            (Some(_), Some(p)) => (oacc.path(&p), true),
+            _ => ("_id".to_string(), false),
+        };
+        let amount_at = |f: &str| {
+            if in_found { oacc.path(f) } else { acc.path(f) }
         };
         let amounts: Vec<EachAmount> = per
             .iter()
