@@ -208,12 +208,29 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
             continue;
         }
         let keys = vec![(x.field.clone(), 1)];
+        // In the steady state the monitor deletes what the workload inserts.
+        let inserted: f64 = facts
+            .model
+            .workload
+            .operations
+            .iter()
+            .filter_map(|op| match &op.kind {
+                crate::model::OperationKind::Insert { entity, count, .. } if *entity == e => {
+                    Some(op.rate(facts.mix) * (*count).max(1) as f64)
+                }
+                _ => None,
+            })
+            .sum();
+        let expired = (inserted > 0.0).then_some(crate::design::PerSecond(inserted));
         match c
             .indexes
             .iter_mut()
             .find(|i| i.keys.len() == 1 && i.keys[0].0 == x.field && i.partial.is_empty())
         {
-            Some(i) => i.expire_after_seconds = Some(x.seconds),
+            Some(i) => {
+                i.expire_after_seconds = Some(x.seconds);
+                i.expired_per_second = expired;
+            }
             None => {
                 c.indexes.push(Index {
                     name: format!("{}_1", x.field),
@@ -222,6 +239,7 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     used_by: Vec::new(),
                     partial: Vec::new(),
                     expire_after_seconds: Some(x.seconds),
+                    expired_per_second: expired,
                 });
             }
         }
@@ -461,6 +479,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                     used_by: vec![name],
                     partial: need.partial.clone(),
                     expire_after_seconds: None,
+                    expired_per_second: None,
                 }),
             }
         }
@@ -540,6 +559,7 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
                 used_by: id_users,
                 partial: Vec::new(),
                 expire_after_seconds: None,
+                expired_per_second: None,
             },
         );
     }

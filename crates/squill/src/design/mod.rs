@@ -164,7 +164,22 @@ pub struct Index {
     /// the server's: no operation of the workload runs them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expire_after_seconds: Option<u64>,
+    /// A TTL index's upkeep: documents the TTL monitor deletes per second,
+    /// in the steady state as many as the workload inserts. Each is a
+    /// write (the document and an entry of each of the collection's
+    /// indexes) that no operation's plan counts. Absent when nothing is
+    /// inserted, or for any other index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_per_second: Option<PerSecond>,
 }
+
+/// A rate, per second: a finite number (rates are checked on input), so
+/// an index that holds one can still be compared whole.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct PerSecond(pub f64);
+
+impl Eq for PerSecond {}
 
 /// The direction a `2dsphere` key has among the index keys: neither 1 nor
 /// -1, and unchanged when an index is walked the other way.
@@ -459,6 +474,34 @@ pub struct Step {
     /// have none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub paging: Option<Box<StepPaging>>,
+    /// For a `bulk_write`: where each document's id and its own amounts
+    /// come from. Boxed like `graph`: most steps have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub each: Option<Box<StepEach>>,
+}
+
+/// The documents of a bulk write and the amount each one gets: one
+/// `updateOne` per value of `id` in the documents an earlier step
+/// returned (or, with no such step, per id the caller passes with its
+/// amounts), each `$inc`ing by the value next to that id.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepEach {
+    /// The earlier step (1-based) whose documents hold the ids and the
+    /// amounts; `None`: the caller passes them.
+    pub from_step: Option<usize>,
+    /// The path of the written document's id in those documents
+    /// (`items.product`).
+    pub id: String,
+    pub amounts: Vec<EachAmount>,
+}
+
+/// One `$inc` of a bulk write's updates: the field written, and the path
+/// of its amount next to the id (`items.quantity`), added or taken away.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct EachAmount {
+    pub path: String,
+    pub from: String,
+    pub negative: bool,
 }
 
 /// A condition of a conditional write, at its path in the document.
@@ -517,6 +560,11 @@ pub enum Action {
     /// Finds the first document of the filter in the sort's order, changes
     /// it and returns it, in one atomic command (a claim).
     FindOneAndUpdate,
+    /// One `updateOne` per document in one command: each document changed
+    /// by an amount of its own (each product less its own line's
+    /// quantity), which one `updateMany` cannot say. `Step::each` says
+    /// where the documents' ids and amounts come from.
+    BulkWrite,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -88,11 +88,33 @@ impl Otherwise {
     }
 }
 
-/// A field a write adds a constant to (`$inc`: `remaining: -1`).
+/// A field a write adds to (`$inc`): a constant (`remaining: -1`), or,
+/// with `per`, a value each document gets from its own related instance
+/// (`stock: -ordered.quantity`: each product less its own line's
+/// quantity), where `by` is the sign (1 or -1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Increment {
     pub field: String,
     pub by: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per: Option<AmountOf>,
+}
+
+/// Where a per-document amount comes from: `field` of the instance
+/// related to the written document through `relationship` (the ordered
+/// item's `quantity`). Each document gets a different amount, so the
+/// write is one update per document, not one `updateMany`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AmountOf {
+    pub relationship: super::RelationshipId,
+    pub field: String,
+}
+
+impl Increment {
+    /// Whether each document is changed by an amount of its own.
+    pub fn per_document(&self) -> bool {
+        self.per.is_some()
+    }
 }
 
 /// How a write guards itself: the conditions it tests on the current

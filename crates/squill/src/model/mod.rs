@@ -28,7 +28,9 @@ pub use capacity::{
     parse_bytes,
 };
 pub use cardinality::{Cardinality, CardinalityClass, Count};
-pub use conditional::{Condition, Expiry, Increment, Literal, Otherwise, Test, WriteTerms};
+pub use conditional::{
+    AmountOf, Condition, Expiry, Increment, Literal, Otherwise, Test, WriteTerms,
+};
 pub use entity::{
     ATTRIBUTE_PAIR_BYTES, ATTRIBUTES_TYPICAL, Density, Entity, EntityId, Field, FieldType, KeyPart,
     POLYGON_CORNERS,

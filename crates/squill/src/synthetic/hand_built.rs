@@ -194,6 +194,7 @@ pub(crate) fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index
         used_by: used_by.iter().map(|u| u.to_string()).collect(),
         partial: Vec::new(),
         expire_after_seconds: None,
+        expired_per_second: None,
     }
 }
 

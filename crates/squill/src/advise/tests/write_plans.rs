@@ -417,3 +417,247 @@ fn a_batch_moved_by_the_archive_job_touches_a_parent_each() {
         moved.cost
     );
 }
+
+/// S2 with the repository folded into each of its stars (pinned): the
+/// count of stars is kept in every copy of the repository. The insert
+/// raises it in every copy; the delete must lower it in every copy too,
+/// by the repository's id the find returns (it lowered one copy, by ids
+/// the find never returned: only the star's own `_id`).
+#[test]
+fn a_folded_parent_count_is_lowered_in_every_copy() {
+    let yaml = super::golden::example_text("scenarios/s02-stars").replace(
+        "    child_field: repo\n",
+        "    child_field: repo\n    layout: embed-parent-in-child\n",
+    );
+    assert!(yaml.contains("embed-parent-in-child"), "the pin is applied");
+    let model = crate::inputs::model_file::parse("s02.yaml", &yaml).expect("the model parses");
+    let d = advise(&model, &Settings::default(), None).expect("advise");
+    let counter = |name: &str| {
+        let p = plan(&d, name);
+        let i = p
+            .steps
+            .iter()
+            .position(|s| {
+                s.updates.iter().any(|u| {
+                    matches!(u, UpdateOp::Inc { path } | UpdateOp::Dec { path }
+                        if path.ends_with("stargazers_count"))
+                })
+            })
+            .unwrap_or_else(|| panic!("{name} keeps the count: {:#?}", p.steps));
+        (p, i)
+    };
+    let (star, up) = counter("star");
+    let (unstar, down) = counter("unstar");
+    let (up, down) = (&star.steps[up], &unstar.steps[down]);
+    assert_eq!(down.action, up.action);
+    assert_eq!(down.action, Action::UpdateMany);
+    assert!(
+        (down.documents - up.documents).abs() < 1e-9,
+        "{} vs {}",
+        down.documents,
+        up.documents
+    );
+    // The repository's id the count step matches is one the find returns.
+    for f in &down.filter {
+        if let ValueSource::FromStep { step } = f.value_from {
+            let found = &unstar.steps[step - 1];
+            assert!(
+                found.projection.is_empty() || found.projection.contains(&f.path),
+                "step {step} returns {:?}, the count step matches {}",
+                found.projection,
+                f.path
+            );
+        }
+    }
+}
+
+/// A thread's posts kept as a subset (the latest page in the thread,
+/// pinned), read 25 a page with some readers 1,000 pages deep: the first
+/// page comes with the thread, but the pages past it are not in the
+/// subset, so the executions that ask for them (5%) read the posts'
+/// own collection. The subset answered every page (issue 41).
+#[test]
+fn pages_past_a_subset_read_the_full_collection() {
+    let yaml = |paging: &str| {
+        format!(
+            "
+name: paged-subset
+entities:
+  thread:
+    count: 2000000
+    fields:
+      title: string(80)
+  post:
+    count: 60000000
+    fields:
+      text: string(300)
+      created_at: date
+relationships:
+  posts:
+    parent: thread
+    child: post
+    children: {{min: 1, typical: 30, max: 50000}}
+    child_field: thread
+    standalone: true
+    layout: subset
+operations:
+  thread_page:
+    read: thread
+    rate: 10000
+    filter: {{_id: eq}}
+    include: {{posts: {{sort: -created_at, limit: 25{paging}}}}}
+  new_post:
+    insert: post
+    links: [posts]
+    rate: 300
+"
+        )
+    };
+    let first_only = design(&yaml(""));
+    let paged = design(&yaml(
+        ", paging: {by: keyset, past_first: 0.05, depth: {typical: 5, max: 1000}}",
+    ));
+    let before = plan(&first_only, "thread_page");
+    let after = plan(&paged, "thread_page");
+    assert!(
+        before.steps.iter().all(|s| s.collection != "post"),
+        "page 1 comes with the thread: {:#?}",
+        before.steps
+    );
+    let rest = after
+        .steps
+        .iter()
+        .find(|s| s.collection == "post")
+        .unwrap_or_else(|| panic!("later pages read the posts: {:#?}", after.steps));
+    assert_eq!(rest.every, Some(20));
+    assert!(
+        after.cost.index_keys_examined > before.cost.index_keys_examined,
+        "{:?} vs {:?}",
+        after.cost,
+        before.cost
+    );
+}
+
+/// "Take each product's stock down by its own line's quantity": a different
+/// amount per document is one `updateOne` per product in one bulk write,
+/// priced by their number, whose ids and amounts are those the find of
+/// the order returned (`items.product`, `items.quantity`). The same write
+/// by a constant stays one `updateMany` (issue 41).
+#[test]
+fn an_amount_per_document_is_one_update_per_document() {
+    let take = |by: &str| {
+        design(&format!(
+            "{ORDERS}  take_stock:
+    update: product
+    filter: {{ordered.order: eq}}
+    multi: true
+    increments: {{stock: {by}}}
+    rate: 10
+"
+        ))
+    };
+    let constant = take("-1");
+    let each = take("-ordered.quantity");
+    let write = |d: &Design| {
+        plan(d, "take_stock")
+            .steps
+            .iter()
+            .find(|s| s.collection == "product")
+            .cloned()
+            .expect("the products are written")
+    };
+    assert_eq!(write(&constant).action, Action::UpdateMany);
+    let bulk = write(&each);
+    assert_eq!(bulk.action, Action::BulkWrite);
+    assert!(bulk.documents > 1.0, "{}", bulk.documents);
+    let spec = bulk.each.as_deref().expect("ids and amounts are said");
+    let found = &plan(&each, "take_stock").steps[spec.from_step.expect("a find") - 1];
+    assert_eq!(found.collection, "order");
+    assert_eq!(spec.id, "items.product");
+    assert_eq!(
+        spec.amounts
+            .iter()
+            .map(|a| (a.path.as_str(), a.from.as_str(), a.negative))
+            .collect::<Vec<_>>(),
+        [("stock", "items.quantity", true)]
+    );
+    for p in std::iter::once(&spec.id).chain(spec.amounts.iter().map(|a| &a.from)) {
+        assert!(
+            found.projection.contains(p),
+            "{:?} lacks {p}",
+            found.projection
+        );
+    }
+    // Priced by the documents it writes, as the `updateMany` was.
+    assert!(
+        (plan(&each, "take_stock").cost.documents_written
+            - plan(&constant, "take_stock").cost.documents_written)
+            .abs()
+            < 1e-9
+    );
+}
+
+/// S17: the claim reads only pending jobs (`when: ["status = pending"]`),
+/// so its index `{status, priority, created_at}` is partial on them, its
+/// entries priced at the pending share. Without the condition the claim
+/// may take any status, and the index stays whole (issue 41).
+#[test]
+fn a_claim_of_one_state_has_a_partial_index() {
+    use crate::design::PartialCondition;
+    let text = super::golden::example_text("scenarios/s17-job-queue");
+    let index_of = |yaml: &str| {
+        let model = crate::inputs::model_file::parse("s17.yaml", yaml).expect("the model parses");
+        let d = advise(&model, &Settings::default(), None).expect("advise");
+        d.collections
+            .iter()
+            .flat_map(|c| &c.indexes)
+            .find(|i| i.used_by.iter().any(|u| u == "claim_next"))
+            .cloned()
+            .expect("the claim has an index")
+    };
+    let pending = index_of(&text);
+    assert_eq!(
+        pending.partial,
+        [PartialCondition::Equals {
+            path: "status".into(),
+            value: "pending".into()
+        }]
+    );
+    let any = text.replace(
+        "    when: [\"status = pending\"]\n    changes: [status, worker",
+        "    changes: [status, worker",
+    );
+    assert_ne!(any, text, "the condition is taken out");
+    assert!(index_of(&any).partial.is_empty());
+}
+
+/// S18: the TTL monitor deletes as many sessions as the workload inserts
+/// (300/s) and as many reset tokens (5/s): the TTL indexes state it, as
+/// writes no operation's plan counts. An index that is not TTL states
+/// none (issue 41).
+#[test]
+fn a_ttl_index_states_the_monitor_s_deletes() {
+    use crate::design::PerSecond;
+    let model = crate::inputs::model_file::parse(
+        "s18.yaml",
+        &super::golden::example_text("scenarios/s18-sessions"),
+    )
+    .expect("the model parses");
+    let d = advise(&model, &Settings::default(), None).expect("advise");
+    let ttl = |coll: &str| {
+        d.collections
+            .iter()
+            .find(|c| c.name == coll)
+            .and_then(|c| c.indexes.iter().find(|i| i.expire_after_seconds.is_some()))
+            .and_then(|i| i.expired_per_second)
+    };
+    assert_eq!(ttl("session"), Some(PerSecond(300.0)));
+    assert_eq!(ttl("reset_token"), Some(PerSecond(5.0)));
+    assert!(
+        d.collections
+            .iter()
+            .flat_map(|c| &c.indexes)
+            .filter(|i| i.expire_after_seconds.is_none())
+            .all(|i| i.expired_per_second.is_none())
+    );
+}

@@ -134,6 +134,13 @@ pub enum Expr {
     Doc(Vec<(String, Expr)>),
     /// `[]`.
     EmptyList,
+    /// Keyset paging: `{"$gt": param}` (`$lt` for a descending sort), the
+    /// next page starting after the sort key of the last item seen; left
+    /// out of the filter when the caller passes none (the first page).
+    After {
+        param: String,
+        descending: bool,
+    },
 }
 
 /// A condition a step runs under; otherwise its result is empty (a find)
@@ -239,6 +246,31 @@ pub struct StepCode {
     /// Filters that test a path from a tree's root (an `under`): what a
     /// check needs to work the subtree out from the `parent` references.
     pub under: Vec<UnderTest>,
+    /// A bulk write's updates: one per element, each by its own amount.
+    pub each: Option<EachCode>,
+}
+
+/// The updates of a bulk write: for each object of `source`, one
+/// `updateOne` of the document whose `_id` is the object's `id`, `$inc`ing
+/// each field by the object's amount (negated where `negative`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EachCode {
+    pub source: EachSource,
+    /// The path of the id in each object.
+    pub id: String,
+    /// The field written, the path of its amount in each object, and
+    /// whether the amount is taken away.
+    pub amounts: Vec<(String, String, bool)>,
+}
+
+/// Where a bulk write's objects come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EachSource {
+    /// The objects at `elements` (through arrays) in the documents an
+    /// earlier step found (`""`: the documents themselves).
+    Step { step: String, elements: String },
+    /// A list the caller passes: objects with the id and the amounts.
+    Param(String),
 }
 
 /// A filter on a path from a tree's root, in the terms of the data: the

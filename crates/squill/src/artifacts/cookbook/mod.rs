@@ -68,6 +68,47 @@ const JS_IDS_HELPER: &str = "// Values at `path` in `docs`, through arrays; embe
      \x20 return out;\n\
      }\n";
 
+/// The JavaScript helper for a bulk write: the objects at `path` in `docs`
+/// (through arrays; `""`: the documents), each holding an id and its amounts.
+const JS_ELEMS_HELPER: &str = "\n// The objects at `path` in `docs`, through arrays (\"\": the documents themselves).\n\
+     function elems(docs, path) {\n\
+     \x20 const out = [];\n\
+     \x20 const walk = (v, parts) => {\n\
+     \x20   if (v === undefined || v === null) return;\n\
+     \x20   if (Array.isArray(v)) { v.forEach((x) => walk(x, parts)); return; }\n\
+     \x20   if (parts.length === 0) { out.push(v); return; }\n\
+     \x20   walk(v[parts[0]], parts.slice(1));\n\
+     \x20 };\n\
+     \x20 docs.forEach((d) => walk(d, path === \"\" ? [] : path.split(\".\")));\n\
+     \x20 return out;\n\
+     }\n";
+
+/// The Python helper for a bulk write (see `JS_ELEMS_HELPER`).
+const PY_ELEMS_HELPER: &str = "\n\nfrom pymongo import UpdateOne  # noqa: E402 (only the bulk writes need it)\n\n\ndef _elems(docs, path):\n\
+     \x20   \"\"\"The objects at `path` in `docs`, through arrays (\"\": the documents themselves).\"\"\"\n\
+     \x20   out = []\n\n\
+     \x20   def walk(v, parts):\n\
+     \x20       if v is None:\n\
+     \x20           return\n\
+     \x20       if isinstance(v, list):\n\
+     \x20           for x in v:\n\
+     \x20               walk(x, parts)\n\
+     \x20           return\n\
+     \x20       if not parts:\n\
+     \x20           out.append(v)\n\
+     \x20           return\n\
+     \x20       if isinstance(v, dict):\n\
+     \x20           walk(v.get(parts[0]), parts[1:])\n\n\
+     \x20   for d in docs:\n\
+     \x20       walk(d, path.split(\".\") if path else [])\n\
+     \x20   return out\n";
+
+/// Whether an operation writes documents each by an amount of its own.
+fn bulk_writes(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .any(|o| o.steps.iter().any(|s| s.action == Action::BulkWrite))
+}
+
 /// The JavaScript helper for a move whose new parent's path is walked up
 /// with `$graphLookup` (the walk's order is not the path's): the ids from
 /// the root down to the node found, the node last, following `parent`.
@@ -165,6 +206,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     if walks_paths(ops) {
         out.push_str(JS_PATH_HELPER);
     }
+    if bulk_writes(ops) {
+        out.push_str(JS_ELEMS_HELPER);
+    }
     if merges(ops) {
         out.push_str(JS_NEWEST_HELPER);
     }
@@ -187,6 +231,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     out.push_str(JS_IDS_HELPER);
     if walks_paths(ops) {
         out.push_str(JS_PATH_HELPER);
+    }
+    if bulk_writes(ops) {
+        out.push_str(JS_ELEMS_HELPER);
     }
     if merges(ops) {
         out.push_str(JS_NEWEST_HELPER);
@@ -278,6 +325,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             json!({"doc": fields.iter().map(|(k, e)| json!([k, expr_json(e)])).collect::<Vec<_>>()})
         }
         Expr::EmptyList => json!({"empty_list": true}),
+        Expr::After { param, descending } => json!({"after": [param, descending]}),
     }
 }
 
@@ -293,6 +341,7 @@ pub fn action_name(a: Action) -> &'static str {
         Action::DeleteOne => "delete_one",
         Action::DeleteMany => "delete_many",
         Action::FindOneAndUpdate => "find_one_and_update",
+        Action::BulkWrite => "bulk_write",
     }
 }
 
@@ -335,6 +384,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     );
     if walks_paths(ops) {
         out.push_str(PY_PATH_HELPER);
+    }
+    if bulk_writes(ops) {
+        out.push_str(PY_ELEMS_HELPER);
     }
     if merges(ops) {
         out.push_str(PY_NEWEST_HELPER);

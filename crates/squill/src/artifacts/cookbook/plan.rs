@@ -2,7 +2,10 @@
 //! (`code`): named parameters, and steps whose filters and updates are
 //! expressions.
 
-use super::code::{Expr, NewPath, OpCode, Param, ParamKind, StepCode, UnderTest, Update, ident};
+use super::code::{
+    EachCode, EachSource, Expr, NewPath, OpCode, Param, ParamKind, StepCode, UnderTest, Update,
+    ident,
+};
 use crate::design::{
     Action, Collection, Design, FilterOp, OperationPlan, ShapeType, Step, StepFilter, UpdateOp,
     ValueSource,
@@ -399,6 +402,73 @@ impl Builder<'_> {
 }
 
 impl Builder<'_> {
+    /// A bulk write's objects: the related instances in the documents the
+    /// earlier step found (the order's items), each holding the written
+    /// document's id and its amounts, or a list the caller passes (each
+    /// object the document's `_id` and its amount under the field's name).
+    fn each(&mut self, step: &Step, each: &crate::design::StepEach) -> EachCode {
+        let found = each
+            .from_step
+            .and_then(|n| self.steps.get(n.wrapping_sub(1)))
+            .map(|s| s.key.clone());
+        match found {
+            Some(key) => {
+                // The objects: the deepest path the id and the amounts share.
+                let mut common: Vec<&str> = each.id.split('.').collect();
+                common.pop();
+                for a in &each.amounts {
+                    let segs: Vec<&str> = a.from.split('.').collect();
+                    let n = common
+                        .iter()
+                        .zip(&segs[..segs.len().saturating_sub(1)])
+                        .take_while(|(x, y)| x == y)
+                        .count();
+                    common.truncate(n);
+                }
+                let elements = common.join(".");
+                let rel = |p: &str| {
+                    if elements.is_empty() {
+                        p.to_string()
+                    } else {
+                        p.strip_prefix(&format!("{elements}."))
+                            .unwrap_or(p)
+                            .to_string()
+                    }
+                };
+                EachCode {
+                    id: rel(&each.id),
+                    amounts: each
+                        .amounts
+                        .iter()
+                        .map(|a| (a.path.clone(), rel(&a.from), a.negative))
+                        .collect(),
+                    source: EachSource::Step {
+                        step: key,
+                        elements,
+                    },
+                }
+            }
+            None => {
+                let name = self.param_named(
+                    &step.collection,
+                    "",
+                    ParamKind::Documents,
+                    "",
+                    Some("amounts"),
+                );
+                EachCode {
+                    id: "_id".to_string(),
+                    amounts: each
+                        .amounts
+                        .iter()
+                        .map(|a| (a.path.clone(), a.path.clone(), a.negative))
+                        .collect(),
+                    source: EachSource::Param(name),
+                }
+            }
+        }
+    }
+
     /// The latest earlier step that read a node's path of tree `tree`: a
     /// `find` returning the path the nodes keep, or a walk up to the root.
     fn new_path_source(&self, tree: &str) -> Option<NewPath> {
@@ -568,6 +638,23 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             }
             filter.push((f.path.clone(), e));
         }
+        // Keyset paging: the next page is a range from the sort key of the
+        // last item seen, never a `skip` (unless the filter tests that key
+        // already, as a range of its own).
+        if step.action == Action::Find
+            && let Some(p) = &step.paging
+            && p.by == crate::model::PagingBy::Keyset
+            && let Some(after) = &p.after
+            && !filter.iter().any(|(x, _)| x == after)
+        {
+            let descending = step
+                .sort
+                .iter()
+                .find(|(k, _)| k == after)
+                .is_some_and(|(_, d)| *d < 0);
+            let param = b.param(&step.collection, after, ParamKind::Value, "after_");
+            filter.push((after.clone(), Expr::After { param, descending }));
+        }
         if let Some((counter, max)) = &bound
             && !filter.iter().any(|(p, _)| p == counter)
         {
@@ -647,7 +734,9 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             Action::InsertMany => Some(b.param(&step.collection, "", ParamKind::Documents, "")),
             _ => None,
         };
+        let each = step.each.as_deref().map(|e| b.each(step, e));
         b.steps.push(StepCode {
+            each,
             key,
             collection: step.collection.clone(),
             action: step.action,

@@ -2,7 +2,7 @@
 //! (the official driver). Filters and updates are written as JSON-like
 //! literals, which all three languages share; the calls around them differ.
 
-use super::code::{Expr, Merge, NewPath, OpCode, StepCode, Update, When};
+use super::code::{EachCode, EachSource, Expr, Merge, NewPath, OpCode, StepCode, Update, When};
 use crate::design::Action;
 use crate::words::script::{self, comment as c};
 use std::fmt::Write as _;
@@ -90,6 +90,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
                 .collect::<Vec<_>>(),
         ),
         Expr::EmptyList => "[]".to_string(),
+        Expr::After { param, descending } => {
+            let op = if *descending { "$lt" } else { "$gt" };
+            format!("{{{}: {param}}}", q(op))
+        }
     }
 }
 
@@ -186,6 +190,35 @@ fn rebased(lang: Lang, path: &str, node: &str, objects: bool, from: &NewPath) ->
     )
 }
 
+/// A bulk write's objects (`elems(find_order, "items")`), and one object's
+/// value at a path (`e["product"]["_id"]`, negated for an amount taken
+/// away).
+fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<(String, String)>) {
+    let source = match (&each.source, lang) {
+        (EachSource::Step { step, elements }, Lang::Python) => {
+            format!("_elems({step}, {})", q(elements))
+        }
+        (EachSource::Step { step, elements }, _) => format!("elems({step}, {})", q(elements)),
+        (EachSource::Param(p), _) => p.clone(),
+    };
+    let at = |path: &str| {
+        let mut out = "e".to_string();
+        for seg in path.split('.') {
+            let _ = write!(out, "[{}]", q(seg));
+        }
+        out
+    };
+    let incs = each
+        .amounts
+        .iter()
+        .map(|(field, from, negative)| {
+            let sign = if *negative { "-" } else { "" };
+            (field.clone(), format!("{sign}{}", at(from)))
+        })
+        .collect();
+    (source, at(&each.id), incs)
+}
+
 fn object(pairs: &[(String, String)]) -> String {
     if pairs.is_empty() {
         return "{}".into();
@@ -198,13 +231,37 @@ fn object(pairs: &[(String, String)]) -> String {
 }
 
 fn filter(lang: Lang, step: &StepCode) -> String {
-    object(
-        &step
-            .filter
-            .iter()
-            .map(|(p, e)| (p.clone(), expr(lang, e)))
-            .collect::<Vec<_>>(),
-    )
+    let plain: Vec<(String, String)> = step
+        .filter
+        .iter()
+        .filter(|(_, e)| !matches!(e, Expr::After { .. }))
+        .map(|(p, e)| (p.clone(), expr(lang, e)))
+        .collect();
+    // A keyset page's range joins the filter only when the caller passes
+    // the last key seen: the first page has none.
+    let after: Vec<String> = step
+        .filter
+        .iter()
+        .filter_map(|(p, e)| match e {
+            Expr::After { param, .. } => {
+                let range = object(&[(p.clone(), expr(lang, e))]);
+                Some(match lang {
+                    Lang::Python => format!("**({{}} if {param} is None else {range})"),
+                    _ => format!("...({param} === undefined || {param} === null ? {{}} : {range})"),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    if after.is_empty() {
+        return object(&plain);
+    }
+    let mut items: Vec<String> = plain
+        .iter()
+        .map(|(k, v)| format!("{}: {v}", q(k)))
+        .collect();
+    items.extend(after);
+    format!("{{{}}}", items.join(", "))
 }
 
 fn update_doc(lang: Lang, step: &StepCode) -> String {
@@ -325,7 +382,10 @@ fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
             let _ = writeln!(out, "{indent}{comment} index: _id or none (see the design)");
         }
     }
-    if step.action == Action::UpdateMany || step.action == Action::DeleteMany {
+    if matches!(
+        step.action,
+        Action::UpdateMany | Action::DeleteMany | Action::BulkWrite
+    ) {
         let _ = writeln!(
             out,
             "{indent}{comment} touches about {} documents at the model's typical cardinality",
@@ -447,6 +507,23 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         }
         Action::DeleteOne => format!("{coll}.deleteOne({f}{})", opt_arg(&opts)),
         Action::DeleteMany => format!("{coll}.deleteMany({f}{})", opt_arg(&opts)),
+        // One `updateOne` per object, each by its own amount; none when
+        // there is nothing to write (a bulk write of no operations fails).
+        Action::BulkWrite => match &step.each {
+            Some(each) => {
+                let (source, id, incs) = each_parts(lang, each);
+                let one = format!(
+                    "({{updateOne: {{filter: {}, update: {}}}}})",
+                    object(&[("_id".to_string(), id)]),
+                    object(&[("$inc".to_string(), object(&incs))])
+                );
+                format!(
+                    "((ops) => ops.length > 0 ? {coll}.bulkWrite(ops{}) : null)({source}.map((e) => {one}))",
+                    opt_arg(&opts)
+                )
+            }
+            None => "null".to_string(),
+        },
     };
     // Only when the write before matched nothing (no room in the parent).
     let call = match &step.fallback_of {
@@ -729,6 +806,20 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         }
         Action::DeleteOne => format!("_result({coll}.delete_one({f}{sess}))"),
         Action::DeleteMany => format!("_result({coll}.delete_many({f}{sess}))"),
+        Action::BulkWrite => match &step.each {
+            Some(each) => {
+                let (source, id, incs) = each_parts(Lang::Python, each);
+                let one = format!(
+                    "UpdateOne({}, {})",
+                    object(&[("_id".to_string(), id)]),
+                    object(&[("$inc".to_string(), object(&incs))])
+                );
+                format!(
+                    "(_result({coll}.bulk_write(ops{sess})) if (ops := [{one} for e in {source}]) else None)"
+                )
+            }
+            None => "None".to_string(),
+        },
     };
     let call = match &step.fallback_of {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),

@@ -8,8 +8,8 @@
 //! keys followed by the sort keys.
 
 use super::*;
-use crate::design::StepCondition;
-use crate::model::Otherwise;
+use crate::design::{EachAmount, StepCondition, StepEach};
+use crate::model::{AmountOf, Increment, Otherwise};
 
 impl<'a> Planner<'a> {
     /// Applies operation `op`'s terms to its plan. A plan with no write of
@@ -46,6 +46,7 @@ impl<'a> Planner<'a> {
         };
         if let Some(sort) = &terms.claim {
             self.claim(plan, op, i, &acc, sort);
+            self.claimable_only(plan, op, e, &acc);
         }
         let step = &mut plan.steps[i];
         for inc in &terms.increments {
@@ -76,6 +77,87 @@ impl<'a> Planner<'a> {
         if terms.is_conditional() {
             step.otherwise = Some(terms.otherwise);
         }
+        self.bulk(plan, i, e, &terms.increments);
+    }
+
+    /// Step `i` writes several documents, each by an amount of its own
+    /// (each product less its own line's quantity): one `updateMany` adds
+    /// one amount to all of them, so the write becomes a bulk write of one
+    /// `updateOne` per document, priced by their number (the step's
+    /// documents). The ids and the amounts come from the step that found
+    /// the related instances, which then returns both; with no such step
+    /// the caller passes them, as it passes the ids.
+    fn bulk(&self, plan: &mut OpPlan, i: usize, e: EntityId, increments: &[Increment]) {
+        let per: Vec<(&Increment, &AmountOf)> = increments
+            .iter()
+            .filter_map(|inc| inc.per.as_ref().map(|a| (inc, a)))
+            .collect();
+        let Some(&(_, first)) = per.first() else {
+            return;
+        };
+        let step = &plan.steps[i];
+        let many = step.documents > 1.0 || step.filter.iter().any(|f| f.op == FilterOp::In);
+        if !many {
+            return;
+        }
+        let model = self.facts.model;
+        let acc = self.access(e);
+        let rel = model.relationship(first.relationship);
+        let (other, id_in_other) = if rel.parent == e {
+            (rel.child, self.parent_ref_path(first.relationship))
+        } else {
+            (rel.parent, self.child_ids_path(first.relationship))
+        };
+        let oacc = self.access(other);
+        let found = step.filter.iter().find_map(|f| match f.value_from {
+            ValueSource::FromStep { step } => Some(step),
+            _ => None,
+        });
+        // The step that found the related instances, when its documents
+        // hold them (else the caller passes ids and amounts).
+        let from_step = found.filter(|&n| {
+            id_in_other.is_some()
+                && plan
+                    .steps
+                    .get(n.wrapping_sub(1))
+                    .is_some_and(|s| s.collection == oacc.collection)
+        });
+        // Else the caller passes each id with its amount, under the name of
+        // the field it is added to.
+        let (id, in_found) = match (from_step, id_in_other) {
+            (Some(_), Some(p)) => (oacc.path(&p), true),
+            _ => ("_id".to_string(), false),
+        };
+        let amount_at = |f: &str| {
+            if in_found { oacc.path(f) } else { acc.path(f) }
+        };
+        let amounts: Vec<EachAmount> = per
+            .iter()
+            .map(|(inc, a)| EachAmount {
+                path: acc.path(&inc.field),
+                from: if from_step.is_some() {
+                    amount_at(&a.field)
+                } else {
+                    amount_at(&inc.field)
+                },
+                negative: inc.by < 0.0,
+            })
+            .collect();
+        if let Some(n) = from_step
+            && let Some(s) = plan.steps.get_mut(n - 1)
+        {
+            super::include::project_whole(&mut s.projection, id.clone());
+            for a in &amounts {
+                super::include::project_whole(&mut s.projection, a.from.clone());
+            }
+        }
+        let step = &mut plan.steps[i];
+        step.action = Action::BulkWrite;
+        step.each = Some(Box::new(StepEach {
+            from_step,
+            id,
+            amounts,
+        }));
     }
 
     /// Step `i`, the write of the claimed entity, becomes the claim: one
@@ -148,6 +230,59 @@ impl<'a> Planner<'a> {
                 unique: false,
                 partial: Vec::new(),
             }),
+        }
+    }
+
+    /// A claim reads only the documents its equality conditions on a
+    /// constant hold for (`status = pending`): its index needs no entry for
+    /// the others (the running and finished jobs), so it is partial on
+    /// those conditions and priced by the share they select. A condition
+    /// that every document meets leaves the index whole.
+    fn claimable_only(&self, plan: &mut OpPlan, op: OperationId, e: EntityId, acc: &Access) {
+        let model = self.facts.model;
+        let conditions: Vec<&crate::model::Condition> = model
+            .operation(op)
+            .terms
+            .conditions
+            .iter()
+            .filter(|c| c.test == crate::model::Test::Eq)
+            .collect();
+        if conditions.is_empty() {
+            return;
+        }
+        let tested: Vec<Filter> = conditions
+            .iter()
+            .map(|c| Filter::new(model, e, vec![c.field.clone()], FilterOp::Eq))
+            .collect();
+        let share = self.selectivity(e, &tested);
+        if share >= 1.0 {
+            return;
+        }
+        let partial: Vec<PartialCondition> = conditions
+            .iter()
+            .map(|c| PartialCondition::Equals {
+                path: acc.path(&c.field),
+                value: match &c.value {
+                    crate::model::Literal::Text(t) => t.clone(),
+                    crate::model::Literal::Number(n) => n.to_string(),
+                    crate::model::Literal::Bool(b) => b.to_string(),
+                },
+            })
+            .collect();
+        let Some(claim) = plan.steps.iter().position(|s| {
+            s.action == Action::FindOneAndUpdate
+                || (s.action == Action::Find && s.limit == Some(1) && !s.sort.is_empty())
+        }) else {
+            return;
+        };
+        if let Some(need) = plan
+            .indexes
+            .iter_mut()
+            .find(|n| n.step == claim && !n.unique && n.partial.is_empty())
+        {
+            need.entries *= share;
+            need.held *= share;
+            need.partial = partial;
         }
     }
 

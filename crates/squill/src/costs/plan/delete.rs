@@ -100,6 +100,26 @@ impl<'a> Planner<'a> {
                     entity: name.clone(),
                 },
             );
+            // The later writes take the parents' ids from this step, so it
+            // returns them: the reference each child holds (`repo._id` in a
+            // star), not only the child's own id.
+            if needs_parent_id {
+                let acc = self.access(e);
+                let refs = f.rels_to[e.index()].iter().filter_map(|&r| {
+                    (self.child_ids_path(r).is_none() && self.computed(r).next().is_some()
+                        || matches!(self.layout(r), Layout::Subset { .. }))
+                    .then(|| self.parent_ref_path(r))
+                    .flatten()
+                });
+                let paths: Vec<String> = refs.map(|p| acc.path(&p)).collect();
+                if let Some(step) = plan.steps.get_mut(n.saturating_sub(1)) {
+                    for p in paths {
+                        if !step.projection.contains(&p) {
+                            step.projection.push(p);
+                        }
+                    }
+                }
+            }
             ValueSource::FromStep { step: n }
         };
         let own_from = if by_id {
@@ -242,7 +262,12 @@ impl<'a> Planner<'a> {
             }
         }
         if !ups.is_empty() {
-            let holders = f.typical_parents(r) * m;
+            // A parent folded into its children is kept in every copy (the
+            // repository's star count in each of its stars), as the insert
+            // that raised the count wrote it: one copy lowered would leave
+            // the copies disagreeing.
+            let parents = f.typical_parents(r) * m;
+            let holders = parents * self.copies(rel.parent);
             let action = if holders > 1.0 {
                 Action::UpdateMany
             } else {
@@ -267,7 +292,7 @@ impl<'a> Planner<'a> {
                     }],
                     updates: ups,
                     docs: holders,
-                    sync: 0.0,
+                    sync: holders - parents,
                     purpose: why,
                 },
             );

@@ -169,6 +169,7 @@ impl<'a> Planner<'a> {
             each,
             wanted,
             returned,
+            every: None,
         };
         if let Some(levels) = inc.recursive
             && rel.parent == rel.child
@@ -198,6 +199,16 @@ impl<'a> Planner<'a> {
             // the field that holds the children (or the parent's copy).
             self.return_holder(plan, from, rel, inc.to_children, from_step);
             self.includes(plan, op, target, returned, from_step, &inc.include);
+            // A subset holds the first page; the pages past it are read
+            // from the children's own collection, by the executions that
+            // ask for them (a range from the last item the subset showed).
+            if let Some(share) = Self::past_subset(inc, layout) {
+                let cx = Joined {
+                    every: Some(super::insert::every_one_in(share)),
+                    ..cx
+                };
+                self.join(plan, op, &cx, None, Some(rel.child_field.clone()));
+            }
             return;
         }
         // The query of the other side: the link's attributes it tests,
@@ -213,6 +224,20 @@ impl<'a> Planner<'a> {
             return;
         }
         self.join(plan, op, &cx, by_id_path, by_ref_path);
+    }
+
+    /// The share of executions of a paged include that ask for a page
+    /// the subset `layout` does not hold (the deepest page ends past its
+    /// `k` children): every page past the first, read from the children's
+    /// own collection. `None` when the subset holds every page asked for,
+    /// or the layout is no subset.
+    fn past_subset(inc: &Include, layout: &Layout) -> Option<f64> {
+        let (Layout::Subset { k, .. }, Some(p), Some(limit)) = (layout, inc.paging, inc.limit)
+        else {
+            return None;
+        };
+        (inc.to_children && p.past_first > 0.0 && p.deepest * limit as f64 > *k as f64)
+            .then_some(p.past_first)
     }
 
     /// The side of `inc`'s relationship the read starts from.
@@ -373,6 +398,7 @@ impl<'a> Planner<'a> {
             each,
             wanted,
             returned,
+            every,
         } = cx;
         let r = inc.relationship;
         let rel = f.model.relationship(r);
@@ -500,6 +526,7 @@ impl<'a> Planner<'a> {
                     f.typical(r)
                 }
         };
+        step.every = every;
         let n = self.push(plan, op, step, cost, Some((keys, target, entries)));
         self.includes(plan, op, target, returned, n, &inc.include);
     }

@@ -170,6 +170,9 @@ struct Joined<'i> {
     /// `each`, cut to the include's limit.
     wanted: f64,
     returned: f64,
+    /// The query runs in one execution out of this many: the pages past a
+    /// subset, which only those executions ask for.
+    every: Option<u64>,
 }
 
 pub(crate) struct Planner<'a> {
@@ -938,6 +941,7 @@ impl<'a> Planner<'a> {
             conditions: Vec::new(),
             otherwise: None,
             paging: None,
+            each: None,
         }
     }
 

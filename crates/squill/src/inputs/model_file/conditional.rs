@@ -5,10 +5,10 @@
 use super::context::Ctx;
 use super::error::suggestion;
 use super::paths::sort_keys;
-use super::raw::{RawExpiry, RawOperation, S};
+use super::raw::{RawAmount, RawExpiry, RawOperation, S};
 use crate::model::{
-    Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise, Test,
-    WriteTerms,
+    AmountOf, Condition, EntityId, Expiry, Field, FieldType, Increment, Literal, Model, Otherwise,
+    Test, WriteTerms,
 };
 
 /// The kinds of operation a condition may guard.
@@ -93,18 +93,8 @@ pub(crate) fn terms(
     for (field, by) in op.increments.iter().flat_map(|m| &m.0) {
         match e.fields.iter().find(|f| f.name == field.value) {
             Some(f) if numeric(&f.ty) => {
-                if by.value.is_finite() && by.value != 0.0 {
-                    out.increments.push(Increment {
-                        field: field.value.clone(),
-                        by: by.value,
-                    });
-                } else {
-                    ctx.error(
-                        ctx.pos(by),
-                        "an increment adds a number other than 0",
-                        "nothing added",
-                        None,
-                    );
+                if let Some(inc) = increment(ctx, model, entity, &field.value, by) {
+                    out.increments.push(inc);
                 }
             }
             Some(_) => ctx.error(
@@ -133,6 +123,115 @@ pub(crate) fn terms(
         );
     }
     out
+}
+
+/// The amount added to `field`: a constant other than 0, or
+/// `[-]relationship.field`, a number of the instance related to each
+/// written document through a relationship of `entity` (each document its
+/// own amount).
+fn increment(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    field: &str,
+    by: &S<RawAmount>,
+) -> Option<Increment> {
+    let at = ctx.pos(by);
+    let text = match &by.value {
+        RawAmount::Number(n) if n.is_finite() && *n != 0.0 => {
+            return Some(Increment {
+                field: field.to_string(),
+                by: *n,
+                per: None,
+            });
+        }
+        RawAmount::Number(_) => {
+            ctx.error(
+                at,
+                "an increment adds a number other than 0",
+                "nothing added",
+                None,
+            );
+            return None;
+        }
+        RawAmount::Path(t) => t.trim(),
+    };
+    let (sign, path) = match text.strip_prefix('-') {
+        Some(rest) => (-1.0, rest.trim()),
+        None => (1.0, text.strip_prefix('+').unwrap_or(text).trim()),
+    };
+    let Some((rel_name, other_field)) = path.split_once('.') else {
+        ctx.error(
+            at,
+            format!("`{text}` is neither a number nor a related field"),
+            "not an amount",
+            Some(
+                "write a number (`-1`), or `relationship.field` for an amount each document takes from its related instance (`-ordered.quantity`)"
+                    .into(),
+            ),
+        );
+        return None;
+    };
+    let e = model.entity(entity);
+    let mine = model
+        .relationships
+        .iter()
+        .filter(|r| r.parent == entity || r.child == entity);
+    let Some(r) = model.relationship_by_name(rel_name).filter(|&r| {
+        let rel = model.relationship(r);
+        rel.parent == entity || rel.child == entity
+    }) else {
+        ctx.error(
+            at,
+            format!(
+                "`{rel_name}` in `{text}` is not a relationship of entity `{}`",
+                e.name
+            ),
+            "unknown relationship",
+            suggestion(rel_name, mine.map(|r| r.name.as_str())),
+        );
+        return None;
+    };
+    let rel = model.relationship(r);
+    let other = model.entity(if rel.parent == entity {
+        rel.child
+    } else {
+        rel.parent
+    });
+    match other.fields.iter().find(|f| f.name == other_field) {
+        Some(f) if numeric(&f.ty) => Some(Increment {
+            field: field.to_string(),
+            by: sign,
+            per: Some(AmountOf {
+                relationship: r,
+                field: other_field.to_string(),
+            }),
+        }),
+        Some(_) => {
+            ctx.error(
+                at,
+                format!(
+                    "`{other_field}` of `{}` is not a number: it cannot be added to `{field}`",
+                    other.name
+                ),
+                "not a number",
+                None,
+            );
+            None
+        }
+        None => {
+            ctx.error(
+                at,
+                format!(
+                    "`{other_field}` is not a field of entity `{}` (through `{rel_name}`)",
+                    other.name
+                ),
+                "unknown field",
+                suggestion(other_field, other.fields.iter().map(|f| f.name.as_str())),
+            );
+            None
+        }
+    }
 }
 
 fn numeric(ty: &FieldType) -> bool {

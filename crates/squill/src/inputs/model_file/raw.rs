@@ -554,9 +554,32 @@ pub(super) struct RawOperation {
     /// atomic group), `skip` (already done). With `when` or `claim`.
     #[schemars(with = "Option<OtherwiseName>")]
     pub otherwise: Option<S<String>>,
-    /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`). Update, claim.
-    #[schemars(with = "Option<NamedMap<f64>>")]
-    pub increments: Option<NamedMap<S<f64>>>,
+    /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`):
+    /// a number, or a field of the instance related through a relationship
+    /// of the entity, when each document gets its own amount
+    /// (`{stock: -ordered.quantity}`: one update per document). Update, claim.
+    #[schemars(with = "Option<NamedMap<AmountSchema>>")]
+    pub increments: Option<NamedMap<S<RawAmount>>>,
+}
+
+/// An increment's amount: a constant, or `[-]relationship.field`.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum RawAmount {
+    Number(f64),
+    Path(String),
+}
+
+/// An amount `$inc` adds: a number, or `[-]relationship.field`, the amount
+/// each document takes from its related instance.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+#[schemars(rename = "Amount")]
+pub(super) enum AmountSchema {
+    Number(f64),
+    Path(
+        #[schemars(regex(pattern = r"^-?[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$"))] String,
+    ),
 }
 
 /// A condition of a write: `field OP value`.

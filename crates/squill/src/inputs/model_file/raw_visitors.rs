@@ -4,9 +4,9 @@
 //! hand for the same types. The types themselves are in `raw`.
 
 use super::raw::{
-    NamedMap, OneOrMany, OneOrManySchema, RawCardinality, RawCardinalityLong, RawCount, RawCurrent,
-    RawCurrentLong, RawCurrentSection, RawField, RawFieldLong, RawInclude, RawIncludes, RawMix,
-    RawMixes, RawRecursive, RawScope, RawWithout, S, Sort, WITHOUT,
+    NamedMap, OneOrMany, OneOrManySchema, RawAmount, RawCardinality, RawCardinalityLong, RawCount,
+    RawCurrent, RawCurrentLong, RawCurrentSection, RawField, RawFieldLong, RawInclude, RawIncludes,
+    RawMix, RawMixes, RawRecursive, RawScope, RawWithout, S, Sort, WITHOUT,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -148,6 +148,31 @@ impl JsonSchema for RawCurrent {
                 generator.subschema_for::<RawCurrentLong>(),
             ]
         })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawAmount {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl Visitor<'_> for V_ {
+            type Value = RawAmount;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number, or a related field (`-ordered.quantity`)")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawAmount, E> {
+                Ok(RawAmount::Number(v as f64))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawAmount, E> {
+                Ok(RawAmount::Number(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawAmount, E> {
+                Ok(RawAmount::Number(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawAmount, E> {
+                Ok(RawAmount::Path(v.to_string()))
+            }
+        }
+        d.deserialize_any(V_)
     }
 }
 

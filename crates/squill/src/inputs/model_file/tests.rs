@@ -1462,7 +1462,8 @@ fn a_write_may_state_a_condition_a_claim_and_an_expiry() {
         redeem.increments,
         vec![Increment {
             field: "remaining".into(),
-            by: -1.0
+            by: -1.0,
+            per: None,
         }]
     );
     let take = &m.workload.operations[1];
@@ -1514,4 +1515,65 @@ fn conditions_and_expiry_that_do_not_read_are_errors() {
     insta::assert_snapshot!(problems(&on_insert)[0]);
     // A claim's order is a read's: the sort key must be a field.
     insta::assert_snapshot!(bad("[-priority, created_at]", "[-urgency]")[0]);
+}
+
+/// Issue 41: an amount each document takes from its related instance
+/// (`stock: -ordered.quantity`), next to a constant.
+const PER_DOCUMENT: &str = r"
+entities:
+  product:
+    count: 1000
+    fields:
+      name: string(20)
+      stock: int
+  item:
+    count: 100000
+    fields:
+      quantity: int
+      note: string(20)
+relationships:
+  ordered:
+    parent: product
+    child: item
+    children: {typical: 100, max: 10000}
+operations:
+  take_stock:
+    update: product
+    filter: {ordered._id: in}
+    multi: true
+    increments: {stock: -ordered.quantity}
+    rate: 10
+";
+
+#[test]
+fn an_increment_may_take_each_document_s_amount_from_a_related_field() {
+    let m = parse("m.yaml", PER_DOCUMENT).unwrap();
+    let terms = &m.workload.operations[0].terms;
+    assert_eq!(
+        terms.increments,
+        vec![Increment {
+            field: "stock".into(),
+            by: -1.0,
+            per: Some(crate::model::AmountOf {
+                relationship: m.relationship_by_name("ordered").unwrap(),
+                field: "quantity".into(),
+            }),
+        }]
+    );
+    // The writer spells it back as it was read.
+    assert_eq!(parse("m.yaml", &to_yaml(&m)).unwrap(), m);
+}
+
+#[test]
+fn a_per_document_amount_that_does_not_read_is_an_error() {
+    let bad = |to: &str| {
+        let text = PER_DOCUMENT.replace("-ordered.quantity", to);
+        problems(&text)
+    };
+    let p = bad("-sold.quantity");
+    assert!(p[0].starts_with("m.yaml:23:25:"), "{p:?}");
+    insta::assert_snapshot!(p[0]);
+    insta::assert_snapshot!(bad("-ordered.note")[0]);
+    insta::assert_snapshot!(bad("-ordered.qty")[0]);
+    insta::assert_snapshot!(bad("quantity")[0]);
 }

@@ -197,7 +197,7 @@ fn include(model: &Model, out: &mut String, includes: &[Include], indent: usize)
 
 /// Writes `model` as a model file.
 /// A write's `when`, `otherwise` and `increments`.
-fn terms(out: &mut String, t: &crate::model::WriteTerms) {
+fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
     if !t.conditions.is_empty() {
         let items = t.conditions.iter().map(|c| {
             let value = match &c.value {
@@ -216,7 +216,18 @@ fn terms(out: &mut String, t: &crate::model::WriteTerms) {
         let items: Vec<String> = t
             .increments
             .iter()
-            .map(|i| format!("{}: {}", s(&i.field), num(i.by)))
+            .map(|i| match &i.per {
+                Some(a) => {
+                    let sign = if i.by < 0.0 { "-" } else { "" };
+                    let rel = &model.relationship(a.relationship).name;
+                    format!(
+                        "{}: {}",
+                        s(&i.field),
+                        s(&format!("{sign}{rel}.{}", a.field))
+                    )
+                }
+                None => format!("{}: {}", s(&i.field), num(i.by)),
+            })
             .collect();
         let _ = writeln!(out, "    increments: {{{}}}", items.join(", "));
     }
@@ -560,7 +571,7 @@ pub fn to_yaml(model: &Model) -> String {
                 let _ = writeln!(out, "    changes: {}", list(changes.iter().map(|c| s(c))));
             }
         }
-        terms(&mut out, &op.terms);
+        terms(&mut out, model, &op.terms);
     }
     if !model.workload.atomic_groups.is_empty() {
         let _ = writeln!(out, "atomic:");

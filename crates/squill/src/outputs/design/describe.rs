@@ -369,6 +369,7 @@ pub(crate) fn action(action: Action) -> &'static str {
         Action::DeleteOne => "deleteOne",
         Action::DeleteMany => "deleteMany",
         Action::FindOneAndUpdate => "findOneAndUpdate",
+        Action::BulkWrite => "bulkWrite",
     }
 }
 
@@ -460,6 +461,28 @@ pub(crate) fn update(op: &UpdateOp) -> String {
     }
 }
 
+/// An update of a bulk write whose amount each document takes from the
+/// found documents (`$inc stock by -items.quantity, each its own`), else
+/// as `update` says it.
+fn each_update(step: &Step, u: &UpdateOp) -> String {
+    let (Some(each), UpdateOp::Inc { path } | UpdateOp::Dec { path }) = (&step.each, u) else {
+        return update(u);
+    };
+    match each.amounts.iter().find(|a| a.path == *path) {
+        Some(a) => {
+            let sign = if a.negative { "-" } else { "" };
+            match each.from_step {
+                Some(n) => format!(
+                    "$inc {path} by {sign}{} from step {n}, each its own",
+                    a.from
+                ),
+                None => format!("$inc {path} by {sign}(the amount given with each id)"),
+            }
+        }
+        None => update(u),
+    }
+}
+
 /// One step in one line: `find persons { _id: $eq (parameter) } via _id_ → 1 document`.
 pub(crate) fn step(step: &Step) -> String {
     let mut text = format!("{} {}", action(step.action), step.collection);
@@ -477,7 +500,7 @@ pub(crate) fn step(step: &Step) -> String {
         text.push_str(&format!(" limit {}", words::int(limit)));
     }
     if !step.updates.is_empty() {
-        let ops: Vec<String> = step.updates.iter().map(update).collect();
+        let ops: Vec<String> = step.updates.iter().map(|u| each_update(step, u)).collect();
         text.push_str(&format!(" {}", ops.join(", ")));
     }
     match &step.index {

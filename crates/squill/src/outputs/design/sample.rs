@@ -40,6 +40,7 @@ fn step(collection: &str, action: Action) -> Step {
         conditions: Vec::new(),
         otherwise: None,
         paging: None,
+        each: None,
     }
 }
 

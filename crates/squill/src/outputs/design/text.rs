@@ -290,6 +290,15 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
                 describe::duration(secs),
                 v(&index.keys[0].0)
             );
+            // Its deletes are writes no operation's plan counts.
+            if let Some(crate::design::PerSecond(rate)) = index.expired_per_second {
+                let _ = write!(
+                    line,
+                    "; its deletes: about {}/s, each a document and an entry of each of the {} indexes",
+                    words::num(rate),
+                    words::int(c.indexes.len() as u64)
+                );
+            }
         } else if index.used_by.is_empty() {
             line.push_str("  (implicit)");
         } else {

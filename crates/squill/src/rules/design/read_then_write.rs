@@ -98,6 +98,7 @@ fn writes(s: &Step) -> bool {
         s.action,
         Action::UpdateOne
             | Action::UpdateMany
+            | Action::BulkWrite
             | Action::Upsert
             | Action::DeleteOne
             | Action::DeleteMany
