@@ -106,7 +106,7 @@ pub struct Increment {
 /// write is one update per document, not one `updateMany`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AmountOf {
-    pub relationship: super::RelationshipId,
+    pub relationship: super::ids::RelationshipId,
     pub field: String,
 }
 

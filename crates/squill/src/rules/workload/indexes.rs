@@ -415,5 +415,4 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "indexes_geo_tests.rs"]
 mod geo_tests;
