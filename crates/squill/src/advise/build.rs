@@ -11,7 +11,7 @@ use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::{Space, State};
-use crate::costs::plan::OpPlan;
+use crate::costs::plan::{IndexNeed, OpPlan};
 use crate::design::{
     Alternative, Collection, Cost, DESIGN_SCHEMA_VERSION, Design, DocumentSize, EntityDecision,
     Index, OperationPlan, RelationshipDecision, RuleHit, Shape, Verdict,
@@ -89,6 +89,9 @@ fn collections(
 ) -> Vec<Collection> {
     let model = facts.model;
     let mut out: Vec<Collection> = Vec::new();
+    // Each collection's place in `out` by name: a search of `out` per
+    // entity was quadratic in the model (issue 45).
+    let mut at: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
     for e in model.entity_ids() {
         let Some((size, documents)) = size_of(facts, p, e) else {
             continue;
@@ -102,7 +105,7 @@ fn collections(
             Home::Bucketed { rel } => docs.bucket(rel, 1),
         };
         let name = p.collection(facts, space, e);
-        if let Some(c) = out.iter_mut().find(|c| c.name == name) {
+        if let Some(c) = at.get(&name).map(|&i| &mut out[i]) {
             // A polymorphic collection: one more entity, its fields merged in.
             c.entities.push(model.entity(e).name.clone());
             c.documents += documents;
@@ -129,6 +132,7 @@ fn collections(
             EntityCandidate::Polymorphic { discriminator, .. } => Some(discriminator.clone()),
             EntityCandidate::Computed { .. } | EntityCandidate::Timeline { .. } => None,
         });
+        at.insert(name.clone(), out.len());
         out.push(Collection {
             name,
             entities: vec![model.entity(e).name.clone()],
@@ -153,8 +157,34 @@ fn collections(
             ));
         }
     }
+    // Each collection's index needs, in the order of the operations and of
+    // their plans' steps, gathered in one pass (a pass over every plan per
+    // collection was quadratic in the model, issue 45).
+    let mut needs: rustc_hash::FxHashMap<&str, Vec<(OperationId, &IndexNeed)>> =
+        rustc_hash::FxHashMap::default();
+    let mut by_id: rustc_hash::FxHashMap<&str, Vec<OperationId>> = rustc_hash::FxHashMap::default();
+    for (op, plan) in model.operation_ids().zip(&priced.plans) {
+        for need in &plan.indexes {
+            needs
+                .entry(need.collection.as_str())
+                .or_default()
+                .push((op, need));
+        }
+        for step in plan
+            .steps
+            .iter()
+            .filter(|s| s.index.as_deref() == Some("_id_"))
+        {
+            let ops = by_id.entry(step.collection.as_str()).or_default();
+            if ops.last() != Some(&op) {
+                ops.push(op);
+            }
+        }
+    }
     for c in &mut out {
-        c.indexes = indexes(facts, &c.name, priced);
+        let mine = needs.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
+        let ids = by_id.get(c.name.as_str()).map_or(&[][..], Vec::as_slice);
+        c.indexes = indexes(facts, mine, ids);
         expiry_indexes(facts, p, c);
     }
     out
@@ -448,40 +478,44 @@ fn same_key_set(a: &[(String, i32)], b: &[(String, i32)]) -> bool {
 }
 
 /// The indexes the plans use on one collection, without any that is a prefix of another.
-fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
+/// One collection's indexes from its needs and the operations with a step
+/// on its `_id_` index (`collections`), each in the operations' order.
+fn indexes(
+    facts: &Facts<'_>,
+    needs: &[(OperationId, &IndexNeed)],
+    by_id: &[OperationId],
+) -> Vec<Index> {
     let mut list: Vec<Index> = Vec::new();
-    for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
-        for need in plan.indexes.iter().filter(|n| n.collection == collection) {
-            let name = facts.model.operation(op).name.clone();
-            match list
-                .iter_mut()
-                .find(|i| i.keys == need.keys && i.partial == need.partial)
-            {
-                Some(i) => {
-                    i.unique |= need.unique;
-                    if !i.used_by.contains(&name) {
-                        i.used_by.push(name);
-                    }
+    for &(op, need) in needs {
+        let name = facts.model.operation(op).name.clone();
+        match list
+            .iter_mut()
+            .find(|i| i.keys == need.keys && i.partial == need.partial)
+        {
+            Some(i) => {
+                i.unique |= need.unique;
+                if !i.used_by.contains(&name) {
+                    i.used_by.push(name);
                 }
-                None => list.push(Index {
-                    name: need
-                        .keys
-                        .iter()
-                        .map(|(k, d)| format!("{k}_{}", crate::design::key_kind(*d)))
-                        .chain(
-                            // Apart from an index of the same keys over all documents.
-                            (!need.partial.is_empty()).then(|| "partial".to_string()),
-                        )
-                        .collect::<Vec<_>>()
-                        .join("_"),
-                    keys: need.keys.clone(),
-                    unique: need.unique,
-                    used_by: vec![name],
-                    partial: need.partial.clone(),
-                    expire_after_seconds: None,
-                    expired_per_second: None,
-                }),
             }
+            None => list.push(Index {
+                name: need
+                    .keys
+                    .iter()
+                    .map(|(k, d)| format!("{k}_{}", crate::design::key_kind(*d)))
+                    .chain(
+                        // Apart from an index of the same keys over all documents.
+                        (!need.partial.is_empty()).then(|| "partial".to_string()),
+                    )
+                    .collect::<Vec<_>>()
+                    .join("_"),
+                keys: need.keys.clone(),
+                unique: need.unique,
+                used_by: vec![name],
+                partial: need.partial.clone(),
+                expire_after_seconds: None,
+                expired_per_second: None,
+            }),
         }
     }
     // A unique combination whose keys an index of the reads holds in
@@ -539,13 +573,9 @@ fn indexes(facts: &Facts<'_>, collection: &str, priced: &Priced) -> Vec<Index> {
     // The implicit `_id_` index, first, when steps use it (it costs nothing
     // and `generate` never creates it, but readers look for it here).
     let mut id_users: Vec<String> = Vec::new();
-    for (op, plan) in facts.model.operation_ids().zip(&priced.plans) {
+    for &op in by_id {
         let name = &facts.model.operation(op).name;
-        let uses = plan
-            .steps
-            .iter()
-            .any(|s| s.collection == collection && s.index.as_deref() == Some("_id_"));
-        if uses && !id_users.contains(name) {
+        if !id_users.contains(name) {
             id_users.push(name.clone());
         }
     }
