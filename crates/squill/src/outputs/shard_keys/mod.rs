@@ -19,20 +19,10 @@ pub fn json(report: &ShardKeyReport) -> String {
     s
 }
 
-/// `{tenant: 1, user: "hashed"}`, names as they are (the caller escapes).
+/// `{tenant: 1, user: "hashed"}`, names as they are (the caller escapes):
+/// the notation the model's side writes too.
 fn key_text(key: &ShardKey) -> String {
-    let parts: Vec<String> = key
-        .fields
-        .iter()
-        .map(|f| {
-            if f.hashed {
-                format!("{}: \"hashed\"", f.path)
-            } else {
-                format!("{}: 1", f.path)
-            }
-        })
-        .collect();
-    format!("{{{}}}", parts.join(", "))
+    crate::outputs::design::sharding::key(key)
 }
 
 /// A percentage as the server returns it (0–100), in the one format.
