@@ -563,7 +563,7 @@ pub fn repair_keeping(
     }
     // Each step changes the placement in place: building it again per step
     // made the repair of a chain embedded thousands deep quadratic (issue 45).
-    let mut sized = Sized::new(facts, space, &state);
+    let mut sized = Sizing::new(facts, space, &state);
     loop {
         if sized.as_ref().is_some_and(|s| s.misfits == 0) {
             return Some(state);
@@ -581,7 +581,7 @@ pub fn repair_keeping(
             sized = None;
         }
         if sized.is_none() {
-            sized = Sized::new(facts, space, &state);
+            sized = Sizing::new(facts, space, &state);
         }
     }
 }
@@ -607,13 +607,13 @@ fn unembedding(space: &Space, state: &State, keep: usize) -> Option<(usize, usiz
 
 /// A placement as `Placement::sized` gives it, and which of its documents
 /// do not fit: the state can exist when none is left.
-struct Sized<'s> {
+struct Sizing<'s> {
     p: Placement<'s>,
     misfit: Vec<bool>,
     misfits: usize,
 }
 
-impl<'s> Sized<'s> {
+impl<'s> Sizing<'s> {
     fn new(facts: &Facts<'_>, space: &'s Space, state: &State) -> Option<Self> {
         let p = Placement::sized(facts, space, state)?;
         let mut misfit = vec![false; p.home.len()];
@@ -622,7 +622,7 @@ impl<'s> Sized<'s> {
             misfit[e] = true;
             misfits += 1;
         }
-        Some(Sized { p, misfit, misfits })
+        Some(Sizing { p, misfit, misfits })
     }
 
     /// Applies `step`; `false` when the placement cannot take it in place.

@@ -41,24 +41,50 @@ enum Side {
 /// the reads that keep to recent instances, on one date field. `None` when
 /// no read asks for recent instances, or ages test several fields.
 pub fn archive_horizon(model: &Model, entity: EntityId) -> Option<(String, f64)> {
-    archive_horizons(model).swap_remove(entity.index())
+    let mut h = Horizon::default();
+    read_filters(model, &mut |e, f| {
+        if e == entity {
+            h.note(f);
+        }
+    });
+    h.found()
 }
 
 /// `archive_horizon` of every entity, from one pass over the reads (one
 /// pass per entity was quadratic in the model, issue 45).
 pub fn archive_horizons(model: &Model) -> Vec<Option<(String, f64)>> {
-    let n = model.entities.len();
-    let mut found: Vec<Option<(String, f64)>> = vec![None; n];
-    let mut consistent = vec![true; n];
-    let mut note = |e: EntityId, f: &Filter| {
+    let mut all = vec![Horizon::default(); model.entities.len()];
+    read_filters(model, &mut |e, f| all[e.index()].note(f));
+    all.into_iter().map(Horizon::found).collect()
+}
+
+/// One entity's horizon as its reads' filters are seen.
+#[derive(Debug, Clone, Default)]
+struct Horizon {
+    found: Option<(String, f64)>,
+    /// Ages on more than one field: no single horizon.
+    mixed: bool,
+}
+
+impl Horizon {
+    fn note(&mut self, f: &Filter) {
         if let Some(age) = f.age.filter(|a| !a.older) {
-            match &mut found[e.index()] {
-                slot @ None => *slot = Some((f.path[0].clone(), age.days)),
+            match &mut self.found {
+                None => self.found = Some((f.path[0].clone(), age.days)),
                 Some((field, days)) if *field == f.path[0] => *days = days.max(age.days),
-                Some(_) => consistent[e.index()] = false,
+                Some(_) => self.mixed = true,
             }
         }
-    };
+    }
+
+    fn found(self) -> Option<(String, f64)> {
+        self.found.filter(|_| !self.mixed)
+    }
+}
+
+/// Every filter of every read, with the entity it tests: the read's own,
+/// then its includes', depth first.
+fn read_filters(model: &Model, note: &mut dyn FnMut(EntityId, &Filter)) {
     fn walk(model: &Model, list: &[Include], note: &mut dyn FnMut(EntityId, &Filter)) {
         for inc in list {
             let rel = model.relationship(inc.relationship);
@@ -80,14 +106,9 @@ pub fn archive_horizons(model: &Model) -> Vec<Option<(String, f64)>> {
         } = &op.kind
         {
             filter.iter().for_each(|f| note(*entity, f));
-            walk(model, include, &mut note);
+            walk(model, include, note);
         }
     }
-    found
-        .into_iter()
-        .zip(consistent)
-        .map(|(f, ok)| f.filter(|_| ok))
-        .collect()
 }
 
 /// `model` with `entity` split at `days` on `field`: the entity keeps its
