@@ -131,6 +131,24 @@ impl<'s> Placement<'s> {
         j.timelines = None;
     }
 
+    /// Whether `e`'s sizes differ, to the bit, from those saved before the
+    /// change in progress.
+    fn resized(&self, e: usize) -> bool {
+        self.journal
+            .saved
+            .iter()
+            .rev()
+            .find(|s| s.e == e)
+            .is_none_or(|s| {
+                (s.typical.to_bits(), s.max.map(f64::to_bits), s.depth)
+                    != (
+                        self.typical[e].to_bits(),
+                        self.max[e].map(f64::to_bits),
+                        self.depth[e],
+                    )
+            })
+    }
+
     fn save(&mut self, e: EntityId) {
         let e = e.index();
         if self.journal.marked[e] {
@@ -212,19 +230,20 @@ impl<'s> Placement<'s> {
         for g in &moved {
             self.rehome(facts, *g);
         }
-        // Each start and the documents above it are sized again, guests
-        // first (`size` walks down to the ones not sized yet).
+        // Each start is sized again (guests first: `size` walks down to the
+        // ones not sized yet), then the documents above it, one level at a
+        // time while a level's sizes change. Going up only as far as they
+        // change, rather than to the root, kept repairing a chain embedded
+        // thousands deep from being quadratic (issue 45): above the level
+        // where the sizes reach infinity and the depth its cap, nothing
+        // changes. A host is sized again after each change of a guest, so
+        // it ends with its guests' last sizes, as `build` would give them.
         let mut again: Vec<EntityId> = Vec::new();
         for s in starts {
-            let mut x = s;
-            while self.journal.sized[x.index()] {
-                self.save(x);
-                self.journal.sized[x.index()] = false;
-                again.push(x);
-                match self.home[x.index()] {
-                    Home::Embedded { host, .. } => x = host,
-                    _ => break,
-                }
+            if self.journal.sized[s.index()] {
+                self.save(s);
+                self.journal.sized[s.index()] = false;
+                again.push(s);
             }
         }
         let mut sized = std::mem::take(&mut self.journal.sized);
@@ -232,6 +251,36 @@ impl<'s> Placement<'s> {
             self.size(facts, space, *x, &mut sized);
         }
         self.journal.sized = sized;
+        let mut up: Vec<EntityId> = again
+            .iter()
+            .copied()
+            .filter(|x| self.resized(x.index()))
+            .collect();
+        while let Some(x) = up.pop() {
+            let Home::Embedded { host, .. } = self.home[x.index()] else {
+                continue;
+            };
+            let h = host.index();
+            let before = (
+                self.typical[h].to_bits(),
+                self.max[h].map(f64::to_bits),
+                self.depth[h],
+            );
+            if !self.journal.marked[h] {
+                again.push(host);
+            }
+            self.save(host);
+            self.size_one(facts, space, host);
+            if before
+                != (
+                    self.typical[h].to_bits(),
+                    self.max[h].map(f64::to_bits),
+                    self.depth[h],
+                )
+            {
+                up.push(host);
+            }
+        }
         Some(again.iter().all(|x| self.fits(facts, x.index())))
     }
 

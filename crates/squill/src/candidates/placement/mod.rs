@@ -552,7 +552,11 @@ impl<'s> Placement<'s> {
         }
         self.typical[e.index()] = typical;
         self.max[e.index()] = max;
-        self.depth[e.index()] = depth;
+        // Past the limit, how far past makes no difference (such a document
+        // does not fit): capped there, a depth stops changing up a deep
+        // chain of embeds, and so does the re-sizing above a change (`apply`).
+        self.depth[e.index()] =
+            depth.min(facts.settings.design.max_nesting_depth.saturating_add(1));
     }
 
     /// The entity whose top-level documents hold `e`'s instances.

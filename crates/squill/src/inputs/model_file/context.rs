@@ -16,6 +16,11 @@ pub(super) struct Ctx<'a> {
     /// Each age filter (`since(90 days)`) with the entity it tests: its
     /// share needs that entity's insert rate, known once every operation is read.
     pub aged: Vec<(crate::model::EntityId, Option<Position>)>,
+    /// The model's entities by name, built on the first look-up of a model
+    /// with that many entities: each operation names its entity, and a
+    /// walk of the entities per operation made reading a model of 10,000
+    /// quadratic (issue 45).
+    entities: (usize, rustc_hash::FxHashMap<String, crate::model::EntityId>),
 }
 
 impl<'a> Ctx<'a> {
@@ -26,6 +31,36 @@ impl<'a> Ctx<'a> {
             problems: Vec::new(),
             unresolved: Vec::new(),
             aged: Vec::new(),
+            entities: (0, rustc_hash::FxHashMap::default()),
+        }
+    }
+
+    /// `model.entity_by_name(name)`, from an index of the names.
+    pub(super) fn entity_named(
+        &mut self,
+        model: &crate::model::Model,
+        name: &str,
+    ) -> Option<crate::model::EntityId> {
+        if self.entities.0 != model.entities.len() || self.entities.1.is_empty() {
+            let mut map = rustc_hash::FxHashMap::default();
+            for e in model.entity_ids() {
+                // The first of a name, as `entity_by_name` finds it.
+                map.entry(model.entity(e).name.clone()).or_insert(e);
+            }
+            self.entities = (model.entities.len(), map);
+        }
+        // A hit is checked against the model, and a miss asks the model:
+        // the index cannot give a wrong answer if the names changed.
+        match self.entities.1.get(name) {
+            Some(e)
+                if model
+                    .entities
+                    .get(e.index())
+                    .is_some_and(|x| x.name == name) =>
+            {
+                Some(*e)
+            }
+            _ => model.entity_by_name(name),
         }
     }
 

@@ -296,7 +296,7 @@ fn operation_kind(
     let entity = match link {
         Some(Some(r)) => Some(model.relationship(r).parent),
         Some(None) => return None,
-        None => model.entity_by_name(target),
+        None => ctx.entity_named(model, target),
     };
     let Some(entity) = entity else {
         ctx.error(

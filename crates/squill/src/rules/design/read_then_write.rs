@@ -19,7 +19,7 @@ crate::rules::declare_rule! {
 
 use crate::design::{Action, OperationPlan, Step, ValueSource};
 use crate::finding::{Evidence, Finding};
-use crate::model::{EntityId, Model, OperationKind};
+use crate::model::{EntityId, Model, Operation, OperationKind};
 use crate::rules::judge::DesignCheck;
 
 /// A race one plan leaves open: the step that reads, the field it tests,
@@ -40,22 +40,26 @@ pub struct Race {
 /// returned, where that find tests a field some write of the workload
 /// changes (the operation's own, or another's).
 pub fn races(model: &Model, plan: &OperationPlan) -> Vec<Race> {
-    let mut out = Vec::new();
-    if plan.transaction {
-        return out;
-    }
-    let Some(op) = model
+    match model
         .workload
         .operations
         .iter()
         .find(|o| o.name == plan.operation)
-    else {
-        return out;
-    };
-    if !op.is_write() {
+    {
+        Some(op) => races_of(model, op, plan),
+        None => Vec::new(),
+    }
+}
+
+/// `races` of `plan`, the plan of `op`.
+fn races_of(model: &Model, op: &Operation, plan: &OperationPlan) -> Vec<Race> {
+    let mut out = Vec::new();
+    if plan.transaction || !op.is_write() {
         return out;
     }
-    let changed = changed_fields(model, op.entity_in(model));
+    // Found on first need: most writes (inserts) have no find before them,
+    // and a pass over the workload per write was quadratic (issue 45).
+    let mut changed: Option<Vec<(String, Vec<String>)>> = None;
     for (w, write) in plan.steps.iter().enumerate() {
         if !writes(write) || !write.conditions.is_empty() {
             continue;
@@ -72,6 +76,7 @@ pub fn races(model: &Model, plan: &OperationPlan) -> Vec<Race> {
                 continue;
             }
             for test in &read.filter {
+                let changed = changed.get_or_insert_with(|| changed_fields(model, op.entity_in(model)));
                 let Some((field, by)) = changed.iter().find(|(f, _)| tests(&test.path, f)) else {
                     continue;
                 };
@@ -153,8 +158,16 @@ fn changed_fields(model: &Model, e: EntityId) -> Vec<(String, Vec<String>)> {
 pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
     let model = cx.facts.model;
     let mut out = Vec::new();
+    let mut by_name: rustc_hash::FxHashMap<&str, &Operation> = rustc_hash::FxHashMap::default();
+    for op in &model.workload.operations {
+        // The first of a name, as `races` finds it.
+        by_name.entry(op.name.as_str()).or_insert(op);
+    }
     for plan in &cx.design.operations {
-        for race in races(model, plan) {
+        let Some(op) = by_name.get(plan.operation.as_str()) else {
+            continue;
+        };
+        for race in races_of(model, op, plan) {
             let by = race.changed_by.join(", ");
             // The operation itself, run by another client, is one of them.
             let who: Vec<String> = race

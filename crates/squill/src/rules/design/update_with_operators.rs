@@ -64,7 +64,16 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
     // The updates of the child that change any of those fields, each once.
     let mut names: Vec<&str> = Vec::new();
     let mut rate = 0.0;
-    for op in &model.workload.operations {
+    // The operations touching the child (an update of it among them), in
+    // the workload's order, each once: a pass over every operation per
+    // relationship and layout was quadratic in the model (issue 45).
+    let touching = &cx.facts.ops_touching[child.index()];
+    let ops = touching
+        .iter()
+        .enumerate()
+        .filter(|(i, o)| *i == 0 || touching[i - 1] != **o)
+        .map(|(_, o)| model.operation(*o));
+    for op in ops {
         if let OperationKind::Update {
             entity, changes, ..
         } = &op.kind
