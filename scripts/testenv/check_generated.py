@@ -1,6 +1,7 @@
 """Checks what `squill generate` wrote against a running MongoDB-compatible server.
 
     python check_generated.py --uri URI --db NAME --dir OUT [--broken FILE] [--no-load]
+                              [--expect FILE]
 
 OUT holds the artifacts (setup already run) and the data of one design:
   data/*.json        Extended JSON lines, loaded into the collections (the validators
@@ -19,6 +20,9 @@ OUT holds the artifacts (setup already run) and the data of one design:
                      order, at most the limit.
 --no-load: the database already holds the design's data (a migration's result):
 load nothing, compare no dump, check the cookbook on what is there.
+--expect FILE: check_migrated.py's checks (its --expect format: counts and fan-out
+against the source tables) on the data as loaded, before the cookbook writes to it:
+a migration's documents loaded once for both scripts' checks.
 --broken FILE: Extended JSON lines {"collection": C, "document": D}; each insert must be
 refused by the server with code 121 (document failed validation).
 
@@ -29,6 +33,7 @@ import argparse
 import datetime
 import glob
 import importlib.util
+import json
 import os
 import sys
 
@@ -99,6 +104,17 @@ def check_dump(out, loaded):
             fail(f"dump {name}.bson does not re-encode byte-identically")
             continue
         ok(f"dump {name}.bson decodes to the {len(decoded)} documents of data/{name}.json")
+
+
+def check_counts(db, path):
+    """check_migrated.py's checks of `path` on what `db` holds."""
+    import check_migrated  # beside this script, which is on sys.path
+
+    with open(path, encoding="utf-8") as f:
+        checks = json.load(f)
+    failed = check_migrated.run_checks(db, checks)
+    if failed:
+        FAILURES.append(f"{failed} migrated figure(s) differ from PostgreSQL's")
 
 
 def check_broken(db, path):
@@ -986,6 +1002,7 @@ def main():
     ap.add_argument("--broken")
     ap.add_argument("--expect-fail", action="append", default=[], metavar="FUNCTION")
     ap.add_argument("--no-load", action="store_true", help="check the data the database holds")
+    ap.add_argument("--expect", help="check_migrated.py's checks, run before the cookbook's")
     args = ap.parse_args()
     EXPECTED.update(args.expect_fail)
     client = MongoClient(args.uri, serverSelectionTimeoutMS=10000)
@@ -993,6 +1010,8 @@ def main():
     if not args.no_load:
         loaded = load_data(db, args.dir)
         check_dump(args.dir, loaded)
+    if args.expect:
+        check_counts(db, args.expect)
     if args.broken:
         check_broken(db, args.broken)
     check_cookbook(db, args.dir)

@@ -4,8 +4,9 @@ figures counted in the source PostgreSQL database.
     python check_migrated.py --uri URI --db NAME [--dir OUT] --expect FILE
 
 OUT/data/*.json (Extended JSON lines, as `squill migrate` writes them) is loaded
-into database NAME first, which must be empty: check_generated.py's cookbook
-writes to the data it checks, so the two do not share a database.
+into database NAME first, which must be empty. check_generated.py's cookbook
+writes to the data it checks: to check both on one load, give FILE to
+check_generated.py's --expect, which runs these checks before its cookbook.
 
 FILE is JSON: a list of checks, each
   {"collection": C, "kind": "count", "expected": N}
@@ -68,18 +69,10 @@ def measure(db, check):
     raise ValueError(f"unknown check kind {kind}")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--uri", required=True)
-    ap.add_argument("--db", required=True)
-    ap.add_argument("--dir", help="load OUT/data/*.json first (else check what the database holds)")
-    ap.add_argument("--expect", required=True)
-    args = ap.parse_args()
-    with open(args.expect, encoding="utf-8") as f:
-        checks = json.load(f)
-    db = MongoClient(args.uri, serverSelectionTimeoutMS=10000)[args.db]
-    if args.dir:
-        load(db, args.dir)
+def run_checks(db, checks):
+    """Prints one line per check of `checks` on what `db` holds; the number
+    that failed. check_generated.py --expect calls it between its load and
+    its cookbook, which writes: the data are then loaded once, not twice."""
     failed = 0
     for check in checks:
         got = measure(db, check)
@@ -93,6 +86,22 @@ def main():
         else:
             failed += 1
             print(f"FAIL: migrated {label} = {got}, PostgreSQL says {check['expected']}")
+    return failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--uri", required=True)
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--dir", help="load OUT/data/*.json first (else check what the database holds)")
+    ap.add_argument("--expect", required=True)
+    args = ap.parse_args()
+    with open(args.expect, encoding="utf-8") as f:
+        checks = json.load(f)
+    db = MongoClient(args.uri, serverSelectionTimeoutMS=10000)[args.db]
+    if args.dir:
+        load(db, args.dir)
+    failed = run_checks(db, checks)
     if failed:
         print(f"{failed} check(s) failed")
         sys.exit(1)

@@ -7,7 +7,8 @@
 //! document. Its incremental run (`--changed-by`, `--since`) is refused
 //! without `--ignore-deletions`: it cannot see deleted rows; with it, the
 //! run writes the documents of the native run of changes, document by
-//! document (a second, files-only Spark session). Without Java,
+//! document (a second run, files only, in the same spark-submit:
+//! scripts/testenv/spark_runs.py). Without Java,
 //! the JDBC driver or PySpark the test skips with a NOTICE, and fails under
 //! CI=true (scripts/test installs them: scripts/testenv/spark.sh).
 
@@ -39,44 +40,111 @@ fn spark() -> Option<(String, String, String)> {
     }
 }
 
-/// `spark-submit --master MASTER job.py ARGS…` with the password in the
-/// environment only; its output, which must not hold the password.
-fn submit(
-    (submit, python, jar): &(String, String, String),
-    master: &str,
-    job: &Path,
-    args: &[&str],
-    env: &[(&str, &str)],
-) -> (i64, String) {
-    // Sakila is tiny: what costs is Spark's own work per stage, not the
-    // rows (BENCHMARKS.md, "The Spark job's test"). Without adaptive
-    // execution a collection is one Spark job, not one per shuffle, each
-    // re-planned; without whole-stage code generation no stage compiles
-    // Java first; the JVM's first JIT tier only and its serial collector
-    // spend less CPU on a run of a minute. Two shuffle partitions: the
-    // two cores. The documents are the same whatever the plan.
-    let mut cmd = Command::new(submit);
-    cmd.args(["--master", master, "--jars", jar])
-        .args(["--conf", "spark.ui.enabled=false"])
-        .args(["--conf", "spark.sql.shuffle.partitions=2"])
-        .args(["--conf", "spark.sql.adaptive.enabled=false"])
-        .args(["--conf", "spark.sql.codegen.wholeStage=false"])
-        .args([
-            "--driver-java-options",
-            "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
-        ])
-        .arg(job)
-        .args(args)
-        .env("PGPASSWORD", SECRET)
-        .env("PYSPARK_PYTHON", python)
-        .env("PYSPARK_DRIVER_PYTHON", python);
-    for (k, v) in env {
-        cmd.env(k, v);
+/// One spark-submit that runs the job as often as the test asks
+/// (scripts/testenv/spark_runs.py), each run a SparkContext of its own in
+/// the one JVM: a second spark-submit would start the JVM and load Spark's
+/// classes again, about 10 s of CPU (BENCHMARKS.md, "Test suite time").
+/// The password is in its environment only.
+struct Spark {
+    child: std::process::Child,
+    dir: std::path::PathBuf,
+    log: std::path::PathBuf,
+    runs: usize,
+    read: usize,
+}
+
+impl Spark {
+    fn start((submit, python, jar): &(String, String, String), job: &Path, dir: &Path) -> Self {
+        std::fs::create_dir_all(dir).unwrap();
+        let log = dir.join("spark.log");
+        let out = std::fs::File::create(&log).unwrap();
+        let err = out.try_clone().unwrap();
+        // Sakila is tiny: what costs is Spark's own work per stage, not the
+        // rows (BENCHMARKS.md, "The Spark job's test"). Without adaptive
+        // execution a collection is one Spark job, not one per shuffle, each
+        // re-planned; without whole-stage code generation no stage compiles
+        // Java first; the JVM's first JIT tier only and its serial collector
+        // spend less CPU on a run of a minute. Two shuffle partitions: the
+        // two cores. The documents are the same whatever the plan.
+        let child = Command::new(submit)
+            .args(["--jars", jar])
+            .args(["--conf", "spark.ui.enabled=false"])
+            .args(["--conf", "spark.sql.shuffle.partitions=2"])
+            .args(["--conf", "spark.sql.adaptive.enabled=false"])
+            .args(["--conf", "spark.sql.codegen.wholeStage=false"])
+            .args([
+                "--driver-java-options",
+                "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            ])
+            .arg(crate::support::repo_root().join("scripts/testenv/spark_runs.py"))
+            .arg(job)
+            .arg(dir)
+            .env("PGPASSWORD", SECRET)
+            .env("PYSPARK_PYTHON", python)
+            .env("PYSPARK_DRIVER_PYTHON", python)
+            .stdin(std::process::Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .expect("spark-submit starts");
+        Spark {
+            child,
+            dir: dir.to_path_buf(),
+            log,
+            runs: 0,
+            read: 0,
+        }
     }
-    let run = run_any(&mut cmd);
-    let text = format!("{}{}", run.stdout, run.stderr);
-    assert!(!text.contains(SECRET), "the password in spark's output");
-    (run.code, text)
+
+    /// The job run as `spark-submit --master MASTER job.py ARGS…` with
+    /// `env` in its executors' environment: its exit status and what the
+    /// process printed meanwhile, which must not hold the password.
+    fn run(&mut self, master: &str, args: &[&str], env: &[(&str, &str)]) -> (i64, String) {
+        self.runs += 1;
+        let env: serde_json::Map<String, serde_json::Value> = env
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).into()))
+            .collect();
+        self.request(&serde_json::json!({"master": master, "env": env, "argv": args}));
+        let done = self.dir.join(format!("run-{}.done", self.runs));
+        let code = loop {
+            if let Ok(text) = std::fs::read_to_string(&done) {
+                break text.trim().parse().expect("an exit status");
+            }
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status.code().map_or(-1, i64::from);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let all = std::fs::read(&self.log).unwrap();
+        let text = String::from_utf8_lossy(&all[self.read..]).into_owned();
+        self.read = all.len();
+        assert!(!text.contains(SECRET), "the password in spark's output");
+        (code, text)
+    }
+
+    /// The request for the next run, written whole before it can be seen.
+    fn request(&self, request: &serde_json::Value) {
+        let path = self.dir.join(format!("run-{}.json", self.runs));
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, request.to_string()).unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+    }
+}
+
+impl Drop for Spark {
+    fn drop(&mut self) {
+        self.runs += 1;
+        self.request(&serde_json::json!({"stop": true}));
+        for _ in 0..600 {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 #[test]
@@ -140,10 +208,9 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
         .expect("a collection of the rentals");
     let files = dir.path().join("files");
     let db = format!("sakila_spark_{}", std::process::id());
-    let (code, out) = submit(
-        &tools,
+    let mut spark = Spark::start(&tools, &job, &dir.path().join("spark"));
+    let (code, out) = spark.run(
         "local[2,4]",
-        &job,
         &[
             "--out",
             files.to_str().unwrap(),
@@ -213,8 +280,9 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
     // manager, which the native run of changes once dropped), two
     // customers, a film and a rental change after both full runs; the
     // native run of changes finds them by the column, the job by
-    // --since, the time before the changes. Files only, in local[2]: this
-    // second Spark session is the comparison's whole cost.
+    // --since, the time before the changes. Files only, in local[2]: a
+    // second run in the same spark-submit (a SparkContext of its own), the
+    // comparison's whole cost.
     let since = psql(&format!("{superuser}/sakila_spark"), "SELECT now();");
     psql(
         &format!("{superuser}/sakila_spark"),
@@ -235,10 +303,8 @@ fn the_spark_job_writes_the_native_documents_and_a_retried_task_no_duplicate() {
         increment.stdout
     );
     let changes = dir.path().join("changes");
-    let (code, out) = submit(
-        &tools,
+    let (code, out) = spark.run(
         "local[2]",
-        &job,
         &[
             &["--out", changes.to_str().unwrap(), "--database", &db][..],
             &by_column,

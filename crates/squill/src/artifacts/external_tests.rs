@@ -9,6 +9,7 @@
 //! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
 
 use super::mongosh_server::Pool;
+use super::python_server::Pool as PythonPool;
 use super::*;
 use crate::design::{FieldOrigin, ShapeType};
 use crate::fixtures;
@@ -241,7 +242,7 @@ fn setup_twice(pool: &Pool, mongosh: &Path, db_uri: &str, setup: &Path) -> Resul
 /// and the checks of scripts/testenv/check_generated.py against the server.
 fn check_against_server(
     (uri, python, mongosh): &(String, PathBuf, PathBuf),
-    pool: &Pool,
+    (pool, pythons): (&Pool, &PythonPool),
     name: &str,
     model: &Model,
     design: &Design,
@@ -284,7 +285,18 @@ fn check_against_server(
     for op in &known {
         cmd.args(["--expect-fail", op]);
     }
-    let out = try_run(&mut cmd).map_err(|e| format!("{name}: {e}"))?;
+    // Served by a long-lived Python of `pythons` (one start per rayon
+    // worker, not per example); as its own process otherwise
+    // (`SQUILL_TEST_PYTHON_SERVER=0`).
+    let out = match pythons.run(&cmd) {
+        Some(served) if served.code == 0 => Ok(format!("{}{}", served.stdout, served.stderr)),
+        Some(served) => Err(format!(
+            "{cmd:?} failed (exit status {}):\n{}{}",
+            served.code, served.stdout, served.stderr
+        )),
+        None => try_run(&mut cmd),
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     // The wall times say which examples hold the test up (issue 47).
     eprintln!(
         "{name}: setup.js twice {:.1} s, checks {:.1} s:\n{out}",
@@ -308,7 +320,7 @@ fn check_against_server(
 #[test]
 fn fixture_artifacts_work_against_a_server() {
     let Some(tools) = server_tools() else { return };
-    let pool = Pool::default();
+    let pools = (&Pool::default(), &PythonPool::default());
     // At most 100 children per parent, as the seed examples are cut at 40:
     // uncut, scale 3 gave issue-tracker 513,593 documents and
     // sensor-readings' checks 314 s of the one server's time, for the same
@@ -324,7 +336,7 @@ fn fixture_artifacts_work_against_a_server() {
             // Fixtures share names with examples (host-logs): their own
             // database and directory keep the two tests apart.
             let name = format!("fixture-{name}");
-            check_against_server(&tools, &pool, &name, &model, &design, &options, &[]).err()
+            check_against_server(&tools, pools, &name, &model, &design, &options, &[]).err()
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -341,7 +353,7 @@ const KNOWN_DESIGN_FLAWS: &[(&str, &str, &str)] = &[];
 #[test]
 fn seed_example_artifacts_work_against_a_server() {
     let Some(tools) = server_tools() else { return };
-    let pool = Pool::default();
+    let pools = (&Pool::default(), &PythonPool::default());
     let options = DataOptions {
         max_children: Some(40),
         ..DataOptions::new(2, 17)
@@ -360,7 +372,7 @@ fn seed_example_artifacts_work_against_a_server() {
         .filter_map(|(name, model, design)| {
             check_against_server(
                 &tools,
-                &pool,
+                pools,
                 &name,
                 &model,
                 &design,

@@ -19,6 +19,10 @@ mod external_tests;
 #[cfg(test)]
 #[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
 mod mongosh_server;
+// The same for the Python checks.
+#[cfg(test)]
+#[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
+mod python_server;
 #[cfg(test)]
 mod tests;
 
