@@ -8,6 +8,8 @@ pub(in crate::outputs) mod current;
 pub(in crate::outputs) mod describe;
 pub mod json;
 pub mod markdown;
+mod medium;
+pub(in crate::outputs) mod describe_markdown;
 mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;
