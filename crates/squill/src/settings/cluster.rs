@@ -28,7 +28,7 @@ impl Cluster {
     pub fn shards_hit(&self, values: f64) -> f64 {
         let s = f64::from(self.shards.max(1));
         if values <= 1.0 {
-            return values.max(0.0).min(1.0);
+            return values.clamp(0.0, 1.0);
         }
         s * (1.0 - (1.0 - 1.0 / s).powf(values))
     }

@@ -153,10 +153,10 @@ mod markdown_names {
             example_id: None,
         };
         let md = location_markdown(&loc);
-        assert_eq!(code_spans(&format!("### error `rule`: {md}")), [
-            "rule",
-            "b`ack``tick<i>"
-        ]);
+        assert_eq!(
+            code_spans(&format!("### error `rule`: {md}")),
+            ["rule", "b`ack``tick<i>"]
+        );
         assert!(md.starts_with("shop.or\\*ders "), "{md}");
     }
 }
