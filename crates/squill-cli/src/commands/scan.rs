@@ -411,6 +411,7 @@ fn shard_key_report(report: &squill::scan::ScanReport, args: &ScanArgs) -> Resul
     let (keys, _) = shard_keys::analyze(report, &workload, &inputs, &options);
     Ok(match args.format {
         Format::Json => squill::outputs::shard_keys::json(&keys),
+        Format::Html => squill::outputs::html::scan_with_shard_keys(report, &keys),
         Format::Markdown => format!(
             "{}\n{}",
             squill::outputs::scan::markdown(report),
@@ -445,8 +446,8 @@ pub fn run(global: &Global, args: ScanArgs) -> Result<ExitCode> {
                 "--shard-keys reads the data twice: give a dump directory or files, not standard input or a mongodb:// URI"
             );
         }
-        if matches!(args.format, Format::Sarif | Format::Html) {
-            anyhow::bail!("--shard-keys writes text, markdown or json");
+        if matches!(args.format, Format::Sarif) {
+            anyhow::bail!("--shard-keys writes text, markdown, json or html");
         }
     }
     if args.capacity.horizon.is_some() {

@@ -2,6 +2,7 @@
 //! Each module covers one command; `support` holds the builder and fixtures.
 
 mod advise;
+mod advise_shard;
 mod docs;
 mod generate;
 mod generate_interrupted;

@@ -143,6 +143,26 @@ fn every_example_s_report_passes_the_browser_checks() {
         "{}:-:summary,diagram,capacity,findings",
         html.display()
     ));
+    // C3 sharded (issue 42): the sharding section with its chart.
+    let c3 = repo_root().join("examples/scenarios/c03-stores-shard-keys.yaml");
+    let html = out.join("c03-stores-shard-keys-shard.html");
+    Test::new()
+        .args(["advise"])
+        .args([&c3])
+        .args(["--shard", "--format", "html", "--fail-on", "never"])
+        .args(["--force", "--output"])
+        .args([&html])
+        .check();
+    let page = std::fs::read_to_string(&html).expect("the page");
+    assert!(
+        page.contains("<svg class=\"chart sharding\"")
+            && page.contains("<section id=\"sharding\">"),
+        "no sharding section or chart"
+    );
+    specs.push(format!(
+        "{}:-:summary,diagram,operations,sharding,findings",
+        html.display()
+    ));
     assert!(specs.len() >= 30, "examples found: {}", specs.len());
     assert!(with_today >= 1, "no report shows a design of today");
     check_in_browser(&node, &out, &specs);

@@ -110,6 +110,29 @@ fn scan_reports_pass_the_browser_checks() {
         "{}:1:summary,diagram,collections,findings,capacity,rules,notes",
         html.display()
     ));
+    // C4's shard keys (issue 42): the scan's page with its chart of where
+    // each candidate sends the logged operations, and the commands.
+    let html = out.join("scan-c4-shard-keys.html");
+    Test::new()
+        .args(["scan"])
+        .args([c4.join("dump")])
+        .args(["--workload"])
+        .args([c4.join("mongod.log")])
+        .args(["--shard-keys", "--format", "html", "--fail-on", "never"])
+        .args(["--force", "--output"])
+        .args([&html])
+        .check();
+    let page = std::fs::read_to_string(&html).expect("the page");
+    assert!(
+        page.contains("<svg class=\"chart sharding\"")
+            && page.contains("<section id=\"shard-keys\">")
+            && page.contains("sh.shardCollection"),
+        "no shard-key chart, section or commands"
+    );
+    specs.push(format!(
+        "{}:1:summary,diagram,collections,findings,shard-keys,rules,notes",
+        html.display()
+    ));
     let Some(node) = browser() else { return };
     check_in_browser(&node, &out, &specs);
 }

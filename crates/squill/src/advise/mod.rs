@@ -29,7 +29,7 @@ pub use watch::{Watch, watched};
 
 use crate::design::Design;
 use crate::model::{Model, Without};
-use crate::settings::Settings;
+use crate::settings::{Cluster, Settings};
 
 /// Recommends a design for `model` under the workload mix `mix` (`None`: the first).
 pub fn advise(
@@ -51,11 +51,54 @@ pub fn advise_with_model(
     settings: &Settings,
     mix: Option<&str>,
 ) -> Result<(Model, Design), AdviseError> {
+    let c = &settings.capacity;
+    let deployment = c.command_line.or(model.deployment).or(c.deployment);
+    // `--shard`: every collection is sharded, so the search prices the
+    // cluster from the start (`costs::plan::sharded`).
+    let mut on = settings.clone();
+    if c.shard && on.cluster.is_none() {
+        on.cluster = Some(Cluster {
+            shards: deployment.shards.unwrap_or(2).max(2),
+            only: None,
+        });
+    }
+    let (mut chosen, mut capacity) = search_and_project(model, &on, mix, deployment)?;
+    // A projection whose collections outgrow one replica set: searched
+    // again with those collections sharded on the shards it asks for, so
+    // a join or a transaction the shards make dearer can change the
+    // layout; then projected again on the design chosen so.
+    if let Some(cluster) = capacity
+        .as_ref()
+        .filter(|_| on.cluster.is_none())
+        .and_then(outgrown)
+    {
+        on.cluster = Some(cluster);
+        (chosen, capacity) = search_and_project(model, &on, mix, deployment)?;
+    }
+    let tenancy = tenancy::report(&chosen, &on);
+    let (advised, mut design) = (chosen.model, chosen.design);
+    design.capacity = capacity;
+    let shards = on.cluster.as_ref().map(|c| c.shards);
+    sharding::choose(&advised, &mut design, settings.capacity.shard, shards);
+    if !model.current.is_empty() || !model.without.is_empty() {
+        match current::compare(model, &on, mix, &design) {
+            Ok(c) => design.current = Some(c),
+            Err(e) => design.findings.push(current::unpriced(&e)),
+        }
+    }
+    design.tenancy = tenancy;
+    Ok((advised, design))
+}
+
+/// The search, and the projection of its design when a horizon is asked.
+fn search_and_project(
+    model: &Model,
+    settings: &Settings,
+    mix: Option<&str>,
+    deployment: crate::model::Deployment,
+) -> Result<(search::Advised, Option<crate::design::capacity::Capacity>), AdviseError> {
     let chosen = search::advise_chosen(model, settings, mix, &Without::default())?;
-    let tenancy = tenancy::report(&chosen, settings);
     let capacity = settings.capacity.horizon.map(|horizon| {
-        let c = &settings.capacity;
-        let deployment = c.command_line.or(model.deployment).or(c.deployment);
         let grown = capacity::Chosen {
             model: &chosen.model,
             design: &chosen.design,
@@ -65,15 +108,24 @@ pub fn advise_with_model(
         };
         capacity::project(&grown, settings, horizon, deployment)
     });
-    let (advised, mut design) = (chosen.model, chosen.design);
-    design.capacity = capacity;
-    sharding::choose(&advised, &mut design, settings.capacity.shard);
-    if !model.current.is_empty() || !model.without.is_empty() {
-        match current::compare(model, settings, mix, &design) {
-            Ok(c) => design.current = Some(c),
-            Err(e) => design.findings.push(current::unpriced(&e)),
-        }
-    }
-    design.tenancy = tenancy;
-    Ok((advised, design))
+    Ok((chosen, capacity))
+}
+
+/// The cluster a projection asks for: the collections whose data passes
+/// the size at which a replica set is usually sharded, on the shards the
+/// projection needs (`None` when no collection does).
+fn outgrown(capacity: &crate::design::capacity::Capacity) -> Option<Cluster> {
+    use crate::design::capacity::LimitKind;
+    let mut names: Vec<String> = capacity
+        .limits
+        .iter()
+        .filter(|l| l.limit == LimitKind::ShardingSize)
+        .filter_map(|l| l.collection.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    (!names.is_empty()).then(|| Cluster {
+        shards: sharding::shards_needed(capacity),
+        only: Some(names),
+    })
 }

@@ -126,6 +126,7 @@ pub(super) fn diff_words(d: &Cost) -> String {
     say(d.documents_written, "document written", "documents written");
     say(d.sync_writes, "copy to update", "copies to update");
     say(d.transactions, "transaction", "transactions");
+    say(d.shard_requests, "request to a shard", "requests to shards");
     if d.bytes_written.abs() >= 1.0 {
         parts.push(format!(
             "{} {} written",

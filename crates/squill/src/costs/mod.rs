@@ -22,6 +22,7 @@ impl Cost {
         self.sync_writes += other.sync_writes * k;
         self.transactions += other.transactions * k;
         self.documents_written += other.documents_written * k;
+        self.shard_requests += other.shard_requests * k;
         self.index_entries += other.index_entries * k;
         self.score += other.score * k;
     }
@@ -43,7 +44,8 @@ impl Cost {
             + self.bytes_written * c.byte_written
             + self.documents_written * c.document_written
             + self.sync_writes * c.sync_write
-            + self.transactions * c.transaction;
+            + self.transactions * c.transaction
+            + self.shard_requests * c.round_trip;
     }
 }
 

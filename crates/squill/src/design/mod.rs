@@ -653,6 +653,10 @@ pub enum UpdateOp {
     },
 }
 
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
 /// Cost of an operation (per execution) or of a workload (weighted by rates, per second).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Cost {
@@ -666,6 +670,14 @@ pub struct Cost {
     pub transactions: f64,
     /// Documents written (inserted, updated, deleted), sync writes included.
     pub documents_written: f64,
+    /// Commands a sharded cluster's router sends to shards beyond the one
+    /// an unsharded collection takes: a join into a sharded collection
+    /// spread over several shards, and the prepare and commit of a
+    /// transaction across shards (docs/cost-model.md, "On a sharded
+    /// cluster"). Priced as round trips; absent from the JSON when zero,
+    /// as it is on one replica set.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shard_requests: f64,
     /// Entries held in memory by the design's secondary indexes (workload
     /// totals only; an archive's indexes stay on disk): their memory and
     /// upkeep are part of the score.

@@ -467,6 +467,28 @@ pub enum Warning {
     /// runs last, and when it matches nothing the application undoes the
     /// group's earlier writes (`otherwise: undo`).
     Compensated { group: String },
+    /// On a sharded cluster: a join into the sharded `collection` whose
+    /// `values` key values fall on about `shards` of the cluster's
+    /// `of` shards, one command each where one replica set takes one.
+    ShardedJoin {
+        collection: String,
+        values: f64,
+        shards: f64,
+        of: u32,
+    },
+    /// On a sharded cluster: a step on the sharded `collection` that
+    /// filters on no field a shard key can hold (only arrays, or none):
+    /// it goes to every one of the `of` shards.
+    EveryShard { collection: String, of: u32 },
+    /// On a sharded cluster: an atomic group whose writes fall on about
+    /// `participants` shards (of `of`): its commit is a two-phase commit
+    /// across them, `extra` more commands than a single-shard commit.
+    CrossShardTransaction {
+        group: String,
+        participants: f64,
+        of: u32,
+        extra: f64,
+    },
 }
 
 impl Warning {
@@ -478,6 +500,10 @@ impl Warning {
             Warning::RepointNotAtomic { entity: e, .. } => e == entity,
             Warning::UniqueUnchecked { entity: e, .. } => e == entity,
             Warning::Compensated { group } => group.contains(entity),
+            Warning::ShardedJoin { collection, .. } | Warning::EveryShard { collection, .. } => {
+                collection.contains(entity)
+            }
+            Warning::CrossShardTransaction { group, .. } => group.contains(entity),
         }
     }
 
@@ -499,6 +525,29 @@ impl Warning {
             }
             Warning::Compensated { group } => format!(
                 "atomic group `{group}` needs no transaction: its conditional write runs last, and when it matches nothing the application undoes the group's earlier writes"
+            ),
+            Warning::ShardedJoin {
+                collection,
+                values,
+                shards,
+                of,
+            } => format!(
+                "the join into {collection}, sharded, looks up {} key values that fall on about {} of the {of} shards: a request to each, where one replica set takes one",
+                num(*values),
+                num(*shards)
+            ),
+            Warning::EveryShard { collection, of } => format!(
+                "a step on {collection}, sharded, filters on no field a shard key can hold (a key holds no array): it goes to all {of} shards"
+            ),
+            Warning::CrossShardTransaction {
+                group,
+                participants,
+                of,
+                extra,
+            } => format!(
+                "atomic group {group} writes documents on about {} of the {of} shards: its commit is a two-phase commit across them (a prepare and a commit to each shard, and the coordinator's decision), {} more requests than on one shard",
+                num(*participants),
+                num(*extra)
             ),
             Warning::UniqueUnchecked { entity, keys } => format!(
                 "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",

@@ -7,12 +7,14 @@
 
 mod cardinality;
 mod checked;
+mod cluster;
 mod deployment;
 mod design;
 mod profile;
 pub mod scan;
 
 pub use cardinality::{CardinalityOptions, CardinalitySettings};
+pub use cluster::Cluster;
 pub use deployment::DeploymentOptions;
 pub use design::{CostCoefficients, CostOptions, DesignOptions, DesignSettings};
 pub use profile::Profile;
@@ -44,6 +46,9 @@ pub struct Settings {
     pub design: DesignSettings,
     pub scan: ScanSettings,
     pub capacity: CapacitySettings,
+    /// The sharded cluster the search prices on (`advise` sets it; `None`:
+    /// one replica set, as every design was priced before).
+    pub cluster: Option<Cluster>,
 }
 
 /// What a capacity projection needs beyond the model: the deployment
@@ -83,6 +88,7 @@ impl Options {
                 horizon: None,
                 shard: false,
             },
+            cluster: None,
         }
     }
 }

@@ -12,6 +12,8 @@ mod route;
 mod rules;
 mod zones;
 
+pub(super) use zones::shards_needed;
+
 #[cfg(test)]
 mod tests;
 
@@ -25,8 +27,9 @@ use crate::model::{DAYS_A_MONTH, Model, grown};
 use crate::scan::shard_keys::reason::CHUNK_BYTES;
 
 /// Sets each collection's `sharding`: every one when `asked`, else those
-/// the projection says outgrow one replica set.
-pub(super) fn choose(model: &Model, design: &mut Design, asked: bool) {
+/// the projection says outgrow one replica set. `cluster_shards`: the
+/// shards the search priced on, for zones when no projection says.
+pub(super) fn choose(model: &Model, design: &mut Design, asked: bool, cluster_shards: Option<u32>) {
     let causes: Vec<Option<ShardingCause>> = design
         .collections
         .iter()
@@ -37,7 +40,11 @@ pub(super) fn choose(model: &Model, design: &mut Design, asked: bool) {
     }
     let month = design.capacity.as_ref().map_or(0, |c| c.horizon_months);
     let at = grown(model, f64::from(month) * DAYS_A_MONTH);
-    let shards = design.capacity.as_ref().map(zones::shards_needed);
+    let shards = design
+        .capacity
+        .as_ref()
+        .map(zones::shards_needed)
+        .or(cluster_shards);
     let mut out = Vec::new();
     for (coll, because) in design.collections.iter().zip(causes) {
         out.push(because.map(|because| {

@@ -13,6 +13,7 @@ mod pins;
 mod rules_fire;
 mod scale;
 mod scenarios;
+mod sharded_layout;
 mod tenant_unique;
 mod tenants;
 mod today;

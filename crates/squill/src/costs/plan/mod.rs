@@ -191,6 +191,7 @@ mod include;
 mod insert;
 mod link;
 mod paging;
+mod sharded;
 mod timeline;
 mod tree;
 mod update;
@@ -671,12 +672,14 @@ impl<'a> Planner<'a> {
                     group: group.name.clone(),
                 });
             } else if !single {
+                let share = 1.0 / group.operations.len().max(1) as f64;
                 plan.transaction = true;
-                plan.cost.transactions += 1.0 / group.operations.len().max(1) as f64;
+                plan.cost.transactions += share;
                 plan.warnings.push(Warning::Transaction {
                     group: group.name.clone(),
                     kinds: targets.len(),
                 });
+                self.price_cross_shard_commit(&mut plan, &group.name, &targets, share);
             }
             warned = true;
         }
@@ -699,6 +702,7 @@ impl<'a> Planner<'a> {
                 });
             }
         }
+        self.price_sharded_steps(&mut plan);
         plan.cost.rescore(self.c());
         plan
     }

@@ -122,11 +122,11 @@ pub(crate) fn markdown(out: &mut String, c: &CurrentComparison) {
             out,
             "| {} | {} | {} | {} |",
             md::text(&r.relationship),
-            describe::layout(&r.current),
+            super::describe_markdown::layout(&r.current),
             if same {
                 "(keep)".to_string()
             } else {
-                describe::layout(&r.recommended)
+                super::describe_markdown::layout(&r.recommended)
             },
             if same {
                 "-".to_string()

@@ -196,6 +196,13 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
             parts.push(format!("{} {unit}", signed(value)));
         }
     }
+    // A sharded cluster's requests (zero on one replica set): two sums of
+    // fractions of a shard differ by rounding where the designs agree.
+    if delta.shard_requests.abs() >= 0.005 {
+        let value = delta.shard_requests;
+        let at = parts.len() - usize::from(delta.index_entries != 0.0);
+        parts.insert(at, format!("{} requests to shards/s", signed(value)));
+    }
     parts.push(format!("score {}", signed(delta.score)));
     parts.join(", ")
 }
@@ -203,7 +210,7 @@ pub(crate) fn cost_delta(delta: &Cost) -> String {
 /// A workload-weighted cost, every per-second component: name and amount.
 /// (`index_entries` and `score` are not rates; reporters show them apart.)
 pub(crate) fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
-    vec![
+    let mut rows = vec![
         ("round trips", words::num(cost.round_trips)),
         ("documents examined", words::num(cost.documents_examined)),
         ("index keys examined", words::num(cost.index_keys_examined)),
@@ -212,7 +219,12 @@ pub(crate) fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
         ("documents written", words::num(cost.documents_written)),
         ("sync writes", words::num(cost.sync_writes)),
         ("transactions", words::num(cost.transactions)),
-    ]
+    ];
+    // Only on a sharded cluster: one replica set's report keeps its rows.
+    if cost.shard_requests != 0.0 {
+        rows.push(("requests to shards", words::num(cost.shard_requests)));
+    }
+    rows
 }
 
 /// An example document shortened for reading: arrays keep their first

@@ -2,6 +2,7 @@
 //! headings and tables, for pull requests, wikis and design reviews.
 
 use super::describe;
+use super::describe_markdown;
 use crate::design::{Collection, Design, OperationPlan, Purpose, RelationshipDecision, Verdict};
 use crate::words;
 use crate::words::markdown as md;
@@ -54,7 +55,7 @@ pub fn render(design: &Design) -> String {
     if !design.entities.is_empty() {
         out.push_str("## Entity decisions\n\n");
         for d in &design.entities {
-            let _ = writeln!(out, "- {}", cell(&describe::entity_decision(d)));
+            let _ = writeln!(out, "- {}", describe_markdown::entity_decision(d));
             for hit in describe::entity_decision_rules(d) {
                 let _ = writeln!(out, "  - `{}`: {}", hit.rule, md::text(&hit.reason.words()));
             }
@@ -159,7 +160,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
     let _ = writeln!(
         out,
         "**Decision:** {}\n",
-        md::text(&describe::decided(d, &d.chosen))
+        describe_markdown::decided(d, &d.chosen)
     );
     if !d.rules.is_empty() {
         out.push_str("Why:\n\n");
@@ -195,7 +196,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
             let _ = writeln!(
                 out,
                 "| {} | {verdict} | {} | {} |",
-                cell(&describe::decided(d, &alt.layout)),
+                describe_markdown::decided(d, &alt.layout),
                 cell(&reason),
                 cell(&delta)
             );

@@ -6,8 +6,10 @@
 pub(in crate::outputs) mod capacity;
 pub(in crate::outputs) mod current;
 pub(in crate::outputs) mod describe;
+pub(in crate::outputs) mod describe_markdown;
 pub mod json;
 pub mod markdown;
+mod medium;
 mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;

@@ -35,6 +35,9 @@ pub fn render(design: &Design) -> String {
     if design.capacity.is_some() {
         sections.push(("capacity", "Capacity"));
     }
+    if design.collections.iter().any(|c| c.sharding.is_some()) {
+        sections.push(("sharding", "Sharding"));
+    }
     sections.extend([("findings", "Findings"), ("rules", "Rules cited")]);
     let mut body = String::new();
     summary(&mut body, design);
@@ -74,6 +77,7 @@ pub fn render(design: &Design) -> String {
     if let Some(c) = &design.capacity {
         body.push_str(&super::capacity::section(c));
     }
+    body.push_str(&super::sharding::section(design));
     body.push_str(&super::findings::section(&design.findings));
     body.push_str(&super::docs::section(cited(design)));
     let title = format!("Design for {} (mix: {})", design.model, design.mix);

@@ -13,10 +13,13 @@ mod docs;
 mod findings;
 mod page;
 mod scan;
+mod shard_keys;
+mod sharding;
 mod split;
 mod workload;
 
 pub use design::render as design;
 pub use scan::render as scan;
 pub use scan::with_capacity as scan_with_capacity;
+pub use scan::with_shard_keys as scan_with_shard_keys;
 pub use workload::render as workload;

@@ -48,11 +48,21 @@ pub fn with_capacity(
     lead.push_str("</ul>\n");
     let section =
         super::capacity::section(capacity).replacen("</h2>\n", &format!("</h2>\n{lead}"), 1);
-    render_with(report, Some(section))
+    render_with(report, Some(("capacity", "Capacity", section)))
 }
 
-/// The page, with the capacity section (`id="capacity"`) after the findings.
-fn render_with(report: &ScanReport, capacity: Option<String>) -> String {
+/// The scan's page with its shard-key report (`scan --shard-keys`).
+pub fn with_shard_keys(
+    report: &ScanReport,
+    keys: &crate::scan::shard_keys::ShardKeyReport,
+) -> String {
+    let section = super::shard_keys::section(keys);
+    render_with(report, Some(("shard-keys", "Shard keys", section)))
+}
+
+/// The page, with a section of its own (the capacity, `id="capacity"`, or
+/// the shard keys) after the findings: its id, its title, its HTML.
+fn render_with(report: &ScanReport, extra: Option<(&'static str, &'static str, String)>) -> String {
     let mut sections = vec![
         ("summary", "Summary"),
         ("diagram", "Relationships"),
@@ -60,8 +70,8 @@ fn render_with(report: &ScanReport, capacity: Option<String>) -> String {
         ("findings", "Findings"),
         ("rules", "Rules cited"),
     ];
-    if capacity.is_some() {
-        sections.insert(4, ("capacity", "Capacity"));
+    if let Some((id, title, _)) = &extra {
+        sections.insert(4, (*id, *title));
     }
     if !report.errors.is_empty() || !report.skipped.is_empty() {
         sections.push(("input", "Input not read"));
@@ -96,8 +106,8 @@ fn render_with(report: &ScanReport, capacity: Option<String>) -> String {
     body.extend(cards);
     body.push_str("</section>\n");
     body.push_str(&super::findings::section(&report.findings));
-    if let Some(c) = capacity {
-        body.push_str(&c);
+    if let Some((_, _, section)) = extra {
+        body.push_str(&section);
     }
     let cited: BTreeSet<&str> = report.findings.iter().map(|f| f.rule).collect();
     body.push_str(&super::docs::section(cited));

@@ -2,7 +2,7 @@
 //! a section per finding.
 
 use super::{
-    collection_name, evidence_value, example_id, key_text, location_text, percent, types_text,
+    collection_name, evidence_value, example_id, key_text, location_markdown, percent, types_text,
 };
 use crate::scan::ScanReport;
 use crate::words::markdown as md;
@@ -109,7 +109,11 @@ pub fn markdown(report: &ScanReport) -> String {
         // Sampled relationships: how each figure holds for the collections.
         for r in &report.relationships {
             let Some(e) = &r.estimate else { continue };
-            let _ = writeln!(out, "\n`{}.{}`, estimated:\n", r.from, r.field);
+            let _ = writeln!(
+                out,
+                "\n{}, estimated:\n",
+                md::code_in_prose(&format!("{}.{}", r.from, r.field))
+            );
             for line in super::estimate::lines(e) {
                 let _ = writeln!(out, "- {line}");
             }
@@ -122,7 +126,7 @@ pub fn markdown(report: &ScanReport) -> String {
             "### {} `{}`: {}\n",
             f.severity,
             f.rule,
-            cell(&location_text(&f.location))
+            location_markdown(&f.location)
         );
         let _ = writeln!(out, "{}\n", cell(&f.message));
         if let Some(id) = example_id(&f.location) {

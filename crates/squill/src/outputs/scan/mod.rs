@@ -56,6 +56,29 @@ pub(crate) fn location_text(loc: &Location) -> String {
     }
 }
 
+/// `location_text` for Markdown: the collection as prose, the field as a
+/// code span whatever characters its name holds (escaping the whole line
+/// showed the field's backticks as characters, and a backtick in the
+/// name could not be told from them).
+pub(crate) fn location_markdown(loc: &Location) -> String {
+    use crate::words::markdown as md;
+    match loc {
+        Location::Collection {
+            database,
+            collection,
+            field: Some(f),
+            ..
+        } => {
+            let coll = match database {
+                Some(db) => format!("{db}.{collection}"),
+                None => collection.clone(),
+            };
+            format!("{} {}", md::text(&coll), md::code(f))
+        }
+        other => md::text(&location_text(other)),
+    }
+}
+
 pub(crate) fn example_id(loc: &Location) -> Option<&str> {
     match loc {
         Location::Collection { example_id, .. } => example_id.as_deref(),
@@ -100,4 +123,40 @@ pub(crate) fn evidence_value(v: &serde_json::Value) -> String {
 pub(crate) fn key_text(key: &[(String, serde_json::Value)]) -> String {
     let parts: Vec<String> = key.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     format!("{{{}}}", parts.join(", "))
+}
+
+#[cfg(test)]
+mod markdown_names {
+    use super::*;
+    use pulldown_cmark::{Event, Options, Parser};
+
+    fn code_spans(markdown: &str) -> Vec<String> {
+        Parser::new_ext(markdown, Options::all())
+            .filter_map(|e| match e {
+                Event::Code(c) => Some(c.to_string()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A finding's field, whatever backticks its name holds, renders as
+    /// one code span, whole; the collection is prose. Before, the line was
+    /// escaped whole: no code span at all, the backticks shown as
+    /// characters.
+    #[test]
+    fn a_findings_field_is_one_code_span_whatever_its_name() {
+        let loc = Location::Collection {
+            file: None,
+            database: Some("shop".into()),
+            collection: "or*ders".into(),
+            field: Some("b`ack``tick<i>".into()),
+            example_id: None,
+        };
+        let md = location_markdown(&loc);
+        assert_eq!(
+            code_spans(&format!("### error `rule`: {md}")),
+            ["rule", "b`ack``tick<i>"]
+        );
+        assert!(md.starts_with("shop.or\\*ders "), "{md}");
+    }
 }

@@ -21,7 +21,7 @@ pub fn json(report: &ShardKeyReport) -> String {
 
 /// `{tenant: 1, user: "hashed"}`, names as they are (the caller escapes):
 /// the notation the model's side writes too.
-fn key_text(key: &ShardKey) -> String {
+pub(crate) fn key_text(key: &ShardKey) -> String {
     crate::outputs::design::sharding::key(key)
 }
 

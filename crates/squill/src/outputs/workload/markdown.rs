@@ -2,7 +2,7 @@
 //! then findings, suggested indexes and unreadable lines.
 
 use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
-use crate::outputs::scan::location_text;
+use crate::outputs::scan::location_markdown;
 use crate::words;
 use crate::words::markdown as md;
 use crate::workload::WorkloadReport;
@@ -83,7 +83,7 @@ pub fn markdown(report: &WorkloadReport) -> String {
             "- **{}** `{}` {}: {}",
             f.severity,
             f.rule,
-            cell(&location_text(&f.location)),
+            location_markdown(&f.location),
             cell(&f.message)
         );
     }
