@@ -165,6 +165,8 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
                         cell_degrees: m.cell_degrees,
                         typical_per_km2: significant(m.typical_per_km2),
                         max_per_km2: significant(m.max_per_km2),
+                        typical_cell_points: m.typical_cell_points,
+                        densest_cell_points: m.densest_cell_points,
                         densest_at: m.densest_at.map(|x| (x * 1e4).round() / 1e4),
                     }),
                 }),

@@ -131,8 +131,12 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
 
 /// The entity's `density:` from the points of its point field (the one
 /// with the most points, when it has several), and where the figures
-/// come from. A sample's counts stand for the whole collection: they are
-/// scaled by its size over the sample's.
+/// come from. A sample's counts stand for the whole collection: a cell
+/// seen with `n` sampled points holds, beside the one point known to be
+/// there, about `(n − 1) × scale` others (`scale` the collection's size
+/// over the sample's). Scaling all `n` would make each lone point of a
+/// sparse area `scale` points: the typical density of a sample read one
+/// document in ten would come out ten times too dense.
 fn density(c: &CollectionReport, fields: &[Field]) -> Option<(Density, String)> {
     let (path, d) = c
         .fields
@@ -147,13 +151,17 @@ fn density(c: &CollectionReport, fields: &[Field]) -> Option<(Density, String)> 
     let scale = c
         .sampled_from
         .map_or(1.0, |n| n as f64 / c.documents.max(1) as f64);
-    let typical = super::analyze::significant(d.typical_per_km2 * scale);
-    let max = super::analyze::significant(d.max_per_km2 * scale);
+    let scaled = |per_km2: f64, n: u64| {
+        let n = n.max(1) as f64;
+        super::analyze::significant(per_km2 * ((n - 1.0) * scale + 1.0) / n)
+    };
+    let typical = scaled(d.typical_per_km2, d.typical_cell_points);
+    let max = scaled(d.max_per_km2, d.densest_cell_points);
     let scaled = if scale == 1.0 {
         String::new()
     } else {
         format!(
-            ", scaled by {} for the documents not sampled",
+            "; a cell's other points scaled by {} for the documents not sampled",
             super::analyze::significant(scale)
         )
     };

@@ -300,8 +300,9 @@ fn an_array_of_points_is_an_array_of_places() {
 }
 
 /// A sample's points stand for the collection's: a live scan that read
-/// one document in ten states ten times the density it counted, and says
-/// so.
+/// one document in ten counts ten points for each it saw beside another in
+/// its cell, and says so; a lone point stays one (the typical place here
+/// holds one restaurant, not ten).
 #[test]
 fn a_sampled_density_is_scaled_to_the_collection() {
     let mut report = scan(
@@ -312,11 +313,11 @@ fn a_sampled_density_is_scaled_to_the_collection() {
     let whole = super::emit_model::model(&report, "t");
     let d = whole.entities[0].density.expect("a density");
     let cell = cell_km2(48.8);
-    assert!((d.max - 120.0 / cell).abs() <= d.max * 1e-3, "{d:?}");
-    assert!((d.typical - 10.0 / cell).abs() <= d.typical * 1e-3, "{d:?}");
+    assert!((d.max - 111.0 / cell).abs() <= d.max * 1e-3, "{d:?}");
+    assert!((d.typical - 1.0 / cell).abs() <= d.typical * 1e-3, "{d:?}");
     let how = whole.entities[0].description.as_deref().unwrap_or_default();
     assert!(
-        how.contains("scaled by 10 for the documents not sampled"),
+        how.contains("other points scaled by 10 for the documents not sampled"),
         "{how}"
     );
 }

@@ -180,6 +180,10 @@ pub struct PointDensity {
     pub typical_per_km2: f64,
     /// The densest cell's.
     pub max_per_km2: f64,
+    /// The points counted in the median point's cell and in the densest
+    /// cell: what a sampled collection's estimate scales.
+    pub typical_cell_points: u64,
+    pub densest_cell_points: u64,
     /// The densest cell's centre, `[longitude, latitude]`.
     pub densest_at: [f64; 2],
 }

@@ -47,6 +47,10 @@ pub struct Measured {
     pub typical_per_km2: f64,
     /// The densest cell's.
     pub max_per_km2: f64,
+    /// The points in the median point's cell and in the densest cell (a
+    /// sample's estimate of a cell scales the points beside the one seen).
+    pub typical_cell_points: u64,
+    pub densest_cell_points: u64,
     /// The densest cell's centre, `[longitude, latitude]`.
     pub densest_at: [f64; 2],
 }
@@ -128,21 +132,23 @@ impl PointGrid {
         cells.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let half = self.points.div_ceil(2);
         let mut seen = 0;
-        let mut typical = 0.0;
+        let mut typical = (0.0, 0);
         for &(d, _, n) in &cells {
             seen += n;
             if seen >= half {
-                typical = d;
+                typical = (d, n);
                 break;
             }
         }
-        let &(max, (c, r), _) = cells.last()?;
+        let &(max, (c, r), densest) = cells.last()?;
         Some(Measured {
             points: self.points,
             cells: cells.len() as u64,
             cell_degrees: side,
-            typical_per_km2: typical,
+            typical_per_km2: typical.0,
             max_per_km2: max,
+            typical_cell_points: typical.1,
+            densest_cell_points: densest,
             densest_at: [
                 (f64::from(c) + 0.5) * side - 180.0,
                 ((f64::from(r) + 0.5) * side - 90.0).min(90.0),
