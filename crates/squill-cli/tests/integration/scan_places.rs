@@ -68,6 +68,17 @@ fn scan_measures_point_density_and_advise_prices_the_near_read() {
         text.contains("density measured from the 50 points of `location`"),
         "the figure says where it comes from: {text}"
     );
+    // The text report states the figures the model's `density:` is from.
+    let report = Test::new()
+        .args(["scan"])
+        .args([fixture().join("dump")])
+        .stdout_any()
+        .check()
+        .stdout;
+    assert!(
+        report.contains("; 50 GeoJSON points, ") && report.contains(" in the densest 0.05° cell"),
+        "{report}"
+    );
     let json = Test::new()
         .args(["advise"])
         .args([&model])
