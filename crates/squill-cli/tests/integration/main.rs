@@ -33,6 +33,7 @@ mod scan_c4;
 mod scan_capacity;
 #[cfg(feature = "mongodb")]
 mod scan_live;
+mod scan_places;
 mod scan_shard_keys;
 mod scan_streams;
 mod scan_workload;

@@ -450,3 +450,73 @@ For more information, try '--help'.
         )
         .check();
 }
+
+/// Issue 41: a live scan that samples a quarter of 2,000 restaurants
+/// measures their density as a dump's scan does, scaled to the
+/// collection: 800 lie in one 0.05° cell of Paris, 1,200 alone in a cell
+/// each along the same latitude. The sample's busy cell (about 200 seen)
+/// stands for about 800; a lone point stays one, so the typical density
+/// is one restaurant a cell, not four.
+#[test]
+fn a_sampled_live_scan_measures_point_density_scaled_to_the_collection() {
+    let Some((uri, python)) = server() else {
+        return;
+    };
+    let db = format!("live_places_{}", std::process::id());
+    python_run(
+        &python,
+        &format!(
+            "from pymongo import MongoClient\n\
+             db = MongoClient('{uri}')['{db}']\n\
+             def at(i):\n\
+             \x20   if i < 800:\n\
+             \x20       return [2.301 + 0.0004 * (i % 100), 48.801 + 0.003 * (i // 100)]\n\
+             \x20   return [-100.0 + 0.1 * (i - 800), 48.801]\n\
+             db.restaurants.insert_many([{{'_id': i, 'location': {{'type': 'Point', 'coordinates': at(i)}}}} for i in range(2000)])\n"
+        ),
+    );
+    let (report, yaml, names) = scan_recorded(
+        &uri,
+        &db,
+        &["--sample", "500"],
+        "squill scan: sampling URI
+squill scan: DB.restaurants: sampling 500 of about 2,000 documents (25.0 %), about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+",
+    );
+    assert_read_only(&names);
+    let geo = &report["collections"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "location")
+        .expect("location")["geo"];
+    assert_eq!(geo["points"], 500, "{geo}");
+    let line = yaml
+        .lines()
+        .find(|l| l.trim_start().starts_with("density:"))
+        .unwrap_or_else(|| panic!("{yaml}"));
+    let number = |key: &str| -> f64 {
+        line.split(key).nth(1).unwrap()[1..]
+            .trim()
+            .split([',', '}'])
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let r: f64 = 6_371.008_8;
+    let cell = r
+        * r
+        * 0.05_f64.to_radians()
+        * (48.85_f64.to_radians().sin() - 48.8_f64.to_radians().sin());
+    let (typical, max) = (number("typical:"), number("max:"));
+    assert!((typical - 1.0 / cell).abs() <= typical * 1e-3, "{line}");
+    assert!((max - 800.0 / cell).abs() <= 800.0 / cell * 0.2, "{line}");
+    assert!(yaml.contains("other points scaled by 4"), "{yaml}");
+    python_run(
+        &python,
+        &format!("from pymongo import MongoClient\nMongoClient('{uri}').drop_database('{db}')\n"),
+    );
+}

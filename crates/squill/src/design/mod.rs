@@ -478,6 +478,25 @@ pub struct Step {
     /// come from. Boxed like `graph`: most steps have none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub each: Option<Box<StepEach>>,
+    /// For a search of an area of points (`near`, `within`): what it finds
+    /// and reads where the places are densest (the model's `density.max`),
+    /// when that is more than at the typical density the step is priced
+    /// at. Boxed like `graph`: most steps have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub densest: Option<Box<StepDensest>>,
+}
+
+/// A geo search's worst case: the same query where the places are
+/// densest. The plan's cost stays the typical one; this is what the
+/// busiest area costs per execution.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepDensest {
+    /// Documents the query finds there.
+    pub documents: f64,
+    /// Documents it examines there.
+    pub examined: f64,
+    /// Bytes it reads there.
+    pub bytes_read: f64,
 }
 
 /// The documents of a bulk write and the amount each one gets: one

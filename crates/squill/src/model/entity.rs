@@ -62,9 +62,23 @@ impl Entity {
         self.fields.iter().find(|f| f.name == name)
     }
 
+    /// The places one instance holds in field `name`: the elements of an
+    /// array of points or polygons (each a key of a `2dsphere` index: it
+    /// is multikey), one for a single place, `None` for another field.
+    pub fn places_in(&self, name: &str) -> Option<f64> {
+        let f = self.field(name)?;
+        match &f.ty {
+            FieldType::Array(item) if item.is_geo() => {
+                Some(f.avg_size.map_or(ARRAY_ITEMS, u64::from).max(1) as f64)
+            }
+            t if t.is_geo() => Some(1.0),
+            _ => None,
+        }
+    }
+
     /// The entity's GeoJSON fields (points, polygons).
     pub fn geo_fields(&self) -> impl Iterator<Item = &Field> {
-        self.fields.iter().filter(|f| f.ty.is_geo())
+        self.fields.iter().filter(|f| f.ty.holds_geo())
     }
 }
 
@@ -117,6 +131,9 @@ pub enum FieldType {
     Polygon,
 }
 
+/// The elements of an array whose model gives no count.
+pub(super) const ARRAY_ITEMS: u64 = 4;
+
 impl FieldType {
     /// The type a model declares for a BSON type as a scan names it
     /// (`"objectId"`, `"timestamp"` …); `None` for the types a model has
@@ -154,7 +171,7 @@ impl FieldType {
             FieldType::Binary => 4 + 1 + n.unwrap_or(64),
             FieldType::Object => n.unwrap_or(64),
             FieldType::Array(item) => {
-                let count = n.unwrap_or(4);
+                let count = n.unwrap_or(ARRAY_ITEMS);
                 // document header/trailer + per element: type byte, index key, NUL
                 5 + count * (1 + 2 + 1 + item.value_bytes(None))
             }
@@ -178,6 +195,21 @@ impl FieldType {
     /// Whether values are GeoJSON (a `2dsphere` index serves them).
     pub fn is_geo(&self) -> bool {
         matches!(self, FieldType::Point | FieldType::Polygon)
+    }
+
+    /// Whether values are GeoJSON or arrays of it (a store's several
+    /// locations): a `2dsphere` index serves both, the array as a
+    /// multikey index with an entry per element.
+    pub fn holds_geo(&self) -> bool {
+        match self {
+            FieldType::Array(item) => item.is_geo(),
+            other => other.is_geo(),
+        }
+    }
+
+    /// Whether values are `ty`, or arrays of `ty` (one level).
+    pub fn holds(&self, ty: &FieldType) -> bool {
+        self == ty || matches!(self, FieldType::Array(item) if **item == *ty)
     }
 
     /// The `$jsonSchema` `bsonType` name.

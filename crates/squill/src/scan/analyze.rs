@@ -4,7 +4,7 @@
 use super::profile::{CollectionProfile, TYPE_SLOTS, slot_type};
 use super::report::{
     ArrayReport, CollectionMeta, CollectionReport, FORMAT, FieldReport, GeoReport,
-    InputErrorReport, ScanReport, Totals, TypeCount,
+    InputErrorReport, PointDensity, ScanReport, Totals, TypeCount,
 };
 use super::{IdValue, relationships};
 use crate::finding::Location;
@@ -82,6 +82,16 @@ pub fn analyze(
     }
 }
 
+/// `x` to four significant digits: a density is an estimate, and the
+/// digits past these are the grid's, not the data's.
+pub fn significant(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(3 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
 fn types(counts: &[u64; TYPE_SLOTS], examples: &[(u8, IdValue)]) -> Vec<TypeCount> {
     let mut out: Vec<TypeCount> = counts
         .iter()
@@ -148,6 +158,17 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
                         .then(|| (g.corners as f64 / g.polygons as f64 * 10.0).round() / 10.0),
                     other: g.other,
                     invalid: g.invalid,
+                    in_arrays: g.in_arrays,
+                    density: g.grid.measured().map(|m| PointDensity {
+                        points: m.points,
+                        cells: m.cells,
+                        cell_degrees: m.cell_degrees,
+                        typical_per_km2: significant(m.typical_per_km2),
+                        max_per_km2: significant(m.max_per_km2),
+                        typical_cell_points: m.typical_cell_points,
+                        densest_cell_points: m.densest_cell_points,
+                        densest_at: m.densest_at.map(|x| (x * 1e4).round() / 1e4),
+                    }),
                 }),
         });
         stack.extend(n.children.iter().rev().copied());

@@ -10,8 +10,8 @@ use super::report::{
     CollectionReport, Direction, FieldReport, IndexReport, RelationshipReport, ScanReport,
 };
 use crate::model::{
-    Cardinality, Count, Entity, EntityId, Expiry, Field, FieldType, Mix, Model, Relationship,
-    RelationshipKind, Workload,
+    Cardinality, Count, Density, Entity, EntityId, Expiry, Field, FieldType, Mix, Model,
+    Relationship, RelationshipKind, Workload,
 };
 
 fn ident(s: &str) -> String {
@@ -39,16 +39,25 @@ fn field(f: &FieldReport) -> Option<Field> {
         .find(|t| t.ty == "array" || FieldType::from_scanned_type(t.ty).is_some())?;
     let (ty, avg_size) = if top.ty == "array" {
         let arr = f.array.as_ref()?;
-        let item = arr
-            .element_types
-            .iter()
-            .find_map(|t| FieldType::from_scanned_type(t.ty))
-            .unwrap_or(FieldType::Object);
+        // Every element a valid GeoJSON Point (or Polygon): an array of
+        // places, not of embedded sub-documents.
+        let objects = arr.element_types.iter().find(|t| t.ty == "object");
+        let geo = f
+            .geo
+            .filter(|g| g.in_arrays == g.seen())
+            .zip(objects)
+            .and_then(|(g, o)| g.uniform(o.count));
+        let item = geo.unwrap_or_else(|| {
+            arr.element_types
+                .iter()
+                .find_map(|t| FieldType::from_scanned_type(t.ty))
+                .unwrap_or(FieldType::Object)
+        });
         (
             FieldType::Array(Box::new(item)),
             Some(arr.lengths.mean.round() as u32),
         )
-    } else if let Some(geo) = f.geo.as_ref().and_then(|g| {
+    } else if let Some(geo) = f.geo.as_ref().filter(|g| g.in_arrays == 0).and_then(|g| {
         let objects = f.types.iter().find(|t| t.ty == "object")?.count;
         Some((g.uniform(objects)?, g.polygon_corners))
     }) {
@@ -93,26 +102,76 @@ fn entity(c: &CollectionReport, name: String) -> Entity {
         .filter_map(field)
         .collect();
     legacy_points(c, &mut fields);
+    let measured = match c.sampled_from {
+        Some(n) => format!(
+            "measured by squill scan on a sample of {} of about {n} documents, mean {} bytes",
+            c.documents, c.size.mean
+        ),
+        None => format!(
+            "measured by squill scan: {} documents, mean {} bytes",
+            c.documents, c.size.mean
+        ),
+    };
+    let density = density(c, &fields);
     Entity {
         expires: expiry(c, &fields),
         name,
         count: c.sampled_from.unwrap_or(c.documents),
         fields,
-        description: Some(match c.sampled_from {
-            Some(n) => format!(
-                "measured by squill scan on a sample of {} of about {n} documents, mean {} bytes",
-                c.documents, c.size.mean
-            ),
-            None => format!(
-                "measured by squill scan: {} documents, mean {} bytes",
-                c.documents, c.size.mean
-            ),
+        description: Some(match &density {
+            Some((_, how)) => format!("{measured}; {how}"),
+            None => measured,
         }),
         unique: Vec::new(),
         archive_of: None,
-        density: None,
+        density: density.map(|(d, _)| d),
         growth: None,
     }
+}
+
+/// The entity's `density:` from the points of its point field (the one
+/// with the most points, when it has several), and where the figures
+/// come from. A sample's counts stand for the whole collection: a cell
+/// seen with `n` sampled points holds, beside the one point known to be
+/// there, about `(n − 1) × scale` others (`scale` the collection's size
+/// over the sample's). Scaling all `n` would make each lone point of a
+/// sparse area `scale` points: the typical density of a sample read one
+/// document in ten would come out ten times too dense.
+fn density(c: &CollectionReport, fields: &[Field]) -> Option<(Density, String)> {
+    let (path, d) = c
+        .fields
+        .iter()
+        .filter(|f| {
+            fields
+                .iter()
+                .any(|m| m.name == f.path && m.ty.holds(&FieldType::Point))
+        })
+        .filter_map(|f| Some((&f.path, f.geo?.density?)))
+        .max_by(|a, b| a.1.points.cmp(&b.1.points).then(b.0.cmp(a.0)))?;
+    let scale = c
+        .sampled_from
+        .map_or(1.0, |n| n as f64 / c.documents.max(1) as f64);
+    let scaled = |per_km2: f64, n: u64| {
+        let n = n.max(1) as f64;
+        super::analyze::significant(per_km2 * ((n - 1.0) * scale + 1.0) / n)
+    };
+    let typical = scaled(d.typical_per_km2, d.typical_cell_points);
+    let max = scaled(d.max_per_km2, d.densest_cell_points);
+    let scaled = if scale == 1.0 {
+        String::new()
+    } else {
+        format!(
+            "; a cell's other points scaled by {} for the documents not sampled",
+            super::analyze::significant(scale)
+        )
+    };
+    Some((
+        Density { typical, max },
+        format!(
+            "density measured from the {} points of `{path}` in {} cells of {}° (typical: the median point's cell; max: the densest cell, around {}, {}){scaled}",
+            d.points, d.cells, d.cell_degrees, d.densest_at[0], d.densest_at[1]
+        ),
+    ))
 }
 
 /// The single-field indexes of `c` (from the dump's metadata), with
@@ -546,7 +605,7 @@ fn embedded_level(
             if !entities[holder]
                 .fields
                 .iter()
-                .any(|x| x.name == local && !x.ty.is_geo())
+                .any(|x| x.name == local && !x.ty.holds_geo())
             {
                 continue;
             }

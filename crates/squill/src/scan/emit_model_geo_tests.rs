@@ -192,3 +192,132 @@ fn no_expiry_without_a_ttl_index_on_a_date() {
     let plain = index("last_used_1", &[("last_used", 1)]);
     assert_eq!(emitted(vec![sessions(plain)]).entities[0].expires, None);
 }
+
+/// Restaurants with `busy` points in one 0.05° cell of Paris and one point
+/// in each of `sparse` cells along the same latitude.
+fn clustered(busy: u32, sparse: u32) -> Vec<Vec<u8>> {
+    let busy = (0..busy).map(|i| point(2.301 + f64::from(i) * 0.001, 48.801));
+    let sparse = (0..sparse).map(|i| point(3.0 + f64::from(i), 48.801));
+    busy.chain(sparse)
+        .enumerate()
+        .map(|(i, at)| doc(&[("_id", B::Oid(oid(i as u64))), ("location", at)]))
+        .collect()
+}
+
+/// The area of a 0.05° cell whose south edge is at `south` degrees, km².
+fn cell_km2(south: f64) -> f64 {
+    let r: f64 = 6_371.008_8;
+    let (s, n) = (south.to_radians(), (south + 0.05).to_radians());
+    r * r * 0.05_f64.to_radians() * (n.sin() - s.sin())
+}
+
+/// The points' density is the entity's `density:`, so a model scan
+/// writes can be advised on `near` reads: typical where the median point
+/// lies, max in the densest cell, both per km², with where they come from.
+#[test]
+fn point_density_is_measured_into_the_model() {
+    let cell = cell_km2(48.8);
+    let m = emitted(vec![coll("food", "restaurants", clustered(12, 4))]);
+    let e = &m.entities[0];
+    let d = e.density.expect("a density from the points");
+    let close = |a: f64, b: f64| (a - b).abs() <= b * 1e-3;
+    assert!(close(d.max, 12.0 / cell), "{d:?}");
+    assert!(
+        close(d.typical, 12.0 / cell),
+        "the median point is in the busy cell: {d:?}"
+    );
+    let m = emitted(vec![coll("food", "restaurants", clustered(12, 20))]);
+    let d = m.entities[0].density.expect("a density");
+    assert!(close(d.typical, 1.0 / cell), "most points are alone: {d:?}");
+    assert!(close(d.max, 12.0 / cell), "{d:?}");
+    let how = m.entities[0].description.as_deref().unwrap_or_default();
+    assert!(
+        how.contains("density measured from the 32 points of `location`"),
+        "{how}"
+    );
+}
+
+/// No point field, no density: the polygons of zones and sub-documents
+/// that are not all points say nothing of how dense places are.
+#[test]
+fn no_density_without_point_fields() {
+    let m = emitted(vec![coll("food", "restaurants", restaurants(6, Some(3)))]);
+    assert_eq!(m.entities[0].density, None);
+}
+
+/// A chain's shops: `locations` an array of `n` points per store.
+fn chains(stores: u64, n: u32, bad: bool) -> Vec<Vec<u8>> {
+    (0..stores)
+        .map(|i| {
+            let shops = (0..n)
+                .map(|k| {
+                    let lng = 2.3 + f64::from(k) * 0.2;
+                    if bad && i == 0 && k == 1 {
+                        point(48.8, lng + 200.0)
+                    } else {
+                        point(lng, 48.8)
+                    }
+                })
+                .collect();
+            doc(&[("_id", B::Oid(oid(i))), ("locations", B::Arr(shops))])
+        })
+        .collect()
+}
+
+/// An array of GeoJSON points is a `point[N]` field (an array of places,
+/// with their density), not an embedded entity of `type` and
+/// `coordinates`; one invalid element keeps it an array of sub-documents.
+#[test]
+fn an_array_of_points_is_an_array_of_places() {
+    let m = emitted(vec![coll("shops", "chains", chains(4, 3, false))]);
+    let e = &m.entities[0];
+    let f = e.field("locations").expect("the field");
+    assert_eq!(
+        (f.ty.clone(), f.avg_size),
+        (FieldType::Array(Box::new(FieldType::Point)), Some(3))
+    );
+    assert_eq!(m.entities.len(), 1, "no entity of `type` and `coordinates`");
+    // The four stores' first shops share one cell: 4 of the 12 points.
+    let d = e.density.expect("a density from the array's points");
+    let close = |a: f64, b: f64| (a - b).abs() <= b * 1e-3;
+    assert!(close(d.max, 4.0 / cell_km2(48.8)), "{d:?}");
+    let report = scan(
+        vec![coll("shops", "chains", chains(4, 3, true))],
+        &Default::default(),
+    );
+    let geo = report.collections[0]
+        .fields
+        .iter()
+        .find(|f| f.path == "locations")
+        .and_then(|f| f.geo)
+        .expect("counted as GeoJSON");
+    assert_eq!((geo.points, geo.invalid, geo.in_arrays), (11, 1, 12));
+    let m = emitted(vec![coll("shops", "chains", chains(4, 3, true))]);
+    assert_ne!(
+        field_type(&m, "chains", "locations"),
+        Some(FieldType::Array(Box::new(FieldType::Point)))
+    );
+}
+
+/// A sample's points stand for the collection's: a live scan that read
+/// one document in ten counts ten points for each it saw beside another in
+/// its cell, and says so; a lone point stays one (the typical place here
+/// holds one restaurant, not ten).
+#[test]
+fn a_sampled_density_is_scaled_to_the_collection() {
+    let mut report = scan(
+        vec![coll("food", "restaurants", clustered(12, 20))],
+        &Default::default(),
+    );
+    report.collections[0].sampled_from = Some(320);
+    let whole = super::emit_model::model(&report, "t");
+    let d = whole.entities[0].density.expect("a density");
+    let cell = cell_km2(48.8);
+    assert!((d.max - 111.0 / cell).abs() <= d.max * 1e-3, "{d:?}");
+    assert!((d.typical - 1.0 / cell).abs() <= d.typical * 1e-3, "{d:?}");
+    let how = whole.entities[0].description.as_deref().unwrap_or_default();
+    assert!(
+        how.contains("other points scaled by 10 for the documents not sampled"),
+        "{how}"
+    );
+}

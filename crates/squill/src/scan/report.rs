@@ -153,9 +153,47 @@ pub struct GeoReport {
     /// A `type` and `coordinates` that make no valid Point or Polygon (a
     /// latitude past 90, an open ring, a misspelled type).
     pub invalid: u64,
+    /// Of the values counted, those that were elements of an array (a
+    /// store's several locations); absent when none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub in_arrays: u64,
+    /// How densely the valid Points lie (`scan/profile/density.rs`);
+    /// absent without points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<PointDensity>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The density of a field's points over the documents read, per km²,
+/// from the points counted in the cells of a longitude/latitude grid.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PointDensity {
+    pub points: u64,
+    /// Cells holding at least one point.
+    pub cells: u64,
+    /// A cell's side, degrees (0.05 unless the grid had to coarsen).
+    pub cell_degrees: f64,
+    /// The density of the median point's cell: where points usually are.
+    pub typical_per_km2: f64,
+    /// The densest cell's.
+    pub max_per_km2: f64,
+    /// The points counted in the median point's cell and in the densest
+    /// cell: what a sampled collection's estimate scales.
+    pub typical_cell_points: u64,
+    pub densest_cell_points: u64,
+    /// The densest cell's centre, `[longitude, latitude]`.
+    pub densest_at: [f64; 2],
 }
 
 impl GeoReport {
+    /// Values that looked like GeoJSON at all.
+    pub fn seen(&self) -> u64 {
+        self.points + self.polygons + self.other + self.invalid
+    }
+
     /// The model type every one of `values` values fits (all of them
     /// valid Points, or all valid Polygons), else `None`.
     pub fn uniform(&self, values: u64) -> Option<crate::model::FieldType> {

@@ -225,12 +225,23 @@ impl Builder<'_, '_> {
                         let counts = (names, spread, v.items);
                         self.attributes(field, counts, pair, key, name, sink, scratch);
                     }
-                    (FieldOrigin::Own { .. }, ShapeType::Array { max_items, .. }) => {
+                    (FieldOrigin::Own { field, .. }, ShapeType::Array { max_items, items }) => {
                         let n = max_items.map_or(v.items, |m| v.items.min(m));
+                        // An array of places (a chain's shops): each
+                        // element valid GeoJSON, as its `2dsphere` index
+                        // and validator require.
+                        let geometry = items.geojson();
                         sink.open(name, true);
                         for i in 0..n {
                             let key = key.wrapping_mul(31).wrapping_add(i);
-                            self.scalar_of(v, key, Name::Index(i as usize), sink, scratch);
+                            let at = Name::Index(i as usize);
+                            match geometry {
+                                Some(g) => {
+                                    let corners = crate::model::POLYGON_CORNERS;
+                                    sink.value(at, &super::geo::value(g, field, key, corners));
+                                }
+                                None => self.scalar_of(v, key, at, sink, scratch),
+                            }
                         }
                         sink.close();
                     }

@@ -42,6 +42,8 @@ mod data_write_tests;
 #[cfg(test)]
 pub(crate) mod hand_built;
 #[cfg(test)]
+mod places_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 pub use data::{DataFormat, DataOptions, DataSummary};

@@ -10,6 +10,7 @@ pub(crate) mod golden;
 pub(crate) mod invariants;
 mod phrasing;
 mod pins;
+mod places;
 mod rules_fire;
 mod scale;
 mod scenarios;

@@ -88,6 +88,23 @@ impl<'a> Planner<'a> {
         let keys = self.find_keys(kinds, &acc, read, &conditions, by_id);
         let scan = keys.is_empty();
         let roots = parents_holding(&acc, &conditions.eq, m);
+        // The same search where the places are densest: documents found
+        // and read there (one kind: a family's kinds have no one density).
+        let densest = match kinds {
+            [_] => self.matched_densest(e, filter, limit).map(|d| {
+                let examined = if scan {
+                    acc.docs
+                } else {
+                    parents_holding(&acc, &conditions.eq, d)
+                };
+                crate::design::StepDensest {
+                    documents: d,
+                    examined,
+                    bytes_read: examined * acc.root_bytes,
+                }
+            }),
+            _ => None,
+        };
         let examined = if scan {
             kinds.iter().map(|k| self.access(*k).docs).sum()
         } else {
@@ -117,6 +134,7 @@ impl<'a> Planner<'a> {
         step.limit = limit;
         step.projection = fields.iter().map(|f| acc.path(f)).collect();
         step.documents = m;
+        step.densest = densest.map(Box::new);
         let entries = self.index_entries(kinds, &acc, filter);
         let walked = self.keys_walked(e, read, scan, by_id, roots);
         let mut cost = StepCost {
@@ -183,6 +201,15 @@ impl<'a> Planner<'a> {
         }
         if c.op == FilterOp::Under {
             return self.under_entries(e, c);
+        }
+        // An array of places (a store's locations): a `2dsphere` entry
+        // per element.
+        if c.op.is_geo()
+            && c.related.is_none()
+            && let [name] = c.path.as_slice()
+            && let Some(n) = f.model.entity(e).places_in(name)
+        {
+            return n;
         }
         let Some(related) = &c.related else {
             return 1.0;

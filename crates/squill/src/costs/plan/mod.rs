@@ -356,11 +356,16 @@ pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
 /// inside the area searched at the entity's typical density (`near`,
 /// `within`), or the one shape that contains a point (`intersects`: the
 /// delivery zone of an address, zones that do not overlap).
-fn geo_share(entity: &crate::model::Entity, c: &Filter, count: f64) -> f64 {
+/// With `densest`, at the densest place's density (`density.max`)
+/// instead: the worst case of a search the typical density prices.
+fn geo_share(entity: &crate::model::Entity, c: &Filter, count: f64, densest: bool) -> f64 {
     let count = count.max(1.0);
     match (c.op, c.geo, entity.density) {
         (FilterOp::Intersects, ..) => 1.0 / count,
-        (_, Some(area), Some(d)) => (d.inside(area.km2).0 / count).min(1.0),
+        (_, Some(area), Some(d)) => {
+            let (typical, max) = d.inside(area.km2);
+            ((if densest { max } else { typical }) / count).min(1.0)
+        }
         // A polygon field found within an area: the model gives no
         // density for shapes; a quarter, as for a range.
         _ => 0.25,
@@ -946,6 +951,7 @@ impl<'a> Planner<'a> {
             otherwise: None,
             paging: None,
             each: None,
+            densest: None,
         }
     }
 
@@ -970,6 +976,37 @@ impl<'a> Planner<'a> {
     }
 
     fn matched(&self, e: EntityId, filter: &[Filter], limit: Option<u64>) -> f64 {
+        self.matched_at(e, filter, limit, false)
+    }
+
+    /// What `matched` finds where the places are densest, when `filter`
+    /// searches an area of points whose `density.max` is above its
+    /// typical and that finds more there (a limit reached at both finds
+    /// as many): the worst case a search priced at the typical density
+    /// hides. `None` otherwise.
+    fn matched_densest(&self, e: EntityId, filter: &[Filter], limit: Option<u64>) -> Option<f64> {
+        let entity = self.facts.model.entity(e);
+        let d = entity.density?;
+        let searches_points = filter.iter().any(|c| {
+            matches!(c.op, FilterOp::Near | FilterOp::Within)
+                && c.geo.is_some()
+                && c.related.is_none()
+                && c.path.len() == 1
+                && entity
+                    .field(&c.path[0])
+                    .is_some_and(|x| x.ty.holds(&crate::model::FieldType::Point))
+        });
+        if !searches_points || d.max <= d.typical {
+            return None;
+        }
+        let typical = self.matched_at(e, filter, limit, false);
+        let densest = self.matched_at(e, filter, limit, true);
+        (densest > typical).then_some(densest)
+    }
+
+    /// `matched`, with the geo conditions at the densest place's density
+    /// when `densest`.
+    fn matched_at(&self, e: EntityId, filter: &[Filter], limit: Option<u64>, densest: bool) -> f64 {
         let f = self.facts;
         let entity = f.model.entity(e);
         let mut est = f.count(e);
@@ -985,7 +1022,7 @@ impl<'a> Planner<'a> {
             let sel = if c.op == FilterOp::Under {
                 self.subtree_share(e, c)
             } else if c.op.is_geo() {
-                geo_share(entity, c, f.count(e))
+                geo_share(entity, c, f.count(e), densest)
             } else if c.path.len() == 1 && c.path[0] == "_id" {
                 match c.op {
                     FilterOp::In => in_list(f.count(e)) / f.count(e),

@@ -147,10 +147,12 @@ pub(super) fn check_filter(
         FilterOp::Within => "within",
         _ => "intersects",
     };
+    // An array of places (a store's locations) is searched as its
+    // elements are: a document matches when one of them does.
     let fits = match (f.op, ty) {
-        (FilterOp::Near, Some(FieldType::Point)) => true,
-        (FilterOp::Intersects, Some(FieldType::Polygon)) => true,
-        (FilterOp::Within, Some(t)) => t.is_geo(),
+        (FilterOp::Near, Some(t)) => t.holds(&FieldType::Point),
+        (FilterOp::Intersects, Some(t)) => t.holds(&FieldType::Polygon),
+        (FilterOp::Within, Some(t)) => t.holds_geo(),
         _ => false,
     };
     if !fits {
@@ -168,12 +170,15 @@ pub(super) fn check_filter(
             ),
             "not a GeoJSON field of the entity",
             Some(
-                "declare the field `type: point` (a location) or `type: polygon` (an area)".into(),
+                "declare the field `type: point` (a location), `type: polygon` (an area), or an array of them (`point[3]`: several locations)".into(),
             ),
         );
         return false;
     }
-    if ty == Some(&FieldType::Point) && f.op != FilterOp::Intersects && e.density.is_none() {
+    if ty.is_some_and(|t| t.holds(&FieldType::Point))
+        && f.op != FilterOp::Intersects
+        && e.density.is_none()
+    {
         ctx.error(
             ctx.pos(key),
             format!(

@@ -197,3 +197,40 @@ fn a_misspelt_geo_operator_gets_a_suggestion() {
     let p = problems(&PLACES.replace("near(3 km)", "neer"));
     insta::assert_snapshot!(p.join("\n"));
 }
+
+/// Several places in one instance (`point[3]`, a chain's shops) are
+/// searched as a single one is: `near` and `within` read back equal, and
+/// need the density as a single point does; `intersects` still tests
+/// polygons, and says where.
+#[test]
+fn an_array_of_points_is_searched_as_its_elements() {
+    let chain = PLACES.replace("location: point", "location: point[3]");
+    let m = parse("places.yaml", &chain).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(read_filter(&m, "nearby")[1].op, FilterOp::Near);
+    let back = parse("places.yaml", &to_yaml(&m)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m, back);
+    let p = problems(&chain.replace("    density: {typical: 50, max: 400}\n", ""));
+    assert_eq!(p.len(), 3, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:18:24: `location: near`: how many restaurants"),
+        "{}",
+        p[0]
+    );
+    let p = problems(&chain.replace(
+        "filter: {location: within(500 m)}",
+        "filter: {location: intersects}",
+    ));
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:28:14: `location: intersects` tests a polygon field"),
+        "{}",
+        p[0]
+    );
+    // An array of strings is no place.
+    let p = problems(
+        &PLACES
+            .replace("name: string(30)", "name: string[3]")
+            .replace("location: near(3 km)", "name: near(3 km)"),
+    );
+    assert!(p[0].contains("not a GeoJSON field"), "{p:?}");
+}

@@ -150,10 +150,12 @@ pub(super) struct RawEntity {
     /// The server removes an instance a set time after one of its date
     /// fields: `{from: last_used, after: 30 minutes}` (a TTL index).
     pub expires: Option<RawExpiry>,
-    /// For an entity with a GeoJSON point field: how densely its instances
-    /// lie, per km² (or per the circle of `per`), typical and in the
-    /// densest place. A read `near` a point or `within` an area finds
-    /// this many per km² it covers.
+    /// For an entity with a GeoJSON point field (or an array of points,
+    /// `point[3]`: then it counts places): how densely its instances lie,
+    /// per km² (or per the circle of `per`), typical and in the densest
+    /// place. A read `near` a point or `within` an area finds this many
+    /// per km² it covers; the plan prices the typical and states the
+    /// densest. `squill scan --emit-model` measures it from the data.
     #[schemars(with = "Option<RawDensity>")]
     pub density: Option<S<RawDensity>>,
     /// How the count grows over time, for `advise --horizon`: a share

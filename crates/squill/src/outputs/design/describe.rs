@@ -346,6 +346,18 @@ pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
     }
 }
 
+/// A geo search's worst case, beside its typical price: "where the
+/// places are densest (the model's density max): 2,828 documents found,
+/// 2,828 examined, 461.3 KiB read".
+pub(crate) fn densest(d: &crate::design::StepDensest) -> String {
+    format!(
+        "where the places are densest (the density's max): {} found, {} examined, {} read",
+        words::count(d.documents, "document"),
+        words::num(d.examined),
+        words::bytes(d.bytes_read)
+    )
+}
+
 pub(crate) fn per_run(cost: &Cost) -> String {
     let mut parts = vec![words::count(cost.round_trips, "round trip")];
     if cost.documents_examined != 0.0 {

@@ -41,6 +41,7 @@ fn step(collection: &str, action: Action) -> Step {
         otherwise: None,
         paging: None,
         each: None,
+        densest: None,
     }
 }
 

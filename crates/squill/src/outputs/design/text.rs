@@ -385,6 +385,9 @@ fn render_operation(out: &mut String, p: Paint, plan: &OperationPlan) {
         if let Some(paging) = step.paging.as_deref() {
             let _ = writeln!(out, "     {}", v(&describe::paging(paging)));
         }
+        if let Some(d) = step.densest.as_deref() {
+            let _ = writeln!(out, "     {}", v(&describe::densest(d)));
+        }
     }
     let _ = writeln!(out, "  per run: {}", describe::per_run(&plan.cost));
     if plan.transaction {

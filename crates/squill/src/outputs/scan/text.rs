@@ -184,6 +184,14 @@ fn collection(out: &mut String, c: &CollectionReport) {
                 let _ = write!(line, " of {}", types_text(&a.element_types));
             }
         }
+        // The figure an emitted model's `density:` comes from.
+        if let Some(d) = f.geo.and_then(|g| g.density) {
+            let _ = write!(
+                line,
+                "; {} GeoJSON points, {} a km² typical, {} in the densest {}° cell",
+                d.points, d.typical_per_km2, d.max_per_km2, d.cell_degrees
+            );
+        }
         let _ = writeln!(out, "{}", line.trim_end());
     }
 }

@@ -13,7 +13,7 @@
 //! collection with no `coordinates` field pays nothing.
 
 /// What the values of one field were, as GeoJSON.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GeoStats {
     /// Valid GeoJSON Points.
     pub points: u64,
@@ -29,15 +29,22 @@ pub struct GeoStats {
     /// valid Point or Polygon (a latitude past 90, an open ring, a
     /// misspelled type).
     pub invalid: u64,
+    /// Of the values counted above, those that were elements of an
+    /// array (a store's `locations: [{type: "Point", …}, …]`).
+    pub in_arrays: u64,
+    /// Where the valid Points lie, for their density.
+    pub grid: super::density::PointGrid,
 }
 
 impl GeoStats {
     pub fn merge(&mut self, o: &GeoStats) {
+        self.grid.merge(&o.grid);
         self.points += o.points;
         self.polygons += o.polygons;
         self.corners += o.corners;
         self.other += o.other;
         self.invalid += o.invalid;
+        self.in_arrays += o.in_arrays;
     }
 
     /// Sub-documents that looked like GeoJSON at all.
@@ -159,11 +166,12 @@ fn lookup<'a>(doc: &'a [u8], path: &[Box<str>]) -> Option<Value<'a>> {
 }
 
 /// What one sub-document is, as GeoJSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Shape {
     /// No `type` string beside `coordinates`: not GeoJSON.
     NotGeo,
-    Point,
+    /// With its longitude and latitude.
+    Point(f64, f64),
     /// With the corners of its outer ring.
     Polygon(u64),
     Other,
@@ -194,7 +202,7 @@ fn shape(doc: &[u8]) -> Shape {
     };
     match ty {
         b"Point" => match position(coordinates) {
-            Some(_) => Shape::Point,
+            Some((lng, lat)) => Shape::Point(lng, lat),
             None => Shape::Invalid,
         },
         b"Polygon" => polygon(coordinates).map_or(Shape::Invalid, Shape::Polygon),
@@ -243,14 +251,34 @@ fn polygon(v: Value<'_>) -> Option<u64> {
     outer
 }
 
-/// Counts what the value at `path` of `doc` is, into `stats`.
+/// Counts what the value at `path` of `doc` is, into `stats`: a
+/// sub-document, or each sub-document of an array (each element one
+/// Point or Polygon; `in_arrays` counts them).
 pub fn record(doc: &[u8], path: &[Box<str>], stats: &mut GeoStats) {
-    let Some(Value::Doc(d)) = lookup(doc, path) else {
-        return;
-    };
-    match shape(d) {
+    match lookup(doc, path) {
+        Some(Value::Doc(d)) => count(shape(d), stats),
+        Some(Value::Arr(a)) => {
+            for (_, v) in elements(a) {
+                if let Value::Doc(d) = v {
+                    let s = shape(d);
+                    if s != Shape::NotGeo {
+                        stats.in_arrays += 1;
+                    }
+                    count(s, stats);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn count(shape: Shape, stats: &mut GeoStats) {
+    match shape {
         Shape::NotGeo => {}
-        Shape::Point => stats.points += 1,
+        Shape::Point(lng, lat) => {
+            stats.points += 1;
+            stats.grid.add(lng, lat);
+        }
         Shape::Polygon(corners) => {
             stats.polygons += 1;
             stats.corners += corners;
@@ -293,7 +321,7 @@ mod tests {
 
     #[test]
     fn points_and_polygons_are_told_from_near_misses() {
-        assert_eq!(shape_of(point(-73.9, 40.7)), Shape::Point);
+        assert_eq!(shape_of(point(-73.9, 40.7)), Shape::Point(-73.9, 40.7));
         // The coordinates' order is longitude first: 100 is no latitude.
         assert_eq!(shape_of(point(40.7, 100.0)), Shape::Invalid);
         let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
@@ -310,7 +338,7 @@ mod tests {
             ("coordinates", B::Arr(vec![B::I32(2), B::F64(48.8)])),
             ("type", B::Str("Point")),
         ]);
-        assert_eq!(shape_of(late), Shape::Point);
+        assert_eq!(shape_of(late), Shape::Point(2.0, 48.8));
         let line = B::Doc(vec![
             ("type", B::Str("LineString")),
             ("coordinates", ring(&square, false)),

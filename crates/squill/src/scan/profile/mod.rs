@@ -7,6 +7,7 @@
 //! is a child lookup that tries the next sibling first (documents of one
 //! collection tend to keep their field order) and plain counter updates.
 
+pub mod density;
 pub mod geo;
 mod undo;
 
@@ -439,13 +440,12 @@ impl CollectionProfile {
         id
     }
 
-    /// Marks `node` as a sub-document that may be GeoJSON, unless it is
-    /// the document itself or lies in an array (a value per element is
-    /// not recognized).
+    /// Marks `node` as a sub-document that may be GeoJSON, or an array
+    /// of them (a store's several locations), unless it is the document
+    /// itself or lies in an array (deeper arrays are not followed).
     #[cold]
     fn geo_candidate(&mut self, node: u32) {
         if node == 0
-            || self.nodes[node as usize].array.is_some()
             || self.under_array(node)
             || self.geo_candidates.iter().any(|(n, _)| *n == node)
         {

@@ -1,0 +1,95 @@
+//! Places measured from data (issue 41): a dump of restaurants with
+//! GeoJSON points (tests/fixtures/places, written by its `make.py` with
+//! the density known by construction) and a log of `$near` reads. scan
+//! states the points' density in the model it writes, so advise prices
+//! the near read instead of refusing the model for want of `density:`.
+
+use crate::support::{TempDir, Test, repo_root};
+use serde_json::Value;
+
+fn fixture() -> std::path::PathBuf {
+    repo_root().join("crates/squill-cli/tests/fixtures/places")
+}
+
+/// A 0.05° cell's area at latitude 48.80–48.85, km², as the construction
+/// (make.py) counts its points in it.
+fn paris_cell_km2() -> f64 {
+    let r: f64 = 6_371.008_8;
+    let (s, n) = (48.8_f64.to_radians(), 48.85_f64.to_radians());
+    r * r * 0.05_f64.to_radians() * (n.sin() - s.sin())
+}
+
+/// The two numbers of the model's `density: {typical: A, max: B}` line.
+fn density(model: &str) -> (f64, f64) {
+    let line = model
+        .lines()
+        .find(|l| l.trim_start().starts_with("density:"))
+        .unwrap_or_else(|| panic!("no density in\n{model}"));
+    let number = |key: &str| -> f64 {
+        let rest = line.split(key).nth(1).unwrap_or_else(|| panic!("{line}"));
+        rest.trim_start_matches([' ', ':'])
+            .split([',', '}'])
+            .next()
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{line}"))
+    };
+    (number("typical"), number("max"))
+}
+
+#[test]
+fn scan_measures_point_density_and_advise_prices_the_near_read() {
+    let dir = TempDir::new("scan-places");
+    let model = dir.path().join("observed.yaml");
+    Test::new()
+        .args(["scan"])
+        .args([fixture().join("dump")])
+        .args(["--workload"])
+        .args([fixture().join("mongod.log")])
+        .args(["--emit-model"])
+        .args([&model])
+        .stdout_any()
+        .stderr_any()
+        .check();
+    let text = std::fs::read_to_string(&model).unwrap();
+    assert!(text.contains("location: point"), "{text}");
+    assert!(
+        text.contains("near("),
+        "the log's $near is a near read: {text}"
+    );
+    // 20 points in the densest cell; the median point alone in its cell.
+    let (typical, max) = density(&text);
+    let cell = paris_cell_km2();
+    assert!((max - 20.0 / cell).abs() <= max * 1e-3, "max {max}");
+    assert!(
+        (typical - 1.0 / cell).abs() <= typical * 1e-3,
+        "typical {typical}"
+    );
+    assert!(
+        text.contains("density measured from the 50 points of `location`"),
+        "the figure says where it comes from: {text}"
+    );
+    // The text report states the figures the model's `density:` is from.
+    let report = Test::new()
+        .args(["scan"])
+        .args([fixture().join("dump")])
+        .stdout_any()
+        .check()
+        .stdout;
+    assert!(
+        report.contains("; 50 GeoJSON points, ") && report.contains(" in the densest 0.05° cell"),
+        "{report}"
+    );
+    let json = Test::new()
+        .args(["advise"])
+        .args([&model])
+        .args(["--format", "json"])
+        .stdout_any()
+        .check()
+        .stdout;
+    let advice: Value = serde_json::from_str(&json).unwrap();
+    let indexes = advice.to_string();
+    assert!(
+        indexes.contains("2dsphere"),
+        "a 2dsphere index serves the near read"
+    );
+}
