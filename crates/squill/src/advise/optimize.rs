@@ -564,11 +564,16 @@ pub fn repair_keeping(
     // Each step changes the placement in place: building it again per step
     // made the repair of a chain embedded thousands deep quadratic (issue 45).
     let mut sized = Sizing::new(facts, space, &state);
+    // Relationships at or past `below` embed nothing (or are `keep`): each
+    // step looks only below the last one it changed, where a look from the
+    // end each time made a repair of thousands of steps quadratic (issue 45).
+    let mut below = space.rels.len();
     loop {
         if sized.as_ref().is_some_and(|s| s.misfits == 0) {
             return Some(state);
         }
-        let (r, option) = unembedding(space, &state, keep)?;
+        let (r, option) = unembedding(space, &state, keep, below)?;
+        below = r;
         state.rel[r] = option;
         let step = Change {
             rels: vec![(r, option)],
@@ -591,10 +596,10 @@ fn embeds(layout: &crate::design::Layout) -> bool {
     matches!(layout, L::Embed | L::EmbedParentInChild | L::Bucket { .. })
 }
 
-/// The last relationship (not `keep`) whose option embeds, and its first
-/// allowed option that does not.
-fn unembedding(space: &Space, state: &State, keep: usize) -> Option<(usize, usize)> {
-    let r = (0..space.rels.len())
+/// The last relationship (not `keep`) below `below` whose option embeds,
+/// and its first allowed option that does not.
+fn unembedding(space: &Space, state: &State, keep: usize, below: usize) -> Option<(usize, usize)> {
+    let r = (0..below)
         .rev()
         .filter(|r| *r != keep)
         .find(|r| embeds(&space.rels[*r][state.rel[*r]].layout))?;
