@@ -137,8 +137,10 @@ pub enum Expr {
     /// Keyset paging: `{"$gt": param}` (`$lt` for a descending sort), the
     /// next page starting after the sort key of the last item seen; left
     /// out of the filter when the caller passes none (the first page).
+    /// `id` is the last item's `_id`, which orders items whose key ties.
     After {
         param: String,
+        id: String,
         descending: bool,
     },
 }

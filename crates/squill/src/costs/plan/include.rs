@@ -461,6 +461,7 @@ impl<'a> Planner<'a> {
             for s in &inc.sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
             }
+            super::paging::after_id(&mut keys, &inc.sort, inc.paging, &acc);
             for c in own.iter().filter(|c| c.op == FilterOp::Range) {
                 let k = acc.path(&c.path.join("."));
                 if !keys.iter().any(|(x, _)| *x == k) {
