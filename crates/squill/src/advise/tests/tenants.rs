@@ -172,7 +172,10 @@ fn a_family_read_scopes_each_step_to_its_tenant() {
             "    read: order\n    rate: 500\n    filter: {customer: eq}\n    sort: -created_at\n    limit: 20\n",
             "    read: customer\n    rate: 500\n    filter: {_id: eq}\n    include:\n      customer_orders: {sort: -created_at, limit: 20}\n",
         );
-    assert!(text.contains("include:\n      customer_orders"), "the read is rewritten");
+    assert!(
+        text.contains("include:\n      customer_orders"),
+        "the read is rewritten"
+    );
     let d = design(&text);
     let p = d
         .operations
@@ -190,7 +193,11 @@ fn a_family_read_scopes_each_step_to_its_tenant() {
         orders.index.as_deref(),
         Some("store_1_customer_1_created_at_1")
     );
-    assert!((orders.documents - 4.0).abs() < 1e-9, "{}", orders.documents);
+    assert!(
+        (orders.documents - 4.0).abs() < 1e-9,
+        "{}",
+        orders.documents
+    );
     assert!(
         index_keys(&d, "order")
             .iter()

@@ -736,7 +736,11 @@ operations:
     }
     // Priced by the products written: the typical order's 3 lines.
     assert!((bulk.documents - 3.0).abs() < 1e-9, "{}", bulk.documents);
-    assert!((p.cost.documents_written - 3.0).abs() < 1e-9, "{:?}", p.cost);
+    assert!(
+        (p.cost.documents_written - 3.0).abs() < 1e-9,
+        "{:?}",
+        p.cost
+    );
 }
 
 /// A thread's posts in pages of 25 from the last post seen: posts that

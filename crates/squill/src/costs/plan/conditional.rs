@@ -114,7 +114,11 @@ impl<'a> Planner<'a> {
         // (`order_lines._id`, `order_lines.quantity`), where the layout
         // keeps it on the side the find reads; elsewhere there is no
         // element to take it from.
-        let side = if rel.parent == e { Side::Child } else { Side::Parent };
+        let side = if rel.parent == e {
+            Side::Child
+        } else {
+            Side::Parent
+        };
         let of_link = |a: &AmountOf| {
             let r = model.relationship(a.relationship);
             r.attributes.iter().any(|f| f.name == a.field)

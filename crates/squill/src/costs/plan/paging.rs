@@ -128,7 +128,16 @@ mod tests {
         };
         let walk = |by, numbered| {
             let (mut s, mut cost) = (step(), StepCost::default());
-            paged_buckets(&mut s, &mut cost, Some(paging(by)), Some(25), 10.0, 1.0, numbered, "day");
+            paged_buckets(
+                &mut s,
+                &mut cost,
+                Some(paging(by)),
+                Some(25),
+                10.0,
+                1.0,
+                numbered,
+                "day",
+            );
             (cost.keys, s.paging.expect("paged"))
         };
         let (keys, p) = walk(PagingBy::Skip, false);
