@@ -131,7 +131,7 @@ impl<'a> Planner<'a> {
             let layout = self.layout(a.relationship);
             let kept = self
                 .facts
-                .attributes_on(a.relationship, side, &layout)
+                .attributes_on(a.relationship, side, layout)
                 .any(|f| f.name == a.field);
             let (element, _) = id.rsplit_once('.')?;
             kept.then(|| format!("{element}.{}", a.field))
@@ -153,7 +153,7 @@ impl<'a> Planner<'a> {
         // Else the caller passes each id with its amount, under the name of
         // the field it is added to.
         let (id, in_found) = match (from_step, &id_in_other) {
-            (Some(_), Some(p)) => (oacc.path(&p), true),
+            (Some(_), Some(p)) => (oacc.path(p), true),
             _ => ("_id".to_string(), false),
         };
         let amounts: Vec<EachAmount> = per
