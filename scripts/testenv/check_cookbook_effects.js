@@ -181,7 +181,7 @@ function checkPages(fn, step) {
   let pages = 0;
   for (;;) {
     values[afterParam] = last === undefined ? undefined : at(last, afterPath)[0];
-    if (afterId !== undefined) values[afterId] = last === undefined ? undefined : last._id;
+    if (afterId) values[afterId] = last === undefined ? undefined : last._id;
     const a = args(fn, values, [afterParam]);
     if (a === null) return;
     const page = globalThis[fn](...a)[step.key];

@@ -654,7 +654,26 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .find(|(k, _)| k == after)
                 .is_some_and(|(_, d)| *d < 0);
             let param = b.param(&step.collection, after, ParamKind::Value, "after_");
-            let id = b.param(&step.collection, "_id", ParamKind::Value, "after_");
+            // Items that tie on the key come in `_id` order where the
+            // design's index keys `_id` after it, so a page starts after
+            // both. A key no two items share (a bucket's page number) has
+            // no such key and needs none.
+            let ties = coll
+                .as_ref()
+                .and_then(|c| {
+                    c.indexes
+                        .iter()
+                        .find(|i| step.index.as_ref() == Some(&i.name))
+                })
+                .is_some_and(|i| {
+                    i.keys
+                        .windows(2)
+                        .any(|w| w[0].0 == *after && w[1].0 == "_id")
+                });
+            let id = ties.then(|| b.param(&step.collection, "_id", ParamKind::Value, "after_"));
+            if ties && !sort.iter().any(|(k, _)| k == "_id") {
+                sort.push(("_id".to_string(), if descending { -1 } else { 1 }));
+            }
             filter.push((
                 after.clone(),
                 Expr::After {
@@ -663,11 +682,6 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     descending,
                 },
             ));
-            // Items that tie on the key come in `_id` order (the index's
-            // key after the sort's), so a page starts after both.
-            if !sort.iter().any(|(k, _)| k == "_id") {
-                sort.push(("_id".to_string(), if descending { -1 } else { 1 }));
-            }
         }
         if let Some((counter, max)) = &bound
             && !filter.iter().any(|(p, _)| p == counter)

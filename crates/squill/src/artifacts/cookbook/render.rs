@@ -252,17 +252,20 @@ fn filter(lang: Lang, step: &StepCode) -> String {
             } => {
                 // Past the key, or at the key and past the `_id`.
                 let op = if *descending { "$lt" } else { "$gt" };
-                let range = object(&[(
-                    "$or".to_string(),
-                    format!(
-                        "[{}, {}]",
-                        object(&[(p.clone(), expr(lang, e))]),
-                        object(&[
-                            (p.clone(), param.clone()),
-                            ("_id".to_string(), object(&[(op.to_string(), id.clone())])),
-                        ])
-                    ),
-                )]);
+                let past = object(&[(p.clone(), expr(lang, e))]);
+                let range = match id {
+                    Some(id) => object(&[(
+                        "$or".to_string(),
+                        format!(
+                            "[{past}, {}]",
+                            object(&[
+                                (p.clone(), param.clone()),
+                                ("_id".to_string(), object(&[(op.to_string(), id.clone())])),
+                            ])
+                        ),
+                    )]),
+                    None => past,
+                };
                 Some(match lang {
                     Lang::Python => format!("**({{}} if {param} is None else {range})"),
                     _ => format!("...({param} === undefined || {param} === null ? {{}} : {range})"),
@@ -875,10 +878,11 @@ pub fn python(op: &OpCode) -> String {
         .iter()
         .flat_map(|s| &s.filter)
         .filter_map(|(_, e)| match e {
-            Expr::After { param, id, .. } => Some([param.as_str(), id.as_str()]),
+            Expr::After { param, id, .. } => Some(std::iter::once(param).chain(id)),
             _ => None,
         })
         .flatten()
+        .map(String::as_str)
         .collect();
     let optional = op
         .params
