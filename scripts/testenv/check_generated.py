@@ -295,8 +295,20 @@ def unheld(db, coll, doc, keep=()):
 def sample_params(db, plan, examples):
     """A value for each parameter, taken from the loaded data."""
     values = {}
+    # A keyset page's last key seen (and its `_id`): none, the first page,
+    # which build_filter counts; check_cookbook_effects.js walks the pages.
+    first_page = {
+        name
+        for step in plan["steps"]
+        for _, expr in step["filter"]
+        if "after" in expr
+        for name in (expr["after"][0], expr.get("after_id"))
+    }
     for p in plan["params"]:
         coll, path, kind = p["collection"], p["path"], p["kind"]
+        if p["name"] in first_page:
+            values[p["name"]] = None
+            continue
         if kind in ("document", "documents"):
             doc = dict(examples[coll]["typical"])
             doc["_id"] = new_id(db, coll, doc.get("_id"))

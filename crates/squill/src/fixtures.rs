@@ -21,14 +21,17 @@
 //!   `under` on a path, renames into the paths, moves that rebase them;
 //! - `club-feed`: a feed kept by fan-out on write: a timeline per member
 //!   with copies of the newest posts of those it follows, pushed by each
-//!   post, the members past the threshold of followers read at feed time.
+//!   post, the members past the threshold of followers read at feed time;
+//! - `order-stock`: each product's stock taken down by its own item's
+//!   quantity (a `bulkWrite` of one `updateOne` per product), and a
+//!   customer's orders read a page at a time from the last one seen.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -61,6 +64,10 @@ const FILES: [(&str, &str); 9] = [
     (
         "club-feed",
         include_str!("../tests/fixtures/club-feed.yaml"),
+    ),
+    (
+        "order-stock",
+        include_str!("../tests/fixtures/order-stock.yaml"),
     ),
 ];
 

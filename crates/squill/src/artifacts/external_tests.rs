@@ -507,3 +507,50 @@ fn scripts_from_hostile_names_parse_and_keep_the_names() {
         }
     }
 }
+
+/// Issue 41: the mongosh cookbook's bulk writes and keyset pages run
+/// against the server, and what they do is checked by
+/// scripts/testenv/check_cookbook_effects.js: each product's stock taken
+/// down by its own item's quantity (and no other product's), a customer's
+/// orders in pages that are disjoint, in order and complete, also where
+/// the sort key ties across a page's edge. check_generated.py runs the
+/// Python cookbook of the same fixture (fixture_artifacts_work_against_a_server).
+#[test]
+fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = fixtures::load("order-stock");
+    let dir = out_dir("effects-order-stock");
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let options = DataOptions {
+        max_children: Some(100),
+        ..DataOptions::new(3, 17)
+    };
+    data::write(&model, &design, &options, &dir.0).unwrap();
+    let plan = cookbook::plan_json(&cookbook::op_codes(&design));
+    std::fs::write(dir.0.join("plan.json"), plan.to_string()).unwrap();
+    let db_uri = database_uri(&uri, &format!("squill_effects_{}", std::process::id()));
+    let setup = run(Command::new(&mongosh)
+        .args(["--quiet", "--norc", &db_uri])
+        .arg(dir.0.join("setup.js")));
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let out = try_run(
+        Command::new(&mongosh)
+            .args(["--quiet", "--norc", &db_uri])
+            .arg(repo_root().join("scripts/testenv/check_cookbook_effects.js"))
+            .env("SQUILL_CHECK_DIR", &dir.0),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{out}");
+    assert!(
+        out.contains("checked 1 bulk write(s), 1 keyset read(s)"),
+        "{out}"
+    );
+    assert_eq!(out.matches("ok: ").count(), 2, "{out}");
+}

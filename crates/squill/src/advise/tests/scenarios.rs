@@ -1672,8 +1672,14 @@ fn s21_forum() {
         "child_field: thread\n    layout: parent-reference\n",
     );
     let d = with(&[own]);
+    // `_id` after the sort: posts that tie on created_at are ordered by it
+    // and a keyset page starts after both.
     assert!(
-        indexes(&d, "post").contains(&vec![("thread".into(), 1), ("created_at".into(), 1)]),
+        indexes(&d, "post").contains(&vec![
+            ("thread".into(), 1),
+            ("created_at".into(), 1),
+            ("_id".into(), 1)
+        ]),
         "{:?}",
         indexes(&d, "post")
     );

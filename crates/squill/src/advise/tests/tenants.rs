@@ -153,3 +153,56 @@ fn the_largest_tenant_is_priced_in_the_design_chosen() {
     assert_eq!(add.largest.round_trips, 1.0);
     assert_eq!(cost("by_sku").largest.round_trips, 1.0);
 }
+
+/// S19 with a customer read with her orders (an include over a reference
+/// in each order, pinned): the orders' query names the store too, and its
+/// index leads with it (`{store, customer, created_at}`), as every query
+/// does under a tenant. The store adds no share of its own: the customer
+/// lies in one store, so her typical 4 orders are found, not 4 times the
+/// store's share. The include's step had no store and an index
+/// `{customer, created_at}` (issue 41).
+#[test]
+fn a_family_read_scopes_each_step_to_its_tenant() {
+    let text = super::golden::example_text("scenarios/s19-stores")
+        .replace(
+            "    children: {min: 0, typical: 4, max: 5000}\n    child_field: customer\n",
+            "    children: {min: 0, typical: 4, max: 5000}\n    child_field: customer\n    layout: parent-reference\n",
+        )
+        .replace(
+            "    read: order\n    rate: 500\n    filter: {customer: eq}\n    sort: -created_at\n    limit: 20\n",
+            "    read: customer\n    rate: 500\n    filter: {_id: eq}\n    include:\n      customer_orders: {sort: -created_at, limit: 20}\n",
+        );
+    assert!(
+        text.contains("include:\n      customer_orders"),
+        "the read is rewritten"
+    );
+    let d = design(&text);
+    let p = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "customer_orders")
+        .expect("customer_orders");
+    let orders = p
+        .steps
+        .iter()
+        .find(|s| s.collection == "order")
+        .unwrap_or_else(|| panic!("the orders are read: {:#?}", p.steps));
+    let paths: Vec<&str> = orders.filter.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["store", "customer"]);
+    assert_eq!(
+        orders.index.as_deref(),
+        Some("store_1_customer_1_created_at_1")
+    );
+    assert!(
+        (orders.documents - 4.0).abs() < 1e-9,
+        "{}",
+        orders.documents
+    );
+    assert!(
+        index_keys(&d, "order")
+            .iter()
+            .all(|k| k.first().map(String::as_str) != Some("customer")),
+        "{:?}",
+        index_keys(&d, "order")
+    );
+}

@@ -661,3 +661,165 @@ fn a_ttl_index_states_the_monitor_s_deletes() {
             .all(|i| i.expired_per_second.is_none())
     );
 }
+
+/// Orders and products linked many-to-many by order lines, each line with
+/// its `quantity` (the link's own field): taking each product's stock down
+/// by its own line's quantity is one `updateOne` per product in a bulk
+/// write, whose ids and amounts are the line elements the find of the
+/// order returns (`order_lines._id`, `order_lines.quantity`, side by side
+/// in each element). The model was refused: `quantity` is no field of
+/// either side (issue 41).
+#[test]
+fn an_amount_from_a_link_s_attribute_is_one_update_per_linked_document() {
+    let d = design(
+        "
+name: lines
+entities:
+  order:
+    count: 1000000
+    fields:
+      placed_at: date
+  product:
+    count: 10000
+    fields:
+      name: string(20)
+      stock: int
+relationships:
+  order_lines:
+    kind: many-to-many
+    parent: order
+    child: product
+    children: {min: 1, typical: 3, max: 50}
+    parents: {min: 0, typical: 300, max: 100000}
+    attributes:
+      quantity: int
+operations:
+  show_order:
+    read: order
+    rate: 100
+    filter: {_id: eq}
+    include: [order_lines]
+  take_stock:
+    update: product
+    filter: {order_lines._id: eq}
+    multi: true
+    increments: {stock: -order_lines.quantity}
+    rate: 10
+",
+    );
+    let p = plan(&d, "take_stock");
+    let bulk = p
+        .steps
+        .iter()
+        .find(|s| s.collection == "product")
+        .expect("the products are written");
+    assert_eq!(bulk.action, Action::BulkWrite);
+    let spec = bulk.each.as_deref().expect("ids and amounts are said");
+    let found = &p.steps[spec.from_step.expect("a find returns them") - 1];
+    assert_eq!(found.collection, "order");
+    assert_eq!(spec.id, "order_lines._id");
+    assert_eq!(
+        spec.amounts
+            .iter()
+            .map(|a| (a.path.as_str(), a.from.as_str(), a.negative))
+            .collect::<Vec<_>>(),
+        [("stock", "order_lines.quantity", true)]
+    );
+    // The find returns the whole order, or at least the lines' ids and
+    // amounts.
+    for path in std::iter::once(&spec.id).chain(spec.amounts.iter().map(|a| &a.from)) {
+        assert!(
+            found.projection.is_empty() || found.projection.contains(path),
+            "{:?} lacks {path}",
+            found.projection
+        );
+    }
+    // Priced by the products written: the typical order's 3 lines.
+    assert!((bulk.documents - 3.0).abs() < 1e-9, "{}", bulk.documents);
+    assert!(
+        (p.cost.documents_written - 3.0).abs() < 1e-9,
+        "{:?}",
+        p.cost
+    );
+}
+
+/// A thread's posts in pages of 25 from the last post seen: posts that
+/// share a `created_at` would be skipped by a range on the key alone, so
+/// the page starts after the key and the `_id`, and the index keys `_id`
+/// right after the sort's key. Paged by `skip`, the index stays
+/// `{thread, created_at}` (issue 41).
+#[test]
+fn a_keyset_page_s_index_keys_the_id_after_the_sort() {
+    let keys = |by: &str| {
+        let d = design(&format!(
+            "
+name: forum
+entities:
+  thread:
+    count: 2000000
+    fields:
+      title: string(80)
+  post:
+    count: 60000000
+    fields:
+      text: string(300)
+      created_at: date
+relationships:
+  posts:
+    parent: thread
+    child: post
+    children: {{min: 1, typical: 30, max: 50000}}
+    child_field: thread
+    layout: parent-reference
+operations:
+  thread_page:
+    read: post
+    rate: 1000
+    filter: {{thread: eq}}
+    sort: -created_at
+    limit: 25
+    paging: {{by: {by}, past_first: 0.05, depth: {{typical: 5, max: 1000}}}}
+"
+        ));
+        d.collections
+            .iter()
+            .flat_map(|c| &c.indexes)
+            .find(|i| i.used_by.iter().any(|u| u == "thread_page"))
+            .map(|i| i.keys.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>())
+            .expect("the page has an index")
+    };
+    assert_eq!(keys("keyset"), ["thread", "created_at", "_id"]);
+    assert_eq!(keys("skip"), ["thread", "created_at"]);
+}
+
+/// S21's posts in buckets of one page (25 posts a bucket, by page
+/// number): a later page is a bucket found from the last one seen
+/// (keyset), one key at any depth, or by the page's number (`skip`: page N
+/// is bucket N, nothing walked). The bucket plan had no paging (issue 41);
+/// buckets walked by `skip` are priced in `costs::plan::paging`'s tests.
+#[test]
+fn pages_of_buckets_are_priced_by_the_buckets_they_walk() {
+    let s21 = super::golden::example_text("scenarios/s21-forum");
+    let page_step = |yaml: &str| {
+        let model = crate::inputs::model_file::parse("s21.yaml", yaml).expect("the model parses");
+        let d = advise(&model, &Settings::default(), None).expect("advise");
+        let p = plan(&d, "thread_page").clone();
+        let s = p
+            .steps
+            .iter()
+            .find(|s| s.paging.is_some())
+            .cloned()
+            .unwrap_or_else(|| panic!("a paged step: {:#?}", p.steps));
+        (s, p.cost.index_keys_examined)
+    };
+    let (keyset, keyset_keys) = page_step(&s21);
+    let paging = keyset.paging.as_deref().expect("paged");
+    assert_eq!(keyset.collection, "thread_posts");
+    assert_eq!(paging.after.as_deref(), Some("page"));
+    assert_eq!((paging.skipped, paging.page), (0.0, 1.0));
+    let by_number = s21.replace("by: keyset", "by: skip");
+    assert_ne!(by_number, s21);
+    let (skip, skip_keys) = page_step(&by_number);
+    assert_eq!(skip.paging.as_deref().map(|p| p.skipped), Some(0.0));
+    assert_eq!(skip_keys, keyset_keys);
+}

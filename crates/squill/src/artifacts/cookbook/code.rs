@@ -137,8 +137,11 @@ pub enum Expr {
     /// Keyset paging: `{"$gt": param}` (`$lt` for a descending sort), the
     /// next page starting after the sort key of the last item seen; left
     /// out of the filter when the caller passes none (the first page).
+    /// `id` is the last item's `_id`, which orders items whose key ties
+    /// (none for a key no two items share).
     After {
         param: String,
+        id: Option<String>,
         descending: bool,
     },
 }

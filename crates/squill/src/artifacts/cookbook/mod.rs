@@ -284,6 +284,16 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     // Paths from a tree's root the filter tests, and those
                     // the step rewrites below a moved node.
                     "under": s.under.iter().map(|u| json!({"path": u.path, "tree_collection": u.tree_collection, "parent_field": u.parent_field, "node_field": u.node_field})).collect::<Vec<_>>(),
+                    // A bulk write's objects, the id and the amounts in
+                    // each: what a check needs to know what it wrote.
+                    "each": s.each.as_ref().map(|e| json!({
+                        "source": match &e.source {
+                            code::EachSource::Step { step, elements } => json!({"step": step, "elements": elements}),
+                            code::EachSource::Param(p) => json!({"param": p}),
+                        },
+                        "id": e.id,
+                        "amounts": e.amounts.iter().map(|(field, from, negative)| json!([field, from, negative])).collect::<Vec<_>>(),
+                    })),
                     "rebase": s.updates.iter().filter_map(|u| match u {
                         code::Update::Rebase { path, node, objects, .. } => Some(json!({"path": path, "node": node, "objects": objects})),
                         _ => None,
@@ -325,7 +335,11 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             json!({"doc": fields.iter().map(|(k, e)| json!([k, expr_json(e)])).collect::<Vec<_>>()})
         }
         Expr::EmptyList => json!({"empty_list": true}),
-        Expr::After { param, descending } => json!({"after": [param, descending]}),
+        Expr::After {
+            param,
+            id,
+            descending,
+        } => json!({"after": [param, descending], "after_id": id}),
     }
 }
 

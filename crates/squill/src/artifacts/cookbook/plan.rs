@@ -601,6 +601,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             None
         };
         let mut filter = Vec::new();
+        let mut sort = step.sort.clone();
         for f in &step.filter {
             if let Some((counter, max)) = &bound
                 && f.path == *counter
@@ -653,7 +654,34 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .find(|(k, _)| k == after)
                 .is_some_and(|(_, d)| *d < 0);
             let param = b.param(&step.collection, after, ParamKind::Value, "after_");
-            filter.push((after.clone(), Expr::After { param, descending }));
+            // Items that tie on the key come in `_id` order where the
+            // design's index keys `_id` after it, so a page starts after
+            // both. A key no two items share (a bucket's page number) has
+            // no such key and needs none.
+            let ties = coll
+                .as_ref()
+                .and_then(|c| {
+                    c.indexes
+                        .iter()
+                        .find(|i| step.index.as_ref() == Some(&i.name))
+                })
+                .is_some_and(|i| {
+                    i.keys
+                        .windows(2)
+                        .any(|w| w[0].0 == *after && w[1].0 == "_id")
+                });
+            let id = ties.then(|| b.param(&step.collection, "_id", ParamKind::Value, "after_"));
+            if ties && !sort.iter().any(|(k, _)| k == "_id") {
+                sort.push(("_id".to_string(), if descending { -1 } else { 1 }));
+            }
+            filter.push((
+                after.clone(),
+                Expr::After {
+                    param,
+                    id,
+                    descending,
+                },
+            ));
         }
         if let Some((counter, max)) = &bound
             && !filter.iter().any(|(p, _)| p == counter)
@@ -669,7 +697,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 _ => filter.push((c.path.clone(), e)),
             }
         }
-        let mut updates: Vec<Update> = step.updates.iter().map(|u| b.update(step, u)).collect();
+        // A bulk write's amounts per document come from its objects (each
+        // `updateOne` its own): no parameter asks the caller for them.
+        let per_document = |u: &&UpdateOp| match (u, step.each.as_deref()) {
+            (UpdateOp::Inc { path } | UpdateOp::Dec { path }, Some(each)) => {
+                each.amounts.iter().any(|a| a.path == *path)
+            }
+            _ => false,
+        };
+        let mut updates: Vec<Update> = step
+            .updates
+            .iter()
+            .filter(|u| !per_document(u))
+            .map(|u| b.update(step, u))
+            .collect();
         let mut array_filters = Vec::new();
         for u in &mut updates {
             // A `$push` into an array the design bounds (and does not keep
@@ -741,7 +782,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             collection: step.collection.clone(),
             action: step.action,
             filter,
-            sort: step.sort.clone(),
+            sort,
             limit: step.limit,
             projection: step.projection.clone(),
             updates,

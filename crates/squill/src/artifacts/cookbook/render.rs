@@ -90,7 +90,9 @@ fn expr(lang: Lang, e: &Expr) -> String {
                 .collect::<Vec<_>>(),
         ),
         Expr::EmptyList => "[]".to_string(),
-        Expr::After { param, descending } => {
+        Expr::After {
+            param, descending, ..
+        } => {
             let op = if *descending { "$lt" } else { "$gt" };
             format!("{{{}: {param}}}", q(op))
         }
@@ -243,8 +245,27 @@ fn filter(lang: Lang, step: &StepCode) -> String {
         .filter
         .iter()
         .filter_map(|(p, e)| match e {
-            Expr::After { param, .. } => {
-                let range = object(&[(p.clone(), expr(lang, e))]);
+            Expr::After {
+                param,
+                id,
+                descending,
+            } => {
+                // Past the key, or at the key and past the `_id`.
+                let op = if *descending { "$lt" } else { "$gt" };
+                let past = object(&[(p.clone(), expr(lang, e))]);
+                let range = match id {
+                    Some(id) => object(&[(
+                        "$or".to_string(),
+                        format!(
+                            "[{past}, {}]",
+                            object(&[
+                                (p.clone(), param.clone()),
+                                ("_id".to_string(), object(&[(op.to_string(), id.clone())])),
+                            ])
+                        ),
+                    )]),
+                    None => past,
+                };
                 Some(match lang {
                     Lang::Python => format!("**({{}} if {param} is None else {range})"),
                     _ => format!("...({param} === undefined || {param} === null ? {{}} : {range})"),
@@ -265,6 +286,12 @@ fn filter(lang: Lang, step: &StepCode) -> String {
 }
 
 fn update_doc(lang: Lang, step: &StepCode) -> String {
+    update_doc_with(lang, step, &[])
+}
+
+/// The update document, with `incs` (a bulk write's amounts of one
+/// object) first under `$inc`, beside the step's other updates.
+fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> String {
     // A rebase is an update pipeline: one `$set` stage (values set beside
     // it are literals there).
     if step
@@ -298,6 +325,9 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
         Some((_, v)) => v.push((path.to_string(), value)),
         None => groups.push((op, vec![(path.to_string(), value)])),
     };
+    for (path, value) in incs {
+        add("$inc", path, value.clone());
+    }
     for u in &step.updates {
         match u {
             Update::Set(p, e) => add("$set", p, expr(lang, e)),
@@ -515,7 +545,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 let one = format!(
                     "({{updateOne: {{filter: {}, update: {}}}}})",
                     object(&[("_id".to_string(), id)]),
-                    object(&[("$inc".to_string(), object(&incs))])
+                    update_doc_with(lang, step, &incs)
                 );
                 format!(
                     "((ops) => ops.length > 0 ? {coll}.bulkWrite(ops{}) : null)({source}.map((e) => {one}))",
@@ -812,7 +842,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
                 let one = format!(
                     "UpdateOne({}, {})",
                     object(&[("_id".to_string(), id)]),
-                    object(&[("$inc".to_string(), object(&incs))])
+                    update_doc_with(Lang::Python, step, &incs)
                 );
                 format!(
                     "(_result({coll}.bulk_write(ops{sess})) if (ops := [{one} for e in {source}]) else None)"
@@ -841,8 +871,33 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
 
 /// A Python (pymongo) function for the operation.
 pub fn python(op: &OpCode) -> String {
-    let mut params = vec!["db"];
-    params.extend(op.params.iter().map(|p| p.name.as_str()));
+    // The last key seen of a keyset page is `None` on the first page:
+    // trailing ones default to it, so a first page is called without it.
+    let after: Vec<&str> = op
+        .steps
+        .iter()
+        .flat_map(|s| &s.filter)
+        .filter_map(|(_, e)| match e {
+            Expr::After { param, id, .. } => Some(std::iter::once(param).chain(id)),
+            _ => None,
+        })
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let optional = op
+        .params
+        .iter()
+        .rev()
+        .take_while(|p| after.contains(&p.name.as_str()))
+        .count();
+    let mut params = vec!["db".to_string()];
+    for (i, p) in op.params.iter().enumerate() {
+        params.push(if i + optional >= op.params.len() {
+            format!("{}=None", p.name)
+        } else {
+            p.name.clone()
+        });
+    }
     let mut out = js_header(op, "#");
     let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
     if op.transaction {

@@ -241,12 +241,30 @@ impl Planner<'_> {
                 .map(|l| ((l as f64) / full).ceil() as u64 + u64::from(straddle))
         };
         step.documents = buckets;
-        let cost = StepCost {
+        let mut cost = StepCost {
             keys: buckets,
             docs: buckets,
             bytes_read: buckets * acc.root_bytes,
             ..StepCost::default()
         };
+        // Later pages: from the last bucket seen, or by a page's number,
+        // or by walking buckets (paging.rs).
+        if !spread {
+            let full = match by {
+                BucketBy::Count => (per_bucket as f64).max(1.0),
+                BucketBy::Time { .. } => per,
+            };
+            super::paging::paged_buckets(
+                &mut step,
+                &mut cost,
+                inc.paging,
+                inc.limit,
+                full,
+                m,
+                key == "page",
+                &key,
+            );
+        }
         self.push(
             plan,
             op,

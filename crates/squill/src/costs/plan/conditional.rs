@@ -109,6 +109,34 @@ impl<'a> Planner<'a> {
             (rel.parent, self.child_ids_path(first.relationship))
         };
         let oacc = self.access(other);
+        // An amount that is the link's own field (a many-to-many's line
+        // quantity) sits in each link element, beside the other side's id
+        // (`order_lines._id`, `order_lines.quantity`), where the layout
+        // keeps it on the side the find reads; elsewhere there is no
+        // element to take it from.
+        let side = if rel.parent == e {
+            Side::Child
+        } else {
+            Side::Parent
+        };
+        let of_link = |a: &AmountOf| {
+            let r = model.relationship(a.relationship);
+            r.attributes.iter().any(|f| f.name == a.field)
+                && !model.entity(other).fields.iter().any(|f| f.name == a.field)
+        };
+        let beside = |id: &str, a: &AmountOf| -> Option<String> {
+            if !of_link(a) {
+                return Some(a.field.clone());
+            }
+            let layout = self.layout(a.relationship);
+            let kept = self
+                .facts
+                .attributes_on(a.relationship, side, layout)
+                .any(|f| f.name == a.field);
+            let (element, _) = id.rsplit_once('.')?;
+            kept.then(|| format!("{element}.{}", a.field))
+        };
+        let id_in_other = id_in_other.filter(|id| per.iter().all(|(_, a)| beside(id, a).is_some()));
         let found = step.filter.iter().find_map(|f| match f.value_from {
             ValueSource::FromStep { step } => Some(step),
             _ => None,
@@ -124,21 +152,17 @@ impl<'a> Planner<'a> {
         });
         // Else the caller passes each id with its amount, under the name of
         // the field it is added to.
-        let (id, in_found) = match (from_step, id_in_other) {
-            (Some(_), Some(p)) => (oacc.path(&p), true),
+        let (id, in_found) = match (from_step, &id_in_other) {
+            (Some(_), Some(p)) => (oacc.path(p), true),
             _ => ("_id".to_string(), false),
-        };
-        let amount_at = |f: &str| {
-            if in_found { oacc.path(f) } else { acc.path(f) }
         };
         let amounts: Vec<EachAmount> = per
             .iter()
             .map(|(inc, a)| EachAmount {
                 path: acc.path(&inc.field),
-                from: if from_step.is_some() {
-                    amount_at(&a.field)
-                } else {
-                    amount_at(&inc.field)
+                from: match (in_found, &id_in_other) {
+                    (true, Some(id)) => oacc.path(&beside(id, a).unwrap_or_default()),
+                    _ => acc.path(&inc.field),
                 },
                 negative: inc.by < 0.0,
             })

@@ -164,6 +164,7 @@ impl<'a> Planner<'a> {
                     .collect(),
                 range: range.iter().map(|(p, _, _)| p.as_str()).collect(),
             });
+            super::paging::after_id(&mut keys, read.sort, read.paging, acc);
         }
         keys
     }

@@ -433,6 +433,12 @@ impl<'a> Planner<'a> {
             .filter(|c| c.related.is_none())
             .cloned()
             .collect();
+        let tenant = f
+            .model
+            .tenant_relationship(target)
+            .filter(|&t| t != r && acc.prefix.is_empty() && by_ref_path.is_some())
+            .and_then(|t| self.parent_ref_path(t))
+            .map(|t| acc.path(&t));
         let (path, keys, examined) = if let Some(p) = by_id_path {
             // Fetch by the ids at hand.
             let p = acc.path(&p);
@@ -444,7 +450,15 @@ impl<'a> Planner<'a> {
             )
         } else if let Some(p) = by_ref_path {
             let p = acc.path(&p);
-            let mut keys = vec![(p.clone(), 1)];
+            let mut keys = Vec::new();
+            // Children in a collection of their own, scoped by the tenant
+            // every operation names: the query names it too, and the index
+            // leads with it. The parent lies in one tenant, so the tenant
+            // selects nothing the parent's id has not (no share of its own).
+            if let Some(t) = &tenant {
+                keys.push((t.clone(), 1));
+            }
+            keys.push((p.clone(), 1));
             // Equality tests, then the sort, then ranges.
             for (p, _, _) in related.iter().filter(|(_, o, _)| *o != FilterOp::Range) {
                 keys.push((p.clone(), 1));
@@ -461,6 +475,7 @@ impl<'a> Planner<'a> {
             for s in &inc.sort {
                 keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
             }
+            super::paging::after_id(&mut keys, &inc.sort, inc.paging, &acc);
             for c in own.iter().filter(|c| c.op == FilterOp::Range) {
                 let k = acc.path(&c.path.join("."));
                 if !keys.iter().any(|(x, _)| *x == k) {
@@ -473,6 +488,9 @@ impl<'a> Planner<'a> {
             (p.clone(), vec![(p, 1)], m * each)
         };
         let by_root_id = path == "_id";
+        if let Some(t) = tenant {
+            step.filter.push(filt(t, FilterOp::Eq, ValueSource::Param));
+        }
         step.filter.push(filt(path, FilterOp::In, here));
         self.own_filters(&mut step, &acc, &own);
         for (p, o, source) in related {

@@ -198,7 +198,14 @@ fn increment(
     } else {
         rel.parent
     });
-    match other.fields.iter().find(|f| f.name == other_field) {
+    // A many-to-many's own fields (a line's quantity) are the link's, not
+    // either side's: each linked document takes its own link's amount.
+    let found = other
+        .fields
+        .iter()
+        .chain(&rel.attributes)
+        .find(|f| f.name == other_field);
+    match found {
         Some(f) if numeric(&f.ty) => Some(Increment {
             field: field.to_string(),
             by: sign,
@@ -227,7 +234,14 @@ fn increment(
                     other.name
                 ),
                 "unknown field",
-                suggestion(other_field, other.fields.iter().map(|f| f.name.as_str())),
+                suggestion(
+                    other_field,
+                    other
+                        .fields
+                        .iter()
+                        .chain(&rel.attributes)
+                        .map(|f| f.name.as_str()),
+                ),
             );
             None
         }

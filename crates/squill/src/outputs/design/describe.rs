@@ -334,9 +334,9 @@ fn compact_json(value: &serde_json::Value) -> String {
 pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
     match p.by {
         crate::model::PagingBy::Keyset => format!(
-            "paged by keyset: a later page starts after the last {} seen, {} keys at any depth",
+            "paged by keyset: a later page starts after the last {} seen, {} at any depth",
             p.after.as_deref().unwrap_or("sort key"),
-            words::num(p.page)
+            words::count(p.page, "key")
         ),
         crate::model::PagingBy::Skip => format!(
             "paged by skip: {} index keys skipped per run on average, {} to reach the deepest page",
