@@ -6,9 +6,9 @@
 
 use super::page::{esc, id};
 use super::sharding::split_bars;
-use crate::outputs::shard_keys::{commands, key_text};
+use crate::outputs::shard_keys::{commands, key_text, monotonicity, most_common};
 use crate::scan::shard_keys::ShardKeyReport;
-use crate::scan::shard_keys::report::{Candidate, MonotonicityType};
+use crate::scan::shard_keys::report::Candidate;
 use crate::words;
 use std::fmt::Write as _;
 
@@ -98,22 +98,8 @@ fn table(out: &mut String, candidates: &[Candidate]) {
         let (distinct, common, mono) = match &c.key_characteristics {
             Some(k) => (
                 words::int(k.num_distinct_values) + if k.is_unique { " (unique)" } else { "" },
-                k.most_common_values
-                    .iter()
-                    .map(|m| match &m.value {
-                        Some(value) => format!("{} × {}", value, words::int(m.frequency)),
-                        None => words::int(m.frequency),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                match (
-                    k.monotonicity.kind,
-                    k.monotonicity.record_id_correlation_coefficient,
-                ) {
-                    (MonotonicityType::Monotonic, Some(r)) => format!("monotonic ({r})"),
-                    (MonotonicityType::NotMonotonic, Some(r)) => format!("not monotonic ({r})"),
-                    _ => "unknown".to_string(),
-                },
+                most_common(k, |v| v.to_string()),
+                monotonicity(k).unwrap_or_else(|| "unknown".to_string()),
             ),
             None => ("–".into(), "–".into(), "–".into()),
         };

@@ -1,9 +1,8 @@
 //! The shard-key report in Markdown: a table per namespace and the
 //! commands in a fenced block. Names go through `words::markdown`.
 
-use super::{commands, key_text, pct};
+use super::{commands, key_text, monotonicity, most_common, pct};
 use crate::scan::shard_keys::ShardKeyReport;
-use crate::scan::shard_keys::report::MonotonicityType;
 use crate::words::{self, markdown as md};
 use std::fmt::Write as _;
 
@@ -25,26 +24,8 @@ pub fn markdown(report: &ShardKeyReport) -> String {
             let (distinct, common, mono) = match &c.key_characteristics {
                 Some(k) => (
                     words::int(k.num_distinct_values) + if k.is_unique { " (unique)" } else { "" },
-                    k.most_common_values
-                        .iter()
-                        .map(|m| match &m.value {
-                            Some(value) => format!(
-                                "{} × {}",
-                                md::code(&value.to_string()),
-                                words::int(m.frequency)
-                            ),
-                            None => words::int(m.frequency),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    match (
-                        k.monotonicity.kind,
-                        k.monotonicity.record_id_correlation_coefficient,
-                    ) {
-                        (MonotonicityType::Monotonic, Some(r)) => format!("monotonic ({r})"),
-                        (MonotonicityType::NotMonotonic, Some(r)) => format!("not monotonic ({r})"),
-                        _ => "unknown".to_string(),
-                    },
+                    most_common(k, md::code),
+                    monotonicity(k).unwrap_or_else(|| "unknown".to_string()),
                 ),
                 None => ("–".to_string(), "–".to_string(), "–".to_string()),
             };

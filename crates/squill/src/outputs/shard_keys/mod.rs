@@ -12,6 +12,7 @@ pub use text::text;
 
 use crate::scan::shard_keys::ShardKeyReport;
 use crate::scan::shard_keys::key::ShardKey;
+use crate::scan::shard_keys::report::{KeyCharacteristics, MonotonicityType};
 
 pub fn json(report: &ShardKeyReport) -> String {
     let mut s = serde_json::to_string_pretty(report).expect("a report always serializes");
@@ -23,6 +24,35 @@ pub fn json(report: &ShardKeyReport) -> String {
 /// the notation the model's side writes too.
 pub(crate) fn key_text(key: &ShardKey) -> String {
     crate::outputs::design::sharding::key(key)
+}
+
+/// A key's most common values, `value × frequency` each, joined by commas;
+/// each value through `value`, which encodes it for where it lands.
+pub(crate) fn most_common(k: &KeyCharacteristics, value: impl Fn(&str) -> String) -> String {
+    k.most_common_values
+        .iter()
+        .map(|m| match &m.value {
+            Some(v) => format!(
+                "{} × {}",
+                value(&v.to_string()),
+                crate::words::int(m.frequency)
+            ),
+            None => crate::words::int(m.frequency),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `monotonic (0.98)` or `not monotonic (0.1)`; `None` when unknown.
+pub(crate) fn monotonicity(k: &KeyCharacteristics) -> Option<String> {
+    match (
+        k.monotonicity.kind,
+        k.monotonicity.record_id_correlation_coefficient,
+    ) {
+        (MonotonicityType::Monotonic, Some(r)) => Some(format!("monotonic ({r})")),
+        (MonotonicityType::NotMonotonic, Some(r)) => Some(format!("not monotonic ({r})")),
+        _ => None,
+    }
 }
 
 /// A percentage as the server returns it (0–100), in the one format.

@@ -2,9 +2,9 @@
 //! its metrics, its reason, and the commands. Names go through
 //! `words::visible`.
 
-use super::{commands, key_text, pct};
+use super::{commands, key_text, monotonicity, most_common, pct};
 use crate::scan::shard_keys::ShardKeyReport;
-use crate::scan::shard_keys::report::{Candidate, MonotonicityType};
+use crate::scan::shard_keys::report::Candidate;
 use crate::words::{self, visible as v};
 use std::fmt::Write as _;
 
@@ -45,22 +45,8 @@ pub fn text(report: &ShardKeyReport) -> String {
 fn candidate(out: &mut String, c: &Candidate) {
     let _ = writeln!(out, "  {}. {}", c.rank, v(&key_text(&c.key)));
     if let Some(k) = &c.key_characteristics {
-        let frequencies: Vec<String> = k
-            .most_common_values
-            .iter()
-            .map(|m| match &m.value {
-                Some(value) => format!("{} × {}", v(&value.to_string()), words::int(m.frequency)),
-                None => words::int(m.frequency),
-            })
-            .collect();
-        let monotonicity = match (
-            k.monotonicity.kind,
-            k.monotonicity.record_id_correlation_coefficient,
-        ) {
-            (MonotonicityType::Monotonic, Some(r)) => format!("monotonic ({})", r),
-            (MonotonicityType::NotMonotonic, Some(r)) => format!("not monotonic ({})", r),
-            _ => "monotonicity unknown".to_string(),
-        };
+        let frequencies = most_common(k, |x| v(x).to_string());
+        let mono = monotonicity(k).unwrap_or_else(|| "monotonicity unknown".to_string());
         let _ = writeln!(
             out,
             "     {} documents, {} distinct values{}, {} B each on average; most common: {}; {}",
@@ -68,8 +54,8 @@ fn candidate(out: &mut String, c: &Candidate) {
             words::int(k.num_distinct_values),
             if k.is_unique { " (unique)" } else { "" },
             words::int(k.avg_doc_size_bytes),
-            frequencies.join(", "),
-            monotonicity
+            frequencies,
+            mono
         );
     }
     let r = &c.read_distribution;
