@@ -1,15 +1,16 @@
-// Runs the mongosh cookbook's bulk writes and keyset pages against a
+// Runs the mongosh cookbook's bulk writes and paged reads against a
 // server and checks what they do to the data, not only that they run
 // (issue 41): each document of a bulk write changed by its own amount and
-// no other document changed; a keyset read's pages disjoint, in the
-// read's order, and together every matching document, also where the
-// sort key ties across a page's edge.
+// no other document changed; a paged read's pages (from the last key
+// seen, or by number with `skip`) disjoint, in the read's order, and
+// together every matching document, also where the sort key ties across
+// a page's edge.
 //
 // mongosh --quiet --norc URI check_cookbook_effects.js, with SQUILL_CHECK_DIR
 // the directory `squill generate` wrote (data/ loaded here, plan.json the
 // cookbook's PLAN). Prints "ok: ..." per check, "FAIL: ..." per failure,
 // and exits 1 on any failure. Driven by the plan, not by the names of one
-// model: every bulk write and every keyset read of the cookbook is run.
+// model: every bulk write and every paged read of the cookbook is run.
 
 const fs = require("fs");
 const dir = process.env.SQUILL_CHECK_DIR;
@@ -141,17 +142,17 @@ function ordered(sort, x, y) {
   return true;
 }
 
-// A keyset-paged find: the equality values of its largest group, then
-// every page from the last key seen until a page comes back short. Two
-// documents of the group take the sort key of the page's last document,
-// so that the key ties across the first page's edge.
-function checkPages(fn, step) {
-  const [afterPath, e] = step.filter.find(([, x]) => x.after !== undefined);
-  const afterParam = e.after[0];
-  // The last item's `_id` (items that tie on the key come in its order).
-  const afterId = e.after_id;
+// A paged find, keyset or `skip`: the equality values of its largest
+// group, then every page until a page comes back short. Two documents of
+// the group take the sort key of the page's last document, so that the
+// key ties across the first page's edge. `next(values, last, pages)` sets
+// the arguments of the page after `pages` pages, `last` the last item
+// seen (undefined before the first page); `optional` the parameters a
+// first page may leave out.
+function walkPages(fn, step, how, tieKey, unique, optional, next) {
+  const paging = step.filter.filter(([, x]) => x.after !== undefined).length;
   const eq = step.filter.filter(([, x]) => x.eq !== undefined);
-  if (eq.length + 1 !== step.filter.length || step.limit === null) {
+  if (eq.length + paging !== step.filter.length || step.limit === null) {
     fail(`${fn}: a paged filter the check cannot sample: ${JSON.stringify(step.filter)}`);
     return;
   }
@@ -171,13 +172,11 @@ function checkPages(fn, step) {
   for (const [path, dir] of step.sort) sortDoc[path] = dir;
   // A tie across the first page's edge: the first two documents of the
   // second page take the key of the first page's last. Only a read whose
-  // plan says its key is unique (`after_id` null: a bucket's page number)
-  // is left as it is; a plan that says nothing is tested with ties.
-  const unique = afterId === null;
+  // plan says its key is unique is left as it is.
   if (!unique) {
     const firsts = coll.find(filter).sort(sortDoc).limit(step.limit + 2).toArray();
-    const edge = at(firsts[step.limit - 1], afterPath)[0];
-    coll.updateMany({ _id: { $in: firsts.slice(step.limit).map((d) => d._id) } }, { $set: { [afterPath]: edge } });
+    const edge = at(firsts[step.limit - 1], tieKey)[0];
+    coll.updateMany({ _id: { $in: firsts.slice(step.limit).map((d) => d._id) } }, { $set: { [tieKey]: edge } });
   }
   const all = coll.find(filter).toArray();
   const seen = new Set();
@@ -185,9 +184,8 @@ function checkPages(fn, step) {
   let last;
   let pages = 0;
   for (;;) {
-    values[afterParam] = last === undefined ? undefined : at(last, afterPath)[0];
-    if (afterId) values[afterId] = last === undefined ? undefined : last._id;
-    const a = args(fn, values, [afterParam]);
+    next(values, last, pages);
+    const a = args(fn, values, optional);
     if (a === null) return;
     const page = globalThis[fn](...a)[step.key];
     pages += 1;
@@ -208,18 +206,45 @@ function checkPages(fn, step) {
     fail(`${fn}: ${missing.length} of ${all.length} documents on no page (${missing.map((d) => key(d._id)).join(", ")})`);
     return;
   }
-  ok(`${fn}/${step.key}: ${pages} pages of at most ${step.limit}, disjoint, in order, ${all.length} of ${all.length} documents${unique ? " (a unique key)" : " (the key tied across the first page's edge)"}`);
+  ok(`${fn}/${step.key}: ${pages} pages ${how} of at most ${step.limit}, disjoint, in order, ${all.length} of ${all.length} documents${unique ? " (a unique key)" : " (the key tied across the first page's edge)"}`);
+}
+
+// A keyset-paged find: each page from the last key seen (and its `_id`).
+// Only a read whose plan says its key is unique (`after_id` null: a
+// bucket's page number) is walked without a tie; a plan that says nothing
+// is tested with ties.
+function checkPages(fn, step) {
+  const [afterPath, e] = step.filter.find(([, x]) => x.after !== undefined);
+  const afterParam = e.after[0];
+  const afterId = e.after_id;
+  walkPages(fn, step, "from the last key seen", afterPath, afterId === null, [afterParam], (values, last) => {
+    values[afterParam] = last === undefined ? undefined : at(last, afterPath)[0];
+    if (afterId) values[afterId] = last === undefined ? undefined : last._id;
+  });
+}
+
+// A find paged by `skip`: page 1, 2, ... by number. The sort's first key
+// ties across the first page's edge, which its later keys (`_id`) must
+// order the same way in every page's query.
+function checkSkipPages(fn, step) {
+  const [first] = step.sort[0] || [];
+  if (first === undefined) { fail(`${fn}: a page by number with no sort`); return; }
+  walkPages(fn, step, "by number", first, false, [], (values, last, pages) => {
+    values[step.skip] = pages + 1;
+  });
 }
 
 let bulks = 0;
 let paged = 0;
+let numbered = 0;
 for (const fn of Object.keys(plan)) {
   for (const step of plan[fn].steps) {
     if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
+    if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
   }
 }
-print(`checked ${bulks} bulk write(s), ${paged} keyset read(s)`);
+print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

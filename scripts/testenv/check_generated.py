@@ -320,6 +320,11 @@ def sample_params(db, plan, examples):
         if kind == "flag":
             values[p["name"]] = True
             continue
+        # A page by number (`skip`): the first, which build_filter counts;
+        # check_cookbook_effects.js walks every page.
+        if kind == "page":
+            values[p["name"]] = 1
+            continue
         found = db[coll].find_one({path: {"$exists": True}}, sort=[("_id", 1)])
         if kind in ("from", "to"):
             found = related_doc(db, plan, coll, path, values) or found

@@ -24,7 +24,8 @@
 //!   post, the members past the threshold of followers read at feed time;
 //! - `order-stock`: each product's stock taken down by its own item's
 //!   quantity (a `bulkWrite` of one `updateOne` per product), and a
-//!   customer's orders read a page at a time from the last one seen.
+//!   customer's orders read a page at a time from the last one seen, and
+//!   by the page's number (`skip`).
 
 use crate::design::Design;
 use crate::model::Model;

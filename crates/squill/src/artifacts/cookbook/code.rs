@@ -38,6 +38,8 @@ pub enum ParamKind {
     /// A yes or no the caller knows (a followed account is past the
     /// followers' threshold).
     Flag,
+    /// A page's number, 1 for the first (a read paged by `skip`).
+    Page,
 }
 
 impl ParamKind {
@@ -51,6 +53,7 @@ impl ParamKind {
             ParamKind::Documents => "documents",
             ParamKind::Item => "item",
             ParamKind::Flag => "flag",
+            ParamKind::Page => "page",
         }
     }
 }
@@ -251,6 +254,9 @@ pub struct StepCode {
     pub under: Vec<UnderTest>,
     /// A bulk write's updates: one per element, each by its own amount.
     pub each: Option<EachCode>,
+    /// Paging by `skip`: the parameter with the page's number (1 for the
+    /// first); the find skips the `(page - 1) * limit` items before it.
+    pub skip: Option<String>,
 }
 
 /// The updates of a bulk write: for each object of `source`, one

@@ -260,7 +260,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
             .steps
             .iter()
             .map(|s| {
-                json!({
+                let mut step = json!({
                     "key": s.key,
                     "collection": s.collection,
                     "action": action_name(s.action),
@@ -298,7 +298,13 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::Update::Rebase { path, node, objects, .. } => Some(json!({"path": path, "node": node, "objects": objects})),
                         _ => None,
                     }).collect::<Vec<_>>(),
-                })
+                });
+                // Paging by `skip`: the page number's parameter (only on
+                // such a read, so that other steps read as they did).
+                if let Some(page) = &s.skip {
+                    step["skip"] = json!(page);
+                }
+                step
             })
             .collect();
         map.insert(

@@ -76,6 +76,7 @@ impl Builder<'_> {
             // An element pushed is new; one pulled names its hint (`old_`).
             (None, ParamKind::Item) if hint.is_empty() => format!("new_{path}_item"),
             (None, ParamKind::Item) => format!("{hint}{path}_item"),
+            (None, ParamKind::Page) => "page".to_string(),
             (None, _) => match (path, &field) {
                 ("_id", None) => format!("{hint}{collection}_id"),
                 (_, Some(f)) => format!("{hint}{f}"),
@@ -577,6 +578,18 @@ fn positional(path: &str, prefix: &str) -> String {
     format!("{prefix}.$[e].{}", &path[prefix.len() + 1..])
 }
 
+/// Whether the index of `step` keys `_id` right after `key`: items that
+/// tie on the key come in `_id` order, so a page's edge can fall between
+/// them.
+fn id_after(coll: Option<&Collection>, step: &Step, key: &str) -> bool {
+    coll.and_then(|c| {
+        c.indexes
+            .iter()
+            .find(|i| step.index.as_ref() == Some(&i.name))
+    })
+    .is_some_and(|i| i.keys.windows(2).any(|w| w[0].0 == key && w[1].0 == "_id"))
+}
+
 /// The cookbook form of one operation plan.
 pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     let mut b = Builder {
@@ -658,18 +671,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // design's index keys `_id` after it, so a page starts after
             // both. A key no two items share (a bucket's page number) has
             // no such key and needs none.
-            let ties = coll
-                .as_ref()
-                .and_then(|c| {
-                    c.indexes
-                        .iter()
-                        .find(|i| step.index.as_ref() == Some(&i.name))
-                })
-                .is_some_and(|i| {
-                    i.keys
-                        .windows(2)
-                        .any(|w| w[0].0 == *after && w[1].0 == "_id")
-                });
+            let ties = id_after(coll.as_ref(), step, after);
             let id = ties.then(|| b.param(&step.collection, "_id", ParamKind::Value, "after_"));
             if ties && !sort.iter().any(|(k, _)| k == "_id") {
                 sort.push(("_id".to_string(), if descending { -1 } else { 1 }));
@@ -683,6 +685,29 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 },
             ));
         }
+        // Paging by `skip`: page N skips the N - 1 pages before it, in an
+        // order that must not change between two pages' queries. Items
+        // that tie on the sort's keys come in `_id` order where the
+        // design's index keys `_id` after the sort's last key (as for
+        // keyset pages); otherwise the last key is unique (a bucket's
+        // page number) and needs none.
+        let skip = if step.action == Action::Find
+            && step.limit.is_some()
+            && step
+                .paging
+                .as_ref()
+                .is_some_and(|p| p.by == crate::model::PagingBy::Skip)
+        {
+            if let Some((last, dir)) = sort.last().cloned()
+                && last != "_id"
+                && id_after(coll.as_ref(), step, &last)
+            {
+                sort.push(("_id".to_string(), dir));
+            }
+            Some(b.param(&step.collection, "", ParamKind::Page, ""))
+        } else {
+            None
+        };
         if let Some((counter, max)) = &bound
             && !filter.iter().any(|(p, _)| p == counter)
         {
@@ -778,6 +803,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         let each = step.each.as_deref().map(|e| b.each(step, e));
         b.steps.push(StepCode {
             each,
+            skip,
             key,
             collection: step.collection.clone(),
             action: step.action,

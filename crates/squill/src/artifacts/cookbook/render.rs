@@ -392,6 +392,15 @@ fn array_filters(lang: Lang, step: &StepCode) -> Option<String> {
     })
 }
 
+/// `.skip((page - 1) * limit)` of a read paged by `skip` (the same in
+/// every language): page 1 skips nothing.
+fn skip(step: &StepCode) -> String {
+    match (&step.skip, step.limit) {
+        (Some(page), Some(limit)) => format!(".skip(({page} - 1) * {limit})"),
+        _ => String::new(),
+    }
+}
+
 /// Comment lines that say what the step does and what it costs.
 fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
     let mut out = String::new();
@@ -472,6 +481,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                     .collect();
                 let _ = write!(s, ".sort({})", object(&sort));
             }
+            s.push_str(&skip(step));
             if let Some(l) = step.limit {
                 let _ = write!(s, ".limit({l})");
             }
@@ -787,6 +797,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             if !step.sort.is_empty() {
                 let _ = write!(s, ".sort([{}])", python_sort(step));
             }
+            s.push_str(&skip(step));
             if let Some(l) = step.limit {
                 let _ = write!(s, ".limit({l})");
             }

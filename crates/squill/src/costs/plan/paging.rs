@@ -10,7 +10,10 @@ use crate::design::{Step, StepPaging};
 use crate::model::{Paging, PagingBy, SortKey};
 
 /// Keyset pages start after the last item's sort key and its `_id`: items
-/// that tie on the key are neither skipped nor read twice. The index keys
+/// that tie on the key are neither skipped nor read twice. Pages by `skip`
+/// need the same order: each page is a query of its own, and items that
+/// tie on the key, in no stated order, could change places between two
+/// pages' queries (one on both pages, one on neither). The index keys
 /// `_id` right after the sort's last key, in that key's direction, so one
 /// walk gives both in the sort's order (a sort that has `_id` already
 /// needs nothing).
@@ -20,7 +23,7 @@ pub(super) fn after_id(
     paging: Option<Paging>,
     acc: &Access,
 ) {
-    if !paging.is_some_and(|p| p.by == PagingBy::Keyset) || sort.iter().any(|s| s.field == "_id") {
+    if paging.is_none() || sort.iter().any(|s| s.field == "_id") {
         return;
     }
     let Some(last) = sort.last().map(|s| acc.path(&s.field)) else {
