@@ -1,7 +1,7 @@
 """Checks what `squill generate` wrote against a running MongoDB-compatible server.
 
     python check_generated.py --uri URI --db NAME --dir OUT [--broken FILE] [--no-load]
-                              [--expect FILE]
+                              [--expect FILE] [--node [--node-skip FUNCTION=REASON]...]
 
 OUT holds the artifacts (setup already run) and the data of one design:
   data/*.json        Extended JSON lines, loaded into the collections (the validators
@@ -23,6 +23,10 @@ load nothing, compare no dump, check the cookbook on what is there.
 --expect FILE: check_migrated.py's checks (its --expect format: counts and fan-out
 against the source tables) on the data as loaded, before the cookbook writes to it:
 a migration's documents loaded once for both scripts' checks.
+--node: then the same documents loaded again and the Node.js cookbook (cookbook.js)
+checked the same way, each function run with the mongodb Node.js driver in one
+long-lived node (node_cookbook.py); --node-skip leaves a function out, printed as
+SKIP with its reason (a feature the server lacks).
 --broken FILE: Extended JSON lines {"collection": C, "document": D}; each insert must be
 refused by the server with code 121 (document failed validation).
 
@@ -49,6 +53,9 @@ FAILURES = []
 # with its reason); their failures are reported as KNOWN and do not fail the run,
 # but one that passes does, so the list shrinks when the flaw is fixed.
 EXPECTED = set()
+# Functions of the Node.js cookbook not run (--node-skip FUNCTION=REASON):
+# what the server lacks for them, printed as SKIP with the reason.
+NODE_SKIPPED = {}
 _current = [None]
 
 
@@ -757,7 +764,7 @@ def check_feed(db, cookbook, spec, reader, label):
     return check_sorted(feed, spec["sort"], label)
 
 
-def check_timeline_writes(db, cookbook, spec):
+def check_timeline_writes(db, cookbook, spec, prefix):
     """publish, edit and delete of one item, seen in its parent's followers'
     timelines; the feed of one of them, with and without an outlier."""
     plans = cookbook.PLAN
@@ -767,7 +774,7 @@ def check_timeline_writes(db, cookbook, spec):
     edge = db[spec["edges"]].find_one({spec["followed"]: {"$exists": True}}, sort=[("_id", 1)])
     parent = at_path(edge, spec["followed"])[0]
     followers = [v for f in db[spec["edges"]].find({spec["followed"]: parent}) for v in at_path(f, spec["follower"])]
-    label = f"{spec['timeline']}: {spec['publish']}, {spec['edit']}, {spec['delete']}"
+    label = f"{prefix}{spec['timeline']}: {spec['publish']}, {spec['edit']}, {spec['delete']}"
     # A new item of `parent`, newer than any.
     model = db[spec["items"]].find_one({}, sort=[("_id", 1)])
     post = {k: v for k, v in model.items() if k != "_id"}
@@ -850,10 +857,20 @@ def check_timeline_writes(db, cookbook, spec):
 PATH_FIELDS = [[]]
 
 
-def check_cookbook(db, out):
+def check_cookbook(db, out, node=None):
+    """Every function of the cookbook checked on the loaded data: the Python
+    module's, or with `node` (uri, db name) the Node.js module's, run with
+    the mongodb driver (node_cookbook.py), under the same checks; labels
+    then read `node cookbook FN`."""
     spec = importlib.util.spec_from_file_location("cookbook", os.path.join(out, "cookbook.py"))
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
+    prefix = "cookbook"
+    if node is not None:
+        import node_cookbook  # beside this script, which is on sys.path
+
+        cookbook = node_cookbook.NodeCookbook(out, node[0], node[1], cookbook.PLAN)
+        prefix = "node cookbook"
     with open(os.path.join(out, "examples.json"), encoding="utf-8") as f:
         examples = json_util.loads(f.read(), json_options=OPTS)
     PATH_FIELDS[0] = path_fields(cookbook.PLAN)
@@ -863,7 +880,10 @@ def check_cookbook(db, out):
     if spec is not None:
         check_loaded_timelines(db, spec)
     for fn_name, plan in cookbook.PLAN.items():
-        label = f"cookbook {fn_name}"
+        label = f"{prefix} {fn_name}"
+        if node is not None and fn_name in NODE_SKIPPED:
+            print(f"SKIP: {label}: {NODE_SKIPPED[fn_name]}")
+            continue
         _current[0] = fn_name
         try:
             check_operation(db, cookbook, examples, fn_name, plan, label)
@@ -873,7 +893,7 @@ def check_cookbook(db, out):
                 fail(f"{label}: expected to fail (a known flaw of the design) but passed; remove it from the list")
             _current[0] = None
     if spec is not None:
-        check_timeline_writes(db, cookbook, spec)
+        check_timeline_writes(db, cookbook, spec, "" if node is None else "Node.js: ")
 
 
 PLAN_STEPS = [[]]
@@ -1020,8 +1040,16 @@ def main():
     ap.add_argument("--expect-fail", action="append", default=[], metavar="FUNCTION")
     ap.add_argument("--no-load", action="store_true", help="check the data the database holds")
     ap.add_argument("--expect", help="check_migrated.py's checks, run before the cookbook's")
+    ap.add_argument(
+        "--node",
+        action="store_true",
+        help="then reload the data and check the Node.js cookbook (cookbook.js) the same way",
+    )
+    ap.add_argument("--node-skip", action="append", default=[], metavar="FUNCTION=REASON")
     args = ap.parse_args()
     EXPECTED.update(args.expect_fail)
+    NODE_SKIPPED.clear()
+    NODE_SKIPPED.update(x.split("=", 1) for x in args.node_skip)
     client = MongoClient(args.uri, serverSelectionTimeoutMS=10000)
     db = client[args.db]
     if not args.no_load:
@@ -1032,6 +1060,14 @@ def main():
     if args.broken:
         check_broken(db, args.broken)
     check_cookbook(db, args.dir)
+    if args.node:
+        # The Python cookbook's writes undone: the same documents again
+        # (the collections' validators and indexes stay).
+        for name in db.list_collection_names():
+            if not name.startswith("system."):
+                db[name].delete_many({})
+        load_data(db, args.dir)
+        check_cookbook(db, args.dir, node=(args.uri, args.db))
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed")
         sys.exit(1)

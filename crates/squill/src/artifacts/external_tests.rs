@@ -3,8 +3,10 @@
 //! `scripts/test`, URI in `SQUILL_TEST_MONGODB_URI`) the setup script runs
 //! twice, the data loads under the validators, broken documents are refused
 //! with code 121, the BSON dump decodes (pymongo's `bson`) to the Extended
-//! JSON documents, and every cookbook function returns what it promises.
-//! The checks against the server are in scripts/testenv/check_generated.py.
+//! JSON documents, and every cookbook function returns what it promises,
+//! in Python (pymongo) and in Node.js (the mongodb driver, run by
+//! scripts/testenv/serve_node_cookbook.js). The checks against the server
+//! are in scripts/testenv/check_generated.py.
 //!
 //! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
 
@@ -239,7 +241,9 @@ fn setup_twice(pool: &Pool, mongosh: &Path, db_uri: &str, setup: &Path) -> Resul
 }
 
 /// Writes the artifacts and data of one design, runs the setup script twice
-/// and the checks of scripts/testenv/check_generated.py against the server.
+/// and the checks of scripts/testenv/check_generated.py against the server:
+/// the Python cookbook's functions, then (the same documents loaded again)
+/// the Node.js cookbook's, each checked the same way.
 fn check_against_server(
     (uri, python, mongosh): &(String, PathBuf, PathBuf),
     (pool, pythons): (&Pool, &PythonPool),
@@ -285,6 +289,23 @@ fn check_against_server(
     for op in &known {
         cmd.args(["--expect-fail", op]);
     }
+    // Then the Node.js cookbook, on the same documents loaded again, under
+    // the same checks (one long-lived node per checker, not one per call).
+    let node_skipped: Vec<&str> = NODE_SKIPPED
+        .iter()
+        .filter(|(example, _, _)| *example == name)
+        .map(|(_, op, _)| *op)
+        .collect();
+    // `SQUILL_TEST_NODE_COOKBOOK=0` leaves it out (to measure what it
+    // costs, issue 47).
+    let wanted = std::env::var("SQUILL_TEST_NODE_COOKBOOK").as_deref() != Ok("0");
+    let node = wanted && (on_path("node") || missing::<()>("node").is_some());
+    if node {
+        cmd.arg("--node");
+        for (_, op, why) in NODE_SKIPPED.iter().filter(|(e, _, _)| *e == name) {
+            cmd.args(["--node-skip", &format!("{op}={why}")]);
+        }
+    }
     // Served by a long-lived Python of `pythons` (one start per rayon
     // worker, not per example); as its own process otherwise
     // (`SQUILL_TEST_PYTHON_SERVER=0`).
@@ -314,8 +335,21 @@ fn check_against_server(
             "{name}: not every cookbook operation was checked:\n{out}"
         ));
     }
+    if node
+        && out.matches("ok: node cookbook ").count()
+            != design.operations.len() - known.len() - node_skipped.len()
+    {
+        return Err(format!(
+            "{name}: not every Node.js cookbook operation was checked:\n{out}"
+        ));
+    }
     Ok(())
 }
+
+/// Functions of the Node.js cookbooks that are not run against the server,
+/// with what the server lacks for them (example, function, reason): printed
+/// as SKIP by the checks, and the count of checked functions leaves them out.
+const NODE_SKIPPED: &[(&str, &str, &str)] = &[];
 
 #[test]
 fn fixture_artifacts_work_against_a_server() {

@@ -1,0 +1,97 @@
+"""The Node.js cookbook as check_generated.py calls the Python one.
+
+`NodeCookbook(out, uri, db_name, plan)` has an attribute per function of
+`out/cookbook.js`, called as the Python cookbook's are (`fn(db, **params)`);
+each call runs the Node.js function with the mongodb driver in one
+long-lived node (scripts/testenv/serve_node_cookbook.js), started on first
+use and kept for this Python's life: check_generated.py runs many times in
+one served Python (serve_python.py), and each node start costs more than
+most calls (issue 47). Arguments and results cross as canonical Extended
+JSON, so an ObjectId, a date, an int or a double keeps its BSON type.
+"""
+
+import atexit
+import json
+import os
+import subprocess
+
+from bson import json_util
+
+_OPTS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, tz_aware=False)
+_SERVER = [None]
+
+
+class NodeError(RuntimeError):
+    """The Node.js function threw (the driver's or the server's error)."""
+
+
+def _server():
+    proc = _SERVER[0]
+    if proc is None or proc.poll() is not None:
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "serve_node_cookbook.js")
+        proc = subprocess.Popen(
+            ["node", script],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        _SERVER[0] = proc
+    return proc
+
+
+@atexit.register
+def _stop():
+    """The end of its input ends the node; waited for, so that its CPU time
+    counts as this Python's (and its test's)."""
+    proc = _SERVER[0]
+    if proc is not None:
+        proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _call(request):
+    proc = _server()
+    proc.stdin.write(json.dumps(request) + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        raise RuntimeError(f"serve_node_cookbook.js exited (status {proc.wait()})")
+    reply = json.loads(line)
+    if "error" in reply:
+        raise NodeError(reply["error"])
+    return json_util.loads(reply["result"], json_options=_OPTS)
+
+
+class NodeCookbook:
+    def __init__(self, out, uri, db_name, plan):
+        self._path = os.path.abspath(os.path.join(out, "cookbook.js"))
+        self._uri = uri
+        self._db = db_name
+        self.PLAN = plan
+
+    def __getattr__(self, name):
+        plan = self.PLAN.get(name)
+        if plan is None:
+            raise AttributeError(name)
+
+        def call(_db, **params):
+            # The parameters in the function's order; one the caller leaves
+            # out (a first page's last key) is null, as JavaScript's
+            # missing argument is read.
+            args = [params.get(p["name"]) for p in plan["params"]]
+            return _call(
+                {
+                    "uri": self._uri,
+                    "db": self._db,
+                    "cookbook": self._path,
+                    "fn": name,
+                    "args": json_util.dumps(args, json_options=_OPTS),
+                }
+            )
+
+        return call
