@@ -62,17 +62,20 @@ impl Entity {
         self.fields.iter().find(|f| f.name == name)
     }
 
-    /// The places one instance holds in field `name`: the elements of an
-    /// array of points or polygons (each a key of a `2dsphere` index: it
-    /// is multikey), one for a single place, `None` for another field.
-    pub fn places_in(&self, name: &str) -> Option<f64> {
-        let f = self.field(name)?;
+    /// The entries one instance gives an index with a key on `path` (a
+    /// field, or a path inside one: `tags`, `lines.sku`): one per element
+    /// when the field is an array (a multikey index: `tags: string[5]`
+    /// gives five, `locations: point[3]` three, an array of unstated
+    /// size the default), one per name of an `attributes` field, else one.
+    pub fn index_entries_at(&self, path: &str) -> f64 {
+        let name = path.split('.').next().unwrap_or(path);
+        let Some(f) = self.field(name) else {
+            return 1.0;
+        };
         match &f.ty {
-            FieldType::Array(item) if item.is_geo() => {
-                Some(f.avg_size.map_or(ARRAY_ITEMS, u64::from).max(1) as f64)
-            }
-            t if t.is_geo() => Some(1.0),
-            _ => None,
+            FieldType::Array(_) => f.avg_size.map_or(ARRAY_ITEMS, u64::from).max(1) as f64,
+            FieldType::Attributes { .. } => f.attribute_names().map_or(1, |(per, _)| per) as f64,
+            _ => 1.0,
         }
     }
 
