@@ -81,7 +81,7 @@ pub(super) fn key_bytes(model: &Model, c: &Collection, path: &str) -> u64 {
     root_entity(model, c)
         .and_then(|e| e.field(leaf))
         .map_or(12, |f| match &f.ty {
-            FieldType::Array(item) => item.value_bytes(None),
+            FieldType::Array(item) => item.value_bytes(f.element_size),
             ty => ty.value_bytes(f.avg_size),
         })
 }

@@ -94,6 +94,12 @@ pub struct Field {
     /// Average size in bytes of the value (strings, binary) or, for arrays, the
     /// average number of elements. `None` means the type's default.
     pub avg_size: Option<u32>,
+    /// For an array, the size of each element, read as `avg_size` is for
+    /// one value (a string's bytes, a polygon's corners: `polygon(12)[3]`
+    /// is three polygons of 12 corners). `None` means the element type's
+    /// default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element_size: Option<u32>,
     /// Number of distinct values, when known (selectivity of an equality filter).
     pub distinct: Option<u64>,
     /// Allowed values, when the model lists them (become `enum` in validators).
@@ -161,6 +167,12 @@ impl FieldType {
     /// `avg_size` for variable-length values. Arrays use `avg_size` as an element
     /// count and assume short index keys.
     pub fn value_bytes(&self, avg_size: Option<u32>) -> u64 {
+        self.sized_value_bytes(avg_size, None)
+    }
+
+    /// `value_bytes`, each element of an array of the size `element_size`
+    /// gives it (`Field::element_size`).
+    pub fn sized_value_bytes(&self, avg_size: Option<u32>, element_size: Option<u32>) -> u64 {
         let n = avg_size.map(u64::from);
         match self {
             // int32 length + bytes + NUL
@@ -176,7 +188,7 @@ impl FieldType {
             FieldType::Array(item) => {
                 let count = n.unwrap_or(ARRAY_ITEMS);
                 // document header/trailer + per element: type byte, index key, NUL
-                5 + count * (1 + 2 + 1 + item.value_bytes(None))
+                5 + count * (1 + 2 + 1 + item.value_bytes(element_size))
             }
             // As stored: `{k, v}` pairs, each a document of two short strings.
             FieldType::Attributes { .. } => {
@@ -281,6 +293,6 @@ impl Field {
 
     /// Bytes this field adds to a BSON document: type byte, name, NUL, value.
     pub fn element_bytes(&self) -> u64 {
-        1 + self.name.len() as u64 + 1 + self.ty.value_bytes(self.avg_size)
+        1 + self.name.len() as u64 + 1 + self.ty.sized_value_bytes(self.avg_size, self.element_size)
     }
 }
