@@ -271,11 +271,12 @@ fn count_one(
         let mean = *means.entry(key).or_insert_with(|| mean_children(card, cap));
         // The busiest parents have the stated maximum (`busiest`): about
         // `parents / 2^k` of them, `2^k` the largest power of two up to
-        // the parents, each above what its quantile in the top `2^-k`-th
-        // would have drawn.
+        // the parents the maximum is among (`parents_for_max`), each above
+        // what its quantile in the top `2^-k`-th would have drawn.
+        let among = super::numbering::parents_for_max(model, rel, parent.round() as u64);
         let busiest = match card.max {
-            crate::model::Count::Finite(max) if parent >= 2.0 => {
-                let block = (1u64 << (parent as u64).ilog2()) as f64;
+            crate::model::Count::Finite(max) if among >= 2 => {
+                let block = (1u64 << among.ilog2()) as f64;
                 let max = cap.map_or(max, |c| max.min(c)) as f64;
                 let top = mean_between(card, cap, 1.0 - 1.0 / block, 1.0);
                 parent / block * (max - top).max(0.0)

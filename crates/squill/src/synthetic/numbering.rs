@@ -109,6 +109,11 @@ pub fn draw(card: &Cardinality, u: f64) -> u64 {
     (x.round() as u64).clamp(min, hi)
 }
 
+/// `Numbering::parents_for_max` for `generated` parents.
+pub(super) fn parents_for_max(model: &Model, rel: &Relationship, generated: u64) -> u64 {
+    model.entity(rel.parent).count.max(generated)
+}
+
 /// Whether the parent at quantile `u` is the busiest of `parents`: in the
 /// top `2^-k`-th of [0, 1), `2^k` the largest power of two up to
 /// `parents`. `spread` puts one quantile of every aligned block of `2^k`
@@ -426,11 +431,19 @@ impl<'a> Numbering<'a> {
         let card = rel.children.spread_from_growth();
         let u = spread(self.spreads[r.index()], i);
         let n = match card.max {
-            Count::Finite(max) if busiest(self.counts[rel.parent.index()], u) => max,
+            Count::Finite(max) if busiest(self.parents_for_max(rel), u) => max,
             _ => draw(&card, u),
         };
         let n = self.unique_cap[r.index()].map_or(n, |cap| n.min(cap));
         self.max_children.map_or(n, |cap| n.min(cap))
+    }
+
+    /// The parents among which a stated maximum is the busiest's: the
+    /// model's count of them, or the generated count when it is larger. A
+    /// run scaled down generates a sample of the model's parents, and has
+    /// the busiest one about as often as a sample that size would.
+    fn parents_for_max(&self, rel: &Relationship) -> u64 {
+        parents_for_max(self.model, rel, self.counts[rel.parent.index()])
     }
 
     /// The first of parent `i`'s children through `r`, without numbering
