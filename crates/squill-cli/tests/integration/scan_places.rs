@@ -93,3 +93,64 @@ fn scan_measures_point_density_and_advise_prices_the_near_read() {
         "a 2dsphere index serves the near read"
     );
 }
+
+/// The lines of entity `name` in an emitted model (its key at two spaces,
+/// up to the next key there).
+fn entity<'m>(model: &'m str, name: &str) -> Vec<&'m str> {
+    let head = format!("  {name}:");
+    model
+        .lines()
+        .skip_while(|l| *l != head)
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || l.starts_with("    "))
+        .map(|(_, l)| l)
+        .collect()
+}
+
+/// Legacy `[longitude, latitude]` pairs (tests/fixtures/places/legacy,
+/// the restaurants' positions as pairs) are places where an index of the
+/// metadata says so, and scan measures their density as it does
+/// GeoJSON points': after an equality key of a `2dsphere` index (shops),
+/// under a `2d` index whose every pair is in range (stalls). A `2d` index
+/// with one pair out of range (boards) is a plane, and pairs without an
+/// index (sizes) two numbers: no point and no density for either.
+#[test]
+fn scan_measures_the_density_of_legacy_pairs_under_a_place_index() {
+    let dir = TempDir::new("scan-legacy-pairs");
+    let model = dir.path().join("observed.yaml");
+    Test::new()
+        .args(["scan"])
+        .args([fixture().join("legacy")])
+        .args(["--emit-model"])
+        .args([&model])
+        .stdout_any()
+        .stderr_any()
+        .check();
+    let text = std::fs::read_to_string(&model).unwrap();
+    let cell = paris_cell_km2();
+    for (name, field) in [("shops", "at"), ("stalls", "pos")] {
+        let lines = entity(&text, name).join("\n");
+        assert!(
+            lines.contains(&format!("      {field}: {{type: point,")),
+            "{name}: {lines}"
+        );
+        let (typical, max) = density(&lines);
+        assert!((max - 20.0 / cell).abs() <= max * 1e-3, "{name}: max {max}");
+        assert!(
+            (typical - 1.0 / cell).abs() <= typical * 1e-3,
+            "{name}: typical {typical}"
+        );
+        assert!(
+            lines.contains(&format!("density measured from the 50 points of `{field}`")),
+            "{name}: {lines}"
+        );
+    }
+    for (name, field) in [("boards", "pos"), ("sizes", "dims")] {
+        let lines = entity(&text, name).join("\n");
+        assert!(
+            lines.contains(&format!("      {field}: double[2]")),
+            "{name}: {lines}"
+        );
+        assert!(!lines.contains("density"), "{name}: {lines}");
+    }
+}

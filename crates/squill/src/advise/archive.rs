@@ -3,7 +3,7 @@
 
 use crate::design::{Collection, Design, EntityDecision, Figure, RuleHit, WorkingSet};
 use crate::finding::{Evidence, Finding, Location, Severity};
-use crate::model::{Archive, Model};
+use crate::model::{Archive, Entity, FieldType, Model};
 use crate::rules::design::archive_by_age::SplitByAge;
 use crate::words::num;
 
@@ -74,28 +74,50 @@ fn holding<'d>(design: &'d Design, entity: &str) -> Option<&'d Collection> {
 /// Bytes of one index key on `path` of `c`'s documents: the value's size
 /// when the path ends in a field of the collection's entity, else an
 /// ObjectId's 12 (a reference).
+/// An array field's key is one element (a multikey index has an entry per
+/// element, `array_entries`).
 pub(super) fn key_bytes(model: &Model, c: &Collection, path: &str) -> u64 {
-    let root = c
-        .entities
+    let leaf = path.rsplit('.').next().unwrap_or(path);
+    root_entity(model, c)
+        .and_then(|e| e.field(leaf))
+        .map_or(12, |f| match &f.ty {
+            FieldType::Array(item) => item.value_bytes(f.element_size),
+            ty => ty.value_bytes(f.avg_size),
+        })
+}
+
+/// The entity whose documents `c` holds (its first).
+fn root_entity<'m>(model: &'m Model, c: &Collection) -> Option<&'m Entity> {
+    c.entities
         .first()
         .and_then(|name| model.entity_by_name(name))
-        .map(|e| model.entity(e));
-    let leaf = path.rsplit('.').next().unwrap_or(path);
-    root.and_then(|e| e.field(leaf))
-        .map_or(12, |f| f.ty.value_bytes(f.avg_size))
+        .map(|e| model.entity(e))
+}
+
+/// Entries one document of `c` gives an index on `key` through a field of
+/// its own entity: one per element of an array field (multikey,
+/// `Entity::index_entries_at`), else one.
+pub(super) fn array_entries(model: &Model, c: &Collection, key: &str) -> f64 {
+    root_entity(model, c).map_or(1.0, |e| e.index_entries_at(key))
 }
 
 /// `recent` documents of `c` (those younger than the horizon) and every
 /// entry of its indexes, one per document: a key of the fields' sizes and
-/// an 8-byte record id.
+/// an 8-byte record id (an entry per element of an array key).
 fn working_set(model: &Model, c: &Collection, recent: u64) -> WorkingSet {
     let key_bytes = |path: &str| key_bytes(model, c, path);
     let mut entries = 0u64;
     let mut index_bytes = 0u64;
     for index in &c.indexes {
-        entries = entries.saturating_add(c.documents);
+        let elements = index
+            .keys
+            .iter()
+            .map(|(k, _)| array_entries(model, c, k))
+            .fold(1.0f64, f64::max);
+        let n = (c.documents as f64 * elements) as u64;
+        entries = entries.saturating_add(n);
         let per: u64 = index.keys.iter().map(|(k, _)| key_bytes(k)).sum::<u64>() + 8;
-        index_bytes = index_bytes.saturating_add(c.documents.saturating_mul(per));
+        index_bytes = index_bytes.saturating_add(n.saturating_mul(per));
     }
     let recent = recent.min(c.documents);
     WorkingSet {

@@ -294,7 +294,8 @@ fn walk(
 
 /// Bytes of `coll`'s indexes over `documents`: per entry, the keys' bytes
 /// and a record id; an index on a path inside an array has an entry per
-/// element (multikey), as many as the typical owner holds.
+/// element (multikey), as many as the typical owner holds, and per
+/// element of an array field of the documents' own (`tags`).
 fn index_bytes(model: &Model, coll: &Collection, documents: u64, arrays: &[ArrayGrowth]) -> u64 {
     // Every collection has its `_id` index, listed in the design or not.
     let listed = coll
@@ -316,7 +317,10 @@ fn index_bytes(model: &Model, coll: &Collection, documents: u64, arrays: &[Array
         let elements = index
             .keys
             .iter()
-            .filter_map(|(k, _)| typical_items(model, coll, arrays, k))
+            .map(|(k, _)| {
+                typical_items(model, coll, arrays, k).unwrap_or(1.0)
+                    * super::archive::array_entries(model, coll, k)
+            })
             .fold(1.0f64, f64::max);
         total = total.saturating_add((documents as f64 * elements) as u64 * per);
     }

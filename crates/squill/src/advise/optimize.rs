@@ -89,7 +89,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
             let c = index_score(
                 need.held,
                 need.writes,
-                need.keys.len() as f64,
+                need.keys_per_write,
                 &facts.settings.design.costs,
             );
             want(&mut wanted, &(need.collection, need.keys), c, 1);
@@ -231,7 +231,7 @@ impl<'f, 's> Search<'f, 's> {
             scores.push(s);
             let mut mine = Vec::with_capacity(plan.indexes.len());
             for need in &plan.indexes {
-                let c = index_score(need.held, need.writes, need.keys.len() as f64, coef);
+                let c = index_score(need.held, need.writes, need.keys_per_write, coef);
                 let key = (need.collection.clone(), need.keys.clone());
                 self.touch(&mut touched, &key.0);
                 want(&mut touched, &key, c, 1);

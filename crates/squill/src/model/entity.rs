@@ -62,17 +62,20 @@ impl Entity {
         self.fields.iter().find(|f| f.name == name)
     }
 
-    /// The places one instance holds in field `name`: the elements of an
-    /// array of points or polygons (each a key of a `2dsphere` index: it
-    /// is multikey), one for a single place, `None` for another field.
-    pub fn places_in(&self, name: &str) -> Option<f64> {
-        let f = self.field(name)?;
+    /// The entries one instance gives an index with a key on `path` (a
+    /// field, or a path inside one: `tags`, `lines.sku`): one per element
+    /// when the field is an array (a multikey index: `tags: string[5]`
+    /// gives five, `locations: point[3]` three, an array of unstated
+    /// size the default), one per name of an `attributes` field, else one.
+    pub fn index_entries_at(&self, path: &str) -> f64 {
+        let name = path.split('.').next().unwrap_or(path);
+        let Some(f) = self.field(name) else {
+            return 1.0;
+        };
         match &f.ty {
-            FieldType::Array(item) if item.is_geo() => {
-                Some(f.avg_size.map_or(ARRAY_ITEMS, u64::from).max(1) as f64)
-            }
-            t if t.is_geo() => Some(1.0),
-            _ => None,
+            FieldType::Array(_) => f.avg_size.map_or(ARRAY_ITEMS, u64::from).max(1) as f64,
+            FieldType::Attributes { .. } => f.attribute_names().map_or(1, |(per, _)| per) as f64,
+            _ => 1.0,
         }
     }
 
@@ -91,6 +94,12 @@ pub struct Field {
     /// Average size in bytes of the value (strings, binary) or, for arrays, the
     /// average number of elements. `None` means the type's default.
     pub avg_size: Option<u32>,
+    /// For an array, the size of each element, read as `avg_size` is for
+    /// one value (a string's bytes, a polygon's corners: `polygon(12)[3]`
+    /// is three polygons of 12 corners). `None` means the element type's
+    /// default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element_size: Option<u32>,
     /// Number of distinct values, when known (selectivity of an equality filter).
     pub distinct: Option<u64>,
     /// Allowed values, when the model lists them (become `enum` in validators).
@@ -158,6 +167,12 @@ impl FieldType {
     /// `avg_size` for variable-length values. Arrays use `avg_size` as an element
     /// count and assume short index keys.
     pub fn value_bytes(&self, avg_size: Option<u32>) -> u64 {
+        self.sized_value_bytes(avg_size, None)
+    }
+
+    /// `value_bytes`, each element of an array of the size `element_size`
+    /// gives it (`Field::element_size`).
+    pub fn sized_value_bytes(&self, avg_size: Option<u32>, element_size: Option<u32>) -> u64 {
         let n = avg_size.map(u64::from);
         match self {
             // int32 length + bytes + NUL
@@ -173,7 +188,7 @@ impl FieldType {
             FieldType::Array(item) => {
                 let count = n.unwrap_or(ARRAY_ITEMS);
                 // document header/trailer + per element: type byte, index key, NUL
-                5 + count * (1 + 2 + 1 + item.value_bytes(None))
+                5 + count * (1 + 2 + 1 + item.value_bytes(element_size))
             }
             // As stored: `{k, v}` pairs, each a document of two short strings.
             FieldType::Attributes { .. } => {
@@ -278,6 +293,6 @@ impl Field {
 
     /// Bytes this field adds to a BSON document: type byte, name, NUL, value.
     pub fn element_bytes(&self) -> u64 {
-        1 + self.name.len() as u64 + 1 + self.ty.value_bytes(self.avg_size)
+        1 + self.name.len() as u64 + 1 + self.ty.sized_value_bytes(self.avg_size, self.element_size)
     }
 }

@@ -150,15 +150,18 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
             geo: n
                 .geo
                 .as_deref()
-                .filter(|g| g.seen() > 0)
+                .filter(|g| g.seen() + g.pairs + g.pairs_out_of_range > 0)
                 .map(|g| GeoReport {
                     points: g.points,
                     polygons: g.polygons,
                     polygon_corners: (g.polygons > 0)
                         .then(|| (g.corners as f64 / g.polygons as f64 * 10.0).round() / 10.0),
+                    polygon_corners_max: (g.polygons > 0).then_some(g.corners_max),
                     other: g.other,
                     invalid: g.invalid,
                     in_arrays: g.in_arrays,
+                    legacy_pairs: g.pairs,
+                    legacy_pairs_out_of_range: g.pairs_out_of_range,
                     density: g.grid.measured().map(|m| PointDensity {
                         points: m.points,
                         cells: m.cells,

@@ -67,12 +67,13 @@ pub fn scan(
     // file inside the parallel phase, so it overlaps the scanning of other
     // files instead of running alone before it. Parts come back in input
     // order (rayon's collect keeps it), so the merge does not depend on timing.
+    let places: Vec<Vec<&str>> = collections.iter().map(place_keys).collect();
     let results: Vec<Part> = sources
         .par_iter()
         .flat_map(|s| {
             s.split(options.split.max(1))
                 .into_par_iter()
-                .map(|source| scan_part(&source, n, options, progress))
+                .map(|source| scan_part(&source, &places, options, progress))
         })
         .collect();
 
@@ -103,10 +104,26 @@ pub fn scan(
     report
 }
 
-/// Profiles one part of the input.
-fn scan_part(source: &Source, n: usize, options: Options, progress: &Progress) -> Part {
+/// The keys of `info`'s indexes that make a field a place (`2dsphere`,
+/// `2d`): where legacy coordinate pairs are counted.
+fn place_keys(info: &CollectionInfo) -> Vec<&str> {
+    let mut keys: Vec<&str> = info
+        .indexes
+        .iter()
+        .flat_map(|i| &i.keys)
+        .filter(|(_, kind)| matches!(kind.as_str(), Some("2dsphere" | "2d")))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// Profiles one part of the input; `places[c]` are collection `c`'s
+/// place keys.
+fn scan_part(source: &Source, places: &[Vec<&str>], options: Options, progress: &Progress) -> Part {
     let mut part = Part {
-        profiles: vec![None; n],
+        profiles: vec![None; places.len()],
         errors: Vec::new(),
     };
     let mut keys = crate::inputs::bson::KeyCache::default();
@@ -134,8 +151,11 @@ fn scan_part(source: &Source, n: usize, options: Options, progress: &Progress) -
                 let Some(slot) = part.profiles.get_mut(collection) else {
                     return;
                 };
-                slot.get_or_insert_with(|| CollectionProfile::new(options.limits))
-                    .add_cached(bytes, &mut keys)
+                slot.get_or_insert_with(|| {
+                    CollectionProfile::new(options.limits)
+                        .with_pair_paths(places[collection].iter().copied())
+                })
+                .add_cached(bytes, &mut keys)
             };
             if let Err(e) = result {
                 part.errors

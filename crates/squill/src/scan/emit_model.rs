@@ -7,7 +7,8 @@
 //! workload in data: the model has none, and says so in its description.
 
 use super::report::{
-    CollectionReport, Direction, FieldReport, IndexReport, RelationshipReport, ScanReport,
+    CollectionReport, Direction, FieldReport, GeoReport, IndexReport, RelationshipReport,
+    ScanReport,
 };
 use crate::model::{
     Cardinality, Count, Density, Entity, EntityId, Expiry, Field, FieldType, Mix, Model,
@@ -37,6 +38,8 @@ fn field(f: &FieldReport) -> Option<Field> {
         .types
         .iter()
         .find(|t| t.ty == "array" || FieldType::from_scanned_type(t.ty).is_some())?;
+    let mut element_size = None;
+    let mut description = None;
     let (ty, avg_size) = if top.ty == "array" {
         let arr = f.array.as_ref()?;
         // Every element a valid GeoJSON Point (or Polygon): an array of
@@ -47,6 +50,10 @@ fn field(f: &FieldReport) -> Option<Field> {
             .filter(|g| g.in_arrays == g.seen())
             .zip(objects)
             .and_then(|(g, o)| g.uniform(o.count));
+        if geo == Some(FieldType::Polygon) {
+            // Each polygon of the corners the data's have (`polygon(12)[3]`).
+            (element_size, description) = f.geo.map_or((None, None), |g| corners(&g));
+        }
         let item = geo.unwrap_or_else(|| {
             arr.element_types
                 .iter()
@@ -65,8 +72,10 @@ fn field(f: &FieldReport) -> Option<Field> {
         // model's word for it, not an embedded entity of `type` and
         // `coordinates`.
         match geo {
-            (FieldType::Polygon, corners) => {
-                (FieldType::Polygon, corners.map(|c| c.round() as u32))
+            (FieldType::Polygon, _) => {
+                let (n, how) = f.geo.map_or((None, None), |g| corners(&g));
+                description = how;
+                (FieldType::Polygon, n)
             }
             (ty, _) => (ty, None),
         }
@@ -86,11 +95,27 @@ fn field(f: &FieldReport) -> Option<Field> {
         name: f.path.clone(),
         ty,
         avg_size,
+        element_size,
         distinct: f.distinct_values,
         enum_values: Vec::new(),
         required: f.presence >= 1.0,
-        description: None,
+        description,
     })
+}
+
+/// A polygon's corners as the model states them (the mean of the outer
+/// rings the scan read), and the description that says so with the most
+/// one ring had.
+fn corners(g: &GeoReport) -> (Option<u32>, Option<String>) {
+    let Some(mean) = g.polygon_corners else {
+        return (None, None);
+    };
+    let how = format!(
+        "polygons of {} corners on average, at most {} (measured)",
+        super::analyze::significant(mean),
+        g.polygon_corners_max.unwrap_or(0)
+    );
+    (Some(mean.round() as u32), Some(how))
 }
 
 fn entity(c: &CollectionReport, name: String) -> Entity {
@@ -209,13 +234,22 @@ fn expiry(c: &CollectionReport, fields: &[Field]) -> Option<Expiry> {
 }
 
 /// Legacy coordinate pairs (`[longitude, latitude]` arrays of two
-/// numbers) are points when a `2dsphere` index covers the field: the
-/// server then refuses a pair out of longitude and latitude ranges. Two
-/// numbers alone could be anything (a size, a range, a `2d` index's
-/// plane), so without that index they stay an array.
+/// numbers) are points when a `2dsphere` index covers the field (alone or
+/// after other keys): the server then refuses a pair out of longitude and
+/// latitude ranges. Under a `2d` index (a plane, whose bounds default to
+/// those ranges) they are points when every pair the scan read was in
+/// range. Two numbers alone could be anything (a size, a range), so
+/// without such an index they stay an array. The scan measured the
+/// pairs' density where the index is (`GeoReport::legacy_pairs`).
 fn legacy_points(c: &CollectionReport, fields: &mut [Field]) {
-    for (_, path, key) in single_key_indexes(c) {
-        if key.as_str() != Some("2dsphere") {
+    let keys = c
+        .indexes
+        .iter()
+        .flatten()
+        .flat_map(|i| &i.key)
+        .filter_map(|(path, key)| Some((path.as_str(), key.as_str()?)));
+    for (path, kind) in keys {
+        if !matches!(kind, "2dsphere" | "2d") {
             continue;
         }
         let pairs = c.fields.iter().any(|f| {
@@ -228,16 +262,18 @@ fn legacy_points(c: &CollectionReport, fields: &mut [Field]) {
                             .iter()
                             .all(|t| matches!(t.ty, "double" | "int" | "long"))
                 })
+                && (kind == "2dsphere"
+                    || f.geo
+                        .is_some_and(|g| g.legacy_pairs > 0 && g.legacy_pairs_out_of_range == 0))
         });
         if let Some(f) = fields.iter_mut().find(|f| f.name == path)
             && pairs
         {
             f.ty = FieldType::Point;
             f.avg_size = None;
-            f.description = Some(
-                "legacy [longitude, latitude] pairs under a 2dsphere index (GeoJSON in the design)"
-                    .into(),
-            );
+            f.description = Some(format!(
+                "legacy [longitude, latitude] pairs under a {kind} index (GeoJSON in the design)"
+            ));
         }
     }
 }

@@ -112,6 +112,79 @@ fn geojson_polygons_are_polygon_fields_with_their_corners() {
     );
 }
 
+/// A polygon of `corners` corners at `x` (its ring closed).
+fn polygon(x: f64, corners: u32) -> B<'static> {
+    let mut ring: Vec<B<'static>> = (0..corners)
+        .map(|k| {
+            let a = f64::from(k) / f64::from(corners) * std::f64::consts::TAU;
+            B::Arr(vec![B::F64(x + a.cos() * 0.1), B::F64(a.sin() * 0.1)])
+        })
+        .collect();
+    ring.push(B::Arr(vec![B::F64(x + 0.1), B::F64(0.0)]));
+    B::Doc(vec![
+        ("type", B::Str("Polygon")),
+        ("coordinates", B::Arr(vec![B::Arr(ring)])),
+    ])
+}
+
+/// An array of polygons keeps its corners: each zone's two areas have 4
+/// and 8 corners (a mean of 6, at most 8), so the model says
+/// `polygon(6)[2]`, each element's bytes those of six corners, and the
+/// description the most one ring had. Without the corners the model
+/// would price 20 (the default) a polygon.
+#[test]
+fn an_array_of_polygons_keeps_its_corners() {
+    let zones = (0..3)
+        .map(|i| {
+            let x = f64::from(i);
+            doc(&[
+                ("_id", B::I32(i)),
+                ("areas", B::Arr(vec![polygon(x, 4), polygon(x + 0.5, 8)])),
+            ])
+        })
+        .collect();
+    let report = scan(vec![coll("geo", "zones", zones)], &Default::default());
+    let geo = report.collections[0]
+        .fields
+        .iter()
+        .find(|f| f.path == "areas")
+        .and_then(|f| f.geo)
+        .unwrap();
+    assert_eq!(
+        (geo.polygon_corners, geo.polygon_corners_max),
+        (Some(6.0), Some(8))
+    );
+    let m = emitted_report(&report);
+    let areas = m.entities[0].field("areas").unwrap();
+    assert_eq!(
+        (areas.ty.clone(), areas.avg_size, areas.element_size),
+        (
+            FieldType::Array(Box::new(FieldType::Polygon)),
+            Some(2),
+            Some(6)
+        )
+    );
+    assert!(
+        areas
+            .description
+            .as_deref()
+            .is_some_and(|d| d.contains("6 corners on average, at most 8")),
+        "{areas:?}"
+    );
+    let six = FieldType::Polygon.value_bytes(Some(6));
+    assert_eq!(
+        areas.element_bytes(),
+        1 + 5 + 1 + 5 + 2 * (1 + 2 + 1 + six),
+        "two elements of six corners"
+    );
+}
+
+/// The emitted model of `report`, written and read back.
+fn emitted_report(report: &super::report::ScanReport) -> Model {
+    let yaml = crate::inputs::model_file::to_yaml(&super::emit_model::model(report, "t"));
+    crate::inputs::model_file::parse("t.yaml", &yaml).unwrap_or_else(|e| panic!("{e:?}\n{yaml}"))
+}
+
 /// `[longitude, latitude]` pairs under a 2dsphere index are points; the
 /// same pairs without it stay an array of numbers.
 #[test]

@@ -148,6 +148,10 @@ pub struct GeoReport {
     /// position not counted); absent without polygons.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub polygon_corners: Option<f64>,
+    /// The most corners a polygon's outer ring had; absent without
+    /// polygons.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub polygon_corners_max: Option<u64>,
     /// LineStrings, MultiPoints, MultiPolygons …: GeoJSON of other types.
     pub other: u64,
     /// A `type` and `coordinates` that make no valid Point or Polygon (a
@@ -157,6 +161,15 @@ pub struct GeoReport {
     /// store's several locations); absent when none were.
     #[serde(skip_serializing_if = "is_zero")]
     pub in_arrays: u64,
+    /// Legacy `[longitude, latitude]` pairs in range, counted where a
+    /// `2dsphere` or `2d` index of the metadata covers the field (their
+    /// points are in `density`); absent when none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub legacy_pairs: u64,
+    /// Arrays of two numbers there out of longitude and latitude ranges;
+    /// absent when none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub legacy_pairs_out_of_range: u64,
     /// How densely the valid Points lie (`scan/profile/density.rs`);
     /// absent without points.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -231,13 +231,18 @@ impl Builder<'_, '_> {
                         // element valid GeoJSON, as its `2dsphere` index
                         // and validator require.
                         let geometry = items.geojson();
+                        // Polygons of the corners the model gives each
+                        // element (`polygon(12)[3]`).
+                        let corners = e
+                            .and_then(|e| self.pop.model.entity(e).field(field))
+                            .and_then(|x| x.element_size)
+                            .map_or(crate::model::POLYGON_CORNERS, u64::from);
                         sink.open(name, true);
                         for i in 0..n {
                             let key = key.wrapping_mul(31).wrapping_add(i);
                             let at = Name::Index(i as usize);
                             match geometry {
                                 Some(g) => {
-                                    let corners = crate::model::POLYGON_CORNERS;
                                     sink.value(at, &super::geo::value(g, field, key, corners));
                                 }
                                 None => self.scalar_of(v, key, at, sink, scratch),

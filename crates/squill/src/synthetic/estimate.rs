@@ -259,7 +259,7 @@ fn count_one(
                 depth + 1,
             ),
         };
-        let card = &rel.children;
+        let card = &rel.children.spread_from_growth();
         let key = (
             card.min,
             card.typical,
@@ -268,7 +268,22 @@ fn count_one(
             card.p99,
             cap,
         );
-        parent * *means.entry(key).or_insert_with(|| mean_children(card, cap))
+        let mean = *means.entry(key).or_insert_with(|| mean_children(card, cap));
+        // The busiest parents have the stated maximum (`busiest`): about
+        // `parents / 2^k` of them, `2^k` the largest power of two up to
+        // the parents the maximum is among (`parents_for_max`), each above
+        // what its quantile in the top `2^-k`-th would have drawn.
+        let among = super::numbering::parents_for_max(model, rel, parent.round() as u64);
+        let busiest = match card.max {
+            crate::model::Count::Finite(max) if among >= 2 => {
+                let block = (1u64 << among.ilog2()) as f64;
+                let max = cap.map_or(max, |c| max.min(c)) as f64;
+                let top = mean_between(card, cap, 1.0 - 1.0 / block, 1.0);
+                parent / block * (max - top).max(0.0)
+            }
+            _ => 0.0,
+        };
+        parent * mean + busiest
     } else if model
         .relationships_to(e)
         .any(|r| is_shared(model.relationship(r)))
@@ -324,6 +339,20 @@ fn mean_children(card: &Cardinality, cap: Option<u64>) -> f64 {
     let cap = cap.unwrap_or(u64::MAX);
     let sum: f64 = (0..STEPS)
         .map(|k| draw(card, (f64::from(k) + 0.5) / f64::from(STEPS)).min(cap) as f64)
+        .sum();
+    sum / f64::from(STEPS)
+}
+
+/// The mean of `population::draw` under the cap over the quantiles in
+/// [`lo`, `hi`).
+fn mean_between(card: &Cardinality, cap: Option<u64>, lo: f64, hi: f64) -> f64 {
+    const STEPS: u32 = 1_000;
+    let cap = cap.unwrap_or(u64::MAX);
+    let sum: f64 = (0..STEPS)
+        .map(|k| {
+            let u = lo + (hi - lo) * (f64::from(k) + 0.5) / f64::from(STEPS);
+            draw(card, u).min(cap) as f64
+        })
         .sum();
     sum / f64::from(STEPS)
 }

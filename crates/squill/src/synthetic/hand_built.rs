@@ -13,6 +13,7 @@ pub(crate) fn field(name: &str, ty: FieldType) -> Field {
         name: name.into(),
         ty,
         avg_size: None,
+        element_size: None,
         distinct: None,
         enum_values: Vec::new(),
         required: true,

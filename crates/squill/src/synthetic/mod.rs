@@ -40,6 +40,8 @@ mod write_thread;
 #[cfg(test)]
 mod data_write_tests;
 #[cfg(test)]
+mod growth_tests;
+#[cfg(test)]
 pub(crate) mod hand_built;
 #[cfg(test)]
 mod places_tests;

@@ -29,7 +29,7 @@ use super::value::Value;
 use super::values;
 use crate::design::{BucketBy, Collection, Design, FieldOrigin, Layout};
 use crate::model::{
-    Cardinality, EntityId, KeyPart, Model, Relationship, RelationshipId, RelationshipKind,
+    Cardinality, Count, EntityId, KeyPart, Model, Relationship, RelationshipId, RelationshipKind,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -107,6 +107,24 @@ pub fn draw(card: &Cardinality, u: f64) -> u64 {
         b - ((b - a) * (b - c) * (1.0 - u)).sqrt()
     };
     (x.round() as u64).clamp(min, hi)
+}
+
+/// `Numbering::parents_for_max` for `generated` parents.
+pub(super) fn parents_for_max(model: &Model, rel: &Relationship, generated: u64) -> u64 {
+    model.entity(rel.parent).count.max(generated)
+}
+
+/// Whether the parent at quantile `u` is the busiest of `parents`: in the
+/// top `2^-k`-th of [0, 1), `2^k` the largest power of two up to
+/// `parents`. `spread` puts one quantile of every aligned block of `2^k`
+/// parents in each such stratum, so one parent of the first `2^k` is
+/// there, and at most one more among the rest; with one parent, none.
+fn busiest(parents: u64, u: f64) -> bool {
+    if parents < 2 {
+        return false;
+    }
+    let k = 63 - parents.leading_zeros();
+    u >= 1.0 - 1.0 / (1u64 << k) as f64
 }
 
 /// The quantile parent `i` takes in its relationship's distribution, for
@@ -402,13 +420,30 @@ impl<'a> Numbering<'a> {
         self.owner[e.index()]
     }
 
-    /// Children of parent `i` through `r`, drawn from its cardinality at
-    /// the parent's quantile (`spread`).
+    /// Children of parent `i` through `r`, drawn from its cardinality (with
+    /// the spread its growth states, `Cardinality::spread_from_growth`) at
+    /// the parent's quantile (`spread`). A stated maximum is the busiest
+    /// parent's: the parent in the top stratum of the parents' quantiles
+    /// (`busiest`) has it, so the data reaches it (a quantile interpolated
+    /// towards 1 never quite does).
     pub fn children_count(&self, r: RelationshipId, i: u64) -> u64 {
         let rel = self.model.relationship(r);
-        let n = draw(&rel.children, spread(self.spreads[r.index()], i));
+        let card = rel.children.spread_from_growth();
+        let u = spread(self.spreads[r.index()], i);
+        let n = match card.max {
+            Count::Finite(max) if busiest(self.parents_for_max(rel), u) => max,
+            _ => draw(&card, u),
+        };
         let n = self.unique_cap[r.index()].map_or(n, |cap| n.min(cap));
         self.max_children.map_or(n, |cap| n.min(cap))
+    }
+
+    /// The parents among which a stated maximum is the busiest's: the
+    /// model's count of them, or the generated count when it is larger. A
+    /// run scaled down generates a sample of the model's parents, and has
+    /// the busiest one about as often as a sample that size would.
+    fn parents_for_max(&self, rel: &Relationship) -> u64 {
+        parents_for_max(self.model, rel, self.counts[rel.parent.index()])
     }
 
     /// The first of parent `i`'s children through `r`, without numbering

@@ -821,6 +821,7 @@ mod tests {
                 name: name.into(),
                 ty: crate::model::FieldType::String,
                 avg_size: Some(size),
+                element_size: None,
                 distinct: None,
                 enum_values: Vec::new(),
                 required: true,

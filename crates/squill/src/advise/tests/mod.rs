@@ -8,6 +8,7 @@ mod edges;
 mod exhaustive;
 pub(crate) mod golden;
 pub(crate) mod invariants;
+mod multikey;
 mod phrasing;
 mod pins;
 mod places;

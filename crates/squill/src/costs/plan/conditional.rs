@@ -242,13 +242,19 @@ impl<'a> Planner<'a> {
             .iter_mut()
             .find(|n| n.step == target && !n.unique)
         {
-            Some(need) => need.keys = keys,
+            Some(need) => {
+                need.keys_per_write = self.keys_per_write(acc.root, &keys);
+                need.keys = keys;
+            }
             None => plan.indexes.push(IndexNeed {
                 collection: step.collection.clone(),
-                keys,
-                entries: acc.docs,
-                held: acc.docs * self.facts.held_share(acc.root),
+                entries: acc.docs * self.array_entries(acc.root, &keys),
+                held: acc.docs
+                    * self.array_entries(acc.root, &keys)
+                    * self.facts.held_share(acc.root),
                 writes: self.facts.entity_writes[acc.root.index()],
+                keys_per_write: self.keys_per_write(acc.root, &keys),
+                keys,
                 operation: op,
                 step: target,
                 unique: false,

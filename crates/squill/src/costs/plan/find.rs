@@ -202,17 +202,10 @@ impl<'a> Planner<'a> {
         if c.op == FilterOp::Under {
             return self.under_entries(e, c);
         }
-        // An array of places (a store's locations): a `2dsphere` entry
-        // per element.
-        if c.op.is_geo()
-            && c.related.is_none()
-            && let [name] = c.path.as_slice()
-            && let Some(n) = f.model.entity(e).places_in(name)
-        {
-            return n;
-        }
+        // A field of the entity's own: an entry per element when it is an
+        // array (tags, a store's locations), multikey.
         let Some(related) = &c.related else {
-            return 1.0;
+            return f.model.entity(e).index_entries_at(&c.path.join("."));
         };
         let r = related.relationship;
         let rel = f.model.relationship(r);

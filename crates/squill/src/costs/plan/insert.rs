@@ -497,10 +497,11 @@ impl<'a> Planner<'a> {
             match (keys, step) {
                 (Some(keys), Some(step)) => plan.indexes.push(IndexNeed {
                     collection: acc.collection.clone(),
-                    keys,
-                    entries: acc.docs,
-                    held: acc.docs * f.held_share(acc.root),
+                    entries: acc.docs * self.array_entries(e, &keys),
+                    held: acc.docs * self.array_entries(e, &keys) * f.held_share(acc.root),
                     writes: f.entity_writes[e.index()],
+                    keys_per_write: self.keys_per_write(e, &keys),
+                    keys,
                     operation: op,
                     step,
                     unique: true,

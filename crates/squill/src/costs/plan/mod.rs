@@ -27,6 +27,10 @@ pub struct IndexNeed {
     pub held: f64,
     /// Writes per second of the indexed documents.
     pub writes: f64,
+    /// Keys one write of an indexed document writes: one per key of the
+    /// index, times the elements of an array key (a multikey index has an
+    /// entry per element, each written).
+    pub keys_per_write: f64,
     pub operation: OperationId,
     /// The step (0-based) that uses it.
     pub step: usize,
@@ -893,7 +897,8 @@ impl<'a> Planner<'a> {
                 let scan_extra = (acc.docs - cost.docs).max(0.0) * c.document_examined
                     + (acc.docs * acc.root_bytes - cost.bytes_read).max(0.0) * c.byte_read;
                 let held = entries * self.facts.held_share(entity);
-                let upkeep = crate::costs::index_score(held, writes, keys.len() as f64, c);
+                let keys_per_write = self.keys_per_write(entity, &keys);
+                let upkeep = crate::costs::index_score(held, writes, keys_per_write, c);
                 // (Writes that find their documents through another field always get one.)
                 // A step run once in `every` scans as rarely as it would
                 // have used the index: both sides scaled by its share (an
@@ -914,6 +919,7 @@ impl<'a> Planner<'a> {
                         entries,
                         held,
                         writes,
+                        keys_per_write,
                         operation: op,
                         step: plan.steps.len(),
                         unique: false,
@@ -1231,6 +1237,7 @@ impl<'a> Planner<'a> {
         } else {
             1.0
         };
+        per *= self.own_field_entries(e, path);
         for &r in &f.rels_from[e.index()] {
             let rel = f.model.relationship(r);
             let layout = self.layout(r);
@@ -1249,6 +1256,35 @@ impl<'a> Planner<'a> {
             }
         }
         per
+    }
+
+    /// The entries one instance of `e` gives an index keyed on the
+    /// collection path `path`, when the path lies in a field of `e`'s own:
+    /// one per element of an array field (multikey), else one.
+    pub(super) fn own_field_entries(&self, e: EntityId, path: &str) -> f64 {
+        let acc = self.access(e);
+        let own = if acc.prefix.is_empty() {
+            Some(path)
+        } else {
+            path.strip_prefix(acc.prefix.as_str())
+                .and_then(|p| p.strip_prefix('.'))
+        };
+        own.map_or(1.0, |p| self.facts.model.entity(e).index_entries_at(p))
+    }
+
+    /// Keys one write of an `e` document writes in an index on `keys`:
+    /// one per key, times the elements of an array key of `e`'s own.
+    pub(super) fn keys_per_write(&self, e: EntityId, keys: &[(String, i32)]) -> f64 {
+        keys.len() as f64 * self.array_entries(e, keys)
+    }
+
+    /// Entries one `e` document gives an index on `keys` through `e`'s own
+    /// fields: the elements of its array key (one array per index: a
+    /// compound multikey index may not hold two), else one.
+    pub(super) fn array_entries(&self, e: EntityId, keys: &[(String, i32)]) -> f64 {
+        keys.iter()
+            .map(|(k, _)| self.own_field_entries(e, k))
+            .fold(1.0, f64::max)
     }
 
     /// The paths of each unique combination of `e` where its documents

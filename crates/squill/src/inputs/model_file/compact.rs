@@ -26,6 +26,9 @@ pub(super) const TYPE_NAMES: &[&str] = &[
 pub(super) struct ShortType {
     pub ty: FieldType,
     pub size: Option<f64>,
+    /// An array's element size: `polygon(12)[3]` (each element as
+    /// `polygon(12)` is alone).
+    pub element_size: Option<f64>,
     pub optional: bool,
 }
 
@@ -92,22 +95,21 @@ pub(super) fn parse_type(text: &str) -> Result<ShortType, ShortTypeError> {
         rest = after[close + 1..].trim_start();
     }
     let mut arrays = 0;
+    let mut element_size = None;
     while let Some(after) = rest.strip_prefix('[') {
         let close = after
             .find(']')
             .ok_or_else(|| err(format!("`{text}`: missing `]`")))?;
         let inner = after[..close].trim();
-        if arrays == 0 && size.is_some() {
+        if arrays == 0 {
+            // `string(20)[5]`: the size before `[…]` is each element's.
+            element_size = size.take();
+        } else if element_size.is_some() {
             return Err(err(format!(
-                "`{text}`: an array's elements cannot have a size; the number in `[…]` is the average element count"
+                "`{text}`: an element size (the number in `(…)`) is for an array of one level only"
             )));
         }
         if !inner.is_empty() {
-            if size.is_some() && arrays == 0 {
-                return Err(err(format!(
-                    "`{text}`: an array's elements cannot have a size; the number in `[…]` is the average element count"
-                )));
-            }
             size = Some(parse_size(inner, text)?);
         }
         ty = FieldType::Array(Box::new(ty));
@@ -124,7 +126,12 @@ pub(super) fn parse_type(text: &str) -> Result<ShortType, ShortTypeError> {
             "`{text}`: unexpected `{rest}` (e.g. `string(40)`, `int`, `date?`, `string[5]`)"
         )));
     }
-    Ok(ShortType { ty, size, optional })
+    Ok(ShortType {
+        ty,
+        size,
+        element_size,
+        optional,
+    })
 }
 
 fn parse_size(inner: &str, text: &str) -> Result<f64, ShortTypeError> {
@@ -137,8 +144,13 @@ fn parse_size(inner: &str, text: &str) -> Result<f64, ShortTypeError> {
     }
 }
 
-/// The short spelling of a type and size (the inverse of `parse_type`).
-pub(super) fn write_type(ty: &FieldType, size: Option<u32>, required: bool) -> String {
+/// The short spelling of a type and sizes (the inverse of `parse_type`).
+pub(super) fn write_type(
+    ty: &FieldType,
+    size: Option<u32>,
+    element_size: Option<u32>,
+    required: bool,
+) -> String {
     let mut out = match ty {
         FieldType::Array(item) => {
             let mut inner = item.as_ref();
@@ -148,6 +160,9 @@ pub(super) fn write_type(ty: &FieldType, size: Option<u32>, required: bool) -> S
                 depth += 1;
             }
             let mut s = base_name(inner).to_string();
+            if let Some(n) = element_size.filter(|_| depth == 1) {
+                s.push_str(&format!("({n})"));
+            }
             for _ in 1..depth {
                 s.push_str("[]");
             }
@@ -250,12 +265,26 @@ mod tests {
             "int[][]",
             "int[][3]",
             "binary(1024)?",
+            "string(20)[5]",
+            "polygon(12)[3]",
+            "point(8)[]",
         ] {
             let t = parse_type(text).unwrap();
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            let size = t.size.map(|s| s as u32);
-            assert_eq!(write_type(&t.ty, size, !t.optional), text);
+            let size = |s: Option<f64>| s.map(|s| s as u32);
+            assert_eq!(
+                write_type(&t.ty, size(t.size), size(t.element_size), !t.optional),
+                text
+            );
         }
+        let t = parse_type("polygon(12)[3]").unwrap();
+        assert_eq!((t.size, t.element_size), (Some(3.0), Some(12.0)));
+        assert!(
+            parse_type("string(20)[][3]")
+                .unwrap_err()
+                .message
+                .contains("one level only")
+        );
         assert_eq!(
             parse_type("String (12)").unwrap().ty,
             FieldType::String,
@@ -273,8 +302,8 @@ mod tests {
                 .contains("not a size")
         );
         assert!(parse_type("string(4").is_err());
-        assert!(parse_type("string(4)[3]").is_err());
-        assert!(parse_type("string(4)[]").is_err());
+        assert!(parse_type("string(4)[3][]").is_err());
+        assert!(parse_type("string(4)[][]").is_err());
         assert!(parse_type("int x").is_err());
         assert!(parse_type("").is_err());
         assert!(parse_type("?").is_err());

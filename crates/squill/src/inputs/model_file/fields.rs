@@ -141,10 +141,29 @@ pub(super) fn field(
     let avg_size = size.map(|s| s.round().min(f64::from(u32::MAX)) as u32);
     let mut ty = short.ty;
     attribute_keys(ctx, name, &mut ty, long, avg_size);
+    if let Some(s) = short.element_size
+        && s > MAX_DOCUMENT_BYTES
+    {
+        ctx.error(
+            type_pos,
+            format!(
+                "field `{}`: an element's size is too large: {s:e} (at most {}: MongoDB's 16 MiB document limit)",
+                name.value,
+                crate::words::num(MAX_DOCUMENT_BYTES)
+            ),
+            "too large",
+            None,
+        );
+    }
+    let element_size = short
+        .element_size
+        .filter(|s| *s <= MAX_DOCUMENT_BYTES)
+        .map(|s| s.round() as u32);
     Some(Field {
         name: name.value.clone(),
         ty,
         avg_size,
+        element_size,
         distinct,
         enum_values,
         required,

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 /// `name: type`, or `name: {type, keys, distinct, enum, description}` when
 /// the field has more to say: an entity's field or a link's attribute.
 fn field_line(f: &crate::model::Field) -> String {
-    let ty = compact::write_type(&f.ty, f.avg_size, f.required);
+    let ty = compact::write_type(&f.ty, f.avg_size, f.element_size, f.required);
     let keys = match f.ty {
         crate::model::FieldType::Attributes { keys } => Some(keys),
         _ => None,

@@ -185,10 +185,17 @@ fn collection(out: &mut String, c: &CollectionReport) {
             }
         }
         // The figure an emitted model's `density:` comes from.
-        if let Some(d) = f.geo.and_then(|g| g.density) {
+        if let Some(g) = f.geo
+            && let Some(d) = g.density
+        {
+            let what = if g.legacy_pairs > 0 && g.points == 0 {
+                "[longitude, latitude] pairs"
+            } else {
+                "GeoJSON points"
+            };
             let _ = write!(
                 line,
-                "; {} GeoJSON points, {} a km² typical, {} in the densest {}° cell",
+                "; {} {what}, {} a km² typical, {} in the densest {}° cell",
                 d.points, d.typical_per_km2, d.max_per_km2, d.cell_degrees
             );
         }

@@ -22,6 +22,8 @@ pub struct GeoStats {
     /// Corners of the polygons' outer rings (the closing repeat not
     /// counted), summed: over `polygons`, the mean.
     pub corners: u64,
+    /// The most corners one polygon's outer ring had.
+    pub corners_max: u64,
     /// Other GeoJSON types (LineString, MultiPoint, MultiPolygon, …),
     /// counted, not checked.
     pub other: u64,
@@ -32,7 +34,14 @@ pub struct GeoStats {
     /// Of the values counted above, those that were elements of an
     /// array (a store's `locations: [{type: "Point", …}, …]`).
     pub in_arrays: u64,
-    /// Where the valid Points lie, for their density.
+    /// Legacy coordinate pairs (`[longitude, latitude]`, two numbers)
+    /// in range, checked only where an index of the metadata makes the
+    /// field a place (`record_pair`); counted in `grid` as Points are.
+    pub pairs: u64,
+    /// Arrays of two numbers there that are out of longitude and
+    /// latitude ranges (a `2d` index's plane allows them).
+    pub pairs_out_of_range: u64,
+    /// Where the valid Points (and pairs) lie, for their density.
     pub grid: super::density::PointGrid,
 }
 
@@ -42,6 +51,9 @@ impl GeoStats {
         self.points += o.points;
         self.polygons += o.polygons;
         self.corners += o.corners;
+        self.corners_max = self.corners_max.max(o.corners_max);
+        self.pairs += o.pairs;
+        self.pairs_out_of_range += o.pairs_out_of_range;
         self.other += o.other;
         self.invalid += o.invalid;
         self.in_arrays += o.in_arrays;
@@ -272,6 +284,32 @@ pub fn record(doc: &[u8], path: &[Box<str>], stats: &mut GeoStats) {
     }
 }
 
+/// Counts the value at `path` of `doc` as a legacy coordinate pair when
+/// it is an array of exactly two numbers: in range (a point of the grid)
+/// or not. Anything else there is left to the field's other counts.
+pub fn record_pair(doc: &[u8], path: &[Box<str>], stats: &mut GeoStats) {
+    let Some(v @ Value::Arr(a)) = lookup(doc, path) else {
+        return;
+    };
+    let mut numbers = 0;
+    for (_, e) in elements(a) {
+        if !matches!(e, Value::Number(_)) {
+            return;
+        }
+        numbers += 1;
+    }
+    if numbers != 2 {
+        return;
+    }
+    match position(v) {
+        Some((lng, lat)) => {
+            stats.pairs += 1;
+            stats.grid.add(lng, lat);
+        }
+        None => stats.pairs_out_of_range += 1,
+    }
+}
+
 fn count(shape: Shape, stats: &mut GeoStats) {
     match shape {
         Shape::NotGeo => {}
@@ -282,6 +320,7 @@ fn count(shape: Shape, stats: &mut GeoStats) {
         Shape::Polygon(corners) => {
             stats.polygons += 1;
             stats.corners += corners;
+            stats.corners_max = stats.corners_max.max(corners);
         }
         Shape::Other => stats.other += 1,
         Shape::Invalid => stats.invalid += 1,
@@ -355,6 +394,27 @@ mod tests {
             ("coordinates", B::Arr(vec![B::F64(1.0), B::F64(2.0)])),
         ]);
         assert_eq!(shape_of(misspelled), Shape::Invalid);
+    }
+
+    /// Two numbers in range are a pair counted in the grid; out of range
+    /// counted apart; three numbers, a string or a sub-document are no
+    /// pair at all.
+    #[test]
+    fn legacy_pairs_are_told_from_near_misses() {
+        let mut s = GeoStats::default();
+        let mut pair = |v: B<'static>| {
+            let d = doc(&[("_id", B::I32(1)), ("loc", v)]);
+            record_pair(&d, &["loc".into()], &mut s);
+        };
+        pair(B::Arr(vec![B::F64(2.35), B::F64(48.85)]));
+        pair(B::Arr(vec![B::I32(3), B::F64(48.9)]));
+        pair(B::Arr(vec![B::F64(500.0), B::F64(48.85)]));
+        pair(B::Arr(vec![B::F64(2.35), B::F64(48.85), B::F64(10.0)]));
+        pair(B::Arr(vec![B::F64(2.35), B::Str("48.85")]));
+        pair(point(2.35, 48.85));
+        assert_eq!((s.pairs, s.pairs_out_of_range), (2, 1));
+        assert_eq!(s.grid.measured().map(|m| m.points), Some(2));
+        assert_eq!(s.seen(), 0, "pairs are no GeoJSON");
     }
 
     #[test]

@@ -212,6 +212,10 @@ pub struct CollectionProfile {
     /// Sub-documents that may be GeoJSON (they have a `coordinates`
     /// field), with their paths: checked after each document (`geo`).
     geo_candidates: Vec<(u32, Vec<Box<str>>)>,
+    /// Paths an index of the metadata makes places (a `2dsphere` or `2d`
+    /// key): their legacy `[longitude, latitude]` pairs are counted
+    /// after each document (`geo::record_pair`).
+    pair_paths: Vec<Vec<Box<str>>>,
 }
 
 impl CollectionProfile {
@@ -232,7 +236,19 @@ impl CollectionProfile {
             lengths: Vec::new(),
             spare_id: String::new(),
             geo_candidates: Vec::new(),
+            pair_paths: Vec::new(),
         }
+    }
+
+    /// Counts legacy coordinate pairs at `paths` (dotted), the keys an
+    /// index of the metadata makes places.
+    #[must_use]
+    pub fn with_pair_paths<'a>(mut self, paths: impl IntoIterator<Item = &'a str>) -> Self {
+        self.pair_paths = paths
+            .into_iter()
+            .map(|p| p.split('.').map(Box::from).collect())
+            .collect();
+        self
     }
 
     /// What a report reads of the profile, a line per field: two profiles
@@ -318,7 +334,7 @@ impl CollectionProfile {
             // What the walker visited before it gave up is taken back: a
             // rejected document counts in no field.
             undo::take_back(self, doc, nodes_before);
-        } else if !self.geo_candidates.is_empty() {
+        } else if !self.geo_candidates.is_empty() || !self.pair_paths.is_empty() {
             self.record_geo(doc);
         }
         result
@@ -332,6 +348,15 @@ impl CollectionProfile {
                 .geo
                 .get_or_insert_with(Default::default);
             geo::record(doc, path, stats);
+        }
+        for path in &self.pair_paths {
+            let Some(node) = node_at(&self.nodes, path) else {
+                continue;
+            };
+            let stats = self.nodes[node as usize]
+                .geo
+                .get_or_insert_with(Default::default);
+            geo::record_pair(doc, path, stats);
         }
     }
 
@@ -738,6 +763,20 @@ pub(super) fn named_like_an_id(name: &str) -> bool {
         n.len() >= suffix.len() && n[n.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
     };
     ends(b"id") || ends(b"ids")
+}
+
+/// The node of the dotted `path` (by names from the document), if the
+/// walker has seen it.
+fn node_at(nodes: &[FieldNode], path: &[Box<str>]) -> Option<u32> {
+    let mut at = 0u32;
+    for name in path {
+        at = nodes[at as usize]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| nodes[c as usize].name == *name)?;
+    }
+    Some(at)
 }
 
 #[cfg(test)]

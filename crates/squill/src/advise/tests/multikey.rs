@@ -1,0 +1,130 @@
+//! Multikey indexes on an array field of the entity's own (issue 41): an
+//! index on `tags: string[5]` has an entry per element, five a document,
+//! wherever its entries are counted: the entries the design holds, the
+//! keys each write of a document writes, the bytes the capacity
+//! projection gives the index. Each beside the scalar field that has one.
+
+use crate::advise::optimize::{PLAN_BUDGET, local_search_within};
+use crate::candidates::facts::Facts;
+use crate::candidates::placement::Placement;
+use crate::costs::plan::{IndexNeed, Planner};
+use crate::design::capacity::Capacity;
+use crate::model::{Horizon, Model};
+use crate::settings::Settings;
+
+const ARTICLES: u64 = 1_000_000;
+
+/// Articles with `tags` of type `tags`, found by a tag, re-labelled by a
+/// tag (a write that finds its documents through the array), inserted.
+fn articles(tags: &str) -> Model {
+    let text = format!(
+        "name: tagged
+entities:
+  article:
+    count: {ARTICLES}
+    fields:
+      title: string(40)
+      tags: {tags}
+      status: string(8)
+operations:
+  by_tag:
+    read: article
+    rate: 500
+    filter: {{tags: eq}}
+    limit: 20
+    fields: [title]
+  retire_tag:
+    update: article
+    filter: {{tags: eq}}
+    changes: [status]
+    rate: 1
+  write:
+    insert: article
+    rate: 50
+"
+    );
+    crate::inputs::model_file::parse("tagged.yaml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The index need of operation `op` on `tags`, as the chosen design plans it.
+fn need(model: &Model, op: &str) -> IndexNeed {
+    let settings = Settings::default();
+    let facts = Facts::new(model, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    let searched = local_search_within(&facts, &space, PLAN_BUDGET).unwrap();
+    let p = Placement::build(&facts, &space, &searched.state).unwrap();
+    let planner = Planner {
+        facts: &facts,
+        space: &space,
+        p: &p,
+    };
+    let id = model.operation_by_name(op).unwrap();
+    planner
+        .plan(id)
+        .indexes
+        .into_iter()
+        .find(|n| n.keys.iter().any(|(k, _)| k == "tags"))
+        .unwrap_or_else(|| panic!("{op} uses an index on tags"))
+}
+
+/// A read by a tag and a write by a tag use one index on `tags`: five
+/// entries an article, each written when an article is; a scalar `tags`
+/// has one.
+#[test]
+fn an_index_on_an_array_field_has_an_entry_per_element() {
+    let five = articles("string[5]");
+    let one = articles("string");
+    for op in ["by_tag", "retire_tag"] {
+        let n = need(&five, op);
+        assert!(
+            (n.entries - 5.0 * ARTICLES as f64).abs() < 1e-6,
+            "{op}: {n:?}"
+        );
+        assert!((n.keys_per_write - 5.0).abs() < 1e-9, "{op}: {n:?}");
+        let s = need(&one, op);
+        assert!((s.entries - ARTICLES as f64).abs() < 1e-6, "{op}: {s:?}");
+        assert!((s.keys_per_write - 1.0).abs() < 1e-9, "{op}: {s:?}");
+    }
+    let d = crate::advise::advise(&five, &Settings::default(), None).unwrap();
+    assert!((d.totals.index_entries - 5.0 * ARTICLES as f64).abs() < 1e-6);
+}
+
+/// An array of unstated size has the model's default elements (4).
+#[test]
+fn an_array_of_unstated_size_has_the_default_elements() {
+    let n = need(&articles("string[]"), "by_tag");
+    assert!((n.entries - 4.0 * ARTICLES as f64).abs() < 1e-6, "{n:?}");
+}
+
+fn projected(model: &Model) -> Capacity {
+    let mut settings = Settings::default();
+    settings.capacity.horizon = Some(Horizon { months: 1 });
+    crate::advise::advise(model, &settings, None)
+        .unwrap()
+        .capacity
+        .unwrap()
+}
+
+/// The projection gives the index on `tags` an entry per element, each
+/// of one element's bytes (a 16-character string: 21) and a record id
+/// (8), beside the `_id` index (an ObjectId and a record id a document).
+#[test]
+fn the_projection_sizes_an_array_index_per_element() {
+    let row = |c: &Capacity| {
+        c.months[0]
+            .collections
+            .iter()
+            .find(|r| r.collection == "article")
+            .unwrap()
+            .index_bytes
+    };
+    let id_index = ARTICLES * (12 + 8);
+    assert_eq!(
+        row(&projected(&articles("string[5]"))),
+        id_index + 5 * ARTICLES * (21 + 8)
+    );
+    assert_eq!(
+        row(&projected(&articles("string"))),
+        id_index + ARTICLES * (21 + 8)
+    );
+}
