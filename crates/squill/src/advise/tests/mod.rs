@@ -8,6 +8,7 @@ mod edges;
 mod exhaustive;
 pub(crate) mod golden;
 pub(crate) mod invariants;
+mod parts;
 mod phrasing;
 mod pins;
 mod places;
