@@ -15,6 +15,7 @@ use crate::model::{OperationId, RelationshipKind};
 use rustc_hash::FxHashMap;
 
 mod by_parts;
+#[cfg(test)]
 pub(crate) use by_parts::part_scores;
 
 type Keys = Vec<(String, i32)>;
