@@ -12,6 +12,7 @@ mod error;
 mod example;
 mod findings;
 pub mod optimize;
+pub mod parts;
 mod priced;
 mod reasons;
 mod search;

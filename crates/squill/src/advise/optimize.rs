@@ -14,6 +14,10 @@ use crate::costs::plan::Planner;
 use crate::model::{OperationId, RelationshipKind};
 use rustc_hash::FxHashMap;
 
+mod by_parts;
+#[cfg(test)]
+pub(crate) use by_parts::part_scores;
+
 type Keys = Vec<(String, i32)>;
 type IndexKey = (String, Keys);
 /// One collection's wanted indexes: keys, how many plan steps want them, standing cost.
@@ -80,9 +84,22 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
         space,
         p: &p,
     };
-    let mut total = penalty(facts, space, state);
+    Some(priced_total(
+        &planner,
+        facts.model.operation_ids(),
+        penalty(facts, space, state),
+    ))
+}
+
+/// `total` plus the scores of operations `ops` and of the indexes they want.
+fn priced_total(
+    planner: &Planner<'_>,
+    ops: impl Iterator<Item = OperationId>,
+    mut total: f64,
+) -> f64 {
+    let facts = planner.facts;
     let mut wanted: FxHashMap<String, Wanted> = FxHashMap::default();
-    for op in facts.model.operation_ids() {
+    for op in ops {
         let plan = planner.plan(op);
         total += plan.cost.score * facts.model.operation(op).rate(facts.mix);
         for need in plan.indexes {
@@ -95,8 +112,7 @@ pub fn objective(facts: &Facts<'_>, space: &Space, state: &State) -> Option<f64>
             want(&mut wanted, &(need.collection, need.keys), c, 1);
         }
     }
-    total += wanted.values().map(wanted_cost).sum::<f64>();
-    Some(total)
+    total + wanted.values().map(wanted_cost).sum::<f64>()
 }
 
 /// The rules' tie-break: a small charge for each choice no rule supports.
@@ -137,6 +153,18 @@ struct Search<'f, 's> {
 
 impl<'f, 's> Search<'f, 's> {
     fn new(facts: &'f Facts<'f>, space: &'s Space, state: State) -> Option<Self> {
+        let all: Vec<OperationId> = facts.model.operation_ids().collect();
+        Self::pricing(facts, space, state, all)
+    }
+
+    /// `new`, pricing only the operations `ops` (ascending): a search of
+    /// some parts of the model (`by_parts`) re-prices no other.
+    fn pricing(
+        facts: &'f Facts<'f>,
+        space: &'s Space,
+        state: State,
+        ops: Vec<OperationId>,
+    ) -> Option<Self> {
         let model = facts.model;
         let n_ops = model.workload.operations.len();
         let p = Placement::build(facts, space, &state)?;
@@ -153,8 +181,7 @@ impl<'f, 's> Search<'f, 's> {
             wanted: FxHashMap::default(),
             total: 0.0,
         };
-        let all: Vec<OperationId> = model.operation_ids().collect();
-        let (_, ops, scores, idx) = s.evaluate(&Change::default(), Some(all), None)?;
+        let (_, ops, scores, idx) = s.evaluate(&Change::default(), Some(ops), None)?;
         s.apply(&ops, scores, idx);
         s.total = s.recount();
         Some(s)
@@ -271,23 +298,7 @@ impl<'f, 's> Search<'f, 's> {
             seeds.push(rel.child);
         }
         for (i, _) in &change.entities {
-            match &self.space.entity[*i] {
-                crate::candidates::EntityCandidate::Polymorphic { entities, .. } => {
-                    seeds.extend(entities.iter().copied())
-                }
-                crate::candidates::EntityCandidate::Computed { relationship, .. } => {
-                    let rel = model.relationship(*relationship);
-                    seeds.push(rel.parent);
-                    seeds.push(rel.child);
-                }
-                crate::candidates::EntityCandidate::Timeline { feed, .. } => {
-                    for r in [feed.items, feed.followers, feed.following] {
-                        let rel = model.relationship(r);
-                        seeds.push(rel.parent);
-                        seeds.push(rel.child);
-                    }
-                }
-            }
+            super::parts::candidate_entities(model, &self.space.entity[*i], &mut seeds);
         }
         seeds
     }
@@ -370,7 +381,7 @@ impl<'f, 's> Search<'f, 's> {
 
     /// Marks the choices next to moved relationships (sharing an entity with
     /// them or their neighbours) and every entity-level choice for another look.
-    fn mark_dirty(&self, vars: &[Var], moved: &[usize], dirty: &mut [bool]) {
+    fn mark_dirty(&self, vars: &[Var], ents: &[usize], moved: &[usize], dirty: &mut [bool]) {
         let f = self.facts;
         let mut near: Vec<crate::model::EntityId> = Vec::new();
         for r in moved {
@@ -394,21 +405,34 @@ impl<'f, 's> Search<'f, 's> {
                 dirty[r.index()] = true;
             }
         }
-        // Entity-level choices follow the relationships' (`vars`): always
-        // looked at again.
-        for (vi, var) in vars.iter().enumerate().skip(self.space.rels.len()) {
-            debug_assert!(matches!(var, Var::Ent(_)));
+        // Entity-level choices (`ents`, of the part searched) follow the
+        // relationships' (`vars`): always looked at again.
+        for &vi in ents {
+            debug_assert!(matches!(vars[vi], Var::Ent(_)));
             dirty[vi] = true;
         }
     }
 
-    /// Coordinate descent: try every option of every choice, keep improvements.
+    /// Coordinate descent: try every option of every choice, keep
+    /// improvements; then the total from scratch.
     fn descend(&mut self, vars: &[Var]) {
+        let order: Vec<usize> = (0..vars.len()).collect();
+        let ents: Vec<usize> = (self.space.rels.len()..vars.len()).collect();
+        self.descend_over(vars, &order, &ents, &mut vec![true; vars.len()]);
+        self.total = self.recount();
+    }
+
+    /// Coordinate descent over the choices `order` (indexes into `vars`,
+    /// its entity-level ones `ents`), `dirty` as long as `vars`.
+    fn descend_over(&mut self, vars: &[Var], order: &[usize], ents: &[usize], dirty: &mut [bool]) {
         // After the first pass, only choices near a move that was made can improve.
-        let mut dirty = vec![true; vars.len()];
+        for &vi in order {
+            dirty[vi] = true;
+        }
         for _pass in 0..30 {
             let mut improved = false;
-            for (vi, var) in vars.iter().enumerate() {
+            for &vi in order {
+                let var = &vars[vi];
                 if self.planned.get() >= self.budget {
                     break;
                 }
@@ -450,14 +474,13 @@ impl<'f, 's> Search<'f, 's> {
                     self.apply(&ops, sc, ix);
                     self.total = t;
                     improved = true;
-                    self.mark_dirty(vars, &rels, &mut dirty);
+                    self.mark_dirty(vars, ents, &rels, dirty);
                 }
             }
             if !improved {
                 break;
             }
         }
-        self.total = self.recount();
     }
 }
 
@@ -487,8 +510,21 @@ fn vars(space: &Space) -> Vec<Var> {
     v
 }
 
+/// Starts a part of `size` choices gets (`Part::size`): on large models
+/// the two that matter most (time grows with each).
+fn starts_for(size: usize) -> usize {
+    if size > 60 { 2 } else { 5 }
+}
+
 /// Starting states: the rules' favourites, all references, all embedded.
 pub(super) fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
+    let mut all = all_starts(facts, space);
+    all.truncate(starts_for(space.rels.len() + space.entity.len()));
+    all
+}
+
+/// The five starting states, the two that matter most first.
+fn all_starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
     let pick = |score: &dyn Fn(usize, usize) -> i64| -> State {
         State {
             rel: (0..space.rels.len())
@@ -530,10 +566,6 @@ pub(super) fn starts(facts: &Facts<'_>, space: &Space) -> Vec<State> {
     // from one relationship at a time the descent never reaches it.
     let mut refs_with_entities = refs.clone();
     refs_with_entities.entity = with_entities.entity.clone();
-    // Large models: the two starts that matter most (time grows with each).
-    if space.rels.len() + space.entity.len() > 60 {
-        return vec![rules, refs];
-    }
     vec![rules, refs, embeds, with_entities, refs_with_entities]
 }
 
@@ -666,8 +698,19 @@ pub struct Searched {
     pub stopped: bool,
 }
 
-/// `local_search`, pricing at most about `budget` operation plans.
+/// `local_search`, pricing at most about `budget` operation plans: part
+/// by part when the model has more than one part with choices (`parts`).
 pub fn local_search_within(facts: &Facts<'_>, space: &Space, budget: u64) -> Option<Searched> {
+    let parts = super::parts::of(facts, space);
+    if parts.parts.len() > 1 {
+        return by_parts::search(facts, space, budget, &parts);
+    }
+    search_whole(facts, space, budget)
+}
+
+/// `local_search_within` over the whole model at once (every model's
+/// search before issue 45's parts: the tests compare the two).
+pub(crate) fn search_whole(facts: &Facts<'_>, space: &Space, budget: u64) -> Option<Searched> {
     let vars = vars(space);
     let mut best: Option<(State, f64)> = None;
     let mut seen: Vec<State> = Vec::new();

@@ -9,6 +9,7 @@ mod exhaustive;
 pub(crate) mod golden;
 pub(crate) mod invariants;
 mod multikey;
+mod parts;
 mod phrasing;
 mod pins;
 mod places;
