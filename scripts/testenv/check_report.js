@@ -6,7 +6,11 @@
 //   - every expected section (an element with that id) present;
 //   - as many diagram nodes ([data-collection]) as expected;
 //   - at a 1280 px wide viewport, no element reaching past the page's width;
-//   - a full-page screenshot, saved as PNG in the screenshot directory.
+//   - with SQUILL_TEST_SCREENSHOTS=1, a full-page screenshot, saved as PNG
+//     in the screenshot directory, for a person to look at. It checks
+//     nothing and was about 40 % of the report test's CPU (a tall page's
+//     PNG): taken on request only (issue 47; BENCHMARKS.md, "Test suite
+//     time").
 //
 // Usage: node check_report.js SCREENSHOT_DIR SPEC...
 //   SPEC is FILE:NODES:ID,ID,… (NODES a count, or - for no check).
@@ -55,14 +59,17 @@ async function check(browser, dir, spec) {
         return out;
     });
     if (wide.length) problems.push(`wider than 1280 px: ${wide.slice(0, 5).join(', ')}`);
-    const shot = path.join(dir, path.basename(file).replace(/\.html$/, '') + '.png');
-    // Chromium cannot capture a page much taller than ~16k px in one image
-    // (the 200-entity model's report is): past that, the top of the page.
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    if (height <= 16000) {
-        await page.screenshot({ path: shot, fullPage: true });
-    } else {
-        await page.screenshot({ path: shot, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 16000 } });
+    let shot = null;
+    if (process.env.SQUILL_TEST_SCREENSHOTS === '1') {
+        shot = path.join(dir, path.basename(file).replace(/\.html$/, '') + '.png');
+        // Chromium cannot capture a page much taller than ~16k px in one image
+        // (the 200-entity model's report is): past that, the top of the page.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        if (height <= 16000) {
+            await page.screenshot({ path: shot, fullPage: true });
+        } else {
+            await page.screenshot({ path: shot, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 16000 } });
+        }
     }
     await page.close();
     return { file, found, shot, problems };
@@ -88,7 +95,7 @@ async function main() {
                 failed += 1;
                 console.log(`FAIL ${r.file}: ${r.problems.join('; ')}`);
             } else {
-                console.log(`ok ${r.file}: ${r.found} diagram nodes, screenshot ${r.shot}`);
+                console.log(`ok ${r.file}: ${r.found} diagram nodes${r.shot ? `, screenshot ${r.shot}` : ''}`);
             }
         }
     } finally {

@@ -165,6 +165,12 @@ stop_postgres() {
     fi
     _pg_watchdog_pid=""
     if [[ -n "$_pg_dir" ]]; then
+        local pid=""
+        if [[ -f "$_pg_dir/data/postmaster.pid" ]] && declare -F process_cpu >/dev/null; then
+            read -r pid <"$_pg_dir/data/postmaster.pid" || true
+            [[ "$pid" =~ ^[0-9]+$ ]] &&
+                echo "testenv: postgres: the server and its finished backends used $(process_cpu "$pid") s of CPU"
+        fi
         _pg_teardown "$_pg_dir" || true
         echo "testenv: postgres: stopped, $_pg_dir removed"
     fi

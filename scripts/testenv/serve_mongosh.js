@@ -49,6 +49,32 @@
   globalThis.quit = quit;
   globalThis.exit = quit;
 
+  // mongosh rewrites the text of every script it loads so that its calls
+  // wait for the server (@mongosh/async-rewriter2: four babel passes over
+  // the text), and that was most of this process's CPU: 7 of the 10 s one
+  // migration shard used, which loads each migration.js three times (issue
+  // 47; BENCHMARKS.md, "Test suite time"). The rewrite is a function of the
+  // text alone, so a text loaded again takes its earlier rewrite. (Where
+  // mongosh is laid out otherwise and the module is not found, every load
+  // rewrites, as a mongosh of its own would.)
+  try {
+    const writer = require("@mongosh/async-rewriter2").default.prototype;
+    const rewrite = writer.process;
+    const rewritten = new Map();
+    writer.process = function rewriteOnce(code) {
+      let out = rewritten.get(code);
+      if (out === undefined) {
+        out = rewrite.call(this, code);
+        // The most recent texts only: a worker serves hundreds of scripts.
+        if (rewritten.size >= 32) rewritten.delete(rewritten.keys().next().value);
+        rewritten.set(code, out);
+      }
+      return out;
+    };
+  } catch {
+    // Not found: no cache.
+  }
+
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "squill-mongosh-"));
   let serial = 0;
   // The file mongosh loads for one script: its text in a function scope.

@@ -9,6 +9,9 @@ _secantus_log=""
 
 stop_server() {
     if [[ -n "$_secantus_pid" ]] && kill -0 "$_secantus_pid" 2>/dev/null; then
+        if declare -F process_cpu >/dev/null; then
+            echo "testenv: SecantusDB used $(process_cpu "$_secantus_pid") s of CPU"
+        fi
         kill "$_secantus_pid" 2>/dev/null || true
         for _ in $(seq 1 50); do
             kill -0 "$_secantus_pid" 2>/dev/null || break

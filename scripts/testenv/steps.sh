@@ -85,3 +85,19 @@ step() {
     fi
     return "$rc"
 }
+
+# process_cpu PID → "12.3": seconds of CPU (user + sys) used by PID and by the
+# children it has reaped, from /proc (nothing when PID is gone). The servers
+# the tests share are started here, not by a step, so no step counts them;
+# their stop prints this (BENCHMARKS.md, "Test suite time (issue 47)").
+process_cpu() {
+    local stat ticks
+    local -a f
+    stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 0
+    # Fields after the command's closing parenthesis: utime is the 12th,
+    # stime, cutime, cstime the three after it.
+    read -r -a f <<<"${stat##*) }"
+    ticks="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+    awk -v t="$ticks" -v a="${f[11]}" -v b="${f[12]}" -v c="${f[13]}" -v d="${f[14]}" \
+        'BEGIN { printf "%.1f", (a + b + c + d) / t }'
+}

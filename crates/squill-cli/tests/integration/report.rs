@@ -2,8 +2,8 @@
 //! scenario advised with `--format html`, then opened in headless Chromium
 //! by scripts/testenv/check_report.js, which checks for console errors,
 //! the sections, one diagram node per collection and nothing wider than a
-//! 1280 px page, and saves a screenshot of each in
-//! `target/report-screenshots/` (a test artifact). Snapshots of the HTML
+//! 1280 px page (with `SQUILL_TEST_SCREENSHOTS=1`, it saves a screenshot of
+//! each in `target/report-screenshots/` too). Snapshots of the HTML
 //! alone would not show any of that.
 
 use crate::support::{Test, repo_root};
@@ -45,7 +45,8 @@ fn models() -> Vec<PathBuf> {
     out
 }
 
-/// Where the reports and their screenshots go: `target/report-screenshots/`.
+/// Where the reports (and, on request, their screenshots) go:
+/// `target/report-screenshots/`.
 pub fn artifacts() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
@@ -169,7 +170,8 @@ fn every_example_s_report_passes_the_browser_checks() {
 }
 
 /// Runs scripts/testenv/check_report.js on `specs` (`FILE:NODES:ID,…`),
-/// screenshots into `out`; fails the test with its output when a check fails.
+/// screenshots (on request) into `out`; fails the test with its output when
+/// a check fails.
 pub fn check_in_browser(node: &str, out: &Path, specs: &[String]) {
     let run = Command::new(node)
         .arg(repo_root().join("scripts/testenv/check_report.js"))

@@ -2,7 +2,8 @@
 //! the scan tests use and the shared dumps, each scanned to a page that
 //! scripts/testenv/check_report.js opens in headless Chromium — no console
 //! error, every section, one diagram node per collection, nothing wider than
-//! 1280 px — with a screenshot of each in `target/report-screenshots/`.
+//! 1280 px — with a screenshot of each in `target/report-screenshots/` when
+//! `SQUILL_TEST_SCREENSHOTS=1`.
 
 use crate::report::{artifacts, browser, check_in_browser};
 use crate::support::{Test, shared_data};

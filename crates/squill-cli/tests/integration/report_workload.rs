@@ -2,7 +2,8 @@
 //! logs the workload tests use and every shared log, each read to a page
 //! that scripts/testenv/check_report.js opens in headless Chromium — no
 //! console error, every section, nothing wider than 1280 px (the page has no
-//! diagram) — with a screenshot of each in `target/report-screenshots/`.
+//! diagram) — with a screenshot of each in `target/report-screenshots/` when
+//! `SQUILL_TEST_SCREENSHOTS=1`.
 
 use crate::report::{artifacts, browser, check_in_browser};
 use crate::support::{Test, shared_data};
