@@ -140,10 +140,7 @@ pub fn between(old: &ScanReport, new: &ScanReport, days: f64, interval: Interval
             Rate {
                 database: c.database.clone(),
                 collection: c.name.clone(),
-                documents_per_day: per_day(
-                    documents_today(c),
-                    before.map_or(0, documents_today),
-                ),
+                documents_per_day: per_day(documents_today(c), before.map_or(0, documents_today)),
                 largest_bytes_per_day: per_day(c.size.max, before.map_or(0, |o| o.size.max))
                     .max(0.0),
                 largest_array_per_day: per_day(longest_array(c), before.map_or(0, longest_array))

@@ -301,7 +301,9 @@ mod tests {
     }
 
     fn values(c: &Column) -> Vec<KeyValue> {
-        (0..c.ranks.len()).filter_map(|i| c.value(i).cloned()).collect()
+        (0..c.ranks.len())
+            .filter_map(|i| c.value(i).cloned())
+            .collect()
     }
 
     #[test]
