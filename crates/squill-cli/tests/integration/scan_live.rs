@@ -523,8 +523,8 @@ squill scan: reading about [..] s in all
 
 /// Issue 42: `--horizon` on a live scan projects the collection the server
 /// holds, not the sample: 2,000 orders sampled at 500 start the projection
-/// at 2,000, grown at the logged inserts' rate (7 in the hour the log
-/// spans: 168 a day). Against a running deployment `--since` needs the
+/// at 2,000, grown at the logged inserts' rate (7 in the half hour the
+/// log spans: 336 a day). Against a running deployment `--since` needs the
 /// time between the readings (`--interval`): a sample's newest `_id` need
 /// not be the collection's.
 #[test]
@@ -547,7 +547,7 @@ fn a_live_scan_projects_the_deployments_growth() {
         .map(|m| {
             format!(
                 "{{\"t\":{{\"$date\":\"2024-05-02T09:{:02}:00.000+00:00\"}},\"s\":\"I\",\"c\":\"COMMAND\",\"id\":51803,\"ctx\":\"conn1\",\"msg\":\"Slow query\",\"attr\":{{\"type\":\"command\",\"ns\":\"{db}.$cmd\",\"command\":{{\"insert\":\"orders\",\"documents\":[{{\"store\":\"s1\"}}],\"$db\":\"{db}\"}},\"durationMillis\":1}}}}\n",
-                m * 10
+                m * 5
             )
         })
         .collect();
@@ -564,8 +564,8 @@ fn a_live_scan_projects_the_deployments_growth() {
     let rate = json["growth"]["rates"][0]["documents_per_day"]
         .as_f64()
         .unwrap();
-    // 7 inserts logged over the 60 minutes between the first and the last.
-    assert!((rate - 7.0 * 24.0).abs() < 1e-6, "{rate}");
+    // 7 inserts logged over the 30 minutes between the first and the last.
+    assert!((rate - 7.0 * 48.0).abs() < 1e-6, "{rate}");
     let months = json["capacity"]["months"].as_array().unwrap();
     assert_eq!(months[0]["collections"][0]["documents"], 2000, "{json}");
     assert_eq!(
@@ -579,8 +579,15 @@ fn a_live_scan_projects_the_deployments_growth() {
         .args([&old])
         .args(["--horizon", "2m"])
         .path_as(with_db(&uri, &db), "URI")
+        .path_as(&db, "DB")
         .status(2)
         .stdout_any()
-        .stderr_matching("[..]error: --since against a running deployment (URI) needs --interval: the time between the dump and now\n")
+        .stderr_matching(
+            "squill scan: sampling URI
+squill scan: DB.orders: sampling 500 of about 2,000 documents (25.0 %), about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+error: --since against a running deployment (URI) needs --interval: the time between the dump and now
+",
+        )
         .check();
 }
