@@ -100,6 +100,43 @@ pub struct Finding {
     pub help: Option<String>,
 }
 
+impl Finding {
+    /// The names from data the message may quote (between backticks): the
+    /// collection, field and database it points at, the parts of a model
+    /// path, and every text among its evidence. The Markdown reports make
+    /// each quoted one a code span (`words::markdown::sentence`).
+    pub fn names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        match &self.location {
+            Location::Model { path } => out.extend(path.split('.')),
+            Location::Collection {
+                database,
+                collection,
+                field,
+                ..
+            } => {
+                out.push(collection);
+                out.extend(field.as_deref());
+                out.extend(database.as_deref());
+            }
+            Location::File { .. } => {}
+        }
+        let mut stack: Vec<&serde_json::Value> = self.evidence.iter().map(|e| &e.value).collect();
+        while let Some(v) = stack.pop() {
+            match v {
+                serde_json::Value::String(s) => out.push(s),
+                serde_json::Value::Array(a) => stack.extend(a),
+                serde_json::Value::Object(o) => {
+                    out.extend(o.keys().map(String::as_str));
+                    stack.extend(o.values());
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
 /// Deterministic order: severity (highest first), then rule, then location text.
 pub fn sort_findings(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {

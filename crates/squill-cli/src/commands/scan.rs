@@ -188,7 +188,7 @@ impl From<ProfileArg> for Profile {
 }
 
 /// The URI when the one input is a running deployment.
-fn live_uri(paths: &[PathBuf]) -> Option<&str> {
+pub(super) fn live_uri(paths: &[PathBuf]) -> Option<&str> {
     match paths {
         [one] => one
             .to_str()

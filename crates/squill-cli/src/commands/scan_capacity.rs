@@ -85,6 +85,13 @@ pub fn growth(
         }
         let (newest_old, newest_new) = if args.interval.is_some() {
             (None, None)
+        } else if let Some(uri) = super::scan::live_uri(paths) {
+            // A sample's newest `_id` need not be the collection's: the
+            // time between the readings is not guessed from it.
+            anyhow::bail!(
+                "--since against a running deployment ({}) needs --interval: the time between the dump and now",
+                squill::inputs::mongo_uri::without_credentials(uri)
+            );
         } else {
             let (old_id, _) = growth::newest_object_id(&squill::inputs::dump::open(
                 std::slice::from_ref(old),

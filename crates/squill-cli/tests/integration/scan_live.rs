@@ -520,3 +520,74 @@ squill scan: reading about [..] s in all
         &format!("from pymongo import MongoClient\nMongoClient('{uri}').drop_database('{db}')\n"),
     );
 }
+
+/// Issue 42: `--horizon` on a live scan projects the collection the server
+/// holds, not the sample: 2,000 orders sampled at 500 start the projection
+/// at 2,000, grown at the logged inserts' rate (7 in the half hour the
+/// log spans: 336 a day). Against a running deployment `--since` needs the
+/// time between the readings (`--interval`): a sample's newest `_id` need
+/// not be the collection's.
+#[test]
+fn a_live_scan_projects_the_deployments_growth() {
+    let Some((uri, python)) = server() else {
+        return;
+    };
+    let db = format!("live_horizon_{}", std::process::id());
+    python_run(
+        &python,
+        &format!(
+            "from pymongo import MongoClient\n\
+             db = MongoClient('{uri}')['{db}']\n\
+             db.orders.insert_many([{{'_id': i, 'store': 's%d' % (i % 7)}} for i in range(2000)])\n"
+        ),
+    );
+    let dir = TempDir::new("scan-live-horizon");
+    let log = dir.path().join("mongod.log");
+    let lines: String = (0..=6)
+        .map(|m| {
+            format!(
+                "{{\"t\":{{\"$date\":\"2024-05-02T09:{:02}:00.000+00:00\"}},\"s\":\"I\",\"c\":\"COMMAND\",\"id\":51803,\"ctx\":\"conn1\",\"msg\":\"Slow query\",\"attr\":{{\"type\":\"command\",\"ns\":\"{db}.$cmd\",\"command\":{{\"insert\":\"orders\",\"documents\":[{{\"store\":\"s1\"}}],\"$db\":\"{db}\"}},\"durationMillis\":1}}}}\n",
+                m * 5
+            )
+        })
+        .collect();
+    std::fs::write(&log, lines).unwrap();
+    let run = Test::new()
+        .args(["scan", &with_db(&uri, &db), "--sample", "500"])
+        .args(["--workload"])
+        .args([&log])
+        .args(["--horizon", "2m", "--format", "json"])
+        .stdout_any()
+        .stderr_any()
+        .check();
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let rate = json["growth"]["rates"][0]["documents_per_day"]
+        .as_f64()
+        .unwrap();
+    // 7 inserts logged over the 30 minutes between the first and the last.
+    assert!((rate - 7.0 * 48.0).abs() < 1e-6, "{rate}");
+    let months = json["capacity"]["months"].as_array().unwrap();
+    assert_eq!(months[0]["collections"][0]["documents"], 2000, "{json}");
+    assert_eq!(
+        months[2]["collections"][0]["documents"],
+        (2000.0 + rate * 60.0).round() as u64
+    );
+    let old =
+        crate::support::repo_root().join("crates/squill-cli/tests/fixtures/c4-deployment/dump");
+    Test::new()
+        .args(["scan", &with_db(&uri, &db), "--sample", "500", "--since"])
+        .args([&old])
+        .args(["--horizon", "2m"])
+        .path_as(with_db(&uri, &db), "URI")
+        .path_as(&db, "DB")
+        .status(2)
+        .stdout_any()
+        .stderr_matching(
+            "squill scan: sampling URI
+squill scan: DB.orders: sampling 500 of about 2,000 documents (25.0 %), about [..] s at the first batch's rate
+squill scan: reading about [..] s in all
+error: --since against a running deployment (URI) needs --interval: the time between the dump and now
+",
+        )
+        .check();
+}

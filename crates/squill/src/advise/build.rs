@@ -276,6 +276,30 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
     }
 }
 
+/// A timeline collection's documents (one per reader), typical and
+/// largest bytes on `facts`' model: the design's, and each month's of a
+/// projection on the model grown (`capacity`).
+pub(super) fn timeline_sizes(
+    facts: &Facts<'_>,
+    feed: &crate::candidates::feed::Feed,
+    threshold: Option<u64>,
+) -> (u64, u64, Option<u64>) {
+    let model = facts.model;
+    let reader = model.relationship(feed.following).parent;
+    let size = crate::candidates::placement::timeline_size(facts, feed, threshold);
+    (
+        facts.count(reader).round() as u64,
+        size.document.round() as u64,
+        // The items are capped; the outliers followed are at most the follows.
+        model
+            .relationship(feed.following)
+            .children
+            .max
+            .finite()
+            .map(|m| (size.document + m as f64 * 17.0).round() as u64),
+    )
+}
+
 /// A timeline's collection: a document per reader under its id, with the
 /// newest items (each a copy of an item's document) and the outliers it
 /// follows.
@@ -291,7 +315,7 @@ fn timeline_collection(
     let reader = model.relationship(feed.following).parent;
     let item = model.relationship(feed.items).child;
     let parent = model.relationship(feed.followers).parent;
-    let size = crate::candidates::placement::timeline_size(facts, feed, threshold);
+    let (documents, typical_bytes, max_bytes) = timeline_sizes(facts, feed, threshold);
     let op = model.operation(feed.operation).name.clone();
     docs.budget.set(super::document::EXAMPLE_BUDGET);
     let (item_shape, _) = docs.entity(item, 1, true);
@@ -360,16 +384,10 @@ fn timeline_collection(
         discriminator: None,
         shape: Shape { fields: shape },
         example: serde_json::Value::Object(example),
-        documents: facts.count(reader).round() as u64,
+        documents,
         size: DocumentSize {
-            typical_bytes: size.document.round() as u64,
-            // The items are capped; the outliers followed are at most the follows.
-            max_bytes: model
-                .relationship(feed.following)
-                .children
-                .max
-                .finite()
-                .map(|m| (size.document + m as f64 * 17.0).round() as u64),
+            typical_bytes,
+            max_bytes,
             nesting_depth: 3,
         },
         indexes: Vec::new(),

@@ -5,7 +5,8 @@
 //! deployment's, and what to change before the first one is reached.
 //! Thresholds and their sources: docs/capacity.md.
 
-use super::build::size_of;
+use super::build::{size_of, timeline_sizes};
+use crate::candidates::EntityCandidate;
 use crate::candidates::facts::Facts;
 use crate::candidates::placement::{Home, Placement};
 use crate::candidates::space::{Space, State};
@@ -126,9 +127,16 @@ fn month(
             Some(p) => sizes(&facts, c.space, p, &coll.name),
             None => (0, 0, None, Vec::new()),
         };
-        // A collection no entity is the root of (a timeline) keeps its size of today.
+        // A collection no entity is the root of: a timeline grows with its
+        // readers and their follows; anything else keeps its size of today.
         let (documents, typical, max) = if roots.is_empty() {
-            (coll.documents, coll.size.typical_bytes, coll.size.max_bytes)
+            placed
+                .as_ref()
+                .and_then(|p| timeline_of(c.space, p, &coll.name))
+                .map_or(
+                    (coll.documents, coll.size.typical_bytes, coll.size.max_bytes),
+                    |(feed, threshold)| timeline_sizes(&facts, feed, threshold),
+                )
         } else {
             (documents, typical, max)
         };
@@ -167,6 +175,25 @@ fn month(
         collections: rows,
     };
     (month, all_arrays)
+}
+
+/// The feed and outlier threshold of the timeline the placement keeps in
+/// collection `name`, if it keeps one there.
+fn timeline_of<'s>(
+    space: &'s Space,
+    p: &Placement<'_>,
+    name: &str,
+) -> Option<(&'s crate::candidates::feed::Feed, Option<u64>)> {
+    p.timelines
+        .iter()
+        .find_map(|&i| match space.entity.get(i)? {
+            EntityCandidate::Timeline {
+                feed,
+                collection,
+                threshold,
+            } if collection == name => Some((feed, *threshold)),
+            _ => None,
+        })
 }
 
 /// Documents, typical and largest bytes of collection `name` under the

@@ -67,8 +67,10 @@ fn row(
     days: f64,
 ) -> (CollectionGrowth, Vec<ArrayGrowth>) {
     let grow = |now: f64, per_day: f64| (now + per_day * days).max(0.0);
+    // A live scan's sample stands for the whole collection: its count is
+    // the server's, its sizes the sample's means.
     let documents = grow(
-        c.documents as f64,
+        crate::scan::growth::documents_today(c) as f64,
         rate.map_or(0.0, |r| r.documents_per_day),
     );
     let mean = if c.documents > 0 {

@@ -140,7 +140,7 @@ pub fn between(old: &ScanReport, new: &ScanReport, days: f64, interval: Interval
             Rate {
                 database: c.database.clone(),
                 collection: c.name.clone(),
-                documents_per_day: per_day(c.documents, before.map_or(0, |o| o.documents)),
+                documents_per_day: per_day(documents_today(c), before.map_or(0, documents_today)),
                 largest_bytes_per_day: per_day(c.size.max, before.map_or(0, |o| o.size.max))
                     .max(0.0),
                 largest_array_per_day: per_day(longest_array(c), before.map_or(0, longest_array))
@@ -152,6 +152,12 @@ pub fn between(old: &ScanReport, new: &ScanReport, days: f64, interval: Interval
         source: GrowthSource::Dumps { days, interval },
         rates,
     }
+}
+
+/// The documents `c` holds: a live scan's sampled collection counts the
+/// server's (`sampled_from`), not the sample's.
+pub fn documents_today(c: &CollectionReport) -> u64 {
+    c.sampled_from.unwrap_or(c.documents)
 }
 
 /// The longest array of any field of `c`.
@@ -216,7 +222,7 @@ pub fn newest_object_id(inputs: &Inputs) -> (Option<i64>, Vec<InputError>) {
     let (columns, errors) = super::shard_keys::extract::read(inputs, &wanted);
     let newest = columns
         .iter()
-        .flat_map(|c| c.values.iter().flatten())
+        .flat_map(|c| c.columns.iter().flat_map(|column| &column.values))
         .filter_map(|v| match v {
             KeyValue::ObjectId(b) => Some(i64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))),
             _ => None,

@@ -74,6 +74,64 @@ pub fn code_in_prose(text: &str) -> String {
     format!("{fence}{space}{text}{space}{fence}")
 }
 
+/// A sentence made around names (a finding's message, a rule's reason),
+/// which quotes each name between backticks (`` `orders` holds … ``): each
+/// quoted name in `names` becomes a code span, whatever characters it
+/// holds, and the rest of the sentence is `text`, so it reads as prose. A
+/// name is found by its exact text between backticks, so a backtick, pipe
+/// or line feed inside it cannot end the span early; a quoted text that is
+/// not one of `names` stays escaped text. `in_table`: the sentence goes in
+/// a table cell (`code`, pipes escaped), else in prose (`code_in_prose`).
+pub fn sentence(sentence: &str, names: &[&str], in_table: bool) -> String {
+    let mut names: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+    // The longest first: a name that holds another quoted name wins.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names.dedup();
+    let mut out = String::with_capacity(sentence.len() + 16);
+    let mut plain = 0;
+    let mut at = 0;
+    while at < sentence.len() {
+        let rest = &sentence[at..];
+        let quoted = rest.strip_prefix('`').and_then(|r| {
+            names.iter().find(|n| {
+                r.strip_prefix(**n)
+                    .is_some_and(|after| after.starts_with('`'))
+            })
+        });
+        match quoted {
+            Some(name) => {
+                out.push_str(&text(&sentence[plain..at]));
+                out.push_str(&if in_table {
+                    code(name)
+                } else {
+                    code_in_prose(name)
+                });
+                at += name.len() + 2;
+                plain = at;
+            }
+            None => at += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out.push_str(&text(&sentence[plain..]));
+    out
+}
+
+/// Every string inside `value` (a finding's evidence, a reason's): the
+/// names a sentence may quote.
+pub fn strings_in(value: &serde_json::Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => out.push(s.as_str()),
+            serde_json::Value::Array(a) => stack.extend(a),
+            serde_json::Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +195,60 @@ mod tests {
     fn snake_case_stays_as_it_is() {
         assert_eq!(text("rename_part"), "rename_part");
         assert_eq!(text("_id _u_ a_"), "\\_id \\_u\\_ a\\_");
+    }
+
+    #[test]
+    fn quoted_names_are_code_spans_and_the_rest_reads_as_prose() {
+        let out = sentence(
+            "`user_id` of `orders` is *not* indexed",
+            &["orders", "user_id"],
+            false,
+        );
+        assert_eq!(out, "`user_id` of `orders` is \\*not\\* indexed");
+        let html = rendered(&out);
+        assert!(
+            html.contains("<code>user_id</code> of <code>orders</code> is *not* indexed"),
+            "{html}"
+        );
+        // A quoted text that is no name stays text.
+        assert_eq!(sentence("`x` and `y`", &["y"], false), "\\`x\\` and `y`");
+    }
+
+    #[test]
+    fn hostile_names_stay_inside_their_code_spans() {
+        for name in [
+            "a`b",
+            "x|y",
+            "<img src=x onerror=alert(1)>",
+            "line\n# heading",
+            "[l](javascript:alert(1))",
+            "`",
+            "a` <b>|x",
+        ] {
+            let message = format!("`{name}` holds arrays of up to 9 elements");
+            for table in [false, true] {
+                let md = sentence(&message, &[name], table);
+                let doc = if table {
+                    format!("| a |\n|---|\n| {md} |\n")
+                } else {
+                    format!("{md}\n")
+                };
+                let html = rendered(&doc);
+                assert!(
+                    !html.contains("<img") && !html.contains("<a "),
+                    "{name:?}: {html}"
+                );
+                assert!(!html.contains("<h1"), "{name:?}: {html}");
+                assert_eq!(html.matches("<code>").count(), 1, "{name:?}: {html}");
+                assert!(
+                    html.contains("</code> holds arrays of up to 9 elements"),
+                    "{name:?}: {html}"
+                );
+                if table {
+                    assert_eq!(html.matches("<td>").count(), 1, "{name:?}: {html}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -221,3 +221,38 @@ fn recent_reads_hold_recent_documents() {
         "{docs} against {expected}"
     );
 }
+
+/// A timeline collection (fan-out on write, no entity its root) grows with
+/// the model: a document per member, so the members' stated growth, and
+/// each document's outliers with the follows. Near miss: without growth
+/// it stays as it is.
+#[test]
+fn a_timeline_grows_with_its_readers() {
+    let text = include_str!("../../../tests/fixtures/club-feed.yaml");
+    let grown_text = text.replace(
+        "    count: 1000000\n",
+        "    count: 1000000\n    growth: {percent: 10, per: month}\n",
+    );
+    assert_ne!(grown_text, text, "the member's count is in the fixture");
+    let parse = |t: &str| {
+        crate::inputs::model_file::parse("club-feed.yaml", t).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let model = parse(&grown_text);
+    let c = projected(&model, 12, Deployment::default());
+    let (today, later) = (
+        row(&c, 0, "member_timeline"),
+        row(&c, 12, "member_timeline"),
+    );
+    let member = model
+        .entity_by_name("member")
+        .unwrap_or_else(|| panic!("member"));
+    let expected = crate::model::count_at(&model, member, 12.0 * crate::model::DAYS_A_MONTH);
+    assert_eq!(today.documents, 1_000_000);
+    assert_eq!(later.documents, expected.round() as u64);
+    assert!(later.data_bytes > today.data_bytes, "{today:?} {later:?}");
+    let flat = projected(&parse(text), 12, Deployment::default());
+    assert_eq!(
+        row(&flat, 0, "member_timeline"),
+        row(&flat, 12, "member_timeline")
+    );
+}

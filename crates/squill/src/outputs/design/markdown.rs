@@ -57,7 +57,7 @@ pub fn render(design: &Design) -> String {
         for d in &design.entities {
             let _ = writeln!(out, "- {}", describe_markdown::entity_decision(d));
             for hit in describe::entity_decision_rules(d) {
-                let _ = writeln!(out, "  - `{}`: {}", hit.rule, md::text(&hit.reason.words()));
+                let _ = writeln!(out, "  - `{}`: {}", hit.rule, reason_words(&hit.reason));
             }
         }
         out.push('\n');
@@ -93,7 +93,7 @@ pub fn render(design: &Design) -> String {
                 f.severity,
                 f.rule,
                 cell(&describe::location(&f.location)),
-                cell(&f.message),
+                md::sentence(&f.message, &f.names(), true),
                 cell(&describe::evidence(&f.evidence)),
                 cell(f.help.as_deref().unwrap_or(""))
             );
@@ -165,7 +165,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
     if !d.rules.is_empty() {
         out.push_str("Why:\n\n");
         for hit in &d.rules {
-            let _ = writeln!(out, "- `{}`: {}", hit.rule, md::text(&hit.reason.words()));
+            let _ = writeln!(out, "- `{}`: {}", hit.rule, reason_words(&hit.reason));
         }
         out.push('\n');
     }
@@ -173,23 +173,26 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
         out.push_str("| alternative | verdict | reason | cost difference |\n|---|---|---|---|\n");
         for alt in &d.alternatives {
             let (verdict, reason, delta) = match &alt.verdict {
-                Verdict::Rejected { rule, reason } => (
-                    format!("rejected by `{rule}`"),
-                    reason.words(),
-                    String::new(),
-                ),
+                Verdict::Rejected { rule, reason } => {
+                    let evidence = reason.evidence();
+                    (
+                        format!("rejected by `{rule}`"),
+                        md::sentence(&reason.words(), &md::strings_in(&evidence), true),
+                        String::new(),
+                    )
+                }
                 Verdict::Costlier {
                     delta, explanation, ..
                 } => (
                     "costlier".to_string(),
-                    explanation.clone(),
+                    cell(explanation),
                     describe::cost_delta(delta),
                 ),
                 Verdict::Cheaper {
                     delta, explanation, ..
                 } => (
                     "cheaper (the model pins the chosen one)".to_string(),
-                    explanation.clone(),
+                    cell(explanation),
                     describe::cost_delta(delta),
                 ),
             };
@@ -197,7 +200,7 @@ fn relationship(out: &mut String, d: &RelationshipDecision) {
                 out,
                 "| {} | {verdict} | {} | {} |",
                 describe_markdown::decided(d, &alt.layout),
-                cell(&reason),
+                reason,
                 cell(&delta)
             );
         }
@@ -375,6 +378,13 @@ fn capacity(out: &mut String, c: &crate::design::capacity::Capacity) {
 
 /// A name, or a sentence made around names, in a table cell (`md::text`:
 /// pipes, markup and line feeds escaped).
+/// A rule's reason in prose, each name it quotes from its evidence a code
+/// span.
+fn reason_words(reason: &crate::design::reason::Reason) -> String {
+    let evidence = reason.evidence();
+    md::sentence(&reason.words(), &md::strings_in(&evidence), false)
+}
+
 fn cell(text: &str) -> String {
     md::text(text)
 }

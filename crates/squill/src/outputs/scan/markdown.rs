@@ -128,7 +128,7 @@ pub fn markdown(report: &ScanReport) -> String {
             f.rule,
             location_markdown(&f.location)
         );
-        let _ = writeln!(out, "{}\n", cell(&f.message));
+        let _ = writeln!(out, "{}\n", md::sentence(&f.message, &f.names(), false));
         if let Some(id) = example_id(&f.location) {
             let _ = writeln!(out, "Example `_id`: {}\n", md::code_in_prose(id));
         }

@@ -84,7 +84,7 @@ pub fn markdown(report: &WorkloadReport) -> String {
             f.severity,
             f.rule,
             location_markdown(&f.location),
-            cell(&f.message)
+            md::sentence(&f.message, &f.names(), false)
         );
     }
     if !report.suggested_indexes.is_empty() {

@@ -5,7 +5,8 @@
 use super::extract::Columns;
 use super::key::ShardKey;
 use super::report::{KeyCharacteristics, Monotonicity, MonotonicityType, MostCommonValue};
-use std::cmp::Ordering;
+use super::value::KeyValue;
+use std::borrow::Cow;
 
 /// `analyzeShardKeyNumMostCommonValues`' default.
 pub const MOST_COMMON_VALUES: usize = 5;
@@ -32,67 +33,103 @@ pub fn measure(
 ) -> Option<KeyCharacteristics> {
     let n = columns.documents as usize;
     if n == 0
+        || fields.is_empty()
         || fields
             .iter()
-            .any(|&f| columns.values.get(f).is_none_or(|v| v.len() != n))
+            .any(|&f| columns.columns.get(f).is_none_or(|c| c.ranks.len() != n))
     {
         return None;
     }
-    let tuple = |i: u32, f: usize| &columns.values[f][i as usize];
-    let compare = |a: u32, b: u32| -> Ordering {
-        fields
-            .iter()
-            .map(|&f| tuple(a, f).cmp(tuple(b, f)))
-            .find(|o| o.is_ne())
-            .unwrap_or(Ordering::Equal)
-    };
-    // Index order: by key, then by record (an index entry's record id
-    // breaks ties among equal keys).
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_unstable_by(|&a, &b| compare(a, b).then(a.cmp(&b)));
-
-    // Runs of equal keys: the distinct values and their frequencies.
-    let mut runs: Vec<(u32, u64)> = Vec::new();
-    for &i in &order {
-        match runs.last_mut() {
-            Some((first, count)) if compare(*first, i).is_eq() => *count += 1,
-            _ => runs.push((i, 1)),
+    let (ranks, distinct) = key_ranks(columns, fields);
+    // Each distinct key's documents, and its first document (where its
+    // value is read for --show-values).
+    let mut counts = vec![0u64; distinct];
+    let mut first = vec![u32::MAX; distinct];
+    for (i, &r) in ranks.iter().enumerate() {
+        counts[r as usize] += 1;
+        if first[r as usize] == u32::MAX {
+            first[r as usize] = i as u32;
         }
     }
-    let mut common = runs.clone();
-    // Most frequent first; among equal frequencies, in key order (the
-    // runs are in key order and the sort is stable).
-    common.sort_by_key(|r| std::cmp::Reverse(r.1));
-    common.truncate(MOST_COMMON_VALUES);
-    let most_common_values = common
-        .iter()
-        .map(|&(i, frequency)| MostCommonValue {
+    let most_common_values = most_common(&counts)
+        .into_iter()
+        .map(|r| MostCommonValue {
             value: show_values.then(|| {
+                let i = first[r] as usize;
                 let mut doc = serde_json::Map::new();
                 for (field, &f) in key.fields.iter().zip(fields) {
-                    doc.insert(field.path.clone(), tuple(i, f).to_json());
+                    let value = columns.columns[f]
+                        .value(i)
+                        .map_or(serde_json::Value::Null, KeyValue::to_json);
+                    doc.insert(field.path.clone(), value);
                 }
                 serde_json::Value::Object(doc)
             }),
-            frequency,
+            frequency: counts[r],
         })
         .collect();
+    drop(first);
 
     Some(KeyCharacteristics {
         num_docs_total: columns.documents,
-        num_distinct_values: runs.len() as u64,
+        num_distinct_values: distinct as u64,
         is_unique,
         avg_doc_size_bytes: columns.bytes / columns.documents,
         most_common_values,
-        monotonicity: monotonicity(key, &order, runs.len()),
+        monotonicity: monotonicity(key, &ranks, counts),
     })
+}
+
+/// Each document's rank among the key's distinct values (compared field
+/// by field, as the index orders them), and how many there are. One
+/// field's are its column's; a compound's are ranked again from the
+/// pairs of the fields' ranks.
+fn key_ranks<'c>(columns: &'c Columns, fields: &[usize]) -> (Cow<'c, [u32]>, usize) {
+    let first = &columns.columns[fields[0]];
+    let mut ranks: Cow<'c, [u32]> = Cow::Borrowed(&first.ranks);
+    let mut distinct = first.values.len();
+    for &f in &fields[1..] {
+        let next = &columns.columns[f];
+        let width = next.values.len() as u64;
+        let pairs: Vec<u64> = ranks
+            .iter()
+            .zip(&next.ranks)
+            .map(|(&a, &b)| u64::from(a) * width + u64::from(b))
+            .collect();
+        let mut sorted = pairs.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        distinct = sorted.len();
+        ranks = Cow::Owned(
+            pairs
+                .iter()
+                .map(|p| sorted.binary_search(p).unwrap_or_else(|at| at) as u32)
+                .collect(),
+        );
+    }
+    (ranks, distinct)
+}
+
+/// The `MOST_COMMON_VALUES` ranks with the most documents: most first,
+/// among equal counts in key order (the lower rank first).
+fn most_common(counts: &[u64]) -> Vec<usize> {
+    let mut top: Vec<usize> = Vec::with_capacity(MOST_COMMON_VALUES + 1);
+    for (r, &c) in counts.iter().enumerate() {
+        if top.len() == MOST_COMMON_VALUES && counts[top[MOST_COMMON_VALUES - 1]] >= c {
+            continue;
+        }
+        let at = top.partition_point(|&t| counts[t] >= c);
+        top.insert(at, r);
+        top.truncate(MOST_COMMON_VALUES);
+    }
+    top
 }
 
 /// The correlation between the records' order in the key's index and
 /// their insertion order (here: their order in the dump). A single hashed
 /// field is never monotonic; a compound key with a hashed field is ordered
 /// by the server's hash, which squill does not compute: unknown.
-fn monotonicity(key: &ShardKey, order: &[u32], distinct: usize) -> Monotonicity {
+fn monotonicity(key: &ShardKey, ranks: &[u32], counts: Vec<u64>) -> Monotonicity {
     if key.is_hashed() {
         return if key.fields.len() == 1 {
             hashed_monotonicity()
@@ -103,13 +140,13 @@ fn monotonicity(key: &ShardKey, order: &[u32], distinct: usize) -> Monotonicity 
             }
         };
     }
-    if distinct <= 1 {
+    if counts.len() <= 1 {
         return Monotonicity {
             kind: MonotonicityType::NotMonotonic,
             record_id_correlation_coefficient: Some(0.0),
         };
     }
-    let coefficient = round(correlation(order));
+    let coefficient = round(correlation(ranks, counts));
     Monotonicity {
         kind: if coefficient.abs() >= MONOTONICITY_THRESHOLD {
             MonotonicityType::Monotonic
@@ -129,19 +166,31 @@ pub fn hashed_monotonicity() -> Monotonicity {
     }
 }
 
-/// Pearson's coefficient between positions 1..n and `order` (a permutation
-/// of 0..n, each plus one). Both are permutations of 1..n, so they share
-/// mean (n+1)/2 and variance; the sums are exact in 128 bits.
-fn correlation(order: &[u32]) -> f64 {
-    let n = order.len() as i128;
+/// Pearson's coefficient between each record's position in the index
+/// (by key, then by record, as an index entry's record id breaks ties)
+/// and its position in the dump, both counted from 1. `ranks` are the
+/// records' keys, `counts` how many records each key has: a counting sort
+/// gives each record its index position without sorting. Both positions
+/// are permutations of 1..n, so they share mean (n+1)/2 and variance; the
+/// sums are exact in 128 bits.
+fn correlation(ranks: &[u32], mut counts: Vec<u64>) -> f64 {
+    let n = ranks.len() as i128;
     if n < 2 {
         return 0.0;
     }
-    let sum_xy: i128 = order
-        .iter()
-        .enumerate()
-        .map(|(x, &y)| (x as i128 + 1) * (i128::from(y) + 1))
-        .sum();
+    // Each key's first position in the index.
+    let mut next = 0u64;
+    for c in &mut counts {
+        let here = *c;
+        *c = next;
+        next += here;
+    }
+    let mut sum_xy: i128 = 0;
+    for (record, &r) in ranks.iter().enumerate() {
+        let position = &mut counts[r as usize];
+        sum_xy += (i128::from(*position) + 1) * (record as i128 + 1);
+        *position += 1;
+    }
     // Σxy − n·mean² over n·var, times 4 and 12 to stay in integers:
     // cov·4n = 4Σxy − n(n+1)²; var·12n = n²(n²−1)... both over n.
     let cov4 = 4 * sum_xy - n * (n + 1) * (n + 1);
@@ -153,11 +202,29 @@ fn correlation(order: &[u32]) -> f64 {
 mod tests {
     use super::*;
 
+    fn counts(ranks: &[u32]) -> Vec<u64> {
+        let mut c = vec![0; ranks.iter().max().map_or(0, |&m| m as usize + 1)];
+        for &r in ranks {
+            c[r as usize] += 1;
+        }
+        c
+    }
+
     #[test]
     fn correlation_of_orders() {
-        assert_eq!(correlation(&[0, 1, 2, 3]), 1.0);
-        assert_eq!(correlation(&[3, 2, 1, 0]), -1.0);
+        let of = |r: &[u32]| correlation(r, counts(r));
+        assert_eq!(of(&[0, 1, 2, 3]), 1.0);
+        assert_eq!(of(&[3, 2, 1, 0]), -1.0);
         // Spearman's worked example: d² = 2 over n = 3 → 1 − 6·2/(3·8) = 0.5.
-        assert_eq!(correlation(&[0, 2, 1]), 0.5);
+        assert_eq!(of(&[0, 2, 1]), 0.5);
+        // Ties go in record order: keys [1, 0, 1] index as records 2, 1, 3
+        // → positions (2, 1, 3) against (1, 2, 3): Σxy = 13, r = 0.5.
+        assert_eq!(of(&[1, 0, 1]), 0.5);
+    }
+
+    #[test]
+    fn the_most_common_are_the_largest_counts_ties_in_key_order() {
+        assert_eq!(most_common(&[1, 3, 3, 0, 2, 5, 1, 2]), [5, 1, 2, 4, 7]);
+        assert_eq!(most_common(&[2, 2]), [0, 1]);
     }
 }

@@ -6,6 +6,7 @@
 //! so only the fields that some candidate names are read, into one column
 //! per field.
 
+use super::column::{Column, Interner};
 use super::value::KeyValue;
 use crate::inputs::bson::{Container, KeyCache, Scalar, Visitor, walk_cached};
 use crate::inputs::dump::{Event, InputError, Inputs};
@@ -16,9 +17,9 @@ use rayon::prelude::*;
 pub struct Columns {
     /// The fields read, as dotted paths.
     pub paths: Vec<String>,
-    /// Per field, one value per document in record order (null when the
-    /// document has no such field).
-    pub values: Vec<Vec<KeyValue>>,
+    /// Per field, its value in each document in record order (null when
+    /// the document has no such field), as ranks among its distinct values.
+    pub columns: Vec<Column>,
     /// Per field, the documents where the field is an array or passes
     /// through one (a shard key cannot hold an array).
     pub arrays: Vec<u64>,
@@ -28,6 +29,39 @@ pub struct Columns {
     pub documents: u64,
     /// BSON bytes of every document together.
     pub bytes: u64,
+}
+
+/// One collection's columns while a source is read.
+#[derive(Default)]
+struct Reading {
+    columns: Vec<Interner>,
+    arrays: Vec<u64>,
+    documents_as_values: Vec<u64>,
+    documents: u64,
+    bytes: u64,
+}
+
+impl Reading {
+    fn new(fields: usize) -> Reading {
+        Reading {
+            columns: (0..fields).map(|_| Interner::default()).collect(),
+            arrays: vec![0; fields],
+            documents_as_values: vec![0; fields],
+            documents: 0,
+            bytes: 0,
+        }
+    }
+
+    fn finish(self, paths: &[String]) -> Columns {
+        Columns {
+            paths: paths.to_vec(),
+            columns: self.columns.into_iter().map(Interner::finish).collect(),
+            arrays: self.arrays,
+            documents_as_values: self.documents_as_values,
+            documents: self.documents,
+            bytes: self.bytes,
+        }
+    }
 }
 
 impl Columns {
@@ -46,8 +80,8 @@ pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<Input
         .sources
         .par_iter()
         .map(|source| {
-            let mut columns: Vec<Columns> = wanted.iter().map(|w| Columns::new(w)).collect();
-            columns.resize_with(n, Columns::default);
+            let mut reading: Vec<Reading> = wanted.iter().map(|w| Reading::new(w.len())).collect();
+            reading.resize_with(n, Reading::default);
             let mut errors = Vec::new();
             let mut keys = KeyCache::default();
             let mut visitor = Reader::default();
@@ -55,11 +89,13 @@ pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<Input
                 Event::Document {
                     collection, bytes, ..
                 } => {
-                    let Some(c) = columns.get_mut(collection).filter(|c| !c.paths.is_empty())
-                    else {
+                    let Some(paths) = wanted.get(collection).filter(|p| !p.is_empty()) else {
                         return;
                     };
-                    visitor.start(collection, c);
+                    let Some(c) = reading.get_mut(collection) else {
+                        return;
+                    };
+                    visitor.start(collection, paths);
                     if walk_cached(bytes, &mut visitor, &mut keys).is_ok() {
                         visitor.finish(c, bytes.len() as u64);
                     }
@@ -69,6 +105,12 @@ pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<Input
             if let Err(e) = read {
                 errors.push(e);
             }
+            // Each source's values sorted here, in parallel, once read.
+            let columns = reading
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| r.finish(wanted.get(i).map_or(&[][..], Vec::as_slice)))
+                .collect();
             (columns, errors)
         })
         .collect();
@@ -88,7 +130,7 @@ impl Columns {
     fn new(paths: &[String]) -> Columns {
         Columns {
             paths: paths.to_vec(),
-            values: vec![Vec::new(); paths.len()],
+            columns: vec![Column::default(); paths.len()],
             arrays: vec![0; paths.len()],
             documents_as_values: vec![0; paths.len()],
             documents: 0,
@@ -100,10 +142,12 @@ impl Columns {
         if other.documents == 0 {
             return;
         }
-        for (i, values) in other.values.into_iter().enumerate() {
-            if let Some(v) = self.values.get_mut(i) {
-                v.extend(values);
-            }
+        if self.documents == 0 {
+            *self = other;
+            return;
+        }
+        for (mine, theirs) in self.columns.iter_mut().zip(other.columns) {
+            mine.append(theirs);
         }
         for (a, b) in self.arrays.iter_mut().zip(other.arrays) {
             *a += b;
@@ -140,11 +184,10 @@ struct Reader {
 }
 
 impl Reader {
-    fn start(&mut self, collection: usize, columns: &Columns) {
+    fn start(&mut self, collection: usize, paths: &[String]) {
         if self.collection != Some(collection) {
             self.collection = Some(collection);
-            self.parts = columns
-                .paths
+            self.parts = paths
                 .iter()
                 .map(|p| p.split('.').map(str::to_string).collect())
                 .collect();
@@ -161,10 +204,10 @@ impl Reader {
         self.document_hit.resize(n, false);
     }
 
-    fn finish(&mut self, columns: &mut Columns, bytes: u64) {
+    fn finish(&mut self, columns: &mut Reading, bytes: u64) {
         for i in 0..self.parts.len() {
             let value = self.found[i].take().unwrap_or(KeyValue::Null);
-            columns.values[i].push(value);
+            columns.columns[i].push(value);
             columns.arrays[i] += u64::from(self.array_hit[i]);
             columns.documents_as_values[i] += u64::from(self.document_hit[i]);
         }
@@ -245,15 +288,22 @@ mod tests {
     use crate::scan::testing::{B, doc};
 
     fn columns(docs: &[Vec<u8>], paths: &[&str]) -> Columns {
-        let mut c = Columns::new(&paths.iter().map(|p| (*p).to_string()).collect::<Vec<_>>());
+        let paths: Vec<String> = paths.iter().map(|p| (*p).to_string()).collect();
+        let mut c = Reading::new(paths.len());
         let mut r = Reader::default();
         let mut keys = KeyCache::default();
         for d in docs {
-            r.start(0, &c);
+            r.start(0, &paths);
             walk_cached(d, &mut r, &mut keys).unwrap();
             r.finish(&mut c, d.len() as u64);
         }
-        c
+        c.finish(&paths)
+    }
+
+    fn values(c: &Column) -> Vec<KeyValue> {
+        (0..c.ranks.len())
+            .filter_map(|i| c.value(i).cloned())
+            .collect()
     }
 
     #[test]
@@ -268,11 +318,11 @@ mod tests {
         ];
         let c = columns(&docs, &["a.b", "t", "a"]);
         assert_eq!(
-            c.values[0],
+            values(&c.columns[0]),
             [KeyValue::Number(1.0), KeyValue::Null, KeyValue::Null]
         );
         assert_eq!(
-            c.values[1],
+            values(&c.columns[1]),
             [KeyValue::Null, KeyValue::Number(3.0), KeyValue::Null]
         );
         assert_eq!(c.arrays, [0, 1, 0]);

@@ -11,6 +11,7 @@
 
 pub mod candidates;
 pub mod characteristics;
+pub mod column;
 pub mod distribution;
 pub mod extract;
 pub mod key;

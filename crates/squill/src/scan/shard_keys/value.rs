@@ -148,6 +148,29 @@ impl PartialEq for KeyValue {
 
 impl Eq for KeyValue {}
 
+/// Consistent with `Ord`: two values compare equal only when they are the
+/// same kind with the same contents (numbers by their bits, as `total_cmp`
+/// tells them apart), so each hashes its kind and contents.
+impl std::hash::Hash for KeyValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        use KeyValue as V;
+        std::mem::discriminant(self).hash(state);
+        match self {
+            V::MinKey | V::Null | V::MaxKey => {}
+            V::Number(f) => f.to_bits().hash(state),
+            V::String(b) => b.hash(state),
+            V::Binary(t, b) | V::Other(t, b) => {
+                t.hash(state);
+                b.hash(state);
+            }
+            V::ObjectId(b) => b.hash(state),
+            V::Bool(b) => b.hash(state),
+            V::Date(d) => d.hash(state),
+            V::Timestamp(t) => t.hash(state),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
