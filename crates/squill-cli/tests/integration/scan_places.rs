@@ -36,21 +36,31 @@ fn density(model: &str) -> (f64, f64) {
     (number("typical"), number("max"))
 }
 
-#[test]
-fn scan_measures_point_density_and_advise_prices_the_near_read() {
-    let dir = TempDir::new("scan-places");
+/// `squill scan ARGS… --emit-model DIR/observed.yaml`, and the model it wrote.
+fn emitted_model(dir: &TempDir, args: &[std::ffi::OsString]) -> String {
     let model = dir.path().join("observed.yaml");
     Test::new()
         .args(["scan"])
-        .args([fixture().join("dump")])
-        .args(["--workload"])
-        .args([fixture().join("mongod.log")])
+        .args(args)
         .args(["--emit-model"])
         .args([&model])
         .stdout_any()
         .stderr_any()
         .check();
-    let text = std::fs::read_to_string(&model).unwrap();
+    std::fs::read_to_string(&model).unwrap()
+}
+
+#[test]
+fn scan_measures_point_density_and_advise_prices_the_near_read() {
+    let dir = TempDir::new("scan-places");
+    let text = emitted_model(
+        &dir,
+        &[
+            fixture().join("dump").into(),
+            "--workload".into(),
+            fixture().join("mongod.log").into(),
+        ],
+    );
     assert!(text.contains("location: point"), "{text}");
     assert!(
         text.contains("near("),
@@ -81,7 +91,7 @@ fn scan_measures_point_density_and_advise_prices_the_near_read() {
     );
     let json = Test::new()
         .args(["advise"])
-        .args([&model])
+        .args([dir.path().join("observed.yaml")])
         .args(["--format", "json"])
         .stdout_any()
         .check()
@@ -117,16 +127,7 @@ fn entity<'m>(model: &'m str, name: &str) -> Vec<&'m str> {
 #[test]
 fn scan_measures_the_density_of_legacy_pairs_under_a_place_index() {
     let dir = TempDir::new("scan-legacy-pairs");
-    let model = dir.path().join("observed.yaml");
-    Test::new()
-        .args(["scan"])
-        .args([fixture().join("legacy")])
-        .args(["--emit-model"])
-        .args([&model])
-        .stdout_any()
-        .stderr_any()
-        .check();
-    let text = std::fs::read_to_string(&model).unwrap();
+    let text = emitted_model(&dir, &[fixture().join("legacy").into()]);
     let cell = paris_cell_km2();
     for (name, field) in [("shops", "at"), ("stalls", "pos")] {
         let lines = entity(&text, name).join("\n");
