@@ -56,11 +56,11 @@ fn the_logs_shapes_become_the_models_operations() {
   cookbook.js            the cookbook as a Node.js (official driver) module
   README.md              this index
   customers                         100 documents          11,488 bytes EJSON           9,488 bytes BSON
-  orders                            542 documents         105,116 bytes EJSON          73,138 bytes BSON
-  642 documents, 199,230 bytes in [..] s ([..] documents/s, [..] MB/s)
+  orders                            553 documents         107,259 bytes EJSON          74,632 bytes BSON
+  653 documents, 202,867 bytes in [..] s ([..] documents/s, [..] MB/s)
 ",
         )
-        .stderr_matching("squill generate: about 636 documents, 192.6 KiB to write into DIR/gen[..]\n")
+        .stderr_matching("squill generate: about 641 documents, 194.2 KiB to write into DIR/gen[..]\n")
         .check();
     let logs = repo_root().join("crates/squill-cli/tests/fixtures/logs");
     let observed = dir.path().join("observed.yaml");
@@ -112,7 +112,7 @@ fn the_logs_shapes_become_the_models_operations() {
 
 /// The scan's report of the generated dump (the generator's seed is fixed).
 const SCAN_REPORT: &str = "\
-squill scan (profile seeds): 1 databases, 2 collections, 642 documents, 82626 bytes
+squill scan (profile seeds): 1 databases, 2 collections, 653 documents, 84120 bytes
 
 shop.customers: 100 documents, 9488 bytes (DIR/gen/dump/shop/customers.bson)
   size: min 94 mean 94.9 p50 95 p95 95 max 95 bytes
@@ -122,8 +122,8 @@ shop.customers: 100 documents, 9488 bytes (DIR/gen/dump/shop/customers.bson)
     name    100 %  string
     email   100 %  string
 
-shop.orders: 542 documents, 73138 bytes (DIR/gen/dump/shop/orders.bson)
-  size: min 130 mean 134.9 p50 134 p95 138 max 139 bytes
+shop.orders: 553 documents, 74632 bytes (DIR/gen/dump/shop/orders.bson)
+  size: min 130 mean 135 p50 134 p95 138 max 139 bytes
   depth max 1; 5 field paths, 5 distinct names; names 27.4 % of the bytes
   indexes: _id_ {_id: 1}
     _id        100 %  objectId
@@ -133,7 +133,7 @@ shop.orders: 542 documents, 73138 bytes (DIR/gen/dump/shop/orders.bson)
     customer   100 %  objectId
 
 relationships
-  shop.orders.customer -> shop.customers._id: parent reference, one-to-many (1:N), fan-out p50 5 p95 9 max 29, 542 of 542 values match
+  shop.orders.customer -> shop.customers._id: parent reference, one-to-many (1:N), fan-out p50 5 p95 9 max 40, 553 of 553 values match
 
 findings: 0
 
