@@ -247,8 +247,8 @@ impl Planner<'_> {
             bytes_read: buckets * acc.root_bytes,
             ..StepCost::default()
         };
-        // Later pages: from the last bucket seen, or by a page's number,
-        // or by walking buckets (paging.rs).
+        // Later pages: from the last bucket seen, or by walking the
+        // buckets before the page (paging.rs).
         if !spread {
             let full = match by {
                 BucketBy::Count => (per_bucket as f64).max(1.0),
@@ -257,11 +257,9 @@ impl Planner<'_> {
             super::paging::paged_buckets(
                 &mut step,
                 &mut cost,
-                inc.paging,
-                inc.limit,
+                (inc.paging, inc.limit),
                 full,
                 m,
-                key == "page",
                 &key,
             );
         }

@@ -72,27 +72,24 @@ pub(super) fn paged(
 /// Pages past the first of children kept in buckets of `per` children
 /// each (issue 41): a page spans `limit / per` bucket documents. Under
 /// keyset paging the next page starts after the last bucket read, by its
-/// key, at any depth. Under `skip`, buckets numbered by page (`numbered`)
-/// are found by the page's number (`page: N` is the bucket (N − 1) × limit
-/// / per), skipping nothing; other buckets (by time) are walked to the
-/// page: the skipped children over `per` bucket keys per page, `pages`
-/// pages an execution.
-#[allow(clippy::too_many_arguments)]
+/// key, at any depth. Under `skip` the read walks the bucket keys before
+/// its page, whatever the buckets are keyed by: buckets numbered by page
+/// are skipped too (`.skip(page - 1)` over `{parent, page}`, as the
+/// cookbook writes it), so page N walks N − 1 keys, the skipped children
+/// over `per` bucket keys per page, `pages` pages an execution.
 pub(super) fn paged_buckets(
     step: &mut Step,
     cost: &mut StepCost,
-    paging: Option<Paging>,
-    limit: Option<u64>,
+    (paging, limit): (Option<Paging>, Option<u64>),
     per: f64,
     pages: f64,
-    numbered: bool,
     key: &str,
 ) {
     let (Some(p), Some(limit)) = (paging, limit) else {
         return;
     };
     let per = per.max(1.0);
-    let walked = |children: f64| if numbered { 0.0 } else { children / per };
+    let walked = |children: f64| children / per;
     let skipped = walked(p.skipped(limit)) * pages;
     cost.keys += skipped;
     step.paging = Some(Box::new(StepPaging {
@@ -116,40 +113,41 @@ mod tests {
         super::super::Planner::step("posts_by_day", Action::Find, Vec::<Purpose>::new())
     }
 
-    /// Buckets by day, 10 posts each, pages of 25 read by `skip` 5 pages
+    /// Buckets of 10 posts each, pages of 25 read by `skip` 5 pages
     /// deep on average by 5% of the reads, 1,000 at the deepest: a read
     /// walks 0.05 × 4 × 25 = 5 posts, half a bucket, on average, and
-    /// 2,497.5 buckets' worth (24,975 posts) to the deepest page. Buckets numbered by page
-    /// walk none; keyset paging walks none either way.
+    /// 2,497.5 buckets' worth (24,975 posts) to the deepest page, by day or
+    /// by page alike. Buckets of one page (25 posts) walk page − 1 keys:
+    /// 0.05 × 4 = 0.2 on average, 999 to page 1,000. Keyset paging walks
+    /// none.
     #[test]
-    fn skip_walks_buckets_unless_they_are_numbered_by_page() {
+    fn skip_walks_the_buckets_before_its_page() {
         let paging = |by| Paging {
             by,
             past_first: 0.05,
             depth: 5.0,
             deepest: 1000.0,
         };
-        let walk = |by, numbered| {
+        let walk = |by, per, key| {
             let (mut s, mut cost) = (step(), StepCost::default());
             paged_buckets(
                 &mut s,
                 &mut cost,
-                Some(paging(by)),
-                Some(25),
-                10.0,
+                (Some(paging(by)), Some(25)),
+                per,
                 1.0,
-                numbered,
-                "day",
+                key,
             );
             (cost.keys, s.paging.expect("paged"))
         };
-        let (keys, p) = walk(PagingBy::Skip, false);
+        let (keys, p) = walk(PagingBy::Skip, 10.0, "day");
         assert!((keys - 0.5).abs() < 1e-9, "{keys}");
         assert!((p.deepest_skipped - 2497.5).abs() < 1e-9, "{p:?}");
         assert_eq!(p.page, 3.0);
-        let (keys, p) = walk(PagingBy::Skip, true);
-        assert_eq!((keys, p.deepest_skipped), (0.0, 0.0));
-        let (keys, p) = walk(PagingBy::Keyset, false);
+        let (keys, p) = walk(PagingBy::Skip, 25.0, "page");
+        assert!((keys - 0.2).abs() < 1e-9, "{keys}");
+        assert!((p.deepest_skipped - 999.0).abs() < 1e-9, "{p:?}");
+        let (keys, p) = walk(PagingBy::Keyset, 10.0, "day");
         assert_eq!((keys, p.after.as_deref()), (0.0, Some("day")));
     }
 }
