@@ -994,7 +994,8 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::Max { path }
         | U::AddToSet { path }
         | U::Pull { path }
-        | U::Rebase { path } => path,
-        U::Push { path, .. } => path,
+        | U::Rebase { path }
+        | U::DropElements { path } => path,
+        U::Push { path, .. } | U::SetElements { path, .. } | U::Recompute { path, .. } => path,
     }
 }

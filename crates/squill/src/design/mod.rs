@@ -670,6 +670,43 @@ pub enum UpdateOp {
     Rebase {
         path: String,
     },
+    /// An update pipeline's rewrite of the elements of the array `path`
+    /// that the step's filter matches (its tests under `path.`): `fields`
+    /// set in each (`$map`, `$mergeObjects`). Written beside `Recompute`,
+    /// where `$set path.$.field` could not recompute in the same update.
+    SetElements {
+        path: String,
+        fields: Vec<String>,
+    },
+    /// An update pipeline's removal of the elements of the array `path`
+    /// that the step's filter matches (`$filter`), beside `Recompute`.
+    DropElements {
+        path: String,
+    },
+    /// An aggregate a document keeps over its own array, computed again
+    /// from the array in the same update pipeline, after the elements
+    /// changed (`$size`, `$sum`, `$min`, `$max` of `over`; the first and
+    /// last element's value): a bucket's count, sum, min and max stay what
+    /// its readings say, atomically (issue 41).
+    Recompute {
+        path: String,
+        function: crate::model::AggregateFn,
+        over: String,
+    },
+}
+
+impl UpdateOp {
+    /// Whether the update is a stage of an update pipeline (MongoDB 4.2+:
+    /// `updateOne(filter, [{$set: ...}])`) rather than an update operator.
+    pub fn in_pipeline(&self) -> bool {
+        matches!(
+            self,
+            UpdateOp::Rebase { .. }
+                | UpdateOp::SetElements { .. }
+                | UpdateOp::DropElements { .. }
+                | UpdateOp::Recompute { .. }
+        )
+    }
 }
 
 fn is_zero(x: &f64) -> bool {

@@ -166,6 +166,11 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// A bucket's figures (count, sums, min, max…) computed again from the
+    /// children it holds, in the write that changed or removed one.
+    RecomputeBucket {
+        entity: String,
+    },
     /// A computed field (`field`) of the parent kept up to date on update.
     MaintainComputed {
         field: String,
@@ -402,6 +407,9 @@ impl Purpose {
             }
             AddToNewParent { entity, parent } => {
                 format!("add the {} to its new {}", one(entity), one(parent))
+            }
+            RecomputeBucket { entity } => {
+                format!("recompute the bucket's figures from its {}", plural(entity))
             }
             MaintainComputed { field, parent } => {
                 format!("keep {field} of the {} in step", one(parent))

@@ -214,6 +214,23 @@ pub enum Update {
         objects: bool,
         from: NewPath,
     },
+    /// An update pipeline's `$map` over the array `path`: each element the
+    /// step's filter tests under `path.` match takes these fields' values.
+    SetElements {
+        path: String,
+        fields: Vec<(String, Expr)>,
+    },
+    /// An update pipeline's `$filter` of the array `path`: the elements the
+    /// step's filter tests under `path.` match are dropped.
+    DropElements(String),
+    /// A figure the document keeps over its array, computed again in the
+    /// pipeline after the elements changed: `function` of the values at
+    /// `over` (the array itself for a count).
+    Recompute {
+        path: String,
+        function: crate::model::AggregateFn,
+        over: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

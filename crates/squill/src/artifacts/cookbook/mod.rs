@@ -7,6 +7,7 @@
 
 mod code;
 mod plan;
+mod pipeline;
 mod render;
 mod timeline;
 
@@ -280,7 +281,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     // drop the item itself) or a `$pull` changes every
                     // document it matches (the item pulled is taken from
                     // the data).
-                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..))),
+                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..) | code::Update::SetElements { .. } | code::Update::DropElements(..))),
                     // Paths from a tree's root the filter tests, and those
                     // the step rewrites below a moved node.
                     "under": s.under.iter().map(|u| json!({"path": u.path, "tree_collection": u.tree_collection, "parent_field": u.parent_field, "node_field": u.node_field})).collect::<Vec<_>>(),
@@ -303,6 +304,16 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 // such a read, so that other steps read as they did).
                 if let Some(page) = &s.skip {
                     step["skip"] = json!(page);
+                }
+                // Figures computed again from an array in an update
+                // pipeline (a bucket's count, sum, min, max): what a check
+                // compares with the elements after the write.
+                let recompute: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Recompute { path, function, over } => Some(json!({"path": path, "function": function, "over": over})),
+                    _ => None,
+                }).collect();
+                if !recompute.is_empty() {
+                    step["recompute"] = json!(recompute);
                 }
                 step
             })

@@ -386,6 +386,32 @@ impl Builder<'_> {
                     ),
                 }
             }
+            // A bucket's elements changed and its figures computed again, in
+            // one update pipeline: the values set are parameters, as a
+            // `$set` through the positional `$` took them.
+            UpdateOp::SetElements { path, fields } => Update::SetElements {
+                path: path.clone(),
+                fields: fields
+                    .iter()
+                    .map(|f| {
+                        let at = format!("{path}.{f}");
+                        (
+                            f.clone(),
+                            Expr::Param(self.param(&c, &at, ParamKind::Value, "new_")),
+                        )
+                    })
+                    .collect(),
+            },
+            UpdateOp::DropElements { path } => Update::DropElements(path.clone()),
+            UpdateOp::Recompute {
+                path,
+                function,
+                over,
+            } => Update::Recompute {
+                path: path.clone(),
+                function: *function,
+                over: over.clone(),
+            },
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.
             UpdateOp::Pull { path } => match path.strip_suffix("._id") {

@@ -19,7 +19,7 @@ fn q(s: &str) -> String {
     script::js_string(s)
 }
 
-fn expr(lang: Lang, e: &Expr) -> String {
+pub(super) fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
@@ -221,7 +221,7 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<(String, Stri
     (source, at(&each.id), incs)
 }
 
-fn object(pairs: &[(String, String)]) -> String {
+pub(super) fn object(pairs: &[(String, String)]) -> String {
     if pairs.is_empty() {
         return "{}".into();
     }
@@ -292,6 +292,11 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
 /// The update document, with `incs` (a bulk write's amounts of one
 /// object) first under `$inc`, beside the step's other updates.
 fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> String {
+    // Elements of an array changed or dropped, with the figures kept over
+    // it computed again: an update pipeline of its own (pipeline.rs).
+    if let Some(stages) = super::pipeline::elements(lang, step) {
+        return stages;
+    }
     // A rebase is an update pipeline: one `$set` stage (values set beside
     // it are literals there).
     if step
@@ -358,7 +363,10 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> St
             }
             Update::AddToSet(p, e) => add("$addToSet", p, expr(lang, e)),
             Update::Pull(p, e) => add("$pull", p, expr(lang, e)),
-            Update::Rebase { .. } => {}
+            Update::Rebase { .. }
+            | Update::SetElements { .. }
+            | Update::DropElements(..)
+            | Update::Recompute { .. } => {}
         }
     }
     object(

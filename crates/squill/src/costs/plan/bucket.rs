@@ -7,7 +7,86 @@
 use super::aggregate::kept_path;
 use super::*;
 
+/// The figures each bucket keeps over its children, as `(function, field,
+/// path)`: its `count` always, then each aggregate under its own name
+/// (`sum_value`, `max_value`; an average kept as its sum beside the count).
+/// One list, so the insert that keeps them running and the edit or delete
+/// that computes them again name the same fields.
+pub(super) fn bucket_figures(
+    aggregates: &[crate::design::Aggregation],
+) -> Vec<(AggregateFn, String, String)> {
+    let mut out = vec![(AggregateFn::Count, String::new(), "count".to_string())];
+    for a in aggregates {
+        let field = a.field.clone().unwrap_or_default();
+        let path = match a.function {
+            AggregateFn::Count => continue,
+            AggregateFn::Sum | AggregateFn::Avg => format!("sum_{field}"),
+            AggregateFn::Min => format!("min_{field}"),
+            AggregateFn::Max => format!("max_{field}"),
+            AggregateFn::First => format!("first_{field}"),
+            AggregateFn::Last => format!("last_{field}"),
+        };
+        if !out.iter().any(|(_, _, p)| *p == path) {
+            out.push((a.function, field, path));
+        }
+    }
+    out
+}
+
 impl Planner<'_> {
+    /// The updates that change or drop a bucketed child in its bucket and
+    /// compute the bucket's figures again from the array, in one update
+    /// pipeline (issue 41): a `$set` of `readings.$.value` and a `$pull`
+    /// left the count, sum, min and max as they were. `changes`: the
+    /// fields an edit sets (`None`: the child is deleted). `None` when `e`
+    /// is not bucketed, or when an edit changes no field a figure is kept
+    /// of (its `$set` through the positional `$` leaves nothing stale).
+    pub(super) fn bucket_rewrite(
+        &self,
+        e: EntityId,
+        changes: Option<&[String]>,
+    ) -> Option<Vec<UpdateOp>> {
+        let Home::Bucketed { rel } = self.p.home[e.index()] else {
+            return None;
+        };
+        let Layout::Bucket { aggregates, .. } = self.layout(rel) else {
+            return None;
+        };
+        let array = self.facts.model.relationship(rel).parent_field.clone();
+        let figures = bucket_figures(aggregates);
+        let touched: Vec<_> = match changes {
+            None => figures,
+            Some(ch) => figures
+                .into_iter()
+                .filter(|(_, field, _)| ch.contains(field))
+                .collect(),
+        };
+        if touched.is_empty() {
+            return None;
+        }
+        let mut ups = vec![match changes {
+            Some(ch) => UpdateOp::SetElements {
+                path: array.clone(),
+                fields: ch.to_vec(),
+            },
+            None => UpdateOp::DropElements {
+                path: array.clone(),
+            },
+        }];
+        ups.extend(touched.into_iter().map(|(function, field, path)| {
+            UpdateOp::Recompute {
+                path,
+                function,
+                over: if field.is_empty() {
+                    array.clone()
+                } else {
+                    format!("{array}.{field}")
+                },
+            }
+        }));
+        Some(ups)
+    }
+
     /// A new child upserted into its parent's open bucket (by count or by
     /// time unit), with the bucket's running aggregates; `None` when `rel`
     /// is not a bucket (the insert then writes nothing more).
@@ -31,38 +110,22 @@ impl Planner<'_> {
         else {
             return None;
         };
-        let mut updates = vec![
-            UpdateOp::Push {
-                path: r.parent_field.clone(),
-                sort: None,
-                slice: None,
-            },
-            UpdateOp::Inc {
-                path: "count".to_string(),
-            },
-        ];
-        for a in aggregates {
-            let field = a.field.clone().unwrap_or_default();
-            match a.function {
-                AggregateFn::Count => {}
-                AggregateFn::Sum | AggregateFn::Avg => updates.push(UpdateOp::Inc {
-                    path: format!("sum_{field}"),
-                }),
-                AggregateFn::Min => updates.push(UpdateOp::Min {
-                    path: format!("min_{field}"),
-                }),
-                AggregateFn::Max => updates.push(UpdateOp::Max {
-                    path: format!("max_{field}"),
-                }),
+        let mut updates = vec![UpdateOp::Push {
+            path: r.parent_field.clone(),
+            sort: None,
+            slice: None,
+        }];
+        for (function, _, path) in bucket_figures(aggregates) {
+            updates.push(match function {
+                AggregateFn::Count => UpdateOp::Inc { path },
+                AggregateFn::Sum | AggregateFn::Avg => UpdateOp::Inc { path },
+                AggregateFn::Min => UpdateOp::Min { path },
+                AggregateFn::Max => UpdateOp::Max { path },
                 // The first child opens the bucket; each later one
                 // is the latest so far.
-                AggregateFn::First => updates.push(UpdateOp::SetOnInsert {
-                    path: format!("first_{field}"),
-                }),
-                AggregateFn::Last => updates.push(UpdateOp::Set {
-                    path: format!("last_{field}"),
-                }),
-            }
+                AggregateFn::First => UpdateOp::SetOnInsert { path },
+                AggregateFn::Last => UpdateOp::Set { path },
+            });
         }
         let mut filter = vec![filt(
             r.child_field.clone(),

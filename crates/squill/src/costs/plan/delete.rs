@@ -39,9 +39,12 @@ impl<'a> Planner<'a> {
                 || matches!(self.layout(r), Layout::Subset { .. })
                 || self.computed(r).next().is_some()
         });
+        // A child kept in a bucket: its elements dropped and the bucket's
+        // figures computed again, in one update pipeline (issue 41).
+        let rewrite = self.bucket_rewrite(e, None);
         if !by_id
             && !upkeep
-            && matches!(self.p.home[e.index()], Home::Own)
+            && (matches!(self.p.home[e.index()], Home::Own) || rewrite.is_some())
             && self.outlier_of(e).is_none()
         {
             let mut tests = Vec::new();
@@ -54,10 +57,24 @@ impl<'a> Planner<'a> {
                 };
                 tests.push(filt(path, op, from));
             }
-            let action = if m > 1.0 {
-                Action::DeleteMany
-            } else {
-                Action::DeleteOne
+            let action = match (&rewrite, m > 1.0) {
+                (Some(_), true) => Action::UpdateMany,
+                (Some(_), false) => Action::UpdateOne,
+                (None, true) => Action::DeleteMany,
+                (None, false) => Action::DeleteOne,
+            };
+            let purpose = match rewrite {
+                Some(_) => vec![
+                    Purpose::Pull {
+                        entity: name.clone(),
+                    },
+                    Purpose::RecomputeBucket {
+                        entity: name.clone(),
+                    },
+                ],
+                None => vec![Purpose::Delete {
+                    entity: name.clone(),
+                }],
             };
             self.write_root(
                 plan,
@@ -66,12 +83,10 @@ impl<'a> Planner<'a> {
                     entity: e,
                     action,
                     filter: tests,
-                    updates: Vec::new(),
+                    updates: rewrite.unwrap_or_default(),
                     docs: m,
                     sync: 0.0,
-                    purpose: Purpose::Delete {
-                        entity: name.clone(),
-                    },
+                    purpose,
                 },
             );
             return;
@@ -186,6 +201,25 @@ impl<'a> Planner<'a> {
             }
             _ => {
                 let host_path = acc.prefix.clone();
+                let (updates, purpose) = match self.bucket_rewrite(e, None) {
+                    Some(ups) => (
+                        ups,
+                        vec![
+                            Purpose::Pull {
+                                entity: name.clone(),
+                            },
+                            Purpose::RecomputeBucket {
+                                entity: name.clone(),
+                            },
+                        ],
+                    ),
+                    None => (
+                        vec![UpdateOp::Pull { path: host_path }],
+                        vec![Purpose::Pull {
+                            entity: name.clone(),
+                        }],
+                    ),
+                };
                 self.write_root(
                     plan,
                     op,
@@ -197,12 +231,10 @@ impl<'a> Planner<'a> {
                             Action::UpdateOne
                         },
                         filter: vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
-                        updates: vec![UpdateOp::Pull { path: host_path }],
+                        updates,
                         docs: m,
                         sync: 0.0,
-                        purpose: Purpose::Pull {
-                            entity: name.clone(),
-                        },
+                        purpose,
                     },
                 );
             }

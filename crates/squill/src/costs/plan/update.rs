@@ -98,10 +98,19 @@ impl<'a> Planner<'a> {
             extra: Vec::new(),
             nonatomic: 0,
         };
-        edits.updates = changes
-            .iter()
-            .map(|c| UpdateOp::Set { path: edits.at(c) })
-            .collect();
+        // A child kept in a bucket whose figures cover a changed field:
+        // one update pipeline sets it and computes the figures again.
+        let rewrite = relinks
+            .is_empty()
+            .then(|| self.bucket_rewrite(e, Some(changes)))
+            .flatten();
+        edits.updates = match &rewrite {
+            Some(ups) => ups.clone(),
+            None => changes
+                .iter()
+                .map(|c| UpdateOp::Set { path: edits.at(c) })
+                .collect(),
+        };
         for &r in relinks {
             self.relink(plan, op, e, r, &mut edits);
         }
@@ -126,7 +135,7 @@ impl<'a> Planner<'a> {
             && edits.extra.is_empty()
             && edits.nonatomic == 0
             && relinks.is_empty()
-            && self.written_where_found(e, multi)
+            && (self.written_where_found(e, multi) || rewrite.is_some())
             && self.outlier_of(e).is_none()
             && self.folded_into(e).is_none()
         {
@@ -146,8 +155,11 @@ impl<'a> Planner<'a> {
             // An element of an array is written through the positional `$`,
             // which needs a test on the array in the same filter (the
             // element's own key); the parent's id alone names no element.
+            // A bucket's pipeline sets every element the filter's tests
+            // under the array match: all of them for an update of many.
             let inside = format!("{}.", acc.prefix);
-            if !edits.elem.ends_with(".$") || tests.iter().any(|t| t.path.starts_with(&inside)) {
+            let names_element = tests.iter().any(|t| t.path.starts_with(&inside));
+            if !edits.elem.ends_with(".$") || names_element || (rewrite.is_some() && multi) {
                 *plan = direct;
                 step_filter = tests;
             }
@@ -159,9 +171,13 @@ impl<'a> Planner<'a> {
             updates: std::mem::take(&mut edits.updates),
             docs,
             sync,
-            purpose: Purpose::Update {
+            purpose: std::iter::once(Purpose::Update {
                 entity: name.clone(),
-            },
+            })
+            .chain(rewrite.is_some().then(|| Purpose::RecomputeBucket {
+                entity: name.clone(),
+            }))
+            .collect(),
         };
         self.write_update(plan, op, ch, (own, by_id && id_op == FilterOp::Eq), edits);
     }
@@ -468,7 +484,7 @@ impl<'a> Planner<'a> {
         plan: &mut OpPlan,
         op: OperationId,
         ch: &Change<'_>,
-        (own, by_one_id): (RootWrite<Purpose>, bool),
+        (own, by_one_id): (RootWrite<Vec<Purpose>>, bool),
         edits: Edits,
     ) {
         let &Change {

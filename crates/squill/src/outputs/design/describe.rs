@@ -482,6 +482,25 @@ pub(crate) fn update(op: &UpdateOp) -> String {
         UpdateOp::AddToSet { path } => format!("$addToSet {path}"),
         UpdateOp::Pull { path } => format!("$pull {path}"),
         UpdateOp::Rebase { path } => format!("rebase {path} on the new parent's path"),
+        UpdateOp::SetElements { path, fields } => {
+            format!("$set {} in the matched {path} (pipeline $map)", fields.join(", "))
+        }
+        UpdateOp::DropElements { path } => format!("drop the matched {path} (pipeline $filter)"),
+        UpdateOp::Recompute {
+            path,
+            function,
+            over,
+        } => {
+            let of = match function {
+                crate::model::AggregateFn::Count => "$size",
+                crate::model::AggregateFn::Sum | crate::model::AggregateFn::Avg => "$sum",
+                crate::model::AggregateFn::Min => "$min",
+                crate::model::AggregateFn::Max => "$max",
+                crate::model::AggregateFn::First => "the first of",
+                crate::model::AggregateFn::Last => "the last of",
+            };
+            format!("$set {path} to {of} {over}")
+        }
     }
 }
 

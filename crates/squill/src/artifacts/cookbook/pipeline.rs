@@ -1,0 +1,164 @@
+//! Update pipelines that change or drop elements of an array and compute
+//! the figures a document keeps over that array again, in one atomic
+//! update (MongoDB 4.2+: `updateOne(filter, [{$set: …}, {$set: …}])`).
+//! A bucket's reading edited with `$set readings.$.value`, or removed with
+//! `$pull`, left its count, sum, min and max as they were (issue 41); the
+//! pipeline's first stage rewrites the array, the second computes each
+//! figure from the array as the first stage left it.
+//!
+//! The elements are those the step's filter tests under the array
+//! (`readings.time`): the same tests, as aggregation expressions on each
+//! element (`$$e.time`), so the filter that finds the document and the
+//! condition that picks its elements cannot disagree.
+
+use super::code::{Expr, StepCode, Update};
+use super::render::{Lang, expr, object};
+use crate::model::AggregateFn;
+use crate::words::script;
+
+/// A string literal: the same text in JavaScript and Python.
+fn q(s: &str) -> String {
+    script::js_string(s)
+}
+
+fn boolean(lang: Lang, b: bool) -> &'static str {
+    match (lang, b) {
+        (Lang::Python, true) => "True",
+        (Lang::Python, false) => "False",
+        (_, true) => "true",
+        (_, false) => "false",
+    }
+}
+
+/// The step's update as a pipeline, when it changes or drops elements of
+/// an array; `None` for every other update.
+pub(super) fn elements(lang: Lang, step: &StepCode) -> Option<String> {
+    let (array, first) = step.updates.iter().find_map(|u| match u {
+        Update::SetElements { path, fields } => Some((path, rewrite(lang, step, path, fields))),
+        Update::DropElements(path) => Some((path, drop(lang, step, path))),
+        _ => None,
+    })?;
+    let mut stages = vec![object(&[(
+        "$set".to_string(),
+        object(&[(array.clone(), first)]),
+    )])];
+    let figures: Vec<(String, String)> = step
+        .updates
+        .iter()
+        .filter_map(|u| match u {
+            Update::Recompute {
+                path,
+                function,
+                over,
+            } => Some((path.clone(), figure(array, *function, over))),
+            _ => None,
+        })
+        .collect();
+    if !figures.is_empty() {
+        stages.push(object(&[("$set".to_string(), object(&figures))]));
+    }
+    Some(format!("[{}]", stages.join(", ")))
+}
+
+/// `$map` over the array: a matched element merged with the new values
+/// (each a `$literal`, so a value that starts with `$` stays a value).
+fn rewrite(lang: Lang, step: &StepCode, array: &str, fields: &[(String, Expr)]) -> String {
+    let values: Vec<(String, String)> = fields
+        .iter()
+        .map(|(f, e)| (f.clone(), format!("{{\"$literal\": {}}}", expr(lang, e))))
+        .collect();
+    let merged = format!("{{\"$mergeObjects\": [\"$$e\", {}]}}", object(&values));
+    let then = match matched(lang, step, array) {
+        Some(cond) => format!("{{\"$cond\": [{cond}, {merged}, \"$$e\"]}}"),
+        None => merged,
+    };
+    format!(
+        "{{\"$map\": {{\"input\": {}, \"as\": \"e\", \"in\": {then}}}}}",
+        q(&format!("${array}"))
+    )
+}
+
+/// `$filter` of the array: the elements the filter's tests do not match.
+fn drop(lang: Lang, step: &StepCode, array: &str) -> String {
+    match matched(lang, step, array) {
+        Some(cond) => format!(
+            "{{\"$filter\": {{\"input\": {}, \"as\": \"e\", \"cond\": {{\"$not\": [{cond}]}}}}}}",
+            q(&format!("${array}"))
+        ),
+        // No test on the elements: every one of them goes.
+        None => "{\"$literal\": []}".to_string(),
+    }
+}
+
+/// The filter's tests under `array.` as one condition on the element `$$e`;
+/// `None` when the filter tests no element (every element matches).
+fn matched(lang: Lang, step: &StepCode, array: &str) -> Option<String> {
+    let inside = format!("{array}.");
+    let tests: Vec<String> = step
+        .filter
+        .iter()
+        .filter_map(|(p, e)| {
+            p.strip_prefix(&inside)
+                .map(|f| test(lang, &format!("$$e.{f}"), e))
+        })
+        .collect();
+    match tests.len() {
+        0 => None,
+        1 => tests.into_iter().next(),
+        _ => Some(format!("{{\"$and\": [{}]}}", tests.join(", "))),
+    }
+}
+
+/// One filter test as an aggregation expression on the value at `at`.
+fn test(lang: Lang, at: &str, e: &Expr) -> String {
+    let path = q(at);
+    let cmp = |op: &str, v: String| format!("{{{}: [{path}, {v}]}}", q(op));
+    match e {
+        Expr::Param(p) => cmp("$eq", p.clone()),
+        Expr::In(p) => cmp("$in", p.clone()),
+        Expr::Range(a, b) => format!(
+            "{{\"$and\": [{}, {}]}}",
+            cmp("$gte", a.clone()),
+            cmp("$lt", b.clone())
+        ),
+        Expr::IdsFrom { step, path } => match lang {
+            Lang::Python => cmp("$in", format!("_ids({step}, {})", q(path))),
+            _ => cmp("$in", format!("ids({step}, {})", q(path))),
+        },
+        Expr::Test(t, v) => {
+            let value = expr(lang, &Expr::Test(crate::model::Test::Eq, v.clone()));
+            match t {
+                crate::model::Test::Eq => cmp("$eq", value),
+                t => cmp(t.operator(), value),
+            }
+        }
+        Expr::IdIs(p) => format!("{{\"$eq\": [{}, {p}]}}", q(&format!("{at}._id"))),
+        // No filter of the planner's tests an element otherwise; a test
+        // this cannot spell matches no element rather than every one.
+        _ => format!("{{\"$literal\": {}}}", boolean(lang, false)),
+    }
+}
+
+/// A figure computed from the array: its size, or the sum, least,
+/// greatest, first or last of the elements' values at `over` (`readings.value`).
+/// The values are taken with `$map` rather than the path through the
+/// array (`"$readings.value"`): the same on MongoDB, and SecantusDB, which
+/// the server-backed tests run on, gives nothing for that path.
+fn figure(array: &str, function: AggregateFn, over: &str) -> String {
+    let input = q(&format!("${array}"));
+    let of = match over.strip_prefix(&format!("{array}.")) {
+        Some(field) => format!(
+            "{{\"$map\": {{\"input\": {input}, \"as\": \"e\", \"in\": {}}}}}",
+            q(&format!("$$e.{field}"))
+        ),
+        None => input,
+    };
+    match function {
+        AggregateFn::Count => format!("{{\"$size\": {of}}}"),
+        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"$sum\": {of}}}"),
+        AggregateFn::Min => format!("{{\"$min\": {of}}}"),
+        AggregateFn::Max => format!("{{\"$max\": {of}}}"),
+        AggregateFn::First => format!("{{\"$arrayElemAt\": [{of}, 0]}}"),
+        AggregateFn::Last => format!("{{\"$arrayElemAt\": [{of}, -1]}}"),
+    }
+}
