@@ -4,7 +4,8 @@
 // no other document changed; a paged read's pages (from the last key
 // seen, or by number with `skip`) disjoint, in the read's order, and
 // together every matching document, also where the sort key ties across
-// a page's edge.
+// a page's edge; the figures a write computes again from an array (a
+// bucket's count, sum, min, max) equal those its elements give.
 //
 // mongosh --quiet --norc URI check_cookbook_effects.js, with SQUILL_CHECK_DIR
 // the directory `squill generate` wrote (data/ loaded here, plan.json the
@@ -19,11 +20,39 @@ const failures = [];
 const fail = (msg) => { failures.push(msg); print(`FAIL: ${msg}`); };
 const ok = (msg) => print(`ok: ${msg}`);
 
+// The data files are relaxed Extended JSON: a double is written with its
+// fraction (`538.0`), an int without. JavaScript's JSON reads both as one
+// number, and EJSON then makes `538.0` an Int32, which a validator that
+// wants a double refuses; so a number written with a fraction or an
+// exponent (outside strings) is read as the double it is.
+function doublesKept(line) {
+  let out = "";
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i];
+    if (ch === '"') {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') j += line[j] === "\\" ? 2 : 1;
+      out += line.slice(i, j + 1);
+      i = j + 1;
+    } else if (ch === "-" || (ch >= "0" && ch <= "9")) {
+      const m = /^-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(line.slice(i));
+      const tok = m[0];
+      out += m[1] !== undefined || m[2] !== undefined ? `{"$numberDouble": "${tok}"}` : tok;
+      i += tok.length;
+    } else {
+      out += ch;
+      i += 1;
+    }
+  }
+  return out;
+}
+
 for (const file of fs.readdirSync(`${dir}/data`).filter((f) => f.endsWith(".json")).sort()) {
   const docs = fs.readFileSync(`${dir}/data/${file}`, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
-    .map((l) => EJSON.parse(l, { relaxed: false }));
+    .map((l) => EJSON.parse(doublesKept(l), { relaxed: false }));
   if (docs.length > 0) db.getCollection(file.slice(0, -".json".length)).insertMany(docs);
 }
 load(`${dir}/cookbook.mongosh.js`);
@@ -234,17 +263,182 @@ function checkSkipPages(fn, step) {
   });
 }
 
+// A write that changes or drops elements of an array and computes the
+// figures kept over it again (a bucket's count, sum, min, max; issue 41),
+// run on the document with the most elements and its element of the
+// greatest value: an edit lowers that value below every other (the stored
+// max must fall), a delete removes it. After it, each figure the step
+// recomputes equals the figure computed here from the elements.
+function figureOf(fn, values) {
+  if (values.length === 0) return fn === "count" || fn === "sum" ? 0 : null;
+  switch (fn) {
+    case "count": return values.length;
+    case "sum": return values.reduce((a, b) => a + b, 0);
+    case "min": return Math.min(...values);
+    case "max": return Math.max(...values);
+    case "first": return values[0];
+    case "last": return values[values.length - 1];
+    default: return undefined;
+  }
+}
+function checkRecompute(fn, step) {
+  const array = step.recompute[0].over.split(".")[0];
+  const valued = step.recompute.find((r) => r.over.startsWith(`${array}.`));
+  const field = valued ? valued.over.slice(array.length + 1) : null;
+  const eq = step.filter.filter(([, e]) => e.eq !== undefined);
+  if (eq.length !== step.filter.length || plan[fn].steps.length !== 1) {
+    fail(`${fn}: a write the check cannot sample: ${JSON.stringify(step.filter)}`);
+    return;
+  }
+  const coll = db.getCollection(step.collection);
+  const [doc] = coll
+    .aggregate([{ $addFields: { __n: { $size: { $ifNull: [`$${array}`, []] } } } }, { $sort: { __n: -1, _id: 1 } }, { $limit: 1 }])
+    .toArray();
+  const elements = doc ? doc[array] || [] : [];
+  if (elements.length < 2) { fail(`${fn}: no ${step.collection} holds two ${array}`); return; }
+  const valuesOf = (els) => (field ? els.map((e) => num(at(e, field)[0])) : []);
+  const before = valuesOf(elements);
+  const chosen = field ? elements[before.indexOf(Math.max(...before))] : elements[0];
+  const values = {};
+  const tests = [];
+  for (const [path, e] of eq) {
+    const inside = path.startsWith(`${array}.`);
+    values[e.eq] = inside ? at(chosen, path.slice(array.length + 1))[0] : at(doc, path)[0];
+    if (inside) tests.push([path.slice(array.length + 1), values[e.eq]]);
+  }
+  // The values an edit sets: below every element's.
+  const lowered = field ? Math.min(...before) - 1 : 0;
+  for (const p of plan[fn].params) {
+    if (Object.prototype.hasOwnProperty.call(values, p.name)) continue;
+    if (field && p.path === `${array}.${field}`) values[p.name] = lowered;
+  }
+  const matches = (e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v));
+  const matched = elements.filter(matches).length;
+  const a = args(fn, values, []);
+  if (a === null) return;
+  if (!runs(fn, a)) return;
+  const after = coll.findOne({ _id: doc._id });
+  const now = after[array] || [];
+  let good = true;
+  if (step.drops !== undefined) {
+    if (now.length !== elements.length - matched) {
+      fail(`${fn}: ${now.length} ${array} left of ${elements.length}, ${matched} dropped expected`);
+      good = false;
+    }
+  } else if (field && !now.filter(matches).every((e) => num(at(e, field)[0]) === lowered)) {
+    fail(`${fn}: the matched ${array} do not hold the new ${field} ${lowered}`);
+    good = false;
+  }
+  for (const r of step.recompute) {
+    const vals = r.over === array ? now : valuesOf(now);
+    const want = figureOf(r.function, vals);
+    const got = after[r.path] === undefined || after[r.path] === null ? null : num(after[r.path]);
+    const same = want === null ? got === null : got !== null && Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want));
+    if (!same) {
+      fail(`${fn}: ${step.collection} ${key(doc._id)} stores ${r.path} ${got}, its ${array} give ${want}`);
+      good = false;
+    }
+  }
+  if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${step.collection} ${key(doc._id)} equal what its ${now.length} ${array} give`);
+}
+
+// Runs `fn` with arguments `a`; a server error is a failure of the check.
+function runs(fn, a) {
+  try {
+    globalThis[fn](...a);
+    return true;
+  } catch (e) {
+    fail(`${fn}: ${e.message} ${JSON.stringify(e.errInfo || {})}`);
+    return false;
+  }
+}
+
+// A value the validator takes at `path` of `collection`: an int stays an
+// int (mongosh would write a JavaScript number as a double).
+function typed(collection, path, v) {
+  const [info] = db.getCollectionInfos({ name: collection });
+  let schema = info && info.options && info.options.validator && info.options.validator.$jsonSchema;
+  for (const part of path.split(".")) {
+    if (!schema) break;
+    if (schema.items) schema = schema.items;
+    schema = schema.properties && schema.properties[part];
+  }
+  const type = schema && schema.bsonType;
+  if (type === "int") return NumberInt(v);
+  if (type === "long") return NumberLong(v);
+  if (type === "double") return Double(v);
+  return v;
+}
+
+// A parent's max (min, first, last) of its children read again from them
+// and set (issue 41), run on the parent with the most children and its
+// child that holds the figure: an edit lowers the child's value below
+// every other's (a `$max` kept the old max), a delete removes it. After
+// it, each value the parent's write set equals the figure its children
+// give now (the first in the order the reread find sorts by).
+function checkReread(fn, write) {
+  const steps = plan[fn].steps;
+  const reads = write.set_from.map((x) => steps.find((s) => s.key === x.step));
+  const first = reads[0];
+  const [refPath] = first.filter[0];
+  const children = db.getCollection(first.collection);
+  const [top] = children
+    .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: 1 } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
+    .toArray();
+  if (!top || top.n < 2) { fail(`${fn}: no parent has two ${first.collection}`); return; }
+  const parentId = top._id;
+  const field = write.set_from[0].field;
+  // The child holding the figure: the greatest value for a max, the latest
+  // for a last (the order the first reread sorts by is the plan's, not
+  // used to judge it).
+  const order = { max: [field, -1], min: [field, 1], last: ["_id", -1], first: ["_id", 1] }[write.set_from[0].function];
+  const chosen = children.find({ [refPath]: parentId }).sort({ [order[0]]: order[1], _id: order[1] }).limit(1).toArray()[0];
+  const all = children.find({ [refPath]: parentId }).toArray();
+  const lowest = Math.min(...all.map((c) => num(at(c, field)[0])));
+  const values = {};
+  for (const p of plan[fn].params) {
+    if (p.collection === first.collection && p.path === "_id") values[p.name] = chosen._id;
+    else if (p.collection === first.collection && p.path === refPath) values[p.name] = parentId;
+    else if (p.collection === write.collection && p.path === "_id") values[p.name] = parentId;
+    else if (p.collection === first.collection) values[p.name] = typed(first.collection, p.path, lowest - 1);
+  }
+  const a = args(fn, values, []);
+  if (a === null) return;
+  if (!runs(fn, a)) return;
+  const parent = db.getCollection(write.collection).findOne({ _id: parentId });
+  let good = true;
+  // The figures from the children now, worked out here: the greatest or
+  // least value, or the value of the latest or earliest child (by `_id`).
+  const now = children.find({ [refPath]: parentId }).sort({ _id: 1 }).toArray();
+  write.set_from.forEach((x) => {
+    const vs = now.map((c) => num(at(c, x.field)[0]));
+    const want = vs.length === 0 ? null : figureOf(x.function, vs);
+    const stored = at(parent, x.path)[0];
+    const got = stored === undefined || stored === null ? null : num(stored);
+    if (got !== want) {
+      fail(`${fn}: ${write.collection} ${key(parentId)} stores ${x.path} ${got}, its ${first.collection} documents give ${want}`);
+      good = false;
+    }
+  });
+  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${first.collection} documents give`);
+}
+
 let bulks = 0;
 let paged = 0;
+let recomputed = 0;
+let reread = 0;
 let numbered = 0;
 for (const fn of Object.keys(plan)) {
   for (const step of plan[fn].steps) {
     if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
     if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
+    if (step.recompute !== undefined) { recomputed += 1; checkRecompute(fn, step); }
+    if (step.set_from !== undefined) { reread += 1; checkReread(fn, step); }
   }
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

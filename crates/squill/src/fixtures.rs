@@ -32,7 +32,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 10] = [
+const FILES: [(&str, &str); 11] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -69,6 +69,10 @@ const FILES: [(&str, &str); 10] = [
     (
         "order-stock",
         include_str!("../tests/fixtures/order-stock.yaml"),
+    ),
+    (
+        "bucket-edits",
+        include_str!("../tests/fixtures/bucket-edits.yaml"),
     ),
 ];
 

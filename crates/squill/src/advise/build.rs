@@ -996,6 +996,9 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::Pull { path }
         | U::Rebase { path }
         | U::DropElements { path } => path,
-        U::Push { path, .. } | U::SetElements { path, .. } | U::Recompute { path, .. } => path,
+        U::Push { path, .. }
+        | U::SetElements { path, .. }
+        | U::Recompute { path, .. }
+        | U::SetFrom { path, .. } => path,
     }
 }

@@ -238,10 +238,18 @@ impl DocBuilder<'_> {
                     if let (true, Some(x), Some(c)) = (average, &agg_field, count) {
                         desc = format!("{desc}: the average of {x} is it over {c}");
                     }
-                    // A first or last value is one of the rows' values:
-                    // it keeps its field's type (a timestamp stays a date);
-                    // a count is a whole number, a sum (or min, max) a double.
-                    let picked = matches!(function, AggregateFn::First | AggregateFn::Last)
+                    // A first, last, min or max value is one of the rows'
+                    // values: it keeps its field's type (a timestamp stays
+                    // a date, the greatest of int ratings an int, which the
+                    // plan sets from the rating it reads again: issue 41);
+                    // a count is a whole number, a sum a double.
+                    let picked = matches!(
+                        function,
+                        AggregateFn::First
+                            | AggregateFn::Last
+                            | AggregateFn::Min
+                            | AggregateFn::Max
+                    )
                         .then(|| {
                             let x = agg_field.as_deref()?;
                             model.entity(rel.child).fields.iter().find(|f| f.name == x)

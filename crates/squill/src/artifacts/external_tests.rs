@@ -589,3 +589,53 @@ fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
     );
     assert_eq!(out.matches("ok: ").count(), 3, "{out}");
 }
+
+/// Issue 41: a bucket's reading edited and one deleted, and a product's
+/// review edited and one deleted, by the mongosh cookbook against the
+/// server; after each, the figures the bucket keeps (count, sum, min, max)
+/// equal those its readings give, and the product's greatest and latest
+/// rating those its reviews give (scripts/testenv/check_cookbook_effects.js).
+/// The edits lower the greatest value below every other, so a `$set`
+/// through `$`, or a `$max`, that left the max as it was fails; the deletes
+/// remove it, so a `$pull`, or a delete that left the product as it was,
+/// fails.
+#[test]
+fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = fixtures::load("bucket-edits");
+    let dir = out_dir("effects-bucket-edits");
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let options = DataOptions {
+        max_children: Some(100),
+        ..DataOptions::new(3, 17)
+    };
+    data::write(&model, &design, &options, &dir.0).unwrap();
+    let plan = cookbook::plan_json(&cookbook::op_codes(&design));
+    std::fs::write(dir.0.join("plan.json"), plan.to_string()).unwrap();
+    let db_uri = database_uri(&uri, &format!("squill_buckets_{}", std::process::id()));
+    let setup = run(Command::new(&mongosh)
+        .args(["--quiet", "--norc", &db_uri])
+        .arg(dir.0.join("setup.js")));
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let out = try_run(
+        Command::new(&mongosh)
+            .args(["--quiet", "--norc", &db_uri])
+            .arg(repo_root().join("scripts/testenv/check_cookbook_effects.js"))
+            .env("SQUILL_CHECK_DIR", &dir.0),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{out}");
+    assert!(
+        out.contains("checked 2 write(s) that recompute stored figures, 2 that set figures read again"),
+        "{out}"
+    );
+    assert_eq!(out.matches("ok: ").count(), 4, "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+}

@@ -670,6 +670,17 @@ pub enum UpdateOp {
     Rebase {
         path: String,
     },
+    /// `$set` of the value at `field` in the document an earlier step
+    /// (`step`, numbered from 1) found: a parent's max, min, first or last
+    /// of its children read again from them after one was lowered or
+    /// removed (issue 41), where `$max` kept a lowered maximum.
+    SetFrom {
+        path: String,
+        step: usize,
+        field: String,
+        /// The figure the parent keeps (max, min, first, last).
+        function: crate::model::AggregateFn,
+    },
     /// An update pipeline's rewrite of the elements of the array `path`
     /// that the step's filter matches (its tests under `path.`): `fields`
     /// set in each (`$map`, `$mergeObjects`). Written beside `Recompute`,

@@ -171,6 +171,15 @@ pub enum Purpose {
     RecomputeBucket {
         entity: String,
     },
+    /// A parent's `function` (max, min, first, last) of its children's
+    /// `field`, read again from the children after one was lowered or
+    /// removed.
+    RereadComputed {
+        function: String,
+        field: String,
+        entity: String,
+        parent: String,
+    },
     /// A computed field (`field`) of the parent kept up to date on update.
     MaintainComputed {
         field: String,
@@ -408,6 +417,16 @@ impl Purpose {
             AddToNewParent { entity, parent } => {
                 format!("add the {} to its new {}", one(entity), one(parent))
             }
+            RereadComputed {
+                function,
+                field,
+                entity,
+                parent,
+            } => format!(
+                "read the {function} of {field} of the {}'s {} again",
+                one(parent),
+                plural(entity)
+            ),
             RecomputeBucket { entity } => {
                 format!("recompute the bucket's figures from its {}", plural(entity))
             }

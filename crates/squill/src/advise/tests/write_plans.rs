@@ -832,3 +832,117 @@ fn pages_of_buckets_are_priced_by_the_buckets_they_walk() {
         "{skip_keys} vs {keyset_keys}"
     );
 }
+
+/// Readings in hour buckets that keep each bucket's count, sum, min and
+/// max (fixture bucket-edits): an edit of a reading's value and a delete
+/// of a reading are each one update of the bucket, by the filter itself,
+/// whose pipeline changes or drops the reading and computes every figure
+/// over the changed field (every figure, the count too, for a delete)
+/// again from the array. A `$set readings.$.value` and a `$pull` left the
+/// figures as they were, after a find for the ids (issue 41).
+#[test]
+fn a_bucketed_edit_or_delete_recomputes_the_bucket_figures_in_one_pipeline() {
+    let (_, d) = crate::fixtures::load("bucket-edits");
+    let figures = |op: &str| -> Vec<(String, String)> {
+        let p = plan(&d, op);
+        assert_eq!(p.steps.len(), 1, "{op}: {:#?}", p.steps);
+        assert_eq!(p.steps[0].action, Action::UpdateOne, "{op}");
+        assert_eq!(p.cost.round_trips, 1.0, "{op}");
+        p.steps[0]
+            .updates
+            .iter()
+            .filter_map(|u| match u {
+                UpdateOp::Recompute { path, over, .. } => Some((path.clone(), over.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let kept = |paths: &[&str]| -> Vec<(String, String)> {
+        paths
+            .iter()
+            .map(|p| {
+                let over = if *p == "count" {
+                    "readings".to_string()
+                } else {
+                    "readings.value".to_string()
+                };
+                (p.to_string(), over)
+            })
+            .collect()
+    };
+    assert_eq!(
+        figures("fix_reading"),
+        kept(&["sum_value", "min_value", "max_value"])
+    );
+    assert!(plan(&d, "fix_reading").steps[0].updates.iter().any(|u| matches!(
+        u,
+        UpdateOp::SetElements { path, fields } if path == "readings" && fields == &["value".to_string()]
+    )));
+    assert_eq!(
+        figures("drop_reading"),
+        kept(&["count", "sum_value", "min_value", "max_value"])
+    );
+    assert!(
+        plan(&d, "drop_reading").steps[0]
+            .updates
+            .iter()
+            .any(|u| matches!(u, UpdateOp::DropElements { path } if path == "readings"))
+    );
+}
+
+/// Reviews that reference their product, which keeps their greatest and
+/// latest rating (fixture bucket-edits): an edit of a rating `$max`ed it
+/// into the product, so a lowered rating kept the old max, and a delete
+/// left both as they were (issue 41). Now each reads the figure again
+/// from the reviews after the write (one key of `{product, rating}`, or of
+/// `{product, _id}` for the latest), priced as those reads, and `$set`s it
+/// from what the read found.
+#[test]
+fn a_lowered_or_removed_child_reads_the_parents_max_again() {
+    let (_, d) = crate::fixtures::load("bucket-edits");
+    for op in ["edit_review", "delete_review"] {
+        let p = plan(&d, op);
+        let reads: Vec<_> = p
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.action == Action::Find && s.limit == Some(1) && !s.sort.is_empty())
+            .map(|(i, s)| (i + 1, s.sort[0].clone()))
+            .collect();
+        assert_eq!(
+            reads.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>(),
+            [("rating".to_string(), -1), ("_id".to_string(), -1)],
+            "{op}: {:#?}",
+            p.steps
+        );
+        let write = p.steps.last().expect("the product's write");
+        assert_eq!(write.collection, "product", "{op}");
+        assert!(
+            !write.updates.iter().any(|u| matches!(u, UpdateOp::Max { .. })),
+            "{op}: {:?}",
+            write.updates
+        );
+        for (path, (step, _)) in ["reviews_max_rating", "reviews_last_rating"].iter().zip(&reads) {
+            assert!(
+                write.updates.iter().any(|u| matches!(
+                    u,
+                    UpdateOp::SetFrom { path: p, step: s, field, .. }
+                        if p == path && s == step && field == "rating"
+                )),
+                "{op}: {:?}",
+                write.updates
+            );
+        }
+        // Each read is a round trip and an index key the plan pays for.
+        assert!(
+            p.cost.index_keys_examined >= p.steps.len() as f64,
+            "{op}: {}",
+            p.cost.index_keys_examined
+        );
+        assert!(
+            p.cost.round_trips >= reads.len() as f64 + 2.0,
+            "{op}: {}",
+            p.cost.round_trips
+        );
+    }
+}

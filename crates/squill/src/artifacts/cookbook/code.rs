@@ -79,6 +79,14 @@ pub enum Expr {
         step: String,
         path: String,
     },
+    /// The value at `path` in the first document an earlier step found
+    /// (none found: null): a figure read again from the children.
+    FirstOf {
+        step: String,
+        path: String,
+        /// The figure it stands for (a parent's max of its children).
+        function: crate::model::AggregateFn,
+    },
     /// A literal number.
     Number(i64),
     /// `{"$near": {"$geometry": point, "$maxDistance": metres}}`: nearest

@@ -278,10 +278,10 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
-                    // drop the item itself) or a `$pull` changes every
-                    // document it matches (the item pulled is taken from
-                    // the data).
-                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..) | code::Update::SetElements { .. } | code::Update::DropElements(..))),
+                    // drop the item itself), a `$pull` or a pipeline's
+                    // `$filter` changes every document it matches (the
+                    // item pulled is taken from the data).
+                    "modifies": s.updates.iter().any(|u| matches!(u, code::Update::Push { slice: None, .. } | code::Update::Pull(..) | code::Update::DropElements(..))),
                     // Paths from a tree's root the filter tests, and those
                     // the step rewrites below a moved node.
                     "under": s.under.iter().map(|u| json!({"path": u.path, "tree_collection": u.tree_collection, "parent_field": u.parent_field, "node_field": u.node_field})).collect::<Vec<_>>(),
@@ -315,6 +315,22 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if !recompute.is_empty() {
                     step["recompute"] = json!(recompute);
                 }
+                // Values set from what an earlier find read (a parent's
+                // max of its children read again): what a check compares
+                // with the children after the write.
+                let set_from: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Set(path, code::Expr::FirstOf { step, path: field, function }) => Some(json!({"path": path, "step": step, "field": field, "function": function})),
+                    _ => None,
+                }).collect();
+                if !set_from.is_empty() {
+                    step["set_from"] = json!(set_from);
+                }
+                if let Some(array) = s.updates.iter().find_map(|u| match u {
+                    code::Update::DropElements(array) => Some(array),
+                    _ => None,
+                }) {
+                    step["drops"] = json!(array);
+                }
                 step
             })
             .collect();
@@ -335,6 +351,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
+        Expr::FirstOf { step, path, function } => json!({"first_of": [step, path, function]}),
         Expr::Near { point, metres } => json!({"near": [point, metres]}),
         Expr::WithinCircle { point, metres } => json!({"within_circle": [point, metres]}),
         Expr::WithinArea(p) => json!({"within": p}),

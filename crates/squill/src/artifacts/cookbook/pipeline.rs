@@ -162,3 +162,39 @@ fn figure(array: &str, function: AggregateFn, over: &str) -> String {
         AggregateFn::Last => format!("{{\"$arrayElemAt\": [{of}, -1]}}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::render;
+
+    /// The bucket-edits fixture's edit and delete of a reading, in each
+    /// language: one update of the bucket whose pipeline changes (or drops)
+    /// the readings the filter's `readings.time` names, then computes the
+    /// figures from the readings. The three languages write the same
+    /// pipeline (Python's booleans aside, which these do not use).
+    #[test]
+    fn bucket_edits_are_one_pipeline_in_every_language() {
+        let (_, design) = crate::fixtures::load("bucket-edits");
+        let ops = super::super::op_codes(&design);
+        let op = |name: &str| {
+            let o = ops.iter().find(|o| o.name == name).expect(name);
+            (render::python(o), render::node(o), render::mongosh(o))
+        };
+        let values = r#"{"$map": {"input": "$readings", "as": "e", "in": "$$e.value"}}"#;
+        let (py, js, sh) = op("fix_reading");
+        let set = r#"[{"$set": {"readings": {"$map": {"input": "$readings", "as": "e", "in": {"$cond": [{"$eq": ["$$e.time", time]}, {"$mergeObjects": ["$$e", {"value": {"$literal": new_value}}]}, "$$e"]}}}}}"#;
+        let max = format!(r#""max_value": {{"$max": {values}}}"#);
+        for text in [&py, &js, &sh] {
+            assert!(text.contains(set), "{text}");
+            assert!(text.contains(&max), "{text}");
+            assert!(!text.contains("readings.$.value"), "{text}");
+        }
+        let (py, js, sh) = op("drop_reading");
+        let drop = r#"[{"$set": {"readings": {"$filter": {"input": "$readings", "as": "e", "cond": {"$not": [{"$eq": ["$$e.time", time]}]}}}}}, {"$set": {"count": {"$size": "$readings"}"#;
+        for text in [&py, &js, &sh] {
+            assert!(text.contains(drop), "{text}");
+            assert!(text.contains(&max), "{text}");
+            assert!(!text.contains("$pull"), "{text}");
+        }
+    }
+}

@@ -403,6 +403,26 @@ impl Builder<'_> {
                     .collect(),
             },
             UpdateOp::DropElements { path } => Update::DropElements(path.clone()),
+            // The figure an earlier find read from the children.
+            UpdateOp::SetFrom {
+                path,
+                step: n,
+                field,
+                function,
+            } => match self.steps.get(n.wrapping_sub(1)) {
+                Some(found) => Update::Set(
+                    path.clone(),
+                    Expr::FirstOf {
+                        step: found.key.clone(),
+                        path: field.clone(),
+                        function: *function,
+                    },
+                ),
+                None => Update::Set(
+                    path.clone(),
+                    Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
+                ),
+            },
             UpdateOp::Recompute {
                 path,
                 function,

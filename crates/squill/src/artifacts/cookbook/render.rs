@@ -23,6 +23,10 @@ pub(super) fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
+        Expr::FirstOf { step, path, .. } => match lang {
+            Lang::Python => format!("next(iter(_ids({step}, {})), None)", q(path)),
+            _ => format!("(ids({step}, {})[0] ?? null)", q(path)),
+        },
         Expr::Near { point, metres } => {
             format!("{{\"$near\": {{\"$geometry\": {point}, \"$maxDistance\": {metres}}}}}")
         }

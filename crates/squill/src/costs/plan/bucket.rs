@@ -26,8 +26,13 @@ pub(super) fn bucket_figures(
             AggregateFn::First => format!("first_{field}"),
             AggregateFn::Last => format!("last_{field}"),
         };
+        // An average is kept as its sum (beside the count).
+        let function = match a.function {
+            AggregateFn::Avg => AggregateFn::Sum,
+            f => f,
+        };
         if !out.iter().any(|(_, _, p)| *p == path) {
-            out.push((a.function, field, path));
+            out.push((function, field, path));
         }
     }
     out

@@ -195,6 +195,7 @@ mod include;
 mod insert;
 mod link;
 mod paging;
+mod reread;
 mod sharded;
 mod timeline;
 mod tree;

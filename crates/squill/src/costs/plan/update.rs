@@ -21,7 +21,14 @@ struct Edits {
     updates: Vec<UpdateOp>,
     extra: Vec<ExtraWrite>,
     nonatomic: usize,
+    /// A parent's extremes of the changed fields (max, min, first, last):
+    /// read again from the children once the instance is written.
+    rereads: Vec<Reread>,
 }
+
+/// A parent's computed field read again from its children through a
+/// relationship: `(relationship, function, field, computed field)`.
+type Reread = (RelationshipId, AggregateFn, String, String);
 
 impl Edits {
     fn at(&self, field: &str) -> String {
@@ -97,6 +104,7 @@ impl<'a> Planner<'a> {
             updates: Vec::new(),
             extra: Vec::new(),
             nonatomic: 0,
+            rereads: Vec::new(),
         };
         // A child kept in a bucket whose figures cover a changed field:
         // one update pipeline sets it and computes the figures again.
@@ -114,7 +122,7 @@ impl<'a> Planner<'a> {
         for &r in relinks {
             self.relink(plan, op, e, r, &mut edits);
         }
-        self.refresh_parent_copies(e, changes, m, &mut edits.extra);
+        self.refresh_parent_copies(e, changes, m, (&mut edits.extra, &mut edits.rereads));
         self.refresh_tree_paths(e, changes, m, &mut edits.extra);
         self.refresh_child_copies(ch, m, &mut edits.extra);
         // The entity itself (every copy of it when it is folded into its children).
@@ -297,7 +305,7 @@ impl<'a> Planner<'a> {
         e: EntityId,
         changes: &[String],
         m: f64,
-        extra: &mut Vec<ExtraWrite>,
+        (extra, rereads): (&mut Vec<ExtraWrite>, &mut Vec<Reread>),
     ) {
         let f = self.facts;
         let name = self.name(e).to_string();
@@ -334,6 +342,18 @@ impl<'a> Planner<'a> {
                 if let Some(x) = field
                     && changes.contains(x)
                 {
+                    // A max (min, first, last) a lowered value may have
+                    // held: read again from the children, after the write.
+                    if matches!(
+                        func,
+                        AggregateFn::Min
+                            | AggregateFn::Max
+                            | AggregateFn::First
+                            | AggregateFn::Last
+                    ) {
+                        rereads.push((r, func, x.clone(), cname.clone()));
+                        continue;
+                    }
                     let pacc = self.access(rel.parent);
                     let u = match func {
                         AggregateFn::Min => UpdateOp::Min {
@@ -497,7 +517,10 @@ impl<'a> Planner<'a> {
         let f = self.facts;
         let name = self.name(e).to_string();
         let Edits {
-            extra, nonatomic, ..
+            extra,
+            nonatomic,
+            rereads,
+            ..
         } = edits;
         if !own.updates.is_empty() {
             // An outlier's child by its id: in its parent's array first.
@@ -525,6 +548,43 @@ impl<'a> Planner<'a> {
             let (mut step, cost, index) = self.root_write(plan, own);
             Self::as_fallback(&mut step, fallback);
             self.push(plan, op, step, cost, index);
+        }
+        // The parents' extremes, read from the children as now written,
+        // then set: one write per parent relationship.
+        let mut rels: Vec<RelationshipId> = rereads.iter().map(|x| x.0).collect();
+        rels.dedup();
+        for r in rels {
+            let parent = f.model.relationship(r).parent;
+            let mut ups = Vec::new();
+            let mut why = Vec::new();
+            for (_, func, field, cname) in rereads.iter().filter(|x| x.0 == r) {
+                if let Some(u) = self.reread_extreme(
+                    plan,
+                    op,
+                    (e, r, &ValueSource::Param),
+                    (*func, field, cname),
+                ) {
+                    ups.push(u);
+                    why.push(Purpose::MaintainComputed {
+                        field: cname.clone(),
+                        parent: self.name(parent).to_string(),
+                    });
+                }
+            }
+            let pacc = self.access(parent);
+            self.write_root(
+                plan,
+                op,
+                RootWrite {
+                    entity: parent,
+                    action: Action::UpdateOne,
+                    filter: vec![filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)],
+                    updates: ups,
+                    docs: 1.0,
+                    sync: 0.0,
+                    purpose: why,
+                },
+            );
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {
             self.write_root(

@@ -485,6 +485,11 @@ pub(crate) fn update(op: &UpdateOp) -> String {
         UpdateOp::SetElements { path, fields } => {
             format!("$set {} in the matched {path} (pipeline $map)", fields.join(", "))
         }
+        UpdateOp::SetFrom {
+            path, step, field, ..
+        } => {
+            format!("$set {path} to the {field} step {step} found")
+        }
         UpdateOp::DropElements { path } => format!("drop the matched {path} (pipeline $filter)"),
         UpdateOp::Recompute {
             path,
