@@ -10,29 +10,39 @@
 //! (`readings.time`): the same tests, as aggregation expressions on each
 //! element (`$$e.time`), so the filter that finds the document and the
 //! condition that picks its elements cannot disagree.
+//!
+//! Called by `render`, which passes how its language spells an expression
+//! (`Spell`): this file knows the pipeline, not the languages.
 
 use super::code::{Expr, StepCode, Update};
-use super::render::{Lang, expr, object};
 use crate::model::AggregateFn;
 use crate::words::script;
+
+/// How the rendering language writes what the pipeline holds: an
+/// expression of the cookbook (a parameter, the ids an earlier step found),
+/// and the literal `false`.
+pub(super) struct Spell<'a> {
+    pub expr: &'a dyn Fn(&Expr) -> String,
+    pub falsy: &'static str,
+    /// The helper that lists values at a path in found documents (`_ids`
+    /// in Python, `ids` in JavaScript).
+    pub ids: &'static str,
+}
 
 /// A string literal: the same text in JavaScript and Python.
 fn q(s: &str) -> String {
     script::js_string(s)
 }
 
-fn boolean(lang: Lang, b: bool) -> &'static str {
-    match (lang, b) {
-        (Lang::Python, true) => "True",
-        (Lang::Python, false) => "False",
-        (_, true) => "true",
-        (_, false) => "false",
-    }
+/// `{"k": v, …}` with the keys quoted.
+fn object(pairs: &[(String, String)]) -> String {
+    let inner: Vec<String> = pairs.iter().map(|(k, v)| format!("{}: {v}", q(k))).collect();
+    format!("{{{}}}", inner.join(", "))
 }
 
 /// The step's update as a pipeline, when it changes or drops elements of
 /// an array; `None` for every other update.
-pub(super) fn elements(lang: Lang, step: &StepCode) -> Option<String> {
+pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
     let (array, first) = step.updates.iter().find_map(|u| match u {
         Update::SetElements { path, fields } => Some((path, rewrite(lang, step, path, fields))),
         Update::DropElements(path) => Some((path, drop(lang, step, path))),
@@ -62,10 +72,10 @@ pub(super) fn elements(lang: Lang, step: &StepCode) -> Option<String> {
 
 /// `$map` over the array: a matched element merged with the new values
 /// (each a `$literal`, so a value that starts with `$` stays a value).
-fn rewrite(lang: Lang, step: &StepCode, array: &str, fields: &[(String, Expr)]) -> String {
+fn rewrite(lang: &Spell<'_>, step: &StepCode, array: &str, fields: &[(String, Expr)]) -> String {
     let values: Vec<(String, String)> = fields
         .iter()
-        .map(|(f, e)| (f.clone(), format!("{{\"$literal\": {}}}", expr(lang, e))))
+        .map(|(f, e)| (f.clone(), format!("{{\"$literal\": {}}}", (lang.expr)(e))))
         .collect();
     let merged = format!("{{\"$mergeObjects\": [\"$$e\", {}]}}", object(&values));
     let then = match matched(lang, step, array) {
@@ -79,7 +89,7 @@ fn rewrite(lang: Lang, step: &StepCode, array: &str, fields: &[(String, Expr)]) 
 }
 
 /// `$filter` of the array: the elements the filter's tests do not match.
-fn drop(lang: Lang, step: &StepCode, array: &str) -> String {
+fn drop(lang: &Spell<'_>, step: &StepCode, array: &str) -> String {
     match matched(lang, step, array) {
         Some(cond) => format!(
             "{{\"$filter\": {{\"input\": {}, \"as\": \"e\", \"cond\": {{\"$not\": [{cond}]}}}}}}",
@@ -92,7 +102,7 @@ fn drop(lang: Lang, step: &StepCode, array: &str) -> String {
 
 /// The filter's tests under `array.` as one condition on the element `$$e`;
 /// `None` when the filter tests no element (every element matches).
-fn matched(lang: Lang, step: &StepCode, array: &str) -> Option<String> {
+fn matched(lang: &Spell<'_>, step: &StepCode, array: &str) -> Option<String> {
     let inside = format!("{array}.");
     let tests: Vec<String> = step
         .filter
@@ -110,7 +120,7 @@ fn matched(lang: Lang, step: &StepCode, array: &str) -> Option<String> {
 }
 
 /// One filter test as an aggregation expression on the value at `at`.
-fn test(lang: Lang, at: &str, e: &Expr) -> String {
+fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
     let path = q(at);
     let cmp = |op: &str, v: String| format!("{{{}: [{path}, {v}]}}", q(op));
     match e {
@@ -121,12 +131,9 @@ fn test(lang: Lang, at: &str, e: &Expr) -> String {
             cmp("$gte", a.clone()),
             cmp("$lt", b.clone())
         ),
-        Expr::IdsFrom { step, path } => match lang {
-            Lang::Python => cmp("$in", format!("_ids({step}, {})", q(path))),
-            _ => cmp("$in", format!("ids({step}, {})", q(path))),
-        },
+        Expr::IdsFrom { step, path } => cmp("$in", format!("{}({step}, {})", lang.ids, q(path))),
         Expr::Test(t, v) => {
-            let value = expr(lang, &Expr::Test(crate::model::Test::Eq, v.clone()));
+            let value = (lang.expr)(&Expr::Test(crate::model::Test::Eq, v.clone()));
             match t {
                 crate::model::Test::Eq => cmp("$eq", value),
                 t => cmp(t.operator(), value),
@@ -135,7 +142,7 @@ fn test(lang: Lang, at: &str, e: &Expr) -> String {
         Expr::IdIs(p) => format!("{{\"$eq\": [{}, {p}]}}", q(&format!("{at}._id"))),
         // No filter of the planner's tests an element otherwise; a test
         // this cannot spell matches no element rather than every one.
-        _ => format!("{{\"$literal\": {}}}", boolean(lang, false)),
+        _ => format!("{{\"$literal\": {}}}", lang.falsy),
     }
 }
 

@@ -19,7 +19,7 @@ fn q(s: &str) -> String {
     script::js_string(s)
 }
 
-pub(super) fn expr(lang: Lang, e: &Expr) -> String {
+fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
@@ -225,7 +225,7 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<(String, Stri
     (source, at(&each.id), incs)
 }
 
-pub(super) fn object(pairs: &[(String, String)]) -> String {
+fn object(pairs: &[(String, String)]) -> String {
     if pairs.is_empty() {
         return "{}".into();
     }
@@ -298,7 +298,12 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
 fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> String {
     // Elements of an array changed or dropped, with the figures kept over
     // it computed again: an update pipeline of its own (pipeline.rs).
-    if let Some(stages) = super::pipeline::elements(lang, step) {
+    let spell = super::pipeline::Spell {
+        expr: &|e| expr(lang, e),
+        falsy: if lang == Lang::Python { "False" } else { "false" },
+        ids: if lang == Lang::Python { "_ids" } else { "ids" },
+    };
+    if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;
     }
     // A rebase is an update pipeline: one `$set` stage (values set beside
