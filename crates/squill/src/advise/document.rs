@@ -250,11 +250,11 @@ impl DocBuilder<'_> {
                             | AggregateFn::Min
                             | AggregateFn::Max
                     )
-                        .then(|| {
-                            let x = agg_field.as_deref()?;
-                            model.entity(rel.child).fields.iter().find(|f| f.name == x)
-                        })
-                        .flatten();
+                    .then(|| {
+                        let x = agg_field.as_deref()?;
+                        model.entity(rel.child).fields.iter().find(|f| f.name == x)
+                    })
+                    .flatten();
                     let origin = FieldOrigin::Computed {
                         function,
                         field: agg_field,

@@ -633,7 +633,9 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     .unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{out}");
     assert!(
-        out.contains("checked 2 write(s) that recompute stored figures, 2 that set figures read again"),
+        out.contains(
+            "checked 2 write(s) that recompute stored figures, 2 that set figures read again"
+        ),
         "{out}"
     );
     assert_eq!(out.matches("ok: ").count(), 4, "{out}");

@@ -918,11 +918,17 @@ fn a_lowered_or_removed_child_reads_the_parents_max_again() {
         let write = p.steps.last().expect("the product's write");
         assert_eq!(write.collection, "product", "{op}");
         assert!(
-            !write.updates.iter().any(|u| matches!(u, UpdateOp::Max { .. })),
+            !write
+                .updates
+                .iter()
+                .any(|u| matches!(u, UpdateOp::Max { .. })),
             "{op}: {:?}",
             write.updates
         );
-        for (path, (step, _)) in ["reviews_max_rating", "reviews_last_rating"].iter().zip(&reads) {
+        for (path, (step, _)) in ["reviews_max_rating", "reviews_last_rating"]
+            .iter()
+            .zip(&reads)
+        {
             assert!(
                 write.updates.iter().any(|u| matches!(
                     u,

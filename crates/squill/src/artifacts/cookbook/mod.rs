@@ -6,8 +6,8 @@
 //! (collection, field path, kind) and steps, for tools and tests that call it.
 
 mod code;
-mod plan;
 mod pipeline;
+mod plan;
 mod render;
 mod timeline;
 
@@ -351,7 +351,11 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
-        Expr::FirstOf { step, path, function } => json!({"first_of": [step, path, function]}),
+        Expr::FirstOf {
+            step,
+            path,
+            function,
+        } => json!({"first_of": [step, path, function]}),
         Expr::Near { point, metres } => json!({"near": [point, metres]}),
         Expr::WithinCircle { point, metres } => json!({"within_circle": [point, metres]}),
         Expr::WithinArea(p) => json!({"within": p}),

@@ -36,7 +36,10 @@ fn q(s: &str) -> String {
 
 /// `{"k": v, …}` with the keys quoted.
 fn object(pairs: &[(String, String)]) -> String {
-    let inner: Vec<String> = pairs.iter().map(|(k, v)| format!("{}: {v}", q(k))).collect();
+    let inner: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}: {v}", q(k)))
+        .collect();
     format!("{{{}}}", inner.join(", "))
 }
 

@@ -300,7 +300,11 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> St
     // it computed again: an update pipeline of its own (pipeline.rs).
     let spell = super::pipeline::Spell {
         expr: &|e| expr(lang, e),
-        falsy: if lang == Lang::Python { "False" } else { "false" },
+        falsy: if lang == Lang::Python {
+            "False"
+        } else {
+            "false"
+        },
         ids: if lang == Lang::Python { "_ids" } else { "ids" },
     };
     if let Some(stages) = super::pipeline::elements(&spell, step) {

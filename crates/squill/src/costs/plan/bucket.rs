@@ -78,17 +78,19 @@ impl Planner<'_> {
                 path: array.clone(),
             },
         }];
-        ups.extend(touched.into_iter().map(|(function, field, path)| {
-            UpdateOp::Recompute {
-                path,
-                function,
-                over: if field.is_empty() {
-                    array.clone()
-                } else {
-                    format!("{array}.{field}")
-                },
-            }
-        }));
+        ups.extend(
+            touched
+                .into_iter()
+                .map(|(function, field, path)| UpdateOp::Recompute {
+                    path,
+                    function,
+                    over: if field.is_empty() {
+                        array.clone()
+                    } else {
+                        format!("{array}.{field}")
+                    },
+                }),
+        );
         Some(ups)
     }
 

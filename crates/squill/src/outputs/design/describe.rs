@@ -483,7 +483,10 @@ pub(crate) fn update(op: &UpdateOp) -> String {
         UpdateOp::Pull { path } => format!("$pull {path}"),
         UpdateOp::Rebase { path } => format!("rebase {path} on the new parent's path"),
         UpdateOp::SetElements { path, fields } => {
-            format!("$set {} in the matched {path} (pipeline $map)", fields.join(", "))
+            format!(
+                "$set {} in the matched {path} (pipeline $map)",
+                fields.join(", ")
+            )
         }
         UpdateOp::SetFrom {
             path, step, field, ..
