@@ -128,3 +128,98 @@ fn the_projection_sizes_an_array_index_per_element() {
         id_index + ARTICLES * (21 + 8)
     );
 }
+
+/// Articles with their tags' ids in an array (a many-to-many laid out as
+/// `layout`), typically `per` tags an article; read by a tag, written.
+fn tagged_by_ids(layout: &str, per: u64) -> Model {
+    let text = format!(
+        "name: tag-ids
+entities:
+  article:
+    count: {ARTICLES}
+    fields:
+      title: string(40)
+  tag:
+    count: 2000
+    fields:
+      label: string(12)
+relationships:
+  tags:
+    kind: many-to-many
+    parent: article
+    child: tag
+    children: {{min: 0, typical: {per}, max: 10}}
+    parents: {{min: 0, typical: 2500, max: 4000}}
+    child_field: articles
+    layout: {layout}
+operations:
+  by_tag:
+    read: article
+    rate: 500
+    filter: {{tags: eq}}
+    limit: 20
+    fields: [title]
+  write:
+    insert: article
+    links: [tags]
+    rate: 50
+"
+    );
+    crate::inputs::model_file::parse("tag-ids.yaml", &text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The index need of `op` on `collection` whose key lies in the array `field`.
+fn need_on(model: &Model, op: &str, collection: &str, field: &str) -> IndexNeed {
+    let settings = Settings::default();
+    let facts = Facts::new(model, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    let searched = local_search_within(&facts, &space, PLAN_BUDGET).unwrap();
+    let p = Placement::build(&facts, &space, &searched.state).unwrap();
+    let planner = Planner {
+        facts: &facts,
+        space: &space,
+        p: &p,
+    };
+    let id = model.operation_by_name(op).unwrap();
+    let under = |k: &str| k == field || k.starts_with(&format!("{field}."));
+    planner
+        .plan(id)
+        .indexes
+        .into_iter()
+        .find(|n| n.collection == collection && n.keys.iter().any(|(k, _)| under(k)))
+        .unwrap_or_else(|| panic!("{op} uses an index on {collection}.{field}"))
+}
+
+/// A many-to-many kept as an array of the tags' ids in each article: the
+/// index on the array has an entry per id (the relationship's typical
+/// tags an article, 6), and each article written writes 6 keys, not one.
+#[test]
+fn an_index_on_an_array_of_ids_has_an_entry_per_id() {
+    for layout in ["many-to-many-one-way", "many-to-many-two-way"] {
+        let m = tagged_by_ids(layout, 6);
+        let n = need_on(&m, "by_tag", "article", "tags");
+        assert!(
+            (n.entries - 6.0 * ARTICLES as f64).abs() < 1e-6,
+            "{layout}: {n:?}"
+        );
+        assert!((n.keys_per_write - 6.0).abs() < 1e-9, "{layout}: {n:?}");
+    }
+}
+
+/// The projection sizes the index on the array of ids at an entry per id
+/// (6 an article), each an ObjectId and a record id, beside `_id`'s: the
+/// ids counted once, though both the growing array and the ids say so.
+#[test]
+fn the_projection_sizes_an_index_on_ids_per_id() {
+    let c = projected(&tagged_by_ids("many-to-many-one-way", 6));
+    let row = c.months[0]
+        .collections
+        .iter()
+        .find(|r| r.collection == "article")
+        .unwrap();
+    assert_eq!(
+        row.index_bytes,
+        ARTICLES * (12 + 8) + 6 * ARTICLES * (12 + 8)
+    );
+}

@@ -205,7 +205,10 @@ impl<'a> Planner<'a> {
         // A field of the entity's own: an entry per element when it is an
         // array (tags, a store's locations), multikey.
         let Some(related) = &c.related else {
-            return f.model.entity(e).index_entries_at(&c.path.join("."));
+            return f
+                .model
+                .entity(e)
+                .index_entries_at(&c.path.join("."), |name| self.ids_held(e, name));
         };
         let r = related.relationship;
         let rel = f.model.relationship(r);

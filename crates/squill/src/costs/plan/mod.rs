@@ -1238,29 +1238,27 @@ impl<'a> Planner<'a> {
             1.0
         };
         per *= self.own_field_entries(e, path);
+        // Embedded children of `e` in an array: an entry per child. (The
+        // ids of the other side `e` keeps in an array are counted above,
+        // with `e`'s own arrays.)
         for &r in &f.rels_from[e.index()] {
             let rel = f.model.relationship(r);
-            let layout = self.layout(r);
-            let array = match self.p.home[rel.child.index()] {
-                Home::Embedded { rel: x, array, .. } if x == r => array,
-                _ => self.child_ids_path(r).is_some() && !single_id(rel, layout),
-            };
-            if array && under(&acc.path(&rel.parent_field)) {
+            if let Home::Embedded { rel: x, array, .. } = self.p.home[rel.child.index()]
+                && x == r
+                && array
+                && under(&acc.path(&rel.parent_field))
+            {
                 per *= f.typical(r).max(1.0);
-            }
-        }
-        for &r in &f.rels_to[e.index()] {
-            let rel = f.model.relationship(r);
-            if self.parent_ref_path(r).is_some() && under(&acc.path(&rel.child_field)) {
-                per *= self.parent_ids_per_child(r);
             }
         }
         per
     }
 
     /// The entries one instance of `e` gives an index keyed on the
-    /// collection path `path`, when the path lies in a field of `e`'s own:
-    /// one per element of an array field (multikey), else one.
+    /// collection path `path`, when the path lies in `e`'s own part of
+    /// the document: one per element of an array field of its own
+    /// (multikey), one per id of an array of a relationship's ids the
+    /// layout keeps there (`ids_held`), else one.
     pub(super) fn own_field_entries(&self, e: EntityId, path: &str) -> f64 {
         let acc = self.access(e);
         let own = if acc.prefix.is_empty() {
@@ -1269,7 +1267,39 @@ impl<'a> Planner<'a> {
             path.strip_prefix(acc.prefix.as_str())
                 .and_then(|p| p.strip_prefix('.'))
         };
-        own.map_or(1.0, |p| self.facts.model.entity(e).index_entries_at(p))
+        own.map_or(1.0, |p| {
+            self.facts
+                .model
+                .entity(e)
+                .index_entries_at(p, |name| self.ids_held(e, name))
+        })
+    }
+
+    /// The ids one instance of `e` holds in its field `name` when the
+    /// layout keeps there an array of a relationship's ids: its children's
+    /// (the relationship's typical children per parent) or its parents'
+    /// (typical parents per child, in a many-to-many or for shared
+    /// children). `None` when `name` holds no such array (a single id, a
+    /// field of the entity's own, embedded children).
+    fn ids_held(&self, e: EntityId, name: &str) -> Option<f64> {
+        let f = self.facts;
+        for &r in &f.rels_from[e.index()] {
+            let rel = f.model.relationship(r);
+            if rel.parent_field == name
+                && !matches!(self.p.home[rel.child.index()], Home::Embedded { rel: x, .. } if x == r)
+                && self.child_ids_path(r).is_some()
+                && !single_id(rel, self.layout(r))
+            {
+                return Some(f.typical(r));
+            }
+        }
+        for &r in &f.rels_to[e.index()] {
+            let rel = f.model.relationship(r);
+            if rel.child_field == name && self.parent_ref_path(r).is_some() {
+                return Some(self.parent_ids_per_child(r));
+            }
+        }
+        None
     }
 
     /// Keys one write of an `e` document writes in an index on `keys`:
