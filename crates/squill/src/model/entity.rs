@@ -39,6 +39,12 @@ pub struct Entity {
 pub struct Density {
     pub typical: f64,
     pub max: f64,
+    /// The share of searches that meet the densest place's density (the
+    /// model's `densest_share`, 0 to 1): a search's expected cost weighs
+    /// its densest case by it, the typical by the rest. `None`: the model
+    /// does not say, and searches are priced at the typical density alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub densest_share: Option<f64>,
 }
 
 impl Density {

@@ -1010,6 +1010,33 @@ impl<'a> Planner<'a> {
         (densest > typical).then_some(densest)
     }
 
+    /// What `matched` finds on average over the searches: with a
+    /// `densest_share` `s` of the searches where the places are densest,
+    /// `(1 − s)` times what it finds at the typical density plus `s` times
+    /// what it finds there (the expected value over the two places the
+    /// model describes; every cost the step derives from it is linear in
+    /// the documents found). Without a share, the typical alone.
+    pub(super) fn matched_expected(
+        &self,
+        e: EntityId,
+        filter: &[Filter],
+        limit: Option<u64>,
+    ) -> f64 {
+        let typical = self.matched(e, filter, limit);
+        let share = self
+            .facts
+            .model
+            .entity(e)
+            .density
+            .and_then(|d| d.densest_share)
+            .unwrap_or(0.0);
+        if share == 0.0 {
+            return typical;
+        }
+        self.matched_densest(e, filter, limit)
+            .map_or(typical, |d| (1.0 - share) * typical + share * d)
+    }
+
     /// `matched`, with the geo conditions at the densest place's density
     /// when `densest`.
     fn matched_at(&self, e: EntityId, filter: &[Filter], limit: Option<u64>, densest: bool) -> f64 {
