@@ -135,8 +135,7 @@ entities:
       location: point
 ";
     let err = crate::inputs::model_file::parse("places.yaml", text)
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("places.yaml:5:53"), "{err}");
     assert!(
@@ -145,8 +144,7 @@ entities:
     );
     let negative = text.replace("1.5", "-0.2");
     let err = crate::inputs::model_file::parse("places.yaml", &negative)
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(err.contains("places.yaml:5:53"), "{err}");
 }
