@@ -223,3 +223,21 @@ fn the_projection_sizes_an_index_on_ids_per_id() {
         ARTICLES * (12 + 8) + 6 * ARTICLES * (12 + 8)
     );
 }
+
+/// The working set of an archive split (and any index sized from a
+/// design's collection) counts the index on the tag ids at 6 entries an
+/// article, as the plans do, through the shape's array of ids.
+#[test]
+fn a_collections_index_on_ids_counts_an_entry_per_id() {
+    let m = tagged_by_ids("many-to-many-one-way", 6);
+    let d = crate::advise::advise(&m, &Settings::default(), None).unwrap();
+    let article = d.collections.iter().find(|c| c.name == "article").unwrap();
+    let key = article
+        .indexes
+        .iter()
+        .flat_map(|i| i.keys.iter().map(|(k, _)| k.as_str()))
+        .find(|k| *k == "tags" || k.starts_with("tags."))
+        .unwrap_or_else(|| panic!("an index on the tag ids: {:?}", article.indexes));
+    assert!((crate::advise::archive::array_entries(&m, article, key) - 6.0).abs() < 1e-9);
+    assert!((crate::advise::archive::array_entries(&m, article, "title") - 1.0).abs() < 1e-9);
+}
