@@ -241,3 +241,67 @@ fn a_collections_index_on_ids_counts_an_entry_per_id() {
     assert!((crate::advise::archive::array_entries(&m, article, key) - 6.0).abs() < 1e-9);
     assert!((crate::advise::archive::array_entries(&m, article, "title") - 1.0).abs() < 1e-9);
 }
+
+/// Orders with their lines embedded (5 an order), found by a line's sku,
+/// re-counted by a sku (a write that finds its orders through the array),
+/// placed whole, a line pushed into its order.
+fn orders_with_lines() -> Model {
+    let text = "name: order-lines
+entities:
+  order:
+    count: 1000000
+    fields:
+      placed_at: date
+  line:
+    count: 5000000
+    fields:
+      sku: string(12)
+      qty: int
+relationships:
+  lines:
+    parent: order
+    child: line
+    children: {min: 1, typical: 5, max: 50}
+    parent_field: lines
+    layout: embed
+operations:
+  by_sku:
+    read: line
+    rate: 20
+    filter: {sku: eq}
+    limit: 10
+  recount:
+    update: line
+    filter: {sku: eq}
+    changes: [qty]
+    multi: true
+    rate: 1
+  place_order:
+    insert: order
+    rate: 10
+  add_line:
+    insert: line
+    links: [lines]
+    rate: 2
+";
+    crate::inputs::model_file::parse("order-lines.yaml", text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The index on `lines.sku` gets a key per line: an order placed (10/s)
+/// writes its 5 lines' keys, a line pushed (2/s) its own one, 52 keys a
+/// second, whether a read through the line or a write through the order
+/// needs it (once an order wrote one key through the order and none
+/// through the line).
+#[test]
+fn an_index_in_an_embedded_array_writes_a_key_per_element() {
+    let m = orders_with_lines();
+    for op in ["by_sku", "recount"] {
+        let n = need_on(&m, op, "order", "lines");
+        assert!((n.writes - 12.0).abs() < 1e-9, "{op}: {n:?}");
+        assert!(
+            (n.writes * n.keys_per_write - (10.0 * 5.0 + 2.0)).abs() < 1e-9,
+            "{op}: {n:?}"
+        );
+        assert!((n.entries - 5_000_000.0).abs() < 1e-6, "{op}: {n:?}");
+    }
+}
