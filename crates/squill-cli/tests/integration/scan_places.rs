@@ -102,6 +102,26 @@ fn scan_measures_point_density_and_advise_prices_the_near_read() {
         indexes.contains("2dsphere"),
         "a 2dsphere index serves the near read"
     );
+    // The share of searches the densest cell weighs, measured beside the
+    // density, is the one the near read's price gives its densest case.
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("density:"))
+        .unwrap();
+    let share: f64 = line
+        .split("densest_share:")
+        .nth(1)
+        .and_then(|r| r.trim().trim_end_matches('}').trim().parse().ok())
+        .unwrap_or_else(|| panic!("a densest_share in {line}"));
+    assert!(share > 0.0 && share <= 1.0, "{line}");
+    let priced: Vec<f64> = advice["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|op| op["steps"].as_array().unwrap())
+        .filter_map(|s| s["densest"]["share"].as_f64())
+        .collect();
+    assert_eq!(priced, vec![share], "{json}");
 }
 
 /// The lines of entity `name` in an emitted model (its key at two spaces,

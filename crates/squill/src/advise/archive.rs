@@ -1,7 +1,9 @@
 //! The archive decision's report: what the split by age keeps in memory,
 //! against the one collection it replaces, and why it was kept.
 
-use crate::design::{Collection, Design, EntityDecision, Figure, RuleHit, WorkingSet};
+use crate::design::{
+    Collection, Design, EntityDecision, FieldOrigin, Figure, RuleHit, ShapeType, Side, WorkingSet,
+};
 use crate::finding::{Evidence, Finding, Location, Severity};
 use crate::model::{Archive, Entity, FieldType, Model};
 use crate::rules::design::archive_by_age::SplitByAge;
@@ -95,10 +97,39 @@ fn root_entity<'m>(model: &'m Model, c: &Collection) -> Option<&'m Entity> {
 }
 
 /// Entries one document of `c` gives an index on `key` through a field of
-/// its own entity: one per element of an array field (multikey,
-/// `Entity::index_entries_at`), else one.
+/// its own entity or an array of a relationship's ids it keeps: one per
+/// element of an array (multikey, `Entity::index_entries_at`), else one.
 pub(super) fn array_entries(model: &Model, c: &Collection, key: &str) -> f64 {
-    root_entity(model, c).map_or(1.0, |e| e.index_entries_at(key))
+    root_entity(model, c).map_or(1.0, |e| {
+        e.index_entries_at(key, |name| ids_held(model, c, name))
+    })
+}
+
+/// The ids one document of `c` holds in its top-level field `name` when the
+/// design keeps there an array of a relationship's ids: its children's
+/// (typical children per parent) in the parent's documents, its parents'
+/// (typical parents per child) in the child's. `None` for any other field.
+fn ids_held(model: &Model, c: &Collection, name: &str) -> Option<f64> {
+    let field = c.shape.fields.iter().find(|f| f.name == name)?;
+    let ShapeType::Array { .. } = &field.ty else {
+        return None;
+    };
+    let FieldOrigin::Reference { relationship, side } = &field.origin else {
+        return None;
+    };
+    let rel = model.relationship(model.relationship_by_name(relationship)?);
+    // A relationship of an entity with itself keeps both arrays in one
+    // document: the shape says whose each is.
+    let children = match side {
+        Some(s) => *s == Side::Parent,
+        None => root_entity(model, c).is_some_and(|e| e.name == model.entity(rel.parent).name),
+    };
+    let typical = if children {
+        rel.children.typical
+    } else {
+        rel.parents.typical
+    };
+    Some((typical as f64).max(1.0))
 }
 
 /// `recent` documents of `c` (those younger than the horizon) and every

@@ -345,8 +345,10 @@ fn index_bytes(model: &Model, coll: &Collection, documents: u64, arrays: &[Array
             .keys
             .iter()
             .map(|(k, _)| {
-                typical_items(model, coll, arrays, k).unwrap_or(1.0)
-                    * super::archive::array_entries(model, coll, k)
+                // An array the projection grows (embedded children, ids)
+                // at its owner's typical count, else the documents' own.
+                typical_items(model, coll, arrays, k)
+                    .unwrap_or_else(|| super::archive::array_entries(model, coll, k))
             })
             .fold(1.0f64, f64::max);
         total = total.saturating_add((documents as f64 * elements) as u64 * per);

@@ -487,8 +487,9 @@ pub struct Step {
 }
 
 /// A geo search's worst case: the same query where the places are
-/// densest. The plan's cost stays the typical one; this is what the
-/// busiest area costs per execution.
+/// densest, what the busiest area costs per execution. The plan's cost
+/// weighs it by `share` (the model's `density.densest_share`) and the
+/// typical case by the rest; without a share, the cost is the typical one.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StepDensest {
     /// Documents the query finds there.
@@ -497,6 +498,10 @@ pub struct StepDensest {
     pub examined: f64,
     /// Bytes it reads there.
     pub bytes_read: f64,
+    /// The share of searches the plan's cost prices here (the model's
+    /// `density.densest_share`); absent: none, the model does not say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
 }
 
 /// The documents of a bulk write and the amount each one gets: one

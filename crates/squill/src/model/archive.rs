@@ -191,6 +191,7 @@ pub fn as_archive(
         density: e.density.map(|d| crate::model::Density {
             typical: d.typical * old_share,
             max: d.max * old_share,
+            densest_share: d.densest_share,
         }),
         ..e.clone()
     });

@@ -39,6 +39,12 @@ pub struct Entity {
 pub struct Density {
     pub typical: f64,
     pub max: f64,
+    /// The share of searches that meet the densest place's density (the
+    /// model's `densest_share`, 0 to 1): a search's expected cost weighs
+    /// its densest case by it, the typical by the rest. `None`: the model
+    /// does not say, and searches are priced at the typical density alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub densest_share: Option<f64>,
 }
 
 impl Density {
@@ -67,8 +73,17 @@ impl Entity {
     /// when the field is an array (a multikey index: `tags: string[5]`
     /// gives five, `locations: point[3]` three, an array of unstated
     /// size the default), one per name of an `attributes` field, else one.
-    pub fn index_entries_at(&self, path: &str) -> f64 {
+    /// `ids` tells which top-level names hold an array of a relationship's
+    /// ids that the design keeps in the instance's document (a book's
+    /// `categories`, a many-to-many's ids on either side), and how many
+    /// ids one holds (the relationship's typical count per owner): that
+    /// array is multikey too, an entry per id, whichever step writes or
+    /// reads it.
+    pub fn index_entries_at(&self, path: &str, ids: impl Fn(&str) -> Option<f64>) -> f64 {
         let name = path.split('.').next().unwrap_or(path);
+        if let Some(n) = ids(name) {
+            return n.max(1.0);
+        }
         let Some(f) = self.field(name) else {
             return 1.0;
         };

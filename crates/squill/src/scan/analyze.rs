@@ -171,6 +171,7 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
                         typical_cell_points: m.typical_cell_points,
                         densest_cell_points: m.densest_cell_points,
                         densest_at: m.densest_at.map(|x| (x * 1e4).round() / 1e4),
+                        densest_share: significant(m.densest_share),
                     }),
                 }),
         });

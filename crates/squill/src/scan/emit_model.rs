@@ -190,10 +190,22 @@ fn density(c: &CollectionReport, fields: &[Field]) -> Option<(Density, String)> 
             super::analyze::significant(scale)
         )
     };
+    // The share is a property of where the points lie, read from the
+    // points seen: a sample shows it as the whole does.
+    let densest_share = (max > typical).then_some(d.densest_share);
+    let share = if densest_share.is_some() {
+        "; densest_share: the weight for which typical and max average to the density around the average point"
+    } else {
+        ""
+    };
     Some((
-        Density { typical, max },
+        Density {
+            typical,
+            max,
+            densest_share,
+        },
         format!(
-            "density measured from the {} points of `{path}` in {} cells of {}° (typical: the median point's cell; max: the densest cell, around {}, {}){scaled}",
+            "density measured from the {} points of `{path}` in {} cells of {}° (typical: the median point's cell; max: the densest cell, around {}, {}{share}){scaled}",
             d.points, d.cells, d.cell_degrees, d.densest_at[0], d.densest_at[1]
         ),
     ))

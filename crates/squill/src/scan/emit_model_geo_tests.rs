@@ -299,10 +299,16 @@ fn point_density_is_measured_into_the_model() {
         close(d.typical, 12.0 / cell),
         "the median point is in the busy cell: {d:?}"
     );
+    assert_eq!(d.densest_share, None, "no densest case: {d:?}");
     let m = emitted(vec![coll("food", "restaurants", clustered(12, 20))]);
     let d = m.entities[0].density.expect("a density");
     assert!(close(d.typical, 1.0 / cell), "most points are alone: {d:?}");
     assert!(close(d.max, 12.0 / cell), "{d:?}");
+    // Around the average point (12 × 12 + 20 × 1) / 32 = 5.125 a cell:
+    // the share for which 1 and 12 average to it, (5.125 − 1) / 11.
+    assert_eq!(d.densest_share, Some(0.375), "{d:?}");
+    let text = crate::inputs::model_file::to_yaml(&m);
+    assert!(text.contains(", densest_share: 0.375}"), "{text}");
     let how = m.entities[0].description.as_deref().unwrap_or_default();
     assert!(
         how.contains("density measured from the 32 points of `location`"),

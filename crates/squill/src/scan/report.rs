@@ -199,6 +199,11 @@ pub struct PointDensity {
     pub densest_cell_points: u64,
     /// The densest cell's centre, `[longitude, latitude]`.
     pub densest_at: [f64; 2],
+    /// The share of searches the densest case weighs in a model's
+    /// `density.densest_share`: the `s` for which `(1 − s) × typical +
+    /// s × max` is the density around the average point (each cell's
+    /// density weighted by its points), between 0 and 1.
+    pub densest_share: f64,
 }
 
 impl GeoReport {

@@ -128,3 +128,180 @@ fn the_projection_sizes_an_array_index_per_element() {
         id_index + ARTICLES * (21 + 8)
     );
 }
+
+/// Articles with their tags' ids in an array (a many-to-many laid out as
+/// `layout`), typically `per` tags an article; read by a tag, written.
+fn tagged_by_ids(layout: &str, per: u64) -> Model {
+    let text = format!(
+        "name: tag-ids
+entities:
+  article:
+    count: {ARTICLES}
+    fields:
+      title: string(40)
+  tag:
+    count: 2000
+    fields:
+      label: string(12)
+relationships:
+  tags:
+    kind: many-to-many
+    parent: article
+    child: tag
+    children: {{min: 0, typical: {per}, max: 10}}
+    parents: {{min: 0, typical: 2500, max: 4000}}
+    child_field: articles
+    layout: {layout}
+operations:
+  by_tag:
+    read: article
+    rate: 500
+    filter: {{tags: eq}}
+    limit: 20
+    fields: [title]
+  write:
+    insert: article
+    links: [tags]
+    rate: 50
+"
+    );
+    crate::inputs::model_file::parse("tag-ids.yaml", &text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The index need of `op` on `collection` whose key lies in the array `field`.
+fn need_on(model: &Model, op: &str, collection: &str, field: &str) -> IndexNeed {
+    let settings = Settings::default();
+    let facts = Facts::new(model, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    let searched = local_search_within(&facts, &space, PLAN_BUDGET).unwrap();
+    let p = Placement::build(&facts, &space, &searched.state).unwrap();
+    let planner = Planner {
+        facts: &facts,
+        space: &space,
+        p: &p,
+    };
+    let id = model.operation_by_name(op).unwrap();
+    let under = |k: &str| k == field || k.starts_with(&format!("{field}."));
+    planner
+        .plan(id)
+        .indexes
+        .into_iter()
+        .find(|n| n.collection == collection && n.keys.iter().any(|(k, _)| under(k)))
+        .unwrap_or_else(|| panic!("{op} uses an index on {collection}.{field}"))
+}
+
+/// A many-to-many kept as an array of the tags' ids in each article: the
+/// index on the array has an entry per id (the relationship's typical
+/// tags an article, 6), and each article written writes 6 keys, not one.
+#[test]
+fn an_index_on_an_array_of_ids_has_an_entry_per_id() {
+    for layout in ["many-to-many-one-way", "many-to-many-two-way"] {
+        let m = tagged_by_ids(layout, 6);
+        let n = need_on(&m, "by_tag", "article", "tags");
+        assert!(
+            (n.entries - 6.0 * ARTICLES as f64).abs() < 1e-6,
+            "{layout}: {n:?}"
+        );
+        assert!((n.keys_per_write - 6.0).abs() < 1e-9, "{layout}: {n:?}");
+    }
+}
+
+/// The projection sizes the index on the array of ids at an entry per id
+/// (6 an article), each an ObjectId and a record id, beside `_id`'s: the
+/// ids counted once, though both the growing array and the ids say so.
+#[test]
+fn the_projection_sizes_an_index_on_ids_per_id() {
+    let c = projected(&tagged_by_ids("many-to-many-one-way", 6));
+    let row = c.months[0]
+        .collections
+        .iter()
+        .find(|r| r.collection == "article")
+        .unwrap();
+    assert_eq!(
+        row.index_bytes,
+        ARTICLES * (12 + 8) + 6 * ARTICLES * (12 + 8)
+    );
+}
+
+/// The working set of an archive split (and any index sized from a
+/// design's collection) counts the index on the tag ids at 6 entries an
+/// article, as the plans do, through the shape's array of ids.
+#[test]
+fn a_collections_index_on_ids_counts_an_entry_per_id() {
+    let m = tagged_by_ids("many-to-many-one-way", 6);
+    let d = crate::advise::advise(&m, &Settings::default(), None).unwrap();
+    let article = d.collections.iter().find(|c| c.name == "article").unwrap();
+    let key = article
+        .indexes
+        .iter()
+        .flat_map(|i| i.keys.iter().map(|(k, _)| k.as_str()))
+        .find(|k| *k == "tags" || k.starts_with("tags."))
+        .unwrap_or_else(|| panic!("an index on the tag ids: {:?}", article.indexes));
+    assert!((crate::advise::archive::array_entries(&m, article, key) - 6.0).abs() < 1e-9);
+    assert!((crate::advise::archive::array_entries(&m, article, "title") - 1.0).abs() < 1e-9);
+}
+
+/// Orders with their lines embedded (5 an order), found by a line's sku,
+/// re-counted by a sku (a write that finds its orders through the array),
+/// placed whole, a line pushed into its order.
+fn orders_with_lines() -> Model {
+    let text = "name: order-lines
+entities:
+  order:
+    count: 1000000
+    fields:
+      placed_at: date
+  line:
+    count: 5000000
+    fields:
+      sku: string(12)
+      qty: int
+relationships:
+  lines:
+    parent: order
+    child: line
+    children: {min: 1, typical: 5, max: 50}
+    parent_field: lines
+    layout: embed
+operations:
+  by_sku:
+    read: line
+    rate: 20
+    filter: {sku: eq}
+    limit: 10
+  recount:
+    update: line
+    filter: {sku: eq}
+    changes: [qty]
+    multi: true
+    rate: 1
+  place_order:
+    insert: order
+    rate: 10
+  add_line:
+    insert: line
+    links: [lines]
+    rate: 2
+";
+    crate::inputs::model_file::parse("order-lines.yaml", text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The index on `lines.sku` gets a key per line: an order placed (10/s)
+/// writes its 5 lines' keys, a line pushed (2/s) its own one, 52 keys a
+/// second, whether a read through the line or a write through the order
+/// needs it (once an order wrote one key through the order and none
+/// through the line).
+#[test]
+fn an_index_in_an_embedded_array_writes_a_key_per_element() {
+    let m = orders_with_lines();
+    for op in ["by_sku", "recount"] {
+        let n = need_on(&m, op, "order", "lines");
+        assert!((n.writes - 12.0).abs() < 1e-9, "{op}: {n:?}");
+        assert!(
+            (n.writes * n.keys_per_write - (10.0 * 5.0 + 2.0)).abs() < 1e-9,
+            "{op}: {n:?}"
+        );
+        assert!((n.entries - 5_000_000.0).abs() < 1e-6, "{op}: {n:?}");
+    }
+}

@@ -76,6 +76,77 @@ fn a_search_states_what_it_finds_where_places_are_densest() {
         text.contains("where the places are densest (the density's max): 5,655 documents found"),
         "{text}"
     );
+    assert!(
+        text.contains("read; not in the price: the model gives no `densest_share`"),
+        "{text}"
+    );
+}
+
+/// With `densest_share: 0.1`, a tenth of the searches find the centre's
+/// 400 a km² and the rest the typical 50: the step's documents, the
+/// documents it examines and what it reads are the mixture,
+/// 0.9 × 706.9 + 0.1 × 5,654.9 = 1,201.7 documents; a share of 0 keeps
+/// the typical price.
+#[test]
+fn a_densest_share_prices_the_mixture_of_both_places() {
+    let d = restaurants(
+        "{typical: 50, max: 400, densest_share: 0.1}",
+        "location: point",
+        None,
+    );
+    let expected = 0.9 * open_inside(50.0) + 0.1 * open_inside(400.0);
+    let p = plan(&d, "nearby_open");
+    let step = &p.steps[0];
+    assert!((step.documents - expected).abs() < 1e-6, "{step:?}");
+    assert!((p.cost.documents_examined - expected).abs() < 1e-6, "{p:?}");
+    let dense = step.densest.as_deref().expect("a worst case");
+    assert_eq!(dense.share, Some(0.1));
+    assert!((dense.documents - open_inside(400.0)).abs() < 1e-6);
+    let text = crate::outputs::design::text::render(&d, false);
+    assert!(
+        text.contains("read; priced for 10% of the searches"),
+        "{text}"
+    );
+    let none = restaurants(
+        "{typical: 50, max: 400, densest_share: 0}",
+        "location: point",
+        None,
+    );
+    let p = plan(&none, "nearby_open");
+    assert!((p.cost.documents_examined - open_inside(50.0)).abs() < 1e-6);
+    // A limit both places reach: the mixture of two equal figures.
+    let limited = restaurants(
+        "{typical: 50, max: 400, densest_share: 0.1}",
+        "location: point",
+        Some(20),
+    );
+    assert!((plan(&limited, "nearby_open").cost.documents_examined - 20.0).abs() < 1e-9);
+}
+
+/// A share outside 0..1 is refused at its line and column.
+#[test]
+fn a_densest_share_above_one_is_an_error_at_its_place() {
+    let text = "name: places
+entities:
+  restaurant:
+    count: 100
+    density: {typical: 50, max: 400, densest_share: 1.5}
+    fields:
+      location: point
+";
+    let err = crate::inputs::model_file::parse("places.yaml", text)
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("places.yaml:5:53"), "{err}");
+    assert!(
+        err.contains("`densest_share` is a share of the searches, found 1.5"),
+        "{err}"
+    );
+    let negative = text.replace("1.5", "-0.2");
+    let err = crate::inputs::model_file::parse("places.yaml", &negative)
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("places.yaml:5:53"), "{err}");
 }
 
 /// A limit reached at both densities finds as many at either: no worst

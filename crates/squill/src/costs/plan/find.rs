@@ -77,7 +77,7 @@ impl<'a> Planner<'a> {
         let by_id =
             conditions.eq.iter().any(|(p, _, _)| *p == acc.path("_id")) && acc.prefix.is_empty();
         let m = match kinds {
-            [_] => self.matched(e, filter, limit),
+            [_] => self.matched_expected(e, filter, limit),
             _ => {
                 let all: f64 = kinds.iter().map(|k| self.matched(*k, filter, None)).sum();
                 let all = if by_id { all.min(1.0) } else { all };
@@ -101,6 +101,12 @@ impl<'a> Planner<'a> {
                     documents: d,
                     examined,
                     bytes_read: examined * acc.root_bytes,
+                    share: self
+                        .facts
+                        .model
+                        .entity(e)
+                        .density
+                        .and_then(|x| x.densest_share),
                 }
             }),
             _ => None,
@@ -205,7 +211,10 @@ impl<'a> Planner<'a> {
         // A field of the entity's own: an entry per element when it is an
         // array (tags, a store's locations), multikey.
         let Some(related) = &c.related else {
-            return f.model.entity(e).index_entries_at(&c.path.join("."));
+            return f
+                .model
+                .entity(e)
+                .index_entries_at(&c.path.join("."), |name| self.ids_held(e, name));
         };
         let r = related.relationship;
         let rel = f.model.relationship(r);

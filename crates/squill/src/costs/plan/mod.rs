@@ -898,7 +898,7 @@ impl<'a> Planner<'a> {
                 let scan_extra = (acc.docs - cost.docs).max(0.0) * c.document_examined
                     + (acc.docs * acc.root_bytes - cost.bytes_read).max(0.0) * c.byte_read;
                 let held = entries * self.facts.held_share(entity);
-                let keys_per_write = self.keys_per_write(entity, &keys);
+                let (writes, keys_per_write) = self.writes_and_keys(entity, &keys, writes);
                 let upkeep = crate::costs::index_score(held, writes, keys_per_write, c);
                 // (Writes that find their documents through another field always get one.)
                 // A step run once in `every` scans as rarely as it would
@@ -1009,6 +1009,33 @@ impl<'a> Planner<'a> {
         let typical = self.matched_at(e, filter, limit, false);
         let densest = self.matched_at(e, filter, limit, true);
         (densest > typical).then_some(densest)
+    }
+
+    /// What `matched` finds on average over the searches: with a
+    /// `densest_share` `s` of the searches where the places are densest,
+    /// `(1 − s)` times what it finds at the typical density plus `s` times
+    /// what it finds there (the expected value over the two places the
+    /// model describes; every cost the step derives from it is linear in
+    /// the documents found). Without a share, the typical alone.
+    pub(super) fn matched_expected(
+        &self,
+        e: EntityId,
+        filter: &[Filter],
+        limit: Option<u64>,
+    ) -> f64 {
+        let typical = self.matched(e, filter, limit);
+        let share = self
+            .facts
+            .model
+            .entity(e)
+            .density
+            .and_then(|d| d.densest_share)
+            .unwrap_or(0.0);
+        if share == 0.0 {
+            return typical;
+        }
+        self.matched_densest(e, filter, limit)
+            .map_or(typical, |d| (1.0 - share) * typical + share * d)
     }
 
     /// `matched`, with the geo conditions at the densest place's density
@@ -1239,29 +1266,27 @@ impl<'a> Planner<'a> {
             1.0
         };
         per *= self.own_field_entries(e, path);
+        // Embedded children of `e` in an array: an entry per child. (The
+        // ids of the other side `e` keeps in an array are counted above,
+        // with `e`'s own arrays.)
         for &r in &f.rels_from[e.index()] {
             let rel = f.model.relationship(r);
-            let layout = self.layout(r);
-            let array = match self.p.home[rel.child.index()] {
-                Home::Embedded { rel: x, array, .. } if x == r => array,
-                _ => self.child_ids_path(r).is_some() && !single_id(rel, layout),
-            };
-            if array && under(&acc.path(&rel.parent_field)) {
+            if let Home::Embedded { rel: x, array, .. } = self.p.home[rel.child.index()]
+                && x == r
+                && array
+                && under(&acc.path(&rel.parent_field))
+            {
                 per *= f.typical(r).max(1.0);
-            }
-        }
-        for &r in &f.rels_to[e.index()] {
-            let rel = f.model.relationship(r);
-            if self.parent_ref_path(r).is_some() && under(&acc.path(&rel.child_field)) {
-                per *= self.parent_ids_per_child(r);
             }
         }
         per
     }
 
     /// The entries one instance of `e` gives an index keyed on the
-    /// collection path `path`, when the path lies in a field of `e`'s own:
-    /// one per element of an array field (multikey), else one.
+    /// collection path `path`, when the path lies in `e`'s own part of
+    /// the document: one per element of an array field of its own
+    /// (multikey), one per id of an array of a relationship's ids the
+    /// layout keeps there (`ids_held`), else one.
     pub(super) fn own_field_entries(&self, e: EntityId, path: &str) -> f64 {
         let acc = self.access(e);
         let own = if acc.prefix.is_empty() {
@@ -1270,22 +1295,147 @@ impl<'a> Planner<'a> {
             path.strip_prefix(acc.prefix.as_str())
                 .and_then(|p| p.strip_prefix('.'))
         };
-        own.map_or(1.0, |p| self.facts.model.entity(e).index_entries_at(p))
+        own.map_or(1.0, |p| {
+            self.facts
+                .model
+                .entity(e)
+                .index_entries_at(p, |name| self.ids_held(e, name))
+        })
+    }
+
+    /// The ids one instance of `e` holds in its field `name` when the
+    /// layout keeps there an array of a relationship's ids: its children's
+    /// (the relationship's typical children per parent) or its parents'
+    /// (typical parents per child, in a many-to-many or for shared
+    /// children). `None` when `name` holds no such array (a single id, a
+    /// field of the entity's own, embedded children).
+    fn ids_held(&self, e: EntityId, name: &str) -> Option<f64> {
+        let f = self.facts;
+        for &r in &f.rels_from[e.index()] {
+            let rel = f.model.relationship(r);
+            if rel.parent_field == name
+                && !matches!(self.p.home[rel.child.index()], Home::Embedded { rel: x, .. } if x == r)
+                && self.child_ids_path(r).is_some()
+                && !single_id(rel, self.layout(r))
+            {
+                return Some(f.typical(r));
+            }
+        }
+        for &r in &f.rels_to[e.index()] {
+            let rel = f.model.relationship(r);
+            if rel.child_field == name && self.parent_ref_path(r).is_some() {
+                return Some(self.parent_ids_per_child(r));
+            }
+        }
+        None
     }
 
     /// Keys one write of an `e` document writes in an index on `keys`:
-    /// one per key, times the elements of an array key of `e`'s own.
+    /// one per key, times the elements of an array key of `e`'s own
+    /// (its own array, an array of ids, its embedded children's array:
+    /// an insert or delete of an order writes a key per line in an index
+    /// on `lines.sku`).
     pub(super) fn keys_per_write(&self, e: EntityId, keys: &[(String, i32)]) -> f64 {
         keys.len() as f64 * self.array_entries(e, keys)
     }
 
+    /// The writes per second that reach an index on `keys` needed through
+    /// `e` (`own`: `e`'s inserts and deletes and its key fields' updates)
+    /// and the keys each writes, on average. When the key runs into an
+    /// array of embedded children (a line in its order's `lines`, index
+    /// on `lines.sku`), two kinds of write reach it, whichever of the two
+    /// entities the step needs it through: the host's inserts and deletes
+    /// write the whole array, a key per element (the host's
+    /// `keys_per_write`), and the child's `$push`es, `$pull`s and key
+    /// updates one element's keys (the child's). Both enter the one
+    /// figure `writes × keys` the index's upkeep is priced at. (Once the
+    /// host's writes were priced at one key through the host and not at
+    /// all through the child.)
+    fn writes_and_keys(&self, e: EntityId, keys: &[(String, i32)], own: f64) -> (f64, f64) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let under = |k: &str| k.starts_with(&format!("{}.", acc.prefix));
+        let (host, host_w, child, child_w) = match self.p.home[e.index()] {
+            // The child's own writes through the child; its host's (the
+            // document it sits in, an order embedded in a customer too).
+            Home::Embedded {
+                host, array: true, ..
+            } if keys.iter().any(|(k, _)| under(k)) => {
+                (host, f.entity_writes[host.index()], e, own)
+            }
+            Home::Own if acc.root == e => {
+                let Some(c) = keys.iter().find_map(|(k, _)| self.embedded_child(e, k)) else {
+                    return (own, self.keys_per_write(e, keys));
+                };
+                let updates = keys
+                    .iter()
+                    .map(|(k, _)| f.field_update_rate(c, k.rsplit('.').next().unwrap_or(k)))
+                    .sum::<f64>();
+                (e, own, c, f.entity_writes[c.index()] + updates)
+            }
+            _ => return (own, self.keys_per_write(e, keys)),
+        };
+        let writes = host_w + child_w;
+        if writes <= 0.0 {
+            return (own, self.keys_per_write(e, keys));
+        }
+        let total =
+            host_w * self.keys_per_write(host, keys) + child_w * self.keys_per_write(child, keys);
+        (writes, total / writes)
+    }
+
+    /// The child `root` keeps embedded in an array its index path `path`
+    /// runs into (`lines` of `lines.sku`), if any.
+    fn embedded_child(&self, root: EntityId, path: &str) -> Option<EntityId> {
+        let f = self.facts;
+        let name = path.split('.').next().unwrap_or(path);
+        f.rels_from[root.index()].iter().find_map(|&r| {
+            let rel = f.model.relationship(r);
+            (rel.parent_field == name && path.len() > name.len()
+                && matches!(self.p.home[rel.child.index()], Home::Embedded { rel: x, array: true, .. } if x == r))
+                .then_some(rel.child)
+        })
+    }
+
     /// Entries one `e` document gives an index on `keys` through `e`'s own
-    /// fields: the elements of its array key (one array per index: a
+    /// part of it: the elements of its array key (one array per index: a
     /// compound multikey index may not hold two), else one.
     pub(super) fn array_entries(&self, e: EntityId, keys: &[(String, i32)]) -> f64 {
         keys.iter()
-            .map(|(k, _)| self.own_field_entries(e, k))
+            .map(|(k, _)| self.own_field_keys(e, k))
             .fold(1.0, f64::max)
+    }
+
+    /// As `own_field_entries`, and one per embedded child when the path
+    /// runs into an array of `e`'s embedded children (`values_per_document`
+    /// counts those apart, for the entries a read finds).
+    fn own_field_keys(&self, e: EntityId, path: &str) -> f64 {
+        let acc = self.access(e);
+        let own = if acc.prefix.is_empty() {
+            Some(path)
+        } else {
+            path.strip_prefix(acc.prefix.as_str())
+                .and_then(|p| p.strip_prefix('.'))
+        };
+        own.map_or(1.0, |p| {
+            self.facts.model.entity(e).index_entries_at(p, |name| {
+                self.ids_held(e, name)
+                    .or_else(|| self.embedded_held(e, name))
+            })
+        })
+    }
+
+    /// The children one instance of `e` holds embedded in an array under
+    /// its field `name` (the relationship's typical children per parent).
+    fn embedded_held(&self, e: EntityId, name: &str) -> Option<f64> {
+        let f = self.facts;
+        f.rels_from[e.index()].iter().find_map(|&r| {
+            let rel = f.model.relationship(r);
+            matches!(self.p.home[rel.child.index()], Home::Embedded { rel: x, array: true, .. } if x == r)
+                .then_some(())
+                .filter(|_| rel.parent_field == name)
+                .map(|_| f.typical(r))
+        })
     }
 
     /// The paths of each unique combination of `e` where its documents

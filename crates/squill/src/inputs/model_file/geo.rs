@@ -83,6 +83,7 @@ pub(super) fn geo_op(
 /// An entity's `density:`, per km² (or per the circle of `per`'s radius).
 pub(super) fn density(ctx: &mut Ctx<'_>, raw: &S<RawDensity>) -> Option<Density> {
     let d = &raw.value;
+    let densest_share = densest_share(ctx, d.densest_share.as_ref());
     let typical = ctx.non_negative(&d.typical, "a density")?;
     let max = match &d.max {
         Some(m) => ctx.non_negative(m, "a density")?,
@@ -100,6 +101,7 @@ pub(super) fn density(ctx: &mut Ctx<'_>, raw: &S<RawDensity>) -> Option<Density>
         return Some(Density {
             typical,
             max: typical,
+            densest_share,
         });
     }
     let per = match &d.per {
@@ -114,7 +116,11 @@ pub(super) fn density(ctx: &mut Ctx<'_>, raw: &S<RawDensity>) -> Option<Density>
                     Some("`per: 3 km` counts the instances within 3 km, `per: km2` (the default) in one km²".into()),
                 );
                 // Refused already; per km², so no read repeats the error.
-                return Some(Density { typical, max });
+                return Some(Density {
+                    typical,
+                    max,
+                    densest_share,
+                });
             };
             a.km2
         }
@@ -122,7 +128,29 @@ pub(super) fn density(ctx: &mut Ctx<'_>, raw: &S<RawDensity>) -> Option<Density>
     Some(Density {
         typical: typical / per,
         max: max / per,
+        densest_share,
     })
+}
+
+/// `densest_share`: a share of the searches, from 0 to 1; an error at the
+/// value otherwise (the density is still read, so reads that need it do
+/// not repeat the error).
+fn densest_share(ctx: &mut Ctx<'_>, share: Option<&S<f64>>) -> Option<f64> {
+    let s = share?;
+    let v = ctx.non_negative(s, "`densest_share`")?;
+    if v > 1.0 {
+        ctx.error(
+            ctx.pos(s),
+            format!("density: `densest_share` is a share of the searches, found {v}"),
+            "above 1",
+            Some(
+                "`densest_share: 0.1` says a tenth of the searches land where places are at `max`"
+                    .into(),
+            ),
+        );
+        return None;
+    }
+    Some(v)
 }
 
 /// Checks a geo filter against the field it tests: `near` needs a point,

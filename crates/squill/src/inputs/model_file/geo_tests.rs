@@ -88,7 +88,8 @@ fn places_parse_to_geojson_fields_density_and_geo_filters() {
         r.density,
         Some(Density {
             typical: 50.0,
-            max: 400.0
+            max: 400.0,
+            densest_share: None,
         })
     );
     // `{type: "Point", coordinates: [lng, lat]}` as BSON: 61 bytes.

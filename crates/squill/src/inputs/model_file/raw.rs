@@ -181,6 +181,11 @@ pub(crate) struct RawDensity {
     /// (`m2`, `mi2`), or the circle of a radius (`3 km`, `500 m`, `2 mi`).
     #[schemars(with = "Option<String>")]
     pub per: Option<S<String>>,
+    /// The share of searches (0 to 1) that land where the places are at
+    /// `max`: the expected cost weighs the densest case by it. Without
+    /// it, a search is priced at the typical density alone.
+    #[schemars(with = "Option<f64>", range(min = 0, max = 1))]
+    pub densest_share: Option<S<f64>>,
 }
 
 /// Expiry: the date field the time counts from, and how long after it an

@@ -345,9 +345,12 @@ pub fn to_yaml(model: &Model) -> String {
             let _ = writeln!(out, "    unique: [{}]", combos.join(", "));
         }
         if let Some(d) = &e.density {
+            let share = d
+                .densest_share
+                .map_or(String::new(), |s| format!(", densest_share: {s}"));
             let _ = writeln!(
                 out,
-                "    density: {{typical: {}, max: {}}}",
+                "    density: {{typical: {}, max: {}{share}}}",
                 d.typical, d.max
             );
         }

@@ -347,11 +347,17 @@ pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
 }
 
 /// A geo search's worst case, beside its typical price: "where the
-/// places are densest (the model's density max): 2,828 documents found,
-/// 2,828 examined, 461.3 KiB read".
+/// places are densest (the density's max): 2,828 documents found,
+/// 2,828 examined, 461.3 KiB read", and how much of the price it is:
+/// "priced for 10% of the searches" with the model's `densest_share`,
+/// else "not in the price: the model gives no densest_share".
 pub(crate) fn densest(d: &crate::design::StepDensest) -> String {
+    let priced = match d.share {
+        Some(s) => format!("priced for {} of the searches", words::percent(s)),
+        None => "not in the price: the model gives no `densest_share`".to_string(),
+    };
     format!(
-        "where the places are densest (the density's max): {} found, {} examined, {} read",
+        "where the places are densest (the density's max): {} found, {} examined, {} read; {priced}",
         words::count(d.documents, "document"),
         words::num(d.examined),
         words::bytes(d.bytes_read)

@@ -53,6 +53,24 @@ pub struct Measured {
     pub densest_cell_points: u64,
     /// The densest cell's centre, `[longitude, latitude]`.
     pub densest_at: [f64; 2],
+    /// The weight of the densest case in a search's expected cost
+    /// (`density.densest_share`), for searches centred where the points
+    /// are: the share `s` for which `(1 − s) × typical + s × max` is the
+    /// density around the average point (`mean_density`). A search
+    /// without a limit finds the density times its area, so this mixture
+    /// finds on average what searches around the stored points find.
+    /// 0 when the points are no denser on average than typical.
+    pub densest_share: f64,
+}
+
+/// The share `s` for which `(1 − s) × typical + s × max = mean`, within
+/// 0 and 1 (0 when `max` is not above `typical`).
+pub fn share_at_max(typical: f64, mean: f64, max: f64) -> f64 {
+    if max > typical {
+        ((mean - typical) / (max - typical)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
 }
 
 impl PointGrid {
@@ -141,6 +159,9 @@ impl PointGrid {
             }
         }
         let &(max, (c, r), densest) = cells.last()?;
+        // The density around the average point: each cell's, weighted by
+        // the points it holds.
+        let mean = cells.iter().map(|&(d, _, n)| d * n as f64).sum::<f64>() / self.points as f64;
         Some(Measured {
             points: self.points,
             cells: cells.len() as u64,
@@ -153,6 +174,7 @@ impl PointGrid {
                 (f64::from(c) + 0.5) * side - 180.0,
                 ((f64::from(r) + 0.5) * side - 90.0).min(90.0),
             ],
+            densest_share: share_at_max(typical.0, mean, max),
         })
     }
 }
@@ -193,6 +215,29 @@ mod tests {
         assert!((m.typical_per_km2 - 1.0 / cell).abs() < 1e-9, "{m:?}");
         assert!((m.max_per_km2 - 12.0 / cell).abs() < 1e-9);
         assert!((m.densest_at[1] - 48.825).abs() < 1e-9, "{m:?}");
+    }
+
+    /// The densest share makes typical and max average to the density
+    /// around the average point: 12 points in a cell and 24 alone in
+    /// cells of one area `a`, so typical 1/a, max 12/a, and around the
+    /// average point (12 × 12 + 24 × 1) / 36 = 14/3 a cell: the share
+    /// is (14/3 − 1) / (12 − 1) = 1/3. With the median point in the busy
+    /// cell, typical is max and no share is left for it.
+    #[test]
+    fn the_densest_share_averages_to_the_density_around_the_average_point() {
+        let mut g = PointGrid::default();
+        cluster(&mut g, 2.301, 48.801, 12);
+        for k in 0..4 {
+            g.add(10.0 + f64::from(k), 48.81);
+        }
+        assert_eq!(g.measured().unwrap().densest_share, 0.0);
+        for k in 0..20 {
+            g.add(-60.0 + f64::from(k), 48.81);
+        }
+        let m = g.measured().unwrap();
+        assert!((m.densest_share - 1.0 / 3.0).abs() < 1e-9, "{m:?}");
+        assert_eq!(share_at_max(1.0, 0.5, 12.0), 0.0);
+        assert_eq!(share_at_max(1.0, 20.0, 12.0), 1.0);
     }
 
     /// Split anywhere and merged, the grid is the one of the whole, even
