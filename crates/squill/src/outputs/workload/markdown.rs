@@ -2,8 +2,8 @@
 //! then findings, suggested indexes and unreadable lines.
 
 use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
-use crate::outputs::scan::location_markdown;
 use crate::finding::{Finding, Location};
+use crate::outputs::scan::location_markdown;
 use crate::words;
 use crate::words::markdown as md;
 use crate::workload::WorkloadReport;

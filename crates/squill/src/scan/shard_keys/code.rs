@@ -181,7 +181,17 @@ mod tests {
             Scalar::Double(f64::MIN_POSITIVE),
             Scalar::Symbol("b"),
         ];
-        for s in ["", "a", "a\0", "a\u{1}", "ab", "b", "é", "fourteen bytes", "fifteen bytes!!"] {
+        for s in [
+            "",
+            "a",
+            "a\0",
+            "a\u{1}",
+            "ab",
+            "b",
+            "é",
+            "fourteen bytes",
+            "fifteen bytes!!",
+        ] {
             out.push(Scalar::String(Text::from(s)));
         }
         out.extend(OIDS.iter().map(Scalar::ObjectId));
@@ -195,7 +205,10 @@ mod tests {
         for a in &all {
             let va = KeyValue::of(a);
             let Some(ca) = of_scalar(a) else {
-                assert!(matches!(a, Scalar::String(t) if t.len() > SHORT_STRING), "{a:?}");
+                assert!(
+                    matches!(a, Scalar::String(t) if t.len() > SHORT_STRING),
+                    "{a:?}"
+                );
                 assert_eq!(of(&va), None);
                 continue;
             };

@@ -361,8 +361,17 @@ mod tests {
             vec![oid(1), oid(2), oid(3)],
             vec![oid(1), oid(3), oid(2), oid(3), oid(1)],
             vec![oid(1), oid(2), long.clone(), oid(2), s("a"), long.clone()],
-            vec![bin.clone(), KeyValue::Number(1.0), bin, KeyValue::Number(-0.0)],
-            vec![KeyValue::Number(0.0), KeyValue::Number(-0.0), KeyValue::Null],
+            vec![
+                bin.clone(),
+                KeyValue::Number(1.0),
+                bin,
+                KeyValue::Number(-0.0),
+            ],
+            vec![
+                KeyValue::Number(0.0),
+                KeyValue::Number(-0.0),
+                KeyValue::Null,
+            ],
             vec![s("b"), s("a"), s("a"), s("b\0"), long],
         ];
         for case in cases {

@@ -454,7 +454,11 @@ mod tests {
         let (looked, fell_back) = looked_up(&docs, &paths);
         for (i, path) in paths.iter().enumerate() {
             assert_eq!(looked.columns[i].ranks, walked.columns[i].ranks, "{path}");
-            let all = |c: &Column| (0..c.distinct()).map(|r| c.distinct_value(r)).collect::<Vec<_>>();
+            let all = |c: &Column| {
+                (0..c.distinct())
+                    .map(|r| c.distinct_value(r))
+                    .collect::<Vec<_>>()
+            };
             assert_eq!(all(&looked.columns[i]), all(&walked.columns[i]), "{path}");
         }
         assert_eq!(looked.arrays, walked.arrays);
@@ -467,9 +471,7 @@ mod tests {
     }
 
     fn values(c: &Column) -> Vec<KeyValue> {
-        (0..c.ranks.len())
-            .filter_map(|i| c.value(i))
-            .collect()
+        (0..c.ranks.len()).filter_map(|i| c.value(i)).collect()
     }
 
     #[test]
