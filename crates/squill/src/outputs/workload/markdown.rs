@@ -2,6 +2,7 @@
 //! then findings, suggested indexes and unreadable lines.
 
 use super::{duration, index, latency, namespace_notes, per_hour, plans, reason, selectivity};
+use crate::finding::{Finding, Location};
 use crate::outputs::scan::location_markdown;
 use crate::words;
 use crate::words::markdown as md;
@@ -11,6 +12,41 @@ use std::fmt::Write as _;
 /// A name, or a sentence made around names, in prose or a table cell.
 fn cell(text: &str) -> String {
     md::text(text)
+}
+
+/// The names a finding's message may quote: its own (`Finding::names`),
+/// and the text of the query shape it is about, which the message quotes
+/// after the shape's id (`` S1 `find {a: eq}` scanned… ``) and whose
+/// field names come from the log.
+fn quoted<'r>(report: &'r WorkloadReport, f: &'r Finding) -> Vec<&'r str> {
+    let mut names = f.names();
+    let id = f
+        .evidence
+        .iter()
+        .find(|e| e.name == "shape")
+        .and_then(|e| e.value.as_str());
+    if let (
+        Some(id),
+        Location::Collection {
+            database,
+            collection,
+            ..
+        },
+    ) = (id, &f.location)
+    {
+        let namespaces = report.namespaces.iter().filter(|n| {
+            n.collection == *collection && database.as_ref().is_none_or(|d| *d == n.database)
+        });
+        for ns in namespaces {
+            names.extend(
+                ns.shapes
+                    .iter()
+                    .filter(|s| s.id == id)
+                    .map(|s| s.text.as_str()),
+            );
+        }
+    }
+    names
 }
 
 pub fn markdown(report: &WorkloadReport) -> String {
@@ -84,7 +120,7 @@ pub fn markdown(report: &WorkloadReport) -> String {
             f.severity,
             f.rule,
             location_markdown(&f.location),
-            md::sentence(&f.message, &f.names(), false)
+            md::sentence(&f.message, &quoted(report, f), false)
         );
     }
     if !report.suggested_indexes.is_empty() {

@@ -66,3 +66,46 @@ fn a_2dsphere_suggestion_reads_as_its_key_pattern() {
         super::index(&i)
     );
 }
+
+/// A finding's query shape is one code span in the Markdown, whatever the
+/// log's field names hold (backticks, a pipe, a line feed, HTML): before,
+/// the message was escaped text, the shape's backticks shown as characters.
+#[test]
+fn a_findings_shape_is_one_code_span_whatever_its_field_names() {
+    use pulldown_cmark::{Event, Options as Md, Parser};
+    let line = |ms: u64| {
+        format!(
+            r#"{{"t":{{"$date":"2023-09-23T16:25:00.000Z"}},"c":"COMMAND","ctx":"conn2","msg":"Slow query","attr":{{"type":"command","ns":"shop.cars","command":{{"find":"cars","filter":{{"a`b|c<i>x\ny``":1}}}},"planSummary":"COLLSCAN","docsExamined":100000,"nreturned":1,"durationMillis":{ms}}}}}
+"#
+        )
+    };
+    let log = format!("{}{}", line(500), line(700));
+    let mut report = read_bytes("t.log", log.as_bytes(), Options::default());
+    crate::rules::workload::apply(&mut report);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "collection-scan")
+        .expect("a collection scan");
+    let shape = &report.namespaces[0].shapes[0].text;
+    assert!(shape.contains("a`b|c<i>x"), "{shape}");
+    let md = super::markdown(&report);
+    let line = md
+        .lines()
+        .find(|l| l.contains("collection-scan"))
+        .expect("the finding's line");
+    let spans: Vec<String> = Parser::new_ext(line, Md::all())
+        .filter_map(|e| match e {
+            Event::Code(c) => Some(c.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        spans.contains(&crate::words::visible(shape).into_owned()),
+        "{spans:?} in {line}"
+    );
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, Parser::new_ext(line, Md::all()));
+    assert!(!html.contains("<i>"), "{html}");
+    assert!(finding.message.contains(shape.as_str()));
+}

@@ -5,7 +5,6 @@
 use super::extract::Columns;
 use super::key::ShardKey;
 use super::report::{KeyCharacteristics, Monotonicity, MonotonicityType, MostCommonValue};
-use super::value::KeyValue;
 use std::borrow::Cow;
 
 /// `analyzeShardKeyNumMostCommonValues`' default.
@@ -60,7 +59,7 @@ pub fn measure(
                 for (field, &f) in key.fields.iter().zip(fields) {
                     let value = columns.columns[f]
                         .value(i)
-                        .map_or(serde_json::Value::Null, KeyValue::to_json);
+                        .map_or(serde_json::Value::Null, |v| v.to_json());
                     doc.insert(field.path.clone(), value);
                 }
                 serde_json::Value::Object(doc)
@@ -87,10 +86,10 @@ pub fn measure(
 fn key_ranks<'c>(columns: &'c Columns, fields: &[usize]) -> (Cow<'c, [u32]>, usize) {
     let first = &columns.columns[fields[0]];
     let mut ranks: Cow<'c, [u32]> = Cow::Borrowed(&first.ranks);
-    let mut distinct = first.values.len();
+    let mut distinct = first.distinct();
     for &f in &fields[1..] {
         let next = &columns.columns[f];
-        let width = next.values.len() as u64;
+        let width = next.distinct() as u64;
         let pairs: Vec<u64> = ranks
             .iter()
             .zip(&next.ranks)

@@ -7,10 +7,12 @@
 //! per field.
 
 use super::column::{Column, Interner};
+use super::lookup::{self, Hit};
 use super::value::KeyValue;
 use crate::inputs::bson::{Container, KeyCache, Scalar, Visitor, walk_cached};
 use crate::inputs::dump::{Event, InputError, Inputs};
 use rayon::prelude::*;
+use std::path::PathBuf;
 
 /// One collection's columns.
 #[derive(Debug, Clone, Default)]
@@ -74,7 +76,16 @@ impl Columns {
 /// are read in parallel, each whole (a split would lose the record order),
 /// and joined in input order. Documents that fail to read are skipped: the
 /// first reading reported them already.
-pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<InputError>) {
+///
+/// `failed`: the files the first reading found an error in, when it is
+/// known. Every document of any other file passed the full walk then, so
+/// its fields are looked up (`lookup`) instead of walked again; `None`
+/// walks every document.
+pub fn read(
+    inputs: &Inputs,
+    wanted: &[Vec<String>],
+    failed: Option<&[PathBuf]>,
+) -> (Vec<Columns>, Vec<InputError>) {
     let n = inputs.collections.len();
     let parts: Vec<(Vec<Columns>, Vec<InputError>)> = inputs
         .sources
@@ -85,6 +96,7 @@ pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<Input
             let mut errors = Vec::new();
             let mut keys = KeyCache::default();
             let mut visitor = Reader::default();
+            let walked_clean = failed.is_some_and(|f| !f.iter().any(|p| p == source.path()));
             let read = source.read(&mut |event| match event {
                 Event::Document {
                     collection, bytes, ..
@@ -96,6 +108,9 @@ pub fn read(inputs: &Inputs, wanted: &[Vec<String>]) -> (Vec<Columns>, Vec<Input
                         return;
                     };
                     visitor.start(collection, paths);
+                    if walked_clean && visitor.look_up(bytes, c) {
+                        return;
+                    }
                     if walk_cached(bytes, &mut visitor, &mut keys).is_ok() {
                         visitor.finish(c, bytes.len() as u64);
                     }
@@ -215,6 +230,30 @@ impl Reader {
         columns.bytes += bytes;
     }
 
+    /// Reads the wanted fields of a document without walking it; false
+    /// (and nothing kept) when some field needs the full walk.
+    fn look_up(&mut self, doc: &[u8], columns: &mut Reading) -> bool {
+        let mut hits: Vec<Hit<'_>> = Vec::with_capacity(self.parts.len());
+        for parts in &self.parts {
+            let mut hit = Hit::default();
+            if lookup::find(doc, parts, &mut hit).is_err() {
+                return false;
+            }
+            hits.push(hit);
+        }
+        for (i, hit) in hits.iter().enumerate() {
+            match &hit.value {
+                Some(scalar) => columns.columns[i].push_scalar(scalar),
+                None => columns.columns[i].push(KeyValue::Null),
+            }
+            columns.arrays[i] += u64::from(hit.array);
+            columns.documents_as_values[i] += u64::from(hit.document);
+        }
+        columns.documents += 1;
+        columns.bytes += doc.len() as u64;
+        true
+    }
+
     /// Whether the element `key` at `depth` is on the path of field `i`:
     /// `Some(true)` when it is the field itself.
     fn on_path(&self, i: usize, key: &str, depth: u32) -> Option<bool> {
@@ -300,10 +339,139 @@ mod tests {
         c.finish(&paths)
     }
 
+    /// The columns read as `read` does in a file the scan found clean:
+    /// looked up, walked only where the lookup is unsure.
+    fn looked_up(docs: &[Vec<u8>], paths: &[&str]) -> (Columns, usize) {
+        let paths: Vec<String> = paths.iter().map(|p| (*p).to_string()).collect();
+        let mut c = Reading::new(paths.len());
+        let mut r = Reader::default();
+        let mut keys = KeyCache::default();
+        let mut walked = 0;
+        for d in docs {
+            r.start(0, &paths);
+            if !r.look_up(d, &mut c) {
+                walked += 1;
+                walk_cached(d, &mut r, &mut keys).unwrap();
+                r.finish(&mut c, d.len() as u64);
+            }
+        }
+        (c.finish(&paths), walked)
+    }
+
+    /// A document of raw elements: type, key, value bytes.
+    fn raw(elements: &[(u8, &str, Vec<u8>)]) -> Vec<u8> {
+        let mut body = Vec::new();
+        for (ty, key, value) in elements {
+            body.push(*ty);
+            body.extend_from_slice(key.as_bytes());
+            body.push(0);
+            body.extend_from_slice(value);
+        }
+        let mut out = ((body.len() + 5) as i32).to_le_bytes().to_vec();
+        out.extend(body);
+        out.push(0);
+        out
+    }
+
+    fn string(s: &str) -> Vec<u8> {
+        let mut v = ((s.len() + 1) as i32).to_le_bytes().to_vec();
+        v.extend_from_slice(s.as_bytes());
+        v.push(0);
+        v
+    }
+
+    /// Every BSON type, as a value of field `f`: what the lookup skips when
+    /// it is off the path and decodes (or leaves to the walk) on it.
+    fn every_type() -> Vec<(u8, &'static str, Vec<u8>)> {
+        let scope = doc(&[("x", B::I32(1))]);
+        let mut code_with_scope = ((4 + 8 + scope.len()) as i32).to_le_bytes().to_vec();
+        code_with_scope.extend(string("f()"));
+        code_with_scope.extend(&scope);
+        let mut binary = 3i32.to_le_bytes().to_vec();
+        binary.extend([0x00, 1, 2, 3]);
+        let mut pointer = string("db.c");
+        pointer.extend([7; 12]);
+        vec![
+            (0x01, "f", 2.5f64.to_le_bytes().to_vec()),
+            (0x02, "f", string("short")),
+            (0x02, "f", string("a string longer than fourteen bytes")),
+            (0x02, "f", string("é")),
+            (0x03, "f", doc(&[("g", B::I32(1))])),
+            (0x04, "f", doc(&[("0", B::I32(1))])),
+            (0x05, "f", binary),
+            (0x06, "f", Vec::new()),
+            (0x07, "f", vec![9; 12]),
+            (0x08, "f", vec![1]),
+            (0x09, "f", (-5i64).to_le_bytes().to_vec()),
+            (0x0A, "f", Vec::new()),
+            (0x0B, "f", b"^a\0i\0".to_vec()),
+            (0x0C, "f", pointer),
+            (0x0D, "f", string("f()")),
+            (0x0E, "f", string("sym")),
+            (0x0F, "f", code_with_scope),
+            (0x10, "f", 7i32.to_le_bytes().to_vec()),
+            (0x11, "f", [1u8, 0, 0, 0, 2, 0, 0, 0].to_vec()),
+            (0x12, "f", 7i64.to_le_bytes().to_vec()),
+            (0x13, "f", vec![3; 16]),
+            (0xFF, "f", Vec::new()),
+            (0x7F, "f", Vec::new()),
+        ]
+    }
+
+    /// The lookup keeps what the full walk keeps, on every type, nested
+    /// paths, repeated keys, arrays on the path and sub-documents.
+    #[test]
+    fn looking_up_keeps_what_walking_keeps() {
+        let mut docs = vec![
+            doc(&[
+                ("a", B::Doc(vec![("b", B::I32(1))])),
+                ("t", B::Arr(vec![B::I32(1)])),
+            ]),
+            doc(&[("a", B::Doc(vec![("c", B::I32(2))])), ("t", B::I32(3))]),
+            doc(&[("x", B::Arr(vec![B::Doc(vec![("b", B::I32(9))])]))]),
+            // A repeated key: the last scalar is the value, an array either time flags it.
+            doc(&[("t", B::I32(1)), ("t", B::Str("two")), ("f", B::Null)]),
+            doc(&[("t", B::Arr(vec![])), ("t", B::I32(4))]),
+            doc(&[
+                ("a", B::Doc(vec![("b", B::I32(5))])),
+                ("a", B::Doc(vec![("c", B::I32(6))])),
+            ]),
+            doc(&[("a", B::Arr(vec![B::Doc(vec![("b", B::I32(9))])]))]),
+            doc(&[("a", B::I32(1)), ("a.b", B::I32(2))]),
+        ];
+        for (ty, _, value) in every_type() {
+            // The type on the path, and off it before and after a wanted field.
+            docs.push(raw(&[(ty, "f", value.clone())]));
+            docs.push(raw(&[
+                (ty, "off", value.clone()),
+                (0x10, "t", 1i32.to_le_bytes().to_vec()),
+                (ty, "off2", value.clone()),
+            ]));
+            docs.push(raw(&[(0x03, "a", raw(&[(ty, "b", value)]))]));
+        }
+        let paths = ["a.b", "t", "a", "f", "missing"];
+        let walked = columns(&docs, &paths);
+        let (looked, fell_back) = looked_up(&docs, &paths);
+        for (i, path) in paths.iter().enumerate() {
+            assert_eq!(looked.columns[i].ranks, walked.columns[i].ranks, "{path}");
+            let all = |c: &Column| {
+                (0..c.distinct())
+                    .map(|r| c.distinct_value(r))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(all(&looked.columns[i]), all(&walked.columns[i]), "{path}");
+        }
+        assert_eq!(looked.arrays, walked.arrays);
+        assert_eq!(looked.documents_as_values, walked.documents_as_values);
+        assert_eq!(looked.documents, walked.documents);
+        assert_eq!(looked.bytes, walked.bytes);
+        // Only the rare types on a wanted path are walked: binary, regular
+        // expression, pointer, code and code with scope, at "f" and "a.b".
+        assert_eq!(fell_back, 10);
+    }
+
     fn values(c: &Column) -> Vec<KeyValue> {
-        (0..c.ranks.len())
-            .filter_map(|i| c.value(i).cloned())
-            .collect()
+        (0..c.ranks.len()).filter_map(|i| c.value(i)).collect()
     }
 
     #[test]

@@ -5,16 +5,19 @@
 //! The scan's report says which fields exist and how many values they
 //! have, the workload report which filters run how often; `candidates`
 //! picks the keys, `extract` reads their values from the dump a second
-//! time (in record order, which stands for insertion order),
+//! time (in record order, which stands for insertion order; looked up, not
+//! walked, in the files the scan read without an error),
 //! `characteristics` and `distribution` measure each key, and `rank`
 //! orders them with their reasons.
 
 pub mod candidates;
 pub mod characteristics;
+pub mod code;
 pub mod column;
 pub mod distribution;
 pub mod extract;
 pub mod key;
+pub mod lookup;
 pub mod rank;
 pub mod reason;
 pub mod report;
@@ -110,7 +113,11 @@ pub fn analyze(
         wanted.push(paths);
         found.push(keys);
     }
-    let (columns, errors) = extract::read(inputs, &wanted);
+    // The files the scan found an error in; every error names one, or
+    // none is trusted.
+    let failed: Option<Vec<std::path::PathBuf>> =
+        report.errors.iter().map(|e| e.file.clone()).collect();
+    let (columns, errors) = extract::read(inputs, &wanted, failed.as_deref());
 
     let mut out = ShardKeyReport::default();
     for ((c, keys), columns) in by_input.iter().zip(found).zip(&columns) {
