@@ -119,11 +119,15 @@ impl<'s> Seed<'s> {
     }
 }
 
+/// A part's choices in a state: its relationships' options, its
+/// entity-level candidates on or off (`restriction`).
+type Choices = (Vec<usize>, Vec<bool>);
+
 /// What one part's descents found: for each start it took (an index into
 /// the seeds), its choices there; the plans they priced beyond each
 /// start's first pricing; whether its share stopped it.
 struct PartFound {
-    took: Vec<(usize, (Vec<usize>, Vec<bool>))>,
+    took: Vec<(usize, Choices)>,
     planned: u64,
     stopped: bool,
 }
@@ -301,7 +305,7 @@ fn descend_part(
         stopped: false,
     };
     let mut used = 0u64;
-    let mut from: Vec<(Vec<usize>, Vec<bool>)> = Vec::new();
+    let mut from: Vec<Choices> = Vec::new();
     for (k, (search, seed)) in searches.iter_mut().zip(seeds).enumerate() {
         if seed.si >= takes(part) {
             continue;
@@ -330,7 +334,7 @@ fn descend_part(
 }
 
 /// A state's choices on `part`.
-fn restriction(state: &State, part: &Part) -> (Vec<usize>, Vec<bool>) {
+fn restriction(state: &State, part: &Part) -> Choices {
     (
         part.rels.iter().map(|r| state.rel[*r]).collect(),
         part.entity.iter().map(|i| state.entity[*i]).collect(),
