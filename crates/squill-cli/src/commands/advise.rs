@@ -107,12 +107,14 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
         compression: None,
     };
     let model = super::load_model(&args.model)?;
-    let design = search(&model, &settings, args.mix.as_deref())
+    let (design, run) = search(&model, &settings, args.mix.as_deref())
         .map_err(|e| anyhow::Error::new(super::DiagnosticError(Box::new(e))))?;
 
     // Colors only on a terminal, never in a file.
     let color = args.output.is_none() && super::use_color(global);
-    let render = |format| squill::outputs::design::render(&design, format, color);
+    // The human reports close with how the search ran; the JSON stays the
+    // same from run to run (docs/report.md, "How long the search took").
+    let render = |format| squill::outputs::design::render_run(&design, format, color, Some(&run));
     let report = match args.format {
         AdviseFormat::Text => render(Format::Text),
         AdviseFormat::Markdown => render(Format::Markdown),
@@ -128,14 +130,14 @@ pub fn run(global: &Global, args: AdviseArgs) -> Result<ExitCode> {
 
 /// `advise`, with a spinner on a terminal while the search runs past a
 /// second, and a line after it saying how long it took, how many operation
-/// plans it priced and whether it stopped at its budget (issue 45). Only on
-/// a terminal: a time in the report itself would make two runs' reports
-/// differ, and pipes and logs get nothing they did not ask for.
+/// plans it priced and whether it stopped at its budget (issue 45), on a
+/// terminal only; and the same figures for the human reports.
 fn search(
     model: &squill::model::Model,
     settings: &squill::settings::Settings,
     mix: Option<&str>,
-) -> Result<squill::design::Design, squill::advise::AdviseError> {
+) -> Result<(squill::design::Design, squill::outputs::design::SearchRun), squill::advise::AdviseError>
+{
     use std::io::IsTerminal;
     let watch = std::sync::Arc::new(squill::advise::Watch::default());
     let started = std::time::Instant::now();
@@ -161,7 +163,12 @@ fn search(
             squill::words::int(watch.planned()),
         );
     }
-    design
+    let run = squill::outputs::design::SearchRun {
+        seconds: took.as_secs_f64(),
+        planned: watch.planned(),
+        stopped: watch.stopped(),
+    };
+    design.map(|d| (d, run))
 }
 
 /// The SARIF report: the model file is read a second time for the places of

@@ -13,10 +13,55 @@ fn example(name: &str) -> String {
         .to_string()
 }
 
+/// The report `squill advise ARGS` prints, the search's time in it (the
+/// one figure that changes from run to run) as `[time]`.
 fn advise(args: &[&str]) -> String {
     let mut all = vec!["advise".to_string()];
     all.extend(args.iter().map(|a| (*a).to_string()));
-    Test::new().args(all).stdout_any().check().stdout
+    redact_time(&Test::new().args(all).stdout_any().check().stdout)
+}
+
+/// `report` with the time of its closing "The search took …" sentence
+/// replaced by `[time]`; a report without one as it is (JSON, SARIF).
+fn redact_time(report: &str) -> String {
+    const SAID: &str = "The search took ";
+    let Some(at) = report.find(SAID).map(|i| i + SAID.len()) else {
+        return report.to_string();
+    };
+    let end = at + report[at..].find(", priced ").expect("the plans priced");
+    format!("{}[time]{}", &report[..at], &report[end..])
+}
+
+/// The human reports close with how the search ran (issue 45): two runs
+/// differ in the time alone; the JSON of two runs is the same to the
+/// byte, and says nothing of the time.
+#[test]
+fn the_human_reports_state_the_search_and_the_json_stays_the_same() {
+    let model = example("rubis.yaml");
+    let run = |format: &str| {
+        Test::new()
+            .args(["advise", &model, "--format", format])
+            .stdout_any()
+            .check()
+            .stdout
+    };
+    let json = run("json");
+    assert_eq!(json, run("json"));
+    assert!(!json.contains("search took"));
+    for format in ["text", "markdown", "html"] {
+        let (a, b) = (run(format), run(format));
+        assert_eq!(redact_time(&a), redact_time(&b), "{format}");
+        let said = redact_time(&a);
+        let line = said
+            .lines()
+            .find(|l| l.contains("The search took"))
+            .unwrap_or_else(|| panic!("{format}: no search sentence"));
+        assert!(
+            line.contains("The search took [time], priced ")
+                && line.contains(" operation plans and ended within its budget."),
+            "{format}: {line}"
+        );
+    }
 }
 
 #[test]

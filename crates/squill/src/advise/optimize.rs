@@ -752,8 +752,24 @@ pub(crate) fn search_whole(facts: &Facts<'_>, space: &Space, budget: u64) -> Opt
 /// One descent from `start` (the best design of a model close to this one:
 /// the same model with a many-to-many written as an entity), pricing at
 /// most about `budget` plans. Starting near the answer, it settles in a
-/// fraction of `local_search_within`'s plans.
+/// fraction of `local_search_within`'s plans. Part by part, as
+/// `local_search_within`, when the model has more than one part.
 pub fn local_search_from(
+    facts: &Facts<'_>,
+    space: &Space,
+    start: State,
+    budget: u64,
+) -> Option<Searched> {
+    let parts = super::parts::of(facts, space);
+    if parts.parts.len() > 1 {
+        return by_parts::search_from(facts, space, start, budget, &parts);
+    }
+    descend_whole_from(facts, space, start, budget)
+}
+
+/// `local_search_from` over the whole model at once (every model's before
+/// issue 45's parts: the tests compare the two).
+pub(crate) fn descend_whole_from(
     facts: &Facts<'_>,
     space: &Space,
     start: State,

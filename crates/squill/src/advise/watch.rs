@@ -35,6 +35,19 @@ thread_local! {
 
 /// Runs `work` with `watch` following the searches it makes on this thread.
 pub fn watched<T>(watch: Arc<Watch>, work: impl FnOnce() -> T) -> T {
+    within(Some(watch), work)
+}
+
+/// The watch open on this thread, for work this thread hands to others
+/// (the search's parts on rayon's threads, `optimize::by_parts`).
+pub(super) fn open() -> Option<Arc<Watch>> {
+    OPEN.with(|open| open.borrow().clone())
+}
+
+/// Runs `work` with `watch` (from `open` on the thread that handed it
+/// over) following it, or none: a rayon thread keeps no watch of the
+/// work it ran before.
+pub(super) fn within<T>(watch: Option<Arc<Watch>>, work: impl FnOnce() -> T) -> T {
     /// Puts back the watch open before, however `work` ends.
     struct Restore(Option<Arc<Watch>>);
     impl Drop for Restore {
@@ -43,7 +56,7 @@ pub fn watched<T>(watch: Arc<Watch>, work: impl FnOnce() -> T) -> T {
             OPEN.with(|open| *open.borrow_mut() = before);
         }
     }
-    let _restore = Restore(OPEN.with(|open| open.replace(Some(watch))));
+    let _restore = Restore(OPEN.with(|open| open.replace(watch)));
     work()
 }
 

@@ -224,3 +224,121 @@ fn parts_scores() {
         whole.score, whole.planned, whole.stopped, apart.score, apart.planned, apart.stopped
     );
 }
+
+/// `f` on a rayon pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// Six parts of different sizes, so that a thread finishes some while
+/// another is still on its first.
+fn six_parts() -> Model {
+    let pieces: Vec<_> = (0..6)
+        .map(|k| sparse(8 + 9 * k as usize, 11 + k, &format!("p{k}")))
+        .collect();
+    model_of("six", &pieces)
+}
+
+/// The parts are searched side by side, and the search ends the same with
+/// one thread or four: the state, the score to the bit, the plans priced
+/// and whether it stopped, both when the search settles and when the
+/// budget stops some parts (each part's share is fixed before any runs).
+/// And the whole report's JSON is the same.
+#[test]
+fn the_search_by_parts_ends_the_same_whatever_the_threads() {
+    let model = six_parts();
+    let settings = Settings::default();
+    let facts = Facts::new(&model, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    assert_eq!(parts::of(&facts, &space).parts.len(), 6);
+    let full = on_threads(1, || local_search_within(&facts, &space, PLAN_BUDGET)).unwrap();
+    assert!(!full.stopped);
+    for budget in [PLAN_BUDGET, full.planned / 3] {
+        let one = on_threads(1, || local_search_within(&facts, &space, budget)).unwrap();
+        for threads in [2, 4] {
+            let many = on_threads(threads, || local_search_within(&facts, &space, budget)).unwrap();
+            assert_eq!(one.state, many.state, "{threads} threads, budget {budget}");
+            assert_eq!(one.score.to_bits(), many.score.to_bits());
+            assert_eq!((one.planned, one.stopped), (many.planned, many.stopped));
+        }
+        assert_eq!(one.stopped, budget < PLAN_BUDGET, "budget {budget}");
+    }
+    let json = |threads| {
+        on_threads(threads, || {
+            let design = crate::advise::advise(&model, &settings, None).unwrap();
+            crate::outputs::design::render(&design, crate::outputs::design::Format::Json, false)
+        })
+    };
+    assert_eq!(json(1), json(4));
+}
+
+/// The watch of the calling thread counts what the parts' threads price.
+#[test]
+fn the_parts_threads_report_to_the_callers_watch() {
+    let model = six_parts();
+    let settings = Settings::default();
+    let facts = Facts::new(&model, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    let watch = std::sync::Arc::new(crate::advise::Watch::default());
+    let searched = on_threads(4, || {
+        crate::advise::watched(watch.clone(), || {
+            local_search_within(&facts, &space, PLAN_BUDGET).unwrap()
+        })
+    });
+    assert_eq!(watch.planned(), searched.planned);
+}
+
+/// The descent from a given start (the edge-collection and archive
+/// alternatives') goes part by part too: each part ends where the part
+/// alone ends from the same start, and the threads change nothing.
+#[test]
+fn the_descent_from_a_start_goes_part_by_part() {
+    use crate::advise::optimize::{descend_whole_from, local_search_from, starts};
+    let pieces: Vec<_> = (0..3)
+        .map(|k| sparse(12 + 5 * k, 3 + k as u64, &format!("p{k}")))
+        .collect();
+    let together = model_of("together", &pieces);
+    let settings = Settings::default();
+    let facts = Facts::new(&together, &settings, 0);
+    let space = crate::rules::design::space(&facts);
+    assert_eq!(parts::of(&facts, &space).parts.len(), 3);
+    // The all-references start: each relationship's own pick, so the same
+    // on a part alone.
+    let start = starts(&facts, &space)[1].clone();
+    let one = on_threads(1, || {
+        local_search_from(&facts, &space, start.clone(), PLAN_BUDGET)
+    })
+    .unwrap();
+    let four = on_threads(4, || {
+        local_search_from(&facts, &space, start.clone(), PLAN_BUDGET)
+    })
+    .unwrap();
+    assert_eq!(one.state, four.state);
+    assert_eq!(
+        (one.planned, one.score.to_bits()),
+        (four.planned, four.score.to_bits())
+    );
+    let all = layouts(&together, &space, &one.state);
+    let mut sum = 0.0;
+    for (k, piece) in pieces.iter().enumerate() {
+        let model = model_of(&format!("p{k}"), std::slice::from_ref(piece));
+        let facts = Facts::new(&model, &settings, 0);
+        let space = crate::rules::design::space(&facts);
+        let start = starts(&facts, &space)[1].clone();
+        let alone = descend_whole_from(&facts, &space, start, PLAN_BUDGET).unwrap();
+        for (name, layout) in layouts(&model, &space, &alone.state) {
+            let here = all.iter().find(|(n, _)| *n == name).unwrap();
+            assert_eq!(here.1, layout, "{name}");
+        }
+        sum += alone.score;
+    }
+    assert!(
+        (one.score - sum).abs() <= 1e-9 * sum,
+        "{} against {sum}",
+        one.score
+    );
+}

@@ -14,10 +14,12 @@ mod mermaid;
 #[cfg(test)]
 pub(crate) mod sample;
 pub mod sarif;
+pub(in crate::outputs) mod search_run;
 pub(in crate::outputs) mod sharding;
 pub mod text;
 
 use crate::design::Design;
+pub use search_run::SearchRun;
 
 /// The output formats of `squill advise`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,10 +33,32 @@ pub enum Format {
 
 /// Renders `design` in `format`; `color` applies to text only.
 pub fn render(design: &Design, format: Format, color: bool) -> String {
+    render_run(design, format, color, None)
+}
+
+/// `render`, the human formats closing with how the search ran (`run`,
+/// when the caller measured it); JSON is the same with or without it.
+pub fn render_run(design: &Design, format: Format, color: bool, run: Option<&SearchRun>) -> String {
     match format {
-        Format::Text => text::render(design, color),
-        Format::Markdown => markdown::render(design),
+        Format::Text => {
+            let mut out = text::render(design, color);
+            if let Some(run) = run {
+                out.push_str(&text::search_section(run, color));
+            }
+            out
+        }
+        Format::Markdown => {
+            let mut out = markdown::render(design);
+            if let Some(run) = run {
+                out.push_str(&format!(
+                    "\n## {}\n\n{}\n",
+                    search_run::HEADING,
+                    search_run::sentence(run)
+                ));
+            }
+            out
+        }
         Format::Json => json::render(design),
-        Format::Html => crate::outputs::html::design(design),
+        Format::Html => crate::outputs::html::design_run(design, run),
     }
 }

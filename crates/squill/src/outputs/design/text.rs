@@ -69,6 +69,14 @@ pub fn render(design: &Design, color: bool) -> String {
     words::visible_styled(&out).into_owned()
 }
 
+/// The closing section on how the search ran (`outputs::design::render_run`).
+pub(super) fn search_section(run: &super::SearchRun, color: bool) -> String {
+    let mut out = String::new();
+    heading(&mut out, Paint(color), super::search_run::HEADING);
+    let _ = writeln!(out, "{}", super::search_run::sentence(run));
+    out
+}
+
 /// A projection alone (a deployment's, `scan --horizon`), as the design's
 /// report writes it under its heading.
 pub fn capacity_section(c: &crate::design::capacity::Capacity) -> String {

@@ -9,13 +9,18 @@ use super::split;
 use crate::design::{
     Design, OperationDelta, OperationPlan, Purpose, RelationshipDecision, Verdict,
 };
-use crate::outputs::design::{current, describe};
+use crate::outputs::design::{SearchRun, current, describe, search_run};
 use crate::words;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 /// Renders the design as one self-contained HTML page.
 pub fn render(design: &Design) -> String {
+    render_run(design, None)
+}
+
+/// `render`, closing with how the search ran (`run`) when given.
+pub fn render_run(design: &Design, run: Option<&SearchRun>) -> String {
     let mut sections = vec![("summary", "Summary")];
     if !design.mixes.is_empty() {
         sections.push(("mixes", "Mixes"));
@@ -39,6 +44,9 @@ pub fn render(design: &Design) -> String {
         sections.push(("sharding", "Sharding"));
     }
     sections.extend([("findings", "Findings"), ("rules", "Rules cited")]);
+    if run.is_some() {
+        sections.push(("search", search_run::HEADING));
+    }
     let mut body = String::new();
     summary(&mut body, design);
     mixes(&mut body, design);
@@ -80,6 +88,14 @@ pub fn render(design: &Design) -> String {
     body.push_str(&super::sharding::section(design));
     body.push_str(&super::findings::section(&design.findings));
     body.push_str(&super::docs::section(cited(design)));
+    if let Some(run) = run {
+        let _ = writeln!(
+            body,
+            "<section id=\"search\"><h2>{}</h2>\n<p>{}</p></section>",
+            search_run::HEADING,
+            esc(&search_run::sentence(run))
+        );
+    }
     let title = format!("Design for {} (mix: {})", design.model, design.mix);
     page::document(&title, &sections, &body)
 }

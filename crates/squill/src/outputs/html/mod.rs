@@ -19,6 +19,7 @@ mod split;
 mod workload;
 
 pub use design::render as design;
+pub use design::render_run as design_run;
 pub use scan::render as scan;
 pub use scan::with_capacity as scan_with_capacity;
 pub use scan::with_shard_keys as scan_with_shard_keys;
