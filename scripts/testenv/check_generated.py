@@ -920,9 +920,11 @@ def reload_written(db, out, written, loaded):
     """The loaded documents again in every collection the Python cookbook
     may have changed (the validators and indexes stay), and in any other
     whose count moved; the collections it only read hold what was loaded.
-    Deleting and loading every collection again was 12.4 s of the server's
-    27.8 s of CPU in the seed-example test (issue 47; BENCHMARKS.md, "Test
-    suite time")."""
+    In the seed-example test the server's CPU was 27.8 s with every
+    collection loaded again, 22.9 s with only these (one run each, issue
+    47; BENCHMARKS.md, "Test suite time"). Not loading again at all (15.3 s)
+    fails: the fixtures' timelines no longer hold the newest items after
+    the Python cookbook's delete, which the loaded-data checks require."""
     for name in db.list_collection_names():
         if name.startswith("system."):
             continue
