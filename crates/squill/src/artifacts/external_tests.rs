@@ -542,21 +542,13 @@ fn scripts_from_hostile_names_parse_and_keep_the_names() {
     }
 }
 
-/// Issue 41: the mongosh cookbook's bulk writes and paged reads run
-/// against the server, and what they do is checked by
-/// scripts/testenv/check_cookbook_effects.js: each product's stock taken
-/// down by its own item's quantity (and no other product's), a customer's
-/// orders in pages (from the last one seen, and by number with `skip`)
-/// that are disjoint, in order and complete, also where the sort key ties
-/// across a page's edge. check_generated.py runs the
-/// Python cookbook of the same fixture (fixture_artifacts_work_against_a_server).
-#[test]
-fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
-    let Some((uri, _, mongosh)) = server_tools() else {
-        return;
-    };
-    let (model, design) = fixtures::load("order-stock");
-    let dir = out_dir("effects-order-stock");
+/// The fixture `name`'s artifacts and data (scale 3, at most 100 children
+/// a parent) written, its setup.js run against the server in a database
+/// of its own, then scripts/testenv/check_cookbook_effects.js there: what
+/// that script printed.
+fn cookbook_effects(uri: &str, mongosh: &Path, name: &str) -> String {
+    let (model, design) = fixtures::load(name);
+    let dir = out_dir(&format!("effects-{name}"));
     write_artifacts(
         &dir.0,
         &artifacts(&model, &design, &Options::default()).unwrap(),
@@ -570,19 +562,41 @@ fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
     data::write(&model, &design, &options, &dir.0).unwrap();
     let plan = cookbook::plan_json(&cookbook::op_codes(&design));
     std::fs::write(dir.0.join("plan.json"), plan.to_string()).unwrap();
-    let db_uri = database_uri(&uri, &format!("squill_effects_{}", std::process::id()));
-    let setup = run(Command::new(&mongosh)
+    let db = format!(
+        "squill_effects_{}_{}",
+        name.replace('-', "_"),
+        std::process::id()
+    );
+    let db_uri = database_uri(uri, &db);
+    let setup = run(Command::new(mongosh)
         .args(["--quiet", "--norc", &db_uri])
         .arg(dir.0.join("setup.js")));
     assert!(setup.contains("squill setup: done"), "{setup}");
     let out = try_run(
-        Command::new(&mongosh)
+        Command::new(mongosh)
             .args(["--quiet", "--norc", &db_uri])
             .arg(repo_root().join("scripts/testenv/check_cookbook_effects.js"))
             .env("SQUILL_CHECK_DIR", &dir.0),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{out}");
+    out
+}
+
+/// Issue 41: the mongosh cookbook's bulk writes and paged reads run
+/// against the server, and what they do is checked by
+/// scripts/testenv/check_cookbook_effects.js: each product's stock taken
+/// down by its own item's quantity (and no other product's), a customer's
+/// orders in pages (from the last one seen, and by number with `skip`)
+/// that are disjoint, in order and complete, also where the sort key ties
+/// across a page's edge. check_generated.py runs the
+/// Python cookbook of the same fixture (fixture_artifacts_work_against_a_server).
+#[test]
+fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let out = cookbook_effects(&uri, &mongosh, "order-stock");
     assert!(
         out.contains("checked 1 bulk write(s), 1 keyset read(s), 1 read(s) paged by skip"),
         "{out}"
@@ -604,34 +618,7 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let Some((uri, _, mongosh)) = server_tools() else {
         return;
     };
-    let (model, design) = fixtures::load("bucket-edits");
-    let dir = out_dir("effects-bucket-edits");
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    let options = DataOptions {
-        max_children: Some(100),
-        ..DataOptions::new(3, 17)
-    };
-    data::write(&model, &design, &options, &dir.0).unwrap();
-    let plan = cookbook::plan_json(&cookbook::op_codes(&design));
-    std::fs::write(dir.0.join("plan.json"), plan.to_string()).unwrap();
-    let db_uri = database_uri(&uri, &format!("squill_buckets_{}", std::process::id()));
-    let setup = run(Command::new(&mongosh)
-        .args(["--quiet", "--norc", &db_uri])
-        .arg(dir.0.join("setup.js")));
-    assert!(setup.contains("squill setup: done"), "{setup}");
-    let out = try_run(
-        Command::new(&mongosh)
-            .args(["--quiet", "--norc", &db_uri])
-            .arg(repo_root().join("scripts/testenv/check_cookbook_effects.js"))
-            .env("SQUILL_CHECK_DIR", &dir.0),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    eprintln!("{out}");
+    let out = cookbook_effects(&uri, &mongosh, "bucket-edits");
     assert!(
         out.contains(
             "checked 2 write(s) that recompute stored figures, 2 that set figures read again"

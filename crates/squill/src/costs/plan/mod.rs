@@ -1288,19 +1288,24 @@ impl<'a> Planner<'a> {
     /// (multikey), one per id of an array of a relationship's ids the
     /// layout keeps there (`ids_held`), else one.
     pub(super) fn own_field_entries(&self, e: EntityId, path: &str) -> f64 {
-        let acc = self.access(e);
-        let own = if acc.prefix.is_empty() {
-            Some(path)
-        } else {
-            path.strip_prefix(acc.prefix.as_str())
-                .and_then(|p| p.strip_prefix('.'))
-        };
-        own.map_or(1.0, |p| {
+        self.own_path(e, path).map_or(1.0, |p| {
             self.facts
                 .model
                 .entity(e)
                 .index_entries_at(p, |name| self.ids_held(e, name))
         })
+    }
+
+    /// `path` (a collection path) relative to `e`'s own part of the
+    /// document, or `None` when it lies outside it.
+    fn own_path<'p>(&self, e: EntityId, path: &'p str) -> Option<&'p str> {
+        let acc = self.access(e);
+        if acc.prefix.is_empty() {
+            Some(path)
+        } else {
+            path.strip_prefix(acc.prefix.as_str())
+                .and_then(|p| p.strip_prefix('.'))
+        }
     }
 
     /// The ids one instance of `e` holds in its field `name` when the
@@ -1410,14 +1415,7 @@ impl<'a> Planner<'a> {
     /// runs into an array of `e`'s embedded children (`values_per_document`
     /// counts those apart, for the entries a read finds).
     fn own_field_keys(&self, e: EntityId, path: &str) -> f64 {
-        let acc = self.access(e);
-        let own = if acc.prefix.is_empty() {
-            Some(path)
-        } else {
-            path.strip_prefix(acc.prefix.as_str())
-                .and_then(|p| p.strip_prefix('.'))
-        };
-        own.map_or(1.0, |p| {
+        self.own_path(e, path).map_or(1.0, |p| {
             self.facts.model.entity(e).index_entries_at(p, |name| {
                 self.ids_held(e, name)
                     .or_else(|| self.embedded_held(e, name))
