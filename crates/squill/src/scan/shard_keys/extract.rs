@@ -234,12 +234,9 @@ impl Reader {
     /// (and nothing kept) when some field needs the full walk.
     fn look_up(&mut self, doc: &[u8], columns: &mut Reading) -> bool {
         let mut hits: Vec<Hit<'_>> = Vec::with_capacity(self.parts.len());
-        for parts in &self.parts {
-            let mut hit = Hit::default();
-            if lookup::find(doc, parts, &mut hit).is_err() {
-                return false;
-            }
-            hits.push(hit);
+        hits.resize_with(self.parts.len(), Hit::default);
+        if lookup::find_all(doc, &self.parts, &mut hits).is_err() {
+            return false;
         }
         for (i, hit) in hits.iter().enumerate() {
             match &hit.value {

@@ -1,7 +1,8 @@
-//! One field's value in one document, found by its dotted path without
-//! walking the rest: at each level the elements' keys are compared with
-//! the path's next part and every other element is skipped by its size, so
-//! a document's sub-documents and arrays off the path are never entered.
+//! The wanted fields' values in one document, found by their dotted paths
+//! without walking the rest: the top level is read once for all of them,
+//! and at each level the elements' keys are compared with the paths' next
+//! parts and every other element is skipped by its size, so a document's
+//! sub-documents and arrays off the paths are never entered.
 //! The full walk (`extract::Reader` over `inputs::bson::walk`) visits and
 //! validates every element; it cost about 40 % of `scan --shard-keys`
 //! (BENCHMARKS.md, issue 42). This reader is only used on a file the scan
@@ -27,16 +28,74 @@ pub struct Hit<'a> {
 #[derive(Debug, PartialEq)]
 pub struct Unsure;
 
-/// Finds `parts` (a dotted path split at its dots, not empty) in `doc`.
-pub fn find<'a>(doc: &'a [u8], parts: &[String], hit: &mut Hit<'a>) -> Result<(), Unsure> {
-    container(doc, 0, parts, hit)
+/// Finds every path of `paths` (dotted paths split at their dots, none
+/// empty) in `doc`, `hits[i]` for `paths[i]`, in one pass over the
+/// document's top level: looking each path up on its own read the top
+/// level's keys and sizes once per path (BENCHMARKS.md, issue 42). Each
+/// path still sees its own elements in document order, so a hit is what
+/// `paths[i]` looked up alone would give.
+pub fn find_all<'a>(
+    doc: &'a [u8],
+    paths: &[Vec<String>],
+    hits: &mut [Hit<'a>],
+) -> Result<(), Unsure> {
+    if paths.iter().any(Vec::is_empty) {
+        return Err(Unsure);
+    }
+    elements(doc, 0, |key, ty, at, size| {
+        for (parts, hit) in paths.iter().zip(hits.iter_mut()) {
+            if key == parts[0].as_bytes() {
+                element(doc, ty, at, size, &parts[1..], hit)?;
+            }
+        }
+        Ok(())
+    })
 }
 
+/// Finds `parts` (not empty) in the sub-document at `start` of `b`.
 fn container<'a>(
     b: &'a [u8],
     start: usize,
     parts: &[String],
     hit: &mut Hit<'a>,
+) -> Result<(), Unsure> {
+    let (want, rest) = parts.split_first().ok_or(Unsure)?;
+    let want = want.as_bytes();
+    elements(b, start, |key, ty, at, size| {
+        if key == want {
+            element(b, ty, at, size, rest, hit)?;
+        }
+        Ok(())
+    })
+}
+
+/// What an element whose key is the path's next part gives `hit`; `rest`
+/// is the path after that part.
+fn element<'a>(
+    b: &'a [u8],
+    ty: u8,
+    at: usize,
+    size: usize,
+    rest: &[String],
+    hit: &mut Hit<'a>,
+) -> Result<(), Unsure> {
+    match ty {
+        0x04 => hit.array = true,
+        0x03 if rest.is_empty() => hit.document = true,
+        0x03 => container(b, at, rest, hit)?,
+        _ if rest.is_empty() => hit.value = Some(scalar(b, ty, at, size)?),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Calls `each(key, type, value's offset, value's size)` on every element
+/// of the document at `start` of `b`, in order, skipping each value by its
+/// size; unsure on a length out of bounds or a type it cannot size.
+fn elements<'a>(
+    b: &'a [u8],
+    start: usize,
+    mut each: impl FnMut(&'a [u8], u8, usize, usize) -> Result<(), Unsure>,
 ) -> Result<(), Unsure> {
     let len = i32_at(b, start)?;
     if len < 5 {
@@ -46,8 +105,6 @@ fn container<'a>(
     if end >= b.len() {
         return Err(Unsure);
     }
-    let (want, rest) = parts.split_first().ok_or(Unsure)?;
-    let want = want.as_bytes();
     let mut pos = start + 4;
     while pos < end {
         let ty = b[pos];
@@ -58,15 +115,7 @@ fn container<'a>(
         if at + size > end {
             return Err(Unsure);
         }
-        if &b[key_at..key_at + nul] == want {
-            match ty {
-                0x04 => hit.array = true,
-                0x03 if rest.is_empty() => hit.document = true,
-                0x03 => container(b, at, rest, hit)?,
-                _ if rest.is_empty() => hit.value = Some(scalar(b, ty, at, size)?),
-                _ => {}
-            }
-        }
+        each(&b[key_at..key_at + nul], ty, at, size)?;
         pos = at + size;
     }
     if pos != end {
