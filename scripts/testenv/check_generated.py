@@ -903,8 +903,8 @@ READ_ACTIONS = ("find", "graph_lookup")
 
 
 def written_collections(plans, spec):
-    """The collections the cookbook's functions (and the timeline checks,
-    which also write the timeline directly) may have written to."""
+    """The collections the cookbook's functions may have written to, and
+    the timeline, which the timeline checks also write directly."""
     out = {
         step["collection"]
         for plan in plans.values()
@@ -912,11 +912,11 @@ def written_collections(plans, spec):
         if step["action"] not in READ_ACTIONS
     }
     if spec is not None:
-        out |= {spec["timeline"], spec["items"], spec["edges"]}
+        out.add(spec["timeline"])
     return out
 
 
-def reload_written(db, out, written, loaded):
+def reload_written(db, written, loaded):
     """The loaded documents again in every collection the Python cookbook
     may have changed (the validators and indexes stay), and in any other
     whose count moved; the collections it only read hold what was loaded.
@@ -1106,7 +1106,7 @@ def main():
     if args.node:
         # The Python cookbook's writes undone: the same documents again
         # where it may have written.
-        reload_written(db, args.dir, written, loaded)
+        reload_written(db, written, loaded)
         check_cookbook(db, args.dir, node=(args.uri, args.db))
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed")
