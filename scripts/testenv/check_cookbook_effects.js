@@ -397,10 +397,15 @@ function checkReread(fn, write) {
   const lowest = Math.min(...all.map((c) => num(at(c, field)[0])));
   const values = {};
   for (const p of plan[fn].params) {
-    if (p.collection === first.collection && p.path === "_id") values[p.name] = chosen._id;
+    // The value the changed child held (the parent's figure is cleared and
+    // read again only where it still equals it).
+    if (p.name === `old_${field}`) values[p.name] = typed(first.collection, field, num(at(chosen, field)[0]));
+    else if (p.collection === first.collection && p.path === "_id") values[p.name] = chosen._id;
     else if (p.collection === first.collection && p.path === refPath) values[p.name] = parentId;
     else if (p.collection === write.collection && p.path === "_id") values[p.name] = parentId;
     else if (p.collection === first.collection) values[p.name] = typed(first.collection, p.path, lowest - 1);
+    // The new value a `$max` (`$min`) of the parent takes: the edit's.
+    else if (p.collection === write.collection) values[p.name] = typed(write.collection, p.path, lowest - 1);
   }
   const a = args(fn, values, []);
   if (a === null) return;

@@ -180,6 +180,15 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// A parent's figure (`field`: its max, min, first or last of its
+    /// `entity` children) tested against the value the changed child held:
+    /// the write matches only when that child may have held it, and only
+    /// then is the figure read again.
+    TestHeldComputed {
+        field: String,
+        entity: String,
+        parent: String,
+    },
     /// A computed field (`field`) of the parent kept up to date on update.
     MaintainComputed {
         field: String,
@@ -430,6 +439,15 @@ impl Purpose {
             RecomputeBucket { entity } => {
                 format!("recompute the bucket's figures from its {}", plural(entity))
             }
+            TestHeldComputed {
+                field,
+                entity,
+                parent,
+            } => format!(
+                "match the {} only if its {field} is the value the {} held (then read it again)",
+                one(parent),
+                one(entity)
+            ),
             MaintainComputed { field, parent } => {
                 format!("keep {field} of the {} in step", one(parent))
             }

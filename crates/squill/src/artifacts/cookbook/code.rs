@@ -167,6 +167,8 @@ pub enum When {
     AtMost { step: String, n: u64 },
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
+    /// An earlier conditional write matched a document.
+    Matched { step: String },
 }
 
 /// A feed read from a timeline: the timeline's items and the items read at

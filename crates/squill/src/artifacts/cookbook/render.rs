@@ -111,6 +111,8 @@ fn condition(lang: Lang, when: &When) -> String {
         (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
+        (When::Matched { step }, Lang::Python) => format!("{step}[\"matched_count\"] > 0"),
+        (When::Matched { step }, _) => format!("{step}.matchedCount > 0"),
     }
 }
 

@@ -277,25 +277,23 @@ impl<'a> Planner<'a> {
                 parent: self.name(rel.parent).to_string(),
             });
         }
+        // The parent's id as the parent's write takes it (one parent: the
+        // find by the deleted child's id read its reference).
+        let parent_id = match (&ids_in_parent, self.parent_ref_path(r)) {
+            (None, Some(_)) if m <= 1.0 => from.clone(),
+            _ => ValueSource::Param,
+        };
+        // A max (min, first, last) the deleted child may have held: read
+        // again from the children left when it held it, after the write.
+        let mut rereads = Vec::new();
         for (func, field, cname) in self.computed(r) {
-            // A max (min, first, last) the deleted child may have held:
-            // read again from the children left.
-            // The parent's id as the parent's write takes it (one parent:
-            // the find by the deleted child's id read its reference).
-            let parent_id = match (&ids_in_parent, self.parent_ref_path(r)) {
-                (None, Some(_)) if m <= 1.0 => from.clone(),
-                _ => ValueSource::Param,
-            };
             if let Some(x) = field
-                && let Some(u) = self.reread_extreme(plan, op, (e, r, &parent_id), (func, x, cname))
+                && !matches!(
+                    func,
+                    AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg
+                )
             {
-                ups.push(u);
-                why.push(Purpose::KeepComputed {
-                    function: crate::candidates::fn_name(func).to_string(),
-                    field: Some(x.to_string()),
-                    entity: name.clone(),
-                    parent: self.name(rel.parent).to_string(),
-                });
+                rereads.push((func, x, cname));
             }
             if matches!(
                 func,
@@ -347,6 +345,9 @@ impl<'a> Planner<'a> {
                     purpose: why,
                 },
             );
+        }
+        for (func, x, cname) in rereads {
+            self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname));
         }
     }
 }

@@ -953,6 +953,7 @@ impl<'a> Planner<'a> {
             copy_of: None,
             every: None,
             fallback: false,
+            if_matched: None,
             graph: None,
             conditions: Vec::new(),
             otherwise: None,

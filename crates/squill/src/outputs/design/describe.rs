@@ -494,6 +494,7 @@ pub(crate) fn update(op: &UpdateOp) -> String {
                 fields.join(", ")
             )
         }
+        UpdateOp::SetOld { path, field } => format!("$set {path} to the old {field} (no change)"),
         UpdateOp::SetFrom {
             path, step, field, ..
         } => {
@@ -566,8 +567,13 @@ pub(crate) fn step(step: &Step) -> String {
         None => text.push_str(" (no index: collection scan)"),
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
-    if let Some(n) = step.every {
-        text.push_str(&format!(", once every {} runs", words::int(n)));
+    match (step.every, step.if_matched) {
+        (Some(n), Some(k)) => text.push_str(&format!(
+            ", only when step {k} matched (about once every {} runs)",
+            words::int(n)
+        )),
+        (Some(n), None) => text.push_str(&format!(", once every {} runs", words::int(n))),
+        _ => {}
     }
     if step.fallback {
         text.push_str(", when the write before matched nothing");

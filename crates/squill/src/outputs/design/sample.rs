@@ -36,6 +36,7 @@ fn step(collection: &str, action: Action) -> Step {
         copy_of: None,
         every: None,
         fallback: false,
+        if_matched: None,
         graph: None,
         conditions: Vec::new(),
         otherwise: None,
