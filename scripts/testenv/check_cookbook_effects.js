@@ -286,7 +286,10 @@ function checkRecompute(fn, step) {
   const valued = step.recompute.find((r) => r.over.startsWith(`${array}.`));
   const field = valued ? valued.over.slice(array.length + 1) : null;
   const eq = step.filter.filter(([, e]) => e.eq !== undefined);
-  if (eq.length !== step.filter.length || plan[fn].steps.length !== 1) {
+  // Besides the write, only the delete of the bucket a drop emptied.
+  const others = plan[fn].steps.filter((s) => s !== step);
+  const emptier = others.find((s) => step.drops !== undefined && s.action.startsWith("delete") && s.collection === step.collection);
+  if (eq.length !== step.filter.length || others.length !== (emptier ? 1 : 0)) {
     fail(`${fn}: a write the check cannot sample: ${JSON.stringify(step.filter)}`);
     return;
   }
@@ -308,10 +311,19 @@ function checkRecompute(fn, step) {
   }
   // The values an edit sets: below every element's.
   const lowered = field ? Math.min(...before) - 1 : 0;
+  // The bucket's own key the delete of an emptied bucket names (its time
+  // unit), from the document.
+  const own = (vs) => {
+    for (const p of plan[fn].params) {
+      if (!Object.prototype.hasOwnProperty.call(vs, p.name) && p.collection === step.collection && doc[p.path] !== undefined) vs[p.name] = doc[p.path];
+    }
+    return vs;
+  };
   for (const p of plan[fn].params) {
     if (Object.prototype.hasOwnProperty.call(values, p.name)) continue;
     if (field && p.path === `${array}.${field}`) values[p.name] = lowered;
   }
+  own(values);
   const matches = (e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v));
   const matched = elements.filter(matches).length;
   const a = args(fn, values, []);
@@ -340,6 +352,34 @@ function checkRecompute(fn, step) {
     }
   }
   if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${step.collection} ${key(doc._id)} equal what its ${now.length} ${array} give`);
+  if (emptier) checkEmptied(fn, { coll, doc, array, eq, own });
+}
+
+// A bucket's elements dropped one by one by `fn`, down to none: the
+// bucket must be gone (deleted where its count reached 0), and kept
+// while it still held one.
+function checkEmptied(fn, { coll, doc, array, eq, own }) {
+  for (;;) {
+    const current = coll.findOne({ _id: doc._id });
+    const left = current ? current[array] || [] : [];
+    if (left.length === 0) break;
+    const values = {};
+    for (const [path, e] of eq) {
+      const inside = path.startsWith(`${array}.`);
+      values[e.eq] = inside ? at(left[0], path.slice(array.length + 1))[0] : at(doc, path)[0];
+    }
+    const a = args(fn, own(values), []);
+    if (a === null || !runs(fn, a)) return;
+    if (left.length > 1 && coll.findOne({ _id: doc._id }) === null) {
+      fail(`${fn}: ${coll.getName()} ${key(doc._id)} was deleted with ${left.length - 1} ${array} left`);
+      return;
+    }
+  }
+  if (coll.findOne({ _id: doc._id }) !== null) {
+    fail(`${fn}: ${coll.getName()} ${key(doc._id)} holds no ${array} and is kept`);
+    return;
+  }
+  ok(`${fn}: ${coll.getName()} ${key(doc._id)} deleted when the last of its ${array} was dropped`);
 }
 
 // Runs `fn` with arguments `a`; a server error is a failure of the check.

@@ -625,6 +625,10 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
         ),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 6, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 7, "{out}");
+    assert!(
+        out.contains("deleted when the last of its readings was dropped"),
+        "{out}"
+    );
     assert!(!out.contains("FAIL"), "{out}");
 }

@@ -171,6 +171,12 @@ pub enum Purpose {
     RecomputeBucket {
         entity: String,
     },
+    /// A time bucket deleted when the child a delete drops is its last
+    /// (`count: 1`): kept empty, every window over its time would read it,
+    /// and its figures would be a sum of 0 and no min or max.
+    DropEmptyBucket {
+        entity: String,
+    },
     /// A parent's `function` (max, min, first, last) of its children's
     /// `field`, read again from the children after one was lowered or
     /// removed.
@@ -438,6 +444,12 @@ impl Purpose {
             ),
             RecomputeBucket { entity } => {
                 format!("recompute the bucket's figures from its {}", plural(entity))
+            }
+            DropEmptyBucket { entity } => {
+                format!(
+                    "delete the bucket if this is the last of its {}",
+                    plural(entity)
+                )
             }
             TestHeldComputed {
                 field,

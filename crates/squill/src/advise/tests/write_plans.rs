@@ -982,3 +982,53 @@ fn a_lowered_or_removed_child_reads_the_parents_max_again_only_when_it_held_it()
                 .any(|u| matches!(u, UpdateOp::Max { path } if path == "reviews_max_rating"))
     }));
 }
+
+/// A reading deleted from its hour bucket (fixture bucket-edits): when it
+/// is the bucket's last, the bucket goes (issue 41). The drop in the
+/// update pipeline left an empty bucket that windows over its hour read,
+/// with figures the validator refuses. Before the drop, one `deleteOne`
+/// on the bucket's key (sensor, hour of the reading's time), the reading's
+/// time and `count: 1`, priced at the share of drops that take a bucket's
+/// last reading (one in the bucket's readings).
+#[test]
+fn a_time_bucket_goes_with_its_last_child() {
+    let (_, d) = crate::fixtures::load("bucket-edits");
+    let p = plan(&d, "drop_reading");
+    let per_bucket = d
+        .relationships
+        .iter()
+        .find_map(|r| match r.chosen {
+            crate::design::Layout::Bucket { per_bucket, .. } => Some(per_bucket),
+            _ => None,
+        })
+        .expect("readings are bucketed");
+    let (i, gone) = p
+        .steps
+        .iter()
+        .enumerate()
+        .find(|(_, s)| s.action == Action::DeleteOne)
+        .unwrap_or_else(|| panic!("no delete of the emptied bucket: {:#?}", p.steps));
+    assert_eq!(gone.collection, "sensor_readings");
+    let paths: Vec<&str> = gone.filter.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["sensor", "hour", "readings.time"]);
+    assert!(matches!(
+        gone.filter[1].value_from,
+        ValueSource::Truncated { ref unit, .. } if unit == "hour"
+    ));
+    assert_eq!(gone.conditions.len(), 1);
+    assert_eq!(gone.conditions[0].path, "count");
+    assert_eq!(gone.conditions[0].value, crate::model::Literal::Number(1.0));
+    assert_eq!(gone.index.as_deref(), Some("sensor_1_hour_1"));
+    assert!((gone.documents - 1.0 / per_bucket as f64).abs() < 1e-12);
+    // It comes before the drop, which then matches nothing.
+    let drop = p
+        .steps
+        .iter()
+        .position(|s| {
+            s.updates
+                .iter()
+                .any(|u| matches!(u, UpdateOp::DropElements { .. }))
+        })
+        .expect("the drop");
+    assert!(i < drop, "{:#?}", p.steps);
+}

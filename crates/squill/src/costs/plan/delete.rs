@@ -76,6 +76,10 @@ impl<'a> Planner<'a> {
                     entity: name.clone(),
                 }],
             };
+            // A time bucket the drop would empty goes instead.
+            if rewrite.is_some() && m <= 1.0 {
+                self.drop_emptied_bucket(plan, op, e, &tests);
+            }
             self.write_root(
                 plan,
                 op,
