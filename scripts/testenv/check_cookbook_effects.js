@@ -468,14 +468,69 @@ function checkReread(fn, write) {
   if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${first.collection} documents give`);
 }
 
+// A delete of several children that re-reads a figure for every parent it
+// touched (issue 41): one aggregation `$group`s the children left by parent,
+// then a bulk write `$set`s each parent's figure from its group. Run with
+// the delete's parameters taken from the child that holds the figure
+// furthest in the group's order (the greatest value for a max, the latest
+// for a last), so that every parent whose figure that value was loses it.
+// After it, each touched parent that still has children stores the figure
+// they give (one with none left keeps its figure: no group names it).
+function checkRegroup(fn, write) {
+  const steps = plan[fn].steps;
+  const group = steps.find((s) => s.key === write.each.source.step);
+  if (!group || group.group === undefined || group.sort.length < 2) {
+    fail(`${fn}: the bulk write's sets come from no grouped read`);
+    return;
+  }
+  const refPath = group.group;
+  const [byField, dir] = group.sort[1];
+  const fnName = byField === "_id" ? (dir === -1 ? "last" : "first") : (dir === -1 ? "max" : "min");
+  const children = db.getCollection(group.collection);
+  const top = children.find().sort({ [byField]: dir, _id: dir }).limit(1).toArray()[0];
+  if (!top) { fail(`${fn}: no ${group.collection} to delete`); return; }
+  const values = {};
+  const tests = {};
+  for (const p of plan[fn].params) {
+    if (p.collection !== group.collection) continue;
+    values[p.name] = at(top, p.path)[0];
+    tests[p.path] = values[p.name];
+  }
+  const touched = children.distinct(refPath, tests);
+  if (touched.length < 2) { fail(`${fn}: the delete touches ${touched.length} parent(s), not several`); return; }
+  const a = args(fn, values, []);
+  if (a === null || !runs(fn, a)) return;
+  const parents = db.getCollection(write.collection);
+  let checked = 0;
+  let good = true;
+  for (const parentId of touched) {
+    const left = children.find({ [refPath]: parentId }).sort({ _id: 1 }).toArray();
+    if (left.length === 0) continue;
+    const parent = parents.findOne({ _id: parentId });
+    for (const [path, from] of write.each.sets) {
+      const want = figureOf(fnName, left.map((c) => num(at(c, from)[0])));
+      const stored = at(parent, path)[0];
+      const got = stored === undefined || stored === null ? null : num(stored);
+      if (got !== want) {
+        if (good) fail(`${fn}: ${write.collection} ${key(parentId)} stores ${path} ${got}, its ${group.collection} documents give ${want}`);
+        good = false;
+      }
+    }
+    checked += 1;
+  }
+  if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give`);
+}
+
 let bulks = 0;
+let regrouped = 0;
 let paged = 0;
 let recomputed = 0;
 let reread = 0;
 let numbered = 0;
 for (const fn of Object.keys(plan)) {
   for (const step of plan[fn].steps) {
-    if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
+    if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
+    else if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
     if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
     if (step.recompute !== undefined) { recomputed += 1; checkRecompute(fn, step); }
@@ -483,7 +538,7 @@ for (const fn of Object.keys(plan)) {
   }
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
-print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again, ${regrouped} that set them for every parent touched`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

@@ -460,6 +460,13 @@ pub struct Step {
     /// the changed child held it (`every` says how rarely that is).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub if_matched: Option<usize>,
+    /// For a `find`: the first document in the sort's order for each value
+    /// of this path, not the documents themselves (one aggregation:
+    /// `$match` the filter, `$sort`, `$group` by the path keeping each
+    /// projected field's `$first`): a figure read again for every parent a
+    /// delete touched, the parent's id under `_id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_first: Option<String>,
     /// For `graph_lookup`: the walk from each document the filter finds.
     // Boxed: the search copies steps and most have none; inline, the larger
     // step made the 200-entity search 7% slower (BENCHMARKS.md, session 18).
@@ -522,6 +529,18 @@ pub struct StepEach {
     /// (`items.product`).
     pub id: String,
     pub amounts: Vec<EachAmount>,
+    /// Fields `$set` from the object next to the id (a figure each
+    /// parent's group found), beside the amounts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<EachSet>,
+}
+
+/// One `$set` of a bulk write's updates: the field written, and the path
+/// of its value in each object.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct EachSet {
+    pub path: String,
+    pub from: String,
 }
 
 /// One `$inc` of a bulk write's updates: the field written, and the path

@@ -1036,3 +1036,62 @@ fn a_time_bucket_goes_with_its_last_child() {
         .expect("the drop");
     assert!(i < drop, "{:#?}", p.steps);
 }
+
+/// The reviews of one rating purged (fixture bucket-edits: 10,000 of
+/// 50,000, over 1,000 products): every product touched may have lost the
+/// review that held its greatest or latest rating, and one gate cannot say
+/// which. Each figure is read again for every product touched by one
+/// aggregation grouped by product (the first in the figure's order, the
+/// index of the one-product read walked backwards), then `$set` per
+/// product by one bulk write; both priced by the products touched,
+/// `P × (1 − (1 − 1/P)^m)`. Once one `limit 1` read served them all
+/// (issue 41).
+#[test]
+fn a_delete_of_many_children_reads_the_figure_again_for_every_parent() {
+    let (model, d) = crate::fixtures::load("bucket-edits");
+    let products = model.entity(model.entity_by_name("product").unwrap()).count as f64;
+    let p = plan(&d, "purge_rating");
+    let deleted = p.steps[0].documents;
+    assert!(deleted > 1.0, "{:#?}", p.steps);
+    let touched = products * (1.0 - (1.0 - 1.0 / products).powf(deleted));
+    let groups: Vec<(usize, &crate::design::Step)> = p
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.group_first.is_some())
+        .map(|(i, s)| (i + 1, s))
+        .collect();
+    assert_eq!(groups.len(), 2, "{:#?}", p.steps);
+    for ((n, read), (field, dir)) in groups.iter().zip([("rating", -1), ("_id", -1)]) {
+        assert_eq!(read.group_first.as_deref(), Some("product"));
+        assert_eq!(
+            read.sort,
+            [("product".to_string(), dir), (field.to_string(), dir)]
+        );
+        assert_eq!(read.limit, None);
+        assert!(
+            (read.documents - touched).abs() < 1e-6,
+            "{}",
+            read.documents
+        );
+        let set = p
+            .steps
+            .iter()
+            .find(|s| s.each.as_ref().is_some_and(|e| e.from_step == Some(*n)))
+            .unwrap_or_else(|| panic!("no bulk write from step {n}"));
+        assert_eq!(set.action, Action::BulkWrite);
+        assert_eq!(set.collection, "product");
+        let each = set.each.as_deref().unwrap();
+        assert_eq!(each.id, "_id");
+        assert_eq!(each.sets.len(), 1);
+        assert_eq!(each.sets[0].from, "rating");
+        assert!((set.documents - touched).abs() < 1e-6);
+    }
+    assert!(
+        !p.steps
+            .iter()
+            .any(|s| s.action == Action::Find && s.limit == Some(1)),
+        "{:#?}",
+        p.steps
+    );
+}

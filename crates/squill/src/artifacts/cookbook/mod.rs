@@ -323,6 +323,14 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     code::Update::Set(path, code::Expr::FirstOf { step, path: field, function }) => Some(json!({"path": path, "step": step, "field": field, "function": function})),
                     _ => None,
                 }).collect();
+                // A read grouped by a path, and a bulk write's `$set`s from
+                // its groups (a figure read again for every parent touched).
+                if let Some(g) = &s.group {
+                    step["group"] = json!(g);
+                }
+                if let Some(e) = s.each.as_ref().filter(|e| !e.sets.is_empty()) {
+                    step["each"]["sets"] = json!(e.sets.iter().map(|(field, from)| json!([field, from])).collect::<Vec<_>>());
+                }
                 if !set_from.is_empty() {
                     step["set_from"] = json!(set_from);
                 }

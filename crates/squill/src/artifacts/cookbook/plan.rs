@@ -498,6 +498,11 @@ impl Builder<'_> {
                         .iter()
                         .map(|a| (a.path.clone(), rel(&a.from), a.negative))
                         .collect(),
+                    sets: each
+                        .sets
+                        .iter()
+                        .map(|x| (x.path.clone(), rel(&x.from)))
+                        .collect(),
                     source: EachSource::Step {
                         step: key,
                         elements,
@@ -518,6 +523,11 @@ impl Builder<'_> {
                         .amounts
                         .iter()
                         .map(|a| (a.path.clone(), a.path.clone(), a.negative))
+                        .collect(),
+                    sets: each
+                        .sets
+                        .iter()
+                        .map(|x| (x.path.clone(), x.path.clone()))
                         .collect(),
                     source: EachSource::Param(name),
                 }
@@ -783,6 +793,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             (UpdateOp::Inc { path } | UpdateOp::Dec { path }, Some(each)) => {
                 each.amounts.iter().any(|a| a.path == *path)
             }
+            (UpdateOp::Set { path }, Some(each)) => each.sets.iter().any(|x| x.path == *path),
             _ => false,
         };
         let mut updates: Vec<Update> = step
@@ -878,6 +889,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .map(|s| super::code::When::Matched {
                     step: s.key.clone(),
                 }),
+            group: step.group_first.clone(),
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {

@@ -284,7 +284,7 @@ impl<'a> Planner<'a> {
         // The parent's id as the parent's write takes it (one parent: the
         // find by the deleted child's id read its reference).
         let parent_id = match (&ids_in_parent, self.parent_ref_path(r)) {
-            (None, Some(_)) if m <= 1.0 => from.clone(),
+            (None, Some(_)) => from.clone(),
             _ => ValueSource::Param,
         };
         // A max (min, first, last) the deleted child may have held: read
@@ -351,7 +351,14 @@ impl<'a> Planner<'a> {
             );
         }
         for (func, x, cname) in rereads {
-            self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname));
+            match &parent_id {
+                // Several children deleted, their parents found by the
+                // find that read their references: each parent touched.
+                ValueSource::FromStep { step } if m > 1.0 => {
+                    self.reread_per_parent(plan, op, (e, r, *step, m), (func, x, cname));
+                }
+                _ => self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname)),
+            }
         }
     }
 }

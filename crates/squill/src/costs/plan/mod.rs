@@ -954,6 +954,7 @@ impl<'a> Planner<'a> {
             every: None,
             fallback: false,
             if_matched: None,
+            group_first: None,
             graph: None,
             conditions: Vec::new(),
             otherwise: None,
@@ -1365,19 +1366,19 @@ impl<'a> Planner<'a> {
         }
         let (leaf, _) = chain[chain.len() - 1];
         let leaf_keys = self.keys_per_write(leaf, keys);
-        let updates = keys
-            .iter()
-            .map(|(k, _)| f.field_update_rate(leaf, k.rsplit('.').next().unwrap_or(k)))
-            .sum::<f64>();
-        // From the innermost entity up: each level's writes write the keys
-        // of every leaf element below it.
+        // From the innermost entity up: each level's inserts and deletes,
+        // and the changes of its own key fields (an item's `end_date` in
+        // `{bids.user, end_date}`), write the keys of every leaf element
+        // below it.
         let (mut writes, mut total, mut below) = (0.0, 0.0, 1.0);
-        for (i, &(x, per)) in chain.iter().enumerate().rev() {
-            let w = if i == chain.len() - 1 {
-                f.entity_writes[x.index()] + updates
-            } else {
-                f.entity_writes[x.index()]
-            };
+        for &(x, per) in chain.iter().rev() {
+            let prefix = &self.access(x).prefix;
+            let updates = keys
+                .iter()
+                .filter(|(k, _)| k.rsplit_once('.').map_or("", |(head, _)| head) == prefix)
+                .map(|(k, _)| f.field_update_rate(x, k.rsplit('.').next().unwrap_or(k)))
+                .sum::<f64>();
+            let w = f.entity_writes[x.index()] + updates;
             writes += w;
             total += w * leaf_keys * below;
             below *= per;

@@ -160,6 +160,119 @@ impl Planner<'_> {
     }
 }
 
+impl Planner<'_> {
+    /// A delete of `m` children whose parents' ids the find at `from`
+    /// returned: every parent it touched may have lost the child that
+    /// held its figure, and one gate cannot say which. One aggregation
+    /// reads the figure again for each of them (`$match` the children of
+    /// the parents, `$sort` by the reference and the figure's order,
+    /// `$group` by the reference keeping the `$first`: a key and a
+    /// document a parent, through the index `{product: 1, rating: -1}`),
+    /// then one `bulkWrite` `$set`s each parent's figure from its group.
+    /// A parent left with no child has no group, and keeps its figure.
+    /// Priced by the parents touched: `P × (1 − (1 − 1/P)^m)` of the `P`
+    /// parents, `m` children deleted at random among them.
+    pub(super) fn reread_per_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (e, r, from, m): (EntityId, RelationshipId, usize, f64),
+        (function, field, name): (AggregateFn, &str, &str),
+    ) {
+        let (by, descending) = match function {
+            AggregateFn::Max => (field, true),
+            AggregateFn::Min => (field, false),
+            AggregateFn::Last => ("_id", true),
+            AggregateFn::First => ("_id", false),
+            AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => return,
+        };
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let acc = self.access(e);
+        let by_ref = acc.path(&rel.child_field);
+        let parents = parents_touched(self.access(rel.parent).docs, m);
+        let (entity, pname) = (self.name(e).to_string(), self.name(rel.parent).to_string());
+        let mut read = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::RereadComputed {
+                function: crate::candidates::fn_name(function).to_string(),
+                field: field.to_string(),
+                entity,
+                parent: pname.clone(),
+            },
+        );
+        read.filter = vec![filt(
+            by_ref.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: from },
+        )];
+        // The reference in the figure's direction too: the index of the
+        // one-parent read (`{product: 1, rating: 1}`) serves it, walked
+        // backwards for a max or a last.
+        let dir = if descending { -1 } else { 1 };
+        read.sort = vec![(by_ref.clone(), dir), (acc.path(by), dir)];
+        read.projection = vec![acc.path(field)];
+        read.group_first = Some(by_ref.clone());
+        read.documents = parents;
+        let cost = StepCost {
+            keys: parents,
+            docs: parents,
+            bytes_read: parents * acc.root_bytes,
+            ..StepCost::default()
+        };
+        let n = self.push(
+            plan,
+            op,
+            read,
+            cost,
+            Some((vec![(by_ref, 1), (acc.path(by), 1)], e, acc.docs)),
+        );
+        let pacc = self.access(rel.parent);
+        let (mut set, mut cost, index) = self.root_write(
+            plan,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::BulkWrite,
+                filter: vec![filt(
+                    pacc.path("_id"),
+                    FilterOp::In,
+                    ValueSource::FromStep { step: n },
+                )],
+                updates: vec![UpdateOp::Set {
+                    path: pacc.path(name),
+                }],
+                docs: parents,
+                sync: 0.0,
+                purpose: Purpose::MaintainComputed {
+                    field: name.to_string(),
+                    parent: pname,
+                },
+            },
+        );
+        set.each = Some(Box::new(crate::design::StepEach {
+            from_step: Some(n),
+            id: "_id".to_string(),
+            amounts: Vec::new(),
+            sets: vec![crate::design::EachSet {
+                path: pacc.path(name),
+                from: acc.path(field),
+            }],
+        }));
+        cost.keys = parents;
+        self.push(plan, op, set, cost, index);
+    }
+}
+
+/// The parents `m` children deleted at random touch, of `parents` in all:
+/// each parent is missed by all of them with `(1 − 1/P)^m`.
+pub(super) fn parents_touched(parents: f64, m: f64) -> f64 {
+    if parents <= 1.0 {
+        return parents.max(0.0).min(m);
+    }
+    (parents * (1.0 - (1.0 - 1.0 / parents).powf(m))).max(1.0_f64.min(m))
+}
+
 /// The share of a parent's children edits or deletes whose child held the
 /// parent's max (min, first, last): one child in `children`, the typical
 /// children per parent (every write when a parent has one or fewer).

@@ -523,6 +523,14 @@ pub(crate) fn update(op: &UpdateOp) -> String {
 /// found documents (`$inc stock by -items.quantity, each its own`), else
 /// as `update` says it.
 fn each_update(step: &Step, u: &UpdateOp) -> String {
+    if let (Some(each), UpdateOp::Set { path }) = (&step.each, u)
+        && let Some(x) = each.sets.iter().find(|x| x.path == *path)
+    {
+        return match each.from_step {
+            Some(n) => format!("$set {path} to the {} step {n} found, each its own", x.from),
+            None => format!("$set {path} to (the value given with each id)"),
+        };
+    }
     let (Some(each), UpdateOp::Inc { path } | UpdateOp::Dec { path }) = (&step.each, u) else {
         return update(u);
     };
@@ -556,6 +564,9 @@ pub(crate) fn step(step: &Step) -> String {
     }
     if let Some(limit) = step.limit {
         text.push_str(&format!(" limit {}", words::int(limit)));
+    }
+    if let Some(by) = &step.group_first {
+        text.push_str(&format!(", the first of each {by} ($group)"));
     }
     if !step.updates.is_empty() {
         let ops: Vec<String> = step.updates.iter().map(|u| each_update(step, u)).collect();

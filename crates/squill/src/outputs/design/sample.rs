@@ -37,6 +37,7 @@ fn step(collection: &str, action: Action) -> Step {
         every: None,
         fallback: false,
         if_matched: None,
+        group_first: None,
         graph: None,
         conditions: Vec::new(),
         otherwise: None,
