@@ -286,7 +286,10 @@ function checkRecompute(fn, step) {
   const valued = step.recompute.find((r) => r.over.startsWith(`${array}.`));
   const field = valued ? valued.over.slice(array.length + 1) : null;
   const eq = step.filter.filter(([, e]) => e.eq !== undefined);
-  if (eq.length !== step.filter.length || plan[fn].steps.length !== 1) {
+  // Besides the write, only the delete of the bucket a drop emptied.
+  const others = plan[fn].steps.filter((s) => s !== step);
+  const emptier = others.find((s) => step.drops !== undefined && s.action.startsWith("delete") && s.collection === step.collection);
+  if (eq.length !== step.filter.length || others.length !== (emptier ? 1 : 0)) {
     fail(`${fn}: a write the check cannot sample: ${JSON.stringify(step.filter)}`);
     return;
   }
@@ -308,10 +311,19 @@ function checkRecompute(fn, step) {
   }
   // The values an edit sets: below every element's.
   const lowered = field ? Math.min(...before) - 1 : 0;
+  // The bucket's own key the delete of an emptied bucket names (its time
+  // unit), from the document.
+  const own = (vs) => {
+    for (const p of plan[fn].params) {
+      if (!Object.prototype.hasOwnProperty.call(vs, p.name) && p.collection === step.collection && doc[p.path] !== undefined) vs[p.name] = doc[p.path];
+    }
+    return vs;
+  };
   for (const p of plan[fn].params) {
     if (Object.prototype.hasOwnProperty.call(values, p.name)) continue;
     if (field && p.path === `${array}.${field}`) values[p.name] = lowered;
   }
+  own(values);
   const matches = (e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v));
   const matched = elements.filter(matches).length;
   const a = args(fn, values, []);
@@ -340,6 +352,34 @@ function checkRecompute(fn, step) {
     }
   }
   if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${step.collection} ${key(doc._id)} equal what its ${now.length} ${array} give`);
+  if (emptier) checkEmptied(fn, { coll, doc, array, eq, own });
+}
+
+// A bucket's elements dropped one by one by `fn`, down to none: the
+// bucket must be gone (deleted where its count reached 0), and kept
+// while it still held one.
+function checkEmptied(fn, { coll, doc, array, eq, own }) {
+  for (;;) {
+    const current = coll.findOne({ _id: doc._id });
+    const left = current ? current[array] || [] : [];
+    if (left.length === 0) break;
+    const values = {};
+    for (const [path, e] of eq) {
+      const inside = path.startsWith(`${array}.`);
+      values[e.eq] = inside ? at(left[0], path.slice(array.length + 1))[0] : at(doc, path)[0];
+    }
+    const a = args(fn, own(values), []);
+    if (a === null || !runs(fn, a)) return;
+    if (left.length > 1 && coll.findOne({ _id: doc._id }) === null) {
+      fail(`${fn}: ${coll.getName()} ${key(doc._id)} was deleted with ${left.length - 1} ${array} left`);
+      return;
+    }
+  }
+  if (coll.findOne({ _id: doc._id }) !== null) {
+    fail(`${fn}: ${coll.getName()} ${key(doc._id)} holds no ${array} and is kept`);
+    return;
+  }
+  ok(`${fn}: ${coll.getName()} ${key(doc._id)} deleted when the last of its ${array} was dropped`);
 }
 
 // Runs `fn` with arguments `a`; a server error is a failure of the check.
@@ -397,10 +437,15 @@ function checkReread(fn, write) {
   const lowest = Math.min(...all.map((c) => num(at(c, field)[0])));
   const values = {};
   for (const p of plan[fn].params) {
-    if (p.collection === first.collection && p.path === "_id") values[p.name] = chosen._id;
+    // The value the changed child held (the parent's figure is cleared and
+    // read again only where it still equals it).
+    if (p.name === `old_${field}`) values[p.name] = typed(first.collection, field, num(at(chosen, field)[0]));
+    else if (p.collection === first.collection && p.path === "_id") values[p.name] = chosen._id;
     else if (p.collection === first.collection && p.path === refPath) values[p.name] = parentId;
     else if (p.collection === write.collection && p.path === "_id") values[p.name] = parentId;
     else if (p.collection === first.collection) values[p.name] = typed(first.collection, p.path, lowest - 1);
+    // The new value a `$max` (`$min`) of the parent takes: the edit's.
+    else if (p.collection === write.collection) values[p.name] = typed(write.collection, p.path, lowest - 1);
   }
   const a = args(fn, values, []);
   if (a === null) return;
@@ -423,14 +468,69 @@ function checkReread(fn, write) {
   if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${first.collection} documents give`);
 }
 
+// A delete of several children that re-reads a figure for every parent it
+// touched (issue 41): one aggregation `$group`s the children left by parent,
+// then a bulk write `$set`s each parent's figure from its group. Run with
+// the delete's parameters taken from the child that holds the figure
+// furthest in the group's order (the greatest value for a max, the latest
+// for a last), so that every parent whose figure that value was loses it.
+// After it, each touched parent that still has children stores the figure
+// they give (one with none left keeps its figure: no group names it).
+function checkRegroup(fn, write) {
+  const steps = plan[fn].steps;
+  const group = steps.find((s) => s.key === write.each.source.step);
+  if (!group || group.group === undefined || group.sort.length < 2) {
+    fail(`${fn}: the bulk write's sets come from no grouped read`);
+    return;
+  }
+  const refPath = group.group;
+  const [byField, dir] = group.sort[1];
+  const fnName = byField === "_id" ? (dir === -1 ? "last" : "first") : (dir === -1 ? "max" : "min");
+  const children = db.getCollection(group.collection);
+  const top = children.find().sort({ [byField]: dir, _id: dir }).limit(1).toArray()[0];
+  if (!top) { fail(`${fn}: no ${group.collection} to delete`); return; }
+  const values = {};
+  const tests = {};
+  for (const p of plan[fn].params) {
+    if (p.collection !== group.collection) continue;
+    values[p.name] = at(top, p.path)[0];
+    tests[p.path] = values[p.name];
+  }
+  const touched = children.distinct(refPath, tests);
+  if (touched.length < 2) { fail(`${fn}: the delete touches ${touched.length} parent(s), not several`); return; }
+  const a = args(fn, values, []);
+  if (a === null || !runs(fn, a)) return;
+  const parents = db.getCollection(write.collection);
+  let checked = 0;
+  let good = true;
+  for (const parentId of touched) {
+    const left = children.find({ [refPath]: parentId }).sort({ _id: 1 }).toArray();
+    if (left.length === 0) continue;
+    const parent = parents.findOne({ _id: parentId });
+    for (const [path, from] of write.each.sets) {
+      const want = figureOf(fnName, left.map((c) => num(at(c, from)[0])));
+      const stored = at(parent, path)[0];
+      const got = stored === undefined || stored === null ? null : num(stored);
+      if (got !== want) {
+        if (good) fail(`${fn}: ${write.collection} ${key(parentId)} stores ${path} ${got}, its ${group.collection} documents give ${want}`);
+        good = false;
+      }
+    }
+    checked += 1;
+  }
+  if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give`);
+}
+
 let bulks = 0;
+let regrouped = 0;
 let paged = 0;
 let recomputed = 0;
 let reread = 0;
 let numbered = 0;
 for (const fn of Object.keys(plan)) {
   for (const step of plan[fn].steps) {
-    if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
+    if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
+    else if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
     if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
     if (step.recompute !== undefined) { recomputed += 1; checkRecompute(fn, step); }
@@ -438,7 +538,7 @@ for (const fn of Object.keys(plan)) {
   }
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
-print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again, ${regrouped} that set them for every parent touched`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

@@ -949,6 +949,8 @@ def when_holds(when, params, result):
     if "any" in when:
         step, path = when["any"]
         return len(at_path_all(result.get(step) or [], path)) > 0
+    if "matched" in when:
+        return (result.get(when["matched"]) or {}).get("matched_count", 0) > 0
     return True
 
 
@@ -1012,6 +1014,9 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
         if action == "find":
             filt = build_filter(step, params, result)
             matching = expected_finds.get(key)
+            if matching is None and step.get("group") is not None:
+                # One document per value of the grouped path.
+                matching = len(db[step["collection"]].distinct(step["group"], filt))
             if matching is None:
                 matching = db[step["collection"]].count_documents(filt)
             want = matching if step["limit"] is None else min(matching, step["limit"])
@@ -1022,7 +1027,9 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             if want == 0 and step.get("every") is None:
                 fail(f"{label}/{key}: the sampled parameters match nothing; the check would be empty")
                 good = False
-            good &= check_sorted(got, step["sort"], f"{label}/{key}")
+            # Groups come in no order of their own.
+            if step.get("group") is None:
+                good &= check_sorted(got, step["sort"], f"{label}/{key}")
         elif action == "graph_lookup":
             good &= check_walk(db, step, build_filter(step, params, result), got, f"{label}/{key}")
         elif action in ("update_one", "upsert"):

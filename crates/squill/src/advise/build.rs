@@ -999,6 +999,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         U::Push { path, .. }
         | U::SetElements { path, .. }
         | U::Recompute { path, .. }
-        | U::SetFrom { path, .. } => path,
+        | U::SetFrom { path, .. }
+        | U::SetOld { path, .. } => path,
     }
 }

@@ -621,10 +621,14 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let out = cookbook_effects(&uri, &mongosh, "bucket-edits");
     assert!(
         out.contains(
-            "checked 2 write(s) that recompute stored figures, 2 that set figures read again"
+            "checked 2 write(s) that recompute stored figures, 4 that set figures read again, 2 that set them for every parent touched"
         ),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 4, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 9, "{out}");
+    assert!(
+        out.contains("deleted when the last of its readings was dropped"),
+        "{out}"
+    );
     assert!(!out.contains("FAIL"), "{out}");
 }

@@ -455,6 +455,18 @@ pub struct Step {
     /// outlier's parent with no room left): one or the other, never both.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fallback: bool,
+    /// The step runs only when the conditional write at this step
+    /// (1-based) matched a document: a parent's max read again only when
+    /// the changed child held it (`every` says how rarely that is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub if_matched: Option<usize>,
+    /// For a `find`: the first document in the sort's order for each value
+    /// of this path, not the documents themselves (one aggregation:
+    /// `$match` the filter, `$sort`, `$group` by the path keeping each
+    /// projected field's `$first`): a figure read again for every parent a
+    /// delete touched, the parent's id under `_id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_first: Option<String>,
     /// For `graph_lookup`: the walk from each document the filter finds.
     // Boxed: the search copies steps and most have none; inline, the larger
     // step made the 200-entity search 7% slower (BENCHMARKS.md, session 18).
@@ -517,6 +529,18 @@ pub struct StepEach {
     /// (`items.product`).
     pub id: String,
     pub amounts: Vec<EachAmount>,
+    /// Fields `$set` from the object next to the id (a figure each
+    /// parent's group found), beside the amounts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sets: Vec<EachSet>,
+}
+
+/// One `$set` of a bulk write's updates: the field written, and the path
+/// of its value in each object.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct EachSet {
+    pub path: String,
+    pub from: String,
 }
 
 /// One `$inc` of a bulk write's updates: the field written, and the path
@@ -674,6 +698,15 @@ pub enum UpdateOp {
     /// parent's path and the array from the node on).
     Rebase {
         path: String,
+    },
+    /// `$set` of `path` to the value the changed child's `field` held
+    /// before the write, in a write whose filter asks that `path` still
+    /// equal it: nothing changes, and the write matches only when the
+    /// child may have held the parent's figure (a conditional write that
+    /// only tests; the parent's validator keeps the figure required).
+    SetOld {
+        path: String,
+        field: String,
     },
     /// `$set` of the value at `field` in the document an earlier step
     /// (`step`, numbered from 1) found: a parent's max, min, first or last

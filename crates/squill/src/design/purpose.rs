@@ -171,11 +171,26 @@ pub enum Purpose {
     RecomputeBucket {
         entity: String,
     },
+    /// A time bucket deleted when the child a delete drops is its last
+    /// (`count: 1`): kept empty, every window over its time would read it,
+    /// and its figures would be a sum of 0 and no min or max.
+    DropEmptyBucket {
+        entity: String,
+    },
     /// A parent's `function` (max, min, first, last) of its children's
     /// `field`, read again from the children after one was lowered or
     /// removed.
     RereadComputed {
         function: String,
+        field: String,
+        entity: String,
+        parent: String,
+    },
+    /// A parent's figure (`field`: its max, min, first or last of its
+    /// `entity` children) tested against the value the changed child held:
+    /// the write matches only when that child may have held it, and only
+    /// then is the figure read again.
+    TestHeldComputed {
         field: String,
         entity: String,
         parent: String,
@@ -430,6 +445,21 @@ impl Purpose {
             RecomputeBucket { entity } => {
                 format!("recompute the bucket's figures from its {}", plural(entity))
             }
+            DropEmptyBucket { entity } => {
+                format!(
+                    "delete the bucket if this is the last of its {}",
+                    plural(entity)
+                )
+            }
+            TestHeldComputed {
+                field,
+                entity,
+                parent,
+            } => format!(
+                "match the {} only if its {field} is the value the {} held (then read it again)",
+                one(parent),
+                one(entity)
+            ),
             MaintainComputed { field, parent } => {
                 format!("keep {field} of the {} in step", one(parent))
             }

@@ -305,3 +305,116 @@ fn an_index_in_an_embedded_array_writes_a_key_per_element() {
         assert!((n.entries - 5_000_000.0).abs() < 1e-6, "{op}: {n:?}");
     }
 }
+
+/// Customers with their address embedded (one-to-one) and their orders
+/// embedded, each order with its lines embedded: an index on
+/// `address.city` or on `orders.lines.sku` in the customer collection.
+fn customers_with_orders_and_lines() -> Model {
+    let text = "name: customer-orders-lines
+entities:
+  customer:
+    count: 100000
+    fields:
+      name: string(20)
+  address:
+    count: 100000
+    fields:
+      city: string(12)
+      street: string(30)
+  order:
+    count: 1000000
+    fields:
+      placed_at: date
+  line:
+    count: 5000000
+    fields:
+      sku: string(12)
+      qty: int
+relationships:
+  home:
+    parent: customer
+    child: address
+    kind: one-to-one
+    children: {min: 1, typical: 1, max: 1}
+    parent_field: address
+    layout: embed
+  orders:
+    parent: customer
+    child: order
+    children: {min: 0, typical: 10, max: 50}
+    parent_field: orders
+    layout: embed
+  lines:
+    parent: order
+    child: line
+    children: {min: 1, typical: 5, max: 50}
+    parent_field: lines
+    layout: embed
+operations:
+  by_city:
+    read: address
+    rate: 20
+    filter: {city: eq}
+    limit: 10
+  move:
+    update: address
+    filter: {_id: eq}
+    changes: [city]
+    rate: 3
+  by_sku:
+    read: line
+    rate: 20
+    filter: {sku: eq}
+    limit: 10
+  join:
+    insert: customer
+    rate: 10
+  place_order:
+    insert: order
+    links: [orders]
+    rate: 4
+  add_line:
+    insert: line
+    links: [lines]
+    rate: 2
+";
+    crate::inputs::model_file::parse("customer-orders-lines.yaml", text)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An index on a field of an embedded one-to-one object (`address.city`)
+/// is written by the customer's inserts (10/s, the address in them) and
+/// the city's changes (3/s): 13 writes of one key. Once only the changes
+/// were counted (the host's writes reached an embedded array's index only).
+#[test]
+fn an_index_in_an_embedded_object_counts_its_hosts_writes() {
+    let n = need_on(
+        &customers_with_orders_and_lines(),
+        "by_city",
+        "customer",
+        "address",
+    );
+    assert!((n.writes - 13.0).abs() < 1e-9, "{n:?}");
+    assert!((n.keys_per_write - 1.0).abs() < 1e-9, "{n:?}");
+}
+
+/// An index two arrays deep (`orders.lines.sku`: 10 orders a customer, 5
+/// lines an order) is written by a customer inserted whole (10/s, 50 keys
+/// each), an order pushed (4/s, its 5 lines' keys) and a line pushed (2/s,
+/// one): 16 writes, 522 keys a second. Once the customer's writes were not
+/// counted through the line.
+#[test]
+fn an_index_two_arrays_deep_writes_a_key_per_inner_element() {
+    let n = need_on(
+        &customers_with_orders_and_lines(),
+        "by_sku",
+        "customer",
+        "orders",
+    );
+    assert!((n.writes - 16.0).abs() < 1e-9, "{n:?}");
+    assert!(
+        (n.writes * n.keys_per_write - (10.0 * 10.0 * 5.0 + 4.0 * 5.0 + 2.0)).abs() < 1e-9,
+        "{n:?}"
+    );
+    assert!((n.entries - 100_000.0 * 10.0 * 5.0).abs() < 1e-6, "{n:?}");
+}

@@ -167,6 +167,8 @@ pub enum When {
     AtMost { step: String, n: u64 },
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
+    /// An earlier conditional write matched a document.
+    Matched { step: String },
 }
 
 /// A feed read from a timeline: the timeline's items and the items read at
@@ -261,6 +263,9 @@ pub struct StepCode {
     pub insert_doc: Option<Expr>,
     /// Runs only when this holds.
     pub when: Option<When>,
+    /// A find that returns, for each value of this path, the first
+    /// document in its sort's order (an aggregation that `$group`s by it).
+    pub group: Option<String>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,
@@ -295,6 +300,8 @@ pub struct EachCode {
     /// The field written, the path of its amount in each object, and
     /// whether the amount is taken away.
     pub amounts: Vec<(String, String, bool)>,
+    /// The field `$set`, and the path of its value in each object.
+    pub sets: Vec<(String, String)>,
 }
 
 /// Where a bulk write's objects come from.

@@ -275,6 +275,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::When::Flag(p) => json!({"flag": p}),
                         code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
                         code::When::Any { step, path } => json!({"any": [step, path]}),
+                        code::When::Matched { step } => json!({"matched": step}),
                     }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
@@ -322,6 +323,14 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     code::Update::Set(path, code::Expr::FirstOf { step, path: field, function }) => Some(json!({"path": path, "step": step, "field": field, "function": function})),
                     _ => None,
                 }).collect();
+                // A read grouped by a path, and a bulk write's `$set`s from
+                // its groups (a figure read again for every parent touched).
+                if let Some(g) = &s.group {
+                    step["group"] = json!(g);
+                }
+                if let Some(e) = s.each.as_ref().filter(|e| !e.sets.is_empty()) {
+                    step["each"]["sets"] = json!(e.sets.iter().map(|(field, from)| json!([field, from])).collect::<Vec<_>>());
+                }
                 if !set_from.is_empty() {
                     step["set_from"] = json!(set_from);
                 }

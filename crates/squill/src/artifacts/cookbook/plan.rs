@@ -315,6 +315,15 @@ impl Builder<'_> {
                 Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
+            // The value the filter tests the figure against: the parameter
+            // the test takes, so the write changes nothing.
+            UpdateOp::SetOld { path, field } => {
+                let old = format!("old_{field}");
+                Update::Set(
+                    path.clone(),
+                    Expr::Param(self.param_named(&c, path, ParamKind::Value, "", Some(&old))),
+                )
+            }
             UpdateOp::SetOnInsert { path } => Update::SetOnInsert(
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Value, "")),
@@ -489,6 +498,11 @@ impl Builder<'_> {
                         .iter()
                         .map(|a| (a.path.clone(), rel(&a.from), a.negative))
                         .collect(),
+                    sets: each
+                        .sets
+                        .iter()
+                        .map(|x| (x.path.clone(), rel(&x.from)))
+                        .collect(),
                     source: EachSource::Step {
                         step: key,
                         elements,
@@ -509,6 +523,11 @@ impl Builder<'_> {
                         .amounts
                         .iter()
                         .map(|a| (a.path.clone(), a.path.clone(), a.negative))
+                        .collect(),
+                    sets: each
+                        .sets
+                        .iter()
+                        .map(|x| (x.path.clone(), x.path.clone()))
                         .collect(),
                     source: EachSource::Param(name),
                 }
@@ -774,6 +793,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             (UpdateOp::Inc { path } | UpdateOp::Dec { path }, Some(each)) => {
                 each.amounts.iter().any(|a| a.path == *path)
             }
+            (UpdateOp::Set { path }, Some(each)) => each.sets.iter().any(|x| x.path == *path),
             _ => false,
         };
         let mut updates: Vec<Update> = step
@@ -861,7 +881,15 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             array_filters,
             insert,
             insert_doc: None,
-            when: None,
+            // Only when an earlier conditional write matched (a parent's
+            // figure read again only when the changed child held it).
+            when: step
+                .if_matched
+                .and_then(|k| b.steps.get(k.wrapping_sub(1)))
+                .map(|s| super::code::When::Matched {
+                    step: s.key.clone(),
+                }),
+            group: step.group_first.clone(),
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {
@@ -882,6 +910,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .filter_map(|f| b.under_test(&step.collection, &f.path))
                 .collect(),
             purpose: match step.every {
+                Some(n) if step.if_matched.is_some() => format!(
+                    "{} — only when the conditional write before matched (about once every {n} runs)",
+                    crate::design::Purpose::texts(&step.purpose)
+                ),
                 Some(n) if step.fallback => format!(
                     "{} — only when the write before matched nothing (about once every {n} runs)",
                     crate::design::Purpose::texts(&step.purpose)

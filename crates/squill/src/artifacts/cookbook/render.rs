@@ -111,6 +111,8 @@ fn condition(lang: Lang, when: &When) -> String {
         (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
+        (When::Matched { step }, Lang::Python) => format!("{step}[\"matched_count\"] > 0"),
+        (When::Matched { step }, _) => format!("{step}.matchedCount > 0"),
     }
 }
 
@@ -199,7 +201,7 @@ fn rebased(lang: Lang, path: &str, node: &str, objects: bool, from: &NewPath) ->
 /// A bulk write's objects (`elems(find_order, "items")`), and one object's
 /// value at a path (`e["product"]["_id"]`, negated for an amount taken
 /// away).
-fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<(String, String)>) {
+fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<Each>) {
     let source = match (&each.source, lang) {
         (EachSource::Step { step, elements }, Lang::Python) => {
             format!("_elems({step}, {})", q(elements))
@@ -214,15 +216,69 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<(String, Stri
         }
         out
     };
+    let none = if lang == Lang::Python { "None" } else { "null" };
     let incs = each
         .amounts
         .iter()
         .map(|(field, from, negative)| {
             let sign = if *negative { "-" } else { "" };
-            (field.clone(), format!("{sign}{}", at(from)))
+            ("$inc", field.clone(), format!("{sign}{}", at(from)))
         })
+        .chain(each.sets.iter().map(|(field, from)| {
+            let value = match lang {
+                Lang::Python => format!("{}.get({})", at_parent(from), q(leaf(from))),
+                _ => format!("({} ?? {none})", at(from)),
+            };
+            ("$set", field.clone(), value)
+        }))
         .collect();
     (source, at(&each.id), incs)
+}
+
+/// A find of the first document per value of `step.group`: `$match` the
+/// filter `f`, `$sort` in the step's order, `$group` by the path keeping
+/// the `$first` of each projected field (under its last segment).
+fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
+    let _ = lang;
+    let by = step.group.as_deref().unwrap_or("_id");
+    let sort: Vec<(String, String)> = step
+        .sort
+        .iter()
+        .map(|(p, d)| (p.clone(), d.to_string()))
+        .collect();
+    let mut group = vec![("_id".to_string(), q(&format!("${by}")))];
+    for p in &step.projection {
+        group.push((
+            leaf(p).to_string(),
+            object(&[("$first".to_string(), q(&format!("${p}")))]),
+        ));
+    }
+    format!(
+        "[{}, {}, {}]",
+        object(&[("$match".to_string(), f.to_string())]),
+        object(&[("$sort".to_string(), object(&sort))]),
+        object(&[("$group".to_string(), object(&group))])
+    )
+}
+
+/// An update of a bulk write per object: the operator, the field
+/// written, and the expression of its value in the object `e`.
+type Each = (&'static str, String, String);
+
+/// `e` down to the object holding `path`'s last segment (Python's
+/// `.get` on it gives `None` where the object lacks it).
+fn at_parent(path: &str) -> String {
+    let mut out = "e".to_string();
+    if let Some((head, _)) = path.rsplit_once('.') {
+        for seg in head.split('.') {
+            let _ = write!(out, "[{}]", q(seg));
+        }
+    }
+    out
+}
+
+fn leaf(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
 }
 
 fn object(pairs: &[(String, String)]) -> String {
@@ -295,7 +351,7 @@ fn update_doc(lang: Lang, step: &StepCode) -> String {
 
 /// The update document, with `incs` (a bulk write's amounts of one
 /// object) first under `$inc`, beside the step's other updates.
-fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> String {
+fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     // Elements of an array changed or dropped, with the figures kept over
     // it computed again: an update pipeline of its own (pipeline.rs).
     let spell = super::pipeline::Spell {
@@ -343,8 +399,8 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[(String, String)]) -> St
         Some((_, v)) => v.push((path.to_string(), value)),
         None => groups.push((op, vec![(path.to_string(), value)])),
     };
-    for (path, value) in incs {
-        add("$inc", path, value.clone());
+    for (op, path, value) in incs {
+        add(op, path, value.clone());
     }
     for u in &step.updates {
         match u {
@@ -481,6 +537,15 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     let f = filter(lang, step);
     let key = &step.key;
     let call = match step.action {
+        Action::Find if step.group.is_some() => format!(
+            "{coll}.aggregate({}{}).toArray()",
+            group_pipeline(lang, step, &f),
+            if lang == Lang::Node || opts.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", object(&opts))
+            }
+        ),
         Action::Find => {
             let mut s = match (lang, projection(step)) {
                 (Lang::Node, Some(p)) => {
@@ -810,6 +875,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
     let f = filter(Lang::Python, step);
     let key = &step.key;
     let call = match step.action {
+        Action::Find if step.group.is_some() => format!(
+            "list({coll}.aggregate({}{sess}))",
+            group_pipeline(Lang::Python, step, &f)
+        ),
         Action::Find => {
             let mut s = match projection(step) {
                 Some(p) => format!("{coll}.find({f}, {p}{sess})"),

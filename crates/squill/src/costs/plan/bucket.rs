@@ -524,4 +524,92 @@ impl Planner<'_> {
             vec![(rel.child_field.clone(), 1), (key, -1)],
         )
     }
+
+    /// Before a delete drops one child from its time bucket (`tests`: the
+    /// drop's filter, on the parent's reference and the child's time),
+    /// the bucket deleted when that child is its last: `deleteOne` on the
+    /// bucket's key (the parent and the time truncated to the bucket's
+    /// unit, the upsert's index), the child's time and `count: 1`. The
+    /// drop that follows then matches nothing. (Dropping the last child
+    /// in the update pipeline instead would leave an empty bucket that
+    /// every window over its time reads, with a sum of 0 and a min and
+    /// max of null that the bucket's validator refuses.) It runs on every
+    /// such delete and deletes about once in the bucket's children.
+    /// Nothing for count buckets (the drop names no bucket key the
+    /// application knows) or a drop by another filter.
+    pub(super) fn drop_emptied_bucket(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        tests: &[StepFilter],
+    ) {
+        let Home::Bucketed { rel } = self.p.home[e.index()] else {
+            return;
+        };
+        let Layout::Bucket {
+            by: BucketBy::Time { field, unit },
+            per_bucket,
+            ..
+        } = self.layout(rel)
+        else {
+            return;
+        };
+        let r = self.facts.model.relationship(rel);
+        let acc = self.access(e);
+        let time = acc.path(field);
+        let eq = |path: &str| {
+            tests
+                .iter()
+                .find(|t| t.path == path && t.op == FilterOp::Eq)
+        };
+        let (Some(owner), Some(at)) = (eq(&r.child_field), eq(&time)) else {
+            return;
+        };
+        let mut step = Self::step(
+            &acc.collection,
+            Action::DeleteOne,
+            Purpose::DropEmptyBucket {
+                entity: self.name(e).to_string(),
+            },
+        );
+        step.filter = vec![
+            owner.clone(),
+            filt(
+                unit.clone(),
+                FilterOp::Eq,
+                ValueSource::Truncated {
+                    field: field.clone(),
+                    unit: unit.clone(),
+                },
+            ),
+            at.clone(),
+        ];
+        step.conditions = vec![crate::design::StepCondition {
+            path: "count".to_string(),
+            test: crate::model::Test::Eq,
+            value: crate::model::Literal::Number(1.0),
+        }];
+        // One drop in `per_bucket` takes a bucket's last child.
+        let emptied = reread::held_share(*per_bucket as f64);
+        step.documents = emptied;
+        let cost = StepCost {
+            keys: 1.0,
+            docs: 1.0,
+            docs_written: emptied,
+            bytes_written: emptied * 64.0,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(r.child_field.clone(), 1), (unit.clone(), 1)],
+                e,
+                acc.docs,
+            )),
+        );
+    }
 }

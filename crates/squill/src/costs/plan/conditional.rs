@@ -181,6 +181,7 @@ impl<'a> Planner<'a> {
             from_step,
             id,
             amounts,
+            sets: Vec::new(),
         }));
     }
 

@@ -76,6 +76,10 @@ impl<'a> Planner<'a> {
                     entity: name.clone(),
                 }],
             };
+            // A time bucket the drop would empty goes instead.
+            if rewrite.is_some() && m <= 1.0 {
+                self.drop_emptied_bucket(plan, op, e, &tests);
+            }
             self.write_root(
                 plan,
                 op,
@@ -277,25 +281,23 @@ impl<'a> Planner<'a> {
                 parent: self.name(rel.parent).to_string(),
             });
         }
+        // The parent's id as the parent's write takes it (one parent: the
+        // find by the deleted child's id read its reference).
+        let parent_id = match (&ids_in_parent, self.parent_ref_path(r)) {
+            (None, Some(_)) => from.clone(),
+            _ => ValueSource::Param,
+        };
+        // A max (min, first, last) the deleted child may have held: read
+        // again from the children left when it held it, after the write.
+        let mut rereads = Vec::new();
         for (func, field, cname) in self.computed(r) {
-            // A max (min, first, last) the deleted child may have held:
-            // read again from the children left.
-            // The parent's id as the parent's write takes it (one parent:
-            // the find by the deleted child's id read its reference).
-            let parent_id = match (&ids_in_parent, self.parent_ref_path(r)) {
-                (None, Some(_)) if m <= 1.0 => from.clone(),
-                _ => ValueSource::Param,
-            };
             if let Some(x) = field
-                && let Some(u) = self.reread_extreme(plan, op, (e, r, &parent_id), (func, x, cname))
+                && !matches!(
+                    func,
+                    AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg
+                )
             {
-                ups.push(u);
-                why.push(Purpose::KeepComputed {
-                    function: crate::candidates::fn_name(func).to_string(),
-                    field: Some(x.to_string()),
-                    entity: name.clone(),
-                    parent: self.name(rel.parent).to_string(),
-                });
+                rereads.push((func, x, cname));
             }
             if matches!(
                 func,
@@ -347,6 +349,16 @@ impl<'a> Planner<'a> {
                     purpose: why,
                 },
             );
+        }
+        for (func, x, cname) in rereads {
+            match &parent_id {
+                // Several children deleted, their parents found by the
+                // find that read their references: each parent touched.
+                ValueSource::FromStep { step } if m > 1.0 => {
+                    self.reread_per_parent(plan, op, (e, r, *step, m), (func, x, cname));
+                }
+                _ => self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname)),
+            }
         }
     }
 }

@@ -953,6 +953,8 @@ impl<'a> Planner<'a> {
             copy_of: None,
             every: None,
             fallback: false,
+            if_matched: None,
+            group_first: None,
             graph: None,
             conditions: Vec::new(),
             otherwise: None,
@@ -1358,48 +1360,69 @@ impl<'a> Planner<'a> {
     /// all through the child.)
     fn writes_and_keys(&self, e: EntityId, keys: &[(String, i32)], own: f64) -> (f64, f64) {
         let f = self.facts;
-        let acc = self.access(e);
-        let under = |k: &str| k.starts_with(&format!("{}.", acc.prefix));
-        let (host, host_w, child, child_w) = match self.p.home[e.index()] {
-            // The child's own writes through the child; its host's (the
-            // document it sits in, an order embedded in a customer too).
-            Home::Embedded {
-                host, array: true, ..
-            } if keys.iter().any(|(k, _)| under(k)) => {
-                (host, f.entity_writes[host.index()], e, own)
-            }
-            Home::Own if acc.root == e => {
-                let Some(c) = keys.iter().find_map(|(k, _)| self.embedded_child(e, k)) else {
-                    return (own, self.keys_per_write(e, keys));
-                };
-                let updates = keys
-                    .iter()
-                    .map(|(k, _)| f.field_update_rate(c, k.rsplit('.').next().unwrap_or(k)))
-                    .sum::<f64>();
-                (e, own, c, f.entity_writes[c.index()] + updates)
-            }
-            _ => return (own, self.keys_per_write(e, keys)),
-        };
-        let writes = host_w + child_w;
+        let chain = self.key_chain(self.access(e).root, keys);
+        if chain.len() < 2 || !chain.iter().any(|&(x, _)| x == e) {
+            return (own, self.keys_per_write(e, keys));
+        }
+        let (leaf, _) = chain[chain.len() - 1];
+        let leaf_keys = self.keys_per_write(leaf, keys);
+        // From the innermost entity up: each level's inserts and deletes,
+        // and the changes of its own key fields (an item's `end_date` in
+        // `{bids.user, end_date}`), write the keys of every leaf element
+        // below it.
+        let (mut writes, mut total, mut below) = (0.0, 0.0, 1.0);
+        for &(x, per) in chain.iter().rev() {
+            let prefix = &self.access(x).prefix;
+            let updates = keys
+                .iter()
+                .filter(|(k, _)| k.rsplit_once('.').map_or("", |(head, _)| head) == prefix)
+                .map(|(k, _)| f.field_update_rate(x, k.rsplit('.').next().unwrap_or(k)))
+                .sum::<f64>();
+            let w = f.entity_writes[x.index()] + updates;
+            writes += w;
+            total += w * leaf_keys * below;
+            below *= per;
+        }
         if writes <= 0.0 {
             return (own, self.keys_per_write(e, keys));
         }
-        let total =
-            host_w * self.keys_per_write(host, keys) + child_w * self.keys_per_write(child, keys);
         (writes, total / writes)
     }
 
-    /// The child `root` keeps embedded in an array its index path `path`
-    /// runs into (`lines` of `lines.sku`), if any.
-    fn embedded_child(&self, root: EntityId, path: &str) -> Option<EntityId> {
+    /// The entities an index key's path runs through in `root`'s
+    /// documents, from `root` down to the one whose field the key is, each
+    /// with its elements per document it sits in (1 for an embedded
+    /// object, the typical children for an array): `[(order, 1), (line,
+    /// 5)]` for `lines.sku`, `[(customer, 1), (order, 10), (line, 5)]` for
+    /// `orders.lines.sku`, `[(customer, 1), (address, 1)]` for
+    /// `address.city`. The key that runs deepest decides.
+    fn key_chain(&self, root: EntityId, keys: &[(String, i32)]) -> Vec<(EntityId, f64)> {
         let f = self.facts;
-        let name = path.split('.').next().unwrap_or(path);
-        f.rels_from[root.index()].iter().find_map(|&r| {
-            let rel = f.model.relationship(r);
-            (rel.parent_field == name && path.len() > name.len()
-                && matches!(self.p.home[rel.child.index()], Home::Embedded { rel: x, array: true, .. } if x == r))
-                .then_some(rel.child)
-        })
+        let mut best = vec![(root, 1.0)];
+        for (k, _) in keys {
+            let mut chain = vec![(root, 1.0)];
+            let (mut at, mut rest) = (root, k.as_str());
+            while let Some((name, tail)) = rest.split_once('.') {
+                let next = f.rels_from[at.index()].iter().find_map(|&r| {
+                    let rel = f.model.relationship(r);
+                    match self.p.home[rel.child.index()] {
+                        Home::Embedded { rel: x, array, .. }
+                            if x == r && rel.parent_field == name =>
+                        {
+                            Some((rel.child, if array { f.typical(r).max(1.0) } else { 1.0 }))
+                        }
+                        _ => None,
+                    }
+                });
+                let Some((c, per)) = next else { break };
+                chain.push((c, per));
+                (at, rest) = (c, tail);
+            }
+            if chain.len() > best.len() {
+                best = chain;
+            }
+        }
+        best
     }
 
     /// Entries one `e` document gives an index on `keys` through `e`'s own

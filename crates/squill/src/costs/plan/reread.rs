@@ -2,37 +2,92 @@
 //! the children after one of them was lowered or removed (issue 41). An
 //! insert keeps such a figure with `$max` (or `$min`, or `$set` for the
 //! latest); an edit did the same, so a lowered rating kept the old max,
-//! and a delete left the figure as it was. Whether the changed child held
-//! the figure is not known without reading it, so the plan reads the
-//! figure again from the parent's children, one key of an index led by
-//! the child's reference (`{product: 1, rating: -1}`; `_id` orders
-//! arrival for first and last), and `$set`s it.
+//! and a delete left the figure as it was.
+//!
+//! Only the child that held the figure can make it wrong, and about one
+//! child in the parent's children holds it. So the plan does not read it
+//! again on every write: a conditional update of the parent, on its `_id`
+//! and the figure still equal to the value the changed child held
+//! (`{_id: p, reviews_max_rating: old}`, which `$set`s the figure to that
+//! same value: it changes nothing, and the parent's validator keeps the
+//! figure required), matches only when that child may have held it (another child with the same
+//! value matches too: the read then finds the same figure). Only when it
+//! matched does the plan read the figure from the children (one key of an
+//! index led by the child's reference, `{product: 1, rating: -1}`; `_id`
+//! orders arrival for first and last) and `$set` it. Those two steps are
+//! priced at the share of writes whose child held the figure:
+//! `1 / children per parent` (docs/cost-model.md).
 
 use super::*;
 
 impl Planner<'_> {
-    /// The read of `function` of `field` over the children of one parent
-    /// through `r` (the child is `e`), pushed as a step, and the `$set` of
-    /// the parent's computed field `name` from it; `None` for a figure an
-    /// `$inc` keeps (count, sum). `parent`: where the parent's id comes
-    /// from (the caller, or the find that read the deleted child's
-    /// reference).
-    pub(super) fn reread_extreme(
+    /// The steps that keep `function` of `field` over the children of one
+    /// parent through `r` true after a child (`e`) was edited or deleted:
+    /// the conditional test of the parent's computed field `name`, then,
+    /// only when it matched, the read of the figure from the children and
+    /// the parent's `$set` from it. Nothing for a figure an `$inc` keeps
+    /// (count, sum). `parent`: where the parent's id comes from (the
+    /// caller, or the find that read the deleted child's reference).
+    pub(super) fn reread_when_held(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         (e, r, parent): (EntityId, RelationshipId, &ValueSource),
         (function, field, name): (AggregateFn, &str, &str),
-    ) -> Option<UpdateOp> {
+    ) {
         let (by, descending) = match function {
             AggregateFn::Max => (field, true),
             AggregateFn::Min => (field, false),
             AggregateFn::Last => ("_id", true),
             AggregateFn::First => ("_id", false),
-            AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => return None,
+            AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => return,
         };
         let f = self.facts;
         let rel = f.model.relationship(r);
+        let pacc = self.access(rel.parent);
+        let figure = pacc.path(name);
+        let (entity, pname) = (self.name(e).to_string(), self.name(rel.parent).to_string());
+        let id_test = || match parent {
+            ValueSource::FromStep { .. } => filt(pacc.path("_id"), FilterOp::In, parent.clone()),
+            _ => filt(pacc.path("_id"), FilterOp::Eq, parent.clone()),
+        };
+        // The share of writes whose child held the figure.
+        let held = held_share(f.typical(r));
+        let every = insert::every_one_in(held);
+        let (mut clear, mut cost, index) = self.root_write(
+            plan,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::UpdateOne,
+                filter: vec![
+                    id_test(),
+                    filt(
+                        figure.clone(),
+                        FilterOp::Eq,
+                        ValueSource::Old {
+                            field: field.to_string(),
+                        },
+                    ),
+                ],
+                updates: vec![UpdateOp::SetOld {
+                    path: figure.clone(),
+                    field: field.to_string(),
+                }],
+                docs: 1.0,
+                sync: 0.0,
+                purpose: Purpose::TestHeldComputed {
+                    field: name.to_string(),
+                    entity: entity.clone(),
+                    parent: pname.clone(),
+                },
+            },
+        );
+        // It examines the parent always, matches it only when the child
+        // held the figure, and changes nothing.
+        clear.documents = held;
+        cost.docs_written = 0.0;
+        cost.bytes_written = 0.0;
+        let gate = self.push(plan, op, clear, cost, index);
         let filter = [Filter::new(
             f.model,
             e,
@@ -51,6 +106,7 @@ impl Planner<'_> {
             fields: &fields,
             paging: None,
         };
+        let before = plan.cost;
         let (_, n) = self.find(
             plan,
             op,
@@ -59,23 +115,167 @@ impl Planner<'_> {
             Purpose::RereadComputed {
                 function: crate::candidates::fn_name(function).to_string(),
                 field: field.to_string(),
-                entity: self.name(e).to_string(),
-                parent: self.name(rel.parent).to_string(),
+                entity,
+                parent: pname.clone(),
             },
         );
+        let mut found = plan.cost;
+        found.add_scaled(&before, -1.0);
+        plan.cost = before;
+        plan.cost.add_scaled(&found, held);
         let by_ref = self.access(e).path(&rel.child_field);
-        if let Some(step) = plan.steps.get_mut(n.wrapping_sub(1))
-            && let Some(test) = step.filter.iter_mut().find(|t| t.path == by_ref)
-            && matches!(parent, ValueSource::FromStep { .. })
-        {
-            test.value_from = parent.clone();
-            test.op = FilterOp::In;
+        if let Some(step) = plan.steps.get_mut(n.wrapping_sub(1)) {
+            step.every = Some(every);
+            step.if_matched = Some(gate);
+            if let Some(test) = step.filter.iter_mut().find(|t| t.path == by_ref)
+                && matches!(parent, ValueSource::FromStep { .. })
+            {
+                test.value_from = parent.clone();
+                test.op = FilterOp::In;
+            }
         }
-        Some(UpdateOp::SetFrom {
-            path: self.access(rel.parent).path(name),
-            step: n,
-            field: self.access(e).path(field),
-            function,
-        })
+        let (mut set, cost, index) = self.root_write(
+            plan,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::UpdateOne,
+                filter: vec![id_test()],
+                updates: vec![UpdateOp::SetFrom {
+                    path: figure,
+                    step: n,
+                    field: self.access(e).path(field),
+                    function,
+                }],
+                docs: 1.0,
+                sync: 0.0,
+                purpose: Purpose::MaintainComputed {
+                    field: name.to_string(),
+                    parent: pname,
+                },
+            },
+        );
+        set.every = Some(every);
+        set.if_matched = Some(gate);
+        self.push(plan, op, set, cost, index);
     }
+}
+
+impl Planner<'_> {
+    /// A delete of `m` children whose parents' ids the find at `from`
+    /// returned: every parent it touched may have lost the child that
+    /// held its figure, and one gate cannot say which. One aggregation
+    /// reads the figure again for each of them (`$match` the children of
+    /// the parents, `$sort` by the reference and the figure's order,
+    /// `$group` by the reference keeping the `$first`: a key and a
+    /// document a parent, through the index `{product: 1, rating: -1}`),
+    /// then one `bulkWrite` `$set`s each parent's figure from its group.
+    /// A parent left with no child has no group, and keeps its figure.
+    /// Priced by the parents touched: `P × (1 − (1 − 1/P)^m)` of the `P`
+    /// parents, `m` children deleted at random among them.
+    pub(super) fn reread_per_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (e, r, from, m): (EntityId, RelationshipId, usize, f64),
+        (function, field, name): (AggregateFn, &str, &str),
+    ) {
+        let (by, descending) = match function {
+            AggregateFn::Max => (field, true),
+            AggregateFn::Min => (field, false),
+            AggregateFn::Last => ("_id", true),
+            AggregateFn::First => ("_id", false),
+            AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => return,
+        };
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let acc = self.access(e);
+        let by_ref = acc.path(&rel.child_field);
+        let parents = parents_touched(self.access(rel.parent).docs, m);
+        let (entity, pname) = (self.name(e).to_string(), self.name(rel.parent).to_string());
+        let mut read = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::RereadComputed {
+                function: crate::candidates::fn_name(function).to_string(),
+                field: field.to_string(),
+                entity,
+                parent: pname.clone(),
+            },
+        );
+        read.filter = vec![filt(
+            by_ref.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: from },
+        )];
+        // The reference in the figure's direction too: the index of the
+        // one-parent read (`{product: 1, rating: 1}`) serves it, walked
+        // backwards for a max or a last.
+        let dir = if descending { -1 } else { 1 };
+        read.sort = vec![(by_ref.clone(), dir), (acc.path(by), dir)];
+        read.projection = vec![acc.path(field)];
+        read.group_first = Some(by_ref.clone());
+        read.documents = parents;
+        let cost = StepCost {
+            keys: parents,
+            docs: parents,
+            bytes_read: parents * acc.root_bytes,
+            ..StepCost::default()
+        };
+        let n = self.push(
+            plan,
+            op,
+            read,
+            cost,
+            Some((vec![(by_ref, 1), (acc.path(by), 1)], e, acc.docs)),
+        );
+        let pacc = self.access(rel.parent);
+        let (mut set, mut cost, index) = self.root_write(
+            plan,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::BulkWrite,
+                filter: vec![filt(
+                    pacc.path("_id"),
+                    FilterOp::In,
+                    ValueSource::FromStep { step: n },
+                )],
+                updates: vec![UpdateOp::Set {
+                    path: pacc.path(name),
+                }],
+                docs: parents,
+                sync: 0.0,
+                purpose: Purpose::MaintainComputed {
+                    field: name.to_string(),
+                    parent: pname,
+                },
+            },
+        );
+        set.each = Some(Box::new(crate::design::StepEach {
+            from_step: Some(n),
+            id: "_id".to_string(),
+            amounts: Vec::new(),
+            sets: vec![crate::design::EachSet {
+                path: pacc.path(name),
+                from: acc.path(field),
+            }],
+        }));
+        cost.keys = parents;
+        self.push(plan, op, set, cost, index);
+    }
+}
+
+/// The parents `m` children deleted at random touch, of `parents` in all:
+/// each parent is missed by all of them with `(1 − 1/P)^m`.
+pub(super) fn parents_touched(parents: f64, m: f64) -> f64 {
+    if parents <= 1.0 {
+        return parents.max(0.0).min(m);
+    }
+    (parents * (1.0 - (1.0 - 1.0 / parents).powf(m))).max(1.0_f64.min(m))
+}
+
+/// The share of a parent's children edits or deletes whose child held the
+/// parent's max (min, first, last): one child in `children`, the typical
+/// children per parent (every write when a parent has one or fewer).
+pub(super) fn held_share(children: f64) -> f64 {
+    if children > 1.0 { 1.0 / children } else { 1.0 }
 }

@@ -343,7 +343,10 @@ impl<'a> Planner<'a> {
                     && changes.contains(x)
                 {
                     // A max (min, first, last) a lowered value may have
-                    // held: read again from the children, after the write.
+                    // held: read again from the children when it held it.
+                    // A raised value still goes into a max by `$max` (a
+                    // min by `$min`); the latest's value only when it is
+                    // the latest, which the read again finds.
                     if matches!(
                         func,
                         AggregateFn::Min
@@ -352,6 +355,8 @@ impl<'a> Planner<'a> {
                             | AggregateFn::Last
                     ) {
                         rereads.push((r, func, x.clone(), cname.clone()));
+                    }
+                    if matches!(func, AggregateFn::First | AggregateFn::Last) {
                         continue;
                     }
                     let pacc = self.access(rel.parent);
@@ -549,41 +554,14 @@ impl<'a> Planner<'a> {
             Self::as_fallback(&mut step, fallback);
             self.push(plan, op, step, cost, index);
         }
-        // The parents' extremes, read from the children as now written,
-        // then set: one write per parent relationship.
-        let mut rels: Vec<RelationshipId> = rereads.iter().map(|x| x.0).collect();
-        rels.dedup();
-        for r in rels {
-            let parent = f.model.relationship(r).parent;
-            let mut ups = Vec::new();
-            let mut why = Vec::new();
-            for (_, func, field, cname) in rereads.iter().filter(|x| x.0 == r) {
-                if let Some(u) = self.reread_extreme(
-                    plan,
-                    op,
-                    (e, r, &ValueSource::Param),
-                    (*func, field, cname),
-                ) {
-                    ups.push(u);
-                    why.push(Purpose::MaintainComputed {
-                        field: cname.clone(),
-                        parent: self.name(parent).to_string(),
-                    });
-                }
-            }
-            let pacc = self.access(parent);
-            self.write_root(
+        // The parents' extremes the changed child may have held: cleared
+        // where it held one, and only then read again from the children.
+        for (r, func, field, cname) in &rereads {
+            self.reread_when_held(
                 plan,
                 op,
-                RootWrite {
-                    entity: parent,
-                    action: Action::UpdateOne,
-                    filter: vec![filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)],
-                    updates: ups,
-                    docs: 1.0,
-                    sync: 0.0,
-                    purpose: why,
-                },
+                (e, *r, &ValueSource::Param),
+                (*func, field, cname),
             );
         }
         for (ent, action, filter, ups, docs, sync, why, copy_of) in extra {

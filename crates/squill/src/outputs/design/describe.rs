@@ -494,6 +494,7 @@ pub(crate) fn update(op: &UpdateOp) -> String {
                 fields.join(", ")
             )
         }
+        UpdateOp::SetOld { path, field } => format!("$set {path} to the old {field} (no change)"),
         UpdateOp::SetFrom {
             path, step, field, ..
         } => {
@@ -522,6 +523,14 @@ pub(crate) fn update(op: &UpdateOp) -> String {
 /// found documents (`$inc stock by -items.quantity, each its own`), else
 /// as `update` says it.
 fn each_update(step: &Step, u: &UpdateOp) -> String {
+    if let (Some(each), UpdateOp::Set { path }) = (&step.each, u)
+        && let Some(x) = each.sets.iter().find(|x| x.path == *path)
+    {
+        return match each.from_step {
+            Some(n) => format!("$set {path} to the {} step {n} found, each its own", x.from),
+            None => format!("$set {path} to (the value given with each id)"),
+        };
+    }
     let (Some(each), UpdateOp::Inc { path } | UpdateOp::Dec { path }) = (&step.each, u) else {
         return update(u);
     };
@@ -556,6 +565,9 @@ pub(crate) fn step(step: &Step) -> String {
     if let Some(limit) = step.limit {
         text.push_str(&format!(" limit {}", words::int(limit)));
     }
+    if let Some(by) = &step.group_first {
+        text.push_str(&format!(", the first of each {by} ($group)"));
+    }
     if !step.updates.is_empty() {
         let ops: Vec<String> = step.updates.iter().map(|u| each_update(step, u)).collect();
         text.push_str(&format!(" {}", ops.join(", ")));
@@ -566,8 +578,13 @@ pub(crate) fn step(step: &Step) -> String {
         None => text.push_str(" (no index: collection scan)"),
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
-    if let Some(n) = step.every {
-        text.push_str(&format!(", once every {} runs", words::int(n)));
+    match (step.every, step.if_matched) {
+        (Some(n), Some(k)) => text.push_str(&format!(
+            ", only when step {k} matched (about once every {} runs)",
+            words::int(n)
+        )),
+        (Some(n), None) => text.push_str(&format!(", once every {} runs", words::int(n))),
+        _ => {}
     }
     if step.fallback {
         text.push_str(", when the write before matched nothing");

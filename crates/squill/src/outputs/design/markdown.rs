@@ -241,10 +241,10 @@ fn operation(out: &mut String, plan: &OperationPlan) {
                     "{} (once every {} runs{})",
                     words::num(s.documents),
                     words::int(n),
-                    if s.fallback {
-                        ", when the write before matched nothing"
-                    } else {
-                        ""
+                    match (s.fallback, s.if_matched) {
+                        (true, _) => ", when the write before matched nothing".to_string(),
+                        (_, Some(k)) => format!(", only when step {k} matched"),
+                        _ => String::new(),
                     }
                 ),
                 None => words::num(s.documents),

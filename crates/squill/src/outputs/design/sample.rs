@@ -36,6 +36,8 @@ fn step(collection: &str, action: Action) -> Step {
         copy_of: None,
         every: None,
         fallback: false,
+        if_matched: None,
+        group_first: None,
         graph: None,
         conditions: Vec::new(),
         otherwise: None,

@@ -495,8 +495,18 @@ fn operation(out: &mut String, plan: &OperationPlan) {
         let filter = describe::step_filter(s);
         let command = describe::step_command(s);
         let mut documents = words::num(s.documents);
-        if let Some(n) = s.every {
-            let _ = write!(documents, " (once every {} runs)", words::int(n));
+        match (s.every, s.if_matched) {
+            (Some(n), Some(k)) => {
+                let _ = write!(
+                    documents,
+                    " (only when step {k} matched, about once every {} runs)",
+                    words::int(n)
+                );
+            }
+            (Some(n), None) => {
+                let _ = write!(documents, " (once every {} runs)", words::int(n));
+            }
+            _ => {}
         }
         if s.fallback {
             documents.push_str(" (when the write before matched nothing)");
