@@ -189,3 +189,49 @@ pub fn check_in_browser(node: &str, out: &Path, specs: &[String]) {
     assert!(run.status.success(), "browser checks failed:\n{text}");
     eprintln!("{text}");
 }
+
+/// The browser check can fail, and a failure stays with its own page: a
+/// page with a console error, a script error, a request off the file and an
+/// element wider than 1280 px fails on each, between two reports that pass
+/// in the same page (check_report.js loads every report into one page).
+#[test]
+fn the_browser_check_fails_a_broken_page_and_only_it() {
+    let Some(node) = browser() else { return };
+    let out = artifacts().join("broken-page");
+    std::fs::create_dir_all(&out).expect("the directory");
+    let good = out.join("good.html");
+    let bad = out.join("bad.html");
+    std::fs::write(&good, "<html><body><p>fine</p></body></html>").unwrap();
+    std::fs::write(
+        &bad,
+        "<html><body><div style=\"width:3000px\">wide</div>\
+         <img src=\"http://example.invalid/x.png\">\
+         <script>console.error('planted'); notDefined();</script></body></html>",
+    )
+    .unwrap();
+    let run = Command::new(&node)
+        .arg(repo_root().join("scripts/testenv/check_report.js"))
+        .arg(&out)
+        .args([&good, &bad, &good].map(|f| format!("{}:-:", f.display())))
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("ok ") && lines[2].starts_with("ok "),
+        "{text}"
+    );
+    for problem in [
+        "console error: planted",
+        "page error: notDefined is not defined",
+        "network request: http://example.invalid/x.png",
+        "wider than 1280 px",
+    ] {
+        assert!(
+            lines[1].starts_with("FAIL ") && lines[1].contains(problem),
+            "{problem}: {text}"
+        );
+    }
+    assert_eq!(lines[3], "2 passed, 1 failed", "{text}");
+}
