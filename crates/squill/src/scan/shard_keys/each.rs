@@ -13,6 +13,9 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// Columns by the index of the collection, or of the source, they belong to.
+type Parts = Vec<(usize, Columns)>;
+
 /// Reads the fields `wanted[c]` of each collection `c` of `inputs` and
 /// hands each collection's columns to `measure` as soon as every source
 /// that may hold it has been read (`Source::collections`), keeping only
@@ -64,7 +67,7 @@ pub fn read_each<R: Send>(
             let (columns, errors) = read_source(source, &source.collections(), n, wanted, failed);
             // The collections this source completes, taken out of the
             // shared state before they are measured, outside the lock.
-            let complete: Vec<(usize, Vec<(usize, Columns)>)> = {
+            let complete: Vec<(usize, Parts)> = {
                 let mut pending = state.lock().unwrap_or_else(|e| e.into_inner());
                 pending.errors[s] = errors;
                 columns
@@ -94,7 +97,7 @@ pub fn read_each<R: Send>(
 /// so far (with their source's index), how many of its sources are left,
 /// and each source's errors.
 struct Pending {
-    parts: Vec<Vec<(usize, Columns)>>,
+    parts: Vec<Parts>,
     left: Vec<usize>,
     errors: Vec<Vec<InputError>>,
 }
@@ -102,12 +105,7 @@ struct Pending {
 impl Pending {
     /// Keeps source `s`'s part of collection `c`; the collection's parts
     /// when it was the last source left to hold it.
-    fn add(
-        &mut self,
-        c: usize,
-        s: usize,
-        columns: Columns,
-    ) -> Option<(usize, Vec<(usize, Columns)>)> {
+    fn add(&mut self, c: usize, s: usize, columns: Columns) -> Option<(usize, Parts)> {
         let parts = self.parts.get_mut(c)?;
         parts.push((s, columns));
         let left = &mut self.left[c];
@@ -117,7 +115,7 @@ impl Pending {
 }
 
 /// One collection's parts joined in source order.
-fn join(paths: &[String], mut parts: Vec<(usize, Columns)>) -> Columns {
+fn join(paths: &[String], mut parts: Parts) -> Columns {
     parts.sort_by_key(|(s, _)| *s);
     let mut out = Columns::new(paths);
     for (_, columns) in parts {
@@ -137,7 +135,7 @@ pub fn read(
 ) -> (Vec<Columns>, Vec<InputError>) {
     let n = inputs.collections.len();
     let all: Vec<usize> = (0..n).collect();
-    let parts: Vec<(Vec<(usize, Columns)>, Vec<InputError>)> = inputs
+    let parts: Vec<(Parts, Vec<InputError>)> = inputs
         .sources
         .par_iter()
         .map(|source| read_source(source, &all, n, wanted, failed))
