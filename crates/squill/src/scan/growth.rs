@@ -219,19 +219,21 @@ pub fn newest_object_id(inputs: &Inputs) -> (Option<i64>, Vec<InputError>) {
         .iter()
         .map(|_| vec!["_id".to_string()])
         .collect();
-    let (columns, errors) = super::shard_keys::extract::read(inputs, &wanted, None);
-    let newest = columns
-        .iter()
-        .flat_map(|c| {
-            c.columns
-                .iter()
-                .flat_map(|column| (0..column.distinct()).filter_map(|r| column.distinct_value(r)))
-        })
-        .filter_map(|v| match v {
-            KeyValue::ObjectId(b) => Some(i64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))),
-            _ => None,
-        })
-        .max();
+    // Each collection's newest kept, and its column dropped, as soon as it
+    // is read.
+    let (each, errors) = super::shard_keys::each::read_each(inputs, &wanted, None, |_, c| {
+        c.columns
+            .iter()
+            .flat_map(|column| (0..column.distinct()).filter_map(|r| column.distinct_value(r)))
+            .filter_map(|v| match v {
+                KeyValue::ObjectId(b) => {
+                    Some(i64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]])))
+                }
+                _ => None,
+            })
+            .max()
+    });
+    let newest = each.into_iter().flatten().max();
     (newest, errors)
 }
 

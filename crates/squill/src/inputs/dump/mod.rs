@@ -158,10 +158,33 @@ pub fn open(paths: &[PathBuf], format: InputFormat) -> Inputs {
     inputs
 }
 
+/// The collections an archive's namespaces name, each once, in index order.
+fn namespace_collections(namespaces: &[((String, String), usize)]) -> Vec<usize> {
+    let mut all: Vec<usize> = namespaces.iter().map(|(_, c)| *c).collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
 impl Source {
     /// The file this source reads (`-` for standard input).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The collections whose documents this source may hold, by their index
+    /// in `Inputs::collections`: one for a data file, an archive's
+    /// namespaces (its documents may come in any order among them). A
+    /// reader that keeps something per collection knows a collection is
+    /// complete once every source listing it has been read.
+    pub fn collections(&self) -> Vec<usize> {
+        match &self.kind {
+            SourceKind::Bson { collection, .. } | SourceKind::Json { collection, .. } => {
+                vec![*collection]
+            }
+            SourceKind::Archive { namespaces, .. } => namespace_collections(namespaces),
+            SourceKind::Stdin(stdin) => stdin.collections(),
+        }
     }
 
     /// Size in bytes for progress bars: of the file, or of this part of it;
@@ -404,4 +427,4 @@ pub(crate) fn read_bson(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

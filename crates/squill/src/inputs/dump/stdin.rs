@@ -70,6 +70,16 @@ impl Stdin {
         }
     }
 
+    /// The collections the stream may hold (`Source::collections`).
+    pub(crate) fn collections(&self) -> Vec<usize> {
+        match &self.body {
+            StdinBody::Bson { collection } | StdinBody::Json { collection, .. } => {
+                vec![*collection]
+            }
+            StdinBody::Archive { namespaces } => super::namespace_collections(namespaces),
+        }
+    }
+
     pub(crate) fn read(
         &self,
         path: &Path,

@@ -192,6 +192,30 @@ fn splits_big_files_at_document_boundaries() {
 
 /// An archive with two collections, blocks interleaved, built as mongodump does.
 pub(crate) fn archive_bytes() -> Vec<u8> {
+    archive(
+        &[
+            (
+                "test",
+                "bar",
+                r#"{"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"}]}"#,
+            ),
+            ("test", "baz", ""),
+        ],
+        &[
+            (0, vec![doc(1), doc(2)]),
+            (1, vec![doc(3)]),
+            (0, vec![doc(4)]),
+        ],
+    )
+}
+
+/// An archive as mongodump writes one: the prelude with each namespace
+/// `(db, collection, metadata)`, then the blocks of documents `(namespace,
+/// documents)` in the order given, then each namespace's end.
+pub(crate) fn archive(
+    namespaces: &[(&str, &str, &str)],
+    blocks: &[(usize, Vec<Vec<u8>>)],
+) -> Vec<u8> {
     fn cstr_field(t: u8, k: &str, v: &str) -> Vec<u8> {
         let mut f = vec![t];
         f.extend(k.as_bytes());
@@ -219,35 +243,26 @@ pub(crate) fn archive_bytes() -> Vec<u8> {
     let term = [0xFFu8; 4];
     let mut a = format::ARCHIVE_MAGIC.to_vec();
     a.extend(document(&[cstr_field(2, "version", "0.1")]));
-    a.extend(document(&[
-        cstr_field(2, "db", "test"),
-        cstr_field(2, "collection", "bar"),
-        cstr_field(
-            2,
-            "metadata",
-            r#"{"indexes":[{"v":2,"key":{"_id":1},"name":"_id_"}]}"#,
-        ),
-    ]));
-    a.extend(document(&[
-        cstr_field(2, "db", "test"),
-        cstr_field(2, "collection", "baz"),
-        cstr_field(2, "metadata", ""),
-    ]));
+    for (db, c, metadata) in namespaces {
+        a.extend(document(&[
+            cstr_field(2, "db", db),
+            cstr_field(2, "collection", c),
+            cstr_field(2, "metadata", metadata),
+        ]));
+    }
     a.extend(term);
-    a.extend(header("test", "bar", false));
-    a.extend(doc(1));
-    a.extend(doc(2));
-    a.extend(term);
-    a.extend(header("test", "baz", false));
-    a.extend(doc(3));
-    a.extend(term);
-    a.extend(header("test", "bar", false));
-    a.extend(doc(4));
-    a.extend(term);
-    a.extend(header("test", "bar", true));
-    a.extend(term);
-    a.extend(header("test", "baz", true));
-    a.extend(term);
+    for (ns, docs) in blocks {
+        let (db, c, _) = namespaces[*ns];
+        a.extend(header(db, c, false));
+        for d in docs {
+            a.extend(d);
+        }
+        a.extend(term);
+    }
+    for (db, c, _) in namespaces {
+        a.extend(header(db, c, true));
+        a.extend(term);
+    }
     a
 }
 

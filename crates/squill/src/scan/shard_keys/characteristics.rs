@@ -40,21 +40,21 @@ pub fn measure(
         return None;
     }
     let (ranks, distinct) = key_ranks(columns, fields);
-    // Each distinct key's documents, and its first document (where its
-    // value is read for --show-values).
-    let mut counts = vec![0u64; distinct];
-    let mut first = vec![u32::MAX; distinct];
-    for (i, &r) in ranks.iter().enumerate() {
-        counts[r as usize] += 1;
-        if first[r as usize] == u32::MAX {
-            first[r as usize] = i as u32;
-        }
-    }
-    let most_common_values = most_common(&counts)
-        .into_iter()
-        .map(|r| MostCommonValue {
+    let counts = Counts::of(&ranks, distinct);
+    let top = most_common(&counts);
+    // The first document of each most common key, where its value is read
+    // for --show-values.
+    let first = if show_values {
+        first_records(&ranks, &top)
+    } else {
+        Vec::new()
+    };
+    let most_common_values = top
+        .iter()
+        .enumerate()
+        .map(|(t, &r)| MostCommonValue {
             value: show_values.then(|| {
-                let i = first[r] as usize;
+                let i = first[t];
                 let mut doc = serde_json::Map::new();
                 for (field, &f) in key.fields.iter().zip(fields) {
                     let value = columns.columns[f]
@@ -64,10 +64,9 @@ pub fn measure(
                 }
                 serde_json::Value::Object(doc)
             }),
-            frequency: counts[r],
+            frequency: counts.get(r),
         })
         .collect();
-    drop(first);
 
     Some(KeyCharacteristics {
         num_docs_total: columns.documents,
@@ -109,9 +108,51 @@ fn key_ranks<'c>(columns: &'c Columns, fields: &[usize]) -> (Cow<'c, [u32]>, usi
     (ranks, distinct)
 }
 
+/// How many documents each distinct key has. When there are as many keys
+/// as documents (a unique key, an `_id`) each has one, and no table is
+/// kept: it would cost 8 bytes a document while the key is measured.
+enum Counts {
+    /// Every one of this many keys has one document.
+    Ones(usize),
+    /// Per key (by rank), its documents.
+    Counted(Vec<u64>),
+}
+
+impl Counts {
+    fn of(ranks: &[u32], distinct: usize) -> Counts {
+        if distinct == ranks.len() {
+            return Counts::Ones(distinct);
+        }
+        let mut counts = vec![0u64; distinct];
+        for &r in ranks {
+            counts[r as usize] += 1;
+        }
+        Counts::Counted(counts)
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Counts::Ones(n) => *n,
+            Counts::Counted(c) => c.len(),
+        }
+    }
+
+    fn get(&self, rank: usize) -> u64 {
+        match self {
+            Counts::Ones(_) => 1,
+            Counts::Counted(c) => c[rank],
+        }
+    }
+}
+
 /// The `MOST_COMMON_VALUES` ranks with the most documents: most first,
 /// among equal counts in key order (the lower rank first).
-fn most_common(counts: &[u64]) -> Vec<usize> {
+fn most_common(counts: &Counts) -> Vec<usize> {
+    let counts = match counts {
+        // All equal: the lowest ranks.
+        Counts::Ones(n) => return (0..MOST_COMMON_VALUES.min(*n)).collect(),
+        Counts::Counted(c) => c,
+    };
     let mut top: Vec<usize> = Vec::with_capacity(MOST_COMMON_VALUES + 1);
     for (r, &c) in counts.iter().enumerate() {
         if top.len() == MOST_COMMON_VALUES && counts[top[MOST_COMMON_VALUES - 1]] >= c {
@@ -124,11 +165,29 @@ fn most_common(counts: &[u64]) -> Vec<usize> {
     top
 }
 
+/// The first record of each rank of `top`, in `top`'s order.
+fn first_records(ranks: &[u32], top: &[usize]) -> Vec<usize> {
+    let mut first = vec![usize::MAX; top.len()];
+    let mut left = top.len();
+    for (i, &r) in ranks.iter().enumerate() {
+        if left == 0 {
+            break;
+        }
+        if let Some(t) = top.iter().position(|&t| t == r as usize)
+            && first[t] == usize::MAX
+        {
+            first[t] = i;
+            left -= 1;
+        }
+    }
+    first
+}
+
 /// The correlation between the records' order in the key's index and
 /// their insertion order (here: their order in the dump). A single hashed
 /// field is never monotonic; a compound key with a hashed field is ordered
 /// by the server's hash, which squill does not compute: unknown.
-fn monotonicity(key: &ShardKey, ranks: &[u32], counts: Vec<u64>) -> Monotonicity {
+fn monotonicity(key: &ShardKey, ranks: &[u32], counts: Counts) -> Monotonicity {
     if key.is_hashed() {
         return if key.fields.len() == 1 {
             hashed_monotonicity()
@@ -172,23 +231,33 @@ pub fn hashed_monotonicity() -> Monotonicity {
 /// gives each record its index position without sorting. Both positions
 /// are permutations of 1..n, so they share mean (n+1)/2 and variance; the
 /// sums are exact in 128 bits.
-fn correlation(ranks: &[u32], mut counts: Vec<u64>) -> f64 {
+fn correlation(ranks: &[u32], counts: Counts) -> f64 {
     let n = ranks.len() as i128;
     if n < 2 {
         return 0.0;
     }
-    // Each key's first position in the index.
-    let mut next = 0u64;
-    for c in &mut counts {
-        let here = *c;
-        *c = next;
-        next += here;
-    }
     let mut sum_xy: i128 = 0;
-    for (record, &r) in ranks.iter().enumerate() {
-        let position = &mut counts[r as usize];
-        sum_xy += (i128::from(*position) + 1) * (record as i128 + 1);
-        *position += 1;
+    match counts {
+        // One record a key: its index position is its key's rank.
+        Counts::Ones(_) => {
+            for (record, &r) in ranks.iter().enumerate() {
+                sum_xy += (i128::from(r) + 1) * (record as i128 + 1);
+            }
+        }
+        Counts::Counted(mut counts) => {
+            // Each key's first position in the index.
+            let mut next = 0u64;
+            for c in &mut counts {
+                let here = *c;
+                *c = next;
+                next += here;
+            }
+            for (record, &r) in ranks.iter().enumerate() {
+                let position = &mut counts[r as usize];
+                sum_xy += (i128::from(*position) + 1) * (record as i128 + 1);
+                *position += 1;
+            }
+        }
     }
     // Σxy − n·mean² over n·var, times 4 and 12 to stay in integers:
     // cov·4n = 4Σxy − n(n+1)²; var·12n = n²(n²−1)... both over n.
@@ -201,12 +270,12 @@ fn correlation(ranks: &[u32], mut counts: Vec<u64>) -> f64 {
 mod tests {
     use super::*;
 
-    fn counts(ranks: &[u32]) -> Vec<u64> {
+    fn counts(ranks: &[u32]) -> Counts {
         let mut c = vec![0; ranks.iter().max().map_or(0, |&m| m as usize + 1)];
         for &r in ranks {
             c[r as usize] += 1;
         }
-        c
+        Counts::Counted(c)
     }
 
     #[test]
@@ -223,7 +292,46 @@ mod tests {
 
     #[test]
     fn the_most_common_are_the_largest_counts_ties_in_key_order() {
-        assert_eq!(most_common(&[1, 3, 3, 0, 2, 5, 1, 2]), [5, 1, 2, 4, 7]);
-        assert_eq!(most_common(&[2, 2]), [0, 1]);
+        let of = |c: &[u64]| most_common(&Counts::Counted(c.to_vec()));
+        assert_eq!(of(&[1, 3, 3, 0, 2, 5, 1, 2]), [5, 1, 2, 4, 7]);
+        assert_eq!(of(&[2, 2]), [0, 1]);
+    }
+
+    /// A key with one document per value is measured without counting:
+    /// the same most common values, first records and correlation as
+    /// counting gives, on permutations in several orders.
+    #[test]
+    fn a_key_of_one_document_each_measures_as_counted() {
+        for n in [1usize, 2, 3, 5, 6, 40] {
+            let orders: Vec<Vec<u32>> = vec![
+                (0..n as u32).collect(),
+                (0..n as u32).rev().collect(),
+                (0..n).map(|i| ((i * 7 + 3) % n) as u32).collect(),
+            ];
+            for ranks in orders {
+                let mut sorted = ranks.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                if sorted.len() != n {
+                    continue;
+                }
+                let counted = counts(&ranks);
+                let ones = Counts::of(&ranks, n);
+                assert!(matches!(ones, Counts::Ones(_)));
+                let top = most_common(&ones);
+                assert_eq!(top, most_common(&counted), "{ranks:?}");
+                assert_eq!(
+                    first_records(&ranks, &top),
+                    top.iter()
+                        .map(|&t| ranks.iter().position(|&r| r as usize == t).unwrap())
+                        .collect::<Vec<_>>()
+                );
+                assert_eq!(
+                    correlation(&ranks, ones).to_bits(),
+                    correlation(&ranks, counted).to_bits(),
+                    "{ranks:?}"
+                );
+            }
+        }
     }
 }

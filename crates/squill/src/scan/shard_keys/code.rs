@@ -62,7 +62,8 @@ fn string(bytes: &[u8]) -> Option<u128> {
     Some(u128::from_be_bytes(be))
 }
 
-fn object_id(b: &[u8; 12]) -> u128 {
+/// The code of an ObjectId.
+pub fn object_id(b: &[u8; 12]) -> u128 {
     let mut be = [0u8; 16];
     be[0] = OBJECT_ID;
     be[1..13].copy_from_slice(b);
@@ -108,6 +109,18 @@ pub fn of(value: &KeyValue) -> Option<u128> {
     })
 }
 
+/// The ObjectId a code stands for, when it stands for one: an ObjectId
+/// column can keep its 12 bytes instead of the 16 of its codes.
+pub fn object_id_bytes(code: u128) -> Option<[u8; 12]> {
+    let be = code.to_be_bytes();
+    if be[0] != OBJECT_ID {
+        return None;
+    }
+    let mut b = [0u8; 12];
+    b.copy_from_slice(&be[1..13]);
+    Some(b)
+}
+
 /// The value a code stands for.
 pub fn value(code: u128) -> KeyValue {
     let be = code.to_be_bytes();
@@ -127,11 +140,7 @@ pub fn value(code: u128) -> KeyValue {
             let n = usize::from(be[15]).min(SHORT_STRING);
             KeyValue::String(be[1..1 + n].into())
         }
-        OBJECT_ID => {
-            let mut b = [0u8; 12];
-            b.copy_from_slice(&be[1..13]);
-            KeyValue::ObjectId(b)
-        }
+        OBJECT_ID => KeyValue::ObjectId(object_id_bytes(code).unwrap_or_default()),
         BOOL => KeyValue::Bool(code & 1 == 1),
         DATE => KeyValue::Date(((code as u64) ^ (1 << 63)) as i64),
         TIMESTAMP => KeyValue::Timestamp(code as u64),

@@ -26,10 +26,13 @@ pub struct Column {
     values: Values,
 }
 
-/// The distinct values of a column: as codes when every one has a code
+/// The distinct values of a column: as ObjectIds' 12 bytes when every
+/// one is an ObjectId and they came in rising order (an `_id`: 4 bytes a
+/// document less than its code), as codes when every one has a code
 /// (`code`), else as values.
 #[derive(Debug, Clone)]
 enum Values {
+    ObjectIds(Vec<[u8; 12]>),
     Codes(Vec<u128>),
     General(Vec<KeyValue>),
 }
@@ -43,6 +46,7 @@ impl Default for Values {
 impl Values {
     fn len(&self) -> usize {
         match self {
+            Values::ObjectIds(b) => b.len(),
             Values::Codes(c) => c.len(),
             Values::General(v) => v.len(),
         }
@@ -50,8 +54,18 @@ impl Values {
 
     fn into_general(self) -> Vec<KeyValue> {
         match self {
+            Values::ObjectIds(b) => b.into_iter().map(KeyValue::ObjectId).collect(),
             Values::Codes(c) => c.into_iter().map(code::value).collect(),
             Values::General(v) => v,
+        }
+    }
+
+    /// As codes, when every value has one.
+    fn into_codes(self) -> Result<Vec<u128>, Values> {
+        match self {
+            Values::ObjectIds(b) => Ok(b.iter().map(code::object_id).collect()),
+            Values::Codes(c) => Ok(c),
+            general => Err(general),
         }
     }
 }
@@ -65,6 +79,7 @@ impl Column {
     /// The distinct value of rank `rank`.
     pub fn distinct_value(&self, rank: usize) -> Option<KeyValue> {
         match &self.values {
+            Values::ObjectIds(b) => b.get(rank).map(|&b| KeyValue::ObjectId(b)),
             Values::Codes(c) => c.get(rank).map(|&c| code::value(c)),
             Values::General(v) => v.get(rank).cloned(),
         }
@@ -83,16 +98,27 @@ impl Column {
             return;
         }
         let (mine, theirs) = match (std::mem::take(&mut self.values), other.values) {
-            (Values::Codes(a), Values::Codes(b)) => {
+            (Values::ObjectIds(a), Values::ObjectIds(b)) => {
                 let (values, mine, theirs) = merge(a, b);
-                self.values = Values::Codes(values);
+                self.values = Values::ObjectIds(values);
                 (mine, theirs)
             }
-            (a, b) => {
-                let (values, mine, theirs) = merge(a.into_general(), b.into_general());
-                self.values = Values::General(values);
-                (mine, theirs)
-            }
+            (a, b) => match (a.into_codes(), b.into_codes()) {
+                (Ok(a), Ok(b)) => {
+                    let (values, mine, theirs) = merge(a, b);
+                    self.values = Values::Codes(values);
+                    (mine, theirs)
+                }
+                (a, b) => {
+                    let general = |v: Result<Vec<u128>, Values>| match v {
+                        Ok(c) => Values::Codes(c).into_general(),
+                        Err(v) => v.into_general(),
+                    };
+                    let (values, mine, theirs) = merge(general(a), general(b));
+                    self.values = Values::General(values);
+                    (mine, theirs)
+                }
+            },
         };
         for r in &mut self.ranks {
             *r = mine[*r as usize];
@@ -148,6 +174,9 @@ pub struct Interner {
 
 /// The distinct values read so far, by id.
 enum Seen {
+    /// ObjectIds, each greater than the one before: `Rising`, in 12 bytes
+    /// a value instead of 16.
+    RisingObjectIds(Vec<[u8; 12]>),
     /// Codes, each greater than the one before (an ObjectId `_id` in
     /// insertion order): all distinct and already sorted, so no table is
     /// needed and ids are ranks.
@@ -166,7 +195,7 @@ enum Seen {
 
 impl Default for Seen {
     fn default() -> Self {
-        Seen::Rising(Vec::new())
+        Seen::RisingObjectIds(Vec::new())
     }
 }
 
@@ -215,6 +244,17 @@ impl Interner {
 
     fn push_code(&mut self, c: u128) {
         let id = match &mut self.seen {
+            Seen::RisingObjectIds(ids) => match code::object_id_bytes(c) {
+                Some(b) if ids.last().is_none_or(|last| *last < b) => {
+                    ids.push(b);
+                    ids.len() as u32 - 1
+                }
+                _ => {
+                    let codes = ids.iter().map(code::object_id).collect();
+                    self.seen = Seen::Rising(codes);
+                    return self.push_code(c);
+                }
+            },
             Seen::Rising(codes) if codes.last().is_none_or(|&last| last < c) => {
                 codes.push(c);
                 codes.len() as u32 - 1
@@ -234,6 +274,12 @@ impl Interner {
     fn push_general(&mut self, value: KeyValue) {
         let id = match &mut self.seen {
             Seen::General { values, table } => intern(values, table, value),
+            Seen::RisingObjectIds(ids) => {
+                let values: Vec<KeyValue> = ids.iter().map(|&b| KeyValue::ObjectId(b)).collect();
+                let table = table_of(&values);
+                self.seen = Seen::General { values, table };
+                return self.push_general(value);
+            }
             Seen::Rising(codes) | Seen::Codes { codes, .. } => {
                 let values: Vec<KeyValue> =
                     std::mem::take(codes).into_iter().map(code::value).collect();
@@ -250,6 +296,10 @@ impl Interner {
     pub fn finish(self) -> Column {
         let Interner { mut ids, seen } = self;
         match seen {
+            Seen::RisingObjectIds(b) => Column {
+                ranks: ids,
+                values: Values::ObjectIds(b),
+            },
             Seen::Rising(codes) => Column {
                 ranks: ids,
                 values: Values::Codes(codes),
@@ -396,7 +446,34 @@ mod tests {
         // Codes on one side, values on the other.
         let mut coded = column(&[s("m"), s("c")]);
         coded.append(column(&[long.clone(), s("c")]));
-        assert_eq!(distinct(&coded), [long, s("c"), s("m")]);
+        assert_eq!(distinct(&coded), [long.clone(), s("c"), s("m")]);
         assert_eq!(coded.ranks, [2, 1, 0, 1]);
+    }
+
+    /// Rising ObjectIds are kept as their 12 bytes, and appended to
+    /// ObjectIds, codes or values they give the column the definition
+    /// gives for all the documents together.
+    #[test]
+    fn rising_object_ids_keep_their_bytes_and_append_as_values_do() {
+        let oid = |i: u8| KeyValue::ObjectId([0, 0, 0, i, 0, 0, 0, 0, 0, 0, 0, 9]);
+        let long = s("a string longer than fourteen bytes");
+        let rising = vec![oid(1), oid(4), oid(6)];
+        assert!(matches!(column(&rising).values, Values::ObjectIds(_)));
+        let others: Vec<Vec<KeyValue>> = vec![
+            vec![oid(2), oid(5), oid(7)],
+            vec![oid(6), oid(3)],
+            vec![KeyValue::Number(1.0), oid(4), s("a")],
+            vec![long.clone(), oid(1)],
+        ];
+        for other in others {
+            for (first, second) in [(&rising, &other), (&other, &rising)] {
+                let mut joined = column(first);
+                joined.append(column(second));
+                let all: Vec<KeyValue> = first.iter().chain(second).cloned().collect();
+                let (ranks, sorted) = reference(&all);
+                assert_eq!(joined.ranks, ranks, "{all:?}");
+                assert_eq!(distinct(&joined), sorted, "{all:?}");
+            }
+        }
     }
 }

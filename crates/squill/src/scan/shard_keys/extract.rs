@@ -4,14 +4,14 @@
 //! document's size. The first reading (`scan::driver`) keeps bounded
 //! profiles and never the values; a shard key's metrics need them all,
 //! so only the fields that some candidate names are read, into one column
-//! per field.
+//! per field. `each` schedules the sources and hands each collection's
+//! columns on once complete.
 
 use super::column::{Column, Interner};
 use super::lookup::{self, Hit};
 use super::value::KeyValue;
 use crate::inputs::bson::{Container, KeyCache, Scalar, Visitor, walk_cached};
-use crate::inputs::dump::{Event, InputError, Inputs};
-use rayon::prelude::*;
+use crate::inputs::dump::{Event, InputError, Source};
 use std::path::PathBuf;
 
 /// One collection's columns.
@@ -72,77 +72,62 @@ impl Columns {
     }
 }
 
-/// Reads the fields `wanted[c]` of each collection `c` of `inputs`. Sources
-/// are read in parallel, each whole (a split would lose the record order),
-/// and joined in input order. Documents that fail to read are skipped: the
-/// first reading reported them already.
-///
-/// `failed`: the files the first reading found an error in, when it is
-/// known. Every document of any other file passed the full walk then, so
-/// its fields are looked up (`lookup`) instead of walked again; `None`
-/// walks every document.
-pub fn read(
-    inputs: &Inputs,
+/// One source read: the columns of each collection of `held` (by index,
+/// below `n`; the collections it may hold), and its errors. A document of
+/// any other collection is not kept.
+pub(super) fn read_source(
+    source: &Source,
+    held: &[usize],
+    n: usize,
     wanted: &[Vec<String>],
     failed: Option<&[PathBuf]>,
-) -> (Vec<Columns>, Vec<InputError>) {
-    let n = inputs.collections.len();
-    let parts: Vec<(Vec<Columns>, Vec<InputError>)> = inputs
-        .sources
-        .par_iter()
-        .map(|source| {
-            let mut reading: Vec<Reading> = wanted.iter().map(|w| Reading::new(w.len())).collect();
-            reading.resize_with(n, Reading::default);
-            let mut errors = Vec::new();
-            let mut keys = KeyCache::default();
-            let mut visitor = Reader::default();
-            let walked_clean = failed.is_some_and(|f| !f.iter().any(|p| p == source.path()));
-            let read = source.read(&mut |event| match event {
-                Event::Document {
-                    collection, bytes, ..
-                } => {
-                    let Some(paths) = wanted.get(collection).filter(|p| !p.is_empty()) else {
-                        return;
-                    };
-                    let Some(c) = reading.get_mut(collection) else {
-                        return;
-                    };
-                    visitor.start(collection, paths);
-                    if walked_clean && visitor.look_up(bytes, c) {
-                        return;
-                    }
-                    if walk_cached(bytes, &mut visitor, &mut keys).is_ok() {
-                        visitor.finish(c, bytes.len() as u64);
-                    }
-                }
-                Event::Error(e) => errors.push(e),
-            });
-            if let Err(e) = read {
-                errors.push(e);
+) -> (Vec<(usize, Columns)>, Vec<InputError>) {
+    let held: Vec<usize> = held.iter().copied().filter(|&c| c < n).collect();
+    let mut reading: Vec<Option<Reading>> = (0..n).map(|_| None).collect();
+    for &c in &held {
+        reading[c] = Some(Reading::new(wanted.get(c).map_or(0, Vec::len)));
+    }
+    let mut errors = Vec::new();
+    let mut keys = KeyCache::default();
+    let mut visitor = Reader::default();
+    let walked_clean = failed.is_some_and(|f| !f.iter().any(|p| p == source.path()));
+    let read = source.read(&mut |event| match event {
+        Event::Document {
+            collection, bytes, ..
+        } => {
+            let Some(paths) = wanted.get(collection).filter(|p| !p.is_empty()) else {
+                return;
+            };
+            let Some(Some(c)) = reading.get_mut(collection) else {
+                return;
+            };
+            visitor.start(collection, paths);
+            if walked_clean && visitor.look_up(bytes, c) {
+                return;
             }
-            // Each source's values sorted here, in parallel, once read.
-            let columns = reading
-                .into_iter()
-                .enumerate()
-                .map(|(i, r)| r.finish(wanted.get(i).map_or(&[][..], Vec::as_slice)))
-                .collect();
-            (columns, errors)
+            if walk_cached(bytes, &mut visitor, &mut keys).is_ok() {
+                visitor.finish(c, bytes.len() as u64);
+            }
+        }
+        Event::Error(e) => errors.push(e),
+    });
+    if let Err(e) = read {
+        errors.push(e);
+    }
+    // Each source's values sorted here, in parallel, once read.
+    let columns = held
+        .into_iter()
+        .filter_map(|c| {
+            let r = reading[c].take()?;
+            Some((c, r.finish(wanted.get(c).map_or(&[][..], Vec::as_slice))))
         })
         .collect();
-    let mut out: Vec<Columns> = wanted.iter().map(|w| Columns::new(w)).collect();
-    out.resize_with(n, Columns::default);
-    let mut errors = Vec::new();
-    for (columns, errs) in parts {
-        for (o, c) in out.iter_mut().zip(columns) {
-            o.append(c);
-        }
-        errors.extend(errs);
-    }
-    (out, errors)
+    (columns, errors)
 }
 
 impl Columns {
-    fn new(paths: &[String]) -> Columns {
+    /// No document yet, for the fields `paths`.
+    pub(super) fn new(paths: &[String]) -> Columns {
         Columns {
             paths: paths.to_vec(),
             columns: vec![Column::default(); paths.len()],
@@ -153,7 +138,8 @@ impl Columns {
         }
     }
 
-    fn append(&mut self, other: Columns) {
+    /// `other`'s documents after these.
+    pub(super) fn append(&mut self, other: Columns) {
         if other.documents == 0 {
             return;
         }

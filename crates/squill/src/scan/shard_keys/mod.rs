@@ -8,13 +8,16 @@
 //! time (in record order, which stands for insertion order; looked up, not
 //! walked, in the files the scan read without an error),
 //! `characteristics` and `distribution` measure each key, and `rank`
-//! orders them with their reasons.
+//! orders them with their reasons. `each` measures a collection as soon as
+//! its sources are read and drops its values, so only one collection's
+//! values at a time (per thread) are held.
 
 pub mod candidates;
 pub mod characteristics;
 pub mod code;
 pub mod column;
 pub mod distribution;
+pub mod each;
 pub mod extract;
 pub mod key;
 pub mod lookup;
@@ -73,107 +76,164 @@ pub fn analyze(
     inputs: &Inputs,
     options: &Options,
 ) -> (ShardKeyReport, Vec<InputError>) {
-    // The scan's collections, by the index the inputs give them.
-    let by_input: Vec<Option<&CollectionReport>> = inputs
-        .collections
-        .iter()
-        .map(|info| {
-            report
-                .collections
-                .iter()
-                .find(|c| c.database == info.database && c.name == info.name && c.documents > 0)
-        })
-        .collect();
-    let mut found = Vec::with_capacity(by_input.len());
-    let mut wanted: Vec<Vec<String>> = Vec::with_capacity(by_input.len());
-    for c in &by_input {
-        let Some(c) = c else {
-            found.push(Default::default());
-            wanted.push(Vec::new());
-            continue;
-        };
-        let (shapes, _) = shapes_of(workload, c);
-        let named: Vec<ShardKey> = options
-            .named
-            .iter()
-            .filter(|k| {
-                k.fields
-                    .iter()
-                    .all(|f| c.fields.iter().any(|r| r.path == f.path))
-            })
-            .cloned()
-            .collect();
-        let keys = candidates::collect(c, shapes, &named);
-        let mut paths: Vec<String> = keys
-            .keys()
-            .flat_map(|k| k.fields.iter().map(|f| f.path.clone()))
-            .collect();
-        paths.sort();
-        paths.dedup();
-        wanted.push(paths);
-        found.push(keys);
-    }
-    // The files the scan found an error in; every error names one, or
-    // none is trusted.
-    let failed: Option<Vec<std::path::PathBuf>> =
-        report.errors.iter().map(|e| e.file.clone()).collect();
-    let (columns, errors) = extract::read(inputs, &wanted, failed.as_deref());
-
-    let mut out = ShardKeyReport::default();
-    for ((c, keys), columns) in by_input.iter().zip(found).zip(&columns) {
-        let Some(c) = c else { continue };
-        if keys.is_empty() {
-            continue;
-        }
-        let (shapes, not_kept) = shapes_of(workload, c);
-        let mut list: Vec<Candidate> = Vec::new();
-        for (key, origins) in keys {
-            if let Some(candidate) = measure(c, columns, shapes, key.clone(), origins, options) {
-                list.push(candidate);
-            }
-        }
-        // Hashed against ranged: a monotonic single field, hashed. Its
-        // values, so its cardinality and frequencies, are the ranged key's:
-        // only the monotonicity differs (a hashed field is never monotonic).
-        let monotonic: Vec<(ShardKey, Option<report::KeyCharacteristics>)> = list
-            .iter()
-            .filter(|k| k.key.fields.len() == 1 && !k.key.is_hashed())
-            .filter(|k| {
-                k.reason
-                    .warnings
-                    .iter()
-                    .any(|w| matches!(w, reason::Warning::Monotonic { .. }))
-            })
-            .map(|k| {
-                let mut h = k.key.clone();
-                h.fields[0].hashed = true;
-                let characteristics = k.key_characteristics.clone().map(|mut ch| {
-                    ch.is_unique = false;
-                    ch.monotonicity = characteristics::hashed_monotonicity();
-                    ch
-                });
-                (h, characteristics)
-            })
-            .filter(|(h, _)| !list.iter().any(|k| k.key == *h))
-            .collect();
-        for (key, known) in monotonic {
-            let origins = vec![candidates::Origin::HashedAlternative];
-            if let Some(candidate) =
-                measure_with(c, columns, shapes, key, origins, options, Some(known))
-            {
-                list.push(candidate);
-            }
-        }
-        rank::rank(&mut list);
-        out.shard_keys.push(NamespaceKeys {
-            namespace: namespace(c),
-            candidates: list,
-            indexes_known: c.indexes.is_some(),
-            operations_not_classified: not_kept,
-            data_bytes: c.bytes,
-        });
-    }
+    let plan = Plan::new(report, workload, inputs, options);
+    // Each collection measured once its sources are read, and its columns
+    // dropped then: only the report of its keys is kept.
+    let (keys, errors) = each::read_each(inputs, &plan.wanted, plan.failed(), |i, columns| {
+        plan.measure(i, &columns, workload, options)
+    });
+    let out = ShardKeyReport {
+        shard_keys: keys.into_iter().flatten().collect(),
+    };
     (out, errors)
+}
+
+/// The candidate keys of each collection of the inputs (by the index the
+/// inputs give it), and the fields to read for them.
+struct Plan<'r> {
+    /// The scan's report of each collection with documents.
+    by_input: Vec<Option<&'r CollectionReport>>,
+    found: Vec<std::collections::BTreeMap<ShardKey, Vec<candidates::Origin>>>,
+    wanted: Vec<Vec<String>>,
+    /// The files the scan found an error in; `None` when some error names
+    /// no file, and then no file is trusted.
+    failed: Option<Vec<std::path::PathBuf>>,
+}
+
+impl<'r> Plan<'r> {
+    fn new(
+        report: &'r ScanReport,
+        workload: &WorkloadReport,
+        inputs: &Inputs,
+        options: &Options,
+    ) -> Plan<'r> {
+        // The scan's collections, by the index the inputs give them.
+        let by_input: Vec<Option<&CollectionReport>> = inputs
+            .collections
+            .iter()
+            .map(|info| {
+                report
+                    .collections
+                    .iter()
+                    .find(|c| c.database == info.database && c.name == info.name && c.documents > 0)
+            })
+            .collect();
+        let mut found = Vec::with_capacity(by_input.len());
+        let mut wanted: Vec<Vec<String>> = Vec::with_capacity(by_input.len());
+        for c in &by_input {
+            let Some(c) = c else {
+                found.push(Default::default());
+                wanted.push(Vec::new());
+                continue;
+            };
+            let (shapes, _) = shapes_of(workload, c);
+            let named: Vec<ShardKey> = options
+                .named
+                .iter()
+                .filter(|k| {
+                    k.fields
+                        .iter()
+                        .all(|f| c.fields.iter().any(|r| r.path == f.path))
+                })
+                .cloned()
+                .collect();
+            let keys = candidates::collect(c, shapes, &named);
+            let mut paths: Vec<String> = keys
+                .keys()
+                .flat_map(|k| k.fields.iter().map(|f| f.path.clone()))
+                .collect();
+            paths.sort();
+            paths.dedup();
+            wanted.push(paths);
+            found.push(keys);
+        }
+        let failed = report.errors.iter().map(|e| e.file.clone()).collect();
+        Plan {
+            by_input,
+            found,
+            wanted,
+            failed,
+        }
+    }
+
+    fn failed(&self) -> Option<&[std::path::PathBuf]> {
+        self.failed.as_deref()
+    }
+
+    /// Collection `i`'s keys measured on its columns; `None` when it has no
+    /// documents in the scan or no candidate.
+    fn measure(
+        &self,
+        i: usize,
+        columns: &extract::Columns,
+        workload: &WorkloadReport,
+        options: &Options,
+    ) -> Option<NamespaceKeys> {
+        let c = self.by_input.get(i).copied().flatten()?;
+        collection_keys(c, &self.found[i], columns, workload, options)
+    }
+}
+
+/// The candidates `keys` of collection `c`, measured on its `columns` and
+/// ranked; `None` when it has no candidate.
+fn collection_keys(
+    c: &CollectionReport,
+    keys: &std::collections::BTreeMap<ShardKey, Vec<candidates::Origin>>,
+    columns: &extract::Columns,
+    workload: &WorkloadReport,
+    options: &Options,
+) -> Option<NamespaceKeys> {
+    if keys.is_empty() {
+        return None;
+    }
+    let (shapes, not_kept) = shapes_of(workload, c);
+    let mut list: Vec<Candidate> = Vec::new();
+    for (key, origins) in keys {
+        if let Some(candidate) = measure(c, columns, shapes, key.clone(), origins.clone(), options)
+        {
+            list.push(candidate);
+        }
+    }
+    // Hashed against ranged: a monotonic single field, hashed. Its
+    // values, so its cardinality and frequencies, are the ranged key's:
+    // only the monotonicity differs (a hashed field is never monotonic).
+    let monotonic: Vec<(ShardKey, Option<report::KeyCharacteristics>)> = list
+        .iter()
+        .filter(|k| k.key.fields.len() == 1 && !k.key.is_hashed())
+        .filter(|k| {
+            k.reason
+                .warnings
+                .iter()
+                .any(|w| matches!(w, reason::Warning::Monotonic { .. }))
+        })
+        .map(|k| {
+            let mut h = k.key.clone();
+            h.fields[0].hashed = true;
+            let characteristics = k.key_characteristics.clone().map(|mut ch| {
+                ch.is_unique = false;
+                ch.monotonicity = characteristics::hashed_monotonicity();
+                ch
+            });
+            (h, characteristics)
+        })
+        .filter(|(h, _)| !list.iter().any(|k| k.key == *h))
+        .collect();
+    for (key, known) in monotonic {
+        let origins = vec![candidates::Origin::HashedAlternative];
+        if let Some(candidate) =
+            measure_with(c, columns, shapes, key, origins, options, Some(known))
+        {
+            list.push(candidate);
+        }
+    }
+    rank::rank(&mut list);
+    Some(NamespaceKeys {
+        namespace: namespace(c),
+        candidates: list,
+        indexes_known: c.indexes.is_some(),
+        operations_not_classified: not_kept,
+        data_bytes: c.bytes,
+    })
 }
 
 fn measure(
