@@ -23,8 +23,9 @@ const { chromium } = require('playwright-core');
 // One page for every report: each is loaded into it as a new document (its
 // scripts, styles and layout start afresh), and what the page reports goes to
 // the report being checked. A new page per report started a renderer process
-// each: 12.7 s of CPU for 40 reports against 3.8 s with one page, alternated
-// (BENCHMARKS.md, "clippy inside the builds").
+// each: 40 reports took 12.5-12.8 s of CPU that way and 3.4-4.0 s with one
+// page (two and four runs, alternated; BENCHMARKS.md, "clippy inside the
+// builds").
 function openPage(browser) {
     return browser.newPage({ viewport: { width: 1280, height: 900 } }).then((page) => {
         const seen = { problems: [] };
