@@ -416,18 +416,31 @@ function typed(collection, path, v) {
 // every other's (a `$max` kept the old max), a delete removes it. After
 // it, each value the parent's write set equals the figure its children
 // give now (the first in the order the reread find sorts by).
-function checkReread(fn, write) {
+//
+// With `last` (a delete only), the parent is left first with one child,
+// whose values its figures then hold, and the delete removes that child:
+// no child remains, and each figure must be null (not refused by the
+// parent's validator).
+function checkReread(fn, write, last) {
   const steps = plan[fn].steps;
   const reads = write.set_from.map((x) => steps.find((s) => s.key === x.step));
   const first = reads[0];
   const [refPath] = first.filter[0];
   const children = db.getCollection(first.collection);
   const [top] = children
-    .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: 1 } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
+    .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: 1 } } }, { $sort: { n: last ? 1 : -1, _id: 1 } }, { $match: { n: { $gte: 2 } } }, { $limit: 1 }])
     .toArray();
   if (!top || top.n < 2) { fail(`${fn}: no parent has two ${first.collection}`); return; }
   const parentId = top._id;
   const field = write.set_from[0].field;
+  if (last) {
+    // All but one child gone, and the parent's figures set from that one.
+    const keep = children.findOne({ [refPath]: parentId });
+    children.deleteMany({ [refPath]: parentId, _id: { $ne: keep._id } });
+    const figures = {};
+    for (const x of write.set_from) figures[x.path] = typed(write.collection, x.path, num(at(keep, x.field)[0]));
+    db.getCollection(write.collection).updateOne({ _id: parentId }, { $set: figures });
+  }
   // The child holding the figure: the greatest value for a max, the latest
   // for a last (the order the first reread sorts by is the plan's, not
   // used to judge it).
@@ -465,7 +478,61 @@ function checkReread(fn, write) {
       good = false;
     }
   });
-  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${first.collection} documents give`);
+  if (good && last && now.length !== 0) { fail(`${fn}: ${write.collection} ${key(parentId)} still has ${now.length} ${first.collection}: the delete did not remove its last`); good = false; }
+  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${now.length} ${first.collection} documents give${last ? " (its last one deleted: null)" : ""}`);
+}
+
+// A delete of several children whose parents' counts (sums) go down by
+// each parent's own totals (issue 41): one aggregation `$group`s the
+// children about to go by parent, `$sum`ming them, and a bulk write
+// `$inc`s each parent down by its group's totals. Run with the delete's
+// parameters from the first child; each parent touched must change by
+// minus the children (their field's sum) it lost, and no other parent.
+function checkCountDown(fn, step) {
+  const steps = plan[fn].steps;
+  const group = steps.find((s) => s.key === step.each.source.step);
+  const refPath = group.group;
+  const children = db.getCollection(group.collection);
+  const sample = children.findOne();
+  if (!sample) { fail(`${fn}: no ${group.collection} to delete`); return; }
+  const values = {};
+  const tests = {};
+  for (const p of plan[fn].params) {
+    if (p.collection !== group.collection) continue;
+    values[p.name] = at(sample, p.path)[0];
+    tests[p.path] = values[p.name];
+  }
+  // What each parent should lose, worked out here from the children.
+  const sums = { _id: `$${refPath}` };
+  for (const [name, field] of group.group_sums) sums[name] = { $sum: field === null ? 1 : `$${field}` };
+  const lost = children.aggregate([{ $match: tests }, { $group: sums }]).toArray();
+  if (!lost.some((g) => group.group_sums.some(([name, field]) => field === null && g[name] > 1))) {
+    fail(`${fn}: no parent loses two ${group.collection}: the check shows nothing`);
+    return;
+  }
+  const parents = db.getCollection(step.collection);
+  const fields = step.each.amounts.map(([field]) => field);
+  const snapshot = () => new Map(parents.find({}).toArray().map((d) => [key(d._id), d]));
+  const before = snapshot();
+  const a = args(fn, values, []);
+  if (a === null || !runs(fn, a)) return;
+  const after = snapshot();
+  const want = new Map(lost.map((g) => [key(g._id), g]));
+  let good = true;
+  let many = 0;
+  for (const [k, doc] of after) {
+    const g = want.get(k);
+    for (const [field, from] of step.each.amounts) {
+      const got = num(at(doc, field)[0]) - num(at(before.get(k), field)[0]);
+      const expected = g ? -num(g[from]) : 0;
+      if (got !== expected) {
+        if (good) fail(`${fn}: ${step.collection} ${k} ${field} changed by ${got}, it lost ${-expected}`);
+        good = false;
+      }
+    }
+    if (g && group.group_sums.some(([name, field]) => field === null && g[name] > 1)) many += 1;
+  }
+  if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), and no other changed`);
 }
 
 // A delete of several children that re-reads a figure for every parent it
@@ -527,18 +594,32 @@ let paged = 0;
 let recomputed = 0;
 let reread = 0;
 let numbered = 0;
+let counted = 0;
+let lastDeleted = 0;
+const lastChild = [];
 for (const fn of Object.keys(plan)) {
   for (const step of plan[fn].steps) {
+    const source = step.each && plan[fn].steps.find((s) => s.key === step.each.source.step);
     if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
+    else if (step.action === "bulk_write" && source && source.group_sums !== undefined) { counted += 1; checkCountDown(fn, step); }
     else if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
     if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
     if (step.recompute !== undefined) { recomputed += 1; checkRecompute(fn, step); }
-    if (step.set_from !== undefined) { reread += 1; checkReread(fn, step); }
+    if (step.set_from !== undefined) {
+      reread += 1;
+      checkReread(fn, step, false);
+      // A delete's re-read runs again on a parent's last child.
+      const coll = plan[fn].steps.find((s) => s.key === step.set_from[0].step).collection;
+      // Last: it leaves parents with no child, which the checks of
+      // several parents need.
+      if (plan[fn].steps.some((s) => s.action === "delete_one" && s.collection === coll)) { lastDeleted += 1; lastChild.push([fn, step]); }
+    }
   }
 }
+for (const [fn, step] of lastChild) checkReread(fn, step, true);
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
-print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again, ${regrouped} that set them for every parent touched`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

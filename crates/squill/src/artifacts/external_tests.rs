@@ -612,7 +612,9 @@ fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
 /// The edits lower the greatest value below every other, so a `$set`
 /// through `$`, or a `$max`, that left the max as it was fails; the deletes
 /// remove it, so a `$pull`, or a delete that left the product as it was,
-/// fails.
+/// fails. The delete runs again on a product's last review (its figures
+/// must become null, which the validator takes), and the purge of a
+/// rating must take each product's count down by the reviews it lost.
 #[test]
 fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let Some((uri, _, mongosh)) = server_tools() else {
@@ -621,11 +623,12 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let out = cookbook_effects(&uri, &mongosh, "bucket-edits");
     assert!(
         out.contains(
-            "checked 2 write(s) that recompute stored figures, 4 that set figures read again, 2 that set them for every parent touched"
+            "checked 2 write(s) that recompute stored figures, 4 that set figures read again (2 of them on a parent's last child too), 2 that set them for every parent touched, 1 that count each parent down by its own amount"
         ),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 9, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 12, "{out}");
+    assert!(out.contains("(its last one deleted: null)"), "{out}");
     assert!(
         out.contains("deleted when the last of its readings was dropped"),
         "{out}"

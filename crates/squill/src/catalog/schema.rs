@@ -5,7 +5,8 @@
 //! versioning), and MongoDB then accepts it; the shape the design relies on is
 //! what is enforced.
 
-use crate::design::{Collection, Shape, ShapeType};
+use crate::design::{Collection, FieldOrigin, Shape, ShapeField, ShapeType};
+use crate::model::AggregateFn;
 use serde_json::{Map, Value as Json, json};
 
 /// `{"$jsonSchema": {...}}` for a collection.
@@ -30,7 +31,11 @@ fn object_schema(shape: &Shape, title: Option<&str>) -> Json {
     }
     let mut properties = Map::new();
     for field in &shape.fields {
-        properties.insert(field.name.clone(), type_schema(&field.ty));
+        let mut ty = type_schema(&field.ty);
+        if can_be_empty(field) {
+            allow_null(&mut ty);
+        }
+        properties.insert(field.name.clone(), ty);
     }
     schema.insert("properties".into(), Json::Object(properties));
     Json::Object(schema)
@@ -59,5 +64,33 @@ fn type_schema(ty: &ShapeType) -> Json {
             }
             Json::Object(schema)
         }
+    }
+}
+
+/// A parent's max, min, first or last of its children has no value once
+/// its last child is deleted: the plan then `$set`s it to null (the read of
+/// the children again found none), so the validator takes null as well as
+/// the figure's type. A count or a sum is 0 then, and keeps its type.
+fn can_be_empty(field: &ShapeField) -> bool {
+    matches!(
+        field.origin,
+        FieldOrigin::Computed {
+            function: AggregateFn::Max | AggregateFn::Min | AggregateFn::First | AggregateFn::Last,
+            ..
+        }
+    )
+}
+
+/// `bsonType: "int"` → `["int", "null"]`, and null among the values of an
+/// `enum`.
+fn allow_null(schema: &mut Json) {
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Json::String(t)) = obj.get("bsonType").cloned() {
+        obj.insert("bsonType".into(), json!([t, "null"]));
+    }
+    if let Some(Json::Array(values)) = obj.get_mut("enum") {
+        values.push(Json::Null);
     }
 }

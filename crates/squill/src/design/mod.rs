@@ -467,6 +467,11 @@ pub struct Step {
     /// delete touched, the parent's id under `_id`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group_first: Option<String>,
+    /// For a grouped find (`group_first`): totals of each group, each
+    /// under its name (`$sum` of a field, or `$sum: 1` for a count): the
+    /// children a delete removes from each parent, counted before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_sums: Vec<GroupSum>,
     /// For `graph_lookup`: the walk from each document the filter finds.
     // Boxed: the search copies steps and most have none; inline, the larger
     // step made the 200-entity search 7% slower (BENCHMARKS.md, session 18).
@@ -533,6 +538,15 @@ pub struct StepEach {
     /// parent's group found), beside the amounts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sets: Vec<EachSet>,
+}
+
+/// One total of a grouped find: its name in each group, and the field it
+/// adds up (none: it counts the documents).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct GroupSum {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 /// One `$set` of a bulk write's updates: the field written, and the path

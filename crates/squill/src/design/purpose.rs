@@ -186,6 +186,13 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// The `entity` children a delete removes, counted (and summed) per
+    /// `parent` before they go: each parent's counters then go down by
+    /// its own amount.
+    CountRemovedPerParent {
+        entity: String,
+        parent: String,
+    },
     /// A parent's figure (`field`: its max, min, first or last of its
     /// `entity` children) tested against the value the changed child held:
     /// the write matches only when that child may have held it, and only
@@ -451,6 +458,11 @@ impl Purpose {
                     plural(entity)
                 )
             }
+            CountRemovedPerParent { entity, parent } => format!(
+                "count the {} it deletes from each {}",
+                plural(entity),
+                one(parent)
+            ),
             TestHeldComputed {
                 field,
                 entity,

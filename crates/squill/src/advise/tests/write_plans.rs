@@ -1058,7 +1058,7 @@ fn a_delete_of_many_children_reads_the_figure_again_for_every_parent() {
         .steps
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.group_first.is_some())
+        .filter(|(_, s)| s.group_first.is_some() && s.group_sums.is_empty())
         .map(|(i, s)| (i + 1, s))
         .collect();
     assert_eq!(groups.len(), 2, "{:#?}", p.steps);
@@ -1094,4 +1094,95 @@ fn a_delete_of_many_children_reads_the_figure_again_for_every_parent() {
         "{:#?}",
         p.steps
     );
+}
+
+/// The same purge takes each product's review count down by the reviews
+/// it lost: one aggregation of the reviews about to go (`$match` the ids
+/// step 1 found, `$group` by product, `$sum: 1` under the count's name),
+/// before the delete, then one bulk write `$inc`ing each product by minus
+/// its group's count. Both priced by the products touched, which are
+/// never more than the products. One `updateMany … $inc -1` took one
+/// review off a product that lost several, priced at a product per
+/// review deleted (10,000 of 1,000 products; issue 41).
+#[test]
+fn a_delete_of_many_children_takes_each_parents_count_down_by_what_it_lost() {
+    let (model, d) = crate::fixtures::load("bucket-edits");
+    let products = model.entity(model.entity_by_name("product").unwrap()).count as f64;
+    let p = plan(&d, "purge_rating");
+    let deleted = p.steps[0].documents;
+    assert!(deleted > products, "{:#?}", p.steps);
+    let touched = products * (1.0 - (1.0 - 1.0 / products).powf(deleted));
+    let (n, count) = p
+        .steps
+        .iter()
+        .enumerate()
+        .find(|(_, s)| !s.group_sums.is_empty())
+        .map(|(i, s)| (i + 1, s))
+        .unwrap_or_else(|| panic!("no count of the deleted reviews: {:#?}", p.steps));
+    assert_eq!(count.collection, "review");
+    assert_eq!(count.group_first.as_deref(), Some("product"));
+    assert_eq!(count.group_sums.len(), 1);
+    assert_eq!(count.group_sums[0].name, "reviews_count");
+    assert_eq!(count.group_sums[0].field, None);
+    assert_eq!(count.filter[0].path, "_id");
+    assert_eq!(
+        count.filter[0].value_from,
+        ValueSource::FromStep { step: 1 }
+    );
+    assert!(
+        (count.documents - touched).abs() < 1e-6,
+        "{}",
+        count.documents
+    );
+    let delete = p
+        .steps
+        .iter()
+        .position(|s| s.action == Action::DeleteMany)
+        .expect("the delete");
+    assert!(n - 1 < delete, "counted after the delete: {:#?}", p.steps);
+    let down = p
+        .steps
+        .iter()
+        .find(|s| s.each.as_ref().is_some_and(|e| e.from_step == Some(n)))
+        .unwrap_or_else(|| panic!("no bulk write from step {n}"));
+    assert_eq!(down.action, Action::BulkWrite);
+    assert_eq!(down.collection, "product");
+    let each = down.each.as_deref().unwrap();
+    assert_eq!(each.amounts.len(), 1);
+    assert_eq!(each.amounts[0].path, "reviews_count");
+    assert_eq!(each.amounts[0].from, "reviews_count");
+    assert!(each.amounts[0].negative);
+    assert!(down.documents <= products && (down.documents - touched).abs() < 1e-6);
+    assert!(
+        !p.steps.iter().any(|s| s.collection == "product"
+            && s.action == Action::UpdateMany
+            && s.updates.iter().any(|u| matches!(u, UpdateOp::Dec { .. }))),
+        "{:#?}",
+        p.steps
+    );
+}
+
+/// A product whose last review is deleted has no greatest or latest
+/// rating: the read of its reviews again finds none and the plan `$set`s
+/// the figure to null. The product's validator takes null for those
+/// figures (and only those: a count is 0 then, and stays a whole number),
+/// or it refused the delete of a product's last review (issue 41).
+#[test]
+fn a_figure_of_no_children_is_null_and_the_validator_takes_it() {
+    let (_, d) = crate::fixtures::load("bucket-edits");
+    let product = d
+        .collections
+        .iter()
+        .find(|c| c.name == "product")
+        .expect("a product collection");
+    let v = crate::catalog::schema::validator(product);
+    let props = &v["$jsonSchema"]["properties"];
+    for figure in ["reviews_max_rating", "reviews_last_rating"] {
+        assert_eq!(
+            props[figure]["bsonType"],
+            serde_json::json!(["int", "null"]),
+            "{figure}: {props:#}"
+        );
+    }
+    assert_eq!(props["reviews_count"]["bsonType"], "long", "{props:#}");
 }

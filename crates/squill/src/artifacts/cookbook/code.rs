@@ -266,6 +266,9 @@ pub struct StepCode {
     /// A find that returns, for each value of this path, the first
     /// document in its sort's order (an aggregation that `$group`s by it).
     pub group: Option<String>,
+    /// A grouped find's totals: each one's name, and the field it adds up
+    /// (none: a count of the group's documents).
+    pub group_sums: Vec<(String, Option<String>)>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,

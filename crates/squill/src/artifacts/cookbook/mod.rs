@@ -328,6 +328,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(g) = &s.group {
                     step["group"] = json!(g);
                 }
+                // A grouped read's totals (the children a delete removes
+                // from each parent, counted before it).
+                if !s.group_sums.is_empty() {
+                    step["group_sums"] = json!(s.group_sums.iter().map(|(name, field)| json!([name, field])).collect::<Vec<_>>());
+                }
                 if let Some(e) = s.each.as_ref().filter(|e| !e.sets.is_empty()) {
                     step["each"]["sets"] = json!(e.sets.iter().map(|(field, from)| json!([field, from])).collect::<Vec<_>>());
                 }

@@ -890,6 +890,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     step: s.key.clone(),
                 }),
             group: step.group_first.clone(),
+            group_sums: step
+                .group_sums
+                .iter()
+                .map(|g| (g.name.clone(), g.field.clone()))
+                .collect(),
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {

@@ -237,7 +237,8 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<Each>) {
 
 /// A find of the first document per value of `step.group`: `$match` the
 /// filter `f`, `$sort` in the step's order, `$group` by the path keeping
-/// the `$first` of each projected field (under its last segment).
+/// the `$first` of each projected field (under its last segment) and the
+/// step's totals (`group_sums`).
 fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     let _ = lang;
     let by = step.group.as_deref().unwrap_or("_id");
@@ -253,12 +254,20 @@ fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
             object(&[("$first".to_string(), q(&format!("${p}")))]),
         ));
     }
-    format!(
-        "[{}, {}, {}]",
-        object(&[("$match".to_string(), f.to_string())]),
-        object(&[("$sort".to_string(), object(&sort))]),
-        object(&[("$group".to_string(), object(&group))])
-    )
+    // Totals of each group: a count (`$sum: 1`) or a field's sum.
+    for (name, field) in &step.group_sums {
+        let of = field
+            .as_ref()
+            .map_or_else(|| "1".to_string(), |x| q(&format!("${x}")));
+        group.push((name.clone(), object(&[("$sum".to_string(), of)])));
+    }
+    let mut stages = vec![object(&[("$match".to_string(), f.to_string())])];
+    // A `$sort` needs a key: a group of totals keeps no first.
+    if !sort.is_empty() {
+        stages.push(object(&[("$sort".to_string(), object(&sort))]));
+    }
+    stages.push(object(&[("$group".to_string(), object(&group))]));
+    format!("[{}]", stages.join(", "))
 }
 
 /// An update of a bulk write per object: the operator, the field

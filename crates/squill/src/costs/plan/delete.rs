@@ -146,9 +146,26 @@ impl<'a> Planner<'a> {
         } else {
             from.clone()
         };
+        // Several children deleted: what each parent loses is counted
+        // before they go, so each count goes down by its own amount.
+        let counted: Vec<Option<usize>> = f.rels_to[e.index()]
+            .iter()
+            .map(|&r| match &from {
+                ValueSource::FromStep { step } if m > 1.0 => {
+                    self.count_removed_per_parent(plan, op, (e, r, *step, m))
+                }
+                _ => None,
+            })
+            .collect();
         self.delete_document(plan, op, e, (m, one_or_in), &own_from);
-        for r in f.rels_to[e.index()].iter().copied() {
-            self.remove_from_parent(plan, op, e, r, (m, one_or_in), (&from, &own_from));
+        for (r, counted) in f.rels_to[e.index()].iter().copied().zip(counted) {
+            self.remove_from_parent(
+                plan,
+                op,
+                (e, r, counted),
+                (m, one_or_in),
+                (&from, &own_from),
+            );
         }
         let _ = RelationshipKind::OneToOne;
     }
@@ -246,13 +263,13 @@ impl<'a> Planner<'a> {
     }
 
     /// What a deleted child leaves in its parent through `r`: its id in the
-    /// parent's array, the parent's counters.
+    /// parent's array, the parent's counters (taken down by each parent's
+    /// own totals when the step `counted` grouped the deleted children).
     fn remove_from_parent(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
-        e: EntityId,
-        r: RelationshipId,
+        (e, r, counted): (EntityId, RelationshipId, Option<usize>),
         (m, one_or_in): (f64, FilterOp),
         (from, own_from): (&ValueSource, &ValueSource),
     ) {
@@ -314,7 +331,9 @@ impl<'a> Planner<'a> {
                 });
             }
         }
-        if !ups.is_empty() {
+        if let (Some(n), None) = (counted, &held) {
+            self.count_down_per_parent(plan, op, (r, n, m), ups, why);
+        } else if !ups.is_empty() {
             // A parent folded into its children is kept in every copy (the
             // repository's star count in each of its stars), as the insert
             // that raised the count wrote it: one copy lowered would leave

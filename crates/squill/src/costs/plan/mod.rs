@@ -955,6 +955,7 @@ impl<'a> Planner<'a> {
             fallback: false,
             if_matched: None,
             group_first: None,
+            group_sums: Vec::new(),
             graph: None,
             conditions: Vec::new(),
             otherwise: None,

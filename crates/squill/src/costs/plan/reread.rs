@@ -279,3 +279,133 @@ pub(super) fn parents_touched(parents: f64, m: f64) -> f64 {
 pub(super) fn held_share(children: f64) -> f64 {
     if children > 1.0 { 1.0 / children } else { 1.0 }
 }
+
+impl Planner<'_> {
+    /// Before a delete of `m` children whose ids and references the find at
+    /// `from` returned: one aggregation of those children (`$match` their
+    /// ids, `$group` by the reference to the parent through `r`) that
+    /// counts (and sums) the ones each parent loses, under the names of the
+    /// parent's counters. Each parent's counters then go down by its own
+    /// amount in one `bulkWrite` (`count_down_per_parent`); one
+    /// `updateMany … $inc -1` took one child off a parent that lost
+    /// several. `None` when the parent keeps no count or sum through `r`,
+    /// or keeps it in copies (every copy of a parent must follow, which an
+    /// update by the parent's `_id` does not reach).
+    pub(super) fn count_removed_per_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (e, r, from, m): (EntityId, RelationshipId, usize, f64),
+    ) -> Option<usize> {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let child_ref = self.parent_ref_path(r)?;
+        if self.child_ids_path(r).is_some()
+            || self.copies(rel.parent) > 1.0
+            || matches!(self.layout(r), Layout::Subset { .. })
+        {
+            return None;
+        }
+        let acc = self.access(e);
+        let sums: Vec<crate::design::GroupSum> = self
+            .computed(r)
+            .filter_map(|(func, field, name)| match func {
+                AggregateFn::Count => Some(crate::design::GroupSum {
+                    name: name.clone(),
+                    field: None,
+                }),
+                AggregateFn::Sum => Some(crate::design::GroupSum {
+                    name: name.clone(),
+                    field: field.map(|x| acc.path(x)),
+                }),
+                _ => None,
+            })
+            .collect();
+        if sums.is_empty() {
+            return None;
+        }
+        let by_ref = acc.path(&child_ref);
+        let parents = parents_touched(self.access(rel.parent).docs, m);
+        let mut read = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::CountRemovedPerParent {
+                entity: self.name(e).to_string(),
+                parent: self.name(rel.parent).to_string(),
+            },
+        );
+        read.filter = vec![filt(
+            acc.path("_id"),
+            FilterOp::In,
+            ValueSource::FromStep { step: from },
+        )];
+        read.group_first = Some(by_ref);
+        read.group_sums = sums;
+        read.documents = parents;
+        // The children the find just read, again by `_id`: a key and a
+        // document each.
+        let cost = StepCost {
+            keys: m,
+            docs: m,
+            bytes_read: m * acc.root_bytes,
+            ..StepCost::default()
+        };
+        Some(self.push(
+            plan,
+            op,
+            read,
+            cost,
+            Some((vec![("_id".to_string(), 1)], e, acc.docs)),
+        ))
+    }
+
+    /// Each parent's counters (`ups`, the `$inc`s down) taken down by the
+    /// totals of its group at step `n` (`count_removed_per_parent`): one
+    /// `bulkWrite` with an `updateOne` per parent touched.
+    pub(super) fn count_down_per_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (r, n, m): (RelationshipId, usize, f64),
+        ups: Vec<UpdateOp>,
+        why: Vec<Purpose>,
+    ) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let pacc = self.access(rel.parent);
+        let parents = parents_touched(pacc.docs, m);
+        let amounts = plan.steps[n - 1]
+            .group_sums
+            .iter()
+            .map(|s| crate::design::EachAmount {
+                path: pacc.path(&s.name),
+                from: s.name.clone(),
+                negative: true,
+            })
+            .collect();
+        let (mut step, mut cost, index) = self.root_write(
+            plan,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::BulkWrite,
+                filter: vec![filt(
+                    pacc.path("_id"),
+                    FilterOp::In,
+                    ValueSource::FromStep { step: n },
+                )],
+                updates: ups,
+                docs: parents,
+                sync: 0.0,
+                purpose: why,
+            },
+        );
+        step.each = Some(Box::new(crate::design::StepEach {
+            from_step: Some(n),
+            id: "_id".to_string(),
+            amounts,
+            sets: Vec::new(),
+        }));
+        cost.keys = parents;
+        self.push(plan, op, step, cost, index);
+    }
+}

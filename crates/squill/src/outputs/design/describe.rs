@@ -565,8 +565,13 @@ pub(crate) fn step(step: &Step) -> String {
     if let Some(limit) = step.limit {
         text.push_str(&format!(" limit {}", words::int(limit)));
     }
-    if let Some(by) = &step.group_first {
-        text.push_str(&format!(", the first of each {by} ($group)"));
+    match (&step.group_first, step.group_sums.as_slice()) {
+        (Some(by), []) => text.push_str(&format!(", the first of each {by} ($group)")),
+        (Some(by), sums) => {
+            let names: Vec<&str> = sums.iter().map(|s| s.name.as_str()).collect();
+            text.push_str(&format!(", {} of each {by} ($group)", names.join(", ")));
+        }
+        _ => {}
     }
     if !step.updates.is_empty() {
         let ops: Vec<String> = step.updates.iter().map(|u| each_update(step, u)).collect();
