@@ -35,12 +35,8 @@ impl Planner<'_> {
         (e, r, parent): (EntityId, RelationshipId, &ValueSource),
         (function, field, name): (AggregateFn, &str, &str),
     ) {
-        let (by, descending) = match function {
-            AggregateFn::Max => (field, true),
-            AggregateFn::Min => (field, false),
-            AggregateFn::Last => ("_id", true),
-            AggregateFn::First => ("_id", false),
-            AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => return,
+        let Some((by, descending)) = extreme_order(function, field) else {
+            return;
         };
         let f = self.facts;
         let rel = f.model.relationship(r);
@@ -179,12 +175,8 @@ impl Planner<'_> {
         (e, r, from, m): (EntityId, RelationshipId, usize, f64),
         (function, field, name): (AggregateFn, &str, &str),
     ) {
-        let (by, descending) = match function {
-            AggregateFn::Max => (field, true),
-            AggregateFn::Min => (field, false),
-            AggregateFn::Last => ("_id", true),
-            AggregateFn::First => ("_id", false),
-            AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => return,
+        let Some((by, descending)) = extreme_order(function, field) else {
+            return;
         };
         let f = self.facts;
         let rel = f.model.relationship(r);
@@ -407,5 +399,18 @@ impl Planner<'_> {
         }));
         cost.keys = parents;
         self.push(plan, op, step, cost, index);
+    }
+}
+
+/// The order whose first child holds a kept figure: `field` descending for
+/// a max, ascending for a min, `_id` (insertion order) for the last and the
+/// first. `None` for a count, sum or average, which no single child holds.
+fn extreme_order(function: AggregateFn, field: &str) -> Option<(&str, bool)> {
+    match function {
+        AggregateFn::Max => Some((field, true)),
+        AggregateFn::Min => Some((field, false)),
+        AggregateFn::Last => Some(("_id", true)),
+        AggregateFn::First => Some(("_id", false)),
+        AggregateFn::Count | AggregateFn::Sum | AggregateFn::Avg => None,
     }
 }
