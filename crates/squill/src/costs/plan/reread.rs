@@ -221,38 +221,25 @@ impl Planner<'_> {
             Some((vec![(by_ref, 1), (acc.path(by), 1)], e, acc.docs)),
         );
         let pacc = self.access(rel.parent);
-        let (mut set, mut cost, index) = self.root_write(
+        self.push_per_group(
             plan,
-            RootWrite {
-                entity: rel.parent,
-                action: Action::BulkWrite,
-                filter: vec![filt(
-                    pacc.path("_id"),
-                    FilterOp::In,
-                    ValueSource::FromStep { step: n },
-                )],
-                updates: vec![UpdateOp::Set {
-                    path: pacc.path(name),
-                }],
-                docs: parents,
-                sync: 0.0,
-                purpose: Purpose::MaintainComputed {
-                    field: name.to_string(),
-                    parent: pname,
-                },
-            },
-        );
-        set.each = Some(Box::new(crate::design::StepEach {
-            from_step: Some(n),
-            id: "_id".to_string(),
-            amounts: Vec::new(),
-            sets: vec![crate::design::EachSet {
+            op,
+            (rel.parent, n, parents),
+            vec![UpdateOp::Set {
                 path: pacc.path(name),
-                from: acc.path(field),
             }],
-        }));
-        cost.keys = parents;
-        self.push(plan, op, set, cost, index);
+            Purpose::MaintainComputed {
+                field: name.to_string(),
+                parent: pname,
+            },
+            (
+                Vec::new(),
+                vec![crate::design::EachSet {
+                    path: pacc.path(name),
+                    from: acc.path(field),
+                }],
+            ),
+        );
     }
 }
 
@@ -375,27 +362,50 @@ impl Planner<'_> {
                 negative: true,
             })
             .collect();
+        self.push_per_group(
+            plan,
+            op,
+            (rel.parent, n, parents),
+            ups,
+            why,
+            (amounts, Vec::new()),
+        );
+    }
+
+    /// One `bulkWrite` on the parents the groups of step `n` name, an
+    /// `updateOne` by `_id` per group (`parents` of them), each taking its
+    /// `$inc` amounts and `$set` values from its group.
+    fn push_per_group(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (parent, n, parents): (EntityId, usize, f64),
+        updates: Vec<UpdateOp>,
+        purpose: impl Into<Vec<Purpose>>,
+        (amounts, sets): (Vec<crate::design::EachAmount>, Vec<crate::design::EachSet>),
+    ) {
+        let pacc = self.access(parent);
         let (mut step, mut cost, index) = self.root_write(
             plan,
             RootWrite {
-                entity: rel.parent,
+                entity: parent,
                 action: Action::BulkWrite,
                 filter: vec![filt(
                     pacc.path("_id"),
                     FilterOp::In,
                     ValueSource::FromStep { step: n },
                 )],
-                updates: ups,
+                updates,
                 docs: parents,
                 sync: 0.0,
-                purpose: why,
+                purpose,
             },
         );
         step.each = Some(Box::new(crate::design::StepEach {
             from_step: Some(n),
             id: "_id".to_string(),
             amounts,
-            sets: Vec::new(),
+            sets,
         }));
         cost.keys = parents;
         self.push(plan, op, step, cost, index);
