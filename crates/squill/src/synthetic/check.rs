@@ -80,8 +80,7 @@ fn check_value(schema: &Json, value: &Value, path: &str) -> Result<(), Violation
                 }
             }
             "properties" => {
-                if let Value::Document(doc) = value {
-                    let props = arg.as_object().cloned().unwrap_or_default();
+                if let (Value::Document(doc), Some(props)) = (value, arg.as_object()) {
                     for (name, field) in &doc.0 {
                         if let Some(sub) = props.get(name) {
                             check_value(sub, field, &format!("{path}.{name}"))?;

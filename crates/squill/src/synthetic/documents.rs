@@ -792,8 +792,10 @@ impl Builder<'_, '_> {
                     .entity(child)
                     .field(field)
                     .map_or("double", |f| f.ty.bson_type());
+                let spec = pop.field_spec(child, field, ty);
+                let mut scratch = Scratch::default();
                 kids.iter()
-                    .filter_map(|k| as_f64(&pop.field_value(child, *k, field, ty)))
+                    .filter_map(|k| as_f64(&spec.value(*k, &mut scratch)))
                     .collect()
             }
         };

@@ -249,12 +249,8 @@ pub fn scalar(
     field: Option<&Field>,
     enum_values: &[String],
 ) -> Value {
-    let spec = ScalarSpec::new(seed, entity, name, bson_type, field, enum_values);
-    let mut scratch = Scratch::default();
-    match spec.generate(key, &mut scratch) {
-        Generated::Scalar(s) => s.to_value(),
-        Generated::Value(v) => v,
-    }
+    ScalarSpec::new(seed, entity, name, bson_type, field, enum_values)
+        .value(key, &mut Scratch::default())
 }
 
 /// Reused space for the text and bytes of generated values.
@@ -377,6 +373,14 @@ impl<'m> ScalarSpec<'m> {
     /// type squill has no generator for.
     pub fn is_scalar(&self) -> bool {
         !self.enum_values.is_empty() || !matches!(self.kind, Kind::Other)
+    }
+
+    /// The value for instance `key`, owned.
+    pub fn value(&self, key: u64, scratch: &mut Scratch) -> Value {
+        match self.generate(key, scratch) {
+            Generated::Scalar(s) => s.to_value(),
+            Generated::Value(v) => v,
+        }
     }
 
     /// The value for instance `key`.
