@@ -541,8 +541,11 @@ function checkCountDown(fn, step) {
 // the delete's parameters taken from the child that holds the figure
 // furthest in the group's order (the greatest value for a max, the latest
 // for a last), so that every parent whose figure that value was loses it.
-// After it, each touched parent that still has children stores the figure
-// they give (one with none left keeps its figure: no group names it).
+// One touched parent is first left with only the children the delete
+// removes, its figure set from them: after the delete it has none, and its
+// figure must be null (no group names it, so a write from the groups
+// alone left the deleted children's value). After it, each touched parent
+// stores the figure its children give.
 function checkRegroup(fn, write) {
   const steps = plan[fn].steps;
   const group = steps.find((s) => s.key === write.each.source.step);
@@ -565,17 +568,30 @@ function checkRegroup(fn, write) {
   }
   const touched = children.distinct(refPath, tests);
   if (touched.length < 2) { fail(`${fn}: the delete touches ${touched.length} parent(s), not several`); return; }
+  const parents = db.getCollection(write.collection);
+  // The parent the delete empties: the touched one with the fewest
+  // children, its others removed, its figures those of the ones left.
+  const counts = children.aggregate([{ $match: { [refPath]: { $in: touched } } }, { $group: { _id: `$${refPath}`, n: { $sum: 1 } } }, { $sort: { n: 1, _id: 1 } }, { $limit: 1 }]).toArray();
+  const emptied = counts[0]._id;
+  // Put back after the check: the later checks need parents with children.
+  const removed = children.find({ [refPath]: emptied, $nor: [tests] }).toArray();
+  children.deleteMany({ [refPath]: emptied, $nor: [tests] });
+  const doomed = children.find({ [refPath]: emptied }).sort({ [byField]: dir, _id: dir }).limit(1).toArray()[0];
+  const figures = {};
+  // The child's own value, of the type the parent's validator takes.
+  for (const [path, from] of write.each.sets) figures[path] = at(doomed, from)[0];
+  parents.updateOne({ _id: emptied }, { $set: figures });
   const a = args(fn, values, []);
   if (a === null || !runs(fn, a)) return;
-  const parents = db.getCollection(write.collection);
   let checked = 0;
+  let nulled = 0;
   let good = true;
   for (const parentId of touched) {
     const left = children.find({ [refPath]: parentId }).sort({ _id: 1 }).toArray();
-    if (left.length === 0) continue;
+    if (left.length === 0) nulled += 1;
     const parent = parents.findOne({ _id: parentId });
     for (const [path, from] of write.each.sets) {
-      const want = figureOf(fnName, left.map((c) => num(at(c, from)[0])));
+      const want = left.length === 0 ? null : figureOf(fnName, left.map((c) => num(at(c, from)[0])));
       const stored = at(parent, path)[0];
       const got = stored === undefined || stored === null ? null : num(stored);
       if (got !== want) {
@@ -585,7 +601,9 @@ function checkRegroup(fn, write) {
     }
     checked += 1;
   }
-  if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give`);
+  if (removed.length > 0) children.insertMany(removed);
+  if (good && (nulled === 0 || nulled === checked)) { fail(`${fn}: of the ${checked} parents the delete touched, ${nulled} have no child left: the check needs both kinds`); good = false; }
+  if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give (${nulled} left with none: null)`);
 }
 
 let bulks = 0;

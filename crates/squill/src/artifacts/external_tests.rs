@@ -614,7 +614,8 @@ fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
 /// remove it, so a `$pull`, or a delete that left the product as it was,
 /// fails. The delete runs again on a product's last review (its figures
 /// must become null, which the validator takes), and the purge of a
-/// rating must take each product's count down by the reviews it lost.
+/// rating must take each product's count down by the reviews it lost, and
+/// set the figures of a product it left with no review to null.
 #[test]
 fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let Some((uri, _, mongosh)) = server_tools() else {
@@ -629,6 +630,9 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     );
     assert_eq!(out.matches("ok: ").count(), 12, "{out}");
     assert!(out.contains("(its last one deleted: null)"), "{out}");
+    // A parent the purge left with no review: its figures null, not the
+    // deleted reviews' (a write from the groups alone missed it).
+    assert!(out.contains("(1 left with none: null)"), "{out}");
     assert!(
         out.contains("deleted when the last of its readings was dropped"),
         "{out}"

@@ -1086,6 +1086,13 @@ fn a_delete_of_many_children_reads_the_figure_again_for_every_parent() {
         assert_eq!(each.sets.len(), 1);
         assert_eq!(each.sets[0].from, "rating");
         assert!((set.documents - touched).abs() < 1e-6);
+        // Every parent the deleted reviews named, not only those a group
+        // names: one the purge left with no review has no group, and its
+        // figure goes to null (driven by the groups, it kept the old one).
+        let ids = each.ids_from.as_ref().expect("the parents touched");
+        assert_eq!((ids.step, ids.path.as_str()), (1, "product"));
+        assert!(p.steps[0].projection.iter().any(|x| x == "product"));
+        assert_eq!(set.filter[0].value_from, ValueSource::FromStep { step: 1 });
     }
     assert!(
         !p.steps
