@@ -313,9 +313,9 @@ function checkRecompute(fn, step) {
   const lowered = field ? Math.min(...before) - 1 : 0;
   // The bucket's own key the delete of an emptied bucket names (its time
   // unit), from the document.
-  const own = (vs) => {
+  const own = (vs, from = doc) => {
     for (const p of plan[fn].params) {
-      if (!Object.prototype.hasOwnProperty.call(vs, p.name) && p.collection === step.collection && doc[p.path] !== undefined) vs[p.name] = doc[p.path];
+      if (!Object.prototype.hasOwnProperty.call(vs, p.name) && p.collection === step.collection && from[p.path] !== undefined) vs[p.name] = from[p.path];
     }
     return vs;
   };
@@ -353,6 +353,47 @@ function checkRecompute(fn, step) {
   }
   if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${step.collection} ${key(doc._id)} equal what its ${now.length} ${array} give`);
   if (emptier) checkEmptied(fn, { coll, doc, array, eq, own });
+  if (step.drops !== undefined) checkDroppedToNone(fn, step, { coll, array, field, eq, own, emptier });
+}
+
+// A drop whose update empties the bucket: a count bucket (no delete of an
+// emptied bucket before it), or two drops of a time bucket's last two
+// elements at once, each seeing a count of 2 before deleting, so that
+// neither deletes the bucket and the second update leaves no element
+// (the bucket's count is left at 2 here, as that drop saw it). The
+// update must be taken by the bucket's validator, and the figures be
+// those of no elements: a count of 0, a sum of 0 of the sum's own type
+// (`$sum` of no elements gives an int 0, which a `double` sum refuses),
+// no min or max.
+function checkDroppedToNone(fn, step, { coll, array, field, eq, own, emptier }) {
+  const [doc] = coll
+    .aggregate([{ $addFields: { __n: { $size: { $ifNull: [`$${array}`, []] } } } }, { $match: { __n: { $gte: 1 } } }, { $sort: { __n: 1, _id: 1 } }, { $limit: 1 }, { $project: { __n: 0 } }])
+    .toArray();
+  if (!doc) { fail(`${fn}: no ${coll.getName()} holds one ${array}`); return; }
+  const last = doc[array][0];
+  const countPath = (step.recompute.find((r) => r.function === "count") || {}).path;
+  const race = {};
+  race[array] = [last];
+  if (emptier && countPath) race[countPath] = typed(coll.getName(), countPath, 2);
+  coll.updateOne({ _id: doc._id }, { $set: race });
+  const values = {};
+  for (const [path, e] of eq) {
+    const inside = path.startsWith(`${array}.`);
+    values[e.eq] = inside ? at(last, path.slice(array.length + 1))[0] : at(doc, path)[0];
+  }
+  const a = args(fn, own(values, doc), []);
+  if (a === null || !runs(fn, a)) return;
+  const after = coll.findOne({ _id: doc._id });
+  if (after === null) { fail(`${fn}: ${coll.getName()} ${key(doc._id)} was deleted: the drop did not reach the update`); return; }
+  let good = true;
+  for (const r of step.recompute) {
+    const want = figureOf(r.function, []);
+    const stored = after[r.path];
+    const got = stored === undefined || stored === null ? null : num(stored);
+    if (got !== want) { fail(`${fn}: ${coll.getName()} ${key(doc._id)} stores ${r.path} ${got} with no ${array}, ${want} expected`); good = false; }
+  }
+  if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${coll.getName()} ${key(doc._id)} left with no ${array} are those of none, and its validator takes them${emptier ? " (two drops at once)" : ""}`);
+  coll.deleteOne({ _id: doc._id });
 }
 
 // A bucket's elements dropped one by one by `fn`, down to none: the
