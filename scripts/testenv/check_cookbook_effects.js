@@ -451,6 +451,32 @@ function typed(collection, path, v) {
   return v;
 }
 
+// The counts and sums parents keep, by the parent's field, with the
+// child's field each adds up (null: a count), from the totals the grouped
+// reads of deletes of several children take (`reviews_sum_rating` →
+// `rating`): what an edit's or a delete's `$inc` of a sum must move by.
+const kept = new Map();
+for (const f of Object.keys(plan)) {
+  for (const s of plan[f].steps) for (const [name, field] of s.group_sums || []) kept.set(name, field);
+}
+
+// Each kept count and sum of the parent `parentId` against what its
+// children give (`refPath` in `children`); a failure per difference.
+function keptTrue(fn, parents, parentId, children, refPath) {
+  const parent = parents.findOne({ _id: parentId });
+  const left = children.find({ [refPath]: parentId }).toArray();
+  let good = true;
+  for (const [name, field] of kept) {
+    if (!parent || parent[name] === undefined) continue;
+    const want = field === null ? left.length : left.reduce((t, c) => t + num(at(c, field)[0]), 0);
+    if (num(parent[name]) !== want) {
+      fail(`${fn}: ${parents.getName()} ${key(parentId)} stores ${name} ${num(parent[name])}, its ${left.length} ${children.getName()} documents give ${want}`);
+      good = false;
+    }
+  }
+  return good;
+}
+
 // A parent's max (min, first, last) of its children read again from them
 // and set (issue 41), run on the parent with the most children and its
 // child that holds the figure: an edit lowers the child's value below
@@ -480,6 +506,7 @@ function checkReread(fn, write, last) {
     children.deleteMany({ [refPath]: parentId, _id: { $ne: keep._id } });
     const figures = {};
     for (const x of write.set_from) figures[x.path] = typed(write.collection, x.path, num(at(keep, x.field)[0]));
+    for (const [name, f] of kept) figures[name] = typed(write.collection, name, f === null ? 1 : num(at(keep, f)[0]));
     db.getCollection(write.collection).updateOne({ _id: parentId }, { $set: figures });
   }
   // The child holding the figure: the greatest value for a max, the latest
@@ -498,6 +525,12 @@ function checkReread(fn, write, last) {
     else if (p.collection === first.collection && p.path === refPath) values[p.name] = parentId;
     else if (p.collection === write.collection && p.path === "_id") values[p.name] = parentId;
     else if (p.collection === first.collection) values[p.name] = typed(first.collection, p.path, lowest - 1);
+    // A kept sum of the field moves by the change (an edit's `add_`), or
+    // by minus the deleted child's value (a delete's `minus_`).
+    else if (p.collection === write.collection && kept.get(p.path) === field) {
+      const old = num(at(chosen, field)[0]);
+      values[p.name] = typed(write.collection, p.path, p.name.startsWith("minus_") ? -old : lowest - 1 - old);
+    }
     // The new value a `$max` (`$min`) of the parent takes: the edit's.
     else if (p.collection === write.collection) values[p.name] = typed(write.collection, p.path, lowest - 1);
   }
@@ -519,8 +552,10 @@ function checkReread(fn, write, last) {
       good = false;
     }
   });
+  if (!keptTrue(fn, db.getCollection(write.collection), parentId, children, refPath)) good = false;
   if (good && last && now.length !== 0) { fail(`${fn}: ${write.collection} ${key(parentId)} still has ${now.length} ${first.collection}: the delete did not remove its last`); good = false; }
-  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${now.length} ${first.collection} documents give${last ? " (its last one deleted: null)" : ""}`);
+  const sums = [...kept.keys()].filter((k) => parent && parent[k] !== undefined);
+  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).concat(sums).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${now.length} ${first.collection} documents give${last ? " (its last one deleted: null)" : ""}`);
 }
 
 // A delete of several children whose parents' counts (sums) go down by
@@ -534,7 +569,10 @@ function checkCountDown(fn, step) {
   const group = steps.find((s) => s.key === step.each.source.step);
   const refPath = group.group;
   const children = db.getCollection(group.collection);
-  const sample = children.findOne();
+  // The child with the greatest value a sum adds up: a sum of ones would
+  // equal the count, and hide a sum that counted.
+  const summed = group.group_sums.map(([, f]) => f).find((f) => f !== null);
+  const sample = summed ? children.find().sort({ [summed]: -1, _id: 1 }).limit(1).toArray()[0] : children.findOne();
   if (!sample) { fail(`${fn}: no ${group.collection} to delete`); return; }
   const values = {};
   const tests = {};
@@ -573,7 +611,10 @@ function checkCountDown(fn, step) {
     }
     if (g && group.group_sums.some(([name, field]) => field === null && g[name] > 1)) many += 1;
   }
-  if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), and no other changed`);
+  // And each touched parent's count and sum are now those of the
+  // children it has left (the data starts true).
+  for (const g of lost) if (!keptTrue(fn, parents, g._id, children, refPath)) good = false;
+  if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), equal what their children left give, and no other changed`);
 }
 
 // A delete of several children that re-reads a figure for every parent it
