@@ -313,9 +313,9 @@ function checkRecompute(fn, step) {
   const lowered = field ? Math.min(...before) - 1 : 0;
   // The bucket's own key the delete of an emptied bucket names (its time
   // unit), from the document.
-  const own = (vs) => {
+  const own = (vs, from = doc) => {
     for (const p of plan[fn].params) {
-      if (!Object.prototype.hasOwnProperty.call(vs, p.name) && p.collection === step.collection && doc[p.path] !== undefined) vs[p.name] = doc[p.path];
+      if (!Object.prototype.hasOwnProperty.call(vs, p.name) && p.collection === step.collection && from[p.path] !== undefined) vs[p.name] = from[p.path];
     }
     return vs;
   };
@@ -353,6 +353,47 @@ function checkRecompute(fn, step) {
   }
   if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${step.collection} ${key(doc._id)} equal what its ${now.length} ${array} give`);
   if (emptier) checkEmptied(fn, { coll, doc, array, eq, own });
+  if (step.drops !== undefined) checkDroppedToNone(fn, step, { coll, array, field, eq, own, emptier });
+}
+
+// A drop whose update empties the bucket: a count bucket (no delete of an
+// emptied bucket before it), or two drops of a time bucket's last two
+// elements at once, each seeing a count of 2 before deleting, so that
+// neither deletes the bucket and the second update leaves no element
+// (the bucket's count is left at 2 here, as that drop saw it). The
+// update must be taken by the bucket's validator, and the figures be
+// those of no elements: a count of 0, a sum of 0 of the sum's own type
+// (`$sum` of no elements gives an int 0, which a `double` sum refuses),
+// no min or max.
+function checkDroppedToNone(fn, step, { coll, array, field, eq, own, emptier }) {
+  const [doc] = coll
+    .aggregate([{ $addFields: { __n: { $size: { $ifNull: [`$${array}`, []] } } } }, { $match: { __n: { $gte: 1 } } }, { $sort: { __n: 1, _id: 1 } }, { $limit: 1 }, { $project: { __n: 0 } }])
+    .toArray();
+  if (!doc) { fail(`${fn}: no ${coll.getName()} holds one ${array}`); return; }
+  const last = doc[array][0];
+  const countPath = (step.recompute.find((r) => r.function === "count") || {}).path;
+  const race = {};
+  race[array] = [last];
+  if (emptier && countPath) race[countPath] = typed(coll.getName(), countPath, 2);
+  coll.updateOne({ _id: doc._id }, { $set: race });
+  const values = {};
+  for (const [path, e] of eq) {
+    const inside = path.startsWith(`${array}.`);
+    values[e.eq] = inside ? at(last, path.slice(array.length + 1))[0] : at(doc, path)[0];
+  }
+  const a = args(fn, own(values, doc), []);
+  if (a === null || !runs(fn, a)) return;
+  const after = coll.findOne({ _id: doc._id });
+  if (after === null) { fail(`${fn}: ${coll.getName()} ${key(doc._id)} was deleted: the drop did not reach the update`); return; }
+  let good = true;
+  for (const r of step.recompute) {
+    const want = figureOf(r.function, []);
+    const stored = after[r.path];
+    const got = stored === undefined || stored === null ? null : num(stored);
+    if (got !== want) { fail(`${fn}: ${coll.getName()} ${key(doc._id)} stores ${r.path} ${got} with no ${array}, ${want} expected`); good = false; }
+  }
+  if (good) ok(`${fn}/${step.key}: ${step.recompute.map((r) => r.path).join(", ")} of ${coll.getName()} ${key(doc._id)} left with no ${array} are those of none, and its validator takes them${emptier ? " (two drops at once)" : ""}`);
+  coll.deleteOne({ _id: doc._id });
 }
 
 // A bucket's elements dropped one by one by `fn`, down to none: the
@@ -410,6 +451,32 @@ function typed(collection, path, v) {
   return v;
 }
 
+// The counts and sums parents keep, by the parent's field, with the
+// child's field each adds up (null: a count), from the totals the grouped
+// reads of deletes of several children take (`reviews_sum_rating` →
+// `rating`): what an edit's or a delete's `$inc` of a sum must move by.
+const kept = new Map();
+for (const f of Object.keys(plan)) {
+  for (const s of plan[f].steps) for (const [name, field] of s.group_sums || []) kept.set(name, field);
+}
+
+// Each kept count and sum of the parent `parentId` against what its
+// children give (`refPath` in `children`); a failure per difference.
+function keptTrue(fn, parents, parentId, children, refPath) {
+  const parent = parents.findOne({ _id: parentId });
+  const left = children.find({ [refPath]: parentId }).toArray();
+  let good = true;
+  for (const [name, field] of kept) {
+    if (!parent || parent[name] === undefined) continue;
+    const want = field === null ? left.length : left.reduce((t, c) => t + num(at(c, field)[0]), 0);
+    if (num(parent[name]) !== want) {
+      fail(`${fn}: ${parents.getName()} ${key(parentId)} stores ${name} ${num(parent[name])}, its ${left.length} ${children.getName()} documents give ${want}`);
+      good = false;
+    }
+  }
+  return good;
+}
+
 // A parent's max (min, first, last) of its children read again from them
 // and set (issue 41), run on the parent with the most children and its
 // child that holds the figure: an edit lowers the child's value below
@@ -439,6 +506,7 @@ function checkReread(fn, write, last) {
     children.deleteMany({ [refPath]: parentId, _id: { $ne: keep._id } });
     const figures = {};
     for (const x of write.set_from) figures[x.path] = typed(write.collection, x.path, num(at(keep, x.field)[0]));
+    for (const [name, f] of kept) figures[name] = typed(write.collection, name, f === null ? 1 : num(at(keep, f)[0]));
     db.getCollection(write.collection).updateOne({ _id: parentId }, { $set: figures });
   }
   // The child holding the figure: the greatest value for a max, the latest
@@ -457,6 +525,12 @@ function checkReread(fn, write, last) {
     else if (p.collection === first.collection && p.path === refPath) values[p.name] = parentId;
     else if (p.collection === write.collection && p.path === "_id") values[p.name] = parentId;
     else if (p.collection === first.collection) values[p.name] = typed(first.collection, p.path, lowest - 1);
+    // A kept sum of the field moves by the change (an edit's `add_`), or
+    // by minus the deleted child's value (a delete's `minus_`).
+    else if (p.collection === write.collection && kept.get(p.path) === field) {
+      const old = num(at(chosen, field)[0]);
+      values[p.name] = typed(write.collection, p.path, p.name.startsWith("minus_") ? -old : lowest - 1 - old);
+    }
     // The new value a `$max` (`$min`) of the parent takes: the edit's.
     else if (p.collection === write.collection) values[p.name] = typed(write.collection, p.path, lowest - 1);
   }
@@ -478,8 +552,10 @@ function checkReread(fn, write, last) {
       good = false;
     }
   });
+  if (!keptTrue(fn, db.getCollection(write.collection), parentId, children, refPath)) good = false;
   if (good && last && now.length !== 0) { fail(`${fn}: ${write.collection} ${key(parentId)} still has ${now.length} ${first.collection}: the delete did not remove its last`); good = false; }
-  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${now.length} ${first.collection} documents give${last ? " (its last one deleted: null)" : ""}`);
+  const sums = [...kept.keys()].filter((k) => parent && parent[k] !== undefined);
+  if (good) ok(`${fn}/${write.key}: ${write.set_from.map((x) => x.path).concat(sums).join(", ")} of ${write.collection} ${key(parentId)} equal what its ${now.length} ${first.collection} documents give${last ? " (its last one deleted: null)" : ""}`);
 }
 
 // A delete of several children whose parents' counts (sums) go down by
@@ -493,7 +569,10 @@ function checkCountDown(fn, step) {
   const group = steps.find((s) => s.key === step.each.source.step);
   const refPath = group.group;
   const children = db.getCollection(group.collection);
-  const sample = children.findOne();
+  // The child with the greatest value a sum adds up: a sum of ones would
+  // equal the count, and hide a sum that counted.
+  const summed = group.group_sums.map(([, f]) => f).find((f) => f !== null);
+  const sample = summed ? children.find().sort({ [summed]: -1, _id: 1 }).limit(1).toArray()[0] : children.findOne();
   if (!sample) { fail(`${fn}: no ${group.collection} to delete`); return; }
   const values = {};
   const tests = {};
@@ -532,7 +611,10 @@ function checkCountDown(fn, step) {
     }
     if (g && group.group_sums.some(([name, field]) => field === null && g[name] > 1)) many += 1;
   }
-  if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), and no other changed`);
+  // And each touched parent's count and sum are now those of the
+  // children it has left (the data starts true).
+  for (const g of lost) if (!keptTrue(fn, parents, g._id, children, refPath)) good = false;
+  if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), equal what their children left give, and no other changed`);
 }
 
 // A delete of several children that re-reads a figure for every parent it
@@ -541,8 +623,11 @@ function checkCountDown(fn, step) {
 // the delete's parameters taken from the child that holds the figure
 // furthest in the group's order (the greatest value for a max, the latest
 // for a last), so that every parent whose figure that value was loses it.
-// After it, each touched parent that still has children stores the figure
-// they give (one with none left keeps its figure: no group names it).
+// One touched parent is first left with only the children the delete
+// removes, its figure set from them: after the delete it has none, and its
+// figure must be null (no group names it, so a write from the groups
+// alone left the deleted children's value). After it, each touched parent
+// stores the figure its children give.
 function checkRegroup(fn, write) {
   const steps = plan[fn].steps;
   const group = steps.find((s) => s.key === write.each.source.step);
@@ -565,17 +650,30 @@ function checkRegroup(fn, write) {
   }
   const touched = children.distinct(refPath, tests);
   if (touched.length < 2) { fail(`${fn}: the delete touches ${touched.length} parent(s), not several`); return; }
+  const parents = db.getCollection(write.collection);
+  // The parent the delete empties: the touched one with the fewest
+  // children, its others removed, its figures those of the ones left.
+  const counts = children.aggregate([{ $match: { [refPath]: { $in: touched } } }, { $group: { _id: `$${refPath}`, n: { $sum: 1 } } }, { $sort: { n: 1, _id: 1 } }, { $limit: 1 }]).toArray();
+  const emptied = counts[0]._id;
+  // Put back after the check: the later checks need parents with children.
+  const removed = children.find({ [refPath]: emptied, $nor: [tests] }).toArray();
+  children.deleteMany({ [refPath]: emptied, $nor: [tests] });
+  const doomed = children.find({ [refPath]: emptied }).sort({ [byField]: dir, _id: dir }).limit(1).toArray()[0];
+  const figures = {};
+  // The child's own value, of the type the parent's validator takes.
+  for (const [path, from] of write.each.sets) figures[path] = at(doomed, from)[0];
+  parents.updateOne({ _id: emptied }, { $set: figures });
   const a = args(fn, values, []);
   if (a === null || !runs(fn, a)) return;
-  const parents = db.getCollection(write.collection);
   let checked = 0;
+  let nulled = 0;
   let good = true;
   for (const parentId of touched) {
     const left = children.find({ [refPath]: parentId }).sort({ _id: 1 }).toArray();
-    if (left.length === 0) continue;
+    if (left.length === 0) nulled += 1;
     const parent = parents.findOne({ _id: parentId });
     for (const [path, from] of write.each.sets) {
-      const want = figureOf(fnName, left.map((c) => num(at(c, from)[0])));
+      const want = left.length === 0 ? null : figureOf(fnName, left.map((c) => num(at(c, from)[0])));
       const stored = at(parent, path)[0];
       const got = stored === undefined || stored === null ? null : num(stored);
       if (got !== want) {
@@ -585,7 +683,9 @@ function checkRegroup(fn, write) {
     }
     checked += 1;
   }
-  if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give`);
+  if (removed.length > 0) children.insertMany(removed);
+  if (good && (nulled === 0 || nulled === checked)) { fail(`${fn}: of the ${checked} parents the delete touched, ${nulled} have no child left: the check needs both kinds`); good = false; }
+  if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give (${nulled} left with none: null)`);
 }
 
 let bulks = 0;

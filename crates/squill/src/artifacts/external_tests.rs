@@ -614,7 +614,12 @@ fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
 /// remove it, so a `$pull`, or a delete that left the product as it was,
 /// fails. The delete runs again on a product's last review (its figures
 /// must become null, which the validator takes), and the purge of a
-/// rating must take each product's count down by the reviews it lost.
+/// rating must take each product's count down by the reviews it lost, and
+/// set the figures of a product it left with no review to null; the
+/// product's kept sum of ratings equals that of its reviews after each of
+/// them (the purge's grouped `$sum` of the ratings each product lost). A drop
+/// that empties a bucket (two at once) leaves a count of 0 and a sum of a
+/// double 0 the validator takes.
 #[test]
 fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let Some((uri, _, mongosh)) = server_tools() else {
@@ -627,8 +632,31 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
         ),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 12, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 13, "{out}");
     assert!(out.contains("(its last one deleted: null)"), "{out}");
+    // The kept sum of ratings: moved by an edit and a delete, and taken
+    // down by the grouped `$sum` of what each product lost in the purge,
+    // it equals the sum of the reviews left.
+    assert!(
+        out.contains(": reviews_count, reviews_sum_rating of the ")
+            && out.contains("equal what their children left give"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("reviews_count, reviews_sum_rating of product")
+            .count(),
+        6,
+        "{out}"
+    );
+    // A bucket the drop's update empties (two drops at once): its sum a
+    // double 0, which the validator takes (`$sum` alone gave an int 0).
+    assert!(
+        out.contains("left with no readings are those of none, and its validator takes them"),
+        "{out}"
+    );
+    // A parent the purge left with no review: its figures null, not the
+    // deleted reviews' (a write from the groups alone missed it).
+    assert!(out.contains("(1 left with none: null)"), "{out}");
     assert!(
         out.contains("deleted when the last of its readings was dropped"),
         "{out}"

@@ -538,6 +538,23 @@ pub struct StepEach {
     /// parent's group found), beside the amounts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sets: Vec<EachSet>,
+    /// The documents written, where they are not the objects of
+    /// `from_step`: one per distinct id at a path of an earlier step's
+    /// documents, each `$set` from the object of `from_step` whose `id` is
+    /// that id, and to null where `from_step` has none (a parent a delete
+    /// of several children left with no child, which no group names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_from: Option<IdsFrom>,
+}
+
+/// Where a bulk write's ids come from when its values come from another
+/// step (`StepEach::ids_from`): the distinct values at `path` in the
+/// documents step `step` (1-based) returned (the reference to the parent
+/// in the children a delete found).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct IdsFrom {
+    pub step: usize,
+    pub path: String,
 }
 
 /// One total of a grouped find: its name in each group, and the field it

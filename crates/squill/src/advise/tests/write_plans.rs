@@ -1086,6 +1086,13 @@ fn a_delete_of_many_children_reads_the_figure_again_for_every_parent() {
         assert_eq!(each.sets.len(), 1);
         assert_eq!(each.sets[0].from, "rating");
         assert!((set.documents - touched).abs() < 1e-6);
+        // Every parent the deleted reviews named, not only those a group
+        // names: one the purge left with no review has no group, and its
+        // figure goes to null (driven by the groups, it kept the old one).
+        let ids = each.ids_from.as_ref().expect("the parents touched");
+        assert_eq!((ids.step, ids.path.as_str()), (1, "product"));
+        assert!(p.steps[0].projection.iter().any(|x| x == "product"));
+        assert_eq!(set.filter[0].value_from, ValueSource::FromStep { step: 1 });
     }
     assert!(
         !p.steps
@@ -1121,9 +1128,12 @@ fn a_delete_of_many_children_takes_each_parents_count_down_by_what_it_lost() {
         .unwrap_or_else(|| panic!("no count of the deleted reviews: {:#?}", p.steps));
     assert_eq!(count.collection, "review");
     assert_eq!(count.group_first.as_deref(), Some("product"));
-    assert_eq!(count.group_sums.len(), 1);
+    // The count, and the sum of the ratings each product lost.
+    assert_eq!(count.group_sums.len(), 2, "{:#?}", count.group_sums);
     assert_eq!(count.group_sums[0].name, "reviews_count");
     assert_eq!(count.group_sums[0].field, None);
+    assert_eq!(count.group_sums[1].name, "reviews_sum_rating");
+    assert_eq!(count.group_sums[1].field.as_deref(), Some("rating"));
     assert_eq!(count.filter[0].path, "_id");
     assert_eq!(
         count.filter[0].value_from,
@@ -1148,10 +1158,15 @@ fn a_delete_of_many_children_takes_each_parents_count_down_by_what_it_lost() {
     assert_eq!(down.action, Action::BulkWrite);
     assert_eq!(down.collection, "product");
     let each = down.each.as_deref().unwrap();
-    assert_eq!(each.amounts.len(), 1);
-    assert_eq!(each.amounts[0].path, "reviews_count");
-    assert_eq!(each.amounts[0].from, "reviews_count");
-    assert!(each.amounts[0].negative);
+    assert_eq!(each.amounts.len(), 2);
+    for (a, name) in each
+        .amounts
+        .iter()
+        .zip(["reviews_count", "reviews_sum_rating"])
+    {
+        assert_eq!((a.path.as_str(), a.from.as_str()), (name, name));
+        assert!(a.negative);
+    }
     assert!(down.documents <= products && (down.documents - touched).abs() < 1e-6);
     assert!(
         !p.steps.iter().any(|s| s.collection == "product"

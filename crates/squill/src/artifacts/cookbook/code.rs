@@ -315,6 +315,15 @@ pub enum EachSource {
     Step { step: String, elements: String },
     /// A list the caller passes: objects with the id and the amounts.
     Param(String),
+    /// One object per distinct id at `path` in the documents of step
+    /// `ids`: the document of step `groups` whose `_id` is that id, or
+    /// only the id where there is none (a parent a delete left with no
+    /// child, whose figure is then `$set` to null).
+    Touched {
+        ids: String,
+        path: String,
+        groups: String,
+    },
 }
 
 /// A filter on a path from a tree's root, in the terms of the data: the

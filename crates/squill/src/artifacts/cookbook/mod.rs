@@ -104,6 +104,39 @@ const PY_ELEMS_HELPER: &str = "\n\nfrom pymongo import UpdateOne  # noqa: E402 (
      \x20       walk(d, path.split(\".\") if path else [])\n\
      \x20   return out\n";
 
+/// The JavaScript helper for a bulk write on every parent a delete
+/// touched: one object per distinct id at `path` in `docs`, its group of
+/// `groups` (by `_id`), or only the id where none (the parent has no child
+/// left). Ids compare by their Extended JSON text: an ObjectId is an object.
+const JS_TOUCHED_HELPER: &str = "\n// One object per distinct id at `path` in `docs`: the object of `groups` with that `_id`,\n\
+     // or only the `_id` where `groups` has none (a parent left with no child).\n\
+     function touched(docs, path, groups) {\n\
+     \x20 const key = (v) => JSON.stringify(v);\n\
+     \x20 const byId = new Map(groups.map((g) => [key(g._id), g]));\n\
+     \x20 const out = new Map();\n\
+     \x20 ids(docs, path).forEach((v) => { if (!out.has(key(v))) out.set(key(v), byId.get(key(v)) ?? { _id: v }); });\n\
+     \x20 return [...out.values()];\n\
+     }\n";
+
+/// The Python helper of `JS_TOUCHED_HELPER`.
+const PY_TOUCHED_HELPER: &str = "\n\n\
+     def _touched(docs, path, groups):\n\
+     \x20   \"\"\"One object per distinct id at `path` in `docs`: the object of `groups` with that\n\
+     \x20   `_id`, or only the `_id` where `groups` has none (a parent left with no child).\"\"\"\n\
+     \x20   by_id = {repr(g[\"_id\"]): g for g in groups}\n\
+     \x20   out = {}\n\
+     \x20   for v in _ids(docs, path):\n\
+     \x20       out.setdefault(repr(v), by_id.get(repr(v), {\"_id\": v}))\n\
+     \x20   return list(out.values())\n";
+
+/// Whether a bulk write sets a figure on every parent a delete touched.
+fn touches_parents(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .flat_map(|o| &o.steps)
+        .filter_map(|s| s.each.as_ref())
+        .any(|e| matches!(e.source, code::EachSource::Touched { .. }))
+}
+
 /// Whether an operation writes documents each by an amount of its own.
 fn bulk_writes(ops: &[OpCode]) -> bool {
     ops.iter()
@@ -210,6 +243,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     if bulk_writes(ops) {
         out.push_str(JS_ELEMS_HELPER);
     }
+    if touches_parents(ops) {
+        out.push_str(JS_TOUCHED_HELPER);
+    }
     if merges(ops) {
         out.push_str(JS_NEWEST_HELPER);
     }
@@ -235,6 +271,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if bulk_writes(ops) {
         out.push_str(JS_ELEMS_HELPER);
+    }
+    if touches_parents(ops) {
+        out.push_str(JS_TOUCHED_HELPER);
     }
     if merges(ops) {
         out.push_str(JS_NEWEST_HELPER);
@@ -292,6 +331,9 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         "source": match &e.source {
                             code::EachSource::Step { step, elements } => json!({"step": step, "elements": elements}),
                             code::EachSource::Param(p) => json!({"param": p}),
+                            // The groups' step, and where the ids of the
+                            // documents written come from.
+                            code::EachSource::Touched { ids, path, groups } => json!({"step": groups, "elements": "", "ids": {"step": ids, "path": path}}),
                         },
                         "id": e.id,
                         "amounts": e.amounts.iter().map(|(field, from, negative)| json!([field, from, negative])).collect::<Vec<_>>(),
@@ -453,6 +495,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if bulk_writes(ops) {
         out.push_str(PY_ELEMS_HELPER);
+    }
+    if touches_parents(ops) {
+        out.push_str(PY_TOUCHED_HELPER);
     }
     if merges(ops) {
         out.push_str(PY_NEWEST_HELPER);

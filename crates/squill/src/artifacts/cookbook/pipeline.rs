@@ -149,7 +149,7 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
     }
 }
 
-/// A figure computed from the array: its size, or the sum, least,
+/// A figure computed from the array: its size, or the sum (a double), least,
 /// greatest, first or last of the elements' values at `over` (`readings.value`).
 /// The values are taken with `$map` rather than the path through the
 /// array (`"$readings.value"`): the same on MongoDB, and SecantusDB, which
@@ -165,7 +165,10 @@ fn figure(array: &str, function: AggregateFn, over: &str) -> String {
     };
     match function {
         AggregateFn::Count => format!("{{\"$size\": {of}}}"),
-        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"$sum\": {of}}}"),
+        // The validator keeps a bucket's sum a double; `$sum` gives the int
+        // 0 for no elements (a bucket emptied by this drop) and an int for
+        // int values, which it refuses.
+        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"$toDouble\": {{\"$sum\": {of}}}}}"),
         AggregateFn::Min => format!("{{\"$min\": {of}}}"),
         AggregateFn::Max => format!("{{\"$max\": {of}}}"),
         AggregateFn::First => format!("{{\"$arrayElemAt\": [{of}, 0]}}"),
@@ -198,6 +201,12 @@ mod tests {
             assert!(text.contains(set), "{text}");
             assert!(text.contains(&max), "{text}");
             assert!(!text.contains("readings.$.value"), "{text}");
+        }
+        // A sum stays the double the validator wants, also over no
+        // elements (`$sum` alone gives the int 0).
+        let sum = format!(r#""sum_value": {{"$toDouble": {{"$sum": {values}}}}}"#);
+        for text in [&py, &js, &sh] {
+            assert!(text.contains(&sum), "{text}");
         }
         let (py, js, sh) = op("drop_reading");
         let drop = r#"[{"$set": {"readings": {"$filter": {"input": "$readings", "as": "e", "cond": {"$not": [{"$eq": ["$$e.time", time]}]}}}}}, {"$set": {"count": {"$size": "$readings"}"#;

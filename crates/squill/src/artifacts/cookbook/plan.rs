@@ -491,6 +491,15 @@ impl Builder<'_> {
                             .to_string()
                     }
                 };
+                // Every parent the ids name, its values from its group.
+                let touched = each.ids_from.as_ref().and_then(|i| {
+                    let ids = self.steps.get(i.step.wrapping_sub(1))?.key.clone();
+                    Some(EachSource::Touched {
+                        ids,
+                        path: i.path.clone(),
+                        groups: key.clone(),
+                    })
+                });
                 EachCode {
                     id: rel(&each.id),
                     amounts: each
@@ -503,10 +512,10 @@ impl Builder<'_> {
                         .iter()
                         .map(|x| (x.path.clone(), rel(&x.from)))
                         .collect(),
-                    source: EachSource::Step {
+                    source: touched.unwrap_or(EachSource::Step {
                         step: key,
                         elements,
-                    },
+                    }),
                 }
             }
             None => {

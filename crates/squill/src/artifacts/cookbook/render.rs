@@ -207,6 +207,12 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<Each>) {
             format!("_elems({step}, {})", q(elements))
         }
         (EachSource::Step { step, elements }, _) => format!("elems({step}, {})", q(elements)),
+        (EachSource::Touched { ids, path, groups }, Lang::Python) => {
+            format!("_touched({ids}, {}, {groups})", q(path))
+        }
+        (EachSource::Touched { ids, path, groups }, _) => {
+            format!("touched({ids}, {}, {groups})", q(path))
+        }
         (EachSource::Param(p), _) => p.clone(),
     };
     let at = |path: &str| {

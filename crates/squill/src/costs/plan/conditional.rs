@@ -182,6 +182,7 @@ impl<'a> Planner<'a> {
             id,
             amounts,
             sets: Vec::new(),
+            ids_from: None,
         }));
     }
 

@@ -164,10 +164,14 @@ impl Planner<'_> {
     /// the parents, `$sort` by the reference and the figure's order,
     /// `$group` by the reference keeping the `$first`: a key and a
     /// document a parent, through the index `{product: 1, rating: -1}`),
-    /// then one `bulkWrite` `$set`s each parent's figure from its group.
-    /// A parent left with no child has no group, and keeps its figure.
-    /// Priced by the parents touched: `P × (1 − (1 − 1/P)^m)` of the `P`
-    /// parents, `m` children deleted at random among them.
+    /// then one `bulkWrite` `$set`s the figure of each parent the deleted
+    /// children named (their references, which the find at `from`
+    /// returned): from its group, or to null where it has none (a parent
+    /// left with no child has no group; the figure it kept was the deleted
+    /// children's). Priced by the parents touched: `P × (1 − (1 − 1/P)^m)`
+    /// of the `P` parents, `m` children deleted at random among them; an
+    /// emptied parent is one of them, so the price is the one the groups
+    /// alone had (it assumed every parent touched kept a child).
     pub(super) fn reread_per_parent(
         &self,
         plan: &mut OpPlan,
@@ -218,13 +222,17 @@ impl Planner<'_> {
             op,
             read,
             cost,
-            Some((vec![(by_ref, 1), (acc.path(by), 1)], e, acc.docs)),
+            Some((vec![(by_ref.clone(), 1), (acc.path(by), 1)], e, acc.docs)),
         );
         let pacc = self.access(rel.parent);
+        let touched = crate::design::IdsFrom {
+            step: from,
+            path: by_ref,
+        };
         self.push_per_group(
             plan,
             op,
-            (rel.parent, n, parents),
+            (rel.parent, n, parents, Some(touched)),
             vec![UpdateOp::Set {
                 path: pacc.path(name),
             }],
@@ -365,7 +373,7 @@ impl Planner<'_> {
         self.push_per_group(
             plan,
             op,
-            (rel.parent, n, parents),
+            (rel.parent, n, parents, None),
             ups,
             why,
             (amounts, Vec::new()),
@@ -374,12 +382,14 @@ impl Planner<'_> {
 
     /// One `bulkWrite` on the parents the groups of step `n` name, an
     /// `updateOne` by `_id` per group (`parents` of them), each taking its
-    /// `$inc` amounts and `$set` values from its group.
+    /// `$inc` amounts and `$set` values from its group. With `ids`, on the
+    /// parents those ids name instead, each `$set` from its group or to
+    /// null where it has none.
     fn push_per_group(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
-        (parent, n, parents): (EntityId, usize, f64),
+        (parent, n, parents, ids): (EntityId, usize, f64, Option<crate::design::IdsFrom>),
         updates: Vec<UpdateOp>,
         purpose: impl Into<Vec<Purpose>>,
         (amounts, sets): (Vec<crate::design::EachAmount>, Vec<crate::design::EachSet>),
@@ -393,7 +403,9 @@ impl Planner<'_> {
                 filter: vec![filt(
                     pacc.path("_id"),
                     FilterOp::In,
-                    ValueSource::FromStep { step: n },
+                    ValueSource::FromStep {
+                        step: ids.as_ref().map_or(n, |i| i.step),
+                    },
                 )],
                 updates,
                 docs: parents,
@@ -406,6 +418,7 @@ impl Planner<'_> {
             id: "_id".to_string(),
             amounts,
             sets,
+            ids_from: ids,
         }));
         cost.keys = parents;
         self.push(plan, op, step, cost, index);

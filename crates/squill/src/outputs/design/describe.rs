@@ -526,9 +526,16 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
     if let (Some(each), UpdateOp::Set { path }) = (&step.each, u)
         && let Some(x) = each.sets.iter().find(|x| x.path == *path)
     {
-        return match each.from_step {
-            Some(n) => format!("$set {path} to the {} step {n} found, each its own", x.from),
-            None => format!("$set {path} to (the value given with each id)"),
+        return match (each.from_step, &each.ids_from) {
+            // Each parent the ids name, found by the grouped read or not.
+            (Some(n), Some(ids)) => format!(
+                "$set {path} to the {} step {n} found for each {} of step {} (null where it found none)",
+                x.from, ids.path, ids.step
+            ),
+            (Some(n), None) => {
+                format!("$set {path} to the {} step {n} found, each its own", x.from)
+            }
+            (None, _) => format!("$set {path} to (the value given with each id)"),
         };
     }
     let (Some(each), UpdateOp::Inc { path } | UpdateOp::Dec { path }) = (&step.each, u) else {
