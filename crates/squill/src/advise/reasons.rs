@@ -54,12 +54,16 @@ pub(super) fn layout_phrase(parent: &str, child: &str, l: &Layout) -> String {
         } => {
             format!("copying {parent} {} into each {child}", fields.join(", "))
         }
-        Layout::Subset { k, .. } => format!("the latest {k} {childs} in the {parent}"),
+        Layout::Subset { k, .. } => {
+            format!("the latest {} {childs} in the {parent}", words::int(*k))
+        }
         Layout::Outlier { threshold } => format!(
             "up to {} {childs} in the {parent}, the rest apart",
             words::num(*threshold as f64)
         ),
-        Layout::Bucket { per_bucket, .. } => format!("buckets of {per_bucket} {childs}"),
+        Layout::Bucket { per_bucket, .. } => {
+            format!("buckets of {} {childs}", words::int(*per_bucket))
+        }
         Layout::ManyToManyOneWay {
             ids_in: Side::Parent,
         } => format!("{child} ids in each {parent} only"),
@@ -330,5 +334,36 @@ pub(super) fn computes(
             model.entity(rel.child).name
         ),
         None => format!("count of {}", rel.parent_field),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::layout_phrase;
+    use crate::design::{BucketBy, Layout};
+
+    /// A count in a layout's phrase is grouped as every other figure of the
+    /// report (issue 41: S20's "buckets of 1268 events" beside "the 1,268 a
+    /// bucket may hold").
+    #[test]
+    fn counts_in_a_layout_phrase_are_grouped() {
+        let bucket = Layout::Bucket {
+            by: BucketBy::Count,
+            per_bucket: 1268,
+            aggregates: Vec::new(),
+        };
+        assert_eq!(
+            layout_phrase("device", "event", &bucket),
+            "buckets of 1,268 events"
+        );
+        let subset = Layout::Subset {
+            k: 1000,
+            sort_field: None,
+            fields: Vec::new(),
+        };
+        assert_eq!(
+            layout_phrase("user", "follower", &subset),
+            "the latest 1,000 followers in the user"
+        );
     }
 }

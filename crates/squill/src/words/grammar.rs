@@ -3,7 +3,8 @@
 //! asks for the form it needs — one, many, with an article, counted — instead
 //! of writing `"{name}s"` and patching the result afterwards.
 
-/// Mass nouns: no plural, no "a".
+/// Mass nouns, and nouns used only in the plural ("electronics": one of
+/// them is not "an electronic"): one form, no "a".
 const UNCOUNTABLE: &[&str] = &[
     "clothing",
     "equipment",
@@ -22,6 +23,16 @@ const UNCOUNTABLE: &[&str] = &[
     "luggage",
     "baggage",
     "music",
+    "electronics",
+    "goods",
+    "clothes",
+    "analytics",
+    "logistics",
+    "earnings",
+    "savings",
+    "belongings",
+    "premises",
+    "headquarters",
 ];
 
 /// Words that start with a vowel letter but a consonant sound ("a user").
@@ -201,6 +212,10 @@ mod tests {
         assert_eq!(singular("status"), "status");
         assert_eq!(singular("people"), "person");
         assert_eq!(singular("order_lines"), "order_line");
+        // Plural-only nouns keep their one form (issue 41: "the electronic").
+        assert_eq!(singular("electronics"), "electronics");
+        assert_eq!(singular("sale_goods"), "sale_goods");
+        assert_eq!(plural("electronics"), "electronics");
     }
 
     #[test]
@@ -215,6 +230,7 @@ mod tests {
         assert_eq!(a("order"), "an order");
         assert_eq!(a("clothing"), "clothing");
         assert_eq!(a("product"), "a product");
+        assert_eq!(a("electronics"), "electronics");
     }
 
     #[test]

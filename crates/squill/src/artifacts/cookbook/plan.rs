@@ -706,6 +706,17 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 filter.push((f.path.clone(), Expr::Param(p)));
                 continue;
             }
+            // A condition that fixes the path to a constant (a claim's
+            // `status = pending` on its `{status: eq}` filter) is the test:
+            // no parameter asks the caller for a value the write ignores.
+            if let Some(c) = step
+                .conditions
+                .iter()
+                .find(|c| c.path == f.path && c.test == crate::model::Test::Eq)
+            {
+                filter.push((f.path.clone(), Expr::Test(c.test, c.value.clone())));
+                continue;
+            }
             let mut e = b.filter_expr(step, f);
             // Two paths of one step that stand for the same entity's field
             // (a follow's `follower._id` and `following._id`, both a
@@ -1158,6 +1169,29 @@ mod tests {
             let names: Vec<&str> = code.params.iter().map(|p| p.name.as_str()).collect();
             assert_eq!(names, want, "{fixture} {op}");
         }
+    }
+
+    /// A claim's equality on the state it claims (`filter: {status: eq}`
+    /// with `when: ["status = pending"]`) is the constant: the function
+    /// asks for the new values only, not for a `status` it never uses.
+    #[test]
+    fn a_claim_asks_for_no_value_its_condition_fixes() {
+        use super::Expr;
+        let model = crate::advise::tests::golden::example("scenarios/s17-job-queue");
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "claim_next")
+            .unwrap();
+        let claim = op_code(&d, plan);
+        let names: Vec<&str> = claim.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["new_status", "new_worker", "new_claimed_at"]);
+        assert!(
+            matches!(&claim.steps[0].filter[..], [(p, Expr::Test(..))] if p == "status"),
+            "{:?}",
+            claim.steps[0].filter
+        );
     }
 
     fn code(fixture: &str, op: &str) -> super::OpCode {

@@ -274,7 +274,8 @@ pub(super) enum RawField {
 #[schemars(rename = "FieldLong")]
 pub(super) struct RawFieldLong {
     /// string, int, long, double, decimal, bool, date, objectId, binary, object,
-    /// attributes; `T[]` for an array of T.
+    /// attributes, point (a GeoJSON Point), polygon (a GeoJSON Polygon, `size`
+    /// its corners); `T[]` for an array of T.
     #[serde(rename = "type")]
     #[schemars(with = "String")]
     pub ty: S<String>,

@@ -19,6 +19,23 @@ mod tests {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../schema/squill-model.schema.json")
     }
 
+    /// Every base type the parser reads is named in the schema's field
+    /// descriptions, short form and long form, so an editor's hover lists
+    /// it (issue 41: `point` and `polygon` were read but not named).
+    #[test]
+    fn every_field_type_is_named_in_the_schema() {
+        let schema: serde_json::Value = serde_json::from_str(&super::schema_json()).unwrap();
+        let defs = &schema["$defs"];
+        let short = defs["Field"]["description"].as_str().unwrap_or_default();
+        let long = defs["FieldLong"]["properties"]["type"]["description"]
+            .as_str()
+            .unwrap_or_default();
+        for name in super::super::compact::TYPE_NAMES {
+            assert!(short.contains(&format!("`{name}")), "Field: {name}");
+            assert!(long.contains(name), "FieldLong.type: {name}");
+        }
+    }
+
     #[test]
     fn committed_schema_is_up_to_date() {
         let fresh = super::schema_json();
