@@ -63,7 +63,11 @@ pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
                 path,
                 function,
                 over,
-            } => Some((path.clone(), figure(array, *function, over))),
+                bson_type,
+            } => Some((
+                path.clone(),
+                figure(array, *function, over, bson_type.as_deref()),
+            )),
             _ => None,
         })
         .collect();
@@ -149,12 +153,15 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
     }
 }
 
-/// A figure computed from the array: its size, or the sum (a double), least,
-/// greatest, first or last of the elements' values at `over` (`readings.value`).
+/// A figure computed from the array: its size, or the sum, least, greatest,
+/// first or last of the elements' values at `over` (`readings.value`). A
+/// sum is converted to `bson_type`, the type the validator keeps it in
+/// (a double, a long or a decimal: `advise::document::sum_type`); the
+/// other figures are one of the values, already in their field's type.
 /// The values are taken with `$map` rather than the path through the
 /// array (`"$readings.value"`): the same on MongoDB, and SecantusDB, which
 /// the server-backed tests run on, gives nothing for that path.
-fn figure(array: &str, function: AggregateFn, over: &str) -> String {
+fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str>) -> String {
     let input = q(&format!("${array}"));
     let of = match over.strip_prefix(&format!("{array}.")) {
         Some(field) => format!(
@@ -165,10 +172,18 @@ fn figure(array: &str, function: AggregateFn, over: &str) -> String {
     };
     match function {
         AggregateFn::Count => format!("{{\"$size\": {of}}}"),
-        // The validator keeps a bucket's sum a double; `$sum` gives the int
-        // 0 for no elements (a bucket emptied by this drop) and an int for
-        // int values, which it refuses.
-        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"$toDouble\": {{\"$sum\": {of}}}}}"),
+        // `$sum` gives the int 0 for no elements (a bucket emptied by this
+        // drop) and an int for int values, which a validator that wants a
+        // double, a long or a decimal refuses.
+        AggregateFn::Sum | AggregateFn::Avg => {
+            let to = match bson_type {
+                Some("long") => "$toLong",
+                Some("decimal") => "$toDecimal",
+                Some("int") => "$toInt",
+                _ => "$toDouble",
+            };
+            format!("{{\"{to}\": {{\"$sum\": {of}}}}}")
+        }
         AggregateFn::Min => format!("{{\"$min\": {of}}}"),
         AggregateFn::Max => format!("{{\"$max\": {of}}}"),
         AggregateFn::First => format!("{{\"$arrayElemAt\": [{of}, 0]}}"),
