@@ -194,6 +194,26 @@ fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str
 #[cfg(test)]
 mod tests {
     use super::super::render;
+    use crate::model::AggregateFn;
+
+    /// A sum is converted to the type its validator keeps it in: `$sum`
+    /// alone gives an int (0 for no elements), which a long's or a
+    /// decimal's validator refuses as a double's does (issue 41).
+    #[test]
+    fn a_recomputed_sum_takes_the_figures_type() {
+        for (ty, to) in [
+            (Some("double"), "$toDouble"),
+            (Some("long"), "$toLong"),
+            (Some("decimal"), "$toDecimal"),
+            (None, "$toDouble"),
+        ] {
+            let text = super::figure("entries", AggregateFn::Sum, "entries.cents", ty);
+            assert!(text.starts_with(&format!(r#"{{"{to}": {{"$sum": "#)), "{ty:?}: {text}");
+        }
+        // A least value is one of the values: no conversion.
+        let text = super::figure("entries", AggregateFn::Min, "entries.cents", Some("long"));
+        assert!(text.starts_with(r#"{"$min": "#), "{text}");
+    }
 
     /// The bucket-edits fixture's edit and delete of a reading, in each
     /// language: one update of the bucket whose pipeline changes (or drops)
@@ -223,6 +243,12 @@ mod tests {
         for text in [&py, &js, &sh] {
             assert!(text.contains(&sum), "{text}");
         }
+        // Int votes in buckets of a count: the least of them is the `$min`
+        // of ints (an int, as the validator now wants), the sum a double.
+        let (_, _, sh) = op("vote");
+        let votes = r#"{"$map": {"input": "$comments", "as": "e", "in": "$$e.votes"}}"#;
+        assert!(sh.contains(&format!(r#""min_votes": {{"$min": {votes}}}"#)), "{sh}");
+        assert!(sh.contains(&format!(r#""sum_votes": {{"$toDouble": {{"$sum": {votes}}}}}"#)), "{sh}");
         let (py, js, sh) = op("drop_reading");
         let drop = r#"[{"$set": {"readings": {"$filter": {"input": "$readings", "as": "e", "cond": {"$not": [{"$eq": ["$$e.time", time]}]}}}}}, {"$set": {"count": {"$size": "$readings"}"#;
         for text in [&py, &js, &sh] {
