@@ -1001,6 +1001,7 @@ fn a_time_bucket_goes_with_its_last_child() {
     let per_bucket = d
         .relationships
         .iter()
+        .filter(|r| r.relationship == "readings")
         .find_map(|r| match r.chosen {
             crate::design::Layout::Bucket { per_bucket, .. } => Some(per_bucket),
             _ => None,
