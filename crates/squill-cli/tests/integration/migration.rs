@@ -1707,10 +1707,7 @@ fn cases() -> Vec<Case> {
             today: voted_comments(Some("parent-reference"), None),
             held: Some(("post_comments", "comments", "comment", None)),
             kept: Some("comment"),
-            moved: vec![(
-                "comment|post|votes",
-                "post_comments|post|comments.votes",
-            )],
+            moved: vec![("comment|post|votes", "post_comments|post|comments.votes")],
             bucketed: Some(("post_comments", "comments", "count")),
             // Each bucket's figures over its int votes: the least and
             // greatest an int (the validator's type, which the cookbook's

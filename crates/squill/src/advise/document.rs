@@ -798,7 +798,7 @@ impl DocBuilder<'_> {
                 .filter_map(|c| c.get(x).and_then(number))
                 .collect()
         };
-        let child_fields = &f.model.entity(rel.child);
+        let child_fields = f.model.entity(rel.child);
         for a in aggregates {
             let Some(x) = &a.field else { continue };
             // An average is kept as a sum: the count is there to divide by.
@@ -823,12 +823,12 @@ impl DocBuilder<'_> {
                 let over = child_fields.field(x);
                 let (ty, v) = match over.filter(|_| picks_a_value(function)) {
                     Some(fd) => {
-                        let values = list.iter().filter_map(|c| c.get(x));
+                        let mut values = list.iter().filter_map(|c| c.get(x));
                         let v = match function {
-                            AggregateFn::First => values.clone().next(),
-                            AggregateFn::Last => values.clone().last(),
-                            AggregateFn::Min => values.clone().min_by(|a, b| ordered(a, b)),
-                            _ => values.clone().max_by(|a, b| ordered(a, b)),
+                            AggregateFn::First => values.next(),
+                            AggregateFn::Last => values.next_back(),
+                            AggregateFn::Min => values.min_by(|a, b| ordered(a, b)),
+                            _ => values.max_by(|a, b| ordered(a, b)),
                         };
                         (
                             field_type(&fd.ty, &fd.enum_values, &origin),

@@ -645,7 +645,10 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
             && out.contains("left with no comments are those of none, and its validator takes them\n"),
         "{out}"
     );
-    for insert in ["ok: record/sensor_readings: ", "ok: add_comment/post_comments: "] {
+    for insert in [
+        "ok: record/sensor_readings: ",
+        "ok: add_comment/post_comments: ",
+    ] {
         assert!(
             out.contains(insert) && out.contains("after 3 inserts (into the least full bucket, and one it opens), its validator on"),
             "{out}"

@@ -156,9 +156,7 @@ impl Population<'_> {
             let rel = self.model.relationship(r);
             let mut number = 0;
             for parent in 0..self.count(rel.parent) {
-                for (page, children) in
-                    (0..).zip(self.buckets(r, &self.children(r, parent)))
-                {
+                for (page, children) in (0..).zip(self.buckets(r, &self.children(r, parent))) {
                     f(Run::One(Root::Bucket {
                         relationship: r,
                         parent,

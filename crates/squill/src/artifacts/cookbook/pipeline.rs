@@ -208,7 +208,10 @@ mod tests {
             (None, "$toDouble"),
         ] {
             let text = super::figure("entries", AggregateFn::Sum, "entries.cents", ty);
-            assert!(text.starts_with(&format!(r#"{{"{to}": {{"$sum": "#)), "{ty:?}: {text}");
+            assert!(
+                text.starts_with(&format!(r#"{{"{to}": {{"$sum": "#)),
+                "{ty:?}: {text}"
+            );
         }
         // A least value is one of the values: no conversion.
         let text = super::figure("entries", AggregateFn::Min, "entries.cents", Some("long"));
@@ -247,8 +250,16 @@ mod tests {
         // of ints (an int, as the validator now wants), the sum a double.
         let (_, _, sh) = op("vote");
         let votes = r#"{"$map": {"input": "$comments", "as": "e", "in": "$$e.votes"}}"#;
-        assert!(sh.contains(&format!(r#""min_votes": {{"$min": {votes}}}"#)), "{sh}");
-        assert!(sh.contains(&format!(r#""sum_votes": {{"$toDouble": {{"$sum": {votes}}}}}"#)), "{sh}");
+        assert!(
+            sh.contains(&format!(r#""min_votes": {{"$min": {votes}}}"#)),
+            "{sh}"
+        );
+        assert!(
+            sh.contains(&format!(
+                r#""sum_votes": {{"$toDouble": {{"$sum": {votes}}}}}"#
+            )),
+            "{sh}"
+        );
         let (py, js, sh) = op("drop_reading");
         let drop = r#"[{"$set": {"readings": {"$filter": {"input": "$readings", "as": "e", "cond": {"$not": [{"$eq": ["$$e.time", time]}]}}}}}, {"$set": {"count": {"$size": "$readings"}"#;
         for text in [&py, &js, &sh] {
