@@ -5,7 +5,9 @@
 // seen, or by number with `skip`) disjoint, in the read's order, and
 // together every matching document, also where the sort key ties across
 // a page's edge; the figures a write computes again from an array (a
-// bucket's count, sum, min, max) equal those its elements give.
+// bucket's count, sum, min, max) equal those its elements give, and so do
+// those of a bucket a new child is upserted into (its parent's open one,
+// or one the upsert opens, with its page), the validator on.
 //
 // mongosh --quiet --norc URI check_cookbook_effects.js, with SQUILL_CHECK_DIR
 // the directory `squill generate` wrote (data/ loaded here, plan.json the
