@@ -5,7 +5,9 @@
 // seen, or by number with `skip`) disjoint, in the read's order, and
 // together every matching document, also where the sort key ties across
 // a page's edge; the figures a write computes again from an array (a
-// bucket's count, sum, min, max) equal those its elements give.
+// bucket's count, sum, min, max) equal those its elements give, and so do
+// those of a bucket a new child is upserted into (its parent's open one,
+// or one the upsert opens, with its page), the validator on.
 //
 // mongosh --quiet --norc URI check_cookbook_effects.js, with SQUILL_CHECK_DIR
 // the directory `squill generate` wrote (data/ loaded here, plan.json the
@@ -321,7 +323,7 @@ function checkRecompute(fn, step) {
   };
   for (const p of plan[fn].params) {
     if (Object.prototype.hasOwnProperty.call(values, p.name)) continue;
-    if (field && p.path === `${array}.${field}`) values[p.name] = lowered;
+    if (field && p.path === `${array}.${field}`) values[p.name] = typed(step.collection, p.path, lowered);
   }
   own(values);
   const matches = (e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v));
@@ -434,8 +436,83 @@ function runs(fn, a) {
   }
 }
 
+// A new child added to its parent's open bucket by the insert `fn`'s
+// upsert (issue 41), with the validator on: into the least full bucket
+// of a parent, first a value below every other (the min must move),
+// then one above (the max), then into a bucket the upsert opens for a
+// parent that has none (a `$inc` and a `$min` then store the argument's
+// type, which the validator must take). After each, every figure of the
+// parent's buckets equals what their elements give. The figures, and the
+// field each is over, are those the collection's edits recompute.
+function checkInsert(fn, step, figures) {
+  const array = figures[0].over.split(".")[0];
+  const coll = db.getCollection(step.collection);
+  const eq = step.filter.filter(([, e]) => e.eq !== undefined);
+  const [doc] = coll
+    .aggregate([{ $addFields: { __n: { $size: { $ifNull: [`$${array}`, []] } } } }, { $match: { __n: { $gte: 1 } } }, { $sort: { __n: 1, _id: 1 } }, { $limit: 1 }, { $project: { __n: 0 } }])
+    .toArray();
+  if (!doc) { fail(`${fn}: no ${step.collection} holds one ${array}`); return; }
+  const field = (figures.find((r) => r.over.startsWith(`${array}.`)) || {}).over;
+  const valueField = field ? field.slice(array.length + 1) : null;
+  const all = coll.find({}).toArray().flatMap((d) => (valueField ? (d[array] || []).map((e) => num(at(e, valueField)[0])) : []));
+  const itemParam = plan[fn].params.find((p) => p.collection === step.collection && p.path === array);
+  if (!itemParam) { fail(`${fn}: no parameter takes the new ${array} item`); return; }
+  // The documents the upsert's equality filter names (the parent's buckets).
+  const filterOf = (vs) => { const f = {}; for (const [path, e] of eq) f[path] = vs[e.eq]; return f; };
+  const insert = (eqValues, v, what) => {
+    const item = Object.assign({}, doc[array][doc[array].length - 1]);
+    if (item._id !== undefined) item._id = new ObjectId();
+    if (valueField) item[valueField] = typed(step.collection, `${array}.${valueField}`, v);
+    const values = Object.assign({}, eqValues);
+    values[itemParam.name] = item;
+    for (const p of plan[fn].params) {
+      if (p.collection !== step.collection || Object.prototype.hasOwnProperty.call(values, p.name)) continue;
+      const r = figures.find((x) => x.path === p.path);
+      if (r) values[p.name] = typed(step.collection, p.path, r.over === array ? 1 : at(item, r.over.slice(array.length + 1))[0]);
+      // The page number a bucket of a count the upsert opens takes (squill's
+      // own field): the parent's buckets so far.
+      else if (p.path === "page") values[p.name] = typed(step.collection, p.path, coll.countDocuments(filterOf(eqValues)));
+    }
+    const held = coll.find(filterOf(eqValues)).toArray().reduce((t, d) => t + (d[array] || []).length, 0);
+    const a = args(fn, values, []);
+    if (a === null || !runs(fn, a)) return false;
+    const buckets = coll.find(filterOf(eqValues)).toArray();
+    let good = true;
+    const pages = buckets.map((b) => b.page).filter((x) => x !== undefined).map(num).sort((x, y) => x - y);
+    if (pages.some((x, i) => x !== i)) { fail(`${fn} (${what}): the buckets named have the pages ${JSON.stringify(pages)}`); good = false; }
+    const now = buckets.reduce((t, d) => t + (d[array] || []).length, 0);
+    if (now !== held + 1) { fail(`${fn} (${what}): the buckets named hold ${now} ${array}, ${held + 1} expected`); good = false; }
+    for (const b of buckets) {
+      for (const r of figures) {
+        const els = b[array] || [];
+        const vals = r.over === array ? els : els.map((e) => num(at(e, r.over.slice(array.length + 1))[0]));
+        const want = figureOf(r.function, vals);
+        const got = b[r.path] === undefined || b[r.path] === null ? null : num(b[r.path]);
+        if (want === null ? got !== null : got === null || Math.abs(got - want) > 1e-9 * Math.max(1, Math.abs(want))) {
+          fail(`${fn} (${what}): ${step.collection} ${key(b._id)} stores ${r.path} ${got}, its ${els.length} ${array} give ${want}`);
+          good = false;
+        }
+      }
+    }
+    return good;
+  };
+  const own = {};
+  for (const [path, e] of eq) own[e.eq] = at(doc, path)[0];
+  const low = all.length ? Math.min(...all) - 1 : 0;
+  const high = all.length ? Math.max(...all) + 1 : 0;
+  let good = insert(own, low, "a value below every other") && insert(own, high, "a value above every other");
+  // A parent with no bucket yet: the upsert opens one.
+  const fresh = Object.assign({}, own);
+  const [parentPath, parentEq] = eq.find(([path]) => doc[path] !== undefined && doc[path] !== null && doc[path]._bsontype === "ObjectId") || [];
+  if (parentPath === undefined) { fail(`${fn}: the upsert's filter names no parent id`); return; }
+  fresh[parentEq.eq] = new ObjectId();
+  good = insert(fresh, low, "a bucket it opens") && good;
+  if (good) ok(`${fn}/${step.key}: ${figures.map((r) => r.path).join(", ")} of ${step.collection} equal what their ${array} give after 3 inserts (into the least full bucket, and one it opens), its validator on`);
+}
+
 // A value the validator takes at `path` of `collection`: an int stays an
-// int (mongosh would write a JavaScript number as a double).
+// int, a double a double (mongosh would write a whole JavaScript number
+// as an int). The first type of a list (`["int", "null"]`).
 function typed(collection, path, v) {
   const [info] = db.getCollectionInfos({ name: collection });
   let schema = info && info.options && info.options.validator && info.options.validator.$jsonSchema;
@@ -444,7 +521,8 @@ function typed(collection, path, v) {
     if (schema.items) schema = schema.items;
     schema = schema.properties && schema.properties[part];
   }
-  const type = schema && schema.bsonType;
+  const type = schema && (Array.isArray(schema.bsonType) ? schema.bsonType[0] : schema.bsonType);
+  if (type === "decimal") return NumberDecimal(String(v));
   if (type === "int") return NumberInt(v);
   if (type === "long") return NumberLong(v);
   if (type === "double") return Double(v);
@@ -718,8 +796,26 @@ for (const fn of Object.keys(plan)) {
   }
 }
 for (const [fn, step] of lastChild) checkReread(fn, step, true);
+// The inserts into buckets last: they add elements the checks above do
+// not expect. A bucket's figures are those its edits recompute.
+const bucketFigures = new Map();
+for (const fn of Object.keys(plan)) {
+  for (const s of plan[fn].steps) {
+    for (const r of s.recompute || []) {
+      const list = bucketFigures.get(s.collection) || [];
+      if (!list.some((x) => x.path === r.path)) list.push(r);
+      bucketFigures.set(s.collection, list);
+    }
+  }
+}
+let inserted = 0;
+for (const fn of Object.keys(plan)) {
+  for (const step of plan[fn].steps) {
+    if (step.action === "upsert" && bucketFigures.has(step.collection)) { inserted += 1; checkInsert(fn, step, bucketFigures.get(step.collection)); }
+  }
+}
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
-print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount, ${inserted} insert(s) into buckets`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

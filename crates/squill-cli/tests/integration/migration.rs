@@ -169,6 +169,31 @@ fn comments(layout: Option<&str>, current: Option<&str>) -> String {
     )
 }
 
+/// blog-comments-pages whose comments carry int votes, and whose page shows
+/// their sum, least and greatest: each bucket keeps them over its comments
+/// (issue 41: the least and greatest an int as the votes are).
+fn voted_comments(layout: Option<&str>, current: Option<&str>) -> String {
+    let text = comments(layout, current);
+    let (fields, include) = (
+        "      comment: string(200)\n",
+        "      comments: {sort: created_on, limit: 50}\n",
+    );
+    assert!(
+        text.contains(fields) && text.contains(include),
+        "the example's comments"
+    );
+    text.replacen(
+        fields,
+        "      comment: string(200)\n      votes: {type: int, distinct: 100}\n",
+        1,
+    )
+    .replacen(
+        include,
+        "      comments: {sort: created_on, limit: 50}\n    aggregates: [sum(comments.votes), min(comments.votes), max(comments.votes)]\n",
+        1,
+    )
+}
+
 /// Event attendees (examples/scenarios/s05-attendees.yaml), `attendees`
 /// pinned, with a typical event of 2 and a p99 of 3, so that under
 /// `SMALL_ARRAYS` the outlier's threshold is 3 and events past it (up to
@@ -1677,6 +1702,24 @@ fn cases() -> Vec<Case> {
             ..Case::default()
         },
         Case {
+            name: "bucket-by-count-int-figures",
+            model: voted_comments(None, Some("parent-reference")),
+            today: voted_comments(Some("parent-reference"), None),
+            held: Some(("post_comments", "comments", "comment", None)),
+            kept: Some("comment"),
+            moved: vec![("comment|post|votes", "post_comments|post|comments.votes")],
+            bucketed: Some(("post_comments", "comments", "count")),
+            // Each bucket's figures over its int votes: the least and
+            // greatest an int (the validator's type, which the cookbook's
+            // `$min`, `$max` and pipelines store), the sum a double.
+            bucket_figures: vec![
+                "sum_votes:sum:votes",
+                "min_votes:min:votes",
+                "max_votes:max:votes",
+            ],
+            ..Case::default()
+        },
+        Case {
             name: "embed-parent-in-child",
             model: orders(Some("embed-parent-in-child"), Some("parent-reference")),
             today: orders(Some("parent-reference"), None),
@@ -2548,6 +2591,10 @@ for d in db[coll].find({}):
         want, got = fns[fn](xs), d.get(name)
         if got is None or abs(got - want) > 1e-9 * max(1, abs(want)):
             bad.append(str(d["_id"]))
+        # The type too: a least or greatest is one of the items' values, in
+        # their type; a sum of ints or doubles is a double.
+        elif type(got) is not (float if fn == "sum" else type(want)):
+            bad.append(f"{d['_id']}: {name} is {type(got).__name__}")
 print(json.dumps({"buckets": n, "bad": bad}))
 "#;
 

@@ -242,19 +242,13 @@ impl DocBuilder<'_> {
                     // values: it keeps its field's type (a timestamp stays
                     // a date, the greatest of int ratings an int, which the
                     // plan sets from the rating it reads again: issue 41);
-                    // a count is a whole number, a sum a double.
-                    let picked = matches!(
-                        function,
-                        AggregateFn::First
-                            | AggregateFn::Last
-                            | AggregateFn::Min
-                            | AggregateFn::Max
-                    )
-                    .then(|| {
-                        let x = agg_field.as_deref()?;
-                        model.entity(rel.child).fields.iter().find(|f| f.name == x)
-                    })
-                    .flatten();
+                    // a count is a whole number, a sum of the type
+                    // `sum_type` gives (a bucket's figures follow the same
+                    // rule).
+                    let over = agg_field
+                        .as_deref()
+                        .and_then(|x| model.entity(rel.child).field(x));
+                    let picked = over.filter(|_| picks_a_value(function));
                     let origin = FieldOrigin::Computed {
                         function,
                         field: agg_field,
@@ -267,7 +261,10 @@ impl DocBuilder<'_> {
                             field_type(&fd.ty, &fd.enum_values, &origin),
                             example::value(self.name(rel.child), fd, n, self.array_max()),
                         ),
-                        _ => (scalar("double"), json!(((n % 97) as f64) * 1.5)),
+                        _ => {
+                            let ty = sum_type(over.map(|f| &f.ty));
+                            (scalar(ty), typed_number(ty, ((n % 97) as f64) * 1.5))
+                        }
                     };
                     shape.push(field(name, ty, true, origin));
                     doc.insert(name.clone(), v);
@@ -801,6 +798,7 @@ impl DocBuilder<'_> {
                 .filter_map(|c| c.get(x).and_then(number))
                 .collect()
         };
+        let child_fields = f.model.entity(rel.child);
         for a in aggregates {
             let Some(x) = &a.field else { continue };
             // An average is kept as a sum: the count is there to divide by.
@@ -813,31 +811,38 @@ impl DocBuilder<'_> {
                 AggregateFn::Count => continue,
             };
             if !shape.iter().any(|s| s.name == key) {
-                shape.push(field(
-                    &key,
-                    scalar("double"),
-                    true,
-                    FieldOrigin::Computed {
-                        function,
-                        field: Some(x.clone()),
-                        relationship: rel.name.clone(),
-                        description: format!("{} of {x} in this bucket", fn_name(function)),
-                    },
-                ));
-                let xs = numbers(x);
-                let v = match function {
-                    AggregateFn::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
-                    AggregateFn::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                    AggregateFn::First => xs.first().copied().unwrap_or(0.0),
-                    AggregateFn::Last => xs.last().copied().unwrap_or(0.0),
-                    _ => xs.iter().sum(),
+                let origin = FieldOrigin::Computed {
+                    function,
+                    field: Some(x.clone()),
+                    relationship: rel.name.clone(),
+                    description: format!("{} of {x} in this bucket", fn_name(function)),
                 };
-                let v = if v.is_finite() {
-                    (v * 100.0).round() / 100.0
-                } else {
-                    0.0
+                // The same types as a parent's figures: the insert's `$min`,
+                // `$max`, `$set` and the edits' pipeline store the child's
+                // own value, in its type (issue 41).
+                let over = child_fields.field(x);
+                let (ty, v) = match over.filter(|_| picks_a_value(function)) {
+                    Some(fd) => {
+                        let mut values = list.iter().filter_map(|c| c.get(x));
+                        let v = match function {
+                            AggregateFn::First => values.next(),
+                            AggregateFn::Last => values.next_back(),
+                            AggregateFn::Min => values.min_by(|a, b| ordered(a, b)),
+                            _ => values.max_by(|a, b| ordered(a, b)),
+                        };
+                        (
+                            field_type(&fd.ty, &fd.enum_values, &origin),
+                            v.cloned().unwrap_or(Value::Null),
+                        )
+                    }
+                    None => {
+                        let ty = sum_type(over.map(|f| &f.ty));
+                        let sum: f64 = numbers(x).iter().sum();
+                        (scalar(ty), typed_number(ty, sum))
+                    }
                 };
-                doc.insert(key, json!(v));
+                shape.push(field(&key, ty, true, origin));
+                doc.insert(key, v);
             }
         }
         let _ = per_bucket;
@@ -857,6 +862,51 @@ impl DocBuilder<'_> {
         ));
         doc.insert(rel.parent_field.clone(), Value::Array(list));
         (shape, doc)
+    }
+}
+
+/// Whether a figure is one of the children's values (a first, last, min
+/// or max), kept in its field's type, rather than a count or a sum.
+fn picks_a_value(function: AggregateFn) -> bool {
+    matches!(
+        function,
+        AggregateFn::First | AggregateFn::Last | AggregateFn::Min | AggregateFn::Max
+    )
+}
+
+/// The BSON type a sum of the values of a field of type `ty` is kept in, on
+/// a parent and in a bucket (issue 41). A double for int and double values:
+/// it never overflows, as an int sum does past 2^31 (the server then
+/// stores a long, which a validator typed `int` refuses), and adds whole
+/// numbers exactly while the total stays within 2^53. A long for long
+/// values, which a double would round past 2^53; a decimal for decimal
+/// values, whose fractions (cents) a double would round.
+pub(crate) fn sum_type(ty: Option<&FieldType>) -> &'static str {
+    match ty {
+        Some(FieldType::Long) => "long",
+        Some(FieldType::Decimal) => "decimal",
+        _ => "double",
+    }
+}
+
+/// An example figure `v` in the BSON type `ty` (`sum_type`'s): a whole
+/// number for a long, a `$numberDecimal` for a decimal, a double rounded
+/// to cents otherwise.
+fn typed_number(ty: &str, v: f64) -> Value {
+    let v = if v.is_finite() { v } else { 0.0 };
+    match ty {
+        "long" => json!(v.round() as i64),
+        "decimal" => json!({ "$numberDecimal": format!("{:.2}", v) }),
+        _ => json!((v * 100.0).round() / 100.0),
+    }
+}
+
+/// The order of two example values of one field: by number, else by their
+/// text (an example date's is ISO 8601, which sorts as the dates do).
+fn ordered(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        _ => a.to_string().cmp(&b.to_string()),
     }
 }
 

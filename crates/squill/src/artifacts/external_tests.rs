@@ -619,7 +619,12 @@ fn bulk_writes_and_keyset_pages_do_what_they_say_against_a_server() {
 /// product's kept sum of ratings equals that of its reviews after each of
 /// them (the purge's grouped `$sum` of the ratings each product lost). A drop
 /// that empties a bucket (two at once) leaves a count of 0 and a sum of a
-/// double 0 the validator takes.
+/// double 0 the validator takes. The comments' buckets of a count keep
+/// figures of int votes: a vote changed, a comment deleted, the last of a
+/// bucket's comments deleted (the bucket kept, its figures those of none),
+/// and new comments upserted (into a parent's open bucket, and into one
+/// the upsert opens, with its page), each taken by the validator, whose
+/// least and greatest votes are ints as the writes store them.
 #[test]
 fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let Some((uri, _, mongosh)) = server_tools() else {
@@ -628,11 +633,27 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     let out = cookbook_effects(&uri, &mongosh, "bucket-edits");
     assert!(
         out.contains(
-            "checked 2 write(s) that recompute stored figures, 4 that set figures read again (2 of them on a parent's last child too), 2 that set them for every parent touched, 1 that count each parent down by its own amount"
+            "checked 4 write(s) that recompute stored figures, 4 that set figures read again (2 of them on a parent's last child too), 2 that set them for every parent touched, 1 that count each parent down by its own amount, 2 insert(s) into buckets"
         ),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 13, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 18, "{out}");
+    // The bucket of a count, over int votes: emptied by a drop (no delete
+    // of it runs first), and opened by an insert.
+    assert!(
+        out.contains("ok: delete_comment/post_comments: count, sum_votes, min_votes, max_votes of post_comments")
+            && out.contains("left with no comments are those of none, and its validator takes them\n"),
+        "{out}"
+    );
+    for insert in [
+        "ok: record/sensor_readings: ",
+        "ok: add_comment/post_comments: ",
+    ] {
+        assert!(
+            out.contains(insert) && out.contains("after 3 inserts (into the least full bucket, and one it opens), its validator on"),
+            "{out}"
+        );
+    }
     assert!(out.contains("(its last one deleted: null)"), "{out}");
     // The kept sum of ratings: moved by an edit and a delete, and taken
     // down by the grouped `$sum` of what each product lost in the purge,

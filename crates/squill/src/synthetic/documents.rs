@@ -10,7 +10,7 @@ use super::roots::Root;
 use super::sink::{Name, Sink, TreeSink};
 use super::value::{Document, Scalar, Value};
 use super::values::{self, Generated, NumType, Scratch, number};
-use crate::design::{BucketBy, Layout, Side};
+use crate::design::{BucketBy, BucketPart, Layout, Side};
 use crate::design::{Collection, FieldOrigin, ShapeType};
 use crate::model::{AggregateFn, EntityId, Relationship, RelationshipId};
 
@@ -35,6 +35,8 @@ struct Ctx<'c> {
     entity: Option<EntityId>,
     key: u64,
     parent: Option<(RelationshipId, u64)>,
+    /// A bucket's relationship, its place among its parent's buckets and
+    /// its children.
     bucket: Option<(RelationshipId, u64, &'c [u64])>,
     outer: Option<&'c Ctx<'c>>,
 }
@@ -123,11 +125,12 @@ impl Builder<'_, '_> {
                 parent,
                 children,
                 number,
+                page,
             } => Ctx {
                 entity: None,
                 key: (1 << 46) + number,
                 parent: Some((*relationship, *parent)),
-                bucket: Some((*relationship, *parent, children.as_slice())),
+                bucket: Some((*relationship, *page, children.as_slice())),
                 outer: None,
             },
         };
@@ -343,8 +346,8 @@ impl Builder<'_, '_> {
                         ty,
                         ctx,
                     ),
-                    FieldOrigin::Bucket { description, .. } => {
-                        self.bucket_field(description, ty, ctx)
+                    FieldOrigin::Bucket { description, part } => {
+                        self.bucket_field(description, *part, ty, ctx)
                     }
                     _ => Value::String(self.entity_name(ctx.entity).to_string()),
                 };
@@ -813,10 +816,16 @@ impl Builder<'_, '_> {
         number(bson_type, if x.is_finite() { x } else { 0.0 })
     }
 
-    fn bucket_field(&self, description: &str, ty: &ShapeType, ctx: &Ctx<'_>) -> Value {
+    fn bucket_field(
+        &self,
+        description: &str,
+        part: BucketPart,
+        ty: &ShapeType,
+        ctx: &Ctx<'_>,
+    ) -> Value {
         let pop = self.pop;
         let bson_type = scalar_type(ty);
-        let Some((r, _, kids)) = ctx.bucket else {
+        let Some((r, page, kids)) = ctx.bucket else {
             return values::scalar(pop.seed, "", ctx.key, description, bson_type, None, &[]);
         };
         match bson_type {
@@ -851,6 +860,12 @@ impl Builder<'_, '_> {
                     },
                     _ => Value::Date(values::EPOCH_2024_MS),
                 }
+            }
+            // The page number is the bucket's place among its parent's
+            // (the reads sort by it, a new bucket's upsert sets the next);
+            // the count, its children.
+            "int" | "long" | "double" | "decimal" if part == BucketPart::Page => {
+                number(bson_type, page as f64)
             }
             "int" | "long" | "double" | "decimal" => number(bson_type, kids.len() as f64),
             _ => self

@@ -36,6 +36,7 @@ fn first_root(pop: &Population<'_>, coll: &Collection, fanout: Fanout) -> Option
             parent: 0,
             children,
             number: 0,
+            page: 0,
         });
     }
     let entity = *pop.root_entities(coll).first()?;

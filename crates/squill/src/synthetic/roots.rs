@@ -27,6 +27,9 @@ pub enum Root {
         parent: u64,
         children: Vec<u64>,
         number: u64,
+        /// Its place among the parent's buckets, from 0 (a bucket of a
+        /// count's page number).
+        page: u64,
     },
 }
 
@@ -153,12 +156,13 @@ impl Population<'_> {
             let rel = self.model.relationship(r);
             let mut number = 0;
             for parent in 0..self.count(rel.parent) {
-                for children in self.buckets(r, &self.children(r, parent)) {
+                for (page, children) in (0..).zip(self.buckets(r, &self.children(r, parent))) {
                     f(Run::One(Root::Bucket {
                         relationship: r,
                         parent,
                         children,
                         number,
+                        page,
                     }))?;
                     number += 1;
                 }

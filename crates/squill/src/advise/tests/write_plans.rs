@@ -1001,6 +1001,7 @@ fn a_time_bucket_goes_with_its_last_child() {
     let per_bucket = d
         .relationships
         .iter()
+        .filter(|r| r.relationship == "readings")
         .find_map(|r| match r.chosen {
             crate::design::Layout::Bucket { per_bucket, .. } => Some(per_bucket),
             _ => None,
@@ -1035,6 +1036,150 @@ fn a_time_bucket_goes_with_its_last_child() {
         })
         .expect("the drop");
     assert!(i < drop, "{:#?}", p.steps);
+}
+
+/// The BSON type each bucket figure of the fixture bucket-edits has in the
+/// shape (which the validator, the example and the synthetic data take).
+fn figure_types(d: &Design, collection: &str) -> Vec<(String, String)> {
+    let c = d
+        .collections
+        .iter()
+        .find(|c| c.name == collection)
+        .unwrap_or_else(|| panic!("no collection {collection}"));
+    c.shape
+        .fields
+        .iter()
+        .filter(|f| matches!(f.origin, crate::design::FieldOrigin::Computed { .. }))
+        .filter_map(|f| match &f.ty {
+            crate::design::ShapeType::Scalar { bson_type, .. } => {
+                Some((f.name.clone(), bson_type.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A bucket's figures have the type its writes store (issue 41): the least
+/// and greatest of int votes are ints (the insert's `$min`/`$max` store the
+/// vote as it is passed, the edits' pipeline the `$min` of ints), of double
+/// readings doubles; a sum of either is a double (an int sum overflows). Every
+/// bucket figure was typed `double`, which the validator then refused for
+/// int votes.
+#[test]
+fn bucket_figures_keep_their_fields_type() {
+    let (_, d) = crate::fixtures::load("bucket-edits");
+    let want = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| ((*a).to_string(), (*b).to_string()))
+            .collect()
+    };
+    assert_eq!(
+        figure_types(&d, "post_comments"),
+        want(&[
+            ("sum_votes", "double"),
+            ("min_votes", "int"),
+            ("max_votes", "int")
+        ])
+    );
+    assert_eq!(
+        figure_types(&d, "sensor_readings"),
+        want(&[
+            ("sum_value", "double"),
+            ("min_value", "double"),
+            ("max_value", "double")
+        ])
+    );
+}
+
+/// A sum of longs is a long and of decimals a decimal (a double rounds
+/// longs past 2^53 and decimal fractions), on a parent as in a bucket; a
+/// latest date in a bucket of a count stays a date.
+#[test]
+fn a_sum_keeps_long_and_decimal_values_exact() {
+    let d = design(
+        "
+name: ledger
+entities:
+  account:
+    count: 1000
+    fields:
+      name: string(20)
+  entry:
+    count: 1000000
+    fields:
+      at: date
+      cents: long
+      amount: decimal
+relationships:
+  entries:
+    parent: account
+    child: entry
+    children: {min: 0, typical: 1000, max: 100000, growth_per_day: 10}
+    child_field: account
+    layout: bucket
+operations:
+  statement:
+    read: account
+    filter: {_id: eq}
+    include:
+      entries: {sort: at, limit: 100}
+    aggregates: [sum(entries.cents), sum(entries.amount), last(entries.at)]
+    rate: 50
+  post_entry:
+    insert: entry
+    links: [entries]
+    rate: 5
+",
+    );
+    let types: Vec<(String, String)> = d
+        .collections
+        .iter()
+        .flat_map(|c| figure_types(&d, &c.name))
+        .collect();
+    for (name, ty) in [
+        ("sum_cents", "long"),
+        ("sum_amount", "decimal"),
+        ("last_at", "date"),
+    ] {
+        assert!(
+            types.iter().any(|(n, t)| n.ends_with(name) && t == ty),
+            "{name}: {ty} wanted, {types:?}"
+        );
+    }
+}
+
+/// An insert into a bucket of a count `$setOnInsert`s the page of a
+/// bucket its upsert opens (issue 41): the validator requires the page,
+/// which the upsert's filter (the parent, `count < per bucket`) does not
+/// give the new document, so every bucket it opened was refused.
+#[test]
+fn a_count_bucket_opened_by_an_insert_gets_its_page() {
+    let (_, d) = crate::fixtures::load("bucket-edits");
+    let p = plan(&d, "add_comment");
+    let upsert = p
+        .steps
+        .iter()
+        .find(|s| s.action == Action::Upsert && s.collection == "post_comments")
+        .unwrap_or_else(|| panic!("no upsert: {:#?}", p.steps));
+    assert!(
+        upsert
+            .updates
+            .iter()
+            .any(|u| matches!(u, UpdateOp::SetOnInsert { path } if path == "page")),
+        "{:#?}",
+        upsert.updates
+    );
+    // A time bucket's key is in its filter: no page to set.
+    let record = plan(&d, "record");
+    assert!(
+        !record.steps[0]
+            .updates
+            .iter()
+            .any(|u| matches!(u, UpdateOp::SetOnInsert { .. })),
+        "{:#?}",
+        record.steps
+    );
 }
 
 /// The reviews of one rating purged (fixture bucket-edits: 10,000 of

@@ -235,11 +235,13 @@ pub enum Update {
     DropElements(String),
     /// A figure the document keeps over its array, computed again in the
     /// pipeline after the elements changed: `function` of the values at
-    /// `over` (the array itself for a count).
+    /// `over` (the array itself for a count), stored in the figure's BSON
+    /// type in the validator (`None` when the shape does not say).
     Recompute {
         path: String,
         function: crate::model::AggregateFn,
         over: String,
+        bson_type: Option<String>,
     },
 }
 

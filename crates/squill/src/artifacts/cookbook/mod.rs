@@ -352,7 +352,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 // pipeline (a bucket's count, sum, min, max): what a check
                 // compares with the elements after the write.
                 let recompute: Vec<_> = s.updates.iter().filter_map(|u| match u {
-                    code::Update::Recompute { path, function, over } => Some(json!({"path": path, "function": function, "over": over})),
+                    code::Update::Recompute { path, function, over, .. } => Some(json!({"path": path, "function": function, "over": over})),
                     _ => None,
                 }).collect();
                 if !recompute.is_empty() {

@@ -63,7 +63,11 @@ pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
                 path,
                 function,
                 over,
-            } => Some((path.clone(), figure(array, *function, over))),
+                bson_type,
+            } => Some((
+                path.clone(),
+                figure(array, *function, over, bson_type.as_deref()),
+            )),
             _ => None,
         })
         .collect();
@@ -149,12 +153,15 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
     }
 }
 
-/// A figure computed from the array: its size, or the sum (a double), least,
-/// greatest, first or last of the elements' values at `over` (`readings.value`).
+/// A figure computed from the array: its size, or the sum, least, greatest,
+/// first or last of the elements' values at `over` (`readings.value`). A
+/// sum is converted to `bson_type`, the type the validator keeps it in
+/// (a double, a long or a decimal: `advise::document::sum_type`); the
+/// other figures are one of the values, already in their field's type.
 /// The values are taken with `$map` rather than the path through the
 /// array (`"$readings.value"`): the same on MongoDB, and SecantusDB, which
 /// the server-backed tests run on, gives nothing for that path.
-fn figure(array: &str, function: AggregateFn, over: &str) -> String {
+fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str>) -> String {
     let input = q(&format!("${array}"));
     let of = match over.strip_prefix(&format!("{array}.")) {
         Some(field) => format!(
@@ -165,10 +172,18 @@ fn figure(array: &str, function: AggregateFn, over: &str) -> String {
     };
     match function {
         AggregateFn::Count => format!("{{\"$size\": {of}}}"),
-        // The validator keeps a bucket's sum a double; `$sum` gives the int
-        // 0 for no elements (a bucket emptied by this drop) and an int for
-        // int values, which it refuses.
-        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"$toDouble\": {{\"$sum\": {of}}}}}"),
+        // `$sum` gives the int 0 for no elements (a bucket emptied by this
+        // drop) and an int for int values, which a validator that wants a
+        // double, a long or a decimal refuses.
+        AggregateFn::Sum | AggregateFn::Avg => {
+            let to = match bson_type {
+                Some("long") => "$toLong",
+                Some("decimal") => "$toDecimal",
+                Some("int") => "$toInt",
+                _ => "$toDouble",
+            };
+            format!("{{\"{to}\": {{\"$sum\": {of}}}}}")
+        }
         AggregateFn::Min => format!("{{\"$min\": {of}}}"),
         AggregateFn::Max => format!("{{\"$max\": {of}}}"),
         AggregateFn::First => format!("{{\"$arrayElemAt\": [{of}, 0]}}"),
@@ -179,6 +194,29 @@ fn figure(array: &str, function: AggregateFn, over: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::render;
+    use crate::model::AggregateFn;
+
+    /// A sum is converted to the type its validator keeps it in: `$sum`
+    /// alone gives an int (0 for no elements), which a long's or a
+    /// decimal's validator refuses as a double's does (issue 41).
+    #[test]
+    fn a_recomputed_sum_takes_the_figures_type() {
+        for (ty, to) in [
+            (Some("double"), "$toDouble"),
+            (Some("long"), "$toLong"),
+            (Some("decimal"), "$toDecimal"),
+            (None, "$toDouble"),
+        ] {
+            let text = super::figure("entries", AggregateFn::Sum, "entries.cents", ty);
+            assert!(
+                text.starts_with(&format!(r#"{{"{to}": {{"$sum": "#)),
+                "{ty:?}: {text}"
+            );
+        }
+        // A least value is one of the values: no conversion.
+        let text = super::figure("entries", AggregateFn::Min, "entries.cents", Some("long"));
+        assert!(text.starts_with(r#"{"$min": "#), "{text}");
+    }
 
     /// The bucket-edits fixture's edit and delete of a reading, in each
     /// language: one update of the bucket whose pipeline changes (or drops)
@@ -208,6 +246,20 @@ mod tests {
         for text in [&py, &js, &sh] {
             assert!(text.contains(&sum), "{text}");
         }
+        // Int votes in buckets of a count: the least of them is the `$min`
+        // of ints (an int, as the validator now wants), the sum a double.
+        let (_, _, sh) = op("vote");
+        let votes = r#"{"$map": {"input": "$comments", "as": "e", "in": "$$e.votes"}}"#;
+        assert!(
+            sh.contains(&format!(r#""min_votes": {{"$min": {votes}}}"#)),
+            "{sh}"
+        );
+        assert!(
+            sh.contains(&format!(
+                r#""sum_votes": {{"$toDouble": {{"$sum": {votes}}}}}"#
+            )),
+            "{sh}"
+        );
         let (py, js, sh) = op("drop_reading");
         let drop = r#"[{"$set": {"readings": {"$filter": {"input": "$readings", "as": "e", "cond": {"$not": [{"$eq": ["$$e.time", time]}]}}}}}, {"$set": {"count": {"$size": "$readings"}"#;
         for text in [&py, &js, &sh] {

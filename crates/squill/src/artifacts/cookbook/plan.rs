@@ -440,6 +440,14 @@ impl Builder<'_> {
                 path: path.clone(),
                 function: *function,
                 over: over.clone(),
+                bson_type: self.collection(&step.collection).and_then(|c| {
+                    c.shape.fields.iter().find_map(|f| match &f.ty {
+                        crate::design::ShapeType::Scalar { bson_type, .. } if &f.name == path => {
+                            Some(bson_type.clone())
+                        }
+                        _ => None,
+                    })
+                }),
             },
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.

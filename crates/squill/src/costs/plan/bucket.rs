@@ -134,6 +134,15 @@ impl Planner<'_> {
                 AggregateFn::Last => UpdateOp::Set { path },
             });
         }
+        // A bucket of a count the upsert opens takes its page number, which
+        // the validator requires and the reads sort by: the caller's (the
+        // parent's buckets so far), as the upsert cannot count them. A
+        // time bucket's key is in its filter, which the upsert copies.
+        if matches!(by, BucketBy::Count) {
+            updates.push(UpdateOp::SetOnInsert {
+                path: "page".to_string(),
+            });
+        }
         let mut filter = vec![filt(
             r.child_field.clone(),
             FilterOp::Eq,
