@@ -290,6 +290,10 @@ pub struct StepCode {
     /// Paging by `skip`: the parameter with the page's number (1 for the
     /// first); the find skips the `(page - 1) * limit` items before it.
     pub skip: Option<String>,
+    /// A conditional write or a claim: what the code does when it matches
+    /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
+    /// the group's earlier writes; `skip`: nothing).
+    pub otherwise: Option<crate::model::Otherwise>,
 }
 
 /// The updates of a bulk write: for each object of `source`, one

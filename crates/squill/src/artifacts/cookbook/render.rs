@@ -703,6 +703,12 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
 }
 
 fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = fails_when_nothing(op, step) {
+        return format!(
+            "{indent}if ({}) throw new Error({message});\n",
+            matched_nothing(Lang::Node, step.action, &step.key)
+        );
+    }
     match full_guard(op, step) {
         Some((array, key)) => format!(
             "{indent}if ({key}.matchedCount === 0) throw new Error({});
@@ -713,11 +719,52 @@ fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
     }
 }
 
+/// The test, in `lang`, that the write whose result is `result` matched
+/// nothing: a claim found no document, a delete deleted none, an update
+/// matched none.
+pub(super) fn matched_nothing(lang: Lang, action: Action, result: &str) -> String {
+    match (action, lang) {
+        (Action::FindOneAndUpdate, Lang::Python) => format!("{result} is None"),
+        (Action::FindOneAndUpdate, _) => format!("{result} === null"),
+        (Action::DeleteOne | Action::DeleteMany, Lang::Python) => {
+            format!("{result}[\"deleted_count\"] == 0")
+        }
+        (Action::DeleteOne | Action::DeleteMany, _) => format!("{result}.deletedCount === 0"),
+        (_, Lang::Python) => format!("{result}[\"matched_count\"] == 0"),
+        (_, _) => format!("{result}.matchedCount === 0"),
+    }
+}
+
+/// A conditional write or a claim whose model says `otherwise: fail`:
+/// when it matches nothing the operation throws, naming itself, rather
+/// than return a result the caller must inspect. (An upsert always
+/// writes; a step that runs only under a condition may not have run.)
+fn fails_when_nothing(op: &OpCode, step: &StepCode) -> Option<String> {
+    (step.otherwise == Some(crate::model::Otherwise::Fail)
+        && step.when.is_none()
+        && step.action != Action::Upsert
+        && step.action != Action::Find)
+        .then(|| {
+            let what = if step.action == Action::FindOneAndUpdate {
+                format!("no {} to claim", step.collection)
+            } else {
+                format!("no {} met the conditions of the write", step.collection)
+            };
+            q(&format!("{}: nothing matched ({what})", op.name))
+        })
+}
+
 fn full_message(collection: &str, array: &str) -> String {
     format!("no {collection} with room in {array}: it does not exist or {array} is full")
 }
 
 fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = fails_when_nothing(op, step) {
+        return format!(
+            "{indent}if {}:\n{indent}    raise RuntimeError({message})\n",
+            matched_nothing(Lang::Python, step.action, &step.key)
+        );
+    }
     match full_guard(op, step) {
         Some((array, key)) => format!(
             "{indent}if {key}[\"matched_count\"] == 0:\n{indent}    raise RuntimeError({})\n",
@@ -1074,6 +1121,30 @@ mod tests {
         }
         assert!(super::mongosh(&join).contains("if (team_3.matchedCount === 0) throw new Error("));
         assert!(super::python(&join).contains("if team_3[\"matched_count\"] == 0:\n"));
+    }
+
+    /// A claim whose model says `otherwise: fail` (the default) throws,
+    /// naming the operation, when there is nothing to claim, rather than
+    /// return null for the caller to notice.
+    #[test]
+    fn a_claim_with_nothing_to_claim_fails_naming_its_operation() {
+        let claim = code("s17-job-queue", "claim_next");
+        assert!(
+            super::mongosh(&claim)
+                .contains("  if (job === null) throw new Error(\"claim_next: nothing matched (no job to claim)\");\n"),
+            "{}",
+            super::mongosh(&claim)
+        );
+        assert!(
+            super::node(&claim)
+                .contains("  if (job === null) throw new Error(\"claim_next: nothing matched")
+        );
+        assert!(
+            super::python(&claim)
+                .contains("    if job is None:\n        raise RuntimeError(\"claim_next: nothing matched (no job to claim)\")\n"),
+            "{}",
+            super::python(&claim)
+        );
     }
 
     /// An outlier's push has a fallback (the overflow document) when the
