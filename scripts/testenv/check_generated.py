@@ -873,10 +873,19 @@ def check_cookbook(db, out, node=None):
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
     prefix = "cookbook"
+    # The functions of the atomic groups kept by undo (none: no `UNDO`).
+    undo = getattr(cookbook, "UNDO", {})
     if node is not None:
         import node_cookbook  # beside this script, which is on sys.path
 
-        cookbook = node_cookbook.NodeCookbook(out, node[0], node[1], cookbook.PLAN)
+        # A group's function takes its operations' parameters, each once.
+        extra = {}
+        for fn_name, group in undo.items():
+            ps = []
+            for op in group["operations"]:
+                ps.extend(p for p in cookbook.PLAN[op]["params"] if p["name"] not in {q["name"] for q in ps})
+            extra[fn_name] = {"params": ps}
+        cookbook = node_cookbook.NodeCookbook(out, node[0], node[1], cookbook.PLAN, extra)
         prefix = "node cookbook"
     with open(os.path.join(out, "examples.json"), encoding="utf-8") as f:
         examples = json_util.loads(f.read(), json_options=OPTS)
@@ -901,7 +910,97 @@ def check_cookbook(db, out, node=None):
             _current[0] = None
     if spec is not None:
         check_timeline_writes(db, cookbook, spec, "" if node is None else "Node.js: ")
+    check_nothing_matched(db, cookbook, examples, prefix, undo)
     return written_collections(cookbook.PLAN, spec)
+
+
+WRITE_ACTIONS = ("update_one", "update_many", "delete_one", "delete_many", "find_one_and_update")
+
+
+def hidden(db, step, params):
+    """The documents the step's filter matches, taken out of the collection
+    (the caller puts them back with `restore`), so that the step matches
+    nothing; None when the filter is fed by an earlier step's results."""
+    if any("ids_from" in e or "subtree_from" in e for _, e in step["filter"]):
+        return None
+    coll = db[step["collection"]]
+    docs = list(coll.find(build_filter(step, params, {})))
+    if docs:
+        coll.delete_many({"_id": {"$in": [d["_id"] for d in docs]}})
+    return docs
+
+
+def restore(db, step, docs):
+    if docs:
+        db[step["collection"]].insert_many(docs, ordered=True)
+
+
+def check_nothing_matched(db, cookbook, examples, prefix, undo):
+    """What `otherwise` promises when the write matches nothing, on the
+    server: with the documents its filter matches taken away, a function
+    whose conditional write or claim says `fail` throws, naming itself;
+    an atomic group's function (`undo`) throws, naming the group, and the
+    documents the group's earlier operations inserted are gone."""
+    for fn_name, plan in cookbook.PLAN.items():
+        steps = [s for s in plan["steps"] if s.get("otherwise") == "fail" and s["action"] in WRITE_ACTIONS and s.get("when") is None]
+        if not steps:
+            continue
+        label = f"{prefix} {fn_name} (nothing matched)"
+        step = steps[0]
+        try:
+            params = sample_params(db, plan, examples)
+        except RuntimeError as e:
+            fail(f"{label}: {e}")
+            continue
+        docs = hidden(db, step, params)
+        if docs is None:
+            continue
+        try:
+            getattr(cookbook, fn_name)(db, **params)
+            fail(f"{label}: returned although its {step['key']} matched nothing (otherwise: fail)")
+        except Exception as e:  # noqa: BLE001 - the error is what is checked
+            if fn_name in str(e) and "nothing matched" in str(e):
+                ok(f"otherwise: {label}: raised {e}")
+            else:
+                fail(f"{label}: raised {type(e).__name__}: {e}, which does not say the operation matched nothing")
+        finally:
+            restore(db, step, docs)
+    for fn_name, group in undo.items():
+        label = f"{prefix} {fn_name} (undo)"
+        params = {}
+        try:
+            for op in group["operations"]:
+                for k, v in sample_params(db, cookbook.PLAN[op], examples).items():
+                    params.setdefault(k, v)
+        except RuntimeError as e:
+            fail(f"{label}: {e}")
+            continue
+        last = cookbook.PLAN[group["operations"][-1]]
+        step = next(s for s in last["steps"] if s["key"] == group["step"])
+        inserted = {
+            s["collection"]
+            for op in group["operations"][:-1]
+            for s in cookbook.PLAN[op]["steps"]
+            if s["action"] in ("insert_one", "insert_many")
+        }
+        before = {c: db[c].count_documents({}) for c in inserted}
+        docs = hidden(db, step, params)
+        if docs is None:
+            fail(f"{label}: the conditional write's filter is fed by an earlier step; not checked")
+            continue
+        try:
+            getattr(cookbook, fn_name)(db, **params)
+            fail(f"{label}: returned although {group['operations'][-1]} matched nothing")
+        except Exception as e:  # noqa: BLE001 - the error is what is checked
+            after = {c: db[c].count_documents({}) for c in inserted}
+            if group["group"] not in str(e) or "undone" not in str(e):
+                fail(f"{label}: raised {type(e).__name__}: {e}, which does not say the group was undone")
+            elif after != before or not inserted:
+                fail(f"{label}: the documents before and after the undo: {before} against {after}")
+            else:
+                ok(f"otherwise: {label}: raised {e}; {', '.join(sorted(inserted))} as before ({before})")
+        finally:
+            restore(db, step, docs)
 
 
 # Steps that only read; any other action writes its collection.
@@ -1014,7 +1113,18 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     try:
         result = getattr(cookbook, fn_name)(db, **params)
     except Exception as e:  # noqa: BLE001 - any failure of the operation is the finding
-        fail(f"{label}: raised {type(e).__name__}: {e}")
+        # A conditional write or a claim that says `otherwise: fail` throws
+        # when it matches nothing: right, when nothing was there to match.
+        empty = [
+            s["key"]
+            for s in plan["steps"]
+            if s.get("otherwise") == "fail"
+            and (expected_writes.get(s["key"]) == 0 or (s["key"] in expected_claims and expected_claims[s["key"]] is None))
+        ]
+        if empty and fn_name in str(e):
+            ok(f"{label}: raised, as it should with nothing to match in {', '.join(empty)}: {e}")
+        else:
+            fail(f"{label}: raised {type(e).__name__}: {e}")
         return
     good = True
     for step in plan["steps"]:
