@@ -374,6 +374,27 @@ fn check_against_server(
             undone.len()
         ));
     }
+    // Each read of the nearest places with a limit, checked to return
+    // the nearest first where more lie within its radius than it keeps.
+    let nearest = design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.steps.iter().any(|s| {
+                s.action == Action::Find
+                    && s.sort.is_empty()
+                    && s.limit.is_some()
+                    && s.filter
+                        .iter()
+                        .any(|f| f.op == crate::model::FilterOp::Near)
+            })
+        })
+        .count();
+    if out.matches("ok: nearest first: ").count() != nearest * cookbooks {
+        return Err(format!(
+            "{name}: not every nearest-first read ({nearest}) was checked:\n{out}"
+        ));
+    }
     if node
         && out.matches("ok: node cookbook ").count()
             != design.operations.len() - known.len() - node_skipped.len()

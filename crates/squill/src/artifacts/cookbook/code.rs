@@ -89,8 +89,9 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
-    /// `{"$near": {"$geometry": point, "$maxDistance": metres}}`: nearest
-    /// first, within the radius.
+    /// Nearest first, within the radius: a find with one is a `$geoNear`
+    /// stage (render.rs, `near_pipeline`); elsewhere `{"$near":
+    /// {"$geometry": point, "$maxDistance": metres}}`.
     Near {
         point: String,
         metres: u64,

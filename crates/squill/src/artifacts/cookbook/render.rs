@@ -276,6 +276,63 @@ fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     format!("[{}]", stages.join(", "))
 }
 
+/// The field a `near` read's documents get their distance in, in metres.
+pub(super) const DISTANCE_FIELD: &str = "_distance";
+
+/// A `near` read as an aggregation led by `$geoNear`, which returns the
+/// documents nearest first on MongoDB and on the test server alike (the
+/// server's `$near` with a limit returns neither the nearest nor an
+/// ordered list: scripts/testenv/probe_server_features.py). `$geoNear`
+/// must be the pipeline's first stage; the read's other filters are its
+/// `query`, `key` names the indexed field (a collection may have several
+/// geo indexes), and the limit is a `$limit` after it. None for a read
+/// with no `near`.
+fn near_pipeline(lang: Lang, step: &StepCode) -> Option<String> {
+    let (path, point, metres) = step.filter.iter().find_map(|(p, e)| match e {
+        Expr::Near { point, metres } => Some((p, point, *metres)),
+        _ => None,
+    })?;
+    let mut rest = step.clone();
+    rest.filter.retain(|(_, e)| !matches!(e, Expr::Near { .. }));
+    let spherical = if lang == Lang::Python { "True" } else { "true" };
+    let near = object(&[
+        ("near".into(), point.clone()),
+        ("key".into(), q(path)),
+        ("distanceField".into(), q(DISTANCE_FIELD)),
+        ("maxDistance".into(), metres.to_string()),
+        ("query".into(), filter(lang, &rest)),
+        ("spherical".into(), spherical.into()),
+    ]);
+    let mut stages = vec![object(&[("$geoNear".into(), near)])];
+    if !step.sort.is_empty() {
+        let sort: Vec<(String, String)> = step
+            .sort
+            .iter()
+            .map(|(p, d)| (p.clone(), d.to_string()))
+            .collect();
+        stages.push(object(&[("$sort".into(), object(&sort))]));
+    }
+    if let (Some(page), Some(limit)) = (&step.skip, step.limit) {
+        stages.push(object(&[(
+            "$skip".into(),
+            format!("({page} - 1) * {limit}"),
+        )]));
+    }
+    if let Some(l) = step.limit {
+        stages.push(object(&[("$limit".into(), l.to_string())]));
+    }
+    if !step.projection.is_empty() {
+        let mut keep: Vec<(String, String)> = step
+            .projection
+            .iter()
+            .map(|p| (p.clone(), "1".to_string()))
+            .collect();
+        keep.push((DISTANCE_FIELD.to_string(), "1".to_string()));
+        stages.push(object(&[("$project".into(), object(&keep))]));
+    }
+    Some(format!("[{}]", stages.join(", ")))
+}
+
 /// An update of a bulk write per object: the operator, the field
 /// written, and the expression of its value in the object `e`.
 type Each = (&'static str, String, String);
@@ -559,6 +616,15 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 String::new()
             } else {
                 format!(", {}", object(&opts))
+            }
+        ),
+        Action::Find if near_pipeline(lang, step).is_some() => format!(
+            "{coll}.aggregate({}{}).toArray()",
+            near_pipeline(lang, step).unwrap_or_default(),
+            if lang == Lang::Node && !opts.is_empty() {
+                format!(", {}", object(&opts))
+            } else {
+                String::new()
             }
         ),
         Action::Find => {
@@ -941,6 +1007,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             "list({coll}.aggregate({}{sess}))",
             group_pipeline(Lang::Python, step, &f)
         ),
+        Action::Find if near_pipeline(Lang::Python, step).is_some() => format!(
+            "list({coll}.aggregate({}{sess}))",
+            near_pipeline(Lang::Python, step).unwrap_or_default()
+        ),
         Action::Find => {
             let mut s = match projection(step) {
                 Some(p) => format!("{coll}.find({f}, {p}{sess})"),
@@ -1145,6 +1215,29 @@ mod tests {
             "{}",
             super::python(&claim)
         );
+    }
+
+    /// S15's nearest open restaurants: a `$geoNear` stage first (nearest
+    /// first on MongoDB and on the test server, whose `$near` with a
+    /// limit is not), with the equality filter as its query, then the
+    /// limit, in every language; no `$near`.
+    #[test]
+    fn a_near_read_is_a_geo_near_stage_then_its_limit() {
+        let near = code("s15-restaurants", "nearby_open");
+        let stage = "aggregate([{\"$geoNear\": {\"near\": location, \"key\": \"location\", \"distanceField\": \"_distance\", \"maxDistance\": 3000, \"query\": {\"open\": open}, \"spherical\": ";
+        for (text, yes) in [
+            (super::mongosh(&near), "true"),
+            (super::node(&near), "true"),
+            (super::python(&near), "True"),
+        ] {
+            assert!(
+                text.contains(&format!(
+                    "{stage}{yes}}}}}, {{\"$limit\": 20}}, {{\"$project\": "
+                )),
+                "{text}"
+            );
+            assert!(!text.contains("$near\""), "{text}");
+        }
     }
 
     /// An outlier's push has a fallback (the overflow document) when the
