@@ -310,6 +310,8 @@ mod tests {
             sh.contains("  if (out[\"redeem_decrement\"][\"coupon\"].matchedCount === 0) {\n    db.getCollection(\"redemption\").deleteOne("),
             "{sh}"
         );
+        let doc = super::super::markdown(&d, &ops);
+        assert!(doc.contains("\n## redeem (atomic group)\n"), "{doc}");
         // The decrement alone does not fail: the group's function decides.
         assert!(!py.contains("redeem_decrement: nothing matched"), "{py}");
     }

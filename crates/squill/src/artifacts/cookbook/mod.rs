@@ -647,6 +647,27 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
         out.push_str(&render::node(op));
         out.push_str("```\n");
     }
+    // Each atomic group kept by undo: the function that runs it and undoes
+    // it when its conditional write matched nothing.
+    for g in compensate::groups(design, ops) {
+        let names: Vec<String> = g
+            .ops
+            .iter()
+            .map(|&i| md::code_in_prose(&ops[i].function))
+            .collect();
+        out.push_str(&format!(
+            "\n## {} (atomic group)\n\nRuns {} in this order. When the last matches nothing, it deletes what the others inserted and fails.\n",
+            md::text(&g.name),
+            names.join(", then ")
+        ));
+        out.push_str("\n```javascript\n// mongosh\n");
+        out.push_str(&compensate::mongosh(&g, ops));
+        out.push_str("```\n\n```python\n");
+        out.push_str(&compensate::python(&g, ops));
+        out.push_str("```\n\n```javascript\n// Node.js\n");
+        out.push_str(&compensate::node(&g, ops));
+        out.push_str("```\n");
+    }
     out
 }
 
