@@ -39,6 +39,7 @@ import datetime
 import glob
 import importlib.util
 import json
+import math
 import os
 import sys
 
@@ -408,12 +409,11 @@ def build_filter(step, params, results):
         # (count_documents refuses $near): the circle of a `near` or
         # `within_circle` as $centerSphere (radians: metres over the
         # Earth's radius), an area or a point as $geometry.
-        # Not checked: that a `near` returns the nearest first. SecantusDB
-        # does not support it: its `$near` with a limit returns the open
-        # points neither in distance order nor the nearest ones, where its
-        # `$geoNear` stage returns both right (probe_server_features.py
-        # says which features the server gets right). So only the count
-        # of a `near` is checked here.
+        # That a `near` returns the nearest first is checked apart
+        # (check_nearest): the cookbook reads it with a `$geoNear` stage,
+        # which SecantusDB gets right where its `$near` with a limit
+        # returns neither the nearest nor an ordered list
+        # (probe_server_features.py).
         elif "near" in expr or "within_circle" in expr:
             point, metres = expr.get("near") or expr["within_circle"]
             centre = params[point]["coordinates"]
@@ -873,10 +873,19 @@ def check_cookbook(db, out, node=None):
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
     prefix = "cookbook"
+    # The functions of the atomic groups kept by undo (none: no `UNDO`).
+    undo = getattr(cookbook, "UNDO", {})
     if node is not None:
         import node_cookbook  # beside this script, which is on sys.path
 
-        cookbook = node_cookbook.NodeCookbook(out, node[0], node[1], cookbook.PLAN)
+        # A group's function takes its operations' parameters, each once.
+        extra = {}
+        for fn_name, group in undo.items():
+            ps = []
+            for op in group["operations"]:
+                ps.extend(p for p in cookbook.PLAN[op]["params"] if p["name"] not in {q["name"] for q in ps})
+            extra[fn_name] = {"params": ps}
+        cookbook = node_cookbook.NodeCookbook(out, node[0], node[1], cookbook.PLAN, extra)
         prefix = "node cookbook"
     with open(os.path.join(out, "examples.json"), encoding="utf-8") as f:
         examples = json_util.loads(f.read(), json_options=OPTS)
@@ -894,6 +903,7 @@ def check_cookbook(db, out, node=None):
         _current[0] = fn_name
         try:
             check_operation(db, cookbook, examples, fn_name, plan, label)
+            check_near_order(db, cookbook, examples, fn_name, plan, label)
         finally:
             if _current[0] == fn_name and fn_name in EXPECTED:
                 _current[0] = None
@@ -901,7 +911,97 @@ def check_cookbook(db, out, node=None):
             _current[0] = None
     if spec is not None:
         check_timeline_writes(db, cookbook, spec, "" if node is None else "Node.js: ")
+    check_nothing_matched(db, cookbook, examples, prefix, undo)
     return written_collections(cookbook.PLAN, spec)
+
+
+WRITE_ACTIONS = ("update_one", "update_many", "delete_one", "delete_many", "find_one_and_update")
+
+
+def hidden(db, step, params):
+    """The documents the step's filter matches, taken out of the collection
+    (the caller puts them back with `restore`), so that the step matches
+    nothing; None when the filter is fed by an earlier step's results."""
+    if any("ids_from" in e or "subtree_from" in e for _, e in step["filter"]):
+        return None
+    coll = db[step["collection"]]
+    docs = list(coll.find(build_filter(step, params, {})))
+    if docs:
+        coll.delete_many({"_id": {"$in": [d["_id"] for d in docs]}})
+    return docs
+
+
+def restore(db, step, docs):
+    if docs:
+        db[step["collection"]].insert_many(docs, ordered=True)
+
+
+def check_nothing_matched(db, cookbook, examples, prefix, undo):
+    """What `otherwise` promises when the write matches nothing, on the
+    server: with the documents its filter matches taken away, a function
+    whose conditional write or claim says `fail` throws, naming itself;
+    an atomic group's function (`undo`) throws, naming the group, and the
+    documents the group's earlier operations inserted are gone."""
+    for fn_name, plan in cookbook.PLAN.items():
+        steps = [s for s in plan["steps"] if s.get("otherwise") == "fail" and s["action"] in WRITE_ACTIONS and s.get("when") is None]
+        if not steps:
+            continue
+        label = f"{prefix} {fn_name} (nothing matched)"
+        step = steps[0]
+        try:
+            params = sample_params(db, plan, examples)
+        except RuntimeError as e:
+            fail(f"{label}: {e}")
+            continue
+        docs = hidden(db, step, params)
+        if docs is None:
+            continue
+        try:
+            getattr(cookbook, fn_name)(db, **params)
+            fail(f"{label}: returned although its {step['key']} matched nothing (otherwise: fail)")
+        except Exception as e:  # noqa: BLE001 - the error is what is checked
+            if fn_name in str(e) and "nothing matched" in str(e):
+                ok(f"otherwise: {label}: raised {e}")
+            else:
+                fail(f"{label}: raised {type(e).__name__}: {e}, which does not say the operation matched nothing")
+        finally:
+            restore(db, step, docs)
+    for fn_name, group in undo.items():
+        label = f"{prefix} {fn_name} (undo)"
+        params = {}
+        try:
+            for op in group["operations"]:
+                for k, v in sample_params(db, cookbook.PLAN[op], examples).items():
+                    params.setdefault(k, v)
+        except RuntimeError as e:
+            fail(f"{label}: {e}")
+            continue
+        last = cookbook.PLAN[group["operations"][-1]]
+        step = next(s for s in last["steps"] if s["key"] == group["step"])
+        inserted = {
+            s["collection"]
+            for op in group["operations"][:-1]
+            for s in cookbook.PLAN[op]["steps"]
+            if s["action"] in ("insert_one", "insert_many")
+        }
+        before = {c: db[c].count_documents({}) for c in inserted}
+        docs = hidden(db, step, params)
+        if docs is None:
+            fail(f"{label}: the conditional write's filter is fed by an earlier step; not checked")
+            continue
+        try:
+            getattr(cookbook, fn_name)(db, **params)
+            fail(f"{label}: returned although {group['operations'][-1]} matched nothing")
+        except Exception as e:  # noqa: BLE001 - the error is what is checked
+            after = {c: db[c].count_documents({}) for c in inserted}
+            if group["group"] not in str(e) or "undone" not in str(e):
+                fail(f"{label}: raised {type(e).__name__}: {e}, which does not say the group was undone")
+            elif after != before or not inserted:
+                fail(f"{label}: the documents before and after the undo: {before} against {after}")
+            else:
+                ok(f"otherwise: {label}: raised {e}; {', '.join(sorted(inserted))} as before ({before})")
+        finally:
+            restore(db, step, docs)
 
 
 # Steps that only read; any other action writes its collection.
@@ -944,6 +1044,94 @@ def reload_written(db, written, loaded):
 
 
 PLAN_STEPS = [[]]
+
+
+def metres_between(a, b):
+    """The great-circle distance between two [longitude, latitude] points,
+    on the sphere of MongoDB's radius (6,378,100 m), as `$geoNear` with
+    `spherical: true` measures it."""
+    lng1, lat1, lng2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lng2 - lng1) / 2) ** 2
+    return 2 * 6378100.0 * math.asin(min(1.0, math.sqrt(h)))
+
+
+def check_nearest(db, step, params, result, got, label):
+    """A `near` read with no sort of its own returns, of the documents its
+    filter selects within the radius, the nearest ones (as many as the
+    limit keeps), nearest first: their distances are the smallest of all,
+    in order (1 m of slack, for rounding)."""
+    near = [(path, e["near"]) for path, e in step["filter"] if "near" in e]
+    if not near or step["sort"]:
+        return True
+    path, (point, _metres) = near[0]
+    centre = params[point]["coordinates"]
+    every = db[step["collection"]].find(build_filter(step, params, result), {path: 1})
+    want = sorted(metres_between(centre, at_path(d, path)[0]["coordinates"]) for d in every)
+    if step["limit"] is not None:
+        want = want[: step["limit"]]
+    dists = [metres_between(centre, at_path(d, path)[0]["coordinates"]) for d in got]
+    if any(b < a - 1.0 for a, b in zip(dists, dists[1:])):
+        fail(f"{label}: not nearest first: {[round(x) for x in dists]} m")
+        return False
+    if len(dists) != len(want) or any(abs(a - b) > 1.0 for a, b in zip(dists, want)):
+        fail(f"{label}: not the nearest: {[round(x) for x in dists]} m, the nearest are {[round(x) for x in want]} m")
+        return False
+    return True
+
+
+def check_near_order(db, cookbook, examples, fn_name, plan, label):
+    """A `near` read with a limit, called where more documents lie within
+    its radius than the limit keeps: copies of a document its filter
+    selects, placed north of the point at distances spread over the
+    radius and inserted in a scrambled order, must come back the nearest
+    first (check_nearest). The sample data hold too few places near one
+    point for the order to show; the copies are deleted after."""
+    steps = [s for s in plan["steps"] if s["action"] == "find" and not s["sort"] and s["limit"] and any("near" in e for _, e in s["filter"])]
+    if not steps:
+        return
+    step = steps[0]
+    label = f"nearest first: {label}"
+    try:
+        params = sample_params(db, plan, examples)
+    except RuntimeError as e:
+        fail(f"{label}: {e}")
+        return
+    path, (point, metres) = next((p, e["near"]) for p, e in step["filter"] if "near" in e)
+    template = db[step["collection"]].find_one(build_filter(step, params, {}))
+    if template is None:
+        fail(f"{label}: the sampled parameters match nothing; the check would be empty")
+        return
+    lng, lat = params[point]["coordinates"]
+    n = step["limit"] + 10
+    # Distances over the radius, in an order that is neither near-first
+    # nor far-first (7 is prime to n, so each slot is taken once).
+    slots = [(i * 7) % n for i in range(n)]
+    copies = []
+    for k in slots:
+        d = metres * (k + 1) / (n + 1)
+        doc = dict(template)
+        doc["_id"] = new_id(db, step["collection"], template["_id"])
+        doc[path.split(".")[0]] = {"type": "Point", "coordinates": [lng, lat + math.degrees(d / 6378100.0)]}
+        copies.append(doc)
+    try:
+        for doc in copies:
+            db[step["collection"]].insert_one(doc)
+    except Exception as e:  # noqa: BLE001 - the setup failing is the finding
+        fail(f"{label}: could not place the copies: {e}")
+        db[step["collection"]].delete_many({"_id": {"$in": [d["_id"] for d in copies]}})
+        return
+    try:
+        result = getattr(cookbook, fn_name)(db, **params)
+        got = result.get(step["key"]) or []
+        if len(got) != step["limit"]:
+            fail(f"{label}: {len(got)} documents, expected the limit, {step['limit']}")
+        elif check_nearest(db, step, params, result, got, label):
+            within = db[step["collection"]].count_documents(build_filter(step, params, {}))
+            ok(f"{label}: {len(got)} of {within} within {metres} m, nearest first")
+    except Exception as e:  # noqa: BLE001 - any failure of the operation is the finding
+        fail(f"{label}: raised {type(e).__name__}: {e}")
+    finally:
+        db[step["collection"]].delete_many({"_id": {"$in": [d["_id"] for d in copies]}})
 
 
 def when_holds(when, params, result):
@@ -1014,7 +1202,18 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     try:
         result = getattr(cookbook, fn_name)(db, **params)
     except Exception as e:  # noqa: BLE001 - any failure of the operation is the finding
-        fail(f"{label}: raised {type(e).__name__}: {e}")
+        # A conditional write or a claim that says `otherwise: fail` throws
+        # when it matches nothing: right, when nothing was there to match.
+        empty = [
+            s["key"]
+            for s in plan["steps"]
+            if s.get("otherwise") == "fail"
+            and (expected_writes.get(s["key"]) == 0 or (s["key"] in expected_claims and expected_claims[s["key"]] is None))
+        ]
+        if empty and fn_name in str(e):
+            ok(f"{label}: raised, as it should with nothing to match in {', '.join(empty)}: {e}")
+        else:
+            fail(f"{label}: raised {type(e).__name__}: {e}")
         return
     good = True
     for step in plan["steps"]:
@@ -1071,6 +1270,7 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             # Groups come in no order of their own.
             if step.get("group") is None:
                 good &= check_sorted(got, step["sort"], f"{label}/{key}")
+            good &= check_nearest(db, step, params, result, got, f"{label}/{key}")
         elif action == "graph_lookup":
             good &= check_walk(db, step, build_filter(step, params, result), got, f"{label}/{key}")
         elif action in ("update_one", "upsert"):

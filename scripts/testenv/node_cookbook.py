@@ -68,14 +68,18 @@ def _call(request):
 
 
 class NodeCookbook:
-    def __init__(self, out, uri, db_name, plan):
+    def __init__(self, out, uri, db_name, plan, extra=None):
         self._path = os.path.abspath(os.path.join(out, "cookbook.js"))
         self._uri = uri
         self._db = db_name
         self.PLAN = plan
+        # Functions outside PLAN (an atomic group's), with their "params".
+        self._extra = extra or {}
 
     def __getattr__(self, name):
-        plan = self.PLAN.get(name)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        plan = self.PLAN.get(name) or self._extra.get(name)
         if plan is None:
             raise AttributeError(name)
 

@@ -13,7 +13,7 @@
 use super::mongosh_server::Pool;
 use super::python_server::Pool as PythonPool;
 use super::*;
-use crate::design::{FieldOrigin, ShapeType};
+use crate::design::{Action, FieldOrigin, ShapeType};
 use crate::fixtures;
 use crate::synthetic::{DataOptions, Document, Value};
 use rayon::prelude::*;
@@ -333,6 +333,66 @@ fn check_against_server(
     if out.matches("ok: cookbook ").count() != design.operations.len() - known.len() {
         return Err(format!(
             "{name}: not every cookbook operation was checked:\n{out}"
+        ));
+    }
+    // What `otherwise` promises, called with nothing to match: each
+    // function whose conditional write or claim fails then, and each
+    // atomic group kept by undo, in each cookbook checked.
+    let fails = design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.steps.iter().any(|s| {
+                s.otherwise == Some(crate::model::Otherwise::Fail)
+                    && s.if_matched.is_none()
+                    && matches!(
+                        s.action,
+                        Action::UpdateOne
+                            | Action::UpdateMany
+                            | Action::DeleteOne
+                            | Action::DeleteMany
+                            | Action::FindOneAndUpdate
+                    )
+            })
+        })
+        .count();
+    let mut undone: Vec<&str> = design
+        .operations
+        .iter()
+        .flat_map(|p| &p.warnings)
+        .filter_map(|w| match w {
+            crate::design::Warning::Compensated { group } => Some(group.as_str()),
+            _ => None,
+        })
+        .collect();
+    undone.sort_unstable();
+    undone.dedup();
+    let cookbooks = if node { 2 } else { 1 };
+    if out.matches("ok: otherwise: ").count() != (fails + undone.len()) * cookbooks {
+        return Err(format!(
+            "{name}: not every nothing-matched case ({fails} failing, {} undone) was checked:\n{out}",
+            undone.len()
+        ));
+    }
+    // Each read of the nearest places with a limit, checked to return
+    // the nearest first where more lie within its radius than it keeps.
+    let nearest = design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.steps.iter().any(|s| {
+                s.action == Action::Find
+                    && s.sort.is_empty()
+                    && s.limit.is_some()
+                    && s.filter
+                        .iter()
+                        .any(|f| f.op == crate::model::FilterOp::Near)
+            })
+        })
+        .count();
+    if out.matches("ok: nearest first: ").count() != nearest * cookbooks {
+        return Err(format!(
+            "{name}: not every nearest-first read ({nearest}) was checked:\n{out}"
         ));
     }
     if node

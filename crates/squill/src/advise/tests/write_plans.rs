@@ -1346,3 +1346,109 @@ fn a_figure_of_no_children_is_null_and_the_validator_takes_it() {
     }
     assert_eq!(props["reviews_count"]["bsonType"], "long", "{props:#}");
 }
+
+/// Teams that keep their members' ids (`child-references`): joining an open
+/// team and deleting a closed one are each one conditional write on the
+/// team's document, the condition in its filter, no transaction and no
+/// read first; `otherwise` rides on that step (the join fails, the delete
+/// of a team already gone or open does nothing), and the cookbook's join
+/// throws when nothing matched (issue 41).
+const TEAMS: &str = "
+name: conditional-link
+entities:
+  team:
+    count: 10000
+    fields:
+      name: string(20)
+      open: bool
+  user:
+    count: 1000000
+    fields:
+      name: string(20)
+relationships:
+  members:
+    parent: team
+    child: user
+    children: {min: 0, typical: 8, max: 20}
+    layout: child-references
+operations:
+  team_page:
+    read: team
+    rate: 100
+    filter: {_id: eq}
+  join:
+    link: members
+    when: [\"open = true\"]
+    otherwise: fail
+    rate: 10
+  finish:
+    delete: team
+    filter: {_id: eq}
+    when: [\"open = false\"]
+    otherwise: skip
+    rate: 1
+";
+
+#[test]
+fn a_conditional_link_and_delete_are_one_write_each() {
+    use crate::design::StepCondition;
+    use crate::model::{Literal, Otherwise, Test};
+    let d = design(TEAMS);
+    let open = |value: bool| StepCondition {
+        path: "open".into(),
+        test: Test::Eq,
+        value: Literal::Bool(value),
+    };
+    let join = plan(&d, "join");
+    assert!(!join.transaction, "{join:?}");
+    assert_eq!(join.steps.len(), 1, "{join:?}");
+    let s = &join.steps[0];
+    assert_eq!(
+        (s.collection.as_str(), s.action),
+        ("team", Action::UpdateOne)
+    );
+    assert_eq!(s.filter.len(), 1);
+    assert_eq!(
+        (s.filter[0].path.as_str(), s.filter[0].value_from.clone()),
+        ("_id", ValueSource::Param)
+    );
+    assert!(
+        matches!(&s.updates[..], [UpdateOp::AddToSet { path }] if path == "members"),
+        "{:?}",
+        s.updates
+    );
+    assert_eq!(s.conditions, [open(true)]);
+    assert_eq!(s.otherwise, Some(Otherwise::Fail));
+
+    let finish = plan(&d, "finish");
+    assert!(!finish.transaction, "{finish:?}");
+    assert_eq!(finish.steps.len(), 1, "{finish:?}");
+    let s = &finish.steps[0];
+    assert_eq!(
+        (s.collection.as_str(), s.action),
+        ("team", Action::DeleteOne)
+    );
+    assert_eq!(s.conditions, [open(false)]);
+    assert_eq!(s.otherwise, Some(Otherwise::Skip));
+
+    // The cookbook: the join's filter tests the condition and the join
+    // throws when it matched nothing; the delete that may find nothing
+    // (skip) does not.
+    let code = |p| {
+        crate::artifacts::cookbook::python_function(&crate::artifacts::cookbook::op_code(&d, p))
+    };
+    let join_py = code(join);
+    assert!(
+        join_py.contains(
+            "update_one({\"_id\": team_id, \"open\": True}, {\"$addToSet\": {\"members\": "
+        ),
+        "{join_py}"
+    );
+    assert!(join_py.contains("    if team[\"matched_count\"] == 0:\n        raise RuntimeError(\"join: nothing matched"), "{join_py}");
+    let finish_py = code(finish);
+    assert!(
+        finish_py.contains("delete_one({\"_id\": team_id, \"open\": False})"),
+        "{finish_py}"
+    );
+    assert!(!finish_py.contains("raise"), "{finish_py}");
+}

@@ -89,8 +89,9 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
-    /// `{"$near": {"$geometry": point, "$maxDistance": metres}}`: nearest
-    /// first, within the radius.
+    /// Nearest first, within the radius: a find with one is a `$geoNear`
+    /// stage (render.rs, `near_pipeline`); elsewhere `{"$near":
+    /// {"$geometry": point, "$maxDistance": metres}}`.
     Near {
         point: String,
         metres: u64,
@@ -292,6 +293,10 @@ pub struct StepCode {
     /// Paging by `skip`: the parameter with the page's number (1 for the
     /// first); the find skips the `(page - 1) * limit` items before it.
     pub skip: Option<String>,
+    /// A conditional write or a claim: what the code does when it matches
+    /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
+    /// the group's earlier writes; `skip`: nothing).
+    pub otherwise: Option<crate::model::Otherwise>,
 }
 
 /// The updates of a bulk write: for each object of `source`, one

@@ -6,6 +6,7 @@
 //! (collection, field path, kind) and steps, for tools and tests that call it.
 
 mod code;
+mod compensate;
 mod pipeline;
 mod plan;
 mod render;
@@ -253,6 +254,10 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&render::mongosh(op));
     }
+    for g in compensate::groups(design, ops) {
+        out.push('\n');
+        out.push_str(&compensate::mongosh(&g, ops));
+    }
     out
 }
 
@@ -282,7 +287,16 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&render::node(op));
     }
-    let names: Vec<&str> = ops.iter().map(|o| o.function.as_str()).collect();
+    let groups = compensate::groups(design, ops);
+    for g in &groups {
+        out.push('\n');
+        out.push_str(&compensate::node(g, ops));
+    }
+    let names: Vec<&str> = ops
+        .iter()
+        .map(|o| o.function.as_str())
+        .chain(groups.iter().map(|g| g.function.as_str()))
+        .collect();
     out.push_str(&format!("\nmodule.exports = {{ {} }};\n", names.join(", ")));
     out
 }
@@ -347,6 +361,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 // such a read, so that other steps read as they did).
                 if let Some(page) = &s.skip {
                     step["skip"] = json!(page);
+                }
+                // A conditional write or a claim: what the code does when
+                // it matches nothing (a check can then call it so).
+                if let Some(o) = s.otherwise {
+                    step["otherwise"] = json!(o.name());
                 }
                 // Figures computed again from an array in an update
                 // pipeline (a bucket's count, sum, min, max): what a check
@@ -506,11 +525,34 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
         out.push_str("\n\n");
         out.push_str(&render::python(op));
     }
+    let groups = compensate::groups(design, ops);
+    for g in &groups {
+        out.push_str("\n\n");
+        out.push_str(&compensate::python(g, ops));
+    }
     out.push_str("\n\n# Parameters and steps of each function (collection, field path, kind).\n");
     out.push_str(&format!(
         "PLAN = {}\n",
         python_literal(&serde_json::to_string_pretty(&plan_json(ops)).unwrap_or_default())
     ));
+    // Each compensated group's function, its operations in order and the
+    // one whose nothing-matched undoes the others (for tools and tests).
+    if !groups.is_empty() {
+        let undo: serde_json::Map<String, serde_json::Value> = groups
+            .iter()
+            .map(|g| {
+                let names: Vec<&str> = g.ops.iter().map(|&i| ops[i].function.as_str()).collect();
+                (
+                    g.function.clone(),
+                    json!({"group": g.name, "operations": names, "step": g.step}),
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "\n# The function of each atomic group kept by undoing its earlier writes.\nUNDO = {}\n",
+            python_literal(&serde_json::to_string_pretty(&undo).unwrap_or_default())
+        ));
+    }
     out
 }
 
@@ -603,6 +645,27 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
         out.push_str(&render::python(op));
         out.push_str("```\n\n```javascript\n// Node.js\n");
         out.push_str(&render::node(op));
+        out.push_str("```\n");
+    }
+    // Each atomic group kept by undo: the function that runs it and undoes
+    // it when its conditional write matched nothing.
+    for g in compensate::groups(design, ops) {
+        let names: Vec<String> = g
+            .ops
+            .iter()
+            .map(|&i| md::code_in_prose(&ops[i].function))
+            .collect();
+        out.push_str(&format!(
+            "\n## {} (atomic group)\n\nRuns {} in this order. When the last matches nothing, it deletes what the others inserted and fails.\n",
+            md::text(&g.name),
+            names.join(", then ")
+        ));
+        out.push_str("\n```javascript\n// mongosh\n");
+        out.push_str(&compensate::mongosh(&g, ops));
+        out.push_str("```\n\n```python\n");
+        out.push_str(&compensate::python(&g, ops));
+        out.push_str("```\n\n```javascript\n// Node.js\n");
+        out.push_str(&compensate::node(&g, ops));
         out.push_str("```\n");
     }
     out

@@ -898,6 +898,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         b.steps.push(StepCode {
             each,
             skip,
+            otherwise: step.otherwise,
             key,
             collection: step.collection.clone(),
             action: step.action,

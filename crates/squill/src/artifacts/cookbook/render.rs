@@ -276,6 +276,63 @@ fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     format!("[{}]", stages.join(", "))
 }
 
+/// The field a `near` read's documents get their distance in, in metres.
+pub(super) const DISTANCE_FIELD: &str = "_distance";
+
+/// A `near` read as an aggregation led by `$geoNear`, which returns the
+/// documents nearest first on MongoDB and on the test server alike (the
+/// server's `$near` with a limit returns neither the nearest nor an
+/// ordered list: scripts/testenv/probe_server_features.py). `$geoNear`
+/// must be the pipeline's first stage; the read's other filters are its
+/// `query`, `key` names the indexed field (a collection may have several
+/// geo indexes), and the limit is a `$limit` after it. None for a read
+/// with no `near`.
+fn near_pipeline(lang: Lang, step: &StepCode) -> Option<String> {
+    let (path, point, metres) = step.filter.iter().find_map(|(p, e)| match e {
+        Expr::Near { point, metres } => Some((p, point, *metres)),
+        _ => None,
+    })?;
+    let mut rest = step.clone();
+    rest.filter.retain(|(_, e)| !matches!(e, Expr::Near { .. }));
+    let spherical = if lang == Lang::Python { "True" } else { "true" };
+    let near = object(&[
+        ("near".into(), point.clone()),
+        ("key".into(), q(path)),
+        ("distanceField".into(), q(DISTANCE_FIELD)),
+        ("maxDistance".into(), metres.to_string()),
+        ("query".into(), filter(lang, &rest)),
+        ("spherical".into(), spherical.into()),
+    ]);
+    let mut stages = vec![object(&[("$geoNear".into(), near)])];
+    if !step.sort.is_empty() {
+        let sort: Vec<(String, String)> = step
+            .sort
+            .iter()
+            .map(|(p, d)| (p.clone(), d.to_string()))
+            .collect();
+        stages.push(object(&[("$sort".into(), object(&sort))]));
+    }
+    if let (Some(page), Some(limit)) = (&step.skip, step.limit) {
+        stages.push(object(&[(
+            "$skip".into(),
+            format!("({page} - 1) * {limit}"),
+        )]));
+    }
+    if let Some(l) = step.limit {
+        stages.push(object(&[("$limit".into(), l.to_string())]));
+    }
+    if !step.projection.is_empty() {
+        let mut keep: Vec<(String, String)> = step
+            .projection
+            .iter()
+            .map(|p| (p.clone(), "1".to_string()))
+            .collect();
+        keep.push((DISTANCE_FIELD.to_string(), "1".to_string()));
+        stages.push(object(&[("$project".into(), object(&keep))]));
+    }
+    Some(format!("[{}]", stages.join(", ")))
+}
+
 /// An update of a bulk write per object: the operator, the field
 /// written, and the expression of its value in the object `e`.
 type Each = (&'static str, String, String);
@@ -561,6 +618,15 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 format!(", {}", object(&opts))
             }
         ),
+        Action::Find if near_pipeline(lang, step).is_some() => format!(
+            "{coll}.aggregate({}{}).toArray()",
+            near_pipeline(lang, step).unwrap_or_default(),
+            if lang == Lang::Node && !opts.is_empty() {
+                format!(", {}", object(&opts))
+            } else {
+                String::new()
+            }
+        ),
         Action::Find => {
             let mut s = match (lang, projection(step)) {
                 (Lang::Node, Some(p)) => {
@@ -703,6 +769,12 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
 }
 
 fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = fails_when_nothing(op, step) {
+        return format!(
+            "{indent}if ({}) throw new Error({message});\n",
+            matched_nothing(Lang::Node, step.action, &step.key)
+        );
+    }
     match full_guard(op, step) {
         Some((array, key)) => format!(
             "{indent}if ({key}.matchedCount === 0) throw new Error({});
@@ -713,11 +785,52 @@ fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
     }
 }
 
+/// The test, in `lang`, that the write whose result is `result` matched
+/// nothing: a claim found no document, a delete deleted none, an update
+/// matched none.
+pub(super) fn matched_nothing(lang: Lang, action: Action, result: &str) -> String {
+    match (action, lang) {
+        (Action::FindOneAndUpdate, Lang::Python) => format!("{result} is None"),
+        (Action::FindOneAndUpdate, _) => format!("{result} === null"),
+        (Action::DeleteOne | Action::DeleteMany, Lang::Python) => {
+            format!("{result}[\"deleted_count\"] == 0")
+        }
+        (Action::DeleteOne | Action::DeleteMany, _) => format!("{result}.deletedCount === 0"),
+        (_, Lang::Python) => format!("{result}[\"matched_count\"] == 0"),
+        (_, _) => format!("{result}.matchedCount === 0"),
+    }
+}
+
+/// A conditional write or a claim whose model says `otherwise: fail`:
+/// when it matches nothing the operation throws, naming itself, rather
+/// than return a result the caller must inspect. (An upsert always
+/// writes; a step that runs only under a condition may not have run.)
+fn fails_when_nothing(op: &OpCode, step: &StepCode) -> Option<String> {
+    (step.otherwise == Some(crate::model::Otherwise::Fail)
+        && step.when.is_none()
+        && step.action != Action::Upsert
+        && step.action != Action::Find)
+        .then(|| {
+            let what = if step.action == Action::FindOneAndUpdate {
+                format!("no {} to claim", step.collection)
+            } else {
+                format!("no {} met the conditions of the write", step.collection)
+            };
+            q(&format!("{}: nothing matched ({what})", op.name))
+        })
+}
+
 fn full_message(collection: &str, array: &str) -> String {
     format!("no {collection} with room in {array}: it does not exist or {array} is full")
 }
 
 fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = fails_when_nothing(op, step) {
+        return format!(
+            "{indent}if {}:\n{indent}    raise RuntimeError({message})\n",
+            matched_nothing(Lang::Python, step.action, &step.key)
+        );
+    }
     match full_guard(op, step) {
         Some((array, key)) => format!(
             "{indent}if {key}[\"matched_count\"] == 0:\n{indent}    raise RuntimeError({})\n",
@@ -893,6 +1006,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Action::Find if step.group.is_some() => format!(
             "list({coll}.aggregate({}{sess}))",
             group_pipeline(Lang::Python, step, &f)
+        ),
+        Action::Find if near_pipeline(Lang::Python, step).is_some() => format!(
+            "list({coll}.aggregate({}{sess}))",
+            near_pipeline(Lang::Python, step).unwrap_or_default()
         ),
         Action::Find => {
             let mut s = match projection(step) {
@@ -1074,6 +1191,53 @@ mod tests {
         }
         assert!(super::mongosh(&join).contains("if (team_3.matchedCount === 0) throw new Error("));
         assert!(super::python(&join).contains("if team_3[\"matched_count\"] == 0:\n"));
+    }
+
+    /// A claim whose model says `otherwise: fail` (the default) throws,
+    /// naming the operation, when there is nothing to claim, rather than
+    /// return null for the caller to notice.
+    #[test]
+    fn a_claim_with_nothing_to_claim_fails_naming_its_operation() {
+        let claim = code("s17-job-queue", "claim_next");
+        assert!(
+            super::mongosh(&claim)
+                .contains("  if (job === null) throw new Error(\"claim_next: nothing matched (no job to claim)\");\n"),
+            "{}",
+            super::mongosh(&claim)
+        );
+        assert!(
+            super::node(&claim)
+                .contains("  if (job === null) throw new Error(\"claim_next: nothing matched")
+        );
+        assert!(
+            super::python(&claim)
+                .contains("    if job is None:\n        raise RuntimeError(\"claim_next: nothing matched (no job to claim)\")\n"),
+            "{}",
+            super::python(&claim)
+        );
+    }
+
+    /// S15's nearest open restaurants: a `$geoNear` stage first (nearest
+    /// first on MongoDB and on the test server, whose `$near` with a
+    /// limit is not), with the equality filter as its query, then the
+    /// limit, in every language; no `$near`.
+    #[test]
+    fn a_near_read_is_a_geo_near_stage_then_its_limit() {
+        let near = code("s15-restaurants", "nearby_open");
+        let stage = "aggregate([{\"$geoNear\": {\"near\": location, \"key\": \"location\", \"distanceField\": \"_distance\", \"maxDistance\": 3000, \"query\": {\"open\": open}, \"spherical\": ";
+        for (text, yes) in [
+            (super::mongosh(&near), "true"),
+            (super::node(&near), "true"),
+            (super::python(&near), "True"),
+        ] {
+            assert!(
+                text.contains(&format!(
+                    "{stage}{yes}}}}}, {{\"$limit\": 20}}, {{\"$project\": "
+                )),
+                "{text}"
+            );
+            assert!(!text.contains("$near\""), "{text}");
+        }
     }
 
     /// An outlier's push has a fallback (the overflow document) when the
