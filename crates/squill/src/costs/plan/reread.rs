@@ -198,22 +198,14 @@ impl Planner<'_> {
         let by_ref = rel.child_field.clone();
         let mut read = Self::step(&acc.collection, Action::Find, purpose);
         read.filter = vec![filt(by_ref.clone(), FilterOp::Eq, ValueSource::Param)];
-        // A count bucket a delete emptied stays, its figures null, and a
-        // null sorts before every number: it would be the least bucket.
-        // (A time bucket the delete would empty is dropped instead.)
-        if matches!(
-            self.layout(r),
-            Layout::Bucket {
-                by: BucketBy::Count,
-                ..
-            }
-        ) {
-            read.filter.push(filt(
-                "count",
-                FilterOp::Range,
-                ValueSource::Above { limit: 0 },
-            ));
-        }
+        // A bucket a delete emptied may stay (one of a count, or a time
+        // bucket dropped by a filter that names no bucket key), its figures
+        // null, and a null sorts before every number: it would be the least.
+        read.filter.push(filt(
+            "count",
+            FilterOp::Range,
+            ValueSource::Above { limit: 0 },
+        ));
         read.sort = vec![(path.to_string(), if descending { -1 } else { 1 })];
         read.limit = Some(1);
         read.projection = vec![path.to_string()];
