@@ -466,7 +466,12 @@ function checkInsert(fn, step, figures) {
     const values = Object.assign({}, eqValues);
     values[itemParam.name] = item;
     for (const p of plan[fn].params) {
-      if (p.collection !== step.collection || Object.prototype.hasOwnProperty.call(values, p.name)) continue;
+      if (Object.prototype.hasOwnProperty.call(values, p.name)) continue;
+      // A parent that keeps figures of all its children too: its sum goes
+      // up by the new child's value, its `$min` and `$max` take it. (The
+      // parent's figures are checked by the edits and deletes, not here.)
+      if (p.collection !== step.collection && valueField) { values[p.name] = typed(p.collection, p.path, at(item, valueField)[0]); continue; }
+      if (p.collection !== step.collection) continue;
       const r = figures.find((x) => x.path === p.path);
       if (r) values[p.name] = typed(step.collection, p.path, r.over === array ? 1 : at(item, r.over.slice(array.length + 1))[0]);
       // The page number a bucket of a count the upsert opens takes (squill's
@@ -766,6 +771,86 @@ function checkRegroup(fn, write) {
   if (good) ok(`${fn}/${write.key}: ${write.each.sets.map(([p]) => p).join(", ")} of the ${checked} ${write.collection} documents the delete touched equal what their ${group.collection} documents give (${nulled} left with none: null)`);
 }
 
+// A child kept in a bucket whose parent also keeps figures of all its
+// children (issue 41): the edit or the delete writes the bucket by its
+// filter (the element, then the bucket's figures computed again), then the
+// parent by its id (its sum by the caller's amount, its count down, its
+// min and max read again from the buckets' own). Run on the parent with
+// the most children and the child that holds its least value: an edit
+// raises it above every other (the parent's min must move up, its max
+// too), a delete removes it (the min must move up). After it, every
+// bucket's figures and the parent's equal what the elements give.
+function checkBucketParent(fn, write) {
+  const array = write.recompute[0].over.split(".")[0];
+  const valued = write.recompute.find((r) => r.over.startsWith(`${array}.`));
+  const field = valued ? valued.over.slice(array.length + 1) : null;
+  const refTest = write.filter.find(([p]) => !p.startsWith(`${array}.`));
+  const parentStep = plan[fn].steps.find((s) => s.collection !== write.collection);
+  if (!field || !refTest || !parentStep) { fail(`${fn}: a bucket write the check cannot sample: ${JSON.stringify(write.filter)}`); return; }
+  const refPath = refTest[0];
+  const buckets = db.getCollection(write.collection);
+  const parents = db.getCollection(parentStep.collection);
+  const [top] = buckets
+    .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: { $size: { $ifNull: [`$${array}`, []] } } } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
+    .toArray();
+  if (!top || top.n < 2) { fail(`${fn}: no ${parentStep.collection} has two ${array}`); return; }
+  const parentId = top._id;
+  const elementsOf = () => buckets.find({ [refPath]: parentId }).toArray().flatMap((b) => b[array] || []);
+  const before = elementsOf();
+  const values0 = before.map((e) => num(at(e, field)[0]));
+  const chosen = before[values0.indexOf(Math.min(...values0))];
+  const old = num(at(chosen, field)[0]);
+  const raised = Math.max(...values0) + 1;
+  const parentBefore = parents.findOne({ _id: parentId });
+  // The parent's figures, by the names the design gives them.
+  const figures = [["count", `${array}_count`], ["sum", `${array}_sum_${field}`], ["min", `${array}_min_${field}`], ["max", `${array}_max_${field}`]]
+    .filter(([, name]) => parentBefore && parentBefore[name] !== undefined);
+  if (!figures.some(([f]) => f === "min") || num(parentBefore[`${array}_min_${field}`]) !== old) {
+    fail(`${fn}: ${parentStep.collection} ${key(parentId)} keeps no min of ${field} equal to its least ${array}' (${old}): the check shows nothing`);
+    return;
+  }
+  const values = {};
+  const tests = [];
+  for (const p of plan[fn].params) {
+    const inside = p.collection === write.collection && p.path.startsWith(`${array}.`);
+    const test = write.filter.find(([path, e]) => e.eq === p.name && path === p.path);
+    if (p.collection === write.collection && p.path === refPath) values[p.name] = parentId;
+    else if (inside && test) { values[p.name] = at(chosen, p.path.slice(array.length + 1))[0]; tests.push([p.path.slice(array.length + 1), values[p.name]]); }
+    else if (inside && p.path === `${array}.${field}`) values[p.name] = typed(write.collection, p.path, raised);
+    else if (p.name === `old_${field}`) values[p.name] = typed(write.collection, `${array}.${field}`, old);
+    else if (p.collection === parentStep.collection && p.name.startsWith("add_")) values[p.name] = typed(p.collection, p.path, raised - old);
+    else if (p.collection === parentStep.collection && p.name.startsWith("minus_")) values[p.name] = typed(p.collection, p.path, -old);
+    // The new value a `$min` (`$max`) of the parent takes: the edit's.
+    else if (p.collection === parentStep.collection) values[p.name] = typed(write.collection, `${array}.${field}`, raised);
+  }
+  const matched = before.filter((e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v))).length;
+  if (tests.length === 0 || matched !== 1) { fail(`${fn}: the filter names ${matched} ${array} of ${parentStep.collection} ${key(parentId)}, the check needs one`); return; }
+  const a = args(fn, values, []);
+  if (a === null || !runs(fn, a)) return;
+  let good = true;
+  // Each bucket's figures against its elements.
+  for (const b of buckets.find({ [refPath]: parentId }).toArray()) {
+    const vs = (b[array] || []).map((e) => num(at(e, field)[0]));
+    for (const r of write.recompute) {
+      const want = r.over === array ? (b[array] || []).length : figureOf(r.function, vs);
+      const got = b[r.path] === undefined || b[r.path] === null ? null : num(b[r.path]);
+      if (got !== want) { fail(`${fn}: ${write.collection} ${key(b._id)} stores ${r.path} ${got}, its ${array} give ${want}`); good = false; }
+    }
+  }
+  // The parent's figures against all its elements.
+  const after = elementsOf();
+  const vs = after.map((e) => num(at(e, field)[0]));
+  const parent = parents.findOne({ _id: parentId });
+  for (const [f, name] of figures) {
+    const want = f === "count" ? after.length : vs.length === 0 ? null : figureOf(f, vs);
+    const got = parent[name] === undefined || parent[name] === null ? null : num(parent[name]);
+    if (got !== want) { fail(`${fn}: ${parentStep.collection} ${key(parentId)} stores ${name} ${got}, its ${after.length} ${array} give ${want}`); good = false; }
+  }
+  const moved = after.length === before.length ? "raised above every other" : "deleted";
+  if (good && num(parent[`${array}_min_${field}`]) === old) { fail(`${fn}: the least ${field} ${old} ${moved}, yet the parent's min did not move: the check shows nothing`); good = false; }
+  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, n]) => n).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${after.length} ${array} give (the least ${field} ${moved}), its validators on`);
+}
+
 let bulks = 0;
 let regrouped = 0;
 let paged = 0;
@@ -775,7 +860,20 @@ let numbered = 0;
 let counted = 0;
 let lastDeleted = 0;
 const lastChild = [];
+// The edits and deletes of a bucketed child whose parent keeps figures
+// too: checked whole, the bucket's write and the parent's (their steps
+// together are what keeps the figures true).
+const bucketParent = new Set(
+  Object.keys(plan).filter((fn) => plan[fn].steps.some((s) => s.recompute !== undefined) && plan[fn].steps.some((s) => s.set_from !== undefined)),
+);
+let bucketParents = 0;
 for (const fn of Object.keys(plan)) {
+  if (bucketParent.has(fn)) {
+    const write = plan[fn].steps.find((s) => s.recompute !== undefined);
+    bucketParents += 1;
+    checkBucketParent(fn, write);
+    continue;
+  }
   for (const step of plan[fn].steps) {
     const source = step.each && plan[fn].steps.find((s) => s.key === step.each.source.step);
     if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
@@ -815,6 +913,7 @@ for (const fn of Object.keys(plan)) {
   }
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
+if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too`);
 print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount, ${inserted} insert(s) into buckets`);
 db.dropDatabase();
 if (failures.length > 0) {

@@ -26,13 +26,16 @@
 //!   quantity (a `bulkWrite` of one `updateOne` per product), and a
 //!   customer's orders read a page at a time from the last one seen, and
 //!   by the page's number (`skip`).
+//! - `bucket-count-parent-figures`: comments in buckets of a count whose
+//!   post also keeps the count, sum, min and max of all its comments: an
+//!   edit and a delete write the bucket, its figures and the post's.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 11] = [
+const FILES: [(&str, &str); 12] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -73,6 +76,10 @@ const FILES: [(&str, &str); 11] = [
     (
         "bucket-edits",
         include_str!("../tests/fixtures/bucket-edits.yaml"),
+    ),
+    (
+        "bucket-count-parent-figures",
+        include_str!("../tests/fixtures/bucket-count-parent-figures.yaml"),
     ),
 ];
 

@@ -744,3 +744,36 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
     );
     assert!(!out.contains("FAIL"), "{out}");
 }
+
+/// Issue 41: comments in buckets of a count whose post also keeps the
+/// count, sum, min and max of all its comments (fixture
+/// bucket-count-parent-figures). The edit and the delete write the bucket
+/// by the comment's filter and the post by its id, and the post's min and
+/// max are read again from its buckets' own figures.
+#[test]
+fn bucket_and_parent_figures_stay_true_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let out = cookbook_effects(&uri, &mongosh, "bucket-count-parent-figures");
+    assert!(
+        out.contains(
+            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too"
+        ),
+        "{out}"
+    );
+    for (op, how) in [
+        ("vote", "raised above every other"),
+        ("delete_comment", "deleted"),
+    ] {
+        assert!(
+            out.contains(&format!("ok: {op}/post_comments: "))
+                && out.contains("comments_count, comments_sum_votes, comments_min_votes, comments_max_votes of post ")
+                && out.contains(&format!("(the least votes {how}), its validators on")),
+            "{out}"
+        );
+    }
+    // The insert into the open bucket (the parent's figures beside it).
+    assert!(out.contains("ok: add_comment/post_comments: "), "{out}");
+    assert_eq!(out.matches("ok: ").count(), 3, "{out}");
+}

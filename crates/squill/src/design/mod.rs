@@ -679,6 +679,9 @@ pub enum ValueSource {
     Literal { value: String },
     /// Below a constant: a count bucket that still has room.
     Below { limit: u64 },
+    /// Above a constant: a count bucket that holds children (an emptied
+    /// one keeps figures of none, which sort before every value).
+    Above { limit: u64 },
     /// The path does not exist: an array with no element at that index
     /// still has room (an outlier's embedded children).
     Missing,

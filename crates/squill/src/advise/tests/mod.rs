@@ -21,3 +21,4 @@ mod tenant_unique;
 mod tenants;
 mod today;
 mod write_plans;
+mod write_plans_bucket_figures;

@@ -111,6 +111,8 @@ pub enum Expr {
     Test(crate::model::Test, crate::model::Literal),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
+    /// `{"$gt": n}`: a bucket that holds children.
+    Above(u64),
     /// `{"$exists": false}`: an array with no element at that index.
     Missing,
     /// `{"_id": param}`: the element of an array of objects with that id

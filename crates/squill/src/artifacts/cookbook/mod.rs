@@ -436,6 +436,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::WithinArea(p) => json!({"within": p}),
         Expr::Intersects(p) => json!({"intersects": p}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::Above(n) => json!({"above": n}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),

@@ -218,6 +218,7 @@ impl Builder<'_> {
         let own = match &f.value_from {
             ValueSource::Param | ValueSource::FromStep { .. } => None,
             ValueSource::Below { limit } => return Expr::Below(*limit),
+            ValueSource::Above { limit } => return Expr::Above(*limit),
             ValueSource::Missing => return Expr::Missing,
             ValueSource::Old { field } => Some(format!("old_{field}")),
             ValueSource::New { field } => Some(format!("new_{field}")),

@@ -37,6 +37,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::WithinArea(p) => format!("{{\"$geoWithin\": {{\"$geometry\": {p}}}}}"),
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::Test(t, v) => {
             let v = match v {
                 crate::model::Literal::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {

@@ -34,14 +34,26 @@ impl<'a> Planner<'a> {
         // Nothing to keep up elsewhere (no id in a parent's array, no
         // counter, no outlier's array): one deleteMany with the filter
         // itself, no step that only finds the ids first.
-        let upkeep = f.rels_to[e.index()].iter().any(|&r| {
-            self.child_ids_path(r).is_some()
-                || matches!(self.layout(r), Layout::Subset { .. })
-                || self.computed(r).next().is_some()
-        });
         // A child kept in a bucket: its elements dropped and the bucket's
         // figures computed again, in one update pipeline (issue 41).
         let rewrite = self.bucket_rewrite(e, None);
+        // The figures a parent keeps over its bucketed children (one child
+        // deleted): written by the parent's id the caller gives, which the
+        // pipeline does not need a find for. The buckets hold no array of
+        // ids in the parent and no reference in each child.
+        let rewrites = rewrite.is_some();
+        let bucket_figures = |r: RelationshipId| {
+            rewrites
+                && m <= 1.0
+                && matches!(self.p.home[e.index()], Home::Bucketed { rel } if rel == r)
+                && self.child_ids_path(r).is_none()
+                && self.copies(f.model.relationship(r).parent) <= 1.0
+        };
+        let upkeep = f.rels_to[e.index()].iter().any(|&r| {
+            self.child_ids_path(r).is_some()
+                || matches!(self.layout(r), Layout::Subset { .. })
+                || (self.computed(r).next().is_some() && !bucket_figures(r))
+        });
         if !by_id
             && !upkeep
             && (matches!(self.p.home[e.index()], Home::Own) || rewrite.is_some())
@@ -93,6 +105,21 @@ impl<'a> Planner<'a> {
                     purpose,
                 },
             );
+            // Then the parent's figures: its count and sums down by the
+            // caller's amounts, its extremes read again from the buckets'
+            // own when the deleted child held them.
+            for &r in &f.rels_to[e.index()] {
+                if bucket_figures(r) && self.computed(r).next().is_some() {
+                    let param = ValueSource::Param;
+                    self.remove_from_parent(
+                        plan,
+                        op,
+                        (e, r, None),
+                        (m, FilterOp::Eq),
+                        (&param, &param),
+                    );
+                }
+            }
             return;
         }
         let from = if by_id && !needs_parent_id {
@@ -356,6 +383,11 @@ impl<'a> Planner<'a> {
                     // latest children: the child's id may not be there).
                     filter: vec![match (&ids_in_parent, self.parent_ref_path(r)) {
                         (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
+                        // Buckets: the parent by the id the caller gives
+                        // (the bucket's reference; its children hold none).
+                        (None, None) if matches!(layout, Layout::Bucket { .. }) => {
+                            filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)
+                        }
                         _ => filt(
                             pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
                             one_or_in,

@@ -103,23 +103,36 @@ impl Planner<'_> {
             paging: None,
         };
         let before = plan.cost;
-        let (_, n) = self.find(
-            plan,
-            op,
-            e,
-            &read,
-            Purpose::RereadComputed {
-                function: crate::candidates::fn_name(function).to_string(),
-                field: field.to_string(),
-                entity,
-                parent: pname.clone(),
-            },
-        );
+        let purpose = Purpose::RereadComputed {
+            function: crate::candidates::fn_name(function).to_string(),
+            field: field.to_string(),
+            entity,
+            parent: pname.clone(),
+        };
+        // Children in buckets that keep the same figure: the parent's is the
+        // extreme of its buckets' own (`min_votes`), one key of
+        // `{post: 1, min_votes: 1}` and one bucket. Sorting the buckets by
+        // the children's field (`comments.votes`) walks a multikey index,
+        // and the bucket's first key there is not its extreme.
+        let kept = self.bucket_kept(r, function, field);
+        let (n, by_ref, read_field) = match &kept {
+            Some(path) => {
+                let n = self.reread_buckets(plan, op, r, (path, descending), purpose);
+                (n, rel.child_field.clone(), path.clone())
+            }
+            None => {
+                let (_, n) = self.find(plan, op, e, &read, purpose);
+                (
+                    n,
+                    self.access(e).path(&rel.child_field),
+                    self.access(e).path(field),
+                )
+            }
+        };
         let mut found = plan.cost;
         found.add_scaled(&before, -1.0);
         plan.cost = before;
         plan.cost.add_scaled(&found, held);
-        let by_ref = self.access(e).path(&rel.child_field);
         if let Some(step) = plan.steps.get_mut(n.wrapping_sub(1)) {
             step.every = Some(every);
             step.if_matched = Some(gate);
@@ -139,7 +152,7 @@ impl Planner<'_> {
                 updates: vec![UpdateOp::SetFrom {
                     path: figure,
                     step: n,
-                    field: self.access(e).path(field),
+                    field: read_field,
                     function,
                 }],
                 docs: 1.0,
@@ -153,6 +166,67 @@ impl Planner<'_> {
         set.every = Some(every);
         set.if_matched = Some(gate);
         self.push(plan, op, set, cost, index);
+    }
+}
+
+impl Planner<'_> {
+    /// The bucket field that keeps `function` of `field` over each bucket
+    /// of `r`'s children (`min_votes`), when `r` is a bucket that keeps it.
+    fn bucket_kept(&self, r: RelationshipId, function: AggregateFn, field: &str) -> Option<String> {
+        let Layout::Bucket { aggregates, .. } = self.layout(r) else {
+            return None;
+        };
+        super::bucket::bucket_figures(aggregates)
+            .into_iter()
+            .find(|(func, x, _)| *func == function && x == field)
+            .map(|(_, _, path)| path)
+    }
+
+    /// The parent's extreme read from its buckets' own figure at `path`:
+    /// `find {post: p} sort {min_votes: 1} limit 1`, one key and one bucket
+    /// through `{post: 1, min_votes: 1}`. Returns the step's number.
+    fn reread_buckets(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        r: RelationshipId,
+        (path, descending): (&str, bool),
+        purpose: Purpose,
+    ) -> usize {
+        let rel = self.facts.model.relationship(r);
+        let acc = self.access(rel.child);
+        let by_ref = rel.child_field.clone();
+        let mut read = Self::step(&acc.collection, Action::Find, purpose);
+        read.filter = vec![filt(by_ref.clone(), FilterOp::Eq, ValueSource::Param)];
+        // A bucket a delete emptied may stay (one of a count, or a time
+        // bucket dropped by a filter that names no bucket key), its figures
+        // null, and a null sorts before every number: it would be the least.
+        read.filter.push(filt(
+            "count",
+            FilterOp::Range,
+            ValueSource::Above { limit: 0 },
+        ));
+        read.sort = vec![(path.to_string(), if descending { -1 } else { 1 })];
+        read.limit = Some(1);
+        read.projection = vec![path.to_string()];
+        read.documents = 1.0;
+        let cost = StepCost {
+            keys: 1.0,
+            docs: 1.0,
+            bytes_read: acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            read,
+            cost,
+            Some((
+                vec![(by_ref, 1), (path.to_string(), 1)],
+                rel.child,
+                acc.docs,
+            )),
+        )
     }
 }
 

@@ -139,8 +139,18 @@ impl<'a> Planner<'a> {
         } else {
             Action::UpdateOne
         };
+        // A bucket's pipeline finds its element by the filter itself, and
+        // the parent's figures over the buckets are written by the parent's
+        // id the caller gives: none of those writes needs the ids a find
+        // would return (the bucket's elements have none of their own).
+        let needs_no_ids = edits.extra.is_empty()
+            || (rewrite.is_some()
+                && edits.extra.iter().all(|x| {
+                    x.2.iter()
+                        .all(|t| !matches!(t.value_from, ValueSource::FromStep { .. }))
+                }));
         if let Some(saved) = before_find
-            && edits.extra.is_empty()
+            && needs_no_ids
             && edits.nonatomic == 0
             && relinks.is_empty()
             && (self.written_where_found(e, multi) || rewrite.is_some())

@@ -431,10 +431,12 @@ pub(crate) fn filter(step: &Step) -> String {
     format!("{{ {} }}", inner.join(", "))
 }
 
-/// The test a filter makes: `eq`, `in`, `range`; `lt` below a constant.
+/// The test a filter makes: `eq`, `in`, `range`; `lt` below a constant,
+/// `gt` above one.
 fn test(f: &StepFilter) -> &'static str {
     match (f.op, &f.value_from) {
         (_, ValueSource::Below { .. }) => "lt",
+        (_, ValueSource::Above { .. }) => "gt",
         (_, ValueSource::Missing) => "missing",
         (FilterOp::Eq, _) => "eq",
         (FilterOp::In, _) => "in",
@@ -456,7 +458,7 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::New { field } => format!("the new {field}"),
         ValueSource::Truncated { field, unit } => format!("{field} truncated to the {unit}"),
         ValueSource::Literal { value } => format!("\"{value}\""),
-        ValueSource::Below { limit } => words::int(*limit),
+        ValueSource::Below { limit } | ValueSource::Above { limit } => words::int(*limit),
         ValueSource::Missing => "the array has room".to_string(),
     }
 }

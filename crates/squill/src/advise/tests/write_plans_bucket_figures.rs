@@ -1,0 +1,164 @@
+//! Write plans of a child kept in buckets of a count whose parent also
+//! keeps figures over all its children (issue 41, fixture
+//! `bucket-count-parent-figures`: comments in buckets, each post keeping the
+//! count, sum, min and max of its comments' votes). An edit and a delete of
+//! a comment once read the comment's `_id` first (bucket elements have
+//! none) and wrote the post through an array of ids it does not hold, and
+//! the post's min or max was read again by sorting buckets on the multikey
+//! `comments.votes`, whose first key in a bucket is not the bucket's least.
+
+use crate::design::{Action, FilterOp, OperationPlan, Purpose, Step, UpdateOp, ValueSource};
+
+fn plan<'d>(d: &'d crate::design::Design, name: &str) -> &'d OperationPlan {
+    d.operations
+        .iter()
+        .find(|p| p.operation == name)
+        .unwrap_or_else(|| panic!("no plan for {name}"))
+}
+
+/// The bucket's own write: the comment set (or dropped) and the bucket's
+/// figures computed again, by the caller's post and the comment's
+/// `created_on`, as the design of a bucket with no parent figures writes
+/// it. No step reads or tests `comments._id`.
+fn assert_bucket_written_by_its_filter(p: &OperationPlan) {
+    let first = &p.steps[0];
+    assert_eq!(first.collection, "post_comments", "{:#?}", p.steps);
+    assert_eq!(first.action, Action::UpdateOne, "{:#?}", p.steps);
+    assert!(
+        first
+            .purpose
+            .iter()
+            .any(|x| matches!(x, Purpose::RecomputeBucket { .. })),
+        "{:#?}",
+        first
+    );
+    let tests: Vec<(&str, &ValueSource)> = first
+        .filter
+        .iter()
+        .map(|t| (t.path.as_str(), &t.value_from))
+        .collect();
+    assert_eq!(
+        tests,
+        [
+            ("post", &ValueSource::Param),
+            ("comments.created_on", &ValueSource::Param)
+        ],
+        "{:#?}",
+        first
+    );
+    for s in &p.steps {
+        assert!(
+            !s.filter.iter().any(|t| t.path == "comments._id")
+                && !s.projection.iter().any(|x| x == "comments._id"),
+            "a step still finds the comment by an _id bucket elements lack: {s:#?}"
+        );
+    }
+}
+
+/// Each of the post's writes names the post by the id the caller gives,
+/// never by an array of its comments' ids (a post holds none).
+fn assert_post_written_by_its_id(p: &OperationPlan) {
+    let posts: Vec<&Step> = p.steps.iter().filter(|s| s.collection == "post").collect();
+    assert!(!posts.is_empty(), "{:#?}", p.steps);
+    for s in posts {
+        assert!(
+            s.filter.iter().any(|t| t.path == "_id"
+                && t.op == FilterOp::Eq
+                && t.value_from == ValueSource::Param),
+            "{s:#?}"
+        );
+        assert!(!s.filter.iter().any(|t| t.path == "comments"), "{s:#?}");
+    }
+}
+
+#[test]
+fn an_edit_of_a_bucketed_child_writes_its_bucket_by_the_filter() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    let p = plan(&d, "vote");
+    assert_bucket_written_by_its_filter(p);
+    assert_post_written_by_its_id(p);
+}
+
+#[test]
+fn a_delete_of_a_bucketed_child_counts_its_parent_down_by_the_parents_id() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    let p = plan(&d, "delete_comment");
+    assert_bucket_written_by_its_filter(p);
+    assert_post_written_by_its_id(p);
+    // The count and the sum go down in the post.
+    let down = p
+        .steps
+        .iter()
+        .find(|s| {
+            s.collection == "post"
+                && s.updates
+                    .iter()
+                    .any(|u| matches!(u, UpdateOp::Dec { path } if path == "comments_count"))
+        })
+        .unwrap_or_else(|| panic!("no count taken down: {:#?}", p.steps));
+    assert!(
+        down.updates
+            .iter()
+            .any(|u| matches!(u, UpdateOp::Dec { path } if path == "comments_sum_votes")),
+        "{down:#?}"
+    );
+    // The post needs no index but its `_id` (there was `comments_1`).
+    let post = d
+        .collections
+        .iter()
+        .find(|c| c.name == "post")
+        .expect("post");
+    let keys: Vec<_> = post.indexes.iter().map(|i| i.keys.clone()).collect();
+    assert_eq!(keys, [vec![("_id".to_string(), 1)]], "{keys:?}");
+}
+
+/// The post's min (max) read again from its buckets' own `min_votes`
+/// (`max_votes`), one key of `{post: 1, min_votes: 1}`, among the buckets
+/// that hold comments (an emptied bucket of a count keeps a null figure,
+/// which sorts first); then `$set` from that field.
+#[test]
+fn a_parents_extreme_is_read_again_from_its_buckets_figures() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    for op in ["vote", "delete_comment"] {
+        let p = plan(&d, op);
+        for (figure, dir, kept) in [
+            ("min_votes", 1, "comments_min_votes"),
+            ("max_votes", -1, "comments_max_votes"),
+        ] {
+            let (n, read) = p
+                .steps
+                .iter()
+                .enumerate()
+                .find(|(_, s)| {
+                    s.purpose
+                        .iter()
+                        .any(|x| matches!(x, Purpose::RereadComputed { .. }))
+                        && s.sort.iter().any(|(k, _)| k.ends_with(figure))
+                })
+                .unwrap_or_else(|| panic!("{op}: no read of {figure}: {:#?}", p.steps));
+            assert_eq!(read.collection, "post_comments");
+            assert_eq!(read.sort, [(figure.to_string(), dir)], "{op}: {read:#?}");
+            assert_eq!(read.limit, Some(1));
+            assert_eq!(read.projection, [figure.to_string()], "{op}: {read:#?}");
+            assert!(
+                read.filter
+                    .iter()
+                    .any(|t| t.path == "count" && t.value_from == ValueSource::Above { limit: 0 }),
+                "{op}: {read:#?}"
+            );
+            assert_eq!(read.documents, 1.0, "{op}: {read:#?}");
+            let set = p
+                .steps
+                .iter()
+                .flat_map(|s| &s.updates)
+                .find_map(|u| match u {
+                    UpdateOp::SetFrom {
+                        path, step, field, ..
+                    } if path == kept => Some((*step, field.clone())),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{op}: no $set of {kept}"));
+            assert_eq!(set, (n + 1, figure.to_string()), "{op}");
+        }
+    }
+}
