@@ -364,8 +364,12 @@ fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
     let resumed = dir.path().join("resumed");
     let bin = env!("CARGO_BIN_EXE_squill");
     let mut stopped = false;
+    // How each run that was not stopped ended, for the message below: a
+    // run that failed (its standard error) is not one that was too quick.
+    let mut ends = Vec::new();
     for checkpoint in ["400", "100", "20"] {
         let _ = std::fs::remove_dir_all(&resumed);
+        let stderr = dir.path().join(format!("stopped-{checkpoint}.err"));
         let mut child = Command::new(bin)
             .args(["migrate", &url, "--model"])
             .arg(&model)
@@ -373,7 +377,7 @@ fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
             .arg(&resumed)
             .args(["--checkpoint", checkpoint])
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).unwrap())
             .spawn()
             .unwrap();
         let state = resumed.join(".squill-migrate.json");
@@ -386,7 +390,12 @@ fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
                 stopped = true;
                 break;
             }
-            if child.try_wait().unwrap().is_some() {
+            if let Some(status) = child.try_wait().unwrap() {
+                ends.push(format!(
+                    "--checkpoint {checkpoint}: {status}, state {:?}, stderr {:?}",
+                    std::fs::read_to_string(&state).unwrap_or_default(),
+                    std::fs::read_to_string(&stderr).unwrap_or_default()
+                ));
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
@@ -395,7 +404,11 @@ fn migrate_sakila_into_the_advised_design_and_query_it_on_a_server() {
             break;
         }
     }
-    assert!(stopped, "every run finished before it could be stopped");
+    assert!(
+        stopped,
+        "every run finished before it could be stopped:\n{}",
+        ends.join("\n")
+    );
     let partials = tree(&resumed)
         .keys()
         .filter(|k| k.ends_with(".partial"))
