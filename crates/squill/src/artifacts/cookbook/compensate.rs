@@ -209,19 +209,25 @@ fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
             args.join(", ")
         );
     }
+    let _ = writeln!(
+        out,
+        "  if ({}) {{\n{undo}    throw new Error({});\n  }}\n  return out;\n}}",
+        last_matched_nothing(lang, g, ops),
+        message(g, ops)
+    );
+    out
+}
+
+/// The test, in `lang`, that the group's last operation (its conditional
+/// write) matched nothing: the condition on which the group is undone.
+fn last_matched_nothing(lang: Lang, g: &UndoGroup, ops: &[OpCode]) -> String {
     let last = &ops[*g.ops.last().unwrap_or(&0)];
     let action = last
         .steps
         .iter()
         .find(|s| s.key == g.step)
         .map_or(Action::UpdateOne, |s| s.action);
-    let _ = writeln!(
-        out,
-        "  if ({}) {{\n{undo}    throw new Error({});\n  }}\n  return out;\n}}",
-        matched_nothing(lang, action, &result_of(last, &g.step)),
-        message(g, ops)
-    );
-    out
+    matched_nothing(lang, action, &result_of(last, &g.step))
 }
 
 pub(super) fn mongosh(g: &UndoGroup, ops: &[OpCode]) -> String {
@@ -251,16 +257,10 @@ pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
             args.join(", ")
         );
     }
-    let last = &ops[*g.ops.last().unwrap_or(&0)];
-    let action = last
-        .steps
-        .iter()
-        .find(|s| s.key == g.step)
-        .map_or(Action::UpdateOne, |s| s.action);
     let _ = writeln!(
         out,
         "    if {}:\n{undo}        raise RuntimeError({})\n    return out",
-        matched_nothing(Lang::Python, action, &result_of(last, &g.step)),
+        last_matched_nothing(Lang::Python, g, ops),
         message(g, ops)
     );
     out
