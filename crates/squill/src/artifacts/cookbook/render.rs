@@ -249,11 +249,7 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<Each>) {
 fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     let _ = lang;
     let by = step.group.as_deref().unwrap_or("_id");
-    let sort: Vec<(String, String)> = step
-        .sort
-        .iter()
-        .map(|(p, d)| (p.clone(), d.to_string()))
-        .collect();
+    let sort = sort_pairs(step);
     let mut group = vec![("_id".to_string(), q(&format!("${by}")))];
     for p in &step.projection {
         group.push((
@@ -306,11 +302,7 @@ fn near_pipeline(lang: Lang, step: &StepCode) -> Option<String> {
     ]);
     let mut stages = vec![object(&[("$geoNear".into(), near)])];
     if !step.sort.is_empty() {
-        let sort: Vec<(String, String)> = step
-            .sort
-            .iter()
-            .map(|(p, d)| (p.clone(), d.to_string()))
-            .collect();
+        let sort = sort_pairs(step);
         stages.push(object(&[("$sort".into(), object(&sort))]));
     }
     if let (Some(page), Some(limit)) = (&step.skip, step.limit) {
@@ -352,6 +344,14 @@ fn at_parent(path: &str) -> String {
 
 fn leaf(path: &str) -> &str {
     path.rsplit('.').next().unwrap_or(path)
+}
+
+/// The step's sort as an object's pairs: each path and its direction.
+fn sort_pairs(step: &StepCode) -> Vec<(String, String)> {
+    step.sort
+        .iter()
+        .map(|(p, d)| (p.clone(), d.to_string()))
+        .collect()
 }
 
 fn object(pairs: &[(String, String)]) -> String {
@@ -642,11 +642,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 _ => format!("{coll}.find({f})"),
             };
             if !step.sort.is_empty() {
-                let sort: Vec<(String, String)> = step
-                    .sort
-                    .iter()
-                    .map(|(p, d)| (p.clone(), d.to_string()))
-                    .collect();
+                let sort = sort_pairs(step);
                 let _ = write!(s, ".sort({})", object(&sort));
             }
             s.push_str(&skip(step));
@@ -695,11 +691,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         Action::FindOneAndUpdate => {
             // The claim's order picks the one document; the new version
             // comes back, so the caller has what it claimed.
-            let sort: Vec<(String, String)> = step
-                .sort
-                .iter()
-                .map(|(p, d)| (p.clone(), d.to_string()))
-                .collect();
+            let sort = sort_pairs(step);
             if !sort.is_empty() {
                 opts.push(("sort".into(), object(&sort)));
             }
