@@ -306,6 +306,15 @@ fn check_against_server(
             cmd.args(["--node-skip", &format!("{op}={why}")]);
         }
     }
+    // Then the mongosh cookbook, on the documents loaded again, under the
+    // checks of `otherwise` and of the nearest-first reads (its other
+    // functions' effects: check_cookbook_effects.js). Only where the
+    // design has such a function: the mongosh it starts costs more than
+    // the checks (issue 47).
+    let shell = nothing_matched_or_nearest(design) > 0;
+    if shell {
+        cmd.arg("--mongosh").arg(mongosh);
+    }
     // Served by a long-lived Python of `pythons` (one start per rayon
     // worker, not per example); as its own process otherwise
     // (`SQUILL_TEST_PYTHON_SERVER=0`).
@@ -367,7 +376,7 @@ fn check_against_server(
         .collect();
     undone.sort_unstable();
     undone.dedup();
-    let cookbooks = if node { 2 } else { 1 };
+    let cookbooks = 1 + usize::from(node) + usize::from(shell);
     if out.matches("ok: otherwise: ").count() != (fails + undone.len()) * cookbooks {
         return Err(format!(
             "{name}: not every nothing-matched case ({fails} failing, {} undone) was checked:\n{out}",
@@ -395,6 +404,17 @@ fn check_against_server(
             "{name}: not every nearest-first read ({nearest}) was checked:\n{out}"
         ));
     }
+    // Each atomic group with an insert after another: a duplicate key
+    // there must undo the earlier insert, in each cookbook.
+    let failed_writes = undone
+        .iter()
+        .filter(|g| insert_after_insert(design, g))
+        .count();
+    if out.matches("ok: undone after a failed write: ").count() != failed_writes * cookbooks {
+        return Err(format!(
+            "{name}: not every group with an insert after another ({failed_writes}) was undone after a duplicate key:\n{out}"
+        ));
+    }
     if node
         && out.matches("ok: node cookbook ").count()
             != design.operations.len() - known.len() - node_skipped.len()
@@ -404,6 +424,53 @@ fn check_against_server(
         ));
     }
     Ok(())
+}
+
+/// The operations whose `otherwise` the checks call with nothing to
+/// match, the atomic groups kept by undo, and the nearest-first reads
+/// with a limit: what the mongosh cookbook is run for.
+fn nothing_matched_or_nearest(design: &Design) -> usize {
+    design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.warnings
+                .iter()
+                .any(|w| matches!(w, crate::design::Warning::Compensated { .. }))
+                || p.steps.iter().any(|s| {
+                    (s.otherwise == Some(crate::model::Otherwise::Fail) && s.if_matched.is_none())
+                        || (s.action == Action::Find
+                            && s.limit.is_some()
+                            && s.filter
+                                .iter()
+                                .any(|f| f.op == crate::model::FilterOp::Near))
+                })
+        })
+        .count()
+}
+
+/// Whether atomic group `group` has an operation that inserts after
+/// another that inserts, before its conditional write runs (last): the
+/// write a duplicate key is provoked on (check_generated.py,
+/// `check_undone_after_a_failed_write`). A document parameter is what
+/// the check gives a taken `_id`: an insert of a whole new document.
+fn insert_after_insert(design: &Design, group: &str) -> bool {
+    let inserts = design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.warnings.iter().any(
+                |w| matches!(w, crate::design::Warning::Compensated { group: g } if g == group),
+            )
+        })
+        .filter(|p| {
+            !p.steps
+                .iter()
+                .any(|s| s.otherwise == Some(crate::model::Otherwise::Undo))
+        })
+        .filter(|p| p.steps.iter().any(|s| s.action == Action::InsertOne))
+        .count();
+    inserts > 1
 }
 
 /// Functions of the Node.js cookbooks that are not run against the server,
