@@ -490,9 +490,17 @@ fn fixture_artifacts_work_against_a_server() {
         max_children: Some(100),
         ..DataOptions::new(3, 17)
     };
+    // SQUILL_TEST_FIXTURES=a,b limits the run to those fixtures (while debugging).
+    let only = std::env::var("SQUILL_TEST_FIXTURES")
+        .ok()
+        .filter(|s| !s.is_empty());
     // Side by side, each design in its own database (issue 47).
     let failures: Vec<String> = fixtures::all()
         .into_par_iter()
+        .filter(|(name, _, _)| {
+            only.as_ref()
+                .is_none_or(|o| o.split(',').any(|x| x == *name))
+        })
         .filter_map(|(name, model, design)| {
             // Fixtures share names with examples (host-logs): their own
             // database and directory keep the two tests apart.
