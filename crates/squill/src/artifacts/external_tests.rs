@@ -5,8 +5,11 @@
 //! with code 121, the BSON dump decodes (pymongo's `bson`) to the Extended
 //! JSON documents, and every cookbook function returns what it promises,
 //! in Python (pymongo) and in Node.js (the mongodb driver, run by
-//! scripts/testenv/serve_node_cookbook.js). The checks against the server
-//! are in scripts/testenv/check_generated.py.
+//! scripts/testenv/serve_node_cookbook.js); the mongosh cookbook's
+//! functions that fail or undo when nothing matches, and its nearest-first
+//! reads, in one long-lived mongosh (scripts/testenv/serve_mongosh_cookbook.js;
+//! the effects of its other functions: check_cookbook_effects.js). The
+//! checks against the server are in scripts/testenv/check_generated.py.
 //!
 //! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
 

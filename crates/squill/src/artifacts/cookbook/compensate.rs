@@ -403,7 +403,7 @@ mod tests {
     /// the inserts: a duplicate key in the second insert of
     /// coupon-checkout's `checkout` deletes the first one's order (the
     /// handler tests which operations finished), then raises the error
-    /// again, in all three languages.
+    /// again, in all three languages (issue 41, review).
     #[test]
     fn an_undo_group_undoes_its_inserts_when_a_write_throws() {
         let (d, ops) = checkout();
@@ -452,7 +452,7 @@ mod tests {
     /// coupon-checkout's cart and coupon each have a `status` the group's
     /// operations filter by: the group's function takes both, each under
     /// its operation's name, and passes each operation its own; names
-    /// only one operation has stay as they are.
+    /// only one operation has stay as they are (issue 41, review).
     #[test]
     fn parameters_two_operations_share_stay_two() {
         let (d, ops) = checkout();

@@ -1262,7 +1262,7 @@ mod tests {
     /// A grouped find (an aggregation) in a transaction runs in the
     /// transaction's session in Node.js, as the steps around it do: the
     /// purge of bucket-edits, made transactional here, passes it to the
-    /// `$group` aggregations and their `$match` reads alike.
+    /// `$group` aggregations (issue 41, review).
     #[test]
     fn a_grouped_find_in_a_transaction_takes_the_session() {
         let (_, d) = crate::fixtures::load("bucket-edits");
@@ -1296,7 +1296,7 @@ mod tests {
     /// coupon-checkout's decrement filters the coupon by a `status` the
     /// caller passes and only if that status is not `retired`: both tests
     /// of the path stay, in one `$and` (an object with the key twice
-    /// keeps only the last in every language).
+    /// keeps only the last in every language; issue 41, review).
     #[test]
     fn two_tests_of_one_path_both_stay_in_the_filter() {
         let (_, d) = crate::fixtures::load("coupon-checkout");
