@@ -90,7 +90,7 @@
     return out;
   };
 
-  // The cookbook last loaded: its functions are global (a cookbook
+  // The cookbook last loaded (path, time and size): its functions are global (a cookbook
   // declares nothing else at its top level), and loading another
   // replaces those of the same name.
   let loaded = null;
@@ -105,9 +105,13 @@
     try {
       const request = JSON.parse(line);
       db = database(request.uri, request.db);
-      if (loaded !== request.cookbook) {
+      // A file written again at the same path (a test run again in this
+      // process) is loaded again.
+      const stat = fs.statSync(request.cookbook);
+      const version = `${request.cookbook}\n${stat.mtimeMs}\n${stat.size}`;
+      if (loaded !== version) {
         load(request.cookbook);
-        loaded = request.cookbook;
+        loaded = version;
       }
       const fn = globalThis[request.fn];
       if (typeof fn !== "function") throw new Error(`${request.cookbook} defines no function ${request.fn}`);

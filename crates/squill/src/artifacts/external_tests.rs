@@ -314,7 +314,10 @@ fn check_against_server(
     // functions' effects: check_cookbook_effects.js). Only where the
     // design has such a function: the mongosh it starts costs more than
     // the checks (issue 47).
-    let shell = nothing_matched_or_nearest(design) > 0;
+    // `SQUILL_TEST_MONGOSH_COOKBOOK=0` leaves it out (to measure what it
+    // costs, as for Node.js).
+    let shell = std::env::var("SQUILL_TEST_MONGOSH_COOKBOOK").as_deref() != Ok("0")
+        && nothing_matched_or_nearest(design) > 0;
     if shell {
         cmd.arg("--mongosh").arg(mongosh);
     }
