@@ -2,6 +2,7 @@
 
     python check_generated.py --uri URI --db NAME --dir OUT [--broken FILE] [--no-load]
                               [--expect FILE] [--node [--node-skip FUNCTION=REASON]...]
+                              [--mongosh MONGOSH]
 
 OUT holds the artifacts (setup already run) and the data of one design:
   data/*.json        Extended JSON lines, loaded into the collections (the validators
@@ -28,6 +29,10 @@ cookbook may have written to, and the Node.js cookbook (cookbook.js) checked the
 same way, each function run with the mongodb Node.js driver in one long-lived node
 (node_cookbook.py); --node-skip leaves a function out, printed as SKIP with its
 reason (a feature the server lacks).
+--mongosh MONGOSH: then the same documents loaded again, and the mongosh cookbook
+(cookbook.mongosh.js) run with MONGOSH in one long-lived mongosh (mongosh_cookbook.py)
+under the checks of `otherwise` (a function that fails when its write matches nothing,
+an atomic group's undo) and of the nearest-first reads.
 --broken FILE: Extended JSON lines {"collection": C, "document": D}; each insert must be
 refused by the server with code 121 (document failed validation).
 
@@ -369,8 +374,28 @@ def sample_params(db, plan, examples):
     return values
 
 
+class _Tests:
+    """A filter under construction whose paths may come more than once (a
+    parameter's equality and a condition's `$ne` on one path): each test
+    is kept, those of a repeated path under one `$and`, as the cookbook
+    writes them (render.rs, `and_repeated`)."""
+
+    def __init__(self):
+        self.pairs = []
+
+    def __setitem__(self, path, value):
+        self.pairs.append((path, value))
+
+    def combined(self):
+        repeated = {p for p, _ in self.pairs if sum(1 for q, _ in self.pairs if q == p) > 1}
+        out = {p: v for p, v in self.pairs if p not in repeated}
+        if repeated:
+            out["$and"] = [{p: v} for p, v in self.pairs if p in repeated]
+        return out
+
+
 def build_filter(step, params, results):
-    filt = {}
+    filt = _Tests()
     for path, expr in step["filter"]:
         if "eq" in expr:
             filt[path] = params[expr["eq"]]
@@ -428,7 +453,7 @@ def build_filter(step, params, results):
             # expected to match nothing.
             op, literal = expr["test"]
             filt[path] = {"$" + op: literal["value"]}
-    return filt
+    return filt.combined()
 
 
 def tree_of(db, tree_collection, parent_field):
@@ -864,27 +889,37 @@ def check_timeline_writes(db, cookbook, spec, prefix):
 PATH_FIELDS = [[]]
 
 
-def check_cookbook(db, out, node=None):
+def check_cookbook(db, out, node=None, mongosh=None):
     """Every function of the cookbook checked on the loaded data: the Python
     module's, or with `node` (uri, db name) the Node.js module's, run with
     the mongodb driver (node_cookbook.py), under the same checks; labels
-    then read `node cookbook FN`."""
+    then read `node cookbook FN`. With `mongosh` (mongosh, uri, db name)
+    the mongosh cookbook's, run in a long-lived mongosh (mongosh_cookbook.py),
+    under the checks of `otherwise` and of the nearest-first reads only
+    (the others run its functions' effects in check_cookbook_effects.js)."""
     spec = importlib.util.spec_from_file_location("cookbook", os.path.join(out, "cookbook.py"))
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
     prefix = "cookbook"
-    # The functions of the atomic groups kept by undo (none: no `UNDO`).
+    # The functions of the atomic groups kept by undo (none: no `UNDO`),
+    # with their parameters (each one operation's, a name two operations
+    # share qualified by the operation).
     undo = getattr(cookbook, "UNDO", {})
+    extra = {fn_name: {"params": group["params"]} for fn_name, group in undo.items()}
+    if mongosh is not None:
+        import mongosh_cookbook  # beside this script, which is on sys.path
+
+        cookbook = mongosh_cookbook.MongoshCookbook(out, mongosh[0], mongosh[1], mongosh[2], cookbook.PLAN, extra)
+        prefix = "mongosh cookbook"
+        with open(os.path.join(out, "examples.json"), encoding="utf-8") as f:
+            examples = json_util.loads(f.read(), json_options=OPTS)
+        for fn_name, plan in cookbook.PLAN.items():
+            check_near_order(db, cookbook, examples, fn_name, plan, f"{prefix} {fn_name}")
+        check_nothing_matched(db, cookbook, examples, prefix, undo)
+        return written_collections(cookbook.PLAN, None)
     if node is not None:
         import node_cookbook  # beside this script, which is on sys.path
 
-        # A group's function takes its operations' parameters, each once.
-        extra = {}
-        for fn_name, group in undo.items():
-            ps = []
-            for op in group["operations"]:
-                ps.extend(p for p in cookbook.PLAN[op]["params"] if p["name"] not in {q["name"] for q in ps})
-            extra[fn_name] = {"params": ps}
         cookbook = node_cookbook.NodeCookbook(out, node[0], node[1], cookbook.PLAN, extra)
         prefix = "node cookbook"
     with open(os.path.join(out, "examples.json"), encoding="utf-8") as f:
@@ -968,14 +1003,12 @@ def check_nothing_matched(db, cookbook, examples, prefix, undo):
             restore(db, step, docs)
     for fn_name, group in undo.items():
         label = f"{prefix} {fn_name} (undo)"
-        params = {}
         try:
-            for op in group["operations"]:
-                for k, v in sample_params(db, cookbook.PLAN[op], examples).items():
-                    params.setdefault(k, v)
+            sampled = {op: sample_params(db, cookbook.PLAN[op], examples) for op in group["operations"]}
         except RuntimeError as e:
             fail(f"{label}: {e}")
             continue
+        params = {p["name"]: sampled[p["operation"]][p["param"]] for p in group["params"]}
         last = cookbook.PLAN[group["operations"][-1]]
         step = next(s for s in last["steps"] if s["key"] == group["step"])
         inserted = {
@@ -985,7 +1018,8 @@ def check_nothing_matched(db, cookbook, examples, prefix, undo):
             if s["action"] in ("insert_one", "insert_many")
         }
         before = {c: db[c].count_documents({}) for c in inserted}
-        docs = hidden(db, step, params)
+        check_undone_after_a_failed_write(db, cookbook, fn_name, group, params, inserted, prefix)
+        docs = hidden(db, step, sampled[group["operations"][-1]])
         if docs is None:
             fail(f"{label}: the conditional write's filter is fed by an earlier step; not checked")
             continue
@@ -1002,6 +1036,50 @@ def check_nothing_matched(db, cookbook, examples, prefix, undo):
                 ok(f"otherwise: {label}: raised {e}; {', '.join(sorted(inserted))} as before ({before})")
         finally:
             restore(db, step, docs)
+
+
+def check_undone_after_a_failed_write(db, cookbook, fn_name, group, params, inserted, prefix):
+    """An atomic group whose write throws after an earlier operation
+    inserted undoes that insert, and the error reaches the caller: the new
+    document of the first operation that inserts one after another insert
+    (and before the conditional write) is given the `_id` of a document
+    its collection holds (a duplicate key); then the collections the group
+    inserts into hold what they held before."""
+    plan = cookbook.PLAN
+
+    def inserts(op):
+        return [s["collection"] for s in plan[op]["steps"] if s["action"] == "insert_one"]
+
+    ops = group["operations"]
+    middle = None
+    for k, op in enumerate(ops[:-1]):
+        kinds = {q["name"]: q["kind"] for q in plan[op]["params"]}
+        doc = next((p for p in group["params"] if p["operation"] == op and kinds[p["param"]] == "document"), None)
+        if inserts(op) and doc is not None and any(inserts(x) for x in ops[:k]):
+            middle = (op, doc, inserts(op)[0])
+            break
+    if middle is None:
+        return
+    op, p, coll = middle
+    label = f"{prefix} {fn_name} (duplicate key in {op})"
+    taken = db[coll].find_one({}, {"_id": 1}, sort=[("_id", 1)])
+    if taken is None:
+        fail(f"{label}: {coll} holds no document whose _id to take again")
+        return
+    before = {c: db[c].count_documents({}) for c in inserted}
+    args = dict(params)
+    args[p["name"]] = {**params[p["name"]], "_id": taken["_id"]}
+    try:
+        getattr(cookbook, fn_name)(db, **args)
+        fail(f"{label}: returned although {op} inserted an _id {coll} holds")
+    except Exception as e:  # noqa: BLE001 - the error is what is checked
+        after = {c: db[c].count_documents({}) for c in inserted}
+        if "E11000" not in str(e) and "duplicate key" not in str(e).lower():
+            fail(f"{label}: raised {type(e).__name__}: {e}, not the duplicate key")
+        elif after != before:
+            fail(f"{label}: the documents before and after the undo: {before} against {after}")
+        else:
+            ok(f"undone after a failed write: {label}: raised the duplicate key; {', '.join(sorted(inserted))} as before ({before})")
 
 
 # Steps that only read; any other action writes its collection.
@@ -1347,9 +1425,14 @@ def main():
         help="then reload the data and check the Node.js cookbook (cookbook.js) the same way",
     )
     ap.add_argument("--node-skip", action="append", default=[], metavar="FUNCTION=REASON")
+    ap.add_argument(
+        "--mongosh",
+        metavar="MONGOSH",
+        help="then reload the data and check the mongosh cookbook's otherwise and nearest-first reads with this mongosh",
+    )
     args = ap.parse_args()
-    if args.node and args.no_load:
-        ap.error("--node loads the documents again where the Python cookbook wrote: not with --no-load")
+    if (args.node or args.mongosh) and args.no_load:
+        ap.error("--node and --mongosh load the documents again where the Python cookbook wrote: not with --no-load")
     EXPECTED.update(args.expect_fail)
     NODE_SKIPPED.clear()
     NODE_SKIPPED.update(x.split("=", 1) for x in args.node_skip)
@@ -1367,7 +1450,10 @@ def main():
         # The Python cookbook's writes undone: the same documents again
         # where it may have written.
         reload_written(db, written, loaded)
-        check_cookbook(db, args.dir, node=(args.uri, args.db))
+        written |= check_cookbook(db, args.dir, node=(args.uri, args.db))
+    if args.mongosh:
+        reload_written(db, written, loaded)
+        check_cookbook(db, args.dir, mongosh=(args.mongosh, args.uri, args.db))
     if FAILURES:
         print(f"{len(FAILURES)} check(s) failed")
         sys.exit(1)

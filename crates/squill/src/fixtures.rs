@@ -29,13 +29,18 @@
 //! - `bucket-count-parent-figures`: comments in buckets of a count whose
 //!   post also keeps the count, sum, min and max of all its comments: an
 //!   edit and a delete write the bucket, its figures and the post's.
+//! - `coupon-checkout`: an atomic group kept by undo with two inserts
+//!   before its conditional write (a duplicate key on the second must
+//!   undo the first), two operations with a parameter of one name
+//!   (`status`), and a filter's equality and a condition's `!=` on one
+//!   path.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 12] = [
+const FILES: [(&str, &str); 13] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -80,6 +85,10 @@ const FILES: [(&str, &str); 12] = [
     (
         "bucket-count-parent-figures",
         include_str!("../tests/fixtures/bucket-count-parent-figures.yaml"),
+    ),
+    (
+        "coupon-checkout",
+        include_str!("../tests/fixtures/coupon-checkout.yaml"),
     ),
 ];
 

@@ -5,8 +5,11 @@
 //! with code 121, the BSON dump decodes (pymongo's `bson`) to the Extended
 //! JSON documents, and every cookbook function returns what it promises,
 //! in Python (pymongo) and in Node.js (the mongodb driver, run by
-//! scripts/testenv/serve_node_cookbook.js). The checks against the server
-//! are in scripts/testenv/check_generated.py.
+//! scripts/testenv/serve_node_cookbook.js); the mongosh cookbook's
+//! functions that fail or undo when nothing matches, and its nearest-first
+//! reads, in one long-lived mongosh (scripts/testenv/serve_mongosh_cookbook.js;
+//! the effects of its other functions: check_cookbook_effects.js). The
+//! checks against the server are in scripts/testenv/check_generated.py.
 //!
 //! Without the tools a test prints a NOTICE and passes; under CI=true it fails.
 
@@ -306,6 +309,18 @@ fn check_against_server(
             cmd.args(["--node-skip", &format!("{op}={why}")]);
         }
     }
+    // Then the mongosh cookbook, on the documents loaded again, under the
+    // checks of `otherwise` and of the nearest-first reads (its other
+    // functions' effects: check_cookbook_effects.js). Only where the
+    // design has such a function: the mongosh it starts costs more than
+    // the checks (issue 47).
+    // `SQUILL_TEST_MONGOSH_COOKBOOK=0` leaves it out (to measure what it
+    // costs, as for Node.js).
+    let shell = std::env::var("SQUILL_TEST_MONGOSH_COOKBOOK").as_deref() != Ok("0")
+        && nothing_matched_or_nearest(design) > 0;
+    if shell {
+        cmd.arg("--mongosh").arg(mongosh);
+    }
     // Served by a long-lived Python of `pythons` (one start per rayon
     // worker, not per example); as its own process otherwise
     // (`SQUILL_TEST_PYTHON_SERVER=0`).
@@ -367,7 +382,7 @@ fn check_against_server(
         .collect();
     undone.sort_unstable();
     undone.dedup();
-    let cookbooks = if node { 2 } else { 1 };
+    let cookbooks = 1 + usize::from(node) + usize::from(shell);
     if out.matches("ok: otherwise: ").count() != (fails + undone.len()) * cookbooks {
         return Err(format!(
             "{name}: not every nothing-matched case ({fails} failing, {} undone) was checked:\n{out}",
@@ -395,6 +410,17 @@ fn check_against_server(
             "{name}: not every nearest-first read ({nearest}) was checked:\n{out}"
         ));
     }
+    // Each atomic group with an insert after another: a duplicate key
+    // there must undo the earlier insert, in each cookbook.
+    let failed_writes = undone
+        .iter()
+        .filter(|g| insert_after_insert(design, g))
+        .count();
+    if out.matches("ok: undone after a failed write: ").count() != failed_writes * cookbooks {
+        return Err(format!(
+            "{name}: not every group with an insert after another ({failed_writes}) was undone after a duplicate key:\n{out}"
+        ));
+    }
     if node
         && out.matches("ok: node cookbook ").count()
             != design.operations.len() - known.len() - node_skipped.len()
@@ -404,6 +430,53 @@ fn check_against_server(
         ));
     }
     Ok(())
+}
+
+/// The operations whose `otherwise` the checks call with nothing to
+/// match, the atomic groups kept by undo, and the nearest-first reads
+/// with a limit: what the mongosh cookbook is run for.
+fn nothing_matched_or_nearest(design: &Design) -> usize {
+    design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.warnings
+                .iter()
+                .any(|w| matches!(w, crate::design::Warning::Compensated { .. }))
+                || p.steps.iter().any(|s| {
+                    (s.otherwise == Some(crate::model::Otherwise::Fail) && s.if_matched.is_none())
+                        || (s.action == Action::Find
+                            && s.limit.is_some()
+                            && s.filter
+                                .iter()
+                                .any(|f| f.op == crate::model::FilterOp::Near))
+                })
+        })
+        .count()
+}
+
+/// Whether atomic group `group` has an operation that inserts after
+/// another that inserts, before its conditional write runs (last): the
+/// write a duplicate key is provoked on (check_generated.py,
+/// `check_undone_after_a_failed_write`). A document parameter is what
+/// the check gives a taken `_id`: an insert of a whole new document.
+fn insert_after_insert(design: &Design, group: &str) -> bool {
+    let inserts = design
+        .operations
+        .iter()
+        .filter(|p| {
+            p.warnings.iter().any(
+                |w| matches!(w, crate::design::Warning::Compensated { group: g } if g == group),
+            )
+        })
+        .filter(|p| {
+            !p.steps
+                .iter()
+                .any(|s| s.otherwise == Some(crate::model::Otherwise::Undo))
+        })
+        .filter(|p| p.steps.iter().any(|s| s.action == Action::InsertOne))
+        .count();
+    inserts > 1
 }
 
 /// Functions of the Node.js cookbooks that are not run against the server,
@@ -423,9 +496,17 @@ fn fixture_artifacts_work_against_a_server() {
         max_children: Some(100),
         ..DataOptions::new(3, 17)
     };
+    // SQUILL_TEST_FIXTURES=a,b limits the run to those fixtures (while debugging).
+    let only = std::env::var("SQUILL_TEST_FIXTURES")
+        .ok()
+        .filter(|s| !s.is_empty());
     // Side by side, each design in its own database (issue 47).
     let failures: Vec<String> = fixtures::all()
         .into_par_iter()
+        .filter(|(name, _, _)| {
+            only.as_ref()
+                .is_none_or(|o| o.split(',').any(|x| x == *name))
+        })
         .filter_map(|(name, model, design)| {
             // Fixtures share names with examples (host-logs): their own
             // database and directory keep the two tests apart.

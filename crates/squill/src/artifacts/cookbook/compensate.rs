@@ -1,8 +1,10 @@
 //! An atomic group kept without a transaction (`otherwise: undo`): its
 //! operations are separate functions, so the undo the plan promises needs
 //! one function that runs them in order, the conditional write last, and
-//! when that write matches nothing deletes what the earlier ones inserted
-//! and throws, naming the group. Only inserts can be undone without
+//! when that write matches nothing, or any write throws (a duplicate key),
+//! deletes what the earlier ones inserted and fails (naming the group when
+//! nothing matched, with the write's own error otherwise). Only inserts can
+//! be undone without
 //! knowing the values a write replaced: any other earlier write is named
 //! in a warning above the function, for the application to undo.
 
@@ -74,17 +76,64 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
     out
 }
 
-/// The parameters of the group's function: each operation's, once.
-fn params<'o>(g: &UndoGroup, ops: &'o [OpCode]) -> Vec<&'o str> {
-    let mut out: Vec<&str> = Vec::new();
+/// A parameter of the group's function: its name there, and the
+/// operation (an index into the cookbook's operations) and parameter of
+/// that operation it is passed as.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct GroupParam {
+    pub name: String,
+    pub op: usize,
+    pub param: String,
+}
+
+/// The parameters of the group's function, each operation's in order. A
+/// name two operations share stands for two values (a `status` of each),
+/// so each such one is qualified by its operation's function
+/// (`redeem_record_status`); a name only one operation has stays as it is.
+pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
+    let shared = |name: &str| {
+        g.ops
+            .iter()
+            .filter(|&&i| ops[i].params.iter().any(|p| p.name == name))
+            .count()
+            > 1
+    };
+    let mut out: Vec<GroupParam> = Vec::new();
     for &i in &g.ops {
         for p in &ops[i].params {
-            if !out.contains(&p.name.as_str()) {
-                out.push(&p.name);
+            let mut name = if shared(&p.name) {
+                super::code::ident(&format!("{}_{}", ops[i].function, p.name))
+            } else {
+                p.name.clone()
+            };
+            // A qualified name may be another operation's own: numbered.
+            let base = name.clone();
+            let mut n = 1;
+            while out.iter().any(|q| q.name == name)
+                || g.ops
+                    .iter()
+                    .any(|&j| j != i && ops[j].params.iter().any(|q| q.name == name))
+            {
+                n += 1;
+                name = format!("{base}_{n}");
             }
+            out.push(GroupParam {
+                name,
+                op: i,
+                param: p.name.clone(),
+            });
         }
     }
     out
+}
+
+/// The arguments the group's function passes operation `i`: its own
+/// parameters, under their names in the group's function.
+fn args_of(ps: &[GroupParam], i: usize) -> Vec<&str> {
+    ps.iter()
+        .filter(|p| p.op == i)
+        .map(|p| p.name.as_str())
+        .collect()
 }
 
 /// The result of step `key` of operation `op`, as the group's function
@@ -98,8 +147,10 @@ fn result_of(op: &OpCode, key: &str) -> String {
 }
 
 /// The undo of each earlier write, latest first: a delete of what an
-/// insert wrote. Other writes cannot be undone from their result: they
-/// are listed for the warning.
+/// insert wrote, only where its operation finished and the insert ran
+/// (the group may have failed before it, or a `when` skipped it). Other
+/// writes cannot be undone from their result: they are listed for the
+/// warning.
 fn undo_lines(
     lang: Lang,
     g: &UndoGroup,
@@ -147,8 +198,18 @@ fn undo_lines(
                     continue;
                 }
             };
-            let end = if lang == Lang::Python { "" } else { ";" };
-            let _ = writeln!(lines, "{indent}{line}{end}");
+            let f = script::js_string(&op.function);
+            let k = script::js_string(&s.key);
+            let _ = match lang {
+                Lang::Python => writeln!(
+                    lines,
+                    "{indent}if (out.get({f}) or {{}}).get({k}):\n{indent}    {line}"
+                ),
+                _ => writeln!(
+                    lines,
+                    "{indent}if (out[{f}] !== undefined && out[{f}][{k}]) {line};"
+                ),
+            };
         }
     }
     (lines, left)
@@ -158,7 +219,7 @@ fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> Stri
     let names: Vec<&str> = g.ops.iter().map(|&i| ops[i].name.as_str()).collect();
     let last = names.last().copied().unwrap_or_default();
     let mut out = format!(
-        "{comment} {} — atomic group: {}; when {} matches nothing, the writes before it are undone and the call fails\n",
+        "{comment} {} — atomic group: {}; when {} matches nothing, or any of them fails, the inserts before it are undone and the call fails\n",
         c(&g.name),
         c(&names.join(", then ")),
         c(last)
@@ -168,6 +229,14 @@ fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> Stri
             out,
             "{comment} WARNING: only inserts are undone here; the application must undo {}",
             c(&left.join(", "))
+        );
+    }
+    // An operation that fails part-way returns nothing: what its own
+    // earlier steps wrote is not known here.
+    if g.ops.iter().any(|&i| ops[i].steps.len() > 1) {
+        let _ = writeln!(
+            out,
+            "{comment} WARNING: an operation that fails part-way leaves its own earlier steps' writes, for the application to undo"
         );
     }
     out
@@ -181,13 +250,17 @@ fn message(g: &UndoGroup, ops: &[OpCode]) -> String {
     ))
 }
 
-/// The group's function in mongosh (`node`: the Node.js async version).
+/// The group's function in mongosh (`node`: the Node.js async version):
+/// its operations in a `try`, the nothing-matched test last; any error
+/// (that one, a duplicate key, a refused document) undoes the inserts the
+/// finished operations made, then goes on to the caller.
 fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
     let lang = if node { Lang::Node } else { Lang::Mongosh };
     let (undo, left) = undo_lines(lang, g, ops, "db", "    ");
-    let mut ps = params(g, ops);
+    let ps = params(g, ops);
+    let mut names: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
     if node {
-        ps.insert(0, "db");
+        names.insert(0, "db");
     }
     let mut out = header(g, ops, "//", &left);
     let (kw, aw) = if node {
@@ -195,15 +268,15 @@ fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
     } else {
         ("function", "")
     };
-    let _ = writeln!(out, "{kw} {}({}) {{", g.function, ps.join(", "));
-    out.push_str("  const out = {};\n");
+    let _ = writeln!(out, "{kw} {}({}) {{", g.function, names.join(", "));
+    out.push_str("  const out = {};\n  try {\n");
     for &i in &g.ops {
         let op = &ops[i];
         let mut args: Vec<&str> = if node { vec!["db"] } else { vec![] };
-        args.extend(op.params.iter().map(|p| p.name.as_str()));
+        args.extend(args_of(&ps, i));
         let _ = writeln!(
             out,
-            "  out[{}] = {aw}{}({});",
+            "    out[{}] = {aw}{}({});",
             script::js_string(&op.function),
             op.function,
             args.join(", ")
@@ -211,7 +284,7 @@ fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "  if ({}) {{\n{undo}    throw new Error({});\n  }}\n  return out;\n}}",
+        "    if ({}) throw new Error({});\n  }} catch (e) {{\n{undo}    throw e;\n  }}\n  return out;\n}}",
         last_matched_nothing(lang, g, ops),
         message(g, ops)
     );
@@ -238,20 +311,23 @@ pub(super) fn node(g: &UndoGroup, ops: &[OpCode]) -> String {
     js(g, ops, true)
 }
 
+/// The group's function in Python, as `js` (`BaseException`: an interrupt
+/// part-way undoes the inserts too, and is raised again).
 pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     let (undo, left) = undo_lines(Lang::Python, g, ops, "db", "        ");
-    let mut ps = vec!["db"];
-    ps.extend(params(g, ops));
+    let ps = params(g, ops);
+    let mut names = vec!["db"];
+    names.extend(ps.iter().map(|p| p.name.as_str()));
     let mut out = header(g, ops, "#", &left);
-    let _ = writeln!(out, "def {}({}):", g.function, ps.join(", "));
-    out.push_str("    out = {}\n");
+    let _ = writeln!(out, "def {}({}):", g.function, names.join(", "));
+    out.push_str("    out = {}\n    try:\n");
     for &i in &g.ops {
         let op = &ops[i];
         let mut args = vec!["db"];
-        args.extend(op.params.iter().map(|p| p.name.as_str()));
+        args.extend(args_of(&ps, i));
         let _ = writeln!(
             out,
-            "    out[{}] = {}({})",
+            "        out[{}] = {}({})",
             script::js_string(&op.function),
             op.function,
             args.join(", ")
@@ -259,7 +335,7 @@ pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     }
     let _ = writeln!(
         out,
-        "    if {}:\n{undo}        raise RuntimeError({})\n    return out",
+        "        if {}:\n            raise RuntimeError({})\n    except BaseException:\n{undo}        raise\n    return out",
         last_matched_nothing(Lang::Python, g, ops),
         message(g, ops)
     );
@@ -276,10 +352,17 @@ mod tests {
         (d, ops)
     }
 
+    fn checkout() -> (crate::design::Design, Vec<super::OpCode>) {
+        let (_, d) = crate::fixtures::load("coupon-checkout");
+        let ops = super::super::op_codes(&d);
+        (d, ops)
+    }
+
     /// S16's `redeem` group is kept by undoing the redemption when the
     /// coupon has none left: one function runs the insert, then the
-    /// conditional decrement, and when that matched nothing deletes the
-    /// redemption it inserted and fails, in all three languages.
+    /// conditional decrement, and when that matched nothing (or any write
+    /// threw) deletes the redemption it inserted and fails, in all three
+    /// languages.
     #[test]
     fn an_undo_group_deletes_what_it_inserted_and_fails() {
         let (d, ops) = s16();
@@ -294,25 +377,130 @@ mod tests {
         let py = super::super::python(&d, &ops);
         assert!(
             py.contains(
-                "    if out[\"redeem_decrement\"][\"coupon\"][\"matched_count\"] == 0:\n        db[\"redemption\"].delete_one({\"_id\": out[\"redeem_record\"][\"redemption\"][\"inserted_id\"]})\n        raise RuntimeError(\"redeem: nothing matched in redeem_decrement"
+                "        if out[\"redeem_decrement\"][\"coupon\"][\"matched_count\"] == 0:\n            raise RuntimeError(\"redeem: nothing matched in redeem_decrement; the group's earlier writes were undone\")\n    except BaseException:\n        if (out.get(\"redeem_record\") or {}).get(\"redemption\"):\n            db[\"redemption\"].delete_one({\"_id\": out[\"redeem_record\"][\"redemption\"][\"inserted_id\"]})\n        raise\n"
             ),
             "{py}"
         );
         assert!(py.contains("UNDO = {"), "{py}");
         let node = super::super::node(&d, &ops);
         assert!(
-            node.contains("await db.collection(\"redemption\").deleteOne({\"_id\": out[\"redeem_record\"][\"redemption\"].insertedId});\n    throw new Error(\"redeem: nothing matched"),
+            node.contains("  } catch (e) {\n    if (out[\"redeem_record\"] !== undefined && out[\"redeem_record\"][\"redemption\"]) await db.collection(\"redemption\").deleteOne({\"_id\": out[\"redeem_record\"][\"redemption\"].insertedId});\n    throw e;\n  }\n"),
             "{node}"
         );
         assert!(node.contains("redeem_decrement, redeem };"), "{node}");
         let sh = super::super::mongosh(&d, &ops);
         assert!(
-            sh.contains("  if (out[\"redeem_decrement\"][\"coupon\"].matchedCount === 0) {\n    db.getCollection(\"redemption\").deleteOne("),
+            sh.contains("    if (out[\"redeem_decrement\"][\"coupon\"].matchedCount === 0) throw new Error(\"redeem: nothing matched in redeem_decrement; the group's earlier writes were undone\");\n  } catch (e) {\n    if (out[\"redeem_record\"] !== undefined && out[\"redeem_record\"][\"redemption\"]) db.getCollection(\"redemption\").deleteOne("),
             "{sh}"
         );
         let doc = super::super::markdown(&d, &ops);
         assert!(doc.contains("\n## redeem (atomic group)\n"), "{doc}");
         // The decrement alone does not fail: the group's function decides.
         assert!(!py.contains("redeem_decrement: nothing matched"), "{py}");
+    }
+
+    /// Every write of the group runs inside the `try` whose handler undoes
+    /// the inserts: a duplicate key in the second insert of
+    /// coupon-checkout's `checkout` deletes the first one's order (the
+    /// handler tests which operations finished), then raises the error
+    /// again, in all three languages (issue 41, review).
+    #[test]
+    fn an_undo_group_undoes_its_inserts_when_a_write_throws() {
+        let (d, ops) = checkout();
+        let py = super::super::python(&d, &ops);
+        let body = py.split("def checkout(").nth(1).unwrap();
+        let (tried, handler) = body.split_once("    except BaseException:\n").unwrap();
+        for op in [
+            "close_cart",
+            "place_order",
+            "redeem_record",
+            "redeem_decrement",
+        ] {
+            assert!(
+                tried.contains(&format!("        out[\"{op}\"] = {op}(db, ")),
+                "{py}"
+            );
+        }
+        assert!(
+            handler.starts_with("        if (out.get(\"redeem_record\") or {}).get(\"redemption\"):\n            db[\"redemption\"].delete_one(")
+                && handler.contains("        if (out.get(\"place_order\") or {}).get(\"order\"):\n            db[\"order\"].delete_one(")
+                && handler.contains("        raise\n    return out"),
+            "{py}"
+        );
+        for (text, aw) in [
+            (super::super::node(&d, &ops), "await "),
+            (super::super::mongosh(&d, &ops), ""),
+        ] {
+            let body = text.split("function checkout(").nth(1).unwrap();
+            let (tried, handler) = body.split_once("  } catch (e) {\n").unwrap();
+            assert!(
+                tried.contains(") {\n  const out = {};\n  try {\n"),
+                "{text}"
+            );
+            assert!(
+                tried.contains(&format!("    out[\"place_order\"] = {aw}place_order(")),
+                "{text}"
+            );
+            assert!(
+                handler.contains(&format!("    if (out[\"place_order\"] !== undefined && out[\"place_order\"][\"order\"]) {aw}db."))
+                    && handler.contains("    throw e;\n  }\n  return out;\n}"),
+                "{text}"
+            );
+        }
+    }
+
+    /// coupon-checkout's cart and coupon each have a `status` the group's
+    /// operations filter by: the group's function takes both, each under
+    /// its operation's name, and passes each operation its own; names
+    /// only one operation has stay as they are (issue 41, review).
+    #[test]
+    fn parameters_two_operations_share_stay_two() {
+        let (d, ops) = checkout();
+        let g = &super::groups(&d, &ops)[0];
+        let ps: Vec<(String, String)> = super::params(g, &ops)
+            .into_iter()
+            .map(|p| (p.name, format!("{}.{}", ops[p.op].function, p.param)))
+            .collect();
+        let want = [
+            ("customer_id", "close_cart.customer_id"),
+            ("close_cart_status", "close_cart.status"),
+            ("new_status", "close_cart.new_status"),
+            ("new_order", "place_order.new_order"),
+            ("new_redemption", "redeem_record.new_redemption"),
+            ("code", "redeem_decrement.code"),
+            ("redeem_decrement_status", "redeem_decrement.status"),
+            ("minus_remaining", "redeem_decrement.minus_remaining"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| ((*a).to_string(), (*b).to_string()))
+            .collect();
+        assert_eq!(ps, want);
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains("def checkout(db, customer_id, close_cart_status, new_status, new_order, new_redemption, code, redeem_decrement_status, minus_remaining):\n"),
+            "{py}"
+        );
+        assert!(
+            py.contains(
+                "out[\"close_cart\"] = close_cart(db, customer_id, close_cart_status, new_status)\n"
+            ),
+            "{py}"
+        );
+        assert!(py.contains("out[\"redeem_decrement\"] = redeem_decrement(db, code, redeem_decrement_status, minus_remaining)\n"), "{py}");
+        let node = super::super::node(&d, &ops);
+        assert!(
+            node.contains(
+                "await redeem_decrement(db, code, redeem_decrement_status, minus_remaining);"
+            ),
+            "{node}"
+        );
+        let sh = super::super::mongosh(&d, &ops);
+        assert!(
+            sh.contains("= close_cart(customer_id, close_cart_status, new_status);"),
+            "{sh}"
+        );
+        // The Python module's UNDO says which is which, for callers.
+        assert!(py.contains("\"name\": \"redeem_decrement_status\",\n        \"operation\": \"redeem_decrement\",\n        \"param\": \"status\""), "{py}");
     }
 }

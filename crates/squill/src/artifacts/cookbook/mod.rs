@@ -543,9 +543,16 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
             .iter()
             .map(|g| {
                 let names: Vec<&str> = g.ops.iter().map(|&i| ops[i].function.as_str()).collect();
+                // The function's parameters in order, each the parameter
+                // of one operation it is passed as (names two operations
+                // share are qualified by the operation).
+                let params: Vec<_> = compensate::params(g, ops)
+                    .iter()
+                    .map(|p| json!({"name": p.name, "operation": ops[p.op].function, "param": p.param}))
+                    .collect();
                 (
                     g.function.clone(),
-                    json!({"group": g.name, "operations": names, "step": g.step}),
+                    json!({"group": g.name, "operations": names, "step": g.step, "params": params}),
                 )
             })
             .collect();
@@ -657,7 +664,7 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
             .map(|&i| md::code_in_prose(&ops[i].function))
             .collect();
         out.push_str(&format!(
-            "\n## {} (atomic group)\n\nRuns {} in this order. When the last matches nothing, it deletes what the others inserted and fails.\n",
+            "\n## {} (atomic group)\n\nRuns {} in this order. When the last matches nothing, or any of them fails, it deletes what the others inserted and fails.\n",
             md::text(&g.name),
             names.join(", then ")
         ));

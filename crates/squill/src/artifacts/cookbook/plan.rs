@@ -808,7 +808,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             filter.push((counter.clone(), Expr::Below(*max)));
         }
         // A conditional write tests its constants in the same filter; a
-        // claim's equality on the claimed state is that constant.
+        // claim's equality on the claimed state is that constant. Another
+        // test of a path the filter already tests is a pair of its own
+        // (`status = status` and `status != retired`): both hold, and the
+        // renderer puts a path tested twice under one `$and`
+        // (render.rs, `and_repeated`).
         for c in &step.conditions {
             let e = Expr::Test(c.test, c.value.clone());
             match filter.iter_mut().find(|(p, _)| *p == c.path) {

@@ -372,6 +372,7 @@ fn filter(lang: Lang, step: &StepCode) -> String {
         .filter(|(_, e)| !matches!(e, Expr::After { .. }))
         .map(|(p, e)| (p.clone(), expr(lang, e)))
         .collect();
+    let plain = and_repeated(plain);
     // A keyset page's range joins the filter only when the caller passes
     // the last key seen: the first page has none.
     let after: Vec<String> = step
@@ -416,6 +417,33 @@ fn filter(lang: Lang, step: &StepCode) -> String {
         .collect();
     items.extend(after);
     format!("{{{}}}", items.join(", "))
+}
+
+/// A filter's pairs with each path once: the tests of a path named more
+/// than once (a parameter's equality and a condition's `$ne` on
+/// `status`) would be one key of the object written twice, and the
+/// language keeps only the last. They go into one `$and`, each test its
+/// own object, where the first of them stood.
+fn and_repeated(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    let repeated = |p: &str| pairs.iter().filter(|(q, _)| q == p).count() > 1;
+    let tests: Vec<String> = pairs
+        .iter()
+        .filter(|(p, _)| repeated(p))
+        .map(|(p, v)| object(&[(p.clone(), v.clone())]))
+        .collect();
+    if tests.is_empty() {
+        return pairs;
+    }
+    let mut out = Vec::new();
+    let mut and = Some(("$and".to_string(), format!("[{}]", tests.join(", "))));
+    for (p, v) in &pairs {
+        if !repeated(p) {
+            out.push((p.clone(), v.clone()));
+        } else if let Some(a) = and.take() {
+            out.push(a);
+        }
+    }
+    out
 }
 
 fn update_doc(lang: Lang, step: &StepCode) -> String {
@@ -613,11 +641,9 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         Action::Find if step.group.is_some() => format!(
             "{coll}.aggregate({}{}).toArray()",
             group_pipeline(lang, step, &f),
-            if lang == Lang::Node || opts.is_empty() {
-                String::new()
-            } else {
-                format!(", {}", object(&opts))
-            }
+            // The Node.js session in a transaction (mongosh's is in its
+            // database, `sdb`: `opts` holds none).
+            opt_arg(&opts)
         ),
         Action::Find if near_pipeline(lang, step).is_some() => format!(
             "{coll}.aggregate({}{}).toArray()",
@@ -1230,6 +1256,60 @@ mod tests {
                 "{text}"
             );
             assert!(!text.contains("$near\""), "{text}");
+        }
+    }
+
+    /// A grouped find (an aggregation) in a transaction runs in the
+    /// transaction's session in Node.js, as the steps around it do: the
+    /// purge of bucket-edits, made transactional here, passes it to the
+    /// `$group` aggregations (issue 41, review).
+    #[test]
+    fn a_grouped_find_in_a_transaction_takes_the_session() {
+        let (_, d) = crate::fixtures::load("bucket-edits");
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "purge_rating")
+            .unwrap();
+        let mut purge = op_code(&d, plan);
+        assert!(!purge.transaction);
+        purge.transaction = true;
+        let node = super::node(&purge);
+        let grouped: Vec<&str> = node.lines().filter(|l| l.contains("\"$group\"")).collect();
+        assert!(!grouped.is_empty(), "{node}");
+        for line in grouped {
+            // (Braces balanced in the literal: architecture.rs counts them.)
+            assert!(
+                line.ends_with("], {\"session\": session}).toArray();"),
+                "{line}"
+            );
+        }
+        // mongosh runs the transaction in its session's database.
+        let sh = super::mongosh(&purge);
+        assert!(
+            sh.contains("sdb.getCollection(\"review\").aggregate("),
+            "{sh}"
+        );
+        assert!(!sh.contains("\"session\": session"), "{sh}");
+    }
+
+    /// coupon-checkout's decrement filters the coupon by a `status` the
+    /// caller passes and only if that status is not `retired`: both tests
+    /// of the path stay, in one `$and` (an object with the key twice
+    /// keeps only the last in every language; issue 41, review).
+    #[test]
+    fn two_tests_of_one_path_both_stay_in_the_filter() {
+        let (_, d) = crate::fixtures::load("coupon-checkout");
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "redeem_decrement")
+            .unwrap();
+        let dec = op_code(&d, plan);
+        let filter = "({\"code\": code, \"$and\": [{\"status\": status}, {\"status\": {\"$ne\": \"retired\"}}], \"remaining\": {\"$gt\": 0}}, ";
+        for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
+            assert!(text.contains(filter), "{text}");
+            assert_eq!(text.matches("\"status\":").count(), 2, "{text}");
         }
     }
 
