@@ -476,7 +476,12 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
             if let Some(by) = coll
                 .indexes
                 .iter()
-                .find(|i| super::optimize::covers(&i.keys, &need.keys))
+                // A partial index serves only the steps that test its
+                // condition.
+                .find(|i| {
+                    super::optimize::covers(&i.keys, &need.keys)
+                        && (i.partial.is_empty() || i.partial == need.partial)
+                })
                 .or_else(|| {
                     coll.indexes
                         .iter()
@@ -1000,6 +1005,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::SetElements { path, .. }
         | U::Recompute { path, .. }
         | U::SetFrom { path, .. }
-        | U::SetOld { path, .. } => path,
+        | U::SetOld { path, .. }
+        | U::Reset { path, .. } => path,
     }
 }

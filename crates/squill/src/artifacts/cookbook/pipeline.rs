@@ -191,6 +191,30 @@ fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str
     }
 }
 
+/// A figure over no elements, as a pipeline's `$set` writes it: a count's
+/// or a sum's 0 converted to `bson_type` (an int for a count, a double for
+/// a sum where the validator does not say), `null` (the language's) for a
+/// max, min, first or last.
+pub(super) fn none_of(function: AggregateFn, bson_type: Option<&str>, null: &str) -> String {
+    let to = |default: &str| {
+        match bson_type {
+            Some("long") => "$toLong",
+            Some("decimal") => "$toDecimal",
+            Some("int") => "$toInt",
+            Some("double") => "$toDouble",
+            _ => default,
+        }
+        .to_string()
+    };
+    match function {
+        AggregateFn::Count => format!("{{\"{}\": 0}}", to("$toInt")),
+        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"{}\": 0}}", to("$toDouble")),
+        AggregateFn::Min | AggregateFn::Max | AggregateFn::First | AggregateFn::Last => {
+            format!("{{\"$literal\": {null}}}")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render;
