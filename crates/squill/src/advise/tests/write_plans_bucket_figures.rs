@@ -183,7 +183,11 @@ fn a_parents_last_is_read_again_from_its_newest_bucket() {
             })
             .unwrap_or_else(|| panic!("{op}: no read of the last: {:#?}", p.steps));
         assert_eq!(read.sort, [("page".to_string(), -1)], "{op}: {read:#?}");
-        assert_eq!(read.projection, ["last_votes".to_string()], "{op}: {read:#?}");
+        assert_eq!(
+            read.projection,
+            ["last_votes".to_string()],
+            "{op}: {read:#?}"
+        );
         assert_eq!(read.limit, Some(1));
         let set = p
             .steps

@@ -378,6 +378,15 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if !recompute.is_empty() {
                     step["recompute"] = json!(recompute);
                 }
+                // Figures set to those of no child (every child of the
+                // parent deleted): what a check compares after the write.
+                let reset: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Reset { path, function, .. } => Some(json!([path, function])),
+                    _ => None,
+                }).collect();
+                if !reset.is_empty() {
+                    step["reset"] = json!(reset);
+                }
                 // Values set from what an earlier find read (a parent's
                 // max of its children read again): what a check compares
                 // with the children after the write.
