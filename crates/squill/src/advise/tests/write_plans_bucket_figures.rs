@@ -327,8 +327,14 @@ fn a_delete_of_all_a_parents_bucketed_children_deletes_its_buckets() {
         .map(|t| (t.path.as_str(), t.op, &t.value_from))
         .collect();
     assert_eq!(tests, [("post", FilterOp::Eq, &ValueSource::Param)]);
-    // 300 comments a post, 50 a bucket.
+    // 300 comments a post, 50 a bucket, through the index of the bucket
+    // reads (one key a bucket), not a multikey one of its comments.
     assert_eq!(buckets.documents, 6.0, "{buckets:#?}");
+    assert_eq!(
+        buckets.index.as_deref(),
+        Some("post_1_page_1"),
+        "{buckets:#?}"
+    );
     let resets: Vec<&str> = p.steps[1]
         .updates
         .iter()
