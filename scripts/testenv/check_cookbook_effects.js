@@ -775,12 +775,20 @@ function checkRegroup(fn, write) {
 // children (issue 41): the edit or the delete writes the bucket by its
 // filter (the element, then the bucket's figures computed again), then the
 // parent by its id (its sum by the caller's amount, its count down, its
-// min and max read again from the buckets' own). Run on the parent with
+// min and max read again from the buckets' own, its last from its newest
+// bucket that holds children). With `mode` "least": run on the parent with
 // the most children and the child that holds its least value: an edit
 // raises it above every other (the parent's min must move up, its max
-// too), a delete removes it (the min must move up). After it, every
-// bucket's figures and the parent's equal what the elements give.
-function checkBucketParent(fn, write) {
+// too), a delete removes it (the min must move up). With `mode` "last":
+// run on the newest child (the last of the newest bucket, by page) of a
+// parent one of whose older buckets keeps a greater last value than the
+// newest one will: an edit lowers it below every other, a delete removes
+// it; the parent's last must be the newest bucket's (the bucket with the
+// greatest last value is not). After it, every bucket's figures and the
+// parent's equal what the elements give; a delete then runs again with
+// the same arguments (a retry), and must change nothing (the parent's
+// count went down once).
+function checkBucketParent(fn, write, mode) {
   const array = write.recompute[0].over.split(".")[0];
   const valued = write.recompute.find((r) => r.over.startsWith(`${array}.`));
   const field = valued ? valued.over.slice(array.length + 1) : null;
@@ -790,23 +798,48 @@ function checkBucketParent(fn, write) {
   const refPath = refTest[0];
   const buckets = db.getCollection(write.collection);
   const parents = db.getCollection(parentStep.collection);
-  const [top] = buckets
-    .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: { $size: { $ifNull: [`$${array}`, []] } } } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
-    .toArray();
-  if (!top || top.n < 2) { fail(`${fn}: no ${parentStep.collection} has two ${array}`); return; }
-  const parentId = top._id;
-  const elementsOf = () => buckets.find({ [refPath]: parentId }).toArray().flatMap((b) => b[array] || []);
-  const before = elementsOf();
+  const dropping = write.modifies === true;
+  // The buckets in their order (page, or time unit), those that hold elements.
+  const order = (b) => (b.page !== undefined ? b.page : 0);
+  const full = (id) => buckets.find({ [refPath]: id }).toArray().filter((b) => (b[array] || []).length > 0).sort((a, b) => order(a) - order(b));
+  const elementsOf = (id) => full(id).flatMap((b) => b[array]);
+  const lastName = `${array}_last_${field}`;
+  let parentId;
+  let chosen;
+  if (mode === "least") {
+    const [top] = buckets
+      .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: { $size: { $ifNull: [`$${array}`, []] } } } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
+      .toArray();
+    if (!top || top.n < 2) { fail(`${fn}: no ${parentStep.collection} has two ${array}`); return; }
+    parentId = top._id;
+    const before = elementsOf(parentId);
+    const vs = before.map((e) => num(at(e, field)[0]));
+    chosen = before[vs.indexOf(Math.min(...vs))];
+  } else {
+    // A parent whose newest bucket, once its last element is lowered (or
+    // dropped), keeps a last value below an older bucket's last.
+    for (const id of buckets.distinct(refPath).sort((a, b) => key(a).localeCompare(key(b)))) {
+      const bs = full(id);
+      if (bs.length < 2) continue;
+      const newest = bs[bs.length - 1][array];
+      const all = bs.flatMap((b) => b[array]).map((e) => num(at(e, field)[0]));
+      const after = dropping ? (newest.length > 1 ? num(at(newest[newest.length - 2], field)[0]) : null) : Math.min(...all) - 1;
+      const olderLast = Math.max(...bs.slice(0, -1).map((b) => num(at(b[array][b[array].length - 1], field)[0])));
+      if (after !== null && olderLast > after) { parentId = id; chosen = newest[newest.length - 1]; break; }
+    }
+    if (parentId === undefined) { fail(`${fn}: no ${parentStep.collection} whose newest bucket's last would fall below an older bucket's: the check shows nothing`); return; }
+  }
+  const before = elementsOf(parentId);
   const values0 = before.map((e) => num(at(e, field)[0]));
-  const chosen = before[values0.indexOf(Math.min(...values0))];
   const old = num(at(chosen, field)[0]);
-  const raised = Math.max(...values0) + 1;
+  const moved = mode === "least" ? Math.max(...values0) + 1 : Math.min(...values0) - 1;
   const parentBefore = parents.findOne({ _id: parentId });
   // The parent's figures, by the names the design gives them.
-  const figures = [["count", `${array}_count`], ["sum", `${array}_sum_${field}`], ["min", `${array}_min_${field}`], ["max", `${array}_max_${field}`]]
+  const figures = [["count", `${array}_count`], ["sum", `${array}_sum_${field}`], ["min", `${array}_min_${field}`], ["max", `${array}_max_${field}`], ["last", lastName]]
     .filter(([, name]) => parentBefore && parentBefore[name] !== undefined);
-  if (!figures.some(([f]) => f === "min") || num(parentBefore[`${array}_min_${field}`]) !== old) {
-    fail(`${fn}: ${parentStep.collection} ${key(parentId)} keeps no min of ${field} equal to its least ${array}' (${old}): the check shows nothing`);
+  const watched = mode === "least" ? `${array}_min_${field}` : lastName;
+  if (!figures.some(([, n]) => n === watched) || num(parentBefore[watched]) !== old) {
+    fail(`${fn}: ${parentStep.collection} ${key(parentId)} keeps no ${watched} equal to its ${mode} ${array}' ${field} (${old}): the check shows nothing`);
     return;
   }
   const values = {};
@@ -816,39 +849,83 @@ function checkBucketParent(fn, write) {
     const test = write.filter.find(([path, e]) => e.eq === p.name && path === p.path);
     if (p.collection === write.collection && p.path === refPath) values[p.name] = parentId;
     else if (inside && test) { values[p.name] = at(chosen, p.path.slice(array.length + 1))[0]; tests.push([p.path.slice(array.length + 1), values[p.name]]); }
-    else if (inside && p.path === `${array}.${field}`) values[p.name] = typed(write.collection, p.path, raised);
+    else if (inside && p.path === `${array}.${field}`) values[p.name] = typed(write.collection, p.path, moved);
     else if (p.name === `old_${field}`) values[p.name] = typed(write.collection, `${array}.${field}`, old);
-    else if (p.collection === parentStep.collection && p.name.startsWith("add_")) values[p.name] = typed(p.collection, p.path, raised - old);
+    else if (p.collection === parentStep.collection && p.name.startsWith("add_")) values[p.name] = typed(p.collection, p.path, moved - old);
     else if (p.collection === parentStep.collection && p.name.startsWith("minus_")) values[p.name] = typed(p.collection, p.path, -old);
     // The new value a `$min` (`$max`) of the parent takes: the edit's.
-    else if (p.collection === parentStep.collection) values[p.name] = typed(write.collection, `${array}.${field}`, raised);
+    else if (p.collection === parentStep.collection) values[p.name] = typed(write.collection, `${array}.${field}`, moved);
   }
   const matched = before.filter((e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v))).length;
   if (tests.length === 0 || matched !== 1) { fail(`${fn}: the filter names ${matched} ${array} of ${parentStep.collection} ${key(parentId)}, the check needs one`); return; }
   const a = args(fn, values, []);
   if (a === null || !runs(fn, a)) return;
-  let good = true;
-  // Each bucket's figures against its elements.
-  for (const b of buckets.find({ [refPath]: parentId }).toArray()) {
-    const vs = (b[array] || []).map((e) => num(at(e, field)[0]));
-    for (const r of write.recompute) {
-      const want = r.over === array ? (b[array] || []).length : figureOf(r.function, vs);
-      const got = b[r.path] === undefined || b[r.path] === null ? null : num(b[r.path]);
-      if (got !== want) { fail(`${fn}: ${write.collection} ${key(b._id)} stores ${r.path} ${got}, its ${array} give ${want}`); good = false; }
+  // Each bucket's figures, and the parent's, against the elements.
+  const agree = (when) => {
+    let good = true;
+    for (const b of buckets.find({ [refPath]: parentId }).toArray()) {
+      const vs = (b[array] || []).map((e) => num(at(e, field)[0]));
+      for (const r of write.recompute) {
+        const want = r.over === array ? (b[array] || []).length : figureOf(r.function, vs);
+        const got = b[r.path] === undefined || b[r.path] === null ? null : num(b[r.path]);
+        if (got !== want) { fail(`${fn}${when}: ${write.collection} ${key(b._id)} stores ${r.path} ${got}, its ${array} give ${want}`); good = false; }
+      }
     }
+    const after = elementsOf(parentId);
+    const vs = after.map((e) => num(at(e, field)[0]));
+    const parent = parents.findOne({ _id: parentId });
+    for (const [f, name] of figures) {
+      const want = f === "count" ? after.length : vs.length === 0 ? null : figureOf(f, vs);
+      const got = parent[name] === undefined || parent[name] === null ? null : num(parent[name]);
+      if (got !== want) { fail(`${fn}${when}: ${parentStep.collection} ${key(parentId)} stores ${name} ${got}, its ${after.length} ${array} give ${want}`); good = false; }
+    }
+    return [good, after.length, parent];
+  };
+  let [good, n, parent] = agree("");
+  const how = n === before.length ? (mode === "least" ? "raised above every other" : "lowered below every other") : "deleted";
+  if (good && mode === "least" && num(parent[watched]) === old) { fail(`${fn}: the least ${field} ${old} ${how}, yet the parent's min did not move: the check shows nothing`); good = false; }
+  if (good && mode === "last") {
+    // The greatest last value among the buckets is not the newest's.
+    const byValue = Math.max(...full(parentId).map((b) => num(b[`last_${field}`])));
+    if (byValue === num(parent[lastName])) { fail(`${fn}: the bucket with the greatest last_${field} is the newest: the check shows nothing`); good = false; }
   }
-  // The parent's figures against all its elements.
-  const after = elementsOf();
-  const vs = after.map((e) => num(at(e, field)[0]));
-  const parent = parents.findOne({ _id: parentId });
-  for (const [f, name] of figures) {
-    const want = f === "count" ? after.length : vs.length === 0 ? null : figureOf(f, vs);
-    const got = parent[name] === undefined || parent[name] === null ? null : num(parent[name]);
-    if (got !== want) { fail(`${fn}: ${parentStep.collection} ${key(parentId)} stores ${name} ${got}, its ${after.length} ${array} give ${want}`); good = false; }
+  // A delete retried: the bucket write matches nothing, and nothing the
+  // parent keeps may move (its count went down once).
+  let retried = "";
+  if (good && n < before.length) {
+    if (!runs(fn, a)) return;
+    [good] = agree(" run again");
+    retried = ", and again with the same arguments";
   }
-  const moved = after.length === before.length ? "raised above every other" : "deleted";
-  if (good && num(parent[`${array}_min_${field}`]) === old) { fail(`${fn}: the least ${field} ${old} ${moved}, yet the parent's min did not move: the check shows nothing`); good = false; }
-  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, n]) => n).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${after.length} ${array} give (the least ${field} ${moved}), its validators on`);
+  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, x]) => x).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${n} ${array} give (the ${mode === "least" ? "least" : "latest"} ${field} ${how}${retried}), its validators on`);
+}
+
+// A delete of all the children of a parent (issue 41): the parent's
+// buckets deleted, and the figures it keeps over them set to those of
+// none (a count and sums of 0, null extremes and last), with the
+// validator on. Run on the parent with the most buckets.
+function checkClear(fn, del, reset) {
+  const [refPath] = del.filter[0];
+  const buckets = db.getCollection(del.collection);
+  const parents = db.getCollection(reset.collection);
+  const [top] = buckets.aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: 1 } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }]).toArray();
+  if (!top || top.n < 2) { fail(`${fn}: no ${reset.collection} has two buckets: the check shows nothing`); return; }
+  const values = {};
+  for (const p of plan[fn].params) values[p.name] = top._id;
+  const others = buckets.countDocuments({ [refPath]: { $ne: top._id } });
+  const a = args(fn, values, []);
+  if (a === null || !runs(fn, a)) return;
+  let good = true;
+  const left = buckets.countDocuments({ [refPath]: top._id });
+  if (left !== 0) { fail(`${fn}: ${left} bucket(s) of ${key(top._id)} left`); good = false; }
+  if (buckets.countDocuments({ [refPath]: { $ne: top._id } }) !== others) { fail(`${fn}: other parents' buckets deleted`); good = false; }
+  const parent = parents.findOne({ _id: top._id });
+  for (const [path, f] of reset.reset) {
+    const want = f === "count" || f === "sum" || f === "avg" ? 0 : null;
+    const got = parent[path] === undefined || parent[path] === null ? null : num(parent[path]);
+    if (got !== want) { fail(`${fn}: ${reset.collection} ${key(top._id)} stores ${path} ${got}, with no child it is ${want}`); good = false; }
+  }
+  if (good) ok(`${fn}/${del.key}: the ${top.n} buckets of ${reset.collection} ${key(top._id)} deleted, and ${reset.reset.map(([p]) => p).join(", ")} set to those of none, its validator on`);
 }
 
 let bulks = 0;
@@ -867,13 +944,22 @@ const bucketParent = new Set(
   Object.keys(plan).filter((fn) => plan[fn].steps.some((s) => s.recompute !== undefined) && plan[fn].steps.some((s) => s.set_from !== undefined)),
 );
 let bucketParents = 0;
+let lastOfBuckets = 0;
+let clears = 0;
 for (const fn of Object.keys(plan)) {
   if (bucketParent.has(fn)) {
     const write = plan[fn].steps.find((s) => s.recompute !== undefined);
     bucketParents += 1;
-    checkBucketParent(fn, write);
+    checkBucketParent(fn, write, "least");
+    if (write.recompute.some((r) => r.function === "last") && plan[fn].steps.some((s) => (s.set_from || []).some((x) => x.function === "last"))) {
+      lastOfBuckets += 1;
+      checkBucketParent(fn, write, "last");
+    }
     continue;
   }
+  const reset = plan[fn].steps.find((s) => s.reset !== undefined);
+  const cleared = reset && plan[fn].steps.find((s) => s.action === "delete_many");
+  if (reset && cleared) { clears += 1; checkClear(fn, cleared, reset); continue; }
   for (const step of plan[fn].steps) {
     const source = step.each && plan[fn].steps.find((s) => s.key === step.each.source.step);
     if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
@@ -913,7 +999,7 @@ for (const fn of Object.keys(plan)) {
   }
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
-if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too`);
+if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too (${lastOfBuckets} of them on the newest child, for the parent's last), ${clears} delete(s) of all a parent's bucketed children`);
 print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount, ${inserted} insert(s) into buckets`);
 db.dropDatabase();
 if (failures.length > 0) {

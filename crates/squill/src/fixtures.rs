@@ -27,8 +27,9 @@
 //!   customer's orders read a page at a time from the last one seen, and
 //!   by the page's number (`skip`).
 //! - `bucket-count-parent-figures`: comments in buckets of a count whose
-//!   post also keeps the count, sum, min and max of all its comments: an
-//!   edit and a delete write the bucket, its figures and the post's.
+//!   post also keeps the count, sum, min, max and last of all its
+//!   comments: an edit and a delete write the bucket, its figures and the
+//!   post's; a delete of all a post's comments removes its buckets.
 //! - `coupon-checkout`: an atomic group kept by undo with two inserts
 //!   before its conditional write (a duplicate key on the second must
 //!   undo the first), two operations with a parameter of one name

@@ -473,10 +473,22 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
                 .any(|i| step.index.as_ref() == Some(&i.name));
             // (Or the unique index of the same keys in another order that
             // this step's keys were merged into, `indexes` below.)
+            // A partial index serves only the steps that test its
+            // condition. The index the list of indexes names the
+            // operation a user of comes first: the one the need was
+            // merged into (a bucket deleted by its parent through
+            // `{post: 1, page: 1}`, not through a multikey index that
+            // happens to sort first).
+            let serves = |i: &&crate::design::Index| {
+                super::optimize::covers(&i.keys, &need.keys)
+                    && (i.partial.is_empty() || i.partial == need.partial)
+            };
             if let Some(by) = coll
                 .indexes
                 .iter()
-                .find(|i| super::optimize::covers(&i.keys, &need.keys))
+                .filter(serves)
+                .find(|i| i.used_by.contains(&op.operation))
+                .or_else(|| coll.indexes.iter().find(serves))
                 .or_else(|| {
                     coll.indexes
                         .iter()
@@ -1000,6 +1012,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::SetElements { path, .. }
         | U::Recompute { path, .. }
         | U::SetFrom { path, .. }
-        | U::SetOld { path, .. } => path,
+        | U::SetOld { path, .. }
+        | U::Reset { path, .. } => path,
     }
 }

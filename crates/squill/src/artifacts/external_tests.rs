@@ -827,10 +827,16 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
 }
 
 /// Issue 41: comments in buckets of a count whose post also keeps the
-/// count, sum, min and max of all its comments (fixture
+/// count, sum, min, max and last of all its comments (fixture
 /// bucket-count-parent-figures). The edit and the delete write the bucket
 /// by the comment's filter and the post by its id, and the post's min and
-/// max are read again from its buckets' own figures.
+/// max are read again from its buckets' own figures, its last from its
+/// newest bucket that holds comments: run on the newest comment of a post
+/// one of whose older buckets keeps a greater last value, the bucket with
+/// the greatest `last_votes` gives a wrong last. The delete runs again
+/// with the same arguments and must leave the post as it was (its count
+/// went down once). A delete of all a post's comments deletes its buckets
+/// and sets its figures to those of none, which the validator takes.
 #[test]
 fn bucket_and_parent_figures_stay_true_against_a_server() {
     let Some((uri, _, mongosh)) = server_tools() else {
@@ -839,22 +845,36 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     let out = cookbook_effects(&uri, &mongosh, "bucket-count-parent-figures");
     assert!(
         out.contains(
-            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too"
+            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (2 of them on the newest child, for the parent's last), 1 delete(s) of all a parent's bucketed children"
         ),
         "{out}"
     );
     for (op, how) in [
-        ("vote", "raised above every other"),
-        ("delete_comment", "deleted"),
+        ("vote", "the least votes raised above every other"),
+        ("vote", "the latest votes lowered below every other"),
+        (
+            "delete_comment",
+            "the least votes deleted, and again with the same arguments",
+        ),
+        (
+            "delete_comment",
+            "the latest votes deleted, and again with the same arguments",
+        ),
     ] {
         assert!(
             out.contains(&format!("ok: {op}/post_comments: "))
-                && out.contains("comments_count, comments_sum_votes, comments_min_votes, comments_max_votes of post ")
-                && out.contains(&format!("(the least votes {how}), its validators on")),
-            "{out}"
+                && out.contains("comments_count, comments_sum_votes, comments_min_votes, comments_max_votes, comments_last_votes of post ")
+                && out.contains(&format!("({how}), its validators on")),
+            "{op}, {how}: {out}"
         );
     }
+    assert!(
+        out.contains("ok: clear_comments/post_comments: ")
+            && out.contains("set to those of none, its validator on"),
+        "{out}"
+    );
     // The insert into the open bucket (the parent's figures beside it).
     assert!(out.contains("ok: add_comment/post_comments: "), "{out}");
-    assert_eq!(out.matches("ok: ").count(), 3, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 6, "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
 }

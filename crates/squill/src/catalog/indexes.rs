@@ -86,6 +86,9 @@ pub(crate) fn spec(index: &Index) -> Json {
                 PartialCondition::Equals { path, value } => {
                     filter.insert(path.clone(), json!(value));
                 }
+                PartialCondition::Positive { path } => {
+                    filter.insert(path.clone(), json!({"$gt": 0}));
+                }
             }
         }
         spec.insert("partialFilterExpression".into(), Json::Object(filter));

@@ -228,6 +228,10 @@ pub enum PartialCondition {
     Exists { path: String },
     /// `{path: value}`: the discriminator of a polymorphic collection.
     Equals { path: String, value: String },
+    /// `{path: {$gt: 0}}`: the buckets that hold children (a bucket a
+    /// delete emptied keeps a count of 0 and null figures), the ones a
+    /// parent's figure is read again from.
+    Positive { path: String },
 }
 
 /// The decision for one relationship, with its reasons and what it beat.
@@ -776,6 +780,13 @@ pub enum UpdateOp {
         function: crate::model::AggregateFn,
         over: String,
     },
+    /// A figure set to what it is over no children (in a pipeline, which
+    /// converts the 0 of a count or a sum to the figure's type; a max,
+    /// min or last to null): every child of the parent was deleted.
+    Reset {
+        path: String,
+        function: crate::model::AggregateFn,
+    },
 }
 
 impl UpdateOp {
@@ -788,6 +799,7 @@ impl UpdateOp {
                 | UpdateOp::SetElements { .. }
                 | UpdateOp::DropElements { .. }
                 | UpdateOp::Recompute { .. }
+                | UpdateOp::Reset { .. }
         )
     }
 }

@@ -177,6 +177,18 @@ pub enum Purpose {
     DropEmptyBucket {
         entity: String,
     },
+    /// Every bucket of a parent deleted at once (a delete of all its
+    /// children: a filter on the parent alone).
+    DeleteBuckets {
+        entity: String,
+        parent: String,
+    },
+    /// A parent's figures over its children set to those of none (a count
+    /// and sums of 0, no max, min or last) once all its children went.
+    ResetComputed {
+        entity: String,
+        parent: String,
+    },
     /// A parent's `function` (max, min, first, last) of its children's
     /// `field`, read again from the children after one was lowered or
     /// removed.
@@ -458,6 +470,16 @@ impl Purpose {
                     plural(entity)
                 )
             }
+            DeleteBuckets { entity, parent } => format!(
+                "delete every bucket of the {}'s {}",
+                one(parent),
+                plural(entity)
+            ),
+            ResetComputed { entity, parent } => format!(
+                "set the {}'s figures of its {} to those of none",
+                one(parent),
+                plural(entity)
+            ),
             CountRemovedPerParent { entity, parent } => format!(
                 "count the {} it deletes from each {}",
                 plural(entity),

@@ -162,3 +162,198 @@ fn a_parents_extreme_is_read_again_from_its_buckets_figures() {
         }
     }
 }
+
+/// The post's latest comment's votes read again from its newest bucket
+/// that holds comments, by the buckets' page (`sort {page: -1}`), never by
+/// the buckets' own `last_votes`: the greatest last value is the last
+/// comment of no bucket in particular (issue 41).
+#[test]
+fn a_parents_last_is_read_again_from_its_newest_bucket() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    for op in ["vote", "delete_comment"] {
+        let p = plan(&d, op);
+        let (n, read) = p
+            .steps
+            .iter()
+            .enumerate()
+            .find(|(_, s)| {
+                s.purpose.iter().any(
+                    |x| matches!(x, Purpose::RereadComputed { function, .. } if function == "last"),
+                )
+            })
+            .unwrap_or_else(|| panic!("{op}: no read of the last: {:#?}", p.steps));
+        assert_eq!(read.sort, [("page".to_string(), -1)], "{op}: {read:#?}");
+        assert_eq!(
+            read.projection,
+            ["last_votes".to_string()],
+            "{op}: {read:#?}"
+        );
+        assert_eq!(read.limit, Some(1));
+        let set = p
+            .steps
+            .iter()
+            .flat_map(|s| &s.updates)
+            .find_map(|u| match u {
+                UpdateOp::SetFrom {
+                    path, step, field, ..
+                } if path == "comments_last_votes" => Some((*step, field.clone())),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{op}: no $set of comments_last_votes"));
+        assert_eq!(set, (n + 1, "last_votes".to_string()), "{op}");
+    }
+}
+
+/// The re-reads skip the buckets a delete emptied (`count > 0`) through
+/// indexes over the buckets that hold comments only (partial on
+/// `count > 0`): an emptied bucket is not in them, so the one key and one
+/// bucket each read is priced at is what it reads, however many the
+/// deletes emptied. The page read of the comments keeps its index over
+/// every bucket.
+#[test]
+fn the_rereads_indexes_hold_only_buckets_with_children() {
+    use crate::design::PartialCondition;
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    let buckets = d
+        .collections
+        .iter()
+        .find(|c| c.name == "post_comments")
+        .expect("post_comments");
+    let p = plan(&d, "delete_comment");
+    let rereads: Vec<&Step> = p
+        .steps
+        .iter()
+        .filter(|s| {
+            s.purpose
+                .iter()
+                .any(|x| matches!(x, Purpose::RereadComputed { .. }))
+        })
+        .collect();
+    assert_eq!(rereads.len(), 3, "{:#?}", p.steps);
+    for read in rereads {
+        let name = read.index.as_deref().expect("an index");
+        let index = buckets
+            .indexes
+            .iter()
+            .find(|i| i.name == name)
+            .unwrap_or_else(|| panic!("{name} is not an index of post_comments"));
+        assert_eq!(
+            index.partial,
+            [PartialCondition::Positive {
+                path: "count".to_string()
+            }],
+            "{index:#?}"
+        );
+        assert_eq!(
+            (read.documents, index.keys[0].0.as_str()),
+            (1.0, "post"),
+            "{read:#?}"
+        );
+    }
+    let page = plan(&d, "comment_page");
+    let read = page
+        .steps
+        .iter()
+        .find(|s| s.collection == "post_comments")
+        .expect("the page read");
+    let index = buckets
+        .indexes
+        .iter()
+        .find(|i| Some(&i.name) == read.index.as_ref())
+        .expect("its index");
+    assert!(index.partial.is_empty(), "{index:#?}");
+}
+
+/// The post's counters that a comment's edit or delete moves (`$inc` of
+/// its count and sum, `$min`, `$max`) take the caller's post id, not one a
+/// find returned: each runs only when the bucket's write matched, so a
+/// delete retried (or of a comment that is not there) leaves the count as
+/// it is (issue 41).
+#[test]
+fn a_parents_counters_follow_the_bucket_write_only_when_it_matched() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    for op in ["vote", "delete_comment"] {
+        let p = plan(&d, op);
+        let counters: Vec<&Step> = p
+            .steps
+            .iter()
+            .filter(|s| {
+                s.collection == "post"
+                    && s.updates.iter().any(|u| {
+                        matches!(
+                            u,
+                            UpdateOp::Inc { .. }
+                                | UpdateOp::Dec { .. }
+                                | UpdateOp::Min { .. }
+                                | UpdateOp::Max { .. }
+                        )
+                    })
+            })
+            .collect();
+        assert!(!counters.is_empty(), "{op}: {:#?}", p.steps);
+        for s in counters {
+            assert_eq!(s.if_matched, Some(1), "{op}: {s:#?}");
+        }
+    }
+}
+
+/// All the comments of a post deleted (a filter on the post alone): its
+/// buckets deleted by the post (one key and one bucket each, the post's
+/// 300 comments in 6 buckets of 50), then the post's figures set to those
+/// of none. No step finds `comments._id` or takes the count down by one
+/// per comment (300 documents read and written).
+#[test]
+fn a_delete_of_all_a_parents_bucketed_children_deletes_its_buckets() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    let p = plan(&d, "clear_comments");
+    let actions: Vec<(&str, Action)> = p
+        .steps
+        .iter()
+        .map(|s| (s.collection.as_str(), s.action))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("post_comments", Action::DeleteMany),
+            ("post", Action::UpdateOne)
+        ],
+        "{:#?}",
+        p.steps
+    );
+    let buckets = &p.steps[0];
+    let tests: Vec<(&str, FilterOp, &ValueSource)> = buckets
+        .filter
+        .iter()
+        .map(|t| (t.path.as_str(), t.op, &t.value_from))
+        .collect();
+    assert_eq!(tests, [("post", FilterOp::Eq, &ValueSource::Param)]);
+    // 300 comments a post, 50 a bucket, through the index of the bucket
+    // reads (one key a bucket), not a multikey one of its comments.
+    assert_eq!(buckets.documents, 6.0, "{buckets:#?}");
+    assert_eq!(
+        buckets.index.as_deref(),
+        Some("post_1_page_1"),
+        "{buckets:#?}"
+    );
+    let resets: Vec<&str> = p.steps[1]
+        .updates
+        .iter()
+        .filter_map(|u| match u {
+            UpdateOp::Reset { path, .. } => Some(path.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        resets,
+        [
+            "comments_count",
+            "comments_sum_votes",
+            "comments_min_votes",
+            "comments_max_votes",
+            "comments_last_votes"
+        ],
+        "{:#?}",
+        p.steps[1]
+    );
+    assert_eq!(p.cost.documents_examined, 7.0, "{:#?}", p.cost);
+}

@@ -170,8 +170,13 @@ pub enum When {
     AtMost { step: String, n: u64 },
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
-    /// An earlier conditional write matched a document.
-    Matched { step: String },
+    /// An earlier conditional write matched a document, or the delete
+    /// `or_deleted` before it deleted one (a time bucket deleted with its
+    /// last child, which the drop after it then does not match).
+    Matched {
+        step: String,
+        or_deleted: Option<String>,
+    },
 }
 
 /// A feed read from a timeline: the timeline's items and the items read at
@@ -244,6 +249,14 @@ pub enum Update {
         path: String,
         function: crate::model::AggregateFn,
         over: String,
+        bson_type: Option<String>,
+    },
+    /// A figure set to what it is over no elements, in an update pipeline:
+    /// a count's or a sum's 0 converted to `bson_type` (the validator's),
+    /// null for the others.
+    Reset {
+        path: String,
+        function: crate::model::AggregateFn,
         bson_type: Option<String>,
     },
 }

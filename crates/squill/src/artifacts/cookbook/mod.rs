@@ -328,7 +328,8 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::When::Flag(p) => json!({"flag": p}),
                         code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
                         code::When::Any { step, path } => json!({"any": [step, path]}),
-                        code::When::Matched { step } => json!({"matched": step}),
+                        code::When::Matched { step, or_deleted: None } => json!({"matched": step}),
+                        code::When::Matched { step, or_deleted: Some(d) } => json!({"matched": step, "or_deleted": d}),
                     }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
@@ -376,6 +377,15 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 }).collect();
                 if !recompute.is_empty() {
                     step["recompute"] = json!(recompute);
+                }
+                // Figures set to those of no child (every child of the
+                // parent deleted): what a check compares after the write.
+                let reset: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Reset { path, function, .. } => Some(json!([path, function])),
+                    _ => None,
+                }).collect();
+                if !reset.is_empty() {
+                    step["reset"] = json!(reset);
                 }
                 // Values set from what an earlier find read (a parent's
                 // max of its children read again): what a check compares

@@ -191,6 +191,30 @@ fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str
     }
 }
 
+/// A figure over no elements, as a pipeline's `$set` writes it: a count's
+/// or a sum's 0 converted to `bson_type` (an int for a count, a double for
+/// a sum where the validator does not say), `null` (the language's) for a
+/// max, min, first or last.
+pub(super) fn none_of(function: AggregateFn, bson_type: Option<&str>, null: &str) -> String {
+    let to = |default: &str| {
+        match bson_type {
+            Some("long") => "$toLong",
+            Some("decimal") => "$toDecimal",
+            Some("int") => "$toInt",
+            Some("double") => "$toDouble",
+            _ => default,
+        }
+        .to_string()
+    };
+    match function {
+        AggregateFn::Count => format!("{{\"{}\": 0}}", to("$toInt")),
+        AggregateFn::Sum | AggregateFn::Avg => format!("{{\"{}\": 0}}", to("$toDouble")),
+        AggregateFn::Min | AggregateFn::Max | AggregateFn::First | AggregateFn::Last => {
+            format!("{{\"$literal\": {null}}}")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render;
@@ -267,5 +291,62 @@ mod tests {
             assert!(text.contains(&max), "{text}");
             assert!(!text.contains("$pull"), "{text}");
         }
+    }
+
+    /// A parent's counters by the caller's id follow the write of its
+    /// bucketed child only when that write matched, in every language
+    /// (issue 41): a retried delete of a comment does not take the post's
+    /// count down again. A time bucket's drop is preceded by the delete of
+    /// the bucket when the reading is its last, which the drop then does not
+    /// match: either one counts.
+    #[test]
+    fn a_parents_counters_wait_on_the_bucket_write_in_every_language() {
+        let (_, design) = crate::fixtures::load("bucket-count-parent-figures");
+        let ops = super::super::op_codes(&design);
+        let o = ops
+            .iter()
+            .find(|o| o.name == "delete_comment")
+            .expect("delete_comment");
+        let down = r#"updateOne({"_id": post_id}, {"$inc": {"comments_count": -1"#;
+        for (text, gate) in [
+            (render::mongosh(o), "post_comments.matchedCount > 0 ? db."),
+            (
+                render::node(o),
+                "post_comments.matchedCount > 0 ? await db.",
+            ),
+        ] {
+            assert!(
+                text.contains(&format!("{gate}getCollection(\"post\").{down}"))
+                    || text.contains(&format!("{gate}collection(\"post\").{down}")),
+                "{text}"
+            );
+        }
+        let py = render::python(o);
+        assert!(
+            py.contains(r#"update_one({"_id": post_id}, {"$inc": {"comments_count": -1, "comments_sum_votes": minus_comments_sum_votes}})) if post_comments["matched_count"] > 0 else None"#),
+            "{py}"
+        );
+        let yaml = format!(
+            "{}  sensor_total:\n    read: sensor\n    filter: {{sensor_id: eq}}\n    rate: 10\n    aggregates: [count(readings)]\n",
+            include_str!("../../../tests/fixtures/bucket-edits.yaml")
+        );
+        let m = crate::inputs::model_file::parse("time.yaml", &yaml).expect("the model parses");
+        let design =
+            crate::advise::advise(&m, &crate::settings::Settings::default(), None).expect("advise");
+        let ops = super::super::op_codes(&design);
+        let o = ops
+            .iter()
+            .find(|o| o.name == "drop_reading")
+            .expect("drop_reading");
+        let sh = render::mongosh(o);
+        assert!(
+            sh.contains(r#"(sensor_readings.deletedCount > 0 || sensor_readings_2.matchedCount > 0) ? db.getCollection("sensor").updateOne({"_id": sensor_id}, {"$inc": {"readings_count": -1}})"#),
+            "{sh}"
+        );
+        let py = render::python(o);
+        assert!(
+            py.contains(r#"if (sensor_readings["deleted_count"] > 0 or sensor_readings_2["matched_count"] > 0) else None"#),
+            "{py}"
+        );
     }
 }

@@ -106,6 +106,19 @@ impl Builder<'_> {
         self.design.collections.iter().find(|c| c.name == name)
     }
 
+    /// The BSON type the shape of collection `name` gives its top-level
+    /// field `path` (`None` when the shape does not say).
+    fn bson_type(&self, name: &str, path: &str) -> Option<String> {
+        self.collection(name).and_then(|c| {
+            c.shape.fields.iter().find_map(|f| match &f.ty {
+                crate::design::ShapeType::Scalar { bson_type, .. } if f.name == path => {
+                    Some(bson_type.clone())
+                }
+                _ => None,
+            })
+        })
+    }
+
     /// For a filter fed by an earlier step: which field of that step's
     /// documents holds the values.
     fn source_path(&self, from: &StepCode, target: &Step, filter_path: &str) -> String {
@@ -441,14 +454,12 @@ impl Builder<'_> {
                 path: path.clone(),
                 function: *function,
                 over: over.clone(),
-                bson_type: self.collection(&step.collection).and_then(|c| {
-                    c.shape.fields.iter().find_map(|f| match &f.ty {
-                        crate::design::ShapeType::Scalar { bson_type, .. } if &f.name == path => {
-                            Some(bson_type.clone())
-                        }
-                        _ => None,
-                    })
-                }),
+                bson_type: self.bson_type(&step.collection, path),
+            },
+            UpdateOp::Reset { path, function } => Update::Reset {
+                path: path.clone(),
+                function: *function,
+                bson_type: self.bson_type(&step.collection, path),
             },
             // An id inside objects (`tracks._id`): `$pull` takes the array
             // and a condition on its elements.
@@ -917,11 +928,25 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             insert_doc: None,
             // Only when an earlier conditional write matched (a parent's
             // figure read again only when the changed child held it).
+            // Or when the delete of a time bucket just before that write
+            // deleted the bucket with the child in it.
             when: step
                 .if_matched
-                .and_then(|k| b.steps.get(k.wrapping_sub(1)))
-                .map(|s| super::code::When::Matched {
+                .and_then(|k| b.steps.get(k.wrapping_sub(1)).map(|s| (k, s)))
+                .map(|(k, s)| super::code::When::Matched {
                     step: s.key.clone(),
+                    or_deleted: k
+                        .checked_sub(2)
+                        .filter(|&d| {
+                            plan.steps.get(d).is_some_and(|x| {
+                                x.action == Action::DeleteOne
+                                    && x.purpose.iter().any(|p| {
+                                        matches!(p, crate::design::Purpose::DropEmptyBucket { .. })
+                                    })
+                            })
+                        })
+                        .and_then(|d| b.steps.get(d))
+                        .map(|x| x.key.clone()),
                 }),
             group: step.group_first.clone(),
             group_sums: step
@@ -960,6 +985,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 Some(n) => format!(
                     "{} — once every {n} runs, by the number added up since the last write",
                     crate::design::Purpose::texts(&step.purpose)
+                ),
+                None if step.if_matched.is_some() => format!(
+                    "{} — only when the write of step {} matched (retried, or of a child that is not there, it changes nothing)",
+                    crate::design::Purpose::texts(&step.purpose),
+                    step.if_matched.unwrap_or_default()
                 ),
                 None => crate::design::Purpose::texts(&step.purpose),
             },

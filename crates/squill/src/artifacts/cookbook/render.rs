@@ -112,8 +112,14 @@ fn condition(lang: Lang, when: &When) -> String {
         (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
-        (When::Matched { step }, Lang::Python) => format!("{step}[\"matched_count\"] > 0"),
-        (When::Matched { step }, _) => format!("{step}.matchedCount > 0"),
+        (When::Matched { step, or_deleted }, Lang::Python) => match or_deleted {
+            Some(d) => format!("({d}[\"deleted_count\"] > 0 or {step}[\"matched_count\"] > 0)"),
+            None => format!("{step}[\"matched_count\"] > 0"),
+        },
+        (When::Matched { step, or_deleted }, _) => match or_deleted {
+            Some(d) => format!("({d}.deletedCount > 0 || {step}.matchedCount > 0)"),
+            None => format!("{step}.matchedCount > 0"),
+        },
     }
 }
 
@@ -467,6 +473,31 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
     if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;
     }
+    // Figures set to those of no element: one `$set` stage, whose 0 is
+    // converted to the type the validator keeps the figure in.
+    if step
+        .updates
+        .iter()
+        .any(|u| matches!(u, Update::Reset { .. }))
+    {
+        let null = if lang == Lang::Python { "None" } else { "null" };
+        let set: Vec<(String, String)> = step
+            .updates
+            .iter()
+            .filter_map(|u| match u {
+                Update::Reset {
+                    path,
+                    function,
+                    bson_type,
+                } => Some((
+                    path.clone(),
+                    super::pipeline::none_of(*function, bson_type.as_deref(), null),
+                )),
+                _ => None,
+            })
+            .collect();
+        return format!("[{}]", object(&[("$set".to_string(), object(&set))]));
+    }
     // A rebase is an update pipeline: one `$set` stage (values set beside
     // it are literals there).
     if step
@@ -536,7 +567,8 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
             Update::Rebase { .. }
             | Update::SetElements { .. }
             | Update::DropElements(..)
-            | Update::Recompute { .. } => {}
+            | Update::Recompute { .. }
+            | Update::Reset { .. } => {}
         }
     }
     object(

@@ -11,6 +11,10 @@ impl<'a> Planner<'a> {
         filter: &[Filter],
     ) {
         let f = self.facts;
+        // Every bucketed child of its parents: their buckets go.
+        if self.clear_buckets(plan, op, e, filter) {
+            return;
+        }
         let acc = self.access(e);
         let name = self.name(e).to_string();
         let by_id = filter.is_empty()
@@ -105,12 +109,14 @@ impl<'a> Planner<'a> {
                     purpose,
                 },
             );
+            let written = plan.steps.len();
             // Then the parent's figures: its count and sums down by the
             // caller's amounts, its extremes read again from the buckets'
             // own when the deleted child held them.
             for &r in &f.rels_to[e.index()] {
                 if bucket_figures(r) && self.computed(r).next().is_some() {
                     let param = ValueSource::Param;
+                    let from = plan.steps.len();
                     self.remove_from_parent(
                         plan,
                         op,
@@ -118,6 +124,7 @@ impl<'a> Planner<'a> {
                         (m, FilterOp::Eq),
                         (&param, &param),
                     );
+                    gate_counters(&mut plan.steps[from..], written);
                 }
             }
             return;

@@ -37,7 +37,9 @@ pub struct IndexNeed {
     /// A unique index the entity's `unique:` asks for (kept even when a
     /// longer index starts with its keys).
     pub unique: bool,
-    /// Conditions of a partial index (only for unique ones).
+    /// Conditions of a partial index: a unique one over the documents
+    /// that have its keys, a claim's, a re-read of the buckets that hold
+    /// children.
     pub partial: Vec<crate::design::PartialCondition>,
 }
 
@@ -64,7 +66,14 @@ impl OpPlan {
     pub fn name_indexes(&mut self) {
         for need in self.indexes.iter().filter(|n| !n.unique) {
             if let Some(step) = self.steps.get_mut(need.step) {
-                step.index = Some(index_name(&need.keys));
+                // A partial index is named apart from one of the same keys
+                // over every document (`advise::build`), which would not
+                // serve the step.
+                let mut name = index_name(&need.keys);
+                if !need.partial.is_empty() {
+                    name.push_str("_partial");
+                }
+                step.index = Some(name);
             }
         }
     }
@@ -200,6 +209,29 @@ mod sharded;
 mod timeline;
 mod tree;
 mod update;
+
+/// The parent's counters a bucketed child's write moves (`$inc` of its
+/// count and sums, `$min`, `$max`) run only when that write (step
+/// `written`, numbered from 1) matched: the parent's id is the caller's,
+/// not one a find returned, so a retried delete, or one of a child that
+/// is not there, would take the count down again. The re-reads need no
+/// gate (they set what the buckets hold).
+fn gate_counters(steps: &mut [Step], written: usize) {
+    for s in steps {
+        let counts = s.updates.iter().any(|u| {
+            matches!(
+                u,
+                UpdateOp::Inc { .. }
+                    | UpdateOp::Dec { .. }
+                    | UpdateOp::Min { .. }
+                    | UpdateOp::Max { .. }
+            )
+        });
+        if counts && s.if_matched.is_none() {
+            s.if_matched = Some(written);
+        }
+    }
+}
 
 fn index_name(keys: &[(String, i32)]) -> String {
     keys.iter()

@@ -111,13 +111,14 @@ impl Planner<'_> {
         };
         // Children in buckets that keep the same figure: the parent's is the
         // extreme of its buckets' own (`min_votes`), one key of
-        // `{post: 1, min_votes: 1}` and one bucket. Sorting the buckets by
-        // the children's field (`comments.votes`) walks a multikey index,
-        // and the bucket's first key there is not its extreme.
+        // `{post: 1, min_votes: 1}` and one bucket; its last (first) is the
+        // newest (oldest) bucket's own. Sorting the buckets by the
+        // children's field (`comments.votes`) walks a multikey index, and
+        // the bucket's first key there is not its extreme.
         let kept = self.bucket_kept(r, function, field);
         let (n, by_ref, read_field) = match &kept {
             Some(path) => {
-                let n = self.reread_buckets(plan, op, r, (path, descending), purpose);
+                let n = self.reread_buckets(plan, op, r, (path, function), purpose);
                 (n, rel.child_field.clone(), path.clone())
             }
             None => {
@@ -182,31 +183,50 @@ impl Planner<'_> {
             .map(|(_, _, path)| path)
     }
 
-    /// The parent's extreme read from its buckets' own figure at `path`:
-    /// `find {post: p} sort {min_votes: 1} limit 1`, one key and one bucket
-    /// through `{post: 1, min_votes: 1}`. Returns the step's number.
+    /// The parent's figure read again from its buckets' own at `path`:
+    /// a max or min from the bucket whose own is the extreme (`find {post:
+    /// p} sort {min_votes: 1} limit 1`, through `{post: 1, min_votes: 1}`),
+    /// a last or first from the newest or oldest bucket in the buckets'
+    /// order (their page, or their time unit: `sort {page: -1}`). The
+    /// greatest `last_votes` is the last child of no bucket in particular.
+    /// Among the buckets that hold children only (`count > 0`), through an
+    /// index over those alone (partial): a bucket a delete emptied stays
+    /// (one of a count, whose page numbers the later buckets' count on, or
+    /// a time bucket emptied by a filter that names no bucket key) with
+    /// null figures, which sort before every number, and which of them a
+    /// workload empties (all the oldest, when children go by age) the
+    /// model does not say. In that index the read is one key and one
+    /// bucket, whatever the deletes left. Returns the step's number.
     fn reread_buckets(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         r: RelationshipId,
-        (path, descending): (&str, bool),
+        (path, function): (&str, AggregateFn),
         purpose: Purpose,
     ) -> usize {
         let rel = self.facts.model.relationship(r);
         let acc = self.access(rel.child);
         let by_ref = rel.child_field.clone();
+        let (key, dir) = match (function, self.layout(r)) {
+            (AggregateFn::Last | AggregateFn::First, Layout::Bucket { by, .. }) => (
+                match by {
+                    BucketBy::Count => "page".to_string(),
+                    BucketBy::Time { unit, .. } => unit.clone(),
+                },
+                if function == AggregateFn::Last { -1 } else { 1 },
+            ),
+            (AggregateFn::Max, _) => (path.to_string(), -1),
+            _ => (path.to_string(), 1),
+        };
         let mut read = Self::step(&acc.collection, Action::Find, purpose);
         read.filter = vec![filt(by_ref.clone(), FilterOp::Eq, ValueSource::Param)];
-        // A bucket a delete emptied may stay (one of a count, or a time
-        // bucket dropped by a filter that names no bucket key), its figures
-        // null, and a null sorts before every number: it would be the least.
         read.filter.push(filt(
             "count",
             FilterOp::Range,
             ValueSource::Above { limit: 0 },
         ));
-        read.sort = vec![(path.to_string(), if descending { -1 } else { 1 })];
+        read.sort = vec![(key.clone(), dir)];
         read.limit = Some(1);
         read.projection = vec![path.to_string()];
         read.documents = 1.0;
@@ -216,17 +236,19 @@ impl Planner<'_> {
             bytes_read: acc.root_bytes,
             ..StepCost::default()
         };
-        self.push(
+        let n = self.push(
             plan,
             op,
             read,
             cost,
-            Some((
-                vec![(by_ref, 1), (path.to_string(), 1)],
-                rel.child,
-                acc.docs,
-            )),
-        )
+            Some((vec![(by_ref, 1), (key, 1)], rel.child, acc.docs)),
+        );
+        if let Some(need) = plan.indexes.iter_mut().find(|x| x.step + 1 == n) {
+            need.partial = vec![PartialCondition::Positive {
+                path: "count".to_string(),
+            }];
+        }
+        n
     }
 }
 

@@ -537,6 +537,14 @@ impl<'a> Planner<'a> {
             rereads,
             ..
         } = edits;
+        // A bucket's own write names the child by the caller's filter, and
+        // the parent's counters take the caller's id: they follow only
+        // when that write matched.
+        let bucketed = own
+            .purpose
+            .iter()
+            .any(|p| matches!(p, Purpose::RecomputeBucket { .. }));
+        let mut written = None;
         if !own.updates.is_empty() {
             // An outlier's child by its id: in its parent's array first.
             let fallback = if by_one_id && !multi && relinks.is_empty() {
@@ -562,7 +570,7 @@ impl<'a> Planner<'a> {
             };
             let (mut step, cost, index) = self.root_write(plan, own);
             Self::as_fallback(&mut step, fallback);
-            self.push(plan, op, step, cost, index);
+            written = Some(self.push(plan, op, step, cost, index));
         }
         // The parents' extremes the changed child may have held: cleared
         // where it held one, and only then read again from the children.
@@ -590,6 +598,15 @@ impl<'a> Planner<'a> {
             );
             if let Some(step) = plan.steps.last_mut() {
                 step.copy_of = copy_of;
+                if let (true, Some(k), true) = (
+                    bucketed,
+                    written,
+                    step.purpose
+                        .iter()
+                        .any(|p| matches!(p, Purpose::MaintainComputed { .. })),
+                ) {
+                    gate_counters(std::slice::from_mut(step), k);
+                }
             }
         }
         if nonatomic > 0 && !in_atomic_group(f.model, op) {

@@ -64,9 +64,9 @@ fn touches(index: &Index, field: &str, inside: bool) -> bool {
     };
     index.keys.iter().any(|(k, _)| within(k))
         || index.partial.iter().any(|c| match c {
-            PartialCondition::Exists { path } | PartialCondition::Equals { path, .. } => {
-                within(path)
-            }
+            PartialCondition::Exists { path }
+            | PartialCondition::Equals { path, .. }
+            | PartialCondition::Positive { path } => within(path),
         })
 }
 

@@ -518,6 +518,12 @@ pub(crate) fn update(op: &UpdateOp) -> String {
             };
             format!("$set {path} to {of} {over}")
         }
+        UpdateOp::Reset { path, function } => match function {
+            crate::model::AggregateFn::Count
+            | crate::model::AggregateFn::Sum
+            | crate::model::AggregateFn::Avg => format!("$set {path} to 0"),
+            _ => format!("$set {path} to null"),
+        },
     }
 }
 
@@ -598,7 +604,8 @@ pub(crate) fn step(step: &Step) -> String {
             words::int(n)
         )),
         (Some(n), None) => text.push_str(&format!(", once every {} runs", words::int(n))),
-        _ => {}
+        (None, Some(k)) => text.push_str(&format!(", only when step {k} matched")),
+        (None, None) => {}
     }
     if step.fallback {
         text.push_str(", when the write before matched nothing");

@@ -247,7 +247,10 @@ fn operation(out: &mut String, plan: &OperationPlan) {
                         _ => String::new(),
                     }
                 ),
-                None => words::num(s.documents),
+                None => match s.if_matched {
+                    Some(k) => format!("{} (only when step {k} matched)", words::num(s.documents)),
+                    None => words::num(s.documents),
+                },
             },
             cell(&Purpose::texts(&s.purpose))
         );

@@ -506,7 +506,10 @@ fn operation(out: &mut String, plan: &OperationPlan) {
             (Some(n), None) => {
                 let _ = write!(documents, " (once every {} runs)", words::int(n));
             }
-            _ => {}
+            (None, Some(k)) => {
+                let _ = write!(documents, " (only when step {k} matched)");
+            }
+            (None, None) => {}
         }
         if s.fallback {
             documents.push_str(" (when the write before matched nothing)");
