@@ -11,6 +11,7 @@ pub(crate) mod invariants;
 mod multikey;
 mod parts;
 mod phrasing;
+mod phrasing_words;
 mod pins;
 mod places;
 mod rules_fire;
