@@ -14,7 +14,7 @@ pub mod script;
 mod suggest;
 mod visible;
 
-pub use grammar::{a, article, count, plural, sides, singular, snake};
+pub use grammar::{a, article, count, items, items_named, plural, sides, singular, snake};
 pub use number::{at_most, bytes, how_many, int, num, percent, rate};
 pub use suggest::edit_distance;
 pub use visible::{is_hidden, visible, visible_lines, visible_styled};
