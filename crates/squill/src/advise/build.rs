@@ -778,6 +778,7 @@ fn decision(
         rules,
         alternatives,
         tradeoffs: tradeoffs(facts, priced, rel, &chosen.layout),
+        snapshot: rr.snapshot.clone(),
     }
 }
 
