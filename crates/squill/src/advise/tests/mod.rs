@@ -8,6 +8,7 @@ mod edges;
 mod exhaustive;
 pub(crate) mod golden;
 pub(crate) mod invariants;
+mod link_conditions;
 mod multikey;
 mod parts;
 mod phrasing;
