@@ -790,6 +790,7 @@ fn decision(
         rules,
         alternatives,
         tradeoffs: tradeoffs(facts, priced, rel, &chosen.layout),
+        snapshot: rr.snapshot.clone(),
     }
 }
 

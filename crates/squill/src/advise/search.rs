@@ -598,6 +598,8 @@ fn edge_decision(
                 crate::words::plural(parent)
             )
         }],
+        // A many-to-many keeps no snapshot (the model refuses one).
+        snapshot: Vec::new(),
     }
 }
 

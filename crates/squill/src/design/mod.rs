@@ -249,6 +249,11 @@ pub struct RelationshipDecision {
     /// What the choice gives up ("reassigning a task takes two updates that are
     /// not atomic").
     pub tradeoffs: Vec<String>,
+    /// The parent's fields each child keeps as they were when it was
+    /// written, never refreshed (the model's `snapshot:`): a layout that
+    /// copies only these is a snapshot, not an extended reference.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snapshot: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -554,6 +554,15 @@ pub enum Warning {
     /// The entity's `unique:` combination `keys` is not in one collection's
     /// documents under this design: no index can enforce it.
     UniqueUnchecked { entity: String, keys: Vec<String> },
+    /// Operation `operation` states conditions (`when:`) on `entity`, but
+    /// under this design its plan writes no document of `entity` (a link
+    /// kept on the other side only): no write carries them, so nothing
+    /// tests them unless the application does.
+    ConditionUntested {
+        operation: String,
+        entity: String,
+        conditions: Vec<String>,
+    },
     /// An atomic group kept without a transaction: its conditional write
     /// runs last, and when it matches nothing the application undoes the
     /// group's earlier writes (`otherwise: undo`).
@@ -589,7 +598,8 @@ impl Warning {
             Warning::Transaction { group, .. } => group.contains(entity),
             Warning::NotAtomic { operation, .. } => operation.contains(entity),
             Warning::RepointNotAtomic { entity: e, .. } => e == entity,
-            Warning::UniqueUnchecked { entity: e, .. } => e == entity,
+            Warning::UniqueUnchecked { entity: e, .. }
+            | Warning::ConditionUntested { entity: e, .. } => e == entity,
             Warning::Compensated { group } => group.contains(entity),
             Warning::ShardedJoin { collection, .. } | Warning::EveryShard { collection, .. } => {
                 collection.contains(entity)
@@ -643,6 +653,15 @@ impl Warning {
             Warning::UniqueUnchecked { entity, keys } => format!(
                 "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",
                 keys.join(", ")
+            ),
+            Warning::ConditionUntested {
+                operation,
+                entity,
+                conditions,
+            } => format!(
+                "{operation}'s condition ({}) tests {}, a document this plan does not write: no write carries it, so it is not tested; the application must test it in a transaction with the write (a read before the write leaves a window in which it can change), or the link must be kept in the {entity} too",
+                conditions.join(", "),
+                a(entity)
             ),
         }
     }

@@ -49,6 +49,24 @@ impl<'a> RelCheck<'a> {
     pub fn child(&self) -> String {
         crate::words::sides(self.parent_name(), self.child_name()).1
     }
+    /// What a count of one parent's children calls them, where the
+    /// relationship says it better than the child's plural
+    /// (`words::items_named`): the field of the parent that holds them
+    /// (a channel's `members`), else the relationship's name (a user's
+    /// `followers`); the field defaults to the name.
+    pub fn items(&self) -> Option<String> {
+        let rel = self.rel();
+        [&rel.parent_field, &rel.name]
+            .into_iter()
+            .find_map(|name| crate::words::items_named(name, self.child_name()))
+    }
+    /// What a count of one child's parents calls them in a many-to-many,
+    /// where the field of the child that holds them says it better than
+    /// the parent's plural (a user's `teams` are teams either way; a
+    /// repository's `starred` would not be a count).
+    pub fn parent_items(&self) -> Option<String> {
+        crate::words::items_named(&self.rel().child_field, self.parent_name())
+    }
     /// The parent entity's name in the model.
     pub fn parent_name(&self) -> &'a str {
         &self.facts.model.entity(self.rel().parent).name

@@ -147,6 +147,7 @@ fn collection_report(meta: &CollectionMeta, p: &CollectionProfile) -> Collection
                     longest_example_id: a.longest_example.as_ref().map(IdValue::to_extended_json),
                 }),
             distinct_values: n.refs.as_ref().map(|r| r.sample.distinct_estimate()),
+            dates: n.dates,
             geo: n
                 .geo
                 .as_deref()

@@ -229,7 +229,8 @@ fn single_key_indexes(
 /// the server removes each document that long after the date, which is
 /// the model's `expires`. Data alone never says so (a `created_at` date
 /// is kept forever as often as not), so without the index nothing is
-/// inferred.
+/// inferred; the rule `expiry-without-ttl` suggests the index where a
+/// date named like an expiry lies ahead of the collection's other dates.
 fn expiry(c: &CollectionReport, fields: &[Field]) -> Option<Expiry> {
     single_key_indexes(c).find_map(|(i, field, _)| {
         let seconds = u64::try_from(i.expire_after_seconds?)

@@ -137,6 +137,12 @@ pub struct FieldReport {
     /// absent when none looked like GeoJSON.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub geo: Option<GeoReport>,
+    /// The earliest and the latest date the field held (outside arrays).
+    /// Read by the data rules only (`expiry-without-ttl`); not in the
+    /// scan JSON, whose documented form it would change for every dated
+    /// field.
+    #[serde(skip)]
+    pub dates: Option<super::profile::DateRange>,
 }
 
 /// A field's values as GeoJSON (`scan/profile/geo.rs` checks them).

@@ -78,6 +78,7 @@ pub struct ScanOptions {
     pub too_many_indexes: Option<MaxOptions<MaxIndexes>>,
     pub redundant_index: Option<SeverityOnly>,
     pub missing_id_index: Option<SeverityOnly>,
+    pub expiry_without_ttl: Option<SeverityOnly>,
     pub reference_type_mismatch: Option<SeverityOnly>,
     pub pre_allocation: Option<SeverityOnly>,
     pub too_many_collections: Option<CollectionsOptions>,
@@ -169,6 +170,7 @@ pub struct ScanSettings {
     pub too_many_indexes: RuleLimit<u64>,
     pub redundant_index: Option<Severity>,
     pub missing_id_index: Option<Severity>,
+    pub expiry_without_ttl: Option<Severity>,
     pub reference_type_mismatch: Option<Severity>,
     pub pre_allocation: Option<Severity>,
     pub too_many_collections: CollectionLimits,
@@ -269,6 +271,7 @@ impl ScanOptions {
             too_many_indexes: rule(self.too_many_indexes, indexes, indexes_src),
             redundant_index: self.redundant_index.and_then(|o| o.severity),
             missing_id_index: self.missing_id_index.and_then(|o| o.severity),
+            expiry_without_ttl: self.expiry_without_ttl.and_then(|o| o.severity),
             reference_type_mismatch: self.reference_type_mismatch.and_then(|o| o.severity),
             pre_allocation: self.pre_allocation.and_then(|o| o.severity),
             too_many_collections: CollectionLimits {

@@ -210,6 +210,7 @@ pub(crate) fn decision(m: &Model, relationship: &str, chosen: Layout) -> Relatio
         rules: Vec::new(),
         alternatives: Vec::new(),
         tradeoffs: Vec::new(),
+        snapshot: r.snapshot.clone(),
     }
 }
 

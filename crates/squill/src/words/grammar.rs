@@ -168,6 +168,31 @@ pub fn sides(parent: &str, child: &str) -> (String, String) {
     }
 }
 
+/// What a count of one parent's children calls them, when the
+/// relationship's own name says it better than the child entity's plural:
+/// a user's `followers` (each a `follow`), a folder's `subfolders`. The
+/// name must be a plural noun of its own: not the child's plural
+/// (`orders`), nor that plural with a qualifier (`store_orders`,
+/// `customer_redemptions`), nor a word that is no plural (`following`,
+/// `authored`, `sold`), which would not read as a count. `None`: the
+/// child's plural is the word.
+pub fn items_named(relationship: &str, child: &str) -> Option<String> {
+    let rel = relationship.to_ascii_lowercase();
+    let own = plural(child).to_ascii_lowercase();
+    let plain = rel == own
+        || singular(&rel) == rel
+        || singular(&rel) == singular(child).to_ascii_lowercase()
+        || rel.ends_with(&format!("_{own}"))
+        || rel.starts_with(&format!("{own}_"));
+    (!plain).then(|| relationship.to_string())
+}
+
+/// The children of one parent in a count: `items` (from `items_named`)
+/// where the relationship names them, else the child's plural.
+pub fn items(items: Option<&str>, child: &str) -> String {
+    items.map_or_else(|| plural(child), str::to_string)
+}
+
 /// `read_orders_by_customer_id` from any text: ASCII letters and digits
 /// lower-cased, every run of anything else one `_`, none at either end.
 pub fn snake(s: &str) -> String {
@@ -201,6 +226,40 @@ mod tests {
         assert_eq!(plural("order_line"), "order_lines");
         assert_eq!(plural("person"), "people");
         assert_eq!(plural("box"), "boxes");
+    }
+
+    /// A count names a parent's children by the relationship where its
+    /// name is a plural of its own (issue 41: "at most 80,000,000 follows"
+    /// for a user's `followers`), by the child's plural otherwise.
+    #[test]
+    fn items_take_the_relationship_name_where_it_names_them() {
+        assert_eq!(
+            items_named("followers", "follow").as_deref(),
+            Some("followers")
+        );
+        assert_eq!(
+            items_named("subfolders", "folder").as_deref(),
+            Some("subfolders")
+        );
+        assert_eq!(
+            items_named("stargazers", "star").as_deref(),
+            Some("stargazers")
+        );
+        for (rel, child) in [
+            ("following", "follow"),
+            ("authored", "message"),
+            ("sold", "line"),
+            ("orders", "order"),
+            ("store_orders", "order"),
+            ("customer_redemptions", "redemption"),
+            ("active_loans", "active_loan"),
+            ("items_sold", "items"),
+            ("address", "address"),
+        ] {
+            assert_eq!(items_named(rel, child), None, "{rel} of {child}");
+        }
+        assert_eq!(items(None, "follow"), "follows");
+        assert_eq!(items(Some("followers"), "follow"), "followers");
     }
 
     #[test]

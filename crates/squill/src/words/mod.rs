@@ -6,6 +6,7 @@
 //! The lowest layer: everything that writes a sentence calls here, nothing here
 //! knows a stage of the pipeline.
 
+mod date;
 pub mod file_name;
 mod grammar;
 pub mod markdown;
@@ -14,7 +15,8 @@ pub mod script;
 mod suggest;
 mod visible;
 
-pub use grammar::{a, article, count, plural, sides, singular, snake};
+pub use date::utc;
+pub use grammar::{a, article, count, items, items_named, plural, sides, singular, snake};
 pub use number::{at_most, bytes, how_many, int, num, percent, rate};
 pub use suggest::edit_distance;
 pub use visible::{is_hidden, visible, visible_lines, visible_styled};

@@ -9,7 +9,7 @@ use crate::settings::Settings;
 
 /// A thread and its replies: at most 500 replies of about 500 bytes each
 /// (about 245 KiB), every read of a thread shows all of them.
-const THREAD: &str = "
+pub(super) const THREAD: &str = "
 name: threads
 entities:
   thread:

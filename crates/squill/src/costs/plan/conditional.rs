@@ -9,13 +9,26 @@
 
 use super::*;
 use crate::design::{EachAmount, StepCondition, StepEach};
-use crate::model::{AmountOf, Increment, Otherwise};
+use crate::model::{AmountOf, Condition, Increment, Literal, Otherwise};
+
+/// A condition as the model file writes it: `open = true`.
+fn condition_text(c: &Condition) -> String {
+    let value = match &c.value {
+        Literal::Number(n) => crate::words::num(*n),
+        Literal::Text(t) => t.clone(),
+        Literal::Bool(b) => b.to_string(),
+    };
+    format!("{} {} {value}", c.field, c.test.symbol())
+}
 
 impl<'a> Planner<'a> {
     /// Applies operation `op`'s terms to its plan. A plan with no write of
-    /// the entity's own documents (an entity folded into others) keeps
-    /// its steps: the terms then guard nothing, and the plan says so by
-    /// carrying no condition.
+    /// the entity's own documents (a link kept on the other side only)
+    /// keeps its steps: the terms then guard nothing, and the plan warns
+    /// with the conditions it cannot test. They are not moved to a read
+    /// before the write: that read and the write are two commands, and
+    /// the value can change between them, the race `when:` is stated to
+    /// close; the warning says what would close it.
     pub(super) fn apply_terms(&self, plan: &mut OpPlan, op: OperationId) {
         let model = self.facts.model;
         let o = model.operation(op);
@@ -30,6 +43,13 @@ impl<'a> Planner<'a> {
                 && !s.fallback
                 && !matches!(s.action, Action::Find | Action::GraphLookup)
         }) else {
+            if !terms.conditions.is_empty() {
+                plan.warnings.push(Warning::ConditionUntested {
+                    operation: o.name.clone(),
+                    entity: model.entity(e).name.clone(),
+                    conditions: terms.conditions.iter().map(condition_text).collect(),
+                });
+            }
             return;
         };
         let elem = if acc.per_root > 1.0 && !acc.prefix.is_empty() {

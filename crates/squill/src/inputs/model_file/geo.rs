@@ -108,7 +108,12 @@ pub(super) fn density(ctx: &mut Ctx<'_>, raw: &S<RawDensity>) -> Option<Density>
         None => 1.0,
         Some(p) => {
             let text = p.value.trim().to_ascii_lowercase();
-            let Some(a) = area(text.strip_prefix("radius").unwrap_or(&text)) else {
+            let text = text.strip_prefix("radius").unwrap_or(&text).trim();
+            // A unit alone is one of it: `per: km2` (the default) and
+            // `per: m2`, as the docs and this error's help write them.
+            let one = format!("1 {text}");
+            let bare = !text.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+            let Some(a) = area(if bare { &one } else { text }) else {
                 ctx.error(
                     ctx.pos(p),
                     format!("density: `per: {}` is not a radius or an area", p.value),

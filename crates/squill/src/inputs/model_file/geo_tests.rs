@@ -139,6 +139,36 @@ fn density_per_radius_is_per_km2() {
     assert!((d.max - 9000.0 / circle).abs() < 1e-9);
 }
 
+/// A unit without a number is one of it: `per: m2` (as docs/model-file.md
+/// writes it) is per square metre, and `per: km2` (as the error's help
+/// writes the default) is the default. Both were refused (issue 41's
+/// phrasing tests).
+#[test]
+fn density_per_a_bare_unit_is_per_one_of_it() {
+    let with = |per: &str| {
+        let m = parse(
+            "p.yaml",
+            &PLACES.replace(
+                "density: {typical: 50, max: 400}",
+                &format!("density: {{typical: 50, max: 400, per: {per}}}"),
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{per}: {e}"));
+        m.entities[0].density.unwrap_or_else(|| panic!("density"))
+    };
+    assert_eq!(with("km2").typical, 50.0);
+    assert!((with("m2").typical - 50.0 * 1e6).abs() < 1e-3);
+    assert!((with("1 km").typical - 50.0 / std::f64::consts::PI).abs() < 1e-9);
+    assert!(
+        problems(&PLACES.replace(
+            "density: {typical: 50, max: 400}",
+            "density: {typical: 50, max: 400, per: parsec}"
+        ))
+        .iter()
+        .any(|p| p.contains("is not a radius or an area"))
+    );
+}
+
 #[test]
 fn places_read_back_equal() {
     let m = parse("places.yaml", PLACES).unwrap_or_else(|e| panic!("{e}"));

@@ -39,7 +39,33 @@ pub(crate) fn step_filter(s: &Step) -> String {
 pub(crate) fn decided(d: &crate::design::RelationshipDecision, layout: &Layout) -> String {
     match layout {
         Layout::ChildReferences if d.class == "one-to-one" => "the child's id in the parent".into(),
+        Layout::ExtendedReference {
+            copies_into: Side::Child,
+            fields,
+        } if fields.iter().any(|f| d.snapshot.contains(f)) => copies_into_children(d, fields),
         other => self::layout(other),
+    }
+}
+
+/// Copies into each child where some are snapshots (the model's
+/// `snapshot:`): a snapshot is the parent's value frozen when the child
+/// was written (an order line's price), which no update refreshes, so it
+/// is not an extended reference, whose copies follow the parent.
+fn copies_into_children(d: &crate::design::RelationshipDecision, fields: &[String]) -> String {
+    let (frozen, live): (Vec<&String>, Vec<&String>) =
+        fields.iter().partition(|f| d.snapshot.contains(f));
+    let list = |v: &[&String]| v.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ");
+    let snapshot = format!(
+        "snapshot (copies {} into each child once, when it is written; never refreshed)",
+        list(&frozen)
+    );
+    if live.is_empty() {
+        snapshot
+    } else {
+        format!(
+            "extended reference (copies {} into each child, refreshed when they change) and {snapshot}",
+            list(&live)
+        )
     }
 }
 
@@ -818,6 +844,38 @@ pub(crate) fn duration(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 41: S7's copies frozen when a line or an invoice is written
+    /// are labelled a snapshot, not an extended reference; a live copy
+    /// beside a snapshot (the customer's name on an invoice) keeps its
+    /// label.
+    #[test]
+    fn snapshots_are_labelled_snapshots() {
+        let model = crate::inputs::model_file::parse(
+            "s07.yaml",
+            &crate::rules::testing::example("scenarios/s07-invoices.yaml"),
+        )
+        .unwrap();
+        let design =
+            crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let label = |rel: &str| {
+            let d = design
+                .relationships
+                .iter()
+                .find(|d| d.relationship == rel)
+                .unwrap();
+            decided(d, &d.chosen)
+        };
+        assert_eq!(
+            label("sold"),
+            "snapshot (copies name, price into each child once, when it is written; never refreshed)"
+        );
+        assert_eq!(
+            label("invoices"),
+            "extended reference (copies name into each child, refreshed when they change) and \
+             snapshot (copies billing_address into each child once, when it is written; never refreshed)"
+        );
+    }
 
     #[test]
     fn small_objects_stay_on_one_line() {

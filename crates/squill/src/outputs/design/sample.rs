@@ -156,6 +156,7 @@ pub(crate) fn every_variant() -> Design {
         }],
         alternatives,
         tradeoffs: Vec::new(),
+        snapshot: vec!["time".into()],
     });
     design.entities = vec![
         EntityDecision::Polymorphic {

@@ -26,17 +26,26 @@ pub enum IdArray {
         parent: String,
         child: String,
         max: Option<Figure>,
+        /// What a count of the children calls them, where the
+        /// relationship's name is not the child's plural; absent otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        items: Option<String>,
     },
     /// One-to-few children that stand alone.
     Standalone { parent: String, child: String },
 }
 
 explain!(IdArray, |w| match w {
-    IdArray::OneToMany { parent, child, max } => format!(
+    IdArray::OneToMany {
+        parent,
+        child,
+        max,
+        items,
+    } => format!(
         "{} has {} {}: one-to-many, an array of their ids in the {parent} fetches them with one $in",
         words::a(parent),
         words::at_most(max.map(|m| m.value)),
-        words::plural(child)
+        words::items(items.as_deref(), child)
     ),
     IdArray::Standalone { parent, child } => format!(
         "{} stand alone: the {parent} keeps their ids and fetches them with one $in",
@@ -55,6 +64,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             parent: cx.parent(),
             child: cx.child(),
             max: Figure::max(cx.max_children()),
+            items: cx.items(),
         })),
         CardinalityClass::OneToFew if cx.child_standalone() => {
             Some(Judgement::support(IdArray::Standalone {
@@ -79,7 +89,8 @@ mod tests {
             IdArray::OneToMany {
                 parent: "post".into(),
                 child: "comment".into(),
-                max: Some(Figure::count(30.0))
+                max: Some(Figure::count(30.0)),
+                items: None,
             }
         );
     }

@@ -28,6 +28,11 @@ pub enum Squillions {
         /// At most this many children per parent (`null`: unbounded).
         max: Option<Figure>,
         fields: Vec<String>,
+        /// What a count of the children calls them, where the
+        /// relationship does not call them by the child's plural
+        /// (`RelCheck::items`); absent otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        items: Option<String>,
     },
     /// The one side folded into each child.
     FoldParent { parent: String, child: String },
@@ -35,15 +40,17 @@ pub enum Squillions {
 
 explain!(Squillions, |w| match w {
     Squillions::CopyIntoChildren {
-        relationship,
+        relationship: _,
         parent,
         child,
         max,
         fields,
+        items,
     } => format!(
-        "{relationship} has {} {} per {parent}: copying {} into each {child} answers reads of {} with the {}'s {} in one query",
+        "{} has {} {}: copying {} into each {child} answers reads of {} with the {}'s {} in one query",
+        words::a(parent),
         words::at_most(max.map(|m| m.value)),
-        words::plural(child),
+        words::items(items.as_deref(), child),
         fields.join(", "),
         words::plural(child),
         words::singular(parent),
@@ -71,6 +78,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             child: cx.child(),
             max: Figure::max(cx.max_children()),
             fields: fields.clone(),
+            items: cx.items(),
         })),
         Layout::EmbedParentInChild => Some(Judgement::support(Squillions::FoldParent {
             parent: cx.parent(),

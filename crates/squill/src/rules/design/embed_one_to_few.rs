@@ -23,13 +23,17 @@ pub struct OneToFew {
     pub child: String,
     /// At most this many children per parent.
     pub max: Option<Figure>,
+    /// What a count of the children calls them, where the relationship's
+    /// name is not the child's plural (`followers`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<String>,
 }
 
 explain!(OneToFew, |w| format!(
     "{} has {} {} and they are never used on their own: one-to-few, embed them",
     words::a(&w.parent),
     words::at_most(w.max.map(|m| m.value)),
-    words::plural(&w.child)
+    words::items(w.items.as_deref(), &w.child)
 ));
 
 /// Supports embedding one-to-few children that never stand alone.
@@ -42,6 +46,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             parent: cx.parent(),
             child: cx.child(),
             max: Figure::max(cx.max_children()),
+            items: cx.items(),
         })
     })
 }
@@ -59,7 +64,8 @@ mod tests {
             OneToFew {
                 parent: "person".into(),
                 child: "address".into(),
-                max: Some(Figure::count(5.0))
+                max: Some(Figure::count(5.0)),
+                items: None,
             }
         );
     }

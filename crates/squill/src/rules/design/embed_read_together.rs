@@ -25,6 +25,10 @@ pub struct ReadTogether {
     pub child: String,
     /// At most this many children per parent.
     pub max: Option<Figure>,
+    /// What a count of the children calls them, where the relationship's
+    /// name is not the child's plural (`followers`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<String>,
 }
 
 explain!(ReadTogether, |w| match w.max.map(|m| m.value) {
@@ -39,7 +43,7 @@ explain!(ReadTogether, |w| match w.max.map(|m| m.value) {
         "{}/s reads take {} with its {}, which are bounded ({}): one document answers them",
         words::num(w.reads.value),
         words::a(&w.parent),
-        words::plural(&w.child),
+        words::items(w.items.as_deref(), &w.child),
         words::at_most(max)
     ),
 });
@@ -57,6 +61,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             parent: cx.parent(),
             child: cx.child(),
             max: Figure::max(cx.max_children()),
+            items: cx.items(),
         })
     })
 }
@@ -75,7 +80,8 @@ mod tests {
                 reads: Figure::per_second(100.0),
                 parent: "user".into(),
                 child: "address".into(),
-                max: Some(Figure::count(1.0))
+                max: Some(Figure::count(1.0)),
+                items: None,
             }
         );
     }
@@ -92,6 +98,7 @@ mod tests {
             parent: "user".into(),
             child: "addresses".into(),
             max: Some(Figure::count(1.0)),
+            items: None,
         };
         assert_eq!(
             one.words(),
@@ -99,6 +106,7 @@ mod tests {
         );
         let five = ReadTogether {
             max: Some(Figure::count(5.0)),
+            items: None,
             ..one
         };
         assert_eq!(

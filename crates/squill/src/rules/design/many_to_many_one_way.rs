@@ -26,16 +26,23 @@ pub struct Uneven {
     pub other_has: Option<Figure>,
     /// `cardinality.reference-array-max`.
     pub bound: Figure,
+    /// What the counts call the other side's instances and the holders,
+    /// where the relationship's fields do not call them by the entities'
+    /// plurals (a folder's `shares`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub others_named: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holders_named: Option<String>,
 }
 
 explain!(Uneven, |w| format!(
     "{} has at most {} {} but {} can have {} {}: keep the ids in the {} only",
     words::a(&w.holder),
     words::num(w.holds.value),
-    words::plural(&w.other),
+    words::items(w.others_named.as_deref(), &w.other),
     words::a(&w.other),
     words::how_many(w.other_has.map(|m| m.value)),
-    words::plural(&w.holder),
+    words::items(w.holders_named.as_deref(), &w.holder),
     w.holder
 ));
 
@@ -51,6 +58,10 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         Side::Parent => (rel.children.max, rel.parents.max, cx.parent(), cx.child()),
         Side::Child => (rel.parents.max, rel.children.max, cx.child(), cx.parent()),
     };
+    let (others_named, holders_named) = match ids_in {
+        Side::Parent => (cx.items(), cx.parent_items()),
+        Side::Child => (cx.parent_items(), cx.items()),
+    };
     let holds = small.finite().filter(|n| *n <= bound)?;
     let large_big = large.finite().is_none_or(|n| n > bound);
     large_big.then(|| {
@@ -60,6 +71,8 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             other,
             other_has: Figure::max(large),
             bound: Figure::count(bound as f64),
+            others_named,
+            holders_named,
         })
     })
 }
@@ -79,7 +92,9 @@ mod tests {
                 holds: Figure::count(3.0),
                 other: "category".into(),
                 other_has: Some(Figure::count(500_000.0)),
-                bound: Figure::count(5_000.0)
+                bound: Figure::count(5_000.0),
+                others_named: None,
+                holders_named: None,
             }
         );
     }

@@ -23,16 +23,23 @@ pub struct BothSmall {
     /// At most this many children per parent, and parents per child.
     pub children: Figure,
     pub parents: Figure,
+    /// What the counts call the children and the parents, where the
+    /// relationship's fields do not call them by the entities' plurals
+    /// (a team's `members`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_items: Option<String>,
 }
 
 explain!(BothSmall, |w| format!(
     "{} has at most {} {} and {} at most {} {}, and both directions are read: ids on both sides",
     words::a(&w.parent),
     words::num(w.children.value),
-    words::plural(&w.child),
+    words::items(w.items.as_deref(), &w.child),
     words::a(&w.child),
     words::num(w.parents.value),
-    words::plural(&w.parent)
+    words::items(w.parent_items.as_deref(), &w.parent)
 ));
 
 /// Supports id arrays on both sides of a many-to-many whose both sides are small
@@ -54,6 +61,8 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             child: cx.child(),
             children: Figure::count(a as f64),
             parents: Figure::count(b as f64),
+            items: cx.items(),
+            parent_items: cx.parent_items(),
         })
     })
 }
@@ -72,8 +81,32 @@ mod tests {
                 parent: "book".into(),
                 child: "author".into(),
                 children: Figure::count(5.0),
-                parents: Figure::count(20.0)
+                parents: Figure::count(20.0),
+                items: None,
+                parent_items: None,
             }
+        );
+    }
+
+    /// Issue 41: S9's teams count their `members` (the field that holds
+    /// them), not "500 users"; a user's `teams` are the parents' plural.
+    #[test]
+    fn counts_by_the_fields_that_hold_the_links() {
+        use crate::design::reason::Explain;
+        let found = support::<BothSmall>(
+            &RULE,
+            &example("scenarios/s09-teams.yaml"),
+            "memberships",
+            "many-to-many-two-way",
+        );
+        assert_eq!(found.items.as_deref(), Some("members"));
+        assert_eq!(found.parent_items, None);
+        assert!(
+            found
+                .words()
+                .starts_with("a team has at most 500 members and a user at most 50 teams,"),
+            "{}",
+            found.words()
         );
     }
 

@@ -23,6 +23,10 @@ pub struct OneToSquillions {
     pub child: String,
     /// At most this many children per parent (`null`: unbounded).
     pub max: Option<Figure>,
+    /// What a count of the children calls them, where the relationship's
+    /// name is not the child's plural (`followers`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<String>,
     /// No operation of the design looks children up by the reference, so
     /// the design has no index on it (the reason then does not say
     /// "indexed"); absent from the evidence when it is indexed.
@@ -34,7 +38,7 @@ explain!(OneToSquillions, |w| format!(
     "{} has {} {}: one-to-squillions, each {} keeps its {}'s id{}",
     words::a(&w.parent),
     words::at_most(w.max.map(|m| m.value)),
-    words::plural(&w.child),
+    words::items(w.items.as_deref(), &w.child),
     w.child,
     words::singular(&w.parent),
     if w.unindexed {
@@ -52,6 +56,7 @@ pub fn unindexed(cx: &RelCheck<'_>) -> crate::design::Reason {
         parent: cx.parent(),
         child: cx.child(),
         max: Figure::max(cx.max_children()),
+        items: cx.items(),
         unindexed: true,
     })
 }
@@ -65,6 +70,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
                 parent: cx.parent(),
                 child: cx.child(),
                 max: Figure::max(cx.max_children()),
+                items: cx.items(),
                 unindexed: false,
             })
         })
@@ -83,8 +89,33 @@ mod tests {
                 parent: "page".into(),
                 child: "view".into(),
                 max: None,
+                items: None,
                 unindexed: false,
             }
+        );
+    }
+
+    /// Issue 41: a user's `followers` (each a `follow`) are counted by
+    /// the relationship's name, not as "80,000,000 follows"; the user's
+    /// `following`, no plural of its own, keeps the child's plural.
+    #[test]
+    fn counts_the_children_by_the_relationship_where_it_names_them() {
+        use crate::design::reason::Explain;
+        let model = example("scenarios/s14-follow-graph.yaml");
+        let followers = support::<OneToSquillions>(&RULE, &model, "followers", "parent-reference");
+        assert_eq!(followers.items.as_deref(), Some("followers"));
+        assert!(
+            followers.words().starts_with("a user has at most 80,000,000 followers: "),
+            "{}",
+            followers.words()
+        );
+        let model = model.replace("max: 8000}", "max: 800000}");
+        let following = support::<OneToSquillions>(&RULE, &model, "following", "parent-reference");
+        assert_eq!(following.items, None);
+        assert!(
+            following.words().starts_with("a user has at most 800,000 follows: "),
+            "{}",
+            following.words()
         );
     }
 

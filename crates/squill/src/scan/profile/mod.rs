@@ -139,6 +139,40 @@ pub struct FieldNode {
     /// For a sub-document with a `coordinates` field: what its values were
     /// as GeoJSON (`geo`).
     pub geo: Option<Box<geo::GeoStats>>,
+    /// The earliest and the latest of the field's dates (milliseconds
+    /// since the epoch), outside arrays: whether an expiry-like date lies
+    /// ahead of the collection's other dates (rule `expiry-without-ttl`).
+    pub dates: Option<DateRange>,
+}
+
+/// The earliest and the latest date a field held, in milliseconds since
+/// the epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateRange {
+    pub min: i64,
+    pub max: i64,
+}
+
+impl DateRange {
+    fn with(range: Option<Self>, ms: i64) -> Self {
+        match range {
+            Some(r) => DateRange {
+                min: r.min.min(ms),
+                max: r.max.max(ms),
+            },
+            None => DateRange { min: ms, max: ms },
+        }
+    }
+
+    fn merge(a: Option<Self>, b: Option<Self>) -> Option<Self> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(DateRange {
+                min: a.min.min(b.min),
+                max: a.max.max(b.max),
+            }),
+            (x, None) | (None, x) => x,
+        }
+    }
 }
 
 impl FieldNode {
@@ -162,6 +196,7 @@ impl FieldNode {
             refs: None,
             type_examples: Vec::new(),
             geo: None,
+            dates: None,
         }
     }
 
@@ -541,6 +576,7 @@ impl CollectionProfile {
             }
             m.docs_present += o.docs_present;
             m.value_bytes += o.value_bytes;
+            m.dates = DateRange::merge(m.dates, o.dates);
             for (t, ex) in &o.type_examples {
                 if !m.type_examples.iter().any(|(mt, _)| mt == t) {
                     m.type_examples.push((*t, ex.clone()));
@@ -742,6 +778,13 @@ impl Visitor for DocVisitor<'_> {
             });
         }
         let node = self.value(key, type_slot(value.element_type()), value_bytes);
+        if let Scalar::DateTime(ms) = value
+            && node != UNTRACKED
+            && self.cur.1 != Container::Array
+        {
+            let n = &mut self.p.nodes[node as usize];
+            n.dates = Some(DateRange::with(n.dates, ms));
+        }
         // Doubles and decimals are mostly measures (prices, scores): only a
         // field named like an id is fingerprinted, so they do not use up the
         // cap on reference fields before the real references are seen.
@@ -798,6 +841,36 @@ mod tests {
             .find(|&i| p.path(i) == path)
             .unwrap_or_else(|| panic!("no {path}"));
         &p.nodes[i as usize]
+    }
+
+    /// A date field's earliest and latest value, also across profiles
+    /// merged from several threads; a date inside an array is not counted
+    /// (an array of dates is no one date of the document).
+    #[test]
+    fn keeps_the_date_range_of_a_field() {
+        let day = 86_400_000;
+        let p = profile(&[
+            doc(&[("_id", B::I32(1)), ("expires_at", B::Date(3 * day))]),
+            doc(&[("_id", B::I32(2)), ("expires_at", B::Date(day))]),
+            doc(&[("_id", B::I32(3)), ("seen", B::Arr(vec![B::Date(9 * day)]))]),
+        ]);
+        assert_eq!(
+            node(&p, "expires_at").dates,
+            Some(DateRange {
+                min: day,
+                max: 3 * day
+            })
+        );
+        assert_eq!(node(&p, "seen").dates, None);
+        let mut q = profile(&[doc(&[("_id", B::I32(4)), ("expires_at", B::Date(7 * day))])]);
+        q.merge(&p);
+        assert_eq!(
+            node(&q, "expires_at").dates,
+            Some(DateRange {
+                min: day,
+                max: 7 * day
+            })
+        );
     }
 
     #[test]
