@@ -1170,17 +1170,31 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
         UpdateOp::Push { path, .. } => array_bound(coll, path),
         _ => None,
     })?;
-    let counter = step.updates.iter().find_map(|u| match u {
-        UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
+    // The counter the plan bounds (a count bucket's children ever added),
+    // else the first one it increments.
+    let bounded = step.filter.iter().find_map(|f| match f.value_from {
+        ValueSource::Below { .. } => Some(f.path.clone()),
         _ => None,
+    });
+    let counter = bounded.or_else(|| {
+        step.updates.iter().find_map(|u| match u {
+            UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => {
+                Some(path.clone())
+            }
+            _ => None,
+        })
     })?;
     Some((counter, max))
 }
 
-/// Whether a field name reads as a count (incremented by one).
+/// Whether a field name reads as a count (incremented by one): a count
+/// bucket's children ever added is one.
 fn is_counter(path: &str) -> bool {
     let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
-    last.contains("count") || last.starts_with("num") || last.starts_with("n_")
+    path == crate::design::ARRIVED
+        || last.contains("count")
+        || last.starts_with("num")
+        || last.starts_with("n_")
 }
 
 /// A path without positional operators (`parts.$.name` → `parts.name`).

@@ -138,7 +138,12 @@ impl Planner<'_> {
         // the validator requires and the reads sort by: the caller's (the
         // parent's buckets so far), as the upsert cannot count them. A
         // time bucket's key is in its filter, which the upsert copies.
+        // A count bucket also counts the children that ever arrived in it,
+        // which the upsert tests (below).
         if matches!(by, BucketBy::Count) {
+            updates.push(UpdateOp::Inc {
+                path: crate::design::ARRIVED.to_string(),
+            });
             updates.push(UpdateOp::SetOnInsert {
                 path: "page".to_string(),
             });
@@ -148,9 +153,15 @@ impl Planner<'_> {
             FilterOp::Eq,
             ValueSource::Param,
         )];
+        // A count bucket takes children until `per_bucket` have arrived,
+        // not while it holds fewer: a test of `count` refilled an old page
+        // a delete had thinned, the newest child then sat before newer
+        // pages, and the reads by page (the page of children, the
+        // parent's last read again) missed it. The buckets stay in arrival
+        // order; a bucket thinned by deletes stays thin (issue 41).
         match by {
             BucketBy::Count => filter.push(filt(
-                "count",
+                crate::design::ARRIVED,
                 FilterOp::Range,
                 ValueSource::Below { limit: *per_bucket },
             )),
@@ -192,7 +203,7 @@ impl Planner<'_> {
                     (r.child_field.clone(), 1),
                     (
                         match by {
-                            BucketBy::Count => "count".to_string(),
+                            BucketBy::Count => crate::design::ARRIVED.to_string(),
                             BucketBy::Time { unit, .. } => unit.clone(),
                         },
                         1,
