@@ -841,9 +841,9 @@ function checkRegroup(fn, write) {
 // newest one will: an edit lowers it below every other, a delete removes
 // it; the parent's last must be the newest bucket's (the bucket with the
 // greatest last value is not). After it, every bucket's figures and the
-// parent's equal what the elements give; a delete then runs again with
-// the same arguments (a retry), and must change nothing (the parent's
-// count went down once).
+// parent's equal what the elements give; the edit or delete then runs
+// again with the same arguments (a retry), and must change nothing (the
+// parent's count went down once, its sum moved once).
 function checkBucketParent(fn, write, mode) {
   const array = write.recompute[0].over.split(".")[0];
   const valued = write.recompute.find((r) => r.over.startsWith(`${array}.`));
@@ -945,10 +945,12 @@ function checkBucketParent(fn, write, mode) {
     const byValue = Math.max(...full(parentId).map((b) => num(b[`last_${field}`])));
     if (byValue === num(parent[lastName])) { fail(`${fn}: the bucket with the greatest last_${field} is the newest: the check shows nothing`); good = false; }
   }
-  // A delete retried: the bucket write matches nothing, and nothing the
-  // parent keeps may move (its count went down once).
+  // A delete or an edit retried: the bucket write matches nothing (a
+  // delete) or changes nothing (an edit sets what is there), and nothing
+  // the parent keeps may move (its count went down once, its sum moved
+  // once by the edit's difference).
   let retried = "";
-  if (good && n < before.length) {
+  if (good) {
     if (!runs(fn, a)) return;
     [good] = agree(" run again");
     retried = ", and again with the same arguments";

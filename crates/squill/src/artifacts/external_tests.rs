@@ -850,8 +850,14 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
         "{out}"
     );
     for (op, how) in [
-        ("vote", "the least votes raised above every other"),
-        ("vote", "the latest votes lowered below every other"),
+        (
+            "vote",
+            "the least votes raised above every other, and again with the same arguments",
+        ),
+        (
+            "vote",
+            "the latest votes lowered below every other, and again with the same arguments",
+        ),
         (
             "delete_comment",
             "the least votes deleted, and again with the same arguments",

@@ -934,6 +934,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .if_matched
                 .and_then(|k| b.steps.get(k.wrapping_sub(1)).map(|s| (k, s)))
                 .map(|(k, s)| super::code::When::Matched {
+                    changed: step.if_changed,
                     step: s.key.clone(),
                     or_deleted: k
                         .checked_sub(2)
@@ -985,6 +986,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 Some(n) => format!(
                     "{} — once every {n} runs, by the number added up since the last write",
                     crate::design::Purpose::texts(&step.purpose)
+                ),
+                None if step.if_changed => format!(
+                    "{} — only when the write of step {} changed its document (retried, or of a child that is not there, it changes nothing)",
+                    crate::design::Purpose::texts(&step.purpose),
+                    step.if_matched.unwrap_or_default()
                 ),
                 None if step.if_matched.is_some() => format!(
                     "{} — only when the write of step {} matched (retried, or of a child that is not there, it changes nothing)",
