@@ -286,8 +286,12 @@ impl Planner<'_> {
                 inc.limit.is_some() && (newest_first || inc.filter.iter().any(window))
             }
         };
+        // Every bucket of the parent: more than full ones when deletes
+        // thinned them (`bucket_fill`).
         let buckets = if spread {
-            m * (f.typical(r) / per).ceil().max(1.0)
+            m * (f.typical(r) / self.bucket_fill(r) / (per_bucket as f64).max(1.0))
+                .ceil()
+                .max(1.0)
         } else {
             m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 })
         };
@@ -414,7 +418,9 @@ impl Planner<'_> {
         let n = f.typical(r);
         let fname = crate::candidates::fn_name(agg.function);
         let acc = self.access(rel.child);
-        let buckets = m * (n / (per_bucket as f64).max(1.0)).ceil().max(1.0);
+        let buckets = m * (n / ((per_bucket as f64) * self.bucket_fill(r)).max(1.0))
+            .ceil()
+            .max(1.0);
         let stored = aggregates
             .iter()
             .any(|a| a.function == agg.function && a.field == agg.field);
@@ -635,6 +641,63 @@ impl Planner<'_> {
 }
 
 impl Planner<'_> {
+    /// Whether `filter` is the reference to the parent of `rel` alone (eq
+    /// or in): all the children of their parents, whose buckets a delete
+    /// deletes whole (`clear_buckets`).
+    fn by_parent_alone(&self, rel: RelationshipId, filter: &[Filter]) -> bool {
+        let r = self.facts.model.relationship(rel);
+        let [c] = filter else {
+            return false;
+        };
+        // The parent's `_id` through the relationship (`post: eq` is
+        // resolved so), or the reference itself.
+        (match &c.related {
+            Some(x) => x.relationship == rel && x.field == "_id" && x.further.is_empty(),
+            None => c.path.len() == 1 && c.path[0] == r.child_field,
+        }) && matches!(c.op, FilterOp::Eq | FilterOp::In)
+    }
+
+    /// The share of a count bucket's size its children fill. The insert
+    /// fills a bucket until `per_bucket` children have arrived and never
+    /// again (`design::ARRIVED`), so a bucket keeps the children no delete
+    /// took: of those that arrived, `1 - deleted / inserted` (the workload's
+    /// rates of the child, deletes of all a parent's children aside, which
+    /// delete its buckets whole). A parent's children then fill
+    /// `children / (per_bucket × fill)` buckets, which a read of all of them
+    /// reads. 1 for a time bucket (its unit, not a count, closes it) and
+    /// with no insert; at least one child a bucket.
+    pub(super) fn bucket_fill(&self, rel: RelationshipId) -> f64 {
+        let Layout::Bucket {
+            by: BucketBy::Count,
+            per_bucket,
+            ..
+        } = self.layout(rel)
+        else {
+            return 1.0;
+        };
+        let f = self.facts;
+        let child = f.model.relationship(rel).child;
+        let inserted = f.model.inserts_per_second(child, f.mix);
+        if inserted <= 0.0 {
+            return 1.0;
+        }
+        let deleted: f64 = f
+            .model
+            .workload
+            .operations
+            .iter()
+            .map(|op| match &op.kind {
+                OperationKind::Delete { entity, filter }
+                    if *entity == child && !self.by_parent_alone(rel, filter) =>
+                {
+                    op.rate(f.mix) * self.matched(child, filter, None)
+                }
+                _ => 0.0,
+            })
+            .sum();
+        (1.0 - deleted / inserted).clamp(1.0 / (*per_bucket as f64).max(1.0), 1.0)
+    }
+
     /// A delete of every child of its parents: a filter on the reference
     /// to the parent alone (all the comments of a post). The parents'
     /// buckets are deleted, a key and a bucket each (no bucket is left
@@ -666,12 +729,7 @@ impl Planner<'_> {
         let [c] = filter else {
             return false;
         };
-        // The parent's `_id` through the relationship (`post: eq` is
-        // resolved so), or the reference itself.
-        let by_parent = match &c.related {
-            Some(x) => x.relationship == rel && x.field == "_id" && x.further.is_empty(),
-            None => c.path.len() == 1 && c.path[0] == r.child_field,
-        } && matches!(c.op, FilterOp::Eq | FilterOp::In);
+        let by_parent = self.by_parent_alone(rel, filter);
         let kept_elsewhere = f.rels_to[e.index()].iter().any(|&x| {
             x != rel
                 && (self.child_ids_path(x).is_some()
@@ -688,7 +746,8 @@ impl Planner<'_> {
         }
         let children = self.matched(e, filter, None);
         let parents = (children / f.typical(rel).max(1.0)).max(1.0);
-        let per_parent = (f.typical(rel) / (*per_bucket as f64).max(1.0))
+        // Buckets thinned by other deletes stay (`bucket_fill`).
+        let per_parent = (f.typical(rel) / ((*per_bucket as f64) * self.bucket_fill(rel)).max(1.0))
             .ceil()
             .max(1.0);
         let buckets = parents * per_parent;
