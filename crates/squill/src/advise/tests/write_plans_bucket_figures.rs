@@ -401,22 +401,30 @@ fn a_count_bucket_takes_children_in_arrival_order() {
             .any(|u| matches!(u, UpdateOp::Inc { path } if path == crate::design::ARRIVED)),
         "{upsert:#?}"
     );
-    assert_eq!(upsert.index.as_deref(), Some("post_1_arrived_1"), "{upsert:#?}");
+    assert_eq!(
+        upsert.index.as_deref(),
+        Some("post_1_arrived_1"),
+        "{upsert:#?}"
+    );
     let bucket = d
         .collections
         .iter()
         .find(|c| c.name == "post_comments")
         .expect("the bucket collection");
     assert!(
-        bucket.shape.fields.iter().any(|f| f.name == crate::design::ARRIVED
-            && f.required
-            && matches!(
-                f.origin,
-                crate::design::FieldOrigin::Bucket {
-                    part: crate::design::BucketPart::Arrived,
-                    ..
-                }
-            )),
+        bucket
+            .shape
+            .fields
+            .iter()
+            .any(|f| f.name == crate::design::ARRIVED
+                && f.required
+                && matches!(
+                    f.origin,
+                    crate::design::FieldOrigin::Bucket {
+                        part: crate::design::BucketPart::Arrived,
+                        ..
+                    }
+                )),
         "{:#?}",
         bucket.shape
     );

@@ -332,7 +332,9 @@ mod tests {
         let sum = r#"updateOne({"_id": post_id}, {"$inc": {"comments_sum_votes": add_comments_sum_votes}})"#;
         let sh = render::mongosh(vote);
         assert!(
-            sh.contains(&format!("post_comments.modifiedCount > 0 ? db.getCollection(\"post\").{sum}")),
+            sh.contains(&format!(
+                "post_comments.modifiedCount > 0 ? db.getCollection(\"post\").{sum}"
+            )),
             "{sh}"
         );
         let py = render::python(vote);

@@ -1184,9 +1184,7 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
     });
     let counter = bounded.or_else(|| {
         step.updates.iter().find_map(|u| match u {
-            UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => {
-                Some(path.clone())
-            }
+            UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
             _ => None,
         })
     })?;

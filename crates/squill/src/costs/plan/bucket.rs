@@ -418,9 +418,10 @@ impl Planner<'_> {
         let n = f.typical(r);
         let fname = crate::candidates::fn_name(agg.function);
         let acc = self.access(rel.child);
-        let buckets = m * (n / ((per_bucket as f64) * self.bucket_fill(r)).max(1.0))
-            .ceil()
-            .max(1.0);
+        let buckets = m
+            * (n / ((per_bucket as f64) * self.bucket_fill(r)).max(1.0))
+                .ceil()
+                .max(1.0);
         let stored = aggregates
             .iter()
             .any(|a| a.function == agg.function && a.field == agg.field);
