@@ -527,12 +527,17 @@ function checkInsert(fn, step, figures) {
 // again); the delete's own code is checked by checkBucketParent.
 function checkArrivalOrder(fn, step, { coll, array, valueField, figures, parentPath, parentEq, high, insert }) {
   const bound = step.filter.find(([, e]) => e.below !== undefined);
-  if (!bound || !valueField) return;
+  // Buckets of a count only (the upsert that opens one takes its page): a
+  // time bucket's key is its time, not the order its children came in.
+  const paged = plan[fn].params.some((p) => p.collection === step.collection && p.path === "page");
+  if (!bound || !valueField || !paged) return;
   const perBucket = num(bound[1].below);
   const [top] = coll
     .aggregate([{ $group: { _id: `$${parentPath}`, n: { $sum: 1 } } }, { $match: { n: { $gte: 2 } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
     .toArray();
-  if (!top) { fail(`${fn}: no parent has two ${step.collection}: the arrival order shows nothing`); return; }
+  // Buckets too large for the data to fill two (a parent's children in one
+  // bucket): nothing to order. The fixtures that must show it assert the ok.
+  if (!top) { print(`note: ${fn}: no parent has two ${step.collection}: the arrival order is not checked`); return; }
   const byPage = () => coll.find({ [parentPath]: top._id }).sort({ page: 1 }).toArray();
   const before = byPage();
   const oldest = before[0];
