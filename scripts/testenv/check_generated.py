@@ -1222,7 +1222,10 @@ def when_holds(when, params, result):
         step, path = when["any"]
         return len(at_path_all(result.get(step) or [], path)) > 0
     if "matched" in when:
-        return (result.get(when["matched"]) or {}).get("matched_count", 0) > 0
+        # `changed`: only when that write changed its document (an edit
+        # retried, or one that sets the value already there, changes none).
+        count = "modified_count" if when.get("changed") else "matched_count"
+        return (result.get(when["matched"]) or {}).get(count, 0) > 0
     return True
 
 

@@ -789,6 +789,18 @@ impl DocBuilder<'_> {
             bo(BucketPart::Count, "children in this bucket"),
         ));
         doc.insert("count".into(), json!(items));
+        if matches!(by, BucketBy::Count) {
+            shape.push(field(
+                crate::design::ARRIVED,
+                scalar("int"),
+                true,
+                bo(
+                    BucketPart::Arrived,
+                    "children ever added to this bucket, which the insert fills until they reach its size",
+                ),
+            ));
+            doc.insert(crate::design::ARRIVED.into(), json!(items));
+        }
         // The bucket's children, and its aggregates computed from them.
         let list: Vec<Value> = (0..items)
             .map(|i| Value::Object(self.entity(rel.child, n * 1000 + i, false).1))

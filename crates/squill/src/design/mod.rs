@@ -16,7 +16,7 @@ pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{
-    BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
+    ARRIVED, BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
 };
 pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 
@@ -469,6 +469,12 @@ pub struct Step {
     /// the changed child held it (`every` says how rarely that is).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub if_matched: Option<usize>,
+    /// With `if_matched`: only when that write changed its document, not
+    /// only matched it. An edit of a bucketed child retried sets what is
+    /// already there and changes nothing, so the parent's sum does not
+    /// move twice by the caller's difference (issue 41).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub if_changed: bool,
     /// For a `find`: the first document in the sort's order for each value
     /// of this path, not the documents themselves (one aggregation:
     /// `$match` the filter, `$sort`, `$group` by the path keeping each

@@ -162,4 +162,14 @@ pub enum BucketPart {
     Start,
     /// How many children the bucket holds.
     Count,
+    /// How many children were ever added to a bucket of a fixed number
+    /// (deletes do not take it down): the insert fills a bucket only while
+    /// fewer than its number have arrived, so a bucket emptied by deletes
+    /// is never filled again and the newest child is always in the newest
+    /// page (issue 41).
+    Arrived,
 }
+
+/// The name of a count bucket's `Arrived` field, which the insert's upsert
+/// tests and increments by one.
+pub const ARRIVED: &str = "arrived";

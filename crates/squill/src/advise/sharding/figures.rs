@@ -177,7 +177,7 @@ fn bucket(model: &Model, coll: &Collection, part: BucketPart, documents: u64) ->
             monotonic: part == BucketPart::Start,
             parent_of: None,
         },
-        BucketPart::Count => FieldFigures::unknown(),
+        BucketPart::Count | BucketPart::Arrived => FieldFigures::unknown(),
     }
 }
 

@@ -176,6 +176,8 @@ pub enum When {
     Matched {
         step: String,
         or_deleted: Option<String>,
+        /// Changed a document, not only matched one (`Step::if_changed`).
+        changed: bool,
     },
 }
 

@@ -328,8 +328,9 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::When::Flag(p) => json!({"flag": p}),
                         code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
                         code::When::Any { step, path } => json!({"any": [step, path]}),
-                        code::When::Matched { step, or_deleted: None } => json!({"matched": step}),
-                        code::When::Matched { step, or_deleted: Some(d) } => json!({"matched": step, "or_deleted": d}),
+                        code::When::Matched { step, changed: true, .. } => json!({"matched": step, "changed": true}),
+                        code::When::Matched { step, or_deleted: None, .. } => json!({"matched": step}),
+                        code::When::Matched { step, or_deleted: Some(d), .. } => json!({"matched": step, "or_deleted": d}),
                     }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may

@@ -326,6 +326,22 @@ mod tests {
             py.contains(r#"update_one({"_id": post_id}, {"$inc": {"comments_count": -1, "comments_sum_votes": minus_comments_sum_votes}})) if post_comments["matched_count"] > 0 else None"#),
             "{py}"
         );
+        // An edit's: only when its bucket write changed the bucket (a
+        // retried edit matches it and sets what is there).
+        let vote = ops.iter().find(|o| o.name == "vote").expect("vote");
+        let sum = r#"updateOne({"_id": post_id}, {"$inc": {"comments_sum_votes": add_comments_sum_votes}})"#;
+        let sh = render::mongosh(vote);
+        assert!(
+            sh.contains(&format!(
+                "post_comments.modifiedCount > 0 ? db.getCollection(\"post\").{sum}"
+            )),
+            "{sh}"
+        );
+        let py = render::python(vote);
+        assert!(
+            py.contains(r#"update_one({"_id": post_id}, {"$inc": {"comments_sum_votes": add_comments_sum_votes}})) if post_comments["modified_count"] > 0 else None"#),
+            "{py}"
+        );
         let yaml = format!(
             "{}  sensor_total:\n    read: sensor\n    filter: {{sensor_id: eq}}\n    rate: 10\n    aggregates: [count(readings)]\n",
             include_str!("../../../tests/fixtures/bucket-edits.yaml")

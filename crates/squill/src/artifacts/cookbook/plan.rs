@@ -934,6 +934,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .if_matched
                 .and_then(|k| b.steps.get(k.wrapping_sub(1)).map(|s| (k, s)))
                 .map(|(k, s)| super::code::When::Matched {
+                    changed: step.if_changed,
                     step: s.key.clone(),
                     or_deleted: k
                         .checked_sub(2)
@@ -985,6 +986,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 Some(n) => format!(
                     "{} — once every {n} runs, by the number added up since the last write",
                     crate::design::Purpose::texts(&step.purpose)
+                ),
+                None if step.if_changed => format!(
+                    "{} — only when the write of step {} changed its document (retried, or of a child that is not there, it changes nothing)",
+                    crate::design::Purpose::texts(&step.purpose),
+                    step.if_matched.unwrap_or_default()
                 ),
                 None if step.if_matched.is_some() => format!(
                     "{} — only when the write of step {} matched (retried, or of a child that is not there, it changes nothing)",
@@ -1170,17 +1176,29 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
         UpdateOp::Push { path, .. } => array_bound(coll, path),
         _ => None,
     })?;
-    let counter = step.updates.iter().find_map(|u| match u {
-        UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
+    // The counter the plan bounds (a count bucket's children ever added),
+    // else the first one it increments.
+    let bounded = step.filter.iter().find_map(|f| match f.value_from {
+        ValueSource::Below { .. } => Some(f.path.clone()),
         _ => None,
+    });
+    let counter = bounded.or_else(|| {
+        step.updates.iter().find_map(|u| match u {
+            UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
+            _ => None,
+        })
     })?;
     Some((counter, max))
 }
 
-/// Whether a field name reads as a count (incremented by one).
+/// Whether a field name reads as a count (incremented by one): a count
+/// bucket's children ever added is one.
 fn is_counter(path: &str) -> bool {
     let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
-    last.contains("count") || last.starts_with("num") || last.starts_with("n_")
+    path == crate::design::ARRIVED
+        || last.contains("count")
+        || last.starts_with("num")
+        || last.starts_with("n_")
 }
 
 /// A path without positional operators (`parts.$.name` → `parts.name`).

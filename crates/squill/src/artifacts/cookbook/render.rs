@@ -112,11 +112,39 @@ fn condition(lang: Lang, when: &When) -> String {
         (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
-        (When::Matched { step, or_deleted }, Lang::Python) => match or_deleted {
+        (
+            When::Matched {
+                step,
+                changed: true,
+                ..
+            },
+            Lang::Python,
+        ) => {
+            format!("{step}[\"modified_count\"] > 0")
+        }
+        (
+            When::Matched {
+                step,
+                changed: true,
+                ..
+            },
+            _,
+        ) => format!("{step}.modifiedCount > 0"),
+        (
+            When::Matched {
+                step, or_deleted, ..
+            },
+            Lang::Python,
+        ) => match or_deleted {
             Some(d) => format!("({d}[\"deleted_count\"] > 0 or {step}[\"matched_count\"] > 0)"),
             None => format!("{step}[\"matched_count\"] > 0"),
         },
-        (When::Matched { step, or_deleted }, _) => match or_deleted {
+        (
+            When::Matched {
+                step, or_deleted, ..
+            },
+            _,
+        ) => match or_deleted {
             Some(d) => format!("({d}.deletedCount > 0 || {step}.matchedCount > 0)"),
             None => format!("{step}.matchedCount > 0"),
         },

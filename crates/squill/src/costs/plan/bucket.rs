@@ -138,7 +138,12 @@ impl Planner<'_> {
         // the validator requires and the reads sort by: the caller's (the
         // parent's buckets so far), as the upsert cannot count them. A
         // time bucket's key is in its filter, which the upsert copies.
+        // A count bucket also counts the children that ever arrived in it,
+        // which the upsert tests (below).
         if matches!(by, BucketBy::Count) {
+            updates.push(UpdateOp::Inc {
+                path: crate::design::ARRIVED.to_string(),
+            });
             updates.push(UpdateOp::SetOnInsert {
                 path: "page".to_string(),
             });
@@ -148,9 +153,15 @@ impl Planner<'_> {
             FilterOp::Eq,
             ValueSource::Param,
         )];
+        // A count bucket takes children until `per_bucket` have arrived,
+        // not while it holds fewer: a test of `count` refilled an old page
+        // a delete had thinned, the newest child then sat before newer
+        // pages, and the reads by page (the page of children, the
+        // parent's last read again) missed it. The buckets stay in arrival
+        // order; a bucket thinned by deletes stays thin (issue 41).
         match by {
             BucketBy::Count => filter.push(filt(
-                "count",
+                crate::design::ARRIVED,
                 FilterOp::Range,
                 ValueSource::Below { limit: *per_bucket },
             )),
@@ -192,7 +203,7 @@ impl Planner<'_> {
                     (r.child_field.clone(), 1),
                     (
                         match by {
-                            BucketBy::Count => "count".to_string(),
+                            BucketBy::Count => crate::design::ARRIVED.to_string(),
                             BucketBy::Time { unit, .. } => unit.clone(),
                         },
                         1,
@@ -275,8 +286,12 @@ impl Planner<'_> {
                 inc.limit.is_some() && (newest_first || inc.filter.iter().any(window))
             }
         };
+        // Every bucket of the parent: more than full ones when deletes
+        // thinned them (`bucket_fill`).
         let buckets = if spread {
-            m * (f.typical(r) / per).ceil().max(1.0)
+            m * (f.typical(r) / self.bucket_fill(r) / (per_bucket as f64).max(1.0))
+                .ceil()
+                .max(1.0)
         } else {
             m * ((wanted / per).ceil().max(1.0) + if straddle { 1.0 } else { 0.0 })
         };
@@ -403,7 +418,10 @@ impl Planner<'_> {
         let n = f.typical(r);
         let fname = crate::candidates::fn_name(agg.function);
         let acc = self.access(rel.child);
-        let buckets = m * (n / (per_bucket as f64).max(1.0)).ceil().max(1.0);
+        let buckets = m
+            * (n / ((per_bucket as f64) * self.bucket_fill(r)).max(1.0))
+                .ceil()
+                .max(1.0);
         let stored = aggregates
             .iter()
             .any(|a| a.function == agg.function && a.field == agg.field);
@@ -624,6 +642,63 @@ impl Planner<'_> {
 }
 
 impl Planner<'_> {
+    /// Whether `filter` is the reference to the parent of `rel` alone (eq
+    /// or in): all the children of their parents, whose buckets a delete
+    /// deletes whole (`clear_buckets`).
+    fn by_parent_alone(&self, rel: RelationshipId, filter: &[Filter]) -> bool {
+        let r = self.facts.model.relationship(rel);
+        let [c] = filter else {
+            return false;
+        };
+        // The parent's `_id` through the relationship (`post: eq` is
+        // resolved so), or the reference itself.
+        (match &c.related {
+            Some(x) => x.relationship == rel && x.field == "_id" && x.further.is_empty(),
+            None => c.path.len() == 1 && c.path[0] == r.child_field,
+        }) && matches!(c.op, FilterOp::Eq | FilterOp::In)
+    }
+
+    /// The share of a count bucket's size its children fill. The insert
+    /// fills a bucket until `per_bucket` children have arrived and never
+    /// again (`design::ARRIVED`), so a bucket keeps the children no delete
+    /// took: of those that arrived, `1 - deleted / inserted` (the workload's
+    /// rates of the child, deletes of all a parent's children aside, which
+    /// delete its buckets whole). A parent's children then fill
+    /// `children / (per_bucket × fill)` buckets, which a read of all of them
+    /// reads. 1 for a time bucket (its unit, not a count, closes it) and
+    /// with no insert; at least one child a bucket.
+    pub(super) fn bucket_fill(&self, rel: RelationshipId) -> f64 {
+        let Layout::Bucket {
+            by: BucketBy::Count,
+            per_bucket,
+            ..
+        } = self.layout(rel)
+        else {
+            return 1.0;
+        };
+        let f = self.facts;
+        let child = f.model.relationship(rel).child;
+        let inserted = f.model.inserts_per_second(child, f.mix);
+        if inserted <= 0.0 {
+            return 1.0;
+        }
+        let deleted: f64 = f
+            .model
+            .workload
+            .operations
+            .iter()
+            .map(|op| match &op.kind {
+                OperationKind::Delete { entity, filter }
+                    if *entity == child && !self.by_parent_alone(rel, filter) =>
+                {
+                    op.rate(f.mix) * self.matched(child, filter, None)
+                }
+                _ => 0.0,
+            })
+            .sum();
+        (1.0 - deleted / inserted).clamp(1.0 / (*per_bucket as f64).max(1.0), 1.0)
+    }
+
     /// A delete of every child of its parents: a filter on the reference
     /// to the parent alone (all the comments of a post). The parents'
     /// buckets are deleted, a key and a bucket each (no bucket is left
@@ -655,12 +730,7 @@ impl Planner<'_> {
         let [c] = filter else {
             return false;
         };
-        // The parent's `_id` through the relationship (`post: eq` is
-        // resolved so), or the reference itself.
-        let by_parent = match &c.related {
-            Some(x) => x.relationship == rel && x.field == "_id" && x.further.is_empty(),
-            None => c.path.len() == 1 && c.path[0] == r.child_field,
-        } && matches!(c.op, FilterOp::Eq | FilterOp::In);
+        let by_parent = self.by_parent_alone(rel, filter);
         let kept_elsewhere = f.rels_to[e.index()].iter().any(|&x| {
             x != rel
                 && (self.child_ids_path(x).is_some()
@@ -677,7 +747,8 @@ impl Planner<'_> {
         }
         let children = self.matched(e, filter, None);
         let parents = (children / f.typical(rel).max(1.0)).max(1.0);
-        let per_parent = (f.typical(rel) / (*per_bucket as f64).max(1.0))
+        // Buckets thinned by other deletes stay (`bucket_fill`).
+        let per_parent = (f.typical(rel) / ((*per_bucket as f64) * self.bucket_fill(rel)).max(1.0))
             .ceil()
             .max(1.0);
         let buckets = parents * per_parent;

@@ -124,7 +124,7 @@ impl<'a> Planner<'a> {
                         (m, FilterOp::Eq),
                         (&param, &param),
                     );
-                    gate_counters(&mut plan.steps[from..], written);
+                    gate_counters(&mut plan.steps[from..], written, false);
                 }
             }
             return;

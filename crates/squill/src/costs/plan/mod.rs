@@ -214,9 +214,10 @@ mod update;
 /// count and sums, `$min`, `$max`) run only when that write (step
 /// `written`, numbered from 1) matched: the parent's id is the caller's,
 /// not one a find returned, so a retried delete, or one of a child that
-/// is not there, would take the count down again. The re-reads need no
-/// gate (they set what the buckets hold).
-fn gate_counters(steps: &mut [Step], written: usize) {
+/// is not there, would take the count down again. `changed`: only when it
+/// changed the bucket (an edit, which a retry matches again and leaves as
+/// it is). The re-reads need no gate (they set what the buckets hold).
+fn gate_counters(steps: &mut [Step], written: usize, changed: bool) {
     for s in steps {
         let counts = s.updates.iter().any(|u| {
             matches!(
@@ -229,6 +230,7 @@ fn gate_counters(steps: &mut [Step], written: usize) {
         });
         if counts && s.if_matched.is_none() {
             s.if_matched = Some(written);
+            s.if_changed = changed;
         }
     }
 }
@@ -986,6 +988,7 @@ impl<'a> Planner<'a> {
             every: None,
             fallback: false,
             if_matched: None,
+            if_changed: false,
             group_first: None,
             group_sums: Vec::new(),
             graph: None,

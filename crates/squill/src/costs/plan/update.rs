@@ -605,7 +605,10 @@ impl<'a> Planner<'a> {
                         .iter()
                         .any(|p| matches!(p, Purpose::MaintainComputed { .. })),
                 ) {
-                    gate_counters(std::slice::from_mut(step), k);
+                    // An edit retried matches its bucket again but sets
+                    // what is there: only a changed bucket moves the
+                    // parent's counters by the caller's difference.
+                    gate_counters(std::slice::from_mut(step), k, true);
                 }
             }
         }

@@ -153,6 +153,7 @@ pub(super) fn plan(
         time: None,
         page: None,
         count: None,
+        arrived: None,
         items_field: String::new(),
         items: Vec::new(),
         lookups: Vec::new(),
@@ -227,6 +228,8 @@ fn fields(
             FieldOrigin::Bucket { part, .. } => match (part, by) {
                 (BucketPart::Page, BucketBy::Count) => out.page = Some(typed()?),
                 (BucketPart::Count, _) => out.count = Some(typed()?),
+                // A migrated bucket holds every child that arrived in it.
+                (BucketPart::Arrived, BucketBy::Count) => out.arrived = Some(typed()?),
                 (BucketPart::Start, BucketBy::Time { field, unit }) => {
                     out.time = Some(ByTime {
                         source: today_name(field)?,
@@ -370,7 +373,7 @@ pub(super) fn pipeline(b: &Buckets) -> Vec<Json> {
         doc.insert(p.field.clone(), convert(n, &p.bson_type));
     }
     let size = json!({"$size": field(&format!("{CHUNK}.c"))});
-    if let Some(c) = &b.count {
+    for c in b.count.iter().chain(&b.arrived) {
         doc.insert(c.field.clone(), convert(size.clone(), &c.bson_type));
     }
     for f in &b.figures {

@@ -114,6 +114,9 @@ pub(super) struct Buckets {
     pub time: Option<ByTime>,
     pub page: Option<Typed>,
     pub count: Option<Typed>,
+    /// A count bucket's children ever added (`design::ARRIVED`): its
+    /// children when it is built, as the insert fills it in arrival order.
+    pub arrived: Option<Typed>,
     /// The bucket's array of children and each item's fields.
     pub items_field: String,
     pub items: Vec<ItemField>,

@@ -630,6 +630,9 @@ pub(crate) fn step(step: &Step) -> String {
             words::int(n)
         )),
         (Some(n), None) => text.push_str(&format!(", once every {} runs", words::int(n))),
+        (None, Some(k)) if step.if_changed => {
+            text.push_str(&format!(", only when step {k} changed its document"));
+        }
         (None, Some(k)) => text.push_str(&format!(", only when step {k} matched")),
         (None, None) => {}
     }

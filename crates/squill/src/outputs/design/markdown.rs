@@ -248,6 +248,10 @@ fn operation(out: &mut String, plan: &OperationPlan) {
                     }
                 ),
                 None => match s.if_matched {
+                    Some(k) if s.if_changed => format!(
+                        "{} (only when step {k} changed its document)",
+                        words::num(s.documents)
+                    ),
                     Some(k) => format!("{} (only when step {k} matched)", words::num(s.documents)),
                     None => words::num(s.documents),
                 },

@@ -37,6 +37,7 @@ fn step(collection: &str, action: Action) -> Step {
         every: None,
         fallback: false,
         if_matched: None,
+        if_changed: false,
         group_first: None,
         group_sums: Vec::new(),
         graph: None,

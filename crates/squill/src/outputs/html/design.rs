@@ -506,6 +506,9 @@ fn operation(out: &mut String, plan: &OperationPlan) {
             (Some(n), None) => {
                 let _ = write!(documents, " (once every {} runs)", words::int(n));
             }
+            (None, Some(k)) if s.if_changed => {
+                let _ = write!(documents, " (only when step {k} changed its document)");
+            }
             (None, Some(k)) => {
                 let _ = write!(documents, " (only when step {k} matched)");
             }

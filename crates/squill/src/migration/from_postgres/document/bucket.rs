@@ -135,7 +135,7 @@ impl Builder<'_> {
                     ..
                 } => typed(&format!("{g}.b"), &f.ty, bucket_sql),
                 FieldOrigin::Bucket {
-                    part: BucketPart::Count,
+                    part: BucketPart::Count | BucketPart::Arrived,
                     ..
                 } => typed(&format!("{g}.n"), &f.ty, "bigint"),
                 FieldOrigin::Embedded { relationship: x } if *x == r.name => {
