@@ -1,35 +1,60 @@
-# Starts SecantusDB (a MongoDB-compatible server from PyPI) on a free loopback
-# port with in-memory storage, for the tests; sourced by scripts/test.
-#   start_server   → exports SQUILL_TEST_MONGODB_URI once the server answers a ping,
-#                    and installs an EXIT trap that stops it (tests failing or not)
-#   stop_server    → stops the server this shell started (by its pid only)
+# Starts SecantusDB (a MongoDB-compatible server from PyPI) on free loopback
+# ports with in-memory storage, for the tests; sourced by scripts/test.
+#   start_server VENV [N] → starts N servers (default SQUILL_TEST_SECANTUS_SERVERS,
+#                    else 2) side by side, exports SQUILL_TEST_MONGODB_URI (the
+#                    first) and SQUILL_TEST_MONGODB_URIS (all, space-separated)
+#                    once each answers a ping, and installs an EXIT trap that
+#                    stops them (tests failing or not)
+#   stop_server    → stops the servers this shell started (by their pids only)
+#
+# Why several: SecantusDB is one Python process, and its CPU is bounded by
+# one core (the GIL). The tests that keep it busy run at most two at a time
+# per server (more clients on one process only add contention: BENCHMARKS.md,
+# "Test suite time (issue 47)", session 36), and with one server those two
+# lanes were the whole run's critical path: in a clean clone at 48a86b30 the
+# other tests were done at 190 s and the two lanes ran alone until 287 s.
+# testenv/test-cpu gives each test of nextest's `secantusdb` group the
+# server of its group slot (slot modulo the servers), so each server still
+# sees at most two of those tests at once (BENCHMARKS.md, "Two SecantusDB
+# servers").
 
-_secantus_pid=""
-_secantus_log=""
+_secantus_pids=()
+_secantus_logs=()
 
 stop_server() {
-    if [[ -n "$_secantus_pid" ]] && kill -0 "$_secantus_pid" 2>/dev/null; then
-        if declare -F process_cpu >/dev/null; then
-            echo "testenv: SecantusDB used $(process_cpu "$_secantus_pid") s of CPU"
+    local i pid total=0 cpu
+    for i in "${!_secantus_pids[@]}"; do
+        pid="${_secantus_pids[$i]}"
+        if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+            if declare -F process_cpu >/dev/null; then
+                cpu="$(process_cpu "$pid")"
+                echo "testenv: SecantusDB $((i + 1)) used ${cpu:-0} s of CPU"
+                total="$(awk -v a="$total" -v b="${cpu:-0}" 'BEGIN { printf "%.1f", a + b }')"
+            fi
+            kill "$pid" 2>/dev/null || true
+            for _ in $(seq 1 50); do
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.1
+            done
+            kill -9 "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
         fi
-        kill "$_secantus_pid" 2>/dev/null || true
-        for _ in $(seq 1 50); do
-            kill -0 "$_secantus_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$_secantus_pid" 2>/dev/null || true
-        wait "$_secantus_pid" 2>/dev/null || true
+        [[ -n "${_secantus_logs[$i]:-}" ]] && rm -f "${_secantus_logs[$i]}"
+    done
+    if [[ "${#_secantus_pids[@]}" -gt 1 ]] && declare -F process_cpu >/dev/null; then
+        echo "testenv: SecantusDB used $total s of CPU (${#_secantus_pids[@]} servers)"
     fi
-    _secantus_pid=""
-    [[ -n "$_secantus_log" ]] && rm -f "$_secantus_log"
-    _secantus_log=""
+    _secantus_pids=()
+    _secantus_logs=()
 }
 
-start_server() {
+# _launch_server VENV → starts one server in the background; its pid, log and
+# URI are appended to _secantus_pids, _secantus_logs and _secantus_uris.
+_launch_server() {
     local venv="$1"
-    local port
+    local port log
     port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-    _secantus_log="$(mktemp -t secantusd.XXXXXX.log)"
+    log="$(mktemp -t secantusd.XXXXXX.log)"
     # An 8 GB WiredTiger cache, not the default 1 GB. WiredTiger evicts
     # (reconciles) pages once the dirty data and updates in its cache pass
     # a few per cent of it. In a profile of the server over the whole suite
@@ -50,28 +75,51 @@ start_server() {
     # "SecantusDB's oplog").
     "$venv/bin/secantusd-py" --host 127.0.0.1 --port "$port" --storage-path :memory: \
         --cache-size 8G --oplog-max-entries 1000000000 \
-        >"$_secantus_log" 2>&1 &
-    _secantus_pid=$!
+        >"$log" 2>&1 &
+    _secantus_pids+=("$!")
+    _secantus_logs+=("$log")
+    _secantus_uris+=("mongodb://127.0.0.1:$port/?directConnection=true")
+}
+
+start_server() {
+    local venv="$1"
+    local count="${2:-${SQUILL_TEST_SECANTUS_SERVERS:-2}}"
+    local i uri pid ready
+    _secantus_uris=()
     trap stop_server EXIT
-    local uri="mongodb://127.0.0.1:$port/?directConnection=true"
-    for _ in $(seq 1 120); do
-        if ! kill -0 "$_secantus_pid" 2>/dev/null; then
-            echo "testenv: SecantusDB exited while starting:" >&2
-            cat "$_secantus_log" >&2
-            return 1
-        fi
-        if "$venv/bin/python" - "$uri" <<'PY' 2>/dev/null; then
+    for ((i = 0; i < count; i++)); do
+        _launch_server "$venv"
+    done
+    for i in "${!_secantus_pids[@]}"; do
+        pid="${_secantus_pids[$i]}"
+        uri="${_secantus_uris[$i]}"
+        ready=""
+        for _ in $(seq 1 120); do
+            if ! kill -0 "$pid" 2>/dev/null; then
+                echo "testenv: SecantusDB exited while starting:" >&2
+                cat "${_secantus_logs[$i]}" >&2
+                return 1
+            fi
+            if "$venv/bin/python" - "$uri" <<'PY' 2>/dev/null; then
 import sys
 from pymongo import MongoClient
 MongoClient(sys.argv[1], serverSelectionTimeoutMS=500).admin.command("ping")
 PY
-            export SQUILL_TEST_MONGODB_URI="$uri"
-            echo "testenv: SecantusDB answers at $uri (pid $_secantus_pid)"
-            return 0
+                echo "testenv: SecantusDB answers at $uri (pid $pid)"
+                ready=1
+                break
+            fi
+            sleep 0.5
+        done
+        if [[ -z "$ready" ]]; then
+            echo "testenv: SecantusDB did not answer within 60 s:" >&2
+            cat "${_secantus_logs[$i]}" >&2
+            return 1
         fi
-        sleep 0.5
     done
-    echo "testenv: SecantusDB did not answer within 60 s:" >&2
-    cat "$_secantus_log" >&2
-    return 1
+    export SQUILL_TEST_MONGODB_URI="${_secantus_uris[0]}"
+    export SQUILL_TEST_MONGODB_URIS="${_secantus_uris[*]}"
+    # The first server's pid, for whoever measures it.
+    _secantus_pid="${_secantus_pids[0]}"
+    return 0
 }
