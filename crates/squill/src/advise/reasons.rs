@@ -277,7 +277,7 @@ pub(super) fn tradeoffs(
     }
     match layout {
         Layout::Embed => out.push(format!("{childs} exist only inside their {parent}: reading one means reading its {parent}")),
-        Layout::Subset { k, .. } => out.push(format!("only {} {} in the {parent}; older ones take a query on the {child} collection", words::latest(*k, &child), words::is_are(*k))),
+        Layout::Subset { k, .. } => out.push(format!("only {} {} in the {parent}; older ones take a query on the {child} collection", words::latest(*k, child), words::is_are(*k))),
         Layout::Outlier { threshold } => out.push(format!(
             "{} with more than {} {childs} is an outlier: reading all its {childs} takes a second query, and a new {child} goes to its own document once the array is full",
             words::a(parent),

@@ -278,7 +278,9 @@ impl<'m> Facts<'m> {
                 for r in links {
                     self.rels[r.index()].child_inserts += n;
                     if *count > 1 {
-                        self.rels[r.index()].child_insert_batches.push((*count, rate));
+                        self.rels[r.index()]
+                            .child_insert_batches
+                            .push((*count, rate));
                     }
                 }
             }

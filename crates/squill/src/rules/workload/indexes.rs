@@ -5,9 +5,7 @@
 
 use super::poor_selectivity::is_poorly_selective;
 use crate::workload::WorkloadReport;
-use crate::workload::report::{
-    GeoKey, IndexSuggestion, NamespaceReport, ShapeReport, key_pattern,
-};
+use crate::workload::report::{GeoKey, IndexSuggestion, NamespaceReport, ShapeReport, key_pattern};
 use crate::workload::shape::{FieldUse, GEO_NEAR_UNNAMED, OpClass, OpKind, SortKey};
 use rustc_hash::FxHashMap;
 
