@@ -145,6 +145,39 @@ def check_broken(db, path):
         fail(f"{coll}: a document that breaks the shape was accepted: {doc}")
 
 
+def check_points(db, out, loaded):
+    """Each top-level GeoJSON Point field of a collection's validator: a
+    loaded document with whole-number coordinates (Python ints, stored as
+    int32, as a driver stores them) is taken; with one number, or a
+    latitude past 90, refused (121). The inserted copy is deleted again."""
+    with open(os.path.join(out, "validators.json"), encoding="utf-8") as f:
+        validators = json.load(f)
+    for coll, validator in sorted(validators.items()):
+        props = validator.get("$jsonSchema", {}).get("properties", {})
+        points = [n for n, p in props.items() if p.get("properties", {}).get("type", {}).get("enum") == ["Point"]]
+        docs = loaded.get(coll, [])
+        for field in points:
+            base = next((d for d in docs if isinstance(d.get(field), dict)), None)
+            if base is None:
+                continue
+            for coordinates, taken in (([13, 52], True), ([13.4], False), ([13.4, 91.0], False)):
+                doc = {k: v for k, v in base.items() if k != "_id"}
+                doc[field] = {"type": "Point", "coordinates": coordinates}
+                try:
+                    _id = db[coll].insert_one(doc).inserted_id
+                except WriteError as e:
+                    if taken or e.code != 121:
+                        fail(f"{coll}.{field}: {coordinates} refused with code {e.code}")
+                    else:
+                        ok(f"{coll}.{field}: the point {coordinates} is turned away (code 121)")
+                    continue
+                db[coll].delete_one({"_id": _id})
+                if taken:
+                    ok(f"{coll}.{field}: the point {coordinates} (ints) is taken")
+                else:
+                    fail(f"{coll}.{field}: the point {coordinates} was accepted")
+
+
 def at_path(doc, path):
     """Values at a dotted path, through arrays."""
     out = []
@@ -1448,6 +1481,8 @@ def main():
         check_counts(db, args.expect)
     if args.broken:
         check_broken(db, args.broken)
+    if not args.no_load:
+        check_points(db, args.dir, loaded)
     written = check_cookbook(db, args.dir)
     if args.node:
         # The Python cookbook's writes undone: the same documents again

@@ -55,7 +55,7 @@ pub(super) fn layout_phrase(parent: &str, child: &str, l: &Layout) -> String {
             format!("copying {parent} {} into each {child}", fields.join(", "))
         }
         Layout::Subset { k, .. } => {
-            format!("the latest {} {childs} in the {parent}", words::int(*k))
+            format!("{} in the {parent}", words::latest(*k, &child))
         }
         Layout::Outlier { threshold } => format!(
             "up to {} {childs} in the {parent}, the rest apart",
@@ -277,7 +277,7 @@ pub(super) fn tradeoffs(
     }
     match layout {
         Layout::Embed => out.push(format!("{childs} exist only inside their {parent}: reading one means reading its {parent}")),
-        Layout::Subset { k, .. } => out.push(format!("only the latest {k} {childs} are in the {parent}; older ones take a query on the {child} collection")),
+        Layout::Subset { k, .. } => out.push(format!("only {} {} in the {parent}; older ones take a query on the {child} collection", words::latest(*k, child), words::is_are(*k))),
         Layout::Outlier { threshold } => out.push(format!(
             "{} with more than {} {childs} is an outlier: reading all its {childs} takes a second query, and a new {child} goes to its own document once the array is full",
             words::a(parent),

@@ -345,6 +345,22 @@ fn check_against_server(
             "{name}: not every broken document was refused:\n{out}"
         ));
     }
+    // Issue 41: each top-level GeoJSON point takes whole numbers (ints)
+    // and turns away a position of one number and a latitude past 90
+    // (check_generated.py's check_points).
+    let points = design
+        .collections
+        .iter()
+        .flat_map(|c| &c.shape.fields)
+        .filter(|f| f.ty.geojson() == Some(crate::design::GEOJSON_POINT))
+        .count();
+    if out.matches("(ints) is taken").count() != points
+        || out.matches("is turned away (code 121)").count() != 2 * points
+    {
+        return Err(format!(
+            "{name}: not every GeoJSON point was checked ({points}):\n{out}"
+        ));
+    }
     if out.matches("ok: cookbook ").count() != design.operations.len() - known.len() {
         return Err(format!(
             "{name}: not every cookbook operation was checked:\n{out}"

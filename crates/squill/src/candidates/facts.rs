@@ -46,6 +46,9 @@ pub struct RelFacts {
     pub windows: Vec<(crate::model::Window, f64)>,
     /// Children inserted per second (linked through this relationship).
     pub child_inserts: f64,
+    /// Of those, the ones inserted in batches: each insert operation's
+    /// children per call (its `count`, more than 1) and calls per second.
+    pub child_insert_batches: Vec<(u64, f64)>,
     /// Children re-pointed to another parent per second.
     pub relinks: f64,
     /// Links made between an existing parent and child per second (a star,
@@ -274,6 +277,11 @@ impl<'m> Facts<'m> {
                 self.entity_writes[entity.index()] += n;
                 for r in links {
                     self.rels[r.index()].child_inserts += n;
+                    if *count > 1 {
+                        self.rels[r.index()]
+                            .child_insert_batches
+                            .push((*count, rate));
+                    }
                 }
             }
             OperationKind::Update {

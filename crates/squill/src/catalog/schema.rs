@@ -54,7 +54,10 @@ fn type_schema(ty: &ShapeType) -> Json {
             }
             Json::Object(schema)
         }
-        ShapeType::Object { shape } => object_schema(shape, None),
+        ShapeType::Object { shape } => match ty.geojson() {
+            Some(geometry) => geojson_schema(shape, geometry),
+            None => object_schema(shape, None),
+        },
         ShapeType::Array { items, max_items } => {
             let mut schema = Map::new();
             schema.insert("bsonType".into(), json!("array"));
@@ -65,6 +68,47 @@ fn type_schema(ty: &ShapeType) -> Json {
             Json::Object(schema)
         }
     }
+}
+
+/// A GeoJSON Point or Polygon as the GeoJSON spec (RFC 7946, 3.1.1) and
+/// a `2dsphere` index take it. A position is a longitude in -180..180, a
+/// latitude in -90..90 and an optional altitude (the spec allows more
+/// numbers but advises against them; MongoDB reads the first two), each
+/// any BSON number: a driver stores a whole number as an int (Python,
+/// Node.js), which a `double` would refuse. A polygon is one or more
+/// rings of at least 4 positions (the first repeated last: the closing
+/// `$jsonSchema` cannot test, the index build refuses an open ring). The
+/// design's own shape keeps the doubles squill writes.
+fn geojson_schema(shape: &Shape, geometry: &str) -> Json {
+    let number = |range: Option<i64>| {
+        let mut schema = Map::new();
+        schema.insert("bsonType".into(), json!("number"));
+        if let Some(bound) = range {
+            schema.insert("minimum".into(), json!(-bound));
+            schema.insert("maximum".into(), json!(bound));
+        }
+        Json::Object(schema)
+    };
+    let position = json!({
+        "bsonType": "array",
+        "minItems": 2,
+        "maxItems": 3,
+        "items": [number(Some(180)), number(Some(90)), number(None)],
+    });
+    let coordinates = if geometry == crate::design::GEOJSON_POLYGON {
+        json!({
+            "bsonType": "array",
+            "minItems": 1,
+            "items": {"bsonType": "array", "minItems": 4, "items": position},
+        })
+    } else {
+        position
+    };
+    let mut schema = object_schema(shape, None);
+    if let Some(Json::Object(properties)) = schema.get_mut("properties") {
+        properties.insert("coordinates".into(), coordinates);
+    }
+    schema
 }
 
 /// A parent's max, min, first or last of its children has no value once
@@ -92,5 +136,74 @@ fn allow_null(schema: &mut Json) {
     }
     if let Some(Json::Array(values)) = obj.get_mut("enum") {
         values.push(Json::Null);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synthetic::check::check;
+    use crate::synthetic::{Document, Value};
+    use serde_json::Value as Json;
+
+    /// The `$jsonSchema` of field `field` of S15's collection that holds it.
+    fn s15_schema(field: &str) -> Json {
+        let model = crate::advise::tests::golden::example("scenarios/s15-restaurants");
+        let settings = crate::settings::Settings::default();
+        let (_, design) = crate::advise::advise_with_model(&model, &settings, None).unwrap();
+        design
+            .collections
+            .iter()
+            .find_map(|c| {
+                let v = super::validator(c);
+                v["$jsonSchema"]["properties"].get(field).cloned()
+            })
+            .unwrap_or_else(|| panic!("no collection holds `{field}`"))
+    }
+
+    fn geometry(ty: &str, coordinates: Value) -> Document {
+        Document(vec![
+            ("type".into(), Value::String(ty.into())),
+            ("coordinates".into(), coordinates),
+        ])
+    }
+
+    fn position(numbers: Vec<Value>) -> Value {
+        Value::Array(numbers)
+    }
+
+    /// Issue 41: a point of whole numbers (a driver stores them as ints)
+    /// is a point; one of one number, of none, or off the globe is not.
+    #[test]
+    fn a_point_takes_any_number_and_refuses_a_short_or_stray_position() {
+        let schema = s15_schema("location");
+        let point = |p: Vec<Value>| check(&schema, &geometry("Point", position(p)));
+        assert_eq!(point(vec![Value::Int(13), Value::Int(52)]), Ok(()));
+        assert_eq!(point(vec![Value::Double(13.4), Value::Long(52)]), Ok(()));
+        let altitude = vec![Value::Double(13.4), Value::Double(52.5), Value::Int(34)];
+        assert_eq!(point(altitude), Ok(()));
+        assert!(point(vec![Value::Double(13.4)]).is_err());
+        assert!(point(vec![]).is_err());
+        assert!(point(vec![Value::Double(181.0), Value::Double(52.5)]).is_err());
+        assert!(point(vec![Value::Double(13.4), Value::Int(-91)]).is_err());
+        assert!(point(vec![Value::Double(1.0); 4]).is_err());
+        assert!(point(vec![Value::String("13".into()), Value::Int(52)]).is_err());
+    }
+
+    /// A polygon is rings of at least 4 positions, each a position.
+    #[test]
+    fn a_polygon_s_rings_hold_four_positions_or_more() {
+        let schema = s15_schema("area");
+        let at = |x: i32, y: i32| position(vec![Value::Int(x), Value::Int(y)]);
+        let polygon = |rings: Vec<Vec<Value>>| {
+            let rings = rings.into_iter().map(Value::Array).collect();
+            check(&schema, &geometry("Polygon", Value::Array(rings)))
+        };
+        let square = vec![at(0, 0), at(1, 0), at(1, 1), at(0, 0)];
+        assert_eq!(polygon(vec![square.clone()]), Ok(()));
+        assert!(polygon(vec![]).is_err());
+        assert!(polygon(vec![square[..3].to_vec()]).is_err());
+        let mut stray = square;
+        stray[1] = at(1, 95);
+        assert!(polygon(vec![stray]).is_err());
     }
 }

@@ -425,8 +425,8 @@ impl Purpose {
             ),
             KeepLatest { k, entity, parent } => {
                 format!(
-                    "keep the latest {k} {} in the {}",
-                    plural(entity),
+                    "keep {} in the {}",
+                    crate::words::latest(*k, entity),
                     one(parent)
                 )
             }

@@ -1,8 +1,8 @@
 //! Checks a document against a `$jsonSchema`, for the keywords squill emits,
 //! with MongoDB's semantics: `bsonType` names one BSON type (an `int` is not a
 //! `long`; a `double` is not an `int`), `number` matches any of int, long,
-//! double and decimal; `required`, `properties`, `items`, `minItems`,
-//! `maxItems`, `enum`. An unknown keyword is an error, so a validator that
+//! double and decimal; `required`, `properties`, `items` (one schema, or one
+//! a position), `minItems`, `maxItems`, `minimum`, `maximum`, `enum`. An unknown keyword is an error, so a validator that
 //! grows a keyword cannot pass here unchecked.
 
 use super::value::{Document, Value};
@@ -88,10 +88,39 @@ fn check_value(schema: &Json, value: &Value, path: &str) -> Result<(), Violation
                     }
                 }
             }
+            // One schema for every item, or (an array) one for each
+            // position, the items past the list unchecked.
             "items" => {
                 if let Value::Array(items) = value {
                     for (i, item) in items.iter().enumerate() {
-                        check_value(arg, item, &format!("{path}[{i}]"))?;
+                        let sub = match arg {
+                            Json::Array(each) => match each.get(i) {
+                                Some(sub) => sub,
+                                None => break,
+                            },
+                            one => one,
+                        };
+                        check_value(sub, item, &format!("{path}[{i}]"))?;
+                    }
+                }
+            }
+            "minimum" | "maximum" => {
+                let bound = arg.as_f64().unwrap_or(0.0);
+                let n = match value {
+                    Value::Int(n) => Some(f64::from(*n)),
+                    #[allow(clippy::cast_precision_loss)] // a bound on a coordinate
+                    Value::Long(n) => Some(*n as f64),
+                    Value::Double(n) => Some(*n),
+                    _ => None,
+                };
+                if let Some(n) = n {
+                    let ok = if keyword == "minimum" {
+                        n >= bound
+                    } else {
+                        n <= bound
+                    };
+                    if !ok {
+                        return fail(path, format!("{keyword}: {n}, bound {bound}"));
                     }
                 }
             }

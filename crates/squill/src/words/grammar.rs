@@ -153,6 +153,22 @@ pub fn count(n: f64, name: &str) -> String {
     }
 }
 
+/// The newest `k` of `name`, with the article: "the latest version" for
+/// one, "the latest 20 versions" for more (not "the latest 1 versions").
+pub fn latest(k: u64, name: &str) -> String {
+    if k == 1 {
+        format!("the latest {}", singular(name))
+    } else {
+        format!("the latest {} {}", super::int(k), plural(name))
+    }
+}
+
+/// "is" for one, "are" for any other number: the verb agreeing with
+/// `count` or `latest`.
+pub fn is_are(n: u64) -> &'static str {
+    if n == 1 { "is" } else { "are" }
+}
+
 /// How the two sides of a relationship are named in one sentence. A
 /// self-relationship (employee → employee) would read "an employee has at most
 /// 10 employees"; the sides then take the relationship's words: "a manager
@@ -213,6 +229,16 @@ pub fn snake(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 41: "the latest version", not "the latest 1 versions".
+    #[test]
+    fn the_latest_one_is_singular() {
+        assert_eq!(latest(1, "version"), "the latest version");
+        assert_eq!(latest(1, "versions"), "the latest version");
+        assert_eq!(latest(20, "submission"), "the latest 20 submissions");
+        assert_eq!(latest(1_000, "logmsg"), "the latest 1,000 logmsgs");
+        assert_eq!((is_are(1), is_are(0), is_are(20)), ("is", "are", "are"));
+    }
 
     #[test]
     fn plurals() {

@@ -16,7 +16,9 @@ mod suggest;
 mod visible;
 
 pub use date::utc;
-pub use grammar::{a, article, count, items, items_named, plural, sides, singular, snake};
+pub use grammar::{
+    a, article, count, is_are, items, items_named, latest, plural, sides, singular, snake,
+};
 pub use number::{at_most, bytes, how_many, int, num, percent, rate};
 pub use suggest::edit_distance;
 pub use visible::{is_hidden, visible, visible_lines, visible_styled};

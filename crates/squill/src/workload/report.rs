@@ -207,6 +207,19 @@ pub struct IndexSuggestion {
     pub geo: Option<GeoKey>,
 }
 
+/// An index's key pattern: `{status: 1, at: -1}`, with a `2dsphere` key
+/// in its place when it has one (`{open: 1, location: "2dsphere"}`).
+pub fn key_pattern(keys: &[SortKey], geo: Option<&GeoKey>) -> String {
+    let mut parts: Vec<String> = keys
+        .iter()
+        .map(|k| format!("{}: {}", k.path, if k.descending { -1 } else { 1 }))
+        .collect();
+    if let Some(g) = geo {
+        parts.insert(g.at.min(parts.len()), format!("{}: \"2dsphere\"", g.path));
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
 /// The `2dsphere` key of a suggested index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GeoKey {

@@ -32,8 +32,8 @@ pub(super) fn what(a: &Action) -> String {
             ParentField::Copies {
                 latest: Some(l), ..
             } => format!(
-                "{parent}.{field}: the latest {} {child} documents{}, copied",
-                l.k,
+                "{parent}.{field}: {}{}, copied",
+                crate::words::latest(l.k, &format!("{child} document")),
                 l.sort
                     .as_ref()
                     .map(|s| format!(" by {s}"))

@@ -15,8 +15,7 @@ pub use text::text;
 
 use crate::words;
 use crate::workload::problem::Reason;
-use crate::workload::report::{IndexSuggestion, NamespaceReport, ShapeReport};
-use crate::workload::shape::sort_text;
+use crate::workload::report::{IndexSuggestion, NamespaceReport, ShapeReport, key_pattern};
 use crate::workload::shape_table::KEPT_SHAPES;
 
 /// `2 files, 10 lines, 3 operations in 2 shapes on 1 namespace`, and the
@@ -166,19 +165,7 @@ pub(crate) fn reason(r: Reason) -> &'static str {
 
 /// `{status: 1, at: -1} on shop.orders, for S1, S4`.
 pub(crate) fn index(i: &IndexSuggestion) -> String {
-    let keys = match &i.geo {
-        None => sort_text(&i.keys),
-        // `{open: 1, location: "2dsphere"}`.
-        Some(g) => {
-            let mut parts: Vec<String> = i
-                .keys
-                .iter()
-                .map(|k| format!("{}: {}", k.path, if k.descending { -1 } else { 1 }))
-                .collect();
-            parts.insert(g.at.min(parts.len()), format!("{}: \"2dsphere\"", g.path));
-            format!("{{{}}}", parts.join(", "))
-        }
-    };
+    let keys = key_pattern(&i.keys, i.geo.as_ref());
     format!(
         "{} on {}, for {} ({} operations, {})",
         keys,

@@ -170,6 +170,32 @@ mod tests {
         assert!(fired(&report, "expiry-without-ttl").is_empty());
     }
 
+    /// Issue 41: an expiry date inside an array's sub-documents (a user's
+    /// `sessions: [{expires_at}]`) is no date of the user's: a TTL index on
+    /// it would delete the user when a session expires. Before, the date
+    /// counted (it sits in a sub-document, not straight in the array).
+    #[test]
+    fn stays_quiet_on_an_expiry_inside_an_array() {
+        let docs = (0..4)
+            .map(|i| {
+                let session = |d: i64| B::Doc(vec![("expires_at", B::Date((1_030 + d) * DAY))]);
+                doc(&[
+                    ("_id", B::I32(i)),
+                    ("last_used", B::Date(1_000 * DAY + i64::from(i) * DAY)),
+                    ("sessions", B::Arr(vec![session(0), session(i64::from(i))])),
+                ])
+            })
+            .collect();
+        let mut c = coll("app", "users", docs);
+        c.indexes = Some(vec![index("_id_", &[("_id", 1)])]);
+        let report = scan(vec![c], &crate::settings::Settings::default());
+        assert!(
+            fired(&report, "expiry-without-ttl").is_empty(),
+            "{:?}",
+            report.findings
+        );
+    }
+
     #[test]
     fn expiry_names() {
         for yes in ["expires_at", "expiry", "expirationDate", "valid_until", "validTo", "a.expiresAt"] {

@@ -24,6 +24,11 @@ pub struct TooLarge {
     pub child: String,
     /// The relationship's maximum number of children.
     pub children: Figure,
+    /// What a count of the children calls them, where the relationship
+    /// names them better than the child's plural (`followers`), as the
+    /// other reasons of the relationship do; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<String>,
     /// The parent's document with that many.
     pub size: Figure,
     /// `design.max-document-bytes`.
@@ -34,7 +39,7 @@ explain!(TooLarge, |w| format!(
     "{} with {} {} would take {} (limit {})",
     words::a(&w.parent),
     words::num(w.children.value),
-    words::plural(&w.child),
+    words::items(w.items.as_deref(), &w.child),
     words::bytes(w.size.value),
     words::bytes(w.limit.value)
 ));
@@ -72,6 +77,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             parent: cx.parent(),
             child: cx.child(),
             children: Figure::count(max),
+            items: cx.items(),
             size: Figure::bytes(at_max),
             limit: Figure::bytes(limit),
         })
@@ -102,6 +108,21 @@ operations:
         assert_eq!(got.limit, Figure::bytes(16.0 * 1024.0 * 1024.0));
         // 20,000 comments of about 2 KB each, and the post's own fields.
         assert!((40.0e6..41.0e6).contains(&got.size.value), "{got:?}");
+    }
+
+    /// Issue 41: a user's `followers` (each a `follow`) past the limit
+    /// are counted as followers, as the relationship's other reasons
+    /// count them, not as "80,000,000 follows".
+    #[test]
+    fn counts_the_children_by_the_relationship_s_name() {
+        use crate::design::reason::Explain;
+        let model = crate::rules::testing::example("scenarios/s14-follow-graph.yaml");
+        let got: TooLarge = forbid(&RULE, &model, "followers", "embed");
+        let words = got.words();
+        assert!(
+            words.starts_with("a user with 80,000,000 followers would take "),
+            "{words}"
+        );
     }
 
     /// Near miss: 8,200 comments of about 2 KB take just under 16 MiB.

@@ -25,14 +25,72 @@ pub struct Latest {
     /// Reads of at most `kept` children, and new children, per second.
     pub reads: Figure,
     pub inserts: Figure,
+    /// How the new children come when an insert brings many at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batches: Option<Batches>,
+}
+
+/// New children inserted many at a time: the insert operation that brings
+/// the most of them, its children per call and calls per second, and the
+/// children all batched inserts bring per second. A rate of children alone
+/// reads as a steady stream ("1.2/s") where 1,000 come at once every 14
+/// minutes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Batches {
+    pub size: Figure,
+    pub per_second: Figure,
+    pub children: Figure,
+}
+
+impl Batches {
+    /// The batches of `rf`'s new children, if any insert brings more
+    /// than one.
+    pub fn of(rf: &crate::candidates::facts::RelFacts) -> Option<Self> {
+        let (size, per_second) = rf
+            .child_insert_batches
+            .iter()
+            .copied()
+            .max_by(|a, b| (a.0 as f64 * a.1).total_cmp(&(b.0 as f64 * b.1)))?;
+        let children = rf
+            .child_insert_batches
+            .iter()
+            .map(|(n, r)| *n as f64 * r)
+            .sum();
+        Some(Self {
+            size: Figure::count(size as f64),
+            per_second: Figure::per_second(per_second),
+            children: Figure::per_second(children),
+        })
+    }
+}
+
+/// "1.2/s", or with its batches: "1.2/s, in batches of 1,000 (0.0012
+/// batches/s)", and "…, 1/s of them in batches of …" when some arrive one
+/// at a time.
+pub fn arrive(inserts: &Figure, batches: Option<&Batches>) -> String {
+    let rate = format!("{}/s", words::num(inserts.value));
+    let Some(b) = batches else {
+        return rate;
+    };
+    let part = if b.children.value < inserts.value {
+        format!(" {}/s of them", words::num(b.children.value))
+    } else {
+        String::new()
+    };
+    format!(
+        "{rate},{part} in batches of {} ({} batches/s)",
+        words::num(b.size.value),
+        words::num(b.per_second.value)
+    )
 }
 
 explain!(Latest, |w| format!(
-    "the latest {} {} are read {}/s and new ones arrive {}/s: keep them in the {}, all of them in their own collection",
-    words::num(w.kept.value),
-    words::plural(&w.child),
+    "{} {} read {}/s and new ones arrive {}: keep {} in the {}, all of them in their own collection",
+    words::latest(w.kept.value as u64, &w.child),
+    words::is_are(w.kept.value as u64),
     words::num(w.reads.value),
-    words::num(w.inserts.value),
+    arrive(&w.inserts, w.batches.as_ref()),
+    if w.kept.value as u64 == 1 { "it" } else { "them" },
     w.parent
 ));
 
@@ -56,6 +114,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             kept: Figure::count(*k as f64),
             reads: Figure::per_second(reads),
             inserts: Figure::per_second(rf.child_inserts),
+            batches: Batches::of(rf),
         })
     })
 }
@@ -75,8 +134,56 @@ mod tests {
                 child: "logmsg".into(),
                 kept: Figure::count(1_000.0),
                 reads: Figure::per_second(100.0),
-                inserts: Figure::per_second(20.0)
+                inserts: Figure::per_second(20.0),
+                batches: None,
             }
+        );
+    }
+
+    /// Issue 41: one kept child reads in the singular ("the latest
+    /// version is read", not "the latest 1 versions are read").
+    #[test]
+    fn one_kept_child_reads_in_the_singular() {
+        use crate::design::reason::Explain;
+        let got = support::<Latest>(&RULE, &example("drive-folders.yaml"), "versions", "subset");
+        assert!(
+            got.words()
+                .starts_with("the latest version is read 2,000/s and new ones arrive 800/s: keep it in the file,"),
+            "{}",
+            got.words()
+        );
+    }
+
+    /// Issue 41: reviews inserted 1,000 at a time, 0.0012 times a second,
+    /// arrive 1.2/s on average, but not as a steady stream: the reason
+    /// says the batches.
+    #[test]
+    fn children_inserted_in_batches_say_their_batches() {
+        use crate::design::reason::Explain;
+        let model = example("product-reviews.yaml").replace(
+            "    links: [reviews]\n    rate: 1.2\n",
+            "    links: [reviews]\n    rate: 0.0012\n    count: 1000\n",
+        );
+        let got = support::<Latest>(&RULE, &model, "reviews", "subset");
+        assert!(
+            got.words().contains(
+                "new ones arrive 1.2/s, in batches of 1,000 (0.0012 batches/s): keep them"
+            ),
+            "{}",
+            got.words()
+        );
+        // Half the reviews one at a time: the batches are a part.
+        let mixed = model.replace(
+            "operations:\n",
+            "operations:\n  one_review:\n    insert: review\n    links: [reviews]\n    rate: 1.2\n",
+        );
+        let got = support::<Latest>(&RULE, &mixed, "reviews", "subset");
+        assert!(
+            got.words().contains(
+                "new ones arrive 2.4/s, 1.2/s of them in batches of 1,000 (0.0012 batches/s)"
+            ),
+            "{}",
+            got.words()
         );
     }
 

@@ -9,9 +9,8 @@ crate::rules::declare_rule! {
     check: Workload(check),
 }
 
-use super::{Analysis, esr_keys, finding, is_hot};
+use super::{Analysis, finding, index_for, is_hot};
 use crate::finding::{Evidence, Finding};
-use crate::workload::shape::sort_text;
 
 /// Scans that read fewer documents than this per execution cost little: a
 /// small collection is read faster whole than through an index.
@@ -31,12 +30,9 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
         if per_execution < MIN_DOCS_PER_SCAN {
             continue;
         }
-        let keys = esr_keys(s);
-        let index = if keys.is_empty() {
-            String::new()
-        } else {
-            format!("; an index {} would serve it", sort_text(&keys))
-        };
+        let index = index_for(s)
+            .map(|keys| format!("; an index {keys} would serve it"))
+            .unwrap_or_default();
         out.push(finding(
             &RULE,
             ns,

@@ -9,9 +9,8 @@ crate::rules::declare_rule! {
     check: Workload(check),
 }
 
-use super::{Analysis, esr_keys, finding, is_hot};
+use super::{Analysis, finding, index_for, is_hot};
 use crate::finding::{Evidence, Finding};
-use crate::workload::shape::sort_text;
 
 const HELP: &str = "Give the sort an index: the equality fields of the filter first, then the \
 sort keys in the query's order and directions, then the range fields. The index then returns \
@@ -22,12 +21,9 @@ pub fn check(a: &Analysis<'_>, out: &mut Vec<Finding>) {
         if s.in_memory_sorts == 0 || !is_hot(s) {
             continue;
         }
-        let keys = esr_keys(s);
-        let index = if keys.is_empty() {
-            String::new()
-        } else {
-            format!("; an index {} would return it in order", sort_text(&keys))
-        };
+        let index = index_for(s)
+            .map(|keys| format!("; an index {keys} would return it in order"))
+            .unwrap_or_default();
         out.push(finding(
             &RULE,
             ns,

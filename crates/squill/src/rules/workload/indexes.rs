@@ -5,7 +5,7 @@
 
 use super::poor_selectivity::is_poorly_selective;
 use crate::workload::WorkloadReport;
-use crate::workload::report::{GeoKey, IndexSuggestion, NamespaceReport, ShapeReport};
+use crate::workload::report::{GeoKey, IndexSuggestion, NamespaceReport, ShapeReport, key_pattern};
 use crate::workload::shape::{FieldUse, GEO_NEAR_UNNAMED, OpClass, OpKind, SortKey};
 use rustc_hash::FxHashMap;
 
@@ -159,6 +159,19 @@ fn suggest_for(ns: &NamespaceReport, out: &mut Vec<IndexSuggestion>) {
             }
         }
     }
+}
+
+/// The key pattern of the index a finding names for a shape, or `None`
+/// when no key list can say it: the `2dsphere` index of a place search (a
+/// `$near` or `$geoNear` cannot run without one, and a `$geoWithin` or
+/// `$geoIntersects` is served by none other), as the suggested indexes
+/// name it; the equality–sort–range keys otherwise.
+pub fn index_for(s: &ShapeReport) -> Option<String> {
+    if let Some((keys, geo)) = geo_keys(s) {
+        return Some(key_pattern(&keys, Some(&geo)));
+    }
+    let keys = esr_keys(s);
+    (!keys.is_empty()).then(|| key_pattern(&keys, None))
 }
 
 /// The filter of a shape that searches by place (`$near`, `$geoWithin`,

@@ -8,7 +8,7 @@ use crate::finding::{Evidence, Finding, Location, sort_findings};
 use crate::workload::WorkloadReport;
 use crate::workload::report::{NamespaceReport, ShapeReport};
 
-pub use indexes::esr_keys;
+pub use indexes::{esr_keys, index_for};
 
 include!(concat!(env!("OUT_DIR"), "/workload_rules.rs"));
 

@@ -778,9 +778,13 @@ impl Visitor for DocVisitor<'_> {
             });
         }
         let node = self.value(key, type_slot(value.element_type()), value_bytes);
+        // Only a date outside every array: one in an array's
+        // sub-documents (`sessions: [{expires_at}]`) is not the document's
+        // own, and a TTL index on it would delete the whole parent when the
+        // first element expires.
         if let Scalar::DateTime(ms) = value
             && node != UNTRACKED
-            && self.cur.1 != Container::Array
+            && self.arrays_open == 0
         {
             let n = &mut self.p.nodes[node as usize];
             n.dates = Some(DateRange::with(n.dates, ms));

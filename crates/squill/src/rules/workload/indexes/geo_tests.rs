@@ -2,7 +2,7 @@
 //! log lines (fixtures of our own): a `2dsphere` key after the equality
 //! keys, and a claim's equality and sort keys.
 
-use crate::rules::workload::testing::judged;
+use crate::rules::workload::testing::{fired, judged};
 use crate::workload::report::{GeoKey, IndexSuggestion};
 
 /// A legacy slow-command line on `ns` running `command` by `plan`.
@@ -146,4 +146,53 @@ fn a_claim_gets_its_equality_then_sort_index() {
             "{got:?}"
         );
     }
+}
+
+/// Issue 41: the collection-scan finding of a place search names the
+/// `2dsphere` index the suggestions name. Before, a `$near` after an
+/// equality got "an index {open: 1}" (which cannot run a `$near`) and a
+/// `$geoWithin`, `$geoIntersects` or `$geoNear` alone got no index.
+#[test]
+fn a_place_search_s_scan_finding_names_its_2dsphere_index() {
+    let near = r#"{"type":"Point","coordinates":[-73.9,40.7]}"#;
+    let log = [
+        json(
+            "food.restaurants",
+            &format!(
+                r#"{{"find":"restaurants","filter":{{"open":true,"location":{{"$near":{{"$geometry":{near},"$maxDistance":3000}}}}}},"limit":20}}"#
+            ),
+            "COLLSCAN",
+        ),
+        json(
+            "food.shops",
+            r#"{"find":"shops","filter":{"location":{"$geoWithin":{"$centerSphere":[[-73.9,40.7],0.0005]}}}}"#,
+            "COLLSCAN",
+        ),
+        json(
+            "food.zones",
+            &format!(r#"{{"find":"zones","filter":{{"area":{{"$geoIntersects":{{"$geometry":{near}}}}}}}}}"#),
+            "COLLSCAN",
+        ),
+        json(
+            "food.cafes",
+            &format!(
+                r#"{{"aggregate":"cafes","pipeline":[{{"$geoNear":{{"near":{near},"key":"spot","distanceField":"d"}}}},{{"$limit":20}}]}}"#
+            ),
+            "COLLSCAN",
+        ),
+    ]
+    .concat();
+    let r = judged(&log);
+    let mut got: Vec<String> = fired(&r, "collection-scan")
+        .iter()
+        .map(|f| f.message.split("; ").last().unwrap_or_default().to_string())
+        .collect();
+    got.sort();
+    let want = [
+        r#"an index {area: "2dsphere"} would serve it"#,
+        r#"an index {location: "2dsphere"} would serve it"#,
+        r#"an index {open: 1, location: "2dsphere"} would serve it"#,
+        r#"an index {spot: "2dsphere"} would serve it"#,
+    ];
+    assert_eq!(got, want);
 }
