@@ -835,7 +835,9 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
 /// one of whose older buckets keeps a greater last value, the bucket with
 /// the greatest `last_votes` gives a wrong last. The delete runs again
 /// with the same arguments and must leave the post as it was (its count
-/// went down once). A delete of all a post's comments deletes its buckets
+/// went down once). The delete run on each comment of a post's newest
+/// bucket empties it: a bucket's last of none is null, which the
+/// validator takes. A delete of all a post's comments deletes its buckets
 /// and sets its figures to those of none, which the validator takes.
 #[test]
 fn bucket_and_parent_figures_stay_true_against_a_server() {
@@ -845,7 +847,7 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     let out = cookbook_effects(&uri, &mongosh, "bucket-count-parent-figures");
     assert!(
         out.contains(
-            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (2 of them on the newest child, for the parent's last), 1 delete(s) of all a parent's bucketed children"
+            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (2 of them on the newest child, for the parent's last; 1 emptying a bucket), 1 delete(s) of all a parent's bucketed children"
         ),
         "{out}"
     );
@@ -865,6 +867,10 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
         (
             "delete_comment",
             "the latest votes deleted, and again with the same arguments",
+        ),
+        (
+            "delete_comment",
+            "the newest bucket's votes deleted one by one until its newest bucket was empty, and again with the same arguments",
         ),
     ] {
         assert!(
@@ -888,6 +894,6 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
             && out.contains("and the newest bucket by page keeps the newest last_votes"),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 7, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 8, "{out}");
     assert!(!out.contains("FAIL"), "{out}");
 }
