@@ -429,3 +429,49 @@ fn a_count_bucket_takes_children_in_arrival_order() {
         bucket.shape
     );
 }
+
+/// A parent's figure read again is `$set` only while it still holds the
+/// value the test before the read matched (issue 41): a write between the
+/// read and the `$set` (an insert's `$min` of a lower value) must be kept,
+/// not overwritten by what the read found. So each `$set` from a re-read
+/// repeats its gate's test of the figure. Every fixture (buckets of a
+/// count, time buckets, children in collections of their own).
+#[test]
+fn a_figure_read_again_is_set_only_while_it_holds_what_the_test_matched() {
+    let mut seen = 0;
+    for (name, _, d) in crate::fixtures::all() {
+        for p in &d.operations {
+            for s in &p.steps {
+                if !s
+                    .updates
+                    .iter()
+                    .any(|u| matches!(u, UpdateOp::SetFrom { .. }))
+                {
+                    continue;
+                }
+                let Some(gate) = s.if_matched else { continue };
+                let test = &p.steps[gate - 1];
+                if !test
+                    .purpose
+                    .iter()
+                    .any(|x| matches!(x, Purpose::TestHeldComputed { .. }))
+                {
+                    continue;
+                }
+                seen += 1;
+                for t in test.filter.iter().filter(|t| t.path != "_id") {
+                    assert!(
+                        s.filter.iter().any(|x| x.path == t.path
+                            && x.op == FilterOp::Eq
+                            && x.value_from == t.value_from),
+                        "{name}/{}: the $set does not repeat the test {t:#?}: {s:#?}",
+                        p.operation
+                    );
+                }
+            }
+        }
+    }
+    // vote and delete_comment's min, max and last; bucket-edits' and the
+    // other fixtures' extremes.
+    assert!(seen >= 6, "{seen}");
+}
