@@ -867,6 +867,7 @@ function checkBucketParent(fn, write, mode) {
   const lastName = `${array}_last_${field}`;
   let parentId;
   let chosen;
+  let end = "";
   // The arguments that edit (`moved`) or delete `child` of `parentId`,
   // whose value is `old`, and how many of `among` the filter names.
   const argsFor = (child, old, moved, among) => {
@@ -897,7 +898,10 @@ function checkBucketParent(fn, write, mode) {
       if (full(id).length >= 2) { parentId = id; break; }
     }
     if (parentId === undefined) { fail(`${fn}: no ${parentStep.collection} has two buckets: the check shows nothing`); return; }
-    const target = full(parentId).pop()[array];
+    // The end a read by page starts from (the oldest bucket, when one
+    // reads oldest first), so that read meets the emptied bucket.
+    end = pageReads(write).some(([, , dir]) => dir === 1) ? "oldest" : "newest";
+    const target = (end === "oldest" ? full(parentId)[0] : full(parentId).pop())[array];
     for (const e of target.slice(0, -1)) {
       const { a, matched } = argsFor(e, num(at(e, field)[0]), 0, elementsOf(parentId));
       if (matched !== 1) { fail(`${fn}: the filter names ${matched} ${array} of ${parentStep.collection} ${key(parentId)}, the check needs one`); return; }
@@ -965,7 +969,7 @@ function checkBucketParent(fn, write, mode) {
     return [good, after.length, parent];
   };
   let [good, n, parent] = agree("");
-  const how = mode === "emptied" ? "deleted one by one until its newest bucket was empty" : n === before.length ? (mode === "least" ? "raised above every other" : "lowered below every other") : "deleted";
+  const how = mode === "emptied" ? `deleted one by one until its ${end} bucket was empty` : n === before.length ? (mode === "least" ? "raised above every other" : "lowered below every other") : "deleted";
   if (good && mode === "least" && num(parent[watched]) === old) { fail(`${fn}: the least ${field} ${old} ${how}, yet the parent's min did not move: the check shows nothing`); good = false; }
   if (good && mode === "last") {
     // The greatest last value among the buckets is not the newest's.
@@ -982,7 +986,42 @@ function checkBucketParent(fn, write, mode) {
     [good] = agree(" run again");
     retried = ", and again with the same arguments";
   }
-  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, x]) => x).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${n} ${array} give (the ${mode === "least" ? "least" : mode === "emptied" ? "newest bucket's" : "latest"} ${field} ${how}${retried}), its validators on`);
+  // The reads by page skip the bucket just emptied: each returns buckets
+  // that hold children, as many as its limit allows.
+  let pages = "";
+  if (good && mode === "emptied") {
+    for (const [reader, step, dir] of pageReads(write)) {
+      const values = {};
+      for (const p of plan[reader].params) {
+        if ((p.collection === parentStep.collection && p.path === "_id") || (p.collection === write.collection && p.path === refPath)) values[p.name] = parentId;
+      }
+      const ra = args(reader, values, []);
+      if (ra === null) { good = false; break; }
+      let got;
+      try { got = globalThis[reader](...ra)[step.key]; } catch (e) { fail(`${reader}: ${e.message}`); good = false; break; }
+      const want = Math.min(step.limit, full(parentId).length);
+      const emptyOnes = (got || []).filter((b) => (b[array] || []).length === 0).length;
+      if (!got || got.length !== want || emptyOnes > 0) {
+        fail(`${reader}: after a ${write.collection} of ${parentStep.collection} ${key(parentId)} was emptied, the read by page ${dir === 1 ? "oldest" : "newest"} first returns ${got ? got.length : 0} bucket(s), ${emptyOnes} of them empty; ${want} hold children`);
+        good = false;
+      }
+      if (good) pages += `; ${reader} skips the emptied bucket`;
+    }
+  }
+  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, x]) => x).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${n} ${array} give (the ${mode === "least" ? "least" : mode === "emptied" ? `${end} bucket's` : "latest"} ${field} ${how}${retried}${pages}), its validators on`);
+}
+
+// The reads of `write`'s buckets by page, one bucket or a few (the
+// cookbook's functions): [function, step, 1 oldest first or -1].
+function pageReads(write) {
+  const out = [];
+  for (const fn of Object.keys(plan)) {
+    for (const s of plan[fn].steps) {
+      // Not a figure read again (those run only when a test matched).
+      if (s.action === "find" && !s.when && s.collection === write.collection && s.limit !== null && s.sort.length === 1 && s.sort[0][0] === "page") out.push([fn, s, s.sort[0][1]]);
+    }
+  }
+  return out;
 }
 
 // A delete of all the children of a parent (issue 41): the parent's

@@ -835,9 +835,10 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
 /// one of whose older buckets keeps a greater last value, the bucket with
 /// the greatest `last_votes` gives a wrong last. The delete runs again
 /// with the same arguments and must leave the post as it was (its count
-/// went down once). The delete run on each comment of a post's newest
+/// went down once). The delete run on each comment of a post's oldest
 /// bucket empties it: a bucket's last of none is null, which the
-/// validator takes. A delete of all a post's comments deletes its buckets
+/// validator takes, and the read of the oldest page (`comment_page`)
+/// skips the emptied bucket. A delete of all a post's comments deletes its buckets
 /// and sets its figures to those of none, which the validator takes.
 #[test]
 fn bucket_and_parent_figures_stay_true_against_a_server() {
@@ -870,7 +871,7 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
         ),
         (
             "delete_comment",
-            "the newest bucket's votes deleted one by one until its newest bucket was empty, and again with the same arguments",
+            "the oldest bucket's votes deleted one by one until its oldest bucket was empty, and again with the same arguments; comment_page skips the emptied bucket",
         ),
     ] {
         assert!(
