@@ -533,8 +533,9 @@ fn a_page_of_count_buckets_skips_emptied_buckets() {
     for p in &d.operations {
         for s in &p.steps {
             assert!(
-                !s.filter.iter().any(|t| t.path == "count"
-                    && t.value_from == ValueSource::Above { limit: 0 }),
+                !s.filter
+                    .iter()
+                    .any(|t| t.path == "count" && t.value_from == ValueSource::Above { limit: 0 }),
                 "{}: {s:#?}",
                 p.operation
             );

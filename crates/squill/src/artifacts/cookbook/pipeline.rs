@@ -256,7 +256,13 @@ mod tests {
             );
         }
         // A least value is one of the values: no conversion.
-        let text = super::figure("entries", AggregateFn::Min, "entries.cents", Some("long"), "null");
+        let text = super::figure(
+            "entries",
+            AggregateFn::Min,
+            "entries.cents",
+            Some("long"),
+            "null",
+        );
         assert!(text.starts_with(r#"{"$min": "#), "{text}");
     }
 
@@ -284,7 +290,10 @@ mod tests {
             assert!(text.contains(&last), "{text}");
         }
         let first = super::figure("e", AggregateFn::First, "e.v", None, "None");
-        assert!(first.starts_with(r#"{"$ifNull": [{"$arrayElemAt": "#), "{first}");
+        assert!(
+            first.starts_with(r#"{"$ifNull": [{"$arrayElemAt": "#),
+            "{first}"
+        );
     }
 
     /// The bucket-edits fixture's edit and delete of a reading, in each

@@ -224,9 +224,10 @@ mod update;
 fn gate_counters(steps: &mut [Step], written: usize, changed: bool) {
     for s in steps {
         let moves = |u: &UpdateOp| matches!(u, UpdateOp::Inc { .. } | UpdateOp::Dec { .. });
-        let counts = s.updates.iter().any(|u| {
-            moves(u) || matches!(u, UpdateOp::Min { .. } | UpdateOp::Max { .. })
-        });
+        let counts = s
+            .updates
+            .iter()
+            .any(|u| moves(u) || matches!(u, UpdateOp::Min { .. } | UpdateOp::Max { .. }));
         if counts && s.if_matched.is_none() {
             s.if_matched = Some(written);
             s.if_changed = changed && s.updates.iter().any(moves);
