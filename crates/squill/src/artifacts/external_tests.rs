@@ -898,3 +898,59 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     assert_eq!(out.matches("ok: ").count(), 8, "{out}");
     assert!(!out.contains("FAIL"), "{out}");
 }
+
+/// The test scripts read the cookbooks' results as pymongo names them
+/// (issue 41, review): a step gated on a write that matched, or on the
+/// delete before it (`or_deleted`: a time bucket deleted with its last
+/// reading, which the drop then does not match), holds when that delete
+/// deleted (`check_generated.py`'s `when_holds`); and mongosh's
+/// `UpdateResult` of an upsert that inserted, whose `_id` mongosh reports
+/// as `insertedId`, reaches Python as `upserted_id`
+/// (`serve_mongosh_cookbook.js`).
+#[test]
+fn test_scripts_read_gates_and_upserts_as_pymongo_names_them_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("squill-fix41a-upsert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    std::fs::write(
+        dir.join("cookbook.mongosh.js"),
+        "function up(k) {\n  return {\"s\": db.getCollection(\"probe\").updateOne({\"k\": k}, {\"$set\": {\"v\": 1}}, {\"upsert\": true})};\n}\n",
+    )
+    .expect("the cookbook is written");
+    let script = r#"
+import sys
+sys.path.insert(0, "scripts/testenv")
+import check_generated as c
+import mongosh_cookbook as m
+gate = {"matched": "drop", "or_deleted": "delete"}
+assert c.when_holds(gate, {}, {"drop": {"matched_count": 0}, "delete": {"deleted_count": 1}}), "or_deleted ignored"
+assert not c.when_holds(gate, {}, {"drop": {"matched_count": 0}, "delete": {"deleted_count": 0}})
+assert c.when_holds({"matched": "drop"}, {}, {"drop": {"matched_count": 1}})
+book = m.MongoshCookbook(sys.argv[1], sys.argv[2], sys.argv[3], "fix41a_upsert", {"up": {"params": [{"name": "k"}]}})
+first = book.up(None, k=1)["s"]
+again = book.up(None, k=1)["s"]
+assert first.get("upserted_id") is not None and first.get("matched_count") == 0, first
+assert again.get("upserted_id") is None and again.get("matched_count") == 1, again
+print("ok: or_deleted and upserted_id")
+"#;
+    let out = Command::new(&python)
+        .current_dir(repo_root())
+        .args(["-c", script])
+        .arg(&dir)
+        .arg(&mongosh)
+        .arg(&uri)
+        .output()
+        .expect("python runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("ok: or_deleted and upserted_id"),
+        "{text}"
+    );
+}
