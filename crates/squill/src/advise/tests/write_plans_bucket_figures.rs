@@ -301,10 +301,10 @@ fn a_parents_counters_follow_the_bucket_write_only_when_it_matched() {
                 assert!(
                     p.steps.iter().any(|s| s.if_matched == Some(1)
                         && !s.if_changed
-                        && s.updates.iter().any(|x| match (u, x) {
-                            ("min", UpdateOp::Min { .. }) | ("max", UpdateOp::Max { .. }) => true,
-                            _ => false,
-                        })),
+                        && s.updates.iter().any(|x| matches!(
+                            (u, x),
+                            ("min", UpdateOp::Min { .. }) | ("max", UpdateOp::Max { .. })
+                        ))),
                     "vote: no ${u} gated on matched: {:#?}",
                     p.steps
                 );
