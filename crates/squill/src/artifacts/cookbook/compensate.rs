@@ -366,6 +366,17 @@ mod tests {
         (d, ops)
     }
 
+    /// coupon-checkout with `place_order` named `new_order`, the name of
+    /// its insert's parameter.
+    fn checkout_with_new_order() -> (crate::design::Design, Vec<super::OpCode>) {
+        let text = include_str!("../../../tests/fixtures/coupon-checkout.yaml")
+            .replace("place_order", "new_order");
+        let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let ops = super::super::op_codes(&d);
+        (d, ops)
+    }
+
     fn checkout() -> (crate::design::Design, Vec<super::OpCode>) {
         let (_, d) = crate::fixtures::load("coupon-checkout");
         let ops = super::super::op_codes(&d);
@@ -525,11 +536,7 @@ mod tests {
     /// with it, in every language (issue 41, review).
     #[test]
     fn a_parameter_never_hides_an_operations_function() {
-        let text = include_str!("../../../tests/fixtures/coupon-checkout.yaml")
-            .replace("place_order", "new_order");
-        let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
-        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
-        let ops = super::super::op_codes(&d);
+        let (d, ops) = checkout_with_new_order();
         let g = &super::groups(&d, &ops)[0];
         let ps = super::params(g, &ops);
         for p in &ps {
