@@ -867,7 +867,48 @@ function checkBucketParent(fn, write, mode) {
   const lastName = `${array}_last_${field}`;
   let parentId;
   let chosen;
-  if (mode === "least") {
+  let end = "";
+  // The arguments that edit (`moved`) or delete `child` of `parentId`,
+  // whose value is `old`, and how many of `among` the filter names.
+  const argsFor = (child, old, moved, among) => {
+    const values = {};
+    const tests = [];
+    for (const p of plan[fn].params) {
+      const inside = p.collection === write.collection && p.path.startsWith(`${array}.`);
+      const test = write.filter.find(([path, e]) => e.eq === p.name && path === p.path);
+      if (p.collection === write.collection && p.path === refPath) values[p.name] = parentId;
+      else if (inside && test) { values[p.name] = at(child, p.path.slice(array.length + 1))[0]; tests.push([p.path.slice(array.length + 1), values[p.name]]); }
+      else if (inside && p.path === `${array}.${field}`) values[p.name] = typed(write.collection, p.path, moved);
+      else if (p.name === `old_${field}`) values[p.name] = typed(write.collection, `${array}.${field}`, old);
+      else if (p.collection === parentStep.collection && p.name.startsWith("add_")) values[p.name] = typed(p.collection, p.path, moved - old);
+      else if (p.collection === parentStep.collection && p.name.startsWith("minus_")) values[p.name] = typed(p.collection, p.path, -old);
+      // The new value a `$min` (`$max`) of the parent takes: the edit's.
+      else if (p.collection === parentStep.collection) values[p.name] = typed(write.collection, `${array}.${field}`, moved);
+    }
+    const matched = tests.length === 0 ? 0 : among.filter((e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v))).length;
+    return { a: args(fn, values, []), matched };
+  };
+  if (mode === "emptied") {
+    // The newest bucket of a parent with two, emptied by the delete run
+    // once for each of its children: the last run drops a bucket's only
+    // child, and the bucket's first or last of none must be null, not
+    // missing (a `$set` of missing removes the field the validator
+    // requires: WriteError 121).
+    for (const id of buckets.distinct(refPath).sort((a, b) => key(a).localeCompare(key(b)))) {
+      if (full(id).length >= 2) { parentId = id; break; }
+    }
+    if (parentId === undefined) { fail(`${fn}: no ${parentStep.collection} has two buckets: the check shows nothing`); return; }
+    // The end a read by page starts from (the oldest bucket, when one
+    // reads oldest first), so that read meets the emptied bucket.
+    end = pageReads(write).some(([, , dir]) => dir === 1) ? "oldest" : "newest";
+    const target = (end === "oldest" ? full(parentId)[0] : full(parentId).pop())[array];
+    for (const e of target.slice(0, -1)) {
+      const { a, matched } = argsFor(e, num(at(e, field)[0]), 0, elementsOf(parentId));
+      if (matched !== 1) { fail(`${fn}: the filter names ${matched} ${array} of ${parentStep.collection} ${key(parentId)}, the check needs one`); return; }
+      if (a === null || !runs(fn, a)) return;
+    }
+    chosen = target[target.length - 1];
+  } else if (mode === "least") {
     const [top] = buckets
       .aggregate([{ $group: { _id: `$${refPath}`, n: { $sum: { $size: { $ifNull: [`$${array}`, []] } } } } }, { $sort: { n: -1, _id: 1 } }, { $limit: 1 }])
       .toArray();
@@ -899,27 +940,12 @@ function checkBucketParent(fn, write, mode) {
   const figures = [["count", `${array}_count`], ["sum", `${array}_sum_${field}`], ["min", `${array}_min_${field}`], ["max", `${array}_max_${field}`], ["last", lastName]]
     .filter(([, name]) => parentBefore && parentBefore[name] !== undefined);
   const watched = mode === "least" ? `${array}_min_${field}` : lastName;
-  if (!figures.some(([, n]) => n === watched) || num(parentBefore[watched]) !== old) {
+  if (mode !== "emptied" && (!figures.some(([, n]) => n === watched) || num(parentBefore[watched]) !== old)) {
     fail(`${fn}: ${parentStep.collection} ${key(parentId)} keeps no ${watched} equal to its ${mode} ${array}' ${field} (${old}): the check shows nothing`);
     return;
   }
-  const values = {};
-  const tests = [];
-  for (const p of plan[fn].params) {
-    const inside = p.collection === write.collection && p.path.startsWith(`${array}.`);
-    const test = write.filter.find(([path, e]) => e.eq === p.name && path === p.path);
-    if (p.collection === write.collection && p.path === refPath) values[p.name] = parentId;
-    else if (inside && test) { values[p.name] = at(chosen, p.path.slice(array.length + 1))[0]; tests.push([p.path.slice(array.length + 1), values[p.name]]); }
-    else if (inside && p.path === `${array}.${field}`) values[p.name] = typed(write.collection, p.path, moved);
-    else if (p.name === `old_${field}`) values[p.name] = typed(write.collection, `${array}.${field}`, old);
-    else if (p.collection === parentStep.collection && p.name.startsWith("add_")) values[p.name] = typed(p.collection, p.path, moved - old);
-    else if (p.collection === parentStep.collection && p.name.startsWith("minus_")) values[p.name] = typed(p.collection, p.path, -old);
-    // The new value a `$min` (`$max`) of the parent takes: the edit's.
-    else if (p.collection === parentStep.collection) values[p.name] = typed(write.collection, `${array}.${field}`, moved);
-  }
-  const matched = before.filter((e) => tests.every(([f, v]) => key(at(e, f)[0]) === key(v))).length;
-  if (tests.length === 0 || matched !== 1) { fail(`${fn}: the filter names ${matched} ${array} of ${parentStep.collection} ${key(parentId)}, the check needs one`); return; }
-  const a = args(fn, values, []);
+  const { a, matched } = argsFor(chosen, old, moved, before);
+  if (matched !== 1) { fail(`${fn}: the filter names ${matched} ${array} of ${parentStep.collection} ${key(parentId)}, the check needs one`); return; }
   if (a === null || !runs(fn, a)) return;
   // Each bucket's figures, and the parent's, against the elements.
   const agree = (when) => {
@@ -943,7 +969,7 @@ function checkBucketParent(fn, write, mode) {
     return [good, after.length, parent];
   };
   let [good, n, parent] = agree("");
-  const how = n === before.length ? (mode === "least" ? "raised above every other" : "lowered below every other") : "deleted";
+  const how = mode === "emptied" ? `deleted one by one until its ${end} bucket was empty` : n === before.length ? (mode === "least" ? "raised above every other" : "lowered below every other") : "deleted";
   if (good && mode === "least" && num(parent[watched]) === old) { fail(`${fn}: the least ${field} ${old} ${how}, yet the parent's min did not move: the check shows nothing`); good = false; }
   if (good && mode === "last") {
     // The greatest last value among the buckets is not the newest's.
@@ -960,7 +986,42 @@ function checkBucketParent(fn, write, mode) {
     [good] = agree(" run again");
     retried = ", and again with the same arguments";
   }
-  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, x]) => x).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${n} ${array} give (the ${mode === "least" ? "least" : "latest"} ${field} ${how}${retried}), its validators on`);
+  // The reads by page skip the bucket just emptied: each returns buckets
+  // that hold children, as many as its limit allows.
+  let pages = "";
+  if (good && mode === "emptied") {
+    for (const [reader, step, dir] of pageReads(write)) {
+      const values = {};
+      for (const p of plan[reader].params) {
+        if ((p.collection === parentStep.collection && p.path === "_id") || (p.collection === write.collection && p.path === refPath)) values[p.name] = parentId;
+      }
+      const ra = args(reader, values, []);
+      if (ra === null) { good = false; break; }
+      let got;
+      try { got = globalThis[reader](...ra)[step.key]; } catch (e) { fail(`${reader}: ${e.message}`); good = false; break; }
+      const want = Math.min(step.limit, full(parentId).length);
+      const emptyOnes = (got || []).filter((b) => (b[array] || []).length === 0).length;
+      if (!got || got.length !== want || emptyOnes > 0) {
+        fail(`${reader}: after a ${write.collection} of ${parentStep.collection} ${key(parentId)} was emptied, the read by page ${dir === 1 ? "oldest" : "newest"} first returns ${got ? got.length : 0} bucket(s), ${emptyOnes} of them empty; ${want} hold children`);
+        good = false;
+      }
+      if (good) pages += `; ${reader} skips the emptied bucket`;
+    }
+  }
+  if (good) ok(`${fn}/${write.key}: ${write.recompute.map((r) => r.path).join(", ")} of each ${write.collection} and ${figures.map(([, x]) => x).join(", ")} of ${parentStep.collection} ${key(parentId)} equal what its ${n} ${array} give (the ${mode === "least" ? "least" : mode === "emptied" ? `${end} bucket's` : "latest"} ${field} ${how}${retried}${pages}), its validators on`);
+}
+
+// The reads of `write`'s buckets by page, one bucket or a few (the
+// cookbook's functions): [function, step, 1 oldest first or -1].
+function pageReads(write) {
+  const out = [];
+  for (const fn of Object.keys(plan)) {
+    for (const s of plan[fn].steps) {
+      // Not a figure read again (those run only when a test matched).
+      if (s.action === "find" && !s.when && s.collection === write.collection && s.limit !== null && s.sort.length === 1 && s.sort[0][0] === "page") out.push([fn, s, s.sort[0][1]]);
+    }
+  }
+  return out;
 }
 
 // A delete of all the children of a parent (issue 41): the parent's
@@ -1009,6 +1070,8 @@ const bucketParent = new Set(
 let bucketParents = 0;
 let lastOfBuckets = 0;
 let clears = 0;
+let emptiedBuckets = 0;
+const emptied = [];
 for (const fn of Object.keys(plan)) {
   if (bucketParent.has(fn)) {
     const write = plan[fn].steps.find((s) => s.recompute !== undefined);
@@ -1018,6 +1081,8 @@ for (const fn of Object.keys(plan)) {
       lastOfBuckets += 1;
       checkBucketParent(fn, write, "last");
     }
+    // Last: it empties a bucket the other checks would sample.
+    if (write.modifies === true) { emptiedBuckets += 1; emptied.push([fn, write]); }
     continue;
   }
   const reset = plan[fn].steps.find((s) => s.reset !== undefined);
@@ -1043,6 +1108,7 @@ for (const fn of Object.keys(plan)) {
   }
 }
 for (const [fn, step] of lastChild) checkReread(fn, step, true);
+for (const [fn, write] of emptied) checkBucketParent(fn, write, "emptied");
 // The inserts into buckets last: they add elements the checks above do
 // not expect. A bucket's figures are those its edits recompute.
 const bucketFigures = new Map();
@@ -1062,7 +1128,7 @@ for (const fn of Object.keys(plan)) {
   }
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
-if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too (${lastOfBuckets} of them on the newest child, for the parent's last), ${clears} delete(s) of all a parent's bucketed children`);
+if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too (${lastOfBuckets} of them on the newest child, for the parent's last; ${emptiedBuckets} emptying a bucket), ${clears} delete(s) of all a parent's bucketed children`);
 print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount, ${inserted} insert(s) into buckets`);
 db.dropDatabase();
 if (failures.length > 0) {

@@ -1258,7 +1258,12 @@ def when_holds(when, params, result):
         # `changed`: only when that write changed its document (an edit
         # retried, or one that sets the value already there, changes none).
         count = "modified_count" if when.get("changed") else "matched_count"
-        return (result.get(when["matched"]) or {}).get(count, 0) > 0
+        if (result.get(when["matched"]) or {}).get(count, 0) > 0:
+            return True
+        # `or_deleted`: or the delete at that step deleted (a time bucket
+        # deleted with its last child, which the drop then does not match).
+        deleted = when.get("or_deleted")
+        return deleted is not None and (result.get(deleted) or {}).get("deleted_count", 0) > 0
     return True
 
 

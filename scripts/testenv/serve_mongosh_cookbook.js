@@ -83,8 +83,12 @@
     if (v === null || v === undefined || Array.isArray(v) || typeof v !== "object") return v;
     if (!COUNTS.some(([js]) => js in v) || !("acknowledged" in v)) return v;
     const out = {};
+    // mongosh's UpdateResult reports an upsert's new `_id` as
+    // `insertedId` (with `upsertedCount`), where pymongo says `upserted_id`.
+    const update = "matchedCount" in v;
     for (const [js, py] of COUNTS) {
       if (!(js in v) || v[js] === undefined) continue;
+      if (update && js === "insertedId") { out.upserted_id = v[js]; continue; }
       out[py] = js === "insertedIds" ? Object.keys(v[js]).sort((a, b) => a - b).map((k) => v[js][k]) : v[js];
     }
     return out;

@@ -851,7 +851,10 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
 /// one of whose older buckets keeps a greater last value, the bucket with
 /// the greatest `last_votes` gives a wrong last. The delete runs again
 /// with the same arguments and must leave the post as it was (its count
-/// went down once). A delete of all a post's comments deletes its buckets
+/// went down once). The delete run on each comment of a post's oldest
+/// bucket empties it: a bucket's last of none is null, which the
+/// validator takes, and the read of the oldest page (`comment_page`)
+/// skips the emptied bucket. A delete of all a post's comments deletes its buckets
 /// and sets its figures to those of none, which the validator takes.
 #[test]
 fn bucket_and_parent_figures_stay_true_against_a_server() {
@@ -861,7 +864,7 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     let out = cookbook_effects(&uri, &mongosh, "bucket-count-parent-figures");
     assert!(
         out.contains(
-            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (2 of them on the newest child, for the parent's last), 1 delete(s) of all a parent's bucketed children"
+            "checked 2 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (2 of them on the newest child, for the parent's last; 1 emptying a bucket), 1 delete(s) of all a parent's bucketed children"
         ),
         "{out}"
     );
@@ -881,6 +884,10 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
         (
             "delete_comment",
             "the latest votes deleted, and again with the same arguments",
+        ),
+        (
+            "delete_comment",
+            "the oldest bucket's votes deleted one by one until its oldest bucket was empty, and again with the same arguments; comment_page skips the emptied bucket",
         ),
     ] {
         assert!(
@@ -904,6 +911,62 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
             && out.contains("and the newest bucket by page keeps the newest last_votes"),
         "{out}"
     );
-    assert_eq!(out.matches("ok: ").count(), 7, "{out}");
+    assert_eq!(out.matches("ok: ").count(), 8, "{out}");
     assert!(!out.contains("FAIL"), "{out}");
+}
+
+/// The test scripts read the cookbooks' results as pymongo names them
+/// (issue 41, review): a step gated on a write that matched, or on the
+/// delete before it (`or_deleted`: a time bucket deleted with its last
+/// reading, which the drop then does not match), holds when that delete
+/// deleted (`check_generated.py`'s `when_holds`); and mongosh's
+/// `UpdateResult` of an upsert that inserted, whose `_id` mongosh reports
+/// as `insertedId`, reaches Python as `upserted_id`
+/// (`serve_mongosh_cookbook.js`).
+#[test]
+fn test_scripts_read_gates_and_upserts_as_pymongo_names_them_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("squill-fix41a-upsert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    std::fs::write(
+        dir.join("cookbook.mongosh.js"),
+        "function up(k) {\n  return {\"s\": db.getCollection(\"probe\").updateOne({\"k\": k}, {\"$set\": {\"v\": 1}}, {\"upsert\": true})};\n}\n",
+    )
+    .expect("the cookbook is written");
+    let script = r#"
+import sys
+sys.path.insert(0, "scripts/testenv")
+import check_generated as c
+import mongosh_cookbook as m
+gate = {"matched": "drop", "or_deleted": "delete"}
+assert c.when_holds(gate, {}, {"drop": {"matched_count": 0}, "delete": {"deleted_count": 1}}), "or_deleted ignored"
+assert not c.when_holds(gate, {}, {"drop": {"matched_count": 0}, "delete": {"deleted_count": 0}})
+assert c.when_holds({"matched": "drop"}, {}, {"drop": {"matched_count": 1}})
+book = m.MongoshCookbook(sys.argv[1], sys.argv[2], sys.argv[3], "fix41a_upsert", {"up": {"params": [{"name": "k"}]}})
+first = book.up(None, k=1)["s"]
+again = book.up(None, k=1)["s"]
+assert first.get("upserted_id") is not None and first.get("matched_count") == 0, first
+assert again.get("upserted_id") is None and again.get("matched_count") == 1, again
+print("ok: or_deleted and upserted_id")
+"#;
+    let out = Command::new(&python)
+        .current_dir(repo_root())
+        .args(["-c", script])
+        .arg(&dir)
+        .arg(&mongosh)
+        .arg(&uri)
+        .output()
+        .expect("python runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("ok: or_deleted and upserted_id"),
+        "{text}"
+    );
 }

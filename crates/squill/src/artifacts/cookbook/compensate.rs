@@ -86,11 +86,24 @@ pub(super) struct GroupParam {
     pub param: String,
 }
 
+/// Names the group's function's body uses besides its operations':
+/// `db`, its results (`out`), the caught error (`e`), and the builtins
+/// the undo calls. A parameter of one of these names would hide it.
+const BODY_NAMES: [&str; 7] = ["db", "out", "e", "list", "Object", "Error", "RuntimeError"];
+
 /// The parameters of the group's function, each operation's in order. A
 /// name two operations share stands for two values (a `status` of each),
 /// so each such one is qualified by its operation's function
 /// (`redeem_record_status`); a name only one operation has stays as it is.
+/// No parameter takes the name of a function of the cookbook (an
+/// insert's `new_order` beside an operation `new_order` would hide the
+/// function the body calls: `new_order(new_order)`, a TypeError), of the
+/// group's own function, or one the body uses (`BODY_NAMES`): it is
+/// numbered (`new_order_2`) like a qualified name another already has.
 pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
+    let called = |name: &str| {
+        ops.iter().any(|o| o.function == name) || g.function == name || BODY_NAMES.contains(&name)
+    };
     let shared = |name: &str| {
         g.ops
             .iter()
@@ -110,6 +123,7 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
             let base = name.clone();
             let mut n = 1;
             while out.iter().any(|q| q.name == name)
+                || called(&name)
                 || g.ops
                     .iter()
                     .any(|&j| j != i && ops[j].params.iter().any(|q| q.name == name))
@@ -352,6 +366,17 @@ mod tests {
         (d, ops)
     }
 
+    /// coupon-checkout with `place_order` named `new_order`, the name of
+    /// its insert's parameter.
+    fn checkout_with_new_order() -> (crate::design::Design, Vec<super::OpCode>) {
+        let text = include_str!("../../../tests/fixtures/coupon-checkout.yaml")
+            .replace("place_order", "new_order");
+        let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let ops = super::super::op_codes(&d);
+        (d, ops)
+    }
+
     fn checkout() -> (crate::design::Design, Vec<super::OpCode>) {
         let (_, d) = crate::fixtures::load("coupon-checkout");
         let ops = super::super::op_codes(&d);
@@ -502,5 +527,47 @@ mod tests {
         );
         // The Python module's UNDO says which is which, for callers.
         assert!(py.contains("\"name\": \"redeem_decrement_status\",\n        \"operation\": \"redeem_decrement\",\n        \"param\": \"status\""), "{py}");
+    }
+    /// An operation named like another's parameter (`new_order`, the
+    /// parameter of an insert of `order`): the group's function calls the
+    /// operation `new_order`, so its parameter cannot be `new_order`, or it
+    /// would call the value (`new_order(db, new_order)`, a TypeError). The
+    /// parameter is numbered, and each operation is called by its name
+    /// with it, in every language (issue 41, review).
+    #[test]
+    fn a_parameter_never_hides_an_operations_function() {
+        let (d, ops) = checkout_with_new_order();
+        let g = &super::groups(&d, &ops)[0];
+        let ps = super::params(g, &ops);
+        for p in &ps {
+            assert!(
+                !ops.iter().any(|o| o.function == p.name),
+                "{} hides a function: {ps:?}",
+                p.name
+            );
+        }
+        let order = ps
+            .iter()
+            .find(|p| ops[p.op].function == "new_order")
+            .expect("new_order's parameter");
+        assert_eq!(
+            (order.name.as_str(), order.param.as_str()),
+            ("new_order_2", "new_order")
+        );
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains("        out[\"new_order\"] = new_order(db, new_order_2)\n"),
+            "{py}"
+        );
+        let node = super::super::node(&d, &ops);
+        assert!(
+            node.contains("    out[\"new_order\"] = await new_order(db, new_order_2);\n"),
+            "{node}"
+        );
+        let sh = super::super::mongosh(&d, &ops);
+        assert!(
+            sh.contains("    out[\"new_order\"] = new_order(new_order_2);\n"),
+            "{sh}"
+        );
     }
 }

@@ -27,6 +27,8 @@ pub(super) struct Spell<'a> {
     /// The helper that lists values at a path in found documents (`_ids`
     /// in Python, `ids` in JavaScript).
     pub ids: &'static str,
+    /// The literal null (`None` in Python).
+    pub null: &'static str,
 }
 
 /// A string literal: the same text in JavaScript and Python.
@@ -66,7 +68,7 @@ pub(super) fn elements(lang: &Spell<'_>, step: &StepCode) -> Option<String> {
                 bson_type,
             } => Some((
                 path.clone(),
-                figure(array, *function, over, bson_type.as_deref()),
+                figure(array, *function, over, bson_type.as_deref(), lang.null),
             )),
             _ => None,
         })
@@ -161,7 +163,15 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
 /// The values are taken with `$map` rather than the path through the
 /// array (`"$readings.value"`): the same on MongoDB, and SecantusDB, which
 /// the server-backed tests run on, gives nothing for that path.
-fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str>) -> String {
+/// `null` is the language's null literal: the first or last of no
+/// elements is written as null, as a reset writes it (`none_of`).
+fn figure(
+    array: &str,
+    function: AggregateFn,
+    over: &str,
+    bson_type: Option<&str>,
+    null: &str,
+) -> String {
     let input = q(&format!("${array}"));
     let of = match over.strip_prefix(&format!("{array}.")) {
         Some(field) => format!(
@@ -186,8 +196,16 @@ fn figure(array: &str, function: AggregateFn, over: &str, bson_type: Option<&str
         }
         AggregateFn::Min => format!("{{\"$min\": {of}}}"),
         AggregateFn::Max => format!("{{\"$max\": {of}}}"),
-        AggregateFn::First => format!("{{\"$arrayElemAt\": [{of}, 0]}}"),
-        AggregateFn::Last => format!("{{\"$arrayElemAt\": [{of}, -1]}}"),
+        // `$arrayElemAt` of an empty array is missing, and a pipeline's
+        // `$set` of a missing value removes the field, which the validator
+        // requires: a bucket emptied by this drop would be refused (code
+        // 121). Null is what `$min`/`$max` give for no elements.
+        AggregateFn::First => {
+            format!("{{\"$ifNull\": [{{\"$arrayElemAt\": [{of}, 0]}}, {{\"$literal\": {null}}}]}}")
+        }
+        AggregateFn::Last => {
+            format!("{{\"$ifNull\": [{{\"$arrayElemAt\": [{of}, -1]}}, {{\"$literal\": {null}}}]}}")
+        }
     }
 }
 
@@ -231,15 +249,51 @@ mod tests {
             (Some("decimal"), "$toDecimal"),
             (None, "$toDouble"),
         ] {
-            let text = super::figure("entries", AggregateFn::Sum, "entries.cents", ty);
+            let text = super::figure("entries", AggregateFn::Sum, "entries.cents", ty, "null");
             assert!(
                 text.starts_with(&format!(r#"{{"{to}": {{"$sum": "#)),
                 "{ty:?}: {text}"
             );
         }
         // A least value is one of the values: no conversion.
-        let text = super::figure("entries", AggregateFn::Min, "entries.cents", Some("long"));
+        let text = super::figure(
+            "entries",
+            AggregateFn::Min,
+            "entries.cents",
+            Some("long"),
+            "null",
+        );
         assert!(text.starts_with(r#"{"$min": "#), "{text}");
+    }
+
+    /// The last (first) of a bucket's elements after a drop of its only
+    /// one is null, not missing: a pipeline's `$set` of a missing value
+    /// removes the field, and the validator requires it (WriteError 121
+    /// when the only comment of a bucket was deleted).
+    #[test]
+    fn a_buckets_last_of_no_elements_is_null_in_every_language() {
+        let (_, design) = crate::fixtures::load("bucket-count-parent-figures");
+        let ops = super::super::op_codes(&design);
+        let o = ops
+            .iter()
+            .find(|o| o.name == "delete_comment")
+            .expect("delete_comment");
+        let votes = r#"{"$map": {"input": "$comments", "as": "e", "in": "$$e.votes"}}"#;
+        for (text, null) in [
+            (render::python(o), "None"),
+            (render::node(o), "null"),
+            (render::mongosh(o), "null"),
+        ] {
+            let last = format!(
+                r#""last_votes": {{"$ifNull": [{{"$arrayElemAt": [{votes}, -1]}}, {{"$literal": {null}}}]}}"#
+            );
+            assert!(text.contains(&last), "{text}");
+        }
+        let first = super::figure("e", AggregateFn::First, "e.v", None, "None");
+        assert!(
+            first.starts_with(r#"{"$ifNull": [{"$arrayElemAt": "#),
+            "{first}"
+        );
     }
 
     /// The bucket-edits fixture's edit and delete of a reading, in each

@@ -497,6 +497,7 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
             "false"
         },
         ids: if lang == Lang::Python { "_ids" } else { "ids" },
+        null: if lang == Lang::Python { "None" } else { "null" },
     };
     if let Some(stages) = super::pipeline::elements(&spell, step) {
         return stages;

@@ -317,6 +317,23 @@ impl Planner<'_> {
             (BucketBy::Count, _) => "page".to_string(),
             (BucketBy::Time { unit, .. }, _) => unit.clone(),
         };
+        // A page of count buckets skips those a delete emptied: a bucket
+        // of a count is never refilled (`arrived`), so an emptied one
+        // stays, and a read by page would return it (the newest one,
+        // forever, once the newest page is emptied) in place of a bucket
+        // that holds children. Through an index over those alone
+        // (partial on `count > 0`), the read is still one key a bucket.
+        // A read of all the parent's buckets (`spread`) or by a window on
+        // the buckets' last time (an emptied one has none) needs no test.
+        let skip_empty =
+            matches!(by, BucketBy::Count) && !spread && key == "page" && self.empties_buckets(r);
+        if skip_empty {
+            step.filter.push(filt(
+                "count",
+                FilterOp::Range,
+                ValueSource::Above { limit: 0 },
+            ));
+        }
         // The buckets in the order the children are read: oldest first
         // when the read sorts ascending, else the newest first.
         step.sort
@@ -357,7 +374,7 @@ impl Planner<'_> {
                 &key,
             );
         }
-        self.push(
+        let n = self.push(
             plan,
             op,
             step,
@@ -367,7 +384,25 @@ impl Planner<'_> {
                 target,
                 acc.docs,
             )),
-        )
+        );
+        if skip_empty && let Some(need) = plan.indexes.iter_mut().find(|x| x.step + 1 == n) {
+            need.partial = vec![PartialCondition::Positive {
+                path: "count".to_string(),
+            }];
+        }
+        n
+    }
+
+    /// Whether a write of the workload can leave a bucket of `rel` with no
+    /// child: a delete of some of a parent's children (a delete of all of
+    /// them deletes the buckets whole, `by_parent_alone`).
+    pub(super) fn empties_buckets(&self, rel: RelationshipId) -> bool {
+        let f = self.facts;
+        let child = f.model.relationship(rel).child;
+        f.model.workload.operations.iter().any(|op| {
+            matches!(&op.kind, OperationKind::Delete { entity, filter }
+                if *entity == child && !self.by_parent_alone(rel, filter))
+        })
     }
 
     /// The children's date field whose first and last value each bucket of

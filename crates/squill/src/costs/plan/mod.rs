@@ -214,23 +214,23 @@ mod update;
 /// count and sums, `$min`, `$max`) run only when that write (step
 /// `written`, numbered from 1) matched: the parent's id is the caller's,
 /// not one a find returned, so a retried delete, or one of a child that
-/// is not there, would take the count down again. `changed`: only when it
-/// changed the bucket (an edit, which a retry matches again and leaves as
-/// it is). The re-reads need no gate (they set what the buckets hold).
+/// is not there, would take the count down again. `changed`: an edit,
+/// which a retry matches again and leaves as it is; its `$inc` (the
+/// caller's difference) then runs only when the write changed the bucket,
+/// or a retry would move the sum twice. A `$min` or `$max` is idempotent:
+/// it stays gated on matched, so a retry after a failure between the two
+/// writes repairs it. The re-reads need no gate (they set what the buckets
+/// hold).
 fn gate_counters(steps: &mut [Step], written: usize, changed: bool) {
     for s in steps {
-        let counts = s.updates.iter().any(|u| {
-            matches!(
-                u,
-                UpdateOp::Inc { .. }
-                    | UpdateOp::Dec { .. }
-                    | UpdateOp::Min { .. }
-                    | UpdateOp::Max { .. }
-            )
-        });
+        let moves = |u: &UpdateOp| matches!(u, UpdateOp::Inc { .. } | UpdateOp::Dec { .. });
+        let counts = s
+            .updates
+            .iter()
+            .any(|u| moves(u) || matches!(u, UpdateOp::Min { .. } | UpdateOp::Max { .. }));
         if counts && s.if_matched.is_none() {
             s.if_matched = Some(written);
-            s.if_changed = changed;
+            s.if_changed = changed && s.updates.iter().any(moves);
         }
     }
 }

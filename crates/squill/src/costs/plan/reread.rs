@@ -144,12 +144,26 @@ impl Planner<'_> {
                 test.op = FilterOp::In;
             }
         }
+        // The `$set` repeats the test's condition: a write between the
+        // test and the `$set` that moved the figure (an insert's `$max` of
+        // a greater value) is kept rather than overwritten by the value
+        // read before it. The figure then stays as that write left it,
+        // which is true when the write was an insert's `$max`/`$min`.
         let (mut set, cost, index) = self.root_write(
             plan,
             RootWrite {
                 entity: rel.parent,
                 action: Action::UpdateOne,
-                filter: vec![id_test()],
+                filter: vec![
+                    id_test(),
+                    filt(
+                        figure.clone(),
+                        FilterOp::Eq,
+                        ValueSource::Old {
+                            field: field.to_string(),
+                        },
+                    ),
+                ],
                 updates: vec![UpdateOp::SetFrom {
                     path: figure,
                     step: n,
