@@ -47,6 +47,20 @@ impl Planner<'_> {
             ValueSource::FromStep { .. } => filt(pacc.path("_id"), FilterOp::In, parent.clone()),
             _ => filt(pacc.path("_id"), FilterOp::Eq, parent.clone()),
         };
+        // The parent, while its figure still holds the child's old value:
+        // the test and the `$set` after the read both match by it.
+        let still_held = || {
+            vec![
+                id_test(),
+                filt(
+                    figure.clone(),
+                    FilterOp::Eq,
+                    ValueSource::Old {
+                        field: field.to_string(),
+                    },
+                ),
+            ]
+        };
         // The share of writes whose child held the figure.
         let held = held_share(f.typical(r));
         let every = insert::every_one_in(held);
@@ -55,16 +69,7 @@ impl Planner<'_> {
             RootWrite {
                 entity: rel.parent,
                 action: Action::UpdateOne,
-                filter: vec![
-                    id_test(),
-                    filt(
-                        figure.clone(),
-                        FilterOp::Eq,
-                        ValueSource::Old {
-                            field: field.to_string(),
-                        },
-                    ),
-                ],
+                filter: still_held(),
                 updates: vec![UpdateOp::SetOld {
                     path: figure.clone(),
                     field: field.to_string(),
@@ -154,16 +159,7 @@ impl Planner<'_> {
             RootWrite {
                 entity: rel.parent,
                 action: Action::UpdateOne,
-                filter: vec![
-                    id_test(),
-                    filt(
-                        figure.clone(),
-                        FilterOp::Eq,
-                        ValueSource::Old {
-                            field: field.to_string(),
-                        },
-                    ),
-                ],
+                filter: still_held(),
                 updates: vec![UpdateOp::SetFrom {
                     path: figure,
                     step: n,
