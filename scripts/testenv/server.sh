@@ -20,6 +20,7 @@
 
 _secantus_pids=()
 _secantus_logs=()
+_secantus_uris=()
 
 stop_server() {
     local i pid total=0 cpu
@@ -119,7 +120,5 @@ PY
     done
     export SQUILL_TEST_MONGODB_URI="${_secantus_uris[0]}"
     export SQUILL_TEST_MONGODB_URIS="${_secantus_uris[*]}"
-    # The first server's pid, for whoever measures it.
-    _secantus_pid="${_secantus_pids[0]}"
     return 0
 }
