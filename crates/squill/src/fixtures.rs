@@ -35,13 +35,16 @@
 //!   undo the first), two operations with a parameter of one name
 //!   (`status`), and a filter's equality and a condition's `!=` on one
 //!   path.
+//! - `join-open-teams`: a link whose condition tests the team, kept in
+//!   the users only: a conditional write of the team's version guards it,
+//!   in a transaction with the link.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 13] = [
+const FILES: [(&str, &str); 14] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -90,6 +93,10 @@ const FILES: [(&str, &str); 13] = [
     (
         "coupon-checkout",
         include_str!("../tests/fixtures/coupon-checkout.yaml"),
+    ),
+    (
+        "join-open-teams",
+        include_str!("../tests/fixtures/join-open-teams.yaml"),
     ),
 ];
 

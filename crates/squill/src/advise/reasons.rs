@@ -113,12 +113,10 @@ pub(super) fn diff_words(d: &Cost) -> String {
         if x.abs() < 0.005 {
             return;
         }
+        // The number as shown decides: 0.9967 shows as "1", and reads "1
+        // round trip", not "1 round trips".
         let n = words::num(x.abs());
-        let what = if (x.abs() - 1.0).abs() < 1e-9 {
-            one
-        } else {
-            many
-        };
+        let what = if n == "1" { one } else { many };
         parts.push(format!("{} {n} {what}", if x > 0.0 { "+" } else { "-" }));
     };
     say(d.round_trips, "round trip", "round trips");
@@ -339,7 +337,7 @@ pub(super) fn computes(
 
 #[cfg(test)]
 mod tests {
-    use super::layout_phrase;
+    use super::{diff_words, layout_phrase};
     use crate::design::{BucketBy, Layout};
 
     /// A count in a layout's phrase is grouped as every other figure of the
@@ -365,5 +363,17 @@ mod tests {
             layout_phrase("user", "follower", &subset),
             "the latest 1,000 followers in the user"
         );
+    }
+
+    /// A difference shown as "1" reads in the singular even when it is
+    /// 0.9967 (issue 41: "- 1 round trips, - 1 documents examined").
+    #[test]
+    fn a_difference_shown_as_one_is_singular() {
+        let d = crate::design::Cost {
+            round_trips: -0.9967,
+            documents_examined: 2.0,
+            ..Default::default()
+        };
+        assert_eq!(diff_words(&d), "- 1 round trip, + 2 documents examined");
     }
 }

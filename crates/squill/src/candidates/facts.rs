@@ -648,3 +648,50 @@ impl<'m> Facts<'m> {
             .filter(move |a| here && (!both || takes(side, &a.name) || !takes(other, &a.name)))
     }
 }
+
+/// The runs an approximate counter waits between writes: it adds up `every`
+/// children, and each run brings `per_run` of them to a parent, so a batch
+/// of 1,000 children is one write a run however large `every` is (it
+/// cannot be split), and single children are one write every `every` runs.
+pub fn runs_per_write(every: u64, per_run: f64) -> u64 {
+    ((every as f64) / per_run.max(1.0)).ceil().max(1.0) as u64
+}
+
+/// An approximate counter's writes per second, and an exact counter's, for
+/// the children of one relationship: single children are one write every
+/// `every` runs; a batch is one write a run when it brings `every` or more
+/// (`runs_per_write`). With the most children it lets pass unwritten. A
+/// batch goes to one parent here; an archive's batch spread over its
+/// parents is priced by the plan.
+pub struct CounterWrites {
+    pub exact: f64,
+    pub approximate: f64,
+    pub lag: f64,
+}
+
+impl RelFacts {
+    pub fn counter_writes(&self, every: u64) -> CounterWrites {
+        let batched: f64 = self
+            .child_insert_batches
+            .iter()
+            .map(|(n, r)| *n as f64 * r)
+            .sum();
+        let single = (self.child_inserts - batched).max(0.0);
+        let mut out = CounterWrites {
+            exact: single,
+            approximate: single / every as f64,
+            lag: if single > 0.0 {
+                every as f64 - 1.0
+            } else {
+                0.0
+            },
+        };
+        for &(n, calls) in &self.child_insert_batches {
+            let runs = runs_per_write(every, n as f64);
+            out.exact += calls;
+            out.approximate += calls / runs as f64;
+            out.lag = out.lag.max((runs - 1) as f64 * n as f64);
+        }
+        out
+    }
+}

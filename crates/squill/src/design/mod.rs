@@ -17,6 +17,7 @@ pub use purpose::{Purpose, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{
     ARRIVED, BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
+    VERSION,
 };
 pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 

@@ -205,6 +205,14 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// The conditions of a link tested on `entity`, a document the link
+    /// does not otherwise write: a conditional write of its version
+    /// (`design::VERSION`), in the link's transaction, so that a change of
+    /// `entity` before the link commits conflicts with it.
+    GuardConditions {
+        entity: String,
+        field: String,
+    },
     /// A parent's figure (`field`: its max, min, first or last of its
     /// `entity` children) tested against the value the changed child held:
     /// the write matches only when that child may have held it, and only
@@ -494,6 +502,11 @@ impl Purpose {
                 one(parent),
                 one(entity)
             ),
+            GuardConditions { entity, field } => format!(
+                "test the {}'s conditions and raise its {field}, so that a change of the {} before this commits conflicts with it",
+                one(entity),
+                one(entity)
+            ),
             MaintainComputed { field, parent } => {
                 format!("keep {field} of the {} in step", one(parent))
             }
@@ -563,6 +576,14 @@ pub enum Warning {
         entity: String,
         conditions: Vec<String>,
     },
+    /// An operation's conditions on `entity`, a document it does not
+    /// otherwise write, tested by a write of its version in a transaction
+    /// with the operation's writes (`Purpose::GuardConditions`).
+    ConditionGuarded {
+        operation: String,
+        entity: String,
+        conditions: Vec<String>,
+    },
     /// An atomic group kept without a transaction: its conditional write
     /// runs last, and when it matches nothing the application undoes the
     /// group's earlier writes (`otherwise: undo`).
@@ -599,7 +620,8 @@ impl Warning {
             Warning::NotAtomic { operation, .. } => operation.contains(entity),
             Warning::RepointNotAtomic { entity: e, .. } => e == entity,
             Warning::UniqueUnchecked { entity: e, .. }
-            | Warning::ConditionUntested { entity: e, .. } => e == entity,
+            | Warning::ConditionUntested { entity: e, .. }
+            | Warning::ConditionGuarded { entity: e, .. } => e == entity,
             Warning::Compensated { group } => group.contains(entity),
             Warning::ShardedJoin { collection, .. } | Warning::EveryShard { collection, .. } => {
                 collection.contains(entity)
@@ -653,6 +675,16 @@ impl Warning {
             Warning::UniqueUnchecked { entity, keys } => format!(
                 "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",
                 keys.join(", ")
+            ),
+            Warning::ConditionGuarded {
+                operation,
+                entity,
+                conditions,
+            } => format!(
+                "{operation}'s condition ({}) tests {}, a document the link is not kept in: a conditional write of its {} tests it, in a transaction with the link, so that a change of the {entity} meanwhile conflicts with it; a link kept in the {entity} too would test it in its own write, with no transaction",
+                conditions.join(", "),
+                a(entity),
+                crate::design::VERSION,
             ),
             Warning::ConditionUntested {
                 operation,

@@ -173,3 +173,8 @@ pub enum BucketPart {
 /// The name of a count bucket's `Arrived` field, which the insert's upsert
 /// tests and increments by one.
 pub const ARRIVED: &str = "arrived";
+
+/// The field a guard write increments (`Purpose::GuardConditions`): a
+/// version, as object mappers keep one, changed so that a change of the
+/// same document by another transaction conflicts with the guard's.
+pub const VERSION: &str = "_version";

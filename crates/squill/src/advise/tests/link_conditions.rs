@@ -3,10 +3,11 @@
 //! ids on the child's side only, the plan writes no parent document, and
 //! the condition used to vanish from the plan without a word. It is not
 //! moved to a read before the write (the value could change between the
-//! two commands, the race `when:` closes): the plan warns and names it.
+//! two commands, the race `when:` closes): a conditional write of the
+//! parent's version tests it, in a transaction with the link.
 
 use crate::advise::advise;
-use crate::design::{Action, Design, OperationPlan, Warning};
+use crate::design::{Action, Design, OperationPlan, UpdateOp, Warning};
 use crate::settings::Settings;
 
 /// Teams of up to 2,000,000 members, users in at most 20 teams: the ids
@@ -58,16 +59,46 @@ fn writes_team(plan: &OperationPlan) -> bool {
         .any(|s| s.collection == "team" && !matches!(s.action, Action::Find))
 }
 
+/// The ids fit only in the users, so the link writes no team: its
+/// condition is tested by a conditional write of the team's version first,
+/// every other step runs only when it matched, and a transaction holds them
+/// (a change of the team before the link commits conflicts with the
+/// guard). It used to be a warning and nothing more; priced, the search
+/// now weighs it against layouts that write the team anyway.
 #[test]
-fn a_condition_on_a_side_the_link_does_not_write_is_named() {
+fn a_condition_on_a_side_the_link_does_not_write_is_guarded() {
     let plan = join(TEAMS);
-    assert!(!writes_team(&plan), "the ids are kept in the users only");
-    assert!(plan.steps.iter().all(|s| s.conditions.is_empty()));
-    let untested: Vec<_> = plan
+    let guard = &plan.steps[0];
+    assert_eq!(
+        (guard.collection.as_str(), guard.action),
+        ("team", Action::UpdateOne),
+        "{:#?}",
+        plan.steps
+    );
+    assert_eq!(guard.conditions.len(), 1, "{guard:#?}");
+    assert!(
+        guard
+            .updates
+            .iter()
+            .any(|u| matches!(u, UpdateOp::Inc { path } if path == crate::design::VERSION)),
+        "{guard:#?}"
+    );
+    assert!(
+        plan.steps[1..].iter().all(|s| s.if_matched == Some(1)),
+        "{:#?}",
+        plan.steps
+    );
+    assert!(
+        plan.steps[1..].iter().any(|s| s.collection == "user"),
+        "the link is still recorded in the user"
+    );
+    assert!(plan.transaction);
+    assert!(plan.cost.transactions >= 1.0, "{:?}", plan.cost);
+    let guarded: Vec<_> = plan
         .warnings
         .iter()
         .filter_map(|w| match w {
-            Warning::ConditionUntested {
+            Warning::ConditionGuarded {
                 operation,
                 entity,
                 conditions,
@@ -75,9 +106,14 @@ fn a_condition_on_a_side_the_link_does_not_write_is_named() {
             _ => None,
         })
         .collect();
-    assert_eq!(
-        untested,
-        [("join", "team", vec!["open = true".to_string()])]
+    assert_eq!(guarded, [("join", "team", vec!["open = true".to_string()])]);
+    assert!(
+        !plan.warnings.iter().any(|w| matches!(
+            w,
+            Warning::ConditionUntested { .. } | Warning::NotAtomic { .. }
+        )),
+        "{:?}",
+        plan.warnings
     );
 }
 
@@ -111,5 +147,29 @@ fn a_condition_on_a_side_the_link_writes_joins_its_filter() {
             .any(|w| matches!(w, Warning::ConditionUntested { .. })),
         "{:?}",
         plan.warnings
+    );
+}
+
+/// Teams of at most 3,000 members fit an id array: the search may keep the
+/// link in the team too. Unpriced, the untested condition let the users-only
+/// layout win on one write less; priced with its guard (a write and a
+/// transaction), it loses to the layout whose write to the team carries the
+/// condition (issue 41: the search did not prefer a layout that tests it).
+#[test]
+fn the_search_prefers_a_layout_whose_link_tests_the_condition() {
+    let fits = TEAMS.replace(
+        "children: {min: 0, typical: 20000, max: 2000000}",
+        "children: {min: 0, typical: 200, max: 3000}",
+    );
+    assert_ne!(fits, TEAMS);
+    let plan = join(&fits);
+    assert!(writes_team(&plan), "{:#?}", plan.steps);
+    assert!(!plan.transaction, "{:#?}", plan.steps);
+    assert!(
+        plan.steps
+            .iter()
+            .any(|s| s.collection == "team" && s.conditions.len() == 1),
+        "{:#?}",
+        plan.steps
     );
 }

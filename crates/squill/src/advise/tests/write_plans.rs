@@ -1452,3 +1452,31 @@ fn a_conditional_link_and_delete_are_one_write_each() {
     );
     assert!(!finish_py.contains("raise"), "{finish_py}");
 }
+
+/// An approximate counter adds up `every` children, but a batch insert of
+/// 1,000 views into one article cannot be split: the `$inc` of 1,000 runs
+/// with every batch. It was priced once every 200 runs, as if each run
+/// brought one view (issue 41: a batch priced as one child).
+#[test]
+fn a_batch_insert_writes_its_approximate_counter_every_run() {
+    let yaml = super::golden::example_text("scenarios/s10-view-counts").replace(
+        "    links: [views]\n    rate: 200000",
+        "    links: [views]\n    rate: 200\n    count: 1000",
+    );
+    assert!(yaml.contains("count: 1000"), "the insert is made a batch");
+    let d = design(&yaml);
+    let counter = plan(&d, "count_view")
+        .steps
+        .iter()
+        .find(|s| s.collection == "article")
+        .unwrap_or_else(|| panic!("the article's count is kept: {:#?}", d.operations));
+    assert_eq!(counter.every, None, "{counter:#?}");
+    // Half a batch: one write every other run.
+    let d = design(&yaml.replace("count: 1000", "count: 100"));
+    let counter = plan(&d, "count_view")
+        .steps
+        .iter()
+        .find(|s| s.collection == "article")
+        .expect("the article's count is kept");
+    assert_eq!(counter.every, Some(2), "{counter:#?}");
+}

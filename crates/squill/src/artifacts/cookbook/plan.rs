@@ -993,9 +993,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     step.if_matched.unwrap_or_default()
                 ),
                 None if step.if_matched.is_some() => format!(
-                    "{} — only when the write of step {} matched (retried, or of a child that is not there, it changes nothing)",
+                    "{} — only when the write of step {} matched ({})",
                     crate::design::Purpose::texts(&step.purpose),
-                    step.if_matched.unwrap_or_default()
+                    step.if_matched.unwrap_or_default(),
+                    why_gated(plan, step.if_matched.unwrap_or_default()),
                 ),
                 None => crate::design::Purpose::texts(&step.purpose),
             },
@@ -1193,9 +1194,29 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
 
 /// Whether a field name reads as a count (incremented by one): a count
 /// bucket's children ever added is one.
+/// Why a step waits for the write of step `n` (1-based) to match: a guard
+/// of the operation's conditions, or a write that a retry, or a child no
+/// longer there, leaves unchanged.
+fn why_gated(plan: &crate::design::OperationPlan, n: usize) -> String {
+    let guard = plan.steps.get(n.wrapping_sub(1)).and_then(|s| {
+        s.purpose.iter().find_map(|p| match p {
+            crate::design::Purpose::GuardConditions { entity, .. } => Some(entity),
+            _ => None,
+        })
+    });
+    match guard {
+        Some(entity) => format!(
+            "the {} met the operation's conditions",
+            crate::words::singular(entity)
+        ),
+        None => "retried, or of a child that is not there, it changes nothing".to_string(),
+    }
+}
+
 fn is_counter(path: &str) -> bool {
     let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
     path == crate::design::ARRIVED
+        || path == crate::design::VERSION
         || last.contains("count")
         || last.starts_with("num")
         || last.starts_with("n_")

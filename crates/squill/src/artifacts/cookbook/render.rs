@@ -856,9 +856,15 @@ fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
         );
     }
     match full_guard(op, step) {
+        // A step that may not have run (its `when`) has no result to test.
         Some((array, key)) => format!(
-            "{indent}if ({key}.matchedCount === 0) throw new Error({});
+            "{indent}if ({}{key}.matchedCount === 0) throw new Error({});
 ",
+            if step.when.is_some() {
+                format!("{key} && ")
+            } else {
+                String::new()
+            },
             q(&full_message(&step.collection, array))
         ),
         None => String::new(),
@@ -913,7 +919,12 @@ fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
     }
     match full_guard(op, step) {
         Some((array, key)) => format!(
-            "{indent}if {key}[\"matched_count\"] == 0:\n{indent}    raise RuntimeError({})\n",
+            "{indent}if {}{key}[\"matched_count\"] == 0:\n{indent}    raise RuntimeError({})\n",
+            if step.when.is_some() {
+                format!("{key} is not None and ")
+            } else {
+                String::new()
+            },
             q(&full_message(&step.collection, array))
         ),
         None => String::new(),

@@ -100,6 +100,77 @@ impl<'a> Planner<'a> {
         self.bulk(plan, i, e, &terms.increments);
     }
 
+    /// Plans a link whose conditions test a document the link does not
+    /// write (a team's `open`, where the members' ids are kept in the users
+    /// only). A read of the team before the write would leave a window in
+    /// which the team can close; so the plan writes the team first, a
+    /// conditional `$inc` of its version that `apply_terms` gives the
+    /// conditions, gates every other step on it, and runs them all in one
+    /// transaction: a change of the team before the link commits is then
+    /// a write conflict. Priced as what it is (a round trip, a write and a
+    /// transaction more), so a layout whose link writes the team anyway
+    /// wins where it costs less. Where the entity is embedded, or already
+    /// has a field of the version's name, the link is planned alone and
+    /// `apply_terms` warns.
+    pub(super) fn link_guarded(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        plan_link: &dyn Fn(&mut OpPlan),
+    ) {
+        let model = self.facts.model;
+        let o = model.operation(op);
+        let mut alone = OpPlan::default();
+        plan_link(&mut alone);
+        let e = o.entity_in(model);
+        let acc = self.access(e);
+        let writes_e = alone.steps.iter().any(|s| {
+            s.collection == acc.collection
+                && !s.fallback
+                && !matches!(s.action, Action::Find | Action::GraphLookup)
+        });
+        let guardable = acc.prefix.is_empty()
+            && !model
+                .entity(e)
+                .fields
+                .iter()
+                .any(|f| f.name == crate::design::VERSION);
+        if o.terms.conditions.is_empty() || writes_e || !guardable {
+            *plan = alone;
+            return;
+        }
+        let name = model.entity(e).name.clone();
+        self.write_root(
+            plan,
+            op,
+            RootWrite {
+                entity: e,
+                action: Action::UpdateOne,
+                filter: self.id_filter(e, ValueSource::Param),
+                updates: vec![UpdateOp::Inc {
+                    path: crate::design::VERSION.to_string(),
+                }],
+                docs: 1.0,
+                sync: 0.0,
+                purpose: Purpose::GuardConditions {
+                    entity: name.clone(),
+                    field: crate::design::VERSION.to_string(),
+                },
+            },
+        );
+        plan_link(plan);
+        for step in plan.steps.iter_mut().skip(1) {
+            step.if_matched.get_or_insert(1);
+        }
+        plan.transaction = true;
+        plan.cost.transactions += 1.0;
+        plan.warnings.push(Warning::ConditionGuarded {
+            operation: o.name.clone(),
+            entity: name,
+            conditions: o.terms.conditions.iter().map(condition_text).collect(),
+        });
+    }
+
     /// Step `i` writes several documents, each by an amount of its own
     /// (each product less its own line's quantity): one `updateMany` adds
     /// one amount to all of them, so the write becomes a bulk write of one

@@ -84,6 +84,14 @@ impl<'a> Planner<'a> {
             }
         }
         let parents = |parent: EntityId| self.parents_of_batch(e, parent, count);
+        // A batch brings its children at once: an approximate counter
+        // waits for `every` of them, which a batch as large is on its own.
+        for (parent, u, why, every) in std::mem::take(&mut updates.batched) {
+            match crate::candidates::facts::runs_per_write(every, count / parents(parent)) {
+                1 => updates.add(parent, u, why),
+                runs => updates.batched.push((parent, u, why, runs)),
+            }
+        }
         self.write_parent_updates(plan, op, updates, &parents);
         self.link_new_parent(plan, op, e, links);
     }

@@ -717,6 +717,11 @@ impl<'a> Planner<'a> {
                 });
             } else if !single {
                 let share = 1.0 / group.operations.len().max(1) as f64;
+                // The group's transaction holds a guarded link's
+                // (`link_guarded`) instead of one of its own.
+                if plan.transaction {
+                    plan.cost.transactions -= 1.0;
+                }
                 plan.transaction = true;
                 plan.cost.transactions += share;
                 plan.warnings.push(Warning::Transaction {
@@ -727,7 +732,7 @@ impl<'a> Planner<'a> {
             }
             warned = true;
         }
-        if !warned {
+        if !warned && !plan.transaction {
             let distinct: Vec<&Target> = plan.targets.iter().fold(Vec::new(), |mut v, t| {
                 if !v.contains(&t) {
                     v.push(t);
@@ -863,7 +868,9 @@ impl<'a> Planner<'a> {
             OperationKind::Link {
                 relationship,
                 unlink,
-            } => self.link(&mut plan, op_id, *relationship, *unlink),
+            } => self.link_guarded(&mut plan, op_id, &|p: &mut OpPlan| {
+                self.link(p, op_id, *relationship, *unlink)
+            }),
             OperationKind::UpdateLink {
                 relationship,
                 changes,

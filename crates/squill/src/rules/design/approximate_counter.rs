@@ -28,19 +28,33 @@ pub struct Approximate {
     /// Writes per second batched, and for an exact counter.
     pub batched: Figure,
     pub exact: Figure,
-    /// A parent's typical children: the lag's share is `(every - 1) / typical`.
+    /// The most children the count shown can lag by: `every - 1` for
+    /// children that come one at a time, less for batches.
+    pub lag: Figure,
+    /// A parent's typical children: the lag's share is `lag / typical`.
     pub typical: Figure,
+    /// New children per second, and their batches when inserts bring many.
+    pub inserts: Figure,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batches: Option<super::subset::Batches>,
 }
 
 explain!(Approximate, |w| {
     let (child, parent, every) = (words::plural(&w.child), &w.parent, w.every.value);
+    let arriving = match &w.batches {
+        Some(b) => format!(
+            " ({child} arrive {})",
+            super::subset::arrive(&w.inserts, Some(b))
+        ),
+        None => String::new(),
+    };
     format!(
-        "the readers accept an error: add up {every} {child} and $inc {parent}.{} by their number, {} writes/s instead of {} for an exact counter; the count shown lags by at most {} {child}, {} of a typical {parent}'s {}",
+        "the readers accept an error: add up {every} {child} and $inc {parent}.{} by their number, {} writes/s instead of {} for an exact counter{arriving}; the count shown lags by at most {} {child}, {} of a typical {parent}'s {}",
         w.field,
         words::num(w.batched.value),
         words::num(w.exact.value),
-        words::num(every - 1.0),
-        words::percent((every - 1.0) / w.typical.value.max(1.0)),
+        words::num(w.lag.value),
+        words::percent(w.lag.value / w.typical.value.max(1.0)),
         words::num(w.typical.value),
     )
 });
@@ -64,15 +78,18 @@ pub fn check(facts: &Facts<'_>, candidate: &EntityCandidate) -> Option<Reason> {
     let model = facts.model;
     let rel = model.relationship(*relationship);
     let rf = facts.rel(*relationship);
-    let exact = rf.child_inserts;
+    let writes = rf.counter_writes(*every);
     Some(Reason::new(Approximate {
         parent: model.entity(rel.parent).name.clone(),
         child: model.entity(rel.child).name.clone(),
         field: name.clone(),
         every: Figure::count(*every as f64),
-        batched: Figure::per_second(exact / *every as f64),
-        exact: Figure::per_second(exact),
+        batched: Figure::per_second(writes.approximate),
+        exact: Figure::per_second(writes.exact),
+        lag: Figure::count(writes.lag),
         typical: Figure::count(facts.typical(*relationship)),
+        inserts: Figure::per_second(rf.child_inserts),
+        batches: super::subset::Batches::of(rf),
     }))
 }
 
@@ -93,9 +110,30 @@ mod tests {
                 every: Figure::count(200.0),
                 batched: Figure::per_second(1_000.0),
                 exact: Figure::per_second(200_000.0),
-                typical: Figure::count(20_000.0)
+                lag: Figure::count(199.0),
+                typical: Figure::count(20_000.0),
+                inserts: Figure::per_second(200_000.0),
+                batches: None,
             }]
         );
+    }
+
+    /// Views inserted 1,000 at a time into one article: each batch is one
+    /// `$inc` of 1,000 whatever the counter's batch, so the exact and the
+    /// approximate counter both write 200 times a second, the count never
+    /// lags, and the reason says the views come in batches (issue 41).
+    #[test]
+    fn a_batch_as_large_as_the_counters_saves_nothing_and_says_so() {
+        let yaml = example("scenarios/s10-view-counts.yaml").replace(
+            "    links: [views]\n    rate: 200000",
+            "    links: [views]\n    rate: 200\n    count: 1000",
+        );
+        let [a] = &entity_support::<Approximate>(&RULE, &yaml)[..] else {
+            panic!("one approximate counter");
+        };
+        assert_eq!((a.exact.value, a.batched.value, a.lag.value), (200.0, 200.0, 0.0));
+        let text = crate::design::reason::Explain::words(a);
+        assert!(text.contains("in batches of 1,000 (200 batches/s)"), "{text}");
     }
 
     /// Near miss: a view counter like s10's, kept exact (page-views shows

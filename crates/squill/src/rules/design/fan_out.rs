@@ -29,8 +29,10 @@ pub struct FanOut {
     pub child: String,
     /// Parents one reader follows, typically.
     pub followed: Figure,
-    /// New children per second.
+    /// New children per second, and their batches when inserts bring many.
     pub new_items: Figure,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batches: Option<super::subset::Batches>,
     /// Timelines each new child would be pushed into.
     pub pushed: Figure,
     /// Timeline writes per second (`new_items` × `pushed`).
@@ -64,11 +66,11 @@ pub struct Outliers {
 explain!(FanOut, |w| {
     let items = words::plural(&w.child);
     let parent = &w.parent;
+    let parents = words::plural(parent);
     let outliers = w.outliers.as_ref().map_or(String::new(), |o| {
         format!(
-            "; the {} of {}s above the {} ({} followers, up to {}) stay read at feed time",
+            "; the {} of {parents} above the {} ({} followers, up to {}) stay read at feed time",
             if o.percentile == "p99" { "1%" } else { "5%" },
-            parent,
             o.percentile,
             words::num(o.followers.value),
             o.max.map_or("no bound".to_string(), |m| words::num(m.value)),
@@ -80,13 +82,13 @@ explain!(FanOut, |w| {
         "fan-out on write would cost less (entity candidate timeline)"
     };
     format!(
-        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {}s followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s into about {} timelines: {} timeline writes/s, each adding {} to a timeline of {} that checkpoints write again whole every {} (about {} a push; a score of {}), to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
+        "{} ({}/s, {} {items} each) reads on demand: a query for the {} {parents} followed, then their latest {items}; fan-out on write would copy each of {} new {items}/s{} into about {} timelines: {} timeline writes/s, each adding {} to a timeline of {} that checkpoints write again whole every {} (about {} a push; a score of {}), to save 1 round trip and {} follows read per feed (a score of {}){outliers}; {verdict}",
         w.feed,
         words::num(w.feed_rate.value),
         words::num(w.limit.value),
         words::num(w.followed.value),
-        parent,
         words::num(w.new_items.value),
+        super::subset::in_batches(&w.new_items, w.batches.as_ref()),
         words::num(w.pushed.value),
         words::num(w.writes.value),
         words::bytes(w.item.value),
@@ -182,6 +184,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         child: cx.child(),
         followed: Figure::count(followed),
         new_items: Figure::per_second(new_per_second),
+        batches: super::subset::Batches::of(cx.rf()),
         pushed: Figure::count(pushed),
         writes: Figure::per_second(writes),
         item: Figure::bytes(item),
@@ -221,6 +224,26 @@ mod tests {
         );
         assert_eq!(got.writes.value, got.new_items.value * got.pushed.value);
         assert_eq!(got.on_read_costs_less, got.write_score.value > got.saved_score.value);
+    }
+
+    /// Posts imported 500 at a time push 500 items at once: the reason
+    /// says the new posts come in batches, and names the parents in the
+    /// plural English gives them (issue 41: "a query for the 150 persons"
+    /// came from the parent's name with an `s`).
+    #[test]
+    fn posts_in_batches_and_plural_parents_say_so() {
+        let model = example("scenarios/s14-follow-graph.yaml").replace(
+            "    links: [posts]\n    rate: 5000\n",
+            "    links: [posts]\n    rate: 10\n    count: 500\n",
+        );
+        assert!(model.contains("count: 500"), "the insert is made a batch");
+        let got: FanOut = support(&RULE, &model, "posts", "parent-reference");
+        let text = crate::design::reason::Explain::words(&got);
+        assert!(text.contains(" new posts/s, in batches of 500 ("), "{text}");
+        let people = model.replace("user", "person");
+        let got: FanOut = support(&RULE, &people, "posts", "parent-reference");
+        let text = crate::design::reason::Explain::words(&got);
+        assert!(text.contains(" people followed,") && text.contains("% of people above"), "{text}");
     }
 
     /// Near miss: the same posts by reference, read by author rather than

@@ -13,6 +13,7 @@ crate::rules::declare_rule! {
 }
 
 use crate::candidates::growth::{DISAGREE_FACTOR, GrowthFigures};
+use crate::design::Figure;
 use crate::finding::{Evidence, Finding};
 use crate::model::{Growth, RelationshipId};
 use crate::rules::judge::DesignCheck;
@@ -44,6 +45,7 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
         let (stated, used) = (spread(&g.stated), spread(&g.used));
         let parents_word = words::plural(&model.entity(rel.parent).name);
         let (least, most) = g.mean_bounds;
+        let batches = super::subset::Batches::of(cx.facts.rel(r));
         let stated_rate = |v: f64| format!("{} {child}/s", words::num(v * parents / 86_400.0));
         let mean = if least == most {
             stated_rate(least)
@@ -56,13 +58,14 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             rule: RULE.id,
             severity: RULE.default_severity,
             message: format!(
-                "{}: the growth per {parent} ({} a {}) adds {mean} over the {} {}; the inserts add {} {child}/s ({} a day per {parent} on average): more than {}× apart. squill follows the inserts: {} a {}",
+                "{}: the growth per {parent} ({} a {}) adds {mean} over the {} {}; the inserts add {} {child}/s{} ({} a day per {parent} on average): more than {}× apart. squill follows the inserts: {} a {}",
                 rel.name,
                 stated,
                 per.name(),
                 words::num(parents),
                 parents_word,
                 words::num(g.inserts),
+                super::subset::in_batches(&Figure::per_second(g.inserts), batches.as_ref()),
                 words::num(g.inserts_per_parent),
                 words::num(DISAGREE_FACTOR),
                 used,
@@ -130,8 +133,11 @@ operations:
 ";
 
     fn findings(growth: &str) -> Vec<crate::finding::Finding> {
-        let yaml = HOSTS.replace("GROWTH", growth);
-        let model = crate::inputs::model_file::parse("test.yaml", &yaml).expect("a valid model");
+        findings_of(&HOSTS.replace("GROWTH", growth))
+    }
+
+    fn findings_of(yaml: &str) -> Vec<crate::finding::Finding> {
+        let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
         let settings = Settings::default();
         let design = crate::advise::advise(&model, &settings, None).expect("a design");
         let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
@@ -147,6 +153,22 @@ operations:
             .find(|e| e.name == name)
             .map(|e| e.value.clone())
             .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    /// Messages shipped 1,000 at a time read as a steady 200/s unless the
+    /// finding says they come in batches (issue 41).
+    #[test]
+    fn inserts_in_batches_say_so() {
+        let yaml = HOSTS
+            .replace("GROWTH", "growth_per_day: 8000")
+            .replace("    rate: 200\n", "    rate: 0.2\n    count: 1000\n");
+        let f = findings_of(&yaml);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(
+            f[0].message.contains("the inserts add 200 logmsgs/s, in batches of 1,000 (0.2 batches/s) ("),
+            "{}",
+            f[0].message
+        );
     }
 
     /// 8,000 a day per host against the inserts' 17,280: 2.16× apart.

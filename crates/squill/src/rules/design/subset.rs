@@ -68,9 +68,19 @@ impl Batches {
 /// batches/s)", and "…, 1/s of them in batches of …" when some arrive one
 /// at a time.
 pub fn arrive(inserts: &Figure, batches: Option<&Batches>) -> String {
-    let rate = format!("{}/s", words::num(inserts.value));
+    format!(
+        "{}/s{}",
+        words::num(inserts.value),
+        in_batches(inserts, batches)
+    )
+}
+
+/// What follows a rate of new children that come many at a time: ", in
+/// batches of 1,000 (0.0012 batches/s)", or ", 1/s of them in batches of
+/// …" when some arrive one at a time; nothing when none come in batches.
+pub fn in_batches(inserts: &Figure, batches: Option<&Batches>) -> String {
     let Some(b) = batches else {
-        return rate;
+        return String::new();
     };
     let part = if b.children.value < inserts.value {
         format!(" {}/s of them", words::num(b.children.value))
@@ -78,7 +88,7 @@ pub fn arrive(inserts: &Figure, batches: Option<&Batches>) -> String {
         String::new()
     };
     format!(
-        "{rate},{part} in batches of {} ({} batches/s)",
+        ",{part} in batches of {} ({} batches/s)",
         words::num(b.size.value),
         words::num(b.per_second.value)
     )

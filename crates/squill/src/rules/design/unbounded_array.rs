@@ -27,6 +27,10 @@ pub enum Unbounded {
         what: String,
         holder: String,
         item: String,
+        /// What a count of them calls them where the relationship names
+        /// them (a user's `followers`); `null`: the item's plural.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        items: Option<String>,
         /// How many the holder can have (`null`: unbounded).
         count: Option<Figure>,
         /// `cardinality.embed-max` (scaled by the child's size) or
@@ -37,6 +41,10 @@ pub enum Unbounded {
     ParentIds {
         parent: String,
         child: String,
+        /// What a count of them calls them where the child's field names
+        /// them; `null`: the parent's plural.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        parents: Option<String>,
         /// How many parents a child can belong to (`null`: unbounded).
         count: Option<Figure>,
         bound: Figure,
@@ -48,26 +56,29 @@ explain!(Unbounded, |w| match w {
         what,
         holder,
         item,
+        items,
         count,
         bound,
-    } => format!(
-        "{} can have {} {}; an array of {what} {} must stay within {}",
-        words::a(holder),
-        words::how_many(count.map(|c| c.value)),
-        words::plural(item),
-        words::plural(item),
-        words::num(bound.value)
-    ),
+    } => {
+        let items = words::items(items.as_deref(), item);
+        format!(
+            "{} can have {} {items}; an array of {what} {items} must stay within {}",
+            words::a(holder),
+            words::how_many(count.map(|c| c.value)),
+            words::num(bound.value)
+        )
+    }
     Unbounded::ParentIds {
         parent,
         child,
+        parents,
         count,
         bound,
     } => format!(
         "{} can belong to {} {}; an array of their ids must stay within {}",
         words::a(child),
         words::how_many(count.map(|c| c.value)),
-        words::plural(parent),
+        words::items(parents.as_deref(), parent),
         words::num(bound.value)
     ),
 });
@@ -104,6 +115,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             what: what.to_string(),
             holder,
             item,
+            items: cx.items(),
             count: Figure::max(count),
             bound: Figure::count(bound as f64),
         }));
@@ -115,6 +127,7 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
         return Some(Judgement::forbid(Unbounded::ParentIds {
             parent: cx.parent(),
             child: cx.child(),
+            parents: cx.parent_items(),
             count: Figure::max(rel.parents.max),
             bound: Figure::count(s.reference_array_max as f64),
         }));
@@ -136,10 +149,31 @@ mod tests {
                 what: "embedded".into(),
                 holder: "page".into(),
                 item: "view".into(),
+                items: None,
                 count: None,
                 bound: Figure::count(1_011.0)
             }
         );
+    }
+
+    /// A count names the children by the relationship where its name is a
+    /// plural of its own (issue 41: "a user can have 80,000,000 followers",
+    /// not "… follows"), by the child's plural where it is not.
+    #[test]
+    fn counts_name_the_children_as_the_relationship_does() {
+        let model = example("scenarios/s14-follow-graph.yaml");
+        let Unbounded::Children { items, .. } =
+            forbid::<Unbounded>(&RULE, &model, "followers", "embed")
+        else {
+            panic!("the followers' array is judged as children");
+        };
+        assert_eq!(items.as_deref(), Some("followers"));
+        let Unbounded::Children { items, .. } =
+            forbid::<Unbounded>(&RULE, &model, "following", "embed")
+        else {
+            panic!("the followed users' array is judged as children");
+        };
+        assert_eq!(items, None, "`following` is no plural: the count says follows");
     }
 
     /// The bound follows the child's size: at most 300 small invoice lines
