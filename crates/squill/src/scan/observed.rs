@@ -482,7 +482,10 @@ entities:
             legacy.contains("filter: {location: near(3.189 km)}"),
             "{legacy}"
         );
-        assert!(legacy.contains("    limit: 8  # the logs' limit"), "{legacy}");
+        assert!(
+            legacy.contains("    limit: 8  # the logs' limit"),
+            "{legacy}"
+        );
         assert!(!legacy.contains("assumed"), "{legacy}");
         assert!(
             metres.contains("filter: {location: near(750 m), open: eq}"),
@@ -493,7 +496,8 @@ entities:
             "{metres}"
         );
         assert!(
-            unbounded.contains("near(1 km)") && unbounded.contains("# assumed: a search within 1 km"),
+            unbounded.contains("near(1 km)")
+                && unbounded.contains("# assumed: a search within 1 km"),
             "{unbounded}"
         );
     }
