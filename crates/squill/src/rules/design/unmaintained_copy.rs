@@ -262,6 +262,34 @@ operations:
         assert!(f.is_empty(), "{f:?}");
     }
 
+    /// The class, not the subset alone: a count of the reviews kept in
+    /// the product (a computed field) that the insert of a review does
+    /// not reach.
+    #[test]
+    fn fires_on_figures_the_insert_cannot_move() {
+        let yaml = r"
+entities:
+  product: {count: 1000, fields: {name: string(30)}}
+  review: {count: 50000, fields: {rating: int, text: string(200)}}
+relationships:
+  reviews: {parent: product, child: review, children: {min: 0, typical: 50, max: 5000}, layout: parent-reference}
+operations:
+  product_page: {read: product, filter: {_id: eq}, rate: 500, aggregates: [count(reviews)]}
+  add_review: {insert: review, rate: 5}
+";
+        let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+        let settings = Settings::default();
+        let design = crate::advise::advise(&model, &settings, None).expect("a design");
+        let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
+        let f = (super::check)(&crate::rules::judge::DesignCheck {
+            facts: &facts,
+            design: &design,
+        });
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(evidence(&f[0], "operation"), "add_review");
+        assert!(f[0].message.contains("(computed fields)"), "{}", f[0].message);
+    }
+
     /// Near miss: a submission may have no student (`parents.min: 0`):
     /// the unlinked insert makes one, which no subset holds.
     #[test]
