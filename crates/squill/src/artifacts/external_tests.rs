@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo_root() -> PathBuf {
+pub(super) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
@@ -69,7 +69,7 @@ fn run(cmd: &mut Command) -> String {
     try_run(cmd).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn try_run(cmd: &mut Command) -> Result<String, String> {
+pub(super) fn try_run(cmd: &mut Command) -> Result<String, String> {
     let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
     let text = format!(
         "{}{}",
@@ -83,14 +83,14 @@ fn try_run(cmd: &mut Command) -> Result<String, String> {
     }
 }
 
-struct Dir(PathBuf);
+pub(super) struct Dir(pub(super) PathBuf);
 impl Drop for Dir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
-fn out_dir(name: &str) -> Dir {
+pub(super) fn out_dir(name: &str) -> Dir {
     let d = std::env::temp_dir().join(format!("squill-gen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     Dir(d)
@@ -209,7 +209,7 @@ fn broken_documents(model: &Model, design: &Design) -> String {
 }
 
 /// The URI, the venv's python and mongosh, or `None` after a notice.
-fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
+pub(super) fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
     let uri = std::env::var("SQUILL_TEST_MONGODB_URI")
         .ok()
         .or_else(|| missing("SQUILL_TEST_MONGODB_URI (a running server)"))?;
@@ -577,7 +577,7 @@ fn seed_example_artifacts_work_against_a_server() {
 }
 
 /// `mongodb://host:port/?opts` → `mongodb://host:port/DB?opts`.
-fn database_uri(uri: &str, db: &str) -> String {
+pub(super) fn database_uri(uri: &str, db: &str) -> String {
     let (base, query) = match uri.split_once('?') {
         Some((b, q)) => (b, Some(q)),
         None => (uri, None),
