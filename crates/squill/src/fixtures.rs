@@ -35,13 +35,18 @@
 //!   undo the first), two operations with a parameter of one name
 //!   (`status`), and a filter's equality and a condition's `!=` on one
 //!   path.
+//! - `bucket-time-parent-figures`: readings in hour buckets whose sensor
+//!   keeps the count, sum, min and max of all its readings: a drop of a
+//!   reading deletes its bucket when it was the last, and the sensor's
+//!   figures move when the pull matched or that delete deleted (the
+//!   cookbook's `or_deleted` gate).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 13] = [
+const FILES: [(&str, &str); 14] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -90,6 +95,10 @@ const FILES: [(&str, &str); 13] = [
     (
         "coupon-checkout",
         include_str!("../tests/fixtures/coupon-checkout.yaml"),
+    ),
+    (
+        "bucket-time-parent-figures",
+        include_str!("../tests/fixtures/bucket-time-parent-figures.yaml"),
     ),
 ];
 

@@ -915,6 +915,37 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Issue 41: readings in hour buckets whose sensor keeps the count, sum,
+/// min and max of all its readings (fixture bucket-time-parent-figures). A
+/// drop of a bucket's last reading deletes the bucket, and the pull after
+/// it then matches nothing: the sensor's figures move on the gate
+/// "matched, or the delete before deleted" (`or_deleted`), which no other
+/// fixture produced. check_cookbook_effects.js runs the mongosh
+/// cookbook's drops and compares the sensor's figures with its readings'.
+#[test]
+fn a_time_bucket_deleted_with_its_last_child_moves_the_parent_figures_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let out = cookbook_effects(&uri, &mongosh, "bucket-time-parent-figures");
+    assert!(
+        out.contains(
+            "checked 1 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (0 of them on the newest child, for the parent's last; 1 emptying a bucket)"
+        ),
+        "{out}"
+    );
+    // The drops one by one until a bucket is empty: the last deletes the
+    // bucket, the pull then matches nothing, and the sensor's count and
+    // sum must still go down (the gate's `or_deleted`).
+    assert!(
+        out.contains("readings_count, readings_sum_value, readings_min_value, readings_max_value of sensor ")
+            && out.contains("(the newest bucket's value deleted one by one until its newest bucket was empty, and again with the same arguments), its validators on"),
+        "{out}"
+    );
+    assert_eq!(out.matches("ok: ").count(), 3, "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// The test scripts read the cookbooks' results as pymongo names them
 /// (issue 41, review): a step gated on a write that matched, or on the
 /// delete before it (`or_deleted`: a time bucket deleted with its last
