@@ -4,9 +4,10 @@
 //! by the writes that link through the relationship. An insert of the
 //! child that does not link through it cannot reach the copy: the model
 //! says every child has a parent there, and the insert does not name it.
-//! Either the model is incomplete (the insert should name the parent) or,
-//! as written, the copy is stale by construction; squill prices it as the
-//! model says (no arrivals from that insert) and says so.
+//! The model contradicts itself, so it is incomplete (the insert should
+//! name the parent); as written, the copy is stale by construction. squill
+//! says so, and prices the copy as the model says (no arrivals from that
+//! insert).
 
 crate::rules::declare_rule! {
     id: "unmaintained-copy",
@@ -134,7 +135,7 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                 rule: RULE.id,
                 severity: RULE.default_severity,
                 message: format!(
-                    "{}: inserts {} {}/s without linking them through {} (no `links: [{}]`), though every {child} has its {parent} there: the insert never reaches {what}. Either the model is incomplete, or the copy is stale by construction; squill prices it with no arrivals from {}",
+                    "{}: inserts {} {}/s without linking them through {} (no `links: [{}]`), though the model gives every {child} its {parent} there: the model is incomplete. As written, the insert never reaches {what}, which is stale by construction; squill prices it with no arrivals from {}",
                     op.name,
                     words::num(rate),
                     words::plural(&model.entity(rel.child).name),
@@ -249,7 +250,7 @@ operations:
         assert_eq!(evidence(&f[0], "relationship"), "submissions");
         assert_eq!(evidence(&f[0], "holder"), "parent");
         assert_eq!(evidence(&f[0], "inserts_per_second"), 300.0);
-        insta::assert_snapshot!(f[0].message, @"submit: inserts 300 submissions/s without linking them through submissions (no `links: [submissions]`), though every submission has its student there: the insert never reaches the latest 20 submissions kept in the student (a subset). Either the model is incomplete, or the copy is stale by construction; squill prices it with no arrivals from submit");
+        insta::assert_snapshot!(f[0].message, @"submit: inserts 300 submissions/s without linking them through submissions (no `links: [submissions]`), though the model gives every submission its student there: the model is incomplete. As written, the insert never reaches the latest 20 submissions kept in the student (a subset), which is stale by construction; squill prices it with no arrivals from submit");
     }
 
     /// Near miss: the same insert with `links: [submissions]`, the same
