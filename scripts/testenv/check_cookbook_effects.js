@@ -873,10 +873,14 @@ function checkBucketParent(fn, write, mode) {
   const argsFor = (child, old, moved, among) => {
     const values = {};
     const tests = [];
+    // The bucket that holds `child`: a time bucket's unit (`hour`), which
+    // the drop of an emptied bucket names, is the caller's to give.
+    const holder = full(parentId).find((b) => (b[array] || []).some((e) => key(e) === key(child)));
     for (const p of plan[fn].params) {
       const inside = p.collection === write.collection && p.path.startsWith(`${array}.`);
       const test = write.filter.find(([path, e]) => e.eq === p.name && path === p.path);
       if (p.collection === write.collection && p.path === refPath) values[p.name] = parentId;
+      else if (p.collection === write.collection && !inside && holder && holder[p.path] !== undefined) values[p.name] = holder[p.path];
       else if (inside && test) { values[p.name] = at(child, p.path.slice(array.length + 1))[0]; tests.push([p.path.slice(array.length + 1), values[p.name]]); }
       else if (inside && p.path === `${array}.${field}`) values[p.name] = typed(write.collection, p.path, moved);
       else if (p.name === `old_${field}`) values[p.name] = typed(write.collection, `${array}.${field}`, old);

@@ -38,13 +38,18 @@
 //! - `join-open-teams`: a link whose condition tests the team, kept in
 //!   the users only: a conditional write of the team's version guards it,
 //!   in a transaction with the link.
+//! - `bucket-time-parent-figures`: readings in hour buckets whose sensor
+//!   keeps the count, sum, min and max of all its readings: a drop of a
+//!   reading deletes its bucket when it was the last, and the sensor's
+//!   figures move when the pull matched or that delete deleted (the
+//!   cookbook's `or_deleted` gate).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 14] = [
+const FILES: [(&str, &str); 15] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -97,6 +102,10 @@ const FILES: [(&str, &str); 14] = [
     (
         "join-open-teams",
         include_str!("../tests/fixtures/join-open-teams.yaml"),
+    ),
+    (
+        "bucket-time-parent-figures",
+        include_str!("../tests/fixtures/bucket-time-parent-figures.yaml"),
     ),
 ];
 

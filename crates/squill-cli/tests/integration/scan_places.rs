@@ -175,3 +175,56 @@ fn scan_measures_the_density_of_legacy_pairs_under_a_place_index() {
         assert!(!lines.contains("density"), "{name}: {lines}");
     }
 }
+
+/// The operation of `model` whose filter line is `filter`, as its lines.
+fn operation_with<'m>(model: &'m str, filter: &str) -> Vec<&'m str> {
+    let lines: Vec<&str> = model.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim() == filter)
+        .unwrap_or_else(|| panic!("no operation with {filter} in\n{model}"));
+    let start = lines[..at]
+        .iter()
+        .rposition(|l| l.starts_with("  ") && !l.starts_with("    "))
+        .unwrap();
+    lines[start..]
+        .iter()
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || l.starts_with("    "))
+        .map(|(_, l)| *l)
+        .collect()
+}
+
+/// Issue 41: the radius and the limit of a geo read are read from the
+/// log (tests/fixtures/places/radii.log), where they were assumed (1 km,
+/// 20) whatever it said. A GeoJSON `$near`'s `$maxDistance` is metres; a
+/// `$centerSphere`'s radius and a `$geoNear`'s `maxDistance` from a
+/// legacy pair are radians (of 6378.1 km); an aggregation's `$limit` is
+/// its limit. Only a `$near` without a radius keeps the assumed one.
+#[test]
+fn scan_reads_the_radius_and_the_limit_of_geo_reads_from_the_log() {
+    let dir = TempDir::new("scan-geo-radii");
+    let text = emitted_model(
+        &dir,
+        &[
+            fixture().join("dump").into(),
+            "--workload".into(),
+            fixture().join("radii.log").into(),
+        ],
+    );
+    let near = operation_with(&text, "filter: {location: near(3 km), open: eq}").join("\n");
+    assert!(near.contains("    limit: 20  # the logs' limit"), "{near}");
+    assert!(!near.contains("assumed"), "{near}");
+    // 0.0002 × 6,378,100 m = 1275.62 m.
+    let within = operation_with(&text, "filter: {location: within(1.276 km)}").join("\n");
+    assert!(!within.contains("assumed"), "{within}");
+    // 0.0001 × 6,378,100 m = 637.81 m, and the `$limit` stage's 5.
+    let stage = operation_with(&text, "filter: {location: near(638 m), open: eq}").join("\n");
+    assert!(stage.contains("    limit: 5  # the logs' limit"), "{stage}");
+    let unbounded = operation_with(&text, "filter: {location: near(1 km), name: eq}").join("\n");
+    assert!(
+        unbounded.contains("# assumed: a search within 1 km"),
+        "{unbounded}"
+    );
+    assert_eq!(text.matches("assumed").count(), 1, "{text}");
+}

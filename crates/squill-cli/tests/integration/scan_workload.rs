@@ -87,7 +87,8 @@ fn the_logs_shapes_become_the_models_operations() {
     assert!(s1.contains("read: orders"), "{s1}");
     assert!(s1.contains("filter: {customer: eq, status: eq}"), "{s1}");
     assert!(s1.contains("sort: [-placedAt]"), "{s1}");
-    assert!(s1.contains("limit: 20  # assumed"), "{s1}");
+    // The logs' `limit: 20`, read from them (issue 41: it was assumed).
+    assert!(s1.contains("limit: 20  # the logs' limit"), "{s1}");
     assert!(s1.contains("rate: 0.0009"), "{s1}");
     assert!(text.contains("insert: customers"), "{text}");
     assert!(text.contains("changes: [history, status]"), "{text}");

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo_root() -> PathBuf {
+pub(super) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
@@ -69,7 +69,7 @@ fn run(cmd: &mut Command) -> String {
     try_run(cmd).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn try_run(cmd: &mut Command) -> Result<String, String> {
+pub(super) fn try_run(cmd: &mut Command) -> Result<String, String> {
     let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
     let text = format!(
         "{}{}",
@@ -83,14 +83,14 @@ fn try_run(cmd: &mut Command) -> Result<String, String> {
     }
 }
 
-struct Dir(PathBuf);
+pub(super) struct Dir(pub(super) PathBuf);
 impl Drop for Dir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
-fn out_dir(name: &str) -> Dir {
+pub(super) fn out_dir(name: &str) -> Dir {
     let d = std::env::temp_dir().join(format!("squill-gen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     Dir(d)
@@ -209,7 +209,7 @@ fn broken_documents(model: &Model, design: &Design) -> String {
 }
 
 /// The URI, the venv's python and mongosh, or `None` after a notice.
-fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
+pub(super) fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
     let uri = std::env::var("SQUILL_TEST_MONGODB_URI")
         .ok()
         .or_else(|| missing("SQUILL_TEST_MONGODB_URI (a running server)"))?;
@@ -577,7 +577,7 @@ fn seed_example_artifacts_work_against_a_server() {
 }
 
 /// `mongodb://host:port/?opts` → `mongodb://host:port/DB?opts`.
-fn database_uri(uri: &str, db: &str) -> String {
+pub(super) fn database_uri(uri: &str, db: &str) -> String {
     let (base, query) = match uri.split_once('?') {
         Some((b, q)) => (b, Some(q)),
         None => (uri, None),
@@ -912,6 +912,37 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
         "{out}"
     );
     assert_eq!(out.matches("ok: ").count(), 8, "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
+/// Issue 41: readings in hour buckets whose sensor keeps the count, sum,
+/// min and max of all its readings (fixture bucket-time-parent-figures). A
+/// drop of a bucket's last reading deletes the bucket, and the pull after
+/// it then matches nothing: the sensor's figures move on the gate
+/// "matched, or the delete before deleted" (`or_deleted`), which no other
+/// fixture produced. check_cookbook_effects.js runs the mongosh
+/// cookbook's drops and compares the sensor's figures with its readings'.
+#[test]
+fn a_time_bucket_deleted_with_its_last_child_moves_the_parent_figures_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let out = cookbook_effects(&uri, &mongosh, "bucket-time-parent-figures");
+    assert!(
+        out.contains(
+            "checked 1 edit(s) and delete(s) of a bucketed child whose parent keeps figures too (0 of them on the newest child, for the parent's last; 1 emptying a bucket)"
+        ),
+        "{out}"
+    );
+    // The drops one by one until a bucket is empty: the last deletes the
+    // bucket, the pull then matches nothing, and the sensor's count and
+    // sum must still go down (the gate's `or_deleted`).
+    assert!(
+        out.contains("readings_count, readings_sum_value, readings_min_value, readings_max_value of sensor ")
+            && out.contains("(the newest bucket's value deleted one by one until its newest bucket was empty, and again with the same arguments), its validators on"),
+        "{out}"
+    );
+    assert_eq!(out.matches("ok: ").count(), 3, "{out}");
     assert!(!out.contains("FAIL"), "{out}");
 }
 

@@ -25,6 +25,8 @@ mod mongosh_server;
 mod python_server;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod ttl_tests;
 
 pub use crate::synthetic::GenerateError;
 

@@ -173,19 +173,26 @@ fn operation(
     filter.sort();
     filter.dedup_by(|a, b| a.path == b.path);
     if !filter.is_empty() {
+        let radius = s.radius_m.map(radius_text);
         let parts: Vec<String> = filter
             .iter()
-            .map(|f| format!("{}: {}", key(&f.path), op(f.op)))
+            .map(|f| format!("{}: {}", key(&f.path), op(f.op, radius.as_deref())))
             .collect();
         let _ = writeln!(out, "    filter: {{{}}}", parts.join(", "));
         if filter
             .iter()
             .any(|f| matches!(f.op, OpClass::Near | OpClass::Within))
         {
-            let _ = writeln!(
-                out,
-                "    # assumed: a search within {ASSUMED_RADIUS}; the logs show the place searched, not its radius"
-            );
+            let _ = match &radius {
+                Some(r) => writeln!(
+                    out,
+                    "    # the radius the logs show: {r}, the largest of the shape's searches"
+                ),
+                None => writeln!(
+                    out,
+                    "    # assumed: a search within {ASSUMED_RADIUS}; the logs show the place searched, not its radius"
+                ),
+            };
         }
     }
     if verb == "claim" && !shape.sort.is_empty() {
@@ -210,11 +217,17 @@ fn operation(
         }
         let limited = shape.limit || shape.stages.iter().any(|st| st.name == "$limit");
         if limited {
-            // The logs show that a limit is set, not its value.
-            let _ = writeln!(
-                out,
-                "    limit: {ASSUMED_LIMIT}  # assumed: the logs show a limit, not its value"
-            );
+            let _ = match s.limit {
+                Some(n) => writeln!(
+                    out,
+                    "    limit: {n}  # the logs' limit, the largest of the shape's executions"
+                ),
+                // A redacted log shows that a limit is set, not its value.
+                None => writeln!(
+                    out,
+                    "    limit: {ASSUMED_LIMIT}  # assumed: the logs show a limit, not its value"
+                ),
+            };
         }
         let mut includes = Vec::new();
         for st in shape.stages.iter().filter(|st| st.from.is_some()) {
@@ -257,10 +270,23 @@ const ASSUMED_LIMIT: u32 = 20;
 /// inside it, and the comment beside the operation says it is assumed.
 const ASSUMED_RADIUS: &str = "1 km";
 
-fn op(c: OpClass) -> String {
+/// A radius in metres as the model writes one: kilometres from 1 km,
+/// to the metre.
+fn radius_text(m: f64) -> String {
+    if m >= 1000.0 {
+        format!("{} km", round(m.round() / 1000.0))
+    } else {
+        format!("{} m", round(m.round().max(1.0)))
+    }
+}
+
+/// The model's operator for `c`; a geo search with `radius` when the
+/// logs show it, else the assumed one.
+fn op(c: OpClass, radius: Option<&str>) -> String {
+    let radius = radius.unwrap_or(ASSUMED_RADIUS);
     match c {
-        OpClass::Near => format!("near({ASSUMED_RADIUS})"),
-        OpClass::Within => format!("within({ASSUMED_RADIUS})"),
+        OpClass::Near => format!("near({radius})"),
+        OpClass::Within => format!("within({radius})"),
         OpClass::Intersects => "intersects".into(),
         other => plain_op(other).into(),
     }
@@ -372,7 +398,8 @@ entities:
     /// `$near` (and `$nearSphere`), `$geoWithin` and `$geoIntersects`
     /// become the model's geo reads (they were ranges, which the model
     /// refuses on a point and prices as a B-tree walk), with the radius
-    /// the logs do not show said to be assumed.
+    /// and the limit the logs show (issue 41: they were assumed, 1 km and
+    /// 20, whatever the log said).
     #[test]
     fn geo_filters_become_geo_reads() {
         let (ops, model) = observed(&[
@@ -382,12 +409,17 @@ entities:
         ]);
         let text = ops.concat();
         assert!(
-            text.contains("filter: {location: near(1 km), open: eq}"),
+            text.contains("filter: {location: near(3 km), open: eq}"),
             "{text}"
         );
-        assert!(text.contains("filter: {location: within(1 km)}"), "{text}");
+        assert!(text.contains("    limit: 20  # the logs' limit"), "{text}");
+        // 0.001 radians of a sphere of 6378.1 km.
+        assert!(
+            text.contains("filter: {location: within(6.378 km)}"),
+            "{text}"
+        );
         assert!(text.contains("filter: {area: intersects}"), "{text}");
-        assert!(text.contains("# assumed: a search within 1 km"), "{text}");
+        assert!(!text.contains("assumed"), "{text}");
         let geo: Vec<FilterOp> = model
             .workload
             .operations
@@ -414,14 +446,60 @@ entities:
         ]);
         let text = ops.concat();
         assert!(
-            text.contains("filter: {location: near(1 km), open: eq}"),
+            text.contains("filter: {location: near(3 km), open: eq}"),
             "{text}"
         );
+        assert!(text.contains("    limit: 20  # the logs' limit"), "{text}");
         let near = model.workload.operations.iter().any(|o| match &o.kind {
             OperationKind::Read { filter, .. } => filter.iter().any(|f| f.op == FilterOp::Near),
             _ => false,
         });
         assert!(near, "{text}");
+    }
+
+    /// A legacy pair's `$maxDistance` is in radians (MongoDB's `$near`
+    /// and `$nearSphere` pages), a GeoJSON point's in metres; each
+    /// shape's operation keeps the largest radius and limit its
+    /// executions show, and says "assumed" only for what no execution
+    /// shows: a `$near` without `$maxDistance`, a redacted limit.
+    #[test]
+    fn radii_and_limits_are_read_from_the_logs() {
+        let (ops, _) = observed(&[
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $nearSphere: [ -73.9, 40.7 ], $maxDistance: 0.0005 } }, limit: 5 }"#,
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $nearSphere: [ -73.9, 40.7 ], $maxDistance: 0.0002 } }, limit: 8 }"#,
+            r####"food.restaurants command: find { find: "restaurants", filter: { open: true, location: { $near: { $geometry: { type: "Point", coordinates: [ -73.9, 40.7 ] }, $maxDistance: 750 } } }, limit: "###" }"####,
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $near: { $geometry: { type: "Point", coordinates: [ -73.9, 40.7 ] } } }, open: false } }"#,
+        ]);
+        assert_eq!(ops.len(), 3, "{ops:?}");
+        let find = |open: bool, limited: bool| {
+            ops.iter()
+                .find(|o| o.contains("open: eq") == open && o.contains("limit:") == limited)
+                .unwrap_or_else(|| panic!("no operation ({open}, {limited}): {ops:?}"))
+        };
+        let (legacy, metres, unbounded) = (find(false, true), find(true, true), find(true, false));
+        // 0.0005 radians, the larger of the two, of 6378.1 km: 3189.05 m.
+        assert!(
+            legacy.contains("filter: {location: near(3.189 km)}"),
+            "{legacy}"
+        );
+        assert!(
+            legacy.contains("    limit: 8  # the logs' limit"),
+            "{legacy}"
+        );
+        assert!(!legacy.contains("assumed"), "{legacy}");
+        assert!(
+            metres.contains("filter: {location: near(750 m), open: eq}"),
+            "{metres}"
+        );
+        assert!(
+            metres.contains("    limit: 20  # assumed: the logs show a limit, not its value"),
+            "{metres}"
+        );
+        assert!(
+            unbounded.contains("near(1 km)")
+                && unbounded.contains("# assumed: a search within 1 km"),
+            "{unbounded}"
+        );
     }
 
     /// A `findAndModify` that changes a document is a claim (find one by

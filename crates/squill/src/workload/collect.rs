@@ -380,6 +380,8 @@ fn shape_report(
         unanchored_regex: s.unanchored_regex,
         case_insensitive_regex: s.case_insensitive_regex,
         multi: s.multi,
+        limit: s.limit,
+        radius_m: s.radius_m,
         example: if show_values { s.example } else { None },
     }
 }

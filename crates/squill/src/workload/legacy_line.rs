@@ -356,6 +356,7 @@ fn normalize(op: &str, coll: &str, f: &mut Fields) -> Result<(Node, bool), Reaso
                                 Node::Number {
                                     negative: false,
                                     zero: false,
+                                    value: None,
                                 },
                             ),
                             ("collection".into(), Node::Str(coll.to_string())),
@@ -539,7 +540,8 @@ mod tests {
             e.command.get("sort").and_then(|s| s.get("foo")),
             Some(&Node::Number {
                 negative: true,
-                zero: false
+                zero: false,
+                value: Some(-1.0)
             })
         );
         assert_eq!(e.metrics.keys_examined, Some(100_000));

@@ -11,11 +11,15 @@ pub enum Node {
     /// A string: shapes read it only where it names something (a collection
     /// in `find: "users"`, `$lookup.from`, an `$unwind` path).
     Str(String),
-    /// A number; only its sign is kept, which a sort direction needs, and
-    /// whether it is zero, which a delete's `limit: 0` (every match) needs.
+    /// A number: its sign, which a sort direction needs, whether it is
+    /// zero, which a delete's `limit: 0` (every match) needs, and its value
+    /// where it could be read. Shapes copy a value out only where it is a
+    /// setting of the query, not data: a `limit` and a geo search's radius
+    /// (`shape::Observed`).
     Number {
         negative: bool,
         zero: bool,
+        value: Option<f64>,
     },
     Regex(RegexFlags),
     Other(Scalar),
@@ -91,6 +95,7 @@ impl Node {
                 Node::Number {
                     negative: digits.starts_with('-'),
                     zero: digits.parse::<f64>().is_ok_and(|f| f == 0.0),
+                    value: digits.parse::<f64>().ok(),
                 }
             }
             "$regularExpression" => {
@@ -119,6 +124,7 @@ pub(super) fn from_json(value: &serde_json::Value, depth: usize) -> Node {
         Value::Number(n) => Node::Number {
             negative: n.as_f64().is_some_and(|f| f < 0.0),
             zero: n.as_f64().is_some_and(|f| f == 0.0),
+            value: n.as_f64(),
         },
         Value::String(s) => Node::Str(s.clone()),
         Value::Array(items) => Node::Array(items.iter().map(|v| from_json(v, depth + 1)).collect()),
@@ -156,7 +162,8 @@ mod tests {
             n.get("d"),
             Some(&Node::Number {
                 negative: true,
-                zero: false
+                zero: false,
+                value: Some(-5.0)
             })
         );
         assert!(matches!(n.get("e"), Some(Node::Object(_))));
@@ -188,6 +195,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         Ok(Node::Number {
             negative: v < 0,
             zero: v == 0,
+            value: Some(v as f64),
         })
     }
 
@@ -195,6 +203,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         Ok(Node::Number {
             negative: false,
             zero: v == 0,
+            value: Some(v as f64),
         })
     }
 
@@ -202,6 +211,7 @@ impl<'de> serde::de::Visitor<'de> for NodeVisitor {
         Ok(Node::Number {
             negative: v < 0.0,
             zero: v == 0.0,
+            value: Some(v),
         })
     }
 

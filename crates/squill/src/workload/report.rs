@@ -136,6 +136,13 @@ pub struct ShapeReport {
     /// from multi writes by it. Not in the workload JSON, which predates it.
     #[serde(skip)]
     pub multi: u64,
+    /// The largest `limit` and geo search radius (metres) the executions
+    /// show, when they show one: `scan --emit-model` writes them into the
+    /// operation. Not in the workload JSON, which keeps no values.
+    #[serde(skip)]
+    pub limit: Option<u64>,
+    #[serde(skip)]
+    pub radius_m: Option<f64>,
     /// One filter as logged: only with `--show-values`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,

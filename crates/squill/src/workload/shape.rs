@@ -154,8 +154,15 @@ pub struct Shape {
 }
 
 /// What varies between executions of one shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Observed {
+    /// The command's `limit` (a find's, an aggregation's `$limit`), when
+    /// the log shows its value (a redacted log does not).
+    pub limit: Option<u64>,
+    /// The radius of a geo search, in metres, when the log shows it: a
+    /// `$near`'s or `$nearSphere`'s `$maxDistance`, a `$geoNear`'s
+    /// `maxDistance`, a `$geoWithin`'s `$centerSphere` (`geo_radius`).
+    pub radius_m: Option<f64>,
     /// The longest `$in` (or `$nin`) list in the filter.
     pub largest_in: u64,
     pub unanchored_regex: bool,
@@ -223,6 +230,9 @@ pub fn of(command: &Node, folded_getmore: bool) -> Option<(Shape, Observed)> {
         .any(|k| command.get(k).is_some_and(|p| !p.fields().is_empty()));
     // A delete's `limit` is in its statements and says one or many, not a page size.
     shape.limit = kind != OpKind::Delete && command.get("limit").is_some();
+    if shape.limit {
+        seen.limit = command.get("limit").and_then(count);
+    }
     match kind {
         OpKind::Aggregate => {
             if let Some(Node::Array(stages)) = command.get("pipeline") {
@@ -390,8 +400,24 @@ fn classes(value: &Node, seen: &mut Observed) -> Vec<OpClass> {
                 OpClass::Regex
             }
             "$options" => continue,
-            "$near" | "$nearSphere" => OpClass::Near,
-            "$geoWithin" | "$within" => OpClass::Within,
+            "$near" | "$nearSphere" => {
+                note_radius(geo_radius(operand, operators), seen);
+                OpClass::Near
+            }
+            "$geoWithin" | "$within" => {
+                note_radius(
+                    operand
+                        .get("$centerSphere")
+                        .and_then(|c| match c {
+                            Node::Array(parts) => parts.get(1),
+                            _ => None,
+                        })
+                        .and_then(number)
+                        .map(|r| r * EARTH_RADIUS_M),
+                    seen,
+                );
+                OpClass::Within
+            }
             "$geoIntersects" => OpClass::Intersects,
             // The bounds of a legacy `$near: [x, y]`, beside it.
             "$maxDistance" | "$minDistance" => continue,
@@ -437,6 +463,7 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
             stage.fields.dedup();
         }
         "$sort" => stage.sort = sort_keys(body),
+        "$limit" => seen.limit = count(body).or(seen.limit),
         // The nearest documents first: its `query` filters as a `$match`
         // would, and its `key` (the 2dsphere field) is searched near a
         // point. Without `key` the server takes the collection's one
@@ -447,6 +474,14 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
             if let Some(q) = body.get("query") {
                 filter_fields(q, &mut stage.fields, &mut or, seen, 0);
             }
+            let radius = body.get("maxDistance").and_then(number);
+            note_radius(
+                radius.map(|r| match body.get("near") {
+                    Some(Node::Array(_)) => r * EARTH_RADIUS_M,
+                    _ => r,
+                }),
+                seen,
+            );
             let key = body.get("key").and_then(Node::as_str).map(normalize_path);
             stage.fields.push(FieldUse {
                 path: key.unwrap_or_else(|| GEO_NEAR_UNNAMED.to_string()),
@@ -467,6 +502,53 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
         _ => {}
     }
     Some(stage)
+}
+
+/// The Earth's radius MongoDB's documentation converts radians with
+/// (6378.1 km, "Calculate Distance Using Spherical Geometry"), in metres.
+const EARTH_RADIUS_M: f64 = 6_378_100.0;
+
+/// A number's value, when the log shows it.
+fn number(node: &Node) -> Option<f64> {
+    match node {
+        Node::Number { value, .. } => value.filter(|v| v.is_finite()),
+        _ => None,
+    }
+}
+
+/// A `limit`'s value as a count: its magnitude (a legacy negative limit
+/// is one batch of that many), none for 0 (no limit).
+fn count(node: &Node) -> Option<u64> {
+    number(node)
+        .map(f64::abs)
+        .filter(|n| *n >= 1.0 && *n <= u64::MAX as f64)
+        .map(|n| n as u64)
+}
+
+/// The radius of a `$near` or `$nearSphere` on `operand`, in metres:
+/// `$maxDistance` inside it, beside a GeoJSON `$geometry` (metres), or
+/// among the field's `operators`, beside a GeoJSON point (metres) or a
+/// legacy pair (radians, as MongoDB's `$near` and `$nearSphere` pages
+/// give it).
+fn geo_radius(operand: &Node, operators: &[(String, Node)]) -> Option<f64> {
+    if let Some(r) = operand.get("$maxDistance").and_then(number) {
+        return Some(r);
+    }
+    let r = operators
+        .iter()
+        .find(|(k, _)| k == "$maxDistance")
+        .and_then(|(_, v)| number(v))?;
+    Some(match operand {
+        Node::Array(_) => r * EARTH_RADIUS_M,
+        _ => r,
+    })
+}
+
+/// The largest radius of one command (it has one geo search).
+fn note_radius(radius: Option<f64>, seen: &mut Observed) {
+    if let Some(r) = radius.filter(|r| *r > 0.0) {
+        seen.radius_m = Some(seen.radius_m.map_or(r, |s| s.max(r)));
+    }
 }
 
 /// The path of a `$geoNear` without `key`: the collection's one

@@ -244,6 +244,7 @@ fn classify_word(word: &str) -> Node {
         return Node::Number {
             negative: first == b'-',
             zero: word.parse::<f64>().is_ok_and(|f| f == 0.0),
+            value: word.parse::<f64>().ok(),
         };
     }
     let name = word
@@ -262,6 +263,7 @@ fn classify_word(word: &str) -> Node {
             Node::Number {
                 negative: word.contains("(-") || word.contains("(\"-"),
                 zero: false,
+                value: None,
             }
         }
         _ => Node::Other(Scalar::Other),
@@ -291,25 +293,29 @@ mod tests {
             n.get("n"),
             Some(&Node::Number {
                 negative: true,
-                zero: false
+                zero: false,
+                value: Some(-1.0)
             })
         );
         assert_eq!(
             n.get("big"),
             Some(&Node::Number {
                 negative: false,
-                zero: false
+                zero: false,
+                value: None
             })
         );
         assert_eq!(
             n.get("tags").and_then(|t| t.get("$in")),
-            Some(&Node::Array(vec![
-                Node::Number {
-                    negative: false,
-                    zero: false
-                };
-                3
-            ]))
+            Some(&Node::Array(
+                [1.0, 2.0, 3.0]
+                    .map(|v| Node::Number {
+                        negative: false,
+                        zero: false,
+                        value: Some(v)
+                    })
+                    .to_vec()
+            ))
         );
         assert_eq!(
             n.get("title"),

@@ -34,6 +34,10 @@ pub struct ShapeStats {
     pub case_insensitive_regex: u64,
     /// Executions that may write many documents (`Observed::multi`).
     pub multi: u64,
+    /// The largest `limit` and geo radius (metres) the executions show
+    /// (`Observed::limit`, `Observed::radius_m`).
+    pub limit: Option<u64>,
+    pub radius_m: Option<f64>,
     pub example: Option<String>,
 }
 
@@ -86,6 +90,10 @@ impl ShapeStats {
         self.unanchored_regex += u64::from(seen.unanchored_regex);
         self.case_insensitive_regex += u64::from(seen.case_insensitive_regex);
         self.multi += u64::from(seen.multi);
+        self.limit = self.limit.max(seen.limit);
+        if let Some(r) = seen.radius_m {
+            self.radius_m = Some(self.radius_m.map_or(r, |s| s.max(r)));
+        }
         if self.example.is_none() {
             self.example.clone_from(&entry.example);
         }
