@@ -557,6 +557,10 @@ fn indexes(
                 && list[i].unique
                 && !list[j].unique
                 && list[i].partial.is_empty()
+                // Not into a partial index: that one enforces nothing on
+                // the documents it leaves out (a unique page of count
+                // buckets must hold for the emptied ones too).
+                && list[j].partial.is_empty()
                 && same_key_set(&list[i].keys, &list[j].keys)
         });
         if let Some(j) = same {
@@ -568,6 +572,36 @@ fn indexes(
             }
             list[j].unique = true;
             list.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    // A partial index beside one over every document that starts with
+    // its keys is a second copy of the same entries: the full one serves
+    // every read the partial one serves (those reads test the partial
+    // condition in their filter, which the full index's documents are
+    // then checked against), so the partial one goes and its users move
+    // over. A unique partial index stays: it enforces its uniqueness over
+    // the documents it holds, which the full one does not (issue 41).
+    let mut i = 0;
+    while i < list.len() {
+        let full = (0..list.len()).find(|&j| {
+            j != i
+                && !list[i].partial.is_empty()
+                && !list[i].unique
+                && list[j].partial.is_empty()
+                && list[j].expire_after_seconds.is_none()
+                && super::optimize::covers(&list[j].keys, &list[i].keys)
+        });
+        if let Some(j) = full {
+            let users = std::mem::take(&mut list[i].used_by);
+            for u in users {
+                if !list[j].used_by.contains(&u) {
+                    list[j].used_by.push(u);
+                }
+            }
+            list.remove(i);
+            i = 0;
         } else {
             i += 1;
         }

@@ -173,3 +173,8 @@ pub enum BucketPart {
 /// The name of a count bucket's `Arrived` field, which the insert's upsert
 /// tests and increments by one.
 pub const ARRIVED: &str = "arrived";
+
+/// The name of a count bucket's page number: the reads sort by it, the
+/// upsert that opens a bucket sets it (`$setOnInsert`), and a unique
+/// `{parent, page}` index keeps two writers from opening the same page.
+pub const PAGE: &str = "page";

@@ -686,7 +686,31 @@ pub fn format_count(x: f64) -> String {
     out
 }
 
+/// The name the retry of a page taken gives the page it tries
+/// (`StepCode::next_page`); `code::ident` keeps parameters off it.
+const PAGE_TRIED: &str = "page_tried";
+
+/// A count bucket's upsert that retries a page another writer took
+/// (`StepCode::next_page`), outside a transaction (in one, the duplicate
+/// key aborts it, and the transaction run again finds that writer's
+/// bucket): the page parameter and the step with the page it tries in
+/// its place.
+fn page_retry(step: &StepCode, session: bool) -> Option<(String, StepCode)> {
+    let page = step.next_page.as_ref().filter(|_| !session)?;
+    let mut tried = step.clone();
+    for u in &mut tried.updates {
+        if let Update::SetOnInsert(path, e) = u
+            && path == crate::design::PAGE
+        {
+            *e = Expr::Param(PAGE_TRIED.to_string());
+        }
+    }
+    Some((page.clone(), tried))
+}
+
 fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -> String {
+    let retry = page_retry(step, session);
+    let step = retry.as_ref().map_or(step, |(_, s)| s);
     let coll = match lang {
         Lang::Node => format!("{db}.collection({})", q(&step.collection)),
         _ => format!("{db}.getCollection({})", q(&step.collection)),
@@ -811,6 +835,10 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             }
             None => "null".to_string(),
         },
+    };
+    let call = match &retry {
+        Some((page, _)) => format!("nextFreePage({page}, ({PAGE_TRIED}) => {call})"),
+        None => call,
     };
     // Only when the write before matched nothing (no room in the parent).
     let call = match &step.fallback_of {
@@ -1078,6 +1106,8 @@ pub fn node(op: &OpCode) -> String {
 }
 
 fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
+    let retry = page_retry(step, session);
+    let step = retry.as_ref().map_or(step, |(_, s)| s);
     let coll = format!("db[{}]", q(&step.collection));
     let sess = if session { ", session=session" } else { "" };
     let f = filter(Lang::Python, step);
@@ -1163,6 +1193,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             }
             None => "None".to_string(),
         },
+    };
+    let call = match &retry {
+        Some((page, _)) => format!("_next_free_page({page}, lambda {PAGE_TRIED}: {call})"),
+        None => call,
     };
     let call = match &step.fallback_of {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),

@@ -145,7 +145,7 @@ impl Planner<'_> {
                 path: crate::design::ARRIVED.to_string(),
             });
             updates.push(UpdateOp::SetOnInsert {
-                path: "page".to_string(),
+                path: crate::design::PAGE.to_string(),
             });
         }
         let mut filter = vec![filt(
@@ -213,7 +213,46 @@ impl Planner<'_> {
                 acc.docs,
             )),
         );
+        if matches!(by, BucketBy::Count) {
+            self.unique_page(plan, op, e, rel, plan.steps.len() - 1);
+        }
         Some(())
+    }
+
+    /// The unique `{parent, page}` index of a count bucket. Two inserts
+    /// that find no open bucket at once both upsert a new one; with the
+    /// index, the one that takes a page second fails with a duplicate key
+    /// instead of opening a second bucket of that page, and the cookbook
+    /// runs its upsert again, which then lands in the bucket the other
+    /// writer opened (`artifacts::cookbook`, `Update::SetOnInsert` of
+    /// `design::PAGE`). Its upkeep is priced as any index's; the page
+    /// reads use the same keys (issue 41).
+    fn unique_page(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        rel: RelationshipId,
+        step: usize,
+    ) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let keys = vec![
+            (f.model.relationship(rel).child_field.clone(), 1),
+            (crate::design::PAGE.to_string(), 1),
+        ];
+        plan.indexes.push(IndexNeed {
+            collection: acc.collection.clone(),
+            entries: acc.docs,
+            held: acc.docs * f.held_share(acc.root),
+            writes: f.entity_writes[e.index()],
+            keys_per_write: self.keys_per_write(e, &keys),
+            keys,
+            operation: op,
+            step,
+            unique: true,
+            partial: Vec::new(),
+        });
     }
 
     /// A parent's children read from their buckets (a window on the
@@ -314,7 +353,7 @@ impl Planner<'_> {
             (BucketBy::Count, Some(field)) if inc.filter.iter().any(window) => {
                 format!("last_{field}")
             }
-            (BucketBy::Count, _) => "page".to_string(),
+            (BucketBy::Count, _) => crate::design::PAGE.to_string(),
             (BucketBy::Time { unit, .. }, _) => unit.clone(),
         };
         // A page of count buckets skips those a delete emptied: a bucket
@@ -326,7 +365,7 @@ impl Planner<'_> {
         // A read of all the parent's buckets (`spread`) or by a window on
         // the buckets' last time (an emptied one has none) needs no test.
         let skip_empty =
-            matches!(by, BucketBy::Count) && !spread && key == "page" && self.empties_buckets(r);
+            matches!(by, BucketBy::Count) && !spread && key == crate::design::PAGE && self.empties_buckets(r);
         if skip_empty {
             step.filter.push(filt(
                 "count",
