@@ -422,6 +422,12 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(page) = &s.skip {
                     step["skip"] = json!(page);
                 }
+                // A count bucket's upsert that retries a page another
+                // writer opened first: its page number's parameter (a
+                // check runs inserts at once with it).
+                if let Some(page) = &s.next_page {
+                    step["next_page"] = json!(page);
+                }
                 // A conditional write or a claim: what the code does when
                 // it matches nothing (a check can then call it so).
                 if let Some(o) = s.otherwise {
