@@ -1290,6 +1290,49 @@ mod tests {
         op_code(&d, plan)
     }
 
+    /// A count bucket's insert runs its upsert again at the next page on a
+    /// duplicate key (another writer opened that page first), in every
+    /// language, with the page it tries set on insert (issue 41).
+    #[test]
+    fn a_bucket_upsert_moves_past_a_page_taken_in_every_language() {
+        let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+        let ops = super::super::op_codes(&d);
+        let add = ops
+            .iter()
+            .find(|o| o.name == "add_comment")
+            .expect("add_comment");
+        assert_eq!(add.steps[0].next_page.as_deref(), Some("page"));
+        let set = r#""$setOnInsert": {"page": page_tried}"#;
+        for (text, call) in [
+            (
+                super::mongosh(add),
+                "const post_comments = nextFreePage(page, (page_tried) => db.getCollection(\"post_comments\").updateOne(",
+            ),
+            (
+                super::node(add),
+                "const post_comments = await nextFreePage(page, (page_tried) => db.collection(\"post_comments\").updateOne(",
+            ),
+            (
+                super::python(add),
+                "post_comments = _next_free_page(page, lambda page_tried: _result(db[\"post_comments\"].update_one(",
+            ),
+        ] {
+            assert!(text.contains(call) && text.contains(set), "{text}");
+        }
+        // The helpers, once per module.
+        let book = super::super::mongosh(&d, &ops);
+        assert_eq!(book.matches("function nextFreePage(").count(), 1, "{book}");
+        assert!(book.contains("if (e.code !== 11000) throw e;"), "{book}");
+        let book = super::super::node(&d, &ops);
+        assert!(book.contains("async function nextFreePage("), "{book}");
+        let book = super::super::python(&d, &ops);
+        assert!(
+            book.contains("def _next_free_page(page, upsert):")
+                && book.contains("except DuplicateKeyError:"),
+            "{book}"
+        );
+    }
+
     /// S9's join pushes into two bounded arrays in one transaction: each
     /// push that finds no room fails the operation, which aborts the other.
     #[test]
