@@ -93,7 +93,7 @@ fn collections(
     // entity was quadratic in the model (issue 45).
     let mut at: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
     for e in model.entity_ids() {
-        let Some((size, documents)) = size_of(facts, p, e) else {
+        let Some((size, documents)) = size_of(facts, space, p, e) else {
             continue;
         };
         let (shape, example) = match p.home[e.index()] {
@@ -195,6 +195,7 @@ fn collections(
 /// projection asks the same of the model grown month by month.
 pub(super) fn size_of(
     facts: &Facts<'_>,
+    space: &Space,
     p: &Placement<'_>,
     e: EntityId,
 ) -> Option<(DocumentSize, u64)> {
@@ -222,7 +223,9 @@ pub(super) fn size_of(
             }
         }
     };
-    Some((size, p.documents(facts, e).round() as u64))
+    // The buckets thinned as the plans count them (issue 41).
+    let fill = crate::costs::plan::Planner { facts, space, p }.root_fill(p.root(e));
+    Some((size, p.documents(facts, e, fill).round() as u64))
 }
 
 /// The TTL index of each entity of `c` that expires (`expires:`) and has

@@ -773,6 +773,15 @@ impl Planner<'_> {
         (1.0 - deleted / inserted).clamp(1.0 / (*per_bucket as f64).max(1.0), 1.0)
     }
 
+    /// `bucket_fill` of the buckets `root` lives in; 1 for a root of its
+    /// own (`Placement::documents` ignores it there).
+    pub(crate) fn root_fill(&self, root: EntityId) -> f64 {
+        match self.p.home[root.index()] {
+            Home::Bucketed { rel } => self.bucket_fill(rel),
+            _ => 1.0,
+        }
+    }
+
     /// A delete of every child of its parents: a filter on the reference
     /// to the parent alone (all the comments of a post). The parents'
     /// buckets are deleted, a key and a bucket each (no bucket is left
@@ -796,7 +805,7 @@ impl Planner<'_> {
         let Home::Bucketed { rel } = self.p.home[e.index()] else {
             return false;
         };
-        let Layout::Bucket { per_bucket, .. } = self.layout(rel) else {
+        let Layout::Bucket { .. } = self.layout(rel) else {
             return false;
         };
         let f = self.facts;
@@ -821,9 +830,11 @@ impl Planner<'_> {
         }
         let children = self.matched(e, filter, None);
         let parents = (children / f.typical(rel).max(1.0)).max(1.0);
-        // Buckets thinned by other deletes stay (`bucket_fill`).
-        let per_parent = (f.typical(rel) / ((*per_bucket as f64) * self.bucket_fill(rel)).max(1.0))
-            .ceil()
+        // Buckets thinned by other deletes stay (`bucket_fill`): counted
+        // as the collection's figures count them (`buckets_holding`).
+        let per_parent = self
+            .p
+            .buckets_holding(f, rel, f.typical(rel), self.bucket_fill(rel))
             .max(1.0);
         let buckets = parents * per_parent;
         let name = self.name(e).to_string();
