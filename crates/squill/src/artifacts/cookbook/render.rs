@@ -660,6 +660,21 @@ fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
             let _ = writeln!(out, "{indent}{comment} index: _id or none (see the design)");
         }
     }
+    // Where a bucket's page number comes from, and what a page taken does.
+    if let (Some(page), Some((parent, _))) = (&step.next_page, step.filter.first()) {
+        let _ = writeln!(
+            out,
+            "{indent}{comment} {}: the number of {} buckets of this {} so far (count them by {}), or any lower number, never a higher one.",
+            c(page),
+            c(&step.collection),
+            c(parent),
+            c(parent)
+        );
+        let _ = writeln!(
+            out,
+            "{indent}{comment} A page another writer opened first moves the upsert on to the next page, so the child joins that writer's bucket."
+        );
+    }
     if matches!(
         step.action,
         Action::UpdateMany | Action::DeleteMany | Action::BulkWrite
