@@ -9,8 +9,12 @@ the bucket the other writer opened while that has room. Every caller here
 passes page 0, the stalest guess there is: the first round races for page 0
 and spills into page 1, the second starts from 0 again when page 0 is full.
 
-python check_page_race.py DIR URI DB, with DIR the directory `squill
-generate` wrote (cookbook.py, examples.json) and DB set up by its setup.js.
+python check_page_race.py DIR URI DB MONGOSH, with DIR the directory `squill
+generate` wrote (cookbook.py, cookbook.mongosh.js, cookbook.js,
+examples.json) and DB set up by its setup.js. The Python cookbook's calls
+run at once, in threads; the mongosh and Node.js cookbooks' (each served
+by one process, scripts/testenv/*_cookbook.py) one after the other, which
+still makes every call past the first full bucket meet a page taken.
 Prints "ok: ..." per check, "FAIL: ..." per failure, exits 1 on any failure.
 Driven by the cookbook's PLAN: every operation with a step that retries a
 page (`next_page`) is run.
@@ -19,6 +23,7 @@ page (`next_page`) is run.
 import copy
 import datetime
 import importlib.util
+import os
 import sys
 import threading
 
@@ -87,6 +92,19 @@ def args_for(op, step, examples, parent_id, n):
     return out
 
 
+def one_by_one(fn, db, op, step, examples, parent_id, first, calls):
+    """The calls one after the other (the mongosh and Node.js cookbooks run
+    in one served process each): every call past the first full bucket
+    passes page 0, taken, and must move on."""
+    errors = []
+    for n in range(first, first + calls):
+        try:
+            fn(db, **args_for(op, step, examples, parent_id, n))
+        except Exception as e:  # noqa: BLE001 (any failure is the check's)
+            errors.append(repr(e))
+    return errors
+
+
 def race(fn, db, op, step, examples, parent_id, first, calls):
     errors = []
     barrier = threading.Barrier(calls)
@@ -107,7 +125,7 @@ def race(fn, db, op, step, examples, parent_id, first, calls):
     return errors
 
 
-def check(db, cookbook, name, op, step, examples, per_bucket):
+def check(db, cookbook, lang, name, op, step, examples, per_bucket):
     bucket_coll = step["collection"]
     parent_field = step["filter"][0][0]
     parent_coll = next(
@@ -119,44 +137,55 @@ def check(db, cookbook, name, op, step, examples, per_bucket):
     if parent_coll:
         db[parent_coll].insert_one(parent)
     fn = getattr(cookbook, name)
+    run = race if lang == "python" else one_by_one
     total = 0
     # A first round that opens page 0 and spills past it, then a second
     # that passes page 0 again when it is full.
     for calls in (per_bucket + per_bucket // 5, per_bucket // 2):
-        errors = race(fn, db, op, step, examples, parent_id, total, calls)
+        errors = run(fn, db, op, step, examples, parent_id, total, calls)
         total += calls
         if errors:
-            fail(f"{name}: {len(errors)} of {calls} inserts at once failed: {errors[0]}")
+            fail(f"{lang} {name}: {len(errors)} of {calls} inserts failed: {errors[0]}")
             return
     buckets = list(db[bucket_coll].find({parent_field: parent_id}))
     pages = [b.get("page") for b in buckets]
     shared = sorted({p for p in pages if pages.count(p) > 1}, key=str)
     if shared:
-        fail(f"{name}: page(s) {shared} of one {parent_field} held by more than one bucket: pages {sorted(pages, key=str)}")
+        fail(f"{lang} {name}: page(s) {shared} of one {parent_field} held by more than one bucket: pages {sorted(pages, key=str)}")
         return
     counts = sum(b.get("count", 0) for b in buckets)
     arrived = sum(b.get("arrived", 0) for b in buckets)
     array = next(p["path"] for p in op["params"] if p["kind"] == "item")
     held = sum(len(b.get(array, [])) for b in buckets)
     if not (counts == arrived == held == total):
-        fail(f"{name}: {total} inserts at once; the buckets count {counts}, arrived {arrived}, hold {held}")
+        fail(f"{lang} {name}: {total} inserts; the buckets count {counts}, arrived {arrived}, hold {held}")
         return
     over = [b.get("page") for b in buckets if b.get("count", 0) > per_bucket]
     if over:
-        fail(f"{name}: page(s) {over} hold more than {per_bucket}")
+        fail(f"{lang} {name}: page(s) {over} hold more than {per_bucket}")
         return
+    how = "at once" if lang == "python" else "one after the other"
     ok(
-        f"{name}/{bucket_coll}: {total} inserts in two rounds at once, every one passing page 0, "
+        f"{lang} {name}/{bucket_coll}: {total} inserts in two rounds {how}, every one passing page 0, "
         f"fill {len(buckets)} bucket(s) with pages {sorted(pages)}, each page held by one bucket, "
         f"and their count, arrived and children add up to {total}"
     )
 
 
 def main():
-    directory, uri, db_name = sys.argv[1:4]
+    directory, uri, db_name, mongosh = sys.argv[1:5]
     spec = importlib.util.spec_from_file_location("cookbook", f"{directory}/cookbook.py")
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import mongosh_cookbook
+    import node_cookbook
+
+    books = [
+        ("python", cookbook),
+        ("mongosh", mongosh_cookbook.MongoshCookbook(directory, mongosh, uri, db_name, cookbook.PLAN)),
+        ("node", node_cookbook.NodeCookbook(directory, uri, db_name, cookbook.PLAN)),
+    ]
     with open(f"{directory}/examples.json") as f:
         raw = json_util.loads(f.read())
     # examples.json: each collection's example document at typical cardinality.
@@ -170,7 +199,8 @@ def main():
             if "next_page" not in step:
                 continue
             per_bucket = next(e["below"] for _, e in step["filter"] if "below" in e)
-            check(db, cookbook, name, op, step, examples, per_bucket)
+            for lang, book in books:
+                check(db, book, lang, name, op, step, examples, per_bucket)
             checked += 1
     print(f"checked {checked} bucket upsert(s) that retry a page taken")
     sys.exit(1 if failures or checked == 0 else 0)

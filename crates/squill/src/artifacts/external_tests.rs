@@ -947,15 +947,24 @@ fn inserts_at_once_open_each_page_once_against_a_server() {
             .arg("scripts/testenv/check_page_race.py")
             .arg(&dir.0)
             .arg(&uri)
-            .arg(&db),
+            .arg(&db)
+            .arg(&mongosh),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         out.contains("checked 1 bucket upsert(s) that retry a page taken")
-            && out.contains("ok: add_comment/post_comments: 85 inserts in two rounds at once")
-            && out.contains("with pages [0, 1], each page held by one bucket"),
+            && out.contains("ok: python add_comment/post_comments: 85 inserts in two rounds at once")
+            && out.matches("with pages [0, 1], each page held by one bucket").count() == 3,
         "{out}"
     );
+    for lang in ["mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} add_comment/post_comments: 85 inserts in two rounds one after the other"
+            )),
+            "{out}"
+        );
+    }
     assert!(!out.contains("FAIL"), "{out}");
 }
 

@@ -235,14 +235,19 @@ fn walks_paths(ops: &[OpCode]) -> bool {
 /// and the upsert runs again at the next page. It then matches the bucket
 /// the other writer opened while that has room (the page is only set on
 /// insert), or opens the next page. Each duplicate key shows one more page
-/// taken, so the loop ends once it passes the pages that exist.
+/// taken, so the loop ends once it passes the pages that exist. (In
+/// mongosh, `return upsert(p)` inside the `try` let the duplicate key
+/// escape the `catch`: the server check saw it, issue 41.)
 const JS_NEXT_PAGE_HELPER: &str = "\n// A bucket's upsert at `page`; a duplicate key (the unique index on the parent and its\n\
      // page: another writer opened that page first) runs it again at the next page, where it\n\
      // joins that writer's bucket while it has room, or opens a new one.\n\
      function nextFreePage(page, upsert) {\n\
      \x20 for (let p = page; ; p += 1) {\n\
      \x20   try {\n\
-     \x20     return upsert(p);\n\
+     \x20     // Kept before it is returned: mongosh waits for a write it assigns inside\n\
+     \x20     // the try, but not for one returned from it, whose error then escapes the catch.\n\
+     \x20     const result = upsert(p);\n\
+     \x20     return result;\n\
      \x20   } catch (e) {\n\
      \x20     if (e.code !== 11000) throw e;\n\
      \x20   }\n\

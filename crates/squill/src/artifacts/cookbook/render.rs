@@ -1338,6 +1338,12 @@ mod tests {
         let book = super::super::mongosh(&d, &ops);
         assert_eq!(book.matches("function nextFreePage(").count(), 1, "{book}");
         assert!(book.contains("if (e.code !== 11000) throw e;"), "{book}");
+        // mongosh waits for an assigned write, not a returned one, inside a
+        // `try` (a returned one's duplicate key escaped the `catch`).
+        assert!(
+            book.contains("const result = upsert(p);\n      return result;"),
+            "{book}"
+        );
         let book = super::super::node(&d, &ops);
         assert!(book.contains("async function nextFreePage("), "{book}");
         let book = super::super::python(&d, &ops);
