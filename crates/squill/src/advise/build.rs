@@ -273,6 +273,7 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     partial: Vec::new(),
                     expire_after_seconds: Some(x.seconds),
                     expired_per_second: expired,
+                    kept_beside: None,
                 });
             }
         }
@@ -548,6 +549,7 @@ fn indexes(
                 partial: need.partial.clone(),
                 expire_after_seconds: None,
                 expired_per_second: None,
+                kept_beside: None,
             }),
         }
     }
@@ -609,6 +611,22 @@ fn indexes(
             i += 1;
         }
     }
+    // A unique partial index that stays beside such a full one says why.
+    for i in 0..list.len() {
+        if list[i].partial.is_empty() || !list[i].unique {
+            continue;
+        }
+        if let Some(j) = (0..list.len()).find(|&j| {
+            list[j].partial.is_empty()
+                && list[j].expire_after_seconds.is_none()
+                && super::optimize::covers(&list[j].keys, &list[i].keys)
+        }) {
+            list[i].kept_beside = Some(crate::design::KeptBeside {
+                index: list[j].name.clone(),
+                why: crate::design::BesideWhy::Unique,
+            });
+        }
+    }
     // Drop an index that is a prefix of another; its users move to the
     // longer one. A unique index stays: the longer one does not enforce it.
     let mut i = 0;
@@ -657,6 +675,7 @@ fn indexes(
                 partial: Vec::new(),
                 expire_after_seconds: None,
                 expired_per_second: None,
+                kept_beside: None,
             },
         );
     }
