@@ -953,8 +953,12 @@ fn inserts_at_once_open_each_page_once_against_a_server() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         out.contains("checked 1 bucket upsert(s) that retry a page taken")
-            && out.contains("ok: python add_comment/post_comments: 85 inserts in two rounds at once")
-            && out.matches("with pages [0, 1], each page held by one bucket").count() == 3,
+            && out
+                .contains("ok: python add_comment/post_comments: 85 inserts in two rounds at once")
+            && out
+                .matches("with pages [0, 1], each page held by one bucket")
+                .count()
+                == 3,
         "{out}"
     );
     for lang in ["mongosh", "node"] {

@@ -16,7 +16,8 @@ pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{
-    ARRIVED, BucketPart, PAGE, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
+    ARRIVED, BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, PAGE, Shape, ShapeField,
+    ShapeType,
 };
 pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 

@@ -364,8 +364,10 @@ impl Planner<'_> {
         // (partial on `count > 0`), the read is still one key a bucket.
         // A read of all the parent's buckets (`spread`) or by a window on
         // the buckets' last time (an emptied one has none) needs no test.
-        let skip_empty =
-            matches!(by, BucketBy::Count) && !spread && key == crate::design::PAGE && self.empties_buckets(r);
+        let skip_empty = matches!(by, BucketBy::Count)
+            && !spread
+            && key == crate::design::PAGE
+            && self.empties_buckets(r);
         if skip_empty {
             step.filter.push(filt(
                 "count",
