@@ -415,7 +415,6 @@ pub(super) fn ident(s: &str) -> String {
                 | "newest"
                 | "out"
                 | "feed"
-                | "next_free_page"
                 | "page_tried"
         )
     {
