@@ -360,8 +360,11 @@ impl Planner<'_> {
         // of a count is never refilled (`arrived`), so an emptied one
         // stays, and a read by page would return it (the newest one,
         // forever, once the newest page is emptied) in place of a bucket
-        // that holds children. Through an index over those alone
-        // (partial on `count > 0`), the read is still one key a bucket.
+        // that holds children. It asks for an index over those alone
+        // (partial on `count > 0`), one key a bucket; where the insert's
+        // unique `{parent, page}` holds the same keys over every bucket,
+        // the design keeps that one instead (`advise::build`, `indexes`),
+        // and the read steps over an emptied bucket at its start.
         // A read of all the parent's buckets (`spread`) or by a window on
         // the buckets' last time (an emptied one has none) needs no test.
         let skip_empty = matches!(by, BucketBy::Count)
