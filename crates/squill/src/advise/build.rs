@@ -93,7 +93,7 @@ fn collections(
     // entity was quadratic in the model (issue 45).
     let mut at: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
     for e in model.entity_ids() {
-        let Some((size, documents)) = size_of(facts, p, e) else {
+        let Some((size, documents)) = size_of(facts, space, p, e) else {
             continue;
         };
         let (shape, example) = match p.home[e.index()] {
@@ -195,6 +195,7 @@ fn collections(
 /// projection asks the same of the model grown month by month.
 pub(super) fn size_of(
     facts: &Facts<'_>,
+    space: &Space,
     p: &Placement<'_>,
     e: EntityId,
 ) -> Option<(DocumentSize, u64)> {
@@ -222,7 +223,9 @@ pub(super) fn size_of(
             }
         }
     };
-    Some((size, p.documents(facts, e).round() as u64))
+    // The buckets thinned as the plans count them (issue 41).
+    let fill = crate::costs::plan::Planner { facts, space, p }.root_fill(p.root(e));
+    Some((size, p.documents(facts, e, fill).round() as u64))
 }
 
 /// The TTL index of each entity of `c` that expires (`expires:`) and has
@@ -270,6 +273,7 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     partial: Vec::new(),
                     expire_after_seconds: Some(x.seconds),
                     expired_per_second: expired,
+                    kept_beside: None,
                 });
             }
         }
@@ -545,6 +549,7 @@ fn indexes(
                 partial: need.partial.clone(),
                 expire_after_seconds: None,
                 expired_per_second: None,
+                kept_beside: None,
             }),
         }
     }
@@ -557,6 +562,10 @@ fn indexes(
                 && list[i].unique
                 && !list[j].unique
                 && list[i].partial.is_empty()
+                // Not into a partial index: that one enforces nothing on
+                // the documents it leaves out (a unique page of count
+                // buckets must hold for the emptied ones too).
+                && list[j].partial.is_empty()
                 && same_key_set(&list[i].keys, &list[j].keys)
         });
         if let Some(j) = same {
@@ -570,6 +579,52 @@ fn indexes(
             list.remove(i);
         } else {
             i += 1;
+        }
+    }
+    // A partial index beside one over every document that starts with
+    // its keys is a second copy of the same entries: the full one serves
+    // every read the partial one serves (those reads test the partial
+    // condition in their filter, which the full index's documents are
+    // then checked against), so the partial one goes and its users move
+    // over. A unique partial index stays: it enforces its uniqueness over
+    // the documents it holds, which the full one does not (issue 41).
+    let mut i = 0;
+    while i < list.len() {
+        let full = (0..list.len()).find(|&j| {
+            j != i
+                && !list[i].partial.is_empty()
+                && !list[i].unique
+                && list[j].partial.is_empty()
+                && list[j].expire_after_seconds.is_none()
+                && super::optimize::covers(&list[j].keys, &list[i].keys)
+        });
+        if let Some(j) = full {
+            let users = std::mem::take(&mut list[i].used_by);
+            for u in users {
+                if !list[j].used_by.contains(&u) {
+                    list[j].used_by.push(u);
+                }
+            }
+            list.remove(i);
+            i = 0;
+        } else {
+            i += 1;
+        }
+    }
+    // A unique partial index that stays beside such a full one says why.
+    for i in 0..list.len() {
+        if list[i].partial.is_empty() || !list[i].unique {
+            continue;
+        }
+        if let Some(j) = (0..list.len()).find(|&j| {
+            list[j].partial.is_empty()
+                && list[j].expire_after_seconds.is_none()
+                && super::optimize::covers(&list[j].keys, &list[i].keys)
+        }) {
+            list[i].kept_beside = Some(crate::design::KeptBeside {
+                index: list[j].name.clone(),
+                why: crate::design::BesideWhy::Unique,
+            });
         }
     }
     // Drop an index that is a prefix of another; its users move to the
@@ -620,6 +675,7 @@ fn indexes(
                 partial: Vec::new(),
                 expire_after_seconds: None,
                 expired_per_second: None,
+                kept_beside: None,
             },
         );
     }

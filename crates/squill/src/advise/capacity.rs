@@ -214,7 +214,7 @@ fn sizes(
         {
             continue;
         }
-        let Some((size, n)) = size_of(facts, p, e) else {
+        let Some((size, n)) = size_of(facts, space, p, e) else {
             continue;
         };
         roots.push(e);

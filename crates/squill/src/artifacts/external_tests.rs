@@ -943,6 +943,62 @@ fn a_time_bucket_deleted_with_its_last_child_moves_the_parent_figures_against_a_
         "{out}"
     );
     assert_eq!(out.matches("ok: ").count(), 3, "{out}");
+}
+
+/// Issue 41: inserts at once into count buckets, on a parent with no open
+/// bucket, each passing page 0. The unique `{post, page}` index refuses a
+/// page opened twice, and the Python cookbook's upsert runs again at the
+/// next page, joining the bucket the other writer opened
+/// (scripts/testenv/check_page_race.py): each page is held by one bucket,
+/// and the buckets' count, arrived and children add up to the inserts.
+#[test]
+fn inserts_at_once_open_each_page_once_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "bucket-count-parent-figures";
+    let (model, design) = fixtures::load(name);
+    let dir = out_dir(&format!("page-race-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let db = format!("squill_page_race_{}", std::process::id());
+    let db_uri = database_uri(&uri, &db);
+    let setup = run(Command::new(&mongosh)
+        .args(["--quiet", "--norc", &db_uri])
+        .arg(dir.0.join("setup.js")));
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_page_race.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains("checked 1 bucket upsert(s) that retry a page taken")
+            && out
+                .contains("ok: python add_comment/post_comments: 85 inserts in two rounds at once")
+            && out
+                .matches("with pages [0, 1], each page held by one bucket")
+                .count()
+                == 3,
+        "{out}"
+    );
+    for lang in ["mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} add_comment/post_comments: 85 inserts in two rounds one after the other"
+            )),
+            "{out}"
+        );
+    }
     assert!(!out.contains("FAIL"), "{out}");
 }
 

@@ -169,6 +169,9 @@ pub(crate) fn mongosh(coll: &Collection) -> String {
                 comment(&index.used_by.join(", ")).into_owned()
             }
         ));
+        if let Some(k) = &index.kept_beside {
+            out.push_str(&format!("// {}\n", comment(&k.words())));
+        }
     }
     let specs: Vec<String> = idx.iter().map(|i| js_json(&spec(i).to_string())).collect();
     out.push_str(&format!(

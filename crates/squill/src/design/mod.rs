@@ -16,8 +16,8 @@ pub use layout::{Aggregation, BucketBy, Layout, Side};
 pub use purpose::{Purpose, Warning};
 pub use reason::{Explain, Figure, Reason, Unit};
 pub use shape::{
-    ARRIVED, BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, Shape, ShapeField, ShapeType,
-    VERSION,
+    ARRIVED, BucketPart, FieldOrigin, GEOJSON_POINT, GEOJSON_POLYGON, PAGE, Shape, ShapeField,
+    ShapeType, VERSION,
 };
 pub use tenancy::{ScopedEntity, TenancyReport, TenantCost};
 
@@ -172,6 +172,29 @@ pub struct Index {
     /// inserted, or for any other index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expired_per_second: Option<PerSecond>,
+    /// Why this partial index stays beside an index over every document
+    /// that starts with its keys (`advise::build` keeps one of two such
+    /// indexes unless each does what the other cannot). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_beside: Option<KeptBeside>,
+}
+
+/// A partial index kept beside `index`, an index over every document
+/// that starts with its keys, and why (`KeptBeside::words` says it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct KeptBeside {
+    pub index: String,
+    pub why: BesideWhy,
+}
+
+/// What each of the two indexes does that the other cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BesideWhy {
+    /// This one is unique over the documents it holds, which the full one
+    /// cannot be (documents without the keys would collide on null); the
+    /// full one serves reads that do not test this one's condition.
+    Unique,
 }
 
 /// A rate, per second: a finite number (rates are checked on input), so

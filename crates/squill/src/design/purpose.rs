@@ -612,6 +612,18 @@ pub enum Warning {
     },
 }
 
+impl super::KeptBeside {
+    /// Why a partial index stays beside `index`, in English.
+    pub fn words(&self) -> String {
+        match self.why {
+            super::BesideWhy::Unique => format!(
+                "kept beside {}: this one is unique over the documents it holds, which {} cannot be (it holds every document, and those without the keys would collide); {} serves the reads that do not test this one's condition",
+                self.index, self.index, self.index
+            ),
+        }
+    }
+}
+
 impl Warning {
     /// Whether the warning is about `entity` (by its name in the model).
     pub fn mentions(&self, entity: &str) -> bool {

@@ -178,3 +178,8 @@ pub const ARRIVED: &str = "arrived";
 /// version, as object mappers keep one, changed so that a change of the
 /// same document by another transaction conflicts with the guard's.
 pub const VERSION: &str = "_version";
+
+/// The name of a count bucket's page number: the reads sort by it, the
+/// upsert that opens a bucket sets it (`$setOnInsert`), and a unique
+/// `{parent, page}` index keeps two writers from opening the same page.
+pub const PAGE: &str = "page";

@@ -196,6 +196,7 @@ pub(crate) fn index(name: &str, keys: &[(&str, i32)], used_by: &[&str]) -> Index
         partial: Vec::new(),
         expire_after_seconds: None,
         expired_per_second: None,
+        kept_beside: None,
     }
 }
 

@@ -7,6 +7,7 @@ mod correlation;
 mod edges;
 mod exhaustive;
 pub(crate) mod golden;
+mod index_pairs;
 pub(crate) mod invariants;
 mod link_conditions;
 mod multikey;

@@ -206,12 +206,12 @@ fn a_parents_last_is_read_again_from_its_newest_bucket() {
     }
 }
 
-/// The re-reads skip the buckets a delete emptied (`count > 0`) through
-/// indexes over the buckets that hold comments only (partial on
-/// `count > 0`): an emptied bucket is not in them, so the one key and one
-/// bucket each read is priced at is what it reads, however many the
-/// deletes emptied. The page read of the comments keeps its index over
-/// every bucket.
+/// The re-reads skip the buckets a delete emptied (`count > 0`). A min's
+/// or max's goes through an index over the buckets that hold comments
+/// only (partial on `count > 0`): an emptied bucket is not in it, so the
+/// one key and one bucket the read is priced at is what it reads, however
+/// many the deletes emptied. The last's, by page, through the unique
+/// `{post, page}` index, which holds every bucket.
 #[test]
 fn the_rereads_indexes_hold_only_buckets_with_children() {
     let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
@@ -238,20 +238,37 @@ fn the_rereads_indexes_hold_only_buckets_with_children() {
             .iter()
             .find(|i| i.name == name)
             .unwrap_or_else(|| panic!("{name} is not an index of post_comments"));
-        assert_eq!(
-            index.partial,
-            [PartialCondition::Positive {
-                path: "count".to_string()
-            }],
-            "{index:#?}"
-        );
+        // The last's read, by page, goes through the unique `{post, page}`
+        // index over every bucket: a copy partial on `count > 0` beside it
+        // would hold the same entries again (review finding 10). Its own
+        // test still skips emptied buckets.
+        if index.partial.is_empty() {
+            assert!(
+                index.unique && index.keys[1].0 == crate::design::PAGE,
+                "{index:#?}"
+            );
+            assert!(
+                read.filter
+                    .iter()
+                    .any(|t| t.path == "count" && t.value_from == ValueSource::Above { limit: 0 }),
+                "{read:#?}"
+            );
+        } else {
+            assert_eq!(
+                index.partial,
+                [PartialCondition::Positive {
+                    path: "count".to_string()
+                }],
+                "{index:#?}"
+            );
+        }
         assert_eq!(
             (read.documents, index.keys[0].0.as_str()),
             (1.0, "post"),
             "{read:#?}"
         );
     }
-    // The page read skips emptied buckets too, through the same index
+    // The page read skips emptied buckets too, by the same test
     // (`a_page_of_count_buckets_skips_emptied_buckets`).
 }
 
@@ -344,13 +361,16 @@ fn a_delete_of_all_a_parents_bucketed_children_deletes_its_buckets() {
         .collect();
     assert_eq!(tests, [("post", FilterOp::Eq, &ValueSource::Param)]);
     // 300 comments a post, 50 a bucket, through an index led by the post
-    // that holds every bucket (one key a bucket; the insert's, since the
-    // page reads' is partial on `count > 0` and would leave emptied
-    // buckets), not a multikey one of its comments. The
-    // buckets are thinned by `delete_comment` (0.2/s against 6 inserts/s)
-    // and never refilled: 300 / (50 × (1 − 0.2 / 6)) = 6.2, so 7 buckets,
-    // not the 6 full ones.
-    assert_eq!(buckets.documents, 7.0, "{buckets:#?}");
+    // that holds every bucket (one key a bucket; the insert's), not a
+    // multikey one of its comments. The buckets are thinned by
+    // `delete_comment` (0.2/s against 6 inserts/s) and never refilled:
+    // 300 / (50 × (1 − 0.2 / 6)) buckets, not the 6 full ones, counted as
+    // the collection counts them (`bucket_documents_agree_…` below).
+    let thinned = 300.0 / (50.0 * (1.0 - 0.2 / 6.0));
+    assert!(
+        (buckets.documents - thinned).abs() < 1e-9,
+        "{thinned} {buckets:#?}"
+    );
     assert_eq!(
         buckets.index.as_deref(),
         Some("post_1_arrived_1"),
@@ -376,8 +396,12 @@ fn a_delete_of_all_a_parents_bucketed_children_deletes_its_buckets() {
         "{:#?}",
         p.steps[1]
     );
-    // The 7 buckets and the post.
-    assert_eq!(p.cost.documents_examined, 8.0, "{:#?}", p.cost);
+    // The buckets and the post.
+    assert!(
+        (p.cost.documents_examined - (thinned + 1.0)).abs() < 1e-9,
+        "{:#?}",
+        p.cost
+    );
 }
 
 /// A comment goes into the post's bucket that has had fewer than 50
@@ -517,11 +541,11 @@ fn a_page_of_count_buckets_skips_emptied_buckets() {
         .flat_map(|c| &c.indexes)
         .find(|i| Some(&i.name) == read.index.as_ref())
         .unwrap_or_else(|| panic!("no index for the page read: {read:#?}"));
-    assert_eq!(
-        index.partial,
-        [PartialCondition::Positive {
-            path: "count".to_string()
-        }],
+    // Through the unique `{post, page}` index over every bucket, which
+    // serves the read as well as a copy partial on `count > 0` would: the
+    // read's own test skips the emptied buckets (issue 41, finding 10).
+    assert!(
+        index.unique && index.partial.is_empty() && index.keys.len() == 2,
         "{index:#?}"
     );
     let m = crate::inputs::model_file::parse(
@@ -541,4 +565,74 @@ fn a_page_of_count_buckets_skips_emptied_buckets() {
             );
         }
     }
+}
+
+/// Two inserts at once that find no open bucket both upsert one: a unique
+/// index on the parent and the page, over every bucket (an emptied one
+/// keeps its page), makes the second fail with a duplicate key instead of
+/// opening the same page again, and the insert's plan is what asks for it
+/// (issue 41). On the fixture, and on a model whose buckets no delete
+/// thins.
+#[test]
+fn count_buckets_hold_each_page_once() {
+    let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+    let m = crate::inputs::model_file::parse(
+        "pages.yaml",
+        include_str!("../../../../../examples/blog-comments-pages.yaml"),
+    )
+    .expect("the example parses");
+    let pages =
+        crate::advise::advise(&m, &crate::settings::Settings::default(), None).expect("advise");
+    for (d, parent, insert) in [(&d, "post", "add_comment"), (&pages, "post", "add_comment")] {
+        let bucket = d
+            .collections
+            .iter()
+            .find(|c| c.name == "post_comments")
+            .expect("the bucket collection");
+        let unique: Vec<_> = bucket
+            .indexes
+            .iter()
+            .filter(|i| {
+                i.unique
+                    && i.partial.is_empty()
+                    && i.keys
+                        == [
+                            (parent.to_string(), 1),
+                            (crate::design::PAGE.to_string(), 1),
+                        ]
+            })
+            .collect();
+        assert_eq!(unique.len(), 1, "{:#?}", bucket.indexes);
+        assert!(
+            unique[0].used_by.iter().any(|u| u == insert),
+            "{:#?}",
+            unique[0]
+        );
+    }
+}
+
+/// The collection's figures count the buckets the plans price: thinned by
+/// single deletes and never refilled (`Planner::bucket_fill`), through one
+/// function (`Placement::buckets_holding`). They once disagreed: 7 buckets
+/// a post in `clear_comments`, 6,000 bucket documents for 1,000 posts in
+/// the collection (review finding 6, issue 41). The index entries of the
+/// buckets' indexes follow the collection's documents.
+#[test]
+fn bucket_documents_agree_with_the_buckets_the_plans_price() {
+    let (m, d) = crate::fixtures::load("bucket-count-parent-figures");
+    let posts = m.entity(m.entity_by_name("post").expect("post")).count as f64;
+    let bucket = d
+        .collections
+        .iter()
+        .find(|c| c.name == "post_comments")
+        .expect("the bucket collection");
+    let clear = plan(&d, "clear_comments");
+    let per_post = clear.steps[0].documents;
+    assert!(
+        (bucket.documents as f64 - per_post * posts).abs() <= 1.0,
+        "{} bucket documents, {per_post} deleted a post for {posts} posts",
+        bucket.documents
+    );
+    // Thinned: more than the 300,000 comments in full buckets of 50.
+    assert!(bucket.documents > 6000, "{}", bucket.documents);
 }

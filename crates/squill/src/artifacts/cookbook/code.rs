@@ -310,6 +310,12 @@ pub struct StepCode {
     /// Paging by `skip`: the parameter with the page's number (1 for the
     /// first); the find skips the `(page - 1) * limit` items before it.
     pub skip: Option<String>,
+    /// A count bucket's upsert that may open a bucket: the parameter with
+    /// the page number it opens it at. A duplicate key from the unique
+    /// `{parent, page}` index means another writer opened that page first;
+    /// the code runs the upsert again with the next page, which lands in
+    /// that writer's bucket while it has room (issue 41).
+    pub next_page: Option<String>,
     /// A conditional write or a claim: what the code does when it matches
     /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
     /// the group's earlier writes; `skip`: nothing).
@@ -409,6 +415,7 @@ pub(super) fn ident(s: &str) -> String {
                 | "newest"
                 | "out"
                 | "feed"
+                | "page_tried"
         )
     {
         format!("p_{out}")

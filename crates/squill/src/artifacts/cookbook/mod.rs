@@ -229,6 +229,63 @@ fn walks_paths(ops: &[OpCode]) -> bool {
         })
 }
 
+/// The helpers of a count bucket's upsert that may open a bucket at a page
+/// another writer opened first (`StepCode::next_page`): the unique
+/// `{parent, page}` index refuses the second with a duplicate key (11000),
+/// and the upsert runs again at the next page. It then matches the bucket
+/// the other writer opened while that has room (the page is only set on
+/// insert), or opens the next page. Each duplicate key shows one more page
+/// taken, so the loop ends once it passes the pages that exist. (In
+/// mongosh, `return upsert(p)` inside the `try` let the duplicate key
+/// escape the `catch`: the server check saw it, issue 41.)
+const JS_NEXT_PAGE_HELPER: &str = "\n// A bucket's upsert at `page`; a duplicate key (the unique index on the parent and its\n\
+     // page: another writer opened that page first) runs it again at the next page, where it\n\
+     // joins that writer's bucket while it has room, or opens a new one.\n\
+     function nextFreePage(page, upsert) {\n\
+     \x20 for (let p = page; ; p += 1) {\n\
+     \x20   try {\n\
+     \x20     // Kept before it is returned: mongosh waits for a write it assigns inside\n\
+     \x20     // the try, but not for one returned from it, whose error then escapes the catch.\n\
+     \x20     const result = upsert(p);\n\
+     \x20     return result;\n\
+     \x20   } catch (e) {\n\
+     \x20     if (e.code !== 11000) throw e;\n\
+     \x20   }\n\
+     \x20 }\n\
+     }\n";
+
+/// `JS_NEXT_PAGE_HELPER` for the Node.js driver, whose writes are promises.
+const NODE_NEXT_PAGE_HELPER: &str = "\n// A bucket's upsert at `page`; a duplicate key (the unique index on the parent and its\n\
+     // page: another writer opened that page first) runs it again at the next page, where it\n\
+     // joins that writer's bucket while it has room, or opens a new one.\n\
+     async function nextFreePage(page, upsert) {\n\
+     \x20 for (let p = page; ; p += 1) {\n\
+     \x20   try {\n\
+     \x20     return await upsert(p);\n\
+     \x20   } catch (e) {\n\
+     \x20     if (e.code !== 11000) throw e;\n\
+     \x20   }\n\
+     \x20 }\n\
+     }\n";
+
+/// `JS_NEXT_PAGE_HELPER` in Python.
+const PY_NEXT_PAGE_HELPER: &str = "\n\nfrom pymongo.errors import DuplicateKeyError  # noqa: E402 (only a bucket's upsert needs it)\n\n\n\
+     def _next_free_page(page, upsert):\n\
+     \x20   \"\"\"A bucket's upsert at `page`; a duplicate key (the unique index on the parent and its\n\
+     \x20   page: another writer opened that page first) runs it again at the next page, where it\n\
+     \x20   joins that writer's bucket while it has room, or opens a new one.\"\"\"\n\
+     \x20   while True:\n\
+     \x20       try:\n\
+     \x20           return upsert(page)\n\
+     \x20       except DuplicateKeyError:\n\
+     \x20           page += 1\n";
+
+/// Whether a bucket's upsert retries a page taken (`JS_NEXT_PAGE_HELPER`).
+fn retries_pages(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .any(|o| !o.transaction && o.steps.iter().any(|s| s.next_page.is_some()))
+}
+
 /// The cookbook in mongosh: functions to paste into a shell or `load()`.
 pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     let mut out = format!(
@@ -249,6 +306,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     }
     if merges(ops) {
         out.push_str(JS_NEWEST_HELPER);
+    }
+    if retries_pages(ops) {
+        out.push_str(JS_NEXT_PAGE_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -282,6 +342,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if merges(ops) {
         out.push_str(JS_NEWEST_HELPER);
+    }
+    if retries_pages(ops) {
+        out.push_str(NODE_NEXT_PAGE_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -363,6 +426,12 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 // such a read, so that other steps read as they did).
                 if let Some(page) = &s.skip {
                     step["skip"] = json!(page);
+                }
+                // A count bucket's upsert that retries a page another
+                // writer opened first: its page number's parameter (a
+                // check runs inserts at once with it).
+                if let Some(page) = &s.next_page {
+                    step["next_page"] = json!(page);
                 }
                 // A conditional write or a claim: what the code does when
                 // it matches nothing (a check can then call it so).
@@ -532,6 +601,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if merges(ops) {
         out.push_str(PY_NEWEST_HELPER);
+    }
+    if retries_pages(ops) {
+        out.push_str(PY_NEXT_PAGE_HELPER);
     }
     for op in ops {
         out.push_str("\n\n");

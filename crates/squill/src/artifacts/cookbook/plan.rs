@@ -911,8 +911,15 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             _ => None,
         };
         let each = step.each.as_deref().map(|e| b.each(step, e));
+        let next_page = if step.action == Action::Upsert {
+            coll.as_ref()
+                .and_then(|c| page_taken_retry(c, &filter, &updates))
+        } else {
+            None
+        };
         b.steps.push(StepCode {
             each,
+            next_page,
             skip,
             otherwise: step.otherwise,
             key,
@@ -1168,6 +1175,35 @@ fn array_bound(coll: &Collection, path: &str) -> Option<u64> {
         ShapeType::Array { max_items, .. } if f.name == path => *max_items,
         _ => None,
     })
+}
+
+/// For a count bucket's upsert that opens a bucket with the caller's page
+/// number (`$setOnInsert` of `design::PAGE`) on a collection whose unique
+/// index on its parent and page refuses a page taken twice: that
+/// parameter, which the cookbook's retry moves on from a page another
+/// writer opened first (`StepCode::next_page`).
+fn page_taken_retry(
+    coll: &Collection,
+    filter: &[(String, Expr)],
+    updates: &[Update],
+) -> Option<String> {
+    let page = updates.iter().find_map(|u| match u {
+        Update::SetOnInsert(path, Expr::Param(name)) if path == crate::design::PAGE => {
+            Some(name.clone())
+        }
+        _ => None,
+    })?;
+    let (parent, _) = filter.first()?;
+    coll.indexes
+        .iter()
+        .any(|i| {
+            i.unique
+                && i.partial.is_empty()
+                && i.keys.len() == 2
+                && i.keys[0].0 == *parent
+                && i.keys[1].0 == crate::design::PAGE
+        })
+        .then_some(page)
 }
 
 /// For a bucket upsert: the counter it increments by one and the bound of the

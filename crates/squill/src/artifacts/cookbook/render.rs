@@ -660,6 +660,21 @@ fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
             let _ = writeln!(out, "{indent}{comment} index: _id or none (see the design)");
         }
     }
+    // Where a bucket's page number comes from, and what a page taken does.
+    if let (Some(page), Some((parent, _))) = (&step.next_page, step.filter.first()) {
+        let _ = writeln!(
+            out,
+            "{indent}{comment} {}: the number of {} buckets of this {} so far (count them by {}), or any lower number, never a higher one.",
+            c(page),
+            c(&step.collection),
+            c(parent),
+            c(parent)
+        );
+        let _ = writeln!(
+            out,
+            "{indent}{comment} A page another writer opened first moves the upsert on to the next page, so the child joins that writer's bucket."
+        );
+    }
     if matches!(
         step.action,
         Action::UpdateMany | Action::DeleteMany | Action::BulkWrite
@@ -686,7 +701,31 @@ pub fn format_count(x: f64) -> String {
     out
 }
 
+/// The name the retry of a page taken gives the page it tries
+/// (`StepCode::next_page`); `code::ident` keeps parameters off it.
+const PAGE_TRIED: &str = "page_tried";
+
+/// A count bucket's upsert that retries a page another writer took
+/// (`StepCode::next_page`), outside a transaction (in one, the duplicate
+/// key aborts it, and the transaction run again finds that writer's
+/// bucket): the page parameter and the step with the page it tries in
+/// its place.
+fn page_retry(step: &StepCode, session: bool) -> Option<(String, StepCode)> {
+    let page = step.next_page.as_ref().filter(|_| !session)?;
+    let mut tried = step.clone();
+    for u in &mut tried.updates {
+        if let Update::SetOnInsert(path, e) = u
+            && path == crate::design::PAGE
+        {
+            *e = Expr::Param(PAGE_TRIED.to_string());
+        }
+    }
+    Some((page.clone(), tried))
+}
+
 fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -> String {
+    let retry = page_retry(step, session);
+    let step = retry.as_ref().map_or(step, |(_, s)| s);
     let coll = match lang {
         Lang::Node => format!("{db}.collection({})", q(&step.collection)),
         _ => format!("{db}.getCollection({})", q(&step.collection)),
@@ -811,6 +850,10 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             }
             None => "null".to_string(),
         },
+    };
+    let call = match &retry {
+        Some((page, _)) => format!("nextFreePage({page}, ({PAGE_TRIED}) => {call})"),
+        None => call,
     };
     // Only when the write before matched nothing (no room in the parent).
     let call = match &step.fallback_of {
@@ -1089,6 +1132,8 @@ pub fn node(op: &OpCode) -> String {
 }
 
 fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
+    let retry = page_retry(step, session);
+    let step = retry.as_ref().map_or(step, |(_, s)| s);
     let coll = format!("db[{}]", q(&step.collection));
     let sess = if session { ", session=session" } else { "" };
     let f = filter(Lang::Python, step);
@@ -1174,6 +1219,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             }
             None => "None".to_string(),
         },
+    };
+    let call = match &retry {
+        Some((page, _)) => format!("_next_free_page({page}, lambda {PAGE_TRIED}: {call})"),
+        None => call,
     };
     let call = match &step.fallback_of {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
@@ -1265,6 +1314,55 @@ mod tests {
         let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
         let plan = d.operations.iter().find(|p| p.operation == op).unwrap();
         op_code(&d, plan)
+    }
+
+    /// A count bucket's insert runs its upsert again at the next page on a
+    /// duplicate key (another writer opened that page first), in every
+    /// language, with the page it tries set on insert (issue 41).
+    #[test]
+    fn a_bucket_upsert_moves_past_a_page_taken_in_every_language() {
+        let (_, d) = crate::fixtures::load("bucket-count-parent-figures");
+        let ops = super::super::op_codes(&d);
+        let add = ops
+            .iter()
+            .find(|o| o.name == "add_comment")
+            .expect("add_comment");
+        assert_eq!(add.steps[0].next_page.as_deref(), Some("page"));
+        let set = r#""$setOnInsert": {"page": page_tried}"#;
+        for (text, call) in [
+            (
+                super::mongosh(add),
+                "const post_comments = nextFreePage(page, (page_tried) => db.getCollection(\"post_comments\").updateOne(",
+            ),
+            (
+                super::node(add),
+                "const post_comments = await nextFreePage(page, (page_tried) => db.collection(\"post_comments\").updateOne(",
+            ),
+            (
+                super::python(add),
+                "post_comments = _next_free_page(page, lambda page_tried: _result(db[\"post_comments\"].update_one(",
+            ),
+        ] {
+            assert!(text.contains(call) && text.contains(set), "{text}");
+        }
+        // The helpers, once per module.
+        let book = super::super::mongosh(&d, &ops);
+        assert_eq!(book.matches("function nextFreePage(").count(), 1, "{book}");
+        assert!(book.contains("if (e.code !== 11000) throw e;"), "{book}");
+        // mongosh waits for an assigned write, not a returned one, inside a
+        // `try` (a returned one's duplicate key escaped the `catch`).
+        assert!(
+            book.contains("const result = upsert(p);\n      return result;"),
+            "{book}"
+        );
+        let book = super::super::node(&d, &ops);
+        assert!(book.contains("async function nextFreePage("), "{book}");
+        let book = super::super::python(&d, &ops);
+        assert!(
+            book.contains("def _next_free_page(page, upsert):")
+                && book.contains("except DuplicateKeyError:"),
+            "{book}"
+        );
     }
 
     /// S9's join pushes into two bounded arrays in one transaction: each

@@ -679,14 +679,31 @@ impl<'s> Placement<'s> {
         facts.model.entity(root).name.clone()
     }
 
-    /// Number of top-level documents in the collection that holds `e`.
-    pub fn documents(&self, facts: &Facts<'_>, e: EntityId) -> f64 {
+    /// The bucket documents of `rel` that hold `children` of its
+    /// children, when a bucket keeps `fill` of its size (a count bucket
+    /// thinned by deletes is never filled again: the planner's
+    /// `bucket_fill`, 1 for full buckets). The collection's figures
+    /// (`documents`) and the plans that read or delete all a parent's
+    /// buckets count them here, so the two cannot disagree (issue 41).
+    pub fn buckets_holding(
+        &self,
+        facts: &Facts<'_>,
+        rel: RelationshipId,
+        children: f64,
+        fill: f64,
+    ) -> f64 {
+        children / (self.bucket_items(facts, rel) * fill).max(1.0)
+    }
+
+    /// Number of top-level documents in the collection that holds `e`;
+    /// `fill` is the share of their size the buckets of a bucketed `e`
+    /// keep (`buckets_holding`), ignored otherwise.
+    pub fn documents(&self, facts: &Facts<'_>, e: EntityId, fill: f64) -> f64 {
         let root = self.root(e);
         match self.home[root.index()] {
             Home::Bucketed { rel } => {
                 let parents = facts.count(facts.model.relationship(rel).parent);
-                let per = self.bucket_items(facts, rel);
-                (facts.count(root) / per)
+                self.buckets_holding(facts, rel, facts.count(root), fill)
                     .ceil()
                     .max(parents.min(facts.count(root)))
             }

@@ -145,7 +145,7 @@ impl Planner<'_> {
                 path: crate::design::ARRIVED.to_string(),
             });
             updates.push(UpdateOp::SetOnInsert {
-                path: "page".to_string(),
+                path: crate::design::PAGE.to_string(),
             });
         }
         let mut filter = vec![filt(
@@ -213,7 +213,46 @@ impl Planner<'_> {
                 acc.docs,
             )),
         );
+        if matches!(by, BucketBy::Count) {
+            self.unique_page(plan, op, e, rel, plan.steps.len() - 1);
+        }
         Some(())
+    }
+
+    /// The unique `{parent, page}` index of a count bucket. Two inserts
+    /// that find no open bucket at once both upsert a new one; with the
+    /// index, the one that takes a page second fails with a duplicate key
+    /// instead of opening a second bucket of that page, and the cookbook
+    /// runs its upsert again, which then lands in the bucket the other
+    /// writer opened (`artifacts::cookbook`, `Update::SetOnInsert` of
+    /// `design::PAGE`). Its upkeep is priced as any index's; the page
+    /// reads use the same keys (issue 41).
+    fn unique_page(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        rel: RelationshipId,
+        step: usize,
+    ) {
+        let f = self.facts;
+        let acc = self.access(e);
+        let keys = vec![
+            (f.model.relationship(rel).child_field.clone(), 1),
+            (crate::design::PAGE.to_string(), 1),
+        ];
+        plan.indexes.push(IndexNeed {
+            collection: acc.collection.clone(),
+            entries: acc.docs,
+            held: acc.docs * f.held_share(acc.root),
+            writes: f.entity_writes[e.index()],
+            keys_per_write: self.keys_per_write(e, &keys),
+            keys,
+            operation: op,
+            step,
+            unique: true,
+            partial: Vec::new(),
+        });
     }
 
     /// A parent's children read from their buckets (a window on the
@@ -314,19 +353,24 @@ impl Planner<'_> {
             (BucketBy::Count, Some(field)) if inc.filter.iter().any(window) => {
                 format!("last_{field}")
             }
-            (BucketBy::Count, _) => "page".to_string(),
+            (BucketBy::Count, _) => crate::design::PAGE.to_string(),
             (BucketBy::Time { unit, .. }, _) => unit.clone(),
         };
         // A page of count buckets skips those a delete emptied: a bucket
         // of a count is never refilled (`arrived`), so an emptied one
         // stays, and a read by page would return it (the newest one,
         // forever, once the newest page is emptied) in place of a bucket
-        // that holds children. Through an index over those alone
-        // (partial on `count > 0`), the read is still one key a bucket.
+        // that holds children. It asks for an index over those alone
+        // (partial on `count > 0`), one key a bucket; where the insert's
+        // unique `{parent, page}` holds the same keys over every bucket,
+        // the design keeps that one instead (`advise::build`, `indexes`),
+        // and the read steps over an emptied bucket at its start.
         // A read of all the parent's buckets (`spread`) or by a window on
         // the buckets' last time (an emptied one has none) needs no test.
-        let skip_empty =
-            matches!(by, BucketBy::Count) && !spread && key == "page" && self.empties_buckets(r);
+        let skip_empty = matches!(by, BucketBy::Count)
+            && !spread
+            && key == crate::design::PAGE
+            && self.empties_buckets(r);
         if skip_empty {
             step.filter.push(filt(
                 "count",
@@ -734,6 +778,15 @@ impl Planner<'_> {
         (1.0 - deleted / inserted).clamp(1.0 / (*per_bucket as f64).max(1.0), 1.0)
     }
 
+    /// `bucket_fill` of the buckets `root` lives in; 1 for a root of its
+    /// own (`Placement::documents` ignores it there).
+    pub(crate) fn root_fill(&self, root: EntityId) -> f64 {
+        match self.p.home[root.index()] {
+            Home::Bucketed { rel } => self.bucket_fill(rel),
+            _ => 1.0,
+        }
+    }
+
     /// A delete of every child of its parents: a filter on the reference
     /// to the parent alone (all the comments of a post). The parents'
     /// buckets are deleted, a key and a bucket each (no bucket is left
@@ -757,7 +810,7 @@ impl Planner<'_> {
         let Home::Bucketed { rel } = self.p.home[e.index()] else {
             return false;
         };
-        let Layout::Bucket { per_bucket, .. } = self.layout(rel) else {
+        let Layout::Bucket { .. } = self.layout(rel) else {
             return false;
         };
         let f = self.facts;
@@ -782,9 +835,11 @@ impl Planner<'_> {
         }
         let children = self.matched(e, filter, None);
         let parents = (children / f.typical(rel).max(1.0)).max(1.0);
-        // Buckets thinned by other deletes stay (`bucket_fill`).
-        let per_parent = (f.typical(rel) / ((*per_bucket as f64) * self.bucket_fill(rel)).max(1.0))
-            .ceil()
+        // Buckets thinned by other deletes stay (`bucket_fill`): counted
+        // as the collection's figures count them (`buckets_holding`).
+        let per_parent = self
+            .p
+            .buckets_holding(f, rel, f.typical(rel), self.bucket_fill(rel))
             .max(1.0);
         let buckets = parents * per_parent;
         let name = self.name(e).to_string();

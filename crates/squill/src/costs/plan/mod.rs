@@ -559,7 +559,7 @@ impl<'a> Planner<'a> {
             root,
             root_bytes: p.root_bytes(self.facts, e),
             per_root: p.per_root(self.facts, e),
-            docs: p.documents(self.facts, e),
+            docs: p.documents(self.facts, e, self.root_fill(root)),
             kind,
         }
     }

@@ -221,7 +221,7 @@ impl Planner<'_> {
         let (key, dir) = match (function, self.layout(r)) {
             (AggregateFn::Last | AggregateFn::First, Layout::Bucket { by, .. }) => (
                 match by {
-                    BucketBy::Count => "page".to_string(),
+                    BucketBy::Count => crate::design::PAGE.to_string(),
                     BucketBy::Time { unit, .. } => unit.clone(),
                 },
                 if function == AggregateFn::Last { -1 } else { 1 },

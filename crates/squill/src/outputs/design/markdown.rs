@@ -131,11 +131,14 @@ fn collection(out: &mut String, c: &Collection) {
     }
     out.push_str("| index | keys | unique | used by |\n|---|---|---|---|\n");
     for i in &c.indexes {
-        let used = if i.used_by.is_empty() {
+        let mut used = if i.used_by.is_empty() {
             "(implicit)".to_string()
         } else {
             i.used_by.join(", ")
         };
+        if let Some(k) = &i.kept_beside {
+            used = format!("{used}; {}", k.words());
+        }
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",

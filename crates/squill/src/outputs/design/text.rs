@@ -312,6 +312,9 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         } else {
             let _ = write!(line, "  used by {}", v(&index.used_by.join(", ")));
         }
+        if let Some(k) = &index.kept_beside {
+            let _ = write!(line, "; {}", v(&k.words()));
+        }
         let _ = writeln!(out, "{line}");
     }
     out.push('\n');

@@ -229,10 +229,13 @@ fn collections(out: &mut String, design: &Design) {
             .iter()
             .map(|i| {
                 format!(
-                    "<code>{}</code> {}{}",
+                    "<code>{}</code> {}{}{}",
                     esc(&i.name),
                     esc(&describe::keys(&i.keys)),
-                    if i.unique { " unique" } else { "" }
+                    if i.unique { " unique" } else { "" },
+                    i.kept_beside
+                        .as_ref()
+                        .map_or_else(String::new, |k| format!(" ({})", esc(&k.words())))
                 )
             })
             .collect();
