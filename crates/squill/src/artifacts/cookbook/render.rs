@@ -620,12 +620,25 @@ fn projection(step: &StepCode) -> Option<String> {
     })
 }
 
+/// The `arrayFilters` of an update of array elements: one document per
+/// identifier (`e`), holding every test of that identifier, a path tested
+/// twice under one `$and` as in the filter. MongoDB refuses an identifier
+/// declared by two documents (`[{"e._id": x}, {"e.name": y}]`), and a
+/// document with the same key twice keeps only one of the tests.
 fn array_filters(lang: Lang, step: &StepCode) -> Option<String> {
     (!step.array_filters.is_empty()).then(|| {
-        let items: Vec<String> = step
-            .array_filters
-            .iter()
-            .map(|(p, e)| object(&[(p.clone(), expr(lang, e))]))
+        let mut by_name: Vec<(&str, Vec<(String, String)>)> = Vec::new();
+        for (p, e) in &step.array_filters {
+            let name = p.split('.').next().unwrap_or(p);
+            let pair = (p.clone(), expr(lang, e));
+            match by_name.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, pairs)) => pairs.push(pair),
+                None => by_name.push((name, vec![pair])),
+            }
+        }
+        let items: Vec<String> = by_name
+            .into_iter()
+            .map(|(_, pairs)| object(&and_repeated(pairs)))
             .collect();
         format!("[{}]", items.join(", "))
     })
@@ -1371,6 +1384,53 @@ mod tests {
         for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
             assert!(text.contains(filter), "{text}");
             assert_eq!(text.matches("\"status\":").count(), 2, "{text}");
+        }
+    }
+
+    /// Two tests of one array's elements in an update of those elements
+    /// (`$[e]`) are one `arrayFilters` document, and a path tested twice is
+    /// one `$and` there (issue 41): the identifier declared by two
+    /// documents is refused by MongoDB, and one object with the key twice
+    /// keeps one test. No model reaches this through the planner today
+    /// (a condition tests the written document, not the copies a rename
+    /// refreshes), so the test adds the tests to category-paths' refresh.
+    #[test]
+    fn an_array_filter_declares_its_identifier_once() {
+        let (_, mut d) = crate::fixtures::load("category-paths");
+        let plan = d
+            .operations
+            .iter_mut()
+            .find(|p| p.operation == "rename_category")
+            .unwrap();
+        let refresh = plan
+            .steps
+            .iter_mut()
+            .find(|s| s.updates.iter().any(|u| matches!(u, crate::design::UpdateOp::Set { path } if path.starts_with("path."))))
+            .expect("the refresh of the copies in the paths");
+        refresh.conditions.push(crate::design::StepCondition {
+            path: "path._id".to_string(),
+            test: crate::model::Test::Ne,
+            value: crate::model::Literal::Text("root".to_string()),
+        });
+        refresh.conditions.push(crate::design::StepCondition {
+            path: "path.name".to_string(),
+            test: crate::model::Test::Ne,
+            value: crate::model::Literal::Text("archived".to_string()),
+        });
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "rename_category")
+            .unwrap();
+        let rename = op_code(&d, plan);
+        let one = r#"[{"$and": [{"e._id": category_id}, {"e._id": {"$ne": "root"}}], "e.name": {"$ne": "archived"}}]"#;
+        assert!(
+            super::python(&rename).contains(&format!("array_filters={one}")),
+            "{}",
+            super::python(&rename)
+        );
+        for text in [super::mongosh(&rename), super::node(&rename)] {
+            assert!(text.contains(&format!("\"arrayFilters\": {one}")), "{text}");
         }
     }
 
