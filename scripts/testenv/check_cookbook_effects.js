@@ -986,6 +986,27 @@ function checkBucketParent(fn, write, mode) {
     [good] = agree(" run again");
     retried = ", and again with the same arguments";
   }
+  // An edit retried after another edit of the same child (issue 41):
+  // the child edited again from the first edit's new value, then the
+  // first edit run again with its own arguments. Its old value is no
+  // longer the child's, so its bucket write must match nothing and the
+  // parent's sum must not move by its difference a second time.
+  if (good && mode !== "emptied" && n === before.length) {
+    const keys = write.filter
+      .filter(([p, e]) => p.startsWith(`${array}.`) && e.eq && e.eq !== `old_${field}` && p !== `${array}.${field}`)
+      .map(([p]) => p.slice(array.length + 1));
+    const now = elementsOf(parentId).find((e) => keys.length > 0 && keys.every((f) => key(at(e, f)[0]) === key(at(chosen, f)[0])));
+    const again = mode === "least" ? moved + 1 : moved - 1;
+    const second = now === undefined ? null : argsFor(now, moved, again, elementsOf(parentId));
+    if (second === null || second.a === null || second.matched !== 1) {
+      fail(`${fn}: the edited ${array} of ${parentStep.collection} ${key(parentId)} cannot be edited again by its key (${keys.join(", ")}): the check shows nothing`);
+      good = false;
+    } else {
+      if (!runs(fn, second.a) || !runs(fn, a)) return;
+      [good] = agree(" retried after another edit");
+      retried += ", and again after another edit of the same child";
+    }
+  }
   // The reads by page skip the bucket just emptied: each returns buckets
   // that hold children, as many as its limit allows.
   let pages = "";

@@ -853,7 +853,8 @@ fn bucket_figures_stay_true_after_an_edit_and_a_delete_against_a_server() {
 /// with the same arguments and must leave the post as it was (its count
 /// went down once). The delete run on each comment of a post's oldest
 /// bucket empties it: a bucket's last of none is null, which the
-/// validator takes, and the read of the oldest page (`comment_page`)
+/// validator takes; an edit retried after another edit of the same
+/// comment moves nothing (its bucket write tests the old votes, issue 41), and the read of the oldest page (`comment_page`)
 /// skips the emptied bucket. A delete of all a post's comments deletes its buckets
 /// and sets its figures to those of none, which the validator takes.
 #[test]
@@ -871,11 +872,11 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     for (op, how) in [
         (
             "vote",
-            "the least votes raised above every other, and again with the same arguments",
+            "the least votes raised above every other, and again with the same arguments, and again after another edit of the same child",
         ),
         (
             "vote",
-            "the latest votes lowered below every other, and again with the same arguments",
+            "the latest votes lowered below every other, and again with the same arguments, and again after another edit of the same child",
         ),
         (
             "delete_comment",

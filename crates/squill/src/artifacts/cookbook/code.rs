@@ -276,6 +276,11 @@ pub struct StepCode {
     pub updates: Vec<Update>,
     /// Array filters for updates of elements of an array (`$[e]`).
     pub array_filters: Vec<(String, Expr)>,
+    /// The array whose element tests in `filter` must hold for one and
+    /// the same element (`{"comments": {"$elemMatch": {"created_on": c,
+    /// "votes": old_votes}}}`): the edited child named by its key and the
+    /// old value the caller's difference was taken from.
+    pub elem_match: Option<String>,
     /// The document parameter of an insert.
     pub insert: Option<String>,
     /// The document an insert builds itself (a new reader's timeline),

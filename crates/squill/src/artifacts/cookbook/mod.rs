@@ -364,6 +364,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(page) = &s.skip {
                     step["skip"] = json!(page);
                 }
+                // Element tests that hold for one element (`$elemMatch`):
+                // a check builds the filter as the cookbook does.
+                if let Some(array) = &s.elem_match {
+                    step["elem_match"] = json!(array);
+                }
                 // A conditional write or a claim: what the code does when
                 // it matches nothing (a check can then call it so).
                 if let Some(o) = s.otherwise {

@@ -911,7 +911,17 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             _ => None,
         };
         let each = step.each.as_deref().map(|e| b.each(step, e));
+        // A write that tests an element's old value (a bucketed child's
+        // edit, issue 41): that test and the element's key hold for one
+        // element, or another child holding the old value would let the
+        // write through.
+        let elem_match = step
+            .filter
+            .iter()
+            .find(|t| matches!(t.value_from, ValueSource::Old { .. }))
+            .and_then(|t| array_prefix(coll.as_ref(), &t.path));
         b.steps.push(StepCode {
+            elem_match,
             each,
             skip,
             otherwise: step.otherwise,

@@ -406,7 +406,7 @@ fn filter(lang: Lang, step: &StepCode) -> String {
         .filter(|(_, e)| !matches!(e, Expr::After { .. }))
         .map(|(p, e)| (p.clone(), expr(lang, e)))
         .collect();
-    let plain = and_repeated(plain);
+    let plain = and_repeated(elem_matched(step, plain));
     // A keyset page's range joins the filter only when the caller passes
     // the last key seen: the first page has none.
     let after: Vec<String> = step
@@ -458,6 +458,32 @@ fn filter(lang: Lang, step: &StepCode) -> String {
 /// `status`) would be one key of the object written twice, and the
 /// language keeps only the last. They go into one `$and`, each test its
 /// own object, where the first of them stood.
+/// The tests of `step.elem_match`'s elements as one `$elemMatch` where
+/// the first of them stood: every one holds for the same element.
+fn elem_matched(step: &StepCode, pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    let Some(array) = &step.elem_match else {
+        return pairs;
+    };
+    let inside = format!("{array}.");
+    let tests: Vec<(String, String)> = pairs
+        .iter()
+        .filter_map(|(p, v)| p.strip_prefix(&inside).map(|r| (r.to_string(), v.clone())))
+        .collect();
+    let mut one = Some((
+        array.clone(),
+        object(&[("$elemMatch".to_string(), object(&and_repeated(tests)))]),
+    ));
+    let mut out = Vec::new();
+    for (p, v) in pairs {
+        if !p.starts_with(&inside) {
+            out.push((p, v));
+        } else if let Some(m) = one.take() {
+            out.push(m);
+        }
+    }
+    out
+}
+
 fn and_repeated(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     let repeated = |p: &str| pairs.iter().filter(|(q, _)| q == p).count() > 1;
     let tests: Vec<String> = pairs
