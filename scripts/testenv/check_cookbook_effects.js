@@ -761,6 +761,71 @@ function checkCountDown(fn, step) {
   if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), equal what their children left give, and no other changed`);
 }
 
+// A delete of several children whose parents' counts go down by what a
+// group counted before it, when another delete takes some of the same
+// children between the group and the `deleteMany` (issue 41). The
+// collection's `deleteMany` is wrapped for its next call, which first
+// runs the other delete:
+// - `whole`: the same function with the same arguments (a retry while the
+//   first run is still in flight): it deletes them all and counts their
+//   parents down; the first run's delete then deletes none, and must not
+//   count them down again;
+// - `one`: one of the children, deleted with its parent's counters taken
+//   down by it (another delete of that child); the first run deletes the
+//   others, and its parents' counters must end as their children give.
+// After it, every parent touched keeps what its children left give.
+function checkOverlap(fn, down, mode) {
+  const steps = plan[fn].steps;
+  const group = steps.find((s) => s.key === down.each.source.step);
+  const refPath = group.group;
+  const children = db.getCollection(group.collection);
+  const parents = db.getCollection(down.collection);
+  const summed = group.group_sums.map(([, f]) => f).find((f) => f !== null);
+  const sample = summed ? children.find().sort({ [summed]: -1, _id: 1 }).limit(1).toArray()[0] : children.findOne();
+  if (!sample) { fail(`${fn}: no ${group.collection} to delete`); return; }
+  const values = {};
+  const tests = {};
+  for (const p of plan[fn].params) {
+    if (p.collection !== group.collection) continue;
+    values[p.name] = at(sample, p.path)[0];
+    tests[p.path] = values[p.name];
+  }
+  const doomed = children.find(tests).sort({ _id: 1 }).toArray();
+  if (doomed.length < 2) { fail(`${fn}: the delete takes ${doomed.length} ${group.collection}, the check needs several`); return; }
+  const touched = [...new Map(doomed.map((c) => [key(at(c, refPath)[0]), at(c, refPath)[0]])).values()];
+  const a = args(fn, values, []);
+  if (a === null) return;
+
+  const proto = Object.getPrototypeOf(children);
+  const original = proto.deleteMany;
+  let other = "";
+  proto.deleteMany = function (...x) {
+    proto.deleteMany = original;
+    if (mode === "whole") {
+      runs(fn, a);
+      other = "the same delete run in between";
+    } else {
+      const one = doomed[0];
+      const inc = {};
+      for (const [field, from] of down.each.amounts) {
+        const f = kept.get(from);
+        inc[field] = f === null || f === undefined ? -1 : -num(at(one, f)[0]);
+      }
+      children.deleteOne({ _id: one._id });
+      parents.updateOne({ _id: at(one, refPath)[0] }, { $inc: inc });
+      other = `one of its ${doomed.length} ${group.collection} deleted in between`;
+    }
+    return original.apply(this, x);
+  };
+  const ran = runs(fn, a);
+  proto.deleteMany = original;
+  if (!ran) return;
+  if (other === "") { fail(`${fn}: the delete never called deleteMany on ${group.collection}: the check shows nothing`); return; }
+  let good = true;
+  for (const id of touched) if (!keptTrue(fn, parents, id, children, refPath)) good = false;
+  if (good) ok(`${fn}/${down.key}: with ${other}, ${down.each.amounts.map(([f]) => f).join(", ")} of the ${touched.length} ${down.collection} documents touched equal what their children left give`);
+}
+
 // A delete of several children that re-reads a figure for every parent it
 // touched (issue 41): one aggregation `$group`s the children left by parent,
 // then a bulk write `$set`s each parent's figure from its group. Run with
@@ -1075,6 +1140,8 @@ function checkClear(fn, del, reset) {
 
 let bulks = 0;
 let regrouped = 0;
+let overlapped = 0;
+const overlaps = [];
 let paged = 0;
 let recomputed = 0;
 let reread = 0;
@@ -1111,8 +1178,17 @@ for (const fn of Object.keys(plan)) {
   if (reset && cleared) { clears += 1; checkClear(fn, cleared, reset); continue; }
   for (const step of plan[fn].steps) {
     const source = step.each && plan[fn].steps.find((s) => s.key === step.each.source.step);
+    // The recount after deletes that overlapped: checked with the
+    // count down it stands in for (`checkOverlap`).
+    if (step.when && step.when.deleted_all !== undefined && !step.when.holds) continue;
     if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
-    else if (step.action === "bulk_write" && source && source.group_sums !== undefined) { counted += 1; checkCountDown(fn, step); }
+    else if (step.action === "bulk_write" && source && source.group_sums !== undefined) {
+      counted += 1;
+      checkCountDown(fn, step);
+      // Last: each deletes more children the other checks sample.
+      overlapped += 1;
+      overlaps.push([fn, step]);
+    }
     else if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
     if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
@@ -1148,9 +1224,13 @@ for (const fn of Object.keys(plan)) {
     if (step.action === "upsert" && bucketFigures.has(step.collection)) { inserted += 1; checkInsert(fn, step, bucketFigures.get(step.collection)); }
   }
 }
+for (const [fn, step] of overlaps) {
+  checkOverlap(fn, step, "whole");
+  checkOverlap(fn, step, "one");
+}
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
 if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too (${lastOfBuckets} of them on the newest child, for the parent's last; ${emptiedBuckets} emptying a bucket), ${clears} delete(s) of all a parent's bucketed children`);
-print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount, ${inserted} insert(s) into buckets`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount (${overlapped} of them with another delete in between), ${inserted} insert(s) into buckets`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

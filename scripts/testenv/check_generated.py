@@ -1264,6 +1264,12 @@ def when_holds(when, params, result):
     if "any" in when:
         step, path = when["any"]
         return len(at_path_all(result.get(step) or [], path)) > 0
+    if "deleted_all" in when:
+        # A delete of many: the `deleteMany` deleted every document the
+        # find returned (`holds`), or fewer (another delete took some).
+        delete, found = when["deleted_all"]
+        every = (result.get(delete) or {}).get("deleted_count", 0) == len(result.get(found) or [])
+        return every if when.get("holds") else not every
     if "matched" in when:
         # `changed`: only when that write changed its document (an edit
         # retried, or one that sets the value already there, changes none).

@@ -179,6 +179,13 @@ pub enum When {
         /// Changed a document, not only matched one (`Step::if_changed`).
         changed: bool,
     },
+    /// The `deleteMany` at `delete` deleted as many documents as the find
+    /// at `found` returned (`holds`), or fewer (`!holds`).
+    DeletedAll {
+        delete: String,
+        found: String,
+        holds: bool,
+    },
 }
 
 /// A feed read from a timeline: the timeline's items and the items read at
@@ -332,8 +339,10 @@ pub struct EachCode {
     /// The field written, the path of its amount in each object, and
     /// whether the amount is taken away.
     pub amounts: Vec<(String, String, bool)>,
-    /// The field `$set`, and the path of its value in each object.
-    pub sets: Vec<(String, String)>,
+    /// The field `$set`, the path of its value in each object, and for a
+    /// count or sum recounted the BSON type it is kept in (the value is
+    /// converted to it, 0 where the object has none).
+    pub sets: Vec<(String, String, Option<String>)>,
 }
 
 /// Where a bulk write's objects come from.

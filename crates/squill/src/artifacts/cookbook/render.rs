@@ -148,6 +148,28 @@ fn condition(lang: Lang, when: &When) -> String {
             Some(d) => format!("({d}.deletedCount > 0 || {step}.matchedCount > 0)"),
             None => format!("{step}.matchedCount > 0"),
         },
+        (
+            When::DeletedAll {
+                delete,
+                found,
+                holds,
+            },
+            Lang::Python,
+        ) => format!(
+            "{delete}[\"deleted_count\"] {} len({found})",
+            if *holds { "==" } else { "<" }
+        ),
+        (
+            When::DeletedAll {
+                delete,
+                found,
+                holds,
+            },
+            _,
+        ) => format!(
+            "{delete}.deletedCount {} {found}.length",
+            if *holds { "===" } else { "<" }
+        ),
     }
 }
 
@@ -265,12 +287,20 @@ fn each_parts(lang: Lang, each: &EachCode) -> (String, String, Vec<Each>) {
             let sign = if *negative { "-" } else { "" };
             ("$inc", field.clone(), format!("{sign}{}", at(from)))
         })
-        .chain(each.sets.iter().map(|(field, from)| {
-            let value = match lang {
-                Lang::Python => format!("{}.get({})", at_parent(from), q(leaf(from))),
-                _ => format!("({} ?? {none})", at(from)),
+        .chain(each.sets.iter().map(|(field, from, zero_as)| {
+            let value = match (lang, zero_as) {
+                (Lang::Python, None) => format!("{}.get({})", at_parent(from), q(leaf(from))),
+                (_, None) => format!("({} ?? {none})", at(from)),
+                // A recount: 0 where the parent has no child left, in
+                // the validator's type (the update is then a pipeline).
+                (Lang::Python, Some(t)) => super::pipeline::converted(
+                    t,
+                    &format!("{}.get({}, 0)", at_parent(from), q(leaf(from))),
+                ),
+                (_, Some(t)) => super::pipeline::converted(t, &format!("({} ?? 0)", at(from))),
             };
-            ("$set", field.clone(), value)
+            let op = if zero_as.is_some() { RECOUNT } else { "$set" };
+            (op, field.clone(), value)
         }))
         .collect();
     (source, at(&each.id), incs)
@@ -363,6 +393,10 @@ fn near_pipeline(lang: Lang, step: &StepCode) -> Option<String> {
 /// An update of a bulk write per object: the operator, the field
 /// written, and the expression of its value in the object `e`.
 type Each = (&'static str, String, String);
+
+/// The operator of a bulk write's recounted figure (`Each`): a `$set` in
+/// an update pipeline, whose values the server converts.
+const RECOUNT: &str = "pipeline $set";
 
 /// `e` down to the object holding `path`'s last segment (Python's
 /// `.get` on it gives `None` where the object lacks it).
@@ -576,6 +610,14 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
                 _ => {}
             }
         }
+        return format!("[{}]", object(&[("$set".to_string(), object(&set))]));
+    }
+    // Figures recounted: one `$set` stage of converted values.
+    if incs.iter().any(|(op, _, _)| *op == RECOUNT) {
+        let set: Vec<(String, String)> = incs
+            .iter()
+            .map(|(_, path, value)| (path.clone(), value.clone()))
+            .collect();
         return format!("[{}]", object(&[("$set".to_string(), object(&set))]));
     }
     let mut groups: Vec<(&str, Vec<(String, String)>)> = Vec::new();
@@ -1379,8 +1421,9 @@ mod tests {
         assert!(!grouped.is_empty(), "{node}");
         for line in grouped {
             // (Braces balanced in the literal: architecture.rs counts them.)
+            // A gated read (the recount) ends in its condition's `: []`.
             assert!(
-                line.ends_with("], {\"session\": session}).toArray();"),
+                line.contains("], {\"session\": session}).toArray()"),
                 "{line}"
             );
         }
