@@ -912,7 +912,7 @@ fn bucket_and_parent_figures_stay_true_against_a_server() {
     }
     assert!(
         out.contains("ok: clear_comments/post_comments: ")
-            && out.contains("set to those of none, its validator on"),
+            && out.contains("set to those of none by the retry after a failure between the two writes, its validator on"),
         "{out}"
     );
     // The insert into the open bucket (the parent's figures beside it).
