@@ -761,6 +761,71 @@ function checkCountDown(fn, step) {
   if (good) ok(`${fn}/${step.key}: ${fields.join(", ")} of the ${want.size} ${step.collection} documents the delete touched went down by what each lost (${many} lost several), equal what their children left give, and no other changed`);
 }
 
+// A delete of several children whose parents' counts go down by what a
+// group counted before it, when another delete takes some of the same
+// children between the group and the `deleteMany` (issue 41). The
+// collection's `deleteMany` is wrapped for its next call, which first
+// runs the other delete:
+// - `whole`: the same function with the same arguments (a retry while the
+//   first run is still in flight): it deletes them all and counts their
+//   parents down; the first run's delete then deletes none, and must not
+//   count them down again;
+// - `one`: one of the children, deleted with its parent's counters taken
+//   down by it (another delete of that child); the first run deletes the
+//   others, and its parents' counters must end as their children give.
+// After it, every parent touched keeps what its children left give.
+function checkOverlap(fn, down, mode) {
+  const steps = plan[fn].steps;
+  const group = steps.find((s) => s.key === down.each.source.step);
+  const refPath = group.group;
+  const children = db.getCollection(group.collection);
+  const parents = db.getCollection(down.collection);
+  const summed = group.group_sums.map(([, f]) => f).find((f) => f !== null);
+  const sample = summed ? children.find().sort({ [summed]: -1, _id: 1 }).limit(1).toArray()[0] : children.findOne();
+  if (!sample) { fail(`${fn}: no ${group.collection} to delete`); return; }
+  const values = {};
+  const tests = {};
+  for (const p of plan[fn].params) {
+    if (p.collection !== group.collection) continue;
+    values[p.name] = at(sample, p.path)[0];
+    tests[p.path] = values[p.name];
+  }
+  const doomed = children.find(tests).sort({ _id: 1 }).toArray();
+  if (doomed.length < 2) { fail(`${fn}: the delete takes ${doomed.length} ${group.collection}, the check needs several`); return; }
+  const touched = [...new Map(doomed.map((c) => [key(at(c, refPath)[0]), at(c, refPath)[0]])).values()];
+  const a = args(fn, values, []);
+  if (a === null) return;
+
+  const proto = Object.getPrototypeOf(children);
+  const original = proto.deleteMany;
+  let other = "";
+  proto.deleteMany = function (...x) {
+    proto.deleteMany = original;
+    if (mode === "whole") {
+      runs(fn, a);
+      other = "the same delete run in between";
+    } else {
+      const one = doomed[0];
+      const inc = {};
+      for (const [field, from] of down.each.amounts) {
+        const f = kept.get(from);
+        inc[field] = f === null || f === undefined ? -1 : -num(at(one, f)[0]);
+      }
+      children.deleteOne({ _id: one._id });
+      parents.updateOne({ _id: at(one, refPath)[0] }, { $inc: inc });
+      other = `one of its ${doomed.length} ${group.collection} deleted in between`;
+    }
+    return original.apply(this, x);
+  };
+  const ran = runs(fn, a);
+  proto.deleteMany = original;
+  if (!ran) return;
+  if (other === "") { fail(`${fn}: the delete never called deleteMany on ${group.collection}: the check shows nothing`); return; }
+  let good = true;
+  for (const id of touched) if (!keptTrue(fn, parents, id, children, refPath)) good = false;
+  if (good) ok(`${fn}/${down.key}: with ${other}, ${down.each.amounts.map(([f]) => f).join(", ")} of the ${touched.length} ${down.collection} documents touched equal what their children left give`);
+}
+
 // A delete of several children that re-reads a figure for every parent it
 // touched (issue 41): one aggregation `$group`s the children left by parent,
 // then a bulk write `$set`s each parent's figure from its group. Run with
@@ -990,6 +1055,27 @@ function checkBucketParent(fn, write, mode) {
     [good] = agree(" run again");
     retried = ", and again with the same arguments";
   }
+  // An edit retried after another edit of the same child (issue 41):
+  // the child edited again from the first edit's new value, then the
+  // first edit run again with its own arguments. Its old value is no
+  // longer the child's, so its bucket write must match nothing and the
+  // parent's sum must not move by its difference a second time.
+  if (good && mode !== "emptied" && n === before.length) {
+    const keys = write.filter
+      .filter(([p, e]) => p.startsWith(`${array}.`) && e.eq && e.eq !== `old_${field}` && p !== `${array}.${field}`)
+      .map(([p]) => p.slice(array.length + 1));
+    const now = elementsOf(parentId).find((e) => keys.length > 0 && keys.every((f) => key(at(e, f)[0]) === key(at(chosen, f)[0])));
+    const again = mode === "least" ? moved + 1 : moved - 1;
+    const second = now === undefined ? null : argsFor(now, moved, again, elementsOf(parentId));
+    if (second === null || second.a === null || second.matched !== 1) {
+      fail(`${fn}: the edited ${array} of ${parentStep.collection} ${key(parentId)} cannot be edited again by its key (${keys.join(", ")}): the check shows nothing`);
+      good = false;
+    } else {
+      if (!runs(fn, second.a) || !runs(fn, a)) return;
+      [good] = agree(" retried after another edit");
+      retried += ", and again after another edit of the same child";
+    }
+  }
   // The reads by page skip the bucket just emptied: each returns buckets
   // that hold children, as many as its limit allows.
   let pages = "";
@@ -1042,7 +1128,24 @@ function checkClear(fn, del, reset) {
   for (const p of plan[fn].params) values[p.name] = top._id;
   const others = buckets.countDocuments({ [refPath]: { $ne: top._id } });
   const a = args(fn, values, []);
-  if (a === null || !runs(fn, a)) return;
+  if (a === null) return;
+  // A failure between the two writes (they are not one transaction): the
+  // parent's write throws once, after the buckets went. The parent then
+  // keeps the figures of children it no longer has, until the operation
+  // is retried: the retry deletes nothing and must still set the figures
+  // (issue 41: the `$set` is not gated on the delete).
+  const proto = Object.getPrototypeOf(parents);
+  const original = proto.updateOne;
+  proto.updateOne = function (...x) {
+    if (this.getName() !== reset.collection) return original.apply(this, x);
+    proto.updateOne = original;
+    throw new Error("a failure planted between the two writes");
+  };
+  let interrupted = false;
+  try { globalThis[fn](...a); } catch (e) { interrupted = /planted/.test(e.message); }
+  proto.updateOne = original;
+  if (!interrupted) { fail(`${fn}: the failure between its writes did not happen: the check shows nothing`); return; }
+  if (!runs(fn, a)) return;
   let good = true;
   const left = buckets.countDocuments({ [refPath]: top._id });
   if (left !== 0) { fail(`${fn}: ${left} bucket(s) of ${key(top._id)} left`); good = false; }
@@ -1053,11 +1156,13 @@ function checkClear(fn, del, reset) {
     const got = parent[path] === undefined || parent[path] === null ? null : num(parent[path]);
     if (got !== want) { fail(`${fn}: ${reset.collection} ${key(top._id)} stores ${path} ${got}, with no child it is ${want}`); good = false; }
   }
-  if (good) ok(`${fn}/${del.key}: the ${top.n} buckets of ${reset.collection} ${key(top._id)} deleted, and ${reset.reset.map(([p]) => p).join(", ")} set to those of none, its validator on`);
+  if (good) ok(`${fn}/${del.key}: the ${top.n} buckets of ${reset.collection} ${key(top._id)} deleted, and ${reset.reset.map(([p]) => p).join(", ")} set to those of none by the retry after a failure between the two writes, its validator on`);
 }
 
 let bulks = 0;
 let regrouped = 0;
+let overlapped = 0;
+const overlaps = [];
 let paged = 0;
 let recomputed = 0;
 let reread = 0;
@@ -1094,8 +1199,17 @@ for (const fn of Object.keys(plan)) {
   if (reset && cleared) { clears += 1; checkClear(fn, cleared, reset); continue; }
   for (const step of plan[fn].steps) {
     const source = step.each && plan[fn].steps.find((s) => s.key === step.each.source.step);
+    // The recount after deletes that overlapped: checked with the
+    // count down it stands in for (`checkOverlap`).
+    if (step.when && step.when.deleted_all !== undefined && !step.when.holds) continue;
     if (step.action === "bulk_write" && step.each && step.each.sets !== undefined) { regrouped += 1; checkRegroup(fn, step); }
-    else if (step.action === "bulk_write" && source && source.group_sums !== undefined) { counted += 1; checkCountDown(fn, step); }
+    else if (step.action === "bulk_write" && source && source.group_sums !== undefined) {
+      counted += 1;
+      checkCountDown(fn, step);
+      // Last: each deletes more children the other checks sample.
+      overlapped += 1;
+      overlaps.push([fn, step]);
+    }
     else if (step.action === "bulk_write" && step.each) { bulks += 1; checkBulk(fn, step); }
     if (step.action === "find" && step.filter.some(([, x]) => x.after !== undefined)) { paged += 1; checkPages(fn, step); }
     if (step.action === "find" && step.skip !== undefined) { numbered += 1; checkSkipPages(fn, step); }
@@ -1131,9 +1245,13 @@ for (const fn of Object.keys(plan)) {
     if (step.action === "upsert" && bucketFigures.has(step.collection)) { inserted += 1; checkInsert(fn, step, bucketFigures.get(step.collection)); }
   }
 }
+for (const [fn, step] of overlaps) {
+  checkOverlap(fn, step, "whole");
+  checkOverlap(fn, step, "one");
+}
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
 if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too (${lastOfBuckets} of them on the newest child, for the parent's last; ${emptiedBuckets} emptying a bucket), ${clears} delete(s) of all a parent's bucketed children`);
-print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount, ${inserted} insert(s) into buckets`);
+print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount (${overlapped} of them with another delete in between), ${inserted} insert(s) into buckets`);
 db.dropDatabase();
 if (failures.length > 0) {
   print(`${failures.length} check(s) failed`);

@@ -419,11 +419,21 @@ class _Tests:
     def __setitem__(self, path, value):
         self.pairs.append((path, value))
 
-    def combined(self):
-        repeated = {p for p, _ in self.pairs if sum(1 for q, _ in self.pairs if q == p) > 1}
-        out = {p: v for p, v in self.pairs if p not in repeated}
+    def combined(self, elem_match=None):
+        pairs = self.pairs
+        # The tests of one array's element that must hold for the same
+        # element, under one `$elemMatch` (render.rs, `elem_matched`).
+        if elem_match:
+            inside = elem_match + "."
+            one = {p[len(inside):]: v for p, v in pairs if p.startswith(inside)}
+            if one:
+                first = next(i for i, (p, _) in enumerate(pairs) if p.startswith(inside))
+                rest = [(p, v) for p, v in pairs if not p.startswith(inside)]
+                pairs = rest[:first] + [(elem_match, {"$elemMatch": one})] + rest[first:]
+        repeated = {p for p, _ in pairs if sum(1 for q, _ in pairs if q == p) > 1}
+        out = {p: v for p, v in pairs if p not in repeated}
         if repeated:
-            out["$and"] = [{p: v} for p, v in self.pairs if p in repeated]
+            out["$and"] = [{p: v} for p, v in pairs if p in repeated]
         return out
 
 
@@ -486,7 +496,7 @@ def build_filter(step, params, results):
             # expected to match nothing.
             op, literal = expr["test"]
             filt[path] = {"$" + op: literal["value"]}
-    return filt.combined()
+    return filt.combined(step.get("elem_match"))
 
 
 def tree_of(db, tree_collection, parent_field):
@@ -1254,6 +1264,12 @@ def when_holds(when, params, result):
     if "any" in when:
         step, path = when["any"]
         return len(at_path_all(result.get(step) or [], path)) > 0
+    if "deleted_all" in when:
+        # A delete of many: the `deleteMany` deleted every document the
+        # find returned (`holds`), or fewer (another delete took some).
+        delete, found = when["deleted_all"]
+        every = (result.get(delete) or {}).get("deleted_count", 0) == len(result.get(found) or [])
+        return every if when.get("holds") else not every
     if "matched" in when:
         # `changed`: only when that write changed its document (an edit
         # retried, or one that sets the value already there, changes none).

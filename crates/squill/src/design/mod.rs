@@ -499,6 +499,13 @@ pub struct Step {
     /// move twice by the caller's difference (issue 41).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub if_changed: bool,
+    /// The step runs only when (`holds`) or only unless a `deleteMany`
+    /// deleted every document an earlier find returned: a parents'
+    /// counters taken down by what a group counted before the delete are
+    /// exact only when this run deleted all of them; another delete that
+    /// took some first already took its own down (issue 41).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_deleted_all: Option<DeletedAll>,
     /// For a `find`: the first document in the sort's order for each value
     /// of this path, not the documents themselves (one aggregation:
     /// `$match` the filter, `$sort`, `$group` by the path keeping each
@@ -611,6 +618,33 @@ pub struct GroupSum {
 pub struct EachSet {
     pub path: String,
     pub from: String,
+    /// A count or sum recounted: 0 where the object has none (a parent
+    /// left with no child), and the value in the type the validator keeps
+    /// the field in. False: the value as it is, null where none.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub zero: bool,
+}
+
+impl Step {
+    /// Whether the step stands in for another write of the plan, one or
+    /// the other, never both: the write into an outlier's overflow when
+    /// the parent had no room (`fallback`), or the recount after a delete
+    /// another one overlapped, instead of the count down. Not a write of
+    /// its own when the plan's writes are counted.
+    pub fn instead_of_another(&self) -> bool {
+        self.fallback || self.if_deleted_all.as_ref().is_some_and(|g| !g.holds)
+    }
+}
+
+/// A gate on a delete of many documents (`Step::if_deleted_all`): the
+/// `deleteMany` at step `delete` deleted as many documents as the find at
+/// step `found` returned (`holds`), or fewer (`!holds`). Steps numbered
+/// from 1.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct DeletedAll {
+    pub delete: usize,
+    pub found: usize,
+    pub holds: bool,
 }
 
 /// One `$inc` of a bulk write's updates: the field written, and the path

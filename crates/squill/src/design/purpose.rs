@@ -213,6 +213,13 @@ pub enum Purpose {
         entity: String,
         field: String,
     },
+    /// The `entity` children each `parent` a delete touched has left,
+    /// counted (and summed) after the delete: its counters set from them
+    /// when another delete took some of the same children first.
+    RecountPerParent {
+        entity: String,
+        parent: String,
+    },
     /// A parent's figure (`field`: its max, min, first or last of its
     /// `entity` children) tested against the value the changed child held:
     /// the write matches only when that child may have held it, and only
@@ -490,6 +497,11 @@ impl Purpose {
             ),
             CountRemovedPerParent { entity, parent } => format!(
                 "count the {} it deletes from each {}",
+                plural(entity),
+                one(parent)
+            ),
+            RecountPerParent { entity, parent } => format!(
+                "count the {} each {} it touched has left",
                 plural(entity),
                 one(parent)
             ),

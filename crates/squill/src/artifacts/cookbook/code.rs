@@ -179,6 +179,13 @@ pub enum When {
         /// Changed a document, not only matched one (`Step::if_changed`).
         changed: bool,
     },
+    /// The `deleteMany` at `delete` deleted as many documents as the find
+    /// at `found` returned (`holds`), or fewer (`!holds`).
+    DeletedAll {
+        delete: String,
+        found: String,
+        holds: bool,
+    },
 }
 
 /// A feed read from a timeline: the timeline's items and the items read at
@@ -276,6 +283,11 @@ pub struct StepCode {
     pub updates: Vec<Update>,
     /// Array filters for updates of elements of an array (`$[e]`).
     pub array_filters: Vec<(String, Expr)>,
+    /// The array whose element tests in `filter` must hold for one and
+    /// the same element (`{"comments": {"$elemMatch": {"created_on": c,
+    /// "votes": old_votes}}}`): the edited child named by its key and the
+    /// old value the caller's difference was taken from.
+    pub elem_match: Option<String>,
     /// The document parameter of an insert.
     pub insert: Option<String>,
     /// The document an insert builds itself (a new reader's timeline),
@@ -333,8 +345,10 @@ pub struct EachCode {
     /// The field written, the path of its amount in each object, and
     /// whether the amount is taken away.
     pub amounts: Vec<(String, String, bool)>,
-    /// The field `$set`, and the path of its value in each object.
-    pub sets: Vec<(String, String)>,
+    /// The field `$set`, the path of its value in each object, and for a
+    /// count or sum recounted the BSON type it is kept in (the value is
+    /// converted to it, 0 where the object has none).
+    pub sets: Vec<(String, String, Option<String>)>,
 }
 
 /// Where a bulk write's objects come from.

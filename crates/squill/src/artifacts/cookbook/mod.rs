@@ -394,6 +394,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                         code::When::Matched { step, changed: true, .. } => json!({"matched": step, "changed": true}),
                         code::When::Matched { step, or_deleted: None, .. } => json!({"matched": step}),
                         code::When::Matched { step, or_deleted: Some(d), .. } => json!({"matched": step, "or_deleted": d}),
+                        code::When::DeletedAll { delete, found, holds } => json!({"deleted_all": [delete, found], "holds": holds}),
                     }),
                     "graph": s.graph.as_ref().map(|g| json!({"start_with": g.start_with, "connect_from": g.connect_from, "connect_to": g.connect_to, "into": g.into, "max_depth": g.max_depth})),
                     // A `$push` (not trimmed to the latest K, which may
@@ -432,6 +433,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 // check runs inserts at once with it).
                 if let Some(page) = &s.next_page {
                     step["next_page"] = json!(page);
+                }
+                // Element tests that hold for one element (`$elemMatch`):
+                // a check builds the filter as the cookbook does.
+                if let Some(array) = &s.elem_match {
+                    step["elem_match"] = json!(array);
                 }
                 // A conditional write or a claim: what the code does when
                 // it matches nothing (a check can then call it so).
@@ -475,7 +481,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     step["group_sums"] = json!(s.group_sums.iter().map(|(name, field)| json!([name, field])).collect::<Vec<_>>());
                 }
                 if let Some(e) = s.each.as_ref().filter(|e| !e.sets.is_empty()) {
-                    step["each"]["sets"] = json!(e.sets.iter().map(|(field, from)| json!([field, from])).collect::<Vec<_>>());
+                    step["each"]["sets"] = json!(e.sets.iter().map(|(field, from, _)| json!([field, from])).collect::<Vec<_>>());
                 }
                 if !set_from.is_empty() {
                     step["set_from"] = json!(set_from);

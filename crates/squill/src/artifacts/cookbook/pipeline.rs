@@ -233,6 +233,21 @@ pub(super) fn none_of(function: AggregateFn, bson_type: Option<&str>, null: &str
     }
 }
 
+/// `value` (an expression of the application's) converted by the server
+/// to the BSON type a validator keeps a count or sum in, in an update
+/// pipeline's `$set`: the language's 0 is an int, which a `long` or
+/// `double` field refuses. An unknown type: the value as it is.
+pub(super) fn converted(bson_type: &str, value: &str) -> String {
+    let to = match bson_type {
+        "long" => "$toLong",
+        "decimal" => "$toDecimal",
+        "int" => "$toInt",
+        "double" => "$toDouble",
+        _ => "$literal",
+    };
+    format!("{{\"{to}\": {value}}}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render;

@@ -530,7 +530,16 @@ impl Builder<'_> {
                     sets: each
                         .sets
                         .iter()
-                        .map(|x| (x.path.clone(), rel(&x.from)))
+                        .map(|x| {
+                            (
+                                x.path.clone(),
+                                rel(&x.from),
+                                x.zero.then(|| {
+                                    self.bson_type(&step.collection, &x.path)
+                                        .unwrap_or_default()
+                                }),
+                            )
+                        })
                         .collect(),
                     source: touched.unwrap_or(EachSource::Step {
                         step: key,
@@ -556,7 +565,7 @@ impl Builder<'_> {
                     sets: each
                         .sets
                         .iter()
-                        .map(|x| (x.path.clone(), x.path.clone()))
+                        .map(|x| (x.path.clone(), x.path.clone(), None))
                         .collect(),
                     source: EachSource::Param(name),
                 }
@@ -917,7 +926,17 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         } else {
             None
         };
+        // A write that tests an element's old value (a bucketed child's
+        // edit, issue 41): that test and the element's key hold for one
+        // element, or another child holding the old value would let the
+        // write through.
+        let elem_match = step
+            .filter
+            .iter()
+            .find(|t| matches!(t.value_from, ValueSource::Old { .. }))
+            .and_then(|t| array_prefix(coll.as_ref(), &t.path));
         b.steps.push(StepCode {
+            elem_match,
             each,
             next_page,
             skip,
@@ -938,6 +957,17 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // Or when the delete of a time bucket just before that write
             // deleted the bucket with the child in it.
             when: step
+                .if_deleted_all
+                .as_ref()
+                .and_then(|g| {
+                    let key = |n: usize| b.steps.get(n.wrapping_sub(1)).map(|s| s.key.clone());
+                    Some(super::code::When::DeletedAll {
+                        delete: key(g.delete)?,
+                        found: key(g.found)?,
+                        holds: g.holds,
+                    })
+                })
+                .or_else(|| step
                 .if_matched
                 .and_then(|k| b.steps.get(k.wrapping_sub(1)).map(|s| (k, s)))
                 .map(|(k, s)| super::code::When::Matched {
@@ -955,7 +985,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         })
                         .and_then(|d| b.steps.get(d))
                         .map(|x| x.key.clone()),
-                }),
+                })),
             group: step.group_first.clone(),
             group_sums: step
                 .group_sums
@@ -994,6 +1024,26 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     "{} — once every {n} runs, by the number added up since the last write",
                     crate::design::Purpose::texts(&step.purpose)
                 ),
+                None if step.if_deleted_all.is_some() => {
+                    let g = step.if_deleted_all.as_ref().map_or((0, 0, true), |g| {
+                        (g.delete, g.found, g.holds)
+                    });
+                    if g.2 {
+                        format!(
+                            "{} — only when step {} deleted every document step {} found (another run deleted none of them twice)",
+                            crate::design::Purpose::texts(&step.purpose),
+                            g.0,
+                            g.1
+                        )
+                    } else {
+                        format!(
+                            "{} — only when step {} deleted fewer than step {} found (another delete took some of them first)",
+                            crate::design::Purpose::texts(&step.purpose),
+                            g.0,
+                            g.1
+                        )
+                    }
+                }
                 None if step.if_changed => format!(
                     "{} — only when the write of step {} changed its document (retried, or of a child that is not there, it changes nothing)",
                     crate::design::Purpose::texts(&step.purpose),
@@ -1013,7 +1063,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
     let writes = plan
         .steps
         .iter()
-        .filter(|s| s.action != Action::Find && !s.fallback)
+        .filter(|s| s.action != Action::Find && !s.instead_of_another())
         .count();
     if writes > 1 && !plan.transaction && warnings.is_empty() {
         warnings.push(format!(

@@ -192,7 +192,10 @@ impl<'a> Planner<'a> {
             })
             .collect();
         self.delete_document(plan, op, e, (m, one_or_in), &own_from);
+        let deleted = plan.steps.len();
+        let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
         for (r, counted) in f.rels_to[e.index()].iter().copied().zip(counted) {
+            let before = plan.steps.len();
             self.remove_from_parent(
                 plan,
                 op,
@@ -200,6 +203,21 @@ impl<'a> Planner<'a> {
                 (m, one_or_in),
                 (&from, &own_from),
             );
+            // The counters taken down by the group's amounts only when
+            // this delete deleted every child the find returned; counted
+            // again from what is left otherwise (issue 41).
+            if let (Some(n), ValueSource::FromStep { step }, true) = (counted, &from, many)
+                && let Some(down) = plan.steps[before..]
+                    .iter()
+                    .position(|s| s.each.as_ref().is_some_and(|x| x.from_step == Some(n)))
+            {
+                self.recount_unless_all_deleted(
+                    plan,
+                    op,
+                    (e, r, *step, m),
+                    (deleted, before + down + 1),
+                );
+            }
         }
         let _ = RelationshipKind::OneToOne;
     }

@@ -742,7 +742,7 @@ impl<'a> Planner<'a> {
             let writes = plan
                 .steps
                 .iter()
-                .filter(|s| s.action != Action::Find && !s.fallback)
+                .filter(|s| s.action != Action::Find && !s.instead_of_another())
                 .count();
             if writes > 1 && distinct.len() > 1 {
                 plan.warnings.push(Warning::NotAtomic {
@@ -996,6 +996,7 @@ impl<'a> Planner<'a> {
             fallback: false,
             if_matched: None,
             if_changed: false,
+            if_deleted_all: None,
             group_first: None,
             group_sums: Vec::new(),
             graph: None,

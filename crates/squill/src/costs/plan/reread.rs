@@ -351,6 +351,7 @@ impl Planner<'_> {
                 vec![crate::design::EachSet {
                     path: pacc.path(name),
                     from: acc.path(field),
+                    zero: false,
                 }],
             ),
         );
@@ -484,6 +485,137 @@ impl Planner<'_> {
             why,
             (amounts, Vec::new()),
         );
+    }
+
+    /// After a delete of `m` children whose ids and references the find
+    /// at `from` returned, the `deleteMany` at `deleted`: when that delete
+    /// deleted every child the find returned, each parent's counters go
+    /// down by what the group counted (the `bulkWrite` at `down`): no
+    /// other run took any of them, so none is counted twice. When it
+    /// deleted fewer, another delete took some first and took its own
+    /// down; which ones is not known, so each parent touched is counted
+    /// again from the children it has left (`$match` by the references,
+    /// `$group` by parent) and its counters `$set` from that, 0 where none
+    /// is left. The recount is not priced: it runs only when deletes
+    /// overlap, a rate the model does not give (docs/cost-model.md).
+    pub(super) fn recount_unless_all_deleted(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (e, r, from, m): (EntityId, RelationshipId, usize, f64),
+        (deleted, down): (usize, usize),
+    ) {
+        let f = self.facts;
+        let rel = f.model.relationship(r);
+        let Some(child_ref) = self.parent_ref_path(r) else {
+            return;
+        };
+        let gate = |holds| crate::design::DeletedAll {
+            delete: deleted,
+            found: from,
+            holds,
+        };
+        if let Some(step) = plan.steps.get_mut(down - 1) {
+            step.if_deleted_all = Some(gate(true));
+        }
+        let acc = self.access(e);
+        let pacc = self.access(rel.parent);
+        let sums = plan.steps[down - 1]
+            .each
+            .as_deref()
+            .and_then(|x| x.from_step)
+            .map(|g| plan.steps[g - 1].group_sums.clone())
+            .unwrap_or_default();
+        if sums.is_empty() {
+            return;
+        }
+        let by_ref = acc.path(&child_ref);
+        let parents = parents_touched(pacc.docs, m);
+        let (entity, pname) = (self.name(e).to_string(), self.name(rel.parent).to_string());
+        let mut read = Self::step(
+            &acc.collection,
+            Action::Find,
+            Purpose::RecountPerParent {
+                entity: entity.clone(),
+                parent: pname.clone(),
+            },
+        );
+        read.filter = vec![filt(
+            by_ref.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: from },
+        )];
+        read.group_first = Some(by_ref.clone());
+        read.group_sums = sums.clone();
+        read.documents = parents;
+        read.if_deleted_all = Some(gate(false));
+        let n = self.push(
+            plan,
+            op,
+            read,
+            StepCost::default(),
+            Some((vec![(by_ref.clone(), 1)], e, acc.docs)),
+        );
+        // Not priced, its round trip neither (see above), nor the entries
+        // of the index it asks for: an index led by the reference, which
+        // the reads of a parent's children have (`product_1__id_1` serves
+        // `{product: 1}`); counted by its keys, it was one more index.
+        plan.cost.round_trips -= 1.0;
+        for need in plan.indexes.iter_mut().filter(|x| x.step + 1 == n) {
+            need.held = 0.0;
+        }
+        let sets: Vec<crate::design::EachSet> = sums
+            .iter()
+            .map(|s| crate::design::EachSet {
+                path: pacc.path(&s.name),
+                from: s.name.clone(),
+                zero: true,
+            })
+            .collect();
+        let why: Vec<Purpose> = self
+            .computed(r)
+            .filter(|(func, _, _)| matches!(func, AggregateFn::Count | AggregateFn::Sum))
+            .map(|(func, field, _)| Purpose::KeepComputed {
+                function: crate::candidates::fn_name(func).to_string(),
+                field: field.map(|x| x.to_string()),
+                entity: entity.clone(),
+                parent: pname.clone(),
+            })
+            .collect();
+        let (mut step, _, index) = self.root_write(
+            plan,
+            RootWrite {
+                entity: rel.parent,
+                action: Action::BulkWrite,
+                filter: vec![filt(
+                    pacc.path("_id"),
+                    FilterOp::In,
+                    ValueSource::FromStep { step: from },
+                )],
+                updates: sets
+                    .iter()
+                    .map(|x| UpdateOp::Set {
+                        path: x.path.clone(),
+                    })
+                    .collect(),
+                docs: parents,
+                sync: 0.0,
+                purpose: why,
+            },
+        );
+        step.each = Some(Box::new(crate::design::StepEach {
+            from_step: Some(n),
+            id: "_id".to_string(),
+            amounts: Vec::new(),
+            sets,
+            ids_from: Some(crate::design::IdsFrom {
+                step: from,
+                path: by_ref,
+            }),
+        }));
+        step.if_deleted_all = Some(gate(false));
+        self.push(plan, op, step, StepCost::default(), index);
+        plan.cost.round_trips -= 1.0;
     }
 
     /// One `bulkWrite` on the parents the groups of step `n` name, an

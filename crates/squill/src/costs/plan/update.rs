@@ -143,6 +143,10 @@ impl<'a> Planner<'a> {
         // the parent's figures over the buckets are written by the parent's
         // id the caller gives: none of those writes needs the ids a find
         // would return (the bucket's elements have none of their own).
+        // Tests of the edited child's old values, added to the bucket's
+        // write once its index is chosen: they check the element found,
+        // they do not find it.
+        let mut old_tests = Vec::new();
         let needs_no_ids = edits.extra.is_empty()
             || (rewrite.is_some()
                 && edits.extra.iter().all(|x| {
@@ -180,6 +184,9 @@ impl<'a> Planner<'a> {
             if !edits.elem.ends_with(".$") || names_element || (rewrite.is_some() && multi) {
                 *plan = direct;
                 step_filter = tests;
+                if names_element && !multi && rewrite.is_some() {
+                    old_tests = self.old_value_tests(e, changes);
+                }
             }
         }
         let own = RootWrite {
@@ -197,7 +204,47 @@ impl<'a> Planner<'a> {
             }))
             .collect(),
         };
+        let at = plan.steps.len();
         self.write_update(plan, op, ch, (own, by_id && id_op == FilterOp::Eq), edits);
+        if let Some(own) = plan.steps[at..].iter_mut().find(|s| {
+            s.purpose
+                .iter()
+                .any(|p| matches!(p, Purpose::RecomputeBucket { .. }))
+        }) {
+            own.filter.extend(old_tests);
+        }
+    }
+
+    /// The bucketed child's old value of each changed field its parent
+    /// keeps a figure of (`comments.votes = old_votes`), tested in the
+    /// bucket's write beside the child's key (the cookbook puts both under
+    /// one `$elemMatch`): the write matches only while the child still
+    /// holds the value the caller's difference was taken from. An edit
+    /// retried after another edit of the same child, or two edits at once
+    /// from one old value, then changes nothing, and the parent's `$inc`,
+    /// gated on the write changing its bucket, does not move the sum a
+    /// second time (issue 41). Same index, same keys: no price.
+    fn old_value_tests(&self, e: EntityId, changes: &[String]) -> Vec<StepFilter> {
+        let Home::Bucketed { rel } = self.p.home[e.index()] else {
+            return Vec::new();
+        };
+        let acc = self.access(e);
+        let mut kept: Vec<&String> = self.computed(rel).filter_map(|(_, x, _)| x).collect();
+        kept.sort();
+        kept.dedup();
+        changes
+            .iter()
+            .filter(|c| kept.contains(c))
+            .map(|c| {
+                filt(
+                    acc.path(c),
+                    FilterOp::Eq,
+                    ValueSource::Old {
+                        field: c.to_string(),
+                    },
+                )
+            })
+            .collect()
     }
 
     /// Whether an update of `e` can test its filter in the write itself, with

@@ -563,8 +563,11 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
         return match (each.from_step, &each.ids_from) {
             // Each parent the ids name, found by the grouped read or not.
             (Some(n), Some(ids)) => format!(
-                "$set {path} to the {} step {n} found for each {} of step {} (null where it found none)",
-                x.from, ids.path, ids.step
+                "$set {path} to the {} step {n} found for each {} of step {} ({} where it found none)",
+                x.from,
+                ids.path,
+                ids.step,
+                if x.zero { "0" } else { "null" }
             ),
             (Some(n), None) => {
                 format!("$set {path} to the {} step {n} found, each its own", x.from)
@@ -639,10 +642,32 @@ pub(crate) fn step(step: &Step) -> String {
     if step.fallback {
         text.push_str(", when the write before matched nothing");
     }
+    if let Some(gate) = deleted_all(step) {
+        text.push_str(&format!(", {gate}"));
+    }
     if let Some(o) = step.otherwise {
         text.push_str(&format!("; if nothing matches: {}", otherwise(o)));
     }
     text
+}
+
+/// When a step after a delete of many runs (`Step::if_deleted_all`):
+/// only when that delete deleted every document the find returned, or
+/// only when it deleted fewer (another delete took some of them first),
+/// which is not priced.
+pub(crate) fn deleted_all(step: &Step) -> Option<String> {
+    let g = step.if_deleted_all.as_ref()?;
+    Some(if g.holds {
+        format!(
+            "only when step {} deleted every document step {} found",
+            g.delete, g.found
+        )
+    } else {
+        format!(
+            "only when step {} deleted fewer than step {} found (another delete took some first; not priced)",
+            g.delete, g.found
+        )
+    })
 }
 
 /// A conditional write's tests: `remaining > 0 and status = "pending"`.

@@ -250,13 +250,16 @@ fn operation(out: &mut String, plan: &OperationPlan) {
                         _ => String::new(),
                     }
                 ),
-                None => match s.if_matched {
-                    Some(k) if s.if_changed => format!(
+                None => match (s.if_matched, describe::deleted_all(s)) {
+                    (Some(k), _) if s.if_changed => format!(
                         "{} (only when step {k} changed its document)",
                         words::num(s.documents)
                     ),
-                    Some(k) => format!("{} (only when step {k} matched)", words::num(s.documents)),
-                    None => words::num(s.documents),
+                    (Some(k), _) => {
+                        format!("{} (only when step {k} matched)", words::num(s.documents))
+                    }
+                    (None, Some(gate)) => format!("{} ({gate})", words::num(s.documents)),
+                    (None, None) => words::num(s.documents),
                 },
             },
             cell(&Purpose::texts(&s.purpose))

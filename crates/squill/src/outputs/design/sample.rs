@@ -38,6 +38,7 @@ fn step(collection: &str, action: Action) -> Step {
         fallback: false,
         if_matched: None,
         if_changed: false,
+        if_deleted_all: None,
         group_first: None,
         group_sums: Vec::new(),
         graph: None,

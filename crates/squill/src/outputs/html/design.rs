@@ -520,6 +520,9 @@ fn operation(out: &mut String, plan: &OperationPlan) {
         if s.fallback {
             documents.push_str(" (when the write before matched nothing)");
         }
+        if let Some(gate) = describe::deleted_all(s) {
+            let _ = write!(documents, " ({gate})");
+        }
         let _ = writeln!(
             out,
             "<tr><td class=\"num\">{}</td><td>{}</td><td><a href=\"#{}\">{}</a></td><td><code>{}</code></td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
