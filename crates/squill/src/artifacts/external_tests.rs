@@ -1015,6 +1015,59 @@ fn inserts_at_once_open_each_page_once_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Issue 41: a link whose condition tests the team, kept in the users only
+/// (fixture join-open-teams), is guarded by a conditional `$inc` of the
+/// team's `_version` in one transaction with the link. Another transaction
+/// holding the team (a join of the same team, the team closed) makes the
+/// guard a write conflict: each cookbook's transaction must run again and
+/// commit once the other has, not fail the call
+/// (scripts/testenv/check_guard_conflict.py). Python's and mongosh's used
+/// to raise the WriteConflict to the caller.
+#[test]
+fn a_guarded_link_waits_out_a_conflicting_transaction_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "join-open-teams";
+    let (model, design) = fixtures::load(name);
+    let dir = out_dir(&format!("guard-conflict-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let db = format!("squill_guard_conflict_{}", std::process::id());
+    let db_uri = database_uri(&uri, &db);
+    let setup = run(Command::new(&mongosh)
+        .args(["--quiet", "--norc", &db_uri])
+        .arg(dir.0.join("setup.js")));
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_guard_conflict.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains("checked 1 guarded operation(s) against a conflicting transaction"),
+        "{out}"
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} join: the guard on team met another transaction's write, ran again and committed"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// The test scripts read the cookbooks' results as pymongo names them
 /// (issue 41, review): a step gated on a write that matched, or on the
 /// delete before it (`or_deleted`: a time bucket deleted with its last

@@ -520,7 +520,7 @@ impl Purpose {
                 one(entity)
             ),
             MaintainComputed { field, parent } => {
-                format!("keep {field} of the {} in step", one(parent))
+                format!("keep the {}'s {field} up to date", one(parent))
             }
             Update { entity } => format!("update the {}", one(entity)),
             RefreshCopy {
@@ -705,19 +705,41 @@ impl Warning {
                 entity,
                 conditions,
             } => format!(
-                "{operation}'s condition ({}) tests {}, a document the link is not kept in: a conditional write of its {} tests it, in a transaction with the link, so that a change of the {entity} meanwhile conflicts with it; a link kept in the {entity} too would test it in its own write, with no transaction",
+                "{operation}'s {} ({}) {} {}, a document the link is not kept in: a conditional write of its {} tests {}, in a transaction with the link, so that a change of the {entity} meanwhile conflicts with it; a link kept in the {entity} too would test {} in its own write, with no transaction",
+                conditions_word(conditions.len()),
                 conditions.join(", "),
+                if conditions.len() == 1 {
+                    "tests"
+                } else {
+                    "test"
+                },
                 a(entity),
                 crate::design::VERSION,
+                it_them(conditions.len()),
+                it_them(conditions.len()),
             ),
             Warning::ConditionUntested {
                 operation,
                 entity,
                 conditions,
             } => format!(
-                "{operation}'s condition ({}) tests {}, a document this plan does not write: no write carries it, so it is not tested; the application must test it in a transaction with the write (a read before the write leaves a window in which it can change), or the link must be kept in the {entity} too",
+                "{operation}'s {} ({}) {} {}, a document this plan does not write: no write carries {}, so {} not tested; the application must test {} in a transaction with the write (a read before the write leaves a window in which {} can change), or the link must be kept in the {entity} too",
+                conditions_word(conditions.len()),
                 conditions.join(", "),
-                a(entity)
+                if conditions.len() == 1 {
+                    "tests"
+                } else {
+                    "test"
+                },
+                a(entity),
+                it_them(conditions.len()),
+                if conditions.len() == 1 {
+                    "it is"
+                } else {
+                    "they are"
+                },
+                it_them(conditions.len()),
+                if conditions.len() == 1 { "it" } else { "they" }
             ),
         }
     }
@@ -755,6 +777,16 @@ pub(super) fn purposes_json<S: Serializer>(p: &[Purpose], s: S) -> Result<S::Ok,
 
 pub(super) fn warnings_json<S: Serializer>(w: &[Warning], s: S) -> Result<S::Ok, S::Error> {
     with_text(w, Warning::text, s)
+}
+
+/// "condition" or "conditions", for a warning that lists them.
+fn conditions_word(n: usize) -> &'static str {
+    if n == 1 { "condition" } else { "conditions" }
+}
+
+/// "it" or "them", for what a warning says of its conditions.
+fn it_them(n: usize) -> &'static str {
+    if n == 1 { "it" } else { "them" }
 }
 
 #[cfg(test)]

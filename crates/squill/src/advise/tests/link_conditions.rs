@@ -173,3 +173,62 @@ fn the_search_prefers_a_layout_whose_link_tests_the_condition() {
         plan.steps
     );
 }
+
+/// Folders in folders: a link of an entity with itself writes the child
+/// folder's reference to its parent, a document of the same collection as
+/// the parent's. The condition (the parent is not locked) used to join the
+/// child's write, testing the child; the parent's own document is the one
+/// the guard tests, by the id the child's reference takes.
+#[test]
+fn a_link_of_an_entity_with_itself_guards_the_parent_not_the_child() {
+    let yaml = "
+name: folders
+entities:
+  folder:
+    count: 100000
+    fields:
+      name: string(20)
+      locked: bool
+relationships:
+  subfolders:
+    parent: folder
+    child: folder
+    children: {min: 0, typical: 5, max: 100000}
+    parents: {min: 0, typical: 1, max: 1}
+    layout: parent-reference
+operations:
+  open_folder:
+    read: folder
+    rate: 100
+    filter: {_id: eq}
+    include: [subfolders]
+  attach:
+    link: subfolders
+    when: [\"locked = false\"]
+    rate: 5
+";
+    let m = crate::inputs::model_file::parse("folders.yaml", yaml).expect("the model parses");
+    let d: Design = advise(&m, &Settings::default(), None).expect("advise");
+    let plan = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "attach")
+        .expect("a plan for attach");
+    let guard = &plan.steps[0];
+    assert_eq!(guard.conditions.len(), 1, "{:#?}", plan.steps);
+    assert!(
+        matches!(
+            &guard.filter[0].value_from,
+            crate::design::ValueSource::New { .. }
+        ),
+        "the guard names the new parent: {guard:#?}"
+    );
+    let child = plan
+        .steps
+        .iter()
+        .skip(1)
+        .find(|s| s.action == Action::UpdateOne)
+        .expect("the child's write");
+    assert!(child.conditions.is_empty(), "{child:#?}");
+    assert!(plan.transaction);
+}

@@ -424,6 +424,11 @@ pub(super) fn ident(s: &str) -> String {
                 | "this"
                 | "session"
                 | "client"
+                | "sdb"
+                | "attempt"
+                | "commit"
+                | "labelled"
+                | "in_transaction"
                 // The cookbooks' own helpers and locals.
                 | "ids"
                 | "newest"

@@ -709,7 +709,7 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
         out.push_str(&format!("\n## {}\n\n", md::text(&op.name)));
         out.push_str(&format!("{} per second in this mix.", render_rate(op.rate)));
         if op.transaction {
-            out.push_str(" The model asks for its writes to be atomic together: they run in one transaction.");
+            out.push_str(" Its writes run in one transaction, retried on a transient error (a write conflict).");
         }
         out.push_str("\n\n");
         for w in &op.warnings {

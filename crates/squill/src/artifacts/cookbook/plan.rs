@@ -227,6 +227,18 @@ impl Builder<'_> {
                 path: src,
             };
         }
+        // The new parent's id is the value the child's reference takes
+        // with this operation: the `$set` of that reference names the same
+        // parameter (`new_person_id`), so the caller passes it once.
+        if matches!(f.value_from, ValueSource::New { .. }) && f.op == FilterOp::Eq {
+            return Expr::Param(self.param_named(
+                &step.collection,
+                path,
+                ParamKind::Value,
+                "new_",
+                None,
+            ));
+        }
         // A value of its own gets a parameter named after what it is.
         let own = match &f.value_from {
             ValueSource::Param | ValueSource::FromStep { .. } => None,
@@ -973,17 +985,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .map(|(k, s)| super::code::When::Matched {
                     changed: step.if_changed,
                     step: s.key.clone(),
-                    or_deleted: k
-                        .checked_sub(2)
-                        .filter(|&d| {
-                            plan.steps.get(d).is_some_and(|x| {
-                                x.action == Action::DeleteOne
-                                    && x.purpose.iter().any(|p| {
-                                        matches!(p, crate::design::Purpose::DropEmptyBucket { .. })
-                                    })
-                            })
-                        })
-                        .and_then(|d| b.steps.get(d))
+                    or_deleted: dropped_before(plan, k)
+                        .and_then(|d| b.steps.get(d - 1))
                         .map(|x| x.key.clone()),
                 })),
             group: step.group_first.clone(),
@@ -1011,7 +1014,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .iter()
                 .filter_map(|f| b.under_test(&step.collection, &f.path))
                 .collect(),
-            purpose: match step.every {
+            purpose: match step.every.map(|n| crate::words::num(n as f64)) {
                 Some(n) if step.if_matched.is_some() => format!(
                     "{} — only when the conditional write before matched (about once every {n} runs)",
                     crate::design::Purpose::texts(&step.purpose)
@@ -1049,12 +1052,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     crate::design::Purpose::texts(&step.purpose),
                     step.if_matched.unwrap_or_default()
                 ),
-                None if step.if_matched.is_some() => format!(
-                    "{} — only when the write of step {} matched ({})",
-                    crate::design::Purpose::texts(&step.purpose),
-                    step.if_matched.unwrap_or_default(),
-                    why_gated(plan, step.if_matched.unwrap_or_default()),
-                ),
+                None if step.if_matched.is_some() => {
+                    let k = step.if_matched.unwrap_or_default();
+                    match dropped_before(plan, k) {
+                        Some(d) => format!(
+                            "{} — only when the write of step {k} matched, or step {d} deleted the bucket with the child in it",
+                            crate::design::Purpose::texts(&step.purpose),
+                        ),
+                        None => format!(
+                            "{} — only when the write of step {k} matched ({})",
+                            crate::design::Purpose::texts(&step.purpose),
+                            why_gated(plan, k),
+                        ),
+                    }
+                }
                 None => crate::design::Purpose::texts(&step.purpose),
             },
         });
@@ -1278,8 +1289,19 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
     Some((counter, max))
 }
 
-/// Whether a field name reads as a count (incremented by one): a count
-/// bucket's children ever added is one.
+/// The step (1-based) just before write `k` that deletes a time bucket
+/// with its last child, when there is one: the child is then gone with the
+/// bucket, write `k` matches nothing, and what waits on `k` runs anyway.
+fn dropped_before(plan: &crate::design::OperationPlan, k: usize) -> Option<usize> {
+    let d = k.checked_sub(1).filter(|&d| d >= 1)?;
+    let x = plan.steps.get(d - 1)?;
+    (x.action == Action::DeleteOne
+        && x.purpose
+            .iter()
+            .any(|p| matches!(p, crate::design::Purpose::DropEmptyBucket { .. })))
+    .then_some(d)
+}
+
 /// Why a step waits for the write of step `n` (1-based) to match: a guard
 /// of the operation's conditions, or a write that a retry, or a child no
 /// longer there, leaves unchanged.
@@ -1299,6 +1321,8 @@ fn why_gated(plan: &crate::design::OperationPlan, n: usize) -> String {
     }
 }
 
+/// Whether a field name reads as a count (incremented by one): a count
+/// bucket's children ever added is one, and a guard's version.
 fn is_counter(path: &str) -> bool {
     let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
     path == crate::design::ARRIVED

@@ -1126,7 +1126,7 @@ fn js_header(op: &OpCode, comment: &str) -> String {
     if op.transaction {
         let _ = writeln!(
             out,
-            "{comment} The model asks for these writes to be atomic together: one transaction."
+            "{comment} These writes run in one transaction, retried on a transient error."
         );
     }
     out
@@ -1148,23 +1148,33 @@ pub(super) fn trim_rate(r: f64) -> String {
     }
 }
 
+/// Whether a mongosh error carries a driver's error label: the server's
+/// reply lists them in `errorLabels`, the driver's errors answer
+/// `hasErrorLabel`.
+const MONGOSH_LABELLED: &str = "  const labelled = (e, label) => Boolean(e) && ((Array.isArray(e.errorLabels) && e.errorLabels.includes(label)) || (typeof e.hasErrorLabel === \"function\" && e.hasErrorLabel(label)));\n";
+
 /// A mongosh function for the operation.
 pub fn mongosh(op: &OpCode) -> String {
     let params: Vec<&str> = op.params.iter().map(|p| p.name.as_str()).collect();
     let mut out = js_header(op, "//");
     let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
     if op.transaction {
+        // mongosh has no callback that retries a transaction as the
+        // drivers' `withTransaction` does: a loop runs it again on a
+        // transient error (a write conflict with another transaction),
+        // and commits again when the commit's outcome is unknown.
         out.push_str("  const session = db.getMongo().startSession();\n");
         out.push_str("  const sdb = session.getDatabase(db.getName());\n");
-        out.push_str("  session.startTransaction();\n  try {\n");
+        out.push_str(MONGOSH_LABELLED);
+        out.push_str("  try {\n    for (let attempt = 1; ; attempt++) {\n      session.startTransaction();\n      try {\n");
         for s in &op.steps {
-            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "    "));
-            out.push_str(&js_guard(op, s, "    "));
+            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "        "));
+            out.push_str(&js_guard(op, s, "        "));
         }
-        out.push_str("    session.commitTransaction();\n");
-        out.push_str(&merge_lines(Lang::Mongosh, op, "    "));
-        let _ = writeln!(out, "    return {};", returns(op));
-        out.push_str("  } catch (e) {\n    session.abortTransaction();\n    throw e;\n  } finally {\n    session.endSession();\n  }\n");
+        out.push_str("        for (let commit = 1; ; commit++) {\n          try {\n            session.commitTransaction();\n            break;\n          } catch (e) {\n            if (commit < 5 && labelled(e, \"UnknownTransactionCommitResult\")) continue;\n            throw e;\n          }\n        }\n");
+        out.push_str(&merge_lines(Lang::Mongosh, op, "        "));
+        let _ = writeln!(out, "        return {};", returns(op));
+        out.push_str("      } catch (e) {\n        try { session.abortTransaction(); } catch (_) {}\n        if (attempt < 10 && labelled(e, \"TransientTransactionError\")) {\n          sleep(100 * attempt);\n          continue;\n        }\n        throw e;\n      }\n    }\n  } finally {\n    session.endSession();\n  }\n");
     } else {
         for s in &op.steps {
             out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
@@ -1355,14 +1365,18 @@ pub fn python(op: &OpCode) -> String {
     let mut out = js_header(op, "#");
     let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
     if op.transaction {
-        out.push_str("    with db.client.start_session() as session:\n");
-        out.push_str("        with session.start_transaction():\n");
+        // `with_transaction` runs the steps again on a transient error (a
+        // write conflict with another transaction) and commits again when
+        // the commit's outcome is unknown, for up to 120 s.
+        out.push_str("    def in_transaction(session):\n");
         for s in &op.steps {
-            out.push_str(&py_step(s, true, "            "));
-            out.push_str(&py_guard(op, s, "            "));
+            out.push_str(&py_step(s, true, "        "));
+            out.push_str(&py_guard(op, s, "        "));
         }
-        out.push_str(&merge_lines(Lang::Python, op, "    "));
-        let _ = writeln!(out, "    return {}", returns(op));
+        out.push_str(&merge_lines(Lang::Python, op, "        "));
+        let _ = writeln!(out, "        return {}", returns(op));
+        out.push_str("    with db.client.start_session() as session:\n");
+        out.push_str("        return session.with_transaction(in_transaction)\n");
     } else {
         for s in &op.steps {
             out.push_str(&py_step(s, false, "    "));

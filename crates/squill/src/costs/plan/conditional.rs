@@ -116,19 +116,17 @@ impl<'a> Planner<'a> {
         &self,
         plan: &mut OpPlan,
         op: OperationId,
-        plan_link: &dyn Fn(&mut OpPlan),
+        plan_link: &dyn Fn(&mut OpPlan) -> bool,
     ) {
         let model = self.facts.model;
         let o = model.operation(op);
         let mut alone = OpPlan::default();
-        plan_link(&mut alone);
+        // Whether the link writes the parent's own document: not its
+        // collection, which a link of an entity with itself (a folder in
+        // a folder) writes for the child too.
+        let writes_e = plan_link(&mut alone);
         let e = o.entity_in(model);
         let acc = self.access(e);
-        let writes_e = alone.steps.iter().any(|s| {
-            s.collection == acc.collection
-                && !s.fallback
-                && !matches!(s.action, Action::Find | Action::GraphLookup)
-        });
         let guardable = acc.prefix.is_empty()
             && !model
                 .entity(e)
@@ -140,13 +138,29 @@ impl<'a> Planner<'a> {
             return;
         }
         let name = model.entity(e).name.clone();
+        // A link of an entity with itself names two documents of one kind:
+        // the parent is the one the child's reference takes (`new_folder`),
+        // not the child the other steps write (`folder_id`).
+        let guarded_id = match &o.kind {
+            crate::model::OperationKind::Link { relationship, .. } => {
+                let rel = model.relationship(*relationship);
+                if rel.parent == rel.child {
+                    ValueSource::New {
+                        field: rel.child_field.clone(),
+                    }
+                } else {
+                    ValueSource::Param
+                }
+            }
+            _ => ValueSource::Param,
+        };
         self.write_root(
             plan,
             op,
             RootWrite {
                 entity: e,
                 action: Action::UpdateOne,
-                filter: self.id_filter(e, ValueSource::Param),
+                filter: self.id_filter(e, guarded_id),
                 updates: vec![UpdateOp::Inc {
                     path: crate::design::VERSION.to_string(),
                 }],

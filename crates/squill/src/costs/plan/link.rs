@@ -5,7 +5,15 @@
 use super::*;
 
 impl<'a> Planner<'a> {
-    pub(super) fn link(&self, plan: &mut OpPlan, op: OperationId, r: RelationshipId, unlink: bool) {
+    /// Plans a link (or an unlink) of `r`; whether it writes the parent's
+    /// document, which a condition of the link tests (`link_guarded`).
+    pub(super) fn link(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        r: RelationshipId,
+        unlink: bool,
+    ) -> bool {
         let f = self.facts;
         let rel = f.model.relationship(r);
         let layout = self.layout(r);
@@ -117,6 +125,7 @@ impl<'a> Planner<'a> {
                 writes: 2,
             });
         }
+        let writes_parent = !on_parent.0.is_empty();
         for (e, (updates, purposes)) in [(parent, on_parent), (child, on_child)] {
             if updates.is_empty() {
                 continue;
@@ -136,6 +145,7 @@ impl<'a> Planner<'a> {
                 },
             );
         }
+        writes_parent
     }
 
     /// A step that reads the fields an extended reference copies from the
