@@ -1245,11 +1245,60 @@ for (const fn of Object.keys(plan)) {
     if (step.action === "upsert" && bucketFigures.has(step.collection)) { inserted += 1; checkInsert(fn, step, bucketFigures.get(step.collection)); }
   }
 }
+// A batch insert whose parent keeps the count of its children (review
+// 40): a batch of new children of one parent, cloned from one of its
+// children with ids of their own, inserted by the function; the parent's
+// count must go up by as many as the documents stored for it, and equal
+// them.
+function checkBatchCount(fn, step) {
+  const insert = plan[fn].steps.find((s) => s.action === "insert_many");
+  const idParam = step.filter.find(([p]) => p === "_id");
+  if (!insert || !idParam || idParam[1].eq === undefined) { fail(`${fn}: a batch count the check cannot sample: ${JSON.stringify(step.filter)}`); return; }
+  const children = db.getCollection(insert.collection);
+  const parents = db.getCollection(step.collection);
+  let ref = null;
+  let sample = null;
+  for (const c of children.find().limit(50).toArray()) {
+    ref = Object.keys(c).find((k) => k !== "_id" && parents.findOne({ _id: c[k] }) !== null);
+    if (ref !== undefined) { sample = c; break; }
+  }
+  if (sample === null) { fail(`${fn}: no ${insert.collection} names a ${step.collection}`); return; }
+  const parentId = sample[ref];
+  const n = 7;
+  const batch = [];
+  for (let i = 0; i < n; i += 1) batch.push(Object.assign(EJSON.parse(EJSON.stringify(sample, { relaxed: false }), { relaxed: false }), { _id: new ObjectId() }));
+  const values = {};
+  values[idParam[1].eq] = parentId;
+  for (const [, list] of step.counts_batch) values[list] = batch;
+  const stored = () => children.countDocuments({ [ref]: parentId });
+  const before = parents.findOne({ _id: parentId });
+  const storedBefore = stored();
+  const a = args(fn, values, []);
+  if (a === null) return;
+  globalThis[fn](...a);
+  const after = parents.findOne({ _id: parentId });
+  const storedAfter = stored();
+  let good = storedAfter - storedBefore === n;
+  if (!good) fail(`${fn}: the batch stored ${storedAfter - storedBefore} ${insert.collection} documents, expected ${n}`);
+  for (const [path] of step.counts_batch) {
+    const moved = num(at(after, path)[0]) - num(at(before, path)[0]);
+    if (moved !== storedAfter - storedBefore) { fail(`${fn}: ${step.collection} ${path} went up by ${moved}, the ${insert.collection} documents stored by ${storedAfter - storedBefore}`); good = false; }
+    if (num(at(after, path)[0]) !== storedAfter) { fail(`${fn}: ${step.collection} ${path} is ${num(at(after, path)[0])}, the ${insert.collection} documents stored for it ${storedAfter}`); good = false; }
+  }
+  if (good) ok(`${fn}/${step.key}: ${step.counts_batch.map(([p]) => p).join(", ")} went up by the ${n} ${insert.collection} documents one batch stored, and equals the ${storedAfter} stored for the parent`);
+}
+let batches = 0;
+for (const fn of Object.keys(plan)) {
+  for (const step of plan[fn].steps) {
+    if (step.counts_batch !== undefined) { batches += 1; checkBatchCount(fn, step); }
+  }
+}
 for (const [fn, step] of overlaps) {
   checkOverlap(fn, step, "whole");
   checkOverlap(fn, step, "one");
 }
 print(`checked ${bulks} bulk write(s), ${paged} keyset read(s), ${numbered} read(s) paged by skip`);
+if (batches > 0) print(`checked ${batches} count(s) kept by a batch insert`);
 if (bucketParents > 0) print(`checked ${bucketParents} edit(s) and delete(s) of a bucketed child whose parent keeps figures too (${lastOfBuckets} of them on the newest child, for the parent's last; ${emptiedBuckets} emptying a bucket), ${clears} delete(s) of all a parent's bucketed children`);
 print(`checked ${recomputed} write(s) that recompute stored figures, ${reread} that set figures read again (${lastDeleted} of them on a parent's last child too), ${regrouped} that set them for every parent touched, ${counted} that count each parent down by its own amount (${overlapped} of them with another delete in between), ${inserted} insert(s) into buckets`);
 db.dropDatabase();

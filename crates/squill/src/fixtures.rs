@@ -43,13 +43,15 @@
 //!   reading deletes its bucket when it was the last, and the sensor's
 //!   figures move when the pull matched or that delete deleted (the
 //!   cookbook's `or_deleted` gate).
+//! - `batch-count`: views inserted ten at a time into one article that
+//!   keeps their exact count: the count goes up by the batch's number.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 15] = [
+const FILES: [(&str, &str); 16] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -106,6 +108,10 @@ const FILES: [(&str, &str); 15] = [
     (
         "bucket-time-parent-figures",
         include_str!("../tests/fixtures/bucket-time-parent-figures.yaml"),
+    ),
+    (
+        "batch-count",
+        include_str!("../tests/fixtures/batch-count.yaml"),
     ),
 ];
 

@@ -1123,3 +1123,25 @@ print("ok: or_deleted and upserted_id")
         "{text}"
     );
 }
+
+/// Review 40, finding 1: views inserted ten at a time into an article that
+/// keeps their exact count (fixture batch-count). The mongosh cookbook's
+/// insert runs against the server with a batch of new views of one
+/// article, and its count must go up by the views stored, not by one
+/// (scripts/testenv/check_cookbook_effects.js, `checkBatchCount`).
+#[test]
+fn a_batch_insert_counts_every_child_it_stores_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let out = cookbook_effects(&uri, &mongosh, "batch-count");
+    assert!(
+        out.contains("checked 1 count(s) kept by a batch insert"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ok: count_views/article: views_count went up by the 7 view documents one batch stored, and equals the "),
+        "{out}"
+    );
+    assert!(!out.contains("FAIL"), "{out}");
+}

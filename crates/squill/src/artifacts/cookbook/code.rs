@@ -89,6 +89,9 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// The number of documents in a list parameter: what a batch insert
+    /// adds to its parent's count (`len(new_view_list)`).
+    LengthOf(String),
     /// Nearest first, within the radius: a find with one is a `$geoNear`
     /// stage (render.rs, `near_pipeline`); elsewhere `{"$near":
     /// {"$geometry": point, "$maxDistance": metres}}`.

@@ -486,6 +486,15 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if !set_from.is_empty() {
                     step["set_from"] = json!(set_from);
                 }
+                // Counts raised by the number of documents a batch insert
+                // stored: what a check compares with those documents.
+                let counts: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Inc(path, code::Expr::LengthOf(list)) => Some(json!([path, list])),
+                    _ => None,
+                }).collect();
+                if !counts.is_empty() {
+                    step["counts_batch"] = json!(counts);
+                }
                 if let Some(array) = s.updates.iter().find_map(|u| match u {
                     code::Update::DropElements(array) => Some(array),
                     _ => None,
@@ -512,6 +521,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
+        Expr::LengthOf(p) => json!({"length_of": p}),
         Expr::FirstOf {
             step,
             path,

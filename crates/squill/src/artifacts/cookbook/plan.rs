@@ -26,6 +26,10 @@ struct Builder<'d> {
     /// Meaning of each parameter (see `param_named`), with its name.
     keys: Vec<(String, String)>,
     steps: Vec<StepCode>,
+    /// The list of documents an earlier step inserted at once, while a
+    /// step that keeps their parent's figures is built: a count goes up
+    /// by their number, not by one.
+    batch: Option<String>,
 }
 
 impl Builder<'_> {
@@ -359,6 +363,17 @@ impl Builder<'_> {
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Value, "added_")),
             ),
+            // After a batch insert, a count of the children goes up by the
+            // batch's number (a sum by its sum, which the caller passes as
+            // for one child); a guard's version still by one.
+            UpdateOp::Inc { path }
+                if is_counter(path) && path != crate::design::VERSION && self.batch.is_some() =>
+            {
+                Update::Inc(
+                    path.clone(),
+                    Expr::LengthOf(self.batch.clone().unwrap_or_default()),
+                )
+            }
             UpdateOp::Inc { path } => {
                 let by = if is_counter(path) {
                     Expr::Number(1)
@@ -712,6 +727,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         params: Vec::new(),
         keys: Vec::new(),
         steps: Vec::new(),
+        batch: None,
     };
     let new_parent_read = new_parent_read(design, plan);
     for (at, step) in plan.steps.iter().enumerate() {
@@ -861,12 +877,29 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             (UpdateOp::Set { path }, Some(each)) => each.sets.iter().any(|x| x.path == *path),
             _ => false,
         };
+        // A parent's figures kept after a batch insert, written once per
+        // run into one parent (an archive's batch spread over parents is
+        // an `$in` of them, and each parent's share is not known here).
+        b.batch = plan.steps[..at]
+            .iter()
+            .rposition(|s| s.action == Action::InsertMany)
+            .filter(|_| {
+                step.every.is_none()
+                    && !step.filter.iter().any(|f| f.op == FilterOp::In)
+                    && step
+                        .purpose
+                        .iter()
+                        .any(|p| matches!(p, crate::design::Purpose::KeepComputed { .. }))
+            })
+            .and_then(|i| b.steps.get(i))
+            .and_then(|s| s.insert.clone());
         let mut updates: Vec<Update> = step
             .updates
             .iter()
             .filter(|u| !per_document(u))
             .map(|u| b.update(step, u))
             .collect();
+        b.batch = None;
         let mut array_filters = Vec::new();
         for u in &mut updates {
             // A `$push` into an array the design bounds (and does not keep

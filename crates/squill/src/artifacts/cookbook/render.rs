@@ -23,6 +23,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
+        Expr::LengthOf(p) => match lang {
+            Lang::Python => format!("len({p})"),
+            _ => format!("{p}.length"),
+        },
         Expr::FirstOf { step, path, .. } => match lang {
             Lang::Python => format!("next(iter(_ids({step}, {})), None)", q(path)),
             _ => format!("(ids({step}, {})[0] ?? null)", q(path)),

@@ -24,10 +24,11 @@ use crate::model::{OperationKind, RelationshipId};
 use crate::rules::judge::DesignCheck;
 use crate::words;
 
-/// What a relationship's layout keeps of the other side, in words, and
-/// which side holds it; `None` when it keeps no copy an insert of the
-/// child must write.
-fn kept(cx: &DesignCheck<'_>, r: RelationshipId) -> Option<(String, &'static str)> {
+/// What a relationship's layout keeps of the other side, in words, which
+/// side holds it, and how many things the words name (the verb agrees:
+/// "copies …, which are stale"); `None` when it keeps no copy an insert
+/// of the child must write.
+fn kept(cx: &DesignCheck<'_>, r: RelationshipId) -> Option<(String, &'static str, u64)> {
     let model = cx.facts.model;
     let rel = model.relationship(r);
     let (parent, child) = (
@@ -47,16 +48,16 @@ fn kept(cx: &DesignCheck<'_>, r: RelationshipId) -> Option<(String, &'static str
                 words::latest(*k, &model.entity(rel.child).name)
             ),
             "parent",
+            1,
         ));
     }
     let copies = layout.copies_in(crate::design::Side::Parent);
     if !copies.is_empty() {
         return Some((
-            format!(
-                "the {parent}'s copies of its {child}' {}",
-                copies.join(", ")
-            ),
+            format!("the {parent}'s copies of {} from its {child}", copies.join(", ")),
+            // One copy per child: "copies", whatever the fields.
             "parent",
+            2,
         ));
     }
     let figures: Vec<String> = cx
@@ -67,8 +68,17 @@ fn kept(cx: &DesignCheck<'_>, r: RelationshipId) -> Option<(String, &'static str
         .collect();
     if !figures.is_empty() {
         return Some((
-            format!("the {parent}'s {} (computed fields)", figures.join(", ")),
+            format!(
+                "the {parent}'s computed {} {}",
+                if figures.len() == 1 {
+                    "field".to_string()
+                } else {
+                    words::plural("field")
+                },
+                figures.join(", ")
+            ),
             "parent",
+            figures.len() as u64,
         ));
     }
     let copies = layout.copies_in(crate::design::Side::Child);
@@ -80,6 +90,7 @@ fn kept(cx: &DesignCheck<'_>, r: RelationshipId) -> Option<(String, &'static str
                 copies.join(", ")
             ),
             "child",
+            1,
         )
     })
 }
@@ -118,9 +129,22 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
         if !rel.one_parent() || rel.parents.min == 0 || rel.parent == rel.child {
             continue;
         }
-        let Some((what, holder)) = kept(cx, r) else {
+        let Some((what, holder, named)) = kept(cx, r) else {
             continue;
         };
+        // A `link:` operation on the relationship gives existing children
+        // their parent: the plan writes the copy there (a subset's `$push`,
+        // the copies, the figures), so the insert that leaves it out is
+        // the first half of a two-step arrival, not a contradiction.
+        let linked = model.workload.operations.iter().any(|op| {
+            matches!(
+                op.kind,
+                OperationKind::Link { relationship, unlink: false } if relationship == r
+            )
+        });
+        if linked {
+            continue;
+        }
         for op in &model.workload.operations {
             let OperationKind::Insert { entity, links, .. } = &op.kind else {
                 continue;
@@ -135,12 +159,13 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
                 rule: RULE.id,
                 severity: RULE.default_severity,
                 message: format!(
-                    "{}: inserts {} {}/s without linking them through {} (no `links: [{}]`), though the model gives every {child} its {parent} there: the model is incomplete. As written, the insert never reaches {what}, which is stale by construction; squill prices it with no arrivals from {}",
+                    "{}: inserts {} {}/s without linking them through {} (no `links: [{}]`), though the model gives every {child} its {parent} there: the model is incomplete. As written, the insert never reaches {what}, which {} stale by construction; squill prices it with no arrivals from {}",
                     op.name,
                     words::num(rate),
                     words::plural(&model.entity(rel.child).name),
                     rel.name,
                     rel.name,
+                    words::is_are(named),
                     op.name,
                 ),
                 location: DesignCheck::at(format!("operations.{}", op.name)),
@@ -288,7 +313,7 @@ operations:
         });
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(evidence(&f[0], "operation"), "add_review");
-        assert!(f[0].message.contains("(computed fields)"), "{}", f[0].message);
+        insta::assert_snapshot!(f[0].message, @"add_review: inserts 5 reviews/s without linking them through reviews (no `links: [reviews]`), though the model gives every review its product there: the model is incomplete. As written, the insert never reaches the product's computed field reviews_count, which is stale by construction; squill prices it with no arrivals from add_review");
     }
 
     /// Near miss: a submission may have no student (`parents.min: 0`):
@@ -297,5 +322,60 @@ operations:
     fn stays_quiet_when_a_child_may_have_no_parent() {
         let (f, _) = findings("", "parents: {min: 0, typical: 1, max: 1}", "layout: subset");
         assert!(f.is_empty(), "{f:?}");
+    }
+
+    /// Review 40, finding 4. Near miss: the same unlinked insert, and a
+    /// `link: submissions` operation that gives a submission its student
+    /// afterwards (its plan pushes into the subset): the copy is kept.
+    /// The same operation as an `unlink:` keeps nothing, and it fires.
+    #[test]
+    fn stays_quiet_when_a_link_operation_maintains_the_copy() {
+        let attach = |kind: &str| {
+            let yaml = COURSE
+                .replace("LINKS", "")
+                .replace("PARENTS", "")
+                .replace("LAYOUT", "layout: subset")
+                + &format!("  attach:\n    {kind}: submissions\n    rate: 300\n");
+            let model =
+                crate::inputs::model_file::parse("test.yaml", &yaml).expect("a valid model");
+            let settings = Settings::default();
+            let design = crate::advise::advise(&model, &settings, None).expect("a design");
+            let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
+            (super::check)(&crate::rules::judge::DesignCheck {
+                facts: &facts,
+                design: &design,
+            })
+        };
+        let linked = attach("link");
+        assert!(linked.is_empty(), "{linked:?}");
+        let unlinked = attach("unlink");
+        assert_eq!(unlinked.len(), 1, "{unlinked:?}");
+        assert_eq!(evidence(&unlinked[0], "operation"), "submit");
+    }
+
+    /// Review 40, finding 10.2: an irregular plural (people) and the verb
+    /// agreeing with the copies.
+    #[test]
+    fn names_copies_of_people_in_plain_english() {
+        let yaml = r"
+entities:
+  team: {count: 1000, fields: {title: string(40)}}
+  person: {count: 50000, fields: {name: string(30), email: string(40)}}
+relationships:
+  members: {parent: team, child: person, children: {min: 0, typical: 50, max: 200}, layout: extended-reference}
+operations:
+  team_page: {read: team, rate: 500, filter: {_id: eq}, include: {members: {fields: [name]}}}
+  hire: {insert: person, rate: 5}
+";
+        let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
+        let settings = Settings::default();
+        let design = crate::advise::advise(&model, &settings, None).expect("a design");
+        let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
+        let f = (super::check)(&crate::rules::judge::DesignCheck {
+            facts: &facts,
+            design: &design,
+        });
+        assert_eq!(f.len(), 1, "{f:?}");
+        insta::assert_snapshot!(f[0].message, @"hire: inserts 5 people/s without linking them through members (no `links: [members]`), though the model gives every person its team there: the model is incomplete. As written, the insert never reaches the team's copies of name from its people, which are stale by construction; squill prices it with no arrivals from hire");
     }
 }
