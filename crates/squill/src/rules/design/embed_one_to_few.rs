@@ -29,12 +29,21 @@ pub struct OneToFew {
     pub items: Option<String>,
 }
 
-explain!(OneToFew, |w| format!(
-    "{} has {} {} and they are never used on their own: one-to-few, embed them",
-    words::a(&w.parent),
-    words::at_most(w.max.map(|m| m.value)),
-    words::items(w.items.as_deref(), &w.child)
-));
+explain!(OneToFew, |w| {
+    let items = words::items(w.items.as_deref(), &w.child);
+    if w.max.is_some_and(|m| m.value == 1.0) {
+        return format!(
+            "{} has at most one {} and it is never used on its own: embed it",
+            words::a(&w.parent),
+            words::singular(&items)
+        );
+    }
+    format!(
+        "{} has {} {items} and they are never used on their own: one-to-few, embed them",
+        words::a(&w.parent),
+        words::at_most(w.max.map(|m| m.value)),
+    )
+});
 
 /// Supports embedding one-to-few children that never stand alone.
 pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
@@ -67,6 +76,22 @@ mod tests {
                 max: Some(Figure::count(5.0)),
                 items: None,
             }
+        );
+    }
+
+    /// At most one child reads in the singular (issue 41's English: "a
+    /// scooter has at most 1 reservations").
+    #[test]
+    fn at_most_one_is_singular() {
+        let w = OneToFew {
+            parent: "scooter".into(),
+            child: "reservation".into(),
+            max: Some(Figure::count(1.0)),
+            items: None,
+        };
+        assert_eq!(
+            crate::design::reason::Explain::words(&w),
+            "a scooter has at most one reservation and it is never used on its own: embed it"
         );
     }
 
