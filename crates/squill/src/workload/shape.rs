@@ -591,11 +591,9 @@ impl Radius {
 
 /// The largest radius of one command (it has one geo search).
 fn note_radius(radius: Option<Radius>, seen: &mut Observed) {
-    if let Some(r) = radius.filter(|r| r.m > 0.0) {
-        if seen.radius_m.is_none_or(|s| r.m > s) {
-            seen.radius_m = Some(r.m);
-            seen.radius_in_degrees = r.degrees;
-        }
+    if let Some(r) = radius.filter(|r| r.m > 0.0 && seen.radius_m.is_none_or(|s| r.m > s)) {
+        seen.radius_m = Some(r.m);
+        seen.radius_in_degrees = r.degrees;
     }
 }
 

@@ -93,11 +93,12 @@ impl ShapeStats {
         self.case_insensitive_regex += u64::from(seen.case_insensitive_regex);
         self.multi += u64::from(seen.multi);
         self.limit = self.limit.max(seen.limit);
-        if let Some(r) = seen.radius_m {
-            if self.radius_m.is_none_or(|s| r > s) {
-                self.radius_m = Some(r);
-                self.radius_in_degrees = seen.radius_in_degrees;
-            }
+        if let Some(r) = seen
+            .radius_m
+            .filter(|r| self.radius_m.is_none_or(|s| *r > s))
+        {
+            self.radius_m = Some(r);
+            self.radius_in_degrees = seen.radius_in_degrees;
         }
         if self.example.is_none() {
             self.example.clone_from(&entry.example);
