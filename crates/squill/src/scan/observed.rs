@@ -13,7 +13,7 @@
 use crate::model::{Model, RelationshipKind};
 use crate::workload::WorkloadReport;
 use crate::workload::report::ShapeReport;
-use crate::workload::shape::{OpClass, OpKind};
+use crate::workload::shape::{METRES_PER_DEGREE, OpClass, OpKind};
 use std::fmt::Write as _;
 
 /// A shape that did not become an operation, and why.
@@ -173,7 +173,12 @@ fn operation(
     filter.sort();
     filter.dedup_by(|a, b| a.path == b.path);
     if !filter.is_empty() {
-        let radius = s.radius_m.map(radius_text);
+        // A radius past what a model takes ("no limit" written as 2e7 m)
+        // is capped at the largest, so the read is kept; the comment
+        // below gives the log's own.
+        let max_m = crate::inputs::model_file::max_radius_km().floor() * 1000.0;
+        let capped = s.radius_m.filter(|r| *r > max_m);
+        let radius = s.radius_m.map(|r| radius_text(r.min(max_m)));
         let parts: Vec<String> = filter
             .iter()
             .map(|f| format!("{}: {}", key(&f.path), op(f.op, radius.as_deref())))
@@ -183,12 +188,22 @@ fn operation(
             .iter()
             .any(|f| matches!(f.op, OpClass::Near | OpClass::Within))
         {
-            let _ = match &radius {
-                Some(r) => writeln!(
+            let _ = match (&radius, capped) {
+                (Some(r), Some(logged)) => writeln!(
+                    out,
+                    "    # the logs' radius, {}, the largest of the shape's searches, is above the largest a model takes (a circle of half the Earth's surface): capped at {r}",
+                    radius_text(logged)
+                ),
+                (Some(r), None) if s.radius_in_degrees => writeln!(
+                    out,
+                    "    # the radius the logs show: {r}, the largest of the shape's searches; assumed: a flat (2d) search in degrees of longitude and latitude, {} each",
+                    radius_text(METRES_PER_DEGREE)
+                ),
+                (Some(r), None) => writeln!(
                     out,
                     "    # the radius the logs show: {r}, the largest of the shape's searches"
                 ),
-                None => writeln!(
+                (None, _) => writeln!(
                     out,
                     "    # assumed: a search within {ASSUMED_RADIUS}; the logs show the place searched, not its radius"
                 ),
@@ -217,7 +232,14 @@ fn operation(
         }
         let limited = shape.limit || shape.stages.iter().any(|st| st.name == "$limit");
         if limited {
+            let most = crate::inputs::model_file::MAX_WHOLE;
             let _ = match s.limit {
+                // A limit no read reaches, written as "no limit": capped
+                // so the model takes it.
+                Some(n) if n > most => writeln!(
+                    out,
+                    "    limit: {most}  # the logs' limit, {n}, the largest of the shape's executions, is above the largest a model takes: capped"
+                ),
                 Some(n) => writeln!(
                     out,
                     "    limit: {n}  # the logs' limit, the largest of the shape's executions"
@@ -457,8 +479,8 @@ entities:
         assert!(near, "{text}");
     }
 
-    /// A legacy pair's `$maxDistance` is in radians (MongoDB's `$near`
-    /// and `$nearSphere` pages), a GeoJSON point's in metres; each
+    /// A legacy pair's `$maxDistance` is in radians for `$nearSphere`, a
+    /// GeoJSON point's in metres; each
     /// shape's operation keeps the largest radius and limit its
     /// executions show, and says "assumed" only for what no execution
     /// shows: a `$near` without `$maxDistance`, a redacted limit.
@@ -500,6 +522,73 @@ entities:
                 && unbounded.contains("# assumed: a search within 1 km"),
             "{unbounded}"
         );
+    }
+
+    /// Beside a legacy pair, `$near` and a `$geoNear` without `spherical:
+    /// true` search a `2d` index on a flat plane, in the coordinates'
+    /// units (degrees: 0.01° is 1.112 km), while `$nearSphere` and
+    /// `spherical: true` take radians (0.01 rad of 6378.1 km is 63.781 km).
+    /// Both were read as radians: the flat reads priced 57× the radius.
+    #[test]
+    fn a_flat_near_on_a_legacy_pair_is_in_degrees() {
+        let (ops, _) = observed(&[
+            r#"food.restaurants command: find { find: "restaurants", filter: { open: true, location: { $near: [ 2.32, 48.81 ], $maxDistance: 0.01 } }, limit: 10 }"#,
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $nearSphere: [ 2.32, 48.81 ], $maxDistance: 0.01 } }, limit: 10 }"#,
+            r#"food.restaurants command: aggregate { aggregate: "restaurants", pipeline: [ { $geoNear: { near: [ 2.32, 48.81 ], key: "location", distanceField: "d", maxDistance: 0.01, query: { open: true } } }, { $limit: 5 } ] }"#,
+            r#"food.restaurants command: aggregate { aggregate: "restaurants", pipeline: [ { $geoNear: { near: [ 2.32, 48.81 ], key: "location", distanceField: "d", maxDistance: 0.01, spherical: true } }, { $limit: 5 } ] }"#,
+        ]);
+        assert_eq!(ops.len(), 4, "{ops:?}");
+        let find = |open: bool, aggregate: bool| {
+            ops.iter()
+                .find(|o| o.contains("open: eq") == open && o.contains("limit: 5") == aggregate)
+                .unwrap_or_else(|| panic!("no operation ({open}, {aggregate}): {ops:?}"))
+        };
+        for (open, aggregate, radius) in [
+            (true, false, "near(1.112 km)"),
+            (false, false, "near(63.781 km)"),
+            (true, true, "near(1.112 km)"),
+            (false, true, "near(63.781 km)"),
+        ] {
+            let op = find(open, aggregate);
+            assert!(op.contains(radius), "{radius}: {op}");
+            assert_eq!(
+                op.contains("assumed: a flat (2d) search in degrees of longitude and latitude, 111.195 km each"),
+                open,
+                "{op}"
+            );
+        }
+    }
+
+    /// A radius or a limit past what a model takes (a `$maxDistance` of
+    /// 2e7 m, a `limit` of 1e18, both meaning "no bound") is capped at the
+    /// largest, with a comment giving the log's value: the operation was
+    /// refused and written only as a comment.
+    #[test]
+    fn a_radius_or_limit_past_the_model_is_capped() {
+        let (ops, model) = observed(&[
+            r#"food.restaurants command: find { find: "restaurants", filter: { location: { $near: { $geometry: { type: "Point", coordinates: [ -73.9, 40.7 ] }, $maxDistance: 2e7 } }, open: true }, limit: 1e18 }"#,
+        ]);
+        let text = ops.concat();
+        let most = crate::inputs::model_file::max_radius_km().floor();
+        assert!(
+            text.contains(&format!("filter: {{location: near({most} km), open: eq}}")),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "# the logs' radius, 20000 km, the largest of the shape's searches, is above the largest a model takes (a circle of half the Earth's surface): capped at {most} km"
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("limit: 9000000000000000  # the logs' limit, 1000000000000000000,"),
+            "{text}"
+        );
+        let read = model.workload.operations.iter().any(|o| match &o.kind {
+            OperationKind::Read { filter, .. } => filter.iter().any(|f| f.op == FilterOp::Near),
+            _ => false,
+        });
+        assert!(read, "{text}");
     }
 
     /// A `findAndModify` that changes a document is a claim (find one by

@@ -163,6 +163,9 @@ pub struct Observed {
     /// `$near`'s or `$nearSphere`'s `$maxDistance`, a `$geoNear`'s
     /// `maxDistance`, a `$geoWithin`'s `$centerSphere` (`geo_radius`).
     pub radius_m: Option<f64>,
+    /// `radius_m` is a flat (`2d`) search's, whose units were taken as
+    /// degrees (`METRES_PER_DEGREE`).
+    pub radius_in_degrees: bool,
     /// The longest `$in` (or `$nin`) list in the filter.
     pub largest_in: u64,
     pub unanchored_regex: bool,
@@ -401,7 +404,7 @@ fn classes(value: &Node, seen: &mut Observed) -> Vec<OpClass> {
             }
             "$options" => continue,
             "$near" | "$nearSphere" => {
-                note_radius(geo_radius(operand, operators), seen);
+                note_radius(geo_radius(op, operand, operators), seen);
                 OpClass::Near
             }
             "$geoWithin" | "$within" => {
@@ -413,7 +416,7 @@ fn classes(value: &Node, seen: &mut Observed) -> Vec<OpClass> {
                             _ => None,
                         })
                         .and_then(number)
-                        .map(|r| r * EARTH_RADIUS_M),
+                        .map(|r| Radius::metres(r * EARTH_RADIUS_M)),
                     seen,
                 );
                 OpClass::Within
@@ -474,11 +477,16 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
             if let Some(q) = body.get("query") {
                 filter_fields(q, &mut stage.fields, &mut or, seen, 0);
             }
+            // Beside a legacy pair the units are the coordinates' own
+            // (flat, degrees) unless `spherical: true` asks for radians;
+            // beside a GeoJSON point they are metres.
+            let spherical = matches!(body.get("spherical"), Some(Node::Other(Scalar::Bool(true))));
             let radius = body.get("maxDistance").and_then(number);
             note_radius(
                 radius.map(|r| match body.get("near") {
-                    Some(Node::Array(_)) => r * EARTH_RADIUS_M,
-                    _ => r,
+                    Some(Node::Array(_)) if spherical => Radius::metres(r * EARTH_RADIUS_M),
+                    Some(Node::Array(_)) => Radius::degrees(r),
+                    _ => Radius::metres(r),
                 }),
                 seen,
             );
@@ -508,6 +516,15 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
 /// (6378.1 km, "Calculate Distance Using Spherical Geometry"), in metres.
 const EARTH_RADIUS_M: f64 = 6_378_100.0;
 
+/// The metres of one degree of arc on the sphere a scan measures places
+/// on (the mean radius, 6371.0088 km, of `scan::profile::density`, whose
+/// densities per km² price the search), for a flat (`2d`) search whose
+/// radius is in the coordinates' units. Degrees of longitude shrink with
+/// the cosine of the latitude, so the circle this gives is the flat
+/// search's north–south extent; east–west it is wider than the search
+/// (by 1/cos φ: about 1.4× at 45°), which overstates the area as much.
+pub const METRES_PER_DEGREE: f64 = 6_371_008.8 * std::f64::consts::PI / 180.0;
+
 /// A number's value, when the log shows it.
 fn number(node: &Node) -> Option<f64> {
     match node {
@@ -525,29 +542,58 @@ fn count(node: &Node) -> Option<u64> {
         .map(|n| n as u64)
 }
 
-/// The radius of a `$near` or `$nearSphere` on `operand`, in metres:
-/// `$maxDistance` inside it, beside a GeoJSON `$geometry` (metres), or
-/// among the field's `operators`, beside a GeoJSON point (metres) or a
-/// legacy pair (radians, as MongoDB's `$near` and `$nearSphere` pages
-/// give it).
-fn geo_radius(operand: &Node, operators: &[(String, Node)]) -> Option<f64> {
+/// The radius of `op` (`$near` or `$nearSphere`) on `operand`, in
+/// metres: `$maxDistance` inside it, beside a GeoJSON `$geometry`
+/// (metres), or among the field's `operators`, beside a GeoJSON point
+/// (metres) or a legacy pair. Beside a legacy pair `$nearSphere` measures
+/// in radians, and `$near` (a `2d` index, flat) in the coordinates' units,
+/// degrees: MongoDB's `$maxDistance` page ("10 or fewer units from the
+/// point") and "Calculate Distance Using Spherical Geometry" ("these three
+/// queries use radians … other query types do not") say so, and a server
+/// returns a point 0.005° away, not one 0.05° away, for `$near` with
+/// `$maxDistance: 0.01` (its `$near` page's "distance in radians" is
+/// wrong).
+fn geo_radius(op: &str, operand: &Node, operators: &[(String, Node)]) -> Option<Radius> {
     if let Some(r) = operand.get("$maxDistance").and_then(number) {
-        return Some(r);
+        return Some(Radius::metres(r));
     }
     let r = operators
         .iter()
         .find(|(k, _)| k == "$maxDistance")
         .and_then(|(_, v)| number(v))?;
     Some(match operand {
-        Node::Array(_) => r * EARTH_RADIUS_M,
-        _ => r,
+        Node::Array(_) if op == "$nearSphere" => Radius::metres(r * EARTH_RADIUS_M),
+        Node::Array(_) => Radius::degrees(r),
+        _ => Radius::metres(r),
     })
 }
 
+/// A radius read from a command, in metres, and whether it was a flat
+/// search's, in the coordinates' units taken as degrees
+/// (`METRES_PER_DEGREE`): the emitted model says so beside it.
+#[derive(Debug, Clone, Copy)]
+struct Radius {
+    m: f64,
+    degrees: bool,
+}
+
+impl Radius {
+    fn metres(m: f64) -> Self {
+        Radius { m, degrees: false }
+    }
+    fn degrees(d: f64) -> Self {
+        Radius {
+            m: d * METRES_PER_DEGREE,
+            degrees: true,
+        }
+    }
+}
+
 /// The largest radius of one command (it has one geo search).
-fn note_radius(radius: Option<f64>, seen: &mut Observed) {
-    if let Some(r) = radius.filter(|r| *r > 0.0) {
-        seen.radius_m = Some(seen.radius_m.map_or(r, |s| s.max(r)));
+fn note_radius(radius: Option<Radius>, seen: &mut Observed) {
+    if let Some(r) = radius.filter(|r| r.m > 0.0 && seen.radius_m.is_none_or(|s| r.m > s)) {
+        seen.radius_m = Some(r.m);
+        seen.radius_in_degrees = r.degrees;
     }
 }
 

@@ -38,6 +38,8 @@ pub struct ShapeStats {
     /// (`Observed::limit`, `Observed::radius_m`).
     pub limit: Option<u64>,
     pub radius_m: Option<f64>,
+    /// The largest radius was a flat search's, taken as degrees.
+    pub radius_in_degrees: bool,
     pub example: Option<String>,
 }
 
@@ -91,8 +93,12 @@ impl ShapeStats {
         self.case_insensitive_regex += u64::from(seen.case_insensitive_regex);
         self.multi += u64::from(seen.multi);
         self.limit = self.limit.max(seen.limit);
-        if let Some(r) = seen.radius_m {
-            self.radius_m = Some(self.radius_m.map_or(r, |s| s.max(r)));
+        if let Some(r) = seen
+            .radius_m
+            .filter(|r| self.radius_m.is_none_or(|s| *r > s))
+        {
+            self.radius_m = Some(r);
+            self.radius_in_degrees = seen.radius_in_degrees;
         }
         if self.example.is_none() {
             self.example.clone_from(&entry.example);

@@ -156,11 +156,12 @@ impl<'a> Ctx<'a> {
         Some(v)
     }
 
-    /// `value` as a whole number ≥ `min`, or a recorded problem.
+    /// `value` as a whole number ≥ `min` and at most `MAX_WHOLE`, or a
+    /// recorded problem.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked below
     pub(super) fn whole(&mut self, value: &S<f64>, what: &str, min: u64) -> Option<u64> {
         let v = self.non_negative(value, what)?;
-        if v > 9.0e15 {
+        if v > MAX_WHOLE as f64 {
             self.error(
                 self.pos(value),
                 format!("{what} is too large: {} (at most 9e15)", shown(v)),
@@ -240,3 +241,8 @@ fn shown(v: f64) -> String {
         format!("{v}")
     }
 }
+
+/// The largest whole number (a count, a `limit`) a model takes: below
+/// 2^53, so it is exact as the float YAML reads it as. `scan
+/// --emit-model` caps a log's limit at it.
+pub const MAX_WHOLE: u64 = 9_000_000_000_000_000;

@@ -8,10 +8,27 @@ use super::context::Ctx;
 use super::raw::{RawDensity, S};
 use crate::model::{Density, EntityId, FieldType, Filter, FilterOp, GeoArea, Model};
 
+/// The largest area a geo operator or a density's `per` may name, km²:
+/// half the Earth's surface. A larger "area" is a typo, or a search with
+/// no real bound that the pricing cannot tell from one.
+pub const MAX_AREA_KM2: f64 = 2.55e8;
+
+/// The largest radius a model takes, km: the circle of `MAX_AREA_KM2`
+/// (about 9,009 km). `scan --emit-model` caps a log's radius at it.
+pub fn max_radius_km() -> f64 {
+    (MAX_AREA_KM2 / std::f64::consts::PI).sqrt()
+}
+
 /// The area a geo operator searches, from its argument: a radius
 /// (`3 km`, `500 m`, `2 mi`) gives a circle, an area (`12 km2`) a polygon.
-/// `None` for text that is neither.
+/// `None` for text that is neither, or an area above `MAX_AREA_KM2`.
 pub(super) fn area(arg: &str) -> Option<GeoArea> {
+    any_area(arg).filter(|a| a.km2 <= MAX_AREA_KM2)
+}
+
+/// `area` without its upper bound, so an error can tell a radius that is
+/// too large from one that is not a radius.
+fn any_area(arg: &str) -> Option<GeoArea> {
     let arg = arg.trim();
     let split = arg
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -33,8 +50,7 @@ pub(super) fn area(arg: &str) -> Option<GeoArea> {
             (std::f64::consts::PI * km * km, Some(km))
         }
     };
-    // Half the Earth's surface at most: a larger "area" is a typo.
-    (km2.is_finite() && km2 > 0.0 && km2 <= 2.55e8).then_some(GeoArea { km2, radius_km })
+    (km2.is_finite() && km2 > 0.0).then_some(GeoArea { km2, radius_km })
 }
 
 /// A geo operator as written: `near(3 km)`, `within(…)`, `intersects`.
@@ -56,9 +72,25 @@ pub(super) fn geo_op(
             .trim_start()
             .strip_prefix('(')
             .and_then(|r| r.strip_suffix(')'));
-        let area = arg.and_then(area);
+        let area = arg.and_then(any_area);
         // `near` orders by distance from a point: its area is a circle.
         let area = area.filter(|a| kind == FilterOp::Within || a.radius_km.is_some());
+        if let Some(big) = area.filter(|a| a.km2 > MAX_AREA_KM2) {
+            let (what, bound) = match big.radius_km {
+                Some(_) => ("radius", format!("{} km", max_radius_km().floor())),
+                None => ("area", format!("{MAX_AREA_KM2:.0} km2")),
+            };
+            ctx.error(
+                ctx.pos(op),
+                format!(
+                    "`{}`: the {what} is too large (at most {bound}: a circle of half the Earth's surface)",
+                    op.value
+                ),
+                "too large",
+                Some(format!("`{name}({bound})` searches half the Earth")),
+            );
+            return Some((kind, None));
+        }
         if area.is_none() {
             ctx.error(
                 ctx.pos(op),

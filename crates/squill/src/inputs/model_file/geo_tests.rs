@@ -265,3 +265,25 @@ fn an_array_of_points_is_searched_as_its_elements() {
     );
     assert!(p[0].contains("not a GeoJSON field"), "{p:?}");
 }
+
+/// A radius past half the Earth is a valid radius, too large: the error
+/// says so and gives the bound (it said "takes a radius", which it is).
+#[test]
+fn a_radius_past_half_the_earth_says_too_large() {
+    let p = problems(&PLACES.replace("near(3 km)", "near(20000 km)"));
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:19:34: `near(20000 km)`: the radius is too large (at most 9009 km: a circle of half the Earth's surface)"),
+        "{}",
+        p[0]
+    );
+    parse("m.yaml", &PLACES.replace("near(3 km)", "near(9009 km)"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let area = problems(&PLACES.replace("within(500 m)", "within(300000000 km2)"));
+    assert_eq!(area.len(), 1, "{area:?}");
+    assert!(
+        area[0].contains("the area is too large (at most 255000000 km2"),
+        "{}",
+        area[0]
+    );
+}

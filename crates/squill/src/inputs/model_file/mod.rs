@@ -49,7 +49,9 @@ mod tenancy_tests;
 #[cfg(test)]
 mod tests;
 
+pub use context::MAX_WHOLE;
 pub use error::{ModelFileError, Position, Problem};
+pub use geo::{MAX_AREA_KM2, max_radius_km};
 pub use positions::{LineColumn, positions};
 pub use schema::schema_json;
 pub use write::to_yaml;
