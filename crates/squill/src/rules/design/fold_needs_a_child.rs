@@ -6,7 +6,7 @@ crate::rules::declare_rule! {
     kind: Design,
     severity: Error,
     sources: ["001_5782b55841006ac6.txt", "003_8caca105590b9080.txt"],
-    check: Relationship { order: 35, check },
+    check: Relationship { order: 36, check },
 }
 
 use crate::design::reason::explain;
