@@ -89,9 +89,9 @@ pub(super) fn paged(
         },
         // A later page of a sort on several keys is an `$or` of one range
         // per key (`a < last a`, or `a = last a` and `b > last b`, …), each
-        // a bounded walk of the same index; MongoDB merges the walks in the
-        // sort's order and stops at the limit, so a page still reads about
-        // `limit` keys and the price does not change.
+        // a bounded walk of the same index; MongoDB can merge the walks in
+        // the sort's order and stop at the limit (`SORT_MERGE`), so a page
+        // is priced at `limit` keys as for one key.
         then: match p.by {
             PagingBy::Keyset => step.sort.iter().skip(1).map(|(k, _)| k.clone()).collect(),
             PagingBy::Skip => Vec::new(),
