@@ -243,13 +243,19 @@ function walkPages(fn, step, how, tieKey, unique, optional, next) {
 // A keyset-paged find: each page from the last key seen (and its `_id`).
 // Only a read whose plan says its key is unique (`after_id` null: a
 // bucket's page number) is walked without a tie; a plan that says nothing
-// is tested with ties.
+// is tested with ties. A sort of several keys passes the last item's
+// value of each (`then`: path, parameter): its first key ties across the
+// page's edge, where a page from the first key alone skips the rest.
 function checkPages(fn, step) {
   const [afterPath, e] = step.filter.find(([, x]) => x.after !== undefined);
   const afterParam = e.after[0];
   const afterId = e.after_id;
-  walkPages(fn, step, "from the last key seen", afterPath, afterId === null, [afterParam], (values, last) => {
+  const then = e.then || [];
+  // A sort of several keys is never a unique first key: its first key ties.
+  const sorted = step.sort.filter(([path]) => path !== "_id").length;
+  walkPages(fn, step, "from the last key seen", afterPath, afterId === null && sorted < 2, [afterParam], (values, last) => {
     values[afterParam] = last === undefined ? undefined : at(last, afterPath)[0];
+    for (const [path, param] of then) values[param] = last === undefined ? undefined : at(last, path)[0];
     if (afterId) values[afterId] = last === undefined ? undefined : last._id;
   });
 }

@@ -349,7 +349,11 @@ def sample_params(db, plan, examples):
         for step in plan["steps"]
         for _, expr in step["filter"]
         if "after" in expr
-        for name in (expr["after"][0], expr.get("after_id"))
+        for name in (
+            expr["after"][0],
+            expr.get("after_id"),
+            *(param for _, param, _ in expr.get("then", [])),
+        )
     }
     for p in plan["params"]:
         coll, path, kind = p["collection"], p["path"], p["kind"]

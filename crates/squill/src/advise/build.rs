@@ -483,8 +483,10 @@ fn rename_covered_indexes(priced: &Priced, design: &mut Design) {
             // merged into (a bucket deleted by its parent through
             // `{post: 1, page: 1}`, not through a multikey index that
             // happens to sort first).
+            // Keys the step tests by equality match by name alone (a
+            // claim's partial index dropped for a full one, `indexes`).
             let serves = |i: &&crate::design::Index| {
-                super::optimize::covers(&i.keys, &need.keys)
+                crate::costs::plan::covers_after_equalities(&i.keys, &need.keys, need.equalities)
                     && (i.partial.is_empty() || i.partial == need.partial)
             };
             if let Some(by) = coll
@@ -588,15 +590,28 @@ fn indexes(
     // then checked against), so the partial one goes and its users move
     // over. A unique partial index stays: it enforces its uniqueness over
     // the documents it holds, which the full one does not (issue 41).
+    // The keys its users test by equality (a claim's `{org, status}`)
+    // match by name alone: an equality reads one value either way, so only
+    // the sort keys after them must run the same way or all reversed.
     let mut i = 0;
     while i < list.len() {
+        let equalities = needs
+            .iter()
+            .filter(|(_, n)| n.keys == list[i].keys && n.partial == list[i].partial)
+            .map(|(_, n)| n.equalities)
+            .min()
+            .unwrap_or(0);
         let full = (0..list.len()).find(|&j| {
             j != i
                 && !list[i].partial.is_empty()
                 && !list[i].unique
                 && list[j].partial.is_empty()
                 && list[j].expire_after_seconds.is_none()
-                && super::optimize::covers(&list[j].keys, &list[i].keys)
+                && crate::costs::plan::covers_after_equalities(
+                    &list[j].keys,
+                    &list[i].keys,
+                    equalities,
+                )
         });
         if let Some(j) = full {
             let users = std::mem::take(&mut list[i].used_by);

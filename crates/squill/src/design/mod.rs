@@ -673,6 +673,12 @@ pub struct StepPaging {
     /// item seen's value, `{created_at: {$gt: last}}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
+    /// Keyset paging on a sort of several keys: the sort's later keys, in
+    /// order. The next page starts after the last item's whole tuple
+    /// (`after`, these, then `_id`), compared key by key in the sort's
+    /// directions; the first key alone would skip the rest of its value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<String>,
     /// Index keys skipped per execution, on average (0 under keyset).
     pub skipped: f64,
     /// Index keys skipped to reach the deepest page (0 under keyset).

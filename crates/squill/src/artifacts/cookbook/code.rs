@@ -156,10 +156,14 @@ pub enum Expr {
     /// out of the filter when the caller passes none (the first page).
     /// `id` is the last item's `_id`, which orders items whose key ties
     /// (none for a key no two items share).
+    /// `then` holds the sort's later keys (path, parameter, descending):
+    /// the page starts after the last item's whole tuple, compared key by
+    /// key, and `id` then follows the last key's direction.
     After {
         param: String,
         id: Option<String>,
         descending: bool,
+        then: Vec<(String, String, bool)>,
     },
 }
 

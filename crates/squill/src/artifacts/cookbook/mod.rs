@@ -549,7 +549,14 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             param,
             id,
             descending,
-        } => json!({"after": [param, descending], "after_id": id}),
+            then,
+        } if then.is_empty() => json!({"after": [param, descending], "after_id": id}),
+        Expr::After {
+            param,
+            id,
+            descending,
+            then,
+        } => json!({"after": [param, descending], "after_id": id, "then": then}),
     }
 }
 

@@ -809,14 +809,32 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .find(|(k, _)| k == after)
                 .is_some_and(|(_, d)| *d < 0);
             let param = b.param(&step.collection, after, ParamKind::Value, "after_");
-            // Items that tie on the key come in `_id` order where the
-            // design's index keys `_id` after it, so a page starts after
-            // both. A key no two items share (a bucket's page number) has
-            // no such key and needs none.
-            let ties = id_after(coll.as_ref(), step, after);
+            // A sort of several keys: the page starts after the last
+            // item's value of each (`a` past it, or `a` equal and `b` past
+            // it, …); the first key alone would skip the rest of its value.
+            let then: Vec<(String, String, bool)> = p
+                .then
+                .iter()
+                .map(|k| {
+                    let desc = step
+                        .sort
+                        .iter()
+                        .find(|(s, _)| s == k)
+                        .is_some_and(|(_, d)| *d < 0);
+                    let param = b.param(&step.collection, k, ParamKind::Value, "after_");
+                    (k.clone(), param, desc)
+                })
+                .collect();
+            let last = p.then.last().unwrap_or(after);
+            let last_desc = then.last().map_or(descending, |(_, _, d)| *d);
+            // Items that tie on the keys come in `_id` order where the
+            // design's index keys `_id` after the last, in its direction,
+            // so a page starts after all of them. A key no two items share
+            // (a bucket's page number) has no such key and needs none.
+            let ties = id_after(coll.as_ref(), step, last);
             let id = ties.then(|| b.param(&step.collection, "_id", ParamKind::Value, "after_"));
             if ties && !sort.iter().any(|(k, _)| k == "_id") {
-                sort.push(("_id".to_string(), if descending { -1 } else { 1 }));
+                sort.push(("_id".to_string(), if last_desc { -1 } else { 1 }));
             }
             filter.push((
                 after.clone(),
@@ -824,6 +842,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     param,
                     id,
                     descending,
+                    then,
                 },
             ));
         }

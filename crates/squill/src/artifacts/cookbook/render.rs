@@ -455,22 +455,32 @@ fn filter(lang: Lang, step: &StepCode) -> String {
                 param,
                 id,
                 descending,
+                then,
             } => {
-                // Past the key, or at the key and past the `_id`.
-                let op = if *descending { "$lt" } else { "$gt" };
-                let past = object(&[(p.clone(), expr(lang, e))]);
-                let range = match id {
-                    Some(id) => object(&[(
-                        "$or".to_string(),
-                        format!(
-                            "[{past}, {}]",
-                            object(&[
-                                (p.clone(), param.clone()),
-                                ("_id".to_string(), object(&[(op.to_string(), id.clone())])),
-                            ])
-                        ),
-                    )]),
-                    None => past,
+                // The tuple comparison: past the first key, or equal to it
+                // and past the second, …, or equal to every key and past
+                // the `_id` (in the last key's direction).
+                let op = |desc: bool| if desc { "$lt" } else { "$gt" };
+                let mut keys = vec![(p.clone(), param.clone(), *descending)];
+                keys.extend(then.iter().cloned());
+                let last_desc = keys.last().is_some_and(|k| k.2);
+                if let Some(id) = id {
+                    keys.push(("_id".to_string(), id.clone(), last_desc));
+                }
+                let branches: Vec<String> = (0..keys.len())
+                    .map(|i| {
+                        let mut pairs: Vec<(String, String)> = keys[..i]
+                            .iter()
+                            .map(|(k, v, _)| (k.clone(), v.clone()))
+                            .collect();
+                        let (k, v, d) = &keys[i];
+                        pairs.push((k.clone(), object(&[(op(*d).to_string(), v.clone())])));
+                        object(&pairs)
+                    })
+                    .collect();
+                let range = match branches.as_slice() {
+                    [one] => one.clone(),
+                    _ => object(&[("$or".to_string(), format!("[{}]", branches.join(", ")))]),
                 };
                 Some(match lang {
                     Lang::Python => format!("**({{}} if {param} is None else {range})"),
@@ -1346,7 +1356,13 @@ pub fn python(op: &OpCode) -> String {
         .iter()
         .flat_map(|s| &s.filter)
         .filter_map(|(_, e)| match e {
-            Expr::After { param, id, .. } => Some(std::iter::once(param).chain(id)),
+            Expr::After {
+                param, id, then, ..
+            } => Some(
+                std::iter::once(param)
+                    .chain(then.iter().map(|(_, p, _)| p))
+                    .chain(id),
+            ),
             _ => None,
         })
         .flatten()

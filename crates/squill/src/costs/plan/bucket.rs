@@ -252,6 +252,7 @@ impl Planner<'_> {
             step,
             unique: true,
             partial: Vec::new(),
+            equalities: 0,
         });
     }
 

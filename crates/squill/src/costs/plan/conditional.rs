@@ -329,6 +329,7 @@ impl<'a> Planner<'a> {
             .filter(|f| f.op == FilterOp::Eq)
             .map(|f| (f.path.clone(), 1))
             .collect();
+        let equalities = keys.len();
         for (k, d) in &order {
             if !keys.iter().any(|(x, _)| x == k) {
                 keys.push((k.clone(), *d));
@@ -352,6 +353,7 @@ impl<'a> Planner<'a> {
             Some(need) => {
                 need.keys_per_write = self.keys_per_write(acc.root, &keys);
                 need.keys = keys;
+                need.equalities = equalities;
             }
             None => plan.indexes.push(IndexNeed {
                 collection: step.collection.clone(),
@@ -366,6 +368,7 @@ impl<'a> Planner<'a> {
                 step: target,
                 unique: false,
                 partial: Vec::new(),
+                equalities,
             }),
         }
     }

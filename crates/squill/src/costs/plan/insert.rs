@@ -514,6 +514,7 @@ impl<'a> Planner<'a> {
                     step,
                     unique: true,
                     partial,
+                    equalities: 0,
                 }),
                 _ => plan.warnings.push(Warning::UniqueUnchecked {
                     entity: self.name(e).to_string(),

@@ -41,6 +41,10 @@ pub struct IndexNeed {
     /// that have its keys, a claim's, a re-read of the buckets that hold
     /// children.
     pub partial: Vec<crate::design::PartialCondition>,
+    /// How many of the first keys the step tests by equality (a claim's
+    /// `{org, status}` before its sort keys): their direction serves the
+    /// query either way, so an index that differs only there serves it too.
+    pub equalities: usize,
 }
 
 /// A document an operation writes: the root entity and whether it is one
@@ -389,6 +393,24 @@ pub fn covers(long: &[(String, i32)], short: &[(String, i32)]) -> bool {
                 .iter()
                 .zip(long)
                 .all(|((a, d), (b, e))| a == b && *d == -*e))
+}
+
+/// Whether index `long` serves every query index `short` would, where
+/// `short`'s first `equalities` keys are tested by equality: those match
+/// by name only (an equality reads one value whichever way its key runs),
+/// and the keys after them as `covers` asks, the same directions or all
+/// reversed. A claim's `{org: 1, status: 1, priority: -1, created_at: 1}`
+/// is served by `{org: 1, status: 1, priority: 1, created_at: -1, _id: -1}`
+/// walked backwards.
+pub(crate) fn covers_after_equalities(
+    long: &[(String, i32)],
+    short: &[(String, i32)],
+    equalities: usize,
+) -> bool {
+    let eq = equalities.min(short.len());
+    long.len() >= short.len()
+        && short[..eq].iter().zip(long).all(|((a, _), (b, _))| a == b)
+        && covers(&long[eq..], &short[eq..])
 }
 
 /// The share of `count` instances of `entity` a geo condition keeps: those
@@ -954,7 +976,12 @@ impl<'a> Planner<'a> {
                 } else {
                     // Named by `OpPlan::name_indexes` for reports: the search
                     // compares keys, and formatting a name per step costs it 4%.
-                    let keys = canonical_keys(keys, &step.sort);
+                    let sort = if step.paging.is_some() {
+                        paging::sort_with_id(&keys, &step.sort)
+                    } else {
+                        step.sort.clone()
+                    };
+                    let keys = canonical_keys(keys, &sort);
                     plan.indexes.push(IndexNeed {
                         collection: step.collection.clone(),
                         keys,
@@ -966,6 +993,7 @@ impl<'a> Planner<'a> {
                         step: plan.steps.len(),
                         unique: false,
                         partial: Vec::new(),
+                        equalities: 0,
                     });
                 }
             }

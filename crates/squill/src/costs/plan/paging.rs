@@ -35,6 +35,30 @@ pub(super) fn after_id(
     }
 }
 
+/// The sort a paged step's index serves, with the `_id` tie-breaker
+/// `after_id` keyed right after the sort's last key: that key is sorted on
+/// too (the cookbook sorts by it), so the index's spelling must turn it
+/// with the other sort keys. Left as an unsorted key, it kept direction 1
+/// where the sort's first key flipped the rest, and the index walked
+/// either way no longer gave the cookbook's order (a blocking sort).
+pub(super) fn sort_with_id(keys: &[(String, i32)], sort: &[(String, i32)]) -> Vec<(String, i32)> {
+    let mut out = sort.to_vec();
+    let Some((last, dir)) = sort.last() else {
+        return out;
+    };
+    let is_id = |k: &str| k == "_id" || k.ends_with("._id");
+    if sort.iter().any(|(k, _)| is_id(k)) {
+        return out;
+    }
+    if let Some(at) = keys.iter().position(|(k, _)| k == last)
+        && let Some((next, _)) = keys.get(at + 1)
+        && is_id(next)
+    {
+        out.push((next.clone(), *dir));
+    }
+    out
+}
+
 /// Adds the paging of a sorted, limited step whose page holds `limit`
 /// items: `pages` pages are read per execution (one per parent for an include); `covered` says whether the
 /// index holds every key the filter tests (otherwise a skipped entry is
@@ -62,6 +86,15 @@ pub(super) fn paged(
         after: match p.by {
             PagingBy::Keyset => step.sort.first().map(|(k, _)| k.clone()),
             PagingBy::Skip => None,
+        },
+        // A later page of a sort on several keys is an `$or` of one range
+        // per key (`a < last a`, or `a = last a` and `b > last b`, …), each
+        // a bounded walk of the same index; MongoDB can merge the walks in
+        // the sort's order and stop at the limit (`SORT_MERGE`), so a page
+        // is priced at `limit` keys as for one key.
+        then: match p.by {
+            PagingBy::Keyset => step.sort.iter().skip(1).map(|(k, _)| k.clone()).collect(),
+            PagingBy::Skip => Vec::new(),
         },
         skipped,
         deepest_skipped: p.deepest_skipped(page),
@@ -98,6 +131,7 @@ pub(super) fn paged_buckets(
             PagingBy::Keyset => Some(key.to_string()),
             PagingBy::Skip => None,
         },
+        then: Vec::new(),
         skipped,
         deepest_skipped: walked(p.deepest_skipped(limit)),
         page: (limit as f64 / per).ceil(),

@@ -253,6 +253,28 @@ pub(crate) fn totals(cost: &Cost) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// One row of `totals` as words in a line: "262 round trips", and for a
+/// figure shown as "1" the singular ("1 document written", not "1
+/// documents written"): the number as shown decides, as in `per_run`.
+/// Bytes read the amount and the verb ("58.9 KiB read").
+pub(crate) fn total_words(name: &str, value: &str) -> String {
+    let name = name.trim_start_matches("bytes ");
+    if value != "1" {
+        return format!("{value} {name}");
+    }
+    let one = match name {
+        "round trips" => "round trip",
+        "documents examined" => "document examined",
+        "index keys examined" => "index key examined",
+        "documents written" => "document written",
+        "sync writes" => "sync write",
+        "transactions" => "transaction",
+        "requests to shards" => "request to a shard",
+        other => other,
+    };
+    format!("1 {one}")
+}
+
 /// An example document shortened for reading: arrays keep their first
 /// `ARRAY_SHOWN` elements and a string saying how many more there are, long
 /// strings are cut. The JSON report keeps the full example.
@@ -359,6 +381,18 @@ fn compact_json(value: &serde_json::Value) -> String {
 /// average, 24,975 to reach the deepest page".
 pub(crate) fn paging(p: &crate::design::StepPaging) -> String {
     match p.by {
+        // A sort of several keys starts after the last item's tuple of
+        // them (its `_id` last), not after its first key alone.
+        crate::model::PagingBy::Keyset if !p.then.is_empty() => format!(
+            "paged by keyset: a later page starts after the last ({}, _id) seen, {} at any depth",
+            p.after
+                .iter()
+                .chain(&p.then)
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+            words::count(p.page, "key")
+        ),
         crate::model::PagingBy::Keyset => format!(
             "paged by keyset: a later page starts after the last {} seen, {} at any depth",
             p.after.as_deref().unwrap_or("sort key"),

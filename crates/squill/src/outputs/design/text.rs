@@ -176,7 +176,7 @@ fn summary(out: &mut String, p: Paint, design: &Design) {
     );
     let line: Vec<String> = describe::totals(&design.totals)
         .into_iter()
-        .map(|(name, value)| format!("{value} {}", name.trim_start_matches("bytes ")))
+        .map(|(name, value)| describe::total_words(name, &value))
         .collect();
     let _ = writeln!(out, "Workload, per second: {}", line.join(" · "));
     let _ = writeln!(
@@ -302,9 +302,9 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
             if let Some(crate::design::PerSecond(rate)) = index.expired_per_second {
                 let _ = write!(
                     line,
-                    "; its deletes: about {}/s, each a document and an entry of each of the {} indexes",
+                    "; its deletes: about {}/s, each a document and an entry of each of its {}",
                     words::num(rate),
-                    words::int(c.indexes.len() as u64)
+                    words::count(ttl_indexes(c) as f64, "index")
                 );
             }
         } else if index.used_by.is_empty() {
@@ -318,6 +318,13 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         let _ = writeln!(out, "{line}");
     }
     out.push('\n');
+}
+
+/// The indexes a TTL delete takes an entry from: every index the
+/// collection lists, and `_id_`, which every collection has but the list
+/// shows only when a plan uses it.
+fn ttl_indexes(c: &Collection) -> usize {
+    c.indexes.len() + usize::from(!c.indexes.iter().any(|i| i.name == "_id_"))
 }
 
 fn render_relationship(out: &mut String, p: Paint, d: &RelationshipDecision) {
