@@ -27,6 +27,8 @@ mod python_server;
 mod tests;
 #[cfg(test)]
 mod ttl_tests;
+#[cfg(test)]
+mod elem_match_tests;
 
 pub use crate::synthetic::GenerateError;
 

@@ -499,9 +499,16 @@ fn elem_matched(step: &StepCode, pairs: Vec<(String, String)>) -> Vec<(String, S
         return pairs;
     };
     let inside = format!("{array}.");
+    // A position (`members.49`: the bounded array's room) tests the array,
+    // not the element: it stays outside.
+    let element = |p: &str| {
+        p.strip_prefix(&inside)
+            .filter(|r| !r.split('.').next().unwrap_or("").bytes().all(|c| c.is_ascii_digit()))
+            .map(str::to_string)
+    };
     let tests: Vec<(String, String)> = pairs
         .iter()
-        .filter_map(|(p, v)| p.strip_prefix(&inside).map(|r| (r.to_string(), v.clone())))
+        .filter_map(|(p, v)| element(p).map(|r| (r, v.clone())))
         .collect();
     let mut one = Some((
         array.clone(),
@@ -509,7 +516,7 @@ fn elem_matched(step: &StepCode, pairs: Vec<(String, String)>) -> Vec<(String, S
     ));
     let mut out = Vec::new();
     for (p, v) in pairs {
-        if !p.starts_with(&inside) {
+        if element(&p).is_none() {
             out.push((p, v));
         } else if let Some(m) = one.take() {
             out.push(m);
