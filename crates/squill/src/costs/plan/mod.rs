@@ -206,6 +206,7 @@ mod link;
 mod paging;
 mod reread;
 mod sharded;
+mod tenant;
 mod timeline;
 mod tree;
 mod update;
