@@ -29,6 +29,8 @@ mod tests;
 mod ttl_tests;
 #[cfg(test)]
 mod elem_match_tests;
+#[cfg(test)]
+mod together_tests;
 
 pub use crate::synthetic::GenerateError;
 

@@ -1159,20 +1159,40 @@ pub(super) fn trim_rate(r: f64) -> String {
 pub fn mongosh(op: &OpCode) -> String {
     let params: Vec<&str> = op.params.iter().map(|p| p.name.as_str()).collect();
     let mut out = js_header(op, "//");
-    let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
     if op.transaction {
-        out.push_str("  const session = db.getMongo().startSession();\n");
-        out.push_str("  const sdb = session.getDatabase(db.getName());\n");
-        out.push_str("  session.startTransaction();\n  try {\n");
+        // The session's database last: the atomic group's function passes
+        // its own, to run this in its transaction (together.rs); called
+        // without it, the function runs in a transaction of its own.
+        let _ = writeln!(
+            out,
+            "function {}({}) {{",
+            op.function,
+            params.iter().chain(&["sdb"]).copied().collect::<Vec<_>>().join(", ")
+        );
+        out.push_str("  if (sdb === undefined) {\n");
+        out.push_str("    const session = db.getMongo().startSession();\n");
+        out.push_str("    session.startTransaction();\n    try {\n");
+        let _ = writeln!(
+            out,
+            "      const out = {}({});",
+            op.function,
+            params
+                .iter()
+                .copied()
+                .chain(["session.getDatabase(db.getName())"])
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.push_str("      session.commitTransaction();\n      return out;\n");
+        out.push_str("    } catch (e) {\n      session.abortTransaction();\n      throw e;\n    } finally {\n      session.endSession();\n    }\n  }\n");
         for s in &op.steps {
-            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "    "));
-            out.push_str(&js_guard(op, s, "    "));
+            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "  "));
+            out.push_str(&js_guard(op, s, "  "));
         }
-        out.push_str("    session.commitTransaction();\n");
-        out.push_str(&merge_lines(Lang::Mongosh, op, "    "));
-        let _ = writeln!(out, "    return {};", returns(op));
-        out.push_str("  } catch (e) {\n    session.abortTransaction();\n    throw e;\n  } finally {\n    session.endSession();\n  }\n");
+        out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
+        let _ = writeln!(out, "  return {};", returns(op));
     } else {
+        let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
         for s in &op.steps {
             out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
@@ -1189,25 +1209,38 @@ pub fn node(op: &OpCode) -> String {
     let mut params = vec!["db"];
     params.extend(op.params.iter().map(|p| p.name.as_str()));
     let mut out = js_header(op, "//");
-    let _ = writeln!(
-        out,
-        "async function {}({}) {{",
-        op.function,
-        params.join(", ")
-    );
     if op.transaction {
-        out.push_str("  const session = db.client.startSession();\n  try {\n    let out;\n");
-        out.push_str("    await session.withTransaction(async () => {\n");
-        for s in &op.steps {
-            out.push_str(&js_step(Lang::Node, s, "db", true, "      "));
-            out.push_str(&js_guard(op, s, "      "));
-        }
-        out.push_str(&merge_lines(Lang::Node, op, "      "));
-        let _ = writeln!(out, "      out = {};", returns(op));
-        out.push_str(
-            "    });\n    return out;\n  } finally {\n    await session.endSession();\n  }\n",
+        // The session last: the atomic group's function passes its own
+        // (together.rs); without it, a transaction of its own.
+        params.push("session");
+        let _ = writeln!(
+            out,
+            "async function {}({}) {{",
+            op.function,
+            params.join(", ")
         );
+        params.pop();
+        out.push_str("  if (session === undefined) {\n    const own = db.client.startSession();\n    try {\n      let out;\n");
+        let _ = writeln!(
+            out,
+            "      await own.withTransaction(async () => {{\n        out = await {}({});\n      }});",
+            op.function,
+            params.iter().copied().chain(["own"]).collect::<Vec<_>>().join(", ")
+        );
+        out.push_str("      return out;\n    } finally {\n      await own.endSession();\n    }\n  }\n");
+        for s in &op.steps {
+            out.push_str(&js_step(Lang::Node, s, "db", true, "  "));
+            out.push_str(&js_guard(op, s, "  "));
+        }
+        out.push_str(&merge_lines(Lang::Node, op, "  "));
+        let _ = writeln!(out, "  return {};", returns(op));
     } else {
+        let _ = writeln!(
+            out,
+            "async function {}({}) {{",
+            op.function,
+            params.join(", ")
+        );
         for s in &op.steps {
             out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
@@ -1360,17 +1393,31 @@ pub fn python(op: &OpCode) -> String {
         });
     }
     let mut out = js_header(op, "#");
-    let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
     if op.transaction {
-        out.push_str("    with db.client.start_session() as session:\n");
-        out.push_str("        with session.start_transaction():\n");
+        // The session last: the atomic group's function passes its own
+        // (together.rs); without it, a transaction of its own.
+        let args: Vec<&str> = std::iter::once("db")
+            .chain(op.params.iter().map(|p| p.name.as_str()))
+            .collect();
+        params.push("session=None".into());
+        let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
+        out.push_str("    if session is None:\n");
+        out.push_str("        with db.client.start_session() as session:\n");
+        out.push_str("            with session.start_transaction():\n");
+        let _ = writeln!(
+            out,
+            "                return {}({}, session=session)",
+            op.function,
+            args.join(", ")
+        );
         for s in &op.steps {
-            out.push_str(&py_step(s, true, "            "));
-            out.push_str(&py_guard(op, s, "            "));
+            out.push_str(&py_step(s, true, "    "));
+            out.push_str(&py_guard(op, s, "    "));
         }
         out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));
     } else {
+        let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
         for s in &op.steps {
             out.push_str(&py_step(s, false, "    "));
             out.push_str(&py_guard(op, s, "    "));
