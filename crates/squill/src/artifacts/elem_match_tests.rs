@@ -46,8 +46,8 @@ operations:
 
 fn seats() -> (crate::model::Model, crate::design::Design) {
     let model = crate::inputs::model_file::parse("seats.yaml", SEATS).expect("the model parses");
-    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
-        .expect("advise");
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
     (model, design)
 }
 
@@ -57,7 +57,10 @@ fn seats() -> (crate::model::Model, crate::design::Design) {
 fn a_conditional_write_on_an_element_tests_one_element() {
     let (_, d) = seats();
     let ops = cookbook::op_codes(&d);
-    let hold = ops.iter().find(|o| o.name == "hold_seat").expect("hold_seat");
+    let hold = ops
+        .iter()
+        .find(|o| o.name == "hold_seat")
+        .expect("hold_seat");
     let params: Vec<&str> = hold.params.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(params, ["show_id", "label", "new_state"]);
     let one = r#"{"_id": show_id, "seats": {"$elemMatch": {"label": label, "state": "free"}}}"#;

@@ -21,16 +21,16 @@ mod external_tests;
 mod mongosh_server;
 // The same for the Python checks.
 #[cfg(test)]
+mod elem_match_tests;
+#[cfg(test)]
 #[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
 mod python_server;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod ttl_tests;
-#[cfg(test)]
-mod elem_match_tests;
-#[cfg(test)]
 mod together_tests;
+#[cfg(test)]
+mod ttl_tests;
 
 pub use crate::synthetic::GenerateError;
 

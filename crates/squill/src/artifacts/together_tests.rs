@@ -35,8 +35,8 @@ atomic:
 
 fn bank() -> (crate::model::Model, crate::design::Design) {
     let model = crate::inputs::model_file::parse("bank.yaml", BANK).expect("the model parses");
-    let design = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
-        .expect("advise");
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
     (model, design)
 }
 
@@ -62,7 +62,10 @@ fn a_transfer_has_a_function_that_runs_both_writes_in_one_transaction() {
         js.contains("      out[\"credit\"] = await credit(db, credit_account_id, add_balance, session);\n      out[\"debit\"] = await debit(db, debit_account_id, minus_balance, session);"),
         "{js}"
     );
-    assert!(js.contains("module.exports = { credit, debit, transfer };"), "{js}");
+    assert!(
+        js.contains("module.exports = { credit, debit, transfer };"),
+        "{js}"
+    );
 }
 
 /// Against the server: a transfer from an account with nothing left fails

@@ -503,7 +503,13 @@ fn elem_matched(step: &StepCode, pairs: Vec<(String, String)>) -> Vec<(String, S
     // not the element: it stays outside.
     let element = |p: &str| {
         p.strip_prefix(&inside)
-            .filter(|r| !r.split('.').next().unwrap_or("").bytes().all(|c| c.is_ascii_digit()))
+            .filter(|r| {
+                !r.split('.')
+                    .next()
+                    .unwrap_or("")
+                    .bytes()
+                    .all(|c| c.is_ascii_digit())
+            })
             .map(str::to_string)
     };
     let tests: Vec<(String, String)> = pairs
@@ -1167,7 +1173,12 @@ pub fn mongosh(op: &OpCode) -> String {
             out,
             "function {}({}) {{",
             op.function,
-            params.iter().chain(&["sdb"]).copied().collect::<Vec<_>>().join(", ")
+            params
+                .iter()
+                .chain(&["sdb"])
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         out.push_str("  if (sdb === undefined) {\n");
         out.push_str("    const session = db.getMongo().startSession();\n");
@@ -1225,9 +1236,16 @@ pub fn node(op: &OpCode) -> String {
             out,
             "      await own.withTransaction(async () => {{\n        out = await {}({});\n      }});",
             op.function,
-            params.iter().copied().chain(["own"]).collect::<Vec<_>>().join(", ")
+            params
+                .iter()
+                .copied()
+                .chain(["own"])
+                .collect::<Vec<_>>()
+                .join(", ")
         );
-        out.push_str("      return out;\n    } finally {\n      await own.endSession();\n    }\n  }\n");
+        out.push_str(
+            "      return out;\n    } finally {\n      await own.endSession();\n    }\n  }\n",
+        );
         for s in &op.steps {
             out.push_str(&js_step(Lang::Node, s, "db", true, "  "));
             out.push_str(&js_guard(op, s, "  "));
