@@ -21,16 +21,19 @@ mod external_tests;
 mod mongosh_server;
 // The same for the Python checks.
 #[cfg(test)]
-mod elem_match_tests;
-#[cfg(test)]
 #[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
 mod python_server;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod together_tests;
-#[cfg(test)]
 mod ttl_tests;
+
+// Generated code run against the server (issue 41): an embedded element's
+// conditional write, an atomic group's transaction.
+#[cfg(test)]
+mod elem_match_tests;
+#[cfg(test)]
+mod together_tests;
 
 pub use crate::synthetic::GenerateError;
 
