@@ -429,10 +429,14 @@ class _Tests:
         # element, under one `$elemMatch` (render.rs, `elem_matched`).
         if elem_match:
             inside = elem_match + "."
-            one = {p[len(inside):]: v for p, v in pairs if p.startswith(inside)}
+            # A position (`members.49`) tests the array, not the element.
+            def element(p):
+                return p.startswith(inside) and not p[len(inside):].split(".")[0].isdigit()
+
+            one = {p[len(inside):]: v for p, v in pairs if element(p)}
             if one:
-                first = next(i for i, (p, _) in enumerate(pairs) if p.startswith(inside))
-                rest = [(p, v) for p, v in pairs if not p.startswith(inside)]
+                first = next(i for i, (p, _) in enumerate(pairs) if element(p))
+                rest = [(p, v) for p, v in pairs if not element(p)]
                 pairs = rest[:first] + [(elem_match, {"$elemMatch": one})] + rest[first:]
         repeated = {p for p, _ in pairs if sum(1 for q, _ in pairs if q == p) > 1}
         out = {p: v for p, v in pairs if p not in repeated}

@@ -28,6 +28,13 @@ mod tests;
 #[cfg(test)]
 mod ttl_tests;
 
+// Generated code run against the server (issue 41): an embedded element's
+// conditional write, an atomic group's transaction.
+#[cfg(test)]
+mod elem_match_tests;
+#[cfg(test)]
+mod together_tests;
+
 pub use crate::synthetic::GenerateError;
 
 use crate::catalog::{indexes, schema};

@@ -656,6 +656,9 @@ impl Warning {
 
     pub fn text(&self) -> String {
         match self {
+            Warning::Transaction { group, kinds: 1 } => format!(
+                "atomic group `{group}` makes separate writes to one kind of document: it runs in a multi-document transaction"
+            ),
             Warning::Transaction { group, kinds } => format!(
                 "atomic group `{group}` writes {kinds} kinds of documents: it runs in a multi-document transaction"
             ),

@@ -1,6 +1,7 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
 mod alternatives;
+mod atomic_groups;
 mod bounded;
 mod capacity;
 mod correlation;

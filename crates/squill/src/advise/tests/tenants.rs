@@ -206,3 +206,46 @@ fn a_family_read_scopes_each_step_to_its_tenant() {
         index_keys(&d, "order")
     );
 }
+
+/// S19 with an update and a delete of a product by its `_id`: each write
+/// tests the store the operation names beside the id, as a read by `_id`
+/// does, so an id of another store's product matches nothing. Both run on
+/// `_id_`. They tested the `_id` alone (issue 41, gap G5).
+#[test]
+fn a_write_by_id_is_scoped_to_its_tenant() {
+    let text = crate::rules::testing::example("scenarios/s19-stores.yaml").replacen(
+        "\noperations:\n",
+        "\noperations:
+  rename_product:
+    update: product
+    filter: {_id: eq}
+    changes: [title]
+    rate: 5
+  drop_product:
+    delete: product
+    filter: {_id: eq}
+    rate: 1
+",
+        1,
+    );
+    let d = design(&text);
+    for name in ["rename_product", "drop_product"] {
+        let p = d
+            .operations
+            .iter()
+            .find(|p| p.operation == name)
+            .unwrap_or_else(|| panic!("no plan for {name}"));
+        assert_eq!(p.steps.len(), 1, "{name}: {:#?}", p.steps);
+        let s = &p.steps[0];
+        let paths: Vec<&str> = s.filter.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["store", "_id"], "{name}");
+        assert!(
+            s.filter
+                .iter()
+                .all(|f| f.value_from == crate::design::ValueSource::Param),
+            "{name}: {:?}",
+            s.filter
+        );
+        assert_eq!(s.index.as_deref(), Some("_id_"), "{name}");
+    }
+}

@@ -89,7 +89,19 @@ pub(super) struct GroupParam {
 /// Names the group's function's body uses besides its operations':
 /// `db`, its results (`out`), the caught error (`e`), and the builtins
 /// the undo calls. A parameter of one of these names would hide it.
-const BODY_NAMES: [&str; 7] = ["db", "out", "e", "list", "Object", "Error", "RuntimeError"];
+/// A transaction group's function (together.rs) also holds its
+/// `session` (`sdb` in mongosh).
+const BODY_NAMES: [&str; 9] = [
+    "db",
+    "out",
+    "e",
+    "list",
+    "Object",
+    "Error",
+    "RuntimeError",
+    "session",
+    "sdb",
+];
 
 /// The parameters of the group's function, each operation's in order. A
 /// name two operations share stands for two values (a `status` of each),

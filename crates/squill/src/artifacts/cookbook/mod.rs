@@ -11,6 +11,7 @@ mod pipeline;
 mod plan;
 mod render;
 mod timeline;
+mod together;
 
 pub use code::{OpCode, Param, ParamKind, StepCode};
 pub use plan::op_code;
@@ -318,6 +319,10 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&compensate::mongosh(&g, ops));
     }
+    for g in together::groups(design, ops) {
+        out.push('\n');
+        out.push_str(&together::mongosh(&g, ops));
+    }
     out
 }
 
@@ -355,10 +360,16 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&compensate::node(g, ops));
     }
+    let together = together::groups(design, ops);
+    for g in &together {
+        out.push('\n');
+        out.push_str(&together::node(g, ops));
+    }
     let names: Vec<&str> = ops
         .iter()
         .map(|o| o.function.as_str())
         .chain(groups.iter().map(|g| g.function.as_str()))
+        .chain(together.iter().map(|g| g.function.as_str()))
         .collect();
     out.push_str(&format!("\nmodule.exports = {{ {} }};\n", names.join(", ")));
     out
@@ -637,6 +648,10 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
         out.push_str("\n\n");
         out.push_str(&compensate::python(g, ops));
     }
+    for g in together::groups(design, ops) {
+        out.push_str("\n\n");
+        out.push_str(&together::python(&g, ops));
+    }
     out.push_str("\n\n# Parameters and steps of each function (collection, field path, kind).\n");
     out.push_str(&format!(
         "PLAN = {}\n",
@@ -780,6 +795,27 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
         out.push_str(&compensate::python(&g, ops));
         out.push_str("```\n\n```javascript\n// Node.js\n");
         out.push_str(&compensate::node(&g, ops));
+        out.push_str("```\n");
+    }
+    // Each atomic group kept by a transaction: the function that runs its
+    // operations in one.
+    for g in together::groups(design, ops) {
+        let names: Vec<String> = g
+            .ops
+            .iter()
+            .map(|&i| md::code_in_prose(&ops[i].function))
+            .collect();
+        out.push_str(&format!(
+            "\n## {} (atomic group)\n\nRuns {} in this order, in one transaction: when any of them fails, none of their writes stays.\n",
+            md::text(&g.name),
+            names.join(", then ")
+        ));
+        out.push_str("\n```javascript\n// mongosh\n");
+        out.push_str(&together::mongosh(&g, ops));
+        out.push_str("```\n\n```python\n");
+        out.push_str(&together::python(&g, ops));
+        out.push_str("```\n\n```javascript\n// Node.js\n");
+        out.push_str(&together::node(&g, ops));
         out.push_str("```\n");
     }
     out

@@ -20,6 +20,25 @@ fn array_prefix(coll: Option<&Collection>, path: &str) -> Option<String> {
     matches!(field.ty, ShapeType::Array { .. }).then(|| head.to_string())
 }
 
+/// The array two or more of a filter's tests are on elements of
+/// (`seats.label`, `seats.state`), if any. A position (`members.49`, a
+/// bounded array's room) is a test of the array, not of an element.
+fn element_tested_twice(coll: Option<&Collection>, filter: &[(String, Expr)]) -> Option<String> {
+    let arrays: Vec<String> = filter
+        .iter()
+        .filter(|(_, e)| !matches!(e, Expr::After { .. }))
+        .filter_map(|(p, _)| {
+            let array = array_prefix(coll, p)?;
+            let field = p[array.len() + 1..].split('.').next().unwrap_or("");
+            (!field.is_empty() && !field.bytes().all(|c| c.is_ascii_digit())).then_some(array)
+        })
+        .collect();
+    arrays
+        .iter()
+        .find(|a| arrays.iter().filter(|b| b == a).count() > 1)
+        .cloned()
+}
+
 struct Builder<'d> {
     design: &'d Design,
     params: Vec<Param>,
@@ -994,11 +1013,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // edit, issue 41): that test and the element's key hold for one
         // element, or another child holding the old value would let the
         // write through.
+        // Likewise a write whose filter tests two fields of one array's
+        // elements (an embedded seat's label and its `when: state = free`):
+        // apart, a show with some seat A1 and some free seat matches, and the
+        // positional `$` has no one element to name (issue 41).
         let elem_match = step
             .filter
             .iter()
             .find(|t| matches!(t.value_from, ValueSource::Old { .. }))
-            .and_then(|t| array_prefix(coll.as_ref(), &t.path));
+            .and_then(|t| array_prefix(coll.as_ref(), &t.path))
+            .or_else(|| {
+                (step.action != Action::Find)
+                    .then(|| element_tested_twice(coll.as_ref(), &filter))
+                    .flatten()
+            });
         b.steps.push(StepCode {
             elem_match,
             each,

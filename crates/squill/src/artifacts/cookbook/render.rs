@@ -513,9 +513,22 @@ fn elem_matched(step: &StepCode, pairs: Vec<(String, String)>) -> Vec<(String, S
         return pairs;
     };
     let inside = format!("{array}.");
+    // A position (`members.49`: the bounded array's room) tests the array,
+    // not the element: it stays outside.
+    let element = |p: &str| {
+        p.strip_prefix(&inside)
+            .filter(|r| {
+                !r.split('.')
+                    .next()
+                    .unwrap_or("")
+                    .bytes()
+                    .all(|c| c.is_ascii_digit())
+            })
+            .map(str::to_string)
+    };
     let tests: Vec<(String, String)> = pairs
         .iter()
-        .filter_map(|(p, v)| p.strip_prefix(&inside).map(|r| (r.to_string(), v.clone())))
+        .filter_map(|(p, v)| element(p).map(|r| (r, v.clone())))
         .collect();
     let mut one = Some((
         array.clone(),
@@ -523,7 +536,7 @@ fn elem_matched(step: &StepCode, pairs: Vec<(String, String)>) -> Vec<(String, S
     ));
     let mut out = Vec::new();
     for (p, v) in pairs {
-        if !p.starts_with(&inside) {
+        if element(&p).is_none() {
             out.push((p, v));
         } else if let Some(m) = one.take() {
             out.push(m);
@@ -1162,34 +1175,97 @@ pub(super) fn trim_rate(r: f64) -> String {
     }
 }
 
-/// Whether a mongosh error carries a driver's error label: the server's
-/// reply lists them in `errorLabels`, the driver's errors answer
-/// `hasErrorLabel`.
-const MONGOSH_LABELLED: &str = "  const labelled = (e, label) => Boolean(e) && ((Array.isArray(e.errorLabels) && e.errorLabels.includes(label)) || (typeof e.hasErrorLabel === \"function\" && e.hasErrorLabel(label)));\n";
+/// A mongosh transaction around `body` (statements that end by setting
+/// `out`), returning `out`: mongosh has no callback that retries a
+/// transaction as the drivers' `withTransaction` does, so a loop runs it
+/// again on an error labelled `TransientTransactionError` (a write conflict
+/// with another transaction), ten attempts with a pause of 0.1 s more each
+/// time, and commits again on `UnknownTransactionCommitResult`. Whether an
+/// error carries a label: the server's reply lists them in `errorLabels`,
+/// the driver's errors answer `hasErrorLabel`. Each line at `indent`.
+pub(super) fn mongosh_transaction(body: &[&str], indent: &str) -> String {
+    let mut lines: Vec<String> = vec![
+        "const session = db.getMongo().startSession();".into(),
+        "const labelled = (e, label) => Boolean(e) && ((Array.isArray(e.errorLabels) && e.errorLabels.includes(label)) || (typeof e.hasErrorLabel === \"function\" && e.hasErrorLabel(label)));".into(),
+        "try {".into(),
+        "  for (let attempt = 1; ; attempt++) {".into(),
+        "    session.startTransaction();".into(),
+        "    try {".into(),
+    ];
+    lines.extend(body.iter().map(|l| format!("      {l}")));
+    for l in [
+        "      for (let commit = 1; ; commit++) {",
+        "        try {",
+        "          session.commitTransaction();",
+        "          break;",
+        "        } catch (e) {",
+        "          if (commit < 5 && labelled(e, \"UnknownTransactionCommitResult\")) continue;",
+        "          throw e;",
+        "        }",
+        "      }",
+        "      return out;",
+        "    } catch (e) {",
+        "      try { session.abortTransaction(); } catch (_) {}",
+        "      if (attempt < 10 && labelled(e, \"TransientTransactionError\")) {",
+        "        sleep(100 * attempt);",
+        "        continue;",
+        "      }",
+        "      throw e;",
+        "    }",
+        "  }",
+        "} finally {",
+        "  session.endSession();",
+        "}",
+    ] {
+        lines.push(l.to_string());
+    }
+    lines.iter().map(|l| format!("{indent}{l}\n")).collect()
+}
 
 /// A mongosh function for the operation.
 pub fn mongosh(op: &OpCode) -> String {
     let params: Vec<&str> = op.params.iter().map(|p| p.name.as_str()).collect();
     let mut out = js_header(op, "//");
-    let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
     if op.transaction {
-        // mongosh has no callback that retries a transaction as the
-        // drivers' `withTransaction` does: a loop runs it again on a
-        // transient error (a write conflict with another transaction),
-        // and commits again when the commit's outcome is unknown.
-        out.push_str("  const session = db.getMongo().startSession();\n");
-        out.push_str("  const sdb = session.getDatabase(db.getName());\n");
-        out.push_str(MONGOSH_LABELLED);
-        out.push_str("  try {\n    for (let attempt = 1; ; attempt++) {\n      session.startTransaction();\n      try {\n");
+        // The session's database last: the atomic group's function passes
+        // its own, to run this in its transaction (together.rs). Called
+        // without it, the function runs in a transaction of its own, again
+        // on a transient error (a write conflict with another transaction):
+        // mongosh has no callback that retries as the drivers'
+        // `withTransaction` does, so a loop does, and commits again when the
+        // commit's outcome is unknown.
+        let _ = writeln!(
+            out,
+            "function {}({}) {{",
+            op.function,
+            params
+                .iter()
+                .chain(&["sdb"])
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.push_str("  if (sdb === undefined) {\n");
+        let call = format!(
+            "const out = {}({});",
+            op.function,
+            params
+                .iter()
+                .copied()
+                .chain(["session.getDatabase(db.getName())"])
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.push_str(&mongosh_transaction(&[call.as_str()], "    "));
+        out.push_str("  }\n");
         for s in &op.steps {
-            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "        "));
-            out.push_str(&js_guard(op, s, "        "));
+            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "  "));
+            out.push_str(&js_guard(op, s, "  "));
         }
-        out.push_str("        for (let commit = 1; ; commit++) {\n          try {\n            session.commitTransaction();\n            break;\n          } catch (e) {\n            if (commit < 5 && labelled(e, \"UnknownTransactionCommitResult\")) continue;\n            throw e;\n          }\n        }\n");
-        out.push_str(&merge_lines(Lang::Mongosh, op, "        "));
-        let _ = writeln!(out, "        return {};", returns(op));
-        out.push_str("      } catch (e) {\n        try { session.abortTransaction(); } catch (_) {}\n        if (attempt < 10 && labelled(e, \"TransientTransactionError\")) {\n          sleep(100 * attempt);\n          continue;\n        }\n        throw e;\n      }\n    }\n  } finally {\n    session.endSession();\n  }\n");
+        out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
+        let _ = writeln!(out, "  return {};", returns(op));
     } else {
+        let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
         for s in &op.steps {
             out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
@@ -1206,25 +1282,45 @@ pub fn node(op: &OpCode) -> String {
     let mut params = vec!["db"];
     params.extend(op.params.iter().map(|p| p.name.as_str()));
     let mut out = js_header(op, "//");
-    let _ = writeln!(
-        out,
-        "async function {}({}) {{",
-        op.function,
-        params.join(", ")
-    );
     if op.transaction {
-        out.push_str("  const session = db.client.startSession();\n  try {\n    let out;\n");
-        out.push_str("    await session.withTransaction(async () => {\n");
-        for s in &op.steps {
-            out.push_str(&js_step(Lang::Node, s, "db", true, "      "));
-            out.push_str(&js_guard(op, s, "      "));
-        }
-        out.push_str(&merge_lines(Lang::Node, op, "      "));
-        let _ = writeln!(out, "      out = {};", returns(op));
-        out.push_str(
-            "    });\n    return out;\n  } finally {\n    await session.endSession();\n  }\n",
+        // The session last: the atomic group's function passes its own
+        // (together.rs); without it, a transaction of its own.
+        params.push("session");
+        let _ = writeln!(
+            out,
+            "async function {}({}) {{",
+            op.function,
+            params.join(", ")
         );
+        params.pop();
+        out.push_str("  if (session === undefined) {\n    const own = db.client.startSession();\n    try {\n      let out;\n");
+        let _ = writeln!(
+            out,
+            "      await own.withTransaction(async () => {{\n        out = await {}({});\n      }});",
+            op.function,
+            params
+                .iter()
+                .copied()
+                .chain(["own"])
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        out.push_str(
+            "      return out;\n    } finally {\n      await own.endSession();\n    }\n  }\n",
+        );
+        for s in &op.steps {
+            out.push_str(&js_step(Lang::Node, s, "db", true, "  "));
+            out.push_str(&js_guard(op, s, "  "));
+        }
+        out.push_str(&merge_lines(Lang::Node, op, "  "));
+        let _ = writeln!(out, "  return {};", returns(op));
     } else {
+        let _ = writeln!(
+            out,
+            "async function {}({}) {{",
+            op.function,
+            params.join(", ")
+        );
         for s in &op.steps {
             out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
@@ -1383,21 +1479,33 @@ pub fn python(op: &OpCode) -> String {
         });
     }
     let mut out = js_header(op, "#");
-    let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
     if op.transaction {
-        // `with_transaction` runs the steps again on a transient error (a
+        // The session last: the atomic group's function passes its own
+        // (together.rs). Without it, a transaction of its own through
+        // `with_transaction`, which runs it again on a transient error (a
         // write conflict with another transaction) and commits again when
         // the commit's outcome is unknown, for up to 120 s.
-        out.push_str("    def in_transaction(session):\n");
+        let args: Vec<&str> = std::iter::once("db")
+            .chain(op.params.iter().map(|p| p.name.as_str()))
+            .collect();
+        params.push("session=None".into());
+        let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
+        out.push_str("    if session is None:\n");
+        out.push_str("        with db.client.start_session() as session:\n");
+        let _ = writeln!(
+            out,
+            "            return session.with_transaction(lambda session: {}({}, session=session))",
+            op.function,
+            args.join(", ")
+        );
         for s in &op.steps {
-            out.push_str(&py_step(s, true, "        "));
-            out.push_str(&py_guard(op, s, "        "));
+            out.push_str(&py_step(s, true, "    "));
+            out.push_str(&py_guard(op, s, "    "));
         }
-        out.push_str(&merge_lines(Lang::Python, op, "        "));
-        let _ = writeln!(out, "        return {}", returns(op));
-        out.push_str("    with db.client.start_session() as session:\n");
-        out.push_str("        return session.with_transaction(in_transaction)\n");
+        out.push_str(&merge_lines(Lang::Python, op, "    "));
+        let _ = writeln!(out, "    return {}", returns(op));
     } else {
+        let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
         for s in &op.steps {
             out.push_str(&py_step(s, false, "    "));
             out.push_str(&py_guard(op, s, "    "));

@@ -191,7 +191,13 @@ impl<'a> Planner<'a> {
                 _ => None,
             })
             .collect();
-        self.delete_document(plan, op, e, (m, one_or_in), &own_from);
+        // The ids the caller gives are tested with the tenant it names.
+        let tenant = if by_id {
+            self.tenant_test(op, e, filter)
+        } else {
+            None
+        };
+        self.delete_document(plan, op, e, (m, one_or_in), (&own_from, tenant));
         let deleted = plan.steps.len();
         let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
         for (r, counted) in f.rels_to[e.index()].iter().copied().zip(counted) {
@@ -230,7 +236,7 @@ impl<'a> Planner<'a> {
         op: OperationId,
         e: EntityId,
         (m, one_or_in): (f64, FilterOp),
-        own_from: &ValueSource,
+        (own_from, tenant): (&ValueSource, Option<StepFilter>),
     ) {
         let acc = self.access(e);
         let name = self.name(e).to_string();
@@ -260,7 +266,11 @@ impl<'a> Planner<'a> {
                     RootWrite {
                         entity: e,
                         action,
-                        filter: vec![filt("_id", one_or_in, own_from.clone())],
+                        filter: tenant
+                            .clone()
+                            .into_iter()
+                            .chain([filt("_id", one_or_in, own_from.clone())])
+                            .collect(),
                         updates: Vec::new(),
                         docs: m,
                         sync: 0.0,
@@ -303,7 +313,10 @@ impl<'a> Planner<'a> {
                         } else {
                             Action::UpdateOne
                         },
-                        filter: vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
+                        filter: tenant
+                            .into_iter()
+                            .chain([filt(acc.path("_id"), one_or_in, own_from.clone())])
+                            .collect(),
                         updates,
                         docs: m,
                         sync: 0.0,

@@ -210,6 +210,7 @@ mod link;
 mod paging;
 mod reread;
 mod sharded;
+mod tenant;
 mod timeline;
 mod tree;
 mod update;
@@ -720,19 +721,28 @@ impl<'a> Planner<'a> {
                 continue;
             }
             let mut targets: Vec<Target> = Vec::new();
+            let mut writes = 0;
             for o in &group.operations {
-                let t = if *o == op {
-                    plan.targets.clone()
+                let other;
+                let p = if *o == op {
+                    &plan
                 } else {
-                    self.plan_alone(*o).targets
+                    other = self.plan_alone(*o);
+                    &other
                 };
-                for x in t {
-                    if !targets.contains(&x) {
-                        targets.push(x);
+                writes += Self::writes(p);
+                for x in &p.targets {
+                    if !targets.contains(x) {
+                        targets.push(*x);
                     }
                 }
             }
-            let single = targets.len() <= 1 && targets.iter().all(|t| !t.many);
+            // A target is a kind of document, not a document: two
+            // `updateOne account {_id}` (a transfer) are one kind and two
+            // documents. Each write step is a call of its own, so the group
+            // is atomic without help only when it has one write in all,
+            // of one document (issue 41).
+            let single = writes <= 1 && targets.len() <= 1 && targets.iter().all(|t| !t.many);
             if !single && self.compensated(group) {
                 plan.warnings.push(Warning::Compensated {
                     group: group.name.clone(),
@@ -761,11 +771,7 @@ impl<'a> Planner<'a> {
                 }
                 v
             });
-            let writes = plan
-                .steps
-                .iter()
-                .filter(|s| s.action != Action::Find && !s.instead_of_another())
-                .count();
+            let writes = Self::writes(&plan);
             if writes > 1 && distinct.len() > 1 {
                 plan.warnings.push(Warning::NotAtomic {
                     operation: model.operation(op).name.clone(),
@@ -776,6 +782,15 @@ impl<'a> Planner<'a> {
         self.price_sharded_steps(&mut plan);
         plan.cost.rescore(self.c());
         plan
+    }
+
+    /// The write calls a plan makes: its steps other than finds, less a
+    /// step that runs only instead of another (one or the other, never both).
+    fn writes(plan: &OpPlan) -> usize {
+        plan.steps
+            .iter()
+            .filter(|s| s.action != Action::Find && !s.instead_of_another())
+            .count()
     }
 
     fn plan_alone(&self, op_id: OperationId) -> OpPlan {
