@@ -64,7 +64,14 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
         g.ops.push(last);
         true
     });
-    for g in &mut out {
+    name_functions(&mut out, ops);
+    out
+}
+
+/// Names each group's function after the group, `_group` after it where an
+/// operation's function has that name.
+pub(super) fn name_functions(groups: &mut [UndoGroup], ops: &[OpCode]) {
+    for g in groups {
         let base = super::code::ident(&g.name);
         let taken = |f: &str| ops.iter().any(|o| o.function == f);
         g.function = if taken(&base) {
@@ -73,7 +80,6 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
             base
         };
     }
-    out
 }
 
 /// A parameter of the group's function: its name there, and the

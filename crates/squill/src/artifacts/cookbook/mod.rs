@@ -779,46 +779,66 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
     // Each atomic group kept by undo: the function that runs it and undoes
     // it when its conditional write matched nothing.
     for g in compensate::groups(design, ops) {
-        let names: Vec<String> = g
-            .ops
-            .iter()
-            .map(|&i| md::code_in_prose(&ops[i].function))
-            .collect();
-        out.push_str(&format!(
-            "\n## {} (atomic group)\n\nRuns {} in this order. When the last matches nothing, or any of them fails, it deletes what the others inserted and fails.\n",
-            md::text(&g.name),
-            names.join(", then ")
-        ));
-        out.push_str("\n```javascript\n// mongosh\n");
-        out.push_str(&compensate::mongosh(&g, ops));
-        out.push_str("```\n\n```python\n");
-        out.push_str(&compensate::python(&g, ops));
-        out.push_str("```\n\n```javascript\n// Node.js\n");
-        out.push_str(&compensate::node(&g, ops));
-        out.push_str("```\n");
+        let code = [
+            compensate::mongosh(&g, ops),
+            compensate::python(&g, ops),
+            compensate::node(&g, ops),
+        ];
+        group_section(
+            &mut out,
+            &g,
+            ops,
+            ". When the last matches nothing, or any of them fails, it deletes what the others inserted and fails.",
+            code,
+        );
     }
     // Each atomic group kept by a transaction: the function that runs its
     // operations in one.
     for g in together::groups(design, ops) {
-        let names: Vec<String> = g
-            .ops
-            .iter()
-            .map(|&i| md::code_in_prose(&ops[i].function))
-            .collect();
-        out.push_str(&format!(
-            "\n## {} (atomic group)\n\nRuns {} in this order, in one transaction: when any of them fails, none of their writes stays.\n",
-            md::text(&g.name),
-            names.join(", then ")
-        ));
-        out.push_str("\n```javascript\n// mongosh\n");
-        out.push_str(&together::mongosh(&g, ops));
-        out.push_str("```\n\n```python\n");
-        out.push_str(&together::python(&g, ops));
-        out.push_str("```\n\n```javascript\n// Node.js\n");
-        out.push_str(&together::node(&g, ops));
-        out.push_str("```\n");
+        let code = [
+            together::mongosh(&g, ops),
+            together::python(&g, ops),
+            together::node(&g, ops),
+        ];
+        group_section(
+            &mut out,
+            &g,
+            ops,
+            ", in one transaction: when any of them fails, none of their writes stays.",
+            code,
+        );
     }
     out
+}
+
+/// An atomic group's section of cookbook.md: its name, the order its
+/// operations run in, then `outcome` (what happens when one fails, from
+/// its first punctuation), and its function in mongosh, Python and
+/// Node.js.
+fn group_section(
+    out: &mut String,
+    g: &compensate::UndoGroup,
+    ops: &[OpCode],
+    outcome: &str,
+    [mongosh, python, node]: [String; 3],
+) {
+    let names: Vec<String> = g
+        .ops
+        .iter()
+        .map(|&i| md::code_in_prose(&ops[i].function))
+        .collect();
+    out.push_str(&format!(
+        "\n## {} (atomic group)\n\nRuns {} in this order{outcome}\n",
+        md::text(&g.name),
+        names.join(", then ")
+    ));
+    out.push_str("\n```javascript\n// mongosh\n");
+    out.push_str(&mongosh);
+    out.push_str("```\n\n```python\n");
+    out.push_str(&python);
+    out.push_str("```\n\n```javascript\n// Node.js\n");
+    out.push_str(&node);
+    out.push_str("```\n");
 }
 
 fn render_rate(r: f64) -> String {

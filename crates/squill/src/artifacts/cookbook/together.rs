@@ -34,15 +34,7 @@ pub(super) fn groups(design: &Design, ops: &[OpCode]) -> Vec<UndoGroup> {
     }
     // A group of one operation is that operation's own transaction.
     out.retain(|g| g.ops.len() > 1);
-    for g in &mut out {
-        let base = super::code::ident(&g.name);
-        let taken = |f: &str| ops.iter().any(|o| o.function == f);
-        g.function = if taken(&base) {
-            format!("{base}_group")
-        } else {
-            base
-        };
-    }
+    super::compensate::name_functions(&mut out, ops);
     out
 }
 
