@@ -20,13 +20,11 @@ failure, exits 1 on any failure or when no operation was checked.
 """
 
 import copy
-import importlib.util
 import os
 import sys
 import threading
 import time
 
-from bson import json_util
 from bson.objectid import ObjectId
 from pymongo import MongoClient
 
@@ -126,21 +124,10 @@ def check(client, db, book, lang, name, op, guard, examples):
 
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
-    spec = importlib.util.spec_from_file_location("cookbook", f"{directory}/cookbook.py")
-    cookbook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cookbook)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import mongosh_cookbook
-    import node_cookbook
+    import three_cookbooks
 
-    books = [
-        ("python", cookbook),
-        ("mongosh", mongosh_cookbook.MongoshCookbook(directory, mongosh, uri, db_name, cookbook.PLAN)),
-        ("node", node_cookbook.NodeCookbook(directory, uri, db_name, cookbook.PLAN)),
-    ]
-    with open(f"{directory}/examples.json") as f:
-        raw = json_util.loads(f.read())
-    examples = {coll: docs["typical"] for coll, docs in raw.items()}
+    cookbook, books, examples = three_cookbooks.load(directory, uri, db_name, mongosh)
     client = MongoClient(uri)
     db = client[db_name]
     checked = 0

@@ -22,12 +22,10 @@ page (`next_page`) is run.
 
 import copy
 import datetime
-import importlib.util
 import os
 import sys
 import threading
 
-from bson import json_util
 from bson.objectid import ObjectId
 from pymongo import MongoClient
 
@@ -174,24 +172,10 @@ def check(db, cookbook, lang, name, op, step, examples, per_bucket):
 
 def main():
     directory, uri, db_name, mongosh = sys.argv[1:5]
-    spec = importlib.util.spec_from_file_location("cookbook", f"{directory}/cookbook.py")
-    cookbook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cookbook)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import mongosh_cookbook
-    import node_cookbook
+    import three_cookbooks
 
-    books = [
-        ("python", cookbook),
-        ("mongosh", mongosh_cookbook.MongoshCookbook(directory, mongosh, uri, db_name, cookbook.PLAN)),
-        ("node", node_cookbook.NodeCookbook(directory, uri, db_name, cookbook.PLAN)),
-    ]
-    with open(f"{directory}/examples.json") as f:
-        raw = json_util.loads(f.read())
-    # examples.json: each collection's example document at typical cardinality.
-    examples = {}
-    for coll, docs in raw.items():
-        examples[coll] = docs["typical"]
+    cookbook, books, examples = three_cookbooks.load(directory, uri, db_name, mongosh)
     db = MongoClient(uri, maxPoolSize=200)[db_name]
     checked = 0
     for name, op in cookbook.PLAN.items():
