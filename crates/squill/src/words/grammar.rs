@@ -191,17 +191,59 @@ pub fn sides(parent: &str, child: &str) -> (String, String) {
 /// (`orders`), nor that plural with a qualifier (`store_orders`,
 /// `customer_redemptions`), nor a word that is no plural (`following`,
 /// `authored`, `sold`), which would not read as a count. `None`: the
-/// child's plural is the word.
+/// child's plural is the word. A relationship named by what the parent
+/// does (`hosts`, `contains`, `has_items`) would read "a venue can have
+/// 2,000 hosts" for its shows: such a name, or one led by such a verb, is
+/// no count word either.
 pub fn items_named(relationship: &str, child: &str) -> Option<String> {
     let rel = relationship.to_ascii_lowercase();
     let own = plural(child).to_ascii_lowercase();
+    let verb = |word: &str| RELATION_VERBS.contains(&word);
     let plain = rel == own
+        || verb(&rel)
+        || rel.split('_').next().is_some_and(verb)
         || singular(&rel) == rel
         || singular(&rel) == singular(child).to_ascii_lowercase()
         || rel.ends_with(&format!("_{own}"))
         || rel.starts_with(&format!("{own}_"));
     (!plain).then(|| relationship.to_string())
 }
+
+/// Verbs that name a relationship by what its parent does to its
+/// children, in the form a name takes (`venue hosts show`). Each also
+/// reads as a plural noun, which is why a name alone cannot tell them
+/// apart; the list holds the ones whose noun would name the parent's side
+/// (a host, an owner), never the children.
+const RELATION_VERBS: &[&str] = &[
+    "has",
+    "have",
+    "hosts",
+    "owns",
+    "holds",
+    "contains",
+    "includes",
+    "employs",
+    "manages",
+    "runs",
+    "organizes",
+    "organises",
+    "publishes",
+    "sells",
+    "sends",
+    "receives",
+    "serves",
+    "teaches",
+    "attends",
+    "creates",
+    "makes",
+    "places",
+    "writes",
+    "authors",
+    "keeps",
+    "supervises",
+    "sponsors",
+    "leads",
+];
 
 /// The children of one parent in a count: `items` (from `items_named`)
 /// where the relationship names them, else the child's plural.
@@ -281,6 +323,10 @@ mod tests {
             ("active_loans", "active_loan"),
             ("items_sold", "items"),
             ("address", "address"),
+            ("hosts", "show"),
+            ("contains", "item"),
+            ("has_items", "item"),
+            ("owns", "pet"),
         ] {
             assert_eq!(items_named(rel, child), None, "{rel} of {child}");
         }
