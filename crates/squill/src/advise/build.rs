@@ -410,7 +410,7 @@ fn generated_examples(model: &crate::model::Model, design: &mut Design) {
         return;
     }
     let examples = {
-        let pop = crate::synthetic::Population::new(model, design, 1, 1);
+        let pop = crate::synthetic::Population::for_examples(model, design, 1, None);
         crate::synthetic::examples::typical(&pop)
     };
     for (name, doc) in examples {

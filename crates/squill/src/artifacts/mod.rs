@@ -89,7 +89,7 @@ pub fn artifacts(
     }
     // Examples are built at scale 1: one instance of every root entity.
     refuse_too_many(model, 1, options.max_children)?;
-    let pop = Population::with_max_children(model, design, 1, options.seed, options.max_children);
+    let pop = Population::for_examples(model, design, options.seed, options.max_children);
     let ops = cookbook::op_codes(design);
     let validators: serde_json::Map<String, serde_json::Value> = design
         .collections

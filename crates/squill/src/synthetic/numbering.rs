@@ -24,6 +24,7 @@
 //! `n` parents add up to about `n` × the mean, even where the typical
 //! parent has none and a few have them all (a median of 0 and a tail).
 
+use super::documents::EXAMPLE_CAP;
 use super::rng::{Rng, mix};
 use super::value::Value;
 use super::values;
@@ -33,6 +34,10 @@ use crate::model::{
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
+
+/// The parents whose children `Numbering::for_examples` counts before it
+/// cuts the children at `EXAMPLE_CAP`: a few milliseconds of draws.
+const EXAMPLE_PARENTS: u64 = 100_000;
 
 /// Where a cardinality's long tail stops when the model gives no maximum:
 /// four times the typical count, and at least its highest percentile.
@@ -263,6 +268,12 @@ pub struct Numbering<'a> {
     /// Per relationship of an entity with itself: its roots and fan-out
     /// (`tree`).
     trees: Vec<Option<(u64, u64)>>,
+    /// Counting children stops at an owner with more parents than this
+    /// (`for_examples`): the sum walks every parent.
+    parent_limit: u64,
+    /// Whether an owner had more parents than `parent_limit`: the counts
+    /// are then not to be used.
+    over_limit: bool,
 }
 
 impl<'a> Numbering<'a> {
@@ -272,6 +283,40 @@ impl<'a> Numbering<'a> {
         scale: u64,
         seed: u64,
         max_children: Option<u64>,
+    ) -> Self {
+        Self::counted(model, design, (scale, seed), max_children, u64::MAX)
+    }
+
+    /// The numbering example documents are built from: one instance of
+    /// each root entity (scale 1), as `with_max_children`, unless an owner
+    /// then has more than `EXAMPLE_PARENTS` parents. Counting its children
+    /// walks every one of them, and a single root drawn in the long tail
+    /// of a wide relationship (a workspace with 4 million issues, each
+    /// with its comments) made advise spend seconds on one example per
+    /// collection, more or less depending on the order of the model's
+    /// relationships (which decides the streams the draws take). Such a
+    /// model is numbered with children cut at `EXAMPLE_CAP`, the most an
+    /// example document shows.
+    pub fn for_examples(
+        model: &'a Model,
+        design: &'a Design,
+        seed: u64,
+        max_children: Option<u64>,
+    ) -> Self {
+        let n = Self::counted(model, design, (1, seed), max_children, EXAMPLE_PARENTS);
+        if !n.over_limit {
+            return n;
+        }
+        let cap = max_children.map_or(EXAMPLE_CAP, |c| c.min(EXAMPLE_CAP));
+        Self::counted(model, design, (1, seed), Some(cap), u64::MAX)
+    }
+
+    fn counted(
+        model: &'a Model,
+        design: &'a Design,
+        (scale, seed): (u64, u64),
+        max_children: Option<u64>,
+        parent_limit: u64,
     ) -> Self {
         // An entity is not numbered under itself: a tree is numbered
         // level by level (`tree`).
@@ -305,9 +350,14 @@ impl<'a> Numbering<'a> {
             optional_prefix: Rng::prefix(&[seed, 0x0b7]),
             seed_byte: (mix(seed) & 0xff) as u8,
             trees,
+            parent_limit,
+            over_limit: false,
         };
         for e in model.entity_ids() {
             p.count_of(e, scale, 0);
+            if p.over_limit {
+                break;
+            }
         }
         p
     }
@@ -321,6 +371,10 @@ impl<'a> Numbering<'a> {
         } else if let Some(r) = self.owner[e.index()] {
             let parent = self.model.relationship(r).parent;
             let np = self.count_of(parent, scale, depth + 1);
+            if np > self.parent_limit || self.over_limit {
+                self.over_limit = true;
+                return np;
+            }
             let others: Vec<RelationshipId> = self
                 .model
                 .entity(e)

@@ -36,7 +36,27 @@ impl<'a> Population<'a> {
         seed: u64,
         max_children: Option<u64>,
     ) -> Self {
-        let numbering = Numbering::with_max_children(model, design, scale, seed, max_children);
+        Self::of(Numbering::with_max_children(
+            model,
+            design,
+            scale,
+            seed,
+            max_children,
+        ))
+    }
+
+    /// The population example documents are built from (advise's and
+    /// `examples.json`): `Numbering::for_examples`.
+    pub fn for_examples(
+        model: &'a Model,
+        design: &'a Design,
+        seed: u64,
+        max_children: Option<u64>,
+    ) -> Self {
+        Self::of(Numbering::for_examples(model, design, seed, max_children))
+    }
+
+    fn of(numbering: Numbering<'a>) -> Self {
         let timelines = Arc::new(timelines(&numbering));
         Population {
             numbering,

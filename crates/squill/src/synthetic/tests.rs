@@ -958,3 +958,55 @@ fn a_population_too_large_to_number_is_refused() {
     };
     assert!(artifacts(&model, &design, &cut).is_ok());
 }
+
+/// Issue 41 (audit43 G): the examples of a model whose single root owns
+/// more children than `EXAMPLE_PARENTS` parents are numbered with the
+/// children cut at `EXAMPLE_CAP` (a workspace drawn with 4 million issues
+/// made advise walk every issue's comments for seconds); a model within
+/// it is numbered as before, so its examples are `generate`'s.
+#[test]
+fn examples_of_a_wide_root_are_numbered_with_the_children_cut() {
+    let text = r#"
+name: wide
+entities:
+  workspace: {count: 10, fields: {name: string(10)}}
+  issue: {count: 2000000, fields: {title: string(20)}}
+  comment: {count: 8000000, fields: {text: string(20)}}
+relationships:
+  issues:
+    parent: workspace
+    child: issue
+    children: {min: 200000, typical: 200000, max: 200000}
+    child_field: workspace
+    layout: parent-reference
+  comments:
+    parent: issue
+    child: comment
+    children: {min: 4, typical: 4, max: 4}
+    child_field: issue
+    layout: parent-reference
+operations:
+  by_workspace: {read: issue, filter: {workspace: eq}, limit: 20, rate: 10}
+  by_issue: {read: comment, filter: {issue: eq}, rate: 10}
+"#;
+    let model = crate::inputs::model_file::parse("wide.yaml", text).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let issue = model.entity_by_name("issue").unwrap();
+    let comment = model.entity_by_name("comment").unwrap();
+    let whole = Population::new(&model, &design, 1, 1);
+    assert_eq!(whole.count(issue), 200_000);
+    let examples = Population::for_examples(&model, &design, 1, None);
+    assert_eq!(examples.count(issue), 1_000, "cut at EXAMPLE_CAP");
+    assert_eq!(examples.count(comment), 4_000);
+    // Within the limit: the numbering `generate --data` uses at scale 1.
+    let narrow = text.replace("200000", "2000");
+    let model = crate::inputs::model_file::parse("narrow.yaml", &narrow).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let issue = model.entity_by_name("issue").unwrap();
+    assert_eq!(
+        Population::for_examples(&model, &design, 1, None).count(issue),
+        2_000
+    );
+}
