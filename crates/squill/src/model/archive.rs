@@ -119,6 +119,10 @@ fn read_filters(model: &Model, note: &mut dyn FnMut(EntityId, &Filter)) {
 /// cannot be said: the entity is a parent (its children would need
 /// archives of their own), a figure or a filter reaches it from another
 /// entity, nothing inserts it, or nothing would be old enough to move.
+/// An entity that expires (`expires`) is split only when it expires
+/// past the horizon, and then only the archive expires: the job moves
+/// every instance out before its time, so a TTL index on the young ones
+/// would delete nothing, and its deletes would be counted twice.
 pub fn as_archive(
     model: &Model,
     entity: EntityId,
@@ -135,6 +139,9 @@ pub fn as_archive(
         || model
             .entity_by_name(&format!("{}_archive", e.name))
             .is_some()
+        || e.expires
+            .as_ref()
+            .is_some_and(|x| x.seconds as f64 <= days * 86_400.0)
     {
         return None;
     }
@@ -179,6 +186,7 @@ pub fn as_archive(
     let archive = EntityId::from_index(model.entities.len());
     let mut out = model.clone();
     out.entities[entity.index()].count = live.max(1.0) as u64;
+    out.entities[entity.index()].expires = None;
     out.entities.push(Entity {
         name: format!("{}_archive", e.name),
         count: (count - live).max(1.0) as u64,
@@ -609,6 +617,37 @@ operations:
         )
         .unwrap();
         let order = model.entity_by_name("order").unwrap();
+        assert!(as_archive(&model, order, "placed_at", 30.0).is_none());
+    }
+
+    /// audit43 E: an entity that expires past the horizon expires in the
+    /// archive only (the job moves each instance out first); one that
+    /// expires within it is not split (nothing would reach the archive).
+    #[test]
+    fn an_expiring_entity_expires_in_its_archive_only() {
+        let expiring = |days: u32| {
+            let text = ORDERS.replace(
+                "    unique: [[customer, number]]",
+                &format!("    unique: [[customer, number]]\n    expires: {{from: placed_at, after: {days} days}}"),
+            );
+            crate::inputs::model_file::parse("orders.yaml", &text).unwrap()
+        };
+        let model = expiring(365);
+        let order = model.entity_by_name("order").unwrap();
+        let (out, split) = as_archive(&model, order, "placed_at", 30.0).unwrap();
+        assert_eq!(
+            out.entity(order).expires,
+            None,
+            "the live orders never reach a year"
+        );
+        assert_eq!(
+            out.entity(split.archive)
+                .expires
+                .as_ref()
+                .map(|x| x.seconds),
+            Some(365 * 86_400)
+        );
+        let model = expiring(20);
         assert!(as_archive(&model, order, "placed_at", 30.0).is_none());
     }
 }
