@@ -25,9 +25,7 @@ pub enum Fanout {
     Max,
 }
 
-/// Examples "at maximum cardinality" stop here when the model's maximum is
-/// larger or unbounded, so an example file stays readable.
-pub(super) const EXAMPLE_CAP: u64 = 1_000;
+pub(super) use super::numbering::EXAMPLE_CAP;
 
 /// Where a value is being built: an instance, or a bucket, inside another.
 #[derive(Clone, Copy)]

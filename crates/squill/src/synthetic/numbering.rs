@@ -24,7 +24,6 @@
 //! `n` parents add up to about `n` × the mean, even where the typical
 //! parent has none and a few have them all (a median of 0 and a tail).
 
-use super::documents::EXAMPLE_CAP;
 use super::rng::{Rng, mix};
 use super::value::Value;
 use super::values;
@@ -34,6 +33,10 @@ use crate::model::{
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
+
+/// Examples "at maximum cardinality" stop here when the model's maximum is
+/// larger or unbounded, so an example file stays readable.
+pub(super) const EXAMPLE_CAP: u64 = 1_000;
 
 /// The parents whose children `Numbering::for_examples` counts before it
 /// cuts the children at `EXAMPLE_CAP`: a few milliseconds of draws.

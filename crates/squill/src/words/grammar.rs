@@ -245,6 +245,17 @@ const RELATION_VERBS: &[&str] = &[
     "leads",
 ];
 
+/// Seconds in the largest unit that divides them: `30 minutes`, `7 days`,
+/// `0 seconds` (a TTL whose date is the moment of expiry).
+pub fn duration_seconds(secs: u64) -> String {
+    for (unit, n) in [("day", 86_400), ("hour", 3_600), ("minute", 60)] {
+        if secs >= n && secs.is_multiple_of(n) {
+            return count((secs / n) as f64, unit);
+        }
+    }
+    count(secs as f64, "second")
+}
+
 /// The children of one parent in a count: `items` (from `items_named`)
 /// where the relationship names them, else the child's plural.
 pub fn items(items: Option<&str>, child: &str) -> String {

@@ -892,17 +892,6 @@ fn upkeep(maintained_by: &[String]) -> String {
     }
 }
 
-/// A TTL in the largest unit that divides it: `30 minutes`, `7 days`,
-/// `0 seconds` (the date is the moment of expiry).
-pub(crate) fn duration(secs: u64) -> String {
-    for (unit, n) in [("day", 86_400), ("hour", 3_600), ("minute", 60)] {
-        if secs >= n && secs.is_multiple_of(n) {
-            return words::count((secs / n) as f64, unit);
-        }
-    }
-    words::count(secs as f64, "second")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -295,7 +295,7 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
                 line,
                 " TTL {} s: deleted {} after {}, eventually (the monitor runs about every 60 s: a read that must be exact compares the date)",
                 words::int(secs),
-                describe::duration(secs),
+                words::duration_seconds(secs),
                 v(&index.keys[0].0)
             );
             // Its deletes are writes no operation's plan counts.
