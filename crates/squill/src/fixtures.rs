@@ -45,13 +45,17 @@
 //!   cookbook's `or_deleted` gate).
 //! - `batch-count`: views inserted ten at a time into one article that
 //!   keeps their exact count: the count goes up by the batch's number.
+//! - `tenant-writes`: every operation names its store, and every write of
+//!   a store's documents tests it, those a plan adds included (kept
+//!   counts and sums, copies and their fan-out, a line through its
+//!   order's `_id`, bulk count-downs); a global brand's rename does not.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 17] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -112,6 +116,10 @@ const FILES: [(&str, &str); 16] = [
     (
         "batch-count",
         include_str!("../tests/fixtures/batch-count.yaml"),
+    ),
+    (
+        "tenant-writes",
+        include_str!("../tests/fixtures/tenant-writes.yaml"),
     ),
 ];
 
