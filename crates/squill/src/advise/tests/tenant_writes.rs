@@ -133,3 +133,47 @@ fn a_link_pushed_to_the_parent_tests_the_tenant() {
         .unwrap_or_else(|| panic!("{:#?}", p.steps));
     assert_eq!(push.index.as_deref(), Some("_id_"));
 }
+
+/// Teams embedded in their org (the tenant), users on their own: closing a
+/// team writes the org's document through the team's id, and tests the
+/// org as that document's `_id`, which `_id_` finds: no index on the
+/// teams' ids. The pass that adds the test once left the step on the
+/// index of the element's id the write had asked for.
+#[test]
+fn an_element_of_the_tenants_document_is_written_through_id() {
+    let text = r"
+name: org-teams
+tenant: org
+entities:
+  org: {count: 10, fields: {name: string(20)}}
+  team: {count: 200, fields: {name: string(20), open: bool}}
+  user: {count: 2000, fields: {name: string(24)}}
+relationships:
+  org_teams: {parent: org, child: team, children: {typical: 20, max: 100}, child_field: org, layout: embed}
+  org_users: {parent: org, child: user, children: {typical: 200, max: 1000}, child_field: org, layout: parent-reference}
+operations:
+  my_profile: {read: user, rate: 500, filter: {_id: eq}}
+  close_team: {update: team, rate: 1, filter: {_id: eq}, changes: [open]}
+  rename_user: {update: user, rate: 1, filter: {_id: eq}, changes: [name]}
+";
+    let model =
+        crate::inputs::model_file::parse("org-teams.yaml", text).unwrap_or_else(|e| panic!("{e}"));
+    let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let p = plan(&d, "close_team");
+    let s = p
+        .steps
+        .iter()
+        .find(|s| writes_by_filter(s) && s.collection == "org")
+        .unwrap_or_else(|| panic!("{:#?}", p.steps));
+    let paths: Vec<&str> = s.filter.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["_id", "org_teams._id"]);
+    assert_eq!(s.index.as_deref(), Some("_id_"));
+    let org = d.collections.iter().find(|c| c.name == "org").expect("org");
+    assert!(
+        org.indexes.iter().all(|i| i.keys.iter().all(|(k, _)| k != "org_teams._id")),
+        "{:?}",
+        org.indexes
+    );
+    assert!(unscoped(plan(&d, "rename_user"), &["user"], "org").is_empty());
+}

@@ -45,7 +45,7 @@ impl Planner<'_> {
         if !within {
             return;
         }
-        for step in &mut plan.steps {
+        for (i, step) in plan.steps.iter_mut().enumerate() {
             if !writes_by_filter(step.action) {
                 continue;
             }
@@ -54,6 +54,15 @@ impl Planner<'_> {
             };
             if step.filter.iter().any(|f| f.path == path) {
                 continue;
+            }
+            // In the tenant's own documents (a team embedded in its org)
+            // the test is the document's `_id`: `_id_` finds it, as it
+            // would have had the write named it (`write_keys`), and the
+            // index on the element's id that the step asked for serves
+            // nothing. The write's cost is the same on either index.
+            if path == "_id" {
+                plan.indexes.retain(|n| n.step != i || n.unique);
+                step.index = Some("_id_".to_string());
             }
             step.filter
                 .insert(0, filt(path, FilterOp::Eq, ValueSource::Param));
