@@ -1120,7 +1120,10 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
         "sell",
     ] {
         for lang in ["python", "mongosh", "node"] {
-            assert!(out.contains(&format!("ok: {lang} {op}: ")), "{lang} {op}: {out}");
+            assert!(
+                out.contains(&format!("ok: {lang} {op}: ")),
+                "{lang} {op}: {out}"
+            );
         }
     }
     assert!(!out.contains("FAIL"), "{out}");

@@ -56,7 +56,11 @@ fn every_write_on_a_tenants_documents_tests_the_tenant() {
     let scoped = ["customer", "product", "order", "review"];
     let mut missing = Vec::new();
     let mut checked = 0;
-    for p in d.operations.iter().filter(|p| p.operation != "rename_brand") {
+    for p in d
+        .operations
+        .iter()
+        .filter(|p| p.operation != "rename_brand")
+    {
         missing.extend(unscoped(p, &scoped, "store"));
         checked += p.steps.iter().filter(|s| writes_by_filter(s)).count();
     }
@@ -171,7 +175,9 @@ operations:
     assert_eq!(s.index.as_deref(), Some("_id_"));
     let org = d.collections.iter().find(|c| c.name == "org").expect("org");
     assert!(
-        org.indexes.iter().all(|i| i.keys.iter().all(|(k, _)| k != "org_teams._id")),
+        org.indexes
+            .iter()
+            .all(|i| i.keys.iter().all(|(k, _)| k != "org_teams._id")),
         "{:?}",
         org.indexes
     );
