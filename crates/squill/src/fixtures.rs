@@ -45,13 +45,17 @@
 //!   cookbook's `or_deleted` gate).
 //! - `batch-count`: views inserted ten at a time into one article that
 //!   keeps their exact count: the count goes up by the batch's number.
+//! - `tenant-writes`: every operation names its store, and every write of
+//!   a store's documents tests it, those a plan adds included (kept
+//!   counts and sums, copies and their fan-out, a line through its
+//!   order's `_id`, bulk count-downs); a global brand's rename does not.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 17] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -113,7 +117,20 @@ const FILES: [(&str, &str); 16] = [
         "batch-count",
         include_str!("../tests/fixtures/batch-count.yaml"),
     ),
+    (
+        "tenant-writes",
+        include_str!("../tests/fixtures/tenant-writes.yaml"),
+    ),
 ];
+
+/// Fixtures left out of `all()`, loaded by name by their own tests. The
+/// synthetic data draws an order's customer among every store's customers
+/// (a second parent is a random sample, `synthetic::numbering`), so in
+/// `tenant-writes` a customer's orders in her store are none, and the
+/// checks of every fixture against a server find the rename's refresh of
+/// her copies empty. check_tenant_scope.py builds documents of one tenant
+/// that agree instead.
+const ONLY_BY_NAME: [&str; 1] = ["tenant-writes"];
 
 /// The model and its design. Panics on a fixture that does not load or
 /// advise: that is a broken test input, not a case to handle.
@@ -166,6 +183,7 @@ pub fn hostile_names() -> (Model, Design) {
 pub fn all() -> Vec<(&'static str, Model, Design)> {
     FILES
         .iter()
+        .filter(|(name, _)| !ONLY_BY_NAME.contains(name))
         .map(|(name, _)| {
             let (m, d) = load(name);
             (*name, m, d)

@@ -1070,6 +1070,65 @@ fn a_guarded_link_waits_out_a_conflicting_transaction_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Issue 41: under a tenant, every write of a cookbook function tests the
+/// tenant it is called with, the writes its plan adds too (a product's
+/// count and sum of reviews, a customer's name copied into her orders, a
+/// bulk count-down after a purge, a line through its order's `_id`). Called
+/// with one store and the ids of another store's documents, nothing of that
+/// store changes; called with their own store, something does (the call
+/// reaches its writes), in each language
+/// (scripts/testenv/check_tenant_scope.py, fixture tenant-writes).
+#[test]
+fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "tenant-writes";
+    let (model, design) = fixtures::load(name);
+    let dir = out_dir(&format!("tenant-scope-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    // The script creates the collections with their validators itself: a
+    // mongosh for setup.js would take longer than every check.
+    let db = format!("squill_tenant_scope_{}", std::process::id());
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_tenant_scope.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh)
+            .arg("store"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains("checked 7 operation(s) whose writes test the tenant"),
+        "{out}"
+    );
+    for op in [
+        "rename_customer",
+        "write_review",
+        "edit_review",
+        "drop_review",
+        "purge_old_reviews",
+        "ship_line",
+        "sell",
+    ] {
+        for lang in ["python", "mongosh", "node"] {
+            assert!(
+                out.contains(&format!("ok: {lang} {op}: ")),
+                "{lang} {op}: {out}"
+            );
+        }
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// The test scripts read the cookbooks' results as pymongo names them
 /// (issue 41, review): a step gated on a write that matched, or on the
 /// delete before it (`or_deleted`: a time bucket deleted with its last

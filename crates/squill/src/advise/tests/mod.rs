@@ -24,6 +24,7 @@ mod scale;
 mod scenarios;
 mod sharded_layout;
 mod tenant_unique;
+mod tenant_writes;
 mod tenants;
 mod today;
 mod write_plans;

@@ -437,6 +437,22 @@ fn object(pairs: &[(String, String)]) -> String {
     format!("{{{}}}", inner.join(", "))
 }
 
+/// The filter of one `updateOne` of a bulk write: the document's own id
+/// (`id`, from the objects it walks), after the step's other tests (the
+/// tenant the operation names, so that an id of another tenant's document
+/// matches nothing). The step's own `_id` test (`$in` the ids of an
+/// earlier step) is what `id` stands for, one at a time.
+fn each_filter(lang: Lang, step: &StepCode, id: String) -> String {
+    let mut pairs: Vec<(String, String)> = step
+        .filter
+        .iter()
+        .filter(|(p, e)| p != "_id" && !matches!(e, Expr::After { .. }))
+        .map(|(p, e)| (p.clone(), expr(lang, e)))
+        .collect();
+    pairs.push(("_id".to_string(), id));
+    object(&pairs)
+}
+
 fn filter(lang: Lang, step: &StepCode) -> String {
     let plain: Vec<(String, String)> = step
         .filter
@@ -948,7 +964,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 let (source, id, incs) = each_parts(lang, each);
                 let one = format!(
                     "({{updateOne: {{filter: {}, update: {}}}}})",
-                    object(&[("_id".to_string(), id)]),
+                    each_filter(lang, step, id),
                     update_doc_with(lang, step, &incs)
                 );
                 format!(
@@ -1411,7 +1427,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
                 let (source, id, incs) = each_parts(Lang::Python, each);
                 let one = format!(
                     "UpdateOne({}, {})",
-                    object(&[("_id".to_string(), id)]),
+                    each_filter(Lang::Python, step, id),
                     update_doc_with(Lang::Python, step, &incs)
                 );
                 format!(

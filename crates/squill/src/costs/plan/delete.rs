@@ -191,13 +191,7 @@ impl<'a> Planner<'a> {
                 _ => None,
             })
             .collect();
-        // The ids the caller gives are tested with the tenant it names.
-        let tenant = if by_id {
-            self.tenant_test(op, e, filter)
-        } else {
-            None
-        };
-        self.delete_document(plan, op, e, (m, one_or_in), (&own_from, tenant));
+        self.delete_document(plan, op, e, (m, one_or_in), &own_from);
         let deleted = plan.steps.len();
         let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
         for (r, counted) in f.rels_to[e.index()].iter().copied().zip(counted) {
@@ -236,7 +230,7 @@ impl<'a> Planner<'a> {
         op: OperationId,
         e: EntityId,
         (m, one_or_in): (f64, FilterOp),
-        (own_from, tenant): (&ValueSource, Option<StepFilter>),
+        own_from: &ValueSource,
     ) {
         let acc = self.access(e);
         let name = self.name(e).to_string();
@@ -266,11 +260,7 @@ impl<'a> Planner<'a> {
                     RootWrite {
                         entity: e,
                         action,
-                        filter: tenant
-                            .clone()
-                            .into_iter()
-                            .chain([filt("_id", one_or_in, own_from.clone())])
-                            .collect(),
+                        filter: vec![filt("_id", one_or_in, own_from.clone())],
                         updates: Vec::new(),
                         docs: m,
                         sync: 0.0,
@@ -313,10 +303,7 @@ impl<'a> Planner<'a> {
                         } else {
                             Action::UpdateOne
                         },
-                        filter: tenant
-                            .into_iter()
-                            .chain([filt(acc.path("_id"), one_or_in, own_from.clone())])
-                            .collect(),
+                        filter: vec![filt(acc.path("_id"), one_or_in, own_from.clone())],
                         updates,
                         docs: m,
                         sync: 0.0,

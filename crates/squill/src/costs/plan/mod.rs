@@ -915,6 +915,7 @@ impl<'a> Planner<'a> {
         }
         self.apply_terms(&mut plan, op_id);
         self.timeline_upkeep(&mut plan, op_id);
+        self.scope_writes_to_tenant(&mut plan, op_id);
         plan
     }
 

@@ -1,37 +1,140 @@
-//! A write by `_id` under a tenant (`tenant: store`): the operation names
-//! its tenant (the model adds the filter on it), and the write's filter
-//! keeps that test beside the `_id`, as a read's does. An id of another
-//! tenant's document then matches nothing, rather than being updated or
-//! deleted (issue 41). On `_id_` it costs nothing: the `_id` finds the one
-//! document, the tenant only tests it.
+//! Writes under a tenant (`tenant: store`): every write a plan sends to a
+//! collection whose documents carry the tenant's id tests that id beside
+//! its own filter, as a read does. The operation names its tenant (the
+//! model adds the filter on it), so an id of another tenant's document
+//! then matches nothing, rather than being updated or deleted (issue 41).
+//!
+//! One pass over the finished plan, not each place a write is made: the
+//! instance's own update or delete by `_id`, and every write the plan adds
+//! (a parent's kept counter or sum, copies kept in other documents and
+//! their fan-out, a link pushed to the parent, a guard, a bucket's upsert,
+//! a fallback, a count-down after a bulk delete, an element written through
+//! its parent's `_id`) are scoped by the same test. The pass adds a test
+//! and nothing else: the step keeps its index and its documents. The
+//! documents a write of the operation reaches all lie in its tenant, so
+//! the test keeps every one of them; on `_id_` (or a unique index) the
+//! index still finds the one document and the tenant only tests it. An
+//! upsert's equality is also what it sets when it creates its document.
 
 use super::{OpPlan, Planner, filt};
-use crate::design::{StepFilter, ValueSource};
-use crate::model::{EntityId, Filter, FilterOp, OperationId};
+use crate::candidates::placement::Home;
+use crate::design::{Action, ValueSource};
+use crate::model::{EntityId, FilterOp, OperationId};
 
 impl Planner<'_> {
-    /// The test on `e`'s tenant that `filter` (the operation's own) has,
-    /// as a step tests it in `e`'s documents: the tenant's reference each
-    /// holds (`store`), or the `_id` of the tenant's document that embeds
-    /// it. `None` outside a tenant, or where testing it would take a step
-    /// of its own (the tenant's id is nowhere in `e`'s documents).
-    pub(super) fn tenant_test(
-        &self,
-        op: OperationId,
-        e: EntityId,
-        filter: &[Filter],
-    ) -> Option<StepFilter> {
-        let t = self.facts.model.tenant_relationship(e)?;
-        let c = filter.iter().find(|c| {
-            c.op == FilterOp::Eq
-                && c.related.as_ref().is_some_and(|x| {
-                    x.relationship == t && x.field == "_id" && x.further.is_empty()
-                })
-        })?;
-        let acc = self.access(e);
-        let mut scratch = OpPlan::default();
-        let (path, from) = self.filter_path(&mut scratch, op, e, &acc, c);
-        (scratch.steps.is_empty() && from == ValueSource::Param && path != acc.path("_id"))
-            .then(|| filt(path, FilterOp::Eq, from))
+    /// Adds the test on the tenant to each write step of `plan` on a
+    /// collection whose documents carry the tenant's id, where the step's
+    /// filter lacks it. Only for an operation that lies within one tenant:
+    /// an operation on a global entity (a category whose name products of
+    /// every store copy) writes across tenants, and the tenant's own
+    /// documents are found by their `_id`, which is the tenant.
+    pub(super) fn scope_writes_to_tenant(&self, plan: &mut OpPlan, op: OperationId) {
+        let model = self.facts.model;
+        if model.tenant.is_none() {
+            return;
+        }
+        let operation = model.operation(op);
+        let within = match &operation.kind {
+            crate::model::OperationKind::Link { relationship, .. }
+            | crate::model::OperationKind::UpdateLink { relationship, .. } => {
+                let rel = model.relationship(*relationship);
+                self.within_tenant(rel.parent) || self.within_tenant(rel.child)
+            }
+            _ => self.within_tenant(operation.entity_in(model)),
+        };
+        if !within {
+            return;
+        }
+        for (i, step) in plan.steps.iter_mut().enumerate() {
+            if !writes_by_filter(step.action) {
+                continue;
+            }
+            let Some(path) = self.tenant_path_in(&step.collection) else {
+                continue;
+            };
+            if step.filter.iter().any(|f| f.path == path) {
+                continue;
+            }
+            // In the tenant's own documents (a team embedded in its org)
+            // the test is the document's `_id`: `_id_` finds it, as it
+            // would have had the write named it (`write_keys`), and the
+            // index on the element's id that the step asked for serves
+            // nothing. The write's cost is the same on either index.
+            if path == "_id" {
+                plan.indexes.retain(|n| n.step != i || n.unique);
+                step.index = Some("_id_".to_string());
+            }
+            step.filter
+                .insert(0, filt(path, FilterOp::Eq, ValueSource::Param));
+        }
+    }
+
+    /// Whether every instance of `e` lies within one tenant: `e` is scoped
+    /// (a store's product), or belongs through one-parent relationships to
+    /// an entity that is (a show's seats, where the tenant is the venue).
+    /// The tenant itself is not: an operation on it may span tenants.
+    fn within_tenant(&self, e: EntityId) -> bool {
+        let model = self.facts.model;
+        let mut seen = vec![e];
+        let mut cur = vec![e];
+        while let Some(x) = cur.pop() {
+            if model.tenant_relationship(x).is_some() {
+                return true;
+            }
+            for r in model.relationships_to(x) {
+                let rel = model.relationship(r);
+                if rel.one_parent() && !seen.contains(&rel.parent) {
+                    seen.push(rel.parent);
+                    cur.push(rel.parent);
+                }
+            }
+        }
+        false
+    }
+
+    /// Where the documents of `collection` hold their tenant's id: the
+    /// reference each root holds (`store`, `store._id`), the bucket's
+    /// parent when the bucket is the tenant's, or `_id` in the tenant's own
+    /// documents. `None` where a root of the collection holds no tenant
+    /// (a global entity, a bucket of another parent: the tenant is then in
+    /// each element, not in the document), or its roots disagree.
+    fn tenant_path_in(&self, collection: &str) -> Option<String> {
+        let model = self.facts.model;
+        let tenant = model.tenant?.entity;
+        let mut found: Option<String> = None;
+        for r in model.entity_ids() {
+            if self.p.root(r) != r || self.p.collection(self.facts, self.space, r) != collection {
+                continue;
+            }
+            let path = if r == tenant {
+                "_id".to_string()
+            } else {
+                let t = model.tenant_relationship(r)?;
+                match self.p.home[r.index()] {
+                    Home::Bucketed { rel } if rel == t => model.relationship(t).child_field.clone(),
+                    Home::Bucketed { .. } => return None,
+                    _ => self.parent_ref_path(t)?,
+                }
+            };
+            match &found {
+                Some(p) if *p != path => return None,
+                _ => found = Some(path),
+            }
+        }
+        found
+    }
+}
+
+/// The actions that pick the documents they write by their filter.
+fn writes_by_filter(action: Action) -> bool {
+    match action {
+        Action::UpdateOne
+        | Action::UpdateMany
+        | Action::Upsert
+        | Action::DeleteOne
+        | Action::DeleteMany
+        | Action::FindOneAndUpdate
+        | Action::BulkWrite => true,
+        Action::Find | Action::GraphLookup | Action::InsertOne | Action::InsertMany => false,
     }
 }

@@ -72,11 +72,7 @@ impl<'a> Planner<'a> {
         // back to it and takes the filter itself, as the application would.
         let before_find = (!by_id).then(|| plan.clone());
         let mut step_filter = if by_id {
-            // The tenant the operation names, tested beside the ids it gives.
-            self.tenant_test(op, e, filter)
-                .into_iter()
-                .chain([filt(acc.path("_id"), id_op, ValueSource::Param)])
-                .collect()
+            vec![filt(acc.path("_id"), id_op, ValueSource::Param)]
         } else {
             let id = ["_id".to_string()];
             let read = Read {
