@@ -450,39 +450,47 @@ impl<'a> Planner<'a> {
             )
         } else if let Some(p) = by_ref_path {
             let p = acc.path(&p);
-            let mut keys = Vec::new();
             // Children in a collection of their own, scoped by the tenant
             // every operation names: the query names it too, and the index
             // leads with it. The parent lies in one tenant, so the tenant
             // selects nothing the parent's id has not (no share of its own).
-            if let Some(t) = &tenant {
-                keys.push((t.clone(), 1));
+            // Then the parent's reference, the equality tests, a place's
+            // `2dsphere` key, the sort, the ranges: the keys a read's
+            // tests get (`filter_keys`), so a place keeps its key type
+            // (audit43 U).
+            let mut tests: Vec<StepFilter> = tenant
+                .iter()
+                .map(|t| filt(t.clone(), FilterOp::Eq, ValueSource::Param))
+                .collect();
+            tests.push(filt(p.clone(), FilterOp::In, here.clone()));
+            for (rp, o, source) in related.iter().filter(|(_, o, _)| *o != FilterOp::Range) {
+                tests.push(filt(rp.clone(), *o, source.clone()));
             }
-            keys.push((p.clone(), 1));
-            // Equality tests, then the sort, then ranges.
-            for (p, _, _) in related.iter().filter(|(_, o, _)| *o != FilterOp::Range) {
-                keys.push((p.clone(), 1));
-            }
-            for c in own.iter().filter(|c| c.op != FilterOp::Range) {
+            let mut pairs = Vec::new();
+            for c in &own {
                 let k = acc.path(&c.path.join("."));
                 if self.attributes_of(target, c).is_some() {
-                    keys.push((format!("{k}.k"), 1));
-                    keys.push((format!("{k}.v"), 1));
-                } else {
-                    keys.push((k, 1));
+                    pairs.push(k.clone());
                 }
+                tests.push(super::filter_keys::test_of(k, c, ValueSource::Param));
             }
-            for s in &inc.sort {
-                keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
-            }
+            let sort: Vec<(String, i32)> = inc
+                .sort
+                .iter()
+                .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
+                .collect();
+            let mut keys =
+                super::filter_keys::keys_of(&tests, &pairs, &sort, |t| t.op != FilterOp::Range);
             super::paging::after_id(&mut keys, &inc.sort, inc.paging, &acc);
-            for c in own.iter().filter(|c| c.op == FilterOp::Range) {
-                let k = acc.path(&c.path.join("."));
-                if !keys.iter().any(|(x, _)| *x == k) {
-                    keys.push((k, 1));
-                }
-            }
-            (p, keys, m * wanted)
+            // A place searched in another order: every child in the area
+            // is read and sorted before the limit (audit43 P).
+            let geo = own.iter().any(|c| c.op.is_geo());
+            let per = if super::filter_keys::area_sorted_apart(geo, &inc.sort) {
+                each
+            } else {
+                wanted
+            };
+            (p, keys, m * per)
         } else {
             let p = acc.path("_id");
             (p.clone(), vec![(p, 1)], m * each)
