@@ -422,10 +422,15 @@ impl<'a> Planner<'a> {
         // Conditions on another entity's fields (items whose seller is in a
         // region) are resolved as a read's are, with a step first if needed;
         // the others test the target's own fields.
-        let mut related: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        // Each with the operator the include states and, for a place, its
+        // radius (`filter_keys`).
+        let mut related: Vec<StepFilter> = Vec::new();
         for c in inc.filter.iter().filter(|c| c.related.is_some()) {
             let (p, source) = self.filter_path(plan, op, target, &acc, c);
-            related.push((p, c.op, source));
+            related.push(StepFilter {
+                radius_m: super::filter_keys::radius_m(c),
+                ..filt(p, c.op, source)
+            });
         }
         let own: Vec<Filter> = inc
             .filter
@@ -463,9 +468,7 @@ impl<'a> Planner<'a> {
                 .map(|t| filt(t.clone(), FilterOp::Eq, ValueSource::Param))
                 .collect();
             tests.push(filt(p.clone(), FilterOp::In, here.clone()));
-            for (rp, o, source) in related.iter().filter(|(_, o, _)| *o != FilterOp::Range) {
-                tests.push(filt(rp.clone(), *o, source.clone()));
-            }
+            tests.extend(related.iter().filter(|t| t.op != FilterOp::Range).cloned());
             let mut pairs = Vec::new();
             for c in &own {
                 let k = acc.path(&c.path.join("."));
@@ -501,9 +504,9 @@ impl<'a> Planner<'a> {
         }
         step.filter.push(filt(path, FilterOp::In, here));
         self.own_filters(&mut step, &acc, &own);
-        for (p, o, source) in related {
-            if !step.filter.iter().any(|x| x.path == p) {
-                step.filter.push(filt(p, o, source));
+        for t in related {
+            if !step.filter.iter().any(|x| x.path == t.path) {
+                step.filter.push(t);
             }
         }
         step.sort = inc
