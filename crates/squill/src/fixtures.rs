@@ -179,6 +179,17 @@ pub fn hostile_names() -> (Model, Design) {
     (model, design)
 }
 
+/// A claim by a place (`near(3 km)`) and its design. Not in `all()`: the
+/// server check of the generated claim loads it (audit43 O).
+pub fn geo_claim() -> (Model, Design) {
+    let text = include_str!("../tests/fixtures/geo-claim.yaml");
+    let model = crate::inputs::model_file::parse("geo-claim.yaml", text)
+        .unwrap_or_else(|e| panic!("fixture geo-claim: {e:?}"));
+    let design = crate::advise::advise(&model, &Settings::default(), None)
+        .unwrap_or_else(|e| panic!("fixture geo-claim: {e:?}"));
+    (model, design)
+}
+
 /// Every fixture, with its name.
 pub fn all() -> Vec<(&'static str, Model, Design)> {
     FILES

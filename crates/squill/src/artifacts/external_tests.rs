@@ -1070,6 +1070,48 @@ fn a_guarded_link_waits_out_a_conflicting_transaction_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Audit43 O: a claim by a place (fixture geo-claim, `near(3 km)`) is a
+/// `findOneAndUpdate` with `$near` within 3,000 m on the `2dsphere` index
+/// `indexes.js` creates. Against a server, in each language, it claims
+/// an order 1 km away, leaves one 5 km away, then finds nothing
+/// (scripts/testenv/check_geo_claim.py). It once keyed the point on a
+/// B-tree and tested `$maxDistance: 0`, and claimed nothing.
+#[test]
+fn a_claim_by_a_place_claims_within_its_radius_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = fixtures::geo_claim();
+    let dir = out_dir("geo-claim");
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let db = format!("squill_geo_claim_{}", std::process::id());
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_geo_claim.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.contains("checked 1 claim(s) by a place"), "{out}");
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} grab_nearby: claimed the order 1 km away, left the one 5 km away (radius 3000 m), then found nothing"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// Issue 41: under a tenant, every write of a cookbook function tests the
 /// tenant it is called with, the writes its plan adds too (a product's
 /// count and sum of reviews, a customer's name copied into her orders, a

@@ -18,6 +18,7 @@ mod parts;
 mod phrasing;
 mod phrasing_words;
 mod pins;
+mod place_filters;
 mod places;
 mod rules_fire;
 mod scale;

@@ -319,27 +319,35 @@ impl<'a> Planner<'a> {
             i
         };
         let step = &mut plan.steps[target];
+        // A place and an order of the claim's own (the oldest ready order
+        // within 3 km): `$near` would impose the distance's order, so the
+        // area is tested by `$geoWithin` (`$centerSphere`, the same
+        // radius) and the claim's sort picks. With no sort, `$near` takes
+        // the nearest: the distance is the order.
+        if !order.is_empty() {
+            for f in step.filter.iter_mut().filter(|f| f.op == FilterOp::Near) {
+                f.op = FilterOp::Within;
+            }
+        }
         step.sort.clone_from(&order);
         step.limit = Some(1);
-        // Equality keys, then the sort keys in the sort's direction, then
-        // ranges: the walk starts at the first document to claim.
-        let mut keys: Vec<(String, i32)> = step
+        // Equality keys, then a place's `2dsphere` key, then the sort keys
+        // in the sort's direction (none after a place: it gives no order),
+        // then ranges: the walk starts at the first document to claim.
+        let equal = |f: &StepFilter| f.op == FilterOp::Eq;
+        let equalities = step
             .filter
             .iter()
-            .filter(|f| f.op == FilterOp::Eq)
-            .map(|f| (f.path.clone(), 1))
-            .collect();
-        let equalities = keys.len();
-        for (k, d) in &order {
-            if !keys.iter().any(|(x, _)| x == k) {
-                keys.push((k.clone(), *d));
-            }
-        }
-        for f in step.filter.iter().filter(|f| f.op != FilterOp::Eq) {
-            if !keys.iter().any(|(x, _)| *x == f.path) {
-                keys.push((f.path.clone(), 1));
-            }
-        }
+            .filter(|f| equal(f))
+            .map(|f| &f.path)
+            .fold(Vec::new(), |mut v: Vec<&String>, p| {
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+                v
+            })
+            .len();
+        let keys = super::filter_keys::keys_of(&step.filter, &[], &order, equal);
         // In the sort's own direction (not `canonical_keys`' spelling, whose
         // first sort key is ascending): the index reads as the claim does.
         if keys.len() == 1 && keys[0].0 == "_id" {

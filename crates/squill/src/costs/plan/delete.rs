@@ -66,12 +66,7 @@ impl<'a> Planner<'a> {
             let mut tests = Vec::new();
             for c in filter {
                 let (path, from) = self.filter_path(plan, op, e, &acc, c);
-                let op = match (&from, c.op) {
-                    (ValueSource::FromStep { .. }, _) => FilterOp::In,
-                    (_, FilterOp::Under) => FilterOp::Eq,
-                    (_, o) => o,
-                };
-                tests.push(filt(path, op, from));
+                tests.push(super::filter_keys::test_of(path, c, from));
             }
             let action = match (&rewrite, m > 1.0) {
                 (Some(_), true) => Action::UpdateMany,

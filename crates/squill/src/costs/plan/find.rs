@@ -87,28 +87,42 @@ impl<'a> Planner<'a> {
         self.test_kind(&mut conditions.eq, kinds, &acc, by_id);
         let keys = self.find_keys(kinds, &acc, read, &conditions, by_id);
         let scan = keys.is_empty();
-        let roots = parents_holding(&acc, &conditions.eq, m);
+        // A search of an area sorted by another field (the best rated
+        // within 2 km): the `2dsphere` key gives no such order, so the
+        // server reads every document in the area that passes the other
+        // tests and sorts them before the limit. Only the distance's own
+        // order stops at the limit (audit43 P).
+        let apart = super::filter_keys::area_sorted_apart(conditions.geo.is_some(), sort)
+            && kinds.len() == 1;
+        let in_area = if apart {
+            self.matched_expected(e, filter, None)
+        } else {
+            m
+        };
+        let roots = parents_holding(&acc, &conditions.eq, in_area);
         // The same search where the places are densest: documents found
         // and read there (one kind: a family's kinds have no one density).
         let densest = match kinds {
-            [_] => self.matched_densest(e, filter, limit).map(|d| {
-                let examined = if scan {
-                    acc.docs
-                } else {
-                    parents_holding(&acc, &conditions.eq, d)
-                };
-                crate::design::StepDensest {
-                    documents: d,
-                    examined,
-                    bytes_read: examined * acc.root_bytes,
-                    share: self
-                        .facts
-                        .model
-                        .entity(e)
-                        .density
-                        .and_then(|x| x.densest_share),
-                }
-            }),
+            [_] => self
+                .matched_densest(e, filter, if apart { None } else { limit })
+                .map(|d| {
+                    let examined = if scan {
+                        acc.docs
+                    } else {
+                        parents_holding(&acc, &conditions.eq, d)
+                    };
+                    crate::design::StepDensest {
+                        documents: d.min(limit.map_or(f64::MAX, |l| l as f64)),
+                        examined,
+                        bytes_read: examined * acc.root_bytes,
+                        share: self
+                            .facts
+                            .model
+                            .entity(e)
+                            .density
+                            .and_then(|x| x.densest_share),
+                    }
+                }),
             _ => None,
         };
         let examined = if scan {

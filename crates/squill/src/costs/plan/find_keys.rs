@@ -46,19 +46,16 @@ impl<'a> Planner<'a> {
             if self.attributes_of(e, c).is_some() {
                 out.pairs.push(path.clone());
             }
+            // The test as every step makes it (`filter_keys`): a value an
+            // earlier step found is a membership, an `under` an equality.
             if c.op.is_geo() {
+                out.radius_m = super::filter_keys::radius_m(c);
                 out.geo = Some((path, c.op, from));
-                out.radius_m = c.geo.and_then(|g| g.radius_km).map(|r| r * 1000.0);
             } else if c.op == FilterOp::Range {
                 out.range.push((path, c.op, from));
-            } else if matches!(from, ValueSource::FromStep { .. }) {
-                // The values an earlier step found: a membership test.
-                out.eq.push((path, FilterOp::In, from));
-            } else if c.op == FilterOp::Under {
-                // The given node's id among a path's ids.
-                out.eq.push((path, FilterOp::Eq, from));
             } else {
-                out.eq.push((path, c.op, from));
+                let op = super::filter_keys::test_op(c.op, &from);
+                out.eq.push((path, op, from));
             }
         }
         out

@@ -422,10 +422,15 @@ impl<'a> Planner<'a> {
         // Conditions on another entity's fields (items whose seller is in a
         // region) are resolved as a read's are, with a step first if needed;
         // the others test the target's own fields.
-        let mut related: Vec<(String, FilterOp, ValueSource)> = Vec::new();
+        // Each with the operator the include states and, for a place, its
+        // radius (`filter_keys`).
+        let mut related: Vec<StepFilter> = Vec::new();
         for c in inc.filter.iter().filter(|c| c.related.is_some()) {
             let (p, source) = self.filter_path(plan, op, target, &acc, c);
-            related.push((p, c.op, source));
+            related.push(StepFilter {
+                radius_m: super::filter_keys::radius_m(c),
+                ..filt(p, c.op, source)
+            });
         }
         let own: Vec<Filter> = inc
             .filter
@@ -450,39 +455,45 @@ impl<'a> Planner<'a> {
             )
         } else if let Some(p) = by_ref_path {
             let p = acc.path(&p);
-            let mut keys = Vec::new();
             // Children in a collection of their own, scoped by the tenant
             // every operation names: the query names it too, and the index
             // leads with it. The parent lies in one tenant, so the tenant
             // selects nothing the parent's id has not (no share of its own).
-            if let Some(t) = &tenant {
-                keys.push((t.clone(), 1));
-            }
-            keys.push((p.clone(), 1));
-            // Equality tests, then the sort, then ranges.
-            for (p, _, _) in related.iter().filter(|(_, o, _)| *o != FilterOp::Range) {
-                keys.push((p.clone(), 1));
-            }
-            for c in own.iter().filter(|c| c.op != FilterOp::Range) {
+            // Then the parent's reference, the equality tests, a place's
+            // `2dsphere` key, the sort, the ranges: the keys a read's
+            // tests get (`filter_keys`), so a place keeps its key type
+            // (audit43 U).
+            let mut tests: Vec<StepFilter> = tenant
+                .iter()
+                .map(|t| filt(t.clone(), FilterOp::Eq, ValueSource::Param))
+                .collect();
+            tests.push(filt(p.clone(), FilterOp::In, here.clone()));
+            tests.extend(related.iter().filter(|t| t.op != FilterOp::Range).cloned());
+            let mut pairs = Vec::new();
+            for c in &own {
                 let k = acc.path(&c.path.join("."));
                 if self.attributes_of(target, c).is_some() {
-                    keys.push((format!("{k}.k"), 1));
-                    keys.push((format!("{k}.v"), 1));
-                } else {
-                    keys.push((k, 1));
+                    pairs.push(k.clone());
                 }
+                tests.push(super::filter_keys::test_of(k, c, ValueSource::Param));
             }
-            for s in &inc.sort {
-                keys.push((acc.path(&s.field), if s.descending { -1 } else { 1 }));
-            }
+            let sort: Vec<(String, i32)> = inc
+                .sort
+                .iter()
+                .map(|s| (acc.path(&s.field), if s.descending { -1 } else { 1 }))
+                .collect();
+            let mut keys =
+                super::filter_keys::keys_of(&tests, &pairs, &sort, |t| t.op != FilterOp::Range);
             super::paging::after_id(&mut keys, &inc.sort, inc.paging, &acc);
-            for c in own.iter().filter(|c| c.op == FilterOp::Range) {
-                let k = acc.path(&c.path.join("."));
-                if !keys.iter().any(|(x, _)| *x == k) {
-                    keys.push((k, 1));
-                }
-            }
-            (p, keys, m * wanted)
+            // A place searched in another order: every child in the area
+            // is read and sorted before the limit (audit43 P).
+            let geo = own.iter().any(|c| c.op.is_geo());
+            let per = if super::filter_keys::area_sorted_apart(geo, &inc.sort) {
+                each
+            } else {
+                wanted
+            };
+            (p, keys, m * per)
         } else {
             let p = acc.path("_id");
             (p.clone(), vec![(p, 1)], m * each)
@@ -493,9 +504,9 @@ impl<'a> Planner<'a> {
         }
         step.filter.push(filt(path, FilterOp::In, here));
         self.own_filters(&mut step, &acc, &own);
-        for (p, o, source) in related {
-            if !step.filter.iter().any(|x| x.path == p) {
-                step.filter.push(filt(p, o, source));
+        for t in related {
+            if !step.filter.iter().any(|x| x.path == t.path) {
+                step.filter.push(t);
             }
         }
         step.sort = inc

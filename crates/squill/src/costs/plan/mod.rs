@@ -202,6 +202,7 @@ mod aggregate;
 mod bucket;
 mod conditional;
 mod delete;
+mod filter_keys;
 mod find;
 mod find_keys;
 mod include;
@@ -353,7 +354,10 @@ pub(crate) struct QueryShape<'q> {
 /// The keys of the index a query needs, in the order that serves it:
 /// equality keys first, then the `2dsphere` key (the equalities narrow the
 /// cells the geo search walks), then the sort keys, then the ranges not
-/// already keyed. The one place the planner decides an index's keys from a
+/// already keyed. After a `2dsphere` key no sort key: the place's key
+/// gives no order on the fields after it (a search of an area sorted by
+/// another field sorts in memory), so keying the sort would claim an order
+/// the index does not give (audit43 P). The one place the planner decides an index's keys from a
 /// filter; `serves` asks the same question of an index that exists.
 pub(crate) fn query_keys(q: &QueryShape<'_>) -> Vec<(String, i32)> {
     let mut keys: Vec<(String, i32)> = Vec::new();
@@ -368,7 +372,9 @@ pub(crate) fn query_keys(q: &QueryShape<'_>) -> Vec<(String, i32)> {
     if let Some(p) = q.geo {
         keys.push((p.to_string(), crate::design::SPHERE_2D));
     }
-    keys.extend(q.sort.iter().cloned());
+    if q.geo.is_none() {
+        keys.extend(q.sort.iter().cloned());
+    }
     for &p in &q.range {
         if !keys.iter().any(|(k, _)| k == p) {
             keys.push((p.to_string(), 1));
@@ -914,6 +920,7 @@ impl<'a> Planner<'a> {
             } => self.change_link(&mut plan, op_id, *relationship, changes),
         }
         self.apply_terms(&mut plan, op_id);
+        self.price_place_walk(&mut plan, op_id);
         self.timeline_upkeep(&mut plan, op_id);
         self.scope_writes_to_tenant(&mut plan, op_id);
         plan
@@ -1067,7 +1074,8 @@ impl<'a> Planner<'a> {
         for c in filter {
             let path = acc.path(&c.path.join("."));
             if !step.filter.iter().any(|f| f.path == path) {
-                step.filter.push(filt(path, c.op, ValueSource::Param));
+                step.filter
+                    .push(filter_keys::test_of(path, c, ValueSource::Param));
             }
         }
     }
@@ -1313,27 +1321,29 @@ impl<'a> Planner<'a> {
         {
             return vec![(id.to_string(), 1)];
         }
+        let is_equal = |f: &StepFilter| matches!(f.op, FilterOp::Eq | FilterOp::In);
         let mut equal: Vec<String> = Vec::new();
-        let mut ranges: Vec<String> = Vec::new();
-        for f in filter {
-            let list = if matches!(f.op, FilterOp::Eq | FilterOp::In) {
-                &mut equal
-            } else {
-                &mut ranges
-            };
-            if !list.contains(&f.path) {
-                list.push(f.path.clone());
+        for f in filter.iter().filter(|f| is_equal(f)) {
+            if !equal.contains(&f.path) {
+                equal.push(f.path.clone());
             }
         }
+        let mut tests: Vec<StepFilter> = filter.to_vec();
         if equal.len() > 1
             && let Some(order) = self
                 .unique_paths(e)
                 .into_iter()
                 .find(|u| u.len() == equal.len() && u.iter().all(|p| equal.contains(p)))
         {
-            equal = order;
+            // The equalities in the unique combination's order.
+            tests.sort_by_key(|f| {
+                order
+                    .iter()
+                    .position(|p| *p == f.path)
+                    .unwrap_or(usize::MAX)
+            });
         }
-        equal.into_iter().chain(ranges).map(|p| (p, 1)).collect()
+        filter_keys::keys_of(&tests, &[], &[], is_equal)
     }
 
     /// How many entries one root document holds under `path` in an index

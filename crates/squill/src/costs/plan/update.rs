@@ -166,12 +166,7 @@ impl<'a> Planner<'a> {
                 .iter()
                 .map(|c| {
                     let (path, from) = self.filter_path(&mut direct, op, e, &acc, c);
-                    let test = match (&from, c.op) {
-                        (ValueSource::FromStep { .. }, _) => FilterOp::In,
-                        (_, FilterOp::Under) => FilterOp::Eq,
-                        (_, o) => o,
-                    };
-                    filt(path, test, from)
+                    super::filter_keys::test_of(path, c, from)
                 })
                 .collect();
             // An element of an array is written through the positional `$`,

@@ -138,6 +138,30 @@ pub(super) fn field(
             .collect();
         description.clone_from(&l.description);
     }
+    // A polygon's size is its corners (`polygon(12)`, or each element's in
+    // `polygon(12)[3]`): a ring of fewer than 3 encloses nothing, and the
+    // generated validator demands 4 positions (3 corners and the first again).
+    let corners = match &short.ty {
+        FieldType::Polygon => size,
+        FieldType::Array(item) if **item == FieldType::Polygon => short.element_size,
+        _ => None,
+    };
+    if let Some(c) = corners.filter(|c| *c < 3.0) {
+        let at = match long.and_then(|l| l.size.as_ref()) {
+            Some(s) if short.ty == FieldType::Polygon => ctx.pos(s),
+            _ => type_pos,
+        };
+        ctx.error(
+            at,
+            format!(
+                "field `{}`: a polygon has at least 3 corners, not {}",
+                name.value,
+                crate::words::num(c)
+            ),
+            "fewer than 3 corners",
+            Some("give the corners the typical area has (`size: 12`), at least 3".into()),
+        );
+    }
     let avg_size = size.map(|s| s.round().min(f64::from(u32::MAX)) as u32);
     let mut ty = short.ty;
     attribute_keys(ctx, name, &mut ty, long, avg_size);

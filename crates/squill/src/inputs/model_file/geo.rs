@@ -220,6 +220,30 @@ pub(super) fn check_filter(
         (FilterOp::Within, Some(t)) => t.holds_geo(),
         _ => false,
     };
+    // A place field of the other kind (a polygon searched by `near`): say
+    // what it is and which words test it, not that it is no place.
+    if !fits && let Some(t) = ty.filter(|t| t.holds_geo()) {
+        let (is, use_instead) = if t.holds(&FieldType::Polygon) {
+            ("a polygon", "`intersects` or `within`")
+        } else {
+            ("a point", "`near` or `within`")
+        };
+        ctx.error(
+            ctx.pos(key),
+            format!(
+                "`{}: {word}` tests a {} field; `{}` is {is} (use {use_instead})",
+                key.value,
+                match f.op {
+                    FilterOp::Near => "point",
+                    _ => "polygon",
+                },
+                key.value,
+            ),
+            format!("{is} field"),
+            None,
+        );
+        return false;
+    }
     if !fits {
         ctx.error(
             ctx.pos(key),

@@ -287,3 +287,41 @@ fn a_radius_past_half_the_earth_says_too_large() {
         area[0]
     );
 }
+
+/// A polygon of 1 or 2 corners encloses nothing (audit43 M): refused at
+/// the number, in the long form's `size` and in the short form's type.
+#[test]
+fn a_polygon_has_at_least_three_corners() {
+    let p = problems(&PLACES.replace(
+        "area: {type: polygon, size: 40}",
+        "area: {type: polygon, size: 2}",
+    ));
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:14:35: field `area`: a polygon has at least 3 corners, not 2"),
+        "{}",
+        p[0]
+    );
+    let p = problems(&PLACES.replace("area: {type: polygon, size: 40}", "area: polygon(1)"));
+    assert!(
+        p[0].starts_with("m.yaml:14:13: field `area`: a polygon has at least 3 corners"),
+        "{}",
+        p[0]
+    );
+    let p = problems(&PLACES.replace("area: {type: polygon, size: 40}", "area: polygon(2)[3]"));
+    assert!(
+        p[0].starts_with("m.yaml:14:13: field `area`: a polygon has at least 3 corners"),
+        "{}",
+        p[0]
+    );
+    // Three corners, a triangle, is a polygon.
+    parse("m.yaml", &PLACES.replace("size: 40", "size: 3")).unwrap();
+}
+
+/// `near` on a polygon field names what the field is and the words that
+/// test it (audit43 M), rather than calling it no place field.
+#[test]
+fn near_on_a_polygon_says_it_is_a_polygon() {
+    let p = problems(&PLACES.replace("filter: {area: intersects}", "filter: {area: near(1 km)}"));
+    insta::assert_snapshot!(p.join("\n"));
+}

@@ -275,7 +275,7 @@ pub(super) enum RawField {
 pub(super) struct RawFieldLong {
     /// string, int, long, double, decimal, bool, date, objectId, binary, object,
     /// attributes, point (a GeoJSON Point), polygon (a GeoJSON Polygon, `size`
-    /// its corners); `T[]` for an array of T.
+    /// its corners, at least 3); `T[]` for an array of T.
     #[serde(rename = "type")]
     #[schemars(with = "String")]
     pub ty: S<String>,

@@ -308,7 +308,7 @@ impl JsonSchema for RawField {
     }
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A field type: `string`, `string(40)` (average bytes), `int`, `long`, `double`, `decimal`, `bool`, `date`, `objectId`, `binary(1024)`, `object(200)`, `attributes`, `point` (a GeoJSON Point), `polygon` / `polygon(12)` (a GeoJSON Polygon, corners), `string[]` / `string[5]` (array, average element count); a trailing `?` marks it optional. Or the long form.",
+            "description": "A field type: `string`, `string(40)` (average bytes), `int`, `long`, `double`, `decimal`, `bool`, `date`, `objectId`, `binary(1024)`, `object(200)`, `attributes`, `point` (a GeoJSON Point), `polygon` / `polygon(12)` (a GeoJSON Polygon, corners, at least 3), `string[]` / `string[5]` (array, average element count); a trailing `?` marks it optional. Or the long form.",
             "oneOf": [
                 {"type": "string", "pattern": r"^\s*[A-Za-z][A-Za-z0-9_]*\s*(\(\s*\d+(\.\d+)?\s*\))?\s*(\[\s*\]|\[\s*\d+(\.\d+)?\s*\])*\s*\??\s*$"},
                 generator.subschema_for::<RawFieldLong>(),
