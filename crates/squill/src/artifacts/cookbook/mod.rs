@@ -11,6 +11,7 @@ mod pipeline;
 mod plan;
 mod render;
 mod timeline;
+mod one_update;
 mod together;
 
 pub use code::{OpCode, Param, ParamKind, StepCode};
@@ -323,6 +324,10 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&together::mongosh(&g, ops));
     }
+    for g in one_update::groups(design, ops) {
+        out.push('\n');
+        out.push_str(&one_update::mongosh(&g, ops));
+    }
     out
 }
 
@@ -365,11 +370,17 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&together::node(g, ops));
     }
+    let merged = one_update::groups(design, ops);
+    for g in &merged {
+        out.push('\n');
+        out.push_str(&one_update::node(g, ops));
+    }
     let names: Vec<&str> = ops
         .iter()
         .map(|o| o.function.as_str())
         .chain(groups.iter().map(|g| g.function.as_str()))
         .chain(together.iter().map(|g| g.function.as_str()))
+        .chain(merged.iter().map(|g| g.function.as_str()))
         .collect();
     out.push_str(&format!("\nmodule.exports = {{ {} }};\n", names.join(", ")));
     out
@@ -652,6 +663,10 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
         out.push_str("\n\n");
         out.push_str(&together::python(&g, ops));
     }
+    for g in one_update::groups(design, ops) {
+        out.push_str("\n\n");
+        out.push_str(&one_update::python(&g, ops));
+    }
     out.push_str("\n\n# Parameters and steps of each function (collection, field path, kind).\n");
     out.push_str(&format!(
         "PLAN = {}\n",
@@ -805,6 +820,21 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
             &g,
             ops,
             ", in one transaction: when any of them fails, none of their writes stays.",
+            code,
+        );
+    }
+    // Each atomic group merged into one update of one document.
+    for g in one_update::groups(design, ops) {
+        let code = [
+            one_update::mongosh(&g, ops),
+            one_update::python(&g, ops),
+            one_update::node(&g, ops),
+        ];
+        group_section(
+            &mut out,
+            &g,
+            ops,
+            ": one update of one document, atomic with no transaction.",
             code,
         );
     }
