@@ -470,7 +470,8 @@ pub struct AtomicGroup {
 impl AtomicGroup {
     /// Whether `op` names one instance of `entity`: an update or delete of
     /// it by `_id`, an update or delete of its child by the child's field
-    /// that holds its id, or an insert of its child linked to it.
+    /// that holds its id, or an insert of its child linked to it (by one
+    /// relationship only).
     pub fn addresses(model: &super::Model, op: &Operation, entity: super::EntityId) -> bool {
         // `show: eq` on a seat: resolved to the relationship and the
         // parent's `_id`.
@@ -486,9 +487,15 @@ impl AtomicGroup {
             | OperationKind::Delete { entity: e, filter } => filter.iter().any(|f| {
                 (*e == entity && f.op == FilterOp::Eq && f.path == ["_id"]) || parent_of(*e, f)
             }),
-            OperationKind::Insert { links, .. } => links
-                .iter()
-                .any(|r| model.relationship(*r).parent == entity),
+            // Exactly one link to it: a comment linked to its sender and to
+            // its receiver, both users, does not say which one it names.
+            OperationKind::Insert { links, .. } => {
+                links
+                    .iter()
+                    .filter(|r| model.relationship(**r).parent == entity)
+                    .count()
+                    == 1
+            }
             _ => false,
         }
     }
