@@ -709,9 +709,9 @@ impl Warning {
                 collection.contains(entity)
             }
             Warning::CrossShardTransaction { group, .. } => group.contains(entity),
-            Warning::MergedWrite { entity: e, .. } | Warning::NotMerged { entity: e, .. } => {
-                e == entity
-            }
+            // Said of the group's operations, not a trade-off of the
+            // entity's relationships.
+            Warning::MergedWrite { .. } | Warning::NotMerged { .. } => false,
         }
     }
 
