@@ -51,7 +51,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 17] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -112,6 +112,10 @@ const FILES: [(&str, &str); 16] = [
     (
         "batch-count",
         include_str!("../tests/fixtures/batch-count.yaml"),
+    ),
+    (
+        "show-purchase",
+        include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
 ];
 
