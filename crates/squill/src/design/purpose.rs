@@ -598,9 +598,7 @@ impl MergeBlock {
             MergeBlock::OneArray { array } => format!(
                 "two of them address elements of the array {array}, and one positional $ names one element"
             ),
-            MergeBlock::Otherwise => {
-                "they say different things to do when nothing matches".into()
-            }
+            MergeBlock::Otherwise => "they say different things to do when nothing matches".into(),
         }
     }
 }

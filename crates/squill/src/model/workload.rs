@@ -479,11 +479,16 @@ impl AtomicGroup {
             f.op == FilterOp::Eq
                 && f.related.as_ref().is_some_and(|r| {
                     let rel = model.relationship(r.relationship);
-                    rel.child == e && rel.parent == entity && r.field == "_id" && r.further.is_empty()
+                    rel.child == e
+                        && rel.parent == entity
+                        && r.field == "_id"
+                        && r.further.is_empty()
                 })
         };
         match &op.kind {
-            OperationKind::Update { entity: e, filter, .. }
+            OperationKind::Update {
+                entity: e, filter, ..
+            }
             | OperationKind::Delete { entity: e, filter } => filter.iter().any(|f| {
                 (*e == entity && f.op == FilterOp::Eq && f.path == ["_id"]) || parent_of(*e, f)
             }),

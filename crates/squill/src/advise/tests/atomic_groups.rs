@@ -157,9 +157,9 @@ fn a_group_that_writes_one_embedding_document_is_one_update() {
         path: "seats.$.state".into()
     }));
     assert!(
-        step.updates
-            .iter()
-            .any(|u| matches!(u, UpdateOp::Inc { path } | UpdateOp::Dec { path } if path == "seats_left")),
+        step.updates.iter().any(
+            |u| matches!(u, UpdateOp::Inc { path } | UpdateOp::Dec { path } if path == "seats_left")
+        ),
         "{:?}",
         step.updates
     );

@@ -7,11 +7,11 @@
 
 mod code;
 mod compensate;
+mod one_update;
 mod pipeline;
 mod plan;
 mod render;
 mod timeline;
-mod one_update;
 mod together;
 
 pub use code::{OpCode, Param, ParamKind, StepCode};

@@ -62,7 +62,11 @@ pub(super) fn node(g: &UndoGroup, ops: &[OpCode]) -> String {
     let args = args.join(", ");
     let mut out = header(g, ops, "//");
     let _ = writeln!(out, "async function {}({args}) {{", g.function);
-    let _ = writeln!(out, "  return await {}({args});\n}}", ops[g.ops[0]].function);
+    let _ = writeln!(
+        out,
+        "  return await {}({args});\n}}",
+        ops[g.ops[0]].function
+    );
     out
 }
 

@@ -39,7 +39,8 @@ fn simple_path(u: &UpdateOp) -> Option<&str> {
 /// Whether one path is the other or lies under it (`seats` and
 /// `seats.$.state`): MongoDB refuses such a pair in one update.
 fn overlap(a: &str, b: &str) -> bool {
-    let under = |x: &str, y: &str| x.len() > y.len() && x.starts_with(y) && x[y.len()..].starts_with('.');
+    let under =
+        |x: &str, y: &str| x.len() > y.len() && x.starts_with(y) && x[y.len()..].starts_with('.');
     a == b || under(a, b) || under(b, a)
 }
 
@@ -59,7 +60,11 @@ fn arrays(step: &Step) -> Vec<&str> {
         .iter()
         .map(|f| f.path.as_str())
         .chain(step.conditions.iter().map(|c| c.path.as_str()))
-        .chain(step.updates.iter().filter_map(|u| simple_path(u).filter(|p| p.contains(".$"))));
+        .chain(
+            step.updates
+                .iter()
+                .filter_map(|u| simple_path(u).filter(|p| p.contains(".$"))),
+        );
     for p in paths {
         if let Some(a) = element_of(p)
             && !out.contains(&a)
@@ -90,7 +95,11 @@ fn one_otherwise(steps: &[&Step]) -> Result<Option<Otherwise>, MergeBlock> {
     let mut out: Option<Otherwise> = None;
     for s in steps {
         let Some(o) = s.otherwise else { continue };
-        let o = if o == Otherwise::Undo { Otherwise::Fail } else { o };
+        let o = if o == Otherwise::Undo {
+            Otherwise::Fail
+        } else {
+            o
+        };
         match out {
             Some(x) if x != o => return Err(MergeBlock::Otherwise),
             _ => out = Some(o),
@@ -205,7 +214,8 @@ impl Planner<'_> {
             if step.collection != access.collection {
                 return Err(MergeBlock::Split);
             }
-            if p.transaction || !plain_update(step) || !step.filter.iter().any(|f| f.path == "_id") {
+            if p.transaction || !plain_update(step) || !step.filter.iter().any(|f| f.path == "_id")
+            {
                 return Err(MergeBlock::NotOneUpdate {
                     operation: name.into(),
                 });

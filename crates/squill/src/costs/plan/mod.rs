@@ -725,7 +725,13 @@ impl<'a> Planner<'a> {
             let alone: Vec<OpPlan> = group
                 .operations
                 .iter()
-                .map(|o| if *o == op { plan.clone() } else { self.plan_alone(*o) })
+                .map(|o| {
+                    if *o == op {
+                        plan.clone()
+                    } else {
+                        self.plan_alone(*o)
+                    }
+                })
                 .collect();
             if let Some(entity) = group.same {
                 let operations = || -> Vec<String> {

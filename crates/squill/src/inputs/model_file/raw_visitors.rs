@@ -4,9 +4,10 @@
 //! hand for the same types. The types themselves are in `raw`.
 
 use super::raw::{
-    NamedMap, OneOrMany, OneOrManySchema, RawAmount, RawAtomicGroup, RawAtomicLong, RawCardinality, RawCardinalityLong, RawCount,
-    RawCurrent, RawCurrentLong, RawCurrentSection, RawField, RawFieldLong, RawInclude, RawIncludes,
-    RawMix, RawMixes, RawRecursive, RawScope, RawWithout, S, Sort, WITHOUT,
+    NamedMap, OneOrMany, OneOrManySchema, RawAmount, RawAtomicGroup, RawAtomicLong, RawCardinality,
+    RawCardinalityLong, RawCount, RawCurrent, RawCurrentLong, RawCurrentSection, RawField,
+    RawFieldLong, RawInclude, RawIncludes, RawMix, RawMixes, RawRecursive, RawScope, RawWithout, S,
+    Sort, WITHOUT,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};

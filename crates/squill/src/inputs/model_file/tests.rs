@@ -1597,8 +1597,11 @@ operations:
   edit: {update: note, rate: 1, filter: {_id: eq}, changes: [text]}
 atomic:
 ";
-    let ok = parse("m.yaml", &format!("{head}  g: {{writes: [buy, down], same: show}}\n"))
-        .expect("parses");
+    let ok = parse(
+        "m.yaml",
+        &format!("{head}  g: {{writes: [buy, down], same: show}}\n"),
+    )
+    .expect("parses");
     let g = &ok.workload.atomic_groups[0];
     assert_eq!(g.same, ok.entity_by_name("show"));
     assert_eq!(g.operations.len(), 2);
@@ -1607,9 +1610,14 @@ atomic:
     assert_eq!(list.workload.atomic_groups, long.workload.atomic_groups);
     assert_eq!(list.workload.atomic_groups[0].same, None);
 
-    let unknown = problems(&format!("{head}  g: {{writes: [buy, down], same: shows}}\n")).join("\n");
+    let unknown = problems(&format!(
+        "{head}  g: {{writes: [buy, down], same: shows}}\n"
+    ))
+    .join("\n");
     assert!(
-        unknown.contains("m.yaml:13:34: atomic group `g`: `same: shows` is not an entity of the model"),
+        unknown.contains(
+            "m.yaml:13:34: atomic group `g`: `same: shows` is not an entity of the model"
+        ),
         "{unknown}"
     );
     let stray = problems(&format!("{head}  g: {{writes: [buy, edit], same: show}}\n")).join("\n");
@@ -1617,6 +1625,9 @@ atomic:
         stray.contains("m.yaml:13:21: atomic group `g`: `edit` does not address one show"),
         "{stray}"
     );
-    let typo = problems(&format!("{head}  g: {{writes: [buy], same: show, also: 1}}\n")).join("\n");
+    let typo = problems(&format!(
+        "{head}  g: {{writes: [buy], same: show, also: 1}}\n"
+    ))
+    .join("\n");
     assert!(typo.contains("m.yaml:13:"), "{typo}");
 }

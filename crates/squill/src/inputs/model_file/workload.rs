@@ -601,7 +601,10 @@ fn same_entity(
     let mut ok = true;
     for w in writes {
         // Unknown names and reads are reported above.
-        let Some(op) = operations.iter().find(|o| o.name == w.value && o.is_write()) else {
+        let Some(op) = operations
+            .iter()
+            .find(|o| o.name == w.value && o.is_write())
+        else {
             continue;
         };
         if !AtomicGroup::addresses(model, op, entity) {
