@@ -592,6 +592,9 @@ impl MergeBlock {
             MergeBlock::NotOneUpdate { operation } => {
                 format!("{operation} is not one update of one document here")
             }
+            MergeBlock::Conflict { first, second } if first == second => {
+                format!("two of them change {first}, and one update cannot change it twice")
+            }
             MergeBlock::Conflict { first, second } => {
                 format!("{first} and {second} overlap, and one update cannot change both")
             }

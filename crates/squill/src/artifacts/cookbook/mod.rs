@@ -830,13 +830,12 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
             one_update::python(&g, ops),
             one_update::node(&g, ops),
         ];
-        group_section(
-            &mut out,
-            &g,
-            ops,
-            ": one update of one document, atomic with no transaction.",
-            code,
-        );
+        out.push_str(&format!(
+            "\n## {} (atomic group)\n\nCalls {}, whose one update of one document holds the group's writes: atomic with no transaction.\n",
+            md::text(&g.name),
+            md::code_in_prose(&ops[g.ops[0]].function)
+        ));
+        code_blocks(&mut out, code);
     }
     out
 }
@@ -850,7 +849,7 @@ fn group_section(
     g: &compensate::UndoGroup,
     ops: &[OpCode],
     outcome: &str,
-    [mongosh, python, node]: [String; 3],
+    code: [String; 3],
 ) {
     let names: Vec<String> = g
         .ops
@@ -862,6 +861,12 @@ fn group_section(
         md::text(&g.name),
         names.join(", then ")
     ));
+    code_blocks(out, code);
+}
+
+/// A group's function in mongosh, Python and Node.js, as cookbook.md's
+/// code blocks.
+fn code_blocks(out: &mut String, [mongosh, python, node]: [String; 3]) {
     out.push_str("\n```javascript\n// mongosh\n");
     out.push_str(&mongosh);
     out.push_str("```\n\n```python\n");
