@@ -526,11 +526,14 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 step
             })
             .collect();
-        map.insert(
-            op.function.clone(),
-            json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps,
-                "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))}),
-        );
+        let mut entry = json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps,
+            "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))});
+        // Only where there is one: the other operations' entries stay as
+        // they were.
+        if let (Some(m), Some(e)) = (&op.merged_away, entry.as_object_mut()) {
+            e.insert("merged_away".into(), json!(m));
+        }
+        map.insert(op.function.clone(), entry);
     }
     serde_json::Value::Object(map)
 }
