@@ -986,6 +986,19 @@ def check_cookbook(db, out, node=None, mongosh=None):
         if node is not None and fn_name in NODE_SKIPPED:
             print(f"SKIP: {label}: {NODE_SKIPPED[fn_name]}")
             continue
+        if plan.get("merged_away"):
+            # Its write is another operation's one update (an atomic group
+            # with `same:`): alone, the function must refuse, not pass.
+            try:
+                getattr(cookbook, fn_name)(db)
+            except Exception as e:  # noqa: BLE001 - the refusal is the check
+                if "call the function of atomic group" in str(e):
+                    ok(f"{label}: merged into another operation's update, refuses alone: {e}")
+                else:
+                    fail(f"{label}: raised {type(e).__name__}: {e}, not the refusal of a merged write")
+            else:
+                fail(f"{label}: merged into another operation's update, but ran alone without an error")
+            continue
         _current[0] = fn_name
         try:
             check_operation(db, cookbook, examples, fn_name, plan, label)

@@ -1,11 +1,13 @@
 """The cookbooks `squill generate` wrote, in the three languages, for a check
 script to call alike (check_page_race.py, check_guard_conflict.py).
 
-`load(directory, uri, db_name, mongosh)` gives the Python cookbook module
+`load(directory, uri, db_name, mongosh, extra)` gives the Python cookbook module
 (with its PLAN), a list of (language, cookbook) whose functions are called
 as the Python cookbook's are (`fn(db, **params)`; mongosh's and Node.js's
 served by scripts/testenv/*_cookbook.py), and examples.json's example
-document of each collection at typical cardinality.
+document of each collection at typical cardinality. `extra`, when given,
+maps the PLAN to the functions outside it (an atomic group's) with their
+"params", for the JavaScript cookbooks to call them too.
 """
 
 import importlib.util
@@ -15,7 +17,7 @@ import sys
 from bson import json_util
 
 
-def load(directory, uri, db_name, mongosh):
+def load(directory, uri, db_name, mongosh, extra=None):
     spec = importlib.util.spec_from_file_location("cookbook", f"{directory}/cookbook.py")
     cookbook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cookbook)
@@ -23,10 +25,11 @@ def load(directory, uri, db_name, mongosh):
     import mongosh_cookbook
     import node_cookbook
 
+    outside = extra(cookbook.PLAN) if extra else None
     books = [
         ("python", cookbook),
-        ("mongosh", mongosh_cookbook.MongoshCookbook(directory, mongosh, uri, db_name, cookbook.PLAN)),
-        ("node", node_cookbook.NodeCookbook(directory, uri, db_name, cookbook.PLAN)),
+        ("mongosh", mongosh_cookbook.MongoshCookbook(directory, mongosh, uri, db_name, cookbook.PLAN, outside)),
+        ("node", node_cookbook.NodeCookbook(directory, uri, db_name, cookbook.PLAN, outside)),
     ]
     with open(f"{directory}/examples.json") as f:
         raw = json_util.loads(f.read())

@@ -55,7 +55,7 @@ use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 17] = [
+const FILES: [(&str, &str); 18] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -120,6 +120,10 @@ const FILES: [(&str, &str); 17] = [
     (
         "tenant-writes",
         include_str!("../tests/fixtures/tenant-writes.yaml"),
+    ),
+    (
+        "show-purchase",
+        include_str!("../tests/fixtures/show-purchase.yaml"),
     ),
 ];
 

@@ -1171,6 +1171,57 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Issue 41: an atomic group whose writes all address one show, the seats
+/// embedded in it (fixture show-purchase), is one update of the show. Each
+/// cookbook's group function, against a server: the held seat A1 is sold
+/// and `seats_left` taken down by one (Python's call watched: one
+/// `update`, no transaction); the free seat A2 is not sold, nothing
+/// changes, and the caller is told (scripts/testenv/check_one_update.py).
+#[test]
+fn a_group_of_writes_to_one_show_is_one_update_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "show-purchase";
+    let (model, design) = fixtures::load(name);
+    let dir = out_dir(&format!("one-update-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    // The script creates the collections with their validators itself:
+    // setup.js would take a mongosh start of its own.
+    let db = format!("squill_one_update_{}", std::process::id());
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_one_update.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh)
+            .args(["purchase", "buy"]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains("ok: python purchase(A1): A1 sold and seats_left 5 -> 4 in one update"),
+        "{out}"
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!("ok: {lang} purchase(A1): A1 sold")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("ok: {lang} purchase(A2): nothing changed")),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// The test scripts read the cookbooks' results as pymongo names them
 /// (issue 41, review): a step gated on a write that matched, or on the
 /// delete before it (`or_deleted`: a time bucket deleted with its last

@@ -176,3 +176,35 @@ const cookbook = require({cookbook});
     let out = try_run(Command::new("node").arg(&script)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.trim(), want, "Node.js: {out}");
 }
+
+/// A group whose writes the plan made one update of one show (fixture
+/// show-purchase, `same: show`, seats embedded): the group's function
+/// calls the operation that holds it, which sends one `updateOne` with
+/// the seat's key and state in one `$elemMatch` beside `seats_left > 0`,
+/// `$set` and `$inc` together, and no session: no transaction (issue 41).
+#[test]
+fn a_group_merged_into_one_update_calls_it_without_a_transaction() {
+    let (_, d) = crate::fixtures::load("show-purchase");
+    let ops = cookbook::op_codes(&d);
+    let py = cookbook::python(&d, &ops);
+    assert!(
+        py.contains("def purchase(db, show_id, label, new_state, minus_seats_left):\n    return buy(db, show_id, label, new_state, minus_seats_left)\n"),
+        "{py}"
+    );
+    assert!(
+        py.contains("update_one({\"_id\": show_id, \"seats\": {\"$elemMatch\": {\"label\": label, \"state\": \"held\"}}, \"seats_left\": {\"$gt\": 0}}, {\"$set\": {\"seats.$.state\": new_state}, \"$inc\": {\"seats_left\": minus_seats_left}})"),
+        "{py}"
+    );
+    assert!(!py.contains("start_session"), "{py}");
+    let sh = cookbook::mongosh(&d, &ops);
+    assert!(
+        sh.contains("function purchase(show_id, label, new_state, minus_seats_left) {\n  return buy(show_id, label, new_state, minus_seats_left);\n}\n"),
+        "{sh}"
+    );
+    let js = cookbook::node(&d, &ops);
+    assert!(
+        js.contains("async function purchase(db, show_id, label, new_state, minus_seats_left) {\n  return await buy(db, show_id, label, new_state, minus_seats_left);\n}\n"),
+        "{js}"
+    );
+    assert!(js.contains("count_down, purchase };"), "{js}");
+}

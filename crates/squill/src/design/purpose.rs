@@ -566,6 +566,46 @@ impl From<Purpose> for Vec<Purpose> {
     }
 }
 
+/// Why the writes of an atomic group with `same:` stay separate calls.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum MergeBlock {
+    /// The design puts the writes in more than one document (a child kept
+    /// in a collection of its own).
+    Split,
+    /// An operation's plan is not one update of one document.
+    NotOneUpdate { operation: String },
+    /// Two writes change paths that overlap (`seats` and `seats.$.state`):
+    /// one update cannot hold both.
+    Conflict { first: String, second: String },
+    /// Two writes address elements of one array: one positional `$` names
+    /// one element.
+    OneArray { array: String },
+    /// The writes say different things to do when nothing matches.
+    Otherwise,
+}
+
+impl MergeBlock {
+    fn text(&self) -> String {
+        match self {
+            MergeBlock::Split => "this design keeps them in more than one document".into(),
+            MergeBlock::NotOneUpdate { operation } => {
+                format!("{operation} is not one update of one document here")
+            }
+            MergeBlock::Conflict { first, second } if first == second => {
+                format!("two of them change {first}, and one update cannot change it twice")
+            }
+            MergeBlock::Conflict { first, second } => {
+                format!("{first} and {second} overlap, and one update cannot change both")
+            }
+            MergeBlock::OneArray { array } => format!(
+                "two of them address elements of the array {array}, and one positional $ names one element"
+            ),
+            MergeBlock::Otherwise => "they say different things to do when nothing matches".into(),
+        }
+    }
+}
+
 /// What a plan's reader should know about how it runs.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -613,6 +653,25 @@ pub enum Warning {
     /// filters on no field a shard key can hold (only arrays, or none):
     /// it goes to every one of the `of` shards.
     EveryShard { collection: String, of: u32 },
+    /// Atomic group `group` (`same: entity`) writes one document: its
+    /// operations' writes are one single-document update, planned in the
+    /// first of them (`into`), atomic with no transaction (issue 41).
+    /// `carries`: this plan is `into`'s, which holds the update and its
+    /// cost; the others' plans have no step of their own.
+    MergedWrite {
+        group: String,
+        entity: String,
+        operations: Vec<String>,
+        into: String,
+        carries: bool,
+    },
+    /// Atomic group `group` says its writes address one `entity`, but they
+    /// cannot be one write under this design: it keeps its transaction.
+    NotMerged {
+        group: String,
+        entity: String,
+        reason: MergeBlock,
+    },
     /// On a sharded cluster: an atomic group whose writes fall on about
     /// `participants` shards (of `of`): its commit is a two-phase commit
     /// across them, `extra` more commands than a single-shard commit.
@@ -651,6 +710,9 @@ impl Warning {
                 collection.contains(entity)
             }
             Warning::CrossShardTransaction { group, .. } => group.contains(entity),
+            // Said of the group's operations, not a trade-off of the
+            // entity's relationships.
+            Warning::MergedWrite { .. } | Warning::NotMerged { .. } => false,
         }
     }
 
@@ -673,6 +735,36 @@ impl Warning {
                     a(entity)
                 )
             }
+            Warning::MergedWrite {
+                group,
+                entity,
+                operations,
+                carries: true,
+                ..
+            } => format!(
+                "atomic group `{group}` writes one {}: {} are one update of that document, atomic with no transaction",
+                singular(entity),
+                operations.join(" and ")
+            ),
+            Warning::MergedWrite {
+                group,
+                entity,
+                into,
+                carries: false,
+                ..
+            } => format!(
+                "atomic group `{group}` writes one {}: this write is part of {into}'s one update of that document, priced there",
+                singular(entity)
+            ),
+            Warning::NotMerged {
+                group,
+                entity,
+                reason,
+            } => format!(
+                "atomic group `{group}` writes one {}, but its writes stay separate calls in a transaction: {}",
+                singular(entity),
+                reason.text()
+            ),
             Warning::Compensated { group } => format!(
                 "atomic group `{group}` needs no transaction: its conditional write runs last, and when it matches nothing the application undoes the group's earlier writes"
             ),

@@ -458,6 +458,52 @@ impl AggregateFn {
 pub struct AtomicGroup {
     pub name: String,
     pub operations: Vec<OperationId>,
+    /// `same: show`: every write of the group addresses one instance of
+    /// this entity (a seat sold and its show's count taken down: one
+    /// show). Where the layout keeps all of them in that instance's
+    /// document, the writes are one single-document write and need no
+    /// transaction. `None`: the model does not say (a transfer's two
+    /// accounts are two documents).
+    pub same: Option<super::EntityId>,
+}
+
+impl AtomicGroup {
+    /// Whether `op` names one instance of `entity`: an update or delete of
+    /// it by `_id`, an update or delete of its child by the child's field
+    /// that holds its id, or an insert of its child linked to it (by one
+    /// relationship only).
+    pub fn addresses(model: &super::Model, op: &Operation, entity: super::EntityId) -> bool {
+        // `show: eq` on a seat: resolved to the relationship and the
+        // parent's `_id`.
+        let parent_of = |e: super::EntityId, f: &Filter| {
+            f.op == FilterOp::Eq
+                && f.related.as_ref().is_some_and(|r| {
+                    let rel = model.relationship(r.relationship);
+                    rel.child == e
+                        && rel.parent == entity
+                        && r.field == "_id"
+                        && r.further.is_empty()
+                })
+        };
+        match &op.kind {
+            OperationKind::Update {
+                entity: e, filter, ..
+            }
+            | OperationKind::Delete { entity: e, filter } => filter.iter().any(|f| {
+                (*e == entity && f.op == FilterOp::Eq && f.path == ["_id"]) || parent_of(*e, f)
+            }),
+            // Exactly one link to it: a comment linked to its sender and to
+            // its receiver, both users, does not say which one it names.
+            OperationKind::Insert { links, .. } => {
+                links
+                    .iter()
+                    .filter(|r| model.relationship(**r).parent == entity)
+                    .count()
+                    == 1
+            }
+            _ => false,
+        }
+    }
 }
 
 impl super::Model {

@@ -17,6 +17,10 @@ pub struct OpCode {
     pub steps: Vec<StepCode>,
     /// A feed merged from a timeline and the outliers' items.
     pub merge: Option<Merge>,
+    /// An operation whose write the plan merged into another's one update
+    /// (an atomic group with `same:`): what its function throws, since
+    /// alone it has nothing to send.
+    pub merged_away: Option<String>,
 }
 
 /// What a parameter stands for, so a caller (or a test) can supply a value.

@@ -7,6 +7,7 @@
 
 mod code;
 mod compensate;
+mod one_update;
 mod pipeline;
 mod plan;
 mod render;
@@ -323,6 +324,10 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&together::mongosh(&g, ops));
     }
+    for g in one_update::groups(design, ops) {
+        out.push('\n');
+        out.push_str(&one_update::mongosh(&g, ops));
+    }
     out
 }
 
@@ -365,11 +370,17 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
         out.push('\n');
         out.push_str(&together::node(g, ops));
     }
+    let merged = one_update::groups(design, ops);
+    for g in &merged {
+        out.push('\n');
+        out.push_str(&one_update::node(g, ops));
+    }
     let names: Vec<&str> = ops
         .iter()
         .map(|o| o.function.as_str())
         .chain(groups.iter().map(|g| g.function.as_str()))
         .chain(together.iter().map(|g| g.function.as_str()))
+        .chain(merged.iter().map(|g| g.function.as_str()))
         .collect();
     out.push_str(&format!("\nmodule.exports = {{ {} }};\n", names.join(", ")));
     out
@@ -515,11 +526,14 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 step
             })
             .collect();
-        map.insert(
-            op.function.clone(),
-            json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps,
-                "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))}),
-        );
+        let mut entry = json!({"operation": op.name, "transaction": op.transaction, "params": params, "steps": steps,
+            "merge": op.merge.as_ref().map(|m| json!({"timeline": m.timeline, "path": m.path, "items": m.items, "sort": m.sort, "limit": m.limit}))});
+        // Only where there is one: the other operations' entries stay as
+        // they were.
+        if let (Some(m), Some(e)) = (&op.merged_away, entry.as_object_mut()) {
+            e.insert("merged_away".into(), json!(m));
+        }
+        map.insert(op.function.clone(), entry);
     }
     serde_json::Value::Object(map)
 }
@@ -651,6 +665,10 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     for g in together::groups(design, ops) {
         out.push_str("\n\n");
         out.push_str(&together::python(&g, ops));
+    }
+    for g in one_update::groups(design, ops) {
+        out.push_str("\n\n");
+        out.push_str(&one_update::python(&g, ops));
     }
     out.push_str("\n\n# Parameters and steps of each function (collection, field path, kind).\n");
     out.push_str(&format!(
@@ -808,6 +826,20 @@ pub fn markdown(design: &Design, ops: &[OpCode]) -> String {
             code,
         );
     }
+    // Each atomic group merged into one update of one document.
+    for g in one_update::groups(design, ops) {
+        let code = [
+            one_update::mongosh(&g, ops),
+            one_update::python(&g, ops),
+            one_update::node(&g, ops),
+        ];
+        out.push_str(&format!(
+            "\n## {} (atomic group)\n\nCalls {}, whose one update of one document holds the group's writes: atomic with no transaction.\n",
+            md::text(&g.name),
+            md::code_in_prose(&ops[g.ops[0]].function)
+        ));
+        code_blocks(&mut out, code);
+    }
     out
 }
 
@@ -820,7 +852,7 @@ fn group_section(
     g: &compensate::UndoGroup,
     ops: &[OpCode],
     outcome: &str,
-    [mongosh, python, node]: [String; 3],
+    code: [String; 3],
 ) {
     let names: Vec<String> = g
         .ops
@@ -832,6 +864,12 @@ fn group_section(
         md::text(&g.name),
         names.join(", then ")
     ));
+    code_blocks(out, code);
+}
+
+/// A group's function in mongosh, Python and Node.js, as cookbook.md's
+/// code blocks.
+fn code_blocks(out: &mut String, [mongosh, python, node]: [String; 3]) {
     out.push_str("\n```javascript\n// mongosh\n");
     out.push_str(&mongosh);
     out.push_str("```\n\n```python\n");

@@ -1170,6 +1170,18 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         params: b.params,
         steps: b.steps,
         merge: None,
+        merged_away: plan.warnings.iter().find_map(|w| match w {
+            crate::design::Warning::MergedWrite {
+                group,
+                into,
+                carries: false,
+                ..
+            } => Some(format!(
+                "{}: its write is part of {into}'s one update: call the function of atomic group {group}",
+                plan.operation
+            )),
+            _ => None,
+        }),
     };
     super::timeline::fix(design, plan, &mut op);
     op

@@ -1282,6 +1282,11 @@ pub fn mongosh(op: &OpCode) -> String {
         let _ = writeln!(out, "  return {};", returns(op));
     } else {
         let _ = writeln!(out, "function {}({}) {{", op.function, params.join(", "));
+        if let Some(m) = &op.merged_away {
+            let _ = writeln!(out, "  throw new Error({});", q(m));
+            out.push_str("}\n");
+            return out;
+        }
         for s in &op.steps {
             out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
@@ -1337,6 +1342,11 @@ pub fn node(op: &OpCode) -> String {
             op.function,
             params.join(", ")
         );
+        if let Some(m) = &op.merged_away {
+            let _ = writeln!(out, "  throw new Error({});", q(m));
+            out.push_str("}\n");
+            return out;
+        }
         for s in &op.steps {
             out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
             out.push_str(&js_guard(op, s, "  "));
@@ -1522,6 +1532,10 @@ pub fn python(op: &OpCode) -> String {
         let _ = writeln!(out, "    return {}", returns(op));
     } else {
         let _ = writeln!(out, "def {}({}):", op.function, params.join(", "));
+        if let Some(m) = &op.merged_away {
+            let _ = writeln!(out, "    raise RuntimeError({})", q(m));
+            return out;
+        }
         for s in &op.steps {
             out.push_str(&py_step(s, false, "    "));
             out.push_str(&py_guard(op, s, "    "));

@@ -208,6 +208,7 @@ mod find_keys;
 mod include;
 mod insert;
 mod link;
+mod merged;
 mod paging;
 mod reread;
 mod sharded;
@@ -726,16 +727,63 @@ impl<'a> Planner<'a> {
             if !group.operations.contains(&op) {
                 continue;
             }
+            // The group's writes, planned alone (this one's is `plan`).
+            let alone: Vec<OpPlan> = group
+                .operations
+                .iter()
+                .map(|o| {
+                    if *o == op {
+                        plan.clone()
+                    } else {
+                        self.plan_alone(*o)
+                    }
+                })
+                .collect();
+            if let Some(entity) = group.same {
+                let operations = || -> Vec<String> {
+                    group
+                        .operations
+                        .iter()
+                        .map(|o| model.operation(*o).name.clone())
+                        .collect()
+                };
+                match self.merged(group, entity, &alone) {
+                    Ok(m) => {
+                        let names = operations();
+                        let into = names[0].clone();
+                        let carrier = group.operations[0] == op;
+                        plan = OpPlan {
+                            steps: if carrier { vec![m.step] } else { Vec::new() },
+                            cost: if carrier { m.cost } else { Cost::default() },
+                            indexes: if carrier {
+                                alone[0].indexes.clone()
+                            } else {
+                                Vec::new()
+                            },
+                            targets: alone[0].targets.clone(),
+                            warnings: Vec::new(),
+                            transaction: false,
+                        };
+                        plan.warnings.push(Warning::MergedWrite {
+                            group: group.name.clone(),
+                            entity: model.entity(entity).name.clone(),
+                            operations: names,
+                            into,
+                            carries: carrier,
+                        });
+                        warned = true;
+                        continue;
+                    }
+                    Err(reason) => plan.warnings.push(Warning::NotMerged {
+                        group: group.name.clone(),
+                        entity: model.entity(entity).name.clone(),
+                        reason,
+                    }),
+                }
+            }
             let mut targets: Vec<Target> = Vec::new();
             let mut writes = 0;
-            for o in &group.operations {
-                let other;
-                let p = if *o == op {
-                    &plan
-                } else {
-                    other = self.plan_alone(*o);
-                    &other
-                };
+            for p in &alone {
                 writes += Self::writes(p);
                 for x in &p.targets {
                     if !targets.contains(x) {

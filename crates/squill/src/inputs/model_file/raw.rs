@@ -34,10 +34,11 @@ pub(super) struct RawModel {
     /// The application's reads and writes, by operation name.
     #[serde(default)]
     pub operations: NamedMap<RawOperation>,
-    /// Groups of write operations that must be atomic together: group name → operation names.
+    /// Groups of write operations that must be atomic together: group name →
+    /// operation names, or `{writes: [names], same: entity}` when every write
+    /// of the group addresses one instance of that entity.
     #[serde(default)]
-    #[schemars(with = "NamedMap<Vec<String>>")]
-    pub atomic: NamedMap<Vec<S<String>>>,
+    pub atomic: NamedMap<RawAtomicGroup>,
     /// The layout relationships have in the deployment today (what `squill
     /// scan` recognizes, or the design a team has in mind): relationship
     /// name → a layout, or `{layout, copies}`. advise prices the workload
@@ -100,6 +101,44 @@ pub(super) struct RawWithout {
 pub(super) enum RawScope {
     All,
     Entities(Vec<S<String>>),
+}
+
+/// An atomic group: a list of write operations, or `{writes, same}`.
+#[derive(Debug)]
+pub(super) enum RawAtomicGroup {
+    List(Vec<S<String>>),
+    Long(RawAtomicLong),
+}
+
+impl RawAtomicGroup {
+    pub(super) fn writes(&self) -> &[S<String>] {
+        match self {
+            RawAtomicGroup::List(w) => w,
+            RawAtomicGroup::Long(l) => &l.writes,
+        }
+    }
+    pub(super) fn same(&self) -> Option<&S<String>> {
+        match self {
+            RawAtomicGroup::List(_) => None,
+            RawAtomicGroup::Long(l) => l.same.as_ref(),
+        }
+    }
+}
+
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "AtomicGroupLong")]
+pub(super) struct RawAtomicLong {
+    /// The write operations that must succeed or fail together, by name.
+    #[schemars(with = "Vec<String>")]
+    pub writes: Vec<S<String>>,
+    /// An entity one instance of which every write of the group
+    /// addresses (`same: show`: the seat sold and the count taken down
+    /// are of one show). Where the layout keeps all of them in that
+    /// instance's document, they are one single-document write.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub same: Option<S<String>>,
 }
 
 /// A relationship's layout today: `embed`, or `{layout: extended-reference,

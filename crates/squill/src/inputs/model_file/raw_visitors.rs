@@ -4,9 +4,10 @@
 //! hand for the same types. The types themselves are in `raw`.
 
 use super::raw::{
-    NamedMap, OneOrMany, OneOrManySchema, RawAmount, RawCardinality, RawCardinalityLong, RawCount,
-    RawCurrent, RawCurrentLong, RawCurrentSection, RawField, RawFieldLong, RawInclude, RawIncludes,
-    RawMix, RawMixes, RawRecursive, RawScope, RawWithout, S, Sort, WITHOUT,
+    NamedMap, OneOrMany, OneOrManySchema, RawAmount, RawAtomicGroup, RawAtomicLong, RawCardinality,
+    RawCardinalityLong, RawCount, RawCurrent, RawCurrentLong, RawCurrentSection, RawField,
+    RawFieldLong, RawInclude, RawIncludes, RawMix, RawMixes, RawRecursive, RawScope, RawWithout, S,
+    Sort, WITHOUT,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -146,6 +147,45 @@ impl JsonSchema for RawCurrent {
             "oneOf": [
                 generator.subschema_for::<crate::model::LayoutKind>(),
                 generator.subschema_for::<RawCurrentLong>(),
+            ]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawAtomicGroup {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V_;
+        impl<'de> Visitor<'de> for V_ {
+            type Value = RawAtomicGroup;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of write operations, or a map `{writes: [buy, count_down], same: show}`")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(name) = seq.next_element::<S<String>>()? {
+                    out.push(name);
+                }
+                Ok(RawAtomicGroup::List(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                RawAtomicLong::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(RawAtomicGroup::Long)
+            }
+        }
+        d.deserialize_any(V_)
+    }
+}
+
+impl JsonSchema for RawAtomicGroup {
+    fn schema_name() -> Cow<'static, str> {
+        "AtomicGroup".into()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "The write operations that must be atomic together: a list of names, or `{writes, same}` when every write addresses one instance of the entity `same`.",
+            "oneOf": [
+                {"type": "array", "items": {"type": "string"}},
+                generator.subschema_for::<RawAtomicLong>(),
             ]
         })
     }

@@ -1577,3 +1577,57 @@ fn a_per_document_amount_that_does_not_read_is_an_error() {
     insta::assert_snapshot!(bad("-ordered.qty")[0]);
     insta::assert_snapshot!(bad("quantity")[0]);
 }
+
+/// `same:` names an entity each write of the group addresses: an unknown
+/// entity and a write that names none of it are errors at their place
+/// (issue 41). The list form and the long form without `same` read the
+/// same group.
+#[test]
+fn an_atomic_groups_same_entity_is_checked() {
+    let head = r"
+entities:
+  show: {count: 10, fields: {left: int}}
+  seat: {count: 100, fields: {label: string(4), state: string(4)}}
+  note: {count: 5, fields: {text: string(9)}}
+relationships:
+  seats: {parent: show, child: seat, children: {min: 1, typical: 10, max: 10}, child_field: show}
+operations:
+  buy: {update: seat, rate: 1, filter: {show: eq, label: eq}, changes: [state]}
+  down: {update: show, rate: 1, filter: {_id: eq}, changes: [left]}
+  edit: {update: note, rate: 1, filter: {_id: eq}, changes: [text]}
+atomic:
+";
+    let ok = parse(
+        "m.yaml",
+        &format!("{head}  g: {{writes: [buy, down], same: show}}\n"),
+    )
+    .expect("parses");
+    let g = &ok.workload.atomic_groups[0];
+    assert_eq!(g.same, ok.entity_by_name("show"));
+    assert_eq!(g.operations.len(), 2);
+    let list = parse("m.yaml", &format!("{head}  g: [buy, down]\n")).expect("parses");
+    let long = parse("m.yaml", &format!("{head}  g: {{writes: [buy, down]}}\n")).expect("parses");
+    assert_eq!(list.workload.atomic_groups, long.workload.atomic_groups);
+    assert_eq!(list.workload.atomic_groups[0].same, None);
+
+    let unknown = problems(&format!(
+        "{head}  g: {{writes: [buy, down], same: shows}}\n"
+    ))
+    .join("\n");
+    assert!(
+        unknown.contains(
+            "m.yaml:13:34: atomic group `g`: `same: shows` is not an entity of the model"
+        ),
+        "{unknown}"
+    );
+    let stray = problems(&format!("{head}  g: {{writes: [buy, edit], same: show}}\n")).join("\n");
+    assert!(
+        stray.contains("m.yaml:13:21: atomic group `g`: `edit` does not address one show"),
+        "{stray}"
+    );
+    let typo = problems(&format!(
+        "{head}  g: {{writes: [buy], same: show, also: 1}}\n"
+    ))
+    .join("\n");
+    assert!(typo.contains("m.yaml:13:"), "{typo}");
+}

@@ -18,7 +18,7 @@ pub(super) fn workload(
     model: &Model,
     mixes: Vec<DeclaredMix>,
     raw: &NamedMap<RawOperation>,
-    atomic: &NamedMap<Vec<S<String>>>,
+    atomic: &NamedMap<super::raw::RawAtomicGroup>,
 ) -> Workload {
     check_duplicates(ctx, raw, "operation");
     let mix_names: Vec<String> = mixes.iter().map(|m| m.mix.name.clone()).collect();
@@ -69,7 +69,7 @@ pub(super) fn workload(
         }
     }
     let declared_ops: Vec<&str> = raw.0.iter().map(|(k, _)| k.value.as_str()).collect();
-    let atomic_groups = atomic_groups(ctx, &operations, &declared_ops, atomic);
+    let atomic_groups = atomic_groups(ctx, model, &operations, &declared_ops, atomic);
     Workload {
         mixes: mixes.into_iter().map(|m| m.mix).collect(),
         operations,
@@ -520,13 +520,15 @@ fn operation_kind(
 
 fn atomic_groups(
     ctx: &mut Ctx<'_>,
+    model: &Model,
     operations: &[Operation],
     declared: &[&str],
-    raw: &NamedMap<Vec<S<String>>>,
+    raw: &NamedMap<super::raw::RawAtomicGroup>,
 ) -> Vec<AtomicGroup> {
     check_duplicates(ctx, raw, "atomic group");
     let mut out = Vec::new();
-    for (name, ops) in &raw.0 {
+    for (name, group) in &raw.0 {
+        let ops = group.writes();
         check_name(ctx, name, "atomic group");
         if ops.is_empty() {
             ctx.error(
@@ -562,12 +564,63 @@ fn atomic_groups(
                 ),
             }
         }
+        let same = group
+            .same()
+            .and_then(|e| same_entity(ctx, model, operations, &name.value, ops, e));
         out.push(AtomicGroup {
             name: name.value.clone(),
             operations: ids,
+            same,
         });
     }
     out
+}
+
+/// Resolves a group's `same:`: an entity of the model, one instance of
+/// which each of the group's writes addresses (`AtomicGroup::addresses`).
+fn same_entity(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    operations: &[Operation],
+    group: &str,
+    writes: &[S<String>],
+    raw: &S<String>,
+) -> Option<crate::model::EntityId> {
+    let Some(entity) = model.entity_by_name(&raw.value) else {
+        ctx.error(
+            ctx.pos(raw),
+            format!(
+                "atomic group `{group}`: `same: {}` is not an entity of the model",
+                raw.value
+            ),
+            "unknown entity",
+            suggestion(&raw.value, model.entities.iter().map(|e| e.name.as_str())),
+        );
+        return None;
+    };
+    let mut ok = true;
+    for w in writes {
+        // Unknown names and reads are reported above.
+        let Some(op) = operations
+            .iter()
+            .find(|o| o.name == w.value && o.is_write())
+        else {
+            continue;
+        };
+        if !AtomicGroup::addresses(model, op, entity) {
+            ok = false;
+            ctx.error(
+                ctx.pos(w),
+                format!(
+                    "atomic group `{group}`: `{}` does not address one {}: `same: {}` needs each write to name it (an update or delete of it by `_id: eq`, of its child by the field that holds its id, or an insert of its child linked to it)",
+                    op.name, raw.value, raw.value
+                ),
+                "not addressed by every write",
+                None,
+            );
+        }
+    }
+    ok.then_some(entity)
 }
 
 /// Applies a read's `window` to each of its aggregates: the unit must be one

@@ -579,8 +579,16 @@ pub fn to_yaml(model: &Model) -> String {
     if !model.workload.atomic_groups.is_empty() {
         let _ = writeln!(out, "atomic:");
         for g in &model.workload.atomic_groups {
-            let ops = g.operations.iter().map(|o| s(&model.operation(*o).name));
-            let _ = writeln!(out, "  {}: {}", s(&g.name), list(ops));
+            let ops = list(g.operations.iter().map(|o| s(&model.operation(*o).name)));
+            match g.same {
+                Some(e) => {
+                    let same = s(&model.entity(e).name);
+                    let _ = writeln!(out, "  {}: {{writes: {ops}, same: {same}}}", s(&g.name));
+                }
+                None => {
+                    let _ = writeln!(out, "  {}: {ops}", s(&g.name));
+                }
+            }
         }
     }
     if !model.current.is_empty() || !model.without.is_empty() {
