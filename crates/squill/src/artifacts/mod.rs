@@ -26,6 +26,8 @@ mod index_upgrade_tests;
 #[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
 mod python_server;
 #[cfg(test)]
+mod recover_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod ttl_tests;

@@ -9,6 +9,7 @@ mod code;
 mod compensate;
 mod pipeline;
 mod plan;
+mod recover;
 mod render;
 mod timeline;
 mod together;
