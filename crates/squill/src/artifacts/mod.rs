@@ -21,8 +21,12 @@ mod external_tests;
 mod mongosh_server;
 // The same for the Python checks.
 #[cfg(test)]
+mod index_upgrade_tests;
+#[cfg(test)]
 #[allow(dead_code, reason = "the per-thread server is for the CLI's tests")]
 mod python_server;
+#[cfg(test)]
+mod recover_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

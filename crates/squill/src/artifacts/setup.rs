@@ -1,7 +1,8 @@
 //! The mongosh scripts: validators (`createCollection`, or `collMod` when the
 //! collection exists) and the one setup script that creates collections,
 //! validators and indexes and can be run again: `collMod` replaces a validator,
-//! and `createIndexes` with an identical specification is a no-op.
+//! and `ensureIndexes` (catalog/ensure_indexes.js) leaves an identical index
+//! in place and replaces one of the same name with other keys or options.
 
 use crate::catalog::{indexes, schema};
 use crate::design::Design;
@@ -47,6 +48,8 @@ pub fn validators_script(design: &Design) -> String {
 /// Indexes only.
 pub fn indexes_script(design: &Design) -> String {
     let mut out = header(design, "Indexes");
+    out.push_str(indexes::ENSURE_INDEXES);
+    out.push_str(&indexes::unique_preflight(design));
     for coll in &design.collections {
         out.push('\n');
         out.push_str(&indexes::mongosh(coll));
@@ -58,6 +61,8 @@ pub fn indexes_script(design: &Design) -> String {
 pub fn setup_script(design: &Design) -> String {
     let mut out = header(design, "Setup: collections, validators and indexes");
     out.push_str(ENSURE);
+    out.push_str(indexes::ENSURE_INDEXES);
+    out.push_str(&indexes::unique_preflight(design));
     for coll in &design.collections {
         out.push_str(&format!(
             "\n// ---- {} ----\nensureCollection({}, {});\n",

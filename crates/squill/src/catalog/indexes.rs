@@ -175,10 +175,42 @@ pub(crate) fn mongosh(coll: &Collection) -> String {
     }
     let specs: Vec<String> = idx.iter().map(|i| js_json(&spec(i).to_string())).collect();
     out.push_str(&format!(
-        "db.runCommand({{ createIndexes: {}, indexes: [\n  {}\n] }});\n",
+        "ensureIndexes({}, [\n  {}\n]);\n",
         js_string(&coll.name),
         specs.join(",\n  ")
     ));
+    out
+}
+
+/// The mongosh functions `mongosh`'s statements call (`ensureIndexes`),
+/// written once at the top of each script that creates indexes.
+pub(crate) const ENSURE_INDEXES: &str = include_str!("ensure_indexes.js");
+
+/// The check, before a script changes anything, that each unique index of
+/// the design can be built over the documents there (`squillCheckUnique`
+/// of [`ENSURE_INDEXES`]): nothing for a design without unique indexes.
+pub(crate) fn unique_preflight(design: &Design) -> String {
+    let mut out = String::new();
+    for coll in &design.collections {
+        let unique: Vec<String> = created(coll)
+            .into_iter()
+            .filter(|i| i.unique)
+            .map(|i| js_json(&spec(i).to_string()))
+            .collect();
+        if !unique.is_empty() {
+            out.push_str(&format!(
+                "squillCheckUnique({}, [{}]);\n",
+                js_string(&coll.name),
+                unique.join(", ")
+            ));
+        }
+    }
+    if !out.is_empty() {
+        out.insert_str(
+            0,
+            "\n// Unique indexes checked against the documents there before anything changes.\n",
+        );
+    }
     out
 }
 

@@ -681,6 +681,17 @@ pub enum Warning {
         of: u32,
         extra: f64,
     },
+    /// On a sharded cluster: the transaction of `operation`'s guard
+    /// (`ConditionGuarded`, a conditional write of `entity`) and its link
+    /// writes documents on about `participants` shards (of `of`): its
+    /// commit is a two-phase commit across them, `extra` more commands.
+    CrossShardGuard {
+        operation: String,
+        entity: String,
+        participants: f64,
+        of: u32,
+        extra: f64,
+    },
 }
 
 impl super::KeptBeside {
@@ -713,6 +724,7 @@ impl Warning {
             // Said of the group's operations, not a trade-off of the
             // entity's relationships.
             Warning::MergedWrite { .. } | Warning::NotMerged { .. } => false,
+            Warning::CrossShardGuard { entity: e, .. } => e == entity,
         }
     }
 
@@ -788,6 +800,18 @@ impl Warning {
                 extra,
             } => format!(
                 "atomic group {group} writes documents on about {} of the {of} shards: its commit is a two-phase commit across them (a prepare and a commit to each shard, and the coordinator's decision), {} more requests than on one shard",
+                num(*participants),
+                num(*extra)
+            ),
+            Warning::CrossShardGuard {
+                operation,
+                entity,
+                participants,
+                of,
+                extra,
+            } => format!(
+                "{operation}'s transaction (the guard on {} and the link) writes documents on about {} of the {of} shards: its commit is a two-phase commit across them (a prepare and a commit to each shard, and the coordinator's decision), {} more requests than on one shard",
+                crate::words::a(entity),
                 num(*participants),
                 num(*extra)
             ),

@@ -13,7 +13,7 @@
 use crate::model::{Model, RelationshipKind};
 use crate::workload::WorkloadReport;
 use crate::workload::report::ShapeReport;
-use crate::workload::shape::{METRES_PER_DEGREE, OpClass, OpKind};
+use crate::workload::shape::{EARTH_RADIUS_M, METRES_PER_DEGREE, OpClass, OpKind};
 use std::fmt::Write as _;
 
 /// A shape that did not become an operation, and why.
@@ -41,6 +41,13 @@ pub fn operations(
         .filter(|c| c.documents > 0)
         .map(|c| (c.database.clone(), c.name.clone()))
         .collect();
+    let index_keys = |i: usize| -> Vec<(String, serde_json::Value)> {
+        let mut kept = scan.collections.iter().filter(|c| c.documents > 0);
+        kept.nth(i)
+            .and_then(|c| c.indexes.as_ref())
+            .map(|ix| ix.iter().flat_map(|x| x.key.iter().cloned()).collect())
+            .unwrap_or_default()
+    };
     let base = crate::inputs::model_file::to_yaml(model);
     let mut kept: Vec<String> = Vec::new();
     let mut unmapped = Vec::new();
@@ -51,6 +58,14 @@ pub fn operations(
                 *name == ns.collection && db.as_deref().is_none_or(|d| d == ns.database)
             })
             .map(|i| model.entities[i].name.clone());
+        let keys = collections
+            .iter()
+            .position(|(db, name)| {
+                *name == ns.collection && db.as_deref().is_none_or(|d| d == ns.database)
+            })
+            .map(index_keys)
+            .unwrap_or_default();
+        let sphere = |path: &str| on_sphere(&keys, path);
         for s in &ns.shapes {
             let miss = |why: String| Unmapped {
                 namespace: ns.namespace.clone(),
@@ -70,7 +85,7 @@ pub fn operations(
                     })
                     .map(|i| model.entities[i].name.clone())
             };
-            let op = match operation(model, entity, &ns.namespace, s, &of) {
+            let op = match operation(model, entity, &ns.namespace, s, (&of, &sphere)) {
                 Ok(op) => op,
                 Err(why) => {
                     unmapped.push(miss(why));
@@ -101,13 +116,35 @@ pub fn operations(
     (model, text, unmapped)
 }
 
-/// One shape as the text of one operation of `entity`.
+/// Whether a legacy coordinate pair searched near on `path` is searched
+/// on a `2dsphere` index: the collection has one on the path and no `2d`
+/// one (`keys`, its indexes' keys). There the radius of a legacy pair is
+/// in radians, as `$nearSphere`'s: `$geoNear` without `spherical: true`
+/// takes `$near`'s semantics, "spherical geometry for 2dsphere indexes
+/// and planar geometry for 2d indexes", its `maxDistance` "in radians if
+/// the specified point is legacy coordinate pairs" (MongoDB manual,
+/// `$geoNear`); `$near` on a legacy pair needs a `2d` index.
+fn on_sphere(keys: &[(String, serde_json::Value)], path: &str) -> bool {
+    let has = |kind: &str| {
+        keys.iter()
+            .any(|(k, v)| k == path && v.as_str() == Some(kind))
+    };
+    has("2dsphere") && !has("2d")
+}
+
+/// The entity whose documents a collection holds, by the collection's name.
+type EntityOf<'a> = dyn Fn(&str) -> Option<String> + 'a;
+/// Whether a path's geo index is a `2dsphere` one ([`on_sphere`]).
+type OnSphere<'a> = dyn Fn(&str) -> bool + 'a;
+
+/// One shape as the text of one operation of `entity`; `sphere` says
+/// whether a path's geo index is a `2dsphere` one ([`on_sphere`]).
 fn operation(
     model: &Model,
     entity: &str,
     namespace: &str,
     s: &ShapeReport,
-    entity_of: &dyn Fn(&str) -> Option<String>,
+    (entity_of, sphere): (&EntityOf<'_>, &OnSphere<'_>),
 ) -> Result<String, String> {
     let rate = s
         .rate_per_second
@@ -177,8 +214,21 @@ fn operation(
         // is capped at the largest, so the read is kept; the comment
         // below gives the log's own.
         let max_m = crate::inputs::model_file::max_radius_km().floor() * 1000.0;
-        let capped = s.radius_m.filter(|r| *r > max_m);
-        let radius = s.radius_m.map(|r| radius_text(r.min(max_m)));
+        // A legacy pair's radius taken as degrees (a flat `2d` search) is
+        // in radians on a `2dsphere` index.
+        let radians = s.radius_in_degrees
+            && filter
+                .iter()
+                .any(|f| f.op == OpClass::Near && sphere(&f.path));
+        let radius_m = s.radius_m.map(|r| {
+            if radians {
+                r / METRES_PER_DEGREE * EARTH_RADIUS_M
+            } else {
+                r
+            }
+        });
+        let capped = radius_m.filter(|r| *r > max_m);
+        let radius = radius_m.map(|r| radius_text(r.min(max_m)));
         let parts: Vec<String> = filter
             .iter()
             .map(|f| format!("{}: {}", key(&f.path), op(f.op, radius.as_deref())))
@@ -193,6 +243,11 @@ fn operation(
                     out,
                     "    # the logs' radius, {}, the largest of the shape's searches, is above the largest a model takes (a circle of half the Earth's surface): capped at {r}",
                     radius_text(logged)
+                ),
+                (Some(r), None) if radians => writeln!(
+                    out,
+                    "    # the radius the logs show: {r}, the largest of the shape's searches; a legacy coordinate pair on a 2dsphere index, in radians of {}",
+                    radius_text(EARTH_RADIUS_M)
                 ),
                 (Some(r), None) if s.radius_in_degrees => writeln!(
                     out,
@@ -397,15 +452,26 @@ entities:
     /// The operations the logs' shapes become on `MODEL`, as text, and the
     /// model with them read back.
     fn observed(commands: &[&str]) -> (Vec<String>, Model) {
+        observed_on(commands, &[])
+    }
+
+    /// As [`observed`], the paths `sphere` searched on a `2dsphere` index.
+    fn observed_on(commands: &[&str], sphere: &[&str]) -> (Vec<String>, Model) {
         let model = crate::inputs::model_file::parse("observed.yaml", MODEL)
             .unwrap_or_else(|e| panic!("{e}"));
         let report = read_bytes("t.log", log(commands).as_bytes(), Options::default());
         let mut ops = Vec::new();
         for ns in &report.namespaces {
             for s in &ns.shapes {
-                let text = operation(&model, &ns.collection, &ns.namespace, s, &|c: &str| {
-                    Some(c.to_string())
-                })
+                let text = operation(
+                    &model,
+                    &ns.collection,
+                    &ns.namespace,
+                    s,
+                    (&|c: &str| Some(c.to_string()), &|p: &str| {
+                        sphere.contains(&p)
+                    }),
+                )
                 .unwrap_or_else(|e| panic!("{e}"));
                 ops.push(text);
             }
@@ -557,6 +623,33 @@ entities:
                 "{op}"
             );
         }
+    }
+
+    /// On a `2dsphere` index a legacy pair's radius is in radians, also
+    /// for a `$geoNear` without `spherical: true` (`$near` semantics:
+    /// spherical on a 2dsphere index; MongoDB manual, `$geoNear`): 0.01 is
+    /// 63.781 km, not 1.112 km (issue 41: it was read as degrees). A `2d`
+    /// index beside it on the same path keeps the flat reading.
+    #[test]
+    fn a_legacy_pair_on_a_2dsphere_index_is_in_radians() {
+        let geo_near = r#"food.restaurants command: aggregate { aggregate: "restaurants", pipeline: [ { $geoNear: { near: [ 2.32, 48.81 ], key: "location", distanceField: "d", maxDistance: 0.01, query: { open: true } } }, { $limit: 5 } ] }"#;
+        let (ops, _) = observed_on(&[geo_near], &["location"]);
+        assert!(
+            ops[0].contains("near(63.781 km)")
+                && ops[0].contains(
+                    "a legacy coordinate pair on a 2dsphere index, in radians of 6378.1 km"
+                ),
+            "{ops:?}"
+        );
+        let (ops, _) = observed_on(&[geo_near], &[]);
+        assert!(ops[0].contains("near(1.112 km)"), "{ops:?}");
+        let key = |k: &str, v: &str| (k.to_string(), serde_json::json!(v));
+        assert!(super::on_sphere(&[key("location", "2dsphere")], "location"));
+        assert!(!super::on_sphere(
+            &[key("location", "2dsphere"), key("location", "2d")],
+            "location"
+        ));
+        assert!(!super::on_sphere(&[key("area", "2dsphere")], "location"));
     }
 
     /// A radius or a limit past what a model takes (a `$maxDistance` of

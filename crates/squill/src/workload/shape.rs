@@ -514,7 +514,7 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
 
 /// The Earth's radius MongoDB's documentation converts radians with
 /// (6378.1 km, "Calculate Distance Using Spherical Geometry"), in metres.
-const EARTH_RADIUS_M: f64 = 6_378_100.0;
+pub const EARTH_RADIUS_M: f64 = 6_378_100.0;
 
 /// The metres of one degree of arc on the sphere a scan measures places
 /// on (the mean radius, 6371.0088 km, of `scan::profile::density`, whose

@@ -232,3 +232,54 @@ operations:
     assert!(child.conditions.is_empty(), "{child:#?}");
     assert!(plan.transaction);
 }
+
+/// On a sharded cluster the guard's transaction writes a team and a user,
+/// each a key value of its sharded collection: on 2 shards they lie on
+/// 2 × (1 − (1 − 1/2)²) = 1.5 shards, expected, apart with the chance
+/// 1 − 2^(1 − 2) = 0.5, so the two-phase commit adds 2 × 1.5 × 0.5 = 1.5
+/// requests, as an atomic group's would (issue 41). On one replica set,
+/// nothing.
+#[test]
+fn a_guarded_link_on_a_sharded_cluster_prices_its_two_phase_commit() {
+    let m = crate::inputs::model_file::parse("teams.yaml", TEAMS).expect("the model parses");
+    let mut settings = Settings::default();
+    settings.capacity.shard = true;
+    let d = advise(&m, &settings, None).expect("advise");
+    let plan = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "join")
+        .expect("a plan for join");
+    assert!(plan.transaction && writes_team(plan), "{:#?}", plan.steps);
+    let (participants, extra, of) = plan
+        .warnings
+        .iter()
+        .find_map(|w| match w {
+            Warning::CrossShardGuard {
+                operation,
+                entity,
+                participants,
+                of,
+                extra,
+            } if operation == "join" && entity == "team" => Some((*participants, *extra, *of)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{:?}", plan.warnings));
+    assert_eq!(of, 2);
+    assert!((participants - 1.5).abs() < 1e-9, "{participants}");
+    assert!((extra - 1.5).abs() < 1e-9, "{extra}");
+    assert!(
+        (plan.cost.shard_requests - 1.5).abs() < 1e-9,
+        "{}",
+        plan.cost.shard_requests
+    );
+    let one = join(TEAMS);
+    assert_eq!(one.cost.shard_requests, 0.0);
+    assert!(
+        !one.warnings
+            .iter()
+            .any(|w| matches!(w, Warning::CrossShardGuard { .. })),
+        "{:?}",
+        one.warnings
+    );
+}

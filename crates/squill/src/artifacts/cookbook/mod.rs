@@ -10,6 +10,7 @@ mod compensate;
 mod one_update;
 mod pipeline;
 mod plan;
+mod recover;
 mod render;
 mod timeline;
 mod together;

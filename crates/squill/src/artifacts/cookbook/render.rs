@@ -1238,6 +1238,88 @@ pub(super) fn mongosh_transaction(body: &[&str], indent: &str) -> String {
     lines.iter().map(|l| format!("{indent}{l}\n")).collect()
 }
 
+/// The operation's steps in mongosh or Node.js. The steps from a
+/// `deleteMany` to its count-down run in a `try` whose `catch` recounts
+/// the parents touched and throws again (recover.rs); their results are
+/// declared before it, so the steps after can read them.
+fn js_steps(lang: Lang, op: &OpCode, (db, session): (&str, bool), indent: &str) -> String {
+    let rec = super::recover::recovery(op);
+    let inner = format!("{indent}  ");
+    let mut out = String::new();
+    for (i, s) in op.steps.iter().enumerate() {
+        let Some(r) = rec.as_ref().filter(|r| (r.first..=r.last).contains(&i)) else {
+            out.push_str(&js_step(lang, s, db, session, indent));
+            out.push_str(&js_guard(op, s, indent));
+            continue;
+        };
+        if i == r.first {
+            let keys: Vec<&str> = op.steps[r.first..=r.last]
+                .iter()
+                .map(|s| s.key.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "{indent}// steps {} to {}: a failure there leaves the parents' figures out of step: each parent touched has them read again from the children it has left, then the error is raised",
+                r.first + 1,
+                r.last + 1
+            );
+            let _ = writeln!(
+                out,
+                "{indent}let {};
+{indent}try {{",
+                keys.join(", ")
+            );
+        }
+        let step = js_step(lang, s, db, session, &inner).replace(
+            &format!("{inner}const {} = ", s.key),
+            &format!("{inner}{} = ", s.key),
+        );
+        out.push_str(&step);
+        out.push_str(&js_guard(op, s, &inner));
+        if i == r.last {
+            let _ = writeln!(out, "{indent}}} catch (e) {{");
+            for s in &r.recount {
+                out.push_str(&js_step(lang, s, db, session, &inner));
+            }
+            let _ = writeln!(out, "{inner}throw e;\n{indent}}}");
+        }
+    }
+    out
+}
+
+/// The operation's steps in Python, the span of a `deleteMany` and its
+/// count-down in a `try` as in [`js_steps`].
+fn py_steps(op: &OpCode, session: bool, indent: &str) -> String {
+    let rec = super::recover::recovery(op);
+    let inner = format!("{indent}    ");
+    let mut out = String::new();
+    for (i, s) in op.steps.iter().enumerate() {
+        let Some(r) = rec.as_ref().filter(|r| (r.first..=r.last).contains(&i)) else {
+            out.push_str(&py_step(s, session, indent));
+            out.push_str(&py_guard(op, s, indent));
+            continue;
+        };
+        if i == r.first {
+            let _ = writeln!(
+                out,
+                "{indent}# steps {} to {}: a failure there leaves the parents' figures out of step: each parent touched has them read again from the children it has left, then the error is raised\n{indent}try:",
+                r.first + 1,
+                r.last + 1
+            );
+        }
+        out.push_str(&py_step(s, session, &inner));
+        out.push_str(&py_guard(op, s, &inner));
+        if i == r.last {
+            let _ = writeln!(out, "{indent}except Exception:");
+            for s in &r.recount {
+                out.push_str(&py_step(s, session, &inner));
+            }
+            let _ = writeln!(out, "{inner}raise");
+        }
+    }
+    out
+}
+
 /// A mongosh function for the operation.
 pub fn mongosh(op: &OpCode) -> String {
     let params: Vec<&str> = op.params.iter().map(|p| p.name.as_str()).collect();
@@ -1274,10 +1356,7 @@ pub fn mongosh(op: &OpCode) -> String {
         );
         out.push_str(&mongosh_transaction(&[call.as_str()], "    "));
         out.push_str("  }\n");
-        for s in &op.steps {
-            out.push_str(&js_step(Lang::Mongosh, s, "sdb", true, "  "));
-            out.push_str(&js_guard(op, s, "  "));
-        }
+        out.push_str(&js_steps(Lang::Mongosh, op, ("sdb", true), "  "));
         out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
     } else {
@@ -1287,10 +1366,7 @@ pub fn mongosh(op: &OpCode) -> String {
             out.push_str("}\n");
             return out;
         }
-        for s in &op.steps {
-            out.push_str(&js_step(Lang::Mongosh, s, "db", false, "  "));
-            out.push_str(&js_guard(op, s, "  "));
-        }
+        out.push_str(&js_steps(Lang::Mongosh, op, ("db", false), "  "));
         out.push_str(&merge_lines(Lang::Mongosh, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
     }
@@ -1329,10 +1405,7 @@ pub fn node(op: &OpCode) -> String {
         out.push_str(
             "      return out;\n    } finally {\n      await own.endSession();\n    }\n  }\n",
         );
-        for s in &op.steps {
-            out.push_str(&js_step(Lang::Node, s, "db", true, "  "));
-            out.push_str(&js_guard(op, s, "  "));
-        }
+        out.push_str(&js_steps(Lang::Node, op, ("db", true), "  "));
         out.push_str(&merge_lines(Lang::Node, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
     } else {
@@ -1347,10 +1420,7 @@ pub fn node(op: &OpCode) -> String {
             out.push_str("}\n");
             return out;
         }
-        for s in &op.steps {
-            out.push_str(&js_step(Lang::Node, s, "db", false, "  "));
-            out.push_str(&js_guard(op, s, "  "));
-        }
+        out.push_str(&js_steps(Lang::Node, op, ("db", false), "  "));
         out.push_str(&merge_lines(Lang::Node, op, "  "));
         let _ = writeln!(out, "  return {};", returns(op));
     }
@@ -1524,10 +1594,7 @@ pub fn python(op: &OpCode) -> String {
             op.function,
             args.join(", ")
         );
-        for s in &op.steps {
-            out.push_str(&py_step(s, true, "    "));
-            out.push_str(&py_guard(op, s, "    "));
-        }
+        out.push_str(&py_steps(op, true, "    "));
         out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));
     } else {
@@ -1536,10 +1603,7 @@ pub fn python(op: &OpCode) -> String {
             let _ = writeln!(out, "    raise RuntimeError({})", q(m));
             return out;
         }
-        for s in &op.steps {
-            out.push_str(&py_step(s, false, "    "));
-            out.push_str(&py_guard(op, s, "    "));
-        }
+        out.push_str(&py_steps(op, false, "    "));
         out.push_str(&merge_lines(Lang::Python, op, "    "));
         let _ = writeln!(out, "    return {}", returns(op));
     }

@@ -178,6 +178,7 @@ impl<'a> Planner<'a> {
         }
         plan.transaction = true;
         plan.cost.transactions += 1.0;
+        self.price_cross_shard_guard(plan, &o.name, &name);
         plan.warnings.push(Warning::ConditionGuarded {
             operation: o.name.clone(),
             entity: name,

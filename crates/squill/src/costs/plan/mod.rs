@@ -807,6 +807,7 @@ impl<'a> Planner<'a> {
                 // (`link_guarded`) instead of one of its own.
                 if plan.transaction {
                     plan.cost.transactions -= 1.0;
+                    sharded::unprice_cross_shard_guard(&mut plan);
                 }
                 plan.transaction = true;
                 plan.cost.transactions += share;

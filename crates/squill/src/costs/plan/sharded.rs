@@ -105,26 +105,67 @@ impl Planner<'_> {
         targets: &[Target],
         share: f64,
     ) {
-        let Some(cluster) = &self.facts.settings.cluster else {
+        let Some((participants, extra, of)) = self.commit_spread(targets) else {
             return;
         };
+        plan.cost.shard_requests += extra * share;
+        plan.warnings.push(Warning::CrossShardTransaction {
+            group: group.to_string(),
+            participants,
+            of,
+            extra,
+        });
+    }
+
+    /// Charges the commit of a guarded link's own transaction
+    /// (`link_guarded`): the guard's write of `entity` and the link's
+    /// writes (the plan's targets) are documents of their collections like
+    /// a group's, and on several shards their commit is two-phase too. An
+    /// atomic group that takes the guard's transaction over prices its
+    /// own commit instead (`unprice_cross_shard_guard`).
+    pub(super) fn price_cross_shard_guard(&self, plan: &mut OpPlan, operation: &str, entity: &str) {
+        let Some((participants, extra, of)) = self.commit_spread(&plan.targets) else {
+            return;
+        };
+        plan.cost.shard_requests += extra;
+        plan.warnings.push(Warning::CrossShardGuard {
+            operation: operation.to_string(),
+            entity: entity.to_string(),
+            participants,
+            of,
+            extra,
+        });
+    }
+
+    /// The shards a transaction writing `targets` commits on, expected,
+    /// the requests its two-phase commit adds (weighted by the chance that
+    /// the writes span shards at all), and the cluster's shards; `None` on
+    /// one replica set or when the writes lie on one shard.
+    fn commit_spread(&self, targets: &[Target]) -> Option<(f64, f64, u32)> {
+        let cluster = self.facts.settings.cluster.as_ref()?;
         let values = commit_values(cluster, targets, |t| {
             self.p.collection(self.facts, self.space, t.root)
         });
         let chance = cluster.spread_chance(values);
         if chance <= 0.0 {
-            return;
+            return None;
         }
         let participants = cluster.shards_hit(values);
-        let extra = 2.0 * participants * chance;
-        plan.cost.shard_requests += extra * share;
-        plan.warnings.push(Warning::CrossShardTransaction {
-            group: group.to_string(),
-            participants,
-            of: cluster.shards,
-            extra,
-        });
+        Some((participants, 2.0 * participants * chance, cluster.shards))
     }
+}
+
+/// Takes back the charge of a guarded link's own commit
+/// (`price_cross_shard_guard`) when an atomic group's transaction holds
+/// the link instead.
+pub(super) fn unprice_cross_shard_guard(plan: &mut OpPlan) {
+    plan.warnings.retain(|w| match w {
+        Warning::CrossShardGuard { extra, .. } => {
+            plan.cost.shard_requests -= extra;
+            false
+        }
+        _ => true,
+    });
 }
 
 /// The distinct key values a join step looks up, when the step is a join:

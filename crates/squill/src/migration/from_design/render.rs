@@ -139,6 +139,8 @@ pub(super) fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u
         // today, so each is asked for; the server leaves an identical
         // index in place.
         out.push_str("\n// ---- Indexes of the recommended design (kept where they exist) ----\n");
+        out.push_str(indexes::ENSURE_INDEXES);
+        out.push_str(&indexes::unique_preflight(recommended));
         for c in &recommended.collections {
             out.push_str(&indexes::mongosh(c));
         }
@@ -146,6 +148,7 @@ pub(super) fn render(today: &Design, recommended: &Design, plan: &Plan, batch: u
     }
     out.push_str(RUNTIME);
     out.push_str(COMPLETE);
+    out.push_str(indexes::ENSURE_INDEXES);
     let checks = !plan.checks.is_empty()
         || !plan.last.is_empty()
         || first.is_some_and(|t| !t.checks.is_empty() || !t.rebuilt.is_empty())
