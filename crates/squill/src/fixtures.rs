@@ -45,13 +45,17 @@
 //!   cookbook's `or_deleted` gate).
 //! - `batch-count`: views inserted ten at a time into one article that
 //!   keeps their exact count: the count goes up by the batch's number.
+//! - `batch-buckets`: batches into count buckets (with the post's
+//!   figures), into hour buckets and into an embedded array: one `$push
+//!   $each` per chunk that fits a bucket, or of the list into the order,
+//!   and every figure moved by the whole batch (issue 41).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 17] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -112,6 +116,10 @@ const FILES: [(&str, &str); 16] = [
     (
         "batch-count",
         include_str!("../tests/fixtures/batch-count.yaml"),
+    ),
+    (
+        "batch-buckets",
+        include_str!("../tests/fixtures/batch-buckets.yaml"),
     ),
 ];
 

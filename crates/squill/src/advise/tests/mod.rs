@@ -27,4 +27,5 @@ mod tenant_unique;
 mod tenants;
 mod today;
 mod write_plans;
+mod write_plans_batch;
 mod write_plans_bucket_figures;

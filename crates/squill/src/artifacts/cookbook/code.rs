@@ -143,6 +143,10 @@ pub enum Expr {
         list: String,
         field: String,
         function: crate::model::AggregateFn,
+        /// The figure's BSON type in the validator, which a sum is
+        /// converted to (the sum of int amounts kept as a double would
+        /// be an int, and a new bucket's figure fail validation).
+        bson_type: Option<String>,
     },
     /// `{"$gt": n}`: a bucket that holds children.
     Above(u64),

@@ -5,6 +5,8 @@
 //! `PLAN` at the end of the Python module lists each operation's parameters
 //! (collection, field path, kind) and steps, for tools and tests that call it.
 
+#[cfg(test)]
+mod batch_tests;
 mod code;
 mod compensate;
 mod pipeline;
@@ -298,8 +300,10 @@ const JS_INTO_BUCKETS_HELPER: &str = "\n// A batch of new children upserted into
      \x20 const out = [];\n\
      \x20 for (let start = 0; start < items.length; start += perBucket) {\n\
      \x20   const result = upsert(items.slice(start, start + perBucket), page);\n\
-     \x20   if (close !== null && result.upsertedId != null) {\n\
-     \x20     const closed = close(result.upsertedId);\n\
+     \x20   // mongosh names the id an upsert inserted `insertedId`.\n\
+     \x20   const opened = result.upsertedId ?? result.insertedId;\n\
+     \x20   if (close !== null && opened != null) {\n\
+     \x20     const closed = close(opened);\n\
      \x20     page += 1;\n\
      \x20   }\n\
      \x20   out.push(result);\n\
@@ -584,6 +588,22 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if !counts.is_empty() {
                     step["counts_batch"] = json!(counts);
                 }
+                // Figures moved by a batch's children (their sum, least,
+                // greatest, first, last): what a check compares with the
+                // batch it passed.
+                let figures: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Inc(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::Min(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::Max(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::Set(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::SetOnInsert(path, code::Expr::OfItems { list, field, function, .. }) => {
+                        Some(json!([path, list, field, function]))
+                    }
+                    _ => None,
+                }).collect();
+                if !figures.is_empty() {
+                    step["batch_figures"] = json!(figures);
+                }
                 if let Some(array) = s.updates.iter().find_map(|u| match u {
                     code::Update::DropElements(array) => Some(array),
                     _ => None,
@@ -628,6 +648,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             list,
             field,
             function,
+            ..
         } => json!({"of_items": [list, field, function]}),
         Expr::Above(n) => json!({"above": n}),
         Expr::Test(t, v) => json!({"test": [t, v]}),

@@ -197,6 +197,7 @@ impl Builder<'_> {
             list,
             field,
             function,
+            bson_type: self.bson_type(collection, path),
         })
     }
 

@@ -91,7 +91,25 @@ fn expr(lang: Lang, e: &Expr) -> String {
             list,
             field,
             function,
-        } => of_items(lang, list, field, *function),
+            bson_type,
+        } => {
+            let value = of_items(lang, list, field, *function);
+            // A sum in the figure's type: `Math.min` and the like keep
+            // the children's values, a sum makes a number of its own.
+            let sum = matches!(
+                function,
+                crate::model::AggregateFn::Sum | crate::model::AggregateFn::Avg
+            );
+            match (lang, bson_type.as_deref()) {
+                (Lang::Python, Some("double")) if sum => format!("float({value})"),
+                (Lang::Python, Some("int" | "long")) if sum => format!("int({value})"),
+                (Lang::Mongosh, Some("double")) if sum => format!("Double({value})"),
+                (Lang::Node, Some("double")) if sum => {
+                    format!("new (require(\"mongodb\").Double)({value})")
+                }
+                _ => value,
+            }
+        }
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::Test(t, v) => {
             let v = match v {

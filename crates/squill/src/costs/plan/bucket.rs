@@ -260,15 +260,27 @@ impl Planner<'_> {
             ..StepCost::default()
         };
         if matches!(by, BucketBy::Count) {
-            // Chunks a bucket takes before one does not fit: a page opens
-            // once in that many chunks, and its close writes the bucket
-            // passed over when the chunks leave room in it.
-            let fit = (per / chunk).floor().max(1.0);
-            let opened = chunks / fit;
-            let passed_over = if per - fit * chunk >= 1.0 {
-                opened
+            // A batch within a bucket: the bucket takes `floor(per /
+            // count)` batches, then one does not fit and opens a page,
+            // whose close writes the bucket passed over when the batches
+            // left room in it. A larger batch: chunks of `per` and the
+            // rest, each opening a page (none fits a bucket holding any
+            // child, the rest follows a full one), and the next batch's
+            // first chunk passes over the rest's bucket.
+            let (opened, passed_over) = if count <= per {
+                let fit = (per / count).floor().max(1.0);
+                let opened = 1.0 / fit;
+                (
+                    opened,
+                    if per - fit * count >= 1.0 {
+                        opened
+                    } else {
+                        0.0
+                    },
+                )
             } else {
-                0.0
+                let rest = count - (count / per).floor() * per;
+                (chunks, if rest >= 1.0 { 1.0 } else { 0.0 })
             };
             cost.more_trips += opened;
             cost.keys += opened;
