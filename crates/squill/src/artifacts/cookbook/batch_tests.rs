@@ -110,3 +110,32 @@ fn a_batch_into_its_hosts_array_is_one_push_of_the_list() {
         render::node(&add)
     );
 }
+
+/// Views inserted ten at a time as documents of their own (fixture
+/// `batch-count` with a sum kept too): the article's sum moves by the
+/// views' own seconds added up from the list, not by an amount the caller
+/// passes beside it.
+#[test]
+fn a_sum_after_an_insert_many_is_taken_from_the_list() {
+    let text = include_str!("../../../tests/fixtures/batch-count.yaml")
+        .replace("      at: date\n", "      at: date\n      seconds: int\n")
+        .replace(
+            "aggregates: [count(views)]",
+            "aggregates: [count(views), sum(views.seconds)]",
+        );
+    let model = crate::inputs::model_file::parse("batch-count.yaml", &text).expect("model");
+    let d =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("design");
+    let ops = super::op_codes(&d);
+    let count = ops
+        .iter()
+        .find(|o| o.name == "count_views")
+        .expect("count_views");
+    let py = render::python(count);
+    assert!(
+        py.contains(r#""views_count": len(new_view_list)"#)
+            && py.contains(r#"sum(d.get("seconds", 0) for d in new_view_list)"#)
+            && !py.contains("add_views_sum_seconds"),
+        "{py}"
+    );
+}
