@@ -380,12 +380,13 @@ def sample_params(db, plan, examples):
         if kind in ("from", "to"):
             found = related_doc(db, plan, coll, path, values) or found
         vals = at_path(found, path) if found else []
-        if kind == "item":
+        if kind in ("item", "items"):
             vals = [x for v in at_path(found, path) for x in (v if isinstance(v, list) else [v])] if found else []
         if not vals:
             raise RuntimeError(f"no value for parameter {p['name']} at {coll}.{path}")
         v = vals[0]
-        if kind == "list":
+        # A batch's new elements (`count:` above 1): a list of one.
+        if kind in ("list", "items"):
             v = [v]
         elif kind == "to":
             v = shift(v)
@@ -1429,6 +1430,12 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
             good &= check_nearest(db, step, params, result, got, f"{label}/{key}")
         elif action == "graph_lookup":
             good &= check_walk(db, step, build_filter(step, params, result), got, f"{label}/{key}")
+        elif action == "upsert" and "chunks" in step:
+            # A batch upserted a chunk at a time: one result per chunk,
+            # each matched a bucket or opened one.
+            if not isinstance(got, list) or not got or not all(r.get("matched_count", 0) == 1 or r.get("upserted_id") is not None for r in got):
+                fail(f"{label}/{key}: a chunk's upsert neither matched nor inserted: {got!r}")
+                good = False
         elif action in ("update_one", "upsert"):
             n = expected_writes.get(key)
             matched = got.get("matched_count", 0)

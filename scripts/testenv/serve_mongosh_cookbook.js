@@ -80,7 +80,9 @@
     ["deletedCount", "deleted_count"],
   ];
   const pythonShape = (v) => {
-    if (v === null || v === undefined || Array.isArray(v) || typeof v !== "object") return v;
+    // A batch upserted a chunk at a time returns one result per chunk.
+    if (Array.isArray(v)) return v.map(pythonShape);
+    if (v === null || v === undefined || typeof v !== "object") return v;
     if (!COUNTS.some(([js]) => js in v) || !("acknowledged" in v)) return v;
     const out = {};
     // mongosh's UpdateResult reports an upsert's new `_id` as

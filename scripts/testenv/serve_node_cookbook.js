@@ -40,7 +40,9 @@ const COUNTS = [
   ["deletedCount", "deleted_count"],
 ];
 function pythonShape(v) {
-  if (v === null || v === undefined || Array.isArray(v) || typeof v !== "object") return v;
+  // A batch upserted a chunk at a time returns one result per chunk.
+  if (Array.isArray(v)) return v.map(pythonShape);
+  if (v === null || v === undefined || typeof v !== "object") return v;
   if (!COUNTS.some(([js]) => js in v) || !("acknowledged" in v || "ok" in v)) return v;
   const out = {};
   for (const [js, py] of COUNTS) {

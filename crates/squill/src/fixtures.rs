@@ -49,13 +49,17 @@
 //!   a store's documents tests it, those a plan adds included (kept
 //!   counts and sums, copies and their fan-out, a line through its
 //!   order's `_id`, bulk count-downs); a global brand's rename does not.
+//! - `batch-buckets`: batches into count buckets (with the post's
+//!   figures), into hour buckets and into an embedded array: one `$push
+//!   $each` per chunk that fits a bucket, or of the list into the order,
+//!   and every figure moved by the whole batch (issue 41).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 18] = [
+const FILES: [(&str, &str); 19] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -124,6 +128,10 @@ const FILES: [(&str, &str); 18] = [
     (
         "show-purchase",
         include_str!("../tests/fixtures/show-purchase.yaml"),
+    ),
+    (
+        "batch-buckets",
+        include_str!("../tests/fixtures/batch-buckets.yaml"),
     ),
 ];
 

@@ -1017,6 +1017,69 @@ fn inserts_at_once_open_each_page_once_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Issue 41: batches of new children (fixture batch-buckets) stored by the
+/// three cookbooks (scripts/testenv/check_batch_buckets.py): batches of
+/// comments that cross a count bucket's edge, one larger than a bucket,
+/// must store each comment once, in the order sent when read by page,
+/// each bucket's count its length and at most 50, and move the post's
+/// count, sum, least, greatest and last by the whole batch; batches of
+/// readings into hour buckets likewise; batches of lines go whole into
+/// their order until its bound, and the one past it fails with nothing
+/// stored. The same code once pushed one child and counted one.
+#[test]
+fn batches_into_buckets_and_arrays_store_every_child_once_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "batch-buckets";
+    let (model, design) = fixtures::load(name);
+    let dir = out_dir(&format!("batches-{name}"));
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    // The script sets the validators up itself (a mongosh for setup.js
+    // cost seconds), and runs the mongosh cookbook on the count buckets
+    // only, where its spelling differs.
+    let db = format!("squill_batches_{}", std::process::id());
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_batch_buckets.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains("checked 3 batch insert(s) into buckets or their parent's array"),
+        "{out}"
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} add_comments/post_comments: 140 children in batches [30, 30, 10, 70] stored once each, in pages [(0, 30), (1, 40), (2, 50), (3, 20)] in the order sent, each count its length and at most 50; comments_count, comments_sum_votes, comments_min_votes, comments_max_votes, comments_last_votes of the post moved by the whole batches"
+            )),
+            "{lang}: {out}"
+        );
+    }
+    for lang in ["python", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} record/sensor_readings: 168 children in batches [36, 36, 12, 84] stored once each"
+            )) && out.contains(&format!(
+                "ok: {lang} add_lines/order: batches of 5 pushed whole into lines (5 to 20, at most 20), the next one refused with nothing stored"
+            )),
+            "{lang}: {out}"
+        );
+    }
+    assert_eq!(out.matches("ok: ").count(), 7, "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// Issue 41: a link whose condition tests the team, kept in the users only
 /// (fixture join-open-teams), is guarded by a conditional `$inc` of the
 /// team's `_version` in one transaction with the link. Another transaction

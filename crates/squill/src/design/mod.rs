@@ -547,6 +547,12 @@ pub struct Step {
     /// at. Boxed like `graph`: most steps have none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub densest: Option<Box<StepDensest>>,
+    /// The step's `$push` takes the list of new children a batch insert
+    /// brings (`count:` above 1) with `$each`, not one child, and moves
+    /// the counters it keeps by their number (issue 41); into buckets, in
+    /// chunks that fit a bucket, one upsert each (`documents` counts them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub batch: bool,
 }
 
 /// A geo search's worst case: the same query where the places are
@@ -758,6 +764,9 @@ pub enum ValueSource {
     Literal { value: String },
     /// Below a constant: a count bucket that still has room.
     Below { limit: u64 },
+    /// At most `limit` less the length of a batch's chunk: a count bucket
+    /// with room for the whole chunk (issue 41).
+    RoomFor { limit: u64 },
     /// Above a constant: a count bucket that holds children (an emptied
     /// one keeps figures of none, which sort before every value).
     Above { limit: u64 },

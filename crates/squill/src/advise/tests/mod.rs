@@ -29,4 +29,5 @@ mod tenant_writes;
 mod tenants;
 mod today;
 mod write_plans;
+mod write_plans_batch;
 mod write_plans_bucket_figures;

@@ -39,6 +39,9 @@ pub enum ParamKind {
     Documents,
     /// One element of the array at `path`.
     Item,
+    /// Several new elements of the array at `path`, pushed at once (a
+    /// batch insert's children, `count:` above 1).
+    Items,
     /// A yes or no the caller knows (a followed account is past the
     /// followers' threshold).
     Flag,
@@ -56,6 +59,7 @@ impl ParamKind {
             ParamKind::Document => "document",
             ParamKind::Documents => "documents",
             ParamKind::Item => "item",
+            ParamKind::Items => "items",
             ParamKind::Flag => "flag",
             ParamKind::Page => "page",
         }
@@ -118,6 +122,36 @@ pub enum Expr {
     Test(crate::model::Test, crate::model::Literal),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
+    /// `{"$lte": max - len(list)}`: a bucket with room for every element
+    /// of the list (a batch's chunk).
+    RoomFor {
+        max: u64,
+        list: String,
+    },
+    /// `{"$lte": [{"$size": {"$ifNull": ["$array", []]}}, max - len(list)]}`
+    /// under `$expr`: an array bounded at `max` with room for every
+    /// element of the list (a batch pushed into its host).
+    RoomIn {
+        array: String,
+        max: u64,
+        list: String,
+    },
+    /// A list parameter pushed with `$each` as it is (a batch's
+    /// children), not as a list of one.
+    Items(String),
+    /// `function` of `field` over the documents of list `list`: what a
+    /// batch moves a figure by, taken from its children (the sum of their
+    /// amounts, their least and greatest, the first's and the last's)
+    /// rather than asked of the caller (issue 41).
+    OfItems {
+        list: String,
+        field: String,
+        function: crate::model::AggregateFn,
+        /// The figure's BSON type in the validator, which a sum is
+        /// converted to (the sum of int amounts kept as a double would
+        /// be an int, and a new bucket's figure fail validation).
+        bson_type: Option<String>,
+    },
     /// `{"$gt": n}`: a bucket that holds children.
     Above(u64),
     /// `{"$exists": false}`: an array with no element at that index.
@@ -339,10 +373,31 @@ pub struct StepCode {
     /// the code runs the upsert again with the next page, which lands in
     /// that writer's bucket while it has room (issue 41).
     pub next_page: Option<String>,
+    /// A batch's children upserted into buckets a chunk at a time
+    /// (`_into_buckets`): the step's filter and updates name the chunk
+    /// (`CHUNK`) and, for a count bucket, the page it is tried at.
+    pub chunks: Option<Chunks>,
     /// A conditional write or a claim: what the code does when it matches
     /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
     /// the group's earlier writes; `skip`: nothing).
     pub otherwise: Option<crate::model::Otherwise>,
+}
+
+/// A batch of new children upserted into their parent's buckets in
+/// chunks of at most `per` (the bucket's bound), one upsert each, in the
+/// batch's order (issue 41). A chunk goes whole into a bucket with room
+/// for all of it (`Expr::RoomFor`), else the upsert opens the next page.
+/// For a count bucket, a chunk that opened a page then closes the
+/// buckets it passed over (`close`, the counter of places taken, set to
+/// `per` in every other bucket of the parent with room): a later child
+/// that would fit their room would otherwise land behind the newer page,
+/// and reads by page would miss it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chunks {
+    /// The list parameter with the batch's children.
+    pub list: String,
+    pub per: u64,
+    pub close: Option<String>,
 }
 
 /// The updates of a bulk write: for each object of `source`, one
@@ -446,6 +501,9 @@ pub(super) fn ident(s: &str) -> String {
                 | "out"
                 | "feed"
                 | "page_tried"
+                | "chunk"
+                | "page_at"
+                | "opened"
         )
     {
         format!("p_{out}")

@@ -5,6 +5,8 @@
 //! `PLAN` at the end of the Python module lists each operation's parameters
 //! (collection, field path, kind) and steps, for tools and tests that call it.
 
+#[cfg(test)]
+mod batch_tests;
 mod code;
 mod compensate;
 mod one_update;
@@ -283,6 +285,73 @@ const PY_NEXT_PAGE_HELPER: &str = "\n\nfrom pymongo.errors import DuplicateKeyEr
      \x20       except DuplicateKeyError:\n\
      \x20           page += 1\n";
 
+/// The helpers of a batch of new children upserted into buckets a chunk
+/// at a time (`code::Chunks`, issue 41): chunks of at most the bucket's
+/// bound, in the batch's order, each upserted whole (`upsert(chunk,
+/// page)`) into a bucket with room for all of it, else into the next
+/// page. A count bucket's chunk that opened a page closes the buckets it
+/// passed over (`close(opened)`) and moves the page on by one: the page
+/// stays at most the buckets there are, as the page's comment asks. One
+/// upsert per chunk, not one per child: a batch of 20 into buckets of 50
+/// is one write.
+const JS_INTO_BUCKETS_HELPER: &str = "\n// A batch of new children upserted into buckets in chunks of at most `perBucket`, in order:\n\
+     // each chunk goes whole into a bucket with room for all of it, else into the next page.\n\
+     // A chunk that opened a page closes the buckets it passed over (`close`), so that no later\n\
+     // child lands behind the newer page, and moves the page on by one.\n\
+     function intoBuckets(items, perBucket, page, upsert, close) {\n\
+     \x20 const out = [];\n\
+     \x20 for (let start = 0; start < items.length; start += perBucket) {\n\
+     \x20   const result = upsert(items.slice(start, start + perBucket), page);\n\
+     \x20   // mongosh names the id an upsert inserted `insertedId`.\n\
+     \x20   const opened = result.upsertedId ?? result.insertedId;\n\
+     \x20   if (close !== null && opened != null) {\n\
+     \x20     const closed = close(opened);\n\
+     \x20     page += 1;\n\
+     \x20   }\n\
+     \x20   out.push(result);\n\
+     \x20 }\n\
+     \x20 return out;\n\
+     }\n";
+
+/// `JS_INTO_BUCKETS_HELPER` for the Node.js driver, whose writes are promises.
+const NODE_INTO_BUCKETS_HELPER: &str = "\n// A batch of new children upserted into buckets in chunks of at most `perBucket`, in order:\n\
+     // each chunk goes whole into a bucket with room for all of it, else into the next page.\n\
+     // A chunk that opened a page closes the buckets it passed over (`close`), so that no later\n\
+     // child lands behind the newer page, and moves the page on by one.\n\
+     async function intoBuckets(items, perBucket, page, upsert, close) {\n\
+     \x20 const out = [];\n\
+     \x20 for (let start = 0; start < items.length; start += perBucket) {\n\
+     \x20   const result = await upsert(items.slice(start, start + perBucket), page);\n\
+     \x20   if (close !== null && result.upsertedId != null) {\n\
+     \x20     await close(result.upsertedId);\n\
+     \x20     page += 1;\n\
+     \x20   }\n\
+     \x20   out.push(result);\n\
+     \x20 }\n\
+     \x20 return out;\n\
+     }\n";
+
+/// `JS_INTO_BUCKETS_HELPER` in Python.
+const PY_INTO_BUCKETS_HELPER: &str = "\n\ndef _into_buckets(items, per_bucket, page, upsert, close):\n\
+     \x20   \"\"\"A batch of new children upserted into buckets in chunks of at most `per_bucket`, in order:\n\
+     \x20   each chunk goes whole into a bucket with room for all of it, else into the next page.\n\
+     \x20   A chunk that opened a page closes the buckets it passed over (`close`), so that no later\n\
+     \x20   child lands behind the newer page, and moves the page on by one.\"\"\"\n\
+     \x20   out = []\n\
+     \x20   for start in range(0, len(items), per_bucket):\n\
+     \x20       result = upsert(items[start:start + per_bucket], page)\n\
+     \x20       if close is not None and result.get(\"upserted_id\") is not None:\n\
+     \x20           close(result[\"upserted_id\"])\n\
+     \x20           page += 1\n\
+     \x20       out.append(result)\n\
+     \x20   return out\n";
+
+/// Whether a batch is upserted into buckets in chunks (`JS_INTO_BUCKETS_HELPER`).
+fn chunks_batches(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .any(|o| o.steps.iter().any(|s| s.chunks.is_some()))
+}
+
 /// Whether a bucket's upsert retries a page taken (`JS_NEXT_PAGE_HELPER`).
 fn retries_pages(ops: &[OpCode]) -> bool {
     ops.iter()
@@ -312,6 +381,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     }
     if retries_pages(ops) {
         out.push_str(JS_NEXT_PAGE_HELPER);
+    }
+    if chunks_batches(ops) {
+        out.push_str(JS_INTO_BUCKETS_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -356,6 +428,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if retries_pages(ops) {
         out.push_str(NODE_NEXT_PAGE_HELPER);
+    }
+    if chunks_batches(ops) {
+        out.push_str(NODE_INTO_BUCKETS_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -457,6 +532,13 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(page) = &s.next_page {
                     step["next_page"] = json!(page);
                 }
+                // A batch upserted into buckets in chunks: its list, the
+                // chunks' most children, and the counter a page opened
+                // raises in the buckets passed over (a check stores a
+                // batch across a bucket's edge with them).
+                if let Some(c) = &s.chunks {
+                    step["chunks"] = json!({"list": c.list, "per": c.per, "close": c.close});
+                }
                 // Element tests that hold for one element (`$elemMatch`):
                 // a check builds the filter as the cookbook does.
                 if let Some(array) = &s.elem_match {
@@ -518,6 +600,22 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if !counts.is_empty() {
                     step["counts_batch"] = json!(counts);
                 }
+                // Figures moved by a batch's children (their sum, least,
+                // greatest, first, last): what a check compares with the
+                // batch it passed.
+                let figures: Vec<_> = s.updates.iter().filter_map(|u| match u {
+                    code::Update::Inc(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::Min(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::Max(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::Set(path, code::Expr::OfItems { list, field, function, .. })
+                    | code::Update::SetOnInsert(path, code::Expr::OfItems { list, field, function, .. }) => {
+                        Some(json!([path, list, field, function]))
+                    }
+                    _ => None,
+                }).collect();
+                if !figures.is_empty() {
+                    step["batch_figures"] = json!(figures);
+                }
                 if let Some(array) = s.updates.iter().find_map(|u| match u {
                     code::Update::DropElements(array) => Some(array),
                     _ => None,
@@ -558,6 +656,15 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::WithinArea(p) => json!({"within": p}),
         Expr::Intersects(p) => json!({"intersects": p}),
         Expr::Below(n) => json!({"below": n}),
+        Expr::RoomFor { max, list } => json!({"room_for": [max, list]}),
+        Expr::Items(list) => json!({"items": list}),
+        Expr::RoomIn { array, max, list } => json!({"room_in": [array, max, list]}),
+        Expr::OfItems {
+            list,
+            field,
+            function,
+            ..
+        } => json!({"of_items": [list, field, function]}),
         Expr::Above(n) => json!({"above": n}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),
@@ -653,6 +760,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if retries_pages(ops) {
         out.push_str(PY_NEXT_PAGE_HELPER);
+    }
+    if chunks_batches(ops) {
+        out.push_str(PY_INTO_BUCKETS_HELPER);
     }
     for op in ops {
         out.push_str("\n\n");

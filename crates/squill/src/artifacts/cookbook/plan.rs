@@ -11,6 +11,10 @@ use crate::design::{
     ValueSource,
 };
 
+/// The name of a batch's chunk in the code that upserts it into a bucket
+/// (`code::Chunks`); `code::ident` keeps parameters off it.
+pub(super) const CHUNK: &str = "chunk";
+
 /// Whether the first segment of `path` is an array in the collection's shape.
 fn array_prefix(coll: Option<&Collection>, path: &str) -> Option<String> {
     let coll = coll?;
@@ -49,6 +53,9 @@ struct Builder<'d> {
     /// step that keeps their parent's figures is built: a count goes up
     /// by their number, not by one.
     batch: Option<String>,
+    /// The list a batch step pushes with `$each` (its children, or its
+    /// chunk of them), while that step is built.
+    batch_items: Option<String>,
 }
 
 impl Builder<'_> {
@@ -99,6 +106,7 @@ impl Builder<'_> {
             // An element pushed is new; one pulled names its hint (`old_`).
             (None, ParamKind::Item) if hint.is_empty() => format!("new_{path}_item"),
             (None, ParamKind::Item) => format!("{hint}{path}_item"),
+            (None, ParamKind::Items) => format!("new_{path}_list"),
             (None, ParamKind::Page) => "page".to_string(),
             (None, _) => match (path, &field) {
                 ("_id", None) => format!("{hint}{collection}_id"),
@@ -127,6 +135,70 @@ impl Builder<'_> {
 
     fn collection(&self, name: &str) -> Option<&Collection> {
         self.design.collections.iter().find(|c| c.name == name)
+    }
+
+    /// The figure a field at `path` of `collection` keeps over its
+    /// children's field (a bucket's `sum_value`, a post's
+    /// `comments_sum_votes`): the function and the children's field, from
+    /// the shape (`FieldOrigin::Computed`); `None` for a count, for any
+    /// other field, or when the shape does not say.
+    fn computed_field(
+        &self,
+        collection: &str,
+        path: &str,
+    ) -> Option<(crate::model::AggregateFn, String)> {
+        let mut fields = &self.collection(collection)?.shape.fields;
+        let plain = plain_path(path);
+        let mut segments = plain.split('.').peekable();
+        while let Some(seg) = segments.next() {
+            let f = fields.iter().find(|f| f.name == seg)?;
+            if segments.peek().is_none() {
+                return match &f.origin {
+                    crate::design::FieldOrigin::Computed {
+                        function,
+                        field: Some(field),
+                        ..
+                    } => Some((*function, field.clone())),
+                    _ => None,
+                };
+            }
+            fields = match &f.ty {
+                ShapeType::Object { shape } => &shape.fields,
+                ShapeType::Array { items, .. } => match items.as_ref() {
+                    ShapeType::Object { shape } => &shape.fields,
+                    _ => return None,
+                },
+                ShapeType::Scalar { .. } => return None,
+            };
+        }
+        None
+    }
+
+    /// A figure a batch moves, from its children (`Expr::OfItems`): after
+    /// a batch, over the list `self.batch`; `None` outside a batch, or for
+    /// a field that keeps no figure of a field of the children.
+    fn of_batch(
+        &self,
+        collection: &str,
+        path: &str,
+        function: Option<crate::model::AggregateFn>,
+    ) -> Option<Expr> {
+        use crate::model::AggregateFn;
+        let list = self.batch.clone()?;
+        let (kept, field) = self.computed_field(collection, path)?;
+        // An `$inc` of a figure is its sum (an average's too); `$min` and
+        // `$max` their own; a `$set` the last child's, `$setOnInsert`
+        // the first's, as the figure says.
+        let function = function.unwrap_or(match kept {
+            AggregateFn::First => AggregateFn::First,
+            _ => AggregateFn::Last,
+        });
+        Some(Expr::OfItems {
+            list,
+            field,
+            function,
+            bson_type: self.bson_type(collection, path),
+        })
     }
 
     /// The BSON type the shape of collection `name` gives its top-level
@@ -266,6 +338,12 @@ impl Builder<'_> {
         let own = match &f.value_from {
             ValueSource::Param | ValueSource::FromStep { .. } => None,
             ValueSource::Below { limit } => return Expr::Below(*limit),
+            ValueSource::RoomFor { limit } => {
+                return Expr::RoomFor {
+                    max: *limit,
+                    list: CHUNK.to_string(),
+                };
+            }
             ValueSource::Above { limit } => return Expr::Above(*limit),
             ValueSource::Missing => return Expr::Missing,
             ValueSource::Old { field } => Some(format!("old_{field}")),
@@ -361,7 +439,8 @@ impl Builder<'_> {
         match op {
             UpdateOp::Set { path } => Update::Set(
                 path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
+                self.of_batch(&c, path, None)
+                    .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, "new_"))),
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
             // The value the filter tests the figure against: the parameter
@@ -375,7 +454,8 @@ impl Builder<'_> {
             }
             UpdateOp::SetOnInsert { path } => Update::SetOnInsert(
                 path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Value, "")),
+                self.of_batch(&c, path, Some(crate::model::AggregateFn::First))
+                    .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
             // A batched counter adds what the application added up.
             UpdateOp::Inc { path } if step.every.is_some() => Update::Inc(
@@ -396,6 +476,11 @@ impl Builder<'_> {
             UpdateOp::Inc { path } => {
                 let by = if is_counter(path) {
                     Expr::Number(1)
+                } else if let Some(sum) =
+                    self.of_batch(&c, path, Some(crate::model::AggregateFn::Sum))
+                {
+                    // A sum after a batch: the children's amounts added up.
+                    sum
                 } else {
                     Expr::Param(self.param(&c, path, ParamKind::Value, "add_"))
                 };
@@ -413,15 +498,21 @@ impl Builder<'_> {
             }
             UpdateOp::Min { path } => Update::Min(
                 path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Value, "")),
+                self.of_batch(&c, path, Some(crate::model::AggregateFn::Min))
+                    .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
             UpdateOp::Max { path } => Update::Max(
                 path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Value, "")),
+                self.of_batch(&c, path, Some(crate::model::AggregateFn::Max))
+                    .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
+            // A batch's children pushed at once, `$each` of their list.
             UpdateOp::Push { path, sort, slice } => Update::Push {
                 path: path.clone(),
-                item: Expr::Param(self.param(&c, path, ParamKind::Item, "")),
+                item: match &self.batch_items {
+                    Some(list) => Expr::Items(list.clone()),
+                    None => Expr::Param(self.param(&c, path, ParamKind::Item, "")),
+                },
                 sort: sort.clone(),
                 slice: *slice,
             },
@@ -747,6 +838,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         keys: Vec::new(),
         steps: Vec::new(),
         batch: None,
+        batch_items: None,
     };
     let new_parent_read = new_parent_read(design, plan);
     for (at, step) in plan.steps.iter().enumerate() {
@@ -763,13 +855,47 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         } else {
             None
         };
+        // A batch's children: their list, pushed whole into the host, or
+        // into buckets a chunk at a time (`Chunks`), the bound then the
+        // room for the whole chunk (issue 41).
+        let batch_list = step
+            .batch
+            .then(|| {
+                step.updates.iter().find_map(|u| match u {
+                    UpdateOp::Push { path, .. } => Some(path.clone()),
+                    _ => None,
+                })
+            })
+            .flatten()
+            .map(|path| b.param(&step.collection, &path, ParamKind::Items, ""));
+        let chunks = match (&batch_list, &bound) {
+            (Some(list), Some((counter, max))) => Some(super::code::Chunks {
+                list: list.clone(),
+                per: *max,
+                close: step
+                    .filter
+                    .iter()
+                    .any(|f| {
+                        f.path == *counter && matches!(f.value_from, ValueSource::RoomFor { .. })
+                    })
+                    .then(|| counter.clone()),
+            }),
+            _ => None,
+        };
+        let room = |max: u64| match &chunks {
+            Some(_) => Expr::RoomFor {
+                max,
+                list: CHUNK.to_string(),
+            },
+            None => Expr::Below(max),
+        };
         let mut filter = Vec::new();
         let mut sort = step.sort.clone();
         for f in &step.filter {
             if let Some((counter, max)) = &bound
                 && f.path == *counter
             {
-                filter.push((counter.clone(), Expr::Below(*max)));
+                filter.push((counter.clone(), room(*max)));
                 continue;
             }
             // The read of a moved node's new parent: its id is the value
@@ -891,7 +1017,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         if let Some((counter, max)) = &bound
             && !filter.iter().any(|(p, _)| p == counter)
         {
-            filter.push((counter.clone(), Expr::Below(*max)));
+            filter.push((counter.clone(), room(*max)));
         }
         // A conditional write tests its constants in the same filter; a
         // claim's equality on the claimed state is that constant. Another
@@ -918,9 +1044,13 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // A parent's figures kept after a batch insert, written once per
         // run into one parent (an archive's batch spread over parents is
         // an `$in` of them, and each parent's share is not known here).
+        // A batch pushed into buckets or into its host (`Step::batch`)
+        // counts the same way, in the parent's step after it; the batch
+        // step's own figures move by its list (the host's), or by its
+        // chunk (a bucket's).
         b.batch = plan.steps[..at]
             .iter()
-            .rposition(|s| s.action == Action::InsertMany)
+            .rposition(|s| s.action == Action::InsertMany || s.batch)
             .filter(|_| {
                 step.every.is_none()
                     && !step.filter.iter().any(|f| f.op == FilterOp::In)
@@ -930,7 +1060,25 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         .any(|p| matches!(p, crate::design::Purpose::KeepComputed { .. }))
             })
             .and_then(|i| b.steps.get(i))
-            .and_then(|s| s.insert.clone());
+            .and_then(|s| {
+                s.insert
+                    .clone()
+                    .or_else(|| s.chunks.as_ref().map(|c| c.list.clone()))
+                    .or_else(|| {
+                        s.updates.iter().find_map(|u| match u {
+                            Update::Push {
+                                item: Expr::Items(list),
+                                ..
+                            } => Some(list.clone()),
+                            _ => None,
+                        })
+                    })
+            });
+        if let Some(list) = &batch_list {
+            let own = if chunks.is_some() { CHUNK } else { list };
+            b.batch = Some(own.to_string());
+            b.batch_items = Some(own.to_string());
+        }
         let mut updates: Vec<Update> = step
             .updates
             .iter()
@@ -938,6 +1086,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             .map(|u| b.update(step, u))
             .collect();
         b.batch = None;
+        b.batch_items = None;
         let mut array_filters = Vec::new();
         for u in &mut updates {
             // A `$push` into an array the design bounds (and does not keep
@@ -946,15 +1095,33 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // matched, and the caller sees it, rather than an element
             // silently dropped (a member, an address) or a write the
             // validator refuses.
-            if let Update::Push { path, slice, .. } = u
+            // A batch needs room for its whole list: the array's size
+            // tested under `$expr` (a position to test depends on the
+            // list's length).
+            if let Update::Push {
+                path, slice, item, ..
+            } = u
                 && slice.is_none()
                 && bound.is_none()
                 && let Some(max) = coll.as_ref().and_then(|c| array_bound(c, path))
                 && max > 0
             {
-                let last = format!("{path}.{}", max - 1);
-                if !filter.iter().any(|(p, _)| *p == last) {
-                    filter.push((last, Expr::Missing));
+                if let Expr::Items(list) = item {
+                    if !filter.iter().any(|(p, _)| p == "$expr") {
+                        filter.push((
+                            "$expr".to_string(),
+                            Expr::RoomIn {
+                                array: path.clone(),
+                                max,
+                                list: list.clone(),
+                            },
+                        ));
+                    }
+                } else {
+                    let last = format!("{path}.{}", max - 1);
+                    if !filter.iter().any(|(p, _)| *p == last) {
+                        filter.push((last, Expr::Missing));
+                    }
                 }
             }
             // Updates of fields inside array elements use `$[e]`, restricted
@@ -1030,6 +1197,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         b.steps.push(StepCode {
             elem_match,
             each,
+            chunks,
             next_page,
             skip,
             otherwise: step.otherwise,
@@ -1369,7 +1537,7 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
     // The counter the plan bounds (a count bucket's children ever added),
     // else the first one it increments.
     let bounded = step.filter.iter().find_map(|f| match f.value_from {
-        ValueSource::Below { .. } => Some(f.path.clone()),
+        ValueSource::Below { .. } | ValueSource::RoomFor { .. } => Some(f.path.clone()),
         _ => None,
     });
     let counter = bounded.or_else(|| {

@@ -19,6 +19,37 @@ fn q(s: &str) -> String {
     script::js_string(s)
 }
 
+/// `function` of `field` over the documents of list `list`: a batch's
+/// figure from its children (`Expr::OfItems`). The least and greatest by
+/// comparison, which dates and numbers both take (`Math.min` turns a date
+/// into a number).
+fn of_items(lang: Lang, list: &str, field: &str, function: crate::model::AggregateFn) -> String {
+    use crate::model::AggregateFn;
+    let f = q(field);
+    match (lang, function) {
+        (Lang::Python, AggregateFn::Count) => format!("len({list})"),
+        (Lang::Python, AggregateFn::Sum | AggregateFn::Avg) => {
+            format!("sum(d.get({f}, 0) for d in {list})")
+        }
+        (Lang::Python, AggregateFn::Min) => format!("min(d[{f}] for d in {list})"),
+        (Lang::Python, AggregateFn::Max) => format!("max(d[{f}] for d in {list})"),
+        (Lang::Python, AggregateFn::First) => format!("{list}[0][{f}]"),
+        (Lang::Python, AggregateFn::Last) => format!("{list}[-1][{f}]"),
+        (_, AggregateFn::Count) => format!("{list}.length"),
+        (_, AggregateFn::Sum | AggregateFn::Avg) => {
+            format!("{list}.reduce((s, d) => s + (d[{f}] ?? 0), 0)")
+        }
+        (_, AggregateFn::Min) => {
+            format!("{list}.map((d) => d[{f}]).reduce((a, b) => (b < a ? b : a))")
+        }
+        (_, AggregateFn::Max) => {
+            format!("{list}.map((d) => d[{f}]).reduce((a, b) => (b > a ? b : a))")
+        }
+        (_, AggregateFn::First) => format!("{list}[0][{f}]"),
+        (_, AggregateFn::Last) => format!("{list}[{list}.length - 1][{f}]"),
+    }
+}
+
 fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
@@ -41,6 +72,44 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::WithinArea(p) => format!("{{\"$geoWithin\": {{\"$geometry\": {p}}}}}"),
         Expr::Intersects(p) => format!("{{\"$geoIntersects\": {{\"$geometry\": {p}}}}}"),
         Expr::Below(n) => format!("{{\"$lt\": {n}}}"),
+        Expr::RoomFor { max, list } => match lang {
+            Lang::Python => format!("{{\"$lte\": {max} - len({list})}}"),
+            _ => format!("{{\"$lte\": {max} - {list}.length}}"),
+        },
+        Expr::Items(list) => list.clone(),
+        Expr::RoomIn { array, max, list } => {
+            let size = format!(
+                "{{\"$size\": {{\"$ifNull\": [{}, []]}}}}",
+                q(&format!("${array}"))
+            );
+            match lang {
+                Lang::Python => format!("{{\"$lte\": [{size}, {max} - len({list})]}}"),
+                _ => format!("{{\"$lte\": [{size}, {max} - {list}.length]}}"),
+            }
+        }
+        Expr::OfItems {
+            list,
+            field,
+            function,
+            bson_type,
+        } => {
+            let value = of_items(lang, list, field, *function);
+            // A sum in the figure's type: `Math.min` and the like keep
+            // the children's values, a sum makes a number of its own.
+            let sum = matches!(
+                function,
+                crate::model::AggregateFn::Sum | crate::model::AggregateFn::Avg
+            );
+            match (lang, bson_type.as_deref()) {
+                (Lang::Python, Some("double")) if sum => format!("float({value})"),
+                (Lang::Python, Some("int" | "long")) if sum => format!("int({value})"),
+                (Lang::Mongosh, Some("double")) if sum => format!("Double({value})"),
+                (Lang::Node, Some("double")) if sum => {
+                    format!("new (require(\"mongodb\").Double)({value})")
+                }
+                _ => value,
+            }
+        }
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::Test(t, v) => {
             let v = match v {
@@ -688,7 +757,12 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
                 sort,
                 slice,
             } => {
-                let mut parts = vec![("$each".to_string(), format!("[{}]", expr(lang, item)))];
+                // A batch's list is pushed as it is; one child in a list of one.
+                let each = match item {
+                    Expr::Items(list) => list.clone(),
+                    e => format!("[{}]", expr(lang, e)),
+                };
+                let mut parts = vec![("$each".to_string(), each)];
                 if let Some((field, dir)) = sort {
                     let s = if field.is_empty() {
                         dir.to_string()
@@ -784,6 +858,28 @@ fn step_comment(step: &StepCode, comment: &str, indent: &str) -> String {
             let _ = writeln!(out, "{indent}{comment} index: _id or none (see the design)");
         }
     }
+    // A batch into buckets: how its chunks go in.
+    if let Some(ch) = &step.chunks {
+        let _ = writeln!(
+            out,
+            "{indent}{comment} {}: in chunks of at most {}, one upsert each, in order; a chunk goes into a bucket with room for all of it, else {}.",
+            c(&ch.list),
+            ch.per,
+            if ch.close.is_some() {
+                "opens the next page"
+            } else {
+                "opens another (the children of one batch share the bucket's key the caller passes: a batch over two is two calls)"
+            }
+        );
+        if ch.close.is_some() {
+            let _ = writeln!(
+                out,
+                "{indent}{comment} A chunk that opened a page closes the buckets it passed over ({} raised to {}), so that no later child lands behind the newer page.",
+                c(ch.close.as_deref().unwrap_or_default()),
+                ch.per
+            );
+        }
+    }
     // Where a bucket's page number comes from, and what a page taken does.
     if let (Some(page), Some((parent, _))) = (&step.next_page, step.filter.first()) {
         let _ = writeln!(
@@ -847,7 +943,58 @@ fn page_retry(step: &StepCode, session: bool) -> Option<(String, StepCode)> {
     Some((page.clone(), tried))
 }
 
+/// The page a batch's chunk is tried at in the helper that upserts the
+/// chunks (`_into_buckets`, `intoBuckets`): the caller's page, moved on
+/// past each page a chunk opened. `code::ident` keeps parameters off it.
+const PAGE_AT: &str = "page_at";
+
+/// A batch's upsert into buckets, a chunk at a time (`StepCode::chunks`):
+/// the step with the page it opens taken from the helper (`PAGE_AT`), and
+/// the caller's page parameter (none for a time bucket).
+fn chunked(step: &StepCode) -> Option<(StepCode, Option<String>)> {
+    step.chunks.as_ref()?;
+    let mut s = step.clone();
+    let mut page = None;
+    for u in &mut s.updates {
+        if let Update::SetOnInsert(path, e) = u
+            && path == crate::design::PAGE
+        {
+            if let Expr::Param(p) = e {
+                page = Some(p.clone());
+            }
+            *e = Expr::Param(PAGE_AT.to_string());
+        }
+    }
+    if s.next_page.is_some() {
+        s.next_page = Some(PAGE_AT.to_string());
+    }
+    Some((s, page))
+}
+
+/// The close of the buckets a batch's chunk passed over when it opened a
+/// page (`code::Chunks::close`): every other bucket of the parent (the
+/// step's first test) with room gets its counter of places taken raised
+/// to the bound, so that no later child lands in it, behind the newer
+/// page. `updateMany` (`update_many`) of `coll`, the opened bucket's id
+/// named `opened`.
+fn close_buckets(lang: Lang, step: &StepCode, counter: &str, per: u64) -> Option<String> {
+    let (parent, test) = step.filter.first()?;
+    let filter = object(&[
+        (parent.clone(), expr(lang, test)),
+        (counter.to_string(), format!("{{\"$lt\": {per}}}")),
+        ("_id".to_string(), "{\"$ne\": opened}".to_string()),
+    ]);
+    let update = object(&[(
+        "$max".to_string(),
+        object(&[(counter.to_string(), per.to_string())]),
+    )]);
+    Some(format!("{filter}, {update}"))
+}
+
 fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -> String {
+    let outer = step;
+    let chunks = chunked(step);
+    let step = chunks.as_ref().map_or(step, |(s, _)| s);
     let retry = page_retry(step, session);
     let step = retry.as_ref().map_or(step, |(_, s)| s);
     let coll = match lang {
@@ -979,6 +1126,33 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
         Some((page, _)) => format!("nextFreePage({page}, ({PAGE_TRIED}) => {call})"),
         None => call,
     };
+    // A batch: the chunks upserted one by one, each page a chunk opened
+    // closing the buckets it passed over.
+    let call = match (&outer.chunks, &chunks) {
+        (Some(ch), Some((_, page))) => {
+            let close = ch
+                .close
+                .as_ref()
+                .and_then(|counter| close_buckets(lang, step, counter, ch.per))
+                .map_or("null".to_string(), |args| {
+                    // The session only (not the upsert's option).
+                    let sess: Vec<(String, String)> = opts
+                        .iter()
+                        .filter(|(k, _)| k == "session")
+                        .cloned()
+                        .collect();
+                    format!("(opened) => {coll}.updateMany({args}{})", opt_arg(&sess))
+                });
+            format!(
+                "intoBuckets({}, {}, {}, ({}, {PAGE_AT}) => {call}, {close})",
+                ch.list,
+                ch.per,
+                page.as_deref().unwrap_or("null"),
+                super::plan::CHUNK
+            )
+        }
+        _ => call,
+    };
     // Only when the write before matched nothing (no room in the parent).
     let call = match &step.fallback_of {
         Some(prev) => format!("{prev}.matchedCount === 0 ? {aw}{call} : null"),
@@ -990,7 +1164,7 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     };
     format!(
         "{}{indent}const {key} = {call};\n",
-        step_comment(step, "//", indent)
+        step_comment(outer, "//", indent)
     )
 }
 
@@ -1000,10 +1174,10 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
 /// (in a transaction, failing aborts them). The array's path and the
 /// step's key, for the error.
 fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s str)> {
-    let (path, _) = step
+    let (path, e) = step
         .filter
         .iter()
-        .find(|(_, e)| matches!(e, Expr::Missing))?;
+        .find(|(_, e)| matches!(e, Expr::Missing | Expr::RoomIn { .. }))?;
     let followed = op
         .steps
         .iter()
@@ -1011,7 +1185,10 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
     if followed {
         return None;
     }
-    let array = path.rsplit_once('.').map_or(path.as_str(), |(a, _)| a);
+    let array = match e {
+        Expr::RoomIn { array, .. } => array.as_str(),
+        _ => path.rsplit_once('.').map_or(path.as_str(), |(a, _)| a),
+    };
     Some((array, step.key.as_str()))
 }
 
@@ -1429,6 +1606,9 @@ pub fn node(op: &OpCode) -> String {
 }
 
 fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
+    let outer = step;
+    let chunks = chunked(step);
+    let step = chunks.as_ref().map_or(step, |(s, _)| s);
     let retry = page_retry(step, session);
     let step = retry.as_ref().map_or(step, |(_, s)| s);
     let coll = format!("db[{}]", q(&step.collection));
@@ -1521,6 +1701,27 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Some((page, _)) => format!("_next_free_page({page}, lambda {PAGE_TRIED}: {call})"),
         None => call,
     };
+    // A batch: the chunks upserted one by one, each page a chunk opened
+    // closing the buckets it passed over.
+    let call = match (&outer.chunks, &chunks) {
+        (Some(ch), Some((_, page))) => {
+            let close = ch
+                .close
+                .as_ref()
+                .and_then(|counter| close_buckets(Lang::Python, step, counter, ch.per))
+                .map_or("None".to_string(), |args| {
+                    format!("lambda opened: _result({coll}.update_many({args}{sess}))")
+                });
+            format!(
+                "_into_buckets({}, {}, {}, lambda {}, {PAGE_AT}: {call}, {close})",
+                ch.list,
+                ch.per,
+                page.as_deref().unwrap_or("None"),
+                super::plan::CHUNK
+            )
+        }
+        _ => call,
+    };
     let call = match &step.fallback_of {
         Some(prev) => format!("{call} if {prev}[\"matched_count\"] == 0 else None"),
         None => call,
@@ -1535,7 +1736,7 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
     };
     format!(
         "{}{indent}{key} = {call}\n",
-        step_comment(step, "#", indent)
+        step_comment(outer, "#", indent)
     )
 }
 

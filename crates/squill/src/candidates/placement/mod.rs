@@ -639,6 +639,29 @@ impl<'s> Placement<'s> {
         item + (whole - items * item) + rewrites * (whole / 2.0) / items
     }
 
+    /// Bytes one `$push` of `n` children at once (a batch's chunk) into
+    /// an open bucket of `rel` costs the disk: the children and the
+    /// figures journalled once, and the checkpoints' rewrites of the whole
+    /// bucket shared by the pushes that fill it (`items / n` of them, as
+    /// `bucket_push_bytes` shares them by its children). One child is
+    /// `bucket_push_bytes`.
+    pub fn bucket_batch_push_bytes(&self, facts: &Facts<'_>, rel: RelationshipId, n: f64) -> f64 {
+        let child = facts.model.relationship(rel).child;
+        let items = self.bucket_items(facts, rel);
+        let whole = self.bucket_bytes(facts, rel);
+        let item = ELEMENT + self.typical[child.index()];
+        let parents = facts.count(facts.model.relationship(rel).parent).max(1.0);
+        let per_parent = facts.rel(rel).child_inserts / parents;
+        let open_seconds = if per_parent > 0.0 {
+            items / per_parent
+        } else {
+            f64::INFINITY
+        };
+        let pushes = (items / n.max(1.0)).max(1.0);
+        let rewrites = (open_seconds / CHECKPOINT_SECONDS).max(1.0).min(pushes);
+        n.min(items) * item + (whole - items * item) + rewrites * (whole / 2.0) / pushes
+    }
+
     /// Typical bytes of one bucket document of `rel`.
     pub fn bucket_bytes(&self, facts: &Facts<'_>, rel: RelationshipId) -> f64 {
         let child = facts.model.relationship(rel).child;

@@ -163,7 +163,11 @@ impl Planner<'_> {
             BucketBy::Count => filter.push(filt(
                 crate::design::ARRIVED,
                 FilterOp::Range,
-                ValueSource::Below { limit: *per_bucket },
+                if count > 1.0 {
+                    ValueSource::RoomFor { limit: *per_bucket }
+                } else {
+                    ValueSource::Below { limit: *per_bucket }
+                },
             )),
             BucketBy::Time { field, unit } => filter.push(filt(
                 unit.clone(),
@@ -184,14 +188,19 @@ impl Planner<'_> {
         );
         step.filter = filter;
         step.updates = updates;
-        step.documents = count;
-        let cost = StepCost {
-            keys: count,
-            docs: count,
-            docs_written: count,
-            bytes_written: count * self.p.bucket_push_bytes(f, rel),
-            ..StepCost::default()
+        step.batch = count > 1.0;
+        let cost = if count > 1.0 {
+            self.batch_into_buckets(rel, count, *per_bucket, by)
+        } else {
+            StepCost {
+                keys: count,
+                docs: count,
+                docs_written: count,
+                bytes_written: count * self.p.bucket_push_bytes(f, rel),
+                ..StepCost::default()
+            }
         };
+        step.documents = cost.docs_written;
         Self::target(plan, e, false);
         self.push(
             plan,
@@ -217,6 +226,69 @@ impl Planner<'_> {
             self.unique_page(plan, op, e, rel, plan.steps.len() - 1);
         }
         Some(())
+    }
+
+    /// A batch of `count` children of one parent upserted into its buckets
+    /// (issue 41): in chunks of at most `per_bucket`, one upsert each that
+    /// `$push`es the chunk with `$each` and moves the bucket's figures by
+    /// the chunk (`artifacts::cookbook`, `_into_buckets`). A chunk goes
+    /// whole into the open bucket when that has room for all of it, else
+    /// it opens the next page; the page it passed over is then closed (its
+    /// `arrived` raised to `per_bucket`, one `updateMany` only when a page
+    /// opened), so that no later child lands behind newer pages. Priced by
+    /// those writes, not by one upsert per child: a batch of 20 into
+    /// buckets of 50 is one upsert, and a page opened once in
+    /// `floor(50 / 20)` batches. A time bucket's batch is one unit's (the
+    /// caller passes the unit, as for one child): its chunks, no close.
+    fn batch_into_buckets(
+        &self,
+        rel: RelationshipId,
+        count: f64,
+        per_bucket: u64,
+        by: &BucketBy,
+    ) -> StepCost {
+        let f = self.facts;
+        let per = (per_bucket as f64).max(1.0);
+        let chunks = (count / per).ceil().max(1.0);
+        let chunk = count / chunks;
+        let mut cost = StepCost {
+            keys: chunks,
+            docs: chunks,
+            docs_written: chunks,
+            bytes_written: chunks * self.p.bucket_batch_push_bytes(f, rel, chunk),
+            more_trips: chunks - 1.0,
+            ..StepCost::default()
+        };
+        if matches!(by, BucketBy::Count) {
+            // A batch within a bucket: the bucket takes `floor(per /
+            // count)` batches, then one does not fit and opens a page,
+            // whose close writes the bucket passed over when the batches
+            // left room in it. A larger batch: chunks of `per` and the
+            // rest, each opening a page (none fits a bucket holding any
+            // child, the rest follows a full one), and the next batch's
+            // first chunk passes over the rest's bucket.
+            let (opened, passed_over) = if count <= per {
+                let fit = (per / count).floor().max(1.0);
+                let opened = 1.0 / fit;
+                (
+                    opened,
+                    if per - fit * count >= 1.0 {
+                        opened
+                    } else {
+                        0.0
+                    },
+                )
+            } else {
+                let rest = count - (count / per).floor() * per;
+                (chunks, if rest >= 1.0 { 1.0 } else { 0.0 })
+            };
+            cost.more_trips += opened;
+            cost.keys += opened;
+            cost.docs += opened;
+            cost.docs_written += passed_over;
+            cost.bytes_written += passed_over * self.p.bucket_bytes(f, rel);
+        }
+        cost
     }
 
     /// The unique `{parent, page}` index of a count bucket. Two inserts

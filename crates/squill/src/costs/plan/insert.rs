@@ -13,6 +13,9 @@ use super::*;
 pub(super) struct ParentUpdates {
     exact: Vec<(EntityId, Vec<UpdateOp>, Vec<Purpose>)>,
     batched: Vec<(EntityId, UpdateOp, Purpose, u64)>,
+    /// The host a batch of new instances is pushed into at once (`$each`
+    /// of the batch's list, one write): its write is a batch step.
+    batch_host: Option<EntityId>,
 }
 
 impl ParentUpdates {
@@ -69,6 +72,9 @@ impl<'a> Planner<'a> {
         match self.p.home.get(e.index()).copied() {
             Some(Home::Embedded { rel, host, array }) => {
                 self.insert_embedded(plan, op, e, (rel, host, array), &mut updates);
+                if array && count > 1.0 && f.model.relationship(rel).child == e {
+                    updates.batch_host = Some(host);
+                }
             }
             Some(Home::Bucketed { rel }) => {
                 if self.add_to_bucket(plan, op, e, rel, count).is_none() {
@@ -317,6 +323,7 @@ impl<'a> Planner<'a> {
         let ParentUpdates {
             exact: mut parent_updates,
             batched,
+            batch_host,
         } = updates;
         // An approximate counter in a parent written anyway rides along
         // exactly: batching saves only a write of its own. Counters of one
@@ -378,9 +385,8 @@ impl<'a> Planner<'a> {
             let (action, copies) = in_every_copy(parent);
             let n = copies * parents(parent);
             let filter = filter_of(parent);
-            self.write_root(
+            let (mut step, cost, index) = self.root_write(
                 plan,
-                op,
                 RootWrite {
                     entity: parent,
                     action,
@@ -391,6 +397,10 @@ impl<'a> Planner<'a> {
                     purpose: why,
                 },
             );
+            // A batch pushed into its host at once: one write of the host
+            // (priced so already), whose `$push` takes the batch's list.
+            step.batch = batch_host == Some(parent);
+            self.push(plan, op, step, cost, index);
         }
     }
 

@@ -107,6 +107,9 @@ struct StepCost {
     docs_written: f64,
     bytes_written: f64,
     sync: f64,
+    /// Round trips past the step's one: a batch of children upserted
+    /// into buckets in chunks, one upsert each (`bucket::add_to_bucket`).
+    more_trips: f64,
 }
 
 /// A write of root documents that hold `entity`: what `write_root` and
@@ -1007,7 +1010,7 @@ impl<'a> Planner<'a> {
     ) -> usize {
         // A batched step runs in one execution out of `every`.
         let share = step.every.map_or(1.0, |n| 1.0 / n.max(1) as f64);
-        plan.cost.round_trips += share;
+        plan.cost.round_trips += share * (1.0 + cost.more_trips);
         plan.cost.index_keys_examined += share * cost.keys;
         plan.cost.documents_examined += share * cost.docs;
         plan.cost.bytes_read += share * cost.bytes_read;
@@ -1105,6 +1108,7 @@ impl<'a> Planner<'a> {
             paging: None,
             each: None,
             densest: None,
+            batch: false,
         }
     }
 
@@ -1338,6 +1342,7 @@ impl<'a> Planner<'a> {
             docs_written: docs,
             bytes_written: written,
             sync,
+            more_trips: 0.0,
         };
         Self::target(plan, acc.root, docs > 1.0 || action == Action::UpdateMany);
         let index = found.then(|| {

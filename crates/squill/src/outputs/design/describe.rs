@@ -496,6 +496,7 @@ pub(crate) fn filter(step: &Step) -> String {
 fn test(f: &StepFilter) -> &'static str {
     match (f.op, &f.value_from) {
         (_, ValueSource::Below { .. }) => "lt",
+        (_, ValueSource::RoomFor { .. }) => "lte",
         (_, ValueSource::Above { .. }) => "gt",
         (_, ValueSource::Missing) => "missing",
         (FilterOp::Eq, _) => "eq",
@@ -519,6 +520,7 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::Truncated { field, unit } => format!("{field} truncated to the {unit}"),
         ValueSource::Literal { value } => format!("\"{value}\""),
         ValueSource::Below { limit } | ValueSource::Above { limit } => words::int(*limit),
+        ValueSource::RoomFor { limit } => format!("{} less the chunk's length", words::int(*limit)),
         ValueSource::Missing => "the array has room".to_string(),
     }
 }

@@ -47,6 +47,7 @@ fn step(collection: &str, action: Action) -> Step {
         paging: None,
         each: None,
         densest: None,
+        batch: false,
     }
 }
 
