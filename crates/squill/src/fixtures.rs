@@ -45,13 +45,16 @@
 //!   cookbook's `or_deleted` gate).
 //! - `batch-count`: views inserted ten at a time into one article that
 //!   keeps their exact count: the count goes up by the batch's number.
+//! - `feed-embedded-followers`: `club-feed` with the followers embedded in
+//!   the followed member (outlier): no timeline, since a new post could
+//!   not find whom to push to.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 16] = [
+const FILES: [(&str, &str); 17] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -112,6 +115,10 @@ const FILES: [(&str, &str); 16] = [
     (
         "batch-count",
         include_str!("../tests/fixtures/batch-count.yaml"),
+    ),
+    (
+        "feed-embedded-followers",
+        include_str!("../tests/fixtures/feed-embedded-followers.yaml"),
     ),
 ];
 

@@ -494,28 +494,23 @@ impl<'a> Planner<'a> {
         let rel = self.facts.model.relationship(r);
         let field = &rel.child_field;
         let layout = self.layout(r);
-        match layout {
-            Layout::ParentReference
-            | Layout::TwoWayReferences
-            | Layout::Subset { .. }
-            | Layout::TreePath { .. }
-            | Layout::PathReference => Some(field.clone()),
-            // The child's own id is its parent's.
-            Layout::SharedId => Some("_id".to_string()),
-            Layout::EmbedParentInChild => Some(format!("{field}._id")),
-            l => match l.many_sides() {
-                Some((_, Some(copies))) => Some(
-                    if copies.is_empty()
-                        && self.facts.attributes_on(r, Side::Child, l).next().is_none()
-                    {
-                        field.clone()
-                    } else {
-                        format!("{field}._id")
-                    },
-                ),
-                _ => None,
-            },
+        if !layout.child_keeps_parent_id() {
+            return None;
         }
+        Some(match layout {
+            // The child's own id is its parent's.
+            Layout::SharedId => "_id".to_string(),
+            Layout::EmbedParentInChild => format!("{field}._id"),
+            l => match l.many_sides() {
+                Some((_, Some(copies)))
+                    if !copies.is_empty()
+                        || self.facts.attributes_on(r, Side::Child, l).next().is_some() =>
+                {
+                    format!("{field}._id")
+                }
+                _ => field.clone(),
+            },
+        })
     }
 
     /// Whether the parent of `r` holds its children's ids (and under which
