@@ -406,7 +406,10 @@ fn every_timeline_is_pushed_by_each_insert_of_its_items() {
             }
         }
     }
-    assert!(timelines > 0, "no design keeps a timeline: the test checks nothing");
+    assert!(
+        timelines > 0,
+        "no design keeps a timeline: the test checks nothing"
+    );
 }
 
 /// The model of the audit (a leaderboard's friend feed, with the
@@ -432,5 +435,8 @@ fn a_leaderboard_feed_keeps_no_timeline_it_cannot_push_into() {
             .iter()
             .any(|x| matches!(x, Purpose::PushToTimelines { .. }))
     });
-    assert_eq!(timeline, pushes, "a timeline is kept exactly when the insert pushes into it");
+    assert_eq!(
+        timeline, pushes,
+        "a timeline is kept exactly when the insert pushes into it"
+    );
 }

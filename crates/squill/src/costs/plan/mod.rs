@@ -582,6 +582,47 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// Marks the read's find of `e` (the plan's last find on its
+    /// collection) as returning the matching elements of the array `e` is
+    /// embedded in, when it is (`elements_array`), in the read's order and
+    /// up to its limit: a parent's elements read by the parent's id came
+    /// in its document, unsorted and whole (the top 2 bids of an item).
+    fn read_elements(&self, plan: &mut OpPlan, e: EntityId, sort: &[SortKey], limit: Option<u64>) {
+        let Some(array) = self.elements_array(e) else {
+            return;
+        };
+        let acc = self.access(e);
+        if let Some(s) = plan
+            .steps
+            .iter_mut()
+            .rev()
+            .find(|s| s.action == Action::Find && s.collection == acc.collection)
+        {
+            if s.sort.is_empty() && !sort.is_empty() {
+                s.sort = sort
+                    .iter()
+                    .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
+                    .collect();
+                s.limit = s.limit.or(limit);
+            }
+            s.elements = Some(array);
+        }
+    }
+
+    /// The array `e` is embedded in, directly in its collection's
+    /// documents (`product_stock`); `None` for an entity of its own, one
+    /// embedded alone, or one in an array nested in another.
+    fn elements_array(&self, e: EntityId) -> Option<String> {
+        match self.p.home[e.index()] {
+            Home::Embedded {
+                host, array: true, ..
+            } if self.p.root(e) == host && self.p.home[host.index()] == Home::Own => {
+                Some(self.access(e).prefix)
+            }
+            _ => None,
+        }
+    }
+
     /// The children `e` is folded into, each holding a copy of it (a page
     /// copied into its 20,000 views); `None` when it is not folded.
     fn folded_into(&self, e: EntityId) -> Option<f64> {
@@ -805,8 +846,14 @@ impl<'a> Planner<'a> {
                 if self.timeline_read(&mut plan, op_id) {
                     return plan;
                 }
+                // A child embedded in an array, read on its own: its
+                // elements, not the documents that hold them.
+                let alone = include.is_empty() && aggregates.is_empty() && op.paging.is_none();
                 if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
                     self.read_down(&mut plan, op_id, parent, inc);
+                    if alone {
+                        self.read_elements(&mut plan, *entity, sort, *limit);
+                    }
                     return plan;
                 }
                 if !family.is_empty() {
@@ -864,6 +911,9 @@ impl<'a> Planner<'a> {
                 // After the aggregates too: they take the parents' ids from
                 // the read's step, as the includes do.
                 drop_given_id_step(&mut plan, &first);
+                if alone {
+                    self.read_elements(&mut plan, *entity, sort, *limit);
+                }
             }
             OperationKind::Insert {
                 entity,
@@ -1043,6 +1093,8 @@ impl<'a> Planner<'a> {
             paging: None,
             each: None,
             densest: None,
+            figures: None,
+            elements: None,
         }
     }
 

@@ -47,6 +47,8 @@ fn step(collection: &str, action: Action) -> Step {
         paging: None,
         each: None,
         densest: None,
+        figures: None,
+        elements: None,
     }
 }
 
