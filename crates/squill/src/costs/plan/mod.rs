@@ -850,8 +850,15 @@ impl<'a> Planner<'a> {
                 // elements, not the documents that hold them.
                 let alone = include.is_empty() && aggregates.is_empty() && op.paging.is_none();
                 if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
+                    // The children of the document that holds them, by its
+                    // id, are that document's array, as the include of
+                    // them reads it: one design for both phrasings.
+                    let by_host = matches!(
+                        self.p.home[entity.index()],
+                        Home::Embedded { rel, .. } if rel == inc.relationship
+                    );
                     self.read_down(&mut plan, op_id, parent, inc);
-                    if alone {
+                    if alone && !by_host {
                         self.read_elements(&mut plan, *entity, sort, *limit);
                     }
                     return plan;
