@@ -1411,6 +1411,16 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
                     if field is None and total != len(fed):
                         fail(f"{label}/{key}: the groups count {total} {step['collection']}, the find before gave {len(fed)}")
                         good = False
+            if step.get("elements") is not None:
+                # One result per matching element of the array: each
+                # element of the matching documents tested on its own.
+                arr = step["elements"]
+                matching = len(list(db[step["collection"]].aggregate(
+                    [{"$match": filt}, {"$unwind": "$" + arr}, {"$match": filt}])))
+                for g in got:
+                    if not isinstance(g.get(arr), dict):
+                        fail(f"{label}/{key}: {arr} is not one element: {g.get(arr)!r}")
+                        good = False
             if matching is None and step.get("group") is not None:
                 # One document per value of the grouped path.
                 matching = len(db[step["collection"]].distinct(step["group"], filt))

@@ -53,13 +53,16 @@
 //!   figures), into hour buckets and into an embedded array: one `$push
 //!   $each` per chunk that fits a bucket, or of the list into the order,
 //!   and every figure moved by the whole batch (issue 41).
+//! - `feed-embedded-followers`: `club-feed` with the followers embedded in
+//!   the followed member (outlier): no timeline, since a new post could
+//!   not find whom to push to.
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 19] = [
+const FILES: [(&str, &str); 20] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -132,6 +135,10 @@ const FILES: [(&str, &str); 19] = [
     (
         "batch-buckets",
         include_str!("../tests/fixtures/batch-buckets.yaml"),
+    ),
+    (
+        "feed-embedded-followers",
+        include_str!("../tests/fixtures/feed-embedded-followers.yaml"),
     ),
 ];
 

@@ -38,6 +38,12 @@ mod ttl_tests;
 mod elem_match_tests;
 #[cfg(test)]
 mod together_tests;
+// An aggregate read over children apart, computed on the server (issue 41).
+#[cfg(test)]
+mod figures_tests;
+// A read of embedded children on their own: one element each (issue 41).
+#[cfg(test)]
+mod elements_tests;
 
 pub use crate::synthetic::GenerateError;
 

@@ -116,6 +116,24 @@ impl Layout {
         }
     }
 
+    /// Whether each child document (of its own collection, or holding its
+    /// parent inside it) keeps its parent's id, so the children of a parent
+    /// are found by one filter on the child side. The timeline's push
+    /// (fan-out on write) finds a new item's parent's followers this way,
+    /// and the planner's `parent_ref_path` names the path.
+    pub fn child_keeps_parent_id(&self) -> bool {
+        match self {
+            Layout::ParentReference
+            | Layout::TwoWayReferences
+            | Layout::Subset { .. }
+            | Layout::TreePath { .. }
+            | Layout::PathReference
+            | Layout::SharedId
+            | Layout::EmbedParentInChild => true,
+            l => matches!(l.many_sides(), Some((_, Some(_)))),
+        }
+    }
+
     /// For a many-to-many (or shared children): the copies of the other
     /// side's fields each element of the parent's and of the child's array
     /// carries; `None` for a side that keeps no array. `None` as a whole for

@@ -553,6 +553,55 @@ pub struct Step {
     /// chunks that fit a bucket, one upsert each (`documents` counts them).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub batch: bool,
+    /// For a `find` whose documents are reduced to figures on the server:
+    /// one aggregation (`$match` the filter, `$group` by the parent, and by
+    /// the window's unit of time when there is one, `$sort` by the group)
+    /// that returns a row of figures per group, not the documents. Boxed
+    /// like `graph`: most steps have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub figures: Option<Box<StepFigures>>,
+    /// For a `find` of children embedded in an array, read on their own:
+    /// the array. The filter's tests of its elements hold for one element
+    /// (`$elemMatch`), and the step returns the matching elements, each
+    /// with its document's `_id` (one aggregation: `$match`, `$unwind`,
+    /// `$match` the element, `$sort`, `$limit`), not the whole documents
+    /// ordered by their least element.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elements: Option<String>,
+}
+
+/// What a find that computes figures groups by and returns (an
+/// aggregate read over children kept in their own collection: the hourly
+/// min, max and average temperature of a device's readings).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepFigures {
+    /// The path of the parent's id in each document: a group per parent.
+    pub by: String,
+    /// For figures per unit of time: the date path and its unit (`hour`),
+    /// each group's time the date truncated to the unit (`$dateTrunc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per: Option<StepPer>,
+    /// Each figure: its name in the row, its function and the field it is
+    /// computed over (none for a count).
+    pub figures: Vec<StepFigure>,
+    /// Rows returned, typically (groups: parents times units).
+    pub rows: f64,
+}
+
+/// A group's unit of time: the date path truncated to `unit`.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepPer {
+    pub field: String,
+    pub unit: String,
+}
+
+/// One figure of a group.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct StepFigure {
+    pub name: String,
+    pub function: crate::model::AggregateFn,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 /// A geo search's worst case: the same query where the places are

@@ -358,3 +358,85 @@ fn no_cost_is_below_zero() {
         }
     }
 }
+
+/// Every design that keeps a timeline (fan-out on write) pushes each new
+/// item of its feed into it: each insert of the items that links them to a
+/// parent has a push step (issue 41, audit T: leaderboard.yaml kept a
+/// timeline whose inserts pushed nothing, and won because its pushes were
+/// not priced). Over every example and fixture.
+#[test]
+fn every_timeline_is_pushed_by_each_insert_of_its_items() {
+    use crate::design::{EntityDecision, Purpose};
+    use crate::model::OperationKind;
+    let fixtures = crate::fixtures::all();
+    let designs = designs()
+        .iter()
+        .map(|(name, _, d)| (name.as_str(), example(name), d))
+        .chain(fixtures.iter().map(|(name, m, d)| (*name, m.clone(), d)));
+    let mut timelines = 0;
+    for (name, model, d) in designs {
+        for decision in &d.entities {
+            let EntityDecision::Timeline { items, .. } = decision else {
+                continue;
+            };
+            timelines += 1;
+            for op in &model.workload.operations {
+                let OperationKind::Insert { entity, links, .. } = &op.kind else {
+                    continue;
+                };
+                let linked = links
+                    .iter()
+                    .any(|r| model.relationship(*r).child == *entity);
+                if model.entity(*entity).name != *items || !linked {
+                    continue;
+                }
+                let plan = d.operations.iter().find(|p| p.operation == op.name);
+                let pushes = plan.is_some_and(|p| {
+                    p.steps.iter().any(|s| {
+                        s.purpose
+                            .iter()
+                            .any(|x| matches!(x, Purpose::PushToTimelines { .. }))
+                    })
+                });
+                assert!(
+                    pushes,
+                    "{name}: {} inserts {items} but pushes nothing into the timeline",
+                    op.name
+                );
+            }
+        }
+    }
+    assert!(
+        timelines > 0,
+        "no design keeps a timeline: the test checks nothing"
+    );
+}
+
+/// The model of the audit (a leaderboard's friend feed, with the
+/// followers embedded in the followed player as outliers): no timeline
+/// kept without its pushes.
+#[test]
+fn a_leaderboard_feed_keeps_no_timeline_it_cannot_push_into() {
+    use crate::design::{EntityDecision, Purpose};
+    let text = include_str!("leaderboard-feed.yaml");
+    let model = crate::inputs::model_file::parse("leaderboard-feed.yaml", text).unwrap();
+    let d = advise(&model, &Settings::default(), None).unwrap();
+    let timeline = d
+        .entities
+        .iter()
+        .any(|e| matches!(e, EntityDecision::Timeline { .. }));
+    let record = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "record_result")
+        .unwrap();
+    let pushes = record.steps.iter().any(|s| {
+        s.purpose
+            .iter()
+            .any(|x| matches!(x, Purpose::PushToTimelines { .. }))
+    });
+    assert_eq!(
+        timeline, pushes,
+        "a timeline is kept exactly when the insert pushes into it"
+    );
+}

@@ -346,6 +346,12 @@ pub struct StepCode {
     /// A grouped find's totals: each one's name, and the field it adds up
     /// (none: a count of the group's documents).
     pub group_sums: Vec<(String, Option<String>)>,
+    /// A find that returns figures per group, computed on the server
+    /// (`$group` by the parent, and the window's unit of time).
+    pub figures: Option<crate::design::StepFigures>,
+    /// A find of an array's elements on their own (`Step::elements`):
+    /// the documents' matching elements, unwound, sorted and cut.
+    pub elements: Option<String>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,

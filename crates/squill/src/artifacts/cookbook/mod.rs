@@ -580,6 +580,10 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(g) = &s.group {
                     step["group"] = json!(g);
                 }
+                // A read of an array's matching elements, one a result.
+                if let Some(a) = &s.elements {
+                    step["elements"] = json!(a);
+                }
                 // A grouped read's totals (the children a delete removes
                 // from each parent, counted before it).
                 if !s.group_sums.is_empty() {

@@ -1193,7 +1193,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 (step.action != Action::Find)
                     .then(|| element_tested_twice(coll.as_ref(), &filter))
                     .flatten()
-            });
+            })
+            // A read of an array's elements on its own: its tests of them
+            // hold for one element too (a stock line low in *this*
+            // warehouse, not a product low in another; issue 41, audit C).
+            .or_else(|| step.elements.clone());
         b.steps.push(StepCode {
             elem_match,
             each,
@@ -1243,6 +1247,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .iter()
                 .map(|g| (g.name.clone(), g.field.clone()))
                 .collect(),
+            figures: step.figures.as_deref().cloned(),
+            elements: step.elements.clone(),
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {

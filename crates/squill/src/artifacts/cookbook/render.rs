@@ -410,6 +410,94 @@ fn group_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     format!("[{}]", stages.join(", "))
 }
 
+/// A find that computes figures per group on the server: `$match` the
+/// filter `f`, `$sort` by the date when a first or a last needs the
+/// order, `$group` by the parent (and by the date truncated to the
+/// window's unit, `$dateTrunc`) with each figure, `$sort` by the group.
+fn figures_pipeline(step: &StepCode, f: &str) -> String {
+    let Some(g) = &step.figures else {
+        return String::new();
+    };
+    let mut id = vec![(leaf(&g.by).to_string(), q(&format!("${}", g.by)))];
+    if let Some(per) = &g.per {
+        let trunc = object(&[
+            ("date".to_string(), q(&format!("${}", per.field))),
+            ("unit".to_string(), q(&per.unit)),
+        ]);
+        id.push((
+            leaf(&per.field).to_string(),
+            object(&[("$dateTrunc".to_string(), trunc)]),
+        ));
+    }
+    let mut group = vec![("_id".to_string(), object(&id))];
+    for x in &g.figures {
+        use crate::model::AggregateFn as F;
+        let op = match x.function {
+            F::Count => "$sum",
+            F::Sum => "$sum",
+            F::Min => "$min",
+            F::Max => "$max",
+            F::Avg => "$avg",
+            F::First => "$first",
+            F::Last => "$last",
+        };
+        let of = x
+            .field
+            .as_ref()
+            .map_or_else(|| "1".to_string(), |p| q(&format!("${p}")));
+        group.push((x.name.clone(), object(&[(op.to_string(), of)])));
+    }
+    let mut stages = vec![object(&[("$match".to_string(), f.to_string())])];
+    let ordered = g.figures.iter().any(|x| {
+        matches!(
+            x.function,
+            crate::model::AggregateFn::First | crate::model::AggregateFn::Last
+        )
+    });
+    if let (true, Some(per)) = (ordered, &g.per) {
+        stages.push(object(&[(
+            "$sort".to_string(),
+            object(&[(per.field.clone(), "1".to_string())]),
+        )]));
+    }
+    stages.push(object(&[("$group".to_string(), object(&group))]));
+    let mut by = vec![(format!("_id.{}", leaf(&g.by)), "1".to_string())];
+    if let Some(per) = &g.per {
+        by.push((format!("_id.{}", leaf(&per.field)), "1".to_string()));
+    }
+    stages.push(object(&[("$sort".to_string(), object(&by))]));
+    format!("[{}]", stages.join(", "))
+}
+
+/// A find of an array's matching elements on their own: `$match` the
+/// documents (`f`, the element tests in one `$elemMatch`), `$unwind` the
+/// array, `$match` each element by the same tests, `$sort`, `$limit`, and
+/// keep the element (and the document's `_id`), or the read's fields.
+fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
+    let Some(array) = &step.elements else {
+        return String::new();
+    };
+    let each = StepCode {
+        elem_match: None,
+        ..step.clone()
+    };
+    let mut stages = vec![
+        object(&[("$match".to_string(), f.to_string())]),
+        object(&[("$unwind".to_string(), q(&format!("${array}")))]),
+        object(&[("$match".to_string(), filter(lang, &each))]),
+    ];
+    let sort = sort_pairs(step);
+    if !sort.is_empty() {
+        stages.push(object(&[("$sort".to_string(), object(&sort))]));
+    }
+    if let Some(l) = step.limit {
+        stages.push(object(&[("$limit".to_string(), l.to_string())]));
+    }
+    let keep = projection(step).unwrap_or_else(|| object(&[(array.clone(), "1".to_string())]));
+    stages.push(object(&[("$project".to_string(), keep)]));
+    format!("[{}]", stages.join(", "))
+}
+
 /// The field a `near` read's documents get their distance in, in metres.
 pub(super) const DISTANCE_FIELD: &str = "_distance";
 
@@ -1009,6 +1097,16 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
     let f = filter(lang, step);
     let key = &step.key;
     let call = match step.action {
+        Action::Find if step.elements.is_some() => format!(
+            "{coll}.aggregate({}{}).toArray()",
+            elements_pipeline(lang, step, &f),
+            opt_arg(&opts)
+        ),
+        Action::Find if step.figures.is_some() => format!(
+            "{coll}.aggregate({}{}).toArray()",
+            figures_pipeline(step, &f),
+            opt_arg(&opts)
+        ),
         Action::Find if step.group.is_some() => format!(
             "{coll}.aggregate({}{}).toArray()",
             group_pipeline(lang, step, &f),
@@ -1616,6 +1714,14 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
     let f = filter(Lang::Python, step);
     let key = &step.key;
     let call = match step.action {
+        Action::Find if step.elements.is_some() => format!(
+            "list({coll}.aggregate({}{sess}))",
+            elements_pipeline(Lang::Python, step, &f)
+        ),
+        Action::Find if step.figures.is_some() => format!(
+            "list({coll}.aggregate({}{sess}))",
+            figures_pipeline(step, &f)
+        ),
         Action::Find if step.group.is_some() => format!(
             "list({coll}.aggregate({}{sess}))",
             group_pipeline(Lang::Python, step, &f)

@@ -325,19 +325,11 @@ impl<'s> Placement<'s> {
     /// Whether every timeline switched on still finds its items and edges
     /// where `build` requires them.
     fn timelines_hold(&self, facts: &Facts<'_>, space: &Space) -> bool {
-        let model = facts.model;
         self.timelines.iter().all(|&i| {
             let EntityCandidate::Timeline { feed, .. } = &space.entity[i] else {
                 return true;
             };
-            let item = model.relationship(feed.items).child;
-            let edge = model.relationship(feed.followers).child;
-            let edge_home_ok = match self.home[edge.index()] {
-                Home::Own => true,
-                Home::Embedded { rel, .. } => rel == feed.following,
-                Home::Bucketed { .. } => false,
-            };
-            self.home[item.index()] == Home::Own && edge_home_ok
+            super::timeline_can_be_kept(facts.model, feed, &self.home, &self.layouts)
         })
     }
 

@@ -122,6 +122,29 @@ pub fn timeline_size(
     }
 }
 
+/// Whether the design can keep a timeline of `feed` up to date: the items
+/// and the follow edges keep documents of their own (or the edges live
+/// inside their follower), each edge keeps the followed parent's id, each
+/// edge names its follower (or is inside it), and, when outliers are read
+/// at feed time, each item keeps its parent's id. What
+/// `costs::plan::timeline` plans from.
+pub(super) fn timeline_can_be_kept(
+    model: &crate::model::Model,
+    feed: &crate::candidates::feed::Feed,
+    home: &[Home],
+    layouts: &[&Layout],
+) -> bool {
+    let item = model.relationship(feed.items).child;
+    let edge = model.relationship(feed.followers).child;
+    let keeps = |r: RelationshipId| layouts[r.index()].child_keeps_parent_id();
+    let follower_known = match home[edge.index()] {
+        Home::Own => keeps(feed.following),
+        Home::Embedded { rel, .. } => rel == feed.following,
+        Home::Bucketed { .. } => false,
+    };
+    home[item.index()] == Home::Own && follower_known && keeps(feed.followers)
+}
+
 /// The entity `layout` of relationship `r` stores inside other documents,
 /// and where.
 fn guest(
@@ -254,17 +277,16 @@ impl<'s> Placement<'s> {
                 }
                 EntityCandidate::Computed { .. } => computed.push(i),
                 // The items and the edges keep documents of their own: the
-                // followers are found at each new item, and the outliers'
-                // items read at feed time.
+                // followers are found at each new item (by the edges' id of
+                // the followed parent, each edge naming its follower or kept
+                // inside it), and the outliers' items read at feed time.
+                // Under any other layout of the edges the push could not be
+                // planned, and a
+                // timeline nothing fills is no design (issue 41, audit T:
+                // followers embedded in the followed player, or kept as ids
+                // in the follower).
                 EntityCandidate::Timeline { feed, .. } => {
-                    let item = model.relationship(feed.items).child;
-                    let edge = model.relationship(feed.followers).child;
-                    let edge_home_ok = match home[edge.index()] {
-                        Home::Own => true,
-                        Home::Embedded { rel, .. } => rel == feed.following,
-                        Home::Bucketed { .. } => false,
-                    };
-                    if home[item.index()] != Home::Own || !edge_home_ok {
+                    if !timeline_can_be_kept(model, feed, &home, &layouts) {
                         return None;
                     }
                     timelines.push(i);

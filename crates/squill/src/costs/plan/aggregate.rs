@@ -139,17 +139,32 @@ impl<'a> Planner<'a> {
                 );
                 step.filter
                     .push(filt(acc.path(&path), FilterOp::In, here.clone()));
-                if let Some(x) = &agg.field {
-                    step.projection.push(acc.path(x));
-                }
                 let total = m * n;
                 step.documents = total;
                 let covered = agg.function == AggregateFn::Count;
                 let roots = (total / acc.per_root.max(1.0)).ceil();
+                // Children of their own are grouped on the server: a row
+                // per parent comes back (a first or a last needs an order
+                // the model does not give, and children inside other
+                // documents come back in them: those are read and computed
+                // by the application).
+                let grouped = acc.per_root <= 1.0
+                    && !matches!(agg.function, AggregateFn::First | AggregateFn::Last);
+                let bytes_read = if grouped {
+                    let g = step_figures(acc.path(&path), None, vec![step_figure(agg, &acc)], m);
+                    let bytes = m * row_bytes(Some(&g));
+                    step.figures = Some(Box::new(g));
+                    bytes
+                } else {
+                    if let Some(x) = &agg.field {
+                        step.projection.push(acc.path(x));
+                    }
+                    if covered { 0.0 } else { roots * acc.root_bytes }
+                };
                 let cost = StepCost {
                     keys: total,
                     docs: if covered { 0.0 } else { roots },
-                    bytes_read: if covered { 0.0 } else { roots * acc.root_bytes },
+                    bytes_read,
                     ..StepCost::default()
                 };
                 self.push(
@@ -225,20 +240,36 @@ impl Planner<'_> {
             return;
         }
         // Otherwise the window's children are read (whole buckets of
-        // another size, or the children themselves) and grouped.
+        // another size, or the children themselves) and grouped: children
+        // of their own are grouped on the server (a row per parent and
+        // unit of time comes back, not the children), buckets of another
+        // size come back whole.
+        let mut figures = None;
         let (docs, bytes, keys) = match self.layout(r) {
             Layout::Bucket { per_bucket, by, .. } => {
                 self.window_of_buckets(r, m, in_window, (*per_bucket, by))
             }
             _ => {
-                let path = self.parent_id_path(r);
+                let path = acc.path(&self.parent_id_path(r));
                 let total = m * in_window;
                 let roots = (total / acc.per_root.max(1.0)).ceil();
-                (
-                    roots,
-                    roots * acc.root_bytes,
-                    vec![(acc.path(&path), 1), (acc.path(&w.field), -1)],
-                )
+                let per = crate::design::StepPer {
+                    field: acc.path(&w.field),
+                    unit: w.unit.clone(),
+                };
+                let computed = aggs.iter().map(|a| step_figure(a, &acc)).collect();
+                // A group per parent and unit of the window, at most one
+                // per child read.
+                let rows = (m * w.last as f64).min(roots.max(m));
+                let grouped = step_figures(path.clone(), Some(per), computed, rows);
+                let bytes = if acc.per_root > 1.0 {
+                    // Children inside other documents come back in them.
+                    roots * acc.root_bytes
+                } else {
+                    figures = Some(grouped);
+                    rows * row_bytes(figures.as_ref())
+                };
+                (roots, bytes, vec![(path, 1), (acc.path(&w.field), -1)])
             }
         };
         let mut step = Self::step(
@@ -255,6 +286,7 @@ impl Planner<'_> {
         step.filter
             .push(filt(keys[1].0.clone(), FilterOp::Range, ValueSource::Param));
         step.documents = docs;
+        step.figures = figures.map(Box::new);
         let cost = StepCost {
             keys: docs,
             docs,
@@ -263,6 +295,47 @@ impl Planner<'_> {
         };
         self.push(plan, op, step, cost, Some((keys, rel.child, acc.docs)));
     }
+}
+
+/// A figure of a grouped find: `min_temp` for the minimum of `temp`, a
+/// count as `count`.
+fn step_figure(a: &crate::model::Aggregate, acc: &super::Access) -> crate::design::StepFigure {
+    let function = crate::candidates::fn_name(a.function);
+    crate::design::StepFigure {
+        name: a
+            .field
+            .as_ref()
+            .map_or_else(|| function.to_string(), |f| format!("{function}_{f}")),
+        function: a.function,
+        field: a.field.as_ref().map(|f| acc.path(f)),
+    }
+}
+
+fn step_figures(
+    by: String,
+    per: Option<crate::design::StepPer>,
+    figures: Vec<crate::design::StepFigure>,
+    rows: f64,
+) -> crate::design::StepFigures {
+    crate::design::StepFigures {
+        by,
+        per,
+        figures,
+        rows,
+    }
+}
+
+/// BSON bytes of one row a grouped find returns: the group's `_id` (the
+/// parent's id, and the unit's date) and a double per figure.
+fn row_bytes(figures: Option<&crate::design::StepFigures>) -> f64 {
+    let Some(g) = figures else { return 0.0 };
+    // An element: its type byte, its name and its NUL, then its value.
+    let element = |name: &str, value: f64| 2.0 + name.len() as f64 + value;
+    let mut id = 5.0 + element(&g.by, 12.0);
+    if let Some(per) = &g.per {
+        id += element(&per.field, 8.0);
+    }
+    5.0 + element("_id", id) + g.figures.iter().map(|f| element(&f.name, 8.0)).sum::<f64>()
 }
 
 /// Whether a bucket's figure `kept` answers the aggregate `asked` (an

@@ -504,28 +504,23 @@ impl<'a> Planner<'a> {
         let rel = self.facts.model.relationship(r);
         let field = &rel.child_field;
         let layout = self.layout(r);
-        match layout {
-            Layout::ParentReference
-            | Layout::TwoWayReferences
-            | Layout::Subset { .. }
-            | Layout::TreePath { .. }
-            | Layout::PathReference => Some(field.clone()),
-            // The child's own id is its parent's.
-            Layout::SharedId => Some("_id".to_string()),
-            Layout::EmbedParentInChild => Some(format!("{field}._id")),
-            l => match l.many_sides() {
-                Some((_, Some(copies))) => Some(
-                    if copies.is_empty()
-                        && self.facts.attributes_on(r, Side::Child, l).next().is_none()
-                    {
-                        field.clone()
-                    } else {
-                        format!("{field}._id")
-                    },
-                ),
-                _ => None,
-            },
+        if !layout.child_keeps_parent_id() {
+            return None;
         }
+        Some(match layout {
+            // The child's own id is its parent's.
+            Layout::SharedId => "_id".to_string(),
+            Layout::EmbedParentInChild => format!("{field}._id"),
+            l => match l.many_sides() {
+                Some((_, Some(copies)))
+                    if !copies.is_empty()
+                        || self.facts.attributes_on(r, Side::Child, l).next().is_some() =>
+                {
+                    format!("{field}._id")
+                }
+                _ => field.clone(),
+            },
+        })
     }
 
     /// Whether the parent of `r` holds its children's ids (and under which
@@ -594,6 +589,47 @@ impl<'a> Planner<'a> {
             per_root: p.per_root(self.facts, e),
             docs: p.documents(self.facts, e, self.root_fill(root)),
             kind,
+        }
+    }
+
+    /// Marks the read's find of `e` (the plan's last find on its
+    /// collection) as returning the matching elements of the array `e` is
+    /// embedded in, when it is (`elements_array`), in the read's order and
+    /// up to its limit: a parent's elements read by the parent's id came
+    /// in its document, unsorted and whole (the top 2 bids of an item).
+    fn read_elements(&self, plan: &mut OpPlan, e: EntityId, sort: &[SortKey], limit: Option<u64>) {
+        let Some(array) = self.elements_array(e) else {
+            return;
+        };
+        let acc = self.access(e);
+        if let Some(s) = plan
+            .steps
+            .iter_mut()
+            .rev()
+            .find(|s| s.action == Action::Find && s.collection == acc.collection)
+        {
+            if s.sort.is_empty() && !sort.is_empty() {
+                s.sort = sort
+                    .iter()
+                    .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
+                    .collect();
+                s.limit = s.limit.or(limit);
+            }
+            s.elements = Some(array);
+        }
+    }
+
+    /// The array `e` is embedded in, directly in its collection's
+    /// documents (`product_stock`); `None` for an entity of its own, one
+    /// embedded alone, or one in an array nested in another.
+    fn elements_array(&self, e: EntityId) -> Option<String> {
+        match self.p.home[e.index()] {
+            Home::Embedded {
+                host, array: true, ..
+            } if self.p.root(e) == host && self.p.home[host.index()] == Home::Own => {
+                Some(self.access(e).prefix)
+            }
+            _ => None,
         }
     }
 
@@ -868,8 +904,21 @@ impl<'a> Planner<'a> {
                 if self.timeline_read(&mut plan, op_id) {
                     return plan;
                 }
+                // A child embedded in an array, read on its own: its
+                // elements, not the documents that hold them.
+                let alone = include.is_empty() && aggregates.is_empty() && op.paging.is_none();
                 if let Some((parent, inc)) = op.as_parent_include(self.facts.model) {
+                    // The children of the document that holds them, by its
+                    // id, are that document's array, as the include of
+                    // them reads it: one design for both phrasings.
+                    let by_host = matches!(
+                        self.p.home[entity.index()],
+                        Home::Embedded { rel, .. } if rel == inc.relationship
+                    );
                     self.read_down(&mut plan, op_id, parent, inc);
+                    if alone && !by_host {
+                        self.read_elements(&mut plan, *entity, sort, *limit);
+                    }
                     return plan;
                 }
                 if !family.is_empty() {
@@ -927,6 +976,9 @@ impl<'a> Planner<'a> {
                 // After the aggregates too: they take the parents' ids from
                 // the read's step, as the includes do.
                 drop_given_id_step(&mut plan, &first);
+                if alone {
+                    self.read_elements(&mut plan, *entity, sort, *limit);
+                }
             }
             OperationKind::Insert {
                 entity,
@@ -1109,6 +1161,8 @@ impl<'a> Planner<'a> {
             each: None,
             densest: None,
             batch: false,
+            figures: None,
+            elements: None,
         }
     }
 

@@ -483,11 +483,31 @@ pub(crate) fn filter(step: &Step) -> String {
     if step.filter.is_empty() {
         return "{}".into();
     }
-    let inner: Vec<String> = step
+    let term = |path: &str, f: &StepFilter| {
+        format!("{path}: {} ({})", test(f), value_source(&f.value_from))
+    };
+    // A read of an array's elements: their tests hold for one element.
+    let inside = step.elements.as_ref().map(|a| format!("{a}."));
+    fn element<'f>(inside: Option<&str>, f: &'f StepFilter) -> Option<&'f str> {
+        inside.and_then(|i| f.path.strip_prefix(i))
+    }
+    let inside = inside.as_deref();
+    let mut inner: Vec<String> = Vec::new();
+    let mut grouped: Vec<String> = step
         .filter
         .iter()
-        .map(|f| format!("{}: {} ({})", f.path, test(f), value_source(&f.value_from)))
+        .filter_map(|f| element(inside, f).map(|rest| term(rest, f)))
         .collect();
+    for f in &step.filter {
+        match (element(inside, f), &step.elements) {
+            (None, _) => inner.push(term(&f.path, f)),
+            (Some(_), Some(array)) if !grouped.is_empty() => inner.push(format!(
+                "{array}: $elemMatch {{ {} }}",
+                std::mem::take(&mut grouped).join(", ")
+            )),
+            _ => {}
+        }
+    }
     format!("{{ {} }}", inner.join(", "))
 }
 
@@ -663,6 +683,25 @@ pub(crate) fn step(step: &Step) -> String {
         None => text.push_str(" (no index: collection scan)"),
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
+    if let Some(array) = &step.elements {
+        text.push_str(&format!(
+            ", each matching {array} element on its own ($unwind)"
+        ));
+    }
+    if let Some(g) = &step.figures {
+        let per = g
+            .per
+            .as_ref()
+            .map(|p| format!(" and {} {}", p.unit, p.field))
+            .unwrap_or_default();
+        let names: Vec<&str> = g.figures.iter().map(|f| f.name.as_str()).collect();
+        text.push_str(&format!(
+            ", grouped by {}{per} on the server ($group: {}) → {}",
+            g.by,
+            names.join(", "),
+            words::count(g.rows, "row")
+        ));
+    }
     match (step.every, step.if_matched) {
         (Some(n), Some(k)) => text.push_str(&format!(
             ", only when step {k} matched (about once every {} runs)",

@@ -48,6 +48,8 @@ fn step(collection: &str, action: Action) -> Step {
         each: None,
         densest: None,
         batch: false,
+        figures: None,
+        elements: None,
     }
 }
 

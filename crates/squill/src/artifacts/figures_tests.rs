@@ -1,0 +1,153 @@
+//! An aggregate read over children kept in their own collection (issue 41,
+//! audit D): the figures are computed on the server, per parent and per
+//! unit of the window, by one aggregation, not by shipping every child
+//! (a device's hourly min, max and average temperature of the last week
+//! was a find of its 10,080 readings, the window lost).
+
+use super::external_tests::{database_uri, out_dir, server_tools, try_run};
+use super::*;
+use std::process::Command;
+
+/// Devices and their readings, kept apart; a device's hourly figures of
+/// its last week's readings.
+const FLEET: &str = "
+name: fleet-hourly
+entities:
+  device:
+    count: 1000
+    fields:
+      serial: string(16)
+  reading:
+    count: 10000000
+    fields:
+      ts: date
+      temp: double
+relationships:
+  readings:
+    parent: device
+    child: reading
+    children: {min: 0, typical: 10000, max: 100000, growth: {typical: 1440, max: 86400, per: day}}
+    child_field: device
+    layout: parent-reference
+operations:
+  ingest:
+    insert: reading
+    links: [readings]
+    rate: 1000
+  hourly:
+    read: device
+    filter: {_id: eq}
+    aggregates: [min(readings.temp), max(readings.temp), avg(readings.temp)]
+    window: {per: hour, last: 168}
+    rate: 10
+";
+
+fn fleet() -> (crate::model::Model, crate::design::Design) {
+    let model =
+        crate::inputs::model_file::parse("fleet-hourly.yaml", FLEET).expect("the model parses");
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
+    (model, design)
+}
+
+/// The plan groups on the server, priced at its rows; each language
+/// runs the one aggregation: `$match`, `$group` by the device and the
+/// hour (`$dateTrunc`) with each figure, `$sort` by the group.
+#[test]
+fn an_aggregate_over_children_apart_is_one_aggregation_per_hour() {
+    let (_, d) = fleet();
+    let plan = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "hourly")
+        .expect("hourly");
+    let step = plan.steps.last().expect("a step");
+    let g = step
+        .figures
+        .as_ref()
+        .expect("the children are grouped on the server");
+    assert_eq!(g.by, "device");
+    assert_eq!(
+        g.per.as_ref().map(|p| (p.field.as_str(), p.unit.as_str())),
+        Some(("ts", "hour"))
+    );
+    let names: Vec<&str> = g.figures.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["min_temp", "max_temp", "avg_temp"]);
+    // A row per hour of the window, not a document per reading: what
+    // comes back is the rows, what is examined the readings.
+    assert_eq!(g.rows, 168.0);
+    assert!(step.documents > 1000.0, "{}", step.documents);
+    assert!(plan.cost.bytes_read < 20_000.0, "{:?}", plan.cost);
+    let ops = cookbook::op_codes(&d);
+    let hourly = ops.iter().find(|o| o.name == "hourly").expect("hourly");
+    let group = r#"{"$group": {"_id": {"device": "$device", "ts": {"$dateTrunc": {"date": "$ts", "unit": "hour"}}}, "min_temp": {"$min": "$temp"}, "max_temp": {"$max": "$temp"}, "avg_temp": {"$avg": "$temp"}}}, {"$sort": {"_id.device": 1, "_id.ts": 1}}]"#;
+    for text in [
+        cookbook::mongosh_function(hourly),
+        cookbook::node_function(hourly),
+        cookbook::python_function(hourly),
+    ] {
+        assert!(
+            text.contains(".aggregate([{\"$match\": {\"device\": "),
+            "{text}"
+        );
+        assert!(text.contains(group), "{text}");
+    }
+}
+
+/// Against the server (SecantusDB supports `$dateTrunc`): readings of
+/// two devices over five hours, the Python cookbook's `hourly` for one
+/// of them returns that device's per-hour minimum, maximum and average,
+/// equal to those Python computes from the readings it inserted.
+#[test]
+fn hourly_figures_equal_those_of_the_readings_against_a_server() {
+    let Some((uri, python, _)) = server_tools() else {
+        return;
+    };
+    let (model, design) = fleet();
+    let dir = out_dir("figures");
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let script = r#"
+import sys, random, datetime
+from pymongo import MongoClient
+sys.path.insert(0, sys.argv[1])
+import cookbook
+db = MongoClient(sys.argv[2])[sys.argv[3]]
+db["reading"].drop()
+db["device"].drop()
+db["device"].insert_many([{"_id": 1, "serial": "a"}, {"_id": 2, "serial": "b"}])
+random.seed(7)
+start = datetime.datetime(2026, 1, 1, 10, 0)
+rows = []
+for device in (1, 2):
+    for minute in range(0, 300, 7):
+        rows.append({"device": device, "ts": start + datetime.timedelta(minutes=minute, seconds=13), "temp": round(random.uniform(-20, 40), 3)})
+db["reading"].insert_many(rows)
+got = cookbook.hourly(db, 1, start, start + datetime.timedelta(hours=5))["reading"]
+want = {}
+for r in rows:
+    if r["device"] == 1:
+        want.setdefault(r["ts"].replace(minute=0, second=0), []).append(r["temp"])
+assert [g["_id"]["ts"] for g in got] == sorted(want), (got, sorted(want))
+for g in got:
+    temps = want[g["_id"]["ts"]]
+    assert g["_id"]["device"] == 1, g
+    assert g["min_temp"] == min(temps) and g["max_temp"] == max(temps), (g, temps)
+    assert abs(g["avg_temp"] - sum(temps) / len(temps)) < 1e-9, (g, temps)
+print("ok: %d hours" % len(got))
+"#;
+    let db = format!("squill_figures_{}", std::process::id());
+    let out = try_run(
+        Command::new(&python)
+            .args(["-c", script])
+            .arg(&dir.0)
+            .arg(database_uri(&uri, &db))
+            .arg(&db),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.contains("ok: 5 hours"), "{out}");
+}
