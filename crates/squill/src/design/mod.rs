@@ -780,8 +780,14 @@ pub enum UpdateOp {
     SetOnInsert {
         path: String,
     },
+    /// `$inc`: by `by` where the model states the amount (`increments:
+    /// {remaining: -1}`), so the write's guard (`remaining > 0`) holds for
+    /// the amount it is written for; `None`: a count's 1, or an amount the
+    /// caller or an earlier step gives (a child's value, a batch's sum).
     Inc {
         path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<f64>,
     },
     /// `$inc` by a negative amount: a count or sum falls (a child deleted,
     /// a link removed).

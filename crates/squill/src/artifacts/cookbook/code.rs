@@ -89,6 +89,9 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// An amount the model states (`increments: {remaining: -1}`), written
+    /// as the literal it is.
+    Amount(f64),
     /// The number of documents in a list parameter: what a batch insert
     /// adds to its parent's count (`len(new_view_list)`).
     LengthOf(String),

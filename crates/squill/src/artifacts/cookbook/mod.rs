@@ -532,6 +532,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
+        Expr::Amount(n) => json!({"amount": n}),
         Expr::LengthOf(p) => json!({"length_of": p}),
         Expr::FirstOf {
             step,

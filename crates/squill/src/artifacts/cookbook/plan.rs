@@ -377,15 +377,18 @@ impl Builder<'_> {
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Value, "")),
             ),
+            // The amount the model states, written as a literal: no caller
+            // can pass another (a `+1` or a `-5` under a guard for `-1`).
+            UpdateOp::Inc { path, by: Some(by) } => Update::Inc(path.clone(), Expr::Amount(*by)),
             // A batched counter adds what the application added up.
-            UpdateOp::Inc { path } if step.every.is_some() => Update::Inc(
+            UpdateOp::Inc { path, .. } if step.every.is_some() => Update::Inc(
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Value, "added_")),
             ),
             // After a batch insert, a count of the children goes up by the
             // batch's number (a sum by its sum, which the caller passes as
             // for one child); a guard's version still by one.
-            UpdateOp::Inc { path }
+            UpdateOp::Inc { path, .. }
                 if is_counter(path) && path != crate::design::VERSION && self.batch.is_some() =>
             {
                 Update::Inc(
@@ -393,7 +396,7 @@ impl Builder<'_> {
                     Expr::LengthOf(self.batch.clone().unwrap_or_default()),
                 )
             }
-            UpdateOp::Inc { path } => {
+            UpdateOp::Inc { path, .. } => {
                 let by = if is_counter(path) {
                     Expr::Number(1)
                 } else {
@@ -909,7 +912,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // A bulk write's amounts per document come from its objects (each
         // `updateOne` its own): no parameter asks the caller for them.
         let per_document = |u: &&UpdateOp| match (u, step.each.as_deref()) {
-            (UpdateOp::Inc { path } | UpdateOp::Dec { path }, Some(each)) => {
+            (UpdateOp::Inc { path, .. } | UpdateOp::Dec { path }, Some(each)) => {
                 each.amounts.iter().any(|a| a.path == *path)
             }
             (UpdateOp::Set { path }, Some(each)) => each.sets.iter().any(|x| x.path == *path),
@@ -1362,7 +1365,9 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
     });
     let counter = bounded.or_else(|| {
         step.updates.iter().find_map(|u| match u {
-            UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
+            UpdateOp::Inc { path, .. } if !path.contains('.') && is_counter(path) => {
+                Some(path.clone())
+            }
             _ => None,
         })
     })?;

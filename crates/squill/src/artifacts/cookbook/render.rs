@@ -23,6 +23,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
+        Expr::Amount(n) => number(*n),
         Expr::LengthOf(p) => match lang {
             Lang::Python => format!("len({p})"),
             _ => format!("{p}.length"),
@@ -44,10 +45,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::Test(t, v) => {
             let v = match v {
-                crate::model::Literal::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
-                    format!("{n:.0}")
-                }
-                crate::model::Literal::Number(n) => n.to_string(),
+                crate::model::Literal::Number(n) => number(*n),
                 crate::model::Literal::Text(w) => q(w),
                 crate::model::Literal::Bool(b) => match (lang, b) {
                     (Lang::Python, true) => "True".into(),
@@ -105,6 +103,16 @@ fn expr(lang: Lang, e: &Expr) -> String {
             let op = if *descending { "$lt" } else { "$gt" };
             format!("{{{}: {param}}}", q(op))
         }
+    }
+}
+
+/// A number as JavaScript and Python both read it: a whole one without a
+/// fraction (`-1`, not `-1.0`).
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{n:.0}")
+    } else {
+        n.to_string()
     }
 }
 
@@ -1704,6 +1712,29 @@ mod tests {
         for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
             assert!(text.contains(filter), "{text}");
             assert_eq!(text.matches("\"status\":").count(), 2, "{text}");
+        }
+    }
+
+    /// The amount the model states (`increments: {remaining: -1}`) is the
+    /// literal of the `$inc` in every language, and no parameter asks the
+    /// caller for it (audit43 A): a caller's `+1` or `-5` would pass a
+    /// guard (`remaining > 0`) written for -1.
+    #[test]
+    fn a_stated_amount_is_written_not_passed() {
+        let (_, d) = crate::fixtures::load("coupon-checkout");
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "redeem_decrement")
+            .unwrap();
+        let dec = op_code(&d, plan);
+        assert!(
+            dec.params.iter().all(|p| p.path != "remaining"),
+            "{:?}",
+            dec.params
+        );
+        for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
+            assert!(text.contains("{\"$inc\": {\"remaining\": -1}}"), "{text}");
         }
     }
 

@@ -433,6 +433,7 @@ impl<'a> Planner<'a> {
                         },
                         _ => UpdateOp::Inc {
                             path: pacc.path(cname),
+                            by: None,
                         },
                     };
                     extra.push((

@@ -528,7 +528,8 @@ pub(crate) fn update(op: &UpdateOp) -> String {
     match op {
         UpdateOp::Set { path } => format!("$set {path}"),
         UpdateOp::Unset { path } => format!("$unset {path}"),
-        UpdateOp::Inc { path } => format!("$inc {path}"),
+        UpdateOp::Inc { path, by: Some(by) } => format!("$inc {path} by {}", words::num(*by)),
+        UpdateOp::Inc { path, by: None } => format!("$inc {path}"),
         UpdateOp::Dec { path } => format!("$inc {path} (down)"),
         UpdateOp::Min { path } => format!("$min {path}"),
         UpdateOp::SetOnInsert { path } => format!("$setOnInsert {path}"),
@@ -609,7 +610,7 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
             (None, _) => format!("$set {path} to (the value given with each id)"),
         };
     }
-    let (Some(each), UpdateOp::Inc { path } | UpdateOp::Dec { path }) = (&step.each, u) else {
+    let (Some(each), UpdateOp::Inc { path, .. } | UpdateOp::Dec { path }) = (&step.each, u) else {
         return update(u);
     };
     match each.amounts.iter().find(|a| a.path == *path) {
