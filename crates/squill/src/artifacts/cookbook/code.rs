@@ -338,6 +338,12 @@ pub struct StepCode {
     /// the code runs the upsert again with the next page, which lands in
     /// that writer's bucket while it has room (issue 41).
     pub next_page: Option<String>,
+    /// An insert of documents that keep their `_id` (an archive's copy of
+    /// the live documents), which a rerun repeats: after a crash between
+    /// the copy and the delete, the job copies some documents again. The
+    /// insert is unordered, and a duplicate key is a document already
+    /// there, not an error (audit43 H).
+    pub skip_duplicates: bool,
     /// A conditional write or a claim: what the code does when it matches
     /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
     /// the group's earlier writes; `skip`: nothing).

@@ -1030,10 +1030,13 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                     .then(|| element_tested_twice(coll.as_ref(), &filter))
                     .flatten()
             });
+        let skip_duplicates =
+            step.action == Action::InsertMany && is_archive(b.design, &step.collection);
         b.steps.push(StepCode {
             elem_match,
             each,
             next_page,
+            skip_duplicates,
             skip,
             otherwise: step.otherwise,
             key,
@@ -1348,6 +1351,14 @@ fn page_taken_retry(
                 && i.keys[1].0 == crate::design::PAGE
         })
         .then_some(page)
+}
+
+/// Whether `collection` is the archive of an entity split by age: its job
+/// copies the live documents with their ids.
+fn is_archive(design: &Design, collection: &str) -> bool {
+    design.entities.iter().any(|d| {
+        matches!(d, crate::design::EntityDecision::Archive { archive, .. } if archive == collection)
+    })
 }
 
 /// For a bucket upsert: the counter it increments by one and the bound of the

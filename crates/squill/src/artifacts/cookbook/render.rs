@@ -907,6 +907,11 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             insert_arg(lang, step),
             opt_arg(&opts)
         ),
+        Action::InsertMany if step.skip_duplicates => format!(
+            "insertNew({coll}, {}{})",
+            step.insert.as_deref().unwrap_or("[]"),
+            opt_arg(&opts)
+        ),
         Action::InsertMany => format!(
             "{coll}.insertMany({}{})",
             step.insert.as_deref().unwrap_or("[]"),
@@ -1377,6 +1382,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
         Action::InsertOne => format!(
             "_result({coll}.insert_one({}{sess}))",
             insert_arg(Lang::Python, step)
+        ),
+        Action::InsertMany if step.skip_duplicates => format!(
+            "_insert_new({coll}, {}{sess})",
+            step.insert.as_deref().unwrap_or("[]")
         ),
         Action::InsertMany => format!(
             "_result({coll}.insert_many({}{sess}))",
