@@ -1084,6 +1084,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::SetElements { path, .. }
         | U::Recompute { path, .. }
         | U::SetFrom { path, .. }
+        | U::CopyFrom { path, .. }
         | U::SetOld { path, .. }
         | U::Reset { path, .. } => path,
     }

@@ -838,6 +838,16 @@ pub enum UpdateOp {
         /// The figure the parent keeps (max, min, first, last).
         function: crate::model::AggregateFn,
     },
+    /// `$set` of the value at `field` in the one document step `step`
+    /// (1-based) found: a relinked child's reference and its copies of
+    /// the new parent's fields, taken from the new parent as that step
+    /// read it, so that they cannot disagree with it (audit43 K). When
+    /// the step found nothing, the operation fails.
+    CopyFrom {
+        path: String,
+        step: usize,
+        field: String,
+    },
     /// An update pipeline's rewrite of the elements of the array `path`
     /// that the step's filter matches (its tests under `path.`): `fields`
     /// set in each (`$map`, `$mergeObjects`). Written beside `Recompute`,

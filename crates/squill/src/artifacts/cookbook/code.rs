@@ -89,6 +89,13 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// The value at `field` in the one document an earlier find returned
+    /// (`step[0]["starts_at"]`): what a relink copies from the new parent
+    /// it read (the find fails the operation when it found none).
+    FoundField {
+        step: String,
+        field: String,
+    },
     /// An amount the model states (`increments: {remaining: -1}`), written
     /// as the literal it is.
     Amount(f64),
@@ -344,6 +351,10 @@ pub struct StepCode {
     /// insert is unordered, and a duplicate key is a document already
     /// there, not an error (audit43 H).
     pub skip_duplicates: bool,
+    /// A find whose one document a later write copies from (a relink's
+    /// new parent): when it finds none, the operation fails, naming what
+    /// it did not find, before any write.
+    pub must_find: bool,
     /// A conditional write or a claim: what the code does when it matches
     /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
     /// the group's earlier writes; `skip`: nothing).

@@ -495,6 +495,28 @@ impl Builder<'_> {
                     Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
                 ),
             },
+            // The new parent as the find before read it: the write fails
+            // there when it found none (`must_find`).
+            UpdateOp::CopyFrom {
+                path,
+                step: n,
+                field,
+            } => match self.steps.get_mut(n.wrapping_sub(1)) {
+                Some(found) if found.action == Action::Find => {
+                    found.must_find = true;
+                    Update::Set(
+                        path.clone(),
+                        Expr::FoundField {
+                            step: found.key.clone(),
+                            field: field.clone(),
+                        },
+                    )
+                }
+                _ => Update::Set(
+                    path.clone(),
+                    Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
+                ),
+            },
             UpdateOp::Recompute {
                 path,
                 function,
@@ -1037,6 +1059,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             each,
             next_page,
             skip_duplicates,
+            must_find: false,
             skip,
             otherwise: step.otherwise,
             key,

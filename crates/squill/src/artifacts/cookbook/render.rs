@@ -24,6 +24,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
+        Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
         Expr::LengthOf(p) => match lang {
             Lang::Python => format!("len({p})"),
             _ => format!("{p}.length"),
@@ -1012,7 +1013,24 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
     Some((array, step.key.as_str()))
 }
 
+/// The error of a find whose document a later write copies from, when it
+/// found none (`StepCode::must_find`).
+fn found_nothing(op: &OpCode, step: &StepCode) -> Option<String> {
+    step.must_find.then(|| {
+        q(&format!(
+            "{}: no {} with that id to copy from",
+            op.name, step.collection
+        ))
+    })
+}
+
 fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = found_nothing(op, step) {
+        return format!(
+            "{indent}if ({}.length === 0) throw new Error({message});\n",
+            step.key
+        );
+    }
     if let Some(message) = fails_when_nothing(op, step) {
         return format!(
             "{indent}if ({}) throw new Error({message});\n",
@@ -1075,6 +1093,12 @@ fn full_message(collection: &str, array: &str) -> String {
 }
 
 fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = found_nothing(op, step) {
+        return format!(
+            "{indent}if not {}:\n{indent}    raise RuntimeError({message})\n",
+            step.key
+        );
+    }
     if let Some(message) = fails_when_nothing(op, step) {
         return format!(
             "{indent}if {}:\n{indent}    raise RuntimeError({message})\n",
@@ -1744,6 +1768,61 @@ mod tests {
         );
         for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
             assert!(text.contains("{\"$inc\": {\"remaining\": -1}}"), "{text}");
+        }
+    }
+
+    /// A relink that copies the new parent's field (issue-tracker's
+    /// `reassign`: the issue keeps its assignee's name) writes the id and
+    /// the name the read of the new assignee found, and fails when it
+    /// found none (audit43 K). The function takes the new assignee's id
+    /// once; it used to read one user and write a second id and a name
+    /// the caller passed, which could name another.
+    #[test]
+    fn a_relink_copies_what_it_read_of_the_new_parent() {
+        let text = include_str!("../../../tests/fixtures/issue-tracker.yaml");
+        let model = crate::inputs::model_file::parse("issue-tracker.yaml", text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "reassign")
+            .unwrap();
+        assert_eq!(
+            plan.steps[0].filter[0].value_from,
+            crate::design::ValueSource::New {
+                field: "assignee".into()
+            }
+        );
+        let copies: Vec<(&str, usize, &str)> = plan.steps[1]
+            .updates
+            .iter()
+            .filter_map(|u| match u {
+                crate::design::UpdateOp::CopyFrom { path, step, field } => {
+                    Some((path.as_str(), *step, field.as_str()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            copies,
+            [("assignee._id", 1, "_id"), ("assignee.name", 1, "name")]
+        );
+        let code = op_code(&d, plan);
+        let names: Vec<&str> = code.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["new_user_id", "issue_id", "new_updated_at"]);
+        let set = r#"{"$set": {"updated_at": new_updated_at, "assignee._id": user[0]["_id"], "assignee.name": user[0]["name"]}}"#;
+        let py = super::python(&code);
+        assert!(py.contains(set), "{py}");
+        assert!(
+            py.contains("    if not user:\n        raise RuntimeError(\"reassign: no user with that id to copy from\")\n"),
+            "{py}"
+        );
+        for text in [super::mongosh(&code), super::node(&code)] {
+            assert!(text.contains(set), "{text}");
+            assert!(
+                text.contains("  if (user.length === 0) throw new Error(\"reassign: no user with that id to copy from\");\n"),
+                "{text}"
+            );
         }
     }
 

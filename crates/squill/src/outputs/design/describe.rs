@@ -563,6 +563,9 @@ pub(crate) fn update(op: &UpdateOp) -> String {
         } => {
             format!("$set {path} to the {field} step {step} found")
         }
+        UpdateOp::CopyFrom { path, step, field } => {
+            format!("$set {path} to the {field} of the one step {step} found")
+        }
         UpdateOp::DropElements { path } => format!("drop the matched {path} (pipeline $filter)"),
         UpdateOp::Recompute {
             path,
