@@ -89,6 +89,11 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// The ids an earlier `insertMany` gave its documents, as a list
+    /// (pushed with `$each`).
+    InsertedIds {
+        step: String,
+    },
     /// The value at `field` in the one document an earlier find returned
     /// (`step[0]["starts_at"]`): what a relink copies from the new parent
     /// it read (the find fails the operation when it found none).

@@ -49,6 +49,11 @@ struct Builder<'d> {
     /// step that keeps their parent's figures is built: a count goes up
     /// by their number, not by one.
     batch: Option<String>,
+    /// The key of an earlier step that inserted documents at once, while
+    /// a step that adds their ids to their parent's array is built: it
+    /// pushes every id the insert gave (audit43 L), not one the caller
+    /// passes.
+    batch_ids: Option<(String, u64)>,
 }
 
 impl Builder<'_> {
@@ -422,6 +427,19 @@ impl Builder<'_> {
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Value, "")),
             ),
+            // The ids a batch insert just gave, all of them.
+            UpdateOp::Push {
+                path,
+                sort: None,
+                slice: None,
+            } if self.batch_ids.is_some() => Update::Push {
+                path: path.clone(),
+                item: Expr::InsertedIds {
+                    step: self.batch_ids.clone().unwrap_or_default().0,
+                },
+                sort: None,
+                slice: None,
+            },
             UpdateOp::Push { path, sort, slice } => Update::Push {
                 path: path.clone(),
                 item: Expr::Param(self.param(&c, path, ParamKind::Item, "")),
@@ -772,6 +790,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         keys: Vec::new(),
         steps: Vec::new(),
         batch: None,
+        batch_ids: None,
     };
     let new_parent_read = new_parent_read(design, plan);
     for (at, step) in plan.steps.iter().enumerate() {
@@ -956,6 +975,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             })
             .and_then(|i| b.steps.get(i))
             .and_then(|s| s.insert.clone());
+        // The bare ids of a batch's children added to their one parent.
+        b.batch_ids = plan.steps[..at]
+            .iter()
+            .rposition(|s| s.action == Action::InsertMany)
+            .filter(|_| {
+                !step.filter.iter().any(|f| f.op == FilterOp::In)
+                    && step.purpose.iter().any(|p| {
+                        matches!(p, crate::design::Purpose::AddId { fields, .. } if fields.is_empty())
+                    })
+            })
+            .and_then(|i| {
+                let n = plan.steps[i].documents.round().max(1.0) as u64;
+                b.steps.get(i).map(|s| (s.key.clone(), n))
+            });
         let mut updates: Vec<Update> = step
             .updates
             .iter()
@@ -963,6 +996,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             .map(|u| b.update(step, u))
             .collect();
         b.batch = None;
+        // A push of a batch's ids needs room for all of them.
+        let pushed = b.batch_ids.take().map_or(1, |(_, n)| n);
         let mut array_filters = Vec::new();
         for u in &mut updates {
             // A `$push` into an array the design bounds (and does not keep
@@ -971,13 +1006,21 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // matched, and the caller sees it, rather than an element
             // silently dropped (a member, an address) or a write the
             // validator refuses.
-            if let Update::Push { path, slice, .. } = u
+            if let Update::Push {
+                path, slice, item, ..
+            } = u
                 && slice.is_none()
                 && bound.is_none()
                 && let Some(max) = coll.as_ref().and_then(|c| array_bound(c, path))
                 && max > 0
             {
-                let last = format!("{path}.{}", max - 1);
+                // Room for every id of a batch: at most `max - n` there.
+                let n = if matches!(item, Expr::InsertedIds { .. }) {
+                    pushed
+                } else {
+                    1
+                };
+                let last = format!("{path}.{}", max.saturating_sub(n));
                 if !filter.iter().any(|(p, _)| *p == last) {
                     filter.push((last, Expr::Missing));
                 }

@@ -25,6 +25,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
         Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
+        Expr::InsertedIds { step } => match lang {
+            Lang::Python => format!("{step}[\"inserted_ids\"]"),
+            _ => format!("Object.values({step}.insertedIds)"),
+        },
         Expr::LengthOf(p) => match lang {
             Lang::Python => format!("len({p})"),
             _ => format!("{p}.length"),
@@ -681,7 +685,12 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
                 sort,
                 slice,
             } => {
-                let mut parts = vec![("$each".to_string(), format!("[{}]", expr(lang, item)))];
+                // A list already (a batch's ids), or one item.
+                let each = match item {
+                    Expr::InsertedIds { .. } => expr(lang, item),
+                    _ => format!("[{}]", expr(lang, item)),
+                };
+                let mut parts = vec![("$each".to_string(), each)];
                 if let Some((field, dir)) = sort {
                     let s = if field.is_empty() {
                         dir.to_string()
@@ -1821,6 +1830,56 @@ mod tests {
             assert!(text.contains(set), "{text}");
             assert!(
                 text.contains("  if (user.length === 0) throw new Error(\"reassign: no user with that id to copy from\");\n"),
+                "{text}"
+            );
+        }
+    }
+
+    /// A batch insert of children whose ids their parent keeps (`count:
+    /// 100`, child references) pushes every id the insert gave, and the
+    /// parent's array must have room for all of them: at most `max - 100`
+    /// ids before the push (audit43 L). It used to push one id the caller
+    /// passed, guarded at `max - 1`.
+    #[test]
+    fn a_batch_insert_pushes_every_id_it_gave() {
+        let text = "
+name: practice
+entities:
+  practitioner:
+    count: 10000
+    fields: {name: string(20)}
+  slot:
+    count: 4000000
+    fields: {starts_at: date}
+relationships:
+  slots: {parent: practitioner, child: slot, children: {typical: 400, max: 5000}, layout: child-references}
+operations:
+  add_slots: {insert: slot, links: [slots], count: 100, rate: 3}
+  practitioner_slots: {read: practitioner, filter: {_id: eq}, include: [slots], rate: 100}
+";
+        let model = crate::inputs::model_file::parse("practice.yaml", text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "add_slots")
+            .unwrap();
+        let code = op_code(&d, plan);
+        assert!(
+            code.params
+                .iter()
+                .all(|p| p.kind != super::super::code::ParamKind::Item),
+            "{:?}",
+            code.params
+        );
+        let py = super::python(&code);
+        assert!(
+            py.contains(r#"{"_id": practitioner_id, "slots.4900": {"$exists": False}}, {"$push": {"slots": {"$each": slot["inserted_ids"]}}}"#),
+            "{py}"
+        );
+        for text in [super::mongosh(&code), super::node(&code)] {
+            assert!(
+                text.contains(r#"{"_id": practitioner_id, "slots.4900": {"$exists": false}}, {"$push": {"slots": {"$each": Object.values(slot.insertedIds)}}}"#),
                 "{text}"
             );
         }
