@@ -69,6 +69,33 @@
     }
   };
 
+  // Replies written to a blocking descriptor of standard output, whole:
+  // print() to a pipe is asynchronous in Node.js, and a reply larger than
+  // what the pipe took at once was left half-written while the loop
+  // blocked reading the next request, which never came (a find of a
+  // thousand documents hung its caller, audit43 H).
+  let output = null;
+  try {
+    output = fs.openSync("/dev/stdout", "w");
+  } catch {
+    output = null;
+  }
+  const send = (text) => {
+    if (output === null) {
+      print(text);
+      return;
+    }
+    const bytes = Buffer.from(`${text}\n`, "utf8");
+    for (let at = 0; at < bytes.length; ) {
+      try {
+        at += fs.writeSync(output, bytes, at);
+      } catch (e) {
+        if (e.code !== "EAGAIN") throw e;
+        Atomics.wait(pause, 0, 0, 5);
+      }
+    }
+  };
+
   // A write result's counts under pymongo's names; anything else (a
   // find's documents, a claimed document, null) as it is.
   const COUNTS = [
@@ -128,6 +155,6 @@
     } catch (e) {
       reply = { error: describe(e) };
     }
-    print(REPLY + JSON.stringify(reply));
+    send(REPLY + JSON.stringify(reply));
   }
 })();

@@ -1072,7 +1072,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         U::Set { path }
         | U::Unset { path }
         | U::SetOnInsert { path }
-        | U::Inc { path }
+        | U::Inc { path, .. }
         | U::Dec { path }
         | U::Min { path }
         | U::Max { path }
@@ -1084,6 +1084,7 @@ pub(super) fn update_path(u: &crate::design::UpdateOp) -> &str {
         | U::SetElements { path, .. }
         | U::Recompute { path, .. }
         | U::SetFrom { path, .. }
+        | U::CopyFrom { path, .. }
         | U::SetOld { path, .. }
         | U::Reset { path, .. } => path,
     }

@@ -1285,6 +1285,63 @@ fn a_group_of_writes_to_one_show_is_one_update_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// audit43 H: S11's archiving job on a date range that holds a tenth of
+/// a batch more than a batch (scripts/testenv/check_archive_job.py). The delete takes
+/// the ids the find returned, not the range again (which deleted the half
+/// batch the find left, never archived), and the insert skips the
+/// documents a run stopped before its delete already copied: after each
+/// run every order is in exactly one of `order` and `order_archive`, in
+/// each language.
+#[test]
+fn an_archive_job_loses_nothing_past_its_batch_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let path = format!(
+        "{}/../../examples/scenarios/s11-orders.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let model = crate::inputs::model_file::load(std::path::Path::new(&path)).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let dir = out_dir("archive-job-s11");
+    write_artifacts(
+        &dir.0,
+        &artifacts(&model, &design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let db = format!("squill_archive_job_{}", std::process::id());
+    let db_uri = database_uri(&uri, &db);
+    let setup = run(Command::new(&mongosh)
+        .args(["--quiet", "--norc", &db_uri])
+        .arg(dir.0.join("setup.js")));
+    assert!(setup.contains("squill setup: done"), "{setup}");
+    let out = try_run(
+        Command::new(&python)
+            .current_dir(repo_root())
+            .arg("scripts/testenv/check_archive_job.py")
+            .arg(&dir.0)
+            .arg(&uri)
+            .arg(&db)
+            .arg(&mongosh),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.contains("checked 1 archiving job(s) on a range past their batch"),
+        "{out}"
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} archive_order: 1100 documents in a range, a batch of 1000"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// The test scripts read the cookbooks' results as pymongo names them
 /// (issue 41, review): a step gated on a write that matched, or on the
 /// delete before it (`or_deleted`: a time bucket deleted with its last

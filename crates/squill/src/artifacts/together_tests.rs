@@ -49,17 +49,17 @@ fn a_transfer_has_a_function_that_runs_both_writes_in_one_transaction() {
     let ops = cookbook::op_codes(&d);
     let py = cookbook::python(&d, &ops);
     assert!(
-        py.contains("def transfer(db, credit_account_id, add_balance, debit_account_id, minus_balance):\n    def in_transaction(session):\n        out = {}\n        out[\"credit\"] = credit(db, credit_account_id, add_balance, session=session)\n        out[\"debit\"] = debit(db, debit_account_id, minus_balance, session=session)\n        return out\n    with db.client.start_session() as session:\n        return session.with_transaction(in_transaction)\n"),
+        py.contains("def transfer(db, credit_account_id, debit_account_id):\n    def in_transaction(session):\n        out = {}\n        out[\"credit\"] = credit(db, credit_account_id, session=session)\n        out[\"debit\"] = debit(db, debit_account_id, session=session)\n        return out\n    with db.client.start_session() as session:\n        return session.with_transaction(in_transaction)\n"),
         "{py}"
     );
     let sh = cookbook::mongosh(&d, &ops);
     assert!(
-        sh.contains("        out[\"credit\"] = credit(credit_account_id, add_balance, sdb);\n        out[\"debit\"] = debit(debit_account_id, minus_balance, sdb);\n        for (let commit = 1; ; commit++) {"),
+        sh.contains("        out[\"credit\"] = credit(credit_account_id, sdb);\n        out[\"debit\"] = debit(debit_account_id, sdb);\n        for (let commit = 1; ; commit++) {"),
         "{sh}"
     );
     let js = cookbook::node(&d, &ops);
     assert!(
-        js.contains("      out[\"credit\"] = await credit(db, credit_account_id, add_balance, session);\n      out[\"debit\"] = await debit(db, debit_account_id, minus_balance, session);"),
+        js.contains("      out[\"credit\"] = await credit(db, credit_account_id, session);\n      out[\"debit\"] = await debit(db, debit_account_id, session);"),
         "{js}"
     );
     assert!(
@@ -96,9 +96,9 @@ const a = db.getCollection("account");
 a.drop(); db.createCollection("account");
 a.insertMany([{{_id: 1, balance: 0}}, {{_id: 2, balance: 10}}]);
 const both = () => a.find().sort({{_id: 1}}).toArray().map((x) => x.balance).join(" ");
-try {{ transfer(2, 1, 1, -1); print("transferred"); }} catch (e) {{ print("failed: " + e.message); }}
+try {{ transfer(2, 1); print("transferred"); }} catch (e) {{ print("failed: " + e.message); }}
 print("after the failure: " + both());
-transfer(1, 1, 2, -1);
+transfer(1, 2);
 print("after the transfer: " + both());
 "#,
             js_string(&dir.0.join("cookbook.mongosh.js"))
@@ -126,12 +126,12 @@ db.drop_collection("account"); db.create_collection("account")
 db["account"].insert_many([{{"_id": 1, "balance": 0}}, {{"_id": 2, "balance": 10}}])
 both = lambda: " ".join(str(x["balance"]) for x in db["account"].find().sort("_id"))
 try:
-    cookbook.transfer(db, 2, 1, 1, -1)
+    cookbook.transfer(db, 2, 1)
     print("transferred")
 except RuntimeError as e:
     print("failed: " + str(e))
 print("after the failure: " + both())
-cookbook.transfer(db, 1, 1, 2, -1)
+cookbook.transfer(db, 1, 2)
 print("after the transfer: " + both())
 "#,
             dir = js_string(&dir.0),
@@ -158,9 +158,9 @@ const cookbook = require({cookbook});
     const a = db.collection("account");
     await a.insertMany([{{_id: 1, balance: 0}}, {{_id: 2, balance: 10}}]);
     const both = async () => (await a.find().sort({{_id: 1}}).toArray()).map((x) => x.balance).join(" ");
-    try {{ await cookbook.transfer(db, 2, 1, 1, -1); console.log("transferred"); }} catch (e) {{ console.log("failed: " + e.message); }}
+    try {{ await cookbook.transfer(db, 2, 1); console.log("transferred"); }} catch (e) {{ console.log("failed: " + e.message); }}
     console.log("after the failure: " + await both());
-    await cookbook.transfer(db, 1, 1, 2, -1);
+    await cookbook.transfer(db, 1, 2);
     console.log("after the transfer: " + await both());
   }} finally {{
     await client.close();
@@ -188,22 +188,22 @@ fn a_group_merged_into_one_update_calls_it_without_a_transaction() {
     let ops = cookbook::op_codes(&d);
     let py = cookbook::python(&d, &ops);
     assert!(
-        py.contains("def purchase(db, show_id, label, new_state, minus_seats_left):\n    return buy(db, show_id, label, new_state, minus_seats_left)\n"),
+        py.contains("def purchase(db, show_id, label, new_state):\n    return buy(db, show_id, label, new_state)\n"),
         "{py}"
     );
     assert!(
-        py.contains("update_one({\"_id\": show_id, \"seats\": {\"$elemMatch\": {\"label\": label, \"state\": \"held\"}}, \"seats_left\": {\"$gt\": 0}}, {\"$set\": {\"seats.$.state\": new_state}, \"$inc\": {\"seats_left\": minus_seats_left}})"),
+        py.contains("update_one({\"_id\": show_id, \"seats\": {\"$elemMatch\": {\"label\": label, \"state\": \"held\"}}, \"seats_left\": {\"$gt\": 0}}, {\"$set\": {\"seats.$.state\": new_state}, \"$inc\": {\"seats_left\": -1}})"),
         "{py}"
     );
     assert!(!py.contains("start_session"), "{py}");
     let sh = cookbook::mongosh(&d, &ops);
     assert!(
-        sh.contains("function purchase(show_id, label, new_state, minus_seats_left) {\n  return buy(show_id, label, new_state, minus_seats_left);\n}\n"),
+        sh.contains("function purchase(show_id, label, new_state) {\n  return buy(show_id, label, new_state);\n}\n"),
         "{sh}"
     );
     let js = cookbook::node(&d, &ops);
     assert!(
-        js.contains("async function purchase(db, show_id, label, new_state, minus_seats_left) {\n  return await buy(db, show_id, label, new_state, minus_seats_left);\n}\n"),
+        js.contains("async function purchase(db, show_id, label, new_state) {\n  return await buy(db, show_id, label, new_state);\n}\n"),
         "{js}"
     );
     assert!(js.contains("count_down, purchase };"), "{js}");

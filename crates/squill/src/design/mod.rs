@@ -838,8 +838,14 @@ pub enum UpdateOp {
     SetOnInsert {
         path: String,
     },
+    /// `$inc`: by `by` where the model states the amount (`increments:
+    /// {remaining: -1}`), so the write's guard (`remaining > 0`) holds for
+    /// the amount it is written for; `None`: a count's 1, or an amount the
+    /// caller or an earlier step gives (a child's value, a batch's sum).
     Inc {
         path: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<f64>,
     },
     /// `$inc` by a negative amount: a count or sum falls (a child deleted,
     /// a link removed).
@@ -889,6 +895,16 @@ pub enum UpdateOp {
         field: String,
         /// The figure the parent keeps (max, min, first, last).
         function: crate::model::AggregateFn,
+    },
+    /// `$set` of the value at `field` in the one document step `step`
+    /// (1-based) found: a relinked child's reference and its copies of
+    /// the new parent's fields, taken from the new parent as that step
+    /// read it, so that they cannot disagree with it (audit43 K). When
+    /// the step found nothing, the operation fails.
+    CopyFrom {
+        path: String,
+        step: usize,
+        field: String,
     },
     /// An update pipeline's rewrite of the elements of the array `path`
     /// that the step's filter matches (its tests under `path.`): `fields`

@@ -472,7 +472,10 @@ impl Split<'_> {
 
     /// The archiving job, per batch: find the instances past the horizon,
     /// insert them into the archive (with their references), delete them
-    /// from the live collection. It runs as often as the entity's inserts
+    /// from the live collection by the ids the find returned. Not by the
+    /// date range again: the find takes at most a batch, and a range that
+    /// holds more would lose the rest, deleted and never archived
+    /// (audit43 H). It runs as often as the entity's inserts
     /// fill a batch, in each mix.
     fn job(&self, out: &Model) -> Vec<Operation> {
         let name = &self.model.entity(self.entity).name;
@@ -492,6 +495,10 @@ impl Split<'_> {
                 vec![self.field.to_string()],
                 FilterOp::Range,
             )
+        };
+        let ids = Filter {
+            selectivity: batch.selectivity,
+            ..Filter::new(out, self.entity, vec!["_id".to_string()], FilterOp::In)
         };
         let op = |step: &str, kind: OperationKind, what: String| Operation {
             terms: Default::default(),
@@ -532,9 +539,9 @@ impl Split<'_> {
                 "delete",
                 OperationKind::Delete {
                     entity: self.entity,
-                    filter: vec![batch],
+                    filter: vec![ids],
                 },
-                format!("then deletes them from {name}"),
+                format!("then deletes them from {name} by the ids it found"),
             ),
         ]
     }

@@ -212,7 +212,9 @@ pub struct Filter {
     /// matches names again.
     pub related: Option<Related>,
     /// The fraction of instances a range keeps, when the model says so
-    /// (`range(0.02)`: the last week of a year); otherwise a quarter.
+    /// (`range(0.02)`: the last week of a year); otherwise a quarter. On
+    /// an `_id: in`, the fraction its list names, where that is known (the
+    /// archiving job's batch); otherwise a few ids.
     pub selectivity: Option<f64>,
     /// A range by age on the entity's date field (`since(90 days)`: the
     /// orders younger than 90 days): which end of the history it keeps.

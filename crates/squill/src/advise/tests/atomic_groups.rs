@@ -158,7 +158,7 @@ fn a_group_that_writes_one_embedding_document_is_one_update() {
     }));
     assert!(
         step.updates.iter().any(
-            |u| matches!(u, UpdateOp::Inc { path } | UpdateOp::Dec { path } if path == "seats_left")
+            |u| matches!(u, UpdateOp::Inc { path, .. } | UpdateOp::Dec { path } if path == "seats_left")
         ),
         "{:?}",
         step.updates

@@ -455,7 +455,7 @@ fn page_views_computed_counter() {
         record.steps.iter().any(|s| s
             .updates
             .iter()
-            .any(|u| matches!(u, crate::design::UpdateOp::Inc { path } if path == field))),
+            .any(|u| matches!(u, crate::design::UpdateOp::Inc { path, .. } if path == field))),
         "{:?}",
         record.steps
     );
@@ -1070,7 +1070,7 @@ fn an_average_is_kept_as_a_sum_and_a_count() {
         .iter()
         .flat_map(|s| &s.updates)
         .filter_map(|u| match u {
-            crate::design::UpdateOp::Inc { path } => Some(path.as_str()),
+            crate::design::UpdateOp::Inc { path, .. } => Some(path.as_str()),
             _ => None,
         })
         .collect();

@@ -80,7 +80,7 @@ fn a_condition_on_a_side_the_link_does_not_write_is_guarded() {
         guard
             .updates
             .iter()
-            .any(|u| matches!(u, UpdateOp::Inc { path } if path == crate::design::VERSION)),
+            .any(|u| matches!(u, UpdateOp::Inc { path, .. } if path == crate::design::VERSION)),
         "{guard:#?}"
     );
     assert!(

@@ -577,7 +577,7 @@ fn s06_ticks() {
             U::Set { path } => format!("$set {path}"),
             U::Min { path } => format!("$min {path}"),
             U::Max { path } => format!("$max {path}"),
-            U::Inc { path } => format!("$inc {path}"),
+            U::Inc { path, .. } => format!("$inc {path}"),
             other => format!("{other:?}"),
         })
         .collect();
@@ -1535,10 +1535,13 @@ fn s16_coupons() {
             value: Literal::Number(0.0)
         }]
     );
+    // The amount the model states (audit43 A): not an amount the caller
+    // passes, which a guard for -1 would not protect.
     assert_eq!(
         dec.updates,
-        vec![UpdateOp::Dec {
-            path: "remaining".into()
+        vec![UpdateOp::Inc {
+            path: "remaining".into(),
+            by: Some(-1.0)
         }]
     );
     assert_eq!(dec.otherwise, Some(Otherwise::Undo));

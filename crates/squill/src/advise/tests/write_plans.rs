@@ -439,7 +439,7 @@ fn a_folded_parent_count_is_lowered_in_every_copy() {
             .iter()
             .position(|s| {
                 s.updates.iter().any(|u| {
-                    matches!(u, UpdateOp::Inc { path } | UpdateOp::Dec { path }
+                    matches!(u, UpdateOp::Inc { path, .. } | UpdateOp::Dec { path }
                         if path.ends_with("stargazers_count"))
                 })
             })

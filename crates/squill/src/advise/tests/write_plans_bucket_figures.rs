@@ -489,7 +489,7 @@ fn a_count_bucket_takes_children_in_arrival_order() {
         upsert
             .updates
             .iter()
-            .any(|u| matches!(u, UpdateOp::Inc { path } if path == crate::design::ARRIVED)),
+            .any(|u| matches!(u, UpdateOp::Inc { path, .. } if path == crate::design::ARRIVED)),
         "{upsert:#?}"
     );
     assert_eq!(

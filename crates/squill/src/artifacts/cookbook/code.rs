@@ -97,6 +97,21 @@ pub enum Expr {
     },
     /// A literal number.
     Number(i64),
+    /// The ids an earlier `insertMany` gave its documents, as a list
+    /// (pushed with `$each`).
+    InsertedIds {
+        step: String,
+    },
+    /// The value at `field` in the one document an earlier find returned
+    /// (`step[0]["starts_at"]`): what a relink copies from the new parent
+    /// it read (the find fails the operation when it found none).
+    FoundField {
+        step: String,
+        field: String,
+    },
+    /// An amount the model states (`increments: {remaining: -1}`), written
+    /// as the literal it is.
+    Amount(f64),
     /// The number of documents in a list parameter: what a batch insert
     /// adds to its parent's count (`len(new_view_list)`).
     LengthOf(String),
@@ -383,6 +398,16 @@ pub struct StepCode {
     /// (`_into_buckets`): the step's filter and updates name the chunk
     /// (`CHUNK`) and, for a count bucket, the page it is tried at.
     pub chunks: Option<Chunks>,
+    /// An insert of documents that keep their `_id` (an archive's copy of
+    /// the live documents), which a rerun repeats: after a crash between
+    /// the copy and the delete, the job copies some documents again. The
+    /// insert is unordered, and a duplicate key is a document already
+    /// there, not an error (audit43 H).
+    pub skip_duplicates: bool,
+    /// A find whose one document a later write copies from (a relink's
+    /// new parent): when it finds none, the operation fails, naming what
+    /// it did not find, before any write.
+    pub must_find: bool,
     /// A conditional write or a claim: what the code does when it matches
     /// nothing (`fail`: throw; `undo`: the atomic group's function undoes
     /// the group's earlier writes; `skip`: nothing).

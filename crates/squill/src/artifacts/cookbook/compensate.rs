@@ -512,7 +512,6 @@ mod tests {
             ("new_redemption", "redeem_record.new_redemption"),
             ("code", "redeem_decrement.code"),
             ("redeem_decrement_status", "redeem_decrement.status"),
-            ("minus_remaining", "redeem_decrement.minus_remaining"),
         ];
         let want: Vec<(String, String)> = want
             .iter()
@@ -521,7 +520,7 @@ mod tests {
         assert_eq!(ps, want);
         let py = super::super::python(&d, &ops);
         assert!(
-            py.contains("def checkout(db, customer_id, close_cart_status, new_status, new_order, new_redemption, code, redeem_decrement_status, minus_remaining):\n"),
+            py.contains("def checkout(db, customer_id, close_cart_status, new_status, new_order, new_redemption, code, redeem_decrement_status):\n"),
             "{py}"
         );
         assert!(
@@ -530,12 +529,15 @@ mod tests {
             ),
             "{py}"
         );
-        assert!(py.contains("out[\"redeem_decrement\"] = redeem_decrement(db, code, redeem_decrement_status, minus_remaining)\n"), "{py}");
+        assert!(
+            py.contains(
+                "out[\"redeem_decrement\"] = redeem_decrement(db, code, redeem_decrement_status)\n"
+            ),
+            "{py}"
+        );
         let node = super::super::node(&d, &ops);
         assert!(
-            node.contains(
-                "await redeem_decrement(db, code, redeem_decrement_status, minus_remaining);"
-            ),
+            node.contains("await redeem_decrement(db, code, redeem_decrement_status);"),
             "{node}"
         );
         let sh = super::super::mongosh(&d, &ops);

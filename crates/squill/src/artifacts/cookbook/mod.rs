@@ -352,6 +352,60 @@ fn chunks_batches(ops: &[OpCode]) -> bool {
         .any(|o| o.steps.iter().any(|s| s.chunks.is_some()))
 }
 
+/// An archive's insert (`StepCode::skip_duplicates`), in mongosh: unordered,
+/// and a duplicate key is a document a run that stopped before its delete
+/// already copied. Any other error is thrown. (The result is kept before
+/// it is returned, as in `JS_NEXT_PAGE_HELPER`.)
+const JS_INSERT_NEW_HELPER: &str = "\n// An archive's insert, which a rerun of its job repeats: documents already there (the same\n\
+     // _id, copied by a run that stopped before its delete) are skipped; any other error is thrown.\n\
+     function insertNew(coll, docs) {\n\
+     \x20 if (docs.length === 0) return { insertedCount: 0 };\n\
+     \x20 try {\n\
+     \x20   const result = coll.insertMany(docs, { ordered: false });\n\
+     \x20   return { insertedCount: Object.keys(result.insertedIds).length };\n\
+     \x20 } catch (e) {\n\
+     \x20   const errors = [].concat(e.writeErrors ?? []);\n\
+     \x20   if (errors.length === 0 || errors.some((x) => x.code !== 11000)) throw e;\n\
+     \x20   return { insertedCount: docs.length - errors.length };\n\
+     \x20 }\n\
+     }\n";
+
+/// `JS_INSERT_NEW_HELPER` for the Node.js driver, whose writes are promises.
+const NODE_INSERT_NEW_HELPER: &str = "\n// An archive's insert, which a rerun of its job repeats: documents already there (the same\n\
+     // _id, copied by a run that stopped before its delete) are skipped; any other error is thrown.\n\
+     async function insertNew(coll, docs, options) {\n\
+     \x20 if (docs.length === 0) return { insertedCount: 0 };\n\
+     \x20 try {\n\
+     \x20   const result = await coll.insertMany(docs, { ...options, ordered: false });\n\
+     \x20   return { insertedCount: result.insertedCount };\n\
+     \x20 } catch (e) {\n\
+     \x20   const errors = [].concat(e.writeErrors ?? []);\n\
+     \x20   if (errors.length === 0 || errors.some((x) => x.code !== 11000)) throw e;\n\
+     \x20   return { insertedCount: docs.length - errors.length };\n\
+     \x20 }\n\
+     }\n";
+
+/// `JS_INSERT_NEW_HELPER` in Python.
+const PY_INSERT_NEW_HELPER: &str = "\n\nfrom pymongo.errors import BulkWriteError  # noqa: E402 (only an archive's insert needs it)\n\n\n\
+     def _insert_new(coll, docs, **kw):\n\
+     \x20   \"\"\"An archive's insert, which a rerun of its job repeats: documents already there (the same\n\
+     \x20   _id, copied by a run that stopped before its delete) are skipped; any other error is raised.\"\"\"\n\
+     \x20   if not docs:\n\
+     \x20       return {\"inserted_count\": 0}\n\
+     \x20   try:\n\
+     \x20       return {\"inserted_count\": len(coll.insert_many(docs, ordered=False, **kw).inserted_ids)}\n\
+     \x20   except BulkWriteError as e:\n\
+     \x20       errors = e.details.get(\"writeErrors\", [])\n\
+     \x20       if not errors or any(x.get(\"code\") != 11000 for x in errors):\n\
+     \x20           raise\n\
+     \x20       return {\"inserted_count\": len(docs) - len(errors)}\n";
+
+/// Whether an archive's insert skips what a run before it copied.
+fn inserts_new(ops: &[OpCode]) -> bool {
+    ops.iter()
+        .any(|o| o.steps.iter().any(|s| s.skip_duplicates))
+}
+
 /// Whether a bucket's upsert retries a page taken (`JS_NEXT_PAGE_HELPER`).
 fn retries_pages(ops: &[OpCode]) -> bool {
     ops.iter()
@@ -384,6 +438,9 @@ pub fn mongosh(design: &Design, ops: &[OpCode]) -> String {
     }
     if chunks_batches(ops) {
         out.push_str(JS_INTO_BUCKETS_HELPER);
+    }
+    if inserts_new(ops) {
+        out.push_str(JS_INSERT_NEW_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -431,6 +488,9 @@ pub fn node(design: &Design, ops: &[OpCode]) -> String {
     }
     if chunks_batches(ops) {
         out.push_str(NODE_INTO_BUCKETS_HELPER);
+    }
+    if inserts_new(ops) {
+        out.push_str(NODE_INSERT_NEW_HELPER);
     }
     for op in ops {
         out.push('\n');
@@ -649,6 +709,9 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
+        Expr::Amount(n) => json!({"amount": n}),
+        Expr::FoundField { step, field } => json!({"found_field": [step, field]}),
+        Expr::InsertedIds { step } => json!({"inserted_ids": step}),
         Expr::LengthOf(p) => json!({"length_of": p}),
         Expr::FirstOf {
             step,
@@ -767,6 +830,9 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
     }
     if chunks_batches(ops) {
         out.push_str(PY_INTO_BUCKETS_HELPER);
+    }
+    if inserts_new(ops) {
+        out.push_str(PY_INSERT_NEW_HELPER);
     }
     for op in ops {
         out.push_str("\n\n");

@@ -56,6 +56,11 @@ struct Builder<'d> {
     /// The list a batch step pushes with `$each` (its children, or its
     /// chunk of them), while that step is built.
     batch_items: Option<String>,
+    /// The key of an earlier step that inserted documents at once, while
+    /// a step that adds their ids to their parent's array is built: it
+    /// pushes every id the insert gave (audit43 L), not one the caller
+    /// passes.
+    batch_ids: Option<(String, u64)>,
 }
 
 impl Builder<'_> {
@@ -457,15 +462,18 @@ impl Builder<'_> {
                 self.of_batch(&c, path, Some(crate::model::AggregateFn::First))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
+            // The amount the model states, written as a literal: no caller
+            // can pass another (a `+1` or a `-5` under a guard for `-1`).
+            UpdateOp::Inc { path, by: Some(by) } => Update::Inc(path.clone(), Expr::Amount(*by)),
             // A batched counter adds what the application added up.
-            UpdateOp::Inc { path } if step.every.is_some() => Update::Inc(
+            UpdateOp::Inc { path, .. } if step.every.is_some() => Update::Inc(
                 path.clone(),
                 Expr::Param(self.param(&c, path, ParamKind::Value, "added_")),
             ),
             // After a batch insert, a count of the children goes up by the
             // batch's number (a sum by its sum, which the caller passes as
             // for one child); a guard's version still by one.
-            UpdateOp::Inc { path }
+            UpdateOp::Inc { path, .. }
                 if is_counter(path) && path != crate::design::VERSION && self.batch.is_some() =>
             {
                 Update::Inc(
@@ -473,7 +481,7 @@ impl Builder<'_> {
                     Expr::LengthOf(self.batch.clone().unwrap_or_default()),
                 )
             }
-            UpdateOp::Inc { path } => {
+            UpdateOp::Inc { path, .. } => {
                 let by = if is_counter(path) {
                     Expr::Number(1)
                 } else if let Some(sum) =
@@ -506,6 +514,19 @@ impl Builder<'_> {
                 self.of_batch(&c, path, Some(crate::model::AggregateFn::Max))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
+            // The ids a batch insert just gave, all of them.
+            UpdateOp::Push {
+                path,
+                sort: None,
+                slice: None,
+            } if self.batch_ids.is_some() => Update::Push {
+                path: path.clone(),
+                item: Expr::InsertedIds {
+                    step: self.batch_ids.clone().unwrap_or_default().0,
+                },
+                sort: None,
+                slice: None,
+            },
             // A batch's children pushed at once, `$each` of their list.
             UpdateOp::Push { path, sort, slice } => Update::Push {
                 path: path.clone(),
@@ -579,6 +600,28 @@ impl Builder<'_> {
                     },
                 ),
                 None => Update::Set(
+                    path.clone(),
+                    Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
+                ),
+            },
+            // The new parent as the find before read it: the write fails
+            // there when it found none (`must_find`).
+            UpdateOp::CopyFrom {
+                path,
+                step: n,
+                field,
+            } => match self.steps.get_mut(n.wrapping_sub(1)) {
+                Some(found) if found.action == Action::Find => {
+                    found.must_find = true;
+                    Update::Set(
+                        path.clone(),
+                        Expr::FoundField {
+                            step: found.key.clone(),
+                            field: field.clone(),
+                        },
+                    )
+                }
+                _ => Update::Set(
                     path.clone(),
                     Expr::Param(self.param(&c, path, ParamKind::Value, "new_")),
                 ),
@@ -839,6 +882,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         steps: Vec::new(),
         batch: None,
         batch_items: None,
+        batch_ids: None,
     };
     let new_parent_read = new_parent_read(design, plan);
     for (at, step) in plan.steps.iter().enumerate() {
@@ -1035,7 +1079,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // A bulk write's amounts per document come from its objects (each
         // `updateOne` its own): no parameter asks the caller for them.
         let per_document = |u: &&UpdateOp| match (u, step.each.as_deref()) {
-            (UpdateOp::Inc { path } | UpdateOp::Dec { path }, Some(each)) => {
+            (UpdateOp::Inc { path, .. } | UpdateOp::Dec { path }, Some(each)) => {
                 each.amounts.iter().any(|a| a.path == *path)
             }
             (UpdateOp::Set { path }, Some(each)) => each.sets.iter().any(|x| x.path == *path),
@@ -1079,6 +1123,20 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             b.batch = Some(own.to_string());
             b.batch_items = Some(own.to_string());
         }
+        // The bare ids of a batch's children added to their one parent.
+        b.batch_ids = plan.steps[..at]
+            .iter()
+            .rposition(|s| s.action == Action::InsertMany)
+            .filter(|_| {
+                !step.filter.iter().any(|f| f.op == FilterOp::In)
+                    && step.purpose.iter().any(|p| {
+                        matches!(p, crate::design::Purpose::AddId { fields, .. } if fields.is_empty())
+                    })
+            })
+            .and_then(|i| {
+                let n = plan.steps[i].documents.round().max(1.0) as u64;
+                b.steps.get(i).map(|s| (s.key.clone(), n))
+            });
         let mut updates: Vec<Update> = step
             .updates
             .iter()
@@ -1087,6 +1145,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             .collect();
         b.batch = None;
         b.batch_items = None;
+        // A push of a batch's ids needs room for all of them.
+        let pushed = b.batch_ids.take().map_or(1, |(_, n)| n);
         let mut array_filters = Vec::new();
         for u in &mut updates {
             // A `$push` into an array the design bounds (and does not keep
@@ -1118,7 +1178,13 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                         ));
                     }
                 } else {
-                    let last = format!("{path}.{}", max - 1);
+                    // Room for every id of a batch: at most `max - n` there.
+                    let n = if matches!(item, Expr::InsertedIds { .. }) {
+                        pushed
+                    } else {
+                        1
+                    };
+                    let last = format!("{path}.{}", max.saturating_sub(n));
                     if !filter.iter().any(|(p, _)| *p == last) {
                         filter.push((last, Expr::Missing));
                     }
@@ -1198,11 +1264,15 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // hold for one element too (a stock line low in *this*
             // warehouse, not a product low in another; issue 41, audit C).
             .or_else(|| step.elements.clone());
+        let skip_duplicates =
+            step.action == Action::InsertMany && is_archive(b.design, &step.collection);
         b.steps.push(StepCode {
             elem_match,
             each,
             chunks,
             next_page,
+            skip_duplicates,
+            must_find: false,
             skip,
             otherwise: step.otherwise,
             key,
@@ -1533,6 +1603,14 @@ fn page_taken_retry(
         .then_some(page)
 }
 
+/// Whether `collection` is the archive of an entity split by age: its job
+/// copies the live documents with their ids.
+fn is_archive(design: &Design, collection: &str) -> bool {
+    design.entities.iter().any(|d| {
+        matches!(d, crate::design::EntityDecision::Archive { archive, .. } if archive == collection)
+    })
+}
+
 /// For a bucket upsert: the counter it increments by one and the bound of the
 /// array it pushes into.
 fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
@@ -1548,7 +1626,9 @@ fn bucket_bound(coll: &Collection, step: &Step) -> Option<(String, u64)> {
     });
     let counter = bounded.or_else(|| {
         step.updates.iter().find_map(|u| match u {
-            UpdateOp::Inc { path } if !path.contains('.') && is_counter(path) => Some(path.clone()),
+            UpdateOp::Inc { path, .. } if !path.contains('.') && is_counter(path) => {
+                Some(path.clone())
+            }
             _ => None,
         })
     })?;

@@ -54,6 +54,12 @@ fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
+        Expr::Amount(n) => number(*n),
+        Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
+        Expr::InsertedIds { step } => match lang {
+            Lang::Python => format!("{step}[\"inserted_ids\"]"),
+            _ => format!("Object.values({step}.insertedIds)"),
+        },
         Expr::LengthOf(p) => match lang {
             Lang::Python => format!("len({p})"),
             _ => format!("{p}.length"),
@@ -113,10 +119,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::Test(t, v) => {
             let v = match v {
-                crate::model::Literal::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
-                    format!("{n:.0}")
-                }
-                crate::model::Literal::Number(n) => n.to_string(),
+                crate::model::Literal::Number(n) => number(*n),
                 crate::model::Literal::Text(w) => q(w),
                 crate::model::Literal::Bool(b) => match (lang, b) {
                     (Lang::Python, true) => "True".into(),
@@ -174,6 +177,16 @@ fn expr(lang: Lang, e: &Expr) -> String {
             let op = if *descending { "$lt" } else { "$gt" };
             format!("{{{}: {param}}}", q(op))
         }
+    }
+}
+
+/// A number as JavaScript and Python both read it: a whole one without a
+/// fraction (`-1`, not `-1.0`).
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{n:.0}")
+    } else {
+        n.to_string()
     }
 }
 
@@ -845,9 +858,11 @@ fn update_doc_with(lang: Lang, step: &StepCode, incs: &[Each]) -> String {
                 sort,
                 slice,
             } => {
-                // A batch's list is pushed as it is; one child in a list of one.
+                // A batch's list is pushed as it is; a batch's ids (a list
+                // already); one child in a list of one.
                 let each = match item {
                     Expr::Items(list) => list.clone(),
+                    Expr::InsertedIds { .. } => expr(lang, item),
                     e => format!("[{}]", expr(lang, e)),
                 };
                 let mut parts = vec![("$each".to_string(), each)];
@@ -1160,6 +1175,11 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
             insert_arg(lang, step),
             opt_arg(&opts)
         ),
+        Action::InsertMany if step.skip_duplicates => format!(
+            "insertNew({coll}, {}{})",
+            step.insert.as_deref().unwrap_or("[]"),
+            opt_arg(&opts)
+        ),
         Action::InsertMany => format!(
             "{coll}.insertMany({}{})",
             step.insert.as_deref().unwrap_or("[]"),
@@ -1290,7 +1310,24 @@ fn full_guard<'s>(op: &'s OpCode, step: &'s StepCode) -> Option<(&'s str, &'s st
     Some((array, step.key.as_str()))
 }
 
+/// The error of a find whose document a later write copies from, when it
+/// found none (`StepCode::must_find`).
+fn found_nothing(op: &OpCode, step: &StepCode) -> Option<String> {
+    step.must_find.then(|| {
+        q(&format!(
+            "{}: no {} with that id to copy from",
+            op.name, step.collection
+        ))
+    })
+}
+
 fn js_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = found_nothing(op, step) {
+        return format!(
+            "{indent}if ({}.length === 0) throw new Error({message});\n",
+            step.key
+        );
+    }
     if let Some(message) = fails_when_nothing(op, step) {
         return format!(
             "{indent}if ({}) throw new Error({message});\n",
@@ -1353,6 +1390,12 @@ fn full_message(collection: &str, array: &str) -> String {
 }
 
 fn py_guard(op: &OpCode, step: &StepCode, indent: &str) -> String {
+    if let Some(message) = found_nothing(op, step) {
+        return format!(
+            "{indent}if not {}:\n{indent}    raise RuntimeError({message})\n",
+            step.key
+        );
+    }
     if let Some(message) = fails_when_nothing(op, step) {
         return format!(
             "{indent}if {}:\n{indent}    raise RuntimeError({message})\n",
@@ -1752,6 +1795,10 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
             "_result({coll}.insert_one({}{sess}))",
             insert_arg(Lang::Python, step)
         ),
+        Action::InsertMany if step.skip_duplicates => format!(
+            "_insert_new({coll}, {}{sess})",
+            step.insert.as_deref().unwrap_or("[]")
+        ),
         Action::InsertMany => format!(
             "_result({coll}.insert_many({}{sess}))",
             step.insert.as_deref().unwrap_or("[]")
@@ -2105,6 +2152,134 @@ mod tests {
         for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
             assert!(text.contains(filter), "{text}");
             assert_eq!(text.matches("\"status\":").count(), 2, "{text}");
+        }
+    }
+
+    /// The amount the model states (`increments: {remaining: -1}`) is the
+    /// literal of the `$inc` in every language, and no parameter asks the
+    /// caller for it (audit43 A): a caller's `+1` or `-5` would pass a
+    /// guard (`remaining > 0`) written for -1.
+    #[test]
+    fn a_stated_amount_is_written_not_passed() {
+        let (_, d) = crate::fixtures::load("coupon-checkout");
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "redeem_decrement")
+            .unwrap();
+        let dec = op_code(&d, plan);
+        assert!(
+            dec.params.iter().all(|p| p.path != "remaining"),
+            "{:?}",
+            dec.params
+        );
+        for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
+            assert!(text.contains("{\"$inc\": {\"remaining\": -1}}"), "{text}");
+        }
+    }
+
+    /// A relink that copies the new parent's field (issue-tracker's
+    /// `reassign`: the issue keeps its assignee's name) writes the id and
+    /// the name the read of the new assignee found, and fails when it
+    /// found none (audit43 K). The function takes the new assignee's id
+    /// once; it used to read one user and write a second id and a name
+    /// the caller passed, which could name another.
+    #[test]
+    fn a_relink_copies_what_it_read_of_the_new_parent() {
+        let text = include_str!("../../../tests/fixtures/issue-tracker.yaml");
+        let model = crate::inputs::model_file::parse("issue-tracker.yaml", text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "reassign")
+            .unwrap();
+        assert_eq!(
+            plan.steps[0].filter[0].value_from,
+            crate::design::ValueSource::New {
+                field: "assignee".into()
+            }
+        );
+        let copies: Vec<(&str, usize, &str)> = plan.steps[1]
+            .updates
+            .iter()
+            .filter_map(|u| match u {
+                crate::design::UpdateOp::CopyFrom { path, step, field } => {
+                    Some((path.as_str(), *step, field.as_str()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            copies,
+            [("assignee._id", 1, "_id"), ("assignee.name", 1, "name")]
+        );
+        let code = op_code(&d, plan);
+        let names: Vec<&str> = code.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["new_user_id", "issue_id", "new_updated_at"]);
+        let set = r#"{"$set": {"updated_at": new_updated_at, "assignee._id": user[0]["_id"], "assignee.name": user[0]["name"]}}"#;
+        let py = super::python(&code);
+        assert!(py.contains(set), "{py}");
+        assert!(
+            py.contains("    if not user:\n        raise RuntimeError(\"reassign: no user with that id to copy from\")\n"),
+            "{py}"
+        );
+        for text in [super::mongosh(&code), super::node(&code)] {
+            assert!(text.contains(set), "{text}");
+            assert!(
+                text.contains("  if (user.length === 0) throw new Error(\"reassign: no user with that id to copy from\");\n"),
+                "{text}"
+            );
+        }
+    }
+
+    /// A batch insert of children whose ids their parent keeps (`count:
+    /// 100`, child references) pushes every id the insert gave, and the
+    /// parent's array must have room for all of them: at most `max - 100`
+    /// ids before the push (audit43 L). It used to push one id the caller
+    /// passed, guarded at `max - 1`.
+    #[test]
+    fn a_batch_insert_pushes_every_id_it_gave() {
+        let text = "
+name: practice
+entities:
+  practitioner:
+    count: 10000
+    fields: {name: string(20)}
+  slot:
+    count: 4000000
+    fields: {starts_at: date}
+relationships:
+  slots: {parent: practitioner, child: slot, children: {typical: 400, max: 5000}, layout: child-references}
+operations:
+  add_slots: {insert: slot, links: [slots], count: 100, rate: 3}
+  practitioner_slots: {read: practitioner, filter: {_id: eq}, include: [slots], rate: 100}
+";
+        let model = crate::inputs::model_file::parse("practice.yaml", text).unwrap();
+        let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let plan = d
+            .operations
+            .iter()
+            .find(|p| p.operation == "add_slots")
+            .unwrap();
+        let code = op_code(&d, plan);
+        assert!(
+            code.params
+                .iter()
+                .all(|p| p.kind != super::super::code::ParamKind::Item),
+            "{:?}",
+            code.params
+        );
+        let py = super::python(&code);
+        assert!(
+            py.contains(r#"{"_id": practitioner_id, "slots.4900": {"$exists": False}}, {"$push": {"slots": {"$each": slot["inserted_ids"]}}}"#),
+            "{py}"
+        );
+        for text in [super::mongosh(&code), super::node(&code)] {
+            assert!(
+                text.contains(r#"{"_id": practitioner_id, "slots.4900": {"$exists": false}}, {"$push": {"slots": {"$each": Object.values(slot.insertedIds)}}}"#),
+                "{text}"
+            );
         }
     }
 

@@ -124,8 +124,8 @@ impl Planner<'_> {
         }];
         for (function, _, path) in bucket_figures(aggregates) {
             updates.push(match function {
-                AggregateFn::Count => UpdateOp::Inc { path },
-                AggregateFn::Sum | AggregateFn::Avg => UpdateOp::Inc { path },
+                AggregateFn::Count => UpdateOp::Inc { path, by: None },
+                AggregateFn::Sum | AggregateFn::Avg => UpdateOp::Inc { path, by: None },
                 AggregateFn::Min => UpdateOp::Min { path },
                 AggregateFn::Max => UpdateOp::Max { path },
                 // The first child opens the bucket; each later one
@@ -143,6 +143,7 @@ impl Planner<'_> {
         if matches!(by, BucketBy::Count) {
             updates.push(UpdateOp::Inc {
                 path: crate::design::ARRIVED.to_string(),
+                by: None,
             });
             updates.push(UpdateOp::SetOnInsert {
                 path: crate::design::PAGE.to_string(),

@@ -71,10 +71,20 @@ impl<'a> Planner<'a> {
         let step = &mut plan.steps[i];
         for inc in &terms.increments {
             let path = at(&inc.field);
-            let op = if inc.by < 0.0 {
-                UpdateOp::Dec { path: path.clone() }
-            } else {
-                UpdateOp::Inc { path: path.clone() }
+            // A constant the model states is written as stated: the guard
+            // (`remaining > 0`) holds for that amount, and a caller cannot
+            // pass another (audit43 A). A per-document amount comes from
+            // each document's own related instance (`bulk`).
+            let op = match (&inc.per, inc.by < 0.0) {
+                (None, _) => UpdateOp::Inc {
+                    path: path.clone(),
+                    by: Some(inc.by),
+                },
+                (Some(_), true) => UpdateOp::Dec { path: path.clone() },
+                (Some(_), false) => UpdateOp::Inc {
+                    path: path.clone(),
+                    by: None,
+                },
             };
             match step
                 .updates
@@ -163,6 +173,7 @@ impl<'a> Planner<'a> {
                 filter: self.id_filter(e, guarded_id),
                 updates: vec![UpdateOp::Inc {
                     path: crate::design::VERSION.to_string(),
+                    by: None,
                 }],
                 docs: 1.0,
                 sync: 0.0,

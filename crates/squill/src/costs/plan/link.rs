@@ -104,7 +104,7 @@ impl<'a> Planner<'a> {
                 on_parent.0.push(if unlink {
                     UpdateOp::Dec { path }
                 } else {
-                    UpdateOp::Inc { path }
+                    UpdateOp::Inc { path, by: None }
                 });
                 on_parent.1.push(Purpose::KeepComputed {
                     function: crate::candidates::fn_name(func).to_string(),
@@ -158,6 +158,20 @@ impl<'a> Planner<'a> {
         fields: &[String],
         n: f64,
     ) {
+        self.read_copies_by(plan, op, e, fields, n, ValueSource::Param);
+    }
+
+    /// `read_copies` of the instance (or instances) whose `_id` comes
+    /// from `by` (the new parent of a relink: `ValueSource::New`).
+    pub(super) fn read_copies_by(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        fields: &[String],
+        n: f64,
+        by: ValueSource,
+    ) {
         let acc = self.access(e);
         let mut step = Self::step(
             &acc.collection,
@@ -170,7 +184,7 @@ impl<'a> Planner<'a> {
         step.filter = vec![filt(
             acc.path("_id"),
             if n > 1.0 { FilterOp::In } else { FilterOp::Eq },
-            ValueSource::Param,
+            by,
         )];
         step.projection = fields.iter().map(|x| acc.path(x)).collect();
         step.documents = n;

@@ -25,7 +25,7 @@ fn simple_path(u: &UpdateOp) -> Option<&str> {
     match u {
         UpdateOp::Set { path }
         | UpdateOp::Unset { path }
-        | UpdateOp::Inc { path }
+        | UpdateOp::Inc { path, .. }
         | UpdateOp::Dec { path }
         | UpdateOp::Min { path }
         | UpdateOp::Max { path }

@@ -1264,7 +1264,11 @@ impl<'a> Planner<'a> {
                 geo_share(entity, c, f.count(e), densest)
             } else if c.path.len() == 1 && c.path[0] == "_id" {
                 match c.op {
-                    FilterOp::In => in_list(f.count(e)) / f.count(e),
+                    // The share the list names where the model knows it
+                    // (the archiving job's batch of ids), else a few ids.
+                    FilterOp::In => c
+                        .selectivity
+                        .unwrap_or_else(|| in_list(f.count(e)) / f.count(e)),
                     _ => 1.0 / f.count(e),
                 }
             } else if let Some(Related {

@@ -277,16 +277,53 @@ impl<'a> Planner<'a> {
         let pacc = self.access(parent);
         let pname = self.name(parent).to_string();
         let layout = self.layout(r);
-        if let Some(p) = self.parent_ref_path(r) {
-            edits.updates.push(UpdateOp::Set { path: edits.at(&p) });
-        }
-        match layout {
-            // The copies follow the new parent: read from it first
-            // (snapshots too: the child now belongs to that parent).
+        // The copies follow the new parent: read from it first (snapshots
+        // too: the child now belongs to that parent). Where it is a
+        // document of its own, the write takes the reference and the
+        // copies from what that read found (audit43 K): not values the
+        // caller passes beside the id the read took, which could name
+        // another parent.
+        let copied = match layout {
             Layout::ExtendedReference {
                 copies_into: Side::Child,
                 fields,
-            } => {
+            } => Some(fields),
+            _ => None,
+        };
+        let found = copied.filter(|_| pacc.prefix.is_empty()).map(|fields| {
+            let by = ValueSource::New {
+                field: rel.child_field.clone(),
+            };
+            self.read_copies_by(plan, op, parent, fields, 1.0, by);
+            plan.steps.len()
+        });
+        if let Some(p) = self.parent_ref_path(r) {
+            edits.updates.push(match found {
+                Some(step) => UpdateOp::CopyFrom {
+                    path: edits.at(&p),
+                    step,
+                    field: "_id".to_string(),
+                },
+                None => UpdateOp::Set { path: edits.at(&p) },
+            });
+        }
+        match (layout, found) {
+            (_, Some(step)) => {
+                for c in copied.into_iter().flatten() {
+                    edits.updates.push(UpdateOp::CopyFrom {
+                        path: edits.at(&format!("{}.{c}", rel.child_field)),
+                        step,
+                        field: c.clone(),
+                    });
+                }
+            }
+            (
+                Layout::ExtendedReference {
+                    copies_into: Side::Child,
+                    fields,
+                },
+                None,
+            ) => {
                 self.read_copies(plan, op, parent, fields, 1.0);
                 for c in fields {
                     edits.updates.push(UpdateOp::Set {
@@ -295,7 +332,7 @@ impl<'a> Planner<'a> {
                 }
             }
             // The parent lives in the child: the new one replaces it.
-            Layout::EmbedParentInChild => edits.updates.push(UpdateOp::Set {
+            (Layout::EmbedParentInChild, None) => edits.updates.push(UpdateOp::Set {
                 path: edits.at(&rel.child_field),
             }),
             _ => {}
@@ -424,6 +461,7 @@ impl<'a> Planner<'a> {
                         },
                         _ => UpdateOp::Inc {
                             path: pacc.path(cname),
+                            by: None,
                         },
                     };
                     extra.push((

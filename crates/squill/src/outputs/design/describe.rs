@@ -550,7 +550,8 @@ pub(crate) fn update(op: &UpdateOp) -> String {
     match op {
         UpdateOp::Set { path } => format!("$set {path}"),
         UpdateOp::Unset { path } => format!("$unset {path}"),
-        UpdateOp::Inc { path } => format!("$inc {path}"),
+        UpdateOp::Inc { path, by: Some(by) } => format!("$inc {path} by {}", words::num(*by)),
+        UpdateOp::Inc { path, by: None } => format!("$inc {path}"),
         UpdateOp::Dec { path } => format!("$inc {path} (down)"),
         UpdateOp::Min { path } => format!("$min {path}"),
         UpdateOp::SetOnInsert { path } => format!("$setOnInsert {path}"),
@@ -583,6 +584,9 @@ pub(crate) fn update(op: &UpdateOp) -> String {
             path, step, field, ..
         } => {
             format!("$set {path} to the {field} step {step} found")
+        }
+        UpdateOp::CopyFrom { path, step, field } => {
+            format!("$set {path} to the {field} of the one step {step} found")
         }
         UpdateOp::DropElements { path } => format!("drop the matched {path} (pipeline $filter)"),
         UpdateOp::Recompute {
@@ -631,7 +635,7 @@ fn each_update(step: &Step, u: &UpdateOp) -> String {
             (None, _) => format!("$set {path} to (the value given with each id)"),
         };
     }
-    let (Some(each), UpdateOp::Inc { path } | UpdateOp::Dec { path }) = (&step.each, u) else {
+    let (Some(each), UpdateOp::Inc { path, .. } | UpdateOp::Dec { path }) = (&step.each, u) else {
         return update(u);
     };
     match each.amounts.iter().find(|a| a.path == *path) {

@@ -248,6 +248,11 @@ pub(crate) fn every_variant() -> Design {
         UpdateOp::Unset { path: "a".into() },
         UpdateOp::Inc {
             path: "views".into(),
+            by: None,
+        },
+        UpdateOp::Inc {
+            path: "stock".into(),
+            by: Some(-2.0),
         },
         UpdateOp::Dec {
             path: "likes".into(),
