@@ -19,6 +19,7 @@ mod phrasing;
 mod phrasing_words;
 mod pins;
 mod places;
+mod priced_reads;
 mod rules_fire;
 mod scale;
 mod scenarios;

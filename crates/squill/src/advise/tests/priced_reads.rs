@@ -1,0 +1,101 @@
+//! Reads and writes priced at the work the server does (issue 41, audit 43):
+//! each test is a small model of one class that was priced at less.
+
+use crate::advise::advise;
+use crate::design::{Design, OperationPlan};
+use crate::settings::Settings;
+
+fn design(yaml: &str) -> Design {
+    let m = crate::inputs::model_file::parse("priced-reads.yaml", yaml).expect("the model parses");
+    advise(&m, &Settings::default(), None).expect("advise")
+}
+
+fn plan<'d>(d: &'d Design, name: &str) -> &'d OperationPlan {
+    d.operations
+        .iter()
+        .find(|p| p.operation == name)
+        .unwrap_or_else(|| panic!("no plan for {name}"))
+}
+
+/// A practitioner's 650 slots, kept as ids in the practitioner.
+const SLOTS: &str = "
+name: slots
+entities:
+  practitioner:
+    count: 600000
+    fields:
+      name: string(30)
+  slot:
+    count: 390000000
+    fields:
+      starts_at: date
+      status: {type: string(8), enum: [free, held, booked]}
+relationships:
+  slots:
+    parent: practitioner
+    child: slot
+    children: {min: 0, typical: 650, max: 5000}
+    child_field: practitioner
+    layout: child-references
+operations:
+";
+
+/// The free slots of a practitioner by their ids, in time order: `_id_`
+/// finds each of the 650 ids; the status and the date are tested on the
+/// documents it fetches, and the sort is on them all. It was priced at the
+/// 11 slots that pass.
+#[test]
+fn a_find_by_ids_from_a_step_fetches_every_id_it_looks_up() {
+    let d = design(&format!(
+        "{SLOTS}  free_slots:
+    read: slot
+    filter: {{practitioner: eq, status: eq, starts_at: range(0.05)}}
+    sort: starts_at
+    limit: 30
+    rate: 100
+"
+    ));
+    let p = plan(&d, "free_slots");
+    let by_ids = p.steps.last().expect("a step on the slots");
+    assert_eq!(by_ids.collection, "slot");
+    assert!(by_ids.documents < 30.0, "{}", by_ids.documents);
+    // The practitioner's document, then each of the 650 slots.
+    assert!(p.cost.documents_examined >= 651.0, "{:?}", p.cost);
+    assert!(p.cost.index_keys_examined >= 651.0, "{:?}", p.cost);
+}
+
+/// The same ids with nothing else to test: the documents found are the
+/// documents fetched (a limit stops the fetch).
+#[test]
+fn a_find_by_ids_alone_fetches_what_it_returns() {
+    let d = design(&format!(
+        "{SLOTS}  some_slots:
+    read: slot
+    filter: {{practitioner: eq}}
+    limit: 30
+    rate: 100
+"
+    ));
+    let p = plan(&d, "some_slots");
+    assert!(p.cost.documents_examined <= 31.0, "{:?}", p.cost);
+}
+
+/// The same lookup when the ids come from a step on the practitioner by
+/// its name (not an include of one parent's children): a plain find by
+/// `_id: {$in: ids}` with the status tested on each document fetched.
+#[test]
+fn a_find_through_a_parent_field_fetches_every_id_it_looks_up() {
+    let d = design(&format!(
+        "{SLOTS}  slots_by_name:
+    read: slot
+    filter: {{practitioner.name: eq, status: eq}}
+    sort: starts_at
+    limit: 30
+    rate: 100
+"
+    ));
+    let p = plan(&d, "slots_by_name");
+    assert_eq!(p.steps.len(), 2, "{:?}", p.steps);
+    assert!(p.cost.documents_examined >= 651.0, "{:?}", p.cost);
+    assert!(p.cost.index_keys_examined >= 651.0, "{:?}", p.cost);
+}
