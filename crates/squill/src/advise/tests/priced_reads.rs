@@ -99,3 +99,58 @@ fn a_find_through_a_parent_field_fetches_every_id_it_looks_up() {
     assert!(p.cost.documents_examined >= 651.0, "{:?}", p.cost);
     assert!(p.cost.index_keys_examined >= 651.0, "{:?}", p.cost);
 }
+
+/// Season entries created by another service: the workload only updates
+/// them. `unique: [[player, season]]` is a property of the data, so the
+/// unique index is built all the same (it was built only when some
+/// operation inserted an entry, and silently dropped otherwise).
+#[test]
+fn a_unique_combination_is_indexed_without_an_insert() {
+    let d = design(
+        "name: seasons
+entities:
+  player:
+    count: 1000000
+    fields:
+      name: string(20)
+  entry:
+    count: 5000000
+    fields:
+      season: int
+      points: int
+    unique: [[player, season]]
+relationships:
+  entries:
+    parent: player
+    child: entry
+    children: {min: 0, typical: 5, max: 100}
+    child_field: player
+    layout: parent-reference
+operations:
+  add_points:
+    update: entry
+    filter: {player: eq, season: eq}
+    changes: [points]
+    rate: 100
+  best:
+    read: entry
+    filter: {season: eq}
+    sort: -points
+    limit: 10
+    rate: 10
+",
+    );
+    let entries = d
+        .collections
+        .iter()
+        .find(|c| c.name == "entry")
+        .expect("a collection of entries");
+    let unique: Vec<_> = entries
+        .indexes
+        .iter()
+        .filter(|i| i.unique && i.name != "_id_")
+        .collect();
+    assert_eq!(unique.len(), 1, "{:?}", entries.indexes);
+    let keys: Vec<&str> = unique[0].keys.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["player", "season"], "{:?}", unique[0]);
+}

@@ -913,6 +913,7 @@ impl<'a> Planner<'a> {
                 changes,
             } => self.change_link(&mut plan, op_id, *relationship, changes),
         }
+        self.unique_without_insert(&mut plan, op_id);
         self.apply_terms(&mut plan, op_id);
         self.timeline_upkeep(&mut plan, op_id);
         self.scope_writes_to_tenant(&mut plan, op_id);
