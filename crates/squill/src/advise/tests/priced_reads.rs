@@ -154,3 +154,86 @@ operations:
     let keys: Vec<&str> = unique[0].keys.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(keys, ["player", "season"], "{:?}", unique[0]);
 }
+
+/// Under a tenant, a season's entry updated by its player (a plain
+/// reference) and its season, `unique: [[player, season]]`: the unique
+/// index finds the one entry, and the player implies the game. The write
+/// kept a `{game, player, season}` index beside the unique one (it was
+/// right with the player as an extended reference only).
+#[test]
+fn a_write_by_a_parent_and_a_unique_partner_uses_the_unique_index() {
+    let d = design(
+        "name: games
+tenant: {entity: game, largest: 0.05}
+entities:
+  game:
+    count: 5000
+    fields:
+      name: string(30)
+  player:
+    count: 50000000
+    fields:
+      handle: string(16)
+  entry:
+    count: 400000000
+    fields:
+      season: {type: int, distinct: 40}
+      points: long
+      banned: bool
+    unique: [[player, season]]
+relationships:
+  players:
+    parent: game
+    child: player
+    children: {min: 0, typical: 10000, max: 2500000}
+    child_field: game
+  entries:
+    parent: player
+    child: entry
+    children: {min: 0, typical: 8, max: 400}
+    child_field: player
+    layout: parent-reference
+  game_entries:
+    parent: game
+    child: entry
+    children: {min: 0, typical: 80000, max: 20000000}
+    child_field: game
+operations:
+  join_season:
+    insert: entry
+    links: [entries, game_entries]
+    rate: 10
+  add_points:
+    update: entry
+    filter: {player: eq, season: eq}
+    increments: {points: 10}
+    when: [\"banned = false\"]
+    rate: 8000
+",
+    );
+    let entries = d
+        .collections
+        .iter()
+        .find(|c| c.name == "entry")
+        .expect("a collection of entries");
+    let names: Vec<&str> = entries.indexes.iter().map(|i| i.name.as_str()).collect();
+    assert!(
+        entries
+            .indexes
+            .iter()
+            .all(|i| i.unique || i.keys.iter().all(|(k, _)| k != "season")),
+        "{names:?}"
+    );
+    let p = plan(&d, "add_points");
+    let write = p.steps.last().expect("the update");
+    let unique = entries
+        .indexes
+        .iter()
+        .find(|i| i.unique && i.name != "_id_")
+        .expect("unique");
+    assert_eq!(
+        write.index.as_deref(),
+        Some(unique.name.as_str()),
+        "{names:?}"
+    );
+}

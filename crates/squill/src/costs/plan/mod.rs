@@ -1297,8 +1297,8 @@ impl<'a> Planner<'a> {
 
     /// The keys of the index a write finds its documents by: the id it
     /// names (the document's, or an element's), else every equality of its
-    /// filter, then its ranges, as a read's. The equalities take the order
-    /// of the entity's unique combination of the same fields, so a delete by
+    /// filter, then its ranges, as a read's. Equalities on every key of a
+    /// unique combination take that combination's keys alone, so a delete by
     /// both ends of a link uses the unique pair index, rather than one end's
     /// index that walks every link of a celebrity while the plan counted one
     /// key.
@@ -1326,13 +1326,18 @@ impl<'a> Planner<'a> {
                 list.push(f.path.clone());
             }
         }
+        // Every key of a unique combination tested for equality: the one
+        // document, found by that combination's index alone; the other
+        // conditions test it (a season's entry by its player and season,
+        // under a tenant whose test the player implies: not a
+        // `{game, player, season}` index beside the unique one).
         if equal.len() > 1
             && let Some(order) = self
                 .unique_paths(e)
                 .into_iter()
-                .find(|u| u.len() == equal.len() && u.iter().all(|p| equal.contains(p)))
+                .find(|u| !u.is_empty() && u.iter().all(|p| equal.contains(p)))
         {
-            equal = order;
+            return order.into_iter().map(|p| (p, 1)).collect();
         }
         equal.into_iter().chain(ranges).map(|p| (p, 1)).collect()
     }
