@@ -237,3 +237,50 @@ operations:
         "{names:?}"
     );
 }
+
+/// An issue's comments, owned (not `standalone`), kept in their own
+/// collection: a delete of the issue writes the issue only, and says that
+/// its comments stay. Embedded, they go with the issue: no warning.
+#[test]
+fn a_delete_warns_of_the_owned_children_it_leaves() {
+    let model = |layout: &str| {
+        format!(
+            "name: issues
+entities:
+  issue:
+    count: 1000000
+    fields:
+      title: string(60)
+  comment:
+    count: 40000000
+    fields:
+      text: string(200)
+relationships:
+  comments:
+    parent: issue
+    child: comment
+    children: {{min: 0, typical: 40, max: 300}}
+    child_field: issue
+    layout: {layout}
+operations:
+  show:
+    read: issue
+    filter: {{_id: eq}}
+    include: [comments]
+    rate: 100
+  delete_issue:
+    delete: issue
+    filter: {{_id: eq}}
+    rate: 1
+"
+        )
+    };
+    let orphaned = |d: &Design| {
+        plan(d, "delete_issue")
+            .warnings
+            .iter()
+            .any(|w| matches!(w, crate::design::Warning::OrphanedChildren { children, .. } if children == "comment"))
+    };
+    assert!(orphaned(&design(&model("parent-reference"))));
+    assert!(!orphaned(&design(&model("embed"))));
+}

@@ -900,7 +900,8 @@ impl<'a> Planner<'a> {
                 self.update(&mut plan, op_id, &change)
             }
             OperationKind::Delete { entity, filter } => {
-                self.delete(&mut plan, op_id, *entity, filter)
+                self.delete(&mut plan, op_id, *entity, filter);
+                self.orphaned_children(&mut plan, *entity);
             }
             OperationKind::Link {
                 relationship,
