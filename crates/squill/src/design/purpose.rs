@@ -619,6 +619,15 @@ pub enum Warning {
     /// The entity's `unique:` combination `keys` is not in one collection's
     /// documents under this design: no index can enforce it.
     UniqueUnchecked { entity: String, keys: Vec<String> },
+    /// A delete of `entity` leaves its owned `children` (through
+    /// `relationship`, not `standalone`), which this design keeps in a
+    /// collection of their own: the delete writes the entity's documents
+    /// only, so the application deletes the children too or they stay.
+    OrphanedChildren {
+        entity: String,
+        children: String,
+        relationship: String,
+    },
     /// Operation `operation` states conditions (`when:`) on `entity`, but
     /// under this design its plan writes no document of `entity` (a link
     /// kept on the other side only): no write carries them, so nothing
@@ -714,6 +723,7 @@ impl Warning {
             Warning::NotAtomic { operation, .. } => operation.contains(entity),
             Warning::RepointNotAtomic { entity: e, .. } => e == entity,
             Warning::UniqueUnchecked { entity: e, .. }
+            | Warning::OrphanedChildren { entity: e, .. }
             | Warning::ConditionUntested { entity: e, .. }
             | Warning::ConditionGuarded { entity: e, .. } => e == entity,
             Warning::Compensated { group } => group.contains(entity),
@@ -814,6 +824,14 @@ impl Warning {
                 crate::words::a(entity),
                 num(*participants),
                 num(*extra)
+            ),
+            Warning::OrphanedChildren {
+                entity,
+                children,
+                relationship,
+            } => format!(
+                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`) in their own collection: this plan deletes the {entity} only; the application must delete them too (`deleteMany` by the {entity}'s id), or they stay, kept and indexed, reached by nothing",
+                a(entity)
             ),
             Warning::UniqueUnchecked { entity, keys } => format!(
                 "no unique index is written for ({}) of {entity}: this design does not keep every key in each of its documents; the application must check before it inserts",

@@ -550,16 +550,83 @@ impl super::Model {
             .collect()
     }
 
+    /// The operations that update `field` of `entity` (a date a hold or a
+    /// heartbeat sets), by name.
+    pub fn updates_setting(&self, entity: EntityId, field: &str) -> Vec<String> {
+        self.workload
+            .operations
+            .iter()
+            .filter(|op| {
+                matches!(&op.kind, OperationKind::Update { entity: e, changes, .. }
+                    if *e == entity && changes.iter().any(|c| c == field))
+            })
+            .map(|op| op.name.clone())
+            .collect()
+    }
+
+    /// Dates of `entity`'s `field` written a day, in the busiest mix: by
+    /// the inserts when every instance has the field, and by each run of
+    /// an update that changes it (one document a run: a `multi` update sets
+    /// at least that many, so the young share is a floor).
+    fn dates_written_per_day(&self, entity: EntityId, field: &str, inserts_per_day: f64) -> f64 {
+        let required = self.entity(entity).field(field).is_none_or(|f| f.required);
+        let updated = (0..self.workload.mixes.len().max(1))
+            .map(|mix| {
+                self.workload
+                    .operations
+                    .iter()
+                    .filter(|op| {
+                        matches!(&op.kind, OperationKind::Update { entity: e, changes, .. }
+                            if *e == entity && changes.iter().any(|c| c == field))
+                    })
+                    .map(|op| op.rate(mix))
+                    .sum::<f64>()
+            })
+            .fold(0.0, f64::max)
+            * 86_400.0;
+        if required {
+            inserts_per_day + updated
+        } else if updated > 0.0 {
+            updated
+        } else {
+            inserts_per_day
+        }
+    }
+
     /// Sets the share each age filter keeps (`since(90 days)`) from its
-    /// entity's count and insert rate.
+    /// entity's count and the rate its date is written: the inserts, and
+    /// the updates that change it (`age_shares` in the model file refuses
+    /// what this cannot tell).
     pub fn fill_age_shares(&mut self) {
         let per_day = self.inserts_per_day_all();
         let counts: Vec<u64> = self.entities.iter().map(|e| e.count).collect();
+        let written: Vec<Vec<(String, f64)>> = self
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(i, ent)| {
+                let e = EntityId::from_index(i);
+                ent.fields
+                    .iter()
+                    .filter(|f| f.ty == super::FieldType::Date)
+                    .map(|f| {
+                        (
+                            f.name.clone(),
+                            self.dates_written_per_day(e, &f.name, per_day[i]),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
         let share = |e: EntityId, filters: &mut [Filter]| {
             for f in filters.iter_mut() {
                 if let Some(age) = f.age {
-                    f.selectivity =
-                        Some(age.share(counts[e.index()], per_day[e.index()]).max(1e-9));
+                    let field = f.path.join(".");
+                    let rate = written[e.index()]
+                        .iter()
+                        .find(|(n, _)| *n == field)
+                        .map_or(per_day[e.index()], |(_, r)| *r);
+                    f.selectivity = Some(age.share(counts[e.index()], rate).max(1e-9));
                 }
             }
         };

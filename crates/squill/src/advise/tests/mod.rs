@@ -20,6 +20,7 @@ mod phrasing_words;
 mod pins;
 mod place_filters;
 mod places;
+mod priced_reads;
 mod rules_fire;
 mod scale;
 mod scenarios;

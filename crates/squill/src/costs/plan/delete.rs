@@ -433,3 +433,30 @@ impl<'a> Planner<'a> {
         }
     }
 }
+
+impl Planner<'_> {
+    /// Warns of the owned children (neither `standalone`, shared nor
+    /// many-to-many) of a deleted `e` that the design keeps apart from it,
+    /// in documents of their own or in buckets: the delete writes `e`'s
+    /// documents only. Embedded children go with the document that holds
+    /// them, so the layouts compared did not do the same work (audit 43 Q).
+    pub(super) fn orphaned_children(&self, plan: &mut OpPlan, e: EntityId) {
+        let model = self.facts.model;
+        for &r in &self.facts.rels_from[e.index()] {
+            let rel = model.relationship(r);
+            let owned = !rel.child_standalone
+                && !rel.shared
+                && rel.kind != crate::model::RelationshipKind::ManyToMany
+                && rel.parent != rel.child;
+            let apart = !matches!(self.p.home[rel.child.index()], Home::Embedded { .. })
+                && self.p.root(rel.child) != self.p.root(e);
+            if owned && apart {
+                plan.warnings.push(Warning::OrphanedChildren {
+                    entity: self.name(e).to_string(),
+                    children: self.name(rel.child).to_string(),
+                    relationship: rel.name.clone(),
+                });
+            }
+        }
+    }
+}

@@ -125,10 +125,14 @@ impl<'a> Planner<'a> {
                 }),
             _ => None,
         };
+        let looked_up = match kinds {
+            [_] if by_id && !scan => self.ids_looked_up(e, read, &conditions.paths, &acc, m),
+            _ => None,
+        };
         let examined = if scan {
             kinds.iter().map(|k| self.access(*k).docs).sum()
         } else {
-            roots
+            looked_up.map_or(roots, |n| n.max(roots))
         };
         let Conditions {
             eq,
@@ -156,7 +160,10 @@ impl<'a> Planner<'a> {
         step.documents = m;
         step.densest = densest.map(Box::new);
         let entries = self.index_entries(kinds, &acc, filter);
-        let walked = self.keys_walked(e, read, scan, by_id, roots);
+        let walked = looked_up.map_or_else(
+            || self.keys_walked(e, read, scan, by_id, roots),
+            |n| n.max(roots),
+        );
         let mut cost = StepCost {
             keys: if scan { 0.0 } else { walked },
             docs: examined,
@@ -175,6 +182,45 @@ impl<'a> Planner<'a> {
         );
         let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
         (m, n)
+    }
+
+    /// The ids a find by `_id: {$in: ids from a step}` looks up when its
+    /// other conditions or its sort are not in `_id_`: each id is a key
+    /// and a document fetched to test them, whatever passes (a slot of a
+    /// practitioner's 650 by their ids, then its status and its date);
+    /// sorted, every one of them (the order is not the ids', a blocking
+    /// sort), else until the limit's share passes. `None` when the ids
+    /// alone answer the find (the documents found are the ones fetched).
+    fn ids_looked_up(
+        &self,
+        e: EntityId,
+        read: &Read<'_>,
+        paths: &[String],
+        acc: &Access,
+        found: f64,
+    ) -> Option<f64> {
+        let id = acc.path("_id");
+        let by_ids: Vec<Filter> = read
+            .filter
+            .iter()
+            .zip(paths)
+            .filter(|(c, p)| **p == id && c.related.is_some())
+            .map(|(c, _)| c.clone())
+            .collect();
+        if by_ids.is_empty() || (by_ids.len() == read.filter.len() && read.sort.is_empty()) {
+            return None;
+        }
+        let ids = self.matched(e, &by_ids, None);
+        if !read.sort.is_empty() {
+            return Some(ids);
+        }
+        let share =
+            (self.matched(e, read.filter, None) / ids.max(1.0)).clamp(f64::MIN_POSITIVE, 1.0);
+        Some(
+            read.limit
+                .map_or(ids, |l| (l as f64 / share).min(ids))
+                .max(found),
+        )
     }
 
     /// What a query of `r`'s children by their parent asks of an index, as

@@ -445,9 +445,23 @@ impl<'a> Planner<'a> {
             .and_then(|t| self.parent_ref_path(t))
             .map(|t| acc.path(&t));
         let (path, keys, examined) = if let Some(p) = by_id_path {
-            // Fetch by the ids at hand.
+            // Fetch by the ids at hand. `_id_` holds none of the include's
+            // other conditions nor its order: each id is a key and a
+            // document fetched to test them, whatever passes (a slot among
+            // a practitioner's 650, then its status), every one of them
+            // when sorted (a blocking sort), else until the limit passes.
             let p = acc.path(&p);
-            let examined = m * each;
+            let all = m * if inc.to_children {
+                f.typical(r)
+            } else {
+                f.typical_parents(r)
+            };
+            let examined = match inc.limit {
+                _ if !inc.sort.is_empty() => all,
+                Some(l) if each > 0.0 => (m * l as f64 * all / (m * each)).min(all),
+                _ => all,
+            }
+            .max(m * wanted);
             (
                 p.clone(),
                 vec![(p, 1)],

@@ -474,7 +474,13 @@ impl<'a> Planner<'a> {
     /// some may lack one); otherwise the application has to check, and
     /// the plan says so (a unique index on an embedded array's paths does
     /// not compare the elements of one document).
-    fn unique_indexes(&self, plan: &mut OpPlan, op: OperationId, e: EntityId, step: Option<usize>) {
+    pub(super) fn unique_indexes(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        step: Option<usize>,
+    ) {
         let f = self.facts;
         let acc = self.access(e);
         let entity = f.model.entity(e);
@@ -542,6 +548,58 @@ impl<'a> Planner<'a> {
 }
 
 impl Planner<'_> {
+    /// A `unique:` combination is a property of the data, not of this
+    /// workload's inserts: an entity no operation inserts (its documents
+    /// come from another service or a migration) still gets its unique
+    /// indexes, carried by the first operation that reads or writes it,
+    /// on its step on the entity's collection. Where the design keeps the
+    /// entity inside other documents, that plan warns instead, as an
+    /// insert's does.
+    pub(super) fn unique_without_insert(&self, plan: &mut OpPlan, op: OperationId) {
+        let model = self.facts.model;
+        // The writes first (a read may be answered without a step of
+        // its own on the collection), then the reads.
+        let writes = |kind: &OperationKind| match kind {
+            OperationKind::Update { entity, .. } | OperationKind::Delete { entity, .. } => {
+                Some(*entity)
+            }
+            _ => None,
+        };
+        let reads = |kind: &OperationKind| match kind {
+            OperationKind::Read { entity, .. } => Some(*entity),
+            _ => None,
+        };
+        let Some(e) = writes(&model.operation(op).kind).or(reads(&model.operation(op).kind)) else {
+            return;
+        };
+        if model.entity(e).unique.is_empty() {
+            return;
+        }
+        let ops = &model.workload.operations;
+        let inserted = ops
+            .iter()
+            .any(|o| matches!(o.kind, OperationKind::Insert { entity, .. } if entity == e));
+        let first = |by: &dyn Fn(&OperationKind) -> Option<EntityId>| {
+            ops.iter().position(|o| by(&o.kind) == Some(e))
+        };
+        if inserted || first(&writes).or_else(|| first(&reads)) != Some(op.index()) {
+            return;
+        }
+        let step = match self.p.home.get(e.index()) {
+            Some(Home::Embedded { .. } | Home::Bucketed { .. }) => None,
+            _ => {
+                let coll = self.access(e).collection;
+                Some(
+                    plan.steps
+                        .iter()
+                        .rposition(|s| s.collection == coll)
+                        .unwrap_or(0),
+                )
+            }
+        };
+        self.unique_indexes(plan, op, e, step);
+    }
+
     /// Pushes a new child into its parent's array while it has room: the
     /// filter finds no document once the last place is taken.
     fn push_while_room(

@@ -1010,7 +1010,8 @@ impl<'a> Planner<'a> {
                 self.update(&mut plan, op_id, &change)
             }
             OperationKind::Delete { entity, filter } => {
-                self.delete(&mut plan, op_id, *entity, filter)
+                self.delete(&mut plan, op_id, *entity, filter);
+                self.orphaned_children(&mut plan, *entity);
             }
             OperationKind::Link {
                 relationship,
@@ -1023,6 +1024,7 @@ impl<'a> Planner<'a> {
                 changes,
             } => self.change_link(&mut plan, op_id, *relationship, changes),
         }
+        self.unique_without_insert(&mut plan, op_id);
         self.apply_terms(&mut plan, op_id);
         self.price_place_walk(&mut plan, op_id);
         self.timeline_upkeep(&mut plan, op_id);
@@ -1416,8 +1418,8 @@ impl<'a> Planner<'a> {
 
     /// The keys of the index a write finds its documents by: the id it
     /// names (the document's, or an element's), else every equality of its
-    /// filter, then its ranges, as a read's. The equalities take the order
-    /// of the entity's unique combination of the same fields, so a delete by
+    /// filter, then its ranges, as a read's. Equalities on every key of a
+    /// unique combination take that combination's keys alone, so a delete by
     /// both ends of a link uses the unique pair index, rather than one end's
     /// index that walks every link of a celebrity while the plan counted one
     /// key.
@@ -1440,20 +1442,19 @@ impl<'a> Planner<'a> {
                 equal.push(f.path.clone());
             }
         }
-        let mut tests: Vec<StepFilter> = filter.to_vec();
+        let tests: Vec<StepFilter> = filter.to_vec();
+        // Every key of a unique combination tested for equality: the one
+        // document, found by that combination's index alone; the other
+        // conditions test it (a season's entry by its player and season,
+        // under a tenant whose test the player implies: not a
+        // `{game, player, season}` index beside the unique one).
         if equal.len() > 1
             && let Some(order) = self
                 .unique_paths(e)
                 .into_iter()
-                .find(|u| u.len() == equal.len() && u.iter().all(|p| equal.contains(p)))
+                .find(|u| !u.is_empty() && u.iter().all(|p| equal.contains(p)))
         {
-            // The equalities in the unique combination's order.
-            tests.sort_by_key(|f| {
-                order
-                    .iter()
-                    .position(|p| *p == f.path)
-                    .unwrap_or(usize::MAX)
-            });
+            return order.into_iter().map(|p| (p, 1)).collect();
         }
         filter_keys::keys_of(&tests, &[], &[], is_equal)
     }

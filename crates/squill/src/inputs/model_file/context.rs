@@ -15,7 +15,14 @@ pub(super) struct Ctx<'a> {
     pub unresolved: Vec<String>,
     /// Each age filter (`since(90 days)`) with the entity it tests: its
     /// share needs that entity's insert rate, known once every operation is read.
-    pub aged: Vec<(crate::model::EntityId, Option<Position>)>,
+    /// Age filters (`since`, `before`): the entity, the date field, the
+    /// filter, and where it is written.
+    pub aged: Vec<(
+        crate::model::EntityId,
+        String,
+        crate::model::Age,
+        Option<Position>,
+    )>,
     /// The model's entities by name, built on the first look-up of a model
     /// with that many entities: each operation names its entity, and a
     /// walk of the entities per operation made reading a model of 10,000

@@ -118,7 +118,7 @@ pub(super) fn filters(
             if let Some(age) = parsed.age
                 && aged_field(ctx, model, entity, &f, path)
             {
-                ctx.aged.push((entity, ctx.pos(op)));
+                ctx.aged.push((entity, f.path.join("."), age, ctx.pos(op)));
                 f.age = Some(age);
             }
             out.push(f);

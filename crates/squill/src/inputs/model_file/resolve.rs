@@ -106,12 +106,39 @@ fn assumed(ctx: &mut Ctx<'_>, raw: &RawModel) -> Vec<String> {
 }
 
 /// Gives each age filter (`since(90 days)`) the share of its entity it
-/// keeps, which takes the entity's inserts: an entity nothing inserts has
-/// no ages to tell apart.
+/// keeps, which takes the rate at which the date is written: the entity's
+/// inserts, and the updates that change the date (`held_at`, set by a
+/// hold). An entity nothing inserts, and a date nothing writes, have no
+/// ages to tell apart. An optional date an update sets is absent from
+/// the instances that never took that update: how many carry a date older
+/// than the age depends on how long it stays set, which the model does not
+/// say, so `before` on it is refused with the hint `range(fraction)`.
 fn age_shares(ctx: &mut Ctx<'_>, model: &mut Model) {
-    for (entity, pos) in std::mem::take(&mut ctx.aged) {
-        if model.inserts_per_day(entity) <= 0.0 {
-            let name = &model.entity(entity).name;
+    for (entity, field, age, pos) in std::mem::take(&mut ctx.aged) {
+        let name = &model.entity(entity).name;
+        let updates = model.updates_setting(entity, &field);
+        let optional = model
+            .entity(entity)
+            .field(&field)
+            .is_some_and(|f| !f.required);
+        if !updates.is_empty() && optional && age.older {
+            ctx.error(
+                pos,
+                format!(
+                    "`{field}` of {name} is an optional date set by {} {}: how many {name} instances carry one older than the age depends on how long it stays set, which the model does not say",
+                    if updates.len() > 1 { "the updates" } else { "the update" },
+                    updates
+                        .iter()
+                        .map(|u| format!("`{u}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+                "a date an update sets",
+                Some(format!(
+                    "write `range(fraction)` for the share of {name} instances it keeps"
+                )),
+            );
+        } else if updates.is_empty() && model.inserts_per_day(entity) <= 0.0 {
             ctx.error(
                 pos,
                 format!(

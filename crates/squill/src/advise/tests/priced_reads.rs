@@ -1,0 +1,286 @@
+//! Reads and writes priced at the work the server does (issue 41, audit 43):
+//! each test is a small model of one class that was priced at less.
+
+use crate::advise::advise;
+use crate::design::{Design, OperationPlan};
+use crate::settings::Settings;
+
+fn design(yaml: &str) -> Design {
+    let m = crate::inputs::model_file::parse("priced-reads.yaml", yaml).expect("the model parses");
+    advise(&m, &Settings::default(), None).expect("advise")
+}
+
+fn plan<'d>(d: &'d Design, name: &str) -> &'d OperationPlan {
+    d.operations
+        .iter()
+        .find(|p| p.operation == name)
+        .unwrap_or_else(|| panic!("no plan for {name}"))
+}
+
+/// A practitioner's 650 slots, kept as ids in the practitioner.
+const SLOTS: &str = "
+name: slots
+entities:
+  practitioner:
+    count: 600000
+    fields:
+      name: string(30)
+  slot:
+    count: 390000000
+    fields:
+      starts_at: date
+      status: {type: string(8), enum: [free, held, booked]}
+relationships:
+  slots:
+    parent: practitioner
+    child: slot
+    children: {min: 0, typical: 650, max: 5000}
+    child_field: practitioner
+    layout: child-references
+operations:
+";
+
+/// The free slots of a practitioner by their ids, in time order: `_id_`
+/// finds each of the 650 ids; the status and the date are tested on the
+/// documents it fetches, and the sort is on them all. It was priced at the
+/// 11 slots that pass.
+#[test]
+fn a_find_by_ids_from_a_step_fetches_every_id_it_looks_up() {
+    let d = design(&format!(
+        "{SLOTS}  free_slots:
+    read: slot
+    filter: {{practitioner: eq, status: eq, starts_at: range(0.05)}}
+    sort: starts_at
+    limit: 30
+    rate: 100
+"
+    ));
+    let p = plan(&d, "free_slots");
+    let by_ids = p.steps.last().expect("a step on the slots");
+    assert_eq!(by_ids.collection, "slot");
+    assert!(by_ids.documents < 30.0, "{}", by_ids.documents);
+    // The practitioner's document, then each of the 650 slots.
+    assert!(p.cost.documents_examined >= 651.0, "{:?}", p.cost);
+    assert!(p.cost.index_keys_examined >= 651.0, "{:?}", p.cost);
+}
+
+/// The same ids with nothing else to test: the documents found are the
+/// documents fetched (a limit stops the fetch).
+#[test]
+fn a_find_by_ids_alone_fetches_what_it_returns() {
+    let d = design(&format!(
+        "{SLOTS}  some_slots:
+    read: slot
+    filter: {{practitioner: eq}}
+    limit: 30
+    rate: 100
+"
+    ));
+    let p = plan(&d, "some_slots");
+    assert!(p.cost.documents_examined <= 31.0, "{:?}", p.cost);
+}
+
+/// The same lookup when the ids come from a step on the practitioner by
+/// its name (not an include of one parent's children): a plain find by
+/// `_id: {$in: ids}` with the status tested on each document fetched.
+#[test]
+fn a_find_through_a_parent_field_fetches_every_id_it_looks_up() {
+    let d = design(&format!(
+        "{SLOTS}  slots_by_name:
+    read: slot
+    filter: {{practitioner.name: eq, status: eq}}
+    sort: starts_at
+    limit: 30
+    rate: 100
+"
+    ));
+    let p = plan(&d, "slots_by_name");
+    assert_eq!(p.steps.len(), 2, "{:?}", p.steps);
+    assert!(p.cost.documents_examined >= 651.0, "{:?}", p.cost);
+    assert!(p.cost.index_keys_examined >= 651.0, "{:?}", p.cost);
+}
+
+/// Season entries created by another service: the workload only updates
+/// them. `unique: [[player, season]]` is a property of the data, so the
+/// unique index is built all the same (it was built only when some
+/// operation inserted an entry, and silently dropped otherwise).
+#[test]
+fn a_unique_combination_is_indexed_without_an_insert() {
+    let d = design(
+        "name: seasons
+entities:
+  player:
+    count: 1000000
+    fields:
+      name: string(20)
+  entry:
+    count: 5000000
+    fields:
+      season: int
+      points: int
+    unique: [[player, season]]
+relationships:
+  entries:
+    parent: player
+    child: entry
+    children: {min: 0, typical: 5, max: 100}
+    child_field: player
+    layout: parent-reference
+operations:
+  add_points:
+    update: entry
+    filter: {player: eq, season: eq}
+    changes: [points]
+    rate: 100
+  best:
+    read: entry
+    filter: {season: eq}
+    sort: -points
+    limit: 10
+    rate: 10
+",
+    );
+    let entries = d
+        .collections
+        .iter()
+        .find(|c| c.name == "entry")
+        .expect("a collection of entries");
+    let unique: Vec<_> = entries
+        .indexes
+        .iter()
+        .filter(|i| i.unique && i.name != "_id_")
+        .collect();
+    assert_eq!(unique.len(), 1, "{:?}", entries.indexes);
+    let keys: Vec<&str> = unique[0].keys.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["player", "season"], "{:?}", unique[0]);
+}
+
+/// Under a tenant, a season's entry updated by its player (a plain
+/// reference) and its season, `unique: [[player, season]]`: the unique
+/// index finds the one entry, and the player implies the game. The write
+/// kept a `{game, player, season}` index beside the unique one (it was
+/// right with the player as an extended reference only).
+#[test]
+fn a_write_by_a_parent_and_a_unique_partner_uses_the_unique_index() {
+    let d = design(
+        "name: games
+tenant: {entity: game, largest: 0.05}
+entities:
+  game:
+    count: 5000
+    fields:
+      name: string(30)
+  player:
+    count: 50000000
+    fields:
+      handle: string(16)
+  entry:
+    count: 400000000
+    fields:
+      season: {type: int, distinct: 40}
+      points: long
+      banned: bool
+    unique: [[player, season]]
+relationships:
+  players:
+    parent: game
+    child: player
+    children: {min: 0, typical: 10000, max: 2500000}
+    child_field: game
+  entries:
+    parent: player
+    child: entry
+    children: {min: 0, typical: 8, max: 400}
+    child_field: player
+    layout: parent-reference
+  game_entries:
+    parent: game
+    child: entry
+    children: {min: 0, typical: 80000, max: 20000000}
+    child_field: game
+operations:
+  join_season:
+    insert: entry
+    links: [entries, game_entries]
+    rate: 10
+  add_points:
+    update: entry
+    filter: {player: eq, season: eq}
+    increments: {points: 10}
+    when: [\"banned = false\"]
+    rate: 8000
+",
+    );
+    let entries = d
+        .collections
+        .iter()
+        .find(|c| c.name == "entry")
+        .expect("a collection of entries");
+    let names: Vec<&str> = entries.indexes.iter().map(|i| i.name.as_str()).collect();
+    assert!(
+        entries
+            .indexes
+            .iter()
+            .all(|i| i.unique || i.keys.iter().all(|(k, _)| k != "season")),
+        "{names:?}"
+    );
+    let p = plan(&d, "add_points");
+    let write = p.steps.last().expect("the update");
+    let unique = entries
+        .indexes
+        .iter()
+        .find(|i| i.unique && i.name != "_id_")
+        .expect("unique");
+    assert_eq!(
+        write.index.as_deref(),
+        Some(unique.name.as_str()),
+        "{names:?}"
+    );
+}
+
+/// An issue's comments, owned (not `standalone`), kept in their own
+/// collection: a delete of the issue writes the issue only, and says that
+/// its comments stay. Embedded, they go with the issue: no warning.
+#[test]
+fn a_delete_warns_of_the_owned_children_it_leaves() {
+    let model = |layout: &str| {
+        format!(
+            "name: issues
+entities:
+  issue:
+    count: 1000000
+    fields:
+      title: string(60)
+  comment:
+    count: 40000000
+    fields:
+      text: string(200)
+relationships:
+  comments:
+    parent: issue
+    child: comment
+    children: {{min: 0, typical: 40, max: 300}}
+    child_field: issue
+    layout: {layout}
+operations:
+  show:
+    read: issue
+    filter: {{_id: eq}}
+    include: [comments]
+    rate: 100
+  delete_issue:
+    delete: issue
+    filter: {{_id: eq}}
+    rate: 1
+"
+        )
+    };
+    let orphaned = |d: &Design| {
+        plan(d, "delete_issue")
+            .warnings
+            .iter()
+            .any(|w| matches!(w, crate::design::Warning::OrphanedChildren { children, .. } if children == "comment"))
+    };
+    assert!(orphaned(&design(&model("parent-reference"))));
+    assert!(!orphaned(&design(&model("embed"))));
+}
