@@ -960,6 +960,45 @@ fn a_time_bucket_deleted_with_its_last_child_moves_the_parent_figures_against_a_
     assert_eq!(out.matches("ok: ").count(), 3, "{out}");
 }
 
+/// The artifacts of `(model, design)` written to a directory of their own
+/// (`dir`), then `scripts/testenv/SCRIPT DIR URI DB MONGOSH ARGS…` run with
+/// the tests' Python against a database of its own (`db`, made unique by
+/// the process id); with `setup`, the design's setup.js first, through a
+/// mongosh of its own. The script's output: the caller checks what it says.
+fn run_check_script(
+    (uri, python, mongosh): (&str, &Path, &Path),
+    (model, design): (&Model, &Design),
+    (dir, db, setup): (&str, &str, bool),
+    (script, args): (&str, &[&str]),
+) -> String {
+    let dir = out_dir(dir);
+    write_artifacts(
+        &dir.0,
+        &artifacts(model, design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let db = format!("{db}_{}", std::process::id());
+    if setup {
+        let db_uri = database_uri(uri, &db);
+        let out = run(Command::new(mongosh)
+            .args(["--quiet", "--norc", &db_uri])
+            .arg(dir.0.join("setup.js")));
+        assert!(out.contains("squill setup: done"), "{out}");
+    }
+    try_run(
+        Command::new(python)
+            .current_dir(repo_root())
+            .arg(format!("scripts/testenv/{script}"))
+            .arg(&dir.0)
+            .arg(uri)
+            .arg(&db)
+            .arg(mongosh)
+            .args(args),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Issue 41: inserts at once into count buckets, on a parent with no open
 /// bucket, each passing page 0. The unique `{post, page}` index refuses a
 /// page opened twice, and the Python cookbook's upsert runs again at the
@@ -973,29 +1012,12 @@ fn inserts_at_once_open_each_page_once_against_a_server() {
     };
     let name = "bucket-count-parent-figures";
     let (model, design) = fixtures::load(name);
-    let dir = out_dir(&format!("page-race-{name}"));
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    let db = format!("squill_page_race_{}", std::process::id());
-    let db_uri = database_uri(&uri, &db);
-    let setup = run(Command::new(&mongosh)
-        .args(["--quiet", "--norc", &db_uri])
-        .arg(dir.0.join("setup.js")));
-    assert!(setup.contains("squill setup: done"), "{setup}");
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_page_race.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("page-race-{name}"), "squill_page_race", true),
+        ("check_page_race.py", &[]),
+    );
     assert!(
         out.contains("checked 1 bucket upsert(s) that retry a page taken")
             && out
@@ -1033,27 +1055,12 @@ fn batches_into_buckets_and_arrays_store_every_child_once_against_a_server() {
     };
     let name = "batch-buckets";
     let (model, design) = fixtures::load(name);
-    let dir = out_dir(&format!("batches-{name}"));
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    // The script sets the validators up itself (a mongosh for setup.js
-    // cost seconds), and runs the mongosh cookbook on the count buckets
-    // only, where its spelling differs.
-    let db = format!("squill_batches_{}", std::process::id());
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_batch_buckets.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("batches-{name}"), "squill_batches", false),
+        ("check_batch_buckets.py", &[]),
+    );
     assert!(
         out.contains("checked 3 batch insert(s) into buckets or their parent's array"),
         "{out}"
@@ -1095,29 +1102,16 @@ fn a_guarded_link_waits_out_a_conflicting_transaction_against_a_server() {
     };
     let name = "join-open-teams";
     let (model, design) = fixtures::load(name);
-    let dir = out_dir(&format!("guard-conflict-{name}"));
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    let db = format!("squill_guard_conflict_{}", std::process::id());
-    let db_uri = database_uri(&uri, &db);
-    let setup = run(Command::new(&mongosh)
-        .args(["--quiet", "--norc", &db_uri])
-        .arg(dir.0.join("setup.js")));
-    assert!(setup.contains("squill setup: done"), "{setup}");
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_guard_conflict.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            &format!("guard-conflict-{name}"),
+            "squill_guard_conflict",
+            true,
+        ),
+        ("check_guard_conflict.py", &[]),
+    );
     assert!(
         out.contains("checked 1 guarded operation(s) against a conflicting transaction"),
         "{out}"
@@ -1145,24 +1139,12 @@ fn a_claim_by_a_place_claims_within_its_radius_against_a_server() {
         return;
     };
     let (model, design) = fixtures::geo_claim();
-    let dir = out_dir("geo-claim");
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    let db = format!("squill_geo_claim_{}", std::process::id());
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_geo_claim.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("geo-claim", "squill_geo_claim", false),
+        ("check_geo_claim.py", &[]),
+    );
     assert!(out.contains("checked 1 claim(s) by a place"), "{out}");
     for lang in ["python", "mongosh", "node"] {
         assert!(
@@ -1190,27 +1172,16 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
     };
     let name = "tenant-writes";
     let (model, design) = fixtures::load(name);
-    let dir = out_dir(&format!("tenant-scope-{name}"));
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    // The script creates the collections with their validators itself: a
-    // mongosh for setup.js would take longer than every check.
-    let db = format!("squill_tenant_scope_{}", std::process::id());
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_tenant_scope.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh)
-            .arg("store"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (
+            &format!("tenant-scope-{name}"),
+            "squill_tenant_scope",
+            false,
+        ),
+        ("check_tenant_scope.py", &["store"]),
+    );
     assert!(
         out.contains("checked 7 operation(s) whose writes test the tenant"),
         "{out}"
@@ -1247,27 +1218,12 @@ fn a_group_of_writes_to_one_show_is_one_update_against_a_server() {
     };
     let name = "show-purchase";
     let (model, design) = fixtures::load(name);
-    let dir = out_dir(&format!("one-update-{name}"));
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    // The script creates the collections with their validators itself:
-    // setup.js would take a mongosh start of its own.
-    let db = format!("squill_one_update_{}", std::process::id());
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_one_update.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh)
-            .args(["purchase", "buy"]),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("one-update-{name}"), "squill_one_update", false),
+        ("check_one_update.py", &["purchase", "buy"]),
+    );
     assert!(
         out.contains("ok: python purchase(A1): A1 sold and seats_left 5 -> 4 in one update"),
         "{out}"
@@ -1304,29 +1260,12 @@ fn an_archive_job_loses_nothing_past_its_batch_against_a_server() {
     let model = crate::inputs::model_file::load(std::path::Path::new(&path)).unwrap();
     let design =
         crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
-    let dir = out_dir("archive-job-s11");
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
-    let db = format!("squill_archive_job_{}", std::process::id());
-    let db_uri = database_uri(&uri, &db);
-    let setup = run(Command::new(&mongosh)
-        .args(["--quiet", "--norc", &db_uri])
-        .arg(dir.0.join("setup.js")));
-    assert!(setup.contains("squill setup: done"), "{setup}");
-    let out = try_run(
-        Command::new(&python)
-            .current_dir(repo_root())
-            .arg("scripts/testenv/check_archive_job.py")
-            .arg(&dir.0)
-            .arg(&uri)
-            .arg(&db)
-            .arg(&mongosh),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("archive-job-s11", "squill_archive_job", true),
+        ("check_archive_job.py", &[]),
+    );
     assert!(
         out.contains("checked 1 archiving job(s) on a range past their batch"),
         "{out}"
