@@ -157,3 +157,33 @@ fn a_batch_insert_is_not_merged() {
         p.warnings
     );
 }
+
+/// In mix b only the count-down runs: the merged update is priced there,
+/// at its rate, not lost with the sale's rate of 0.
+#[test]
+fn a_merged_group_is_priced_at_the_rate_of_the_mix() {
+    let yaml = shows(
+        "mixes: [a, b]",
+        "",
+        "",
+        "  buy:\n    update: seat\n    filter: {show: eq, label: eq}\n    when: [\"state = held\"]\n    changes: [state]\n    rates: {a: 10}\n  count_down:\n    update: show\n    filter: {_id: eq}\n    increments: {seats_left: -1}\n    when: [\"seats_left > 0\"]\n    rates: {a: 10, b: 20}\n",
+        "purchase: {writes: [buy, count_down], same: show}",
+    );
+    // Equal rates in a: the first member carries, as before.
+    for (mix, carrier, other) in [("a", "buy", "count_down"), ("b", "count_down", "buy")] {
+        let d = design(&yaml, Some(mix));
+        let c = plan(&d, carrier);
+        assert_eq!(c.steps.len(), 1, "{mix}: {c:#?}");
+        assert!(
+            c.warnings.iter().any(
+                |w| matches!(w, Warning::MergedWrite { carries: true, into, .. } if into == carrier)
+            ),
+            "{mix}: {:?}",
+            c.warnings
+        );
+        assert!(plan(&d, other).steps.is_empty(), "{mix}");
+        // One document written per update, at the count-down's rate.
+        let rate = if mix == "a" { 10.0 } else { 20.0 };
+        assert_eq!(d.totals.documents_written, rate, "{mix}: {:?}", d.totals);
+    }
+}
