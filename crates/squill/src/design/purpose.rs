@@ -581,6 +581,12 @@ pub enum MergeBlock {
     /// Two writes address elements of one array: one positional `$` names
     /// one element.
     OneArray { array: String },
+    /// The writes address elements of two arrays, `first` and `second`:
+    /// one update has one positional `$`, of one array.
+    Arrays { first: String, second: String },
+    /// `operation` skips its write when its condition fails: in one update
+    /// that condition would stop the other writes too.
+    Skips { operation: String },
     /// The writes say different things to do when nothing matches.
     Otherwise,
 }
@@ -600,6 +606,12 @@ impl MergeBlock {
             }
             MergeBlock::OneArray { array } => format!(
                 "two of them address elements of the array {array}, and one positional $ names one element"
+            ),
+            MergeBlock::Arrays { first, second } => format!(
+                "they address elements of the arrays {first} and {second}, and one positional $ names an element of one array"
+            ),
+            MergeBlock::Skips { operation } => format!(
+                "{operation} skips its write when its condition fails, and in one update that condition would stop the others' writes too"
             ),
             MergeBlock::Otherwise => "they say different things to do when nothing matches".into(),
         }
@@ -664,7 +676,8 @@ pub enum Warning {
     EveryShard { collection: String, of: u32 },
     /// Atomic group `group` (`same: entity`) writes one document: its
     /// operations' writes are one single-document update, planned in the
-    /// first of them (`into`), atomic with no transaction (issue 41).
+    /// one the mix runs most (`into`; the first of them where rates tie),
+    /// atomic with no transaction (issue 41).
     /// `carries`: this plan is `into`'s, which holds the update and its
     /// cost; the others' plans have no step of their own.
     MergedWrite {

@@ -12,6 +12,7 @@ pub(crate) mod golden;
 mod index_pairs;
 pub(crate) mod invariants;
 mod link_conditions;
+mod merge_limits;
 mod multikey;
 mod paging_keys;
 mod parts;

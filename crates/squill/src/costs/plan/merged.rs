@@ -86,6 +86,7 @@ fn plain_update(step: &Step) -> bool {
         && step.if_deleted_all.is_none()
         && step.each.is_none()
         && step.copy_of.is_none()
+        && !step.batch
         && step.updates.iter().all(|u| simple_path(u).is_some())
 }
 
@@ -108,11 +109,23 @@ fn one_otherwise(steps: &[&Step]) -> Result<Option<Otherwise>, MergeBlock> {
     Ok(out)
 }
 
+/// Whether the step changes an element through the positional `$`.
+fn positional(step: &Step) -> bool {
+    step.updates
+        .iter()
+        .filter_map(simple_path)
+        .any(|p| p.contains(".$"))
+}
+
 /// Joins the steps of the group's writes into one update, or says why not.
 fn join(steps: &[&Step]) -> Result<Step, MergeBlock> {
     let first = steps[0];
     let mut step = first.clone();
     let mut claimed: Vec<&str> = arrays(first);
+    // `$` is one position for the whole update, the one the query matched
+    // last: once the joined query goes into two arrays, an element write
+    // through it may land on the wrong element (SERVER-18500).
+    let dollar = steps.iter().any(|s| positional(s));
     for s in &steps[1..] {
         if s.collection != first.collection {
             return Err(MergeBlock::Split);
@@ -120,6 +133,12 @@ fn join(steps: &[&Step]) -> Result<Step, MergeBlock> {
         for a in arrays(s) {
             if claimed.contains(&a) {
                 return Err(MergeBlock::OneArray { array: a.into() });
+            }
+            if dollar && let Some(c) = claimed.first() {
+                return Err(MergeBlock::Arrays {
+                    first: c.to_string(),
+                    second: a.into(),
+                });
             }
             claimed.push(a);
         }
@@ -217,6 +236,13 @@ impl Planner<'_> {
             if p.transaction || !plain_update(step) || !step.filter.iter().any(|f| f.path == "_id")
             {
                 return Err(MergeBlock::NotOneUpdate {
+                    operation: name.into(),
+                });
+            }
+            // A write that skips when its condition fails would, in the
+            // one filter, stop the others' writes with it, silently.
+            if step.otherwise == Some(Otherwise::Skip) && group.operations.len() > 1 {
+                return Err(MergeBlock::Skips {
                     operation: name.into(),
                 });
             }

@@ -757,6 +757,22 @@ impl<'a> Planner<'a> {
         Some(every)
     }
 
+    /// The member of a merged group whose plan holds its one update: the
+    /// first with the highest rate in the mix. Every member's write is part
+    /// of each update, so the updates run at least as often as the member
+    /// run most; pricing them at the first member's rate lost them in a mix
+    /// where it does not run (review41 D5). The transaction path's `share`
+    /// assumes equal rates; with them this is the first member, as before.
+    fn carrier(&self, group: &crate::model::AtomicGroup) -> usize {
+        let rate = |i: usize| {
+            self.facts
+                .model
+                .operation(group.operations[i])
+                .rate(self.facts.mix)
+        };
+        (1..group.operations.len()).fold(0, |best, i| if rate(i) > rate(best) { i } else { best })
+    }
+
     /// Plans an operation, with the transaction its atomic group needs.
     pub(crate) fn plan(&self, op: OperationId) -> OpPlan {
         let mut plan = self.plan_alone(op);
@@ -789,8 +805,9 @@ impl<'a> Planner<'a> {
                 match self.merged(group, entity, &alone) {
                     Ok(m) => {
                         let names = operations();
-                        let into = names[0].clone();
-                        let carrier = group.operations[0] == op;
+                        let at = self.carrier(group);
+                        let into = names[at].clone();
+                        let carrier = group.operations[at] == op;
                         plan = OpPlan {
                             steps: if carrier { vec![m.step] } else { Vec::new() },
                             cost: if carrier { m.cost } else { Cost::default() },
