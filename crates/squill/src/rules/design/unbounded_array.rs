@@ -37,6 +37,20 @@ pub enum Unbounded {
         /// `cardinality.reference-array-max`.
         bound: Figure,
     },
+    /// An embedded array that one insert fills past its stated max: the
+    /// operation inserts a batch of children into one parent at once, more
+    /// than the parent can hold (review 41, D8: a batch of 50 lines into an
+    /// order of at most 20 could never find an order with room).
+    Batch {
+        holder: String,
+        item: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        items: Option<String>,
+        /// The children one operation inserts (its `count`).
+        batch: Figure,
+        /// How many the holder can have.
+        count: Option<Figure>,
+    },
     /// The ids of the parents kept in each child.
     ParentIds {
         parent: String,
@@ -66,6 +80,21 @@ explain!(Unbounded, |w| match w {
             words::a(holder),
             words::how_many(count.map(|c| c.value)),
             words::num(bound.value)
+        )
+    }
+    Unbounded::Batch {
+        holder,
+        item,
+        items,
+        batch,
+        count,
+    } => {
+        let items = words::items(items.as_deref(), item);
+        format!(
+            "{} can have {} {items}, and one insert adds {} at once: an embedded array must take a whole batch within its max",
+            words::a(holder),
+            words::how_many(count.map(|c| c.value)),
+            words::num(batch.value)
         )
     }
     Unbounded::ParentIds {
@@ -118,6 +147,27 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             items: cx.items(),
             count: Figure::max(count),
             bound: Figure::count(bound as f64),
+        }));
+    }
+    // A batch inserted at once into one parent's embedded array must fit
+    // its stated max: the generated insert looks for room for the whole
+    // batch, which no parent then has.
+    if matches!(cx.layout, Layout::Embed)
+        && let Some(max) = rel.children.max.finite()
+        && let Some(batch) = cx
+            .rf()
+            .child_insert_batches
+            .iter()
+            .map(|(n, _)| *n)
+            .max()
+            .filter(|n| *n > max)
+    {
+        return Some(Judgement::forbid(Unbounded::Batch {
+            holder: cx.parent(),
+            item: cx.child(),
+            items: cx.items(),
+            batch: Figure::count(batch as f64),
+            count: Figure::max(rel.children.max),
         }));
     }
     // Ids of the parents in each child (N:M one-way into the child, two-way).
@@ -185,6 +235,27 @@ mod tests {
             judge(&RULE, &example("blog-comments-link.yaml"), "comments", "embed")
                 .starts_with("forbid:")
         );
+    }
+
+    /// A batch of 50 lines into an order of at most 20 cannot be embedded
+    /// (review 41, D8); near miss: a batch of 20 can.
+    #[test]
+    fn a_batch_above_the_max_cannot_be_embedded() {
+        let model = include_str!("../../../tests/fixtures/batch-buckets.yaml")
+            .replace("add_lines: {insert: line, links: [lines], rate: 1, count: 5}", "add_lines: {insert: line, links: [lines], rate: 1, count: 50}");
+        assert!(model.contains("count: 50}"));
+        assert_eq!(
+            forbid::<Unbounded>(&RULE, &model, "lines", "embed"),
+            Unbounded::Batch {
+                holder: "order".into(),
+                item: "line".into(),
+                items: None,
+                batch: Figure::count(50.0),
+                count: Some(Figure::count(20.0)),
+            }
+        );
+        let fits = model.replace("count: 50}", "count: 20}");
+        assert_eq!(judge(&RULE, &fits, "lines", "embed"), "-");
     }
 
     /// Near miss: 5,000 comments a post, what an id array may hold
