@@ -89,3 +89,94 @@ fn setup_makes_an_old_non_unique_bucket_index_unique_against_a_server() {
         "{out}"
     );
 }
+
+/// `ensureIndexes` alone over an index of the same name that an older design
+/// built (review 41, D1 and D7): the script `scenario` sets up the old
+/// index, calls `ensureIndexes`, and prints what the collection holds after.
+fn ensure_over(
+    pool: &Pool,
+    (uri, mongosh): (&str, &std::path::Path),
+    name: &str,
+    scenario: &str,
+) -> String {
+    let db = format!("squill_ensure_{name}_{}", std::process::id());
+    let dir = out_dir(&format!("ensure-{name}"));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let file = dir.0.join("ensure.js");
+    std::fs::write(
+        &file,
+        format!(
+            "db.dropDatabase();\n{}\n{scenario}\n\
+             print(\"after: \" + JSON.stringify(db.c.getIndexes().filter((i) => i.name !== \"_id_\")\
+             .map((i) => [i.name, !!i.unique, i.expireAfterSeconds === undefined ? \"none\" : i.expireAfterSeconds, i.partialFilterExpression || null])));\n",
+            crate::catalog::indexes::ENSURE_INDEXES
+        ),
+    )
+    .unwrap();
+    let mut cmd = Command::new(mongosh);
+    cmd.args(["--quiet", "--norc", &database_uri(uri, &db)])
+        .arg(&file);
+    let served = pool.run(&cmd).expect("a served mongosh");
+    format!("{}{}", served.stdout, served.stderr)
+}
+
+#[test]
+fn ensure_indexes_adds_and_removes_an_expiry_of_zero_seconds_against_a_server() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let pool = Pool::default();
+    let tools = (uri.as_str(), mongosh.as_path());
+    // A plain index, and the design's expiry of 0 seconds (model-file.md:
+    // `expires: {from: expires_at, after: 0 seconds}`): the expiry is set.
+    let out = ensure_over(
+        &pool,
+        tools,
+        "ttl_added",
+        "db.c.createIndex({ expires_at: 1 }, { name: \"expires_at_1\" });\n\
+         ensureIndexes(\"c\", [{ key: { expires_at: 1 }, name: \"expires_at_1\", expireAfterSeconds: 0 }]);",
+    );
+    assert!(
+        out.contains("after: [[\"expires_at_1\",false,0,null]]"),
+        "{out}"
+    );
+    // The reverse: the new design has no expiry, the old index's goes.
+    let out = ensure_over(
+        &pool,
+        tools,
+        "ttl_removed",
+        "db.c.createIndex({ expires_at: 1 }, { name: \"expires_at_1\", expireAfterSeconds: 0 });\n\
+         ensureIndexes(\"c\", [{ key: { expires_at: 1 }, name: \"expires_at_1\" }]);",
+    );
+    assert!(
+        out.contains("after: [[\"expires_at_1\",false,\"none\",null]]"),
+        "{out}"
+    );
+}
+
+#[test]
+fn ensure_indexes_checks_a_unique_index_whose_condition_changes_before_dropping_it() {
+    let Some((uri, _, mongosh)) = server_tools() else {
+        return;
+    };
+    let pool = Pool::default();
+    // The old unique index covers the signed-up users only; the new
+    // condition takes in two users sharing an address: the script stops
+    // before any change, and the old index stays.
+    let out = ensure_over(
+        &pool,
+        (uri.as_str(), mongosh.as_path()),
+        "partial",
+        "db.c.insertMany([{ email: \"a@x\", sign_up: \"done\" }, { email: \"a@x\", sign_up: \"open\" }]);\n\
+         db.c.createIndex({ email: 1 }, { name: \"email_1_partial\", unique: true, partialFilterExpression: { sign_up: \"done\" } });\n\
+         try {\n\
+           ensureIndexes(\"c\", [{ key: { email: 1 }, name: \"email_1_partial\", unique: true, partialFilterExpression: { email: { $exists: true } } }]);\n\
+         } catch (e) { print(\"stopped: \" + e.message); }",
+    );
+    assert!(
+        out.contains("no index was changed")
+            && out.contains("\"c\".\"email_1_partial\" on [\"email\"]: [\"a@x\"] in 2 documents")
+            && out.contains("after: [[\"email_1_partial\",true,\"none\",{\"sign_up\":\"done\"}]]"),
+        "{out}"
+    );
+}

@@ -3,24 +3,37 @@
 // keys or options is replaced (createIndexes alone refuses it: "An existing
 // index has the same name"). A unique index is first checked for duplicates,
 // which are reported before any index of the collection changes.
+// An index's expiry in seconds, or null for none: `Number(null)` would be
+// 0, and an expiry of 0 seconds (documents go at the date they hold) is not
+// the absence of an expiry.
+function squillExpiry(s) {
+  return s.expireAfterSeconds === undefined || s.expireAfterSeconds === null ? null : Number(s.expireAfterSeconds);
+}
+
+function squillSamePartial(old, spec) {
+  return JSON.stringify(old.partialFilterExpression || null) === JSON.stringify(spec.partialFilterExpression || null);
+}
+
 function squillSameIndex(old, spec) {
-  const or = (v) => (v === undefined ? null : v);
   return JSON.stringify(old.key) === JSON.stringify(spec.key)
     && !!old.unique === !!spec.unique
-    && JSON.stringify(or(old.partialFilterExpression)) === JSON.stringify(or(spec.partialFilterExpression))
-    && Number(or(old.expireAfterSeconds)) === Number(or(spec.expireAfterSeconds));
+    && squillSamePartial(old, spec)
+    && squillExpiry(old) === squillExpiry(spec);
 }
 
 // The unique specifications of `specs` whose keys repeat in the collection's
 // documents (a few of the repeated keys each), for those the collection
-// does not yet hold as a unique index of that name.
+// does not yet hold as a unique index of that name over the same documents.
+// A partial index keeps its name when its condition changes (`<keys>_partial`):
+// the new condition can take in documents the old one left out, so it is
+// checked too, before anything is dropped.
 function squillDuplicates(name, specs) {
   if (!db.getCollectionNames().includes(name)) return [];
   const held = db.getCollection(name).getIndexes();
   const found = [];
   for (const spec of specs.filter((s) => s.unique)) {
     const old = held.find((i) => i.name === spec.name);
-    if (old && old.unique && JSON.stringify(old.key) === JSON.stringify(spec.key)) continue;
+    if (old && old.unique && JSON.stringify(old.key) === JSON.stringify(spec.key) && squillSamePartial(old, spec)) continue;
     const group = {};
     Object.keys(spec.key).forEach((path, i) => { group["k" + i] = { $ifNull: ["$" + path, null] }; });
     const pipeline = spec.partialFilterExpression ? [{ $match: spec.partialFilterExpression }] : [];
@@ -53,8 +66,8 @@ function squillCheckUnique(name, specs) {
 function squillReplaceIndex(name, old, spec) {
   const said = "squill: index " + JSON.stringify(name) + "." + JSON.stringify(spec.name);
   const sameKeys = JSON.stringify(old.key) === JSON.stringify(spec.key);
-  const samePartial = JSON.stringify(old.partialFilterExpression || null) === JSON.stringify(spec.partialFilterExpression || null);
-  const ttl = (s) => (s.expireAfterSeconds === undefined ? null : Number(s.expireAfterSeconds));
+  const samePartial = squillSamePartial(old, spec);
+  const ttl = squillExpiry;
   if (sameKeys && samePartial && spec.unique && !old.unique && ttl(old) === ttl(spec)) {
     try {
       db.runCommand({ collMod: name, index: { name: spec.name, prepareUnique: true } });

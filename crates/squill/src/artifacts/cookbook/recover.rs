@@ -32,29 +32,37 @@ pub(super) fn recovery(op: &OpCode) -> Option<Recovery> {
     if op.transaction {
         return None;
     }
-    let (last, delete) = op
+    let counted_down = |s: &StepCode| match &s.when {
+        Some(When::DeletedAll {
+            delete,
+            holds: true,
+            ..
+        }) => Some(delete.clone()),
+        _ => None,
+    };
+    let delete = op.steps.iter().find_map(counted_down)?;
+    let first = op.steps.iter().position(|s| s.key == delete)?;
+    // The span ends at the delete's last count-down: a child counted in two
+    // parents (a review in its product and its author) has one count-down
+    // per parent, each followed by its own recount, and a failure at the
+    // second leaves the second parent's counts high as much as one at the
+    // first (review 41, D9).
+    let last = op
         .steps
         .iter()
-        .enumerate()
-        .find_map(|(i, s)| match &s.when {
-            Some(When::DeletedAll {
-                delete,
-                holds: true,
-                ..
-            }) => Some((i, delete)),
-            _ => None,
-        })?;
-    let first = op.steps.iter().position(|s| &s.key == delete)?;
-    // After the span: the figures read again from the children left (a
+        .rposition(|s| counted_down(s).as_ref() == Some(&delete))?;
+    // After a failure: the figures read again from the children left (a
     // min, a max, a last), which set what they read and so can run twice,
-    // then the recount. A step that adds or takes away an amount, inserts
-    // or deletes is left out: run twice, it would count twice.
+    // then the recounts, every one after the delete, in the plan's order
+    // (those inside the span too: there they run only when another delete
+    // took some children first). A step that adds or takes away an amount,
+    // inserts or deletes is left out: run twice, it would count twice.
     let again = |s: &&StepCode| match &s.when {
         None => idempotent(s),
         Some(When::DeletedAll { holds: false, .. }) => true,
         _ => false,
     };
-    let recount: Vec<StepCode> = op.steps[last + 1..]
+    let recount: Vec<StepCode> = op.steps[first + 1..]
         .iter()
         .filter(again)
         .map(|s| {
@@ -69,7 +77,7 @@ pub(super) fn recovery(op: &OpCode) -> Option<Recovery> {
             s
         })
         .collect();
-    let recounts = op.steps[last + 1..]
+    let recounts = op.steps[first + 1..]
         .iter()
         .any(|s| matches!(s.when, Some(When::DeletedAll { holds: false, .. })));
     if !recounts {
@@ -146,6 +154,60 @@ mod tests {
                 && js.contains("    throw e;\n  }\n"),
             "{js}"
         );
+    }
+
+    /// A review counted in its product and in its author (review 41, D9):
+    /// the delete has two count-downs, and the span runs to the second, so
+    /// a failure at the author's count-down recounts too; the recounts of
+    /// both parents run after a failure.
+    #[test]
+    fn a_bulk_delete_with_two_parents_counted_recovers_up_to_the_last_count_down() {
+        let text = "entities:
+  product: {count: 1000, fields: {name: string(30)}}
+  user: {count: 10000, fields: {name: string(20)}}
+  review: {count: 50000, fields: {rating: {type: int, distinct: 5}, text: string(100)}}
+relationships:
+  reviews: {parent: product, child: review, children: {min: 0, typical: 50, max: 5000}, child_field: product, layout: parent-reference}
+  written: {parent: user, child: review, children: {min: 0, typical: 5, max: 500}, child_field: author, layout: parent-reference}
+operations:
+  product_page: {read: product, filter: {_id: eq}, rate: 500, aggregates: [count(reviews)]}
+  user_page: {read: user, filter: {_id: eq}, rate: 100, aggregates: [count(written)]}
+  add_review: {insert: review, links: [reviews, written], rate: 5}
+  purge_rating: {delete: review, filter: {rating: eq}, rate: 0.001}
+";
+        let model = crate::inputs::model_file::parse("purge2.yaml", text).unwrap();
+        let design =
+            crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let op = super::super::op_codes(&design)
+            .into_iter()
+            .find(|o| o.name == "purge_rating")
+            .expect("purge2 purges by rating");
+        let r = recovery(&op).expect("a recovery");
+        let gated: Vec<usize> = op
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.when, Some(super::When::DeletedAll { holds: true, .. })))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(gated.len(), 2, "two count-downs: {gated:?}");
+        assert_eq!(r.last, gated[1]);
+        assert_eq!(op.steps[r.first].action, crate::design::Action::DeleteMany);
+        // Every recount (both parents') runs after a failure, in order.
+        let recounts: Vec<&str> = op
+            .steps
+            .iter()
+            .filter(|s| matches!(s.when, Some(super::When::DeletedAll { holds: false, .. })))
+            .map(|s| s.key.as_str())
+            .collect();
+        let keys: Vec<&str> = r.recount.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, recounts);
+        let py = super::super::render::python(&op);
+        let except = py.find("    except Exception:\n").expect("a try");
+        let user_count_down = py
+            .find("keep the count of reviews in the user — only when step")
+            .expect("the user's count-down");
+        assert!(user_count_down < except, "{py}");
     }
 
     /// Near miss: the same plan in a transaction, whose abort takes the

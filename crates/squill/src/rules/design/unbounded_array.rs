@@ -37,6 +37,23 @@ pub enum Unbounded {
         /// `cardinality.reference-array-max`.
         bound: Figure,
     },
+    /// An array of the children (or their ids) that one insert fills past
+    /// its stated max: the
+    /// operation inserts a batch of children into one parent at once, more
+    /// than the parent can hold (review 41, D8: a batch of 50 lines into an
+    /// order of at most 20 could never find an order with room).
+    Batch {
+        /// `embedded` or `referenced`.
+        what: String,
+        holder: String,
+        item: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        items: Option<String>,
+        /// The children one operation inserts (its `count`).
+        batch: Figure,
+        /// How many the holder can have.
+        count: Option<Figure>,
+    },
     /// The ids of the parents kept in each child.
     ParentIds {
         parent: String,
@@ -66,6 +83,22 @@ explain!(Unbounded, |w| match w {
             words::a(holder),
             words::how_many(count.map(|c| c.value)),
             words::num(bound.value)
+        )
+    }
+    Unbounded::Batch {
+        what,
+        holder,
+        item,
+        items,
+        batch,
+        count,
+    } => {
+        let items = words::items(items.as_deref(), item);
+        format!(
+            "{} can have {} {items}, and one insert adds {} at once: an array of {what} {items} must take a whole batch within its max",
+            words::a(holder),
+            words::how_many(count.map(|c| c.value)),
+            words::num(batch.value)
         )
     }
     Unbounded::ParentIds {
@@ -118,6 +151,37 @@ pub fn check(cx: &RelCheck<'_>) -> Option<Judgement> {
             items: cx.items(),
             count: Figure::max(count),
             bound: Figure::count(bound as f64),
+        }));
+    }
+    // A batch inserted at once into one parent's array (of the children or
+    // of their ids) must fit its stated max: the generated insert looks for
+    // room for the whole batch, which no parent then has.
+    let array = match cx.layout {
+        Layout::Embed => Some("embedded"),
+        l if matches!(l, Layout::ChildReferences | Layout::TwoWayReferences)
+            || l.many_sides().is_some_and(|(p, _)| p.is_some()) =>
+        {
+            Some("referenced")
+        }
+        _ => None,
+    };
+    if let Some(what) = array
+        && let Some(max) = rel.children.max.finite()
+        && let Some(batch) = cx
+            .rf()
+            .child_insert_batches
+            .iter()
+            .map(|(n, _)| *n)
+            .max()
+            .filter(|n| *n > max)
+    {
+        return Some(Judgement::forbid(Unbounded::Batch {
+            what: what.to_string(),
+            holder: cx.parent(),
+            item: cx.child(),
+            items: cx.items(),
+            batch: Figure::count(batch as f64),
+            count: Figure::max(rel.children.max),
         }));
     }
     // Ids of the parents in each child (N:M one-way into the child, two-way).
@@ -185,6 +249,32 @@ mod tests {
             judge(&RULE, &example("blog-comments-link.yaml"), "comments", "embed")
                 .starts_with("forbid:")
         );
+    }
+
+    /// A batch of 50 lines into an order of at most 20 cannot be embedded
+    /// nor referenced from the order (review 41, D8); near miss: a batch of
+    /// 20 can.
+    #[test]
+    fn a_batch_above_the_max_cannot_be_embedded() {
+        let model = include_str!("../../../tests/fixtures/batch-buckets.yaml")
+            .replace("add_lines: {insert: line, links: [lines], rate: 1, count: 5}", "add_lines: {insert: line, links: [lines], rate: 1, count: 50}");
+        assert!(model.contains("count: 50}"));
+        assert_eq!(
+            forbid::<Unbounded>(&RULE, &model, "lines", "embed"),
+            Unbounded::Batch {
+                what: "embedded".into(),
+                holder: "order".into(),
+                item: "line".into(),
+                items: None,
+                batch: Figure::count(50.0),
+                count: Some(Figure::count(20.0)),
+            }
+        );
+        // The order's array of line ids has the same max.
+        assert!(judge(&RULE, &model, "lines", "child-references").starts_with("forbid:"));
+        let fits = model.replace("count: 50}", "count: 20}");
+        assert_eq!(judge(&RULE, &fits, "lines", "embed"), "-");
+        assert_eq!(judge(&RULE, &fits, "lines", "child-references"), "-");
     }
 
     /// Near miss: 5,000 comments a post, what an id array may hold
