@@ -73,18 +73,23 @@ pub fn implied(
     let Some(tr) = model.tenant_relationship(e) else {
         return out;
     };
-    let within = filter.iter().any(|c| {
-        matches!(c.op, FilterOp::Eq | FilterOp::In)
-            && c.related.as_ref().is_some_and(|x| {
-                let rel = model.relationship(x.relationship);
-                x.relationship != tr
-                    && x.field == "_id"
-                    && x.further.is_empty()
-                    && rel.child == e
-                    && rel.one_parent()
-                    && model.tenant_relationship(rel.parent).is_some()
-            })
-    });
+    // A search of `e`'s places under its tenant finds the tenant's: under
+    // a tenant, `density` counts one tenant's places where it has them
+    // (docs/model-file.md, "Places"), so naming the tenant beside the
+    // place thins nothing (review41 D4).
+    let within = searches_places(model, e, filter)
+        || filter.iter().any(|c| {
+            matches!(c.op, FilterOp::Eq | FilterOp::In)
+                && c.related.as_ref().is_some_and(|x| {
+                    let rel = model.relationship(x.relationship);
+                    x.relationship != tr
+                        && x.field == "_id"
+                        && x.further.is_empty()
+                        && rel.child == e
+                        && rel.one_parent()
+                        && model.tenant_relationship(rel.parent).is_some()
+                })
+        });
     if within {
         for (j, c) in filter.iter().enumerate() {
             if names_parent(c, tr, e, model) {
@@ -93,4 +98,19 @@ pub fn implied(
         }
     }
     out
+}
+
+/// Whether a condition of `filter` searches `e`'s own points near a point
+/// or within an area (`pickup: near(1 km)`).
+pub fn searches_places(model: &Model, e: EntityId, filter: &[Filter]) -> bool {
+    let entity = model.entity(e);
+    filter.iter().any(|c| {
+        matches!(c.op, FilterOp::Near | FilterOp::Within)
+            && c.geo.is_some()
+            && c.related.is_none()
+            && c.path.len() == 1
+            && entity
+                .field(&c.path[0])
+                .is_some_and(|x| x.ty.holds(&super::FieldType::Point))
+    })
 }

@@ -21,9 +21,12 @@ impl<'a> Planner<'a> {
             || filter
                 .iter()
                 .any(|c| c.path.len() == 1 && c.path[0] == "_id");
-        // By one id, or by the ids the caller holds (`_id: in`).
+        // By one id, or by the ids the caller holds (`_id: in`), or every
+        // instance a filter that pins none matches: many by the filter,
+        // whatever the estimate (`pins_one`); `m` prices them.
         let m = self.matched(e, filter, None);
-        let one_or_in = if m > 1.0 { FilterOp::In } else { FilterOp::Eq };
+        let many = !self.pins_one(e, filter);
+        let one_or_in = if many { FilterOp::In } else { FilterOp::Eq };
         // A count (or sum) kept in the parent, or a subset of the latest
         // children, needs the parent's id, which only the child knows when
         // the child holds the reference: a delete by id then reads the child
@@ -48,7 +51,7 @@ impl<'a> Planner<'a> {
         let rewrites = rewrite.is_some();
         let bucket_figures = |r: RelationshipId| {
             rewrites
-                && m <= 1.0
+                && !many
                 && matches!(self.p.home[e.index()], Home::Bucketed { rel } if rel == r)
                 && self.child_ids_path(r).is_none()
                 && self.copies(f.model.relationship(r).parent) <= 1.0
@@ -68,7 +71,7 @@ impl<'a> Planner<'a> {
                 let (path, from) = self.filter_path(plan, op, e, &acc, c);
                 tests.push(super::filter_keys::test_of(path, c, from));
             }
-            let action = match (&rewrite, m > 1.0) {
+            let action = match (&rewrite, many) {
                 (Some(_), true) => Action::UpdateMany,
                 (Some(_), false) => Action::UpdateOne,
                 (None, true) => Action::DeleteMany,
@@ -88,7 +91,7 @@ impl<'a> Planner<'a> {
                 }],
             };
             // A time bucket the drop would empty goes instead.
-            if rewrite.is_some() && m <= 1.0 {
+            if rewrite.is_some() && !many {
                 self.drop_emptied_bucket(plan, op, e, &tests);
             }
             self.write_root(
@@ -180,7 +183,7 @@ impl<'a> Planner<'a> {
         let counted: Vec<Option<usize>> = f.rels_to[e.index()]
             .iter()
             .map(|&r| match &from {
-                ValueSource::FromStep { step } if m > 1.0 => {
+                ValueSource::FromStep { step } if many => {
                     self.count_removed_per_parent(plan, op, (e, r, *step, m))
                 }
                 _ => None,
@@ -231,7 +234,7 @@ impl<'a> Planner<'a> {
         let name = self.name(e).to_string();
         match self.p.home[e.index()] {
             Home::Own => {
-                let action = if m > 1.0 {
+                let action = if one_or_in == FilterOp::In {
                     Action::DeleteMany
                 } else {
                     Action::DeleteOne
@@ -293,7 +296,7 @@ impl<'a> Planner<'a> {
                     op,
                     RootWrite {
                         entity: e,
-                        action: if m > 1.0 {
+                        action: if one_or_in == FilterOp::In {
                             Action::UpdateMany
                         } else {
                             Action::UpdateOne
@@ -387,7 +390,24 @@ impl<'a> Planner<'a> {
             // the copies disagreeing.
             let parents = f.typical_parents(r) * m;
             let holders = parents * self.copies(rel.parent);
-            let action = if holders > 1.0 {
+            // The parent found by the child's id in its array, or by the
+            // reference the child holds (a subset holds only the latest
+            // children: the child's id may not be there).
+            let test = match (&ids_in_parent, self.parent_ref_path(r)) {
+                (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
+                // Buckets: the parent by the id the caller gives (the
+                // bucket's reference; its children hold none).
+                (None, None) if matches!(layout, Layout::Bucket { .. }) => {
+                    filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)
+                }
+                _ => filt(
+                    pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
+                    one_or_in,
+                    own_from.clone(),
+                ),
+            };
+            // The parents of several children (`in`) are each written.
+            let action = if holders > 1.0 || test.op == FilterOp::In {
                 Action::UpdateMany
             } else {
                 Action::UpdateOne
@@ -398,22 +418,7 @@ impl<'a> Planner<'a> {
                 RootWrite {
                     entity: rel.parent,
                     action,
-                    // The parent found by the child's id in its array, or by
-                    // the reference the child holds (a subset holds only the
-                    // latest children: the child's id may not be there).
-                    filter: vec![match (&ids_in_parent, self.parent_ref_path(r)) {
-                        (None, Some(_)) => filt(pacc.path("_id"), one_or_in, from.clone()),
-                        // Buckets: the parent by the id the caller gives
-                        // (the bucket's reference; its children hold none).
-                        (None, None) if matches!(layout, Layout::Bucket { .. }) => {
-                            filt(pacc.path("_id"), FilterOp::Eq, ValueSource::Param)
-                        }
-                        _ => filt(
-                            pacc.path(held.as_deref().unwrap_or(&rel.parent_field)),
-                            one_or_in,
-                            own_from.clone(),
-                        ),
-                    }],
+                    filter: vec![test],
                     updates: ups,
                     docs: holders,
                     sync: holders - parents,
@@ -425,7 +430,7 @@ impl<'a> Planner<'a> {
             match &parent_id {
                 // Several children deleted, their parents found by the
                 // find that read their references: each parent touched.
-                ValueSource::FromStep { step } if m > 1.0 => {
+                ValueSource::FromStep { step } if one_or_in == FilterOp::In => {
                     self.reread_per_parent(plan, op, (e, r, *step, m), (func, x, cname));
                 }
                 _ => self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname)),

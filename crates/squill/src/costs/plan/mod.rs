@@ -1210,23 +1210,25 @@ impl<'a> Planner<'a> {
         self.matched_at(e, filter, limit, false)
     }
 
+    /// Whether a write's filter names at most one instance of `e` by what
+    /// the model states: none (the caller's id), an `_id: eq`, or every
+    /// key of a unique combination tested for equality. Any other filter
+    /// selects every instance it matches, and a delete (or an update of
+    /// many) by it writes them all: the choice of `deleteMany` over
+    /// `deleteOne` is the operation's meaning, which an estimate of how
+    /// many match (below one under a tenant, review41 D4) must not change.
+    fn pins_one(&self, e: EntityId, filter: &[Filter]) -> bool {
+        filter.is_empty() || crate::model::identity(self.facts.model, e, filter).is_some()
+    }
+
     /// What `matched` finds where the places are densest, when `filter`
     /// searches an area of points whose `density.max` is above its
     /// typical and that finds more there (a limit reached at both finds
     /// as many): the worst case a search priced at the typical density
     /// hides. `None` otherwise.
     fn matched_densest(&self, e: EntityId, filter: &[Filter], limit: Option<u64>) -> Option<f64> {
-        let entity = self.facts.model.entity(e);
-        let d = entity.density?;
-        let searches_points = filter.iter().any(|c| {
-            matches!(c.op, FilterOp::Near | FilterOp::Within)
-                && c.geo.is_some()
-                && c.related.is_none()
-                && c.path.len() == 1
-                && entity
-                    .field(&c.path[0])
-                    .is_some_and(|x| x.ty.holds(&crate::model::FieldType::Point))
-        });
+        let d = self.facts.model.entity(e).density?;
+        let searches_points = crate::model::searches_places(self.facts.model, e, filter);
         if !searches_points || d.max <= d.typical {
             return None;
         }
@@ -1276,11 +1278,22 @@ impl<'a> Planner<'a> {
             return 1.0;
         }
         let implied = crate::model::implied(f.model, e, filter, identity.as_ref());
+        // The tenant a place search names keeps no share (`implied`), but
+        // the search finds no more than the tenant holds.
+        let tenant_holds = f.model.tenant_relationship(e).and_then(|tr| {
+            let named = filter
+                .iter()
+                .zip(&implied)
+                .any(|(c, &x)| x && c.related.as_ref().is_some_and(|r| r.relationship == tr));
+            (named && crate::model::searches_places(f.model, e, filter))
+                .then(|| (f.typical(tr) / f.count(e).max(1.0)).min(1.0))
+        });
         for (c, _) in filter.iter().zip(&implied).filter(|(_, x)| !**x) {
             let sel = if c.op == FilterOp::Under {
                 self.subtree_share(e, c)
             } else if c.op.is_geo() {
-                geo_share(entity, c, f.count(e), densest)
+                let share = geo_share(entity, c, f.count(e), densest);
+                tenant_holds.map_or(share, |t| share.min(t))
             } else if c.path.len() == 1 && c.path[0] == "_id" {
                 match c.op {
                     // The share the list names where the model knows it

@@ -134,7 +134,11 @@ impl<'a> Planner<'a> {
             }
             None => (m, 0.0),
         };
-        let action = if docs > 1.0 {
+        // Many when the update says so and its filter pins no one instance
+        // (`pins_one`), by the caller's ids, or in every copy: from the
+        // filter, not from how many the estimate finds (review41 D4).
+        let many = id_op == FilterOp::In || (multi && !self.pins_one(e, filter)) || docs > 1.0;
+        let action = if many {
             Action::UpdateMany
         } else {
             Action::UpdateOne
