@@ -4,9 +4,8 @@
 //! read's order, not the documents ordered by their least element. Apart,
 //! a product low in another warehouse was listed as low in this one.
 
-use super::external_tests::{database_uri, out_dir, server_tools, try_run};
+use super::external_tests::{run_inline_python, server_tools};
 use super::*;
-use std::process::Command;
 
 /// Stock lines embedded in their product, each naming its warehouse; the
 /// low stock lines of a warehouse.
@@ -102,13 +101,6 @@ fn low_stock_of_a_warehouse_is_its_own_lines_against_a_server() {
         return;
     };
     let (model, design) = stock();
-    let dir = out_dir("elements");
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
     let script = r#"
 import sys
 from pymongo import MongoClient
@@ -124,14 +116,11 @@ got = cookbook.low_stock(db, 1, 0, 10)["product"]
 assert got == [{"_id": 2, "product_stock": {"warehouse": 1, "available": 3}}], got
 print("ok: 1 line")
 "#;
-    let db = format!("squill_elements_{}", std::process::id());
-    let out = try_run(
-        Command::new(&python)
-            .args(["-c", script])
-            .arg(&dir.0)
-            .arg(database_uri(&uri, &db))
-            .arg(&db),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_inline_python(
+        (&uri, &python),
+        (&model, &design),
+        ("elements", "squill_elements"),
+        script,
+    );
     assert!(out.contains("ok: 1 line"), "{out}");
 }

@@ -961,6 +961,34 @@ fn a_time_bucket_deleted_with_its_last_child_moves_the_parent_figures_against_a_
 }
 
 /// The artifacts of `(model, design)` written to a directory of their own
+/// (`dir`), then `script` run by the tests' Python (`python -c SCRIPT DIR
+/// DB_URI DB`) against a database of its own (`db`, made unique by the
+/// process id): a check small enough to live beside its test. Its output.
+pub(super) fn run_inline_python(
+    (uri, python): (&str, &Path),
+    (model, design): (&Model, &Design),
+    (dir, db): (&str, &str),
+    script: &str,
+) -> String {
+    let dir = out_dir(dir);
+    write_artifacts(
+        &dir.0,
+        &artifacts(model, design, &Options::default()).unwrap(),
+        false,
+    )
+    .unwrap();
+    let db = format!("{db}_{}", std::process::id());
+    try_run(
+        Command::new(python)
+            .args(["-c", script])
+            .arg(&dir.0)
+            .arg(database_uri(uri, &db))
+            .arg(&db),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The artifacts of `(model, design)` written to a directory of their own
 /// (`dir`), then `scripts/testenv/SCRIPT DIR URI DB MONGOSH ARGS…` run with
 /// the tests' Python against a database of its own (`db`, made unique by
 /// the process id); with `setup`, the design's setup.js first, through a

@@ -4,9 +4,8 @@
 //! (a device's hourly min, max and average temperature of the last week
 //! was a find of its 10,080 readings, the window lost).
 
-use super::external_tests::{database_uri, out_dir, server_tools, try_run};
+use super::external_tests::{run_inline_python, server_tools};
 use super::*;
-use std::process::Command;
 
 /// Devices and their readings, kept apart; a device's hourly figures of
 /// its last week's readings.
@@ -104,13 +103,6 @@ fn hourly_figures_equal_those_of_the_readings_against_a_server() {
         return;
     };
     let (model, design) = fleet();
-    let dir = out_dir("figures");
-    write_artifacts(
-        &dir.0,
-        &artifacts(&model, &design, &Options::default()).unwrap(),
-        false,
-    )
-    .unwrap();
     let script = r#"
 import sys, random, datetime
 from pymongo import MongoClient
@@ -140,14 +132,11 @@ for g in got:
     assert abs(g["avg_temp"] - sum(temps) / len(temps)) < 1e-9, (g, temps)
 print("ok: %d hours" % len(got))
 "#;
-    let db = format!("squill_figures_{}", std::process::id());
-    let out = try_run(
-        Command::new(&python)
-            .args(["-c", script])
-            .arg(&dir.0)
-            .arg(database_uri(&uri, &db))
-            .arg(&db),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let out = run_inline_python(
+        (&uri, &python),
+        (&model, &design),
+        ("figures", "squill_figures"),
+        script,
+    );
     assert!(out.contains("ok: 5 hours"), "{out}");
 }

@@ -2135,19 +2135,24 @@ mod tests {
         assert!(!sh.contains("\"session\": session"), "{sh}");
     }
 
-    /// coupon-checkout's decrement filters the coupon by a `status` the
-    /// caller passes and only if that status is not `retired`: both tests
-    /// of the path stay, in one `$and` (an object with the key twice
-    /// keeps only the last in every language; issue 41, review).
-    #[test]
-    fn two_tests_of_one_path_both_stay_in_the_filter() {
+    /// coupon-checkout's `redeem_decrement`, as the cookbook writes it.
+    fn redeem_decrement() -> crate::artifacts::cookbook::OpCode {
         let (_, d) = crate::fixtures::load("coupon-checkout");
         let plan = d
             .operations
             .iter()
             .find(|p| p.operation == "redeem_decrement")
             .unwrap();
-        let dec = op_code(&d, plan);
+        op_code(&d, plan)
+    }
+
+    /// coupon-checkout's decrement filters the coupon by a `status` the
+    /// caller passes and only if that status is not `retired`: both tests
+    /// of the path stay, in one `$and` (an object with the key twice
+    /// keeps only the last in every language; issue 41, review).
+    #[test]
+    fn two_tests_of_one_path_both_stay_in_the_filter() {
+        let dec = redeem_decrement();
         let filter = "({\"code\": code, \"$and\": [{\"status\": status}, {\"status\": {\"$ne\": \"retired\"}}], \"remaining\": {\"$gt\": 0}}, ";
         for text in [super::mongosh(&dec), super::node(&dec), super::python(&dec)] {
             assert!(text.contains(filter), "{text}");
@@ -2161,13 +2166,7 @@ mod tests {
     /// guard (`remaining > 0`) written for -1.
     #[test]
     fn a_stated_amount_is_written_not_passed() {
-        let (_, d) = crate::fixtures::load("coupon-checkout");
-        let plan = d
-            .operations
-            .iter()
-            .find(|p| p.operation == "redeem_decrement")
-            .unwrap();
-        let dec = op_code(&d, plan);
+        let dec = redeem_decrement();
         assert!(
             dec.params.iter().all(|p| p.path != "remaining"),
             "{:?}",
