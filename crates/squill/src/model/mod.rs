@@ -38,7 +38,7 @@ pub use entity::{
 pub use growth::{Growth, Percentile, Period};
 pub use junction::as_junction;
 pub use relationship::{CurrentLayout, LayoutKind, Relationship, RelationshipId, RelationshipKind};
-pub use tenancy::{Tenant, implied, searches_places};
+pub use tenancy::{Tenant, by_id_alone, implied, searches_places};
 pub use without::{KEY as WITHOUT_KEY, Scope, Without};
 pub use workload::{
     Age, Aggregate, AggregateFn, AtomicGroup, Filter, FilterOp, GeoArea, Identity, Include, Mix,

@@ -100,6 +100,20 @@ pub fn implied(
     out
 }
 
+/// Whether `filter` on `e` picks its instances by `_id` and names nothing
+/// else but the tenant, which every write under a tenant tests anyway
+/// (costs/plan/tenant.rs): such a write goes by the caller's id alone. Any
+/// other condition beside `_id` (the author, a state) is the caller's rule
+/// of who may write, and the write must test it (audit44 A).
+pub fn by_id_alone(model: &Model, e: EntityId, filter: &[Filter]) -> bool {
+    let is_id = |c: &Filter| c.path.len() == 1 && c.path[0] == "_id";
+    let tenant = model.tenant_relationship(e);
+    filter.iter().any(is_id)
+        && filter
+            .iter()
+            .all(|c| is_id(c) || tenant.is_some_and(|tr| names_parent(c, tr, e, model)))
+}
+
 /// Whether a condition of `filter` searches `e`'s own points near a point
 /// or within an area (`pickup: near(1 km)`).
 pub fn searches_places(model: &Model, e: EntityId, filter: &[Filter]) -> bool {

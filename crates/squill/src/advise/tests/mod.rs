@@ -31,6 +31,7 @@ mod tenant_unique;
 mod tenant_writes;
 mod tenants;
 mod today;
+mod write_conditions;
 mod write_many;
 mod write_plans;
 mod write_plans_batch;

@@ -17,10 +17,9 @@ impl<'a> Planner<'a> {
         }
         let acc = self.access(e);
         let name = self.name(e).to_string();
-        let by_id = filter.is_empty()
-            || filter
-                .iter()
-                .any(|c| c.path.len() == 1 && c.path[0] == "_id");
+        // By the caller's id alone (and the tenant); with any other
+        // condition beside `_id` the write tests the whole filter (audit44 A).
+        let by_id = filter.is_empty() || crate::model::by_id_alone(f.model, e, filter);
         // By one id, or by the ids the caller holds (`_id: in`), or every
         // instance a filter that pins none matches: many by the filter,
         // whatever the estimate (`pins_one`); `m` prices them.

@@ -55,7 +55,11 @@ impl<'a> Planner<'a> {
             .iter()
             .find(|c| c.path.len() == 1 && c.path[0] == "_id")
             .map(|c| c.op);
-        let by_id = filter.is_empty() || id_test.is_some();
+        // By the caller's id alone (and the tenant, which every write tests):
+        // any other condition beside `_id` (the author, a state) goes whole
+        // to the path that tests it in the write (audit44 A: `{_id, author}`
+        // was written as `{_id}`, and anyone could edit anyone's message).
+        let by_id = filter.is_empty() || crate::model::by_id_alone(self.facts.model, e, filter);
         // Ids the caller holds (`_id: in`): several documents, by their ids,
         // with no query for them first.
         let id_op = match id_test {
