@@ -44,6 +44,12 @@ mod figures_tests;
 // A read of embedded children on their own: one element each (issue 41).
 #[cfg(test)]
 mod elements_tests;
+// A parent's figures moved by the one child inserted (audit44 G).
+#[cfg(test)]
+mod inserted_figures_tests;
+// A link's element built from the ids and the copies read (audit44 F).
+#[cfg(test)]
+mod link_item_tests;
 
 pub use crate::synthetic::GenerateError;
 

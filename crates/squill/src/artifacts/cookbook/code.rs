@@ -167,6 +167,15 @@ pub enum Expr {
         /// be an int, and a new bucket's figure fail validation).
         bson_type: Option<String>,
     },
+    /// The value at `field` of the one child document `param` (the one
+    /// inserted or pushed): what it moves its parent's figure `function`
+    /// by (audit44 G), in the figure's BSON type for a sum, as `OfItems`.
+    OwnValue {
+        param: String,
+        field: String,
+        function: crate::model::AggregateFn,
+        bson_type: Option<String>,
+    },
     /// `{"$gt": n}`: a bucket that holds children.
     Above(u64),
     /// `{"$exists": false}`: an array with no element at that index.

@@ -732,6 +732,12 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             function,
             ..
         } => json!({"of_items": [list, field, function]}),
+        Expr::OwnValue {
+            param,
+            field,
+            function,
+            ..
+        } => json!({"own_value": [param, field, function]}),
         Expr::Above(n) => json!({"above": n}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),

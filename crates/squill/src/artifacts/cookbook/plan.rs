@@ -61,6 +61,23 @@ struct Builder<'d> {
     /// pushes every id the insert gave (audit43 L), not one the caller
     /// passes.
     batch_ids: Option<(String, u64)>,
+    /// The document parameter of the one child an earlier step inserted
+    /// (`new_entry`), with its collection, while a step that keeps its
+    /// parent's figures is built: a sum moves by the child's own amount,
+    /// a least or greatest by its own value, never by one the caller
+    /// passes beside it (audit44 G: a ledger's balance 99 over entries
+    /// summing to 10).
+    inserted: Option<(String, String)>,
+    /// For a link's write: the earlier step that read the linked
+    /// instance's fields to copy (its index in `steps`), so the element
+    /// pushed is built from its id and what that read found, not an item
+    /// the caller passes (audit44 F: a guard tested one channel and the
+    /// user joined another).
+    copied: Option<(usize, String, Vec<String>)>,
+    /// A link's write is being built: an id it adds to an array is the
+    /// linked instance's, the parameter that names it (`user_id`), not
+    /// an item the caller passes beside it.
+    linking: bool,
 }
 
 impl Builder<'_> {
@@ -204,6 +221,167 @@ impl Builder<'_> {
             function,
             bson_type: self.bson_type(collection, path),
         })
+    }
+
+    /// A figure one inserted child moves (`Expr::FieldOf`): its own value
+    /// of the field the figure is kept over, when the figure's
+    /// relationship has that child's collection as its child.
+    fn of_inserted(
+        &self,
+        collection: &str,
+        path: &str,
+        function: Option<crate::model::AggregateFn>,
+    ) -> Option<Expr> {
+        let (param, child_collection) = self.inserted.clone()?;
+        let (kept, field) = self.computed_field(collection, path)?;
+        let relationship = self.computed_relationship(collection, path)?;
+        let child = &self
+            .design
+            .relationships
+            .iter()
+            .find(|r| r.relationship == relationship)?
+            .child;
+        self.collection(&child_collection)?
+            .entities
+            .contains(child)
+            .then(|| Expr::OwnValue {
+                param,
+                field,
+                function: function.unwrap_or(kept),
+                bson_type: self.bson_type(collection, path),
+            })
+    }
+
+    /// The element a link pushes into array `path` of `collection`, built
+    /// from the linked instance's id, the copies the earlier read found
+    /// (`copied`, which then must find it) and the link's own fields as
+    /// parameters. `None` when the element holds anything else, or no
+    /// read came before.
+    fn linked_item(&mut self, collection: &str, path: &str) -> Option<Expr> {
+        let (found, entity, read) = self.copied.clone()?;
+        let (key, source) = {
+            let s = self.steps.get(found)?;
+            (s.key.clone(), s.collection.clone())
+        };
+        let items = self
+            .collection(collection)?
+            .shape
+            .fields
+            .iter()
+            .find_map(|f| match &f.ty {
+                ShapeType::Array { items, .. } if f.name == path => match items.as_ref() {
+                    ShapeType::Object { shape } => Some(shape.fields.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })?;
+        let mut doc = Vec::new();
+        for f in &items {
+            let value = match &f.origin {
+                crate::design::FieldOrigin::Id | crate::design::FieldOrigin::Reference { .. }
+                    if f.name == "_id" =>
+                {
+                    Expr::Param(self.param(&source, "_id", ParamKind::Value, ""))
+                }
+                // A copy of the instance that read found, and only of it
+                // (an author's name read for the book is no copy of the
+                // book's title).
+                crate::design::FieldOrigin::Copy {
+                    entity: of, field, ..
+                } if *of == entity && read.contains(field) => Expr::FoundField {
+                    step: key.clone(),
+                    field: field.clone(),
+                },
+                crate::design::FieldOrigin::Attribute { .. } => {
+                    let at = format!("{path}.{}", f.name);
+                    Expr::Param(self.param(collection, &at, ParamKind::Value, ""))
+                }
+                _ => return None,
+            };
+            doc.push((f.name.clone(), value));
+        }
+        // Without a copy of that instance the read was for another one.
+        let copies = items
+            .iter()
+            .any(|f| matches!(&f.origin, crate::design::FieldOrigin::Copy { entity: of, .. } if *of == entity));
+        if !copies {
+            return None;
+        }
+        self.steps.get_mut(found)?.must_find = true;
+        Some(Expr::Doc(doc))
+    }
+
+    /// The id a link adds to array `path` of `collection` (ids of the
+    /// other side, no copies): the parameter for the linked instance's
+    /// `_id` in its own collection. `None` outside a link, for a
+    /// relationship of an entity with itself (both ids would share one
+    /// name), or where the other side has no collection of its own.
+    fn linked_id(&mut self, collection: &str, path: &str) -> Option<Expr> {
+        if !self.linking {
+            return None;
+        }
+        let here = self.collection(collection)?;
+        let relationship = here
+            .shape
+            .fields
+            .iter()
+            .find_map(|f| match (&f.ty, &f.origin) {
+                (
+                    ShapeType::Array { items, .. },
+                    crate::design::FieldOrigin::Reference { relationship, .. },
+                ) if f.name == path && matches!(items.as_ref(), ShapeType::Scalar { .. }) => {
+                    Some(relationship.clone())
+                }
+                _ => None,
+            })?;
+        let rel = self
+            .design
+            .relationships
+            .iter()
+            .find(|r| r.relationship == relationship)?;
+        if rel.parent == rel.child {
+            return None;
+        }
+        let other = if here.entities.contains(&rel.parent) {
+            &rel.child
+        } else {
+            &rel.parent
+        };
+        let home = self
+            .design
+            .collections
+            .iter()
+            .find(|c| c.entities.first() == Some(other))?
+            .name
+            .clone();
+        Some(Expr::Param(self.param(&home, "_id", ParamKind::Value, "")))
+    }
+
+    /// The relationship a computed field of `collection` at `path` is kept over.
+    fn computed_relationship(&self, collection: &str, path: &str) -> Option<String> {
+        let plain = plain_path(path);
+        let mut fields = &self.collection(collection)?.shape.fields;
+        let mut segments = plain.split('.').peekable();
+        while let Some(seg) = segments.next() {
+            let f = fields.iter().find(|f| f.name == seg)?;
+            if segments.peek().is_none() {
+                return match &f.origin {
+                    crate::design::FieldOrigin::Computed { relationship, .. } => {
+                        Some(relationship.clone())
+                    }
+                    _ => None,
+                };
+            }
+            fields = match &f.ty {
+                ShapeType::Object { shape } => &shape.fields,
+                ShapeType::Array { items, .. } => match items.as_ref() {
+                    ShapeType::Object { shape } => &shape.fields,
+                    _ => return None,
+                },
+                ShapeType::Scalar { .. } => return None,
+            };
+        }
+        None
     }
 
     /// The BSON type the shape of collection `name` gives its top-level
@@ -445,6 +623,7 @@ impl Builder<'_> {
             UpdateOp::Set { path } => Update::Set(
                 path.clone(),
                 self.of_batch(&c, path, None)
+                    .or_else(|| self.of_inserted(&c, path, None))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, "new_"))),
             ),
             UpdateOp::Unset { path } => Update::Unset(path.clone()),
@@ -460,6 +639,7 @@ impl Builder<'_> {
             UpdateOp::SetOnInsert { path } => Update::SetOnInsert(
                 path.clone(),
                 self.of_batch(&c, path, Some(crate::model::AggregateFn::First))
+                    .or_else(|| self.of_inserted(&c, path, Some(crate::model::AggregateFn::First)))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
             // The amount the model states, written as a literal: no caller
@@ -489,6 +669,11 @@ impl Builder<'_> {
                 {
                     // A sum after a batch: the children's amounts added up.
                     sum
+                } else if let Some(own) =
+                    self.of_inserted(&c, path, Some(crate::model::AggregateFn::Sum))
+                {
+                    // After one child's insert: its own amount.
+                    own
                 } else {
                     Expr::Param(self.param(&c, path, ParamKind::Value, "add_"))
                 };
@@ -507,11 +692,13 @@ impl Builder<'_> {
             UpdateOp::Min { path } => Update::Min(
                 path.clone(),
                 self.of_batch(&c, path, Some(crate::model::AggregateFn::Min))
+                    .or_else(|| self.of_inserted(&c, path, Some(crate::model::AggregateFn::Min)))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
             UpdateOp::Max { path } => Update::Max(
                 path.clone(),
                 self.of_batch(&c, path, Some(crate::model::AggregateFn::Max))
+                    .or_else(|| self.of_inserted(&c, path, Some(crate::model::AggregateFn::Max)))
                     .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Value, ""))),
             ),
             // The ids a batch insert just gave, all of them.
@@ -532,14 +719,17 @@ impl Builder<'_> {
                 path: path.clone(),
                 item: match &self.batch_items {
                     Some(list) => Expr::Items(list.clone()),
-                    None => Expr::Param(self.param(&c, path, ParamKind::Item, "")),
+                    None => self
+                        .linked_item(&c, path)
+                        .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Item, ""))),
                 },
                 sort: sort.clone(),
                 slice: *slice,
             },
             UpdateOp::AddToSet { path } => Update::AddToSet(
                 path.clone(),
-                Expr::Param(self.param(&c, path, ParamKind::Item, "")),
+                self.linked_id(&c, path)
+                    .unwrap_or_else(|| Expr::Param(self.param(&c, path, ParamKind::Item, ""))),
             ),
             // The moved node is the one the step's filter names (its id in
             // the path); the new parent's path was read by an earlier step.
@@ -882,6 +1072,9 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         steps: Vec::new(),
         batch: None,
         batch_items: None,
+        inserted: None,
+        copied: None,
+        linking: false,
         batch_ids: None,
     };
     let new_parent_read = new_parent_read(design, plan);
@@ -1137,14 +1330,86 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 let n = plan.steps[i].documents.round().max(1.0) as u64;
                 b.steps.get(i).map(|s| (s.key.clone(), n))
             });
+        // The one child an earlier step inserted, for the figures this
+        // step keeps of its parent (none after a batch, which `batch` has).
+        // It is the document an `insertOne` took, or the item a step
+        // pushed into its parent or its bucket.
+        let keeps_figures = b.batch.is_none()
+            && step.every.is_none()
+            && !step.filter.iter().any(|f| f.op == FilterOp::In)
+            && step
+                .purpose
+                .iter()
+                .any(|p| matches!(p, crate::design::Purpose::KeepComputed { .. }));
+        b.inserted = (0..at.min(b.steps.len()))
+            .rev()
+            .filter(|_| keeps_figures)
+            .find_map(|i| {
+                let s = &b.steps[i];
+                if plan.steps[i].action == Action::InsertOne {
+                    return Some((s.insert.clone()?, s.collection.clone()));
+                }
+                s.updates.iter().find_map(|u| match u {
+                    Update::Push {
+                        item: Expr::Param(item),
+                        ..
+                    } => Some((item.clone(), s.collection.clone())),
+                    _ => None,
+                })
+            });
+        // Or the one child this step pushes (a reading into its bucket,
+        // a comment into its post): the figures kept beside it move by
+        // the pushed item's own values.
+        if b.inserted.is_none()
+            && b.batch.is_none()
+            && b.batch_ids.is_none()
+            && step.every.is_none()
+        {
+            let pushed = step.updates.iter().find_map(|u| match u {
+                UpdateOp::Push { path, .. } => Some(path.clone()),
+                _ => None,
+            });
+            if let Some(path) = pushed {
+                let item = b.param(&step.collection, &path, ParamKind::Item, "");
+                b.inserted = Some((item, step.collection.clone()));
+            }
+        }
+        // A link's write after the read of the linked instance's copies.
+        b.linking = step
+            .purpose
+            .iter()
+            .any(|p| matches!(p, crate::design::Purpose::Link { .. }));
+        b.copied = b
+            .linking
+            .then(|| {
+                plan.steps[..at]
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find_map(|(i, s)| {
+                        s.purpose.iter().find_map(|p| match p {
+                            crate::design::Purpose::ReadCopies { entity, fields }
+                                if s.action == Action::Find =>
+                            {
+                                Some((i, entity.clone(), fields.clone()))
+                            }
+                            _ => None,
+                        })
+                    })
+            })
+            .flatten()
+            .filter(|(i, ..)| *i < b.steps.len());
         let mut updates: Vec<Update> = step
             .updates
             .iter()
             .filter(|u| !per_document(u))
             .map(|u| b.update(step, u))
             .collect();
+        b.copied = None;
+        b.linking = false;
         b.batch = None;
         b.batch_items = None;
+        b.inserted = None;
         // A push of a batch's ids needs room for all of them.
         let pushed = b.batch_ids.take().map_or(1, |(_, n)| n);
         let mut array_filters = Vec::new();

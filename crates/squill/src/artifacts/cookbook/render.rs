@@ -50,6 +50,31 @@ fn of_items(lang: Lang, list: &str, field: &str, function: crate::model::Aggrega
     }
 }
 
+/// A figure's new value in the figure's BSON type: a sum (an `$inc`)
+/// of int amounts into a double figure would make an int, which the
+/// validator refuses on a new document; a least, greatest, first or last
+/// keeps the children's own values.
+fn in_figure_type(
+    lang: Lang,
+    value: String,
+    function: crate::model::AggregateFn,
+    bson_type: &Option<String>,
+) -> String {
+    let sum = matches!(
+        function,
+        crate::model::AggregateFn::Sum | crate::model::AggregateFn::Avg
+    );
+    match (lang, bson_type.as_deref()) {
+        (Lang::Python, Some("double")) if sum => format!("float({value})"),
+        (Lang::Python, Some("int" | "long")) if sum => format!("int({value})"),
+        (Lang::Mongosh, Some("double")) if sum => format!("Double({value})"),
+        (Lang::Node, Some("double")) if sum => {
+            format!("new (require(\"mongodb\").Double)({value})")
+        }
+        _ => value,
+    }
+}
+
 fn expr(lang: Lang, e: &Expr) -> String {
     match e {
         Expr::Param(p) => p.clone(),
@@ -98,24 +123,18 @@ fn expr(lang: Lang, e: &Expr) -> String {
             field,
             function,
             bson_type,
-        } => {
-            let value = of_items(lang, list, field, *function);
-            // A sum in the figure's type: `Math.min` and the like keep
-            // the children's values, a sum makes a number of its own.
-            let sum = matches!(
-                function,
-                crate::model::AggregateFn::Sum | crate::model::AggregateFn::Avg
-            );
-            match (lang, bson_type.as_deref()) {
-                (Lang::Python, Some("double")) if sum => format!("float({value})"),
-                (Lang::Python, Some("int" | "long")) if sum => format!("int({value})"),
-                (Lang::Mongosh, Some("double")) if sum => format!("Double({value})"),
-                (Lang::Node, Some("double")) if sum => {
-                    format!("new (require(\"mongodb\").Double)({value})")
-                }
-                _ => value,
-            }
-        }
+        } => in_figure_type(
+            lang,
+            of_items(lang, list, field, *function),
+            *function,
+            bson_type,
+        ),
+        Expr::OwnValue {
+            param,
+            field,
+            function,
+            bson_type,
+        } => in_figure_type(lang, format!("{param}[{}]", q(field)), *function, bson_type),
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::Test(t, v) => {
             let v = match v {
