@@ -112,6 +112,10 @@ pub enum Expr {
     /// An amount the model states (`increments: {remaining: -1}`), written
     /// as the literal it is.
     Amount(f64),
+    /// A parameter taken away: `-quantity`, the caller's amount a write
+    /// takes (`increments: {available: -quantity}`), or an undo's reverse
+    /// of an amount it added.
+    Negated(String),
     /// The number of documents in a list parameter: what a batch insert
     /// adds to its parent's count (`len(new_view_list)`).
     LengthOf(String),

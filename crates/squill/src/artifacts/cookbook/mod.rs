@@ -710,6 +710,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
         Expr::Amount(n) => json!({"amount": n}),
+        Expr::Negated(p) => json!({"negated": p}),
         Expr::FoundField { step, field } => json!({"found_field": [step, field]}),
         Expr::InsertedIds { step } => json!({"inserted_ids": step}),
         Expr::LengthOf(p) => json!({"length_of": p}),

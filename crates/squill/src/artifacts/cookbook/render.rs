@@ -55,6 +55,7 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
+        Expr::Negated(p) => format!("-{p}"),
         Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
         Expr::InsertedIds { step } => match lang {
             Lang::Python => format!("{step}[\"inserted_ids\"]"),
@@ -126,6 +127,8 @@ fn expr(lang: Lang, e: &Expr) -> String {
                     (Lang::Python, false) => "False".into(),
                     (_, b) => b.to_string(),
                 },
+                // The caller's amount: the parameter of that name.
+                crate::model::Literal::Amount(a) => a.clone(),
             };
             match t {
                 crate::model::Test::Eq => v,

@@ -17,6 +17,7 @@ fn condition_text(c: &Condition) -> String {
         Literal::Number(n) => crate::words::num(*n),
         Literal::Text(t) => t.clone(),
         Literal::Bool(b) => b.to_string(),
+        Literal::Amount(a) => a.clone(),
     };
     format!("{} {} {value}", c.field, c.test.symbol())
 }
@@ -76,14 +77,17 @@ impl<'a> Planner<'a> {
             // pass another (audit43 A). A per-document amount comes from
             // each document's own related instance (`bulk`).
             let op = match (&inc.per, inc.by < 0.0) {
+                // The caller's amount, by its name, with the model's sign.
                 (None, _) => UpdateOp::Inc {
                     path: path.clone(),
                     by: Some(inc.by),
+                    amount: inc.amount.clone(),
                 },
                 (Some(_), true) => UpdateOp::Dec { path: path.clone() },
                 (Some(_), false) => UpdateOp::Inc {
                     path: path.clone(),
                     by: None,
+                    amount: None,
                 },
             };
             match step
@@ -174,6 +178,7 @@ impl<'a> Planner<'a> {
                 updates: vec![UpdateOp::Inc {
                     path: crate::design::VERSION.to_string(),
                     by: None,
+                    amount: None,
                 }],
                 docs: 1.0,
                 sync: 0.0,
@@ -405,7 +410,7 @@ impl<'a> Planner<'a> {
             .terms
             .conditions
             .iter()
-            .filter(|c| c.test == crate::model::Test::Eq)
+            .filter(|c| c.test == crate::model::Test::Eq && c.value.is_constant())
             .collect();
         if conditions.is_empty() {
             return;
@@ -426,6 +431,7 @@ impl<'a> Planner<'a> {
                     crate::model::Literal::Text(t) => t.clone(),
                     crate::model::Literal::Number(n) => n.to_string(),
                     crate::model::Literal::Bool(b) => b.to_string(),
+                    crate::model::Literal::Amount(a) => a.clone(),
                 },
             })
             .collect();
