@@ -8,7 +8,7 @@
 //! knowing the values a write replaced: any other earlier write is named
 //! in a warning above the function, for the application to undo.
 
-use super::code::OpCode;
+use super::code::{Expr, OpCode, StepCode, Update};
 use super::render::{Lang, matched_nothing};
 use crate::design::{Action, Design, Warning};
 use crate::model::Otherwise;
@@ -193,6 +193,7 @@ fn undo_lines(
     let mut lines = String::new();
     let mut left = Vec::new();
     let aw = if lang == Lang::Node { "await " } else { "" };
+    let ps = params(g, ops);
     for &i in g.ops[..g.ops.len() - 1].iter().rev() {
         let op = &ops[i];
         for s in op.steps.iter().rev() {
@@ -204,6 +205,26 @@ fn undo_lines(
                     format!("{db}.getCollection({})", script::js_string(&s.collection))
                 }
             };
+            // An update that only adds amounts is undone by adding them
+            // back, on the document its filter found, once it matched.
+            if let Some(undo) = reversed(lang, s, &ps, i) {
+                let (f, k) = (script::js_string(&op.function), script::js_string(&s.key));
+                let line = match lang {
+                    Lang::Python => format!("{coll}.update_one({undo})"),
+                    _ => format!("{aw}{coll}.updateOne({undo})"),
+                };
+                let _ = match lang {
+                    Lang::Python => writeln!(
+                        lines,
+                        "{indent}if (out.get({f}) or {{}}).get({k}) and {r}[\"matched_count\"] > 0:\n{indent}    {line}"
+                    ),
+                    _ => writeln!(
+                        lines,
+                        "{indent}if (out[{f}] !== undefined && out[{f}][{k}] && {r}.matchedCount > 0) {line};"
+                    ),
+                };
+                continue;
+            }
             let line = match (s.action, lang) {
                 (Action::Find | Action::GraphLookup, _) => continue,
                 (Action::InsertOne, Lang::Python) => {
@@ -247,11 +268,80 @@ fn undo_lines(
     (lines, left)
 }
 
+/// The filter and update, in `lang`, that undo step `s` of operation
+/// `op`: an `updateOne` that only adds amounts (`$inc available by
+/// -quantity`, a constant, a counter) is undone by adding each amount's
+/// opposite on the document the same filter finds, less the write's
+/// conditions (`available >= quantity` no longer holds once the amount
+/// was taken). Parameters are named as the group's function passes them.
+/// `None` for any other write, and for a filter that reads an earlier
+/// step's result or a part of the call the group does not keep: the
+/// warning above the function names it for the application.
+fn reversed(lang: Lang, s: &StepCode, ps: &[GroupParam], op: usize) -> Option<String> {
+    if s.action != Action::UpdateOne
+        || s.updates.is_empty()
+        || s.each.is_some()
+        || s.when.is_some()
+        || s.every.is_some()
+        || s.chunks.is_some()
+        || !s.array_filters.is_empty()
+    {
+        return None;
+    }
+    let name = |n: &str| {
+        ps.iter()
+            .find(|p| p.op == op && p.param == n)
+            .map(|p| p.name.clone())
+    };
+    let mut undo = s.clone();
+    undo.filter = Vec::new();
+    for (path, e) in &s.filter {
+        let e = match e {
+            // A condition of the write: not tested by its undo.
+            Expr::Test(..) => continue,
+            Expr::Param(n) => Expr::Param(name(n)?),
+            Expr::In(n) => Expr::In(name(n)?),
+            Expr::Range(a, b) => Expr::Range(name(a)?, name(b)?),
+            _ => return None,
+        };
+        undo.filter.push((path.clone(), e));
+    }
+    if undo.filter.is_empty() {
+        return None;
+    }
+    undo.updates = Vec::new();
+    for u in &s.updates {
+        let Update::Inc(path, by) = u else {
+            return None;
+        };
+        let back = match by {
+            Expr::Amount(n) => Expr::Amount(-n),
+            Expr::Number(n) => Expr::Number(-n),
+            Expr::Param(n) => Expr::Negated(name(n)?),
+            Expr::Negated(n) => Expr::Param(name(n)?),
+            _ => return None,
+        };
+        undo.updates.push(Update::Inc(path.clone(), back));
+    }
+    Some(super::render::filter_and_update(lang, &undo))
+}
+
 fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> String {
     let names: Vec<&str> = g.ops.iter().map(|&i| ops[i].name.as_str()).collect();
     let last = names.last().copied().unwrap_or_default();
+    // Which earlier writes the undo takes back: what an insert wrote, and
+    // the amounts an update added (`$inc` back by the opposite).
+    let ps = params(g, ops);
+    let adds = g.ops[..g.ops.len() - 1]
+        .iter()
+        .any(|&i| ops[i].steps.iter().any(|s| reversed(Lang::Python, s, &ps, i).is_some()));
+    let undone = if adds {
+        "the inserts before it are deleted and the amounts added before it taken back"
+    } else {
+        "the inserts before it are undone"
+    };
     let mut out = format!(
-        "{comment} {} — atomic group: {}; when {} matches nothing, or any of them fails, the inserts before it are undone and the call fails\n",
+        "{comment} {} — atomic group: {}; when {} matches nothing, or any of them fails, {undone} and the call fails\n",
         c(&g.name),
         c(&names.join(", then ")),
         c(last)
@@ -259,7 +349,7 @@ fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> Stri
     if !left.is_empty() {
         let _ = writeln!(
             out,
-            "{comment} WARNING: only inserts are undone here; the application must undo {}",
+            "{comment} WARNING: only inserts and updates that only add amounts (`$inc`) are undone here; the application must undo {}",
             c(&left.join(", "))
         );
     }

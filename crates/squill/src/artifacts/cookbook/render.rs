@@ -756,6 +756,12 @@ fn and_repeated(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     out
 }
 
+/// `filter, update` of an update step, in `lang`: the arguments of the
+/// undo of an earlier write of a compensated group (compensate.rs).
+pub(super) fn filter_and_update(lang: Lang, step: &StepCode) -> String {
+    format!("{}, {}", filter(lang, step), update_doc(lang, step))
+}
+
 fn update_doc(lang: Lang, step: &StepCode) -> String {
     update_doc_with(lang, step, &[])
 }

@@ -452,6 +452,77 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// The undo of operation `op`'s writes that only add amounts, where
+    /// `op` runs before its compensated group's conditional write: each
+    /// `updateOne` of `$inc`s by a filter of the caller's values is undone
+    /// by the opposite `$inc`s on the document that filter finds (the
+    /// cookbook's group function sends them, compensate.rs). A write of
+    /// anything else (a `$set`, a bulk, a filter from an earlier step)
+    /// keeps only the group's warning: the application undoes it.
+    pub(super) fn taken_back(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        group: &crate::model::AtomicGroup,
+    ) {
+        let model = self.facts.model;
+        let undoes = |o: &OperationId| {
+            let t = &model.operation(*o).terms;
+            t.is_conditional() && t.otherwise == Otherwise::Undo
+        };
+        let Some(then) = group.operations.iter().find(|o| undoes(o)) else {
+            return;
+        };
+        if *then == op {
+            return;
+        }
+        let mut found = Vec::new();
+        for (i, s) in plan.steps.iter().enumerate() {
+            let plain = s.action == Action::UpdateOne
+                && s.each.is_none()
+                && s.every.is_none()
+                && s.if_matched.is_none()
+                && s.if_deleted_all.is_none()
+                && !s.fallback
+                && !s.filter.is_empty()
+                && s.filter.iter().all(|f| f.value_from == ValueSource::Param);
+            let reversed: Option<Vec<UpdateOp>> = s
+                .updates
+                .iter()
+                .map(|u| match u {
+                    // A counter's one up is one down, and the reverse.
+                    UpdateOp::Inc {
+                        path,
+                        by: None,
+                        amount: None,
+                    } => Some(UpdateOp::Dec { path: path.clone() }),
+                    UpdateOp::Dec { path } => Some(UpdateOp::Inc {
+                        path: path.clone(),
+                        by: None,
+                        amount: None,
+                    }),
+                    UpdateOp::Inc { path, by, amount } => Some(UpdateOp::Inc {
+                        path: path.clone(),
+                        by: by.map(|b| -b),
+                        amount: amount.clone(),
+                    }),
+                    _ => None,
+                })
+                .collect();
+            if let (true, Some(reversed)) = (plain, reversed)
+                && !reversed.is_empty()
+            {
+                found.push(Warning::TakenBack {
+                    group: group.name.clone(),
+                    then: model.operation(*then).name.clone(),
+                    step: i + 1,
+                    reversed,
+                });
+            }
+        }
+        plan.warnings.extend(found);
+    }
+
     /// Whether atomic group `group` is kept by its conditional write's
     /// `otherwise: undo` (the application undoes the group's earlier
     /// writes when the condition fails) rather than by a transaction.
