@@ -332,9 +332,12 @@ fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> Stri
     // Which earlier writes the undo takes back: what an insert wrote, and
     // the amounts an update added (`$inc` back by the opposite).
     let ps = params(g, ops);
-    let adds = g.ops[..g.ops.len() - 1]
-        .iter()
-        .any(|&i| ops[i].steps.iter().any(|s| reversed(Lang::Python, s, &ps, i).is_some()));
+    let adds = g.ops[..g.ops.len() - 1].iter().any(|&i| {
+        ops[i]
+            .steps
+            .iter()
+            .any(|s| reversed(Lang::Python, s, &ps, i).is_some())
+    });
     let undone = if adds {
         "the inserts before it are deleted and the amounts added before it taken back"
     } else {

@@ -1464,6 +1464,7 @@ fn a_write_may_state_a_condition_a_claim_and_an_expiry() {
             field: "remaining".into(),
             by: -1.0,
             per: None,
+            amount: None,
         }]
     );
     let take = &m.workload.operations[1];
@@ -1558,6 +1559,7 @@ fn an_increment_may_take_each_document_s_amount_from_a_related_field() {
                 relationship: m.relationship_by_name("ordered").unwrap(),
                 field: "quantity".into(),
             }),
+            amount: None,
         }]
     );
     // The writer spells it back as it was read.
