@@ -453,7 +453,7 @@ fn condition(
                 "condition `{text}`: `{value}` is the amount the caller passes, a number, and `{field}` holds {}",
                 kind_of(&f.ty)
             ),
-            "not a number",
+            "a number against another kind",
             Some(format!(
                 "compare `{value}` with a number field, or `{field}` with one of its own values"
             )),
