@@ -477,6 +477,90 @@ mod tests {
         (d, ops)
     }
 
+    /// Fixture stock-take: `take` tests and takes the caller's `quantity`
+    /// in one write, in every language (audit43 B).
+    #[test]
+    fn a_take_writes_the_callers_amount_into_the_filter_and_the_inc() {
+        let (d, ops) = stock_take();
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains("def take(db, stock_id, quantity):\n")
+                && py.contains("update_one({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": -quantity}})"),
+            "{py}"
+        );
+        for text in [
+            super::super::node(&d, &ops),
+            super::super::mongosh(&d, &ops),
+        ] {
+            assert!(
+                text.contains("updateOne({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": -quantity}})"),
+                "{text}"
+            );
+        }
+        // The plan says the condition and what happens when nothing matches.
+        let text = crate::outputs::design::text::render(&d, false);
+        assert!(
+            text.contains("1. updateOne stock { _id: eq (parameter) } only if available >= quantity (the caller's amount) $inc available by -quantity (the caller's amount) using index _id_ → 1 document; if nothing matches: the operation fails and tells the caller\n"),
+            "{text}"
+        );
+    }
+
+    /// Fixture stock-take: the group `reserve` adds the caller's `units`
+    /// to the warehouse, then takes them from the stock on a condition.
+    /// When the take matches nothing, the undo adds the opposite to the
+    /// warehouse (it once left the `$inc` for the application, undoing
+    /// inserts only), in every language; the plan says so.
+    #[test]
+    fn an_undo_group_takes_an_earlier_inc_back() {
+        let (d, ops) = stock_take();
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains("    except BaseException:\n        if (out.get(\"hold\") or {}).get(\"warehouse\") and out[\"hold\"][\"warehouse\"][\"matched_count\"] > 0:\n            db[\"warehouse\"].update_one({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -hold_units}})\n        raise\n"),
+            "{py}"
+        );
+        assert!(!py.contains("the application must undo hold"), "{py}");
+        let node = super::super::node(&d, &ops);
+        assert!(
+            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -hold_units}});\n"),
+            "{node}"
+        );
+        let sh = super::super::mongosh(&d, &ops);
+        assert!(
+            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -hold_units}});\n"),
+            "{sh}"
+        );
+        let text = crate::outputs::design::text::render(&d, false);
+        assert!(
+            text.contains("warning: when take_held then matches nothing, the undo of atomic group `reserve` takes back what step 1 added: $inc held by -units (the caller's amount) on the document the step's filter finds\n"),
+            "{text}"
+        );
+        let hold = d.operations.iter().find(|p| p.operation == "hold").unwrap();
+        let back: Vec<&crate::design::Warning> = hold
+            .warnings
+            .iter()
+            .filter(|w| matches!(w, crate::design::Warning::TakenBack { .. }))
+            .collect();
+        assert_eq!(
+            back,
+            [&crate::design::Warning::TakenBack {
+                group: "reserve".into(),
+                then: "take_held".into(),
+                step: 1,
+                reversed: vec![crate::design::UpdateOp::Inc {
+                    path: "held".into(),
+                    by: Some(-1.0),
+                    amount: Some("units".into()),
+                }],
+            }]
+        );
+    }
+
+    fn stock_take() -> (crate::design::Design, Vec<super::OpCode>) {
+        let (_, d) = crate::fixtures::load("stock-take");
+        let ops = super::super::op_codes(&d);
+        (d, ops)
+    }
+
     /// coupon-checkout with `place_order` named `new_order`, the name of
     /// its insert's parameter.
     fn checkout_with_new_order() -> (crate::design::Design, Vec<super::OpCode>) {

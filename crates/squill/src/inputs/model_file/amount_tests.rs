@@ -122,8 +122,9 @@ fn two_fields_are_not_compared() {
     let p = problems(&STOCK.replace("available >= quantity", "available >= reserved"));
     assert_eq!(p.len(), 1, "{p:?}");
     assert!(
-        p[0].starts_with("m.yaml:25:12: condition `available >= reserved` compares two fields of entity `stock`")
-            && p[0].contains("another field"),
+        p[0].starts_with(
+            "m.yaml:25:12: condition `available >= reserved` compares two fields of entity `stock`"
+        ) && p[0].contains("another field"),
         "{}",
         p[0]
     );
@@ -159,7 +160,9 @@ fn one_amount_is_one_kind_of_number() {
 fn an_amount_is_a_name() {
     let p = problems(&STOCK.replace("available: -quantity,", "available: -9x,"));
     assert!(
-        p[0].starts_with("m.yaml:24:29: `-9x` is neither a number, a related field, nor the name of an amount"),
+        p[0].starts_with(
+            "m.yaml:24:29: `-9x` is neither a number, a related field, nor the name of an amount"
+        ),
         "{}",
         p[0]
     );
@@ -176,5 +179,8 @@ fn the_amount_is_written_back() {
     );
     assert!(text.contains("available >= quantity"), "{text}");
     let again = parse("m.yaml", &text).unwrap();
-    assert_eq!(again.workload.operations[0].terms, m.workload.operations[0].terms);
+    assert_eq!(
+        again.workload.operations[0].terms,
+        m.workload.operations[0].terms
+    );
 }
