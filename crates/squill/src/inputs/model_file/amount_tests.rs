@@ -77,7 +77,7 @@ fn an_amount_never_passed_is_named_with_the_fix() {
     assert!(
         p[0].starts_with("m.yaml:25:12: condition `available >= quantity`: `quantity` is neither a number nor an amount the write takes from the caller\n")
             && p[0].contains("amount never passed")
-            && p[0].contains("help: name it in the write's `increments` to take it from the caller (`available: -quantity`)"),
+            && p[0].contains("help: write a number (`available > 0`), or, for an amount the caller passes, name it in the write's `increments` (`available: -quantity`)"),
         "{}",
         p[0]
     );

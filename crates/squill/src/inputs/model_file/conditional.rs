@@ -536,7 +536,7 @@ fn not_a_value(
             ),
             "amount never passed",
             suggestion(value, amounts.iter().map(|(n, _)| n.as_str())).or(Some(format!(
-                "name it in the write's `increments` to take it from the caller (`{field}: -{value}`)"
+                "write a number (`{field} > 0`), or, for an amount the caller passes, name it in the write's `increments` (`{field}: -{value}`)"
             ))),
         )
     } else {

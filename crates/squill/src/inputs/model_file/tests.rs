@@ -1577,7 +1577,9 @@ fn a_per_document_amount_that_does_not_read_is_an_error() {
     insta::assert_snapshot!(p[0]);
     insta::assert_snapshot!(bad("-ordered.note")[0]);
     insta::assert_snapshot!(bad("-ordered.qty")[0]);
-    insta::assert_snapshot!(bad("quantity")[0]);
+    // A bare name is the caller's amount (audit43 B); one that is no
+    // name is refused.
+    insta::assert_snapshot!(bad("quantity!")[0]);
 }
 
 /// `same:` names an entity each write of the group addresses: an unknown
