@@ -47,12 +47,17 @@ pub enum ParamKind {
     Flag,
     /// A page's number, 1 for the first (a read paged by `skip`).
     Page,
+    /// An amount the caller passes under a name the model gives it
+    /// (`increments: {available: -quantity}`): in an atomic group's
+    /// function, one value for every operation that names it.
+    Amount,
 }
 
 impl ParamKind {
     pub fn as_str(self) -> &'static str {
         match self {
             ParamKind::Value => "value",
+            ParamKind::Amount => "amount",
             ParamKind::List => "list",
             ParamKind::From => "from",
             ParamKind::To => "to",

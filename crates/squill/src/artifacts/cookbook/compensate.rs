@@ -129,10 +129,41 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
             .count()
             > 1
     };
+    // An amount the model names (`units`) in several operations of the
+    // group is one amount: the function takes it once and passes it to
+    // each (a hold of `units` and a take of `units` are of one call).
+    let one_amount = |name: &str| {
+        g.ops.iter().all(|&i| {
+            ops[i]
+                .params
+                .iter()
+                .all(|p| p.name != name || p.kind == super::code::ParamKind::Amount)
+        })
+    };
     let mut out: Vec<GroupParam> = Vec::new();
     for &i in &g.ops {
         for p in &ops[i].params {
-            let mut name = if shared(&p.name) {
+            if shared(&p.name) && one_amount(&p.name) {
+                let first = out
+                    .iter()
+                    .find(|q| {
+                        q.param == p.name
+                            && ops[q.op].params.iter().any(|x| {
+                                x.name == p.name && x.kind == super::code::ParamKind::Amount
+                            })
+                    })
+                    .map(|q| q.name.clone());
+                if let Some(name) = first {
+                    out.push(GroupParam {
+                        name,
+                        op: i,
+                        param: p.name.clone(),
+                    });
+                    continue;
+                }
+            }
+            let amount = shared(&p.name) && one_amount(&p.name);
+            let mut name = if shared(&p.name) && !amount {
                 super::code::ident(&format!("{}_{}", ops[i].function, p.name))
             } else {
                 p.name.clone()
@@ -142,9 +173,13 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
             let mut n = 1;
             while out.iter().any(|q| q.name == name)
                 || called(&name)
-                || g.ops
-                    .iter()
-                    .any(|&j| j != i && ops[j].params.iter().any(|q| q.name == name))
+                || g.ops.iter().any(|&j| {
+                    j != i
+                        && ops[j]
+                            .params
+                            .iter()
+                            .any(|q| q.name == name && !(amount && q.name == p.name))
+                })
             {
                 n += 1;
                 name = format!("{base}_{n}");
@@ -154,6 +189,18 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
                 op: i,
                 param: p.name.clone(),
             });
+        }
+    }
+    out
+}
+
+/// The group function's parameters, each once: an amount several
+/// operations take is one parameter (`params`).
+pub(super) fn signature(ps: &[GroupParam]) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in ps {
+        if !out.contains(&p.name.as_str()) {
+            out.push(&p.name);
         }
     }
     out
@@ -383,7 +430,7 @@ fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
     let lang = if node { Lang::Node } else { Lang::Mongosh };
     let (undo, left) = undo_lines(lang, g, ops, "db", "    ");
     let ps = params(g, ops);
-    let mut names: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
+    let mut names: Vec<&str> = signature(&ps);
     if node {
         names.insert(0, "db");
     }
@@ -442,7 +489,7 @@ pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     let (undo, left) = undo_lines(Lang::Python, g, ops, "db", "        ");
     let ps = params(g, ops);
     let mut names = vec!["db"];
-    names.extend(ps.iter().map(|p| p.name.as_str()));
+    names.extend(signature(&ps));
     let mut out = header(g, ops, "#", &left);
     let _ = writeln!(out, "def {}({}):", g.function, names.join(", "));
     out.push_str("    out = {}\n    try:\n");
@@ -515,18 +562,25 @@ mod tests {
         let (d, ops) = stock_take();
         let py = super::super::python(&d, &ops);
         assert!(
-            py.contains("    except BaseException:\n        if (out.get(\"hold\") or {}).get(\"warehouse\") and out[\"hold\"][\"warehouse\"][\"matched_count\"] > 0:\n            db[\"warehouse\"].update_one({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -hold_units}})\n        raise\n"),
+            py.contains("    except BaseException:\n        if (out.get(\"hold\") or {}).get(\"warehouse\") and out[\"hold\"][\"warehouse\"][\"matched_count\"] > 0:\n            db[\"warehouse\"].update_one({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}})\n        raise\n"),
             "{py}"
         );
         assert!(!py.contains("the application must undo hold"), "{py}");
+        // One amount for the group: the hold and the take name `units`.
+        assert!(
+            py.contains("def reserve(db, warehouse_id, units, stock_id):\n")
+                && py.contains("hold(db, warehouse_id, units)\n")
+                && py.contains("take_held(db, stock_id, units)\n"),
+            "{py}"
+        );
         let node = super::super::node(&d, &ops);
         assert!(
-            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -hold_units}});\n"),
+            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}});\n"),
             "{node}"
         );
         let sh = super::super::mongosh(&d, &ops);
         assert!(
-            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -hold_units}});\n"),
+            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}});\n"),
             "{sh}"
         );
         let text = crate::outputs::design::text::render(&d, false);

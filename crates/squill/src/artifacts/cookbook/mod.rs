@@ -867,9 +867,14 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
                 // The function's parameters in order, each the parameter
                 // of one operation it is passed as (names two operations
                 // share are qualified by the operation).
-                let params: Vec<_> = compensate::params(g, ops)
+                // An amount several operations take is one parameter,
+                // listed with the first operation it is passed to.
+                let ps = compensate::params(g, ops);
+                let params: Vec<_> = ps
                     .iter()
-                    .map(|p| json!({"name": p.name, "operation": ops[p.op].function, "param": p.param}))
+                    .enumerate()
+                    .filter(|(k, p)| !ps[..*k].iter().any(|q| q.name == p.name))
+                    .map(|(_, p)| json!({"name": p.name, "operation": ops[p.op].function, "param": p.param}))
                     .collect();
                 (
                     g.function.clone(),

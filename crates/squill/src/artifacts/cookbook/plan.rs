@@ -452,7 +452,7 @@ impl Builder<'_> {
             crate::model::Literal::Amount(a) => crate::model::Literal::Amount(self.param_named(
                 collection,
                 path,
-                ParamKind::Value,
+                ParamKind::Amount,
                 "",
                 Some(a),
             )),
@@ -493,7 +493,7 @@ impl Builder<'_> {
                 by,
                 amount: Some(amount),
             } => {
-                let name = self.param_named(&c, path, ParamKind::Value, "", Some(amount));
+                let name = self.param_named(&c, path, ParamKind::Amount, "", Some(amount));
                 if by.is_some_and(|b| b < 0.0) {
                     Update::Inc(path.clone(), Expr::Negated(name))
                 } else {
