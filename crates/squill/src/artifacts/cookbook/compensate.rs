@@ -540,7 +540,7 @@ mod tests {
             super::super::mongosh(&d, &ops),
         ] {
             assert!(
-                text.contains("updateOne({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": -quantity}})"),
+                text.contains("updateOne({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": 0 - quantity}})"),
                 "{text}"
             );
         }
@@ -575,12 +575,12 @@ mod tests {
         );
         let node = super::super::node(&d, &ops);
         assert!(
-            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}});\n"),
+            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": 0 - units}});\n"),
             "{node}"
         );
         let sh = super::super::mongosh(&d, &ops);
         assert!(
-            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}});\n"),
+            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": 0 - units}});\n"),
             "{sh}"
         );
         let text = crate::outputs::design::text::render(&d, false);

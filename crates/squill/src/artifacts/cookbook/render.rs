@@ -55,7 +55,11 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
-        Expr::Negated(p) => format!("-{p}"),
+        // JavaScript's `-0` is a negative zero, which the driver sends as
+        // a double: `$inc` by it turns an int field into a double, and
+        // the validator refuses the document. `0 - p` is `+0` when `p` is 0.
+        Expr::Negated(p) if lang == Lang::Python => format!("-{p}"),
+        Expr::Negated(p) => format!("0 - {p}"),
         Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
         Expr::InsertedIds { step } => match lang {
             Lang::Python => format!("{step}[\"inserted_ids\"]"),
