@@ -965,6 +965,27 @@ fn it_them(n: usize) -> &'static str {
     if n == 1 { "it" } else { "them" }
 }
 
+/// One reversed `$inc` in words: `$inc held by -units (the caller's
+/// amount)`, `$inc seats_left by 1`.
+fn reversed_words(u: &crate::design::UpdateOp) -> String {
+    match u {
+        crate::design::UpdateOp::Inc {
+            path,
+            by,
+            amount: Some(amount),
+        } => {
+            let sign = if by.is_some_and(|b| b < 0.0) { "-" } else { "" };
+            format!("$inc {path} by {sign}{amount} (the caller's amount)")
+        }
+        crate::design::UpdateOp::Inc {
+            path, by: Some(by), ..
+        } => format!("$inc {path} by {}", crate::words::num(*by)),
+        crate::design::UpdateOp::Inc { path, .. } => format!("$inc {path} (up)"),
+        crate::design::UpdateOp::Dec { path } => format!("$inc {path} (down)"),
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1056,26 +1077,5 @@ mod tests {
             String::from_utf8(out).unwrap(),
             r#"[{"kind":"delete","entity":"users","text":"delete the user"}]"#
         );
-    }
-}
-
-/// One reversed `$inc` in words: `$inc held by -units (the caller's
-/// amount)`, `$inc seats_left by 1`.
-fn reversed_words(u: &crate::design::UpdateOp) -> String {
-    match u {
-        crate::design::UpdateOp::Inc {
-            path,
-            by,
-            amount: Some(amount),
-        } => {
-            let sign = if by.is_some_and(|b| b < 0.0) { "-" } else { "" };
-            format!("$inc {path} by {sign}{amount} (the caller's amount)")
-        }
-        crate::design::UpdateOp::Inc {
-            path, by: Some(by), ..
-        } => format!("$inc {path} by {}", crate::words::num(*by)),
-        crate::design::UpdateOp::Inc { path, .. } => format!("$inc {path} (up)"),
-        crate::design::UpdateOp::Dec { path } => format!("$inc {path} (down)"),
-        _ => String::new(),
     }
 }
