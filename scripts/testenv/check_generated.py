@@ -503,8 +503,11 @@ def build_filter(step, params, results):
             # A conditional write's test on a constant (`status = running`):
             # counted with it, so a document that fails the test is
             # expected to match nothing.
+            # A test against the caller's amount (`available >= quantity`)
+            # compares with that parameter's value.
             op, literal = expr["test"]
-            filt[path] = {"$" + op: literal["value"]}
+            value = params[literal["value"]] if literal["kind"] == "amount" else literal["value"]
+            filt[path] = {"$" + op: value}
     return filt.combined(step.get("elem_match"))
 
 
@@ -1082,23 +1085,36 @@ def check_nothing_matched(db, cookbook, examples, prefix, undo):
             for s in cookbook.PLAN[op]["steps"]
             if s["action"] in ("insert_one", "insert_many")
         }
+        # The documents an earlier update adds amounts to: the undo takes
+        # the amounts back, so they read as before the call.
+        updated = {
+            s["collection"]
+            for op in group["operations"][:-1]
+            for s in cookbook.PLAN[op]["steps"]
+            if s["action"] == "update_one"
+        }
         before = {c: db[c].count_documents({}) for c in inserted}
         check_undone_after_a_failed_write(db, cookbook, fn_name, group, params, inserted, prefix)
         docs = hidden(db, step, sampled[group["operations"][-1]])
         if docs is None:
             fail(f"{label}: the conditional write's filter is fed by an earlier step; not checked")
             continue
+        held = {c: list(db[c].find({}, sort=[("_id", 1)])) for c in updated}
         try:
             getattr(cookbook, fn_name)(db, **params)
             fail(f"{label}: returned although {group['operations'][-1]} matched nothing")
         except Exception as e:  # noqa: BLE001 - the error is what is checked
             after = {c: db[c].count_documents({}) for c in inserted}
+            now = {c: list(db[c].find({}, sort=[("_id", 1)])) for c in updated}
             if group["group"] not in str(e) or "undone" not in str(e):
                 fail(f"{label}: raised {type(e).__name__}: {e}, which does not say the group was undone")
-            elif after != before or not inserted:
+            elif after != before or not (inserted or updated):
                 fail(f"{label}: the documents before and after the undo: {before} against {after}")
+            elif now != held:
+                changed = sorted(c for c in updated if now[c] != held[c])
+                fail(f"{label}: the undo left {', '.join(changed)} changed: an earlier update's amounts were not taken back")
             else:
-                ok(f"otherwise: {label}: raised {e}; {', '.join(sorted(inserted))} as before ({before})")
+                ok(f"otherwise: {label}: raised {e}; {', '.join(sorted(inserted | updated))} as before")
         finally:
             restore(db, step, docs)
 

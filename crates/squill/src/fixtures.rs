@@ -56,13 +56,18 @@
 //! - `feed-embedded-followers`: `club-feed` with the followers embedded in
 //!   the followed member (outlier): no timeline, since a new post could
 //!   not find whom to push to.
+//! - `stock-take`: a take of the caller's number of units, never below 0
+//!   (`{available: {$gte: quantity}}` and `$inc available by -quantity` in
+//!   one write), and a group whose earlier `$inc` of the caller's amount
+//!   is taken back by its opposite when the take matches nothing (audit43
+//!   B).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 20] = [
+const FILES: [(&str, &str); 21] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -139,6 +144,10 @@ const FILES: [(&str, &str); 20] = [
     (
         "feed-embedded-followers",
         include_str!("../tests/fixtures/feed-embedded-followers.yaml"),
+    ),
+    (
+        "stock-take",
+        include_str!("../tests/fixtures/stock-take.yaml"),
     ),
 ];
 

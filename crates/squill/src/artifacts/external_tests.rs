@@ -1185,6 +1185,52 @@ fn a_claim_by_a_place_claims_within_its_radius_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// Audit43 B: a take of the caller's amount, never below 0 (fixture
+/// stock-take: `increments: {available: -quantity}`, `when: ["available >=
+/// quantity"]`), is one `updateOne` whose filter and `$inc` take the one
+/// parameter. Against a server, in each language, taking 5 when 3 are
+/// left changes nothing and fails with "nothing matched", and taking 3
+/// leaves 0. The group `reserve`, kept by compensation, adds the caller's
+/// amount to the warehouse first: when its take matches nothing, the
+/// group's function takes that `$inc` back by its opposite
+/// (scripts/testenv/check_amount.py). The undo once deleted only inserts,
+/// and the held units stayed added.
+#[test]
+fn a_take_of_the_callers_amount_and_its_undo_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let name = "stock-take";
+    let (model, design) = fixtures::load(name);
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        (&format!("amount-{name}"), "squill_amount", false),
+        ("check_amount.py", &[]),
+    );
+    assert!(
+        out.contains(
+            "checked 1 take(s) of the caller's amount and 1 group(s) that take an amount back"
+        ),
+        "{out}"
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} take: taking 5 when 3 are left changed nothing (nothing matched); taking 3 left 0"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} reserve: a take of 5 with 3 left failed and took back the earlier $inc (10 again); a take of 3 kept both (13, 0)"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// Issue 41: under a tenant, every write of a cookbook function tests the
 /// tenant it is called with, the writes its plan adds too (a product's
 /// count and sum of reviews, a customer's name copied into her orders, a

@@ -842,10 +842,15 @@ pub enum UpdateOp {
     /// {remaining: -1}`), so the write's guard (`remaining > 0`) holds for
     /// the amount it is written for; `None`: a count's 1, or an amount the
     /// caller or an earlier step gives (a child's value, a batch's sum).
+    /// With `amount`, the caller passes the amount under that name
+    /// (`increments: {available: -quantity}`) and `by` is the sign the
+    /// model writes before it (-1: the write takes `quantity` away).
     Inc {
         path: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         by: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        amount: Option<String>,
     },
     /// `$inc` by a negative amount: a count or sum falls (a child deleted,
     /// a link removed).

@@ -661,6 +661,18 @@ pub enum Warning {
     /// runs last, and when it matches nothing the application undoes the
     /// group's earlier writes (`otherwise: undo`).
     Compensated { group: String },
+    /// An earlier write of compensated group `group` that only adds
+    /// amounts (step `step`, 1-based): when the group's conditional write
+    /// `then` matches nothing, the undo adds the opposite amounts
+    /// (`reversed`) on the document the step's filter finds, without the
+    /// step's conditions (issue 41: `$inc held by units` is undone by
+    /// `$inc held by -units`).
+    TakenBack {
+        group: String,
+        then: String,
+        step: usize,
+        reversed: Vec<crate::design::UpdateOp>,
+    },
     /// On a sharded cluster: a join into the sharded `collection` whose
     /// `values` key values fall on about `shards` of the cluster's
     /// `of` shards, one command each where one replica set takes one.
@@ -739,7 +751,9 @@ impl Warning {
             | Warning::OrphanedChildren { entity: e, .. }
             | Warning::ConditionUntested { entity: e, .. }
             | Warning::ConditionGuarded { entity: e, .. } => e == entity,
-            Warning::Compensated { group } => group.contains(entity),
+            Warning::Compensated { group } | Warning::TakenBack { group, .. } => {
+                group.contains(entity)
+            }
             Warning::ShardedJoin { collection, .. } | Warning::EveryShard { collection, .. } => {
                 collection.contains(entity)
             }
@@ -803,6 +817,18 @@ impl Warning {
             Warning::Compensated { group } => format!(
                 "atomic group `{group}` needs no transaction: its conditional write runs last, and when it matches nothing the application undoes the group's earlier writes"
             ),
+            Warning::TakenBack {
+                group,
+                then,
+                step,
+                reversed,
+            } => {
+                let amounts: Vec<String> = reversed.iter().map(reversed_words).collect();
+                format!(
+                    "when {then} then matches nothing, the undo of atomic group `{group}` takes back what step {step} added: {} on the document the step's filter finds",
+                    amounts.join(", ")
+                )
+            }
             Warning::ShardedJoin {
                 collection,
                 values,
@@ -937,6 +963,27 @@ fn conditions_word(n: usize) -> &'static str {
 /// "it" or "them", for what a warning says of its conditions.
 fn it_them(n: usize) -> &'static str {
     if n == 1 { "it" } else { "them" }
+}
+
+/// One reversed `$inc` in words: `$inc held by -units (the caller's
+/// amount)`, `$inc seats_left by 1`.
+fn reversed_words(u: &crate::design::UpdateOp) -> String {
+    match u {
+        crate::design::UpdateOp::Inc {
+            path,
+            by,
+            amount: Some(amount),
+        } => {
+            let sign = if by.is_some_and(|b| b < 0.0) { "-" } else { "" };
+            format!("$inc {path} by {sign}{amount} (the caller's amount)")
+        }
+        crate::design::UpdateOp::Inc {
+            path, by: Some(by), ..
+        } => format!("$inc {path} by {}", crate::words::num(*by)),
+        crate::design::UpdateOp::Inc { path, .. } => format!("$inc {path} (up)"),
+        crate::design::UpdateOp::Dec { path } => format!("$inc {path} (down)"),
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]

@@ -55,13 +55,25 @@ impl Test {
     }
 }
 
-/// A constant of a condition: a number, or a word (a state, a name).
+/// The value a condition compares with: a constant (a number, or a word:
+/// a state, a name), or the amount the caller passes, by its name
+/// (`available >= quantity`, where the same write's `increments` says
+/// `available: -quantity`).
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "value")]
 pub enum Literal {
     Number(f64),
     Text(String),
     Bool(bool),
+    /// A caller's amount, named in the write's `increments`.
+    Amount(String),
+}
+
+impl Literal {
+    /// Whether the value is the same on every call (not the caller's).
+    pub fn is_constant(&self) -> bool {
+        !matches!(self, Literal::Amount(_))
+    }
 }
 
 /// What the application does when a conditional write matches nothing.
@@ -88,16 +100,20 @@ impl Otherwise {
     }
 }
 
-/// A field a write adds to (`$inc`): a constant (`remaining: -1`), or,
+/// A field a write adds to (`$inc`): a constant (`remaining: -1`); or,
 /// with `per`, a value each document gets from its own related instance
 /// (`stock: -ordered.quantity`: each product less its own line's
-/// quantity), where `by` is the sign (1 or -1).
+/// quantity); or, with `amount`, the amount the caller passes under that
+/// name (`available: -quantity`). With `per` or `amount`, `by` is the
+/// sign (1 or -1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Increment {
     pub field: String,
     pub by: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per: Option<AmountOf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<String>,
 }
 
 /// Where a per-document amount comes from: `field` of the instance

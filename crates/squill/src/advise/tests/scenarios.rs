@@ -1541,7 +1541,8 @@ fn s16_coupons() {
         dec.updates,
         vec![UpdateOp::Inc {
             path: "remaining".into(),
-            by: Some(-1.0)
+            by: Some(-1.0),
+            amount: None,
         }]
     );
     assert_eq!(dec.otherwise, Some(Otherwise::Undo));

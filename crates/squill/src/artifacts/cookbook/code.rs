@@ -47,12 +47,17 @@ pub enum ParamKind {
     Flag,
     /// A page's number, 1 for the first (a read paged by `skip`).
     Page,
+    /// An amount the caller passes under a name the model gives it
+    /// (`increments: {available: -quantity}`): in an atomic group's
+    /// function, one value for every operation that names it.
+    Amount,
 }
 
 impl ParamKind {
     pub fn as_str(self) -> &'static str {
         match self {
             ParamKind::Value => "value",
+            ParamKind::Amount => "amount",
             ParamKind::List => "list",
             ParamKind::From => "from",
             ParamKind::To => "to",
@@ -112,6 +117,10 @@ pub enum Expr {
     /// An amount the model states (`increments: {remaining: -1}`), written
     /// as the literal it is.
     Amount(f64),
+    /// A parameter taken away: `-quantity`, the caller's amount a write
+    /// takes (`increments: {available: -quantity}`), or an undo's reverse
+    /// of an amount it added.
+    Negated(String),
     /// The number of documents in a list parameter: what a batch insert
     /// adds to its parent's count (`len(new_view_list)`).
     LengthOf(String),

@@ -8,7 +8,7 @@
 //! knowing the values a write replaced: any other earlier write is named
 //! in a warning above the function, for the application to undo.
 
-use super::code::OpCode;
+use super::code::{Expr, OpCode, StepCode, Update};
 use super::render::{Lang, matched_nothing};
 use crate::design::{Action, Design, Warning};
 use crate::model::Otherwise;
@@ -129,10 +129,41 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
             .count()
             > 1
     };
+    // An amount the model names (`units`) in several operations of the
+    // group is one amount: the function takes it once and passes it to
+    // each (a hold of `units` and a take of `units` are of one call).
+    let one_amount = |name: &str| {
+        g.ops.iter().all(|&i| {
+            ops[i]
+                .params
+                .iter()
+                .all(|p| p.name != name || p.kind == super::code::ParamKind::Amount)
+        })
+    };
     let mut out: Vec<GroupParam> = Vec::new();
     for &i in &g.ops {
         for p in &ops[i].params {
-            let mut name = if shared(&p.name) {
+            if shared(&p.name) && one_amount(&p.name) {
+                let first = out
+                    .iter()
+                    .find(|q| {
+                        q.param == p.name
+                            && ops[q.op].params.iter().any(|x| {
+                                x.name == p.name && x.kind == super::code::ParamKind::Amount
+                            })
+                    })
+                    .map(|q| q.name.clone());
+                if let Some(name) = first {
+                    out.push(GroupParam {
+                        name,
+                        op: i,
+                        param: p.name.clone(),
+                    });
+                    continue;
+                }
+            }
+            let amount = shared(&p.name) && one_amount(&p.name);
+            let mut name = if shared(&p.name) && !amount {
                 super::code::ident(&format!("{}_{}", ops[i].function, p.name))
             } else {
                 p.name.clone()
@@ -142,9 +173,13 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
             let mut n = 1;
             while out.iter().any(|q| q.name == name)
                 || called(&name)
-                || g.ops
-                    .iter()
-                    .any(|&j| j != i && ops[j].params.iter().any(|q| q.name == name))
+                || g.ops.iter().any(|&j| {
+                    j != i
+                        && ops[j]
+                            .params
+                            .iter()
+                            .any(|q| q.name == name && !(amount && q.name == p.name))
+                })
             {
                 n += 1;
                 name = format!("{base}_{n}");
@@ -154,6 +189,18 @@ pub(super) fn params(g: &UndoGroup, ops: &[OpCode]) -> Vec<GroupParam> {
                 op: i,
                 param: p.name.clone(),
             });
+        }
+    }
+    out
+}
+
+/// The group function's parameters, each once: an amount several
+/// operations take is one parameter (`params`).
+pub(super) fn signature(ps: &[GroupParam]) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in ps {
+        if !out.contains(&p.name.as_str()) {
+            out.push(&p.name);
         }
     }
     out
@@ -193,6 +240,7 @@ fn undo_lines(
     let mut lines = String::new();
     let mut left = Vec::new();
     let aw = if lang == Lang::Node { "await " } else { "" };
+    let ps = params(g, ops);
     for &i in g.ops[..g.ops.len() - 1].iter().rev() {
         let op = &ops[i];
         for s in op.steps.iter().rev() {
@@ -204,6 +252,26 @@ fn undo_lines(
                     format!("{db}.getCollection({})", script::js_string(&s.collection))
                 }
             };
+            // An update that only adds amounts is undone by adding them
+            // back, on the document its filter found, once it matched.
+            if let Some(undo) = reversed(lang, s, &ps, i) {
+                let (f, k) = (script::js_string(&op.function), script::js_string(&s.key));
+                let line = match lang {
+                    Lang::Python => format!("{coll}.update_one({undo})"),
+                    _ => format!("{aw}{coll}.updateOne({undo})"),
+                };
+                let _ = match lang {
+                    Lang::Python => writeln!(
+                        lines,
+                        "{indent}if (out.get({f}) or {{}}).get({k}) and {r}[\"matched_count\"] > 0:\n{indent}    {line}"
+                    ),
+                    _ => writeln!(
+                        lines,
+                        "{indent}if (out[{f}] !== undefined && out[{f}][{k}] && {r}.matchedCount > 0) {line};"
+                    ),
+                };
+                continue;
+            }
             let line = match (s.action, lang) {
                 (Action::Find | Action::GraphLookup, _) => continue,
                 (Action::InsertOne, Lang::Python) => {
@@ -247,11 +315,83 @@ fn undo_lines(
     (lines, left)
 }
 
+/// The filter and update, in `lang`, that undo step `s` of operation
+/// `op`: an `updateOne` that only adds amounts (`$inc available by
+/// -quantity`, a constant, a counter) is undone by adding each amount's
+/// opposite on the document the same filter finds, less the write's
+/// conditions (`available >= quantity` no longer holds once the amount
+/// was taken). Parameters are named as the group's function passes them.
+/// `None` for any other write, and for a filter that reads an earlier
+/// step's result or a part of the call the group does not keep: the
+/// warning above the function names it for the application.
+fn reversed(lang: Lang, s: &StepCode, ps: &[GroupParam], op: usize) -> Option<String> {
+    if s.action != Action::UpdateOne
+        || s.updates.is_empty()
+        || s.each.is_some()
+        || s.when.is_some()
+        || s.every.is_some()
+        || s.chunks.is_some()
+        || !s.array_filters.is_empty()
+    {
+        return None;
+    }
+    let name = |n: &str| {
+        ps.iter()
+            .find(|p| p.op == op && p.param == n)
+            .map(|p| p.name.clone())
+    };
+    let mut undo = s.clone();
+    undo.filter = Vec::new();
+    for (path, e) in &s.filter {
+        let e = match e {
+            // A condition of the write: not tested by its undo.
+            Expr::Test(..) => continue,
+            Expr::Param(n) => Expr::Param(name(n)?),
+            Expr::In(n) => Expr::In(name(n)?),
+            Expr::Range(a, b) => Expr::Range(name(a)?, name(b)?),
+            _ => return None,
+        };
+        undo.filter.push((path.clone(), e));
+    }
+    if undo.filter.is_empty() {
+        return None;
+    }
+    undo.updates = Vec::new();
+    for u in &s.updates {
+        let Update::Inc(path, by) = u else {
+            return None;
+        };
+        let back = match by {
+            Expr::Amount(n) => Expr::Amount(-n),
+            Expr::Number(n) => Expr::Number(-n),
+            Expr::Param(n) => Expr::Negated(name(n)?),
+            Expr::Negated(n) => Expr::Param(name(n)?),
+            _ => return None,
+        };
+        undo.updates.push(Update::Inc(path.clone(), back));
+    }
+    Some(super::render::filter_and_update(lang, &undo))
+}
+
 fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> String {
     let names: Vec<&str> = g.ops.iter().map(|&i| ops[i].name.as_str()).collect();
     let last = names.last().copied().unwrap_or_default();
+    // Which earlier writes the undo takes back: what an insert wrote, and
+    // the amounts an update added (`$inc` back by the opposite).
+    let ps = params(g, ops);
+    let adds = g.ops[..g.ops.len() - 1].iter().any(|&i| {
+        ops[i]
+            .steps
+            .iter()
+            .any(|s| reversed(Lang::Python, s, &ps, i).is_some())
+    });
+    let undone = if adds {
+        "the inserts before it are deleted and the amounts added before it taken back"
+    } else {
+        "the inserts before it are undone"
+    };
     let mut out = format!(
-        "{comment} {} — atomic group: {}; when {} matches nothing, or any of them fails, the inserts before it are undone and the call fails\n",
+        "{comment} {} — atomic group: {}; when {} matches nothing, or any of them fails, {undone} and the call fails\n",
         c(&g.name),
         c(&names.join(", then ")),
         c(last)
@@ -259,7 +399,7 @@ fn header(g: &UndoGroup, ops: &[OpCode], comment: &str, left: &[String]) -> Stri
     if !left.is_empty() {
         let _ = writeln!(
             out,
-            "{comment} WARNING: only inserts are undone here; the application must undo {}",
+            "{comment} WARNING: only inserts and updates that only add amounts (`$inc`) are undone here; the application must undo {}",
             c(&left.join(", "))
         );
     }
@@ -290,7 +430,7 @@ fn js(g: &UndoGroup, ops: &[OpCode], node: bool) -> String {
     let lang = if node { Lang::Node } else { Lang::Mongosh };
     let (undo, left) = undo_lines(lang, g, ops, "db", "    ");
     let ps = params(g, ops);
-    let mut names: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
+    let mut names: Vec<&str> = signature(&ps);
     if node {
         names.insert(0, "db");
     }
@@ -349,7 +489,7 @@ pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     let (undo, left) = undo_lines(Lang::Python, g, ops, "db", "        ");
     let ps = params(g, ops);
     let mut names = vec!["db"];
-    names.extend(ps.iter().map(|p| p.name.as_str()));
+    names.extend(signature(&ps));
     let mut out = header(g, ops, "#", &left);
     let _ = writeln!(out, "def {}({}):", g.function, names.join(", "));
     out.push_str("    out = {}\n    try:\n");
@@ -380,6 +520,97 @@ mod tests {
         let text = crate::rules::testing::example("scenarios/s16-coupons.yaml");
         let model = crate::inputs::model_file::parse("m.yaml", &text).unwrap();
         let d = crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+        let ops = super::super::op_codes(&d);
+        (d, ops)
+    }
+
+    /// Fixture stock-take: `take` tests and takes the caller's `quantity`
+    /// in one write, in every language (audit43 B).
+    #[test]
+    fn a_take_writes_the_callers_amount_into_the_filter_and_the_inc() {
+        let (d, ops) = stock_take();
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains("def take(db, stock_id, quantity):\n")
+                && py.contains("update_one({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": -quantity}})"),
+            "{py}"
+        );
+        for text in [
+            super::super::node(&d, &ops),
+            super::super::mongosh(&d, &ops),
+        ] {
+            assert!(
+                text.contains("updateOne({\"_id\": stock_id, \"available\": {\"$gte\": quantity}}, {\"$inc\": {\"available\": 0 - quantity}})"),
+                "{text}"
+            );
+        }
+        // The plan says the condition and what happens when nothing matches.
+        let text = crate::outputs::design::text::render(&d, false);
+        assert!(
+            text.contains("1. updateOne stock { _id: eq (parameter) } only if available >= quantity (the caller's amount) $inc available by -quantity (the caller's amount) using index _id_ → 1 document; if nothing matches: the operation fails and tells the caller\n"),
+            "{text}"
+        );
+    }
+
+    /// Fixture stock-take: the group `reserve` adds the caller's `units`
+    /// to the warehouse, then takes them from the stock on a condition.
+    /// When the take matches nothing, the undo adds the opposite to the
+    /// warehouse (it once left the `$inc` for the application, undoing
+    /// inserts only), in every language; the plan says so.
+    #[test]
+    fn an_undo_group_takes_an_earlier_inc_back() {
+        let (d, ops) = stock_take();
+        let py = super::super::python(&d, &ops);
+        assert!(
+            py.contains("    except BaseException:\n        if (out.get(\"hold\") or {}).get(\"warehouse\") and out[\"hold\"][\"warehouse\"][\"matched_count\"] > 0:\n            db[\"warehouse\"].update_one({\"_id\": warehouse_id}, {\"$inc\": {\"held\": -units}})\n        raise\n"),
+            "{py}"
+        );
+        assert!(!py.contains("the application must undo hold"), "{py}");
+        // One amount for the group: the hold and the take name `units`.
+        assert!(
+            py.contains("def reserve(db, warehouse_id, units, stock_id):\n")
+                && py.contains("hold(db, warehouse_id, units)\n")
+                && py.contains("take_held(db, stock_id, units)\n"),
+            "{py}"
+        );
+        let node = super::super::node(&d, &ops);
+        assert!(
+            node.contains("    if (out[\"hold\"] !== undefined && out[\"hold\"][\"warehouse\"] && out[\"hold\"][\"warehouse\"].matchedCount > 0) await db.collection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": 0 - units}});\n"),
+            "{node}"
+        );
+        let sh = super::super::mongosh(&d, &ops);
+        assert!(
+            sh.contains("db.getCollection(\"warehouse\").updateOne({\"_id\": warehouse_id}, {\"$inc\": {\"held\": 0 - units}});\n"),
+            "{sh}"
+        );
+        let text = crate::outputs::design::text::render(&d, false);
+        assert!(
+            text.contains("warning: when take_held then matches nothing, the undo of atomic group `reserve` takes back what step 1 added: $inc held by -units (the caller's amount) on the document the step's filter finds\n"),
+            "{text}"
+        );
+        let hold = d.operations.iter().find(|p| p.operation == "hold").unwrap();
+        let back: Vec<&crate::design::Warning> = hold
+            .warnings
+            .iter()
+            .filter(|w| matches!(w, crate::design::Warning::TakenBack { .. }))
+            .collect();
+        assert_eq!(
+            back,
+            [&crate::design::Warning::TakenBack {
+                group: "reserve".into(),
+                then: "take_held".into(),
+                step: 1,
+                reversed: vec![crate::design::UpdateOp::Inc {
+                    path: "held".into(),
+                    by: Some(-1.0),
+                    amount: Some("units".into()),
+                }],
+            }]
+        );
+    }
+
+    fn stock_take() -> (crate::design::Design, Vec<super::OpCode>) {
+        let (_, d) = crate::fixtures::load("stock-take");
         let ops = super::super::op_codes(&d);
         (d, ops)
     }

@@ -710,6 +710,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
         Expr::Number(n) => json!({"number": n}),
         Expr::Amount(n) => json!({"amount": n}),
+        Expr::Negated(p) => json!({"negated": p}),
         Expr::FoundField { step, field } => json!({"found_field": [step, field]}),
         Expr::InsertedIds { step } => json!({"inserted_ids": step}),
         Expr::LengthOf(p) => json!({"length_of": p}),
@@ -872,9 +873,14 @@ pub fn python(design: &Design, ops: &[OpCode]) -> String {
                 // The function's parameters in order, each the parameter
                 // of one operation it is passed as (names two operations
                 // share are qualified by the operation).
-                let params: Vec<_> = compensate::params(g, ops)
+                // An amount several operations take is one parameter,
+                // listed with the first operation it is passed to.
+                let ps = compensate::params(g, ops);
+                let params: Vec<_> = ps
                     .iter()
-                    .map(|p| json!({"name": p.name, "operation": ops[p.op].function, "param": p.param}))
+                    .enumerate()
+                    .filter(|(k, p)| !ps[..*k].iter().any(|q| q.name == p.name))
+                    .map(|(_, p)| json!({"name": p.name, "operation": ops[p.op].function, "param": p.param}))
                     .collect();
                 (
                     g.function.clone(),

@@ -45,7 +45,11 @@ fn header(g: &UndoGroup, ops: &[OpCode], comment: &str) -> String {
 }
 
 fn names(g: &UndoGroup, ops: &[OpCode]) -> Vec<String> {
-    params(g, ops).into_iter().map(|p| p.name).collect()
+    let ps = params(g, ops);
+    super::compensate::signature(&ps)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 pub(super) fn mongosh(g: &UndoGroup, ops: &[OpCode]) -> String {

@@ -617,6 +617,27 @@ impl Builder<'_> {
         false
     }
 
+    /// The value a condition compares with, as the cookbook writes it: a
+    /// constant as it is; the caller's amount as the parameter its
+    /// `$inc` takes too (one parameter, the same value in both).
+    fn tested(
+        &mut self,
+        collection: &str,
+        path: &str,
+        value: &crate::model::Literal,
+    ) -> crate::model::Literal {
+        match value {
+            crate::model::Literal::Amount(a) => crate::model::Literal::Amount(self.param_named(
+                collection,
+                path,
+                ParamKind::Amount,
+                "",
+                Some(a),
+            )),
+            v => v.clone(),
+        }
+    }
+
     fn update(&mut self, step: &Step, op: &UpdateOp) -> Update {
         let c = step.collection.clone();
         match op {
@@ -644,7 +665,24 @@ impl Builder<'_> {
             ),
             // The amount the model states, written as a literal: no caller
             // can pass another (a `+1` or a `-5` under a guard for `-1`).
-            UpdateOp::Inc { path, by: Some(by) } => Update::Inc(path.clone(), Expr::Amount(*by)),
+            // The caller's amount, the one parameter the write's condition
+            // compares with (`available >= quantity`), negated where the
+            // model takes it away.
+            UpdateOp::Inc {
+                path,
+                by,
+                amount: Some(amount),
+            } => {
+                let name = self.param_named(&c, path, ParamKind::Amount, "", Some(amount));
+                if by.is_some_and(|b| b < 0.0) {
+                    Update::Inc(path.clone(), Expr::Negated(name))
+                } else {
+                    Update::Inc(path.clone(), Expr::Param(name))
+                }
+            }
+            UpdateOp::Inc {
+                path, by: Some(by), ..
+            } => Update::Inc(path.clone(), Expr::Amount(*by)),
             // A batched counter adds what the application added up.
             UpdateOp::Inc { path, .. } if step.every.is_some() => Update::Inc(
                 path.clone(),
@@ -1153,7 +1191,8 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .iter()
                 .find(|c| c.path == f.path && c.test == crate::model::Test::Eq)
             {
-                filter.push((f.path.clone(), Expr::Test(c.test, c.value.clone())));
+                let value = b.tested(&step.collection, &c.path, &c.value);
+                filter.push((f.path.clone(), Expr::Test(c.test, value)));
                 continue;
             }
             let mut e = b.filter_expr(step, f);
@@ -1263,7 +1302,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // renderer puts a path tested twice under one `$and`
         // (render.rs, `and_repeated`).
         for c in &step.conditions {
-            let e = Expr::Test(c.test, c.value.clone());
+            let e = Expr::Test(c.test, b.tested(&step.collection, &c.path, &c.value));
             match filter.iter_mut().find(|(p, _)| *p == c.path) {
                 Some(slot) if c.test == crate::model::Test::Eq => slot.1 = e,
                 _ => filter.push((c.path.clone(), e)),

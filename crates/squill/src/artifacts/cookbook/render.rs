@@ -80,6 +80,11 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Param(p) => p.clone(),
         Expr::Number(n) => n.to_string(),
         Expr::Amount(n) => number(*n),
+        // JavaScript's `-0` is a negative zero, which the driver sends as
+        // a double: `$inc` by it turns an int field into a double, and
+        // the validator refuses the document. `0 - p` is `+0` when `p` is 0.
+        Expr::Negated(p) if lang == Lang::Python => format!("-{p}"),
+        Expr::Negated(p) => format!("0 - {p}"),
         Expr::FoundField { step, field } => format!("{step}[0][{}]", q(field)),
         Expr::InsertedIds { step } => match lang {
             Lang::Python => format!("{step}[\"inserted_ids\"]"),
@@ -145,6 +150,8 @@ fn expr(lang: Lang, e: &Expr) -> String {
                     (Lang::Python, false) => "False".into(),
                     (_, b) => b.to_string(),
                 },
+                // The caller's amount: the parameter of that name.
+                crate::model::Literal::Amount(a) => a.clone(),
             };
             match t {
                 crate::model::Test::Eq => v,
@@ -770,6 +777,12 @@ fn and_repeated(pairs: Vec<(String, String)>) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// `filter, update` of an update step, in `lang`: the arguments of the
+/// undo of an earlier write of a compensated group (compensate.rs).
+pub(super) fn filter_and_update(lang: Lang, step: &StepCode) -> String {
+    format!("{}, {}", filter(lang, step), update_doc(lang, step))
 }
 
 fn update_doc(lang: Lang, step: &StepCode) -> String {

@@ -7,7 +7,7 @@
 //! write that matched nothing) aborts what the others wrote (issue 41).
 
 use super::code::OpCode;
-use super::compensate::{GroupParam, UndoGroup, params};
+use super::compensate::{GroupParam, UndoGroup, params, signature};
 use crate::design::{Design, Warning};
 use crate::words::script::{self, comment as c};
 use std::fmt::Write as _;
@@ -66,7 +66,7 @@ fn key(op: &OpCode) -> String {
 /// (`render::mongosh_transaction`).
 pub(super) fn mongosh(g: &UndoGroup, ops: &[OpCode]) -> String {
     let ps = params(g, ops);
-    let names: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
+    let names: Vec<&str> = signature(&ps);
     let mut out = header(g, ops, "//");
     let _ = writeln!(out, "function {}({}) {{", g.function, names.join(", "));
     let mut body: Vec<String> = vec![
@@ -93,7 +93,7 @@ pub(super) fn mongosh(g: &UndoGroup, ops: &[OpCode]) -> String {
 pub(super) fn node(g: &UndoGroup, ops: &[OpCode]) -> String {
     let ps = params(g, ops);
     let mut names = vec!["db"];
-    names.extend(ps.iter().map(|p| p.name.as_str()));
+    names.extend(signature(&ps));
     let mut out = header(g, ops, "//");
     let _ = writeln!(
         out,
@@ -124,7 +124,7 @@ pub(super) fn node(g: &UndoGroup, ops: &[OpCode]) -> String {
 pub(super) fn python(g: &UndoGroup, ops: &[OpCode]) -> String {
     let ps = params(g, ops);
     let mut names = vec!["db"];
-    names.extend(ps.iter().map(|p| p.name.as_str()));
+    names.extend(signature(&ps));
     let mut out = header(g, ops, "#");
     let _ = writeln!(out, "def {}({}):", g.function, names.join(", "));
     // `with_transaction` runs the group again on a transient error (a

@@ -124,8 +124,16 @@ impl Planner<'_> {
         }];
         for (function, _, path) in bucket_figures(aggregates) {
             updates.push(match function {
-                AggregateFn::Count => UpdateOp::Inc { path, by: None },
-                AggregateFn::Sum | AggregateFn::Avg => UpdateOp::Inc { path, by: None },
+                AggregateFn::Count => UpdateOp::Inc {
+                    path,
+                    by: None,
+                    amount: None,
+                },
+                AggregateFn::Sum | AggregateFn::Avg => UpdateOp::Inc {
+                    path,
+                    by: None,
+                    amount: None,
+                },
                 AggregateFn::Min => UpdateOp::Min { path },
                 AggregateFn::Max => UpdateOp::Max { path },
                 // The first child opens the bucket; each later one
@@ -144,6 +152,7 @@ impl Planner<'_> {
             updates.push(UpdateOp::Inc {
                 path: crate::design::ARRIVED.to_string(),
                 by: None,
+                amount: None,
             });
             updates.push(UpdateOp::SetOnInsert {
                 path: crate::design::PAGE.to_string(),

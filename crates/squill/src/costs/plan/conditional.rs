@@ -17,6 +17,7 @@ fn condition_text(c: &Condition) -> String {
         Literal::Number(n) => crate::words::num(*n),
         Literal::Text(t) => t.clone(),
         Literal::Bool(b) => b.to_string(),
+        Literal::Amount(a) => a.clone(),
     };
     format!("{} {} {value}", c.field, c.test.symbol())
 }
@@ -76,14 +77,17 @@ impl<'a> Planner<'a> {
             // pass another (audit43 A). A per-document amount comes from
             // each document's own related instance (`bulk`).
             let op = match (&inc.per, inc.by < 0.0) {
+                // The caller's amount, by its name, with the model's sign.
                 (None, _) => UpdateOp::Inc {
                     path: path.clone(),
                     by: Some(inc.by),
+                    amount: inc.amount.clone(),
                 },
                 (Some(_), true) => UpdateOp::Dec { path: path.clone() },
                 (Some(_), false) => UpdateOp::Inc {
                     path: path.clone(),
                     by: None,
+                    amount: None,
                 },
             };
             match step
@@ -174,6 +178,7 @@ impl<'a> Planner<'a> {
                 updates: vec![UpdateOp::Inc {
                     path: crate::design::VERSION.to_string(),
                     by: None,
+                    amount: None,
                 }],
                 docs: 1.0,
                 sync: 0.0,
@@ -405,7 +410,7 @@ impl<'a> Planner<'a> {
             .terms
             .conditions
             .iter()
-            .filter(|c| c.test == crate::model::Test::Eq)
+            .filter(|c| c.test == crate::model::Test::Eq && c.value.is_constant())
             .collect();
         if conditions.is_empty() {
             return;
@@ -426,6 +431,7 @@ impl<'a> Planner<'a> {
                     crate::model::Literal::Text(t) => t.clone(),
                     crate::model::Literal::Number(n) => n.to_string(),
                     crate::model::Literal::Bool(b) => b.to_string(),
+                    crate::model::Literal::Amount(a) => a.clone(),
                 },
             })
             .collect();
@@ -444,6 +450,77 @@ impl<'a> Planner<'a> {
             need.held *= share;
             need.partial = partial;
         }
+    }
+
+    /// The undo of operation `op`'s writes that only add amounts, where
+    /// `op` runs before its compensated group's conditional write: each
+    /// `updateOne` of `$inc`s by a filter of the caller's values is undone
+    /// by the opposite `$inc`s on the document that filter finds (the
+    /// cookbook's group function sends them, compensate.rs). A write of
+    /// anything else (a `$set`, a bulk, a filter from an earlier step)
+    /// keeps only the group's warning: the application undoes it.
+    pub(super) fn taken_back(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        group: &crate::model::AtomicGroup,
+    ) {
+        let model = self.facts.model;
+        let undoes = |o: &OperationId| {
+            let t = &model.operation(*o).terms;
+            t.is_conditional() && t.otherwise == Otherwise::Undo
+        };
+        let Some(then) = group.operations.iter().find(|o| undoes(o)) else {
+            return;
+        };
+        if *then == op {
+            return;
+        }
+        let mut found = Vec::new();
+        for (i, s) in plan.steps.iter().enumerate() {
+            let plain = s.action == Action::UpdateOne
+                && s.each.is_none()
+                && s.every.is_none()
+                && s.if_matched.is_none()
+                && s.if_deleted_all.is_none()
+                && !s.fallback
+                && !s.filter.is_empty()
+                && s.filter.iter().all(|f| f.value_from == ValueSource::Param);
+            let reversed: Option<Vec<UpdateOp>> = s
+                .updates
+                .iter()
+                .map(|u| match u {
+                    // A counter's one up is one down, and the reverse.
+                    UpdateOp::Inc {
+                        path,
+                        by: None,
+                        amount: None,
+                    } => Some(UpdateOp::Dec { path: path.clone() }),
+                    UpdateOp::Dec { path } => Some(UpdateOp::Inc {
+                        path: path.clone(),
+                        by: None,
+                        amount: None,
+                    }),
+                    UpdateOp::Inc { path, by, amount } => Some(UpdateOp::Inc {
+                        path: path.clone(),
+                        by: by.map(|b| -b),
+                        amount: amount.clone(),
+                    }),
+                    _ => None,
+                })
+                .collect();
+            if let (true, Some(reversed)) = (plain, reversed)
+                && !reversed.is_empty()
+            {
+                found.push(Warning::TakenBack {
+                    group: group.name.clone(),
+                    then: model.operation(*then).name.clone(),
+                    step: i + 1,
+                    reversed,
+                });
+            }
+        }
+        plan.warnings.extend(found);
     }
 
     /// Whether atomic group `group` is kept by its conditional write's

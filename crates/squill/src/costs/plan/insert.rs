@@ -296,7 +296,11 @@ impl<'a> Planner<'a> {
                 AggregateFn::Min => UpdateOp::Min { path },
                 AggregateFn::Max => UpdateOp::Max { path },
                 AggregateFn::Last | AggregateFn::First => UpdateOp::Set { path },
-                _ => UpdateOp::Inc { path, by: None },
+                _ => UpdateOp::Inc {
+                    path,
+                    by: None,
+                    amount: None,
+                },
             };
             let why = Purpose::KeepComputed {
                 function: crate::candidates::fn_name(func).to_string(),

@@ -104,7 +104,11 @@ impl<'a> Planner<'a> {
                 on_parent.0.push(if unlink {
                     UpdateOp::Dec { path }
                 } else {
-                    UpdateOp::Inc { path, by: None }
+                    UpdateOp::Inc {
+                        path,
+                        by: None,
+                        amount: None,
+                    }
                 });
                 on_parent.1.push(Purpose::KeepComputed {
                     function: crate::candidates::fn_name(func).to_string(),

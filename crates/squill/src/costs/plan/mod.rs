@@ -857,6 +857,7 @@ impl<'a> Planner<'a> {
                 plan.warnings.push(Warning::Compensated {
                     group: group.name.clone(),
                 });
+                self.taken_back(&mut plan, op, group);
             } else if !single {
                 let share = 1.0 / group.operations.len().max(1) as f64;
                 // The group's transaction holds a guarded link's

@@ -470,6 +470,7 @@ impl<'a> Planner<'a> {
                         _ => UpdateOp::Inc {
                             path: pacc.path(cname),
                             by: None,
+                            amount: None,
                         },
                     };
                     extra.push((

@@ -59,12 +59,6 @@ pub(crate) fn terms(
         }
     }
     let e = model.entity(entity);
-    // A link's conditions test the parent, the document a link writes first.
-    for c in op.when.iter().flatten() {
-        if let Some(c) = condition(ctx, &e.fields, &e.name, c) {
-            out.conditions.push(c);
-        }
-    }
     if let Some(o) = &op.otherwise {
         match o.value.trim() {
             "fail" => out.otherwise = Otherwise::Fail,
@@ -90,10 +84,19 @@ pub(crate) fn terms(
             );
         }
     }
+    // The amounts the caller passes, each with the kind of number of the
+    // first field it is added to: `increments` names them, and only
+    // those the conditions may compare with.
+    let mut amounts: Vec<(String, FieldType)> = Vec::new();
     for (field, by) in op.increments.iter().flat_map(|m| &m.0) {
         match e.fields.iter().find(|f| f.name == field.value) {
             Some(f) if numeric(&f.ty) => {
                 if let Some(inc) = increment(ctx, model, entity, &field.value, by) {
+                    if let Some(name) = &inc.amount
+                        && !same_kind_of_number(ctx, by, &mut amounts, name, f)
+                    {
+                        continue;
+                    }
                     out.increments.push(inc);
                 }
             }
@@ -112,6 +115,13 @@ pub(crate) fn terms(
                 "unknown field",
                 suggestion(&field.value, e.fields.iter().map(|f| f.name.as_str())),
             ),
+        }
+    }
+    // A link's conditions test the parent, the document a link writes
+    // first; read after `increments`, which name the caller's amounts.
+    for c in op.when.iter().flatten() {
+        if let Some(c) = condition(ctx, &e.fields, &e.name, &amounts, c) {
+            out.conditions.push(c);
         }
     }
     if kind == "claim" {
@@ -143,6 +153,7 @@ fn increment(
                 field: field.to_string(),
                 by: *n,
                 per: None,
+                amount: None,
             });
         }
         RawAmount::Number(_) => {
@@ -160,19 +171,10 @@ fn increment(
         Some(rest) => (-1.0, rest.trim()),
         None => (1.0, text.strip_prefix('+').unwrap_or(text).trim()),
     };
-    let Some((rel_name, other_field)) = path.split_once('.') else {
-        ctx.error(
-            at,
-            format!("`{text}` is neither a number nor a related field"),
-            "not an amount",
-            Some(
-                "write a number (`-1`), or `relationship.field` for an amount each document takes from its related instance (`-ordered.quantity`)"
-                    .into(),
-            ),
-        );
-        return None;
-    };
     let e = model.entity(entity);
+    let Some((rel_name, other_field)) = path.split_once('.') else {
+        return caller_amount(ctx, model, entity, field, sign, path, at);
+    };
     let mine = model
         .relationships
         .iter()
@@ -213,6 +215,7 @@ fn increment(
                 relationship: r,
                 field: other_field.to_string(),
             }),
+            amount: None,
         }),
         Some(_) => {
             ctx.error(
@@ -248,6 +251,128 @@ fn increment(
     }
 }
 
+/// `-quantity`: an amount the caller passes, under a name of its own.
+/// The name must not be a field of the written entity (the condition
+/// `available >= quantity` would read as a comparison of two fields) nor
+/// one of its relationships (`-ordered` lacks the related field).
+fn caller_amount(
+    ctx: &mut Ctx<'_>,
+    model: &Model,
+    entity: EntityId,
+    field: &str,
+    sign: f64,
+    name: &str,
+    at: Option<super::error::Position>,
+) -> Option<Increment> {
+    let e = model.entity(entity);
+    let text = if sign < 0.0 {
+        format!("-{name}")
+    } else {
+        name.to_string()
+    };
+    if !is_name(name) {
+        ctx.error(
+            at,
+            format!("`{text}` is neither a number, a related field, nor the name of an amount"),
+            "not an amount",
+            Some(
+                "write a number (`-1`), a name for the amount the caller passes (`-quantity`), or `relationship.field` for an amount each document takes from its related instance (`-ordered.quantity`)"
+                    .into(),
+            ),
+        );
+        return None;
+    }
+    if e.fields.iter().any(|f| f.name == name) {
+        ctx.error(
+            at,
+            format!(
+                "`{name}` in `{text}` is a field of entity `{}`, so it cannot also name the amount the caller passes",
+                e.name
+            ),
+            "a field, not an amount",
+            Some(format!(
+                "give the caller's amount a name no field of `{}` has (`-amount`)",
+                e.name
+            )),
+        );
+        return None;
+    }
+    let rel = model
+        .relationships
+        .iter()
+        .any(|r| r.name == name && (r.parent == entity || r.child == entity));
+    if rel {
+        ctx.error(
+            at,
+            format!(
+                "`{name}` in `{text}` is a relationship of entity `{}`, so it cannot also name the amount the caller passes",
+                e.name
+            ),
+            "a relationship, not an amount",
+            Some(format!(
+                "write `{}{name}.FIELD` for each document's own amount from its related instance, or give the caller's amount another name",
+                if sign < 0.0 { "-" } else { "" }
+            )),
+        );
+        return None;
+    }
+    Some(Increment {
+        field: field.to_string(),
+        by: sign,
+        per: None,
+        amount: Some(name.to_string()),
+    })
+}
+
+/// Records that amount `name` is added to field `f`; an amount added to
+/// fields of two kinds of number is an error at its line and column (a
+/// decimal `$inc` turns an int field into a decimal, which its validator
+/// refuses). `false` when the increment must be dropped.
+fn same_kind_of_number(
+    ctx: &mut Ctx<'_>,
+    by: &S<RawAmount>,
+    amounts: &mut Vec<(String, FieldType)>,
+    name: &str,
+    f: &Field,
+) -> bool {
+    let kind = |t: &FieldType| match t {
+        FieldType::Int | FieldType::Long => "a whole number",
+        FieldType::Double => "a double",
+        _ => "a decimal",
+    };
+    match amounts.iter().find(|(n, _)| n == name) {
+        Some((_, ty)) if kind(ty) != kind(&f.ty) => {
+            ctx.error(
+                ctx.pos(by),
+                format!(
+                    "amount `{name}` is added to a field that holds {} and to `{}`, which holds {}: one amount is one kind of number",
+                    kind(ty),
+                    f.name,
+                    kind(&f.ty)
+                ),
+                "two kinds of number",
+                Some("give each kind of field an amount of its own".into()),
+            );
+            false
+        }
+        Some(_) => true,
+        None => {
+            amounts.push((name.to_string(), f.ty.clone()));
+            true
+        }
+    }
+}
+
+/// A name as the model file writes names: a letter or `_`, then letters,
+/// digits and `_`.
+fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 fn numeric(ty: &FieldType) -> bool {
     matches!(
         ty,
@@ -261,6 +386,7 @@ fn condition(
     ctx: &mut Ctx<'_>,
     fields: &[Field],
     entity: &str,
+    amounts: &[(String, FieldType)],
     raw: &S<String>,
 ) -> Option<Condition> {
     let text = raw.value.trim();
@@ -310,19 +436,29 @@ fn condition(
         );
         return None;
     };
+    let amount = amounts.iter().any(|(n, _)| n == value);
     let literal = if numeric(&f.ty) {
         match value.parse::<f64>() {
             Ok(n) if n.is_finite() => Literal::Number(n),
+            _ if amount => Literal::Amount(value.to_string()),
             _ => {
-                ctx.error(
-                    at,
-                    format!("condition `{text}`: `{field}` is a number, and `{value}` is not"),
-                    "not a number",
-                    None,
-                );
+                not_a_value(ctx, at, text, f, fields, entity, amounts, value);
                 return None;
             }
         }
+    } else if amount {
+        ctx.error(
+            at,
+            format!(
+                "condition `{text}`: `{value}` is the amount the caller passes, a number, and `{field}` holds {}",
+                kind_of(&f.ty)
+            ),
+            "a number against another kind",
+            Some(format!(
+                "compare `{value}` with a number field, or `{field}` with one of its own values"
+            )),
+        );
+        return None;
     } else if f.ty == FieldType::Bool {
         match value {
             "true" => Literal::Bool(true),
@@ -358,6 +494,69 @@ fn condition(
         test,
         value: literal,
     })
+}
+
+/// The error for a number field compared with `value`, which is neither
+/// a number nor an amount the write names in its `increments`: another
+/// field, a related field, or a name never passed.
+#[allow(clippy::too_many_arguments)]
+fn not_a_value(
+    ctx: &mut Ctx<'_>,
+    at: Option<super::error::Position>,
+    text: &str,
+    f: &Field,
+    fields: &[Field],
+    entity: &str,
+    amounts: &[(String, FieldType)],
+    value: &str,
+) {
+    let field = &f.name;
+    let (message, label, help) = if fields.iter().any(|g| g.name == value) {
+        (
+            format!(
+                "condition `{text}` compares two fields of entity `{entity}`: a condition tests a field against a constant or an amount the caller passes"
+            ),
+            "another field",
+            Some(format!(
+                "to compare `{field}` with an amount the caller passes, name the amount in `increments` with a name no field has (`{field}: -amount`, `{field} >= amount`)"
+            )),
+        )
+    } else if value.contains('.') {
+        (
+            format!(
+                "condition `{text}`: `{value}` is each document's own amount; a condition compares `{field}` with a number or an amount the caller passes"
+            ),
+            "not a number",
+            None,
+        )
+    } else if is_name(value) {
+        (
+            format!(
+                "condition `{text}`: `{value}` is neither a number nor an amount the write takes from the caller"
+            ),
+            "amount never passed",
+            suggestion(value, amounts.iter().map(|(n, _)| n.as_str())).or(Some(format!(
+                "write a number (`{field} > 0`), or, for an amount the caller passes, name it in the write's `increments` (`{field}: -{value}`)"
+            ))),
+        )
+    } else {
+        (
+            format!("condition `{text}`: `{field}` is a number, and `{value}` is not"),
+            "not a number",
+            None,
+        )
+    };
+    ctx.error(at, message, label, help);
+}
+
+/// What a field holds, in words: for a type mismatch.
+fn kind_of(ty: &FieldType) -> &'static str {
+    match ty {
+        FieldType::Bool => "true or false",
+        FieldType::Date => "a date",
+        FieldType::ObjectId => "an id",
+        _ => "text",
+    }
 }
 
 /// An entity's `expires`: a date field of it and a duration, in seconds

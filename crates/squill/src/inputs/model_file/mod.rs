@@ -37,6 +37,8 @@ mod workload;
 mod write;
 
 #[cfg(test)]
+mod amount_tests;
+#[cfg(test)]
 mod capacity_tests;
 #[cfg(test)]
 mod geo_tests;

@@ -593,7 +593,9 @@ pub(super) struct RawOperation {
     pub claim: Option<S<String>>,
     /// Conditions on the current document the write applies only under:
     /// `["remaining > 0", "status = pending"]` (`=`, `!=`, `<`, `<=`, `>`,
-    /// `>=`; a number, `true`, `false` or a word). Update, delete, link, unlink, claim.
+    /// `>=`; a number, `true`, `false`, a word, or the name of an amount the
+    /// caller passes that `increments` names: `available >= quantity`).
+    /// Update, delete, link, unlink, claim.
     #[schemars(with = "Option<Vec<ConditionText>>")]
     pub when: Option<Vec<S<String>>>,
     /// What the application does when the write matches nothing: `fail`
@@ -602,22 +604,26 @@ pub(super) struct RawOperation {
     #[schemars(with = "Option<OtherwiseName>")]
     pub otherwise: Option<S<String>>,
     /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`):
-    /// a number, or a field of the instance related through a relationship
-    /// of the entity, when each document gets its own amount
+    /// a number; a name for the amount the caller passes (`{available:
+    /// -quantity}`, which a condition may compare with: `available >=
+    /// quantity`); or a field of the instance related through a
+    /// relationship of the entity, when each document gets its own amount
     /// (`{stock: -ordered.quantity}`: one update per document). Update, claim.
     #[schemars(with = "Option<NamedMap<AmountSchema>>")]
     pub increments: Option<NamedMap<S<RawAmount>>>,
 }
 
-/// An increment's amount: a constant, or `[-]relationship.field`.
+/// An increment's amount: a constant, `[-]name` (the caller's), or
+/// `[-]relationship.field`.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum RawAmount {
     Number(f64),
     Path(String),
 }
 
-/// An amount `$inc` adds: a number, or `[-]relationship.field`, the amount
-/// each document takes from its related instance.
+/// An amount `$inc` adds: a number, `[-]name`, the amount the caller
+/// passes under that name, or `[-]relationship.field`, the amount each
+/// document takes from its related instance.
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)] // only its schema is used
@@ -625,7 +631,8 @@ pub(super) enum RawAmount {
 pub(super) enum AmountSchema {
     Number(f64),
     Path(
-        #[schemars(regex(pattern = r"^-?[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$"))] String,
+        #[schemars(regex(pattern = r"^[-+]?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$"))]
+        String,
     ),
 }
 

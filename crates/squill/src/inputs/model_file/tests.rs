@@ -1464,6 +1464,7 @@ fn a_write_may_state_a_condition_a_claim_and_an_expiry() {
             field: "remaining".into(),
             by: -1.0,
             per: None,
+            amount: None,
         }]
     );
     let take = &m.workload.operations[1];
@@ -1558,6 +1559,7 @@ fn an_increment_may_take_each_document_s_amount_from_a_related_field() {
                 relationship: m.relationship_by_name("ordered").unwrap(),
                 field: "quantity".into(),
             }),
+            amount: None,
         }]
     );
     // The writer spells it back as it was read.
@@ -1575,7 +1577,9 @@ fn a_per_document_amount_that_does_not_read_is_an_error() {
     insta::assert_snapshot!(p[0]);
     insta::assert_snapshot!(bad("-ordered.note")[0]);
     insta::assert_snapshot!(bad("-ordered.qty")[0]);
-    insta::assert_snapshot!(bad("quantity")[0]);
+    // A bare name is the caller's amount (audit43 B); one that is no
+    // name is refused.
+    insta::assert_snapshot!(bad("quantity!")[0]);
 }
 
 /// `same:` names an entity each write of the group addresses: an unknown

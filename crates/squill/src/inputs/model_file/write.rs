@@ -204,6 +204,7 @@ fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
                 crate::model::Literal::Number(n) => num(*n),
                 crate::model::Literal::Text(w) => w.clone(),
                 crate::model::Literal::Bool(b) => b.to_string(),
+                crate::model::Literal::Amount(a) => a.clone(),
             };
             s(&format!("{} {} {value}", c.field, c.test.symbol()))
         });
@@ -226,7 +227,13 @@ fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
                         s(&format!("{sign}{rel}.{}", a.field))
                     )
                 }
-                None => format!("{}: {}", s(&i.field), num(i.by)),
+                None => match &i.amount {
+                    Some(a) => {
+                        let sign = if i.by < 0.0 { "-" } else { "" };
+                        format!("{}: {}", s(&i.field), s(&format!("{sign}{a}")))
+                    }
+                    None => format!("{}: {}", s(&i.field), num(i.by)),
+                },
             })
             .collect();
         let _ = writeln!(out, "    increments: {{{}}}", items.join(", "));

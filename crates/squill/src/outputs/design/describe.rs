@@ -550,8 +550,24 @@ pub(crate) fn update(op: &UpdateOp) -> String {
     match op {
         UpdateOp::Set { path } => format!("$set {path}"),
         UpdateOp::Unset { path } => format!("$unset {path}"),
-        UpdateOp::Inc { path, by: Some(by) } => format!("$inc {path} by {}", words::num(*by)),
-        UpdateOp::Inc { path, by: None } => format!("$inc {path}"),
+        UpdateOp::Inc {
+            path,
+            by,
+            amount: Some(amount),
+        } => {
+            let sign = if by.is_some_and(|b| b < 0.0) { "-" } else { "" };
+            format!("$inc {path} by {sign}{amount} (the caller's amount)")
+        }
+        UpdateOp::Inc {
+            path,
+            by: Some(by),
+            amount: None,
+        } => format!("$inc {path} by {}", words::num(*by)),
+        UpdateOp::Inc {
+            path,
+            by: None,
+            amount: None,
+        } => format!("$inc {path}"),
         UpdateOp::Dec { path } => format!("$inc {path} (down)"),
         UpdateOp::Min { path } => format!("$min {path}"),
         UpdateOp::SetOnInsert { path } => format!("$setOnInsert {path}"),
@@ -758,6 +774,7 @@ pub(crate) fn conditions(step: &Step) -> String {
                 crate::model::Literal::Number(n) => words::num(*n),
                 crate::model::Literal::Text(t) => format!("\"{t}\""),
                 crate::model::Literal::Bool(b) => b.to_string(),
+                crate::model::Literal::Amount(a) => format!("{a} (the caller's amount)"),
             };
             format!("{} {} {value}", c.path, c.test.symbol())
         })

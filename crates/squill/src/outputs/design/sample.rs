@@ -249,10 +249,17 @@ pub(crate) fn every_variant() -> Design {
         UpdateOp::Inc {
             path: "views".into(),
             by: None,
+            amount: None,
         },
         UpdateOp::Inc {
             path: "stock".into(),
             by: Some(-2.0),
+            amount: None,
+        },
+        UpdateOp::Inc {
+            path: "available".into(),
+            by: Some(-1.0),
+            amount: Some("quantity".into()),
         },
         UpdateOp::Dec {
             path: "likes".into(),

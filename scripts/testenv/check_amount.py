@@ -1,0 +1,180 @@
+"""Runs writes that take the caller's amount (audit43 B) against a server,
+in each language's cookbook, and an atomic group whose earlier `$inc` is
+taken back when its conditional write matches nothing.
+
+A write `increments: {available: -quantity}, when: ["available >= quantity"]`
+is one `updateOne({_id, available: {$gte: quantity}}, {$inc: {available:
+-quantity}})`: with 3 left, taking 5 must change nothing and fail (the
+operation's `otherwise: fail`, "nothing matched"), and taking 3 must leave 0.
+
+A group kept by compensation (`otherwise: undo`) whose earlier operation
+adds the caller's amount (`$inc held by units`): when the take matches
+nothing, the group's function must add the opposite back (`held` as it
+was) and fail; when it matches, both amounts stay.
+
+python check_amount.py DIR URI DB MONGOSH, with DIR the directory `squill
+generate` wrote (cookbook.py, cookbook.mongosh.js, cookbook.js,
+examples.json). Driven by the cookbook's PLAN and UNDO: every operation
+whose update_one tests a field against a parameter (`{"kind": "amount"}`)
+is run, and every group whose last operation is one. Prints "ok: ..." per
+check, "FAIL: ..." per failure, exits 1 on any failure or when nothing was
+checked.
+"""
+
+import copy
+import os
+import sys
+
+from bson.objectid import ObjectId
+from pymongo import MongoClient
+
+failures = []
+LEFT = 3
+HELD = 10
+
+
+def fail(msg):
+    failures.append(msg)
+    print(f"FAIL: {msg}")
+
+
+def ok(msg):
+    print(f"ok: {msg}")
+
+
+def amount_test(op):
+    """The update_one step of `op` that compares a field with the caller's
+    amount: (step, path, parameter), or None."""
+    for step in op["steps"]:
+        if step["action"] != "update_one":
+            continue
+        for path, test in step["filter"]:
+            if "test" in test and test["test"][1].get("kind") == "amount":
+                return step, path, test["test"][1]["value"]
+    return None
+
+
+def new_doc(db, examples, coll, values):
+    doc = copy.deepcopy(examples[coll])
+    doc["_id"] = ObjectId()
+    doc.update(values)
+    db[coll].insert_one(doc)
+    return doc["_id"]
+
+
+def call(db, book, name, args):
+    """None when the call returned; the error's words when it threw."""
+    try:
+        getattr(book, name)(db, **args)
+    except Exception as e:  # noqa: BLE001 - a refusal is what some checks want
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def check_take(db, lang, book, name, op, found, examples):
+    step, path, amount = found
+    coll = step["collection"]
+    doc = new_doc(db, examples, coll, {path: LEFT})
+    args = {}
+    for p in op["params"]:
+        args[p["name"]] = doc if p["path"] == "_id" else None
+    args[amount] = LEFT + 2
+    told = call(db, book, name, args)
+    now = db[coll].find_one({"_id": doc})[path]
+    if told is None or "nothing matched" not in told:
+        fail(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left returned ({told}) instead of failing with 'nothing matched'")
+        return
+    if now != LEFT:
+        fail(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left left {path} = {now}")
+        return
+    args[amount] = LEFT
+    told = call(db, book, name, args)
+    now = db[coll].find_one({"_id": doc})[path]
+    if told is not None or now != 0:
+        fail(f"{lang} {name}: taking {LEFT} when {LEFT} are left: {told or 'returned'}, {path} = {now}; wanted 0")
+        return
+    ok(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left changed nothing (nothing matched); taking {LEFT} left 0")
+
+
+def check_group(db, lang, book, group, plan, examples):
+    """`group`'s function with amounts the take cannot meet, then can."""
+    last = plan[group["operations"][-1]]
+    step, path, _ = amount_test(last)
+    ids = {step["collection"]: new_doc(db, examples, step["collection"], {path: LEFT})}
+    added = []  # (collection, path) of the earlier operations' amounts
+    for name in group["operations"][:-1]:
+        for p in plan[name]["params"]:
+            coll = p["collection"]
+            if p["path"] != "_id" and (coll, p["path"]) not in added:
+                added.append((coll, p["path"]))
+                if coll not in ids:
+                    ids[coll] = new_doc(db, examples, coll, {p["path"]: HELD})
+                else:
+                    db[coll].update_one({"_id": ids[coll]}, {"$set": {p["path"]: HELD}})
+    if not added:
+        return False
+
+    def args(units):
+        out = {}
+        for gp in group["params"]:
+            p = next(q for q in plan[gp["operation"]]["params"] if q["name"] == gp["param"])
+            out[gp["name"]] = ids[p["collection"]] if p["path"] == "_id" else units
+        return out
+
+    def state():
+        return [db[c].find_one({"_id": ids[c]})[f] for c, f in added], db[step["collection"]].find_one({"_id": ids[step["collection"]]})[path]
+
+    name = group["group"]
+    told = call(db, book, name, args(LEFT + 2))
+    held, left = state()
+    if told is None:
+        fail(f"{lang} {name}: taking {LEFT + 2} when {LEFT} are left returned instead of failing")
+        return True
+    if held != [HELD] * len(added) or left != LEFT:
+        fail(f"{lang} {name}: after a take of {LEFT + 2} that matched nothing, {added} = {held} (wanted {HELD}, the earlier $inc taken back) and {path} = {left}")
+        return True
+    told = call(db, book, name, args(LEFT))
+    held, left = state()
+    if told is not None or held != [HELD + LEFT] * len(added) or left != 0:
+        fail(f"{lang} {name}: taking {LEFT}: {told or 'returned'}, {added} = {held}, {path} = {left}; wanted {HELD + LEFT} and 0")
+        return True
+    ok(f"{lang} {name}: a take of {LEFT + 2} with {LEFT} left failed and took back the earlier $inc ({HELD} again); a take of {LEFT} kept both ({HELD + LEFT}, 0)")
+    return True
+
+
+def main():
+    directory, uri, db_name, mongosh = sys.argv[1:5]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import three_cookbooks
+
+    # The groups' functions are outside PLAN: the JavaScript cookbooks are
+    # told their parameters (the Python cookbook's UNDO).
+    def outside(plan):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("undo_of", f"{directory}/cookbook.py")
+        m = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(m)
+        return {g["group"]: {"params": g["params"]} for g in getattr(m, "UNDO", {}).values()}
+
+    cookbook, books, examples = three_cookbooks.load(directory, uri, db_name, mongosh, outside)
+    db = MongoClient(uri)[db_name]
+    takes = groups = 0
+    for name, op in cookbook.PLAN.items():
+        found = amount_test(op)
+        if found is None or found[0].get("otherwise") != "fail":
+            continue
+        for lang, book in books:
+            check_take(db, lang, book, name, op, found, examples)
+        takes += 1
+    for g in getattr(cookbook, "UNDO", {}).values():
+        if amount_test(cookbook.PLAN[g["operations"][-1]]) is None:
+            continue
+        if all([check_group(db, lang, book, g, cookbook.PLAN, examples) for lang, book in books]):
+            groups += 1
+    print(f"checked {takes} take(s) of the caller's amount and {groups} group(s) that take an amount back")
+    sys.exit(1 if failures or takes + groups == 0 else 0)
+
+
+if __name__ == "__main__":
+    main()
