@@ -183,6 +183,13 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// The children a deleted parent owns, kept in documents of their own,
+    /// deleted with it (before it: a failure part-way leaves a parent that
+    /// is still found, with fewer children).
+    DeleteOwnedChildren {
+        entity: String,
+        parent: String,
+    },
     /// A parent's figures over its children set to those of none (a count
     /// and sums of 0, no max, min or last) once all its children went.
     ResetComputed {
@@ -489,6 +496,11 @@ impl Purpose {
                 "delete every bucket of the {}'s {}",
                 one(parent),
                 plural(entity)
+            ),
+            DeleteOwnedChildren { entity, parent } => format!(
+                "delete the {} each deleted {} owns",
+                plural(entity),
+                one(parent)
             ),
             ResetComputed { entity, parent } => format!(
                 "set the {}'s figures of its {} to those of none",

@@ -11,10 +11,15 @@ impl<'a> Planner<'a> {
         filter: &[Filter],
     ) {
         let f = self.facts;
-        // Every bucketed child of its parents: their buckets go.
+        // Every bucketed child of its parents: their buckets go (their
+        // own children, found by no id here, are warned of).
         if self.clear_buckets(plan, op, e, filter) {
+            self.warn_unreached_below(plan, e);
             return;
         }
+        // Owned children kept apart go first, by the deleted parents' ids
+        // (cascade.rs): a delete by a filter reads those ids first.
+        let cascade = self.deletes_children(e);
         let acc = self.access(e);
         let name = self.name(e).to_string();
         let by_id = filter.is_empty()
@@ -63,6 +68,7 @@ impl<'a> Planner<'a> {
         });
         if !by_id
             && !upkeep
+            && !cascade
             && (matches!(self.p.home[e.index()], Home::Own) || rewrite.is_some())
             && self.outlier_of(e).is_none()
         {
@@ -125,9 +131,15 @@ impl<'a> Planner<'a> {
                     gate_counters(&mut plan.steps[from..], written, false);
                 }
             }
+            self.warn_unreached_below(plan, e);
             return;
         }
-        let from = if by_id && !needs_parent_id {
+        // A conditional delete of a parent with children to delete finds
+        // the parents that meet its conditions first: deleting children of
+        // a parent the condition then keeps would leave it without them.
+        let conditions = &f.model.operation(op).terms.conditions;
+        let tested_first = cascade && !conditions.is_empty();
+        let from = if by_id && !needs_parent_id && !tested_first {
             ValueSource::Param
         } else {
             let id_only;
@@ -171,6 +183,17 @@ impl<'a> Planner<'a> {
                     }
                 }
             }
+            if tested_first && let Some(step) = plan.steps.get_mut(n.saturating_sub(1)) {
+                let acc = self.access(e);
+                step.conditions = conditions
+                    .iter()
+                    .map(|c| crate::design::StepCondition {
+                        path: acc.path(&c.field),
+                        test: c.test,
+                        value: c.value.clone(),
+                    })
+                    .collect();
+            }
             ValueSource::FromStep { step: n }
         };
         let own_from = if by_id {
@@ -189,6 +212,10 @@ impl<'a> Planner<'a> {
                 _ => None,
             })
             .collect();
+        // The children first (cascade.rs says why), by the ids the find
+        // read, or the caller's.
+        let parents = if tested_first { &from } else { &own_from };
+        self.delete_owned_children(plan, op, e, (m, parents, one_or_in));
         self.delete_document(plan, op, e, (m, one_or_in), &own_from);
         let deleted = plan.steps.len();
         let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
@@ -434,33 +461,6 @@ impl<'a> Planner<'a> {
                     self.reread_per_parent(plan, op, (e, r, *step, m), (func, x, cname));
                 }
                 _ => self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname)),
-            }
-        }
-    }
-}
-
-impl Planner<'_> {
-    /// Warns of the owned children (neither `standalone`, shared nor
-    /// many-to-many) of a deleted `e` that the design keeps apart from it,
-    /// in documents of their own or in buckets: the delete writes `e`'s
-    /// documents only. Embedded children go with the document that holds
-    /// them, so the layouts compared did not do the same work (audit 43 Q).
-    pub(super) fn orphaned_children(&self, plan: &mut OpPlan, e: EntityId) {
-        let model = self.facts.model;
-        for &r in &self.facts.rels_from[e.index()] {
-            let rel = model.relationship(r);
-            let owned = !rel.child_standalone
-                && !rel.shared
-                && rel.kind != crate::model::RelationshipKind::ManyToMany
-                && rel.parent != rel.child;
-            let apart = !matches!(self.p.home[rel.child.index()], Home::Embedded { .. })
-                && self.p.root(rel.child) != self.p.root(e);
-            if owned && apart {
-                plan.warnings.push(Warning::OrphanedChildren {
-                    entity: self.name(e).to_string(),
-                    children: self.name(rel.child).to_string(),
-                    relationship: rel.name.clone(),
-                });
             }
         }
     }
