@@ -137,8 +137,12 @@ impl<'a> Planner<'a> {
         // A conditional delete of a parent with children to delete finds
         // the parents that meet its conditions first: deleting children of
         // a parent the condition then keeps would leave it without them.
+        // So does one under a tenant: the children may not carry the
+        // tenant's id, and an id of another tenant's parent would take
+        // that tenant's children while the parent's scoped delete matched
+        // nothing.
         let conditions = &f.model.operation(op).terms.conditions;
-        let tested_first = cascade && !conditions.is_empty();
+        let tested_first = cascade && (!conditions.is_empty() || self.within_tenant(e));
         let from = if by_id && !needs_parent_id && !tested_first {
             ValueSource::Param
         } else {
