@@ -644,9 +644,10 @@ pub enum Warning {
     /// documents under this design: no index can enforce it.
     UniqueUnchecked { entity: String, keys: Vec<String> },
     /// A delete of `entity` leaves its owned `children` (through
-    /// `relationship`, not `standalone`), which this design keeps in a
-    /// collection of their own: the delete writes the entity's documents
-    /// only, so the application deletes the children too or they stay.
+    /// `relationship`, not `standalone`), which the plan cannot reach
+    /// (another entity keeps their ids or figures, or they sit below
+    /// children found by no id: costs/plan/cascade.rs), so the application
+    /// deletes them too or they stay.
     OrphanedChildren {
         entity: String,
         children: String,
@@ -855,7 +856,7 @@ impl Warning {
                 children,
                 relationship,
             } => format!(
-                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`) in their own collection: this plan deletes the {entity} only; the application must delete them too (`deleteMany` by the {entity}'s id), or they stay, kept and indexed, reached by nothing",
+                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`): this plan cannot reach them (another entity keeps their ids or figures, or no id it reads finds them); the application must delete them too (`deleteMany` by the {entity}'s id), or they stay, kept and indexed, reached by nothing",
                 a(entity)
             ),
             Warning::UniqueUnchecked { entity, keys } => format!(
