@@ -645,8 +645,9 @@ pub enum Warning {
     UniqueUnchecked { entity: String, keys: Vec<String> },
     /// A delete of `entity` leaves its owned `children` (through
     /// `relationship`, not `standalone`), which the plan cannot reach
-    /// (another entity keeps their ids or figures, or they sit below
-    /// children found by no id: costs/plan/cascade.rs), so the application
+    /// (another entity holds them, or keeps them in buckets or an outlier's
+    /// array, or they sit below children found by no id:
+    /// costs/plan/cascade.rs), so the application
     /// deletes them too or they stay.
     OrphanedChildren {
         entity: String,
@@ -856,7 +857,7 @@ impl Warning {
                 children,
                 relationship,
             } => format!(
-                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`): this plan cannot reach them (another entity keeps their ids or figures, or no id it reads finds them); the application must delete them too (`deleteMany` by the {entity}'s id), or they stay, kept and indexed, reached by nothing",
+                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`): this plan cannot reach them (another entity holds them, or keeps them in a bucket or an outlier's array, or no id it reads finds them); the application must delete them too (found by the {entity}'s id they hold), or they stay, kept and reached by no {entity}",
                 a(entity)
             ),
             Warning::UniqueUnchecked { entity, keys } => format!(

@@ -203,25 +203,58 @@ fn grandchildren_go_and_children_with_a_life_of_their_own_stay() {
     assert!(orphaned(p).is_empty());
 }
 
-/// Comments another entity keeps the ids of (a member's comments): the
-/// delete cannot take them without pulling those ids, so it leaves them and
-/// warns.
+/// Comments whose ids their author keeps (a member's comments): they go
+/// as a delete of them by a filter goes, their ids pulled from their
+/// members after, and no warning. Embedded in their author instead, they
+/// stay in the member's array: the plan warns.
 #[test]
-fn children_counted_elsewhere_keep_the_warning() {
+fn children_kept_by_another_parent_go_with_its_upkeep_or_are_warned_of() {
     let more = "  member:
     count: 100000
     fields:
       name: string(20)
 ";
-    let extra = "  authored:
+    let extra = |layout: &str| {
+        format!(
+            "  authored:
     parent: member
     child: comment
-    children: {min: 0, typical: 400, max: 100000}
+    children: {{min: 0, typical: 40, max: 300}}
     child_field: author
-    layout: child-references
-";
-    let d = design(&model("parent-reference", extra, more, ""));
+    layout: {layout}
+"
+        )
+    };
+    let d = design(&model(
+        "parent-reference",
+        &extra("child-references"),
+        more,
+        "",
+    ));
+    let p = plan(&d, "delete_issue");
+    assert!(orphaned(p).is_empty(), "{:?}", p.warnings);
+    let order: Vec<(&str, Action)> = p
+        .steps
+        .iter()
+        .map(|s| (s.collection.as_str(), s.action))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("comment", Action::Find),
+            ("comment", Action::DeleteMany),
+            ("member", Action::UpdateMany),
+            ("issue", Action::DeleteOne),
+        ]
+    );
+    assert!(
+        p.steps[2]
+            .updates
+            .iter()
+            .any(|u| matches!(u, crate::design::UpdateOp::Pull { path } if path == "authored"))
+    );
+    let d = design(&model("parent-reference", &extra("embed"), more, ""));
     let p = plan(&d, "delete_issue");
     assert_eq!(orphaned(p), ["comment"]);
-    assert!(deletes_of(p, "comment").is_empty());
+    assert!(deletes_of(p, "comment").is_empty() && deletes_of(p, "member").is_empty());
 }

@@ -18,10 +18,11 @@ use super::*;
 
 /// Where a parent's owned children are, for its delete.
 enum Reach {
-    /// Documents of their own that hold the parent's id under this path.
-    ParentRef(String),
-    /// Documents of their own whose ids the parent keeps under this path.
-    IdsInParent(String),
+    /// Documents of their own that hold the parent's id under `path`;
+    /// `upkeep`: another parent keeps their ids or figures.
+    ParentRef { path: String, upkeep: bool },
+    /// Documents of their own whose ids the parent keeps under `path`.
+    IdsInParent { path: String, upkeep: bool },
     /// Bucket documents, each with the parent's id (`child_field`).
     Buckets,
     /// An outlier's children past its threshold, in documents of their own
@@ -44,39 +45,52 @@ impl Planner<'_> {
                 && rel.kind != crate::model::RelationshipKind::ManyToMany
                 && rel.parent != rel.child;
             let c = rel.child;
-            let apart = !matches!(self.p.home[c.index()], Home::Embedded { .. })
-                && self.p.root(c) != self.p.root(e);
+            // Embedded in `e`'s own documents, the children go with them;
+            // embedded in another entity's (a member's comments, owned by
+            // their issue), they stay there: warned of below (`$pull` by
+            // the parent's id from every holder is not planned).
+            let apart = self.p.root(c) != self.p.root(e);
             if !owned || !apart {
                 continue;
             }
-            // A child another parent keeps figures or ids of (a member's
-            // count of its comments): deleting it here would leave those
-            // high; the application's own delete of each child moves them.
-            let kept_elsewhere = f.rels_to[c.index()].iter().any(|&x| {
-                x != r
+            // A child that lives in another parent's array (an outlier's
+            // first children) is not all in its documents: not reached.
+            // One whose ids, latest or figures another parent keeps (a
+            // member's count of its comments) is deleted as a delete of it
+            // would be, those kept up too (`Reach::upkeep`).
+            let elsewhere = |x: RelationshipId| x != r;
+            let blocked = f.rels_to[c.index()].iter().any(|&x| {
+                elsewhere(x)
+                    && matches!(
+                        self.layout(x),
+                        Layout::Outlier { .. } | Layout::Bucket { .. }
+                    )
+            });
+            let upkeep = f.rels_to[c.index()].iter().any(|&x| {
+                elsewhere(x)
                     && (self.child_ids_path(x).is_some()
-                        || matches!(
-                            self.layout(x),
-                            Layout::Subset { .. } | Layout::Outlier { .. }
-                        )
+                        || matches!(self.layout(x), Layout::Subset { .. })
                         || self.computed(x).next().is_some())
             });
             // A collection shared with the parent (a polymorphic one):
             // the delete's conditions would land on the children's step.
             let same_collection = self.access(c).collection == self.access(e).collection;
-            let reach = if kept_elsewhere || same_collection {
+            let reach = if blocked || same_collection {
                 None
             } else {
                 match (self.p.home[c.index()], self.layout(r)) {
-                    (Home::Bucketed { rel: b }, Layout::Bucket { .. }) if b == r => {
+                    (Home::Bucketed { rel: b }, Layout::Bucket { .. }) if b == r && !upkeep => {
                         Some(Reach::Buckets)
                     }
-                    (Home::Own, Layout::Outlier { threshold }) => Some(Reach::Overflow {
-                        threshold: *threshold,
-                    }),
+                    (Home::Own, Layout::Outlier { threshold }) if !upkeep => {
+                        Some(Reach::Overflow {
+                            threshold: *threshold,
+                        })
+                    }
+                    (Home::Own, Layout::Outlier { .. }) => None,
                     (Home::Own, _) => match (self.parent_ref_path(r), self.child_ids_path(r)) {
-                        (Some(path), _) => Some(Reach::ParentRef(path)),
-                        (None, Some(path)) => Some(Reach::IdsInParent(path)),
+                        (Some(path), _) => Some(Reach::ParentRef { path, upkeep }),
+                        (None, Some(path)) => Some(Reach::IdsInParent { path, upkeep }),
                         _ => None,
                     },
                     _ => None,
@@ -123,9 +137,15 @@ impl Planner<'_> {
                 parent: pname.clone(),
             };
             match reach {
-                Reach::ParentRef(path) => {
+                Reach::ParentRef { path, upkeep } => {
                     let path = self.access(c).path(&path);
                     let by_parent = filt(path.clone(), one_or_in, ids.clone());
+                    if upkeep {
+                        let refs = self.refs_to_keep_up(c, r);
+                        let step = self.find_ids(plan, op, c, by_parent, n, refs);
+                        self.delete_children_found(plan, op, (c, r), n, step);
+                        continue;
+                    }
                     // Their own children need their ids: read first.
                     if self.deletes_children(c) {
                         let step = self.find_ids(plan, op, c, by_parent.clone(), n, Vec::new());
@@ -136,15 +156,21 @@ impl Planner<'_> {
                     }
                     self.delete_children_step(plan, op, c, by_parent, n, gone);
                 }
-                Reach::IdsInParent(path) => {
+                Reach::IdsInParent { path, upkeep } => {
                     // The ids the parent keeps, read from it before it goes.
                     let pacc = self.access(e);
                     let by_id = filt(pacc.path("_id"), one_or_in, ids.clone());
                     let step = self.find_ids(plan, op, e, by_id, m, vec![pacc.path(&path)]);
                     let theirs = ValueSource::FromStep { step };
-                    self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In));
                     let acc = self.access(c);
-                    let by_ids = filt(acc.path("_id"), FilterOp::In, theirs);
+                    let by_ids = filt(acc.path("_id"), FilterOp::In, theirs.clone());
+                    if upkeep {
+                        let refs = self.refs_to_keep_up(c, r);
+                        let step = self.find_ids(plan, op, c, by_ids, n, refs);
+                        self.delete_children_found(plan, op, (c, r), n, step);
+                        continue;
+                    }
+                    self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In));
                     self.delete_children_step(plan, op, c, by_ids, n, gone);
                 }
                 Reach::Buckets => {
@@ -176,6 +202,47 @@ impl Planner<'_> {
                 }
             }
         }
+    }
+
+    /// The references to its other parents a child's find returns, for
+    /// their figures or latest children to follow its delete (as
+    /// `delete` reads them for a delete of the child by a filter).
+    fn refs_to_keep_up(&self, c: EntityId, r: RelationshipId) -> Vec<String> {
+        let acc = self.access(c);
+        let mut out = vec![acc.path("_id")];
+        for &x in &self.facts.rels_to[c.index()] {
+            let needs = x != r
+                && self.child_ids_path(x).is_none()
+                && (self.computed(x).next().is_some()
+                    || matches!(self.layout(x), Layout::Subset { .. }));
+            if let Some(p) = self.parent_ref_path(x).filter(|_| needs) {
+                out.push(acc.path(&p));
+            }
+        }
+        out
+    }
+
+    /// `n` children of `c` found by the find `step`, deleted as a delete of
+    /// them by a filter is: each other parent's loss counted, their own
+    /// children, their documents by those ids, then the other parents' ids
+    /// and figures (the deleted parent, through `r`, goes anyway).
+    fn delete_children_found(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        (c, r): (EntityId, RelationshipId),
+        n: f64,
+        step: usize,
+    ) {
+        let theirs = ValueSource::FromStep { step };
+        self.delete_found(
+            plan,
+            op,
+            c,
+            (n, true, FilterOp::In),
+            (&theirs, &theirs, &theirs),
+            Some(r),
+        );
     }
 
     /// Children of `c` kept apart, where `c`'s own ids are not read (in

@@ -205,37 +205,62 @@ impl<'a> Planner<'a> {
         } else {
             from.clone()
         };
+        // The children first (cascade.rs says why), by the ids the find
+        // read, or the caller's.
+        let parents = if tested_first { &from } else { &own_from };
+        self.delete_found(
+            plan,
+            op,
+            e,
+            (m, many, one_or_in),
+            (&from, &own_from, parents),
+            None,
+        );
+        let _ = RelationshipKind::OneToOne;
+    }
+
+    /// The delete of `m` instances of `e` once their ids are known (`from`:
+    /// the find that read them, or the caller's; `own_from`: the ids their
+    /// own delete takes; `parents`: the ids their owned children are found
+    /// by): what each of their parents loses counted first, their owned
+    /// children, their documents, then their parents' ids and figures.
+    /// `skip`: a parent the delete takes too (the children of a deleted
+    /// parent, cascade.rs), whose ids and figures go with it.
+    pub(super) fn delete_found(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        (m, many, one_or_in): (f64, bool, FilterOp),
+        (from, own_from, parents): (&ValueSource, &ValueSource, &ValueSource),
+        skip: Option<RelationshipId>,
+    ) {
+        let f = self.facts;
         // Several children deleted: what each parent loses is counted
         // before they go, so each count goes down by its own amount.
         let counted: Vec<Option<usize>> = f.rels_to[e.index()]
             .iter()
-            .map(|&r| match &from {
-                ValueSource::FromStep { step } if many => {
+            .map(|&r| match from {
+                ValueSource::FromStep { step } if many && skip != Some(r) => {
                     self.count_removed_per_parent(plan, op, (e, r, *step, m))
                 }
                 _ => None,
             })
             .collect();
-        // The children first (cascade.rs says why), by the ids the find
-        // read, or the caller's.
-        let parents = if tested_first { &from } else { &own_from };
         self.delete_owned_children(plan, op, e, (m, parents, one_or_in));
-        self.delete_document(plan, op, e, (m, one_or_in), &own_from);
+        self.delete_document(plan, op, e, (m, one_or_in), own_from);
         let deleted = plan.steps.len();
         let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
         for (r, counted) in f.rels_to[e.index()].iter().copied().zip(counted) {
+            if skip == Some(r) {
+                continue;
+            }
             let before = plan.steps.len();
-            self.remove_from_parent(
-                plan,
-                op,
-                (e, r, counted),
-                (m, one_or_in),
-                (&from, &own_from),
-            );
+            self.remove_from_parent(plan, op, (e, r, counted), (m, one_or_in), (from, own_from));
             // The counters taken down by the group's amounts only when
             // this delete deleted every child the find returned; counted
             // again from what is left otherwise (issue 41).
-            if let (Some(n), ValueSource::FromStep { step }, true) = (counted, &from, many)
+            if let (Some(n), ValueSource::FromStep { step }, true) = (counted, from, many)
                 && let Some(down) = plan.steps[before..]
                     .iter()
                     .position(|s| s.each.as_ref().is_some_and(|x| x.from_step == Some(n)))
@@ -248,7 +273,6 @@ impl<'a> Planner<'a> {
                 );
             }
         }
-        let _ = RelationshipKind::OneToOne;
     }
 
     /// The deleted instance's own document, or its element pulled from the
