@@ -258,3 +258,67 @@ fn children_kept_by_another_parent_go_with_its_upkeep_or_are_warned_of() {
     assert_eq!(orphaned(p), ["comment"]);
     assert!(deletes_of(p, "comment").is_empty() && deletes_of(p, "member").is_empty());
 }
+
+/// Teams that keep their members' ids, owned (not `standalone`), deleted
+/// only when closed: the find of the team tests the condition and returns
+/// the ids (one read, not two), the members go by those ids, then the team
+/// by its conditional delete. A team still open is found by no find: none
+/// of its members goes.
+#[test]
+fn a_conditional_delete_reads_the_ids_its_parent_keeps_once() {
+    let d = design(
+        "name: teams
+entities:
+  team:
+    count: 10000
+    fields:
+      name: string(20)
+      open: bool
+  user:
+    count: 1000000
+    fields:
+      name: string(20)
+relationships:
+  members:
+    parent: team
+    child: user
+    children: {min: 0, typical: 8, max: 20}
+    layout: child-references
+operations:
+  team_page:
+    read: team
+    rate: 100
+    filter: {_id: eq}
+  finish:
+    delete: team
+    filter: {_id: eq}
+    when: [\"open = false\"]
+    otherwise: skip
+    rate: 1
+",
+    );
+    let p = plan(&d, "finish");
+    let order: Vec<(&str, Action)> = p
+        .steps
+        .iter()
+        .map(|s| (s.collection.as_str(), s.action))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            ("team", Action::Find),
+            ("user", Action::DeleteMany),
+            ("team", Action::DeleteOne),
+        ]
+    );
+    let find = &p.steps[0];
+    assert_eq!(find.conditions.len(), 1, "{find:?}");
+    assert!(find.projection.iter().any(|x| x == "members"), "{find:?}");
+    let users = &p.steps[1];
+    assert_eq!(users.documents, 8.0);
+    assert_eq!(
+        (users.filter[0].path.as_str(), &users.filter[0].value_from),
+        ("_id", &crate::design::ValueSource::FromStep { step: 1 })
+    );
+    assert!(orphaned(p).is_empty());
+}

@@ -116,12 +116,17 @@ impl Planner<'_> {
         op: OperationId,
         e: EntityId,
         (m, ids, one_or_in): (f64, &ValueSource, FilterOp),
+        above: &[EntityId],
     ) {
         let f = self.facts;
+        // The entities this delete already takes, `e` last: a cycle of
+        // owned relationships (which a model may only close with a
+        // `standalone` one, but a hand-built one may not) stops here.
+        let chain: Vec<EntityId> = above.iter().copied().chain([e]).collect();
         for (r, reach) in self.owned_apart(e) {
             let rel = f.model.relationship(r);
             let c = rel.child;
-            let Some(reach) = reach else {
+            let Some(reach) = reach.filter(|_| !chain.contains(&c)) else {
                 plan.warnings.push(Warning::OrphanedChildren {
                     entity: self.name(e).to_string(),
                     children: self.name(c).to_string(),
@@ -143,34 +148,52 @@ impl Planner<'_> {
                     if upkeep {
                         let refs = self.refs_to_keep_up(c, r);
                         let step = self.find_ids(plan, op, c, by_parent, n, refs);
-                        self.delete_children_found(plan, op, (c, r), n, step);
+                        self.delete_children_found(plan, op, (c, r), n, step, &chain);
                         continue;
                     }
                     // Their own children need their ids: read first.
                     if self.deletes_children(c) {
                         let step = self.find_ids(plan, op, c, by_parent.clone(), n, Vec::new());
                         let theirs = ValueSource::FromStep { step };
-                        self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In));
+                        self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In), &chain);
                     } else {
                         self.warn_unreached_below(plan, c);
                     }
                     self.delete_children_step(plan, op, c, by_parent, n, gone);
                 }
                 Reach::IdsInParent { path, upkeep } => {
-                    // The ids the parent keeps, read from it before it goes.
+                    // The ids the parent keeps, read from it before it goes:
+                    // by the find of the parents that read their ids, when
+                    // there is one, or a find of its own.
                     let pacc = self.access(e);
-                    let by_id = filt(pacc.path("_id"), one_or_in, ids.clone());
-                    let step = self.find_ids(plan, op, e, by_id, m, vec![pacc.path(&path)]);
+                    let held = pacc.path(&path);
+                    let step = match ids {
+                        ValueSource::FromStep { step: n }
+                            if plan.steps.get(n.wrapping_sub(1)).is_some_and(|s| {
+                                s.action == Action::Find && s.collection == pacc.collection
+                            }) =>
+                        {
+                            let found = &mut plan.steps[n - 1];
+                            if !found.projection.contains(&held) {
+                                found.projection.push(held);
+                            }
+                            *n
+                        }
+                        _ => {
+                            let by_id = filt(pacc.path("_id"), one_or_in, ids.clone());
+                            self.find_ids(plan, op, e, by_id, m, vec![held])
+                        }
+                    };
                     let theirs = ValueSource::FromStep { step };
                     let acc = self.access(c);
                     let by_ids = filt(acc.path("_id"), FilterOp::In, theirs.clone());
                     if upkeep {
                         let refs = self.refs_to_keep_up(c, r);
                         let step = self.find_ids(plan, op, c, by_ids, n, refs);
-                        self.delete_children_found(plan, op, (c, r), n, step);
+                        self.delete_children_found(plan, op, (c, r), n, step, &chain);
                         continue;
                     }
-                    self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In));
+                    self.delete_owned_children(plan, op, c, (n, &theirs, FilterOp::In), &chain);
                     self.delete_children_step(plan, op, c, by_ids, n, gone);
                 }
                 Reach::Buckets => {
@@ -233,6 +256,7 @@ impl Planner<'_> {
         (c, r): (EntityId, RelationshipId),
         n: f64,
         step: usize,
+        above: &[EntityId],
     ) {
         let theirs = ValueSource::FromStep { step };
         self.delete_found(
@@ -241,7 +265,7 @@ impl Planner<'_> {
             c,
             (n, true, FilterOp::In),
             (&theirs, &theirs, &theirs),
-            Some(r),
+            (Some(r), above),
         );
     }
 

@@ -214,7 +214,7 @@ impl<'a> Planner<'a> {
             e,
             (m, many, one_or_in),
             (&from, &own_from, parents),
-            None,
+            (None, &[]),
         );
         let _ = RelationshipKind::OneToOne;
     }
@@ -225,7 +225,8 @@ impl<'a> Planner<'a> {
     /// by): what each of their parents loses counted first, their owned
     /// children, their documents, then their parents' ids and figures.
     /// `skip`: a parent the delete takes too (the children of a deleted
-    /// parent, cascade.rs), whose ids and figures go with it.
+    /// parent, cascade.rs), whose ids and figures go with it; `above`: the
+    /// entities the delete takes above `e`.
     pub(super) fn delete_found(
         &self,
         plan: &mut OpPlan,
@@ -233,7 +234,7 @@ impl<'a> Planner<'a> {
         e: EntityId,
         (m, many, one_or_in): (f64, bool, FilterOp),
         (from, own_from, parents): (&ValueSource, &ValueSource, &ValueSource),
-        skip: Option<RelationshipId>,
+        (skip, above): (Option<RelationshipId>, &[EntityId]),
     ) {
         let f = self.facts;
         // Several children deleted: what each parent loses is counted
@@ -247,7 +248,7 @@ impl<'a> Planner<'a> {
                 _ => None,
             })
             .collect();
-        self.delete_owned_children(plan, op, e, (m, parents, one_or_in));
+        self.delete_owned_children(plan, op, e, (m, parents, one_or_in), above);
         self.delete_document(plan, op, e, (m, one_or_in), own_from);
         let deleted = plan.steps.len();
         let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
