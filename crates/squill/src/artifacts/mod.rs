@@ -34,6 +34,9 @@ mod ttl_tests;
 
 // Generated code run against the server (issue 41): an embedded element's
 // conditional write, an atomic group's transaction.
+// A parent's delete takes its owned children (audit43 Q).
+#[cfg(test)]
+mod cascade_tests;
 #[cfg(test)]
 mod elem_match_tests;
 #[cfg(test)]

@@ -183,6 +183,13 @@ pub enum Purpose {
         entity: String,
         parent: String,
     },
+    /// The children a deleted parent owns, kept in documents of their own,
+    /// deleted with it (before it: a failure part-way leaves a parent that
+    /// is still found, with fewer children).
+    DeleteOwnedChildren {
+        entity: String,
+        parent: String,
+    },
     /// A parent's figures over its children set to those of none (a count
     /// and sums of 0, no max, min or last) once all its children went.
     ResetComputed {
@@ -490,6 +497,11 @@ impl Purpose {
                 one(parent),
                 plural(entity)
             ),
+            DeleteOwnedChildren { entity, parent } => format!(
+                "delete the {} each deleted {} owns",
+                plural(entity),
+                one(parent)
+            ),
             ResetComputed { entity, parent } => format!(
                 "set the {}'s figures of its {} to those of none",
                 one(parent),
@@ -632,9 +644,11 @@ pub enum Warning {
     /// documents under this design: no index can enforce it.
     UniqueUnchecked { entity: String, keys: Vec<String> },
     /// A delete of `entity` leaves its owned `children` (through
-    /// `relationship`, not `standalone`), which this design keeps in a
-    /// collection of their own: the delete writes the entity's documents
-    /// only, so the application deletes the children too or they stay.
+    /// `relationship`, not `standalone`), which the plan cannot reach
+    /// (another entity holds them, or keeps them in buckets or an outlier's
+    /// array, or they sit below children found by no id:
+    /// costs/plan/cascade.rs), so the application
+    /// deletes them too or they stay.
     OrphanedChildren {
         entity: String,
         children: String,
@@ -869,7 +883,7 @@ impl Warning {
                 children,
                 relationship,
             } => format!(
-                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`) in their own collection: this plan deletes the {entity} only; the application must delete them too (`deleteMany` by the {entity}'s id), or they stay, kept and indexed, reached by nothing",
+                "deleting {} leaves the {children} instances it owns ({relationship}, not `standalone`): this plan cannot reach them (another entity holds them, or keeps them in a bucket or an outlier's array, or no id it reads finds them); the application must delete them too (found by the {entity}'s id they hold), or they stay, kept and reached by no {entity}",
                 a(entity)
             ),
             Warning::UniqueUnchecked { entity, keys } => format!(

@@ -4,6 +4,7 @@ mod alternatives;
 mod atomic_groups;
 mod bounded;
 mod capacity;
+mod cascade;
 mod correlation;
 mod counted_words;
 mod edges;

@@ -1352,7 +1352,9 @@ fn a_figure_of_no_children_is_null_and_the_validator_takes_it() {
 /// team's document, the condition in its filter, no transaction and no
 /// read first; `otherwise` rides on that step (the join fails, the delete
 /// of a team already gone or open does nothing), and the cookbook's join
-/// throws when nothing matched (issue 41).
+/// throws when nothing matched (issue 41). The users are `standalone`
+/// (they outlive their team): an owned member would go with the team, its
+/// ids read first (advise/tests/cascade.rs).
 const TEAMS: &str = "
 name: conditional-link
 entities:
@@ -1371,6 +1373,7 @@ relationships:
     child: user
     children: {min: 0, typical: 8, max: 20}
     layout: child-references
+    standalone: true
 operations:
   team_page:
     read: team

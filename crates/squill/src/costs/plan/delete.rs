@@ -11,10 +11,15 @@ impl<'a> Planner<'a> {
         filter: &[Filter],
     ) {
         let f = self.facts;
-        // Every bucketed child of its parents: their buckets go.
+        // Every bucketed child of its parents: their buckets go (their
+        // own children, found by no id here, are warned of).
         if self.clear_buckets(plan, op, e, filter) {
+            self.warn_unreached_below(plan, e);
             return;
         }
+        // Owned children kept apart go first, by the deleted parents' ids
+        // (cascade.rs): a delete by a filter reads those ids first.
+        let cascade = self.deletes_children(e);
         let acc = self.access(e);
         let name = self.name(e).to_string();
         // By the caller's id alone (and the tenant); with any other
@@ -62,6 +67,7 @@ impl<'a> Planner<'a> {
         });
         if !by_id
             && !upkeep
+            && !cascade
             && (matches!(self.p.home[e.index()], Home::Own) || rewrite.is_some())
             && self.outlier_of(e).is_none()
         {
@@ -124,9 +130,19 @@ impl<'a> Planner<'a> {
                     gate_counters(&mut plan.steps[from..], written, false);
                 }
             }
+            self.warn_unreached_below(plan, e);
             return;
         }
-        let from = if by_id && !needs_parent_id {
+        // A conditional delete of a parent with children to delete finds
+        // the parents that meet its conditions first: deleting children of
+        // a parent the condition then keeps would leave it without them.
+        // So does one under a tenant: the children may not carry the
+        // tenant's id, and an id of another tenant's parent would take
+        // that tenant's children while the parent's scoped delete matched
+        // nothing.
+        let conditions = &f.model.operation(op).terms.conditions;
+        let tested_first = cascade && (!conditions.is_empty() || self.within_tenant(e));
+        let from = if by_id && !needs_parent_id && !tested_first {
             ValueSource::Param
         } else {
             let id_only;
@@ -170,6 +186,17 @@ impl<'a> Planner<'a> {
                     }
                 }
             }
+            if tested_first && let Some(step) = plan.steps.get_mut(n.saturating_sub(1)) {
+                let acc = self.access(e);
+                step.conditions = conditions
+                    .iter()
+                    .map(|c| crate::design::StepCondition {
+                        path: acc.path(&c.field),
+                        test: c.test,
+                        value: c.value.clone(),
+                    })
+                    .collect();
+            }
             ValueSource::FromStep { step: n }
         };
         let own_from = if by_id {
@@ -177,33 +204,63 @@ impl<'a> Planner<'a> {
         } else {
             from.clone()
         };
+        // The children first (cascade.rs says why), by the ids the find
+        // read, or the caller's.
+        let parents = if tested_first { &from } else { &own_from };
+        self.delete_found(
+            plan,
+            op,
+            e,
+            (m, many, one_or_in),
+            (&from, &own_from, parents),
+            (None, &[]),
+        );
+        let _ = RelationshipKind::OneToOne;
+    }
+
+    /// The delete of `m` instances of `e` once their ids are known (`from`:
+    /// the find that read them, or the caller's; `own_from`: the ids their
+    /// own delete takes; `parents`: the ids their owned children are found
+    /// by): what each of their parents loses counted first, their owned
+    /// children, their documents, then their parents' ids and figures.
+    /// `skip`: a parent the delete takes too (the children of a deleted
+    /// parent, cascade.rs), whose ids and figures go with it; `above`: the
+    /// entities the delete takes above `e`.
+    pub(super) fn delete_found(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        e: EntityId,
+        (m, many, one_or_in): (f64, bool, FilterOp),
+        (from, own_from, parents): (&ValueSource, &ValueSource, &ValueSource),
+        (skip, above): (Option<RelationshipId>, &[EntityId]),
+    ) {
+        let f = self.facts;
         // Several children deleted: what each parent loses is counted
         // before they go, so each count goes down by its own amount.
         let counted: Vec<Option<usize>> = f.rels_to[e.index()]
             .iter()
-            .map(|&r| match &from {
-                ValueSource::FromStep { step } if many => {
+            .map(|&r| match from {
+                ValueSource::FromStep { step } if many && skip != Some(r) => {
                     self.count_removed_per_parent(plan, op, (e, r, *step, m))
                 }
                 _ => None,
             })
             .collect();
-        self.delete_document(plan, op, e, (m, one_or_in), &own_from);
+        self.delete_owned_children(plan, op, e, (m, parents, one_or_in), above);
+        self.delete_document(plan, op, e, (m, one_or_in), own_from);
         let deleted = plan.steps.len();
         let many = plan.steps.last().map(|s| s.action) == Some(Action::DeleteMany);
         for (r, counted) in f.rels_to[e.index()].iter().copied().zip(counted) {
+            if skip == Some(r) {
+                continue;
+            }
             let before = plan.steps.len();
-            self.remove_from_parent(
-                plan,
-                op,
-                (e, r, counted),
-                (m, one_or_in),
-                (&from, &own_from),
-            );
+            self.remove_from_parent(plan, op, (e, r, counted), (m, one_or_in), (from, own_from));
             // The counters taken down by the group's amounts only when
             // this delete deleted every child the find returned; counted
             // again from what is left otherwise (issue 41).
-            if let (Some(n), ValueSource::FromStep { step }, true) = (counted, &from, many)
+            if let (Some(n), ValueSource::FromStep { step }, true) = (counted, from, many)
                 && let Some(down) = plan.steps[before..]
                     .iter()
                     .position(|s| s.each.as_ref().is_some_and(|x| x.from_step == Some(n)))
@@ -216,7 +273,6 @@ impl<'a> Planner<'a> {
                 );
             }
         }
-        let _ = RelationshipKind::OneToOne;
     }
 
     /// The deleted instance's own document, or its element pulled from the
@@ -433,33 +489,6 @@ impl<'a> Planner<'a> {
                     self.reread_per_parent(plan, op, (e, r, *step, m), (func, x, cname));
                 }
                 _ => self.reread_when_held(plan, op, (e, r, &parent_id), (func, x, cname)),
-            }
-        }
-    }
-}
-
-impl Planner<'_> {
-    /// Warns of the owned children (neither `standalone`, shared nor
-    /// many-to-many) of a deleted `e` that the design keeps apart from it,
-    /// in documents of their own or in buckets: the delete writes `e`'s
-    /// documents only. Embedded children go with the document that holds
-    /// them, so the layouts compared did not do the same work (audit 43 Q).
-    pub(super) fn orphaned_children(&self, plan: &mut OpPlan, e: EntityId) {
-        let model = self.facts.model;
-        for &r in &self.facts.rels_from[e.index()] {
-            let rel = model.relationship(r);
-            let owned = !rel.child_standalone
-                && !rel.shared
-                && rel.kind != crate::model::RelationshipKind::ManyToMany
-                && rel.parent != rel.child;
-            let apart = !matches!(self.p.home[rel.child.index()], Home::Embedded { .. })
-                && self.p.root(rel.child) != self.p.root(e);
-            if owned && apart {
-                plan.warnings.push(Warning::OrphanedChildren {
-                    entity: self.name(e).to_string(),
-                    children: self.name(rel.child).to_string(),
-                    relationship: rel.name.clone(),
-                });
             }
         }
     }

@@ -203,6 +203,7 @@ pub(crate) struct Planner<'a> {
 
 mod aggregate;
 mod bucket;
+mod cascade;
 mod conditional;
 mod delete;
 mod filter_keys;
@@ -1029,7 +1030,6 @@ impl<'a> Planner<'a> {
             }
             OperationKind::Delete { entity, filter } => {
                 self.delete(&mut plan, op_id, *entity, filter);
-                self.orphaned_children(&mut plan, *entity);
             }
             OperationKind::Link {
                 relationship,

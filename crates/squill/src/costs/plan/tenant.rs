@@ -73,7 +73,7 @@ impl Planner<'_> {
     /// (a store's product), or belongs through one-parent relationships to
     /// an entity that is (a show's seats, where the tenant is the venue).
     /// The tenant itself is not: an operation on it may span tenants.
-    fn within_tenant(&self, e: EntityId) -> bool {
+    pub(super) fn within_tenant(&self, e: EntityId) -> bool {
         let model = self.facts.model;
         let mut seen = vec![e];
         let mut cur = vec![e];

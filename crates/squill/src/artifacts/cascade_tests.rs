@@ -1,0 +1,105 @@
+//! A delete of a parent, run against a server in each language, deletes the
+//! parent, the children it owns and theirs, and nothing else (audit43 Q;
+//! scripts/testenv/check_cascade.py).
+
+use super::external_tests::{run_check_script, server_tools};
+
+/// Issues of a project, each with its comments (owned, in their own
+/// collection), the comments' reactions (owned by the comment), and its
+/// watches (`standalone`: they outlive the issue).
+const ISSUES: &str = "name: issues
+entities:
+  project:
+    count: 10000
+    fields:
+      name: string(20)
+  issue:
+    count: 1000000
+    fields:
+      title: string(60)
+  comment:
+    count: 40000000
+    fields:
+      text: string(200)
+  reaction:
+    count: 80000000
+    fields:
+      emoji: string(4)
+  watch:
+    count: 5000000
+    fields:
+      since: date
+relationships:
+  project_issues:
+    parent: project
+    child: issue
+    children: {min: 0, typical: 100, max: 1000}
+    child_field: project
+    layout: parent-reference
+  comments:
+    parent: issue
+    child: comment
+    children: {min: 0, typical: 40, max: 300}
+    child_field: issue
+    layout: parent-reference
+  reactions:
+    parent: comment
+    child: reaction
+    children: {min: 0, typical: 2, max: 5000}
+    child_field: comment
+    layout: parent-reference
+  watchers:
+    parent: issue
+    child: watch
+    children: {min: 0, typical: 5, max: 200}
+    child_field: issue
+    standalone: true
+    layout: parent-reference
+operations:
+  show:
+    read: issue
+    filter: {_id: eq}
+    include: [comments]
+    rate: 100
+  delete_issue:
+    delete: issue
+    filter: {_id: eq}
+    rate: 1
+";
+
+/// Deleting an issue in Python, mongosh and Node.js deletes the issue, its
+/// comments and their reactions, and leaves the other issue, its comments
+/// and reactions, both issues' watches and the project as they were.
+#[test]
+fn deleting_an_issue_deletes_its_comments_and_nothing_else_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let model = crate::inputs::model_file::parse("issues.yaml", ISSUES).expect("the model parses");
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("cascade-issues", "squill_cascade", false),
+        (
+            "check_cascade.py",
+            &[
+                "delete_issue",
+                "issue",
+                "comment.issue=issue",
+                "reaction.comment=comment",
+                "watch.issue=issue!",
+            ],
+        ),
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} delete_issue: deleted 2 comment, 1 issue, 4 reaction, 0 watch and nothing else"
+            )),
+            "{lang}: {out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
