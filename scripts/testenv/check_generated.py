@@ -376,6 +376,10 @@ def sample_params(db, plan, examples):
         if kind == "page":
             values[p["name"]] = 1
             continue
+        # A batch job's batch: its default (the PLAN's `limit`).
+        if kind == "batch":
+            values[p["name"]] = None
+            continue
         found = db[coll].find_one({path: {"$exists": True}}, sort=[("_id", 1)])
         if kind in ("from", "to"):
             found = related_doc(db, plan, coll, path, values) or found

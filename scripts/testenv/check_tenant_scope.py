@@ -7,30 +7,39 @@ its parent's `_id`).
 
 python check_tenant_scope.py DIR URI DB MONGOSH TENANT, with DIR the
 directory `squill generate` wrote (cookbook.py, cookbook.mongosh.js,
-cookbook.js), DB a database it creates the collections of (with their
-validators, validators.json), and TENANT the tenant's collection,
-which is also the name of the reference to it in each scoped document. A
-document's reference to another collection is the field named after it (as
-in the fixture tenant-writes): each tenant's documents are one of each
-collection's example (examples.json), linked to one another and to the
-tenant, made to meet the conditions of the writes.
+cookbook.js) and its synthetic data (data/*.json, `generate data`), DB a
+database it creates the collections of (with their validators,
+validators.json), and TENANT the tenant's collection, which is also the
+name of the reference to it in each scoped document. The synthetic data
+keeps every reference of a tenant's document within that tenant, so a
+tenant's documents as generated are the world its calls run on. Of each
+collection a call's parameters name, it takes the tenant's document that
+a document taken before references (a review's product), else the one
+the tenant's documents reference most (a customer with orders).
 
-Each operation runs twice per language, on documents of its own: once with
-the tenant the documents belong to (something of it must change: the call
-reaches its writes), once with another tenant (nothing of it may change).
-Prints "ok: ..." per check, "FAIL: ..." per failure, exits 1 on any failure
-or when no operation was checked.
+Each language checks its own tenant of the data. Before each call, that
+tenant's documents are loaded again as generated, changed only to meet the
+conditions of the writes. Each operation runs twice per language: once with
+the tenant the documents belong to (something of the tenant must change:
+the call reaches its writes), once with a tenant that is no other's and the
+same ids (nothing of the tenant may change). Prints "ok: ..." per check,
+"FAIL: ..." per failure, exits 1 on any failure or when no operation was
+checked.
 """
 
 import copy
 import datetime
+import glob
 import json
 import os
 import sys
 import threading
 
+from bson import json_util
 from bson.objectid import ObjectId
 from pymongo import MongoClient
+
+OPTS = json_util.JSONOptions(json_mode=json_util.JSONMode.CANONICAL, tz_aware=False)
 
 WRITES = {"update_one", "update_many", "upsert", "delete_one", "delete_many", "find_one_and_update", "bulk_write"}
 def scoped_writes(op, tenant):
@@ -76,28 +85,99 @@ def meet(doc, path, test):
             meet(item, rest, test)
 
 
-def world(db, examples, tenant, tenant_id, conds):
-    """One tenant's documents: one of each collection, the tenant's own
-    with `tenant_id` as its `_id`. Returns each collection's id and
-    document."""
-    ids = {coll: ObjectId() for coll in examples}
-    ids[tenant] = tenant_id
+def load_data(directory):
+    """Each collection's generated documents (data/COLL.json)."""
+    data = {}
+    for path in sorted(glob.glob(os.path.join(directory, "data", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            lines = [json_util.loads(line, json_options=OPTS) for line in f if line.strip()]
+        data[os.path.basename(path)[: -len(".json")]] = lines
+    return data
+
+
+def reference(v):
+    """The id a reference holds: the id itself, or an extended
+    reference's `_id`."""
+    return v.get("_id") if isinstance(v, dict) else v
+
+
+def tenant_of(doc, coll, tenant):
+    return doc["_id"] if coll == tenant else reference(doc.get(tenant))
+
+
+def by_tenant(coll, tenant, t):
+    return {"_id": t} if coll == tenant else {"$or": [{tenant: t}, {f"{tenant}._id": t}]}
+
+
+def object_ids(v, out):
+    if isinstance(v, ObjectId):
+        out.append(v)
+    elif isinstance(v, list):
+        for x in v:
+            object_ids(x, out)
+    elif isinstance(v, dict):
+        for x in v.values():
+            object_ids(x, out)
+    return out
+
+
+def references(doc):
+    return set(object_ids({k: v for k, v in doc.items() if k != "_id"}, []))
+
+
+def of_tenant(data, tenant, t, conds):
+    """Tenant `t`'s documents as generated, each collection's, made to meet
+    the conditions of the writes."""
     docs = {}
-    for coll, example in examples.items():
-        doc = copy.deepcopy(example)
-        doc["_id"] = ids[coll]
-        for field, value in list(doc.items()):
-            if field == "_id" or field not in ids:
-                continue
-            if isinstance(value, ObjectId):
-                doc[field] = ids[field]
-            elif isinstance(value, dict) and "_id" in value:
-                value["_id"] = ids[field]
-        for path, test in conds.get(coll, []):
-            meet(doc, path, test)
-        db[coll].insert_one(doc)
-        docs[coll] = doc
-    return ids, docs
+    for coll, lines in data.items():
+        mine = [copy.deepcopy(d) for d in lines if tenant_of(d, coll, tenant) == t]
+        for doc in mine:
+            for path, test in conds.get(coll, []):
+                meet(doc, path, test)
+        if mine:
+            docs[coll] = mine
+    return docs
+
+
+def tenants(data, tenant, n):
+    """`n` tenants of the data, those with documents in the most
+    collections (then the most documents) first."""
+    held = {}
+    for coll, lines in data.items():
+        for d in lines:
+            t = tenant_of(d, coll, tenant)
+            if t is not None:
+                held.setdefault(t, {}).setdefault(coll, 0)
+                held[t][coll] += 1
+    ranked = sorted(held, key=lambda t: (-len(held[t]), -sum(held[t].values()), str(t)))
+    return ranked[:n]
+
+
+def reload(db, docs, tenant, t):
+    """Tenant `t`'s documents, and nothing else of it (what earlier calls
+    inserted or deleted), back in the collections."""
+    for coll, mine in docs.items():
+        db[coll].delete_many(by_tenant(coll, tenant, t))
+        db[coll].insert_many(copy.deepcopy(mine), ordered=True)
+
+
+def chosen(op, docs, tenant):
+    """One document of each collection the call's parameters name: one the
+    documents chosen before reference (a review's product), else the one
+    the tenant's documents reference most (a customer with orders)."""
+    counts = {}
+    for mine in docs.values():
+        for d in mine:
+            for x in references(d):
+                counts[x] = counts.get(x, 0) + 1
+    out = {}
+    for p in op["params"]:
+        coll = p["collection"]
+        if coll in out or coll not in docs or (p["path"] == tenant and p["kind"] == "value"):
+            continue
+        pool = [d for d in docs[coll] if any(d["_id"] in references(o) for o in out.values())]
+        out[coll] = max(pool or docs[coll], key=lambda d: counts.get(d["_id"], 0))
+    return out
 
 
 def value_at(doc, path):
@@ -137,10 +217,10 @@ def changed(v, allowed=None):
     return v
 
 
-def arguments(op, ids, docs, tenant, called_with, validators):
+def arguments(op, docs, tenant, called_with, validators):
     """The call's arguments: `called_with` as the tenant, the ids of the
-    documents of `ids`, values from them (a new value changed, a range
-    that holds every date or number)."""
+    documents of `docs` (one per collection), values from them (a new value
+    changed, a range that holds every date or number)."""
     args = {}
     for p in op["params"]:
         coll, path, kind, name = p["collection"], p["path"], p["kind"], p["name"]
@@ -153,7 +233,7 @@ def arguments(op, ids, docs, tenant, called_with, validators):
         elif path == tenant:
             args[name] = called_with
         elif path == "_id":
-            args[name] = ids[coll]
+            args[name] = docs[coll]["_id"]
         elif kind in ("from", "to"):
             v = value_at(docs[coll], path)
             if isinstance(v, datetime.datetime):
@@ -169,8 +249,9 @@ def arguments(op, ids, docs, tenant, called_with, validators):
     return args
 
 
-def snapshot(db, ids):
-    return {coll: db[coll].find_one({"_id": i}) for coll, i in ids.items()}
+def snapshot(db, colls, tenant, t):
+    """Every document of tenant `t`, by collection, in `_id` order."""
+    return {c: list(db[c].find(by_tenant(c, tenant, t)).sort("_id", 1)) for c in colls}
 
 
 def call(book, name, db, args):
@@ -183,22 +264,24 @@ def call(book, name, db, args):
         return f"{type(e).__name__}: {e}"
 
 
-def check(db, book, lang, name, op, setting):
-    examples, tenant, conds, validators = setting
+def check(db, book, lang, name, op, setting, t):
+    data, tenant, conds, validators = setting
+    docs = of_tenant(data, tenant, t, conds)
+    picked = chosen(op, docs, tenant)
     # Its own tenant: the call reaches its writes.
-    own = ObjectId()
-    ids, docs = world(db, examples, tenant, own, conds)
-    before = snapshot(db, ids)
-    err = call(book, name, db, arguments(op, ids, docs, tenant, own, validators))
-    moved = [c for c, d in snapshot(db, ids).items() if d != before[c]]
+    reload(db, docs, tenant, t)
+    before = snapshot(db, docs, tenant, t)
+    err = call(book, name, db, arguments(op, picked, tenant, t, validators))
+    after = snapshot(db, docs, tenant, t)
+    moved = [c for c in docs if after[c] != before[c]]
     if err is not None or not moved:
         return f"FAIL: {lang} {name}: with its own tenant, the call changed nothing of it ({err or 'no error'})"
-    # Another tenant: the same call with the ids of this tenant's documents.
-    ids, docs = world(db, examples, tenant, ObjectId(), conds)
-    before = snapshot(db, ids)
-    err = call(book, name, db, arguments(op, ids, docs, tenant, ObjectId(), validators))
-    after = snapshot(db, ids)
-    hit = [c for c in ids if after[c] != before[c]]
+    # A tenant that is no other's: the same call with this tenant's ids.
+    reload(db, docs, tenant, t)
+    before = snapshot(db, docs, tenant, t)
+    err = call(book, name, db, arguments(op, picked, tenant, ObjectId(), validators))
+    after = snapshot(db, docs, tenant, t)
+    hit = [c for c in docs if after[c] != before[c]]
     if hit:
         return f"FAIL: {lang} {name}: called with another tenant, it changed this tenant's {', '.join(hit)}"
     said = f" (the call said: {err})" if err else ""
@@ -219,21 +302,31 @@ def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import three_cookbooks
 
-    cookbook, books, examples = three_cookbooks.load(directory, uri, db_name, mongosh)
+    cookbook, books, _ = three_cookbooks.load(directory, uri, db_name, mongosh)
     db = MongoClient(uri)[db_name]
     with open(f"{directory}/validators.json") as f:
         validators = json.load(f)
-    setting = (examples, tenant, conditions(cookbook), validators)
+    data = load_data(directory)
+    setting = (data, tenant, conditions(cookbook), validators)
     validated(db, validators)
+    # The data as generated, then one tenant per language (the calls of
+    # one language touch no other's tenant).
+    for coll, lines in data.items():
+        if lines:
+            db[coll].insert_many(copy.deepcopy(lines), ordered=True)
+    mine = tenants(data, tenant, len(books))
+    if len(mine) < len(books):
+        print(f"FAIL: the data holds {len(mine)} tenant(s), one per language wanted")
+        sys.exit(1)
     ops = [(name, op) for name, op in cookbook.PLAN.items() if scoped_writes(op, tenant)]
     # One thread per language, each on documents of its own: mongosh's and
     # Node.js's starts overlap the other languages' calls.
     lines = {}
 
-    def run(lang, book):
-        lines[lang] = [check(db, book, lang, name, op, setting) for name, op in ops]
+    def run(lang, book, t):
+        lines[lang] = [check(db, book, lang, name, op, setting, t) for name, op in ops]
 
-    threads = [threading.Thread(target=run, args=(lang, book)) for lang, book in books]
+    threads = [threading.Thread(target=run, args=(lang, book, t)) for (lang, book), t in zip(books, mine)]
     for t in threads:
         t.start()
     for t in threads:

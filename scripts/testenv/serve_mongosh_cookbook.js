@@ -11,7 +11,7 @@
 // (U+001E) and "squill-cookbook-reply " (anything else mongosh prints
 // comes before it):
 //
-//     request  {"uri": URI, "db": NAME, "cookbook": PATH, "fn": NAME, "args": EJSON}
+//     request  {"uri": URI, "db": NAME, "cookbook": PATH, "fn": NAME, "args": EJSON, "plain": [INDEX]}
 //     reply    {"result": EJSON}   or   {"error": TEXT}
 //
 // `args` is canonical Extended JSON of the function's arguments in its
@@ -148,7 +148,10 @@
       }
       const fn = globalThis[request.fn];
       if (typeof fn !== "function") throw new Error(`${request.cookbook} defines no function ${request.fn}`);
-      const result = fn(...EJSON.parse(request.args, { relaxed: false }));
+      const values = EJSON.parse(request.args, { relaxed: false });
+      // Arguments a caller passes as plain numbers (a batch's size).
+      for (const i of request.plain || []) if (values[i] != null) values[i] = Number(values[i]);
+      const result = fn(...values);
       const shaped = {};
       for (const [k, v] of Object.entries(result)) shaped[k] = pythonShape(v);
       reply = { result: EJSON.stringify(shaped, { relaxed: false }) };

@@ -9,7 +9,7 @@
 //
 // One request per line on stdin, one reply per line on stdout:
 //
-//     request  {"uri": URI, "db": NAME, "cookbook": PATH, "fn": NAME, "args": EJSON}
+//     request  {"uri": URI, "db": NAME, "cookbook": PATH, "fn": NAME, "args": EJSON, "plain": [INDEX]}
 //     reply    {"result": EJSON}   or   {"error": TEXT}
 //
 // `args` is canonical Extended JSON of the function's arguments after
@@ -54,10 +54,12 @@ function pythonShape(v) {
 }
 
 async function serve(request) {
-  const { uri, db, cookbook, fn, args } = request;
+  const { uri, db, cookbook, fn, args, plain } = request;
   const functions = require(cookbook);
   if (typeof functions[fn] !== "function") throw new Error(`${cookbook} exports no function ${fn}`);
   const values = EJSON.parse(args, { relaxed: false });
+  // Arguments a caller passes as plain numbers (a batch's size).
+  for (const i of plain || []) if (values[i] != null) values[i] = Number(values[i]);
   const result = await functions[fn]((await client(uri)).db(db), ...values);
   const shaped = {};
   for (const [k, v] of Object.entries(result)) shaped[k] = pythonShape(v);

@@ -151,15 +151,6 @@ const FILES: [(&str, &str); 21] = [
     ),
 ];
 
-/// Fixtures left out of `all()`, loaded by name by their own tests. The
-/// synthetic data draws an order's customer among every store's customers
-/// (a second parent is a random sample, `synthetic::numbering`), so in
-/// `tenant-writes` a customer's orders in her store are none, and the
-/// checks of every fixture against a server find the rename's refresh of
-/// her copies empty. check_tenant_scope.py builds documents of one tenant
-/// that agree instead.
-const ONLY_BY_NAME: [&str; 1] = ["tenant-writes"];
-
 /// The model and its design. Panics on a fixture that does not load or
 /// advise: that is a broken test input, not a case to handle.
 pub fn load(name: &str) -> (Model, Design) {
@@ -222,7 +213,6 @@ pub fn geo_claim() -> (Model, Design) {
 pub fn all() -> Vec<(&'static str, Model, Design)> {
     FILES
         .iter()
-        .filter(|(name, _)| !ONLY_BY_NAME.contains(name))
         .map(|(name, _)| {
             let (m, d) = load(name);
             (*name, m, d)

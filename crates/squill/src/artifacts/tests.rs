@@ -131,3 +131,36 @@ fn a_bulk_writes_updates_keep_the_tenant_test() {
         );
     }
 }
+
+/// The archiving job's find takes its batch from the caller, 1,000 when
+/// none is given, in every language and in the PLAN (`limit_param`), so
+/// a test can run the job on a smaller batch (check_archive_job.py); no
+/// other read of the design takes one.
+#[test]
+fn the_archive_jobs_find_takes_an_optional_batch() {
+    let path = format!(
+        "{}/../../examples/scenarios/s11-orders.yaml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let model = crate::inputs::model_file::load(std::path::Path::new(&path)).unwrap();
+    let design =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).unwrap();
+    let files = artifacts(&model, &design, &Options::default()).unwrap();
+    let file = |name: &str| &files.iter().find(|a| a.file == name).unwrap().content;
+    let py = file("cookbook.py");
+    assert!(
+        py.contains("def archive_order_find(db, placed_at_from, placed_at_to, batch=None):")
+            && py.contains(".limit(1000 if batch is None else batch))"),
+        "{py}"
+    );
+    for js in [file("cookbook.mongosh.js"), file("cookbook.js")] {
+        assert!(
+            js.contains("placed_at_from, placed_at_to, batch) {")
+                && js.contains(".limit(batch ?? 1000).toArray()"),
+            "{js}"
+        );
+        assert_eq!(js.matches("batch ??").count(), 1, "{js}");
+    }
+    assert_eq!(py.matches("if batch is None").count(), 1, "{py}");
+    assert_eq!(py.matches("\"limit_param\": \"batch\"").count(), 1, "{py}");
+}

@@ -14,6 +14,12 @@ use super::{
 /// into the archive and deleted from the live collection.
 pub const ARCHIVE_BATCH: u64 = 1_000;
 
+/// The name of one step's operation of the archiving job of `entity`
+/// (`find`, `insert`, `delete`): `archive_order_find`.
+pub fn archive_job_operation(entity: &str, step: &str) -> String {
+    format!("archive_{entity}_{step}")
+}
+
 /// How `model` was split: the entity, its archive, the date field and the horizon.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Archive {
@@ -502,7 +508,7 @@ impl Split<'_> {
         };
         let op = |step: &str, kind: OperationKind, what: String| Operation {
             terms: Default::default(),
-            name: format!("archive_{name}_{step}"),
+            name: archive_job_operation(name, step),
             kind,
             rates: rates.clone(),
             description: Some(what),

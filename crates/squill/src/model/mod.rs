@@ -22,7 +22,9 @@ mod tenancy;
 mod without;
 mod workload;
 
-pub use archive::{ARCHIVE_BATCH, Archive, archive_horizon, archive_horizons, as_archive};
+pub use archive::{
+    ARCHIVE_BATCH, Archive, archive_horizon, archive_horizons, archive_job_operation, as_archive,
+};
 pub use capacity::{
     CountGrowth, DAYS_A_MONTH, Deployment, GIB, Horizon, MAX_HORIZON_MONTHS, count_at, grown,
     parse_bytes,

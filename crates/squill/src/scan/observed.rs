@@ -216,17 +216,15 @@ fn operation(
         let max_m = crate::inputs::model_file::max_radius_km().floor() * 1000.0;
         // A legacy pair's radius taken as degrees (a flat `2d` search) is
         // in radians on a `2dsphere` index.
-        let radians = s.radius_in_degrees
-            && filter
+        let radians = s.radius_flat.filter(|_| {
+            filter
                 .iter()
-                .any(|f| f.op == OpClass::Near && sphere(&f.path));
-        let radius_m = s.radius_m.map(|r| {
-            if radians {
-                r / METRES_PER_DEGREE * EARTH_RADIUS_M
-            } else {
-                r
-            }
+                .any(|f| f.op == OpClass::Near && sphere(&f.path))
         });
+        let radius_m = match radians {
+            Some(flat) => s.radius_m.map(|_| flat.degrees * EARTH_RADIUS_M),
+            None => s.radius_m,
+        };
         let capped = radius_m.filter(|r| *r > max_m);
         let radius = radius_m.map(|r| radius_text(r.min(max_m)));
         let parts: Vec<String> = filter
@@ -244,15 +242,15 @@ fn operation(
                     "    # the logs' radius, {}, the largest of the shape's searches, is above the largest a model takes (a circle of half the Earth's surface): capped at {r}",
                     radius_text(logged)
                 ),
-                (Some(r), None) if radians => writeln!(
+                (Some(r), None) if radians.is_some() => writeln!(
                     out,
                     "    # the radius the logs show: {r}, the largest of the shape's searches; a legacy coordinate pair on a 2dsphere index, in radians of {}",
                     radius_text(EARTH_RADIUS_M)
                 ),
-                (Some(r), None) if s.radius_in_degrees => writeln!(
+                (Some(r), None) if s.radius_flat.is_some() => writeln!(
                     out,
-                    "    # the radius the logs show: {r}, the largest of the shape's searches; assumed: a flat (2d) search in degrees of longitude and latitude, {} each",
-                    radius_text(METRES_PER_DEGREE)
+                    "    # the radius the logs show: {r}, the largest of the shape's searches; {}",
+                    flat_radius_text(s.radius_flat)
                 ),
                 (Some(r), None) => writeln!(
                     out,
@@ -357,6 +355,22 @@ fn radius_text(m: f64) -> String {
     }
 }
 
+/// What a flat search's radius was taken as: degrees of latitude, and
+/// where the command gives the centre's latitude, the circle of the
+/// search's area there (`FlatRadius::metres`).
+fn flat_radius_text(flat: Option<crate::workload::shape::FlatRadius>) -> String {
+    let degree = radius_text(METRES_PER_DEGREE);
+    match flat.and_then(|f| Some((f.degrees, f.latitude?))) {
+        Some((d, lat)) => format!(
+            "assumed: a flat (2d) search in degrees of longitude and latitude, {degree} a degree of latitude; at the centre's latitude, {lat}°, a degree of longitude is {} of that, and the radius is that of a circle of the search's area ({d}° north–south)",
+            crate::words::num(lat.to_radians().cos()),
+        ),
+        None => format!(
+            "assumed: a flat (2d) search in degrees of longitude and latitude, {degree} each (the command gives no latitude: east–west the circle may be wider than the search)"
+        ),
+    }
+}
+
 /// The model's operator for `c`; a geo search with `radius` when the
 /// logs show it, else the assumed one.
 fn op(c: OpClass, radius: Option<&str>) -> String {
@@ -415,7 +429,7 @@ fn related(model: &Model, entity: &str, other: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::operation;
+    use super::{METRES_PER_DEGREE, operation};
     use crate::model::{FilterOp, Model, OperationKind};
     use crate::workload::{Options, read_bytes};
 
@@ -595,6 +609,10 @@ entities:
     /// units (degrees: 0.01° is 1.112 km), while `$nearSphere` and
     /// `spherical: true` take radians (0.01 rad of 6378.1 km is 63.781 km).
     /// Both were read as radians: the flat reads priced 57× the radius.
+    /// A flat circle of 0.01° at latitude 48.81° is 1.112 km north–south
+    /// and cos 48.81° as wide east–west: the radius of a circle of its
+    /// area, 1.112 km × √cos 48.81°, is priced (it was 1.112 km, the area
+    /// overstated by 1/cos φ).
     #[test]
     fn a_flat_near_on_a_legacy_pair_is_in_degrees() {
         let (ops, _) = observed(&[
@@ -609,18 +627,51 @@ entities:
                 .find(|o| o.contains("open: eq") == open && o.contains("limit: 5") == aggregate)
                 .unwrap_or_else(|| panic!("no operation ({open}, {aggregate}): {ops:?}"))
         };
+        let flat = format!(
+            "near({})",
+            super::radius_text(0.01 * METRES_PER_DEGREE * 48.81f64.to_radians().cos().sqrt())
+        );
         for (open, aggregate, radius) in [
-            (true, false, "near(1.112 km)"),
+            (true, false, flat.as_str()),
             (false, false, "near(63.781 km)"),
-            (true, true, "near(1.112 km)"),
+            (true, true, flat.as_str()),
             (false, true, "near(63.781 km)"),
         ] {
             let op = find(open, aggregate);
             assert!(op.contains(radius), "{radius}: {op}");
             assert_eq!(
-                op.contains("assumed: a flat (2d) search in degrees of longitude and latitude, 111.195 km each"),
+                op.contains("assumed: a flat (2d) search in degrees of longitude and latitude, 111.195 km a degree of latitude; at the centre's latitude, 48.81°"),
                 open,
                 "{op}"
+            );
+        }
+    }
+
+    /// A `$geoWithin` `$center` is a flat circle in the coordinates' units,
+    /// as a flat `$near` is (it was no radius: the read was priced within
+    /// the assumed 1 km): at latitude 60° its area is half a circle's of
+    /// 0.01° (cos 60° = ½), at the equator the circle's. A centre past ±90
+    /// gives no latitude: the north–south radius, said so.
+    #[test]
+    fn a_flat_circle_is_priced_at_its_area_at_its_latitude() {
+        let within = |lat: &str| {
+            format!(
+                r#"food.restaurants command: find {{ find: "restaurants", filter: {{ location: {{ $geoWithin: {{ $center: [ [ 2.32, {lat} ], 0.01 ] }} }} }}, limit: 10 }}"#
+            )
+        };
+        let degree = 0.01 * METRES_PER_DEGREE;
+        for (lat, m) in [
+            ("60", degree * 0.5f64.sqrt()),
+            ("0", degree),
+            ("120", degree),
+        ] {
+            let (ops, _) = observed(&[&within(lat)]);
+            let want = format!("within({})", super::radius_text(m));
+            assert!(ops[0].contains(&want), "{lat}: {want}: {ops:?}");
+            assert_eq!(
+                ops[0].contains("the command gives no latitude"),
+                lat == "120",
+                "{ops:?}"
             );
         }
     }
@@ -642,7 +693,11 @@ entities:
             "{ops:?}"
         );
         let (ops, _) = observed_on(&[geo_near], &[]);
-        assert!(ops[0].contains("near(1.112 km)"), "{ops:?}");
+        let flat = 0.01 * METRES_PER_DEGREE * 48.81f64.to_radians().cos().sqrt();
+        assert!(
+            ops[0].contains(&format!("near({})", super::radius_text(flat))),
+            "{ops:?}"
+        );
         let key = |k: &str, v: &str| (k.to_string(), serde_json::json!(v));
         assert!(super::on_sphere(&[key("location", "2dsphere")], "location"));
         assert!(!super::on_sphere(

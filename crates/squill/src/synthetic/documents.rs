@@ -474,7 +474,8 @@ impl Builder<'_, '_> {
         }
         let name = &pop.model.entity(e).name;
         let mut rng = Rng::new(&[pop.seed, 0xa11, ctx.key, name_hash(name)]);
-        (Some(e), rng.below(pop.count(e).max(1)))
+        let of = ctx.entity.map(|o| (o, ctx.key));
+        (Some(e), pop.unrelated(e, of, &mut rng))
     }
 
     fn embedded<S: Sink>(

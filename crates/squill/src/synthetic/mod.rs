@@ -31,6 +31,7 @@ pub mod population;
 mod rng;
 mod roots;
 mod sink;
+mod tenancy;
 mod timeline;
 pub mod value;
 pub mod values;
@@ -45,6 +46,8 @@ mod growth_tests;
 pub(crate) mod hand_built;
 #[cfg(test)]
 mod places_tests;
+#[cfg(test)]
+mod tenant_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 

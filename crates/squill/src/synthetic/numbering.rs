@@ -23,8 +23,13 @@
 //! quantiles are spread evenly over [0, 1) whatever `n`. So the children of
 //! `n` parents add up to about `n` × the mean, even where the typical
 //! parent has none and a few have them all (a median of 0 and a tail).
+//!
+//! Under a tenant (`tenant: store`), every reference of a scoped instance
+//! is drawn among its own tenant's instances (`tenancy`): an order's
+//! customer is one of its store's customers.
 
 use super::rng::{Rng, mix};
+use super::tenancy::{Grouped, Members, Scope, scopes};
 use super::value::Value;
 use super::values;
 use crate::design::{BucketBy, Collection, Design, FieldOrigin, Layout};
@@ -277,6 +282,11 @@ pub struct Numbering<'a> {
     /// Whether an owner had more parents than `parent_limit`: the counts
     /// are then not to be used.
     over_limit: bool,
+    /// Per entity: how its instances' tenant is found.
+    scopes: Vec<Scope>,
+    /// Per entity whose instances of one tenant are not consecutive, built
+    /// on first use: its instances grouped by tenant.
+    grouped: RefCell<HashMap<EntityId, std::sync::Arc<Grouped>>>,
 }
 
 impl<'a> Numbering<'a> {
@@ -324,6 +334,7 @@ impl<'a> Numbering<'a> {
         // An entity is not numbered under itself: a tree is numbered
         // level by level (`tree`).
         let owner = owners(model);
+        let scopes = scopes(model, &owner, is_shared);
         let spreads = model
             .relationship_ids()
             .map(|r| Rng::prefix(&[seed, 0xc41d, r.index() as u64]))
@@ -355,6 +366,8 @@ impl<'a> Numbering<'a> {
             trees,
             parent_limit,
             over_limit: false,
+            scopes,
+            grouped: RefCell::default(),
         };
         for e in model.entity_ids() {
             p.count_of(e, scale, 0);
@@ -531,11 +544,23 @@ impl<'a> Numbering<'a> {
         if self.owner(rel.child) == Some(r) {
             return self.owned_children(r, i).collect();
         }
-        // A second parent of a child numbered elsewhere: a random sample.
+        // A second parent of a child numbered elsewhere: a random sample,
+        // of the parent's tenant's children under a tenant.
         let mut rng = Rng::new(&[self.seed, 0x5a3e, r.index() as u64, i]);
-        let mut ids: Vec<u64> = (0..self.children_count(r, i))
-            .map(|_| rng.below(n_child))
-            .collect();
+        let within = self
+            .in_tenant(rel.parent, rel.child)
+            .then(|| self.tenant_of(rel.parent, i))
+            .flatten()
+            .map(|t| self.members(rel.child, t));
+        let mut ids: Vec<u64> = match within {
+            Some(m) if m.len() == 0 => Vec::new(),
+            Some(m) => (0..self.children_count(r, i))
+                .map(|_| m.at(rng.below(m.len())))
+                .collect(),
+            None => (0..self.children_count(r, i))
+                .map(|_| rng.below(n_child))
+                .collect(),
+        };
         ids.sort_unstable();
         ids.dedup();
         ids
@@ -634,6 +659,18 @@ impl<'a> Numbering<'a> {
             let a = self.edges_per_parent(rel);
             return if j < n_parent * a { j / a } else { 0 };
         }
+        if let Some(p) = self.parent_in_tenant(r, j) {
+            return p;
+        }
+        self.drawn_parent(r, j)
+    }
+
+    /// The parent through `r` of child `j`, among every parent: a random
+    /// draw, or for a parent in a unique combination of the child, the
+    /// next parent after an offset.
+    fn drawn_parent(&self, r: RelationshipId, j: u64) -> u64 {
+        let rel = self.model.relationship(r);
+        let n_parent = self.count(rel.parent);
         // A parent that is part of a unique combination of the child (one
         // star per user and repository): children numbered next to each
         // other (the children of one owner) get different parents.
@@ -662,6 +699,112 @@ impl<'a> Numbering<'a> {
         id[5] = (e.index() & 0xff) as u8;
         id[6..].copy_from_slice(&key.to_be_bytes()[2..]);
         id
+    }
+}
+
+/// Tenants (`tenancy`): which tenant an instance is of, and the instances
+/// of one tenant that its references are drawn among.
+impl Numbering<'_> {
+    /// Whether a reference from an instance of `a` to one of `b` is drawn
+    /// within a tenant: both are scoped and there are several tenants
+    /// (with one, every instance is its, and the draws are the plain ones).
+    pub(super) fn in_tenant(&self, a: EntityId, b: EntityId) -> bool {
+        let scoped = |e: EntityId| self.scopes[e.index()] != Scope::Global;
+        let tenants = self.model.tenant.map_or(0, |t| self.count(t.entity));
+        tenants > 1 && scoped(a) && scoped(b)
+    }
+
+    /// The tenant of instance `j` of `e`; `None` outside every tenant.
+    pub(super) fn tenant_of(&self, e: EntityId, j: u64) -> Option<u64> {
+        match self.scopes[e.index()] {
+            Scope::Global => None,
+            Scope::Tenant => Some(j),
+            Scope::Owner(r) => {
+                let p = self.parent_of(r, j);
+                self.tenant_of(self.model.relationship(r).parent, p)
+            }
+            Scope::Drawn(r) => {
+                let p = self.drawn_parent(r, j);
+                self.tenant_of(self.model.relationship(r).parent, p)
+            }
+        }
+    }
+
+    /// The instances of scoped entity `e` in tenant `t`.
+    pub(super) fn members(&self, e: EntityId, t: u64) -> Members {
+        match self.scopes[e.index()] {
+            Scope::Tenant => Members::Range(t..t + 1),
+            Scope::Owner(r) => match self.members(self.model.relationship(r).parent, t) {
+                // Numbered parent after parent: the children of a run of
+                // parents are a run.
+                Members::Range(parents) => {
+                    let starts = self.starts(r);
+                    let n = self.count(e);
+                    let at = |i: u64| starts.get(i as usize).copied().unwrap_or(n);
+                    Members::Range(at(parents.start)..at(parents.end))
+                }
+                Members::List { .. } => self.grouped(e, t),
+            },
+            Scope::Drawn(_) => self.grouped(e, t),
+            Scope::Global => Members::Range(0..self.count(e)),
+        }
+    }
+
+    fn grouped(&self, e: EntityId, t: u64) -> Members {
+        let tenants = self.model.tenant.map_or(1, |x| self.count(x.entity));
+        let g = self
+            .grouped
+            .borrow_mut()
+            .entry(e)
+            .or_insert_with(|| {
+                let of = |j| self.tenant_of(e, j).unwrap_or(0).min(tenants - 1);
+                std::sync::Arc::new(Grouped::new(self.count(e), tenants, of))
+            })
+            .clone();
+        g.members(t)
+    }
+
+    /// The parent through `r` of child `j` among the child's tenant's
+    /// instances, when the reference is drawn within a tenant and that
+    /// tenant has any; `None` for the plain draw (which decides the tenant
+    /// of a child whose scope is drawn through `r`).
+    fn parent_in_tenant(&self, r: RelationshipId, j: u64) -> Option<u64> {
+        let rel = self.model.relationship(r);
+        let child = self.scopes[rel.child.index()];
+        if !self.in_tenant(rel.child, rel.parent) || child == Scope::Drawn(r) {
+            return None;
+        }
+        if child == Scope::Owner(r) {
+            return Some(self.parent_of(r, j));
+        }
+        let t = self.tenant_of(rel.child, j)?;
+        let m = self.members(rel.parent, t);
+        if m.len() == 0 {
+            return None;
+        }
+        // Dealt round the tenant's parents from a random start, in the
+        // order of the tenant's children: each parent has its share (the
+        // first customer of a store has orders when the store has as many
+        // orders as customers), and the children of one owner, numbered
+        // next to each other, have different parents (one star per user
+        // and repository).
+        let start = Rng::new(&[self.seed, 0x9a4f, r.index() as u64]).below(m.len());
+        let k = (self.members(rel.child, t).position(j) + start) % m.len();
+        Some(m.at(k))
+    }
+
+    /// An instance of `e` for instance `key` of `of`, which it is not
+    /// related to (`u` draws it): of the same tenant when both are scoped.
+    pub(super) fn unrelated(&self, e: EntityId, of: Option<(EntityId, u64)>, u: &mut Rng) -> u64 {
+        let within = of
+            .filter(|(o, _)| self.in_tenant(*o, e))
+            .and_then(|(o, key)| self.tenant_of(o, key))
+            .map(|t| self.members(e, t))
+            .filter(|m| m.len() > 0);
+        match within {
+            Some(m) => m.at(u.below(m.len())),
+            None => u.below(self.count(e).max(1)),
+        }
     }
 }
 

@@ -382,7 +382,7 @@ fn shape_report(
         multi: s.multi,
         limit: s.limit,
         radius_m: s.radius_m,
-        radius_in_degrees: s.radius_in_degrees,
+        radius_flat: s.radius_flat,
         example: if show_values { s.example } else { None },
     }
 }

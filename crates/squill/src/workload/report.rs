@@ -145,7 +145,7 @@ pub struct ShapeReport {
     pub radius_m: Option<f64>,
     /// `radius_m` came from a flat search's units taken as degrees.
     #[serde(skip)]
-    pub radius_in_degrees: bool,
+    pub radius_flat: Option<super::shape::FlatRadius>,
     /// One filter as logged: only with `--show-values`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,

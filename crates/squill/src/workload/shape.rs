@@ -164,8 +164,8 @@ pub struct Observed {
     /// `maxDistance`, a `$geoWithin`'s `$centerSphere` (`geo_radius`).
     pub radius_m: Option<f64>,
     /// `radius_m` is a flat (`2d`) search's, whose units were taken as
-    /// degrees (`METRES_PER_DEGREE`).
-    pub radius_in_degrees: bool,
+    /// degrees (`FlatRadius`).
+    pub radius_flat: Option<FlatRadius>,
     /// The longest `$in` (or `$nin`) list in the filter.
     pub largest_in: u64,
     pub unanchored_regex: bool,
@@ -408,17 +408,18 @@ fn classes(value: &Node, seen: &mut Observed) -> Vec<OpClass> {
                 OpClass::Near
             }
             "$geoWithin" | "$within" => {
-                note_radius(
-                    operand
-                        .get("$centerSphere")
-                        .and_then(|c| match c {
-                            Node::Array(parts) => parts.get(1),
-                            _ => None,
-                        })
-                        .and_then(number)
-                        .map(|r| Radius::metres(r * EARTH_RADIUS_M)),
-                    seen,
-                );
+                // `$centerSphere: [[x, y], r]` in radians; `$center`, a
+                // flat (`2d`) circle, in the coordinates' units.
+                let circle = |name: &str| match operand.get(name) {
+                    Some(Node::Array(parts)) => Some((parts.first(), number(parts.get(1)?)?)),
+                    _ => None,
+                };
+                let radius = match (circle("$centerSphere"), circle("$center")) {
+                    (Some((_, r)), _) => Some(Radius::metres(r * EARTH_RADIUS_M)),
+                    (None, Some((centre, r))) => Some(Radius::degrees(r, centre)),
+                    (None, None) => None,
+                };
+                note_radius(radius, seen);
                 OpClass::Within
             }
             "$geoIntersects" => OpClass::Intersects,
@@ -485,7 +486,7 @@ fn stage(node: &Node, seen: &mut Observed) -> Option<Stage> {
             note_radius(
                 radius.map(|r| match body.get("near") {
                     Some(Node::Array(_)) if spherical => Radius::metres(r * EARTH_RADIUS_M),
-                    Some(Node::Array(_)) => Radius::degrees(r),
+                    near @ Some(Node::Array(_)) => Radius::degrees(r, near),
                     _ => Radius::metres(r),
                 }),
                 seen,
@@ -519,10 +520,9 @@ pub const EARTH_RADIUS_M: f64 = 6_378_100.0;
 /// The metres of one degree of arc on the sphere a scan measures places
 /// on (the mean radius, 6371.0088 km, of `scan::profile::density`, whose
 /// densities per km² price the search), for a flat (`2d`) search whose
-/// radius is in the coordinates' units. Degrees of longitude shrink with
-/// the cosine of the latitude, so the circle this gives is the flat
-/// search's north–south extent; east–west it is wider than the search
-/// (by 1/cos φ: about 1.4× at 45°), which overstates the area as much.
+/// radius is in the coordinates' units: a degree of latitude. A degree of
+/// longitude is cos φ of it, so a flat circle of `d` degrees is `d` of
+/// these north–south and cos φ as wide east–west (`FlatRadius`).
 pub const METRES_PER_DEGREE: f64 = 6_371_008.8 * std::f64::consts::PI / 180.0;
 
 /// A number's value, when the log shows it.
@@ -563,28 +563,63 @@ fn geo_radius(op: &str, operand: &Node, operators: &[(String, Node)]) -> Option<
         .and_then(|(_, v)| number(v))?;
     Some(match operand {
         Node::Array(_) if op == "$nearSphere" => Radius::metres(r * EARTH_RADIUS_M),
-        Node::Array(_) => Radius::degrees(r),
+        Node::Array(_) => Radius::degrees(r, Some(operand)),
         _ => Radius::metres(r),
     })
 }
 
-/// A radius read from a command, in metres, and whether it was a flat
-/// search's, in the coordinates' units taken as degrees
-/// (`METRES_PER_DEGREE`): the emitted model says so beside it.
+/// A flat (`2d`) search's radius as the command gives it, in the
+/// coordinates' units taken as degrees of longitude and latitude, and the
+/// latitude of its centre when the command gives one (a legacy pair's
+/// second number, within ±90).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlatRadius {
+    pub degrees: f64,
+    pub latitude: Option<f64>,
+}
+
+impl FlatRadius {
+    /// The radius in metres of the circle with the flat search's area: a
+    /// flat circle of `d` degrees at latitude φ is `d` degrees of latitude
+    /// north–south and `d` degrees of longitude, cos φ as long, east–west,
+    /// so its area is π·(d·`METRES_PER_DEGREE`)²·cos φ, the circle's whose
+    /// radius is d·`METRES_PER_DEGREE`·√cos φ. Without a latitude, the
+    /// north–south radius (the area overstated by 1/cos φ).
+    pub fn metres(self) -> f64 {
+        let m = self.degrees * METRES_PER_DEGREE;
+        self.latitude
+            .map_or(m, |lat| m * lat.to_radians().cos().max(0.0).sqrt())
+    }
+}
+
+/// A radius read from a command, in metres, and the flat search's own
+/// when it was one (`FlatRadius`): the emitted model says so beside it.
 #[derive(Debug, Clone, Copy)]
 struct Radius {
     m: f64,
-    degrees: bool,
+    flat: Option<FlatRadius>,
 }
 
 impl Radius {
     fn metres(m: f64) -> Self {
-        Radius { m, degrees: false }
+        Radius { m, flat: None }
     }
-    fn degrees(d: f64) -> Self {
+
+    /// `d` in the coordinates' units around `centre`, a legacy pair
+    /// `[x, y]` whose `y` is the latitude.
+    fn degrees(d: f64, centre: Option<&Node>) -> Self {
+        let latitude = match centre {
+            Some(Node::Array(pair)) => pair.get(1).and_then(number),
+            _ => None,
+        }
+        .filter(|lat| lat.abs() <= 90.0);
+        let flat = FlatRadius {
+            degrees: d,
+            latitude,
+        };
         Radius {
-            m: d * METRES_PER_DEGREE,
-            degrees: true,
+            m: flat.metres(),
+            flat: Some(flat),
         }
     }
 }
@@ -593,7 +628,7 @@ impl Radius {
 fn note_radius(radius: Option<Radius>, seen: &mut Observed) {
     if let Some(r) = radius.filter(|r| r.m > 0.0 && seen.radius_m.is_none_or(|s| r.m > s)) {
         seen.radius_m = Some(r.m);
-        seen.radius_in_degrees = r.degrees;
+        seen.radius_flat = r.flat;
     }
 }
 

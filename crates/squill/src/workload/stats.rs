@@ -39,7 +39,7 @@ pub struct ShapeStats {
     pub limit: Option<u64>,
     pub radius_m: Option<f64>,
     /// The largest radius was a flat search's, taken as degrees.
-    pub radius_in_degrees: bool,
+    pub radius_flat: Option<super::shape::FlatRadius>,
     pub example: Option<String>,
 }
 
@@ -98,7 +98,7 @@ impl ShapeStats {
             .filter(|r| self.radius_m.is_none_or(|s| *r > s))
         {
             self.radius_m = Some(r);
-            self.radius_in_degrees = seen.radius_in_degrees;
+            self.radius_flat = seen.radius_flat;
         }
         if self.example.is_none() {
             self.example.clone_from(&entry.example);

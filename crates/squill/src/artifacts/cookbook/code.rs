@@ -51,6 +51,9 @@ pub enum ParamKind {
     /// (`increments: {available: -quantity}`): in an atomic group's
     /// function, one value for every operation that names it.
     Amount,
+    /// How many documents a batch job's find takes, when not its
+    /// default (the archiving job's).
+    Batch,
 }
 
 impl ParamKind {
@@ -67,6 +70,7 @@ impl ParamKind {
             ParamKind::Items => "items",
             ParamKind::Flag => "flag",
             ParamKind::Page => "page",
+            ParamKind::Batch => "batch",
         }
     }
 }
@@ -406,6 +410,10 @@ pub struct StepCode {
     /// Paging by `skip`: the parameter with the page's number (1 for the
     /// first); the find skips the `(page - 1) * limit` items before it.
     pub skip: Option<String>,
+    /// A batch job's find (the archiving job's): the parameter that takes
+    /// another batch than `limit`, which stays the default when the
+    /// caller passes none (a run of a smaller batch, to test the job).
+    pub limit_param: Option<String>,
     /// A count bucket's upsert that may open a bucket: the parameter with
     /// the page number it opens it at. A duplicate key from the unique
     /// `{parent, page}` index means another writer opened that page first;

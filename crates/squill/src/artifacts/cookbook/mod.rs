@@ -586,6 +586,11 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                 if let Some(page) = &s.skip {
                     step["skip"] = json!(page);
                 }
+                // A batch job's batch the caller may choose (its default
+                // is `limit`).
+                if let Some(p) = &s.limit_param {
+                    step["limit_param"] = json!(p);
+                }
                 // A count bucket's upsert that retries a page another
                 // writer opened first: its page number's parameter (a
                 // check runs inserts at once with it).

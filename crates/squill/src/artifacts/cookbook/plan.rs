@@ -130,6 +130,7 @@ impl Builder<'_> {
             (None, ParamKind::Item) => format!("{hint}{path}_item"),
             (None, ParamKind::Items) => format!("new_{path}_list"),
             (None, ParamKind::Page) => "page".to_string(),
+            (None, ParamKind::Batch) => "batch".to_string(),
             (None, _) => match (path, &field) {
                 ("_id", None) => format!("{hint}{collection}_id"),
                 (_, Some(f)) => format!("{hint}{f}"),
@@ -1570,6 +1571,10 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             .or_else(|| step.elements.clone());
         let skip_duplicates =
             step.action == Action::InsertMany && is_archive(b.design, &step.collection);
+        let limit_param = (step.action == Action::Find
+            && step.limit.is_some()
+            && is_archive_find(design, &plan.operation))
+        .then(|| b.param(&step.collection, "", ParamKind::Batch, ""));
         b.steps.push(StepCode {
             elem_match,
             each,
@@ -1578,6 +1583,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             skip_duplicates,
             must_find: false,
             skip,
+            limit_param,
             otherwise: step.otherwise,
             key,
             collection: step.collection.clone(),
@@ -1905,6 +1911,16 @@ fn page_taken_retry(
                 && i.keys[1].0 == crate::design::PAGE
         })
         .then_some(page)
+}
+
+/// Whether `operation` is the find of the archiving job of an entity
+/// split by age (`model::archive_job_operation`): its batch is the
+/// caller's to choose.
+fn is_archive_find(design: &Design, operation: &str) -> bool {
+    design.entities.iter().any(|d| {
+        matches!(d, crate::design::EntityDecision::Archive { entity, .. }
+            if crate::model::archive_job_operation(entity, "find") == operation)
+    })
 }
 
 /// Whether `collection` is the archive of an entity split by age: its job

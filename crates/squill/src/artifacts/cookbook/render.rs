@@ -1188,8 +1188,14 @@ fn js_step(lang: Lang, step: &StepCode, db: &str, session: bool, indent: &str) -
                 let _ = write!(s, ".sort({})", object(&sort));
             }
             s.push_str(&skip(step));
-            if let Some(l) = step.limit {
-                let _ = write!(s, ".limit({l})");
+            match (step.limit, &step.limit_param) {
+                (Some(l), Some(p)) => {
+                    let _ = write!(s, ".limit({p} ?? {l})");
+                }
+                (Some(l), None) => {
+                    let _ = write!(s, ".limit({l})");
+                }
+                _ => {}
             }
             format!("{s}.toArray()")
         }
@@ -1814,8 +1820,14 @@ fn py_step(step: &StepCode, session: bool, indent: &str) -> String {
                 let _ = write!(s, ".sort([{}])", python_sort(step));
             }
             s.push_str(&skip(step));
-            if let Some(l) = step.limit {
-                let _ = write!(s, ".limit({l})");
+            match (step.limit, &step.limit_param) {
+                (Some(l), Some(p)) => {
+                    let _ = write!(s, ".limit({l} if {p} is None else {p})");
+                }
+                (Some(l), None) => {
+                    let _ = write!(s, ".limit({l})");
+                }
+                _ => {}
             }
             format!("list({s})")
         }
@@ -1945,6 +1957,8 @@ pub fn python(op: &OpCode) -> String {
         })
         .flatten()
         .map(String::as_str)
+        // A batch job's batch is its default unless the caller gives one.
+        .chain(op.steps.iter().filter_map(|s| s.limit_param.as_deref()))
         .collect();
     let optional = op
         .params

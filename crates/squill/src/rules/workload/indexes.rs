@@ -199,12 +199,16 @@ fn geo_filter(s: &ShapeReport) -> Option<(&[FieldUse], &[SortKey])> {
         .then_some((filter, sort))
 }
 
-/// The keys of the `2dsphere` index a place search needs: its equality
-/// fields first (the search then walks the cells of matching documents
-/// only), the geo field, then a sort (a `$near` orders by distance
-/// itself). `None` when the shape searches no place, or when a
-/// `$geoNear` names no field (the server found its one geo index: it has
-/// one already).
+/// The keys of the `2dsphere` index a place search needs, in MongoDB's
+/// equality–sort–range order with the geo field as the range: its
+/// equality fields first (the search then walks the cells of matching
+/// documents only), then, for `$geoWithin` and `$geoIntersects`, the sort
+/// (after the equalities the index entries are in its order, so the
+/// server walks them in order and tests each one's cells; keyed after the
+/// geo field, whose bounds are many cell ranges, it could not), then the
+/// geo field. A `$near` orders by distance itself: its sort is not keyed.
+/// `None` when the shape searches no place, or when a `$geoNear` names no
+/// field (the server found its one geo index: it has one already).
 fn geo_keys(s: &ShapeReport) -> Option<(Vec<SortKey>, GeoKey)> {
     let (filter, sort) = geo_filter(s)?;
     if s.shape.or {
@@ -226,7 +230,6 @@ fn geo_keys(s: &ShapeReport) -> Option<(Vec<SortKey>, GeoKey)> {
             });
         }
     }
-    let at = keys.len();
     if geo.op != OpClass::Near {
         for k in sort {
             if !keys.iter().any(|x| x.path == k.path) && k.path != geo.path {
@@ -234,6 +237,7 @@ fn geo_keys(s: &ShapeReport) -> Option<(Vec<SortKey>, GeoKey)> {
             }
         }
     }
+    let at = keys.len();
     Some((
         keys,
         GeoKey {

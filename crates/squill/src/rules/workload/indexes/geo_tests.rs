@@ -196,3 +196,46 @@ fn a_place_search_s_scan_finding_names_its_2dsphere_index() {
     ];
     assert_eq!(got, want);
 }
+
+/// A `$geoWithin` with a sort keys the sort before the `2dsphere` key, in
+/// the equality–sort–range order (the place is the range): keyed after it,
+/// the index would not give the order. A `$near` with the same sort keys
+/// no sort (it orders by distance). Before, both had the sort after the
+/// place (`{open: 1, location: "2dsphere", rating: -1}`) or none.
+#[test]
+fn a_geo_within_search_with_a_sort_keys_the_sort_before_the_place() {
+    let within = judged(&legacy(
+        "food.restaurants",
+        r#"find { find: "restaurants", filter: { open: true, location: { $geoWithin: { $centerSphere: [ [ -73.9, 40.7 ], 0.0005 ] } } }, sort: { rating: -1 }, limit: 10 }"#,
+        "COLLSCAN",
+    ));
+    let [i] = within.suggested_indexes.as_slice() else {
+        panic!("{:?}", within.suggested_indexes)
+    };
+    assert_eq!(
+        i.geo,
+        Some(GeoKey {
+            path: "location".into(),
+            at: 2
+        })
+    );
+    assert!(
+        rendered(i)
+            .starts_with(r#"{open: 1, rating: -1, location: "2dsphere"} on food.restaurants"#),
+        "{}",
+        rendered(i)
+    );
+    let near = judged(&legacy(
+        "food.restaurants",
+        r#"find { find: "restaurants", filter: { open: true, location: { $near: { $geometry: { type: "Point", coordinates: [ -73.9, 40.7 ] }, $maxDistance: 2000 } } }, sort: { rating: -1 }, limit: 10 }"#,
+        "COLLSCAN",
+    ));
+    let [i] = near.suggested_indexes.as_slice() else {
+        panic!("{:?}", near.suggested_indexes)
+    };
+    assert!(
+        rendered(i).starts_with(r#"{open: 1, location: "2dsphere"} on food.restaurants"#),
+        "{}",
+        rendered(i)
+    );
+}
