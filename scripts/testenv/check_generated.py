@@ -456,12 +456,15 @@ def build_filter(step, params, results):
         elif "range" in expr:
             a, b = expr["range"]
             filt[path] = {"$gte": params[a], "$lt": params[b]}
-        elif "ids_from" in expr:
-            src, src_path = expr["ids_from"]
+        elif "ids_from" in expr or "ids_from_all" in expr:
+            # One earlier step's ids, or several steps' together (an
+            # outlier's children in their parents' arrays and apart).
+            sources = [expr["ids_from"]] if "ids_from" in expr else expr["ids_from_all"]
             ids = []
-            for d in results.get(src, []):
-                for v in at_path(d, src_path):
-                    ids.append(v.get("_id", v) if isinstance(v, dict) else v)
+            for src, src_path in sources:
+                for d in results.get(src, []):
+                    for v in at_path(d, src_path):
+                        ids.append(v.get("_id", v) if isinstance(v, dict) else v)
             filt[path] = {"$in": ids}
         elif "below" in expr:
             filt[path] = {"$lt": expr["below"]}
@@ -1022,7 +1025,7 @@ def hidden(db, step, params):
     """The documents the step's filter matches, taken out of the collection
     (the caller puts them back with `restore`), so that the step matches
     nothing; None when the filter is fed by an earlier step's results."""
-    if any("ids_from" in e or "subtree_from" in e for _, e in step["filter"]):
+    if any("ids_from" in e or "ids_from_all" in e or "subtree_from" in e for _, e in step["filter"]):
         return None
     coll = db[step["collection"]]
     docs = list(coll.find(build_filter(step, params, {})))
@@ -1348,7 +1351,8 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     expected_claims = {}
     for step in plan["steps"]:
         # (A filter fed by an earlier step is counted when that step has run.)
-        if all("ids_from" not in e and "subtree_from" not in e for _, e in step["filter"]):
+        if all("ids_from" not in e and "ids_from_all" not in e and "subtree_from" not in e
+               for _, e in step["filter"]):
             n = db[step["collection"]].count_documents(build_filter(step, params, {}))
             if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
                 expected_writes[step["key"]] = n

@@ -87,6 +87,10 @@ pub enum Expr {
         step: String,
         path: String,
     },
+    /// `{"$in": ids}` with the values of several earlier steps together,
+    /// each `(step, path)` as in `IdsFrom`: an outlier's children found in
+    /// their parents' arrays and in their own collection.
+    IdsFromAll(Vec<(String, String)>),
     /// The value at `path` in the first document an earlier step found
     /// (none found: null): a figure read again from the children.
     FirstOf {

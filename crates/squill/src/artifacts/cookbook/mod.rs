@@ -708,6 +708,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::In(p) => json!({"in": p}),
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
+        Expr::IdsFromAll(all) => json!({"ids_from_all": all}),
         Expr::Number(n) => json!({"number": n}),
         Expr::Amount(n) => json!({"amount": n}),
         Expr::FoundField { step, field } => json!({"found_field": [step, field]}),

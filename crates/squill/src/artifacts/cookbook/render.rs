@@ -144,6 +144,14 @@ fn expr(lang: Lang, e: &Expr) -> String {
             Lang::Python => format!("{{\"$in\": _ids({step}, {})}}", q(path)),
             _ => format!("{{\"$in\": ids({step}, {})}}", q(path)),
         },
+        Expr::IdsFromAll(all) => format!(
+            "{{\"$in\": {}}}",
+            super::pipeline::ids_together(
+                if lang == Lang::Python { "_ids" } else { "ids" },
+                lang == Lang::Python,
+                all
+            )
+        ),
         // The subtree's root and every node found below it.
         Expr::SubtreeIds { step, into } => {
             let below = q(&format!("{into}._id"));
