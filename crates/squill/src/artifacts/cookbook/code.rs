@@ -232,6 +232,10 @@ pub enum When {
     Flag(String),
     /// An earlier find returned at most `n` documents.
     AtMost { step: String, n: u64 },
+    /// Earlier steps' ids (`(step, path)` as in `Expr::IdsFromAll`) are at
+    /// most `n` together: followers read from an array of the followed
+    /// document (one document, many followers) and from the edges apart.
+    IdsAtMost { ids: Vec<(String, String)>, n: u64 },
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
     /// An earlier conditional write matched a document, or the delete

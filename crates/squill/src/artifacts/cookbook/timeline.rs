@@ -112,18 +112,53 @@ fn source_step(s: &StepCode) -> Option<String> {
     })
 }
 
-/// A timeline write's filter: the timelines of the followers step `from`
-/// found (their follower field, which the step returns).
-fn followers_filter(op: &mut OpCode, i: usize) -> Option<String> {
-    let from = source_step(&op.steps[i])?;
-    let src = op.steps.iter().find(|s| s.key == from)?;
-    let field = src.projection.first()?.clone();
-    for (_, e) in &mut op.steps[i].filter {
-        if let Expr::IdsFrom { path, .. } = e {
-            *path = field.clone();
+/// A timeline write's filter: the timelines of the followers the steps
+/// before found (their follower field, which each step returns: the
+/// edges' `follower`, or `followers.follower` in the followed document).
+/// Returns how many followers were found, as a condition at most `n`.
+fn followers_filter(op: &mut OpCode, i: usize) -> Option<Box<dyn Fn(u64) -> When>> {
+    let returned = |op: &OpCode, key: &str| {
+        let src = op.steps.iter().find(|s| s.key == key)?;
+        src.projection.first().cloned()
+    };
+    let mut found: Vec<(String, String)> = Vec::new();
+    for k in 0..op.steps[i].filter.len() {
+        match op.steps[i].filter[k].1.clone() {
+            Expr::IdsFrom { step, .. } => {
+                let field = returned(op, &step)?;
+                op.steps[i].filter[k].1 = Expr::IdsFrom {
+                    step: step.clone(),
+                    path: field.clone(),
+                };
+                found.push((step, field));
+            }
+            Expr::IdsFromAll(all) => {
+                let mut fixed = Vec::new();
+                for (step, _) in all {
+                    fixed.push((step.clone(), returned(op, &step)?));
+                }
+                op.steps[i].filter[k].1 = Expr::IdsFromAll(fixed.clone());
+                found.extend(fixed);
+            }
+            _ => {}
         }
     }
-    Some(from)
+    // Followers that are documents are counted as documents; ids inside a
+    // document (its array), or from several steps, as ids.
+    match found.as_slice() {
+        [] => None,
+        [(step, path)] if !path.contains('.') => {
+            let step = step.clone();
+            Some(Box::new(move |n| When::AtMost {
+                step: step.clone(),
+                n,
+            }))
+        }
+        _ => Some(Box::new(move |n| When::IdsAtMost {
+            ids: found.clone(),
+            n,
+        })),
+    }
 }
 
 fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_of: Option<&str>) {
@@ -157,10 +192,11 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
         // own reference; otherwise the caller passes the item's parent.
         Purpose::FindFollowers { parent } => {
             let Some(item) = copy_of.map(str::to_string).or_else(|| {
-                // The item is what the timeline writes after this step copy.
-                op.steps
-                    .get(i + 1)
-                    .and_then(|s| timeline(design, &s.collection))
+                // The item is what the timeline writes after this step
+                // (and the other followers' find, when there are two) copy.
+                op.steps[i + 1..]
+                    .iter()
+                    .find_map(|s| timeline(design, &s.collection))
                     .map(|(_, items, _)| items.to_string())
             }) else {
                 return;
@@ -197,7 +233,7 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
         // id; not when its parent is past the threshold (an outlier, whose
         // items the feed reads itself).
         Purpose::PushToTimelines { entity, .. } => {
-            let Some(from) = followers_filter(op, i) else {
+            let Some(at_most) = followers_filter(op, i) else {
                 return;
             };
             let threshold = timeline(design, &coll).and_then(|(_, _, t)| t);
@@ -215,7 +251,7 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                 }
             }
             if let Some(n) = threshold {
-                s.when = Some(When::AtMost { step: from, n });
+                s.when = Some(at_most(n));
             }
         }
         // The copies of the item changed: the element with its id, set to
