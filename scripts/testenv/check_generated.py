@@ -794,10 +794,13 @@ def timeline_spec(plans):
 
 
 def follower_counts(db, spec):
+    """Followers per followed parent: an edge document names one; a
+    followed document holding its edges in an array (`followers.follower`
+    by its `_id`) names as many as the array holds."""
     counts = {}
-    for f in db[spec["edges"]].find({}, {spec["followed"]: 1}):
+    for f in db[spec["edges"]].find({}, {spec["followed"]: 1, spec["follower"]: 1}):
         for p in at_path(f, spec["followed"]):
-            counts[p] = counts.get(p, 0) + 1
+            counts[p] = counts.get(p, 0) + max(1, len(at_path(f, spec["follower"])))
     return counts
 
 
@@ -860,7 +863,11 @@ def check_timeline_writes(db, cookbook, spec, prefix):
         return
     edge = db[spec["edges"]].find_one({spec["followed"]: {"$exists": True}}, sort=[("_id", 1)])
     parent = at_path(edge, spec["followed"])[0]
-    followers = [v for f in db[spec["edges"]].find({spec["followed"]: parent}) for v in at_path(f, spec["follower"])]
+    # Each follower once: a follow the cookbook's own checks added may
+    # repeat one (its example's follower), and a follower has one timeline.
+    followers = list(dict.fromkeys(
+        v for f in db[spec["edges"]].find({spec["followed"]: parent}) for v in at_path(f, spec["follower"])
+    ))
     label = f"{prefix}{spec['timeline']}: {spec['publish']}, {spec['edit']}, {spec['delete']}"
     # A new item of `parent`, newer than any.
     model = db[spec["items"]].find_one({}, sort=[("_id", 1)])

@@ -51,25 +51,41 @@ fn reference_to(design: &Design, coll: &Collection, parent: &str) -> Option<Stri
 
 /// The followers' find of any plan of the design on the edge collection
 /// `edges`: the field it matches (the followed side) and the one it
-/// returns (the follower).
+/// returns (the follower). Where the followers are read from the followed
+/// document's array instead (`followers.follower` by its `_id`), the
+/// edges' reference to that parent and the array elements' follower field.
 fn edge_fields(design: &Design, edges: &str) -> Option<(String, String)> {
-    design
-        .operations
-        .iter()
-        .flat_map(|p| &p.steps)
-        .find_map(|s| {
-            let finds = s
-                .purpose
-                .iter()
-                .any(|p| matches!(p, Purpose::FindFollowers { .. }));
-            if !finds || s.collection != edges {
-                return None;
-            }
-            Some((
-                s.filter.first()?.path.clone(),
-                s.projection.first()?.clone(),
-            ))
+    let finds = || {
+        design.operations.iter().flat_map(|p| &p.steps).filter_map(|s| {
+            s.purpose.iter().find_map(|p| match p {
+                Purpose::FindFollowers { parent } => Some((s, parent)),
+                _ => None,
+            })
         })
+    };
+    if let Some(s) = finds().map(|(s, _)| s).find(|s| s.collection == edges) {
+        return Some((
+            s.filter.first()?.path.clone(),
+            s.projection.first()?.clone(),
+        ));
+    }
+    let (s, parent) = finds().next()?;
+    let (array, follower) = s.projection.first()?.split_once('.')?;
+    // The relationship the array embeds, and the edges' reference by it.
+    let rel = own_collection(design, parent)?
+        .shape
+        .fields
+        .iter()
+        .find_map(|f| match &f.origin {
+            FieldOrigin::Embedded { relationship } if f.name == array => Some(relationship),
+            _ => None,
+        })?;
+    let edge_coll = design.collections.iter().find(|c| c.name == edges)?;
+    let followed = edge_coll.shape.fields.iter().find_map(|f| match &f.origin {
+        FieldOrigin::Reference { relationship, .. } if relationship == rel => Some(f.name.clone()),
+        _ => None,
+    })?;
+    Some((followed, follower.to_string()))
 }
 
 /// The earlier insert of `op` into `coll`: its key and document parameter.
