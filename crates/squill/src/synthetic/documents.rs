@@ -635,9 +635,11 @@ impl Builder<'_, '_> {
         let rel = pop.model.relationship(r);
         // Inside an element that stands for the related instance itself (an
         // extended reference `{_id, name}` in the other side's array), the
-        // reference is that instance's own id.
+        // reference is that instance's own id. An embedded child's other
+        // references (an attendee's `event`, a follow's `follower`) are its
+        // parents' ids: it once wrote its own id there.
         if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty)
-            && !(ctx.embedded && rel.child == e)
+            && !(ctx.embedded && rel.child == e && f.field.name != "_id")
             && outer.entity.is_some_and(|o| stands_for_itself(rel, e, o))
         {
             let id = self.id_value(ty, Some(e), ctx.key, scratch);
