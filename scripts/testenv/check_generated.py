@@ -777,9 +777,19 @@ def timeline_spec(plans):
             if not src or src[0][0] not in steps:
                 continue
             followers = steps[src[0][0]]
-            spec["edges"] = followers["collection"]
-            spec["followed"] = followers["filter"][0][0]
-            spec["follower"] = src[0][1]
+            kept = followers["filter"][0][1].get("ids_from")
+            if kept and kept[0] in steps:
+                # The followers keep the edges' ids: the edges by the
+                # followed side, then the readers whose array holds them.
+                edges = steps[kept[0]]
+                spec["edges"] = edges["collection"]
+                spec["followed"] = edges["filter"][0][0]
+                spec["kept"] = (followers["collection"], followers["filter"][0][0])
+                spec["follower"] = None
+            else:
+                spec["edges"] = followers["collection"]
+                spec["followed"] = followers["filter"][0][0]
+                spec["follower"] = src[0][1]
             when = s.get("when") or {}
             if "at_most" in when:
                 spec["threshold"] = when["at_most"][1]
@@ -798,16 +808,33 @@ def follower_counts(db, spec):
     followed document holding its edges in an array (`followers.follower`
     by its `_id`) names as many as the array holds."""
     counts = {}
-    for f in db[spec["edges"]].find({}, {spec["followed"]: 1, spec["follower"]: 1}):
+    follower = spec["follower"]
+    for f in db[spec["edges"]].find({}, {spec["followed"]: 1, **({follower: 1} if follower else {})}):
         for p in at_path(f, spec["followed"]):
-            counts[p] = counts.get(p, 0) + max(1, len(at_path(f, spec["follower"])))
+            counts[p] = counts.get(p, 0) + (max(1, len(at_path(f, follower))) if follower else 1)
     return counts
+
+
+def followers_of(db, spec, parent):
+    """The followers of `parent`, each once: the edges' follower field, or
+    the readers keeping the ids of its edges (`kept`)."""
+    edges = list(db[spec["edges"]].find({spec["followed"]: parent}))
+    if spec.get("kept"):
+        readers, path = spec["kept"]
+        ids = [e["_id"] for e in edges]
+        return [d["_id"] for d in db[readers].find({path: {"$in": ids}}, {"_id": 1})]
+    return list(dict.fromkeys(v for f in edges for v in at_path(f, spec["follower"])))
 
 
 def expected_timeline(db, spec, reader, counts):
     """The timeline of `reader` recomputed from the follows and the items."""
     followed = set()
-    for f in db[spec["edges"]].find({spec["follower"]: reader}):
+    if spec.get("kept"):
+        readers, path = spec["kept"]
+        ids = at_path(db[readers].find_one({"_id": reader}) or {}, path)
+        for f in db[spec["edges"]].find({"_id": {"$in": ids}}):
+            followed.update(at_path(f, spec["followed"]))
+    for f in db[spec["edges"]].find({spec["follower"]: reader}) if spec["follower"] else []:
         followed.update(at_path(f, spec["followed"]))
     threshold = spec.get("threshold")
     outliers = sorted(p for p in followed if threshold is not None and counts.get(p, 0) > threshold)
@@ -865,9 +892,7 @@ def check_timeline_writes(db, cookbook, spec, prefix):
     parent = at_path(edge, spec["followed"])[0]
     # Each follower once: a follow the cookbook's own checks added may
     # repeat one (its example's follower), and a follower has one timeline.
-    followers = list(dict.fromkeys(
-        v for f in db[spec["edges"]].find({spec["followed"]: parent}) for v in at_path(f, spec["follower"])
-    ))
+    followers = followers_of(db, spec, parent)
     label = f"{prefix}{spec['timeline']}: {spec['publish']}, {spec['edit']}, {spec['delete']}"
     # A new item of `parent`, newer than any.
     model = db[spec["items"]].find_one({}, sort=[("_id", 1)])

@@ -54,15 +54,20 @@
 //!   $each` per chunk that fits a bucket, or of the list into the order,
 //!   and every figure moved by the whole batch (issue 41).
 //! - `feed-embedded-followers`: `club-feed` with the followers embedded in
-//!   the followed member (outlier): no timeline, since a new post could
-//!   not find whom to push to.
+//!   the followed member (outlier): the feed on demand reads the members'
+//!   arrays and the follows apart; a timeline's push reads the author's
+//!   array (feed44).
+//! - `feed-ids-in-follower`: `club-feed` with each member keeping its
+//!   follows' ids (`following`) and the follows naming only the followed
+//!   member: a timeline's push finds the follows, then the members keeping
+//!   their ids (feed44).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 20] = [
+const FILES: [(&str, &str); 21] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -139,6 +144,10 @@ const FILES: [(&str, &str); 20] = [
     (
         "feed-embedded-followers",
         include_str!("../tests/fixtures/feed-embedded-followers.yaml"),
+    ),
+    (
+        "feed-ids-in-follower",
+        include_str!("../tests/fixtures/feed-ids-in-follower.yaml"),
     ),
 ];
 

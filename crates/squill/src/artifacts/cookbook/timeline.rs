@@ -353,7 +353,24 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                     .find(|(p, e)| p == field && matches!(e, Expr::Param(_)))
                     .map(|(_, e)| e.clone()),
             };
-            let (Some(reader), Some(parent)) = (value(&follower), value(&followed)) else {
+            // An edge that does not name its follower (`_id`: the follower
+            // keeps the edges' ids): the follower is the document the
+            // edge's id is written into, by the id the caller passes.
+            let reader = if follower == "_id" {
+                op.steps[..i]
+                    .iter()
+                    .filter(|s| s.collection != edge.collection && s.collection != coll)
+                    .filter(|s| matches!(s.action, Action::UpdateOne))
+                    .find_map(|s| {
+                        s.filter
+                            .iter()
+                            .find(|(p, e)| p == "_id" && matches!(e, Expr::Param(_)))
+                            .map(|(_, e)| e.clone())
+                    })
+            } else {
+                value(&follower)
+            };
+            let (Some(reader), Some(parent)) = (reader, value(&followed)) else {
                 return;
             };
             let flag = format!("{followed}_is_outlier");

@@ -139,7 +139,10 @@ pub(super) fn timeline_can_be_kept(
     let edge = model.relationship(feed.followers).child;
     let keeps = |r: RelationshipId| layouts[r.index()].child_keeps_parent_id();
     let follower_known = match home[edge.index()] {
-        Home::Own => keeps(feed.following),
+        // The edge names its follower, or the follower keeps the edges' ids.
+        Home::Own => {
+            keeps(feed.following) || layouts[feed.following.index()].parent_keeps_child_ids()
+        }
         Home::Embedded { rel, .. } if rel == feed.following => true,
         // In the followed parent's array: each element names its follower.
         Home::Embedded { rel, .. } => rel == feed.followers && keeps(feed.following),

@@ -366,7 +366,10 @@ impl<'a> Planner<'a> {
         // Edges kept inside their follower: the follower is the document.
         let follower = match self.p.home[edge.index()] {
             Home::Embedded { rel, .. } if rel == t.feed.following => "_id".to_string(),
-            _ => acc.path(&self.parent_ref_path(t.feed.following)?),
+            _ => match self.parent_ref_path(t.feed.following) {
+                Some(p) => acc.path(&p),
+                None => return self.followers_keeping_ids(plan, op, t, size, followed),
+            },
         };
         let n = self.edges_apart(plan, op, t, (followed, follower), size.pushed);
         Some(ValueSource::FromStep { step: n })
@@ -416,6 +419,49 @@ impl<'a> Planner<'a> {
                 acc.docs * acc.per_root.max(1.0),
             )),
         )
+    }
+
+    /// The followers of the item's parent where each follower keeps its
+    /// edges' ids (`following: [follow ids]`) and the edges name only the
+    /// followed side: the parent's edges (their ids, from the index), then
+    /// the followers whose kept ids hold one of them (a multikey index on
+    /// the array), each read for its `_id`.
+    fn followers_keeping_ids(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+        followed: String,
+    ) -> Option<ValueSource> {
+        let model = self.facts.model;
+        let ids = self.child_ids_path(t.feed.following)?;
+        let reader = model.relationship(t.feed.following).parent;
+        let edge = model.relationship(t.feed.following).child;
+        let a = self.edges_apart(plan, op, t, (followed, "_id".to_string()), size.pushed);
+        let host = self.access(reader);
+        let path = host.path(&ids);
+        let mut step = Self::step(
+            &host.collection,
+            Action::Find,
+            Purpose::FindMatching {
+                entity: self.name(reader).to_string(),
+                field: ids.clone(),
+            },
+        );
+        step.filter = vec![filt(path.clone(), FilterOp::In, ValueSource::FromStep { step: a })];
+        step.projection = vec![host.path("_id")];
+        step.documents = size.pushed;
+        // Each follower found is one document read whole for its id.
+        let cost = StepCost {
+            keys: size.pushed,
+            docs: size.pushed,
+            bytes_read: size.pushed * host.root_bytes,
+            ..StepCost::default()
+        };
+        let entries = self.facts.count(edge);
+        let b = self.push(plan, op, step, cost, Some((vec![(path, 1)], edge, entries)));
+        Some(ValueSource::FromStep { step: b })
     }
 
     /// The followers of the item's parent where the edges are embedded in
