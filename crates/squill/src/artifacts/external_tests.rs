@@ -1205,7 +1205,10 @@ fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
         ("outlier-feed", "squill_outlier_feed", false),
         ("check_outlier_feed.py", &[]),
     );
-    assert!(out.contains("checked 1 feed(s) over outlier follows"), "{out}");
+    assert!(
+        out.contains("checked 1 feed(s) over outlier follows"),
+        "{out}"
+    );
     for lang in ["python", "mongosh", "node"] {
         assert!(
             out.contains(&format!(

@@ -34,7 +34,12 @@ fn plan<'d>(d: &'d crate::design::Design, op: &str) -> &'d OperationPlan {
 /// together, and the two steps share the reader's follows between them.
 #[test]
 fn a_feed_over_outlier_follows_finds_the_followed_in_arrays_and_apart() {
-    let d = advise(&leaderboard_with_outlier_followers(), &Settings::default(), None).unwrap();
+    let d = advise(
+        &leaderboard_with_outlier_followers(),
+        &Settings::default(),
+        None,
+    )
+    .unwrap();
     let feed = plan(&d, "friend_feed");
     let inside = feed
         .steps

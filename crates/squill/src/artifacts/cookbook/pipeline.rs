@@ -249,6 +249,25 @@ pub(super) fn converted(bson_type: &str, value: &str) -> String {
     format!("{{\"{to}\": {value}}}")
 }
 
+/// The ids of several earlier steps as one list: `_ids(a, "p") + _ids(b,
+/// "q")` in Python, `ids(a, "p").concat(ids(b, "q"))` in JavaScript.
+pub(super) fn ids_together(ids: &str, python: bool, all: &[(String, String)]) -> String {
+    let each: Vec<String> = all
+        .iter()
+        .map(|(step, path)| format!("{ids}({step}, {})", q(path)))
+        .collect();
+    if python {
+        each.join(" + ")
+    } else {
+        match each.split_first() {
+            Some((first, rest)) => rest
+                .iter()
+                .fold(first.clone(), |acc, x| format!("{acc}.concat({x})")),
+            None => "[]".to_string(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::render;
@@ -434,24 +453,5 @@ mod tests {
             py.contains(r#"if (sensor_readings["deleted_count"] > 0 or sensor_readings_2["matched_count"] > 0) else None"#),
             "{py}"
         );
-    }
-}
-
-/// The ids of several earlier steps as one list: `_ids(a, "p") + _ids(b,
-/// "q")` in Python, `ids(a, "p").concat(ids(b, "q"))` in JavaScript.
-pub(super) fn ids_together(ids: &str, python: bool, all: &[(String, String)]) -> String {
-    let each: Vec<String> = all
-        .iter()
-        .map(|(step, path)| format!("{ids}({step}, {})", q(path)))
-        .collect();
-    if python {
-        each.join(" + ")
-    } else {
-        match each.split_first() {
-            Some((first, rest)) => rest
-                .iter()
-                .fold(first.clone(), |acc, x| format!("{acc}.concat({x})")),
-            None => "[]".to_string(),
-        }
     }
 }

@@ -205,10 +205,16 @@ fn condition(lang: Lang, when: &When) -> String {
         (When::AtMost { step, n }, Lang::Python) => format!("len({step}) <= {n}"),
         (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
         (When::IdsAtMost { ids, n }, Lang::Python) => {
-            format!("len({}) <= {n}", super::pipeline::ids_together("_ids", true, ids))
+            format!(
+                "len({}) <= {n}",
+                super::pipeline::ids_together("_ids", true, ids)
+            )
         }
         (When::IdsAtMost { ids, n }, _) => {
-            format!("{}.length <= {n}", super::pipeline::ids_together("ids", false, ids))
+            format!(
+                "{}.length <= {n}",
+                super::pipeline::ids_together("ids", false, ids)
+            )
         }
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),

@@ -56,12 +56,16 @@ fn reference_to(design: &Design, coll: &Collection, parent: &str) -> Option<Stri
 /// edges' reference to that parent and the array elements' follower field.
 fn edge_fields(design: &Design, edges: &str) -> Option<(String, String)> {
     let finds = || {
-        design.operations.iter().flat_map(|p| &p.steps).filter_map(|s| {
-            s.purpose.iter().find_map(|p| match p {
-                Purpose::FindFollowers { parent } => Some((s, parent)),
-                _ => None,
+        design
+            .operations
+            .iter()
+            .flat_map(|p| &p.steps)
+            .filter_map(|s| {
+                s.purpose.iter().find_map(|p| match p {
+                    Purpose::FindFollowers { parent } => Some((s, parent)),
+                    _ => None,
+                })
             })
-        })
     };
     if let Some(s) = finds().map(|(s, _)| s).find(|s| s.collection == edges) {
         return Some((
@@ -81,10 +85,16 @@ fn edge_fields(design: &Design, edges: &str) -> Option<(String, String)> {
             _ => None,
         })?;
     let edge_coll = design.collections.iter().find(|c| c.name == edges)?;
-    let followed = edge_coll.shape.fields.iter().find_map(|f| match &f.origin {
-        FieldOrigin::Reference { relationship, .. } if relationship == rel => Some(f.name.clone()),
-        _ => None,
-    })?;
+    let followed = edge_coll
+        .shape
+        .fields
+        .iter()
+        .find_map(|f| match &f.origin {
+            FieldOrigin::Reference { relationship, .. } if relationship == rel => {
+                Some(f.name.clone())
+            }
+            _ => None,
+        })?;
     Some((followed, follower.to_string()))
 }
 

@@ -273,9 +273,10 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
     // reference to it, as `parent` or as an extended reference's `parent._id`.
     // Ids matched together with another step's (`FromSteps`) are no
     // parameter of their own: the step stays.
-    let merged = plan.steps.iter().flat_map(|s| &s.filter).any(|f| {
-        matches!(&f.value_from, ValueSource::FromSteps { steps } if steps.contains(&1))
-    });
+    let merged =
+        plan.steps.iter().flat_map(|s| &s.filter).any(
+            |f| matches!(&f.value_from, ValueSource::FromSteps { steps } if steps.contains(&1)),
+        );
     if !by_given_id || merged || plan.steps.len() < 2 {
         return;
     }

@@ -449,7 +449,11 @@ impl<'a> Planner<'a> {
                 field: ids.clone(),
             },
         );
-        step.filter = vec![filt(path.clone(), FilterOp::In, ValueSource::FromStep { step: a })];
+        step.filter = vec![filt(
+            path.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: a },
+        )];
         step.projection = vec![host.path("_id")];
         step.documents = size.pushed;
         // Each follower found is one document read whole for its id.
