@@ -218,6 +218,26 @@ pub fn geo_claim() -> (Model, Design) {
     (model, design)
 }
 
+/// The audit's leaderboard (`advise/tests/leaderboard-feed.yaml`) with its
+/// follows pinned: each keeps its follower's id, and the followed player
+/// holds its first followers (outlier). Its feed is read on demand, from
+/// the players' arrays and the follows apart (feed44).
+pub fn outlier_feed() -> (Model, Design) {
+    let text = include_str!("advise/tests/leaderboard-feed.yaml");
+    let mut model = crate::inputs::model_file::parse("leaderboard-feed.yaml", text)
+        .unwrap_or_else(|e| panic!("leaderboard-feed: {e:?}"));
+    for (name, kind) in [
+        ("following", crate::model::LayoutKind::ParentReference),
+        ("followers", crate::model::LayoutKind::Outlier),
+    ] {
+        let r = model.relationships.iter_mut().find(|r| r.name == name);
+        r.unwrap_or_else(|| panic!("no relationship {name}")).layout = Some(kind);
+    }
+    let design = crate::advise::advise(&model, &Settings::default(), None)
+        .unwrap_or_else(|e| panic!("leaderboard-feed: {e:?}"));
+    (model, design)
+}
+
 /// Every fixture, with its name.
 pub fn all() -> Vec<(&'static str, Model, Design)> {
     FILES

@@ -1186,19 +1186,20 @@ fn a_claim_by_a_place_claims_within_its_radius_against_a_server() {
 }
 
 /// feed44: a feed read on demand over follows kept as an outlier (most in
-/// the followed member's `followers` array, the rest in the follow
-/// collection) finds the members followed in both places. Against a
-/// server, in each language, a reader follows one member through an
+/// the followed player's `followers` array, the rest in the follow
+/// collection) finds the players followed in both places. Against a
+/// server, in each language, a reader follows one player through an
 /// embedded follow and one through a follow apart: the feed returns the
-/// posts of both and none of a member followed by someone else
-/// (scripts/testenv/check_outlier_feed.py, fixture feed-embedded-followers).
-/// The feed once read the follow collection alone and missed the first.
+/// results of both and none of a player followed by someone else
+/// (scripts/testenv/check_outlier_feed.py, `fixtures::outlier_feed`: the
+/// audit's leaderboard with its follows pinned). The feed once read the
+/// follow collection alone and missed the first.
 #[test]
 fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
         return;
     };
-    let (model, design) = fixtures::load("feed-embedded-followers");
+    let (model, design) = fixtures::outlier_feed();
     let out = run_check_script(
         (&uri, &python, &mongosh),
         (&model, &design),
@@ -1212,7 +1213,7 @@ fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
     for lang in ["python", "mongosh", "node"] {
         assert!(
             out.contains(&format!(
-                "ok: {lang} home_feed: the feed has the posts of the parent followed through an embedded follow and of the one followed through a follow apart, none of another"
+                "ok: {lang} friend_feed: the feed has the posts of the parent followed through an embedded follow and of the one followed through a follow apart, none of another"
             )),
             "{out}"
         );

@@ -3,25 +3,7 @@
 //! read finds the parents followed in both places; fan-out on write reads
 //! a new item's parent's followers from its array.
 
-use crate::advise::advise;
 use crate::design::{Action, EntityDecision, OperationPlan, Purpose, ValueSource};
-use crate::model::{LayoutKind, Model};
-use crate::settings::Settings;
-
-/// The audit's leaderboard with its follows pinned: each follow keeps its
-/// follower's id, and the followed player holds its first followers.
-fn leaderboard_with_outlier_followers() -> Model {
-    let text = include_str!("leaderboard-feed.yaml");
-    let mut m = crate::inputs::model_file::parse("leaderboard-feed.yaml", text).unwrap();
-    for (name, kind) in [
-        ("following", LayoutKind::ParentReference),
-        ("followers", LayoutKind::Outlier),
-    ] {
-        let r = m.relationships.iter_mut().find(|r| r.name == name).unwrap();
-        r.layout = Some(kind);
-    }
-    m
-}
 
 fn plan<'d>(d: &'d crate::design::Design, op: &str) -> &'d OperationPlan {
     d.operations.iter().find(|p| p.operation == op).unwrap()
@@ -34,12 +16,7 @@ fn plan<'d>(d: &'d crate::design::Design, op: &str) -> &'d OperationPlan {
 /// together, and the two steps share the reader's follows between them.
 #[test]
 fn a_feed_over_outlier_follows_finds_the_followed_in_arrays_and_apart() {
-    let d = advise(
-        &leaderboard_with_outlier_followers(),
-        &Settings::default(),
-        None,
-    )
-    .unwrap();
+    let (_, d) = crate::fixtures::outlier_feed();
     let feed = plan(&d, "friend_feed");
     let inside = feed
         .steps
