@@ -460,12 +460,15 @@ def build_filter(step, params, results):
         elif "range" in expr:
             a, b = expr["range"]
             filt[path] = {"$gte": params[a], "$lt": params[b]}
-        elif "ids_from" in expr:
-            src, src_path = expr["ids_from"]
+        elif "ids_from" in expr or "ids_from_all" in expr:
+            # One earlier step's ids, or several steps' together (an
+            # outlier's children in their parents' arrays and apart).
+            sources = [expr["ids_from"]] if "ids_from" in expr else expr["ids_from_all"]
             ids = []
-            for d in results.get(src, []):
-                for v in at_path(d, src_path):
-                    ids.append(v.get("_id", v) if isinstance(v, dict) else v)
+            for src, src_path in sources:
+                for d in results.get(src, []):
+                    for v in at_path(d, src_path):
+                        ids.append(v.get("_id", v) if isinstance(v, dict) else v)
             filt[path] = {"$in": ids}
         elif "below" in expr:
             filt[path] = {"$lt": expr["below"]}
@@ -781,9 +784,19 @@ def timeline_spec(plans):
             if not src or src[0][0] not in steps:
                 continue
             followers = steps[src[0][0]]
-            spec["edges"] = followers["collection"]
-            spec["followed"] = followers["filter"][0][0]
-            spec["follower"] = src[0][1]
+            kept = followers["filter"][0][1].get("ids_from")
+            if kept and kept[0] in steps:
+                # The followers keep the edges' ids: the edges by the
+                # followed side, then the readers whose array holds them.
+                edges = steps[kept[0]]
+                spec["edges"] = edges["collection"]
+                spec["followed"] = edges["filter"][0][0]
+                spec["kept"] = (followers["collection"], followers["filter"][0][0])
+                spec["follower"] = None
+            else:
+                spec["edges"] = followers["collection"]
+                spec["followed"] = followers["filter"][0][0]
+                spec["follower"] = src[0][1]
             when = s.get("when") or {}
             if "at_most" in when:
                 spec["threshold"] = when["at_most"][1]
@@ -798,17 +811,37 @@ def timeline_spec(plans):
 
 
 def follower_counts(db, spec):
+    """Followers per followed parent: an edge document names one; a
+    followed document holding its edges in an array (`followers.follower`
+    by its `_id`) names as many as the array holds."""
     counts = {}
-    for f in db[spec["edges"]].find({}, {spec["followed"]: 1}):
+    follower = spec["follower"]
+    for f in db[spec["edges"]].find({}, {spec["followed"]: 1, **({follower: 1} if follower else {})}):
         for p in at_path(f, spec["followed"]):
-            counts[p] = counts.get(p, 0) + 1
+            counts[p] = counts.get(p, 0) + (max(1, len(at_path(f, follower))) if follower else 1)
     return counts
+
+
+def followers_of(db, spec, parent):
+    """The followers of `parent`, each once: the edges' follower field, or
+    the readers keeping the ids of its edges (`kept`)."""
+    edges = list(db[spec["edges"]].find({spec["followed"]: parent}))
+    if spec.get("kept"):
+        readers, path = spec["kept"]
+        ids = [e["_id"] for e in edges]
+        return [d["_id"] for d in db[readers].find({path: {"$in": ids}}, {"_id": 1})]
+    return list(dict.fromkeys(v for f in edges for v in at_path(f, spec["follower"])))
 
 
 def expected_timeline(db, spec, reader, counts):
     """The timeline of `reader` recomputed from the follows and the items."""
     followed = set()
-    for f in db[spec["edges"]].find({spec["follower"]: reader}):
+    if spec.get("kept"):
+        readers, path = spec["kept"]
+        ids = at_path(db[readers].find_one({"_id": reader}) or {}, path)
+        for f in db[spec["edges"]].find({"_id": {"$in": ids}}):
+            followed.update(at_path(f, spec["followed"]))
+    for f in db[spec["edges"]].find({spec["follower"]: reader}) if spec["follower"] else []:
         followed.update(at_path(f, spec["followed"]))
     threshold = spec.get("threshold")
     outliers = sorted(p for p in followed if threshold is not None and counts.get(p, 0) > threshold)
@@ -864,7 +897,9 @@ def check_timeline_writes(db, cookbook, spec, prefix):
         return
     edge = db[spec["edges"]].find_one({spec["followed"]: {"$exists": True}}, sort=[("_id", 1)])
     parent = at_path(edge, spec["followed"])[0]
-    followers = [v for f in db[spec["edges"]].find({spec["followed"]: parent}) for v in at_path(f, spec["follower"])]
+    # Each follower once: a follow the cookbook's own checks added may
+    # repeat one (its example's follower), and a follower has one timeline.
+    followers = followers_of(db, spec, parent)
     label = f"{prefix}{spec['timeline']}: {spec['publish']}, {spec['edit']}, {spec['delete']}"
     # A new item of `parent`, newer than any.
     model = db[spec["items"]].find_one({}, sort=[("_id", 1)])
@@ -1029,7 +1064,7 @@ def hidden(db, step, params):
     """The documents the step's filter matches, taken out of the collection
     (the caller puts them back with `restore`), so that the step matches
     nothing; None when the filter is fed by an earlier step's results."""
-    if any("ids_from" in e or "subtree_from" in e for _, e in step["filter"]):
+    if any("ids_from" in e or "ids_from_all" in e or "subtree_from" in e for _, e in step["filter"]):
         return None
     coll = db[step["collection"]]
     docs = list(coll.find(build_filter(step, params, {})))
@@ -1368,7 +1403,8 @@ def check_operation(db, cookbook, examples, fn_name, plan, label):
     expected_claims = {}
     for step in plan["steps"]:
         # (A filter fed by an earlier step is counted when that step has run.)
-        if all("ids_from" not in e and "subtree_from" not in e for _, e in step["filter"]):
+        if all("ids_from" not in e and "ids_from_all" not in e and "subtree_from" not in e
+               for _, e in step["filter"]):
             n = db[step["collection"]].count_documents(build_filter(step, params, {}))
             if step["action"] in ("update_one", "update_many", "delete_one", "delete_many", "upsert"):
                 expected_writes[step["key"]] = n

@@ -61,13 +61,20 @@
 //!   one write), and a group whose earlier `$inc` of the caller's amount
 //!   is taken back by its opposite when the take matches nothing (audit43
 //!   B).
+//!   the followed member (outlier): the feed on demand reads the members'
+//!   arrays and the follows apart; a timeline's push reads the author's
+//!   array (feed44).
+//! - `feed-ids-in-follower`: `club-feed` with each member keeping its
+//!   follows' ids (`following`) and the follows naming only the followed
+//!   member: a timeline's push finds the follows, then the members keeping
+//!   their ids (feed44).
 
 use crate::design::Design;
 use crate::model::Model;
 use crate::settings::Settings;
 
 /// The fixtures, by name, as files.
-const FILES: [(&str, &str); 21] = [
+const FILES: [(&str, &str); 22] = [
     (
         "host-logs",
         include_str!("../tests/fixtures/host-logs.yaml"),
@@ -149,6 +156,10 @@ const FILES: [(&str, &str); 21] = [
         "stock-take",
         include_str!("../tests/fixtures/stock-take.yaml"),
     ),
+    (
+        "feed-ids-in-follower",
+        include_str!("../tests/fixtures/feed-ids-in-follower.yaml"),
+    ),
 ];
 
 /// The model and its design. Panics on a fixture that does not load or
@@ -206,6 +217,26 @@ pub fn geo_claim() -> (Model, Design) {
         .unwrap_or_else(|e| panic!("fixture geo-claim: {e:?}"));
     let design = crate::advise::advise(&model, &Settings::default(), None)
         .unwrap_or_else(|e| panic!("fixture geo-claim: {e:?}"));
+    (model, design)
+}
+
+/// The audit's leaderboard (`advise/tests/leaderboard-feed.yaml`) with its
+/// follows pinned: each keeps its follower's id, and the followed player
+/// holds its first followers (outlier). Its feed is read on demand, from
+/// the players' arrays and the follows apart (feed44).
+pub fn outlier_feed() -> (Model, Design) {
+    let text = include_str!("advise/tests/leaderboard-feed.yaml");
+    let mut model = crate::inputs::model_file::parse("leaderboard-feed.yaml", text)
+        .unwrap_or_else(|e| panic!("leaderboard-feed: {e:?}"));
+    for (name, kind) in [
+        ("following", crate::model::LayoutKind::ParentReference),
+        ("followers", crate::model::LayoutKind::Outlier),
+    ] {
+        let r = model.relationships.iter_mut().find(|r| r.name == name);
+        r.unwrap_or_else(|| panic!("no relationship {name}")).layout = Some(kind);
+    }
+    let design = crate::advise::advise(&model, &Settings::default(), None)
+        .unwrap_or_else(|e| panic!("leaderboard-feed: {e:?}"));
     (model, design)
 }
 

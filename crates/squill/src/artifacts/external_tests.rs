@@ -1246,6 +1246,42 @@ fn a_take_of_the_callers_amount_and_its_undo_against_a_server() {
     assert!(!out.contains("FAIL"), "{out}");
 }
 
+/// feed44: a feed read on demand over follows kept as an outlier (most in
+/// the followed player's `followers` array, the rest in the follow
+/// collection) finds the players followed in both places. Against a
+/// server, in each language, a reader follows one player through an
+/// embedded follow and one through a follow apart: the feed returns the
+/// results of both and none of a player followed by someone else
+/// (scripts/testenv/check_outlier_feed.py, `fixtures::outlier_feed`: the
+/// audit's leaderboard with its follows pinned). The feed once read the
+/// follow collection alone and missed the first.
+#[test]
+fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = fixtures::outlier_feed();
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("outlier-feed", "squill_outlier_feed", false),
+        ("check_outlier_feed.py", &[]),
+    );
+    assert!(
+        out.contains("checked 1 feed(s) over outlier follows"),
+        "{out}"
+    );
+    for lang in ["python", "mongosh", "node"] {
+        assert!(
+            out.contains(&format!(
+                "ok: {lang} friend_feed: the feed has the posts of the parent followed through an embedded follow and of the one followed through a follow apart, none of another"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// Issue 41: under a tenant, every write of a cookbook function tests the
 /// tenant it is called with, the writes its plan adds too (a product's
 /// count and sum of reviews, a customer's name copied into her orders, a

@@ -134,6 +134,17 @@ impl Layout {
         }
     }
 
+    /// Whether each parent keeps its children's ids (an array of them, bare
+    /// or with copies), so the parents of a child are found by one filter
+    /// on the parent side: the followers whose kept follows hold a new
+    /// follow of the author (the timeline's push, `costs::plan::timeline`).
+    pub fn parent_keeps_child_ids(&self) -> bool {
+        match self {
+            Layout::ChildReferences | Layout::TwoWayReferences => true,
+            l => matches!(l.many_sides(), Some((Some(_), _))),
+        }
+    }
+
     /// For a many-to-many (or shared children): the copies of the other
     /// side's fields each element of the parent's and of the child's array
     /// carries; `None` for a side that keeps no array. `None` as a whole for

@@ -802,6 +802,10 @@ pub enum ValueSource {
     Param,
     /// Values that an earlier step of the same plan read (1-based).
     FromStep { step: usize },
+    /// The ids that any of these earlier steps read (1-based): children
+    /// kept as an outlier are found both in their parents' arrays and in
+    /// their own collection, and the next step matches the two together.
+    FromSteps { steps: Vec<usize> },
     /// The value `field` held before this operation changed it (the old
     /// parent of a re-pointed child, the old value of a copied key).
     Old { field: String },

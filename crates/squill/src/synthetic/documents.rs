@@ -37,6 +37,9 @@ struct Ctx<'c> {
     /// its children.
     bucket: Option<(RelationshipId, u64, &'c [u64])>,
     outer: Option<&'c Ctx<'c>>,
+    /// The element is an embedded child itself (not a reference standing
+    /// for a related instance): its references are its parents' ids.
+    embedded: bool,
 }
 
 /// What `items` builds each element from.
@@ -117,6 +120,7 @@ impl Builder<'_, '_> {
                 parent: *parent,
                 bucket: None,
                 outer: None,
+                embedded: false,
             },
             Root::Bucket {
                 relationship,
@@ -130,6 +134,7 @@ impl Builder<'_, '_> {
                 parent: Some((*relationship, *parent)),
                 bucket: Some((*relationship, *page, children.as_slice())),
                 outer: None,
+                embedded: false,
             },
         };
         self.object(plan, &ctx, plan.id_entity, Name::Top, sink, scratch);
@@ -441,6 +446,7 @@ impl Builder<'_, '_> {
             parent,
             bucket: None,
             outer: None,
+            embedded: false,
         };
         self.instance_of(wanted, &ctx).1
     }
@@ -498,6 +504,7 @@ impl Builder<'_, '_> {
                 parent: None,
                 bucket: None,
                 outer: Some(ctx),
+                embedded: false,
             };
             self.items(f, &[p], Some(rel.parent), &child_ctx, r, sink, scratch);
             return;
@@ -573,6 +580,7 @@ impl Builder<'_, '_> {
                     },
                     bucket: None,
                     outer: Some(item.ctx),
+                    embedded: matches!(item.f.field.origin, FieldOrigin::Embedded { .. }),
                 };
                 self.object(sub, &item_ctx, item.entity, name, sink, scratch);
             }
@@ -628,8 +636,11 @@ impl Builder<'_, '_> {
         let rel = pop.model.relationship(r);
         // Inside an element that stands for the related instance itself (an
         // extended reference `{_id, name}` in the other side's array), the
-        // reference is that instance's own id.
+        // reference is that instance's own id. An embedded child's other
+        // references (an attendee's `event`, a follow's `follower`) are its
+        // parents' ids: it once wrote its own id there.
         if let (Some(outer), Some(e), ShapeType::Scalar { .. }) = (ctx.outer, ctx.entity, ty)
+            && !(ctx.embedded && rel.child == e && f.field.name != "_id")
             && outer.entity.is_some_and(|o| stands_for_itself(rel, e, o))
         {
             let id = self.id_value(ty, Some(e), ctx.key, scratch);
@@ -710,6 +721,7 @@ impl Builder<'_, '_> {
                         parent: None,
                         bucket: None,
                         outer: Some(ctx),
+                        embedded: false,
                     };
                     sink.open(Name::Index(i), false);
                     for g in &sub.fields {

@@ -242,6 +242,33 @@ pub fn owners(model: &Model) -> Vec<Option<RelationshipId>> {
     owners
 }
 
+/// `owners`, with each child kept as an outlier numbered under that
+/// relationship: its parent's array holds its first children and only the
+/// rest are documents of their own (`roots`), which needs the children
+/// numbered per that parent. An edge with two parents (a follow: its
+/// follower and the followed member, whose array holds it) was numbered
+/// under the first, and the arrays held other parents' edges.
+fn owners_in(model: &Model, design: &Design) -> Vec<Option<RelationshipId>> {
+    let mut owners = owners(model);
+    for d in &design.relationships {
+        if !matches!(d.chosen, crate::design::Layout::Outlier { .. }) {
+            continue;
+        }
+        let Some(r) = model
+            .relationship_ids()
+            .find(|&r| model.relationship(r).name == d.relationship)
+        else {
+            continue;
+        };
+        let rel = model.relationship(r);
+        let child = rel.child.index();
+        if owners[child].is_some() && !is_shared(rel) && rel.parent != rel.child {
+            owners[child] = Some(r);
+        }
+    }
+    owners
+}
+
 /// Who exists at one scale and seed, and who is whose child: the numbering
 /// every other part of the population is derived from (`Population` adds the
 /// timelines worked out from it). `Clone` gives each builder thread its own
@@ -333,7 +360,7 @@ impl<'a> Numbering<'a> {
     ) -> Self {
         // An entity is not numbered under itself: a tree is numbered
         // level by level (`tree`).
-        let owner = owners(model);
+        let owner = owners_in(model, design);
         let scopes = scopes(model, &owner, is_shared);
         let spreads = model
             .relationship_ids()

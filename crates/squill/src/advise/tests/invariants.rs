@@ -306,9 +306,12 @@ fn no_step_matches_one_steps_ids_on_two_fields() {
                 let from: Vec<(usize, &str)> = s
                     .filter
                     .iter()
-                    .filter_map(|f| match f.value_from {
-                        ValueSource::FromStep { step } => Some((step, f.path.as_str())),
-                        _ => None,
+                    .flat_map(|f| match &f.value_from {
+                        ValueSource::FromStep { step } => vec![(*step, f.path.as_str())],
+                        ValueSource::FromSteps { steps } => {
+                            steps.iter().map(|s| (*s, f.path.as_str())).collect()
+                        }
+                        _ => Vec::new(),
                     })
                     .collect();
                 for (a, (sa, pa)) in from.iter().enumerate() {

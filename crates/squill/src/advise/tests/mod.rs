@@ -15,6 +15,7 @@ pub(crate) mod invariants;
 mod link_conditions;
 mod merge_limits;
 mod multikey;
+mod outlier_feeds;
 mod paging_keys;
 mod parts;
 mod phrasing;

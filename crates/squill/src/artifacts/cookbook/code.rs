@@ -96,6 +96,10 @@ pub enum Expr {
         step: String,
         path: String,
     },
+    /// `{"$in": ids}` with the values of several earlier steps together,
+    /// each `(step, path)` as in `IdsFrom`: an outlier's children found in
+    /// their parents' arrays and in their own collection.
+    IdsFromAll(Vec<(String, String)>),
     /// The value at `path` in the first document an earlier step found
     /// (none found: null): a figure read again from the children.
     FirstOf {
@@ -250,6 +254,10 @@ pub enum When {
     Flag(String),
     /// An earlier find returned at most `n` documents.
     AtMost { step: String, n: u64 },
+    /// Earlier steps' ids (`(step, path)` as in `Expr::IdsFromAll`) are at
+    /// most `n` together: followers read from an array of the followed
+    /// document (one document, many followers) and from the edges apart.
+    IdsAtMost { ids: Vec<(String, String)>, n: u64 },
     /// An earlier step's documents hold some value at `path`.
     Any { step: String, path: String },
     /// An earlier conditional write matched a document, or the delete

@@ -548,6 +548,7 @@ pub fn plan_json(ops: &[OpCode]) -> serde_json::Value {
                     "when": s.when.as_ref().map(|w| match w {
                         code::When::Flag(p) => json!({"flag": p}),
                         code::When::AtMost { step, n } => json!({"at_most": [step, n]}),
+                        code::When::IdsAtMost { ids, n } => json!({"ids_at_most": [ids, n]}),
                         code::When::Any { step, path } => json!({"any": [step, path]}),
                         code::When::Matched { step, changed: true, .. } => json!({"matched": step, "changed": true}),
                         code::When::Matched { step, or_deleted: None, .. } => json!({"matched": step}),
@@ -713,6 +714,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::In(p) => json!({"in": p}),
         Expr::Range(a, b) => json!({"range": [a, b]}),
         Expr::IdsFrom { step, path } => json!({"ids_from": [step, path]}),
+        Expr::IdsFromAll(all) => json!({"ids_from_all": all}),
         Expr::Number(n) => json!({"number": n}),
         Expr::Amount(n) => json!({"amount": n}),
         Expr::Negated(p) => json!({"negated": p}),

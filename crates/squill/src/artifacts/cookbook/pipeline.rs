@@ -141,6 +141,7 @@ fn test(lang: &Spell<'_>, at: &str, e: &Expr) -> String {
             cmp("$lt", b.clone())
         ),
         Expr::IdsFrom { step, path } => cmp("$in", format!("{}({step}, {})", lang.ids, q(path))),
+        Expr::IdsFromAll(all) => cmp("$in", ids_together(lang.ids, lang.ids == "_ids", all)),
         Expr::Test(t, v) => {
             let value = (lang.expr)(&Expr::Test(crate::model::Test::Eq, v.clone()));
             match t {
@@ -246,6 +247,25 @@ pub(super) fn converted(bson_type: &str, value: &str) -> String {
         _ => "$literal",
     };
     format!("{{\"{to}\": {value}}}")
+}
+
+/// The ids of several earlier steps as one list: `_ids(a, "p") + _ids(b,
+/// "q")` in Python, `ids(a, "p").concat(ids(b, "q"))` in JavaScript.
+pub(super) fn ids_together(ids: &str, python: bool, all: &[(String, String)]) -> String {
+    let each: Vec<String> = all
+        .iter()
+        .map(|(step, path)| format!("{ids}({step}, {})", q(path)))
+        .collect();
+    if python {
+        each.join(" + ")
+    } else {
+        match each.split_first() {
+            Some((first, rest)) => rest
+                .iter()
+                .fold(first.clone(), |acc, x| format!("{acc}.concat({x})")),
+            None => "[]".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -506,6 +506,20 @@ impl Builder<'_> {
                 path: src,
             };
         }
+        // Values several earlier steps read, matched together.
+        if let ValueSource::FromSteps { steps } = &f.value_from {
+            let mut all = Vec::new();
+            let known = self.steps.len();
+            for &n in steps.iter().filter(|&&n| n >= 1 && n <= known) {
+                let from = self.steps[n - 1].clone();
+                let src = self.source_path(&from, step, path);
+                if !from.projection.is_empty() && !from.projection.contains(&src) && src != "_id" {
+                    self.steps[n - 1].projection.push(src.clone());
+                }
+                all.push((from.key, src));
+            }
+            return Expr::IdsFromAll(all);
+        }
         // The new parent's id is the value the child's reference takes
         // with this operation: the `$set` of that reference names the same
         // parameter (`new_person_id`), so the caller passes it once.
@@ -520,7 +534,9 @@ impl Builder<'_> {
         }
         // A value of its own gets a parameter named after what it is.
         let own = match &f.value_from {
-            ValueSource::Param | ValueSource::FromStep { .. } => None,
+            ValueSource::Param | ValueSource::FromStep { .. } | ValueSource::FromSteps { .. } => {
+                None
+            }
             ValueSource::Below { limit } => return Expr::Below(*limit),
             ValueSource::RoomFor { limit } => {
                 return Expr::RoomFor {

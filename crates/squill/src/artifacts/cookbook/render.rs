@@ -170,6 +170,14 @@ fn expr(lang: Lang, e: &Expr) -> String {
             Lang::Python => format!("{{\"$in\": _ids({step}, {})}}", q(path)),
             _ => format!("{{\"$in\": ids({step}, {})}}", q(path)),
         },
+        Expr::IdsFromAll(all) => format!(
+            "{{\"$in\": {}}}",
+            super::pipeline::ids_together(
+                if lang == Lang::Python { "_ids" } else { "ids" },
+                lang == Lang::Python,
+                all
+            )
+        ),
         // The subtree's root and every node found below it.
         Expr::SubtreeIds { step, into } => {
             let below = q(&format!("{into}._id"));
@@ -222,6 +230,18 @@ fn condition(lang: Lang, when: &When) -> String {
         (When::Flag(p), _) => p.clone(),
         (When::AtMost { step, n }, Lang::Python) => format!("len({step}) <= {n}"),
         (When::AtMost { step, n }, _) => format!("{step}.length <= {n}"),
+        (When::IdsAtMost { ids, n }, Lang::Python) => {
+            format!(
+                "len({}) <= {n}",
+                super::pipeline::ids_together("_ids", true, ids)
+            )
+        }
+        (When::IdsAtMost { ids, n }, _) => {
+            format!(
+                "{}.length <= {n}",
+                super::pipeline::ids_together("ids", false, ids)
+            )
+        }
         (When::Any { step, path }, Lang::Python) => format!("len(_ids({step}, {})) > 0", q(path)),
         (When::Any { step, path }, _) => format!("ids({step}, {}).length > 0", q(path)),
         (

@@ -51,25 +51,51 @@ fn reference_to(design: &Design, coll: &Collection, parent: &str) -> Option<Stri
 
 /// The followers' find of any plan of the design on the edge collection
 /// `edges`: the field it matches (the followed side) and the one it
-/// returns (the follower).
+/// returns (the follower). Where the followers are read from the followed
+/// document's array instead (`followers.follower` by its `_id`), the
+/// edges' reference to that parent and the array elements' follower field.
 fn edge_fields(design: &Design, edges: &str) -> Option<(String, String)> {
-    design
-        .operations
+    let finds = || {
+        design
+            .operations
+            .iter()
+            .flat_map(|p| &p.steps)
+            .filter_map(|s| {
+                s.purpose.iter().find_map(|p| match p {
+                    Purpose::FindFollowers { parent } => Some((s, parent)),
+                    _ => None,
+                })
+            })
+    };
+    if let Some(s) = finds().map(|(s, _)| s).find(|s| s.collection == edges) {
+        return Some((
+            s.filter.first()?.path.clone(),
+            s.projection.first()?.clone(),
+        ));
+    }
+    let (s, parent) = finds().next()?;
+    let (array, follower) = s.projection.first()?.split_once('.')?;
+    // The relationship the array embeds, and the edges' reference by it.
+    let rel = own_collection(design, parent)?
+        .shape
+        .fields
         .iter()
-        .flat_map(|p| &p.steps)
-        .find_map(|s| {
-            let finds = s
-                .purpose
-                .iter()
-                .any(|p| matches!(p, Purpose::FindFollowers { .. }));
-            if !finds || s.collection != edges {
-                return None;
+        .find_map(|f| match &f.origin {
+            FieldOrigin::Embedded { relationship } if f.name == array => Some(relationship),
+            _ => None,
+        })?;
+    let edge_coll = design.collections.iter().find(|c| c.name == edges)?;
+    let followed = edge_coll
+        .shape
+        .fields
+        .iter()
+        .find_map(|f| match &f.origin {
+            FieldOrigin::Reference { relationship, .. } if relationship == rel => {
+                Some(f.name.clone())
             }
-            Some((
-                s.filter.first()?.path.clone(),
-                s.projection.first()?.clone(),
-            ))
-        })
+            _ => None,
+        })?;
+    Some((followed, follower.to_string()))
 }
 
 /// The earlier insert of `op` into `coll`: its key and document parameter.
@@ -112,18 +138,53 @@ fn source_step(s: &StepCode) -> Option<String> {
     })
 }
 
-/// A timeline write's filter: the timelines of the followers step `from`
-/// found (their follower field, which the step returns).
-fn followers_filter(op: &mut OpCode, i: usize) -> Option<String> {
-    let from = source_step(&op.steps[i])?;
-    let src = op.steps.iter().find(|s| s.key == from)?;
-    let field = src.projection.first()?.clone();
-    for (_, e) in &mut op.steps[i].filter {
-        if let Expr::IdsFrom { path, .. } = e {
-            *path = field.clone();
+/// A timeline write's filter: the timelines of the followers the steps
+/// before found (their follower field, which each step returns: the
+/// edges' `follower`, or `followers.follower` in the followed document).
+/// Returns how many followers were found, as a condition at most `n`.
+fn followers_filter(op: &mut OpCode, i: usize) -> Option<Box<dyn Fn(u64) -> When>> {
+    let returned = |op: &OpCode, key: &str| {
+        let src = op.steps.iter().find(|s| s.key == key)?;
+        src.projection.first().cloned()
+    };
+    let mut found: Vec<(String, String)> = Vec::new();
+    for k in 0..op.steps[i].filter.len() {
+        match op.steps[i].filter[k].1.clone() {
+            Expr::IdsFrom { step, .. } => {
+                let field = returned(op, &step)?;
+                op.steps[i].filter[k].1 = Expr::IdsFrom {
+                    step: step.clone(),
+                    path: field.clone(),
+                };
+                found.push((step, field));
+            }
+            Expr::IdsFromAll(all) => {
+                let mut fixed = Vec::new();
+                for (step, _) in all {
+                    fixed.push((step.clone(), returned(op, &step)?));
+                }
+                op.steps[i].filter[k].1 = Expr::IdsFromAll(fixed.clone());
+                found.extend(fixed);
+            }
+            _ => {}
         }
     }
-    Some(from)
+    // Followers that are documents are counted as documents; ids inside a
+    // document (its array), or from several steps, as ids.
+    match found.as_slice() {
+        [] => None,
+        [(step, path)] if !path.contains('.') => {
+            let step = step.clone();
+            Some(Box::new(move |n| When::AtMost {
+                step: step.clone(),
+                n,
+            }))
+        }
+        _ => Some(Box::new(move |n| When::IdsAtMost {
+            ids: found.clone(),
+            n,
+        })),
+    }
 }
 
 fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_of: Option<&str>) {
@@ -157,10 +218,11 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
         // own reference; otherwise the caller passes the item's parent.
         Purpose::FindFollowers { parent } => {
             let Some(item) = copy_of.map(str::to_string).or_else(|| {
-                // The item is what the timeline writes after this step copy.
-                op.steps
-                    .get(i + 1)
-                    .and_then(|s| timeline(design, &s.collection))
+                // The item is what the timeline writes after this step
+                // (and the other followers' find, when there are two) copy.
+                op.steps[i + 1..]
+                    .iter()
+                    .find_map(|s| timeline(design, &s.collection))
                     .map(|(_, items, _)| items.to_string())
             }) else {
                 return;
@@ -197,7 +259,7 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
         // id; not when its parent is past the threshold (an outlier, whose
         // items the feed reads itself).
         Purpose::PushToTimelines { entity, .. } => {
-            let Some(from) = followers_filter(op, i) else {
+            let Some(at_most) = followers_filter(op, i) else {
                 return;
             };
             let threshold = timeline(design, &coll).and_then(|(_, _, t)| t);
@@ -215,7 +277,7 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                 }
             }
             if let Some(n) = threshold {
-                s.when = Some(When::AtMost { step: from, n });
+                s.when = Some(at_most(n));
             }
         }
         // The copies of the item changed: the element with its id, set to
@@ -301,7 +363,24 @@ fn fix_step(design: &Design, op: &mut OpCode, i: usize, purpose: &Purpose, copy_
                     .find(|(p, e)| p == field && matches!(e, Expr::Param(_)))
                     .map(|(_, e)| e.clone()),
             };
-            let (Some(reader), Some(parent)) = (value(&follower), value(&followed)) else {
+            // An edge that does not name its follower (`_id`: the follower
+            // keeps the edges' ids): the follower is the document the
+            // edge's id is written into, by the id the caller passes.
+            let reader = if follower == "_id" {
+                op.steps[..i]
+                    .iter()
+                    .filter(|s| s.collection != edge.collection && s.collection != coll)
+                    .filter(|s| matches!(s.action, Action::UpdateOne))
+                    .find_map(|s| {
+                        s.filter
+                            .iter()
+                            .find(|(p, e)| p == "_id" && matches!(e, Expr::Param(_)))
+                            .map(|(_, e)| e.clone())
+                    })
+            } else {
+                value(&follower)
+            };
+            let (Some(reader), Some(parent)) = (reader, value(&followed)) else {
                 return;
             };
             let flag = format!("{followed}_is_outlier");

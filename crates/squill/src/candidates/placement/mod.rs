@@ -123,11 +123,12 @@ pub fn timeline_size(
 }
 
 /// Whether the design can keep a timeline of `feed` up to date: the items
-/// and the follow edges keep documents of their own (or the edges live
-/// inside their follower), each edge keeps the followed parent's id, each
-/// edge names its follower (or is inside it), and, when outliers are read
-/// at feed time, each item keeps its parent's id. What
-/// `costs::plan::timeline` plans from.
+/// keep documents of their own, and a new item's parent's followers can be
+/// found: by the edges' reference to the followed parent (the edges apart
+/// or inside their follower), or in the followed parent's own array (the
+/// edges embedded there, or an outlier's first ones, with the rest apart
+/// keeping that reference), each edge naming its follower (or inside it).
+/// What `costs::plan::timeline` plans from.
 pub(super) fn timeline_can_be_kept(
     model: &crate::model::Model,
     feed: &crate::candidates::feed::Feed,
@@ -138,11 +139,19 @@ pub(super) fn timeline_can_be_kept(
     let edge = model.relationship(feed.followers).child;
     let keeps = |r: RelationshipId| layouts[r.index()].child_keeps_parent_id();
     let follower_known = match home[edge.index()] {
-        Home::Own => keeps(feed.following),
-        Home::Embedded { rel, .. } => rel == feed.following,
+        // The edge names its follower, or the follower keeps the edges' ids.
+        Home::Own => {
+            keeps(feed.following) || layouts[feed.following.index()].parent_keeps_child_ids()
+        }
+        Home::Embedded { rel, .. } if rel == feed.following => true,
+        // In the followed parent's array: each element names its follower.
+        Home::Embedded { rel, .. } => rel == feed.followers && keeps(feed.following),
         Home::Bucketed { .. } => false,
     };
-    home[item.index()] == Home::Own && follower_known && keeps(feed.followers)
+    let followed_known = keeps(feed.followers)
+        || matches!(layouts[feed.followers.index()], Layout::Outlier { .. })
+        || matches!(home[edge.index()], Home::Embedded { rel, .. } if rel == feed.followers);
+    home[item.index()] == Home::Own && follower_known && followed_known
 }
 
 /// The entity `layout` of relationship `r` stores inside other documents,

@@ -28,7 +28,7 @@ pub(super) fn test_of(path: String, c: &Filter, from: ValueSource) -> StepFilter
 /// from `from`.
 pub(super) fn test_op(op: FilterOp, from: &ValueSource) -> FilterOp {
     match (from, op) {
-        (ValueSource::FromStep { .. }, _) => FilterOp::In,
+        (ValueSource::FromStep { .. } | ValueSource::FromSteps { .. }, _) => FilterOp::In,
         (_, FilterOp::Under) => FilterOp::Eq,
         (_, o) => o,
     }

@@ -414,6 +414,17 @@ impl<'a> Planner<'a> {
                     acc.path(&format!("{}.{field}", rel.parent_field)),
                     ValueSource::Param,
                 ),
+                // Most children in the parents' arrays, the rest apart:
+                // both searched (a query of the rest alone missed most).
+                Layout::Outlier { threshold } => {
+                    let cf = if further.is_empty() {
+                        Filter::new(f.model, rel.child, vec![field.clone()], c.op)
+                    } else {
+                        Filter::new(f.model, rel.child, further.clone(), c.op)
+                    };
+                    let from = self.outlier_parents(plan, op, r, *threshold, &cf, &field);
+                    (acc.path("_id"), from)
+                }
                 _ => {
                     let cf = if further.is_empty() {
                         Filter::new(f.model, rel.child, vec![field.clone()], c.op)

@@ -127,6 +127,7 @@ struct RootWrite<P> {
 }
 
 /// Where an entity's instances are and how to reach them.
+#[derive(Clone)]
 struct Access {
     collection: String,
     prefix: String,
@@ -213,6 +214,7 @@ mod include;
 mod insert;
 mod link;
 mod merged;
+mod outlier_find;
 mod paging;
 mod reread;
 mod sharded;
@@ -270,7 +272,13 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
     // needs a field the document holds adds it to the projection), so what
     // later steps take from it is that `_id`: children found by their
     // reference to it, as `parent` or as an extended reference's `parent._id`.
-    if !by_given_id || plan.steps.len() < 2 {
+    // Ids matched together with another step's (`FromSteps`) are no
+    // parameter of their own: the step stays.
+    let merged =
+        plan.steps.iter().flat_map(|s| &s.filter).any(
+            |f| matches!(&f.value_from, ValueSource::FromSteps { steps } if steps.contains(&1)),
+        );
+    if !by_given_id || merged || plan.steps.len() < 2 {
         return;
     }
     plan.steps.remove(0);
@@ -299,6 +307,9 @@ fn drop_given_id_step(plan: &mut OpPlan, first: &Cost) {
                 ValueSource::Param
             }
             ValueSource::FromStep { step } => ValueSource::FromStep { step: step - 1 },
+            ValueSource::FromSteps { steps } => ValueSource::FromSteps {
+                steps: steps.iter().map(|s| s - 1).collect(),
+            },
             other => other.clone(),
         };
     }

@@ -306,15 +306,15 @@ impl<'a> Planner<'a> {
         self.write_timelines(plan, op, t, (n, pushed), purpose, updates, size.document);
     }
 
-    /// One `updateMany` of the `pushed` timelines of the followers step
-    /// `n` found, each a sync write of `bytes` (the item's copy is kept there).
+    /// One `updateMany` of the `pushed` timelines of the followers the
+    /// steps `n` names found, each a sync write of `bytes` (the item's copy is kept there).
     #[allow(clippy::too_many_arguments)]
     fn write_timelines(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         t: &Timeline<'_>,
-        (n, pushed): (usize, f64),
+        (n, pushed): (ValueSource, f64),
         purpose: Purpose,
         updates: Vec<UpdateOp>,
         bytes: f64,
@@ -322,7 +322,7 @@ impl<'a> Planner<'a> {
         let model = self.facts.model;
         let item = model.relationship(t.feed.items).child;
         let mut step = Self::step(t.collection, Action::UpdateMany, purpose);
-        step.filter = vec![filt("_id", FilterOp::In, ValueSource::FromStep { step: n })];
+        step.filter = vec![filt("_id", FilterOp::In, n)];
         step.updates = updates;
         step.documents = pushed;
         step.copy_of = Some(self.name(item).to_string());
@@ -338,24 +338,57 @@ impl<'a> Planner<'a> {
         self.push(plan, op, step, cost, by_id(reader));
     }
 
-    /// The followers of the item's parent, by the edges' reference to the
-    /// followed side; at most the threshold and one more (more: an outlier).
+    /// The followers of the item's parent: in the parent's own array when
+    /// the edges are embedded there (all, or an outlier's first ones, with
+    /// the rest apart), else by the edges' reference to the followed side;
+    /// at most the threshold and one more (more: an outlier). Returns
+    /// where the timelines' ids come from.
     fn find_followers(
         &self,
         plan: &mut OpPlan,
         op: OperationId,
         t: &Timeline<'_>,
         size: &TimelineSize,
-    ) -> Option<usize> {
+    ) -> Option<ValueSource> {
         let model = self.facts.model;
         let edge = model.relationship(t.feed.followers).child;
+        match (self.layout(t.feed.followers), self.p.home[edge.index()]) {
+            (Layout::Outlier { threshold }, _) => {
+                return self.followers_in_parent(plan, op, t, size, Some(*threshold));
+            }
+            (_, Home::Embedded { rel, .. }) if rel == t.feed.followers => {
+                return self.followers_in_parent(plan, op, t, size, None);
+            }
+            _ => {}
+        }
         let acc = self.access(edge);
         let followed = acc.path(&self.parent_ref_path(t.feed.followers)?);
         // Edges kept inside their follower: the follower is the document.
         let follower = match self.p.home[edge.index()] {
             Home::Embedded { rel, .. } if rel == t.feed.following => "_id".to_string(),
-            _ => acc.path(&self.parent_ref_path(t.feed.following)?),
+            _ => match self.parent_ref_path(t.feed.following) {
+                Some(p) => acc.path(&p),
+                None => return self.followers_keeping_ids(plan, op, t, size, followed),
+            },
         };
+        let n = self.edges_apart(plan, op, t, (followed, follower), size.pushed);
+        Some(ValueSource::FromStep { step: n })
+    }
+
+    /// The edges kept apart whose `followed` field is the item's parent,
+    /// for their `follower` (both keys in the index: the followers come
+    /// from its entries), about `n` of them; returns the step's number.
+    fn edges_apart(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        (followed, follower): (String, String),
+        n: f64,
+    ) -> usize {
+        let model = self.facts.model;
+        let edge = model.relationship(t.feed.followers).child;
+        let acc = self.access(edge);
         let mut step = Self::step(
             &acc.collection,
             Action::Find,
@@ -368,15 +401,14 @@ impl<'a> Planner<'a> {
         step.filter = vec![filt(followed.clone(), FilterOp::Eq, ValueSource::Param)];
         step.projection = vec![follower.clone()];
         step.limit = t.threshold.map(|x| x + 1);
-        step.documents = size.pushed;
-        // Both keys in the index: the followers come from its entries.
+        step.documents = n;
         let cost = StepCost {
-            keys: size.pushed,
+            keys: n,
             docs: 0.0,
-            bytes_read: size.pushed * 30.0,
+            bytes_read: n * 30.0,
             ..StepCost::default()
         };
-        Some(self.push(
+        self.push(
             plan,
             op,
             step,
@@ -386,7 +418,105 @@ impl<'a> Planner<'a> {
                 edge,
                 acc.docs * acc.per_root.max(1.0),
             )),
-        ))
+        )
+    }
+
+    /// The followers of the item's parent where each follower keeps its
+    /// edges' ids (`following: [follow ids]`) and the edges name only the
+    /// followed side: the parent's edges (their ids, from the index), then
+    /// the followers whose kept ids hold one of them (a multikey index on
+    /// the array), each read for its `_id`.
+    fn followers_keeping_ids(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+        followed: String,
+    ) -> Option<ValueSource> {
+        let model = self.facts.model;
+        let ids = self.child_ids_path(t.feed.following)?;
+        let reader = model.relationship(t.feed.following).parent;
+        let edge = model.relationship(t.feed.following).child;
+        let a = self.edges_apart(plan, op, t, (followed, "_id".to_string()), size.pushed);
+        let host = self.access(reader);
+        let path = host.path(&ids);
+        let mut step = Self::step(
+            &host.collection,
+            Action::Find,
+            Purpose::FindMatching {
+                entity: self.name(reader).to_string(),
+                field: ids.clone(),
+            },
+        );
+        step.filter = vec![filt(
+            path.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: a },
+        )];
+        step.projection = vec![host.path("_id")];
+        step.documents = size.pushed;
+        // Each follower found is one document read whole for its id.
+        let cost = StepCost {
+            keys: size.pushed,
+            docs: size.pushed,
+            bytes_read: size.pushed * host.root_bytes,
+            ..StepCost::default()
+        };
+        let entries = self.facts.count(edge);
+        let b = self.push(plan, op, step, cost, Some((vec![(path, 1)], edge, entries)));
+        Some(ValueSource::FromStep { step: b })
+    }
+
+    /// The followers of the item's parent where the edges are embedded in
+    /// it: the parent's document by its id, for its array's followers;
+    /// for an outlier (`cap` embedded at most) also the edges apart, when
+    /// a parent past the cap is still pushed to (no timeline threshold,
+    /// or one at or past the cap; below it such a parent is an outlier of
+    /// the timeline, which no push reaches).
+    fn followers_in_parent(
+        &self,
+        plan: &mut OpPlan,
+        op: OperationId,
+        t: &Timeline<'_>,
+        size: &TimelineSize,
+        cap: Option<u64>,
+    ) -> Option<ValueSource> {
+        let model = self.facts.model;
+        let rel = model.relationship(t.feed.followers);
+        let follower = self.parent_ref_path(t.feed.following)?;
+        let host = self.access(rel.parent);
+        let array = host.path(&rel.parent_field);
+        let mut step = Self::step(
+            &host.collection,
+            Action::Find,
+            Purpose::FindFollowers {
+                parent: self.name(rel.parent).to_string(),
+            },
+        );
+        step.filter = vec![filt(host.path("_id"), FilterOp::Eq, ValueSource::Param)];
+        step.projection = vec![format!("{array}.{follower}")];
+        step.documents = 1.0;
+        // One document read whole, its array with it.
+        let cost = StepCost {
+            keys: 1.0,
+            docs: 1.0,
+            bytes_read: host.root_bytes,
+            ..StepCost::default()
+        };
+        let a = self.push(plan, op, step, cost, by_id(rel.parent));
+        let Some(cap) = cap.filter(|&c| t.threshold.is_none_or(|x| x >= c)) else {
+            return Some(ValueSource::FromStep { step: a });
+        };
+        let apart = rel.children.items_share_above(cap).unwrap_or(1.0);
+        let b = self.edges_apart(
+            plan,
+            op,
+            t,
+            (rel.child_field.clone(), follower),
+            size.pushed * apart,
+        );
+        Some(ValueSource::FromSteps { steps: vec![a, b] })
     }
 }
 

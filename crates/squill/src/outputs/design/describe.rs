@@ -535,6 +535,10 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
     match v {
         ValueSource::Param => "parameter".to_string(),
         ValueSource::FromStep { step } => format!("ids from step {step}"),
+        ValueSource::FromSteps { steps } => {
+            let steps: Vec<String> = steps.iter().map(ToString::to_string).collect();
+            format!("ids from steps {}", steps.join(" and "))
+        }
         ValueSource::Old { field } => format!("the old {field}"),
         ValueSource::New { field } => format!("the new {field}"),
         ValueSource::Truncated { field, unit } => format!("{field} truncated to the {unit}"),

@@ -64,9 +64,10 @@ fn races_of(model: &Model, op: &Operation, plan: &OperationPlan) -> Vec<Race> {
         if !writes(write) || !write.conditions.is_empty() {
             continue;
         }
-        let found_by = write.filter.iter().filter_map(|f| match f.value_from {
-            ValueSource::FromStep { step } => Some(step),
-            _ => None,
+        let found_by = write.filter.iter().flat_map(|f| match &f.value_from {
+            ValueSource::FromStep { step } => vec![*step],
+            ValueSource::FromSteps { steps } => steps.clone(),
+            _ => Vec::new(),
         });
         for k in found_by {
             let Some(read) = k.checked_sub(1).and_then(|i| plan.steps.get(i)) else {
