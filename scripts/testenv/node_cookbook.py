@@ -97,7 +97,7 @@ class NodeCookbook:
                     "args": json_util.dumps(args, json_options=_OPTS),
                     # A batch's size is a number as JavaScript's caller
                     # passes it, not the Int32 the canonical EJSON gives.
-                    "plain": [i for i, p in enumerate(plan["params"]) if p["kind"] == "batch"],
+                    "plain": [i for i, p in enumerate(plan["params"]) if p.get("kind") == "batch"],
                 }
             )
 
