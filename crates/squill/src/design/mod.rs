@@ -568,6 +568,22 @@ pub struct Step {
     /// ordered by their least element.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elements: Option<String>,
+    /// With `elements`, for children kept in buckets: the buckets' own
+    /// order and how many the read takes before their children are
+    /// unwound (the newest pages a newest-first read needs), while `sort`
+    /// and `limit` order and cut the children (audit44 B). `None` when
+    /// the read takes every bucket of the parent that matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bucket_order: Option<Box<BucketOrder>>,
+}
+
+/// The buckets a read of bucketed children takes before it unwinds them:
+/// their order and their number (`limit` buckets for a page of children;
+/// page N of a read paged by `skip` takes N times as many).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BucketOrder {
+    pub sort: Vec<(String, i32)>,
+    pub limit: Option<u64>,
 }
 
 /// What a find that computes figures groups by and returns (an
@@ -822,6 +838,13 @@ pub enum ValueSource {
     /// The path does not exist: an array with no element at that index
     /// still has room (an outlier's embedded children).
     Missing,
+    /// At or after the start of the window the read asks of `field` (the
+    /// children's date, `events.ts`): a bucket's last date, so that a
+    /// bucket holding any child of the window is read (audit44 B).
+    WindowStart { field: String },
+    /// Before the end of the window the read asks of `field`: a bucket's
+    /// first date.
+    WindowEnd { field: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -733,6 +733,8 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             ..
         } => json!({"of_items": [list, field, function]}),
         Expr::Above(n) => json!({"above": n}),
+        Expr::AtLeast(p) => json!({"at_least": p}),
+        Expr::Under(p) => json!({"under": p}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),

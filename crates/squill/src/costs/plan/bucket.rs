@@ -967,3 +967,117 @@ impl Planner<'_> {
         true
     }
 }
+
+impl Planner<'_> {
+    /// A read of bucketed children on their own (by the parent and their
+    /// own fields): the step that reads their buckets returns the matching
+    /// children, not the buckets (audit44 B). Its tests of the children
+    /// hold for one child (`$elemMatch`: a bucket holding some signup and
+    /// some event of this week is no signup of this week), each child is
+    /// unwound and tested again, then sorted, paged and cut by the read's
+    /// own `sort`, `paging` and `limit`; the buckets' order and count
+    /// (the newest pages a page of children needs) move to
+    /// `bucket_order`, ahead of the unwinding. The price stays the whole
+    /// buckets read (`read_buckets`): the server reads each bucket whole
+    /// to unwind it. Nothing for a child kept in another layout.
+    pub(super) fn read_bucket_elements(
+        &self,
+        plan: &mut OpPlan,
+        e: EntityId,
+        rel: RelationshipId,
+        (sort, limit, paging): (&[SortKey], Option<u64>, Option<crate::model::Paging>),
+    ) {
+        if self.p.home[e.index()] != (Home::Bucketed { rel }) {
+            return;
+        }
+        let array = self.facts.model.relationship(rel).parent_field.clone();
+        let acc = self.access(e);
+        // The window on the children's date that picked the buckets
+        // (`read_buckets`): the key of a time bucket, or the last date a
+        // count bucket keeps.
+        let (window_key, time) = match (self.layout(rel), self.time_span(rel)) {
+            (Layout::Bucket { by: BucketBy::Time { field, unit }, .. }, _) => {
+                (unit.clone(), field.clone())
+            }
+            (_, Some(field)) => (format!("last_{field}"), field),
+            _ => (String::new(), String::new()),
+        };
+        let Some(s) = plan
+            .steps
+            .iter_mut()
+            .rev()
+            .find(|s| s.action == Action::Find && s.collection == acc.collection)
+        else {
+            return;
+        };
+        // A page of children in the buckets' order (no limit: every
+        // bucket that matches is read).
+        if s.limit.is_some() {
+            s.bucket_order = Some(Box::new(crate::design::BucketOrder {
+                sort: std::mem::take(&mut s.sort),
+                limit: s.limit,
+            }));
+        }
+        s.sort = sort
+            .iter()
+            .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
+            .collect();
+        s.limit = limit;
+        // The page past the first skips children in the server's sort of
+        // them, or starts after the last one's sort key: no bucket key
+        // walked beyond the buckets read (the buckets a skip passes over
+        // are counted where `bucket_order` takes them, `paged_buckets`).
+        if let (Some(p), Some(_)) = (paging, limit) {
+            let walked = s.paging.as_ref().map_or((0.0, 0.0), |x| {
+                (x.skipped, x.deepest_skipped)
+            });
+            let after = s.sort.first().map(|(k, _)| k.clone());
+            s.paging = Some(Box::new(crate::design::StepPaging {
+                by: p.by,
+                after: match p.by {
+                    crate::model::PagingBy::Keyset => after,
+                    crate::model::PagingBy::Skip => None,
+                },
+                then: match p.by {
+                    crate::model::PagingBy::Keyset => s.sort.iter().skip(1).map(|(k, _)| k.clone()).collect(),
+                    crate::model::PagingBy::Skip => Vec::new(),
+                },
+                skipped: walked.0,
+                deepest_skipped: walked.1,
+                page: limit.map_or(0.0, |l| l as f64),
+            }));
+        }
+        // A bucket the window picked can hold children before it (a
+        // signup of last month beside this week's pageviews): each child
+        // is tested by the window too, and a count bucket is picked by
+        // both its dates against the window's own bounds (its last date in
+        // or after the start, its first before the end), with the
+        // children's parameters, not a range of its own.
+        if let Some(i) = s
+            .filter
+            .iter()
+            .position(|c| !time.is_empty() && c.path == window_key && c.op == FilterOp::Range)
+        {
+            let child = acc.path(&time);
+            if window_key.starts_with("last_") {
+                s.filter[i].value_from = ValueSource::WindowStart {
+                    field: child.clone(),
+                };
+                s.filter.insert(
+                    i + 1,
+                    filt(
+                        format!("first_{time}"),
+                        FilterOp::Range,
+                        ValueSource::WindowEnd {
+                            field: child.clone(),
+                        },
+                    ),
+                );
+            }
+            if !s.filter.iter().any(|c| c.path == child) {
+                s.filter.push(filt(child, FilterOp::Range, ValueSource::Param));
+            }
+        }
+        s.elements = Some(array);
+    }
+}

@@ -932,9 +932,20 @@ impl<'a> Planner<'a> {
                         self.p.home[entity.index()],
                         Home::Embedded { rel, .. } if rel == inc.relationship
                     );
+                    let rel = inc.relationship;
                     self.read_down(&mut plan, op_id, parent, inc);
                     if alone && !by_host {
                         self.read_elements(&mut plan, *entity, sort, *limit);
+                    }
+                    // Children kept in buckets, read on their own (paged
+                    // or not): the matching children, not their buckets.
+                    if include.is_empty() && aggregates.is_empty() {
+                        self.read_bucket_elements(
+                            &mut plan,
+                            *entity,
+                            rel,
+                            (sort, *limit, op.paging),
+                        );
                     }
                     return plan;
                 }
@@ -1182,6 +1193,7 @@ impl<'a> Planner<'a> {
             batch: false,
             figures: None,
             elements: None,
+            bucket_order: None,
         }
     }
 
