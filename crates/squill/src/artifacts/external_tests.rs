@@ -993,7 +993,7 @@ pub(super) fn run_inline_python(
 /// the tests' Python against a database of its own (`db`, made unique by
 /// the process id); with `setup`, the design's setup.js first, through a
 /// mongosh of its own. The script's output: the caller checks what it says.
-fn run_check_script(
+pub(super) fn run_check_script(
     (uri, python, mongosh): (&str, &Path, &Path),
     (model, design): (&Model, &Design),
     (dir, db, setup): (&str, &str, bool),

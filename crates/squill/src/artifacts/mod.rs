@@ -35,6 +35,8 @@ mod ttl_tests;
 // Generated code run against the server (issue 41): an embedded element's
 // conditional write, an atomic group's transaction.
 #[cfg(test)]
+mod bucket_elements_tests;
+#[cfg(test)]
 mod elem_match_tests;
 #[cfg(test)]
 mod together_tests;
