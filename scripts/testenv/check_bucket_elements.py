@@ -1,6 +1,8 @@
 """Runs the reads of children kept in count buckets, read on their own
 (audit44 B), against a server in each language, and checks that they
-return the matching children in the read's order, cut to its limit.
+return the matching children in the read's order, cut to its limit; and
+the count of the project's events per hour of the last week (audit44 C),
+grouped on the server.
 
 The fixture `bucket-child-reads` keeps a project's events in buckets of a
 count, each with its first and last `ts`. Two buckets of one project are
@@ -74,6 +76,8 @@ def key(e):
 def check(db, lang, book, now):
     project = ObjectId()
     db["project_events"].delete_many({})
+    db["project"].delete_many({})
+    db["project"].insert_one({"_id": project, "name": "p"})
     docs, every = buckets(project, now)
     db["project_events"].insert_many(docs)
     newest = lambda evs: sorted(evs, key=lambda e: e["ts"], reverse=True)  # noqa: E731
@@ -103,6 +107,20 @@ def check(db, lang, book, now):
         fail(f"{lang} latest: {len(latest)} events, want the newest 25 (of both buckets), newest first")
     else:
         ok(f"{lang} latest: the project's newest 25 events, of both buckets, newest first")
+    # Counts per hour of the last week (audit44 C): the buckets the window
+    # picks, their events unwound, tested by the window and grouped by the
+    # hour on the server; the 30-day-old signup counts in no hour.
+    rows = book.hourly(db, project_id=project, ts_from=week, ts_to=end)["project_events"]
+    got = {r["_id"]["ts"]: r["count"] for r in rows}
+    want = {}
+    for e in every:
+        if week <= e["ts"] < end:
+            hour = e["ts"].replace(minute=0, second=0, microsecond=0)
+            want[hour] = want.get(hour, 0) + 1
+    if got != want or any(r["_id"]["project"] != project for r in rows):
+        fail(f"{lang} hourly: rows {sorted((str(k), v) for k, v in got.items())}, want {sorted((str(k), v) for k, v in want.items())}")
+    else:
+        ok(f"{lang} hourly: {len(rows)} rows keyed by the project and the hour, {sum(got.values())} events of the week counted")
 
 
 def main():

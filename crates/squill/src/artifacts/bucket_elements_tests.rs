@@ -77,11 +77,49 @@ fn a_read_of_bucketed_children_returns_the_matching_children() {
     }
 }
 
+/// A count per hour over count buckets (audit44 C): the buckets picked by
+/// their first and last dates against the window, never by their fill
+/// (`count`), and their children unwound and grouped by the hour on the
+/// server. It once tested `count` with a range the caller passed and
+/// returned the buckets whole.
+#[test]
+fn a_window_over_count_buckets_groups_their_children_by_the_hour() {
+    let (_, d) = crate::fixtures::load("bucket-child-reads");
+    let step = plan(&d, "hourly").steps.last().expect("a step");
+    assert!(step.filter.iter().all(|f| f.path != "count"), "{step:?}");
+    let test = |path: &str| step.filter.iter().find(|f| f.path == path);
+    assert!(matches!(
+        test("last_ts").map(|f| &f.value_from),
+        Some(ValueSource::WindowStart { .. })
+    ));
+    assert!(test("events.ts").is_some(), "{step:?}");
+    let g = step.figures.as_deref().expect("figures grouped on the server");
+    assert_eq!(g.unwind.as_deref(), Some("events"));
+    assert_eq!(g.by, "project");
+    let per = g.per.as_ref().expect("per hour");
+    assert_eq!((per.field.as_str(), per.unit.as_str()), ("events.ts", "hour"));
+    let ops = cookbook::op_codes(&d);
+    let op = ops.iter().find(|o| o.name == "hourly").expect("hourly");
+    for text in [
+        cookbook::mongosh_function(op),
+        cookbook::node_function(op),
+        cookbook::python_function(op),
+    ] {
+        assert!(text.contains(r#"{"$unwind": "$events"}"#), "{text}");
+        assert!(
+            text.contains(r#"{"$group": {"_id": {"project": "$project", "ts": {"$dateTrunc": {"date": "$events.ts", "unit": "hour"}}}, "count": {"$sum": 1}}}"#),
+            "{text}"
+        );
+        assert!(!text.contains("count_from"), "{text}");
+    }
+}
+
 /// Against the server, in each language (scripts/testenv/
 /// check_bucket_elements.py): a bucket holding a 30-day-old signup and
 /// this hour's pageviews gives no signup to a 7-day read; the signups of
 /// this week come 10, 5 and 0 a page, newest first; a user's newest 5 and
-/// the project's newest 25 come in order.
+/// the project's newest 25 come in order; the events of the week are
+/// counted per hour, the old signup in none.
 #[test]
 fn bucketed_children_read_on_their_own_against_a_server() {
     let Some((uri, python, mongosh)) = server_tools() else {
@@ -99,6 +137,7 @@ fn bucketed_children_read_on_their_own_against_a_server() {
             "explore(signup, 7 days): pages of 10, 5 and 0",
             "by_user(u1): u1's newest 5 events",
             "latest: the project's newest 25 events, of both buckets",
+            "hourly: ",
         ] {
             assert!(out.contains(&format!("ok: {lang} {what}")), "{out}");
         }

@@ -233,14 +233,28 @@ fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             });
         }
     }
-    // Pages in order (oldest first, or no order): a bucket per page.
+    // Pages in order (oldest first, or no order): a bucket per page. One
+    // a time window reads (figures per hour) keeps the first and last
+    // date of its children, by which the window picks it (audit44 C).
+    let mut paged = aggregates.clone();
+    for (w, _) in &rf.windows {
+        for function in [AggregateFn::First, AggregateFn::Last] {
+            let span = Aggregation {
+                function,
+                field: Some(w.field.clone()),
+            };
+            if !paged.contains(&span) {
+                paged.push(span);
+            }
+        }
+    }
     for (k, sort) in &limits {
         let in_order = sort.as_ref().is_none_or(|(_, desc)| !*desc);
         if *k >= 2 && in_order {
             out.push(Layout::Bucket {
                 by: BucketBy::Count,
                 per_bucket: *k,
-                aggregates: aggregates.clone(),
+                aggregates: paged.clone(),
             });
         }
     }

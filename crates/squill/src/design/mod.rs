@@ -602,6 +602,11 @@ pub struct StepFigures {
     pub figures: Vec<StepFigure>,
     /// Rows returned, typically (groups: parents times units).
     pub rows: f64,
+    /// Children kept in buckets: the array each bucket holds them in,
+    /// unwound after the buckets are matched, each child then tested by
+    /// the filter again (the window) before the groups (audit44 C).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwind: Option<String>,
 }
 
 /// A group's unit of time: the date path truncated to `unit`.

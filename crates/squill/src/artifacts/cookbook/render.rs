@@ -463,6 +463,12 @@ fn figures_pipeline(step: &StepCode, f: &str) -> String {
         group.push((x.name.clone(), object(&[(op.to_string(), of)])));
     }
     let mut stages = vec![object(&[("$match".to_string(), f.to_string())])];
+    // Children in buckets: each one unwound and tested by the filter again
+    // (a bucket the window picked holds children outside it).
+    if let Some(array) = &g.unwind {
+        stages.push(object(&[("$unwind".to_string(), q(&format!("${array}")))]));
+        stages.push(object(&[("$match".to_string(), f.to_string())]));
+    }
     let ordered = g.figures.iter().any(|x| {
         matches!(
             x.function,

@@ -680,29 +680,113 @@ impl Planner<'_> {
         );
     }
 
-    /// The buckets a window's children are read from (buckets of another
-    /// size than the window's unit): documents, bytes, the index keys.
-    pub(super) fn window_of_buckets(
+    /// Aggregates per unit of time over buckets of another size than the
+    /// unit (audit44 C): the buckets the window picks (a time bucket by
+    /// its key; a count bucket by its first and last dates against the
+    /// window's bounds) are matched, their children unwound, tested by the
+    /// window, and grouped by the parent and the unit on the server: a row
+    /// per parent and unit comes back. A count bucket once was picked by
+    /// its fill (`count`) in a range the caller passed, and came back
+    /// whole, with no figure. Priced by the whole buckets read.
+    pub(super) fn window_over_buckets(
         &self,
-        r: RelationshipId,
-        m: f64,
-        in_window: f64,
-        (per_bucket, by): (u64, &BucketBy),
-    ) -> (f64, f64, Vec<(String, i32)>) {
+        plan: &mut OpPlan,
+        op: OperationId,
+        (m, from_step): (f64, usize),
+        aggs: &[&crate::model::Aggregate],
+        (in_window, per_bucket, by): (f64, u64, &BucketBy),
+        purpose: Purpose,
+    ) {
+        let Some(w) = aggs.first().and_then(|a| a.window.as_ref()) else {
+            return;
+        };
         let f = self.facts;
+        let r = aggs[0].relationship;
         let rel = f.model.relationship(r);
         let acc = self.access(rel.child);
         let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
-        let b = m * (in_window / per).ceil().max(1.0);
-        let key = match by {
-            BucketBy::Count => "count".to_string(),
-            BucketBy::Time { unit, .. } => unit.clone(),
+        let child_time = acc.path(&w.field);
+        let span = self.time_span(r).filter(|s| *s == w.field);
+        // The buckets holding the window's children, and one it starts
+        // inside; with no dates kept, every bucket of the parent.
+        let (buckets, key) = match (by, &span) {
+            (BucketBy::Time { unit, .. }, _) => {
+                (m * (in_window / per).ceil().max(1.0), unit.clone())
+            }
+            (BucketBy::Count, Some(s)) => (
+                m * ((in_window / per).ceil().max(1.0) + 1.0),
+                format!("last_{s}"),
+            ),
+            (BucketBy::Count, None) => (
+                m * (f.typical(r) / self.bucket_fill(r) / per).ceil().max(1.0),
+                crate::design::PAGE.to_string(),
+            ),
         };
-        (
-            b,
-            b * acc.root_bytes,
-            vec![(rel.child_field.clone(), 1), (key, -1)],
-        )
+        let mut step = Self::step(&acc.collection, Action::Find, purpose);
+        step.filter.push(filt(
+            rel.child_field.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: from_step },
+        ));
+        match (by, &span) {
+            (BucketBy::Time { unit, .. }, _) => {
+                step.filter
+                    .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+            }
+            (BucketBy::Count, Some(s)) => {
+                step.filter.push(filt(
+                    format!("last_{s}"),
+                    FilterOp::Range,
+                    ValueSource::WindowStart {
+                        field: child_time.clone(),
+                    },
+                ));
+                step.filter.push(filt(
+                    format!("first_{s}"),
+                    FilterOp::Range,
+                    ValueSource::WindowEnd {
+                        field: child_time.clone(),
+                    },
+                ));
+            }
+            (BucketBy::Count, None) => {}
+        }
+        step.filter
+            .push(filt(child_time.clone(), FilterOp::Range, ValueSource::Param));
+        let computed = aggs
+            .iter()
+            .map(|a| super::aggregate::step_figure(a, &acc))
+            .collect();
+        let rows = (m * w.last as f64).min((m * in_window).max(m));
+        let mut grouped = super::aggregate::step_figures(
+            rel.child_field.clone(),
+            Some(crate::design::StepPer {
+                field: child_time,
+                unit: w.unit.clone(),
+            }),
+            computed,
+            rows,
+        );
+        grouped.unwind = Some(rel.parent_field.clone());
+        step.documents = buckets;
+        step.figures = Some(Box::new(grouped));
+        let cost = StepCost {
+            keys: buckets,
+            docs: buckets,
+            bytes_read: buckets * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(rel.child_field.clone(), 1), (key, -1)],
+                rel.child,
+                acc.docs,
+            )),
+        );
     }
 
     /// Before a delete drops one child from its time bucket (`tests`: the
