@@ -77,6 +77,35 @@ fn a_read_of_bucketed_children_returns_the_matching_children() {
     }
 }
 
+/// Events that expire, kept in buckets (audit44 D): the TTL index is on
+/// the bucket's newest date, which every bucket keeps, and says the
+/// buckets hold events; no `expiry-lost` finding. They once had no TTL
+/// index, no job and no warning.
+#[test]
+fn bucketed_children_expire_with_their_bucket() {
+    let (model, d) = crate::fixtures::load("bucket-child-reads");
+    let c = d
+        .collections
+        .iter()
+        .find(|c| c.entities.iter().any(|e| e == "event"))
+        .expect("the events' collection");
+    let ttl = c
+        .indexes
+        .iter()
+        .find(|i| i.expire_after_seconds.is_some())
+        .unwrap_or_else(|| panic!("a TTL index: {:?}", c.indexes));
+    assert_eq!(ttl.keys, vec![("last_ts".to_string(), 1)]);
+    assert_eq!(ttl.expire_after_seconds, Some(30 * 86_400));
+    assert_eq!(ttl.expires_buckets_of.as_deref(), Some("event"));
+    let settings = crate::settings::Settings::default();
+    let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
+    let lost = crate::rules::design::expiry_lost::check(&crate::rules::judge::DesignCheck {
+        facts: &facts,
+        design: &d,
+    });
+    assert!(lost.is_empty(), "{lost:?}");
+}
+
 /// A count per hour over count buckets (audit44 C): the buckets picked by
 /// their first and last dates against the window, never by their fill
 /// (`count`), and their children unwound and grouped by the hour on the

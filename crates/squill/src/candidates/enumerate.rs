@@ -207,7 +207,18 @@ fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     if !one_parent || rel.kind == RelationshipKind::OneToOne {
         return out;
     }
-    let aggregates = read_aggregates(facts, r);
+    let mut aggregates = read_aggregates(facts, r);
+    // Children that expire go with their bucket, by its newest date
+    // (`advise::build`, `expiry_indexes`): every bucket keeps it (audit44 D).
+    if let Some(x) = &model.entity(rel.child).expires {
+        let newest = Aggregation {
+            function: AggregateFn::Last,
+            field: Some(x.field.clone()),
+        };
+        if !aggregates.contains(&newest) {
+            aggregates.push(newest);
+        }
+    }
     let mut limits: Vec<(u64, Option<(String, bool)>)> = Vec::new();
     for (k, sort, _) in &rf.limits {
         if *k >= 1 && !limits.iter().any(|(x, s)| x == k && s == sort) {

@@ -177,6 +177,12 @@ pub struct Index {
     /// indexes unless each does what the other cannot). Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept_beside: Option<KeptBeside>,
+    /// A TTL index on the newest date of buckets: the entity whose children
+    /// the buckets hold. A bucket goes when its newest child expires, so
+    /// an older child stays up to one bucket's span past its time
+    /// (audit44 D).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_buckets_of: Option<String>,
 }
 
 /// A partial index kept beside `index`, an index over every document
