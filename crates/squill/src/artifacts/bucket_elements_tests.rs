@@ -122,11 +122,17 @@ fn a_window_over_count_buckets_groups_their_children_by_the_hour() {
         Some(ValueSource::WindowStart { .. })
     ));
     assert!(test("events.ts").is_some(), "{step:?}");
-    let g = step.figures.as_deref().expect("figures grouped on the server");
+    let g = step
+        .figures
+        .as_deref()
+        .expect("figures grouped on the server");
     assert_eq!(g.unwind.as_deref(), Some("events"));
     assert_eq!(g.by, "project");
     let per = g.per.as_ref().expect("per hour");
-    assert_eq!((per.field.as_str(), per.unit.as_str()), ("events.ts", "hour"));
+    assert_eq!(
+        (per.field.as_str(), per.unit.as_str()),
+        ("events.ts", "hour")
+    );
     let ops = cookbook::op_codes(&d);
     let op = ops.iter().find(|o| o.name == "hourly").expect("hourly");
     for text in [

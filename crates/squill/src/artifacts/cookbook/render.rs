@@ -507,8 +507,11 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
     // (page N of a `skip` read needs N times as many), then their children.
     if let Some(b) = &step.bucket_order {
         if !b.sort.is_empty() {
-            let pairs: Vec<(String, String)> =
-                b.sort.iter().map(|(p, d)| (p.clone(), d.to_string())).collect();
+            let pairs: Vec<(String, String)> = b
+                .sort
+                .iter()
+                .map(|(p, d)| (p.clone(), d.to_string()))
+                .collect();
             stages.push(object(&[("$sort".to_string(), object(&pairs))]));
         }
         if let Some(l) = b.limit {

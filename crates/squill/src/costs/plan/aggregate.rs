@@ -302,7 +302,10 @@ impl Planner<'_> {
 
 /// A figure of a grouped find: `min_temp` for the minimum of `temp`, a
 /// count as `count`.
-pub(super) fn step_figure(a: &crate::model::Aggregate, acc: &super::Access) -> crate::design::StepFigure {
+pub(super) fn step_figure(
+    a: &crate::model::Aggregate,
+    acc: &super::Access,
+) -> crate::design::StepFigure {
     let function = crate::candidates::fn_name(a.function);
     crate::design::StepFigure {
         name: a

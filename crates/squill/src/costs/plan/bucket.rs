@@ -751,8 +751,11 @@ impl Planner<'_> {
             }
             (BucketBy::Count, None) => {}
         }
-        step.filter
-            .push(filt(child_time.clone(), FilterOp::Range, ValueSource::Param));
+        step.filter.push(filt(
+            child_time.clone(),
+            FilterOp::Range,
+            ValueSource::Param,
+        ));
         let computed = aggs
             .iter()
             .map(|a| super::aggregate::step_figure(a, &acc))
@@ -1080,9 +1083,13 @@ impl Planner<'_> {
         // (`read_buckets`): the key of a time bucket, or the last date a
         // count bucket keeps.
         let (window_key, time) = match (self.layout(rel), self.time_span(rel)) {
-            (Layout::Bucket { by: BucketBy::Time { field, unit }, .. }, _) => {
-                (unit.clone(), field.clone())
-            }
+            (
+                Layout::Bucket {
+                    by: BucketBy::Time { field, unit },
+                    ..
+                },
+                _,
+            ) => (unit.clone(), field.clone()),
             (_, Some(field)) => (format!("last_{field}"), field),
             _ => (String::new(), String::new()),
         };
@@ -1112,9 +1119,10 @@ impl Planner<'_> {
         // walked beyond the buckets read (the buckets a skip passes over
         // are counted where `bucket_order` takes them, `paged_buckets`).
         if let (Some(p), Some(_)) = (paging, limit) {
-            let walked = s.paging.as_ref().map_or((0.0, 0.0), |x| {
-                (x.skipped, x.deepest_skipped)
-            });
+            let walked = s
+                .paging
+                .as_ref()
+                .map_or((0.0, 0.0), |x| (x.skipped, x.deepest_skipped));
             let after = s.sort.first().map(|(k, _)| k.clone());
             s.paging = Some(Box::new(crate::design::StepPaging {
                 by: p.by,
@@ -1123,7 +1131,9 @@ impl Planner<'_> {
                     crate::model::PagingBy::Skip => None,
                 },
                 then: match p.by {
-                    crate::model::PagingBy::Keyset => s.sort.iter().skip(1).map(|(k, _)| k.clone()).collect(),
+                    crate::model::PagingBy::Keyset => {
+                        s.sort.iter().skip(1).map(|(k, _)| k.clone()).collect()
+                    }
                     crate::model::PagingBy::Skip => Vec::new(),
                 },
                 skipped: walked.0,
@@ -1159,7 +1169,8 @@ impl Planner<'_> {
                 );
             }
             if !s.filter.iter().any(|c| c.path == child) {
-                s.filter.push(filt(child, FilterOp::Range, ValueSource::Param));
+                s.filter
+                    .push(filt(child, FilterOp::Range, ValueSource::Param));
             }
         }
         s.elements = Some(array);
