@@ -50,7 +50,7 @@ fn a_read_of_bucketed_children_returns_the_matching_children() {
     let latest = plan(&d, "latest").steps.last().expect("a step");
     assert_eq!(latest.limit, Some(25));
     let order = latest.bucket_order.as_deref().expect("the buckets' order");
-    assert_eq!(order.sort, vec![("page".to_string(), -1)]);
+    assert_eq!(order.sort, vec![("last_ts".to_string(), -1)]);
     assert_eq!(order.limit, Some(2));
     let ops = cookbook::op_codes(&d);
     let code = |name: &str| {
@@ -71,7 +71,7 @@ fn a_read_of_bucketed_children_returns_the_matching_children() {
     }
     for text in code("latest") {
         assert!(
-            text.contains(r#"{"$sort": {"page": -1}}, {"$limit": 2}, {"$unwind": "$events"}"#),
+            text.contains(r#"{"$sort": {"last_ts": -1}}, {"$limit": 2}, {"$unwind": "$events"}"#),
             "{text}"
         );
     }

@@ -1102,17 +1102,24 @@ impl Planner<'_> {
             return;
         };
         // A page of children in the buckets' order (no limit: every
-        // bucket that matches is read).
+        // bucket that matches is read). A read of no order of its own
+        // keeps the buckets' (their children follow in it, unwound).
         if s.limit.is_some() {
             s.bucket_order = Some(Box::new(crate::design::BucketOrder {
-                sort: std::mem::take(&mut s.sort),
+                sort: if sort.is_empty() {
+                    s.sort.clone()
+                } else {
+                    std::mem::take(&mut s.sort)
+                },
                 limit: s.limit,
             }));
         }
-        s.sort = sort
-            .iter()
-            .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
-            .collect();
+        if !sort.is_empty() {
+            s.sort = sort
+                .iter()
+                .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
+                .collect();
+        }
         s.limit = limit;
         // The page past the first skips children in the server's sort of
         // them, or starts after the last one's sort key: no bucket key
@@ -1122,7 +1129,7 @@ impl Planner<'_> {
             let walked = s
                 .paging
                 .as_ref()
-                .map_or((0.0, 0.0), |x| (x.skipped, x.deepest_skipped));
+                .map_or((0.0, 0.0, 1.0), |x| (x.skipped, x.deepest_skipped, x.page));
             let after = s.sort.first().map(|(k, _)| k.clone());
             s.paging = Some(Box::new(crate::design::StepPaging {
                 by: p.by,
@@ -1138,7 +1145,8 @@ impl Planner<'_> {
                 },
                 skipped: walked.0,
                 deepest_skipped: walked.1,
-                page: limit.map_or(0.0, |l| l as f64),
+                // Bucket keys a page reads: those `read_buckets` priced.
+                page: walked.2,
             }));
         }
         // A bucket the window picked can hold children before it (a

@@ -937,9 +937,15 @@ impl<'a> Planner<'a> {
                     if alone && !by_host {
                         self.read_elements(&mut plan, *entity, sort, *limit);
                     }
-                    // Children kept in buckets, read on their own (paged
-                    // or not): the matching children, not their buckets.
-                    if include.is_empty() && aggregates.is_empty() {
+                    // Children kept in buckets, read on their own by
+                    // their own fields (paged or not): the matching
+                    // children, not their buckets. By their parent alone
+                    // they read as the include of them does, its buckets
+                    // (one design for both phrasings).
+                    if include.is_empty()
+                        && aggregates.is_empty()
+                        && filter.iter().any(|c| c.related.is_none())
+                    {
                         self.read_bucket_elements(
                             &mut plan,
                             *entity,
