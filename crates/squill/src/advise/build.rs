@@ -231,16 +231,45 @@ pub(super) fn size_of(
 /// The TTL index of each entity of `c` that expires (`expires:`) and has
 /// documents of its own: the server deletes them, so no operation does.
 /// An index of the reads on the date alone becomes the TTL index; else
-/// one is added. An entity embedded in another cannot expire by TTL (the
-/// index deletes whole documents); it is left out here.
+/// one is added. Children kept in buckets expire with their bucket, by the
+/// bucket's newest date (`last_<field>`, which every bucket of an expiring
+/// child keeps: `candidates::enumerate`), as MongoDB's time-series
+/// collections do: a bucket goes when its newest child expires, so its
+/// older ones stay up to one bucket's span longer (audit44 D: they never
+/// expired). An entity embedded in another cannot expire by TTL (the
+/// index deletes whole documents); rule `expiry-lost` names it.
 fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
     for e in facts.model.entity_ids() {
         let entity = facts.model.entity(e);
         let Some(x) = &entity.expires else { continue };
-        if !matches!(p.home[e.index()], Home::Own) || !c.entities.contains(&entity.name) {
+        if !c.entities.contains(&entity.name) {
             continue;
         }
-        let keys = vec![(x.field.clone(), 1)];
+        // The date the TTL index keys, and the documents one deletes: a
+        // child, or a bucket of `per_bucket` of them.
+        let (field, per_doc, buckets_of) = match p.home[e.index()] {
+            Home::Own => (x.field.clone(), 1.0, None),
+            Home::Bucketed { rel } => match &p.layouts[rel.index()] {
+                crate::design::Layout::Bucket {
+                    per_bucket,
+                    aggregates,
+                    ..
+                } if aggregates.iter().any(|a| {
+                    a.function == crate::model::AggregateFn::Last
+                        && a.field.as_deref() == Some(x.field.as_str())
+                }) =>
+                {
+                    (
+                        format!("last_{}", x.field),
+                        (*per_bucket as f64).max(1.0),
+                        Some(entity.name.clone()),
+                    )
+                }
+                _ => continue,
+            },
+            Home::Embedded { .. } => continue,
+        };
+        let keys = vec![(field.clone(), 1)];
         // In the steady state the monitor deletes what the workload inserts.
         let inserted: f64 = facts
             .model
@@ -254,19 +283,20 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                 _ => None,
             })
             .sum();
-        let expired = (inserted > 0.0).then_some(crate::design::PerSecond(inserted));
+        let expired = (inserted > 0.0).then_some(crate::design::PerSecond(inserted / per_doc));
         match c
             .indexes
             .iter_mut()
-            .find(|i| i.keys.len() == 1 && i.keys[0].0 == x.field && i.partial.is_empty())
+            .find(|i| i.keys.len() == 1 && i.keys[0].0 == field && i.partial.is_empty())
         {
             Some(i) => {
                 i.expire_after_seconds = Some(x.seconds);
                 i.expired_per_second = expired;
+                i.expires_buckets_of = buckets_of;
             }
             None => {
                 c.indexes.push(Index {
-                    name: format!("{}_1", x.field),
+                    name: format!("{field}_1"),
                     keys,
                     unique: false,
                     used_by: Vec::new(),
@@ -274,6 +304,7 @@ fn expiry_indexes(facts: &Facts<'_>, p: &Placement<'_>, c: &mut Collection) {
                     expire_after_seconds: Some(x.seconds),
                     expired_per_second: expired,
                     kept_beside: None,
+                    expires_buckets_of: buckets_of,
                 });
             }
         }
@@ -552,6 +583,7 @@ fn indexes(
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
+                expires_buckets_of: None,
             }),
         }
     }
@@ -691,6 +723,7 @@ fn indexes(
                 expire_after_seconds: None,
                 expired_per_second: None,
                 kept_beside: None,
+                expires_buckets_of: None,
             },
         );
     }

@@ -207,7 +207,18 @@ fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
     if !one_parent || rel.kind == RelationshipKind::OneToOne {
         return out;
     }
-    let aggregates = read_aggregates(facts, r);
+    let mut aggregates = read_aggregates(facts, r);
+    // Children that expire go with their bucket, by its newest date
+    // (`advise::build`, `expiry_indexes`): every bucket keeps it (audit44 D).
+    if let Some(x) = &model.entity(rel.child).expires {
+        let newest = Aggregation {
+            function: AggregateFn::Last,
+            field: Some(x.field.clone()),
+        };
+        if !aggregates.contains(&newest) {
+            aggregates.push(newest);
+        }
+    }
     let mut limits: Vec<(u64, Option<(String, bool)>)> = Vec::new();
     for (k, sort, _) in &rf.limits {
         if *k >= 1 && !limits.iter().any(|(x, s)| x == k && s == sort) {
@@ -233,14 +244,28 @@ fn enumerate(facts: &Facts<'_>, r: RelationshipId) -> Vec<Layout> {
             });
         }
     }
-    // Pages in order (oldest first, or no order): a bucket per page.
+    // Pages in order (oldest first, or no order): a bucket per page. One
+    // a time window reads (figures per hour) keeps the first and last
+    // date of its children, by which the window picks it (audit44 C).
+    let mut paged = aggregates.clone();
+    for (w, _) in &rf.windows {
+        for function in [AggregateFn::First, AggregateFn::Last] {
+            let span = Aggregation {
+                function,
+                field: Some(w.field.clone()),
+            };
+            if !paged.contains(&span) {
+                paged.push(span);
+            }
+        }
+    }
     for (k, sort) in &limits {
         let in_order = sort.as_ref().is_none_or(|(_, desc)| !*desc);
         if *k >= 2 && in_order {
             out.push(Layout::Bucket {
                 by: BucketBy::Count,
                 per_bucket: *k,
-                aggregates: aggregates.clone(),
+                aggregates: paged.clone(),
             });
         }
     }

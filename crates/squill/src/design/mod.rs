@@ -177,6 +177,12 @@ pub struct Index {
     /// indexes unless each does what the other cannot). Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept_beside: Option<KeptBeside>,
+    /// A TTL index on the newest date of buckets: the entity whose children
+    /// the buckets hold. A bucket goes when its newest child expires, so
+    /// an older child stays up to one bucket's span past its time
+    /// (audit44 D).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_buckets_of: Option<String>,
 }
 
 /// A partial index kept beside `index`, an index over every document
@@ -568,6 +574,22 @@ pub struct Step {
     /// ordered by their least element.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elements: Option<String>,
+    /// With `elements`, for children kept in buckets: the buckets' own
+    /// order and how many the read takes before their children are
+    /// unwound (the newest pages a newest-first read needs), while `sort`
+    /// and `limit` order and cut the children (audit44 B). `None` when
+    /// the read takes every bucket of the parent that matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bucket_order: Option<Box<BucketOrder>>,
+}
+
+/// The buckets a read of bucketed children takes before it unwinds them:
+/// their order and their number (`limit` buckets for a page of children;
+/// page N of a read paged by `skip` takes N times as many).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BucketOrder {
+    pub sort: Vec<(String, i32)>,
+    pub limit: Option<u64>,
 }
 
 /// What a find that computes figures groups by and returns (an
@@ -586,6 +608,11 @@ pub struct StepFigures {
     pub figures: Vec<StepFigure>,
     /// Rows returned, typically (groups: parents times units).
     pub rows: f64,
+    /// Children kept in buckets: the array each bucket holds them in,
+    /// unwound after the buckets are matched, each child then tested by
+    /// the filter again (the window) before the groups (audit44 C).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwind: Option<String>,
 }
 
 /// A group's unit of time: the date path truncated to `unit`.
@@ -826,6 +853,13 @@ pub enum ValueSource {
     /// The path does not exist: an array with no element at that index
     /// still has room (an outlier's embedded children).
     Missing,
+    /// At or after the start of the window the read asks of `field` (the
+    /// children's date, `events.ts`): a bucket's last date, so that a
+    /// bucket holding any child of the window is read (audit44 B).
+    WindowStart { field: String },
+    /// Before the end of the window the read asks of `field`: a bucket's
+    /// first date.
+    WindowEnd { field: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

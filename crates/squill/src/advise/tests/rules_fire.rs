@@ -117,6 +117,14 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&skip, &defaults));
+    // Sessions that expire, embedded in their user: no TTL index can
+    // delete one (audit44 D).
+    let embedded_expiry = crate::inputs::model_file::parse(
+        "embedded-expiry.yaml",
+        "entities:\n  u: {count: 1000}\n  s: {count: 2000, fields: {at: date}, expires: {from: at, after: 1 day}}\nrelationships:\n  ss: {parent: u, child: s, children: {typical: 2, max: 10}, child_field: u, layout: embed}\noperations:\n  open: {insert: s, links: [ss], rate: 0.02}\n  show: {read: u, rate: 10, filter: {_id: eq}, include: [ss]}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&embedded_expiry, &defaults));
     // A booking that finds a free seat, then sets its state by id (the
     // seat map's copy must follow), with no condition: read-then-write.
     let booking = crate::inputs::model_file::parse(

@@ -154,6 +154,10 @@ pub enum Expr {
     Test(crate::model::Test, crate::model::Literal),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
+    /// `{"$gte": param}`: a bucket whose last date is in or after a window.
+    AtLeast(String),
+    /// `{"$lt": param}`: a bucket whose first date is before a window's end.
+    Under(String),
     /// `{"$lte": max - len(list)}`: a bucket with room for every element
     /// of the list (a batch's chunk).
     RoomFor {
@@ -397,6 +401,9 @@ pub struct StepCode {
     /// A find of an array's elements on their own (`Step::elements`):
     /// the documents' matching elements, unwound, sorted and cut.
     pub elements: Option<String>,
+    /// With `elements`, children kept in buckets: the buckets' order and
+    /// how many the read takes before it unwinds them (`Step::bucket_order`).
+    pub bucket_order: Option<crate::design::BucketOrder>,
     pub index: Option<String>,
     pub documents: f64,
     pub purpose: String,

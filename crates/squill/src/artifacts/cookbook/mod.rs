@@ -747,6 +747,8 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
             ..
         } => json!({"own_value": [param, field, function]}),
         Expr::Above(n) => json!({"above": n}),
+        Expr::AtLeast(p) => json!({"at_least": p}),
+        Expr::Under(p) => json!({"under": p}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),

@@ -546,6 +546,16 @@ impl Builder<'_> {
             }
             ValueSource::Above { limit } => return Expr::Above(*limit),
             ValueSource::Missing => return Expr::Missing,
+            // A bucket's dates against the window its children are tested
+            // by: the same parameters (`ts_from`, `ts_to`).
+            ValueSource::WindowStart { field } => {
+                let p = self.param_named(&step.collection, field, ParamKind::From, "", None);
+                return Expr::AtLeast(p);
+            }
+            ValueSource::WindowEnd { field } => {
+                let p = self.param_named(&step.collection, field, ParamKind::To, "", None);
+                return Expr::Under(p);
+            }
             ValueSource::Old { field } => Some(format!("old_{field}")),
             ValueSource::New { field } => Some(format!("new_{field}")),
             ValueSource::Truncated { field, unit } => Some(format!("{field}_{unit}")),
@@ -1645,6 +1655,7 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
                 .collect(),
             figures: step.figures.as_deref().cloned(),
             elements: step.elements.clone(),
+            bucket_order: step.bucket_order.as_deref().cloned(),
             index: step.index.clone(),
             documents: step.documents,
             fallback_of: if step.fallback {

@@ -141,6 +141,8 @@ fn expr(lang: Lang, e: &Expr) -> String {
             bson_type,
         } => in_figure_type(lang, format!("{param}[{}]", q(field)), *function, bson_type),
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
+        Expr::AtLeast(p) => format!("{{\"$gte\": {p}}}"),
+        Expr::Under(p) => format!("{{\"$lt\": {p}}}"),
         Expr::Test(t, v) => {
             let v = match v {
                 crate::model::Literal::Number(n) => number(*n),
@@ -507,6 +509,12 @@ fn figures_pipeline(step: &StepCode, f: &str) -> String {
         group.push((x.name.clone(), object(&[(op.to_string(), of)])));
     }
     let mut stages = vec![object(&[("$match".to_string(), f.to_string())])];
+    // Children in buckets: each one unwound and tested by the filter again
+    // (a bucket the window picked holds children outside it).
+    if let Some(array) = &g.unwind {
+        stages.push(object(&[("$unwind".to_string(), q(&format!("${array}")))]));
+        stages.push(object(&[("$match".to_string(), f.to_string())]));
+    }
     let ordered = g.figures.iter().any(|x| {
         matches!(
             x.function,
@@ -540,14 +548,37 @@ fn elements_pipeline(lang: Lang, step: &StepCode, f: &str) -> String {
         elem_match: None,
         ..step.clone()
     };
-    let mut stages = vec![
-        object(&[("$match".to_string(), f.to_string())]),
-        object(&[("$unwind".to_string(), q(&format!("${array}")))]),
-        object(&[("$match".to_string(), filter(lang, &each))]),
-    ];
+    let mut stages = vec![object(&[("$match".to_string(), f.to_string())])];
+    // Children in buckets: the newest buckets a page of them needs first
+    // (page N of a `skip` read needs N times as many), then their children.
+    if let Some(b) = &step.bucket_order {
+        if !b.sort.is_empty() {
+            let pairs: Vec<(String, String)> = b
+                .sort
+                .iter()
+                .map(|(p, d)| (p.clone(), d.to_string()))
+                .collect();
+            stages.push(object(&[("$sort".to_string(), object(&pairs))]));
+        }
+        if let Some(l) = b.limit {
+            let n = match &step.skip {
+                Some(page) => format!("{page} * {l}"),
+                None => l.to_string(),
+            };
+            stages.push(object(&[("$limit".to_string(), n)]));
+        }
+    }
+    stages.push(object(&[("$unwind".to_string(), q(&format!("${array}")))]));
+    stages.push(object(&[("$match".to_string(), filter(lang, &each))]));
     let sort = sort_pairs(step);
     if !sort.is_empty() {
         stages.push(object(&[("$sort".to_string(), object(&sort))]));
+    }
+    if let (Some(page), Some(limit)) = (&step.skip, step.limit) {
+        stages.push(object(&[(
+            "$skip".to_string(),
+            format!("({page} - 1) * {limit}"),
+        )]));
     }
     if let Some(l) = step.limit {
         stages.push(object(&[("$limit".to_string(), l.to_string())]));

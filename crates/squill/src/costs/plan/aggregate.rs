@@ -239,48 +239,51 @@ impl Planner<'_> {
             // Embedded children came with the parent's document.
             return;
         }
-        // Otherwise the window's children are read (whole buckets of
-        // another size, or the children themselves) and grouped: children
-        // of their own are grouped on the server (a row per parent and
-        // unit of time comes back, not the children), buckets of another
-        // size come back whole.
-        let mut figures = None;
-        let (docs, bytes, keys) = match self.layout(r) {
-            Layout::Bucket { per_bucket, by, .. } => {
-                self.window_of_buckets(r, m, in_window, (*per_bucket, by))
-            }
-            _ => {
-                let path = acc.path(&self.parent_id_path(r));
-                let total = m * in_window;
-                let roots = (total / acc.per_root.max(1.0)).ceil();
-                let per = crate::design::StepPer {
-                    field: acc.path(&w.field),
-                    unit: w.unit.clone(),
-                };
-                let computed = aggs.iter().map(|a| step_figure(a, &acc)).collect();
-                // A group per parent and unit of the window, at most one
-                // per child read.
-                let rows = (m * w.last as f64).min(roots.max(m));
-                let grouped = step_figures(path.clone(), Some(per), computed, rows);
-                let bytes = if acc.per_root > 1.0 {
-                    // Children inside other documents come back in them.
-                    roots * acc.root_bytes
-                } else {
-                    figures = Some(grouped);
-                    rows * row_bytes(figures.as_ref())
-                };
-                (roots, bytes, vec![(path, 1), (acc.path(&w.field), -1)])
-            }
+        let purpose = Purpose::ComputeOverChildren {
+            function: fname.clone(),
+            child: self.name(rel.child).to_string(),
+            parent: self.name(rel.parent).to_string(),
         };
-        let mut step = Self::step(
-            &acc.collection,
-            Action::Find,
-            Purpose::ComputeOverChildren {
-                function: fname,
-                child: self.name(rel.child).to_string(),
-                parent: self.name(rel.parent).to_string(),
-            },
-        );
+        // Buckets of another size: the buckets the window picks are read,
+        // their children unwound and grouped on the server (audit44 C).
+        if let Layout::Bucket { per_bucket, by, .. } = self.layout(r) {
+            self.window_over_buckets(
+                plan,
+                op,
+                (m, from_step),
+                aggs,
+                (in_window, *per_bucket, by),
+                purpose,
+            );
+            return;
+        }
+        // Otherwise the window's children are read and grouped: children
+        // of their own are grouped on the server (a row per parent and
+        // unit of time comes back, not the children).
+        let mut figures = None;
+        let (docs, bytes, keys) = {
+            let path = acc.path(&self.parent_id_path(r));
+            let total = m * in_window;
+            let roots = (total / acc.per_root.max(1.0)).ceil();
+            let per = crate::design::StepPer {
+                field: acc.path(&w.field),
+                unit: w.unit.clone(),
+            };
+            let computed = aggs.iter().map(|a| step_figure(a, &acc)).collect();
+            // A group per parent and unit of the window, at most one
+            // per child read.
+            let rows = (m * w.last as f64).min(roots.max(m));
+            let grouped = step_figures(path.clone(), Some(per), computed, rows);
+            let bytes = if acc.per_root > 1.0 {
+                // Children inside other documents come back in them.
+                roots * acc.root_bytes
+            } else {
+                figures = Some(grouped);
+                rows * row_bytes(figures.as_ref())
+            };
+            (roots, bytes, vec![(path, 1), (acc.path(&w.field), -1)])
+        };
+        let mut step = Self::step(&acc.collection, Action::Find, purpose);
         step.filter
             .push(filt(keys[0].0.clone(), FilterOp::In, here));
         step.filter
@@ -299,7 +302,10 @@ impl Planner<'_> {
 
 /// A figure of a grouped find: `min_temp` for the minimum of `temp`, a
 /// count as `count`.
-fn step_figure(a: &crate::model::Aggregate, acc: &super::Access) -> crate::design::StepFigure {
+pub(super) fn step_figure(
+    a: &crate::model::Aggregate,
+    acc: &super::Access,
+) -> crate::design::StepFigure {
     let function = crate::candidates::fn_name(a.function);
     crate::design::StepFigure {
         name: a
@@ -311,7 +317,7 @@ fn step_figure(a: &crate::model::Aggregate, acc: &super::Access) -> crate::desig
     }
 }
 
-fn step_figures(
+pub(super) fn step_figures(
     by: String,
     per: Option<crate::design::StepPer>,
     figures: Vec<crate::design::StepFigure>,
@@ -322,6 +328,7 @@ fn step_figures(
         per,
         figures,
         rows,
+        unwind: None,
     }
 }
 

@@ -689,29 +689,116 @@ impl Planner<'_> {
         );
     }
 
-    /// The buckets a window's children are read from (buckets of another
-    /// size than the window's unit): documents, bytes, the index keys.
-    pub(super) fn window_of_buckets(
+    /// Aggregates per unit of time over buckets of another size than the
+    /// unit (audit44 C): the buckets the window picks (a time bucket by
+    /// its key; a count bucket by its first and last dates against the
+    /// window's bounds) are matched, their children unwound, tested by the
+    /// window, and grouped by the parent and the unit on the server: a row
+    /// per parent and unit comes back. A count bucket once was picked by
+    /// its fill (`count`) in a range the caller passed, and came back
+    /// whole, with no figure. Priced by the whole buckets read.
+    pub(super) fn window_over_buckets(
         &self,
-        r: RelationshipId,
-        m: f64,
-        in_window: f64,
-        (per_bucket, by): (u64, &BucketBy),
-    ) -> (f64, f64, Vec<(String, i32)>) {
+        plan: &mut OpPlan,
+        op: OperationId,
+        (m, from_step): (f64, usize),
+        aggs: &[&crate::model::Aggregate],
+        (in_window, per_bucket, by): (f64, u64, &BucketBy),
+        purpose: Purpose,
+    ) {
+        let Some(w) = aggs.first().and_then(|a| a.window.as_ref()) else {
+            return;
+        };
         let f = self.facts;
+        let r = aggs[0].relationship;
         let rel = f.model.relationship(r);
         let acc = self.access(rel.child);
         let per = (per_bucket as f64).min(f.typical(r)).max(1.0);
-        let b = m * (in_window / per).ceil().max(1.0);
-        let key = match by {
-            BucketBy::Count => "count".to_string(),
-            BucketBy::Time { unit, .. } => unit.clone(),
+        let child_time = acc.path(&w.field);
+        let span = self.time_span(r).filter(|s| *s == w.field);
+        // The buckets holding the window's children, and one it starts
+        // inside; with no dates kept, every bucket of the parent.
+        let (buckets, key) = match (by, &span) {
+            (BucketBy::Time { unit, .. }, _) => {
+                (m * (in_window / per).ceil().max(1.0), unit.clone())
+            }
+            (BucketBy::Count, Some(s)) => (
+                m * ((in_window / per).ceil().max(1.0) + 1.0),
+                format!("last_{s}"),
+            ),
+            (BucketBy::Count, None) => (
+                m * (f.typical(r) / self.bucket_fill(r) / per).ceil().max(1.0),
+                crate::design::PAGE.to_string(),
+            ),
         };
-        (
-            b,
-            b * acc.root_bytes,
-            vec![(rel.child_field.clone(), 1), (key, -1)],
-        )
+        let mut step = Self::step(&acc.collection, Action::Find, purpose);
+        step.filter.push(filt(
+            rel.child_field.clone(),
+            FilterOp::In,
+            ValueSource::FromStep { step: from_step },
+        ));
+        match (by, &span) {
+            (BucketBy::Time { unit, .. }, _) => {
+                step.filter
+                    .push(filt(unit.clone(), FilterOp::Range, ValueSource::Param));
+            }
+            (BucketBy::Count, Some(s)) => {
+                step.filter.push(filt(
+                    format!("last_{s}"),
+                    FilterOp::Range,
+                    ValueSource::WindowStart {
+                        field: child_time.clone(),
+                    },
+                ));
+                step.filter.push(filt(
+                    format!("first_{s}"),
+                    FilterOp::Range,
+                    ValueSource::WindowEnd {
+                        field: child_time.clone(),
+                    },
+                ));
+            }
+            (BucketBy::Count, None) => {}
+        }
+        step.filter.push(filt(
+            child_time.clone(),
+            FilterOp::Range,
+            ValueSource::Param,
+        ));
+        let computed = aggs
+            .iter()
+            .map(|a| super::aggregate::step_figure(a, &acc))
+            .collect();
+        let rows = (m * w.last as f64).min((m * in_window).max(m));
+        let mut grouped = super::aggregate::step_figures(
+            rel.child_field.clone(),
+            Some(crate::design::StepPer {
+                field: child_time,
+                unit: w.unit.clone(),
+            }),
+            computed,
+            rows,
+        );
+        grouped.unwind = Some(rel.parent_field.clone());
+        step.documents = buckets;
+        step.figures = Some(Box::new(grouped));
+        let cost = StepCost {
+            keys: buckets,
+            docs: buckets,
+            bytes_read: buckets * acc.root_bytes,
+            ..StepCost::default()
+        };
+        self.push(
+            plan,
+            op,
+            step,
+            cost,
+            Some((
+                vec![(rel.child_field.clone(), 1), (key, -1)],
+                rel.child,
+                acc.docs,
+            )),
+        );
     }
 
     /// Before a delete drops one child from its time bucket (`tests`: the
@@ -974,5 +1061,135 @@ impl Planner<'_> {
             );
         }
         true
+    }
+}
+
+impl Planner<'_> {
+    /// A read of bucketed children on their own (by the parent and their
+    /// own fields): the step that reads their buckets returns the matching
+    /// children, not the buckets (audit44 B). Its tests of the children
+    /// hold for one child (`$elemMatch`: a bucket holding some signup and
+    /// some event of this week is no signup of this week), each child is
+    /// unwound and tested again, then sorted, paged and cut by the read's
+    /// own `sort`, `paging` and `limit`; the buckets' order and count
+    /// (the newest pages a page of children needs) move to
+    /// `bucket_order`, ahead of the unwinding. The price stays the whole
+    /// buckets read (`read_buckets`): the server reads each bucket whole
+    /// to unwind it. Nothing for a child kept in another layout.
+    pub(super) fn read_bucket_elements(
+        &self,
+        plan: &mut OpPlan,
+        e: EntityId,
+        rel: RelationshipId,
+        (sort, limit, paging): (&[SortKey], Option<u64>, Option<crate::model::Paging>),
+    ) {
+        if self.p.home[e.index()] != (Home::Bucketed { rel }) {
+            return;
+        }
+        let array = self.facts.model.relationship(rel).parent_field.clone();
+        let acc = self.access(e);
+        // The window on the children's date that picked the buckets
+        // (`read_buckets`): the key of a time bucket, or the last date a
+        // count bucket keeps.
+        let (window_key, time) = match (self.layout(rel), self.time_span(rel)) {
+            (
+                Layout::Bucket {
+                    by: BucketBy::Time { field, unit },
+                    ..
+                },
+                _,
+            ) => (unit.clone(), field.clone()),
+            (_, Some(field)) => (format!("last_{field}"), field),
+            _ => (String::new(), String::new()),
+        };
+        let Some(s) = plan
+            .steps
+            .iter_mut()
+            .rev()
+            .find(|s| s.action == Action::Find && s.collection == acc.collection)
+        else {
+            return;
+        };
+        // A page of children in the buckets' order (no limit: every
+        // bucket that matches is read). A read of no order of its own
+        // keeps the buckets' (their children follow in it, unwound).
+        if s.limit.is_some() {
+            s.bucket_order = Some(Box::new(crate::design::BucketOrder {
+                sort: if sort.is_empty() {
+                    s.sort.clone()
+                } else {
+                    std::mem::take(&mut s.sort)
+                },
+                limit: s.limit,
+            }));
+        }
+        if !sort.is_empty() {
+            s.sort = sort
+                .iter()
+                .map(|k| (acc.path(&k.field), if k.descending { -1 } else { 1 }))
+                .collect();
+        }
+        s.limit = limit;
+        // The page past the first skips children in the server's sort of
+        // them, or starts after the last one's sort key: no bucket key
+        // walked beyond the buckets read (the buckets a skip passes over
+        // are counted where `bucket_order` takes them, `paged_buckets`).
+        if let (Some(p), Some(_)) = (paging, limit) {
+            let walked = s
+                .paging
+                .as_ref()
+                .map_or((0.0, 0.0, 1.0), |x| (x.skipped, x.deepest_skipped, x.page));
+            let after = s.sort.first().map(|(k, _)| k.clone());
+            s.paging = Some(Box::new(crate::design::StepPaging {
+                by: p.by,
+                after: match p.by {
+                    crate::model::PagingBy::Keyset => after,
+                    crate::model::PagingBy::Skip => None,
+                },
+                then: match p.by {
+                    crate::model::PagingBy::Keyset => {
+                        s.sort.iter().skip(1).map(|(k, _)| k.clone()).collect()
+                    }
+                    crate::model::PagingBy::Skip => Vec::new(),
+                },
+                skipped: walked.0,
+                deepest_skipped: walked.1,
+                // Bucket keys a page reads: those `read_buckets` priced.
+                page: walked.2,
+            }));
+        }
+        // A bucket the window picked can hold children before it (a
+        // signup of last month beside this week's pageviews): each child
+        // is tested by the window too, and a count bucket is picked by
+        // both its dates against the window's own bounds (its last date in
+        // or after the start, its first before the end), with the
+        // children's parameters, not a range of its own.
+        if let Some(i) = s
+            .filter
+            .iter()
+            .position(|c| !time.is_empty() && c.path == window_key && c.op == FilterOp::Range)
+        {
+            let child = acc.path(&time);
+            if window_key.starts_with("last_") {
+                s.filter[i].value_from = ValueSource::WindowStart {
+                    field: child.clone(),
+                };
+                s.filter.insert(
+                    i + 1,
+                    filt(
+                        format!("first_{time}"),
+                        FilterOp::Range,
+                        ValueSource::WindowEnd {
+                            field: child.clone(),
+                        },
+                    ),
+                );
+            }
+            if !s.filter.iter().any(|c| c.path == child) {
+                s.filter
+                    .push(filt(child, FilterOp::Range, ValueSource::Param));
+            }
+        }
+        s.elements = Some(array);
     }
 }

@@ -945,9 +945,26 @@ impl<'a> Planner<'a> {
                         self.p.home[entity.index()],
                         Home::Embedded { rel, .. } if rel == inc.relationship
                     );
+                    let rel = inc.relationship;
                     self.read_down(&mut plan, op_id, parent, inc);
                     if alone && !by_host {
                         self.read_elements(&mut plan, *entity, sort, *limit);
+                    }
+                    // Children kept in buckets, read on their own by
+                    // their own fields (paged or not): the matching
+                    // children, not their buckets. By their parent alone
+                    // they read as the include of them does, its buckets
+                    // (one design for both phrasings).
+                    if include.is_empty()
+                        && aggregates.is_empty()
+                        && filter.iter().any(|c| c.related.is_none())
+                    {
+                        self.read_bucket_elements(
+                            &mut plan,
+                            *entity,
+                            rel,
+                            (sort, *limit, op.paging),
+                        );
                     }
                     return plan;
                 }
@@ -1194,6 +1211,7 @@ impl<'a> Planner<'a> {
             batch: false,
             figures: None,
             elements: None,
+            bucket_order: None,
         }
     }
 

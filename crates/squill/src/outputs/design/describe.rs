@@ -519,6 +519,8 @@ fn test(f: &StepFilter) -> &'static str {
         (_, ValueSource::RoomFor { .. }) => "lte",
         (_, ValueSource::Above { .. }) => "gt",
         (_, ValueSource::Missing) => "missing",
+        (_, ValueSource::WindowStart { .. }) => "gte",
+        (_, ValueSource::WindowEnd { .. }) => "lt",
         (FilterOp::Eq, _) => "eq",
         (FilterOp::In, _) => "in",
         (FilterOp::Range, _) => "range",
@@ -546,6 +548,8 @@ pub(crate) fn value_source(v: &ValueSource) -> String {
         ValueSource::Below { limit } | ValueSource::Above { limit } => words::int(*limit),
         ValueSource::RoomFor { limit } => format!("{} less the chunk's length", words::int(*limit)),
         ValueSource::Missing => "the array has room".to_string(),
+        ValueSource::WindowStart { field } => format!("the start of the window on {field}"),
+        ValueSource::WindowEnd { field } => format!("the end of the window on {field}"),
     }
 }
 
@@ -708,6 +712,14 @@ pub(crate) fn step(step: &Step) -> String {
     }
     text.push_str(&format!(" → {}", words::count(step.documents, "document")));
     if let Some(array) = &step.elements {
+        // Children in buckets: the buckets a page of them needs, first.
+        if let Some(b) = &step.bucket_order {
+            let sort: Vec<String> = b.sort.iter().map(|(p, d)| format!("{p}: {d}")).collect();
+            text.push_str(&format!(", the buckets taken by {{ {} }}", sort.join(", ")));
+            if let Some(l) = b.limit {
+                text.push_str(&format!(" limit {l}"));
+            }
+        }
         text.push_str(&format!(
             ", each matching {array} element on its own ($unwind)"
         ));

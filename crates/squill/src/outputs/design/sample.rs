@@ -50,6 +50,7 @@ fn step(collection: &str, action: Action) -> Step {
         batch: false,
         figures: None,
         elements: None,
+        bucket_order: None,
     }
 }
 

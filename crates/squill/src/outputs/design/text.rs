@@ -298,6 +298,14 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
                 words::duration_seconds(secs),
                 v(&index.keys[0].0)
             );
+            // Children in buckets go with their bucket's newest one.
+            if let Some(entity) = &index.expires_buckets_of {
+                let _ = write!(
+                    line,
+                    "; a bucket goes when its newest {} expires, so an older one stays up to one bucket's span longer",
+                    v(entity)
+                );
+            }
             // Its deletes are writes no operation's plan counts.
             if let Some(crate::design::PerSecond(rate)) = index.expired_per_second {
                 let _ = write!(

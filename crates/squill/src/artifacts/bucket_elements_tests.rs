@@ -1,0 +1,181 @@
+//! A read of children kept in buckets, on their own (audit44 B): its tests
+//! of the children hold for one child (`$elemMatch`), the matching
+//! children are unwound and tested again, then sorted, skipped and cut by
+//! the read's own order, paging and limit. It once returned the buckets
+//! that held some match, in page order, with no limit: a bucket with a
+//! signup of last month and this week's pageviews was "this week's
+//! signups".
+
+use super::external_tests::{run_check_script, server_tools};
+use super::*;
+use crate::design::ValueSource;
+
+fn plan<'d>(d: &'d crate::design::Design, name: &str) -> &'d crate::design::OperationPlan {
+    d.operations
+        .iter()
+        .find(|p| p.operation == name)
+        .unwrap_or_else(|| panic!("no plan for {name}"))
+}
+
+/// The plan's step: the children's array unwound, the read's sort and
+/// limit on the children, the window tested on each child and on the
+/// bucket's first and last dates; the buckets' page order moved ahead of
+/// the unwinding where a limit picks the newest buckets.
+#[test]
+fn a_read_of_bucketed_children_returns_the_matching_children() {
+    let (_, d) = crate::fixtures::load("bucket-child-reads");
+    let explore = plan(&d, "explore").steps.last().expect("a step");
+    assert_eq!(explore.elements.as_deref(), Some("events"));
+    assert_eq!(explore.sort, vec![("events.ts".to_string(), -1)]);
+    assert_eq!(explore.limit, Some(10));
+    assert!(explore.bucket_order.is_none(), "{explore:?}");
+    let test = |path: &str| explore.filter.iter().find(|f| f.path == path);
+    assert!(test("events.name").is_some(), "{explore:?}");
+    assert_eq!(
+        test("events.ts").map(|f| &f.value_from),
+        Some(&ValueSource::Param)
+    );
+    assert_eq!(
+        test("last_ts").map(|f| &f.value_from),
+        Some(&ValueSource::WindowStart {
+            field: "events.ts".into()
+        })
+    );
+    assert_eq!(
+        test("first_ts").map(|f| &f.value_from),
+        Some(&ValueSource::WindowEnd {
+            field: "events.ts".into()
+        })
+    );
+    let latest = plan(&d, "latest").steps.last().expect("a step");
+    assert_eq!(latest.limit, Some(25));
+    let order = latest.bucket_order.as_deref().expect("the buckets' order");
+    assert_eq!(order.sort, vec![("last_ts".to_string(), -1)]);
+    assert_eq!(order.limit, Some(2));
+    let ops = cookbook::op_codes(&d);
+    let code = |name: &str| {
+        let op = ops.iter().find(|o| o.name == name).expect("the op");
+        [
+            cookbook::mongosh_function(op),
+            cookbook::node_function(op),
+            cookbook::python_function(op),
+        ]
+    };
+    for text in code("explore") {
+        for part in [
+            r#"{"$match": {"project": project_id, "events": {"$elemMatch": {"name": name, "ts": {"$gte": ts_from, "$lt": ts_to}}}, "last_ts": {"$gte": ts_from}, "first_ts": {"$lt": ts_to}}}, {"$unwind": "$events"}"#,
+            r#"{"$sort": {"events.ts": -1}}, {"$skip": (page - 1) * 10}, {"$limit": 10}"#,
+        ] {
+            assert!(text.contains(part), "{text}");
+        }
+    }
+    for text in code("latest") {
+        assert!(
+            text.contains(r#"{"$sort": {"last_ts": -1}}, {"$limit": 2}, {"$unwind": "$events"}"#),
+            "{text}"
+        );
+    }
+}
+
+/// Events that expire, kept in buckets (audit44 D): the TTL index is on
+/// the bucket's newest date, which every bucket keeps, and says the
+/// buckets hold events; no `expiry-lost` finding. They once had no TTL
+/// index, no job and no warning.
+#[test]
+fn bucketed_children_expire_with_their_bucket() {
+    let (model, d) = crate::fixtures::load("bucket-child-reads");
+    let c = d
+        .collections
+        .iter()
+        .find(|c| c.entities.iter().any(|e| e == "event"))
+        .expect("the events' collection");
+    let ttl = c
+        .indexes
+        .iter()
+        .find(|i| i.expire_after_seconds.is_some())
+        .unwrap_or_else(|| panic!("a TTL index: {:?}", c.indexes));
+    assert_eq!(ttl.keys, vec![("last_ts".to_string(), 1)]);
+    assert_eq!(ttl.expire_after_seconds, Some(30 * 86_400));
+    assert_eq!(ttl.expires_buckets_of.as_deref(), Some("event"));
+    let settings = crate::settings::Settings::default();
+    let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
+    let lost = crate::rules::design::expiry_lost::check(&crate::rules::judge::DesignCheck {
+        facts: &facts,
+        design: &d,
+    });
+    assert!(lost.is_empty(), "{lost:?}");
+}
+
+/// A count per hour over count buckets (audit44 C): the buckets picked by
+/// their first and last dates against the window, never by their fill
+/// (`count`), and their children unwound and grouped by the hour on the
+/// server. It once tested `count` with a range the caller passed and
+/// returned the buckets whole.
+#[test]
+fn a_window_over_count_buckets_groups_their_children_by_the_hour() {
+    let (_, d) = crate::fixtures::load("bucket-child-reads");
+    let step = plan(&d, "hourly").steps.last().expect("a step");
+    assert!(step.filter.iter().all(|f| f.path != "count"), "{step:?}");
+    let test = |path: &str| step.filter.iter().find(|f| f.path == path);
+    assert!(matches!(
+        test("last_ts").map(|f| &f.value_from),
+        Some(ValueSource::WindowStart { .. })
+    ));
+    assert!(test("events.ts").is_some(), "{step:?}");
+    let g = step
+        .figures
+        .as_deref()
+        .expect("figures grouped on the server");
+    assert_eq!(g.unwind.as_deref(), Some("events"));
+    assert_eq!(g.by, "project");
+    let per = g.per.as_ref().expect("per hour");
+    assert_eq!(
+        (per.field.as_str(), per.unit.as_str()),
+        ("events.ts", "hour")
+    );
+    let ops = cookbook::op_codes(&d);
+    let op = ops.iter().find(|o| o.name == "hourly").expect("hourly");
+    for text in [
+        cookbook::mongosh_function(op),
+        cookbook::node_function(op),
+        cookbook::python_function(op),
+    ] {
+        assert!(text.contains(r#"{"$unwind": "$events"}"#), "{text}");
+        assert!(
+            text.contains(r#"{"$group": {"_id": {"project": "$project", "ts": {"$dateTrunc": {"date": "$events.ts", "unit": "hour"}}}, "count": {"$sum": 1}}}"#),
+            "{text}"
+        );
+        assert!(!text.contains("count_from"), "{text}");
+    }
+}
+
+/// Against the server, in each language (scripts/testenv/
+/// check_bucket_elements.py): a bucket holding a 30-day-old signup and
+/// this hour's pageviews gives no signup to a 7-day read; the signups of
+/// this week come 10, 5 and 0 a page, newest first; a user's newest 5 and
+/// the project's newest 25 come in order; the events of the week are
+/// counted per hour, the old signup in none.
+#[test]
+fn bucketed_children_read_on_their_own_against_a_server() {
+    let Some((uri, python, mongosh)) = server_tools() else {
+        return;
+    };
+    let (model, design) = crate::fixtures::load("bucket-child-reads");
+    let out = run_check_script(
+        (&uri, &python, &mongosh),
+        (&model, &design),
+        ("bucket-child-reads", "squill_bucket_elements", false),
+        ("check_bucket_elements.py", &[]),
+    );
+    for lang in ["python", "mongosh", "node"] {
+        for what in [
+            "explore(signup, 7 days): pages of 10, 5 and 0",
+            "by_user(u1): u1's newest 5 events",
+            "latest: the project's newest 25 events, of both buckets",
+            "hourly: ",
+        ] {
+            assert!(out.contains(&format!("ok: {lang} {what}")), "{out}");
+        }
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
