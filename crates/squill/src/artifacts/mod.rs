@@ -36,9 +36,9 @@ mod ttl_tests;
 // conditional write, an atomic group's transaction.
 // A parent's delete takes its owned children (audit43 Q).
 #[cfg(test)]
-mod cascade_tests;
-#[cfg(test)]
 mod bucket_elements_tests;
+#[cfg(test)]
+mod cascade_tests;
 #[cfg(test)]
 mod elem_match_tests;
 #[cfg(test)]

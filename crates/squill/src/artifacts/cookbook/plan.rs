@@ -170,20 +170,26 @@ impl Builder<'_> {
         collection: &str,
         path: &str,
     ) -> Option<(crate::model::AggregateFn, String)> {
+        match &self.field_at(collection, path)?.origin {
+            crate::design::FieldOrigin::Computed {
+                function,
+                field: Some(field),
+                ..
+            } => Some((*function, field.clone())),
+            _ => None,
+        }
+    }
+
+    /// The field of `collection`'s shape at `path`, through its objects
+    /// and arrays of objects (`None` where the shape has none there).
+    fn field_at(&self, collection: &str, path: &str) -> Option<&crate::design::ShapeField> {
         let mut fields = &self.collection(collection)?.shape.fields;
         let plain = plain_path(path);
         let mut segments = plain.split('.').peekable();
         while let Some(seg) = segments.next() {
             let f = fields.iter().find(|f| f.name == seg)?;
             if segments.peek().is_none() {
-                return match &f.origin {
-                    crate::design::FieldOrigin::Computed {
-                        function,
-                        field: Some(field),
-                        ..
-                    } => Some((*function, field.clone())),
-                    _ => None,
-                };
+                return Some(f);
             }
             fields = match &f.ty {
                 ShapeType::Object { shape } => &shape.fields,
@@ -360,29 +366,10 @@ impl Builder<'_> {
 
     /// The relationship a computed field of `collection` at `path` is kept over.
     fn computed_relationship(&self, collection: &str, path: &str) -> Option<String> {
-        let plain = plain_path(path);
-        let mut fields = &self.collection(collection)?.shape.fields;
-        let mut segments = plain.split('.').peekable();
-        while let Some(seg) = segments.next() {
-            let f = fields.iter().find(|f| f.name == seg)?;
-            if segments.peek().is_none() {
-                return match &f.origin {
-                    crate::design::FieldOrigin::Computed { relationship, .. } => {
-                        Some(relationship.clone())
-                    }
-                    _ => None,
-                };
-            }
-            fields = match &f.ty {
-                ShapeType::Object { shape } => &shape.fields,
-                ShapeType::Array { items, .. } => match items.as_ref() {
-                    ShapeType::Object { shape } => &shape.fields,
-                    _ => return None,
-                },
-                ShapeType::Scalar { .. } => return None,
-            };
+        match &self.field_at(collection, path)?.origin {
+            crate::design::FieldOrigin::Computed { relationship, .. } => Some(relationship.clone()),
+            _ => None,
         }
-        None
     }
 
     /// The BSON type the shape of collection `name` gives its top-level
