@@ -67,12 +67,17 @@ pub enum Literal {
     Bool(bool),
     /// A caller's amount, named in the write's `increments`.
     Amount(String),
+    /// Another field of the same document, of the same kind (`used <
+    /// quota`: each key has a quota of its own). MongoDB compares two
+    /// fields of one document with `$expr`, which an index cannot serve.
+    Field(String),
 }
 
 impl Literal {
-    /// Whether the value is the same on every call (not the caller's).
+    /// Whether the value is the same on every call and every document
+    /// (not the caller's, not another field's).
     pub fn is_constant(&self) -> bool {
-        !matches!(self, Literal::Amount(_))
+        !matches!(self, Literal::Amount(_) | Literal::Field(_))
     }
 }
 

@@ -748,6 +748,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         } => json!({"own_value": [param, field, function]}),
         Expr::Above(n) => json!({"above": n}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
+        Expr::Fields(t, a, b) => json!({"fields": [t, a, b]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),
