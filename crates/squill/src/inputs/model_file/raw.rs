@@ -567,7 +567,7 @@ pub(super) struct RawOperation {
     pub include: Option<RawIncludes>,
     /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
     #[schemars(with = "Option<Vec<AggregateText>>")]
-    pub aggregates: Option<Vec<S<String>>>,
+    pub aggregates: Option<S<Vec<S<String>>>>,
     /// The aggregates per time unit of the children's date over the latest
     /// units (`{per: minute, last: 1440}`: 1-minute values of the last day). Read only.
     pub window: Option<RawWindow>,
