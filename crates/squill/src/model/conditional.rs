@@ -82,6 +82,8 @@ impl Literal {
 }
 
 /// What the application does when a conditional write matches nothing.
+/// The model file's default is `fail` for a write of one document and
+/// `skip` for a `multi: true` write (`inputs::model_file::conditional`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Otherwise {

@@ -59,6 +59,12 @@ pub(crate) fn terms(
         }
     }
     let e = model.entity(entity);
+    // A write of many documents that finds none to change has done its
+    // work (a periodic sweep on a quiet run): `skip` unless it says
+    // otherwise. A write of one document that finds none tells the caller.
+    if op.multi.as_ref().is_some_and(|m| m.value) {
+        out.otherwise = Otherwise::Skip;
+    }
     if let Some(o) = &op.otherwise {
         match o.value.trim() {
             "fail" => out.otherwise = Otherwise::Fail,

@@ -1706,3 +1706,26 @@ fn an_empty_list_of_aggregates_is_refused_at_the_list() {
         p[0]
     );
 }
+
+/// A conditional write of many documents with no `otherwise` skips when
+/// nothing matches (a periodic sweep's quiet run is no failure, audit44
+/// O); one document still fails; a stated `otherwise` is kept.
+#[test]
+fn a_conditional_sweep_skips_by_default_and_one_document_fails() {
+    let model = |extra: &str| {
+        format!(
+            "name: sweep\nentities:\n  hold:\n    count: 10\n    fields: {{status: {{type: string(8), enum: [held, free]}}}}\noperations:\n  release:\n    update: hold\n    filter: {{status: eq}}\n    changes: [status]\n    when: [\"status = held\"]\n    rate: 1\n{extra}"
+        )
+    };
+    for (extra, want) in [
+        ("    multi: true\n", crate::model::Otherwise::Skip),
+        ("", crate::model::Otherwise::Fail),
+        (
+            "    multi: true\n    otherwise: fail\n",
+            crate::model::Otherwise::Fail,
+        ),
+    ] {
+        let m = parse("m.yaml", &model(extra)).unwrap_or_else(|e| panic!("{extra}: {e:?}"));
+        assert_eq!(m.workload.operations[0].terms.otherwise, want, "{extra}");
+    }
+}
