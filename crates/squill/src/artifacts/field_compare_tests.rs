@@ -83,3 +83,44 @@ print("ok: used", used)
     );
     assert!(out.contains("ok: used [10, 10]"), "{out}");
 }
+
+/// Keys embedded in their project (read with it 5,000/s, at most 5): the
+/// element is found by `$elemMatch`, where `$expr` cannot go, so the plan
+/// leaves the comparison out and warns, and no command carries `$expr`.
+#[test]
+fn two_fields_of_an_embedded_element_are_not_tested_and_the_plan_says_so() {
+    let text = QUOTA
+        .replace(
+            "entities:\n",
+            "entities:\n  project:\n    count: 10000\n    fields: {name: string(20)}\n",
+        )
+        .replace("count: 2000000", "count: 30000")
+        .replace(
+            "operations:\n",
+            "relationships:\n  keys:\n    parent: project\n    child: api_key\n    children: {typical: 3, max: 5}\noperations:\n  show_project:\n    read: project\n    filter: {_id: eq}\n    include: {keys: {}}\n    rate: 5000\n",
+        )
+        .replace("rate: 50000", "rate: 50");
+    let model = crate::inputs::model_file::parse("emb.yaml", &text).expect("the model parses");
+    let d =
+        crate::advise::advise(&model, &crate::settings::Settings::default(), None).expect("advise");
+    let plan = d
+        .operations
+        .iter()
+        .find(|p| p.operation == "count_call")
+        .unwrap();
+    assert!(
+        plan.warnings.iter().any(|w| matches!(
+            w,
+            crate::design::Warning::FieldsInElement { conditions, .. } if conditions == &["used < quota"]
+        )),
+        "{:?}",
+        plan.warnings
+    );
+    let ops = cookbook::op_codes(&d);
+    let py = cookbook::python(&d, &ops);
+    assert!(
+        !py.contains("\"$expr\"")
+            && py.contains("# WARNING: count_call's condition (used < quota)"),
+        "{py}"
+    );
+}
