@@ -547,10 +547,17 @@ fn compared_field(
                     holds(b, &g.ty)
                 ),
                 "two kinds of value",
-                Some(format!(
-                    "compare `{}` with a field of its kind, or with a constant (write a word that is also a field's name in quotes: `{} = \"{}\"`)",
-                    f.name, f.name, g.name
-                )),
+                Some(if f.ty == FieldType::String {
+                    format!(
+                        "compare `{}` with a field of its kind, or with a word: one that is also a field's name is written in quotes (`{} = \"{}\"`)",
+                        f.name, f.name, g.name
+                    )
+                } else {
+                    format!(
+                        "compare `{}` with a field of its kind, or with a constant",
+                        f.name
+                    )
+                }),
             );
             None
         }
