@@ -160,8 +160,9 @@ pub(crate) fn mongosh(coll: &Collection) -> String {
             comment(&index.name),
             if let Some(secs) = index.expire_after_seconds {
                 format!(
-                    "the server's TTL monitor, which deletes a document {secs} s after its {} (eventually: it runs about every 60 s)",
-                    comment(&index.keys[0].0)
+                    "the server's TTL monitor: a document {} (eventually: it runs about every {} s)",
+                    crate::words::ttl_deleted(secs, &comment(&index.keys[0].0)),
+                    crate::words::MONITOR_SECONDS
                 )
             } else if index.used_by.is_empty() {
                 "no operation of the workload".to_string()

@@ -663,6 +663,16 @@ pub enum Warning {
         entity: String,
         conditions: Vec<String>,
     },
+    /// Operation `operation` compares two fields of `entity` (`used <
+    /// quota`), which this design keeps as elements of an array: MongoDB
+    /// compares two fields only with `$expr`, on the top-level document,
+    /// and `$expr` cannot go inside the `$elemMatch` that finds the
+    /// element, so the write does not test them.
+    FieldsInElement {
+        operation: String,
+        entity: String,
+        conditions: Vec<String>,
+    },
     /// An operation's conditions on `entity`, a document it does not
     /// otherwise write, tested by a write of its version in a transaction
     /// with the operation's writes (`Purpose::GuardConditions`).
@@ -764,6 +774,7 @@ impl Warning {
             Warning::UniqueUnchecked { entity: e, .. }
             | Warning::OrphanedChildren { entity: e, .. }
             | Warning::ConditionUntested { entity: e, .. }
+            | Warning::FieldsInElement { entity: e, .. }
             | Warning::ConditionGuarded { entity: e, .. } => e == entity,
             Warning::Compensated { group } | Warning::TakenBack { group, .. } => {
                 group.contains(entity)
@@ -906,6 +917,24 @@ impl Warning {
                 a(entity),
                 crate::design::VERSION,
                 it_them(conditions.len()),
+                it_them(conditions.len()),
+            ),
+            Warning::FieldsInElement {
+                operation,
+                entity,
+                conditions,
+            } => format!(
+                "{operation}'s {} ({}) {} two fields of {}, which this design keeps in an array of its parent: MongoDB compares two fields only with `$expr`, which tests the top-level document and cannot go inside the `$elemMatch` that finds the element, so the write does not test {}; keep the {entity} in a collection of {}, or test {} in the application in a transaction with the write",
+                conditions_word(conditions.len()),
+                conditions.join(", "),
+                if conditions.len() == 1 {
+                    "compares"
+                } else {
+                    "compare"
+                },
+                a(entity),
+                it_them(conditions.len()),
+                "its own",
                 it_them(conditions.len()),
             ),
             Warning::ConditionUntested {

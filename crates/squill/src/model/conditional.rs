@@ -67,16 +67,23 @@ pub enum Literal {
     Bool(bool),
     /// A caller's amount, named in the write's `increments`.
     Amount(String),
+    /// Another field of the same document, of the same kind (`used <
+    /// quota`: each key has a quota of its own). MongoDB compares two
+    /// fields of one document with `$expr`, which an index cannot serve.
+    Field(String),
 }
 
 impl Literal {
-    /// Whether the value is the same on every call (not the caller's).
+    /// Whether the value is the same on every call and every document
+    /// (not the caller's, not another field's).
     pub fn is_constant(&self) -> bool {
-        !matches!(self, Literal::Amount(_))
+        !matches!(self, Literal::Amount(_) | Literal::Field(_))
     }
 }
 
 /// What the application does when a conditional write matches nothing.
+/// The model file's default is `fail` for a write of one document and
+/// `skip` for a `multi: true` write (`inputs::model_file::conditional`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Otherwise {

@@ -194,7 +194,9 @@ pub fn sides(parent: &str, child: &str) -> (String, String) {
 /// child's plural is the word. A relationship named by what the parent
 /// does (`hosts`, `contains`, `has_items`) would read "a venue can have
 /// 2,000 hosts" for its shows: such a name, or one led by such a verb, is
-/// no count word either.
+/// no count word either. Nor is a name with a phrase after its noun
+/// (`members_of_ws`, `items_in_cart`): "400,000 members_of_ws" reads as
+/// an identifier; the child's plural reads as English.
 pub fn items_named(relationship: &str, child: &str) -> Option<String> {
     let rel = relationship.to_ascii_lowercase();
     let own = plural(child).to_ascii_lowercase();
@@ -205,9 +207,16 @@ pub fn items_named(relationship: &str, child: &str) -> Option<String> {
         || singular(&rel) == rel
         || singular(&rel) == singular(child).to_ascii_lowercase()
         || rel.ends_with(&format!("_{own}"))
-        || rel.starts_with(&format!("{own}_"));
+        || rel.starts_with(&format!("{own}_"))
+        || rel.split('_').skip(1).any(|w| PREPOSITIONS.contains(&w));
     (!plain).then(|| relationship.to_string())
 }
+
+/// Words that start a phrase after a noun (`members_of_ws`): a name
+/// with one is an identifier, not a count word.
+const PREPOSITIONS: &[&str] = &[
+    "of", "in", "for", "by", "per", "from", "to", "at", "on", "with", "into", "under",
+];
 
 /// Verbs that name a relationship by what its parent does to its
 /// children, in the form a name takes (`venue hosts show`). Each also
@@ -338,6 +347,8 @@ mod tests {
             ("contains", "item"),
             ("has_items", "item"),
             ("owns", "pet"),
+            ("members_of_ws", "user"),
+            ("items_in_cart", "line"),
         ] {
             assert_eq!(items_named(rel, child), None, "{rel} of {child}");
         }

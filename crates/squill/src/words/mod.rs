@@ -13,6 +13,7 @@ pub mod markdown;
 mod number;
 pub mod script;
 mod suggest;
+mod ttl;
 mod visible;
 
 pub use date::utc;
@@ -22,4 +23,5 @@ pub use grammar::{
 };
 pub use number::{at_most, bytes, how_many, int, num, percent, rate};
 pub use suggest::edit_distance;
+pub use ttl::{MONITOR_SECONDS, ttl_deleted, ttl_monitor_delay};
 pub use visible::{is_hidden, visible, visible_lines, visible_styled};

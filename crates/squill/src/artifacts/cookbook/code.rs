@@ -152,6 +152,9 @@ pub enum Expr {
     /// A conditional write's test on a constant (`{"$gt": 0}`, or the
     /// value itself for equality).
     Test(crate::model::Test, crate::model::Literal),
+    /// A test of one field against another of the same document, the
+    /// value of a `"$expr"` key: `{"$lt": ["$used", "$quota"]}`.
+    Fields(crate::model::Test, String, String),
     /// `{"$lt": n}`: a bucket that still has room.
     Below(u64),
     /// `{"$gte": param}`: a bucket whose last date is in or after a window.

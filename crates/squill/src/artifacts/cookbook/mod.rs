@@ -750,6 +750,7 @@ fn expr_json(e: &code::Expr) -> serde_json::Value {
         Expr::AtLeast(p) => json!({"at_least": p}),
         Expr::Under(p) => json!({"under": p}),
         Expr::Test(t, v) => json!({"test": [t, v]}),
+        Expr::Fields(t, a, b) => json!({"fields": [t, a, b]}),
         Expr::Missing => json!({"missing": true}),
         Expr::IdIs(p) => json!({"id_is": p}),
         Expr::Pair(k, v) => json!({"pair": [k, v]}),

@@ -1200,11 +1200,11 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
             // A condition that fixes the path to a constant (a claim's
             // `status = pending` on its `{status: eq}` filter) is the test:
             // no parameter asks the caller for a value the write ignores.
-            if let Some(c) = step
-                .conditions
-                .iter()
-                .find(|c| c.path == f.path && c.test == crate::model::Test::Eq)
-            {
+            if let Some(c) = step.conditions.iter().find(|c| {
+                c.path == f.path
+                    && c.test == crate::model::Test::Eq
+                    && !matches!(c.value, crate::model::Literal::Field(_))
+            }) {
                 let value = b.tested(&step.collection, &c.path, &c.value);
                 filter.push((f.path.clone(), Expr::Test(c.test, value)));
                 continue;
@@ -1316,6 +1316,15 @@ pub fn op_code(design: &Design, plan: &OperationPlan) -> OpCode {
         // renderer puts a path tested twice under one `$and`
         // (render.rs, `and_repeated`).
         for c in &step.conditions {
+            // Two fields of the document: `$expr`, beside the other tests
+            // (two of them go under one `$and`, as a path tested twice).
+            if let crate::model::Literal::Field(other) = &c.value {
+                filter.push((
+                    "$expr".to_string(),
+                    Expr::Fields(c.test, c.path.clone(), other.clone()),
+                ));
+                continue;
+            }
             let e = Expr::Test(c.test, b.tested(&step.collection, &c.path, &c.value));
             match filter.iter_mut().find(|(p, _)| *p == c.path) {
                 Some(slot) if c.test == crate::model::Test::Eq => slot.1 = e,

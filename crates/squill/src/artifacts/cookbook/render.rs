@@ -143,6 +143,13 @@ fn expr(lang: Lang, e: &Expr) -> String {
         Expr::Above(n) => format!("{{\"$gt\": {n}}}"),
         Expr::AtLeast(p) => format!("{{\"$gte\": {p}}}"),
         Expr::Under(p) => format!("{{\"$lt\": {p}}}"),
+        // The value of `"$expr"`: `{"$lt": ["$used", "$quota"]}`.
+        Expr::Fields(t, a, b) => format!(
+            "{{{}: [{}, {}]}}",
+            q(t.operator()),
+            q(&format!("${a}")),
+            q(&format!("${b}"))
+        ),
         Expr::Test(t, v) => {
             let v = match v {
                 crate::model::Literal::Number(n) => number(*n),
@@ -154,6 +161,10 @@ fn expr(lang: Lang, e: &Expr) -> String {
                 },
                 // The caller's amount: the parameter of that name.
                 crate::model::Literal::Amount(a) => a.clone(),
+                // Another field, as an aggregation expression: only
+                // `pipeline::test` spells one (a filter compares two
+                // fields with `Expr::Fields`, under `$expr`).
+                crate::model::Literal::Field(f) => q(&format!("${f}")),
             };
             match t {
                 crate::model::Test::Eq => v,

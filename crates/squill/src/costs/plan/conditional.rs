@@ -17,7 +17,7 @@ fn condition_text(c: &Condition) -> String {
         Literal::Number(n) => crate::words::num(*n),
         Literal::Text(t) => t.clone(),
         Literal::Bool(b) => b.to_string(),
-        Literal::Amount(a) => a.clone(),
+        Literal::Amount(a) | Literal::Field(a) => a.clone(),
     };
     format!("{} {} {value}", c.field, c.test.symbol())
 }
@@ -99,13 +99,32 @@ impl<'a> Planner<'a> {
                 None => step.updates.push(op),
             }
         }
-        step.conditions = terms
+        // Two fields of an element of an array cannot be compared in the
+        // filter that finds the element (`$expr` is not allowed inside
+        // `$elemMatch`): those conditions are left out and the plan says so.
+        let in_array = acc.per_root > 1.0 && !acc.prefix.is_empty();
+        let (fields, tested): (Vec<&Condition>, Vec<&Condition>) = terms
             .conditions
             .iter()
+            .partition(|c| in_array && matches!(c.value, Literal::Field(_)));
+        if !fields.is_empty() {
+            plan.warnings.push(Warning::FieldsInElement {
+                operation: o.name.clone(),
+                entity: model.entity(e).name.clone(),
+                conditions: fields.iter().map(|c| condition_text(c)).collect(),
+            });
+        }
+        let step = &mut plan.steps[i];
+        step.conditions = tested
+            .into_iter()
             .map(|c| StepCondition {
                 path: acc.path(&c.field),
                 test: c.test,
-                value: c.value.clone(),
+                value: match &c.value {
+                    // The other field, at its path in this design.
+                    Literal::Field(f) => Literal::Field(acc.path(f)),
+                    v => v.clone(),
+                },
             })
             .collect();
         if terms.is_conditional() {
@@ -431,7 +450,7 @@ impl<'a> Planner<'a> {
                     crate::model::Literal::Text(t) => t.clone(),
                     crate::model::Literal::Number(n) => n.to_string(),
                     crate::model::Literal::Bool(b) => b.to_string(),
-                    crate::model::Literal::Amount(a) => a.clone(),
+                    crate::model::Literal::Amount(a) | crate::model::Literal::Field(a) => a.clone(),
                 },
             })
             .collect();

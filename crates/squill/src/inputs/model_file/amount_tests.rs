@@ -118,19 +118,6 @@ fn a_relationship_cannot_name_the_amount() {
 }
 
 #[test]
-fn two_fields_are_not_compared() {
-    let p = problems(&STOCK.replace("available >= quantity", "available >= reserved"));
-    assert_eq!(p.len(), 1, "{p:?}");
-    assert!(
-        p[0].starts_with(
-            "m.yaml:25:12: condition `available >= reserved` compares two fields of entity `stock`"
-        ) && p[0].contains("another field"),
-        "{}",
-        p[0]
-    );
-}
-
-#[test]
 fn an_amount_is_not_compared_with_text() {
     let p = problems(&STOCK.replace("available >= quantity", "status = quantity"));
     assert_eq!(p.len(), 1, "{p:?}");

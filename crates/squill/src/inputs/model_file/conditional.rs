@@ -59,6 +59,12 @@ pub(crate) fn terms(
         }
     }
     let e = model.entity(entity);
+    // A write of many documents that finds none to change has done its
+    // work (a periodic sweep on a quiet run): `skip` unless it says
+    // otherwise. A write of one document that finds none tells the caller.
+    if op.multi.as_ref().is_some_and(|m| m.value) {
+        out.otherwise = Otherwise::Skip;
+    }
     if let Some(o) = &op.otherwise {
         match o.value.trim() {
             "fail" => out.otherwise = Otherwise::Fail,
@@ -437,7 +443,15 @@ fn condition(
         return None;
     };
     let amount = amounts.iter().any(|(n, _)| n == value);
-    let literal = if numeric(&f.ty) {
+    // A bare name of another field of the entity (not one of the tested
+    // field's own values, not the caller's amount): the two fields are
+    // compared (`used < quota`). A quoted word stays a word.
+    let other = (!amount && !f.enum_values.iter().any(|v| v == value))
+        .then(|| fields.iter().find(|g| g.name == value && g.name != f.name))
+        .flatten();
+    let literal = if let Some(g) = other {
+        compared_field(ctx, at, text, f, g)?
+    } else if numeric(&f.ty) {
         match value.parse::<f64>() {
             Ok(n) if n.is_finite() => Literal::Number(n),
             _ if amount => Literal::Amount(value.to_string()),
@@ -496,6 +510,60 @@ fn condition(
     })
 }
 
+/// `used < quota`: two fields of one kind (two numbers, two dates, two
+/// texts, two ids, two booleans); any other pair is refused at the
+/// condition, naming what each holds.
+fn compared_field(
+    ctx: &mut Ctx<'_>,
+    at: Option<super::error::Position>,
+    text: &str,
+    f: &Field,
+    g: &Field,
+) -> Option<Literal> {
+    let family = |ty: &FieldType| match ty {
+        t if numeric(t) => Some("a number"),
+        FieldType::String => Some("text"),
+        FieldType::Date => Some("a date"),
+        FieldType::Bool => Some("true or false"),
+        FieldType::ObjectId => Some("an id"),
+        _ => None,
+    };
+    match (family(&f.ty), family(&g.ty)) {
+        (Some(a), Some(b)) if a == b => Some(Literal::Field(g.name.clone())),
+        (a, b) => {
+            let holds = |k: Option<&str>, ty: &FieldType| {
+                k.map_or_else(
+                    || format!("a value of BSON type `{}`", ty.bson_type()),
+                    str::to_string,
+                )
+            };
+            ctx.error(
+                at,
+                format!(
+                    "condition `{text}` compares `{}`, which holds {}, with field `{}`, which holds {}: two fields compared must hold the same kind of value",
+                    f.name,
+                    holds(a, &f.ty),
+                    g.name,
+                    holds(b, &g.ty)
+                ),
+                "two kinds of value",
+                Some(if f.ty == FieldType::String {
+                    format!(
+                        "compare `{}` with a field of its kind, or with a word: one that is also a field's name is written in quotes (`{} = \"{}\"`)",
+                        f.name, f.name, g.name
+                    )
+                } else {
+                    format!(
+                        "compare `{}` with a field of its kind, or with a constant",
+                        f.name
+                    )
+                }),
+            );
+            None
+        }
+    }
+}
+
 /// The error for a number field compared with `value`, which is neither
 /// a number nor an amount the write names in its `increments`: another
 /// field, a related field, or a name never passed.
@@ -511,14 +579,14 @@ fn not_a_value(
     value: &str,
 ) {
     let field = &f.name;
+    // Another field of the entity is compared (`compared_field`): only
+    // the tested field itself reaches here.
     let (message, label, help) = if fields.iter().any(|g| g.name == value) {
         (
-            format!(
-                "condition `{text}` compares two fields of entity `{entity}`: a condition tests a field against a constant or an amount the caller passes"
-            ),
-            "another field",
+            format!("condition `{text}` compares `{field}` of entity `{entity}` with itself"),
+            "the same field",
             Some(format!(
-                "to compare `{field}` with an amount the caller passes, name the amount in `increments` with a name no field has (`{field}: -amount`, `{field} >= amount`)"
+                "compare `{field}` with a constant, another field of `{entity}`, or an amount the caller passes (`{field} >= amount`)"
             )),
         )
     } else if value.contains('.') {

@@ -41,6 +41,8 @@ mod amount_tests;
 #[cfg(test)]
 mod capacity_tests;
 #[cfg(test)]
+mod field_compare_tests;
+#[cfg(test)]
 mod geo_tests;
 #[cfg(test)]
 mod growth_tests;

@@ -567,7 +567,7 @@ pub(super) struct RawOperation {
     pub include: Option<RawIncludes>,
     /// Aggregates of children: `count(rel)`, `sum(rel.field)`, `min`, `max`, `avg`. Read only.
     #[schemars(with = "Option<Vec<AggregateText>>")]
-    pub aggregates: Option<Vec<S<String>>>,
+    pub aggregates: Option<S<Vec<S<String>>>>,
     /// The aggregates per time unit of the children's date over the latest
     /// units (`{per: minute, last: 1440}`: 1-minute values of the last day). Read only.
     pub window: Option<RawWindow>,
@@ -593,14 +593,16 @@ pub(super) struct RawOperation {
     pub claim: Option<S<String>>,
     /// Conditions on the current document the write applies only under:
     /// `["remaining > 0", "status = pending"]` (`=`, `!=`, `<`, `<=`, `>`,
-    /// `>=`; a number, `true`, `false`, a word, or the name of an amount the
-    /// caller passes that `increments` names: `available >= quantity`).
+    /// `>=`; a number, `true`, `false`, a word, the name of an amount the
+    /// caller passes that `increments` names: `available >= quantity`, or
+    /// another field of the entity of the same kind: `used < quota`).
     /// Update, delete, link, unlink, claim.
     #[schemars(with = "Option<Vec<ConditionText>>")]
     pub when: Option<Vec<S<String>>>,
     /// What the application does when the write matches nothing: `fail`
-    /// (tell the caller; default), `undo` (undo the earlier writes of its
-    /// atomic group), `skip` (already done). With `when` or `claim`.
+    /// (tell the caller; the default for one document), `undo` (undo the
+    /// earlier writes of its atomic group), `skip` (already done; the
+    /// default with `multi: true`). With `when` or `claim`.
     #[schemars(with = "Option<OtherwiseName>")]
     pub otherwise: Option<S<String>>,
     /// Amounts added to fields in the same write (`{remaining: -1}`: `$inc`):
@@ -636,7 +638,8 @@ pub(super) enum AmountSchema {
     ),
 }
 
-/// A condition of a write: `field OP value`.
+/// A condition of a write: `field OP value`, the value a constant, an
+/// amount the caller passes, or another field of the entity (`used < quota`).
 #[derive(JsonSchema)]
 #[schemars(transparent)]
 #[allow(dead_code)] // only its schema is used
@@ -646,7 +649,8 @@ pub(crate) struct ConditionText(
     String,
 );
 
-/// What a conditional write does when it matches nothing.
+/// What a conditional write does when it matches nothing: `fail` by
+/// default for one document, `skip` with `multi: true`.
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)] // only its schema is used

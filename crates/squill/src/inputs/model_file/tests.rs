@@ -1690,3 +1690,42 @@ fn an_age_on_a_date_an_update_sets_takes_the_updates_rate() {
         "{p:?}"
     );
 }
+
+/// `aggregates: []` asks for nothing: refused at the list (audit44 N),
+/// where it once passed `check` in silence.
+#[test]
+fn an_empty_list_of_aggregates_is_refused_at_the_list() {
+    let p = super::geo_tests::problems(
+        "name: agg\nentities:\n  post: {count: 10, fields: {title: string(20)}}\n  comment: {count: 100, fields: {body: string(20)}}\nrelationships:\n  comments: {parent: post, child: comment, children: {typical: 10, max: 100}}\noperations:\n  show:\n    read: post\n    filter: {_id: eq}\n    aggregates: []\n    rate: 10\n",
+    );
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].starts_with("m.yaml:11:17: operation `show` asks for an empty list of aggregates\n")
+            && p[0].contains("no aggregate"),
+        "{}",
+        p[0]
+    );
+}
+
+/// A conditional write of many documents with no `otherwise` skips when
+/// nothing matches (a periodic sweep's quiet run is no failure, audit44
+/// O); one document still fails; a stated `otherwise` is kept.
+#[test]
+fn a_conditional_sweep_skips_by_default_and_one_document_fails() {
+    let model = |extra: &str| {
+        format!(
+            "name: sweep\nentities:\n  hold:\n    count: 10\n    fields: {{status: {{type: string(8), enum: [held, free]}}}}\noperations:\n  release:\n    update: hold\n    filter: {{status: eq}}\n    changes: [status]\n    when: [\"status = held\"]\n    rate: 1\n{extra}"
+        )
+    };
+    for (extra, want) in [
+        ("    multi: true\n", crate::model::Otherwise::Skip),
+        ("", crate::model::Otherwise::Fail),
+        (
+            "    multi: true\n    otherwise: fail\n",
+            crate::model::Otherwise::Fail,
+        ),
+    ] {
+        let m = parse("m.yaml", &model(extra)).unwrap_or_else(|e| panic!("{extra}: {e:?}"));
+        assert_eq!(m.workload.operations[0].terms.otherwise, want, "{extra}");
+    }
+}

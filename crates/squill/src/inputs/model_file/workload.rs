@@ -347,7 +347,9 @@ fn operation_kind(
         (
             "aggregates",
             op.aggregates.is_some(),
-            op.aggregates.as_ref().and_then(|f| first_pos(ctx, f, None)),
+            op.aggregates
+                .as_ref()
+                .and_then(|f| first_pos(ctx, &f.value, None).or(ctx.pos(f))),
             &["read"],
         ),
         (
@@ -441,10 +443,20 @@ fn operation_kind(
                 .map(|i| includes(ctx, model, entity, i))
                 .unwrap_or_default(),
             aggregates: {
+                // An empty list asks for nothing: a slip (the aggregates
+                // were removed, or are to come), not a read of none.
+                if let Some(list) = op.aggregates.as_ref().filter(|l| l.value.is_empty()) {
+                    ctx.error(
+                        ctx.pos(list),
+                        format!("operation `{}` asks for an empty list of aggregates", name.value),
+                        "no aggregate",
+                        Some("name what the read computes (`aggregates: [count(comments)]`), or drop `aggregates`".into()),
+                    );
+                }
                 let mut aggs: Vec<_> = op
                     .aggregates
                     .iter()
-                    .flatten()
+                    .flat_map(|l| l.value.iter())
                     .filter_map(|a| aggregate(ctx, model, entity, a))
                     .collect();
                 if let Some(w) = &op.window {

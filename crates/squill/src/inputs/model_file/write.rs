@@ -204,7 +204,7 @@ fn terms(out: &mut String, model: &Model, t: &crate::model::WriteTerms) {
                 crate::model::Literal::Number(n) => num(*n),
                 crate::model::Literal::Text(w) => w.clone(),
                 crate::model::Literal::Bool(b) => b.to_string(),
-                crate::model::Literal::Amount(a) => a.clone(),
+                crate::model::Literal::Amount(a) | crate::model::Literal::Field(a) => a.clone(),
             };
             s(&format!("{} {} {value}", c.field, c.test.symbol()))
         });

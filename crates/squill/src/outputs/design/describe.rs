@@ -791,6 +791,7 @@ pub(crate) fn conditions(step: &Step) -> String {
                 crate::model::Literal::Text(t) => format!("\"{t}\""),
                 crate::model::Literal::Bool(b) => b.to_string(),
                 crate::model::Literal::Amount(a) => format!("{a} (the caller's amount)"),
+                crate::model::Literal::Field(f) => format!("{f} (a field of the same document)"),
             };
             format!("{} {} {value}", c.path, c.test.symbol())
         })

@@ -293,10 +293,10 @@ fn render_collection(out: &mut String, p: Paint, c: &Collection) {
         if let Some(secs) = index.expire_after_seconds {
             let _ = write!(
                 line,
-                " TTL {} s: deleted {} after {}, eventually (the monitor runs about every 60 s: a read that must be exact compares the date)",
+                " TTL {} s: {}, {}",
                 words::int(secs),
-                words::duration_seconds(secs),
-                v(&index.keys[0].0)
+                words::ttl_deleted(secs, &v(&index.keys[0].0)),
+                words::ttl_monitor_delay(secs, &v(&index.keys[0].0))
             );
             // Children in buckets go with their bucket's newest one.
             if let Some(entity) = &index.expires_buckets_of {

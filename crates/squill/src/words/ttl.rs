@@ -1,0 +1,72 @@
+//! A TTL index in words: when its documents go, and how much later than
+//! stated the server's monitor can delete them.
+
+use super::grammar::duration_seconds;
+use super::number::int;
+
+/// How often MongoDB's TTL monitor runs by default
+/// (`ttlMonitorSleepSecs`): a document can outlive its time by up to this.
+pub const MONITOR_SECONDS: u64 = 60;
+
+/// When a TTL index of `secs` on `field` deletes a document: `deleted at
+/// expires_at` (the date is the moment of expiry), `deleted 30 minutes
+/// after last_used`.
+pub fn ttl_deleted(secs: u64, field: &str) -> String {
+    if secs == 0 {
+        format!("deleted at {field}")
+    } else {
+        format!("deleted {} after {field}", duration_seconds(secs))
+    }
+}
+
+/// The monitor's delay, said of this TTL: the generic caveat for a TTL of
+/// a minute or more; for a shorter one, how long documents can live past
+/// `field` against the time stated, since there the delay is most of a
+/// document's life (an offer of 15 s can live 75 s).
+pub fn ttl_monitor_delay(secs: u64, field: &str) -> String {
+    if secs >= MONITOR_SECONDS {
+        return format!(
+            "eventually (the monitor runs about every {MONITOR_SECONDS} s: a read that must be exact compares the date)"
+        );
+    }
+    let most = secs + MONITOR_SECONDS;
+    let life = if secs == 0 {
+        String::new()
+    } else {
+        format!(
+            ", {}× the {} stated, and up to that many times as many of them at any time",
+            super::num(most as f64 / secs as f64),
+            duration_seconds(secs)
+        )
+    };
+    format!(
+        "eventually: the monitor runs about every {MONITOR_SECONDS} s, longer than this TTL, so a document can live up to about {} s past {field}{life}; a read that must be exact compares the date",
+        int(most)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ttl_of_zero_deletes_at_the_date() {
+        assert_eq!(ttl_deleted(0, "expires_at"), "deleted at expires_at");
+        assert_eq!(
+            ttl_deleted(1800, "last_used"),
+            "deleted 30 minutes after last_used"
+        );
+    }
+
+    /// A TTL shorter than the monitor's period says how long its documents
+    /// can live, in its own terms; a longer one keeps the generic caveat.
+    #[test]
+    fn a_ttl_shorter_than_the_monitor_says_by_how_much() {
+        assert_eq!(
+            ttl_monitor_delay(15, "sent_at"),
+            "eventually: the monitor runs about every 60 s, longer than this TTL, so a document can live up to about 75 s past sent_at, 5× the 15 seconds stated, and up to that many times as many of them at any time; a read that must be exact compares the date"
+        );
+        assert!(ttl_monitor_delay(0, "expires_at").contains("up to about 60 s past expires_at;"));
+        assert!(ttl_monitor_delay(60, "at").starts_with("eventually (the monitor runs"));
+    }
+}
