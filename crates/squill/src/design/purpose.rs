@@ -244,6 +244,11 @@ pub enum Purpose {
     Update {
         entity: String,
     },
+    /// A claim: the first instance the filter and sort find, changed in
+    /// the same write (`findOneAndUpdate`), so no other caller takes it.
+    Claim {
+        entity: String,
+    },
     /// The copies of `source`'s `fields` refreshed in `holders` documents of
     /// `holder`.
     RefreshCopy {
@@ -334,7 +339,7 @@ impl Purpose {
             }
             AllKinds { collection } => format!("{} of every kind in one query", plural(collection)),
             ReadBuckets { field, entity } => {
-                format!("read the {field} buckets of each {}", one(entity))
+                format!("read the buckets of {field} of each {}", one(entity))
             }
             Join {
                 target,
@@ -535,6 +540,10 @@ impl Purpose {
                 format!("keep the {}'s {field} up to date", one(parent))
             }
             Update { entity } => format!("update the {}", one(entity)),
+            Claim { entity } => format!(
+                "claim one {}: the first that matches, found and changed in one write",
+                one(entity)
+            ),
             RefreshCopy {
                 source,
                 fields,

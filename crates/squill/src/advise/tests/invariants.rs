@@ -126,6 +126,38 @@ fn no_step_returns_only_the_id_it_was_given() {
     }
 }
 
+/// A claim (`findOneAndUpdate`) says it claims: the first instance its
+/// filter and sort find, changed in the same write. It read "update the
+/// driver", as a plain update by `_id` does (audit44 O). At least one
+/// example claims, so the test cannot pass on none.
+#[test]
+fn every_claim_says_it_claims() {
+    use crate::design::{Action, Purpose};
+    let mut claims = 0;
+    for (name, mix, d) in designs() {
+        for op in &d.operations {
+            for s in op
+                .steps
+                .iter()
+                .filter(|s| s.action == Action::FindOneAndUpdate)
+            {
+                claims += 1;
+                assert!(
+                    s.purpose.iter().any(|p| matches!(p, Purpose::Claim { .. }))
+                        && !s
+                            .purpose
+                            .iter()
+                            .any(|p| matches!(p, Purpose::Update { .. })),
+                    "{name} {mix:?}: {}: {:?}",
+                    op.operation,
+                    s.purpose
+                );
+            }
+        }
+    }
+    assert!(claims > 0, "no example claims");
+}
+
 /// No collection needs more indexes than MongoDB holds, and none is a
 /// prefix of another (the longer one serves its queries).
 #[test]

@@ -352,6 +352,13 @@ impl<'a> Planner<'a> {
             }
         } else {
             plan.steps[i].action = Action::FindOneAndUpdate;
+            for p in &mut plan.steps[i].purpose {
+                if let Purpose::Update { entity } = p {
+                    *p = Purpose::Claim {
+                        entity: std::mem::take(entity),
+                    };
+                }
+            }
             i
         };
         let step = &mut plan.steps[target];
