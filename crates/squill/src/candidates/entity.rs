@@ -105,9 +105,7 @@ pub fn enumerate(facts: &Facts<'_>) -> Vec<EntityCandidate> {
         for agg in aggregates {
             // An aggregate over a window the read also fetches (one hour of
             // readings: an include with a filter) is not a whole-parent figure a counter could keep.
-            let windowed = include
-                .iter()
-                .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
+            let windowed = include.iter().any(|i| i.fetches_aggregated(agg));
             // Per time unit there is no one figure to keep; a first value
             // is written once, which a parent written by every child cannot tell.
             // A count of a child's parents is kept over the links as an

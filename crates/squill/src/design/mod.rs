@@ -767,6 +767,22 @@ pub struct StepPaging {
     pub deepest_skipped: f64,
     /// Index keys one page reads (the limit).
     pub page: f64,
+    /// When the deepest page the model states lies past every item the
+    /// filter matches even at the largest parent: the two figures that
+    /// disagree. Absent when the deepest page can exist.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past_the_matches: Option<PastTheMatches>,
+}
+
+/// A paged read's stated depth against its filter's matches: page 200 of
+/// 25 listings asks for 5,000 where the largest event has 1,562 that pass.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct PastTheMatches {
+    /// Items up to the end of the deepest page (deepest page × limit).
+    pub deepest_items: f64,
+    /// Items the filter matches at the largest parent (the relationship's
+    /// `max` children where the filter names the parent), else overall.
+    pub matched_at_largest: f64,
 }
 
 /// A `$graphLookup` over the step's collection: from each document the

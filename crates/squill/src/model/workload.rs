@@ -341,6 +341,23 @@ pub struct Include {
     pub paging: Option<Paging>,
 }
 
+impl Include {
+    /// Whether this include fetches every child an aggregate over its
+    /// relationship covers, so the read computes the aggregate from what it
+    /// fetched (one hour of readings and their average). That holds only
+    /// for a window: a filter made of ranges (which an aggregate beside it
+    /// is taken to share), read whole rather than a page at a time. An
+    /// equality filter picks a subset (the visible comments), and a paged
+    /// include holds one page: the count above the first 30 comments
+    /// covers them all, so it is planned or kept on its own.
+    pub fn fetches_aggregated(&self, agg: &Aggregate) -> bool {
+        self.relationship == agg.relationship
+            && !self.filter.is_empty()
+            && self.filter.iter().all(|f| f.op == FilterOp::Range)
+            && self.paging.is_none()
+    }
+}
+
 /// How the application asks for pages past the first of a sorted, limited
 /// read (a forum thread's posts, 25 a page). A page 1,000 deep costs what
 /// page 1 costs under keyset paging, and 1,000 times the page's keys under
@@ -364,6 +381,18 @@ impl Paging {
         match self.by {
             PagingBy::Keyset => 0.0,
             PagingBy::Skip => self.past_first * (self.depth - 1.0).max(0.0) * limit as f64,
+        }
+    }
+
+    /// As `skipped`, where the filter matches at most `matched` items: a
+    /// skip walks no further than the last of them (a page past them walks
+    /// them all and returns nothing).
+    pub fn skipped_within(&self, limit: u64, matched: f64) -> f64 {
+        match self.by {
+            PagingBy::Keyset => 0.0,
+            PagingBy::Skip => {
+                self.past_first * ((self.depth - 1.0).max(0.0) * limit as f64).min(matched.max(0.0))
+            }
         }
     }
 

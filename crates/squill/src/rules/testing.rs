@@ -166,6 +166,15 @@ pub(crate) fn entity_support<T: Explain + Clone>(rule: &Rule, yaml: &str) -> Vec
 /// The findings a design-level rule makes on the design advised for the
 /// model in `yaml`: their messages.
 pub(crate) fn judge_design(rule: &Rule, yaml: &str) -> Vec<String> {
+    judge_design_findings(rule, yaml)
+        .into_iter()
+        .map(|f| f.message)
+        .collect()
+}
+
+/// The findings a design-level rule makes on the design advised for the
+/// model in `yaml`, whole: their evidence is what a test asserts.
+pub(crate) fn judge_design_findings(rule: &Rule, yaml: &str) -> Vec<crate::finding::Finding> {
     let model = crate::inputs::model_file::parse("test.yaml", yaml).expect("a valid model");
     let settings = Settings::default();
     let design = crate::advise::advise(&model, &settings, None).expect("a design");
@@ -177,9 +186,6 @@ pub(crate) fn judge_design(rule: &Rule, yaml: &str) -> Vec<String> {
         facts: &facts,
         design: &design,
     })
-    .into_iter()
-    .map(|f| f.message)
-    .collect()
 }
 
 /// An example model's text.

@@ -1,5 +1,6 @@
 //! Decision tests: golden scenarios, optimizer vs exhaustive search, every rule firing.
 
+mod aggregate_beside_page;
 mod alternatives;
 mod atomic_groups;
 mod bounded;

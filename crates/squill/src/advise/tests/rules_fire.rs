@@ -133,6 +133,14 @@ fn every_design_rule_fires_on_some_model() {
     )
     .unwrap();
     seen.extend(fired(&booking, &defaults));
+    // Stores where the largest holds 10% of the orders (100,000), and the
+    // relationship says no store has more than 1,000.
+    let tenant = crate::inputs::model_file::parse(
+        "tenant.yaml",
+        "tenant: {entity: store, largest: 0.1}\nentities:\n  store: {count: 1000, fields: {name: string(20)}}\n  order: {count: 1000000, fields: {at: date}}\nrelationships:\n  orders: {parent: store, child: order, children: {typical: 1000, max: 1000}, child_field: store}\noperations:\n  recent: {read: order, rate: 10, filter: {store: eq}, sort: -at, limit: 20}\n",
+    )
+    .unwrap();
+    seen.extend(fired(&tenant, &defaults));
     // The nesting limit, lowered so that embedding one level trips it.
     let shallow = Options {
         design: Some(DesignOptions {

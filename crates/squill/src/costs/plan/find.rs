@@ -171,6 +171,12 @@ impl<'a> Planner<'a> {
             ..StepCost::default()
         };
         // Without an index the skipped documents are read whole.
+        let matches = match (kinds, paging) {
+            ([_], Some(_)) => self
+                .largest_parent_scale(e, filter)
+                .map(|scale| self.matched_expected(e, filter, None) * scale),
+            _ => None,
+        };
         super::paging::paged(
             &mut step,
             &mut cost,
@@ -179,9 +185,31 @@ impl<'a> Planner<'a> {
             1.0,
             !scan,
             acc.root_bytes,
+            matches,
         );
         let n = self.push(plan, op, step, cost, (!scan).then_some((keys, e, entries)));
         (m, n)
+    }
+
+    /// How many times a typical parent's matches the largest parent's
+    /// are, for a filter that names one parent of `e` by its id
+    /// (`event: eq`): the relationship's `max` children over its
+    /// `typical`, the least of them when it names several. `None` when it
+    /// names no parent with a bounded `max`: the matches of the largest
+    /// are then unknown, and the paging is priced as stated.
+    fn largest_parent_scale(&self, e: EntityId, filter: &[crate::model::Filter]) -> Option<f64> {
+        let f = self.facts;
+        filter
+            .iter()
+            .filter(|c| c.op == crate::model::FilterOp::Eq)
+            .filter_map(|c| c.related.as_ref())
+            .filter(|r| r.field == "_id" && r.further.is_empty())
+            .filter_map(|r| {
+                let rel = f.model.relationship(r.relationship);
+                let max = rel.children.max.finite()?;
+                (rel.child == e).then(|| (max as f64 / f.typical(r.relationship)).max(1.0))
+            })
+            .reduce(f64::min)
     }
 
     /// The ids a find by `_id: {$in: ids from a step}` looks up when its

@@ -546,7 +546,13 @@ impl<'a> Planner<'a> {
             bytes_read: roots * acc.root_bytes,
             ..StepCost::default()
         };
-        // The planner's index holds every key the include tests.
+        // The planner's index holds every key the include tests. A
+        // parent's children that pass, at the largest parent: the typical
+        // parent's times the relationship's `max` over its `typical`.
+        let largest = match rel.children.max.finite() {
+            Some(max) if inc.to_children => Some(each * (max as f64 / f.typical(r)).max(1.0)),
+            _ => None,
+        };
         super::paging::paged(
             &mut step,
             &mut cost,
@@ -555,6 +561,7 @@ impl<'a> Planner<'a> {
             m,
             true,
             acc.root_bytes,
+            largest,
         );
         let entries = if acc.prefix.is_empty() && !keys[0].0.contains('.') && by_root_id {
             acc.docs

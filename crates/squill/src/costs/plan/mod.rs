@@ -999,9 +999,7 @@ impl<'a> Planner<'a> {
                 self.includes(&mut plan, op_id, *entity, m, step, include);
                 for agg in aggregates.iter().filter(|a| a.window.is_none()) {
                     // Over a window the read fetches anyway: computed from it.
-                    let windowed = include
-                        .iter()
-                        .any(|i| i.relationship == agg.relationship && !i.filter.is_empty());
+                    let windowed = include.iter().any(|i| i.fetches_aggregated(agg));
                     if !windowed {
                         self.aggregate(&mut plan, op_id, *entity, m, step, agg);
                     }

@@ -6,7 +6,7 @@
 //! expected depth, with the deepest page reported as the worst case.
 
 use super::{Access, StepCost};
-use crate::design::{Step, StepPaging};
+use crate::design::{PastTheMatches, Step, StepPaging};
 use crate::model::{Paging, PagingBy, SortKey};
 
 /// Keyset pages start after the last item's sort key and its `_id`: items
@@ -59,10 +59,20 @@ pub(super) fn sort_with_id(keys: &[(String, i32)], sort: &[(String, i32)]) -> Ve
     out
 }
 
+/// Items a paged read's filter matches at the largest parent (`None`
+/// where the step does not know them).
+pub(super) type Matches = Option<f64>;
+
 /// Adds the paging of a sorted, limited step whose page holds `limit`
 /// items: `pages` pages are read per execution (one per parent for an include); `covered` says whether the
 /// index holds every key the filter tests (otherwise a skipped entry is
-/// also a document fetched, of `doc_bytes`).
+/// also a document fetched, of `doc_bytes`). Where the filter's matches
+/// at the largest parent are known, a skip walks no further than them
+/// (audit44 K), on average and to the deepest page, and a deepest page
+/// past them is noted. Not the typical parent's matches: readers who page
+/// deep do so where there are pages (a forum's typical thread has 30
+/// posts, and its readers who page are typically on page 22 of a long one).
+#[allow(clippy::too_many_arguments)] // the step's figures, each a number
 pub(super) fn paged(
     step: &mut Step,
     cost: &mut StepCost,
@@ -71,11 +81,19 @@ pub(super) fn paged(
     pages: f64,
     covered: bool,
     doc_bytes: f64,
+    matches: Matches,
 ) {
     let (Some(p), Some(page)) = (paging, limit) else {
         return;
     };
-    let skipped = p.skipped(page) * pages;
+    let skipped = matches.map_or_else(|| p.skipped(page), |m| p.skipped_within(page, m)) * pages;
+    let deepest_items = p.deepest.max(1.0) * page as f64;
+    let past_the_matches = matches
+        .filter(|&largest| deepest_items > largest)
+        .map(|largest| PastTheMatches {
+            deepest_items,
+            matched_at_largest: largest,
+        });
     cost.keys += skipped;
     if !covered {
         cost.docs += skipped;
@@ -97,8 +115,12 @@ pub(super) fn paged(
             PagingBy::Skip => Vec::new(),
         },
         skipped,
-        deepest_skipped: p.deepest_skipped(page),
+        deepest_skipped: matches.map_or_else(
+            || p.deepest_skipped(page),
+            |largest| p.deepest_skipped(page).min(largest.max(0.0)),
+        ),
         page: page as f64,
+        past_the_matches,
     }));
 }
 
@@ -135,6 +157,7 @@ pub(super) fn paged_buckets(
         skipped,
         deepest_skipped: walked(p.deepest_skipped(limit)),
         page: (limit as f64 / per).ceil(),
+        past_the_matches: None,
     }));
 }
 

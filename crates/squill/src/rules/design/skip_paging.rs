@@ -25,7 +25,13 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
             let Some(p) = step.paging.as_deref() else {
                 continue;
             };
-            if p.by != PagingBy::Skip || p.skipped <= p.page {
+            if p.by != PagingBy::Skip {
+                continue;
+            }
+            if let Some(past) = p.past_the_matches {
+                out.push(past_the_matches(&op.operation, &step.collection, p.page, past));
+            }
+            if p.skipped <= p.page {
                 continue;
             }
             out.push(Finding {
@@ -52,6 +58,36 @@ pub fn check(cx: &DesignCheck<'_>) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The deepest page the model states lies past every item the filter can
+/// match at the largest parent (audit44 K): one of the two figures is
+/// wrong, and the skip is priced at the matches, not at the depth.
+fn past_the_matches(
+    operation: &str,
+    collection: &str,
+    page: f64,
+    past: crate::design::PastTheMatches,
+) -> Finding {
+    Finding {
+        rule: RULE.id,
+        severity: RULE.default_severity,
+        message: format!(
+            "{operation} pages {collection} by skip down to item {} (page {} of {}), but its filter matches at most {} even at the largest parent: the stated depth and the relationship's `max` disagree, and the skip is priced at the matches",
+            words::num(past.deepest_items),
+            words::num(past.deepest_items / page.max(1.0)),
+            words::num(page),
+            words::num(past.matched_at_largest),
+        ),
+        location: DesignCheck::at(format!("operations.{operation}")),
+        evidence: vec![
+            Evidence::new("deepest_items", past.deepest_items),
+            Evidence::new("matched_at_largest", past.matched_at_largest),
+        ],
+        help: Some(
+            "lower `paging.depth.max` to the pages the largest parent fills, or raise the relationship's `max` if parents that large exist".to_string(),
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -139,5 +175,87 @@ operations:
     #[test]
     fn stays_quiet_under_keyset() {
         assert!(findings("keyset", 400).is_empty());
+    }
+
+    /// Listings of one event, section and status, 25 a page, down to page
+    /// 200 (audit44 K, the figures of its ticket-resale model): the filter
+    /// matches 120 / 40 / 4 = 0.75 listings at a typical event, so
+    /// 0.75 × 250,000 / 120 = 1,562.5 at the largest, where page 200 ends
+    /// at item 5,000.
+    const TICKETS: &str = r"
+entities:
+  event:
+    count: 500000
+    fields: {title: string(60)}
+  listing:
+    count: 60000000
+    fields:
+      section: {type: string(8), distinct: 40}
+      price: decimal
+      status: {type: string(8), enum: [active, held, sold, delisted]}
+relationships:
+  event_listings:
+    parent: event
+    child: listing
+    children: {min: 0, typical: 120, p99: 6000, max: MAX}
+    child_field: event
+operations:
+  cheapest:
+    read: listing
+    filter: {event: eq, section: eq, status: eq}
+    sort: price
+    limit: 25
+    paging: {by: skip, past_first: 0.1, depth: {typical: 3, max: 200}}
+    rate: 9000
+  list_ticket:
+    insert: listing
+    links: [event_listings]
+    rate: 300
+";
+
+    fn tickets(max: &str) -> (Vec<crate::finding::Finding>, crate::design::Design) {
+        let yaml = TICKETS.replace("MAX", max);
+        let model = crate::inputs::model_file::parse("test.yaml", &yaml).expect("a valid model");
+        let settings = Settings::default();
+        let design = crate::advise::advise(&model, &settings, None).expect("a design");
+        let facts = crate::candidates::facts::Facts::new(&model, &settings, 0);
+        let found = (super::check)(&crate::rules::judge::DesignCheck {
+            facts: &facts,
+            design: &design,
+        });
+        (found, design)
+    }
+
+    #[test]
+    fn fires_when_the_deepest_page_lies_past_the_matches() {
+        let (f, design) = tickets("250000");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(evidence(&f[0], "deepest_items"), 5000.0);
+        let largest = evidence(&f[0], "matched_at_largest").as_f64().expect("a number");
+        assert!((largest - 1562.5).abs() < 1e-6, "{largest}");
+        // The skip to the deepest page walks the matches, not 199 pages.
+        let paging = design
+            .operations
+            .iter()
+            .flat_map(|o| &o.steps)
+            .find_map(|s| s.paging.as_deref())
+            .expect("a paged step");
+        assert!((paging.deepest_skipped - 1562.5).abs() < 1e-6, "{paging:?}");
+        insta::assert_snapshot!(f[0].message, @"cheapest pages listing by skip down to item 5,000 (page 200 of 25), but its filter matches at most 1,563 even at the largest parent: the stated depth and the relationship's `max` disagree, and the skip is priced at the matches");
+    }
+
+    /// Near miss: the largest event holds 800,000 listings, of which
+    /// 0.75 × 800,000 / 120 = 5,000 pass: just enough for page 200.
+    #[test]
+    fn stays_quiet_when_the_largest_parent_fills_the_deepest_page() {
+        let (f, design) = tickets("800000");
+        assert!(f.is_empty(), "{f:#?}");
+        let paging = design
+            .operations
+            .iter()
+            .flat_map(|o| &o.steps)
+            .find_map(|s| s.paging.as_deref())
+            .expect("a paged step");
+        assert_eq!(paging.deepest_skipped, 4975.0);
     }
 }
