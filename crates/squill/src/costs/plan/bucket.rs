@@ -1138,7 +1138,9 @@ impl Planner<'_> {
             let walked = s
                 .paging
                 .as_ref()
-                .map_or((0.0, 0.0, 1.0), |x| (x.skipped, x.deepest_skipped, x.page));
+                .map_or((0.0, 0.0, 1.0, None), |x| {
+                    (x.skipped, x.deepest_skipped, x.page, x.past_the_matches)
+                });
             let after = s.sort.first().map(|(k, _)| k.clone());
             s.paging = Some(Box::new(crate::design::StepPaging {
                 by: p.by,
@@ -1156,6 +1158,7 @@ impl Planner<'_> {
                 deepest_skipped: walked.1,
                 // Bucket keys a page reads: those `read_buckets` priced.
                 page: walked.2,
+                past_the_matches: walked.3,
             }));
         }
         // A bucket the window picked can hold children before it (a
