@@ -1135,12 +1135,9 @@ impl Planner<'_> {
         // walked beyond the buckets read (the buckets a skip passes over
         // are counted where `bucket_order` takes them, `paged_buckets`).
         if let (Some(p), Some(_)) = (paging, limit) {
-            let walked = s
-                .paging
-                .as_ref()
-                .map_or((0.0, 0.0, 1.0, None), |x| {
-                    (x.skipped, x.deepest_skipped, x.page, x.past_the_matches)
-                });
+            let walked = s.paging.as_ref().map_or((0.0, 0.0, 1.0, None), |x| {
+                (x.skipped, x.deepest_skipped, x.page, x.past_the_matches)
+            });
             let after = s.sort.first().map(|(k, _)| k.clone());
             s.paging = Some(Box::new(crate::design::StepPaging {
                 by: p.by,
