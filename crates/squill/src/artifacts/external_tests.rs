@@ -208,6 +208,20 @@ fn broken_documents(model: &Model, design: &Design) -> String {
     out
 }
 
+/// What a check script must have said: its summary `checked`, each of
+/// `lines` in every language (`{lang}` in a line stands for `python`,
+/// `mongosh` and `node` in turn), and no `FAIL`.
+pub(super) fn says_in_each_language(out: &str, checked: &str, lines: &[&str]) {
+    assert!(out.contains(checked), "{out}");
+    for lang in ["python", "mongosh", "node"] {
+        for line in lines {
+            let want = line.replace("{lang}", lang);
+            assert!(out.contains(&want), "{lang}: no `{want}` in\n{out}");
+        }
+    }
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
 /// The URI, the venv's python and mongosh, or `None` after a notice.
 pub(super) fn server_tools() -> Option<(String, PathBuf, PathBuf)> {
     let uri = std::env::var("SQUILL_TEST_MONGODB_URI")
@@ -1155,19 +1169,13 @@ fn a_guarded_link_waits_out_a_conflicting_transaction_against_a_server() {
         ),
         ("check_guard_conflict.py", &[]),
     );
-    assert!(
-        out.contains("checked 1 guarded operation(s) against a conflicting transaction"),
-        "{out}"
+    says_in_each_language(
+        &out,
+        "checked 1 guarded operation(s) against a conflicting transaction",
+        &[
+            "ok: {lang} join: the guard on team met another transaction's write, ran again and committed",
+        ],
     );
-    for lang in ["python", "mongosh", "node"] {
-        assert!(
-            out.contains(&format!(
-                "ok: {lang} join: the guard on team met another transaction's write, ran again and committed"
-            )),
-            "{out}"
-        );
-    }
-    assert!(!out.contains("FAIL"), "{out}");
 }
 
 /// Audit43 O: a claim by a place (fixture geo-claim, `near(3 km)`) is a
@@ -1188,16 +1196,13 @@ fn a_claim_by_a_place_claims_within_its_radius_against_a_server() {
         ("geo-claim", "squill_geo_claim", false),
         ("check_geo_claim.py", &[]),
     );
-    assert!(out.contains("checked 1 claim(s) by a place"), "{out}");
-    for lang in ["python", "mongosh", "node"] {
-        assert!(
-            out.contains(&format!(
-                "ok: {lang} grab_nearby: claimed the order 1 km away, left the one 5 km away (radius 3000 m), then found nothing"
-            )),
-            "{out}"
-        );
-    }
-    assert!(!out.contains("FAIL"), "{out}");
+    says_in_each_language(
+        &out,
+        "checked 1 claim(s) by a place",
+        &[
+            "ok: {lang} grab_nearby: claimed the order 1 km away, left the one 5 km away (radius 3000 m), then found nothing",
+        ],
+    );
 }
 
 /// Audit43 B: a take of the caller's amount, never below 0 (fixture
@@ -1223,27 +1228,14 @@ fn a_take_of_the_callers_amount_and_its_undo_against_a_server() {
         (&format!("amount-{name}"), "squill_amount", false),
         ("check_amount.py", &[]),
     );
-    assert!(
-        out.contains(
-            "checked 1 take(s) of the caller's amount and 1 group(s) that take an amount back"
-        ),
-        "{out}"
+    says_in_each_language(
+        &out,
+        "checked 1 take(s) of the caller's amount and 1 group(s) that take an amount back",
+        &[
+            "ok: {lang} take: taking 5 when 3 are left changed nothing (nothing matched); taking 3 left 0",
+            "ok: {lang} reserve: a take of 5 with 3 left failed and took back the earlier $inc (10 again); a take of 3 kept both (13, 0)",
+        ],
     );
-    for lang in ["python", "mongosh", "node"] {
-        assert!(
-            out.contains(&format!(
-                "ok: {lang} take: taking 5 when 3 are left changed nothing (nothing matched); taking 3 left 0"
-            )),
-            "{out}"
-        );
-        assert!(
-            out.contains(&format!(
-                "ok: {lang} reserve: a take of 5 with 3 left failed and took back the earlier $inc (10 again); a take of 3 kept both (13, 0)"
-            )),
-            "{out}"
-        );
-    }
-    assert!(!out.contains("FAIL"), "{out}");
 }
 
 /// feed44: a feed read on demand over follows kept as an outlier (most in
@@ -1267,19 +1259,13 @@ fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
         ("outlier-feed", "squill_outlier_feed", false),
         ("check_outlier_feed.py", &[]),
     );
-    assert!(
-        out.contains("checked 1 feed(s) over outlier follows"),
-        "{out}"
+    says_in_each_language(
+        &out,
+        "checked 1 feed(s) over outlier follows",
+        &[
+            "ok: {lang} friend_feed: the feed has the posts of the parent followed through an embedded follow and of the one followed through a follow apart, none of another",
+        ],
     );
-    for lang in ["python", "mongosh", "node"] {
-        assert!(
-            out.contains(&format!(
-                "ok: {lang} friend_feed: the feed has the posts of the parent followed through an embedded follow and of the one followed through a follow apart, none of another"
-            )),
-            "{out}"
-        );
-    }
-    assert!(!out.contains("FAIL"), "{out}");
 }
 
 /// Issue 41: under a tenant, every write of a cookbook function tests the
@@ -1357,21 +1343,14 @@ fn a_group_of_writes_to_one_show_is_one_update_against_a_server() {
         (&format!("one-update-{name}"), "squill_one_update", false),
         ("check_one_update.py", &["purchase", "buy"]),
     );
-    assert!(
-        out.contains("ok: python purchase(A1): A1 sold and seats_left 5 -> 4 in one update"),
-        "{out}"
+    says_in_each_language(
+        &out,
+        "ok: python purchase(A1): A1 sold and seats_left 5 -> 4 in one update",
+        &[
+            "ok: {lang} purchase(A1): A1 sold",
+            "ok: {lang} purchase(A2): nothing changed",
+        ],
     );
-    for lang in ["python", "mongosh", "node"] {
-        assert!(
-            out.contains(&format!("ok: {lang} purchase(A1): A1 sold")),
-            "{out}"
-        );
-        assert!(
-            out.contains(&format!("ok: {lang} purchase(A2): nothing changed")),
-            "{out}"
-        );
-    }
-    assert!(!out.contains("FAIL"), "{out}");
 }
 
 /// audit43 H: S11's archiving job on a date range that holds a tenth of
@@ -1403,19 +1382,11 @@ fn an_archive_job_loses_nothing_past_its_batch_against_a_server() {
         // clone with 1,373 tests").
         ("check_archive_job.py", &["100"]),
     );
-    assert!(
-        out.contains("checked 1 archiving job(s) on a range past their batch"),
-        "{out}"
+    says_in_each_language(
+        &out,
+        "checked 1 archiving job(s) on a range past their batch",
+        &["ok: {lang} archive_order: 110 documents in a range, a batch of 100"],
     );
-    for lang in ["python", "mongosh", "node"] {
-        assert!(
-            out.contains(&format!(
-                "ok: {lang} archive_order: 110 documents in a range, a batch of 100"
-            )),
-            "{out}"
-        );
-    }
-    assert!(!out.contains("FAIL"), "{out}");
 }
 
 /// The test scripts read the cookbooks' results as pymongo names them
