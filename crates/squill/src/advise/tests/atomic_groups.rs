@@ -2,21 +2,8 @@
 //! together need a transaction (or the undo the model asks for), and when
 //! they are one write of one document that needs none (issue 41).
 
-use crate::advise::advise;
-use crate::design::{Design, OperationPlan, Warning};
-use crate::settings::Settings;
-
-fn design(yaml: &str) -> Design {
-    let m = crate::inputs::model_file::parse("atomic.yaml", yaml).expect("the model parses");
-    advise(&m, &Settings::default(), None).expect("advise")
-}
-
-fn plan<'d>(d: &'d Design, name: &str) -> &'d OperationPlan {
-    d.operations
-        .iter()
-        .find(|p| p.operation == name)
-        .unwrap_or_else(|| panic!("no plan for {name}"))
-}
+use super::{design_of as design, plan_of as plan};
+use crate::design::Warning;
 
 /// Accounts, with the operations each test adds.
 const BANK: &str = "

@@ -3,9 +3,8 @@
 //! count cap, which stays where the maximum is unknown or only part of the
 //! array is read.
 
-use crate::advise::advise;
-use crate::design::{Design, Layout};
-use crate::settings::Settings;
+use super::design_of as design;
+use crate::design::Layout;
 
 /// A thread and its replies: at most 500 replies of about 500 bytes each
 /// (about 245 KiB), every read of a thread shows all of them.
@@ -39,11 +38,6 @@ operations:
     links: [replies]
     rate: 20
 ";
-
-fn design(yaml: &str) -> Design {
-    let model = crate::inputs::model_file::parse("threads.yaml", yaml).unwrap();
-    advise(&model, &Settings::default(), None).unwrap()
-}
 
 fn chosen(yaml: &str) -> Layout {
     design(yaml)

@@ -2,21 +2,8 @@
 //! keeps them (audit 43 Q): the embedded and the referenced layouts of one
 //! delete do the same work, each priced at what it costs.
 
-use crate::advise::advise;
-use crate::design::{Action, Design, OperationPlan, Purpose, Warning};
-use crate::settings::Settings;
-
-fn design(yaml: &str) -> Design {
-    let m = crate::inputs::model_file::parse("cascade.yaml", yaml).expect("the model parses");
-    advise(&m, &Settings::default(), None).expect("advise")
-}
-
-fn plan<'d>(d: &'d Design, name: &str) -> &'d OperationPlan {
-    d.operations
-        .iter()
-        .find(|p| p.operation == name)
-        .unwrap_or_else(|| panic!("no plan for {name}"))
-}
+use super::{design_of as design, plan_of as plan};
+use crate::design::{Action, OperationPlan, Purpose, Warning};
 
 /// Issues with 40 comments each (at most 300), the comments' layout pinned;
 /// `extra` adds relationship keys, `more` entities, `ops` operations.

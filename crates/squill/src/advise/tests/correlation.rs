@@ -4,9 +4,8 @@
 //! index alone; under a tenant, a parent that lies within the tenant
 //! implies it. Each test names the plan class it guards.
 
-use crate::advise::advise;
+use super::design_of as design;
 use crate::design::{Design, OperationPlan};
-use crate::settings::Settings;
 
 const SHOP: &str = r"
 name: shop
@@ -36,12 +35,6 @@ operations:
   add: {insert: product, links: [products], rate: 50}
   place: {insert: order, links: [store_orders, customer_orders], rate: 300}
 ";
-
-fn design(text: &str) -> Design {
-    let model =
-        crate::inputs::model_file::parse("shop.yaml", text).unwrap_or_else(|e| panic!("{e}"));
-    advise(&model, &Settings::default(), None).unwrap()
-}
 
 fn plan<'d>(d: &'d Design, op: &str) -> &'d OperationPlan {
     d.operations.iter().find(|p| p.operation == op).unwrap()

@@ -39,3 +39,24 @@ mod write_many;
 mod write_plans;
 mod write_plans_batch;
 mod write_plans_bucket_figures;
+
+/// The design advised from a model text with the default settings. A model
+/// that does not parse or advise is a broken test input: it panics and says
+/// why, with the text.
+pub(crate) fn design_of(text: &str) -> crate::design::Design {
+    let model = crate::inputs::model_file::parse("test.yaml", text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    crate::advise::advise(&model, &crate::settings::Settings::default(), None)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The plan of operation `name` in `d`.
+pub(crate) fn plan_of<'d>(
+    d: &'d crate::design::Design,
+    name: &str,
+) -> &'d crate::design::OperationPlan {
+    d.operations
+        .iter()
+        .find(|p| p.operation == name)
+        .unwrap_or_else(|| panic!("no plan for {name}"))
+}

@@ -4,16 +4,9 @@
 //! radius, from the one place that makes a step's tests and keys
 //! (`costs/plan/filter_keys.rs`).
 
-use crate::advise::advise;
+use super::design_of as design;
 use crate::design::{Action, Design, OperationPlan, SPHERE_2D};
 use crate::model::FilterOp;
-use crate::settings::Settings;
-
-fn design(text: &str) -> Design {
-    let model =
-        crate::inputs::model_file::parse("m.yaml", text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    advise(&model, &Settings::default(), None).unwrap()
-}
 
 fn plan<'d>(d: &'d Design, op: &str) -> &'d OperationPlan {
     d.operations.iter().find(|p| p.operation == op).unwrap()

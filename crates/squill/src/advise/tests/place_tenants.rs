@@ -3,16 +3,9 @@
 //! them, and the tenant named beside a place thins nothing. The search
 //! finds no more than the tenant holds.
 
+use super::design_of as design;
 use super::write_many::geo2;
-use crate::advise::advise;
 use crate::design::{Design, OperationPlan};
-use crate::settings::Settings;
-
-fn design(text: &str) -> Design {
-    let model =
-        crate::inputs::model_file::parse("m.yaml", text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    advise(&model, &Settings::default(), None).unwrap()
-}
 
 fn plan<'d>(d: &'d Design, op: &str) -> &'d OperationPlan {
     d.operations.iter().find(|p| p.operation == op).unwrap()

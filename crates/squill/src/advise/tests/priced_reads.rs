@@ -1,21 +1,7 @@
 //! Reads and writes priced at the work the server does (issue 41, audit 43):
 //! each test is a small model of one class that was priced at less.
 
-use crate::advise::advise;
-use crate::design::{Design, OperationPlan};
-use crate::settings::Settings;
-
-fn design(yaml: &str) -> Design {
-    let m = crate::inputs::model_file::parse("priced-reads.yaml", yaml).expect("the model parses");
-    advise(&m, &Settings::default(), None).expect("advise")
-}
-
-fn plan<'d>(d: &'d Design, name: &str) -> &'d OperationPlan {
-    d.operations
-        .iter()
-        .find(|p| p.operation == name)
-        .unwrap_or_else(|| panic!("no plan for {name}"))
-}
+use super::{design_of as design, plan_of as plan};
 
 /// A practitioner's 650 slots, kept as ids in the practitioner.
 const SLOTS: &str = "

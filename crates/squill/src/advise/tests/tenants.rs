@@ -2,15 +2,8 @@
 //! `tenant:`, where every index leads with the tenant. Each test names the
 //! class it guards and fails on the code before its fix.
 
-use crate::advise::advise;
+use super::design_of as design;
 use crate::design::Design;
-use crate::settings::Settings;
-
-fn design(text: &str) -> Design {
-    let model =
-        crate::inputs::model_file::parse("tenants.yaml", text).unwrap_or_else(|e| panic!("{e}"));
-    advise(&model, &Settings::default(), None).unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn index_keys(d: &Design, coll: &str) -> Vec<Vec<String>> {
     let c = d

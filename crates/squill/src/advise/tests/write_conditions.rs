@@ -5,22 +5,8 @@
 //! plans had kept the `_id` alone, so any caller's id edited or deleted
 //! anyone's message.
 
-use crate::advise::advise;
-use crate::design::{Action, Design, OperationPlan, ValueSource};
-use crate::settings::Settings;
-
-fn design(yaml: &str) -> Design {
-    let m =
-        crate::inputs::model_file::parse("write-conditions.yaml", yaml).expect("the model parses");
-    advise(&m, &Settings::default(), None).expect("advise")
-}
-
-fn plan<'d>(d: &'d Design, name: &str) -> &'d OperationPlan {
-    d.operations
-        .iter()
-        .find(|p| p.operation == name)
-        .unwrap_or_else(|| panic!("no plan for {name}"))
-}
+use super::{design_of as design, plan_of as plan};
+use crate::design::{Action, OperationPlan, ValueSource};
 
 /// Messages of users; `extra` is appended to the user entity (a figure kept
 /// over the messages makes a delete find the message's author first).

@@ -4,15 +4,8 @@
 //! of how many match (a place under a tenant, a parent's few children by
 //! status) must not turn it into a write of the first match (review41 D4).
 
-use crate::advise::advise;
+use super::design_of as design;
 use crate::design::{Action, Design, OperationPlan};
-use crate::settings::Settings;
-
-fn design(text: &str) -> Design {
-    let model =
-        crate::inputs::model_file::parse("m.yaml", text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    advise(&model, &Settings::default(), None).unwrap()
-}
 
 fn plan<'d>(d: &'d Design, op: &str) -> &'d OperationPlan {
     d.operations.iter().find(|p| p.operation == op).unwrap()
