@@ -1301,7 +1301,9 @@ fn a_feed_over_outlier_follows_reads_both_places_against_a_server() {
 /// Issue 41: under a tenant, every write of a cookbook function tests the
 /// tenant it is called with, the writes its plan adds too (a product's
 /// count and sum of reviews, a customer's name copied into her orders, a
-/// bulk count-down after a purge, a line through its order's `_id`). Called
+/// bulk count-down after a purge, a line through its order's `_id`, a
+/// customer's orders deleted by her id with no find of her first, since
+/// the orders carry the store too). Called
 /// with another store and the ids of one store's documents, nothing of that
 /// store changes; called with their own store, something does (the call
 /// reaches its writes), in each language, on the synthetic data as
@@ -1332,7 +1334,7 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
         ("check_tenant_scope.py", &["store"]),
     );
     assert!(
-        out.contains("checked 7 operation(s) whose writes test the tenant"),
+        out.contains("checked 8 operation(s) whose writes test the tenant"),
         "{out}"
     );
     for op in [
@@ -1340,6 +1342,7 @@ fn a_write_with_another_tenants_ids_changes_nothing_against_a_server() {
         "write_review",
         "edit_review",
         "drop_review",
+        "drop_customer",
         "purge_old_reviews",
         "ship_line",
         "sell",
