@@ -11,31 +11,16 @@
 //!   double): `$inc` by it writes a double into a long field, which its
 //!   validator refuses, and a decimal one inexactly. In Python a
 //!   `Decimal128` has no `-` at all.
+//!
+//! The guard lines themselves are rendered by render.rs (`amount_guards`).
 
 use super::code::{OpCode, ParamKind};
-use super::render::Lang;
-use crate::words::script;
-use std::fmt::Write as _;
 
 /// Whether any function takes an amount from its caller (and so needs the
 /// helpers below).
 pub(super) fn takes_amounts(ops: &[OpCode]) -> bool {
     ops.iter()
         .any(|o| o.params.iter().any(|p| p.kind == ParamKind::Amount))
-}
-
-/// The lines at the top of `op`'s function that refuse each amount it takes
-/// that is not above 0, before any write.
-pub(super) fn guards(lang: Lang, op: &OpCode, indent: &str) -> String {
-    let mut out = String::new();
-    for p in op.params.iter().filter(|p| p.kind == ParamKind::Amount) {
-        let (f, n) = (script::js_string(&op.function), script::js_string(&p.name));
-        let _ = match lang {
-            Lang::Python => writeln!(out, "{indent}_must_be_positive({f}, {n}, {})", p.name),
-            _ => writeln!(out, "{indent}mustBePositive({f}, {n}, {});", p.name),
-        };
-    }
-    out
 }
 
 /// The helpers in JavaScript (mongosh and Node.js alike: both work on the
